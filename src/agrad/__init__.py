@@ -1,0 +1,59 @@
+"""agrad: PyTorch's autograd semantics on numpy.
+
+``import agrad`` gives the namespace agrad scripts see as ``torch``:
+``agrad.tensor``, ``agrad.sin``, ``agrad.no_grad``, ``agrad.autograd.grad``, ...
+"""
+
+__version__ = "0.1.0"
+
+from . import dtypes as _dtypes
+from .dtypes import (  # noqa: F401
+    bool_ as bool, dtype, float16, float32, float64, int8, int16, int32, int64, uint8,
+    get_default_dtype, set_default_dtype, promote_types,
+)
+from .tensor import Size, Tensor, device  # noqa: F401
+from . import ops as _ops
+from . import autograd  # noqa: F401
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .printing import get_printoptions, set_printoptions  # noqa: F401
+
+float = float32
+double = float64
+half = float16
+long = int64
+int = int32
+short = int16
+uint8 = uint8
+cfloat = None  # complex dtypes are not supported; see docs
+del cfloat
+
+globals().update(_ops.FUNCTIONS)
+
+from . import nn, linalg  # noqa: E402,F401
+
+
+def result_type(tensor1, tensor2):
+    return _dtypes.result_type(tensor1, tensor2)
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()
+
+
+def is_floating_point(input):
+    return input.dtype.is_floating_point
+
+
+def can_cast(from_, to):
+    return _dtypes.promote_types(from_, to) is to or (from_._kind <= to._kind)
+
+
+def set_limits(*, max_elements="keep"):
+    """Resource limits for tensors made from now on (None: unlimited)."""
+    from . import _limits
+    if max_elements != "keep":
+        _limits.set_max_elements(max_elements)

@@ -1,0 +1,13 @@
+"""torch.autograd for agrad: the graph, the engine, grad modes, Function, gradcheck."""
+
+from . import graph
+from .engine import backward, grad
+from .function import Function, FunctionCtx, InplaceFunction, NestedIOFunction, once_differentiable
+from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .gradcheck import GradcheckError, gradcheck, gradgradcheck
+
+__all__ = [
+    "Function", "FunctionCtx", "GradcheckError", "backward", "enable_grad", "grad", "gradcheck",
+    "gradgradcheck", "graph", "inference_mode", "is_grad_enabled", "no_grad", "once_differentiable",
+    "set_grad_enabled",
+]

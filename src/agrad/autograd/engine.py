@@ -1,0 +1,305 @@
+"""The backward pass: iterative, dependency-counted, PyTorch's order.
+
+Every node runs once, after all gradients bound for it have arrived; among
+ready nodes the one made last runs first (PyTorch's CPU order, which fixes
+the order in which hooks print).  Nothing here recurses, so a chain of any
+length runs.  Gradients are reduced to each input's recorded shape and cast
+to its dtype once, here, not in the formulas.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from . import grad_mode
+from .graph import AccumulateGrad, edge
+
+#: Incremented by every backward() / autograd.grad() call; the CLI reads it to
+#: know whether a script ran a backward pass of its own.
+runs = 0
+
+#: Callables ``observer(node, grads_in)`` told of the gradients arriving at each
+#: node during any backward pass (the graph view's ``--grads``).
+observers: list = []
+
+
+def _collect(roots, stop=None):
+    """Dependency counts of every node reachable from ``roots``, iteratively."""
+    deps = {}
+    seen = set()
+    stack = [n for n in roots if n is not None]
+    for n in stack:
+        seen.add(n)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return deps, seen
+
+
+def _needed(nodes, targets):
+    """The nodes from which a target node can be reached (others need not run)."""
+    needed = set(targets)
+    # Reverse edges, then walk back from the targets.
+    parents = {}
+    for node in nodes:
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                parents.setdefault(nxt, []).append(node)
+    stack = list(needed)
+    while stack:
+        n = stack.pop()
+        for p in parents.get(n, ()):
+            if p not in needed:
+                needed.add(p)
+                stack.append(p)
+    return needed
+
+
+def _fit(grad, meta):
+    """Reduce a broadcast gradient to the input's shape and cast it to its dtype."""
+    shape, dtype = meta
+    if grad.shape != shape:
+        grad = grad.sum_to_size(shape)
+    if grad.dtype is not dtype:
+        grad = grad.to(dtype)
+    return grad
+
+
+def _run_tensor_hooks(node, idx, grad):
+    hooks = node._pre_hooks.get(idx) if node._pre_hooks else None
+    if hooks:
+        for fn in list(hooks.values()):
+            new = fn(grad)
+            if new is not None:
+                grad = new
+    return grad
+
+
+def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, capture=()):
+    """Run backward from ``roots`` (list of (node, index)) with seed gradients.
+
+    With ``accumulate`` gradients land in the leaves' ``.grad``; ``capture``
+    lists (node, index) edges whose arriving gradient is returned instead
+    (``autograd.grad``), in order.
+    """
+    global runs
+    runs += 1
+    root_nodes = [n for n, _ in roots]
+    deps, nodes = _collect(root_nodes)
+    capture_at = {}
+    for k, (n, i) in enumerate(capture):
+        capture_at.setdefault(n, []).append((i, k))
+    needed = None
+    if not accumulate:
+        needed = _needed(nodes, [n for n, _ in capture])
+
+    buffers = {}
+    for (node, idx), g in zip(roots, grad_roots):
+        buf = buffers.setdefault(node, {})
+        buf[idx] = g if idx not in buf else buf[idx] + g
+
+    captured = [None] * len(capture)
+    heap = []
+    pushed = set()
+    for node in root_nodes:
+        if deps.get(node, 0) == 0 and node not in pushed:
+            pushed.add(node)
+            heapq.heappush(heap, (-node._seq, id(node), node))
+
+    prev_enabled = grad_mode._state["enabled"]
+    grad_mode._state["enabled"] = bool(create_graph)
+    try:
+        while heap:
+            _, _, node = heapq.heappop(heap)
+            grads = buffers.pop(node, {})
+            if node._pre_hooks:
+                for idx in list(grads):
+                    grads[idx] = _run_tensor_hooks(node, idx, grads[idx])
+                hooks = node._pre_hooks.get(-1)
+                if hooks:
+                    for fn in list(hooks.values()):
+                        new = fn(tuple(grads.get(i) for i in range(len(node._out_meta))))
+                        if new is not None:
+                            grads = {i: g for i, g in enumerate(new) if g is not None}
+            if node._retained:
+                for idx, ref in node._retained.items():
+                    t = ref()
+                    if t is not None and idx in grads:
+                        g = grads[idx]
+                        g = g if create_graph else g.detach()
+                        t._grad = g.clone() if t._grad is None else t._grad + g
+            for i, k in capture_at.get(node, ()):
+                captured[k] = grads.get(i)
+            for obs in observers:
+                obs(node, grads)
+
+            run = needed is None or node in needed
+            if isinstance(node, AccumulateGrad):
+                if accumulate and 0 in grads:
+                    _accumulate(node, grads[0], create_graph)
+                in_grads = ()
+            elif run:
+                in_grads = node.apply([grads.get(i) for i in range(len(node._out_meta))])
+                if node._hooks:
+                    for fn in list(node._hooks.values()):
+                        new = fn(tuple(in_grads), tuple(grads.get(i) for i in range(len(node._out_meta))))
+                        if new is not None:
+                            in_grads = tuple(new)
+                if not keep_graph:
+                    node.release()
+            else:
+                in_grads = ()
+
+            for (nxt, idx), g, meta in zip(node.next_functions, in_grads or (), node._input_meta):
+                if nxt is None:
+                    continue
+                if g is not None:
+                    g = _fit(g, meta)
+                    buf = buffers.get(nxt)
+                    if buf is None:
+                        buffers[nxt] = {idx: g}
+                    elif idx in buf:
+                        buf[idx] = buf[idx] + g
+                    else:
+                        buf[idx] = g
+            for nxt, _ in node.next_functions:
+                if nxt is None:
+                    continue
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if left == 0:
+                    heapq.heappush(heap, (-nxt._seq, id(nxt), nxt))
+    finally:
+        grad_mode._state["enabled"] = prev_enabled
+    return captured
+
+
+def _accumulate(node, grad, create_graph):
+    var = node.variable
+    if var is None:
+        return
+    if not create_graph:
+        grad = grad.detach()
+    if var._grad is None:
+        # Keep our own copy: the same gradient object may also reach a hook or a capture.
+        var._grad = grad.clone() if create_graph else grad._own()
+    elif create_graph:
+        var._grad = var._grad + grad
+    else:
+        var._grad._add_inplace_raw(grad)
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    """torch.autograd.backward: accumulate gradients of ``tensors`` into the leaves."""
+    tensors, grad_tensors = _prepare(tensors, grad_tensors, "backward")
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = [edge(t) for t in tensors]
+    if inputs is not None:
+        inputs = (inputs,) if _is_tensor(inputs) else tuple(inputs)
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        for t in inputs:
+            if not t.requires_grad:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+        # Gradients are computed only for `inputs`: route through grad() and accumulate.
+        grads = _grad_impl(tensors, inputs, grad_tensors, retain_graph, create_graph, True, roots)
+        for t, g in zip(inputs, grads):
+            if g is None:
+                continue
+            if t.grad_fn is not None and not t.retains_grad:
+                continue
+            g = g if create_graph else g.detach()
+            if t._grad is None:
+                t._grad = g._own()
+            else:
+                t._grad = t._grad + g
+        return
+    execute(roots, grad_tensors, keep_graph=retain_graph, create_graph=create_graph)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """torch.autograd.grad: the gradients of ``outputs`` w.r.t. ``inputs``, not accumulated."""
+    single = _is_tensor(inputs)
+    inputs = (inputs,) if single else tuple(inputs)
+    outputs, grad_outputs = _prepare(outputs, grad_outputs, "grad")
+    if retain_graph is None:
+        retain_graph = create_graph
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    for t in inputs:
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+    roots = [edge(t) for t in outputs]
+    result = _grad_impl(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, roots)
+    if materialize_grads:
+        from ..ops import factories
+        result = [g if g is not None else factories.zeros_like(t) for g, t in zip(result, inputs)]
+    return tuple(result)
+
+
+def _grad_impl(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, roots):
+    capture = [edge(t) for t in inputs]
+    captured = execute(roots, grad_outputs, keep_graph=retain_graph, create_graph=create_graph,
+                       accumulate=False, capture=capture)
+    result = []
+    for g in captured:
+        if g is None and not allow_unused:
+            raise RuntimeError(
+                "One of the differentiated Tensors appears to not have been used in the graph. "
+                "Set allow_unused=True if this is the desired behavior."
+            )
+        if g is not None and not create_graph:
+            g = g.detach()
+        result.append(g)
+    return result
+
+
+def _is_tensor(x):
+    from ..tensor import Tensor
+    return isinstance(x, Tensor)
+
+
+def _prepare(tensors, grads, who):
+    """Normalise outputs and their seed gradients; PyTorch's errors for bad ones."""
+    from ..ops import factories
+    tensors = (tensors,) if _is_tensor(tensors) else tuple(tensors)
+    if grads is None:
+        grads = (None,) * len(tensors)
+    elif _is_tensor(grads):
+        grads = (grads,)
+    else:
+        grads = tuple(grads)
+    if len(grads) != len(tensors):
+        raise RuntimeError(
+            f"got {len(grads)} tensors and {len(tensors)} gradients" if who == "grad"
+            else f"grad can be implicitly created only for scalar outputs"
+        )
+    seeds = []
+    for t, g in zip(tensors, grads):
+        if not t.requires_grad:
+            raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+        if g is None:
+            if t.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if not t.dtype.is_floating_point:
+                raise RuntimeError(
+                    f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
+            g = factories.ones_like(t)
+        else:
+            if not _is_tensor(g):
+                g = factories.tensor(g, dtype=t.dtype)
+            if g.shape != t.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[0] has a shape of torch.Size({list(g.shape)}) "
+                    f"and output[0] has a shape of torch.Size({list(t.shape)})."
+                )
+        seeds.append(g)
+    return tensors, seeds

@@ -1,0 +1,274 @@
+"""The autograd graph: nodes, saved tensors, hooks, and the one recording point.
+
+A node is made for each differentiable op that ran on a tensor requiring
+grad while grad mode was on.  Its class is named as PyTorch names it
+(``MulBackward0``); ``next_functions`` points at the nodes of its inputs.
+Leaves that require grad hang from an :class:`AccumulateGrad` node that
+adds arriving gradients into ``.grad``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+
+from . import grad_mode
+
+_sequence = itertools.count()
+_state = grad_mode._state
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+_LEGACY_TYPE = {
+    "float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+    "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
+    "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor",
+}
+
+
+class RemovableHandle:
+    """What ``register_hook`` returns; ``remove()`` takes the hook away."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks: dict):
+        self.id = next(RemovableHandle._ids)
+        self._hooks = weakref.ref(hooks) if hooks is not None else None
+
+    def remove(self) -> None:
+        hooks = self._hooks() if self._hooks is not None else None
+        if hooks is not None:
+            hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+    def __repr__(self):
+        return f"<torch.utils.hooks.RemovableHandle object at {id(self):#x}>"
+
+
+class _HookDict(dict):
+    """A dict that a weak reference can point at (plain dicts cannot)."""
+
+    __slots__ = ("__weakref__",)
+
+
+class SavedTensor:
+    """A tensor kept for backward, with the version it had when saved."""
+
+    __slots__ = ("tensor", "version", "name", "is_output", "freed", "_meta")
+
+    def __init__(self, tensor, name: str, is_output: bool):
+        self.tensor = tensor
+        self.version = tensor._vc[0]
+        self.name = name
+        self.is_output = is_output
+        self.freed = False
+        self._meta = (tensor.shape, tensor.dtype)
+
+    def unpack(self, node):
+        t = self.tensor
+        if t is None:
+            raise RuntimeError(FREED_MESSAGE)
+        now = t._vc[0]
+        if now != self.version:
+            kind = _LEGACY_TYPE.get(t.dtype.name, "Tensor")
+            dims = ", ".join(str(s) for s in t.shape)
+            where = ""
+            fn = node if self.is_output else t.grad_fn
+            if fn is not None:
+                where = f", which is output {t._output_nr} of {fn.name()},"
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [torch.{kind} [{dims}]]{where} is at version {now}; expected "
+                f"version {self.version} instead. Hint: enable anomaly detection to find the "
+                "operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+            )
+        return t
+
+    def free(self):
+        self.tensor = None
+        self.freed = True
+
+
+class Node:
+    """A backward function in the graph (PyTorch's ``torch.autograd.graph.Node``)."""
+
+    _name = "Node"
+    #: True for nodes whose formula needs the graph of its inputs (custom Functions).
+    _custom = False
+
+    def __init__(self):
+        self.next_functions = ()
+        self._seq = next(_sequence)
+        self._saved = None  # dict name -> SavedTensor
+        self._pre_hooks = None  # tensor hooks by output index: {idx: _HookDict}
+        self._hooks = None  # node post hooks
+        self._retained = None  # {output index: weakref to the tensor that retains grad}
+        self._input_meta = ()  # (shape, dtype) per input, None where no grad flows
+        self._out_meta = ()  # (shape, dtype) per output
+
+    # PyTorch's API -------------------------------------------------------
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def metadata(self) -> dict:
+        md = self.__dict__.get("_metadata")
+        if md is None:
+            md = self.__dict__["_metadata"] = {}
+        return md
+
+    def register_hook(self, fn):
+        """fn(grad_inputs, grad_outputs) runs after this node; may return new grad_inputs."""
+        if self._hooks is None:
+            self._hooks = _HookDict()
+        handle = RemovableHandle(self._hooks)
+        self._hooks[handle.id] = fn
+        return handle
+
+    def register_prehook(self, fn):
+        """fn(grad_outputs) runs before this node; may return new grad_outputs."""
+        hooks = self._tensor_hooks(-1)
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = fn
+        return handle
+
+    def __call__(self, *grads):
+        return self.apply(list(grads))
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    # saved tensors ------------------------------------------------------
+    def __getattr__(self, attr):
+        # Saved tensors are read as attributes: node.self, node.result, and
+        # PyTorch's public spelling node._saved_self.
+        saved = self.__dict__.get("_saved")
+        if saved:
+            key = attr[7:] if attr.startswith("_saved_") else attr
+            slot = saved.get(key)
+            if slot is not None:
+                return slot.unpack(self)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+
+    def saved_tensors_info(self):
+        """(name, shape, dtype, version, freed) for each saved tensor, for the graph view."""
+        out = []
+        for s in (self._saved or {}).values():
+            shape, dtype = s._meta
+            out.append((s.name, tuple(shape), dtype.name, s.version, s.freed))
+        return out
+
+    def release(self) -> None:
+        """Free saved tensors after a backward pass that does not retain the graph."""
+        if self._saved:
+            for s in self._saved.values():
+                s.free()
+
+    def _tensor_hooks(self, index: int):
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        hooks = self._pre_hooks.get(index)
+        if hooks is None:
+            hooks = self._pre_hooks[index] = _HookDict()
+        return hooks
+
+    # the backward formula -------------------------------------------------
+    def apply(self, grads):
+        """Gradients for each input from the gradients of each output."""
+        raise NotImplementedError
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf that requires grad: adds arriving gradients into ``.grad``."""
+
+    _name = "torch::autograd::AccumulateGrad"
+
+    def __init__(self, variable):
+        super().__init__()
+        self._seq = float("inf")  # PyTorch runs accumulation as soon as it is ready
+        self._variable = weakref.ref(variable)
+        self._input_meta = ()
+        self._out_meta = ((variable.shape, variable.dtype),)
+
+    @property
+    def variable(self):
+        return self._variable()
+
+    def apply(self, grads):
+        return ()
+
+
+def leaf_node(tensor):
+    """The AccumulateGrad node of a leaf, made once and kept while the leaf lives."""
+    node = tensor._accumulator
+    if node is None:
+        node = AccumulateGrad(tensor)
+        tensor._accumulator = node
+    return node
+
+
+def edge(tensor):
+    """(node, output index) through which a gradient reaches ``tensor``; None if none does."""
+    if not tensor._requires_grad:
+        return None
+    fn = tensor._grad_fn
+    if fn is not None:
+        return (fn, tensor._output_nr)
+    return (leaf_node(tensor), 0)
+
+
+def is_recording(inputs) -> bool:
+    """True when an op on ``inputs`` must be recorded: grad mode on, an input requires grad."""
+    if not _state["enabled"]:
+        return False
+    for t in inputs:
+        if t is not None and t._requires_grad:
+            return True
+    return False
+
+
+def record(node: Node, inputs, outputs, saves=None) -> None:
+    """Attach ``node`` to the graph: the one place where graph edges are made.
+
+    ``inputs`` are the tensors the op read (None for non-tensor arguments),
+    ``outputs`` the differentiable tensors it made, ``saves`` a mapping of
+    name -> tensor to keep for backward (outputs are recognised as such).
+    Callers check :func:`is_recording` first.
+    """
+    nexts = []
+    meta = []
+    for t in inputs:
+        if t is None or not t._requires_grad:
+            nexts.append((None, 0))
+            meta.append(None)
+        else:
+            fn = t._grad_fn
+            nexts.append((fn, t._output_nr) if fn is not None else (leaf_node(t), 0))
+            meta.append((t.shape, t.dtype))
+    node.next_functions = tuple(nexts)
+    node._input_meta = meta
+    out_meta = []
+    for i, out in enumerate(outputs):
+        out._grad_fn = node
+        out._output_nr = i
+        out._requires_grad = True
+        out_meta.append((out.shape, out.dtype))
+    node._out_meta = out_meta
+    if saves:
+        node._saved = {
+            name: SavedTensor(t, name, any(t is o for o in outputs))
+            for name, t in saves.items()
+            if t is not None
+        }

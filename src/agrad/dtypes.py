@@ -1,0 +1,150 @@
+"""torch dtypes on numpy: names, categories and PyTorch's type promotion."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class dtype:
+    """A tensor element type, printed and compared as PyTorch's ``torch.<name>``."""
+
+    __slots__ = ("name", "numpy", "is_floating_point", "is_complex", "is_signed", "itemsize", "_kind")
+
+    def __init__(self, name: str, np_type, kind: int):
+        self.name = name
+        self.numpy = np.dtype(np_type)
+        self._kind = kind  # 0 bool, 1 integer, 2 floating
+        self.is_floating_point = kind == 2
+        self.is_complex = False
+        self.is_signed = name != "uint8" and name != "bool"
+        self.itemsize = self.numpy.itemsize
+
+    def __repr__(self) -> str:
+        return "torch." + self.name
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+
+bool_ = dtype("bool", np.bool_, 0)
+uint8 = dtype("uint8", np.uint8, 1)
+int8 = dtype("int8", np.int8, 1)
+int16 = dtype("int16", np.int16, 1)
+int32 = dtype("int32", np.int32, 1)
+int64 = dtype("int64", np.int64, 1)
+float16 = dtype("float16", np.float16, 2)
+float32 = dtype("float32", np.float32, 2)
+float64 = dtype("float64", np.float64, 2)
+
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+_BY_NP = {d.numpy: d for d in ALL}
+_BY_NAME = {d.name: d for d in ALL}
+# torch's aliases: torch.float is float32, torch.long is int64, ...
+ALIASES = {
+    "float": float32, "double": float64, "half": float16, "long": int64,
+    "int": int32, "short": int16, "bool": bool_,
+}
+_BY_NAME.update(ALIASES)
+
+_default_float = float32
+
+
+def _by_name(name: str) -> dtype:
+    return _BY_NAME[name]
+
+
+def get_default_dtype() -> dtype:
+    return _default_float
+
+
+def set_default_dtype(d: dtype) -> None:
+    global _default_float
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float = d
+
+
+def from_numpy(np_dtype) -> dtype:
+    """The agrad dtype of a numpy dtype; TypeError for types torch has no match for."""
+    try:
+        return _BY_NP[np.dtype(np_dtype)]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only supported "
+            "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        ) from None
+
+
+def lookup(value) -> dtype:
+    """Accept a dtype, a torch name ('float32', 'torch.float32') or a numpy dtype."""
+    if isinstance(value, dtype):
+        return value
+    if isinstance(value, str):
+        key = value[6:] if value.startswith("torch.") else value
+        if key in _BY_NAME:
+            return _BY_NAME[key]
+        raise TypeError(f"unknown dtype {value!r}")
+    if value is float:
+        return _default_float
+    if value is int:
+        return int64
+    if value is bool:
+        return bool_
+    return from_numpy(value)
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """torch.promote_types: the smallest type both fit in, by category first."""
+    if a is b:
+        return a
+    if a._kind != b._kind:
+        return a if a._kind > b._kind else b
+    if a._kind == 2:  # floats: the wider one
+        return a if a.itemsize >= b.itemsize else b
+    return _BY_NP[np.promote_types(a.numpy, b.numpy)]  # integers: numpy agrees with torch
+
+
+def scalar_dtype(value) -> dtype:
+    """The dtype a wrapped Python number takes on its own."""
+    if isinstance(value, bool):
+        return bool_
+    if isinstance(value, int):
+        return int64
+    return _default_float
+
+
+def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
+    # c10's combine_categories: a higher-priority participant keeps its type
+    # unless a lower-priority one is of a higher category.
+    if higher is None:
+        return lower
+    if lower is None or higher._kind == 2:
+        return higher
+    if higher is bool_ or lower._kind == 2:
+        return promote_types(higher, lower)
+    return higher
+
+
+def result_type(*operands) -> dtype:
+    """torch.result_type over tensors and Python scalars.
+
+    Tensors with dimensions take priority over zero-dim tensors, which take
+    priority over Python numbers, unless a lower-priority operand is of a
+    higher category (bool < integer < floating).
+    """
+    dim = zero = wrapped = None
+    for op in operands:
+        if op is None:
+            continue
+        d = getattr(op, "dtype", None)
+        if isinstance(d, dtype):
+            if op.ndim:
+                dim = d if dim is None else promote_types(dim, d)
+            else:
+                zero = d if zero is None else promote_types(zero, d)
+        else:
+            d = scalar_dtype(op)
+            wrapped = d if wrapped is None else promote_types(wrapped, d)
+    return _combine(dim, _combine(zero, wrapped))

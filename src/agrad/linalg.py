@@ -1,0 +1,5 @@
+"""torch.linalg for agrad."""
+
+from .ops import LINALG as _LINALG
+
+globals().update(_LINALG)

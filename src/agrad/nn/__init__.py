@@ -1,0 +1,3 @@
+"""torch.nn for agrad: ``nn.functional``. Module, Parameter and layers come later."""
+
+from . import functional  # noqa: F401

@@ -1,0 +1,210 @@
+"""How an op is defined: forward on arrays, backward formula on tensors, node name.
+
+An :class:`Op` is one entry of PyTorch's ``derivatives.yaml``: it names the
+node (``MulBackward0``), runs the forward on numpy arrays, says which tensors
+the backward needs (``saves``), and holds the backward formula.  Formulas are
+written with agrad's own tensor ops, so under ``create_graph=True`` they are
+recorded like any other computation and give higher derivatives; otherwise
+the engine runs them with grad mode off.
+
+Public functions (``agrad.sin``, ``Tensor.sin``, ``F.relu``) are thin
+argument-parsing wrappers around ops, registered with :func:`export`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd import graph
+from ..autograd.graph import Node
+from ..tensor import Tensor
+
+# Names exported to the torch namespace, Tensor methods and nn.functional.
+FUNCTIONS: dict = {}
+METHODS: dict = {}
+FUNCTIONAL: dict = {}
+LINALG: dict = {}
+#: Every Op, by node name, for docs and tests.
+OPS: dict = {}
+
+
+def export(*names, method=None, functional=None, linalg=None, torch=True):
+    """Register a function under torch-level ``names`` (default: its own name).
+
+    ``method`` names a Tensor method (True: the same name); ``functional``
+    an ``nn.functional`` name; ``linalg`` a ``torch.linalg`` name.
+    """
+
+    def deco(fn):
+        own = names or (fn.__name__.rstrip("_") if fn.__name__.endswith("_") and not fn.__name__.endswith("__") else fn.__name__,)
+        if torch:
+            for n in own:
+                FUNCTIONS[n] = fn
+        if method:
+            METHODS[own[0] if method is True else method] = fn
+        if functional:
+            FUNCTIONAL[own[0] if functional is True else functional] = fn
+        if linalg:
+            LINALG[own[0] if linalg is True else linalg] = fn
+        return fn
+
+    return deco
+
+
+def method(*names):
+    """Register a Tensor-only method."""
+
+    def deco(fn):
+        for n in names or (fn.__name__,):
+            METHODS[n] = fn
+        return fn
+
+    return deco
+
+
+class OpNode(Node):
+    """Base of every built-in op's node: runs the op's formula."""
+
+    _formula = None
+    _multi = False  # the formula takes the list of output gradients
+
+    @property
+    def input_shape(self):
+        """The shape of the (first) input, as recorded: what most formulas expand back to."""
+        return self._input_meta[0][0]
+
+    def apply(self, grads):
+        if self._multi:
+            if all(g is None for g in grads):
+                return (None,) * len(self.next_functions)
+            grads = [g if g is not None else _zeros(meta) for g, meta in zip(grads, self._out_meta)]
+            res = self._formula(grads)
+        else:
+            g = grads[0]
+            if g is None:
+                return (None,) * len(self.next_functions)
+            res = self._formula(g)
+        return res if type(res) is tuple else (res,)
+
+
+def _zeros(meta):
+    shape, dtype = meta
+    return Tensor._make(np.zeros(shape, dtype.numpy))
+
+
+class _Scratch:
+    """The ctx of an op that is not recorded: takes what forward stores, keeps it briefly."""
+
+
+class Op:
+    """A differentiable op. Call it with tensors (differentiable inputs) and attributes.
+
+    - ``name``: PyTorch's node name, e.g. ``"MulBackward0"``.
+    - ``forward(ctx, *arrays, **attrs)``: numpy arrays in, array (or tuple) out;
+      may store what backward needs on ``ctx``.
+    - ``inputs``: names of the tensor inputs (for ``saves`` and ``_saved_<name>``).
+    - ``saves``: names of inputs, or ``"result"``, kept for backward.
+    - ``outputs``: how many outputs are differentiable (the rest, e.g. indices, are not);
+      None: all of them.
+    """
+
+    def __init__(self, name, forward, *, inputs=("self",), saves=(), outputs=1, multi_grad=False):
+        self.name = name
+        self.forward = forward
+        self.inputs = inputs
+        self.saves = tuple(saves)
+        self.n_diff_outputs = outputs
+        self.node = type(name, (OpNode,), {"_name": name, "_multi": multi_grad, "__module__": "agrad.autograd.nodes"})
+        self._formula = None
+        OPS[name] = self
+
+    def derivative(self, fn):
+        """Set the backward formula: ``fn(ctx, grad)`` -> a gradient per input (tuple or one)."""
+        self._formula = fn
+        self.node._formula = fn
+        return fn
+
+    def __call__(self, *tensors, **attrs):
+        return self.apply(tensors, [t._data for t in tensors], attrs)
+
+    def apply(self, tensors, arrays, attrs):
+        """Run on ``tensors`` whose data the caller already prepared as ``arrays``
+        (e.g. cast to the promoted dtype: the graph still sees the original tensors)."""
+        make = Tensor._make
+        recording = graph.is_recording(tensors)
+        ctx = self.node() if recording else _Scratch()
+        out = self.forward(ctx, *arrays, **attrs)
+        if type(out) is tuple:
+            results = tuple(make(o) for o in out)
+        else:
+            results = make(out)
+        if recording:
+            ctx.__dict__.update(attrs)
+            outs = (results,) if type(results) is not tuple else (
+                results if self.n_diff_outputs is None else results[: self.n_diff_outputs])
+            saves = None
+            if self.saves:
+                saves = {}
+                for name in self.saves:
+                    if name == "result":
+                        saves[name] = outs[0]
+                    else:
+                        saves[name] = tensors[self.inputs.index(name)]
+            graph.record(ctx, tensors, outs, saves)
+        return results
+
+    def __repr__(self):
+        return f"<op {self.name}>"
+
+
+def node_name(op_name: str, overload: int = 0) -> str:
+    """PyTorch's node name for an op: CamelCase + 'Backward' + overload index."""
+    return "".join(p[:1].upper() + p[1:] for p in op_name.split("_")) + f"Backward{overload}"
+
+
+def finish_out(fname, result, out):
+    """Write ``result`` into ``out=`` (in place), with PyTorch's checks."""
+    if out is None:
+        return result
+    from ..autograd import grad_mode
+
+    if grad_mode._state["enabled"] and (result._requires_grad or out._requires_grad):
+        raise RuntimeError(
+            f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
+            "but one of the arguments requires grad."
+        )
+    if out.shape != result.shape:
+        out._data = np.empty(result.shape, out._data.dtype)
+    out._data[...] = result._data
+    out._vc[0] += 1
+    return out
+
+
+def inplace(fn):
+    """The in-place form of ``fn(self, *args)``: same maths, written into ``self``.
+
+    When the op is recorded, the node sees a snapshot of ``self`` as it was, so
+    a formula that needs the old value gets it; ``self`` then takes the result's
+    value, history and a new version.
+    """
+
+    def method_(self, *args, **kwargs):
+        self._check_inplace()
+        src = self
+        if graph._state["enabled"] and (self._requires_grad or _any_requires_grad(args, kwargs)):
+            src = self._snapshot()
+        return self._write(fn(src, *args, **kwargs))
+
+    method_.__name__ = fn.__name__ + "_"
+    method_.__doc__ = f"In-place version of :meth:`{fn.__name__}`."
+    return method_
+
+
+def _any_requires_grad(args, kwargs):
+    for a in args:
+        if type(a) is Tensor and a._requires_grad:
+            return True
+    for a in kwargs.values():
+        if type(a) is Tensor and a._requires_grad:
+            return True
+    return False

@@ -1,0 +1,313 @@
+"""Indexing: ``x[...]`` as PyTorch decomposes it (select, slice, unsqueeze, index)
+and ``x[...] = v`` recorded as ``CopySlices``."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd import graph
+from ..tensor import Tensor
+from ._op import Op, method
+from .shape import _view, unsqueeze
+
+_FULL = slice(None)
+
+
+# the backward ops: put a gradient back where the index took it from ----------------
+
+def _embed_fwd(ctx, g, shape, index):
+    out = np.zeros(shape, g.dtype)
+    out[index] = g
+    return out
+
+
+_embed = Op("SliceBackwardBackward0", _embed_fwd)
+
+
+@_embed.derivative
+def _(ctx, grad):
+    return grad[ctx.index]
+
+
+def _embed_add_fwd(ctx, g, shape, index):
+    out = np.zeros(shape, g.dtype)
+    np.add.at(out, index, g)
+    return out
+
+
+_embed_add = Op("IndexBackwardBackward0", _embed_add_fwd)
+
+
+@_embed_add.derivative
+def _(ctx, grad):
+    return _take(grad, ctx.index)
+
+
+def _take(grad, index):
+    return _index.apply((grad,), (grad._data,), {"index": index})
+
+
+def embed(grad, shape, index, accumulate=False):
+    """A zero tensor of ``shape`` with ``grad`` placed (or added) at ``index``."""
+    op = _embed_add if accumulate else _embed
+    return op.apply((grad,), (grad._data,), {"shape": tuple(shape), "index": index})
+
+
+def _scatter_fwd(ctx, g, shape, idx, dim):
+    out = np.zeros(shape, g.dtype)
+    np.put_along_axis(out, idx, g, axis=dim)
+    return out
+
+
+_scatter_along = Op("ValueSelectingReductionBackwardBackward0", _scatter_fwd)
+
+
+@_scatter_along.derivative
+def _(ctx, grad):
+    return _gather_along.apply((grad,), (grad._data,), {"idx": ctx.idx, "dim": ctx.dim})
+
+
+_gather_along = Op("GatherBackward0", lambda ctx, a, idx, dim: np.take_along_axis(a, idx, axis=dim))
+
+
+@_gather_along.derivative
+def _(ctx, grad):
+    return scatter_into(grad, ctx.input_shape, ctx.idx, ctx.dim)
+
+
+def scatter_into(grad, shape, idx, dim):
+    """Zeros of ``shape`` with ``grad`` put along ``dim`` at index array ``idx``."""
+    return _scatter_along.apply((grad,), (grad._data,), {"shape": tuple(shape), "idx": idx, "dim": dim})
+
+
+# getitem ------------------------------------------------------------------------------
+
+def _select_fwd(ctx, a, index):
+    return a[index]
+
+
+_select = Op("SelectBackward0", _select_fwd)
+_slice = Op("SliceBackward0", _select_fwd)
+_index = Op("IndexBackward0", _select_fwd)
+
+
+@_select.derivative
+def _(ctx, grad):
+    return embed(grad, ctx.input_shape, ctx.index)
+
+
+_slice.derivative(lambda ctx, grad: embed(grad, ctx.input_shape, ctx.index))
+_index.derivative(lambda ctx, grad: embed(grad, ctx.input_shape, ctx.index, accumulate=True))
+
+
+def _as_index_array(item, size_hint=None):
+    """A tensor, list or array index as a numpy int64 or bool array."""
+    if isinstance(item, Tensor):
+        arr = item._data
+    else:
+        arr = np.asarray(item)
+        if arr.dtype == object:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                             "are valid indices")
+        if arr.size == 0:
+            arr = arr.astype(np.int64)
+    if arr.dtype.kind == "b":
+        return arr
+    if arr.dtype.kind not in "iu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return arr.astype(np.int64, copy=False)
+
+
+def _normalise(index, ndim):
+    """The index as a list of items with Ellipsis expanded."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    consumed = 0
+    for item in index:
+        if item is None or item is Ellipsis:
+            continue
+        if isinstance(item, (Tensor, np.ndarray)) and _as_index_array(item).dtype.kind == "b":
+            consumed += max(_as_index_array(item).ndim, 1)
+        elif isinstance(item, bool):
+            continue
+        else:
+            consumed += 1
+    if consumed > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    out = []
+    seen_ellipsis = False
+    for item in index:
+        if item is Ellipsis:
+            if seen_ellipsis:
+                raise IndexError("an index can only have a single ellipsis ('...')")
+            seen_ellipsis = True
+            out.extend([_FULL] * (ndim - consumed))
+        else:
+            out.append(item)
+    return out
+
+
+def _check_int(i, size, dim):
+    if i < -size or i >= size:
+        raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+    return i + size if i < 0 else i
+
+
+def getitem(self, index):
+    items = _normalise(index, self.ndim)
+    result = self
+    dim = 0
+    advanced = {}
+    for item in items:
+        shape = result._data.shape
+        if item is None:
+            result = unsqueeze(result, dim)
+            dim += 1
+        elif isinstance(item, bool):
+            result = unsqueeze(result, dim)
+            if not item:
+                advanced[dim] = np.zeros(0, np.int64)
+            dim += 1
+        elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
+            i = _check_int(int(item), shape[dim], dim)
+            idx = (_FULL,) * dim + (i,)
+            result = _view(_select, result, result._data, {"index": idx})
+        elif isinstance(item, slice):
+            size = shape[dim]
+            start, stop, step = item.start, item.stop, item.step
+            start, stop, step = (s.__index__() if isinstance(s, Tensor) else s for s in (start, stop, step))
+            if step is not None and step <= 0:
+                raise ValueError("step must be greater than zero")
+            s = slice(*slice(start, stop, step).indices(size))
+            if not (s.start == 0 and s.stop == size and s.step == 1):
+                idx = (_FULL,) * dim + (s,)
+                result = _view(_slice, result, result._data, {"index": idx})
+            dim += 1
+        else:
+            arr = _as_index_array(item)
+            if arr.dtype.kind == "b":
+                for k in range(arr.ndim):
+                    if arr.shape[k] != shape[dim + k]:
+                        raise IndexError(
+                            f"The shape of the mask [{', '.join(map(str, arr.shape))}] at index {k} does not match "
+                            f"the shape of the indexed tensor [{', '.join(map(str, shape))}] at index {dim + k}")
+                if arr.ndim == 0:
+                    result = unsqueeze(result, dim)
+                    advanced[dim] = np.nonzero(np.atleast_1d(arr))[0]
+                    dim += 1
+                    continue
+                for k, nz in enumerate(np.nonzero(arr)):
+                    advanced[dim + k] = nz
+                dim += arr.ndim
+            else:
+                size = shape[dim]
+                if arr.size and (arr.max() >= size or arr.min() < -size):
+                    bad = arr.max() if arr.max() >= size else arr.min()
+                    raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+                advanced[dim] = arr
+                dim += 1
+    if advanced:
+        idx = tuple(advanced.get(d, _FULL) for d in range(max(advanced) + 1))
+        try:
+            result = _index.apply((result,), (result._data,), {"index": idx})
+        except IndexError as e:
+            raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together ({e})") from None
+    elif result is self:
+        result = _view(_alias, self, self._data, {})
+    return result
+
+
+_alias = Op("AliasBackward0", lambda ctx, a: a.view())
+_alias.derivative(lambda ctx, grad: grad)
+
+
+method("__getitem__")(getitem)
+
+
+# setitem -------------------------------------------------------------------------------
+
+def _put_fwd(ctx, a, v, index, torch_index):
+    out = a.copy()
+    out[index] = v
+    return out
+
+
+def _put_backward(ctx, grad):
+    return _zero_at(grad, ctx.index), grad[ctx.torch_index]
+
+
+# x[basic index] = v records CopySlices; an advanced index (mask, index tensor) IndexPutBackward0
+_copy_slices = Op("CopySlices", _put_fwd, inputs=("self", "src"))
+_copy_slices.node._name = "torch::autograd::CopySlices"
+_copy_slices.derivative(_put_backward)
+_index_put = Op("IndexPutBackward0", _put_fwd, inputs=("self", "values"))
+_index_put.derivative(_put_backward)
+
+
+def _is_advanced(index):
+    items = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(i, (Tensor, list, np.ndarray)) for i in items)
+
+
+_zero_at_op = Op("IndexFillBackward0", lambda ctx, g, index: _zeroed(g, index))
+_zero_at_op.derivative(lambda ctx, grad: _zero_at(grad, ctx.index))
+
+
+def _zeroed(g, index):
+    out = g.copy()
+    out[index] = 0
+    return out
+
+
+def _zero_at(grad, index):
+    return _zero_at_op.apply((grad,), (grad._data,), {"index": index})
+
+
+def _to_numpy_index(index, ndim):
+    """A PyTorch index as a numpy one (same selection), for writes."""
+    items = index if isinstance(index, tuple) else (index,)
+    out = []
+    for item in items:
+        if isinstance(item, Tensor):
+            out.append(_as_index_array(item))
+        elif isinstance(item, list):
+            out.append(_as_index_array(item))
+        else:
+            out.append(item)
+    return tuple(out)
+
+
+def setitem(self, index, value):
+    self._check_inplace()
+    np_index = _to_numpy_index(index, self.ndim)
+    target_shape = getitem(self.detach(), index)._data.shape
+    if isinstance(value, Tensor):
+        v = value
+        varr = value._data.astype(self._data.dtype, copy=False)
+    elif isinstance(value, (numbers.Number, np.number, np.bool_)):
+        v = None
+        varr = np.asarray(value, self._data.dtype)
+    else:
+        raise TypeError(f"can't assign a {type(value).__name__} to a {type(self).__name__}")
+    try:
+        np.broadcast_to(varr, target_shape)
+    except ValueError:
+        raise RuntimeError(
+            f"shape mismatch: value tensor of shape {list(varr.shape)} cannot be broadcast to indexing result "
+            f"of shape {list(target_shape)}") from None
+    recording = graph.is_recording((self, v))
+    if not recording:
+        self._data[np_index] = varr
+        self._vc[0] += 1
+        return
+    old = self._snapshot()
+    src = v if v is not None else Tensor._make(varr)
+    op = _index_put if _is_advanced(index) else _copy_slices
+    result = op.apply((old, src), (old._data, varr), {"index": np_index, "torch_index": index})
+    self._write(result)
+
+
+method("__setitem__")(setitem)

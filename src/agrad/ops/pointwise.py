@@ -1,0 +1,646 @@
+"""Pointwise ops: arithmetic with broadcasting and type promotion, unary maths.
+
+Each op is one entry: its numpy forward, its node name, what it saves, and its
+derivative written with agrad ops (derivatives.yaml's formulas).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor
+from . import factories
+from ._op import Op, export, finish_out, inplace, method, node_name
+
+_result_type = dtypes.result_type
+
+
+# ---------------------------------------------------------------------------
+# operands
+# ---------------------------------------------------------------------------
+
+def check_operand(x, fname):
+    if type(x) is Tensor or isinstance(x, Tensor):
+        return x
+    if isinstance(x, (numbers.Number, np.number, np.bool_)) and not isinstance(x, complex):
+        return x
+    raise TypeError(
+        f"{fname}(): argument 'other' (position 2) must be Tensor or Number, not {type(x).__name__}")
+
+
+def operands(a, b, fname="op", dtype=None):
+    """(tensors, arrays) for a binary op: Python numbers wrapped, both cast to the
+    promoted dtype (``dtype`` overrides).  The arrays are what the kernel reads; the
+    tensors are what the graph records."""
+    check_operand(a, fname)
+    check_operand(b, fname)
+    if type(a) is Tensor and type(b) is Tensor and dtype is None and a._data.dtype == b._data.dtype:
+        return (a, b), (a._data, b._data)
+    d = dtype or _result_type(a, b)
+    if not isinstance(a, Tensor):
+        a = factories.wrap(a, d)
+    if not isinstance(b, Tensor):
+        b = factories.wrap(b, d)
+    npd = d.numpy
+    return (a, b), (a._data if a._data.dtype == npd else a._data.astype(npd),
+                    b._data if b._data.dtype == npd else b._data.astype(npd))
+
+
+def _float_array(x):
+    """Integer and bool data promoted to the default float dtype (sin(int) is float)."""
+    d = x._data
+    if d.dtype.kind in "biu":
+        return d.astype(dtypes.get_default_dtype().numpy)
+    return d
+
+
+def _broadcast_error(fn):
+    def wrapper(ctx, *arrays, **attrs):
+        try:
+            return fn(ctx, *arrays, **attrs)
+        except ValueError:
+            shapes = [a.shape for a in arrays]
+            raise RuntimeError(_mismatch_message(*shapes[:2])) from None
+
+    return wrapper
+
+
+def _mismatch_message(sa, sb):
+    na, nb = len(sa), len(sb)
+    n = max(na, nb)
+    for i in range(1, n + 1):
+        da = sa[-i] if i <= na else 1
+        db = sb[-i] if i <= nb else 1
+        if da != db and da != 1 and db != 1:
+            return (f"The size of tensor a ({da}) must match the size of tensor b ({db}) "
+                    f"at non-singleton dimension {n - i}")
+    return f"shapes {list(sa)} and {list(sb)} cannot be broadcast together"
+
+
+# ---------------------------------------------------------------------------
+# binary arithmetic
+# ---------------------------------------------------------------------------
+
+def binary(np_fn, name, *, saves=(), overload=0):
+    """A differentiable binary op over (self, other); decorate its derivative."""
+
+    def deco(derivative):
+        op = Op(node_name(name, overload), _broadcast_error(lambda ctx, a, b: np_fn(a, b)),
+                inputs=("self", "other"), saves=saves)
+        op.derivative(derivative)
+        return op
+
+    return deco
+
+
+@binary(np.add, "add")
+def _add(ctx, grad):
+    return grad, grad
+
+
+@binary(np.subtract, "sub")
+def _sub(ctx, grad):
+    return grad, -grad
+
+
+@binary(np.multiply, "mul", saves=("self", "other"))
+def _mul(ctx, grad):
+    return grad * ctx.other, grad * ctx.self
+
+
+@binary(np.true_divide, "div", saves=("self", "other"))
+def _div(ctx, grad):
+    other = ctx.other
+    return grad / other, -grad * ctx.self / (other * other)
+
+
+_rsub = Op("RsubBackward1", lambda ctx, a, b: np.subtract(b, a), inputs=("self", "other"))
+
+
+@_rsub.derivative
+def _(ctx, grad):
+    return -grad, None
+
+
+@export(method=True)
+def add(input, other, *, alpha=1, out=None):
+    """input + alpha * other."""
+    if alpha != 1:
+        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    ts, arrs = operands(input, other, "add")
+    return finish_out("add", _add.apply(ts, arrs, {}), out)
+
+
+@export("sub", "subtract", method=True)
+def sub(input, other, *, alpha=1, out=None):
+    """input - alpha * other."""
+    if alpha != 1:
+        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
+    ts, arrs = operands(input, other, "sub")
+    if ts[0].dtype is dtypes.bool_ and ts[1].dtype is dtypes.bool_:
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead.")
+    return finish_out("sub", _sub.apply(ts, arrs, {}), out)
+
+
+@export("mul", "multiply", method=True)
+def mul(input, other, *, out=None):
+    ts, arrs = operands(input, other, "mul")
+    return finish_out("mul", _mul.apply(ts, arrs, {}), out)
+
+
+@export("div", "divide", "true_divide", method=True)
+def div(input, other, *, rounding_mode=None, out=None):
+    if rounding_mode is not None:
+        ts, arrs = operands(input, other, "div")
+        fn = np.floor_divide if rounding_mode == "floor" else lambda a, b: np.trunc(a / b).astype(a.dtype)
+        if rounding_mode not in ("floor", "trunc"):
+            raise RuntimeError(
+                f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+        return finish_out("div", _nograd(fn(*arrs), ts), out)
+    d = _result_type(input, other)
+    if not d.is_floating_point:
+        d = dtypes.get_default_dtype()
+    ts, arrs = operands(input, other, "div", dtype=d)
+    return finish_out("div", _div.apply(ts, arrs, {}), out)
+
+
+def _nograd(array, tensors=()):
+    """A result with no gradient (integer maths, comparisons)."""
+    return Tensor._make(np.asarray(array))
+
+
+_neg = Op("NegBackward0", lambda ctx, a: np.negative(a))
+
+
+@_neg.derivative
+def _(ctx, grad):
+    return -grad
+
+
+@export("neg", "negative", method=True)
+def neg(input, *, out=None):
+    if input.dtype is dtypes.bool_:
+        raise RuntimeError(
+            "Negation, the `-` operator, on a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    return finish_out("neg", _neg(input), out)
+
+
+# pow: three overloads, as PyTorch dispatches them
+def _pow_scalar_fwd(ctx, a, exponent):
+    return np.power(a, exponent)
+
+
+_pow0 = Op("PowBackward0", _pow_scalar_fwd, saves=("self",))
+
+
+@_pow0.derivative
+def _(ctx, grad):
+    e = ctx.exponent
+    if e == 0:
+        return grad * 0
+    return grad * e * ctx.self.pow(e - 1)
+
+
+_pow1 = Op("PowBackward1", _broadcast_error(lambda ctx, a, b: np.power(a, b)),
+           inputs=("self", "exponent"), saves=("self", "exponent", "result"))
+
+
+@_pow1.derivative
+def _(ctx, grad):
+    base, exp, result = ctx.self, ctx.exponent, ctx.result
+    g_base = grad * exp * base.pow(exp - 1)
+    # d/dexp base**exp = base**exp * log(base), taken as 0 where base == 0 and exp >= 0
+    g_exp = where((base == 0) & (exp >= 0), 0.0, grad * result * base.log())
+    return g_base, g_exp
+
+
+_pow2 = Op("PowBackward2", lambda ctx, e, base: np.power(base, e), inputs=("exponent",), saves=("exponent", "result"))
+
+
+@_pow2.derivative
+def _(ctx, grad):
+    base = ctx.base
+    if base == 0:
+        return where(ctx.exponent >= 0, 0.0, grad * ctx.result * float("-inf"))
+    return grad * ctx.result * float(np.log(base))
+
+
+@export(method=True)
+def pow(input, exponent, *, out=None):
+    if not isinstance(input, Tensor):  # scalar ** tensor
+        d = _result_type(input, exponent)
+        e = exponent
+        arr = e._data.astype(d.numpy, copy=False)
+        return finish_out("pow", _pow2.apply((e,), (arr, np.array(input, d.numpy)), {"base": input}), out)
+    if isinstance(exponent, Tensor):
+        ts, arrs = operands(input, exponent, "pow")
+        if arrs[0].dtype.kind in "iu" and (arrs[1] < 0).any():
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        return finish_out("pow", _pow1.apply(ts, arrs, {}), out)
+    check_operand(exponent, "pow")
+    d = _result_type(input, exponent)
+    if d._kind == 1 and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    arr = input._data.astype(d.numpy, copy=False)
+    return finish_out("pow", _pow0.apply((input,), (arr,), {"exponent": exponent}), out)
+
+
+# ---------------------------------------------------------------------------
+# unary maths
+# ---------------------------------------------------------------------------
+
+def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True, exports=None):
+    """Define a unary op from its numpy forward; the decorated function is its derivative.
+
+    Registers ``torch.<name>``, ``Tensor.<name>`` and ``Tensor.<name>_``.
+    """
+
+    def deco(derivative):
+        fname = name or derivative.__name__
+        op = Op(node_name(fname), lambda ctx, a: np_fn(a), saves=saves)
+        op.derivative(derivative)
+
+        def api(input, *, out=None):
+            arr = _float_array(input) if float_out else input._data
+            return finish_out(fname, op.apply((input,), (arr,), {}), out)
+
+        api.__name__ = fname
+        api.__doc__ = f"Elementwise {fname} (node {op.name})."
+        api.op = op
+        export(*(exports or (fname,)), method=method_name)(api)
+        method(fname + "_")(inplace(api))
+        return api
+
+    return deco
+
+
+@unary(np.exp, saves=("result",))
+def exp(ctx, grad):
+    return grad * ctx.result
+
+
+@unary(np.log)
+def log(ctx, grad):
+    return grad / ctx.self
+
+
+@unary(np.sin)
+def sin(ctx, grad):
+    return grad * ctx.self.cos()
+
+
+@unary(np.cos)
+def cos(ctx, grad):
+    return grad * -ctx.self.sin()
+
+
+@unary(np.tanh, saves=("result",))
+def tanh(ctx, grad):
+    r = ctx.result
+    return grad * (1 - r * r)
+
+
+def _sigmoid(a):
+    # exp(-|a|) never overflows; the two halves are the same function.
+    e = np.exp(-np.abs(a))
+    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+
+
+@unary(_sigmoid, saves=("result",))
+def sigmoid(ctx, grad):
+    r = ctx.result
+    return grad * (r * (1 - r))
+
+
+@unary(lambda a: np.maximum(a, 0).astype(a.dtype, copy=False), saves=("result",), float_out=False)
+def relu(ctx, grad):
+    return grad * (ctx.result > 0)
+
+
+@unary(np.abs, float_out=False, exports=("abs", "absolute"))
+def abs(ctx, grad):
+    return grad * ctx.self.sign()
+
+
+@unary(np.sqrt, saves=("result",))
+def sqrt(ctx, grad):
+    return grad / (2 * ctx.result)
+
+
+@unary(np.sign, saves=(), float_out=False)
+def sign(ctx, grad):
+    return grad * 0
+
+
+# ---------------------------------------------------------------------------
+# clamp and where
+# ---------------------------------------------------------------------------
+
+_clamp1 = Op("ClampBackward1", lambda ctx, a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False),
+             saves=("self",))
+
+
+@_clamp1.derivative
+def _(ctx, grad):
+    x = ctx.self
+    mask = None
+    if ctx.min is not None:
+        mask = x >= ctx.min
+    if ctx.max is not None:
+        m = x <= ctx.max
+        mask = m if mask is None else mask & m
+    return grad * mask
+
+
+_clamp0 = Op("ClampBackward0", lambda ctx, a, lo, hi: np.clip(a, lo, hi), inputs=("self", "min", "max"),
+             saves=("self", "min", "max"))
+
+
+@_clamp0.derivative
+def _(ctx, grad):
+    x, lo, hi = ctx.self, ctx.min, ctx.max
+    keep = (x >= lo) & (x <= hi)
+    return grad * keep, grad * ((x < lo) & (lo <= hi)), grad * ((x > hi) | (lo > hi))
+
+
+@export("clamp", "clip", method=True)
+def clamp(input, min=None, max=None, *, out=None):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        d = _result_type(input, min, max)
+        lo = min if isinstance(min, Tensor) else full_like_scalar(input, -np.inf if min is None else min, d)
+        hi = max if isinstance(max, Tensor) else full_like_scalar(input, np.inf if max is None else max, d)
+        arrs = [t._data.astype(d.numpy, copy=False) for t in (input, lo, hi)]
+        return finish_out("clamp", _clamp0.apply((input, lo, hi), arrs, {}), out)
+    d = _result_type(input, *(v for v in (min, max) if v is not None))
+    arr = input._data.astype(d.numpy, copy=False)
+    return finish_out("clamp", _clamp1.apply((input,), (arr,), {"min": min, "max": max}), out)
+
+
+def full_like_scalar(like, value, d):
+    return Tensor._make(np.array(value, d.numpy))
+
+
+method("clamp_", "clip_")(inplace(clamp))
+
+
+@export("clamp_min", method=True)
+def clamp_min(input, min):
+    return clamp(input, min=min)
+
+
+@export("clamp_max", method=True)
+def clamp_max(input, max):
+    return clamp(input, max=max)
+
+
+_where = Op("WhereBackward0", lambda ctx, a, b, condition: np.where(condition, a, b),
+            inputs=("self", "other"))
+
+
+@_where.derivative
+def _(ctx, grad):
+    cond = Tensor._make(ctx.condition)
+    zero = grad.new_zeros(())
+    return where(cond, grad, zero), where(cond, zero, grad)
+
+
+@export(method=True)
+def where(condition, input=None, other=None, *, out=None):
+    if input is None and other is None:
+        return tuple(Tensor._make(i) for i in np.nonzero(condition._data))
+    if not isinstance(condition, Tensor):
+        raise TypeError("where(): argument 'condition' must be Tensor")
+    if condition.dtype is not dtypes.bool_:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {_scalar(condition.dtype)}")
+    ts, arrs = operands(input, other, "where")
+    try:
+        np.broadcast_shapes(condition._data.shape, arrs[0].shape, arrs[1].shape)
+    except ValueError:
+        raise RuntimeError(_mismatch_message(condition._data.shape, np.broadcast_shapes(arrs[0].shape, arrs[1].shape))) from None
+    return finish_out("where", _where.apply(ts, arrs, {"condition": condition._data}), out)
+
+
+def _scalar(d):
+    from ..tensor import _scalar_name
+    return _scalar_name(d)
+
+
+# ---------------------------------------------------------------------------
+# comparisons and logic: no gradient
+# ---------------------------------------------------------------------------
+
+def _compare(np_fn, name, aliases=()):
+    def fn(input, other, *, out=None):
+        ts, arrs = operands(input, other, name)
+        try:
+            r = np_fn(*arrs)
+        except ValueError:
+            raise RuntimeError(_mismatch_message(arrs[0].shape, arrs[1].shape)) from None
+        return finish_out(name, Tensor._make(r), out)
+
+    fn.__name__ = name
+    export(name, *aliases, method=True)(fn)
+    return fn
+
+
+eq = _compare(np.equal, "eq")
+ne = _compare(np.not_equal, "ne", ("not_equal",))
+lt = _compare(np.less, "lt", ("less",))
+le = _compare(np.less_equal, "le", ("less_equal",))
+gt = _compare(np.greater, "gt", ("greater",))
+ge = _compare(np.greater_equal, "ge", ("greater_equal",))
+
+
+def _logical(np_fn, name):
+    def fn(input, other=None, *, out=None):
+        if other is None:
+            return finish_out(name, Tensor._make(np_fn(input._data)), out)
+        ts, arrs = operands(input, other, name)
+        return finish_out(name, Tensor._make(np_fn(arrs[0], arrs[1])), out)
+
+    fn.__name__ = name
+    export(name, method=True)(fn)
+    return fn
+
+
+logical_and = _logical(np.logical_and, "logical_and")
+logical_or = _logical(np.logical_or, "logical_or")
+logical_xor = _logical(np.logical_xor, "logical_xor")
+logical_not = _logical(np.logical_not, "logical_not")
+
+
+def _bitwise(np_fn, name, sym):
+    def fn(input, other, *, out=None):
+        ts, arrs = operands(input, other, name)
+        if arrs[0].dtype.kind == "f":
+            raise RuntimeError(f'"{name}_cpu" not implemented for \'{_scalar(ts[0].dtype if ts[0].dtype.is_floating_point else ts[1].dtype)}\'')
+        return finish_out(name, Tensor._make(np_fn(*arrs)), out)
+
+    fn.__name__ = name
+    export(name, method=True)(fn)
+    return fn
+
+
+bitwise_and = _bitwise(np.bitwise_and, "bitwise_and", "&")
+bitwise_or = _bitwise(np.bitwise_or, "bitwise_or", "|")
+bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor", "^")
+
+
+@export(method=True)
+def bitwise_not(input, *, out=None):
+    if input.dtype.is_floating_point:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return finish_out("bitwise_not", Tensor._make(np.invert(input._data)), out)
+
+
+@export(method=True)
+def floor_divide(input, other, *, out=None):
+    ts, arrs = operands(input, other, "floor_divide")
+    if arrs[1].dtype.kind in "iu" and (arrs[1] == 0).any():
+        raise RuntimeError("ZeroDivisionError")
+    return finish_out("floor_divide", Tensor._make(np.floor_divide(*arrs)), out)
+
+
+@export(method=True)
+def remainder(input, other, *, out=None):
+    ts, arrs = operands(input, other, "remainder") if isinstance(input, Tensor) else operands(input, other, "remainder")
+    if arrs[0].dtype.kind in "iu" and (arrs[1] == 0).any():
+        raise RuntimeError("ZeroDivisionError")
+    if not any(isinstance(t, Tensor) and t._requires_grad for t in ts):
+        return finish_out("remainder", Tensor._make(np.mod(*arrs)), out)
+    return finish_out("remainder", _remainder.apply(ts, arrs, {}), out)
+
+
+_remainder = Op("RemainderBackward0", lambda ctx, a, b: np.mod(a, b), inputs=("self", "other"), saves=("self", "other"))
+
+
+@_remainder.derivative
+def _(ctx, grad):
+    return grad, -grad * (ctx.self / ctx.other).floor()
+
+
+# ---------------------------------------------------------------------------
+# Python operators
+# ---------------------------------------------------------------------------
+
+def _reflect(fn):
+    return lambda self, other: fn(other, self) if isinstance(other, Tensor) else _swap(fn, self, other)
+
+
+def _swap(fn, self, other):
+    check_operand(other, fn.__name__)
+    ts, arrs = operands(other, self, fn.__name__)
+    return fn(ts[0], ts[1])
+
+
+def _rsub_method(self, other):
+    check_operand(other, "rsub")
+    ts, arrs = operands(self, other, "rsub")
+    return _rsub.apply((ts[0],), (arrs[0], arrs[1]), {})
+
+
+def _rdiv(self, other):
+    # PyTorch computes scalar / x as scalar * x.reciprocal()
+    check_operand(other, "div")
+    x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())
+    return mul(reciprocal(x), other)
+
+
+_reciprocal = Op("ReciprocalBackward0", lambda ctx, a: np.reciprocal(a), saves=("result",))
+
+
+@_reciprocal.derivative
+def _(ctx, grad):
+    r = ctx.result
+    return -grad * r * r
+
+
+@export(method=True)
+def reciprocal(input, *, out=None):
+    return finish_out("reciprocal", _reciprocal.apply((input,), (_float_array(input),), {}), out)
+
+
+method("reciprocal_")(inplace(reciprocal))
+
+
+def _rpow(self, other):
+    check_operand(other, "pow")
+    return pow(other, self)
+
+
+def _matmul(a, b):
+    from .linalg import matmul
+    return matmul(a, b)
+
+
+def _rmatmul(a, b):
+    from .linalg import matmul
+    return matmul(b, a)
+
+
+def _and(a, b):
+    return logical_and(a, b) if _is_bool(a, b) else bitwise_and(a, b)
+
+
+def _or(a, b):
+    return logical_or(a, b) if _is_bool(a, b) else bitwise_or(a, b)
+
+
+def _xor(a, b):
+    return logical_xor(a, b) if _is_bool(a, b) else bitwise_xor(a, b)
+
+
+def _is_bool(a, b):
+    return all((isinstance(x, Tensor) and x.dtype is dtypes.bool_) or isinstance(x, (bool, np.bool_)) for x in (a, b))
+
+
+def _not_implemented_for_others(fn):
+    def op(self, other):
+        if not isinstance(other, (Tensor, numbers.Number, np.number, np.bool_)):
+            return NotImplemented
+        return fn(self, other)
+
+    return op
+
+
+_OPERATORS = {
+    "__add__": add, "__radd__": add,
+    "__sub__": sub, "__rsub__": _rsub_method,
+    "__mul__": mul, "__rmul__": mul,
+    "__truediv__": div, "__rtruediv__": _rdiv,
+    "__floordiv__": floor_divide, "__rfloordiv__": _reflect(floor_divide),
+    "__mod__": remainder, "__rmod__": _reflect(remainder),
+    "__pow__": pow, "__rpow__": _rpow,
+    "__matmul__": _matmul, "__rmatmul__": _rmatmul,
+    "__eq__": eq, "__ne__": ne, "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge,
+    "__and__": _and, "__rand__": _and, "__or__": _or, "__ror__": _or, "__xor__": _xor, "__rxor__": _xor,
+}
+for _name, _fn in _OPERATORS.items():
+    METHOD = _fn if _name in ("__matmul__", "__rmatmul__") else _not_implemented_for_others(_fn)
+    method(_name)(METHOD)
+
+method("__neg__")(neg)
+method("__abs__")(abs)
+method("__invert__")(lambda self: logical_not(self) if self.dtype is dtypes.bool_ else bitwise_not(self))
+method("__pos__")(lambda self: self)
+
+for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": div,
+                   "divide_": div, "true_divide_": div, "pow_": pow, "neg_": neg, "negative_": neg,
+                   "floor_divide_": floor_divide, "remainder_": remainder}.items():
+    method(_name)(inplace(_fn))
+for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul, "__itruediv__": div,
+                   "__ipow__": pow, "__ifloordiv__": floor_divide, "__imod__": remainder}.items():
+    method(_name)(inplace(_fn))
+method("__iand__")(inplace(_and))
+method("__ior__")(inplace(_or))
+method("__ixor__")(inplace(_xor))
+for _name, _fn in {"eq_": eq, "ne_": ne, "lt_": lt, "le_": le, "gt_": gt, "ge_": ge}.items():
+    method(_name)(inplace(_fn))

@@ -1,0 +1,659 @@
+"""Shape ops: views (reshape, transpose, expand, ...), cat/stack, copies and casts.
+
+View ops return tensors sharing data with their input, as PyTorch's do; the
+result remembers its base so in-place changes through a view are caught.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from .. import dtypes
+from .._limits import check_numel
+from ..tensor import Tensor, _wrap_dim
+from ._op import Op, export, method
+
+
+def _view(op, input, array, attrs):
+    out = op.apply((input,), (array,), attrs)
+    out._base = input if input._base is None else input._base
+    out._vc = input._vc  # views share the version counter
+    return out
+
+
+def _sizes(size):
+    if len(size) == 1 and not isinstance(size[0], numbers.Integral):
+        size = tuple(size[0])
+    return tuple(int(s) for s in size)
+
+
+def _infer_shape(shape, numel):
+    shape = list(shape)
+    neg = [i for i, s in enumerate(shape) if s == -1]
+    if len(neg) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = 1
+    for s in shape:
+        if s != -1:
+            if s < 0:
+                raise RuntimeError(f"invalid shape dimension {s}")
+            known *= s
+    if neg:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
+        shape[neg[0]] = numel // known
+    elif known != numel:
+        raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+def _fmt(shape):
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+# view / reshape ----------------------------------------------------------------
+
+_view_op = Op("ViewBackward0", lambda ctx, a, shape: a.reshape(shape))
+
+
+@_view_op.derivative
+def _(ctx, grad):
+    return grad.reshape(ctx.input_shape)
+
+
+_unsafe_view = Op("UnsafeViewBackward0", lambda ctx, a, shape: a.reshape(shape))
+_unsafe_view.derivative(lambda ctx, grad: grad.reshape(ctx.input_shape))
+
+
+def _viewable(a, shape):
+    """A numpy view of ``a`` with ``shape`` if strides allow (torch's view rule), else None."""
+    try:
+        v = a.view()
+        v.shape = shape
+        return v
+    except AttributeError:
+        return None
+    except ValueError:
+        return None
+
+
+@method("view")
+def view(input, *shape):
+    if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
+        raise RuntimeError("agrad does not support reinterpreting a tensor's bytes as another dtype")
+    shape = _infer_shape(_sizes(shape), input.numel())
+    v = _viewable(input._data, shape)
+    if v is None:
+        raise RuntimeError(
+            "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+            "across two contiguous subspaces). Use .reshape(...) instead.")
+    return _view(_view_op, input, input._data, {"shape": shape})
+
+
+@export(method=True)
+def reshape(input, *shape):
+    shape = _infer_shape(_sizes(shape), input.numel())
+    if _viewable(input._data, shape) is not None:
+        return _view(_view_op, input, input._data, {"shape": shape})
+    # not expressible as a view: PyTorch copies, then views the copy
+    return _unsafe_view.apply((c := clone(input),), (c._data,), {"shape": shape})
+
+
+@method("view_as")
+def view_as(input, other):
+    return view(input, other.shape)
+
+
+@method("reshape_as")
+def reshape_as(input, other):
+    return reshape(input, other.shape)
+
+
+@export(method=True)
+def flatten(input, start_dim=0, end_dim=-1):
+    if input.ndim == 0:
+        return reshape(input, 1)
+    s = _wrap_dim(start_dim, input.ndim)
+    e = _wrap_dim(end_dim, input.ndim)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    shape = input.shape
+    n = 1
+    for d in shape[s:e + 1]:
+        n *= d
+    return reshape(input, shape[:s] + (n,) + shape[e + 1:])
+
+
+@export(method=True)
+def ravel(input):
+    return reshape(input, -1)
+
+
+# transpose / permute ------------------------------------------------------------
+
+_t = Op("TBackward0", lambda ctx, a: a.T)
+_t.derivative(lambda ctx, grad: grad.t())
+
+
+@export(method=True)
+def t(input):
+    if input.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
+    return _view(_t, input, input._data, {})
+
+
+def _swap(ctx, a, dim0, dim1):
+    return np.swapaxes(a, dim0, dim1) if a.ndim else a.view()
+
+
+_transpose = Op("TransposeBackward0", _swap)
+_transpose.derivative(lambda ctx, grad: grad.transpose(ctx.dim0, ctx.dim1))
+
+
+@export("transpose", "swapaxes", "swapdims", method=True)
+def transpose(input, dim0, dim1):
+    n = input.ndim
+    d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
+    return _view(_transpose, input, input._data, {"dim0": d0, "dim1": d1})
+
+
+_permute = Op("PermuteBackward0", lambda ctx, a, dims: np.transpose(a, dims))
+_permute.derivative(lambda ctx, grad: grad.permute(tuple(np.argsort(ctx.dims))))
+
+
+@export(method=True)
+def permute(input, *dims):
+    if len(dims) == 1 and not isinstance(dims[0], numbers.Integral):
+        dims = tuple(dims[0])
+    if len(dims) != input.ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
+            f"desired ordering of dimensions i.e. input.dim() = {input.ndim} is not equal to len(dims) = {len(dims)}")
+    d = tuple(_wrap_dim(x, input.ndim) for x in dims) if input.ndim else ()
+    if len(set(d)) != len(d):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return _view(_permute, input, input._data, {"dims": d})
+
+
+def _T(self):
+    if self.ndim != 2 and self.ndim != 0:
+        warnings.warn(
+            "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
+            "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+            "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
+            UserWarning, stacklevel=2)
+    return permute(self, tuple(range(self.ndim - 1, -1, -1)))
+
+
+def _mT(self):
+    if self.ndim < 2:
+        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.ndim}-D tensor.")
+    return transpose(self, -2, -1)
+
+
+Tensor.T = property(_T)
+Tensor.mT = property(_mT)
+Tensor.H = property(lambda self: _T(self) if self.ndim == 2 else self)
+Tensor.mH = property(_mT)
+
+
+@export(method=True)
+def adjoint(input):
+    return _mT(input)
+
+
+@export(method=True)
+def movedim(input, source, destination):
+    src = [source] if isinstance(source, numbers.Integral) else list(source)
+    dst = [destination] if isinstance(destination, numbers.Integral) else list(destination)
+    n = input.ndim
+    order = [d for d in range(n) if d not in [_wrap_dim(s, n) for s in src]]
+    for s, d in sorted(zip((_wrap_dim(s, n) for s in src), (_wrap_dim(d, n) for d in dst)), key=lambda p: p[1]):
+        order.insert(d, s)
+    return permute(input, tuple(order))
+
+
+export("moveaxis", method=True)(movedim)
+
+
+# squeeze / unsqueeze -------------------------------------------------------------
+
+def _squeeze_fwd(ctx, a, axes):
+    return np.squeeze(a, axis=axes) if axes else a.view()
+
+
+def _unsqueeze_back(ctx, grad):
+    return grad.reshape(ctx.input_shape)
+
+
+_squeeze0 = Op("SqueezeBackward0", _squeeze_fwd)
+_squeeze1 = Op("SqueezeBackward1", _squeeze_fwd)
+_squeeze2 = Op("SqueezeBackward2", _squeeze_fwd)
+_squeeze4 = Op("SqueezeBackward4", _squeeze_fwd)  # squeeze_(dim), as matmul uses it
+for _op in (_squeeze0, _squeeze1, _squeeze2, _squeeze4):
+    _op.derivative(_unsqueeze_back)
+
+
+@export(method=True)
+def squeeze(input, dim=None):
+    shape = input._data.shape
+    if dim is None:
+        op, axes = _squeeze0, tuple(i for i, s in enumerate(shape) if s == 1)
+    elif isinstance(dim, (list, tuple)):
+        op = _squeeze2
+        axes = tuple(sorted({_wrap_dim(d, input.ndim) for d in dim if input.ndim}))
+        axes = tuple(a for a in axes if shape[a] == 1)
+    else:
+        op = _squeeze1
+        d = _wrap_dim(dim, input.ndim)
+        axes = (d,) if input.ndim and shape[d] == 1 else ()
+    return _view(op, input, input._data, {"axes": axes})
+
+
+def squeeze_inplace_dim(input, dim):
+    """matmul's final squeeze_(dim): recorded as SqueezeBackward4."""
+    return _view(_squeeze4, input, input._data, {"axes": (dim,)})
+
+
+_unsqueeze = Op("UnsqueezeBackward0", lambda ctx, a, dim: np.expand_dims(a, dim))
+
+
+@_unsqueeze.derivative
+def _(ctx, grad):
+    return grad.squeeze(ctx.dim)
+
+
+@export(method=True)
+def unsqueeze(input, dim):
+    d = _wrap_dim(dim, input.ndim + 1)
+    return _view(_unsqueeze, input, input._data, {"dim": d})
+
+
+# expand --------------------------------------------------------------------------
+
+_expand = Op("ExpandBackward0", lambda ctx, a, shape: np.broadcast_to(a, shape))
+
+
+@_expand.derivative
+def _(ctx, grad):
+    return grad.sum_to_size(ctx.input_shape)
+
+
+@method("expand")
+def expand(input, *sizes):
+    sizes = _sizes(sizes)
+    shape = input._data.shape
+    if len(sizes) < len(shape):
+        raise RuntimeError(
+            f"expand({_legacy(input)}{{{list(shape)}}}, size={list(sizes)}): the number of sizes provided "
+            f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(shape)})")
+    lead = len(sizes) - len(shape)
+    out = []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s < 0:
+                raise RuntimeError(
+                    f"The expanded size of the tensor ({s}) isn't allowed in a leading, non-existing dimension {i}")
+            out.append(s)
+            continue
+        cur = shape[i - lead]
+        if s == -1:
+            s = cur
+        if cur != s and cur != 1:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at non-singleton "
+                f"dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(shape)}")
+        out.append(s)
+    out = tuple(out)
+    n = 1
+    for s in out:
+        n *= s
+    check_numel(n)
+    return _view(_expand, input, input._data, {"shape": out})
+
+
+def _legacy(t):
+    from ..autograd.graph import _LEGACY_TYPE
+    return "torch." + _LEGACY_TYPE[t.dtype.name]
+
+
+@method("expand_as")
+def expand_as(input, other):
+    return expand(input, other.shape)
+
+
+@export()
+def broadcast_to(input, size):
+    return expand(input, size)
+
+
+@export()
+def broadcast_tensors(*tensors):
+    shape = np.broadcast_shapes(*(t._data.shape for t in tensors))
+    return tuple(expand(t, shape) for t in tensors)
+
+
+@export()
+def broadcast_shapes(*shapes):
+    from ..tensor import Size
+    return Size(np.broadcast_shapes(*shapes))
+
+
+_sum_to = Op("SumToSizeBackward0", lambda ctx, a, axes, shape: np.sum(a, axis=axes, keepdims=True).reshape(shape))
+
+
+@_sum_to.derivative
+def _(ctx, grad):
+    return grad.expand(ctx.input_shape)
+
+
+@method("sum_to_size")
+def sum_to_size(input, *size):
+    """Sum a broadcast tensor back down to ``size`` (what the engine does to gradients)."""
+    shape = _sizes(size)
+    have = input._data.shape
+    lead = len(have) - len(shape)
+    if lead < 0:
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(have)}}}.")
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, s in enumerate(shape) if s == 1 and have[i + lead] != 1)
+    for i, s in enumerate(shape):
+        if s != 1 and s != have[i + lead]:
+            raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(have)}}}.")
+    if not axes:
+        return input.reshape(shape) if have != shape else input
+    return _sum_to.apply((input,), (input._data,), {"axes": axes, "shape": shape})
+
+
+# copies and casts -------------------------------------------------------------------
+
+_clone = Op("CloneBackward0", lambda ctx, a: a.copy())
+_clone.derivative(lambda ctx, grad: grad)
+
+
+@export(method=True)
+def clone(input, *, memory_format=None):
+    return _clone(input)
+
+
+@method("contiguous")
+def contiguous(input, memory_format=None):
+    return input if input._data.flags.c_contiguous else clone(input)
+
+
+@method("is_contiguous")
+def is_contiguous(input, memory_format=None):
+    return bool(input._data.flags.c_contiguous)
+
+
+_to_copy = Op("ToCopyBackward0", lambda ctx, a, dtype: a.astype(dtype.numpy))
+
+
+@_to_copy.derivative
+def _(ctx, grad):
+    return grad.to(ctx._input_meta[0][1])
+
+
+def _cast(input, d, copy=False):
+    if d is input.dtype and not copy:
+        return input
+    if input._requires_grad and not d.is_floating_point:
+        return Tensor._make(input._data.astype(d.numpy))
+    return _to_copy.apply((input,), (input._data,), {"dtype": d})
+
+
+@method("to")
+def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
+    """to(dtype), to(device), to(other), to(device, dtype): only the CPU exists."""
+    from ..tensor import device as _device
+    for a in args:
+        if isinstance(a, dtypes.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+        elif isinstance(a, bool):
+            non_blocking = a
+        else:
+            _device(a)
+    if device is not None:
+        _device(device)
+    return _cast(input, input.dtype if dtype is None else dtypes.lookup(dtype), copy)
+
+
+def _caster(d):
+    def cast(self, memory_format=None):
+        return _cast(self, d)
+
+    return cast
+
+
+for _name, _d in {"float": dtypes.float32, "double": dtypes.float64, "half": dtypes.float16,
+                  "long": dtypes.int64, "int": dtypes.int32, "short": dtypes.int16, "char": dtypes.int8,
+                  "byte": dtypes.uint8, "bool": dtypes.bool_}.items():
+    method(_name)(_caster(_d))
+
+
+_LEGACY_NAMES = {"torch.FloatTensor": dtypes.float32, "torch.DoubleTensor": dtypes.float64,
+                 "torch.HalfTensor": dtypes.float16, "torch.LongTensor": dtypes.int64,
+                 "torch.IntTensor": dtypes.int32, "torch.ShortTensor": dtypes.int16,
+                 "torch.CharTensor": dtypes.int8, "torch.ByteTensor": dtypes.uint8,
+                 "torch.BoolTensor": dtypes.bool_}
+
+
+@method("type")
+def type_(input, dtype=None, non_blocking=False):
+    if dtype is None:
+        from ..autograd.graph import _LEGACY_TYPE
+        return "torch." + _LEGACY_TYPE[input.dtype.name]
+    if isinstance(dtype, str) and dtype in _LEGACY_NAMES:
+        return _cast(input, _LEGACY_NAMES[dtype])
+    return _cast(input, dtypes.lookup(dtype))
+
+
+@method("type_as")
+def type_as(input, other):
+    return _cast(input, other.dtype)
+
+
+@method("cpu")
+def cpu(input, memory_format=None):
+    return input
+
+
+@method("new_zeros")
+def new_zeros(input, *size, dtype=None, device=None, requires_grad=False):
+    from .factories import zeros
+    return zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+@method("new_ones")
+def new_ones(input, *size, dtype=None, device=None, requires_grad=False):
+    from .factories import ones
+    return ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+@method("new_full")
+def new_full(input, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    from .factories import full
+    return full(size, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+@method("new_empty")
+def new_empty(input, *size, dtype=None, device=None, requires_grad=False):
+    return new_zeros(input, *size, dtype=dtype, requires_grad=requires_grad)
+
+
+@method("new_tensor")
+def new_tensor(input, data, *, dtype=None, device=None, requires_grad=False):
+    from .factories import tensor
+    return tensor(data, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+# zero_ / fill_ / copy_ ---------------------------------------------------------------
+
+@method("zero_")
+def zero_(input):
+    return fill_(input, 0)
+
+
+@method("fill_")
+def fill_(input, value):
+    from ._op import inplace
+    from .factories import full_like
+
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(
+                f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions.")
+        return inplace(lambda s, v: v.expand(s.shape) + s * 0 if v._requires_grad else full_like(s, v.item()))(input, value)
+    return inplace(lambda s, v: _filled_like(s, v))(input, value)
+
+
+_fill = Op("FillBackward0", lambda ctx, a, value: np.full_like(a, value))
+_fill.derivative(lambda ctx, grad: grad * 0)
+
+
+def _filled_like(s, v):
+    if s._requires_grad:
+        return _fill.apply((s,), (s._data,), {"value": v})
+    return Tensor._make(np.full_like(s._data, v))
+
+
+_copy = Op("CopyBackwards", lambda ctx, a, src: np.broadcast_to(src, a.shape).astype(a.dtype),
+           inputs=("self", "src"))
+
+
+@_copy.derivative
+def _(ctx, grad):
+    return grad * 0, grad
+
+
+@method("copy_")
+def copy_(input, src, non_blocking=False):
+    from ._op import inplace
+    return inplace(lambda s, v: _copy.apply((s, v), (s._data, v._data), {"src": v._data}))(input, src)
+
+
+# cat / stack -------------------------------------------------------------------------
+
+def _cat_fwd(ctx, *arrays, dim):
+    return np.concatenate(arrays, axis=dim)
+
+
+_cat = Op("CatBackward0", _cat_fwd, inputs=())
+
+
+@_cat.derivative
+def _(ctx, grad):
+    out = []
+    start = 0
+    for n in ctx.sizes:
+        out.append(grad.narrow(ctx.dim, start, n))
+        start += n
+    return tuple(out)
+
+
+def _check_list(tensors, name):
+    if isinstance(tensors, Tensor):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+    return tensors
+
+
+@export("cat", "concat", "concatenate")
+def cat(tensors, dim=0, *, out=None):
+    tensors = _check_list(tensors, "cat")
+    d = dtypes.result_type(*tensors)
+    # PyTorch skips 1-D empty tensors in cat
+    ref = next((t for t in tensors if t._data.shape != (0,)), tensors[0])
+    axis = _wrap_dim(dim, ref.ndim)
+    for i, t in enumerate(tensors):
+        if t._data.shape == (0,) and ref._data.shape != (0,):
+            continue
+        if t.ndim != ref.ndim:
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {ref.ndim} and {t.ndim}")
+        for k in range(ref.ndim):
+            if k != axis and t._data.shape[k] != ref._data.shape[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {axis}. Expected size "
+                    f"{ref._data.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in the list.")
+    if ref.ndim == 0:
+        raise RuntimeError(f"zero-dimensional tensor (at position 0) cannot be concatenated")
+    keep = [t for t in tensors if not (t._data.shape == (0,) and ref._data.shape != (0,))]
+    arrays = [t._data.astype(d.numpy, copy=False) for t in keep]
+    return _cat.apply(tuple(keep), arrays, {"dim": axis, "sizes": [t._data.shape[axis] for t in keep]})
+
+
+_stack = Op("StackBackward0", lambda ctx, *arrays, dim: np.stack(arrays, axis=dim), inputs=())
+
+
+@_stack.derivative
+def _(ctx, grad):
+    return tuple(grad.unbind(ctx.dim))
+
+
+@export()
+def stack(tensors, dim=0, *, out=None):
+    tensors = _check_list(tensors, "stack")
+    first = tensors[0]._data.shape
+    for i, t in enumerate(tensors):
+        if t._data.shape != first:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 and "
+                f"{list(t._data.shape)} at entry {i}")
+    d = dtypes.result_type(*tensors)
+    axis = _wrap_dim(dim, len(first) + 1)
+    arrays = [t._data.astype(d.numpy, copy=False) for t in tensors]
+    return _stack.apply(tuple(tensors), arrays, {"dim": axis})
+
+
+@export()
+def hstack(tensors):
+    tensors = _check_list(tensors, "hstack")
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+
+
+@export()
+def vstack(tensors):
+    return cat([t if t.ndim >= 2 else t.reshape(1, -1) for t in _check_list(tensors, "vstack")], 0)
+
+
+# narrow / unbind (used by formulas; breadth adds split, chunk, ...) ---------------------------
+
+@export(method=True)
+def narrow(input, dim, start, length):
+    d = _wrap_dim(dim, input.ndim)
+    size = input._data.shape[d]
+    if start < 0:
+        start += size
+    if start < 0 or start + length > size or length < 0:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    index = (slice(None),) * d + (slice(start, start + length),)
+    return input[index]
+
+
+_unbind = Op("UnbindBackward0", lambda ctx, a, dim: tuple(np.moveaxis(a, dim, 0)), outputs=None,
+             multi_grad=True)
+
+
+@_unbind.derivative
+def _(ctx, grads):
+    return stack(grads, ctx.dim)
+
+
+@export(method=True)
+def unbind(input, dim=0):
+    d = _wrap_dim(dim, input.ndim)
+    outs = _unbind.apply((input,), (input._data,), {"dim": d})
+    for o in outs:
+        o._base = input if input._base is None else input._base
+        o._vc = input._vc
+    return outs

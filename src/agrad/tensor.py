@@ -1,0 +1,463 @@
+"""Tensor: numpy data plus PyTorch's autograd state.
+
+The class holds state and the autograd API (``backward``, ``grad``, hooks,
+``requires_grad``, version counter).  Its maths — operators and methods such
+as ``sin`` or ``sum`` — are attached from the op table (``agrad.ops``), so
+each op lives in one place.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import dtypes
+from ._limits import check_numel
+from .autograd import grad_mode
+from .autograd.graph import RemovableHandle, leaf_node
+
+_BY_NP = dtypes._BY_NP
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor "
+    "instead. See github.com/pytorch/pytorch/pull/30531 for more information."
+)
+
+LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
+
+
+class Size(tuple):
+    """torch.Size: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, item):
+        r = tuple.__getitem__(self, item)
+        return Size(r) if isinstance(item, slice) else r
+
+
+class Tensor:
+    """A multi-dimensional array that records the operations that made it."""
+
+    __slots__ = (
+        "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_accumulator",
+        "_vc", "_base", "_retains", "__weakref__",
+    )
+    __array_priority__ = 1000  # ndarray ⊕ Tensor defers to Tensor's reflected operators
+
+    # construction ---------------------------------------------------------
+    def __new__(cls, *args, **kwargs):
+        # torch.Tensor(...): the legacy constructor (default dtype, no requires_grad).
+        from .ops import factories
+
+        return factories.legacy_tensor(*args, **kwargs)
+
+    @classmethod
+    def _make(cls, data, requires_grad=False):
+        """Wrap a numpy array (not copied) as a new tensor with no history."""
+        if type(data) is not np.ndarray:
+            data = np.asarray(data)
+        t = object.__new__(cls)
+        t._data = data
+        t._requires_grad = requires_grad
+        t._grad_fn = None
+        t._output_nr = 0
+        t._grad = None
+        t._accumulator = None
+        t._vc = [0]
+        t._base = None
+        t._retains = False
+        if data.size > 100_000:
+            check_numel(data.size)
+        return t
+
+    # metadata ---------------------------------------------------------------
+    @property
+    def dtype(self) -> dtypes.dtype:
+        return _BY_NP[self._data.dtype]
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    ndimension = dim
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return int(self._data.size)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def device(self):
+        return _CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return False
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    # autograd state ------------------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad=True):
+        if self._grad_fn is not None:
+            if requires_grad:
+                return self
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a "
+                "computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach()."
+            )
+        if requires_grad and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    @property
+    def grad(self):
+        if self._grad_fn is not None and not self._retains and self._grad is None:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+            if value.dtype is not self.dtype:
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_scalar_name(value.dtype)}' to a "
+                    f"tensor with dtype '{_scalar_name(self.dtype)}'. Please ensure that the gradient "
+                    "and the tensor have the same dtype"
+                )
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of size "
+                    f"'{list(self.shape)}'. Please ensure that the gradient and the tensor are the same size"
+                )
+        self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    @property
+    def _version(self) -> int:
+        return self._vc[0]
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains
+
+    def retain_grad(self) -> None:
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains:
+            return
+        import weakref
+
+        node = self._grad_fn
+        if node._retained is None:
+            node._retained = {}
+        node._retained[self._output_nr] = weakref.ref(self)
+        self._retains = True
+
+    def register_hook(self, hook):
+        """Run ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        node = self._grad_fn if self._grad_fn is not None else leaf_node(self)
+        hooks = node._tensor_hooks(self._output_nr)
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        return handle
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute the gradient of this tensor w.r.t. the graph leaves (accumulated into .grad)."""
+        from .autograd import engine
+
+        engine.backward(self, gradient, retain_graph, create_graph, inputs)
+
+    # views outside the graph ------------------------------------------------------
+    def detach(self):
+        t = Tensor._make(self._data)
+        t._vc = self._vc  # a detached tensor shares data and version counter
+        return t
+
+    def detach_(self):
+        if self._base is not None and self._base._requires_grad and self._grad_fn is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+                "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of "
+                "DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, "
+                "please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+            )
+        self._grad_fn = None
+        self._output_nr = 0
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self):
+        t = Tensor._make(self._data)  # shares storage; its own version counter, as in PyTorch
+        return t
+
+    @data.setter
+    def data(self, value):
+        if not isinstance(value, Tensor):
+            raise TypeError("data must be a Tensor")
+        self._data = value._data
+
+    def _own(self):
+        """This tensor if nothing else holds its array, else a copy (for .grad)."""
+        return self if self._base is None else Tensor._make(self._data.copy())
+
+    def _add_inplace_raw(self, other):
+        """self += other on the data, outside autograd (gradient accumulation)."""
+        if not self._data.flags.writeable or self._data.base is not None:
+            self._data = self._data + other._data
+        else:
+            np.add(self._data, other._data, out=self._data, casting="unsafe")
+        self._vc[0] += 1
+
+    # in-place machinery -----------------------------------------------------------
+    def _check_inplace(self):
+        """PyTorch's errors for an in-place change that autograd cannot allow."""
+        if grad_mode._state["enabled"]:
+            if self._requires_grad and self._grad_fn is None:
+                raise RuntimeError(LEAF_INPLACE_MESSAGE)
+            base = self._base
+            if base is not None and base._requires_grad:
+                raise RuntimeError(
+                    "agrad does not support in-place changes to a view of a tensor that requires grad "
+                    "yet (PyTorch rewrites the base's history here); change the base tensor instead, "
+                    "or do it under torch.no_grad()"
+                )
+        if self._data.ndim and not self._data.flags.writeable:
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers to a single "
+                "memory location. Please clone() the tensor before performing the operation."
+            )
+
+    def _snapshot(self):
+        """A copy of this tensor at its current place in the graph (the value in-place ops save)."""
+        t = Tensor._make(self._data.copy(), self._requires_grad)
+        t._grad_fn = self._grad_fn
+        t._output_nr = self._output_nr
+        if self._grad_fn is None and self._requires_grad:
+            t._accumulator = leaf_node(self)
+        return t
+
+    def _write(self, result):
+        """Take ``result``'s value and history in place (the second half of every in-place op)."""
+        data = result._data
+        if data.dtype != self._data.dtype:
+            if dtypes.promote_types(result.dtype, self.dtype) is not self.dtype:
+                raise RuntimeError(
+                    f"result type {_scalar_name(result.dtype)} can't be cast to the desired output "
+                    f"type {_scalar_name(self.dtype)}"
+                )
+        if data.shape != self._data.shape:
+            try:
+                np.broadcast_to(data, self._data.shape)
+            except ValueError:
+                raise RuntimeError(
+                    f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(result.shape)}"
+                ) from None
+        self._data[...] = data
+        self._vc[0] += 1
+        if result._grad_fn is not None:
+            self._grad_fn = result._grad_fn
+            self._output_nr = result._output_nr
+            self._requires_grad = True
+            # Saved references to the temporary result now mean this tensor.
+            saved = self._grad_fn._saved
+            if saved:
+                for s in saved.values():
+                    if s.tensor is result:
+                        s.tensor = self
+                        s.version = self._vc[0]
+        return self
+
+    # conversions ------------------------------------------------------------------
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self, *, force=False):
+        if self._requires_grad and not force:
+            raise RuntimeError(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def __float__(self):
+        return float(self._scalar("float"))
+
+    def __int__(self):
+        return int(self._scalar("int"))
+
+    def __index__(self):
+        if self.dtype.is_floating_point or self._data.ndim:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data)
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data.reshape(()))
+
+    def _scalar(self, what):
+        if self._data.size != 1:
+            raise ValueError(f"only one element tensors can be converted to Python scalars")
+        return self._data.reshape(()).item()
+
+    def __hash__(self):
+        return id(self)
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __reversed__(self):
+        return (self[i] for i in range(self._data.shape[0] - 1, -1, -1))
+
+    def __contains__(self, item):
+        return bool((self == item).any())
+
+    # printing ------------------------------------------------------------------------
+    def __repr__(self, *, tensor_contents=None):
+        from . import printing
+
+        fn = self._grad_fn
+        return printing.tensor_repr(
+            self._data, self.dtype.name,
+            requires_grad=self._requires_grad and fn is None,
+            grad_fn=type(fn).__name__ if fn is not None else None,
+            default_dtype=dtypes.get_default_dtype().name,
+        )
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if self._data.ndim == 0 and spec:
+            return format(self.item(), spec)
+        return str(self)
+
+
+class _Device:
+    __slots__ = ()
+    type = "cpu"
+    index = None
+
+    def __repr__(self):
+        return "device(type='cpu')"
+
+    def __str__(self):
+        return "cpu"
+
+    def __eq__(self, other):
+        return isinstance(other, _Device) or other == "cpu"
+
+    def __hash__(self):
+        return hash("cpu")
+
+
+_CPU = _Device()
+
+
+def device(spec="cpu", index=None):
+    """torch.device: only the CPU exists in agrad."""
+    if isinstance(spec, _Device):
+        return spec
+    if isinstance(spec, str) and spec.split(":")[0] == "cpu":
+        return _CPU
+    raise RuntimeError(
+        f"agrad computes on the CPU only; device {spec!r} is not available (use device='cpu' or leave it out)")
+
+
+_SCALAR_NAMES = {
+    "float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+    "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+}
+
+
+def _scalar_name(d) -> str:
+    return _SCALAR_NAMES[d.name]
+
+
+def _wrap_dim(dim, ndim):
+    """A possibly negative dim as an index, with PyTorch's IndexError."""
+    dim = int(dim)
+    n = max(ndim, 1)
+    if dim < -n or dim >= n:
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim + n if dim < 0 else dim
