@@ -5,7 +5,7 @@ itself when generating goldens, agrad under test. ``run_case`` builds the
 inputs as tensors of ``mod``, evaluates the case and returns a JSON-ready
 record; ``compare_records`` lists the differences between two records.
 
-Golden entry / record layout (tests/golden/ops.json holds ``{"cases": {id: entry}}``)::
+Golden entry / record layout (tests/golden/ops/<family>.json each hold ``{"cases": {id: entry}}``)::
 
     case            the case dict (JSON-normalised)
     inputs          name -> {dtype, shape, data, requires_grad}
@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-GOLDEN_PATH = REPO_ROOT / "tests" / "golden" / "ops.json"
+GOLDEN_DIR = REPO_ROOT / "tests" / "golden" / "ops"
 
 if str(REPO_ROOT / "tools") not in sys.path:
     sys.path.insert(0, str(REPO_ROOT / "tools"))
@@ -57,17 +57,22 @@ def load_cases() -> list[dict]:
     return op_cases.all_cases()
 
 
+def golden_path(family: str):
+    return GOLDEN_DIR / f"{family}.json"
+
+
 def load_golden() -> dict:
-    """The golden file's content, or an empty table when it does not exist yet."""
-    if not GOLDEN_PATH.exists():
-        return {"torch_version": None, "cases": {}}
-    with GOLDEN_PATH.open() as f:
-        return json.load(f)
+    """All families' golden entries merged: ``{"cases": {id: entry}}``."""
+    cases = {}
+    for path in sorted(GOLDEN_DIR.glob("*.json")):
+        with path.open() as f:
+            cases.update(json.load(f)["cases"])
+    return {"cases": cases}
 
 
-def write_golden(entries: dict[str, dict], torch_version: str) -> None:
-    """Write one case per line, so regenerating gives small, per-case diffs."""
-    GOLDEN_PATH.parent.mkdir(parents=True, exist_ok=True)
+def write_golden(family: str, entries: dict[str, dict], torch_version: str) -> None:
+    """Write one family's file, one case per line, so regenerating gives small diffs."""
+    GOLDEN_DIR.mkdir(parents=True, exist_ok=True)
     lines = [
         "{" + f'"torch_version": {json.dumps(torch_version)},',
         '"cases": {',
@@ -77,7 +82,7 @@ def write_golden(entries: dict[str, dict], torch_version: str) -> None:
         ),
         "}}",
     ]
-    GOLDEN_PATH.write_text("\n".join(lines) + "\n")
+    golden_path(family).write_text("\n".join(lines) + "\n")
 
 
 def normalize_case(case: dict) -> dict:

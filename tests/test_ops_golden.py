@@ -40,7 +40,7 @@ def test_golden_file_matches_case_table():
     extra = sorted(set(GOLDEN) - set(table))
     changed = sorted(i for i in set(table) & set(GOLDEN) if GOLDEN[i]["case"] != table[i])
     assert not (missing or extra or changed), (
-        "tests/golden/ops.json is out of date; run python tools/gen_op_golden.py\n"
+        "tests/golden/ops/ is out of date; run python tools/gen_op_golden.py\n"
         f"  missing: {missing}\n  no longer in the table: {extra}\n  changed: {changed}"
     )
 

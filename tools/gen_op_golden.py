@@ -1,6 +1,6 @@
-"""Regenerate tests/golden/ops.json by running every op case (tools/op_cases) under PyTorch.
+"""Regenerate tests/golden/ops/<family>.json by running the op cases (tools/op_cases) under PyTorch.
 
-Usage: python tools/gen_op_golden.py
+Usage: python tools/gen_op_golden.py [FAMILY ...]    (default: every family)
 
 Run it after adding or changing cases; the output is deterministic, so an
 unchanged case table gives an unchanged file.
@@ -23,24 +23,28 @@ import golden_harness  # noqa: E402
 CASE_BUGS = ("NameError", "SyntaxError")
 
 
-def main() -> None:
-    entries = {}
-    for case in golden_harness.load_cases():
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # e.g. torch's deprecation of .T on 1-D tensors
-            entry = golden_harness.golden_entry(torch, case)
-        error = entry.get("error")
-        if error and error["type"] in CASE_BUGS:
-            raise SystemExit(f"case {case['id']!r} is broken: {error['type']}: {error['message']}")
-        entries[case["id"]] = entry
+def main(argv: list[str]) -> None:
+    import op_cases
 
-    golden_harness.write_golden(entries, torch.__version__)
-    errors = {case_id: e["error"] for case_id, e in entries.items() if "error" in e}
-    print(f"wrote {len(entries)} cases ({len(errors)} error cases) to "
-          f"{golden_harness.GOLDEN_PATH.relative_to(REPO_ROOT)}")
-    for case_id, error in errors.items():
-        print(f"  {case_id}: {error['type']}: {error['message'][:100]}")
+    families = op_cases.families()
+    unknown = set(argv) - set(families)
+    if unknown:
+        raise SystemExit(f"unknown families {sorted(unknown)}; known: {sorted(families)}")
+    for family in argv or families:
+        entries = {}
+        for case in families[family]:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # e.g. torch's deprecation of .T on 1-D tensors
+                entry = golden_harness.golden_entry(torch, case)
+            error = entry.get("error")
+            if error and error["type"] in CASE_BUGS:
+                raise SystemExit(f"case {case['id']!r} is broken: {error['type']}: {error['message']}")
+            entries[case["id"]] = entry
+        golden_harness.write_golden(family, entries, torch.__version__)
+        errors = {case_id: e["error"] for case_id, e in entries.items() if "error" in e}
+        print(f"wrote {len(entries)} cases ({len(errors)} error cases) to "
+              f"{golden_harness.golden_path(family).relative_to(REPO_ROOT)}")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

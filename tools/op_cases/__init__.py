@@ -10,7 +10,7 @@ and validates them. A case looks like::
      "second": True}
 
 Case keys:
-    id       unique name: pytest id and key in tests/golden/ops.json.
+    id       unique name: pytest id and key in tests/golden/ops/<family>.json.
     expr     Python expression evaluated with ``torch`` (torch, or agrad under
              test), ``F`` (its ``nn.functional``) and the inputs bound.
     code     instead of ``expr``: statements that must assign ``out``.
@@ -102,16 +102,23 @@ def input_requires_grad(spec: dict) -> bool:
 
 # --- discovery and validation ----------------------------------------------------
 
-def all_cases() -> list[dict]:
-    """Concatenate ``CASES`` of every public module in this package and validate."""
-    cases = []
+def families() -> dict[str, list[dict]]:
+    """``CASES`` of every public module in this package, by module name, validated.
+
+    Each family has its own golden file, tests/golden/ops/<family>.json."""
+    out = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
-        cases.extend(module.CASES)
-    validate_cases(cases)
-    return cases
+        out[info.name] = module.CASES
+    validate_cases([c for cases in out.values() for c in cases])
+    return out
+
+
+def all_cases() -> list[dict]:
+    """Every case of every family."""
+    return [c for cases in families().values() for c in cases]
 
 
 def validate_cases(cases: list[dict]) -> None:

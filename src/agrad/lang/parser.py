@@ -1,0 +1,444 @@
+"""Loading the grammar, building (and caching) the LALR parser, parsing.
+
+The grammar is ``grammars/agrad.lark``.  It is looked up inside the
+installed package first (``agrad/grammars/agrad.lark``, which the wheel gets
+through hatch's force-include) and in the source tree second (an editable
+checkout).  Building the LALR tables costs a few tenths of a second, so the
+built parser is cached in a per-user folder (``$AGRAD_CACHE_DIR``, else
+``$XDG_CACHE_HOME/agrad``, else ``~/.cache/agrad``), keyed by agrad's
+version, the grammar's hash and lark's and Python's versions; when that
+folder cannot be used the parser is simply built in memory.  lark itself is
+imported only when something is parsed.
+
+Public functions: :func:`parse_script`, :func:`parse_expression`,
+:func:`get_parser`, :func:`grammar_path`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import threading
+from pathlib import Path
+
+from .errors import ScriptSyntaxError, Source
+
+_HERE = Path(__file__).resolve().parent
+
+_parser = None
+_parser_lock = threading.Lock()
+_parse_lock = threading.RLock()
+
+#: Where the last parser came from: "cache", "built", or "built (no cache: ...)".
+parser_origin: str | None = None
+
+
+def grammar_path() -> Path:
+    """The grammar file: the installed package's copy, else the source tree's."""
+    candidates = [
+        _HERE.parent / "grammars" / "agrad.lark",          # installed wheel
+        _HERE.parent.parent.parent / "grammars" / "agrad.lark",  # src/agrad/lang -> repo
+    ]
+    for p in candidates:
+        if p.is_file():
+            return p
+    raise FileNotFoundError(
+        "agrad's grammar (agrad.lark) was not found; looked in: "
+        + ", ".join(str(p) for p in candidates))
+
+
+# ------------------------------------------------------------------ post-lexer
+
+OPEN = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE"}
+CLOSE = {"RPAR", "RSQB", "RBRACE"}
+
+
+class _PostLexError(Exception):
+    """Raised by the post-lexer; turned into a ScriptSyntaxError by the caller."""
+
+    def __init__(self, message, line, column, end_column=None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+        self.end_column = end_column
+
+
+def _make_indenter():
+    from lark.lark import PostLex
+    from lark.lexer import Token
+
+    class ScriptIndenter(PostLex):
+        """Python-style blocks: _INDENT/_DEDENT from line starts, newlines
+        inside brackets dropped, bracket mismatches reported with positions
+        (lark's own Indenter asserts, and its DedentError has no line)."""
+
+        always_accept = ("_NEWLINE",)
+
+        def __init__(self):
+            self.brackets: list = []
+            self.indents = [0]
+
+        def process(self, stream):
+            self.brackets = []
+            self.indents = [0]
+            return self._process(stream)
+
+        def _process(self, stream):
+            brackets = self.brackets
+            indents = self.indents
+            tok = None
+            for tok in stream:
+                ty = tok.type
+                if ty == "_NEWLINE":
+                    if brackets:
+                        continue
+                    yield tok
+                    indent_str = tok.rsplit("\n", 1)[1]
+                    indent = len(indent_str.expandtabs(8))
+                    if indent > indents[-1]:
+                        indents.append(indent)
+                        yield Token.new_borrow_pos("_INDENT", indent_str, tok)
+                    else:
+                        while indent < indents[-1]:
+                            indents.pop()
+                            yield Token.new_borrow_pos("_DEDENT", indent_str, tok)
+                        if indent != indents[-1]:
+                            raise _PostLexError(
+                                "unindent does not match any outer indentation level",
+                                tok.end_line, len(indent_str) + 1)
+                    continue
+                if ty in OPEN:
+                    brackets.append(tok)
+                elif ty in CLOSE:
+                    if not brackets:
+                        raise _PostLexError(f"unmatched '{tok}'", tok.line, tok.column,
+                                            tok.end_column)
+                    opener = brackets.pop()
+                    if OPEN[opener.type] != ty:
+                        where = "" if opener.line == tok.line else f" on line {opener.line}"
+                        raise _PostLexError(
+                            f"closing parenthesis '{tok}' does not match opening "
+                            f"parenthesis '{opener}'{where}", tok.line, tok.column,
+                            tok.end_column)
+                yield tok
+            if brackets:
+                b = brackets[-1]
+                raise _PostLexError(f"'{b}' was never closed", b.line, b.column, b.end_column)
+            while len(indents) > 1:
+                indents.pop()
+                if tok is not None:
+                    yield Token.new_borrow_pos("_DEDENT", "", tok)
+                else:
+                    yield Token("_DEDENT", "", 0, 1, 1, 1, 1, 0)
+
+    return ScriptIndenter
+
+
+# --------------------------------------------------------------- the parser
+
+def _cache_dir() -> Path | None:
+    env = os.environ.get("AGRAD_CACHE_DIR")
+    if env is not None:
+        return Path(env) if env else None      # AGRAD_CACHE_DIR= (empty) disables
+    base = os.environ.get("XDG_CACHE_HOME")
+    if base:
+        return Path(base) / "agrad"
+    try:
+        return Path.home() / ".cache" / "agrad"
+    except Exception:   # no home directory
+        return None
+
+
+def _usable_dir(d: Path) -> bool:
+    """True if ``d`` exists or can be made, and only we can write to it (the
+    cache is a pickle: loading one that someone else wrote would run code)."""
+    try:
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
+        st = d.stat()
+        if hasattr(os, "getuid") and st.st_uid != os.getuid():
+            return False
+        if st.st_mode & 0o022:
+            return False
+        return os.access(d, os.W_OK | os.X_OK)
+    except OSError:
+        return False
+
+
+def _lark_options(postlex):
+    return dict(parser="lalr", lexer="basic", postlex=postlex,
+                start=["script", "expression"], propagate_positions=True,
+                maybe_placeholders=True)
+
+
+def _build(grammar_text: str):
+    """Build the Lark object, through the cache when possible."""
+    global parser_origin
+    from lark import Lark
+    import lark as _lark_mod
+
+    indenter = _make_indenter()()
+    opts = _lark_options(indenter)
+    d = _cache_dir()
+    reason = "AGRAD_CACHE_DIR is empty" if d is None else None
+    if d is not None and not _usable_dir(d):
+        reason = f"{d} is not a private writable folder"
+        d = None
+    if d is None:
+        parser_origin = f"built (no cache: {reason})"
+        return Lark(grammar_text, **opts)
+
+    agrad_version = getattr(sys.modules.get("agrad"), "__version__", "dev")
+    digest = hashlib.sha256(grammar_text.encode("utf-8")).hexdigest()[:16]
+    name = (f"grammar-{agrad_version}-{digest}-lark{_lark_mod.__version__}"
+            f"-py{sys.version_info[0]}{sys.version_info[1]}.cache")
+    path = d / name
+    try:
+        if path.is_file():
+            st = path.stat()
+            if (not hasattr(os, "getuid") or st.st_uid == os.getuid()) and not st.st_mode & 0o022:
+                parser = Lark(grammar_text, cache=str(path), **opts)
+                parser_origin = "cache"
+                return parser
+        # Build into a private temporary file, then move it into place, so a
+        # concurrent run never reads a half-written cache.
+        tmp = d / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
+        try:
+            parser = Lark(grammar_text, cache=str(tmp), **opts)
+            if tmp.is_file():
+                os.replace(tmp, path)
+        finally:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+        parser_origin = "built"
+        return parser
+    except Exception as e:   # an unreadable/corrupt cache or a full disk: no cache
+        parser_origin = f"built (no cache: {type(e).__name__})"
+        return Lark(grammar_text, **_lark_options(_make_indenter()()))
+
+
+def get_parser():
+    """The process-wide Lark parser (built or loaded on first use)."""
+    global _parser
+    if _parser is None:
+        with _parser_lock:
+            if _parser is None:
+                text = grammar_path().read_text(encoding="utf-8")
+                _parser = _build(text)
+    return _parser
+
+
+# ------------------------------------------------------------ error messages
+
+_EXPR_START = {"NAME", "DEC_NUMBER", "HEX_NUMBER", "OCT_NUMBER", "BIN_NUMBER", "FLOAT_NUMBER",
+               "IMAG_NUMBER", "STRING", "LONG_STRING", "LPAR", "LSQB", "LBRACE", "MINUS",
+               "PLUS", "TILDE", "NOT", "LAMBDA", "NONE", "TRUE", "FALSE", "__ANON_ELLIPSIS"}
+
+_NAMED = {
+    "NAME": "a name", "_NEWLINE": "end of line", "$END": "end of input",
+    "_INDENT": "an indented block", "_DEDENT": "end of the block",
+    "STRING": "a string", "LONG_STRING": "a string", "DEC_NUMBER": "a number",
+    "HEX_NUMBER": "a number", "OCT_NUMBER": "a number", "BIN_NUMBER": "a number",
+    "FLOAT_NUMBER": "a number", "IMAG_NUMBER": "a number",
+    "AUGOP": "an augmented assignment ('+=', ...)",
+}
+
+
+def _terminal_text(parser, name: str) -> str | None:
+    try:
+        term = parser.get_terminal(name)
+    except Exception:
+        return None
+    pat = term.pattern
+    if type(pat).__name__ == "PatternStr":
+        return pat.value
+    if name == "DEC_NUMBER":
+        return None
+    return None
+
+
+def _describe_expected(parser, expected) -> str:
+    names = set(expected)
+    words: list[str] = []
+    starts = {n for n in names if n in _EXPR_START or _terminal_text(parser, n) in
+              {"(", "[", "{", "-", "+", "~", "not", "lambda", "None", "True", "False", "..."}}
+    if "NAME" in names and ({"DEC_NUMBER", "LPAR"} & names):
+        words.append("an expression")
+        names -= starts
+        names -= {"STRING", "LONG_STRING", "DEC_NUMBER", "HEX_NUMBER", "OCT_NUMBER",
+                  "BIN_NUMBER", "FLOAT_NUMBER", "IMAG_NUMBER"}
+    if "_INDENT" in names:
+        return "an indented block"
+    seen = set(words)
+    punct, other = [], []
+    for n in sorted(names):
+        text = _terminal_text(parser, n)
+        if text is not None:
+            w = f"'{text}'"
+            (other if text.isalpha() else punct).append(w)
+        else:
+            w = _NAMED.get(n, n.lower())
+            other.append(w)
+    for w in punct + other:
+        if w not in seen:
+            seen.add(w)
+            words.append(w)
+    if not words:
+        return "something else"
+    if len(words) > 7:
+        words = words[:7] + ["..."]
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _describe_token(parser, tok) -> str:
+    ty = tok.type
+    if ty == "$END":
+        return "end of input"
+    if ty == "_NEWLINE":
+        return "end of line"
+    if ty == "_INDENT":
+        return "indent"
+    if ty == "_DEDENT":
+        return "dedent"
+    if ty == "NAME":
+        return f"name '{tok}'"
+    if ty in ("STRING", "LONG_STRING"):
+        return "string"
+    if ty.endswith("_NUMBER"):
+        return f"number {tok}"
+    text = _terminal_text(parser, ty)
+    if text is not None and text.isalpha():
+        return f"keyword '{text}'"
+    return f"'{tok}'"
+
+
+def _syntax_error(source: Source, message: str, line, column, end_column=None,
+                  line_offset=0, col_offset=0) -> ScriptSyntaxError:
+    if line is not None:
+        if line == 1:
+            column = None if column is None else column + col_offset
+            end_column = None if end_column is None else end_column + col_offset
+        line = line + line_offset
+    return ScriptSyntaxError(message, source=source.name, line=line, column=column,
+                             end_line=line, end_column=end_column,
+                             source_line=source.line_text(line) if line else "")
+
+
+def _convert_lark_error(parser, e, source: Source, text: str, **off) -> ScriptSyntaxError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken, UnexpectedEOF
+
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if 0 <= e.pos_in_stream < len(text) else ""
+        if ch in ("'", '"'):
+            msg = "unterminated string literal"
+        elif ch == "\\":
+            msg = "unexpected character after line continuation character"
+        elif ch == "!":
+            msg = "invalid syntax: '!' is only valid in '!='"
+        elif ch:
+            msg = f"invalid character '{ch}' (U+{ord(ch):04X})"
+        else:
+            msg = "invalid syntax"
+        return _syntax_error(source, msg, e.line, e.column, e.column + 1, **off)
+    if isinstance(e, UnexpectedToken):
+        tok = e.token
+        ty = tok.type
+        line, col = tok.line, tok.column
+        end = tok.end_column
+        if ty == "_INDENT":
+            return _syntax_error(source, "unexpected indent", tok.end_line,
+                                 len(str(tok).expandtabs(8)) + 1, None, **off)
+        expected = _describe_expected(parser, e.expected)
+        if expected == "an indented block":
+            # the header is the last line before this one that ends with ':'
+            header = None
+            for ln in range((tok.line or 1), 0, -1):
+                if source.line_text(ln).split("#")[0].rstrip().endswith(":"):
+                    header = ln
+                    break
+            msg = "expected an indented block" + (f" after line {header}" if header else "")
+            return _syntax_error(source, msg, tok.end_line if ty == "_NEWLINE" else line,
+                                 1 if ty == "_NEWLINE" else col, None, **off)
+        if ty in ("$END", "_NEWLINE", "_DEDENT"):
+            # point just past the last character of the line that ended early
+            ln = line
+            lt = source.line_text(ln + off.get("line_offset", 0)) if ln else ""
+            code = lt.split("#")[0].rstrip() if "#" in lt and "'" not in lt and '"' not in lt else lt.rstrip()
+            col = len(code) + 1
+            end = None
+            what = "end of line" if ty == "_NEWLINE" else (
+                "end of input" if ty == "$END" else "end of the block")
+            msg = f"unexpected {what}; expected {expected}"
+        else:
+            msg = f"invalid syntax: unexpected {_describe_token(parser, tok)}; expected {expected}"
+        return _syntax_error(source, msg, line, col, end, **off)
+    if isinstance(e, UnexpectedEOF):
+        return _syntax_error(source, "unexpected end of input", None, None, **off)
+    return _syntax_error(source, f"invalid syntax ({type(e).__name__})", None, None, **off)
+
+
+def _normalise(text: str) -> str:
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
+def parse_tree(text: str, start: str, source: Source, *, line_offset: int = 0,
+               col_offset: int = 0):
+    """Parse ``text`` from ``start`` into a lark tree, or raise ScriptSyntaxError.
+
+    ``line_offset``/``col_offset`` shift the positions of error messages
+    (used for f-string fields, whose text sits inside a string literal).
+    """
+    from lark.exceptions import LarkError
+
+    parser = get_parser()
+    text = _normalise(text)
+    off = dict(line_offset=line_offset, col_offset=col_offset)
+    if start == "script":
+        _check_first_indent(text, source, off)
+    try:
+        with _parse_lock:
+            return parser.parse(text + "\n", start=start)
+    except _PostLexError as e:
+        raise _syntax_error(source, e.message, e.line, e.column, e.end_column, **off) from None
+    except LarkError as e:
+        raise _convert_lark_error(parser, e, source, text + "\n", **off) from None
+    except RecursionError:
+        raise _syntax_error(source, "the text is nested too deeply to parse", None, None,
+                            **off) from None
+
+
+def _check_first_indent(text: str, source: Source, off) -> None:
+    """Python rejects an indented first statement; lark would ignore it."""
+    for i, ln in enumerate(text.split("\n"), 1):
+        s = ln.strip()
+        if not s or s.startswith("#"):
+            continue
+        if ln[0] in " \t":
+            raise _syntax_error(source, "unexpected indent", i,
+                                len(ln) - len(ln.lstrip()) + 1, None, **off)
+        return
+
+
+def parse_script(source: Source, *, max_nesting: int | None = None):
+    """Parse a whole script into an :class:`agrad.lang.ast.Module`."""
+    from . import ast as _ast
+    tree = parse_tree(source.text, "script", source)
+    return _ast.build(tree, source, max_nesting=max_nesting)
+
+
+def parse_expression(text: str, source_name: str = "<expr>", *,
+                     max_nesting: int | None = None):
+    """Parse one expression into an :class:`agrad.lang.ast.Expression`."""
+    from . import ast as _ast
+    source = Source(source_name, text)
+    tree = parse_tree(text, "expression", source)
+    return _ast.build(tree, source, max_nesting=max_nesting)
