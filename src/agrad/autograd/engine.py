@@ -250,10 +250,10 @@ def _grad_impl(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_
     captured = execute(roots, grad_outputs, keep_graph=retain_graph, create_graph=create_graph,
                        accumulate=False, capture=capture)
     result = []
-    for g in captured:
+    for i, g in enumerate(captured):
         if g is None and not allow_unused:
             raise RuntimeError(
-                "One of the differentiated Tensors appears to not have been used in the graph. "
+                f"The differentiated Tensor at index {i} appears to not have been used in the graph. "
                 "Set allow_unused=True if this is the desired behavior."
             )
         if g is not None and not create_graph:

@@ -10,6 +10,7 @@ adds arriving gradients into ``.grad``.
 from __future__ import annotations
 
 import itertools
+import re
 import weakref
 
 from . import grad_mode
@@ -86,7 +87,8 @@ class SavedTensor:
             where = ""
             fn = node if self.is_output else t.grad_fn
             if fn is not None:
-                where = f", which is output {t._output_nr} of {fn.name()},"
+                short = re.sub(r"Backward\d*$", "", fn.name())
+                where = f", which is output {t._output_nr} of {short},"
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [torch.{kind} [{dims}]]{where} is at version {now}; expected "

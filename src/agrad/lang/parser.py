@@ -365,11 +365,7 @@ def _convert_lark_error(parser, e, source: Source, text: str, **off) -> ScriptSy
             return _syntax_error(source, msg, tok.end_line if ty == "_NEWLINE" else line,
                                  1 if ty == "_NEWLINE" else col, None, **off)
         if ty in ("$END", "_NEWLINE", "_DEDENT"):
-            # point just past the last character of the line that ended early
-            ln = line
-            lt = source.line_text(ln + off.get("line_offset", 0)) if ln else ""
-            code = lt.split("#")[0].rstrip() if "#" in lt and "'" not in lt and '"' not in lt else lt.rstrip()
-            col = len(code) + 1
+            # the newline token starts just past the code of the line that ended early
             end = None
             what = "end of line" if ty == "_NEWLINE" else (
                 "end of input" if ty == "$END" else "end of the block")

@@ -157,6 +157,9 @@ def _check_int(i, size, dim):
 
 
 def getitem(self, index):
+    # A lone slice is always applied, even a full one (PyTorch only skips full
+    # slices inside a tuple index).
+    keep_full = isinstance(index, slice)
     items = _normalise(index, self.ndim)
     result = self
     dim = 0
@@ -182,7 +185,7 @@ def getitem(self, index):
             if step is not None and step <= 0:
                 raise ValueError("step must be greater than zero")
             s = slice(*slice(start, stop, step).indices(size))
-            if not (s.start == 0 and s.stop == size and s.step == 1):
+            if keep_full or not (s.start == 0 and s.stop == size and s.step == 1):
                 idx = (_FULL,) * dim + (s,)
                 result = _view(_slice, result, result._data, {"index": idx})
             dim += 1

@@ -137,69 +137,72 @@ def matmul(input, other, *, out=None):
     elif d1 == 2 and d2 == 1:
         r = mv(input, other)
     elif d1 == 1 and d2 == 2:
-        _check_inner(input, other, 0)
         r = squeeze_inplace_dim(mm(input.unsqueeze(0), other), 0)
     elif d1 == 2 and d2 == 2:
         r = mm(input, other)
-    elif d1 >= 3 and d2 <= 2:
-        # fold the batch into the rows: one mm (or mv)
-        _check_inner(input, other, -1)
-        folded = input.reshape(-1, input._data.shape[-1])
-        if d2 == 1:
-            r = _unsafe(mv(folded, other), input._data.shape[:-1])
-        else:
-            r = _unsafe(mm(folded, other), input._data.shape[:-1] + other._data.shape[-1:])
-    elif d1 <= 2 and d2 >= 3:
-        # (b^T a^T)^T, as PyTorch folds the other side
-        _check_inner(input, other, -1)
-        r = matmul(other.mT, input.t() if d1 == 2 else input)
-        r = r.mT.contiguous() if d1 == 2 else r
+    elif _should_fold(input, other):
+        r = _folded(input, other)
     else:
         r = _batched(input, other)
     return finish_out("matmul", r, out)
 
 
-def _check_inner(a, b, _):
-    k1 = a._data.shape[-1]
-    k2 = b._data.shape[-2] if b.ndim >= 2 else b._data.shape[0]
-    if k1 != k2:
-        if a.ndim == 1 and b.ndim == 2:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied (1x{k1} and {b._data.shape[0]}x{b._data.shape[1]})")
-        rows = int(np.prod(a._data.shape[:-1]))
-        if b.ndim == 1:
-            raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{k1}), vec ({k2})")
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k1} and {k2}x{b._data.shape[-1]})")
+def _should_fold(a, b):
+    """PyTorch's rule for computing a batched product as one mm/mv on folded rows."""
+    larger = a.ndim >= b.ndim
+    t1 = a if larger else b.mT
+    small = b if larger else a
+    if not (t1.ndim >= 3 and small.ndim <= 2):
+        return False
+    if small.requires_grad:
+        return True
+    if a.ndim == 2:
+        return False
+    if t1.numel() == 0:
+        return True
+    shape, strides = t1._data.shape, t1._data.strides
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(t1.ndim - 2))
+
+
+def _folded(a, b):
+    transpose = b.ndim > a.ndim
+    t1 = b.mT if transpose else a
+    t2 = (a.t() if a.ndim == 2 else a) if transpose else b
+    shape = t1._data.shape[:-1]
+    rows = int(np.prod(shape))
+    folded = t1.reshape(rows, t1._data.shape[-1])
+    if t2.ndim == 2:
+        r = _unsafe(mm(folded, t2), shape + t2._data.shape[1:])
+        return r.mT.contiguous() if transpose else r
+    return _unsafe(mv(folded, t2), shape)
 
 
 def _batched(a, b):
-    va, vb = a.ndim == 1, b.ndim == 1
-    if va:
-        a = a.unsqueeze(0)
-    if vb:
-        b = b.unsqueeze(-1)
-    (n, m), (m2, p) = a._data.shape[-2:], b._data.shape[-2:]
-    if m != m2:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{int(np.prod(a._data.shape[:-2]))}, {m}] but got: [{int(np.prod(b._data.shape[:-2]))}, {m2}].")
+    d1, d2 = a.ndim, b.ndim
+    batch1, batch2 = a._data.shape[:max(d1 - 2, 0)], b._data.shape[:max(d2 - 2, 0)]
+    if d1 == 3 and d2 == 3 and batch1[0] != batch2[0]:
+        if batch1[0] == 1 and a.requires_grad:
+            return matmul(a.squeeze(0), b)
+        if batch2[0] == 1 and b.requires_grad:
+            return matmul(a, b.squeeze(0))
+    n = a._data.shape[-2] if d1 > 1 else 1
+    m1 = a._data.shape[-1]
+    m2 = b._data.shape[-2] if d2 > 1 else b._data.shape[0]
+    p = b._data.shape[-1] if d2 > 1 else 1
     try:
-        batch = np.broadcast_shapes(a._data.shape[:-2], b._data.shape[:-2])
+        batch = tuple(np.broadcast_shapes(batch1, batch2))
     except ValueError:
         from .pointwise import _mismatch_message
-        raise RuntimeError(_mismatch_message(a._data.shape[:-2], b._data.shape[:-2])) from None
-    size = int(np.prod(batch)) if batch else 1
-
-    def fold(t, tail):
-        if t._data.shape[:-2] != batch:
-            t = t.expand(batch + tail)
-        shape3 = (size,) + tail
-        return t if t._data.shape == shape3 else t.reshape(shape3)
-
-    out = _bmm(fold(a, (n, m)), fold(b, (m, p)))
-    shape = batch + ((n,) if not va else ()) + ((p,) if not vb else ())
-    return _unsafe(out, shape)
+        raise RuntimeError(_mismatch_message(batch1, batch2)) from None
+    size = int(np.prod(batch))
+    left = a.expand(batch + (n, m1)).reshape(size, n, m1)
+    if d2 == 1:
+        right = b.expand(batch + (m2,)).reshape(size, m2).unsqueeze(2)
+    else:
+        right = b.expand(batch + (m2, p)).reshape(size, m2, p)
+    shape = batch + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ())
+    prod = bmm(left, right)
+    return _unsafe(prod.squeeze(-1) if d2 == 1 else prod, shape)
 
 
 method("__matmul__")(matmul)

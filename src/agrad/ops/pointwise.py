@@ -96,14 +96,28 @@ def binary(np_fn, name, *, saves=(), overload=0):
     return deco
 
 
-@binary(np.add, "add")
-def _add(ctx, grad):
-    return grad, grad
+def _add_fwd(ctx, a, b, alpha=1):
+    return np.add(a, b) if alpha == 1 else np.add(a, np.multiply(b, alpha, dtype=b.dtype))
 
 
-@binary(np.subtract, "sub")
-def _sub(ctx, grad):
-    return grad, -grad
+def _sub_fwd(ctx, a, b, alpha=1):
+    return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, alpha, dtype=b.dtype))
+
+
+_add = Op("AddBackward0", _broadcast_error(_add_fwd), inputs=("self", "other"))
+_sub = Op("SubBackward0", _broadcast_error(_sub_fwd), inputs=("self", "other"))
+
+
+@_add.derivative
+def _(ctx, grad):
+    alpha = ctx.__dict__.get("alpha", 1)
+    return grad, grad if alpha == 1 else grad * alpha
+
+
+@_sub.derivative
+def _(ctx, grad):
+    alpha = ctx.__dict__.get("alpha", 1)
+    return grad, -grad if alpha == 1 else grad * -alpha
 
 
 @binary(np.multiply, "mul", saves=("self", "other"))
@@ -128,23 +142,19 @@ def _(ctx, grad):
 @export(method=True)
 def add(input, other, *, alpha=1, out=None):
     """input + alpha * other."""
-    if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     ts, arrs = operands(input, other, "add")
-    return finish_out("add", _add.apply(ts, arrs, {}), out)
+    return finish_out("add", _add.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else {}), out)
 
 
 @export("sub", "subtract", method=True)
 def sub(input, other, *, alpha=1, out=None):
     """input - alpha * other."""
-    if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
     ts, arrs = operands(input, other, "sub")
     if ts[0].dtype is dtypes.bool_ and ts[1].dtype is dtypes.bool_:
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead.")
-    return finish_out("sub", _sub.apply(ts, arrs, {}), out)
+    return finish_out("sub", _sub.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else {}), out)
 
 
 @export("mul", "multiply", method=True)
@@ -220,7 +230,8 @@ def _(ctx, grad):
     return g_base, g_exp
 
 
-_pow2 = Op("PowBackward2", lambda ctx, e, base: np.power(base, e), inputs=("exponent",), saves=("exponent", "result"))
+_pow2 = Op("PowBackward2", lambda ctx, e, base: np.power(base, e), inputs=("exponent",),
+           saves=("exponent", "result"))
 
 
 @_pow2.derivative
@@ -237,7 +248,7 @@ def pow(input, exponent, *, out=None):
         d = _result_type(input, exponent)
         e = exponent
         arr = e._data.astype(d.numpy, copy=False)
-        return finish_out("pow", _pow2.apply((e,), (arr, np.array(input, d.numpy)), {"base": input}), out)
+        return finish_out("pow", _pow2.apply((e,), (arr,), {"base": np.array(input, d.numpy)}), out)
     if isinstance(exponent, Tensor):
         ts, arrs = operands(input, exponent, "pow")
         if arrs[0].dtype.kind in "iu" and (arrs[1] < 0).any():
@@ -412,7 +423,7 @@ def _(ctx, grad):
     return where(cond, grad, zero), where(cond, zero, grad)
 
 
-@export(method=True)
+@export()
 def where(condition, input=None, other=None, *, out=None):
     if input is None and other is None:
         return tuple(Tensor._make(i) for i in np.nonzero(condition._data))
@@ -426,6 +437,11 @@ def where(condition, input=None, other=None, *, out=None):
     except ValueError:
         raise RuntimeError(_mismatch_message(condition._data.shape, np.broadcast_shapes(arrs[0].shape, arrs[1].shape))) from None
     return finish_out("where", _where.apply(ts, arrs, {"condition": condition._data}), out)
+
+
+@method("where")
+def _where_method(self, condition, other):
+    return where(condition, self, other)
 
 
 def _scalar(d):

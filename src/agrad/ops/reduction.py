@@ -123,10 +123,10 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
 
 # max / min ---------------------------------------------------------------------
 
-def _extreme_full_fwd(ctx, a, np_fn, name):
+def _extreme_full_fwd(ctx, a, np_fn, fname):
     if a.size == 0:
         raise RuntimeError(
-            f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+            f"{fname}(): Expected reduction dim to be specified for input.numel() == 0. "
             "Specify the reduction dim with the 'dim' argument.")
     return np.asarray(np_fn(a))
 
@@ -190,7 +190,7 @@ def _extreme(name, full, by_dim, np_fn, arg_fn, binary):
         if isinstance(dim, Tensor):  # torch.max(a, b): elementwise
             return binary(input, dim)
         if dim is None:
-            return full.apply((input,), (input._data,), {"np_fn": np_fn, "name": name})
+            return full.apply((input,), (input._data,), {"np_fn": np_fn, "fname": name})
         d = _wrap_dim(dim, input.ndim)
         vals, idx = by_dim.apply((input,), (input._data,),
                                  {"dim": d, "keepdim": keepdim, "arg_fn": arg_fn})

@@ -542,6 +542,7 @@ def copy_(input, src, non_blocking=False):
 # cat / stack -------------------------------------------------------------------------
 
 def _cat_fwd(ctx, *arrays, dim):
+    ctx.sizes = [a.shape[dim] for a in arrays]
     return np.concatenate(arrays, axis=dim)
 
 
@@ -589,7 +590,7 @@ def cat(tensors, dim=0, *, out=None):
         raise RuntimeError(f"zero-dimensional tensor (at position 0) cannot be concatenated")
     keep = [t for t in tensors if not (t._data.shape == (0,) and ref._data.shape != (0,))]
     arrays = [t._data.astype(d.numpy, copy=False) for t in keep]
-    return _cat.apply(tuple(keep), arrays, {"dim": axis, "sizes": [t._data.shape[axis] for t in keep]})
+    return _cat.apply(tuple(keep), arrays, {"dim": axis})
 
 
 _stack = Op("StackBackward0", lambda ctx, *arrays, dim: np.stack(arrays, axis=dim), inputs=())
