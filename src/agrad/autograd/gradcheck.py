@@ -13,8 +13,6 @@ import warnings
 
 import numpy as np
 
-from . import grad_mode
-
 
 class GradcheckError(RuntimeError):
     """Raised by gradcheck / gradgradcheck when a check fails (PyTorch's type)."""
@@ -43,8 +41,8 @@ def _fail(msg, raise_exception):
 def _numerical_jacobians(func, inputs, eps):
     """For each (input requiring grad, output) pair: a (numel_in, numel_out) array."""
     Tensor = _tensor()
-    with grad_mode.no_grad():
-        outs = [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
+    # Grad mode stays on: gradgradcheck's function itself takes gradients.
+    outs = [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
     result = {}
     for i, x in enumerate(inputs):
         if not (isinstance(x, Tensor) and x.requires_grad):
@@ -56,12 +54,11 @@ def _numerical_jacobians(func, inputs, eps):
                 for o in outs]
         for k in range(x.numel()):
             orig = flat[k].item()
-            with grad_mode.no_grad():
-                flat[k] = orig - eps
-                lo = [o._data.copy() for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
-                flat[k] = orig + eps
-                hi = [o._data.copy() for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
-                flat[k] = orig
+            flat[k] = orig - eps  # raw writes: no version bump, nothing recorded
+            lo = [o._data.copy() for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
+            flat[k] = orig + eps
+            hi = [o._data.copy() for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor)]
+            flat[k] = orig
             for j, (a, b) in enumerate(zip(lo, hi)):
                 cols[j][k] = ((b.astype(np.float64) - a.astype(np.float64)) / (2 * eps)).reshape(-1)
         for j in range(len(outs)):
