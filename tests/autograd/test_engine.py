@@ -101,7 +101,7 @@ def test_custom_function_gradcheck_in_float32_warns_and_passes():
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
         assert torch.autograd.gradcheck(LinearFunction.apply, (a, b), eps=1e-2) is True
-    assert [str(w.message)[:70] for w in record] == [
+    assert [str(w.message)[:71] for w in record] == [
         f"Input #{i} requires gradient and is not a double precision floating point" for i in (0, 1)]
 
 
