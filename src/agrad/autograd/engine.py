@@ -64,9 +64,10 @@ def _needed(nodes, targets):
 def _fit(grad, meta):
     """Reduce a broadcast gradient to the input's shape and cast it to its dtype."""
     shape, dtype = meta
-    if grad.shape != shape:
+    data = grad._data
+    if data.shape != shape:
         grad = grad.sum_to_size(shape)
-    if grad.dtype is not dtype:
+    if data.dtype != dtype.numpy:
         grad = grad.to(dtype)
     return grad
 
@@ -112,55 +113,45 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             pushed.add(node)
             heapq.heappush(heap, (-node._seq, id(node), node))
 
-    prev_enabled = grad_mode._state["enabled"]
-    grad_mode._state["enabled"] = bool(create_graph)
+    state = grad_mode._state
+    prev_enabled = state["enabled"]
+    state["enabled"] = bool(create_graph)
+    heappop, heappush = heapq.heappop, heapq.heappush
     try:
         while heap:
-            _, _, node = heapq.heappop(heap)
-            grads = buffers.pop(node, {})
-            if node._pre_hooks:
-                for idx in list(grads):
-                    grads[idx] = _run_tensor_hooks(node, idx, grads[idx])
-                hooks = node._pre_hooks.get(-1)
-                if hooks:
-                    for fn in list(hooks.values()):
-                        new = fn(tuple(grads.get(i) for i in range(len(node._out_meta))))
-                        if new is not None:
-                            grads = {i: g for i, g in enumerate(new) if g is not None}
-            if node._retained:
-                for idx, ref in node._retained.items():
-                    t = ref()
-                    if t is not None and idx in grads:
-                        g = grads[idx]
-                        g = g if create_graph else g.detach()
-                        t._grad = g.clone() if t._grad is None else t._grad + g
-            for i, k in capture_at.get(node, ()):
-                captured[k] = grads.get(i)
+            node = heappop(heap)[2]
+            grads = buffers.pop(node, None) or {}
+            if node._pre_hooks is not None or node._retained is not None:
+                grads = _inspect(node, grads, create_graph)
+            if capture_at:
+                for i, k in capture_at.get(node, ()):
+                    captured[k] = grads.get(i)
             for obs in observers:
                 obs(node, grads)
 
-            run = needed is None or node in needed
-            if isinstance(node, AccumulateGrad):
+            nexts = node.next_functions
+            if type(node) is AccumulateGrad:
                 if accumulate and 0 in grads:
                     _accumulate(node, grads[0], create_graph)
-                in_grads = ()
-            elif run:
-                in_grads = node.apply([grads.get(i) for i in range(len(node._out_meta))])
+            elif needed is None or node in needed:
+                n_out = len(node._out_meta)
+                out_grads = [grads.get(0)] if n_out == 1 else [grads.get(i) for i in range(n_out)]
+                in_grads = node.apply(out_grads)
                 if node._hooks:
                     for fn in list(node._hooks.values()):
-                        new = fn(tuple(in_grads), tuple(grads.get(i) for i in range(len(node._out_meta))))
+                        new = fn(tuple(in_grads), tuple(out_grads))
                         if new is not None:
                             in_grads = tuple(new)
-                if not keep_graph:
+                if not keep_graph and node._saved is not None:
                     node.release()
-            else:
-                in_grads = ()
-
-            for (nxt, idx), g, meta in zip(node.next_functions, in_grads or (), node._input_meta):
-                if nxt is None:
-                    continue
-                if g is not None:
-                    g = _fit(g, meta)
+                metas = node._input_meta
+                for k, g in enumerate(in_grads):
+                    if g is None:
+                        continue
+                    nxt, idx = nexts[k]
+                    if nxt is None:
+                        continue
+                    g = _fit(g, metas[k])
                     buf = buffers.get(nxt)
                     if buf is None:
                         buffers[nxt] = {idx: g}
@@ -168,16 +159,35 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         buf[idx] = buf[idx] + g
                     else:
                         buf[idx] = g
-            for nxt, _ in node.next_functions:
-                if nxt is None:
-                    continue
-                left = deps[nxt] - 1
-                deps[nxt] = left
-                if left == 0:
-                    heapq.heappush(heap, (-nxt._seq, id(nxt), nxt))
+            for nxt, _ in nexts:
+                if nxt is not None:
+                    left = deps[nxt] - 1
+                    deps[nxt] = left
+                    if left == 0:
+                        heappush(heap, (-nxt._seq, id(nxt), nxt))
     finally:
-        grad_mode._state["enabled"] = prev_enabled
+        state["enabled"] = prev_enabled
     return captured
+
+
+def _inspect(node, grads, create_graph):
+    """Tensor hooks (which may replace a gradient), node pre-hooks, then retain_grad."""
+    if node._pre_hooks:
+        for idx in list(grads):
+            grads[idx] = _run_tensor_hooks(node, idx, grads[idx])
+        hooks = node._pre_hooks.get(-1)
+        if hooks:
+            for fn in list(hooks.values()):
+                new = fn(tuple(grads.get(i) for i in range(len(node._out_meta))))
+                if new is not None:
+                    grads = {i: g for i, g in enumerate(new) if g is not None}
+    if node._retained:
+        for idx, ref in node._retained.items():
+            t = ref()
+            if t is not None and idx in grads:
+                g = grads[idx] if create_graph else grads[idx].detach()
+                t._grad = g.clone() if t._grad is None else t._grad + g
+    return grads
 
 
 def _accumulate(node, grad, create_graph):

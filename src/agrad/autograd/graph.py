@@ -109,16 +109,17 @@ class Node:
     _name = "Node"
     #: True for nodes whose formula needs the graph of its inputs (custom Functions).
     _custom = False
+    # Rarely set state lives on the class until a node sets its own.
+    next_functions = ()
+    _saved = None  # dict name -> SavedTensor
+    _pre_hooks = None  # tensor hooks by output index: {idx: _HookDict}; -1: node pre-hooks
+    _hooks = None  # node post hooks
+    _retained = None  # {output index: weakref to the tensor that retains grad}
+    _input_meta = ()  # (shape, dtype) per input, None where no grad flows
+    _out_meta = ()  # (shape, dtype) per output
 
     def __init__(self):
-        self.next_functions = ()
         self._seq = next(_sequence)
-        self._saved = None  # dict name -> SavedTensor
-        self._pre_hooks = None  # tensor hooks by output index: {idx: _HookDict}
-        self._hooks = None  # node post hooks
-        self._retained = None  # {output index: weakref to the tensor that retains grad}
-        self._input_meta = ()  # (shape, dtype) per input, None where no grad flows
-        self._out_meta = ()  # (shape, dtype) per output
 
     # PyTorch's API -------------------------------------------------------
     def name(self) -> str:
@@ -198,11 +199,9 @@ class AccumulateGrad(Node):
     _name = "torch::autograd::AccumulateGrad"
 
     def __init__(self, variable):
-        super().__init__()
         self._seq = float("inf")  # PyTorch runs accumulation as soon as it is ready
         self._variable = weakref.ref(variable)
-        self._input_meta = ()
-        self._out_meta = ((variable.shape, variable.dtype),)
+        self._out_meta = ((variable._data.shape, variable.dtype),)
 
     @property
     def variable(self):
@@ -241,6 +240,9 @@ def is_recording(inputs) -> bool:
     return False
 
 
+_NO_EDGE = (None, 0)
+
+
 def record(node: Node, inputs, outputs, saves=None) -> None:
     """Attach ``node`` to the graph: the one place where graph edges are made.
 
@@ -253,12 +255,12 @@ def record(node: Node, inputs, outputs, saves=None) -> None:
     meta = []
     for t in inputs:
         if t is None or not t._requires_grad:
-            nexts.append((None, 0))
+            nexts.append(_NO_EDGE)
             meta.append(None)
         else:
             fn = t._grad_fn
             nexts.append((fn, t._output_nr) if fn is not None else (leaf_node(t), 0))
-            meta.append((t.shape, t.dtype))
+            meta.append((t._data.shape, t.dtype))
     node.next_functions = tuple(nexts)
     node._input_meta = meta
     out_meta = []
@@ -266,11 +268,11 @@ def record(node: Node, inputs, outputs, saves=None) -> None:
         out._grad_fn = node
         out._output_nr = i
         out._requires_grad = True
-        out_meta.append((out.shape, out.dtype))
+        out_meta.append((out._data.shape, out.dtype))
     node._out_meta = out_meta
     if saves:
-        node._saved = {
-            name: SavedTensor(t, name, any(t is o for o in outputs))
-            for name, t in saves.items()
-            if t is not None
-        }
+        kept = {}
+        for name, t in saves.items():
+            if t is not None:
+                kept[name] = SavedTensor(t, name, any(t is o for o in outputs))
+        node._saved = kept

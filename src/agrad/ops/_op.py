@@ -19,6 +19,8 @@ from ..autograd import graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
 
+_state = graph._state
+
 # Names exported to the torch namespace, Tensor methods and nn.functional.
 FUNCTIONS: dict = {}
 METHODS: dict = {}
@@ -72,6 +74,10 @@ class OpNode(Node):
     def input_shape(self):
         """The shape of the (first) input, as recorded: what most formulas expand back to."""
         return self._input_meta[0][0]
+
+    def needs(self, i: int) -> bool:
+        """Whether input ``i`` wants a gradient (formulas skip the others)."""
+        return self.next_functions[i][0] is not None
 
     def apply(self, grads):
         if self._multi:
@@ -131,7 +137,12 @@ class Op:
         """Run on ``tensors`` whose data the caller already prepared as ``arrays``
         (e.g. cast to the promoted dtype: the graph still sees the original tensors)."""
         make = Tensor._make
-        recording = graph.is_recording(tensors)
+        recording = False
+        if _state["enabled"]:
+            for t in tensors:
+                if t._requires_grad:
+                    recording = True
+                    break
         ctx = self.node() if recording else _Scratch()
         out = self.forward(ctx, *arrays, **attrs)
         if type(out) is tuple:

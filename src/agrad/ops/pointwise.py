@@ -35,10 +35,17 @@ def operands(a, b, fname="op", dtype=None):
     """(tensors, arrays) for a binary op: Python numbers wrapped, both cast to the
     promoted dtype (``dtype`` overrides).  The arrays are what the kernel reads; the
     tensors are what the graph records."""
+    if dtype is None and type(a) is Tensor:
+        # fast paths: same-dtype tensors; a float tensor with a Python number
+        tb = type(b)
+        if tb is Tensor:
+            if a._data.dtype == b._data.dtype:
+                return (a, b), (a._data, b._data)
+        elif (tb is float or tb is int) and a._data.dtype.kind == "f":
+            arr = np.array(b, a._data.dtype)
+            return (a, Tensor._make(arr)), (a._data, arr)
     check_operand(a, fname)
     check_operand(b, fname)
-    if type(a) is Tensor and type(b) is Tensor and dtype is None and a._data.dtype == b._data.dtype:
-        return (a, b), (a._data, b._data)
     d = dtype or _result_type(a, b)
     if not isinstance(a, Tensor):
         a = factories.wrap(a, d)
@@ -122,13 +129,15 @@ def _(ctx, grad):
 
 @binary(np.multiply, "mul", saves=("self", "other"))
 def _mul(ctx, grad):
-    return grad * ctx.other, grad * ctx.self
+    return (grad * ctx.other if ctx.needs(0) else None,
+            grad * ctx.self if ctx.needs(1) else None)
 
 
 @binary(np.true_divide, "div", saves=("self", "other"))
 def _div(ctx, grad):
     other = ctx.other
-    return grad / other, -grad * ctx.self / (other * other)
+    return (grad / other if ctx.needs(0) else None,
+            -grad * ctx.self / (other * other) if ctx.needs(1) else None)
 
 
 _rsub = Op("RsubBackward1", lambda ctx, a, b: np.subtract(b, a), inputs=("self", "other"))
@@ -223,10 +232,10 @@ _pow1 = Op("PowBackward1", _broadcast_error(lambda ctx, a, b: np.power(a, b)),
 
 @_pow1.derivative
 def _(ctx, grad):
-    base, exp, result = ctx.self, ctx.exponent, ctx.result
-    g_base = grad * exp * base.pow(exp - 1)
+    base, exp = ctx.self, ctx.exponent
+    g_base = grad * exp * base.pow(exp - 1) if ctx.needs(0) else None
     # d/dexp base**exp = base**exp * log(base), taken as 0 where base == 0 and exp >= 0
-    g_exp = where((base == 0) & (exp >= 0), 0.0, grad * result * base.log())
+    g_exp = where((base == 0) & (exp >= 0), 0.0, grad * ctx.result * base.log()) if ctx.needs(1) else None
     return g_base, g_exp
 
 

@@ -1,0 +1,256 @@
+"""Engine benchmarks, side by side in one run: agrad vs PyTorch eager vs HIPS autograd.
+
+    python bench/bench_engine.py            # all benchmarks
+    python bench/bench_engine.py chain seed # some of them
+
+Benchmarks (issue 2):
+- chain:  a 1,000-op chain of small elementwise ops (sin, *c, +c, tanh) on a
+          1-element tensor, forward + backward; microseconds per op.
+- seed:   loss = mean((x*w1+w2)*(x*w1*w3)), x = ones(2,2), forward + backward.
+- large:  loss = mean(tanh(X @ W1 + b1) @ W2) with X 512x1024, W1 1024x1024,
+          against a hand-written numpy forward + backward (float32 and float64).
+- memory: a 20-op elementwise chain on 4M float32 elements, forward + backward;
+          peak memory above the idle process, each engine in its own process.
+
+Ratios, not absolute times, are the result: these machines are shared and noisy.
+torch and autograd are optional (pip install torch==2.13.0 autograd).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
+
+
+def best_of(fn, repeat=7, number=None):
+    """Median seconds per call over ``repeat`` timing runs (auto-scaled number of calls)."""
+    if number is None:
+        number, t = 1, 0.0
+        while t < 0.05:
+            number *= 2
+            start = time.perf_counter()
+            for _ in range(number):
+                fn()
+            t = time.perf_counter() - start
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter() - start) / number)
+    return statistics.median(times)
+
+
+def engines():
+    import agrad
+    out = {"agrad": agrad}
+    try:
+        import torch
+        torch.set_num_threads(1)
+        out["torch"] = torch
+    except ImportError:
+        pass
+    try:
+        import autograd  # noqa: F401
+        out["hips"] = None
+    except ImportError:
+        pass
+    return out
+
+
+# --- chain ------------------------------------------------------------------------
+
+def chain_torchlike(T, n=250):
+    def run():
+        x = T.tensor([0.3], requires_grad=True)
+        y = x
+        for _ in range(n):
+            y = T.tanh(T.sin(y) * 0.9 + 0.1)
+        y.sum().backward()
+    return run
+
+
+def chain_hips(n=250):
+    import autograd.numpy as anp
+    from autograd import grad
+
+    def f(x):
+        y = x
+        for _ in range(n):
+            y = anp.tanh(anp.sin(y) * 0.9 + 0.1)
+        return anp.sum(y)
+
+    g = grad(f)
+    x = np.array([0.3])
+    return lambda: g(x)
+
+
+def bench_chain():
+    res = {}
+    for name, mod in engines().items():
+        fn = chain_hips() if name == "hips" else chain_torchlike(mod)
+        res[name] = best_of(fn) / 1000 * 1e6
+    return "per-op overhead (us/op, fwd+bwd, 1,000-op chain)", res
+
+
+# --- seed ---------------------------------------------------------------------------
+
+def seed_torchlike(T):
+    x = T.ones(2, 2)
+
+    def run():
+        w1 = T.tensor(2.0, requires_grad=True)
+        w2 = T.tensor(3.0, requires_grad=True)
+        w3 = T.tensor(4.0, requires_grad=True)
+        loss = T.mean((x * w1 + w2) * (x * w1 * w3))
+        loss.backward()
+    return run
+
+
+def seed_hips():
+    import autograd.numpy as anp
+    from autograd import grad
+    x = np.ones((2, 2))
+    g = grad(lambda w: anp.mean((x * w[0] + w[1]) * (x * w[0] * w[2])))
+    w = np.array([2.0, 3.0, 4.0])
+    return lambda: g(w)
+
+
+def bench_seed():
+    res = {}
+    for name, mod in engines().items():
+        fn = seed_hips() if name == "hips" else seed_torchlike(mod)
+        res[name] = best_of(fn) * 1e6
+    return "seed expression (us per fwd+bwd)", res
+
+
+# --- large ----------------------------------------------------------------------------
+
+def large_data(dtype):
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((512, 1024)).astype(dtype)
+    W1 = (rng.standard_normal((1024, 1024)) * 0.03).astype(dtype)
+    b1 = rng.standard_normal(1024).astype(dtype)
+    W2 = (rng.standard_normal((1024, 10)) * 0.03).astype(dtype)
+    return X, W1, b1, W2
+
+
+def large_numpy(X, W1, b1, W2):
+    def run():
+        h = X @ W1 + b1
+        t = np.tanh(h)
+        o = t @ W2
+        loss = o.mean()
+        g_o = np.full_like(o, 1.0 / o.size)
+        g_W2 = t.T @ g_o
+        g_t = g_o @ W2.T
+        g_h = g_t * (1 - t * t)
+        g_b1 = g_h.sum(0)
+        g_W1 = X.T @ g_h
+        return loss, g_W1, g_b1, g_W2
+    return run
+
+
+def large_torchlike(T, X, W1, b1, W2):
+    Xt = T.from_numpy(X)
+    def run():
+        w1 = T.from_numpy(W1).requires_grad_()
+        bb = T.from_numpy(b1).requires_grad_()
+        w2 = T.from_numpy(W2).requires_grad_()
+        loss = T.mean(T.tanh(Xt @ w1 + bb) @ w2)
+        loss.backward()
+    return run
+
+
+def bench_large():
+    import agrad
+    rows = {}
+    for dtype in (np.float32, np.float64):
+        data = large_data(dtype)
+        rows[f"numpy {np.dtype(dtype).name}"] = best_of(large_numpy(*data), repeat=5) * 1e3
+        rows[f"agrad {np.dtype(dtype).name}"] = best_of(large_torchlike(agrad, *data), repeat=5) * 1e3
+    return "large arrays (ms per fwd+bwd)", rows
+
+
+# --- memory ---------------------------------------------------------------------------
+
+MEMORY_CHILD = r"""
+import resource, sys, numpy as np
+sys.path.insert(0, {src!r})
+which = sys.argv[1]
+x0 = np.random.default_rng(0).standard_normal(4_000_000).astype(np.float32)
+def peak():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+if which == "agrad":
+    import agrad as T
+elif which == "torch":
+    import torch as T
+elif which == "hips":
+    import autograd.numpy as anp
+    from autograd import grad
+base = peak()
+if which == "numpy":
+    xs = [x0]
+    for i in range(5):
+        a = np.exp(xs[-1] * 0.1); b = np.sin(a); c = b * 1.5; d = c + 0.5
+        xs += [a, b, c, d]
+    g = np.ones_like(xs[-1])
+    for i in range(5):
+        a, b, c, d = xs[-4:]; xs = xs[:-4]
+        g = g * 1.5 * np.cos(a) * a * 0.1
+elif which == "hips":
+    def f(x):
+        for i in range(5):
+            x = anp.sin(anp.exp(x * 0.1)) * 1.5 + 0.5
+        return anp.sum(x)
+    grad(f)(x0)
+else:
+    x = T.from_numpy(x0).requires_grad_()
+    y = x
+    for i in range(5):
+        y = T.sin(T.exp(y * 0.1)) * 1.5 + 0.5
+    y.sum().backward()
+print(peak() - base)
+"""
+
+
+def bench_memory():
+    src = os.path.join(os.path.dirname(__file__), "..", "src")
+    res = {}
+    for which in ["numpy"] + list(engines()):
+        out = subprocess.run([sys.executable, "-c", MEMORY_CHILD.format(src=src), which],
+                             capture_output=True, text=True)
+        if out.returncode == 0:
+            res[which] = int(out.stdout.strip()) / 1024
+    return "memory: 20-op chain on 4M float32 (MiB peak above idle)", res
+
+
+BENCHES = {"chain": bench_chain, "seed": bench_seed, "large": bench_large, "memory": bench_memory}
+
+
+def main(argv):
+    for name in argv or BENCHES:
+        title, res = BENCHES[name]()
+        print(f"\n{title}")
+        ref = res.get("torch") or res.get("numpy") or res.get("numpy float32")
+        for k, v in res.items():
+            ratio = ""
+            if name == "large":
+                base = res["numpy " + k.split()[1]]
+                ratio = f"  ({v / base:.2f}x numpy)"
+            elif ref:
+                ratio = f"  ({v / ref:.2f}x {'torch' if 'torch' in res else 'numpy'})"
+            print(f"  {k:16s} {v:10.2f}{ratio}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,133 @@
+"""The Python builtins an agrad script sees.
+
+A safe subset (SPEC §1 "Names in scope"): ``print`` writes to the run's
+captured output; ``range``, ``list``, ``tuple``, ``dict``, ``set``,
+``frozenset``, ``sorted``, ``pow`` and ``format`` check --max-elements.  The
+type objects (``list``, ``int`` ...) are the real ones, so ``isinstance``
+works; the interpreter routes *calls* of them to the checked versions in
+:data:`CHECKED` (also when they are passed to ``map``/``sorted``/...).
+"""
+
+from __future__ import annotations
+
+import builtins as _b
+
+from .._limits import get_max_elements
+from .safety import (bounded_list, check_format_spec, check_size, int_pow, sized_len)
+
+
+def _checked_range(*args):
+    r = range(*args)
+    try:
+        n = len(r)
+    except OverflowError:
+        n = get_max_elements() + 1 if get_max_elements() is not None else 0
+    check_size(n, "range")
+    return r
+
+
+def _checked_list(iterable=()):
+    return bounded_list(iterable, "list")
+
+
+def _checked_tuple(iterable=()):
+    return tuple(bounded_list(iterable, "tuple"))
+
+
+def _checked_set(iterable=()):
+    return set(bounded_list(iterable, "set"))
+
+
+def _checked_frozenset(iterable=()):
+    return frozenset(bounded_list(iterable, "set"))
+
+
+def _checked_dict(*args, **kwargs):
+    if args:
+        a = args[0]
+        if not hasattr(a, "keys"):
+            a = bounded_list(a, "dict")
+        d = dict(a, **kwargs)
+    else:
+        d = dict(**kwargs)
+    check_size(len(d), "dict")
+    return d
+
+
+def _checked_sorted(iterable, *, key=None, reverse=False):
+    items = bounded_list(iterable, "list")
+    items.sort(key=key, reverse=reverse)
+    return items
+
+
+def _checked_pow(base, exp, mod=None):
+    if mod is None and type(base) in (int, bool) and type(exp) in (int, bool):
+        return int_pow(base, exp)
+    if mod is None:
+        return _b.pow(base, exp)
+    return _b.pow(base, exp, mod)
+
+
+def _checked_format(value, spec=""):
+    if isinstance(spec, str):
+        check_format_spec(spec)
+    return _b.format(value, spec)
+
+
+def _checked_str(*args, **kwargs):
+    return str(*args, **kwargs)
+
+
+#: real builtin -> checked version, used by the interpreter at call time
+CHECKED = {
+    range: _checked_range, list: _checked_list, tuple: _checked_tuple, set: _checked_set,
+    frozenset: _checked_frozenset, dict: _checked_dict, sorted: _checked_sorted,
+    _b.pow: _checked_pow, _b.format: _checked_format,
+}
+
+_PLAIN = [
+    "abs", "all", "any", "ascii", "bin", "bool", "callable", "chr", "complex", "divmod",
+    "enumerate", "filter", "float", "hex", "int", "isinstance", "issubclass", "iter", "len",
+    "map", "max", "min", "next", "oct", "ord", "repr", "reversed", "round", "slice", "str",
+    "sum", "zip", "staticmethod", "range", "list", "tuple", "set", "frozenset", "dict",
+    "sorted", "pow", "format",
+]
+
+_EXCEPTIONS = [
+    "Exception", "ArithmeticError", "AssertionError", "AttributeError", "IndexError",
+    "KeyError", "LookupError", "NameError", "NotImplementedError", "OverflowError",
+    "RuntimeError", "StopIteration", "TypeError", "ValueError", "ZeroDivisionError",
+    "UnboundLocalError", "ImportError", "Warning", "UserWarning",
+]
+
+
+def make_builtins(interp) -> dict:
+    """The builtins dict of one run (``print`` writes into ``interp``)."""
+    ns = {name: getattr(_b, name) for name in _PLAIN + _EXCEPTIONS}
+
+    def print(*args, sep=" ", end="\n", file=None, flush=False):   # noqa: A001
+        if file is not None:
+            raise TypeError("print(file=...) is not supported in agrad scripts")
+        if sep is None:
+            sep = " "
+        if end is None:
+            end = "\n"
+        if not isinstance(sep, str):
+            raise TypeError(f"sep must be None or a string, not {type(sep).__name__}")
+        if not isinstance(end, str):
+            raise TypeError(f"end must be None or a string, not {type(end).__name__}")
+        interp.write(sep.join(str(a) for a in args) + end)
+
+    ns["print"] = print
+    ns["NotImplemented"] = NotImplemented
+    return ns
+
+
+def is_checked_builtin(f) -> bool:
+    try:
+        return f in CHECKED
+    except TypeError:
+        return False
+
+
+__all__ = ["make_builtins", "CHECKED", "is_checked_builtin", "sized_len", "check_size"]

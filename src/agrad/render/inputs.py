@@ -1,0 +1,179 @@
+"""``--set NAME=VALUE`` and ``--param NAME=VALUE``: parsing, ``@file`` data.
+
+``VALUE`` is an agrad expression (evaluated by the script language) or a
+data file: ``@file.npy``, ``@file.npz:key`` (the key may be left out when
+the archive holds one array) or ``@file.csv`` (comma-separated numbers,
+``#`` comments).  File data becomes a tensor of the default float dtype.
+Every problem is an :class:`InputError` whose message names the option, the
+file and what is wrong; the CLI reports it as a usage error (exit 2).
+"""
+
+from __future__ import annotations
+
+import keyword
+import os
+import re
+
+import numpy as np
+
+_NPZ = re.compile(r"^(?P<path>.*\.npz)(?::(?P<key>.*))?$", re.IGNORECASE | re.DOTALL)
+
+
+class InputError(Exception):
+    """A bad ``--set`` / ``--param`` / SOURCE input (a usage error)."""
+
+
+def split_binding(option: str, text: str) -> tuple[str, str]:
+    """``"x=ones(2)"`` -> ``("x", "ones(2)")``, checking the name."""
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep:
+        raise InputError(f"{option} {text!r}: expected NAME=VALUE")
+    if not name.isidentifier() or keyword.iskeyword(name):
+        raise InputError(f"{option} {text!r}: {name!r} is not a valid variable name")
+    if name.startswith("__"):
+        raise InputError(f"{option} {text!r}: names starting with '__' are reserved")
+    if not value.strip():
+        raise InputError(f"{option} {text!r}: the value after '=' is empty")
+    return name, value.strip()
+
+
+def is_file_value(value: str) -> bool:
+    return value.startswith("@")
+
+
+def load_array(option: str, spec: str) -> np.ndarray:
+    """The numbers of ``@file.npy``, ``@file.npz[:key]`` or ``@file.csv`` as an array."""
+    target = spec[1:]
+    if not target:
+        raise InputError(f"{option}: '@' must be followed by a file name (@data.npy, @data.npz:key, @data.csv)")
+    m = _NPZ.match(target)
+    if m:
+        return _load_npz(option, m.group("path"), m.group("key"))
+    path = target
+    ext = os.path.splitext(path)[1].lower()
+    if ext == ".npy":
+        arr = _open(option, path, lambda f: np.load(f, allow_pickle=False), ".npy file")
+    elif ext == ".csv":
+        arr = _load_csv(option, path)
+    else:
+        raise InputError(
+            f"{option}: cannot read {path!r}: unsupported file type {ext or '(none)'!r}; "
+            "use @file.npy, @file.npz:key or @file.csv")
+    return _numeric(option, path, arr)
+
+
+def _open(option, path, reader, what):
+    try:
+        with open(path, "rb") as f:
+            return reader(f)
+    except FileNotFoundError:
+        raise InputError(f"{option}: cannot read {path!r}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{option}: cannot read {path!r}: it is a directory") from None
+    except PermissionError:
+        raise InputError(f"{option}: cannot read {path!r}: permission denied") from None
+    except OSError as exc:
+        raise InputError(f"{option}: cannot read {path!r}: {exc.strerror or exc}") from None
+    except (ValueError, EOFError) as exc:
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if "pickle" in detail.lower():
+            detail = "it holds Python objects (pickled data), not numbers"
+        raise InputError(f"{option}: {path!r} is not a valid {what}: {detail}") from None
+
+
+def _load_npz(option, path, key):
+    def read(f):
+        with np.load(f, allow_pickle=False) as z:
+            names = list(z.files)
+            if key is None or key == "":
+                if len(names) == 1:
+                    return z[names[0]]
+                listed = ", ".join(names) if names else "(none)"
+                raise InputError(
+                    f"{option}: {path!r} holds {len(names)} arrays ({listed}); "
+                    f"name one as @{path}:KEY")
+            if key not in names:
+                listed = ", ".join(names) if names else "(none)"
+                raise InputError(f"{option}: {path!r} has no array {key!r}; it has: {listed}")
+            return z[key]
+
+    import zipfile
+    try:
+        arr = _open(option, path, read, ".npz file")
+    except zipfile.BadZipFile as exc:
+        raise InputError(f"{option}: {path!r} is not a valid .npz file: {exc}") from None
+    return _numeric(option, path if key is None else f"{path}:{key}", arr)
+
+
+def _load_csv(option, path):
+    def read(f):
+        text = f.read().decode("utf-8-sig")
+        lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
+        rows = [ln for ln in lines if ln]
+        if not rows:
+            raise ValueError("it holds no numbers")
+        parsed = []
+        for i, ln in enumerate(rows, 1):
+            cells = [c.strip() for c in ln.split(",")]
+            try:
+                parsed.append([float(c) for c in cells])
+            except ValueError:
+                bad = next(c for c in cells if not _is_float(c))
+                raise ValueError(f"row {i}: {bad!r} is not a number") from None
+        widths = {len(r) for r in parsed}
+        if len(widths) != 1:
+            raise ValueError(f"rows have different numbers of columns ({', '.join(map(str, sorted(widths)))})")
+        arr = np.array(parsed, dtype=np.float64)
+        if arr.shape[0] == 1 or arr.shape[1] == 1:
+            arr = arr.reshape(-1) if arr.size != 1 else arr.reshape(())
+        return arr
+
+    try:
+        return _open(option, path, read, "CSV file")
+    except UnicodeDecodeError:
+        raise InputError(f"{option}: {path!r} is not a valid CSV file: it is not UTF-8 text") from None
+
+
+def _is_float(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _numeric(option, path, arr):
+    arr = np.asarray(arr)
+    if arr.dtype.kind not in "biuf":
+        raise InputError(
+            f"{option}: {path!r} holds {arr.dtype} data; only numbers (bool, integer, float) can be loaded")
+    return arr
+
+
+def file_tensor(option: str, spec: str, max_elements=None):
+    """``@file`` as a tensor of the default float dtype."""
+    from .. import dtypes
+    from ..tensor import Tensor
+
+    arr = load_array(option, spec)
+    if max_elements is not None and arr.size > max_elements:
+        raise InputError(
+            f"{option}: {spec[1:]!r} has {arr.size:,} elements, over the limit of "
+            f"{max_elements:,} (--max-elements)")
+    return Tensor._make(np.array(arr, dtype=dtypes.get_default_dtype().numpy))
+
+
+def as_param(value):
+    """``tensor(value, dtype=default)`` as a leaf that requires grad (``--param``)."""
+    from .. import dtypes
+    from ..tensor import Tensor
+    from ..ops import factories
+
+    dt = dtypes.get_default_dtype()
+    if isinstance(value, Tensor):
+        t = Tensor._make(np.array(value._data, dtype=dt.numpy))
+    else:
+        t = factories.tensor(value, dtype=dt)
+    t.requires_grad_(True)
+    return t
