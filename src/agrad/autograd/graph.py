@@ -176,8 +176,10 @@ class Node:
     def release(self) -> None:
         """Free saved tensors after a backward pass that does not retain the graph."""
         if self._saved:
+            d = self.__dict__
             for s in self._saved.values():
                 s.free()
+                d.pop(s.name, None)
 
     def _tensor_hooks(self, index: int):
         if self._pre_hooks is None:

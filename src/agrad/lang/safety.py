@@ -146,7 +146,8 @@ FORBIDDEN_MEMBERS = frozenset({
     "save", "load", "from_file", "hub", "utils", "jit", "compile", "onnx", "package",
     "multiprocessing", "distributed", "library", "ops", "classes", "testing", "backends",
     "cuda", "mps", "xpu", "fx", "export", "profiler", "serialization", "storage",
-    "set_default_tensor_type", "lang", "cli", "render", "os", "sys", "np", "numpy",
+    "set_default_tensor_type", "set_limits", "lang", "cli", "render", "os", "sys", "np",
+    "numpy",
     "tofile", "fromfile", "savetxt", "loadtxt", "savez", "memmap", "dump", "dumps",
 })
 

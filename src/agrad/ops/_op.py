@@ -80,6 +80,13 @@ class OpNode(Node):
         return self.next_functions[i][0] is not None
 
     def apply(self, grads):
+        saved = self._saved
+        if saved is not None:
+            # saved tensors are plain attributes (fast to read in formulas); check them once here
+            for slot in saved.values():
+                t = slot.tensor
+                if t is None or t._vc[0] != slot.version:
+                    slot.unpack(self)  # raises PyTorch's error
         if self._multi:
             if all(g is None for g in grads):
                 return (None,) * len(self.next_functions)
@@ -135,12 +142,13 @@ class Op:
 
     def apply(self, tensors, arrays, attrs):
         """Run on ``tensors`` whose data the caller already prepared as ``arrays``
-        (e.g. cast to the promoted dtype: the graph still sees the original tensors)."""
+        (e.g. cast to the promoted dtype: the graph still sees the original tensors).
+        A tensor may be None where a Python number stands in its place (in ``arrays``)."""
         make = Tensor._make
         recording = False
         if _state["enabled"]:
             for t in tensors:
-                if t._requires_grad:
+                if t is not None and t._requires_grad:
                     recording = True
                     break
         ctx = self.node() if recording else _Scratch()
@@ -160,8 +168,14 @@ class Op:
                     if name == "result":
                         saves[name] = outs[0]
                     else:
-                        saves[name] = tensors[self.inputs.index(name)]
+                        i = self.inputs.index(name)
+                        if tensors[i] is not None:
+                            saves[name] = tensors[i]
+                        else:  # a Python number given in place of a tensor
+                            ctx.__dict__[name] = arrays[i]
             graph.record(ctx, tensors, outs, saves)
+            if saves:
+                ctx.__dict__.update(saves)
         return results
 
     def __repr__(self):

@@ -32,9 +32,11 @@ def check_operand(x, fname):
 
 
 def operands(a, b, fname="op", dtype=None):
-    """(tensors, arrays) for a binary op: Python numbers wrapped, both cast to the
-    promoted dtype (``dtype`` overrides).  The arrays are what the kernel reads; the
-    tensors are what the graph records."""
+    """(tensors, arrays) for a binary op: both cast to the promoted dtype (``dtype``
+    overrides).  The arrays are what the kernel reads; the tensors are what the graph
+    records.  A Python number beside a float tensor is passed through as is (numpy
+    treats it as weak, as torch does): its tensor is then None and its "array" the
+    number.  Other Python numbers are wrapped as 0-d tensors."""
     if dtype is None and type(a) is Tensor:
         # fast paths: same-dtype tensors; a float tensor with a Python number
         tb = type(b)
@@ -42,8 +44,9 @@ def operands(a, b, fname="op", dtype=None):
             if a._data.dtype == b._data.dtype:
                 return (a, b), (a._data, b._data)
         elif (tb is float or tb is int) and a._data.dtype.kind == "f":
-            arr = np.array(b, a._data.dtype)
-            return (a, Tensor._make(arr)), (a._data, arr)
+            # numpy treats a Python number as weak, exactly like torch's wrapped
+            # numbers with a float tensor: no wrapping, no cast
+            return (a, None), (a._data, b)
     check_operand(a, fname)
     check_operand(b, fname)
     d = dtype or _result_type(a, b)
@@ -69,7 +72,7 @@ def _broadcast_error(fn):
         try:
             return fn(ctx, *arrays, **attrs)
         except ValueError:
-            shapes = [a.shape for a in arrays]
+            shapes = [np.shape(a) for a in arrays]
             raise RuntimeError(_mismatch_message(*shapes[:2])) from None
 
     return wrapper
@@ -442,9 +445,10 @@ def where(condition, input=None, other=None, *, out=None):
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {_scalar(condition.dtype)}")
     ts, arrs = operands(input, other, "where")
     try:
-        np.broadcast_shapes(condition._data.shape, arrs[0].shape, arrs[1].shape)
+        np.broadcast_shapes(condition._data.shape, np.shape(arrs[0]), np.shape(arrs[1]))
     except ValueError:
-        raise RuntimeError(_mismatch_message(condition._data.shape, np.broadcast_shapes(arrs[0].shape, arrs[1].shape))) from None
+        raise RuntimeError(_mismatch_message(
+            condition._data.shape, np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1])))) from None
     return finish_out("where", _where.apply(ts, arrs, {"condition": condition._data}), out)
 
 
@@ -468,7 +472,7 @@ def _compare(np_fn, name, aliases=()):
         try:
             r = np_fn(*arrs)
         except ValueError:
-            raise RuntimeError(_mismatch_message(arrs[0].shape, arrs[1].shape)) from None
+            raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
         return finish_out(name, Tensor._make(r), out)
 
     fn.__name__ = name
@@ -529,7 +533,7 @@ def bitwise_not(input, *, out=None):
 @export(method=True)
 def floor_divide(input, other, *, out=None):
     ts, arrs = operands(input, other, "floor_divide")
-    if arrs[1].dtype.kind in "iu" and (arrs[1] == 0).any():
+    if np.asarray(arrs[1]).dtype.kind in "iu" and (np.asarray(arrs[1]) == 0).any():
         raise RuntimeError("ZeroDivisionError")
     return finish_out("floor_divide", Tensor._make(np.floor_divide(*arrs)), out)
 

@@ -1,0 +1,455 @@
+"""``agrad graph``: the autograd graph behind a tensor, as a tree, DOT, Mermaid or JSON.
+
+The walk starts at the target's ``grad_fn`` and follows ``next_functions``
+down to the ``AccumulateGrad`` nodes of the leaves.  It is iterative (a
+chain of 100,000 nodes is no deeper for it than a chain of 3), and it fixes
+the node ids every format shares: ``#0`` is the root, the others are
+numbered in the order the tree shows them.
+
+The tree's rules (SPEC §3):
+
+* a node reached a second time is drawn once and then referenced
+  (``↑ #4 MulBackward0``);
+* a node with one input to expand continues on the next line at the same
+  depth, so chains do not drift right.  Inputs that need no expanding --
+  leaves and references -- are listed first, as branches, and the line
+  without a connector after them is the remaining input;
+* in such a chain, a run in which the same sequence of node names repeats
+  is collapsed into one line (``×250 [SinBackward0 → MulBackward0]``,
+  with the range of ids it covers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..autograd.graph import AccumulateGrad
+from .records import json_float, node_display_name
+
+#: Shortest repeated run (in repetitions) that is collapsed.
+MIN_REPEATS = 3
+#: Longest repeating sequence of names looked for.
+MAX_PERIOD = 8
+
+
+@dataclass
+class Origin:
+    """Where a tensor was made: the variable it was bound to and the script line."""
+
+    var: str | None = None
+    source: str | None = None  # source name
+    line: int | None = None
+    text: str | None = None  # the statement's source text
+
+    @property
+    def where(self) -> str | None:
+        if self.source is None:
+            return None
+        return f"{self.source}:{self.line}" if self.line is not None else self.source
+
+
+@dataclass
+class GNode:
+    id: int
+    node: object
+    name: str
+    outputs: list  # [(shape tuple, dtype name)]
+    origin: Origin | None
+    leaf: str | None  # the leaf's name, for AccumulateGrad nodes
+    is_leaf: bool
+
+
+@dataclass
+class Step:
+    """One node of a chain, with the inputs shown beside it (leaves, references)."""
+
+    gid: int
+    side: list  # [("node"|"ref", gid)]
+    collapsible: bool
+
+
+@dataclass
+class Line:
+    kind: str  # "node", "ref", "run"
+    prefix: str
+    conn: str
+    gid: int = -1
+    run: tuple | None = None  # (count, names, first id, last id)
+    more: bool = False  # lines of the same item follow (for extras' guides)
+
+
+class GraphModel:
+    """Every node behind ``root``, with ids, and the tree's lines."""
+
+    def __init__(self, root, *, origins=None, leaf_names=None, collapse=True):
+        self.origins = origins or (lambda node: None)
+        self.leaf_names = leaf_names or (lambda node: None)
+        self.nodes: list[GNode] = []
+        self.edges: list[tuple[int, int, int]] = []  # (from, to, input index)
+        self.lines: list[Line] = []
+        self._ids: dict = {}
+        self.collapse = collapse
+        if root is not None:
+            self._layout(root)
+
+    # -- nodes --------------------------------------------------------------
+    def _add(self, node) -> int:
+        gid = len(self.nodes)
+        self._ids[node] = gid
+        is_leaf = isinstance(node, AccumulateGrad)
+        leaf = None
+        if is_leaf:
+            leaf = self.leaf_names(node) or "<unnamed leaf>"
+        outputs = [(tuple(int(s) for s in shape), getattr(dt, "name", str(dt)))
+                   for shape, dt in (node._out_meta or ())]
+        name = "AccumulateGrad" if is_leaf else node_display_name(node)
+        self.nodes.append(GNode(gid, node, name, outputs, self.origins(node), leaf, is_leaf))
+        return gid
+
+    def id_of(self, node):
+        return self._ids.get(node)
+
+    # -- the walk -------------------------------------------------------------
+    def _layout(self, root):
+        ids = self._ids
+        raw_edges = []  # (from id, to node, input index): resolved once every node has its id
+        # items to draw: (prefix, connector, node); a stack, so the tree is pre-order
+        stack = [("", "", root)]
+        lines = self.lines
+        while stack:
+            prefix, conn, node = stack.pop()
+            if node in ids:
+                lines.append(Line("ref", prefix, conn, ids[node]))
+                continue
+            body = prefix + ("│  " if conn == "├─ " else "   " if conn == "└─ " else "")
+            steps: list[Step] = []
+            cur = node
+            while True:
+                gid = self._add(cur)
+                kids = [(idx, nxt) for idx, (nxt, _nr) in enumerate(cur.next_functions) if nxt is not None]
+                for idx, nxt in kids:
+                    raw_edges.append((gid, nxt, idx))
+                big = []
+                claimed = set()
+                for idx, nxt in kids:
+                    if not (nxt in ids or nxt in claimed or isinstance(nxt, AccumulateGrad)):
+                        big.append((idx, nxt))
+                    claimed.add(nxt)
+                if len(big) != 1:
+                    steps.append(Step(gid, [], True))
+                    break
+                big_idx, big_node = big[0]
+                side = []
+                collapsible = True
+                for idx, nxt in kids:
+                    if idx == big_idx:
+                        continue
+                    if nxt in ids:
+                        side.append(("ref", ids[nxt]))
+                    else:
+                        side.append(("node", self._add(nxt)))
+                        collapsible = False
+                steps.append(Step(gid, side, collapsible))
+                cur = big_node
+            children = kids if len(big) != 1 else []
+            self._emit_chain(steps, prefix, conn, body, bool(children))
+            # the last node's inputs are branches; pushed in reverse so the tree is pre-order
+            for n in range(len(children) - 1, -1, -1):
+                c = "└─ " if n == len(children) - 1 else "├─ "
+                stack.append((body, c, children[n][1]))
+        self.edges = sorted((frm, ids[nxt], idx) for frm, nxt, idx in raw_edges)
+
+    def _emit_chain(self, steps, prefix, conn, body, has_children):
+        lines = self.lines
+        segments = self._runs(steps) if self.collapse else [(s, None) for s in steps]
+        first = True
+        n_seg = len(segments)
+        for k, (step, run) in enumerate(segments):
+            p, c = (prefix, conn) if first else (body, "")
+            first = False
+            last_seg = k == n_seg - 1
+            if run is not None:
+                lines.append(Line("run", p, c, run=run, more=not last_seg or has_children))
+                continue
+            more = bool(step.side) or not last_seg or has_children
+            lines.append(Line("node", p, c, step.gid, more=more))
+            for kind, gid in step.side:
+                lines.append(Line(kind, body, "├─ ", gid, more=True))
+
+    def _runs(self, steps):
+        """Split a chain into single steps and collapsed runs of repeated names."""
+        names = [self.nodes[s.gid].name for s in steps]
+        ok = [s.collapsible for s in steps]
+        out = []
+        i, n = 0, len(steps)
+        while i < n:
+            best = None
+            for p in range(1, MAX_PERIOD + 1):
+                if i + p * MIN_REPEATS > n:
+                    break
+                if not all(ok[i:i + p]):
+                    continue
+                pat = names[i:i + p]
+                k = 1
+                j = i + p
+                while j + p <= n and names[j:j + p] == pat and all(ok[j:j + p]):
+                    k += 1
+                    j += p
+                if k >= MIN_REPEATS and (best is None or k * p > best[0] * best[1]):
+                    best = (k, p)
+            if best is None:
+                out.append((steps[i], None))
+                i += 1
+                continue
+            k, p = best
+            covered = steps[i:i + k * p]
+            ids = [s.gid for s in covered]
+            out.append((None, (k, names[i:i + p], ids[0], max(max(ids), max(
+                (g for s in covered for _kind, g in s.side), default=ids[0])))))
+            i += k * p
+        return out
+
+
+# ------------------------------------------------------------------ node text
+
+def fmt_shape(shape) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def fmt_outputs(gn: GNode) -> str:
+    if not gn.outputs:
+        return ""
+    return ", ".join(f"{fmt_shape(s)} {d}" for s, d in gn.outputs)
+
+
+def node_parts(gn: GNode) -> list[tuple[str, str]]:
+    """The pieces of a node line, each with a style name: id, name, meta, label, where."""
+    parts = [(f"#{gn.id}", "id"), (" ", ""), (gn.name, "name")]
+    out = fmt_outputs(gn)
+    if out:
+        parts += [("  ", ""), (out, "meta")]
+    o = gn.origin
+    if gn.is_leaf:
+        parts += [("  ", ""), (gn.leaf, "var")]
+        if o is not None and o.where:
+            parts += [("  ", ""), (o.where, "where")]
+    elif o is not None:
+        label = o.text or (o.var and f"{o.var} = …")
+        if label:
+            parts += [("  ", ""), (label, "label")]
+        if o.where:
+            parts += [("  ", ""), (o.where, "where")]
+    return parts
+
+
+def ref_parts(gn: GNode) -> list[tuple[str, str]]:
+    parts = [(f"↑ #{gn.id}", "ref"), (" ", ""), (gn.name, "refname")]
+    if gn.is_leaf:
+        parts += [(" ", ""), (f"({gn.leaf})", "refname")]
+    return parts
+
+
+def run_parts(run) -> list[tuple[str, str]]:
+    count, names, first, last = run
+    return [(f"×{count}", "count"), (" ", ""), ("[" + " → ".join(names) + "]", "name"),
+            ("  ", ""), (f"#{first}–#{last}", "id")]
+
+
+def extra_lines(gn: GNode, saved: bool, grads) -> list[tuple[str, str]]:
+    """(text, style) lines under a node: saved tensors, the gradient that arrived."""
+    out = []
+    if saved:
+        info = _saved_info(gn.node)
+        if not info:
+            out.append(("saved: (none)", "saved"))
+        for name, shape, dtype, version, freed in info:
+            text = f"saved {name}  {fmt_shape(shape)} {dtype}  version {version}"
+            if freed:
+                text += "  freed"
+            out.append((text, "saved"))
+    if grads is not None:
+        g = grads.get(gn.node)
+        if g is None:
+            out.append(("grad: (none arrived)", "grad"))
+        else:
+            out.append(("grad " + fmt_grad(g), "grad"))
+    return out
+
+
+def _saved_info(node):
+    fn = getattr(node, "saved_tensors_info", None)
+    if fn is None:
+        return []
+    return [(n, s, d, v, f) for n, s, d, v, f in fn()]
+
+
+# ------------------------------------------------------------------ gradients
+
+def grad_summary(tensor) -> dict:
+    """shape, norm, min, max, nonfinite of a gradient (JSON ``grad`` of a node)."""
+    data = np.asarray(tensor._data)
+    if data.dtype.kind == "b":
+        data = data.astype(np.float64)
+    d64 = data.astype(np.float64, copy=False)
+    finite = np.isfinite(d64)
+    nonfinite = not bool(finite.all())
+    if d64.size == 0:
+        return {"shape": list(data.shape), "norm": 0.0, "min": None, "max": None, "nonfinite": False}
+    with np.errstate(all="ignore"):
+        norm = float(np.sqrt(np.sum(d64 * d64)))
+    return {"shape": list(data.shape), "norm": json_float(norm),
+            "min": json_float(float(np.min(d64))), "max": json_float(float(np.max(d64))),
+            "nonfinite": nonfinite}
+
+
+def fmt_num(x) -> str:
+    if isinstance(x, str) or x is None:
+        return str(x)
+    if x == 0:
+        return "0"
+    if abs(x) >= 1e5 or abs(x) < 1e-4:
+        return f"{x:.4e}"
+    return f"{x:.4f}".rstrip("0").rstrip(".") if "." in f"{x:.4f}" else f"{x:.4f}"
+
+
+def fmt_grad(summary: dict) -> str:
+    text = (f"{fmt_shape(summary['shape'])}  norm={fmt_num(summary['norm'])}  "
+            f"min={fmt_num(summary['min'])}  max={fmt_num(summary['max'])}")
+    if summary["nonfinite"]:
+        text += "  NONFINITE"
+    return text
+
+
+# ------------------------------------------------------------------ text
+
+def text_lines(model: GraphModel, *, saved=False, grads=None):
+    """The tree as (prefix, [(text, style)]) lines: plain and rich rendering share it."""
+    nodes = model.nodes
+    for ln in model.lines:
+        head = ln.prefix + ln.conn
+        if ln.kind == "node":
+            gn = nodes[ln.gid]
+            yield head, node_parts(gn)
+            if saved or grads is not None:
+                body = ln.prefix + ("│  " if ln.conn == "├─ " else "   " if ln.conn == "└─ " else "")
+                guide = body + ("│    " if ln.more else "     ")
+                for text, style in extra_lines(gn, saved, grads):
+                    yield guide, [(text, style)]
+        elif ln.kind == "ref":
+            yield head, ref_parts(nodes[ln.gid])
+        else:
+            yield head, run_parts(ln.run)
+
+
+def render_text(model: GraphModel, write, *, saved=False, grads=None) -> None:
+    """Plain text: one line per call of ``write``."""
+    for head, parts in text_lines(model, saved=saved, grads=grads):
+        write(head + "".join(t for t, _s in parts))
+
+
+STYLES = {
+    "id": "dim", "name": "bold cyan", "meta": "green", "label": "", "where": "dim",
+    "var": "bold yellow", "ref": "magenta", "refname": "dim", "count": "bold magenta",
+    "saved": "blue", "grad": "yellow",
+}
+
+
+# ------------------------------------------------------------------ JSON / DOT / Mermaid
+
+def node_json(gn: GNode, *, saved=False, grads=None) -> dict:
+    shape, dtype = gn.outputs[0] if gn.outputs else ((), None)
+    o = gn.origin
+    rec = {
+        "id": gn.id,
+        "name": gn.name,
+        "shape": list(shape),
+        "dtype": dtype,
+        "var": (gn.leaf if gn.is_leaf and gn.leaf != "<unnamed leaf>" else None) if gn.is_leaf
+        else (o.var if o else None),
+        "source": o.where if o else None,
+        "leaf": gn.leaf if gn.is_leaf else None,
+    }
+    if saved:
+        rec["saved"] = [{"name": n, "shape": list(s), "dtype": d, "version": v, "freed": bool(f)}
+                        for n, s, d, v, f in _saved_info(gn.node)]
+    if grads is not None:
+        rec["grad"] = grads.get(gn.node)
+    return rec
+
+
+def graph_json(model: GraphModel, target: str | None, *, saved=False, grads=None) -> dict:
+    return {
+        "ok": True,
+        "target": target,
+        "root": 0 if model.nodes else None,
+        "nodes": [node_json(gn, saved=saved, grads=grads) for gn in model.nodes],
+        "edges": [{"from": f, "to": t, "input": i} for f, t, i in model.edges],
+    }
+
+
+def _label_lines(gn: GNode) -> list[str]:
+    lines = [f"#{gn.id} {gn.name}"]
+    out = fmt_outputs(gn)
+    if gn.is_leaf:
+        lines.append(gn.leaf + (f"  {out}" if out else ""))
+    elif out:
+        lines.append(out)
+    o = gn.origin
+    if o is not None and not gn.is_leaf:
+        label = o.text or (o.var and f"{o.var} = …")
+        if label:
+            lines.append(label)
+    if o is not None and o.where:
+        lines.append(o.where)
+    return lines
+
+
+def _dot_escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def render_dot(model: GraphModel, target: str | None, write) -> None:
+    write("digraph agrad {")
+    write(f'  label="{_dot_escape("agrad graph of " + (target or "?"))}";')
+    write('  node [shape=box, style="rounded", fontname="monospace"];')
+    for gn in model.nodes:
+        label = "\\n".join(_dot_escape(s) for s in _label_lines(gn))
+        extra = ', shape=ellipse, style=filled, fillcolor="lightblue"' if gn.is_leaf else ""
+        write(f'  n{gn.id} [label="{label}"{extra}];')
+    multi = _multi_input(model)
+    for f, t, i in model.edges:
+        lab = f' [label="{i}"]' if f in multi else ""
+        write(f"  n{f} -> n{t}{lab};")
+    write("}")
+
+
+def _multi_input(model):
+    counts = {}
+    for f, _t, _i in model.edges:
+        counts[f] = counts.get(f, 0) + 1
+    return {f for f, c in counts.items() if c > 1}
+
+
+_MERMAID = {"#": "#35;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "|": "#124;",
+            "[": "#91;", "]": "#93;", "{": "#123;", "}": "#125;", "`": "#96;"}
+
+
+def _mermaid_escape(s: str) -> str:
+    return "".join(_MERMAID.get(ch, ch) for ch in s)
+
+
+def render_mermaid(model: GraphModel, target: str | None, write) -> None:
+    write("flowchart TD")
+    for gn in model.nodes:
+        label = "<br/>".join(_mermaid_escape(s) for s in _label_lines(gn))
+        if gn.is_leaf:
+            write(f'  n{gn.id}(["{label}"])')
+        else:
+            write(f'  n{gn.id}["{label}"]')
+    multi = _multi_input(model)
+    for f, t, i in model.edges:
+        write(f"  n{f} -->|{i}| n{t}" if f in multi else f"  n{f} --> n{t}")
+
+
