@@ -6,6 +6,12 @@
 
 __version__ = "0.1.0"
 
+import numpy as _np
+
+# PyTorch computes log(0) = -inf and 0/0 = nan silently; so does agrad. (This sets
+# numpy's error state for the process: agrad is the numerics layer here.)
+_np.seterr(all="ignore")
+
 from . import dtypes as _dtypes
 from .dtypes import (  # noqa: F401
     bool_ as bool, dtype, float16, float32, float64, int8, int16, int32, int64, uint8,
