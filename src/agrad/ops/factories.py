@@ -75,7 +75,14 @@ def _finish(data, requires_grad, device=None):
 
 
 def _infer_dtype(data):
-    """The dtype torch.tensor gives Python data: bool, int64, or the default float."""
+    """The dtype torch.tensor gives data: an array's or tensor's own; for Python
+    data bool, int64, or the default float."""
+    if isinstance(data, np.ndarray):
+        return dtypes.from_numpy(data.dtype)
+    if isinstance(data, Tensor):
+        return data.dtype
+    if isinstance(data, (np.floating, np.integer, np.bool_)):
+        return dtypes.from_numpy(np.asarray(data).dtype)
     kinds = set()
     stack = [data]
     while stack:
