@@ -116,16 +116,22 @@ class Op:
     - ``forward(ctx, *arrays, **attrs)``: numpy arrays in, array (or tuple) out;
       may store what backward needs on ``ctx``.
     - ``inputs``: names of the tensor inputs (for ``saves`` and ``_saved_<name>``).
-    - ``saves``: names of inputs, or ``"result"``, kept for backward.
+    - ``saves``: names of inputs, or ``"result"``, kept for backward;
+      ``saves_for`` maps a saved name to the inputs whose gradient needs it, so it
+      is kept only when one of them requires grad (as PyTorch does: ``x * 2`` keeps
+      nothing of ``x``).
     - ``outputs``: how many outputs are differentiable (the rest, e.g. indices, are not);
       None: all of them.
     """
 
-    def __init__(self, name, forward, *, inputs=("self",), saves=(), outputs=1, multi_grad=False):
+    def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
+                 multi_grad=False):
         self.name = name
         self.forward = forward
         self.inputs = inputs
         self.saves = tuple(saves)
+        # saved name -> indices of the inputs whose gradient needs it (default: always kept)
+        self.saves_for = saves_for or {}
         self.n_diff_outputs = outputs
         self.node = type(name, (OpNode,), {"_name": name, "_multi": multi_grad, "__module__": "agrad.autograd.nodes"})
         self._formula = None
@@ -165,6 +171,10 @@ class Op:
             if self.saves:
                 saves = {}
                 for name in self.saves:
+                    users = self.saves_for.get(name)
+                    if users is not None and not any(
+                            tensors[i] is not None and tensors[i]._requires_grad for i in users):
+                        continue
                     if name == "result":
                         saves[name] = outs[0]
                     else:

@@ -30,12 +30,14 @@ def _dims(t, n, who):
         raise RuntimeError(f"{who}: Expected {n}-D argument {'self' if True else ''}, but got {t.ndim}-D")
 
 
-_mm = Op("MmBackward0", lambda ctx, a, b: a @ b, inputs=("self", "mat2"), saves=("self", "mat2"))
+_mm = Op("MmBackward0", lambda ctx, a, b: a @ b, inputs=("self", "mat2"), saves=("self", "mat2"),
+         saves_for={"self": (1,), "mat2": (0,)})
 
 
 @_mm.derivative
 def _(ctx, grad):
-    return grad.mm(ctx.mat2.t()), ctx.self.t().mm(grad)
+    return (grad.mm(ctx.mat2.t()) if ctx.needs(0) else None,
+            ctx.self.t().mm(grad) if ctx.needs(1) else None)
 
 
 @export(method=True)
@@ -51,12 +53,14 @@ def mm(input, mat2, *, out=None):
     return finish_out("mm", _mm(input, mat2), out)
 
 
-_mv = Op("MvBackward0", lambda ctx, a, v: a @ v, inputs=("self", "vec"), saves=("self", "vec"))
+_mv = Op("MvBackward0", lambda ctx, a, v: a @ v, inputs=("self", "vec"), saves=("self", "vec"),
+         saves_for={"self": (1,), "vec": (0,)})
 
 
 @_mv.derivative
 def _(ctx, grad):
-    return grad.unsqueeze(1) * ctx.vec, ctx.self.t().mv(grad)
+    return (grad.unsqueeze(1) * ctx.vec if ctx.needs(0) else None,
+            ctx.self.t().mv(grad) if ctx.needs(1) else None)
 
 
 @export(method=True)
@@ -72,12 +76,13 @@ def mv(input, vec, *, out=None):
 
 
 _dot = Op("DotBackward0", lambda ctx, a, b: np.asarray(np.dot(a, b)), inputs=("self", "tensor"),
-          saves=("self", "tensor"))
+          saves=("self", "tensor"), saves_for={"self": (1,), "tensor": (0,)})
 
 
 @_dot.derivative
 def _(ctx, grad):
-    return grad * ctx.tensor, grad * ctx.self
+    return (grad * ctx.tensor if ctx.needs(0) else None,
+            grad * ctx.self if ctx.needs(1) else None)
 
 
 @export(method=True)
@@ -96,12 +101,14 @@ def dot(input, tensor, *, out=None):
 
 export("inner")(lambda input, other: dot(input, other) if input.ndim == 1 and other.ndim == 1 else matmul(input, other.mT))
 
-_bmm = Op("BmmBackward0", lambda ctx, a, b: np.matmul(a, b), inputs=("self", "mat2"), saves=("self", "mat2"))
+_bmm = Op("BmmBackward0", lambda ctx, a, b: np.matmul(a, b), inputs=("self", "mat2"), saves=("self", "mat2"),
+          saves_for={"self": (1,), "mat2": (0,)})
 
 
 @_bmm.derivative
 def _(ctx, grad):
-    return grad.bmm(ctx.mat2.transpose(1, 2)), ctx.self.transpose(1, 2).bmm(grad)
+    return (grad.bmm(ctx.mat2.transpose(1, 2)) if ctx.needs(0) else None,
+            ctx.self.transpose(1, 2).bmm(grad) if ctx.needs(1) else None)
 
 
 @export(method=True)

@@ -94,12 +94,12 @@ def _mismatch_message(sa, sb):
 # binary arithmetic
 # ---------------------------------------------------------------------------
 
-def binary(np_fn, name, *, saves=(), overload=0):
+def binary(np_fn, name, *, saves=(), saves_for=None, overload=0):
     """A differentiable binary op over (self, other); decorate its derivative."""
 
     def deco(derivative):
         op = Op(node_name(name, overload), _broadcast_error(lambda ctx, a, b: np_fn(a, b)),
-                inputs=("self", "other"), saves=saves)
+                inputs=("self", "other"), saves=saves, saves_for=saves_for)
         op.derivative(derivative)
         return op
 
@@ -130,13 +130,13 @@ def _(ctx, grad):
     return grad, -grad if alpha == 1 else grad * -alpha
 
 
-@binary(np.multiply, "mul", saves=("self", "other"))
+@binary(np.multiply, "mul", saves=("self", "other"), saves_for={"self": (1,), "other": (0,)})
 def _mul(ctx, grad):
     return (grad * ctx.other if ctx.needs(0) else None,
             grad * ctx.self if ctx.needs(1) else None)
 
 
-@binary(np.true_divide, "div", saves=("self", "other"))
+@binary(np.true_divide, "div", saves=("self", "other"), saves_for={"self": (1,)})
 def _div(ctx, grad):
     other = ctx.other
     return (grad / other if ctx.needs(0) else None,
