@@ -74,7 +74,14 @@ class SavedTensor:
         self.name = name
         self.is_output = is_output
         self.freed = False
-        self._meta = (tensor.shape, tensor.dtype)
+        self._meta = None  # (shape, dtype), taken when the tensor is let go
+
+    @property
+    def meta(self):
+        """(shape, dtype) of the saved tensor, also after it was freed."""
+        if self._meta is None:
+            return (tuple(self.tensor._data.shape), self.tensor.dtype)
+        return self._meta
 
     def unpack(self, node):
         t = self.tensor
@@ -99,6 +106,8 @@ class SavedTensor:
         return t
 
     def free(self):
+        if self.tensor is not None:
+            self._meta = self.meta
         self.tensor = None
         self.freed = True
 
@@ -169,7 +178,7 @@ class Node:
         """(name, shape, dtype, version, freed) for each saved tensor, for the graph view."""
         out = []
         for s in (self._saved or {}).values():
-            shape, dtype = s._meta
+            shape, dtype = s.meta
             out.append((s.name, tuple(shape), dtype.name, s.version, s.freed))
         return out
 

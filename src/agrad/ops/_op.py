@@ -19,7 +19,7 @@ from ..autograd import graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
 
-_state = graph._state
+is_recording = graph.is_recording
 
 # Names exported to the torch namespace, Tensor methods and nn.functional.
 FUNCTIONS: dict = {}
@@ -122,16 +122,21 @@ class Op:
       nothing of ``x``).
     - ``outputs``: how many outputs are differentiable (the rest, e.g. indices, are not);
       None: all of them.
+    - ``value_error(arrays)``: the exception to raise when numpy's forward raises
+      ValueError (e.g. PyTorch's broadcasting message).
     """
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
-                 multi_grad=False):
+                 multi_grad=False, value_error=None):
         self.name = name
         self.forward = forward
         self.inputs = inputs
         self.saves = tuple(saves)
-        # saved name -> indices of the inputs whose gradient needs it (default: always kept)
-        self.saves_for = saves_for or {}
+        saves_for = saves_for or {}
+        # (name, input index or -1 for the result, inputs whose gradient needs it or None)
+        self._save_plan = tuple(
+            (n, -1 if n == "result" else inputs.index(n), saves_for.get(n)) for n in self.saves)
+        self.value_error = value_error
         self.n_diff_outputs = outputs
         self.node = type(name, (OpNode,), {"_name": name, "_multi": multi_grad, "__module__": "agrad.autograd.nodes"})
         self._formula = None
@@ -151,14 +156,14 @@ class Op:
         (e.g. cast to the promoted dtype: the graph still sees the original tensors).
         A tensor may be None where a Python number stands in its place (in ``arrays``)."""
         make = Tensor._make
-        recording = False
-        if _state["enabled"]:
-            for t in tensors:
-                if t is not None and t._requires_grad:
-                    recording = True
-                    break
+        recording = is_recording(tensors)
         ctx = self.node() if recording else _Scratch()
-        out = self.forward(ctx, *arrays, **attrs)
+        try:
+            out = self.forward(ctx, *arrays, **attrs)
+        except ValueError:
+            if self.value_error is None:
+                raise
+            raise self.value_error(arrays) from None
         if type(out) is tuple:
             results = tuple(make(o) for o in out)
         else:
@@ -168,21 +173,18 @@ class Op:
             outs = (results,) if type(results) is not tuple else (
                 results if self.n_diff_outputs is None else results[: self.n_diff_outputs])
             saves = None
-            if self.saves:
+            if self._save_plan:
                 saves = {}
-                for name in self.saves:
-                    users = self.saves_for.get(name)
+                for name, i, users in self._save_plan:
                     if users is not None and not any(
-                            tensors[i] is not None and tensors[i]._requires_grad for i in users):
+                            tensors[u] is not None and tensors[u]._requires_grad for u in users):
                         continue
-                    if name == "result":
+                    if i < 0:
                         saves[name] = outs[0]
-                    else:
-                        i = self.inputs.index(name)
-                        if tensors[i] is not None:
-                            saves[name] = tensors[i]
-                        else:  # a Python number given in place of a tensor
-                            ctx.__dict__[name] = arrays[i]
+                    elif tensors[i] is not None:
+                        saves[name] = tensors[i]
+                    else:  # a Python number given in place of a tensor
+                        ctx.__dict__[name] = arrays[i]
             graph.record(ctx, tensors, outs, saves)
             if saves:
                 ctx.__dict__.update(saves)

@@ -68,14 +68,21 @@ def _float_array(x):
 
 
 def _broadcast_error(fn):
+    """Wrap a forward so numpy's broadcasting ValueError becomes PyTorch's error
+    (prefer ``Op(..., value_error=broadcast_error)``)."""
+
     def wrapper(ctx, *arrays, **attrs):
         try:
             return fn(ctx, *arrays, **attrs)
         except ValueError:
-            shapes = [np.shape(a) for a in arrays]
-            raise RuntimeError(_mismatch_message(*shapes[:2])) from None
+            raise broadcast_error(arrays) from None
 
     return wrapper
+
+
+def broadcast_error(arrays):
+    """PyTorch's error for operands that do not broadcast (numpy raised ValueError)."""
+    return RuntimeError(_mismatch_message(np.shape(arrays[0]), np.shape(arrays[1])))
 
 
 def _mismatch_message(sa, sb):
@@ -98,8 +105,8 @@ def binary(np_fn, name, *, saves=(), saves_for=None, overload=0):
     """A differentiable binary op over (self, other); decorate its derivative."""
 
     def deco(derivative):
-        op = Op(node_name(name, overload), _broadcast_error(lambda ctx, a, b: np_fn(a, b)),
-                inputs=("self", "other"), saves=saves, saves_for=saves_for)
+        op = Op(node_name(name, overload), lambda ctx, a, b: np_fn(a, b), inputs=("self", "other"),
+                saves=saves, saves_for=saves_for, value_error=broadcast_error)
         op.derivative(derivative)
         return op
 
@@ -114,8 +121,8 @@ def _sub_fwd(ctx, a, b, alpha=1):
     return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, alpha, dtype=b.dtype))
 
 
-_add = Op("AddBackward0", _broadcast_error(_add_fwd), inputs=("self", "other"))
-_sub = Op("SubBackward0", _broadcast_error(_sub_fwd), inputs=("self", "other"))
+_add = Op("AddBackward0", _add_fwd, inputs=("self", "other"), value_error=broadcast_error)
+_sub = Op("SubBackward0", _sub_fwd, inputs=("self", "other"), value_error=broadcast_error)
 
 
 @_add.derivative
@@ -229,8 +236,8 @@ def _(ctx, grad):
     return grad * e * ctx.self.pow(e - 1)
 
 
-_pow1 = Op("PowBackward1", _broadcast_error(lambda ctx, a, b: np.power(a, b)),
-           inputs=("self", "exponent"), saves=("self", "exponent", "result"))
+_pow1 = Op("PowBackward1", lambda ctx, a, b: np.power(a, b), inputs=("self", "exponent"),
+           saves=("self", "exponent", "result"), value_error=broadcast_error)
 
 
 @_pow1.derivative
