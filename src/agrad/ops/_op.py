@@ -176,9 +176,12 @@ class Op:
             if self._save_plan:
                 saves = {}
                 for name, i, users in self._save_plan:
-                    if users is not None and not any(
-                            tensors[u] is not None and tensors[u]._requires_grad for u in users):
-                        continue
+                    if users is not None:
+                        for u in users:
+                            if tensors[u] is not None and tensors[u]._requires_grad:
+                                break
+                        else:
+                            continue  # no input that needs this one requires grad
                     if i < 0:
                         saves[name] = outs[0]
                     elif tensors[i] is not None:

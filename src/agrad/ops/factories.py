@@ -77,6 +77,11 @@ def _finish(data, requires_grad, device=None):
 def _infer_dtype(data):
     """The dtype torch.tensor gives data: an array's or tensor's own; for Python
     data bool, int64, or the default float."""
+    t = type(data)
+    if t is float:
+        return dtypes.get_default_dtype()
+    if t is int:
+        return dtypes.int64
     if isinstance(data, np.ndarray):
         return dtypes.from_numpy(data.dtype)
     if isinstance(data, Tensor):

@@ -344,7 +344,13 @@ def broadcast_shapes(*shapes):
     return Size(np.broadcast_shapes(*shapes))
 
 
-_sum_to = Op("SumToSizeBackward0", lambda ctx, a, axes, shape: np.sum(a, axis=axes, keepdims=True).reshape(shape))
+def _sum_to_fwd(ctx, a, axes, shape):
+    if not shape:
+        return np.sum(a)
+    return np.sum(a, axis=axes, keepdims=True).reshape(shape)
+
+
+_sum_to = Op("SumToSizeBackward0", _sum_to_fwd)
 
 
 @_sum_to.derivative
