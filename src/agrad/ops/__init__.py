@@ -7,7 +7,7 @@ underscore), so adding an op family is adding one file.
 import importlib
 import pkgutil
 
-from ._op import FUNCTIONAL, FUNCTIONS, LINALG, METHODS, OPS, export, method  # noqa: F401
+from ._op import ALL_OPS, FUNCTIONAL, FUNCTIONS, LINALG, METHODS, OPS, export, method  # noqa: F401
 
 FAMILIES = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
 for _name in FAMILIES:

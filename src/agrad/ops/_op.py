@@ -26,8 +26,10 @@ FUNCTIONS: dict = {}
 METHODS: dict = {}
 FUNCTIONAL: dict = {}
 LINALG: dict = {}
-#: Every Op, by node name, for docs and tests.
+#: Ops by node name (the last one made wins where several share a name, e.g.
+#: torch::autograd::NotImplemented); ALL_OPS keeps every one, for docs and tests.
 OPS: dict = {}
+ALL_OPS: list = []
 
 
 def export(*names, method=None, functional=None, linalg=None, torch=True):
@@ -124,11 +126,14 @@ class Op:
       None: all of them.
     - ``value_error(arrays)``: the exception to raise when numpy's forward raises
       ValueError (e.g. PyTorch's broadcasting message).
+    - ``internal``: the op only appears inside other ops' formulas (double backward),
+      so it needs no golden case of its own.
     """
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
-                 multi_grad=False, value_error=None):
+                 multi_grad=False, value_error=None, internal=False):
         self.name = name
+        self.internal = internal  # a helper of other ops' formulas, not user-facing
         self.forward = forward
         self.inputs = inputs
         self.saves = tuple(saves)
@@ -141,6 +146,7 @@ class Op:
         self.node = type(name, (OpNode,), {"_name": name, "_multi": multi_grad, "__module__": "agrad.autograd.nodes"})
         self._formula = None
         OPS[name] = self
+        ALL_OPS.append(self)
 
     def derivative(self, fn):
         """Set the backward formula: ``fn(ctx, grad)`` -> a gradient per input (tuple or one)."""

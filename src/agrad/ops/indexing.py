@@ -24,7 +24,7 @@ def _embed_fwd(ctx, g, shape, index):
     return out
 
 
-_embed = Op("SliceBackwardBackward0", _embed_fwd)
+_embed = Op("SliceBackwardBackward0", _embed_fwd, internal=True)
 
 
 @_embed.derivative
@@ -38,7 +38,7 @@ def _embed_add_fwd(ctx, g, shape, index):
     return out
 
 
-_embed_add = Op("IndexBackwardBackward0", _embed_add_fwd)
+_embed_add = Op("IndexBackwardBackward0", _embed_add_fwd, internal=True)
 
 
 @_embed_add.derivative
@@ -62,7 +62,7 @@ def _scatter_fwd(ctx, g, shape, idx, dim):
     return out
 
 
-_scatter_along = Op("ValueSelectingReductionBackwardBackward0", _scatter_fwd)
+_scatter_along = Op("ValueSelectingReductionBackwardBackward0", _scatter_fwd, internal=True)
 
 
 @_scatter_along.derivative
@@ -70,7 +70,8 @@ def _(ctx, grad):
     return _gather_along.apply((grad,), (grad._data,), {"idx": ctx.idx, "dim": ctx.dim})
 
 
-_gather_along = Op("GatherBackward0", lambda ctx, a, idx, dim: np.take_along_axis(a, idx, axis=dim))
+_gather_along = Op("TakeAlongDimBackward0", lambda ctx, a, idx, dim: np.take_along_axis(a, idx, axis=dim),
+                   internal=True)
 
 
 @_gather_along.derivative
@@ -255,7 +256,7 @@ def _is_advanced(index):
     return any(isinstance(i, (Tensor, list, np.ndarray)) for i in items)
 
 
-_zero_at_op = Op("IndexFillBackward0", lambda ctx, g, index: _zeroed(g, index))
+_zero_at_op = Op("IndexFillBackward0", lambda ctx, g, index: _zeroed(g, index), internal=True)
 _zero_at_op.derivative(lambda ctx, grad: _zero_at(grad, ctx.index))
 
 

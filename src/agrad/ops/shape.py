@@ -350,7 +350,7 @@ def _sum_to_fwd(ctx, a, axes, shape):
     return np.sum(a, axis=axes, keepdims=True).reshape(shape)
 
 
-_sum_to = Op("SumToSizeBackward0", _sum_to_fwd)
+_sum_to = Op("SumToSizeBackward0", _sum_to_fwd, internal=True)
 
 
 @_sum_to.derivative
