@@ -175,12 +175,18 @@ def from_numpy(ndarray):
     return Tensor._make(ndarray)
 
 
-def legacy_tensor(*args, dtype=None, device=None, requires_grad=None, **kw):
-    """torch.Tensor(data) or torch.Tensor(*sizes): always the default float dtype."""
-    if requires_grad is not None or kw:
-        bad = "requires_grad" if requires_grad is not None else next(iter(kw))
+def legacy_tensor(*args, device=None, **kwargs):
+    """torch.Tensor(data) or torch.Tensor(*sizes): always the default float dtype,
+    never requires grad (PyTorch's error for a requires_grad= or dtype= keyword)."""
+    if kwargs:
+        got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
         raise TypeError(
-            f"new() received an invalid combination of arguments - got an unexpected keyword argument '{bad}'")
+            f"new() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            " * (*, torch.device device = None)\n"
+            f"      didn't match because some of the keywords were incorrect: {', '.join(kwargs)}\n"
+            " * (torch.Storage storage)\n * (Tensor other)\n"
+            " * (tuple of ints size, *, torch.device device = None)\n"
+            " * (object data, *, torch.device device = None)\n")
     d = dtypes.get_default_dtype()
     if device is not None:
         _device(device)
