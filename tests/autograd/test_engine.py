@@ -378,3 +378,121 @@ def test_no_grad_detach_experiment_from_seed():
         z = torch.matmul(x, w) + b
     assert not z.requires_grad
     assert not (torch.matmul(x, w) + b).detach().requires_grad
+
+
+# --- custom Function details ------------------------------------------------------------
+
+def test_mark_non_differentiable_and_dirty():
+    class SortWithIndex(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            values, idx = x.sort() if hasattr(x, "sort") else (x, x)
+            ctx.mark_non_differentiable(idx)
+            ctx.save_for_backward(idx)
+            return values, idx
+
+        @staticmethod
+        def backward(ctx, g_values, g_idx):
+            (idx,) = ctx.saved_tensors
+            out = torch.zeros_like(g_values)
+            out[idx] = g_values
+            return out
+
+    class AddOneInPlace(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.add_(1)
+            ctx.mark_dirty(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = torch.tensor([3.0, 1.0, 2.0], requires_grad=True)
+    values, idx = SortWithIndex.apply(x)
+    assert values.requires_grad and not idx.requires_grad
+    (values * torch.tensor([1.0, 2.0, 3.0])).sum().backward()
+    assert x.grad.tolist() == [3.0, 1.0, 2.0]
+
+    y = x * 1
+    z = AddOneInPlace.apply(y)
+    assert z is y and y.grad_fn.name() == "AddOneInPlaceBackward"
+
+
+def test_custom_function_backward_with_wrong_gradient_count():
+    class TwoGrads(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    x = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"function TwoGradsBackward returned an incorrect number of gradients \(expected 1, got 2\)"):
+        TwoGrads.apply(x).sum().backward()
+
+
+def test_custom_function_twice_backward_frees_saved_tensors():
+    x = torch.tensor([[2.0]], requires_grad=True)
+    w = torch.tensor([[3.0]], requires_grad=True)
+    out = LinearFunction.apply(x, w)
+    out.backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        out.backward()
+
+
+def test_custom_function_supports_double_backward():
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 3 * x ** 2 * g
+
+    x = torch.tensor(2.0, requires_grad=True)
+    (g,) = torch.autograd.grad(Cube.apply(x), x, create_graph=True)
+    (h,) = torch.autograd.grad(g, x)
+    assert (g.item(), h.item()) == (12.0, 12.0)
+
+
+def test_node_hooks_and_prehooks():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    seen = []
+    y.grad_fn.register_prehook(lambda grad_outputs: seen.append("pre"))
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append("post"))
+    y.sum().backward()
+    assert seen == ["pre", "post"]
+
+
+# --- live comparison with PyTorch ---------------------------------------------------------
+
+HOOK_SCRIPT = """
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+a = x * 2
+b = a.exp()
+c = a.sin()
+d = (b * c).sum() + a.sum()
+for name, t in (("a", a), ("b", b), ("c", c), ("d", d)):
+    t.register_hook(lambda g, name=name: order.append(name))
+x.register_hook(lambda g: order.append("x"))
+d.backward()
+"""
+
+
+@pytest.mark.torch
+def test_hook_order_matches_pytorch():
+    real = pytest.importorskip("torch")
+    runs = []
+    for mod in (torch, real):
+        order = []
+        exec(HOOK_SCRIPT, {"torch": mod, "order": order})
+        runs.append(order)
+    assert runs[0] == runs[1]

@@ -64,7 +64,8 @@ class BackwardCFunction(Node, FunctionCtx):
     def apply(self, grads):
         Tensor = _tensor_type()
         if self.__dict__.get("_materialize", True):
-            grads = [g if g is not None else _zeros_like_meta(meta) for g, meta in zip(grads, self._out_meta)]
+            grads = [g if g is not None or meta is None else _zeros_like_meta(meta)
+                     for g, meta in zip(grads, self._out_meta)]
         result = self._function.backward(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
@@ -178,6 +179,12 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
             diff_outputs.append(o)
             wrapped.append(o)
         graph.record(ctx, [a for a in args if isinstance(a, Tensor)], diff_outputs)
+        # backward receives one gradient per forward output (zeros for the
+        # non-differentiable ones, None for non-tensors): index by position
+        for pos, o in enumerate(wrapped):
+            if any(o is d for d in diff_outputs):
+                o._output_nr = pos
+        ctx._out_meta = [(o._data.shape, o.dtype) if isinstance(o, Tensor) else None for o in wrapped]
         ctx._arg_meta = [(a.shape, a.dtype) if isinstance(a, Tensor) else None for a in args]
         saved = ctx.__dict__.pop("_to_save", None)
         if saved is not None:
