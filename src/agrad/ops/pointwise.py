@@ -396,13 +396,19 @@ _clamp0 = Op("ClampBackward0", lambda ctx, a, lo, hi: np.clip(a, lo, hi), inputs
 def _(ctx, grad):
     x, lo, hi = ctx.self, ctx.min, ctx.max
     keep = (x >= lo) & (x <= hi)
-    return grad * keep, grad * ((x < lo) & (lo <= hi)), grad * ((x > hi) | (lo > hi))
+    return grad * keep, grad * ((x < lo) & (lo < hi)), grad * ((x > hi) | (hi < lo))
 
 
 @export("clamp", "clip", method=True)
 def clamp(input, min=None, max=None, *, out=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) != isinstance(max, Tensor) and min is not None and max is not None:
+        got = ", ".join(["Tensor"] + [f"{k}={type(v).__name__}" for k, v in (("min", min), ("max", max))])
+        raise TypeError(
+            f"clamp() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            " * (Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)\n"
+            " * (Tensor input, Number min = None, Number max = None, *, Tensor out = None)\n")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         d = _result_type(input, min, max)
         lo = min if isinstance(min, Tensor) else full_like_scalar(input, -np.inf if min is None else min, d)
@@ -418,6 +424,7 @@ def full_like_scalar(like, value, d):
     return Tensor._make(np.array(value, d.numpy))
 
 
+method("clip")(clamp)
 method("clamp_", "clip_")(inplace(clamp))
 
 
@@ -547,20 +554,24 @@ def floor_divide(input, other, *, out=None):
 
 @export(method=True)
 def remainder(input, other, *, out=None):
-    ts, arrs = operands(input, other, "remainder") if isinstance(input, Tensor) else operands(input, other, "remainder")
-    if arrs[0].dtype.kind in "iu" and (arrs[1] == 0).any():
+    """Python's modulus (the result takes the divisor's sign)."""
+    ts, arrs = operands(input, other, "remainder")
+    if np.asarray(arrs[0]).dtype.kind in "iu" and (np.asarray(arrs[1]) == 0).any():
         raise RuntimeError("ZeroDivisionError")
-    if not any(isinstance(t, Tensor) and t._requires_grad for t in ts):
-        return finish_out("remainder", Tensor._make(np.mod(*arrs)), out)
-    return finish_out("remainder", _remainder.apply(ts, arrs, {}), out)
+    if not isinstance(other, Tensor):  # tensor % number: one input
+        return finish_out("remainder", _remainder0.apply((ts[0],), (arrs[0],), {"other": arrs[1]}), out)
+    return finish_out("remainder", _remainder1.apply(ts, arrs, {}), out)
 
 
-_remainder = Op("RemainderBackward0", lambda ctx, a, b: np.mod(a, b), inputs=("self", "other"), saves=("self", "other"))
+_remainder0 = Op("RemainderBackward0", lambda ctx, a, other: np.mod(a, other))
+_remainder0.derivative(lambda ctx, grad: grad)
+_remainder1 = Op("RemainderBackward1", lambda ctx, a, b: np.mod(a, b), inputs=("self", "other"),
+                 saves=("self", "other"), saves_for={"self": (1,), "other": (1,)}, value_error=broadcast_error)
 
 
-@_remainder.derivative
+@_remainder1.derivative
 def _(ctx, grad):
-    return grad, -grad * (ctx.self / ctx.other).floor()
+    return grad, -grad * (ctx.self / ctx.other).floor() if ctx.needs(1) else None
 
 
 # ---------------------------------------------------------------------------

@@ -14,14 +14,12 @@ so ``create_graph=True`` gives higher derivatives.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
-from . import factories
-from ._op import Op, export, finish_out, inplace, method
+from ._op import Op, export, finish_out, inplace, method, node_name
 from .pointwise import (_broadcast_error, _float_array, _mismatch_message, binary, check_operand, operands,
                         unary, where)
 from .pointwise import pow as _pow
@@ -149,12 +147,34 @@ def _calerf(a, complement):
 # unary maths
 # ---------------------------------------------------------------------------
 
+def _unary(np_fn, node=None, *, saves=("self",)):
+    """pointwise.unary for ops whose node name is not the CamelCase of their own
+    (log1p -> Log1PBackward0): torch.<name>, Tensor.<name> and Tensor.<name>_."""
+
+    def deco(derivative):
+        fname = derivative.__name__
+        op = Op(node or node_name(fname), lambda ctx, a: np_fn(a), saves=saves)
+        op.derivative(derivative)
+
+        def api(input, *, out=None):
+            return finish_out(fname, op.apply((input,), (_float_array(input),), {}), out)
+
+        api.__name__ = fname
+        api.__doc__ = f"Elementwise {fname} (node {op.name})."
+        api.op = op
+        export(fname, method=True)(api)
+        method(fname + "_")(inplace(api))
+        return api
+
+    return deco
+
+
 @unary(_quiet(np.expm1), saves=("result",))
 def expm1(ctx, grad):
     return grad * (ctx.result + 1)
 
 
-@unary(_quiet(np.log1p))
+@_unary(_quiet(np.log1p), "Log1PBackward0")
 def log1p(ctx, grad):
     return grad / (ctx.self + 1)
 
@@ -257,12 +277,12 @@ def sinc(ctx, grad):
     return where(sq_pi == 0.0, 0.0, out)
 
 
-@unary(lambda a: (a * np.asarray(_PI_180, a.dtype)).astype(a.dtype, copy=False), saves=())
+@_unary(lambda a: (a * np.asarray(_PI_180, a.dtype)).astype(a.dtype, copy=False), "Deg2RadBackward0", saves=())
 def deg2rad(ctx, grad):
     return grad * _PI_180
 
 
-@unary(lambda a: (a * np.asarray(_180_PI, a.dtype)).astype(a.dtype, copy=False), saves=())
+@_unary(lambda a: (a * np.asarray(_180_PI, a.dtype)).astype(a.dtype, copy=False), "Rad2DegBackward0", saves=())
 def rad2deg(ctx, grad):
     return grad * _180_PI
 
@@ -381,6 +401,41 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
 
 
 method("nan_to_num_")(inplace(nan_to_num))
+
+
+# ---------------------------------------------------------------------------
+# logit
+# ---------------------------------------------------------------------------
+
+def _logit_fwd(ctx, a, eps):
+    with np.errstate(all="ignore"):
+        x = a if eps is None else np.clip(a, np.asarray(eps, a.dtype), np.asarray(1.0 - eps, a.dtype))
+        return np.log(x / (1 - x)).astype(a.dtype, copy=False)
+
+
+_logit = Op("LogitBackward0", _logit_fwd, saves=("self",))
+
+
+@_logit.derivative
+def _(ctx, grad):
+    # infinitely_differentiable_logit_backward
+    x = ctx.self
+    eps = ctx.eps
+    if eps is not None:
+        inside = (x >= eps) & (x <= 1.0 - eps)
+        return where(inside, grad / (x * (1.0 - x)), 0.0)
+    inside = (x >= 0.0) & (x <= 1.0)
+    return where(inside, grad / (x * (1.0 - x)), float("nan"))
+
+
+@export(method=True)
+def logit(input, eps=None, *, out=None):
+    """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given."""
+    return finish_out("logit", _logit.apply((input,), (_float_array(input),),
+                                            {"eps": None if eps is None else float(eps)}), out)
+
+
+method("logit_")(inplace(logit))
 
 
 # ---------------------------------------------------------------------------
@@ -713,13 +768,14 @@ method("float_power_")(_float_power_)
 
 
 # heaviside: PyTorch has no derivative; it records a node that refuses backward
-_heaviside = Op("torch::autograd::NotImplemented", _broadcast_error(lambda ctx, a, v: np.heaviside(a, v)),
+_heaviside = Op("torch::autograd::NotImplemented",
+                _broadcast_error(lambda ctx, a, v: np.heaviside(a, v).astype(np.result_type(a, v), copy=False)),
                 inputs=("self", "values"))
 
 
 @_heaviside.derivative
 def _(ctx, grad):
-    raise NotImplementedError("the derivative for 'heaviside' is not implemented.")
+    raise RuntimeError("derivative for aten::heaviside is not implemented")
 
 
 @export(method=True)
@@ -840,7 +896,7 @@ def masked_fill(input, mask, value):
     try:
         shape = np.broadcast_shapes(input.shape, mask.shape)
     except ValueError:
-        raise RuntimeError(_mismatch_message(input.shape, mask.shape)) from None
+        raise RuntimeError(_mismatch_message(mask.shape, input.shape)) from None
     m = mask._data
     if isinstance(value, Tensor):
         if value.ndim != 0:

@@ -73,14 +73,24 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
                                        {"axes": axes, "keepdim": keepdim and dim is not None, "dtype": d.numpy}), out)
 
 
-@export()
+def _nansum_fwd(ctx, a, axes, keepdim, dtype):
+    return np.nansum(a, axis=axes, keepdims=keepdim, dtype=dtype)
+
+
+_nansum = Op("NansumBackward0", _nansum_fwd, saves=("self",))
+
+
+@_nansum.derivative
+def _(ctx, grad):
+    return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim) * (ctx.self == ctx.self)
+
+
+@export(method=True)
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
-    return sum(where_nan(input, 0.0), dim, keepdim, dtype=dtype)
-
-
-def where_nan(x, value):
-    from .pointwise import where
-    return where(x != x, value, x)
+    d = _acc_dtype(input, dtype)
+    axes = dims(dim, input.ndim)
+    return _nansum.apply((input,), (input._data,), {"axes": axes, "keepdim": keepdim and dim is not None,
+                                                     "dtype": d.numpy})
 
 
 # mean ------------------------------------------------------------------------
