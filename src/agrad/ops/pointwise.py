@@ -67,19 +67,6 @@ def _float_array(x):
     return d
 
 
-def _broadcast_error(fn):
-    """Wrap a forward so numpy's broadcasting ValueError becomes PyTorch's error
-    (prefer ``Op(..., value_error=broadcast_error)``)."""
-
-    def wrapper(ctx, *arrays, **attrs):
-        try:
-            return fn(ctx, *arrays, **attrs)
-        except ValueError:
-            raise broadcast_error(arrays) from None
-
-    return wrapper
-
-
 def broadcast_error(arrays):
     """PyTorch's error for operands that do not broadcast (numpy raised ValueError)."""
     return RuntimeError(_mismatch_message(np.shape(arrays[0]), np.shape(arrays[1])))

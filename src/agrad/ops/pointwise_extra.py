@@ -20,7 +20,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out, inplace, method, node_name
-from .pointwise import (_broadcast_error, _float_array, _mismatch_message, binary, check_operand, operands,
+from .pointwise import (broadcast_error, _float_array, _mismatch_message, binary, check_operand, operands,
                         unary, where)
 from .pointwise import pow as _pow
 
@@ -577,10 +577,10 @@ def _lerp_kernel(a, b, w):
         return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)).astype(a.dtype, copy=False)
 
 
-_lerp0 = Op("LerpBackward0", _broadcast_error(lambda ctx, a, b, weight: _lerp_kernel(a, b, weight)),
-            inputs=("self", "end"))
-_lerp1 = Op("LerpBackward1", _broadcast_error(lambda ctx, a, b, w: _lerp_kernel(a, b, w)),
-            inputs=("self", "end", "weight"), saves=("self", "end", "weight"))
+_lerp0 = Op("LerpBackward0", lambda ctx, a, b, weight: _lerp_kernel(a, b, weight),
+            inputs=("self", "end"), value_error=broadcast_error)
+_lerp1 = Op("LerpBackward1", lambda ctx, a, b, w: _lerp_kernel(a, b, w),
+            inputs=("self", "end", "weight"), saves=("self", "end", "weight"), value_error=broadcast_error)
 
 
 @_lerp0.derivative
@@ -769,8 +769,8 @@ method("float_power_")(_float_power_)
 
 # heaviside: PyTorch has no derivative; it records a node that refuses backward
 _heaviside = Op("torch::autograd::NotImplemented",
-                _broadcast_error(lambda ctx, a, v: np.heaviside(a, v).astype(np.result_type(a, v), copy=False)),
-                inputs=("self", "values"))
+                lambda ctx, a, v: np.heaviside(a, v).astype(np.result_type(a, v), copy=False),
+                inputs=("self", "values"), value_error=broadcast_error)
 
 
 @_heaviside.derivative
