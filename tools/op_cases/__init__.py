@@ -17,6 +17,8 @@ Case keys:
     inputs   input name -> input spec (see below); may be empty.
     second   also record second derivatives (default False).
     tol      ``{"rtol": ..., "atol": ...}`` replacing the default tolerances.
+    numeric  False where PyTorch's gradient is by design not the derivative, so
+             tests/test_numeric_grad.py must not compare it with finite differences.
 
 Input spec keys:
     shape          list of ints, ``[]`` for a 0-d tensor.
@@ -48,7 +50,7 @@ DTYPES = ("float32", "float64", "int64", "bool")
 FLOAT_DTYPES = ("float32", "float64")
 KINDS = ("randn", "rand", "positive", "unit", "int", "index", "bool", "ties")
 
-_CASE_KEYS = {"id", "expr", "code", "inputs", "second", "tol"}
+_CASE_KEYS = {"id", "expr", "code", "inputs", "second", "tol", "numeric"}
 _INPUT_KEYS = {"shape", "dtype", "requires_grad", "kind", "high", "value"}
 _ID_PATTERN = re.compile(r"^[A-Za-z0-9_.\-]+$")
 
@@ -66,7 +68,7 @@ def val(value, **spec) -> dict:
 
 
 def case(case_id: str, expr: str | None = None, *, code: str | None = None,
-         second: bool = False, tol: dict | None = None, **inputs: dict) -> dict:
+         second: bool = False, tol: dict | None = None, numeric: bool = True, **inputs: dict) -> dict:
     """Build a case dict; keyword arguments other than the options are inputs."""
     result = {"id": case_id}
     if expr is not None:
@@ -78,6 +80,8 @@ def case(case_id: str, expr: str | None = None, *, code: str | None = None,
         result["second"] = True
     if tol is not None:
         result["tol"] = tol
+    if not numeric:
+        result["numeric"] = False
     return result
 
 

@@ -66,6 +66,8 @@ def _(ctx, grad):
 
 _unsafe_view = Op("UnsafeViewBackward0", lambda ctx, a, shape: a.reshape(shape))
 _unsafe_view.derivative(lambda ctx, grad: grad.reshape(ctx.input_shape))
+_reshape_alias = Op("ReshapeAliasBackward0", lambda ctx, a, shape: a.reshape(shape))
+_reshape_alias.derivative(lambda ctx, grad: grad.reshape(ctx.input_shape))
 
 
 def _viewable(a, shape):
@@ -97,7 +99,9 @@ def view(input, *shape):
 def reshape(input, *shape):
     shape = _infer_shape(_sizes(shape), input.numel())
     if _viewable(input._data, shape) is not None:
-        return _view(_view_op, input, input._data, {"shape": shape})
+        # PyTorch: a view of a contiguous tensor is ViewBackward0; of a strided one, an alias
+        op = _view_op if input._data.flags.c_contiguous else _reshape_alias
+        return _view(op, input, input._data, {"shape": shape})
     # not expressible as a view: PyTorch copies, then views the copy
     return _unsafe_view.apply((c := clone(input),), (c._data,), {"shape": shape})
 
@@ -626,11 +630,6 @@ def stack(tensors, dim=0, *, out=None):
 def hstack(tensors):
     tensors = _check_list(tensors, "hstack")
     return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
-
-
-@export()
-def vstack(tensors):
-    return cat([t if t.ndim >= 2 else t.reshape(1, -1) for t in _check_list(tensors, "vstack")], 0)
 
 
 # narrow / unbind (used by formulas; breadth adds split, chunk, ...) ---------------------------
