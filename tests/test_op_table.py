@@ -21,10 +21,16 @@ def _golden_node_names():
     return seen
 
 
+#: Nodes whose backward only raises PyTorch's "not implemented" error: a golden case
+#: cannot take their gradient, so their error cases (unique_*, heaviside_*, scatter
+#: with reduce) cover them instead.
+BACKWARD_RAISES = {"Unique2Backward0", "UniqueDimBackward0", "torch::autograd::NotImplemented"}
+
+
 def test_every_op_has_a_golden_case():
     from agrad.ops import ALL_OPS
 
-    seen = _golden_node_names()
+    seen = _golden_node_names() | BACKWARD_RAISES
     missing = sorted({op.node._name for op in ALL_OPS if not op.internal} - seen)
     assert not missing, (
         "these node types appear in no golden case (add cases under tools/op_cases/ and run "

@@ -382,5 +382,28 @@ ERRORS = [
     case("error_requires_grad_int", "torch.tensor([1, 2], requires_grad=True)"),
 ]
 
+MORE = [
+    case("clamp_min_function", "torch.clamp_min(a, -0.3)", a=inp(3, 4)),
+    case("clamp_min_tensor", "a.clamp_min(b)", a=inp(3, 4), b=inp(3, 4), second=True),
+    case("clamp_max_function", "torch.clamp_max(a, 0.3)", a=inp(3, 4)),
+    case("clamp_max_tensor", "a.clamp_max(b)", a=inp(3, 4), b=inp(4)),
+    case("fill_number", code="out = a * 1\nout.fill_(2.0)", a=inp(3, 2)),
+    case("fill_tensor_value", code="out = a * 1\nout.fill_(v)", a=inp(3, 2), v=inp()),
+    case("zero_nonleaf", code="out = a * 1\nout.zero_()", a=inp(3, 2)),
+    case("copy_into_nonleaf", code="out = a * 1\nout.copy_(b)", a=inp(3, 2), b=inp(2)),
+    case("nansum_all", "torch.nansum(a)", a=val([1.0, float("nan"), 2.0, -3.0])),
+    case("nansum_dim", "a.nansum(1)", a=inp(3, 4)),
+    case("remainder_scalar", "torch.remainder(a, 1.5)", a=inp(3, 4)),
+    case("remainder_operator", "a % 0.7", a=inp(3, 4)),
+    case("remainder_tensor", "torch.remainder(a, b)", a=inp(3, 4), b=inp(4, kind="positive")),
+    case("reshape_alias_strided", "a.t().reshape(2, 2, 3)", a=inp(3, 4)),
+    case("reshape_copy_strided", "a.t().reshape(12)", a=inp(3, 4)),
+    case("sign", "a.sign()", a=inp(3, 4)),
+    case("unbind", "a.unbind(1)", a=inp(3, 4)),
+    case("broadcast_tensors_keeps_matching", "torch.broadcast_tensors(a, b)", a=inp(3, 4), b=inp(4)),
+    case("clip_method", "a.clip(-0.5, 0.5)", a=inp(3, 4)),
+    case("vstack_vectors", "torch.vstack([a, b])", a=inp(3), b=inp(3)),
+]
+
 CASES = (ARITHMETIC + ELEMENTWISE + REDUCTIONS + MATMUL + VIEWS + INDEXING
-         + JOINING_AND_SELECTION + ACTIVATIONS_AND_LOSSES + AUTOGRAD_BEHAVIOUR + ERRORS)
+         + JOINING_AND_SELECTION + ACTIVATIONS_AND_LOSSES + AUTOGRAD_BEHAVIOUR + ERRORS + MORE)

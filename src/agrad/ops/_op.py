@@ -40,7 +40,7 @@ def export(*names, method=None, functional=None, linalg=None, torch=True):
     """
 
     def deco(fn):
-        own = names or (fn.__name__.rstrip("_") if fn.__name__.endswith("_") and not fn.__name__.endswith("__") else fn.__name__,)
+        own = names or (fn.__name__,)
         if torch:
             for n in own:
                 FUNCTIONS[n] = fn

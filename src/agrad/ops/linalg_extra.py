@@ -641,7 +641,7 @@ def _diagonal_embed_fwd(ctx, g, shape, offset, dim1, dim2):
 
 
 # diagonal_backward: zeros of the input's shape with the gradient on the diagonal
-_diagonal_embed = Op("DiagonalBackwardBackward0", _diagonal_embed_fwd)
+_diagonal_embed = Op("DiagonalBackwardBackward0", _diagonal_embed_fwd, internal=True)
 _diagonal_embed.derivative(lambda ctx, grad: diagonal(grad, ctx.offset, ctx.dim1, ctx.dim2))
 
 

@@ -1,27 +1,73 @@
-"""nn.functional: softmax family and the losses of the first set.
+"""nn.functional layers: linear, dropout, pad, one_hot, embedding, layer_norm,
+normalize, cosine_similarity, pairwise_distance; and what the activation and
+loss families share (reduction handling, broadcasting, helpers).
 
-Losses take ``reduction`` 'none' | 'mean' | 'sum' as PyTorch's do.
+Composite functions (``normalize``, ``linear`` on 3-D input, ``cross_entropy``
+with label smoothing, ...) are written as PyTorch's ATen writes them, so the
+graph shows the same chain of nodes.  ATen's C++ composites compute
+``tensor + number`` through the Scalar overloads, whose nodes Python never
+makes (``AddBackward1``, ``SubBackward1``, ``MulBackward1``, ``DivBackward1``,
+and ``NormBackward1`` for ``at::norm``): they live here.
+
+The composites use the core ops ``addmm``, ``linalg.vector_norm``, ``clamp_min``,
+``xlogy`` and ``masked_fill`` from their families.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+import warnings
+
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor, _wrap_dim
+from ..tensor import Tensor, _scalar_name, _wrap_dim
+from . import factories
 from ._op import Op, export
-from .pointwise import _float_array
+from .linalg_extra import addmm  # noqa: F401  (used by linear and by the loss family)
+from .pointwise import clamp_min  # noqa: F401
+from .pointwise_extra import masked_fill, xlogy  # noqa: F401
+from .reduction_extra import _vector_norm, _vector_norm_fwd, vector_norm  # noqa: F401
 
-_REDUCTIONS = ("none", "mean", "sum")
+# ---------------------------------------------------------------------------
+# shared helpers (activation and loss families use them too)
+# ---------------------------------------------------------------------------
+
+REDUCTIONS = ("none", "mean", "sum")
+_REDUCTION_ENUM = {0: "none", 1: "mean", 2: "sum"}
 
 
-def _reduction(reduction):
-    if reduction not in _REDUCTIONS:
+def reduction_arg(reduction, size_average=None, reduce=None):
+    """The reduction string, from ``reduction`` or the legacy ``size_average``/``reduce``."""
+    if size_average is not None or reduce is not None:
+        return legacy_reduction(size_average, reduce)
+    if isinstance(reduction, numbers.Integral) and not isinstance(reduction, bool):
+        # torch-level functions (torch.kl_div, ...) take the enum: 0 none, 1 mean, 2 sum
+        if reduction in _REDUCTION_ENUM:
+            return _REDUCTION_ENUM[reduction]
+    if reduction not in REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     return reduction
 
 
-def _reduce(loss, reduction):
+def legacy_reduction(size_average, reduce):
+    """PyTorch's ``_Reduction.legacy_get_string``, with its deprecation warning."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if size_average and reduce:
+        ret = "mean"
+    elif reduce:
+        ret = "sum"
+    else:
+        ret = "none"
+    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.",
+                  UserWarning, stacklevel=4)
+    return ret
+
+
+def apply_reduction(loss, reduction):
+    """ATen's ``apply_loss_reduction``: MeanBackward0 / SumBackward0 / nothing."""
     if reduction == "mean":
         return loss.mean()
     if reduction == "sum":
@@ -29,261 +75,614 @@ def _reduce(loss, reduction):
     return loss
 
 
-def _softmax_dim(input, dim, name):
-    if dim is None:
-        import warnings
-        warnings.warn(
-            f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
-            "as an argument.", UserWarning, stacklevel=3)
-        dim = 0 if input.ndim in (0, 1, 3) else 1
-    return _wrap_dim(dim, input.ndim)
+def reduce_array(a, reduction, dtype):
+    """The same on a numpy array (inside one op's forward)."""
+    if reduction == "mean":
+        return np.asarray(np.mean(a), dtype)
+    if reduction == "sum":
+        return np.asarray(np.sum(a), dtype)
+    return np.asarray(a).astype(dtype, copy=False)
 
 
-def _softmax_fwd(ctx, a, dim):
-    if a.ndim == 0:
-        return np.ones_like(a)
-    e = np.exp(a - np.max(a, axis=dim, keepdims=True))
-    return e / np.sum(e, axis=dim, keepdims=True)
+def const(array):
+    """A tensor outside the graph (a mask, a count) for a backward formula."""
+    return Tensor._make(np.asarray(array))
 
 
-_softmax = Op("SoftmaxBackward0", _softmax_fwd, saves=("result",))
+def broadcast_pair(a, b):
+    """``torch.broadcast_tensors(a, b)``: only a tensor whose shape changes is expanded."""
+    try:
+        shape = np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        from .pointwise import _mismatch_message
+        raise RuntimeError(_mismatch_message(a.shape, b.shape)) from None
+    return (a if a.shape == shape else a.expand(shape)), (b if b.shape == shape else b.expand(shape))
 
 
-@_softmax.derivative
-def _(ctx, grad):
-    y = ctx.result
-    if y.ndim == 0:
-        return grad * 0
-    return y * (grad - (grad * y).sum(ctx.dim, keepdim=True))
+def size_warning(input, target):
+    warnings.warn(
+        f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+        "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+        UserWarning, stacklevel=3)
 
 
-def _log_softmax_fwd(ctx, a, dim):
-    if a.ndim == 0:
-        return np.zeros_like(a)
-    shifted = a - np.max(a, axis=dim, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
-
-
-_log_softmax = Op("LogSoftmaxBackward0", _log_softmax_fwd, saves=("result",))
-
-
-@_log_softmax.derivative
-def _(ctx, grad):
-    y = ctx.result
-    if y.ndim == 0:
-        return grad * 0
-    return grad - y.exp() * grad.sum(ctx.dim, keepdim=True)
-
-
-def _prepare(input, dtype):
-    if dtype is not None:
-        return input.to(dtype)
+def check_floating(input, kernel):
+    """PyTorch's error for a float-only kernel called on an integer tensor."""
     if not input.dtype.is_floating_point:
-        from ..tensor import _scalar_name
-        raise RuntimeError(f'"softmax_lastdim_kernel_impl" not implemented for \'{_scalar_name(input.dtype)}\'')
-    return input
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input.dtype)}\'')
 
 
-@export(method=True, functional=True)
-def softmax(input, dim=None, _stacklevel=3, dtype=None):
-    x = _prepare(input, dtype)
-    return _softmax(x, dim=_softmax_dim(x, dim, "softmax"))
+def check_not_differentiable(tensor, arg, fname):
+    """PyTorch refuses an input that requires grad where the op has no derivative for it."""
+    from ..autograd import grad_mode
+
+    if tensor is not None and tensor._requires_grad and grad_mode._state["enabled"]:
+        raise RuntimeError(
+            f"The function '{fname}' is not differentiable with respect to argument '{arg}'. "
+            "This input cannot have requires_grad True.")
 
 
-@export(method=True, functional=True)
-def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
-    x = _prepare(input, dtype)
-    return _log_softmax(x, dim=_softmax_dim(x, dim, "log_softmax"))
+# ---------------------------------------------------------------------------
+# linear
+# ---------------------------------------------------------------------------
 
-
-# losses ----------------------------------------------------------------------------
-
-def _check_same_size(input, target, name):
-    if input.shape != target.shape:
-        raise ValueError(
-            f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-
-
-_mse = Op("MseLossBackward0", lambda ctx, a, t, reduction: _mse_fwd(a, t, reduction),
-          inputs=("self", "target"), saves=("self", "target"))
-
-
-def _mse_fwd(a, t, reduction):
-    d = (a - t) ** 2
-    if reduction == "mean":
-        return np.asarray(np.mean(d), a.dtype)
-    if reduction == "sum":
-        return np.asarray(np.sum(d), a.dtype)
-    return d.astype(a.dtype, copy=False)
-
-
-@_mse.derivative
-def _(ctx, grad):
-    diff = ctx.self - ctx.target
-    scale = 2.0 / diff.numel() if ctx.reduction == "mean" else 2.0
-    g = grad * diff * scale
-    return g, -g
+def _matmul(a, b):
+    from .linalg import matmul
+    return matmul(a, b)
 
 
 @export(functional=True, torch=False)
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
-    if input.shape != target.shape:
-        import warnings
-        warnings.warn(
-            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
-            "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
-            UserWarning, stacklevel=2)
-        input, target = input.expand(np.broadcast_shapes(input.shape, target.shape)), target.expand(
-            np.broadcast_shapes(input.shape, target.shape))
-    d = dtypes.result_type(input, target)
-    arrs = [t._data.astype(d.numpy, copy=False) for t in (input, target)]
-    return _mse.apply((input, target), arrs, {"reduction": _reduction(reduction)})
+def linear(input, weight, bias=None):
+    """y = input @ weight.T + bias, dispatched as ATen's ``linear`` does."""
+    if weight.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {weight.ndim}D")
+    if bias is not None and input.ndim == 2:
+        return addmm(bias, input, weight.t())
+    if (bias is not None and input.ndim != 2 and weight.ndim == 2 and bias.ndim in (1, 2)
+            and all(s == 1 for s in bias.shape[:-1]) and input._data.flags.c_contiguous):
+        # flattened into one addmm: (*, in) -> (N, in) -> (N, out) -> (*, out)
+        flat = input.view(-1, input.shape[-1]) if input.ndim else input
+        out = addmm(bias, flat, weight.t())
+        return out.view(*input.shape[:-1], out.shape[-1])
+    out = _matmul(input, weight.t())
+    if bias is not None:
+        out = out + bias
+    return out
 
 
-def _bce_logits_fwd(ctx, x, y, weight, pos_weight, reduction):
-    # (1 - y) * x + (1 + (pw - 1) * y) * log(1 + exp(-x)), computed stably
-    log_sig_neg = np.logaddexp(0, -x)  # -log(sigmoid(x))
-    if pos_weight is not None:
-        lw = 1 + (pos_weight - 1) * y
-        loss = (1 - y) * x + lw * log_sig_neg
-    else:
-        loss = (1 - y) * x + log_sig_neg
-    if weight is not None:
-        loss = loss * weight
-    loss = loss.astype(x.dtype, copy=False)
-    if reduction == "mean":
-        return np.asarray(np.mean(loss), x.dtype)
-    if reduction == "sum":
-        return np.asarray(np.sum(loss), x.dtype)
-    return loss
+# bilinear: y[n, o] = x1[n, i] W[o, i, j] x2[n, j] (+ b), one TrilinearBackward0 node
+_trilinear = Op("TrilinearBackward0", lambda ctx, a, w, b: np.einsum("ni,oij,nj->no", a, w, b),
+                inputs=("i1", "i2", "i3"), saves=("i1", "i2", "i3"))
 
 
-_bce_logits = Op("BinaryCrossEntropyWithLogitsBackward0", _bce_logits_fwd, inputs=("self", "target"),
-                 saves=("self", "target"))
-
-
-@_bce_logits.derivative
+@_trilinear.derivative
 def _(ctx, grad):
-    x, y = ctx.self, ctx.target
-    w = None if ctx.weight is None else Tensor._make(ctx.weight)
-    pw = None if ctx.pos_weight is None else Tensor._make(ctx.pos_weight)
-    s = x.sigmoid()
-    if pw is not None:
-        lw = (pw - 1) * y + 1
-        d_x = (1 - y) - lw * (1 - s)
-        d_y = -x + (pw - 1) * _softplus_neg(x)
+    x1, w, x2 = ctx.i1, ctx.i2, ctx.i3
+    meta = ctx._input_meta
+    g_o = grad.t().unsqueeze(-1)  # (O, N, 1)
+    g1 = (_matmul(w, x2.t()).permute(2, 0, 1) * grad.unsqueeze(-1)).sum(1) if meta[0] is not None else None
+    gw = _matmul((g_o * x1.unsqueeze(0)).transpose(1, 2), x2) if meta[1] is not None else None
+    g2 = (_matmul(x1, w) * g_o).sum(0) if meta[2] is not None else None
+    return g1, gw, g2
+
+
+@export(functional=True)
+def bilinear(input1, input2, weight, bias=None):
+    """y = x1^T W x2 + b over the last dims (ATen: views around one _trilinear)."""
+    c_names = {"float32": "float", "float64": "double", "int64": "long", "int32": "int", "bool": "bool"}
+    if not (input1.dtype is input2.dtype is weight.dtype) or (bias is not None and bias.dtype is not input1.dtype):
+        got = f"input1: {c_names.get(input1.dtype.name)}, input2: {c_names.get(input2.dtype.name)}, " \
+              f"weight: {c_names.get(weight.dtype.name)}"
+        if bias is not None:
+            got += f", bias: {c_names.get(bias.dtype.name)}"
+        raise RuntimeError(f"All tensors must have the same dtype, got {got}")
+    if input1.ndim != input2.ndim:
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}")
+    for i in range(input1.ndim - 1):
+        if input1.shape[i] != input2.shape[i]:
+            raise RuntimeError(
+                f"bilinear(): input batch dimensions do not match at dim {i}: got {input1.shape[i]} and "
+                f"{input2.shape[i]}")
+    if input1.shape[-1] != weight.shape[1]:
+        raise RuntimeError(
+            f"bilinear(): input1 size does not match weight size: got {input1.shape[-1]} but expected "
+            f"{weight.shape[1]}")
+    if input2.shape[-1] != weight.shape[2]:
+        raise RuntimeError(
+            f"bilinear(): input2 size does not match weight size: got {input2.shape[-1]} but expected "
+            f"{weight.shape[2]}")
+    if bias is not None and bias.shape[-1] != weight.shape[0]:
+        raise RuntimeError(
+            f"bilinear(): bias size does not match weight size: got {bias.shape[-1]} but expected {weight.shape[0]}")
+    out_shape = tuple(input1.shape[:-1]) + (weight.shape[0],)
+    a = input1.reshape(-1, input1.shape[-1])
+    b = input2.reshape(-1, input2.shape[-1])
+    out = _trilinear(a, weight, b)
+    out = out.reshape(*out_shape)
+    return out + bias if bias is not None else out
+
+
+# ---------------------------------------------------------------------------
+# dropout
+# ---------------------------------------------------------------------------
+
+def _dropout_noise(input, p):
+    d = input._data.dtype
+    if p == 1:
+        return const(np.zeros(input.shape, d))
+    keep = factories.rng().random(input.shape) < 1 - p
+    return const(keep.astype(d) / d.type(1 - p))
+
+
+def _dropout(input, p, train, inplace):
+    if p < 0 or p > 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not train or input.numel() == 0:
+        return input
+    noise = _dropout_noise(input, p)
+    return input.mul_(noise) if inplace else input * noise
+
+
+@export(functional=True, torch=False)
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero each element with probability ``p`` (agrad's seeded generator) and scale by 1/(1-p)."""
+    return _dropout(input, p, training, inplace)
+
+
+@export("dropout")
+def torch_dropout(input, p, train):
+    return _dropout(input, p, train, False)
+
+
+@export("dropout_")
+def torch_dropout_(input, p, train):
+    return _dropout(input, p, train, True)
+
+
+# ---------------------------------------------------------------------------
+# pad
+# ---------------------------------------------------------------------------
+
+def _pad_widths(ndim, pad):
+    """numpy (before, after) per dim from torch's pad list (last dim first)."""
+    widths = [(0, 0)] * ndim
+    for i in range(len(pad) // 2):
+        widths[ndim - 1 - i] = (pad[2 * i], pad[2 * i + 1])
+    return widths
+
+
+def _constant_pad_fwd(ctx, a, pad, value):
+    widths = _pad_widths(a.ndim, pad)
+    crop = tuple(slice(max(-lo, 0), a.shape[i] - max(-hi, 0)) for i, (lo, hi) in enumerate(widths))
+    a = a[crop]
+    return np.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
+
+
+_constant_pad = Op("ConstantPadNdBackward0", _constant_pad_fwd)
+
+
+@_constant_pad.derivative
+def _(ctx, grad):
+    return _constant_pad(grad, pad=tuple(-p for p in ctx.pad), value=0)
+
+
+@export()
+def constant_pad_nd(input, pad, value=0):
+    pad = tuple(int(p) for p in pad)
+    if len(pad) % 2:
+        raise RuntimeError("Length of pad must be even but instead it equals " + str(len(pad)))
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError(
+            f"Length of pad should be no more than twice the number of dimensions of the input. "
+            f"Pad length is {len(pad)} while the input has {input.ndim} dimensions.")
+    widths = _pad_widths(input.ndim, pad)
+    for i, (lo, hi) in enumerate(widths):
+        if input.shape[i] + min(lo, 0) + min(hi, 0) < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+    return _constant_pad(input, pad=pad, value=value)
+
+
+def _index_maps(shape, pad, mode):
+    """Per padded dim (last dims), the source index of each output position."""
+    k = len(pad) // 2
+    maps = []
+    for i in range(k):
+        dim = len(shape) - k + i
+        n = shape[dim]
+        lo, hi = pad[2 * (k - 1 - i)], pad[2 * (k - 1 - i) + 1]
+        j = np.arange(-lo, n + hi)
+        if mode == "reflect":
+            period = 2 * (n - 1)
+            j = np.abs(j) % period if period else np.zeros_like(j)
+            j = np.where(j >= n, period - j, j)
+        elif mode == "replicate":
+            j = np.clip(j, 0, n - 1)
+        else:  # circular
+            j = j % n
+        maps.append(j)
+    return maps
+
+
+def _gather_index(ndim, maps):
+    k = len(maps)
+    return (Ellipsis,) + tuple(np.ix_(*maps)) if k > 1 else (Ellipsis, maps[0])
+
+
+def _gather_pad_fwd(ctx, a, maps):
+    return a[_gather_index(a.ndim, maps)]
+
+
+def _scatter_pad_fwd(ctx, g, maps, shape):
+    out = np.zeros(shape, g.dtype)
+    np.add.at(out, _gather_index(g.ndim, maps), g)
+    return out
+
+
+def _pad_op_pair(kind, n):
+    name = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}[kind] + f"{n}D"
+    fwd = Op(f"{name}Backward0", _gather_pad_fwd)
+    back = Op(f"{name}BackwardBackward0", _scatter_pad_fwd, internal=True)
+
+    @fwd.derivative
+    def _(ctx, grad):
+        return back(grad, maps=ctx.maps, shape=ctx.input_shape)
+
+    @back.derivative
+    def _(ctx, grad):
+        return fwd(grad, maps=ctx.maps)
+
+    return fwd
+
+
+_PAD_OPS = {(kind, n): _pad_op_pair(kind, n) for kind in ("reflect", "replicate") for n in (1, 2, 3)}
+
+
+@export(functional=True, torch=False)
+def pad(input, pad, mode="constant", value=None):
+    """Pad the last ``len(pad) // 2`` dims: constant, reflect, replicate or circular."""
+    pad = tuple(int(p) for p in pad)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError(
+            f"Padding length should be less than or equal to two times the input dimension but got padding "
+            f"length {len(pad)} and input of dimension {input.ndim}")
+    if mode == "constant":
+        return constant_pad_nd(input, pad, 0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(
+            f"Unrecognised padding mode {mode}")
+    k = len(pad) // 2
+    if k > 3 or input.ndim not in (k + 1, k + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "circular":
+        return _circular_pad(input, pad)
+    for i in range(k):
+        dim = input.ndim - 1 - i
+        n = input.shape[dim]
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise RuntimeError(
+                f"Argument #4: Padding size should be less than the corresponding input dimension, but got: "
+                f"padding ({lo}, {hi}) at dimension {dim} of input {list(input.shape)}")
+        if n + lo + hi <= 0:
+            letter = "WHD"[i]
+            raise RuntimeError(
+                f"input ({letter}: {n}) is too small. Calculated output {letter}: {n + lo + hi}")
+    return _PAD_OPS[(mode, k)](input, maps=_index_maps(input.shape, pad, mode))
+
+
+def _circular_pad(input, pad):
+    # ATen's _pad_circular: copies of slices, written as index + cat so the chain is plain ops
+    from .shape import cat
+    out = input
+    k = len(pad) // 2
+    for i in range(k):
+        dim = input.ndim - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        n = out.shape[dim]
+        if lo > n or hi > n:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        parts = []
+        idx = [slice(None)] * out.ndim
+        if lo > 0:
+            idx[dim] = slice(n - lo, n)
+            parts.append(out[tuple(idx)])
+        idx[dim] = slice(max(-lo, 0), n - max(-hi, 0))
+        parts.append(out[tuple(idx)])
+        if hi > 0:
+            idx[dim] = slice(0, hi)
+            parts.append(out[tuple(idx)])
+        out = cat(parts, dim) if len(parts) > 1 else parts[0]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# one_hot, embedding
+# ---------------------------------------------------------------------------
+
+@export(functional=True, torch=False)
+def one_hot(tensor, num_classes=-1):
+    """Integer class indices -> int64 one-hot rows (no gradient)."""
+    if tensor.dtype is not dtypes.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    a = tensor._data
+    if a.size == 0:
+        if num_classes == -1:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        return Tensor._make(np.zeros(a.shape + (num_classes,), np.int64))
+    if a.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = int(a.max()) + 1
+    elif a.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor._make((a[..., None] == np.arange(num_classes)).astype(np.int64))
+
+
+def _embedding_fwd(ctx, w, indices, padding_idx, scale_grad_by_freq):
+    return w[indices]
+
+
+_embedding = Op("EmbeddingBackward0", _embedding_fwd, inputs=("weight",))
+
+
+@_embedding.derivative
+def _(ctx, grad):
+    from .indexing import embed
+
+    idx = ctx.indices
+    scale = np.ones(idx.shape, grad._data.dtype)
+    if ctx.scale_grad_by_freq:
+        values, inverse, counts = np.unique(idx.ravel(), return_inverse=True, return_counts=True)
+        scale = (1.0 / counts[inverse]).reshape(idx.shape).astype(scale.dtype)
+    if ctx.padding_idx >= 0:
+        scale = np.where(idx == ctx.padding_idx, 0, scale).astype(scale.dtype)
+    if ctx.scale_grad_by_freq or ctx.padding_idx >= 0:
+        grad = grad * const(scale[..., None])
+    return embed(grad, ctx.input_shape, (idx,), accumulate=True)
+
+
+def _check_indices(indices, fname):
+    if indices.dtype not in (dtypes.int64, dtypes.int32):
+        legacy = {"float32": "FloatTensor", "float64": "DoubleTensor", "bool": "BoolTensor"}.get(
+            indices.dtype.name, "Tensor")
+        raise RuntimeError(
+            f"Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+            f"but got torch.{legacy} instead (while checking arguments for {fname})")
+
+
+def _embedding_impl(weight, indices, padding_idx, scale_grad_by_freq):
+    _check_indices(indices, "embedding")
+    if weight.ndim != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    idx = indices._data.astype(np.int64)
+    n = weight.shape[0]
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise IndexError("index out of range in self")
+    return _embedding(weight, indices=idx, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
+
+
+@export(functional=True, torch=False)
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
+              sparse=False):
+    """Rows of ``weight`` picked by the indices ``input`` (EmbeddingBackward0)."""
+    if padding_idx is not None:
+        if padding_idx > 0:
+            if padding_idx >= weight.shape[0]:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+        elif padding_idx < 0:
+            if padding_idx < -weight.shape[0]:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = weight.shape[0] + padding_idx
     else:
-        d_x = s - y
-        d_y = -x
+        padding_idx = -1
+    if sparse:
+        raise RuntimeError("agrad has no sparse tensors; use embedding(..., sparse=False)")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    return _embedding_impl(weight, input, padding_idx, scale_grad_by_freq)
+
+
+def _embedding_renorm_(weight, indices, max_norm, norm_type):
+    """Rescale, in place and outside the graph, the looked-up rows whose norm exceeds max_norm."""
+    _check_indices(indices, "embedding_renorm_")
+    w = weight._data
+    rows = np.unique(indices._data.ravel())
+    for r in rows:
+        norm = np.sum(np.abs(w[r].astype(np.float64)) ** norm_type) ** (1.0 / norm_type)
+        if norm > max_norm:
+            w[r] *= w.dtype.type(max_norm / (norm + 1e-7))
+    weight._vc[0] += 1
+
+
+@export("embedding")
+def torch_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    return _embedding_impl(weight, indices, padding_idx, scale_grad_by_freq)
+
+
+# ---------------------------------------------------------------------------
+# layer_norm
+# ---------------------------------------------------------------------------
+
+def _layer_norm_fwd(ctx, x, w, b, normalized_shape, eps, has_weight):
+    axes = tuple(range(x.ndim - len(normalized_shape), x.ndim))
+    xd = x.astype(np.float64)
+    mu = xd.mean(axis=axes, keepdims=True)
+    var = ((xd - mu) ** 2).mean(axis=axes, keepdims=True)
+    out = (xd - mu) / np.sqrt(var + eps)
     if w is not None:
-        d_x = d_x * w
-        d_y = d_y * w
-    if ctx.reduction == "mean":
-        grad = grad / x.numel()
-    return grad * d_x, grad * d_y
+        out = out * w
+    if b is not None:
+        out = out + b
+    return out.astype(x.dtype)
 
 
-def _softplus_neg(x):
-    """log(1 + exp(-x)), written with agrad ops so it has derivatives."""
-    return ((-x).exp() + 1).log()
+_layer_norm = Op("NativeLayerNormBackward0", _layer_norm_fwd, inputs=("input", "weight", "bias"),
+                 saves=("input", "weight"))
 
 
-@export(functional=True, torch=False)
-def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
-                                     reduction="mean", pos_weight=None):
-    if input.shape != target.shape:
-        raise ValueError(
-            f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    d = dtypes.result_type(input, target)
-    arrs = [t._data.astype(d.numpy, copy=False) for t in (input, target)]
-    return _bce_logits.apply((input, target), arrs, {
-        "weight": None if weight is None else weight._data,
-        "pos_weight": None if pos_weight is None else pos_weight._data,
-        "reduction": _reduction(reduction)})
-
-
-def _nll_fwd(ctx, logp, target, weight, reduction, ignore_index):
-    # logp: (N, C) or (C,) or (N, C, d1, ...); target: (N,) / () / (N, d1, ...)
-    x = logp if logp.ndim != 1 else logp[None]
-    t = target if logp.ndim != 1 else target[None]
-    x = np.moveaxis(x, 1, -1)  # classes last
-    valid = t != ignore_index
-    safe_t = np.where(valid, t, 0)
-    C = x.shape[-1]
-    if safe_t.size and (safe_t.max() >= C or safe_t.min() < 0):
-        bad = safe_t.max() if safe_t.max() >= C else safe_t.min()
-        raise IndexError(f"Target {bad} is out of bounds.")
-    picked = np.take_along_axis(x, safe_t[..., None], axis=-1)[..., 0]
-    w = np.ones(C, logp.dtype) if weight is None else weight
-    wt = np.where(valid, w[safe_t], 0).astype(logp.dtype)
-    loss = -picked * wt
-    ctx.wt, ctx.safe_t, ctx.total = wt, safe_t, wt.sum()
-    if reduction == "none":
-        return loss.astype(logp.dtype).reshape(target.shape)
-    if reduction == "sum":
-        return np.asarray(loss.sum(), logp.dtype)
-    return np.asarray(loss.sum() / wt.sum(), logp.dtype)
-
-
-_nll = Op("NllLossBackward0", _nll_fwd, saves=("self",))
-
-
-@_nll.derivative
+@_layer_norm.derivative
 def _(ctx, grad):
-    shape = ctx.self.shape
-    one_d = len(shape) == 1
-    C = shape[0] if one_d else shape[1]
-    wt = Tensor._make(ctx.wt)
-    if ctx.reduction == "mean":
-        scale = wt / float(ctx.total)
-    else:
-        scale = wt
-    g = -(grad.reshape(ctx.wt.shape) if ctx.reduction == "none" else grad) * scale  # per sample
-    onehot = np.eye(C, dtype=ctx.wt.dtype)[ctx.safe_t]  # (..., C)
-    full = g.unsqueeze(-1) * Tensor._make(onehot)
-    full = full.movedim(-1, 1) if not one_d else full[0]
-    return full
+    x, w = ctx.input, ctx.weight if ctx.has_weight else None
+    k = len(ctx.normalized_shape)
+    dims = tuple(range(x.ndim - k, x.ndim))
+    batch = tuple(range(x.ndim - k))
+    # mean and rstd from the input with agrad ops, so that double backward sees their dependence on it
+    mu = x.mean(dims, keepdim=True)
+    xc = x - mu
+    rstd = ((xc * xc).mean(dims, keepdim=True) + ctx.eps) ** -0.5
+    xhat = xc * rstd
+    gw = grad * w if w is not None else grad
+    n_in = ctx._input_meta
+    dx = dw = db = None
+    if n_in[0] is not None:
+        dx = rstd * (gw - gw.mean(dims, keepdim=True) - xhat * (gw * xhat).mean(dims, keepdim=True))
+    if n_in[1] is not None:
+        dw = (grad * xhat).sum(batch) if batch else grad * xhat
+    if n_in[2] is not None:
+        db = grad.sum(batch) if batch else grad
+    return dx, dw, db
+
+
+def _layer_norm_impl(input, normalized_shape, weight, bias, eps):
+    normalized_shape = tuple(int(s) for s in normalized_shape)
+    k = len(normalized_shape)
+    if k == 0:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+                           "one element, but got normalized_shape = []")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != normalized_shape:
+            raise RuntimeError(
+                f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                f"{list(t.shape)} and normalized_shape = {list(normalized_shape)}")
+    if input.ndim < k or tuple(input.shape[input.ndim - k:]) != normalized_shape:
+        expected = "[*, " + ", ".join(str(s) for s in normalized_shape) + "]"
+        raise RuntimeError(
+            f"Given normalized_shape={list(normalized_shape)}, expected input with shape {expected}, but got "
+            f"input of size{list(input.shape)}")
+    check_floating(input, "LayerNormKernelImpl")
+    arrays = (input._data, None if weight is None else weight._data, None if bias is None else bias._data)
+    return _layer_norm.apply((input, weight, bias), arrays, {
+        "normalized_shape": normalized_shape, "eps": eps, "has_weight": weight is not None})
 
 
 @export(functional=True, torch=False)
-def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
-    if target.dtype.is_floating_point:
-        raise RuntimeError("expected scalar type Long but found Float")
-    n_in = input.shape[0] if input.ndim > 1 else 1
-    n_t = target.shape[0] if target.ndim else 1
-    if input.ndim > 1 and n_in != n_t:
-        raise ValueError(f"Expected input batch_size ({n_in}) to match target batch_size ({n_t}).")
-    return _nll.apply((input,), (input._data,), {
-        "target": target._data, "weight": None if weight is None else weight._data,
-        "reduction": _reduction(reduction), "ignore_index": ignore_index})
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalise over the trailing ``normalized_shape`` dims (one NativeLayerNormBackward0 node)."""
+    if isinstance(normalized_shape, numbers.Integral):
+        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int")
+    return _layer_norm_impl(input, normalized_shape, weight, bias, eps)
 
+
+@export("layer_norm")
+def torch_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True):
+    return _layer_norm_impl(input, normalized_shape, weight, bias, eps)
+
+
+# ---------------------------------------------------------------------------
+# normalize, cosine_similarity
+# ---------------------------------------------------------------------------
 
 @export(functional=True, torch=False)
-def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
-                  reduction="mean", label_smoothing=0.0):
-    dim = 0 if input.ndim == 1 else 1
-    logp = log_softmax(input, dim)
-    if target.dtype.is_floating_point:  # class probabilities
-        w = 1 if weight is None else weight.reshape((-1,) + (1,) * (input.ndim - 2)) if input.ndim > 1 else weight
-        C = input.shape[dim]
-        t = target * (1 - label_smoothing) + label_smoothing / C if label_smoothing else target
-        loss = -(logp * t * w).sum(dim)
-        if reduction == "mean":
-            return loss.sum() / (input.numel() // C)
-        return _reduce(loss, _reduction(reduction))
-    if label_smoothing:
-        C = input.shape[dim]
-        nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
-        valid = Tensor._make((target._data != ignore_index).astype(logp._data.dtype))
-        w = 1 if weight is None else weight.reshape((-1,) + (1,) * (input.ndim - 2)) if input.ndim > 1 else weight
-        smooth = -(logp * w).sum(dim) * valid
-        if reduction == "mean":
-            if weight is None:
-                smooth = smooth.sum() / valid.sum()
-            else:
-                wt = Tensor._make(np.where(target._data != ignore_index, weight._data[np.where(target._data != ignore_index, target._data, 0)], 0))
-                smooth = smooth.sum() / wt.sum()
-        else:
-            smooth = _reduce(smooth, reduction)
-        return nll * (1 - label_smoothing) + smooth * (label_smoothing / C)
-    return nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input / max(||input||_p, eps) along ``dim``, as torch.nn.functional.normalize writes it."""
+    denom = clamp_min(vector_norm(input, p, dim, keepdim=True), eps).expand_as(input)
+    if out is not None:
+        from .pointwise import div
+        return div(input, denom, out=out)
+    return input / denom
+
+
+def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    d = dtypes.result_type(x1, x2)
+    if not d.is_floating_point:
+        raise RuntimeError(
+            f"expected common dtype to be floating point, yet common dtype is {_scalar_name(d)}")
+    if not x1.dtype.is_floating_point:
+        x1 = x1.to(d)
+    if not x2.dtype.is_floating_point:
+        x2 = x2.to(d)
+    if x1.shape != x2.shape:
+        try:
+            shape = np.broadcast_shapes(x1.shape, x2.shape)
+        except ValueError:
+            from .pointwise import _mismatch_message
+            raise RuntimeError(_mismatch_message(x1.shape, x2.shape)) from None
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    n1 = vector_norm(x1, 2, dim, keepdim=True).clone()
+    n2 = vector_norm(x2, 2, dim, keepdim=True).clone()
+    for n in (n1, n2):  # clamp_min_ under no_grad: changes the data, bumps the version
+        np.maximum(n._data, n._data.dtype.type(eps), out=n._data)
+        n._vc[0] += 1
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+@export(functional=True)
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """Cosine of the angle between x1 and x2 along ``dim``."""
+    return _cosine_similarity(x1, x2, dim, eps)
+
+
+@export(functional=True)
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """||x1 - x2 + eps||_p along the last dim (ATen: at::norm, NormBackward1)."""
+    diff = add_scalar(x1 - x2, eps)
+    check_floating(diff, "norm")
+    dim = -1 if max(x1.ndim, x2.ndim) else None
+    return _norm1(diff, ord=float(p), axes=_norm_axes(dim, diff.ndim), keepdim=keepdim, dtype=diff._data.dtype)
+
+
+def _norm_axes(dim, ndim):
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, (list, tuple)):
+        return tuple(sorted(_wrap_dim(d, ndim) for d in dim)) if len(dim) else tuple(range(ndim))
+    return (_wrap_dim(dim, ndim),)
+
+
+# at::norm(self, p, dim, keepdim) as ATen's composites call it: vector_norm's maths, its own node
+_norm1 = Op("NormBackward1", _vector_norm_fwd, saves=("self", "result"))
+_norm1.derivative(_vector_norm._formula)
+
+
+# ---------------------------------------------------------------------------
+# the Scalar overloads of ATen's composites
+# ---------------------------------------------------------------------------
+
+def _scalar_fwd(np_fn):
+    return lambda ctx, a, other: np.asarray(np_fn(a, a.dtype.type(other)))
+
+
+_add_scalar = Op("AddBackward1", _scalar_fwd(np.add))
+_add_scalar.derivative(lambda ctx, grad: grad)
+_sub_scalar = Op("SubBackward1", _scalar_fwd(np.subtract), internal=True)  # only deep inside a loss
+_sub_scalar.derivative(lambda ctx, grad: grad)
+_mul_scalar = Op("MulBackward1", _scalar_fwd(np.multiply))
+_mul_scalar.derivative(lambda ctx, grad: grad * ctx.other)
+_div_scalar = Op("DivBackward1", _scalar_fwd(np.true_divide))
+_div_scalar.derivative(lambda ctx, grad: grad / ctx.other)
+
+
+def add_scalar(x, other):
+    """``x + other`` as ATen's C++ writes it: AddBackward1."""
+    return _add_scalar(x, other=other)
+
+
+def sub_scalar(x, other):
+    return _sub_scalar(x, other=other)
+
+
+def mul_scalar(x, other):
+    return _mul_scalar(x, other=other)
+
+
+def div_scalar(x, other):
+    return _div_scalar(x, other=other)

@@ -415,14 +415,35 @@ method("clip")(clamp)
 method("clamp_", "clip_")(inplace(clamp))
 
 
-@export("clamp_min", method=True)
-def clamp_min(input, min):
-    return clamp(input, min=min)
+def _one_sided_clamp(name, np_fn, keep, bound_wins):
+    """clamp_min / clamp_max: their own nodes (ClampMinBackward0, ...), unlike clamp(min=...)."""
+    scalar_op = Op(node_name(name), lambda ctx, a, bound: np_fn(a, bound).astype(a.dtype, copy=False),
+                   saves=("self",))
+    scalar_op.derivative(lambda ctx, grad: grad * keep(ctx.self, ctx.bound))
+    tensor_op = Op(node_name(name, 1), lambda ctx, a, b: np_fn(a, b), inputs=("self", name[6:]),
+                   saves=("self", name[6:]), value_error=broadcast_error)
+
+    @tensor_op.derivative
+    def _(ctx, grad):
+        x, b = ctx.self, getattr(ctx, name[6:])
+        return grad * keep(x, b), grad * bound_wins(x, b)
+
+    def fn(input, bound, *, out=None):
+        if isinstance(bound, Tensor):
+            ts, arrs = operands(input, bound, name)
+            return finish_out(name, tensor_op.apply(ts, arrs, {}), out)
+        d = _result_type(input, bound)
+        return finish_out(name, scalar_op.apply((input,), (input._data.astype(d.numpy, copy=False),),
+                                                {"bound": bound}), out)
+
+    fn.__name__ = name
+    export(name, method=True)(fn)
+    method(name + "_")(inplace(fn))
+    return fn
 
 
-@export("clamp_max", method=True)
-def clamp_max(input, max):
-    return clamp(input, max=max)
+clamp_min = _one_sided_clamp("clamp_min", np.maximum, lambda x, b: x >= b, lambda x, b: x < b)
+clamp_max = _one_sided_clamp("clamp_max", np.minimum, lambda x, b: x <= b, lambda x, b: x > b)
 
 
 _where = Op("WhereBackward0", lambda ctx, a, b, condition: np.where(condition, a, b),

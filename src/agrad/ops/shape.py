@@ -339,7 +339,7 @@ def broadcast_to(input, size):
 @export()
 def broadcast_tensors(*tensors):
     shape = np.broadcast_shapes(*(t._data.shape for t in tensors))
-    return tuple(expand(t, shape) for t in tensors)
+    return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
 
 
 @export()
@@ -508,34 +508,38 @@ def new_tensor(input, data, *, dtype=None, device=None, requires_grad=False):
 
 @method("zero_")
 def zero_(input):
-    return fill_(input, 0)
+    from ._op import inplace
+    return inplace(lambda s: _zero.apply((s,), (s._data,), {}))(input)
+
+
+_zero = Op("ZeroBackward0", lambda ctx, a: np.zeros_like(a))
+_zero.derivative(lambda ctx, grad: grad * 0)
 
 
 @method("fill_")
 def fill_(input, value):
+    """Fill in place: FillBackward2 for a number, FillBackward3 for a 0-d tensor (which
+    then gets the summed gradient)."""
     from ._op import inplace
-    from .factories import full_like
 
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError(
                 f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions.")
-        return inplace(lambda s, v: v.expand(s.shape) + s * 0 if v._requires_grad else full_like(s, v.item()))(input, value)
-    return inplace(lambda s, v: _filled_like(s, v))(input, value)
+        return inplace(lambda s, v: _fill3.apply((s, v), (s._data, v._data), {}))(input, value)
+    return inplace(lambda s, v: _fill2.apply((s,), (s._data,), {"value": v}))(input, value)
 
 
-_fill = Op("FillBackward0", lambda ctx, a, value: np.full_like(a, value))
-_fill.derivative(lambda ctx, grad: grad * 0)
-
-
-def _filled_like(s, v):
-    if s._requires_grad:
-        return _fill.apply((s,), (s._data,), {"value": v})
-    return Tensor._make(np.full_like(s._data, v))
-
+_fill2 = Op("FillBackward2", lambda ctx, a, value: np.full_like(a, value))
+_fill2.derivative(lambda ctx, grad: grad * 0)
+_fill3 = Op("FillBackward3", lambda ctx, a, v: np.full_like(a, v), inputs=("self", "value"))
+_fill3.derivative(lambda ctx, grad: (grad * 0, grad.sum()))
 
 _copy = Op("CopyBackwards", lambda ctx, a, src: np.broadcast_to(src, a.shape).astype(a.dtype),
-           inputs=("self", "src"))
+           inputs=("self", "src"), value_error=lambda arrays: RuntimeError(
+               f"output with shape {list(arrays[0].shape)} doesn't match the broadcast shape "
+               f"{list(np.broadcast_shapes(arrays[0].shape, arrays[1].shape))}"))
+_copy.node._name = "torch::autograd::CopyBackwards"
 
 
 @_copy.derivative
@@ -546,7 +550,8 @@ def _(ctx, grad):
 @method("copy_")
 def copy_(input, src, non_blocking=False):
     from ._op import inplace
-    return inplace(lambda s, v: _copy.apply((s, v), (s._data, v._data), {"src": v._data}))(input, src)
+    return inplace(lambda s, v: _copy.apply((s, v), (s._data, v._data.astype(s._data.dtype, copy=False)), {}))(
+        input, src)
 
 
 # cat / stack -------------------------------------------------------------------------

@@ -1,0 +1,687 @@
+"""Activations: the nn.functional nonlinearities and the softmax family.
+
+Each elementwise activation is one op, as in PyTorch's ``derivatives.yaml``:
+a numpy forward, the node name, and a derivative written with agrad ops (so
+``create_graph=True`` differentiates it again).  The in-place forms that
+PyTorch records under their own node (``elu_`` -> ``EluBackward1``, ...) save
+the result instead of the input, as PyTorch's do.  Activations that PyTorch
+writes in Python (``softsign``, ``tanhshrink``, ``softmin``) are composed of
+ops here too, so the graph shows the same nodes.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from ..tensor import _scalar_name, _wrap_dim
+from . import factories
+from ._op import METHODS, Op, export, inplace
+from .nn import check_floating, const
+from .pointwise_extra import _calerf
+from .pointwise import where
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+
+
+def _elementwise(name, fwd, saves=("self",)):
+    """An elementwise op: ``fwd(array, **attrs)``, result in the input's dtype."""
+    return Op(name, lambda ctx, a, **kw: np.asarray(fwd(a, **kw)).astype(a.dtype, copy=False), saves=saves)
+
+
+def _scalar(a, v):
+    return a.dtype.type(v)
+
+
+def _in_place(fn, input, *args):
+    """``fn(input, *args)`` written into ``input`` (PyTorch's ``op_``)."""
+    return inplace(fn)(input, *args)
+
+
+# ---------------------------------------------------------------------------
+# relu (the op lives in pointwise: torch.relu), its functional forms
+# ---------------------------------------------------------------------------
+
+@export("relu", functional=True, torch=False)
+def relu(input, inplace=False):
+    return METHODS["relu_"](input) if inplace else METHODS["relu"](input)
+
+
+@export("relu_", functional=True)
+def relu_(input):
+    return METHODS["relu_"](input)
+
+
+# ---------------------------------------------------------------------------
+# hardtanh, relu6
+# ---------------------------------------------------------------------------
+
+_hardtanh = _elementwise("HardtanhBackward0",
+                         lambda a, min_val, max_val: np.clip(a, _scalar(a, min_val), _scalar(a, max_val)))
+
+
+@_hardtanh.derivative
+def _(ctx, grad):
+    x = ctx.self
+    return grad * ((x > ctx.min_val) & (x < ctx.max_val))
+
+
+def _hardtanh_op(input, min_val, max_val):
+    return _hardtanh(input, min_val=min_val, max_val=max_val)
+
+
+@export(functional=True, torch=False)
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return _in_place(_hardtanh_op, input, min_val, max_val)
+    return _hardtanh_op(input, min_val, max_val)
+
+
+@export("hardtanh_", functional=True, torch=False)
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+@export(functional=True, torch=False)
+def relu6(input, inplace=False):
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+# ---------------------------------------------------------------------------
+# elu, selu, celu
+# ---------------------------------------------------------------------------
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _elu_np(a, alpha, scale, input_scale):
+    neg = np.expm1(a * _scalar(a, input_scale)) * _scalar(a, alpha * scale)
+    return np.where(a > 0, a * _scalar(a, scale), neg)
+
+
+def _elu_grad(ctx, grad, x):
+    """elu_backward with is_result=False: derivative at the input x."""
+    pos = grad * ctx.scale
+    neg = grad * ((x * ctx.input_scale).exp() * (ctx.alpha * ctx.scale * ctx.input_scale))
+    return where(x > 0, pos, neg)
+
+
+def _elu_grad_result(ctx, grad, y):
+    """elu_backward with is_result=True: derivative read off the output y (in-place forms)."""
+    if ctx.alpha < 0:
+        raise RuntimeError(
+            "In-place elu backward calculation is triggered with a negative slope which is not supported. "
+            "This is caused by calling in-place forward function with a negative slope, please call "
+            "out-of-place version instead.")
+    neg = grad * ((y + ctx.alpha * ctx.scale) * ctx.input_scale)
+    return where(y <= 0, neg, grad * ctx.scale)
+
+
+_elu = _elementwise("EluBackward0", _elu_np)
+_elu.derivative(lambda ctx, grad: _elu_grad(ctx, grad, ctx.self))
+_elu_ = _elementwise("EluBackward1", _elu_np, saves=("result",))
+_elu_.derivative(lambda ctx, grad: _elu_grad_result(ctx, grad, ctx.result))
+_celu = _elementwise("CeluBackward0", _elu_np)
+_celu.derivative(lambda ctx, grad: _elu_grad(ctx, grad, ctx.self))
+_celu_ = _elementwise("CeluBackward1", _elu_np, saves=("result",))
+_celu_.derivative(lambda ctx, grad: _elu_grad_result(ctx, grad, ctx.result))
+
+
+def _elu_call(op, kernel, input, alpha, scale, input_scale):
+    check_floating(input, kernel)
+    return op(input, alpha=alpha, scale=scale, input_scale=input_scale)
+
+
+@export(functional=True, torch=False)
+def elu(input, alpha=1.0, inplace=False):
+    if inplace:
+        return _in_place(lambda x: _elu_call(_elu_, "elu_cpu", x, alpha, 1.0, 1.0), input)
+    return _elu_call(_elu, "elu_cpu", input, alpha, 1.0, 1.0)
+
+
+@export("elu_", functional=True, torch=False)
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
+@export(functional=True)
+def selu(input, inplace=False):
+    if inplace:
+        return _in_place(lambda x: _elu_call(_elu_, "elu_cpu", x, _SELU_ALPHA, _SELU_SCALE, 1.0), input)
+    return _elu_call(_elu, "elu_cpu", input, _SELU_ALPHA, _SELU_SCALE, 1.0)
+
+
+@export("selu_", functional=True)
+def selu_(input):
+    return selu(input, inplace=True)
+
+
+@export(functional=True)
+def celu(input, alpha=1.0, inplace=False):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    if inplace:
+        return _in_place(lambda x: _elu_call(_celu_, "elu_cpu", x, alpha, 1.0, 1.0 / alpha), input)
+    return _elu_call(_celu, "elu_cpu", input, alpha, 1.0, 1.0 / alpha)
+
+
+@export("celu_", functional=True)
+def celu_(input, alpha=1.0):
+    return celu(input, alpha, inplace=True)
+
+
+# ---------------------------------------------------------------------------
+# leaky_relu
+# ---------------------------------------------------------------------------
+
+def _leaky_np(a, negative_slope):
+    return np.where(a > 0, a, a * _scalar(a, negative_slope))
+
+
+_leaky = _elementwise("LeakyReluBackward0", _leaky_np)
+
+
+@_leaky.derivative
+def _(ctx, grad):
+    return where(ctx.self > 0, grad, grad * ctx.negative_slope)
+
+
+_leaky_ = _elementwise("LeakyReluBackward1", _leaky_np, saves=("result",))
+
+
+@_leaky_.derivative
+def _(ctx, grad):
+    if ctx.negative_slope < 0:
+        raise RuntimeError(
+            "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. "
+            "This is caused by calling in-place forward function with a negative slope, please call out-of-place "
+            "version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting "
+            "in-place leakRelu backward calculation with negative slope")
+    return where(ctx.result > 0, grad, grad * ctx.negative_slope)
+
+
+@export(functional=True, torch=False)
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    check_floating(input, "leaky_relu_cpu")
+    if inplace:
+        return _in_place(lambda x: _leaky_(x, negative_slope=negative_slope), input)
+    return _leaky(input, negative_slope=negative_slope)
+
+
+@export("leaky_relu_", functional=True, torch=False)
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+# ---------------------------------------------------------------------------
+# rrelu, prelu
+# ---------------------------------------------------------------------------
+
+def _rrelu_fwd(ctx, a, noise):
+    return np.where(a > 0, a, a * noise).astype(a.dtype, copy=False)
+
+
+# noise: the slope of each element (1 where the input is positive)
+_rrelu = Op("RreluWithNoiseBackward0", _rrelu_fwd, saves=("self",))
+_rrelu_ = Op("RreluWithNoiseBackward1", _rrelu_fwd, saves=("result",))
+
+
+@_rrelu.derivative
+def _(ctx, grad):
+    return grad * const(ctx.noise)
+
+
+_rrelu_.derivative(lambda ctx, grad: grad * const(ctx.noise))
+
+
+def _rrelu_call(op, input, lower, upper, training):
+    check_floating(input, "rrelu_with_noise_out_cpu")
+    a = input._data
+    if training and upper - lower > 1e-6:
+        r = factories.rng().uniform(lower, upper, a.shape).astype(a.dtype)
+    else:
+        r = np.full(a.shape, (lower + upper) / 2, a.dtype)
+    noise = np.where(a > 0, a.dtype.type(1), r)
+    return op(input, noise=noise)
+
+
+@export(functional=True)
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
+    """Leaky relu with a slope drawn from U(lower, upper) per element (their mean when not training)."""
+    if inplace:
+        return _in_place(lambda x: _rrelu_call(_rrelu_, x, lower, upper, training), input)
+    return _rrelu_call(_rrelu, input, lower, upper, training)
+
+
+@export("rrelu_", functional=True)
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def _prelu_fwd(ctx, a, w):
+    return np.where(a > 0, a, w * a).astype(a.dtype, copy=False)
+
+
+_prelu = Op("PreluKernelBackward0", _prelu_fwd, inputs=("self", "weight"), saves=("self", "weight"))
+
+
+@_prelu.derivative
+def _(ctx, grad):
+    x, w = ctx.self, ctx.weight
+    pos = x > 0
+    return where(pos, grad, w * grad), where(pos, 0.0, x * grad)
+
+
+@export(method=True, functional=True)
+def prelu(input, weight):
+    """max(0, x) + weight * min(0, x), one weight per channel (dim 1) or one for all."""
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(
+            f"prelu: Type promoting not supported. Got {_scalar_name(input.dtype)} and {_scalar_name(weight.dtype)}")
+    if weight.numel() != 1:
+        if input.ndim == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.ndim > 1 else 1
+        if channels != weight.numel():
+            raise RuntimeError(
+                "Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                f"{weight.numel()} and channel size = {channels}.")
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
+    if input.ndim != weight.ndim:
+        shape = [1] * input.ndim
+        if input.ndim > 1:
+            shape[1] = weight.numel()
+        weight = weight.reshape(*shape)
+    check_floating(input, "prelu_cpu")
+    return _prelu(input, weight)
+
+
+# ---------------------------------------------------------------------------
+# gelu
+# ---------------------------------------------------------------------------
+
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_KAPPA = 0.044715
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+def _phi(a):
+    """The standard normal CDF, in double precision (vectorised erf from pointwise_extra)."""
+    return 0.5 * (1.0 + _calerf(np.asarray(a, np.float64) / math.sqrt(2.0), False))
+
+
+def _gelu_np(a, approximate):
+    if approximate == "tanh":
+        inner = _scalar(a, _SQRT_2_OVER_PI) * (a + _scalar(a, _KAPPA) * a * a * a)
+        return _scalar(a, 0.5) * a * (1 + np.tanh(inner))
+    return a.astype(np.float64) * _phi(a)
+
+
+_gelu = _elementwise("GeluBackward0", _gelu_np)
+
+
+def _gelu_backward_np(ctx, g, x, approximate):
+    if approximate == "tanh":
+        inner = _scalar(x, _SQRT_2_OVER_PI) * (x + _scalar(x, _KAPPA) * x * x * x)
+        t = np.tanh(inner)
+        left = _scalar(x, 0.5) * x
+        d = _scalar(x, 0.5) * (1 + t) + left * (1 - t * t) * _scalar(x, _SQRT_2_OVER_PI) * (
+            1 + _scalar(x, 3 * _KAPPA) * x * x)
+        return (g * d).astype(x.dtype, copy=False)
+    xd = x.astype(np.float64)
+    d = _phi(x) + xd * np.exp(-0.5 * xd * xd) * _INV_SQRT_2PI
+    return (g * d).astype(x.dtype)
+
+
+# gelu_backward is itself an op (PyTorch's GeluBackwardBackward0): its forward needs erf,
+# which has no agrad op, and its own derivative is written with agrad ops.
+_gelu_backward = Op("GeluBackwardBackward0", _gelu_backward_np, inputs=("grad_output", "self"),
+                    saves=("grad_output", "self"), internal=True)
+
+
+@_gelu.derivative
+def _(ctx, grad):
+    return _gelu_backward(grad, ctx.self, approximate=ctx.approximate)
+
+
+@_gelu_backward.derivative
+def _(ctx, grad):
+    x, go = ctx.self, ctx.grad_output
+    meta = ctx._input_meta
+    g_go = _gelu_backward(grad, x, approximate=ctx.approximate) if meta[0] is not None else None
+    g_x = None
+    if meta[1] is not None:
+        if ctx.approximate == "tanh":
+            b, k = _SQRT_2_OVER_PI, _KAPPA
+            t = ((x + x * x * x * k) * b).tanh()
+            s = 1 - t * t  # sech^2
+            h = (x * x * (3 * k) + 1) * b
+            second = s * h + x * 0.5 * (-2 * t * s * h * h + s * (x * (6 * k * b)))
+        else:
+            second = (x * x * -0.5).exp() * _INV_SQRT_2PI * (2 - x * x)
+        g_x = grad * go * second
+    return g_go, g_x
+
+
+@export(functional=True, torch=False)
+def gelu(input, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(f"approximate argument must be either none or tanh.")
+    check_floating(input, "GeluKernelImpl")
+    return _gelu(input, approximate=approximate)
+
+
+# ---------------------------------------------------------------------------
+# silu, mish, hardsigmoid, hardswish
+# ---------------------------------------------------------------------------
+
+def _sigmoid_np(a):
+    e = np.exp(-np.abs(a))
+    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+
+
+_silu = _elementwise("SiluBackward0", lambda a: a * _sigmoid_np(a))
+
+
+@_silu.derivative
+def _(ctx, grad):
+    x = ctx.self
+    s = x.sigmoid()
+    return grad * (s * (1 + x * (1 - s)))
+
+
+_mish = _elementwise("MishBackward0", lambda a: a * np.tanh(np.logaddexp(0, a)))
+
+
+@_mish.derivative
+def _(ctx, grad):
+    x = ctx.self
+    t = softplus(x).tanh()
+    return grad * (t + x * x.sigmoid() * (1 - t * t))
+
+
+_hardsigmoid = _elementwise("HardsigmoidBackward0",
+                            lambda a: np.clip(a / _scalar(a, 6) + _scalar(a, 0.5), 0, 1))
+
+
+def _hardsigmoid_backward_fwd(ctx, g, x):
+    return np.where((x > -3) & (x < 3), g / _scalar(g, 6), 0).astype(g.dtype, copy=False)
+
+
+# hardsigmoid_backward has no derivative in PyTorch: a second derivative raises.
+_hardsigmoid_backward = Op("torch::autograd::NotImplemented", _hardsigmoid_backward_fwd,
+                           inputs=("grad_output", "self"), internal=True)
+
+
+@_hardsigmoid_backward.derivative
+def _(ctx, grad):
+    raise RuntimeError("derivative for aten::hardsigmoid_backward is not implemented")
+
+
+@_hardsigmoid.derivative
+def _(ctx, grad):
+    x = ctx.self
+    return _hardsigmoid_backward.apply((grad, x), (grad._data, x._data), {})
+
+
+_hardswish = _elementwise("HardswishBackward0",
+                          lambda a: a * np.clip(a + _scalar(a, 3), 0, 6) / _scalar(a, 6))
+
+
+@_hardswish.derivative
+def _(ctx, grad):
+    x = ctx.self
+    mid = grad * (x / 3 + 0.5)
+    return where(x <= -3, 0.0, where(x < 3, mid, grad))
+
+
+def _simple_activation(op, kernel):
+    def fn(input, inplace=False):
+        check_floating(input, kernel)
+        if inplace:
+            return _in_place(lambda x: op(x), input)
+        return op(input)
+
+    return fn
+
+
+silu = export("silu", functional=True, torch=False)(_simple_activation(_silu, "silu_cpu"))
+mish = export("mish", functional=True, torch=False)(_simple_activation(_mish, "mish_cpu"))
+hardsigmoid = export("hardsigmoid", functional=True, torch=False)(
+    _simple_activation(_hardsigmoid, "hardsigmoid_cpu"))
+hardswish = export("hardswish", functional=True, torch=False)(_simple_activation(_hardswish, "hardswish_cpu"))
+
+
+# ---------------------------------------------------------------------------
+# softplus, logsigmoid, softsign, tanhshrink
+# ---------------------------------------------------------------------------
+
+def _softplus_np(a, beta, threshold):
+    bx = a * _scalar(a, beta)
+    return np.where(bx > threshold, a, np.logaddexp(0, bx) / _scalar(a, beta))
+
+
+_softplus = _elementwise("SoftplusBackward0", _softplus_np)
+
+
+@_softplus.derivative
+def _(ctx, grad):
+    bx = ctx.self * ctx.beta
+    return where(bx > ctx.threshold, grad, grad * bx.sigmoid())
+
+
+@export(functional=True, torch=False)
+def softplus(input, beta=1.0, threshold=20.0):
+    check_floating(input, "softplus_cpu")
+    return _softplus(input, beta=beta, threshold=threshold)
+
+
+_logsigmoid = _elementwise("LogSigmoidBackward0", lambda a: -np.logaddexp(0, -a))
+
+
+@_logsigmoid.derivative
+def _(ctx, grad):
+    return grad * (-ctx.self).sigmoid()
+
+
+@export(functional=True, torch=False)
+def logsigmoid(input):
+    check_floating(input, "log_sigmoid_cpu")
+    return _logsigmoid(input)
+
+
+@export(functional=True, torch=False)
+def softsign(input):
+    return input / (input.abs() + 1)
+
+
+@export(functional=True, torch=False)
+def tanhshrink(input):
+    return input - input.tanh()
+
+
+# ---------------------------------------------------------------------------
+# softshrink, hardshrink, threshold
+# ---------------------------------------------------------------------------
+
+def _softshrink_np(a, lambd):
+    lam = _scalar(a, lambd)
+    return np.where(a > lam, a - lam, np.where(a < -lam, a + lam, 0))
+
+
+_softshrink = _elementwise("SoftshrinkBackward0", _softshrink_np)
+_hardshrink = _elementwise("HardshrinkBackward0",
+                           lambda a, lambd: np.where((a > lambd) | (a < -lambd), a, 0))
+
+
+def _shrink_derivative(ctx, grad):
+    x = ctx.self
+    return grad * ((x > ctx.lambd) | (x < -ctx.lambd))
+
+
+_softshrink.derivative(_shrink_derivative)
+_hardshrink.derivative(_shrink_derivative)
+
+
+@export(functional=True, torch=False)
+def softshrink(input, lambd=0.5):
+    check_floating(input, "softshrink_check")
+    if lambd < 0:
+        limit, name = ("3.40282e+38", "Float") if input.dtype.name == "float32" else ("1.79769e+308", "Double")
+        raise RuntimeError(f"lambda must be in range [0, {limit}] for input dtype {name}, but found {lambd:g}")
+    return _softshrink(input, lambd=lambd)
+
+
+@export(method=True, functional=True)
+def hardshrink(input, lambd=0.5):
+    check_floating(input, "hardshrink_cpu")
+    return _hardshrink(input, lambd=lambd)
+
+
+def _threshold_np(a, threshold, value):
+    return np.where(a > threshold, a, _scalar(a, value) if a.dtype.kind == "f" else value)
+
+
+_threshold = _elementwise("ThresholdBackward0", _threshold_np)
+_threshold_ = _elementwise("ThresholdBackward1", _threshold_np)
+
+
+def _threshold_derivative(ctx, grad):
+    return grad * (ctx.self > ctx.threshold)
+
+
+_threshold.derivative(_threshold_derivative)
+_threshold_.derivative(_threshold_derivative)
+
+
+def _threshold_call(input, threshold, value, inplace):
+    if inplace:
+        return _in_place(lambda x: _threshold_(x, threshold=threshold, value=value), input)
+    return _threshold(input, threshold=threshold, value=value)
+
+
+@export(functional=True)
+def threshold(input, threshold, value, inplace=False):
+    """``input`` where it is greater than ``threshold``, else ``value``."""
+    return _threshold_call(input, threshold, value, inplace)
+
+
+@export("threshold_", functional=True)
+def threshold_(input, threshold, value):
+    return _threshold_call(input, threshold, value, True)
+
+
+# ---------------------------------------------------------------------------
+# glu
+# ---------------------------------------------------------------------------
+
+def _glu_fwd(ctx, a, dim):
+    h = a.shape[dim] // 2
+    first, second = np.split(a, [h], axis=dim)
+    return first * _sigmoid_np(second)
+
+
+_glu = Op("GluBackward0", _glu_fwd, saves=("self",))
+
+
+@_glu.derivative
+def _(ctx, grad):
+    from .shape import cat
+    x, dim = ctx.self, ctx.dim
+    h = x.shape[dim] // 2
+    a, b = x.narrow(dim, 0, h), x.narrow(dim, h, h)
+    s = b.sigmoid()
+    return cat([grad * s, grad * a * s * (1 - s)], dim)
+
+
+@export(functional=True, torch=False)
+def glu(input, dim=-1):
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = _wrap_dim(dim, input.ndim)
+    if input.shape[d] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {input.shape[d]}")
+    check_floating(input, "glu_cpu")
+    return _glu(input, dim=d)
+
+
+# ---------------------------------------------------------------------------
+# softmax, log_softmax, softmin
+# ---------------------------------------------------------------------------
+
+def _softmax_dim(input, dim, name, stacklevel):
+    if dim is None:
+        warnings.warn(
+            f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
+            "as an argument.", UserWarning, stacklevel=stacklevel)
+        dim = 0 if input.ndim in (0, 1, 3) else 1
+    return _wrap_dim(dim, input.ndim)
+
+
+def _softmax_fwd(ctx, a, dim):
+    if a.ndim == 0:
+        return np.ones_like(a)
+    e = np.exp(a - np.max(a, axis=dim, keepdims=True))
+    return e / np.sum(e, axis=dim, keepdims=True)
+
+
+_softmax = Op("SoftmaxBackward0", _softmax_fwd, saves=("result",))
+
+
+@_softmax.derivative
+def _(ctx, grad):
+    y = ctx.result
+    if y.ndim == 0:
+        return grad * 0
+    return y * (grad - (grad * y).sum(ctx.dim, keepdim=True))
+
+
+def _log_softmax_fwd(ctx, a, dim):
+    if a.ndim == 0:
+        return np.zeros_like(a)
+    shifted = a - np.max(a, axis=dim, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+
+
+_log_softmax = Op("LogSoftmaxBackward0", _log_softmax_fwd, saves=("result",))
+
+
+@_log_softmax.derivative
+def _(ctx, grad):
+    y = ctx.result
+    if y.ndim == 0:
+        return grad * 0
+    return grad - y.exp() * grad.sum(ctx.dim, keepdim=True)
+
+
+def _prepare(input, dtype, kernel):
+    if dtype is not None:
+        return input.to(dtype)
+    if not input.dtype.is_floating_point:
+        check_floating(input, kernel)
+    return input
+
+
+@export(method=True, functional=True)
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    x = _prepare(input, dtype, "softmax_lastdim_kernel_impl")
+    return _softmax(x, dim=_softmax_dim(x, dim, "softmax", _stacklevel))
+
+
+@export(method=True, functional=True)
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    x = _prepare(input, dtype, "log_softmax_lastdim_kernel_impl")
+    return _log_softmax(x, dim=_softmax_dim(x, dim, "log_softmax", _stacklevel))
+
+
+@export(functional=True, torch=False)
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    if dim is None:
+        dim = _softmax_dim(input, dim, "softmin", _stacklevel)
+    return softmax(-input, dim, dtype=dtype)

@@ -1,0 +1,639 @@
+"""Losses: nn.functional's loss functions with PyTorch's nodes and reductions.
+
+Losses that ATen implements as one kernel (``mse_loss``, ``smooth_l1_loss``,
+``huber_loss``, ``binary_cross_entropy[_with_logits]``, ``nll_loss``) are one
+op here, reduction included; the ones it composes of other ops (``l1_loss``,
+``kl_div``, ``cross_entropy``, the embedding and ranking losses) are composed
+the same way, so the graph shows PyTorch's chain.  Every loss takes
+``reduction`` 'none' | 'mean' | 'sum' (and the legacy ``size_average`` /
+``reduce``).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import _scalar_name
+from ._op import Op, export
+from .activation import log_softmax, logsigmoid
+from .nn import (add_scalar, apply_reduction, broadcast_pair, check_not_differentiable, clamp_min, const,
+                 div_scalar, masked_fill,
+                 mul_scalar, reduce_array, reduction_arg, size_warning, sub_scalar, xlogy)
+from .pointwise import where
+
+_EPSILON = 1e-12
+
+
+def _mean_scale(ctx, grad, n):
+    return grad / n if ctx.reduction == "mean" else grad
+
+
+def _common(input, target):
+    """(tensors, arrays) of input and target in their promoted dtype."""
+    d = dtypes.result_type(input, target)
+    return (input, target), (input._data.astype(d.numpy, copy=False), target._data.astype(d.numpy, copy=False))
+
+
+def _weighted(loss, weight, reduction):
+    """The Python-side weighted path of l1_loss / mse_loss."""
+    loss = loss * weight
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.sum() / weight.sum()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+def _check_weight(weight, input):
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+
+
+# ---------------------------------------------------------------------------
+# mse_loss, l1_loss
+# ---------------------------------------------------------------------------
+
+_mse = Op("MseLossBackward0", lambda ctx, a, t, reduction: reduce_array((a - t) ** 2, reduction, a.dtype),
+          inputs=("self", "target"), saves=("self", "target"))
+
+
+@_mse.derivative
+def _(ctx, grad):
+    g = _mean_scale(ctx, grad * 2 * (ctx.self - ctx.target), ctx.self.numel())
+    return g, -g
+
+
+@export(functional=True, torch=False)
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    if input.shape != target.shape:
+        size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = reduction_arg(reduction, size_average, reduce)
+    input, target = broadcast_pair(input, target)
+    if weight is not None:
+        _check_weight(weight, input)
+        return _weighted((input - target).pow(2), weight, reduction)
+    ts, arrs = _common(input, target)
+    return _mse.apply(ts, arrs, {"reduction": reduction_arg(reduction)})
+
+
+def _l1(input, target, reduction):
+    return apply_reduction((input - target).abs(), reduction)
+
+
+@export(functional=True, torch=False)
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    if input.shape != target.shape:
+        size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = reduction_arg(reduction, size_average, reduce)
+    input, target = broadcast_pair(input, target)
+    if weight is not None:
+        _check_weight(weight, input)
+        return _weighted((input - target).abs(), weight, reduction)
+    return _l1(input, target, reduction_arg(reduction))
+
+
+# ---------------------------------------------------------------------------
+# smooth_l1_loss, huber_loss
+# ---------------------------------------------------------------------------
+
+def _smooth_l1_np(ctx, a, t, reduction, beta):
+    d = np.abs(a - t)
+    loss = np.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta)
+    return reduce_array(loss, reduction, a.dtype)
+
+
+_smooth_l1 = Op("SmoothL1LossBackward0", _smooth_l1_np, inputs=("self", "target"), saves=("self", "target"))
+
+
+@_smooth_l1.derivative
+def _(ctx, grad):
+    d = ctx.self - ctx.target
+    inside = (d > -ctx.beta) & (d < ctx.beta)
+    g = _mean_scale(ctx, where(inside, grad * d / ctx.beta, grad * d.sign()), d.numel())
+    return g, -g
+
+
+@export(functional=True, torch=False)
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    if input.shape != target.shape:
+        size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = reduction_arg(reduction, size_average, reduce)
+    input, target = broadcast_pair(input, target)
+    reduction = reduction_arg(reduction)
+    if beta == 0.0:
+        return _l1(input, target, reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    ts, arrs = _common(input, target)
+    return _smooth_l1.apply(ts, arrs, {"reduction": reduction, "beta": beta})
+
+
+def _huber_np(ctx, a, t, reduction, delta):
+    d = np.abs(a - t)
+    loss = np.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+    return reduce_array(loss, reduction, a.dtype)
+
+
+_huber = Op("HuberLossBackward0", _huber_np, inputs=("self", "target"), saves=("self", "target"))
+
+
+@_huber.derivative
+def _(ctx, grad):
+    d = ctx.self - ctx.target
+    delta = ctx.delta
+    g = where(d < -delta, grad * -delta, where(d > delta, grad * delta, grad * d))
+    g = _mean_scale(ctx, g, d.numel())
+    return g, -g
+
+
+@export(functional=True, torch=False)
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    if input.shape != target.shape:
+        size_warning(input, target)
+    input, target = broadcast_pair(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    ts, arrs = _common(input, target)
+    if weight is None:
+        return _huber.apply(ts, arrs, {"reduction": reduction_arg(reduction), "delta": delta})
+    _check_weight(weight, input)
+    loss = _huber.apply(ts, arrs, {"reduction": "none", "delta": delta}) * weight
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return loss.sum()
+    if reduction == "mean":
+        return loss.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+# ---------------------------------------------------------------------------
+# binary_cross_entropy, binary_cross_entropy_with_logits
+# ---------------------------------------------------------------------------
+
+def _bce_np(ctx, x, t, weight, reduction):
+    if ((x < 0) | (x > 1)).any() or np.isnan(x).any():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    with np.errstate(divide="ignore"):
+        loss = (t - 1) * np.maximum(np.log1p(-x), -100) - t * np.maximum(np.log(x), -100)
+    if weight is not None:
+        loss = loss * weight
+    return reduce_array(loss, reduction, x.dtype)
+
+
+_bce = Op("BinaryCrossEntropyBackward0", _bce_np, inputs=("self", "target"), saves=("self", "target"))
+
+
+@_bce.derivative
+def _(ctx, grad):
+    from .pointwise import clamp
+    x, t = ctx.self, ctx.target
+    w = None if ctx.weight is None else const(ctx.weight)
+    meta = ctx._input_meta
+    gx = gt = None
+    if meta[0] is not None:
+        gx = grad * (x - t) / clamp((1 - x) * x, min=_EPSILON)
+        gx = _mean_scale(ctx, gx if w is None else gx * w, x.numel())
+    if meta[1] is not None:
+        gt = grad * ((1 - x).log() - x.log())
+        gt = _mean_scale(ctx, gt if w is None else gt * w, t.numel())
+    return gx, gt
+
+
+@export(functional=True, torch=False)
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    reduction = reduction_arg(reduction, size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
+            "deprecated. Please ensure they have the same size.")
+    w = None
+    if weight is not None:
+        check_not_differentiable(weight, "weight", "binary_cross_entropy")
+        shape = np.broadcast_shapes(target.shape, weight.shape)
+        w = np.broadcast_to(weight._data, shape).astype(input._data.dtype)
+    ts, arrs = _common(input, target)
+    return _bce.apply(ts, arrs, {"weight": w, "reduction": reduction})
+
+
+def _bce_logits_np(ctx, x, y, weight, pos_weight, reduction):
+    log_sig_neg = np.logaddexp(0, -x)  # -log(sigmoid(x)), stably
+    if pos_weight is not None:
+        loss = (1 - y) * x + (1 + (pos_weight - 1) * y) * log_sig_neg
+    else:
+        loss = (1 - y) * x + log_sig_neg
+    if weight is not None:
+        loss = loss * weight
+    return reduce_array(loss, reduction, x.dtype)
+
+
+_bce_logits = Op("BinaryCrossEntropyWithLogitsBackward0", _bce_logits_np, inputs=("self", "target"),
+                 saves=("self", "target"))
+
+
+@_bce_logits.derivative
+def _(ctx, grad):
+    x, y = ctx.self, ctx.target
+    w = None if ctx.weight is None else const(ctx.weight)
+    pw = None if ctx.pos_weight is None else const(ctx.pos_weight)
+    meta = ctx._input_meta
+    gx = gy = None
+    if meta[0] is not None:
+        if pw is not None:
+            t = pw * y
+            gx = ((t + 1 - y) * x.sigmoid() - t) * grad
+        else:
+            gx = (x.sigmoid() - y) * grad
+        gx = _mean_scale(ctx, gx if w is None else gx * w, x.numel())
+    if meta[1] is not None:
+        if pw is not None:
+            gy = (logsigmoid(-x) - logsigmoid(x) * pw) * grad
+        else:
+            gy = -x * grad
+        gy = _mean_scale(ctx, gy if w is None else gy * w, y.numel())
+    return gx, gy
+
+
+def _bce_with_logits(input, target, weight, pos_weight, reduction):
+    if input.shape != target.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    check_not_differentiable(weight, "weight", "binary_cross_entropy_with_logits")
+    check_not_differentiable(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
+    ts, arrs = _common(input, target)
+    d = arrs[0].dtype
+    return _bce_logits.apply(ts, arrs, {
+        "weight": None if weight is None else weight._data.astype(d, copy=False),
+        "pos_weight": None if pos_weight is None else pos_weight._data.astype(d, copy=False),
+        "reduction": reduction})
+
+
+@export(functional=True, torch=False)
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    reduction = reduction_arg(reduction, size_average, reduce)
+    return _bce_with_logits(input, target, weight, pos_weight, reduction)
+
+
+@export("binary_cross_entropy_with_logits")
+def torch_binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
+    return _bce_with_logits(input, target, weight, pos_weight, reduction_arg(reduction))
+
+
+# ---------------------------------------------------------------------------
+# nll_loss (NllLossBackward0 for 1-D/2-D input, NllLoss2DBackward0 for 4-D)
+# ---------------------------------------------------------------------------
+
+def _nll_np(ctx, logp, target, weight, reduction, ignore_index):
+    # logp: (C,) or (N, C, ...); target: () or (N, ...)
+    x = logp[None] if logp.ndim == 1 else logp
+    t = target[None] if logp.ndim == 1 else target
+    x = np.moveaxis(x, 1, -1)  # classes last
+    valid = t != ignore_index
+    safe_t = np.where(valid, t, 0)
+    C = x.shape[-1]
+    bad = t[valid & ((t < 0) | (t >= C))]
+    if bad.size:
+        raise IndexError(f"Target {int(bad.flat[0])} is out of bounds.")
+    picked = np.take_along_axis(x, safe_t[..., None], axis=-1)[..., 0]
+    w = np.ones(C, logp.dtype) if weight is None else weight.astype(logp.dtype, copy=False)
+    wt = np.where(valid, w[safe_t], 0).astype(logp.dtype)
+    ctx.wt, ctx.safe_t, ctx.total = wt, safe_t, wt.sum(dtype=np.float64)
+    loss = -picked * wt
+    if reduction == "none":
+        return loss.astype(logp.dtype).reshape(target.shape)
+    if reduction == "sum":
+        return np.asarray(loss.sum(), logp.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(loss.sum() / wt.sum(), logp.dtype)
+
+
+def _nll_derivative(ctx, grad):
+    shape = ctx.input_shape
+    one_d = len(shape) == 1
+    C = shape[0] if one_d else shape[1]
+    wt = ctx.wt
+    if ctx.reduction == "mean":
+        wt = wt / wt.dtype.type(ctx.total) if ctx.total else np.zeros_like(wt)
+    g = grad.reshape(wt.shape) if ctx.reduction == "none" else grad
+    full = (-g * const(wt)).unsqueeze(-1) * const(np.eye(C, dtype=wt.dtype)[ctx.safe_t])  # (..., C)
+    return full[0] if one_d else full.movedim(-1, 1)
+
+
+_nll = Op("NllLossBackward0", _nll_np)
+_nll.derivative(_nll_derivative)
+_nll2d = Op("NllLoss2DBackward0", _nll_np)
+_nll2d.derivative(_nll_derivative)
+
+
+def _nll_call(op, input, target, weight, reduction, ignore_index):
+    check_not_differentiable(weight, "weight", "nll_loss_forward" if op is _nll else "nll_loss2d_forward")
+    return op.apply((input,), (input._data,), {
+        "target": target._data.astype(np.int64, copy=False),
+        "weight": None if weight is None else weight._data,
+        "reduction": reduction, "ignore_index": ignore_index})
+
+
+def _nll_nd(input, target, weight, reduction, ignore_index):
+    """ATen's nll_loss_nd: 1-D/2-D -> nll_loss, 4-D -> nll_loss2d, other ranks viewed as 4-D."""
+    if input.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    if input.ndim != 1 and (target.ndim == 0 or input.shape[0] != target.shape[0]):
+        n_t = target.shape[0] if target.ndim else 1
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({n_t}).")
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_scalar_name(target.dtype)}")
+    C = input.shape[0] if input.ndim == 1 else input.shape[1]
+    if weight is not None and (weight.ndim != 1 or weight.numel() != C):
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {C} classes or no classes but got weight tensor "
+            f"of shape: {list(weight.shape)}")
+    if input.ndim <= 2:
+        if target.ndim > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        if input.ndim == 1 and target.ndim == 1 or (input.ndim == 2 and target.ndim == 0):
+            raise RuntimeError(
+                f"size mismatch (got input: {list(input.shape)}, target: {list(target.shape)})")
+        return _nll_call(_nll, input, target, weight, reduction, ignore_index)
+    if input.ndim == 4:
+        if target.ndim != 3:
+            raise RuntimeError(
+                f"only batches of spatial targets supported (3D tensors) but got targets of dimension: {target.ndim}")
+        if tuple(target.shape[1:]) != tuple(input.shape[2:]):
+            raise RuntimeError(
+                f"input and target batch or spatial sizes don't match: target {list(target.shape)}, "
+                f"input {list(input.shape)}")
+        return _nll_call(_nll2d, input, target, weight, reduction, ignore_index)
+    n, c = input.shape[0], input.shape[1]
+    out_size = [n] + list(input.shape[2:])
+    if tuple(target.shape[1:]) != tuple(input.shape[2:]):
+        raise RuntimeError(f"Expected target size {out_size}, got {list(target.shape)}")
+    flat_in = input.contiguous().view(n, c, 1, -1) if input.numel() else input.contiguous().view(n, c, 0, 0)
+    flat_t = target.reshape(n, 1, -1) if target.numel() else target.reshape(n, 0, 0)
+    out = _nll_call(_nll2d, flat_in, flat_t, weight, reduction, ignore_index)
+    return out if reduction != "none" else out.view(*out_size)
+
+
+@export(functional=True, torch=False)
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    reduction = reduction_arg(reduction, size_average, reduce)
+    return _nll_nd(input, target, weight, reduction, ignore_index)
+
+
+# ---------------------------------------------------------------------------
+# cross_entropy
+# ---------------------------------------------------------------------------
+
+def _class_view(weight, ndim, class_dim):
+    if ndim <= 1:
+        return weight
+    shape = [1] * ndim
+    shape[class_dim] = weight.shape[0]
+    return weight.view(*shape)
+
+
+def _ce_prob_target(input, target, weight, reduction, label_smoothing):
+    class_dim = 0 if input.ndim == 1 else 1
+    C = input.shape[class_dim]
+    if weight is not None and (weight.ndim != 1 or weight.numel() != C):
+        raise RuntimeError(
+            f"cross_entropy: weight tensor should be defined either for all {C} classes or no classes but got "
+            f"weight tensor of shape: {list(weight.shape)}")
+    logp = log_softmax(input, class_dim)
+    if label_smoothing > 0:
+        if label_smoothing > 1:
+            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+        target = add_scalar(mul_scalar(target, 1 - label_smoothing), label_smoothing / C)
+    prod = logp * target
+    if weight is not None:
+        prod = prod * _class_view(weight, input.ndim, class_dim)
+    if reduction == "none":
+        return -prod.sum(class_dim)
+    total = -prod.sum()
+    if reduction == "sum":
+        return total
+    if input.numel() == 0:
+        return total * float("nan")
+    return div_scalar(total, input.numel() // C)
+
+
+def _ce_label_smoothing(input, target, weight, reduction, ignore_index, label_smoothing):
+    class_dim = 0 if input.ndim == 1 else 1
+    logp = log_softmax(input, class_dim)
+    nll = _nll_nd(logp, target, weight, reduction, ignore_index)
+    C = logp.shape[class_dim]
+    if weight is not None:
+        smooth = -(logp * _class_view(weight, logp.ndim, class_dim)).sum(class_dim)
+    else:
+        smooth = -logp.sum(class_dim)
+    ignore = target._data == ignore_index
+    smooth = masked_fill(smooth, const(ignore), 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            picked = weight._data[target._data[~ignore].ravel()]
+            ret = smooth.sum() / const(np.asarray(picked.sum(), weight._data.dtype))
+        else:
+            ret = smooth.sum() / const(np.asarray((~ignore).sum(), np.int64))
+    elif reduction == "sum":
+        ret = smooth.sum()
+    else:
+        ret = smooth
+    return mul_scalar(nll, 1 - label_smoothing) + mul_scalar(ret, label_smoothing / C)
+
+
+@export(functional=True, torch=False)
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    reduction = reduction_arg(reduction, size_average, reduce)
+    if input.shape == target.shape:  # class probabilities
+        if not target.dtype.is_floating_point:
+            raise RuntimeError(
+                f"Expected floating point type for target with class probabilities, got {_scalar_name(target.dtype)}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        return _ce_prob_target(input, target, weight, reduction, label_smoothing)
+    if label_smoothing > 0:
+        if label_smoothing > 1:
+            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+        return _ce_label_smoothing(input, target, weight, reduction, ignore_index, label_smoothing)
+    class_dim = 0 if input.ndim == 1 else 1
+    if input.ndim == 0:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
+    return _nll_nd(log_softmax(input, class_dim), target, weight, reduction, ignore_index)
+
+
+# ---------------------------------------------------------------------------
+# kl_div
+# ---------------------------------------------------------------------------
+
+def _kl_div(input, target, reduction, log_target):
+    if log_target:
+        out = target.exp() * (target - input)
+    else:
+        out = xlogy(target, target) - target * input
+    return apply_reduction(out, reduction)
+
+
+@export(functional=True, torch=False)
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    if size_average is not None or reduce is not None:
+        reduction = reduction_arg(reduction, size_average, reduce)
+    elif reduction == "mean":
+        warnings.warn(
+            "reduction: 'mean' divides the total loss by both the batch size and the support size."
+            "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+            "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+            UserWarning, stacklevel=2)
+    if reduction == "batchmean":
+        out = _kl_div(input, target, "sum", log_target)
+        return out / input.shape[0] if input.ndim != 0 else out
+    return _kl_div(input, target, reduction_arg(reduction), log_target)
+
+
+@export("kl_div")
+def torch_kl_div(input, target, reduction=0, *, log_target=False):
+    return _kl_div(input, target, reduction_arg(reduction), log_target)
+
+
+# ---------------------------------------------------------------------------
+# embedding and ranking losses
+# ---------------------------------------------------------------------------
+
+def _cosine_embedding(input1, input2, target, margin, reduction):
+    tdim = target.ndim
+    if tdim not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if tdim == 1 and input1.ndim != 2:
+        raise RuntimeError(
+            f"1D target tensor expects 2D input tensors, but found inputs with sizes {list(input1.shape)} and "
+            f"{list(input2.shape)}.")
+    if tdim == 0 and input1.ndim != 1:
+        raise RuntimeError(
+            f"0D target tensor expects 1D input tensors, but found inputs with sizes {list(input1.shape)} and "
+            f"{list(input2.shape)}.")
+    prod_sum = (input1 * input2).sum(tdim)
+    mag1 = add_scalar((input1 * input1).sum(tdim), _EPSILON)
+    mag2 = add_scalar((input2 * input2).sum(tdim), _EPSILON)
+    denom = (mag1 * mag2).sqrt()
+    cos = prod_sum / denom
+    zeros = const(np.zeros(cos.shape, cos._data.dtype))
+    pos = 1 - cos
+    neg = clamp_min(sub_scalar(cos, margin), 0)
+    out = where(target == 1, pos, zeros) + where(target == -1, neg, zeros)
+    return apply_reduction(out, reduction)
+
+
+@export(functional=True, torch=False)
+def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+    return _cosine_embedding(input1, input2, target, margin, reduction_arg(reduction, size_average, reduce))
+
+
+@export("cosine_embedding_loss")
+def torch_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
+    return _cosine_embedding(input1, input2, target, margin, reduction_arg(reduction))
+
+
+def _hinge_embedding(input, target, margin, reduction):
+    zeros = const(np.zeros(input.shape, input._data.dtype))
+    margin_clamp = clamp_min(margin - input, 0)
+    out_margin = where(target != 1, margin_clamp, zeros)
+    out_self = where(target != -1, input, zeros)
+    return apply_reduction(out_margin + out_self, reduction)
+
+
+@export(functional=True, torch=False)
+def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+    return _hinge_embedding(input, target, margin, reduction_arg(reduction, size_average, reduce))
+
+
+@export("hinge_embedding_loss")
+def torch_hinge_embedding_loss(input, target, margin=1.0, reduction=0):
+    return _hinge_embedding(input, target, margin, reduction_arg(reduction))
+
+
+def _margin_ranking(input1, input2, target, margin, reduction):
+    out = clamp_min(add_scalar(-target * (input1 - input2), margin), 0)
+    return apply_reduction(out, reduction)
+
+
+@export(functional=True, torch=False)
+def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+    reduction = reduction_arg(reduction, size_average, reduce)
+    if input1.ndim != input2.ndim or input1.ndim != target.ndim:
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: "
+            f"{input1.shape}, input2: {input2.shape}, target: {target.shape} ")
+    return _margin_ranking(input1, input2, target, margin, reduction)
+
+
+@export("margin_ranking_loss")
+def torch_margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
+    return _margin_ranking(input1, input2, target, margin, reduction_arg(reduction))
+
+
+# ---------------------------------------------------------------------------
+# poisson_nll_loss, gaussian_nll_loss
+# ---------------------------------------------------------------------------
+
+def _poisson_nll(input, target, log_input, full, eps, reduction):
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * add_scalar(input, eps).log()
+    if full:
+        stirling = (target * target.log() - target
+                    + mul_scalar(mul_scalar(target, 2 * math.pi).log(), 0.5))
+        loss = loss + masked_fill(stirling, target <= 1, 0.0)
+    return apply_reduction(loss, reduction)
+
+
+@export(functional=True, torch=False)
+def poisson_nll_loss(input, target, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None,
+                     reduction="mean"):
+    if size_average is not None or reduce is not None:
+        reduction = reduction_arg(reduction, size_average, reduce)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return _poisson_nll(input, target, log_input, full, eps, reduction)
+
+
+@export("poisson_nll_loss")
+def torch_poisson_nll_loss(input, target, log_input, full, eps, reduction):
+    return _poisson_nll(input, target, log_input, full, eps, reduction_arg(reduction))
+
+
+@export(functional=True, torch=False)
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    from . import factories
+
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * factories.ones_like(input)
+    elif (var._data < 0).any():
+        raise ValueError("var has negative entry/entries")
+    if var.shape != input.shape:
+        if tuple(input.shape[:-1]) == tuple(var.shape):
+            var = var.unsqueeze(-1)
+        elif input.ndim == var.ndim and sum(y for x, y in zip(input.shape, var.shape) if x != y) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    np.maximum(var._data, var._data.dtype.type(eps), out=var._data)  # clamp_ under no_grad
+    var._vc[0] += 1
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return apply_reduction(loss, reduction)
+

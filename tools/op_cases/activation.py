@@ -1,0 +1,321 @@
+"""Activations and the nn.functional layers: elementwise nonlinearities (and their
+in-place forms), softmax family, glu, linear, dropout, pad, one_hot, embedding,
+layer_norm, normalize, and the errors they raise."""
+
+from . import case, inp, val
+
+INF = float("inf")
+NAN = float("nan")
+
+#: For ops whose PyTorch gradient is not the derivative by design (padding_idx, clamps
+#: under no_grad): the gradient of sum(y * y) is returned as a value next to y.
+_GRAD_AS_VALUE = "y = {call}\ng, = torch.autograd.grad((y * y).sum(), {x})\nout = (g, y)"
+
+# Points where the piecewise activations switch branch.
+KINKS = [-4.0, -3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0, 6.0, 7.0]
+
+ELEMENTWISE = [
+    # relu and its functional / in-place forms (the op itself is core's)
+    case("F_relu", "F.relu(a)", a=inp(3, 4)),
+    case("F_relu_inplace", code="y = a * 1.0\nout = F.relu(y, inplace=True)", a=inp(3, 4)),
+    case("F_relu_", code="y = a * 1.0\nF.relu_(y)\nout = y", a=inp(3, 4)),
+    case("torch_relu_", code="y = a * 1.0\nout = torch.relu_(y)", a=inp(2, 3)),
+    case("relu_inplace_no_grad", code="y = a.clone()\nF.relu(y, inplace=True)\nout = y",
+         a=inp(3, 4, requires_grad=False)),
+    # hardtanh, relu6
+    case("hardtanh", "F.hardtanh(a)", a=inp(3, 4), second=True),
+    case("hardtanh_range", "F.hardtanh(a, -0.5, 0.25)", a=inp(3, 4)),
+    case("hardtanh_kinks", "F.hardtanh(a)", a=val(KINKS)),
+    case("hardtanh_inplace", code="y = a * 2.0\nout = F.hardtanh(y, inplace=True)", a=inp(3, 4)),
+    case("hardtanh_", code="y = a * 2.0\nF.hardtanh_(y, -0.3, 0.3)\nout = y", a=inp(3, 4)),
+    case("relu6", "F.relu6(a * 4.0)", a=inp(3, 4), second=True),
+    case("relu6_kinks", "F.relu6(a)", a=val(KINKS)),
+    case("relu6_inplace", code="y = a * 4.0\nout = F.relu6(y, inplace=True)", a=inp(3, 4)),
+    case("relu6_float64", "F.relu6(a)", a=inp(3, 4, dtype="float64")),
+    # elu, selu, celu
+    case("elu", "F.elu(a)", a=inp(3, 4), second=True),
+    case("elu_alpha", "F.elu(a, alpha=0.5)", a=inp(2, 3, 4), second=True),
+    case("elu_kinks", "F.elu(a)", a=val(KINKS)),
+    case("elu_float64", "F.elu(a, 1.5)", a=inp(3, 4, dtype="float64"), second=True),
+    case("elu_inplace", code="y = a * 1.0\nout = F.elu(y, inplace=True)", a=inp(3, 4)),
+    case("elu_", code="y = a * 1.0\nF.elu_(y, 2.0)\nout = y", a=inp(3, 4)),
+    case("elu_inplace_second", code="y = a * 1.0\nout = F.elu(y, 0.7, inplace=True)", a=inp(3, 4),
+         second=True),
+    case("selu", "F.selu(a)", a=inp(3, 4), second=True),
+    case("selu_torch", "torch.selu(a)", a=inp(5)),
+    case("selu_inplace", code="y = a * 1.0\nout = F.selu(y, inplace=True)", a=inp(3, 4)),
+    case("selu_torch_inplace", code="y = a * 1.0\nout = torch.selu_(y)", a=inp(3, 4)),
+    case("celu", "F.celu(a)", a=inp(3, 4), second=True),
+    case("celu_alpha", "F.celu(a, alpha=2.0)", a=inp(3, 4), second=True),
+    case("celu_torch", "torch.celu(a, 0.5)", a=inp(3, 4)),
+    case("celu_inplace", code="y = a * 1.0\nout = F.celu(y, 1.5, inplace=True)", a=inp(3, 4)),
+    case("celu_torch_inplace", code="y = a * 1.0\nout = torch.celu_(y)", a=inp(3, 4)),
+    # leaky_relu
+    case("leaky_relu", "F.leaky_relu(a)", a=inp(3, 4), second=True),
+    case("leaky_relu_slope", "F.leaky_relu(a, 0.2)", a=inp(2, 3, 4)),
+    case("leaky_relu_negative_slope", "F.leaky_relu(a, negative_slope=-0.5)", a=inp(3, 4)),
+    case("leaky_relu_kinks", "F.leaky_relu(a, 0.1)", a=val(KINKS)),
+    case("leaky_relu_inplace", code="y = a * 1.0\nout = F.leaky_relu(y, 0.3, inplace=True)", a=inp(3, 4)),
+    case("leaky_relu_", code="y = a * 1.0\nF.leaky_relu_(y)\nout = y", a=inp(3, 4)),
+    # rrelu (eval: the mean slope; training: a random slope per element, checked by its range), prelu
+    case("rrelu_eval", "F.rrelu(a)", a=inp(3, 4), second=True),
+    case("rrelu_eval_bounds", "F.rrelu(a, 0.1, 0.5)", a=val(KINKS)),
+    case("rrelu_torch", "torch.rrelu(a)", a=inp(3, 4)),
+    case("rrelu_inplace", code="y = a * 1.0\nout = F.rrelu(y, inplace=True)", a=inp(3, 4)),
+    case("rrelu_train_slopes",
+         code="torch.manual_seed(0)\ny = F.rrelu(-a, 0.2, 0.4, training=True)\ns = y / -a\n"
+              "out = ((s >= 0.2) & (s <= 0.4)).float() + y * 0.0",
+         a=inp(3, 4, kind="positive")),
+    case("prelu_channels", "F.prelu(a, w)", a=inp(2, 3, 4), w=inp(3), second=True),
+    case("prelu_single", "F.prelu(a, w)", a=inp(2, 3), w=inp(1), second=True),
+    case("prelu_1d", "F.prelu(a, w)", a=inp(5), w=inp(1)),
+    case("prelu_torch", "torch.prelu(a, w)", a=inp(2, 3), w=inp(3)),
+    case("prelu_method_0d_weight", "a.prelu(w)", a=inp(2, 3), w=inp()),
+    case("error_prelu_channels", "F.prelu(a, w)", a=inp(2, 3), w=inp(2)),
+    case("error_prelu_weight_2d", "F.prelu(a, w)", a=inp(2, 3), w=inp(3, 1)),
+    # gelu
+    case("gelu", "F.gelu(a)", a=inp(3, 4), second=True),
+    case("gelu_tanh", "F.gelu(a, approximate='tanh')", a=inp(3, 4), second=True),
+    case("gelu_float64", "F.gelu(a)", a=inp(3, 4, dtype="float64"), second=True),
+    case("gelu_tanh_float64", "F.gelu(a, approximate='tanh')", a=inp(3, 4, dtype="float64"), second=True),
+    case("gelu_extremes", "F.gelu(a)", a=val([-30.0, -5.0, 0.0, 5.0, 30.0])),
+    case("gelu_0d", "F.gelu(a)", a=inp(), second=True),
+    # silu, mish, hardsigmoid, hardswish
+    case("silu", "F.silu(a)", a=inp(3, 4), second=True),
+    case("silu_float64", "F.silu(a)", a=inp(3, 4, dtype="float64"), second=True),
+    case("silu_inplace", code="y = a * 1.0\nout = F.silu(y, inplace=True)", a=inp(3, 4)),
+    case("mish", "F.mish(a)", a=inp(3, 4), second=True),
+    case("mish_extremes", "F.mish(a)", a=val([-100.0, -20.0, 0.0, 20.0, 100.0])),
+    case("mish_float64", "F.mish(a)", a=inp(3, 4, dtype="float64"), second=True),
+    case("mish_inplace", code="y = a * 1.0\nout = F.mish(y, inplace=True)", a=inp(3, 4)),
+    case("hardsigmoid", "F.hardsigmoid(a * 3.0)", a=inp(3, 4)),
+    case("hardsigmoid_kinks", "F.hardsigmoid(a)", a=val(KINKS)),
+    case("hardsigmoid_inplace", code="y = a * 3.0\nout = F.hardsigmoid(y, inplace=True)", a=inp(3, 4)),
+    case("hardswish", "F.hardswish(a * 3.0)", a=inp(3, 4), second=True),
+    case("hardswish_kinks", "F.hardswish(a)", a=val(KINKS)),
+    case("hardswish_inplace", code="y = a * 3.0\nout = F.hardswish(y, inplace=True)", a=inp(3, 4)),
+    # softplus, logsigmoid, softsign, tanhshrink
+    case("softplus", "F.softplus(a)", a=inp(3, 4), second=True),
+    case("softplus_beta_threshold", "F.softplus(a, beta=2.0, threshold=1.0)", a=inp(3, 4), second=True),
+    case("softplus_kinks", "F.softplus(a, beta=2, threshold=2)", a=val(KINKS)),
+    case("softplus_extremes", "F.softplus(a)", a=val([-100.0, -20.0, 0.0, 19.0, 21.0, 100.0])),
+    case("softplus_float64", "F.softplus(a, 0.5)", a=inp(3, 4, dtype="float64"), second=True),
+    case("logsigmoid", "F.logsigmoid(a)", a=inp(3, 4), second=True),
+    case("logsigmoid_extremes", "F.logsigmoid(a)", a=val([-100.0, -20.0, 0.0, 20.0, 100.0])),
+    case("softsign", "F.softsign(a)", a=inp(3, 4), second=True),
+    case("tanhshrink", "F.tanhshrink(a)", a=inp(3, 4), second=True),
+    # shrinks and threshold
+    case("softshrink", "F.softshrink(a)", a=inp(3, 4), second=True),
+    case("softshrink_lambd", "F.softshrink(a, 1.0)", a=val(KINKS)),
+    case("hardshrink", "F.hardshrink(a)", a=inp(3, 4), second=True),
+    case("hardshrink_kinks", "F.hardshrink(a, lambd=1.0)", a=val(KINKS)),
+    case("hardshrink_torch", "torch.hardshrink(a, 0.3)", a=inp(3, 4)),
+    case("hardshrink_method", "a.hardshrink()", a=inp(3, 4)),
+    case("threshold", "F.threshold(a, 0.1, 20.0)", a=inp(3, 4), second=True),
+    case("threshold_kinks", "F.threshold(a, 1.0, -2.0)", a=val(KINKS)),
+    case("threshold_torch", "torch.threshold(a, 0.0, 0.5)", a=inp(3, 4)),
+    case("threshold_inplace", code="y = a * 1.0\nout = F.threshold(y, 0.0, -1.0, inplace=True)", a=inp(3, 4)),
+    case("threshold_", code="y = a * 1.0\nF.threshold_(y, 0.2, 0.0)\nout = y", a=inp(3, 4)),
+    case("threshold_torch_inplace", code="y = a * 1.0\nout = torch.threshold_(y, 0.2, 0.0)", a=inp(3, 4)),
+    # nan passes through
+    case("activations_nan", "F.elu(a) + F.gelu(a) + F.softplus(a) + F.silu(a) + F.mish(a)",
+         a=val([NAN, 1.0])),
+    case("activation_chain", "F.gelu(F.linear(F.silu(a), w, b))", a=inp(3, 4), w=inp(5, 4), b=inp(5),
+         second=True),
+]
+
+GLU_SOFTMAX = [
+    case("glu", "F.glu(a)", a=inp(3, 4), second=True),
+    case("glu_dim0", "F.glu(a, 0)", a=inp(4, 3), second=True),
+    case("glu_3d", "F.glu(a, dim=1)", a=inp(2, 6, 3)),
+    case("softmin", "F.softmin(a, dim=1)", a=inp(3, 4), second=True),
+    case("softmin_dim0", "F.softmin(a, 0)", a=inp(3, 4)),
+    case("softmin_float64_dtype", "F.softmin(a, dim=-1, dtype=torch.float64)", a=inp(3, 4)),
+    case("softmax_implicit_dim", "F.softmax(a)", a=inp(3, 4)),
+    case("softmax_implicit_dim_3d", "F.softmax(a)", a=inp(2, 3, 4)),
+    case("log_softmax_dtype", "F.log_softmax(a, 1, dtype=torch.float64)", a=inp(3, 4)),
+    case("softmax_0d", "torch.softmax(a, 0)", a=inp(), second=True),
+    case("log_softmax_1d", "F.log_softmax(a, dim=0)", a=inp(5), second=True),
+    case("softmax_neg_inf", "F.softmax(a, dim=0)", a=val([-INF, 0.0, 1.0])),
+]
+
+LINEAR = [
+    case("linear_2d_bias", "F.linear(x, w, b)", x=inp(3, 4), w=inp(5, 4), b=inp(5), second=True),
+    case("linear_2d", "F.linear(x, w)", x=inp(3, 4), w=inp(5, 4), second=True),
+    case("linear_1d_bias", "F.linear(x, w, b)", x=inp(4), w=inp(5, 4), b=inp(5)),
+    case("linear_1d", "F.linear(x, w)", x=inp(4), w=inp(5, 4)),
+    case("linear_3d_bias", "F.linear(x, w, b)", x=inp(2, 3, 4), w=inp(5, 4), b=inp(5), second=True),
+    case("linear_3d", "F.linear(x, w)", x=inp(2, 3, 4), w=inp(5, 4)),
+    case("linear_4d_bias", "F.linear(x, w, b)", x=inp(2, 1, 3, 4), w=inp(5, 4), b=inp(5)),
+    case("linear_bias_no_grad", "F.linear(x, w, b)", x=inp(3, 4), w=inp(5, 4), b=inp(5, requires_grad=False)),
+    case("linear_weight_no_grad", "F.linear(x, w, b)", x=inp(3, 4), w=inp(5, 4, requires_grad=False), b=inp(5)),
+    case("linear_input_no_grad", "F.linear(x, w, b)", x=inp(3, 4, requires_grad=False), w=inp(5, 4), b=inp(5)),
+    case("linear_float64", "F.linear(x, w, b)", x=inp(3, 4, dtype="float64"), w=inp(2, 4, dtype="float64"),
+         b=inp(2, dtype="float64"), second=True),
+    case("linear_vector_weight", "F.linear(x, w)", x=inp(3, 4), w=inp(4)),
+    case("linear_0d_bias", "F.linear(x, w, b)", x=inp(3, 4), w=inp(5, 4), b=inp()),
+    case("linear_3d_0d_bias", "F.linear(x, w, b)", x=inp(2, 3, 4), w=inp(5, 4), b=inp()),
+    case("bilinear", "F.bilinear(x, y, w, b)", x=inp(3, 4), y=inp(3, 5), w=inp(2, 4, 5), b=inp(2), second=True),
+    case("bilinear_no_bias", "F.bilinear(x, y, w)", x=inp(3, 4), y=inp(3, 5), w=inp(2, 4, 5), second=True),
+    case("bilinear_3d", "torch.bilinear(x, y, w, b)", x=inp(2, 3, 4), y=inp(2, 3, 2), w=inp(3, 4, 2), b=inp(3)),
+    case("bilinear_1d", "F.bilinear(x, y, w, b)", x=inp(4), y=inp(5), w=inp(2, 4, 5), b=inp(2)),
+    case("bilinear_weight_no_grad", "F.bilinear(x, y, w)", x=inp(3, 4), y=inp(3, 5),
+         w=inp(2, 4, 5, requires_grad=False), second=True),
+    case("error_bilinear_batch", "F.bilinear(x, y, w)", x=inp(3, 4), y=inp(2, 5), w=inp(2, 4, 5)),
+    case("error_bilinear_weight", "F.bilinear(x, y, w)", x=inp(3, 4), y=inp(3, 5), w=inp(2, 3, 5)),
+    case("error_bilinear_bias", "F.bilinear(x, y, w, b)", x=inp(3, 4), y=inp(3, 5), w=inp(2, 4, 5), b=inp(3)),
+    case("error_bilinear_dtype", "F.bilinear(x, y, w)", x=inp(3, 4, dtype="float64"), y=inp(3, 5, dtype="float64"),
+         w=inp(2, 4, 5)),
+    case("error_bilinear_dims", "F.bilinear(x, y, w)", x=inp(3, 4), y=inp(3, 4, 1), w=inp(2, 4, 4)),
+    case("error_linear_shape", "F.linear(x, w)", x=inp(3, 4), w=inp(5, 3)),
+    case("error_linear_bias_shape", "F.linear(x, w, b)", x=inp(3, 4), w=inp(5, 4), b=inp(4)),
+    case("error_linear_weight_3d", "F.linear(x, w)", x=inp(3, 4), w=inp(2, 5, 4)),
+]
+
+DROPOUT = [
+    # the random stream differs from PyTorch's, so these check what does not depend on it:
+    # kept elements are scaled by 1/(1-p), dropped ones are 0, and the nodes.
+    case("dropout_train",
+         code="torch.manual_seed(0)\ny = F.dropout(a, 0.5)\nkept = y != 0\n"
+              "out = torch.where(kept, y / 2.0, a)",
+         a=inp(4, 5, kind="positive")),
+    case("dropout_p_quarter",
+         code="torch.manual_seed(1)\ny = F.dropout(a, p=0.25)\n"
+              "out = torch.where(y != 0, y * 0.75, a)",
+         a=inp(4, 5, kind="positive")),
+    case("dropout_node", code="y = F.dropout(a, 0.3)\nout = (y.grad_fn is not None) * 1.0 + a.sum() * 0.0",
+         a=inp(3, 4)),
+    case("dropout_p1", "F.dropout(a, 1.0)", a=inp(3, 4)),
+    case("dropout_p0", "F.dropout(a, 0.0)", a=inp(3, 4)),
+    case("dropout_eval", "F.dropout(a, 0.5, training=False)", a=inp(3, 4)),
+    case("dropout_torch_eval", "torch.dropout(a, 0.5, False)", a=inp(3, 4)),
+    case("dropout_torch_p1", "torch.dropout(a, 1.0, True)", a=inp(3, 4)),
+    case("dropout_inplace_p1", code="y = a * 1.0\nout = F.dropout(y, 1.0, inplace=True)", a=inp(3, 4)),
+    case("dropout_inplace_train",
+         code="torch.manual_seed(2)\ny = a * 1.0\nF.dropout(y, 0.5, True, True)\n"
+              "out = torch.where(y != 0, y / 2.0, a)",
+         a=inp(3, 4, kind="positive")),
+    case("error_dropout_p", "F.dropout(a, 1.5)", a=inp(3)),
+    case("error_dropout_negative_p", "F.dropout(a, -0.1)", a=inp(3)),
+    case("error_dropout_inplace_leaf", "F.dropout(a, 0.5, inplace=True)", a=inp(3)),
+]
+
+PAD = [
+    case("pad_constant_last", "F.pad(a, (1, 2))", a=inp(3, 4), second=True),
+    case("pad_constant_two_dims", "F.pad(a, (1, 0, 2, 1))", a=inp(3, 4)),
+    case("pad_constant_value", "F.pad(a, [1, 1, 1, 1], value=2.5)", a=inp(2, 3, 4)),
+    case("pad_constant_negative", "F.pad(a, (-1, 2, 0, -1))", a=inp(3, 4), second=True),
+    case("pad_constant_all_dims", "F.pad(a, (1, 1, 1, 1))", a=inp(2, 3)),
+    case("pad_constant_mode", "F.pad(a, (0, 1), mode='constant', value=-1.0)", a=inp(4)),
+    case("pad_constant_nd", "torch.constant_pad_nd(a, (1, 1), 3.0)", a=inp(2, 3)),
+    case("pad_constant_int", "F.pad(a, (1, 1))", a=inp(2, 3, kind="int", dtype="int64")),
+    case("pad_reflect_1d", "F.pad(a, (2, 1), mode='reflect')", a=inp(2, 4), second=True),
+    case("pad_reflect_1d_batched", "F.pad(a, (1, 3), mode='reflect')", a=inp(2, 3, 5)),
+    case("pad_reflect_2d", "F.pad(a, (1, 2, 2, 1), mode='reflect')", a=inp(1, 3, 4), second=True),
+    case("pad_reflect_3d", "F.pad(a, (1, 1, 0, 2, 1, 0), mode='reflect')", a=inp(2, 3, 3, 4), second=True),
+    case("pad_replicate_1d", "F.pad(a, (2, 3), mode='replicate')", a=inp(2, 4), second=True),
+    case("pad_replicate_2d", "F.pad(a, (1, 1, 2, 0), mode='replicate')", a=inp(2, 2, 3, 3)),
+    case("pad_replicate_3d", "F.pad(a, (1, 0, 0, 1, 1, 1), mode='replicate')", a=inp(1, 2, 2, 3)),
+    case("error_pad_odd", "F.pad(a, (1, 2, 3))", a=inp(3, 4)),
+    case("error_pad_too_long", "F.pad(a, (1, 1, 1, 1, 1, 1))", a=inp(3, 4)),
+    case("error_pad_negative_size", "F.pad(a, (-3, -2))", a=inp(3, 4)),
+    case("error_pad_reflect_too_big", "F.pad(a, (4, 0), mode='reflect')", a=inp(2, 4)),
+    case("error_pad_reflect_1d_input", "F.pad(a, (1, 1), mode='reflect')", a=inp(4)),
+    case("error_pad_reflect_2d_input_4_pads", "F.pad(a, (1, 1, 1, 1), mode='reflect')", a=inp(3, 4)),
+    case("error_pad_mode", "F.pad(a, (1, 1), mode='bogus')", a=inp(2, 3, 4)),
+    case("error_pad_reflect_value", "F.pad(a, (1, 1), mode='reflect', value=1.0)", a=inp(2, 4)),
+    case("error_pad_replicate_too_small", "F.pad(a, (-2, -2), mode='replicate')", a=inp(2, 4)),
+    case("error_pad_circular_wrap", "F.pad(a, (5, 1), mode='circular')", a=inp(2, 4)),
+    case("pad_reflect_negative", "F.pad(a, (-1, -1), mode='reflect')", a=inp(2, 4)),
+    case("pad_replicate_negative", "F.pad(a, (-1, 2), mode='replicate')", a=inp(2, 4)),
+]
+
+EMBEDDING = [
+    case("one_hot", "F.one_hot(i)", i=val([0, 2, 1, 2])),
+    case("one_hot_classes", "F.one_hot(i, num_classes=5)", i=val([[0, 4], [1, 2]])),
+    case("one_hot_float_use", "F.one_hot(i, 3) * w", i=val([0, 2]), w=inp(2, 3)),
+    case("error_one_hot_too_large", "F.one_hot(i, 2)", i=val([0, 2])),
+    case("error_one_hot_negative", "F.one_hot(i)", i=val([0, -1])),
+    case("error_one_hot_float", "F.one_hot(i)", i=val([0.0, 1.0])),
+    case("embedding", "F.embedding(i, w)", i=val([[0, 2], [1, 0]]), w=inp(4, 3), second=True),
+    case("embedding_repeated", "F.embedding(i, w)", i=val([1, 1, 3, 1]), w=inp(4, 2)),
+    # padding_idx and scale_grad_by_freq make the gradient differ from the derivative on
+    # purpose: the case returns (gradient, output), so the gradient is compared as a value.
+    case("embedding_padding_idx", code=_GRAD_AS_VALUE.format(call="F.embedding(i, w, padding_idx=0)", x="w"),
+         i=val([[0, 2], [1, 0]]), w=inp(4, 3)),
+    case("embedding_negative_padding_idx",
+         code=_GRAD_AS_VALUE.format(call="F.embedding(i, w, padding_idx=-1)", x="w"), i=val([3, 2, 3]), w=inp(4, 3)),
+    case("embedding_scale_grad_by_freq",
+         code=_GRAD_AS_VALUE.format(call="F.embedding(i, w, scale_grad_by_freq=True)", x="w"),
+         i=val([1, 1, 3, 1]), w=inp(4, 2)),
+    case("embedding_0d_index", "F.embedding(i, w)", i=val(2), w=inp(4, 3)),
+    case("embedding_torch", "torch.embedding(w, i)", i=val([0, 3]), w=inp(4, 3)),
+    case("embedding_float64", "F.embedding(i, w)", i=val([0, 3]), w=inp(4, 3, dtype="float64")),
+    case("error_embedding_out_of_range", "F.embedding(i, w)", i=val([0, 4]), w=inp(4, 3)),
+    case("error_embedding_float_index", "F.embedding(i, w)", i=val([0.0, 1.0]), w=inp(4, 3)),
+]
+
+LAYER_NORM = [
+    case("layer_norm", "F.layer_norm(a, (4,))", a=inp(3, 4), second=True),
+    case("layer_norm_affine", "F.layer_norm(a, [4], w, b)", a=inp(3, 4), w=inp(4), b=inp(4), second=True),
+    case("layer_norm_weight_only", "F.layer_norm(a, (4,), w)", a=inp(3, 4), w=inp(4), second=True),
+    case("layer_norm_bias_only", "F.layer_norm(a, (4,), None, b)", a=inp(3, 4), b=inp(4)),
+    case("layer_norm_2d_shape", "F.layer_norm(a, (3, 4), w, b, eps=1e-3)", a=inp(2, 3, 4), w=inp(3, 4),
+         b=inp(3, 4), second=True),
+    case("layer_norm_1d", "F.layer_norm(a, (5,))", a=inp(5), second=True),
+    case("error_layer_norm_int_shape", "F.layer_norm(a, 4)", a=inp(2, 4)),
+    case("layer_norm_float64", "F.layer_norm(a, (4,), w, b)", a=inp(3, 4, dtype="float64"),
+         w=inp(4, dtype="float64"), b=inp(4, dtype="float64"), second=True),
+    case("layer_norm_torch", "torch.layer_norm(a, [4])", a=inp(2, 4)),
+    case("layer_norm_no_grad_params", "F.layer_norm(a, (4,), w, b)", a=inp(3, 4),
+         w=inp(4, requires_grad=False), b=inp(4, requires_grad=False), second=True),
+    case("error_layer_norm_shape", "F.layer_norm(a, (3,))", a=inp(3, 4)),
+    case("error_layer_norm_weight_shape", "F.layer_norm(a, (4,), w)", a=inp(3, 4), w=inp(3)),
+]
+
+NORMALIZE = [
+    case("normalize", "F.normalize(a)", a=inp(3, 4), second=True),
+    case("normalize_dim0", "F.normalize(a, dim=0)", a=inp(3, 4), second=True),
+    case("normalize_p1", "F.normalize(a, p=1.0, dim=1)", a=inp(3, 4), second=True),
+    case("normalize_p3", "F.normalize(a, p=3, dim=-1)", a=inp(2, 3, 4), second=True),
+    case("normalize_inf", "F.normalize(a, p=float('inf'), dim=1)", a=inp(3, 4)),
+    case("normalize_1d", "F.normalize(a, dim=0)", a=inp(5)),
+    case("normalize_zero_row", "F.normalize(a)", a=val([[0.0, 0.0], [3.0, 4.0]])),
+    case("normalize_eps", "F.normalize(a, eps=10.0)", a=inp(3, 4)),
+    case("normalize_float64", "F.normalize(a)", a=inp(3, 4, dtype="float64"), second=True),
+]
+
+ERRORS = [
+    case("error_hardtanh_min_max", "F.hardtanh(a, 1.0, -1.0)", a=inp(3)),
+    case("error_relu_inplace_leaf", "F.relu(a, inplace=True)", a=inp(3)),
+    case("error_elu_inplace_leaf", "F.elu(a, inplace=True)", a=inp(3)),
+    case("error_gelu_approximate", "F.gelu(a, approximate='fast')", a=inp(3)),
+    case("error_glu_odd", "F.glu(a)", a=inp(3, 5)),
+    case("error_glu_0d", "F.glu(a)", a=inp()),
+    case("error_softshrink_negative_lambda", "F.softshrink(a, -1.0)", a=inp(3)),
+    case("error_softshrink_negative_lambda_float64", "F.softshrink(a, -0.5)", a=inp(3, dtype="float64")),
+    case("error_hardsigmoid_double_backward",
+         code="g, = torch.autograd.grad(F.hardsigmoid(a).sum(), a, create_graph=True)\n"
+              "out = torch.autograd.grad(g.sum(), a)",
+         a=inp(3)),
+    case("error_leaky_relu_inplace_negative_slope",
+         code="y = a * 1.0\nF.leaky_relu_(y, -0.5)\ny.sum().backward()\nout = y", a=inp(3)),
+    case("error_elu_inplace_negative_alpha",
+         code="y = a * 1.0\nF.elu_(y, -0.5)\ny.sum().backward()\nout = y", a=inp(3)),
+    case("error_softmax_dim", "F.softmax(a, dim=2)", a=inp(3, 4)),
+    *[case(f"error_{name}_int", f"F.{name}(a)", a=inp(3, kind="int", dtype="int64"))
+      for name in ("elu", "selu", "celu", "leaky_relu", "gelu", "silu", "mish", "hardsigmoid", "hardswish",
+                   "softplus", "logsigmoid", "softshrink", "hardshrink")],
+    case("error_layer_norm_int", "F.layer_norm(a, (3,))", a=inp(3, kind="int", dtype="int64")),
+    case("error_normalize_int", "F.normalize(a, dim=0)", a=inp(3, kind="int", dtype="int64")),
+    case("hardtanh_int", "F.hardtanh(a)", a=inp(3, 2, kind="int", dtype="int64")),
+    case("relu6_int", "F.relu6(a)", a=inp(6, kind="int", dtype="int64")),
+    case("threshold_int", "F.threshold(a, 0, 5)", a=inp(6, kind="int", dtype="int64")),
+    case("softsign_int", "F.softsign(a)", a=inp(6, kind="int", dtype="int64")),
+    case("relu_int", "F.relu(a)", a=inp(6, kind="int", dtype="int64")),
+    case("embedding_int_weight", "F.embedding(i, w)", i=val([0, 2]), w=inp(3, 2, kind="int", dtype="int64")),
+    case("linear_int", "F.linear(x, w)", x=inp(3, kind="int", dtype="int64"), w=inp(2, 3, kind="int", dtype="int64")),
+    case("error_normalize_dim", "F.normalize(a, dim=2)", a=inp(3, 4)),
+]
+
+CASES = ELEMENTWISE + GLU_SOFTMAX + LINEAR + DROPOUT + PAD + EMBEDDING + LAYER_NORM + NORMALIZE + ERRORS
