@@ -89,7 +89,8 @@ def signature(fn):
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
         return "(...)"
-    return str(sig).replace("'", "")
+    # sentinel defaults (object() markers for "required") print with an address
+    return re.sub(r"=<object object at 0x[0-9a-f]+>", "", str(sig)).replace("'", "")
 
 
 def render():
