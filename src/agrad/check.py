@@ -62,7 +62,9 @@ class Recorder:
     """Notes each recorded op call while installed (``with Recorder() as rec:``)."""
 
     def __init__(self):
-        self.calls: dict = {}  # node -> _Call
+        import weakref
+        # weak keys: nodes of graphs the script dropped are freed as usual
+        self.calls = weakref.WeakKeyDictionary()  # node -> _Call
         self._saved = None
 
     def __enter__(self):
@@ -80,8 +82,9 @@ class Recorder:
             return results
 
         def fapply(cls, *args, **kwargs):
-            ins = [(_snap(a, a._data) if isinstance(a, Tensor) else None) for a in args]
+            before = [np.array(a._data, copy=True) if isinstance(a, Tensor) else None for a in args]
             out = fn_apply(cls, *args, **kwargs)
+            ins = [(_snap(a, b) if isinstance(a, Tensor) else None) for a, b in zip(args, before)]
             outs = out if isinstance(out, tuple) else (out,)
             for o in outs:
                 node = o._grad_fn if isinstance(o, Tensor) else None
@@ -104,10 +107,13 @@ class Recorder:
         return False
 
 
+_NUMBER = object()  # marks a Python number the op took in place of a tensor
+
+
 def _snap(t, arr):
     """How a replay gets this input: from a node's output, or the value it had."""
     if t is None:
-        return None
+        return (_NUMBER, arr)  # the op read a Python number (its "array") here
     if t._requires_grad:
         fn = t._grad_fn
         if fn is not None:
@@ -138,17 +144,18 @@ class Replay:
         self.root, self.root_nr = root_edge
         self.calls = calls
         self.order = []  # nodes to run, in the order they were made
-        self.leaves = []  # AccumulateGrad nodes, in the order first met
+        self.leaves = []  # AccumulateGrad nodes, in the order the graph first uses them
         self.leaf_values = {}
         seen = set()
         stack = [self.root]
+        if isinstance(self.root, AccumulateGrad):
+            raise CheckError("the target is a leaf: there is no graph to check")
         while stack:
             n = stack.pop()
             if n in seen or n is None:
                 continue
             seen.add(n)
             if isinstance(n, AccumulateGrad):
-                self.leaves.append(n)
                 continue
             call = calls.get(n)
             if call is None:
@@ -162,13 +169,11 @@ class Replay:
         # leaf values: as the leaf was when the graph used it first
         for n in self.order:
             for inp in self.calls[n].inputs:
-                if inp is not None and inp[0] is not None and isinstance(inp[0][0], AccumulateGrad):
-                    self.leaf_values.setdefault(inp[0][0], _f64(inp[1]))
-        for leaf in self.leaves:
-            if leaf not in self.leaf_values:
-                var = leaf.variable
-                self.leaf_values[leaf] = _f64(var._data if var is not None else np.zeros(leaf._out_meta[0][0]))
-        self.leaves.sort(key=lambda n: self.order.index(_first_user(n, self)) if self.order else 0)
+                if inp is not None and type(inp[0]) is tuple and isinstance(inp[0][0], AccumulateGrad):
+                    leaf = inp[0][0]
+                    if leaf not in self.leaf_values:
+                        self.leaf_values[leaf] = _f64(inp[1])
+                        self.leaves.append(leaf)
         self.custom_nodes = {}  # original custom node -> replayed node (from the last recorded replay)
         self.custom_inputs = {}  # original custom node -> replayed input tensors
 
@@ -180,11 +185,16 @@ class Replay:
         for n in self.order:
             call = self.calls[n]
             ins = []
-            for inp in call.inputs:
+            numbers = {}
+            for k, inp in enumerate(call.inputs):
                 if inp is None:
                     ins.append(None)
                     continue
                 key, arr = inp
+                if key is _NUMBER:
+                    ins.append(None)
+                    numbers[k] = arr
+                    continue
                 if key is None:
                     ins.append(Tensor._make(_f64(arr)))
                 else:
@@ -194,23 +204,13 @@ class Replay:
                         if v is None:
                             raise CheckError(f"input of {type(n).__name__} is missing in the replay")
                     ins.append(v)
-            if call.kind == "op":
-                tensors = tuple(ins)
-                arrays = [t._data for t in tensors]
-                attrs = {k: _attr64(v) for k, v in call.attrs.items()}
-                out = call.target.apply(tensors, arrays, attrs)
-                outs = out if type(out) is tuple else (out,)
-            else:
-                args = list(call.attrs["args"])
-                for i, a in enumerate(args):
-                    if isinstance(a, Tensor):
-                        args[i] = ins[i]
-                out = call.target.apply(*args, **call.attrs["kwargs"])
-                outs = out if isinstance(out, tuple) else (out,)
-                outs = tuple(o for o in outs if isinstance(o, Tensor))
-                new_node = next((o._grad_fn for o in outs if isinstance(o, Tensor) and o._grad_fn is not None), None)
-                self.custom_nodes[n] = new_node
-                self.custom_inputs[n] = [a for a in args if isinstance(a, Tensor)]
+            try:
+                outs = self._run_node(n, call, ins, numbers)
+            except CheckError:
+                raise
+            except Exception as exc:
+                raise CheckError(f"replaying {type(n).__name__} in float64 failed: "
+                                 f"{type(exc).__name__}: {exc}") from exc
             # outputs in node order: differentiable outputs are recorded first
             for i, o in enumerate(outs[: max(call.n_outputs, 1)]):
                 values[(n, i)] = o
@@ -219,13 +219,23 @@ class Replay:
             raise CheckError("the replay did not reach the target")
         return result
 
-
-def _first_user(leaf, replay):
-    for n in replay.order:
-        for nxt, _ in n.next_functions:
-            if nxt is leaf:
-                return n
-    return replay.order[0]
+    def _run_node(self, n, call, ins, numbers):
+        if call.kind == "op":
+            tensors = tuple(ins)
+            arrays = [numbers[k] if k in numbers else t._data for k, t in enumerate(tensors)]
+            attrs = {k: _attr64(v) for k, v in call.attrs.items()}
+            out = call.target.apply(tensors, arrays, attrs)
+            return out if type(out) is tuple else (out,)
+        # a custom Function: its own forward, through apply (it records the new node)
+        args = list(call.attrs["args"])
+        for i, a in enumerate(args):
+            if isinstance(a, Tensor):
+                args[i] = ins[i]
+        out = call.target.apply(*args, **call.attrs["kwargs"])
+        outs = tuple(o for o in (out if isinstance(out, tuple) else (out,)) if isinstance(o, Tensor))
+        self.custom_nodes[n] = next((o._grad_fn for o in outs if o._grad_fn is not None), None)
+        self.custom_inputs[n] = [a for a in args if isinstance(a, Tensor)]
+        return outs
 
 
 # ------------------------------------------------------------------ the check

@@ -51,11 +51,14 @@ class Node:
 
 
 def _node(name, fields, base=Node):
-    def __init__(self, *args):
-        for f, a in zip(fields, args):
-            setattr(self, f, a)
-        self.depth = 0
-    cls = type(name, (base,), {"__slots__": fields, "_fields": fields, "__init__": __init__})
+    # a plain __init__ per class (a generic setattr loop costs twice as much
+    # and nodes are made by the hundred thousand for big scripts)
+    params = "".join(", " + f for f in fields)
+    body = "".join(f"    self.{f} = {f}\n" for f in fields)
+    ns: dict = {}
+    exec(f"def __init__(self{params}):\n{body}    self.depth = 0\n", ns)   # noqa: S102
+    cls = type(name, (base,), {"__slots__": fields, "_fields": fields,
+                               "__init__": ns["__init__"]})
     return cls
 
 
@@ -171,6 +174,8 @@ _BINOPS = {"bit_or": "|", "bit_xor": "^", "bit_and": "&", "lshift": "<<", "rshif
 _UNARY = {"pos": "+", "neg": "-", "invert": "~", "not_op": "not"}
 _CMP = {"lt": "<", "gt": ">", "eq": "==", "ge": ">=", "le": "<=", "ne": "!=",
         "in_": "in", "not_in": "not in", "is_": "is", "is_not": "is not"}
+
+_UNSUPPORTED_WORDS = frozenset({"yield", "async", "await"})
 
 _KIND_NAMES = {
     "Call": "function call", "Constant": "literal", "JoinedStr": "f-string expression",
@@ -637,6 +642,8 @@ class Builder:
 
     def r_var(self, t, kids):
         tok = kids[0]
+        if tok in _UNSUPPORTED_WORDS:
+            raise self.error(f"'{tok}' is not supported in agrad scripts", tok)
         node = _tokpos(Name(str(tok)), tok)
         node.depth = 1
         return node

@@ -5,6 +5,8 @@ attribute allow-lists, never by Python's f-string machinery)."""
 from __future__ import annotations
 
 import codecs
+import keyword
+import re
 
 from . import ast as A
 
@@ -170,8 +172,11 @@ class _FString:
         return out, j + 1
 
     def expression(self, text, k):
-        from .parser import parse_tree
         line, col = self.where(k)
+        simple = _SIMPLE.match(text)
+        if simple and not any(p in _KEYWORDS for p in text.split(".")):
+            return self._dotted(text, line, col)
+        from .parser import parse_tree
         # the sub-parse sees "(" + text + ")": its (1, c) is our column col + c - 2
         line_offset = line - 1
         col_offset = col - 2
@@ -192,6 +197,29 @@ class _FString:
             if n.end_line is not None:
                 n.end_line += line_offset
         return node
+
+
+    def _dotted(self, text, line, col):
+        """``name`` or ``name.attr.attr`` without a parse (the common field)."""
+        parts = text.split(".")
+        c = col
+        node = A.Name(parts[0])
+        node.line, node.col, node.end_line, node.end_col = line, c, line, c + len(parts[0])
+        node.depth = 1
+        end = c + len(parts[0])
+        for attr in parts[1:]:
+            end += 1 + len(attr)
+            outer = A.Attribute(node, attr)
+            outer.line, outer.col, outer.end_line, outer.end_col = line, col, line, end
+            outer.depth = node.depth + 1
+            node = outer
+        if node.depth > self.b.max_nesting:
+            raise self.b.error("too deeply nested", node)
+        return node
+
+
+_SIMPLE = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*\Z")
+_KEYWORDS = frozenset(keyword.kwlist) | {"yield", "async", "await"}
 
 
 def parse_fstring(builder, tok, prefix):

@@ -237,6 +237,9 @@ _EXPR_START = {"NAME", "DEC_NUMBER", "HEX_NUMBER", "OCT_NUMBER", "BIN_NUMBER", "
                "IMAG_NUMBER", "STRING", "LONG_STRING", "LPAR", "LSQB", "LBRACE", "MINUS",
                "PLUS", "TILDE", "NOT", "LAMBDA", "NONE", "TRUE", "FALSE", "__ANON_ELLIPSIS"}
 
+_OPERATORS = {"+", "-", "*", "/", "//", "%", "@", "**", "<<", ">>", "&", "|", "^", "<", ">",
+              "==", ">=", "<=", "!=", "in", "not", "is", "and", "or", "if", "."}
+
 _NAMED = {
     "NAME": "a name", "_NEWLINE": "end of line", "$END": "end of input",
     "_INDENT": "an indented block", "_DEDENT": "end of the block",
@@ -272,6 +275,19 @@ def _describe_expected(parser, expected) -> str:
                   "BIN_NUMBER", "FLOAT_NUMBER", "IMAG_NUMBER"}
     if "_INDENT" in names:
         return "an indented block"
+    texts = {n: _terminal_text(parser, n) for n in names}
+    if {"pass", "def", "if"} <= set(texts.values()):
+        words = ["a statement"]
+        names = {n for n, tx in texts.items() if tx is None and n not in ("NAME",)}
+        names -= _EXPR_START
+        names -= {"STRING", "LONG_STRING", "DEC_NUMBER", "HEX_NUMBER", "OCT_NUMBER",
+                  "BIN_NUMBER", "FLOAT_NUMBER", "IMAG_NUMBER", "$END", "_NEWLINE"}
+    ops = {n for n, tx in texts.items() if tx in _OPERATORS}
+    if len(ops) >= 5:
+        words.append("an operator")
+        names -= ops
+    if "an expression" in words:
+        names = {n for n in names if texts.get(n) != "*"}
     seen = set(words)
     punct, other = [], []
     for n in sorted(names):
@@ -353,7 +369,7 @@ def _convert_lark_error(parser, e, source: Source, text: str, **off) -> ScriptSy
         if ty == "_INDENT":
             return _syntax_error(source, "unexpected indent", tok.end_line,
                                  len(str(tok).expandtabs(8)) + 1, None, **off)
-        expected = _describe_expected(parser, e.expected)
+        expected = _describe_expected(parser, _accepted(e))
         if expected == "an indented block":
             # the header is the last line before this one that ends with ':'
             header = None
@@ -378,12 +394,185 @@ def _convert_lark_error(parser, e, source: Source, text: str, **off) -> ScriptSy
     return _syntax_error(source, f"invalid syntax ({type(e).__name__})", None, None, **off)
 
 
+def _accepted(e):
+    """The terminals the parser could take here.  LALR merges lookaheads of
+    similar states, so ``e.expected`` may list tokens that are not valid in
+    this context; asking the interactive parser (which performs the pending
+    reductions on a copy of this very stack) gives the exact set."""
+    ip = getattr(e, "interactive_parser", None)
+    if ip is not None:
+        try:
+            acc = ip.accepts()
+            if acc:
+                return acc
+        except Exception:
+            pass
+    return e.expected
+
+
 def _normalise(text: str) -> str:
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     return text
+
+
+class _FastLALR:
+    """A leaner LALR driver over lark's own tables and tree callbacks.
+
+    lark's ``propagate_positions`` wraps every reduction (about six per
+    token with a Python-like precedence ladder) in a wrapper that inspects
+    the children's metas; here positions travel on a parallel stack of
+    tuples and are written only into trees that are actually created, and
+    unit reductions (``?rule`` with one non-terminal child) skip the
+    callback altogether.  The trees are the same as lark's (same callbacks:
+    child filtering, inlining, placeholders) with the same ``meta``
+    positions; errors are lark's ``UnexpectedToken`` with the exact set of
+    acceptable terminals.
+    """
+
+    def __init__(self, lark_obj):
+        from lark import Tree
+        from lark.parse_tree_builder import ParseTreeBuilder
+        from lark.grammar import NonTerminal
+
+        self.lark = lark_obj
+        table = lark_obj.parser.parser.parser.parse_table
+        self.states = table.states
+        self.start_states = table.start_states
+        self.end_states = table.end_states
+        builder = ParseTreeBuilder(lark_obj.rules, Tree, False, False,
+                                   lark_obj.options.maybe_placeholders)
+        self.callbacks = builder.create_callback(None)
+        self.unit = set()
+        self.rule_info = {}
+        for rule in lark_obj.rules:
+            exp = rule.expansion
+            if (rule.options.expand1 and not rule.alias and len(exp) == 1
+                    and isinstance(exp[0], NonTerminal) and not exp[0].name.startswith("_")):
+                self.unit.add(rule)
+            self.rule_info[rule] = (len(exp), rule.origin.name)
+        self.Tree = Tree
+        # lark.Lark.lex() builds a new lexer on every call: build it once
+        self.lexer = lark_obj._build_lexer()
+        self.postlex = lark_obj.options.postlex
+
+    def lex(self, text):
+        from lark.lexer import LexerThread
+        stream = LexerThread.from_text(self.lexer, text).lex(None)
+        return self.postlex.process(stream) if self.postlex is not None else stream
+
+    def expected(self, state_stack, end_state):
+        """Terminals that would be shifted (after reductions) from this stack."""
+        from lark.parsers.lalr_analysis import Shift
+        out = set()
+        states = self.states
+        for term in states[state_stack[-1]]:
+            if not term.isupper() and term != "$END":
+                continue
+            stack = list(state_stack)
+            while True:
+                act = states[stack[-1]].get(term)
+                if act is None:
+                    break
+                action, arg = act
+                if action is Shift:
+                    out.add(term)
+                    break
+                size, origin = self.rule_info[arg]
+                if size:
+                    del stack[-size:]
+                nxt = states[stack[-1]].get(origin)
+                if nxt is None:
+                    break
+                stack.append(nxt[1])
+                if term == "$END" and stack[-1] == end_state:
+                    out.add(term)
+                    break
+        return out
+
+    def parse(self, text, start):
+        from lark.exceptions import UnexpectedToken
+        from lark.lexer import Token
+        from lark.parsers.lalr_analysis import Shift
+
+        states = self.states
+        callbacks = self.callbacks
+        unit = self.unit
+        info = self.rule_info
+        Tree = self.Tree
+        end_state = self.end_states[start]
+        state_stack = [self.start_states[start]]
+        value_stack: list = []
+        pos_stack: list = []
+        token = None
+
+        def feed(token, is_end=False):
+            ttype = token.type
+            while True:
+                state = state_stack[-1]
+                act = states[state].get(ttype)
+                if act is None:
+                    raise UnexpectedToken(token, self.expected(state_stack, end_state))
+                action, arg = act
+                if action is Shift:
+                    state_stack.append(arg)
+                    value_stack.append(token)
+                    pos_stack.append((token.line, token.column, token.end_line,
+                                      token.end_column))
+                    return None
+                rule = arg
+                size, origin = info[rule]
+                if rule in unit:
+                    del state_stack[-1]
+                else:
+                    if size:
+                        kids = value_stack[-size:]
+                        poss = pos_stack[-size:]
+                        del state_stack[-size:]
+                        del value_stack[-size:]
+                        del pos_stack[-size:]
+                    else:
+                        kids = []
+                        poss = ()
+                    first = last = None
+                    for p in poss:
+                        if p is not None:
+                            if first is None:
+                                first = p
+                            last = p
+                    value = callbacks[rule](kids)
+                    pos = None if first is None else (first[0], first[1], last[2], last[3])
+                    if pos is not None and type(value) is Tree and not any(
+                            value is k for k in kids):
+                        m = value.meta
+                        if not hasattr(m, "line"):
+                            m.line, m.column, m.end_line, m.end_column = pos
+                            m.empty = False
+                    value_stack.append(value)
+                    pos_stack.append(pos)
+                state_stack.append(states[state_stack[-1]][origin][1])
+                if is_end and state_stack[-1] == end_state:
+                    return value_stack[-1]
+
+        for token in self.lex(text):
+            feed(token)
+        end = Token.new_borrow_pos("$END", "", token) if token else Token("$END", "", 0, 1, 1)
+        return feed(end, True)
+
+
+_fast = None
+
+
+def _fast_parser(parser):
+    global _fast
+    if _fast is None or _fast.lark is not parser:
+        try:
+            _fast = _FastLALR(parser)
+        except Exception:   # lark internals changed: use lark's own driver
+            _fast = False
+    return _fast or None
 
 
 def parse_tree(text: str, start: str, source: Source, *, line_offset: int = 0,
@@ -400,16 +589,35 @@ def parse_tree(text: str, start: str, source: Source, *, line_offset: int = 0,
     off = dict(line_offset=line_offset, col_offset=col_offset)
     if start == "script":
         _check_first_indent(text, source, off)
-    try:
-        with _parse_lock:
+    with _parse_lock:
+        try:
+            fast = _fast_parser(parser)
+            if fast is not None:
+                return fast.parse(text + "\n", start)
             return parser.parse(text + "\n", start=start)
-    except _PostLexError as e:
-        raise _syntax_error(source, e.message, e.line, e.column, e.end_column, **off) from None
-    except LarkError as e:
-        raise _convert_lark_error(parser, e, source, text + "\n", **off) from None
-    except RecursionError:
-        raise _syntax_error(source, "the text is nested too deeply to parse", None, None,
-                            **off) from None
+        except _PostLexError as e:
+            err = _syntax_error(source, e.message, e.line, e.column, e.end_column, **off)
+        except LarkError as e:
+            err = _unclosed_bracket(parser, e, source, off) or \
+                _convert_lark_error(parser, e, source, text + "\n", **off)
+        except RecursionError:
+            err = _syntax_error(source, "the text is nested too deeply to parse", None, None,
+                                **off)
+    raise err
+
+
+def _unclosed_bracket(parser, e, source, off):
+    """Python's "'(' was never closed": an error on a later line than a
+    bracket that is still open."""
+    tok = getattr(e, "token", None)
+    brackets = getattr(parser.options.postlex, "brackets", None)
+    if tok is None or not brackets:
+        return None
+    b = brackets[-1]
+    if tok.line is not None and b.line is not None and tok.line > b.line:
+        return _syntax_error(source, f"'{b}' was never closed", b.line, b.column,
+                             b.end_column, **off)
+    return None
 
 
 def _check_first_indent(text: str, source: Source, off) -> None:

@@ -172,9 +172,33 @@ def is_engine_module_name(mod) -> bool:
     return not mod.startswith(_ENGINE_EXCLUDED_PREFIXES)
 
 
+_engine_class_cache: dict = {}
+
+
 def is_engine_class(cls) -> bool:
-    return is_engine_module_name(getattr(cls, "__module__", None)) or \
-        getattr(cls, "__module__", None) == "agrad._limits"
+    """A class defined by the agrad engine, or made by it (the engine names
+    some generated classes like PyTorch does, e.g. ``LinearFunctionBackward``
+    lives in "torch.autograd.function"): judged by its bases too."""
+    try:
+        hit = _engine_class_cache.get(cls)
+    except TypeError:
+        return False
+    if hit is not None:
+        return hit
+    ok = False
+    try:
+        for klass in cls.__mro__:
+            if klass is object:
+                continue
+            mod = getattr(klass, "__module__", None)
+            if is_engine_module_name(mod) or mod == "agrad._limits":
+                ok = True
+                break
+    except Exception:
+        ok = False
+    if len(_engine_class_cache) < 10000:
+        _engine_class_cache[cls] = ok
+    return ok
 
 
 def is_script_class(cls) -> bool:
@@ -202,6 +226,8 @@ class ModuleProxy:
     def _get(self, name):
         if name in self._cache:
             return self._cache[name]
+        if self._module is math and name in _MATH_CHECKED:
+            return _MATH_CHECKED[name]
         if name in self._submodules:
             v = self._submodules[name]
             if callable(v) and not isinstance(v, (ModuleProxy, MissingModule)):
@@ -423,6 +449,8 @@ def _type_name(obj) -> str:
     from .interpreter import ScriptFunction
     if isinstance(obj, ScriptFunction):
         return "function"
+    if isinstance(obj, (ModuleProxy, MissingModule)):
+        return "module"
     return type(obj).__name__
 
 
@@ -654,3 +682,44 @@ def int_pow(base, exp, cancel=None):
         if cancel is not None:
             cancel()
     return result
+
+
+# -------------------------------------------------- math's big-integer functions
+
+def _bits_of(x):
+    return abs(x).bit_length() if isinstance(x, int) else 64
+
+
+def _m_factorial(n):
+    if isinstance(n, int) and n > 2:
+        check_int_bits(int(n * math.log2(n)))
+    return math.factorial(n)
+
+
+def _m_comb(n, k):
+    if isinstance(n, int) and isinstance(k, int) and n > 2 and 0 <= k <= n:
+        check_int_bits(int(min(k, n - k) * math.log2(n)))
+    return math.comb(n, k)
+
+
+def _m_perm(n, k=None):
+    if isinstance(n, int) and n > 2:
+        kk = n if k is None else k
+        if isinstance(kk, int) and 0 <= kk <= n:
+            check_int_bits(int(kk * math.log2(n)))
+    return math.perm(n, k)
+
+
+def _m_prod(iterable, *, start=1):
+    items = bounded_list(iterable)
+    check_int_bits(sum(_bits_of(x) for x in items) + _bits_of(start))
+    return math.prod(items, start=start)
+
+
+def _m_lcm(*ints):
+    check_int_bits(sum(_bits_of(x) for x in ints))
+    return math.lcm(*ints)
+
+
+_MATH_CHECKED = {"factorial": _m_factorial, "comb": _m_comb, "perm": _m_perm,
+                 "prod": _m_prod, "lcm": _m_lcm}

@@ -50,15 +50,46 @@ class Origin:
         return f"{self.source}:{self.line}" if self.line is not None else self.source
 
 
-@dataclass
 class GNode:
-    id: int
-    node: object
-    name: str
-    outputs: list  # [(shape tuple, dtype name)]
-    origin: Origin | None
-    leaf: str | None  # the leaf's name, for AccumulateGrad nodes
-    is_leaf: bool
+    """A node of the graph with its id; the rest is worked out when first shown."""
+
+    __slots__ = ("id", "node", "_model", "_info")
+
+    def __init__(self, gid, node, model):
+        self.id = gid
+        self.node = node
+        self._model = model
+        self._info = None
+
+    def _load(self):
+        node = self.node
+        is_leaf = isinstance(node, AccumulateGrad)
+        leaf = (self._model.leaf_names(node) or "<unnamed leaf>") if is_leaf else None
+        outputs = [(tuple(int(x) for x in shape), getattr(dt, "name", str(dt)))
+                   for shape, dt in (node._out_meta or ())]
+        name = "AccumulateGrad" if is_leaf else node_display_name(node)
+        self._info = (name, outputs, self._model.origins(node), leaf, is_leaf)
+        return self._info
+
+    @property
+    def name(self) -> str:
+        return (self._info or self._load())[0]
+
+    @property
+    def outputs(self) -> list:
+        return (self._info or self._load())[1]
+
+    @property
+    def origin(self):
+        return (self._info or self._load())[2]
+
+    @property
+    def leaf(self):
+        return (self._info or self._load())[3]
+
+    @property
+    def is_leaf(self) -> bool:
+        return (self._info or self._load())[4]
 
 
 @dataclass
@@ -92,20 +123,20 @@ class GraphModel:
         self._ids: dict = {}
         self.collapse = collapse
         if root is not None:
-            self._layout(root)
+            import gc
+            was = gc.isenabled()
+            gc.disable()  # the walk makes ~4 objects a node and frees none: no cycles to find
+            try:
+                self._layout(root)
+            finally:
+                if was:
+                    gc.enable()
 
     # -- nodes --------------------------------------------------------------
     def _add(self, node) -> int:
         gid = len(self.nodes)
         self._ids[node] = gid
-        is_leaf = isinstance(node, AccumulateGrad)
-        leaf = None
-        if is_leaf:
-            leaf = self.leaf_names(node) or "<unnamed leaf>"
-        outputs = [(tuple(int(s) for s in shape), getattr(dt, "name", str(dt)))
-                   for shape, dt in (node._out_meta or ())]
-        name = "AccumulateGrad" if is_leaf else node_display_name(node)
-        self.nodes.append(GNode(gid, node, name, outputs, self.origins(node), leaf, is_leaf))
+        self.nodes.append(GNode(gid, node, self))
         return gid
 
     def id_of(self, node):
@@ -133,11 +164,14 @@ class GraphModel:
                     raw_edges.append((gid, nxt, idx))
                 big = []
                 claimed = set()
+                repeated = False
                 for idx, nxt in kids:
-                    if not (nxt in ids or nxt in claimed or isinstance(nxt, AccumulateGrad)):
+                    if nxt in claimed:
+                        repeated = repeated or any(nxt is b for _i, b in big)
+                    elif not (nxt in ids or isinstance(nxt, AccumulateGrad)):
                         big.append((idx, nxt))
                     claimed.add(nxt)
-                if len(big) != 1:
+                if len(big) != 1 or repeated:
                     steps.append(Step(gid, [], True))
                     break
                 big_idx, big_node = big[0]
@@ -153,7 +187,7 @@ class GraphModel:
                         collapsible = False
                 steps.append(Step(gid, side, collapsible))
                 cur = big_node
-            children = kids if len(big) != 1 else []
+            children = kids if (len(big) != 1 or repeated) else []
             self._emit_chain(steps, prefix, conn, body, bool(children))
             # the last node's inputs are branches; pushed in reverse so the tree is pre-order
             for n in range(len(children) - 1, -1, -1):
@@ -180,7 +214,8 @@ class GraphModel:
 
     def _runs(self, steps):
         """Split a chain into single steps and collapsed runs of repeated names."""
-        names = [self.nodes[s.gid].name for s in steps]
+        nodes = self.nodes
+        names = [type(nodes[s.gid].node).__name__ for s in steps]
         ok = [s.collapsible for s in steps]
         out = []
         i, n = 0, len(steps)
@@ -262,8 +297,6 @@ def extra_lines(gn: GNode, saved: bool, grads) -> list[tuple[str, str]]:
     out = []
     if saved:
         info = _saved_info(gn.node)
-        if not info:
-            out.append(("saved: (none)", "saved"))
         for name, shape, dtype, version, freed in info:
             text = f"saved {name}  {fmt_shape(shape)} {dtype}  version {version}"
             if freed:

@@ -1,0 +1,12 @@
+# A tensor's structure (first seed note): requires_grad, grad_fn.
+# Run:  agrad eval examples/tensor_structure.py
+import torch as t
+
+a = t.tensor(2.0,requires_grad=True)
+print(a)
+b = a.exp()
+print(b)
+
+c = t.tensor(2.0)
+print(c)
+print(c.exp())

@@ -1,0 +1,247 @@
+"""The ``agrad`` command: eval, graph, check (SPEC §3).
+
+Thin by design: options are parsed here, scripts run through
+:mod:`agrad.lang` (via :mod:`agrad.render.session`), and everything shown
+comes from :mod:`agrad.render`.  Exit status: 0 success, 1 the script
+raised, 2 usage or syntax error, 3 ``check`` found a mismatch, 130 Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from . import __version__
+
+EXAMPLES = """\b
+Examples:
+  agrad eval examples/backward_experiment.py
+  agrad eval -e 'loss = mean((x*w1+w2)*(x*w1*w3))' --set 'x=ones(2,2)' \\
+             --param w1=2 --param w2=3 --param w3=4
+  agrad graph examples/backward_experiment.py --saved --grads
+  agrad graph model.py --format dot | dot -Tsvg > graph.svg
+  agrad check examples/custom_function.py
+  printf 'a = tensor([1., 3.], requires_grad=True)\\nloss = (a*a).sum()\\n' | agrad eval - --format json
+"""
+
+EXIT_OK, EXIT_SCRIPT, EXIT_USAGE, EXIT_MISMATCH, EXIT_INTERRUPT = 0, 1, 2, 3, 130
+
+
+def _input_options(formats):
+    def deco(f):
+        opts = [
+            click.argument("sources", nargs=-1, metavar="[SOURCE]...",
+                           type=click.Path(allow_dash=True, dir_okay=True)),
+            click.option("-e", "--expr", "exprs", multiple=True, metavar="CODE",
+                         help="Code to run after the SOURCE files (repeatable; named <expr N>)."),
+            click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+                         help="Bind NAME before the script runs: an agrad expression, or "
+                              "@file.npy, @file.npz:key, @file.csv."),
+            click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+                         help="Bind tensor(VALUE) as a leaf with requires_grad=True."),
+            click.option("--of", "of", metavar="NAME",
+                         help="The target variable (default: the last tensor assigned, or _)."),
+            click.option("--format", "fmt", type=click.Choice(formats), default="auto",
+                         show_default=True, help="auto = rich on a terminal, plain text when piped."),
+            click.option("--dtype", type=click.Choice(["float32", "float64"]), default=None,
+                         help="Default float dtype (float32)."),
+            click.option("--seed", type=int, default=None, help="manual_seed(N) before the run."),
+            click.option("--max-elements", "max_elements", type=click.IntRange(min=0), default=None,
+                         metavar="N", help="Largest tensor, list or string (default 10^8; 0: no limit)."),
+            click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+                         metavar="SECONDS", help="End the script after this long (exit 1)."),
+            click.option("--debug", is_flag=True, hidden=True,
+                         help="Show Python tracebacks of internal errors."),
+        ]
+        for o in reversed(opts):
+            f = o(f)
+        return f
+    return deco
+
+
+class _Group(click.Group):
+    """The ``agrad`` group: its ``main`` turns every outcome into an exit status.
+
+    Usage errors become one message (or one JSON object with ``--format
+    json``), Ctrl-C exit 130, a closed pipe a quiet end -- never a traceback.
+    """
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        args = list(sys.argv[1:] if args is None else args)
+        import gc
+        # Scripts make many small objects (tensors, graph nodes) and keep most of
+        # them: rarer collections, and none that walks the imported modules again,
+        # make node-heavy scripts about a third faster.
+        threshold = gc.get_threshold()
+        gc.freeze()
+        gc.set_threshold(50_000, 20, 100)
+        try:
+            code = _run(lambda: super(_Group, self).main(
+                args=args, prog_name=prog_name or "agrad", complete_var=complete_var,
+                standalone_mode=False, **extra), args)
+        finally:
+            gc.set_threshold(*threshold)
+            gc.unfreeze()
+        if not standalone_mode:
+            return code
+        commands = sys.modules.get("agrad.render.commands")
+        if commands is not None and commands.hard_exit_pending():
+            # a timed-out script is still running in its worker thread: do not wait for it
+            _flush()
+            os._exit(code)
+        sys.exit(code)
+
+
+@click.group(cls=_Group,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             epilog=EXAMPLES)
+@click.version_option(__version__, "--version", prog_name="agrad", message="%(prog)s %(version)s")
+def cli():
+    """Differentiate expressions and inspect autograd graphs, with PyTorch's semantics.
+
+    Scripts are a safe subset of Python with the torch namespace in scope;
+    tutorial snippets that `import torch` run unchanged.
+    """
+
+
+def _request(kw):
+    from .render.session import Request
+    return Request(files=kw["sources"], exprs=kw["exprs"], sets=kw["sets"], params=kw["params"],
+                   dtype=kw["dtype"], seed=kw["seed"], max_elements=kw["max_elements"],
+                   timeout=kw["timeout"], of=kw["of"])
+
+
+@cli.command("eval", epilog=EXAMPLES)
+@_input_options(("auto", "rich", "text", "json"))
+@click.option("--no-backward", is_flag=True, help="Never run the automatic backward pass.")
+def eval_cmd(**kw):
+    """Run a script; show its output and a table of its tensors.
+
+    If the script made no backward pass and the target is a scalar that
+    requires grad, agrad runs target.backward() first (a note on stderr says so).
+    """
+    from .render.commands import run_eval
+    return run_eval(_request(kw), kw)
+
+
+@cli.command("graph", epilog=EXAMPLES)
+@_input_options(("auto", "rich", "text", "json", "dot", "mermaid"))
+@click.option("--saved", is_flag=True, help="Show each node's saved tensors.")
+@click.option("--grads", is_flag=True, help="Show the gradient that reached each node.")
+def graph_cmd(**kw):
+    """Show the autograd graph behind the target, from the root down to the leaves."""
+    from .render.commands import run_graph
+    return run_graph(_request(kw), kw)
+
+
+@cli.command("check", epilog=EXAMPLES)
+@_input_options(("auto", "rich", "text", "json"))
+@click.option("--eps", type=click.FloatRange(min=0, min_open=True), default=1e-6, show_default=True,
+              help="Central-difference step.")
+@click.option("--atol", type=click.FloatRange(min=0), default=1e-5, show_default=True)
+@click.option("--rtol", type=click.FloatRange(min=0), default=1e-3, show_default=True)
+@click.option("--samples", type=click.IntRange(min=0), default=64, show_default=True,
+              help="Elements checked per leaf (sampled); 0 checks all.")
+def check_cmd(**kw):
+    """Check the target's gradients against central differences, in float64.
+
+    Exit status 3 when a leaf's gradient disagrees.
+    """
+    from .render.commands import run_check
+    return run_check(_request(kw), kw)
+
+
+# ------------------------------------------------------------------ entry point
+
+def _wants_json(args) -> bool:
+    for i, a in enumerate(args):
+        if a == "--format" and i + 1 < len(args) and args[i + 1] == "json":
+            return True
+        if a == "--format=json":
+            return True
+    return False
+
+
+def _command_of(args):
+    for a in args:
+        if a in ("eval", "graph", "check"):
+            return a
+        if not a.startswith("-"):
+            return None
+    return None
+
+
+def main(argv=None) -> None:
+    """Console-script entry point (``agrad = "agrad.cli:main"``)."""
+    cli.main(args=argv, prog_name="agrad")
+
+
+def _run(call, args) -> int:
+    """Run the group; map every outcome to SPEC §3's exit status."""
+    as_json, command = _wants_json(args), _command_of(args)
+    from . import _limits, dtypes
+    saved = (dtypes.get_default_dtype(), _limits.get_max_elements())
+    try:
+        rv = call()
+        code = rv if isinstance(rv, int) else EXIT_OK
+    except click.exceptions.Exit as e:
+        code = e.exit_code
+    except click.exceptions.NoArgsIsHelpError as e:
+        click.echo(e.ctx.get_help() if e.ctx else str(e))
+        code = EXIT_USAGE
+    except click.ClickException as e:
+        from .render.commands import report_usage_error
+        code = report_usage_error(e, command, as_json)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        code = _interrupted(as_json, command)
+    except BrokenPipeError:
+        _quiet_pipe()
+        code = EXIT_OK
+    except Exception as exc:  # a bug in agrad: one line, not a traceback
+        if "--debug" in args:
+            import traceback
+            traceback.print_exc()
+        from .render.commands import report_internal_error
+        code = report_internal_error(exc, command, as_json)
+    finally:
+        # --dtype and --max-elements last for one run (the CLI may be driven in-process)
+        dtypes.set_default_dtype(saved[0])
+        _limits.set_max_elements(saved[1])
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_pipe()
+    except (OSError, ValueError):
+        pass
+    return code
+
+
+def _flush() -> None:
+    for s in (sys.stdout, sys.stderr):
+        try:
+            s.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _interrupted(as_json, command) -> int:
+    from .render.commands import report_interrupt
+    report_interrupt(as_json, command)
+    from .render.commands import set_hard_exit
+    set_hard_exit()  # the script's thread may still be running: the process ends at once
+    return EXIT_INTERRUPT
+
+
+def _quiet_pipe() -> None:
+    """Standard output was closed (``agrad ... | head``): end without a word."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,340 @@
+"""The bodies of ``agrad eval``, ``agrad graph`` and ``agrad check``.
+
+Each takes the parsed options, runs a :mod:`.session`, hands the result to
+the views, and returns the exit status.  Every outcome in ``--format json``
+is exactly one JSON object on standard output.
+"""
+
+from __future__ import annotations
+
+from .console import Output
+
+EXIT_OK, EXIT_SCRIPT, EXIT_USAGE, EXIT_MISMATCH, EXIT_INTERRUPT = 0, 1, 2, 3, 130
+
+_state = {"hard_exit": False}
+
+
+def set_hard_exit() -> None:
+    _state["hard_exit"] = True
+
+
+def hard_exit_pending() -> bool:
+    """True when a timed-out script's thread is still running (the process must not wait)."""
+    return _state["hard_exit"]
+
+
+# ------------------------------------------------------------------ errors
+
+def _usage_record(message: str) -> dict:
+    return {"type": "UsageError", "message": message, "source": None, "line": None, "column": None}
+
+
+def _empty_json(command, error: dict) -> dict:
+    if command == "eval":
+        return {"ok": False, "stdout": "", "warnings": [], "backward": None, "variables": {},
+                "error": error}
+    if command == "graph":
+        return {"ok": False, "target": None, "root": None, "nodes": [], "edges": [], "error": error}
+    if command == "check":
+        return {"ok": False, "target": None, "leaves": [], "error": error}
+    return {"ok": False, "error": error}
+
+
+def report_usage_error(exc, command, as_json) -> int:
+    """A click usage error (bad option, missing value): exit 2."""
+    import sys
+    message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+    if as_json:
+        Output("json").json(_empty_json(command, _usage_record(message)))
+    else:
+        ctx = getattr(exc, "ctx", None)
+        if ctx is not None:
+            sys.stderr.write(ctx.get_usage() + "\n")
+            sys.stderr.write(f"Try '{ctx.command_path} -h' for help.\n\n")
+        sys.stderr.write(f"agrad: error: {message}\n")
+    return EXIT_USAGE
+
+
+def report_internal_error(exc, command, as_json) -> int:
+    import sys
+    message = f"internal error: {type(exc).__name__}: {exc} (run with --debug for a traceback)"
+    if as_json:
+        Output("json").json(_empty_json(command, {"type": "InternalError", "message": message,
+                                                  "source": None, "line": None, "column": None}))
+    else:
+        sys.stderr.write(f"agrad: {message}\n")
+    return EXIT_SCRIPT
+
+
+def report_interrupt(as_json, command) -> None:
+    import sys
+    if as_json:
+        try:
+            Output("json").json(_empty_json(command, {"type": "KeyboardInterrupt",
+                                                      "message": "interrupted", "source": None,
+                                                      "line": None, "column": None}))
+        except Exception:
+            pass
+    sys.stderr.write("agrad: interrupted\n")
+
+
+def _usage(out: Output, command: str, message: str) -> int:
+    if out.format == "json":
+        out.json(_empty_json(command, _usage_record(message)))
+    else:
+        out.note(f"agrad: error: {message}")
+    return EXIT_USAGE
+
+
+def _script_error_code(err) -> int:
+    from ..lang import ScriptSyntaxError
+    return EXIT_USAGE if isinstance(err, ScriptSyntaxError) else EXIT_SCRIPT
+
+
+def _show_error(out: Output, err) -> None:
+    text = err.render() if hasattr(err, "render") else str(err)
+    if getattr(err, "auto_backward", False):
+        text += "\n    (raised by the automatic backward pass; --no-backward skips it)"
+    out.note(text)
+
+
+def _show_warnings(out: Output, warnings) -> None:
+    for w in warnings:
+        out.note(w.render())
+
+
+def _start(req, kw, **flags):
+    """Run the session; returns (session, None) or (None, usage message)."""
+    from .session import UsageError, run_session
+    from .. import lang
+
+    _state["hard_exit"] = False
+    timeout = req.timeout
+    if timeout is not None:
+        lang.arm_hard_exit(timeout + 5.0)
+    try:
+        s = run_session(req, **flags)
+    except UsageError as exc:
+        return None, str(exc)
+    finally:
+        if timeout is not None:
+            lang.disarm_hard_exit()
+    if s.result is not None and s.result.worker_alive:
+        _state["hard_exit"] = True
+    return s, None
+
+
+# ------------------------------------------------------------------ eval
+
+def run_eval(req, kw) -> int:
+    from . import evalview
+
+    out = Output(kw["fmt"])
+    s, usage = _start(req, kw)
+    if usage is not None:
+        return _usage(out, "eval", usage)
+    as_json = out.format == "json"
+    if s.error is None:
+        _show_warnings(out, [] if as_json else s.warnings)
+        n_warn = len(s.warnings)
+        from .session import auto_backward
+        b = auto_backward(s, enabled=not kw["no_backward"])
+        if b.note:
+            out.note(b.note)
+        if not as_json:
+            _show_warnings(out, s.warnings[n_warn:])
+    elif not as_json:
+        _show_warnings(out, s.warnings)
+    if as_json:
+        out.json(evalview.eval_json(s))
+        return EXIT_OK if s.error is None else _script_error_code(s.error)
+    if s.error is not None:
+        if s.stdout:
+            out.raw(s.stdout if s.stdout.endswith("\n") else s.stdout + "\n")
+        out.flush()
+        _show_error(out, s.error)
+        return _script_error_code(s.error)
+    if out.format == "rich":
+        evalview.render_rich(out, s.stdout, s.namespace)
+    else:
+        evalview.render_text(out, s.stdout, s.namespace)
+    return EXIT_OK
+
+
+# ------------------------------------------------------------------ graph
+
+def run_graph(req, kw) -> int:
+    from ..autograd.graph import leaf_node
+    from ..tensor import Tensor
+    from . import graphview
+    from .session import auto_backward, leaf_names, origin_fn
+
+    out = Output(kw["fmt"])
+    fmt = out.format
+    s, usage = _start(req, kw, observe_grads=kw["grads"])
+    if usage is not None:
+        return _usage(out, "graph", usage)
+    if s.error is not None:
+        return _graph_error(out, s)
+    if fmt != "json":
+        _show_warnings(out, s.warnings)
+    t = s.target
+    if t is not None and not isinstance(t, Tensor):
+        if req.of is not None:
+            from .session import describe
+            return _usage(out, "graph", f"--of {req.of}: {req.of} is {describe(t)}, not a tensor")
+        out.note(f"agrad: the target {s.target_name} is not a tensor: no graph to show")
+        t = None
+    if kw["grads"]:
+        n_warn = len(s.warnings)
+        if not s.result.backward_ran and t is not None:
+            b = auto_backward(s, retain_graph=True)
+            if b.note:
+                out.note(b.note)
+            if s.error is not None:
+                return _graph_error(out, s)
+            if fmt != "json":
+                _show_warnings(out, s.warnings[n_warn:])
+    root = None
+    if t is None:
+        if s.target_name is None:
+            out.note("agrad: the script bound no tensor: no graph to show")
+    elif t._grad_fn is not None:
+        root = t._grad_fn
+    elif t._requires_grad:
+        root = leaf_node(t)
+    else:
+        out.note(f"agrad: {s.target_name} does not require grad: it has no graph")
+    names = leaf_names(s)
+    model = graphview.GraphModel(root, origins=origin_fn(s), leaf_names=names.get)
+    grads = s.grads if kw["grads"] else None
+    saved = kw["saved"]
+    if fmt == "json":
+        obj = graphview.graph_json(model, s.target_name, saved=saved, grads=grads)
+        obj["error"] = None
+        out.json(obj)
+    elif fmt == "dot":
+        graphview.render_dot(model, s.target_name, out.line)
+    elif fmt == "mermaid":
+        graphview.render_mermaid(model, s.target_name, out.line)
+    elif fmt == "rich":
+        _graph_rich(out, model, saved, grads)
+    else:
+        buf = []
+        graphview.render_text(model, buf.append, saved=saved, grads=grads)
+        if buf:
+            out.raw("\n".join(buf) + "\n")
+    return EXIT_OK
+
+
+def _graph_error(out, s) -> int:
+    if out.format == "json":
+        from .evalview import error_json
+        out.json(_empty_json("graph", error_json(s.error)))
+    else:
+        _show_warnings(out, s.warnings)
+        _show_error(out, s.error)
+    return _script_error_code(s.error)
+
+
+def _graph_rich(out, model, saved, grads) -> None:
+    from rich.text import Text
+    from .graphview import STYLES, text_lines
+
+    console = out.console
+    text = Text(no_wrap=True, overflow="ignore")
+    n = 0
+    for head, parts in text_lines(model, saved=saved, grads=grads):
+        if n:
+            text.append("\n")
+        text.append(head, style="dim")
+        for piece, style in parts:
+            text.append(piece, style=STYLES.get(style) or None)
+        n += 1
+        if n >= 2000:  # print in batches: one huge Text is slow to lay out
+            console.print(text, soft_wrap=True)
+            text = Text(no_wrap=True, overflow="ignore")
+            n = 0
+    if n:
+        console.print(text, soft_wrap=True)
+
+
+# ------------------------------------------------------------------ check
+
+def run_check(req, kw) -> int:
+    from ..check import CheckError, check_target
+    from ..tensor import Tensor
+    from . import checkview
+    from .session import describe, leaf_names
+
+    out = Output(kw["fmt"])
+    fmt = out.format
+    s, usage = _start(req, kw, record_calls=True)
+    if usage is not None:
+        return _usage(out, "check", usage)
+    if s.error is not None:
+        if fmt == "json":
+            from .evalview import error_json
+            out.json(checkview.check_json(target=s.target_name, error=error_json(s.error)))
+        else:
+            _show_warnings(out, s.warnings)
+            _show_error(out, s.error)
+        return _script_error_code(s.error)
+    if fmt != "json":
+        _show_warnings(out, s.warnings)
+    t, name = s.target, s.target_name
+    problem = None
+    if name is None:
+        problem = "the script bound no tensor: nothing to check"
+    elif not isinstance(t, Tensor):
+        problem = f"the target {name} is {describe(t)}, not a tensor: nothing to check"
+    elif not t._requires_grad:
+        problem = f"{name} does not require grad: nothing to check"
+    elif t._grad_fn is None:
+        problem = f"{name} is a leaf: there is no graph to check"
+    elif not t.dtype.is_floating_point:
+        problem = f"{name} is {t.dtype.name}: only float targets can be checked"
+    if problem is not None:
+        return _usage(out, "check", problem)
+    names = leaf_names(s)
+    params = {"eps": kw["eps"], "atol": kw["atol"], "rtol": kw["rtol"]}
+
+    def node_where(node):
+        w = s.origins.get(node)
+        return f"{w[0].name}:{w[1]}" if w else None
+
+    try:
+        report = check_target(t, name, s.calls or {}, leaf_names=names.get, samples=kw["samples"],
+                              node_where=node_where, **params)
+    except CheckError as exc:
+        err = {"type": "CheckError", "message": str(exc), "source": None, "line": None, "column": None}
+        if fmt == "json":
+            out.json(checkview.check_json(target=name, error=err))
+        else:
+            out.note(f"agrad: cannot check {name}: {exc}")
+        return EXIT_SCRIPT
+    if fmt == "json":
+        error = None
+        if not report.ok:
+            error = {"type": "GradcheckError", "message": _mismatch_message(report),
+                     "source": None, "line": None, "column": None}
+            where = report.custom_failures[0][1] if report.custom_failures else None
+            if where and ":" in where:
+                src, _, line = where.rpartition(":")
+                error["source"], error["line"] = src, int(line) if line.isdigit() else None
+        out.json(checkview.check_json(report, error=error))
+    elif fmt == "rich":
+        checkview.render_rich(out, report, params)
+    else:
+        checkview.render_text(out, report, params)
+    return EXIT_OK if report.ok else EXIT_MISMATCH
+
+
+def _mismatch_message(report) -> str:
+    failed = [leaf for leaf in report.leaves if not leaf.passed]
+    parts = [f"analytic and numerical gradients of {report.target} disagree for "
+             + ", ".join(leaf.name for leaf in failed)]
+    if report.custom_failures:
+        parts.append("the backward of custom Function "
+                     + ", ".join(n for n, _w in report.custom_failures) + " disagrees with its forward")
+    return "; ".join(parts)

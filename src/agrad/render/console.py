@@ -1,0 +1,76 @@
+"""Where output goes: formats, the rich console, and the one diagnostics channel.
+
+* Results go to standard output; notes, warnings and errors to standard
+  error, always as plain text (``agrad: ...``), whatever the format.
+* ``--format auto`` is ``rich`` when standard output is a terminal and
+  ``text`` otherwise; ``text`` never contains colour codes.
+* rich is imported only when something is rendered with it, and user text
+  is always handed to it as :class:`rich.text.Text`, never as markup.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+FORMATS = ("auto", "rich", "text", "json")
+GRAPH_FORMATS = FORMATS + ("dot", "mermaid")
+
+
+def resolve_format(fmt: str, stream=None) -> str:
+    if fmt != "auto":
+        return fmt
+    stream = stream if stream is not None else sys.stdout
+    try:
+        tty = stream.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if tty and os.environ.get("TERM") != "dumb":
+        return "rich"
+    return "text"
+
+
+class Output:
+    """Writes results to ``out`` and diagnostics to ``err``."""
+
+    def __init__(self, fmt: str, out=None, err=None, width: int | None = None, console=None):
+        self.out = out if out is not None else sys.stdout
+        self.err = err if err is not None else sys.stderr
+        self.format = resolve_format(fmt, self.out)
+        self.width = width
+        self._console = console  # tests pass Console(color_system=None, width=N)
+
+    # results --------------------------------------------------------------
+    def line(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+
+    def raw(self, text: str) -> None:
+        self.out.write(text)
+
+    def json(self, obj) -> None:
+        import json
+        self.out.write(json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n")
+
+    @property
+    def console(self):
+        """A rich Console on standard output (imported on first use)."""
+        if self._console is None:
+            from rich.console import Console
+            width = self.width
+            if width is None:
+                env = os.environ.get("COLUMNS")
+                width = int(env) if env and env.isdigit() else None
+            self._console = Console(file=self.out, markup=False, highlight=False, emoji=False,
+                                    width=width, soft_wrap=False)
+        return self._console
+
+    # diagnostics ----------------------------------------------------------
+    def note(self, text: str) -> None:
+        self.err.write(text + "\n")
+
+    def flush(self) -> None:
+        for s in (self.out, self.err):
+            try:
+                s.flush()
+            except (OSError, ValueError):
+                pass

@@ -1,0 +1,467 @@
+"""One CLI run: read the inputs, run the script, pick the target, backward.
+
+The commands in :mod:`agrad.cli` build a :class:`Request` from their
+options and call :func:`run_session`; what comes back (:class:`Session`)
+holds everything the renderers show: the script's result, the target, what
+the automatic backward pass did, where each graph node came from, and (for
+``--grads``) the gradients that reached each node.
+
+Problems with the inputs raise :class:`UsageError` (exit 2); problems of
+the script are in ``Session.error`` (a ``ScriptError``).
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+
+from .inputs import InputError, as_param, file_tensor, is_file_value, split_binding
+
+
+class UsageError(Exception):
+    """A usage error: bad option value, unreadable SOURCE or @file, unknown --of."""
+
+
+class Request:
+    """The options of one command: inputs, engine settings, the target."""
+
+    def __init__(self, files=(), exprs=(), sets=(), params=(), dtype=None, seed=None,
+                 max_elements=None, timeout=None, of=None):
+        self.files, self.exprs, self.sets, self.params = files, exprs, sets, params
+        self.dtype, self.seed, self.max_elements, self.timeout = dtype, seed, max_elements, timeout
+        self.of = of
+
+
+class Backward:
+    """What agrad did about the automatic backward pass (SPEC §3)."""
+
+    def __init__(self, auto: bool, of, note: str):
+        self.auto = auto  # agrad ran target.backward()
+        self.of = of
+        self.note = note  # the one line for standard error ("" when there is nothing to say)
+
+
+class Session:
+    """A finished run: the script's result and what the views need from it."""
+
+    def __init__(self, request, result, sources, bindings, *, stdout="", warnings=(), error=None,
+                 origins=None, interp=None):
+        self.request = request
+        self.result = result  # lang RunResult
+        self.sources = sources
+        self.bindings = bindings
+        self.stdout = stdout
+        self.warnings = list(warnings)
+        self.error = error  # ScriptError | None
+        self.target_name = None
+        self.target = None
+        self.backward = None  # Backward
+        self.origins = origins if origins is not None else {}  # node -> (Source, line)
+        self.grads = None  # node -> grad summary (--grads)
+        self.calls = None  # node -> recorded call (agrad check)
+        self.interp = interp
+        self.observer = None  # the --grads observer, installed again for the automatic backward
+
+    @property
+    def namespace(self) -> dict:
+        ns = dict(self.result.namespace) if self.result is not None else dict(self.bindings)
+        if self.result is not None and self.result.has_last_value:
+            ns["_"] = self.result.last_value
+        return ns
+
+
+# ------------------------------------------------------------------ sources
+
+def read_sources(files, exprs, stdin=None):
+    """SOURCE files (``-`` is standard input) then ``-e`` snippets, as lang Sources."""
+    from ..lang import Source
+
+    out = []
+    used_stdin = False
+    for path in files:
+        if path == "-":
+            if used_stdin:
+                raise UsageError("'-' (standard input) can be given only once")
+            used_stdin = True
+            stream = stdin if stdin is not None else sys.stdin
+            try:
+                text = stream.read()
+            except UnicodeDecodeError:
+                raise UsageError("cannot read standard input: it is not UTF-8 text") from None
+            except OSError as exc:
+                raise UsageError(f"cannot read standard input: {exc.strerror or exc}") from None
+            if isinstance(text, bytes):
+                text = text.decode("utf-8", errors="replace")
+            out.append(Source("<stdin>", text))
+            continue
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except FileNotFoundError:
+            raise UsageError(f"cannot read {path!r}: no such file") from None
+        except IsADirectoryError:
+            raise UsageError(f"cannot read {path!r}: it is a directory") from None
+        except PermissionError:
+            raise UsageError(f"cannot read {path!r}: permission denied") from None
+        except OSError as exc:
+            raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise UsageError(f"cannot read {path!r}: it is not UTF-8 text") from None
+        out.append(Source(path, text))
+    for i, code in enumerate(exprs, 1):
+        out.append(Source(f"<expr {i}>", code))
+    if not out:
+        raise UsageError("no script given: pass a SOURCE file, '-' for standard input, or -e CODE")
+    return out
+
+
+# ------------------------------------------------------------------ bindings
+
+def make_bindings(sets, params, *, max_elements=None, timeout=None) -> dict:
+    """``--set`` then ``--param`` values, evaluated in order (later ones see earlier ones)."""
+    from ..lang import ScriptError, eval_expression
+
+    bindings: dict = {}
+    for option, items in (("--set", sets), ("--param", params)):
+        for text in items:
+            try:
+                name, value = split_binding(option, text)
+                if is_file_value(value):
+                    v = file_tensor(option, value, max_elements)
+                else:
+                    try:
+                        v = eval_expression(value, dict(bindings), source_name=f"<{option} {name}>",
+                                            timeout=timeout, max_elements=max_elements)
+                    except ScriptError as err:
+                        raise InputError(f"{option} {name}={value}: {err.type_name}: {err.message}") from None
+                if option == "--param":
+                    try:
+                        v = as_param(v)
+                    except Exception as exc:
+                        raise InputError(
+                            f"--param {name}={value}: cannot make a tensor that requires grad of it: "
+                            f"{exc}") from None
+            except InputError as exc:
+                raise UsageError(str(exc)) from None
+            bindings.pop(name, None)
+            bindings[name] = v
+    return bindings
+
+
+# ------------------------------------------------------------------ where nodes come from
+
+class _NodeOrigins:
+    """While installed, notes the script line that was running when each graph node was made.
+
+    It wraps the engine's one recording point (``graph.record``) and reads
+    the interpreter's current statement; the interpreter is found once, on
+    the first node, by looking up the Python stack.
+    """
+
+    def __init__(self):
+        import weakref
+        # weak keys: a training loop's old graphs are still freed while the script runs
+        self.where = weakref.WeakKeyDictionary()
+        self.interp = None
+        self._orig = None
+
+    def __enter__(self):
+        from ..autograd import graph
+        from ..lang.interpreter import Interpreter
+
+        orig = graph.record
+        where = self.where
+        me = self
+
+        def record(node, inputs, outputs, saves=None):
+            orig(node, inputs, outputs, saves)
+            interp = me.interp
+            if interp is None:
+                f = sys._getframe(1)
+                for _ in range(200):
+                    if f is None:
+                        break
+                    cand = f.f_locals.get("self") if "self" in f.f_code.co_varnames else None
+                    if isinstance(cand, Interpreter):
+                        interp = me.interp = cand
+                        break
+                    f = f.f_back
+                if interp is None:
+                    return
+            stmt = interp.cur_stmt
+            frame = interp.cur_frame
+            if stmt is not None and frame is not None:
+                where[node] = (frame.src, stmt.line)
+
+        self._orig = orig
+        graph.record = record
+        return self
+
+    def __exit__(self, *exc):
+        from ..autograd import graph
+        graph.record = self._orig
+        return False
+
+
+class _GradObserver:
+    """Summaries of the gradients that reach each node during backward passes."""
+
+    def __init__(self):
+        import weakref
+        self.grads = weakref.WeakKeyDictionary()
+
+    def __call__(self, node, grads_by_output):
+        g = grads_by_output.get(0)
+        if g is None and grads_by_output:
+            g = next((x for x in grads_by_output.values() if x is not None), None)
+        if g is not None:
+            from .graphview import grad_summary
+            self.grads[node] = grad_summary(g)
+
+    def __enter__(self):
+        from ..autograd import engine
+        engine.observers.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        from ..autograd import engine
+        try:
+            engine.observers.remove(self)
+        except ValueError:
+            pass
+        return False
+
+
+# ------------------------------------------------------------------ the run
+
+def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
+                record_calls=False) -> Session:
+    """Run the script of ``req``; the target is chosen, nothing else is done yet."""
+    import contextlib
+
+    import agrad
+    from .. import dtypes
+    from .. import lang
+
+    if req.dtype is not None:
+        agrad.set_default_dtype(dtypes._BY_NAME[req.dtype])
+    if req.seed is not None:
+        agrad.manual_seed(req.seed)
+    if req.max_elements is not None:
+        agrad._limits.set_max_elements(req.max_elements or None)
+    sources = read_sources(req.files, req.exprs, stdin)
+    max_el = agrad._limits.get_max_elements()
+    bindings = make_bindings(req.sets, req.params, max_elements=max_el, timeout=req.timeout)
+
+    origin_rec = _NodeOrigins()
+    observer = _GradObserver() if observe_grads else None
+    recorder = None
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(origin_rec)
+        if observer is not None:
+            stack.enter_context(observer)
+        if record_calls:
+            from ..check import Recorder
+            recorder = stack.enter_context(Recorder())
+        result = lang.run(sources, bindings, timeout=req.timeout, max_elements=max_el)
+    s = Session(req, result, sources, bindings, stdout=result.stdout,
+                warnings=list(result.warnings), error=result.error,
+                origins=origin_rec.where, interp=origin_rec.interp)
+    if observer is not None:
+        s.grads = observer.grads
+        s.observer = observer
+    if recorder is not None:
+        s.calls = recorder.calls
+    if result.error is None:
+        _pick_target(s)
+    return s
+
+
+def _pick_target(s: Session) -> None:
+    from ..tensor import Tensor
+
+    ns = s.namespace
+    of = s.request.of
+    if of is not None:
+        if of not in ns:
+            known = [k for k, v in ns.items() if isinstance(v, Tensor)]
+            hint = f"; tensors: {', '.join(known)}" if known else "; the script bound no tensor"
+            raise UsageError(f"--of {of}: the script bound no variable {of!r}{hint}")
+        s.target_name, s.target = of, ns[of]
+        return
+    r = s.result
+    if r.has_last_value and isinstance(r.last_value, Tensor):
+        s.target_name, s.target = "_", r.last_value
+        return
+    name = r.last_tensor_name
+    if name is not None and name in ns:
+        s.target_name, s.target = name, ns[name]
+    elif r.has_last_value:
+        s.target_name, s.target = "_", r.last_value
+
+
+def describe(value) -> str:
+    from ..tensor import Tensor
+    if isinstance(value, Tensor):
+        return "a tensor"
+    if value is None:
+        return "None"
+    kind = type(value).__name__
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
+
+
+def auto_backward(s: Session, *, enabled=True, retain_graph=False) -> Backward:
+    """SPEC §3's rule: run ``target.backward()`` if the script made no backward pass."""
+    from ..tensor import Tensor
+
+    name, t = s.target_name, s.target
+    if not enabled:
+        b = Backward(False, None, "agrad: no automatic backward (--no-backward)")
+    elif s.result.backward_ran:
+        b = Backward(False, None, "agrad: no automatic backward: the script ran its own backward pass")
+    elif name is None:
+        b = Backward(False, None, "")  # nothing autograd-related to say
+    elif not isinstance(t, Tensor):
+        b = Backward(False, None, f"agrad: no automatic backward: the target {name} is {describe(t)}, "
+                                  "not a tensor")
+    elif not t._requires_grad:
+        b = Backward(False, None, f"agrad: no automatic backward: {name} does not require grad")
+    elif t._data.size != 1:
+        shape = "[" + ", ".join(map(str, t._data.shape)) + "]"
+        b = Backward(False, None,
+                     f"agrad: no automatic backward: {name} has shape {shape}, and backward() needs "
+                     f"a scalar; pass --of a scalar, or reduce it ({name}.sum())")
+    elif not t.dtype.is_floating_point:
+        b = Backward(False, None, f"agrad: no automatic backward: {name} is {t.dtype.name}, not a float")
+    else:
+        b = Backward(True, name, f"agrad: ran {name}.backward() (the script made no backward pass; "
+                                 "--no-backward skips it)")
+        _run_backward(s, t, retain_graph)
+    s.backward = b
+    return b
+
+
+def _run_backward(s: Session, t, retain_graph: bool) -> None:
+    """``t.backward()`` after the script, with its hooks' prints and warnings kept."""
+    from ..lang import ScriptError, ScriptWarning
+
+    interp = s.interp
+    before = len(interp.out) if interp is not None else 0
+    where = _assignment_of(s, s.target_name)
+    import contextlib
+    with warnings.catch_warnings(record=True) as caught, (s.observer or contextlib.nullcontext()):
+        warnings.simplefilter("always")
+        try:
+            t.backward(retain_graph=retain_graph or None)
+        except ScriptError as err:
+            s.error = err
+        except Exception as exc:  # the engine's error for the automatic call
+            src, line, text = where
+            s.error = ScriptError(type(exc).__name__, str(exc), source=src, line=line,
+                                  column=None, source_line=text or "", exc=exc)
+            s.error.auto_backward = True
+    if interp is not None and len(interp.out) > before:
+        s.stdout += "".join(interp.out[before:])
+    for w in caught:
+        src, line, text = where
+        s.warnings.append(ScriptWarning(w.category.__name__, str(w.message), src, line, text or ""))
+
+
+def _assignment_of(s: Session, name):
+    r = s.result
+    for a in reversed(r.assignments or []):
+        if a.name == name:
+            return a.source, a.line, a.text
+    return None, None, None
+
+
+# ------------------------------------------------------------------ names and origins
+
+def leaf_names(s: Session) -> dict:
+    """AccumulateGrad node -> the name of its leaf (``w1``, ``pair[0]``, ``net.fc.weight``)."""
+    from ..tensor import Tensor
+
+    out: dict = {}
+    seen = set()
+    stack = [(name, v, 0) for name, v in reversed(list(s.namespace.items()))]
+    while stack:
+        name, v, depth = stack.pop()
+        if isinstance(v, Tensor):
+            acc = v._accumulator
+            if acc is not None and acc not in out:
+                out[acc] = name
+            continue
+        if depth > 4 or id(v) in seen:
+            continue
+        if isinstance(v, (list, tuple)):
+            seen.add(id(v))
+            for i in range(len(v) - 1, -1, -1):
+                stack.append((f"{name}[{i}]", v[i], depth + 1))
+        elif isinstance(v, dict):
+            seen.add(id(v))
+            for k in reversed(list(v)):
+                stack.append((f"{name}[{k!r}]", v[k], depth + 1))
+        else:
+            named = getattr(type(v), "named_parameters", None)
+            if named is not None:
+                seen.add(id(v))
+                try:
+                    items = list(v.named_parameters())
+                except Exception:
+                    items = []
+                for pname, p in reversed(items):
+                    stack.append((f"{name}.{pname}", p, depth + 1))
+    return out
+
+
+def node_vars(s: Session) -> dict:
+    """Graph node -> the variable whose tensor it made (the last binding wins)."""
+    from ..tensor import Tensor
+
+    out: dict = {}
+    for name, v in s.namespace.items():
+        if isinstance(v, Tensor) and v._grad_fn is not None:
+            out[v._grad_fn] = name
+    for a in s.result.assignments or []:
+        v = a.value
+        if isinstance(v, Tensor) and v._grad_fn is not None:
+            out.setdefault(v._grad_fn, a.name)
+    return out
+
+
+def origin_fn(s: Session):
+    """``node -> Origin`` for the graph view."""
+    from ..autograd.graph import AccumulateGrad
+    from ..tensor import Tensor
+    from .graphview import Origin
+
+    vars_ = node_vars(s)
+    where = s.origins
+    leaf_where: dict = {}
+    for a in s.result.assignments or []:
+        v = a.value
+        if isinstance(v, Tensor) and v._grad_fn is None and v._accumulator is not None:
+            leaf_where.setdefault(v._accumulator, (a.source, a.line, a.text))
+    for name in s.bindings:
+        v = s.bindings[name]
+        if isinstance(v, Tensor) and v._accumulator is not None:
+            opt = "--param" if v._requires_grad else "--set"
+            leaf_where.setdefault(v._accumulator, (opt, None, None))
+
+    def origin(node):
+        if isinstance(node, AccumulateGrad):
+            w = leaf_where.get(node)
+            if w is None:
+                return None
+            return Origin(None, w[0], w[1], w[2])
+        var = vars_.get(node)
+        w = where.get(node)
+        if w is None:
+            return Origin(var) if var else None
+        src, line = w
+        text = src.line_text(line).strip() if line else None
+        return Origin(var, src.name, line, text or None)
+
+    return origin

@@ -1,0 +1,128 @@
+"""The renderers on their own: records, one-line values, rich output, the graph layout."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from rich.console import Console
+
+import agrad
+from agrad.render import evalview, graphview
+from agrad.render.console import Output, resolve_format
+from agrad.render.records import array_json, short_value, value_record
+
+from .conftest import golden
+
+
+def _seed():
+    t = agrad
+    input_data = t.ones([2, 2])
+    w1 = t.tensor(2.0, requires_grad=True)
+    w2 = t.tensor(3.0, requires_grad=True)
+    w3 = t.tensor(4.0, requires_grad=True)
+    l1 = input_data * w1
+    l2 = l1 + w2
+    l3 = l1 * w3
+    l4 = l2 * l3
+    loss = l4.mean()
+    return dict(input_data=input_data, w1=w1, w2=w2, w3=w3, l1=l1, l2=l2, l3=l3, l4=l4, loss=loss)
+
+
+def test_array_json_float32_shortest():
+    assert array_json(np.array([0.1, 1 / 3], np.float32)) == [0.1, 0.33333334]
+    assert array_json(np.array(0.1, np.float64)) == 0.1
+    assert array_json(np.array([[np.nan, -np.inf]], np.float32)) == [["nan", "-inf"]]
+    assert array_json(np.array([1, 2], np.int64)) == [1, 2]
+    assert array_json(np.zeros((0, 2), np.float32)) == []
+
+
+def test_value_record_cycles_and_objects():
+    a = [1]
+    a.append(a)
+    rec = value_record(a)
+    assert rec["kind"] == "list" and rec["items"][1]["kind"] == "object"
+    assert value_record(object())["kind"] == "object"
+
+
+def test_short_value():
+    assert short_value(np.ones((2, 2), np.float32), "float32") == "[[1., 1.], [1., 1.]]"
+    assert short_value(np.float32(2.0), "float32") == "2."
+    assert short_value(np.arange(6).reshape(2, 3), "int64") == "[[0, 1, 2], [3, 4, 5]]"
+    long = short_value(np.arange(1000.0), "float64")
+    assert "..." in long and len(long) < 50
+    assert short_value(np.zeros(0, np.float32), "float32") == "[]"
+
+
+def test_eval_table_rich_golden():
+    buf = io.StringIO()
+    console = Console(file=buf, color_system=None, width=110, markup=False, highlight=False)
+    out = Output("rich", out=buf, console=console)
+    ns = _seed()
+    ns["loss"].backward()
+    evalview.render_rich(out, "printed [bold]text[/bold]\n", ns)
+    text = buf.getvalue()
+    assert "printed [bold]text[/bold]" in text  # user text is never markup
+    assert "\x1b" not in text
+    golden("eval_table_rich.txt", text)
+
+
+def test_graph_tree_golden_and_rich():
+    ns = _seed()
+    names = {ns[k]._accumulator: k for k in ("w1", "w2", "w3")}
+    model = graphview.GraphModel(ns["loss"].grad_fn, leaf_names=names.get)
+    lines = []
+    graphview.render_text(model, lines.append)
+    golden("graph_seed_model.txt", "\n".join(lines) + "\n")
+    assert len(model.nodes) == 8 and len(model.edges) == 8
+    assert lines[-2].startswith("   ├─ ↑ #")
+
+
+def test_collapse_repeated_runs():
+    x = agrad.tensor(1.0, requires_grad=True)
+    y = x
+    for _ in range(10):
+        y = agrad.exp(agrad.sin(y))
+    model = graphview.GraphModel(y.grad_fn)
+    lines = []
+    graphview.render_text(model, lines.append)
+    assert lines[0] == "×10 [ExpBackward0 → SinBackward0]  #0–#19"
+    assert lines[1].startswith("└─ #20 AccumulateGrad")
+    model = graphview.GraphModel(y.grad_fn, collapse=False)
+    assert len(model.lines) == 21
+
+
+def test_two_repeats_not_collapsed():
+    x = agrad.tensor(1.0, requires_grad=True)
+    y = agrad.sin(agrad.sin(x))
+    lines = []
+    graphview.render_text(graphview.GraphModel(y.grad_fn), lines.append)
+    assert lines[0].startswith("#0 SinBackward0") and lines[1].startswith("#1 SinBackward0")
+
+
+def test_resolve_format():
+    assert resolve_format("auto", io.StringIO()) == "text"
+    assert resolve_format("json", io.StringIO()) == "json"
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    assert resolve_format("auto", Tty()) in ("rich", "text")
+
+
+def test_graph_rich_golden():
+    from agrad.render.commands import _graph_rich
+
+    ns = _seed()
+    names = {ns[k]._accumulator: k for k in ("w1", "w2", "w3")}
+    model = graphview.GraphModel(ns["loss"].grad_fn, leaf_names=names.get)
+    buf = io.StringIO()
+    console = Console(file=buf, color_system=None, width=60, markup=False, highlight=False)
+    _graph_rich(Output("rich", out=buf, console=console), model, True, None)
+    text = buf.getvalue()
+    assert "\x1b" not in text
+    golden("graph_seed_rich.txt", text)
+    plain = []
+    graphview.render_text(model, plain.append, saved=True)
+    assert text == "\n".join(plain) + "\n"  # the same lines, unwrapped, in both renderers

@@ -1,0 +1,13 @@
+import torch as t
+
+a = t.tensor([1.0, 3.0], requires_grad=True)
+b = a + 2
+print(b._version)
+
+b[0] = 100
+print(b._version)
+
+loss = (b * b).mean()
+
+loss.backward()
+print(b._version)

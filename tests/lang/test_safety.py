@@ -1,0 +1,183 @@
+"""Escape attempts: every one fails with a clear agrad error and touches nothing."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from agrad.lang import Source, run
+
+PRE = "import torch\nx = torch.ones(2)\n"
+
+
+def blocked(text, *, type_name=None, contains=None, **kw):
+    res = run(Source("attack.py", text), timeout=10, **kw)
+    err = res.error
+    assert err is not None, f"not blocked: {text!r} -> {res.stdout!r}"
+    assert err.line is not None and err.source == "attack.py"
+    if type_name:
+        assert err.type_name == type_name, err.render()
+    if contains:
+        assert contains in err.message, err.render()
+    # the rendering is one clear message, never a traceback
+    assert "Traceback" not in err.render()
+    return err
+
+
+ISSUE_ESCAPES = [
+    ("().__class__.__bases__", "AttributeError", "dunder names are blocked"),
+    (PRE + "x.__dict__", "AttributeError", "'__dict__'"),
+    ("__import__('os')", "NameError", "not available"),
+    ("open('/etc/passwd')", "NameError", "cannot access files"),
+    (PRE + "getattr(x, 'data')", "NameError", "'getattr' is not available"),
+    ("exec('1')", "NameError", "'exec' is not available"),
+    (PRE + "'{0.__class__}'.format(x)", "AttributeError", "'__class__'"),
+    (PRE + "f'{x.__class__}'", "AttributeError", "'__class__'"),
+    (PRE + "x.numpy().tofile('p.bin')", "AttributeError", "'tofile' of 'ndarray'"),
+    ("import os", "ImportError", "'os'"),
+    ("from os import path", "ImportError", "'os'"),
+]
+
+
+@pytest.mark.parametrize("text,type_name,contains", ISSUE_ESCAPES,
+                         ids=[t.splitlines()[-1] for t, _, _ in ISSUE_ESCAPES])
+def test_issue_escape_attempts(text, type_name, contains, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    blocked(text, type_name=type_name, contains=contains)
+    assert os.listdir(tmp_path) == []          # touched nothing
+
+
+MORE_ESCAPES = [
+    # reaching Python through objects
+    "[].__class__.__base__.__subclasses__()",
+    "(lambda: 0).__globals__",
+    "print.__self__",
+    "isinstance.__self__",
+    "staticmethod(print).__func__",
+    "x = 1\nx.__class__",
+    "torch.Tensor.mro()",
+    "torch.Tensor.__subclasses__()",
+    "torch.ones(2).grad_fn.__class__",
+    "torch.nn.functional.__dict__",
+    "math.__loader__",
+    "'{0[0].__class__}'.format([1])",
+    "'{x.__init__.__globals__}'.format(x=1)",
+    "'{0.__class__}'.format_map({})",
+    "str.format('{0.__class__}', 1)",
+    "f'{(1).__class__!r}'",
+    "e = None\ntry:\n    1/0\nexcept Exception as err:\n    e = err\ne.__traceback__",
+    "e = None\ntry:\n    1/0\nexcept Exception as err:\n    e = err\ne.with_traceback",
+    # modules and engine internals
+    "torch.np", "torch.os", "torch.sys", "torch.dtypes", "torch.ops", "torch.printing",
+    "torch.autograd.engine", "torch.autograd.function", "torch.lang", "torch._limits",
+    "torch.set_limits(max_elements=None)", "torch.save", "torch.load", "torch.utils",
+    "torch.ones(2).numpy().dtype.type",
+    # numpy arrays: read-only allow-list
+    "torch.ones(2).numpy().ctypes", "torch.ones(2).numpy().base", "torch.ones(2).numpy().data",
+    "torch.ones(2).numpy().dump('f')", "torch.ones(2).numpy().dumps()",
+    "torch.ones(2).numpy().__array_interface__", "torch.ones(2).numpy().view",
+    "torch.ones(2).numpy().fill(3)", "torch.ones(2).numpy().tobytes()",
+    "torch.ones(2).numpy().sum().tofile('f')",
+    # forbidden builtins
+    "type(1)", "globals()", "locals()", "vars()", "dir()", "compile('1', 'f', 'eval')",
+    "eval('1')", "input()", "breakpoint()", "help()", "memoryview(b'')", "object()",
+    "setattr(1, 'a', 2)", "__builtins__", "__name__", "exit()", "id(1)",
+    # attribute assignment outside the allow-list
+    "x = torch.ones(2)\nx.foo = 1", "x = torch.ones(2)\nx._version = 3",
+    "x = torch.ones(2)\nx.__class__ = int", "torch.ones = 1", "x = [1]\nx.append = 1",
+    "del torch.ones",
+    # classes and decorators
+    "class A:\n    pass", "class A(object):\n    pass",
+    "@print\ndef f():\n    pass",
+    # files
+    "with open('x') as f:\n    pass", "print('a', file=None)\nprint('a', file=1)",
+    "import torch.utils.data", "import importlib", "import sys", "import numpy",
+    "from torch import *",
+]
+
+
+@pytest.mark.parametrize("text", MORE_ESCAPES)
+def test_more_escape_attempts(text, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    blocked("import torch\nimport math\n" + text)
+    assert os.listdir(tmp_path) == []
+
+
+def test_blocked_messages_are_clear():
+    e = blocked(PRE + "x.numpy().tofile('p.bin')")
+    assert e.message == ("access to attribute 'tofile' of 'ndarray' object is not allowed "
+                         "(it is not on agrad's allow-list)")
+    e = blocked("import torch\ntorch.__dict__")
+    assert e.message == ("access to attribute '__dict__' of 'module' object is not allowed "
+                         "(dunder names are blocked in agrad scripts)")
+    e = blocked("import torch.nn as nn\nclass M(nn.Module):\n    pass\n",
+                type_name="NotImplementedError")
+    assert e.message == "torch.nn.Module subclasses are not supported yet in agrad"
+    e = blocked("x = torch.ones(2)\nx.foo = 1")
+    assert "only requires_grad, grad and data can be set" in e.message
+
+
+def test_blocked_access_cannot_be_caught():
+    e = blocked("try:\n    (1).__class__\nexcept AttributeError:\n    print('caught')\n")
+    assert "dunder" in e.message
+
+
+def test_allowed_numpy_and_builtin_methods_still_work(run_ok):
+    res = run_ok(PRE + "a = x.numpy()\nprint(a.shape, a.dtype, a.sum(), a.tolist(), "
+                 "' '.join(['a', 'b']), [3, 1].index(1), 'abc'.upper())\n")
+    assert res.stdout == "(2,) float32 2.0 [1.0, 1.0] a b 1 ABC\n"
+
+
+def test_tensor_settable_attributes(run_ok):
+    res = run_ok("import torch\nw = torch.ones(2)\nw.requires_grad = True\n"
+                 "y = (w * 2).sum()\ny.backward()\nprint(w.grad)\nw.grad = None\n"
+                 "print(w.grad)\nw.data = torch.zeros(2)\nprint(w)\n")
+    assert res.stdout == ("tensor([2., 2.])\nNone\ntensor([0., 0.], requires_grad=True)\n")
+
+
+LIMITS = [
+    ("ones(100000, 100000)", "LimitError"),
+    ("10**10**9", "LimitError"),
+    ("a = [0]\nfor i in range(40):\n    a = a + a", "LimitError"),
+    ("a = [0]\nfor i in range(40):\n    a += a", "LimitError"),
+    ("a = [0]\nfor i in range(40):\n    a.extend(a)", "LimitError"),
+    ("a = 'ab'\nfor i in range(40):\n    a = a * 2", "LimitError"),
+    ("[0] * 2**40", "LimitError"),
+    ("'x' * 10**12", "LimitError"),
+    ("1 << 10**10", "LimitError"),
+    ("pow(3, 10**9)", "LimitError"),
+    ("x = 2\nx **= 10**9", "LimitError"),
+    ("list(range(10**10))", "LimitError"),
+    ("sum(range(10**12))", "LimitError"),
+    ("f'{1:>1000000000}'", "LimitError"),
+    ("'{:>1000000000}'.format(1)", "LimitError"),
+    ("'%1000000000d' % 1", "LimitError"),
+    ("'%*d' % (10**9, 1)", "LimitError"),
+    ("format(1, '>1000000000')", "LimitError"),
+    ("''.center(10**10)", "LimitError"),
+    ("('ab' * 1000).replace('', 'x' * 1000)", "LimitError"),
+    ("','.join(['x' * 1000] * 2000)", "LimitError"),
+    ("[i for i in range(10**6) for j in range(2)]", "LimitError"),
+    ("x = []\nwhile True:\n    x.append(1)", "LimitError"),
+    ("import math\nmath.factorial(10**8)", "LimitError"),
+    ("import math\nmath.prod([2**10**5] * 1000)", "LimitError"),
+    ("import torch\na = torch.ones(100000)\na[:, None] * a[None, :]", "LimitError"),
+    ("import torch\na = torch.ones(10000).numpy()\na[:, None] * a[None, :]", "LimitError"),
+    ("import torch\ntorch.ones(4000, 1) @ torch.ones(1, 4000)", "LimitError"),
+    ("def f():\n    return f()\nf()", "RecursionError"),
+    ("f = lambda: f()\nf()", "RecursionError"),
+]
+
+
+@pytest.mark.parametrize("text,type_name", LIMITS, ids=[t.splitlines()[-1][:40] for t, _ in LIMITS])
+def test_limits(text, type_name):
+    e = blocked(text, type_name=type_name, max_elements=10**6)
+    if type_name == "LimitError":
+        assert "(--max-elements)" in e.message
+
+
+def test_limit_errors_cannot_be_caught():
+    e = blocked("try:\n    x = [0] * 10**9\nexcept Exception:\n    print('caught')\n",
+                max_elements=10**6)
+    assert e.type_name == "LimitError"
