@@ -19,9 +19,8 @@ random ``v``.  When a leaf fails, each custom Function in the graph is
 checked alone (its backward against differences of its forward) and the one
 whose backward disagrees is named.
 
-The engine knows nothing of this module: the recorder wraps the two
-recording points (``Op.apply`` and ``Function.apply``) only while a check's
-script runs, and puts them back afterwards.
+The engine knows nothing of this module: the recorder is one of the engine's
+record hooks (``agrad.autograd.graph.record_hooks``) while a check's script runs.
 """
 
 from __future__ import annotations
@@ -31,10 +30,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import dtypes
-from .autograd import function as _function
-from .autograd import grad_mode
+from .autograd import grad_mode, graph
 from .autograd.graph import AccumulateGrad
-from .ops import _op
 from .tensor import Tensor
 
 DEFAULT_EPS = 1e-6
@@ -59,51 +56,33 @@ class _Call:
 
 
 class Recorder:
-    """Notes each recorded op call while installed (``with Recorder() as rec:``)."""
+    """Notes each recorded op call while installed (``with Recorder() as rec:``),
+    through the engine's record hooks."""
 
     def __init__(self):
         import weakref
         # weak keys: nodes of graphs the script dropped are freed as usual
         self.calls = weakref.WeakKeyDictionary()  # node -> _Call
-        self._saved = None
+
+    def __call__(self, node, inputs, outputs, call):
+        if call is None or node in self.calls:
+            return
+        if len(call) == 3:  # a built-in op: (op, arrays, attrs)
+            op, arrays, attrs = call
+            ins = [_snap(t, a) for t, a in zip(inputs, arrays)]
+            self.calls[node] = _Call("op", op, ins, dict(attrs), len(node._out_meta))
+        else:  # a custom Function: (cls, values before forward, args, kwargs)
+            cls, before, args, kwargs = call
+            ins = [(_snap(a, b) if isinstance(a, Tensor) else None) for a, b in zip(args, before)]
+            self.calls[node] = _Call("function", cls, ins, {"args": args, "kwargs": kwargs},
+                                     len(node._out_meta))
 
     def __enter__(self):
-        op_apply = _op.Op.apply
-        fn_apply = _function.Function.apply.__func__
-        calls = self.calls
-
-        def apply(op, tensors, arrays, attrs):
-            results = op_apply(op, tensors, arrays, attrs)
-            first = results[0] if type(results) is tuple else results
-            node = first._grad_fn if isinstance(first, Tensor) else None
-            if node is not None and node not in calls and type(node) is op.node:
-                ins = [_snap(t, a) for t, a in zip(tensors, arrays)]
-                calls[node] = _Call("op", op, ins, dict(attrs), len(node._out_meta))
-            return results
-
-        def fapply(cls, *args, **kwargs):
-            before = [np.array(a._data, copy=True) if isinstance(a, Tensor) else None for a in args]
-            out = fn_apply(cls, *args, **kwargs)
-            ins = [(_snap(a, b) if isinstance(a, Tensor) else None) for a, b in zip(args, before)]
-            outs = out if isinstance(out, tuple) else (out,)
-            for o in outs:
-                node = o._grad_fn if isinstance(o, Tensor) else None
-                if node is not None and getattr(node, "_function", None) is cls:
-                    if node not in calls:
-                        calls[node] = _Call("function", cls, ins, {"args": args, "kwargs": kwargs},
-                                            len(node._out_meta))
-                    break
-            return out
-
-        self._saved = (op_apply, _function.Function.__dict__["apply"])
-        _op.Op.apply = apply
-        _function.Function.apply = classmethod(fapply)
+        graph.record_hooks.append(self)
         return self
 
     def __exit__(self, *exc):
-        op_apply, fn_apply = self._saved
-        _op.Op.apply = op_apply
-        _function.Function.apply = fn_apply
+        graph.record_hooks.remove(self)
         return False
 
 

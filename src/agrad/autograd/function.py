@@ -146,6 +146,8 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
         ctx._is_tensor_arg = tuple(isinstance(a, Tensor) for a in args)
         ctx._args = args
+        # what a record hook (agrad check's replay) needs: the inputs as forward saw them
+        before = [a._data.copy() if isinstance(a, Tensor) else None for a in args] if graph.record_hooks else None
         with grad_mode.no_grad():
             own_setup = cls.setup_context is not Function.setup_context
             if own_setup:
@@ -178,7 +180,8 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
                 continue
             diff_outputs.append(o)
             wrapped.append(o)
-        graph.record(ctx, [a for a in args if isinstance(a, Tensor)], diff_outputs)
+        graph.record(ctx, [a for a in args if isinstance(a, Tensor)], diff_outputs, None,
+                     (cls, before, args, kwargs))
         # backward receives one gradient per forward output (zeros for the
         # non-differentiable ones, None for non-tensors): index by position
         for pos, o in enumerate(wrapped):

@@ -253,14 +253,22 @@ def is_recording(inputs) -> bool:
 
 _NO_EDGE = (None, 0)
 
+#: Callables ``hook(node, inputs, outputs, call)`` told of every node as it is
+#: recorded (tools that inspect graphs: the graph view's "which line made this",
+#: ``agrad check``'s replay).  ``call`` says how the node was made: for a
+#: built-in op ``(op, arrays, attrs)``, for a custom Function
+#: ``(cls, values_before_forward, args, kwargs)``.
+record_hooks: list = []
 
-def record(node: Node, inputs, outputs, saves=None) -> None:
+
+def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
     """Attach ``node`` to the graph: the one place where graph edges are made.
 
     ``inputs`` are the tensors the op read (None for non-tensor arguments),
     ``outputs`` the differentiable tensors it made, ``saves`` a mapping of
-    name -> tensor to keep for backward (outputs are recognised as such).
-    Callers check :func:`is_recording` first.
+    name -> tensor to keep for backward (outputs are recognised as such),
+    ``call`` what :data:`record_hooks` are given.  Callers check
+    :func:`is_recording` first.
     """
     nexts = []
     meta = []
@@ -287,3 +295,5 @@ def record(node: Node, inputs, outputs, saves=None) -> None:
             if t is not None:
                 kept[name] = SavedTensor(t, name, any(t is o for o in outputs))
         node._saved = kept
+    for hook in record_hooks:
+        hook(node, inputs, outputs, call)

@@ -69,7 +69,7 @@ from dataclasses import dataclass, field
 
 from .errors import ScriptError, ScriptSyntaxError, ScriptWarning, Source
 
-__all__ = ["Source", "run", "RunResult", "Assignment", "eval_expression", "parse_value",
+__all__ = ["Source", "run", "RunResult", "Assignment", "eval_expression", "parse_value", "current_position",
            "parse", "ScriptError", "ScriptSyntaxError", "ScriptWarning", "arm_hard_exit",
            "disarm_hard_exit",
            "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_NESTING"]
@@ -102,6 +102,9 @@ class RunResult:
     timed_out: bool = False
     worker_alive: bool = False
     assignments: list = field(default_factory=list)
+    #: the interpreter that ran the script (its ``out`` list is where prints go:
+    #: the CLI's automatic backward appends hook output there)
+    interpreter: object = None
 
     @property
     def ok(self) -> bool:
@@ -190,6 +193,7 @@ class _Job:
         from .interpreter import ENGINE, Cancelled
         from .parser import parse_expression, parse_script
         interp = self.interp
+        _running.interp = interp
         try:
             with _warnings.catch_warnings():
                 _warnings.simplefilter("always")
@@ -252,6 +256,7 @@ class _Job:
             worker_alive=worker_alive,
             assignments=[Assignment(n, v, s.name, ln, text)
                          for (n, v, s, ln, text) in list(interp.assignments)],
+            interpreter=interp,
         )
 
 
@@ -332,6 +337,22 @@ def eval_expression(text: str, bindings=None, *, source_name: str = "<set>",
 parse_value = eval_expression
 
 
+_running = threading.local()  # the interpreter running in this thread, if any
+
+
+def current_position():
+    """(source name, line) of the statement the script is running in this thread,
+    or None outside a script.  Engine hooks (the graph view's "which line made this
+    node") call it while an op is being recorded."""
+    interp = getattr(_running, "interp", None)
+    if interp is None:
+        return None
+    stmt, frame = interp.cur_stmt, interp.cur_frame
+    if stmt is None or frame is None:
+        return None
+    return (frame.src, stmt.line)
+
+
 def arm_hard_exit(seconds: float) -> None:
     """Last-resort watchdog for the CLI: end the process with status 1 after
     ``seconds`` even if a single C call holds the GIL (so that run()'s timeout
@@ -340,13 +361,18 @@ def arm_hard_exit(seconds: float) -> None:
     import faulthandler
     import os
     global _devnull
-    _devnull = open(os.devnull, "w")
+    if _devnull is None:
+        _devnull = open(os.devnull, "w")
     faulthandler.dump_traceback_later(seconds, repeat=False, file=_devnull, exit=True)
 
 
 def disarm_hard_exit() -> None:
     import faulthandler
+    global _devnull
     faulthandler.cancel_dump_traceback_later()
+    if _devnull is not None:
+        _devnull.close()
+        _devnull = None
 
 
 _devnull = None

@@ -143,7 +143,8 @@ class Op:
             (n, -1 if n == "result" else inputs.index(n), saves_for.get(n)) for n in self.saves)
         self.value_error = value_error
         self.n_diff_outputs = outputs
-        self.node = type(name, (OpNode,), {"_name": name, "_multi": multi_grad, "__module__": "agrad.autograd.nodes"})
+        self.node = type(name, (OpNode,), {"_name": name, "_multi": multi_grad, "_op": self,
+                                           "__module__": "agrad.autograd.nodes"})
         self._formula = None
         OPS[name] = self
         ALL_OPS.append(self)
@@ -194,7 +195,7 @@ class Op:
                         saves[name] = tensors[i]
                     else:  # a Python number given in place of a tensor
                         ctx.__dict__[name] = arrays[i]
-            graph.record(ctx, tensors, outs, saves)
+            graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
             if saves:
                 ctx.__dict__.update(saves)
         return results

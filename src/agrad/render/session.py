@@ -155,53 +155,29 @@ def make_bindings(sets, params, *, max_elements=None, timeout=None) -> dict:
 class _NodeOrigins:
     """While installed, notes the script line that was running when each graph node was made.
 
-    It wraps the engine's one recording point (``graph.record``) and reads
-    the interpreter's current statement; the interpreter is found once, on
-    the first node, by looking up the Python stack.
+    It is one of the engine's record hooks (``graph.record_hooks``) and asks
+    the language which statement is running.
     """
 
     def __init__(self):
         import weakref
         # weak keys: a training loop's old graphs are still freed while the script runs
         self.where = weakref.WeakKeyDictionary()
-        self.interp = None
-        self._orig = None
+
+    def __call__(self, node, inputs, outputs, call):
+        from ..lang import current_position
+        pos = current_position()
+        if pos is not None:
+            self.where[node] = pos
 
     def __enter__(self):
         from ..autograd import graph
-        from ..lang.interpreter import Interpreter
-
-        orig = graph.record
-        where = self.where
-        me = self
-
-        def record(node, inputs, outputs, saves=None):
-            orig(node, inputs, outputs, saves)
-            interp = me.interp
-            if interp is None:
-                f = sys._getframe(1)
-                for _ in range(200):
-                    if f is None:
-                        break
-                    cand = f.f_locals.get("self") if "self" in f.f_code.co_varnames else None
-                    if isinstance(cand, Interpreter):
-                        interp = me.interp = cand
-                        break
-                    f = f.f_back
-                if interp is None:
-                    return
-            stmt = interp.cur_stmt
-            frame = interp.cur_frame
-            if stmt is not None and frame is not None:
-                where[node] = (frame.src, stmt.line)
-
-        self._orig = orig
-        graph.record = record
+        graph.record_hooks.append(self)
         return self
 
     def __exit__(self, *exc):
         from ..autograd import graph
-        graph.record = self._orig
+        graph.record_hooks.remove(self)
         return False
 
 
@@ -268,7 +244,7 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
         result = lang.run(sources, bindings, timeout=req.timeout, max_elements=max_el)
     s = Session(req, result, sources, bindings, stdout=result.stdout,
                 warnings=list(result.warnings), error=result.error,
-                origins=origin_rec.where, interp=origin_rec.interp)
+                origins=origin_rec.where, interp=result.interpreter)
     if observer is not None:
         s.grads = observer.grads
         s.observer = observer
