@@ -11,7 +11,7 @@ from .._limits import check_numel
 from ..tensor import Tensor, device as _device
 from ._op import export
 
-_rng = np.random.default_rng()
+_rng = None  # made on first use: importing numpy.random costs start-up time
 
 
 @export()
@@ -275,13 +275,13 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
 @export()
 def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     d = _dtype_or_default(dtype)
-    return _finish(_rng.random(_shape(size)).astype(d.numpy), requires_grad, device)
+    return _finish(rng().random(_shape(size)).astype(d.numpy), requires_grad, device)
 
 
 @export()
 def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     d = _dtype_or_default(dtype)
-    return _finish(_rng.standard_normal(_shape(size)).astype(d.numpy), requires_grad, device)
+    return _finish(rng().standard_normal(_shape(size)).astype(d.numpy), requires_grad, device)
 
 
 @export()
@@ -289,14 +289,14 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
     if size is None:  # randint(high, size)
         low, high, size = 0, low, high
     d = dtypes.int64 if dtype is None else dtypes.lookup(dtype)
-    return _finish(_rng.integers(low, high, _shape((size,))).astype(d.numpy), requires_grad, device)
+    return _finish(rng().integers(low, high, _shape((size,))).astype(d.numpy), requires_grad, device)
 
 
 @export()
 def randperm(n, *, dtype=None, device=None, requires_grad=False):
     d = dtypes.int64 if dtype is None else dtypes.lookup(dtype)
     check_numel(int(n))
-    return _finish(_rng.permutation(int(n)).astype(d.numpy), requires_grad, device)
+    return _finish(rng().permutation(int(n)).astype(d.numpy), requires_grad, device)
 
 
 def _like(fill):
@@ -310,8 +310,8 @@ def _like(fill):
 zeros_like = export("zeros_like")(_like(lambda s, d: np.zeros(s, d.numpy)))
 ones_like = export("ones_like")(_like(lambda s, d: np.ones(s, d.numpy)))
 empty_like = export("empty_like")(_like(lambda s, d: np.zeros(s, d.numpy)))
-rand_like = export("rand_like")(_like(lambda s, d: _rng.random(s).astype(d.numpy)))
-randn_like = export("randn_like")(_like(lambda s, d: _rng.standard_normal(s).astype(d.numpy)))
+rand_like = export("rand_like")(_like(lambda s, d: rng().random(s).astype(d.numpy)))
+randn_like = export("randn_like")(_like(lambda s, d: rng().standard_normal(s).astype(d.numpy)))
 
 
 @export()
@@ -325,7 +325,7 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
     if high is None:
         low, high = 0, low
     d = input.dtype if dtype is None else dtypes.lookup(dtype)
-    return _finish(_rng.integers(low, high, input.shape).astype(d.numpy), requires_grad, device)
+    return _finish(rng().integers(low, high, input.shape).astype(d.numpy), requires_grad, device)
 
 
 def wrap(value, dtype) -> Tensor:
@@ -335,4 +335,7 @@ def wrap(value, dtype) -> Tensor:
 
 def rng():
     """The generator behind rand/randn/dropout (reseeded by manual_seed)."""
+    global _rng
+    if _rng is None:
+        _rng = np.random.default_rng()
     return _rng
