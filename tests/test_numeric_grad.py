@@ -17,6 +17,9 @@ import pytest
 
 import golden_harness
 
+# ops warn as PyTorch does (deprecations, size mismatches): expected here, not news
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
 GOLDEN = golden_harness.load_golden()["cases"]
 EPS = 1e-6
 

@@ -12,6 +12,9 @@ import pytest
 
 import golden_harness
 
+# ops warn as PyTorch does (deprecations, size mismatches): expected here, not news
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
 CASES = golden_harness.load_cases()
 GOLDEN = golden_harness.load_golden()["cases"]
 
