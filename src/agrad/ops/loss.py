@@ -69,13 +69,20 @@ def _(ctx, grad):
     return g, -g
 
 
-@export(functional=True, torch=False)
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+def _pointwise_pair(input, target, reduction, size_average=None, reduce=None):
+    """What every elementwise loss does first: PyTorch's warning for a target of
+    another size, the legacy reduction arguments, broadcasting."""
     if input.shape != target.shape:
         size_warning(input, target)
     if size_average is not None or reduce is not None:
         reduction = reduction_arg(reduction, size_average, reduce)
     input, target = broadcast_pair(input, target)
+    return input, target, reduction
+
+
+@export(functional=True, torch=False)
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    input, target, reduction = _pointwise_pair(input, target, reduction, size_average, reduce)
     if weight is not None:
         _check_weight(weight, input)
         return _weighted((input - target).pow(2), weight, reduction)
@@ -89,11 +96,7 @@ def _l1(input, target, reduction):
 
 @export(functional=True, torch=False)
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
-    if input.shape != target.shape:
-        size_warning(input, target)
-    if size_average is not None or reduce is not None:
-        reduction = reduction_arg(reduction, size_average, reduce)
-    input, target = broadcast_pair(input, target)
+    input, target, reduction = _pointwise_pair(input, target, reduction, size_average, reduce)
     if weight is not None:
         _check_weight(weight, input)
         return _weighted((input - target).abs(), weight, reduction)
@@ -123,11 +126,7 @@ def _(ctx, grad):
 
 @export(functional=True, torch=False)
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
-    if input.shape != target.shape:
-        size_warning(input, target)
-    if size_average is not None or reduce is not None:
-        reduction = reduction_arg(reduction, size_average, reduce)
-    input, target = broadcast_pair(input, target)
+    input, target, reduction = _pointwise_pair(input, target, reduction, size_average, reduce)
     reduction = reduction_arg(reduction)
     if beta == 0.0:
         return _l1(input, target, reduction)

@@ -154,17 +154,27 @@ _max_full.derivative(_even_split)
 _min_full.derivative(_even_split)
 
 
+def select_along(ctx, a, idx, dim, keepdim):
+    """(values, indices) of a value-selecting reduction from indices ``idx`` kept
+    along ``dim``; the indices are remembered for :func:`_select_back`."""
+    idx = idx.astype(np.int64, copy=False)
+    if a.ndim == 0:
+        ctx.indices = idx
+        return a.copy(), idx
+    vals = np.take_along_axis(a, idx, axis=dim)
+    if not keepdim:
+        idx = np.squeeze(idx, dim)
+        vals = np.squeeze(vals, dim)
+    ctx.indices = idx
+    return vals, idx
+
+
 def _extreme_dim_fwd(ctx, a, dim, keepdim, arg_fn):
     if a.ndim and a.shape[dim] == 0:
         raise IndexError(
             f"max(): Expected reduction dim {dim} to have non-zero size.")
     idx = arg_fn(a, axis=dim, keepdims=True) if a.ndim else np.zeros((), np.int64)
-    vals = np.take_along_axis(a, idx, axis=dim) if a.ndim else a.copy()
-    if not keepdim and a.ndim:
-        idx = np.squeeze(idx, dim)
-        vals = np.squeeze(vals, dim)
-    ctx.indices = idx
-    return vals, idx.astype(np.int64)
+    return select_along(ctx, a, idx, dim, keepdim)
 
 
 def _select_back(ctx, grad):

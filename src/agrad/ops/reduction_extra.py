@@ -20,7 +20,7 @@ from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import Op, export, finish_out, inplace, method
 from .pointwise import where
 from .pointwise_extra import isnan, sgn
-from .reduction import _even_split, _select_back, dims
+from .reduction import _even_split, _select_back, dims, select_along
 
 
 def _return_type(name):
@@ -651,13 +651,7 @@ def _median_dim_fwd(ctx, a, dim, keepdim, ignore_nan, fname):
     idx = np.take_along_axis(order, pos[..., None], axis=-1)[..., 0]
     if not ignore_nan and nan is not None:
         idx = np.where(n_nan > 0, np.argmax(nan, axis=-1), idx)
-    idx = np.expand_dims(idx.astype(np.int64), dim)
-    vals = np.take_along_axis(a, idx, axis=dim)
-    if not keepdim:
-        idx = np.squeeze(idx, dim)
-        vals = np.squeeze(vals, dim)
-    ctx.indices = idx
-    return vals, idx
+    return select_along(ctx, a, np.expand_dims(idx, dim), dim, keepdim)
 
 
 _median1 = Op("MedianBackward1", _median_dim_fwd, outputs=1)
@@ -750,13 +744,7 @@ def _kthvalue_fwd(ctx, a, k, dim, keepdim):
         # only ties (or NaN) make the index depend on the algorithm
         if row.size > 1 and ((row[1:] == row[:-1]).any() or (row != row).any()):
             idx[r] = _quick_select(rows[r].tolist(), k - 1)
-    idx = np.expand_dims(idx.reshape(moved.shape[:-1]).astype(np.int64), dim)
-    vals = np.take_along_axis(a, idx, axis=dim)
-    if not keepdim:
-        idx = np.squeeze(idx, dim)
-        vals = np.squeeze(vals, dim)
-    ctx.indices = idx
-    return vals, idx
+    return select_along(ctx, a, np.expand_dims(idx.reshape(moved.shape[:-1]), dim), dim, keepdim)
 
 
 _kthvalue = Op("KthvalueBackward0", _kthvalue_fwd, outputs=1)
@@ -789,13 +777,7 @@ def _mode_fwd(ctx, a, dim, keepdim):
         values, counts = np.unique(row, return_counts=True)
         value = values[np.argmax(counts)]  # the smallest of the most frequent
         idx[r] = np.nonzero(row == value)[0][-1]  # its last occurrence
-    idx = np.expand_dims(idx.reshape(moved.shape[:-1]), dim)
-    vals = np.take_along_axis(a, idx, axis=dim)
-    if not keepdim:
-        idx = np.squeeze(idx, dim)
-        vals = np.squeeze(vals, dim)
-    ctx.indices = idx
-    return vals, idx
+    return select_along(ctx, a, np.expand_dims(idx.reshape(moved.shape[:-1]), dim), dim, keepdim)
 
 
 _mode = Op("ModeBackward0", _mode_fwd, outputs=1)
