@@ -145,13 +145,18 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                 if not keep_graph and node._saved is not None:
                     node.release()
                 metas = node._input_meta
-                for k, g in enumerate(in_grads):
+                k = -1
+                for g in in_grads:
+                    k += 1
                     if g is None:
                         continue
                     nxt, idx = nexts[k]
                     if nxt is None:
                         continue
-                    g = _fit(g, metas[k])
+                    meta = metas[k]
+                    data = g._data
+                    if data.shape != meta[0] or data.dtype != meta[1].numpy:
+                        g = _fit(g, meta)
                     buf = buffers.get(nxt)
                     if buf is None:
                         buffers[nxt] = {idx: g}

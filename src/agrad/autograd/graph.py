@@ -14,6 +14,7 @@ import re
 import weakref
 
 from . import grad_mode
+from ..dtypes import _BY_NP
 
 _sequence = itertools.count()
 _state = grad_mode._state
@@ -253,6 +254,13 @@ def is_recording(inputs) -> bool:
 
 _NO_EDGE = (None, 0)
 
+
+def _is_one_of(t, tensors):
+    for o in tensors:
+        if o is t:
+            return True
+    return False
+
 #: Callables ``hook(node, inputs, outputs, call)`` told of every node as it is
 #: recorded (tools that inspect graphs: the graph view's "which line made this",
 #: ``agrad check``'s replay).  ``call`` says how the node was made: for a
@@ -270,6 +278,7 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
     ``call`` what :data:`record_hooks` are given.  Callers check
     :func:`is_recording` first.
     """
+    by_np = _BY_NP
     nexts = []
     meta = []
     for t in inputs:
@@ -278,22 +287,27 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
             meta.append(None)
         else:
             fn = t._grad_fn
-            nexts.append((fn, t._output_nr) if fn is not None else (leaf_node(t), 0))
-            meta.append((t._data.shape, t.dtype))
+            if fn is None:
+                fn = t._accumulator or leaf_node(t)
+            nexts.append((fn, t._output_nr))
+            data = t._data
+            meta.append((data.shape, by_np[data.dtype]))
     node.next_functions = tuple(nexts)
     node._input_meta = meta
     out_meta = []
-    for i, out in enumerate(outputs):
+    i = 0
+    for out in outputs:
         out._grad_fn = node
         out._output_nr = i
         out._requires_grad = True
-        out_meta.append((out._data.shape, out.dtype))
+        data = out._data
+        out_meta.append((data.shape, by_np[data.dtype]))
+        i += 1
     node._out_meta = out_meta
     if saves:
         kept = {}
         for name, t in saves.items():
-            if t is not None:
-                kept[name] = SavedTensor(t, name, any(t is o for o in outputs))
+            kept[name] = SavedTensor(t, name, _is_one_of(t, outputs))
         node._saved = kept
     for hook in record_hooks:
         hook(node, inputs, outputs, call)

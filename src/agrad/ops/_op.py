@@ -176,7 +176,8 @@ class Op:
         else:
             results = make(out)
         if recording:
-            ctx.__dict__.update(attrs)  # attrs must not be named like Node's API (name, apply, ...)
+            if attrs:
+                ctx.__dict__.update(attrs)  # attrs must not be named like Node's API (name, apply, ...)
             outs = (results,) if type(results) is not tuple else (
                 results if self.n_diff_outputs is None else results[: self.n_diff_outputs])
             saves = None

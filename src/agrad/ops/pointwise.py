@@ -319,8 +319,27 @@ def cos(ctx, grad):
 
 @unary(np.tanh, saves=("result",))
 def tanh(ctx, grad):
-    r = ctx.result
-    return grad * (1 - r * r)
+    return _tanh_backward(grad, ctx.result)
+
+
+# PyTorch's fused backward ops (their own nodes in a double-backward graph)
+
+def _fused_backward(name, np_fn, d_grad_output, d_output):
+    """An op ``name(grad_output, output)`` with its derivative (derivatives.yaml)."""
+    op = Op(name, lambda ctx, g, y: np_fn(g, y), inputs=("grad_output", "output"),
+            saves=("grad_output", "output"), saves_for={"grad_output": (1,)}, internal=True)
+
+    @op.derivative
+    def _(ctx, grad):
+        return (d_grad_output(grad, ctx.output) if ctx.needs(0) else None,
+                d_output(grad, ctx.grad_output, ctx.output) if ctx.needs(1) else None)
+
+    return op
+
+
+_tanh_backward = _fused_backward(
+    "TanhBackwardBackward0", lambda g, y: g * (1 - y * y),
+    lambda grad, y: _tanh_backward(grad, y), lambda grad, go, y: grad * (-2 * y * go))
 
 
 def _sigmoid(a):
@@ -331,13 +350,27 @@ def _sigmoid(a):
 
 @unary(_sigmoid, saves=("result",))
 def sigmoid(ctx, grad):
-    r = ctx.result
-    return grad * (r * (1 - r))
+    return _sigmoid_backward(grad, ctx.result)
+
+
+_sigmoid_backward = _fused_backward(
+    "SigmoidBackwardBackward0", lambda g, y: g * (y * (1 - y)),
+    lambda grad, y: _sigmoid_backward(grad, y), lambda grad, go, y: grad * go * (1 - 2 * y))
 
 
 @unary(lambda a: np.maximum(a, 0).astype(a.dtype, copy=False), saves=("result",), float_out=False)
 def relu(ctx, grad):
-    return grad * (ctx.result > 0)
+    return _threshold_backward(grad, ctx.result, threshold=0)
+
+
+_threshold_backward = Op("ThresholdBackwardBackward0",
+                         lambda ctx, g, x, threshold: np.where(x <= threshold, 0, g).astype(g.dtype, copy=False),
+                         inputs=("grad_output", "self"), saves=("self",), internal=True)
+
+
+@_threshold_backward.derivative
+def _(ctx, grad):
+    return _threshold_backward(grad, ctx.self, threshold=ctx.threshold), None
 
 
 @unary(np.abs, float_out=False, exports=("abs", "absolute"))
