@@ -73,20 +73,20 @@ def make_script(lines: int) -> str:
 def throughput(lines: int = 10_000, repeats: int = 3) -> dict:
     sys.path.insert(0, str(SRC))
     from agrad.lang import Source
-    from agrad.lang import ast as A
-    from agrad.lang.parser import get_parser, parse_tree
+    from agrad.lang.parser import _PausedGC, get_parser, parse_script, parse_tree
     text = make_script(lines)
     get_parser()
     best_total = best_lark = float("inf")
     for _ in range(repeats):
         src = Source("big.py", text)
         t0 = time.perf_counter()
-        tree = parse_tree(text, "script", src)
+        parse_script(src)  # what the interpreter calls: lark + the AST builder
         t1 = time.perf_counter()
-        A.build(tree, src)
+        with _PausedGC():
+            parse_tree(text, "script", src)
         t2 = time.perf_counter()
-        best_lark = min(best_lark, t1 - t0)
-        best_total = min(best_total, t2 - t0)
+        best_total = min(best_total, t1 - t0)
+        best_lark = min(best_lark, t2 - t1)
     return {"lines": lines, "seconds": best_total, "lines_per_s": lines / best_total,
             "lark_only_lines_per_s": lines / best_lark}
 
