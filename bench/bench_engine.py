@@ -184,12 +184,17 @@ def bench_large():
 # --- memory ---------------------------------------------------------------------------
 
 MEMORY_CHILD = r"""
-import resource, sys, numpy as np
+import sys, numpy as np
 sys.path.insert(0, {src!r})
 which = sys.argv[1]
 x0 = np.random.default_rng(0).standard_normal(4_000_000).astype(np.float32)
 def peak():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the parent across
+    # fork + exec, so a child of a big parent would see no growth
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
 if which == "agrad":
     import agrad as T
 elif which == "torch":
