@@ -279,17 +279,23 @@ class Tensor:
         self._vc[0] += 1
 
     # in-place machinery -----------------------------------------------------------
-    def _check_inplace(self):
-        """PyTorch's errors for an in-place change that autograd cannot allow."""
+    def _check_inplace(self, recorded: bool):
+        """PyTorch's errors for an in-place change that autograd cannot allow.
+
+        ``recorded``: the change will be recorded in the graph (grad mode on, and
+        this tensor or an argument requires grad)."""
         if grad_mode._state["enabled"]:
             if self._requires_grad and self._grad_fn is None:
                 raise RuntimeError(LEAF_INPLACE_MESSAGE)
             base = self._base
-            if base is not None and base._requires_grad:
+            if recorded and base is not None and base._requires_grad and base._grad_fn is None:
                 raise RuntimeError(
-                    "agrad does not support in-place changes to a view of a tensor that requires grad "
-                    "yet (PyTorch rewrites the base's history here); change the base tensor instead, "
-                    "or do it under torch.no_grad()"
+                    "a view of a leaf Variable that requires grad is being used in an in-place operation.")
+            if recorded and base is not None:
+                raise RuntimeError(
+                    "agrad does not support recording an in-place change to a view yet (PyTorch "
+                    "rewrites the base tensor's history here); change the base tensor itself, "
+                    "e.g. base[index] = value, or do it under torch.no_grad()"
                 )
         if self._data.ndim and not self._data.flags.writeable:
             raise RuntimeError(

@@ -496,3 +496,18 @@ def test_hook_order_matches_pytorch():
         exec(HOOK_SCRIPT, {"torch": mod, "order": order})
         runs.append(order)
     assert runs[0] == runs[1]
+
+
+def test_inplace_on_views():
+    x = torch.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError, match="^a view of a leaf Variable that requires grad is being used in an in-place operation.$"):
+        x[0].add_(1)
+    y = x * 2
+    with pytest.raises(RuntimeError, match="agrad does not support recording an in-place change to a view yet"):
+        y[0].mul_(3)
+    with torch.no_grad():
+        y[1:].mul_(3)  # not recorded: fine, and the base sees it
+    assert y.tolist() == [2.0, 6.0, 6.0] and y._version == 1
+    z = torch.zeros(3)
+    z[:2].add_(1)  # nothing requires grad: a plain write through the view
+    assert z.tolist() == [1.0, 1.0, 0.0]

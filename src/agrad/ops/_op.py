@@ -237,10 +237,9 @@ def inplace(fn):
     """
 
     def method_(self, *args, **kwargs):
-        self._check_inplace()
-        src = self
-        if graph._state["enabled"] and (self._requires_grad or _any_requires_grad(args, kwargs)):
-            src = self._snapshot()
+        recorded = graph._state["enabled"] and (self._requires_grad or _any_requires_grad(args, kwargs))
+        self._check_inplace(recorded)
+        src = self._snapshot() if recorded else self
         return self._write(fn(src, *args, **kwargs))
 
     method_.__name__ = fn.__name__ + "_"

@@ -285,7 +285,7 @@ def _to_numpy_index(index, ndim):
 
 
 def setitem(self, index, value):
-    self._check_inplace()
+    self._check_inplace(graph.is_recording((self, value if isinstance(value, Tensor) else None)))
     np_index = _to_numpy_index(index, self.ndim)
     target_shape = getitem(self.detach(), index)._data.shape
     if isinstance(value, Tensor):
