@@ -16,6 +16,7 @@ from . import factories
 from ._op import Op, export, finish_out, inplace, method, node_name
 
 _result_type = dtypes.result_type
+_NO_ATTRS: dict = {}  # shared by calls that pass no attributes (never mutated)
 
 
 # ---------------------------------------------------------------------------
@@ -149,7 +150,8 @@ def _(ctx, grad):
 def add(input, other, *, alpha=1, out=None):
     """input + alpha * other."""
     ts, arrs = operands(input, other, "add")
-    return finish_out("add", _add.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else {}), out)
+    result = _add.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else _NO_ATTRS)
+    return result if out is None else finish_out("add", result, out)
 
 
 @export("sub", "subtract", method=True)
@@ -160,13 +162,15 @@ def sub(input, other, *, alpha=1, out=None):
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead.")
-    return finish_out("sub", _sub.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else {}), out)
+    result = _sub.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else _NO_ATTRS)
+    return result if out is None else finish_out("sub", result, out)
 
 
 @export("mul", "multiply", method=True)
 def mul(input, other, *, out=None):
     ts, arrs = operands(input, other, "mul")
-    return finish_out("mul", _mul.apply(ts, arrs, {}), out)
+    result = _mul.apply(ts, arrs, _NO_ATTRS)
+    return result if out is None else finish_out("mul", result, out)
 
 
 @export("div", "divide", "true_divide", method=True)
@@ -182,7 +186,8 @@ def div(input, other, *, rounding_mode=None, out=None):
     if not d.is_floating_point:
         d = dtypes.get_default_dtype()
     ts, arrs = operands(input, other, "div", dtype=d)
-    return finish_out("div", _div.apply(ts, arrs, {}), out)
+    result = _div.apply(ts, arrs, _NO_ATTRS)
+    return result if out is None else finish_out("div", result, out)
 
 
 def _nograd(array, tensors=()):
@@ -283,9 +288,15 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
         op = Op(node_name(fname), lambda ctx, a: np_fn(a), saves=saves)
         op.derivative(derivative)
 
+        apply = op.apply
+        no_attrs = {}
+
         def api(input, *, out=None):
-            arr = _float_array(input) if float_out else input._data
-            return finish_out(fname, op.apply((input,), (arr,), {}), out)
+            arr = input._data
+            if float_out and arr.dtype.kind in "biu":
+                arr = arr.astype(dtypes.get_default_dtype().numpy)
+            result = apply((input,), (arr,), no_attrs)
+            return result if out is None else finish_out(fname, result, out)
 
         api.__name__ = fname
         api.__doc__ = f"Elementwise {fname} (node {op.name})."
@@ -691,10 +702,15 @@ def _is_bool(a, b):
 
 
 def _not_implemented_for_others(fn):
+    """An operator method: Python's NotImplemented for operands it does not know,
+    so ``x * "a"`` raises Python's own TypeError, as PyTorch's does."""
+    known = (Tensor, numbers.Number, np.number, np.bool_)
+
     def op(self, other):
-        if not isinstance(other, (Tensor, numbers.Number, np.number, np.bool_)):
-            return NotImplemented
-        return fn(self, other)
+        t = type(other)
+        if t is Tensor or t is float or t is int or isinstance(other, known):
+            return fn(self, other)
+        return NotImplemented
 
     return op
 
