@@ -28,9 +28,11 @@ _HERE = Path(__file__).resolve().parent
 
 _parser = None
 _parser_lock = threading.Lock()
+_fast_lock = threading.Lock()  # taken before _parser_lock, never inside it
 _parse_lock = threading.RLock()
 
-#: Where the last parser came from: "cache", "built", or "built (no cache: ...)".
+#: Where the last parser came from: "fast cache" (the driver's tables, no Lark object),
+#: "cache" (lark's cache), "built", or "built (no cache: ...)".
 parser_origin: str | None = None
 
 
@@ -432,31 +434,43 @@ class _FastLALR:
     acceptable terminals.
     """
 
-    def __init__(self, lark_obj):
+    def __init__(self, parse_table, rules, lexer_conf, maybe_placeholders):
         from lark import Tree
-        from lark.parse_tree_builder import ParseTreeBuilder
         from lark.grammar import NonTerminal
+        from lark.lexer import BasicLexer
+        from lark.parse_tree_builder import ParseTreeBuilder
 
-        self.lark = lark_obj
-        table = lark_obj.parser.parser.parser.parse_table
-        self.states = table.states
-        self.start_states = table.start_states
-        self.end_states = table.end_states
-        builder = ParseTreeBuilder(lark_obj.rules, Tree, False, False,
-                                   lark_obj.options.maybe_placeholders)
+        self.states = parse_table.states
+        self.start_states = parse_table.start_states
+        self.end_states = parse_table.end_states
+        builder = ParseTreeBuilder(rules, Tree, False, False, maybe_placeholders)
         self.callbacks = builder.create_callback(None)
         self.unit = set()
         self.rule_info = {}
-        for rule in lark_obj.rules:
+        for rule in rules:
             exp = rule.expansion
             if (rule.options.expand1 and not rule.alias and len(exp) == 1
                     and isinstance(exp[0], NonTerminal) and not exp[0].name.startswith("_")):
                 self.unit.add(rule)
             self.rule_info[rule] = (len(exp), rule.origin.name)
         self.Tree = Tree
-        # lark.Lark.lex() builds a new lexer on every call: build it once
-        self.lexer = lark_obj._build_lexer()
-        self.postlex = lark_obj.options.postlex
+        self.postlex = _make_indenter()()
+        self.lexer = BasicLexer(lexer_conf)
+
+    @classmethod
+    def from_lark(cls, lark_obj):
+        return cls(lark_obj.parser.parser.parser.parse_table, lark_obj.rules, lark_obj.lexer_conf,
+                   lark_obj.options.maybe_placeholders)
+
+    def parts(self, lark_obj):
+        """What the fast cache stores: plain data that pickle loads in a few ms
+        (lark's own cache rebuilds its tables element by element: ~30 ms)."""
+        import copy
+        conf = copy.copy(lark_obj.lexer_conf)
+        conf.re_module = None  # a module does not pickle; set again on load
+        conf.postlex = None
+        return (lark_obj.parser.parser.parser.parse_table, lark_obj.rules, conf,
+                lark_obj.options.maybe_placeholders)
 
     def lex(self, text):
         from lark.lexer import LexerThread
@@ -565,14 +579,73 @@ class _FastLALR:
 _fast = None
 
 
-def _fast_parser(parser):
+def _fast_parser():
+    """The fast driver: from the fast cache when there is one, else from the Lark
+    parser (then written to the cache).  None if lark's internals changed."""
     global _fast
-    if _fast is None or _fast.lark is not parser:
-        try:
-            _fast = _FastLALR(parser)
-        except Exception:   # lark internals changed: use lark's own driver
-            _fast = False
+    if _fast is None:
+        with _fast_lock:
+            if _fast is None:
+                _fast = _load_fast() or False
     return _fast or None
+
+
+def _fast_cache_path(grammar_text: str):
+    d = _cache_dir()
+    if d is None or not _usable_dir(d):
+        return None
+    import lark as _lark_mod
+    agrad_version = getattr(sys.modules.get("agrad"), "__version__", "dev")
+    digest = hashlib.sha256(grammar_text.encode("utf-8")).hexdigest()[:16]
+    return d / (f"fast-{agrad_version}-{digest}-lark{_lark_mod.__version__}"
+                f"-py{sys.version_info[0]}{sys.version_info[1]}.pickle")
+
+
+def _restore_actions(table):
+    """Unpickled actions are copies; the driver compares with lark's Shift by identity."""
+    from lark.parsers.lalr_analysis import Reduce, Shift
+    canon = {"Shift": Shift, "Reduce": Reduce}
+    for state in table.states.values():
+        for key, (action, arg) in state.items():
+            state[key] = (canon[action.name], arg)
+
+
+def _load_fast():
+    global parser_origin
+    import pickle
+    import re
+
+    text = grammar_path().read_text(encoding="utf-8")
+    path = _fast_cache_path(text)
+    if path is not None and path.is_file():
+        try:
+            st = path.stat()
+            if (not hasattr(os, "getuid") or st.st_uid == os.getuid()) and not st.st_mode & 0o022:
+                with open(path, "rb") as f:
+                    table, rules, conf, placeholders = pickle.load(f)
+                conf.re_module = re
+                _restore_actions(table)
+                parser_origin = "fast cache"
+                return _FastLALR(table, rules, conf, placeholders)
+        except Exception:  # a stale or corrupt cache: rebuild it below
+            pass
+    try:
+        lark_obj = get_parser()
+        fast = _FastLALR.from_lark(lark_obj)
+    except Exception:  # lark internals changed: use lark's own driver
+        return None
+    if path is not None:
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        try:
+            with open(tmp, "wb") as f:
+                pickle.dump(fast.parts(lark_obj), f, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, path)
+        except Exception:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+    return fast
 
 
 def parse_tree(text: str, start: str, source: Source, *, line_offset: int = 0,
@@ -584,21 +657,23 @@ def parse_tree(text: str, start: str, source: Source, *, line_offset: int = 0,
     """
     from lark.exceptions import LarkError
 
-    parser = get_parser()
     text = _normalise(text)
     off = dict(line_offset=line_offset, col_offset=col_offset)
     if start == "script":
         _check_first_indent(text, source, off)
     with _parse_lock:
+        fast = _fast_parser()
         try:
-            fast = _fast_parser(parser)
             if fast is not None:
                 return fast.parse(text + "\n", start)
+            parser = get_parser()
             return parser.parse(text + "\n", start=start)
         except _PostLexError as e:
             err = _syntax_error(source, e.message, e.line, e.column, e.end_column, **off)
         except LarkError as e:
-            err = _unclosed_bracket(parser, e, source, off) or \
+            parser = get_parser()  # the full Lark object: only to explain an error
+            postlex = fast.postlex if fast is not None else parser.options.postlex
+            err = _unclosed_bracket(postlex, e, source, off) or \
                 _convert_lark_error(parser, e, source, text + "\n", **off)
         except RecursionError:
             err = _syntax_error(source, "the text is nested too deeply to parse", None, None,
@@ -606,11 +681,11 @@ def parse_tree(text: str, start: str, source: Source, *, line_offset: int = 0,
     raise err
 
 
-def _unclosed_bracket(parser, e, source, off):
+def _unclosed_bracket(postlex, e, source, off):
     """Python's "'(' was never closed": an error on a later line than a
-    bracket that is still open."""
+    bracket that is still open (``postlex`` ran the failed parse)."""
     tok = getattr(e, "token", None)
-    brackets = getattr(parser.options.postlex, "brackets", None)
+    brackets = getattr(postlex, "brackets", None)
     if tok is None or not brackets:
         return None
     b = brackets[-1]
