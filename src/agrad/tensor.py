@@ -56,7 +56,7 @@ class Tensor:
 
     __slots__ = (
         "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_accumulator",
-        "_vc", "_base", "_retains", "__weakref__",
+        "_vc", "_base", "_view_src", "_retains", "__weakref__",
     )
     __array_priority__ = 1000  # ndarray ⊕ Tensor defers to Tensor's reflected operators
 
@@ -81,6 +81,7 @@ class Tensor:
         t._accumulator = None
         t._vc = [0]
         t._base = None
+        t._view_src = None
         t._retains = False
         if data.size > 100_000:
             check_numel(data.size)
@@ -161,7 +162,25 @@ class Tensor:
 
     @property
     def grad_fn(self):
+        if self._base is not None:
+            self._refresh_view()
         return self._grad_fn
+
+    # views ------------------------------------------------------------------------
+    def _make_view_of(self, input):
+        """Mark this tensor as a view of ``input``'s data (sharing its version counter)."""
+        base = input if input._base is None else input._base
+        self._base = base
+        self._vc = input._vc
+        self._view_src = base._grad_fn
+
+    def _refresh_view(self):
+        """A view of a base whose history was rewritten in place since the view was
+        made is differentiated through the base, as PyTorch does (AsStridedBackward0)."""
+        base = self._base
+        if base._grad_fn is not self._view_src and base._requires_grad:
+            from .ops.inplace_view import regenerate_view
+            regenerate_view(self)
 
     @property
     def is_leaf(self) -> bool:
@@ -291,12 +310,6 @@ class Tensor:
             if recorded and base is not None and base._requires_grad and base._grad_fn is None:
                 raise RuntimeError(
                     "a view of a leaf Variable that requires grad is being used in an in-place operation.")
-            if recorded and base is not None:
-                raise RuntimeError(
-                    "agrad does not support recording an in-place change to a view yet (PyTorch "
-                    "rewrites the base tensor's history here); change the base tensor itself, "
-                    "e.g. base[index] = value, or do it under torch.no_grad()"
-                )
         if self._data.ndim and not self._data.flags.writeable:
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers to a single "
@@ -305,6 +318,8 @@ class Tensor:
 
     def _snapshot(self):
         """A copy of this tensor at its current place in the graph (the value in-place ops save)."""
+        if self._base is not None:
+            self._refresh_view()
         t = Tensor._make(self._data.copy(), self._requires_grad)
         t._grad_fn = self._grad_fn
         t._output_nr = self._output_nr
@@ -314,6 +329,22 @@ class Tensor:
 
     def _write(self, result):
         """Take ``result``'s value and history in place (the second half of every in-place op)."""
+        self._write_data(result)
+        if result._grad_fn is not None:
+            self._grad_fn = result._grad_fn
+            self._output_nr = result._output_nr
+            self._requires_grad = True
+            # Saved references to the temporary result now mean this tensor.
+            saved = self._grad_fn._saved
+            if saved:
+                for s in saved.values():
+                    if s.tensor is result:
+                        s.tensor = self
+                        s.version = self._vc[0]
+        return self
+
+    def _write_data(self, result):
+        """Copy ``result``'s values into this tensor's data, with PyTorch's checks; new version."""
         data = result._data
         if data.dtype != self._data.dtype:
             if dtypes.promote_types(result.dtype, self.dtype) is not self.dtype:
@@ -330,18 +361,6 @@ class Tensor:
                 ) from None
         self._data[...] = data
         self._vc[0] += 1
-        if result._grad_fn is not None:
-            self._grad_fn = result._grad_fn
-            self._output_nr = result._output_nr
-            self._requires_grad = True
-            # Saved references to the temporary result now mean this tensor.
-            saved = self._grad_fn._saved
-            if saved:
-                for s in saved.values():
-                    if s.tensor is result:
-                        s.tensor = self
-                        s.version = self._vc[0]
-        return self
 
     # conversions ------------------------------------------------------------------
     def item(self):

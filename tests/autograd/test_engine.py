@@ -503,11 +503,16 @@ def test_inplace_on_views():
     with pytest.raises(RuntimeError, match="^a view of a leaf Variable that requires grad is being used in an in-place operation.$"):
         x[0].add_(1)
     y = x * 2
-    with pytest.raises(RuntimeError, match="agrad does not support recording an in-place change to a view yet"):
-        y[0].mul_(3)
+    v = y[0]
+    v.mul_(3)  # PyTorch rewrites y's history: CopySlices wrapping the MulBackward0 of the view
+    assert y.grad_fn.name() == "torch::autograd::CopySlices"
+    assert [n.name() if n else None for n, _ in y.grad_fn.next_functions] == ["MulBackward0", None]
+    assert v.grad_fn.name() == "AsStridedBackward0" and y._version == v._version == 1
     with torch.no_grad():
-        y[1:].mul_(3)  # not recorded: fine, and the base sees it
-    assert y.tolist() == [2.0, 6.0, 6.0] and y._version == 1
+        y[1:].mul_(3)  # not recorded, and the base sees it
+    assert y.tolist() == [6.0, 6.0, 6.0] and y._version == 2
+    y.sum().backward()
+    assert x.grad.tolist() == [6.0, 2.0, 2.0]  # the no_grad change is not in the graph (as in PyTorch)
     z = torch.zeros(3)
     z[:2].add_(1)  # nothing requires grad: a plain write through the view
     assert z.tolist() == [1.0, 1.0, 0.0]

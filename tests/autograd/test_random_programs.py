@@ -16,7 +16,7 @@ UNARY = ["exp", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "neg", "sqrt_abs
 BINARY = ["+", "-", "*", "/", "max", "min", "pow"]
 REDUCE = ["sum", "mean", "sum0", "mean1", "amax", "norm", "logsumexp"]
 SHAPE = ["t", "reshape", "unsqueeze", "index", "slice", "expand", "matmul", "softmax", "where", "clamp",
-         "cumsum", "inplace", "setitem", "stack"]
+         "cumsum", "inplace", "setitem", "stack", "view_mul", "view_t"]
 
 
 def make_program(rng: random.Random, steps: int = 8) -> list[str]:
@@ -53,7 +53,15 @@ def make_program(rng: random.Random, steps: int = 8) -> list[str]:
                     "where": f"torch.where({x} > 0, {x}, {rng.choice(live)})",
                     "clamp": f"{x}.clamp(-0.5, 0.5)", "cumsum": f"{x}.cumsum(1)",
                     "inplace": f"({x} * 1).mul_(2).add_({rng.choice(live)})",
-                    "setitem": None, "stack": f"torch.stack([{x}, {rng.choice(live)}]).sum(0)"}[op]
+                    "setitem": None, "stack": f"torch.stack([{x}, {rng.choice(live)}]).sum(0)",
+                    "view_mul": None, "view_t": None}[op]
+            if op in ("view_mul", "view_t"):  # in place through a view: the base's history is rewritten
+                y = rng.choice(live)
+                lines.append(f"{name} = {x} * 1")
+                lines.append(f"{name}[1].mul_({y}[0] + 1)" if op == "view_mul"
+                             else f"{name}.t()[1:].add_({y}.t()[1:])")
+                live.append(name)
+                continue
             if expr is None:
                 lines.append(f"{name} = {x} * 1")
                 expr = None

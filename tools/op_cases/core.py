@@ -403,6 +403,17 @@ MORE = [
     case("broadcast_tensors_keeps_matching", "torch.broadcast_tensors(a, b)", a=inp(3, 4), b=inp(4)),
     case("clip_method", "a.clip(-0.5, 0.5)", a=inp(3, 4)),
     case("vstack_vectors", "torch.vstack([a, b])", a=inp(3), b=inp(3)),
+    # in-place changes through views rewrite the base's history (CopySlices, AsStridedBackward0)
+    case("view_inplace_mul_base", code="out = a * 2\nv = out[0]\nv.mul_(3)", a=inp(3, 2), second=True),
+    case("view_inplace_mul_view", code="y = a * 2\nout = y[1]\nout.mul_(b)", a=inp(3, 2), b=inp(2)),
+    case("view_inplace_slice_add", code="out = a * 1\nout[:, 1:].add_(b)", a=inp(3, 3), b=inp(3, 2)),
+    case("view_inplace_transpose", code="out = a * 1\nout.t().mul_(b)", a=inp(2, 3), b=inp(3, 2)),
+    case("view_setitem_through_view", code="out = a * 2\nv = out[:, 0]\nv[1] = w", a=inp(3, 2), w=inp()),
+    case("view_regenerated_after_base_change", code="y = a * 2\nout = y[2]\ny.mul_(b)", a=inp(3, 2), b=inp(2)),
+    case("view_of_plain_tensor_gets_grad", code="out = torch.zeros(3, 2)\nout[1].add_(b)", b=inp(2)),
+    case("error_view_of_leaf_inplace", code="out = a[0]\nout.add_(1.0)", a=inp(3, 2)),
+    case("error_view_inplace_saved_view", code="y = a * 2\nv = y[0]\nv.mul_(y[1])\ny.sum().backward()\nout = a.grad",
+         a=inp(3, 2)),
 ]
 
 CASES = (ARITHMETIC + ELEMENTWISE + REDUCTIONS + MATMUL + VIEWS + INDEXING

@@ -234,6 +234,8 @@ def leaf_node(tensor):
 
 def edge(tensor):
     """(node, output index) through which a gradient reaches ``tensor``; None if none does."""
+    if tensor._base is not None:
+        tensor._refresh_view()
     if not tensor._requires_grad:
         return None
     fn = tensor._grad_fn
@@ -286,6 +288,8 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
             nexts.append(_NO_EDGE)
             meta.append(None)
         else:
+            if t._base is not None:
+                t._refresh_view()
             fn = t._grad_fn
             if fn is None:
                 fn = t._accumulator or leaf_node(t)

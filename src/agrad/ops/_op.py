@@ -239,6 +239,9 @@ def inplace(fn):
     def method_(self, *args, **kwargs):
         recorded = graph._state["enabled"] and (self._requires_grad or _any_requires_grad(args, kwargs))
         self._check_inplace(recorded)
+        if recorded and self._base is not None:
+            from .inplace_view import inplace_through_view
+            return inplace_through_view(self, fn, args, kwargs)
         src = self._snapshot() if recorded else self
         return self._write(fn(src, *args, **kwargs))
 

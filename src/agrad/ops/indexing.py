@@ -177,7 +177,7 @@ def getitem(self, index):
             dim += 1
         elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
             i = _check_int(int(item), shape[dim], dim)
-            idx = (_FULL,) * dim + (i,)
+            idx = (_FULL,) * dim + (i, Ellipsis)  # the Ellipsis keeps a 0-d result a numpy view
             result = _view(_select, result, result._data, {"index": idx})
         elif isinstance(item, slice):
             size = shape[dim]
@@ -307,11 +307,17 @@ def setitem(self, index, value):
         self._data[np_index] = varr
         self._vc[0] += 1
         return
-    old = self._snapshot()
     src = v if v is not None else Tensor._make(varr)
     op = _index_put if _is_advanced(index) else _copy_slices
-    result = op.apply((old, src), (old._data, varr), {"index": np_index, "torch_index": index})
-    self._write(result)
+
+    def put(old):
+        return op.apply((old, src), (old._data, varr), {"index": np_index, "torch_index": index})
+
+    if self._base is not None:  # through a view: the base's history is rewritten
+        from .inplace_view import inplace_through_view
+        inplace_through_view(self, put, (), {})
+    else:
+        self._write(put(self._snapshot()))
 
 
 method("__setitem__")(setitem)

@@ -19,8 +19,7 @@ from ._op import Op, export, method
 
 def _view(op, input, array, attrs):
     out = op.apply((input,), (array,), attrs)
-    out._base = input if input._base is None else input._base
-    out._vc = input._vc  # views share the version counter
+    out._make_view_of(input)  # views share data and the version counter
     return out
 
 
@@ -651,7 +650,8 @@ def narrow(input, dim, start, length):
     return input[index]
 
 
-_unbind = Op("UnbindBackward0", lambda ctx, a, dim: tuple(np.moveaxis(a, dim, 0)), outputs=None,
+_unbind = Op("UnbindBackward0", lambda ctx, a, dim: tuple(m[i, ...] for m in (np.moveaxis(a, dim, 0),)
+                                                         for i in range(m.shape[0])), outputs=None,
              multi_grad=True)
 
 
@@ -665,6 +665,5 @@ def unbind(input, dim=0):
     d = _wrap_dim(dim, input.ndim)
     outs = _unbind.apply((input,), (input._data,), {"dim": d})
     for o in outs:
-        o._base = input if input._base is None else input._base
-        o._vc = input._vc
+        o._make_view_of(input)
     return outs

@@ -41,8 +41,7 @@ def _is_int(t):
 def _as_views(outs, input):
     """Mark ``outs`` as views of ``input`` (sharing its version counter)."""
     for o in outs:
-        o._base = input if input._base is None else input._base
-        o._vc = input._vc
+        o._make_view_of(input)
     return outs
 
 
@@ -213,7 +212,7 @@ def select(input, dim, index):
         raise IndexError(f"select(): index {i} out of range for tensor of size {_fmt(input.shape)} at dimension {d}")
     if i < 0:
         i += size
-    return _view(_select, input, input._data, {"index": (_FULL,) * d + (i,)})
+    return _view(_select, input, input._data, {"index": (_FULL,) * d + (i, Ellipsis)})
 
 
 def _split_fwd(ctx, a, dim, sizes):

@@ -1,0 +1,146 @@
+"""In-place changes to a view, recorded as PyTorch records them.
+
+``v = y[0]; v.mul_(3)`` changes ``y`` too.  PyTorch rewrites the base's history:
+``y.grad_fn`` becomes a ``CopySlices`` node that wraps the in-place op (here
+``MulBackward0``) and applies it to the viewed part of the base's gradient, and
+the view — and every other view of ``y`` made before — is differentiated
+through the base again (``AsStridedBackward0``).  Views here are numpy views,
+so the part of the base a view covers is found from the arrays' memory
+addresses (:func:`flat_index`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd import graph
+from ..autograd.graph import Node
+from ..tensor import Tensor
+from ._op import Op
+
+
+def _addresses(arr, offset):
+    """Byte offset of every element of ``arr`` from ``offset``."""
+    addr = np.full(arr.shape, offset, dtype=np.int64)
+    for k, (n, stride) in enumerate(zip(arr.shape, arr.strides)):
+        shape = [1] * arr.ndim
+        shape[k] = n
+        addr = addr + (np.arange(n, dtype=np.int64) * stride).reshape(shape)
+    return addr
+
+
+def flat_index(view, base):
+    """For each element of ``view``, its index in ``base.reshape(-1)`` (C order)."""
+    b, v = base._data, view._data
+    start = v.__array_interface__["data"][0] - b.__array_interface__["data"][0]
+    base_addr = _addresses(b, 0).reshape(-1)
+    order = np.argsort(base_addr, kind="stable")
+    sorted_addr = base_addr[order]
+    view_addr = _addresses(v, start)
+    pos = np.clip(np.searchsorted(sorted_addr, view_addr), 0, max(sorted_addr.size - 1, 0))
+    if sorted_addr.size == 0 or not np.array_equal(sorted_addr[pos], view_addr):
+        raise RuntimeError("internal error: a view's data does not lie in its base's")
+    return order[pos]
+
+
+# the three array moves, each differentiable (for create_graph) ---------------------
+
+_take = Op("AsStridedBackward0", lambda ctx, a, idx: a.reshape(-1)[idx])
+
+
+@_take.derivative
+def _(ctx, grad):
+    return _scatter_add(grad, ctx.input_shape, ctx.idx)
+
+
+_scatter = Op("AsStridedBackwardBackward0", lambda ctx, g, shape, idx: _scatter_np(g, shape, idx),
+              internal=True)
+_scatter.derivative(lambda ctx, grad: _take(grad, idx=ctx.idx))
+
+
+def _scatter_np(g, shape, idx):
+    out = np.zeros(int(np.prod(shape)), g.dtype)
+    np.add.at(out, idx.reshape(-1), g.reshape(-1))
+    return out.reshape(shape)
+
+
+def _scatter_add(g, shape, idx):
+    return _scatter(g, shape=tuple(shape), idx=idx)
+
+
+def _replace_np(ctx, g, r, idx):
+    out = np.array(g, copy=True, order="C")
+    out.reshape(-1)[idx.reshape(-1)] = np.broadcast_to(r, idx.shape).reshape(-1)
+    return out
+
+
+_replace = Op("CopySlicesBackwardBackward0", _replace_np, inputs=("self", "src"), internal=True)
+
+
+@_replace.derivative
+def _(ctx, grad):
+    kept = _replace(grad, Tensor._make(np.zeros((), grad._data.dtype)), idx=ctx.idx)
+    return kept, _take(grad, idx=ctx.idx)
+
+
+# the nodes ----------------------------------------------------------------------------
+
+class CopySlices(Node):
+    """The base's node after an in-place op on one of its views: runs that op's
+    backward on the viewed part of the gradient, passes the rest through."""
+
+    _name = "torch::autograd::CopySlices"
+
+    def __init__(self, base_edge, base_meta, inner, idx):
+        super().__init__()
+        self.next_functions = (base_edge or (None, 0),) + tuple(inner.next_functions[1:])
+        self._input_meta = [base_meta if base_edge else None] + list(inner._input_meta[1:])
+        self._out_meta = [base_meta]
+        self._inner = inner
+        self._idx = idx
+
+    def apply(self, grads):
+        g = grads[0]
+        if g is None:
+            return (None,) * len(self.next_functions)
+        inner = self._inner
+        res = tuple(inner.apply([_take(g, idx=self._idx)]))
+        g_view = res[0]
+        if g_view is None:
+            g_view = Tensor._make(np.zeros((), g._data.dtype))
+        elif g_view._data.shape != self._idx.shape:
+            g_view = g_view.sum_to_size(self._idx.shape)
+        return (_replace(g, g_view, idx=self._idx),) + res[1:]
+
+    def release(self):
+        self._inner.release()
+
+    def saved_tensors_info(self):
+        return self._inner.saved_tensors_info()
+
+
+def regenerate_view(view):
+    """Make ``view``'s gradient flow through its base's current history."""
+    base = view._base
+    node = _take.node()
+    node.idx = flat_index(view, base)
+    graph.record(node, (base,), (view,))
+    view._view_src = base._grad_fn
+
+
+def inplace_through_view(view, fn, args, kwargs):
+    """``view.op_(*args)`` recorded on the base (see the module docstring)."""
+    base = view._base
+    result = fn(view._snapshot(), *args, **kwargs)  # records the op itself (``inner``)
+    inner = result._grad_fn
+    base_edge = graph.edge(base)  # the base's history before the change
+    view._write_data(result)  # through the numpy view: the base's data changes too
+    idx = flat_index(view, base)
+    node = CopySlices(base_edge, (base._data.shape, base.dtype), inner, idx)
+    base._grad_fn = node
+    base._output_nr = 0
+    base._requires_grad = True
+    for hook in graph.record_hooks:
+        hook(node, (base,), (base,), None)
+    regenerate_view(view)
+    return view
