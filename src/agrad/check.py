@@ -67,6 +67,18 @@ class Recorder:
     def __call__(self, node, inputs, outputs, call):
         if call is None or node in self.calls:
             return
+        if call[0] == "view":  # an in-place op through a view: ("view", base edge, value, inner, index)
+            _, base_edge, before, inner, idx = call
+            inner_call = self.calls.get(inner)
+            if inner_call is not None:
+                if base_edge is None:  # the base had no history: a constant
+                    base_in = (None, np.array(before, copy=True))
+                elif isinstance(base_edge[0], AccumulateGrad):
+                    base_in = (base_edge, np.array(before, copy=True))
+                else:
+                    base_in = (base_edge, None)
+                self.calls[node] = _Call("view", inner_call, [base_in] + inner_call.inputs[1:], {"idx": idx}, 1)
+            return
         if len(call) == 3:  # a built-in op: (op, arrays, attrs)
             op, arrays, attrs = call
             ins = [_snap(t, a) for t, a in zip(inputs, arrays)]
@@ -199,6 +211,11 @@ class Replay:
         return result
 
     def _run_node(self, n, call, ins, numbers):
+        if call.kind == "view":  # the inner op on the base's viewed part, written back
+            from .ops.inplace_view import replace, take
+            idx = call.attrs["idx"]
+            out = self._run_node(n._inner, call.target, [take(ins[0], idx)] + ins[1:], numbers)
+            return (replace(ins[0], out[0], idx),)
         if call.kind == "op":
             tensors = tuple(ins)
             arrays = [numbers[k] if k in numbers else t._data for k, t in enumerate(tensors)]

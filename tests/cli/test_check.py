@@ -122,3 +122,17 @@ def test_replays_numbers_in_place_of_tensors_and_in_place_writes(in_repo):
     assert r.code == 0 and r.json()["leaves"][0]["name"] == "a"
     r = agrad("check", "examples/sin_graph.py", "--format", "text")
     assert r.code == 0 and r.stdout.splitlines()[-1] == "ok: 1 leaf passes"
+
+
+def test_check_replays_inplace_changes_through_views():
+    code = ("x = tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+            "y = x.exp()\n"
+            "y[1:].mul_(x[:2].sin())\n"
+            "z = y * 1\n"
+            "z[0].add_(x[2])\n"
+            "loss = (z * y).sum()\n")
+    r = agrad("check", "-", "--format", "json", input=code)
+    assert r.code == 0, r.stderr
+    import json
+    out = json.loads(r.stdout)
+    assert out["ok"] is True and out["leaves"][0]["passed"] is True

@@ -64,6 +64,16 @@ def _scatter_np(g, shape, idx):
     return out.reshape(shape)
 
 
+def take(a, idx):
+    """``a.reshape(-1)[idx]``, differentiable (the view's part of a base)."""
+    return _take(a, idx=idx)
+
+
+def replace(a, r, idx):
+    """A copy of ``a`` with the elements at flat ``idx`` replaced by ``r``, differentiable."""
+    return _replace(a, r, idx=idx)
+
+
 def _scatter_add(g, shape, idx):
     return _scatter(g, shape=tuple(shape), idx=idx)
 
@@ -134,13 +144,14 @@ def inplace_through_view(view, fn, args, kwargs):
     result = fn(view._snapshot(), *args, **kwargs)  # records the op itself (``inner``)
     inner = result._grad_fn
     base_edge = graph.edge(base)  # the base's history before the change
+    before = base._data.copy() if graph.record_hooks else None
     view._write_data(result)  # through the numpy view: the base's data changes too
     idx = flat_index(view, base)
     node = CopySlices(base_edge, (base._data.shape, base.dtype), inner, idx)
     base._grad_fn = node
     base._output_nr = 0
     base._requires_grad = True
-    for hook in graph.record_hooks:
-        hook(node, (base,), (base,), None)
+    for hook in graph.record_hooks:  # call: ("view", base's edge and value before, inner node, index)
+        hook(node, (base,), (base,), ("view", base_edge, before, inner, idx))
     regenerate_view(view)
     return view
