@@ -361,26 +361,7 @@ def _(ctx, grad):
     if not ctx.keepdim and x.ndim != 0:
         grad = _restore(grad, x.shape, axes, False)
         norm = _restore(norm, x.shape, axes, False)
-    if p == 0.0:
-        return None
-    if p == 1.0:
-        return sgn(x) * grad
-    if p == 2.0:
-        return grad * (x / norm).masked_fill(norm == 0, 0)
-    if math.isinf(p):
-        x_abs = x.abs()
-        mask = (x_abs == norm) | isnan(x_abs)
-        return sgn(x) * ((grad / mask.sum(axes, keepdim=True)) * mask)
-    if p < 1.0:
-        scaled = sgn(x) * x.abs().pow(p - 1).masked_fill(x == 0, 0)
-        return scaled * grad * norm.pow(1 - p)
-    if p < 2.0:
-        scaled = sgn(x) * x.abs().pow(p - 1)
-        scale_v = (grad / norm.pow(p - 1)).masked_fill(norm == 0, 0)
-        return scaled * scale_v
-    scaled = x * x.abs().pow(p - 2)
-    scale_v = (grad / norm.pow(p - 1)).masked_fill(norm == 0, 0)
-    return scaled * scale_v
+    return norm_backward(grad, x, p, norm, axes)
 
 
 @export("vector_norm", linalg=True, torch=False)
@@ -952,10 +933,10 @@ def _dist_fwd(ctx, a, b, p):
 _dist = Op("DistBackward0", _dist_fwd, inputs=("self", "other"), saves=("self", "other", "result"))
 
 
-def _norm_backward_full(grad, x, p, norm):
-    """norm_backward(grad, x, p, norm) over every dim (keepdim), as dist uses it."""
+def norm_backward(grad, x, p, norm, axes):
+    """PyTorch's norm_backward: d||x||_p / dx times ``grad``; ``grad`` and ``norm``
+    are kept (broadcastable) along the reduced ``axes``."""
     p = float(p)
-    axes = tuple(range(x.ndim))
     if p == 0.0:
         return None
     if p == 1.0:
@@ -976,7 +957,8 @@ def _norm_backward_full(grad, x, p, norm):
 @_dist.derivative
 @_quiet
 def _(ctx, grad):
-    g = _norm_backward_full(grad, ctx.self - ctx.other, ctx.p, ctx.result)
+    diff = ctx.self - ctx.other
+    g = norm_backward(grad, diff, ctx.p, ctx.result, tuple(range(diff.ndim)))
     if g is None:
         # PyTorch negates the undefined p=0 gradient for `other` and fails
         raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
