@@ -516,3 +516,12 @@ def test_inplace_on_views():
     z = torch.zeros(3)
     z[:2].add_(1)  # nothing requires grad: a plain write through the view
     assert z.tolist() == [1.0, 1.0, 0.0]
+
+
+def test_backward_with_a_gradient_per_output():
+    x = torch.ones(2, requires_grad=True)
+    y1, y2 = (x * 2).sum(), (x * 3).sum()
+    with pytest.raises(RuntimeError, match="^got 2 tensors and 1 gradients$"):
+        torch.autograd.backward([y1, y2], [torch.tensor(1.0)])
+    torch.autograd.backward([y1, y2], [torch.tensor(1.0), torch.tensor(2.0)])
+    assert x.grad.tolist() == [8.0, 8.0]

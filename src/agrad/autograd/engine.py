@@ -23,7 +23,7 @@ runs = 0
 observers: list = []
 
 
-def _collect(roots, stop=None):
+def _collect(roots):
     """Dependency counts of every node reachable from ``roots``, iteratively."""
     deps = {}
     seen = set()
@@ -212,7 +212,7 @@ def _accumulate(node, grad, create_graph):
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """torch.autograd.backward: accumulate gradients of ``tensors`` into the leaves."""
-    tensors, grad_tensors = _prepare(tensors, grad_tensors, "backward")
+    tensors, grad_tensors = _prepare(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
     roots = [edge(t) for t in tensors]
@@ -244,7 +244,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """torch.autograd.grad: the gradients of ``outputs`` w.r.t. ``inputs``, not accumulated."""
     single = _is_tensor(inputs)
     inputs = (inputs,) if single else tuple(inputs)
-    outputs, grad_outputs = _prepare(outputs, grad_outputs, "grad")
+    outputs, grad_outputs = _prepare(outputs, grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:
@@ -282,7 +282,7 @@ def _is_tensor(x):
     return isinstance(x, Tensor)
 
 
-def _prepare(tensors, grads, who):
+def _prepare(tensors, grads):
     """Normalise outputs and their seed gradients; PyTorch's errors for bad ones."""
     from ..ops import factories
     tensors = (tensors,) if _is_tensor(tensors) else tuple(tensors)
@@ -293,10 +293,7 @@ def _prepare(tensors, grads, who):
     else:
         grads = tuple(grads)
     if len(grads) != len(tensors):
-        raise RuntimeError(
-            f"got {len(grads)} tensors and {len(tensors)} gradients" if who == "grad"
-            else f"grad can be implicitly created only for scalar outputs"
-        )
+        raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
     seeds = []
     for t, g in zip(tensors, grads):
         if not t.requires_grad:
