@@ -865,42 +865,35 @@ class Interpreter:
             else:
                 emit()
 
-    def ev_ListComp(self, node, frame):
+    def _comprehension(self, node, frame, out, add, what):
+        """Run a list/set/dict comprehension into ``out``; ``add(cframe)`` adds one item."""
         cframe = self._comp_frame(frame)
-        out = []
         limit = _limits.get_max_elements()
 
         def emit():
             if limit is not None and len(out) >= limit:
-                check_size(len(out) + 1, "list")
-            out.append(self.eval(node.elt, cframe))
+                check_size(len(out) + 1, what)
+            add(cframe)
         self._comp_loop(node.generators, 0, cframe, frame, emit)
         return out
+
+    def ev_ListComp(self, node, frame):
+        out = []
+        return self._comprehension(node, frame, out,
+                                   lambda cf: out.append(self.eval(node.elt, cf)), "list")
 
     def ev_SetComp(self, node, frame):
-        cframe = self._comp_frame(frame)
         out = set()
-        limit = _limits.get_max_elements()
-
-        def emit():
-            if limit is not None and len(out) >= limit:
-                check_size(len(out) + 1, "set")
-            out.add(self.eval(node.elt, cframe))
-        self._comp_loop(node.generators, 0, cframe, frame, emit)
-        return out
+        return self._comprehension(node, frame, out,
+                                   lambda cf: out.add(self.eval(node.elt, cf)), "set")
 
     def ev_DictComp(self, node, frame):
-        cframe = self._comp_frame(frame)
         out = {}
-        limit = _limits.get_max_elements()
 
-        def emit():
-            if limit is not None and len(out) >= limit:
-                check_size(len(out) + 1, "dict")
-            k = self.eval(node.key, cframe)
-            out[k] = self.eval(node.value, cframe)
-        self._comp_loop(node.generators, 0, cframe, frame, emit)
-        return out
+        def add(cf):
+            key = self.eval(node.key, cf)
+            out[key] = self.eval(node.value, cf)
+        return self._comprehension(node, frame, out, add, "dict")
 
     def ev_GeneratorExp(self, node, frame):
         gens = node.generators
