@@ -1,0 +1,8 @@
+"""The layer classes of torch.nn, one file per family."""
+
+from .module import Module  # noqa: F401
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential  # noqa: F401
+from .linear import Bilinear, Identity, Linear  # noqa: F401
+from .activation import *  # noqa: F401,F403
+from .loss import *  # noqa: F401,F403
+from .misc import Dropout, Embedding, Flatten, Unflatten  # noqa: F401
