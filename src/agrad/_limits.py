@@ -33,3 +33,35 @@ def check_numel(numel: int, what: str = "tensor") -> None:
             f"{what} of {numel:,} elements exceeds the limit of {_max_elements:,} "
             f"elements (--max-elements)"
         )
+
+
+# ------------------------------------------------------------------ memory
+
+_max_memory: int | None = None
+
+
+def set_max_memory(n: int | None) -> None:
+    """The private-memory limit the process runs under (set by the CLI's contained child)."""
+    global _max_memory
+    _max_memory = None if not n else int(n)
+
+
+def get_max_memory() -> int | None:
+    return _max_memory
+
+
+def memory_limit_error(exc: BaseException) -> LimitError | None:
+    """A MemoryError under a memory limit, as the limit's error with the figure; None without one."""
+    if _max_memory is None:
+        return None
+    size = _max_memory
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20)):
+        if size >= scale:
+            v = size / scale
+            figure = f"{v:.0f} {unit}" if v == int(v) else f"{v:.1f} {unit}"
+            break
+    else:
+        figure = f"{size:,} bytes"
+    detail = str(exc).strip()
+    return LimitError(f"out of memory{': ' + detail if detail else ''}; the run is limited to "
+                      f"{figure} of memory (--max-memory)")

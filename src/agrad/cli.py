@@ -29,6 +29,22 @@ Examples:
 EXIT_OK, EXIT_SCRIPT, EXIT_USAGE, EXIT_MISMATCH, EXIT_INTERRUPT = 0, 1, 2, 3, 130
 
 
+def _memory_size(ctx, param, value):
+    if value is None:
+        return None
+    from .app.contained import parse_size
+    try:
+        return parse_size(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _contained(command, run, kw) -> int:
+    """The command's body runs in a contained child process (app/contained.py)."""
+    from .app.contained import run_command
+    return run_command(command, run, _request(kw), kw)
+
+
 def _input_options(formats):
     def deco(f):
         opts = [
@@ -52,6 +68,9 @@ def _input_options(formats):
                          metavar="N", help="Largest tensor, list or string (default 10^8; 0: no limit)."),
             click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
                          metavar="SECONDS", help="End the script after this long (exit 1)."),
+            click.option("--max-memory", "max_memory", default=None, metavar="SIZE",
+                         callback=_memory_size,
+                         help="Memory the run may use (default 4G; 0: no limit)."),
             click.option("--debug", is_flag=True, hidden=True,
                          help="Show Python tracebacks of internal errors."),
         ]
@@ -123,7 +142,7 @@ def eval_cmd(**kw):
     requires grad, agrad runs target.backward() first (a note on stderr says so).
     """
     from .render.commands import run_eval
-    return run_eval(_request(kw), kw)
+    return _contained("eval", run_eval, kw)
 
 
 @cli.command("graph", epilog=EXAMPLES)
@@ -133,7 +152,7 @@ def eval_cmd(**kw):
 def graph_cmd(**kw):
     """Show the autograd graph behind the target, from the root down to the leaves."""
     from .render.commands import run_graph
-    return run_graph(_request(kw), kw)
+    return _contained("graph", run_graph, kw)
 
 
 @cli.command("check", epilog=EXAMPLES)
@@ -150,7 +169,7 @@ def check_cmd(**kw):
     Exit status 3 when a leaf's gradient disagrees.
     """
     from .render.commands import run_check
-    return run_check(_request(kw), kw)
+    return _contained("check", run_check, kw)
 
 
 # ------------------------------------------------------------------ entry point
@@ -175,6 +194,8 @@ def _command_of(args):
 
 def main(argv=None) -> None:
     """Console-script entry point (``agrad = "agrad.cli:main"``)."""
+    from .app.contained import process_started
+    process_started()  # --timeout counts from here
     cli.main(args=argv, prog_name="agrad")
 
 
@@ -213,7 +234,7 @@ def _run(call, args) -> int:
         sys.stdout.flush()
     except BrokenPipeError:
         _quiet_pipe()
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):  # AttributeError: stdout closed (>&-)
         pass
     return code
 
@@ -222,7 +243,7 @@ def _flush() -> None:
     for s in (sys.stdout, sys.stderr):
         try:
             s.flush()
-        except (OSError, ValueError):
+        except (OSError, ValueError, AttributeError):
             pass
 
 

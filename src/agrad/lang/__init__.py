@@ -23,7 +23,10 @@ max_depth=200, max_nesting=100) -> RunResult``
     for a call that holds the GIL).  ``max_elements`` (default: the current
     ``agrad._limits`` setting) bounds tensors, lists, strings, ranges and
     integers (in bits); ``max_depth`` bounds script recursion;
-    ``max_nesting`` bounds expression/block nesting.
+    ``max_nesting`` bounds expression/block nesting.  ``on_output(text)``
+    is called with each piece of output as the script prints it, and
+    ``on_warning(ScriptWarning)`` with each warning as it is raised (in the
+    worker thread; the CLI streams them).
 
 :class:`RunResult`
     ``namespace``: the script's top-level variables (and the bindings) in
@@ -153,13 +156,16 @@ def _snapshot(d: dict) -> dict:
 
 
 class _Job:
-    def __init__(self, sources, bindings, mode, max_depth, max_nesting):
+    def __init__(self, sources, bindings, mode, max_depth, max_nesting, on_output=None,
+                 on_warning=None):
         from .interpreter import Interpreter
         self.sources = sources
         self.bindings = dict(bindings or {})
         self.mode = mode
         self.max_nesting = max_nesting
         self.interp = Interpreter(max_depth=max_depth)
+        self.interp.sink = on_output
+        self.on_warning_sink = on_warning
         self.error = None
         self.value = None
         self.warnings: list[ScriptWarning] = []
@@ -183,9 +189,11 @@ class _Job:
             if key in self._seen:
                 return
             self._seen.add(key)
-            self.warnings.append(ScriptWarning(
-                category.__name__, str(message), src.name if src else None, ln,
-                src.line_text(ln) if (src is not None and ln) else ""))
+            w = ScriptWarning(category.__name__, str(message), src.name if src else None, ln,
+                              src.line_text(ln) if (src is not None and ln) else "")
+            self.warnings.append(w)
+            if self.on_warning_sink is not None:
+                self.on_warning_sink(w)
         except Exception:
             pass
 
@@ -219,8 +227,11 @@ class _Job:
                 except RecursionError as e:
                     self.error = ScriptError("RecursionError", str(e) or
                                              "maximum recursion depth exceeded")
-                except MemoryError:
-                    self.error = ScriptError("MemoryError", "out of memory")
+                except MemoryError as e:
+                    from .._limits import memory_limit_error
+                    limit = memory_limit_error(e)
+                    self.error = (ScriptError("LimitError", str(limit)) if limit is not None
+                                  else ScriptError("MemoryError", "out of memory"))
                 except BaseException as e:   # a bug in agrad: still no traceback
                     self.error = interp.wrap(e, interp.cur_stmt, interp.cur_frame)
                 finally:
@@ -316,9 +327,10 @@ def _execute(job: _Job, timeout, max_elements):
 
 def run(sources, bindings=None, *, timeout: float | None = None,
         max_elements: int | None = None, max_depth: int = DEFAULT_MAX_DEPTH,
-        max_nesting: int = DEFAULT_MAX_NESTING) -> RunResult:
+        max_nesting: int = DEFAULT_MAX_NESTING, on_output=None, on_warning=None) -> RunResult:
     """Run sources as one script; see the module docstring."""
-    job = _Job(_as_sources(sources), bindings, "script", max_depth, max_nesting)
+    job = _Job(_as_sources(sources), bindings, "script", max_depth, max_nesting,
+               on_output=on_output, on_warning=on_warning)
     return _execute(job, timeout, max_elements)
 
 

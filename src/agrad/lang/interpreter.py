@@ -290,6 +290,7 @@ class Interpreter:
         self.cancelled = False
         self.out: list[str] = []
         self.out_len = 0
+        self.sink = None  # called with each piece of output as it is printed (streaming)
         self.output_limit = output_limit
         self.builtins = make_builtins(self)
         self.engine = ENGINE
@@ -319,6 +320,8 @@ class Interpreter:
         if self.output_limit is not None and self.out_len > self.output_limit:
             check_size(self.out_len, "printed output")
         self.out.append(text)
+        if self.sink is not None:
+            self.sink(text)
 
     def stdout(self) -> str:
         return "".join(self.out)
@@ -339,6 +342,8 @@ class Interpreter:
             type_name, message = "ImportError", str(e)
         elif isinstance(e, ScriptRecursionError):
             type_name, message = "RecursionError", str(e)
+        elif isinstance(e, MemoryError) and _limits.memory_limit_error(e) is not None:
+            type_name, message = "LimitError", str(_limits.memory_limit_error(e))
         else:
             type_name = type(e).__name__
             try:

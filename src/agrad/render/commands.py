@@ -103,13 +103,41 @@ def _show_warnings(out: Output, warnings) -> None:
         out.note(w.render())
 
 
+class _Live:
+    """The script's output and warnings as they happen (issue 13: streaming).
+
+    ``show_output``: print the script's output on standard output as it comes
+    (eval in text and rich); it is kept in any case.  Warnings go to standard
+    error as they are raised, except in JSON."""
+
+    def __init__(self, req, out: Output, show_output: bool):
+        from ..app.contained import script_output
+        self.out, self.warned = out, 0
+
+        def output(text):
+            script_output(out, text, show_output)
+
+        req.on_output = output
+        if out.format != "json":
+            req.on_warning = self.warning
+
+    def warning(self, w) -> None:
+        self.warned += 1
+        self.out.flush()
+        self.out.note(w.render())
+        self.out.flush()
+
+
 def _start(req, kw, **flags):
     """Run the session; returns (session, None) or (None, usage message)."""
+    from ..app import contained
     from .session import UsageError, run_session
     from .. import lang
 
     _state["hard_exit"] = False
     timeout = req.timeout
+    if contained.active():
+        timeout = None  # the parent process enforces it (and the child may not open a file)
     if timeout is not None:
         lang.arm_hard_exit(timeout + 5.0)
     try:
@@ -130,12 +158,13 @@ def run_eval(req, kw) -> int:
     from . import evalview
 
     out = Output(kw["fmt"])
+    as_json = out.format == "json"
+    live = _Live(req, out, show_output=not as_json)
     s, usage = _start(req, kw)
     if usage is not None:
         return _usage(out, "eval", usage)
-    as_json = out.format == "json"
     if s.error is None:
-        _show_warnings(out, [] if as_json else s.warnings)
+        _show_warnings(out, [] if as_json else s.warnings[live.warned:])
         n_warn = len(s.warnings)
         from .session import auto_backward
         b = auto_backward(s, enabled=not kw["no_backward"])
@@ -144,20 +173,20 @@ def run_eval(req, kw) -> int:
         if not as_json:
             _show_warnings(out, s.warnings[n_warn:])
     elif not as_json:
-        _show_warnings(out, s.warnings)
+        _show_warnings(out, s.warnings[live.warned:])
     if as_json:
         out.json(evalview.eval_json(s))
         return EXIT_OK if s.error is None else _script_error_code(s.error)
     if s.error is not None:
-        if s.stdout:
-            out.raw(s.stdout if s.stdout.endswith("\n") else s.stdout + "\n")
+        if s.stdout and not s.stdout.endswith("\n"):
+            out.raw("\n")
         out.flush()
         _show_error(out, s.error)
         return _script_error_code(s.error)
     if out.format == "rich":
-        evalview.render_rich(out, s.stdout, s.namespace)
+        evalview.render_rich(out, s.stdout, s.namespace, streamed=True)
     else:
-        evalview.render_text(out, s.stdout, s.namespace)
+        evalview.render_text(out, s.stdout, s.namespace, streamed=True)
     return EXIT_OK
 
 
@@ -171,13 +200,14 @@ def run_graph(req, kw) -> int:
 
     out = Output(kw["fmt"])
     fmt = out.format
+    live = _Live(req, out, show_output=False)
     s, usage = _start(req, kw, observe_grads=kw["grads"])
     if usage is not None:
         return _usage(out, "graph", usage)
     if s.error is not None:
-        return _graph_error(out, s)
+        return _graph_error(out, s, live.warned)
     if fmt != "json":
-        _show_warnings(out, s.warnings)
+        _show_warnings(out, s.warnings[live.warned:])
     t = s.target
     if t is not None and not isinstance(t, Tensor):
         if req.of is not None:
@@ -192,7 +222,7 @@ def run_graph(req, kw) -> int:
             if b.note:
                 out.note(b.note)
             if s.error is not None:
-                return _graph_error(out, s)
+                return _graph_error(out, s, live.warned)
             if fmt != "json":
                 _show_warnings(out, s.warnings[n_warn:])
     root = None
@@ -227,12 +257,12 @@ def run_graph(req, kw) -> int:
     return EXIT_OK
 
 
-def _graph_error(out, s) -> int:
+def _graph_error(out, s, warned=0) -> int:
     if out.format == "json":
         from .evalview import error_json
         out.json(_empty_json("graph", error_json(s.error)))
     else:
-        _show_warnings(out, s.warnings)
+        _show_warnings(out, s.warnings[warned:])
         _show_error(out, s.error)
     return _script_error_code(s.error)
 
@@ -269,6 +299,7 @@ def run_check(req, kw) -> int:
 
     out = Output(kw["fmt"])
     fmt = out.format
+    live = _Live(req, out, show_output=False)
     s, usage = _start(req, kw, record_calls=True)
     if usage is not None:
         return _usage(out, "check", usage)
@@ -277,11 +308,11 @@ def run_check(req, kw) -> int:
             from .evalview import error_json
             out.json(checkview.check_json(target=s.target_name, error=error_json(s.error)))
         else:
-            _show_warnings(out, s.warnings)
+            _show_warnings(out, s.warnings[live.warned:])
             _show_error(out, s.error)
         return _script_error_code(s.error)
     if fmt != "json":
-        _show_warnings(out, s.warnings)
+        _show_warnings(out, s.warnings[live.warned:])
     t, name = s.target, s.target_name
     problem = None
     if name is None:

@@ -43,13 +43,16 @@ def other_last_value(namespace: dict) -> str | None:
     return None
 
 
-def _script_output(out, stdout: str) -> None:
-    if stdout:
+def _script_output(out, stdout: str, streamed: bool = False) -> None:
+    """The script's output (``streamed``: it is already out, as it was printed)."""
+    if stdout and not streamed:
         out.raw(stdout if stdout.endswith("\n") else stdout + "\n")
+    elif stdout and not stdout.endswith("\n"):
+        out.raw("\n")
 
 
-def render_text(out, stdout: str, namespace: dict) -> None:
-    _script_output(out, stdout)
+def render_text(out, stdout: str, namespace: dict, streamed: bool = False) -> None:
+    _script_output(out, stdout, streamed)
     rows = tensor_rows(namespace)
     extra = other_last_value(namespace)
     if (rows or extra) and stdout:
@@ -62,13 +65,13 @@ def render_text(out, stdout: str, namespace: dict) -> None:
         out.line(extra)
 
 
-def render_rich(out, stdout: str, namespace: dict) -> None:
+def render_rich(out, stdout: str, namespace: dict, streamed: bool = False) -> None:
     from rich.table import Table
     from rich.text import Text
 
     console = out.console
     if stdout:
-        out.raw(stdout if stdout.endswith("\n") else stdout + "\n")
+        _script_output(out, stdout, streamed)
         out.out.flush()
     rows = tensor_rows(namespace)
     extra = other_last_value(namespace)

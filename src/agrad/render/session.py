@@ -30,6 +30,9 @@ class Request:
         self.files, self.exprs, self.sets, self.params = files, exprs, sets, params
         self.dtype, self.seed, self.max_elements, self.timeout = dtype, seed, max_elements, timeout
         self.of = of
+        # streaming (set by the commands): called as the script prints / warns
+        self.on_output = None
+        self.on_warning = None
 
 
 class Backward:
@@ -241,7 +244,8 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
         if record_calls:
             from ..check import Recorder
             recorder = stack.enter_context(Recorder())
-        result = lang.run(sources, bindings, timeout=req.timeout, max_elements=max_el)
+        result = lang.run(sources, bindings, timeout=req.timeout, max_elements=max_el,
+                          on_output=req.on_output, on_warning=req.on_warning)
     s = Session(req, result, sources, bindings, stdout=result.stdout,
                 warnings=list(result.warnings), error=result.error,
                 origins=origin_rec.where, interp=result.interpreter)

@@ -1,0 +1,1 @@
+"""The application layer: one CLI run, from options to a contained child process."""

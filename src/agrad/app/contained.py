@@ -1,0 +1,717 @@
+"""Every CLI run in a contained child process (issue 8, "the second wall").
+
+The parent (the ``agrad`` process) does the imports, loads (or writes) the
+parser cache, reads standard input when the script comes from it, then
+forks.  The child parses, runs and renders; the parent only supervises::
+
+    parent                                    child
+    ------                                    -----
+    imports, parser cache, stdin              own process group, dies with the parent
+    fork ------------------------------------> fds 0-2 on /dev/null, other fds closed
+                                              rlimits: data, CPU, core 0, fsize 0, nofile
+                                              no_new_privs + seccomp filter (seccomp.py)
+    poll() the pipe                           parse, run, render: every byte of output
+      frames -> stdout / stderr, in order  <-- goes as a frame on one pipe
+      deadline (--timeout + 1 s) or Ctrl-C:   exit-status frame, os._exit
+        kill the group, report
+    waitpid: a death by signal -> one line
+
+The child never writes to file descriptors 1 and 2, so ``> out.txt`` and
+``2> err.txt`` work although it may not open a file for writing; files the
+user asks for go through :func:`write_file` and are written by the parent.
+
+Elsewhere than Linux (no seccomp, no ``RLIMIT_DATA`` semantics) the run
+stays in-process, with a note.  The Python API (``agrad.lang.run``) always
+runs in-process.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import sys
+import time
+
+GRACE = 1.0  # the child's own --timeout error comes first; the parent kills this much later
+DEFAULT_MAX_MEMORY = 4 << 30
+MIN_MAX_MEMORY = 512 << 20  # the interpreter, numpy and the script thread's stack
+MAX_STDIN = 16 << 20  # what the parent reads of standard input for the child
+_HEADER = struct.Struct(">cI")
+_CHILD_FD = 3
+
+# frame kinds
+OUT, ERR = b"o", b"e"           # to standard output / standard error
+SCRIPT_SHOWN = b"s"             # the script's output, shown on standard output (and kept)
+SCRIPT_KEPT = b"p"              # the script's output, kept for a JSON error object only
+FILE, EXIT = b"f", b"x"         # a file to write; the exit status
+
+EXIT_SCRIPT, EXIT_INTERRUPT = 1, 130
+
+
+class Terminal:
+    """What the parent's streams are: the child cannot look (its fds are /dev/null)."""
+
+    def __init__(self, stdout_tty=False, stderr_tty=False, columns=None,
+                 stdout_encoding="utf-8", stderr_encoding="utf-8"):
+        self.stdout_tty, self.stderr_tty, self.columns = stdout_tty, stderr_tty, columns
+        self.stdout_encoding, self.stderr_encoding = stdout_encoding, stderr_encoding
+
+    @classmethod
+    def probe(cls) -> "Terminal":
+        def tty(s):
+            try:
+                return bool(s is not None and s.isatty())
+            except (AttributeError, ValueError, OSError):
+                return False
+
+        def enc(s):
+            return getattr(s, "encoding", None) or "utf-8"
+
+        out, err = sys.stdout, sys.stderr
+        columns = None
+        if tty(out):
+            try:
+                columns = os.get_terminal_size(out.fileno()).columns or None
+            except (OSError, ValueError, AttributeError):
+                columns = None
+        return cls(tty(out), tty(err), columns, enc(out), enc(err))
+
+
+_child = {"channel": None, "terminal": None, "limits": None}
+_started = {"at": None}  # when the agrad process started (set by the console entry point)
+
+
+def process_started() -> None:
+    """Called by ``agrad``'s entry point: --timeout counts from the start of the process."""
+    _started["at"] = time.monotonic() - _process_age()
+
+
+def active() -> bool:
+    """True in a contained child (the parent enforces time-outs; no file may be opened for writing)."""
+    return _child["channel"] is not None
+
+
+def terminal() -> Terminal:
+    """The user's terminal: the parent's streams, also when asked from the child."""
+    return _child["terminal"] or Terminal.probe()
+
+
+def available() -> bool:
+    return sys.platform.startswith("linux") and hasattr(os, "fork")
+
+
+# ------------------------------------------------------------------ sizes
+
+def parse_size(text: str) -> int:
+    """``4G``, ``512M``, ``1.5GB``, ``100000000`` -> bytes (powers of 1024); ``0``: no limit."""
+    t = text.strip().upper().removesuffix("B").removesuffix("I")
+    scale = 1
+    if t[-1:] in ("K", "M", "G", "T"):
+        scale = 1024 ** ("KMGT".index(t[-1]) + 1)
+        t = t[:-1]
+    try:
+        value = float(t)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a size (examples: 4G, 512M, 0 for no limit)") from None
+    if value != value or value in (float("inf"), float("-inf")) or value < 0:
+        raise ValueError(f"{text!r} is not a size (examples: 4G, 512M, 0 for no limit)")
+    n = int(value * scale)
+    if 0 < n < MIN_MAX_MEMORY:
+        raise ValueError(f"{text} is below the smallest memory limit, {format_size(MIN_MAX_MEMORY)}")
+    return n
+
+
+def format_size(n: int) -> str:
+    for unit, size in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            v = n / size
+            return f"{v:.0f} {unit}" if v == int(v) else f"{v:.1f} {unit}"
+    return f"{n} bytes"
+
+
+# ------------------------------------------------------------------ the child's side
+
+class _Channel:
+    """Frames to the parent, buffered per kind; a change of kind sends what was buffered."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.kind = None
+        self.buf = bytearray()
+
+    def send(self, kind: bytes, data: bytes, flush: bool = False) -> None:
+        if kind != self.kind and self.buf:
+            self.flush()
+        self.kind = kind
+        self.buf += data
+        if flush or len(self.buf) >= 1 << 16:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.buf:
+            return
+        self._write(_HEADER.pack(self.kind, len(self.buf)) + bytes(self.buf))
+        self.buf.clear()
+
+    def message(self, kind: bytes, data: bytes) -> None:
+        self.flush()
+        self._write(_HEADER.pack(kind, len(data)) + data)
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            n = os.write(self.fd, view)
+            view = view[n:]
+
+
+class _FrameStream:
+    """``sys.stdout``/``sys.stderr`` of the child: text in, frames out."""
+
+    def __init__(self, channel: _Channel, kind: bytes, tty: bool, encoding: str):
+        self._channel, self._kind, self._tty = channel, kind, tty
+        self.encoding, self.errors = encoding, "backslashreplace"
+
+    def write(self, text: str) -> int:
+        if text:
+            self._channel.send(self._kind, text.encode(self.encoding, "backslashreplace"))
+        return len(text)
+
+    def writelines(self, lines) -> None:
+        for s in lines:
+            self.write(s)
+
+    def flush(self) -> None:
+        self._channel.flush()
+
+    def isatty(self) -> bool:
+        return self._tty
+
+    def fileno(self) -> int:
+        import io
+        raise io.UnsupportedOperation("the contained child has no standard output file")
+
+    def writable(self) -> bool:
+        return True
+
+    def readable(self) -> bool:
+        return False
+
+    @property
+    def closed(self) -> bool:
+        return False
+
+
+def script_output(out, text: str, shown: bool) -> None:
+    """Where the script's ``print`` goes as it happens (issue 13: streaming).
+
+    ``shown``: on standard output now (eval in text/rich); otherwise only kept
+    for the JSON object of a run the parent has to stop."""
+    ch = _child["channel"]
+    if ch is not None:
+        data = text.encode(_child["terminal"].stdout_encoding, "backslashreplace")
+        ch.send(SCRIPT_SHOWN if shown else SCRIPT_KEPT, data, flush="\n" in text)
+    elif shown:
+        out.raw(text)
+        if "\n" in text:
+            out.flush()
+
+
+def write_file(path: str, data: bytes) -> None:
+    """A file the user asked for (``-o``): the parent writes it (the child may not)."""
+    ch = _child["channel"]
+    if ch is None:
+        with open(path, "wb") as f:
+            f.write(data)
+        return
+    p = os.fsencode(path)
+    ch.message(FILE, struct.pack(">I", len(p)) + p + data)
+
+
+def _child_main(w: int, parent: int, run, limits) -> None:
+    """In the forked child: contain, then run; never returns."""
+    code = 70
+    try:
+        os.setpgid(0, 0)
+    except OSError:
+        pass
+    try:
+        import signal
+        _set_pdeathsig(signal.SIGKILL)
+        if os.getppid() != parent:
+            os._exit(code)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+        devnull = os.open(os.devnull, os.O_RDWR)
+        os.dup2(w, _CHILD_FD)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        os.closerange(_CHILD_FD + 1, _max_fd())
+        channel = _Channel(_CHILD_FD)
+        term = limits["terminal"]
+        _child["terminal"] = term
+        sys.stdout = _FrameStream(channel, OUT, term.stdout_tty, term.stdout_encoding)
+        sys.stderr = _FrameStream(channel, ERR, term.stderr_tty, term.stderr_encoding)
+        sys.stdin = limits["stdin"]
+        if term.columns and "COLUMNS" not in os.environ:
+            os.environ["COLUMNS"] = str(term.columns)
+        _set_limits(limits)
+        filtered = _install_filter()
+        _child["channel"] = channel
+        _child["limits"] = limits
+        if not filtered[0]:
+            sys.stderr.write(f"agrad: note: {filtered[1]}: the run is contained by resource "
+                             "limits only\n")
+        from .. import _limits
+        _limits.set_max_memory(limits["max_memory"] or None)
+        code = run()
+        if not isinstance(code, int):
+            code = 0
+        channel.flush()
+        channel.message(EXIT, str(code).encode())
+    except BrokenPipeError:   # the parent is gone
+        code = EXIT_SCRIPT
+    except BaseException as exc:  # a bug in agrad: one line for the parent to show
+        try:
+            ch = _child["channel"] or _Channel(_CHILD_FD)
+            ch.message(ERR, f"agrad: internal error in the contained run: {type(exc).__name__}: "
+                            f"{exc}\n".encode("utf-8", "backslashreplace"))
+            ch.message(EXIT, b"1")
+        except BaseException:
+            pass
+        code = EXIT_SCRIPT
+    os._exit(code)
+
+
+def _max_fd() -> int:
+    try:
+        return os.sysconf("SC_OPEN_MAX")
+    except (ValueError, OSError):
+        return 1 << 16
+
+
+def _set_pdeathsig(sig) -> None:
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(1, int(sig), 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+def _set_limits(limits) -> None:
+    import resource
+
+    def cap(which, value):
+        try:
+            soft, hard = resource.getrlimit(which)
+            if hard != resource.RLIM_INFINITY:
+                value = min(value, hard)
+            resource.setrlimit(which, (value, value))
+        except (ValueError, OSError):
+            pass
+
+    if limits["max_memory"]:
+        cap(resource.RLIMIT_DATA, limits["max_memory"])
+    if limits["cpu_seconds"]:
+        soft = limits["cpu_seconds"]
+        try:
+            _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+            top = hard if hard != resource.RLIM_INFINITY else soft + 1
+            resource.setrlimit(resource.RLIMIT_CPU, (min(soft, top), min(soft + 1, top)))
+        except (ValueError, OSError):
+            pass
+    cap(resource.RLIMIT_CORE, 0)
+    cap(resource.RLIMIT_FSIZE, 0)
+    cap(resource.RLIMIT_NOFILE, 32)
+
+
+def _install_filter():
+    from . import seccomp
+    if seccomp.machine() is None:
+        return False, f"no system-call filter for {os.uname().machine}"
+    try:
+        seccomp.install()
+    except OSError as exc:
+        return False, f"the system-call filter could not be installed ({exc})"
+    return True, ""
+
+
+# ------------------------------------------------------------------ the parent's side
+
+def _stdin_for_child(files, exprs):
+    """Standard input, read by the parent when the script comes from it (capped)."""
+    import io
+    stream = sys.stdin
+    if stream is None:
+        return None
+    try:
+        tty = stream.isatty()
+    except (ValueError, OSError, AttributeError):
+        tty = False
+    if "-" not in files and (files or exprs or tty):
+        return _ReplayStdin(io.BytesIO(b""), tty)
+    try:
+        raw = getattr(stream, "buffer", None)
+        data = raw.read(MAX_STDIN + 1) if raw is not None else \
+            stream.read(MAX_STDIN + 1).encode("utf-8", "surrogateescape")
+    except (OSError, ValueError):
+        return None
+    return _ReplayStdin(io.BytesIO(data or b""), tty, getattr(stream, "encoding", None) or "utf-8")
+
+
+def _replay_base():
+    import io
+
+    class _ReplayStdin(io.TextIOWrapper):
+        def __init__(self, buffer, tty, encoding="utf-8"):
+            super().__init__(buffer, encoding=encoding, errors="strict")
+            self._tty = tty
+
+        def isatty(self):
+            return self._tty
+
+    return _ReplayStdin
+
+
+def _ReplayStdin(buffer, tty, encoding="utf-8"):  # noqa: N802 - a class made on first use
+    global _ReplayStdin
+    cls = _replay_base()
+    _ReplayStdin = cls
+    return cls(buffer, tty, encoding)
+
+
+def prepare() -> None:
+    """What the child must not do itself: load (or write) the parser cache."""
+    from ..lang import parser
+    try:
+        parser._fast_parser()
+    except Exception:  # the child then builds it without a cache: slower, still right
+        pass
+
+
+def run_command(command: str, run, req, kw) -> int:
+    """Run ``run(req, kw)`` (a command body) in a contained child; return the exit status."""
+    if sys.stdout is None:
+        _err("agrad: error: standard output is closed: nothing could be shown")
+        return EXIT_SCRIPT
+    as_json = kw.get("fmt") == "json"
+    if not available():
+        return _in_process(command, run, req, kw)
+    prepare()
+    timeout = req.timeout
+    max_memory = kw.get("max_memory")
+    limits = {
+        "terminal": Terminal.probe(),
+        "stdin": _stdin_for_child(req.files, req.exprs),
+        "max_memory": DEFAULT_MAX_MEMORY if max_memory is None else max_memory,
+        "cpu_seconds": (int((timeout + GRACE) * (os.cpu_count() or 1)) + 2) if timeout else None,
+    }
+    _flush_std()
+    r, w = os.pipe()
+    r, w = _above_std(r), _above_std(w)
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        _child_main(w, os.getppid(), lambda: _body(command, run, req, kw, as_json), limits)
+    os.close(w)
+    try:
+        os.setpgid(pid, pid)
+    except OSError:
+        pass
+    sup = _Supervisor(pid, r, command, as_json, timeout, limits)
+    try:
+        return sup.run()
+    finally:
+        os.close(r)
+
+
+def _body(command, run, req, kw, as_json) -> int:
+    """The command in the child; a bug in agrad is one line (a traceback with --debug)."""
+    try:
+        return run(req, kw)
+    except Exception as exc:
+        if kw.get("debug"):
+            import traceback
+            traceback.print_exc()
+        from ..render.commands import report_internal_error
+        return report_internal_error(exc, command, as_json)
+
+
+def _above_std(fd: int) -> int:
+    """Keep the pipe off fds 0-2 (they may be closed in the parent)."""
+    if fd > 2:
+        return fd
+    import fcntl
+    new = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3)
+    os.close(fd)
+    return new
+
+
+def _in_process(command, run, req, kw) -> int:
+    _err(f"agrad: note: no process containment on {sys.platform}: the run is not isolated "
+         "(see docs/language.md, Security model)")
+    for s in (sys.stdout, sys.stderr):
+        try:
+            s.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError):
+            pass
+    return run(req, kw)
+
+
+def _err(text: str) -> None:
+    if sys.stderr is not None:
+        try:
+            sys.stderr.write(text + "\n")
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _flush_std() -> None:
+    for s in (sys.stdout, sys.stderr):
+        try:
+            if s is not None:
+                s.flush()
+        except (OSError, ValueError):
+            pass
+
+
+class _Supervisor:
+    """The parent: forwards frames as they arrive, enforces the deadline, reports a death."""
+
+    def __init__(self, pid, fd, command, as_json, timeout, limits):
+        self.pid, self.fd, self.command, self.as_json = pid, fd, command, as_json
+        self.timeout, self.limits = timeout, limits
+        # from the start of the process: a slow start-up does not stretch --timeout
+        start = _started["at"] if _started["at"] is not None else time.monotonic()
+        self.deadline = None if not timeout else start + timeout + GRACE
+        self.buf = bytearray()
+        self.script_out = []     # the script's output (for the JSON object of a stopped run)
+        self.code = None         # from the exit frame
+        self.stdout_gone = False
+        self.wrote_stdout = False
+        self.file_error = False
+
+    def run(self) -> int:
+        import select
+        poller = select.poll()
+        poller.register(self.fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        try:
+            while True:
+                wait = None
+                if self.deadline is not None:
+                    wait = self.deadline - time.monotonic()
+                    if wait <= 0:
+                        return self._stop("TimeoutError", self._timeout_message())
+                if not poller.poll(None if wait is None else max(1, int(wait * 1000) + 1)):
+                    continue
+                chunk = os.read(self.fd, 1 << 16)
+                if not chunk:
+                    break
+                self.buf += chunk
+                self._dispatch()
+                if self.stdout_gone:
+                    self._kill()
+                    return 0
+                if self.code is not None:
+                    break
+        except KeyboardInterrupt:
+            return self._stop("KeyboardInterrupt", "interrupted", EXIT_INTERRUPT)
+        return self._finish()
+
+    # frames ----------------------------------------------------------------
+    def _dispatch(self) -> None:
+        buf, pos, n = self.buf, 0, len(self.buf)
+        while n - pos >= _HEADER.size:
+            kind, length = _HEADER.unpack_from(buf, pos)
+            if n - pos - _HEADER.size < length:
+                break
+            data = bytes(buf[pos + _HEADER.size:pos + _HEADER.size + length])
+            pos += _HEADER.size + length
+            if kind in (OUT, SCRIPT_SHOWN):
+                if kind == SCRIPT_SHOWN:
+                    self.script_out.append(data)
+                self._write(sys.stdout, data)
+            elif kind == ERR:
+                self._write(sys.stderr, data)
+            elif kind == SCRIPT_KEPT:
+                self.script_out.append(data)
+            elif kind == FILE:
+                self._write_file(data)
+            elif kind == EXIT:
+                self.code = int(data)
+        del buf[:pos]
+
+    def _write(self, stream, data: bytes) -> None:
+        if stream is None or (stream is sys.stdout and self.stdout_gone):
+            return
+        try:
+            raw = getattr(stream, "buffer", None)
+            if raw is not None:
+                stream.flush()
+                raw.write(data)
+                raw.flush()
+            else:
+                enc = (self.limits["terminal"].stdout_encoding if stream is sys.stdout
+                       else self.limits["terminal"].stderr_encoding)
+                stream.write(data.decode(enc, "replace"))
+                stream.flush()
+            if stream is sys.stdout:
+                self.wrote_stdout = True
+        except BrokenPipeError:
+            if stream is sys.stdout:
+                self.stdout_gone = True
+                _quiet_stdout()
+        except (OSError, ValueError):
+            pass
+
+    def _write_file(self, data: bytes) -> None:
+        (n,) = struct.unpack_from(">I", data)
+        path = os.fsdecode(data[4:4 + n])
+        try:
+            with open(path, "wb") as f:
+                f.write(data[4 + n:])
+        except OSError as exc:
+            self.file_error = True
+            _err(f"agrad: error: cannot write {path!r}: {exc.strerror or exc}")
+
+    # endings ---------------------------------------------------------------
+    def _kill(self) -> int:
+        import signal
+        for kill in (os.killpg, os.kill):
+            try:
+                kill(self.pid, signal.SIGKILL)
+                break
+            except OSError:
+                continue
+        return self._reap()
+
+    def _reap(self) -> int:
+        while True:
+            try:
+                _, status = os.waitpid(self.pid, 0)
+                return status
+            except ChildProcessError:
+                return 0
+            except InterruptedError:
+                continue
+            except KeyboardInterrupt:
+                continue
+
+    def _finish(self) -> int:
+        if self.code is not None:
+            # the run is over: a __del__ or thread still busy in the child must not hold us
+            status = self._wait_briefly()
+            return self._with_file_errors(self.code)
+        status = self._reap()
+        if os.WIFSIGNALED(status):
+            kind, message = self._death(os.WTERMSIG(status))
+            return self._report(kind, message, EXIT_SCRIPT)
+        code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else EXIT_SCRIPT
+        return self._report("InternalError", f"internal error: the contained run ended with "
+                                             f"status {code} and no result", EXIT_SCRIPT)
+
+    def _wait_briefly(self):
+        end = time.monotonic() + 0.5
+        while time.monotonic() < end:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                return 0
+            if pid:
+                return status
+            time.sleep(0.002)
+        return self._kill()
+
+    def _with_file_errors(self, code: int) -> int:
+        return EXIT_SCRIPT if self.file_error and code == 0 else code
+
+    def _stop(self, kind, message, code=EXIT_SCRIPT) -> int:
+        self._kill()
+        self._drain()
+        return self._report(kind, message, code)
+
+    def _drain(self) -> None:
+        """Complete frames already in the pipe (the child is dead: nothing more comes)."""
+        try:
+            os.set_blocking(self.fd, False)
+            while True:
+                chunk = os.read(self.fd, 1 << 16)
+                if not chunk:
+                    break
+                self.buf += chunk
+        except (BlockingIOError, OSError):
+            pass
+        try:
+            self._dispatch()
+        except KeyboardInterrupt:
+            pass
+
+    def _timeout_message(self) -> str:
+        return (f"the run did not finish within {self.timeout:g} s (--timeout); "
+                "agrad stopped it")
+
+    def _death(self, sig: int):
+        import signal
+        limits = self.limits
+        if sig == signal.SIGSYS:
+            return ("SandboxError", "the run was stopped: it tried a system call agrad forbids "
+                                    "(starting a program or a process, or ptrace)")
+        if sig == signal.SIGXCPU or (sig == signal.SIGKILL and limits["cpu_seconds"]
+                                     and self._cpu_used() >= limits["cpu_seconds"]):
+            return ("TimeoutError", f"the run used its CPU time limit of {limits['cpu_seconds']} s "
+                                    "(from --timeout) and was stopped")
+        if sig == signal.SIGKILL:
+            mem = limits["max_memory"]
+            return ("MemoryError", "the run was killed by the system (SIGKILL), most likely out "
+                                   "of memory" + (f" below agrad's limit of {format_size(mem)} "
+                                                  "(--max-memory)" if mem else ""))
+        if sig == signal.SIGXFSZ:
+            return ("SandboxError", "the run was stopped: it tried to write a file")
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        return ("InternalError", f"internal error: the contained run crashed ({name})")
+
+    def _cpu_used(self) -> float:
+        import resource
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return ru.ru_utime + ru.ru_stime
+
+    def _report(self, kind: str, message: str, code: int) -> int:
+        if self.as_json and not self.wrote_stdout and not self.stdout_gone:
+            from ..render.commands import _empty_json
+            obj = _empty_json(self.command, {"type": kind, "message": message, "source": None,
+                                             "line": None, "column": None})
+            if "stdout" in obj:
+                obj["stdout"] = b"".join(self.script_out).decode(
+                    self.limits["terminal"].stdout_encoding, "replace")
+            import json
+            self._write(sys.stdout, (json.dumps(obj, ensure_ascii=False) + "\n").encode(
+                self.limits["terminal"].stdout_encoding, "backslashreplace"))
+        if kind == "KeyboardInterrupt":
+            _err("agrad: interrupted")
+        else:
+            _err(f"agrad: {kind}: {message}")
+        return code
+
+
+def _process_age() -> float:
+    """Seconds since this process started (Linux /proc; 0 when unknown)."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            stat = f.read()
+        with open("/proc/uptime", "rb") as f:
+            uptime = float(f.read().split()[0])
+        start_ticks = int(stat[stat.rindex(b")") + 2:].split()[19])
+        age = uptime - start_ticks / os.sysconf("SC_CLK_TCK")
+        return min(max(age, 0.0), 60.0)
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _quiet_stdout() -> None:
+    """Standard output was closed (``agrad ... | head``): end without a word."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
