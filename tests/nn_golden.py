@@ -53,8 +53,9 @@ def _decode_num(x):
     return x
 
 
-def compare(expected, got, path="") -> list[str]:
-    """Differences between a golden value and an encoded agrad value."""
+def compare(expected, got, path="", tol=None) -> list[str]:
+    """Differences between a golden value and an encoded agrad value (``tol``:
+    (rtol, atol) for float tensors, else TOLERANCES by dtype)."""
     if isinstance(expected, dict) and "tensor" in expected and len(expected) == 1:
         if not (isinstance(got, dict) and "tensor" in got):
             return [f"{path}: expected a tensor, got {got!r}"[:300]]
@@ -63,7 +64,7 @@ def compare(expected, got, path="") -> list[str]:
             return [f"{path}: dtype/shape {g['dtype']}{g['shape']} != {e['dtype']}{e['shape']}"]
         ea = np.array(_map(e["data"]), dtype=float)
         ga = np.array(_map(g["data"]), dtype=float)
-        rtol, atol = TOLERANCES.get(e["dtype"], (0, 0))
+        rtol, atol = tol or TOLERANCES.get(e["dtype"], (0, 0))
         if not np.allclose(ga, ea, rtol=rtol, atol=atol, equal_nan=True):
             return [f"{path}: values differ (max abs diff {np.nanmax(np.abs(ga - ea)):.3g})\n"
                     f"  expected {e['data']}\n  got      {g['data']}"[:2000]]
@@ -78,14 +79,14 @@ def compare(expected, got, path="") -> list[str]:
             elif k not in expected:
                 out.append(f"{path}.{k}: unexpected")
             else:
-                out += compare(expected[k], got[k], f"{path}.{k}")
+                out += compare(expected[k], got[k], f"{path}.{k}", tol)
         return out
     if isinstance(expected, list):
         if not isinstance(got, list) or len(got) != len(expected):
             return [f"{path}: expected {expected!r}, got {got!r}"[:2000]]
         out = []
         for i, (e, g) in enumerate(zip(expected, got)):
-            out += compare(e, g, f"{path}[{i}]")
+            out += compare(e, g, f"{path}[{i}]", tol)
         return out
     if isinstance(expected, float) and isinstance(got, (int, float)) and not isinstance(got, bool):
         if not math.isclose(expected, got, rel_tol=1e-5, abs_tol=1e-7):

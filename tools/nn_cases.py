@@ -432,3 +432,197 @@ def clip_and_vectors(torch):
     return {"total": total, "clipped": grads, "valued": [p.grad for p in net.parameters()],
             "vec": vec.detach(), "doubled": [p.detach() for p in net.parameters()],
             "no_grads_norm": inf}
+
+
+# ------------------------------------------------------------------ optimizers
+
+def _train(torch, make_opt, steps=5, closure_based=False, sched=None, dtype=None):
+    """``steps`` optimizer steps of a small MLP on fixed data; params and losses."""
+    nn = torch.nn
+    net = fix(torch, nn.Sequential(nn.Linear(3, 5), nn.Tanh(), nn.Linear(5, 2)), scale=0.7)
+    if dtype is not None:
+        dtype = getattr(torch, dtype)
+        net.to(dtype)
+    x = T(torch, 8, 3, k=4, dtype=dtype)
+    y = T(torch, 8, 2, k=6, dtype=dtype)
+    opt = make_opt(net.parameters())
+    scheduler = sched(opt) if sched is not None else None
+    losses, lrs = [], []
+
+    def closure():
+        opt.zero_grad()
+        loss = ((net(x) - y) ** 2).mean()
+        loss.backward()
+        return loss
+
+    for _ in range(steps):
+        if closure_based:
+            losses.append(float(opt.step(closure)))
+        else:
+            losses.append(float(closure()))
+            opt.step()
+        if scheduler is not None:
+            scheduler.step()
+            lrs.append(scheduler.get_last_lr())
+    res = {"params": [p.detach() for p in net.parameters()], "losses": losses}
+    if scheduler is not None:
+        res["lrs"] = lrs
+    return res
+
+
+def _opt_case(name, make, tolerance=None, **kw):
+    def fn(torch):
+        return _train(torch, lambda params: make(torch, params), **kw)
+    if tolerance is not None:
+        fn.tolerance = tolerance
+    CASES.setdefault("optim", {})[name] = fn
+
+
+_opt_case("sgd", lambda t, p: t.optim.SGD(p, lr=0.1))
+_opt_case("sgd_momentum", lambda t, p: t.optim.SGD(p, lr=0.1, momentum=0.9))
+_opt_case("sgd_nesterov_wd", lambda t, p: t.optim.SGD(p, lr=0.05, momentum=0.8, nesterov=True,
+                                                      weight_decay=0.01))
+_opt_case("sgd_dampening_maximize", lambda t, p: t.optim.SGD(p, lr=0.05, momentum=0.5,
+                                                             dampening=0.3, maximize=True))
+_opt_case("sgd_double", lambda t, p: t.optim.SGD(p, lr=0.1, momentum=0.9),
+          dtype="float64")
+_opt_case("adam", lambda t, p: t.optim.Adam(p, lr=0.01))
+_opt_case("adam_amsgrad_wd", lambda t, p: t.optim.Adam(p, lr=0.02, amsgrad=True,
+                                                       weight_decay=0.1))
+_opt_case("adamw", lambda t, p: t.optim.AdamW(p, lr=0.01))
+_opt_case("rmsprop", lambda t, p: t.optim.RMSprop(p, lr=0.01))
+_opt_case("rmsprop_centered_momentum", lambda t, p: t.optim.RMSprop(p, lr=0.01, momentum=0.9,
+                                                                    centered=True,
+                                                                    weight_decay=0.01))
+_opt_case("adagrad", lambda t, p: t.optim.Adagrad(p, lr=0.1, lr_decay=0.01,
+                                                  initial_accumulator_value=0.1))
+_opt_case("adadelta", lambda t, p: t.optim.Adadelta(p, lr=1.0, weight_decay=0.01))
+# L-BFGS sums dot products over many iterations: float32 summation order shows
+_opt_case("lbfgs", lambda t, p: t.optim.LBFGS(p, lr=0.5, max_iter=5), steps=3,
+          closure_based=True, tolerance=(1e-4, 2e-5))
+_opt_case("lbfgs_strong_wolfe", lambda t, p: t.optim.LBFGS(p, max_iter=6,
+                                                           line_search_fn="strong_wolfe"),
+          steps=2, closure_based=True, tolerance=(1e-4, 2e-5))
+
+
+def _sched_case(name, make_sched, steps=12, opt=None):
+    def fn(torch):
+        mk = opt or (lambda t, p: t.optim.SGD(p, lr=0.1, momentum=0.9))
+        return _train(torch, lambda params: mk(torch, params), steps=steps,
+                      sched=lambda o: make_sched(torch, o))
+    CASES.setdefault("schedulers", {})[name] = fn
+
+
+_sched_case("step_lr", lambda t, o: t.optim.lr_scheduler.StepLR(o, step_size=3, gamma=0.5))
+_sched_case("multistep_lr", lambda t, o: t.optim.lr_scheduler.MultiStepLR(o, [2, 5, 5, 9], 0.3))
+_sched_case("exponential_lr", lambda t, o: t.optim.lr_scheduler.ExponentialLR(o, 0.9))
+_sched_case("cosine_lr", lambda t, o: t.optim.lr_scheduler.CosineAnnealingLR(o, T_max=5,
+                                                                             eta_min=0.01))
+_sched_case("lambda_lr", lambda t, o: t.optim.lr_scheduler.LambdaLR(o, lambda e: 0.95 ** e))
+_sched_case("one_cycle_sgd", lambda t, o: t.optim.lr_scheduler.OneCycleLR(o, max_lr=0.5,
+                                                                          total_steps=12))
+_sched_case("one_cycle_adam_linear", lambda t, o: t.optim.lr_scheduler.OneCycleLR(
+    o, max_lr=0.05, total_steps=14, anneal_strategy="linear", three_phase=True),
+    opt=lambda t, p: t.optim.Adam(p, lr=0.01))
+
+
+@case("schedulers")
+def reduce_on_plateau(torch):
+    p = torch.nn.Parameter(torch.ones(1))
+    opt = torch.optim.SGD([p], lr=1.0)
+    s = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=1, cooldown=1, factor=0.5)
+    lrs = []
+    for metric in [1.0, 0.9, 0.95, 0.95, 0.95, 0.8, 0.85, 0.85, 0.85, 0.85]:
+        s.step(metric)
+        lrs.append(s.get_last_lr())
+    return {"lrs": lrs}
+
+
+@case("optim")
+def optimizer_api(torch):
+    nn = torch.nn
+    net = _net(torch)
+    opt = torch.optim.SGD([{"params": net.fc1.parameters()},
+                           {"params": net.fc2.parameters(), "lr": 0.01}], lr=0.1, momentum=0.9)
+    net(T(torch, 2, 3)).sum().backward()
+    opt.step()
+    sd = opt.state_dict()
+    opt2 = torch.optim.SGD(_net(torch).parameters(), lr=0.5)
+    p = nn.Parameter(torch.ones(2))
+    return {
+        "repr": repr(opt), "param_groups": [sorted(g) for g in opt.param_groups],
+        "state_keys": sorted(sd["state"]), "groups": [g["params"] for g in sd["param_groups"]],
+        "bufs": [sd["state"][i]["momentum_buffer"] for i in sorted(sd["state"])],
+        "load_mismatch": error(lambda: opt2.load_state_dict(sd)),
+        "non_iterable": error(lambda: torch.optim.SGD(5, lr=0.1)),
+        "tensor_params": error(lambda: torch.optim.SGD(p, lr=0.1)),
+        "non_leaf": error(lambda: torch.optim.SGD([p * 2], lr=0.1)),
+        "empty": error(lambda: torch.optim.Adam([], lr=0.1)),
+        "bad_lr": error(lambda: torch.optim.SGD([p], lr=-1)),
+        "bad_beta": error(lambda: torch.optim.Adam([p], betas=(1.0, 0.9))),
+        "nesterov": error(lambda: torch.optim.SGD([p], lr=0.1, nesterov=True)),
+        "duplicate_group": error(lambda: torch.optim.SGD([{"params": [p]}, {"params": [p]}],
+                                                         lr=0.1)),
+        "adam_repr": repr(torch.optim.Adam([p])),
+    }
+
+
+@case("optim")
+def optimizer_state_round_trip(torch):
+    res = {}
+    for name in ("SGD", "Adam", "RMSprop", "Adagrad"):
+        def make(params, name=name):
+            kw = {"lr": 0.05, "momentum": 0.9} if name in ("SGD", "RMSprop") else {"lr": 0.05}
+            return getattr(torch.optim, name)(params, **kw)
+        torch.manual_seed(0)
+        nn = torch.nn
+        net = fix(torch, nn.Linear(3, 2))
+        opt = make(net.parameters())
+        x = T(torch, 4, 3)
+        for _ in range(3):
+            opt.zero_grad()
+            net(x).pow(2).sum().backward()
+            opt.step()
+        net2 = fix(torch, nn.Linear(3, 2))
+        net2.load_state_dict(net.state_dict())
+        opt2 = make(net2.parameters())
+        opt2.load_state_dict(opt.state_dict())
+        for o, n in ((opt, net), (opt2, net2)):
+            o.zero_grad()
+            n(x).pow(2).sum().backward()
+            o.step()
+        res[name] = [net.weight.detach(), net2.weight.detach()]
+    return res
+
+
+# ------------------------------------------------------------------ data
+
+@case("data")
+def loaders(torch):
+    data_mod = torch.utils.data
+    ds = data_mod.TensorDataset(T(torch, 7, 2), torch.arange(7))
+    out = {"len": len(ds), "item": list(ds[3]),
+           "batches": [list(b) for b in data_mod.DataLoader(ds, batch_size=3)],
+           "drop_last": [list(b) for b in data_mod.DataLoader(ds, batch_size=3, drop_last=True)],
+           "lens": [len(data_mod.DataLoader(ds, batch_size=3)),
+                    len(data_mod.DataLoader(ds, batch_size=3, drop_last=True)),
+                    len(data_mod.DataLoader(ds, batch_size=None))],
+           "unbatched": [list(b) for b in data_mod.DataLoader(ds, batch_size=None)][:2],
+           "mismatch": error(lambda: data_mod.TensorDataset(torch.ones(3), torch.ones(4))),
+           "split_sizes": error(lambda: data_mod.random_split(ds, [3, 3]))}
+    return out
+
+
+@case("data")
+def custom_dataset_collate(torch):
+    data_mod = torch.utils.data
+
+    class Squares(data_mod.Dataset):
+        def __len__(self):
+            return 5
+
+        def __getitem__(self, i):
+            return {"x": float(i), "y": i * i, "v": torch.tensor([i, -i])}
+
+    return {"batches": [[b["x"], b["y"], b["v"]]
+                        for b in data_mod.DataLoader(Squares(), batch_size=2)]}

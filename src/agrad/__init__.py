@@ -63,3 +63,14 @@ def set_limits(*, max_elements="keep"):
     from . import _limits
     if max_elements != "keep":
         _limits.set_max_elements(max_elements)
+
+
+_LAZY_SUBMODULES = ("optim", "utils")
+
+
+def __getattr__(name):
+    # torch.optim and torch.utils.data load on first use (start-up stays small)
+    if name in _LAZY_SUBMODULES:
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'torch' has no attribute '{name}'")

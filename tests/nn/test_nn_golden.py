@@ -25,6 +25,11 @@ for _path in sorted(GOLDEN_DIR.glob("*.json")):
 CASE_IDS = [(f, n) for f, cases in sorted(nn_cases.CASES.items()) for n in cases]
 
 
+def _tol(family, name):
+    """Per-case tolerance: a case function may carry ``tolerance = (rtol, atol)``."""
+    return getattr(nn_cases.CASES[family][name], "tolerance", None)
+
+
 def _run(mod, family, name):
     mod.manual_seed(0)
     with warnings.catch_warnings():
@@ -36,7 +41,7 @@ def _run(mod, family, name):
 def test_matches_golden(family, name):
     import agrad
     assert (family, name) in GOLDEN, "golden missing: run python tools/gen_nn_golden.py"
-    problems = compare(GOLDEN[(family, name)], _run(agrad, family, name))
+    problems = compare(GOLDEN[(family, name)], _run(agrad, family, name), tol=_tol(family, name))
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)
 
@@ -50,6 +55,7 @@ def test_no_stale_goldens():
 def test_matches_live_torch(family, name):
     torch = pytest.importorskip("torch")
     import agrad
-    problems = compare(_run(torch, family, name), _run(agrad, family, name))
+    problems = compare(_run(torch, family, name), _run(agrad, family, name),
+                       tol=_tol(family, name))
     if problems:
         pytest.fail("\n".join(problems), pytrace=False)

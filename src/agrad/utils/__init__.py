@@ -1,0 +1,3 @@
+"""torch.utils for agrad: only ``torch.utils.data``."""
+
+from . import data  # noqa: F401
