@@ -1,7 +1,7 @@
 """The ``agrad`` command: eval, graph, check (SPEC §3).
 
 Thin by design: options are parsed here, scripts run through
-:mod:`agrad.lang` (via :mod:`agrad.render.session`), and everything shown
+:mod:`agrad.lang` (via :mod:`agrad.app`), and everything shown
 comes from :mod:`agrad.render`.  Exit status: 0 success, 1 the script
 raised, 2 usage or syntax error, 3 ``check`` found a mismatch, 130 Ctrl-C.
 """
@@ -105,7 +105,7 @@ class _Group(click.Group):
             gc.unfreeze()
         if not standalone_mode:
             return code
-        commands = sys.modules.get("agrad.render.commands")
+        commands = sys.modules.get("agrad.app.commands")
         if commands is not None and commands.hard_exit_pending():
             # a timed-out script is still running in its worker thread: do not wait for it
             _flush()
@@ -126,7 +126,7 @@ def cli():
 
 
 def _request(kw):
-    from .render.session import Request
+    from .app.session import Request
     return Request(files=kw["sources"], exprs=kw["exprs"], sets=kw["sets"], params=kw["params"],
                    dtype=kw["dtype"], seed=kw["seed"], max_elements=kw["max_elements"],
                    timeout=kw["timeout"], of=kw["of"])
@@ -141,7 +141,7 @@ def eval_cmd(**kw):
     If the script made no backward pass and the target is a scalar that
     requires grad, agrad runs target.backward() first (a note on stderr says so).
     """
-    from .render.commands import run_eval
+    from .app.commands import run_eval
     return _contained("eval", run_eval, kw)
 
 
@@ -151,7 +151,7 @@ def eval_cmd(**kw):
 @click.option("--grads", is_flag=True, help="Show the gradient that reached each node.")
 def graph_cmd(**kw):
     """Show the autograd graph behind the target, from the root down to the leaves."""
-    from .render.commands import run_graph
+    from .app.commands import run_graph
     return _contained("graph", run_graph, kw)
 
 
@@ -168,7 +168,7 @@ def check_cmd(**kw):
 
     Exit status 3 when a leaf's gradient disagrees.
     """
-    from .render.commands import run_check
+    from .app.commands import run_check
     return _contained("check", run_check, kw)
 
 
@@ -213,7 +213,7 @@ def _run(call, args) -> int:
         click.echo(e.ctx.get_help() if e.ctx else str(e))
         code = EXIT_USAGE
     except click.ClickException as e:
-        from .render.commands import report_usage_error
+        from .app.commands import report_usage_error
         code = report_usage_error(e, command, as_json)
     except (click.exceptions.Abort, KeyboardInterrupt):
         code = _interrupted(as_json, command)
@@ -224,7 +224,7 @@ def _run(call, args) -> int:
         if "--debug" in args:
             import traceback
             traceback.print_exc()
-        from .render.commands import report_internal_error
+        from .app.commands import report_internal_error
         code = report_internal_error(exc, command, as_json)
     finally:
         # --dtype and --max-elements last for one run (the CLI may be driven in-process)
@@ -248,9 +248,9 @@ def _flush() -> None:
 
 
 def _interrupted(as_json, command) -> int:
-    from .render.commands import report_interrupt
+    from .app.commands import report_interrupt
     report_interrupt(as_json, command)
-    from .render.commands import set_hard_exit
+    from .app.commands import set_hard_exit
     set_hard_exit()  # the script's thread may still be running: the process ends at once
     return EXIT_INTERRUPT
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from agrad.app import contained, seccomp
-from agrad.render.session import Request
+from agrad.app.session import Request
 
 from .conftest import agrad
 

@@ -163,7 +163,7 @@ def test_timeout_ends_a_long_numpy_call(tmp_path):
 
 
 def test_no_traceback_on_internal_error(monkeypatch):
-    from agrad.render import commands
+    from agrad.app import commands
 
     def boom(req, kw):
         raise ValueError("boom")

@@ -112,7 +112,7 @@ def test_resolve_format():
 
 
 def test_graph_rich_golden():
-    from agrad.render.commands import _graph_rich
+    from agrad.app.commands import _graph_rich
 
     ns = _seed()
     names = {ns[k]._accumulator: k for k in ("w1", "w2", "w3")}

@@ -429,7 +429,7 @@ def _body(command, run, req, kw, as_json) -> int:
         if kw.get("debug"):
             import traceback
             traceback.print_exc()
-        from ..render.commands import report_internal_error
+        from .commands import report_internal_error
         return report_internal_error(exc, command, as_json)
 
 
@@ -677,7 +677,7 @@ class _Supervisor:
 
     def _report(self, kind: str, message: str, code: int) -> int:
         if self.as_json and not self.wrote_stdout and not self.stdout_gone:
-            from ..render.commands import _empty_json
+            from .commands import _empty_json
             obj = _empty_json(self.command, {"type": kind, "message": message, "source": None,
                                              "line": None, "column": None})
             if "stdout" in obj:

@@ -146,7 +146,7 @@ FORBIDDEN_MEMBERS = frozenset({
     "save", "load", "from_file", "hub", "utils", "jit", "compile", "onnx", "package",
     "multiprocessing", "distributed", "library", "ops", "classes", "testing", "backends",
     "cuda", "mps", "xpu", "fx", "export", "profiler", "serialization", "storage",
-    "set_default_tensor_type", "set_limits", "lang", "cli", "render", "os", "sys", "np",
+    "set_default_tensor_type", "set_limits", "lang", "cli", "app", "render", "os", "sys", "np",
     "numpy",
     "tofile", "fromfile", "savetxt", "loadtxt", "savez", "memmap", "dump", "dumps",
 })
@@ -161,7 +161,7 @@ _DANGEROUS_CALLABLE_NAMES = frozenset({
 _SAVED_RE = re.compile(r"_saved_\w+\Z|_raw_saved_\w+\Z")
 _EXTRA_PRIVATE = frozenset({"_version"})
 
-_ENGINE_EXCLUDED_PREFIXES = ("agrad.lang", "agrad.cli", "agrad.render", "agrad._limits")
+_ENGINE_EXCLUDED_PREFIXES = ("agrad.lang", "agrad.cli", "agrad.app", "agrad.render", "agrad._limits")
 
 
 def is_engine_module_name(mod) -> bool:

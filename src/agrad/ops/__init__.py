@@ -1,7 +1,27 @@
 """The op table: every op module in this package registers its functions here.
 
 Modules are discovered (every ``agrad/ops/<family>.py`` not starting with an
-underscore), so adding an op family is adding one file.
+underscore), so adding an op family is adding one file.  The families follow
+the groups of PyTorch's documentation:
+
+- pointwise: ``pointwise`` (arithmetic, promotion, clamp, where, masked_fill),
+  ``unary`` (exp, log, trigonometry, erf, rounding), ``binary`` (atan2, fmod,
+  lerp, xlogy, addcmul, ...), ``operators`` (Tensor's ``+``, ``==``, ``&``, ...);
+- ``comparison``: comparisons, logical and bitwise ops, isnan/isclose,
+  maximum/minimum, sort/topk, median/kthvalue/mode, unique;
+- ``reductions`` (sum, mean, max, prod, var/std, logsumexp, ...) and
+  ``cumulative`` (cumsum, cumprod, cummax, logcumsumexp);
+- ``views`` (views, reshaping, copies and casts), ``joining`` (cat/stack,
+  split/chunk, repeat, flip, meshgrid), ``indexing`` (``x[...]``, select) and
+  ``scatter_gather`` (gather/scatter, index_*, masked_*, take, nonzero);
+- ``linalg`` (matrix products, einsum) and ``matrix`` (trace, diagonal,
+  tril/triu, cross, norms, det, inverse, solve);
+- nn.functional: ``nn`` (linear, dropout, pad, embedding, layer_norm,
+  distances, and what activations and losses share), ``activations``,
+  ``losses``; convolution, pooling and normalisation families get their own
+  files next to them;
+- ``factories`` (tensor, zeros, arange, rand, ...); ``inplace_view`` (in-place
+  changes through views: CopySlices).
 """
 
 import importlib

@@ -1,5 +1,8 @@
-"""Indexing: ``x[...]`` as PyTorch decomposes it (select, slice, unsqueeze, index)
-and ``x[...] = v`` recorded as ``CopySlices``."""
+"""Indexing: ``x[...]`` as PyTorch decomposes it (select, slice, unsqueeze, index),
+``torch.select``, and ``x[...] = v`` recorded as ``CopySlices``.
+
+Indexing by index tensors and masks (gather, scatter, index_select, ...) is in
+``scatter_gather.py``."""
 
 from __future__ import annotations
 
@@ -7,11 +10,10 @@ import numbers
 
 import numpy as np
 
-from .. import dtypes
 from ..autograd import graph
-from ..tensor import Tensor
-from ._op import Op, method
-from .shape import _view, unsqueeze
+from ..tensor import Tensor, _wrap_dim
+from ._op import Op, export, method
+from .views import _fmt, _view, unsqueeze
 
 _FULL = slice(None)
 
@@ -229,6 +231,22 @@ _alias.derivative(lambda ctx, grad: grad)
 
 
 method("__getitem__")(getitem)
+
+
+# select --------------------------------------------------------------------------------
+
+@export(method=True)
+def select(input, dim, index):
+    if input.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = _wrap_dim(dim, input.ndim)
+    size = input._data.shape[d]
+    i = int(index)
+    if i < -size or i >= size:
+        raise IndexError(f"select(): index {i} out of range for tensor of size {_fmt(input.shape)} at dimension {d}")
+    if i < 0:
+        i += size
+    return _view(_select, input, input._data, {"index": (_FULL,) * d + (i, Ellipsis)})
 
 
 # setitem -------------------------------------------------------------------------------

@@ -1,12 +1,20 @@
-"""Matrix products: mm, mv, dot, bmm, and matmul dispatching to them as PyTorch does."""
+"""Matrix products: mm, mv, dot, bmm and matmul dispatching to them as PyTorch does;
+outer, addmm/addmv/addbmm/baddbmm, einsum, tensordot and kron.
+
+einsum, tensordot and kron are composites built the way ATen builds them
+(permute / reshape / bmm / mul), so their graphs show PyTorch's nodes.
+"""
 
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 
 from ..tensor import Tensor, _scalar_name
-from ._op import Op, export, finish_out, method
-from .shape import _unsafe_view, squeeze_inplace_dim
+from ._op import Op, export, finish_out, inplace, method
+from .reductions import dims as _reduction_dims
+from .views import _unsafe_view, _viewable, squeeze_inplace_dim
 
 
 def _same_dtype(a, b, who):
@@ -213,3 +221,520 @@ def _batched(a, b):
 
 
 method("__matmul__")(matmul)
+
+
+# helpers ------------------------------------------------------------------------------
+
+def _check_expand(self, shape):
+    """PyTorch's expand error when ``self`` does not broadcast to the result ``shape``."""
+    Tensor._make(self._data).expand(shape)
+
+
+def _scaled(t, s):
+    """maybe_multiply: t * s unless s is 1."""
+    return t if s == 1 else t * s
+
+
+# outer / ger ----------------------------------------------------------------------------
+
+@export("outer", "ger", method=True)
+def outer(input, vec2, *, out=None):
+    if input.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.ndim}-D")
+    if vec2.ndim != 1:
+        raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2.ndim}-D")
+    return finish_out("outer", input.reshape(input._data.shape[0], 1) * vec2, out)
+
+
+def _vecdot(x, y, *, dim=-1, out=None):
+    """torch.linalg.vecdot: (x * y).sum(dim) (real tensors: no conjugation)."""
+    if x.dtype is not y.dtype:
+        raise RuntimeError(
+            f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type {_scalar_name(x.dtype)} "
+            f"and y of type {_scalar_name(y.dtype)} instead")
+    return finish_out("linalg_vecdot", (x * y).sum(dim), out)
+
+
+export("vecdot", linalg=True, torch=False)(_vecdot)
+export("matmul", linalg=True, torch=False)(matmul)
+
+
+# addmm / addmv / addbmm / baddbmm ----------------------------------------------------------
+
+def _add_scaled(self, prod, beta, alpha):
+    """beta * self + alpha * prod, with self ignored when beta is 0 (as BLAS does)."""
+    out = prod * alpha if alpha != 1 else prod
+    if beta != 0:
+        out = out + (self * beta if beta != 1 else self)
+    return np.asarray(out, prod.dtype)
+
+
+_addmm = Op("AddmmBackward0",
+            lambda ctx, s, a, b, beta, alpha: _add_scaled(s, a @ b, beta, alpha),
+            inputs=("self", "mat1", "mat2"), saves=("mat1", "mat2"),
+            saves_for={"mat1": (2,), "mat2": (1,)})
+
+
+@_addmm.derivative
+def _(ctx, grad):
+    meta = ctx._input_meta
+    g_self = _scaled(grad, ctx.beta) if meta[0] is not None else None
+    g1 = _scaled(grad.mm(ctx.mat2.t()), ctx.alpha) if meta[1] is not None else None
+    g2 = _scaled(ctx.mat1.t().mm(grad), ctx.alpha) if meta[2] is not None else None
+    return g_self, g1, g2
+
+
+@export(method=True)
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    if mat1.ndim != 2:
+        raise RuntimeError(f"mat1 must be a matrix, got {mat1.ndim}-D tensor")
+    if mat2.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix, got {mat2.ndim}-D tensor")
+    (n, m), (k, p) = mat1._data.shape, mat2._data.shape
+    if m != k:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {k}x{p})")
+    _same_dtype(mat1, mat2, "addmm")
+    _check_expand(input, (n, p))
+    result = _addmm.apply((input, mat1, mat2), (input._data, mat1._data, mat2._data), {"beta": beta, "alpha": alpha})
+    return finish_out("addmm", result, out)
+
+
+_addmv = Op("AddmvBackward0",
+            lambda ctx, s, a, v, beta, alpha: _add_scaled(s, a @ v, beta, alpha),
+            inputs=("self", "mat", "vec"), saves=("mat", "vec"),
+            saves_for={"mat": (2,), "vec": (1,)})
+
+
+@_addmv.derivative
+def _(ctx, grad):
+    meta = ctx._input_meta
+    g_self = _scaled(grad, ctx.beta) if meta[0] is not None else None
+    g_mat = _scaled(grad.unsqueeze(1) * ctx.vec, ctx.alpha) if meta[1] is not None else None
+    g_vec = _scaled(ctx.mat.t().mv(grad), ctx.alpha) if meta[2] is not None else None
+    return g_self, g_mat, g_vec
+
+
+@export(method=True)
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
+    if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {input.ndim}, {mat.ndim}, {vec.ndim}")
+    n, m = mat._data.shape
+    size = input._data.shape[0] if input.ndim else 1
+    if m != vec._data.shape[0] or not (size == n or size == 1):
+        raise RuntimeError(f"size mismatch, got input ({size}), mat ({n}x{m}), vec ({vec._data.shape[0]})")
+    result = _addmv.apply((input, mat, vec), (input._data, mat._data, vec._data), {"beta": beta, "alpha": alpha})
+    return finish_out("addmv", result, out)
+
+
+_baddbmm = Op("BaddbmmBackward0",
+              lambda ctx, s, a, b, beta, alpha: _add_scaled(s, np.matmul(a, b), beta, alpha),
+              inputs=("self", "batch1", "batch2"), saves=("batch1", "batch2"),
+              saves_for={"batch1": (2,), "batch2": (1,)})
+
+
+@_baddbmm.derivative
+def _(ctx, grad):
+    meta = ctx._input_meta
+    g_self = _scaled(grad, ctx.beta) if meta[0] is not None else None
+    g1 = _scaled(grad.bmm(ctx.batch2.transpose(1, 2)), ctx.alpha) if meta[1] is not None else None
+    g2 = _scaled(ctx.batch1.transpose(1, 2).bmm(grad), ctx.alpha) if meta[2] is not None else None
+    return g_self, g1, g2
+
+
+def _check_batches(batch1, batch2):
+    if batch1.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if batch2.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+
+
+@export(method=True)
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    _check_batches(batch1, batch2)
+    b, n, m = batch1._data.shape
+    if batch2._data.shape[:2] != (b, m):
+        raise RuntimeError(
+            f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
+            f"[{batch2._data.shape[0]}, {batch2._data.shape[1]}].")
+    _check_expand(input, (b, n, batch2._data.shape[2]))
+    result = _baddbmm.apply((input, batch1, batch2), (input._data, batch1._data, batch2._data),
+                            {"beta": beta, "alpha": alpha})
+    return finish_out("baddbmm", result, out)
+
+
+_addbmm = Op("AddbmmBackward0",
+             lambda ctx, s, a, b, beta, alpha: _add_scaled(s, np.matmul(a, b).sum(0), beta, alpha),
+             inputs=("self", "batch1", "batch2"), saves=("batch1", "batch2"),
+              saves_for={"batch1": (2,), "batch2": (1,)})
+
+
+@_addbmm.derivative
+def _(ctx, grad):
+    meta = ctx._input_meta
+    g_self = _scaled(grad, ctx.beta) if meta[0] is not None else None
+    g1 = g2 = None
+    if meta[1] is not None:
+        b2 = ctx.batch2
+        g = grad.unsqueeze(0).expand((b2.shape[0],) + tuple(grad.shape))
+        g1 = _scaled(g.bmm(b2.transpose(1, 2)), ctx.alpha)
+    if meta[2] is not None:
+        b1 = ctx.batch1
+        g = grad.unsqueeze(0).expand((b1.shape[0],) + tuple(grad.shape))
+        g2 = _scaled(b1.transpose(1, 2).bmm(g), ctx.alpha)
+    return g_self, g1, g2
+
+
+@export(method=True)
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    _check_batches(batch1, batch2)
+    if batch1._data.shape[0] != batch2._data.shape[0]:
+        raise RuntimeError(
+            f"batch1 and batch2 must have same number of batches, got {batch1._data.shape[0]} and "
+            f"{batch2._data.shape[0]}")
+    (_, n, m), (_, k, p) = batch1._data.shape, batch2._data.shape
+    if m != k:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({n}x{m} and {k}x{p})")
+    _check_expand(input, (n, p))
+    result = _addbmm.apply((input, batch1, batch2), (input._data, batch1._data, batch2._data),
+                           {"beta": beta, "alpha": alpha})
+    return finish_out("addbmm", result, out)
+
+
+for _fn in (addmm, addmv, baddbmm, addbmm):
+    method(_fn.__name__ + "_")(inplace(_fn))
+
+
+# einsum (ATen's algorithm: align operands, then contract pairwise with bmm) ------------------
+
+_ELLIPSIS = 52
+
+
+def _subscript(c):
+    return ord(c) - ord("A") if c.isupper() else ord(c) - ord("a") + 26
+
+
+def _label(s):
+    return chr(s + ord("A")) if s < 26 else chr(s - 26 + ord("a"))
+
+
+def _sumproduct_pair(left, right, sum_dims):
+    """(left * right).sum(sum_dims, keepdim=True) as permute -> reshape -> bmm -> view -> permute."""
+    if not sum_dims:
+        return left * right
+    dim = left.ndim
+    summed = set(sum_dims)
+    lro, lo, ro = [], [], []
+    lro_size = lo_size = ro_size = sum_size = 1
+    for i in range(dim):
+        sl, sr = left.shape[i] != 1, right.shape[i] != 1
+        if i in summed:
+            if sl and sr:
+                if left.shape[i] != right.shape[i]:
+                    raise RuntimeError("non-broadcast dimensions must match")
+                sum_size *= left.shape[i]
+            elif sl:
+                left = left.sum(i, keepdim=True)
+            elif sr:
+                right = right.sum(i, keepdim=True)
+        elif sl and sr:
+            if left.shape[i] != right.shape[i]:
+                raise RuntimeError("non-broadcast dimensions must match")
+            lro.append(i)
+            lro_size *= left.shape[i]
+        elif sl:
+            lo.append(i)
+            lo_size *= left.shape[i]
+        else:
+            ro.append(i)
+            ro_size *= right.shape[i]
+    out_size = ([left.shape[d] for d in lro] + [left.shape[d] for d in lo] + [1] * len(sum_dims)
+                + [right.shape[d] for d in ro])
+    lperm = lro + lo + list(sum_dims) + ro
+    rperm = lro + list(sum_dims) + ro + lo
+    operm = [0] * len(out_size)
+    for i, d in enumerate(lro + lo + list(sum_dims) + ro):
+        operm[d] = i
+    left = left.permute(lperm).reshape(lro_size, lo_size, sum_size)
+    right = right.permute(rperm).reshape(lro_size, sum_size, ro_size)
+    return bmm(left, right).view(out_size).permute(operm)
+
+
+def _parse_ellipsis(text, i, message):
+    """Index of the last '.' of an ellipsis starting at ``i``; PyTorch's error if it is not one."""
+    if not (i + 2 < len(text) and text[i + 1] == "." and text[i + 2] == "."):
+        raise RuntimeError(message)
+    return i + 2
+
+
+@export()
+def einsum(equation, *operands):
+    from .matrix import diagonal
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    if not operands:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, or at least one "
+                         "operand and its subscripts list")
+    num_ops = len(operands)
+    arrow = equation.find("->")
+    lhs = equation if arrow < 0 else equation[:arrow]
+
+    op_labels = [[] for _ in range(num_ops)]
+    ell_in_input = False
+    cur = 0
+    i = 0
+    while i < len(lhs):
+        c = lhs[i]
+        if c == " ":
+            pass
+        elif c == ".":
+            if ell_in_input:
+                raise RuntimeError(f"einsum(): found '.' for operand {cur} for which an ellipsis was already found")
+            i = _parse_ellipsis(lhs, i, f"einsum(): found '.' for operand {cur} that is not part of any ellipsis")
+            op_labels[cur].append(_ELLIPSIS)
+            ell_in_input = True
+        elif c == ",":
+            cur += 1
+            if cur >= num_ops:
+                raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+            ell_in_input = False
+        else:
+            if not (c.isascii() and c.isalpha()):
+                raise RuntimeError(
+                    f"einsum(): invalid subscript given at index {i} in the equation string, subscripts must be in "
+                    "[a-zA-Z]")
+            op_labels[cur].append(_subscript(c))
+        i += 1
+    if cur != num_ops - 1:
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+
+    label_count = [0] * 52
+    ell_num_dim = 0
+    for k, op in enumerate(operands):
+        nlabels = len(op_labels[k])
+        has_ell = False
+        for s in op_labels[k]:
+            if s == _ELLIPSIS:
+                nlabels -= 1
+                has_ell = True
+                ell_num_dim = max(ell_num_dim, op.ndim - nlabels)
+            else:
+                label_count[s] += 1
+        if not (nlabels <= op.ndim if has_ell else nlabels == op.ndim):
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({nlabels}) "
+                + ("is more than the number of dimensions (" if has_ell else "does not match the number of dimensions (")
+                + f"{op.ndim}) for operand {k}" + ("" if has_ell else " and no ellipsis was given"))
+
+    label_perm_index = [-1] * 52
+    perm_index = 0
+    ell_index = 0
+    ell_in_output = False
+    if arrow < 0:
+        perm_index = ell_num_dim
+        ell_in_output = True
+        for s in range(52):
+            if label_count[s] == 1:
+                label_perm_index[s] = perm_index
+                perm_index += 1
+    else:
+        rhs = equation[arrow + 2:]
+        i = 0
+        while i < len(rhs):
+            c = rhs[i]
+            if c == " ":
+                pass
+            elif c == ".":
+                if ell_in_output:
+                    raise RuntimeError("einsum(): found '.' for output but an ellipsis (...) was already found")
+                i = _parse_ellipsis(rhs, i, "einsum(): found '.' for output that is not part of any ellipsis (...)")
+                ell_index = perm_index
+                perm_index += ell_num_dim
+                ell_in_output = True
+            else:
+                if not (c.isascii() and c.isalpha()):
+                    raise RuntimeError(
+                        f"einsum(): invalid subscript given at index {len(lhs) + 2 + i} in the equation string, "
+                        "subscripts must be in [a-zA-Z]")
+                s = _subscript(c)
+                if not (label_count[s] > 0 and label_perm_index[s] == -1):
+                    raise RuntimeError(
+                        f"einsum(): output subscript {c}"
+                        + (" appears more than once in the output" if label_perm_index[s] > -1
+                           else " does not appear in the equation for any input operand"))
+                label_perm_index[s] = perm_index
+                perm_index += 1
+            i += 1
+    out_num_dim = perm_index
+    if not ell_in_output:
+        ell_index = perm_index
+        perm_index += ell_num_dim
+    for s in range(52):
+        if label_count[s] > 0 and label_perm_index[s] == -1:
+            label_perm_index[s] = perm_index
+            perm_index += 1
+
+    # align every operand to the dims out_dims + contraction dims
+    label_size = [1] * 52
+    ell_sizes = [1] * ell_num_dim
+    dim_counts = [0] * perm_index
+    ops = []
+    for k, original in enumerate(operands):
+        op = original
+        permutation = [-1] * perm_index
+        dim = 0
+        for s in op_labels[k]:
+            if s == _ELLIPSIS:
+                ndim = original.ndim - (len(op_labels[k]) - 1)
+                for j in range(ell_num_dim - ndim, ell_num_dim):
+                    size = op.shape[dim]
+                    if size != 1:
+                        if not (ell_sizes[j] == 1 or ell_sizes[j] == size):
+                            raise RuntimeError(
+                                f"einsum(): dimension {dim} covered by ellipsis in operand {k}has size {size} which "
+                                f"does not broadcast with previously seen ellipsis with size {ell_sizes[j]} for the "
+                                "respective dimension")
+                        ell_sizes[j] = size
+                        dim_counts[ell_index + j] += 1
+                    permutation[ell_index + j] = dim
+                    dim += 1
+            elif permutation[label_perm_index[s]] == -1:
+                size = op.shape[dim]
+                if size != 1:
+                    if not (label_size[s] == 1 or label_size[s] == size):
+                        raise RuntimeError(
+                            f"einsum(): subscript {_label(s)} has size {size} for operand {k} which does not "
+                            f"broadcast with previously seen size {label_size[s]}")
+                    label_size[s] = size
+                    dim_counts[label_perm_index[s]] += 1
+                permutation[label_perm_index[s]] = dim
+                dim += 1
+            else:
+                prev = permutation[label_perm_index[s]]
+                if op.shape[dim] != op.shape[prev]:
+                    raise RuntimeError(
+                        f"einsum(): subscript {_label(s)} is repeated for operand {k} but the sizes don't match, "
+                        f"{op.shape[dim]} != {op.shape[prev]}")
+                op = diagonal(op, 0, prev, dim).movedim(-1, prev)
+        for p in range(perm_index):
+            if permutation[p] == -1:
+                op = op.unsqueeze(dim)
+                permutation[p] = dim
+                dim += 1
+        ops.append(op.permute(permutation))
+
+    # contract left to right
+    while len(ops) > 1:
+        a, b = ops[0], ops[1]
+        ops = ops[2:]
+        sum_dims, a_dims, b_dims = [], [], []
+        for dim in range(out_num_dim, perm_index):
+            if a.shape[dim] != 1 and b.shape[dim] != 1:
+                dim_counts[dim] -= 1
+                if dim_counts[dim] == 1:
+                    sum_dims.append(dim)
+                    dim_counts[dim] = 0
+            elif dim_counts[dim] == 1:
+                if a.shape[dim] != 1:
+                    a_dims.append(dim)
+                    dim_counts[dim] = 0
+                elif b.shape[dim] != 1:
+                    b_dims.append(dim)
+                    dim_counts[dim] = 0
+        if a_dims:
+            a = a.sum(a_dims, keepdim=True)
+        if b_dims:
+            b = b.sum(b_dims, keepdim=True)
+        ops.insert(0, _sumproduct_pair(a, b, sum_dims))
+
+    result = ops[0]
+    if perm_index - out_num_dim > 0:
+        if num_ops > 1:
+            return result.view(list(result.shape[:out_num_dim]))
+        return result.sum(list(range(out_num_dim, perm_index)))
+    return result
+
+
+# tensordot / kron --------------------------------------------------------------------------
+
+@export()
+def tensordot(a, b, dims=2, out=None):
+    if isinstance(dims, Tensor):
+        dims = dims.tolist()
+    if isinstance(dims, (list, tuple)):
+        if len(dims) != 2:
+            raise RuntimeError(f"The `dims` argument must be a list of 2 lists or a number, but got {dims}")
+        dims_a, dims_b = dims
+        dims_a = [dims_a] if isinstance(dims_a, numbers.Integral) else list(dims_a)
+        dims_b = [dims_b] if isinstance(dims_b, numbers.Integral) else list(dims_b)
+    else:
+        dims = int(dims)
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.ndim, b.ndim):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    if a.dtype is not b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    csize = 1
+    t1, t2 = a, b
+    for da, db in zip(dims_a, dims_b):
+        s1, s2 = a.shape[da], b.shape[db]
+        if s2 == 1:
+            t1 = t1.sum(da, keepdim=True)
+        elif s1 == 1:
+            t2 = t2.sum(db, keepdim=True)
+        else:
+            if s1 != s2:
+                raise RuntimeError(f"contracted dimensions need to match, but first has size {s1} in dim {da} and "
+                                   f"second has size {s2} in dim {db}")
+            csize *= s1
+    cd1 = set(_reduction_dims(dims_a, a.ndim)) if dims_a else set()
+    cd2 = set(_reduction_dims(dims_b, b.ndim)) if dims_b else set()
+    p1, p2, rsizes = [], [], []
+    size1 = size2 = 1
+    for i in range(a.ndim):
+        if i not in cd1:
+            p1.append(i)
+            size1 *= t1.shape[i]
+            rsizes.append(t1.shape[i])
+    p1 += dims_a
+    p2 += dims_b
+    for i in range(b.ndim):
+        if i not in cd2:
+            p2.append(i)
+            size2 *= t2.shape[i]
+            rsizes.append(t2.shape[i])
+    if size1 != 1 or size2 != 1:
+        result = mm(t1.permute(p1).reshape(size1, csize), t2.permute(p2).reshape(csize, size2))
+    else:  # a full contraction: a dot product (of the flattened operands when they are contiguous)
+        t1, t2 = t1.permute(p1), t2.permute(p2)
+        if t1.is_contiguous() and t2.is_contiguous():
+            result = dot(t1.flatten(), t2.flatten())
+        else:
+            result = (t1.squeeze() * t2.squeeze()).sum()
+    return finish_out("tensordot", result.reshape(rsizes), out)
+
+
+def _unsafe_checked(t, shape):
+    """_unsafe_view: a view without view tracking (PyTorch refuses it where a view is impossible)."""
+    if _viewable(t._data, tuple(shape)) is None:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
+                           "spans across two contiguous subspaces). Use .reshape(...) instead.")
+    return _unsafe_view.apply((t,), (t._data,), {"shape": tuple(shape)})
+
+
+@export(method=True)
+def kron(input, other, *, out=None):
+    maxdim = max(input.ndim, other.ndim)
+    pad_a, pad_b = maxdim - input.ndim, maxdim - other.ndim
+    a_shape, b_shape, r_shape = [], [], []
+    for i in range(maxdim):
+        sa = input.shape[i - pad_a] if i >= pad_a else 1
+        sb = other.shape[i - pad_b] if i >= pad_b else 1
+        r_shape.append(sa * sb)
+        a_shape += [sa, 1]
+        b_shape += [1, sb]
+    result = _unsafe_checked(input, a_shape) * _unsafe_checked(other, b_shape)
+    return finish_out("kron", _unsafe_checked(result, r_shape), out)

@@ -15,7 +15,6 @@ The composites use the core ops ``addmm``, ``linalg.vector_norm``, ``clamp_min``
 
 from __future__ import annotations
 
-import math
 import numbers
 import warnings
 
@@ -25,10 +24,9 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import factories
 from ._op import Op, export
-from .linalg_extra import addmm  # noqa: F401  (used by linear and by the loss family)
-from .pointwise import clamp_min  # noqa: F401
-from .pointwise_extra import masked_fill, xlogy  # noqa: F401
-from .reduction_extra import _vector_norm, _vector_norm_fwd, vector_norm  # noqa: F401
+from .linalg import addmm
+from .matrix import _vector_norm, _vector_norm_fwd, vector_norm
+from .pointwise import clamp_min
 
 # ---------------------------------------------------------------------------
 # shared helpers (activation and loss families use them too)
@@ -381,7 +379,7 @@ def pad(input, pad, mode="constant", value=None):
 
 def _circular_pad(input, pad):
     # ATen's _pad_circular: copies of slices, written as index + cat so the chain is plain ops
-    from .shape import cat
+    from .joining import cat
     out = input
     k = len(pad) // 2
     for i in range(k):

@@ -1,4 +1,10 @@
-"""Pointwise ops: arithmetic with broadcasting and type promotion, unary maths.
+"""Pointwise arithmetic: operands with broadcasting and type promotion, + - * / pow,
+neg, reciprocal, floor_divide, remainder, clamp, where and masked_fill.
+
+The rest of PyTorch's pointwise ops live next door: ``unary.py`` (exp, log,
+trigonometry, erf, rounding, ...), ``binary.py`` (atan2, hypot, fmod, lerp,
+xlogy, addcmul, ...), ``comparison.py`` (eq, logical/bitwise, isnan, isclose,
+maximum, ...) and ``operators.py`` (Tensor's Python operators).
 
 Each op is one entry: its numpy forward, its node name, what it saves, and its
 derivative written with agrad ops (derivatives.yaml's formulas).
@@ -11,9 +17,10 @@ import numbers
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor
+from ..tensor import Tensor, _scalar_name
 from . import factories
 from ._op import Op, export, finish_out, inplace, method, node_name
+
 
 _result_type = dtypes.result_type
 _NO_ATTRS: dict = {}  # shared by calls that pass no attributes (never mutated)
@@ -273,130 +280,48 @@ def pow(input, exponent, *, out=None):
     return finish_out("pow", _pow0.apply((input,), (arr,), {"exponent": exponent}), out)
 
 
-# ---------------------------------------------------------------------------
-# unary maths
-# ---------------------------------------------------------------------------
-
-def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True, exports=None):
-    """Define a unary op from its numpy forward; the decorated function is its derivative.
-
-    Registers ``torch.<name>``, ``Tensor.<name>`` and ``Tensor.<name>_``.
-    """
-
-    def deco(derivative):
-        fname = name or derivative.__name__
-        op = Op(node_name(fname), lambda ctx, a: np_fn(a), saves=saves)
-        op.derivative(derivative)
-
-        apply = op.apply
-        no_attrs = {}
-
-        def api(input, *, out=None):
-            arr = input._data
-            if float_out and arr.dtype.kind in "biu":
-                arr = arr.astype(dtypes.get_default_dtype().numpy)
-            result = apply((input,), (arr,), no_attrs)
-            return result if out is None else finish_out(fname, result, out)
-
-        api.__name__ = fname
-        api.__doc__ = f"Elementwise {fname} (node {op.name})."
-        api.op = op
-        export(*(exports or (fname,)), method=method_name)(api)
-        method(fname + "_")(inplace(api))
-        return api
-
-    return deco
+_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
+            "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+            "bool": "bool"}
 
 
-@unary(np.exp, saves=("result",))
-def exp(ctx, grad):
-    return grad * ctx.result
+def _quiet(fn):
+    """A numpy kernel run without floating-point warnings (torch gives none for log(0), ...)."""
+
+    def run(a):
+        with np.errstate(all="ignore"):
+            return fn(a)
+
+    return run
 
 
-@unary(np.log)
-def log(ctx, grad):
-    return grad / ctx.self
+def _binary_quiet(np_fn, a, b):
+    with np.errstate(all="ignore"):
+        return np_fn(a, b)
 
 
-@unary(np.sin)
-def sin(ctx, grad):
-    return grad * ctx.self.cos()
+def _zeros_like(t):
+    return Tensor._make(np.zeros(t.shape, t.dtype.numpy))
 
 
-@unary(np.cos)
-def cos(ctx, grad):
-    return grad * -ctx.self.sin()
+def _require_tensor(fname, value, argname="other", position=2):
+    if not isinstance(value, Tensor):
+        raise TypeError(
+            f"{fname}(): argument '{argname}' (position {position}) must be Tensor, not {type(value).__name__}")
 
 
-@unary(np.tanh, saves=("result",))
-def tanh(ctx, grad):
-    return _tanh_backward(grad, ctx.result)
+def _float_operands(a, b, fname):
+    """operands() with integer results promoted to the default float (atan2(int, int) is float)."""
+    check_operand(a, fname)
+    check_operand(b, fname)
+    d = _result_type(a, b)
+    if not d.is_floating_point:
+        d = dtypes.get_default_dtype()
+    return operands(a, b, fname, dtype=d)
 
 
-# PyTorch's fused backward ops (their own nodes in a double-backward graph)
-
-def _fused_backward(name, np_fn, d_grad_output, d_output):
-    """An op ``name(grad_output, output)`` with its derivative (derivatives.yaml)."""
-    op = Op(name, lambda ctx, g, y: np_fn(g, y), inputs=("grad_output", "output"),
-            saves=("grad_output", "output"), saves_for={"grad_output": (1,)}, internal=True)
-
-    @op.derivative
-    def _(ctx, grad):
-        return (d_grad_output(grad, ctx.output) if ctx.needs(0) else None,
-                d_output(grad, ctx.grad_output, ctx.output) if ctx.needs(1) else None)
-
-    return op
-
-
-_tanh_backward = _fused_backward(
-    "TanhBackwardBackward0", lambda g, y: g * (1 - y * y),
-    lambda grad, y: _tanh_backward(grad, y), lambda grad, go, y: grad * (-2 * y * go))
-
-
-def _sigmoid(a):
-    # exp(-|a|) never overflows; the two halves are the same function.
-    e = np.exp(-np.abs(a))
-    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
-
-
-@unary(_sigmoid, saves=("result",))
-def sigmoid(ctx, grad):
-    return _sigmoid_backward(grad, ctx.result)
-
-
-_sigmoid_backward = _fused_backward(
-    "SigmoidBackwardBackward0", lambda g, y: g * (y * (1 - y)),
-    lambda grad, y: _sigmoid_backward(grad, y), lambda grad, go, y: grad * go * (1 - 2 * y))
-
-
-@unary(lambda a: np.maximum(a, 0).astype(a.dtype, copy=False), saves=("result",), float_out=False)
-def relu(ctx, grad):
-    return _threshold_backward(grad, ctx.result, threshold=0)
-
-
-_threshold_backward = Op("ThresholdBackwardBackward0",
-                         lambda ctx, g, x, threshold: np.where(x <= threshold, 0, g).astype(g.dtype, copy=False),
-                         inputs=("grad_output", "self"), saves=("self",), internal=True)
-
-
-@_threshold_backward.derivative
-def _(ctx, grad):
-    return _threshold_backward(grad, ctx.self, threshold=ctx.threshold), None
-
-
-@unary(np.abs, float_out=False, exports=("abs", "absolute"))
-def abs(ctx, grad):
-    return grad * ctx.self.sign()
-
-
-@unary(np.sqrt, saves=("result",))
-def sqrt(ctx, grad):
-    return grad / (2 * ctx.result)
-
-
-@unary(np.sign, saves=(), float_out=False)
-def sign(ctx, grad):
-    return grad * 0
+def _not_implemented_for(fname, d):
+    raise NotImplementedError(f'"{fname}_cpu" not implemented for \'{_scalar_name(d)}\'')
 
 
 # ---------------------------------------------------------------------------
@@ -529,71 +454,50 @@ def _scalar(d):
 
 
 # ---------------------------------------------------------------------------
-# comparisons and logic: no gradient
+# masked_fill
 # ---------------------------------------------------------------------------
 
-def _compare(np_fn, name, aliases=()):
-    def fn(input, other, *, out=None):
-        ts, arrs = operands(input, other, name)
-        try:
-            r = np_fn(*arrs)
-        except ValueError:
-            raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
-        return finish_out(name, Tensor._make(r), out)
-
-    fn.__name__ = name
-    export(name, *aliases, method=True)(fn)
-    return fn
+_masked_fill0 = Op("MaskedFillBackward0", lambda ctx, a, mask, fill: np.where(mask, np.asarray(fill, a.dtype), a))
+_masked_fill1 = Op("MaskedFillBackward1", lambda ctx, a, v, mask: np.where(mask, v.astype(a.dtype), a),
+                   inputs=("self", "value"))
 
 
-eq = _compare(np.equal, "eq")
-ne = _compare(np.not_equal, "ne", ("not_equal",))
-lt = _compare(np.less, "lt", ("less",))
-le = _compare(np.less_equal, "le", ("less_equal",))
-gt = _compare(np.greater, "gt", ("greater",))
-ge = _compare(np.greater_equal, "ge", ("greater_equal",))
+@_masked_fill0.derivative
+def _(ctx, grad):
+    return grad.masked_fill(Tensor._make(ctx.mask), 0)
 
 
-def _logical(np_fn, name):
-    def fn(input, other=None, *, out=None):
-        if other is None:
-            return finish_out(name, Tensor._make(np_fn(input._data)), out)
-        ts, arrs = operands(input, other, name)
-        return finish_out(name, Tensor._make(np_fn(arrs[0], arrs[1])), out)
-
-    fn.__name__ = name
-    export(name, method=True)(fn)
-    return fn
-
-
-logical_and = _logical(np.logical_and, "logical_and")
-logical_or = _logical(np.logical_or, "logical_or")
-logical_xor = _logical(np.logical_xor, "logical_xor")
-logical_not = _logical(np.logical_not, "logical_not")
-
-
-def _bitwise(np_fn, name, sym):
-    def fn(input, other, *, out=None):
-        ts, arrs = operands(input, other, name)
-        if arrs[0].dtype.kind == "f":
-            raise RuntimeError(f'"{name}_cpu" not implemented for \'{_scalar(ts[0].dtype if ts[0].dtype.is_floating_point else ts[1].dtype)}\'')
-        return finish_out(name, Tensor._make(np_fn(*arrs)), out)
-
-    fn.__name__ = name
-    export(name, method=True)(fn)
-    return fn
-
-
-bitwise_and = _bitwise(np.bitwise_and, "bitwise_and", "&")
-bitwise_or = _bitwise(np.bitwise_or, "bitwise_or", "|")
-bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor", "^")
+@_masked_fill1.derivative
+def _(ctx, grad):
+    mask = Tensor._make(ctx.mask)
+    return grad.masked_fill(mask, 0), where(mask, grad, 0.0).sum()
 
 
 @export(method=True)
-def bitwise_not(input, *, out=None):
-    if input.dtype.is_floating_point:
-        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
-    return finish_out("bitwise_not", Tensor._make(np.invert(input._data)), out)
+def masked_fill(input, mask, value):
+    """``input`` with ``value`` written where ``mask`` is True (mask broadcasts)."""
+    if not isinstance(mask, Tensor):
+        raise TypeError(f"masked_fill(): argument 'mask' (position 2) must be Tensor, not {type(mask).__name__}")
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {_C_NAMES[mask.dtype.name]}")
+    try:
+        shape = np.broadcast_shapes(input.shape, mask.shape)
+    except ValueError:
+        raise RuntimeError(_mismatch_message(mask.shape, input.shape)) from None
+    m = mask._data
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.ndim} dimension(s).")
+        a = np.broadcast_to(input._data, shape)
+        return _masked_fill1.apply((input, value), (a, value._data), {"mask": m})
+    check_operand(value, "masked_fill")
+    a = np.broadcast_to(input._data, shape)
+    return _masked_fill0.apply((input,), (a,), {"mask": m, "fill": value})
+
+
+method("masked_fill_")(inplace(masked_fill))
 
 
 @export(method=True)
@@ -626,33 +530,6 @@ def _(ctx, grad):
     return grad, -grad * (ctx.self / ctx.other).floor() if ctx.needs(1) else None
 
 
-# ---------------------------------------------------------------------------
-# Python operators
-# ---------------------------------------------------------------------------
-
-def _reflect(fn):
-    return lambda self, other: fn(other, self) if isinstance(other, Tensor) else _swap(fn, self, other)
-
-
-def _swap(fn, self, other):
-    check_operand(other, fn.__name__)
-    ts, arrs = operands(other, self, fn.__name__)
-    return fn(ts[0], ts[1])
-
-
-def _rsub_method(self, other):
-    check_operand(other, "rsub")
-    ts, arrs = operands(self, other, "rsub")
-    return _rsub.apply((ts[0],), (arrs[0], arrs[1]), {})
-
-
-def _rdiv(self, other):
-    # PyTorch computes scalar / x as scalar * x.reciprocal()
-    check_operand(other, "div")
-    x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())
-    return mul(reciprocal(x), other)
-
-
 _reciprocal = Op("ReciprocalBackward0", lambda ctx, a: np.reciprocal(a), saves=("result",))
 
 
@@ -668,83 +545,3 @@ def reciprocal(input, *, out=None):
 
 
 method("reciprocal_")(inplace(reciprocal))
-
-
-def _rpow(self, other):
-    check_operand(other, "pow")
-    return pow(other, self)
-
-
-def _matmul(a, b):
-    from .linalg import matmul
-    return matmul(a, b)
-
-
-def _rmatmul(a, b):
-    from .linalg import matmul
-    return matmul(b, a)
-
-
-def _and(a, b):
-    return logical_and(a, b) if _is_bool(a, b) else bitwise_and(a, b)
-
-
-def _or(a, b):
-    return logical_or(a, b) if _is_bool(a, b) else bitwise_or(a, b)
-
-
-def _xor(a, b):
-    return logical_xor(a, b) if _is_bool(a, b) else bitwise_xor(a, b)
-
-
-def _is_bool(a, b):
-    return all((isinstance(x, Tensor) and x.dtype is dtypes.bool_) or isinstance(x, (bool, np.bool_)) for x in (a, b))
-
-
-def _not_implemented_for_others(fn):
-    """An operator method: Python's NotImplemented for operands it does not know,
-    so ``x * "a"`` raises Python's own TypeError, as PyTorch's does."""
-    known = (Tensor, numbers.Number, np.number, np.bool_)
-
-    def op(self, other):
-        t = type(other)
-        if t is Tensor or t is float or t is int or isinstance(other, known):
-            return fn(self, other)
-        return NotImplemented
-
-    return op
-
-
-_OPERATORS = {
-    "__add__": add, "__radd__": add,
-    "__sub__": sub, "__rsub__": _rsub_method,
-    "__mul__": mul, "__rmul__": mul,
-    "__truediv__": div, "__rtruediv__": _rdiv,
-    "__floordiv__": floor_divide, "__rfloordiv__": _reflect(floor_divide),
-    "__mod__": remainder, "__rmod__": _reflect(remainder),
-    "__pow__": pow, "__rpow__": _rpow,
-    "__matmul__": _matmul, "__rmatmul__": _rmatmul,
-    "__eq__": eq, "__ne__": ne, "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge,
-    "__and__": _and, "__rand__": _and, "__or__": _or, "__ror__": _or, "__xor__": _xor, "__rxor__": _xor,
-}
-for _name, _fn in _OPERATORS.items():
-    METHOD = _fn if _name in ("__matmul__", "__rmatmul__") else _not_implemented_for_others(_fn)
-    method(_name)(METHOD)
-
-method("__neg__")(neg)
-method("__abs__")(abs)
-method("__invert__")(lambda self: logical_not(self) if self.dtype is dtypes.bool_ else bitwise_not(self))
-method("__pos__")(lambda self: self)
-
-for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": div,
-                   "divide_": div, "true_divide_": div, "pow_": pow, "neg_": neg, "negative_": neg,
-                   "floor_divide_": floor_divide, "remainder_": remainder}.items():
-    method(_name)(inplace(_fn))
-for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul, "__itruediv__": div,
-                   "__ipow__": pow, "__ifloordiv__": floor_divide, "__imod__": remainder}.items():
-    method(_name)(inplace(_fn))
-method("__iand__")(inplace(_and))
-method("__ior__")(inplace(_or))
-method("__ixor__")(inplace(_xor))
-for _name, _fn in {"eq_": eq, "ne_": ne, "lt_": lt, "le_": le, "gt_": gt, "ge_": ge}.items():
-    method(_name)(inplace(_fn))

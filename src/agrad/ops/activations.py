@@ -20,8 +20,8 @@ from ..tensor import _scalar_name, _wrap_dim
 from . import factories
 from ._op import METHODS, Op, export, inplace
 from .nn import check_floating, const
-from .pointwise_extra import _calerf
 from .pointwise import where
+from .unary import _calerf
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -592,7 +592,7 @@ _glu = Op("GluBackward0", _glu_fwd, saves=("self",))
 
 @_glu.derivative
 def _(ctx, grad):
-    from .shape import cat
+    from .joining import cat
     x, dim = ctx.self, ctx.dim
     h = x.shape[dim] // 2
     a, b = x.narrow(dim, 0, h), x.narrow(dim, h, h)

@@ -19,11 +19,11 @@ import numpy as np
 from .. import dtypes
 from ..tensor import _scalar_name
 from ._op import Op, export
-from .activation import log_softmax, logsigmoid
-from .nn import (add_scalar, apply_reduction, broadcast_pair, check_not_differentiable, clamp_min, const,
-                 div_scalar, masked_fill,
-                 mul_scalar, reduce_array, reduction_arg, size_warning, sub_scalar, xlogy)
-from .pointwise import where
+from .activations import log_softmax, logsigmoid
+from .binary import xlogy
+from .nn import (add_scalar, apply_reduction, broadcast_pair, check_not_differentiable, const, div_scalar,
+                 mul_scalar, reduce_array, reduction_arg, size_warning, sub_scalar)
+from .pointwise import clamp_min, masked_fill, where
 
 _EPSILON = 1e-12
 

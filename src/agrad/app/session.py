@@ -196,7 +196,7 @@ class _GradObserver:
         if g is None and grads_by_output:
             g = next((x for x in grads_by_output.values() if x is not None), None)
         if g is not None:
-            from .graphview import grad_summary
+            from ..render.graphview import grad_summary
             self.grads[node] = grad_summary(g)
 
     def __enter__(self):
@@ -242,7 +242,7 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
         if observer is not None:
             stack.enter_context(observer)
         if record_calls:
-            from ..check import Recorder
+            from .check import Recorder
             recorder = stack.enter_context(Recorder())
         result = lang.run(sources, bindings, timeout=req.timeout, max_elements=max_el,
                           on_output=req.on_output, on_warning=req.on_warning)
@@ -415,7 +415,7 @@ def origin_fn(s: Session):
     """``node -> Origin`` for the graph view."""
     from ..autograd.graph import AccumulateGrad
     from ..tensor import Tensor
-    from .graphview import Origin
+    from ..render.graphview import Origin
 
     vars_ = node_vars(s)
     where = s.origins

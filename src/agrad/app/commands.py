@@ -7,7 +7,7 @@ is exactly one JSON object on standard output.
 
 from __future__ import annotations
 
-from .console import Output
+from ..render.console import Output
 
 EXIT_OK, EXIT_SCRIPT, EXIT_USAGE, EXIT_MISMATCH, EXIT_INTERRUPT = 0, 1, 2, 3, 130
 
@@ -155,7 +155,7 @@ def _start(req, kw, **flags):
 # ------------------------------------------------------------------ eval
 
 def run_eval(req, kw) -> int:
-    from . import evalview
+    from ..render import evalview
 
     out = Output(kw["fmt"])
     as_json = out.format == "json"
@@ -195,7 +195,7 @@ def run_eval(req, kw) -> int:
 def run_graph(req, kw) -> int:
     from ..autograd.graph import leaf_node
     from ..tensor import Tensor
-    from . import graphview
+    from ..render import graphview
     from .session import auto_backward, leaf_names, origin_fn
 
     out = Output(kw["fmt"])
@@ -259,7 +259,7 @@ def run_graph(req, kw) -> int:
 
 def _graph_error(out, s, warned=0) -> int:
     if out.format == "json":
-        from .evalview import error_json
+        from ..render.evalview import error_json
         out.json(_empty_json("graph", error_json(s.error)))
     else:
         _show_warnings(out, s.warnings[warned:])
@@ -269,7 +269,7 @@ def _graph_error(out, s, warned=0) -> int:
 
 def _graph_rich(out, model, saved, grads) -> None:
     from rich.text import Text
-    from .graphview import STYLES, text_lines
+    from ..render.graphview import STYLES, text_lines
 
     console = out.console
     text = Text(no_wrap=True, overflow="ignore")
@@ -292,9 +292,9 @@ def _graph_rich(out, model, saved, grads) -> None:
 # ------------------------------------------------------------------ check
 
 def run_check(req, kw) -> int:
-    from ..check import CheckError, check_target
+    from .check import CheckError, check_target
     from ..tensor import Tensor
-    from . import checkview
+    from ..render import checkview
     from .session import describe, leaf_names
 
     out = Output(kw["fmt"])
@@ -305,7 +305,7 @@ def run_check(req, kw) -> int:
         return _usage(out, "check", usage)
     if s.error is not None:
         if fmt == "json":
-            from .evalview import error_json
+            from ..render.evalview import error_json
             out.json(checkview.check_json(target=s.target_name, error=error_json(s.error)))
         else:
             _show_warnings(out, s.warnings[live.warned:])

@@ -29,10 +29,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import dtypes
-from .autograd import grad_mode, graph
-from .autograd.graph import AccumulateGrad
-from .tensor import Tensor
+from .. import dtypes
+from ..autograd import grad_mode, graph
+from ..autograd.graph import AccumulateGrad
+from ..tensor import Tensor
 
 DEFAULT_EPS = 1e-6
 DEFAULT_ATOL = 1e-5
@@ -212,7 +212,7 @@ class Replay:
 
     def _run_node(self, n, call, ins, numbers):
         if call.kind == "view":  # the inner op on the base's viewed part, written back
-            from .ops.inplace_view import replace, take
+            from ..ops.inplace_view import replace, take
             idx = call.attrs["idx"]
             out = self._run_node(n._inner, call.target, [take(ins[0], idx)] + ins[1:], numbers)
             return (replace(ins[0], out[0], idx),)
@@ -283,7 +283,7 @@ def check_target(target: Tensor, target_name: str, calls: dict, *, leaf_names=No
     with grad_mode.enable_grad():
         leaf_ts = {leaf: Tensor._make(base[leaf].copy(), requires_grad=True) for leaf in leaves}
         out = replay.run(leaf_ts)
-        from .autograd import engine
+        from ..autograd import engine
         seed_grad = Tensor._make(np.ones(out._data.shape) if v is None else v.astype(np.float64))
         grads = engine.grad([out], [leaf_ts[leaf] for leaf in leaves], [seed_grad], allow_unused=True)
     analytic = {leaf: (np.zeros(base[leaf].shape) if g is None else g._data.astype(np.float64))
@@ -385,7 +385,7 @@ def _custom_ok(orig, new, inputs, call, eps, atol, rtol, samples, rng) -> bool:
         if not outs:
             return True
         vs = [rng.standard_normal(o._data.shape) for o in outs]
-        from .autograd import engine
+        from ..autograd import engine
         diff_in = [t for t, w in zip(leaves, wants) if w]
         grads = engine.grad(outs, diff_in, [Tensor._make(v) for v in vs], allow_unused=True)
 

@@ -1,4 +1,6 @@
-"""Shape ops: views (reshape, transpose, expand, ...), cat/stack, copies and casts.
+"""Views and reshaping: view/reshape, flatten/unflatten, transpose/permute, squeeze/
+unsqueeze, expand, narrow, unbind; and copies and casts (clone, to, type,
+new_*, zero_/fill_/copy_).
 
 View ops return tensors sharing data with their input, as PyTorch's do; the
 result remembers its base so in-place changes through a view are caught.
@@ -6,6 +8,7 @@ result remembers its base so in-place changes through a view are caught.
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 
@@ -553,87 +556,28 @@ def copy_(input, src, non_blocking=False):
         input, src)
 
 
-# cat / stack -------------------------------------------------------------------------
+# unflatten -------------------------------------------------------------------------------
 
-def _cat_fwd(ctx, *arrays, dim):
-    ctx.sizes = [a.shape[dim] for a in arrays]
-    return np.concatenate(arrays, axis=dim)
-
-
-_cat = Op("CatBackward0", _cat_fwd, inputs=())
-
-
-@_cat.derivative
-def _(ctx, grad):
-    out = []
-    start = 0
-    for n in ctx.sizes:
-        out.append(grad.narrow(ctx.dim, start, n))
-        start += n
-    return tuple(out)
-
-
-def _check_list(tensors, name):
-    if isinstance(tensors, Tensor):
-        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
-    tensors = list(tensors)
-    if not tensors:
-        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
-    return tensors
-
-
-@export("cat", "concat", "concatenate")
-def cat(tensors, dim=0, *, out=None):
-    tensors = _check_list(tensors, "cat")
-    d = dtypes.result_type(*tensors)
-    # PyTorch skips 1-D empty tensors in cat
-    ref = next((t for t in tensors if t._data.shape != (0,)), tensors[0])
-    axis = _wrap_dim(dim, ref.ndim)
-    for i, t in enumerate(tensors):
-        if t._data.shape == (0,) and ref._data.shape != (0,):
-            continue
-        if t.ndim != ref.ndim:
-            raise RuntimeError(
-                f"Tensors must have same number of dimensions: got {ref.ndim} and {t.ndim}")
-        for k in range(ref.ndim):
-            if k != axis and t._data.shape[k] != ref._data.shape[k]:
-                raise RuntimeError(
-                    f"Sizes of tensors must match except in dimension {axis}. Expected size "
-                    f"{ref._data.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in the list.")
-    if ref.ndim == 0:
-        raise RuntimeError(f"zero-dimensional tensor (at position 0) cannot be concatenated")
-    keep = [t for t in tensors if not (t._data.shape == (0,) and ref._data.shape != (0,))]
-    arrays = [t._data.astype(d.numpy, copy=False) for t in keep]
-    return _cat.apply(tuple(keep), arrays, {"dim": axis})
-
-
-_stack = Op("StackBackward0", lambda ctx, *arrays, dim: np.stack(arrays, axis=dim), inputs=())
-
-
-@_stack.derivative
-def _(ctx, grad):
-    return tuple(grad.unbind(ctx.dim))
-
-
-@export()
-def stack(tensors, dim=0, *, out=None):
-    tensors = _check_list(tensors, "stack")
-    first = tensors[0]._data.shape
-    for i, t in enumerate(tensors):
-        if t._data.shape != first:
-            raise RuntimeError(
-                f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 and "
-                f"{list(t._data.shape)} at entry {i}")
-    d = dtypes.result_type(*tensors)
-    axis = _wrap_dim(dim, len(first) + 1)
-    arrays = [t._data.astype(d.numpy, copy=False) for t in tensors]
-    return _stack.apply(tuple(tensors), arrays, {"dim": axis})
-
-
-@export()
-def hstack(tensors):
-    tensors = _check_list(tensors, "hstack")
-    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+@export(method=True)
+def unflatten(input, dim, sizes):
+    d = _wrap_dim(dim, input.ndim)
+    sizes = [int(s) for s in sizes]
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    size = input._data.shape[d]
+    if sizes.count(-1) > 1:
+        raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be inferred")
+    if -1 in sizes:
+        known = math.prod(s for s in sizes if s != -1)
+        if known == 0 or size % known:
+            raise RuntimeError(f"unflatten: Provided sizes {_fmt(sizes)} don't multiply up to the size of dim "
+                               f"{dim} ({size}) in the input tensor")
+        sizes[sizes.index(-1)] = size // known
+    elif math.prod(sizes) != size:
+        raise RuntimeError(f"unflatten: Provided sizes {_fmt(sizes)} don't multiply up to the size of dim "
+                           f"{dim} ({size}) in the input tensor")
+    shape = input._data.shape[:d] + tuple(sizes) + input._data.shape[d + 1:]
+    return input.view(shape)
 
 
 # narrow / unbind (used by formulas; breadth adds split, chunk, ...) ---------------------------
@@ -657,6 +601,7 @@ _unbind = Op("UnbindBackward0", lambda ctx, a, dim: tuple(m[i, ...] for m in (np
 
 @_unbind.derivative
 def _(ctx, grads):
+    from .joining import stack
     return stack(grads, ctx.dim)
 
 

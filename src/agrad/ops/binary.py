@@ -1,0 +1,388 @@
+"""Binary and ternary pointwise maths: atan2, hypot, fmod, lerp, copysign, xlogy,
+logaddexp/logaddexp2, float_power, heaviside, addcmul and addcdiv.
+
+Each differentiable op is one entry: numpy forward, PyTorch's node name, what it
+saves, and its derivative written with agrad ops (derivatives.yaml's formulas).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor, _scalar_name
+from ._op import Op, export, finish_out, inplace, method
+from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _not_implemented_for,
+                        _require_tensor, _zeros_like, binary, broadcast_error, check_operand, operands,
+                        pow as _pow)
+
+_result_type = dtypes.result_type
+
+
+# ---------------------------------------------------------------------------
+# binary maths
+# ---------------------------------------------------------------------------
+
+@binary(lambda a, b: _binary_quiet(np.arctan2, a, b), "atan2", saves=("self", "other"))
+def _atan2(ctx, grad):
+    x, y = ctx.self, ctx.other
+    recip = (x * x + y * y).reciprocal()
+    return grad * y * recip, grad * -x * recip
+
+
+@export("atan2", "arctan2", method=True)
+def atan2(input, other, *, out=None):
+    _require_tensor("atan2", other)
+    ts, arrs = _float_operands(input, other, "atan2")
+    return finish_out("atan2", _atan2.apply(ts, arrs, {}), out)
+
+
+method("atan2_")(inplace(atan2))
+method("arctan2_")(inplace(atan2))
+
+
+@binary(np.hypot, "hypot", saves=("self", "other", "result"))
+def _hypot(ctx, grad):
+    r = ctx.result
+    return grad * ctx.self / r, grad * ctx.other / r
+
+
+@export(method=True)
+def hypot(input, other, *, out=None):
+    _require_tensor("hypot", other)
+    ts, arrs = operands(input, other, "hypot")
+    if not arrs[0].dtype.kind == "f":
+        _not_implemented_for("hypot", _result_type(input, other))
+    return finish_out("hypot", _hypot.apply(ts, arrs, {}), out)
+
+
+method("hypot_")(inplace(hypot))
+
+
+# maximum / minimum: ties split the gradient in half
+
+
+# fmod: the C remainder (sign of the dividend)
+def _fmod_kernel(a, b):
+    if a.dtype.kind in "iu" and (np.asarray(b) == 0).any():
+        raise RuntimeError("ZeroDivisionError")
+    with np.errstate(all="ignore"):
+        return np.fmod(a, b)
+
+
+_fmod0 = Op("FmodBackward0", lambda ctx, a, other: _fmod_kernel(a, np.asarray(other, a.dtype)))
+_fmod0.derivative(lambda ctx, grad: grad)
+
+
+@binary(_fmod_kernel, "fmod", saves=("self", "other"), overload=1)
+def _fmod1(ctx, grad):
+    return grad, -grad * ctx.self.div(ctx.other, rounding_mode="trunc")
+
+
+@export(method=True)
+def fmod(input, other, *, out=None):
+    if isinstance(other, Tensor):
+        ts, arrs = operands(input, other, "fmod")
+        return finish_out("fmod", _fmod1.apply(ts, arrs, {}), out)
+    check_operand(other, "fmod")
+    d = _result_type(input, other)
+    return finish_out("fmod", _fmod0.apply((input,), (input._data.astype(d.numpy, copy=False),),
+                                           {"other": other}), out)
+
+
+method("fmod_")(inplace(fmod))
+
+
+# lerp: self + weight * (end - self)
+def _lerp_kernel(a, b, w):
+    w = np.asarray(w, a.dtype)
+    with np.errstate(all="ignore"):
+        return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)).astype(a.dtype, copy=False)
+
+
+_lerp0 = Op("LerpBackward0", lambda ctx, a, b, weight: _lerp_kernel(a, b, weight),
+            inputs=("self", "end"), value_error=broadcast_error)
+_lerp1 = Op("LerpBackward1", lambda ctx, a, b, w: _lerp_kernel(a, b, w),
+            inputs=("self", "end", "weight"), saves=("self", "end", "weight"), value_error=broadcast_error)
+
+
+@_lerp0.derivative
+def _(ctx, grad):
+    w = ctx.weight
+    return grad * (1 - float(w)), grad * w
+
+
+@_lerp1.derivative
+def _(ctx, grad):
+    w = ctx.weight
+    return grad * (1 - w), grad * w, grad * (ctx.end - ctx.self)
+
+
+@export(method=True)
+def lerp(input, end, weight, *, out=None):
+    _require_tensor("lerp", end, "end")
+    if end.dtype is not input.dtype:
+        raise RuntimeError(
+            f"expected dtype {_C_NAMES[input.dtype.name]} for `end` but got dtype {_C_NAMES[end.dtype.name]}")
+    if isinstance(weight, Tensor):
+        if weight.dtype is not input.dtype:
+            raise RuntimeError(f"expected dtype {_C_NAMES[input.dtype.name]} for `weight` but got dtype "
+                               f"{_C_NAMES[weight.dtype.name]}")
+        return finish_out("lerp", _lerp1.apply((input, end, weight), (input._data, end._data, weight._data), {}),
+                          out)
+    check_operand(weight, "lerp")
+    return finish_out("lerp", _lerp0.apply((input, end), (input._data, end._data), {"weight": weight}), out)
+
+
+method("lerp_")(inplace(lerp))
+
+
+# copysign: |self| with the sign of other
+def _copysign_grad(grad, x, result):
+    ratio = (result / x).masked_fill(x == 0, 0)
+    return grad * ratio
+
+
+@binary(np.copysign, "copysign", saves=("self", "result"))
+def _copysign0(ctx, grad):
+    return _copysign_grad(grad, ctx.self, ctx.result), _zeros_like(grad)
+
+
+_copysign1 = Op("CopysignBackward1", lambda ctx, a, other: np.copysign(a, np.asarray(other, a.dtype)),
+                saves=("self", "result"))
+
+
+@_copysign1.derivative
+def _(ctx, grad):
+    return _copysign_grad(grad, ctx.self, ctx.result)
+
+
+@export(method=True)
+def copysign(input, other, *, out=None):
+    if isinstance(other, Tensor):
+        ts, arrs = _float_operands(input, other, "copysign")
+        return finish_out("copysign", _copysign0.apply(ts, arrs, {}), out)
+    check_operand(other, "copysign")
+    d = _result_type(input, other)
+    if not d.is_floating_point:
+        d = dtypes.get_default_dtype()
+    return finish_out("copysign", _copysign1.apply((input,), (input._data.astype(d.numpy, copy=False),),
+                                                   {"other": other}), out)
+
+
+method("copysign_")(inplace(copysign))
+
+
+# xlogy: x * log(y), 0 where x == 0 (unless y is NaN)
+def _xlogy_kernel(x, y):
+    x = np.asarray(x)
+    y = np.asarray(y)
+    with np.errstate(all="ignore"):
+        out = x * np.log(y)
+    out = np.where(x == 0, np.zeros((), out.dtype), out)
+    return np.where(np.isnan(y), np.asarray(np.nan, out.dtype), out).astype(out.dtype, copy=False)
+
+
+@binary(_xlogy_kernel, "xlogy", saves=("self", "other"))
+def _xlogy0(ctx, grad):
+    x, y = ctx.self, ctx.other
+    return xlogy(grad, y).masked_fill((x == 0.0) & (y <= 0.0), 0.0), grad * x / y
+
+
+_xlogy1 = Op("XlogyBackward1", lambda ctx, y, x: _xlogy_kernel(np.asarray(x, y.dtype), y), inputs=("other",),
+             saves=("other",))
+_xlogy2 = Op("XlogyBackward2", lambda ctx, x, other: _xlogy_kernel(x, np.asarray(other, x.dtype)), saves=("self",))
+
+
+@_xlogy1.derivative
+def _(ctx, grad):
+    return grad * ctx.x / ctx.other
+
+
+@_xlogy2.derivative
+def _(ctx, grad):
+    g = xlogy(grad, ctx.other)
+    if not ctx.other > 0:
+        g = g.masked_fill(ctx.self == 0.0, 0.0)
+    return g
+
+
+@export(method=True)
+def xlogy(input, other, *, out=None):
+    """input * log(other), taken as 0 where input == 0."""
+    if not isinstance(input, Tensor):  # scalar self
+        check_operand(input, "xlogy")
+        d = _result_type(input, other)
+        if not d.is_floating_point:
+            d = dtypes.get_default_dtype()
+        return finish_out("xlogy", _xlogy1.apply((other,), (other._data.astype(d.numpy, copy=False),),
+                                                 {"x": input}), out)
+    if isinstance(other, Tensor):
+        ts, arrs = _float_operands(input, other, "xlogy")
+        return finish_out("xlogy", _xlogy0.apply(ts, arrs, {}), out)
+    check_operand(other, "xlogy")
+    d = _result_type(input, other)
+    if not d.is_floating_point:
+        d = dtypes.get_default_dtype()
+    return finish_out("xlogy", _xlogy2.apply((input,), (input._data.astype(d.numpy, copy=False),),
+                                             {"other": other}), out)
+
+
+method("xlogy_")(inplace(xlogy))
+
+
+@binary(lambda a, b: _binary_quiet(np.logaddexp, a, b), "logaddexp", saves=("self", "other"))
+def _logaddexp0(ctx, grad):
+    a, b = ctx.self, ctx.other
+    return grad / (1 + (b - a).exp()), grad / (1 + (a - b).exp())
+
+
+@binary(lambda a, b: _binary_quiet(np.logaddexp2, a, b), "logaddexp2", saves=("self", "other"))
+def _logaddexp2(ctx, grad):
+    a, b = ctx.self, ctx.other
+    return grad / (1 + _pow(2, b - a)), grad / (1 + _pow(2, a - b))
+
+
+@export(method=True)
+def logaddexp(input, other, *, out=None):
+    """log(exp(input) + exp(other)), computed stably."""
+    _require_tensor("logaddexp", other)
+    ts, arrs = operands(input, other, "logaddexp")
+    if arrs[0].dtype.kind != "f":
+        _not_implemented_for("logaddexp", _result_type(input, other))
+    return finish_out("logaddexp", _logaddexp0.apply(ts, arrs, {}), out)
+
+
+@export(method=True)
+def logaddexp2(input, other, *, out=None):
+    """log2(2**input + 2**other), computed stably."""
+    _require_tensor("logaddexp2", other)
+    ts, arrs = operands(input, other, "logaddexp2")
+    if arrs[0].dtype.kind != "f":
+        _not_implemented_for("logaddexp2", _result_type(input, other))
+    return finish_out("logaddexp2", _logaddexp2.apply(ts, arrs, {}), out)
+
+
+@export(method=True)
+def float_power(input, exponent, *, out=None):
+    """pow in double precision: both operands are cast to float64 first."""
+    f64 = dtypes.float64
+    if isinstance(input, Tensor):
+        base = input.to(f64)
+    else:
+        check_operand(input, "float_power")
+        base = float(input)
+    if isinstance(exponent, Tensor):
+        exp = exponent.to(f64)
+    else:
+        check_operand(exponent, "float_power")
+        exp = float(exponent) if not isinstance(exponent, (bool, np.bool_)) else int(exponent)
+    return finish_out("float_power", _pow(base, exp), out)
+
+
+def _float_power_(self, exponent):
+    if self.dtype is not dtypes.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype {_scalar_name(self.dtype)} but the "
+                           "operation's result requires dtype Double")
+    return inplace(float_power)(self, exponent)
+
+
+method("float_power_")(_float_power_)
+
+
+# heaviside: PyTorch has no derivative; it records a node that refuses backward
+_heaviside = Op("torch::autograd::NotImplemented",
+                lambda ctx, a, v: np.heaviside(a, v).astype(np.result_type(a, v), copy=False),
+                inputs=("self", "values"), value_error=broadcast_error)
+
+
+@_heaviside.derivative
+def _(ctx, grad):
+    raise RuntimeError("derivative for aten::heaviside is not implemented")
+
+
+@export(method=True)
+def heaviside(input, values, *, out=None):
+    _require_tensor("heaviside", values, "values")
+    if input.dtype is not values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    return finish_out("heaviside", _heaviside.apply((input, values), (input._data, values._data), {}), out)
+
+
+method("heaviside_")(inplace(heaviside))
+
+
+# ---------------------------------------------------------------------------
+# addcmul / addcdiv: self + value * t1 * t2, self + value * t1 / t2
+# ---------------------------------------------------------------------------
+
+def _ternary_arrays(fname, tensors):
+    for i, t in enumerate(tensors):
+        _require_tensor(fname, t, ("input", "tensor1", "tensor2")[i], i + 1)
+    d = _result_type(*tensors)
+    arrs = [t._data.astype(d.numpy, copy=False) for t in tensors]
+    shapes = [a.shape for a in arrs]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        try:
+            np.broadcast_shapes(shapes[1], shapes[2])
+        except ValueError:
+            raise RuntimeError(_mismatch_message(shapes[1], shapes[2])) from None
+        raise RuntimeError(_mismatch_message(shapes[0], np.broadcast_shapes(shapes[1], shapes[2]))) from None
+    return d, arrs
+
+
+def _addcmul_fwd(ctx, a, t1, t2, value):
+    v = np.asarray(value, a.dtype)
+    return (a + v * t1 * t2).astype(a.dtype, copy=False)
+
+
+def _addcdiv_fwd(ctx, a, t1, t2, value):
+    v = np.asarray(value, a.dtype)
+    with np.errstate(all="ignore"):
+        return (a + v * t1 / t2).astype(a.dtype, copy=False)
+
+
+_addcmul = Op("AddcmulBackward0", _addcmul_fwd, inputs=("self", "tensor1", "tensor2"),
+              saves=("tensor1", "tensor2"))
+_addcdiv = Op("AddcdivBackward0", _addcdiv_fwd, inputs=("self", "tensor1", "tensor2"),
+              saves=("tensor1", "tensor2"))
+
+
+@_addcmul.derivative
+def _(ctx, grad):
+    v = ctx.value
+    return grad, grad * (ctx.tensor2 * v), grad * (ctx.tensor1 * v)
+
+
+@_addcdiv.derivative
+def _(ctx, grad):
+    v = ctx.value
+    t1, t2 = ctx.tensor1, ctx.tensor2
+    return grad, grad * (v / t2), -grad * (v * t1 / (t2 * t2))
+
+
+@export(method=True)
+def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+    """input + value * tensor1 * tensor2."""
+    d, arrs = _ternary_arrays("addcmul", (input, tensor1, tensor2))
+    return finish_out("addcmul", _addcmul.apply((input, tensor1, tensor2), arrs, {"value": value}), out)
+
+
+@export(method=True)
+def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+    """input + value * tensor1 / tensor2."""
+    d, arrs = _ternary_arrays("addcdiv", (input, tensor1, tensor2))
+    if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform "
+            "a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "
+            "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+            "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter "
+            "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+    return finish_out("addcdiv", _addcdiv.apply((input, tensor1, tensor2), arrs, {"value": value}), out)
+
+
+method("addcmul_")(inplace(addcmul))
+method("addcdiv_")(inplace(addcdiv))

@@ -1,0 +1,215 @@
+"""Cumulative (scan) ops: cumsum, cumprod, cummax/cummin and logcumsumexp, with
+PyTorch's nodes and backward formulas (derivatives.yaml, FunctionsManual.cpp)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor, _scalar_name, _wrap_dim
+from ._op import Op, export, finish_out, inplace, method
+from .comparison import _return_type
+from .pointwise import where
+from .reductions import (_REQUIRED, _acc_dtype, _check_int_dim, _quiet, _require_dim, _reverse,
+                         _reversed_cumsum, prod)
+
+
+# ---------------------------------------------------------------------------
+# cumsum / cumprod
+# ---------------------------------------------------------------------------
+
+def _cum_fwd(ctx, a, axis, dtype, np_fn):
+    a = a.astype(dtype, copy=False)
+    if a.ndim == 0:
+        return a.copy()
+    with np.errstate(all="ignore"):
+        return np_fn(a, axis=axis)
+
+
+_cumsum = Op("CumsumBackward0", _cum_fwd)
+_cumprod = Op("CumprodBackward0", _cum_fwd, saves=("self", "result"))
+
+
+def _in_dtype(ctx):
+    return ctx._input_meta[0][1]
+
+
+@_cumsum.derivative
+def _(ctx, grad):
+    grad = grad.to(_in_dtype(ctx))
+    shape = ctx.input_shape
+    if grad.numel() <= 1 or not len(shape) or shape[ctx.axis] == 1:
+        return grad
+    return _reversed_cumsum(grad, ctx.axis)
+
+
+@_cumprod.derivative
+@_quiet
+def _(ctx, grad):
+    x = ctx.self
+    grad = grad.to(x.dtype)
+    if x.numel() <= 1:
+        return grad
+    d = ctx.axis
+    n = x.shape[d]
+    if n == 1:
+        return grad
+    out = ctx.result
+    w = out * grad
+    if not (x._data == 0).any():
+        return _reversed_cumsum(w, d) / x
+    # With zeros: dy_j/dx_k = prod_{i <= j, i != k} x_i, built slice by slice (PyTorch's
+    # O(n^2) formula, the one that is itself differentiable).
+    from .joining import cat, stack
+    ones_shape = list(x.shape)
+    ones_shape[d] = 1
+    ones = Tensor._make(np.ones(ones_shape, x.dtype.numpy))
+    slices = []
+    for k in range(n):
+        if k == 0:
+            omitted = cat([ones, cumprod(x.narrow(d, 1, n - 1), d)], d)
+        elif k == n - 1:
+            omitted = prod(x.narrow(d, 0, k), d, True)
+        else:
+            until_k = prod(x.narrow(d, 0, k), d, True)
+            from_k_plus_1 = cumprod(x.narrow(d, k + 1, n - k - 1), d)
+            omitted = cat([until_k, until_k.expand_as(from_k_plus_1) * from_k_plus_1], d)
+        slices.append((grad.narrow(d, k, n - k) * omitted).sum(d))
+    return stack(slices, d)
+
+
+def _cumulative(op, fname, np_fn):
+    def fn(input, dim=_REQUIRED, *, dtype=None, out=None):
+        _require_dim(fname, dim)
+        _check_int_dim(fname, dim)
+        axis = _wrap_dim(dim, input.ndim)
+        d = _acc_dtype(input, dtype)
+        return finish_out(fname, op.apply((input,), (input._data,), {"axis": axis, "dtype": d.numpy,
+                                                                     "np_fn": np_fn}), out)
+
+    fn.__name__ = fname
+    fn.__doc__ = f"Cumulative {fname[3:]} along ``dim``."
+    export(fname, method=True)(fn)
+
+    in_place = inplace(fn)
+
+    def fn_(self, dim=_REQUIRED, *, dtype=None):
+        if dtype is not None and dtypes.lookup(dtype) is not self.dtype:
+            from .pointwise import _C_NAMES
+            raise RuntimeError(
+                f"Bad in-place call: input tensor dtype {_C_NAMES[self.dtype.name]} and output tensor dtype "
+                f"{_C_NAMES[dtypes.lookup(dtype).name]} should match")
+        return in_place(self, dim, dtype=dtype)
+
+    fn_.__name__ = fname + "_"
+    method(fname + "_")(fn_)
+    return fn
+
+
+cumsum = _cumulative(_cumsum, "cumsum", np.cumsum)
+cumprod = _cumulative(_cumprod, "cumprod", np.cumprod)
+
+
+CummaxResult = _return_type("cummax")
+CumminResult = _return_type("cummin")
+
+
+def _cummaxmin_fwd(ctx, a, axis, is_max):
+    if a.ndim == 0:
+        idx = np.zeros((), np.int64)
+        ctx.indices = idx
+        return a.copy(), idx
+    moved = np.moveaxis(a, axis, -1)
+    n = moved.shape[-1]
+    positions = np.arange(n)
+    if a.dtype.kind == "f":
+        isn = np.isnan(moved)
+        seen_nan = np.logical_or.accumulate(isn, axis=-1)
+        fill = -np.inf if is_max else np.inf
+        clean = np.where(isn, fill, moved)
+    else:
+        isn = seen_nan = np.zeros(moved.shape, bool)
+        clean = moved
+    running = (np.maximum if is_max else np.minimum).accumulate(clean, axis=-1)
+    # an element takes over when it is NaN, or (no NaN so far) it reaches the running extreme
+    update = isn | (~seen_nan & (moved == running))
+    idx = np.maximum.accumulate(np.where(update, positions, -1), axis=-1)
+    values = np.where(seen_nan, np.asarray(np.nan, a.dtype), running) if a.dtype.kind == "f" else running
+    values = np.moveaxis(values.astype(a.dtype, copy=False), -1, axis)
+    idx = np.moveaxis(idx.astype(np.int64), -1, axis)
+    ctx.indices = idx
+    return np.ascontiguousarray(values), np.ascontiguousarray(idx)
+
+
+def _cummaxmin_back(ctx, grad):
+    # cummaxmin_backward: the gradients added where each running extreme came from
+    shape = ctx.input_shape
+    if not len(shape) or grad.numel() == 0:
+        return grad
+    from ._op import FUNCTIONS
+    zeros = Tensor._make(np.zeros(shape, grad.dtype.numpy))
+    return FUNCTIONS["scatter_add"](zeros, ctx.axis, Tensor._make(ctx.indices), grad)
+
+
+_cummax = Op("CummaxBackward0", _cummaxmin_fwd, outputs=1)
+_cummin = Op("CumminBackward0", _cummaxmin_fwd, outputs=1)
+_cummax.derivative(_cummaxmin_back)
+_cummin.derivative(_cummaxmin_back)
+
+
+def _cummaxmin(op, fname, is_max, result_type):
+    def fn(input, dim=_REQUIRED, *, out=None):
+        _require_dim(fname, dim)
+        _check_int_dim(fname, dim)
+        axis = _wrap_dim(dim, input.ndim)
+        vals, idx = op.apply((input,), (input._data,), {"axis": axis, "is_max": is_max})
+        return result_type(vals, idx)
+
+    fn.__name__ = fname
+    fn.__doc__ = f"Running {'maximum' if is_max else 'minimum'} along ``dim`` and where it was found: (values, indices)."
+    return export(method=True)(fn)
+
+
+cummax = _cummaxmin(_cummax, "cummax", True, CummaxResult)
+cummin = _cummaxmin(_cummin, "cummin", False, CumminResult)
+
+
+def _logcumsumexp_fwd(ctx, a, axis):
+    if a.ndim == 0:
+        return a.copy()
+    with np.errstate(all="ignore"):
+        return np.logaddexp.accumulate(a, axis=axis)
+
+
+_logcumsumexp = Op("LogcumsumexpBackward0", _logcumsumexp_fwd, saves=("self", "result"))
+
+
+def _reverse_logcumsumexp(x, dim):
+    return _reverse(logcumsumexp(_reverse(x, dim), dim), dim)
+
+
+@_logcumsumexp.derivative
+@_quiet
+def _(ctx, grad):
+    # logcumsumexp_backward: positive and negative parts of the gradient in log space
+    if grad.ndim == 0 or grad.numel() == 0:
+        return grad
+    x, result, d = ctx.self, ctx.result, ctx.axis
+    lowest = float(np.finfo(grad.dtype.numpy).min)
+    log_abs_grad = grad.abs().log()
+    log_grad_positive = where(grad > 0, log_abs_grad, lowest)
+    log_grad_negative = where(grad < 0, log_abs_grad, lowest)
+    output_pos = (_reverse_logcumsumexp(log_grad_positive - result, d) + x).exp()
+    output_neg = (_reverse_logcumsumexp(log_grad_negative - result, d) + x).exp()
+    return output_pos - output_neg
+
+
+@export(method=True)
+def logcumsumexp(input, dim=_REQUIRED, *, out=None):
+    """log(cumsum(exp(input), dim)), computed stably."""
+    _require_dim("logcumsumexp", dim)
+    _check_int_dim("logcumsumexp", dim)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
+    axis = _wrap_dim(dim, input.ndim)
+    return finish_out("logcumsumexp", _logcumsumexp.apply((input,), (input._data,), {"axis": axis}), out)

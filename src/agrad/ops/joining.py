@@ -1,0 +1,469 @@
+"""Joining, splitting and rearranging: cat/stack/hstack/column_stack/dstack, split/
+chunk/tensor_split/hsplit/vsplit/dsplit, repeat/tile, flip/roll, meshgrid and
+atleast_nd.
+
+Composites (hstack, meshgrid, atleast_2d, ...) are built from other ops exactly
+as PyTorch builds them, so the graph shows the same nodes.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor, _scalar_name, _wrap_dim
+from ._op import Op, export, finish_out, method
+from .indexing import _FULL, _slice
+from .scatter_gather import _as_views, _is_int
+from .views import _fmt, _sizes, _view, reshape
+
+
+# cat / stack -------------------------------------------------------------------------
+
+def _cat_fwd(ctx, *arrays, dim):
+    ctx.sizes = [a.shape[dim] for a in arrays]
+    return np.concatenate(arrays, axis=dim)
+
+
+_cat = Op("CatBackward0", _cat_fwd, inputs=())
+
+
+@_cat.derivative
+def _(ctx, grad):
+    out = []
+    start = 0
+    for n in ctx.sizes:
+        out.append(grad.narrow(ctx.dim, start, n))
+        start += n
+    return tuple(out)
+
+
+def _check_list(tensors, name):
+    if isinstance(tensors, Tensor):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+    return tensors
+
+
+@export("cat", "concat", "concatenate")
+def cat(tensors, dim=0, *, out=None):
+    tensors = _check_list(tensors, "cat")
+    d = dtypes.result_type(*tensors)
+    # PyTorch skips 1-D empty tensors in cat
+    ref = next((t for t in tensors if t._data.shape != (0,)), tensors[0])
+    axis = _wrap_dim(dim, ref.ndim)
+    for i, t in enumerate(tensors):
+        if t._data.shape == (0,) and ref._data.shape != (0,):
+            continue
+        if t.ndim != ref.ndim:
+            raise RuntimeError(
+                f"Tensors must have same number of dimensions: got {ref.ndim} and {t.ndim}")
+        for k in range(ref.ndim):
+            if k != axis and t._data.shape[k] != ref._data.shape[k]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {axis}. Expected size "
+                    f"{ref._data.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in the list.")
+    if ref.ndim == 0:
+        raise RuntimeError(f"zero-dimensional tensor (at position 0) cannot be concatenated")
+    keep = [t for t in tensors if not (t._data.shape == (0,) and ref._data.shape != (0,))]
+    arrays = [t._data.astype(d.numpy, copy=False) for t in keep]
+    return _cat.apply(tuple(keep), arrays, {"dim": axis})
+
+
+_stack = Op("StackBackward0", lambda ctx, *arrays, dim: np.stack(arrays, axis=dim), inputs=())
+
+
+@_stack.derivative
+def _(ctx, grad):
+    return tuple(grad.unbind(ctx.dim))
+
+
+@export()
+def stack(tensors, dim=0, *, out=None):
+    tensors = _check_list(tensors, "stack")
+    first = tensors[0]._data.shape
+    for i, t in enumerate(tensors):
+        if t._data.shape != first:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 and "
+                f"{list(t._data.shape)} at entry {i}")
+    d = dtypes.result_type(*tensors)
+    axis = _wrap_dim(dim, len(first) + 1)
+    arrays = [t._data.astype(d.numpy, copy=False) for t in tensors]
+    return _stack.apply(tuple(tensors), arrays, {"dim": axis})
+
+
+@export()
+def hstack(tensors):
+    tensors = _check_list(tensors, "hstack")
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+
+
+# repeat / tile ------------------------------------------------------------------------------
+
+def _repeat_fwd(ctx, a, repeats):
+    lead = len(repeats) - a.ndim
+    return np.tile(a.reshape((1,) * lead + a.shape), repeats)
+
+
+_repeat = Op("RepeatBackward0", _repeat_fwd)
+
+
+@_repeat.derivative
+def _(ctx, grad):
+    # repeat_backward: fold each repeated dim into (repeat, size) and sum the repeats
+    repeats, shape = ctx.repeats, tuple(ctx.input_shape)
+    if 0 in repeats:
+        return grad.new_zeros(shape)
+    lead = len(repeats) - len(shape)
+    for _ in range(lead):
+        grad = grad.sum(0)
+    folded, sum_dims = [], []
+    for d, size in enumerate(shape):
+        r = repeats[d + lead]
+        if r != 1:
+            folded.append(r)
+            sum_dims.append(len(folded) - 1)
+        folded.append(size)
+    if sum_dims:
+        grad = grad.reshape(folded).sum(tuple(sum_dims))
+    return grad
+
+
+@method("repeat")
+def repeat(input, *sizes):
+    repeats = _sizes(sizes)
+    if len(repeats) < input.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    lead = len(repeats) - input.ndim
+    out_shape = [r * s for r, s in zip(repeats, (1,) * lead + input._data.shape)]
+    for s in out_shape:
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {_fmt(out_shape)}")
+    return _repeat.apply((input,), (input._data,), {"repeats": repeats})
+
+
+@export(method=True)
+def tile(input, dims):
+    dims = _sizes((dims,)) if not isinstance(dims, numbers.Integral) else (int(dims),)
+    if len(dims) < input.ndim:
+        dims = (1,) * (input.ndim - len(dims)) + dims
+    return repeat(input, dims)
+
+
+# flip / roll -----------------------------------------------------------------------------------
+
+_flip = Op("FlipBackward0", lambda ctx, a, dims: np.flip(a, dims).copy() if dims else a.copy())
+_flip.derivative(lambda ctx, grad: flip(grad, ctx.dims))
+
+
+@export(method=True)
+def flip(input, *dims):
+    if len(dims) == 1 and not isinstance(dims[0], numbers.Integral):
+        dims = tuple(dims[0])
+    wrapped = tuple(_wrap_dim(d, input.ndim) for d in dims)
+    seen = set()
+    for d in wrapped:
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.add(d)
+    if input.ndim == 0:
+        wrapped = ()
+    return _flip.apply((input,), (input._data,), {"dims": wrapped})
+
+
+@export(method=True)
+def fliplr(input):
+    if input.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(input, 1)
+
+
+@export(method=True)
+def flipud(input):
+    if input.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(input, 0)
+
+
+def _roll_fwd(ctx, a, shifts, dims):
+    if not dims:
+        return np.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
+    return np.roll(a, shifts, dims)
+
+
+_roll = Op("RollBackward0", _roll_fwd)
+_roll.derivative(lambda ctx, grad: roll(grad, tuple(-s for s in ctx.shifts), ctx.dims if ctx.dims else None))
+
+
+@export(method=True)
+def roll(input, shifts, dims=None):
+    shifts = (int(shifts),) if isinstance(shifts, numbers.Integral) else tuple(int(s) for s in shifts)
+    dims = () if dims is None else ((int(dims),) if isinstance(dims, numbers.Integral) else tuple(dims))
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    if not dims and len(shifts) == 1:
+        return _roll.apply((input,), (input._data,), {"shifts": shifts, "dims": ()})
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    dims = tuple(_wrap_dim(d, input.ndim) for d in dims)
+    return _roll.apply((input,), (input._data,), {"shifts": shifts, "dims": dims})
+
+
+def _split_fwd(ctx, a, dim, sizes):
+    out, start = [], 0
+    for n in sizes:
+        out.append(a[(_FULL,) * dim + (slice(start, start + n),)])
+        start += n
+    return tuple(out)
+
+
+def _split_back(ctx, grads):
+    return cat(grads, ctx.dim)
+
+
+_split = Op("SplitBackward0", _split_fwd, outputs=None, multi_grad=True)
+_split_sizes = Op("SplitWithSizesBackward0", _split_fwd, outputs=None, multi_grad=True)
+_split.derivative(_split_back)
+_split_sizes.derivative(_split_back)
+
+
+def _split_even(input, split_size, dim):
+    d = _wrap_dim(dim, input.ndim)
+    size = input._data.shape[d] if input.ndim else 1
+    if split_size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
+    if split_size == 0 and size != 0:
+        raise RuntimeError(
+            f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
+    n = max((size + split_size - 1) // split_size, 1) if split_size else 1
+    sizes = [min(split_size, size - i * split_size) for i in range(n)]
+    return _as_views(_split.apply((input,), (input._data,), {"dim": d, "sizes": sizes}), input)
+
+
+def _split_with_sizes(input, sizes, dim):
+    d = _wrap_dim(dim, input.ndim)
+    size = input._data.shape[d]
+    sizes = [int(s) for s in sizes]
+    if any(s < 0 for s in sizes):
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={_fmt(sizes)}")
+    if sum(sizes) != size:
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at dimension {d}), "
+            f"but got split_sizes={_fmt(sizes)}")
+    return _as_views(_split_sizes.apply((input,), (input._data,), {"dim": d, "sizes": sizes}), input)
+
+
+@export(method=True)
+def split(input, split_size_or_sections, dim=0):
+    if isinstance(split_size_or_sections, numbers.Integral):
+        return _split_even(input, int(split_size_or_sections), dim)
+    return _split_with_sizes(input, split_size_or_sections, dim)
+
+
+@method("split_with_sizes")
+def split_with_sizes(input, split_sizes, dim=0):
+    return _split_with_sizes(input, split_sizes, dim)
+
+
+export("split_with_sizes")(split_with_sizes)
+
+
+@export(method=True)
+def chunk(input, chunks, dim=0):
+    if input.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    d = _wrap_dim(dim, input.ndim)
+    size = input._data.shape[d]
+    split_size = (size + chunks - 1) // chunks
+    if split_size == 0 and size == 0:
+        return _split_with_sizes(input, [0] * chunks, d)
+    return _split_even(input, split_size, d)
+
+
+def _slice_view(input, d, start, stop):
+    return _view(_slice, input, input._data, {"index": (_FULL,) * d + (slice(start, stop),)})
+
+
+@export(method=True)
+def tensor_split(input, indices_or_sections, dim=0):
+    if input.ndim == 0:
+        raise RuntimeError(
+            "tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    d = _wrap_dim(dim, input.ndim)
+    size = input._data.shape[d]
+    spec = indices_or_sections
+    if isinstance(spec, Tensor):
+        if not _is_int(spec):
+            raise RuntimeError(
+                "tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                f"{_scalar_name(spec.dtype)}")
+        if spec.ndim > 1:
+            raise RuntimeError(
+                "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or one-dimensional "
+                f"tensor, but got a tensor with {spec.ndim} dims")
+        spec = int(spec.item()) if spec.ndim == 0 else [int(x) for x in spec._data]
+    if isinstance(spec, numbers.Integral):
+        n = int(spec)
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+        small, extra = divmod(size, n)
+        bounds, start = [], 0
+        for i in range(n):
+            stop = start + small + (1 if i < extra else 0)
+            bounds.append((start, stop))
+            start = stop
+    else:
+        cuts = [int(i) for i in spec]
+        bounds, start = [], 0
+        for c in cuts + [size]:
+            c = c + size if c < 0 else c
+            c = min(max(c, 0), size)
+            stop = max(c, start)
+            bounds.append((start, stop))
+            start = stop
+    return tuple(_slice_view(input, d, s, e) for s, e in bounds)
+
+
+def _split_dims(input, indices_or_sections, dim, name, min_dim):
+    if input.ndim < min_dim:
+        raise RuntimeError(
+            f"torch.{name} requires a tensor with at least {min_dim} dimension, "
+            f"but got a tensor with {input.ndim} dimensions!")
+    if isinstance(indices_or_sections, numbers.Integral):
+        size = input._data.shape[dim]
+        if indices_or_sections == 0 or size % indices_or_sections:
+            raise RuntimeError(
+                f"torch.{name} attempted to split along dimension {dim}, but the size of the dimension {size} "
+                f"is not divisible by the split_size {indices_or_sections}!")
+    return tensor_split(input, indices_or_sections, dim)
+
+
+@export(method=True)
+def hsplit(input, indices_or_sections):
+    return _split_dims(input, indices_or_sections, 1 if input.ndim > 1 else 0, "hsplit", 1)
+
+
+@export(method=True)
+def vsplit(input, indices_or_sections):
+    return _split_dims(input, indices_or_sections, 0, "vsplit", 2)
+
+
+@export(method=True)
+def dsplit(input, indices_or_sections):
+    return _split_dims(input, indices_or_sections, 2, "dsplit", 3)
+
+
+# meshgrid / atleast_nd / column_stack / dstack ------------------------------------------------------------
+
+def _tensor_list(tensors):
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        return list(tensors[0]), True
+    return list(tensors), len(tensors) != 1
+
+
+@export()
+def meshgrid(*tensors, indexing=None):
+    tensors, _ = _tensor_list(tensors)
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+                      UserWarning, stacklevel=2)
+        indexing = "ij"
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors[1:]:
+        if t.dtype is not tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
+    shape = [t.numel() for t in tensors]
+    swap = indexing == "xy" and len(tensors) >= 2
+    if swap:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, t in enumerate(tensors):
+        pos = (1 - i if i < 2 else i) if swap else i
+        view_shape = [1] * len(tensors)
+        view_shape[pos] = -1
+        out.append(t.view(view_shape).expand(shape))
+    return tuple(out)
+
+
+def _atleast(tensors, fn):
+    items, many = _tensor_list(tensors)
+    out = tuple(fn(t) for t in items)
+    return out if many else out[0]
+
+
+@export(method=False)
+def atleast_1d(*tensors):
+    return _atleast(tensors, lambda t: reshape(t, 1) if t.ndim == 0 else t)
+
+
+@export()
+def atleast_2d(*tensors):
+    def fn(t):
+        if t.ndim == 0:
+            return reshape(t, (1, 1))
+        if t.ndim == 1:
+            return t.unsqueeze(0)
+        return t
+
+    return _atleast(tensors, fn)
+
+
+@export()
+def atleast_3d(*tensors):
+    def fn(t):
+        if t.ndim == 0:
+            return reshape(t, (1, 1, 1))
+        if t.ndim == 1:
+            return t.unsqueeze(0).unsqueeze(-1)
+        if t.ndim == 2:
+            return t.unsqueeze(-1)
+        return t
+
+    return _atleast(tensors, fn)
+
+
+@export()
+def column_stack(tensors, *, out=None):
+    if isinstance(tensors, Tensor):
+        raise TypeError("column_stack(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("column_stack expects a non-empty TensorList")
+    cols = [reshape(t, (t.numel(), 1)) if t.ndim <= 1 else t for t in tensors]
+    return finish_out("column_stack", cat(cols, 1), out)
+
+
+@export()
+def dstack(tensors, *, out=None):
+    if isinstance(tensors, Tensor):
+        raise TypeError("dstack(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("dstack expects a non-empty TensorList")
+    return finish_out("dstack", cat(list(atleast_3d(tensors)), 2), out)
+
+
+@export("row_stack", "vstack")
+def row_stack(tensors, *, out=None):
+    """vstack: atleast_2d, then cat along dim 0."""
+    if isinstance(tensors, Tensor):
+        raise TypeError("row_stack(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("vstack expects a non-empty TensorList")
+    return finish_out("row_stack", cat(list(atleast_2d(tensors)), 0), out)

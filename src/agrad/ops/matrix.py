@@ -1,0 +1,734 @@
+"""Matrix functions: trace, diagonal/diag/diag_embed, tril/triu, cross, the norms
+(vector_norm, matrix_norm, norm, dist), det/slogdet/logdet, inverse and solve.
+
+Forwards are numpy; backwards are PyTorch's formulas (``derivatives.yaml``,
+``FunctionsManual.cpp``) written with agrad ops, so they differentiate again.
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd import grad_mode
+from ..tensor import Tensor, _scalar_name, _wrap_dim
+from ._op import FUNCTIONS, LINALG, Op, export, finish_out, inplace, method
+from .comparison import isnan
+from .reductions import _as_grad_dtype, _axes, _quiet, _restore
+from .unary import sgn
+from .views import _view
+
+INF = float("inf")
+
+
+class _LinAlgError(RuntimeError):
+    """PyTorch's ``torch.linalg.LinAlgError`` (``torch._C._LinAlgError``)."""
+
+
+_LinAlgError.__module__ = "torch._C"
+export("LinAlgError", linalg=True, torch=False)(_LinAlgError)
+
+
+def _fmt(shape):
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _const(array):
+    return Tensor._make(np.asarray(array))
+
+
+def _unsqueeze2(t):
+    return t.unsqueeze(-1).unsqueeze(-1)
+
+
+def _require_float(t, who):
+    if not t.dtype.is_floating_point:
+        raise RuntimeError(f"{who}: Expected a floating point or complex tensor as input. Got {_scalar_name(t.dtype)}")
+
+
+def _require_square(t, who):
+    if t.ndim < 2:
+        raise RuntimeError(f"{who}: The input tensor A must have at least 2 dimensions.")
+    n, m = t._data.shape[-2:]
+    if n != m:
+        raise RuntimeError(f"{who}: A must be batches of square matrices, but they are {n} by {m} matrices")
+
+
+# trace / diagonal / diag / diag_embed / tril / triu -------------------------------------------
+
+def _trace_fwd(ctx, a):
+    t = np.trace(a)
+    return np.asarray(t, np.int64 if a.dtype.kind in "biu" else a.dtype)
+
+
+_trace = Op("TraceBackward0", _trace_fwd)
+
+
+@_trace.derivative
+def _(ctx, grad):
+    n, m = ctx.input_shape
+    return grad * _const(np.eye(n, m, dtype=grad._data.dtype))
+
+
+@export(method=True)
+def trace(input):
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    return _trace(input)
+
+
+def _diag_view(a, offset, d1, d2):
+    """A writeable numpy view of the diagonal of ``a`` over dims (d1, d2), appended as the last dim."""
+    b = np.moveaxis(a, (d1, d2), (-2, -1))
+    n1, n2 = b.shape[-2:]
+    if offset >= 0:
+        b = b[..., :, offset:]
+        length = max(min(n1, n2 - offset), 0)
+    else:
+        b = b[..., -offset:, :]
+        length = max(min(n1 + offset, n2), 0)
+    return np.lib.stride_tricks.as_strided(
+        b, b.shape[:-2] + (length,), b.strides[:-2] + (b.strides[-2] + b.strides[-1],),
+        writeable=a.flags.writeable)
+
+
+def _diagonal_fwd(ctx, a, offset, dim1, dim2):
+    return _diag_view(a, offset, dim1, dim2)
+
+
+def _diagonal_back(ctx, grad):
+    return _diagonal_embed.apply((grad,), (grad._data,), {"shape": tuple(ctx.input_shape), "offset": ctx.offset,
+                                                          "dim1": ctx.dim1, "dim2": ctx.dim2})
+
+
+_diagonal = Op("DiagonalBackward0", _diagonal_fwd)
+_diagonal.derivative(_diagonal_back)
+_diagonal_copy = Op("DiagonalBackward0_copy",  # torch.diag of a matrix (diagonal_copy)
+                    lambda ctx, a, offset, dim1, dim2: _diag_view(a, offset, dim1, dim2).copy())
+_diagonal_copy.derivative(_diagonal_back)
+
+
+def _diagonal_embed_fwd(ctx, g, shape, offset, dim1, dim2):
+    out = np.zeros(shape, g.dtype)
+    _diag_view(out, offset, dim1, dim2)[...] = g
+    return out
+
+
+# diagonal_backward: zeros of the input's shape with the gradient on the diagonal
+_diagonal_embed = Op("DiagonalBackwardBackward0", _diagonal_embed_fwd, internal=True)
+_diagonal_embed.derivative(lambda ctx, grad: diagonal(grad, ctx.offset, ctx.dim1, ctx.dim2))
+
+
+def _diag_dims(ndim, dim1, dim2):
+    d1, d2 = _wrap_dim(dim1, ndim), _wrap_dim(dim2, ndim)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return d1, d2
+
+
+@export(method=True)
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    d1, d2 = _diag_dims(input.ndim, dim1, dim2)
+    return _view(_diagonal, input, input._data, {"offset": int(offset), "dim1": d1, "dim2": d2})
+
+
+def _linalg_diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    return diagonal(A, offset, dim1, dim2)
+
+
+export("diagonal", linalg=True, torch=False)(_linalg_diagonal)
+
+
+def _diag_embed_fwd(ctx, a, offset, dim1, dim2):
+    n = a.shape[-1] + abs(offset)
+    shape = list(a.shape[:-1])
+    for pos in sorted((dim1, dim2)):
+        shape.insert(pos, n)
+    out = np.zeros(shape, a.dtype)
+    _diag_view(out, offset, dim1, dim2)[...] = a
+    return out
+
+
+_diag_embed = Op("DiagEmbedBackward0", _diag_embed_fwd)
+_diag_embed.derivative(lambda ctx, grad: diagonal(grad, ctx.offset, ctx.dim1, ctx.dim2))
+
+
+@export(method=True)
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    d1, d2 = _diag_dims(input.ndim + 1, dim1, dim2)
+    return _diag_embed.apply((input,), (input._data,), {"offset": int(offset), "dim1": d1, "dim2": d2})
+
+
+@export(method=True)
+def diag(input, diagonal=0, *, out=None):
+    if input.ndim == 1:
+        result = diag_embed(input, diagonal, 0, 1)
+    elif input.ndim == 2:
+        result = _diagonal_copy.apply((input,), (input._data,), {"offset": int(diagonal), "dim1": 0, "dim2": 1})
+    else:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
+    return finish_out("diag", result, out)
+
+
+def _triangle(name, np_fn):
+    op = Op(f"{name.capitalize()}Backward0", lambda ctx, a, diagonal: np_fn(a, diagonal))
+
+    def fn(input, diagonal=0, *, out=None):
+        if input.ndim < 2:
+            raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+        return finish_out(name, op.apply((input,), (input._data,), {"diagonal": int(diagonal)}), out)
+
+    op.derivative(lambda ctx, grad: fn(grad, ctx.diagonal))
+    fn.__name__ = name
+    export(name, method=True)(fn)
+    method(name + "_")(inplace(fn))
+    return fn
+
+
+tril = _triangle("tril", np.tril)
+triu = _triangle("triu", np.triu)
+
+
+# cross ---------------------------------------------------------------------------------------
+
+def _cross_fwd(ctx, a, b, dim):
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    return np.cross(np.broadcast_to(a, shape), np.broadcast_to(b, shape), axis=dim).astype(
+        np.result_type(a, b), copy=False)
+
+
+_cross = Op("LinalgCrossBackward0", _cross_fwd, inputs=("self", "other"), saves=("self", "other"),
+            saves_for={"self": (1,), "other": (0,)})
+
+
+@_cross.derivative
+def _(ctx, grad):
+    meta = ctx._input_meta
+    g_self = _linalg_cross(ctx.other, grad, dim=ctx.dim) if meta[0] is not None else None
+    g_other = _linalg_cross(grad, ctx.self, dim=ctx.dim) if meta[1] is not None else None
+    return g_self, g_other
+
+
+def _linalg_cross(input, other, *, dim=-1, out=None):
+    if input.ndim != other.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    d = _wrap_dim(dim, input.ndim)
+    if input._data.shape[d] != 3 or other._data.shape[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{input._data.shape[d]} and {other._data.shape[d]}")
+    try:
+        np.broadcast_shapes(input._data.shape, other._data.shape)
+    except ValueError:
+        from .pointwise import _mismatch_message
+        raise RuntimeError(_mismatch_message(input._data.shape, other._data.shape)) from None
+    d_out = dtypes.result_type(input, other)
+    arrays = (input._data.astype(d_out.numpy, copy=False), other._data.astype(d_out.numpy, copy=False))
+    return finish_out("linalg_cross", _cross.apply((input, other), arrays, {"dim": d}), out)
+
+
+export("cross", linalg=True, torch=False)(_linalg_cross)
+
+
+@export(method=True)
+def cross(input, other, dim=None, *, out=None):
+    if dim is None:
+        warnings.warn(
+            "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly "
+            "or simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of "
+            "linalg.cross in a future release.", UserWarning, stacklevel=2)
+        shape = np.broadcast_shapes(input._data.shape, other._data.shape)
+        dim = next((i for i, s in enumerate(shape) if s == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    return _linalg_cross(input, other, dim=dim, out=out)
+
+
+# norms ---------------------------------------------------------------------------------------
+
+# torch.linalg.vector_norm (LinalgVectorNormBackward0) and amax/amin live in reduction_extra;
+# the matrix norms here are built from them as ATen builds them.
+
+def _linalg_vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    return LINALG["vector_norm"](x, ord, dim, keepdim, dtype=dtype, out=out)
+
+
+def _ord_name(ord):
+    if ord == INF:
+        return "inf"
+    if ord == -INF:
+        return "-inf"
+    return f"{ord:g}"
+
+
+def _matrix_norm_impl(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    if A.ndim < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    dim = list(dim)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dim)}")
+    d0, d1 = _wrap_dim(dim[0], A.ndim), _wrap_dim(dim[1], A.ndim)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    elif float(ord) not in (1, -1, 2, -2, INF, -INF):
+        raise RuntimeError(f"linalg.matrix_norm: Order {_ord_name(float(ord))} not supported.")
+    if not A.dtype.is_floating_point:
+        raise RuntimeError(
+            f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {_scalar_name(A.dtype)}")
+    if ord == "fro":
+        return _linalg_vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype, out=out)
+    if ord == "nuc" or abs(float(ord)) == 2:
+        raise NotImplementedError(f"agrad: linalg.matrix_norm with ord={ord!r} (it needs the SVD) is not supported yet")
+    # 1 / inf: the max (min) over one dim of the 1-norm over the other, as ATen does
+    reducer = FUNCTIONS.get("amax" if float(ord) > 0 else "amin")
+    if reducer is None:
+        raise NotImplementedError(f"agrad: linalg.matrix_norm with ord={ord!r} needs amax/amin")
+    if abs(float(ord)) == INF:
+        d0, d1 = d1, d0
+    if not keepdim and d0 < d1:
+        d1 -= 1
+    result = reducer(_linalg_vector_norm(A, 1, (d0,), keepdim, dtype=dtype), d1, keepdim)
+    return finish_out("linalg_matrix_norm", result, out)
+
+
+export("matrix_norm", linalg=True, torch=False)(_matrix_norm_impl)
+
+
+def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
+    if dim is not None:
+        dim = [dim] if isinstance(dim, numbers.Integral) else list(dim)
+        if len(dim) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {_fmt(dim)}")
+    elif ord is not None and A.ndim not in (1, 2):
+        raise RuntimeError(
+            f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {A.ndim}D.")
+    if isinstance(ord, str):
+        return _matrix_norm_impl(A, ord, dim if dim is not None else (0, 1), keepdim, dtype=dtype, out=out)
+    if ord is not None and ((dim is not None and len(dim) == 2) or (dim is None and A.ndim == 2)):
+        return _matrix_norm_impl(A, ord, dim if dim is not None else (0, 1), keepdim, dtype=dtype, out=out)
+    return _linalg_vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype, out=out)
+
+
+export("norm", linalg=True, torch=False)(_linalg_norm)
+
+
+# ---------------------------------------------------------------------------
+# vector norm: torch.norm, Tensor.norm, torch.linalg.vector_norm
+# ---------------------------------------------------------------------------
+
+def _vector_norm_fwd(ctx, a, ord, axes, keepdim, dtype):
+    x = np.abs(a.astype(dtype, copy=False))
+    work = x.astype(np.float64)
+    with np.errstate(all="ignore"):
+        if ord == math.inf:
+            r = np.max(work, axis=axes, keepdims=keepdim)
+        elif ord == -math.inf:
+            r = np.min(work, axis=axes, keepdims=keepdim)
+        elif ord == 0:
+            r = np.sum(work != 0, axis=axes, keepdims=keepdim)
+        elif ord == 1:
+            r = np.sum(work, axis=axes, keepdims=keepdim)
+        elif ord == 2:
+            r = np.sqrt(np.sum(work * work, axis=axes, keepdims=keepdim))
+        else:
+            r = np.sum(work ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
+    return np.asarray(r).astype(dtype, copy=False)
+
+
+_vector_norm = Op("LinalgVectorNormBackward0", _vector_norm_fwd, saves=("self", "result"))
+
+
+@_vector_norm.derivative
+@_quiet
+def _(ctx, grad):
+    x = _as_grad_dtype(ctx.self, grad)
+    p = float(ctx.ord)
+    norm = ctx.result
+    axes = ctx.axes
+    if not ctx.keepdim and x.ndim != 0:
+        grad = _restore(grad, x.shape, axes, False)
+        norm = _restore(norm, x.shape, axes, False)
+    return norm_backward(grad, x, p, norm, axes)
+
+
+@export("vector_norm", linalg=True, torch=False)
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    """torch.linalg.vector_norm: (sum |x|^ord)^(1/ord) over ``dim`` (all by default)."""
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(
+            f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_scalar_name(x.dtype)}")
+    if isinstance(ord, bool) or not isinstance(ord, numbers.Number):
+        raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
+    d = x.dtype if dtype is None else dtypes.lookup(dtype)
+    if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
+        axes = tuple(range(x.ndim))
+    else:
+        axes = _axes(dim, x.ndim)
+    if x.numel() == 0 and (ord < 0 or math.isinf(ord)):
+        raise RuntimeError(
+            f"linalg.vector_norm cannot compute the {float(ord):g} norm on an empty tensor because the operation "
+            "does not have an identity")
+    result = _vector_norm.apply((x,), (x._data,), {"ord": ord, "axes": axes, "keepdim": bool(keepdim),
+                                                   "dtype": d.numpy})
+    return finish_out("linalg_vector_norm", result, out)
+
+
+@export(method=True)
+def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
+    """torch.norm: the vector p-norm (``'fro'`` is the 2-norm) over ``dim`` (all by default)."""
+    if isinstance(dim, numbers.Integral):
+        dim = [dim]
+    if isinstance(p, str):
+        if p == "fro" and (dim is None or len(dim) <= 2):
+            return vector_norm(input, 2, dim, keepdim, dtype=dtype, out=out)
+        if input.ndim < 2:
+            raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+        raise NotImplementedError(f"agrad: matrix norm ord={p!r} (torch.linalg.matrix_norm) is not supported")
+    return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype, out=out)
+
+
+def _dist_fwd(ctx, a, b, p):
+    with np.errstate(all="ignore"):
+        diff = a - b
+    return _vector_norm_fwd(ctx, diff, float(p), tuple(range(diff.ndim)), False, diff.dtype)
+
+
+_dist = Op("DistBackward0", _dist_fwd, inputs=("self", "other"), saves=("self", "other", "result"))
+
+
+def norm_backward(grad, x, p, norm, axes):
+    """PyTorch's norm_backward: d||x||_p / dx times ``grad``; ``grad`` and ``norm``
+    are kept (broadcastable) along the reduced ``axes``."""
+    p = float(p)
+    if p == 0.0:
+        return None
+    if p == 1.0:
+        return sgn(x) * grad
+    if p == 2.0:
+        return grad * (x / norm).masked_fill(norm == 0, 0)
+    if math.isinf(p):
+        x_abs = x.abs()
+        mask = (x_abs == norm) | isnan(x_abs)
+        return sgn(x) * ((grad / mask.sum(axes, keepdim=True)) * mask)
+    if p < 1.0:
+        return sgn(x) * x.abs().pow(p - 1).masked_fill(x == 0, 0) * grad * norm.pow(1 - p)
+    if p < 2.0:
+        return sgn(x) * x.abs().pow(p - 1) * (grad / norm.pow(p - 1)).masked_fill(norm == 0, 0)
+    return x * x.abs().pow(p - 2) * (grad / norm.pow(p - 1)).masked_fill(norm == 0, 0)
+
+
+@_dist.derivative
+@_quiet
+def _(ctx, grad):
+    diff = ctx.self - ctx.other
+    g = norm_backward(grad, diff, ctx.p, ctx.result, tuple(range(diff.ndim)))
+    if g is None:
+        # PyTorch negates the undefined p=0 gradient for `other` and fails
+        raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
+                           "argument #0 'self'")
+    return g, -g
+
+
+@export(method=True)
+def dist(input, other, p=2):
+    """The p-norm of input - other (broadcast)."""
+    from .pointwise import operands
+    ts, arrs = operands(input, other, "dist")
+    if not arrs[0].dtype.kind == "f":
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                           f"{_scalar_name(dtypes.from_numpy(arrs[0].dtype))} instead.")
+    try:
+        np.broadcast_shapes(arrs[0].shape, arrs[1].shape)
+    except ValueError:
+        from .pointwise import _mismatch_message
+        raise RuntimeError(_mismatch_message(arrs[0].shape, arrs[1].shape)) from None
+    return _dist.apply(ts, arrs, {"p": p})
+
+
+# det / slogdet / logdet ----------------------------------------------------------------------------
+
+def _det_fwd(ctx, a):
+    return np.asarray(np.linalg.det(a), a.dtype)
+
+
+_det = Op("LinalgDetBackward0", _det_fwd, inputs=("A",), saves=("A", "result"))
+
+
+@_det.derivative
+def _(ctx, grad):
+    # linalg_det_backward: G = grad * det(A) * A^{-T}.  Without create_graph PyTorch solves with
+    # an LU whose zero pivots are nudged to eps (so an exactly singular A gets G = 0); with it,
+    # near-singular inputs take the cofactor matrix adj(A)^T (PyTorch computes it from the SVD).
+    A, det = ctx.A, ctx.result
+    if not grad_mode._state["enabled"]:
+        return _unsqueeze2(grad * det) * _const(np.swapaxes(_perturbed_inverse(A._data), -1, -2))
+    eps = np.finfo(A._data.dtype).eps
+    if (np.abs(det._data) < 100 * eps).any():
+        return _unsqueeze2(grad) * _adjugate(A).mT
+    return _unsqueeze2(grad * det) * _inv(A).mT
+
+
+def _perturbed_inverse(a):
+    """A^{-1} from an LU with partial pivoting whose zero pivots are replaced by eps."""
+    try:
+        return np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        pass
+    eps = np.finfo(a.dtype).eps
+    flat = a.reshape((-1,) + a.shape[-2:])
+    out = np.empty_like(flat)
+    for b, m in enumerate(flat):
+        n = m.shape[0]
+        lu = np.array(m, dtype=m.dtype, copy=True)
+        perm = np.arange(n)
+        for j in range(n):
+            p = j + int(np.argmax(np.abs(lu[j:, j])))
+            if lu[p, j] != 0 and p != j:
+                lu[[j, p]] = lu[[p, j]]
+                perm[[j, p]] = perm[[p, j]]
+            if lu[j, j] == 0:
+                lu[j, j] = eps
+            lu[j + 1:, j] /= lu[j, j]
+            lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
+        lower = np.tril(lu, -1) + np.eye(n, dtype=lu.dtype)
+        upper = np.triu(lu)
+        out[b] = np.linalg.solve(upper, np.linalg.solve(lower, np.eye(n, dtype=lu.dtype)[perm]))
+    return out.reshape(a.shape)
+
+
+def _adjugate(A):
+    """adj(A) from the Faddeev-LeVerrier recursion: matmuls and traces only, so it is
+    differentiable to any order, singular A included (PyTorch differentiates its SVD there)."""
+    n = A.shape[-1]
+    eye = _const(np.eye(n, dtype=A._data.dtype))
+    m = eye.expand(tuple(A.shape))
+    for k in range(2, n + 1):
+        c = -diagonal(A.matmul(m), 0, -2, -1).sum(-1) / (k - 1)
+        m = A.matmul(m) + _unsqueeze2(c) * eye
+    return m if n % 2 else -m
+
+
+def _linalg_det(A, *, out=None):
+    _require_square(A, "linalg.det")
+    _require_float(A, "linalg.det")
+    return finish_out("linalg_det", _det(A), out)
+
+
+export("det", linalg=True, torch=False)(_linalg_det)
+
+
+@export(method=True)
+def det(input):
+    return _linalg_det(input)
+
+
+def _slogdet_fwd(ctx, a):
+    sign, logabs = np.linalg.slogdet(a)
+    return np.asarray(sign, a.dtype), np.asarray(logabs, a.dtype)
+
+
+_slogdet = Op("LinalgSlogdetBackward0", _slogdet_fwd, inputs=("A",), saves=("A",), outputs=None, multi_grad=True)
+
+
+@_slogdet.derivative
+def _(ctx, grads):
+    # slogdet_backward, real case: only logabsdet has a gradient, g * A^{-T}
+    g = grads[1]
+    return _unsqueeze2(g) * _inv(ctx.A).mT
+
+
+_slogdet_apply = _slogdet.node.apply
+
+
+def _slogdet_node_apply(self, grads):
+    if grads[1] is None:  # the sign alone carries no gradient: PyTorch returns an undefined one
+        return (None,)
+    return _slogdet_apply(self, grads)
+
+
+_slogdet.node.apply = _slogdet_node_apply
+
+
+def _slogdet_impl(A, who):
+    _require_square(A, who)
+    _require_float(A, who)
+    sign, logabs = _slogdet(A)
+    return _SlogdetResult(sign, logabs)
+
+
+#: torch.return_types.slogdet
+_SlogdetResult = collections.namedtuple("slogdet", ["sign", "logabsdet"])
+_SlogdetResult.__module__ = "torch.return_types"
+
+
+def _linalg_slogdet(A, *, out=None):
+    return _slogdet_impl(A, "linalg.slogdet")
+
+
+export("slogdet", linalg=True, torch=False)(_linalg_slogdet)
+
+
+@export(method=True)
+def slogdet(input):
+    return _slogdet_impl(input, "linalg.slogdet")
+
+
+@export(method=True)
+def logdet(input):
+    from .pointwise import where
+    _require_square(input, "logdet")
+    _require_float(input, "logdet")
+    sign, logabs = _slogdet(input)
+    return where(sign == -1, float("nan"), logabs)
+
+
+# inv / solve ------------------------------------------------------------------------------------------
+
+def _lu_zero_pivot(a):
+    """1-based index of the first zero pivot of LU with partial pivoting (LAPACK getrf's info), or 0."""
+    u = np.array(a, dtype=a.dtype, copy=True)
+    n = u.shape[0]
+    info = 0
+    for j in range(n):
+        p = j + int(np.argmax(np.abs(u[j:, j])))
+        if u[p, j] != 0:
+            if p != j:
+                u[[j, p]] = u[[p, j]]
+            u[j + 1:, j] /= u[j, j]
+        elif info == 0:
+            info = j + 1
+        if j + 1 < n:
+            u[j + 1:, j + 1:] -= np.outer(u[j + 1:, j], u[j, j + 1:])
+    return info
+
+
+def _singular_batch(a):
+    """(batch index, zero pivot) of the first singular matrix in ``a``, or None."""
+    flat = a.reshape((-1,) + a.shape[-2:])
+    for b, m in enumerate(flat):
+        info = _lu_zero_pivot(m)
+        if info:
+            return b, info
+    return None
+
+
+def _inv_fwd(ctx, a):
+    bad = None
+    try:
+        out = np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        bad = _singular_batch(a) or (0, a.shape[-1])
+    else:
+        if a.size and not np.isfinite(out).all() and np.isfinite(a).all():
+            bad = _singular_batch(a)
+    if bad is not None:
+        b, info = bad
+        where = f"(Batch element {b}): " if a.ndim > 2 else ""
+        raise _LinAlgError(f"linalg.inv: {where}The diagonal element {info} is zero, the inversion could not be "
+                           "completed because the input matrix is singular.")
+    return out.astype(a.dtype, copy=False)
+
+
+_inv_op = Op("LinalgInvExBackward0", _inv_fwd, inputs=("A",), saves=("result",))
+
+
+@_inv_op.derivative
+def _(ctx, grad):
+    r = ctx.result.mT
+    return -(r.matmul(grad.matmul(r)))
+
+
+def _inv(A):
+    return _inv_op(A)
+
+
+def _linalg_inv(A, *, out=None):
+    _require_square(A, "linalg.inv")
+    _require_float(A, "linalg.inv")
+    return finish_out("linalg_inv", _inv(A), out)
+
+
+export("inv", linalg=True, torch=False)(_linalg_inv)
+
+
+@export("inverse", method=True)
+def inverse(input, *, out=None):
+    return _linalg_inv(input, out=out)
+
+
+def _is_vector_rhs(A, B):
+    return B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+
+
+def _solve_fwd(ctx, a, b, left, vector):
+    if not left:
+        a = np.swapaxes(a, -1, -2)
+        b = np.swapaxes(b, -1, -2)
+    rhs = b[..., None] if vector else b
+    batch = np.broadcast_shapes(a.shape[:-2], rhs.shape[:-2])
+    try:
+        x = np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(rhs, batch + rhs.shape[-2:]))
+    except np.linalg.LinAlgError:
+        x = None
+    if x is None or (x.size and not np.isfinite(x).all() and np.isfinite(a).all() and np.isfinite(b).all()):
+        bad = _singular_batch(np.broadcast_to(a, batch + a.shape[-2:]))
+        where = f"(Batch element {bad[0]}): " if bad is not None and len(batch) else ""
+        raise _LinAlgError(f"torch.linalg.solve: {where}The solver failed because the input matrix is singular.")
+    x = x[..., 0] if vector else x
+    if not left:
+        x = np.swapaxes(x, -1, -2)
+    return x.astype(np.result_type(a, b), copy=False)
+
+
+_solve_op = Op("LinalgSolveExBackward0", _solve_fwd, inputs=("A", "B"), saves=("A", "result"))
+
+
+@_solve_op.derivative
+def _(ctx, grad):
+    # linalg_solve_backward: gB = solve(A^H, gX); gA = -gB X^H (left) or -X^H gB (right)
+    meta = ctx._input_meta
+    A, X, left, vector = ctx.A, ctx.result, ctx.left, ctx.vector
+    g = grad.unsqueeze(-1) if vector else grad
+    x = X.unsqueeze(-1) if vector else X
+    g_b = _solve(A.mT, g, left, False)
+    g_a = None
+    if meta[0] is not None:
+        g_a = -(g_b.matmul(x.mT)) if left else -(x.mT.matmul(g_b))
+    g_b = g_b.squeeze(-1) if vector else g_b
+    return g_a, (g_b if meta[1] is not None else None)
+
+
+def _solve(A, B, left, vector):
+    return _solve_op.apply((A, B), (A._data, B._data), {"left": left, "vector": vector})
+
+
+def _linalg_solve(A, B, *, left=True, out=None):
+    _require_square(A, "linalg.solve")
+    _require_float(A, "linalg.solve")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(
+            f"linalg.solve: Expected A and B to have the same dtype, but found A of type {_scalar_name(A.dtype)} "
+            f"and B of type {_scalar_name(B.dtype)} instead")
+    vector = _is_vector_rhs(A, B)
+    n = A.shape[-1]
+    try:
+        np.broadcast_shapes(B._data.shape[:-1 if vector else -2], A._data.shape[:-2])
+    except ValueError:
+        from .pointwise import _mismatch_message
+        raise RuntimeError(_mismatch_message(B._data.shape[:-1 if vector else -2], A._data.shape[:-2])) from None
+    rows, cols = (B.shape[-1], 1) if vector else (B.shape[-2], B.shape[-1])
+    if (rows if left else cols) != n:
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {eq} "
+                           f"({n}x{n} and {rows}x{cols})")
+    return finish_out("linalg_solve", _solve(A, B, left, vector), out)
+
+
+export("solve", linalg=True, torch=False)(_linalg_solve)

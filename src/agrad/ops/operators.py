@@ -1,0 +1,125 @@
+"""Tensor's Python operators (``+``, ``==``, ``&``, ``@``, ``+=``, ...) mapped to the ops
+of the pointwise, comparison and linalg families, with Python's NotImplemented
+for operands they do not know."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor
+from ._op import inplace, method
+from .comparison import (bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, ge, gt, le, logical_and,
+                         logical_not, logical_or, logical_xor, lt, ne)
+from .pointwise import (_rsub, add, check_operand, div, floor_divide, mul, neg, operands, pow, reciprocal,
+                        remainder, sub)
+from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
+
+
+# ---------------------------------------------------------------------------
+# Python operators
+# ---------------------------------------------------------------------------
+
+def _reflect(fn):
+    return lambda self, other: fn(other, self) if isinstance(other, Tensor) else _swap(fn, self, other)
+
+
+def _swap(fn, self, other):
+    check_operand(other, fn.__name__)
+    ts, arrs = operands(other, self, fn.__name__)
+    return fn(ts[0], ts[1])
+
+
+def _rsub_method(self, other):
+    check_operand(other, "rsub")
+    ts, arrs = operands(self, other, "rsub")
+    return _rsub.apply((ts[0],), (arrs[0], arrs[1]), {})
+
+
+def _rdiv(self, other):
+    # PyTorch computes scalar / x as scalar * x.reciprocal()
+    check_operand(other, "div")
+    x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())
+    return mul(reciprocal(x), other)
+
+
+def _rpow(self, other):
+    check_operand(other, "pow")
+    return pow(other, self)
+
+
+def _matmul(a, b):
+    from .linalg import matmul
+    return matmul(a, b)
+
+
+def _rmatmul(a, b):
+    from .linalg import matmul
+    return matmul(b, a)
+
+
+def _and(a, b):
+    return logical_and(a, b) if _is_bool(a, b) else bitwise_and(a, b)
+
+
+def _or(a, b):
+    return logical_or(a, b) if _is_bool(a, b) else bitwise_or(a, b)
+
+
+def _xor(a, b):
+    return logical_xor(a, b) if _is_bool(a, b) else bitwise_xor(a, b)
+
+
+def _is_bool(a, b):
+    return all((isinstance(x, Tensor) and x.dtype is dtypes.bool_) or isinstance(x, (bool, np.bool_)) for x in (a, b))
+
+
+def _not_implemented_for_others(fn):
+    """An operator method: Python's NotImplemented for operands it does not know,
+    so ``x * "a"`` raises Python's own TypeError, as PyTorch's does."""
+    known = (Tensor, numbers.Number, np.number, np.bool_)
+
+    def op(self, other):
+        t = type(other)
+        if t is Tensor or t is float or t is int or isinstance(other, known):
+            return fn(self, other)
+        return NotImplemented
+
+    return op
+
+
+_OPERATORS = {
+    "__add__": add, "__radd__": add,
+    "__sub__": sub, "__rsub__": _rsub_method,
+    "__mul__": mul, "__rmul__": mul,
+    "__truediv__": div, "__rtruediv__": _rdiv,
+    "__floordiv__": floor_divide, "__rfloordiv__": _reflect(floor_divide),
+    "__mod__": remainder, "__rmod__": _reflect(remainder),
+    "__pow__": pow, "__rpow__": _rpow,
+    "__matmul__": _matmul, "__rmatmul__": _rmatmul,
+    "__eq__": eq, "__ne__": ne, "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge,
+    "__and__": _and, "__rand__": _and, "__or__": _or, "__ror__": _or, "__xor__": _xor, "__rxor__": _xor,
+}
+for _name, _fn in _OPERATORS.items():
+    METHOD = _fn if _name in ("__matmul__", "__rmatmul__") else _not_implemented_for_others(_fn)
+    method(_name)(METHOD)
+
+method("__neg__")(neg)
+method("__abs__")(abs)
+method("__invert__")(lambda self: logical_not(self) if self.dtype is dtypes.bool_ else bitwise_not(self))
+method("__pos__")(lambda self: self)
+
+for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": div,
+                   "divide_": div, "true_divide_": div, "pow_": pow, "neg_": neg, "negative_": neg,
+                   "floor_divide_": floor_divide, "remainder_": remainder}.items():
+    method(_name)(inplace(_fn))
+for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul, "__itruediv__": div,
+                   "__ipow__": pow, "__ifloordiv__": floor_divide, "__imod__": remainder}.items():
+    method(_name)(inplace(_fn))
+method("__iand__")(inplace(_and))
+method("__ior__")(inplace(_or))
+method("__ixor__")(inplace(_xor))
+for _name, _fn in {"eq_": eq, "ne_": ne, "lt_": lt, "le_": le, "gt_": gt, "ge_": ge}.items():
+    method(_name)(inplace(_fn))

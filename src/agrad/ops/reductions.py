@@ -1,0 +1,697 @@
+"""Reductions: sum/nansum, mean, max/min, argmax/argmin, all/any, count_nonzero, prod,
+var/std (and var_mean/std_mean), amax/amin, aminmax and logsumexp.
+
+Each differentiable op is one entry: numpy forward, PyTorch's node name, what it
+saves, and its derivative written with agrad ops (derivatives.yaml and
+FunctionsManual's formulas), so ``create_graph=True`` gives higher derivatives.
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections
+import numbers
+import warnings
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor, _scalar_name, _wrap_dim
+from ._op import Op, export, finish_out
+from .pointwise import where
+
+#: The (values, indices) pair PyTorch's dim-reductions return.
+MinMax = collections.namedtuple("return_types", ["values", "indices"])
+
+
+def dims(dim, ndim):
+    """A dim, tuple of dims or None as a sorted tuple of non-negative dims."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, (list, tuple)):
+        out = tuple(sorted(_wrap_dim(d, ndim) for d in dim))
+        if len(set(out)) != len(out):
+            raise RuntimeError(f"dim {out[0]} appears multiple times in the list of dims")
+        return out
+    return (_wrap_dim(dim, ndim),)
+
+
+def expand_back(grad, shape, axes, keepdim):
+    """A reduced gradient broadcast back to the input's ``shape``."""
+    if not keepdim and shape:
+        kept = list(shape)
+        for a in axes:
+            kept[a] = 1
+        grad = grad.reshape(kept)
+    return grad.expand(shape)
+
+
+# sum -------------------------------------------------------------------------
+
+def _sum_fwd(ctx, a, axes, keepdim, dtype):
+    return np.sum(a, axis=axes, keepdims=keepdim, dtype=dtype)
+
+
+_sum0 = Op("SumBackward0", _sum_fwd)
+_sum1 = Op("SumBackward1", _sum_fwd)
+
+
+@_sum0.derivative
+def _(ctx, grad):
+    return grad.expand(ctx.input_shape)
+
+
+@_sum1.derivative
+def _(ctx, grad):
+    return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim)
+
+
+def _acc_dtype(input, dtype):
+    if dtype is not None:
+        return dtypes.lookup(dtype)
+    return input.dtype if input.dtype.is_floating_point else dtypes.int64
+
+
+@export(method=True)
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    d = _acc_dtype(input, dtype)
+    op = _sum0 if dim is None else _sum1
+    if dim is not None and isinstance(dim, (list, tuple)) and len(dim) == 0:
+        op, dim = _sum1, None
+    axes = dims(dim, input.ndim)
+    return finish_out("sum", op.apply((input,), (input._data,),
+                                       {"axes": axes, "keepdim": keepdim and dim is not None, "dtype": d.numpy}), out)
+
+
+def _nansum_fwd(ctx, a, axes, keepdim, dtype):
+    return np.nansum(a, axis=axes, keepdims=keepdim, dtype=dtype)
+
+
+_nansum = Op("NansumBackward0", _nansum_fwd, saves=("self",))
+
+
+@_nansum.derivative
+def _(ctx, grad):
+    return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim) * (ctx.self == ctx.self)
+
+
+@export(method=True)
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    d = _acc_dtype(input, dtype)
+    axes = dims(dim, input.ndim)
+    return _nansum.apply((input,), (input._data,), {"axes": axes, "keepdim": keepdim and dim is not None,
+                                                     "dtype": d.numpy})
+
+
+# mean ------------------------------------------------------------------------
+
+def _mean_fwd(ctx, a, axes, keepdim):
+    n = 1
+    for ax in axes:
+        n *= a.shape[ax]
+    ctx.n = n
+    return np.mean(a, axis=axes, keepdims=keepdim)
+
+
+_mean0 = Op("MeanBackward0", _mean_fwd)
+_mean1 = Op("MeanBackward1", _mean_fwd)
+
+
+@_mean0.derivative
+def _(ctx, grad):
+    return grad.expand(ctx.input_shape) / ctx.n
+
+
+@_mean1.derivative
+def _(ctx, grad):
+    return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim) / ctx.n
+
+
+@export(method=True)
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    if dtype is not None:
+        input = input.to(dtype)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
+            f"dtype. Got: {_scalar_name(input.dtype)}")
+    op = _mean0 if dim is None else _mean1
+    axes = dims(dim, input.ndim)
+    return finish_out("mean", op.apply((input,), (input._data,),
+                                        {"axes": axes, "keepdim": keepdim and dim is not None}), out)
+
+
+# max / min ---------------------------------------------------------------------
+
+def _extreme_full_fwd(ctx, a, np_fn, fname):
+    if a.size == 0:
+        raise RuntimeError(
+            f"{fname}(): Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument.")
+    return np.asarray(np_fn(a))
+
+
+def _even_split(ctx, grad):
+    # PyTorch's evenly_distribute_backward: ties share the gradient equally.
+    x, r = ctx.self, ctx.result
+    mask = (x == r) | ((x != x) & (r != r))
+    return mask * (grad / mask.sum())
+
+
+_max_full = Op("MaxBackward1", _extreme_full_fwd, saves=("self", "result"))
+_min_full = Op("MinBackward1", _extreme_full_fwd, saves=("self", "result"))
+_max_full.derivative(_even_split)
+_min_full.derivative(_even_split)
+
+
+def select_along(ctx, a, idx, dim, keepdim):
+    """(values, indices) of a value-selecting reduction from indices ``idx`` kept
+    along ``dim``; the indices are remembered for :func:`_select_back`."""
+    idx = idx.astype(np.int64, copy=False)
+    if a.ndim == 0:
+        ctx.indices = idx
+        return a.copy(), idx
+    vals = np.take_along_axis(a, idx, axis=dim)
+    if not keepdim:
+        idx = np.squeeze(idx, dim)
+        vals = np.squeeze(vals, dim)
+    ctx.indices = idx
+    return vals, idx
+
+
+def _extreme_dim_fwd(ctx, a, dim, keepdim, arg_fn):
+    if a.ndim and a.shape[dim] == 0:
+        raise IndexError(
+            f"max(): Expected reduction dim {dim} to have non-zero size.")
+    idx = arg_fn(a, axis=dim, keepdims=True) if a.ndim else np.zeros((), np.int64)
+    return select_along(ctx, a, idx, dim, keepdim)
+
+
+def _select_back(ctx, grad):
+    # value_selecting_reduction_backward: the gradient goes where the index points
+    from .indexing import scatter_into
+    idx = ctx.indices
+    shape = ctx.input_shape
+    if not len(shape):
+        return grad
+    if not ctx.keepdim:
+        grad = grad.unsqueeze(ctx.dim)
+        idx = np.expand_dims(idx, ctx.dim)
+    return scatter_into(grad, shape, idx, ctx.dim)
+
+
+_max_dim = Op("MaxBackward0", _extreme_dim_fwd)
+_min_dim = Op("MinBackward0", _extreme_dim_fwd)
+_max_dim.derivative(_select_back)
+_min_dim.derivative(_select_back)
+
+
+def _argmax_nan(a, axis, keepdims):
+    # torch.max propagates NaN: a NaN is the maximum
+    return np.nanargmax(np.where(np.isnan(a), np.inf, a), axis=axis, keepdims=keepdims) if a.dtype.kind == "f" and np.isnan(a).any() else np.argmax(a, axis=axis, keepdims=keepdims)
+
+
+def _argmin_nan(a, axis, keepdims):
+    return np.argmin(np.where(np.isnan(a), -np.inf, a), axis=axis, keepdims=keepdims) if a.dtype.kind == "f" and np.isnan(a).any() else np.argmin(a, axis=axis, keepdims=keepdims)
+
+
+def _extreme(name, full, by_dim, np_fn, arg_fn, binary):
+    def fn(input, dim=None, keepdim=False, *, out=None):
+        if isinstance(dim, Tensor):  # torch.max(a, b): elementwise
+            return binary(input, dim)
+        if dim is None:
+            return full.apply((input,), (input._data,), {"np_fn": np_fn, "fname": name})
+        d = _wrap_dim(dim, input.ndim)
+        vals, idx = by_dim.apply((input,), (input._data,),
+                                 {"dim": d, "keepdim": keepdim, "arg_fn": arg_fn})
+        return MinMax(vals, idx)
+
+    fn.__name__ = name
+    export(name, method=True)(fn)
+    return fn
+
+
+def _maximum(a, b):
+    from .comparison import maximum
+    return maximum(a, b)
+
+
+def _minimum(a, b):
+    from .comparison import minimum
+    return minimum(a, b)
+
+
+max = _extreme("max", _max_full, _max_dim, np.max, _argmax_nan, _maximum)
+min = _extreme("min", _min_full, _min_dim, np.min, _argmin_nan, _minimum)
+
+
+@export(method=True)
+def argmax(input, dim=None, keepdim=False):
+    if dim is None:
+        return Tensor._make(np.asarray(_argmax_nan(input._data.reshape(-1), 0, False), np.int64))
+    return Tensor._make(_argmax_nan(input._data, _wrap_dim(dim, input.ndim), keepdim).astype(np.int64))
+
+
+@export(method=True)
+def argmin(input, dim=None, keepdim=False):
+    if dim is None:
+        return Tensor._make(np.asarray(_argmin_nan(input._data.reshape(-1), 0, False), np.int64))
+    return Tensor._make(_argmin_nan(input._data, _wrap_dim(dim, input.ndim), keepdim).astype(np.int64))
+
+
+@export(method=True)
+def all(input, dim=None, keepdim=False):
+    axes = None if dim is None else dims(dim, input.ndim)
+    return Tensor._make(np.all(input._data, axis=axes, keepdims=keepdim and dim is not None))
+
+
+@export(method=True)
+def any(input, dim=None, keepdim=False):
+    axes = None if dim is None else dims(dim, input.ndim)
+    return Tensor._make(np.any(input._data, axis=axes, keepdims=keepdim and dim is not None))
+
+
+@export(method=True)
+def count_nonzero(input, dim=None):
+    axes = None if dim is None else dims(dim, input.ndim)
+    return Tensor._make(np.asarray(np.count_nonzero(input._data, axis=axes), np.int64))
+
+
+def _quiet(fn):
+    """A backward formula run without numpy's divide-by-zero warnings (torch gives none)."""
+
+    def formula(ctx, grad):
+        with np.errstate(all="ignore"):
+            return fn(ctx, grad)
+
+    formula.__name__ = fn.__name__
+    return formula
+
+
+def _restore(t, shape, axes, keepdim):
+    """restore_reduced_dims: a reduced tensor reshaped to keep size-1 dims (no expand)."""
+    if keepdim or not len(shape):
+        return t
+    kept = list(shape)
+    for a in axes:
+        kept[a] = 1
+    return t.reshape(kept)
+
+
+def _reverse(t, dim):
+    """t reversed along dim, as differentiable indexing (PyTorch uses flip)."""
+    n = t.shape[dim]
+    index = Tensor._make(np.arange(n - 1, -1, -1, dtype=np.int64))
+    return t[(slice(None),) * dim + (index,)]
+
+
+def _reversed_cumsum(w, dim):
+    from .cumulative import cumsum
+    return _reverse(cumsum(_reverse(w, dim), dim), dim)
+
+
+def _check_nonempty_dim(fname, a, d):
+    if a.ndim and a.shape[d] == 0:
+        raise IndexError(f"{fname}(): Expected reduction dim {d} to have non-zero size.")
+
+
+def _axes(dim, ndim):
+    """dims(dim, ndim), but () for a 0-d tensor (its only dim, 0 or -1, reduces nothing)."""
+    axes = dims(dim, ndim)
+    return () if ndim == 0 else axes
+
+
+_REQUIRED = object()
+
+
+def _require_dim(fname, dim):
+    if dim is _REQUIRED:
+        raise TypeError(f'{fname}() missing 1 required positional arguments: "dim"')
+
+
+def _check_int_dim(fname, dim):
+    if not isinstance(dim, (numbers.Integral, np.integer)) or isinstance(dim, bool):
+        raise TypeError(f"{fname}(): argument 'dim' must be int, not {type(dim).__name__}")
+
+
+# ---------------------------------------------------------------------------
+# prod
+# ---------------------------------------------------------------------------
+
+
+
+def _prod_fwd(ctx, a, axis, keepdim, dtype):
+    a = a.astype(dtype, copy=False)
+    if a.ndim == 0:
+        return a.copy()
+    with np.errstate(all="ignore"):
+        return np.asarray(np.prod(a, axis=axis, keepdims=keepdim))
+
+
+_prod0 = Op("ProdBackward0", _prod_fwd, saves=("self", "result"))
+_prod1 = Op("ProdBackward1", _prod_fwd, saves=("self", "result"))
+
+
+def _prod_safe_zeros_backward(grad, inp, dim):
+    """The product of all the other elements, by exclusive cumulative products
+    from both ends: exact when the input has zeros."""
+    n = inp.shape[dim] if inp.ndim else 1
+    if inp.numel() == 0:
+        return grad.expand(inp.shape)
+    if n == 1:
+        return grad
+    ones_shape = list(inp.shape)
+    ones_shape[dim] = 1
+    ones = Tensor._make(np.ones(ones_shape, grad.dtype.numpy))
+    from .cumulative import cumprod
+    from .joining import cat
+    exclusive_normal = cumprod(cat([ones, inp.narrow(dim, 0, n - 1)], dim), dim)
+    narrow_reverse = _reverse(inp.narrow(dim, 1, n - 1), dim)
+    exclusive_reverse = _reverse(cumprod(cat([ones, narrow_reverse], dim), dim), dim)
+    return grad * (exclusive_normal * exclusive_reverse)
+
+
+def _as_grad_dtype(x, grad):
+    return x if x.dtype is grad.dtype else x.to(grad.dtype)
+
+
+@_prod0.derivative
+@_quiet
+def _(ctx, grad):
+    x = _as_grad_dtype(ctx.self, grad)
+    if x.ndim == 0:
+        return grad
+    if not (x._data == 0).any():
+        return grad * (ctx.result / x)
+    return _prod_safe_zeros_backward(grad, x.reshape(-1), 0).reshape(x.shape)
+
+
+@_prod1.derivative
+@_quiet
+def _(ctx, grad):
+    x = _as_grad_dtype(ctx.self, grad)
+    if x.ndim == 0:
+        return grad
+    d = ctx.axis
+    result = ctx.result
+    if not ctx.keepdim:
+        grad = grad.unsqueeze(d)
+        result = result.unsqueeze(d)
+    if not (x._data == 0).any():
+        return grad * (result / x)
+    return _prod_safe_zeros_backward(grad, x, d)
+
+
+@export(method=True)
+def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """Product of all elements, or along ``dim`` (an int)."""
+    d = _acc_dtype(input, dtype)
+    if dim is None:
+        return finish_out("prod", _prod0.apply((input,), (input._data,),
+                                                {"axis": None, "keepdim": False, "dtype": d.numpy}), out)
+    if isinstance(dim, (list, tuple)):
+        raise TypeError(
+            "prod() received an invalid combination of arguments - got (Tensor, tuple), but expected one of:\n"
+            " * (Tensor input, *, torch.dtype dtype = None)\n"
+            " * (Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)\n")
+    axis = _wrap_dim(dim, input.ndim)
+    return finish_out("prod", _prod1.apply((input,), (input._data,),
+                                            {"axis": axis, "keepdim": keepdim, "dtype": d.numpy}), out)
+
+
+# ---------------------------------------------------------------------------
+# var / std, var_mean / std_mean
+# ---------------------------------------------------------------------------
+
+def _var_args(fname, input, dim, unbiased, keepdim, correction):
+    """(axes, full, n, correction, keepdim) from PyTorch's overloads:
+    f(x, dim=None, *, correction=1, keepdim=False), f(x, dim, unbiased, keepdim), f(x, unbiased)."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if isinstance(dim, bool):
+        unbiased, dim = dim, None
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{fname}(): takes either 'unbiased' or 'correction', not both")
+    if correction is None:
+        correction = 1 if unbiased is None or unbiased else 0
+    full = dim is None
+    if full:
+        axes = tuple(range(input.ndim))
+    elif isinstance(dim, (list, tuple)) and len(dim) == 0:
+        axes = tuple(range(input.ndim))  # reduces everything; the backward counts it as size 1
+    else:
+        axes = _axes(dim, input.ndim)
+    if full or (isinstance(dim, (list, tuple)) and len(dim) == 0):
+        n = input.numel() if full else 1
+    else:
+        n = 1
+        for a in axes:
+            n *= input.shape[a]
+    return axes, full, n, correction, bool(keepdim)
+
+
+def _var_fwd(a, axes, correction, keepdim, fname):
+    work = a.astype(np.float64) if a.dtype != np.float64 else a
+    count = 1
+    for ax in axes:
+        count *= a.shape[ax]
+    if a.ndim == 0:
+        count = 1
+    if count - correction <= 0:
+        warnings.warn(
+            f"{fname}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
+            "(input numel divided by output numel).", UserWarning, stacklevel=5)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mean = np.mean(work, axis=axes, keepdims=True)
+        dev = work - mean
+        m2 = np.sum(dev * dev, axis=axes, keepdims=keepdim)
+        var = m2 / builtins.max(count - correction, 0)  # max, sum, ... are ops here
+        mean = mean if keepdim else np.squeeze(mean, axis=axes) if axes else mean.reshape(())
+    return np.asarray(var).astype(a.dtype, copy=False), np.asarray(mean).astype(a.dtype, copy=False)
+
+
+def _var_backward(grad, x, ctx):
+    """var_backward: 2 / (N - correction) * grad * (x - mean)."""
+    correction = ctx.correction
+    if x.ndim == 0 or ctx.full:
+        dof = x.numel() - correction
+        if dof <= 0:
+            return grad * where(x == x.mean(), float("nan"), float("inf"))
+        return (2.0 / dof) * grad * (x - x.mean())
+    if not ctx.keepdim and x.ndim > 1:
+        grad = _restore(grad, x.shape, ctx.axes, False)
+    dof = ctx.n - correction
+    factor = 2.0 / dof if dof != 0 else float("inf")
+    return factor * grad * (x - x.mean(ctx.axes, keepdim=True))
+
+
+def _std_backward(grad, x, result, ctx):
+    grad_var = (grad / (result * 2)).masked_fill(result == 0, 0)
+    return _var_backward(grad_var, x, ctx)
+
+
+def _mean_backward(grad, x, ctx):
+    if ctx.full or not len(x.shape):
+        return grad.expand(x.shape) / x.numel() if x.numel() else grad.expand(x.shape)
+    n = 1
+    for a in ctx.axes:
+        n *= x.shape[a]
+    return _restore(grad, x.shape, ctx.axes, ctx.keepdim).expand(x.shape) / n
+
+
+_var = Op("VarBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
+          _var_fwd(a, axes, correction, keepdim, fname)[0], saves=("self",))
+_std = Op("StdBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
+          _sqrt(_var_fwd(a, axes, correction, keepdim, fname)[0]), saves=("self", "result"))
+_var_mean = Op("VarMeanBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
+               _var_fwd(a, axes, correction, keepdim, fname), saves=("self",), outputs=None, multi_grad=True)
+_std_mean = Op("StdMeanBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
+               _std_pair(_var_fwd(a, axes, correction, keepdim, fname)), saves=("self", "result"), outputs=None,
+               multi_grad=True)
+
+
+def _sqrt(a):
+    with np.errstate(all="ignore"):
+        return np.sqrt(a)
+
+
+def _std_pair(pair):
+    return _sqrt(pair[0]), pair[1]
+
+
+@_var.derivative
+@_quiet
+def _(ctx, grad):
+    return _var_backward(grad, ctx.self, ctx)
+
+
+@_std.derivative
+@_quiet
+def _(ctx, grad):
+    return _std_backward(grad, ctx.self, ctx.result, ctx)
+
+
+@_var_mean.derivative
+@_quiet
+def _(ctx, grads):
+    x = ctx.self
+    return _var_backward(grads[0], x, ctx) + _mean_backward(grads[1], x, ctx)
+
+
+@_std_mean.derivative
+@_quiet
+def _(ctx, grads):
+    x = ctx.self
+    return _std_backward(grads[0], x, ctx.result, ctx) + _mean_backward(grads[1], x, ctx)
+
+
+def _var_family(op, fname):
+    def fn(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+        axes, full, n, corr, keep = _var_args(fname, input, dim, unbiased, keepdim, correction)
+        result = op.apply((input,), (input._data,), {"axes": axes, "correction": corr, "keepdim": keep,
+                                                     "full": full, "n": n, "fname": fname})
+        return result if isinstance(result, tuple) else finish_out(fname, result, out)
+
+    fn.__name__ = fname
+    fn.__doc__ = (f"{fname}(input, dim=None, *, correction=1, keepdim=False); also "
+                  f"{fname}(input, dim, unbiased, keepdim) and {fname}(input, unbiased).")
+    return fn
+
+
+var = export(method=True)(_var_family(_var, "var"))
+std = export(method=True)(_var_family(_std, "std"))
+var_mean = export()(_var_family(_var_mean, "var_mean"))
+std_mean = export()(_var_family(_std_mean, "std_mean"))
+
+
+# ---------------------------------------------------------------------------
+# amax / amin: ties share the gradient evenly
+# ---------------------------------------------------------------------------
+
+def _amax_fwd(ctx, a, axes, keepdim, np_fn):
+    return np.asarray(np_fn(a, axis=axes, keepdims=keepdim))
+
+
+def _amax_back(ctx, grad):
+    x = ctx.self
+    g = _restore(grad, x.shape, ctx.axes, ctx.keepdim)
+    mask = _restore(ctx.result, x.shape, ctx.axes, ctx.keepdim) == x
+    return (g / mask.sum(ctx.axes, keepdim=True)) * mask
+
+
+_amax = Op("AmaxBackward0", _amax_fwd, saves=("self", "result"))
+_amin = Op("AminBackward0", _amax_fwd, saves=("self", "result"))
+_amax.derivative(_quiet(_amax_back))
+_amin.derivative(_quiet(_amax_back))
+
+
+def _amax_family(op, fname, np_fn):
+    def fn(input, dim=(), keepdim=False, *, out=None):
+        if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
+            axes = tuple(range(input.ndim))
+            if input.numel() == 0:
+                raise RuntimeError(
+                    f"{fname}(): Expected reduction dim to be specified for input.numel() == 0. "
+                    "Specify the reduction dim with the 'dim' argument.")
+        else:
+            axes = _axes(dim, input.ndim)
+            for a in axes:
+                _check_nonempty_dim(fname, input._data, a)
+        return finish_out(fname, op.apply((input,), (input._data,),
+                                          {"axes": axes, "keepdim": bool(keepdim), "np_fn": np_fn}), out)
+
+    fn.__name__ = fname
+    fn.__doc__ = f"{fname} over ``dim`` (all dims by default); equal extremes share the gradient."
+    return export(method=True)(fn)
+
+
+amax = _amax_family(_amax, "amax", np.amax)
+amin = _amax_family(_amin, "amin", np.amin)
+
+
+# ---------------------------------------------------------------------------
+# logsumexp
+# ---------------------------------------------------------------------------
+
+def _logsumexp_fwd(ctx, a, axes, keepdim):
+    if a.size == 0:
+        return np.log(np.sum(np.exp(a), axis=axes, keepdims=keepdim))
+    with np.errstate(all="ignore"):
+        m = np.amax(a, axis=axes, keepdims=True)
+        m = np.where(np.isinf(m), np.zeros((), a.dtype), m)
+        out = np.log(np.sum(np.exp(a - m), axis=axes, keepdims=True)) + m
+    if not keepdim:
+        out = out.reshape([s for i, s in enumerate(a.shape) if i not in axes])
+    return out.astype(a.dtype, copy=False)
+
+
+_logsumexp = Op("LogsumexpBackward0", _logsumexp_fwd, saves=("self", "result"))
+
+
+@_logsumexp.derivative
+@_quiet
+def _(ctx, grad):
+    x = ctx.self
+    result = ctx.result
+    if not ctx.keepdim and x.ndim != 0:
+        grad = _restore(grad, x.shape, ctx.axes, False)
+        result = _restore(result, x.shape, ctx.axes, False)
+    return grad * (x - result).exp()
+
+
+@export(method=True)
+def logsumexp(input, dim=_REQUIRED, keepdim=False, *, out=None):
+    """log(sum(exp(input), dim)), computed stably."""
+    _require_dim("logsumexp", dim)
+    axes = _axes(dim, input.ndim)
+    data = input._data
+    if data.dtype.kind in "biu":
+        data = data.astype(dtypes.get_default_dtype().numpy)
+    return finish_out("logsumexp", _logsumexp.apply((input,), (data,), {"axes": axes, "keepdim": bool(keepdim)}),
+                      out)
+
+
+# aminmax, cummax / cummin, logcumsumexp, dist
+# ---------------------------------------------------------------------------
+
+AminmaxResult = collections.namedtuple("aminmax", ["min", "max"])
+AminmaxResult.__module__ = "torch.return_types"
+
+
+def _aminmax_fwd(ctx, a, axes, keepdim):
+    if a.size == 0 or builtins.any(a.shape[ax] == 0 for ax in axes):
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                           "identity.")
+    lo = np.asarray(np.amin(a, axis=axes, keepdims=keepdim))
+    hi = np.asarray(np.amax(a, axis=axes, keepdims=keepdim))
+    # the formula compares the input with both extremes (constants: the comparison has no gradient)
+    ctx.min_value = Tensor._make(lo.copy())
+    ctx.max_value = Tensor._make(hi.copy())
+    return lo, hi
+
+
+_aminmax = Op("AminmaxBackward0", _aminmax_fwd, saves=("self",), outputs=None, multi_grad=True)
+
+
+@_aminmax.derivative
+@_quiet
+def _(ctx, grads):
+    # aminmax_backward: each extreme's gradient shared by the elements equal to it
+    x = ctx.self
+    axes, keepdim = ctx.axes, ctx.keepdim
+    grad_self = None
+    for g, extreme in zip(grads, (ctx.min_value, ctx.max_value)):
+        mask = _restore(extreme, x.shape, axes, keepdim) == x
+        part = (_restore(g, x.shape, axes, keepdim) / mask.sum(axes, keepdim=True)) * mask
+        grad_self = part if grad_self is None else grad_self + part
+    return grad_self
+
+
+@export(method=True)
+def aminmax(input, *, dim=None, keepdim=False, out=None):
+    """(min, max) over ``dim`` (all by default), in one pass."""
+    axes = tuple(range(input.ndim)) if dim is None else _axes(dim, input.ndim)
+    keep = bool(keepdim)
+    lo, hi = _aminmax.apply((input,), (input._data,), {"axes": axes, "keepdim": keep})
+    return AminmaxResult(lo, hi)

@@ -1,0 +1,585 @@
+"""Indexing by index tensors and masks: index_select, index_add/fill/copy, gather,
+scatter/scatter_add, masked_select/masked_scatter, take, take_along_dim, nonzero.
+
+(``x[...]`` and ``x[...] = v`` are in ``indexing.py``.)  Each op sits with its
+PyTorch node name and backward formula (derivatives.yaml / FunctionsManual.cpp);
+formulas use agrad tensor ops only, so they are differentiable again.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor, _scalar_name, _wrap_dim
+from ._op import Op, export, finish_out, inplace, method
+from .indexing import _FULL, embed
+
+
+# helpers -------------------------------------------------------------------------------
+
+def _index_array(index):
+    """An index tensor's data as an int64 array (after the caller's dtype check)."""
+    return index._data.astype(np.int64, copy=False)
+
+
+def _is_int(t):
+    return t.dtype in (dtypes.int64, dtypes.int32, dtypes.int16, dtypes.int8, dtypes.uint8)
+
+
+def _as_views(outs, input):
+    """Mark ``outs`` as views of ``input`` (sharing its version counter)."""
+    for o in outs:
+        o._make_view_of(input)
+    return outs
+
+
+def _fmt(shape):
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def _bool_tensor(array):
+    return Tensor._make(np.asarray(array, bool))
+
+
+# index_select / index_add / index_fill / index_copy --------------------------------------------------
+
+def _check_vector_index(index, who):
+    if not isinstance(index, Tensor):
+        raise TypeError(f"{who}(): argument 'index' must be Tensor, not {type(index).__name__}")
+    if index.ndim > 1:
+        if who == "index_select":
+            raise IndexError("index_select(): Index is supposed to be a vector")
+        if who == "index_fill":
+            raise RuntimeError("Index has to be a vector/scalar")
+        if who == "index_add":
+            from ..autograd.graph import _LEGACY_TYPE
+            raise IndexError(
+                f"index_add_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
+                f"{_LEGACY_TYPE[index.dtype.name][:-len('Tensor')]} and size: {_fmt(index.shape)}")
+        raise IndexError(f"{who}_(): Index should have dimension 1 or 0 (got {index.ndim})")
+
+
+def _check_bounds(idx, size, dim, err=RuntimeError, wrap=False, prefix=""):
+    """Raise PyTorch's out-of-bounds error; negative indices count from the end only with ``wrap``."""
+    if idx.size:
+        low = -size if wrap else 0
+        bad = idx[(idx >= size) | (idx < low)]
+        if bad.size:
+            raise err(f"{prefix}index {int(bad.flat[0])} is out of bounds for dimension {dim} with size {size}")
+    return np.where(idx < 0, idx + size, idx) if wrap else idx
+
+
+def _dim_index(d, idx):
+    return (_FULL,) * d + (idx,)
+
+
+_index_select = Op("IndexSelectBackward0", lambda ctx, a, dim, idx: np.take(a, idx, axis=dim) if a.ndim else a[idx])
+
+
+@_index_select.derivative
+def _(ctx, grad):
+    shape = ctx.input_shape
+    if not len(shape):
+        return grad.sum()
+    return embed(grad, shape, _dim_index(ctx.dim, ctx.idx), accumulate=True)
+
+
+@export(method=True)
+def index_select(input, dim, index, *, out=None):
+    _check_vector_index(index, "index_select")
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    d = _wrap_dim(dim, input.ndim)
+    idx = _index_array(index).reshape(-1)
+    size = input._data.shape[d] if input.ndim else 1
+    bad = idx[(idx < 0) | (idx >= size)]
+    if bad.size:
+        if d == 1:
+            raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(bad[0])} axis_dim={size}")
+        raise IndexError("index out of range in self")
+    if input.ndim == 0:
+        if idx.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
+        idx = idx.reshape(index._data.shape)
+    return finish_out("index_select", _index_select.apply((input,), (input._data,), {"dim": d, "idx": idx}), out)
+
+
+def _index_add_fwd(ctx, a, src, dim, idx, alpha):
+    out = a.copy()
+    np.add.at(out, _dim_index(dim, idx), src * alpha if alpha != 1 else src)
+    return out
+
+
+_index_add = Op("IndexAddBackward0", _index_add_fwd, inputs=("self", "source"))
+
+
+@_index_add.derivative
+def _(ctx, grad):
+    src_shape = ctx._input_meta[1][0] if ctx._input_meta[1] else None
+    g_src = None
+    if src_shape is not None:
+        g_src = index_select(grad, ctx.dim, Tensor._make(ctx.idx)).reshape(src_shape)
+        if ctx.alpha != 1:
+            g_src = g_src * ctx.alpha
+    return grad, g_src
+
+
+def _index_source_check(input, d, idx, source, who):
+    n = idx.size
+    src_n = source._data.shape[d] if source.ndim else 1
+    if n != src_n:
+        if who == "index_add":
+            raise RuntimeError(
+                f"index_add_(): Number of indices ({n}) should be equal to source.size(dim): ({src_n}), for dim: {d}")
+        raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({src_n})")
+    if source.dtype is not input.dtype:
+        if who == "index_add":
+            raise RuntimeError(
+                f"index_add_(): self ({_scalar_name(input.dtype)}) and source ({_scalar_name(source.dtype)}) "
+                "must have the same scalar type")
+        raise RuntimeError(
+            f"index_copy_(): self and source expected to have the same dtype, but got (self) "
+            f"{_scalar_name(input.dtype)} and (source) {_scalar_name(source.dtype)}")
+
+
+@export(method=True)
+def index_add(input, dim, index, source, *, alpha=1, out=None):
+    _check_vector_index(index, "index_add")
+    d = _wrap_dim(dim, input.ndim)
+    idx = _index_array(index).reshape(-1)
+    _index_source_check(input, d, idx, source, "index_add")
+    idx = _check_bounds(idx, input._data.shape[d], d)
+    src = source._data.reshape(_src_shape(input, d, idx))
+    result = _index_add.apply((input, source), (input._data, src), {"dim": d, "idx": idx, "alpha": alpha})
+    return finish_out("index_add", result, out)
+
+
+def _src_shape(input, d, idx):
+    shape = list(input._data.shape)
+    shape[d] = idx.size
+    return shape
+
+
+def _index_fill_fwd(ctx, a, *value, dim, idx, fill=None):
+    out = a.copy()
+    out[_dim_index(dim, idx) if a.ndim else ()] = value[0] if value else fill
+    return out
+
+
+_index_fill0 = Op("IndexFillBackward0", _index_fill_fwd)
+_index_fill1 = Op("IndexFillBackward1", _index_fill_fwd, inputs=("self", "value"))
+
+
+@_index_fill0.derivative
+def _(ctx, grad):
+    return index_fill(grad, ctx.dim, Tensor._make(ctx.idx), 0)
+
+
+@_index_fill1.derivative
+def _(ctx, grad):
+    g_value = None
+    if ctx._input_meta[1] is not None:
+        g_value = index_select(grad, ctx.dim, Tensor._make(np.unique(ctx.idx))).sum()
+    return index_fill(grad, ctx.dim, Tensor._make(ctx.idx), 0), g_value
+
+
+@export(method=True)
+def index_fill(input, dim, index, value):
+    _check_vector_index(index, "index_fill")
+    d = _wrap_dim(dim, input.ndim)
+    idx = _index_array(index).reshape(-1)
+    idx = _check_bounds(idx, input._data.shape[d] if input.ndim else 1, d, IndexError, wrap=True)
+    if not input.ndim:
+        idx = idx[:1]
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(
+                "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                f"{value.ndim} dimension(s).")
+        return _index_fill1.apply((input, value), (input._data, value._data.astype(input._data.dtype)),
+                                  {"dim": d, "idx": idx})
+    return _index_fill0.apply((input,), (input._data,), {"dim": d, "idx": idx, "fill": value})
+
+
+def _index_copy_fwd(ctx, a, src, dim, idx):
+    out = a.copy()
+    out[_dim_index(dim, idx)] = src
+    return out
+
+
+_index_copy = Op("IndexCopyBackward0", _index_copy_fwd, inputs=("self", "source"))
+
+
+@_index_copy.derivative
+def _(ctx, grad):
+    idx = Tensor._make(ctx.idx)
+    g_src = None
+    if ctx._input_meta[1] is not None:
+        g_src = index_select(grad, ctx.dim, idx).reshape(ctx._input_meta[1][0])
+    return index_fill(grad, ctx.dim, idx, 0), g_src
+
+
+@export(method=True)
+def index_copy(input, dim, index, source):
+    _check_vector_index(index, "index_copy")
+    d = _wrap_dim(dim, input.ndim)
+    idx = _index_array(index).reshape(-1)
+    _index_source_check(input, d, idx, source, "index_copy")
+    idx = _check_bounds(idx, input._data.shape[d], d, IndexError, prefix="index_copy_(): ")
+    return _index_copy.apply((input, source), (input._data, source._data.reshape(_src_shape(input, d, idx))),
+                             {"dim": d, "idx": idx})
+
+
+# gather / scatter / scatter_add ---------------------------------------------------------------------
+
+def _along(idx, dim):
+    """Fancy-index tuple that puts index array ``idx`` along ``dim`` (the other dims by position)."""
+    out = []
+    for d in range(idx.ndim):
+        if d == dim:
+            out.append(idx)
+        else:
+            shape = [1] * idx.ndim
+            shape[d] = idx.shape[d]
+            out.append(np.arange(idx.shape[d]).reshape(shape))
+    return tuple(out)
+
+
+def _gather_fwd(ctx, a, dim, idx, shape):
+    return a.reshape(-1)[idx.reshape(-1)].reshape(shape) if a.ndim == 0 or idx.ndim == 0 else a[_along(idx, dim)]
+
+
+_gather = Op("GatherBackward0", _gather_fwd)
+
+
+@_gather.derivative
+def _(ctx, grad):
+    # gather_backward: zeros(self).scatter_add(dim, index, grad)
+    shape = tuple(ctx.input_shape)
+    if not len(shape) or ctx.idx.ndim == 0:  # 0-d self or index: work on 1-d views
+        base = grad.new_zeros((max(math.prod(shape), 1),))
+        flat = scatter_add(base, 0, Tensor._make(ctx.idx.reshape(-1)), grad.reshape(-1))
+        return flat.reshape(shape)
+    return scatter_add(grad.new_zeros(shape), ctx.dim, Tensor._make(ctx.idx), grad)
+
+
+def _check_index_dtype(index, who):
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(f"{who}(): Expected dtype int64 for index")
+
+
+def _check_gather_shape(input, d, index, who, src=None):
+    if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
+        name = "input" if who == "gather" else "self"
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {name} tensor")
+    if src is not None and index.ndim != src.ndim and not (index.ndim <= 1 and src.ndim <= 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if input.ndim == 0 or index.ndim == 0:
+        return
+    ishape, sshape = index._data.shape, input._data.shape
+    for k in range(input.ndim):
+        if k != d and ishape[k] > sshape[k]:
+            if who == "gather":
+                raise RuntimeError(
+                    f"Size does not match at dimension {k} expected index {_fmt(ishape)} to be no larger than "
+                    f"self {_fmt(sshape)} apart from dimension {d}")
+            break
+    else:
+        k = None
+    if who != "gather":
+        bad = k is not None
+        if src is not None:
+            bad = bad or any(ishape[j] > src._data.shape[j] for j in range(index.ndim))
+        if bad:
+            msg = f"Expected index {_fmt(ishape)} to be no larger than self {_fmt(sshape)} apart from dimension {d}"
+            if src is not None:
+                msg += f" and to be no larger size than src {_fmt(src._data.shape)}"
+            raise RuntimeError(msg)
+
+
+@export(method=True)
+def gather(input, dim, index, *, sparse_grad=False, out=None):
+    _check_index_dtype(index, "gather")
+    d = _wrap_dim(dim, input.ndim)
+    _check_gather_shape(input, d, index, "gather")
+    idx = _index_array(index)
+    size = input._data.shape[d] if input.ndim else 1
+    idx = _check_bounds(idx, size, d)
+    result = _gather.apply((input,), (input._data,), {"dim": d, "idx": idx, "shape": idx.shape})
+    return finish_out("gather", result, out)
+
+
+def _scatter_fwd(ctx, a, *src, dim, idx, value=None, reduce=None):
+    out = a.copy()
+    if a.ndim == 0:
+        if idx.size:
+            out[()] = src[0].reshape(-1)[0] if src else value
+        return out
+    where = _along(idx, dim)
+    if src:
+        vals = src[0][tuple(slice(0, n) for n in idx.shape)] if src[0].ndim else np.broadcast_to(src[0], idx.shape)
+    else:
+        vals = np.broadcast_to(np.asarray(value, a.dtype), idx.shape)
+    if reduce == "add":
+        np.add.at(out, where, vals)
+    elif reduce == "multiply":
+        np.multiply.at(out, where, vals)
+    else:
+        out[where] = vals
+    return out
+
+
+def _scatter_add_fwd(ctx, a, src, dim, idx):
+    return _scatter_fwd(ctx, a, src, dim=dim, idx=idx, reduce="add")
+
+
+_scatter0 = Op("ScatterBackward0", _scatter_fwd, inputs=("self", "src"))
+_scatter1 = Op("ScatterBackward1", _scatter_fwd)
+_scatter_add = Op("ScatterAddBackward0", _scatter_add_fwd, inputs=("self", "src"))
+_scatter_reduce = Op("NotImplemented", _scatter_fwd, inputs=("self", "src"))
+_scatter_reduce.node._name = "torch::autograd::NotImplemented"
+
+
+def _gathered(grad, ctx):
+    return gather(grad, ctx.dim, Tensor._make(ctx.idx))
+
+
+def _src_grad(grad, ctx):
+    """grad.gather(dim, index) shaped as src (PyTorch requires src's shape to be index's)."""
+    if ctx._input_meta[1] is None:
+        return None
+    g = _gathered(grad, ctx)
+    src_shape = tuple(ctx._input_meta[1][0])
+    if tuple(g.shape) != src_shape:
+        raise RuntimeError(
+            f"Function {ctx.name()} returned an invalid gradient at index 1 - got {_fmt(g.shape)} but expected "
+            f"shape compatible with {_fmt(src_shape)}")
+    return g
+
+
+@_scatter0.derivative
+def _(ctx, grad):
+    return scatter(grad, ctx.dim, Tensor._make(ctx.idx), 0), _src_grad(grad, ctx)
+
+
+@_scatter1.derivative
+def _(ctx, grad):
+    return scatter(grad, ctx.dim, Tensor._make(ctx.idx), 0)
+
+
+@_scatter_add.derivative
+def _(ctx, grad):
+    return grad, _src_grad(grad, ctx)
+
+
+@_scatter_reduce.derivative
+def _(ctx, grad):
+    raise RuntimeError("derivative for aten::scatter is not implemented")
+
+
+def _scatter_prepare(input, dim, index, src, who):
+    _check_index_dtype(index, "scatter" if who != "scatter_add" else "scatter_add")
+    d = _wrap_dim(dim, input.ndim)
+    _check_gather_shape(input, d, index, who, src if isinstance(src, Tensor) else None)
+    if isinstance(src, Tensor) and src.dtype is not input.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    idx = _index_array(index)
+    idx = _check_bounds(idx, input._data.shape[d] if input.ndim else 1, d)
+    if input.ndim and idx.ndim == 0:
+        idx = idx.reshape((1,) * input.ndim)
+    return d, idx
+
+
+@export(method=True)
+def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
+    if src is None:
+        src = value
+    d, idx = _scatter_prepare(input, dim, index, src, "scatter")
+    if reduce is not None and reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    if isinstance(src, Tensor):
+        if reduce is not None:
+            warnings.warn(
+                "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future "
+                "PyTorch release. Use torch.scatter_reduce instead for more reduction options.", UserWarning,
+                stacklevel=2)
+            op = _scatter_reduce
+        else:
+            op = _scatter0
+        result = op.apply((input, src), (input._data, src._data), {"dim": d, "idx": idx, "reduce": reduce})
+    else:
+        op = _scatter1 if reduce is None else _scatter_reduce
+        result = op.apply((input,), (input._data,), {"dim": d, "idx": idx, "value": src, "reduce": reduce})
+    return finish_out("scatter", result, out)
+
+
+@export(method=True)
+def scatter_add(input, dim, index, src, *, out=None):
+    d, idx = _scatter_prepare(input, dim, index, src, "scatter_add")
+    result = _scatter_add.apply((input, src), (input._data, src._data), {"dim": d, "idx": idx})
+    return finish_out("scatter_add", result, out)
+
+
+method("scatter_")(inplace(scatter))
+method("scatter_add_")(inplace(scatter_add))
+method("index_add_")(inplace(index_add))
+method("index_fill_")(inplace(index_fill))
+method("index_copy_")(inplace(index_copy))
+
+
+# masked_select / masked_scatter / take / take_along_dim ---------------------------------------------------
+
+def _check_mask(mask, who):
+    if mask.dtype is not dtypes.bool_:
+        if who == "masked_select":
+            raise RuntimeError("masked_select: expected BoolTensor for mask")
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
+                           f"{_scalar_name(mask.dtype)}")
+
+
+def _masked_select_fwd(ctx, a, mask):
+    shape = np.broadcast_shapes(a.shape, mask.shape)
+    ctx.shape = shape
+    ctx.where = np.nonzero(np.broadcast_to(mask, shape))
+    return np.broadcast_to(a, shape)[ctx.where]
+
+
+_masked_select = Op("MaskedSelectBackward0", _masked_select_fwd)
+
+
+@_masked_select.derivative
+def _(ctx, grad):
+    # masked_select_backward: zeros of the broadcast shape with grad where the mask is set
+    return embed(grad, ctx.shape, ctx.where)
+
+
+def _broadcast_or_raise(a, b):
+    from .pointwise import _mismatch_message
+    try:
+        return np.broadcast_shapes(a, b)
+    except ValueError:
+        raise RuntimeError(_mismatch_message(a, b)) from None
+
+
+@export(method=True)
+def masked_select(input, mask, *, out=None):
+    _check_mask(mask, "masked_select")
+    _broadcast_or_raise(mask._data.shape, input._data.shape)
+    return finish_out("masked_select", _masked_select.apply((input,), (input._data,), {"mask": mask._data}), out)
+
+
+def _masked_scatter_fwd(ctx, a, src, mask):
+    shape = np.broadcast_shapes(a.shape, mask.shape)
+    out = np.broadcast_to(a, shape).copy()
+    m = np.broadcast_to(mask, shape)
+    n = int(m.sum())
+    out[m] = src.reshape(-1)[:n]
+    return out
+
+
+_masked_scatter = Op("MaskedScatterBackward0", _masked_scatter_fwd, inputs=("self", "source"))
+
+
+@_masked_scatter.derivative
+def _(ctx, grad):
+    from .pointwise import where
+    mask = _bool_tensor(np.broadcast_to(ctx.mask, grad.shape))
+    g_self = where(mask, 0.0, grad)
+    g_src = None
+    if ctx._input_meta[1] is not None:
+        src_shape = tuple(ctx._input_meta[1][0])
+        picked = masked_select(grad, mask)
+        extra = math.prod(src_shape) - picked.numel()
+        if extra > 0:
+            from .joining import cat
+            picked = cat([picked, picked.new_zeros(extra)])
+        g_src = picked.reshape(src_shape)
+    return g_self, g_src
+
+
+@export(method=True)
+def masked_scatter(input, mask, source):
+    _check_mask(mask, "masked_scatter")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
+                           f"{_scalar_name(input.dtype)} and {_scalar_name(source.dtype)}")
+    shape = _broadcast_or_raise(input._data.shape, mask._data.shape)
+    if int(np.broadcast_to(mask._data, shape).sum()) > source.numel():
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    return _masked_scatter.apply((input, source), (input._data, source._data), {"mask": mask._data})
+
+
+@method("masked_scatter_")
+def masked_scatter_(input, mask, source):
+    _check_mask(mask, "masked_scatter")
+    shape = _broadcast_or_raise(input._data.shape, mask._data.shape)
+    if shape != input._data.shape:
+        raise RuntimeError("masked_scatter_: expected mask to be broadcastable to self")
+    return inplace(masked_scatter)(input, mask, source)
+
+
+_take = Op("TakeBackward0", lambda ctx, a, idx: a.reshape(-1)[idx])
+
+
+@_take.derivative
+def _(ctx, grad):
+    shape = ctx.input_shape
+    flat = embed(grad, (math.prod(shape),), (ctx.idx,), accumulate=True)
+    return flat.reshape(shape)
+
+
+@export(method=True)
+def take(input, index):
+    if index.dtype is not dtypes.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {_scalar_name(index.dtype)}")
+    n = input.numel()
+    idx = _index_array(index)
+    bad = idx[(idx >= n) | (idx < -n)]
+    if bad.size:
+        raise IndexError(f"out of range: tried to access index {int(bad.flat[0])} on a tensor of {n} elements.")
+    idx = np.where(idx < 0, idx + n, idx)
+    return _take.apply((input,), (input._data,), {"idx": idx})
+
+
+@export(method=True)
+def take_along_dim(input, indices, dim=None, *, out=None):
+    if dim is None:
+        return finish_out("take_along_dim", gather(input.view(-1), 0, indices.view(-1)), out)
+    if input.ndim != indices.ndim:
+        raise RuntimeError(
+            "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+            f"{input.ndim} dimensions for input, and {indices.ndim} dimensions for indices")
+    if indices.dtype is not dtypes.int64:
+        raise RuntimeError(
+            f"torch.take_along_dim(): dtype of indices should be Long but got {_scalar_name(indices.dtype)}")
+    d = _wrap_dim(dim, input.ndim)
+    self_sizes = list(input._data.shape)
+    self_sizes[d] = indices._data.shape[d]
+    ishape = _broadcast_or_raise(tuple(self_sizes), indices._data.shape)
+    idx_sizes = list(indices._data.shape)
+    idx_sizes[d] = input._data.shape[d]
+    sshape = _broadcast_or_raise(tuple(idx_sizes), input._data.shape)
+    return finish_out("take_along_dim", gather(input.expand(sshape), d, indices.expand(ishape)), out)
+
+
+# nonzero / unique (no gradient) --------------------------------------------------------------------------
+
+@export(method=True)
+def nonzero(input, *, out=None, as_tuple=False):
+    a = input._data
+    if as_tuple:
+        if a.ndim == 0:
+            return (Tensor._make(np.nonzero(np.atleast_1d(a))[0].astype(np.int64)),)
+        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(a))
+    if a.ndim == 0:
+        return Tensor._make(np.zeros((1 if a else 0, 0), np.int64))
+    return finish_out("nonzero", Tensor._make(np.argwhere(a).astype(np.int64)), out)
+
+
+@export(method=True)
+def argwhere(input):
+    return nonzero(input)

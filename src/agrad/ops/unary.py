@@ -1,0 +1,514 @@
+"""Unary pointwise maths: exp, log, trigonometric and hyperbolic functions, erf/erfc,
+sqrt/rsqrt, sigmoid, relu, abs, sign, rounding (floor, ceil, round, trunc, frac),
+nan_to_num and logit.
+
+Each differentiable op is one entry: numpy forward, PyTorch's node name, what it
+saves, and its derivative written with agrad ops (derivatives.yaml's formulas),
+so ``create_graph=True`` gives higher derivatives.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+
+from .. import dtypes
+from ._op import Op, export, finish_out, inplace, method, node_name
+from .comparison import isfinite
+from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, pow as _pow, where
+
+
+# ---------------------------------------------------------------------------
+# unary maths
+# ---------------------------------------------------------------------------
+
+def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True, exports=None):
+    """Define a unary op from its numpy forward; the decorated function is its derivative.
+
+    Registers ``torch.<name>``, ``Tensor.<name>`` and ``Tensor.<name>_``.
+    """
+
+    def deco(derivative):
+        fname = name or derivative.__name__
+        op = Op(node_name(fname), lambda ctx, a: np_fn(a), saves=saves)
+        op.derivative(derivative)
+
+        apply = op.apply
+        no_attrs = {}
+
+        def api(input, *, out=None):
+            arr = input._data
+            if float_out and arr.dtype.kind in "biu":
+                arr = arr.astype(dtypes.get_default_dtype().numpy)
+            result = apply((input,), (arr,), no_attrs)
+            return result if out is None else finish_out(fname, result, out)
+
+        api.__name__ = fname
+        api.__doc__ = f"Elementwise {fname} (node {op.name})."
+        api.op = op
+        export(*(exports or (fname,)), method=method_name)(api)
+        method(fname + "_")(inplace(api))
+        return api
+
+    return deco
+
+
+@unary(np.exp, saves=("result",))
+def exp(ctx, grad):
+    return grad * ctx.result
+
+
+@unary(np.log)
+def log(ctx, grad):
+    return grad / ctx.self
+
+
+@unary(np.sin)
+def sin(ctx, grad):
+    return grad * ctx.self.cos()
+
+
+@unary(np.cos)
+def cos(ctx, grad):
+    return grad * -ctx.self.sin()
+
+
+@unary(np.tanh, saves=("result",))
+def tanh(ctx, grad):
+    return _tanh_backward(grad, ctx.result)
+
+
+# PyTorch's fused backward ops (their own nodes in a double-backward graph)
+
+def _fused_backward(name, np_fn, d_grad_output, d_output):
+    """An op ``name(grad_output, output)`` with its derivative (derivatives.yaml)."""
+    op = Op(name, lambda ctx, g, y: np_fn(g, y), inputs=("grad_output", "output"),
+            saves=("grad_output", "output"), saves_for={"grad_output": (1,)}, internal=True)
+
+    @op.derivative
+    def _(ctx, grad):
+        return (d_grad_output(grad, ctx.output) if ctx.needs(0) else None,
+                d_output(grad, ctx.grad_output, ctx.output) if ctx.needs(1) else None)
+
+    return op
+
+
+_tanh_backward = _fused_backward(
+    "TanhBackwardBackward0", lambda g, y: g * (1 - y * y),
+    lambda grad, y: _tanh_backward(grad, y), lambda grad, go, y: grad * (-2 * y * go))
+
+
+def _sigmoid(a):
+    # exp(-|a|) never overflows; the two halves are the same function.
+    e = np.exp(-np.abs(a))
+    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+
+
+@unary(_sigmoid, saves=("result",))
+def sigmoid(ctx, grad):
+    return _sigmoid_backward(grad, ctx.result)
+
+
+_sigmoid_backward = _fused_backward(
+    "SigmoidBackwardBackward0", lambda g, y: g * (y * (1 - y)),
+    lambda grad, y: _sigmoid_backward(grad, y), lambda grad, go, y: grad * go * (1 - 2 * y))
+
+
+@unary(lambda a: np.maximum(a, 0).astype(a.dtype, copy=False), saves=("result",), float_out=False)
+def relu(ctx, grad):
+    return _threshold_backward(grad, ctx.result, threshold=0)
+
+
+_threshold_backward = Op("ThresholdBackwardBackward0",
+                         lambda ctx, g, x, threshold: np.where(x <= threshold, 0, g).astype(g.dtype, copy=False),
+                         inputs=("grad_output", "self"), saves=("self",), internal=True)
+
+
+@_threshold_backward.derivative
+def _(ctx, grad):
+    return _threshold_backward(grad, ctx.self, threshold=ctx.threshold), None
+
+
+@unary(np.abs, float_out=False, exports=("abs", "absolute"))
+def abs(ctx, grad):
+    return grad * ctx.self.sign()
+
+
+@unary(np.sqrt, saves=("result",))
+def sqrt(ctx, grad):
+    return grad / (2 * ctx.result)
+
+
+@unary(np.sign, saves=(), float_out=False)
+def sign(ctx, grad):
+    return grad * 0
+
+
+_LN2 = 0.6931471805599453
+_LN10 = 2.3025850929940456
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_PI_180 = 0.017453292519943295769236907684886127134428718885417
+_180_PI = 57.295779513082320876798154814105170332405472466564
+
+
+# ---------------------------------------------------------------------------
+# erf / erfc: W. J. Cody's rational approximations (CALERF), to ~1e-16
+# ---------------------------------------------------------------------------
+
+_ERF_A = (3.16112374387056560e00, 1.13864154151050156e02, 3.77485237685302021e02,
+          3.20937758913846947e03, 1.85777706184603153e-1)
+_ERF_B = (2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03,
+          2.84423683343917062e03)
+_ERF_C = (5.64188496988670089e-1, 8.88314979438837594e00, 6.61191906371416295e01,
+          2.98635138197400131e02, 8.81952221241769090e02, 1.71204761263407058e03,
+          2.05107837782607147e03, 1.23033935479799725e03, 2.15311535474403846e-8)
+_ERF_D = (1.57449261107098347e01, 1.17693950891312499e02, 5.37181101862009858e02,
+          1.62138957456669019e03, 3.29079923573345963e03, 4.36261909014324716e03,
+          3.43936767414372164e03, 1.23033935480374942e03)
+_ERF_P = (3.05326634961232344e-1, 3.60344899949804439e-1, 1.25781726111229246e-1,
+          1.60837851487422766e-2, 6.58749161529837803e-4, 1.63153871373020978e-2)
+_ERF_Q = (2.56852019228982242e00, 1.87295284992346725e00, 5.27905102951428412e-1,
+          6.05183413124413191e-2, 2.33520497626869185e-3)
+_ONE_OVER_SQRT_PI = 5.6418958354775628695e-1
+
+
+def _calerf(a, complement):
+    """erf(a) (or erfc(a)), computed in float64 and returned in a's dtype."""
+    x = np.asarray(a, np.float64)
+    y = np.abs(x)
+    with np.errstate(all="ignore"):
+        # |x| <= 0.46875: erf as x * P(x^2) / Q(x^2)
+        ysq = np.where(y > 1.11e-16, y * y, 0.0)
+        num = _ERF_A[4] * ysq
+        den = ysq
+        for i in range(3):
+            num = (num + _ERF_A[i]) * ysq
+            den = (den + _ERF_B[i]) * ysq
+        erf_small = x * (num + _ERF_A[3]) / (den + _ERF_B[3])
+        # 0.46875 < |x| <= 4: erfc(|x|) = exp(-x^2) P(|x|) / Q(|x|)
+        num = _ERF_C[8] * y
+        den = y
+        for i in range(7):
+            num = (num + _ERF_C[i]) * y
+            den = (den + _ERF_D[i]) * y
+        mid = (num + _ERF_C[7]) / (den + _ERF_D[7])
+        # |x| > 4: erfc(|x|) = exp(-x^2) / |x| (1/sqrt(pi) + R(1/x^2) / x^2)
+        inv = 1.0 / (y * y)
+        num = _ERF_P[5] * inv
+        den = inv
+        for i in range(4):
+            num = (num + _ERF_P[i]) * inv
+            den = (den + _ERF_Q[i]) * inv
+        big = (_ONE_OVER_SQRT_PI - inv * (num + _ERF_P[4]) / (den + _ERF_Q[4])) / y
+        r = np.where(y <= 4.0, mid, big)
+        # exp(-y^2) split in two factors to keep the accuracy for large y
+        y16 = np.trunc(y * 16.0) / 16.0
+        erfc_abs = np.exp(-y16 * y16) * np.exp(-(y - y16) * (y + y16)) * r
+        erfc_abs = np.where(np.isinf(y), 0.0, erfc_abs)
+        small = y <= 0.46875
+        if complement:
+            out = np.where(x < 0, 2.0 - erfc_abs, erfc_abs)
+            out = np.where(small, 1.0 - erf_small, out)
+        else:
+            out = (0.5 - erfc_abs) + 0.5
+            out = np.where(x < 0, -out, out)
+            out = np.where(small, erf_small, out)
+    out = np.where(np.isnan(x), np.nan, out)
+    return out.astype(np.asarray(a).dtype if np.asarray(a).dtype.kind == "f" else np.float64, copy=False)
+
+
+# ---------------------------------------------------------------------------
+# unary maths
+# ---------------------------------------------------------------------------
+
+def _unary(np_fn, node=None, *, saves=("self",)):
+    """pointwise.unary for ops whose node name is not the CamelCase of their own
+    (log1p -> Log1PBackward0): torch.<name>, Tensor.<name> and Tensor.<name>_."""
+
+    def deco(derivative):
+        fname = derivative.__name__
+        op = Op(node or node_name(fname), lambda ctx, a: np_fn(a), saves=saves)
+        op.derivative(derivative)
+
+        def api(input, *, out=None):
+            return finish_out(fname, op.apply((input,), (_float_array(input),), {}), out)
+
+        api.__name__ = fname
+        api.__doc__ = f"Elementwise {fname} (node {op.name})."
+        api.op = op
+        export(fname, method=True)(api)
+        method(fname + "_")(inplace(api))
+        return api
+
+    return deco
+
+
+@unary(_quiet(np.expm1), saves=("result",))
+def expm1(ctx, grad):
+    return grad * (ctx.result + 1)
+
+
+@_unary(_quiet(np.log1p), "Log1PBackward0")
+def log1p(ctx, grad):
+    return grad / (ctx.self + 1)
+
+
+@unary(_quiet(np.log2))
+def log2(ctx, grad):
+    return grad / (ctx.self * _LN2)
+
+
+@unary(_quiet(np.log10))
+def log10(ctx, grad):
+    return grad / (ctx.self * _LN10)
+
+
+@unary(_quiet(np.tan), saves=("result",))
+def tan(ctx, grad):
+    return grad * (1 + ctx.result.pow(2))
+
+
+@unary(_quiet(np.arcsin))
+def asin(ctx, grad):
+    x = ctx.self
+    return grad * (-x * x + 1).rsqrt()
+
+
+@unary(_quiet(np.arccos))
+def acos(ctx, grad):
+    x = ctx.self
+    return grad * -((-x * x + 1).rsqrt())
+
+
+@unary(_quiet(np.arctan))
+def atan(ctx, grad):
+    x = ctx.self
+    return grad / (x * x + 1)
+
+
+@unary(_quiet(np.sinh))
+def sinh(ctx, grad):
+    return grad * ctx.self.cosh()
+
+
+@unary(_quiet(np.cosh))
+def cosh(ctx, grad):
+    return grad * ctx.self.sinh()
+
+
+@unary(_quiet(np.arcsinh))
+def asinh(ctx, grad):
+    return grad * (ctx.self.pow(2) + 1).rsqrt()
+
+
+@unary(_quiet(np.arccosh))
+def acosh(ctx, grad):
+    x = ctx.self
+    return grad * (x * x - 1).rsqrt()
+
+
+@unary(_quiet(np.arctanh))
+def atanh(ctx, grad):
+    return grad * 1 / (1 - ctx.self.pow(2))
+
+
+def _rsqrt(a):
+    with np.errstate(all="ignore"):
+        return (1 / np.sqrt(a)).astype(a.dtype, copy=False)
+
+
+@unary(_rsqrt, saves=("result",))
+def rsqrt(ctx, grad):
+    return -0.5 * grad * ctx.result.pow(3)
+
+
+@unary(lambda a: _calerf(a, False))
+def erf(ctx, grad):
+    return _TWO_OVER_SQRT_PI * (-(ctx.self.pow(2))).exp() * grad
+
+
+@unary(lambda a: _calerf(a, True))
+def erfc(ctx, grad):
+    return -_TWO_OVER_SQRT_PI * (-(ctx.self.pow(2))).exp() * grad
+
+
+@unary(_quiet(np.exp2), saves=("result",))
+def exp2(ctx, grad):
+    return grad * ctx.result * _LN2
+
+
+def _sinc(a):
+    with np.errstate(all="ignore"):
+        return np.sinc(a).astype(a.dtype, copy=False)
+
+
+@unary(_sinc)
+def sinc(ctx, grad):
+    x = ctx.self
+    x_pi = x * math.pi
+    sq_pi = x * x * math.pi
+    out = grad * ((x_pi * x_pi.cos()) - x_pi.sin()) / sq_pi
+    return where(sq_pi == 0.0, 0.0, out)
+
+
+@_unary(lambda a: (a * np.asarray(_PI_180, a.dtype)).astype(a.dtype, copy=False), "Deg2RadBackward0", saves=())
+def deg2rad(ctx, grad):
+    return grad * _PI_180
+
+
+@_unary(lambda a: (a * np.asarray(_180_PI, a.dtype)).astype(a.dtype, copy=False), "Rad2DegBackward0", saves=())
+def rad2deg(ctx, grad):
+    return grad * _180_PI
+
+
+# aliases: torch.arcsin & co., as functions, methods and in-place methods
+for _alias, _fn in {"arcsin": asin, "arccos": acos, "arctan": atan, "arcsinh": asinh,
+                    "arccosh": acosh, "arctanh": atanh}.items():
+    export(_alias, method=True)(_fn)
+    method(_alias + "_")(inplace(_fn))
+
+
+@export(method=True)
+def square(input, *, out=None):
+    """input ** 2 (PyTorch records it as PowBackward0)."""
+    if input.dtype is dtypes.bool_:
+        input = input.to(dtypes.int64)
+    return finish_out("square", _pow(input, 2), out)
+
+
+method("square_")(inplace(square))
+
+
+# ---------------------------------------------------------------------------
+# rounding: zero gradient, but recorded (PyTorch keeps a node)
+# ---------------------------------------------------------------------------
+
+def _rounding(np_fn, fname, aliases=()):
+    def kernel(a):
+        return a.copy() if a.dtype.kind in "biu" else np_fn(a)
+
+    def derivative(ctx, grad):
+        return _zeros_like(grad)
+
+    derivative.__name__ = fname
+    api = unary(kernel, saves=(), float_out=False, exports=(fname,) + aliases)(derivative)
+    for alias in aliases:
+        method(alias)(api)
+        method(alias + "_")(inplace(api))
+    return api
+
+
+floor = _rounding(np.floor, "floor")
+ceil = _rounding(np.ceil, "ceil")
+trunc = _rounding(np.trunc, "trunc", ("fix",))
+
+_round0 = Op("RoundBackward0", lambda ctx, a: a.copy() if a.dtype.kind in "biu" else np.rint(a))
+_round1 = Op("RoundBackward1", lambda ctx, a, decimals: _round_decimals(a, decimals))
+_round0.derivative(lambda ctx, grad: _zeros_like(grad))
+_round1.derivative(lambda ctx, grad: _zeros_like(grad))
+
+
+def _round_decimals(a, decimals):
+    ten = np.asarray(10.0 ** builtins.abs(decimals), a.dtype)  # abs is an op here
+    with np.errstate(all="ignore"):
+        if decimals < 0:
+            return (np.rint(a / ten) * ten).astype(a.dtype, copy=False)
+        return (np.rint(a * ten) / ten).astype(a.dtype, copy=False)
+
+
+@export(method=True)
+def round(input, *, decimals=None, out=None):
+    """Round half to even; with ``decimals``, to that many decimal places."""
+    if decimals is None:
+        return finish_out("round", _round0(input), out)
+    if not input.dtype.is_floating_point:
+        _not_implemented_for("round", input.dtype)
+    return finish_out("round", _round1.apply((input,), (input._data,), {"decimals": int(decimals)}), out)
+
+
+method("round_")(inplace(round))
+
+_frac = Op("FracBackward0", lambda ctx, a: (a - np.trunc(a)).astype(a.dtype, copy=False))
+_frac.derivative(lambda ctx, grad: grad)
+
+
+@export(method=True)
+def frac(input, *, out=None):
+    if not input.dtype.is_floating_point:
+        _not_implemented_for("frac", input.dtype)
+    return finish_out("frac", _frac(input), out)
+
+
+method("frac_")(inplace(frac))
+
+
+@unary(lambda a: np.sign(a), saves=(), float_out=False)
+def sgn(ctx, grad):
+    return _zeros_like(grad)
+
+
+# ---------------------------------------------------------------------------
+# nan_to_num
+# ---------------------------------------------------------------------------
+
+def _nan_to_num_fwd(ctx, a, nan, posinf, neginf):
+    if a.dtype.kind != "f":
+        return a.copy()
+    info = np.finfo(a.dtype)
+    return np.nan_to_num(a, nan=nan, posinf=info.max if posinf is None else posinf,
+                         neginf=info.min if neginf is None else neginf)
+
+
+_nan_to_num = Op("NanToNumBackward0", _nan_to_num_fwd, saves=("self",))
+
+
+@_nan_to_num.derivative
+def _(ctx, grad):
+    return grad * isfinite(ctx.self)
+
+
+@export(method=True)
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    nan = 0.0 if nan is None else nan
+    return finish_out("nan_to_num", _nan_to_num.apply(
+        (input,), (input._data,), {"nan": nan, "posinf": posinf, "neginf": neginf}), out)
+
+
+method("nan_to_num_")(inplace(nan_to_num))
+
+
+# ---------------------------------------------------------------------------
+# logit
+# ---------------------------------------------------------------------------
+
+def _logit_fwd(ctx, a, eps):
+    with np.errstate(all="ignore"):
+        x = a if eps is None else np.clip(a, np.asarray(eps, a.dtype), np.asarray(1.0 - eps, a.dtype))
+        return np.log(x / (1 - x)).astype(a.dtype, copy=False)
+
+
+_logit = Op("LogitBackward0", _logit_fwd, saves=("self",))
+
+
+@_logit.derivative
+def _(ctx, grad):
+    # infinitely_differentiable_logit_backward
+    x = ctx.self
+    eps = ctx.eps
+    if eps is not None:
+        inside = (x >= eps) & (x <= 1.0 - eps)
+        return where(inside, grad / (x * (1.0 - x)), 0.0)
+    inside = (x >= 0.0) & (x <= 1.0)
+    return where(inside, grad / (x * (1.0 - x)), float("nan"))
+
+
+@export(method=True)
+def logit(input, eps=None, *, out=None):
+    """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given."""
+    return finish_out("logit", _logit.apply((input,), (_float_array(input),),
+                                            {"eps": None if eps is None else float(eps)}), out)
+
+
+method("logit_")(inplace(logit))
