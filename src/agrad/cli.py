@@ -29,6 +29,13 @@ Examples:
 EXIT_OK, EXIT_SCRIPT, EXIT_USAGE, EXIT_MISMATCH, EXIT_INTERRUPT = 0, 1, 2, 3, 130
 
 
+def _seconds(ctx, param, value):
+    import math
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise click.BadParameter(f"{value!r} is not a positive number of seconds")
+    return value
+
+
 def _memory_size(ctx, param, value):
     if value is None:
         return None
@@ -66,8 +73,8 @@ def _input_options(formats):
             click.option("--seed", type=int, default=None, help="manual_seed(N) before the run."),
             click.option("--max-elements", "max_elements", type=click.IntRange(min=0), default=None,
                          metavar="N", help="Largest tensor, list or string (default 10^8; 0: no limit)."),
-            click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-                         metavar="SECONDS", help="End the script after this long (exit 1)."),
+            click.option("--timeout", type=float, default=None, callback=_seconds,
+                         metavar="SECONDS", help="End the run after this long (exit 1)."),
             click.option("--max-memory", "max_memory", default=None, metavar="SIZE",
                          callback=_memory_size,
                          help="Memory the run may use (default 4G; 0: no limit)."),

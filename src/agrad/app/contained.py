@@ -28,6 +28,7 @@ runs in-process.
 from __future__ import annotations
 
 import os
+import re
 import struct
 import sys
 import time
@@ -37,7 +38,8 @@ DEFAULT_MAX_MEMORY = 4 << 30
 MIN_MAX_MEMORY = 512 << 20  # the interpreter, numpy and the script thread's stack
 MAX_STDIN = 16 << 20  # what the parent reads of standard input for the child
 _HEADER = struct.Struct(">cI")
-_CHILD_FD = 3
+_STDIN_PATHS = ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
+_FD_PATH = re.compile(r"^/(?:dev/fd|proc/self/fd)/(\d+)$")
 
 # frame kinds
 OUT, ERR = b"o", b"e"           # to standard output / standard error
@@ -241,11 +243,20 @@ def _child_main(w: int, parent: int, run, limits) -> None:
             os._exit(code)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
         devnull = os.open(os.devnull, os.O_RDWR)
-        os.dup2(w, _CHILD_FD)
+        keep = sorted(limits["keep_fds"])
+        chan = 3
+        while chan in keep:
+            chan += 1
+        if w != chan:
+            os.dup2(w, chan)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
-        os.closerange(_CHILD_FD + 1, _max_fd())
-        channel = _Channel(_CHILD_FD)
+        low = 3
+        for fd in sorted(set(keep) | {chan}) + [_max_fd()]:
+            if fd >= low:
+                os.closerange(low, fd)
+                low = fd + 1
+        channel = _Channel(chan)
         term = limits["terminal"]
         _child["terminal"] = term
         sys.stdout = _FrameStream(channel, OUT, term.stdout_tty, term.stdout_encoding)
@@ -271,7 +282,7 @@ def _child_main(w: int, parent: int, run, limits) -> None:
         code = EXIT_SCRIPT
     except BaseException as exc:  # a bug in agrad: one line for the parent to show
         try:
-            ch = _child["channel"] or _Channel(_CHILD_FD)
+            ch = _child["channel"] or _Channel(w)
             ch.message(ERR, f"agrad: internal error in the contained run: {type(exc).__name__}: "
                             f"{exc}\n".encode("utf-8", "backslashreplace"))
             ch.message(EXIT, b"1")
@@ -394,6 +405,13 @@ def run_command(command: str, run, req, kw) -> int:
     if not available():
         return _in_process(command, run, req, kw)
     prepare()
+    # the child keeps no file descriptor but these (``<(...)`` process substitution)
+    req.files = tuple("-" if f in _STDIN_PATHS else f for f in req.files)
+    keep = set()
+    for f in req.files:
+        m = _FD_PATH.match(f)
+        if m and int(m.group(1)) > 2:
+            keep.add(int(m.group(1)))
     timeout = req.timeout
     max_memory = kw.get("max_memory")
     limits = {
@@ -401,6 +419,7 @@ def run_command(command: str, run, req, kw) -> int:
         "stdin": _stdin_for_child(req.files, req.exprs),
         "max_memory": DEFAULT_MAX_MEMORY if max_memory is None else max_memory,
         "cpu_seconds": (int((timeout + GRACE) * (os.cpu_count() or 1)) + 2) if timeout else None,
+        "keep_fds": keep,
     }
     _flush_std()
     r, w = os.pipe()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import keyword
 import os
 import re
+import stat
 
 import numpy as np
 
@@ -42,18 +43,20 @@ def is_file_value(value: str) -> bool:
     return value.startswith("@")
 
 
-def load_array(option: str, spec: str) -> np.ndarray:
+def load_array(option: str, spec: str, max_elements=None) -> np.ndarray:
     """The numbers of ``@file.npy``, ``@file.npz[:key]`` or ``@file.csv`` as an array."""
     target = spec[1:]
     if not target:
         raise InputError(f"{option}: '@' must be followed by a file name (@data.npy, @data.npz:key, @data.csv)")
     m = _NPZ.match(target)
     if m:
-        return _load_npz(option, m.group("path"), m.group("key"))
+        return _load_npz(option, m.group("path"), m.group("key"), max_elements)
     path = target
     ext = os.path.splitext(path)[1].lower()
     if ext == ".npy":
-        arr = _open(option, path, lambda f: np.load(f, allow_pickle=False), ".npy file")
+        def read(f):
+            return _read_npy(option, path, f, os.fstat(f.fileno()).st_size, max_elements)
+        arr = _open(option, path, read, ".npy file")
     elif ext == ".csv":
         arr = _load_csv(option, path)
     else:
@@ -65,7 +68,14 @@ def load_array(option: str, spec: str) -> np.ndarray:
 
 def _open(option, path, reader, what):
     try:
+        mode = os.stat(path).st_mode  # before open(): opening a FIFO waits for a writer
+        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+            kind = "a FIFO" if stat.S_ISFIFO(mode) else (
+                "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+            raise InputError(f"{option}: cannot read {path!r}: it is {kind}, not a data file")
         with open(path, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise InputError(f"{option}: cannot read {path!r}: it is not a regular file")
             return reader(f)
     except FileNotFoundError:
         raise InputError(f"{option}: cannot read {path!r}: no such file") from None
@@ -75,6 +85,11 @@ def _open(option, path, reader, what):
         raise InputError(f"{option}: cannot read {path!r}: permission denied") from None
     except OSError as exc:
         raise InputError(f"{option}: cannot read {path!r}: {exc.strerror or exc}") from None
+    except MemoryError:
+        from .._limits import memory_limit_error
+        limit = memory_limit_error(MemoryError())
+        raise InputError(f"{option}: {path!r} does not fit in memory"
+                         + (f": {limit}" if limit is not None else "")) from None
     except (ValueError, EOFError) as exc:
         detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if "pickle" in detail.lower():
@@ -82,13 +97,59 @@ def _open(option, path, reader, what):
         raise InputError(f"{option}: {path!r} is not a valid {what}: {detail}") from None
 
 
-def _load_npz(option, path, key):
+_NPY_MAGIC = b"\x93NUMPY"
+
+
+def _read_npy(option, path, f, size, max_elements):
+    """One ``.npy`` stream: its header is checked against the limit and the data
+    actually there (``size`` bytes from the start) before anything is allocated."""
+    fmt = np.lib.format
+    start = f.tell()
+    if f.read(len(_NPY_MAGIC)) != _NPY_MAGIC:
+        raise ValueError("it has no .npy header (a .npy file starts with \\x93NUMPY; "
+                         "is it a text file?)")
+    f.seek(start)
+    version = fmt.read_magic(f)
+    if version == (1, 0):
+        shape, fortran, dtype = fmt.read_array_header_1_0(f)
+    elif version == (2, 0):
+        shape, fortran, dtype = fmt.read_array_header_2_0(f)
+    else:
+        raise ValueError(f".npy format version {version[0]}.{version[1]} is not supported")
+    if dtype.hasobject:
+        raise ValueError("it holds Python objects (pickled data), not numbers")
+    numel = 1
+    for n in shape:
+        numel *= int(n)
+    where = f"{option}: {path!r}"
+    if max_elements is not None and numel > max_elements:
+        raise InputError(f"{where} has {numel:,} elements, over the limit of {max_elements:,} "
+                         "(--max-elements)")
+    need = numel * dtype.itemsize
+    have = size - (f.tell() - start)
+    if need > have:
+        raise ValueError(f"its header says {numel:,} elements of {dtype} ({need:,} bytes) "
+                         f"but only {max(have, 0):,} bytes of data follow")
+    data = f.read(need)
+    if len(data) != need:
+        raise ValueError(f"it ends after {len(data):,} of {need:,} bytes of data")
+    arr = np.frombuffer(data, dtype=dtype)
+    return arr.reshape(shape, order="F" if fortran else "C")
+
+
+def _load_npz(option, path, key, max_elements=None):
+    def member(z, name):
+        info = z.getinfo(name + ".npy") if name + ".npy" in z.namelist() else z.getinfo(name)
+        with z.open(info) as f:
+            return _read_npy(option, f"{path}:{name}", f, info.file_size, max_elements)
+
     def read(f):
-        with np.load(f, allow_pickle=False) as z:
-            names = list(z.files)
+        import zipfile
+        with zipfile.ZipFile(f) as z:
+            names = [n[:-4] if n.endswith(".npy") else n for n in z.namelist()]
             if key is None or key == "":
                 if len(names) == 1:
-                    return z[names[0]]
+                    return member(z, names[0])
                 listed = ", ".join(names) if names else "(none)"
                 raise InputError(
                     f"{option}: {path!r} holds {len(names)} arrays ({listed}); "
@@ -96,7 +157,7 @@ def _load_npz(option, path, key):
             if key not in names:
                 listed = ", ".join(names) if names else "(none)"
                 raise InputError(f"{option}: {path!r} has no array {key!r}; it has: {listed}")
-            return z[key]
+            return member(z, key)
 
     import zipfile
     try:
@@ -156,7 +217,7 @@ def file_tensor(option: str, spec: str, max_elements=None):
     from .. import dtypes
     from ..tensor import Tensor
 
-    arr = load_array(option, spec)
+    arr = load_array(option, spec, max_elements)
     if max_elements is not None and arr.size > max_elements:
         raise InputError(
             f"{option}: {spec[1:]!r} has {arr.size:,} elements, over the limit of "

@@ -12,6 +12,7 @@ the script are in ``Session.error`` (a ``ScriptError``).
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 
@@ -75,6 +76,14 @@ class Session:
 
 # ------------------------------------------------------------------ sources
 
+MAX_SOURCE = 16 << 20  # bytes (characters on standard input) of one script
+
+
+def _too_large(what: str) -> UsageError:
+    return UsageError(f"cannot read {what}: it holds more than {MAX_SOURCE >> 20} MiB, "
+                      "too large for a script")
+
+
 def read_sources(files, exprs, stdin=None):
     """SOURCE files (``-`` is standard input) then ``-e`` snippets, as lang Sources."""
     from ..lang import Source
@@ -87,19 +96,27 @@ def read_sources(files, exprs, stdin=None):
                 raise UsageError("'-' (standard input) can be given only once")
             used_stdin = True
             stream = stdin if stdin is not None else sys.stdin
+            if stream is None:
+                raise UsageError("cannot read standard input: it is closed")
             try:
-                text = stream.read()
+                text = stream.read(MAX_SOURCE + 1)
             except UnicodeDecodeError:
                 raise UsageError("cannot read standard input: it is not UTF-8 text") from None
             except OSError as exc:
                 raise UsageError(f"cannot read standard input: {exc.strerror or exc}") from None
             if isinstance(text, bytes):
                 text = text.decode("utf-8", errors="replace")
+            if len(text) > MAX_SOURCE:
+                raise _too_large("standard input")
             out.append(Source("<stdin>", text))
             continue
         try:
             with open(path, "rb") as f:
-                data = f.read()
+                import stat
+                mode = os.fstat(f.fileno()).st_mode
+                if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+                    raise UsageError(f"cannot read {path!r}: it is a device, not a script")
+                data = f.read(MAX_SOURCE + 1)
         except FileNotFoundError:
             raise UsageError(f"cannot read {path!r}: no such file") from None
         except IsADirectoryError:
@@ -108,6 +125,8 @@ def read_sources(files, exprs, stdin=None):
             raise UsageError(f"cannot read {path!r}: permission denied") from None
         except OSError as exc:
             raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from None
+        if len(data) > MAX_SOURCE:
+            raise _too_large(repr(path))
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
@@ -227,7 +246,10 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
     if req.dtype is not None:
         agrad.set_default_dtype(dtypes._BY_NAME[req.dtype])
     if req.seed is not None:
-        agrad.manual_seed(req.seed)
+        try:
+            agrad.manual_seed(req.seed)
+        except (ValueError, OverflowError, TypeError) as exc:
+            raise UsageError(f"--seed {req.seed}: {exc}") from None
     if req.max_elements is not None:
         agrad._limits.set_max_elements(req.max_elements or None)
     sources = read_sources(req.files, req.exprs, stdin)

@@ -43,6 +43,9 @@ class Source:
         return f"Source({self.name!r}, <{len(self.text)} chars>)"
 
 
+SHOWN_LINE = 120  # characters of a long source line shown under an error
+
+
 def _caret_block(src_line: str, column: int | None, end_column: int | None) -> str:
     """The source line and a caret line under columns [column, end_column)."""
     if not src_line.strip():
@@ -54,6 +57,8 @@ def _caret_block(src_line: str, column: int | None, end_column: int | None) -> s
     shown = stripped.rstrip()
     out = "    " + shown.expandtabs(4)
     if column is None:
+        if len(shown) > SHOWN_LINE:
+            return "    " + shown.expandtabs(4)[:SHOWN_LINE] + "…"
         return out
     start = max(column - 1 - indent, 0)
     start = min(start, len(shown))
@@ -63,6 +68,14 @@ def _caret_block(src_line: str, column: int | None, end_column: int | None) -> s
         width = max(1, min(end_column - column, len(shown) - start))
     prefix = shown[:start].expandtabs(4)
     seg = shown[start:start + width].expandtabs(4)
+    line, col, carets = shown.expandtabs(4), len(prefix), max(1, len(seg))
+    if len(line) > SHOWN_LINE:  # a 300 KB line is shown as a window around the caret
+        lo = max(0, min(col - SHOWN_LINE // 3, len(line) - SHOWN_LINE))
+        hi = lo + SHOWN_LINE
+        piece = ("…" if lo else "") + line[lo:hi] + ("…" if hi < len(line) else "")
+        col = col - lo + (1 if lo else 0)
+        carets = max(1, min(carets, hi - lo - (col - (1 if lo else 0))))
+        return "    " + piece + "\n    " + " " * col + "^" * carets
     return out + "\n    " + " " * len(prefix) + "^" * max(1, len(seg))
 
 
@@ -123,6 +136,11 @@ class ScriptSyntaxError(ScriptError):
 
     def __init__(self, message: str, **kw):
         super().__init__("SyntaxError", message, **kw)
+
+
+class CompileTimeSyntaxError(SyntaxError):
+    """A syntax error found while running that Python finds when compiling
+    (``x = *a``, ``break`` outside a loop): reported as a ScriptSyntaxError (exit 2)."""
 
 
 @dataclass

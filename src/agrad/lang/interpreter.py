@@ -21,7 +21,7 @@ import types
 from .. import _limits
 from . import ast as A
 from .builtins import CHECKED, make_builtins
-from .errors import ScriptError, ScriptSyntaxError, Source
+from .errors import CompileTimeSyntaxError, ScriptError, ScriptSyntaxError, Source
 from .safety import (FORBIDDEN_NAMES, MissingModule, ModuleProxy, SafeFormatter, SafetyError,
                      ScriptImportError, bounded_list, check_format_spec,
                      check_int_bits, check_percent_format, check_size, get_attribute,
@@ -356,13 +356,17 @@ class Interpreter:
             node = stmt
             line = stmt.line
         src = frame.src if frame is not None else self.globals.src
-        err = ScriptError(type_name, message, source=src.name, line=line,
-                          column=getattr(node, "col", None),
-                          end_line=getattr(node, "end_line", None),
-                          end_column=getattr(node, "end_col", None),
-                          stmt_line=stmt.line if stmt is not None else line,
-                          source_line=src.line_text(line) if line else "", exc=e)
+        where = dict(source=src.name, line=line, column=getattr(node, "col", None),
+                     end_line=getattr(node, "end_line", None),
+                     end_column=getattr(node, "end_col", None),
+                     stmt_line=stmt.line if stmt is not None else line,
+                     source_line=src.line_text(line) if line else "", exc=e)
+        if isinstance(e, CompileTimeSyntaxError):
+            err = ScriptSyntaxError(message, **where)
+        else:
+            err = ScriptError(type_name, message, **where)
         err.catchable = not isinstance(e, (Cancelled, SafetyError, _limits.LimitError,
+                                           CompileTimeSyntaxError,
                                            MemoryError, RecursionError, ScriptImportError,
                                            SystemExit, KeyboardInterrupt))
         return err
@@ -388,7 +392,7 @@ class Interpreter:
             except ScriptError:
                 raise
             except _CONTROL as e:   # pragma: no cover - the checker rejects these
-                raise self.wrap(SyntaxError(f"'{type(e).__name__[1:].lower()}' outside loop"),
+                raise self.wrap(CompileTimeSyntaxError(f"'{type(e).__name__[1:].lower()}' outside loop"),
                                 stmt, frame)
             except Exception as e:
                 raise self.wrap(e, stmt, frame) from None
@@ -484,7 +488,7 @@ class Interpreter:
                         f.vars[name] = value
                         return
                     f = f.parent
-                raise SyntaxError(f"no binding for nonlocal '{name}' found")
+                raise CompileTimeSyntaxError(f"no binding for nonlocal '{name}' found")
         frame.vars[name] = value
 
     def delete_name(self, name, frame):
@@ -811,7 +815,7 @@ class Interpreter:
         return slice(lo, hi, st)
 
     def ev_Starred(self, node, frame):
-        raise SyntaxError("can't use starred expression here")
+        raise CompileTimeSyntaxError("can't use starred expression here")
 
     def elements(self, elts, frame, what):
         out = []
@@ -959,7 +963,7 @@ class Interpreter:
         elif cls is A.Tuple or cls is A.List:
             self.unpack(target, value, frame)
         else:
-            raise SyntaxError(f"cannot assign to {type(target).__name__}")
+            raise CompileTimeSyntaxError(f"cannot assign to {type(target).__name__}")
 
     def unpack(self, target, value, frame):
         elts = target.elts

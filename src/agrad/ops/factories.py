@@ -16,10 +16,18 @@ _rng = None  # made on first use: importing numpy.random costs start-up time
 
 @export()
 def manual_seed(seed):
-    """Seed agrad's random generator (the stream differs from PyTorch's)."""
+    """Seed agrad's random generator (the stream differs from PyTorch's).
+
+    Like PyTorch, a seed in [-2**63, 2**64) is accepted; a negative one is
+    taken modulo 2**64."""
     global _rng
-    _rng = np.random.default_rng(int(seed))
-    return _Generator(int(seed))
+    seed = int(seed)
+    if not -(1 << 63) <= seed < 1 << 64:
+        raise ValueError("Overflow when unpacking long long")
+    if seed < 0:
+        seed += 1 << 64
+    _rng = np.random.default_rng(seed)
+    return _Generator(seed)
 
 
 @export()
