@@ -111,7 +111,7 @@ class _Live:
     error as they are raised, except in JSON."""
 
     def __init__(self, req, out: Output, show_output: bool):
-        from ..app.contained import script_output
+        from .contained import script_output
         self.out, self.warned = out, 0
 
         def output(text):
@@ -130,7 +130,7 @@ class _Live:
 
 def _start(req, kw, **flags):
     """Run the session; returns (session, None) or (None, usage message)."""
-    from ..app import contained
+    from . import contained
     from .session import UsageError, run_session
     from .. import lang
 
