@@ -119,6 +119,8 @@ def make_builtins(interp) -> dict:
         interp.write(sep.join(str(a) for a in args) + end)
 
     ns["print"] = print
+    from .classes import SUPER
+    ns["super"] = SUPER
     ns["NotImplemented"] = NotImplemented
     return ns
 

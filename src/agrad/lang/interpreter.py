@@ -21,6 +21,7 @@ import types
 from .. import _limits
 from . import ast as A
 from .builtins import CHECKED, make_builtins
+from .classes import BASES_MESSAGE, SUPER, adopt_methods, base_allowed, make_super
 from .errors import CompileTimeSyntaxError, ScriptError, ScriptSyntaxError, Source
 from .safety import (FORBIDDEN_NAMES, MissingModule, ModuleProxy, SafeFormatter, SafetyError,
                      ScriptImportError, bounded_list, check_format_spec,
@@ -71,7 +72,6 @@ class _Engine:
         self.mod = None
         self.tensor = None
         self.function = None
-        self.nn_module = None
         self.grad_fns = ()
         self.proxies = None
         self.names = None
@@ -85,8 +85,6 @@ class _Engine:
             self.tensor = getattr(agrad, "Tensor", None)
             ag = getattr(agrad, "autograd", None)
             self.function = getattr(ag, "Function", None)
-            nn = getattr(agrad, "nn", None)
-            self.nn_module = getattr(nn, "Module", None)
             self.grad_fns = tuple(f for f in (getattr(ag, "grad", None),
                                               getattr(ag, "backward", None)) if f is not None)
         except Exception as e:   # engine missing or mid-edit
@@ -123,11 +121,21 @@ class _Engine:
                     subs[cattr] = p
             return ModuleProxy(name, m, subs)
 
-        nn = sub(agrad, "torch.nn", "nn", [("functional", "functional", ()), ("init", "init", ())])
+        # torch.optim, torch.utils.data, nn.init and nn.utils load when a script
+        # first reaches them (the proxy holds the module's dotted name until then)
+        lazy = ModuleProxy
+        nn_init = lazy("torch.nn.init", "agrad.nn.init")
+        nn_utils = lazy("torch.nn.utils", "agrad.nn.utils")
+        nn = sub(agrad, "torch.nn", "nn", [("functional", "functional", ())])
+        if nn is not None:
+            nn._submodules.update({"init": nn_init, "utils": nn_utils})
         autograd = sub(agrad, "torch.autograd", "autograd",
                        [("graph", "graph", ()), ("functional", "functional", ())])
-        optim = sub(agrad, "torch.optim", "optim") or MissingModule("torch.optim")
-        subs = {"optim": optim}
+        lr_scheduler = lazy("torch.optim.lr_scheduler", "agrad.optim.lr_scheduler")
+        optim = lazy("torch.optim", "agrad.optim", {"lr_scheduler": lr_scheduler})
+        data = lazy("torch.utils.data", "agrad.utils.data")
+        utils = lazy("torch.utils", "agrad.utils", {"data": data})
+        subs = {"optim": optim, "utils": utils}
         if nn is not None:
             subs["nn"] = nn
         if autograd is not None:
@@ -137,10 +145,13 @@ class _Engine:
             if p is not None:
                 subs[extra] = p
         torch = ModuleProxy("torch", agrad, subs)
-        proxies.update({"torch": torch, "optim": optim})
+        proxies.update({"torch": torch, "optim": optim, "torch.optim.lr_scheduler": lr_scheduler,
+                        "torch.utils": utils, "torch.utils.data": data})
         if nn is not None:
             proxies["torch.nn"] = nn
             proxies["nn"] = nn
+            proxies["torch.nn.init"] = nn_init
+            proxies["torch.nn.utils"] = nn_utils
             f = nn._submodules.get("functional")
             if f is not None:
                 proxies["torch.nn.functional"] = f
@@ -172,7 +183,9 @@ class _Engine:
 
 ENGINE = _Engine()
 
-SUPPORTED_IMPORTS = "torch, torch.nn, torch.nn.functional, torch.autograd, torch.optim and math"
+SUPPORTED_IMPORTS = ("torch, torch.nn, torch.nn.functional, torch.nn.init, torch.nn.utils, "
+                     "torch.autograd, torch.optim, torch.optim.lr_scheduler, torch.utils.data "
+                     "and math")
 
 
 # ------------------------------------------------------------- functions
@@ -219,9 +232,10 @@ class Frame:
     module, a class body or a comprehension); ``parent`` the lexically
     enclosing frame."""
 
-    __slots__ = ("vars", "scope", "parent", "globals", "src", "is_class")
+    __slots__ = ("vars", "scope", "parent", "globals", "src", "is_class", "fn")
 
     def __init__(self, vars, scope, parent, globals_frame, src, is_class=False):
+        self.fn = None  # the ScriptFunction whose call this frame is (for super())
         self.vars = vars
         self.scope = scope
         self.parent = parent
@@ -663,6 +677,8 @@ class Interpreter:
 
     def ev_Call(self, node, frame):
         func = self.eval(node.func, frame)
+        if func is SUPER:
+            return make_super([self.eval(a, frame) for a in node.args], frame)
         args = []
         for a in node.args:
             if a.__class__ is A.Starred:
@@ -725,6 +741,7 @@ class Interpreter:
                 f"maximum recursion depth exceeded (agrad scripts may nest at most "
                 f"{self.max_depth} calls)")
         frame = Frame({}, fn._scope, fn._closure, fn._globals, fn._src)
+        frame.fn = fn
         self.bind_args(fn, args, kwargs, frame.vars)
         saved = self.cur_stmt, self.cur_frame
         self.depth += 1
@@ -1299,27 +1316,11 @@ class Interpreter:
             raise self.wrap(e, node, frame) from None
 
     def ex_ClassDef(self, node, frame):
-        for b in node.bases:
-            if (b.__class__ is A.Attribute and b.attr == "Module") or \
-                    (b.__class__ is A.Name and b.id == "Module"):
-                raise self.wrap(NotImplementedError(
-                    "torch.nn.Module subclasses are not supported yet in agrad"), b, frame)
         bases = [self.eval(b, frame) for b in node.bases]
-        eng = self.engine
-        eng.load()
-        if not bases:
-            raise NotImplementedError(
-                "agrad scripts support classes only as subclasses of torch.autograd.Function "
-                "(torch.nn.Module subclasses: not supported yet)")
+        self.engine.load()
         for b, bnode in zip(bases, node.bases):
-            if eng.nn_module is not None and isinstance(b, type) and issubclass(b, eng.nn_module):
-                raise self.wrap(NotImplementedError(
-                    "torch.nn.Module subclasses are not supported yet in agrad"), bnode, frame)
-            if not (isinstance(b, type) and eng.function is not None
-                    and issubclass(b, eng.function)):
-                raise self.wrap(TypeError(
-                    "agrad scripts support classes only as subclasses of "
-                    "torch.autograd.Function"), bnode, frame)
+            if not base_allowed(b):
+                raise self.wrap(TypeError(BASES_MESSAGE), bnode, frame)
         if node.keywords:
             raise TypeError("class keywords (metaclass=...) are not supported")
         ns: dict = {}
@@ -1333,6 +1334,7 @@ class Interpreter:
         ns["__module__"] = "__main__"
         ns["__qualname__"] = node.name
         cls = types.new_class(node.name, tuple(bases), {}, lambda body: body.update(ns))
+        adopt_methods(cls, ns)
         value = cls
         for d in reversed(node.decorators):
             value = self.apply_decorator(self.eval(d, frame), value, d, frame)

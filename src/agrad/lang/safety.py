@@ -126,7 +126,6 @@ FORBIDDEN_NAMES = {
     "dir": "agrad scripts cannot inspect the interpreter",
     "type": "use isinstance(x, ...) or x.dtype",
     "object": "agrad scripts cannot define plain classes",
-    "super": "agrad scripts cannot define plain classes",
     "input": "agrad scripts cannot read standard input (use --set)",
     "breakpoint": "agrad scripts cannot start a debugger",
     "help": "not available in agrad scripts",
@@ -219,14 +218,22 @@ class ModuleProxy:
 
     def __init__(self, name, module, submodules=None):
         self._name = name
-        self._module = module
+        self._module = module                  # a module, or its dotted name (loaded lazily)
         self._submodules = submodules or {}   # attr -> ModuleProxy | MissingModule
         self._cache = {}
+
+    def _mod(self):
+        m = self._module
+        if isinstance(m, str):
+            import importlib
+            m = self._module = importlib.import_module(m)
+        return m
 
     def _get(self, name):
         if name in self._cache:
             return self._cache[name]
-        if self._module is math and name in _MATH_CHECKED:
+        module = self._mod()
+        if module is math and name in _MATH_CHECKED:
             return _MATH_CHECKED[name]
         if name in self._submodules:
             v = self._submodules[name]
@@ -237,24 +244,25 @@ class ModuleProxy:
         if name.startswith("_") or name in FORBIDDEN_MEMBERS:
             raise self._missing(name)
         try:
-            value = getattr(self._module, name)
+            value = getattr(module, name)
         except AttributeError:
             raise self._missing(name) from None
-        if not module_member_ok(value, self._module):
+        if not module_member_ok(value, module):
             raise self._missing(name)
         self._cache[name] = value
         return value
 
     def _public_names(self):
         names = set(self._submodules)
-        for n in dir(self._module):
+        module = self._mod()
+        for n in dir(module):
             if n.startswith("_") or n in FORBIDDEN_MEMBERS:
                 continue
             try:
-                v = getattr(self._module, n)
+                v = getattr(module, n)
             except Exception:
                 continue
-            if module_member_ok(v, self._module):
+            if module_member_ok(v, module):
                 names.add(n)
         return names
 
@@ -430,7 +438,12 @@ NPSCALAR_OK = frozenset("""item tolist dtype shape ndim size real imag conjugate
     is_integer as_integer_ratio""".split())
 NPDTYPE_OK = frozenset("name kind itemsize char str byteorder".split())
 
+import collections as _collections  # noqa: E402
+
 _BUILTIN_TYPE_RULES = {
+    # state_dict() is an OrderedDict and Optimizer.state a defaultdict: dict rules
+    _collections.OrderedDict: (_DICT_OK, _DICT_WRAPPED),
+    _collections.defaultdict: (_DICT_OK, _DICT_WRAPPED),
     str: (_STR_OK, _STR_WRAPPED), list: (_LIST_OK, _LIST_WRAPPED), tuple: (_TUPLE_OK, {}),
     dict: (_DICT_OK, _DICT_WRAPPED), set: (_SET_OK, _SET_WRAPPED),
     frozenset: (_FROZENSET_OK, {}), int: (_INT_OK, {}), bool: (_INT_OK, {}),
@@ -477,6 +490,8 @@ _np_mod = None
 
 def get_attribute(obj, name: str, formatter_factory=None):
     """``obj.name`` as a script may see it."""
+    if type(obj) is _script_super():   # its own rules, also for super().__init__
+        return obj._get(name)
     if name.startswith("__"):
         raise _blocked(obj, name, "dunder names are blocked in agrad scripts")
     t = type(obj)
@@ -529,6 +544,11 @@ def get_attribute(obj, name: str, formatter_factory=None):
     if obj is None:
         raise AttributeError(f"'NoneType' object has no attribute '{name}'")
     raise _blocked(obj, name, f"agrad scripts cannot use attributes of '{t.__name__}' objects")
+
+
+def _script_super():
+    from .classes import ScriptSuper
+    return ScriptSuper
 
 
 def _allow(obj, name, ok):
@@ -591,6 +611,12 @@ def is_ctx_object(obj) -> bool:
     return is_engine_class(t) and hasattr(t, "save_for_backward")
 
 
+def _is_nn_module(obj) -> bool:
+    import sys
+    m = sys.modules.get("agrad.nn.modules.module")
+    return m is not None and isinstance(obj, m.Module)
+
+
 def set_attribute(obj, name, value, tensor_class=None):
     if name.startswith("_"):
         raise _blocked(obj, name, "names starting with '_' cannot be set in agrad scripts")
@@ -602,6 +628,9 @@ def set_attribute(obj, name, value, tensor_class=None):
         raise SafetyError(f"cannot set attribute '{name}' of 'Tensor' objects in agrad scripts "
                           f"(only requires_grad, grad and data can be set)")
     if is_ctx_object(obj) or is_script_class(t) or (isinstance(obj, type) and is_script_class(obj)):
+        setattr(obj, name, value)
+        return
+    if _is_nn_module(obj):   # model.fc = nn.Linear(...): Module.__setattr__ registers it
         setattr(obj, name, value)
         return
     if t is ModuleProxy or t is MissingModule:
