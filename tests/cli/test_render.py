@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import numpy as np
 from rich.console import Console
@@ -126,3 +127,50 @@ def test_graph_rich_golden():
     plain = []
     graphview.render_text(model, plain.append, saved=True)
     assert text == "\n".join(plain) + "\n"  # the same lines, unwrapped, in both renderers
+
+
+def _shared_chain(n):
+    """``y = y*y*0 + y`` n times: every step's input is shared by two nodes."""
+    x = agrad.tensor(1.0, requires_grad=True)
+    y = x
+    for _ in range(n):
+        y = y * y * 0 + y
+    return y
+
+
+def _node_line_ids(lines):
+    return [int(m.group(1)) for m in (re.match(r"^[│├└─ ]*#(\d+) ", ln) for ln in lines) if m]
+
+
+def test_shared_nodes_render_linear_in_the_graph():
+    sizes = {}
+    for n in (500, 1000, 2000):
+        model = graphview.GraphModel(_shared_chain(n).grad_fn)
+        lines = []
+        graphview.render_text(model, lines.append)
+        sizes[n] = sum(len(ln) + 1 for ln in lines)
+        # every node is drawn exactly once; every other mention is a reference
+        assert sorted(_node_line_ids(lines)) == list(range(len(model.nodes)))
+        assert len(model.nodes) == 3 * n + 1
+        # lines: one per node, at most one per edge, two per block of inputs drawn below
+        blocks = sum(1 for ln in lines if ln.startswith("↓ #"))
+        assert len(lines) <= len(model.nodes) + len(model.edges) + 2 * blocks
+        guides = max(len(ln) - len(ln.lstrip("│├└─ ")) for ln in lines)
+        assert guides <= 3 * (graphview.MAX_DEPTH + 1)
+    # twice the steps, twice the text (it was 4x: 25 MB at 1,000 steps, 136 MB at 3,000)
+    assert 1.8 < sizes[2000] / sizes[1000] < 2.2
+    assert 1.8 < sizes[1000] / sizes[500] < 2.2
+
+
+def test_inputs_past_the_depth_limit_move_to_a_block_below():
+    model = graphview.GraphModel(_shared_chain(3).grad_fn, max_depth=2)
+    lines = []
+    graphview.render_text(model, lines.append)
+    deep = [ln for ln in lines if ln.endswith("  ↓")]
+    assert deep, lines
+    gid = int(re.search(r"#(\d+) ", deep[0]).group(1))
+    head = lines.index(f"↓ #{gid} AddBackward0")
+    assert lines[head - 1] == ""  # a blank line before each block
+    assert lines[head + 1].startswith("├─ #")  # the node's inputs, one level down
+    assert max(len(ln) - len(ln.lstrip("│├└─ ")) for ln in lines) <= 3 * 3
+    assert graphview.depth_for_width(80) == 12 and graphview.depth_for_width(10) == 2

@@ -16,11 +16,19 @@ The tree's rules (SPEC §3):
   without a connector after them is the remaining input;
 * in such a chain, a run in which the same sequence of node names repeats
   is collapsed into one line (``×250 [SinBackward0 → MulBackward0]``,
-  with the range of ids it covers).
+  with the range of ids it covers);
+* the tree is at most ``max_depth`` levels deep: a node whose inputs would
+  be drawn deeper ends its line with ``↓``, and its inputs are drawn after
+  the tree, in a block headed ``↓ #id Name``.  With shared nodes and
+  references this keeps the text linear in nodes + edges: every node is
+  drawn once, every edge is one line at most, and no line is longer than
+  the depth limit allows (a graph such as ``y = y*y*0 + y`` repeated would
+  otherwise nest one level deeper per step).
 """
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,6 +40,13 @@ from .records import json_float, node_display_name
 MIN_REPEATS = 3
 #: Longest repeating sequence of names looked for.
 MAX_PERIOD = 8
+#: Deepest nesting of the tree (levels of 3 characters) before inputs move to a block below.
+MAX_DEPTH = 12
+
+
+def depth_for_width(columns: int) -> int:
+    """The nesting limit that keeps the tree's guides within half of ``columns``."""
+    return max(2, columns // 6 - 1)
 
 
 @dataclass
@@ -103,18 +118,19 @@ class Step:
 
 @dataclass
 class Line:
-    kind: str  # "node", "ref", "run"
+    kind: str  # "node", "ref", "run", "block" (the head of inputs drawn below)
     prefix: str
     conn: str
     gid: int = -1
     run: tuple | None = None  # (count, names, first id, last id)
     more: bool = False  # lines of the same item follow (for extras' guides)
+    below: bool = False  # a node line whose inputs are drawn in a block below
 
 
 class GraphModel:
     """Every node behind ``root``, with ids, and the tree's lines."""
 
-    def __init__(self, root, *, origins=None, leaf_names=None, collapse=True):
+    def __init__(self, root, *, origins=None, leaf_names=None, collapse=True, max_depth=MAX_DEPTH):
         self.origins = origins or (lambda node: None)
         self.leaf_names = leaf_names or (lambda node: None)
         self.nodes: list[GNode] = []
@@ -122,6 +138,7 @@ class GraphModel:
         self.lines: list[Line] = []
         self._ids: dict = {}
         self.collapse = collapse
+        self.max_depth = max(1, max_depth)
         if root is not None:
             import gc
             was = gc.isenabled()
@@ -148,8 +165,16 @@ class GraphModel:
         raw_edges = []  # (from id, to node, input index): resolved once every node has its id
         # items to draw: (prefix, connector, node); a stack, so the tree is pre-order
         stack = [("", "", root)]
+        below = deque()  # (gid, children) whose inputs are drawn after the tree, first in first out
         lines = self.lines
-        while stack:
+        limit = 3 * self.max_depth
+        while stack or below:
+            if not stack:
+                gid, children = below.popleft()
+                lines.append(Line("block", "", "", gid, more=True))
+                for n in range(len(children) - 1, -1, -1):
+                    stack.append(("", "└─ " if n == len(children) - 1 else "├─ ", children[n][1]))
+                continue
             prefix, conn, node = stack.pop()
             if node in ids:
                 lines.append(Line("ref", prefix, conn, ids[node]))
@@ -188,6 +213,12 @@ class GraphModel:
                 steps.append(Step(gid, side, collapsible))
                 cur = big_node
             children = kids if (len(big) != 1 or repeated) else []
+            if children and len(body) >= limit:
+                # too deep: this node's inputs become a block of their own below the tree
+                self._emit_chain(steps, prefix, conn, body, False)
+                lines[-1].below = True
+                below.append((steps[-1].gid, children))
+                continue
             self._emit_chain(steps, prefix, conn, body, bool(children))
             # the last node's inputs are branches; pushed in reverse so the tree is pre-order
             for n in range(len(children) - 1, -1, -1):
@@ -286,6 +317,10 @@ def ref_parts(gn: GNode) -> list[tuple[str, str]]:
     return parts
 
 
+def block_parts(gn: GNode) -> list[tuple[str, str]]:
+    return [(f"↓ #{gn.id}", "ref"), (" ", ""), (gn.name, "refname")]
+
+
 def run_parts(run) -> list[tuple[str, str]]:
     count, names, first, last = run
     return [(f"×{count}", "count"), (" ", ""), ("[" + " → ".join(names) + "]", "name"),
@@ -364,7 +399,7 @@ def text_lines(model: GraphModel, *, saved=False, grads=None):
         head = ln.prefix + ln.conn
         if ln.kind == "node":
             gn = nodes[ln.gid]
-            yield head, node_parts(gn)
+            yield head, node_parts(gn) + ([("  ", ""), ("↓", "ref")] if ln.below else [])
             if saved or grads is not None:
                 body = ln.prefix + ("│  " if ln.conn == "├─ " else "   " if ln.conn == "└─ " else "")
                 guide = body + ("│    " if ln.more else "     ")
@@ -372,8 +407,11 @@ def text_lines(model: GraphModel, *, saved=False, grads=None):
                     yield guide, [(text, style)]
         elif ln.kind == "ref":
             yield head, ref_parts(nodes[ln.gid])
+        elif ln.kind == "block":
+            yield "", []
+            yield head, block_parts(nodes[ln.gid])
         else:
-            yield head, run_parts(ln.run)
+            yield head, run_parts(ln.run) + ([("  ", ""), ("↓", "ref")] if ln.below else [])
 
 
 def render_text(model: GraphModel, write, *, saved=False, grads=None) -> None:
