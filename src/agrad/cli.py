@@ -68,6 +68,8 @@ def _input_options(formats):
                          help="The target variable (default: the last tensor assigned, or _)."),
             click.option("--format", "fmt", type=click.Choice(formats), default="auto",
                          show_default=True, help="auto = rich on a terminal, plain text when piped."),
+            click.option("--columns", type=click.IntRange(min=20), default=None, metavar="N",
+                         help="Width of the output (default: the terminal's, else $COLUMNS, else 80)."),
             click.option("--dtype", type=click.Choice(["float32", "float64"]), default=None,
                          help="Default float dtype (float32)."),
             click.option("--seed", type=int, default=None, help="manual_seed(N) before the run."),

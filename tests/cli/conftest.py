@@ -34,6 +34,7 @@ class Run:
 def agrad(*args, input=None, env=None) -> Run:
     """Run ``agrad ARGS`` in-process; stdout and stderr kept apart."""
     runner = CliRunner()
+    env = {"COLUMNS": None, **(env or {})}  # the width is 80 unless a test sets it
     result = runner.invoke(cli, [str(a) for a in args], input=input, env=env,
                            catch_exceptions=False, prog_name="agrad")
     return Run(result.exit_code, result.stdout, result.stderr)

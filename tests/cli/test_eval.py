@@ -13,7 +13,9 @@ ONE_LINER = ["eval", "-e", "loss = mean((x*w1+w2)*(x*w1*w3))", "--set", "x=ones(
 def rows(stdout):
     """The tensor table as {name: {column: cell}}."""
     lines = [ln for ln in stdout.splitlines() if ln.strip()]
-    start = next(i for i, ln in enumerate(lines) if ln.startswith("name "))
+    start = next((i for i, ln in enumerate(lines) if ln.startswith("name ")), None)
+    if start is None:
+        return block_rows(lines)
     header = lines[start]
     cols = ["name", "shape", "dtype", "value", "requires_grad", "is_leaf", "grad_fn", "grad"]
     starts = [m.start() for m in re.finditer(r"\S+", header)]
@@ -24,6 +26,30 @@ def rows(stdout):
             continue
         cells = [ln[s:e].strip() for s, e in zip(starts, starts[1:] + [None])]
         out[cells[0]] = dict(zip(cols, cells))
+    return out
+
+
+BLOCK_HEAD = re.compile(r"^(\S+)  (\[[\d, ]*\]) (\S+)(.*)$")
+
+
+def block_rows(lines):
+    """The block-per-tensor layout (too narrow for the table) as {name: {column: cell}}."""
+    out, cur = {}, None
+    for ln in lines:
+        m = BLOCK_HEAD.match(ln)
+        if m:
+            cur = out[m.group(1)] = {"name": m.group(1), "shape": m.group(2), "dtype": m.group(3)}
+            rest = m.group(4)
+        elif cur is not None and ln.startswith("    "):
+            rest = ln[4:]
+            for key in ("value ", "grad  "):
+                if rest.startswith(key):
+                    cur[key.strip()] = rest[len(key):].strip()
+                    rest = ""
+        else:
+            continue
+        for k, v in re.findall(r"(requires_grad|is_leaf|grad_fn)=(\S+)", rest):
+            cur[k] = v
     return out
 
 

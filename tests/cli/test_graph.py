@@ -11,7 +11,7 @@ SEED = "examples/backward_experiment.py"
 
 
 def test_seed_tree_golden(in_repo):
-    r = agrad("graph", SEED, "--format", "text")
+    r = agrad("graph", SEED, "--format", "text", "--columns", "120")
     assert r.code == 0
     golden("graph_backward_experiment.txt", r.stdout)
     lines = r.stdout.splitlines()
@@ -62,9 +62,9 @@ def test_chain_at_one_depth_and_collapsed():
     assert r.code == 0
     lines = r.stdout.splitlines()
     assert len(lines) < 15
-    run = [ln for ln in lines if ln.startswith("×")]
+    run = [ln.removeprefix("↳ ") for ln in lines if ln.lstrip("↳ ").startswith("×")]
     assert run and run[0].startswith("×249 [SinBackward0 → TanhBackward0 → AddBackward0 → MulBackward0]")
-    assert max(len(ln) - len(ln.lstrip("│├└─ ")) for ln in lines) <= 6  # no drift to the right
+    assert max(len(ln) - len(ln.lstrip("│├└─↳ ")) for ln in lines) <= 6  # no drift to the right
 
 
 def test_single_input_chain_continues_at_same_depth():
@@ -72,7 +72,7 @@ def test_single_input_chain_continues_at_same_depth():
     r = agrad("graph", "-", "--format", "text", input=code)
     lines = r.stdout.splitlines()
     assert lines[0].startswith("#0 ExpBackward0")
-    assert lines[1].startswith("#1 SinBackward0")
+    assert lines[1].startswith("↳ #1 SinBackward0")  # the input of the line above, same depth
     assert lines[2].startswith("└─ #2 AccumulateGrad")
 
 

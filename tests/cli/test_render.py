@@ -98,7 +98,7 @@ def test_two_repeats_not_collapsed():
     y = agrad.sin(agrad.sin(x))
     lines = []
     graphview.render_text(graphview.GraphModel(y.grad_fn), lines.append)
-    assert lines[0].startswith("#0 SinBackward0") and lines[1].startswith("#1 SinBackward0")
+    assert lines[0].startswith("#0 SinBackward0") and lines[1].startswith("↳ #1 SinBackward0")
 
 
 def test_resolve_format():
@@ -139,7 +139,7 @@ def _shared_chain(n):
 
 
 def _node_line_ids(lines):
-    return [int(m.group(1)) for m in (re.match(r"^[│├└─ ]*#(\d+) ", ln) for ln in lines) if m]
+    return [int(m.group(1)) for m in (re.match(r"^[│├└─↳ ]*#(\d+) ", ln) for ln in lines) if m]
 
 
 def test_shared_nodes_render_linear_in_the_graph():
@@ -155,7 +155,7 @@ def test_shared_nodes_render_linear_in_the_graph():
         # lines: one per node, at most one per edge, two per block of inputs drawn below
         blocks = sum(1 for ln in lines if ln.startswith("↓ #"))
         assert len(lines) <= len(model.nodes) + len(model.edges) + 2 * blocks
-        guides = max(len(ln) - len(ln.lstrip("│├└─ ")) for ln in lines)
+        guides = max(len(ln) - len(ln.lstrip("│├└─↳ ")) for ln in lines)
         assert guides <= 3 * (graphview.MAX_DEPTH + 1)
     # twice the steps, twice the text (it was 4x: 25 MB at 1,000 steps, 136 MB at 3,000)
     assert 1.8 < sizes[2000] / sizes[1000] < 2.2
@@ -172,5 +172,5 @@ def test_inputs_past_the_depth_limit_move_to_a_block_below():
     head = lines.index(f"↓ #{gid} AddBackward0")
     assert lines[head - 1] == ""  # a blank line before each block
     assert lines[head + 1].startswith("├─ #")  # the node's inputs, one level down
-    assert max(len(ln) - len(ln.lstrip("│├└─ ")) for ln in lines) <= 3 * 3
+    assert max(len(ln) - len(ln.lstrip("│├└─↳ ")) for ln in lines) <= 3 * 3
     assert graphview.depth_for_width(80) == 12 and graphview.depth_for_width(10) == 2

@@ -157,7 +157,7 @@ def _start(req, kw, **flags):
 def run_eval(req, kw) -> int:
     from ..render import evalview
 
-    out = Output(kw["fmt"])
+    out = Output(kw["fmt"], width=kw.get("columns"))
     as_json = out.format == "json"
     live = _Live(req, out, show_output=not as_json)
     s, usage = _start(req, kw)
@@ -198,7 +198,7 @@ def run_graph(req, kw) -> int:
     from ..render import graphview
     from .session import auto_backward, leaf_names, origin_fn
 
-    out = Output(kw["fmt"])
+    out = Output(kw["fmt"], width=kw.get("columns"))
     fmt = out.format
     live = _Live(req, out, show_output=False)
     s, usage = _start(req, kw, observe_grads=kw["grads"])
@@ -236,7 +236,8 @@ def run_graph(req, kw) -> int:
     else:
         out.note(f"agrad: {s.target_name} does not require grad: it has no graph")
     names = leaf_names(s)
-    model = graphview.GraphModel(root, origins=origin_fn(s), leaf_names=names.get)
+    model = graphview.GraphModel(root, origins=origin_fn(s), leaf_names=names.get,
+                                 max_depth=graphview.depth_for_width(out.width))
     grads = s.grads if kw["grads"] else None
     saved = kw["saved"]
     if fmt == "json":
@@ -251,7 +252,7 @@ def run_graph(req, kw) -> int:
         _graph_rich(out, model, saved, grads)
     else:
         buf = []
-        graphview.render_text(model, buf.append, saved=saved, grads=grads)
+        graphview.render_text(model, buf.append, saved=saved, grads=grads, width=out.width)
         if buf:
             out.raw("\n".join(buf) + "\n")
     return EXIT_OK
@@ -274,7 +275,7 @@ def _graph_rich(out, model, saved, grads) -> None:
     console = out.console
     text = Text(no_wrap=True, overflow="ignore")
     n = 0
-    for head, parts in text_lines(model, saved=saved, grads=grads):
+    for head, parts in text_lines(model, saved=saved, grads=grads, width=out.width):
         if n:
             text.append("\n")
         text.append(head, style="dim")
@@ -297,7 +298,7 @@ def run_check(req, kw) -> int:
     from ..render import checkview
     from .session import describe, leaf_names
 
-    out = Output(kw["fmt"])
+    out = Output(kw["fmt"], width=kw.get("columns"))
     fmt = out.format
     live = _Live(req, out, show_output=False)
     s, usage = _start(req, kw, record_calls=True)

@@ -71,11 +71,12 @@ class Terminal:
 
         out, err = sys.stdout, sys.stderr
         columns = None
-        if tty(out):
-            try:
-                columns = os.get_terminal_size(out.fileno()).columns or None
-            except (OSError, ValueError, AttributeError):
-                columns = None
+        for s in (out, err):  # the width views fit: the terminal's, stdout's first (render/console.py)
+            if columns is None and tty(s):
+                try:
+                    columns = os.get_terminal_size(s.fileno()).columns or None
+                except (OSError, ValueError, AttributeError):
+                    columns = None
         return cls(tty(out), tty(err), columns, enc(out), enc(err))
 
 
@@ -262,7 +263,7 @@ def _child_main(w: int, parent: int, run, limits) -> None:
         sys.stdout = _FrameStream(channel, OUT, term.stdout_tty, term.stdout_encoding)
         sys.stderr = _FrameStream(channel, ERR, term.stderr_tty, term.stderr_encoding)
         sys.stdin = limits["stdin"]
-        if term.columns and "COLUMNS" not in os.environ:
+        if term.columns:  # the terminal's width comes before $COLUMNS
             os.environ["COLUMNS"] = str(term.columns)
         _set_limits(limits)
         filtered = _install_filter()

@@ -4,6 +4,9 @@
   error, always as plain text (``agrad: ...``), whatever the format.
 * ``--format auto`` is ``rich`` when standard output is a terminal and
   ``text`` otherwise; ``text`` never contains colour codes.
+* The width of every view is ``--columns N``, else the terminal's (standard
+  output's, else standard error's), else ``$COLUMNS``, else 80 -- also when
+  output is piped; no line a view draws is longer.
 * rich is imported only when something is rendered with it, and user text
   is always handed to it as :class:`rich.text.Text`, never as markup.
 """
@@ -30,6 +33,27 @@ def resolve_format(fmt: str, stream=None) -> str:
     return "text"
 
 
+DEFAULT_WIDTH = 80
+
+
+def resolve_width(columns: int | None = None, streams=None) -> int:
+    """The width views fit: ``columns``, the terminal's, ``$COLUMNS``, or 80."""
+    if columns:
+        return int(columns)
+    for stream in streams if streams is not None else (sys.stdout, sys.stderr):
+        try:
+            if stream.isatty():
+                size = os.get_terminal_size(stream.fileno()).columns
+                if size > 0:
+                    return size
+        except (AttributeError, ValueError, OSError):
+            continue
+    env = os.environ.get("COLUMNS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    return DEFAULT_WIDTH
+
+
 class Output:
     """Writes results to ``out`` and diagnostics to ``err``."""
 
@@ -37,7 +61,9 @@ class Output:
         self.out = out if out is not None else sys.stdout
         self.err = err if err is not None else sys.stderr
         self.format = resolve_format(fmt, self.out)
-        self.width = width
+        if width is None and console is not None:
+            width = console.width
+        self.width = width if width is not None else resolve_width(None, (self.out, self.err))
         self._console = console  # tests pass Console(color_system=None, width=N)
 
     # results --------------------------------------------------------------
@@ -56,12 +82,8 @@ class Output:
         """A rich Console on standard output (imported on first use)."""
         if self._console is None:
             from rich.console import Console
-            width = self.width
-            if width is None:
-                env = os.environ.get("COLUMNS")
-                width = int(env) if env and env.isdigit() else None
             self._console = Console(file=self.out, markup=False, highlight=False, emoji=False,
-                                    width=width, soft_wrap=False)
+                                    width=self.width, soft_wrap=False)
         return self._console
 
     # diagnostics ----------------------------------------------------------

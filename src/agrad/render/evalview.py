@@ -8,19 +8,34 @@ same table drawn by rich.  ``--format json`` is SPEC §3's object.
 from __future__ import annotations
 
 from ..tensor import Tensor
-from .records import node_display_name, short_value, value_record
+import numpy as np
+
+from .records import _one_line, node_display_name, short_value, value_record
 
 COLUMNS = ("name", "shape", "dtype", "value", "requires_grad", "is_leaf", "grad_fn", "grad")
 
 
+#: Columns that give way (cut with …) when the table is too wide; the others never do.
+VALUE, GRAD = COLUMNS.index("value"), COLUMNS.index("grad")
+#: The narrowest value or grad column worth drawing; below it, one block per tensor.
+MIN_CUT = 20
+#: Space between columns: plain text and rich's table.
+SEP_TEXT, SEP_RICH = 2, 3
+STYLES = ("bold yellow", "green", "green", "", "", "", "cyan", "magenta")
+
+
 def tensor_rows(namespace: dict) -> list[tuple[str, ...]]:
+    return [row for row, _t in _rows(namespace)]
+
+
+def _rows(namespace: dict) -> list[tuple[tuple[str, ...], Tensor]]:
     rows = []
     for name, v in namespace.items():
         if not isinstance(v, Tensor):
             continue
         fn = v._grad_fn
         grad = v._grad
-        rows.append((
+        rows.append(((
             name,
             "[" + ", ".join(str(s) for s in v._data.shape) + "]",
             v.dtype.name,
@@ -29,8 +44,92 @@ def tensor_rows(namespace: dict) -> list[tuple[str, ...]]:
             str(fn is None),
             node_display_name(fn) if fn is not None else "None",
             short_value(grad._data, grad.dtype.name) if grad is not None else "None",
-        ))
+        ), v))
     return rows
+
+
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, its end replaced by ``…`` when cut."""
+    if len(text) <= width:
+        return text
+    return text[:max(0, width - 1)] + "…" if width > 0 else ""
+
+
+def _fit_value(text: str, t, width: int) -> str:
+    """A value cell in ``width``: summarised further first (fewer elements), then cut."""
+    if len(text) <= width or t is None:
+        return cut(text, width)
+    short = short_value(t._data, t.dtype.name, width=width)
+    if len(short) > width and t._data.size:
+        short = _one_line(np.asarray(t._data), t.dtype.name, 2, 1)  # first and last elements only
+    return cut(short, width)
+
+
+def plan_widths(rows, width: int, sep: int):
+    """Column widths that fit ``width``, or None when one block per tensor reads better.
+
+    The name, shape, dtype, requires_grad, is_leaf and grad_fn columns keep
+    their full width and titles; value and grad share what is left.
+    """
+    nat = [max(len(COLUMNS[i]), *(len(r[i]) for r in rows)) for i in range(len(COLUMNS))]
+    total = sum(nat) + sep * (len(COLUMNS) - 1)
+    if total <= width:
+        return nat
+    room = width - (total - nat[VALUE] - nat[GRAD])
+    if room < min(nat[VALUE], MIN_CUT) + min(nat[GRAD], MIN_CUT):
+        return None
+    v = min(nat[VALUE], max(MIN_CUT, room - min(nat[GRAD], room // 2)))
+    g = min(nat[GRAD], room - v)
+    widths = list(nat)
+    widths[VALUE], widths[GRAD] = v, g
+    return widths
+
+
+def _fitted_rows(rows_t, widths):
+    out = []
+    for row, t in rows_t:
+        row = list(row)
+        row[VALUE] = _fit_value(row[VALUE], t, widths[VALUE])
+        row[GRAD] = _fit_value(row[GRAD], t._grad, widths[GRAD])
+        out.append(tuple(row))
+    return out
+
+
+def block_lines(rows_t, width: int) -> list[list[tuple[str, str]]]:
+    """One block per tensor, as lines of (text, style) pieces, none longer than ``width``::
+
+        l4  [2, 2] float32  requires_grad=True  is_leaf=False  grad_fn=MulBackward0
+            value [[40., 40.], [40., 40.]]
+            grad  None
+    """
+    lines = []
+    indent = "    "
+    for row, t in rows_t:
+        name, shape, dtype, value, rg, leaf, fn, grad = row
+        groups = [[(name, STYLES[0]), (f"{shape} {dtype}", "green")],
+                  [(f"requires_grad={rg}", ""), (f"is_leaf={leaf}", ""), (f"grad_fn={fn}", "cyan")]]
+        pieces = groups[0] + groups[1]
+        if sum(len(t) for t, _s in pieces) + 2 * (len(pieces) - 1) <= width:
+            groups = [pieces]  # all on one line
+        for k, group in enumerate(groups):
+            line, used, empty = ([(indent, "")], len(indent), True) if k else ([], 0, True)
+            for text, style in group:
+                if not empty and used + 2 + len(text) > width:
+                    lines.append(line)
+                    line, used, empty = [(indent, "")], len(indent), True
+                if not empty:
+                    line.append(("  ", ""))
+                    used += 2
+                piece = cut(text, width - used)
+                line.append((piece, style))
+                used += len(piece)
+                empty = False
+            lines.append(line)
+        room = width - len(indent) - 6
+        lines.append([(indent + "value ", "dim"), (_fit_value(value, t, room), "")])
+        lines.append([(indent + "grad  ", "dim"),
+                      (_fit_value(grad, t._grad, room), "magenta")])
+    return lines
 
 
 def other_last_value(namespace: dict) -> str | None:
@@ -51,18 +150,27 @@ def _script_output(out, stdout: str, streamed: bool = False) -> None:
         out.raw("\n")
 
 
+def _width(out) -> int:
+    return out.width if getattr(out, "width", None) else 80
+
+
 def render_text(out, stdout: str, namespace: dict, streamed: bool = False) -> None:
     _script_output(out, stdout, streamed)
-    rows = tensor_rows(namespace)
+    rows_t = _rows(namespace)
     extra = other_last_value(namespace)
-    if (rows or extra) and stdout:
+    width = _width(out)
+    if (rows_t or extra) and stdout:
         out.line()
-    if rows:
-        widths = [max(len(COLUMNS[i]), *(len(r[i]) for r in rows)) for i in range(len(COLUMNS))]
-        for r in [COLUMNS] + rows:
-            out.line("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    if rows_t:
+        widths = plan_widths([r for r, _t in rows_t], width, SEP_TEXT)
+        if widths is None:
+            for line in block_lines(rows_t, width):
+                out.line("".join(t for t, _s in line).rstrip())
+        else:
+            for r in [COLUMNS] + _fitted_rows(rows_t, widths):
+                out.line("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
     if extra:
-        out.line(extra)
+        out.line(cut(extra, width))
 
 
 def render_rich(out, stdout: str, namespace: dict, streamed: bool = False) -> None:
@@ -70,23 +178,33 @@ def render_rich(out, stdout: str, namespace: dict, streamed: bool = False) -> No
     from rich.text import Text
 
     console = out.console
+    width = _width(out)
     if stdout:
         _script_output(out, stdout, streamed)
         out.out.flush()
-    rows = tensor_rows(namespace)
+    rows_t = _rows(namespace)
     extra = other_last_value(namespace)
-    if rows:
-        table = Table(title=None, show_edge=False, header_style="bold", pad_edge=False)
-        styles = ("bold yellow", "green", "green", "", "", "", "cyan", "magenta")
-        for col, st in zip(COLUMNS, styles):
-            table.add_column(col, style=st or None, overflow="fold")
-        for r in rows:
-            table.add_row(*[Text(c) for c in r])
+    if rows_t:
         if stdout:
             console.print()
-        console.print(table)
+        widths = plan_widths([r for r, _t in rows_t], width, SEP_RICH)
+        if widths is None:
+            text = Text(no_wrap=True, overflow="ellipsis")
+            for k, line in enumerate(block_lines(rows_t, width)):
+                if k:
+                    text.append("\n")
+                for piece, style in line:
+                    text.append(piece, style=style or None)
+            console.print(text)
+        else:
+            table = Table(title=None, show_edge=False, header_style="bold", pad_edge=False)
+            for col, st, w in zip(COLUMNS, STYLES, widths):
+                table.add_column(col, style=st or None, width=w, no_wrap=True, overflow="ellipsis")
+            for r in _fitted_rows(rows_t, widths):
+                table.add_row(*[Text(c) for c in r])
+            console.print(table)
     if extra:
-        console.print(Text(extra))
+        console.print(Text(cut(extra, width), no_wrap=True))
 
 
 def eval_json(session, *, error=None) -> dict:

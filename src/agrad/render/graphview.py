@@ -40,6 +40,8 @@ from .records import json_float, node_display_name
 MIN_REPEATS = 3
 #: Longest repeating sequence of names looked for.
 MAX_PERIOD = 8
+#: The connector of a chain's next node: the remaining input of the line above, same depth.
+CHAIN = "↳ "
 #: Deepest nesting of the tree (levels of 3 characters) before inputs move to a block below.
 MAX_DEPTH = 12
 
@@ -232,7 +234,7 @@ class GraphModel:
         first = True
         n_seg = len(segments)
         for k, (step, run) in enumerate(segments):
-            p, c = (prefix, conn) if first else (body, "")
+            p, c = (prefix, conn) if first else (body, CHAIN)
             first = False
             last_seg = k == n_seg - 1
             if run is not None:
@@ -392,31 +394,91 @@ def fmt_grad(summary: dict) -> str:
 
 # ------------------------------------------------------------------ text
 
-def text_lines(model: GraphModel, *, saved=False, grads=None):
-    """The tree as (prefix, [(text, style)]) lines: plain and rich rendering share it."""
+def text_lines(model: GraphModel, *, saved=False, grads=None, width=None):
+    """The tree as (prefix, [(text, style)]) lines: plain and rich rendering share it.
+
+    With ``width``, no line is longer: the statement's source text gives way
+    first, then the ``file:line``, then the shape; the tree's guides never do.
+    """
     nodes = model.nodes
+    # when one line must drop the directories of its file:line, every line does (so they agree)
+    short = width is not None and any(
+        len(ln.prefix) + len(ln.conn) + sum(len(t) for t, _s in node_parts(nodes[ln.gid])) + 3 > width
+        and any(st == "where" and "/" in t for t, st in node_parts(nodes[ln.gid]))
+        for ln in model.lines if ln.kind == "node")
     for ln in model.lines:
         head = ln.prefix + ln.conn
         if ln.kind == "node":
             gn = nodes[ln.gid]
-            yield head, node_parts(gn) + ([("  ", ""), ("↓", "ref")] if ln.below else [])
+            parts = node_parts(gn) + ([("  ", ""), ("↓", "ref")] if ln.below else [])
+            if short:
+                parts = [(t.rsplit("/", 1)[1], st) if st == "where" and "/" in t else (t, st)
+                         for t, st in parts]
+            yield head, fit_parts(head, parts, width)
             if saved or grads is not None:
                 body = ln.prefix + ("│  " if ln.conn == "├─ " else "   " if ln.conn == "└─ " else "")
                 guide = body + ("│    " if ln.more else "     ")
                 for text, style in extra_lines(gn, saved, grads):
-                    yield guide, [(text, style)]
+                    yield guide, fit_parts(guide, [(text, style)], width)
         elif ln.kind == "ref":
-            yield head, ref_parts(nodes[ln.gid])
+            yield head, fit_parts(head, ref_parts(nodes[ln.gid]), width)
         elif ln.kind == "block":
             yield "", []
-            yield head, block_parts(nodes[ln.gid])
+            yield head, fit_parts(head, block_parts(nodes[ln.gid]), width)
         else:
-            yield head, run_parts(ln.run) + ([("  ", ""), ("↓", "ref")] if ln.below else [])
+            parts = run_parts(ln.run) + ([("  ", ""), ("↓", "ref")] if ln.below else [])
+            yield head, fit_parts(head, parts, width)
 
 
-def render_text(model: GraphModel, write, *, saved=False, grads=None) -> None:
+#: How a line too wide gives way, in order: (part style, shortest it may be cut to; 0 = may go).
+_GIVE_WAY = (("label", 12), ("where", 0), ("label", 0), ("meta", 0), ("var", 6), ("refname", 6),
+             ("saved", 10), ("grad", 10), ("name", 10))
+
+
+def fit_parts(head: str, parts: list, width: int | None) -> list:
+    """``parts`` cut (``…``) or left out so that ``head`` + parts fits in ``width``.
+
+    The source text gives way first (to 12 characters), then ``file:line``
+    (a path first loses its directories), the rest of the source text, the
+    shapes; the tree's guides and the node's id never do.
+    """
+    if width is None:
+        return parts
+    total = len(head) + sum(len(t) for t, _s in parts)
+    if total <= width:
+        return parts
+    parts = list(parts)
+    for i, (text, style) in enumerate(parts):
+        if style == "where" and "/" in text:
+            short = text.rsplit("/", 1)[1]
+            total -= len(text) - len(short)
+            parts[i] = (short, style)
+    for style, floor in _GIVE_WAY:
+        i = len(parts) - 1
+        while i >= 0 and total > width:
+            text, st = parts[i]
+            if st == style and len(text) > floor:
+                new_len = max(floor, len(text) - (total - width))
+                if new_len <= 1:  # the part goes, with the spacing before it
+                    start = i - 1 if i > 0 and parts[i - 1][1] == "" and parts[i - 1][0].isspace() else i
+                    total -= sum(len(t) for t, _s in parts[start:i + 1])
+                    del parts[start:i + 1]
+                    i = start
+                else:
+                    parts[i] = (text[:new_len - 1] + "…", st)
+                    total -= len(text) - new_len
+            i -= 1
+        if total <= width:
+            return parts
+    # still too wide (a very narrow width): cut the line's end
+    room = max(1, width - len(head))
+    text = "".join(t for t, _s in parts)
+    return [(text[:room - 1] + "…", "")]
+
+
+def render_text(model: GraphModel, write, *, saved=False, grads=None, width=None) -> None:
     """Plain text: one line per call of ``write``."""
-    for head, parts in text_lines(model, saved=saved, grads=grads):
+    for head, parts in text_lines(model, saved=saved, grads=grads, width=width):
         write(head + "".join(t for t, _s in parts))
 
 
