@@ -213,8 +213,11 @@ def run_graph(req, kw) -> int:
         if req.of is not None:
             from .session import describe
             return _usage(out, "graph", f"--of {req.of}: {req.of} is {describe(t)}, not a tensor")
-        out.note(f"agrad: the target {s.target_name} is not a tensor: no graph to show")
+        out.note(f"agrad: the target {s.target_name} is not a tensor: no graph to show"
+                 + _suggest(s))
         t = None
+    elif t is not None:
+        _target_note(out, s)
     if kw["grads"]:
         n_warn = len(s.warnings)
         if not s.result.backward_ran and t is not None:
@@ -233,8 +236,11 @@ def run_graph(req, kw) -> int:
         root = t._grad_fn
     elif t._requires_grad:
         root = leaf_node(t)
+        if req.of is None:
+            out.note(f"agrad: {s.target_name} is a leaf: its graph is one AccumulateGrad node"
+                     + _suggest(s))
     else:
-        out.note(f"agrad: {s.target_name} does not require grad: it has no graph")
+        out.note(f"agrad: {s.target_name} does not require grad: it has no graph" + _suggest(s))
     names = leaf_names(s)
     model = graphview.GraphModel(root, origins=origin_fn(s), leaf_names=names.get,
                                  max_depth=graphview.depth_for_width(out.width))
@@ -256,6 +262,21 @@ def run_graph(req, kw) -> int:
         if buf:
             out.raw("\n".join(buf) + "\n")
     return EXIT_OK
+
+
+def _suggest(s) -> str:
+    """``; pass --of NAME (loss, l4)`` when another tensor would do, else nothing."""
+    from .target import suggest_of
+    how = suggest_of(s.namespace, exclude=s.target_name)
+    return f"; {how}" if how else ""
+
+
+def _target_note(out, s) -> None:
+    """Which tensor ``graph`` and ``check`` are about, and why (not with --of, nor in JSON)."""
+    if out.format == "json" or s.target_reason in (None, "of"):
+        return
+    from .target import note
+    out.note(note(s.target_name, s.target_reason))
 
 
 def _graph_error(out, s, warned=0) -> int:
@@ -319,15 +340,16 @@ def run_check(req, kw) -> int:
     if name is None:
         problem = "the script bound no tensor: nothing to check"
     elif not isinstance(t, Tensor):
-        problem = f"the target {name} is {describe(t)}, not a tensor: nothing to check"
+        problem = f"the target {name} is {describe(t)}, not a tensor: nothing to check" + _suggest(s)
     elif not t._requires_grad:
-        problem = f"{name} does not require grad: nothing to check"
+        problem = f"{name} does not require grad: nothing to check" + _suggest(s)
     elif t._grad_fn is None:
-        problem = f"{name} is a leaf: there is no graph to check"
+        problem = f"{name} is a leaf: there is no graph to check" + _suggest(s)
     elif not t.dtype.is_floating_point:
         problem = f"{name} is {t.dtype.name}: only float targets can be checked"
     if problem is not None:
         return _usage(out, "check", problem)
+    _target_note(out, s)
     names = leaf_names(s)
     params = {"eps": kw["eps"], "atol": kw["atol"], "rtol": kw["rtol"]}
 

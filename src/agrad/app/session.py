@@ -59,6 +59,8 @@ class Session:
         self.error = error  # ScriptError | None
         self.target_name = None
         self.target = None
+        self.target_reason = None  # a key of app.target.REASONS
+        self.roots = None  # app.target.BackwardRoots of the run
         self.backward = None  # Backward
         self.origins = origins if origins is not None else {}  # node -> (Source, line)
         self.grads = None  # node -> grad summary (--grads)
@@ -259,8 +261,11 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
     origin_rec = _NodeOrigins()
     observer = _GradObserver() if observe_grads else None
     recorder = None
+    from .target import BackwardRoots
+    roots = BackwardRoots()
     with contextlib.ExitStack() as stack:
         stack.enter_context(origin_rec)
+        stack.enter_context(roots)
         if observer is not None:
             stack.enter_context(observer)
         if record_calls:
@@ -276,6 +281,7 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
         s.observer = observer
     if recorder is not None:
         s.calls = recorder.calls
+    s.roots = roots
     if result.error is None:
         _pick_target(s)
     return s
@@ -291,17 +297,10 @@ def _pick_target(s: Session) -> None:
             known = [k for k, v in ns.items() if isinstance(v, Tensor)]
             hint = f"; tensors: {', '.join(known)}" if known else "; the script bound no tensor"
             raise UsageError(f"--of {of}: the script bound no variable {of!r}{hint}")
-        s.target_name, s.target = of, ns[of]
+        s.target_name, s.target, s.target_reason = of, ns[of], "of"
         return
-    r = s.result
-    if r.has_last_value and isinstance(r.last_value, Tensor):
-        s.target_name, s.target = "_", r.last_value
-        return
-    name = r.last_tensor_name
-    if name is not None and name in ns:
-        s.target_name, s.target = name, ns[name]
-    elif r.has_last_value:
-        s.target_name, s.target = "_", r.last_value
+    from .target import choose
+    s.target_name, s.target, s.target_reason = choose(ns, s.result, s.roots)
 
 
 def describe(value) -> str:
@@ -318,31 +317,40 @@ def auto_backward(s: Session, *, enabled=True, retain_graph=False) -> Backward:
     """SPEC §3's rule: run ``target.backward()`` if the script made no backward pass."""
     from ..tensor import Tensor
 
+    from .target import REASONS, suggest_of
+
     name, t = s.target_name, s.target
     if not enabled:
         b = Backward(False, None, "agrad: no automatic backward (--no-backward)")
     elif s.result.backward_ran:
-        b = Backward(False, None, "agrad: no automatic backward: the script ran its own backward pass")
+        b = Backward(False, None, "")  # the script made its own: nothing to say
     elif name is None:
         b = Backward(False, None, "")  # nothing autograd-related to say
     elif not isinstance(t, Tensor):
         b = Backward(False, None, f"agrad: no automatic backward: the target {name} is {describe(t)}, "
-                                  "not a tensor")
+                                  "not a tensor" + _also(suggest_of(s.namespace, name)))
     elif not t._requires_grad:
-        b = Backward(False, None, f"agrad: no automatic backward: {name} does not require grad")
+        b = Backward(False, None, f"agrad: no automatic backward: {name} does not require grad"
+                     + _also(suggest_of(s.namespace, name)))
     elif t._data.size != 1:
         shape = "[" + ", ".join(map(str, t._data.shape)) + "]"
+        how = suggest_of(s.namespace, name)
         b = Backward(False, None,
                      f"agrad: no automatic backward: {name} has shape {shape}, and backward() needs "
-                     f"a scalar; pass --of a scalar, or reduce it ({name}.sum())")
+                     f"a scalar; {how + ', or ' if how else ''}reduce it ({name}.sum())")
     elif not t.dtype.is_floating_point:
         b = Backward(False, None, f"agrad: no automatic backward: {name} is {t.dtype.name}, not a float")
     else:
-        b = Backward(True, name, f"agrad: ran {name}.backward() (the script made no backward pass; "
-                                 "--no-backward skips it)")
+        why = ("the script made no backward pass" if s.target_reason in (None, "of")
+               else f"{name}: {REASONS[s.target_reason]}")
+        b = Backward(True, name, f"agrad: ran {name}.backward() ({why}; --no-backward skips it)")
         _run_backward(s, t, retain_graph)
     s.backward = b
     return b
+
+
+def _also(suggestion: str) -> str:
+    return f"; {suggestion}" if suggestion else ""
 
 
 def _run_backward(s: Session, t, retain_graph: bool) -> None:
