@@ -158,6 +158,8 @@ def eval_cmd(**kw):
 @_input_options(("auto", "rich", "text", "json", "dot", "mermaid"))
 @click.option("--saved", is_flag=True, help="Show each node's saved tensors.")
 @click.option("--grads", is_flag=True, help="Show the gradient that reached each node.")
+@click.option("--expand", is_flag=True,
+              help="Draw every node: no collapsed runs (×N [...]) in any format.")
 def graph_cmd(**kw):
     """Show the autograd graph behind the target, from the root down to the leaves."""
     from .app.commands import run_graph

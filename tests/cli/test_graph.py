@@ -90,7 +90,7 @@ def test_hundred_thousand_node_chain():
 def test_ten_thousand_node_graph_json_is_complete():
     code = ("x = tensor([1.0, 2.0], requires_grad=True)\nw = tensor(0.5, requires_grad=True)\n"
             "y = x\nfor i in range(2500):\n    y = tanh(sin(y) * w + 0.1)\nloss = y.sum()\n")
-    r = agrad("graph", "-", "--format", "json", input=code)
+    r = agrad("graph", "-", "--format", "json", "--expand", input=code)
     obj = r.json()
     assert len(obj["nodes"]) == 10003
     assert [n["id"] for n in obj["nodes"]] == list(range(10003))
@@ -169,3 +169,60 @@ def test_leaf_names_inside_containers():
     r = agrad("graph", "-", "--format", "json", input=code)
     leaves = sorted(n["leaf"] for n in r.json()["nodes"] if n["leaf"])
     assert leaves == ["ws[0]", "ws[1]"]
+
+
+# ------------------------------------------------------------------ exports at scale
+
+LOOP200 = ("x = tensor([0.5, 1.0], requires_grad=True)\nw = tensor(0.9, requires_grad=True)\n"
+           "y = x\nfor i in range(200):\n    y = tanh(sin(y) * w + 0.1)\nloss = y.sum()\n")
+SHARED = "x = tensor(1.0, requires_grad=True)\ny = x\nfor i in range(3000):\n    y = y*y*0 + y\n"
+
+
+def _mermaid_ok(text):
+    lines = text.splitlines()
+    edges = [ln for ln in lines if "-->" in ln or "-.->" in ln]
+    assert len(edges) < 500 and len(text) < 50_000
+    declared = {ln.split("[", 1)[0].split("(", 1)[0].strip() for ln in lines[1:]
+                if "-->" not in ln and "-.->" not in ln and not ln.strip().startswith("%%")}
+    for ln in edges:  # every edge joins two declared nodes
+        a, b = ln.split(" -")[0].strip(), ln.rsplit(" ", 1)[1]
+        assert a in declared and b in declared, ln
+    return lines
+
+
+def test_json_collapses_runs_into_groups():
+    obj = agrad("graph", "-", "--format", "json", input=LOOP200).json()
+    assert obj["groups"] == [{"id": "g0", "count": 199, "names": ["SinBackward0", "TanhBackward0",
+                                                                  "AddBackward0", "MulBackward0"],
+                              "first": 5, "last": 800, "size": 796}]
+    assert len(obj["nodes"]) == 7  # 803 nodes less the 796 of the group
+    assert {"from": 3, "to": "g0", "input": 0} in obj["edges"]
+    assert {"from": "g0", "to": 801, "input": None} in obj["edges"]
+    ids = {n["id"] for n in obj["nodes"]} | {g["id"] for g in obj["groups"]}
+    assert all(e["from"] in ids and e["to"] in ids for e in obj["edges"])
+    full = agrad("graph", "-", "--format", "json", "--expand", input=LOOP200).json()
+    assert len(full["nodes"]) == 803 and full["groups"] == []
+
+
+def test_dot_and_mermaid_collapse_runs():
+    dot = agrad("graph", "-", "--format", "dot", input=LOOP200).stdout
+    assert 'g0 [label="×199 [SinBackward0 → TanhBackward0 → AddBackward0 → MulBackward0]\\n#5–#800, 796 nodes"' in dot
+    assert dot.count(" -> ") == 8 and "n3 -> g0 [label=\"0\"];" in dot
+    mer = agrad("graph", "-", "--format", "mermaid", input=LOOP200).stdout
+    lines = _mermaid_ok(mer)
+    assert any(ln.startswith("  g0[[\"×199 #91;SinBackward0") for ln in lines)
+    assert "%%" not in mer  # fits: nothing folded
+    text = agrad("graph", "-", "--format", "text", "--expand", input=LOOP200).stdout
+    lines = text.splitlines()
+    assert not any(ln.lstrip("↳ ").startswith("×") for ln in lines)
+    assert len(lines) == 803 + 199  # every node, and w referenced by 199 of the 200 steps
+
+
+def test_mermaid_folds_the_deepest_nodes_past_its_limits():
+    for code, args in ((SHARED, ()), (LOOP200, ("--expand",))):
+        r = agrad("graph", "-", "--format", "mermaid", *args, input=code)
+        lines = _mermaid_ok(r.stdout)
+        assert lines[1].startswith("  %% agrad: ") and "folded" in lines[1]
+        hidden = int(lines[1].split()[2])
+        folded = sum(int(ln.split('"⋯ ')[1].split()[0]) for ln in lines if '"⋯ ' in ln)
+        assert folded == hidden > 0

@@ -163,7 +163,7 @@ def test_graph_json_shape(in_repo):
 
 @pytest.mark.parametrize("command,keys", [
     ("eval", EVAL_KEYS),
-    ("graph", ["ok", "target", "root", "nodes", "edges", "error"]),
+    ("graph", ["ok", "target", "root", "nodes", "edges", "groups", "error"]),
     ("check", ["ok", "target", "leaves", "error"]),
 ])
 def test_errors_in_every_command(command, keys):

@@ -34,7 +34,8 @@ def _empty_json(command, error: dict) -> dict:
         return {"ok": False, "stdout": "", "warnings": [], "backward": None, "variables": {},
                 "error": error}
     if command == "graph":
-        return {"ok": False, "target": None, "root": None, "nodes": [], "edges": [], "error": error}
+        return {"ok": False, "target": None, "root": None, "nodes": [], "edges": [], "groups": [],
+                "error": error}
     if command == "check":
         return {"ok": False, "target": None, "leaves": [], "error": error}
     return {"ok": False, "error": error}
@@ -242,12 +243,13 @@ def run_graph(req, kw) -> int:
     else:
         out.note(f"agrad: {s.target_name} does not require grad: it has no graph" + _suggest(s))
     names = leaf_names(s)
-    model = graphview.GraphModel(root, origins=origin_fn(s), leaf_names=names.get,
+    expand = kw.get("expand", False)
+    model = graphview.GraphModel(root, origins=origin_fn(s), leaf_names=names.get, collapse=not expand,
                                  max_depth=graphview.depth_for_width(out.width))
     grads = s.grads if kw["grads"] else None
     saved = kw["saved"]
     if fmt == "json":
-        obj = graphview.graph_json(model, s.target_name, saved=saved, grads=grads)
+        obj = graphview.graph_json(model, s.target_name, saved=saved, grads=grads, expand=expand)
         obj["error"] = None
         out.json(obj)
     elif fmt == "dot":
