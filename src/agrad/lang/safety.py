@@ -437,6 +437,8 @@ NDARRAY_OK = frozenset("""shape dtype ndim size itemsize nbytes T tolist item su
 NPSCALAR_OK = frozenset("""item tolist dtype shape ndim size real imag conjugate round
     is_integer as_integer_ratio""".split())
 NPDTYPE_OK = frozenset("name kind itemsize char str byteorder".split())
+#: torch.Generator: PyTorch's public methods only (its engine state stays private)
+GENERATOR_OK = frozenset("manual_seed seed initial_seed get_state set_state device".split())
 
 import collections as _collections  # noqa: E402
 
@@ -531,6 +533,8 @@ def get_attribute(obj, name: str, formatter_factory=None):
         raise _no_attr(obj, name, ("args",))
     if isinstance(obj, type):
         return _class_attribute(obj, name)
+    if t.__name__ == "Generator" and t.__module__ == "agrad._generator":
+        return _allow(obj, name, GENERATOR_OK)
     if is_engine_class(t) or is_script_class(t):
         if name.startswith("_") and name not in _EXTRA_PRIVATE and not _SAVED_RE.match(name):
             raise _blocked(obj, name)

@@ -17,7 +17,6 @@ import warnings
 import numpy as np
 
 from ..tensor import _scalar_name, _wrap_dim
-from . import factories
 from ._op import METHODS, Op, export, inplace
 from .nn import check_floating, const
 from .pointwise import where
@@ -245,7 +244,15 @@ def _rrelu_call(op, input, lower, upper, training):
     check_floating(input, "rrelu_with_noise_out_cpu")
     a = input._data
     if training and upper - lower > 1e-6:
-        r = factories.rng().uniform(lower, upper, a.shape).astype(a.dtype)
+        # ATen: one uniform_real_distribution<double>(lower, upper) draw per element <= 0, in order
+        from . import random as _random
+        from .. import _generator, dtypes as _dtypes
+        r = np.ones(a.shape, a.dtype)
+        neg = ~(a > 0)
+        # the bounds are first rounded to the input's opmath type (float for float32)
+        lo, hi = (float(a.dtype.type(v)) if a.dtype != np.float16 else float(np.float32(v)) for v in (lower, upper))
+        r[neg] = _random.uniform_values(_generator.default_generator(), int(neg.sum()), _dtypes.float64,
+                                        lo, hi).astype(a.dtype)
     else:
         r = np.full(a.shape, (lower + upper) / 2, a.dtype)
     noise = np.where(a > 0, a.dtype.type(1), r)

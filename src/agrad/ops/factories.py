@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -9,44 +10,8 @@ import numpy as np
 from .. import dtypes
 from .._limits import check_numel
 from ..tensor import Tensor, device as _device
-from ._op import export
-
-_rng = None  # made on first use: importing numpy.random costs start-up time
-
-
-@export()
-def manual_seed(seed):
-    """Seed agrad's random generator (the stream differs from PyTorch's).
-
-    Like PyTorch, a seed in [-2**63, 2**64) is accepted; a negative one is
-    taken modulo 2**64."""
-    global _rng
-    seed = int(seed)
-    if not -(1 << 63) <= seed < 1 << 64:
-        raise ValueError("Overflow when unpacking long long")
-    if seed < 0:
-        seed += 1 << 64
-    _rng = np.random.default_rng(seed)
-    return _Generator(seed)
-
-
-@export()
-def seed():
-    global _rng
-    s = int(np.random.SeedSequence().entropy % (2**63))
-    _rng = np.random.default_rng(s)
-    return s
-
-
-class _Generator:
-    def __init__(self, seed):
-        self._seed = seed
-
-    def initial_seed(self):
-        return self._seed
-
-    def __repr__(self):
-        return f"<torch._C.Generator object at {id(self):#x}>"
+from . import _range_math
+from ._op import FUNCTIONS, export, finish_out
 
 
 def _dtype_or_default(dtype):
@@ -208,103 +173,247 @@ def legacy_tensor(*args, device=None, **kwargs):
     return Tensor._make(np.zeros(_shape(args), d.numpy))
 
 
-def _filled(fill, size, dtype, requires_grad, device):
-    d = _dtype_or_default(dtype)
-    return _finish(np.full(_shape(size), fill, d.numpy), requires_grad, device)
+class layout:
+    """torch.layout: agrad has the dense one only, ``torch.strided``."""
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return f"torch.{self._name}"
+
+
+strided = layout("strided")
+FUNCTIONS["layout"] = layout
+FUNCTIONS["strided"] = strided
+
+
+def _check_options(layout=None, pin_memory=False):
+    """``layout=`` and ``pin_memory=`` as a CPU-only build of PyTorch takes them."""
+    if layout is not None and layout is not strided:
+        raise RuntimeError(f"agrad supports only the strided layout (torch.strided), not {layout}")
+    if pin_memory:
+        raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no pinned memory "
+                           "allocator is available on this system.")
+
+
+def _sizes(size, kw, fname):
+    """The size of f(2, 3), f((2, 3)) or f(size=(2, 3))."""
+    if "size" in kw:
+        if size:
+            raise TypeError(f"{fname}() got multiple values for argument 'size'")
+        size = (kw.pop("size"),)
+    if kw:
+        raise TypeError(f"{fname}() got an unexpected keyword argument '{next(iter(kw))}'")
+    if len(size) == 1 and isinstance(size[0], float):
+        raise TypeError(f"{fname}(): argument 'size' (position 1) must be tuple of ints, not float")
+    return _shape(size)
+
+
+def _filled(fill, shape, dtype, requires_grad, device, out=None, fname="", layout=None, pin_memory=False):
+    _check_options(layout, pin_memory)
+    d = out.dtype if out is not None and dtype is None else _dtype_or_default(dtype)
+    t = _finish(np.full(shape, fill, d.numpy), requires_grad, device)
+    return finish_out(fname, t, out) if out is not None else t
 
 
 @export()
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    return _filled(0, size, dtype, requires_grad, device)
+def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, **kw):
+    return _filled(0, _sizes(size, kw, "zeros"), dtype, requires_grad, device, out, "zeros", layout, pin_memory)
 
 
 @export()
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    return _filled(1, size, dtype, requires_grad, device)
+def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, **kw):
+    return _filled(1, _sizes(size, kw, "ones"), dtype, requires_grad, device, out, "ones", layout, pin_memory)
 
 
 @export()
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
+          memory_format=None, **kw):
     # agrad fills "uninitialised" memory with zeros, so runs are repeatable.
-    return _filled(0, size, dtype, requires_grad, device)
+    return _filled(0, _sizes(size, kw, "empty"), dtype, requires_grad, device, out, "empty", layout, pin_memory)
 
 
 @export()
-def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    if dtype is None:
+def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False):
+    if dtype is None and out is None:
         dtype = dtypes.scalar_dtype(fill_value)
-    return _filled(fill_value, (size,), dtype, requires_grad, device)
+    return _filled(fill_value, _shape((size,)), dtype, requires_grad, device, out, "full", layout, pin_memory)
 
 
 @export()
-def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    _check_options(layout, pin_memory)
     m = n if m is None else m
     _shape((n, m))
-    return _finish(np.eye(n, m, dtype=_dtype_or_default(dtype).numpy), requires_grad, device)
+    t = _finish(np.eye(n, m, dtype=_dtype_or_default(dtype).numpy), requires_grad, device)
+    return finish_out("eye", t, out) if out is not None else t
+
+
+# ranges: PyTorch's own formulas (agrad.ops._range_math) ------------------------------
+
+def _number(x):
+    if isinstance(x, Tensor):
+        return x.item()
+    if isinstance(x, (bool, np.bool_)):
+        return int(x)
+    if isinstance(x, (np.integer, np.floating)):
+        return x.item()
+    return x
 
 
 def _is_float(x):
     return isinstance(x, float) or (isinstance(x, Tensor) and x.dtype.is_floating_point)
 
 
-@export()
-def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    if end is None:
-        start, end = 0, start
-    start, end, step = (s.item() if isinstance(s, Tensor) else s for s in (start, end, step))
+def _acc(x, d):
+    """Scalar.to<accscalar_t>(): a number as the dtype's accumulate type (int64 for
+    integer dtypes, truncating; float for float16; double otherwise)."""
+    if d.is_floating_point:
+        return float(np.float32(x)) if d.name == "float16" else float(x)
+    if isinstance(x, float) and not math.isfinite(x):
+        return x
+    return int(x)
+
+
+def _range_checks(start, end, step):
     if step == 0:
         raise RuntimeError("step must be nonzero")
-    if (end - start) / step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    if dtype is None:
-        dtype = dtypes.get_default_dtype() if any(isinstance(v, float) for v in (start, end, step)) else dtypes.int64
-    d = dtypes.lookup(dtype)
-    n = int(np.ceil((end - start) / step))
-    check_numel(n)
-    # torch computes in double then casts
-    data = (start + step * np.arange(n, dtype=np.float64)) if d.is_floating_point else np.arange(start, end, step)
-    return _finish(data.astype(d.numpy), requires_grad, device)
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {_cfmt(start)} -> {_cfmt(end)}")
+    if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+
+
+def _cfmt(x):
+    """A number as C++'s ostream prints it."""
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _range_dtype(dtype, out, args, what):
+    if dtype is not None:
+        d = dtypes.lookup(dtype)
+    elif out is not None:
+        d = out.dtype
+    elif what == "range" or any(_is_float(a) for a in args):
+        d = dtypes.get_default_dtype()
+    else:
+        d = dtypes.int64
+    if d.name == "bool":
+        raise NotImplementedError(f"\"{what}_cpu\" not implemented for 'Bool'")
+    return d
+
+
+def _range_result(data, requires_grad, device, out, fname, layout, pin_memory):
+    _check_options(layout, pin_memory)
+    t = _finish(data, requires_grad, device)
+    if out is None:
+        return t
+    if out.numel() not in (0, t.numel()):
+        import warnings
+        warnings.warn(f"The number of elements in the out tensor of shape {list(out.shape)} is {out.numel()} "
+                      f"which does not match the computed number of elements {t.numel()}. Note that this may "
+                      "occur as a result of rounding error. The out tensor will be resized to a tensor of shape "
+                      f"({t.numel()},).", UserWarning, stacklevel=3)
+    return finish_out(fname, t, out)
 
 
 @export()
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+           pin_memory=False):
+    """Values from start to end (exclusive) by step, with PyTorch's own arithmetic."""
+    if end is None:
+        start, end = 0, start
+    d = _range_dtype(dtype, out, (start, end, step), "arange")
+    start, end, step = _number(start), _number(end), _number(step)
+    xstart, xend, xstep = _acc(start, d), _acc(end, d), _acc(step, d)
+    _range_checks(float(start), float(end), float(step))   # on the numbers as given
+    if d.name == "int64":
+        if xstep == 0:
+            raise ValueError("step must be nonzero")
+        sgn = (xstep > 0) - (xstep < 0)
+        num = xend - xstart + xstep - sgn
+        size = abs(num) // abs(xstep) * (1 if (num >= 0) == (xstep > 0) else -1)
+    else:
+        size = math.ceil((float(end) - float(start)) / float(step))
+    if size < 0 or size > 2 ** 63 - 1:
+        raise RuntimeError("invalid size, possible overflow?")
+    check_numel(size)
+    data = _range_math.arange_values(xstart, xstep, size, d)
+    return _range_result(data, requires_grad, device, out, "arange", layout, pin_memory)
+
+
+@export("range")
+def range_(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+           pin_memory=False):
+    """The deprecated torch.range: end included, default float dtype."""
+    if end is None:
+        raise TypeError('range() missing 1 required positional arguments: "end"')
+    import warnings
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
+                  "in [start, end).", UserWarning, stacklevel=2)
+    d = _range_dtype(dtype, out, (start, end, step), "range")
+    xstart, xend, xstep = (_acc(_number(v), d) for v in (start, end, step))
+    _range_checks(xstart, xend, xstep)
+    if d.is_floating_point:
+        acc = np.float32 if d.name == "float16" else np.float64
+        size = int(acc(acc(acc(xend) - acc(xstart)) / acc(xstep)) + acc(1))
+    else:
+        q = xend - xstart
+        size = abs(q) // abs(xstep) * (1 if (q >= 0) == (xstep > 0) else -1) + 1
+    check_numel(size)
+    data = _range_math.range_values(xstart, xstep, size, d)
+    return _range_result(data, requires_grad, device, out, "range", layout, pin_memory)
+
+
+def _steps(steps):
+    steps = _number(steps)
+    if isinstance(steps, bool) or not isinstance(steps, numbers.Integral):
+        raise TypeError(f"linspace(): argument 'steps' (position 3) must be int, not {type(steps).__name__}")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
     check_numel(int(steps))
-    d = _dtype_or_default(dtype)
-    return _finish(np.linspace(float(start), float(end), int(steps)).astype(d.numpy), requires_grad, device)
+    return int(steps)
+
+
+def _cast_scalar(x, d):
+    """Scalar.to<scalar_t>()."""
+    if d.is_floating_point:
+        return np.array(x, d.numpy)[()]
+    return int(x)
 
 
 @export()
-def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
-    check_numel(int(steps))
-    d = _dtype_or_default(dtype)
-    return _finish(np.logspace(float(start), float(end), int(steps), base=base).astype(d.numpy), requires_grad, device)
+def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False):
+    """``steps`` values from start to end inclusive, with PyTorch's own arithmetic."""
+    d = _range_dtype(dtype, out, (1.0,), "linspace")
+    steps = _steps(steps)
+    start, end = _number(start), _number(end)
+    if steps <= 1:
+        data = np.full(steps, start).astype(d.numpy) if d.is_floating_point else \
+            np.full(steps, int(start), np.int64).astype(d.numpy)
+    else:
+        data = _range_math.linspace_values(_cast_scalar(start, d), _cast_scalar(end, d), steps, d)
+    return _range_result(data, requires_grad, device, out, "linspace", layout, pin_memory)
 
 
 @export()
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    d = _dtype_or_default(dtype)
-    return _finish(rng().random(_shape(size)).astype(d.numpy), requires_grad, device)
-
-
-@export()
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    d = _dtype_or_default(dtype)
-    return _finish(rng().standard_normal(_shape(size)).astype(d.numpy), requires_grad, device)
-
-
-@export()
-def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None, requires_grad=False):
-    if size is None:  # randint(high, size)
-        low, high, size = 0, low, high
-    d = dtypes.int64 if dtype is None else dtypes.lookup(dtype)
-    return _finish(rng().integers(low, high, _shape((size,))).astype(d.numpy), requires_grad, device)
-
-
-@export()
-def randperm(n, *, dtype=None, device=None, requires_grad=False):
-    d = dtypes.int64 if dtype is None else dtypes.lookup(dtype)
-    check_numel(int(n))
-    return _finish(rng().permutation(int(n)).astype(d.numpy), requires_grad, device)
+def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
+             requires_grad=False, pin_memory=False):
+    """``steps`` powers of ``base`` with exponents from start to end, PyTorch's arithmetic."""
+    d = _range_dtype(dtype, out, (1.0,), "logspace")
+    steps = _steps(steps)
+    start, end = _number(start), _number(end)
+    if steps <= 1:
+        data = np.full(steps, np.power(float(base), float(start))).astype(d.numpy)
+    else:
+        data = _range_math.logspace_values(_cast_scalar(start, d), _cast_scalar(end, d), steps, base, d)
+    return _range_result(data, requires_grad, device, out, "logspace", layout, pin_memory)
 
 
 def _like(fill):
@@ -318,8 +427,6 @@ def _like(fill):
 zeros_like = export("zeros_like")(_like(lambda s, d: np.zeros(s, d.numpy)))
 ones_like = export("ones_like")(_like(lambda s, d: np.ones(s, d.numpy)))
 empty_like = export("empty_like")(_like(lambda s, d: np.zeros(s, d.numpy)))
-rand_like = export("rand_like")(_like(lambda s, d: rng().random(s).astype(d.numpy)))
-randn_like = export("randn_like")(_like(lambda s, d: rng().standard_normal(s).astype(d.numpy)))
 
 
 @export()
@@ -328,22 +435,6 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
     return _finish(np.full(input.shape, fill_value, d.numpy), requires_grad, device)
 
 
-@export()
-def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False):
-    if high is None:
-        low, high = 0, low
-    d = input.dtype if dtype is None else dtypes.lookup(dtype)
-    return _finish(rng().integers(low, high, input.shape).astype(d.numpy), requires_grad, device)
-
-
 def wrap(value, dtype) -> Tensor:
     """A Python number as a 0-d tensor of ``dtype`` (PyTorch's wrapped number)."""
     return Tensor._make(np.array(value, dtype.numpy))
-
-
-def rng():
-    """The generator behind rand/randn/dropout (reseeded by manual_seed)."""
-    global _rng
-    if _rng is None:
-        _rng = np.random.default_rng()
-    return _rng

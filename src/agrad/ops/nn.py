@@ -22,7 +22,6 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
-from . import factories
 from ._op import Op, export
 from .linalg import addmm
 from .matrix import _vector_norm, _vector_norm_fwd, vector_norm
@@ -208,8 +207,10 @@ def _dropout_noise(input, p):
     d = input._data.dtype
     if p == 1:
         return const(np.zeros(input.shape, d))
-    keep = factories.rng().random(input.shape) < 1 - p
-    return const(keep.astype(d) / d.type(1 - p))
+    # ATen's _dropout: empty_like(input).bernoulli_(1 - p).div_(1 - p)
+    from .random import bernoulli_mask
+    keep = bernoulli_mask(input._data.shape, d, 1 - p)
+    return const(keep / d.type(1 - p))
 
 
 def _dropout(input, p, train, inplace):
@@ -223,7 +224,7 @@ def _dropout(input, p, train, inplace):
 
 @export(functional=True, torch=False)
 def dropout(input, p=0.5, training=True, inplace=False):
-    """Zero each element with probability ``p`` (agrad's seeded generator) and scale by 1/(1-p)."""
+    """Zero each element with probability ``p`` (PyTorch's random stream) and scale by 1/(1-p)."""
     return _dropout(input, p, training, inplace)
 
 

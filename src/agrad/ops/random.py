@@ -1,0 +1,742 @@
+"""Random sampling, on PyTorch's own CPU stream (bit-exact with torch 2.13 on x86-64).
+
+Every sampler draws from a :class:`agrad._generator.Generator` (the default one
+unless ``generator=`` names another) and transforms the raw mt19937 outputs
+as ATen's CPU kernels do, vectorised with numpy:
+
+* ``uniform_``/``rand``: ``random()`` (float32, float16) or ``random64()``
+  (float64) masked to the mantissa width and scaled, then ``x * (to - from) + from``.
+* ``normal_``/``randn``: contiguous float tensors of >= 16 elements use the
+  16-at-a-time Box-Muller fill (all uniforms first; each block of 16 turns its
+  first 8 into radii and its last 8 into angles; a tail recomputes the last 16
+  values from 16 fresh uniforms); float32 uses the AVX2 kernel's own log and
+  sincos (:mod:`agrad.ops._rng_math`).  Smaller or strided tensors draw
+  one double normal at a time, with the cached second value of each pair.
+* ``random_``/``randint``: ``random()`` or, for a range of 2**32 or more,
+  ``random64()``, modulo the range.
+* ``bernoulli``: a uniform (double, or float for a float ``p`` tensor)
+  compared with ``p``; ``exponential_``: ``-1/lambd * log1p(-u)``;
+  ``multinomial``: a binary search of the normalised cumulative sum (with
+  replacement) or ``topk(p / Exp(1))`` (without); ``randperm``: ATen's swaps.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .. import _generator, dtypes
+from .._limits import check_numel
+from ..tensor import Tensor, device as _device
+from . import _rng_math as M
+from ._op import FUNCTIONS, Op, export, finish_out, inplace, method
+
+_U64 = np.uint64
+
+
+# ------------------------------------------------------------------ helpers
+
+def _gen(generator):
+    return _generator.get(generator)
+
+
+def _size(size, kw_size, fname):
+    """The shape from f(2, 3), f((2, 3)), f([2, 3]), f(size=(2, 3)) or f(size=())."""
+    from .factories import _shape
+    if kw_size is not None:
+        if size:
+            raise TypeError(f"{fname}() received an invalid combination of arguments - got both "
+                            f"positional sizes and size=")
+        size = (kw_size,) if not isinstance(kw_size, numbers.Integral) else (kw_size,)
+    return _shape(size)
+
+
+def _float_dtype(dtype, fname):
+    d = dtypes.get_default_dtype() if dtype is None else dtypes.lookup(dtype)
+    if not d.is_floating_point:
+        raise NotImplementedError(f'"{fname}" not implemented for \'{_scalar(d)}\'')
+    return d
+
+
+def _scalar(d):
+    from ..tensor import _scalar_name
+    return _scalar_name(d)
+
+
+def _new(data, requires_grad=False, device=None, out=None, fname=""):
+    if device is not None:
+        _device(device)
+    t = Tensor._make(data)
+    if requires_grad:
+        t.requires_grad_(True)
+    return finish_out(fname, t, out) if out is not None else t
+
+
+def _in_memory_order(a, values):
+    """Lay out ``values`` (in the order ATen's TensorIterator visits ``a``: by memory
+    address) in ``a``'s logical shape."""
+    if a.ndim < 2 or a.flags.c_contiguous:
+        return values.reshape(a.shape)
+    perm = sorted(range(a.ndim), key=lambda d: -abs(a.strides[d]))
+    v = values.reshape([a.shape[d] for d in perm])
+    return v.transpose(np.argsort(perm))
+
+
+def _contiguous(a):
+    return a.flags.c_contiguous
+
+
+# ------------------------------------------------------------------ uniform
+
+def uniform_values(g, n, dtype, low=0.0, high=1.0):
+    """n draws of ``uniform_(low, high)`` on a tensor of ``dtype``: its opmath type's
+    uniform_real_distribution (``x * (to - from) + from``, which GCC fuses into one
+    multiply-add), rounded to ``dtype``; a value that rounds to ``to`` becomes ``from``."""
+    if dtype is dtypes.float64:
+        x = M.unit_float64(g._random64(n))
+        lo, hi = float(low), float(high)
+        if (lo, hi) == (0.0, 1.0):
+            return x
+        x = M.fma64(x, hi - lo, lo)
+    elif dtype is dtypes.float32 or dtype is dtypes.float16:
+        x = M.unit_float32(g._random32(n))
+        lo, hi = np.float32(low), np.float32(high)
+        if (lo, hi) == (0, 1) and dtype is dtypes.float32:
+            return x
+        x = M.fma32(x, hi - lo, lo).astype(dtype.numpy, copy=False)
+    else:
+        raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{_scalar(dtype)}\'')
+    top = np.array(high, dtype.numpy)
+    return np.where(x == top, np.array(low, dtype.numpy), x) if (x == top).any() else x
+
+
+def _uniform_fill(a, g, low, high):
+    d = dtypes.from_numpy(a.dtype)
+    if not d.is_floating_point:
+        raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{_scalar(d)}\'')
+    low, high = float(low), float(high)
+    if not low <= high:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={_num(low)} > "
+                           f"to={_num(high)}")
+    finfo = np.finfo(a.dtype)
+    if high - low > float(finfo.max):
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{_ctype(d)}>::max(), but found "
+                           f"to={_num(high)} and from={_num(low)} which result in to-from to exceed the limit")
+    return _in_memory_order(a, uniform_values(g, a.size, d, low, high).astype(a.dtype, copy=False))
+
+
+def _num(x):
+    return repr(float(x)) if not float(x).is_integer() else str(int(x))
+
+
+def _ctype(d):
+    return {"float32": "float", "float64": "double", "float16": "c10::Half"}.get(d.name, d.name)
+
+
+# ------------------------------------------------------------------ normal
+
+def normal_values(g, n, dtype, mean=0.0, std=1.0, contiguous=True):
+    """n draws of ``normal_(mean, std)`` on a tensor of ``dtype`` (ATen's normal_kernel)."""
+    if n >= 16 and contiguous:
+        m = n - n % 16
+        if dtype is dtypes.float16:
+            # float16 draws 16 float32 uniforms per block (and 16 for the tail), fills in
+            # float32 and rounds; float32/float64 draw all n uniforms first
+            u = M.unit_float32(g._random32(m + (16 if m != n else 0)))
+            out = M.box_muller16_float32(u.reshape(-1, 16), mean, std).reshape(-1)
+            if m != n:
+                out = np.concatenate([out[:n - 16], out[-16:]])
+            return out.astype(np.float16)
+        if dtype is dtypes.float64:
+            u = M.unit_float64(g._random64(n))
+            fill = M.box_muller16_float64
+            tail = lambda: M.unit_float64(g._random64(16))  # noqa: E731
+        elif dtype is dtypes.float32:
+            u = M.unit_float32(g._random32(n))
+            fill = M.box_muller16_float32
+            tail = lambda: M.unit_float32(g._random32(16))  # noqa: E731
+        else:
+            raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(dtype)}\'')
+        out = np.empty(n, u.dtype)
+        out[:m] = fill(u[:m].reshape(-1, 16), mean, std).reshape(-1)
+        if m != n:
+            out[n - 16:] = fill(tail().reshape(1, 16), mean, std).reshape(-1)
+        return out
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(dtype)}\'')
+    mean, std = float(mean), float(std)
+    draw = g._draw_normal_double
+    vals = np.array([draw() for _ in range(n)], dtype=np.float64)
+    if (mean, std) != (0.0, 1.0):
+        vals = M.fma64(vals, std, mean)
+    return vals.astype(dtype.numpy)
+
+
+def _check_std(std):
+    if std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt_double(std)}")
+
+
+def _fmt_double(x):
+    x = float(x)
+    return str(int(x)) if x.is_integer() else repr(x)
+
+
+def _normal_fill(a, g, mean, std):
+    _check_std(std)
+    d = dtypes.from_numpy(a.dtype)
+    vals = normal_values(g, a.size, d, mean, std, contiguous=_contiguous(a))
+    return _in_memory_order(a, vals)
+
+
+# ------------------------------------------------------------------ integers
+
+_INT_MAX = {"uint8": 255, "int8": 127, "int16": 32767, "int32": 2**31 - 1, "int64": 2**63 - 1,
+            "bool": 1, "float16": 2**11, "float32": 2**24, "float64": 2**53}
+
+
+def _float_bounds(low, high, dtype):
+    """ATen's update_from/update_to: float bounds beyond the exact integers move
+    inwards to the nearest representable ones."""
+    digits = _DIGITS[dtype.name]
+
+    def rounded(v):
+        f = float(np.array(v, dtype.numpy))
+        return int(f) if math.isfinite(f) else v
+
+    up = rounded(low + 1)
+    if up < low:
+        n = abs(low + 1).bit_length() - 1
+        low = up + (1 << (n - digits + 1))
+    down = rounded(high - 1)
+    if down >= high:
+        n = abs(high - 1).bit_length() - 1
+        high = down - (1 << (n - digits + 1))
+    return low, high
+
+
+def int_values(g, n, low, high, dtype):
+    """n draws of uniform_int_from_to_distribution: [low, high)."""
+    span = high - low
+    if span >= 1 << 28:   # torch 2.13 draws random64() from a range of 2**28 on (measured)
+        r = g._random64(n)
+    else:
+        r = g._random32(n)
+    v = (r % _U64(span)).astype(np.int64) + np.int64(low) if span < 1 << 63 else \
+        ((r % _U64(span)) + _U64(low & (2**64 - 1))).view(np.int64)
+    return v.astype(dtype.numpy)
+
+
+def _random_full(g, n, dtype):
+    """random_() with no bounds: [0, max] of an integer dtype, [0, 2**mantissa] of a float one."""
+    name = dtype.name
+    if name == "bool":
+        return (g._random32(n) & _U64(1)).astype(np.bool_)
+    if name in ("int64", "float64"):
+        r = g._random64(n)
+    else:
+        r = g._random32(n)
+    if dtype.is_floating_point:
+        mod = (1 << np.finfo(dtype.numpy).nmant + 1) + 1
+    else:
+        mod = _INT_MAX[name] + 1
+    return (r % _U64(mod)).astype(dtype.numpy)
+
+
+_CTYPE = {"uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
+          "int64": "long int", "bool": "bool", "float16": "c10::Half", "float32": "float",
+          "float64": "double"}
+_DIGITS = {"float16": 11, "float32": 24, "float64": 53}
+
+
+def _check_range(low, high, dtype):
+    """ATen's random_from_to checks (DistributionTemplates.h): errors for bounds outside the
+    dtype, PyTorch's warning for float bounds beyond its exact integers."""
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    name = dtype.name
+    ctype = _CTYPE[name]
+    if dtype.is_floating_point:
+        low, high = _float_bounds(low, high, dtype)
+        if low >= high:
+            raise RuntimeError(f"random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, "
+                               f"but got from={low} >= to={high}")
+        big = float(np.finfo(dtype.numpy).max)
+        digits = _DIGITS[name]
+        for what, v in (("from", low), ("to - 1", high - 1)):
+            if not -big <= v <= big:
+                raise RuntimeError(f"{what} is out of bounds for {ctype}")
+        for what, v in (("from", low), ("to - 1", high - 1)):
+            if not -(1 << digits) <= v <= 1 << digits:
+                import warnings
+                warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                              f"limitations {ctype} can support discrete uniform distribution only within this "
+                              "range. This warning will become an error in version 1.7 release, please fix "
+                              "the code in advance", UserWarning, stacklevel=3)
+        return low, high
+    lo, hi = (0, 1) if name == "bool" else (int(np.iinfo(dtype.numpy).min), int(np.iinfo(dtype.numpy).max))
+    if not lo <= low <= hi:
+        raise RuntimeError(f"from is out of bounds for {ctype}")
+    if not lo <= high - 1 <= hi:
+        raise RuntimeError(f"to - 1 is out of bounds for {ctype}")
+    return low, high
+
+
+def _check_randperm(n, d):
+    """ATen's check_supported_max_int_with_precision."""
+    name = d.name
+    if name == "bool":
+        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
+    if not d.is_floating_point and name != "int64":
+        info = np.iinfo(d.numpy)
+        if n - 1 > int(info.max):
+            raise RuntimeError(f"value cannot be converted to type {name}_t without overflow")
+    limits = {"float16": ("2049", (1 << 11) + 1), "float32": ("2^24+1", (1 << 24) + 1),
+              "float64": ("2^53+1", (1 << 53) + 1)}
+    if name in limits and n > limits[name][1]:
+        kind = {"float16": "Half", "float32": "Float", "float64": "Double"}[name]
+        raise RuntimeError(f"n cannot be greater than {limits[name][0]} for {kind} type.")
+
+
+# ------------------------------------------------------------------ factories
+
+@export()
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False, **kw):
+    shape = _size(size, kw.pop("size", None), "rand")
+    _no_extra(kw, "rand")
+    d = _float_dtype(out.dtype if out is not None and dtype is None else dtype, "check_uniform_bounds")
+    data = uniform_values(_gen(generator), int(np.prod(shape, dtype=np.int64)), d).astype(d.numpy, copy=False)
+    return _new(data.reshape(shape), requires_grad, device, out, "rand")
+
+
+@export()
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False, **kw):
+    shape = _size(size, kw.pop("size", None), "randn")
+    _no_extra(kw, "randn")
+    d = _float_dtype(out.dtype if out is not None and dtype is None else dtype, "normal_kernel_cpu")
+    data = normal_values(_gen(generator), int(np.prod(shape, dtype=np.int64)), d)
+    return _new(data.reshape(shape), requires_grad, device, out, "randn")
+
+
+def _no_extra(kw, fname):
+    if kw:
+        k = next(iter(kw))
+        raise TypeError(f"{fname}() got an unexpected keyword argument '{k}'")
+
+
+@export()
+def randint(*args, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+            pin_memory=False, **kw):
+    """randint(high, size) or randint(low, high, size); size= may be a keyword."""
+    size = kw.pop("size", None)
+    low = kw.pop("low", None)
+    high = kw.pop("high", None)
+    _no_extra(kw, "randint")
+    args = list(args)
+    if size is None and args and not isinstance(args[-1], (numbers.Number, Tensor)):
+        size = args.pop()
+    if high is None:
+        if not args:
+            raise TypeError("randint() missing required argument 'high'")
+        high = args.pop()
+    if low is None:
+        low = args.pop() if args else 0
+    if args or size is None:
+        raise TypeError("randint() received an invalid combination of arguments")
+    shape = _size((), size, "randint")
+    low, high = _as_int(low), _as_int(high)
+    d = dtypes.int64 if dtype is None else dtypes.lookup(dtype)
+    if out is not None and dtype is None:
+        d = out.dtype
+    low, high = _check_range(low, high, d)
+    if requires_grad and not d.is_floating_point:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    data = int_values(_gen(generator), int(np.prod(shape, dtype=np.int64)), low, high, d)
+    return _new(data.reshape(shape), requires_grad, device, out, "randint")
+
+
+def _as_int(x):
+    if isinstance(x, Tensor):
+        x = x.item()
+    if isinstance(x, float):
+        return int(x)
+    return int(x)
+
+
+@export()
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False):
+    n = _as_int(n)
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    check_numel(n)
+    d = dtypes.int64 if dtype is None else dtypes.lookup(dtype)
+    if out is not None and dtype is None:
+        d = out.dtype
+    _check_randperm(n, d)
+    perm = permutation(_gen(generator), n)
+    return _new(perm.astype(d.numpy), requires_grad, device, out, "randperm")
+
+
+def permutation(g, n):
+    """ATen's randperm_cpu: swaps driven by random() % (n - i) (random64() % (i + 1),
+    the inside-out shuffle, from n >= 2**32 / 20 on)."""
+    if n < (2**32 - 1) // 20:
+        perm = list(range(n))
+        if n > 1:
+            z = (g._random32(n - 1) % np.arange(n, 1, -1, dtype=_U64)).astype(np.int64)
+            z += np.arange(n - 1, dtype=np.int64)
+            for i, j in enumerate(z.tolist()):
+                perm[i], perm[j] = perm[j], perm[i]
+        return np.array(perm, dtype=np.int64)
+    r = g._random64(n) % np.arange(1, n + 1, dtype=_U64)
+    perm = np.empty(n, dtype=np.int64)
+    for i, z in enumerate(r.tolist()):
+        perm[i] = perm[z]
+        perm[z] = i
+    return perm
+
+
+# ------------------------------------------------------------------ *_like
+
+def _like_dtype(input, dtype):
+    return input.dtype if dtype is None else dtypes.lookup(dtype)
+
+
+@export()
+def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
+              memory_format=None):
+    d = _like_dtype(input, dtype)
+    if not d.is_floating_point:
+        raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{_scalar(d)}\'')
+    data = uniform_values(_gen(generator), input.numel(), d).astype(d.numpy, copy=False)
+    return _new(data.reshape(input._data.shape), requires_grad, device)
+
+
+@export()
+def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
+               memory_format=None):
+    d = _like_dtype(input, dtype)
+    if not d.is_floating_point:
+        raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(d)}\'')
+    data = normal_values(_gen(generator), input.numel(), d)
+    return _new(data.reshape(input._data.shape), requires_grad, device)
+
+
+@export()
+def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=None, device=None,
+                 requires_grad=False, memory_format=None):
+    if high is None:
+        low, high = 0, low
+    low, high = _as_int(low), _as_int(high)
+    d = _like_dtype(input, dtype)
+    low, high = _check_range(low, high, d)
+    data = int_values(_gen(generator), input.numel(), low, high, d)
+    return _new(data.reshape(input._data.shape), requires_grad, device)
+
+
+# ------------------------------------------------------------------ in-place samplers
+
+def _zero_grad(ctx, grad):
+    return grad * 0
+
+
+def _sampler(name, fill):
+    op = Op(name, lambda ctx, a, **kw: fill(a, **kw))
+    op.derivative(_zero_grad)
+    return op
+
+
+_uniform = _sampler("UniformBackward0", lambda a, g, low, high: _uniform_fill(a, g, low, high))
+_normal = _sampler("NormalBackward0", lambda a, g, mean, std: _normal_fill(a, g, mean, std))
+
+
+def _random_fill(a, g, low, high):
+    d = dtypes.from_numpy(a.dtype)
+    if low is None:
+        vals = _random_full(g, a.size, d)
+    else:
+        vals = int_values(g, a.size, low, high, d)
+    return _in_memory_order(a, vals)
+
+
+_random = [_sampler(f"RandomBackward{i}", _random_fill) for i in range(3)]
+
+
+def _exponential_fill(a, g, lambd):
+    d = dtypes.from_numpy(a.dtype)
+    if not d.is_floating_point:
+        raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be "
+                           f"a floating point but you specified {_scalar(d)}")
+    u = M.unit_float64(g._random64(a.size))
+    vals = (-1.0 / lambd) * np.log1p(-u)
+    return _in_memory_order(a, vals.astype(a.dtype))
+
+
+_exponential = _sampler("ExponentialBackward0", _exponential_fill)
+
+
+@method("uniform_")
+def uniform_(input, from_=0.0, to=1.0, *, generator=None, **kw):
+    low = kw.pop("from", from_)
+    _no_extra(kw, "uniform_")
+    g = _gen(generator)
+    return inplace(lambda s: _uniform.apply((s,), (s._data,), {"g": g, "low": low, "high": to}))(input)
+
+
+@method("normal_")
+def normal_(input, mean=0.0, std=1.0, *, generator=None):
+    g = _gen(generator)
+    return inplace(lambda s: _normal.apply((s,), (s._data,), {"g": g, "mean": mean, "std": std}))(input)
+
+
+@method("random_")
+def random_(input, from_=None, to=None, *, generator=None, **kw):
+    """random_(), random_(to), random_(from, to)."""
+    low = kw.pop("from", from_)
+    _no_extra(kw, "random_")
+    g = _gen(generator)
+    d = input.dtype
+    if low is None and to is None:
+        op, low_, high = _random[2], None, None
+    elif to is None:
+        op, low_, high = _random[1], 0, _as_int(low)
+    else:
+        op, low_, high = _random[0], _as_int(low), _as_int(to)
+    if low_ is not None:
+        low_, high = _check_range(low_, high, d)
+    return inplace(lambda s: op.apply((s,), (s._data,), {"g": g, "low": low_, "high": high}))(input)
+
+
+@method("exponential_")
+def exponential_(input, lambd=1.0, *, generator=None):
+    lambd = float(lambd)
+    if not (lambd > 0 and math.isfinite(lambd)):
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt_double(lambd)}")
+    g = _gen(generator)
+    return inplace(lambda s: _exponential.apply((s,), (s._data,), {"g": g, "lambd": lambd}))(input)
+
+
+# ------------------------------------------------------------------ bernoulli
+
+def _bernoulli_float(a, g, p):
+    u = M.unit_float64(g._random64(a.size))
+    return _in_memory_order(a, (u < p).astype(a.dtype))
+
+
+def bernoulli_mask(shape, np_dtype, p, generator=None):
+    """``empty(shape).bernoulli_(p)`` as an array (nn's dropout masks).  ATen draws one
+    double uniform per element and compares it with p (its MKL path is for Intel CPUs only)."""
+    u = M.unit_float64(_gen(generator)._random64(int(np.prod(shape, dtype=np.int64))))
+    return (u < p).astype(np_dtype).reshape(shape)
+
+
+def _bernoulli_tensor(a, p, g):
+    p = np.broadcast_to(p, a.shape)
+    if p.dtype == np.float64:
+        u = M.unit_float64(g._random64(a.size))
+    else:
+        u = M.unit_float32(g._random32(a.size))
+    pv = np.ascontiguousarray(p).reshape(-1) if a.flags.c_contiguous else p.reshape(-1)
+    return (u.reshape(a.shape) < pv.reshape(a.shape)).astype(a.dtype)
+
+
+_bernoulli2 = Op("BernoulliBackward2", lambda ctx, a, g, p: _bernoulli_float(a, g, p))
+_bernoulli2.derivative(_zero_grad)
+_bernoulli1 = Op("BernoulliBackward1", lambda ctx, a, p, g: _bernoulli_tensor(a, p, g),
+                 inputs=("self", "p"))
+_bernoulli1.derivative(lambda ctx, grad: (grad * 0, None))
+_bernoulli0 = Op("BernoulliBackward0", lambda ctx, p, g: _bernoulli_tensor(np.empty_like(p), p, g))
+_bernoulli0.derivative(_zero_grad)
+
+
+def _check_p_float(p):
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt_double(p)}")
+
+
+def _check_p_tensor(p):
+    if not p.dtype.is_floating_point:
+        raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for \'{_scalar(p.dtype)}\'')
+    data = p._data
+    if data.size and not ((data >= 0) & (data <= 1)).all():
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
+                           "message be improved?  If so, please report an enhancement request to PyTorch.)")
+
+
+@method("bernoulli_")
+def bernoulli_(input, p=0.5, *, generator=None):
+    g = _gen(generator)
+    if isinstance(p, Tensor):
+        _check_p_tensor(p)
+        return inplace(lambda s, q: _bernoulli1.apply((s, q), (s._data, q._data), {"g": g}))(input, p)
+    _check_p_float(float(p))
+    return inplace(lambda s: _bernoulli2.apply((s,), (s._data,), {"g": g, "p": float(p)}))(input)
+
+
+@export(method=True)
+def bernoulli(input, p=None, *, generator=None, out=None):
+    """bernoulli(input): draws with probabilities ``input``; bernoulli(input, p): with probability p."""
+    g = _gen(generator)
+    if p is None:
+        _check_p_tensor(input)
+        if not input.dtype.is_floating_point:
+            raise NotImplementedError(f'"bernoulli_tensor_cpu_self_" not implemented for \'{_scalar(input.dtype)}\'')
+        res = _bernoulli0.apply((input,), (input._data,), {"g": g})
+    else:
+        _check_p_float(float(p))
+        res = _bernoulli2.apply((input,), (np.empty_like(input._data),), {"g": g, "p": float(p)})
+    return finish_out("bernoulli", res, out) if out is not None else res
+
+
+# ------------------------------------------------------------------ normal (functional)
+
+_normal_t = [None] + [Op(f"NormalBackward{i}", (lambda ctx, *arrays, vals: vals), inputs=ins)
+                      for i, ins in ((1, ("mean",)), (2, ("std",)), (3, ("mean", "std")))]
+_normal_t[1].derivative(_zero_grad)
+_normal_t[2].derivative(_zero_grad)
+_normal_t[3].derivative(lambda ctx, grad: (grad * 0, grad * 0))
+
+
+@export()
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
+           requires_grad=False, pin_memory=False):
+    """normal(mean, std) with tensor mean and/or std, or normal(mean, std, size) with numbers."""
+    g = _gen(generator)
+    mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if not mt and not st:
+        if size is None:
+            raise TypeError("normal() received an invalid combination of arguments - got (float, float), "
+                            "but expected one of:\n * (Tensor mean, Tensor std, *, torch.Generator generator "
+                            "= None, Tensor out = None)\n * (Tensor mean, float std = 1, *, torch.Generator "
+                            "generator = None, Tensor out = None)\n * (float mean, Tensor std, *, "
+                            "torch.Generator generator = None, Tensor out = None)\n * (float mean, float std, "
+                            "tuple of ints size, *, torch.Generator generator = None, Tensor out = None, "
+                            "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+                            "bool pin_memory = False, bool requires_grad = False)\n")
+        _check_std(float(std))
+        shape = _size((), size, "normal")
+        d = _float_dtype(out.dtype if out is not None and dtype is None else dtype, "normal_kernel_cpu")
+        data = normal_values(g, int(np.prod(shape, dtype=np.int64)), d, mean, std)
+        return _new(data.reshape(shape), requires_grad, device, out, "normal")
+    if st and std.numel() and (std._data < 0).any():
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    if mt and not st:
+        _check_std(float(std))
+        d = mean.dtype
+        vals = normal_values(g, mean.numel(), d, 0.0, std).reshape(mean._data.shape)
+        vals = (vals + mean._data).astype(d.numpy)
+        res = _normal_t[1].apply((mean,), (mean._data,), {"vals": vals})
+    else:
+        ref = mean if mt else std
+        d = ref.dtype
+        if not d.is_floating_point:
+            raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(d)}\'')
+        shape = np.broadcast_shapes(mean._data.shape, std._data.shape) if mt else std._data.shape
+        n = normal_values(g, int(np.prod(shape, dtype=np.int64)), d).reshape(shape)
+        n = (n * std._data).astype(d.numpy, copy=False)
+        m = mean._data if mt else np.array(mean, d.numpy)
+        vals = (n + m).astype(d.numpy, copy=False)
+        if mt:
+            res = _normal_t[3].apply((mean, std), (mean._data, std._data), {"vals": vals})
+        else:
+            res = _normal_t[2].apply((std,), (std._data,), {"vals": vals})
+    return finish_out("normal", res, out) if out is not None else res
+
+
+# ------------------------------------------------------------------ multinomial
+
+@export(method=True)
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):
+    g = _gen(generator)
+    if input.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{_scalar(input.dtype)}")
+    n = int(num_samples)
+    if n <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    k = input.shape[-1]
+    if not replacement and n > k:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if k > 1 << 24:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+    if input.dtype is dtypes.float16:
+        raise RuntimeError("multinomial is not implemented for half on CPU")
+    p = input._data.reshape(-1, k) if input.ndim == 2 else input._data.reshape(1, k)
+    if p.size == 0 or p.shape[0] == 0:
+        res = np.zeros(input.shape[:-1] + (n,), np.int64)
+    else:
+        if not (np.all(p < np.inf) and np.all(p >= 0)):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        if (p.sum(axis=1) == 0).any():
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    if p.size == 0 or p.shape[0] == 0:
+        pass
+    elif not replacement or n == 1:
+        # ATen's fast path (also for one sample with replacement): topk of p / Exp(1)
+        u = M.unit_float64(g._random64(p.size)).reshape(p.shape)
+        q = ((-1.0) * np.log1p(-u)).astype(p.dtype)
+        q = p / q
+        # topk: largest first; among equal keys the lower index first
+        order = np.argsort(-q, axis=1, kind="stable")
+        res = order[:, :n].astype(np.int64)
+    else:
+        res = np.empty((p.shape[0], n), np.int64)
+        for i, row in enumerate(p):
+            if (row < 0).any():
+                raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+            if not np.isfinite(row).all():
+                raise RuntimeError("invalid multinomial distribution (encountering probability entry = "
+                                   "infinity or NaN)")
+            cum = np.cumsum(row, dtype=row.dtype)
+            total = cum[-1]
+            if not total > 0:
+                raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+            cum = cum / total
+            cum[-1] = 1
+            u = M.unit_float64(g._random64(n))
+            res[i] = np.searchsorted(cum.astype(np.float64), u, side="left")
+    res = res.reshape(input.shape[:-1] + (n,))
+    t = Tensor._make(res)
+    return finish_out("multinomial", t, out) if out is not None else t
+
+
+# ------------------------------------------------------------------ seeding (torch.*)
+
+Generator = _generator.Generator
+export("Generator")(Generator)
+
+
+@export()
+def manual_seed(seed):
+    """Seed the default generator; returns it."""
+    return _generator.default_generator().manual_seed(int(seed))
+
+
+@export()
+def seed():
+    return _generator.default_generator().seed()
+
+
+@export()
+def initial_seed():
+    return _generator.default_generator().initial_seed()
+
+
+FUNCTIONS["default_generator"] = _generator.default_generator()
+
+
+@export()
+def get_rng_state():
+    return _generator.default_generator().get_state()
+
+
+@export()
+def set_rng_state(new_state):
+    _generator.default_generator().set_state(new_state)
