@@ -31,7 +31,7 @@ from .. import _generator, dtypes
 from .._limits import check_numel
 from ..tensor import Tensor, device as _device
 from . import _rng_math as M
-from ._op import FUNCTIONS, Op, export, finish_out, inplace, method
+from ._op import FUNCTIONS, Op, _zeros, export, finish_out, inplace, method
 
 _U64 = np.uint64
 
@@ -549,7 +549,7 @@ _bernoulli2 = Op("BernoulliBackward2", lambda ctx, a, g, p: _bernoulli_float(a, 
 _bernoulli2.derivative(_zero_grad)
 _bernoulli1 = Op("BernoulliBackward1", lambda ctx, a, p, g: _bernoulli_tensor(a, p, g),
                  inputs=("self", "p"))
-_bernoulli1.derivative(lambda ctx, grad: (grad * 0, None))
+_bernoulli1.derivative(lambda ctx, grad: (grad * 0, _zeros(ctx._input_meta[1])))
 _bernoulli0 = Op("BernoulliBackward0", lambda ctx, p, g: _bernoulli_tensor(np.empty_like(p), p, g))
 _bernoulli0.derivative(_zero_grad)
 
