@@ -207,7 +207,12 @@ def main(argv=None) -> None:
     """Console-script entry point (``agrad = "agrad.cli:main"``)."""
     from .app.contained import process_started
     process_started()  # --timeout counts from here
-    cli.main(args=argv, prog_name="agrad")
+    code = cli.main(args=argv, prog_name="agrad", standalone_mode=False)
+    # The work is done and flushed: skip tearing down the interpreter (module
+    # globals, numpy, the frozen heap), which takes longer than the run of a
+    # small script.  Output files are closed by then (written with `with`).
+    _flush()
+    os._exit(code if isinstance(code, int) else EXIT_OK)
 
 
 def _run(call, args) -> int:

@@ -117,6 +117,31 @@ def test_exec_cannot_open_a_socket(capsys, code):
     assert out.startswith("raised PermissionError")
 
 
+def test_exec_cannot_signal_another_process(capsys):
+    victim = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        status, out, err = _exec_in_child(f"import os, signal; os.kill({victim.pid}, signal.SIGKILL)",
+                                          capsys)
+        assert status == 5, err
+        assert out.startswith("raised PermissionError")
+        assert victim.poll() is None
+        status, out, err = _exec_in_child("import os, signal; os.kill(os.getppid(), signal.SIGTERM)",
+                                          capsys)
+        assert status == 5 and out.startswith("raised PermissionError")
+    finally:
+        victim.kill()
+        victim.wait()
+
+
+def test_exec_can_signal_itself(capsys):
+    code = ("import os, signal\n"
+            "signal.signal(signal.SIGUSR1, lambda *a: print('got it'))\n"
+            "os.kill(os.getpid(), signal.SIGUSR1)\n"
+            "signal.raise_signal(signal.SIGUSR1)")
+    status, out, err = _exec_in_child(code, capsys)
+    assert (status, out, err) == (0, "got it\ngot it\nran\n", "")
+
+
 def test_exec_threads_and_blas_still_work(capsys):
     code = ("import threading, numpy\n"
             "a = numpy.ones((300, 300)); r = []\n"

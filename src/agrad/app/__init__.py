@@ -9,9 +9,9 @@
 * :mod:`.inputs` -- ``--set`` / ``--param`` values and ``@file`` data;
 * :mod:`.check` -- ``agrad check``: the float64 replay of a recorded graph
   and its comparison with central differences;
-* :mod:`.contained` and :mod:`.seccomp` -- every run in a contained child
-  process (rlimits, a seccomp filter, framed output streamed to the parent,
-  time-outs the parent enforces).
+* :mod:`.contained`, :mod:`.supervisor` and :mod:`.seccomp` -- every run
+  in a contained child process (rlimits, a seccomp filter, framed output
+  streamed to the parent, time-outs the parent enforces).
 
 Imports run one way: cli -> app -> lang and render -> tensor -> ops and
 autograd.  Nothing below this package imports it.

@@ -8,7 +8,9 @@ Even a script that escaped the language (the real ``exec``) then cannot:
   ``vfork`` and ``clone`` without ``CLONE_THREAD`` end the process
   (``SIGSYS``); threads (numpy's BLAS pool, the script's worker thread)
   still start;
-* trace another process: ``ptrace`` ends the process;
+* trace another process: ``ptrace`` ends the process; signal another
+  process: ``kill``/``tgkill`` to any other pid, ``tkill`` and
+  ``pidfd_send_signal`` fail with ``EPERM``;
 * open a socket: ``socket``, ``socketpair``, ``connect``, ``bind``,
   ``listen``, ``accept`` fail with ``EPERM``;
 * change a file: ``open``/``openat`` with ``O_WRONLY``, ``O_RDWR``,
@@ -49,6 +51,7 @@ _X86_64 = {
     "link": 86, "linkat": 265, "symlink": 88, "symlinkat": 266, "mkdir": 83, "mkdirat": 258,
     "rmdir": 84, "mknod": 133, "mknodat": 259, "truncate": 76,
     "io_uring_setup": 425, "clone3": 435, "openat2": 437,
+    "kill": 62, "tkill": 200, "tgkill": 234, "pidfd_send_signal": 424,
 }
 _AARCH64 = {
     "openat": 56, "socket": 198, "socketpair": 199, "bind": 200, "listen": 201, "accept": 202,
@@ -56,13 +59,15 @@ _AARCH64 = {
     "process_vm_writev": 271, "renameat": 38, "renameat2": 276, "unlinkat": 35, "linkat": 37,
     "symlinkat": 36, "mkdirat": 34, "mknodat": 33, "truncate": 45,
     "io_uring_setup": 425, "clone3": 435, "openat2": 437,
+    "kill": 129, "tkill": 130, "tgkill": 131, "pidfd_send_signal": 424,
 }
 SYSCALLS = {"x86_64": _X86_64, "aarch64": _AARCH64}
 
 KILL = ("execve", "execveat", "fork", "vfork", "ptrace", "process_vm_writev")
 DENY = ("socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "creat",
         "rename", "renameat", "renameat2", "unlink", "unlinkat", "link", "linkat", "symlink",
-        "symlinkat", "mkdir", "mkdirat", "rmdir", "mknod", "mknodat", "truncate")
+        "symlinkat", "mkdir", "mkdirat", "rmdir", "mknod", "mknodat", "truncate", "tkill",
+        "pidfd_send_signal")
 NOSYS = ("clone3", "openat2", "io_uring_setup")
 
 CLONE_THREAD = 0x00010000
@@ -96,8 +101,11 @@ def _errno(code: int) -> int:
     return _RET_ERRNO | code
 
 
-def program(arch: str) -> list[tuple[int, int, int, int]]:
-    """The filter as (code, jt, jf, k) instructions (jumps are relative)."""
+def program(arch: str, pid: int | None = None) -> list[tuple[int, int, int, int]]:
+    """The filter as (code, jt, jf, k) instructions (jumps are relative).
+
+    With ``pid`` (the process that installs it), signals may be sent only to
+    itself: ``kill(pid or 0, ...)``, ``tgkill(pid, ...)``; else ``EPERM``."""
     nr = SYSCALLS[arch]
     p = [(_LD_W_ABS, 0, 0, _ARCH),
          (_JEQ_K, 1, 0, AUDIT_ARCH[arch]),
@@ -122,6 +130,19 @@ def program(arch: str) -> list[tuple[int, int, int, int]]:
           (_JSET_K, 0, 1, CLONE_THREAD),
           (_RET_K, 0, 0, RET_ALLOW),
           (_RET_K, 0, 0, RET_KILL_PROCESS)]
+    # signals: to this process only
+    if pid is not None:
+        p += [(_JEQ_K, 0, 5, nr["kill"]),
+              (_LD_W_ABS, 0, 0, _arg(0)),
+              (_JEQ_K, 2, 0, pid),
+              (_JEQ_K, 1, 0, 0),
+              (_RET_K, 0, 0, _errno(errno.EPERM)),
+              (_RET_K, 0, 0, RET_ALLOW)]
+        p += [(_JEQ_K, 0, 4, nr["tgkill"]),
+              (_LD_W_ABS, 0, 0, _arg(0)),
+              (_JEQ_K, 1, 0, pid),
+              (_RET_K, 0, 0, _errno(errno.EPERM)),
+              (_RET_K, 0, 0, RET_ALLOW)]
     # open/openat: read-only
     for name, flags_arg in (("open", 1), ("openat", 2)):
         if name in nr:
@@ -145,7 +166,7 @@ def install() -> bool:
     arch = machine()
     if arch is None:
         return False
-    code = b"".join(struct.pack("<HBBI", *ins) for ins in program(arch))
+    code = b"".join(struct.pack("<HBBI", *ins) for ins in program(arch, os.getpid()))
     n = len(code) // 8
     buf = ctypes.create_string_buffer(code, len(code))
 
