@@ -320,3 +320,30 @@ def test_output_redirected_to_files_works(tmp_path):
     assert subprocess.run(cmd, shell=True, env=env, timeout=60).returncode == 0
     assert out.read_text().startswith("1\n\nname")
     assert all(line.startswith("agrad: ") for line in err.read_text().splitlines())
+
+
+def test_without_fork_the_run_is_in_process_with_a_note(monkeypatch):
+    monkeypatch.setattr(contained, "available", lambda: False)
+    r = agrad("eval", "--format", "json", "-e", "print('a' + chr(0xD800))", "-e", "y = torch.ones(2)")
+    assert r.code == 0
+    assert r.stderr.startswith("agrad: note: no process containment on ")
+    assert r.json()["stdout"] == "a\ud800\n"
+
+
+def test_the_child_knows_the_parents_terminal(capsys):
+    def body(req, kw):
+        t = contained.terminal()
+        print(contained.active(), t.stdout_tty, t.stderr_tty, os.environ.get("COLUMNS"))
+        return 0
+
+    term = contained.Terminal(stdout_tty=True, stderr_tty=False, columns=61)
+    probe = contained.Terminal.probe
+    try:
+        contained.Terminal.probe = classmethod(lambda cls: term)
+        env_cols = os.environ.pop("COLUMNS", None)
+        assert contained.run_command("eval", body, Request(exprs=("x = 1",)), {"fmt": "text"}) == 0
+    finally:
+        contained.Terminal.probe = probe
+        if env_cols is not None:
+            os.environ["COLUMNS"] = env_cols
+    assert capsys.readouterr().out == "True True False 61\n"
