@@ -138,7 +138,7 @@ def parse(sources, *, max_nesting: int = DEFAULT_MAX_NESTING):
 
 
 def _visible(value) -> bool:
-    from .interpreter import ScriptFunction
+    from .runtime import ScriptFunction
     from .safety import MissingModule, ModuleProxy
     return not isinstance(value, (ModuleProxy, MissingModule, ScriptFunction, type,
                                   types.FunctionType, types.BuiltinFunctionType,
@@ -198,7 +198,7 @@ class _Job:
             pass
 
     def work(self):
-        from .interpreter import ENGINE, Cancelled
+        from .runtime import ENGINE, Cancelled
         from .parser import parse_expression, parse_script
         interp = self.interp
         _running.interp = interp
@@ -243,7 +243,7 @@ class _Job:
             self.done = True
 
     def result(self, timed_out=False, worker_alive=False) -> RunResult:
-        from .interpreter import ENGINE
+        from .runtime import ENGINE
         interp = self.interp
         backward = interp.backward_calls > 0
         if self.runs_before is not None and self.runs_after is not None:
@@ -276,7 +276,7 @@ _run_lock = threading.Lock()
 
 def _execute(job: _Job, timeout, max_elements):
     from .. import _limits
-    from .interpreter import Cancelled
+    from .runtime import Cancelled
 
     old_limit = _limits.get_max_elements()
     if max_elements is not None:

@@ -124,7 +124,7 @@ class ScriptSuper:
 
 def adopt_methods(cls, ns):
     """Let the methods of a new script class find their class for ``super()``."""
-    from .interpreter import ScriptFunction
+    from .runtime import ScriptFunction
     for v in ns.values():
         if isinstance(v, ScriptFunction) and getattr(v, "_owner", None) is None:
             v._owner = cls

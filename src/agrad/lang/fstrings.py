@@ -176,6 +176,8 @@ class _FString:
         simple = _SIMPLE.match(text)
         if simple and not any(p in _KEYWORDS for p in text.split(".")):
             return self._dotted(text, line, col)
+        from .builder import Builder
+        from .checks import Checker
         from .parser import parse_tree
         # the sub-parse sees "(" + text + ")": its (1, c) is our column col + c - 2
         line_offset = line - 1
@@ -183,10 +185,10 @@ class _FString:
         b = self.b
         tree = parse_tree("(" + text + ")", "expression", b.source,
                           line_offset=line_offset + b.line_offset, col_offset=col_offset)
-        sub = A.Builder(b.source, b.max_nesting, line_offset=line_offset + b.line_offset,
-                        col_offset=col_offset)
+        sub = Builder(b.source, b.max_nesting, line_offset=line_offset + b.line_offset,
+                      col_offset=col_offset)
         node = sub.build(tree).body
-        A._Checker(sub).expr(node, None)
+        Checker(sub).expr(node, None)
         for n in A.walk(node):
             if n.line == 1:
                 n.col = None if n.col is None else n.col + col_offset

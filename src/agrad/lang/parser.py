@@ -726,16 +726,16 @@ class _PausedGC:
 
 def parse_script(source: Source, *, max_nesting: int | None = None):
     """Parse a whole script into an :class:`agrad.lang.ast.Module`."""
-    from . import ast as _ast
+    from .builder import build
     with _PausedGC():
         tree = parse_tree(source.text, "script", source)
-        return _ast.build(tree, source, max_nesting=max_nesting)
+        return build(tree, source, max_nesting=max_nesting)
 
 
 def parse_expression(text: str, source_name: str = "<expr>", *,
                      max_nesting: int | None = None):
     """Parse one expression into an :class:`agrad.lang.ast.Expression`."""
-    from . import ast as _ast
+    from .builder import build
     source = Source(source_name, text)
     tree = parse_tree(text, "expression", source)
-    return _ast.build(tree, source, max_nesting=max_nesting)
+    return build(tree, source, max_nesting=max_nesting)

@@ -461,7 +461,7 @@ def suggest(name, candidates) -> str:
 
 
 def _type_name(obj) -> str:
-    from .interpreter import ScriptFunction
+    from .runtime import ScriptFunction
     if isinstance(obj, ScriptFunction):
         return "function"
     if isinstance(obj, (ModuleProxy, MissingModule)):
@@ -515,7 +515,7 @@ def get_attribute(obj, name: str, formatter_factory=None):
         raise _no_attr(obj, name, set(ok) | set(wrapped))
     if t is ModuleProxy or t is MissingModule:
         return obj._get(name)
-    from .interpreter import ScriptFunction
+    from .runtime import ScriptFunction
     if isinstance(obj, ScriptFunction):
         raise _no_attr(obj, name, ())
     global _np_mod

@@ -1,0 +1,349 @@
+"""Evaluating expressions: names, constants, f-strings, operators (with the size
+checks that keep a script from building huge values), comparisons, attribute
+access, subscripts, containers and comprehensions.
+
+A mixin of :class:`agrad.lang.interpreter.Interpreter`: ``ev_<Node>`` evaluates
+one expression node.
+"""
+
+from __future__ import annotations
+
+import operator
+
+from .. import _limits
+from . import ast as A
+from .errors import CompileTimeSyntaxError, ScriptError
+from .runtime import Cancelled, Frame, _Break, _Continue, _Return
+from .safety import (SafeFormatter, bounded_list, check_format_spec, check_int_bits, check_percent_format,
+                     check_size, get_attribute, int_pow, sized_len)
+
+# ------------------------------------------------------------ operators
+
+_BINOP_FUNCS = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+    "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "@": operator.matmul,
+    "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_, "|": operator.or_,
+    "^": operator.xor,
+}
+_IBINOP_FUNCS = {
+    "+": operator.iadd, "-": operator.isub, "*": operator.imul, "/": operator.itruediv,
+    "//": operator.ifloordiv, "%": operator.imod, "**": operator.ipow, "@": operator.imatmul,
+    "<<": operator.ilshift, ">>": operator.irshift, "&": operator.iand, "|": operator.ior,
+    "^": operator.ixor,
+}
+_CMP_FUNCS = {
+    "<": operator.lt, ">": operator.gt, "==": operator.eq, ">=": operator.ge,
+    "<=": operator.le, "!=": operator.ne, "is": operator.is_, "is not": operator.is_not,
+    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+}
+_SEQ = (str, list, tuple)
+
+
+def _bcast_numel(sa, sb):
+    la, lb = len(sa), len(sb)
+    total = 1
+    for i in range(1, max(la, lb) + 1):
+        x = sa[-i] if i <= la else 1
+        y = sb[-i] if i <= lb else 1
+        if x == y or y == 1:
+            d = x
+        elif x == 1:
+            d = y
+        else:
+            return None
+        total *= d
+    return total
+
+
+def _matmul_numel(sa, sb):
+    if len(sa) == 0 or len(sb) == 0:
+        return None
+    if len(sa) == 1 and len(sb) == 1:
+        return 1
+    n = sa[-2] if len(sa) >= 2 else 1
+    m = sb[-1] if len(sb) >= 2 else 1
+    batch = _bcast_numel(tuple(sa[:-2]), tuple(sb[:-2])) or 1
+    return batch * n * m
+
+
+class Expressions:
+    """The ``ev_*`` methods of the interpreter (expressions other than calls and lambdas)."""
+
+    def ev_Constant(self, node, frame):
+        return node.value
+
+    def ev_Name(self, node, frame):
+        return self.lookup(node.id, frame)
+
+    def formatter(self):
+        if self._formatter is None:
+            self._formatter = SafeFormatter(self.getattr)
+        return self._formatter
+
+    def getattr(self, obj, name):
+        return get_attribute(obj, name, self.formatter)
+
+    def ev_JoinedStr(self, node, frame):
+        out = []
+        total = 0
+        for p in node.parts:
+            s = p if isinstance(p, str) else self.eval(p, frame)
+            total += len(s)
+            out.append(s)
+        check_size(total, "string")
+        return "".join(out)
+
+    def ev_FormattedValue(self, node, frame):
+        v = self.eval(node.value, frame)
+        if node.conversion == "r":
+            v = repr(v)
+        elif node.conversion == "s":
+            v = str(v)
+        elif node.conversion == "a":
+            v = ascii(v)
+        spec = "" if node.spec is None else self.eval(node.spec, frame)
+        check_format_spec(spec)
+        return format(v, spec)
+
+    def ev_BinOp(self, node, frame):
+        if node.op == "**":
+            left = self.eval(node.left, frame)
+            return self.binop("**", left, self.eval(node.right, frame))
+        spine = []
+        n = node
+        while n.__class__ is A.BinOp and n.op != "**":
+            spine.append(n)
+            n = n.left
+        value = self.eval(n, frame)
+        for b in reversed(spine):
+            right = self.eval(b.right, frame)
+            try:
+                value = self.binop(b.op, value, right)
+            except (ScriptError, _Break, _Continue, _Return):
+                raise
+            except Exception as e:
+                raise self.wrap(e, b, frame) from None
+        return value
+
+    def binop(self, op, a, b, inplace=False):
+        ta, tb = type(a), type(b)
+        if ta in (int, bool) and tb in (int, bool):
+            if op == "**":
+                return int_pow(a, b, self.check_cancel)
+            if op == "*":
+                check_int_bits(abs(a).bit_length() + abs(b).bit_length())
+            elif op == "<<" and b > 0:
+                check_int_bits(abs(a).bit_length() + b)
+        elif op == "*":
+            if ta in _SEQ and tb in (int, bool):
+                check_size(len(a) * b, self._seq_name(a))
+            elif tb in _SEQ and ta in (int, bool):
+                check_size(len(b) * a, self._seq_name(b))
+        elif op == "+":
+            if ta in _SEQ and tb in _SEQ:
+                check_size(len(a) + len(b), self._seq_name(a))
+        elif op == "%" and ta is str:
+            check_percent_format(a, b)
+        if op != "**" and op not in ("<<", ">>") and ta not in (int, float, bool) \
+                and tb not in (int, float, bool):
+            self._check_array_op(op, a, b)
+        f = (_IBINOP_FUNCS if inplace else _BINOP_FUNCS)[op]
+        return f(a, b)
+
+    @staticmethod
+    def _seq_name(x):
+        return "string" if isinstance(x, str) else type(x).__name__
+
+    def _check_array_op(self, op, a, b):
+        sa = self._shape(a)
+        if sa is None:
+            return
+        sb = self._shape(b)
+        if sb is None:
+            return
+        n = _matmul_numel(sa, sb) if op == "@" else _bcast_numel(sa, sb)
+        if n is not None:
+            check_size(n, "tensor")
+
+    def _shape(self, x):
+        t = self.engine.tensor
+        if (t is not None and isinstance(x, t)) or type(x).__name__ == "ndarray":
+            try:
+                return tuple(int(d) for d in x.shape)
+            except Exception:
+                return None
+        return None
+
+    def ev_UnaryOp(self, node, frame):
+        v = self.eval(node.operand, frame)
+        op = node.op
+        if op == "not":
+            return not v
+        if op == "-":
+            return -v
+        if op == "+":
+            return +v
+        return ~v
+
+    def ev_BoolOp(self, node, frame):
+        if node.op == "and":
+            for e in node.values:
+                v = self.eval(e, frame)
+                if not v:
+                    return v
+            return v
+        for e in node.values:
+            v = self.eval(e, frame)
+            if v:
+                return v
+        return v
+
+    def ev_Compare(self, node, frame):
+        left = self.eval(node.left, frame)
+        result = True
+        for op, comp in zip(node.ops, node.comparators):
+            right = self.eval(comp, frame)
+            result = _CMP_FUNCS[op](left, right)
+            if len(node.ops) > 1 and not result:
+                return result
+            left = right
+        return result
+
+    def ev_IfExp(self, node, frame):
+        if self.eval(node.test, frame):
+            return self.eval(node.body, frame)
+        return self.eval(node.orelse, frame)
+
+    def ev_Attribute(self, node, frame):
+        return get_attribute(self.eval(node.value, frame), node.attr, self.formatter)
+
+    def index_value(self, node, frame):
+        if node.__class__ is A.Slice:
+            return self.ev_Slice(node, frame)
+        if node.__class__ is A.Tuple:
+            return tuple(self.index_value(e, frame) for e in node.elts)
+        return self.eval(node, frame)
+
+    def ev_Subscript(self, node, frame):
+        obj = self.eval(node.value, frame)
+        return obj[self.index_value(node.index, frame)]
+
+    def ev_Slice(self, node, frame):
+        lo = None if node.lower is None else self.eval(node.lower, frame)
+        hi = None if node.upper is None else self.eval(node.upper, frame)
+        st = None if node.step is None else self.eval(node.step, frame)
+        return slice(lo, hi, st)
+
+    def ev_Starred(self, node, frame):
+        raise CompileTimeSyntaxError("can't use starred expression here")
+
+    def elements(self, elts, frame, what):
+        out = []
+        for e in elts:
+            if e.__class__ is A.Starred:
+                out.extend(bounded_list(self.eval(e.value, frame), what, len(out)))
+            else:
+                out.append(self.eval(e, frame))
+        return out
+
+    def ev_Tuple(self, node, frame):
+        return tuple(self.elements(node.elts, frame, "tuple"))
+
+    def ev_List(self, node, frame):
+        return self.elements(node.elts, frame, "list")
+
+    def ev_Set(self, node, frame):
+        return set(self.elements(node.elts, frame, "set"))
+
+    def ev_Dict(self, node, frame):
+        d = {}
+        for k, v in node.items:
+            if k is None:
+                m = self.eval(v, frame)
+                if not hasattr(m, "keys"):
+                    raise TypeError(f"'{type(m).__name__}' object is not a mapping")
+                check_size(len(d) + (sized_len(m) or 0), "dict")
+                d.update(m)
+            else:
+                key = self.eval(k, frame)
+                d[key] = self.eval(v, frame)
+        return d
+
+    # comprehensions run in their own frame (Python 3 scoping)
+    def _comp_frame(self, frame):
+        return Frame({}, None, frame, frame.globals, frame.src)
+
+    def _comp_loop(self, gens, i, cframe, frame, emit):
+        g = gens[i]
+        it = self.eval(g.iter, frame if i == 0 else cframe)
+        n = 0
+        for item in it:
+            n += 1
+            if not (n & 0x3FF) and self.cancelled:
+                raise Cancelled()
+            self.assign(g.target, item, cframe)
+            ok = True
+            for cond in g.ifs:
+                if not self.eval(cond, cframe):
+                    ok = False
+                    break
+            if not ok:
+                continue
+            if i + 1 < len(gens):
+                self._comp_loop(gens, i + 1, cframe, frame, emit)
+            else:
+                emit()
+
+    def _comprehension(self, node, frame, out, add, what):
+        """Run a list/set/dict comprehension into ``out``; ``add(cframe)`` adds one item."""
+        cframe = self._comp_frame(frame)
+        limit = _limits.get_max_elements()
+
+        def emit():
+            if limit is not None and len(out) >= limit:
+                check_size(len(out) + 1, what)
+            add(cframe)
+        self._comp_loop(node.generators, 0, cframe, frame, emit)
+        return out
+
+    def ev_ListComp(self, node, frame):
+        out = []
+        return self._comprehension(node, frame, out,
+                                   lambda cf: out.append(self.eval(node.elt, cf)), "list")
+
+    def ev_SetComp(self, node, frame):
+        out = set()
+        return self._comprehension(node, frame, out,
+                                   lambda cf: out.add(self.eval(node.elt, cf)), "set")
+
+    def ev_DictComp(self, node, frame):
+        out = {}
+
+        def add(cf):
+            key = self.eval(node.key, cf)
+            out[key] = self.eval(node.value, cf)
+        return self._comprehension(node, frame, out, add, "dict")
+
+    def ev_GeneratorExp(self, node, frame):
+        gens = node.generators
+        first = iter(self.eval(gens[0].iter, frame))
+        cframe = self._comp_frame(frame)
+        interp = self
+
+        def gen():
+            yield from interp._gen_loop(node, gens, 0, cframe, first)
+        return gen()
+
+    def _gen_loop(self, node, gens, i, cframe, it):
+        g = gens[i]
+        if it is None:
+            it = self.eval(g.iter, cframe)
+        for item in it:
+            if self.cancelled:
+                raise self.wrap(Cancelled(), node, cframe)
+            self.assign(g.target, item, cframe)
+            if all(self.eval(c, cframe) for c in g.ifs):
+                if i + 1 < len(gens):
+                    yield from self._gen_loop(node, gens, i + 1, cframe, None)
+                else:
+                    yield self.eval(node.elt, cframe)

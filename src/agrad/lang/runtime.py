@@ -1,0 +1,226 @@
+"""What a running script is made of: the control-flow signals (break, continue,
+return), cancellation, the lazy link to the agrad engine (:data:`ENGINE`, the
+torch namespace a script sees), script functions and variable frames.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import types
+
+from .safety import ModuleProxy
+
+DEFAULT_MAX_DEPTH = 200
+
+_MISSING = object()
+
+
+class _Break(Exception):
+    pass
+
+
+class _Continue(Exception):
+    pass
+
+
+class _Return(Exception):
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+_BREAK = _Break()
+_CONTINUE = _Continue()
+_CONTROL = (_Break, _Continue, _Return)
+
+
+class Cancelled(Exception):
+    """Raised inside the worker when the caller gave up (timeout)."""
+
+
+class ScriptRecursionError(RecursionError):
+    pass
+
+
+# --------------------------------------------------------------- the engine
+
+class _Engine:
+    """Lazy handles on the agrad engine (it may be absent or half-written)."""
+
+    def __init__(self):
+        self.error = None
+        self.mod = None
+        self.tensor = None
+        self.function = None
+        self.grad_fns = ()
+        self.proxies = None
+        self.names = None
+
+    def load(self):
+        if self.mod is not None or self.error is not None:
+            return self.mod
+        try:
+            import agrad
+            self.mod = agrad
+            self.tensor = getattr(agrad, "Tensor", None)
+            ag = getattr(agrad, "autograd", None)
+            self.function = getattr(ag, "Function", None)
+            self.grad_fns = tuple(f for f in (getattr(ag, "grad", None),
+                                              getattr(ag, "backward", None)) if f is not None)
+        except Exception as e:   # engine missing or mid-edit
+            self.error = e
+            self.mod = None
+        return self.mod
+
+    def runs(self):
+        """The engine's backward-pass counter (None if it has none)."""
+        if self.mod is None:
+            return None
+        eng = sys.modules.get("agrad.autograd.engine")
+        v = getattr(eng, "runs", None)
+        return v if isinstance(v, int) else None
+
+    def module_proxies(self):
+        if self.proxies is not None:
+            return self.proxies
+        agrad = self.load()
+        proxies = {"math": ModuleProxy("math", math)}
+        if agrad is None:
+            self.proxies = proxies
+            return proxies
+
+        def sub(parent, name, attr, children=()):
+            m = getattr(parent, attr, None)
+            if not isinstance(m, types.ModuleType):
+                return None
+            subs = {}
+            for c in children:
+                cname, cattr, grand = c
+                p = sub(m, f"{name}.{cattr}", cattr, grand)
+                if p is not None:
+                    subs[cattr] = p
+            return ModuleProxy(name, m, subs)
+
+        # torch.optim, torch.utils.data, nn.init and nn.utils load when a script
+        # first reaches them (the proxy holds the module's dotted name until then)
+        lazy = ModuleProxy
+        nn_init = lazy("torch.nn.init", "agrad.nn.init")
+        nn_utils = lazy("torch.nn.utils", "agrad.nn.utils")
+        nn = sub(agrad, "torch.nn", "nn", [("functional", "functional", ())])
+        if nn is not None:
+            nn._submodules.update({"init": nn_init, "utils": nn_utils})
+        autograd = sub(agrad, "torch.autograd", "autograd",
+                       [("graph", "graph", ()), ("functional", "functional", ())])
+        lr_scheduler = lazy("torch.optim.lr_scheduler", "agrad.optim.lr_scheduler")
+        optim = lazy("torch.optim", "agrad.optim", {"lr_scheduler": lr_scheduler})
+        data = lazy("torch.utils.data", "agrad.utils.data")
+        utils = lazy("torch.utils", "agrad.utils", {"data": data})
+        subs = {"optim": optim, "utils": utils}
+        if nn is not None:
+            subs["nn"] = nn
+        if autograd is not None:
+            subs["autograd"] = autograd
+        for extra in ("linalg", "special", "fft"):
+            p = sub(agrad, f"torch.{extra}", extra)
+            if p is not None:
+                subs[extra] = p
+        torch = ModuleProxy("torch", agrad, subs)
+        proxies.update({"torch": torch, "optim": optim, "torch.optim.lr_scheduler": lr_scheduler,
+                        "torch.utils": utils, "torch.utils.data": data})
+        if nn is not None:
+            proxies["torch.nn"] = nn
+            proxies["nn"] = nn
+            proxies["torch.nn.init"] = nn_init
+            proxies["torch.nn.utils"] = nn_utils
+            f = nn._submodules.get("functional")
+            if f is not None:
+                proxies["torch.nn.functional"] = f
+                proxies["F"] = f
+        if autograd is not None:
+            proxies["torch.autograd"] = autograd
+        proxies["torch.optim"] = optim
+        self.proxies = proxies
+        return proxies
+
+    def bare_names(self):
+        """torch names in scope without an import (SPEC §1)."""
+        if self.names is not None:
+            return self.names
+        proxies = self.module_proxies()
+        names = {k: proxies[k] for k in ("torch", "nn", "F", "optim", "math") if k in proxies}
+        torch = proxies.get("torch")
+        if torch is not None:
+            for n in torch._public_names():
+                if n in torch._submodules:
+                    continue
+                try:
+                    names.setdefault(n, torch._get(n))
+                except Exception:
+                    pass
+        self.names = names
+        return names
+
+
+ENGINE = _Engine()
+
+SUPPORTED_IMPORTS = ("torch, torch.nn, torch.nn.functional, torch.nn.init, torch.nn.utils, "
+                     "torch.autograd, torch.optim, torch.optim.lr_scheduler, torch.utils.data "
+                     "and math")
+
+
+# ------------------------------------------------------------- functions
+
+class ScriptFunction:
+    """A function or lambda defined by a script.  Calling it from Python (the
+    engine calling a hook, Function.apply calling forward) runs its body in
+    the interpreter that defined it."""
+
+    def __init__(self, interp, name, params, body, is_lambda, closure, globals_frame, src,
+                 scope, defaults, doc=None):
+        self._interp = interp
+        self.__name__ = name
+        self.__qualname__ = name
+        self.__module__ = "__main__"
+        self.__doc__ = doc
+        self._params = params
+        self._body = body
+        self._is_lambda = is_lambda
+        self._closure = closure
+        self._globals = globals_frame
+        self._src = src
+        self._scope = scope
+        self._defaults = defaults          # name -> value
+        self._positional = [p.name for p in params if p.kind == "pos"]
+        self._vararg = next((p.name for p in params if p.kind == "vararg"), None)
+        self._kwonly = [p.name for p in params if p.kind == "kwonly"]
+        self._kwarg = next((p.name for p in params if p.kind == "kwarg"), None)
+
+    def __call__(self, *args, **kwargs):
+        return self._interp.call_script(self, args, kwargs)
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        return types.MethodType(self, obj)
+
+    def __repr__(self):
+        return f"<function {self.__qualname__} at 0x{id(self):016x}>"
+
+
+class Frame:
+    """Variables of one scope.  ``scope`` is the function's Scope (None for the
+    module, a class body or a comprehension); ``parent`` the lexically
+    enclosing frame."""
+
+    __slots__ = ("vars", "scope", "parent", "globals", "src", "is_class", "fn")
+
+    def __init__(self, vars, scope, parent, globals_frame, src, is_class=False):
+        self.fn = None  # the ScriptFunction whose call this frame is (for super())
+        self.vars = vars
+        self.scope = scope
+        self.parent = parent
+        self.globals = globals_frame if globals_frame is not None else self
+        self.src = src
+        self.is_class = is_class
