@@ -89,6 +89,25 @@ def test_golden(case_id):
     assert got["warnings"] == want_warnings
 
 
+PRINT_CASES = ["randn-print", "rand-shape", "randn-float64-17", "randint-basic", "randperm-10",
+               "normal_-float32", "arange-floats", "linspace-floats"]
+
+
+@pytest.mark.parametrize("case_id", [c for c in PRINT_CASES if "repr" in CASES.get(c, {})])
+def test_cli_prints_what_pytorch_prints(case_id):
+    """A seed-style script through the CLI: ``print(...)`` after ``manual_seed``
+    shows exactly PyTorch's text."""
+    import subprocess
+    import sys
+    case = CASES[case_id]
+    script = "import torch\n" + case["code"].replace("; ", "\n") + "\nprint(out)\n"
+    env = {**__import__("os").environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    r = subprocess.run([sys.executable, "-m", "agrad", "eval", "-e", script], capture_output=True, text=True,
+                       env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(case["repr"] + "\n"), r.stdout
+
+
 # ------------------------------------------------------------------- unit facts
 
 def test_init_genrand_matches_reference_values():

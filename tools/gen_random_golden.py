@@ -20,6 +20,7 @@ or a list/tuple of them.  The test runs the same snippet with agrad as
               16 values' bytes); numbers as JSON numbers; lists as lists
 ``warnings``  the warning messages PyTorch gave, in order
 ``error``     ``[type name, message]`` when the snippet raised
+``repr``      for a tensor result, ``repr(out)``: what ``print(out)`` shows
 """
 
 from __future__ import annotations
@@ -277,7 +278,10 @@ def run(code):
             exec(code, ns)
         except Exception as e:  # noqa: BLE001 - the error is the golden value
             return {"error": [type(e).__name__, str(e)], "warnings": [str(w.message) for w in caught]}
-    return {"out": encode(ns["out"]), "warnings": [str(w.message) for w in caught]}
+    rec = {"out": encode(ns["out"]), "warnings": [str(w.message) for w in caught]}
+    if isinstance(ns["out"], torch.Tensor):
+        rec["repr"] = repr(ns["out"])   # what print(out) shows: the CLI test compares it
+    return rec
 
 
 def main():

@@ -28,15 +28,33 @@ def _two_sum(a, b):
 
 
 def fma32(a, b, c):
-    """fma(a, b, c) rounded once to float32 (a*b is exact in float64; the sum's
-    rounding error is kept and decides a float32 tie)."""
-    p = np.asarray(a, np.float64) * np.asarray(b, np.float64)
-    s, t = _two_sum(p, np.asarray(c, np.float64))
+    """fma(a, b, c) rounded once to float32.
+
+    a*b is exact in float64, so a*b + c rounded to float64 and then to float32
+    is right unless the float64 sum landed exactly on a float32 tie (or in
+    float32's subnormal range); those few elements are redone exactly."""
+    s = np.multiply(a, b, dtype=np.float64)
+    s += c
+    r = s.astype(np.float32)
+    bits = s.view(np.uint64)
+    suspect = (bits & np.uint64(0x1FFFFFFF)) == np.uint64(0x10000000)
+    suspect |= ((bits >> np.uint64(52)) & np.uint64(0x7FF)) < np.uint64(1023 - 125)
+    if suspect.any():
+        idx = np.nonzero(suspect)
+        a, b, c = (np.broadcast_to(np.asarray(v, np.float32), s.shape)[idx] for v in (a, b, c))
+        r[idx] = _fma32_exact(a, b, c)
+    return r
+
+
+def _fma32_exact(a, b, c):
+    p = a.astype(np.float64) * b.astype(np.float64)
+    s, t = _two_sum(p, c.astype(np.float64))
     r = s.astype(np.float32)
     d = s - r
     n = np.nextafter(r, np.where(d > 0, _INF32, -_INF32))
     tie = (d != 0) & (2 * np.abs(d) == np.abs(n.astype(np.float64) - r))
-    return np.where(tie & (t * d > 0), n, r) if tie.any() else r
+    # float32 subnormals: the float64 sum is exact there, so one rounding is right
+    return np.where(tie & (t * d > 0), n, r)
 
 
 def _split(x):
@@ -46,21 +64,37 @@ def _split(x):
 
 
 def fma64(a, b, c):
-    """fma(a, b, c) for float64 arrays, rounded once (Dekker's product, two-sums,
-    and the exact remainder deciding a tie)."""
+    """fma(a, b, c) for float64, rounded once (Dekker's product and two-sums give
+    the exact value as s + u + w; only a tie of s + u needs w)."""
     a = np.asarray(a, np.float64)
     b = np.asarray(b, np.float64)
     c = np.asarray(c, np.float64)
+    shape = np.broadcast_shapes(a.shape, b.shape, c.shape)
+    n = int(np.prod(shape))
+    if n > 1 << 16:
+        a, b, c = (np.broadcast_to(v, shape).reshape(-1) for v in (a, b, c))
+        step = 1 << 15
+        return np.concatenate([_fma64(a[i:i + step], b[i:i + step], c[i:i + step])
+                               for i in range(0, n, step)]).reshape(shape)
+    return _fma64(a, b, c)
+
+
+def _fma64(a, b, c):
     p = a * b
     ah, al = _split(a)
     bh, bl = _split(b)
     e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s, t = _two_sum(p, c)
+    s, t = _two_sum(p, np.asarray(c, np.float64))
     u, w = _two_sum(t, e)
     r, q = _two_sum(s, u)
-    n = np.nextafter(r, np.where(q > 0, np.inf, -np.inf))
-    tie = (q != 0) & (2 * np.abs(q) == np.abs(n - r)) & (w != 0)
-    return np.where(tie & (w * q > 0), n, r) if tie.any() else r
+    tie = (w != 0) & (q != 0)
+    if tie.any():
+        idx = np.nonzero(tie)
+        r_, q_, w_ = r[idx], q[idx], w[idx]
+        n = np.nextafter(r_, np.where(q_ > 0, np.inf, -np.inf))
+        fix = (2 * np.abs(q_) == np.abs(n - r_)) & (w_ * q_ > 0)
+        r[idx] = np.where(fix, n, r_)
+    return r
 
 
 # ------------------------------------------------------------------ uniform
@@ -141,9 +175,19 @@ def sincos256_ps(x):
 _TWO_PI_F = f32(2.0 * math.pi)
 
 
+_CHUNK_ROWS = 2048   # rows of 16 per numpy pass: temporaries stay small and cached
+
+
 def box_muller16_float32(blocks, mean, std):
     """normal_fill_16_AVX2 on rows of 16 uniforms (float32): first 8 give the radius,
     last 8 the angle; cos to the first half, sin to the second."""
+    if len(blocks) > _CHUNK_ROWS:
+        return np.concatenate([_box_muller16_float32(blocks[i:i + _CHUNK_ROWS], mean, std)
+                               for i in range(0, len(blocks), _CHUNK_ROWS)])
+    return _box_muller16_float32(blocks, mean, std)
+
+
+def _box_muller16_float32(blocks, mean, std):
     u1 = f32(1) - blocks[:, :8]
     radius = np.sqrt(f32(-2) * log256_ps(u1))
     s, c = sincos256_ps(_TWO_PI_F * blocks[:, 8:])
@@ -155,6 +199,13 @@ def box_muller16_float32(blocks, mean, std):
 
 def box_muller16_float64(blocks, mean, std):
     """normal_fill_16<double> (libm log/cos/sin; the final multiply-add fused)."""
+    if len(blocks) > _CHUNK_ROWS:
+        return np.concatenate([_box_muller16_float64(blocks[i:i + _CHUNK_ROWS], mean, std)
+                               for i in range(0, len(blocks), _CHUNK_ROWS)])
+    return _box_muller16_float64(blocks, mean, std)
+
+
+def _box_muller16_float64(blocks, mean, std):
     u1 = 1.0 - blocks[:, :8]
     radius = np.sqrt(-2.0 * np.log(u1))
     theta = (2.0 * math.pi) * blocks[:, 8:]
