@@ -1,0 +1,425 @@
+"""Convolution: conv1d/2d/3d, conv_transpose1d/2d/3d, unfold (im2col), fold (col2im).
+
+Every convolution is one ``ConvolutionBackward0`` node, as in PyTorch.  The
+forward runs on numpy as im2col + one batched matmul (windows taken with
+``sliding_window_view``, no Python loop over pixels).  The backward formula
+is written with agrad ops -- ``matmul``, ``reshape`` and the two linear ops
+``Im2ColBackward0`` (``F.unfold``) and ``Col2ImBackward0`` (``F.fold``), each
+the other's derivative -- so ``create_graph=True`` differentiates it again.
+
+Geometry is kept per spatial dim: kernel ``k``, dilation ``d``, padding
+``(lo, hi)`` pairs, stride ``s`` and the number of blocks (windows) ``o``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from ..tensor import _scalar_name
+from ._op import Op, export
+
+# ---------------------------------------------------------------------------
+# geometry and the numpy kernels
+# ---------------------------------------------------------------------------
+
+
+def ntuple(v, n, name="argument"):
+    """``2`` -> ``(2, 2)``; a list or tuple of one -> repeated; of n -> as is."""
+    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
+        return (int(v),) * n
+    v = tuple(int(x) for x in v)
+    if len(v) == 1:
+        return v * n
+    if len(v) != n:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} values to match "
+                           f"the convolution dimensions, but got {name}={list(v)}")
+    return v
+
+
+def blocks(size, k, d, pads, s):
+    """Windows along each dim: floor((S + lo + hi - d*(k-1) - 1) / s) + 1."""
+    return tuple((n + lo + hi - dd * (kk - 1) - 1) // ss + 1
+                 for n, kk, dd, (lo, hi), ss in zip(size, k, d, pads, s))
+
+
+def windows_np(x, k, d, pads, s, o, fill=0):
+    """(N, C, *S) -> a (N, C, *o, *k) view of its windows (padding filled with ``fill``)."""
+    sp = len(k)
+    widths = [(0, 0)] * (x.ndim - sp)
+    for i in range(sp):
+        lo, hi = pads[i]
+        # enough room for o windows (ceil_mode may ask for one past the padding)
+        need = (o[i] - 1) * s[i] + d[i] * (k[i] - 1) + 1
+        widths.append((lo, max(hi, need - x.shape[x.ndim - sp + i] - lo)))
+    if any(w != (0, 0) for w in widths):
+        x = np.pad(x, widths, constant_values=fill)
+    span = [d[i] * (k[i] - 1) + 1 for i in range(sp)]
+    win = sliding_window_view(x, span, axis=tuple(range(x.ndim - sp, x.ndim)))
+    lead = (slice(None),) * (x.ndim - sp)
+    return win[lead + tuple(slice(0, (o[i] - 1) * s[i] + 1, s[i]) for i in range(sp))
+               + tuple(slice(None, None, d[i]) for i in range(sp))]
+
+
+def im2col_np(x, k, d, pads, s, o):
+    """(N, C, *S) -> (N, C*K, L): each column one window (zero padding)."""
+    n, c, sp = x.shape[0], x.shape[1], len(k)
+    win = windows_np(x, k, d, pads, s, o)
+    perm = (0, 1) + tuple(range(2 + sp, 2 + 2 * sp)) + tuple(range(2, 2 + sp))
+    return win.transpose(perm).reshape(n, c * math.prod(k), math.prod(o))
+
+
+def col2im_np(cols, size, k, d, pads, s, o):
+    """(N, C*K, L) -> (N, C, *S): each window added back where it came from."""
+    n = cols.shape[0]
+    sp = len(k)
+    c = cols.shape[1] // math.prod(k)
+    full = [max(size[i] + pads[i][0] + pads[i][1], (o[i] - 1) * s[i] + d[i] * (k[i] - 1) + 1) for i in range(sp)]
+    out = np.zeros((n, c, *full), cols.dtype)
+    cols = cols.reshape(n, c, *k, *o)
+    for off in np.ndindex(*k):  # a loop over kernel offsets, each a strided block add
+        dst = (slice(None), slice(None)) + tuple(
+            slice(off[i] * d[i], off[i] * d[i] + (o[i] - 1) * s[i] + 1, s[i]) for i in range(sp))
+        out[dst] += cols[(slice(None), slice(None)) + off]
+    crop = (slice(None), slice(None)) + tuple(slice(pads[i][0], pads[i][0] + size[i]) for i in range(sp))
+    return out[crop]
+
+
+# ---------------------------------------------------------------------------
+# unfold (Im2ColBackward0) and fold (Col2ImBackward0): each the other's derivative
+# ---------------------------------------------------------------------------
+
+def _im2col_fwd(ctx, x, kernel, dilation, pads, stride, nblocks, unbatched=False):
+    out = im2col_np(x[None] if unbatched else x, kernel, dilation, pads, stride, nblocks)
+    return out[0] if unbatched else out
+
+
+def _col2im_fwd(ctx, cols, size, kernel, dilation, pads, stride, nblocks, unbatched=False):
+    out = col2im_np(cols[None] if unbatched else cols, size, kernel, dilation, pads, stride, nblocks)
+    return out[0] if unbatched else out
+
+
+_im2col = Op("Im2ColBackward0", _im2col_fwd)
+_col2im = Op("Col2ImBackward0", _col2im_fwd)
+
+
+@_im2col.derivative
+def _(ctx, grad):
+    return _col2im(grad, size=tuple(ctx.input_shape[-len(ctx.kernel):]), kernel=ctx.kernel,
+                   dilation=ctx.dilation, pads=ctx.pads, stride=ctx.stride, nblocks=ctx.nblocks,
+                   unbatched=ctx.unbatched)
+
+
+@_col2im.derivative
+def _(ctx, grad):
+    return _im2col(grad, kernel=ctx.kernel, dilation=ctx.dilation, pads=ctx.pads, stride=ctx.stride,
+                   nblocks=ctx.nblocks, unbatched=ctx.unbatched)
+
+
+def im2col(x, kernel, dilation, pads, stride, nblocks, unbatched=False):
+    return _im2col(x, kernel=kernel, dilation=dilation, pads=pads, stride=stride, nblocks=nblocks,
+                   unbatched=unbatched)
+
+
+def col2im(cols, size, kernel, dilation, pads, stride, nblocks, unbatched=False):
+    return _col2im(cols, size=tuple(size), kernel=kernel, dilation=dilation, pads=pads, stride=stride,
+                   nblocks=nblocks, unbatched=unbatched)
+
+
+def _unfold_args(kernel_size, dilation, padding, stride):
+    return ntuple(kernel_size, 2, "kernel_size"), ntuple(dilation, 2, "dilation"), \
+        ntuple(padding, 2, "padding"), ntuple(stride, 2, "stride")
+
+
+@export(functional=True, torch=False)
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding local blocks of a (N, C, H, W) input as columns (N, C*kh*kw, L)."""
+    k, d, p, s = _unfold_args(kernel_size, dilation, padding, stride)
+    if input.ndim < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-input.ndim}, {input.ndim - 1}], "
+                         f"but got {input.ndim})")
+    if input.ndim not in (3, 4) or any(n == 0 for n in input.shape[1:]):
+        raise RuntimeError(
+            "Expected 3D or 4D (batch mode) tensor with possibly 0 batch size and other non-zero dimensions for "
+            f"input, but got: {list(input.shape)}")
+    pads = tuple((q, q) for q in p)
+    o = blocks(input.shape[-2:], k, d, pads, s)
+    if any(n < 1 for n in o):
+        raise RuntimeError(
+            f"Given input with spatial size ({input.shape[-2]}, {input.shape[-1]}), kernel_size=({k[0]}, {k[1]}), "
+            f"dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), calculated shape of the array of sliding "
+            f"blocks as ({o[0]}, {o[1]}), but its components must be at least one.")
+    return im2col(input, k, d, pads, s, o, unbatched=input.ndim == 3)
+
+
+@export(functional=True, torch=False)
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """Sum columns (N, C*kh*kw, L) back into a (N, C, H, W) image: the adjoint of unfold."""
+    k, d, p, s = _unfold_args(kernel_size, dilation, padding, stride)
+    size = ntuple(output_size, 2, "output_size")
+    if input.ndim not in (2, 3) or any(n == 0 for n in input.shape[1:]):
+        raise RuntimeError(
+            "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero dimensions "
+            f"for input, but got: {list(input.shape)}")
+    kk = k[0] * k[1]
+    c_dim, l_dim = input.shape[-2], input.shape[-1]
+    if c_dim % kk:
+        raise RuntimeError(
+            f"Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
+            f"input.size(1)={c_dim} and kernel_size=({k[0]}, {k[1]}).")
+    pads = tuple((q, q) for q in p)
+    o = blocks(size, k, d, pads, s)
+    if math.prod(o) != l_dim:
+        raise RuntimeError(
+            f"Given output_size=({size[0]}, {size[1]}), kernel_size=({k[0]}, {k[1]}), dilation=({d[0]}, "
+            f"{d[1]}), padding=({p[0]}, {p[1]}), stride=({s[0]}, {s[1]}), expected size of input's dimension 2 "
+            f"to match the calculated number of sliding blocks {o[0]} * {o[1]} = {math.prod(o)}, but got "
+            f"input.size(2)={l_dim}.")
+    return col2im(input, size, k, d, pads, s, o, unbatched=input.ndim == 2)
+
+
+# ---------------------------------------------------------------------------
+# the convolution op
+# ---------------------------------------------------------------------------
+
+def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_padding, groups):
+    n, g, sp = x.shape[0], groups, x.ndim - 2
+    k = w.shape[2:]
+    pads = tuple((p, p) for p in padding)
+    if not transposed:
+        o = blocks(x.shape[2:], k, dilation, pads, stride)
+        cols = im2col_np(x, k, dilation, pads, stride, o).reshape(n, g, -1, math.prod(o))
+        out = np.matmul(w.reshape(g, w.shape[0] // g, -1), cols).reshape(n, w.shape[0], *o)
+    else:
+        size = _transposed_size(x.shape[2:], k, stride, padding, dilation, output_padding)
+        xg = x.reshape(n, g, x.shape[1] // g, -1)
+        wg = w.reshape(g, w.shape[0] // g, -1)
+        cols = np.matmul(wg.transpose(0, 2, 1), xg).reshape(n, -1, xg.shape[-1])
+        out = col2im_np(cols, size, k, dilation, pads, stride, x.shape[2:])
+    if b is not None:
+        out = out + b.reshape((1, -1) + (1,) * sp)
+    return out.astype(x.dtype, copy=False)
+
+
+def _transposed_size(size, k, stride, padding, dilation, output_padding):
+    return tuple((n - 1) * s - 2 * p + d * (kk - 1) + op + 1
+                 for n, kk, s, p, d, op in zip(size, k, stride, padding, dilation, output_padding))
+
+
+_convolution = Op("ConvolutionBackward0", _conv_fwd, inputs=("input", "weight", "bias"),
+                  saves=("input", "weight"), saves_for={"input": (1,), "weight": (0,)})
+
+
+@_convolution.derivative
+def _(ctx, grad):
+    x = ctx.__dict__.get("input")
+    w = ctx.__dict__.get("weight")
+    g = ctx.groups
+    k = tuple(ctx._input_meta[1][0][2:]) if ctx.needs(1) else tuple(w.shape[2:])
+    n = grad.shape[0]
+    sp = grad.ndim - 2
+    pads = tuple((p, p) for p in ctx.padding)
+    geo = (k, ctx.dilation, pads, ctx.stride)
+    gx = gw = gb = None
+    if not ctx.transposed:
+        size = ctx.input_shape[-sp:] if ctx.needs(0) else x.shape[2:]
+        o = tuple(grad.shape[2:])
+        gg = grad.reshape(n, g, grad.shape[1] // g, -1)  # (N, G, O/G, L)
+        if ctx.needs(0):
+            wg = w.reshape(g, w.shape[0] // g, -1)
+            cols = wg.transpose(1, 2).matmul(gg)
+            gx = col2im(cols.reshape(n, -1, cols.shape[-1]), size, *geo, o)
+        if ctx.needs(1):
+            cols = im2col(x, *geo, o)
+            cols = cols.reshape(n, g, cols.shape[1] // g, -1)
+            gw = gg.matmul(cols.transpose(2, 3)).sum(0).reshape(ctx._input_meta[1][0])
+    else:
+        in_size = tuple(x.shape[2:]) if x is not None else tuple(ctx.input_shape[-sp:])
+        cols = im2col(grad, *geo, in_size)
+        cols = cols.reshape(n, g, cols.shape[1] // g, -1)  # (N, G, Cout/G*K, L_in)
+        if ctx.needs(0):
+            wg = w.reshape(g, w.shape[0] // g, -1)
+            gx = wg.matmul(cols).reshape(n, -1, *in_size)
+        if ctx.needs(1):
+            xg = x.reshape(n, g, x.shape[1] // g, -1)
+            gw = xg.matmul(cols.transpose(2, 3)).sum(0).reshape(ctx._input_meta[1][0])
+    if ctx.needs(2):
+        gb = grad.sum((0,) + tuple(range(2, grad.ndim)))
+    return gx, gw, gb
+
+
+# ---------------------------------------------------------------------------
+# checks and public functions
+# ---------------------------------------------------------------------------
+
+def _check(fname, input, weight, bias, sp, groups, transposed):
+    if input.ndim not in (sp + 1, sp + 2):
+        raise RuntimeError(
+            f"Expected {sp + 1}D (unbatched) or {sp + 2}D (batched) input to {fname}, but got input of size: "
+            f"{list(input.shape)}")
+    if weight.ndim != sp + 2:
+        raise RuntimeError(
+            f"weight should have at least three dimensions" if weight.ndim < 3 else
+            f"Expected {sp + 2}-dimensional input for {sp + 2}-dimensional weight {list(weight.shape)}, but got "
+            f"{input.ndim}-dimensional input of size {list(input.shape)} instead")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    shape = list(input.shape) if input.ndim == sp + 2 else [1] + list(input.shape)
+    c = shape[1]
+    if not transposed:
+        if weight.shape[0] % groups:
+            raise RuntimeError("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got "
+                               "weight of size [%s] instead" % (groups, groups, list(weight.shape)))
+        if c != weight.shape[1] * groups:
+            raise RuntimeError(
+                f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{shape} to have "
+                f"{weight.shape[1] * groups} channels, but got {c} channels instead")
+        out_c = weight.shape[0]
+    else:
+        if c != weight.shape[0]:
+            raise RuntimeError(
+                f"Given transposed=1, weight of size {list(weight.shape)}, expected input{shape} to have "
+                f"{weight.shape[0]} channels, but got {c} channels instead")
+        out_c = weight.shape[1] * groups
+    if bias is not None and (bias.ndim != 1 or bias.shape[0] != out_c):
+        raise RuntimeError(
+            f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with {out_c} elements, "
+            f"but got bias of size {list(bias.shape)} instead")
+    if input.dtype is not weight.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found {_scalar_name(weight.dtype)}")
+    if bias is not None and bias.dtype is not input.dtype:
+        raise RuntimeError(
+            f"Input type ({_cname(input)}) and bias type ({_cname(bias)}) should be the same")
+
+
+def _cname(t):
+    return {"float32": "float", "float64": "double", "int64": "long int"}.get(t.dtype.name, t.dtype.name)
+
+
+def _conv(fname, sp, input, weight, bias, stride, padding, dilation, groups):
+    _check(fname, input, weight, bias, sp, groups, False)
+    stride = ntuple(stride, sp, "stride")
+    dilation = ntuple(dilation, sp, "dilation")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    k = weight.shape[2:]
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = (0,) * sp
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            input, padding = _same_padding(input, k, dilation)
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        padding = ntuple(padding, sp, "padding")
+        if any(p < 0 for p in padding):
+            raise RuntimeError("negative padding is not supported")
+    size = input.shape[-sp:]
+    padded = tuple(n + 2 * p for n, p in zip(size, padding))
+    span = tuple(d * (kk - 1) + 1 for d, kk in zip(dilation, k))
+    if any(ps < sn for ps, sn in zip(padded, span)):
+        raise RuntimeError(
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
+            f"({' x '.join(map(str, span))}). Kernel size can't be greater than actual input size")
+    return _run(input, weight, bias, sp, {"stride": stride, "padding": padding, "dilation": dilation, "transposed": False,
+                               "output_padding": (0,) * sp, "groups": groups})
+
+
+def _run(input, weight, bias, sp, attrs):
+    """One ConvolutionBackward0; an unbatched input goes through unsqueeze(0) and squeeze(0), as in ATen."""
+    unbatched = input.ndim == sp + 1
+    x = input.unsqueeze(0) if unbatched else input
+    out = _convolution.apply((x, weight, bias), (x._data, weight._data, None if bias is None else bias._data), attrs)
+    return out.squeeze(0) if unbatched else out
+
+
+def _same_padding(input, k, dilation):
+    """ATen's _convolution_same: symmetric padding, plus a constant pad where the total is odd."""
+    sp = len(k)
+    left, right = [], []
+    for kk, d in zip(k, dilation):
+        total = d * (kk - 1)
+        left.append(total // 2)
+        right.append(total - total // 2)
+    if left == right:
+        return input, tuple(left)
+    warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
+                  "of the input be created", UserWarning, stacklevel=4)
+    pad_nd = [0] * (2 * sp)
+    for i in range(sp):
+        delta = right[i] - left[i]
+        j = 2 * (sp - 1 - i)
+        if delta > 0:
+            pad_nd[j + 1] = delta
+        else:
+            pad_nd[j] = delta
+            left[i] = right[i]
+    from .nn import constant_pad_nd
+    return constant_pad_nd(input, pad_nd, 0), tuple(left)
+
+
+def _conv_transpose(fname, sp, input, weight, bias, stride, padding, output_padding, groups, dilation):
+    _check(fname, input, weight, bias, sp, groups, True)
+    stride = ntuple(stride, sp, "stride")
+    padding = ntuple(padding, sp, "padding")
+    output_padding = ntuple(output_padding, sp, "output_padding")
+    dilation = ntuple(dilation, sp, "dilation")
+    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
+        names = ("height", "width") if sp < 3 else ("depth", "height", "width")
+        values = {"output_padding": output_padding, "stride": stride, "dilation": dilation}
+        if sp == 1:  # checked after ATen's unsqueeze to 2-D
+            values = {k: ((0,) if k == "output_padding" else (1,)) + v for k, v in values.items()}
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(
+            f"{k}_{n}: {x}" for k, v in values.items() for n, x in zip(names, v)))
+    size = _transposed_size(input.shape[-sp:], weight.shape[2:], stride, padding, dilation, output_padding)
+    if any(n <= 0 for n in size):
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, input.shape[-sp:]))}). "
+                           f"Calculated output size per channel: ({' x '.join(map(str, size))}). "
+                           "Output size is too small")
+    return _run(input, weight, bias, sp, {"stride": stride, "padding": padding, "dilation": dilation, "transposed": True,
+                               "output_padding": output_padding, "groups": groups})
+
+
+@export(functional=True)
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1-D convolution over (N, C, L) or (C, L) input (ConvolutionBackward0)."""
+    return _conv("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
+
+
+@export(functional=True)
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D convolution over (N, C, H, W) or (C, H, W) input (ConvolutionBackward0)."""
+    return _conv("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
+
+
+@export(functional=True)
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """3-D convolution over (N, C, D, H, W) or (C, D, H, W) input (ConvolutionBackward0)."""
+    return _conv("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
+
+
+@export(functional=True)
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """Transposed 1-D convolution (the gradient of conv1d with respect to its input)."""
+    return _conv_transpose("conv_transpose1d", 1, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+@export(functional=True)
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """Transposed 2-D convolution (the gradient of conv2d with respect to its input)."""
+    return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)
+
+
+@export(functional=True)
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """Transposed 3-D convolution."""
+    return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding, output_padding, groups,
+                           dilation)

@@ -1,0 +1,360 @@
+"""Pooling: max_pool1d/2d/3d (with indices), avg_pool1d/2d/3d, adaptive_avg_pool1d/2d/3d.
+
+The windows come from the convolution family's ``windows_np`` (a strided
+view, no Python loop over pixels).  As in ATen, the 1-D forms are the 2-D
+ops between ``unsqueeze(-2)`` and ``squeeze(-2)``, and an unbatched input is
+handled inside the op.  Backward formulas are agrad ops: max pooling's is a
+scatter of the gradient to the arg-max positions (whose derivative is a
+``gather``), average pooling's a ``col2im`` of the gradient over each window.
+
+``separable`` defines ops that apply one matrix per trailing dim (adaptive
+average pooling here, interpolation in the upsampling family): each is linear,
+its derivative the same op with the transposed matrices.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._op import Op, export
+from .convolution import col2im_np, ntuple, windows_np
+from .factories import zeros_like
+from .nn import check_floating, const
+
+# ---------------------------------------------------------------------------
+# geometry
+# ---------------------------------------------------------------------------
+
+
+def pool_size(n, k, pad, s, d, ceil_mode):
+    """ATen's pooling_output_shape for one dim."""
+    out = (n + 2 * pad - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (out - 1) * s >= n + pad:
+        out -= 1
+    return out
+
+
+def _pool_args(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mode):
+    k = ntuple(kernel_size, sp, "kernel_size")
+    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else ntuple(stride, sp, "stride")
+    p = ntuple(padding, sp, "padding")
+    d = ntuple(dilation, sp, "dilation")
+    if input.ndim not in (sp + 1, sp + 2) or any(n == 0 for n in input.shape[-sp - 1:]):
+        raise RuntimeError(f"non-empty {sp + 1}D or {sp + 2}D (batch mode) tensor expected for input")
+    for kk, pp, dd in zip(k, p, d):
+        if pp > (dd * (kk - 1) + 1) // 2 and pp > kk // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={pp}, kernel_size={kk} and "
+                f"dilation={dd}")
+    size = tuple(input.shape[-sp:])
+    o = tuple(pool_size(n, kk, pp, ss, dd, ceil_mode) for n, kk, pp, ss, dd in zip(size, k, p, s, d))
+    if any(n < 1 for n in o):
+        c = input.shape[-sp - 1]
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, (c,) + size))}). Calculated output size: "
+                           f"({'x'.join(map(str, (c,) + o))}). Output size is too small")
+    pads = tuple((pp, pp) for pp in p)
+    return k, s, pads, d, o
+
+
+# ---------------------------------------------------------------------------
+# max pooling
+# ---------------------------------------------------------------------------
+
+def _flat_index(size, k, d, pads, s, o):
+    """For each output position and kernel offset, the flat input index it reads: (*o, K)."""
+    grids = []
+    for i in range(len(k)):
+        pos = (np.arange(o[i]) * s[i] - pads[i][0])[:, None] + np.arange(k[i]) * d[i]  # (o_i, k_i)
+        grids.append(pos)
+    flat = np.zeros((1,) * (2 * len(k)), np.int64)
+    for i, pos in enumerate(grids):
+        shape = [1] * (2 * len(k))
+        shape[i], shape[len(k) + i] = pos.shape
+        flat = flat * size[i] + pos.reshape(shape)
+    return flat.reshape(*o, -1)
+
+
+def _max_pool_fwd(ctx, x, kernel, stride, pads, dilation, nblocks):
+    sp = len(kernel)
+    fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    win = windows_np(x, kernel, dilation, pads, stride, nblocks, fill=fill)
+    win = win.reshape(win.shape[:x.ndim] + (-1,))
+    arg = np.argmax(win, axis=-1)[..., None]
+    values = np.take_along_axis(win, arg, -1)[..., 0]
+    table = _flat_index(x.shape[-sp:], kernel, dilation, pads, stride, nblocks)
+    indices = np.take_along_axis(np.broadcast_to(table, arg.shape[:-1] + table.shape[-1:]), arg, -1)[..., 0]
+    ctx.indices = indices
+    return values, indices
+
+
+def _scatter_fwd(ctx, g, x, indices, size):
+    """Add each gradient to its input position (flat indices over the trailing dims)."""
+    lead = g.shape[:g.ndim - len(size)]
+    rows = math.prod(lead)
+    n = math.prod(size)
+    flat = (indices.reshape(rows, -1) + np.arange(rows)[:, None] * n).ravel()
+    out = np.bincount(flat, weights=g.reshape(-1), minlength=rows * n)
+    return out.reshape(lead + tuple(size)).astype(g.dtype, copy=False)
+
+
+def _max_pool_op(n):
+    op = Op(f"MaxPool{n}DWithIndicesBackward0", _max_pool_fwd, outputs=1, saves=("self",))
+    # max_pool2d_with_indices_backward(grad_output, self, ...): self only for its shape (zero derivative)
+    back = Op(f"MaxPool{n}DWithIndicesBackwardBackward0", _scatter_fwd, inputs=("grad_output", "self"),
+              internal=True)
+
+    @op.derivative
+    def _(ctx, grad):
+        return back(grad, ctx.self, indices=ctx.indices, size=tuple(ctx.input_shape[-n:]))
+
+    @back.derivative
+    def _(ctx, grad):
+        flat = grad.reshape(*grad.shape[:grad.ndim - n], -1)
+        idx = const(ctx.indices.reshape(*ctx.indices.shape[:ctx.indices.ndim - n], -1))
+        gg = flat.gather(-1, idx).reshape(ctx._input_meta[0][0]) if ctx.needs(0) else None
+        return gg, (zeros_like(grad) if ctx.needs(1) else None)
+
+    return op
+
+
+_MAX_POOL = {n: _max_pool_op(n) for n in (2, 3)}
+
+
+def _max_pool(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    k, s, pads, d, o = _pool_args(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mode)
+    values, indices = _MAX_POOL[sp](input, kernel=k, stride=s, pads=pads, dilation=d, nblocks=o)
+    return (values, indices) if return_indices else values
+
+
+def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    if input.ndim not in (2, 3):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
+                           f"input, but got:{list(input.shape)}")
+    one = lambda v, default=None: v if v is None else (ntuple(v, 1)[0], default if default is not None else 1)
+    k = (1, ntuple(kernel_size, 1)[0])
+    s = None if stride is None or (not isinstance(stride, int) and len(stride) == 0) else (1, ntuple(stride, 1)[0])
+    values, indices = _max_pool("max_pool2d", 2, input.unsqueeze(-2), k, s, (0, ntuple(padding, 1)[0]),
+                                (1, ntuple(dilation, 1)[0]), ceil_mode, True)
+    values = values.squeeze(-2)
+    return (values, indices.squeeze(-2)) if return_indices else values
+
+
+@export(functional=True)
+def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """Max over sliding windows of the last dim (the 2-D op between unsqueeze and squeeze)."""
+    return _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+@export(functional=True)
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=True):
+    return _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+@export(functional=True)
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """Max over sliding windows of the last two dims (MaxPool2DWithIndicesBackward0)."""
+    return _max_pool("max_pool2d", 2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+@export(functional=True, torch=False)
+def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+                            return_indices=True):
+    return _max_pool("max_pool2d", 2, input, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+@export(functional=True)
+def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """Max over sliding windows of the last three dims (MaxPool3DWithIndicesBackward0)."""
+    return _max_pool("max_pool3d", 3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+# ---------------------------------------------------------------------------
+# average pooling
+# ---------------------------------------------------------------------------
+
+def _divisors(size, k, pads, s, o, count_include_pad, divisor_override):
+    """The divisor of each output position, (*o): ATen's pool_size or the count of real inputs."""
+    if divisor_override:
+        return np.full(o, float(divisor_override))
+    div = np.ones((), np.float64)
+    for i in range(len(k)):
+        start = np.arange(o[i]) * s[i] - pads[i][0]
+        end = np.minimum(start + k[i], size[i] + pads[i][0])
+        n = end - start
+        if not count_include_pad:
+            n = np.minimum(end, size[i]) - np.maximum(start, 0)
+        div = np.multiply.outer(div, n.astype(np.float64))
+    return div
+
+
+def _avg_pool_fwd(ctx, x, kernel, stride, pads, nblocks, divisor):
+    sp = len(kernel)
+    win = windows_np(x, kernel, (1,) * sp, pads, stride, nblocks)
+    total = win.sum(axis=tuple(range(x.ndim, x.ndim + sp)), dtype=np.float64)
+    return (total / divisor).astype(x.dtype, copy=False)
+
+
+def _avg_pool_backward_fwd(ctx, g, x, kernel, stride, pads, nblocks, divisor):
+    """Spread each output's gradient / divisor back over its window (col2im)."""
+    n = len(kernel)
+    lead = x.shape[:x.ndim - n]
+    batch = math.prod(lead)
+    g = (g / divisor).astype(g.dtype, copy=False).reshape(batch, 1, -1)
+    cols = np.broadcast_to(g, (batch, math.prod(kernel), g.shape[-1]))
+    out = col2im_np(cols, x.shape[-n:], kernel, (1,) * n, pads, stride, nblocks)
+    return out.reshape(x.shape)
+
+
+def _avg_pool_op(n):
+    op = Op(f"AvgPool{n}DBackward0", _avg_pool_fwd, saves=("self",))
+    # avg_pool2d_backward(grad_output, self, ...): self only for its shape (zero derivative)
+    back = Op(f"AvgPool{n}DBackwardBackward0", _avg_pool_backward_fwd, inputs=("grad_output", "self"),
+              internal=True)
+
+    @op.derivative
+    def _(ctx, grad):
+        return back(grad, ctx.self, kernel=ctx.kernel, stride=ctx.stride, pads=ctx.pads, nblocks=ctx.nblocks,
+                    divisor=ctx.divisor)
+
+    @back.derivative
+    def _(ctx, grad):
+        gg = op(grad, kernel=ctx.kernel, stride=ctx.stride, pads=ctx.pads, nblocks=ctx.nblocks,
+                divisor=ctx.divisor) if ctx.needs(0) else None
+        return gg, (zeros_like(grad) if ctx.needs(1) else None)
+
+    return op
+
+
+_AVG_POOL = {n: _avg_pool_op(n) for n in (2, 3)}
+
+
+def _avg_pool(fname, sp, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    k, s, pads, d, o = _pool_args(fname, sp, input, kernel_size, stride, padding, 1, ceil_mode)
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    check_floating(input, f"avg_pool{sp}d_out_frame")
+    div = _divisors(input.shape[-sp:], k, pads, s, o, count_include_pad, divisor_override)
+    return _AVG_POOL[sp](input, kernel=k, stride=s, pads=pads, nblocks=o, divisor=div)
+
+
+@export(functional=True)
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+    """Mean over sliding windows of the last dim (the 2-D op between unsqueeze and squeeze)."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"avg_pool1d() Expected 2D or 3D input tensor, but got {list(input.shape)}")
+    s = None if stride is None or (not isinstance(stride, int) and len(stride) == 0) else (1, ntuple(stride, 1)[0])
+    out = _avg_pool("avg_pool2d", 2, input.unsqueeze(-2), (1, ntuple(kernel_size, 1)[0]), s,
+                    (0, ntuple(padding, 1)[0]), ceil_mode, count_include_pad, None)
+    return out.squeeze(-2)
+
+
+@export(functional=True, torch=False)
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """Mean over sliding windows of the last two dims (AvgPool2DBackward0)."""
+    return _avg_pool("avg_pool2d", 2, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override)
+
+
+@export(functional=True, torch=False)
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """Mean over sliding windows of the last three dims (AvgPool3DBackward0)."""
+    return _avg_pool("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                     divisor_override)
+
+
+# ---------------------------------------------------------------------------
+# separable linear maps: one matrix per trailing dim
+# ---------------------------------------------------------------------------
+
+def apply_matrices(x, mats):
+    """Apply ``mats[i]`` (out_i, in_i) along the i-th of the last len(mats) dims."""
+    out = x
+    for i, m in enumerate(mats):
+        axis = x.ndim - len(mats) + i
+        out = np.moveaxis(np.tensordot(m, out, axes=([1], [axis])), 0, axis)
+    return np.ascontiguousarray(out).astype(x.dtype, copy=False)
+
+
+def separable(name, with_self=False):
+    """A linear op ``y = x x_i mats[i]`` named ``name``; its derivative applies the transposes.
+
+    ``with_self``: the backward op also takes the input (for its shape only, zero derivative), as
+    ATen's ``_adaptive_avg_pool2d_backward(grad, self)`` does, so a double backward reaches it.
+    """
+    op = Op(name, lambda ctx, x, mats: apply_matrices(x, mats), saves=("self",) if with_self else ())
+    back_name = name.replace("Backward0", "BackwardBackward0")
+    if with_self:
+        back = Op(back_name, lambda ctx, g, x, mats: apply_matrices(g, mats), inputs=("grad_output", "self"),
+                  internal=True)
+    else:
+        back = Op(back_name, lambda ctx, g, mats: apply_matrices(g, mats), internal=True)
+
+    @op.derivative
+    def _(ctx, grad):
+        mats = tuple(m.T for m in ctx.mats)
+        return back(grad, ctx.self, mats=mats) if with_self else back(grad, mats=mats)
+
+    @back.derivative
+    def _(ctx, grad):
+        gg = op(grad, mats=tuple(m.T for m in ctx.mats))
+        return (gg, zeros_like(grad) if ctx.needs(1) else None) if with_self else gg
+
+    return op
+
+
+def _adaptive_matrix(n_in, n_out):
+    """Row i averages input [floor(i*n_in/n_out), ceil((i+1)*n_in/n_out))."""
+    i = np.arange(n_out)
+    start = (i * n_in) // n_out
+    end = -((-(i + 1) * n_in) // n_out)
+    j = np.arange(n_in)
+    m = (j >= start[:, None]) & (j < end[:, None])
+    return m / (end - start)[:, None]
+
+
+_ADAPTIVE_AVG = {n: separable(f"AdaptiveAvgPool{n}DBackward0", with_self=True) for n in (2, 3)}
+
+
+def _adaptive_avg(fname, sp, input, output_size):
+    if isinstance(output_size, int):
+        output_size = (output_size,) * sp
+    size = tuple(input.shape[-sp:])
+    output_size = tuple(size[i] if v is None else int(v) for i, v in enumerate(output_size))
+    if len(output_size) != sp:
+        raise RuntimeError(f"{fname}: output_size must be {sp}")
+    if input.ndim not in (sp + 1, sp + 2) or any(n == 0 for n in input.shape[-sp:]):
+        raise RuntimeError(
+            f"{fname}(): Expected {sp + 1}D or {sp + 2}D tensor, but got {list(input.shape)}")
+    check_floating(input, fname)
+    if all(v == 1 for v in output_size):
+        return input.mean(tuple(range(-sp, 0)), keepdim=True)
+    mats = tuple(_adaptive_matrix(n, m) for n, m in zip(size, output_size))
+    return _ADAPTIVE_AVG[sp](input, mats=mats)
+
+
+@export(functional=True)
+def adaptive_avg_pool1d(input, output_size):
+    """Average over adaptive windows of the last dim (the 2-D op between unsqueeze and squeeze)."""
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"adaptive_avg_pool1d() argument 'input' (position 1) must be 2D or 3D, but got "
+                           f"{input.ndim}D")
+    size = ntuple(output_size, 1, "output_size")[0]
+    return _adaptive_avg("adaptive_avg_pool2d", 2, input.unsqueeze(-2), (1, size)).squeeze(-2)
+
+
+@export(functional=True, torch=False)
+def adaptive_avg_pool2d(input, output_size):
+    """Average over adaptive windows of the last two dims (AdaptiveAvgPool2DBackward0)."""
+    return _adaptive_avg("adaptive_avg_pool2d", 2, input, output_size)
+
+
+@export(functional=True, torch=False)
+def adaptive_avg_pool3d(input, output_size):
+    """Average over adaptive windows of the last three dims (AdaptiveAvgPool3DBackward0)."""
+    return _adaptive_avg("adaptive_avg_pool3d", 3, input, output_size)
