@@ -1,0 +1,257 @@
+"""Resampling: F.interpolate (nearest, nearest-exact, linear, bilinear, bicubic, trilinear,
+area), the deprecated F.upsample* spellings, pixel_shuffle and pixel_unshuffle.
+
+Every interpolation mode is separable: along each resized dim the output is a
+fixed matrix (out, in) times the input, built from ATen's own index and weight
+formulas (``nearest_idx``, ``area_pixel_compute_source_index``, the cubic
+convolution with A = -0.75), computed in the input's precision as ATen's
+``opmath_t`` does.  So each mode is one ``separable`` op from the pooling
+family, whose derivative applies the transposed matrices; ``area`` is adaptive
+average pooling, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+
+from ._op import Op, export
+from .pooling import _adaptive_avg, separable
+
+_DIMS = {3: 1, 4: 2, 5: 3}
+_OPS = {}
+
+
+def _op(kind, n):
+    name = {"nearest": "UpsampleNearest", "nearest-exact": "UpsampleNearestExact", "linear": "UpsampleLinear",
+            "bilinear": "UpsampleBilinear", "bicubic": "UpsampleBicubic", "trilinear": "UpsampleTrilinear"}[kind]
+    key = f"{name}{n}DBackward0"
+    if key not in _OPS:
+        _OPS[key] = separable(key)
+    return _OPS[key]
+
+
+for _kind, _n in (("nearest", 1), ("nearest", 2), ("nearest", 3), ("nearest-exact", 1), ("nearest-exact", 2),
+                  ("nearest-exact", 3), ("linear", 1), ("bilinear", 2), ("bicubic", 2), ("trilinear", 3)):
+    _op(_kind, _n)
+
+
+# ---------------------------------------------------------------------------
+# the matrices, from ATen's UpSample.h
+# ---------------------------------------------------------------------------
+
+def _scale(n_in, n_out, scale, align_corners, ft):
+    """area_pixel_compute_scale / compute_scales_value, in the op's precision ``ft``."""
+    if align_corners:
+        return ft(n_in - 1) / ft(n_out - 1) if n_out > 1 else ft(0)
+    if scale is not None and scale > 0:
+        return ft(1.0 / scale)
+    return ft(n_in) / ft(n_out)
+
+
+def _nearest_matrix(n_in, n_out, scale, exact, ft):
+    j = np.arange(n_out)
+    if not exact and n_out == n_in:
+        src = j
+    elif not exact and n_out == 2 * n_in:
+        src = j >> 1
+    else:
+        s = _scale(n_in, n_out, scale, False, np.float32)  # ATen computes these in float
+        pos = (j.astype(np.float32) + np.float32(0.5)) * s if exact else j.astype(np.float32) * s
+        src = np.minimum(np.floor(pos).astype(np.int64), n_in - 1)
+    m = np.zeros((n_out, n_in))
+    m[j, src] = 1.0
+    return m
+
+
+def _linear_matrix(n_in, n_out, scale, align_corners, ft):
+    s = _scale(n_in, n_out, scale, align_corners, ft)
+    j = np.arange(n_out).astype(ft)
+    real = s * j if align_corners else np.maximum(s * (j + ft(0.5)) - ft(0.5), ft(0))
+    i0 = np.minimum(np.floor(real).astype(np.int64), n_in - 1)
+    lam = np.clip(real - i0.astype(ft), 0, 1).astype(ft)
+    i1 = i0 + (i0 < n_in - 1)
+    m = np.zeros((n_out, n_in))
+    rows = np.arange(n_out)
+    np.add.at(m, (rows, i0), (ft(1) - lam).astype(np.float64))
+    np.add.at(m, (rows, i1), lam.astype(np.float64))
+    return m
+
+
+def _cubic_matrix(n_in, n_out, scale, align_corners, ft):
+    s = _scale(n_in, n_out, scale, align_corners, ft)
+    j = np.arange(n_out).astype(ft)
+    real = s * j if align_corners else s * (j + ft(0.5)) - ft(0.5)
+    i0 = np.minimum(np.floor(real).astype(np.int64), n_in - 1)
+    t = np.clip(real - i0.astype(ft), 0, 1).astype(ft)
+    a = ft(-0.75)
+
+    def conv1(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def conv2(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    coeffs = (conv2(t + 1), conv1(t), conv1(1 - t), conv2(2 - t))
+    m = np.zeros((n_out, n_in))
+    rows = np.arange(n_out)
+    for off, c in zip((-1, 0, 1, 2), coeffs):
+        np.add.at(m, (rows, np.clip(i0 + off, 0, n_in - 1)), c.astype(np.float64))
+    return m
+
+
+def _matrix(mode, n_in, n_out, scale, align_corners, ft):
+    if mode in ("nearest", "nearest-exact"):
+        return _nearest_matrix(n_in, n_out, scale, mode == "nearest-exact", ft)
+    if mode == "bicubic":
+        return _cubic_matrix(n_in, n_out, scale, align_corners, ft)
+    return _linear_matrix(n_in, n_out, scale, align_corners, ft)
+
+
+# ---------------------------------------------------------------------------
+# interpolate
+# ---------------------------------------------------------------------------
+
+_MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact")
+_NEEDS = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+
+
+def _per_dim(v, spatial, what):
+    n = len(spatial)
+    if isinstance(v, (list, tuple)):
+        if len(v) != n:
+            if what == "size":
+                raise ValueError(
+                    f"Input and output must have the same number of spatial dimensions, but got input with spatial "
+                    f"dimensions of {list(spatial)} and output size of {list(v)}. Please provide input tensor in "
+                    "(N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
+            raise ValueError(
+                f"Input and scale_factor must have the same number of spatial dimensions, but got input with spatial "
+                f"dimensions of {list(spatial)} and scale_factor of shape {list(v)}. Please provide input tensor in "
+                "(N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
+        return tuple(v)
+    return (v,) * n
+
+
+@export(functional=True, torch=False)
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """Resize the spatial dims of a (N, C, *spatial) input (one Upsample*Backward0 node)."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    n = input.ndim - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is None and scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if mode not in _MODES or input.ndim not in _DIMS:
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the modes: nearest | "
+            f"linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got {mode})")
+    if mode in _NEEDS and input.ndim != _NEEDS[mode]:
+        raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {_NEEDS[mode]}D input")
+    if antialias:
+        raise NotImplementedError("agrad's interpolate has no antialias=True (bilinear/bicubic "
+                                  "anti-aliasing is not implemented); use antialias=False")
+    spatial = tuple(input.shape[2:])
+    if size is not None:
+        out_size = tuple(int(s) for s in _per_dim(size, spatial, "size"))
+        scales = (None,) * n
+    else:
+        factors = tuple(float(s) for s in _per_dim(scale_factor, spatial, "scale_factor"))
+        out_size = tuple(math.floor(float(s) * f) for s, f in zip(spatial, factors))
+        scales = (None,) * n if recompute_scale_factor else factors
+    if mode == "area":
+        return _adaptive_avg(f"adaptive_avg_pool{n}d", n, input, out_size)
+    ft = np.float64 if input._data.dtype == np.float64 else np.float32
+    mats = tuple(_matrix(mode, a, b, s, align_corners, ft) for a, b, s in zip(spatial, out_size, scales))
+    if not input.dtype.is_floating_point and mode != "nearest" and mode != "nearest-exact":
+        from .nn import check_floating
+        check_floating(input, f"upsample_{mode}{n}d_out_frame")
+    return _op(mode, n)(input, mats=mats)
+
+
+@export(functional=True, torch=False)
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.",
+                  UserWarning, stacklevel=2)
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+@export(functional=True, torch=False)
+def upsample_nearest(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+                  UserWarning, stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+@export(functional=True, torch=False)
+def upsample_bilinear(input, size=None, scale_factor=None):
+    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+                  UserWarning, stacklevel=2)
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+# ---------------------------------------------------------------------------
+# pixel_shuffle, pixel_unshuffle: each the other's derivative
+# ---------------------------------------------------------------------------
+
+def _shuffle_np(a, r):
+    *lead, c, h, w = a.shape
+    oc = c // (r * r)
+    a = a.reshape(*lead, oc, r, r, h, w)
+    k = len(lead)
+    a = a.transpose(*range(k), k, k + 3, k + 1, k + 4, k + 2)
+    return np.ascontiguousarray(a).reshape(*lead, oc, h * r, w * r)
+
+
+def _unshuffle_np(a, r):
+    *lead, c, h, w = a.shape
+    a = a.reshape(*lead, c, h // r, r, w // r, r)
+    k = len(lead)
+    a = a.transpose(*range(k), k, k + 2, k + 4, k + 1, k + 3)
+    return np.ascontiguousarray(a).reshape(*lead, c * r * r, h // r, w // r)
+
+
+_pixel_shuffle = Op("PixelShuffleBackward0", lambda ctx, a, factor: _shuffle_np(a, factor))
+_pixel_unshuffle = Op("PixelUnshuffleBackward0", lambda ctx, a, factor: _unshuffle_np(a, factor))
+_pixel_shuffle.derivative(lambda ctx, grad: _pixel_unshuffle(grad, factor=ctx.factor))
+_pixel_unshuffle.derivative(lambda ctx, grad: _pixel_shuffle(grad, factor=ctx.factor))
+
+
+@export(functional=True)
+def pixel_shuffle(input, upscale_factor):
+    """(*, C*r*r, H, W) -> (*, C, H*r, W*r)."""
+    if input.ndim < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.ndim} dimension(s)")
+    r = int(upscale_factor)
+    if r <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+    if input.shape[-3] % (r * r):
+        raise RuntimeError(
+            f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, "
+            f"but input.size(-3)={input.shape[-3]} is not divisible by {r * r}")
+    return _pixel_shuffle(input, factor=r)
+
+
+@export(functional=True)
+def pixel_unshuffle(input, downscale_factor):
+    """(*, C, H*r, W*r) -> (*, C*r*r, H, W)."""
+    if input.ndim < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+                           f"{input.ndim} dimension(s)")
+    r = int(downscale_factor)
+    if r <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
+    for name, i in (("height", -2), ("width", -1)):
+        if input.shape[i] % r:
+            raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
+                               f"input.size({i})={input.shape[i]} is not divisible by {r}")
+    return _pixel_unshuffle(input, factor=r)

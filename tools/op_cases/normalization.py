@@ -1,0 +1,132 @@
+"""Normalisation, resampling and attention: batch_norm (training / evaluation, running
+statistics), instance_norm, group_norm, interpolate (every mode), pixel_shuffle, the two
+scaled_dot_product_attention paths, second derivatives, and PyTorch's errors."""
+
+from . import case, inp, val
+
+#: running statistics are updated in place: return them next to the output
+_BN_STATS = ("rm = torch.zeros(3, dtype=x.dtype)\nrv = torch.ones(3, dtype=x.dtype)\n"
+             "y = {call}\nout = (y, rm, rv)")
+
+NORM = [
+    case("batch_norm_train", "F.batch_norm(x, None, None, w, b, training=True)", x=inp(4, 3, 5, 2), w=inp(3),
+         b=inp(3), second=True),
+    case("batch_norm_train_2d", "F.batch_norm(x, None, None, training=True)", x=inp(6, 3), second=True),
+    case("batch_norm_train_float64", "F.batch_norm(x, None, None, w, None, True, 0.1, 1e-3)",
+         x=inp(3, 2, 4, dtype="float64"), w=inp(2, dtype="float64"), second=True),
+    case("batch_norm_running_stats", code=_BN_STATS.format(call="F.batch_norm(x, rm, rv, training=True, momentum=0.3)"),
+         x=inp(4, 3, 5)),
+    case("batch_norm_eval", "F.batch_norm(x, m, v, w, b)", x=inp(4, 3, 5), m=inp(3, requires_grad=False),
+         v=inp(3, kind="positive", requires_grad=False), w=inp(3), b=inp(3), second=True),
+    case("batch_norm_eval_no_affine", "F.batch_norm(x, m, v, training=False)", x=inp(2, 3),
+         m=inp(3, requires_grad=False), v=inp(3, kind="positive", requires_grad=False)),
+    case("torch_batch_norm", "torch.batch_norm(x, w, b, None, None, True, 0.1, 1e-5, False)", x=inp(4, 2, 3),
+         w=inp(2), b=inp(2)),
+    case("instance_norm_basic", "F.instance_norm(x)", x=inp(2, 3, 5), second=True),
+    case("instance_norm_affine", "F.instance_norm(x, weight=w, bias=b)", x=inp(2, 3, 4, 3), w=inp(3), b=inp(3),
+         second=True),
+    case("instance_norm_running_stats",
+         code=_BN_STATS.format(call="F.instance_norm(x, rm, rv, momentum=0.2)"), x=inp(2, 3, 6)),
+    case("instance_norm_eval", "F.instance_norm(x, m, v, use_input_stats=False)", x=inp(2, 3, 4),
+         m=inp(3, requires_grad=False), v=inp(3, kind="positive", requires_grad=False)),
+    case("group_norm_basic", "F.group_norm(x, 2, w, b)", x=inp(2, 4, 5, 3), w=inp(4), b=inp(4), second=True),
+    case("group_norm_no_affine", "F.group_norm(x, 3)", x=inp(2, 6, 5), second=True),
+    case("group_norm_one_group_float64", "F.group_norm(x, 1, w)", x=inp(3, 2, 4, dtype="float64"),
+         w=inp(2, dtype="float64"), second=True),
+    case("torch_group_norm", "torch.group_norm(x, 2)", x=inp(2, 4, 3)),
+    case("error_batch_norm_eval_needs_stats", "F.batch_norm(x, None, None)", x=inp(2, 3, 4)),
+    case("error_batch_norm_one_value", "F.batch_norm(x, None, None, training=True)", x=inp(1, 3)),
+    case("error_batch_norm_stats_size", "F.batch_norm(x, m, v, training=True)", x=inp(2, 3, 4),
+         m=inp(4, requires_grad=False), v=inp(4, requires_grad=False)),
+    case("error_batch_norm_weight_size", "F.batch_norm(x, None, None, w, training=True)", x=inp(2, 3, 4), w=inp(4)),
+    case("error_batch_norm_int", "F.batch_norm(x, m, v)", x=inp(2, 3, kind="int", dtype="int64"),
+         m=inp(3, requires_grad=False), v=inp(3, requires_grad=False)),
+    case("error_instance_norm_one_element", "F.instance_norm(x)", x=inp(2, 3, 1)),
+    case("error_group_norm_groups", "F.group_norm(x, 2)", x=inp(2, 3, 4)),
+    case("error_group_norm_weight", "F.group_norm(x, 3, w)", x=inp(2, 3, 4), w=inp(2)),
+]
+
+RESAMPLE = [
+    case("interpolate_nearest_scale", "F.interpolate(x, scale_factor=2)", x=inp(2, 3, 4, 3)),
+    case("interpolate_nearest_fraction", "F.interpolate(x, scale_factor=1.7)", x=inp(1, 2, 5, 4)),
+    case("interpolate_nearest_size", "F.interpolate(x, size=(7, 3))", x=inp(1, 2, 5, 4)),
+    case("interpolate_nearest_1d", "F.interpolate(x, size=7)", x=inp(2, 3, 5)),
+    case("interpolate_nearest_3d", "F.interpolate(x, scale_factor=(1, 2, 1.5))", x=inp(1, 2, 2, 3, 2)),
+    case("interpolate_nearest_exact", "F.interpolate(x, scale_factor=(1.5, 2.5), mode='nearest-exact')",
+         x=inp(1, 2, 5, 4)),
+    case("interpolate_nearest_exact_1d", "F.interpolate(x, size=8, mode='nearest-exact')", x=inp(2, 1, 5)),
+    case("interpolate_nearest_exact_3d", "F.interpolate(x, size=(3, 2, 5), mode='nearest-exact')",
+         x=inp(1, 1, 2, 3, 4)),
+    case("interpolate_linear", "F.interpolate(x, size=7, mode='linear')", x=inp(2, 3, 5)),
+    case("interpolate_linear_align", "F.interpolate(x, scale_factor=0.7, mode='linear', align_corners=True)",
+         x=inp(2, 3, 7)),
+    case("interpolate_bilinear", "F.interpolate(x, size=(7, 3), mode='bilinear')", x=inp(2, 3, 5, 4)),
+    case("interpolate_bilinear_align", "F.interpolate(x, size=(7, 9), mode='bilinear', align_corners=True)",
+         x=inp(1, 2, 5, 4)),
+    case("interpolate_bilinear_scale", "F.interpolate(x, scale_factor=1.3, mode='bilinear')", x=inp(1, 2, 5, 4)),
+    case("interpolate_bilinear_recompute",
+         "F.interpolate(x, scale_factor=(1.3, 2.6), mode='bilinear', recompute_scale_factor=True)",
+         x=inp(1, 2, 5, 4)),
+    case("interpolate_bilinear_float64", "F.interpolate(x, size=(6, 6), mode='bilinear')",
+         x=inp(1, 2, 4, 3, dtype="float64")),
+    case("interpolate_bicubic", "F.interpolate(x, size=(9, 2), mode='bicubic')", x=inp(1, 2, 5, 4)),
+    case("interpolate_bicubic_align", "F.interpolate(x, size=(9, 7), mode='bicubic', align_corners=True)",
+         x=inp(1, 2, 5, 4)),
+    case("interpolate_trilinear", "F.interpolate(x, size=(3, 5, 4), mode='trilinear')", x=inp(1, 2, 2, 3, 4)),
+    case("interpolate_area", "F.interpolate(x, size=(3, 2), mode='area')", x=inp(1, 2, 7, 5)),
+    case("interpolate_then_square", "F.interpolate(x, size=(7, 3), mode='bilinear') ** 2", x=inp(1, 2, 5, 4),
+         second=True),
+    case("upsample_bilinear", "F.upsample_bilinear(x, scale_factor=2)", x=inp(1, 2, 3, 3)),
+    case("upsample_nearest", "F.upsample_nearest(x, size=(5, 5))", x=inp(1, 2, 3, 3)),
+    case("upsample", "F.upsample(x, scale_factor=2, mode='bilinear')", x=inp(1, 2, 3, 3)),
+    case("pixel_shuffle", "F.pixel_shuffle(x, 2)", x=inp(2, 8, 3, 2)),
+    case("pixel_shuffle_batch_dims", "torch.pixel_shuffle(x, 3)", x=inp(2, 2, 9, 2, 1)),
+    case("pixel_unshuffle", "F.pixel_unshuffle(x, 2)", x=inp(3, 2, 4, 6)),
+    case("error_interpolate_both", "F.interpolate(x, size=3, scale_factor=2)", x=inp(1, 2, 3, 3)),
+    case("error_interpolate_neither", "F.interpolate(x)", x=inp(1, 2, 3, 3)),
+    case("error_interpolate_align_nearest", "F.interpolate(x, size=3, align_corners=True)", x=inp(1, 2, 3, 3)),
+    case("error_interpolate_mode_dims", "F.interpolate(x, size=3, mode='bilinear')", x=inp(1, 2, 3)),
+    case("error_interpolate_mode", "F.interpolate(x, size=3, mode='foo')", x=inp(1, 2, 3, 3)),
+    case("error_interpolate_size_len", "F.interpolate(x, size=[3])", x=inp(1, 2, 3, 3)),
+    case("error_pixel_shuffle_channels", "F.pixel_shuffle(x, 2)", x=inp(1, 6, 2, 3)),
+    case("error_pixel_unshuffle_height", "F.pixel_unshuffle(x, 2)", x=inp(1, 2, 5, 6)),
+]
+
+_M = [[True, False, True, True, False, True], [True, True, False, True, True, True],
+      [False, True, True, True, True, False], [True, True, True, False, True, True],
+      [True, False, True, True, True, True]]
+
+ATTENTION = [
+    case("sdpa_flash", "F.scaled_dot_product_attention(q, k, v)", q=inp(2, 3, 5, 4), k=inp(2, 3, 6, 4),
+         v=inp(2, 3, 6, 4)),
+    case("sdpa_flash_causal", "F.scaled_dot_product_attention(q, k, v, is_causal=True)", q=inp(1, 2, 5, 4),
+         k=inp(1, 2, 5, 4), v=inp(1, 2, 5, 4)),
+    case("sdpa_flash_bool_mask", "F.scaled_dot_product_attention(q, k, v, attn_mask=m)", q=inp(2, 3, 5, 4),
+         k=inp(2, 3, 6, 4), v=inp(2, 3, 6, 4), m=val(_M)),
+    case("sdpa_flash_float_mask_scale", "F.scaled_dot_product_attention(q, k, v, attn_mask=m, scale=0.3)",
+         q=inp(2, 3, 5, 4), k=inp(2, 3, 6, 4), v=inp(2, 3, 6, 4), m=inp(5, 6, requires_grad=False)),
+    case("sdpa_flash_gqa", "F.scaled_dot_product_attention(q, k, v, enable_gqa=True)", q=inp(1, 4, 3, 2),
+         k=inp(1, 2, 5, 2), v=inp(1, 2, 5, 2)),
+    case("sdpa_flash_float64_key_no_grad", "F.scaled_dot_product_attention(q, k, v)",
+         q=inp(1, 2, 3, 4, dtype="float64"), k=inp(1, 2, 3, 4, dtype="float64", requires_grad=False),
+         v=inp(1, 2, 3, 4, dtype="float64")),
+    case("sdpa_flash_second_derivative", code=(
+        "y = F.scaled_dot_product_attention(q, q, q)\n"
+        "g, = torch.autograd.grad(y.sum(), q, create_graph=True)\n"
+        "out = torch.autograd.grad(g.sum(), q)"), q=inp(1, 1, 3, 2)),
+    case("sdpa_math_3d", "F.scaled_dot_product_attention(q, k, v)", q=inp(3, 5, 4), k=inp(3, 6, 4),
+         v=inp(3, 6, 7), second=True),
+    case("sdpa_math_2d_mask", "F.scaled_dot_product_attention(q, k, v, attn_mask=m)", q=inp(5, 4), k=inp(6, 4),
+         v=inp(6, 7), m=val(_M), second=True),
+    case("sdpa_math_value_dim_causal_negative_scale",
+         "F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=-0.5)", q=inp(2, 1, 5, 4),
+         k=inp(2, 1, 6, 4), v=inp(2, 1, 6, 3), second=True),
+    case("sdpa_flash_mask_and_causal", "F.scaled_dot_product_attention(q, q, q, attn_mask=m, is_causal=True)",
+         q=inp(1, 1, 5, 6), m=val([row[:5] for row in _M])),
+    case("error_sdpa_math_mask_and_causal", "F.scaled_dot_product_attention(q, q, q, attn_mask=m, is_causal=True)",
+         q=inp(1, 2, 2), m=val([[True, True], [True, True]])),
+    case("error_sdpa_dtypes", "F.scaled_dot_product_attention(q, k, k)", q=inp(1, 1, 2, 2),
+         k=inp(1, 1, 2, 2, dtype="float64")),
+]
+
+CASES = NORM + RESAMPLE + ATTENTION
