@@ -285,7 +285,8 @@ def _matrix_norm_impl(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, 
     if ord == "fro":
         return _linalg_vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype, out=out)
     if ord == "nuc" or abs(float(ord)) == 2:
-        raise NotImplementedError(f"agrad: linalg.matrix_norm with ord={ord!r} (it needs the SVD) is not supported yet")
+        from .decompositions import svd_matrix_norm
+        return finish_out("linalg_matrix_norm", svd_matrix_norm(A, ord, d0, d1, keepdim), out)
     # 1 / inf: the max (min) over one dim of the 1-norm over the other, as ATen does
     reducer = FUNCTIONS.get("amax" if float(ord) > 0 else "amin")
     if reducer is None:

@@ -1,0 +1,714 @@
+"""Matrix decompositions and what is built on them: cholesky, qr, eigh/eigvalsh, svd/svdvals,
+lstsq, pinv, matrix_rank, matrix_exp, lu_factor, lu_solve; and the composites matrix_power,
+multi_dot, cond (matrix_norm's ord=2/-2/'nuc' use svdvals from here).
+
+Each decomposition is one node named as in PyTorch (``LinalgSvdBackward0``, ...) with the
+backward formula of ``torch/csrc/autograd/FunctionsManual.cpp`` written with agrad ops.
+Formulas that need the factors recompute them with the op itself (same numbers), so
+``create_graph=True`` differentiates through them.  As in PyTorch, SVD and eigh gradients
+through the singular/eigen vectors are NaN where values repeat (the formula divides by
+their differences), and ``svdvals``/``eigvalsh`` take the shortcut that stays finite.
+Results with several parts are ``torch.return_types`` named tuples.
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+import numbers
+import warnings
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor, _scalar_name
+from ._op import FUNCTIONS, LINALG, METHODS, Op, export
+from .nn import const
+
+
+def _return_type(name, fields):
+    t = collections.namedtuple(name, fields)
+    t.__module__ = "torch.return_types"
+    return t
+
+
+SvdResult = _return_type("linalg_svd", ["U", "S", "Vh"])
+TorchSvdResult = _return_type("svd", ["U", "S", "V"])
+QrResult = _return_type("linalg_qr", ["Q", "R"])
+TorchQrResult = _return_type("qr", ["Q", "R"])
+EighResult = _return_type("linalg_eigh", ["eigenvalues", "eigenvectors"])
+LstsqResult = _return_type("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+LuFactorResult = _return_type("linalg_lu_factor", ["LU", "pivots"])
+
+
+def _error(message):
+    return LINALG["LinAlgError"](message)
+
+
+def _square(t, who):
+    if t.ndim < 2:
+        raise RuntimeError(f"{who}: The input tensor A must have at least 2 dimensions.")
+    n, m = t.shape[-2:]
+    if n != m:
+        raise RuntimeError(f"{who}: A must be batches of square matrices, but they are {n} by {m} matrices")
+
+
+def _floating(t, who):
+    if not t.dtype.is_floating_point:
+        raise RuntimeError(f"{who}: Expected a floating point or complex tensor as input. Got {_scalar_name(t.dtype)}")
+
+
+def _matrix(t, who):
+    if t.ndim < 2:
+        raise RuntimeError(f"{who}: The input tensor A must have at least 2 dimensions.")
+    _floating(t, who)
+
+
+def _solve(A, B, left=True):
+    return LINALG["solve"](A, B, left=left)
+
+
+def _eye(n, like):
+    return const(np.eye(n, dtype=like._data.dtype))
+
+
+def _record_defined(op):
+    """Let the formula of a multi-output op see which output gradients were undefined
+    (PyTorch's formulas branch on it; the engine would pass zeros)."""
+    apply = op.node.apply
+
+    def node_apply(self, grads):
+        self.defined = tuple(g is not None for g in grads)
+        return apply(self, grads)
+
+    op.node.apply = node_apply
+
+
+def _batch_where(a):
+    return lambda b: f"(Batch element {b}): " if a.ndim > 2 else ""
+
+
+# ---------------------------------------------------------------------------
+# cholesky
+# ---------------------------------------------------------------------------
+
+def _cholesky_fwd(ctx, a, upper, who):
+    try:
+        out = np.linalg.cholesky(a)
+    except np.linalg.LinAlgError:
+        flat = a.reshape((-1,) + a.shape[-2:])
+        for b, m in enumerate(flat):
+            for k in range(1, m.shape[0] + 1):
+                try:
+                    np.linalg.cholesky(m[:k, :k])
+                except np.linalg.LinAlgError:
+                    raise _error(f"{who}: {_batch_where(a)(b)}The factorization could not be completed because the "
+                                 f"input is not positive-definite (the leading minor of order {k} is not "
+                                 "positive-definite).") from None
+        raise
+    out = out.astype(a.dtype, copy=False)
+    return np.swapaxes(out, -1, -2).copy() if upper else out
+
+
+def _cholesky_backward(ctx, grad):
+    L, gL = ctx.result, grad
+    if ctx.upper:
+        L, gL = L.mT, gL.mT
+    gA = L.mT.matmul(gL).tril()
+    gA = 0.5 * (gA + gA.tril(-1).mT)
+    gA = _solve(L.mT, gA)
+    return _solve(L, gA, left=False)
+
+
+_cholesky = Op("LinalgCholeskyExBackward0", _cholesky_fwd, inputs=("A",), saves=("result",))
+_cholesky.derivative(_cholesky_backward)
+_cholesky_legacy = Op("CholeskyBackward0", _cholesky_fwd, saves=("result",))
+_cholesky_legacy.derivative(_cholesky_backward)
+
+
+def _linalg_cholesky(A, *, upper=False, out=None):
+    _square(A, "linalg.cholesky")
+    _floating(A, "linalg.cholesky")
+    return _cholesky(A, upper=bool(upper), who="linalg.cholesky")
+
+
+export("cholesky", linalg=True, torch=False)(_linalg_cholesky)
+
+
+@export("cholesky", method=True)
+def cholesky(input, upper=False, *, out=None):
+    """torch.cholesky (deprecated in favour of torch.linalg.cholesky), with PyTorch's warning."""
+    warnings.warn(
+        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future PyTorch "
+        "release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\n"
+        "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
+        "This transform will produce equivalent results for all valid (symmetric positive definite) inputs.",
+        UserWarning, stacklevel=2)
+    _square(input, "cholesky")
+    _floating(input, "cholesky")
+    return _cholesky_legacy(input, upper=bool(upper), who="cholesky")
+
+
+# ---------------------------------------------------------------------------
+# qr
+# ---------------------------------------------------------------------------
+
+def _qr_fwd(ctx, a, mode):
+    if mode == "r":
+        r = np.linalg.qr(a, mode="r") if a.ndim == 2 else np.linalg.qr(a)[1]
+        return np.zeros((0,), a.dtype), np.asarray(r, a.dtype)
+    q, r = np.linalg.qr(a, mode=mode)
+    return q.astype(a.dtype, copy=False), r.astype(a.dtype, copy=False)
+
+
+_qr = Op("LinalgQrBackward0", _qr_fwd, inputs=("A",), saves=("A",), outputs=None, multi_grad=True)
+_record_defined(_qr)
+
+
+@_qr.derivative
+def _(ctx, grads):
+    mode = ctx.mode
+    if mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
+                           "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
+    Q, R = _qr(ctx.A, mode=mode)
+    m, n = Q.shape[-2], R.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
+    has_q, has_r = ctx.defined
+    gQ, gR = grads
+    if has_q and has_r:
+        gA = gR.matmul(R.mT) - Q.mT.matmul(gQ)
+    elif has_q:
+        gA = -Q.mT.matmul(gQ)
+    else:
+        gA = gR.matmul(R.mT)
+    if m >= n:
+        # Q syminvadj(triu(gA)) (+ gQ), then solve X R^H = that
+        sym = gA.triu()
+        sym = sym + sym.mT
+        gA = Q.matmul(sym - 0.5 * sym.diagonal(0, -2, -1).diag_embed())
+        if has_q:
+            gA = gA + gQ
+        return _solve(R.mT, gA, left=False)
+    gA = Q.matmul((gA - gA.mT).tril(-1) * -1)
+    gA = _solve(R[..., :m].mT, gA, left=False)
+    zeros = const(np.zeros(gA.shape[:-1] + (n - m,), gA._data.dtype))
+    gA = FUNCTIONS["cat"]([gA, zeros], -1)
+    if has_r:
+        gA = gA + Q.matmul(gR)
+    return gA
+
+
+def _qr_impl(A, mode, who):
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or "
+                           "'complete'")
+    _matrix(A, who)
+    return _qr(A, mode=mode)
+
+
+def _linalg_qr(A, mode="reduced", *, out=None):
+    return QrResult(*_qr_impl(A, mode, "linalg.qr"))
+
+
+export("qr", linalg=True, torch=False)(_linalg_qr)
+
+
+@export("qr", method=True)
+def qr(input, some=True, *, out=None):
+    """torch.qr (deprecated in favour of torch.linalg.qr), with PyTorch's warning."""
+    warnings.warn(
+        "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\n"
+        "The boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = torch.qr(A, some)\n"
+        "should be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else 'complete')",
+        UserWarning, stacklevel=2)
+    return TorchQrResult(*_qr_impl(input, "reduced" if some else "complete", "linalg.qr"))
+
+
+# ---------------------------------------------------------------------------
+# eigh, eigvalsh
+# ---------------------------------------------------------------------------
+
+def _eigh_fwd(ctx, a, uplo):
+    w, v = np.linalg.eigh(a, UPLO=uplo)
+    return w.astype(a.dtype, copy=False), v.astype(a.dtype, copy=False)
+
+
+_eigh = Op("LinalgEighBackward0", _eigh_fwd, inputs=("A",), saves=("A",), outputs=None, multi_grad=True)
+_record_defined(_eigh)
+
+
+@_eigh.derivative
+def _(ctx, grads):
+    # linalg_eig_backward with is_hermitian=True
+    L, V = _eigh(ctx.A, uplo=ctx.uplo)
+    gL, gV = grads
+    has_l, has_v = ctx.defined
+    if not has_v:
+        return (V * gL.unsqueeze(-2)).matmul(V.mT)
+    VhgV = V.mT.matmul(gV)
+    VhgV = 0.5 * (VhgV - VhgV.mT)
+    E = L.unsqueeze(-2) - L.unsqueeze(-1) + _eye(L.shape[-1], L)
+    gA = VhgV / E
+    if has_l:
+        gA = gA + gL.diag_embed()
+    return V.matmul(gA.matmul(V.mT))
+
+
+def _eigh_impl(A, UPLO, who):
+    _square(A, who)
+    _floating(A, who)
+    if UPLO not in ("L", "U"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return _eigh(A, uplo=UPLO)
+
+
+def _linalg_eigh(A, UPLO="L", *, out=None):
+    return EighResult(*_eigh_impl(A, UPLO, "linalg.eigh"))
+
+
+def _linalg_eigvalsh(A, UPLO="L", *, out=None):
+    return _eigh_impl(A, UPLO, "linalg.eigvalsh")[0]
+
+
+export("eigh", linalg=True, torch=False)(_linalg_eigh)
+export("eigvalsh", linalg=True, torch=False)(_linalg_eigvalsh)
+
+
+# ---------------------------------------------------------------------------
+# svd, svdvals
+# ---------------------------------------------------------------------------
+
+def _svd_fwd(ctx, a, full_matrices):
+    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    return u.astype(a.dtype, copy=False), s.astype(a.dtype, copy=False), vh.astype(a.dtype, copy=False)
+
+
+_svd = Op("LinalgSvdBackward0", _svd_fwd, inputs=("A",), saves=("A",), outputs=None, multi_grad=True)
+_record_defined(_svd)
+
+
+@_svd.derivative
+def _(ctx, grads):
+    U, S, Vh = _svd(ctx.A, full_matrices=False)
+    gU, gS, gVh = grads
+    has_u, has_s, has_vh = ctx.defined
+    k = S.shape[-1]
+    if ctx.full_matrices:
+        gU = gU[..., :k]
+        gVh = gVh[..., :k, :]
+    m, n = U.shape[-2], Vh.shape[-1]
+    if not has_u and not has_vh:
+        return U.matmul(gS.unsqueeze(-1) * Vh) if m >= n else (U * gS.unsqueeze(-2)).matmul(Vh)
+    skew = lambda X: X - X.mT  # noqa: E731
+    UhgU = skew(U.mT.matmul(gU)) if has_u else None
+    VhgV = skew(Vh.matmul(gVh.mT)) if has_vh else None
+    S2 = S * S
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + _eye(k, S)
+    if has_u and has_vh:
+        gA = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E
+    elif has_u:
+        gA = UhgU * (S.unsqueeze(-2) / E)
+    else:
+        gA = S.unsqueeze(-1) * VhgV / E
+    if has_s:
+        gA = gA + gS.diag_embed()
+    if m > n and has_u:
+        gA = U.matmul(gA)
+        gUSinv = gU / S.unsqueeze(-2)
+        gA = gA + gUSinv - U.matmul(U.mT.matmul(gUSinv))
+        return gA.matmul(Vh)
+    if m < n and has_vh:
+        gA = gA.matmul(Vh)
+        SinvgVh = gVh / S.unsqueeze(-1)
+        gA = gA + SinvgVh - SinvgVh.matmul(Vh.mT).matmul(Vh)
+        return U.matmul(gA)
+    return U.matmul(gA.matmul(Vh)) if m >= n else U.matmul(gA).matmul(Vh)
+
+
+def _svd_impl(A, full_matrices, who):
+    _matrix(A, who)
+    return _svd(A, full_matrices=bool(full_matrices))
+
+
+def _linalg_svd(A, full_matrices=True, *, driver=None, out=None):
+    return SvdResult(*_svd_impl(A, full_matrices, "linalg.svd"))
+
+
+def svdvals(A, *, driver=None, out=None):
+    """The singular values, descending (the S of one LinalgSvdBackward0 node)."""
+    return _svd_impl(A, False, "linalg.svdvals")[1]
+
+
+export("svd", linalg=True, torch=False)(_linalg_svd)
+export("svdvals", linalg=True, torch=False)(svdvals)
+
+
+@export("svd", method=True)
+def svd(input, some=True, compute_uv=True, *, out=None):
+    """torch.svd: (U, S, V) with V = Vh^T; without compute_uv, U and V are zeros."""
+    U, S, Vh = _svd_impl(input, not some, "linalg.svd")
+    if not compute_uv:
+        m, n = input.shape[-2:]
+        d = input._data.dtype
+        return TorchSvdResult(Tensor._make(np.zeros(input.shape[:-2] + (m, m), d)), S,
+                              Tensor._make(np.zeros(input.shape[:-2] + (n, n), d)))
+    return TorchSvdResult(U, S, Vh.mT)
+
+
+# ---------------------------------------------------------------------------
+# pinv, matrix_rank
+# ---------------------------------------------------------------------------
+
+def _tolerances(a, atol, rtol, s_max):
+    """PyTorch's cutoff: max(atol, rtol * largest singular value); rtol defaults to eps * max(m, n)
+    when neither is given, and to 0 when only atol is."""
+    if rtol is None:
+        rtol = np.finfo(a.dtype).eps * max(a.shape[-2:]) if atol is None or np.all(np.asarray(atol) <= 0) else 0.0
+    atol = 0.0 if atol is None else atol
+    return np.maximum(np.asarray(atol, np.float64), np.asarray(rtol, np.float64) * s_max)
+
+
+def _pinv_fwd(ctx, a, atol, rtol, hermitian):
+    if hermitian:
+        w, v = np.linalg.eigh(a)
+        s_abs = np.abs(w)
+        cut = _tolerances(a, atol, rtol, s_abs.max(-1, initial=0.0))[..., None]
+        inv = np.where(s_abs > cut, 1.0 / np.where(s_abs > cut, w, 1), 0)
+        return np.matmul(v * inv[..., None, :], np.swapaxes(v, -1, -2)).astype(a.dtype, copy=False)
+    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    cut = _tolerances(a, atol, rtol, s.max(-1, initial=0.0) if s.size else 0.0)
+    cut = np.asarray(cut)[..., None]
+    inv = np.where(s > cut, 1.0 / np.where(s > cut, s, 1), 0)
+    return np.matmul(np.swapaxes(vh, -1, -2) * inv[..., None, :], np.swapaxes(u, -1, -2)).astype(a.dtype, copy=False)
+
+
+_pinv = Op("LinalgPinvBackward0", _pinv_fwd, inputs=("self",), saves=("self", "result"))
+
+
+def pinv_backward(grad, pinvA, A):
+    m, n = A.shape[-2:]
+    pinvAh = pinvA.mT
+    gradh = grad.mT
+    if m <= n:
+        K = gradh.matmul(pinvA)
+        KpinvAh = K.matmul(pinvAh)
+        return (-(pinvA.matmul(K)).mT + KpinvAh - A.matmul(pinvA).matmul(KpinvAh)
+                + pinvAh.matmul(pinvA).matmul(gradh - K.matmul(A)))
+    K = pinvA.matmul(gradh)
+    pinvAhK = pinvAh.matmul(K)
+    return (-(K.matmul(pinvA)).mT + (gradh - A.matmul(K)).matmul(pinvA).matmul(pinvAh)
+            + pinvAhK - pinvAhK.matmul(pinvA).matmul(A))
+
+
+_pinv.derivative(lambda ctx, grad: pinv_backward(grad, ctx.result, ctx.self))
+
+
+def _tol_value(t):
+    return t._data if isinstance(t, Tensor) else t
+
+
+def _linalg_pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
+    _matrix(A, "linalg.pinv")
+    if rcond is not None:
+        rtol = rcond
+    return _pinv(A, atol=_tol_value(atol), rtol=_tol_value(rtol), hermitian=bool(hermitian))
+
+
+export("pinv", linalg=True, torch=False)(_linalg_pinv)
+
+
+@export("pinverse", method=True)
+def pinverse(input, rcond=1e-15):
+    return _linalg_pinv(input, rtol=rcond)
+
+
+def _linalg_matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None, tol=None):
+    _matrix(A, "linalg.matrix_rank")
+    a = A._data
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    s = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
+    cut = _tolerances(a, _tol_value(atol), _tol_value(rtol), s.max(-1, initial=0.0))
+    return Tensor._make(np.asarray((s > np.asarray(cut)[..., None]).sum(-1), np.int64))
+
+
+export("matrix_rank", linalg=True, torch=False)(_linalg_matrix_rank)
+
+
+# ---------------------------------------------------------------------------
+# lstsq
+# ---------------------------------------------------------------------------
+
+def _lstsq_fwd(ctx, a, b, vector, driver, rcond):
+    bb = b[..., None] if vector else b
+    batch = np.broadcast_shapes(a.shape[:-2], bb.shape[:-2])
+    aa = np.broadcast_to(a, batch + a.shape[-2:])
+    bb = np.broadcast_to(bb, batch + bb.shape[-2:])
+    m, n = a.shape[-2:]
+    cut = rcond if rcond is not None else np.finfo(a.dtype).eps * max(m, n)
+    u, s, vh = np.linalg.svd(aa, full_matrices=False)
+    keep = s > cut * s.max(-1, keepdims=True, initial=0.0)
+    inv = np.where(keep, 1.0 / np.where(keep, s, 1), 0)
+    x = np.matmul(np.swapaxes(vh, -1, -2) * inv[..., None, :], np.matmul(np.swapaxes(u, -1, -2), bb))
+    rank = keep.sum(-1).astype(np.int64)
+    dt = a.dtype
+    empty = np.zeros((0,), dt)
+    residuals = empty
+    if driver in ("gels", "gelsd", "gelss") and m > n and (driver == "gels" or np.all(rank == n)):
+        r = np.matmul(aa, x) - bb
+        residuals = (r * r).sum(-2).astype(dt)
+    sv = s.astype(dt) if driver in ("gelsd", "gelss") else empty
+    rank_out = np.zeros((0,), np.int64) if driver == "gels" else rank
+    x = x[..., 0] if vector else x
+    return x.astype(dt, copy=False), residuals, rank_out, sv
+
+
+_lstsq = Op("LinalgLstsqBackward0", _lstsq_fwd, inputs=("self", "b"), saves=("self", "b"), outputs=2)
+
+
+@_lstsq.derivative
+def _(ctx, grad):
+    A, B = ctx.self, ctx.b
+    gX = grad.unsqueeze(-1) if ctx.vector else grad
+    Bm = B.unsqueeze(-1) if ctx.vector else B
+    pinvA = _pinv(A, atol=None, rtol=None, hermitian=False)
+    gA = gB = None
+    if ctx.needs(0):
+        gA = pinv_backward(gX.matmul(Bm.mT), pinvA, A)
+    if ctx.needs(1):
+        gB = pinvA.mT.matmul(gX)
+        gB = gB.squeeze(-1) if ctx.vector else gB
+    return gA, gB
+
+
+def _linalg_lstsq(A, B, rcond=None, *, driver=None):
+    _matrix(A, "torch.linalg.lstsq")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same dtype, but got input's "
+                           f"dtype {A.dtype} and other's dtype {B.dtype}")
+    if driver is not None and driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+    vector = B.ndim == A.ndim - 1
+    rows = B.shape[-1] if vector else B.shape[-2]
+    if rows != A.shape[-2]:
+        raise RuntimeError(
+            f"torch.linalg.lstsq: input.size(-2) should match other.size({-1 if vector else -2})")
+    out = _lstsq.apply((A, B), (A._data, B._data), {"vector": vector, "driver": driver or "gelsy", "rcond": rcond})
+    return LstsqResult(*out)
+
+
+export("lstsq", linalg=True, torch=False)(_linalg_lstsq)
+
+
+# ---------------------------------------------------------------------------
+# matrix_exp
+# ---------------------------------------------------------------------------
+
+_PADE13 = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800., 129060195264000.,
+           10559470521600., 670442572800., 33522128640., 1323241920., 40840800., 960960., 16380., 182., 1.)
+
+
+def _expm_np(a):
+    """exp(A) by scaling and squaring with the [13/13] Pade approximant (Higham 2005), batched."""
+    work = a.astype(np.float64)
+    n = a.shape[-1]
+    norm = np.abs(work).sum(-2).max(-1, initial=0.0)  # 1-norm per matrix
+    s = np.maximum(0, np.ceil(np.log2(np.maximum(norm, 1e-300) / 5.371920351148152))).astype(np.int64)
+    work = work / (2.0 ** s)[..., None, None]
+    eye = np.eye(n)
+    b = _PADE13
+    a2 = work @ work
+    a4 = a2 @ a2
+    a6 = a4 @ a2
+    u = work @ (a6 @ (b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6 + b[5] * a4 + b[3] * a2 + b[1] * eye)
+    v = a6 @ (b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2 + b[0] * eye
+    r = np.linalg.solve(v - u, v + u)
+    for i in range(int(s.max(initial=0))):  # squarings: a loop over the scaling steps only
+        sq = r @ r
+        r = np.where((s > i)[..., None, None], sq, r)
+    return r.astype(a.dtype, copy=False)
+
+
+_matrix_exp = Op("LinalgMatrixExpBackward0", lambda ctx, a: _expm_np(a), saves=("self",))
+
+
+@_matrix_exp.derivative
+def _(ctx, grad):
+    # linalg_matrix_exp_differential(self, grad, adjoint=True): a block matrix exponential
+    A = ctx.self.mT
+    n = A.shape[-1]
+    cat = FUNCTIONS["cat"]
+    zeros = const(np.zeros(A.shape, A._data.dtype))
+    meta = cat([cat([A, grad], -1), cat([zeros, A], -1)], -2)
+    return _matrix_exp(meta)[..., :n, n:]
+
+
+@export("matrix_exp", method=True)
+def matrix_exp(input):
+    """The matrix exponential (LinalgMatrixExpBackward0)."""
+    _square(input, "linalg.matrix_exp")
+    _floating(input, "linalg.matrix_exp")
+    return _matrix_exp(input)
+
+
+export("matrix_exp", linalg=True, torch=False)(matrix_exp)
+
+
+# ---------------------------------------------------------------------------
+# matrix_power, multi_dot (ATen's composites)
+# ---------------------------------------------------------------------------
+
+def _matmul(a, b):
+    return FUNCTIONS["matmul"](a, b)
+
+
+@export("matrix_power", method=True)
+def matrix_power(input, n):
+    """A^n by repeated squaring, as ATen builds it (n = 0: a copy of the identity; n < 0: of the inverse)."""
+    _square(input, "linalg.matrix_power")
+    if not isinstance(n, numbers.Integral):
+        raise TypeError(f"matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}")
+    if n == 0:
+        out = input.clone()
+        eye = np.broadcast_to(np.eye(input.shape[-1], dtype=input._data.dtype), input.shape)
+        return out.copy_(Tensor._make(np.ascontiguousarray(eye)))
+    if n == 1:
+        return input.clone()
+    if n == -1:
+        return LINALG["inv"](input)
+    a = LINALG["inv"](input) if n < 0 else input
+    n = abs(n)
+    if n == 2:
+        return _matmul(a, a)
+    if n == 3:
+        return _matmul(_matmul(a, a), a)
+    z = result = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        z = a if z is None else _matmul(z, z)
+        if bit:
+            result = z if result is None else _matmul(result, z)
+    return result
+
+
+export("matrix_power", linalg=True, torch=False)(matrix_power)
+
+
+def _chain_order(shapes):
+    p = [s[0] for s in shapes] + [shapes[-1][1]]
+    n = len(shapes)
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = math.inf
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if q < cost[i][j]:
+                    cost[i][j], split[i][j] = q, k
+    return split
+
+
+def multi_dot(tensors, *, out=None):
+    """The product of a chain of matrices, in the cheapest order (ATen's matrix-chain order)."""
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    mats = list(tensors)
+    out_shape = []
+    first, last = tensors[0], tensors[-1]
+    if first.ndim == 1:
+        mats[0] = first.unsqueeze(0)
+    elif first.ndim == 2:
+        out_shape.append(first.shape[0])
+    else:
+        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {first.ndim}D")
+    if last.ndim == 1:
+        mats[-1] = last.unsqueeze(-1)
+    elif last.ndim == 2:
+        out_shape.append(last.shape[1])
+    else:
+        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {last.ndim}D")
+    for i in range(1, n - 1):
+        if tensors[i].ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {tensors[i].ndim}D")
+    for i in range(1, n):
+        if mats[i].dtype is not mats[0].dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+                               f"{mats[0].dtype} and tensor {i} {mats[i].dtype}")
+        if mats[i - 1].shape[-1] != mats[i].shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {list(tensors[i - 1].shape)} and "
+                               f"{list(tensors[i].shape)} cannot be multiplied")
+    mm = FUNCTIONS["mm"]
+    if n == 2:
+        result = mm(mats[0], mats[1])
+    elif n == 3:
+        a, b, c, d = mats[0].shape[0], mats[1].shape[0], mats[2].shape[0], mats[2].shape[1]
+        if a * c * (b + d) < b * d * (a + c):
+            result = mm(mm(mats[0], mats[1]), mats[2])
+        else:
+            result = mm(mats[0], mm(mats[1], mats[2]))
+    else:
+        split = _chain_order([m.shape for m in mats])
+
+        def chain(i, j):
+            return mats[i] if i == j else mm(chain(i, split[i][j]), chain(split[i][j] + 1, j))
+
+        result = chain(0, n - 1)
+    return result.view(*out_shape)
+
+
+export("multi_dot", linalg=True, torch=False)(multi_dot)
+
+
+# ---------------------------------------------------------------------------
+# matrix norms through the singular values, cond
+# ---------------------------------------------------------------------------
+
+def svd_matrix_norm(A, ord, d0, d1, keepdim):
+    """linalg.matrix_norm for ord = 2, -2 ('largest / smallest singular value') and 'nuc' (their sum),
+    as ATen builds it: dims moved to the end, svdvals, amax / amin / sum."""
+    perm = [i for i in range(A.ndim) if i not in (d0, d1)] + [d0, d1]
+    s = svdvals(A.permute(*perm))
+    if ord == "nuc":
+        result = s.sum(-1, keepdim=keepdim)
+    else:
+        result = FUNCTIONS["amax" if float(ord) > 0 else "amin"](s, -1, keepdim)
+    if keepdim:
+        inverse = [perm.index(i) for i in range(A.ndim)]
+        result = result.unsqueeze(-1).permute(*inverse)
+    return result
+
+
+def cond(A, p=None, *, out=None):
+    """The condition number: s_max / s_min for p in (None, 2, -2), else norm(A) * norm(A^-1)."""
+    if A.ndim < 2:
+        raise RuntimeError(f"linalg.cond: The input tensor A must have at least 2 dimensions.")
+    _floating(A, "linalg.cond")
+    if p is None or (not isinstance(p, str) and abs(float(p)) == 2):
+        s = svdvals(A)
+        s_max, s_min = s[..., :1], s[..., -1:]
+        result = s_min / s_max if p is not None and float(p) == -2 else s_max / s_min
+        return result.squeeze(-1)
+    _square(A, "linalg.cond")
+    if isinstance(p, str) and p not in ("fro", "nuc"):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    a = A._data
+    singular = np.array([np.linalg.matrix_rank(m) < m.shape[-1] for m in a.reshape((-1,) + a.shape[-2:])])
+    singular = singular.reshape(a.shape[:-2])
+    if singular.any():
+        safe = Tensor._make(np.where(singular[..., None, None], np.eye(a.shape[-1], dtype=a.dtype), a))
+        inverse = LINALG["inv"](A if not singular.any() else safe)
+    else:
+        inverse = LINALG["inv"](A)
+    # in place, as ATen does: the inverse saved by its own node changes, so a backward
+    # through this path raises PyTorch's error for a modified saved tensor
+    inverse.masked_fill_(const(np.broadcast_to(singular[..., None, None], a.shape)), math.inf)
+    result = LINALG["matrix_norm"](A, p) * LINALG["matrix_norm"](inverse, p)
+    return result.nan_to_num_(math.inf, math.inf, -math.inf)
+
+
+export("cond", linalg=True, torch=False)(cond)

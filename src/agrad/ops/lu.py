@@ -1,0 +1,177 @@
+"""LU: torch.linalg.lu_factor (LinalgLuFactorExBackward0) and torch.linalg.lu_solve
+(LinalgLuSolveBackward0).
+
+The factorisation is LAPACK getrf's: partial pivoting by the largest absolute value,
+1-based int32 pivots, unit-lower L and upper U packed in one matrix.  It runs one
+column step at a time over the whole batch.  Backward formulas are PyTorch's
+(``lu_factor_ex_backward``, ``linalg_lu_solve_LU``) written with agrad ops; square
+matrices only for lu_factor's gradient (a rectangular one says so).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..tensor import Tensor, _scalar_name
+from ._op import LINALG, Op, export
+from .decompositions import LuFactorResult
+from .nn import const
+
+
+def lu_np(a):
+    """(LU, pivots, info): getrf on each matrix of ``a``; info is LAPACK's first zero pivot (1-based) or 0."""
+    lu = np.array(a, copy=True).reshape((-1,) + a.shape[-2:])
+    b, m, n = lu.shape
+    k = min(m, n)
+    piv = np.zeros((b, k), np.int32)
+    info = np.zeros(b, np.int64)
+    rows = np.arange(b)
+    for j in range(k):  # one column step for the whole batch
+        p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
+        piv[:, j] = p + 1
+        lu[rows, j], lu[rows, p] = lu[rows, p], lu[rows, j].copy()
+        pivot = lu[:, j, j]
+        zero = pivot == 0
+        info = np.where(zero & (info == 0), j + 1, info)
+        lu[:, j + 1:, j] /= np.where(zero, 1, pivot)[:, None]
+        lu[:, j + 1:, j + 1:] -= lu[:, j + 1:, j, None] * lu[:, j, None, j + 1:]
+    return lu.reshape(a.shape), piv.reshape(a.shape[:-2] + (k,)), info
+
+
+def permutation_np(piv, m, dtype):
+    """P with A = P L U, from getrf's pivots."""
+    flat = piv.reshape((-1, piv.shape[-1]))
+    perm = np.tile(np.arange(m), (flat.shape[0], 1))
+    rows = np.arange(flat.shape[0])
+    for j in range(flat.shape[1]):
+        p = flat[:, j] - 1
+        perm[rows, j], perm[rows, p] = perm[rows, p], perm[rows, j].copy()
+    P = np.zeros((flat.shape[0], m, m), dtype)
+    P[rows[:, None], perm, np.arange(m)] = 1
+    return P.reshape(piv.shape[:-1] + (m, m))
+
+
+def _unpack(LU, piv):
+    """(P, L, U) as agrad tensors: L and U differentiable functions of LU, P a constant."""
+    m = LU.shape[-2]
+    k = min(LU.shape[-2:])
+    eye = const(np.eye(m, k, dtype=LU._data.dtype))
+    L = LU[..., :, :k].tril(-1) + eye
+    U = LU[..., :k, :].triu()
+    return const(permutation_np(piv, m, LU._data.dtype)), L, U
+
+
+def _solve(A, B, left=True):
+    return LINALG["solve"](A, B, left=left)
+
+
+# ---------------------------------------------------------------------------
+# lu_factor
+# ---------------------------------------------------------------------------
+
+def _lu_factor_fwd(ctx, a):
+    lu, piv, info = lu_np(a)
+    ctx.pivots = piv
+    bad = np.nonzero(info)[0]
+    if bad.size:
+        b, i = int(bad[0]), int(info[bad[0]])
+        where = f"(Batch element {b}): " if a.ndim > 2 else ""
+        raise RuntimeError(
+            f"torch.linalg.lu_factor: {where}U[{i},{i}] is zero and using it on lu_solve would result in a division "
+            "by zero. If you still want to perform the factorization, consider calling linalg.lu(A, pivot) or "
+            "linalg.lu_factor_ex(A, pivot)")
+    return lu, piv
+
+
+_lu_factor = Op("LinalgLuFactorExBackward0", _lu_factor_fwd, inputs=("A",), saves=("A",), outputs=1)
+
+
+@_lu_factor.derivative
+def _(ctx, grad):
+    m, n = ctx.input_shape[-2:]
+    if m != n:
+        raise NotImplementedError("agrad: the gradient of linalg.lu_factor is implemented for square matrices only")
+    LU, _ = _lu_factor(ctx.A)
+    P, L, U = _unpack(LU, ctx.pivots)
+    gA = L.mT.matmul(grad).tril(-1) + grad.matmul(U.mT).triu()
+    gA = _solve(U.mT, gA, left=False)
+    gA = _solve(L.mT, gA)
+    return P.matmul(gA)
+
+
+def _linalg_lu_factor(A, *, pivot=True, out=None):
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.lu_factor: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(A.shape)} instead")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    if not A.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.lu_factor: Expected a floating point or complex tensor as input. Got "
+                           f"{_scalar_name(A.dtype)}")
+    return LuFactorResult(*_lu_factor(A))
+
+
+export("lu_factor", linalg=True, torch=False)(_linalg_lu_factor)
+
+
+# ---------------------------------------------------------------------------
+# lu_solve
+# ---------------------------------------------------------------------------
+
+def _lu_solve_fwd(ctx, lu, b, pivots, left, adjoint):
+    m = lu.shape[-1]
+    P = permutation_np(pivots, m, lu.dtype)
+    L = np.tril(lu, -1) + np.eye(m, dtype=lu.dtype)
+    A = np.matmul(P, np.matmul(L, np.triu(lu)))
+    At = np.swapaxes(A, -1, -2)
+    if left:
+        x = np.linalg.solve(At if adjoint else A, b)
+    else:
+        x = np.swapaxes(np.linalg.solve(A if adjoint else At, np.swapaxes(b, -1, -2)), -1, -2)
+    return x.astype(lu.dtype, copy=False)
+
+
+_lu_solve = Op("LinalgLuSolveBackward0", _lu_solve_fwd, inputs=("LU", "B"), saves=("LU", "result"))
+
+
+def _lu_solve_call(LU, B, pivots, left, adjoint):
+    return _lu_solve.apply((LU, B), (LU._data, B._data), {"pivots": pivots, "left": left, "adjoint": adjoint})
+
+
+@_lu_solve.derivative
+def _(ctx, grad):
+    LU, X, left, adjoint = ctx.LU, ctx.result, ctx.left, ctx.adjoint
+    gLU = gB = None
+    if ctx.needs(1):
+        gB = _lu_solve_call(LU, grad, ctx.pivots, left, not adjoint)
+    if ctx.needs(0):
+        P, L, U = _unpack(LU, ctx.pivots)
+        if left != adjoint:
+            gR = _solve(U.mT, -(grad if left else grad.mT).matmul(X.mT if left else X))
+            gL = _solve(L.mT, gR.matmul(U.mT)).tril(-1)
+            gLU = gL + gR.triu()
+        else:
+            gR = -P.mT.matmul(X if left else X.mT).matmul(grad.mT if left else grad).matmul(P)
+            gR = _solve(L.mT, gR, left=False)
+            gU = _solve(U.mT, L.mT.matmul(gR), left=False).triu()
+            gLU = gR.tril(-1) + gU
+    return gLU, gB
+
+
+def _linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+    if LU.ndim < 2 or LU.shape[-1] != LU.shape[-2]:
+        raise RuntimeError(f"linalg.lu_solve: A must be batches of square matrices, but they are "
+                           f"{LU.shape[-2] if LU.ndim >= 2 else 1} by {LU.shape[-1]} matrices")
+    if B.ndim < 2:
+        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
+    n = LU.shape[-1]
+    if (B.shape[-2] if left else B.shape[-1]) != n:
+        raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    if LU.dtype is not B.dtype:
+        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type "
+                           f"{_scalar_name(LU.dtype)} and B of type {_scalar_name(B.dtype)} instead")
+    return _lu_solve_call(LU, B, pivots._data.astype(np.int64), bool(left), bool(adjoint))
+
+
+export("lu_solve", linalg=True, torch=False)(_linalg_lu_solve)
