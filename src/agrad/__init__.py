@@ -17,7 +17,8 @@ from .dtypes import (  # noqa: F401
     bool_ as bool, dtype, float16, float32, float64, int8, int16, int32, int64, uint8,
     get_default_dtype, set_default_dtype, promote_types,
 )
-from .tensor import Size, Tensor, device  # noqa: F401
+from .tensor import Size, Tensor  # noqa: F401
+from .devices import device, get_default_device, set_default_device  # noqa: F401
 from . import ops as _ops
 from . import autograd  # noqa: F401
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
@@ -36,6 +37,13 @@ del cfloat
 globals().update(_ops.FUNCTIONS)
 
 from . import nn, linalg  # noqa: E402,F401
+from . import accelerator, backends, cuda  # noqa: E402,F401
+from .legacy import (  # noqa: E402,F401
+    BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor, ShortTensor,
+    Variable as _Variable,
+)
+
+autograd.Variable = _Variable
 
 
 def result_type(tensor1, tensor2):

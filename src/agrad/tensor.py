@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from . import devices as _devices
 from . import dtypes
 from ._limits import check_numel
 from .autograd import grad_mode
@@ -120,7 +121,10 @@ class Tensor:
 
     @property
     def device(self):
-        return _CPU
+        return _devices.CPU
+
+    def get_device(self) -> int:
+        return -1
 
     @property
     def is_cuda(self) -> bool:
@@ -432,40 +436,18 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec):
-        if self._data.ndim == 0 and spec:
-            return format(self.item(), spec)
+        # as PyTorch: a 0-d tensor formats as its Python number (f"{loss:.4f}", and f"{loss}" too);
+        # any other tensor only with an empty spec (its str)
+        if self._data.ndim == 0:
+            return format(self._data.item(), spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
         return str(self)
 
 
-class _Device:
-    __slots__ = ()
-    type = "cpu"
-    index = None
-
-    def __repr__(self):
-        return "device(type='cpu')"
-
-    def __str__(self):
-        return "cpu"
-
-    def __eq__(self, other):
-        return isinstance(other, _Device) or other == "cpu"
-
-    def __hash__(self):
-        return hash("cpu")
-
-
-_CPU = _Device()
-
-
 def device(spec="cpu", index=None):
-    """torch.device: only the CPU exists in agrad."""
-    if isinstance(spec, _Device):
-        return spec
-    if isinstance(spec, str) and spec.split(":")[0] == "cpu":
-        return _CPU
-    raise RuntimeError(
-        f"agrad computes on the CPU only; device {spec!r} is not available (use device='cpu' or leave it out)")
+    """The device a tensor may be placed on (agrad.devices.check): the CPU, or PyTorch's error."""
+    return _devices.check(spec if index is None else _devices.device(spec, index))
 
 
 _SCALAR_NAMES = {

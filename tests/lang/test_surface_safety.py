@@ -41,3 +41,46 @@ def test_new_ops_run_in_scripts():
     assert res.error is None, res.error.render()
     assert res.stdout.startswith("<ConvolutionBackward0 object at 0x")
     assert res.stdout.rstrip().endswith(" 16.0")
+
+
+STDLIB_ESCAPES = [
+    ("import operator\nimport torch\noperator.attrgetter('__class__')(torch.ones(1))", "AttributeError"),
+    ("import operator\noperator.methodcaller('__reduce__')", "AttributeError"),
+    ("import copy\ncopy.deepcopy.__globals__", "AttributeError"),
+    ("import time\ntime.sleep.__closure__", "AttributeError"),
+    ("import time\ntime.strftime('%Y')", "AttributeError"),
+    ("import random\nrandom.Random", "AttributeError"),
+    ("import random\nrandom.seed.__self__", "AttributeError"),
+    ("import gc\ngc.get_objects()", "AttributeError"),
+    ("import gc\ngc.collect.__code__", "AttributeError"),
+    ("import itertools\nitertools.chain.__subclasses__()", "AttributeError"),
+    ("from collections import namedtuple\nP = namedtuple('P', ['x'])\nP(1)._asdict()", "AttributeError"),
+    ("from collections import namedtuple\nP = namedtuple('P', ['x'])\nP._make", "AttributeError"),
+    ("from collections import deque\ndeque([1]).__class__", "AttributeError"),
+    ("import typing\ntyping.get_type_hints", "AttributeError"),
+    ("import typing\ntyping.List.__origin__", "AttributeError"),
+    ("import functools\nfunctools.partial(open, 'x')", "NameError"),
+    ("import functools\nfunctools.partial.__call__", "AttributeError"),
+    ("from collections import defaultdict\ndefaultdict(type)", "NameError"),
+    ("import os", "ImportError"),
+    ("import dataclasses", "ImportError"),
+    ("from time import sleep as s, system", "ImportError"),
+    ("import random\nrandom.choices([1], k=10**9)", "LimitError"),
+    ("import itertools\nlist(itertools.repeat(1, 10**9))", "LimitError"),
+    ("from collections import deque\nd = deque()\nd.extend(range(10**9))", "LimitError"),
+]
+
+
+@pytest.mark.parametrize("text,type_name", STDLIB_ESCAPES)
+def test_standard_modules_do_not_open_an_escape(text, type_name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = run(Source("attack.py", text), timeout=20, max_elements=10**6)
+    assert res.error is not None, f"not blocked: {text!r}"
+    assert res.error.type_name == type_name, res.error.render()
+    assert "Traceback" not in res.error.render()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_missing_standard_name_lists_what_is_allowed():
+    res = run(Source("x.py", "import time\ntime.strftime"), timeout=10)
+    assert "allowed: monotonic, monotonic_ns, perf_counter" in res.error.message

@@ -122,10 +122,13 @@ class _Engine:
             subs["nn"] = nn
         if autograd is not None:
             subs["autograd"] = autograd
-        for extra in ("linalg", "special", "fft"):
+        for extra in ("linalg", "special", "fft", "cuda", "accelerator"):
             p = sub(agrad, f"torch.{extra}", extra)
             if p is not None:
                 subs[extra] = p
+        backends = sub(agrad, "torch.backends", "backends", [("mps", "mps", ()), ("cudnn", "cudnn", ())])
+        if backends is not None:
+            subs["backends"] = backends
         torch = ModuleProxy("torch", agrad, subs)
         proxies.update({"torch": torch, "optim": optim, "torch.optim.lr_scheduler": lr_scheduler,
                         "torch.utils": utils, "torch.utils.data": data})
@@ -141,6 +144,14 @@ class _Engine:
         if autograd is not None:
             proxies["torch.autograd"] = autograd
         proxies["torch.optim"] = optim
+        # every torch submodule by its dotted name, for `import torch.cuda`, `from torch.backends import mps`
+        todo = [("torch", torch)]
+        while todo:
+            dotted, proxy = todo.pop()
+            for attr, child in proxy._submodules.items():
+                if isinstance(child, ModuleProxy):
+                    proxies.setdefault(f"{dotted}.{attr}", child)
+                    todo.append((f"{dotted}.{attr}", child))
         self.proxies = proxies
         return proxies
 
@@ -166,8 +177,9 @@ class _Engine:
 ENGINE = _Engine()
 
 SUPPORTED_IMPORTS = ("torch, torch.nn, torch.nn.functional, torch.nn.init, torch.nn.utils, "
-                     "torch.autograd, torch.optim, torch.optim.lr_scheduler, torch.utils.data "
-                     "and math")
+                     "torch.autograd, torch.optim, torch.optim.lr_scheduler, torch.utils.data, "
+                     "math and the standard modules time, random, collections, itertools, functools, "
+                     "operator, typing, copy, gc")
 
 
 # ------------------------------------------------------------- functions

@@ -267,6 +267,10 @@ class ModuleProxy:
         return names
 
     def _missing(self, name):
+        allowed = getattr(self._module, "_agrad_allowed", None)
+        if allowed is not None:
+            return AttributeError(f"module '{self._name}' has no attribute '{name}' in agrad scripts (allowed: "
+                                  f"{', '.join(allowed)})")
         hint = suggest(name, self._public_names())
         return AttributeError(f"module '{self._name}' has no attribute '{name}'{hint}")
 
@@ -294,8 +298,8 @@ def module_member_ok(value, module) -> bool:
         return False                      # submodules come only through _submodules
     if isinstance(value, (int, float, complex, str, bool, type(None))):
         return True
-    if module is math:
-        return True
+    if module is math or getattr(module, "_agrad_allowed", None) is not None:
+        return True  # math, and the allow-listed standard modules (lang/stdlib.py holds only allowed names)
     if isinstance(value, type):
         return is_engine_class(value) and value.__name__ not in _DANGEROUS_CALLABLE_NAMES
     if callable(value):
@@ -490,10 +494,17 @@ def _np():
 _np_mod = None
 
 
+def _torch_version(proxy):
+    from ..legacy import TORCH_VERSION
+    return TORCH_VERSION
+
+
 def get_attribute(obj, name: str, formatter_factory=None):
     """``obj.name`` as a script may see it."""
     if type(obj) is _script_super():   # its own rules, also for super().__init__
         return obj._get(name)
+    if name == "__version__" and type(obj) is ModuleProxy and obj._name == "torch":
+        return _torch_version(obj)  # the one dunder scripts read: PyTorch's version string
     if name.startswith("__"):
         raise _blocked(obj, name, "dunder names are blocked in agrad scripts")
     t = type(obj)
@@ -547,12 +558,20 @@ def get_attribute(obj, name: str, formatter_factory=None):
         return check_value(value, obj, name)
     if obj is None:
         raise AttributeError(f"'NoneType' object has no attribute '{name}'")
+    if t in NAMEDTUPLE_CLASSES:  # made by a script's collections.namedtuple: its fields
+        if name in t._fields or name in ("count", "index"):
+            return getattr(obj, name)
+        raise _no_attr(obj, name, t._fields + ("count", "index"))
     raise _blocked(obj, name, f"agrad scripts cannot use attributes of '{t.__name__}' objects")
 
 
 def _script_super():
     from .classes import ScriptSuper
     return ScriptSuper
+
+
+#: namedtuple classes made by scripts (collections.namedtuple in lang/stdlib.py)
+NAMEDTUPLE_CLASSES: set = set()
 
 
 def _allow(obj, name, ok):

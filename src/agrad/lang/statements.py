@@ -1,5 +1,5 @@
 """Executing statements: assignment and unpacking, augmented assignment, del,
-raise, assert, global/nonlocal, imports (of the torch namespace and math),
+raise, assert, global/nonlocal, imports (of the torch namespace, math and the allow-listed standard modules),
 and the control flow (if, while, for, try, with).
 
 A mixin of :class:`agrad.lang.interpreter.Interpreter`: ``ex_<Node>`` runs one
@@ -9,6 +9,7 @@ statement node.
 from __future__ import annotations
 
 from . import ast as A
+from . import stdlib as _stdlib
 from .errors import CompileTimeSyntaxError, ScriptError, ScriptSyntaxError
 from .runtime import _BREAK, _CONTINUE, SUPPORTED_IMPORTS, Cancelled, _Break, _Continue, _Return
 from .safety import (MissingModule, ModuleProxy, SafetyError, ScriptImportError, bounded_list, check_size,
@@ -205,7 +206,19 @@ class Statements:
                 raise AssertionError(self.eval(node.msg, frame))
             raise AssertionError()
 
+    def stdlib_random(self):
+        """This run's Python random generator (``import random``)."""
+        if getattr(self, "_stdlib_rng", None) is None:
+            import random
+            self._stdlib_rng = random.Random()
+        return self._stdlib_rng
+
     def _module(self, dotted):
+        if dotted in _stdlib.MODULES:  # the allow-listed standard modules, one set per run
+            mods = self.__dict__.setdefault("_stdlib_modules", {})
+            if dotted not in mods:
+                mods[dotted] = _stdlib.make_module(dotted, self)
+            return mods[dotted]
         proxies = self.engine.module_proxies()
         if dotted in proxies:
             return proxies[dotted]

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import dtypes
 from .._limits import check_numel
+from ..devices import check_default as _check_default_device
 from ..tensor import Tensor, device as _device
 from . import _range_math
 from ._op import FUNCTIONS, export, finish_out
@@ -41,6 +42,8 @@ def _shape(size):
 def _finish(data, requires_grad, device=None):
     if device is not None:
         _device(device)
+    else:
+        _check_default_device()
     t = Tensor._make(data)
     if requires_grad:
         t.requires_grad_(True)
@@ -151,6 +154,11 @@ def from_numpy(ndarray):
 def legacy_tensor(*args, device=None, **kwargs):
     """torch.Tensor(data) or torch.Tensor(*sizes): always the default float dtype,
     never requires grad (PyTorch's error for a requires_grad= or dtype= keyword)."""
+    return legacy_new(dtypes.get_default_dtype(), args, device, kwargs)
+
+
+def legacy_new(d, args, device=None, kwargs=None):
+    """torch.Tensor / torch.FloatTensor / ... (...) of dtype ``d``."""
     if kwargs:
         got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
         raise TypeError(
@@ -160,7 +168,6 @@ def legacy_tensor(*args, device=None, **kwargs):
             " * (torch.Storage storage)\n * (Tensor other)\n"
             " * (tuple of ints size, *, torch.device device = None)\n"
             " * (object data, *, torch.device device = None)\n")
-    d = dtypes.get_default_dtype()
     if device is not None:
         _device(device)
     if not args:

@@ -464,6 +464,8 @@ def type_(input, dtype=None, non_blocking=False):
         return "torch." + _LEGACY_TYPE[input.dtype.name]
     if isinstance(dtype, str) and dtype in _LEGACY_NAMES:
         return _cast(input, _LEGACY_NAMES[dtype])
+    if isinstance(dtype, type) and isinstance(getattr(dtype, "dtype", None), dtypes.dtype):
+        return _cast(input, dtype.dtype)  # torch.DoubleTensor & co
     return _cast(input, dtypes.lookup(dtype))
 
 
@@ -475,6 +477,13 @@ def type_as(input, other):
 @method("cpu")
 def cpu(input, memory_format=None):
     return input
+
+
+@method("cuda")
+def cuda(input, device=None, non_blocking=False, memory_format=None):
+    """As a CPU-only PyTorch: AssertionError (Torch not compiled with CUDA enabled)."""
+    from ..devices import check
+    return check("cuda" if device is None else device)
 
 
 @method("new_zeros")

@@ -422,6 +422,8 @@ class Module:
     def to(self, *args, **kwargs):
         from ... import dtypes
         dtype = kwargs.pop("dtype", None)
+        if kwargs.get("device") is not None:
+            _check_device(kwargs["device"])
         kwargs.pop("device", None)
         kwargs.pop("non_blocking", None)
         if kwargs:
@@ -445,6 +447,10 @@ class Module:
 
     def cpu(self):
         return self
+
+    def cuda(self, device=None):
+        """As a CPU-only PyTorch: AssertionError (Torch not compiled with CUDA enabled)."""
+        _check_device("cuda")
 
     def float(self):
         from ... import dtypes
@@ -585,7 +591,7 @@ class Module:
         return self.__repr__()
 
     def __deepcopy__(self, memo):
-        import copy
+        from ... import copying as copy  # agrad's copier: never __reduce_ex__ on a script's objects
         new = object.__new__(type(self))
         memo[id(self)] = new
         for k, v in self.__dict__.items():
@@ -608,6 +614,5 @@ def _remove_from(name, *dicts_or_sets):
 
 
 def _check_device(device):
-    s = str(device) if not isinstance(device, str) else device
-    if s.split(":")[0] != "cpu":
-        raise RuntimeError(f"agrad runs on the CPU only; device '{s}' is not available")
+    from ...devices import check
+    check(device)

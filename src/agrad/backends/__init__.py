@@ -1,0 +1,3 @@
+"""torch.backends: the parts tutorials query (mps, cudnn); agrad has neither."""
+
+from . import cudnn, mps  # noqa: F401

@@ -1,0 +1,156 @@
+"""The harmless standard-library modules a script may import, each an allow-list.
+
+``import time``, ``import random``, ``from collections import defaultdict``, ... give a
+module object that holds only the names listed in :data:`ALLOWED` (docs/language.md
+lists them too); any other name fails with an error that names what is allowed.  Names
+that could reach Python's internals or the outside are left out (``operator.attrgetter``
+and ``methodcaller`` bypass the attribute allow-lists; ``time`` has no ``strftime`` of
+arbitrary size; ``gc`` only has ``collect``, a no-op).  Per run:
+
+* ``time.sleep`` sleeps in short steps and stops when the run's time limit cancels it;
+* ``random`` is Python's own generator (the same numbers after ``random.seed(n)``), one
+  per run;
+* ``copy.deepcopy`` goes through agrad's own copier (agrad.copying), which never calls
+  ``__reduce__``/``__reduce_ex__`` on a script's objects.
+
+Instances of the collections types get method allow-lists like list and dict, with the
+same size checks on the methods that grow them.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import itertools
+import math
+import operator
+import random as _random
+import time as _time
+import types
+import typing
+
+from .safety import (_BUILTIN_TYPE_RULES, _DICT_OK, _DICT_WRAPPED, NAMEDTUPLE_CLASSES, ModuleProxy, check_size,
+                     sized_len)
+
+ALLOWED = {
+    "time": ("time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "process_time",
+             "process_time_ns", "sleep"),
+    "random": ("seed", "random", "uniform", "randint", "randrange", "choice", "choices", "shuffle", "sample",
+               "gauss", "normalvariate", "lognormvariate", "expovariate", "betavariate", "gammavariate",
+               "triangular", "vonmisesvariate", "paretovariate", "weibullvariate", "getrandbits"),
+    "collections": ("namedtuple", "OrderedDict", "defaultdict", "Counter", "deque"),
+    "itertools": ("count", "cycle", "repeat", "accumulate", "chain", "compress", "dropwhile", "filterfalse",
+                  "groupby", "islice", "pairwise", "starmap", "takewhile", "tee", "zip_longest", "product",
+                  "permutations", "combinations", "combinations_with_replacement", "batched"),
+    "functools": ("reduce", "partial", "lru_cache", "cache", "cmp_to_key"),
+    "operator": ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "neg", "pos", "abs", "eq",
+                 "ne", "lt", "le", "gt", "ge", "and_", "or_", "xor", "not_", "invert", "truth", "is_", "is_not",
+                 "contains", "countOf", "indexOf", "getitem", "itemgetter", "index", "concat", "lshift",
+                 "rshift"),
+    "typing": ("Any", "Callable", "Dict", "FrozenSet", "Iterable", "Iterator", "List", "Mapping", "Optional", "Sequence", "Set", "Tuple", "Type", "Union"),
+    "copy": ("copy", "deepcopy"),
+    "gc": ("collect",),
+}
+
+
+def _sleep(interp):
+    def sleep(secs):
+        if secs < 0:
+            raise ValueError("sleep length must be non-negative")
+        end = _time.monotonic() + secs
+        while True:  # short steps, so the run's time limit ends a long sleep
+            interp.check_cancel()
+            left = end - _time.monotonic()
+            if left <= 0:
+                return None
+            _time.sleep(min(left, 0.05))
+    return sleep
+
+
+def _random_members(rng):
+    members = {name: getattr(rng, name) for name in ALLOWED["random"]}
+
+    def choices(population, weights=None, *, cum_weights=None, k=1):
+        check_size(k, "list")
+        return rng.choices(population, weights, cum_weights=cum_weights, k=k)
+
+    def getrandbits(k):
+        check_size(k, "integer of bits")
+        return rng.getrandbits(k)
+
+    members.update(choices=choices, getrandbits=getrandbits)
+    return members
+
+
+def _repeat(obj, times=None):
+    return itertools.repeat(obj) if times is None else itertools.repeat(obj, times)
+
+
+def _namedtuple(typename, field_names, *, rename=False, defaults=None, module=None):
+    cls = collections.namedtuple(typename, field_names, rename=rename, defaults=defaults)
+    NAMEDTUPLE_CLASSES.add(cls)
+    return cls
+
+
+def _collect(generation=2):
+    """gc.collect: agrad manages no cycles a script could break; a no-op that reports 0."""
+    return 0
+
+
+def _members(name, interp):
+    from .. import copying
+
+    if name == "time":
+        m = {n: getattr(_time, n) for n in ALLOWED["time"]}
+        m["sleep"] = _sleep(interp)
+        return m
+    if name == "random":
+        return _random_members(interp.stdlib_random())
+    if name == "collections":
+        m = {n: getattr(collections, n) for n in ALLOWED["collections"]}
+        m["namedtuple"] = _namedtuple
+        return m
+    if name == "copy":
+        return {"copy": copying.copy, "deepcopy": copying.deepcopy}
+    if name == "gc":
+        return {"collect": _collect}
+    module = {"itertools": itertools, "functools": functools, "operator": operator, "typing": typing}[name]
+    m = {n: getattr(module, n) for n in ALLOWED[name] if hasattr(module, n)}
+    if name == "itertools":
+        m["repeat"] = _repeat
+    return m
+
+
+def make_module(name, interp):
+    """The ModuleProxy a script sees for the standard-library module ``name``."""
+    mod = types.ModuleType(name)
+    mod.__dict__.update(_members(name, interp))
+    mod._agrad_allowed = tuple(sorted(ALLOWED[name]))
+    return ModuleProxy(name, mod)
+
+
+# ---------------------------------------------------------------- instances
+
+def _w_deque_grow(dq, meth):
+    def grow(*args):
+        n = 1 if meth in ("append", "appendleft", "insert") else sized_len(args[0]) if args else 0
+        if dq.maxlen is None:
+            check_size(len(dq) + (n or 0), "deque")
+        return getattr(dq, meth)(*args)
+    grow.__name__ = meth
+    return grow
+
+
+_DEQUE_OK = frozenset("clear copy count index pop popleft remove reverse rotate maxlen".split())
+_DEQUE_WRAPPED = {m: (lambda meth: lambda dq: _w_deque_grow(dq, meth))(m)
+                  for m in ("append", "appendleft", "extend", "extendleft", "insert")}
+_COUNTER_OK = _DICT_OK | frozenset(("most_common", "elements", "subtract", "total"))
+# (dict's rules plus each type's own; OrderedDict and defaultdict already had dict's for state_dict())
+_BUILTIN_TYPE_RULES[collections.deque] = (_DEQUE_OK, _DEQUE_WRAPPED)
+_BUILTIN_TYPE_RULES[collections.OrderedDict] = (_DICT_OK | {"move_to_end"}, _DICT_WRAPPED)
+_BUILTIN_TYPE_RULES[collections.defaultdict] = (_DICT_OK, _DICT_WRAPPED)  # not default_factory: a way out
+_BUILTIN_TYPE_RULES[collections.Counter] = (_COUNTER_OK, _DICT_WRAPPED)
+
+
+MODULES = frozenset(ALLOWED)
+__all__ = ["ALLOWED", "MODULES", "make_module", "math"]

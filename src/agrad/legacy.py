@@ -1,0 +1,60 @@
+"""PyTorch's legacy names: torch.FloatTensor / DoubleTensor / LongTensor / ... (constructors,
+``isinstance`` checks and ``x.type(torch.DoubleTensor)``), torch.autograd.Variable, and the
+version string scripts compare against (``torch.__version__``)."""
+
+from __future__ import annotations
+
+import warnings
+
+from . import dtypes
+from .tensor import Tensor
+
+#: what ``torch.__version__`` reads in a script (agrad's own version is agrad.__version__)
+TORCH_VERSION = "2.13.0"
+
+
+class _LegacyTensorType(type):
+    """The metaclass of torch.FloatTensor & co: calling one makes a tensor of its dtype,
+    ``isinstance(x, torch.FloatTensor)`` is true for float32 tensors."""
+
+    def __call__(cls, *args, device=None, **kwargs):
+        from .ops.factories import legacy_new
+        return legacy_new(cls.dtype, args, device, kwargs)
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+    def __repr__(cls):
+        return f"<class 'torch.{cls.__name__}'>"
+
+
+def _legacy_type(name, d):
+    return _LegacyTensorType(name, (), {"dtype": d, "__module__": __name__, "__slots__": ()})
+
+
+FloatTensor = _legacy_type("FloatTensor", dtypes.float32)
+DoubleTensor = _legacy_type("DoubleTensor", dtypes.float64)
+HalfTensor = _legacy_type("HalfTensor", dtypes.float16)
+LongTensor = _legacy_type("LongTensor", dtypes.int64)
+IntTensor = _legacy_type("IntTensor", dtypes.int32)
+ShortTensor = _legacy_type("ShortTensor", dtypes.int16)
+CharTensor = _legacy_type("CharTensor", dtypes.int8)
+ByteTensor = _legacy_type("ByteTensor", dtypes.uint8)
+BoolTensor = _legacy_type("BoolTensor", dtypes.bool_)
+
+LEGACY_TYPES = (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor, ByteTensor,
+                BoolTensor)
+
+
+def Variable(data, requires_grad=False, volatile=False):
+    """torch.autograd.Variable: since PyTorch 0.4 a tensor -- ``data`` detached (sharing its
+    storage), a new leaf that requires grad if asked."""
+    if not isinstance(data, Tensor):
+        raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+    if volatile:
+        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                      UserWarning, stacklevel=2)
+    out = data.detach()
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
