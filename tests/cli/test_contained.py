@@ -347,3 +347,38 @@ def test_the_child_knows_the_parents_terminal(capsys):
         if env_cols is not None:
             os.environ["COLUMNS"] = env_cols
     assert capsys.readouterr().out == "True True False 61\n"
+
+
+# ------------------------------------------------------------------ deaths
+
+@pytest.mark.parametrize("sig, line", [
+    ("SIGKILL", "agrad: MemoryError: the run was killed by the system (SIGKILL), most likely out of "
+                "memory below agrad's limit of 4 GiB (--max-memory)"),
+    ("SIGSEGV", "agrad: InternalError: internal error: the contained run crashed (SIGSEGV)"),
+    ("SIGXCPU", "agrad: TimeoutError: the run was stopped by SIGXCPU (a CPU time limit)"),
+])
+def test_a_death_is_one_line(capsys, sig, line):
+    code, out, err = _exec_in_child(f"import os, signal; os.kill(os.getpid(), signal.{sig})", capsys)
+    assert code == 1 and out == ""
+    assert err == line + "\n"
+
+
+def test_a_death_in_json_is_the_commands_object(capsys):
+    code, out, err = _exec_in_child("import os, signal; print('so far')\n"
+                                    "os.kill(os.getpid(), signal.SIGSYS)", capsys, fmt="json")
+    assert code == 1
+    obj = json.loads(out)
+    assert obj["ok"] is False and obj["variables"] == {}
+    assert obj["error"]["type"] == "SandboxError"
+
+
+def test_cpu_limit_follows_the_timeout(capsys):
+    def body(req, kw):
+        import resource
+        print(resource.getrlimit(resource.RLIMIT_CPU))
+        return 0
+
+    req = Request(exprs=("x = 1",), timeout=2.0)
+    assert contained.run_command("eval", body, req, {"fmt": "text"}) == 0
+    soft = int(3.0 * (os.cpu_count() or 1)) + 2
+    assert capsys.readouterr().out == f"({soft}, {soft + 1})\n"

@@ -126,7 +126,16 @@ def test_closed_pipe_is_quiet(tmp_path):
 def test_ctrl_c_exit_130(tmp_path):
     p = subprocess.Popen(_agrad_exe() + ["eval", "-e", "i = 0", "-e", "while True:\n    i = i + 1"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
-    time.sleep(2.0)
+    # Ctrl-C once the script runs: the contained child exists (a loaded machine
+    # may take more than 2 s to import; Ctrl-C during imports is Python's own)
+    children = f"/proc/{p.pid}/task/{p.pid}/children"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and os.path.exists(children):
+        with open(children) as f:
+            if f.read().strip():
+                break
+        time.sleep(0.05)
+    time.sleep(0.5)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130

@@ -212,6 +212,8 @@ class Supervisor:
                                     "(starting a program or a process, or ptrace)")
         if sig == signal.SIGXCPU or (sig == signal.SIGKILL and limits["cpu_seconds"]
                                      and self._cpu_used() >= limits["cpu_seconds"]):
+            if not limits["cpu_seconds"]:
+                return ("TimeoutError", "the run was stopped by SIGXCPU (a CPU time limit)")
             return ("TimeoutError", f"the run used its CPU time limit of {limits['cpu_seconds']} s "
                                     "(from --timeout) and was stopped")
         if sig == signal.SIGKILL:
