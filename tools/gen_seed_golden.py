@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SEED_DIR = ROOT / "tests" / "golden" / "seeds"
 
 #: scripts whose printed numbers depend on the random stream
-NUMBERS_ONLY = {"003_bce.py"}
+NUMBERS_ONLY = {"003_bce.py", "001_mynetwork.py", "001_training_template.py"}
 
 _ADDR = re.compile(r"at 0x[0-9a-fA-F]+\b")
 _TRIGGERED = re.compile(r" \(Triggered internally at [^)]*\)\s*$", re.S)
@@ -52,7 +52,9 @@ def normalise(text: str, compare: str = "exact") -> str:
     """Make output comparable: stable addresses; numbers masked if asked."""
     text = _ADDR.sub("at ADDRESS", text)
     if compare == "numbers":
-        text = _NUMBER.sub("#", text)
+        # masked numbers; the padding PyTorch adds for signs and widths goes too
+        text = _NUMBER.sub("#", re.sub(r"-?\d+(?=[,\]])", "#", text))
+        text = re.sub(r"(?<=[\[(]) +| +(?= )", "", text)
     return text
 
 
