@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SEED_DIR = ROOT / "tests" / "golden" / "seeds"
 
 #: scripts whose printed numbers depend on the random stream
-NUMBERS_ONLY = {"003_bce.py", "001_mynetwork.py", "001_training_template.py"}
+NUMBERS_ONLY = {"003_bce.py", "001_mynetwork.py"}  # unseeded: PyTorch seeds from the OS
 
 _ADDR = re.compile(r"at 0x[0-9a-fA-F]+\b")
 _TRIGGERED = re.compile(r" \(Triggered internally at [^)]*\)\s*$", re.S)

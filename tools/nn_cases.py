@@ -626,3 +626,60 @@ def custom_dataset_collate(torch):
 
     return {"batches": [[b["x"], b["y"], b["v"]]
                         for b in data_mod.DataLoader(Squares(), batch_size=2)]}
+
+
+# ------------------------------------------------------------------ the random stream
+
+@case("random")
+def default_initialisation(torch):
+    nn = torch.nn
+    torch.manual_seed(0)
+    mods = [nn.Linear(5, 3), nn.Linear(4, 2, bias=False), nn.Bilinear(2, 3, 2),
+            nn.Embedding(4, 3, padding_idx=1), nn.PReLU(2)]
+    return {"params": [[p.detach() for p in m.parameters()] for m in mods],
+            "after": torch.rand(3)}
+
+
+@case("random")
+def init_functions(torch):
+    init = torch.nn.init
+    torch.manual_seed(1)
+    g = torch.Generator().manual_seed(7)
+    return {
+        "uniform": init.uniform_(torch.empty(3, 4), -2, 3),
+        "normal": init.normal_(torch.empty(20), 1.0, 0.5),
+        "xavier_uniform": init.xavier_uniform_(torch.empty(4, 6), gain=2.0),
+        "xavier_normal": init.xavier_normal_(torch.empty(4, 6)),
+        "kaiming_uniform": init.kaiming_uniform_(torch.empty(5, 3), nonlinearity="relu"),
+        "kaiming_normal": init.kaiming_normal_(torch.empty(5, 3, 2), mode="fan_out"),
+        "orthogonal": init.orthogonal_(torch.empty(3, 5)),
+        "trunc_normal": init.trunc_normal_(torch.empty(17), std=2.0, a=-1.0, b=1.0),
+        "with_generator": init.uniform_(torch.empty(5), generator=g),
+        "double": init.normal_(torch.empty(4, dtype=torch.float64)),
+    }
+
+
+@case("random")
+def shuffled_loading(torch):
+    data_mod = torch.utils.data
+    ds = data_mod.TensorDataset(torch.arange(10))
+    torch.manual_seed(3)
+    epochs = [[b[0].tolist() for b in data_mod.DataLoader(ds, batch_size=4, shuffle=True)]
+              for _ in range(2)]
+    g = torch.Generator().manual_seed(5)
+    with_gen = [b[0].tolist() for b in data_mod.DataLoader(ds, batch_size=3, shuffle=True,
+                                                             generator=g)]
+    torch.manual_seed(4)
+    a, b = data_mod.random_split(ds, [0.7, 0.3])
+    return {"epochs": epochs, "generator": with_gen, "split": [list(a.indices), list(b.indices)],
+            "after": torch.rand(2)}
+
+
+@case("random")
+def dropout_train(torch):
+    torch.manual_seed(0)
+    m = torch.nn.Dropout(0.4)
+    x = torch.ones(4, 6, requires_grad=True)
+    y = m(x)
+    y.sum().backward()
+    return {"y": y.detach(), "grad": x.grad, "after": torch.rand(2)}

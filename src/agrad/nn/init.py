@@ -1,6 +1,6 @@
 """torch.nn.init: fill tensors in place (outside autograd), with PyTorch's formulas
-and the same order of random draws (the draws themselves come from the
-tensor's ``uniform_``/``normal_``, i.e. agrad's generator)."""
+and the same order of random draws from the tensor's ``uniform_``/``normal_``
+(PyTorch's CPU stream), so after the same seed the numbers are PyTorch's."""
 
 from __future__ import annotations
 
@@ -18,24 +18,11 @@ _LINEAR_FNS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv
 
 
 def _uniform(tensor, a, b, generator):
-    fill = getattr(tensor, "uniform_", None)
-    if fill is not None:
-        return fill(a, b, generator=generator)
-    # until the Tensor has uniform_: agrad's generator, float64 draws cast down
-    from ..ops import factories
-    tensor._data[...] = factories.rng().uniform(a, b, tensor.shape)
-    tensor._vc[0] += 1
-    return tensor
+    return tensor.uniform_(a, b, generator=generator)
 
 
 def _normal(tensor, mean, std, generator):
-    fill = getattr(tensor, "normal_", None)
-    if fill is not None:
-        return fill(mean, std, generator=generator)
-    from ..ops import factories
-    tensor._data[...] = factories.rng().normal(mean, std, tensor.shape)
-    tensor._vc[0] += 1
-    return tensor
+    return tensor.normal_(mean, std, generator=generator)
 
 
 def calculate_gain(nonlinearity, param=None):

@@ -1,7 +1,8 @@
 # The note's training template ("准备数据、定义模型、训练、评估效果") made
 # concrete: its placeholder Dataset(...) is a TensorDataset of fixed numbers,
 # its Net two Linear layers; the loop, the loss, the optimizer and the no_grad
-# evaluation are the note's.  Initial weights come from the random stream.
+# evaluation are the note's.  Initial weights come from the random stream
+# (PyTorch's, after manual_seed(0)).
 import torch
 from torch import nn, optim
 from torch.utils import data
