@@ -65,11 +65,18 @@ def _input_options(formats):
             click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
                          help="Bind tensor(VALUE) as a leaf with requires_grad=True."),
             click.option("--of", "of", metavar="NAME",
-                         help="The target variable (default: the last tensor assigned, or _)."),
+                         help="The target variable (default: the tensor of the script's last "
+                              "backward(), else the last non-leaf scalar, else the last tensor)."),
             click.option("--format", "fmt", type=click.Choice(formats), default="auto",
                          show_default=True, help="auto = rich on a terminal, plain text when piped."),
             click.option("--columns", type=click.IntRange(min=20), default=None, metavar="N",
                          help="Width of the output (default: the terminal's, else $COLUMNS, else 80)."),
+            click.option("-q", "--quiet", is_flag=True,
+                         help="No notes on stderr (which target, the automatic backward); "
+                              "warnings and errors still show."),
+            click.option("--color/--no-color", "color", default=None,
+                         help="Colour the rich output, or not (default: on a terminal; "
+                              "NO_COLOR and FORCE_COLOR are honoured)."),
             click.option("--dtype", type=click.Choice(["float32", "float64"]), default=None,
                          help="Default float dtype (float32)."),
             click.option("--seed", type=int, default=None, help="manual_seed(N) before the run."),
@@ -144,6 +151,7 @@ def _request(kw):
 @cli.command("eval", epilog=EXAMPLES)
 @_input_options(("auto", "rich", "text", "json"))
 @click.option("--no-backward", is_flag=True, help="Never run the automatic backward pass.")
+@click.option("--no-table", is_flag=True, help="Show only the script's output, not the table of tensors.")
 def eval_cmd(**kw):
     """Run a script; show its output and a table of its tensors.
 

@@ -24,13 +24,28 @@ BAD_FUNCTION = GOOD_FUNCTION.replace("g * 3 * x ** 2", "g * 2 * x ** 2")
 
 
 def test_seed_passes(in_repo):
-    r = agrad("check", "examples/backward_experiment.py", "--format", "text")
+    r = agrad("check", "examples/backward_experiment.py", "--format", "text", "--columns", "120")
     assert r.code == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0].startswith("gradient check of loss in float64")
     assert [ln.split()[0] for ln in lines[2:5]] == ["w1", "w2", "w3"]
     assert all(ln.split()[-1] == "ok" for ln in lines[2:5])
     assert lines[-1] == "ok: 3 leaves pass"
+    # at 80 columns the table is too wide: one block per leaf, every line within the width
+    r = agrad("check", "examples/backward_experiment.py", "--format", "text")
+    lines = r.stdout.splitlines()
+    assert all(len(ln) <= 80 for ln in lines)
+    assert [ln for ln in lines if ln.startswith("w")] == ["w1  []  ok", "w2  []  ok", "w3  []  ok"]
+    assert "    checked=1  max_abs_error=" in r.stdout
+
+
+def test_non_scalar_target_explains_its_projection():
+    r = agrad("check", "-e", "x = tensor([1., 2., 3.], requires_grad=True)", "-e", "y = x ** 2",
+              "--format", "text", "--columns", "200")
+    assert r.code == 0
+    assert r.stdout.splitlines()[1] == (
+        "y has shape [3]: checked the gradients of (y * v).sum() for a fixed random v "
+        "(standard normal, seed 0), one vector-Jacobian product")
 
 
 def test_seed_json(in_repo):

@@ -255,6 +255,8 @@ class CheckReport:
     target: str
     leaves: list = field(default_factory=list)
     custom_failures: list = field(default_factory=list)  # [(node name, where)]
+    projected: tuple | None = None  # a non-scalar target's shape: checked as (target * v).sum()
+    seed: int = 0
 
     @property
     def ok(self) -> bool:
@@ -302,7 +304,8 @@ def check_target(target: Tensor, target_name: str, calls: dict, *, leaf_names=No
         with grad_mode.no_grad():
             return scalar(replay.run(vals))
 
-    report = CheckReport(target_name)
+    report = CheckReport(target_name, seed=seed,
+                         projected=None if v is None else tuple(int(n) for n in shape))
     names = leaf_names or (lambda n: None)
     for k, leaf in enumerate(leaves):
         arr = base[leaf]

@@ -129,6 +129,11 @@ class _Live:
         self.out.flush()
 
 
+def _output(kw) -> Output:
+    return Output(kw["fmt"], width=kw.get("columns"), quiet=kw.get("quiet", False),
+                  color=kw.get("color"))
+
+
 def _start(req, kw, **flags):
     """Run the session; returns (session, None) or (None, usage message)."""
     from . import contained
@@ -158,7 +163,7 @@ def _start(req, kw, **flags):
 def run_eval(req, kw) -> int:
     from ..render import evalview
 
-    out = Output(kw["fmt"], width=kw.get("columns"))
+    out = _output(kw)
     as_json = out.format == "json"
     live = _Live(req, out, show_output=not as_json)
     s, usage = _start(req, kw)
@@ -169,8 +174,7 @@ def run_eval(req, kw) -> int:
         n_warn = len(s.warnings)
         from .session import auto_backward
         b = auto_backward(s, enabled=not kw["no_backward"])
-        if b.note:
-            out.note(b.note)
+        out.info(b.note)
         if not as_json:
             _show_warnings(out, s.warnings[n_warn:])
     elif not as_json:
@@ -184,10 +188,11 @@ def run_eval(req, kw) -> int:
         out.flush()
         _show_error(out, s.error)
         return _script_error_code(s.error)
+    namespace = {} if kw.get("no_table") else s.namespace
     if out.format == "rich":
-        evalview.render_rich(out, s.stdout, s.namespace, streamed=True)
+        evalview.render_rich(out, s.stdout, namespace, streamed=True)
     else:
-        evalview.render_text(out, s.stdout, s.namespace, streamed=True)
+        evalview.render_text(out, s.stdout, namespace, streamed=True)
     return EXIT_OK
 
 
@@ -199,7 +204,7 @@ def run_graph(req, kw) -> int:
     from ..render import graphview
     from .session import auto_backward, leaf_names, origin_fn
 
-    out = Output(kw["fmt"], width=kw.get("columns"))
+    out = _output(kw)
     fmt = out.format
     live = _Live(req, out, show_output=False)
     s, usage = _start(req, kw, observe_grads=kw["grads"])
@@ -214,7 +219,7 @@ def run_graph(req, kw) -> int:
         if req.of is not None:
             from .session import describe
             return _usage(out, "graph", f"--of {req.of}: {req.of} is {describe(t)}, not a tensor")
-        out.note(f"agrad: the target {s.target_name} is not a tensor: no graph to show"
+        out.info(f"agrad: the target {s.target_name} is not a tensor: no graph to show"
                  + _suggest(s))
         t = None
     elif t is not None:
@@ -223,8 +228,7 @@ def run_graph(req, kw) -> int:
         n_warn = len(s.warnings)
         if not s.result.backward_ran and t is not None:
             b = auto_backward(s, retain_graph=True)
-            if b.note:
-                out.note(b.note)
+            out.info(b.note)
             if s.error is not None:
                 return _graph_error(out, s, live.warned)
             if fmt != "json":
@@ -232,16 +236,16 @@ def run_graph(req, kw) -> int:
     root = None
     if t is None:
         if s.target_name is None:
-            out.note("agrad: the script bound no tensor: no graph to show")
+            out.info("agrad: the script bound no tensor: no graph to show")
     elif t._grad_fn is not None:
         root = t._grad_fn
     elif t._requires_grad:
         root = leaf_node(t)
         if req.of is None:
-            out.note(f"agrad: {s.target_name} is a leaf: its graph is one AccumulateGrad node"
+            out.info(f"agrad: {s.target_name} is a leaf: its graph is one AccumulateGrad node"
                      + _suggest(s))
     else:
-        out.note(f"agrad: {s.target_name} does not require grad: it has no graph" + _suggest(s))
+        out.info(f"agrad: {s.target_name} does not require grad: it has no graph" + _suggest(s))
     names = leaf_names(s)
     expand = kw.get("expand", False)
     model = graphview.GraphModel(root, origins=origin_fn(s), leaf_names=names.get, collapse=not expand,
@@ -278,7 +282,7 @@ def _target_note(out, s) -> None:
     if out.format == "json" or s.target_reason in (None, "of"):
         return
     from .target import note
-    out.note(note(s.target_name, s.target_reason))
+    out.info(note(s.target_name, s.target_reason))
 
 
 def _graph_error(out, s, warned=0) -> int:
@@ -321,7 +325,7 @@ def run_check(req, kw) -> int:
     from ..render import checkview
     from .session import describe, leaf_names
 
-    out = Output(kw["fmt"], width=kw.get("columns"))
+    out = _output(kw)
     fmt = out.format
     live = _Live(req, out, show_output=False)
     s, usage = _start(req, kw, record_calls=True)

@@ -86,12 +86,25 @@ def _too_large(what: str) -> UsageError:
                       "too large for a script")
 
 
+def _piped(stream) -> bool:
+    """A standard input that is open and not a terminal: a pipe or a redirected file."""
+    if stream is None:
+        return False
+    try:
+        return not stream.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def read_sources(files, exprs, stdin=None):
     """SOURCE files (``-`` is standard input) then ``-e`` snippets, as lang Sources."""
     from ..lang import Source
 
     out = []
     used_stdin = False
+    implicit = False
+    if not files and not exprs and _piped(stdin if stdin is not None else sys.stdin):
+        files, implicit = ["-"], True  # `agrad eval < model.py`: a piped stdin is the script
     for path in files:
         if path == "-":
             if used_stdin:
@@ -110,6 +123,9 @@ def read_sources(files, exprs, stdin=None):
                 text = text.decode("utf-8", errors="replace")
             if len(text) > MAX_SOURCE:
                 raise _too_large("standard input")
+            if implicit and not text.strip():
+                raise UsageError("no script given (standard input is empty): pass a SOURCE file, "
+                                 "'-' for standard input, or -e CODE")
             out.append(Source("<stdin>", text))
             continue
         try:

@@ -36,8 +36,17 @@ def rows(report) -> list[tuple[str, ...]]:
 
 
 def header(report, params) -> str:
-    return (f"gradient check of {report.target} in float64: central differences, "
+    text = (f"gradient check of {report.target} in float64: central differences, "
             f"eps={params['eps']:g} atol={params['atol']:g} rtol={params['rtol']:g}")
+    return text + ("\n" + projection_line(report) if report.projected is not None else "")
+
+
+def projection_line(report) -> str:
+    """What was checked for a non-scalar target: the gradient of one random projection."""
+    name = report.target
+    shape = "[" + ", ".join(map(str, report.projected)) + "]"
+    return (f"{name} has shape {shape}: checked the gradients of ({name} * v).sum() for a fixed "
+            f"random v (standard normal, seed {report.seed}), one vector-Jacobian product")
 
 
 def summary_lines(report) -> list[str]:
@@ -57,15 +66,52 @@ def summary_lines(report) -> list[str]:
     return lines
 
 
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+    out = []
+    for line in text.split("\n"):
+        out += textwrap.wrap(line, width, subsequent_indent="    ", break_long_words=False,
+                             break_on_hyphens=False) or [""]
+    return out
+
+
+def _table_fits(rs, width: int, sep: int) -> list | None:
+    widths = [max(len(COLUMNS[i]), *(len(r[i]) for r in rs)) for i in range(len(COLUMNS))]
+    return widths if sum(widths) + sep * (len(widths) - 1) <= width else None
+
+
+def block_lines(rs, width: int) -> list[str]:
+    """One block per leaf when the table is too wide: ``x  [3]  ok`` then key=value lines."""
+    lines = []
+    for r in rs:
+        lines.append(f"{r[0]}  {r[1]}  {r[-1]}")
+        pieces = [f"{k}={v}" for k, v in zip(COLUMNS[2:-1], r[2:-1])]
+        line = "   "
+        for p in pieces:
+            if len(line) > 3 and len(line) + 2 + len(p) > width:
+                lines.append(line)
+                line = "   "
+            line += ("  " if len(line) > 3 else " ") + p
+        lines.append(line)
+    return lines
+
+
 def render_text(out, report, params) -> None:
-    out.line(header(report, params))
+    width = out.width or 80
+    for ln in _wrap(header(report, params), width):
+        out.line(ln)
     rs = rows(report)
     if rs:
-        widths = [max(len(COLUMNS[i]), *(len(r[i]) for r in rs)) for i in range(len(COLUMNS))]
-        for r in [COLUMNS] + rs:
-            out.line("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+        widths = _table_fits(rs, width, 2)
+        if widths is None:
+            for ln in block_lines(rs, width):
+                out.line(ln)
+        else:
+            for r in [COLUMNS] + rs:
+                out.line("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
     for ln in summary_lines(report):
-        out.line(ln)
+        for part in _wrap(ln, width):
+            out.line(part)
 
 
 def render_rich(out, report, params) -> None:
@@ -73,20 +119,26 @@ def render_rich(out, report, params) -> None:
     from rich.text import Text
 
     console = out.console
-    console.print(Text(header(report, params), style="bold"))
+    width = out.width or 80
+    for ln in _wrap(header(report, params), width):
+        console.print(Text(ln, style="bold"))
     rs = rows(report)
-    if rs:
+    if rs and _table_fits(rs, width, 3) is not None:
         table = Table(show_edge=False, header_style="bold", pad_edge=False)
         for col in COLUMNS:
-            table.add_column(col, justify="right" if col in ("checked",) else "left")
+            table.add_column(col, justify="right" if col in ("checked",) else "left", no_wrap=True)
         for r in rs:
             cells = [Text(c) for c in r]
             cells[0].stylize("bold yellow")
             cells[-1].stylize("green" if r[-1] == "ok" else "bold red")
             table.add_row(*cells)
         console.print(table)
+    elif rs:
+        for ln in block_lines(rs, width):
+            console.print(Text(ln, no_wrap=True))
     for ln in summary_lines(report):
-        console.print(Text(ln, style="bold red" if not report.ok else "green"))
+        for part in _wrap(ln, width):
+            console.print(Text(part, style="bold red" if not report.ok else "green", no_wrap=True))
 
 
 def check_json(report=None, target=None, error=None) -> dict:
