@@ -289,6 +289,7 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
             recorder = stack.enter_context(Recorder())
         result = lang.run(sources, bindings, timeout=req.timeout, max_elements=max_el,
                           on_output=req.on_output, on_warning=req.on_warning)
+    _agrad_hints(result.error)
     s = Session(req, result, sources, bindings, stdout=result.stdout,
                 warnings=list(result.warnings), error=result.error,
                 origins=origin_rec.where, interp=result.interpreter)
@@ -301,6 +302,27 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
     if result.error is None:
         _pick_target(s)
     return s
+
+
+#: PyTorch's hints that name what agrad lacks, and what the CLI says instead.
+_HINTS = {
+    "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
+    "with torch.autograd.set_detect_anomaly(True, check_nan=False).":
+    "Hint: look for an in-place operation on this tensor (a method ending in _, an indexed "
+    "assignment, +=) after the operation that saved it; agrad has no anomaly detection.",
+}
+
+
+def _agrad_hints(err) -> None:
+    """The engine speaks PyTorch's words (its goldens check them); the CLI's hints name only
+    what agrad has."""
+    message = getattr(err, "message", None)
+    if not isinstance(message, str):
+        return
+    for theirs, ours in _HINTS.items():
+        if theirs in message:
+            err.message = message = message.replace(theirs, ours)
+            err.args = (f"{err.type_name}: {message}",)
 
 
 def _pick_target(s: Session) -> None:

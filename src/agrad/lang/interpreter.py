@@ -27,7 +27,8 @@ from .expressions import Expressions
 from .functions import Functions
 from .runtime import (_CONTROL, _MISSING, DEFAULT_MAX_DEPTH, ENGINE, Cancelled, Frame, ScriptRecursionError,
                       _Break, _Continue, _Return)
-from .safety import FORBIDDEN_NAMES, SafetyError, ScriptImportError, check_size, suggest
+from .safety import (FORBIDDEN_NAMES, SafetyError, ScriptImportError, check_size, suggest,
+                     torch_names)
 from .statements import Statements
 
 
@@ -222,6 +223,8 @@ class Interpreter(Expressions, Statements, Functions):
             return NameError(f"name '{name}' is not available in agrad scripts "
                              f"(dunder names are blocked)")
         hint = suggest(name, {n for n in self.visible_names(frame) if not n.startswith("_")})
+        if name in (torch_names("torch") or ()):  # a torch function agrad lacks: no look-alike
+            hint = f" (PyTorch has torch.{name}; agrad does not implement it)"
         extra = ""
         if not hint and self.engine.error is not None:
             extra = f" (the agrad engine could not be loaded: {self.engine.error})"

@@ -271,7 +271,7 @@ class ModuleProxy:
         if allowed is not None:
             return AttributeError(f"module '{self._name}' has no attribute '{name}' in agrad scripts (allowed: "
                                   f"{', '.join(allowed)})")
-        hint = suggest(name, self._public_names())
+        hint = suggest(name, self._public_names(), self._name)
         return AttributeError(f"module '{self._name}' has no attribute '{name}'{hint}")
 
     def __repr__(self):
@@ -458,9 +458,44 @@ _BUILTIN_TYPE_RULES = {
 }
 
 
-def suggest(name, candidates) -> str:
-    m = difflib.get_close_matches(name, sorted(c for c in candidates if isinstance(c, str)),
-                                  n=1, cutoff=0.6)
+_TORCH_NAMES: dict = {}
+
+
+def torch_names(module: str):
+    """The public names PyTorch has in ``module`` (``torch``, ``torch.nn``, ``Tensor``…), or None.
+
+    From ``torch_names.txt`` (written by ``tools/gen_torch_names.py``), read on
+    the first error that needs it.
+    """
+    if not _TORCH_NAMES:
+        from pathlib import Path
+        path = Path(__file__).with_name("torch_names.txt")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            text = ""
+        for line in text.splitlines():
+            if line and not line.startswith("#") and ": " in line:
+                mod, _, names = line.partition(": ")
+                _TORCH_NAMES[mod] = frozenset(names.split())
+        _TORCH_NAMES.setdefault("", frozenset())
+    return _TORCH_NAMES.get(module)
+
+
+def suggest(name, candidates, module: str | None = None) -> str:
+    """``. Did you mean 'x'?`` from names agrad knows and PyTorch has in ``module``.
+
+    A name PyTorch has but agrad lacks gets no look-alike (``torch.cuda`` is
+    not ``cummax``): it is said to be missing from agrad.
+    """
+    names = sorted(c for c in candidates if isinstance(c, str))
+    pytorch = torch_names(module) if module is not None else None
+    if pytorch is not None:
+        if name in pytorch:
+            where = f"Tensor.{name}" if module == "Tensor" else f"{module}.{name}"
+            return f" (PyTorch has {where}; agrad does not implement it)"
+        names = [c for c in names if c in pytorch]
+    m = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     return f". Did you mean '{m[0]}'?" if m else ""
 
 
@@ -482,8 +517,9 @@ def _blocked(obj, name, why=None):
 
 
 def _no_attr(obj, name, candidates):
-    return AttributeError(f"'{_type_name(obj)}' object has no attribute '{name}'"
-                          f"{suggest(name, candidates)}")
+    kind = _type_name(obj)
+    return AttributeError(f"'{kind}' object has no attribute '{name}'"
+                          f"{suggest(name, candidates, 'Tensor' if kind == 'Tensor' else None)}")
 
 
 def _np():

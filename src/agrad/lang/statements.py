@@ -252,7 +252,7 @@ class Statements:
             except AttributeError:
                 raise ScriptImportError(
                     f"cannot import name '{name}' from '{node.module}'"
-                    f"{suggest(name, mod._public_names())}") from None
+                    f"{suggest(name, mod._public_names(), node.module)}") from None
             if isinstance(value, MissingModule):
                 raise ScriptImportError(f"{node.module}.{name} is not supported yet in agrad")
             self.store(asname or name, value, frame)
