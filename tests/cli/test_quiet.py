@@ -52,3 +52,17 @@ def test_colour_switches():
     assert ESC in r.stdout  # the command line wins over both
     r = agrad("eval", "-e", NON_SCALAR, "--format", "text", "--color")
     assert ESC not in r.stdout  # text never has colour codes
+
+
+def test_shell_completion_scripts():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    src = Path(__file__).resolve().parents[2] / "src"
+    for shell, marker in (("bash", "_agrad_completion()"), ("zsh", "#compdef agrad"),
+                          ("fish", "complete --no-files --command agrad")):
+        env = dict(os.environ, _AGRAD_COMPLETE=f"{shell}_source", PYTHONPATH=str(src))
+        r = subprocess.run([sys.executable, "-m", "agrad"], env=env, capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0 and marker in r.stdout, (shell, r.stdout[:200], r.stderr)

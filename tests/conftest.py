@@ -1,0 +1,37 @@
+"""Suite-wide: tests marked ``torch`` are one summary line when PyTorch is absent.
+
+Without torch they are deselected at collection (no wall of ``s``) and the
+terminal summary says how many there were and why.  ``AGRAD_TESTS_WITHOUT_TORCH=1``
+runs the suite as if torch were not installed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+
+def _torch_missing() -> bool:
+    if os.environ.get("AGRAD_TESTS_WITHOUT_TORCH"):
+        return True
+    return importlib.util.find_spec("torch") is None
+
+
+def pytest_collection_modifyitems(config, items):
+    if not _torch_missing():
+        return
+    live = [it for it in items if it.get_closest_marker("torch") is not None]
+    if not live:
+        return
+    config.hook.pytest_deselected(items=live)
+    keep = set(map(id, live))
+    items[:] = [it for it in items if id(it) not in keep]
+    config._agrad_torch_deselected = len(live)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    n = getattr(config, "_agrad_torch_deselected", 0)
+    if n:
+        terminalreporter.write_line(
+            f"agrad: {n} live comparison{'s' if n != 1 else ''} with PyTorch (marked torch) not run: "
+            "torch is not installed (the golden files still check every op)")
