@@ -1,0 +1,95 @@
+"""The differential tester (tools/difftest.py): its comparisons, and a quick run against PyTorch.
+
+The quick run (marked ``torch``) draws a fixed set of random programs over the
+whole op table and fails on any mismatch group not listed in ``OPEN``: the
+groups of issue 10 still being fixed. Fixing a group removes it from the list.
+The long run is ``python tools/difftest.py --n 20000``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+sys.path.insert(0, str(TOOLS))
+
+import difftest  # noqa: E402
+
+QUICK_PROGRAMS = 120
+
+#: Mismatch groups of the quick run not fixed yet (issue 10).
+OPEN: set[str] = {
+    "error-text:addbmm",
+    "error-text:div_",
+    "error-text:exp_",
+    "error-text:hinge_embedding_loss",
+    "error-text:setitem",
+    "error-type:^",
+    "error-type:round_",
+    "error-type:rsqrt_",
+    "error-type:split",
+    "grad-dtype:backward",
+    "grad_fn:grad",
+    "grad_fn:inner",
+    "grad_fn:setitem",
+    "numeric:poisson_nll_loss",
+    "raises-only-agrad:masked_select",
+    "raises-only-torch:logical_not",
+    "repr:%",
+    "repr:aminmax",
+    "repr:cumsum_",
+    "repr:kthvalue",
+    "repr:median",
+    "repr:softmax",
+    "repr:sort",
+    "requires_grad://",
+    "requires_grad:grad",
+    "value:backward",
+    "value:heaviside_",
+    "value:logit",
+}
+
+
+def test_rounding_is_tolerated_but_not_more():
+    a = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+    assert difftest.compare_data(a, np.nextafter(a, np.float32(9)), "torch.float32") is None
+    assert difftest.compare_data(a, a * np.float32(1 + 1e-4), "torch.float32") == "numeric"
+    assert difftest.compare_data(a, a + 1, "torch.float32") == "value"
+    assert difftest.compare_data(a, np.array([1.0, np.nan, 3.0], np.float32), "torch.float32") == "value"
+    assert difftest.compare_data(np.array([np.inf]), np.array([-np.inf]), "torch.float64") == "value"
+    assert difftest.compare_data(np.array([1, 2]), np.array([1, 3]), "torch.int64") == "value"
+
+
+def test_triggered_internally_suffix_is_dropped():
+    text = "some warning (Triggered internally at /pytorch/aten/src/ATen/x.cpp:12.)"
+    assert difftest.norm_warning(text) == "some warning"
+
+
+def test_op_of_names_the_statement():
+    assert difftest.op_of("r3 = torch.sum(x1, 0)") == "sum"
+    assert difftest.op_of("r3 = x1.cumsum_(0)") == "cumsum_"
+    assert difftest.op_of("r4 = x1 // 2") == "//"
+    assert difftest.op_of("r4 //= x2") == "//"
+    assert difftest.op_of("r4[0] = 1.5") == "setitem"
+    assert difftest.op_of("x1.sum().backward()") == "backward"
+
+
+def test_generator_is_deterministic():
+    pytest.importorskip("torch")
+    assert difftest.generate(7) == difftest.generate(7)
+
+
+@pytest.mark.torch
+def test_quick_differential_run_matches_pytorch():
+    pytest.importorskip("torch")
+    groups, n, _ = difftest.run(QUICK_PROGRAMS, seed=0, examples=False)
+    new = {key: entry for key, entry in groups.items() if key not in OPEN}
+    report = []
+    for key, (count, example) in sorted(new.items()):
+        report.append(f"{key} ({count}): seed {example['seed']}\n  " + "\n  ".join(example["program"])
+                      + "\n  -> " + example["detail"][:400])
+    assert not new, "\n\n".join(report)

@@ -1,0 +1,457 @@
+"""Random programs over agrad's whole op table, for the differential tester (tools/difftest.py).
+
+A program is a list of Python statements using ``torch`` and ``F`` (its
+``nn.functional``). The generator is shape- and dtype-aware because it runs
+each candidate statement under PyTorch while it builds the program: the live
+tensors' real shapes and dtypes steer the next arguments, and a statement
+PyTorch rejects is kept only now and then (the error text is then compared).
+
+What a program draws from: every public function and method of the op table
+(``agrad.ops``: torch.*, Tensor methods, F.*, torch.linalg.*) with arguments
+and keyword arguments chosen by parameter name; Python operators and their
+in-place forms; 0-d, empty, non-contiguous (transposed, strided, expanded)
+inputs of float32/float64/float16/int64/int32/uint8/bool dtypes; in-place ops
+and item assignment on views; hooks and ``retain_grad``; ``backward`` with and
+without ``gradient=``, ``create_graph`` and ``autograd.grad`` second derivatives.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import random
+import warnings
+
+# Functions whose results are random, touch global state or make uninitialised memory.
+SKIP = {
+    "rand", "rand_like", "randn", "randn_like", "randint", "randint_like", "randperm", "manual_seed",
+    "seed", "empty", "empty_like", "new_empty", "from_numpy", "dropout", "dropout_", "rrelu", "rrelu_",
+    "cpu", "type", "LinAlgError", "tensor", "as_tensor", "__setitem__", "__getitem__",
+}
+# Parameters never passed (defaults only).
+NEVER = {"out", "memory_format", "device", "layout", "generator", "_stacklevel", "size_average", "reduce",
+         "requires_grad", "non_blocking", "copy", "pin_memory", "cudnn_enable", "sparse",
+         "scale_grad_by_freq", "max_norm", "norm_type", "sparse_grad", "seed", "indexing", "is_grads_batched"}
+PRIMARY = {"input", "self", "A", "x", "a", "x1", "tensor", "input1", "ndarray"}
+SECOND = {"other", "input2", "x2", "b", "B", "tensor1", "tensor2", "mat2", "vec", "vec2", "mat1", "mat",
+          "batch1", "batch2", "weight", "target", "source", "src", "values", "end", "exponent", "y", "var",
+          "bias", "pos_weight"}
+BOOLS = {"keepdim", "descending", "stable", "sorted", "largest", "unbiased", "equal_nan", "return_inverse",
+         "return_counts", "log_input", "full", "log_target", "training", "inplace", "left", "as_tuple", "train"}
+FLOATS = {"alpha", "beta", "value", "eps", "lambd", "threshold", "min", "max", "min_val", "max_val",
+          "negative_slope", "margin", "delta", "label_smoothing", "p", "rtol", "atol", "nan", "posinf",
+          "neginf", "fill_value", "lower", "upper", "weight", "exponent", "correction", "base"}
+INTS = {"k", "n", "chunks", "diagonal", "offset", "shifts", "decimals", "sections", "indices_or_sections",
+        "split_size_or_sections", "length", "start", "num_classes", "padding_idx", "ignore_index", "steps",
+        "split_sizes", "step", "m"}
+DIMS = {"dim", "dim0", "dim1", "dim2", "start_dim", "end_dim", "source", "destination"}
+
+DTYPES = ["float32"] * 8 + ["float64"] * 3 + ["int64"] * 2 + ["bool", "float16", "int32", "uint8"]
+FLOAT_SCALARS = [0.5, -1.5, 2.0, 0.25, 1.0, -0.0, 0.0, 3.0, 1e-3, float("inf"), float("nan"), -2.0]
+
+
+def op_table():
+    """(name, form, signature) for every public function: form is torch / method / F / linalg."""
+    from agrad.ops import FUNCTIONAL, FUNCTIONS, LINALG, METHODS
+
+    table = []
+    for form, names in (("torch", FUNCTIONS), ("method", METHODS), ("F", FUNCTIONAL), ("linalg", LINALG)):
+        for name, fn in sorted(names.items()):
+            if name in SKIP or (name.startswith("__") and name.endswith("__")):
+                continue
+            try:
+                sig = inspect.signature(fn)
+            except (TypeError, ValueError):
+                continue
+            table.append((name, form, sig))
+    return table
+
+
+def fmt_float(v: float) -> str:
+    if math.isnan(v):
+        return "float('nan')"
+    if math.isinf(v):
+        return "float('inf')" if v > 0 else "float('-inf')"
+    return repr(v)
+
+
+class Generator:
+    """Builds one program: ``Generator(seed).program()`` -> list of statements."""
+
+    def __init__(self, seed: int, torch_module=None, steps: int | None = None):
+        import torch
+
+        self.torch = torch_module or torch
+        self.rng = random.Random(seed)
+        self.steps = steps if steps is not None else self.rng.randint(3, 10)
+        self.ns = {"torch": self.torch, "F": self.torch.nn.functional}
+        self.lines: list[str] = []
+        self.count = 0
+        self.table = _TABLE_CACHE.get(None) or _TABLE_CACHE.setdefault(None, op_table())
+
+    # --- running candidates under torch ---------------------------------------------
+
+    def try_add(self, stmt: str, keep_error: float = 0.08) -> bool:
+        snapshot = dict(self.ns)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                exec(stmt, self.ns)
+        except Exception as e:  # noqa: BLE001 - PyTorch's own rejection: maybe a test of the error text
+            self.ns.clear()
+            self.ns.update(snapshot)
+            if isinstance(e, (NameError, SyntaxError)) or self.rng.random() > keep_error:
+                return False
+        self.lines.append(stmt)
+        return True
+
+    def fresh(self, prefix: str = "t") -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def tensors(self, pred=None) -> list[str]:
+        out = []
+        for name, v in self.ns.items():
+            if isinstance(v, self.torch.Tensor) and (pred is None or pred(v)):
+                out.append(name)
+        return sorted(out)
+
+    # --- literals -------------------------------------------------------------------
+
+    def shape(self) -> tuple:
+        r = self.rng.random()
+        if r < 0.12:
+            return ()
+        if r < 0.2:
+            return tuple(self.rng.choice([0, 2, 3]) for _ in range(self.rng.randint(1, 2)))
+        return tuple(self.rng.randint(1, 4) for _ in range(self.rng.randint(1, 3)))
+
+    def scalar_value(self, dtype: str):
+        rng = self.rng
+        if dtype == "bool":
+            return rng.random() < 0.5
+        if dtype == "uint8":
+            return rng.randint(0, 9)
+        if dtype.startswith("int"):
+            return rng.randint(-4, 4)
+        r = rng.random()
+        if r < 0.03:
+            return rng.choice([float("nan"), float("inf"), float("-inf"), -0.0])
+        if r < 0.08:
+            return 0.0
+        return rng.randint(-12, 12) / 4
+
+    def literal(self, shape: tuple, dtype: str) -> str:
+        def build(dims):
+            if not dims:
+                v = self.scalar_value(dtype)
+                return fmt_float(v) if isinstance(v, float) else repr(v)
+            return "[" + ", ".join(build(dims[1:]) for _ in range(dims[0])) + "]"
+
+        if 0 in shape:
+            return f"torch.zeros({', '.join(map(str, shape))}{',' if len(shape) == 1 else ''} dtype=torch.{dtype})"
+        return f"torch.tensor({build(shape)}, dtype=torch.{dtype})"
+
+    def new_input(self) -> None:
+        dtype = self.rng.choice(DTYPES)
+        shape = self.shape()
+        lit = self.literal(shape, dtype)
+        if dtype in ("float32", "float64", "float16") and self.rng.random() < 0.75:
+            lit = lit[:-1] + ", requires_grad=True)" if lit.startswith("torch.tensor") \
+                else f"{lit}.requires_grad_()"
+        name = self.fresh("x")
+        self.try_add(f"{name} = {lit}")
+        if len(shape) >= 2 and self.rng.random() < 0.3:  # a non-contiguous view of it
+            view = self.rng.choice(["{}.t()", "{}.transpose(0, -1)", "{}[::2]", "{}[:, 1:]", "{}.mT"])
+            self.try_add(f"{self.fresh('v')} = {view.format(name)}")
+        elif len(shape) == 1 and self.rng.random() < 0.2:
+            self.try_add(f"{self.fresh('v')} = {name}.expand(2, {shape[0]})")
+
+    # --- arguments ------------------------------------------------------------------
+
+    def like(self, primary) -> str:
+        """A second operand for ``primary``: same shape, broadcastable, another live tensor or a scalar."""
+        rng = self.rng
+        r = rng.random()
+        shape = tuple(primary.shape) if primary is not None else self.shape()
+        dtype = str(primary.dtype).split(".")[-1] if primary is not None else "float32"
+        if r < 0.12:
+            v = self.scalar_value(rng.choice([dtype, "float32", "int64"]))
+            return fmt_float(v) if isinstance(v, float) else repr(v)
+        if r < 0.3:
+            pool = self.tensors()
+            if pool:
+                return rng.choice(pool)
+        if r < 0.4:
+            shape = shape[rng.randint(0, len(shape)):] if shape else ()
+        if rng.random() < 0.1:
+            dtype = rng.choice(DTYPES)
+        lit = self.literal(shape, dtype)
+        if dtype.startswith("float") and rng.random() < 0.3:
+            lit = lit[:-1] + ", requires_grad=True)" if lit.startswith("torch.tensor") else lit
+        return lit
+
+    def dim(self, t) -> int:
+        nd = max(t.dim(), 1) if t is not None else 1
+        if self.rng.random() < 0.05:
+            return nd
+        return self.rng.randint(-nd, nd - 1)
+
+    def sizes(self, t) -> list[int]:
+        n = t.numel() if t is not None else 1
+        dims = []
+        for f in (2, 3, 2, 5, 7):
+            while n % f == 0 and n > 1 and self.rng.random() < 0.7:
+                dims.append(f)
+                n //= f
+        if n > 1:
+            dims.append(n)
+        if t is not None and t.numel() == 0:
+            dims = [0, self.rng.randint(1, 3)]
+        self.rng.shuffle(dims)
+        if dims and self.rng.random() < 0.3:
+            dims[self.rng.randrange(len(dims))] = -1
+        if self.rng.random() < 0.3:
+            dims.insert(self.rng.randint(0, len(dims)), 1)
+        return dims
+
+    def arg(self, pname: str, primary, pname_kind) -> str | None:
+        rng = self.rng
+        t = primary
+        if pname in PRIMARY:
+            return None  # filled by the caller
+        if pname in ("index", "indices"):
+            high = max(min(t.shape) if t is not None and t.dim() else 1, 1)
+            shape = tuple(t.shape) if t is not None and rng.random() < 0.5 else (rng.randint(1, 3),)
+            lit = self.literal(shape, "int64")
+            return f"{lit}.clamp(0, {high - 1})" if rng.random() < 0.9 else lit
+        if pname in ("mask", "condition"):
+            if t is not None:
+                return f"({rng.choice(self.tensors()) if rng.random() < 0.2 else self.var_of(t)} > 0)"
+            return "True"
+        if pname in DIMS and not (pname == "source" and rng.random() < 0.5):
+            return str(self.dim(t))
+        if pname in SECOND:
+            return self.like(t)
+        if pname in BOOLS:
+            return repr(rng.random() < 0.5)
+        if pname == "dtype":
+            return "torch." + rng.choice(["float32", "float64", "int64", "bool", "float16"])
+        if pname == "reduction":
+            return repr(rng.choice(["mean", "sum", "none"]))
+        if pname == "rounding_mode":
+            return repr(rng.choice([None, "trunc", "floor"]))
+        if pname == "approximate":
+            return repr(rng.choice(["none", "tanh"]))
+        if pname == "ord":
+            return repr(rng.choice([None, 1, 2, -1, 0, "fro", "nuc", 3])).replace("inf", "float('inf')")
+        if pname == "mode":
+            return repr(rng.choice(["constant", "reflect", "replicate"]))
+        if pname == "equation":
+            nd = t.dim() if t is not None else 1
+            return repr({0: "->", 1: rng.choice(["i->", "i->i", "i,i->"]), 2: rng.choice(["ij->ji", "ii->i", "ij->"])}
+                        .get(nd, "...->..."))
+        if pname in ("dims", "shifts_dims"):
+            nd = t.dim() if t is not None else 1
+            perm = list(range(nd))
+            rng.shuffle(perm)
+            return repr(tuple(perm))
+        if pname in ("size", "shape", "sizes"):
+            return repr(tuple(self.sizes(t)))
+        if pname in ("pad",):
+            return repr(tuple(rng.randint(0, 2) for _ in range(rng.choice([2, 4]))))
+        if pname == "normalized_shape":
+            return repr(tuple(t.shape[-1:])) if t is not None else "(1,)"
+        if pname in ("tensors", "operands"):
+            return "[" + ", ".join([self.var_of(t)] + [self.like(t) for _ in range(rng.randint(0, 2))]) + "]"
+        if pname in INTS:
+            return str(rng.choice([0, 1, 2, 1, -1, 3]))
+        if pname in FLOATS:
+            return fmt_float(rng.choice(FLOAT_SCALARS))
+        return "__unknown__"
+
+    def var_of(self, t) -> str:
+        for name, v in self.ns.items():
+            if v is t:
+                return name
+        raise KeyError("tensor not in namespace")
+
+    def call(self) -> None:
+        rng = self.rng
+        name, form, sig = rng.choice(self.table)
+        pool = self.tensors()
+        if not pool:
+            return
+        pvar = rng.choice(pool)
+        primary = self.ns[pvar]
+        args, kwargs = [], []
+        params = list(sig.parameters.values())
+        if form == "method":
+            params = params[1:]
+        positional_ok = True
+        for p in params:
+            if p.name in NEVER:
+                continue
+            if p.kind is p.VAR_KEYWORD:
+                continue
+            if p.kind is p.VAR_POSITIONAL:
+                if p.name in ("size", "shape", "sizes", "dims"):
+                    gen = self.arg(p.name, primary, p.kind)
+                    args.append(gen[1:-1].rstrip(","))
+                elif p.name in ("tensors", "operands"):
+                    args.extend([pvar] + [self.like(primary) for _ in range(rng.randint(0, 1))])
+                elif p.name == "args":
+                    args.append(self.like(primary))
+                positional_ok = False
+                continue
+            if p.name in PRIMARY and form != "method" and not args:
+                args.append(pvar)
+                continue
+            required = p.default is p.empty
+            if not required and rng.random() > 0.3:
+                positional_ok = False
+                continue
+            value = self.arg(p.name, primary, p.kind)
+            if value is None:
+                value = pvar if rng.random() < 0.6 else self.like(primary)
+            if value == "__unknown__":
+                if required:
+                    return
+                continue
+            if positional_ok and p.kind is not p.KEYWORD_ONLY and (required or rng.random() < 0.5):
+                args.append(value)
+            else:
+                kwargs.append(f"{p.name}={value}")
+                positional_ok = False
+        call_args = ", ".join([a for a in args if a != ""] + kwargs)
+        callee = {"torch": f"torch.{name}", "F": f"F.{name}", "linalg": f"torch.linalg.{name}",
+                  "method": f"{pvar}.{name}"}[form]
+        if form == "method" and rng.random() < 0.1 and primary.dim() >= 1:  # through a view
+            callee = f"{pvar}[{rng.choice(['0', ':1', '...', '::2'])}].{name}"
+        self.try_add(f"{self.fresh('r')} = {callee}({call_args})")
+
+    def operator(self) -> None:
+        rng = self.rng
+        pool = self.tensors()
+        if not pool:
+            return
+        a = rng.choice(pool)
+        if rng.random() < 0.15:
+            self.try_add(f"{self.fresh('r')} = {rng.choice(['-', '~', '+'])}{a}")
+            return
+        op = rng.choice(["+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<", "==", ">="])
+        b = self.like(self.ns[a])
+        if rng.random() < 0.2:
+            self.try_add(f"{self.fresh('r')} = {b} {op} {a}" if not b.startswith("torch") else
+                         f"{self.fresh('r')} = {a} {op} {b}")
+        elif rng.random() < 0.25 and op not in ("<", "==", ">=", "@"):
+            target = self.fresh("r")
+            self.try_add(f"{target} = {a} * 1")
+            self.try_add(f"{target} {op}= {b}")
+        else:
+            self.try_add(f"{self.fresh('r')} = {a} {op} {b}")
+
+    def view_inplace(self) -> None:
+        rng = self.rng
+        pool = self.tensors(lambda v: v.dim() >= 1)
+        if not pool:
+            return
+        a = rng.choice(pool)
+        t = self.ns[a]
+        base = a
+        if t.requires_grad and t.is_leaf and rng.random() < 0.8:
+            base = self.fresh("r")
+            if not self.try_add(f"{base} = {a} * 1"):
+                return
+        idx = rng.choice(["0", ":", "1:", "::2", "..., 0", "None", "-1", f"{base} > 0", "[0, 0]", ":, 0"])
+        value = self.like(t) if rng.random() < 0.5 else fmt_float(rng.choice(FLOAT_SCALARS))
+        kind = rng.random()
+        if kind < 0.4:
+            self.try_add(f"{base}[{idx}] = {value}")
+        elif kind < 0.8:
+            method = rng.choice(["add_", "mul_", "sub_", "div_", "clamp_", "zero_", "fill_", "copy_", "exp_",
+                                 "sigmoid_", "relu_", "abs_", "pow_"])
+            arg = "" if method in ("zero_", "exp_", "sigmoid_", "relu_", "abs_") else (
+                "min=0.0" if method == "clamp_" else value)
+            self.try_add(f"{base}[{idx}].{method}({arg})")
+        else:
+            view = rng.choice(["view(-1)", "t()", "transpose(0, -1)", "unsqueeze(0)", "narrow(0, 0, 1)",
+                               "diagonal()", "select(0, 0)", "unbind(0)[0]", "split(1)[0]", "detach()"])
+            method = rng.choice(["add_(1)", "mul_(2)", "neg_()", "fill_(0.5)", "detach_()"])
+            with_ng = rng.random() < 0.2
+            stmt = f"{base}.{view}.{method}"
+            if with_ng:
+                stmt = f"with torch.no_grad():\n    {stmt}"
+            self.try_add(stmt)
+
+    def hook(self) -> None:
+        rng = self.rng
+        pool = self.tensors(lambda v: v.requires_grad)
+        if not pool:
+            return
+        a = rng.choice(pool)
+        r = rng.random()
+        if r < 0.4:
+            self.try_add(f"{self.fresh('h')} = {a}.register_hook(lambda g: g * 2)")
+        elif r < 0.6:
+            self.try_add(f"{self.fresh('h')} = {a}.register_hook(lambda g: None)")
+        else:
+            self.try_add(f"{a}.retain_grad()")
+
+    def backward(self) -> None:
+        rng = self.rng
+        pool = self.tensors(lambda v: v.requires_grad and v.is_floating_point())
+        if not pool:
+            return
+        a = rng.choice(pool)
+        t = self.ns[a]
+        leaves = self.tensors(lambda v: v.requires_grad and v.is_leaf)
+        r = rng.random()
+        if r < 0.35:
+            self.try_add(f"{a}.sum().backward()", keep_error=0.5)
+        elif r < 0.55:
+            dtype = rng.choice(["float32", "float64", str(t.dtype).split(".")[-1]])
+            g = self.fresh("g")
+            self.try_add(f"{g} = {self.literal(tuple(t.shape), dtype)}")
+            self.try_add(f"{a}.backward(gradient={g})", keep_error=0.5)
+            if rng.random() < 0.5:
+                self.try_add(f"{a}.sum().backward()", keep_error=0.5)
+        elif r < 0.7:
+            self.try_add(f"{a}.sum().backward(create_graph=True)", keep_error=0.5)
+        elif leaves:
+            chosen = rng.sample(leaves, min(len(leaves), rng.randint(1, 2)))
+            gs = self.fresh("gs")
+            extra = ", materialize_grads=True" if rng.random() < 0.25 else ""
+            if self.try_add(f"{gs} = torch.autograd.grad({a}.sum(), [{', '.join(chosen)}], create_graph=True, "
+                            f"allow_unused=True{extra})", keep_error=0.5):
+                for i in range(len(chosen)):
+                    self.try_add(f"{self.fresh('q')} = {gs}[{i}]")
+                if rng.random() < 0.7:
+                    self.try_add(f"sum(g.pow(2).sum() for g in {gs} if g is not None).backward()", keep_error=0.5)
+
+    def program(self) -> list[str]:
+        for _ in range(self.rng.randint(1, 3)):
+            self.new_input()
+        for _ in range(self.steps):
+            r = self.rng.random()
+            if r < 0.1:
+                self.new_input()
+            elif r < 0.6:
+                self.call()
+            elif r < 0.75:
+                self.operator()
+            elif r < 0.87:
+                self.view_inplace()
+            elif r < 0.93:
+                self.hook()
+            else:
+                self.backward()
+        self.backward()
+        return self.lines
+
+
+_TABLE_CACHE: dict = {}
+
+
+def generate(seed: int, steps: int | None = None) -> list[str]:
+    return Generator(seed, steps=steps).program()
