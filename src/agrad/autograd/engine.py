@@ -10,6 +10,7 @@ to its dtype once, here, not in the formulas.
 from __future__ import annotations
 
 import heapq
+import warnings
 
 from . import grad_mode
 from .graph import AccumulateGrad, edge
@@ -17,6 +18,12 @@ from .graph import AccumulateGrad, edge
 #: Incremented by every backward() / autograd.grad() call; the CLI reads it to
 #: know whether a script ran a backward pass of its own.
 runs = 0
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
+    "gradient which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid "
+    "this. If you have to use this function, make sure to reset the .grad fields of your parameters to None "
+    "after use to break the cycle and avoid the leak.")
 
 #: Callables ``observer(node, grads_in)`` told of the gradients arriving at each
 #: node during any backward pass (the graph view's ``--grads``).
@@ -101,6 +108,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
         needed = _needed(nodes, [n for n, _ in capture])
 
     buffers = {}
+    seeds = {id(g._data) for g in grad_roots}  # the caller's: copied, never stolen, at a leaf
     for (node, idx), g in zip(roots, grad_roots):
         buf = buffers.setdefault(node, {})
         buf[idx] = g if idx not in buf else buf[idx] + g
@@ -132,7 +140,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             nexts = node.next_functions
             if type(node) is AccumulateGrad:
                 if accumulate and 0 in grads:
-                    _accumulate(node, grads[0], create_graph)
+                    _accumulate(node, grads[0], create_graph, seeds)
             elif needed is None or node in needed:
                 n_out = len(node._out_meta)
                 out_grads = [grads.get(0)] if n_out == 1 else [grads.get(i) for i in range(n_out)]
@@ -195,19 +203,36 @@ def _inspect(node, grads, create_graph):
     return grads
 
 
-def _accumulate(node, grad, create_graph):
+def _accumulate(node, grad, create_graph, seeds=()):
     var = node.variable
     if var is None:
         return
+    var._grad = _new_grad(var._grad, grad, create_graph, seeds)
+
+
+def _new_grad(old, grad, create_graph, seeds=()):
+    """PyTorch's AccumulateGrad: the leaf's next ``.grad`` given the arriving ``grad``.
+
+    The first gradient is stolen when nothing else can hold it, else copied (a
+    seed passed by the caller stays the caller's); under ``create_graph`` the
+    copy is ``copy_`` into a fresh tensor, so the ``.grad`` shows ``CopyBackwards``.
+    Later gradients are added (out of place under ``create_graph``).
+    """
+    shared = id(grad._data) in seeds or grad._base is not None
     if not create_graph:
         grad = grad.detach()
-    if var._grad is None:
-        # Keep our own copy: the same gradient object may also reach a hook or a capture.
-        var._grad = grad.clone() if create_graph else grad._own()
-    elif create_graph:
-        var._grad = var._grad + grad
-    else:
-        var._grad._add_inplace_raw(grad)
+    if old is None:
+        if create_graph:
+            from ..ops import factories
+            return factories.zeros_like(grad).copy_(grad)
+        if shared:
+            from ..tensor import Tensor
+            return Tensor._make(grad._data.copy())
+        return grad
+    if create_graph:
+        return old + grad
+    old._add_inplace_raw(grad)
+    return old
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
@@ -230,12 +255,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                 continue
             if t.grad_fn is not None and not t.retains_grad:
                 continue
-            g = g if create_graph else g.detach()
-            if t._grad is None:
-                t._grad = g._own()
-            else:
-                t._grad = t._grad + g
+            t._grad = _new_grad(t._grad, g, create_graph, {id(s._data) for s in grad_tensors})
         return
+    if create_graph:
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     execute(roots, grad_tensors, keep_graph=retain_graph, create_graph=create_graph)
 
 
@@ -256,7 +279,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     result = _grad_impl(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, roots)
     if materialize_grads:
         from ..ops import factories
-        result = [g if g is not None else factories.zeros_like(t) for g, t in zip(result, inputs)]
+        result = [g if g is not None else factories.zeros_like(t, requires_grad=bool(create_graph))
+                  for g, t in zip(result, inputs)]
     return tuple(result)
 
 
@@ -313,5 +337,7 @@ def _prepare(tensors, grads):
                     f"Mismatch in shape: grad_output[0] has a shape of torch.Size({list(g.shape)}) "
                     f"and output[0] has a shape of torch.Size({list(t.shape)})."
                 )
+            if g.dtype is not t.dtype:  # the engine casts each incoming gradient to its tensor's dtype
+                g = g.to(t.dtype)
         seeds.append(g)
     return tensors, seeds

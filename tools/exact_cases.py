@@ -1,0 +1,48 @@
+"""Regression cases for the mismatch groups of issue 10 (tools/difftest.py finds them).
+
+Each case is a short program and the expressions whose printed form must be
+PyTorch's: ``repr`` of the value (memory addresses removed), or the exception
+as ``TypeName: text``; the warnings of the whole case are recorded too.
+``python tools/gen_exact_golden.py`` runs them under PyTorch and writes
+tests/golden/exact.json; tests/test_exact_golden.py runs them under agrad.
+
+Case: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+CASES = [
+    case("leaf-grad-aliases-gradient",
+         ["x = torch.tensor([1., 2.], requires_grad=True)", "g = torch.tensor([10., 20.])",
+          "x.backward(gradient=g)", "x.sum().backward()"],
+         ["g", "x.grad", "x.grad is g"]),
+    case("leaf-grad-aliases-gradient-inputs",
+         ["x = torch.tensor([1., 2.], requires_grad=True)", "g = torch.tensor([10., 20.])",
+          "torch.autograd.backward([x], [g], inputs=[x])", "x.sum().backward()"],
+         ["g", "x.grad"]),
+    case("grad-dtype-cast",
+         ["x = torch.tensor([1., 2.], requires_grad=True)",
+          "x.backward(gradient=torch.ones(2, dtype=torch.float64))",
+          "y = torch.tensor([1., 2.], requires_grad=True)",
+          "(y * 2).backward(gradient=torch.tensor([1, 2]))"],
+         ["x.grad", "y.grad"]),
+    case("materialize-grads",
+         ["x = torch.tensor([1.], requires_grad=True)", "y = torch.tensor([1.], requires_grad=True)"],
+         ["torch.autograd.grad((x * 2).sum(), [y], create_graph=True, allow_unused=True, materialize_grads=True)",
+          "torch.autograd.grad((x * 2).sum(), [y, x], allow_unused=True, materialize_grads=True)"]),
+    case("backward-create-graph-accum",
+         ["x = torch.tensor([1., 2.], requires_grad=True)", "(x * x).sum().backward(create_graph=True)",
+          "y = torch.tensor([1., 2.], requires_grad=True)", "(y * 2).sum().backward(create_graph=True)"],
+         ["x.grad", "x.grad.grad_fn.next_functions[0]", "type(x.grad.grad_fn.next_functions[1][0]).__name__",
+          "y.grad"]),
+    case("namedtuple-repr",
+         ["x = torch.tensor([[3., 1.], [2., 5.]], requires_grad=True)"],
+         ["x.sort()", "x.max(0)", "x.min(1, keepdim=True)", "x.topk(1)", "x.median(0)", "x.kthvalue(1)",
+          "x.mode(0)", "x.cummax(0)", "x.cummin(1)", "x.aminmax()", "torch.slogdet(x)",
+          "torch.linalg.slogdet(x)", "x.nanmedian(1)", "str(x.max(1))"]),
+]
