@@ -9,7 +9,6 @@ statistics carry PyTorch's nodes and formulas (derivatives.yaml).
 
 from __future__ import annotations
 
-import collections
 
 import numpy as np
 
@@ -20,11 +19,7 @@ from .pointwise import _mismatch_message, _require_tensor, _scalar, binary, oper
 from .reductions import _check_int_dim, _check_nonempty_dim, _even_split, _select_back, select_along
 
 
-def _return_type(name):
-    """torch.return_types.<name>: the (values, indices) pair sort and topk return."""
-    t = collections.namedtuple(name, ["values", "indices"])
-    t.__module__ = "torch.return_types"
-    return t
+from ._return_types import return_type as _return_type
 
 
 SortResult = _return_type("sort")

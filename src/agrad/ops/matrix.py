@@ -7,7 +7,6 @@ Forwards are numpy; backwards are PyTorch's formulas (``derivatives.yaml``,
 
 from __future__ import annotations
 
-import collections
 import math
 import numbers
 import warnings
@@ -18,6 +17,7 @@ from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import FUNCTIONS, LINALG, Op, export, finish_out, inplace, method
+from ._return_types import return_type
 from .comparison import isnan
 from .reductions import _as_grad_dtype, _axes, _quiet, _restore
 from .unary import sgn
@@ -557,20 +557,20 @@ def _slogdet_node_apply(self, grads):
 _slogdet.node.apply = _slogdet_node_apply
 
 
-def _slogdet_impl(A, who):
+def _slogdet_impl(A, who, result):
     _require_square(A, who)
     _require_float(A, who)
     sign, logabs = _slogdet(A)
-    return _SlogdetResult(sign, logabs)
+    return result(sign, logabs)
 
 
-#: torch.return_types.slogdet
-_SlogdetResult = collections.namedtuple("slogdet", ["sign", "logabsdet"])
-_SlogdetResult.__module__ = "torch.return_types"
+#: torch.return_types.slogdet and torch.return_types.linalg_slogdet
+_SlogdetResult = return_type("slogdet", ["sign", "logabsdet"])
+_LinalgSlogdetResult = return_type("linalg_slogdet", ["sign", "logabsdet"])
 
 
 def _linalg_slogdet(A, *, out=None):
-    return _slogdet_impl(A, "linalg.slogdet")
+    return _slogdet_impl(A, "linalg.slogdet", _LinalgSlogdetResult)
 
 
 export("slogdet", linalg=True, torch=False)(_linalg_slogdet)
@@ -578,7 +578,7 @@ export("slogdet", linalg=True, torch=False)(_linalg_slogdet)
 
 @export(method=True)
 def slogdet(input):
-    return _slogdet_impl(input, "linalg.slogdet")
+    return _slogdet_impl(input, "linalg.slogdet", _SlogdetResult)
 
 
 @export(method=True)

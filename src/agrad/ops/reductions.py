@@ -9,7 +9,6 @@ FunctionsManual's formulas), so ``create_graph=True`` gives higher derivatives.
 from __future__ import annotations
 
 import builtins
-import collections
 import numbers
 import warnings
 
@@ -18,10 +17,11 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import Op, export, finish_out
+from ._return_types import return_type
 from .pointwise import where
 
-#: The (values, indices) pair PyTorch's dim-reductions return.
-MinMax = collections.namedtuple("return_types", ["values", "indices"])
+#: The (values, indices) pairs of max(dim) and min(dim): torch.return_types.max / .min
+MinMax = {"max": return_type("max"), "min": return_type("min")}
 
 
 def dims(dim, ndim):
@@ -224,7 +224,7 @@ def _extreme(name, full, by_dim, np_fn, arg_fn, binary):
         d = _wrap_dim(dim, input.ndim)
         vals, idx = by_dim.apply((input,), (input._data,),
                                  {"dim": d, "keepdim": keepdim, "arg_fn": arg_fn})
-        return MinMax(vals, idx)
+        return MinMax[name](vals, idx)
 
     fn.__name__ = name
     export(name, method=True)(fn)
@@ -655,7 +655,7 @@ def logsumexp(input, dim=_REQUIRED, keepdim=False, *, out=None):
 # aminmax, cummax / cummin, logcumsumexp, dist
 # ---------------------------------------------------------------------------
 
-AminmaxResult = collections.namedtuple("aminmax", ["min", "max"])
+AminmaxResult = return_type("aminmax", ["min", "max"])
 AminmaxResult.__module__ = "torch.return_types"
 
 
