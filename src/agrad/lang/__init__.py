@@ -200,10 +200,14 @@ class _Job:
     def work(self):
         from .runtime import ENGINE, Cancelled
         from .parser import parse_expression, parse_script
+        import numpy as np
         interp = self.interp
         _running.interp = interp
         try:
-            with _warnings.catch_warnings():
+            # numpy's error state is per thread: this one starts with numpy's
+            # default, which would print "divide by zero encountered in log"
+            # where PyTorch silently gives -inf
+            with _warnings.catch_warnings(), np.errstate(all="ignore"):
                 _warnings.simplefilter("always")
                 _warnings.showwarning = self.on_warning
                 try:
