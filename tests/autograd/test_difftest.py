@@ -19,36 +19,31 @@ sys.path.insert(0, str(TOOLS))
 
 import difftest  # noqa: E402
 
-QUICK_PROGRAMS = 120
+QUICK_PROGRAMS = 100
 
 #: Mismatch groups of the quick run not fixed yet (issue 10).
 OPEN: set[str] = {
     "error-text:addbmm",
     "error-text:div_",
     "error-text:exp_",
+    "error-text:fill_",
     "error-text:hinge_embedding_loss",
     "error-text:setitem",
+    "error-type:&",
     "error-type:^",
     "error-type:round_",
     "error-type:rsqrt_",
     "error-type:split",
-    "grad-dtype:backward",
     "grad_fn:grad",
     "grad_fn:inner",
     "grad_fn:setitem",
     "numeric:poisson_nll_loss",
+    "raises-only-agrad:copy_",
     "raises-only-agrad:masked_select",
     "raises-only-torch:logical_not",
     "repr:%",
-    "repr:aminmax",
     "repr:cumsum_",
-    "repr:kthvalue",
-    "repr:median",
-    "repr:softmax",
-    "repr:sort",
     "requires_grad://",
-    "requires_grad:grad",
-    "value:backward",
     "value:heaviside_",
     "value:logit",
 }
