@@ -34,6 +34,15 @@ for _name in FAMILIES:
     importlib.import_module(f"{__name__}.{_name}")
 
 
+def _check_argument_types():
+    from ._argcheck import install
+
+    install(FUNCTIONS, METHODS, FUNCTIONAL, LINALG)
+
+
+_check_argument_types()
+
+
 def _attach_methods():
     from ..tensor import Tensor
 

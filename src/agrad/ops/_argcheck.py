@@ -1,0 +1,85 @@
+"""The one argument-type check of the public functions: PyTorch's TypeError for a non-Tensor.
+
+``relu(1.0)`` in PyTorch fails in its argument parser with ``relu(): argument
+'input' (position 1) must be Tensor, not float``; agrad's ops read ``._data``
+of their arguments and would fail deeper with an internal message. The table
+(agrad/ops/_argcheck_table.py, generated from PyTorch by
+tools/gen_arg_checks.py) lists, per public name, the positional parameters
+PyTorch requires to be Tensors; :func:`install` wraps exactly those entries of
+the torch namespace, the Tensor methods, nn.functional and linalg, so
+internal calls between ops pay nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ..tensor import Tensor
+from ._argcheck_table import TABLE
+
+_MISSING = object()
+
+
+def type_name(value) -> str:
+    return "NoneType" if value is None else type(value).__name__
+
+
+def checked(fn, checks):
+    """``fn`` with its tensor arguments checked first: ``checks`` as in the table."""
+    if len(checks) == 1 and checks[0][2] == "tensor":
+        index, name, _, message, _ = checks[0]
+
+        @functools.wraps(fn)
+        def one(*args, **kwargs):
+            value = args[index] if len(args) > index else kwargs.get(name, _MISSING)
+            if value is not _MISSING and not isinstance(value, Tensor):
+                raise TypeError(message.format(type_name(value)))
+            return fn(*args, **kwargs)
+
+        return one
+
+    @functools.wraps(fn)
+    def many(*args, **kwargs):
+        for check in checks:
+            check_argument(check, args, kwargs)
+        return fn(*args, **kwargs)
+
+    return many
+
+
+def check_argument(check, args, kwargs) -> None:
+    index, name, kind, message, element = check
+    if kind == "vararg":
+        values = args[index:]
+        if len(values) == 1 and isinstance(values[0], (list, tuple)):
+            values = values[0]  # meshgrid([a, b]) as well as meshgrid(a, b)
+        _check_elements(values, element)
+        return
+    value = args[index] if len(args) > index else kwargs.get(name, _MISSING)
+    if value is _MISSING or isinstance(value, Tensor) or (kind == "optional" and value is None):
+        return
+    if kind == "tensors":
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(message.format(type_name(value)))
+        _check_elements(value, element)
+        return
+    raise TypeError(message.format(type_name(value)))
+
+
+def _check_elements(values, element: str) -> None:
+    for i, value in enumerate(values):
+        if not isinstance(value, Tensor):
+            raise TypeError(element.format(i, type_name(value)))
+
+
+def install(functions: dict, methods: dict, functional: dict, linalg: dict) -> None:
+    """Replace the table's entries of the four namespaces by checked wrappers."""
+    for form, names in (("torch", functions), ("F", functional), ("linalg", linalg)):
+        for name, fn in list(names.items()):
+            checks = TABLE.get(f"{form}.{name}")
+            if checks:
+                names[name] = checked(fn, checks)
+    for name, fn in list(methods.items()):
+        checks = TABLE.get(f"method.{name}")
+        if checks:  # positions count after self, as PyTorch counts them
+            methods[name] = checked(fn, tuple((i + 1, *rest) for i, *rest in checks))

@@ -1,0 +1,72 @@
+"""One argument-type check for the public functions (agrad/ops/_argcheck.py): PyTorch's TypeError texts."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+
+import pytest
+
+import agrad
+from agrad.ops import FUNCTIONAL, FUNCTIONS, LINALG, METHODS
+from agrad.ops._argcheck_table import TABLE
+
+NAMESPACES = {"torch": FUNCTIONS, "F": FUNCTIONAL, "linalg": LINALG, "method": METHODS}
+
+
+def _call(key, args):
+    form, name = key.split(".", 1)
+    fn = NAMESPACES[form][name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args)
+
+
+@pytest.mark.parametrize("key", sorted(TABLE))
+def test_wrong_type_gets_pytorchs_message(key):
+    for index, _name, kind, message, element in TABLE[key]:
+        # a method's positions count after self
+        args = [agrad.ones(2, 2) for _ in range(index + key.startswith("method."))]
+        if key == "torch.einsum":
+            args = ["i,i->"]
+        bad = [agrad.ones(2), "text"] if kind == "vararg" else ["text"]
+        with pytest.raises(TypeError) as info:
+            _call(key, args + bad)
+        want = element.format(1, "str") if kind == "vararg" else message.format("str")
+        assert str(info.value) == want
+
+
+def test_examples_from_the_issue():
+    x = agrad.ones(2)
+    cases = {
+        "agrad.nn.functional.relu(1.0)": "relu(): argument 'input' (position 1) must be Tensor, not float",
+        "agrad.minimum(x, 0.5)": "minimum(): argument 'other' (position 2) must be Tensor, not float",
+        "agrad.logical_or(x, 2)": "logical_or(): argument 'other' (position 2) must be Tensor, not int",
+        "agrad.cat([x, 1.5])": "expected Tensor as element 1 in argument 0, but got float",
+        "agrad.dot(x, [1, 2])": "dot(): argument 'tensor' (position 2) must be Tensor, not list",
+        "x.dot(None)": "dot(): argument 'tensor' (position 1) must be Tensor, not NoneType",
+    }
+    for expr, message in cases.items():
+        with pytest.raises(TypeError) as info:
+            eval(expr, {"agrad": agrad, "x": x})
+        assert str(info.value) == message, expr
+    assert agrad.add(1.5, x).tolist() == [2.5, 2.5]  # PyTorch takes a number there
+    assert agrad.nn.functional.linear(x, agrad.ones(1, 2), None).shape == (1,)
+
+
+def test_no_internal_attribute_errors_for_a_number_in_place_of_a_tensor():
+    leaks = []
+    for key in sorted(TABLE):
+        form, name = key.split(".", 1)
+        args = [agrad.ones(2, 2)] if form == "method" else []
+        try:
+            _call(key, args + [1.5])
+        except AttributeError as e:
+            leaks.append(f"{key}: {e}")
+        except Exception:  # noqa: BLE001 - PyTorch's own errors
+            pass
+    assert not leaks
+
+
+def test_wrappers_keep_the_signature():
+    assert str(inspect.signature(agrad.relu)) == str(inspect.signature(agrad.relu.__wrapped__))
