@@ -129,8 +129,10 @@ def test_warnings_in_json(in_repo):
     r = agrad("eval", "examples/backward_experiment.py", "--format", "json")
     obj = one_object(r.stdout)
     assert len(obj["warnings"]) == 2
-    assert obj["warnings"][0].startswith("examples/backward_experiment.py:24: UserWarning: The .grad "
-                                         "attribute of a Tensor that is not a leaf Tensor")
+    first = obj["warnings"][0]
+    assert set(first) == {"type", "message", "source", "line"}
+    assert (first["type"], first["source"], first["line"]) == ("UserWarning", "examples/backward_experiment.py", 24)
+    assert first["message"].startswith("The .grad attribute of a Tensor that is not a leaf Tensor")
     assert obj["variables"]["l1"]["grad"] is None
 
 

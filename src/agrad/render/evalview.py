@@ -216,19 +216,16 @@ def eval_json(session, *, error=None) -> dict:
     return {
         "ok": err is None,
         "stdout": session.stdout if session is not None else "",
-        "warnings": [warning_text(w) for w in (session.warnings if session is not None else [])],
+        "warnings": [warning_json(w) for w in (session.warnings if session is not None else [])],
         "backward": {"auto": True, "of": b.of} if b is not None and b.auto else None,
         "variables": {name: value_record(v) for name, v in ns.items()},
         "error": error_json(err) if err is not None else None,
     }
 
 
-def warning_text(w) -> str:
-    """A script warning on one line: ``source:line: Category: message``."""
-    where = w.source or "<script>"
-    if w.line is not None:
-        where += f":{w.line}"
-    return f"{where}: {w.category}: {w.message}"
+def warning_json(w) -> dict:
+    """A script warning as a JSON record, like an error's: type, message, source, line."""
+    return {"type": w.category, "message": w.message, "source": w.source, "line": w.line}
 
 
 def error_json(err) -> dict:
