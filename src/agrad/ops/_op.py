@@ -143,7 +143,8 @@ class Op:
             (n, -1 if n == "result" else inputs.index(n), saves_for.get(n)) for n in self.saves)
         self.value_error = value_error
         self.n_diff_outputs = outputs
-        self.node = type(name, (OpNode,), {"_name": name, "_multi": multi_grad, "_op": self,
+        # the class is named as PyTorch's: NotImplemented for torch::autograd::NotImplemented
+        self.node = type(name.rsplit("::", 1)[-1], (OpNode,), {"_name": name, "_multi": multi_grad, "_op": self,
                                            "__module__": "agrad.autograd.nodes"})
         self._formula = None
         OPS[name] = self

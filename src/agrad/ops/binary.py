@@ -291,22 +291,19 @@ method("float_power_")(_float_power_)
 
 
 # heaviside: PyTorch has no derivative; it records a node that refuses backward
-_heaviside = Op("torch::autograd::NotImplemented",
-                lambda ctx, a, v: np.heaviside(a, v).astype(np.result_type(a, v), copy=False),
-                inputs=("self", "values"), value_error=broadcast_error)
-
-
-@_heaviside.derivative
-def _(ctx, grad):
-    raise RuntimeError("derivative for aten::heaviside is not implemented")
-
-
 @export(method=True)
 def heaviside(input, values, *, out=None):
+    from ._not_implemented import not_implemented
+
     _require_tensor("heaviside", values, "values")
     if input.dtype is not values.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
-    return finish_out("heaviside", _heaviside.apply((input, values), (input._data, values._data), {}), out)
+    arrays = (input._data, values._data)
+    try:
+        value = np.heaviside(*arrays).astype(np.result_type(*arrays), copy=False)
+    except ValueError:
+        raise broadcast_error(arrays) from None
+    return finish_out("heaviside", not_implemented(value, (input, values), "aten::heaviside"), out)
 
 
 method("heaviside_")(inplace(heaviside))

@@ -80,7 +80,7 @@ def _bitwise(np_fn, name, sym):
     def fn(input, other, *, out=None):
         ts, arrs = operands(input, other, name)
         if arrs[0].dtype.kind == "f":
-            raise RuntimeError(f'"{name}_cpu" not implemented for \'{_scalar(ts[0].dtype if ts[0].dtype.is_floating_point else ts[1].dtype)}\'')
+            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_scalar(ts[0].dtype if ts[0].dtype.is_floating_point else ts[1].dtype)}\'')
         return finish_out(name, Tensor._make(np_fn(*arrs)), out)
 
     fn.__name__ = name

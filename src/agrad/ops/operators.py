@@ -13,8 +13,8 @@ from ..tensor import Tensor
 from ._op import inplace, method
 from .comparison import (bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, ge, gt, le, logical_and,
                          logical_not, logical_or, logical_xor, lt, ne)
-from .pointwise import (_rsub, add, check_operand, div, floor_divide, mul, neg, operands, pow, reciprocal,
-                        remainder, sub)
+from .pointwise import (_rsub, add, check_operand, div, floor_divide, floor_divide_, mul, neg, operands, pow,
+                        reciprocal, remainder, sub)
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
 
 
@@ -113,10 +113,10 @@ method("__pos__")(lambda self: self)
 
 for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": div,
                    "divide_": div, "true_divide_": div, "pow_": pow, "neg_": neg, "negative_": neg,
-                   "floor_divide_": floor_divide, "remainder_": remainder}.items():
+                   "floor_divide_": floor_divide_, "remainder_": remainder}.items():
     method(_name)(inplace(_fn))
 for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul, "__itruediv__": div,
-                   "__ipow__": pow, "__ifloordiv__": floor_divide, "__imod__": remainder}.items():
+                   "__ipow__": pow, "__ifloordiv__": floor_divide_, "__imod__": remainder}.items():
     method(_name)(inplace(_fn))
 method("__iand__")(inplace(_and))
 method("__ior__")(inplace(_or))

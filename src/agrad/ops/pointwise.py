@@ -188,13 +188,23 @@ def div(input, other, *, rounding_mode=None, out=None):
         if rounding_mode not in ("floor", "trunc"):
             raise RuntimeError(
                 f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
-        return finish_out("div", _nograd(fn(*arrs), ts), out)
+        return finish_out("div", _div_mode.apply(ts, arrs, {"fn": fn}), out)
     d = _result_type(input, other)
     if not d.is_floating_point:
         d = dtypes.get_default_dtype()
     ts, arrs = operands(input, other, "div", dtype=d)
     result = _div.apply(ts, arrs, _NO_ATTRS)
     return result if out is None else finish_out("div", result, out)
+
+
+# div with a rounding mode: a step function, PyTorch's DivBackward2 passes zeros
+_div_mode = Op("DivBackward2", lambda ctx, a, b, fn: fn(a, b), inputs=("self", "other"))
+
+
+@_div_mode.derivative
+def _(ctx, grad):
+    zero = grad * 0
+    return zero, zero
 
 
 def _nograd(array, tensors=()):
@@ -502,10 +512,21 @@ method("masked_fill_")(inplace(masked_fill))
 
 @export(method=True)
 def floor_divide(input, other, *, out=None):
+    return finish_out("floor_divide", _floor_divide(input, other, "aten::floor_divide"), out)
+
+
+def _floor_divide(input, other, aten):
+    from ._not_implemented import not_implemented
+
     ts, arrs = operands(input, other, "floor_divide")
     if np.asarray(arrs[1]).dtype.kind in "iu" and (np.asarray(arrs[1]) == 0).any():
         raise RuntimeError("ZeroDivisionError")
-    return finish_out("floor_divide", Tensor._make(np.floor_divide(*arrs)), out)
+    return not_implemented(np.floor_divide(*arrs), ts, aten)
+
+
+def floor_divide_(input, other):
+    """The in-place form's computation (its NotImplemented node names aten::floor_divide_)."""
+    return _floor_divide(input, other, "aten::floor_divide_")
 
 
 @export(method=True)
@@ -519,9 +540,17 @@ def remainder(input, other, *, out=None):
     return finish_out("remainder", _remainder1.apply(ts, arrs, {}), out)
 
 
-_remainder0 = Op("RemainderBackward0", lambda ctx, a, other: np.mod(a, other))
+def _mod(a, b):
+    """PyTorch's remainder: fmod, then moved by b where the signs differ (a zero keeps fmod's sign)."""
+    m = np.fmod(a, b)
+    if m.dtype.kind != "f":
+        return np.mod(a, b)
+    return np.where((m != 0) & ((np.less(b, 0)) != (m < 0)), m + b, m).astype(m.dtype, copy=False)
+
+
+_remainder0 = Op("RemainderBackward0", lambda ctx, a, other: _mod(a, other))
 _remainder0.derivative(lambda ctx, grad: grad)
-_remainder1 = Op("RemainderBackward1", lambda ctx, a, b: np.mod(a, b), inputs=("self", "other"),
+_remainder1 = Op("RemainderBackward1", lambda ctx, a, b: _mod(a, b), inputs=("self", "other"),
                  saves=("self", "other"), saves_for={"self": (1,), "other": (1,)}, value_error=broadcast_error)
 
 

@@ -1,0 +1,27 @@
+"""Results PyTorch records but cannot differentiate: a ``NotImplemented`` node.
+
+``x // 2`` on a float tensor that requires grad gives ``grad_fn=<NotImplemented>``
+in PyTorch: the result requires grad, its node's ``next_functions`` list only the
+inputs that require grad, and a backward pass through it raises
+``derivative for aten::floor_divide is not implemented``.
+"""
+
+from __future__ import annotations
+
+from ..tensor import Tensor
+from ._op import Op, is_recording
+
+_not_implemented = Op("torch::autograd::NotImplemented", lambda ctx, *arrays, value, aten: value, inputs=())
+
+
+@_not_implemented.derivative
+def _(ctx, grad):
+    raise RuntimeError(f"derivative for {ctx.aten} is not implemented")
+
+
+def not_implemented(value, tensors, aten: str) -> Tensor:
+    """The array ``value`` as the result of ``aten`` on ``tensors`` (Python numbers allowed)."""
+    inputs = tuple(t for t in tensors if isinstance(t, Tensor) and t._requires_grad)
+    if not is_recording(inputs):
+        return Tensor._make(value)
+    return _not_implemented.apply(inputs, [t._data for t in inputs], {"value": value, "aten": aten})
