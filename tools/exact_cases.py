@@ -72,4 +72,11 @@ CASES = [
           "torch.cat([x, 1.5])", "torch.cat(1.5)", "torch.stack((x, 1.5))", "torch.linalg.solve(x, 1.0)",
           "F.linear(x, x, 1.0)", "torch.logical_not(1.5)", "torch.softmax(1.0, 0)", "torch.add(1.5, x)",
           "torch.einsum('i,i', x, 1.5)"]),
+    case("0dim-dim-arg",
+         ["x = torch.tensor(1.5, requires_grad=True)", "b = torch.tensor(True)"],
+         ["x.sum(0)", "x.mean(-1, keepdim=True)", "x.amax(0)", "x.logsumexp(0)", "x.prod(0)", "x.norm(dim=0)",
+          "x.var_mean(0)", "x.nansum(0)", "torch.count_nonzero(x, 0)", "b.all(0)", "b.any(-1)",
+          "x.sum((0, -1))", "x.sum(1)", "torch.split(x, 1)", "x.split_with_sizes([1])", "torch.unbind(x)",
+          "torch.unbind(x, 5)", "x.roll(1, 0)", "torch.movedim(x, 0, -1)", "torch.movedim(x, 0, 1)",
+          "torch.autograd.grad(x.mean(0), x)"]),
 ]

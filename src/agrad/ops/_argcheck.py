@@ -56,12 +56,14 @@ def check_argument(check, args, kwargs) -> None:
         _check_elements(values, element)
         return
     value = args[index] if len(args) > index else kwargs.get(name, _MISSING)
-    if value is _MISSING or isinstance(value, Tensor) or (kind == "optional" and value is None):
+    if value is _MISSING:
         return
     if kind == "tensors":
         if not isinstance(value, (list, tuple)):
             raise TypeError(message.format(type_name(value)))
         _check_elements(value, element)
+        return
+    if isinstance(value, Tensor) or (kind == "optional" and value is None):
         return
     raise TypeError(message.format(type_name(value)))
 

@@ -212,6 +212,8 @@ def roll(input, shifts, dims=None):
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     dims = tuple(_wrap_dim(d, input.ndim) for d in dims)
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return _roll.apply((input,), (input._data,), {"shifts": shifts, "dims": dims})
 
 
@@ -262,6 +264,7 @@ def _split_with_sizes(input, sizes, dim):
 
 @export(method=True)
 def split(input, split_size_or_sections, dim=0):
+    _require_1d(input)
     if isinstance(split_size_or_sections, numbers.Integral):
         return _split_even(input, int(split_size_or_sections), dim)
     return _split_with_sizes(input, split_size_or_sections, dim)
@@ -269,7 +272,13 @@ def split(input, split_size_or_sections, dim=0):
 
 @method("split_with_sizes")
 def split_with_sizes(input, split_sizes, dim=0):
+    _require_1d(input)
     return _split_with_sizes(input, split_sizes, dim)
+
+
+def _require_1d(input):
+    if input.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
 
 
 export("split_with_sizes")(split_with_sizes)

@@ -32,8 +32,10 @@ def dims(dim, ndim):
         out = tuple(sorted(_wrap_dim(d, ndim) for d in dim))
         if len(set(out)) != len(out):
             raise RuntimeError(f"dim {out[0]} appears multiple times in the list of dims")
-        return out
-    return (_wrap_dim(dim, ndim),)
+        return out if ndim else ()
+    d = _wrap_dim(dim, ndim)
+    # a 0-d tensor takes dim 0 or -1 (as if it had one dimension) and has no axis to reduce
+    return (d,) if ndim else ()
 
 
 def expand_back(grad, shape, axes, keepdim):

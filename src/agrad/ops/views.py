@@ -218,6 +218,11 @@ def movedim(input, source, destination):
     src = [source] if isinstance(source, numbers.Integral) else list(source)
     dst = [destination] if isinstance(destination, numbers.Integral) else list(destination)
     n = input.ndim
+    if n == 0:  # dims 0 and -1 name the one "dimension" of a 0-d tensor: nothing moves
+        for d in src + dst:
+            _wrap_dim(d, n)
+        from .indexing import _alias
+        return _view(_alias, input, input._data, {})
     order = [d for d in range(n) if d not in [_wrap_dim(s, n) for s in src]]
     for s, d in sorted(zip((_wrap_dim(s, n) for s in src), (_wrap_dim(d, n) for d in dst)), key=lambda p: p[1]):
         order.insert(d, s)
@@ -617,6 +622,8 @@ def _(ctx, grads):
 @export(method=True)
 def unbind(input, dim=0):
     d = _wrap_dim(dim, input.ndim)
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     outs = _unbind.apply((input,), (input._data,), {"dim": d})
     for o in outs:
         o._make_view_of(input)
