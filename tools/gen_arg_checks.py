@@ -16,7 +16,6 @@ from a Python-level nn.functional, or lists its overloads).
 from __future__ import annotations
 
 import inspect
-import pprint
 import re
 import sys
 import warnings
@@ -158,7 +157,7 @@ def main() -> int:
         "allowed, tensors: a sequence of Tensors, vararg: the remaining arguments are\n"
         "Tensors) and its TypeError texts. See agrad/ops/_argcheck.py.\n"
         '"""\n\n'
-        "TABLE = " + pprint.pformat(table, width=110, sort_dicts=True) + "\n"
+        "TABLE = {\n" + "".join(f"    {key!r}: {value!r},\n" for key, value in sorted(table.items())) + "}\n"
     )
     OUT.write_text(text)
     print(f"wrote {len(table)} functions to {OUT.relative_to(ROOT)}")
