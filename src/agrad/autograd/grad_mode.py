@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import functools
 
-_state = {"enabled": True, "inference": False}
+#: "formula": a built-in backward formula is running (its Python numbers are
+#: C++ Scalars in PyTorch: x * 2 there records MulBackward1, not MulBackward0)
+_state = {"enabled": True, "inference": False, "formula": False}
 
 
 def is_grad_enabled() -> bool:

@@ -20,6 +20,7 @@ from ..autograd.graph import Node
 from ..tensor import Tensor
 
 is_recording = graph.is_recording
+_mode_state = graph._state
 
 # Names exported to the torch namespace, Tensor methods and nn.functional.
 FUNCTIONS: dict = {}
@@ -93,12 +94,17 @@ class OpNode(Node):
             if all(g is None for g in grads):
                 return (None,) * len(self.next_functions)
             grads = [g if g is not None else _zeros(meta) for g, meta in zip(grads, self._out_meta)]
-            res = self._formula(grads)
         else:
-            g = grads[0]
-            if g is None:
+            grads = grads[0]
+            if grads is None:
                 return (None,) * len(self.next_functions)
-            res = self._formula(g)
+        state = _mode_state
+        outer = state["formula"]
+        state["formula"] = True
+        try:
+            res = self._formula(grads)
+        finally:
+            state["formula"] = outer
         return res if type(res) is tuple else (res,)
 
 

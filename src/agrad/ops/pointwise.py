@@ -19,6 +19,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from . import factories
+from ..autograd import grad_mode as _mode
 from ._op import Op, export, finish_out, inplace, method, node_name
 
 
@@ -145,6 +146,27 @@ def _div(ctx, grad):
             -grad * ctx.self / (other * other) if ctx.needs(1) else None)
 
 
+# Tensor-and-Python-number arithmetic inside backward formulas: PyTorch's formulas
+# are C++, where the number is a Scalar and the Scalar overloads record their own
+# nodes (MulBackward1, DivBackward1, AddBackward1, SubBackward1) with one input.
+_mul_scalar = Op("MulBackward1", lambda ctx, a, other: np.multiply(a, other), internal=True)
+_mul_scalar.derivative(lambda ctx, grad: grad * ctx.other)
+_div_scalar = Op("DivBackward1", lambda ctx, a, other: np.true_divide(a, other), internal=True)
+_div_scalar.derivative(lambda ctx, grad: grad / ctx.other)
+_add_scalar = Op("AddBackward1", lambda ctx, a, other: np.add(a, other), internal=True)
+_add_scalar.derivative(lambda ctx, grad: grad)
+_sub_scalar = Op("SubBackward1", lambda ctx, a, other: np.subtract(a, other), internal=True)
+_sub_scalar.derivative(lambda ctx, grad: grad)
+_formula_state = _mode._state
+
+
+def _scalar_overload(op, ts, arrs):
+    """The Scalar overload's result when a formula combines a float tensor and a number, else None."""
+    if ts[1] is None and _formula_state["formula"]:
+        return op.apply((ts[0],), (arrs[0],), {"other": arrs[1]})
+    return None
+
+
 _rsub = Op("RsubBackward1", lambda ctx, a, b: np.subtract(b, a), inputs=("self", "other"))
 
 
@@ -157,7 +179,9 @@ def _(ctx, grad):
 def add(input, other, *, alpha=1, out=None):
     """input + alpha * other."""
     ts, arrs = operands(input, other, "add")
-    result = _add.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else _NO_ATTRS)
+    result = _scalar_overload(_add_scalar, ts, arrs) if alpha == 1 else None
+    if result is None:
+        result = _add.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else _NO_ATTRS)
     return result if out is None else finish_out("add", result, out)
 
 
@@ -169,14 +193,18 @@ def sub(input, other, *, alpha=1, out=None):
         raise RuntimeError(
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead.")
-    result = _sub.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else _NO_ATTRS)
+    result = _scalar_overload(_sub_scalar, ts, arrs) if alpha == 1 else None
+    if result is None:
+        result = _sub.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else _NO_ATTRS)
     return result if out is None else finish_out("sub", result, out)
 
 
 @export("mul", "multiply", method=True)
 def mul(input, other, *, out=None):
     ts, arrs = operands(input, other, "mul")
-    result = _mul.apply(ts, arrs, _NO_ATTRS)
+    result = _scalar_overload(_mul_scalar, ts, arrs)
+    if result is None:
+        result = _mul.apply(ts, arrs, _NO_ATTRS)
     return result if out is None else finish_out("mul", result, out)
 
 
@@ -193,7 +221,9 @@ def div(input, other, *, rounding_mode=None, out=None):
     if not d.is_floating_point:
         d = dtypes.get_default_dtype()
     ts, arrs = operands(input, other, "div", dtype=d)
-    result = _div.apply(ts, arrs, _NO_ATTRS)
+    result = _scalar_overload(_div_scalar, ts, arrs)
+    if result is None:
+        result = _div.apply(ts, arrs, _NO_ATTRS)
     return result if out is None else finish_out("div", result, out)
 
 
@@ -242,7 +272,7 @@ def _(ctx, grad):
     e = ctx.exponent
     if e == 0:
         return grad * 0
-    return grad * e * ctx.self.pow(e - 1)
+    return grad * (e * ctx.self.pow(e - 1))  # pow_backward: grad * (exponent * self.pow(exponent - 1))
 
 
 _pow1 = Op("PowBackward1", lambda ctx, a, b: np.power(a, b), inputs=("self", "exponent"),
@@ -280,7 +310,12 @@ def pow(input, exponent, *, out=None):
     if isinstance(exponent, Tensor):
         ts, arrs = operands(input, exponent, "pow")
         if arrs[0].dtype.kind in "iu" and (arrs[1] < 0).any():
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
+            # integer ** integer tensor: a negative exponent gives 1 for 1, +-1 for -1, else 0
+            a, e = np.broadcast_arrays(*arrs)
+            neg = e < 0
+            special = np.where(a == 1, 1, np.where(a == -1, np.where(e % 2 == 0, 1, -1), 0))
+            value = np.where(neg, special, np.power(a, np.where(neg, 0, e))).astype(a.dtype)
+            return finish_out("pow", Tensor._make(value), out)
         return finish_out("pow", _pow1.apply(ts, arrs, {}), out)
     check_operand(exponent, "pow")
     d = _result_type(input, exponent)
