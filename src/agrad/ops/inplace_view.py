@@ -84,7 +84,8 @@ def _replace_np(ctx, g, r, idx):
     return out
 
 
-_replace = Op("CopySlicesBackwardBackward0", _replace_np, inputs=("self", "src"), internal=True)
+# PyTorch writes the slice back with copy_ into a clone: its node is a CopySlices
+_replace = Op("torch::autograd::CopySlices", _replace_np, inputs=("self", "src"), internal=True)
 
 
 @_replace.derivative

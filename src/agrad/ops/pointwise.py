@@ -135,14 +135,23 @@ def _(ctx, grad):
 
 @binary(np.multiply, "mul", saves=("self", "other"), saves_for={"self": (1,), "other": (0,)})
 def _mul(ctx, grad):
-    return (grad * ctx.other if ctx.needs(0) else None,
+    return (_times(grad, ctx.other) if ctx.needs(0) else None,
             grad * ctx.self if ctx.needs(1) else None)
+
+
+def _times(grad, other):
+    """grad * other where other may be the forward's Python number: PyTorch wrapped it in a
+    tensor there, so its formula records MulBackward0 (with a None edge), not MulBackward1."""
+    if isinstance(other, Tensor):
+        return grad * other
+    return _mul.apply((grad, None), (grad._data, other), _NO_ATTRS)
 
 
 @binary(np.true_divide, "div", saves=("self", "other"), saves_for={"self": (1,)})
 def _div(ctx, grad):
     other = ctx.other
-    return (grad / other if ctx.needs(0) else None,
+    return ((grad / other if isinstance(other, Tensor) else _div.apply((grad, None), (grad._data, other), _NO_ATTRS))
+            if ctx.needs(0) else None,
             -grad * ctx.self / (other * other) if ctx.needs(1) else None)
 
 

@@ -442,7 +442,7 @@ def _check_mask(mask, who):
 
 
 def _masked_select_fwd(ctx, a, mask):
-    shape = np.broadcast_shapes(a.shape, mask.shape)
+    shape = np.broadcast_shapes(a.shape, mask.shape) or (1,)  # 0-d selects as 1-d (the engine sums back)
     ctx.shape = shape
     ctx.where = np.nonzero(np.broadcast_to(mask, shape))
     return np.broadcast_to(a, shape)[ctx.where]

@@ -566,6 +566,9 @@ def _(ctx, grad):
 @method("copy_")
 def copy_(input, src, non_blocking=False):
     from ._op import inplace
+    if not isinstance(src, Tensor):  # a Python number: PyTorch copies it as a 0-d tensor
+        from . import factories
+        src = factories.tensor(src)
     return inplace(lambda s, v: _copy.apply((s, v), (s._data, v._data.astype(s._data.dtype, copy=False)), {}))(
         input, src)
 
