@@ -106,4 +106,10 @@ CASES = [
     case("zero-dim-masked-select",
          ["a = torch.tensor(-0.25, requires_grad=True)", "r = torch.masked_select(a, a < 0)"],
          ["r", "torch.autograd.grad(r.sum(), a)", "torch.masked_select(a, a > 0)"]),
+    case("setitem-noop-slice",
+         ["x = torch.ones(2, 3, requires_grad=True)", "a = x * 1", "a[:] = 1.5", "b = x * 1", "b[..., :] = torch.ones(3)",
+          "c = x * 1", "c[0:, ::1] = torch.ones(2, 3, requires_grad=True)", "d = x * 1", "d[...] = torch.tensor(2.)",
+          "e = torch.zeros(2, 3)", "e[:] = torch.arange(3.)", "f = torch.zeros(2, 2, dtype=torch.int64)", "f[...] = 7"],
+         ["a", "a.grad_fn.next_functions", "b", "b.grad_fn.next_functions", "c.grad_fn", "d.grad_fn.next_functions",
+          "e", "f", "torch.autograd.grad((a * b).sum(), x)"]),
 ]

@@ -302,7 +302,28 @@ def _to_numpy_index(index, ndim):
     return tuple(out)
 
 
+def _selects_all(index, shape) -> bool:
+    """Whether ``index`` is only full slices and at most one Ellipsis (``x[:]``, ``x[..., :]``)."""
+    items = index if isinstance(index, tuple) else (index,)
+    if sum(item is Ellipsis for item in items) > 1:
+        return False
+    slices = [item for item in items if item is not Ellipsis]
+    if len(slices) > len(shape) or any(type(item) is not slice for item in slices):
+        return False
+    try:
+        return all(item.indices(size) == (0, size, 1) for item, size in zip(slices, shape))
+    except TypeError:  # slice bounds that are not integers: the general path reports them
+        return False
+
+
 def setitem(self, index, value):
+    if _selects_all(index, self.shape) and isinstance(value, (Tensor, numbers.Number, np.number, np.bool_)):
+        # PyTorch writes into the tensor itself: fill_ for a number or 0-d tensor, else copy_
+        from .views import copy_, fill_
+        if not isinstance(value, Tensor):
+            value = Tensor._make(np.asarray(value))
+        (fill_ if value.ndim == 0 else copy_)(self, value)
+        return
     self._check_inplace(graph.is_recording((self, value if isinstance(value, Tensor) else None)))
     np_index = _to_numpy_index(index, self.ndim)
     target_shape = getitem(self.detach(), index)._data.shape
