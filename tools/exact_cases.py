@@ -112,4 +112,12 @@ CASES = [
           "e = torch.zeros(2, 3)", "e[:] = torch.arange(3.)", "f = torch.zeros(2, 2, dtype=torch.int64)", "f[...] = 7"],
          ["a", "a.grad_fn.next_functions", "b", "b.grad_fn.next_functions", "c.grad_fn", "d.grad_fn.next_functions",
           "e", "f", "torch.autograd.grad((a * b).sum(), x)"]),
+    case("clamp-backward-selects",
+         ["x = torch.tensor([[-0.25, -1.0], [2.75, -1.0]], requires_grad=True)", "r = x[0].clamp(-0.0)",
+          "r.backward(gradient=torch.tensor([1.0, -2.5]))", "y = torch.tensor([0.5, 2.], requires_grad=True)",
+          "lo = torch.tensor([0., 0.], requires_grad=True)",
+          "g = torch.autograd.grad(y.clamp(0, 1).sum(), y, create_graph=True)[0]"],
+         ["x.grad", "g", "torch.autograd.grad(torch.clamp(y, lo, torch.ones(2)).sum(), [y, lo])",
+          "torch.autograd.grad(torch.tensor([float('nan'), 1.]).requires_grad_().clamp(0, 1).sum() * 0, [])"
+          " if False else None"]),
 ]

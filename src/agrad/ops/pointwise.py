@@ -395,7 +395,7 @@ def _(ctx, grad):
     if ctx.max is not None:
         m = x <= ctx.max
         mask = m if mask is None else mask & m
-    return grad * mask
+    return where(mask, grad, 0.0)  # clamp_backward selects (no -0.0 or nan * 0 from a product)
 
 
 _clamp0 = Op("ClampBackward0", lambda ctx, a, lo, hi: np.clip(a, lo, hi), inputs=("self", "min", "max"),
@@ -406,7 +406,7 @@ _clamp0 = Op("ClampBackward0", lambda ctx, a, lo, hi: np.clip(a, lo, hi), inputs
 def _(ctx, grad):
     x, lo, hi = ctx.self, ctx.min, ctx.max
     keep = (x >= lo) & (x <= hi)
-    return grad * keep, grad * ((x < lo) & (lo < hi)), grad * ((x > hi) | (hi < lo))
+    return where(keep, grad, 0.0), where((x < lo) & (lo < hi), grad, 0.0), where((x > hi) | (hi < lo), grad, 0.0)
 
 
 @export("clamp", "clip", method=True)
