@@ -117,7 +117,5 @@ CASES = [
           "r.backward(gradient=torch.tensor([1.0, -2.5]))", "y = torch.tensor([0.5, 2.], requires_grad=True)",
           "lo = torch.tensor([0., 0.], requires_grad=True)",
           "g = torch.autograd.grad(y.clamp(0, 1).sum(), y, create_graph=True)[0]"],
-         ["x.grad", "g", "torch.autograd.grad(torch.clamp(y, lo, torch.ones(2)).sum(), [y, lo])",
-          "torch.autograd.grad(torch.tensor([float('nan'), 1.]).requires_grad_().clamp(0, 1).sum() * 0, [])"
-          " if False else None"]),
+         ["x.grad", "g", "torch.autograd.grad(torch.clamp(y, lo, torch.ones(2)).sum(), [y, lo])"]),
 ]
