@@ -50,6 +50,8 @@ ARITHMETIC = [
     case("div_broadcast_3x2_2", "a / b", a=inp(3, 2), b=inp(2, kind="positive")),
     case("div_python_scalar", "a / 4.0", a=inp(3, 2)),
     case("rdiv_python_scalar", "2.0 / a", a=inp(3, 2, kind="positive"), second=True),
+    case("div_trunc_grad", "torch.div(a, b, rounding_mode='trunc')", a=inp(3, 2), b=inp(3, 2, kind="positive")),
+    case("div_floor_scalar_grad", "torch.div(a, 2.0, rounding_mode='floor')", a=inp(3, 2)),
     case("div_0d_tensor", "a / b", a=inp(3, 2), b=inp(kind="positive"), second=True),
     case("div_int64_int64", "a / b",
          a=inp(3, 2, kind="int", dtype="int64"), b=val([1, 2], dtype="int64")),
