@@ -23,19 +23,23 @@ QUICK_PROGRAMS = 100
 
 #: Mismatch groups of the quick run not fixed yet (issue 10).
 OPEN: set[str] = {
-    "error-text:addbmm",
     "error-text:div_",
-    "error-text:exp_",
-    "error-text:fill_",
-    "error-type:rsqrt_",
+    "error-text:logical_or",
+    "error-text:split_with_sizes",
+    "error-type:fix_",
     "grad-repr:backward",
-    "grad_fn:grad",
-    "grad_fn:inner",
-    "numeric:poisson_nll_loss",
-    "raises-only-torch:logical_not",
-    "repr:cumsum_",
-    "value:heaviside_",
-    "value:logit",
+    "grad_fn:divide",
+    "raises-only-agrad:+",
+    "raises-only-agrad:adjoint",
+    "raises-only-agrad:inner",
+    "raises-only-torch:prod",
+    "raises-only-torch:split",
+    "repr:nanmedian",
+    "shape:argmin",
+    "value:get_rng_state",
+    "value:initial_seed",
+    "value:sign",
+    "value:threshold",
 }
 
 
