@@ -27,6 +27,8 @@ SKIP = {
     "rand", "rand_like", "randn", "randn_like", "randint", "randint_like", "randperm", "manual_seed",
     "seed", "empty", "empty_like", "new_empty", "from_numpy", "dropout", "dropout_", "rrelu", "rrelu_",
     "cpu", "type", "LinAlgError", "tensor", "as_tensor", "__setitem__", "__getitem__",
+    "bernoulli", "bernoulli_", "exponential_", "get_rng_state", "set_rng_state", "initial_seed", "multinomial",
+    "normal", "normal_", "random_", "uniform_",
 }
 # Parameters never passed (defaults only).
 NEVER = {"out", "memory_format", "device", "layout", "generator", "_stacklevel", "size_average", "reduce",

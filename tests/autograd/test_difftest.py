@@ -23,23 +23,18 @@ QUICK_PROGRAMS = 100
 
 #: Mismatch groups of the quick run not fixed yet (issue 10).
 OPEN: set[str] = {
-    "error-text:div_",
-    "error-text:logical_or",
-    "error-text:split_with_sizes",
-    "error-type:fix_",
-    "grad-repr:backward",
-    "grad_fn:divide",
-    "raises-only-agrad:+",
+    "dtype:all",
+    "error-text:sinc_",
+    "grad_fn:grad",
+    "grad_fn:lt_",
+    "grad_fn:setitem",
     "raises-only-agrad:adjoint",
-    "raises-only-agrad:inner",
-    "raises-only-torch:prod",
-    "raises-only-torch:split",
-    "repr:nanmedian",
-    "shape:argmin",
-    "value:get_rng_state",
-    "value:initial_seed",
-    "value:sign",
-    "value:threshold",
+    "raises-only-agrad:margin_ranking_loss",
+    "raises-only-agrad:setitem",
+    "raises-only-torch:scatter",
+    "raises-only-torch:vecdot",
+    "type:broadcast_shapes",
+    "warning:cross",
 }
 
 
