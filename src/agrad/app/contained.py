@@ -389,13 +389,26 @@ def _ReplayStdin(buffer, tty, encoding="utf-8"):  # noqa: N802 - a class made on
     return cls(buffer, tty, encoding)
 
 
-def prepare() -> None:
-    """What the child must not do itself: load (or write) the parser cache."""
-    from ..lang import parser
+_VIEWS = {"eval": "..render.evalview", "graph": "..render.graphview",
+          "check": "..render.checkview"}
+
+
+def prepare(command: str | None = None) -> None:
+    """What the child must not do itself: load (or write) the parser cache, and
+    import what it will run -- a module first imported in the child would be
+    compiled again on every run (the child cannot write ``__pycache__``)."""
+    import ctypes  # noqa: F401  (seccomp and PR_SET_PDEATHSIG)
+    import importlib
+    import resource  # noqa: F401
+
+    from . import commands, seccomp, session  # noqa: F401
+    from ..lang import interpreter, parser  # noqa: F401
     try:
         parser._fast_parser()
     except Exception:  # the child then builds it without a cache: slower, still right
         pass
+    if command in _VIEWS:
+        importlib.import_module(_VIEWS[command], __package__)
 
 
 def run_command(command: str, run, req, kw) -> int:
@@ -406,7 +419,7 @@ def run_command(command: str, run, req, kw) -> int:
     as_json = kw.get("fmt") == "json"
     if not available():
         return _in_process(command, run, req, kw)
-    prepare()
+    prepare(command)
     # the child keeps no file descriptor but these (``<(...)`` process substitution)
     req.files = tuple("-" if f in _STDIN_PATHS else f for f in req.files)
     keep = set()
