@@ -380,5 +380,5 @@ def test_cpu_limit_follows_the_timeout(capsys):
 
     req = Request(exprs=("x = 1",), timeout=2.0)
     assert contained.run_command("eval", body, req, {"fmt": "text"}) == 0
-    soft = int(3.0 * (os.cpu_count() or 1)) + 2
+    soft = int((2.0 + contained.GRACE) * (os.cpu_count() or 1)) + 2
     assert capsys.readouterr().out == f"({soft}, {soft + 1})\n"

@@ -12,7 +12,7 @@ forks.  The child parses, runs and renders; the parent only supervises::
                                               no_new_privs + seccomp filter (seccomp.py)
     poll() the pipe                           parse, run, render: every byte of output
       frames -> stdout / stderr, in order  <-- goes as a frame on one pipe
-      deadline (--timeout + 1 s) or Ctrl-C:   exit-status frame, os._exit
+      deadline (--timeout + 0.75 s), Ctrl-C: exit-status frame, os._exit
         kill the group, report
     waitpid: a death by signal -> one line
 
@@ -33,7 +33,7 @@ import struct
 import sys
 import time
 
-GRACE = 1.0  # the child's own --timeout error comes first; the parent kills this much later
+GRACE = 0.75  # the child's own --timeout error comes first; the parent kills this much later
 DEFAULT_MAX_MEMORY = 4 << 30
 MIN_MAX_MEMORY = 512 << 20  # the interpreter, numpy and the script thread's stack
 MAX_STDIN = 16 << 20  # what the parent reads of standard input for the child

@@ -3,7 +3,7 @@
 :class:`Supervisor` reads the child's frames (:mod:`.contained`) as they
 arrive and writes each to standard output or standard error, in order,
 flushing each batch (so output streams); it kills the child's process group
-at the deadline (``--timeout`` + 1 s from the start of the ``agrad``
+at the deadline (``--timeout`` + 0.75 s from the start of the ``agrad``
 process) or on Ctrl-C, and turns a death by signal into one line (or the
 command's JSON object).
 """
