@@ -166,4 +166,100 @@ x = torch.ones(3)
 del x
 print(gc.collect() >= 0)
 """,
+    # --- saved-tensor machinery --------------------------------------------------------------
+    "saved_tensors_hooks": """
+import torch
+x = torch.randn(5, requires_grad=True)
+y = x.pow(2)
+print(x is y.grad_fn._saved_self, y.grad_fn._saved_self is y.grad_fn._saved_self)
+y = x.exp()
+r = y.grad_fn._saved_result
+print(y is r, r is y.grad_fn._saved_result, r.grad_fn.name(), r.requires_grad, r._version, r.is_leaf, r.equal(y))
+calls = []
+def pack(t):
+    calls.append(("pack", tuple(t.shape)))
+    return ("P", t)
+def unpack(p):
+    calls.append(("unpack",))
+    return p[1]
+a = torch.ones(3, requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    b = a * a
+    c = b.exp()
+    d = (c * 2).sum()
+print(calls)
+calls.clear()
+d.backward()
+print(calls, a.grad)
+calls.clear()
+try:
+    print(c.grad_fn._saved_result)
+except RuntimeError as e:
+    print("RuntimeError", e)
+a2 = torch.ones(3, requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    b2 = a2 * a2
+calls.clear()
+s = b2.grad_fn._saved_self
+print(calls, s is a2, s, s.is_leaf)
+z = torch.ones(3, requires_grad=True) * 1
+with torch.autograd.graph.save_on_cpu():
+    w = z.pow(2)
+z.add_(1)
+w.sum().backward()
+print("save_on_cpu: no error")
+z = torch.ones(3, requires_grad=True) * 1
+with torch.autograd.graph.saved_tensors_hooks(lambda t: t * 10, lambda t: t):
+    w = z.pow(2)
+g, = torch.autograd.grad(w.sum(), z)
+print(g)
+with torch.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+    try:
+        with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+            pass
+    except RuntimeError as e:
+        print("RuntimeError", e)
+class F(torch.autograd.Function):
+    clear_saved_tensors_on_access = True
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        try:
+            print(ctx.saved_tensors)
+        except RuntimeError as e:
+            print("RuntimeError", e)
+        return g * 2
+x = torch.ones(2, requires_grad=True)
+F.apply(x).sum().backward()
+print(x.grad)
+""",
+    "error_saved_tensors_unpack_not_tensor": """
+import torch
+x = torch.ones(2, requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(lambda t: 1, lambda p: p):
+    y = x * x
+y.sum().backward()
+""",
+    "error_saved_tensors_hooks_freed_after_backward": """
+import torch
+x = torch.ones(2, requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda p: p):
+    y = x.exp()
+y.sum().backward()
+y.grad_fn._saved_result
+""",
+    "saved_tensors_hooks_retain_graph": """
+import torch
+n = []
+x = torch.ones(2, requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(lambda t: n.append("pack") or t, lambda p: n.append("unpack") or p):
+    y = (x * x).sum()
+y.backward(retain_graph=True)
+y.backward()
+print(n, x.grad)
+""",
 }

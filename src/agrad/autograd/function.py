@@ -48,6 +48,14 @@ class FunctionCtx:
             return ()
         if self.__dict__.get("_released"):
             raise RuntimeError(FREED_MESSAGE)
+        fn = getattr(type(self), "_function", None)
+        if fn is not None and fn.clear_saved_tensors_on_access:
+            if self.__dict__.get("_saved_accessed"):
+                raise RuntimeError(
+                    "saved_tensors can only be accessed once when clear_saved_tensors_on_access=True is set on the "
+                    "autograd.Function. Either access saved_tensors only once, or set "
+                    "clear_saved_tensors_on_access=False.")
+            self._saved_accessed = True
         return tuple(None if s is None else s.unpack(self) for s in slots)
 
     @property
@@ -119,6 +127,9 @@ class _FunctionMeta(type):
 
 class Function(FunctionCtx, metaclass=_FunctionMeta):
     """Base class for custom differentiable operations (PyTorch's torch.autograd.Function)."""
+
+    #: access ctx.saved_tensors only once in backward (a second access raises, as in PyTorch)
+    clear_saved_tensors_on_access = False
 
     @staticmethod
     def forward(ctx, *args, **kwargs):

@@ -64,10 +64,23 @@ class _HookDict(dict):
     __slots__ = ("__weakref__",)
 
 
-class SavedTensor:
-    """A tensor kept for backward, with the version it had when saved."""
+#: saved_tensors_hooks in effect, innermost last: (pack_hook, unpack_hook)
+_PACK_HOOKS: list = []
+#: the message of an enclosing disable_saved_tensors_hooks (None: hooks allowed)
+_HOOKS_DISABLED: list = [None]
+_NOT_PACKED = object()
 
-    __slots__ = ("tensor", "version", "name", "is_output", "freed", "_meta")
+
+class SavedTensor:
+    """A tensor kept for backward, with the version it had when saved.
+
+    Under ``torch.autograd.graph.saved_tensors_hooks`` the tensor is handed to the pack
+    hook when saved and only what it returned is kept; every unpack calls the unpack
+    hook and gives a new tensor with the saved tensor's autograd identity (as
+    PyTorch's SavedVariable does; no version check then, as in PyTorch).
+    """
+
+    __slots__ = ("tensor", "version", "name", "is_output", "freed", "_meta", "packed", "_unpack", "_identity")
 
     def __init__(self, tensor, name: str, is_output: bool):
         self.tensor = tensor
@@ -76,6 +89,14 @@ class SavedTensor:
         self.is_output = is_output
         self.freed = False
         self._meta = None  # (shape, dtype), taken when the tensor is let go
+        self.packed = _NOT_PACKED
+        if _PACK_HOOKS:
+            pack, self._unpack = _PACK_HOOKS[-1]
+            self._meta = (tuple(tensor._data.shape), tensor.dtype)
+            # requires_grad, grad_fn (None for outputs: the node itself), output_nr
+            self._identity = (tensor._requires_grad, None if is_output else tensor._grad_fn, tensor._output_nr)
+            self.tensor = None
+            self.packed = pack(tensor)
 
     @property
     def meta(self):
@@ -85,6 +106,8 @@ class SavedTensor:
         return self._meta
 
     def unpack(self, node):
+        if self.packed is not _NOT_PACKED:
+            return self._unpack_hooked(node)
         t = self.tensor
         if t is None:
             raise RuntimeError(FREED_MESSAGE)
@@ -106,11 +129,98 @@ class SavedTensor:
             )
         return t
 
+    def _unpack_hooked(self, node):
+        if self.freed:
+            raise RuntimeError(FREED_MESSAGE)
+        data = self._unpack(self.packed)
+        if type(data).__name__ not in ("Tensor", "Parameter", "Buffer") or not hasattr(data, "_data"):
+            raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                            f"{type(data).__name__}")
+        requires_grad, grad_fn, output_nr = self._identity
+        out = type(data)._make(data._data) if type(data).__name__ == "Tensor" else _plain(data)
+        out._vc = data._vc
+        out._requires_grad = requires_grad
+        out._grad_fn = node if self.is_output else grad_fn
+        out._output_nr = output_nr
+        return out
+
+    def output_alias(self, node):
+        """``node._saved_result``: a new tensor object for the saved output (PyTorch does not hand
+        back the output itself, which would make a reference cycle), with its data and history."""
+        t = self.unpack(node)
+        if self.packed is not _NOT_PACKED:
+            return t
+        out = _plain(t)
+        out._vc = t._vc
+        out._requires_grad = t._requires_grad
+        out._grad_fn = t._grad_fn
+        out._output_nr = t._output_nr
+        return out
+
     def free(self):
         if self.tensor is not None:
             self._meta = self.meta
         self.tensor = None
+        self.packed = None if self.packed is not _NOT_PACKED else _NOT_PACKED
         self.freed = True
+
+
+def _plain(t):
+    from ..tensor import Tensor
+    return Tensor._make(t._data)
+
+
+class saved_tensors_hooks:
+    """Context manager: ``pack_hook(tensor)`` runs when an op saves a tensor for backward
+    (its result is what is kept); ``unpack_hook(packed)`` runs each time the saved tensor is
+    needed (backward, ``grad_fn._saved_*``) and must return a tensor."""
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        if _HOOKS_DISABLED[0] is not None:
+            raise RuntimeError(_HOOKS_DISABLED[0])
+        _PACK_HOOKS.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc):
+        _PACK_HOOKS.pop()
+        return False
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Saved tensors are kept as copies on the CPU (in agrad, where everything is on the CPU: as
+    copies) and handed back at backward."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        from ..tensor import Tensor
+
+        def pack_to_cpu(tensor):
+            return (tensor.device, Tensor._make(tensor._data.copy()))
+
+        def unpack_from_cpu(packed):
+            device, tensor = packed
+            return tensor.to(device)
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+class disable_saved_tensors_hooks:
+    """Context manager: inside it, entering ``saved_tensors_hooks`` raises RuntimeError(error_message)."""
+
+    def __init__(self, error_message):
+        self.error_message = error_message
+
+    def __enter__(self):
+        self._previous = _HOOKS_DISABLED[0]
+        _HOOKS_DISABLED[0] = self.error_message
+        return self
+
+    def __exit__(self, *exc):
+        _HOOKS_DISABLED[0] = self._previous
+        return False
 
 
 class Node:
@@ -172,7 +282,7 @@ class Node:
             key = attr[7:] if attr.startswith("_saved_") else attr
             slot = saved.get(key)
             if slot is not None:
-                return slot.unpack(self)
+                return slot.output_alias(self) if slot.is_output and key != attr else slot.unpack(self)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
     def saved_tensors_info(self):

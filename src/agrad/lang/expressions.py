@@ -186,17 +186,19 @@ class Expressions:
         return ~v
 
     def ev_BoolOp(self, node, frame):
+        # as Python: the last operand is returned without asking its truth (x or tensor)
+        *first, last = node.values
         if node.op == "and":
-            for e in node.values:
+            for e in first:
                 v = self.eval(e, frame)
                 if not v:
                     return v
-            return v
-        for e in node.values:
+            return self.eval(last, frame)
+        for e in first:
             v = self.eval(e, frame)
             if v:
                 return v
-        return v
+        return self.eval(last, frame)
 
     def ev_Compare(self, node, frame):
         left = self.eval(node.left, frame)

@@ -89,7 +89,8 @@ class OpNode(Node):
             for slot in saved.values():
                 t = slot.tensor
                 if t is None or t._vc[0] != slot.version:
-                    slot.unpack(self)  # raises PyTorch's error
+                    t = slot.unpack(self)  # raises PyTorch's error; or calls the unpack hook
+                    self.__dict__[slot.name] = t
         if self._multi:
             if all(g is None for g in grads):
                 return (None,) * len(self.next_functions)
@@ -204,7 +205,7 @@ class Op:
                     else:  # a Python number given in place of a tensor
                         ctx.__dict__[name] = arrays[i]
             graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
-            if saves:
+            if saves and not graph._PACK_HOOKS:  # under saved_tensors_hooks only the packed form is kept
                 ctx.__dict__.update(saves)
         return results
 
