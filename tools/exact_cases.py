@@ -118,4 +118,12 @@ CASES = [
           "lo = torch.tensor([0., 0.], requires_grad=True)",
           "g = torch.autograd.grad(y.clamp(0, 1).sum(), y, create_graph=True)[0]"],
          ["x.grad", "g", "torch.autograd.grad(torch.clamp(y, lo, torch.ones(2)).sum(), [y, lo])"]),
+    case("setitem-broadcast",
+         ["x = torch.zeros(2, 3)", "x[0] = torch.ones(1, 1, 3)", "w = torch.ones(1, 3, requires_grad=True)",
+          "y = torch.ones(2, 3, requires_grad=True) * 1", "y[0] = w",
+          "i = torch.tensor([[[3, -1, 1], [3, -3, 0]], [[-1, -2, -3], [3, 4, 1]]])"],
+         ["x", "x.__setitem__(0, torch.ones(2, 3))", "x.__setitem__((slice(None), 0), torch.ones(3))",
+          "x.__setitem__(slice(None, None, 2), torch.ones(2, 2, 3))", "x.__setitem__([0, 1], torch.ones(3, 3))",
+          "i.__setitem__(slice(None, None, 2), i.clone())", "y.grad_fn.next_functions[1][0].name()",
+          "torch.autograd.grad(y.sum(), w)"]),
 ]

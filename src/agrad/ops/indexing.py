@@ -335,9 +335,21 @@ def setitem(self, index, value):
         varr = np.asarray(value, self._data.dtype)
     else:
         raise TypeError(f"can't assign a {type(value).__name__} to a {type(self).__name__}")
+    basic = not _is_advanced(index)
+    if basic and varr.ndim > len(target_shape):
+        # a basic index writes with copy_: leading size-1 dims of the value are dropped first
+        drop = 0
+        while drop < varr.ndim - len(target_shape) and varr.shape[drop] == 1:
+            drop += 1
+        varr = varr.reshape(varr.shape[drop:])
+        if v is not None:
+            v = v.view(varr.shape)  # PyTorch's graph shows the value's ViewBackward0
     try:
         np.broadcast_to(varr, target_shape)
     except ValueError:
+        if basic:  # copy_ expands the value: PyTorch's expand error
+            original = value._data if isinstance(value, Tensor) else varr
+            Tensor._make(original.reshape(varr.shape)).expand(*target_shape)
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(varr.shape)} cannot be broadcast to indexing result "
             f"of shape {list(target_shape)}") from None
