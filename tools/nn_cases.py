@@ -683,3 +683,7 @@ def dropout_train(torch):
     y = m(x)
     y.sum().backward()
     return {"y": y.detach(), "grad": x.grad, "after": torch.rand(2)}
+
+
+# convolution, pooling and normalisation layers live in their own file
+from nn_cases_conv import *  # noqa: E402,F401,F403

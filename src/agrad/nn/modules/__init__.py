@@ -6,3 +6,7 @@ from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .activation import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .misc import Dropout, Embedding, Flatten, Unflatten  # noqa: F401
+from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d,  # noqa: F401
+                      MaxPool1d, MaxPool2d)
+from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm  # noqa: F401
