@@ -28,11 +28,30 @@ def tensor_rows(namespace: dict) -> list[tuple[str, ...]]:
     return [row for row, _t in _rows(namespace)]
 
 
+def _named_tensors(namespace: dict):
+    """(name, tensor) for the script's tensors and, for each nn.Module, its
+    parameters and buffers by path (``net.fc.weight``), each tensor once."""
+    import sys
+    mod = sys.modules.get("agrad.nn.modules.module")   # loaded only if the script used nn
+    module_cls = getattr(mod, "Module", None) if mod is not None else None
+    seen = set()
+    for name, v in namespace.items():
+        if isinstance(v, Tensor):
+            yield name, v
+        elif module_cls is not None and isinstance(v, module_cls):
+            try:
+                members = list(v.named_parameters()) + list(v.named_buffers())
+            except Exception:
+                continue
+            for pname, p in members:
+                if id(p) not in seen:
+                    seen.add(id(p))
+                    yield f"{name}.{pname}", p
+
+
 def _rows(namespace: dict) -> list[tuple[tuple[str, ...], Tensor]]:
     rows = []
-    for name, v in namespace.items():
-        if not isinstance(v, Tensor):
-            continue
+    for name, v in _named_tensors(namespace):
         fn = v._grad_fn
         grad = v._grad
         rows.append(((

@@ -121,7 +121,55 @@ def value_record(value, _depth: int = 0, _active=None) -> dict:
                     "items": [value_record(v, _depth + 1, active) for v in value]}
         finally:
             active.discard(id(value))
+    special = _module_or_optimizer_record(value)
+    if special is not None:
+        return special
     return {"kind": "object", "repr": _safe_repr(value)}
+
+
+def _loaded_class(module_name, class_name):
+    """A class of agrad.nn / agrad.optim if the script loaded it (never imports)."""
+    import sys
+    m = sys.modules.get(module_name)
+    return getattr(m, class_name, None) if m is not None else None
+
+
+def _module_or_optimizer_record(value):
+    """``{"kind": "module", "repr", "parameters", "buffers"}`` for an nn.Module and
+    ``{"kind": "optimizer", "type", "repr", "param_groups"}`` for an optimizer."""
+    module_cls = _loaded_class("agrad.nn.modules.module", "Module")
+    if module_cls is not None and isinstance(value, module_cls):
+        try:
+            params = {n: tensor_record(p) for n, p in value.named_parameters()}
+            buffers = {n: tensor_record(b) for n, b in value.named_buffers()}
+        except Exception:
+            return None
+        return {"kind": "module", "type": type(value).__name__, "repr": _safe_repr(value),
+                "training": bool(value.training), "parameters": params, "buffers": buffers}
+    optim_cls = _loaded_class("agrad.optim.optimizer", "Optimizer")
+    if optim_cls is not None and isinstance(value, optim_cls):
+        try:
+            index = {}
+            groups = []
+            for g in value.param_groups:
+                rec = {}
+                for k, v in g.items():
+                    if k == "params":
+                        continue
+                    if isinstance(v, (bool, int, float, str)) or v is None:
+                        rec[k] = json_float(v) if isinstance(v, float) else v
+                    elif isinstance(v, tuple) and all(isinstance(x, (int, float)) for x in v):
+                        rec[k] = [json_float(float(x)) if isinstance(x, float) else x for x in v]
+                    else:
+                        rec[k] = _safe_repr(v)
+                rec["params"] = [index.setdefault(id(p), len(index)) for p in g["params"]]
+                groups.append(rec)
+            steps = len([s for s in value.state.values() if s])
+        except Exception:
+            return None
+        return {"kind": "optimizer", "type": type(value).__name__, "repr": _safe_repr(value),
+                "param_groups": groups, "params_with_state": steps}
+    return None
 
 
 def _safe_repr(value) -> str:
