@@ -112,6 +112,13 @@ def cases():
     add("exponential_", "torch.manual_seed(8); out = [torch.empty(n, dtype=d).exponential_(l) for n, d, l in "
                         "((5, torch.float32, 1.0), (300, torch.float32, 2.5), (300, torch.float64, 0.5), "
                         "(20, torch.float16, 1.0))]")
+    add("cauchy_", "torch.manual_seed(8); out = [torch.empty(n, dtype=d).cauchy_(m, s) for n, d, m, s in "
+                   "((5, torch.float32, 0.0, 1.0), (300, torch.float64, 1.5, 2.5), (40, torch.float32, -1.0, 0.1))]")
+    add("log_normal_", "torch.manual_seed(8); out = [torch.empty(n, dtype=d).log_normal_(m, s) for n, d, m, s in "
+                       "((5, torch.float32, 1.0, 2.0), (300, torch.float64, 0.3, 0.7), (40, torch.float32, -1.0, 0.1))]")
+    add("geometric_", "torch.manual_seed(8); out = [torch.empty(n, dtype=d).geometric_(p) for n, d, p in "
+                      "((5, torch.float32, 0.5), (300, torch.float64, 0.1234567), (40, torch.int64, 0.3), "
+                      "(40, torch.float32, 1e-5))]")
     add("bernoulli_-float", "torch.manual_seed(8); out = [torch.empty(n, dtype=d).bernoulli_(p) for n, d, p in "
                             "((5, torch.float32, 0.5), (300, torch.float32, 0.3), (300, torch.float64, 0.9), "
                             "(40, torch.int64, 0.5), (40, torch.bool, 0.25), (10, torch.float32, 0.0), "
@@ -243,6 +250,11 @@ def cases():
         "set-state-dtype": "torch.set_rng_state(torch.zeros(5056))",
         "set-state-invalid": "torch.set_rng_state(torch.zeros(5056, dtype=torch.uint8))",
         "leaf-inplace": "torch.zeros(3, requires_grad=True).normal_()",
+        "geometric-p": "torch.zeros(2).geometric_(1.5)",
+        "log-normal-std": "torch.zeros(2).log_normal_(0, 0)",
+        "log-normal-long": "torch.zeros(2, dtype=torch.long).log_normal_()",
+        "cauchy-long": "torch.zeros(2, dtype=torch.long).cauchy_()",
+        "cauchy-sigma": "torch.zeros(2).cauchy_(0, -1)",
     }
     for k, v in err.items():
         add(f"error-{k}", f"out = {v}")

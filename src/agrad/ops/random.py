@@ -31,6 +31,9 @@ from .. import _generator, dtypes
 from .._limits import check_numel
 from ..tensor import Tensor, device as _device
 from . import _rng_math as M
+from ._sampling import (_CTYPE, _check_randperm, _check_range, _check_std, _fmt_double, _in_memory_order,
+                        _normal_fill, _random_full, _scalar, _uniform_fill, int_values, normal_values,
+                        permutation, uniform_values)
 from ._op import FUNCTIONS, Op, _zeros, export, finish_out, inplace, method
 
 _U64 = np.uint64
@@ -60,11 +63,6 @@ def _float_dtype(dtype, fname):
     return d
 
 
-def _scalar(d):
-    from ..tensor import _scalar_name
-    return _scalar_name(d)
-
-
 def _new(data, requires_grad=False, device=None, out=None, fname=""):
     if device is not None:
         _device(device)
@@ -72,232 +70,6 @@ def _new(data, requires_grad=False, device=None, out=None, fname=""):
     if requires_grad:
         t.requires_grad_(True)
     return finish_out(fname, t, out) if out is not None else t
-
-
-def _in_memory_order(a, values):
-    """Lay out ``values`` (in the order ATen's TensorIterator visits ``a``: by memory
-    address) in ``a``'s logical shape."""
-    if a.ndim < 2 or a.flags.c_contiguous:
-        return values.reshape(a.shape)
-    perm = sorted(range(a.ndim), key=lambda d: -abs(a.strides[d]))
-    v = values.reshape([a.shape[d] for d in perm])
-    return v.transpose(np.argsort(perm))
-
-
-def _contiguous(a):
-    return a.flags.c_contiguous
-
-
-# ------------------------------------------------------------------ uniform
-
-def uniform_values(g, n, dtype, low=0.0, high=1.0):
-    """n draws of ``uniform_(low, high)`` on a tensor of ``dtype``: its opmath type's
-    uniform_real_distribution (``x * (to - from) + from``, which GCC fuses into one
-    multiply-add), rounded to ``dtype``; a value that rounds to ``to`` becomes ``from``."""
-    if dtype is dtypes.float64:
-        x = M.unit_float64(g._random64(n))
-        lo, hi = float(low), float(high)
-        if (lo, hi) == (0.0, 1.0):
-            return x
-        x = M.fma64(x, hi - lo, lo)
-    elif dtype is dtypes.float32 or dtype is dtypes.float16:
-        x = M.unit_float32(g._random32(n))
-        lo, hi = np.float32(low), np.float32(high)
-        if (lo, hi) == (0, 1) and dtype is dtypes.float32:
-            return x
-        x = M.fma32(x, hi - lo, lo).astype(dtype.numpy, copy=False)
-    else:
-        raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{_scalar(dtype)}\'')
-    top = np.array(high, dtype.numpy)
-    return np.where(x == top, np.array(low, dtype.numpy), x) if (x == top).any() else x
-
-
-def _uniform_fill(a, g, low, high):
-    d = dtypes.from_numpy(a.dtype)
-    if not d.is_floating_point:
-        raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{_scalar(d)}\'')
-    low, high = float(low), float(high)
-    if not low <= high:
-        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={_num(low)} > "
-                           f"to={_num(high)}")
-    finfo = np.finfo(a.dtype)
-    if high - low > float(finfo.max):
-        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{_ctype(d)}>::max(), but found "
-                           f"to={_num(high)} and from={_num(low)} which result in to-from to exceed the limit")
-    return _in_memory_order(a, uniform_values(g, a.size, d, low, high).astype(a.dtype, copy=False))
-
-
-def _num(x):
-    return repr(float(x)) if not float(x).is_integer() else str(int(x))
-
-
-def _ctype(d):
-    return {"float32": "float", "float64": "double", "float16": "c10::Half"}.get(d.name, d.name)
-
-
-# ------------------------------------------------------------------ normal
-
-def normal_values(g, n, dtype, mean=0.0, std=1.0, contiguous=True):
-    """n draws of ``normal_(mean, std)`` on a tensor of ``dtype`` (ATen's normal_kernel)."""
-    if n >= 16 and contiguous:
-        m = n - n % 16
-        if dtype is dtypes.float16:
-            # float16 draws 16 float32 uniforms per block (and 16 for the tail), fills in
-            # float32 and rounds; float32/float64 draw all n uniforms first
-            u = M.unit_float32(g._random32(m + (16 if m != n else 0)))
-            out = M.box_muller16_float32(u.reshape(-1, 16), mean, std).reshape(-1)
-            if m != n:
-                out = np.concatenate([out[:n - 16], out[-16:]])
-            return out.astype(np.float16)
-        if dtype is dtypes.float64:
-            u = M.unit_float64(g._random64(n))
-            fill = M.box_muller16_float64
-            tail = lambda: M.unit_float64(g._random64(16))  # noqa: E731
-        elif dtype is dtypes.float32:
-            u = M.unit_float32(g._random32(n))
-            fill = M.box_muller16_float32
-            tail = lambda: M.unit_float32(g._random32(16))  # noqa: E731
-        else:
-            raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(dtype)}\'')
-        out = np.empty(n, u.dtype)
-        out[:m] = fill(u[:m].reshape(-1, 16), mean, std).reshape(-1)
-        if m != n:
-            out[n - 16:] = fill(tail().reshape(1, 16), mean, std).reshape(-1)
-        return out
-    if not dtype.is_floating_point:
-        raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(dtype)}\'')
-    mean, std = float(mean), float(std)
-    draw = g._draw_normal_double
-    vals = np.array([draw() for _ in range(n)], dtype=np.float64)
-    if (mean, std) != (0.0, 1.0):
-        vals = M.fma64(vals, std, mean)
-    return vals.astype(dtype.numpy)
-
-
-def _check_std(std):
-    if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt_double(std)}")
-
-
-def _fmt_double(x):
-    x = float(x)
-    return str(int(x)) if x.is_integer() else repr(x)
-
-
-def _normal_fill(a, g, mean, std):
-    _check_std(std)
-    d = dtypes.from_numpy(a.dtype)
-    vals = normal_values(g, a.size, d, mean, std, contiguous=_contiguous(a))
-    return _in_memory_order(a, vals)
-
-
-# ------------------------------------------------------------------ integers
-
-_INT_MAX = {"uint8": 255, "int8": 127, "int16": 32767, "int32": 2**31 - 1, "int64": 2**63 - 1,
-            "bool": 1, "float16": 2**11, "float32": 2**24, "float64": 2**53}
-
-
-def _float_bounds(low, high, dtype):
-    """ATen's update_from/update_to: float bounds beyond the exact integers move
-    inwards to the nearest representable ones."""
-    digits = _DIGITS[dtype.name]
-
-    def rounded(v):
-        f = float(np.array(v, dtype.numpy))
-        return int(f) if math.isfinite(f) else v
-
-    up = rounded(low + 1)
-    if up < low:
-        n = abs(low + 1).bit_length() - 1
-        low = up + (1 << (n - digits + 1))
-    down = rounded(high - 1)
-    if down >= high:
-        n = abs(high - 1).bit_length() - 1
-        high = down - (1 << (n - digits + 1))
-    return low, high
-
-
-def int_values(g, n, low, high, dtype):
-    """n draws of uniform_int_from_to_distribution: [low, high)."""
-    span = high - low
-    if span >= 1 << 28:   # torch 2.13 draws random64() from a range of 2**28 on (measured)
-        r = g._random64(n)
-    else:
-        r = g._random32(n)
-    v = (r % _U64(span)).astype(np.int64) + np.int64(low) if span < 1 << 63 else \
-        ((r % _U64(span)) + _U64(low & (2**64 - 1))).view(np.int64)
-    return v.astype(dtype.numpy)
-
-
-def _random_full(g, n, dtype):
-    """random_() with no bounds: [0, max] of an integer dtype, [0, 2**mantissa] of a float one."""
-    name = dtype.name
-    if name == "bool":
-        return (g._random32(n) & _U64(1)).astype(np.bool_)
-    if name in ("int64", "float64"):
-        r = g._random64(n)
-    else:
-        r = g._random32(n)
-    if dtype.is_floating_point:
-        mod = (1 << np.finfo(dtype.numpy).nmant + 1) + 1
-    else:
-        mod = _INT_MAX[name] + 1
-    return (r % _U64(mod)).astype(dtype.numpy)
-
-
-_CTYPE = {"uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
-          "int64": "long int", "bool": "bool", "float16": "c10::Half", "float32": "float",
-          "float64": "double"}
-_DIGITS = {"float16": 11, "float32": 24, "float64": 53}
-
-
-def _check_range(low, high, dtype):
-    """ATen's random_from_to checks (DistributionTemplates.h): errors for bounds outside the
-    dtype, PyTorch's warning for float bounds beyond its exact integers."""
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    name = dtype.name
-    ctype = _CTYPE[name]
-    if dtype.is_floating_point:
-        low, high = _float_bounds(low, high, dtype)
-        if low >= high:
-            raise RuntimeError(f"random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, "
-                               f"but got from={low} >= to={high}")
-        big = float(np.finfo(dtype.numpy).max)
-        digits = _DIGITS[name]
-        for what, v in (("from", low), ("to - 1", high - 1)):
-            if not -big <= v <= big:
-                raise RuntimeError(f"{what} is out of bounds for {ctype}")
-        for what, v in (("from", low), ("to - 1", high - 1)):
-            if not -(1 << digits) <= v <= 1 << digits:
-                import warnings
-                warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
-                              f"limitations {ctype} can support discrete uniform distribution only within this "
-                              "range. This warning will become an error in version 1.7 release, please fix "
-                              "the code in advance", UserWarning, stacklevel=3)
-        return low, high
-    lo, hi = (0, 1) if name == "bool" else (int(np.iinfo(dtype.numpy).min), int(np.iinfo(dtype.numpy).max))
-    if not lo <= low <= hi:
-        raise RuntimeError(f"from is out of bounds for {ctype}")
-    if not lo <= high - 1 <= hi:
-        raise RuntimeError(f"to - 1 is out of bounds for {ctype}")
-    return low, high
-
-
-def _check_randperm(n, d):
-    """ATen's check_supported_max_int_with_precision."""
-    name = d.name
-    if name == "bool":
-        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
-    if not d.is_floating_point and name != "int64":
-        info = np.iinfo(d.numpy)
-        if n - 1 > int(info.max):
-            raise RuntimeError(f"value cannot be converted to type {name}_t without overflow")
-    limits = {"float16": ("2049", (1 << 11) + 1), "float32": ("2^24+1", (1 << 24) + 1),
-              "float64": ("2^53+1", (1 << 53) + 1)}
-    if name in limits and n > limits[name][1]:
-        kind = {"float16": "Half", "float32": "Float", "float64": "Double"}[name]
-        raise RuntimeError(f"n cannot be greater than {limits[name][0]} for {kind} type.")
 
 
 # ------------------------------------------------------------------ factories
@@ -380,25 +152,6 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     _check_randperm(n, d)
     perm = permutation(_gen(generator), n)
     return _new(perm.astype(d.numpy), requires_grad, device, out, "randperm")
-
-
-def permutation(g, n):
-    """ATen's randperm_cpu: swaps driven by random() % (n - i) (random64() % (i + 1),
-    the inside-out shuffle, from n >= 2**32 / 20 on)."""
-    if n < (2**32 - 1) // 20:
-        perm = list(range(n))
-        if n > 1:
-            z = (g._random32(n - 1) % np.arange(n, 1, -1, dtype=_U64)).astype(np.int64)
-            z += np.arange(n - 1, dtype=np.int64)
-            for i, j in enumerate(z.tolist()):
-                perm[i], perm[j] = perm[j], perm[i]
-        return np.array(perm, dtype=np.int64)
-    r = g._random64(n) % np.arange(1, n + 1, dtype=_U64)
-    perm = np.empty(n, dtype=np.int64)
-    for i, z in enumerate(r.tolist()):
-        perm[i] = perm[z]
-        perm[z] = i
-    return perm
 
 
 # ------------------------------------------------------------------ *_like
@@ -519,6 +272,62 @@ def exponential_(input, lambd=1.0, *, generator=None):
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt_double(lambd)}")
     g = _gen(generator)
     return inplace(lambda s: _exponential.apply((s,), (s._data,), {"g": g, "lambd": lambd}))(input)
+
+
+def _cauchy_fill(a, g, median, sigma):
+    d = dtypes.from_numpy(a.dtype)
+    if not d.is_floating_point:
+        raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a "
+                           f"floating point but you specified {_CTYPE[d.name]}")
+    u = M.unit_float64(g._random64(a.size))
+    vals = M.fma64(sigma, np.tan(math.pi * (u - 0.5)), median)   # median + sigma * tan(pi (u - 1/2))
+    return _in_memory_order(a, vals.astype(a.dtype))
+
+
+def _log_normal_fill(a, g, mean, std):
+    d = dtypes.from_numpy(a.dtype)
+    if not d.is_floating_point:
+        raise NotImplementedError(f'"log_normal_cpu" not implemented for \'{_scalar(d)}\'')
+    draw = g._draw_normal_double
+    vals = np.exp(M.fma64(np.array([draw() for _ in range(a.size)], np.float64), std, mean))
+    return _in_memory_order(a, vals.astype(a.dtype))
+
+
+def _geometric_fill(a, g, p):
+    u = M.unit_float64(g._random64(a.size))
+    vals = np.ceil(np.log(u) / math.log(1.0 - p))
+    return _in_memory_order(a, vals.astype(a.dtype))
+
+
+_cauchy = _sampler("CauchyBackward0", _cauchy_fill)
+_log_normal = _sampler("LogNormalBackward0", _log_normal_fill)
+_geometric = _sampler("GeometricBackward0", _geometric_fill)
+
+
+@method("cauchy_")
+def cauchy_(input, median=0.0, sigma=1.0, *, generator=None):
+    if not float(sigma) > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_fmt_double(sigma)}")
+    g = _gen(generator)
+    attrs = {"g": g, "median": float(median), "sigma": float(sigma)}
+    return inplace(lambda s: _cauchy.apply((s,), (s._data,), attrs))(input)
+
+
+@method("log_normal_")
+def log_normal_(input, mean=1.0, std=2.0, *, generator=None):
+    if not float(std) > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_fmt_double(std)}")
+    g = _gen(generator)
+    attrs = {"g": g, "mean": float(mean), "std": float(std)}
+    return inplace(lambda s: _log_normal.apply((s,), (s._data,), attrs))(input)
+
+
+@method("geometric_")
+def geometric_(input, p, *, generator=None):
+    if not 0 < float(p) < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt_double(p)}")
+    g = _gen(generator)
+    return inplace(lambda s: _geometric.apply((s,), (s._data,), {"g": g, "p": float(p)}))(input)
 
 
 # ------------------------------------------------------------------ bernoulli
