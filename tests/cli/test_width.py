@@ -66,7 +66,7 @@ def test_graph_lines_cut_the_source_text_first():
     first = r.stdout.splitlines()[0]
     assert len(first) == 60
     assert first.startswith("#0 AddBackward0  [] float32  y = x * 2 + x")
-    assert "…" in first and first.endswith("<stdin>:2")
+    assert "…" in first and first.endswith("<stdin>:2:5")
 
 
 def test_deep_graph_stays_within_width():

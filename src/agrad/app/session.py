@@ -62,7 +62,7 @@ class Session:
         self.target_reason = None  # a key of app.target.REASONS
         self.roots = None  # app.target.BackwardRoots of the run
         self.backward = None  # Backward
-        self.origins = origins if origins is not None else {}  # node -> (Source, line)
+        self.origins = origins if origins is not None else {}  # node -> (Source, line, col, end_col)
         self.grads = None  # node -> grad summary (--grads)
         self.calls = None  # node -> recorded call (agrad check)
         self.interp = interp
@@ -193,10 +193,12 @@ def make_bindings(sets, params, *, max_elements=None, timeout=None) -> dict:
 # ------------------------------------------------------------------ where nodes come from
 
 class _NodeOrigins:
-    """While installed, notes the script line that was running when each graph node was made.
+    """While installed, notes where in the script each graph node was made:
+    ``(Source, line, column, end_column)`` of the sub-expression whose op made it
+    (columns None when only the line is known).
 
     It is one of the engine's record hooks (``graph.record_hooks``) and asks
-    the language which statement is running.
+    the language which sub-expression is running.
     """
 
     def __init__(self):
@@ -205,8 +207,8 @@ class _NodeOrigins:
         self.where = weakref.WeakKeyDictionary()
 
     def __call__(self, node, inputs, outputs, call):
-        from ..lang import current_position
-        pos = current_position()
+        from ..lang import current_span
+        pos = current_span()
         if pos is not None:
             self.where[node] = pos
 
@@ -508,8 +510,13 @@ def origin_fn(s: Session):
         w = where.get(node)
         if w is None:
             return Origin(var) if var else None
-        src, line = w
-        text = src.line_text(line).strip() if line else None
-        return Origin(var, src.name, line, text or None)
+        src, line, col, end = w
+        full = src.line_text(line) if line else ""
+        if col is not None and full.strip() != full[col - 1:end - 1].strip():
+            text = full[col - 1:end - 1].strip()
+            if var:
+                text = f"{var} = {text}"
+            return Origin(var, src.name, line, text or None, (line, col, end))
+        return Origin(var, src.name, line, full.strip() or None, (line, col, end) if col else None)
 
     return origin

@@ -72,7 +72,7 @@ from dataclasses import dataclass, field
 
 from .errors import ScriptError, ScriptSyntaxError, ScriptWarning, Source
 
-__all__ = ["Source", "run", "RunResult", "Assignment", "eval_expression", "parse_value", "current_position",
+__all__ = ["Source", "run", "RunResult", "Assignment", "eval_expression", "parse_value", "current_position", "current_span",
            "parse", "ScriptError", "ScriptSyntaxError", "ScriptWarning", "arm_hard_exit",
            "disarm_hard_exit",
            "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_NESTING"]
@@ -367,6 +367,26 @@ def current_position():
     if stmt is None or frame is None:
         return None
     return (frame.src, stmt.line)
+
+
+def current_span():
+    """(source, line, column, end_column) of the sub-expression whose op is running
+    in this thread (``x*w1`` of ``y = (x*w1).relu()``), columns 1-based and end
+    exclusive; the whole statement's first line (column None) when no single-line
+    sub-expression is running (an augmented assignment, a ``for`` over a tensor);
+    None outside a script."""
+    interp = getattr(_running, "interp", None)
+    if interp is None:
+        return None
+    stmt, frame = interp.cur_stmt, interp.cur_frame
+    if stmt is None or frame is None:
+        return None
+    expr = interp.cur_expr
+    if expr is not None and expr.line == expr.end_line:
+        return (frame.src, expr.line, expr.col, expr.end_col)
+    if stmt.line == stmt.end_line:
+        return (frame.src, stmt.line, stmt.col, stmt.end_col)
+    return (frame.src, stmt.line, None, None)
 
 
 def arm_hard_exit(seconds: float) -> None:

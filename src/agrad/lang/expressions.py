@@ -108,7 +108,9 @@ class Expressions:
     def ev_BinOp(self, node, frame):
         if node.op == "**":
             left = self.eval(node.left, frame)
-            return self.binop("**", left, self.eval(node.right, frame))
+            right = self.eval(node.right, frame)
+            self.cur_expr = node
+            return self.binop("**", left, right)
         spine = []
         n = node
         while n.__class__ is A.BinOp and n.op != "**":
@@ -117,6 +119,7 @@ class Expressions:
         value = self.eval(n, frame)
         for b in reversed(spine):
             right = self.eval(b.right, frame)
+            self.cur_expr = b
             try:
                 value = self.binop(b.op, value, right)
             except (ScriptError, _Break, _Continue, _Return):
@@ -176,6 +179,7 @@ class Expressions:
 
     def ev_UnaryOp(self, node, frame):
         v = self.eval(node.operand, frame)
+        self.cur_expr = node
         op = node.op
         if op == "not":
             return not v
@@ -228,7 +232,9 @@ class Expressions:
 
     def ev_Subscript(self, node, frame):
         obj = self.eval(node.value, frame)
-        return obj[self.index_value(node.index, frame)]
+        index = self.index_value(node.index, frame)
+        self.cur_expr = node
+        return obj[index]
 
     def ev_Slice(self, node, frame):
         lo = None if node.lower is None else self.eval(node.lower, frame)

@@ -63,6 +63,7 @@ class Functions:
                 if name in kwargs:
                     raise TypeError(f"got multiple values for keyword argument '{name}'")
                 kwargs[name] = self.eval(v, frame)
+        self.cur_expr = node
         return self.call(func, args, kwargs)
 
     _HIGHER_ORDER = None
@@ -103,7 +104,7 @@ class Functions:
         frame = Frame({}, fn._scope, fn._closure, fn._globals, fn._src)
         frame.fn = fn
         self.bind_args(fn, args, kwargs, frame.vars)
-        saved = self.cur_stmt, self.cur_frame
+        saved = self.cur_stmt, self.cur_frame, self.cur_expr
         self.depth += 1
         try:
             if fn._is_lambda:
@@ -115,7 +116,7 @@ class Functions:
             return None
         finally:
             self.depth -= 1
-            self.cur_stmt, self.cur_frame = saved
+            self.cur_stmt, self.cur_frame, self.cur_expr = saved
 
     def bind_args(self, fn, args, kwargs, vars):
         name = fn.__name__ + "()"
@@ -206,11 +207,11 @@ class Functions:
             raise TypeError("class keywords (metaclass=...) are not supported")
         ns: dict = {}
         cframe = Frame(ns, None, frame, frame.globals, frame.src, is_class=True)
-        saved = self.cur_stmt, self.cur_frame
+        saved = self.cur_stmt, self.cur_frame, self.cur_expr
         try:
             self.exec_block(node.body, cframe)
         finally:
-            self.cur_stmt, self.cur_frame = saved
+            self.cur_stmt, self.cur_frame, self.cur_expr = saved
         ns["_agrad_script_class"] = True
         ns["__module__"] = "__main__"
         ns["__qualname__"] = node.name

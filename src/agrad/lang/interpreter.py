@@ -49,6 +49,10 @@ class Interpreter(Expressions, Statements, Functions):
         self.engine = ENGINE
         self.cur_stmt = None
         self.cur_frame = None
+        # the expression whose op is being applied (set just before a binary or
+        # unary operator, a subscript or a call runs; None at each new statement):
+        # engine hooks read it through current_span()
+        self.cur_expr = None
         self.handling: list[ScriptError] = []
         self.backward_calls = 0
         # module-level bookkeeping for the CLI
@@ -135,6 +139,7 @@ class Interpreter(Expressions, Statements, Functions):
                 raise self.wrap(Cancelled(), stmt, frame)
             self.cur_stmt = stmt
             self.cur_frame = frame
+            self.cur_expr = None
             try:
                 if stmt.__class__ is A.ExprStmt:
                     value = self.eval(stmt.value, frame)
@@ -154,6 +159,7 @@ class Interpreter(Expressions, Statements, Functions):
         frame = self.globals
         frame.src = src
         self.cur_stmt = expr_node
+        self.cur_expr = None
         return self.eval(expr_node.body, frame)
 
     def exec_block(self, body, frame):
@@ -163,6 +169,7 @@ class Interpreter(Expressions, Statements, Functions):
                 raise self.wrap(Cancelled(), stmt, frame)
             self.cur_stmt = stmt
             self.cur_frame = frame
+            self.cur_expr = None
             try:
                 ex[stmt.__class__](stmt, frame)
             except (ScriptError, _Break, _Continue, _Return):

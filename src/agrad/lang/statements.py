@@ -266,6 +266,7 @@ class Statements:
             if len(orelse) == 1 and orelse[0].__class__ is A.If:
                 node = orelse[0]
                 self.cur_stmt = node
+                self.cur_expr = None
                 continue
             self.exec_block(orelse, frame)
             return
@@ -276,6 +277,7 @@ class Statements:
             if self.cancelled:
                 raise self.wrap(Cancelled(), node, frame)
             self.cur_stmt = node
+            self.cur_expr = None
             if not self.eval(node.test, frame):
                 break
             try:
@@ -297,6 +299,7 @@ class Statements:
             if self.cancelled:
                 raise self.wrap(Cancelled(), node, frame)
             self.cur_stmt = node
+            self.cur_expr = None
             self.assign(target, item, frame)
             try:
                 self.exec_block(body, frame)

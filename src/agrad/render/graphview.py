@@ -58,13 +58,21 @@ class Origin:
     var: str | None = None
     source: str | None = None  # source name
     line: int | None = None
-    text: str | None = None  # the statement's source text
+    text: str | None = None  # the source text that made it: the sub-expression, else the statement
+    span: tuple | None = None  # (line, col_start, col_end) of the sub-expression, 1-based, end exclusive
 
     @property
     def where(self) -> str | None:
         if self.source is None:
             return None
         return f"{self.source}:{self.line}" if self.line is not None else self.source
+
+    @property
+    def where_col(self) -> str | None:
+        """``file:line:col`` when the column is known, else :attr:`where`."""
+        if self.span is not None and self.source is not None:
+            return f"{self.source}:{self.span[0]}:{self.span[1]}"
+        return self.where
 
 
 class GNode:
@@ -311,7 +319,7 @@ def node_parts(gn: GNode) -> list[tuple[str, str]]:
         if label:
             parts += [("  ", ""), (label, "label")]
         if o.where:
-            parts += [("  ", ""), (o.where, "where")]
+            parts += [("  ", ""), (o.where_col, "where")]
     return parts
 
 
@@ -505,6 +513,7 @@ def node_json(gn: GNode, *, saved=False, grads=None) -> dict:
         "var": (gn.leaf if gn.is_leaf and gn.leaf != "<unnamed leaf>" else None) if gn.is_leaf
         else (o.var if o else None),
         "source": o.where if o else None,
+        "span": list(o.span) if o is not None and o.span is not None else None,
         "leaf": gn.leaf if gn.is_leaf else None,
     }
     if saved:
@@ -581,7 +590,7 @@ def _label_lines(gn: GNode) -> list[str]:
         if label:
             lines.append(label)
     if o is not None and o.where:
-        lines.append(o.where)
+        lines.append(o.where_col)
     return lines
 
 
