@@ -22,6 +22,8 @@ from .devices import device, get_default_device, set_default_device  # noqa: F40
 from . import ops as _ops
 from . import autograd  # noqa: F401
 from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .autograd.anomaly_mode import (is_anomaly_check_nan_enabled, is_anomaly_enabled,  # noqa: F401
+                                    set_anomaly_enabled)
 from .printing import get_printoptions, set_printoptions  # noqa: F401
 
 float = float32

@@ -289,6 +289,9 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
         if record_calls:
             from .check import Recorder
             recorder = stack.enter_context(Recorder())
+        # a script's set_detect_anomaly(True) lasts until the script ends, not into the next run
+        from ..autograd.anomaly_mode import set_detect_anomaly
+        stack.enter_context(set_detect_anomaly(False))
         result = lang.run(sources, bindings, timeout=req.timeout, max_elements=max_el,
                           on_output=req.on_output, on_warning=req.on_warning)
     _agrad_hints(result.error)

@@ -12,7 +12,10 @@ from __future__ import annotations
 import heapq
 import warnings
 
+import numpy as np
+
 from . import grad_mode
+from .anomaly_mode import _anomaly, nan_message
 from .graph import AccumulateGrad, edge
 
 #: Incremented by every backward() / autograd.grad() call; the CLI reads it to
@@ -28,6 +31,11 @@ CREATE_GRAPH_WARNING = (
 #: Callables ``observer(node, grads_in)`` told of the gradients arriving at each
 #: node during any backward pass (the graph view's ``--grads``).
 observers: list = []
+
+#: Callables ``observer(node, grads_out, grads_in)`` told of what each node's
+#: backward formula returned (after its hooks): ``grads_out`` the gradients of
+#: its outputs it was given, ``grads_in`` one gradient (or None) per input edge.
+apply_observers: list = []
 
 
 def _collect(roots):
@@ -121,6 +129,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             pushed.add(node)
             heapq.heappush(heap, (-node._seq, id(node), node))
 
+    check_nan = _anomaly["enabled"] and _anomaly["check_nan"]
     state = grad_mode._state
     prev_enabled = state["enabled"]
     state["enabled"] = bool(create_graph)
@@ -150,6 +159,10 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         new = fn(tuple(in_grads), tuple(out_grads))
                         if new is not None:
                             in_grads = tuple(new)
+                if check_nan:
+                    _check_nan(node, in_grads)
+                for obs in apply_observers:
+                    obs(node, out_grads, in_grads)
                 if not keep_graph and node._saved is not None:
                     node.release()
                 metas = node._input_meta
@@ -181,6 +194,13 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     finally:
         state["enabled"] = prev_enabled
     return captured
+
+
+def _check_nan(node, in_grads):
+    """Anomaly mode: PyTorch's error when a backward formula returned NaN."""
+    for i, g in enumerate(in_grads):
+        if g is not None and g._data.dtype.kind in "fc" and np.isnan(g._data).any():
+            raise RuntimeError(nan_message(node, i))
 
 
 def _inspect(node, grads, create_graph):
