@@ -35,6 +35,46 @@ def check_numel(numel: int, what: str = "tensor") -> None:
         )
 
 
+def check_shape(shape, what: str = "tensor") -> None:
+    """Raise LimitError if a result of this shape would be over the limit
+    (called before the result is allocated)."""
+    if _max_elements is None:
+        return
+    n = 1
+    for s in shape:
+        n *= int(s)
+    if n > _max_elements:
+        check_numel(n, what)
+
+
+def check_broadcast(*arrays, what: str = "tensor") -> None:
+    """Raise LimitError if broadcasting these arrays (or numbers) together
+    gives more elements than the limit, before anything is allocated.  Cheap
+    when it cannot: a broadcast never has more elements than the product of
+    the operands' sizes.  Shapes that do not broadcast are left to the op's
+    own error."""
+    limit = _max_elements
+    if limit is None:
+        return
+    bound = 1
+    for a in arrays:
+        bound *= getattr(a, "size", 1)
+    if bound <= limit:
+        return
+    shapes = [getattr(a, "shape", ()) for a in arrays]
+    out = []
+    for i in range(1, max(len(s) for s in shapes) + 1):
+        d = 1
+        for s in shapes:
+            x = s[-i] if i <= len(s) else 1
+            if x != 1:
+                if d != 1 and x != d:
+                    return
+                d = x
+        out.append(d)
+    check_shape(out, what)
+
+
 # ------------------------------------------------------------------ memory
 
 _max_memory: int | None = None

@@ -78,7 +78,7 @@ MORE_ESCAPES = [
     "torch.ones(2).numpy().ctypes", "torch.ones(2).numpy().base", "torch.ones(2).numpy().data",
     "torch.ones(2).numpy().dump('f')", "torch.ones(2).numpy().dumps()",
     "torch.ones(2).numpy().__array_interface__", "torch.ones(2).numpy().view",
-    "torch.ones(2).numpy().fill(3)", "torch.ones(2).numpy().tobytes()",
+    "torch.ones(2).numpy().tobytes()",
     "torch.ones(2).numpy().sum().tofile('f')",
     # forbidden builtins
     "type(1)", "globals()", "locals()", "vars()", "dir()", "compile('1', 'f', 'eval')",
@@ -93,7 +93,7 @@ MORE_ESCAPES = [
     "@print\ndef f():\n    pass",
     # files
     "with open('x') as f:\n    pass", "print('a', file=None)\nprint('a', file=1)",
-    "import torch.utils.checkpoint", "import importlib", "import sys", "import numpy",
+    "import torch.utils.checkpoint", "import importlib", "import sys", "import numpy.linalg",
     "from torch import *",
 ]
 

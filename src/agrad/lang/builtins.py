@@ -13,7 +13,8 @@ from __future__ import annotations
 import builtins as _b
 
 from .._limits import get_max_elements
-from .safety import (bounded_list, check_format_spec, check_size, int_pow, sized_len)
+from .limits import (bounded_list, check_format_spec, check_size, int_pow, sized_len,
+                     trusted_items)
 
 
 def _checked_range(*args):
@@ -44,9 +45,7 @@ def _checked_frozenset(iterable=()):
 
 def _checked_dict(*args, **kwargs):
     if args:
-        a = args[0]
-        if not hasattr(a, "keys"):
-            a = bounded_list(a, "dict")
+        a = trusted_items(args[0], "dict")
         d = dict(a, **kwargs)
     else:
         d = dict(**kwargs)

@@ -14,8 +14,9 @@ from .. import _limits
 from . import ast as A
 from .errors import CompileTimeSyntaxError, ScriptError
 from .runtime import Cancelled, Frame, _Break, _Continue, _Return
-from .safety import (SafeFormatter, bounded_list, check_format_spec, check_int_bits, check_percent_format,
-                     check_size, get_attribute, int_pow, sized_len)
+from .limits import (as_count, bounded_list, check_format_spec, check_int_bits, check_percent_format,
+                     check_size, int_pow, trusted_items)
+from .safety import SafeFormatter, get_attribute, guard
 
 # ------------------------------------------------------------ operators
 
@@ -37,6 +38,8 @@ _CMP_FUNCS = {
     "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
 }
 _SEQ = (str, list, tuple)
+#: result types that never need guarding (no numpy array can hide in them)
+PLAIN_RESULTS = frozenset({int, float, bool, str, list, tuple, complex})
 
 
 def _bcast_numel(sa, sb):
@@ -138,10 +141,14 @@ class Expressions:
             elif op == "<<" and b > 0:
                 check_int_bits(abs(a).bit_length() + b)
         elif op == "*":
-            if ta in _SEQ and tb in (int, bool):
-                check_size(len(a) * b, self._seq_name(a))
-            elif tb in _SEQ and ta in (int, bool):
-                check_size(len(b) * a, self._seq_name(b))
+            if ta in _SEQ:   # the count as Python will take it (a tensor's __index__ ...)
+                n = b if tb in (int, bool) else as_count(b)
+                if n is not None:
+                    check_size(len(a) * n, self._seq_name(a))
+            elif tb in _SEQ:
+                n = a if ta in (int, bool) else as_count(a)
+                if n is not None:
+                    check_size(len(b) * n, self._seq_name(b))
         elif op == "+":
             if ta in _SEQ and tb in _SEQ:
                 check_size(len(a) + len(b), self._seq_name(a))
@@ -151,7 +158,8 @@ class Expressions:
                 and tb not in (int, float, bool):
             self._check_array_op(op, a, b)
         f = (_IBINOP_FUNCS if inplace else _BINOP_FUNCS)[op]
-        return f(a, b)
+        r = f(a, b)
+        return r if r.__class__ in PLAIN_RESULTS else guard(r)
 
     @staticmethod
     def _seq_name(x):
@@ -270,7 +278,8 @@ class Expressions:
                 m = self.eval(v, frame)
                 if not hasattr(m, "keys"):
                     raise TypeError(f"'{type(m).__name__}' object is not a mapping")
-                check_size(len(d) + (sized_len(m) or 0), "dict")
+                m = trusted_items(m, "dict", len(d))
+                check_size(len(d) + len(m), "dict")
                 d.update(m)
             else:
                 key = self.eval(k, frame)

@@ -14,7 +14,10 @@ from .builtins import CHECKED
 from .classes import BASES_MESSAGE, SUPER, adopt_methods, base_allowed, make_super
 from .errors import ScriptError
 from .runtime import Frame, ScriptFunction, ScriptRecursionError, _Return
-from .safety import MissingModule, ModuleProxy, bounded_list, is_engine_class, suggest
+from .expressions import PLAIN_RESULTS
+from .limits import bounded_list, trusted_items
+from .safety import (MissingModule, ModuleProxy, check_class_namespace, guard, is_engine_class,
+                     script_object_repr, suggest, unguard_args)
 
 
 class Functions:
@@ -53,6 +56,7 @@ class Functions:
                 if not hasattr(m, "keys"):
                     raise TypeError(f"argument after ** must be a mapping, not "
                                     f"{type(m).__name__}")
+                m = trusted_items(m, "argument list", len(kwargs))
                 for k in m.keys():
                     if not isinstance(k, str):
                         raise TypeError("keywords must be strings")
@@ -94,7 +98,10 @@ class Functions:
             for g in self.engine.grad_fns:
                 if func is g:
                     self.backward_calls += 1
-        return func(*args, **kwargs)
+        if cls is not _BUILTIN_FN:
+            args, kwargs = unguard_args(func, args, kwargs)
+        r = func(*args, **kwargs)
+        return r if r.__class__ in PLAIN_RESULTS else guard(r)   # numpy arrays come back guarded
 
     def call_script(self, fn, args, kwargs):
         if self.depth >= self.max_depth:
@@ -212,6 +219,10 @@ class Functions:
             self.exec_block(node.body, cframe)
         finally:
             self.cur_stmt, self.cur_frame, self.cur_expr = saved
+        check_class_namespace(node.name, ns)
+        if "__repr__" not in ns and all(
+                getattr(b, "__repr__", None) is object.__repr__ for b in bases):
+            ns["__repr__"] = script_object_repr
         ns["_agrad_script_class"] = True
         ns["__module__"] = "__main__"
         ns["__qualname__"] = node.name

@@ -94,7 +94,7 @@ class Interpreter(Expressions, Statements, Functions):
         if isinstance(e, Cancelled):
             type_name, message = "TimeoutError", "the script ran past its time limit (--timeout)"
         elif isinstance(e, SafetyError):
-            type_name, message = "AttributeError", str(e)
+            type_name, message = getattr(e, "shown_as", "AttributeError"), str(e)
         elif isinstance(e, ScriptImportError):
             type_name, message = "ImportError", str(e)
         elif isinstance(e, ScriptRecursionError):

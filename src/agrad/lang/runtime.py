@@ -178,8 +178,8 @@ ENGINE = _Engine()
 
 SUPPORTED_IMPORTS = ("torch, torch.nn, torch.nn.functional, torch.nn.init, torch.nn.utils, "
                      "torch.autograd, torch.optim, torch.optim.lr_scheduler, torch.utils.data, "
-                     "math and the standard modules time, random, collections, itertools, functools, "
-                     "operator, typing, copy, gc")
+                     "math, numpy and the standard modules time, random, collections, itertools, "
+                     "functools, operator, typing, copy, gc")
 
 
 # ------------------------------------------------------------- functions
@@ -218,7 +218,7 @@ class ScriptFunction:
         return types.MethodType(self, obj)
 
     def __repr__(self):
-        return f"<function {self.__qualname__} at 0x{id(self):016x}>"
+        return f"<function {self.__qualname__}>"
 
 
 class Frame:

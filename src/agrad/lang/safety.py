@@ -23,7 +23,9 @@ below, which decide by the type of the object:
 * anything else: no attributes.
 
 Blocked accesses raise :class:`SafetyError` (shown as ``AttributeError``);
-size limits raise ``agrad._limits.LimitError``.
+size limits (:mod:`agrad.lang.limits`) raise ``agrad._limits.LimitError``.
+Script classes may define only :data:`ALLOWED_SPECIAL_METHODS`; numpy arrays
+the engine returns reach scripts as guarded arrays (:mod:`agrad.lang.guarded`).
 """
 
 from __future__ import annotations
@@ -32,9 +34,15 @@ import difflib
 import math
 import re
 import string
+import sys
 import types
 
-from .._limits import LimitError, get_max_elements
+from .limits import (_MATH_CHECKED, _w_add, _w_append, _w_expandtabs, _w_extend, _w_insert,
+                     _w_join, _w_pad, _w_replace, _w_setdefault, _w_union, _w_update,
+                     check_format_spec, check_size)
+# the size checks used to live here: other modules may still import them from safety
+from .limits import (as_count, bounded_list, check_int_bits, check_percent_format,  # noqa: F401
+                     int_pow, sized_len, trusted_items)
 
 
 class SafetyError(AttributeError):
@@ -45,65 +53,10 @@ class ScriptImportError(ImportError):
     pass
 
 
-# ------------------------------------------------------------------ limits
+class ScriptClassError(SafetyError):
+    """A script class defines a special name agrad does not allow (shown as TypeError)."""
 
-def check_size(n: int, what: str) -> None:
-    """Raise LimitError if a ``what`` (list, string, ...) of n items is over --max-elements."""
-    limit = get_max_elements()
-    if limit is not None and n > limit:
-        raise LimitError(f"{what} of {n:,} elements exceeds the limit of {limit:,} elements "
-                         f"(--max-elements)")
-
-
-def check_int_bits(bits: int) -> None:
-    limit = get_max_elements()
-    if limit is not None and bits > limit:
-        raise LimitError(f"an integer of about {bits:,} bits exceeds the limit of {limit:,} bits "
-                         f"(--max-elements)")
-
-
-_SPEC_NUM = re.compile(r"\d+")
-
-
-def check_format_spec(spec: str) -> None:
-    """A format spec like '>1000000000' would build a huge string."""
-    limit = get_max_elements()
-    if limit is None or not spec:
-        return
-    for m in _SPEC_NUM.finditer(spec):
-        if len(m.group()) > 18 or int(m.group()) > limit:
-            raise LimitError(f"format width or precision {m.group()} exceeds the limit of "
-                             f"{limit:,} (--max-elements)")
-
-
-_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
-
-
-def check_percent_format(fmt: str, args) -> None:
-    limit = get_max_elements()
-    if limit is None:
-        return
-    star_args = False
-    for m in _PERCENT_SPEC.finditer(fmt):
-        for g in m.groups():
-            if g == "*":
-                star_args = True
-            elif g and (len(g) > 18 or int(g) > limit):
-                raise LimitError(f"format width or precision {g} exceeds the limit of "
-                                 f"{limit:,} (--max-elements)")
-    if star_args:
-        items = args if isinstance(args, tuple) else (args,)
-        for a in items:
-            if isinstance(a, int) and not isinstance(a, bool) and abs(a) > limit:
-                raise LimitError(f"format width or precision {a} exceeds the limit of "
-                                 f"{limit:,} (--max-elements)")
-
-
-def sized_len(x):
-    try:
-        return len(x)
-    except Exception:
-        return None
+    shown_as = "TypeError"
 
 
 # ------------------------------------------------------------------- names
@@ -156,6 +109,11 @@ _DANGEROUS_CALLABLE_NAMES = frozenset({
     "eval", "compile", "__import__", "getattr", "setattr", "delattr", "globals", "locals",
     "vars", "input", "breakpoint", "import_module",
 })
+
+#: names that read or write files (their refusal says so)
+_FILE_NAMES = frozenset({
+    "save", "load", "savez", "savez_compressed", "savetxt", "loadtxt", "genfromtxt", "fromfile",
+    "tofile", "memmap", "open", "from_file", "fromregex", "DataSource", "dump", "dumps"})
 
 _SAVED_RE = re.compile(r"_saved_\w+\Z|_raw_saved_\w+\Z")
 _EXTRA_PRIVATE = frozenset({"_version"})
@@ -214,13 +172,14 @@ class ModuleProxy:
     """What a script sees for ``torch``, ``torch.nn``, ``F``, ``math`` ...:
     the module's public names, filtered by :func:`module_member_ok`."""
 
-    __slots__ = ("_name", "_module", "_submodules", "_cache")
+    __slots__ = ("_name", "_module", "_submodules", "_cache", "_note")
 
-    def __init__(self, name, module, submodules=None):
+    def __init__(self, name, module, submodules=None, note=None):
         self._name = name
         self._module = module                  # a module, or its dotted name (loaded lazily)
         self._submodules = submodules or {}   # attr -> ModuleProxy | MissingModule
         self._cache = {}
+        self._note = note   # what a missing name's error adds (a curated module's scope)
 
     def _mod(self):
         m = self._module
@@ -267,12 +226,16 @@ class ModuleProxy:
         return names
 
     def _missing(self, name):
+        if name in _FILE_NAMES:
+            return AttributeError(f"module '{self._name}' has no attribute '{name}' (agrad scripts "
+                                  f"cannot access files)")
         allowed = getattr(self._module, "_agrad_allowed", None)
-        if allowed is not None:
+        if allowed is not None and self._note is None:
             return AttributeError(f"module '{self._name}' has no attribute '{name}' in agrad scripts (allowed: "
                                   f"{', '.join(allowed)})")
         hint = suggest(name, self._public_names(), self._name)
-        return AttributeError(f"module '{self._name}' has no attribute '{name}'{hint}")
+        note = f" ({self._note})" if self._note and not hint else ""
+        return AttributeError(f"module '{self._name}' has no attribute '{name}'{hint}{note}")
 
     def __repr__(self):
         return f"<module '{self._name}'>"
@@ -299,7 +262,7 @@ def module_member_ok(value, module) -> bool:
     if isinstance(value, (int, float, complex, str, bool, type(None))):
         return True
     if module is math or getattr(module, "_agrad_allowed", None) is not None:
-        return True  # math, and the allow-listed standard modules (lang/stdlib.py holds only allowed names)
+        return True  # math, and the allow-listed modules (lang/stdlib.py, lang/numpy_module.py hold only allowed names)
     if isinstance(value, type):
         return is_engine_class(value) and value.__name__ not in _DANGEROUS_CALLABLE_NAMES
     if callable(value):
@@ -322,90 +285,87 @@ def module_member_ok(value, module) -> bool:
     return False
 
 
+# ------------------------------------------------------------ script classes
+
+#: The special methods a script class may define (docs/language.md,
+#: "Classes").  Everything else with a double-underscore name -- special
+#: attributes such as ``__array_interface__`` or ``__slots__``, and the
+#: methods numpy or Python consult behind the script's back (``__array__``,
+#: ``__index__``, ``__float__``, ``__del__``, ``__reduce__``, ``__getattr__``,
+#: ``__init_subclass__``, ``__format__`` ...) -- is refused when the class is
+#: defined.
+ALLOWED_SPECIAL_METHODS = frozenset("""
+    __init__ __call__ __repr__ __str__ __len__ __getitem__ __setitem__ __delitem__
+    __iter__ __next__ __contains__ __bool__ __hash__ __enter__ __exit__
+    __eq__ __ne__ __lt__ __le__ __gt__ __ge__ __neg__ __pos__ __abs__ __invert__
+    __add__ __sub__ __mul__ __truediv__ __floordiv__ __mod__ __pow__ __matmul__
+    __and__ __or__ __xor__ __lshift__ __rshift__
+    __radd__ __rsub__ __rmul__ __rtruediv__ __rfloordiv__ __rmod__ __rpow__ __rmatmul__
+    __rand__ __ror__ __rxor__ __rlshift__ __rrshift__
+    __iadd__ __isub__ __imul__ __itruediv__ __ifloordiv__ __imod__ __ipow__ __imatmul__
+    __iand__ __ior__ __ixor__ __ilshift__ __irshift__
+""".split())
+
+
+def _is_script_function(v) -> bool:
+    return type(v).__name__ == "ScriptFunction" and type(v).__module__.startswith("agrad.lang")
+
+
+def check_class_namespace(name: str, ns: dict) -> None:
+    """Refuse a script class body that defines a special name outside
+    :data:`ALLOWED_SPECIAL_METHODS`, or an allowed one that is not a method
+    written in the script (``__len__ = len``, ``__hash__ = 3``)."""
+    for key, value in ns.items():
+        if not (key.startswith("__") and key.endswith("__")):
+            continue
+        if key not in ALLOWED_SPECIAL_METHODS:
+            raise ScriptClassError(
+                f"class {name} cannot define '{key}': agrad script classes may define only "
+                f"these special methods: __init__, __call__, __repr__, __str__, __len__, "
+                f"__getitem__, __setitem__, __iter__, __next__, __contains__, __bool__, "
+                f"__hash__, __enter__, __exit__, comparisons and arithmetic operators "
+                f"(docs/language.md)")
+        if not (_is_script_function(value) or (key == "__hash__" and value is None)):
+            raise ScriptClassError(f"class {name}: '{key}' must be a method defined in the script "
+                              f"(def or lambda), not a '{_type_name(value)}' object")
+
+
+def script_object_repr(self) -> str:
+    """The default repr of a script class's instances: no memory address."""
+    return f"<__main__.{type(self).__qualname__} object>"
+
+
+# ------------------------------------------------------------- exceptions
+
+def _safe_arg(v, depth=0):
+    t = type(v)
+    if v is None or t in (str, int, float, bool, complex):
+        return v
+    if t in (tuple, list) and depth < 4 and len(v) <= 64:
+        out = [_safe_arg(x, depth + 1) for x in v]
+        return tuple(out) if t is tuple else out
+    if is_engine_class(t) or is_script_class(t):
+        return v
+    try:
+        return str(v)
+    except Exception:
+        return "<unprintable>"
+
+
+def exception_args(e) -> tuple:
+    """``e.args`` as a script may see it: numbers, strings, tensors and script
+    objects as they are, anything else (numpy's ufuncs and dtypes in its
+    exceptions, engine internals) as its text."""
+    try:
+        args = e.args
+    except Exception:
+        return ()
+    if type(args) is not tuple:
+        return ()
+    return tuple(_safe_arg(a) for a in args)
+
+
 # ------------------------------------------------------ attribute allow-lists
-
-def _w_join(s):
-    def join(iterable):
-        items = iterable if isinstance(iterable, (list, tuple)) else list(iterable)
-        total = sum(len(x) for x in items if isinstance(x, str)) + len(s) * max(len(items) - 1, 0)
-        check_size(total, "string")
-        return s.join(items)
-    return join
-
-
-def _w_replace(s):
-    def replace(old, new, count=-1):
-        if isinstance(old, str) and isinstance(new, str):
-            n = (len(s) + 1) if old == "" else s.count(old)
-            if count >= 0:
-                n = min(n, count)
-            check_size(len(s) + n * (len(new) - len(old)), "string")
-        return s.replace(old, new, count)
-    return replace
-
-
-def _w_pad(s, meth):
-    def pad(width, *args):
-        if isinstance(width, int):
-            check_size(width, "string")
-        return getattr(s, meth)(width, *args)
-    pad.__name__ = meth
-    return pad
-
-
-def _w_expandtabs(s):
-    def expandtabs(tabsize=8):
-        if isinstance(tabsize, int):
-            check_size(len(s) * max(tabsize, 1), "string")
-        return s.expandtabs(tabsize)
-    return expandtabs
-
-
-def _w_append(lst):
-    def append(x):
-        check_size(len(lst) + 1, "list")
-        lst.append(x)
-    return append
-
-
-def _w_insert(lst):
-    def insert(i, x):
-        check_size(len(lst) + 1, "list")
-        lst.insert(i, x)
-    return insert
-
-
-def _w_extend(lst):
-    def extend(iterable):
-        n = sized_len(iterable)
-        if n is None:
-            iterable = bounded_list(iterable, "list", len(lst))
-            n = len(iterable)
-        check_size(len(lst) + n, "list")
-        lst.extend(iterable)
-    return extend
-
-
-def _w_update(d, what):
-    def update(*args, **kw):
-        extra = sum((sized_len(a) or 0) for a in args) + len(kw)
-        check_size(len(d) + extra, what)
-        d.update(*args, **kw)
-    return update
-
-
-def _w_add(st):
-    def add(x):
-        check_size(len(st) + 1, "set")
-        st.add(x)
-    return add
-
-
-def _w_setdefault(d):
-    def setdefault(key, default=None):
-        check_size(len(d) + 1, "dict")
-        return d.setdefault(key, default)
-    return setdefault
 
 
 _STR_OK = frozenset("""capitalize casefold count endswith find index isalnum isalpha isascii
@@ -422,11 +382,13 @@ _LIST_WRAPPED = {"append": _w_append, "extend": _w_extend, "insert": _w_insert}
 _TUPLE_OK = frozenset(("count", "index"))
 _DICT_OK = frozenset("clear copy get items keys pop popitem values".split())
 _DICT_WRAPPED = {"update": lambda d: _w_update(d, "dict"), "setdefault": _w_setdefault}
-_SET_OK = frozenset("""clear copy difference discard intersection isdisjoint issubset
-    issuperset pop remove symmetric_difference union""".split())
-_SET_WRAPPED = {"add": _w_add, "update": lambda s: _w_update(s, "set")}
-_FROZENSET_OK = frozenset("""copy difference intersection isdisjoint issubset issuperset
-    symmetric_difference union""".split())
+_SET_OK = frozenset("clear copy discard pop remove".split())
+_SETOPS = ("difference", "intersection", "isdisjoint", "issubset", "issuperset",
+           "symmetric_difference", "union")
+_SET_WRAPPED = {"add": _w_add, "update": lambda s: _w_update(s, "set"),
+                **{m: (lambda m: lambda st: _w_union(st, m))(m) for m in _SETOPS}}
+_FROZENSET_OK = frozenset(("copy",))
+_FROZENSET_WRAPPED = {m: (lambda m: lambda st: _w_union(st, m))(m) for m in _SETOPS}
 _INT_OK = frozenset("""bit_length bit_count conjugate real imag numerator denominator
     as_integer_ratio is_integer""".split())
 _FLOAT_OK = frozenset("is_integer as_integer_ratio conjugate real imag hex".split())
@@ -452,7 +414,7 @@ _BUILTIN_TYPE_RULES = {
     _collections.defaultdict: (_DICT_OK, _DICT_WRAPPED),
     str: (_STR_OK, _STR_WRAPPED), list: (_LIST_OK, _LIST_WRAPPED), tuple: (_TUPLE_OK, {}),
     dict: (_DICT_OK, _DICT_WRAPPED), set: (_SET_OK, _SET_WRAPPED),
-    frozenset: (_FROZENSET_OK, {}), int: (_INT_OK, {}), bool: (_INT_OK, {}),
+    frozenset: (_FROZENSET_OK, _FROZENSET_WRAPPED), int: (_INT_OK, {}), bool: (_INT_OK, {}),
     float: (_FLOAT_OK, {}), complex: (_COMPLEX_OK, {}), range: (_RANGE_OK, {}),
     slice: (_SLICE_OK, {}),
 }
@@ -528,6 +490,65 @@ def _np():
 
 
 _np_mod = None
+_guarded_mod = None
+
+
+def _guarded():
+    global _guarded_mod
+    if _guarded_mod is None:
+        from . import guarded
+        _guarded_mod = guarded
+    return _guarded_mod
+
+
+def unguard_args(func, args, kwargs):
+    """Arguments of a call with guarded arrays replaced by their numpy arrays
+    when ``func`` is the engine's (``torch.from_numpy(a)``, ``torch.tensor(a)``,
+    ``t.copy_(a)``); never for script code, builtins or an engine method bound
+    to a class (``Function.apply`` hands its arguments to the script's forward)."""
+    mod = _guarded_mod or sys.modules.get("agrad.lang.guarded")
+    if mod is None:             # no guarded array exists yet
+        return args, kwargs
+    G = mod.ndarray
+    for a in args:
+        if a.__class__ is G:
+            break
+    else:
+        for a in kwargs.values():
+            if a.__class__ is G:
+                break
+        else:
+            return args, kwargs
+    if isinstance(func, types.MethodType):
+        owner = func.__self__
+        engine = (not isinstance(owner, type) and is_engine_class(type(owner))
+                  and not is_script_class(type(owner)))
+    elif isinstance(func, type):
+        engine = is_engine_class(func) and not is_script_class(func)
+    else:
+        engine = is_engine_module_name(getattr(func, "__module__", None))
+    if not engine:
+        return args, kwargs
+    return ([a._a if a.__class__ is G else a for a in args],
+            {k: (v._a if v.__class__ is G else v) for k, v in kwargs.items()})
+
+
+#: result types known to hold no numpy array (filled as types are seen)
+_NO_GUARD: set = {int, float, bool, str, type(None), complex}
+
+
+def guard(value):
+    """A value the engine hands to a script, made safe to hold: real numpy
+    arrays become guarded arrays (:mod:`agrad.lang.guarded`), also inside a
+    returned tuple or list."""
+    t = type(value)
+    if t in _NO_GUARD:
+        return value
+    if t is tuple or t is list or issubclass(t, (_np_mod or _np()).ndarray):
+        return _guarded().guard(value)
+    if len(_NO_GUARD) < 4096:
+        _NO_GUARD.add(t)
+    return value
 
 
 def _torch_version(proxy):
@@ -568,6 +589,12 @@ def get_attribute(obj, name: str, formatter_factory=None):
     global _np_mod
     np = _np_mod or _np()
     _np_mod = np
+    if t is _guarded().ndarray:
+        if name in _guarded().NDARRAY_NAMES:
+            return getattr(obj, name)
+        if hasattr(np.ndarray, name):
+            raise _blocked(obj, name)
+        raise _no_attr(obj, name, _guarded().NDARRAY_NAMES)
     if isinstance(obj, np.ndarray):
         return _allow(obj, name, NDARRAY_OK)
     if isinstance(obj, np.generic):
@@ -576,7 +603,7 @@ def get_attribute(obj, name: str, formatter_factory=None):
         return _allow(obj, name, NPDTYPE_OK)
     if isinstance(obj, BaseException):
         if name == "args":
-            return obj.args
+            return exception_args(obj)
         raise _no_attr(obj, name, ("args",))
     if isinstance(obj, type):
         return _class_attribute(obj, name)
@@ -656,7 +683,7 @@ def check_value(value, owner, name):
         raise _blocked(owner, name, f"class '{value.__name__}' is not available in agrad scripts")
     if callable(value) and getattr(value, "__name__", None) in _DANGEROUS_CALLABLE_NAMES:
         raise _blocked(owner, name)
-    return value
+    return guard(value)
 
 
 # ------------------------------------------------------------ assignment
@@ -728,86 +755,3 @@ class SafeFormatter(string.Formatter):
         check_size(len(result), "string")
         return result
 
-
-# -------------------------------------------------------------- helpers
-
-def bounded_list(iterable, what="list", start=0, cancel=None):
-    """list(iterable), stopping with LimitError once it passes --max-elements."""
-    n = sized_len(iterable)
-    if n is not None and not isinstance(iterable, (dict,)) and type(iterable).__name__ != "Tensor":
-        check_size(start + n, what)
-        return list(iterable)
-    limit = get_max_elements()
-    out = []
-    append = out.append
-    for i, x in enumerate(iterable):
-        if limit is not None and start + i >= limit:
-            check_size(start + i + 1, what)
-        if cancel is not None and not (i & 0xFFF):
-            cancel()
-        append(x)
-    return out
-
-
-def int_pow(base, exp, cancel=None):
-    """``base ** exp`` for ints, refusing results over the size limit and
-    staying interruptible (a Python loop of big multiplications)."""
-    if exp < 0 or base in (0, 1, -1):
-        return base ** exp
-    bits = exp * math.log2(abs(base)) if base else 0
-    check_int_bits(int(bits))
-    if bits < 1 << 16:
-        return base ** exp
-    result = 1
-    b = base
-    e = exp
-    while e:
-        if e & 1:
-            result *= b
-        e >>= 1
-        if e:
-            b *= b
-        if cancel is not None:
-            cancel()
-    return result
-
-
-# -------------------------------------------------- math's big-integer functions
-
-def _bits_of(x):
-    return abs(x).bit_length() if isinstance(x, int) else 64
-
-
-def _m_factorial(n):
-    if isinstance(n, int) and n > 2:
-        check_int_bits(int(n * math.log2(n)))
-    return math.factorial(n)
-
-
-def _m_comb(n, k):
-    if isinstance(n, int) and isinstance(k, int) and n > 2 and 0 <= k <= n:
-        check_int_bits(int(min(k, n - k) * math.log2(n)))
-    return math.comb(n, k)
-
-
-def _m_perm(n, k=None):
-    if isinstance(n, int) and n > 2:
-        kk = n if k is None else k
-        if isinstance(kk, int) and 0 <= kk <= n:
-            check_int_bits(int(kk * math.log2(n)))
-    return math.perm(n, k)
-
-
-def _m_prod(iterable, *, start=1):
-    items = bounded_list(iterable)
-    check_int_bits(sum(_bits_of(x) for x in items) + _bits_of(start))
-    return math.prod(items, start=start)
-
-
-def _m_lcm(*ints):
-    check_int_bits(sum(_bits_of(x) for x in ints))
-    return math.lcm(*ints)
-
-
-_MATH_CHECKED = {"factorial": _m_factorial, "comb": _m_comb, "perm": _m_perm,
-                 "prod": _m_prod, "lcm": _m_lcm}

@@ -222,6 +222,12 @@ class Statements:
         proxies = self.engine.module_proxies()
         if dotted in proxies:
             return proxies[dotted]
+        if dotted in ("numpy", "numpy.random"):
+            from .numpy_module import numpy_module
+            np_proxy = numpy_module()
+            proxies["numpy"] = np_proxy
+            proxies["numpy.random"] = np_proxy._submodules["random"]
+            return proxies[dotted]
         root = dotted.split(".")[0]
         if root == "torch" and self.engine.mod is None:
             raise ScriptImportError(f"the agrad engine could not be loaded: {self.engine.error}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from .._limits import check_broadcast
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out, inplace, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _not_implemented_for,
@@ -128,9 +129,11 @@ def lerp(input, end, weight, *, out=None):
         if weight.dtype is not input.dtype:
             raise RuntimeError(f"expected dtype {_C_NAMES[input.dtype.name]} for `weight` but got dtype "
                                f"{_C_NAMES[weight.dtype.name]}")
+        check_broadcast(input._data, end._data, weight._data)
         return finish_out("lerp", _lerp1.apply((input, end, weight), (input._data, end._data, weight._data), {}),
                           out)
     check_operand(weight, "lerp")
+    check_broadcast(input._data, end._data)
     return finish_out("lerp", _lerp0.apply((input, end), (input._data, end._data), {"weight": weight}), out)
 
 
@@ -327,6 +330,7 @@ def _ternary_arrays(fname, tensors):
         except ValueError:
             raise RuntimeError(_mismatch_message(shapes[1], shapes[2])) from None
         raise RuntimeError(_mismatch_message(shapes[0], np.broadcast_shapes(shapes[1], shapes[2]))) from None
+    check_broadcast(*arrs)
     return d, arrs
 
 

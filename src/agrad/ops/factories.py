@@ -72,8 +72,8 @@ def _infer_dtype(data):
             kinds.add(x.dtype._kind)
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
-        elif isinstance(x, np.ndarray):
-            kinds.add(dtypes.from_numpy(x.dtype)._kind)
+        elif isinstance(x, np.ndarray) or is_agrad_array(x):
+            kinds.add(dtypes.from_numpy(np.asarray(x).dtype)._kind)
         elif isinstance(x, (bool, np.bool_)):
             kinds.add(0)
         elif isinstance(x, numbers.Integral):
@@ -88,13 +88,20 @@ def _infer_dtype(data):
 
 
 def _to_array(data, dtype):
+    """``data`` (numbers, bools, nested lists/tuples of them, tensors, numeric
+    arrays) as an array of ``dtype``.  Anything else is refused before numpy
+    sees it: numpy would otherwise read a foreign object through its sequence
+    or buffer protocols, or make an object array of it."""
     if isinstance(data, Tensor):
         return data._data.astype(dtype.numpy, copy=True)
     if isinstance(data, np.ndarray):
+        dtypes.from_numpy(data.dtype)  # PyTorch's error for object, string, void arrays
         return data.astype(dtype.numpy, copy=True)
     if isinstance(data, (list, tuple)):
         _check_nested(data)
         data = [d._data if isinstance(d, Tensor) else d for d in data] if any(isinstance(d, Tensor) for d in data) else data
+    else:
+        _check_leaf(data)
     try:
         arr = np.array(data, dtype=dtype.numpy)
     except (ValueError, TypeError) as e:
@@ -105,6 +112,7 @@ def _to_array(data, dtype):
 
 
 def _check_nested(data):
+    """Count the elements of nested lists (the size limit) and check every leaf."""
     stack = [data]
     count = 0
     while stack:
@@ -113,6 +121,24 @@ def _check_nested(data):
             count += len(x)
             check_numel(count)
             stack.extend(x)
+        else:
+            _check_leaf(x)
+
+
+def is_agrad_array(x) -> bool:
+    """An array type of agrad's own (the script language's guarded numpy arrays):
+    numeric data behind ``__array__``."""
+    t = type(x)
+    return t.__module__.startswith("agrad.") and hasattr(t, "__array__")
+
+
+def _check_leaf(x):
+    if isinstance(x, (bool, int, float, np.number, np.bool_, Tensor)):
+        return
+    if isinstance(x, np.ndarray) or is_agrad_array(x):
+        dtypes.from_numpy(np.asarray(x).dtype)
+        return
+    raise TypeError(f"must be real number, not {type(x).__name__}")
 
 
 @export()

@@ -10,9 +10,11 @@ import numbers
 
 import numpy as np
 
+from .._limits import check_numel
 from ..autograd import graph
-from ..tensor import Tensor, _wrap_dim
+from ..tensor import Size, Tensor, _wrap_dim
 from ._op import Op, export, method
+from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
 
 _FULL = slice(None)
@@ -106,15 +108,30 @@ _slice.derivative(lambda ctx, grad: embed(grad, ctx.input_shape, ctx.index))
 _index.derivative(lambda ctx, grad: embed(grad, ctx.input_shape, ctx.index, accumulate=True))
 
 
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+              "are valid indices")
+
+
 def _as_index_array(item, size_hint=None):
-    """A tensor, list or array index as a numpy int64 or bool array."""
+    """A tensor, list or array index as a numpy int64 or bool array.  Nothing
+    else reaches numpy: a foreign object would be read through its sequence
+    protocol or become an object array."""
     if isinstance(item, Tensor):
         arr = item._data
     else:
+        if isinstance(item, (list, tuple)):
+            from .factories import _check_nested
+
+            try:
+                _check_nested(item)
+            except TypeError:
+                raise IndexError(_BAD_INDEX) from None
+        elif not (isinstance(item, (np.ndarray, np.integer, np.bool_))
+                  or _is_agrad_array(item)):
+            raise IndexError(_BAD_INDEX)
         arr = np.asarray(item)
         if arr.dtype == object:
-            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
-                             "are valid indices")
+            raise IndexError(_BAD_INDEX)
         if arr.size == 0:
             arr = arr.astype(np.int64)
     if arr.dtype.kind == "b":
@@ -128,6 +145,8 @@ def _normalise(index, ndim):
     """The index as a list of items with Ellipsis expanded."""
     if not isinstance(index, tuple):
         index = (index,)
+    if any(_is_agrad_array(i) for i in index):
+        index = tuple(np.asarray(i) if _is_agrad_array(i) else i for i in index)
     consumed = 0
     for item in index:
         if item is None or item is Ellipsis:
@@ -217,6 +236,7 @@ def getitem(self, index):
                 dim += 1
     if advanced:
         idx = tuple(advanced.get(d, _FULL) for d in range(max(advanced) + 1))
+        _check_advanced_size(result._data.shape, advanced)
         try:
             result = _index.apply((result,), (result._data,), {"index": idx})
         except IndexError as e:
@@ -224,6 +244,19 @@ def getitem(self, index):
     elif result is self:
         result = _view(_alias, self, self._data, {})
     return result
+
+
+def _check_advanced_size(shape, advanced):
+    """The size of an advanced-indexing result, before numpy builds it: the
+    broadcast of the index arrays times the dimensions they leave alone."""
+    try:
+        n = Size(np.broadcast_shapes(*(a.shape for a in advanced.values()))).numel()
+    except ValueError:
+        return  # numpy's shape-mismatch error follows
+    for d, s in enumerate(shape):
+        if d not in advanced:
+            n *= s
+    check_numel(n)
 
 
 _alias = Op("AliasBackward0", lambda ctx, a: a.view())

@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from .._limits import check_numel, check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import Op, export, finish_out, method
 from .indexing import _FULL, _slice
@@ -47,6 +48,7 @@ def _check_list(tensors, name):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+    check_numel(sum(t._data.size for t in tensors if isinstance(t, Tensor)))
     return tensors
 
 
@@ -145,6 +147,7 @@ def repeat(input, *sizes):
     for s in out_shape:
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {_fmt(out_shape)}")
+    check_shape(out_shape)
     return _repeat.apply((input,), (input._data,), {"repeats": repeats})
 
 

@@ -11,6 +11,7 @@ import numbers
 
 import numpy as np
 
+from .._limits import check_shape
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out, inplace, method
 from .reductions import dims as _reduction_dims
@@ -58,6 +59,7 @@ def mm(input, mat2, *, out=None):
     (n, m), (k, p) = input._data.shape, mat2._data.shape
     if m != k:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {k}x{p})")
+    check_shape((n, p))
     return finish_out("mm", _mm(input, mat2), out)
 
 
@@ -131,6 +133,7 @@ def bmm(input, mat2, *, out=None):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
             f"[{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
+    check_shape((b, n, mat2._data.shape[2]))
     return finish_out("bmm", _bmm(input, mat2), out)
 
 
@@ -226,7 +229,8 @@ method("__matmul__")(matmul)
 # helpers ------------------------------------------------------------------------------
 
 def _check_expand(self, shape):
-    """PyTorch's expand error when ``self`` does not broadcast to the result ``shape``."""
+    """PyTorch's expand error when ``self`` does not broadcast to the result ``shape``
+    (and the size limit: the expanded view of the result's shape is checked)."""
     Tensor._make(self._data).expand(shape)
 
 
@@ -394,6 +398,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     (_, n, m), (_, k, p) = batch1._data.shape, batch2._data.shape
     if m != k:
         raise RuntimeError(f"Incompatible matrix sizes for bmm ({n}x{m} and {k}x{p})")
+    check_shape((batch1._data.shape[0], n, p))  # the products, before their sum
     _check_expand(input, (n, p))
     result = _addbmm.apply((input, batch1, batch2), (input._data, batch1._data, batch2._data),
                            {"beta": beta, "alpha": alpha})

@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from .._limits import check_shape
 from ..autograd import grad_mode
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import FUNCTIONS, LINALG, Op, export, finish_out, inplace, method
@@ -149,6 +150,7 @@ def _diag_embed_fwd(ctx, a, offset, dim1, dim2):
     shape = list(a.shape[:-1])
     for pos in sorted((dim1, dim2)):
         shape.insert(pos, n)
+    check_shape(shape)
     out = np.zeros(shape, a.dtype)
     _diag_view(out, offset, dim1, dim2)[...] = a
     return out

@@ -21,6 +21,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from .._limits import check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import Op, export
 from .linalg import addmm
@@ -346,6 +347,10 @@ def pad(input, pad, mode="constant", value=None):
         raise RuntimeError(
             f"Padding length should be less than or equal to two times the input dimension but got padding "
             f"length {len(pad)} and input of dimension {input.ndim}")
+    out_shape = list(input._data.shape)
+    for i in range(len(pad) // 2):
+        out_shape[input.ndim - 1 - i] += pad[2 * i] + pad[2 * i + 1]
+    check_shape([max(s, 0) for s in out_shape])
     if mode == "constant":
         return constant_pad_nd(input, pad, 0 if value is None else value)
     if value is not None and value != 0:
@@ -416,6 +421,7 @@ def one_hot(tensor, num_classes=-1):
     if a.size == 0:
         if num_classes == -1:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        check_shape(a.shape + (num_classes,))
         return Tensor._make(np.zeros(a.shape + (num_classes,), np.int64))
     if a.min() < 0:
         raise RuntimeError("Class values must be non-negative.")
@@ -423,6 +429,7 @@ def one_hot(tensor, num_classes=-1):
         num_classes = int(a.max()) + 1
     elif a.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
+    check_shape(a.shape + (num_classes,))
     return Tensor._make((a[..., None] == np.arange(num_classes)).astype(np.int64))
 
 
@@ -466,6 +473,7 @@ def _embedding_impl(weight, indices, padding_idx, scale_grad_by_freq):
     n = weight.shape[0]
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         raise IndexError("index out of range in self")
+    check_shape(idx.shape + weight._data.shape[1:])
     return _embedding(weight, indices=idx, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 from ._op import inplace, method
+from .factories import is_agrad_array as _is_agrad_array
 from .comparison import (bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, ge, gt, le, logical_and,
                          logical_not, logical_or, logical_xor, lt, ne)
 from .pointwise import (_rsub, add, check_operand, div, floor_divide, floor_divide_, mul, neg, operands, pow,
@@ -85,6 +86,9 @@ def _not_implemented_for_others(fn):
         t = type(other)
         if t is Tensor or t is float or t is int or isinstance(other, known):
             return fn(self, other)
+        if t is np.ndarray or _is_agrad_array(other):
+            # a numpy array is an operand like a tensor of its dtype, as in PyTorch
+            return fn(self, Tensor._make(np.array(other)))
         return NotImplemented
 
     return op

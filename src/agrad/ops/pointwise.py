@@ -17,6 +17,7 @@ import numbers
 import numpy as np
 
 from .. import dtypes
+from .._limits import check_broadcast, check_shape
 from ..tensor import Tensor, _scalar_name
 from . import factories
 from ..autograd import grad_mode as _mode
@@ -51,6 +52,7 @@ def operands(a, b, fname="op", dtype=None):
         tb = type(b)
         if tb is Tensor:
             if a._data.dtype == b._data.dtype:
+                check_broadcast(a._data, b._data)
                 return (a, b), (a._data, b._data)
         elif (tb is float or tb is int) and a._data.dtype.kind == "f":
             # numpy treats a Python number as weak, exactly like torch's wrapped
@@ -64,6 +66,7 @@ def operands(a, b, fname="op", dtype=None):
     if not isinstance(b, Tensor):
         b = factories.wrap(b, d)
     npd = d.numpy
+    check_broadcast(a._data, b._data)
     return (a, b), (a._data if a._data.dtype == npd else a._data.astype(npd),
                     b._data if b._data.dtype == npd else b._data.astype(npd))
 
@@ -494,6 +497,7 @@ def where(condition, input=None, other=None, *, out=None):
     except ValueError:
         raise RuntimeError(_mismatch_message(
             condition._data.shape, np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1])))) from None
+    check_broadcast(condition._data, arrs[0], arrs[1])
     return finish_out("where", _where.apply(ts, arrs, {"condition": condition._data}), out)
 
 
@@ -539,6 +543,7 @@ def masked_fill(input, mask, value):
         shape = np.broadcast_shapes(input.shape, mask.shape)
     except ValueError:
         raise RuntimeError(_mismatch_message(mask.shape, input.shape)) from None
+    check_shape(shape)
     m = mask._data
     if isinstance(value, Tensor):
         if value.ndim != 0:

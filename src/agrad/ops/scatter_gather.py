@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from .._limits import check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import Op, export, finish_out, inplace, method
 from .indexing import _FULL, embed
@@ -105,6 +106,8 @@ def index_select(input, dim, index, *, out=None):
         if idx.size != 1:
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
         idx = idx.reshape(index._data.shape)
+    else:
+        check_shape(input._data.shape[:d] + (idx.size,) + input._data.shape[d + 1:])
     return finish_out("index_select", _index_select.apply((input,), (input._data,), {"dim": d, "idx": idx}), out)
 
 
