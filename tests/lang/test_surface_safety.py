@@ -68,7 +68,22 @@ STDLIB_ESCAPES = [
     ("import random\nrandom.choices([1], k=10**9)", "LimitError"),
     ("import itertools\nlist(itertools.repeat(1, 10**9))", "LimitError"),
     ("from collections import deque\nd = deque()\nd.extend(range(10**9))", "LimitError"),
+    # operator's functions are the script's operators, with the same size checks
+    ("import operator\noperator.mul([0], 10**10)", "LimitError"),
+    ("import operator\noperator.mul(10**10, 'x')", "LimitError"),
+    ("import operator\noperator.concat([0] * 10**6, [0] * 10**6)", "LimitError"),
+    ("import operator\noperator.lshift(1, 10**9)", "LimitError"),
+    ("import operator\noperator.pow(3, 10**9)", "LimitError"),
+    ("import operator, functools\nfunctools.reduce(operator.mul, [[0], 10**5, 10**5])", "LimitError"),
 ]
+
+
+def test_operator_functions_still_compute():
+    text = ("import operator, functools\nprint(operator.add(2, 3), operator.mul([1], 3), "
+            "operator.concat([1], [2]), operator.pow(2, 10), functools.reduce(operator.mul, [1, 2, 3, 4]))")
+    res = run(Source("ok.py", text), timeout=10)
+    assert res.error is None, res.error.render()
+    assert res.stdout == "5 [1, 1, 1] [1, 2] 1024 24\n"
 
 
 @pytest.mark.parametrize("text,type_name", STDLIB_ESCAPES)

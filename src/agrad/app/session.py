@@ -314,7 +314,7 @@ _HINTS = {
     "Hint: enable anomaly detection to find the operation that failed to compute its gradient, "
     "with torch.autograd.set_detect_anomaly(True, check_nan=False).":
     "Hint: look for an in-place operation on this tensor (a method ending in _, an indexed "
-    "assignment, +=) after the operation that saved it; agrad has no anomaly detection.",
+    "assignment, +=) after the operation that saved it.",
 }
 
 

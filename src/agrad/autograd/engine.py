@@ -238,7 +238,8 @@ def _new_grad(old, grad, create_graph, seeds=()):
     copy is ``copy_`` into a fresh tensor, so the ``.grad`` shows ``CopyBackwards``.
     Later gradients are added (out of place under ``create_graph``).
     """
-    shared = id(grad._data) in seeds or grad._base is not None
+    # a view (of a caller's seed, a saved tensor, a broadcast) is never stolen
+    shared = id(grad._data) in seeds or grad._base is not None or grad._data.base is not None
     if not create_graph:
         grad = grad.detach()
     if old is None:

@@ -118,7 +118,23 @@ def _members(name, interp):
     m = {n: getattr(module, n) for n in ALLOWED[name] if hasattr(module, n)}
     if name == "itertools":
         m["repeat"] = _repeat
+    if name == "operator":  # the same size and bit checks as the script's own operators
+        m.update({n: _checked_binop(interp, sym, n) for n, sym in _OPERATOR_SYMBOLS.items()})
     return m
+
+
+#: operator functions that are a script operator, so they go through its checks
+#: (``operator.mul([0], 10**10)`` is refused like ``[0] * 10**10``).
+_OPERATOR_SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
+                     "pow": "**", "matmul": "@", "and_": "&", "or_": "|", "xor": "^", "lshift": "<<",
+                     "rshift": ">>", "concat": "+"}
+
+
+def _checked_binop(interp, sym, name):
+    def op(a, b):
+        return interp.binop(sym, a, b)
+    op.__name__ = name
+    return op
 
 
 def make_module(name, interp):
