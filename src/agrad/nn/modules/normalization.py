@@ -98,6 +98,20 @@ class BatchNorm2d(_BatchNorm):
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
 
 
+
+def _affine_parameters(module, affine, bias, shape, dtype):
+    """The weight and bias of LayerNorm and GroupNorm (None where turned off)."""
+    d = dtype if dtype is not None else dtypes.get_default_dtype()
+    module.register_parameter("weight", Parameter(empty(shape, dtype=d)) if affine else None)
+    module.register_parameter("bias", Parameter(empty(shape, dtype=d)) if affine and bias else None)
+
+
+def _reset_affine(module):
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
 class LayerNorm(Module):
     def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
                  device=None, dtype=None):
@@ -107,23 +121,11 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        d = dtype if dtype is not None else dtypes.get_default_dtype()
-        if elementwise_affine:
-            self.weight = Parameter(empty(self.normalized_shape, dtype=d))
-            if bias:
-                self.bias = Parameter(empty(self.normalized_shape, dtype=d))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, elementwise_affine, bias, self.normalized_shape, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return _F("layer_norm")(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -144,23 +146,11 @@ class GroupNorm(Module):
         self.num_channels = num_channels
         self.eps = eps
         self.affine = affine
-        d = dtype if dtype is not None else dtypes.get_default_dtype()
-        if affine:
-            self.weight = Parameter(empty(num_channels, dtype=d))
-            if bias:
-                self.bias = Parameter(empty(num_channels, dtype=d))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
+        _affine_parameters(self, affine, bias, num_channels, dtype)
         self.reset_parameters()
 
     def reset_parameters(self):
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        _reset_affine(self)
 
     def forward(self, input):
         return _F("group_norm")(input, self.num_groups, self.weight, self.bias, self.eps)
