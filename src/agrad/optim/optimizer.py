@@ -270,6 +270,14 @@ def check_lr(lr):
         raise ValueError(f"Invalid learning rate: {lr}")
 
 
+def check_nonnegative(**values):
+    """PyTorch's constructor checks, in the order given: ``Invalid <name> value: <v>``
+    (NaN fails too, as ``not 0.0 <= v``)."""
+    for name, v in values.items():
+        if not 0.0 <= v:
+            raise ValueError(f"Invalid {name} value: {v}")
+
+
 def to_scalar(x):
     return x.item() if isinstance(x, Tensor) else x
 
