@@ -239,6 +239,89 @@ def torch_dropout_(input, p, train):
     return _dropout(input, p, train, True)
 
 
+def _feature_dropout(input, p, train, inplace):
+    """ATen's _dropout_impl<feature_dropout>: one draw per (batch, channel), broadcast
+    over the remaining dimensions."""
+    if p < 0 or p > 1:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not train or input.numel() == 0:
+        return input
+    if input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    d = input._data.dtype
+    shape = input.shape[:2] + (1,) * (input.ndim - 2)
+    if p == 1:
+        noise = const(np.zeros((), d))
+    else:
+        from .random import bernoulli_mask
+        noise = const(bernoulli_mask(shape, d, 1 - p) / d.type(1 - p))
+    return input.mul_(noise) if inplace else input * noise
+
+
+@export("feature_dropout")
+def feature_dropout(input, p, train):
+    return _feature_dropout(input, p, train, False)
+
+
+@export(functional=True, torch=False)
+def dropout1d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, L) or (C, L) input (one draw per channel)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that "
+            "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, "
+            "a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    return _feature_dropout_nd(input, p, training, inplace, input.ndim == 3)
+
+
+def _feature_dropout_nd(input, p, training, inplace, is_batched):
+    if is_batched:
+        return _feature_dropout(input, p, training, inplace)
+    if inplace:   # PyTorch unsqueeze_s the input; an in-place change of a view does the same
+        _feature_dropout(input.unsqueeze(0), p, training, True)
+        return input
+    return _feature_dropout(input.unsqueeze(0), p, training, False).squeeze(0)
+
+
+def _nd_warning(n, ndim):
+    warnings.warn(
+        f"dropout{n}d: Received a {ndim}-D input to dropout{n}d, which is deprecated and will "
+        "result in an error in a future release. To retain the behavior and silence this warning, "
+        f"please use dropout instead. Note that dropout{n}d exists to provide channel-wise "
+        f"dropout on inputs with {n} spatial dimensions, a channel dimension, and an optional "
+        f"batch dimension (i.e. {n + 1}D or {n + 2}D inputs).", stacklevel=3)
+
+
+@export(functional=True, torch=False)
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, H, W) or (C, H, W) input (a 3-D input is taken as
+    (N, C, L), with PyTorch's warning)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (3, 4):
+        _nd_warning(2, input.ndim)
+    if input.ndim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+            "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel "
+            "dim. This behavior will change in a future release to interpret the input as one "
+            "without a batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise "
+            "dropout behavior, please switch to using dropout1d instead.", stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
+
+
+@export(functional=True, torch=False)
+def dropout3d(input, p=0.5, training=True, inplace=False):
+    """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) input."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.ndim not in (4, 5):
+        _nd_warning(3, input.ndim)
+    return _feature_dropout_nd(input, p, training, inplace, input.ndim == 5)
+
+
 # ---------------------------------------------------------------------------
 # pad
 # ---------------------------------------------------------------------------

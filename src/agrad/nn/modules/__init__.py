@@ -5,8 +5,10 @@ from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Seq
 from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .activation import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
-from .misc import Dropout, Embedding, Flatten, Unflatten  # noqa: F401
+from .misc import Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Unflatten  # noqa: F401
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d,  # noqa: F401
                       MaxPool1d, MaxPool2d)
 from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm  # noqa: F401
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
+from .attention import MultiheadAttention  # noqa: F401

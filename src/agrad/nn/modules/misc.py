@@ -9,7 +9,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Flatten", "Unflatten", "Dropout", "Embedding"]
+__all__ = ["Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Embedding"]
 
 
 class Flatten(Module):
@@ -48,10 +48,7 @@ class Unflatten(Module):
         return f"dim={self.dim}, unflattened_size={self.unflattened_size}"
 
 
-class Dropout(Module):
-    """Zeroes elements with probability p in training mode (scaled by 1/(1-p));
-    the identity in eval mode."""
-
+class _DropoutNd(Module):
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
         if p < 0 or p > 1:
@@ -60,10 +57,35 @@ class Dropout(Module):
         self.inplace = inplace
 
     def forward(self, input):
-        return _F["dropout"](input, self.p, self.training, self.inplace)
+        return _F[self._functional](input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout(_DropoutNd):
+    """Zeroes elements with probability p in training mode (scaled by 1/(1-p));
+    the identity in eval mode."""
+
+    _functional = "dropout"
+
+
+class Dropout1d(_DropoutNd):
+    """Zeroes whole channels of (N, C, L) or (C, L) input."""
+
+    _functional = "dropout1d"
+
+
+class Dropout2d(_DropoutNd):
+    """Zeroes whole channels of (N, C, H, W) or (C, H, W) input."""
+
+    _functional = "dropout2d"
+
+
+class Dropout3d(_DropoutNd):
+    """Zeroes whole channels of (N, C, D, H, W) or (C, D, H, W) input."""
+
+    _functional = "dropout3d"
 
 
 class Embedding(Module):
