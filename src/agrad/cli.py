@@ -152,6 +152,8 @@ def _request(kw):
 @_input_options(("auto", "rich", "text", "json"))
 @click.option("--no-backward", is_flag=True, help="Never run the automatic backward pass.")
 @click.option("--no-table", is_flag=True, help="Show only the script's output, not the table of tensors.")
+@click.option("--anomaly", is_flag=True,
+              help="Report where the first non-finite value and gradient were made (exit 1 if any).")
 def eval_cmd(**kw):
     """Run a script; show its output and a table of its tensors.
 
@@ -168,6 +170,8 @@ def eval_cmd(**kw):
 @click.option("--grads", is_flag=True, help="Show the gradient that reached each node.")
 @click.option("--expand", is_flag=True,
               help="Draw every node: no collapsed runs (×N [...]) in any format.")
+@click.option("--anomaly", is_flag=True,
+              help="Report where the first non-finite value and gradient were made (exit 1 if any).")
 def graph_cmd(**kw):
     """Show the autograd graph behind the target, from the root down to the leaves."""
     from .app.commands import run_graph

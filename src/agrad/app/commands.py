@@ -79,9 +79,12 @@ def report_interrupt(as_json, command) -> None:
     sys.stderr.write("agrad: interrupted\n")
 
 
-def _usage(out: Output, command: str, message: str) -> int:
+def _usage(out: Output, command: str, message: str, anomaly: bool = False) -> int:
     if out.format == "json":
-        out.json(_empty_json(command, _usage_record(message)))
+        obj = _empty_json(command, _usage_record(message))
+        if anomaly:
+            obj["anomaly"] = None  # nothing ran
+        out.json(obj)
     else:
         out.note(f"agrad: error: {message}")
     return EXIT_USAGE
@@ -166,9 +169,10 @@ def run_eval(req, kw) -> int:
     out = _output(kw)
     as_json = out.format == "json"
     live = _Live(req, out, show_output=not as_json)
-    s, usage = _start(req, kw)
+    anomaly = kw.get("anomaly", False)
+    s, usage = _start(req, kw, anomaly=anomaly)
     if usage is not None:
-        return _usage(out, "eval", usage)
+        return _usage(out, "eval", usage, anomaly)
     if s.error is None:
         _show_warnings(out, [] if as_json else s.warnings[live.warned:])
         n_warn = len(s.warnings)
@@ -180,20 +184,51 @@ def run_eval(req, kw) -> int:
     elif not as_json:
         _show_warnings(out, s.warnings[live.warned:])
     if as_json:
-        out.json(evalview.eval_json(s))
-        return EXIT_OK if s.error is None else _script_error_code(s.error)
+        obj = evalview.eval_json(s)
+        code = EXIT_OK if s.error is None else _script_error_code(s.error)
+        if anomaly:
+            code = _anomaly_json(obj, s, code)
+        out.json(obj)
+        return code
     if s.error is not None:
         if s.stdout and not s.stdout.endswith("\n"):
             out.raw("\n")
         out.flush()
         _show_error(out, s.error)
-        return _script_error_code(s.error)
+        code = _script_error_code(s.error)
+        return _anomaly_text(out, s, code) if anomaly else code
     namespace = {} if kw.get("no_table") else s.namespace
     if out.format == "rich":
         evalview.render_rich(out, s.stdout, namespace, streamed=True)
     else:
         evalview.render_text(out, s.stdout, namespace, streamed=True)
-    return EXIT_OK
+    return _anomaly_text(out, s, EXIT_OK) if anomaly else EXIT_OK
+
+
+# ------------------------------------------------------------------ --anomaly
+
+def _anomaly_json(obj: dict, s, code: int) -> int:
+    """Add the ``anomaly`` record; a run that made a non-finite value is not ok (exit 1)."""
+    from .anomaly import anomaly_error
+    record = s.anomaly.record()
+    obj["anomaly"] = record
+    if record["forward"] is None and record["backward"] is None:
+        return code
+    if obj.get("error") is None:
+        obj["ok"] = False
+        obj["error"] = anomaly_error(record)
+    return code if code != EXIT_OK else EXIT_SCRIPT
+
+
+def _anomaly_text(out: Output, s, code: int) -> int:
+    from .anomaly import report_lines
+    record = s.anomaly.record()
+    out.flush()
+    for line in report_lines(record, s.sources, out.width):
+        out.note(line)
+    if record["forward"] is None and record["backward"] is None:
+        return code
+    return code if code != EXIT_OK else EXIT_SCRIPT
 
 
 # ------------------------------------------------------------------ graph
@@ -207,9 +242,10 @@ def run_graph(req, kw) -> int:
     out = _output(kw)
     fmt = out.format
     live = _Live(req, out, show_output=False)
-    s, usage = _start(req, kw, observe_grads=kw["grads"])
+    anomaly = kw.get("anomaly", False)
+    s, usage = _start(req, kw, observe_grads=kw["grads"], anomaly=anomaly)
     if usage is not None:
-        return _usage(out, "graph", usage)
+        return _usage(out, "graph", usage, anomaly)
     if s.error is not None:
         return _graph_error(out, s, live.warned)
     if fmt != "json":
@@ -224,7 +260,7 @@ def run_graph(req, kw) -> int:
         t = None
     elif t is not None:
         _target_note(out, s)
-    if kw["grads"]:
+    if kw["grads"] or anomaly:
         n_warn = len(s.warnings)
         if not s.result.backward_ran and t is not None:
             b = auto_backward(s, retain_graph=True)
@@ -255,7 +291,9 @@ def run_graph(req, kw) -> int:
     if fmt == "json":
         obj = graphview.graph_json(model, s.target_name, saved=saved, grads=grads, expand=expand)
         obj["error"] = None
+        code = _anomaly_json(obj, s, EXIT_OK) if anomaly else EXIT_OK
         out.json(obj)
+        return code
     elif fmt == "dot":
         graphview.render_dot(model, s.target_name, out.line)
     elif fmt == "mermaid":
@@ -267,7 +305,7 @@ def run_graph(req, kw) -> int:
         graphview.render_text(model, buf.append, saved=saved, grads=grads, width=out.width)
         if buf:
             out.raw("\n".join(buf) + "\n")
-    return EXIT_OK
+    return _anomaly_text(out, s, EXIT_OK) if anomaly else EXIT_OK
 
 
 def _suggest(s) -> str:
@@ -286,13 +324,19 @@ def _target_note(out, s) -> None:
 
 
 def _graph_error(out, s, warned=0) -> int:
+    code = _script_error_code(s.error)
     if out.format == "json":
         from ..render.evalview import error_json
-        out.json(_empty_json("graph", error_json(s.error)))
+        obj = _empty_json("graph", error_json(s.error))
+        if s.anomaly is not None:
+            code = _anomaly_json(obj, s, code)
+        out.json(obj)
     else:
         _show_warnings(out, s.warnings[warned:])
         _show_error(out, s.error)
-    return _script_error_code(s.error)
+        if s.anomaly is not None:
+            code = _anomaly_text(out, s, code)
+    return code
 
 
 def _graph_rich(out, model, saved, grads) -> None:

@@ -67,6 +67,7 @@ class Session:
         self.calls = None  # node -> recorded call (agrad check)
         self.interp = interp
         self.observer = None  # the --grads observer, installed again for the automatic backward
+        self.anomaly = None  # the --anomaly watch (app.anomaly.AnomalyWatch), likewise
 
     @property
     def namespace(self) -> dict:
@@ -255,7 +256,7 @@ class _GradObserver:
 # ------------------------------------------------------------------ the run
 
 def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
-                record_calls=False) -> Session:
+                record_calls=False, anomaly=False) -> Session:
     """Run the script of ``req``; the target is chosen, nothing else is done yet."""
     import contextlib
 
@@ -278,6 +279,11 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
 
     origin_rec = _NodeOrigins()
     observer = _GradObserver() if observe_grads else None
+    watch = None
+    if anomaly:
+        from .anomaly import AnomalyWatch, bindings_of
+        watch = AnomalyWatch(bindings_of(req, bindings))
+        watch.origins = origin_rec.where
     recorder = None
     from .target import BackwardRoots
     roots = BackwardRoots()
@@ -286,6 +292,8 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
         stack.enter_context(roots)
         if observer is not None:
             stack.enter_context(observer)
+        if watch is not None:
+            stack.enter_context(watch)
         if record_calls:
             from .check import Recorder
             recorder = stack.enter_context(Recorder())
@@ -301,6 +309,7 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
     if observer is not None:
         s.grads = observer.grads
         s.observer = observer
+    s.anomaly = watch
     if recorder is not None:
         s.calls = recorder.calls
     s.roots = roots
@@ -404,7 +413,8 @@ def _run_backward(s: Session, t, retain_graph: bool) -> None:
     before = len(interp.out) if interp is not None else 0
     where = _assignment_of(s, s.target_name)
     import contextlib
-    with warnings.catch_warnings(record=True) as caught, (s.observer or contextlib.nullcontext()):
+    with warnings.catch_warnings(record=True) as caught, (s.observer or contextlib.nullcontext()), \
+            (s.anomaly or contextlib.nullcontext()):
         warnings.simplefilter("always")
         try:
             t.backward(retain_graph=retain_graph or None)

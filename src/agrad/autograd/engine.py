@@ -21,6 +21,9 @@ from .graph import AccumulateGrad, edge
 #: Incremented by every backward() / autograd.grad() call; the CLI reads it to
 #: know whether a script ran a backward pass of its own.
 runs = 0
+#: How many backward passes are running now (nested: a hook may call grad()); tools
+#: that watch forward ops (``--anomaly``) ignore the ops of backward formulas.
+active = 0
 
 CREATE_GRAPH_WARNING = (
     "Using backward() with create_graph=True will create a reference cycle between the parameter and its "
@@ -104,7 +107,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     lists (node, index) edges whose arriving gradient is returned instead
     (``autograd.grad``), in order.
     """
-    global runs
+    global runs, active
     runs += 1
     root_nodes = [n for n, _ in roots]
     deps, nodes = _collect(root_nodes)
@@ -134,6 +137,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     prev_enabled = state["enabled"]
     state["enabled"] = bool(create_graph)
     heappop, heappush = heapq.heappop, heapq.heappush
+    active += 1
     try:
         while heap:
             node = heappop(heap)[2]
@@ -159,10 +163,10 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         new = fn(tuple(in_grads), tuple(out_grads))
                         if new is not None:
                             in_grads = tuple(new)
-                if check_nan:
-                    _check_nan(node, in_grads)
                 for obs in apply_observers:
                     obs(node, out_grads, in_grads)
+                if check_nan:
+                    _check_nan(node, in_grads)
                 if not keep_graph and node._saved is not None:
                     node.release()
                 metas = node._input_meta
@@ -193,6 +197,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         heappush(heap, (-nxt._seq, id(nxt), nxt))
     finally:
         state["enabled"] = prev_enabled
+        active -= 1
     return captured
 
 

@@ -380,6 +380,12 @@ def _is_one_of(t, tensors):
 #: ``(cls, values_before_forward, args, kwargs)``.
 record_hooks: list = []
 
+#: Callables ``observer(op, tensors, arrays, attrs, results)`` told of every
+#: forward op's result (``agrad eval --anomaly``): ``op`` an ops ``Op`` or, for a
+#: tensor made from data (``tensor``, ``full``), the string ``"tensor"``.
+#: Empty unless a tool installs one; the ops test the list before calling.
+forward_observers: list = []
+
 
 def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
     """Attach ``node`` to the graph: the one place where graph edges are made.

@@ -20,6 +20,7 @@ from ..autograd.graph import Node
 from ..tensor import Tensor
 
 is_recording = graph.is_recording
+_forward_observers = graph.forward_observers
 _mode_state = graph._state
 
 # Names exported to the torch namespace, Tensor methods and nn.functional.
@@ -207,6 +208,9 @@ class Op:
             graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
             if saves and not graph._PACK_HOOKS:  # under saved_tensors_hooks only the packed form is kept
                 ctx.__dict__.update(saves)
+        if _forward_observers:
+            for obs in _forward_observers:
+                obs(self, tensors, arrays, attrs, results)
         return results
 
     def __repr__(self):

@@ -12,7 +12,7 @@ from .._limits import check_numel
 from ..devices import check_default as _check_default_device
 from ..tensor import Tensor, device as _device
 from . import _range_math
-from ._op import FUNCTIONS, export, finish_out
+from ._op import FUNCTIONS, _forward_observers, export, finish_out
 
 
 def _dtype_or_default(dtype):
@@ -47,6 +47,9 @@ def _finish(data, requires_grad, device=None):
     t = Tensor._make(data)
     if requires_grad:
         t.requires_grad_(True)
+    if _forward_observers:
+        for obs in _forward_observers:
+            obs("tensor", (), (), {}, t)
     return t
 
 
