@@ -1,4 +1,4 @@
-"""The ``agrad`` command: eval, graph, check (SPEC §3).
+"""The ``agrad`` command: eval, graph, check, diff (SPEC §3).
 
 Thin by design: options are parsed here, scripts run through
 :mod:`agrad.lang` (via :mod:`agrad.app`), and everything shown
@@ -23,6 +23,7 @@ Examples:
   agrad graph examples/backward_experiment.py --saved --grads
   agrad graph model.py --format dot | dot -Tsvg > graph.svg
   agrad check examples/custom_function.py
+  agrad diff -e 'y = sin(x)**2' --param x=1.0
   printf 'a = tensor([1., 3.], requires_grad=True)\\nloss = (a*a).sum()\\n' | agrad eval - --format json
 """
 
@@ -195,6 +196,22 @@ def check_cmd(**kw):
     return _contained("check", run_check, kw)
 
 
+@cli.command("diff", epilog=EXAMPLES)
+@_input_options(("auto", "rich", "text", "json", "latex"))
+@click.option("--wrt", "wrt", multiple=True, metavar="NAME",
+              help="A leaf to differentiate by (repeatable; default: every leaf the target depends on).")
+@click.option("--order", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="1: first derivatives; 2: second derivatives (every pair of leaves).")
+def diff_cmd(**kw):
+    """Print the target's derivatives as expressions in the script's names, then their values.
+
+    The expressions are read from the create_graph=True backward graph and
+    simplified; `--format latex` writes LaTeX, `--format json` the expression trees.
+    """
+    from .app.diff import run_diff
+    return _contained("diff", run_diff, kw)
+
+
 # ------------------------------------------------------------------ entry point
 
 def _wants_json(args) -> bool:
@@ -208,7 +225,7 @@ def _wants_json(args) -> bool:
 
 def _command_of(args):
     for a in args:
-        if a in ("eval", "graph", "check"):
+        if a in ("eval", "graph", "check", "diff"):
             return a
         if not a.startswith("-"):
             return None

@@ -38,6 +38,9 @@ def _empty_json(command, error: dict) -> dict:
                 "error": error}
     if command == "check":
         return {"ok": False, "target": None, "leaves": [], "error": error}
+    if command == "diff":
+        return {"ok": False, "target": None, "order": None, "summed": None, "constants": [],
+                "definitions": [], "derivatives": [], "error": error}
     return {"ok": False, "error": error}
 
 

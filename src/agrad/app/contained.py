@@ -390,7 +390,7 @@ def _ReplayStdin(buffer, tty, encoding="utf-8"):  # noqa: N802 - a class made on
 
 
 _VIEWS = {"eval": "..render.evalview", "graph": "..render.graphview",
-          "check": "..render.checkview"}
+          "check": "..render.checkview", "diff": "..render.diffview"}
 
 
 def prepare(command: str | None = None) -> None:

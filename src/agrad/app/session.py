@@ -256,7 +256,7 @@ class _GradObserver:
 # ------------------------------------------------------------------ the run
 
 def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
-                record_calls=False, anomaly=False) -> Session:
+                record_calls=False, anomaly=False, capture=None) -> Session:
     """Run the script of ``req``; the target is chosen, nothing else is done yet."""
     import contextlib
 
@@ -297,6 +297,8 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
         if record_calls:
             from .check import Recorder
             recorder = stack.enter_context(Recorder())
+        if capture is not None:  # agrad diff's record hook
+            stack.enter_context(capture)
         # a script's set_detect_anomaly(True) lasts until the script ends, not into the next run
         from ..autograd.anomaly_mode import set_detect_anomaly
         stack.enter_context(set_detect_anomaly(False))

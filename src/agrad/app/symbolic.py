@@ -1,0 +1,752 @@
+"""Symbolic expressions for ``agrad diff``: build, simplify, name, print.
+
+An :class:`Expr` is an interned node (two equal expressions are the same
+object), so like terms and common sub-expressions are found by identity.
+The constructors simplify as they build: constants fold, ``x*1``, ``x+0``
+and ``0*x`` vanish, like terms add up (``x + x`` -> ``2*x``), powers of one
+base combine (``x*x`` -> ``x**2``), a broadcast (``expand``) disappears
+under pointwise arithmetic and a reduction of a constant becomes a number.
+
+Every node knows its shape; a node may print smaller than it is (``1``
+for a tensor of ones), which pointwise arithmetic broadcasts anyway, and
+the printer writes ``broadcast_to(...)`` / ``full(...)`` where an op that
+cares about shapes (a reduction, ``@``, a reshape) needs the real one.
+
+Printed forms are agrad's own script syntax (so they can be read back and
+evaluated; ``sum`` there is ``torch.sum``), LaTeX, and a JSON tree.
+Nothing here knows graphs or tensors: :mod:`.diff` builds these
+expressions from the ``create_graph=True`` backward graph.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+# kinds: num (data: float), var (data: name), add, mul, pow (base, exponent),
+# call (data: (name, extras, kwargs, pointwise)), bcast, matmul, cmp (data: op),
+# and (&), ref (data: a CSE name; printing only)
+_POINTWISE = {"add", "mul", "pow", "cmp", "and"}
+
+
+class Expr:
+    __slots__ = ("kind", "data", "args", "shape", "size", "__weakref__")
+
+    def __init__(self, kind, data, args, shape):
+        self.kind, self.data, self.args, self.shape = kind, data, args, tuple(shape)
+        self.size = min(1 + sum(a.size for a in args), 1 << 30)
+
+    @property
+    def pointwise(self) -> bool:
+        return self.kind in _POINTWISE or (self.kind == "call" and self.data[3])
+
+    def __repr__(self):
+        return f"Expr({to_text(self)})"
+
+
+class Table:
+    """The interning table of one run (``with Table():`` around building)."""
+
+    current = None
+
+    def __init__(self):
+        self.nodes = {}
+
+    def __enter__(self):
+        self.outer, Table.current = Table.current, self
+        return self
+
+    def __exit__(self, *exc):
+        Table.current = self.outer
+        return False
+
+
+_DEFAULT = Table()
+
+
+def _make(kind, data, args, shape, key_args=None):
+    table = (Table.current or _DEFAULT).nodes
+    key = (kind, data, tuple(id(a) for a in (args if key_args is None else key_args)), tuple(shape))
+    e = table.get(key)
+    if e is None:
+        e = table[key] = Expr(kind, data, tuple(args), shape)
+    return e
+
+
+def broadcast(*shapes):
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        return tuple(shapes[0])
+
+
+# ------------------------------------------------------------------ constructors
+
+def num(v, shape=()):
+    v = float(v)
+    if v == 0:
+        v = 0.0  # no -0
+    return _make("num", v, (), shape)
+
+
+def var(name, shape=()):
+    return _make("var", name, (), shape)
+
+
+def is_num(e, v=None):
+    return e.kind == "num" and (v is None or e.data == v)
+
+
+def bcast(a, shape):
+    """``a`` broadcast to ``shape`` (``expand``)."""
+    shape = tuple(shape)
+    if a.shape == shape:
+        return a
+    if a.kind == "num":
+        return num(a.data, shape)
+    if a.kind == "bcast":
+        a = a.args[0]
+        if a.shape == shape:
+            return a
+    return _make("bcast", None, (a,), shape)
+
+
+def _strip(a):
+    return a.args[0] if a.kind == "bcast" else a
+
+
+def _sorted_key(args):
+    return tuple(sorted(args, key=id))
+
+
+def add(*xs):
+    shape = broadcast(*(x.shape for x in xs))
+    const = 0.0
+    coefs = {}  # id(rest) -> [coef, rest], in order of first appearance
+    flat = []
+    for x in xs:
+        x = _strip(x)
+        flat.extend(x.args if x.kind == "add" else (x,))
+    for x in flat:
+        x = _strip(x)
+        if x.kind == "num":
+            const += x.data
+            continue
+        c, rest = split_coef(x)
+        slot = coefs.get(id(rest))
+        if slot is None:
+            coefs[id(rest)] = [c, rest]
+        else:
+            slot[0] += c
+    terms = _merge_sums([mul(num(c), rest) for c, rest in coefs.values() if c != 0])
+    if not terms:
+        return num(const, shape)
+    if const != 0 or math.isnan(const):
+        terms.append(num(const))
+    if len(terms) == 1:
+        return bcast(terms[0], shape)
+    return _make("add", None, terms, shape, _sorted_key(terms))
+
+
+def _merge_sums(terms):
+    """``sum(a) + sum(b)`` -> ``sum(a + b)`` for reductions over the same dims of same-shaped a, b."""
+    groups = {}
+    for t in terms:
+        c, r = split_coef(t)
+        if r.kind == "call" and r.data[0] == "sum":
+            groups.setdefault((r.data, r.args[0].shape, r.shape), []).append((c, r))
+    if not any(len(g) > 1 for g in groups.values()):
+        return terms
+    out, done = [], set()
+    for t in terms:
+        c, r = split_coef(t)
+        key = (r.data, r.args[0].shape, r.shape) if r.kind == "call" and r.data[0] == "sum" else None
+        if key is None or len(groups[key]) == 1:
+            out.append(t)
+        elif key not in done:
+            done.add(key)
+            inner = add(*(mul(num(cc), rr.args[0]) for cc, rr in groups[key]))
+            out.append(_with_args(r, inner))
+    return [t for t in out if not is_num(t, 0.0)]
+
+
+def _with_args(e, a):
+    """The reduction ``e`` applied to ``a`` instead."""
+    name, extras, kwargs, _ = e.data
+    axes = None if not extras else (extras[0] if isinstance(extras[0], tuple) else (extras[0],))
+    return reduce_sum(a, axes, bool(kwargs), e.shape, name)
+
+
+def split_coef(x):
+    """(numeric coefficient, the rest) of a term."""
+    if x.kind == "mul" and x.args[0].kind == "num":
+        rest = x.args[1:]
+        return x.args[0].data, rest[0] if len(rest) == 1 else _make("mul", None, rest, x.shape, _sorted_key(rest))
+    if x.kind == "num":
+        return x.data, num(1.0)
+    return 1.0, x
+
+
+def mul(*xs):
+    shape = broadcast(*(x.shape for x in xs))
+    coef = 1.0
+    bases = {}  # id(base) -> [base, exponent (float) or None for an expression exponent]
+    flat = []
+    for x in xs:
+        x = _strip(x)
+        flat.extend(x.args if x.kind == "mul" else (x,))
+    for x in flat:
+        x = _strip(x)
+        if x.kind == "num":
+            coef *= x.data
+            continue
+        if x.kind == "pow" and x.args[1].kind == "num":
+            base, e = x.args[0], x.args[1].data
+        else:
+            base, e = x, 1.0
+        slot = bases.get(id(base))
+        if slot is None:
+            bases[id(base)] = [base, e]
+        else:
+            slot[1] += e
+    if coef == 0:
+        return num(0.0, shape)
+    factors = []
+    for base, e in bases.values():
+        f = power(base, num(e))
+        if f.kind == "num":
+            coef *= f.data
+        elif f.kind == "mul":  # (x*y)**n distributed
+            for g in f.args:
+                if g.kind == "num":
+                    coef *= g.data
+                else:
+                    factors.append(g)
+        else:
+            factors.append(f)
+    if not factors:
+        return num(coef, shape)
+    if coef != 1:
+        factors.insert(0, num(coef))
+    if len(factors) == 1:
+        return bcast(factors[0], shape)
+    return _make("mul", None, factors, shape, _sorted_key(factors))
+
+
+def neg(a):
+    return mul(num(-1.0), a)
+
+
+def sub(a, b):
+    return add(a, neg(b))
+
+
+def div(a, b):
+    return mul(a, power(b, num(-1.0)))
+
+
+def power(base, e):
+    base = _strip(base) if e.kind == "num" or e.shape == () else base
+    if e.kind == "num":
+        n = e.data
+        if n == 0:
+            return num(1.0, base.shape)
+        if n == 1:
+            return base
+        if base.kind == "num":
+            with np.errstate(all="ignore"):
+                v = float(np.power(base.data, n))
+            if math.isfinite(v):
+                return num(v, base.shape)
+        if n == int(n):
+            if base.kind == "pow" and base.args[1].kind == "num":
+                return power(base.args[0], num(base.args[1].data * n))
+            if base.kind == "mul":
+                return mul(*(power(f, e) for f in base.args))
+        return _make("pow", None, (base, num(n)), base.shape)
+    if is_num(base, 1.0):
+        return num(1.0, broadcast(base.shape, e.shape))
+    return _make("pow", None, (base, e), broadcast(base.shape, e.shape))
+
+
+def call(name, args, shape, *, extras=(), kwargs=(), pointwise=False):
+    """``name(*args, *extras, **kwargs)``; ``pointwise`` ops broadcast their arguments."""
+    if pointwise:
+        args = [_strip(a) for a in args]
+    return _make("call", (name, tuple(extras), tuple(kwargs), pointwise), args, shape)
+
+
+def where(cond, a, b, shape):
+    if a is b or (_strip(a) is _strip(b)):
+        return bcast(a, shape)
+    if cond.kind == "num":
+        return bcast(a if cond.data else b, shape)
+    return call("where", (cond, a, b), shape, pointwise=True)
+
+
+def compare(op, a, b):
+    return _make("cmp", op, (_strip(a), _strip(b)), broadcast(a.shape, b.shape))
+
+
+def logical_and(a, b):
+    return _make("and", None, (_strip(a), _strip(b)), broadcast(a.shape, b.shape))
+
+
+def matmul(a, b, shape):
+    """``a @ b``; a product with a constant tensor is a sum: ``W @ ones(n)`` -> ``sum(W, 1)``."""
+    shape = tuple(shape)
+    if b.kind == "num" and len(b.shape) in (1, 2) and len(a.shape) >= len(b.shape):
+        keep = len(b.shape) == 2
+        r = reduce_sum(a, (len(a.shape) - 1,), keep, a.shape[:-1] + ((1,) if keep else ()))
+        return bcast(mul(num(b.data), r), shape)
+    if a.kind == "num" and len(a.shape) in (1, 2) and len(b.shape) in (1, 2):
+        keep = len(a.shape) == 2
+        axis = 0 if len(b.shape) == 1 else len(b.shape) - 2
+        r = reduce_sum(b, (axis,), keep, ((1,) if keep else ()) + b.shape[axis + 1:])
+        return bcast(mul(num(a.data), r), shape)
+    return _make("matmul", None, (a, b), shape)
+
+
+def reduce_sum(a, axes, keepdim, shape, name="sum"):
+    """``sum(a, dims, keepdim)`` (``mean`` with ``name="mean"``); ``axes`` None: every dim."""
+    n_in = a.shape
+    axes = tuple(range(len(n_in))) if axes is None else tuple(axes)
+    if not axes:
+        return a if a.shape == tuple(shape) else bcast(a, shape)
+    if a.kind == "call" and a.data[0] == "transpose" and len(a.shape) == 2 and name == "sum":
+        inner = a.args[0]  # sum(W.T, d) is sum(W, 1 - d), as a row or a column
+        if len(axes) == 2:
+            return bcast(reduce_sum(inner, None, False, (), name), shape)
+        d = axes[0]
+        r = reduce_sum(inner, (1 - d,), False, (inner.shape[d],), name)
+        return bcast(r, shape) if not keepdim or d == 0 else reshape(r, shape)
+    c, rest = split_coef(a)
+    if c != 1 and a.kind != "num" and rest.shape == a.shape:  # sum(c*e) -> c*sum(e)
+        return mul(num(c), reduce_sum(rest, axes, keepdim, shape, name))
+    if a.kind == "num":
+        count = 1
+        for ax in axes:
+            count *= n_in[ax]
+        return num(a.data * (count if name == "sum" else 1), shape)
+    if len(axes) == len(n_in) and not keepdim:
+        return call(name, (a,), shape)
+    dim = axes[0] if len(axes) == 1 else axes
+    return call(name, (a,), shape, extras=(dim,), kwargs=(("keepdim", True),) if keepdim else ())
+
+
+def sum_to(a, shape):
+    """The engine's broadcast reduction: ``a`` summed down to ``shape``."""
+    shape = tuple(shape)
+    have = a.shape
+    if have == shape:
+        return a
+    lead = len(have) - len(shape)
+    lead_axes = tuple(range(lead))
+    kept = tuple(i + lead for i, s in enumerate(shape) if s == 1 and have[i + lead] != 1)
+    if lead_axes:
+        a = reduce_sum(a, lead_axes, False, have[lead:])
+    if kept:
+        a = reduce_sum(a, tuple(k - lead for k in kept), True, shape)
+    return a
+
+
+def reshape(a, shape):
+    shape = tuple(shape)
+    if a.shape == shape:
+        return a
+    if a.kind == "num":
+        return num(a.data, shape)
+    return call("reshape", (a,), shape, extras=(shape,))
+
+
+def permute(a, dims, shape, *, name="permute", extras=None):
+    if a.kind == "num":
+        return num(a.data, shape)
+    if len(a.shape) < 2 or list(dims) == sorted(dims):
+        return a
+    return call(name, (a,), shape, extras=(tuple(dims),) if extras is None else extras)
+
+
+# ------------------------------------------------------------------ common sub-expressions
+
+class Named:
+    """Roots with their repeated sub-expressions named ``t1``, ``t2``, ..."""
+
+    def __init__(self, roots, *, taken=(), min_size=4):
+        self.roots = roots
+        self.names = {}  # id(expr) -> name
+        self.order = []  # named exprs, each after the ones it uses
+        nodes = _topological([r for r in roots if r is not None])
+        count = {}
+        for r in roots:
+            if r is not None:
+                count[id(r)] = count.get(id(r), 0) + 1
+        chosen = set()
+        for e in nodes:  # parents before children
+            c = count.get(id(e), 0)
+            if c >= 2 and e.size >= min_size and e.kind not in ("num", "var"):
+                chosen.add(id(e))
+                c = 1
+            for a in e.args:
+                count[id(a)] = count.get(id(a), 0) + c
+        k = 0
+        taken = set(taken)
+        for e in reversed(nodes):  # children first
+            if id(e) in chosen:
+                k += 1
+                while f"t{k}" in taken:
+                    k += 1
+                self.names[id(e)] = f"t{k}"
+                self.order.append(e)
+        # a root that is itself named prints its definition's name
+        self.root_is_named = {id(r) for r in roots if r is not None and id(r) in chosen}
+
+
+def _topological(roots):
+    """Every node under ``roots``, each before its arguments (iterative)."""
+    seen, post = set(), []
+    for r in roots:
+        if id(r) in seen:
+            continue
+        stack = [(r, False)]
+        while stack:
+            e, done = stack.pop()
+            if done:
+                post.append(e)
+                continue
+            if id(e) in seen:
+                continue
+            seen.add(id(e))
+            stack.append((e, True))
+            for a in reversed(e.args):
+                if id(a) not in seen:
+                    stack.append((a, False))
+    post.reverse()
+    return post
+
+
+# ------------------------------------------------------------------ text
+
+def fmt_number(v: float) -> str:
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if v == int(v) and abs(v) < 1e15:
+        return str(int(v))
+    short = f"{v:.8g}"
+    return short if float(short) == v else repr(v)  # exact: the expression is evaluated again
+
+
+def _nat(e, names, memo):
+    """The shape ``e`` has as printed (smaller than ``e.shape`` where it broadcasts)."""
+    r = memo.get(id(e))
+    if r is not None:
+        return r
+    if e.kind == "num":
+        r = ()
+    elif e.kind == "bcast" or e.pointwise:
+        r = broadcast(*(_nat(a, names, memo) for a in e.args)) if e.args else ()
+    else:
+        r = e.shape
+    memo[id(e)] = r
+    return r
+
+
+def _rational(c):
+    """(p, q) with c = p/q for a simple fraction, else (c, 1)."""
+    if c == int(c) or not math.isfinite(c):
+        return c, 1.0
+    for q in range(2, 1001):  # the smallest denominator that makes c a whole number
+        p = round(c * q)
+        if abs(p / q - c) <= 1e-12 * max(1.0, abs(c)):
+            return float(p), float(q)
+    return c, 1.0
+
+
+class _Printer:
+    """Shared by the text and LaTeX forms: the structure; subclasses spell it."""
+
+    def __init__(self, names=None):
+        self.names = names or {}
+        self.nat = {}
+
+    def top(self, e):
+        return self.expr(e, 0, top=True)[0]
+
+    def expr(self, e, need, top=False):
+        name = None if top else self.names.get(id(e))
+        if name is not None:
+            return self.ref(name), 9
+        text, prec = self.node(e)
+        if prec < need:
+            text, prec = self.paren(text), 9
+        return text, prec
+
+    def fitted(self, a, need):
+        """An argument of a shape-sensitive op: printed with its real shape."""
+        if _nat(a, self.names, self.nat) != a.shape:
+            if a.kind == "num":
+                return self.full(a), 9
+            inner = a.args[0] if a.kind == "bcast" else a
+            return self.broadcast_to(self.expr(inner, 0)[0], a.shape), 9
+        return self.expr(a, need)
+
+    def node(self, e):
+        k = e.kind
+        if k == "num":
+            return self.number(e.data), (9 if e.data >= 0 else 3)
+        if k == "var":
+            return self.variable(e.data), 9
+        if k == "bcast":
+            return self.expr(e.args[0], 0)
+        if k == "add":
+            return self.sum_of(e)
+        if k == "mul":
+            return self.product(e)
+        if k == "pow":
+            return self.pow_of(e)
+        if k == "matmul":
+            a = self.fitted(e.args[0], 2)[0]
+            b = self.fitted(e.args[1], 3)[0]
+            return self.matmul_of(a, b), 2
+        if k == "cmp":
+            a = self.expr(e.args[0], 1)[0]
+            b = self.expr(e.args[1], 1)[0]
+            return self.compare(e.data, a, b), 0
+        if k == "and":
+            a = self.expr(e.args[0], 1)[0]
+            b = self.expr(e.args[1], 1)[0]
+            return self.conj(a, b), 0.5
+        name, extras, kwargs, pointwise = e.data
+        args = [(self.expr(a, 0) if pointwise else self.fitted(a, 0))[0] for a in e.args]
+        return self.func(name, args, extras, kwargs), 9
+
+    def sum_of(self, e):
+        parts = []
+        terms = list(e.args)
+        if split_coef(terms[0])[0] < 0:  # 1 - x, not -x + 1
+            k = next((k for k, t in enumerate(terms) if split_coef(t)[0] > 0), 0)
+            terms.insert(0, terms.pop(k))
+        for i, t in enumerate(terms):
+            c, rest = split_coef(t)
+            if i and c < 0:
+                parts.append((" - ", self.expr(mul(num(-c), rest), 1.5)[0]))
+            else:
+                parts.append((" + " if i else "", self.expr(t, 1.5 if i else 1)[0]))
+        return "".join(s + p for s, p in parts), 1
+
+    def factors(self, e):
+        """(sign, numerator coefficient, denominator coefficient, numerator, denominator)."""
+        c, rest = split_coef(e) if e.kind == "mul" else (1.0, e)
+        fs = rest.args if rest.kind == "mul" else (rest,)
+        top, bottom = [], []
+        for f in fs:
+            if f.kind == "pow" and f.args[1].kind == "num" and f.args[1].data < 0:
+                bottom.append(power(f.args[0], num(-f.args[1].data)))
+            elif not is_num(f, 1.0):
+                top.append(f)
+        p, q = _rational(abs(c))
+        return c < 0, p, q, self.ordered(top), self.ordered(bottom)
+
+    def ordered(self, fs):
+        """Factors as one reads them: variables (and their powers), then named sub-expressions,
+        then the rest in the order they came."""
+        def rank(k_f):
+            k, f = k_f
+            b = f.args[0] if f.kind == "pow" else f
+            if id(b) in self.names:
+                return (1, self.names[id(b)], k)
+            if b.kind == "var":
+                return (0, b.data, k)
+            return (2, "", k)
+        return [f for _, f in sorted(enumerate(fs), key=rank)]
+
+    def pow_of(self, e):
+        base, ex = e.args
+        if ex.kind == "num":
+            if ex.data < 0:
+                return self.product(e)
+            if ex.data == 0.5:
+                return self.func("sqrt", [self.expr(base, 0)[0]], (), ()), 9
+        b = self.expr(base, 9)[0]
+        x = self.number(ex.data) if ex.kind == "num" else self.expr(ex, 9)[0]
+        return self.pow_text(b, x), 4
+
+
+class _Text(_Printer):
+    def number(self, v):
+        return fmt_number(v)
+
+    def variable(self, name):
+        return name
+
+    def ref(self, name):
+        return name
+
+    def paren(self, text):
+        return f"({text})"
+
+    def full(self, a):
+        v = fmt_number(a.data)
+        return f"full({tuple(a.shape)!r}, {v if '.' in v or 'e' in v or 'n' in v else v + '.0'})"
+
+    def broadcast_to(self, text, shape):
+        return f"broadcast_to({text}, {tuple(shape)!r})"
+
+    def matmul_of(self, a, b):
+        return f"{a} @ {b}"
+
+    def compare(self, op, a, b):
+        return f"{a} {op} {b}"
+
+    def conj(self, a, b):
+        return f"{a} & {b}"
+
+    def pow_text(self, b, x):
+        return f"{b}**{x}"
+
+    def func(self, name, args, extras, kwargs):
+        parts = list(args) + [repr(x) for x in extras] + [f"{k}={v!r}" for k, v in kwargs]
+        return f"{name}({', '.join(parts)})"
+
+    def product(self, e):
+        sign, p, q, top, bottom = self.factors(e)
+        parts = [self.number(p)] if p != 1 or not top else []
+        parts += [self.expr(f, 2.5 if f.kind != "matmul" else 9)[0] for f in top]
+        text = "*".join(parts)
+        den = ([self.number(q)] if q != 1 else []) + [self.expr(f, 2.5)[0] for f in bottom]
+        if den:
+            text += "/" + (den[0] if len(den) == 1 and (q != 1 or self.expr(bottom[0], 9)[1] >= 9)
+                           else f"({'*'.join(den)})")
+        if sign:
+            return "-" + text, 3
+        return text, 2
+
+
+def to_text(e, names=None) -> str:
+    """``e`` in agrad's script syntax (``names``: id(expr) -> CSE name)."""
+    return _Text(names).top(e)
+
+
+# ------------------------------------------------------------------ LaTeX
+
+_LATEX_FUNCS = {"sin": r"\sin", "cos": r"\cos", "tan": r"\tan", "exp": r"\exp", "log": r"\log",
+                "sinh": r"\sinh", "cosh": r"\cosh", "tanh": r"\tanh", "asin": r"\arcsin",
+                "acos": r"\arccos", "atan": r"\arctan", "sigmoid": r"\sigma", "log10": r"\log_{10}",
+                "log2": r"\log_{2}"}
+
+
+def latex_name(name: str) -> str:
+    import re
+    m = re.fullmatch(r"([A-Za-z])_?(\d+)", name)
+    if m:
+        return f"{m.group(1)}_{{{m.group(2)}}}"
+    if re.fullmatch(r"[A-Za-z]", name):
+        return name
+    esc = name.replace("\\", r"\backslash ").replace("_", r"\_").replace("{", r"\{").replace("}", r"\}")
+    esc = esc.replace("#", r"\#").replace("%", r"\%").replace("&", r"\&").replace("$", r"\$")
+    return r"\mathrm{" + esc + "}"
+
+
+_LATEX_CMP = {"<=": r"\le", ">=": r"\ge", "==": "=", "!=": r"\ne"}
+
+
+class _Latex(_Printer):
+    def number(self, v):
+        s = fmt_number(v)
+        if "e" in s and s not in ("-inf", "inf"):
+            m, x = s.split("e")
+            return f"{m} \\cdot 10^{{{int(x)}}}"
+        return {"inf": r"\infty", "-inf": r"-\infty", "nan": r"\mathrm{NaN}"}.get(s, s)
+
+    def variable(self, name):
+        return latex_name(name)
+
+    def ref(self, name):
+        return latex_name(name)
+
+    def paren(self, text):
+        return rf"\left({text}\right)"
+
+    def full(self, a):
+        return rf"{self.number(a.data)}_{{{list(a.shape)}}}"
+
+    def broadcast_to(self, text, shape):
+        return rf"\operatorname{{broadcast}}_{{{list(shape)}}}\left({text}\right)"
+
+    def matmul_of(self, a, b):
+        return f"{a} {b}"
+
+    def compare(self, op, a, b):
+        return f"{a} {_LATEX_CMP.get(op, op)} {b}"
+
+    def conj(self, a, b):
+        return rf"{a} \land {b}"
+
+    def pow_text(self, b, x):
+        return f"{{{b}}}^{{{x}}}"
+
+    def func(self, name, args, extras, kwargs):
+        inner = ", ".join(args)
+        if name == "sqrt":
+            return rf"\sqrt{{{inner}}}"
+        if name == "abs":
+            return rf"\left|{inner}\right|"
+        if name in ("sum", "mean") and (extras or kwargs):
+            dims = ", ".join(str(x) for x in extras)
+            op = r"\sum" if name == "sum" else r"\operatorname{mean}"
+            return rf"{op}_{{\mathrm{{dim}}\,{dims}}}\left({inner}\right)"
+        if name == "sum":
+            return rf"\sum\left({inner}\right)"
+        if extras or kwargs:
+            inner = ", ".join(list(args) + [repr(x) for x in extras] + [f"{k}={v!r}" for k, v in kwargs])
+        head = _LATEX_FUNCS.get(name, rf"\operatorname{{{latex_name(name) if '_' in name else name}}}")
+        return rf"{head}\left({inner}\right)"
+
+    def product(self, e):
+        sign, p, q, top, bottom = self.factors(e)
+        parts = [self.number(p)] if p != 1 or not top else []
+        for f in top:
+            t = self.expr(f, 2.5)[0]
+            parts.append((r" \cdot " if parts and (t[:1].isdigit() or t[:1] == "-") else (" " if parts else "")) + t)
+        text = "".join(parts)
+        den = ([self.number(q)] if q != 1 else []) + [self.expr(f, 2.5)[0] for f in bottom]
+        if den:
+            text = rf"\frac{{{text or '1'}}}{{{' '.join(den)}}}"
+        return ("-" + text, 3) if sign else (text, 2)
+
+
+def to_latex(e, names=None) -> str:
+    return _Latex(names).top(e)
+
+
+# ------------------------------------------------------------------ JSON
+
+def to_tree(e, names=None, top=True):
+    """The expression tree as JSON-ready dicts: ``{"op", "shape", ...}``."""
+    names = names or {}
+    name = None if top else names.get(id(e))
+    if name is not None:
+        return {"op": "ref", "name": name, "shape": list(e.shape)}
+    k = e.kind
+    node = {"op": k, "shape": list(e.shape)}
+    if k == "num":
+        v = e.data
+        node["value"] = v if math.isfinite(v) else ("nan" if math.isnan(v) else ("inf" if v > 0 else "-inf"))
+        return node
+    if k == "var":
+        node["name"] = e.data
+        return node
+    if k == "cmp":
+        node["compare"] = e.data
+    if k == "call":
+        name, extras, kwargs, _ = e.data
+        node["name"] = name
+        if extras:
+            node["extras"] = [list(x) if isinstance(x, tuple) else x for x in extras]
+        if kwargs:
+            node["kwargs"] = {kk: vv for kk, vv in kwargs}
+    node["args"] = [to_tree(a, names, False) for a in e.args]
+    return node
