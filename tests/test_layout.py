@@ -26,6 +26,7 @@ FORBIDDEN = {
     "dtypes": {"lang", "app", "render", "cli"},
     "printing": {"lang", "app", "render", "cli"},
     "linalg": {"lang", "app", "render", "cli"},
+    "func": {"lang", "app", "render", "cli"},
 }
 
 

@@ -75,12 +75,15 @@ def set_limits(*, max_elements="keep"):
         _limits.set_max_elements(max_elements)
 
 
-_LAZY_SUBMODULES = ("optim", "utils")
+_LAZY_SUBMODULES = ("optim", "utils", "func")
 
 
 def __getattr__(name):
-    # torch.optim and torch.utils.data load on first use (start-up stays small)
+    # torch.optim, torch.utils.data and torch.func load on first use (start-up stays small)
     if name in _LAZY_SUBMODULES:
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "vmap":  # torch.vmap is torch.func.vmap
+        from .func import vmap
+        return vmap
     raise AttributeError(f"module 'torch' has no attribute '{name}'")

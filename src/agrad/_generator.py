@@ -34,6 +34,9 @@ _TAIL = struct.Struct("<dddi4xf?3x")    # normal_x, normal_y, normal_rho, normal
 STATE_SIZE = _HEAD.size + 8 * _N + _TAIL.size   # 5056, as sizeof(CPUGeneratorImplState)
 _U64_MAX = (1 << 64) - 1
 
+#: Callables run before every draw from any generator (vmap's randomness="error" raises there).
+draw_checks: list = []
+
 
 def init_genrand(seed: int) -> np.ndarray:
     """mt19937's standard seeding of its 624 words from a 32-bit seed."""
@@ -169,6 +172,8 @@ class Generator:
 
     def _random32(self, n):
         """n raw 32-bit outputs (``random()``), as uint64."""
+        for check in draw_checks:
+            check()
         self._fresh = False
         return self._engine().random_raw(int(n))
 

@@ -293,7 +293,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """torch.autograd.grad: the gradients of ``outputs`` w.r.t. ``inputs``, not accumulated."""
     single = _is_tensor(inputs)
     inputs = (inputs,) if single else tuple(inputs)
-    outputs, grad_outputs = _prepare(outputs, grad_outputs)
+    if is_grads_batched:
+        outputs = (outputs,) if _is_tensor(outputs) else tuple(outputs)
+    else:
+        outputs, grad_outputs = _prepare(outputs, grad_outputs)
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:
@@ -301,11 +304,24 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     for t in inputs:
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-    roots = [edge(t) for t in outputs]
-    result = _grad_impl(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, roots)
+    if is_grads_batched:
+        from .batched import batched_grad, check_seeds
+        grad_outputs = check_seeds(outputs, grad_outputs)
+
+        def one_pass(seeds, keep):
+            return _grad_impl(outputs, inputs, _prepare(outputs, seeds)[1], keep, create_graph, True,
+                              [edge(t) for t in outputs])
+
+        result = batched_grad(outputs, inputs, grad_outputs, retain_graph=retain_graph, create_graph=create_graph,
+                              allow_unused=allow_unused, one_pass=one_pass)
+    else:
+        roots = [edge(t) for t in outputs]
+        result = _grad_impl(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, roots)
     if materialize_grads:
         from ..ops import factories
-        result = [g if g is not None else factories.zeros_like(t, requires_grad=bool(create_graph))
+        lead = (grad_outputs[0].shape[0],) if is_grads_batched else ()
+        result = [g if g is not None else factories.zeros(lead + tuple(t.shape), dtype=t.dtype,
+                                                          requires_grad=bool(create_graph))
                   for g, t in zip(result, inputs)]
     return tuple(result)
 

@@ -117,7 +117,8 @@ class _Engine:
         optim = lazy("torch.optim", "agrad.optim", {"lr_scheduler": lr_scheduler})
         data = lazy("torch.utils.data", "agrad.utils.data")
         utils = lazy("torch.utils", "agrad.utils", {"data": data})
-        subs = {"optim": optim, "utils": utils}
+        func = lazy("torch.func", "agrad.func")
+        subs = {"optim": optim, "utils": utils, "func": func}
         if nn is not None:
             subs["nn"] = nn
         if autograd is not None:
@@ -131,7 +132,7 @@ class _Engine:
             subs["backends"] = backends
         torch = ModuleProxy("torch", agrad, subs)
         proxies.update({"torch": torch, "optim": optim, "torch.optim.lr_scheduler": lr_scheduler,
-                        "torch.utils": utils, "torch.utils.data": data})
+                        "torch.utils": utils, "torch.utils.data": data, "torch.func": func})
         if nn is not None:
             proxies["torch.nn"] = nn
             proxies["nn"] = nn
@@ -177,7 +178,8 @@ class _Engine:
 ENGINE = _Engine()
 
 SUPPORTED_IMPORTS = ("torch, torch.nn, torch.nn.functional, torch.nn.init, torch.nn.utils, "
-                     "torch.autograd, torch.optim, torch.optim.lr_scheduler, torch.utils.data, "
+                     "torch.autograd, torch.autograd.functional, torch.func, torch.optim, "
+                     "torch.optim.lr_scheduler, torch.utils.data, "
                      "math, numpy and the standard modules time, random, collections, itertools, "
                      "functools, operator, typing, copy, gc")
 

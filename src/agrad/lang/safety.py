@@ -519,6 +519,8 @@ def unguard_args(func, args, kwargs):
                 break
         else:
             return args, kwargs
+    if getattr(func, "_agrad_calls_script", False) is True:
+        return args, kwargs   # torch.func transforms and what they return hand their arguments to script code
     if isinstance(func, types.MethodType):
         owner = func.__self__
         engine = (not isinstance(owner, type) and is_engine_class(type(owner))

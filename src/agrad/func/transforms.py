@@ -1,0 +1,393 @@
+"""torch.func's derivative transforms: grad, grad_and_value, vjp, jvp, jacrev, jacfwd, hessian.
+
+PyTorch lifts tensors to a new "level" per transform; agrad gets the same
+values from its one tape.  Each transform differentiates with respect to
+fresh tensors standing for its inputs (a view of the input when the input
+already requires grad, so an enclosing transform or ``backward()`` still
+sees through it) and always builds the derivative's graph
+(``create_graph=True``), which is what lets transforms nest: ``hessian`` is
+``jacfwd(jacrev(f))`` as in PyTorch.  At the outermost level, when no input
+required grad, results are detached (PyTorch drops the level's graph).
+
+``jacrev`` is one batched backward pass (``is_grads_batched``); ``jvp`` and
+``jacfwd`` use the double-backward construction (``J v`` as the gradient of
+``u -> (J^T u) . v``), exact and batched over the basis for ``jacfwd``.
+"""
+
+from __future__ import annotations
+
+from ..autograd import grad_mode
+from ..autograd.engine import grad as _autograd_grad
+from ..tensor import Tensor
+from . import _pytree
+
+_state = {"depth": 0}
+
+#: calling these hands arguments to script code (agrad.lang keeps guarded arrays guarded)
+CALLS_SCRIPT = True
+
+
+def _ops():
+    from .. import ops
+    return ops.FUNCTIONS
+
+
+def _name(func) -> str:
+    n = getattr(func, "__name__", None)
+    return n if isinstance(n, str) else type(func).__name__
+
+
+class Transformed:
+    """What a transform returns: a callable that prints as the function it wraps (as
+    ``functools.wraps`` makes PyTorch's print) and has no public attributes."""
+
+    __slots__ = ("_fn", "_name", "__weakref__")
+    _agrad_calls_script = True   # its arguments go to script code: agrad.lang keeps guarded arrays guarded
+
+    def __init__(self, fn, name):
+        self._fn = fn
+        self._name = name
+
+    def __call__(self, *args, **kwargs):
+        return self._fn(*args, **kwargs)
+
+    @property
+    def __name__(self):
+        return self._name
+
+    def __repr__(self):
+        return f"<function {self._name}>"
+
+
+def _mark(fn, func):
+    return Transformed(fn, _name(func))
+
+
+# ------------------------------------------------------------------ argnums
+
+def _wrap_argnum(argnum, n):
+    if type(argnum) is not int:
+        raise RuntimeError(f"argnum must be int, got: {type(argnum)}")
+    if 0 <= argnum < n:
+        return argnum
+    if -n <= argnum < 0:
+        return argnum + n
+    raise RuntimeError(f"Got argnum={argnum}, but only {n} positional inputs")
+
+
+def _argnums(argnums, n):
+    if type(argnums) is int:
+        return _wrap_argnum(argnums, n)
+    if type(argnums) is not tuple:
+        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    wrapped = tuple(_wrap_argnum(a, n) for a in argnums)
+    if not wrapped:
+        raise RuntimeError("argnums must be non-empty")
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError(f"argnums elements must be unique, got {argnums}")
+    return wrapped
+
+
+def _lift(x):
+    """The tensor a transform differentiates against, standing for ``x``."""
+    if not isinstance(x, Tensor):
+        raise RuntimeError(f"Expected tensors, got unsupported type {type(x)}")
+    if x.requires_grad:
+        return x.view_as(x)
+    return x.detach().requires_grad_(True)
+
+
+class _Inputs:
+    """The arguments with the differentiated ones (``argnums``) replaced by lifted tensors."""
+
+    def __init__(self, args, argnums):
+        self.argnums = _argnums(argnums, len(args))
+        self.outer_grad = any(isinstance(t, Tensor) and t.requires_grad
+                              for t in _pytree.flatten(list(args))[0])
+        idx = (self.argnums,) if type(self.argnums) is int else self.argnums
+        args = list(args)
+        self.leaves, self.specs = [], []
+        for i in idx:
+            leaves, spec = _pytree.flatten(args[i])
+            lifted = [_lift(t) for t in leaves]
+            args[i] = _pytree.unflatten(lifted, spec)
+            self.leaves.append(lifted)
+            self.specs.append(spec)
+        self.args = tuple(args)
+        self.flat = [t for ls in self.leaves for t in ls]
+
+    def structure(self, flat_values):
+        """Values per lifted leaf, in the structure of the differentiated arguments."""
+        it = iter(flat_values)
+        per_arg = [_pytree.unflatten([next(it) for _ in ls], spec) for ls, spec in zip(self.leaves, self.specs)]
+        return per_arg[0] if type(self.argnums) is int else tuple(per_arg)
+
+    def keep_graph(self) -> bool:
+        return _state["depth"] > 0 or self.outer_grad
+
+
+def _call(func, args, kwargs):
+    _state["depth"] += 1
+    try:
+        return func(*args, **kwargs)
+    finally:
+        _state["depth"] -= 1
+
+
+def _finish(value, keep):
+    """Detach every tensor of ``value`` unless the graph is wanted."""
+    if keep:
+        return value
+    leaves, spec = _pytree.flatten(value)
+    return _pytree.unflatten([v.detach() if isinstance(v, Tensor) else v for v in leaves], spec)
+
+
+def _grads(outputs, inputs, seeds, batched=False):
+    """autograd.grad with a graph, zeros for inputs the outputs do not use."""
+    zeros_like = _ops()["zeros_like"]
+    keep = [(o, s) for o, s in zip(outputs, seeds) if o.requires_grad]
+    if not keep or not inputs:
+        res = [None] * len(inputs)
+    else:
+        res = _autograd_grad([o for o, _ in keep], inputs, [s for _, s in keep], create_graph=True,
+                             retain_graph=True, allow_unused=True, is_grads_batched=batched)
+    out = []
+    for g, x in zip(res, inputs):
+        if g is None:
+            g = zeros_like(x)
+            if batched:
+                g = g.expand((seeds[0].shape[0],) + tuple(x.shape))
+        out.append(g)
+    return out
+
+
+# ------------------------------------------------------------------ grad
+
+def _aux_split(output, has_aux, api):
+    if not has_aux:
+        return output, None
+    if not (type(output) is tuple and len(output) == 2):
+        raise RuntimeError(f"{api}(f)(*args): output of function f should be a tuple: (output, aux) "
+                           "if has_aux is True")
+    return output
+
+
+def grad_and_value(func, argnums=0, has_aux=False):
+    """A function returning (gradient of func's scalar output w.r.t. ``argnums``, the output)."""
+
+    def wrapper(*args, **kwargs):
+        with grad_mode.enable_grad():
+            inp = _Inputs(args, argnums)
+            output = _call(func, inp.args, kwargs)
+            output, aux = _aux_split(output, has_aux, "grad_and_value")
+            if not isinstance(output, Tensor):
+                raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got "
+                                   f"{type(output)}")
+            if output.dim() != 0:
+                raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
+                                   f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev "
+                                   "APIs instead?")
+            g = _grads([output], inp.flat, [_ops()["ones_like"](output)])
+        keep = inp.keep_graph()
+        result = (_finish(inp.structure(g), keep), _finish(output, keep))
+        if has_aux:
+            return result[0], (result[1], _finish(aux, keep))
+        return result
+
+    return _mark(wrapper, func)
+
+
+def grad(func, argnums=0, has_aux=False):
+    """A function returning the gradient of func's scalar output w.r.t. argument ``argnums``."""
+    gv = grad_and_value(func, argnums, has_aux)
+
+    def wrapper(*args, **kwargs):
+        g, value = gv(*args, **kwargs)
+        if has_aux:
+            return g, value[1]
+        return g
+
+    return _mark(wrapper, func)
+
+
+# ------------------------------------------------------------------ vjp
+
+def _tensor_outputs(output, api, what="outputs"):
+    leaves, spec = _pytree.flatten(output)
+    for o in leaves:
+        if not isinstance(o, Tensor):
+            raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output (got output = "
+                               f"{output})" if not leaves else
+                               f"{api}: expected f(*primals) to return only tensors, got unsupported type {type(o)}")
+    if not leaves:
+        raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output (got output = {output})")
+    return leaves, spec
+
+
+def vjp(func, *primals, has_aux=False):
+    """(func(*primals), vjp_fn[, aux]): vjp_fn(cotangents) gives one gradient per primal."""
+    with grad_mode.enable_grad():
+        inp = _Inputs(primals, tuple(range(len(primals))))
+        output = _call(func, inp.args, {})
+        output, aux = _aux_split(output, has_aux, "vjp")
+        outs, out_spec = _tensor_outputs(output, "vjp")
+    keep = inp.keep_graph()
+
+    def vjp_fn(cotangents):
+        leaves, spec = _pytree.flatten(cotangents)
+        if spec != out_spec:
+            raise RuntimeError("Expected pytree structure of cotangents to be the same as pytree structure of "
+                               f"outputs to the function. cotangents: {_pytree.pprint(spec)}, primal output: "
+                               f"{_pytree.pprint(out_spec)}")
+        for c, o in zip(leaves, outs):
+            if not isinstance(c, Tensor):
+                raise RuntimeError(f"Expected tensors, got unsupported type {type(c)}")
+            if tuple(c.shape) != tuple(o.shape):
+                raise RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of torch.Size({list(c.shape)}) "
+                                   f"and output[0] has a shape of torch.Size({list(o.shape)}).")
+        with grad_mode.enable_grad():
+            g = _grads(outs, inp.flat, leaves)
+        return _finish(inp.structure(g), keep or _state["depth"] > 0)
+
+    vjp_fn = Transformed(vjp_fn, "vjp_fn")
+    if has_aux:
+        return _finish(output, keep), vjp_fn, _finish(aux, keep)
+    return _finish(output, keep), vjp_fn
+
+
+# ------------------------------------------------------------------ jvp
+
+def _forward_products(outs, xs, tangents, batched):
+    """J·t for every output, by double backward: grad of (J^T u)·t with respect to u."""
+    zeros_like = _ops()["zeros_like"]
+    u = [zeros_like(o, requires_grad=True) for o in outs]
+    gi = _autograd_grad(outs, xs, u, create_graph=True, allow_unused=True)
+    pairs = [(g, t) for g, t in zip(gi, tangents) if g is not None and g.requires_grad]
+    if not pairs:
+        lead = (tangents[0].shape[0],) if batched else ()
+        return [zeros_like(o).expand(lead + tuple(o.shape)) if batched else zeros_like(o) for o in outs]
+    res = _autograd_grad([g for g, _ in pairs], u, [t for _, t in pairs], create_graph=True, retain_graph=True,
+                         allow_unused=True, is_grads_batched=batched)
+    out = []
+    for r, o in zip(res, outs):
+        if r is None:
+            r = zeros_like(o)
+            if batched:
+                r = r.expand((tangents[0].shape[0],) + tuple(o.shape))
+        out.append(r)
+    return out
+
+
+def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """(func(*primals), J·tangents): a Jacobian-vector product."""
+    api = "jvp(f, primals, tangents)"
+    if type(primals) is not tuple:
+        raise RuntimeError(f"{api}: Expected primals to be a tuple. E.g. it should be valid to call f(*primals).")
+    p_leaves, p_spec = _pytree.flatten(primals)
+    t_leaves, t_spec = _pytree.flatten(tangents)
+    if p_spec != t_spec:
+        raise RuntimeError(f"{api}: Expected primals and tangents to have the same python structure. For example, "
+                           "if primals is a tuple of 3 tensors, tangents also must be. Got primals with structure "
+                           f"{_pytree.describe(p_spec)} and tangents with structure {_pytree.describe(t_spec)}")
+    for what, leaves in (("primals", p_leaves), ("tangents", t_leaves)):
+        if not leaves:
+            raise RuntimeError(f"{api}: Expected {what} to contain at least one Tensor.")
+        for x in leaves:
+            if not isinstance(x, Tensor):
+                raise RuntimeError(f"{api}: Expected {what} to only contain Tensors, got {type(x)}")
+    for k, (p, t) in enumerate(zip(p_leaves, t_leaves)):
+        if tuple(p.shape) != tuple(t.shape):
+            raise RuntimeError("Trying to set a forward gradient that has a different size than that of the original "
+                               f"Tensor, this is not supported. Tensor is of size {list(p.shape)} while the given "
+                               f"forward gradient is of size {list(t.shape)}.")
+    with grad_mode.enable_grad():
+        inp = _Inputs(primals, tuple(range(len(primals))))
+        output = _call(func, inp.args, {})
+        output, aux = _aux_split(output, has_aux, "jvp")
+        outs, out_spec = _tensor_outputs(output, api)
+        jv = _forward_products(outs, inp.flat, t_leaves, batched=False)
+    keep = inp.keep_graph() or any(t.requires_grad for t in t_leaves)
+    result = (_finish(output, keep), _finish(_pytree.unflatten(jv, out_spec), keep))
+    return result + (_finish(aux, keep),) if has_aux else result
+
+
+# ------------------------------------------------------------------ jacobians
+
+def _basis(tensors):
+    """The standard basis over the concatenated elements, one block per tensor: (total, *shape)."""
+    import numpy as np
+    numels = [t.numel() for t in tensors]
+    total = sum(numels)
+    blocks, start = [], 0
+    for t, n in zip(tensors, numels):
+        arr = np.zeros((total, n), dtype=t._data.dtype)
+        arr[start:start + n] = np.eye(n, dtype=t._data.dtype)
+        blocks.append(Tensor._make(arr.reshape((total,) + tuple(t.shape))))
+        start += n
+    return blocks, numels
+
+
+def _jacobian_tree(output_spec, outs, inp, piece):
+    """For each output (in its structure), the structure of the inputs with ``piece(o, j)`` at input leaf j."""
+    per_out = [inp.structure([piece(o, j) for j in range(len(inp.flat))]) for o in range(len(outs))]
+    return _pytree.unflatten(per_out, output_spec)
+
+
+def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
+    """A function returning the Jacobian of func w.r.t. ``argnums``, by reverse mode (one batched pass)."""
+    if chunk_size is not None and not (type(chunk_size) is int and chunk_size > 0):
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
+
+    def wrapper(*args, **kwargs):
+        with grad_mode.enable_grad():
+            inp = _Inputs(args, argnums)
+            output = _call(func, inp.args, kwargs)
+            output, aux = _aux_split(output, has_aux, "jacrev")
+            outs, out_spec = _tensor_outputs(output, "jacrev(f, ...)(*args)")
+            flat = [o.reshape(-1) for o in outs]
+            basis, numels = _basis(flat)
+            vj = _grads(flat, inp.flat, basis, batched=True)
+        starts = [sum(numels[:k]) for k in range(len(numels))]
+
+        def piece(o, j):
+            x = inp.flat[j]
+            return vj[j][starts[o]:starts[o] + numels[o]].reshape(tuple(outs[o].shape) + tuple(x.shape))
+
+        keep = inp.keep_graph()
+        jac = _finish(_jacobian_tree(out_spec, outs, inp, piece), keep)
+        return (jac, _finish(aux, keep)) if has_aux else jac
+
+    return _mark(wrapper, func)
+
+
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+    """A function returning the Jacobian of func w.r.t. ``argnums``, column by column (forward products)."""
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or 'same'. Got "
+                           f"{randomness}")
+
+    def wrapper(*args, **kwargs):
+        with grad_mode.enable_grad():
+            inp = _Inputs(args, argnums)
+            output = _call(func, inp.args, kwargs)
+            output, aux = _aux_split(output, has_aux, "jacfwd")
+            outs, out_spec = _tensor_outputs(output, "jacfwd(f, ...)(*args)")
+            basis, numels = _basis(inp.flat)
+            cols = _forward_products(outs, inp.flat, basis, batched=True)   # per output: (total_in, *out.shape)
+        starts = [sum(numels[:k]) for k in range(len(numels))]
+
+        def piece(o, j):
+            x, c = inp.flat[j], cols[o][starts[j]:starts[j] + numels[j]]
+            c = c.permute(*range(1, c.ndim), 0)
+            return c.reshape(tuple(outs[o].shape) + tuple(x.shape))
+
+        keep = inp.keep_graph()
+        jac = _finish(_jacobian_tree(out_spec, outs, inp, piece), keep)
+        return (jac, _finish(aux, keep)) if has_aux else jac
+
+    return _mark(wrapper, func)
+
+
+def hessian(func, argnums=0):
+    """A function returning the Hessian of func w.r.t. ``argnums``: jacfwd(jacrev(func))."""
+    return jacfwd(jacrev(func, argnums), argnums)

@@ -1,0 +1,192 @@
+"""Regenerate tests/golden/func.json: torch.autograd.functional and torch.func under PyTorch.
+
+Usage: python tools/gen_func_golden.py
+
+Each case is a few statements run in a fresh namespace (``torch``, ``F``,
+``fn`` = torch.autograd.functional, ``func`` = torch.func, and seeded inputs)
+and expressions whose printed value -- or the error they raise, type and
+text -- is recorded.  tests/autograd/test_functional_golden.py runs the same
+under agrad and compares text for text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "golden" / "func.json"
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+SETUP = [
+    "x = torch.tensor([0.5, -1.0, 2.0])",
+    "y = torch.tensor([1.5, 0.25, -0.75])",
+    "M = torch.tensor([[1.0, 2.0, 0.5], [-1.0, 0.0, 3.0]])",
+    "s = torch.tensor(0.7)",
+    "def cubic(a): return (a ** 3).sum()",
+    "def mix(a, b): return (a.sin() * b.exp()).sum()",
+    "def pair(a, b): return a * b, a + b.cos()",
+    "def lin(a): return M @ a",
+    "def sq(a): return a * a",
+]
+
+# (name, statements, expressions)
+CASES = [
+    # torch.autograd.functional.jacobian
+    ("jacobian_single", [], ["fn.jacobian(torch.sin, x)", "fn.jacobian(lin, x)"]),
+    ("jacobian_tuple", [], ["fn.jacobian(pair, (x, y))", "fn.jacobian(mix, (x, y))"]),
+    ("jacobian_vectorize", [], ["fn.jacobian(pair, (x, y), vectorize=True)",
+                                "fn.jacobian(lambda a: (M @ a).tanh(), x, vectorize=True)",
+                                "fn.jacobian(lambda a: a.sum(), x, vectorize=True)",
+                                "fn.jacobian(lambda a: a.reshape(3, 1) * M.t(), x, vectorize=True)"]),
+    ("jacobian_forward_mode", [], ["fn.jacobian(pair, (x, y), vectorize=True, strategy='forward-mode')",
+                                   "fn.jacobian(lin, x, vectorize=True, strategy='forward-mode')"]),
+    ("jacobian_create_graph", ["J = fn.jacobian(torch.sin, x.clone().requires_grad_(), create_graph=True)"],
+     ["J.requires_grad", "J.grad_fn is not None", "fn.jacobian(torch.sin, x).requires_grad"]),
+    ("jacobian_unused_input", [], ["fn.jacobian(lambda a, b: a * 2, (x, y))",
+                                   "fn.jacobian(lambda a, b: a * 2, (x, y), vectorize=True)"]),
+    ("jacobian_scalar", [], ["fn.jacobian(lambda a: a * a, s)", "fn.jacobian(cubic, x)"]),
+    ("jacobian_errors", [], [
+        "fn.jacobian(lambda a, b: a * 2, (x, y), strict=True)",
+        "fn.jacobian(lambda a: a.detach() * 2, x, strict=True)",
+        "fn.jacobian(torch.sin, x, strict=True, vectorize=True)",
+        "fn.jacobian(torch.sin, x, strategy='sideways')",
+        "fn.jacobian(torch.sin, x, strategy='forward-mode')",
+        "fn.jacobian(torch.sin, x, strategy='forward-mode', create_graph=True)",
+        "fn.jacobian(torch.sin, x, strategy='forward-mode', vectorize=True, strict=True)",
+        "fn.jacobian(torch.sin, [x])",
+        "fn.jacobian(torch.sin, 3.0)",
+        "fn.jacobian(torch.sin, (x, 3.0))",
+        "fn.jacobian(lambda a: 3.0, x)",
+    ]),
+    # hessian
+    ("hessian", [], ["fn.hessian(cubic, x)", "fn.hessian(mix, (x, y))",
+                     "fn.hessian(mix, (x, y), vectorize=True)",
+                     "fn.hessian(cubic, x, vectorize=True, outer_jacobian_strategy='forward-mode')"]),
+    ("hessian_errors", [], [
+        "fn.hessian(torch.sin, x)",
+        "fn.hessian(pair, (x, y))",
+        "fn.hessian(lambda a: (a * 2).sum(), x, strict=True)",
+        "fn.hessian(cubic, x, outer_jacobian_strategy='x')",
+    ]),
+    # vjp, jvp, vhp, hvp
+    ("vjp", [], ["fn.vjp(torch.sin, x, y)", "fn.vjp(cubic, x)", "fn.vjp(pair, (x, y), (y, x))"]),
+    ("jvp", [], ["fn.jvp(torch.sin, x, y)", "fn.jvp(pair, (x, y), (y, x))", "fn.jvp(lambda a: a * 3, s)"]),
+    ("vhp_hvp", [], ["fn.vhp(cubic, x, y)", "fn.hvp(cubic, x, y)", "fn.vhp(mix, (x, y), (y, x))",
+                     "fn.hvp(mix, (x, y), (y, x))"]),
+    ("products_errors", [], [
+        "fn.vjp(torch.sin, x)",
+        "fn.vjp(torch.sin, x, torch.ones(2))",
+        "fn.vjp(pair, (x, y), (x,))",
+        "fn.vjp(pair, (x, y), (x, torch.ones(2)))",
+        "fn.jvp(torch.sin, x)",
+        "fn.jvp(lambda a: a.detach(), x, y, strict=True)",
+        "fn.vjp(lambda a: a.detach(), x, y, strict=True)",
+        "fn.vjp(lambda a, b: a * 2, (x, y), x, strict=True)",
+        "fn.hvp(torch.sin, x, y)",
+        "fn.vhp(pair, (x, y), (x, y))",
+        "fn.hvp(lambda a: (a * 2).sum(), x, y, strict=True)",
+        "fn.vhp(lambda a: (a * 2).sum(), x, y, strict=True)",
+    ]),
+    ("products_create_graph", ["xr = x.clone().requires_grad_()",
+                               "o, v = fn.vjp(torch.sin, xr, y, create_graph=True)"],
+     ["v.requires_grad", "fn.vjp(torch.sin, xr, y)[1].requires_grad",
+      "torch.autograd.grad(fn.hvp(cubic, xr, y, create_graph=True)[1].sum(), xr)"]),
+    # autograd.grad with is_grads_batched
+    ("grads_batched", ["xr = x.clone().requires_grad_()", "out = (M @ xr).exp()"],
+     ["torch.autograd.grad(out, xr, torch.eye(2), is_grads_batched=True, retain_graph=True)",
+      "torch.autograd.grad(out, xr, torch.ones(2), is_grads_batched=True, retain_graph=True)",
+      "torch.autograd.grad(out, xr, torch.ones(4, 3), is_grads_batched=True, retain_graph=True)"]),
+    # torch.func
+    ("func_grad", [], ["func.grad(cubic)(x)", "func.grad(mix, argnums=1)(x, y)", "func.grad(mix, argnums=(0, 1))(x, y)",
+                       "func.grad(lambda a: (a * 2).sum(), has_aux=False)(x)",
+                       "func.grad(lambda a: ((a * a).sum(), a.mean()), has_aux=True)(x)",
+                       "func.grad_and_value(cubic)(x)",
+                       "func.grad(func.grad(lambda a: a.sin()))(s)",
+                       "func.grad(lambda d: (d['w'] * d['b']).sum())({'w': x, 'b': y})"]),
+    ("func_grad_errors", [], ["func.grad(torch.sin)(x)", "func.grad(lambda a: 3.0)(x)",
+                              "func.grad(cubic, argnums=2)(x)", "func.grad(cubic, argnums=(0, 0))(x)",
+                              "func.grad(cubic, argnums=[0])(x)", "func.grad(cubic, has_aux=True)(x)",
+                              "func.grad(cubic, argnums=())(x)"]),
+    ("func_vjp_jvp", ["o, vf = func.vjp(pair, x, y)"],
+     ["o", "vf((x, y))", "func.vjp(torch.sin, x)[1](y)", "func.jvp(torch.sin, (x,), (y,))",
+      "func.jvp(pair, (x, y), (y, x))", "func.jvp(lambda a: (a.sin(), a.sum()), (x,), (y,), has_aux=True)"]),
+    ("func_vjp_jvp_errors", [], ["func.jvp(torch.sin, x, y)", "func.jvp(torch.sin, (x,), (y, y))",
+                                 "func.jvp(torch.sin, (x,), (torch.ones(2),))",
+                                 "func.vjp(pair, x, y)[1](x)"]),
+    ("func_jac", [], ["func.jacrev(torch.sin)(x)", "func.jacfwd(torch.sin)(x)", "func.jacrev(pair, argnums=(0, 1))(x, y)",
+                      "func.jacfwd(pair, argnums=(0, 1))(x, y)", "func.jacrev(lin)(x)", "func.jacfwd(lin)(x)",
+                      "func.jacrev(lambda a: (a.sin(), a.sum()), has_aux=True)(x)",
+                      "func.hessian(cubic)(x)", "func.hessian(mix, argnums=1)(x, y)",
+                      "func.jacrev(func.jacrev(cubic))(x)", "func.jacfwd(func.jacfwd(cubic))(x)",
+                      "func.jacrev(lambda d: d['a'] * d['b'])({'a': x, 'b': y})"]),
+    ("func_vmap", [], ["func.vmap(torch.dot)(M, M)", "func.vmap(torch.mv, in_dims=(None, 0))(M, torch.stack([x, y]))",
+                       "func.vmap(lambda a: a * 2, in_dims=1)(M)", "func.vmap(lambda a: a.sum(0), out_dims=0)(M)",
+                       "func.vmap(lambda a: a * 2, in_dims=1, out_dims=1)(M)",
+                       "func.vmap(func.vmap(torch.mul))(M, M)",
+                       "func.vmap(lambda a, b: a * b, in_dims=(0, None))(M, y)",
+                       "func.vmap(lambda a: (a, a.sum()))(M)",
+                       "func.vmap(lambda d: d['k'] + 1)({'k': M})",
+                       "func.vmap(func.grad(cubic))(M)",
+                       "func.vmap(func.jacrev(torch.sin))(M)",
+                       "torch.vmap(torch.sum)(M)",
+                       "func.vmap(lambda a: a + torch.rand(3), randomness='different')(M).shape"]),
+    ("func_vmap_errors", [], ["func.vmap(lambda a: a + torch.rand(3))(M)",
+                              "func.vmap(torch.sin, randomness='x')(M)",
+                              "func.vmap(torch.sin, in_dims=2)(M)",
+                              "func.vmap(torch.mul)(M, x)",
+                              "func.vmap(torch.sin, in_dims=(0, 0))(M)",
+                              "func.vmap(lambda a, b: a, in_dims=(0, 0))(M, 3.0)",
+                              "func.vmap(lambda a: 3.0)(M)",
+                              "func.vmap(torch.sin, in_dims=None)(M)",
+                              "func.vmap(torch.sin, in_dims='a')(M)"]),
+    ("functional_call", ["torch.manual_seed(0)", "lin2 = torch.nn.Linear(3, 2)",
+                         "p = {'weight': M, 'bias': torch.tensor([1.0, -1.0])}"],
+     ["func.functional_call(lin2, p, (x,))", "func.functional_call(lin2, p, x)",
+      "lin2.weight.shape", "func.grad(lambda p, a: func.functional_call(lin2, p, (a,)).sum())(p, x)",
+      "func.functional_call(lin2, {'weight': M}, (x,), strict=True)",
+      "func.functional_call(lin2, ({'weight': M}, {'weight': M}), (x,))",
+      "func.functional_call(lin2, 3, (x,))"]),
+]
+
+
+def shown(value) -> str:
+    return _ADDRESS.sub("", repr(value))
+
+
+def _run(torch, statements, expressions) -> list[str]:
+    ns = {"torch": torch, "F": torch.nn.functional, "fn": torch.autograd.functional, "func": torch.func}
+    for stmt in SETUP + list(statements):
+        exec(stmt, ns)
+    out = []
+    for expr in expressions:
+        try:
+            out.append(shown(eval(expr, ns)))
+        except Exception as e:  # noqa: BLE001 - recorded as the expected outcome
+            out.append(f"Error: {type(e).__name__}: {e}")
+    return out
+
+
+#: the test runs the same code under agrad
+run_case = _run
+
+
+def main() -> int:
+    import torch
+    import torch.autograd.functional  # noqa: F401
+    import torch.func  # noqa: F401
+    if not torch.__version__.startswith("2.13"):
+        print(f"warning: golden files are meant to come from torch 2.13, this is {torch.__version__}",
+              file=sys.stderr)
+    cases = [{"name": n, "setup": SETUP, "statements": st, "expressions": ex, "expected": _run(torch, st, ex)}
+             for n, st, ex in CASES]
+    GOLDEN.write_text(json.dumps({"torch": torch.__version__, "cases": cases}, indent=1) + "\n")
+    print(f"wrote {GOLDEN.relative_to(ROOT)}: {len(cases)} cases, "
+          f"{sum(len(c['expressions']) for c in cases)} expressions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
