@@ -1,4 +1,4 @@
-"""The ``agrad`` command: eval, graph, check, diff (SPEC §3).
+"""The ``agrad`` command: eval, graph, check, diff, jacobian, hessian (SPEC §3).
 
 Thin by design: options are parsed here, scripts run through
 :mod:`agrad.lang` (via :mod:`agrad.app`), and everything shown
@@ -24,6 +24,8 @@ Examples:
   agrad graph model.py --format dot | dot -Tsvg > graph.svg
   agrad check examples/custom_function.py
   agrad diff -e 'y = sin(x)**2' --param x=1.0
+  agrad jacobian -e 'y = sin(x) * x' --param x=[0.5,1.0,2.0]
+  agrad hessian -e 'loss = (w ** 3).sum() + w[0] * w[1]' --param w=[1.0,2.0]
   printf 'a = tensor([1., 3.], requires_grad=True)\\nloss = (a*a).sum()\\n' | agrad eval - --format json
 """
 
@@ -212,6 +214,30 @@ def diff_cmd(**kw):
     return _contained("diff", run_diff, kw)
 
 
+@cli.command("jacobian", epilog=EXAMPLES)
+@_input_options(("auto", "rich", "text", "json"))
+def jacobian_cmd(**kw):
+    """Show the Jacobian of the target with respect to every leaf it depends on.
+
+    One row per element of the target, one column per element of each leaf
+    that requires grad (labelled y[0], w[1, 2]); one batched backward pass.
+    """
+    from .app.commands import run_jacobian
+    return _contained("jacobian", run_jacobian, kw)
+
+
+@cli.command("hessian", epilog=EXAMPLES)
+@_input_options(("auto", "rich", "text", "json"))
+def hessian_cmd(**kw):
+    """Show the Hessian of a scalar target with respect to every leaf it depends on.
+
+    Rows and columns are the elements of the leaves (labelled w[0], b); the
+    gradient is taken with create_graph=True and differentiated again.
+    """
+    from .app.commands import run_hessian
+    return _contained("hessian", run_hessian, kw)
+
+
 # ------------------------------------------------------------------ entry point
 
 def _wants_json(args) -> bool:
@@ -225,7 +251,7 @@ def _wants_json(args) -> bool:
 
 def _command_of(args):
     for a in args:
-        if a in ("eval", "graph", "check", "diff"):
+        if a in ("eval", "graph", "check", "diff", "jacobian", "hessian"):
             return a
         if not a.startswith("-"):
             return None

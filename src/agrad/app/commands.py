@@ -41,6 +41,9 @@ def _empty_json(command, error: dict) -> dict:
     if command == "diff":
         return {"ok": False, "target": None, "order": None, "summed": None, "constants": [],
                 "definitions": [], "derivatives": [], "error": error}
+    if command in ("jacobian", "hessian"):
+        from ..render.matrixview import matrix_json
+        return matrix_json(error=error)
     return {"ok": False, "error": error}
 
 
@@ -445,3 +448,59 @@ def _mismatch_message(report) -> str:
         parts.append("the backward of custom Function "
                      + ", ".join(n for n, _w in report.custom_failures) + " disagrees with its forward")
     return "; ".join(parts)
+
+
+# ------------------------------------------------------------------ jacobian, hessian
+
+def run_derivative(kind: str, req, kw) -> int:
+    """``agrad jacobian`` / ``agrad hessian``: the target's derivative matrix w.r.t. its leaves."""
+    from . import derivatives
+    from .session import leaf_names
+    from ..render import matrixview
+    from ..render.evalview import error_json
+
+    out = _output(kw)
+    fmt = out.format
+    live = _Live(req, out, show_output=False)
+    s, usage = _start(req, kw)
+    if usage is not None:
+        return _usage(out, kind, usage)
+    if s.error is not None:
+        if fmt == "json":
+            out.json(matrixview.matrix_json(error=error_json(s.error)))
+        else:
+            _show_warnings(out, s.warnings[live.warned:])
+            _show_error(out, s.error)
+        return _script_error_code(s.error)
+    if fmt != "json":
+        _show_warnings(out, s.warnings[live.warned:])
+    if s.target_name is None:
+        return _usage(out, kind, "the script bound no tensor: nothing to differentiate")
+    _target_note(out, s)
+    compute = derivatives.jacobian if kind == "jacobian" else derivatives.hessian
+    try:
+        m = compute(s.target_name, s.target, leaf_names(s), _suggest(s))
+    except derivatives.DerivativeError as exc:
+        return _usage(out, kind, str(exc))
+    except (RuntimeError, ValueError) as exc:   # e.g. the script's own backward freed the graph
+        err = {"type": type(exc).__name__, "message": str(exc), "source": None, "line": None, "column": None}
+        if fmt == "json":
+            out.json(matrixview.matrix_json(error=err))
+        else:
+            out.note(f"agrad: cannot take the {kind} of {s.target_name}: {type(exc).__name__}: {exc}")
+        return EXIT_SCRIPT
+    if fmt == "json":
+        out.json(matrixview.matrix_json(m))
+    elif fmt == "rich":
+        matrixview.render_rich(out, m)
+    else:
+        matrixview.render_text(out, m)
+    return EXIT_OK
+
+
+def run_jacobian(req, kw) -> int:
+    return run_derivative("jacobian", req, kw)
+
+
+def run_hessian(req, kw) -> int:
+    return run_derivative("hessian", req, kw)

@@ -390,7 +390,8 @@ def _ReplayStdin(buffer, tty, encoding="utf-8"):  # noqa: N802 - a class made on
 
 
 _VIEWS = {"eval": "..render.evalview", "graph": "..render.graphview",
-          "check": "..render.checkview", "diff": "..render.diffview"}
+          "check": "..render.checkview", "diff": "..render.diffview", "jacobian": "..render.matrixview",
+          "hessian": "..render.matrixview"}
 
 
 def prepare(command: str | None = None) -> None:
@@ -409,6 +410,8 @@ def prepare(command: str | None = None) -> None:
         pass
     if command in _VIEWS:
         importlib.import_module(_VIEWS[command], __package__)
+    if command in ("jacobian", "hessian"):
+        from . import derivatives  # noqa: F401
 
 
 def run_command(command: str, run, req, kw) -> int:
