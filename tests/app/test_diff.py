@@ -119,7 +119,7 @@ X3 = [0.3, 0.5, 0.7]
 UNARY_DOMAIN = {"acosh": (1.2, 3.0), "relu": (-1.0, -0.1), "abs": (-1.0, -0.1), "sign": (-1.0, -0.1),
                 "sgn": (-1.0, -0.1)}
 #: ops whose derivative (not the op) has no symbolic form, and why
-NO_FORM = {}
+NO_FORM = {"XlogyBackward0": "MaskedFillBackward0 (its formula's guard for x == 0)"}
 
 #: node name -> (script, params, sets); the scripts use the op (the rest is + and *)
 CASES = {
@@ -169,6 +169,22 @@ CASES = {
     "SigmoidBackwardBackward0": ("y = sigmoid(x).sum()", {"x": X3}, None),
     "ThresholdBackwardBackward0": ("y = (relu(x - 0.5) * x).sum()", {"x": X3}, None),
     "WhereBackward0": ("y = where(m, x*x, x.exp()).sum()", {"x": X3}, {"m": "tensor([True, False, True])"}),
+    "SelectBackward0": ("y = x[0] * x[2]**2 + (W[:, 1] * x[1]).sum()", {"x": X3}, {"W": "randn(2,3)"}),
+    "SliceBackward0": ("y = (x[0:2]**2).sum() + (x[1:] * W[1, 1:]).sum()", {"x": X3}, {"W": "randn(2,3)"}),
+    "SliceBackwardBackward0": ("y = x[1]**3 + (W[:, 0:2] * x[0:2]).sum()", {"x": X3}, {"W": "randn(2,3)"}),
+    "CatBackward0": ("y = (cat([x, x*x])**2).sum()", {"x": X3}, None),
+    "StackBackward0": ("y = (stack([x, x.exp()], 1)**2).sum()", {"x": X3}, None),
+    "UnbindBackward0": ("y = (x.reshape(3, 1).unbind(0)[1]**2).sum()", {"x": X3}, None),
+    "SoftmaxBackward0": ("y = (softmax(x, 0) * W[0]).sum()", {"x": X3}, {"W": "randn(2,3)"}),
+    "LogSoftmaxBackward0": ("y = (log_softmax(x, 0) * W[0]).sum()", {"x": X3}, {"W": "randn(2,3)"}),
+    "LogsumexpBackward0": ("y = logsumexp(x * W, 1).sum()", {"x": X3}, {"W": "randn(2,3)"}),
+    "XlogyBackward0": ("y = xlogy(x, x*2).sum()", {"x": X3}, None),
+    "HypotBackward0": ("y = hypot(x, x*x).sum()", {"x": X3}, None),
+    "LogaddexpBackward0": ("y = logaddexp(x, x*x).sum()", {"x": X3}, None),
+    "Logaddexp2Backward0": ("y = logaddexp2(x, x*x).sum()", {"x": X3}, None),
+    "Atan2Backward0": ("y = atan2(x, x*x + 1).sum()", {"x": X3}, None),
+    "GeluBackward0": ("y = (F.gelu(x)**2).sum()", {"x": X3}, None),
+    "GeluBackwardBackward0": ("y = F.gelu(x * w).sum()", {"x": X3, "w": 0.7}, None),
 }
 
 

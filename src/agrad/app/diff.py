@@ -168,6 +168,106 @@ def _where(a, info, shape, tr):
     return sx.where(tr.constant(cond, None, bool_ok=True), a[0], a[1], shape)
 
 
+def _select(a, info, shape):
+    return sx.index(a[0], sx.index_text(_attr(info, "index")), shape)
+
+
+def _softmax(name):
+    return lambda a, i, s: sx.call(name, (a[0],), s, extras=(_attr(i, "dim"),)) if a[0].shape else sx.num(
+        1.0 if name == "softmax" else 0.0, s)
+
+
+def _logsumexp(a, info, shape):
+    axes = tuple(_attr(info, "axes"))
+    keep = bool(_attr(info, "keepdim"))
+    if not a[0].shape:
+        return a[0]
+    dim = axes[0] if len(axes) == 1 else axes
+    return sx.call("logsumexp", (a[0],), shape, extras=(dim,), kwargs=(("keepdim", True),) if keep else ())
+
+
+def _binary(name):
+    return lambda a, i, s: sx.call(name, (a[0], a[1]), s, pointwise=True)
+
+
+_SQRT1_2 = 0.7071067811865476  # 1/sqrt(2)
+_INV_SQRT_2PI = 0.3989422804014327  # 1/sqrt(2*pi)
+
+
+def _gelu(a, info, shape):
+    if _attr(info, "approximate", "none") != "none":
+        raise NoSymbolicForm("GeluBackward0 with approximate='tanh' has no symbolic form")
+    return sx.call("F.gelu", (a[0],), shape, pointwise=True)
+
+
+def _gelu_backward(a, info, shape):
+    """GeluBackwardBackward0(grad, x) is grad * gelu'(x) = grad * (Phi(x) + x*phi(x))."""
+    if _attr(info, "approximate", "none") != "none":
+        raise NoSymbolicForm("GeluBackwardBackward0 with approximate='tanh' has no symbolic form")
+    g, x = a
+    cdf = sx.mul(sx.num(0.5), sx.add(sx.num(1.0), sx.call("erf", (sx.mul(sx.num(_SQRT1_2), x),), x.shape,
+                                                           pointwise=True)))
+    pdf = sx.mul(sx.num(_INV_SQRT_2PI), sx.call("exp", (sx.mul(sx.num(-0.5), sx.power(x, sx.num(2.0))),),
+                                                x.shape, pointwise=True))
+    return sx.mul(g, sx.add(cdf, sx.mul(x, pdf)))
+
+
+def _embed(a, info, shape, tr):
+    """SliceBackwardBackward0(g): zeros of ``shape`` with ``g`` at ``index``.  An integer index
+    (``x[1]``, ``W[:, 0]``) reads as ``g`` times a one-hot constant; slices as ``g`` padded with
+    zeros (``F.pad``)."""
+    idx = _attr(info, "index")
+    items = idx if isinstance(idx, tuple) else (idx,)
+    if any(it is Ellipsis for it in items):
+        k = next(j for j, it in enumerate(items) if it is Ellipsis)
+        rest = [it for it in items if it is not Ellipsis and it is not None]
+        items = items[:k] + (slice(None),) * (len(shape) - len(rest)) + items[k + 1:]
+    items = items + (slice(None),) * (len(shape) - len(items))
+    if any(it is None or not isinstance(it, (slice, int, np.integer)) for it in items):
+        raise NoSymbolicForm("SliceBackwardBackward0 of this index has no symbolic form")
+    g = a[0]
+    dtype = tr.node._out_meta[0][1].numpy
+    whole = [isinstance(it, slice) and it.indices(n) == (0, n, 1) for it, n in zip(items, shape)]
+    ints = [not isinstance(it, slice) for it in items]
+    if all(w or i for w, i in zip(whole, ints)):
+        hot_shape = tuple(n if i else 1 for n, i in zip(shape, ints))
+        hot = np.zeros(hot_shape, dtype)
+        hot[tuple(int(it) % n if i else 0 for it, n, i in zip(items, shape, ints))] = 1
+        g = sx.reshape(g, tuple(1 if i else n for n, i in zip(shape, ints)))
+        if g.kind == "num":
+            return tr.array_constant(np.broadcast_to(hot * g.data, shape).astype(dtype))
+        return sx.mul(g, tr.array_constant(hot))
+    pads, kept = [], []
+    for it, n in zip(items, shape):
+        if isinstance(it, slice):
+            start, stop, step = it.indices(n)
+            if step != 1:
+                raise NoSymbolicForm("SliceBackwardBackward0 of a strided slice has no symbolic form")
+            stop = max(stop, start)
+        else:
+            start = int(it) % n
+            stop = start + 1
+        pads.append((start, n - stop))
+        kept.append(stop - start)
+    g = sx.reshape(g, tuple(kept))
+    if g.kind == "num":
+        arr = np.zeros(shape, dtype)
+        arr[tuple(slice(b, n - e) for (b, e), n in zip(pads, shape))] = g.data
+        return tr.array_constant(arr)
+    return _pad(g, pads, shape)
+
+
+def _pad(g, pads, shape):
+    flat = []
+    for before, after in reversed(pads):
+        flat += [before, after]
+    while len(flat) > 2 and flat[-2:] == [0, 0]:
+        flat = flat[:-2]
+    if not any(flat):
+        return sx.reshape(g, shape)
+    return sx.call("F.pad", (g,), shape, extras=(tuple(flat),))
+
+
 #: node name -> how the node's output reads, from its arguments (expressions, one
 #: per input; constants already turned into numbers or names), its recorded
 #: call and its output shape.  Unary torch functions (sin, exp, ...) need no
@@ -207,10 +307,19 @@ RULES = {
     "TanhBackwardBackward0": _tanh_backward,
     "SigmoidBackwardBackward0": _sigmoid_backward,
     "ThresholdBackwardBackward0": _threshold_backward,
+    "SelectBackward0": _select, "SliceBackward0": _select,
+    "CatBackward0": lambda a, i, s: sx.joined("cat", a, _attr(i, "dim"), s),
+    "StackBackward0": lambda a, i, s: sx.joined("stack", a, _attr(i, "dim"), s),
+    "SoftmaxBackward0": _softmax("softmax"), "LogSoftmaxBackward0": _softmax("log_softmax"),
+    "LogsumexpBackward0": _logsumexp,
+    "XlogyBackward0": _binary("xlogy"), "HypotBackward0": _binary("hypot"),
+    "LogaddexpBackward0": _binary("logaddexp"), "Logaddexp2Backward0": _binary("logaddexp2"),
+    "Atan2Backward0": _binary("atan2"),
+    "GeluBackward0": _gelu, "GeluBackwardBackward0": _gelu_backward,
 }
 
 #: rules that also need the translator (constants from attributes)
-_RULES_TR = {"WhereBackward0": _where}
+_RULES_TR = {"WhereBackward0": _where, "SliceBackwardBackward0": _embed}
 
 
 def _unary_functions() -> dict:
@@ -226,7 +335,7 @@ def _unary_functions() -> dict:
 
 def has_symbolic_form(op) -> bool:
     """Whether an op of the table reads as an expression (its derivative may still not)."""
-    if op.name in RULES or op.name in _RULES_TR:
+    if op.name in RULES or op.name in _RULES_TR or op.name == "UnbindBackward0":
         return True
     return op in _unary_functions()
 
@@ -301,6 +410,13 @@ class Translator:
             if np.array_equal(whole.reshape(-1), arr.reshape(-1)):
                 return sx.reshape(self.constant(c, None), arr.shape)
         return None
+
+    def array_constant(self, arr):
+        """A constant a reading rule made (a one-hot tensor): a number if uniform, else a name."""
+        arr = np.ascontiguousarray(arr)
+        if arr.size and (arr == arr.reshape(-1)[0]).all():
+            return sx.num(float(arr.reshape(-1)[0]), arr.shape)
+        return self._named_constant(("array", arr.shape, arr.dtype.str, arr.tobytes()), arr)
 
     def _named_constant(self, key, arr):
         name = self._const_names.get(key)
@@ -392,6 +508,9 @@ class Translator:
         rule = RULES.get(name)
         if rule is not None:
             return rule(args, info, shape)
+        if name == "UnbindBackward0":
+            dim = _attr(info, "dim")
+            return sx.index(args[0], sx.index_text((slice(None),) * dim + (nr,)), shape)
         rule = _RULES_TR.get(name)
         if rule is not None:
             return rule(args, info, shape, self)

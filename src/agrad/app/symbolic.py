@@ -26,7 +26,7 @@ import numpy as np
 
 # kinds: num (data: float), var (data: name), add, mul, pow (base, exponent),
 # call (data: (name, extras, kwargs, pointwise)), bcast, matmul, cmp (data: op),
-# and (&), ref (data: a CSE name; printing only)
+# and (&), index (data: "[0, 1:3]"), ref (data: a CSE name; printing only)
 _POINTWISE = {"add", "mul", "pow", "cmp", "and"}
 
 
@@ -351,12 +351,49 @@ def sum_to(a, shape):
     return a
 
 
+def index_text(index) -> str:
+    """A numpy/PyTorch basic index (ints, slices, None, Ellipsis) in Python's syntax: ``[:, 1:3]``."""
+    items = index if isinstance(index, tuple) else (index,)
+    parts = []
+    for it in items:
+        if it is None:
+            parts.append("None")
+        elif it is Ellipsis:
+            parts.append("...")
+        elif isinstance(it, slice):
+            a = "" if it.start is None else str(int(it.start))
+            b = "" if it.stop is None else str(int(it.stop))
+            parts.append(f"{a}:{b}" + ("" if it.step in (None, 1) else f":{int(it.step)}"))
+        else:
+            parts.append(str(int(it)))
+    while len(parts) > 1 and parts[-1] in (":", "..."):
+        parts.pop()
+    return "[" + ", ".join(parts) + "]"
+
+
+def index(a, text, shape):
+    """``a[...]`` (``text``: the index as :func:`index_text` writes it)."""
+    if a.kind == "num":
+        return num(a.data, shape)
+    if text == "[:]" and a.shape == tuple(shape):
+        return a
+    return _make("index", text, (a,), shape)
+
+
+def joined(name, parts, dim, shape):
+    """``cat([...], dim)`` / ``stack([...], dim)``."""
+    return _make("call", (name, (dim,), (), False), tuple(parts), shape)
+
+
 def reshape(a, shape):
     shape = tuple(shape)
     if a.shape == shape:
         return a
     if a.kind == "num":
         return num(a.data, shape)
+    lead = len(shape) - len(a.shape)
+    if lead > 0 and shape[lead:] == a.shape and all(n == 1 for n in shape[:lead]):
+        return bcast(a, shape)  # leading 1-dims: what broadcasting adds anyway
     return call("reshape", (a,), shape, extras=(shape,))
 
 
@@ -519,7 +556,12 @@ class _Printer:
             a = self.expr(e.args[0], 1)[0]
             b = self.expr(e.args[1], 1)[0]
             return self.conj(a, b), 0.5
+        if k == "index":
+            return self.indexed(self.fitted(e.args[0], 9)[0], e.data), 9
         name, extras, kwargs, pointwise = e.data
+        if name in ("cat", "stack"):
+            return self.func(name, ["[" + ", ".join(self.fitted(a, 0)[0] for a in e.args) + "]"],
+                             extras, kwargs), 9
         args = [(self.expr(a, 0) if pointwise else self.fitted(a, 0))[0] for a in e.args]
         return self.func(name, args, extras, kwargs), 9
 
@@ -597,6 +639,9 @@ class _Text(_Printer):
 
     def matmul_of(self, a, b):
         return f"{a} @ {b}"
+
+    def indexed(self, a, text):
+        return a + text
 
     def compare(self, op, a, b):
         return f"{a} {op} {b}"
@@ -679,6 +724,9 @@ class _Latex(_Printer):
     def matmul_of(self, a, b):
         return f"{a} {b}"
 
+    def indexed(self, a, text):
+        return rf"{a}\left{text[0]}{text[1:-1]}\right{text[-1]}"
+
     def compare(self, op, a, b):
         return f"{a} {_LATEX_CMP.get(op, op)} {b}"
 
@@ -741,6 +789,8 @@ def to_tree(e, names=None, top=True):
         return node
     if k == "cmp":
         node["compare"] = e.data
+    if k == "index":
+        node["index"] = e.data
     if k == "call":
         name, extras, kwargs, _ = e.data
         node["name"] = name
