@@ -22,6 +22,7 @@ Examples:
              --param w1=2 --param w2=3 --param w3=4
   agrad graph examples/backward_experiment.py --saved --grads
   agrad graph model.py --format dot | dot -Tsvg > graph.svg
+  agrad graph model.py -o graph.html
   agrad check examples/custom_function.py
   agrad diff -e 'y = sin(x)**2' --param x=1.0
   agrad jacobian -e 'y = sin(x) * x' --param x=[0.5,1.0,2.0]
@@ -168,15 +169,22 @@ def eval_cmd(**kw):
 
 
 @cli.command("graph", epilog=EXAMPLES)
-@_input_options(("auto", "rich", "text", "json", "dot", "mermaid"))
+@_input_options(("auto", "rich", "text", "json", "dot", "mermaid", "html", "svg"))
 @click.option("--saved", is_flag=True, help="Show each node's saved tensors.")
 @click.option("--grads", is_flag=True, help="Show the gradient that reached each node.")
 @click.option("--expand", is_flag=True,
               help="Draw every node: no collapsed runs (×N [...]) in any format.")
 @click.option("--anomaly", is_flag=True,
               help="Report where the first non-finite value and gradient were made (exit 1 if any).")
+@click.option("-o", "--output", "output", metavar="FILE", type=click.Path(dir_okay=False, writable=False),
+              help="Write the result to FILE instead of standard output (with --format auto, "
+                   "the format follows FILE's suffix: .html, .svg, .json, .dot, .mmd).")
 def graph_cmd(**kw):
-    """Show the autograd graph behind the target, from the root down to the leaves."""
+    """Show the autograd graph behind the target, from the root down to the leaves.
+
+    --format html writes one self-contained page to explore it (search, collapse
+    and expand, details of each node); --format svg a static picture.
+    """
     from .app.commands import run_graph
     return _contained("graph", run_graph, kw)
 

@@ -239,14 +239,39 @@ def _anomaly_text(out: Output, s, code: int) -> int:
 
 # ------------------------------------------------------------------ graph
 
+#: ``-o FILE`` with ``--format auto``: the format its suffix names.
+_SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".svg": "svg", ".json": "json", ".dot": "dot",
+                   ".gv": "dot", ".mmd": "mermaid", ".txt": "text"}
+
+
 def run_graph(req, kw) -> int:
+    path = kw.get("output")
+    if not path:
+        return _graph(req, kw, _output(kw))
+    import io
+    import os
+    from .contained import write_file
+
+    if kw["fmt"] == "auto":
+        kw = {**kw, "fmt": _SUFFIX_FORMATS.get(os.path.splitext(path)[1].lower(), "auto")}
+    buf = io.StringIO()
+    code = _graph(req, kw, Output(kw["fmt"], out=buf, width=kw.get("columns"),
+                                  quiet=kw.get("quiet", False), color=kw.get("color")))
+    data = buf.getvalue()
+    if data:  # what would have gone to standard output (nothing after a script error)
+        write_file(path, data.encode("utf-8", "backslashreplace"))
+    return code
+
+
+def _graph(req, kw, out) -> int:
     from ..autograd.graph import leaf_node
     from ..tensor import Tensor
     from ..render import graphview
     from .session import auto_backward, leaf_names, origin_fn
 
-    out = _output(kw)
     fmt = out.format
+    if fmt == "html":  # the page shows every node's saved tensors and gradient
+        kw = {**kw, "saved": True, "grads": True}
     live = _Live(req, out, show_output=False)
     anomaly = kw.get("anomaly", False)
     s, usage = _start(req, kw, observe_grads=kw["grads"], anomaly=anomaly)
@@ -304,6 +329,12 @@ def run_graph(req, kw) -> int:
         graphview.render_dot(model, s.target_name, out.line)
     elif fmt == "mermaid":
         graphview.render_mermaid(model, s.target_name, out.line)
+    elif fmt == "html":
+        from ..render import htmlview
+        htmlview.render_html(model, s.target_name, out.raw, grads=grads)
+    elif fmt == "svg":
+        from ..render import svgview
+        svgview.render_svg(model, s.target_name, out.raw, grads=grads)
     elif fmt == "rich":
         _graph_rich(out, model, saved, grads)
     else:

@@ -515,6 +515,8 @@ def origin_fn(s: Session):
             opt = "--param" if v._requires_grad else "--set"
             leaf_where.setdefault(v._accumulator, (opt, None, None))
 
+    made: dict = {}  # (where, var) -> Origin: the nodes of a loop share theirs
+
     def origin(node):
         if isinstance(node, AccumulateGrad):
             w = leaf_where.get(node)
@@ -523,6 +525,12 @@ def origin_fn(s: Session):
             return Origin(None, w[0], w[1], w[2])
         var = vars_.get(node)
         w = where.get(node)
+        o = made.get((w, var))
+        if o is None:
+            o = made[(w, var)] = _origin(w, var)
+        return o
+
+    def _origin(w, var):
         if w is None:
             return Origin(var) if var else None
         src, line, col, end = w

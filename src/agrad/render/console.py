@@ -22,7 +22,7 @@ import os
 import sys
 
 FORMATS = ("auto", "rich", "text", "json")
-GRAPH_FORMATS = FORMATS + ("dot", "mermaid")
+GRAPH_FORMATS = FORMATS + ("dot", "mermaid", "html", "svg")
 
 
 def resolve_color(color: bool | None = None) -> bool | None:

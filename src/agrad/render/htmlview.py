@@ -1,0 +1,210 @@
+"""``agrad graph --format html``: one self-contained page to explore the graph.
+
+The page is a single HTML document: the graph as compact JSON in a
+``<script type="application/json">`` block, and the page's own small
+script and style sheet (``page/graph.js``, ``page/graph.css``) inline --
+no URL in any ``src`` or ``href``, nothing loaded from anywhere.  A
+Content-Security-Policy allows exactly those two inline blocks (by their
+SHA-256), so no markup that user text could smuggle in would run or load.
+
+What the page does (``page/graph.js``): a top-down layout of the graph's
+spanning tree (each node hangs below the first node that reaches it, in
+the order of the text tree's ids), computed on the nodes currently shown;
+collapsed runs of repeated structure (the tree's ``×N [...]`` lines) are
+one box that expands on a click; any subtree folds and unfolds; search by
+id, node name, variable, source text or ``file:line``; the details of a
+node (outputs, source span, saved tensors, the gradient that reached it,
+its inputs and users) on hover or click.  Only the nodes inside the visible
+part of the page have DOM elements, so 10^5 nodes stay fast.
+
+The JSON is columnar and interned, so a chain of 10^5 nodes stays a few
+MB: every node is one *descriptor* (name, outputs, source text, location,
+variable, saved tensors, input slots -- shared by the nodes of a loop), its
+inputs as id differences, and its gradient summary (4 significant digits).
+Every string a user wrote reaches the page only inside that JSON, with
+``<``, ``>`` and ``&`` escaped, and is put on the page as text, never as
+markup.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from ..autograd.graph import AccumulateGrad
+from .graphview import GraphModel, _saved_info, fmt_outputs, fmt_shape
+
+PAGE = Path(__file__).with_name("page")
+
+
+class _Interner:
+    """Values -> small integers, in order of first appearance; 0 is ``first``."""
+
+    def __init__(self, first):
+        self.items = [first]
+        self.index = {first: 0}
+
+    def __call__(self, value) -> int:
+        i = self.index.get(value)
+        if i is None:
+            i = self.index[value] = len(self.items)
+            self.items.append(value)
+        return i
+
+
+def _num(x) -> str:
+    """A gradient statistic as JSON text: 4 significant digits, or "nan"/"inf"/"-inf"."""
+    if x is None:
+        return "null"
+    if isinstance(x, str):
+        return '"' + x + '"'
+    return format(x, ".4g")
+
+
+def _grad_token(g, shape) -> str:
+    """One node's gradient: ``null``, a number (a single value), or ``[norm, min, max(, shape)]``.
+
+    ``shape``: the node's first output's; the gradient's shape is written only when it differs.
+    """
+    if g is None:
+        return "null"
+    norm, lo, hi, gshape = g["norm"], g["min"], g["max"], g["shape"]
+    same_shape = len(gshape) == len(shape) and (not gshape or list(gshape) == list(shape))
+    if same_shape and lo == hi and isinstance(lo, float) and norm == abs(lo):
+        return format(lo, ".4g")
+    parts = [_num(norm), _num(lo), _num(hi)]
+    if not same_shape:
+        parts.append(json.dumps(fmt_shape(gshape)))
+    return "[" + ",".join(parts) + "]"
+
+
+def _ranges(ids) -> list:
+    """Sorted ids as [[first, last], ...] runs of consecutive ids."""
+    out = []
+    for i in sorted(ids):
+        if out and out[-1][1] == i - 1:
+            out[-1][1] = i
+        else:
+            out.append([i, i])
+    return out
+
+
+def page_data(model: GraphModel, target: str | None, grads=None) -> str:
+    """The graph as the page's JSON text (ASCII, with ``<``, ``>``, ``&`` escaped).
+
+    Linear in nodes + edges; the nodes of a loop share their descriptor, and
+    what makes a descriptor (names, shapes, the origin's text, saved
+    tensors) is formatted once per distinct value, not once per node.
+    """
+    strs = _Interner("")
+    locs = _Interner(None)
+    saveds = _Interner(())
+    slots = _Interner(())
+    descs = _Interner(None)
+    node_desc, deltas, grad_tokens = [], [], []
+    edges, n_edges, at = model.edges, len(model.edges), 0  # sorted by (from, to, input)
+    origins = model.origins
+    made: dict = {}  # (type, outputs, origin, saved, slots) -> descriptor index
+    keep = []  # the origins whose id() is in a key stay alive
+    for gn in model.nodes:  # in id order
+        gid = gn.id
+        node = gn.node
+        end = at
+        while end < n_edges and edges[end][0] == gid:
+            end += 1
+        if end - at == 1:
+            slot_key = (edges[at][2],)
+            deltas.append(edges[at][1] - gid)
+        elif end == at:
+            slot_key = ()
+        else:
+            ins = sorted((idx, to) for _f, to, idx in edges[at:end])
+            slot_key = tuple(i for i, _t in ins)
+            deltas.extend(t - gid for _i, t in ins)
+        at = end
+        saved_raw = tuple(_saved_info(node))
+        if isinstance(node, AccumulateGrad):
+            key = None
+        else:
+            o = origins(node)
+            keep.append(o)
+            key = (type(node), tuple(node._out_meta or ()), id(o), saved_raw,
+                   slot_key)
+        d = made.get(key) if key is not None else None
+        if d is None:
+            o = gn.origin
+            if gn.is_leaf:
+                label, var = 0, strs(gn.leaf)
+            else:
+                label = strs((o.text or "") if o is not None else "")
+                var = strs((o.var or "") if o is not None else "")
+            loc = 0
+            if o is not None and o.where:
+                span = tuple(o.span) if o.span is not None else (None, None, None)
+                loc = locs((strs(o.where_col), *span))
+            saved = saveds(tuple((n, fmt_shape(sh) + " " + dt, v, int(bool(f)))
+                                 for n, sh, dt, v, f in saved_raw))
+            d = descs((strs(gn.name), strs(fmt_outputs(gn)), label, loc, var, saved, slots(slot_key),
+                       int(gn.is_leaf)))
+            if key is not None:
+                made[key] = d
+        node_desc.append(d)
+        if grads is not None:
+            out = node._out_meta
+            grad_tokens.append(_grad_token(grads.get(node), out[0][0] if out else ()))
+    groups = [[count, [strs(n) for n in names], _ranges(ids)] for count, names, ids in model.groups]
+    head = {
+        "target": target, "n": len(model.nodes), "strs": strs.items,
+        "locs": locs.items, "saved": [[list(s) for s in item] for item in saveds.items],
+        "slots": [list(s) for s in slots.items], "descs": descs.items, "groups": groups,
+        "node": node_desc, "to": deltas,
+    }
+    text = json.dumps(head, separators=(",", ":"))
+    grad_json = "null" if grads is None else "[" + ",".join(grad_tokens) + "]"
+    text = text[:-1] + ',"grad":' + grad_json + "}"
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+@lru_cache(maxsize=None)
+def _asset(name: str) -> str:
+    return (PAGE / name).read_text(encoding="utf-8")
+
+
+def _sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+
+
+def render_html(model: GraphModel, target: str | None, write, *, grads=None) -> None:
+    """The page, in a few large pieces (``write`` is called without newlines added)."""
+    import gc
+    was = gc.isenabled()
+    gc.disable()  # a few objects a node, none in cycles: no collection to walk the graph's heap
+    try:
+        data = page_data(model, target, grads)
+    finally:
+        if was:
+            gc.enable()
+    css, js = _asset("graph.css"), _asset("graph.js")
+    csp = (f"default-src 'none'; style-src {_sha256(css)}; script-src {_sha256(js)}; "
+           "img-src 'none'; form-action 'none'; base-uri 'none'")
+    title = "agrad graph" + (f" of {target}" if target else "")
+    esc = html.escape(title).encode("ascii", "xmlcharrefreplace").decode("ascii")
+    write('<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+          f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
+          '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+          f"<title>{esc}</title>\n<style>{css}</style>\n</head>\n<body>\n"
+          '<header><span class="brand">agrad</span> <span id="title"></span>'
+          '<input id="search" type="search" placeholder="search: name, variable, source, #id  (/)" '
+          'autocomplete="off" spellcheck="false">'
+          '<span id="hits"></span>'
+          '<button id="expand-all" type="button">expand all runs</button>'
+          '<button id="collapse-all" type="button">collapse all runs</button>'
+          '</header>\n<main><div id="view"><div id="canvas"></div></div>'
+          '<aside id="panel"></aside></main>\n<div id="results" hidden></div>\n'
+          '<script type="application/json" id="agrad-data">')
+    write(data)
+    write(f"</script>\n<script>{js}</script>\n</body>\n</html>\n")
