@@ -176,6 +176,6 @@ def render_svg(model: GraphModel, target: str | None, write, *, grads=None) -> N
             out.append(f'<text x="{BW - 7}" y="60" class="r" text-anchor="end">{_esc(ref_text)}</text>')
         out.append("</g>")
     if not lay.order:
-        out.append(f'<text x="{PAD}" y="{PAD + 15}">no graph: the target has no grad_fn</text>')
+        out.append(f'<text x="{PAD}" y="{PAD + 15}">no graph to show</text>')
     out.append("</svg>\n")
     write(("\n".join(out)).encode("ascii", "xmlcharrefreplace").decode("ascii"))

@@ -462,7 +462,7 @@
 
   function overview() {
     panel.appendChild(el("h2", "", D.target ? "graph of " + D.target : "graph"));
-    if (!N) { panel.appendChild(el("div", "hint", "no graph: the target has no grad_fn")); return; }
+    if (!N) { panel.appendChild(el("div", "hint", "no graph to show")); return; }
     const tb = el("table");
     row(tb, "nodes", commas(N));
     row(tb, "repeated runs", String(G));
