@@ -347,6 +347,7 @@ def tensor_repr(
     grad_fn: str | None = None,
     default_dtype: str = "float32",
     options: PrintOptions | None = None,
+    tangent: str | None = None,
 ) -> str:
     """``repr()`` of a CPU tensor, exactly as PyTorch prints it.
 
@@ -358,6 +359,7 @@ def tensor_repr(
                    ``grad_fn=<MulBackward0>`` instead of ``requires_grad``.
     default_dtype: the current default float dtype (``torch.get_default_dtype()``).
     options:       print options; the module-wide ones when ``None``.
+    tangent:       the text of its forward-AD tangent (``tangent=...`` last).
     """
     if dtype not in _ALL_DTYPES:
         raise ValueError(f"unsupported dtype for printing: {dtype!r}")
@@ -388,5 +390,7 @@ def tensor_repr(
         suffixes.append(f"grad_fn=<{grad_fn}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
 
     return _append_suffixes(prefix + body, suffixes, indent, options.linewidth)

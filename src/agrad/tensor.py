@@ -15,10 +15,11 @@ import numpy as np
 from . import devices as _devices
 from . import dtypes
 from ._limits import check_numel
-from .autograd import grad_mode
+from .autograd import _dual as forward_ad, grad_mode
 from .autograd.graph import RemovableHandle, leaf_node
 
 _BY_NP = dtypes._BY_NP
+_fw_active = forward_ad._ACTIVE
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -57,8 +58,8 @@ class Tensor:
 
     __slots__ = (
         "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_accumulator",
-        "_vc", "_base", "_view_src", "_retains", "__weakref__",
-    )
+        "_vc", "_base", "_view_src", "_retains", "_fw", "__weakref__",
+    )  # _fw: the tangent inside a forward-AD dual level (unset outside: autograd.forward_ad)
     __array_priority__ = 1000  # ndarray ⊕ Tensor defers to Tensor's reflected operators
 
     # construction ---------------------------------------------------------
@@ -329,11 +330,17 @@ class Tensor:
         t._output_nr = self._output_nr
         if self._grad_fn is None and self._requires_grad:
             t._accumulator = leaf_node(self)
+        if _fw_active[0]:
+            tangent = forward_ad.tangent_of(self)
+            if tangent is not None:
+                forward_ad.set_tangent(t, tangent)
         return t
 
     def _write(self, result):
         """Take ``result``'s value and history in place (the second half of every in-place op)."""
         self._write_data(result)
+        if _fw_active[0]:
+            forward_ad.write_tangent(self, result)
         if result._grad_fn is not None:
             self._grad_fn = result._grad_fn
             self._output_nr = result._output_nr
@@ -426,11 +433,13 @@ class Tensor:
         from . import printing
 
         fn = self._grad_fn
+        tangent = forward_ad.tangent_of(self) if forward_ad._LEVEL[0] is not None else None
         return printing.tensor_repr(
             self._data, self.dtype.name,
             requires_grad=self._requires_grad and fn is None,
             grad_fn=type(fn).__name__ if fn is not None else None,
             default_dtype=dtypes.get_default_dtype().name,
+            tangent=None if tangent is None else format(tangent, ""),
         )
 
     __str__ = __repr__

@@ -45,9 +45,11 @@ def _collect(roots):
     """Dependency counts of every node reachable from ``roots``, iteratively."""
     deps = {}
     seen = set()
-    stack = [n for n in roots if n is not None]
-    for n in stack:
-        seen.add(n)
+    stack = []
+    for n in roots:  # a root given twice (grad([a, a], ...)) is walked once
+        if n is not None and n not in seen:
+            seen.add(n)
+            stack.append(n)
     while stack:
         node = stack.pop()
         for nxt, _ in node.next_functions:

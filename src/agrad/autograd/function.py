@@ -6,8 +6,10 @@ forward runs with grad mode off and stores what backward needs on it.
 
 from __future__ import annotations
 
-from . import graph, grad_mode
+from . import _dual as forward_ad, graph, grad_mode
 from .graph import FREED_MESSAGE, Node, SavedTensor
+
+_fw_active = forward_ad._ACTIVE
 
 
 def _tensor_type():
@@ -43,7 +45,7 @@ class FunctionCtx:
     def saved_tensors(self):
         slots = self.__dict__.get("_saved_list")
         if slots is None:
-            if "_to_save" in self.__dict__ and not isinstance(self, Node):
+            if "_to_save" in self.__dict__ and (not isinstance(self, Node) or "_in_jvp" in self.__dict__):
                 return tuple(self._to_save)
             return ()
         if self.__dict__.get("_released"):
@@ -145,6 +147,11 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
     vjp = backward
 
     @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with forward mode AD.")
+
+    @staticmethod
     def setup_context(ctx, inputs, output):
         return NotImplemented
 
@@ -173,7 +180,12 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
                 raise TypeError(
                     f"{cls.__name__}.forward returned {type(o).__name__}; a custom Function's forward must "
                     "return tensors (or a tuple of them)")
+        tangents = None
+        if _fw_active[0]:
+            tangents = _forward_tangents(cls, ctx, args, outputs)
         if not recording:
+            if tangents is not None:
+                _set_tangents(outputs, tangents)
             return output
         non_diff = {id(t) for t in ctx.__dict__.get("_non_differentiable", ())}
         dirty = {id(t) for t in ctx.__dict__.get("_dirty", ())}
@@ -205,7 +217,39 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
             ctx._saved_list = [None if t is None else SavedTensor(t, f"saved_{i}", any(t is o for o in diff_outputs))
                                for i, t in enumerate(saved)]
             ctx._saved = {s.name: s for s in ctx._saved_list if s is not None}
+        if tangents is not None:
+            _set_tangents(wrapped, tangents)
         return wrapped[0] if single else tuple(wrapped)
+
+
+def _forward_tangents(cls, ctx, args, outputs):
+    """Forward mode through a custom Function: its ``jvp(ctx, *tangents)`` (one per forward input,
+    None where there is none), as PyTorch requires; None when no input has a tangent."""
+    tangents = [forward_ad.tangent_of(a) if isinstance(a, _tensor_type()) else None for a in args]
+    if all(t is None for t in tangents):
+        return None
+    if cls.jvp is Function.jvp:
+        raise NotImplementedError(
+            "You must implement the jvp function for custom autograd.Function to use it with forward mode AD.")
+    ctx.__dict__["_in_jvp"] = True
+    try:
+        with forward_ad._paused():
+            res = cls.jvp(ctx, *tangents)
+    finally:
+        ctx.__dict__.pop("_in_jvp", None)
+    res = res if isinstance(res, tuple) else (res,)
+    n = sum(1 for o in outputs)
+    if len(res) != n:
+        raise RuntimeError(f"function {cls.__name__}_jvp returned an incorrect number of gradients (expected {n}, "
+                           f"got {len(res)})")
+    return res
+
+
+def _set_tangents(outputs, tangents):
+    Tensor = _tensor_type()
+    for o, t in zip(outputs, tangents):
+        if isinstance(o, Tensor) and isinstance(t, Tensor) and o.dtype.is_floating_point:
+            forward_ad.set_tangent(o, t)
 
 
 def _alias(t):

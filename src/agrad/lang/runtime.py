@@ -112,7 +112,8 @@ class _Engine:
         if nn is not None:
             nn._submodules.update({"init": nn_init, "utils": nn_utils})
         autograd = sub(agrad, "torch.autograd", "autograd",
-                       [("graph", "graph", ()), ("functional", "functional", ())])
+                       [("graph", "graph", ()), ("functional", "functional", ()),
+                        ("forward_ad", "forward_ad", ())])
         lr_scheduler = lazy("torch.optim.lr_scheduler", "agrad.optim.lr_scheduler")
         optim = lazy("torch.optim", "agrad.optim", {"lr_scheduler": lr_scheduler})
         data = lazy("torch.utils.data", "agrad.utils.data")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
@@ -22,6 +23,7 @@ from ..tensor import Tensor
 is_recording = graph.is_recording
 _forward_observers = graph.forward_observers
 _mode_state = graph._state
+_fw_active = _forward_ad._ACTIVE
 
 # Names exported to the torch namespace, Tensor methods and nn.functional.
 FUNCTIONS: dict = {}
@@ -136,10 +138,16 @@ class Op:
       ValueError (e.g. PyTorch's broadcasting message).
     - ``internal``: the op only appears inside other ops' formulas (double backward),
       so it needs no golden case of its own.
+    - ``jvp``: its forward-mode rule (see ``agrad.autograd.forward_ad``): ``"element_wise"``
+      (its backward applied to the tangent), ``"linear"``, ``"bilinear"``, ``"unsupported"``
+      (PyTorch has none: its error), or set a formula with :meth:`forward_derivative`;
+      None: the double-vjp fallback.
     """
 
+    jvp_name = None  # the aten name PyTorch's "not implemented" error gives, for jvp="unsupported"
+
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
-                 multi_grad=False, value_error=None, internal=False):
+                 multi_grad=False, value_error=None, internal=False, jvp=None):
         self.name = name
         self.internal = internal  # a helper of other ops' formulas, not user-facing
         self.forward = forward
@@ -155,6 +163,8 @@ class Op:
         self.node = type(name.rsplit("::", 1)[-1], (OpNode,), {"_name": name, "_multi": multi_grad, "_op": self,
                                            "__module__": "agrad.autograd.nodes"})
         self._formula = None
+        self.jvp_kind = jvp
+        self._jvp = None
         OPS[name] = self
         ALL_OPS.append(self)
 
@@ -162,6 +172,14 @@ class Op:
         """Set the backward formula: ``fn(ctx, grad)`` -> a gradient per input (tuple or one)."""
         self._formula = fn
         self.node._formula = fn
+        return fn
+
+    def forward_derivative(self, fn):
+        """Set the forward formula: ``fn(ctx, *tangents)`` -> the output's tangent (a tuple for
+        several outputs).  ``ctx`` holds the primal inputs by name, ``result`` and the attributes;
+        a tangent is None where its input has none (``ctx.needs(i)`` says which)."""
+        self._jvp = fn
+        self.jvp_kind = "formula"
         return fn
 
     def __call__(self, *tensors, **attrs):
@@ -208,6 +226,8 @@ class Op:
             graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
             if saves and not graph._PACK_HOOKS:  # under saved_tensors_hooks only the packed form is kept
                 ctx.__dict__.update(saves)
+        if _fw_active[0]:
+            _forward_ad.propagate(self, tensors, arrays, attrs, results, ctx)
         if _forward_observers:
             for obs in _forward_observers:
                 obs(self, tensors, arrays, attrs, results)

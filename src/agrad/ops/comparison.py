@@ -719,10 +719,12 @@ def _unique_fwd(ctx, a, result):
     return result
 
 
-_unique2 = Op("Unique2Backward0", _unique_fwd, outputs=1)
+_unique2 = Op("Unique2Backward0", _unique_fwd, outputs=1, jvp="unsupported")
 _unique2.derivative(_no_derivative("_unique2"))
-_unique_dim = Op("UniqueDimBackward0", _unique_fwd, outputs=1)
+_unique2.jvp_name = "_unique2"
+_unique_dim = Op("UniqueDimBackward0", _unique_fwd, outputs=1, jvp="unsupported")
 _unique_dim.derivative(_no_derivative("unique_dim"))
+_unique_dim.jvp_name = "unique_dim"
 
 
 @export(method=True)

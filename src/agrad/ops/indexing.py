@@ -11,11 +11,14 @@ import numbers
 import numpy as np
 
 from .._limits import check_numel
+from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..tensor import Size, Tensor, _wrap_dim
 from ._op import Op, export, method
 from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
+
+_fw_active = _forward_ad._ACTIVE
 
 _FULL = slice(None)
 
@@ -390,6 +393,8 @@ def setitem(self, index, value):
     if not recording:
         self._data[np_index] = varr
         self._vc[0] += 1
+        if _fw_active[0]:
+            _forward_ad.setitem_tangent(self, np_index, v)
         return
     src = v if v is not None else Tensor._make(varr)
     op = _index_put if _is_advanced(index) else _copy_slices

@@ -72,6 +72,15 @@ _reshape_alias = Op("ReshapeAliasBackward0", lambda ctx, a, shape: a.reshape(sha
 _reshape_alias.derivative(lambda ctx, grad: grad.reshape(ctx.input_shape))
 
 
+# forward AD's unpack_dual: the primal, a view of the dual tensor without its tangent
+_fw_primal_op = Op("torch::autograd::Identity", lambda ctx, a: a.view(), internal=True)  # reached via unpack_dual
+_fw_primal_op.derivative(lambda ctx, grad: grad)
+
+
+def _fw_primal(input):
+    return _view(_fw_primal_op, input, input._data, {})
+
+
 def _viewable(a, shape):
     """A numpy view of ``a`` with ``shape`` if strides allow (torch's view rule), else None."""
     try:
