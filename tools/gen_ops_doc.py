@@ -128,7 +128,35 @@ def render():
         lines.append("")
     lines += ["## Node types", "", "Every node name a differentiable op records:", ""]
     lines += [", ".join(f"`{n}`" for n in differentiable), ""]
+    lines += forward_mode_section()
     return "\n".join(lines)
+
+
+FORWARD_RULES = [
+    ("element_wise", "element-wise: the backward formula applied to the (broadcast) tangent"),
+    ("linear", "linear: the op applied to the tangents"),
+    ("bilinear", "bilinear: `op(a_t, b) + op(a, b_t)`"),
+    ("formula", "its own forward formula"),
+    ("unsupported", "none in PyTorch either: PyTorch's NotImplementedError"),
+    (None, "**double-vjp fallback** (no forward formula yet)"),
+]
+
+
+def forward_mode_section():
+    """Which forward-mode rule (``jvp``) each node type uses (``agrad.autograd._dual``)."""
+    by_rule = collections.defaultdict(set)
+    for op in ALL_OPS:
+        by_rule[op.jvp_kind].add(op.name)
+    total = len({op.name for op in ALL_OPS})
+    lines = ["## Forward mode", "",
+             "How each node type (including the internal ones that backward formulas record) gets",
+             "its tangent inside `torch.autograd.forward_ad.dual_level()`; "
+             f"{total - len(by_rule[None])} of {total} have an explicit rule, "
+             f"{len(by_rule[None])} use the double-vjp fallback.", ""]
+    for kind, text in FORWARD_RULES:
+        names = sorted(by_rule.get(kind, ()))
+        lines += [f"### {text} ({len(names)})", "", ", ".join(f"`{n}`" for n in names) or "-", ""]
+    return lines
 
 
 def main(argv):

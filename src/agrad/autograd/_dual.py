@@ -30,6 +30,7 @@ import weakref
 import numpy as _np
 
 from . import grad_mode as _grad_mode
+from ..dtypes import _BY_NP
 
 #: the current level (0) or None
 _LEVEL = [None]
@@ -207,6 +208,7 @@ class _JvpCtx:
         d["result"] = results
         self._tangents = tangents
         self._shapes = [None if a is None else _np.shape(a) for a in arrays]
+        self._input_meta = [(_np.shape(a), _BY_NP.get(getattr(a, "dtype", None))) for a in arrays]
 
     def needs(self, i):
         return self._tangents[i] is not None
@@ -237,6 +239,9 @@ def propagate(op, tensors, arrays, attrs, results, fwd_ctx):
         tangents.append(tt)
     if not found:
         return
+    if len(tensors) < len(arrays):  # an op given fewer tensors than arrays: the rest are plain values
+        tensors = tuple(tensors) + (None,) * (len(arrays) - len(tensors))
+        tangents += [None] * (len(arrays) - len(tangents))
     outs = results if type(results) is tuple else (results,)
     diff = outs if op.n_diff_outputs is None else outs[: op.n_diff_outputs]
     if not any(o._data.dtype.kind == "f" for o in diff):
@@ -263,7 +268,10 @@ def _tangents(op, tensors, arrays, attrs, results, fwd_ctx, tangents, diff):
     if kind is None:
         return double_vjp(op, tensors, arrays, attrs, tangents, diff)
     if kind == "unsupported":
-        raise NotImplementedError(_NOT_IMPLEMENTED.format(op.jvp_name or op.name))
+        name = op.jvp_name or attrs.get("aten") or op.name
+        if name.startswith("aten::"):  # a result PyTorch records as NotImplemented
+            raise NotImplementedError(f"Trying to use forward AD with {name} that does not support it.")
+        raise NotImplementedError(_NOT_IMPLEMENTED.format(name))
     if kind == "linear":
         return _apply_to(op, tensors, arrays, attrs, tangents, range(len(tensors)))
     if kind == "bilinear":
@@ -300,7 +308,7 @@ def _apply_to(op, tensors, arrays, attrs, tangents, which):
 
     ts, arrs = [], []
     for i, (t, a, tt) in enumerate(zip(tensors, arrays, tangents)):
-        if i not in which:
+        if i not in which or (t is not None and t._data.dtype.kind != "f"):  # indices stay as they are
             ts.append(t)
             arrs.append(a)
         elif tt is not None:
@@ -349,18 +357,23 @@ def double_vjp(op, tensors, arrays, attrs, tangents, diff):
         outs = outs[: len(diff)]
         pairs = [(k, o, Tensor._make(_np.zeros_like(o._data), requires_grad=True)) for k, o in enumerate(outs)
                  if o._requires_grad and o._data.dtype.kind == "f"]
-        if not pairs:
-            return tuple(None for _ in diff)
         us = [u for _, _, u in pairs]
-        gs = grad([o for _, o, _ in pairs], xs, us, create_graph=True, allow_unused=True)
-        used = [(g, tt) for g, tt in zip(gs, [tt for tt in tangents if tt is not None]) if g is not None]
-        if not used:
-            return tuple(None for _ in diff)
-        vs = [tt if tt._data.dtype == g._data.dtype else tt.to(g.dtype) for g, tt in used]
-        jv = grad([g for g, _ in used], us, vs, create_graph=outer, allow_unused=True)
+        jv = [None] * len(pairs)
+        if pairs:
+            gs = grad([o for _, o, _ in pairs], xs, us, create_graph=True, allow_unused=True)
+            # a gradient that does not depend on u (a zero derivative: floor, sign) adds nothing
+            used = [(g, tt) for g, tt in zip(gs, [tt for tt in tangents if tt is not None])
+                    if g is not None and g._requires_grad]
+            if used:
+                vs = [tt if tt._data.dtype == g._data.dtype else tt.to(g.dtype) for g, tt in used]
+                jv = grad([g for g, _ in used], us, vs, create_graph=outer, allow_unused=True)
     res = [None] * len(diff)
+    for k, o in enumerate(diff):  # a floating output of a differentiable op always gets a tangent
+        if o._data.dtype.kind == "f":
+            res[k] = Tensor._make(_np.zeros_like(o._data))
     for (k, o, _), g in zip(pairs, jv):
-        res[k] = g if g is not None else Tensor._make(_np.zeros_like(o._data))
+        if g is not None:
+            res[k] = g
     if not outer:
         res = [None if r is None else r.detach() for r in res]
     return tuple(res)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from ..tensor import Tensor
 from ._op import Op, is_recording
 
-_not_implemented = Op("torch::autograd::NotImplemented", lambda ctx, *arrays, value, aten: value, inputs=())
+_not_implemented = Op("torch::autograd::NotImplemented", lambda ctx, *arrays, value, aten: value, inputs=(),
+                      jvp="unsupported")
 
 
 @_not_implemented.derivative

@@ -29,7 +29,8 @@ from .unary import _calerf
 
 def _elementwise(name, fwd, saves=("self",)):
     """An elementwise op: ``fwd(array, **attrs)``, result in the input's dtype."""
-    return Op(name, lambda ctx, a, **kw: np.asarray(fwd(a, **kw)).astype(a.dtype, copy=False), saves=saves)
+    return Op(name, lambda ctx, a, **kw: np.asarray(fwd(a, **kw)).astype(a.dtype, copy=False), saves=saves,
+              jvp="element_wise")
 
 
 def _scalar(a, v):
@@ -229,7 +230,8 @@ def _rrelu_fwd(ctx, a, noise):
 
 # noise: the slope of each element (1 where the input is positive)
 _rrelu = Op("RreluWithNoiseBackward0", _rrelu_fwd, saves=("self",))
-_rrelu_ = Op("RreluWithNoiseBackward1", _rrelu_fwd, saves=("result",))
+_rrelu_ = Op("RreluWithNoiseBackward1", _rrelu_fwd, saves=("result",), jvp="unsupported")
+_rrelu_.jvp_name = "rrelu_with_noise_"
 
 
 @_rrelu.derivative
@@ -349,7 +351,7 @@ def _gelu_backward_np(ctx, g, x, approximate):
 # gelu_backward is itself an op (PyTorch's GeluBackwardBackward0): its forward needs erf,
 # which has no agrad op, and its own derivative is written with agrad ops.
 _gelu_backward = Op("GeluBackwardBackward0", _gelu_backward_np, inputs=("grad_output", "self"),
-                    saves=("grad_output", "self"), internal=True)
+                    saves=("grad_output", "self"), internal=True, jvp="element_wise")
 
 
 @_gelu.derivative
@@ -423,7 +425,8 @@ def _hardsigmoid_backward_fwd(ctx, g, x):
 
 # hardsigmoid_backward has no derivative in PyTorch: a second derivative raises.
 _hardsigmoid_backward = Op("torch::autograd::NotImplemented", _hardsigmoid_backward_fwd,
-                           inputs=("grad_output", "self"), internal=True)
+                           inputs=("grad_output", "self"), internal=True, jvp="unsupported")
+_hardsigmoid_backward.jvp_name = "aten::hardsigmoid_backward"
 
 
 @_hardsigmoid_backward.derivative

@@ -93,10 +93,12 @@ def _flash_backward_fwd(ctx, g, q, k, v, mask, scale, groups):
 
 
 _flash = Op("ScaledDotProductFlashAttentionForCpuBackward0", _flash_fwd, inputs=("query", "key", "value"),
-            saves=("query", "key", "value"))
+            saves=("query", "key", "value"), jvp="unsupported")
+_flash.jvp_name = "_scaled_dot_product_flash_attention_for_cpu"
 # the backward of the flash kernel has no derivative in PyTorch
 _flash_backward = Op("torch::autograd::NotImplemented", _flash_backward_fwd,
-                     inputs=("grad_out", "query", "key", "value"), internal=True)
+                     inputs=("grad_out", "query", "key", "value"), internal=True, jvp="unsupported")
+_flash_backward.jvp_name = "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
 
 
 @_flash.derivative

@@ -71,7 +71,7 @@ def _fmod_kernel(a, b):
         return np.fmod(a, b)
 
 
-_fmod0 = Op("FmodBackward0", lambda ctx, a, other: _fmod_kernel(a, np.asarray(other, a.dtype)))
+_fmod0 = Op("FmodBackward0", lambda ctx, a, other: _fmod_kernel(a, np.asarray(other, a.dtype)), jvp="element_wise")
 _fmod0.derivative(lambda ctx, grad: grad)
 
 
@@ -102,9 +102,9 @@ def _lerp_kernel(a, b, w):
 
 
 _lerp0 = Op("LerpBackward0", lambda ctx, a, b, weight: _lerp_kernel(a, b, weight),
-            inputs=("self", "end"), value_error=broadcast_error)
+            inputs=("self", "end"), value_error=broadcast_error, jvp="element_wise")
 _lerp1 = Op("LerpBackward1", lambda ctx, a, b, w: _lerp_kernel(a, b, w),
-            inputs=("self", "end", "weight"), saves=("self", "end", "weight"), value_error=broadcast_error)
+            inputs=("self", "end", "weight"), saves=("self", "end", "weight"), value_error=broadcast_error, jvp="element_wise")
 
 
 @_lerp0.derivative
@@ -152,7 +152,7 @@ def _copysign0(ctx, grad):
 
 
 _copysign1 = Op("CopysignBackward1", lambda ctx, a, other: np.copysign(a, np.asarray(other, a.dtype)),
-                saves=("self", "result"))
+                saves=("self", "result"), jvp="element_wise")
 
 
 @_copysign1.derivative
@@ -193,8 +193,8 @@ def _xlogy0(ctx, grad):
 
 
 _xlogy1 = Op("XlogyBackward1", lambda ctx, y, x: _xlogy_kernel(np.asarray(x, y.dtype), y), inputs=("other",),
-             saves=("other",))
-_xlogy2 = Op("XlogyBackward2", lambda ctx, x, other: _xlogy_kernel(x, np.asarray(other, x.dtype)), saves=("self",))
+             saves=("other",), jvp="element_wise")
+_xlogy2 = Op("XlogyBackward2", lambda ctx, x, other: _xlogy_kernel(x, np.asarray(other, x.dtype)), saves=("self",), jvp="element_wise")
 
 
 @_xlogy1.derivative
@@ -346,9 +346,9 @@ def _addcdiv_fwd(ctx, a, t1, t2, value):
 
 
 _addcmul = Op("AddcmulBackward0", _addcmul_fwd, inputs=("self", "tensor1", "tensor2"),
-              saves=("tensor1", "tensor2"))
+              saves=("tensor1", "tensor2"), jvp="element_wise")
 _addcdiv = Op("AddcdivBackward0", _addcdiv_fwd, inputs=("self", "tensor1", "tensor2"),
-              saves=("tensor1", "tensor2"))
+              saves=("tensor1", "tensor2"), jvp="element_wise")
 
 
 @_addcmul.derivative

@@ -103,8 +103,8 @@ def _col2im_fwd(ctx, cols, size, kernel, dilation, pads, stride, nblocks, unbatc
     return out[0] if unbatched else out
 
 
-_im2col = Op("Im2ColBackward0", _im2col_fwd)
-_col2im = Op("Col2ImBackward0", _col2im_fwd)
+_im2col = Op("Im2ColBackward0", _im2col_fwd, jvp="linear")
+_col2im = Op("Col2ImBackward0", _col2im_fwd, jvp="linear")
 
 
 @_im2col.derivative

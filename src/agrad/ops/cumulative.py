@@ -26,7 +26,7 @@ def _cum_fwd(ctx, a, axis, dtype, np_fn):
         return np_fn(a, axis=axis)
 
 
-_cumsum = Op("CumsumBackward0", _cum_fwd)
+_cumsum = Op("CumsumBackward0", _cum_fwd, jvp="linear")
 _cumprod = Op("CumprodBackward0", _cum_fwd, saves=("self", "result"))
 
 

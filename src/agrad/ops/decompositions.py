@@ -122,7 +122,8 @@ def _cholesky_backward(ctx, grad):
 
 _cholesky = Op("LinalgCholeskyExBackward0", _cholesky_fwd, inputs=("A",), saves=("result",))
 _cholesky.derivative(_cholesky_backward)
-_cholesky_legacy = Op("CholeskyBackward0", _cholesky_fwd, saves=("result",))
+_cholesky_legacy = Op("CholeskyBackward0", _cholesky_fwd, saves=("result",), jvp="unsupported")
+_cholesky_legacy.jvp_name = "cholesky"
 _cholesky_legacy.derivative(_cholesky_backward)
 
 

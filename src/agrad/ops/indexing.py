@@ -31,7 +31,7 @@ def _embed_fwd(ctx, g, shape, index):
     return out
 
 
-_embed = Op("SliceBackwardBackward0", _embed_fwd, internal=True)
+_embed = Op("SliceBackwardBackward0", _embed_fwd, internal=True, jvp="linear")
 
 
 @_embed.derivative
@@ -45,7 +45,7 @@ def _embed_add_fwd(ctx, g, shape, index):
     return out
 
 
-_embed_add = Op("IndexBackwardBackward0", _embed_add_fwd, internal=True)
+_embed_add = Op("IndexBackwardBackward0", _embed_add_fwd, internal=True, jvp="linear")
 
 
 @_embed_add.derivative
@@ -69,7 +69,7 @@ def _scatter_fwd(ctx, g, shape, idx, dim):
     return out
 
 
-_scatter_along = Op("ValueSelectingReductionBackwardBackward0", _scatter_fwd, internal=True)
+_scatter_along = Op("ValueSelectingReductionBackwardBackward0", _scatter_fwd, internal=True, jvp="linear")
 
 
 @_scatter_along.derivative
@@ -78,7 +78,7 @@ def _(ctx, grad):
 
 
 _gather_along = Op("TakeAlongDimBackward0", lambda ctx, a, idx, dim: np.take_along_axis(a, idx, axis=dim),
-                   internal=True)
+                   internal=True, jvp="linear")
 
 
 @_gather_along.derivative
@@ -97,9 +97,9 @@ def _select_fwd(ctx, a, index):
     return a[index]
 
 
-_select = Op("SelectBackward0", _select_fwd)
-_slice = Op("SliceBackward0", _select_fwd)
-_index = Op("IndexBackward0", _select_fwd)
+_select = Op("SelectBackward0", _select_fwd, jvp="linear")
+_slice = Op("SliceBackward0", _select_fwd, jvp="linear")
+_index = Op("IndexBackward0", _select_fwd, jvp="linear")
 
 
 @_select.derivative
@@ -262,7 +262,7 @@ def _check_advanced_size(shape, advanced):
     check_numel(n)
 
 
-_alias = Op("AliasBackward0", lambda ctx, a: a.view())
+_alias = Op("AliasBackward0", lambda ctx, a: a.view(), jvp="linear")
 _alias.derivative(lambda ctx, grad: grad)
 
 
@@ -298,10 +298,10 @@ def _put_backward(ctx, grad):
 
 
 # x[basic index] = v records CopySlices; an advanced index (mask, index tensor) IndexPutBackward0
-_copy_slices = Op("CopySlices", _put_fwd, inputs=("self", "src"))
+_copy_slices = Op("CopySlices", _put_fwd, inputs=("self", "src"), jvp="linear")
 _copy_slices.node._name = "torch::autograd::CopySlices"
 _copy_slices.derivative(_put_backward)
-_index_put = Op("IndexPutBackward0", _put_fwd, inputs=("self", "values"))
+_index_put = Op("IndexPutBackward0", _put_fwd, inputs=("self", "values"), jvp="linear")
 _index_put.derivative(_put_backward)
 
 
@@ -310,7 +310,7 @@ def _is_advanced(index):
     return any(isinstance(i, (Tensor, list, np.ndarray)) for i in items)
 
 
-_zero_at_op = Op("IndexFillBackward0", lambda ctx, g, index: _zeroed(g, index), internal=True)
+_zero_at_op = Op("IndexFillBackward0", lambda ctx, g, index: _zeroed(g, index), internal=True, jvp="element_wise")
 _zero_at_op.derivative(lambda ctx, grad: _zero_at(grad, ctx.index))
 
 

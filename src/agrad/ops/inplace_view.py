@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd import graph
+from ..autograd import _dual, graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
 from ._op import Op
@@ -45,7 +45,7 @@ def flat_index(view, base):
 
 # the three array moves, each differentiable (for create_graph) ---------------------
 
-_take = Op("AsStridedBackward0", lambda ctx, a, idx: a.reshape(-1)[idx])
+_take = Op("AsStridedBackward0", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="linear")
 
 
 @_take.derivative
@@ -54,7 +54,7 @@ def _(ctx, grad):
 
 
 _scatter = Op("AsStridedBackwardBackward0", lambda ctx, g, shape, idx: _scatter_np(g, shape, idx),
-              internal=True)
+              internal=True, jvp="linear")
 _scatter.derivative(lambda ctx, grad: _take(grad, idx=ctx.idx))
 
 
@@ -85,7 +85,7 @@ def _replace_np(ctx, g, r, idx):
 
 
 # PyTorch writes the slice back with copy_ into a clone: its node is a CopySlices
-_replace = Op("torch::autograd::CopySlices", _replace_np, inputs=("self", "src"), internal=True)
+_replace = Op("torch::autograd::CopySlices", _replace_np, inputs=("self", "src"), internal=True, jvp="linear")
 
 
 @_replace.derivative
@@ -147,6 +147,8 @@ def inplace_through_view(view, fn, args, kwargs):
     base_edge = graph.edge(base)  # the base's history before the change
     before = base._data.copy() if graph.record_hooks else None
     view._write_data(result)  # through the numpy view: the base's data changes too
+    if _dual._ACTIVE[0]:
+        _dual.write_tangent(view, result)
     idx = flat_index(view, base)
     node = CopySlices(base_edge, (base._data.shape, base.dtype), inner, idx)
     base._grad_fn = node

@@ -29,7 +29,7 @@ def _cat_fwd(ctx, *arrays, dim):
     return np.concatenate(arrays, axis=dim)
 
 
-_cat = Op("CatBackward0", _cat_fwd, inputs=())
+_cat = Op("CatBackward0", _cat_fwd, inputs=(), jvp="linear")
 
 
 @_cat.derivative
@@ -77,7 +77,7 @@ def cat(tensors, dim=0, *, out=None):
     return _cat.apply(tuple(keep), arrays, {"dim": axis})
 
 
-_stack = Op("StackBackward0", lambda ctx, *arrays, dim: np.stack(arrays, axis=dim), inputs=())
+_stack = Op("StackBackward0", lambda ctx, *arrays, dim: np.stack(arrays, axis=dim), inputs=(), jvp="linear")
 
 
 @_stack.derivative
@@ -113,7 +113,7 @@ def _repeat_fwd(ctx, a, repeats):
     return np.tile(a.reshape((1,) * lead + a.shape), repeats)
 
 
-_repeat = Op("RepeatBackward0", _repeat_fwd)
+_repeat = Op("RepeatBackward0", _repeat_fwd, jvp="linear")
 
 
 @_repeat.derivative
@@ -161,7 +161,7 @@ def tile(input, dims):
 
 # flip / roll -----------------------------------------------------------------------------------
 
-_flip = Op("FlipBackward0", lambda ctx, a, dims: np.flip(a, dims).copy() if dims else a.copy())
+_flip = Op("FlipBackward0", lambda ctx, a, dims: np.flip(a, dims).copy() if dims else a.copy(), jvp="linear")
 _flip.derivative(lambda ctx, grad: flip(grad, ctx.dims))
 
 
@@ -200,7 +200,7 @@ def _roll_fwd(ctx, a, shifts, dims):
     return np.roll(a, shifts, dims)
 
 
-_roll = Op("RollBackward0", _roll_fwd)
+_roll = Op("RollBackward0", _roll_fwd, jvp="linear")
 _roll.derivative(lambda ctx, grad: roll(grad, tuple(-s for s in ctx.shifts), ctx.dims if ctx.dims else None))
 
 
@@ -232,8 +232,8 @@ def _split_back(ctx, grads):
     return cat(grads, ctx.dim)
 
 
-_split = Op("SplitBackward0", _split_fwd, outputs=None, multi_grad=True)
-_split_sizes = Op("SplitWithSizesBackward0", _split_fwd, outputs=None, multi_grad=True)
+_split = Op("SplitBackward0", _split_fwd, outputs=None, multi_grad=True, jvp="linear")
+_split_sizes = Op("SplitWithSizesBackward0", _split_fwd, outputs=None, multi_grad=True, jvp="linear")
 _split.derivative(_split_back)
 _split_sizes.derivative(_split_back)
 

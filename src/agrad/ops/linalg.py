@@ -40,7 +40,7 @@ def _dims(t, n, who):
 
 
 _mm = Op("MmBackward0", lambda ctx, a, b: a @ b, inputs=("self", "mat2"), saves=("self", "mat2"),
-         saves_for={"self": (1,), "mat2": (0,)})
+         saves_for={"self": (1,), "mat2": (0,)}, jvp="bilinear")
 
 
 @_mm.derivative
@@ -64,7 +64,7 @@ def mm(input, mat2, *, out=None):
 
 
 _mv = Op("MvBackward0", lambda ctx, a, v: a @ v, inputs=("self", "vec"), saves=("self", "vec"),
-         saves_for={"self": (1,), "vec": (0,)})
+         saves_for={"self": (1,), "vec": (0,)}, jvp="bilinear")
 
 
 @_mv.derivative
@@ -86,7 +86,7 @@ def mv(input, vec, *, out=None):
 
 
 _dot = Op("DotBackward0", lambda ctx, a, b: np.asarray(np.dot(a, b)), inputs=("self", "tensor"),
-          saves=("self", "tensor"), saves_for={"self": (1,), "tensor": (0,)})
+          saves=("self", "tensor"), saves_for={"self": (1,), "tensor": (0,)}, jvp="bilinear")
 
 
 @_dot.derivative
@@ -112,7 +112,7 @@ def dot(input, tensor, *, out=None):
 export("inner")(lambda input, other: dot(input, other) if input.ndim == 1 and other.ndim == 1 else matmul(input, other.mT))
 
 _bmm = Op("BmmBackward0", lambda ctx, a, b: np.matmul(a, b), inputs=("self", "mat2"), saves=("self", "mat2"),
-          saves_for={"self": (1,), "mat2": (0,)})
+          saves_for={"self": (1,), "mat2": (0,)}, jvp="bilinear")
 
 
 @_bmm.derivative

@@ -67,7 +67,7 @@ def _trace_fwd(ctx, a):
     return np.asarray(t, np.int64 if a.dtype.kind in "biu" else a.dtype)
 
 
-_trace = Op("TraceBackward0", _trace_fwd)
+_trace = Op("TraceBackward0", _trace_fwd, jvp="linear")
 
 
 @_trace.derivative
@@ -107,10 +107,10 @@ def _diagonal_back(ctx, grad):
                                                           "dim1": ctx.dim1, "dim2": ctx.dim2})
 
 
-_diagonal = Op("DiagonalBackward0", _diagonal_fwd)
+_diagonal = Op("DiagonalBackward0", _diagonal_fwd, jvp="linear")
 _diagonal.derivative(_diagonal_back)
 _diagonal_copy = Op("DiagonalBackward0_copy",  # torch.diag of a matrix (diagonal_copy)
-                    lambda ctx, a, offset, dim1, dim2: _diag_view(a, offset, dim1, dim2).copy())
+                    lambda ctx, a, offset, dim1, dim2: _diag_view(a, offset, dim1, dim2).copy(), jvp="linear")
 _diagonal_copy.derivative(_diagonal_back)
 
 
@@ -121,7 +121,7 @@ def _diagonal_embed_fwd(ctx, g, shape, offset, dim1, dim2):
 
 
 # diagonal_backward: zeros of the input's shape with the gradient on the diagonal
-_diagonal_embed = Op("DiagonalBackwardBackward0", _diagonal_embed_fwd, internal=True)
+_diagonal_embed = Op("DiagonalBackwardBackward0", _diagonal_embed_fwd, internal=True, jvp="linear")
 _diagonal_embed.derivative(lambda ctx, grad: diagonal(grad, ctx.offset, ctx.dim1, ctx.dim2))
 
 
@@ -156,7 +156,7 @@ def _diag_embed_fwd(ctx, a, offset, dim1, dim2):
     return out
 
 
-_diag_embed = Op("DiagEmbedBackward0", _diag_embed_fwd)
+_diag_embed = Op("DiagEmbedBackward0", _diag_embed_fwd, jvp="linear")
 _diag_embed.derivative(lambda ctx, grad: diagonal(grad, ctx.offset, ctx.dim1, ctx.dim2))
 
 
@@ -178,7 +178,7 @@ def diag(input, diagonal=0, *, out=None):
 
 
 def _triangle(name, np_fn):
-    op = Op(f"{name.capitalize()}Backward0", lambda ctx, a, diagonal: np_fn(a, diagonal))
+    op = Op(f"{name.capitalize()}Backward0", lambda ctx, a, diagonal: np_fn(a, diagonal), jvp="linear")
 
     def fn(input, diagonal=0, *, out=None):
         if input.ndim < 2:

@@ -403,8 +403,8 @@ def _scatter_pad_fwd(ctx, g, maps, shape):
 
 def _pad_op_pair(kind, n):
     name = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}[kind] + f"{n}D"
-    fwd = Op(f"{name}Backward0", _gather_pad_fwd)
-    back = Op(f"{name}BackwardBackward0", _scatter_pad_fwd, internal=True)
+    fwd = Op(f"{name}Backward0", _gather_pad_fwd, jvp="linear")
+    back = Op(f"{name}BackwardBackward0", _scatter_pad_fwd, internal=True, jvp="linear")
 
     @fwd.derivative
     def _(ctx, grad):
@@ -520,7 +520,7 @@ def _embedding_fwd(ctx, w, indices, padding_idx, scale_grad_by_freq):
     return w[indices]
 
 
-_embedding = Op("EmbeddingBackward0", _embedding_fwd, inputs=("weight",))
+_embedding = Op("EmbeddingBackward0", _embedding_fwd, inputs=("weight",), jvp="linear")
 
 
 @_embedding.derivative
@@ -751,13 +751,13 @@ def _scalar_fwd(np_fn):
     return lambda ctx, a, other: np.asarray(np_fn(a, a.dtype.type(other)))
 
 
-_add_scalar = Op("AddBackward1", _scalar_fwd(np.add))
+_add_scalar = Op("AddBackward1", _scalar_fwd(np.add), jvp="element_wise")
 _add_scalar.derivative(lambda ctx, grad: grad)
-_sub_scalar = Op("SubBackward1", _scalar_fwd(np.subtract), internal=True)  # only deep inside a loss
+_sub_scalar = Op("SubBackward1", _scalar_fwd(np.subtract), internal=True, jvp="element_wise")  # only deep inside a loss
 _sub_scalar.derivative(lambda ctx, grad: grad)
-_mul_scalar = Op("MulBackward1", _scalar_fwd(np.multiply))
+_mul_scalar = Op("MulBackward1", _scalar_fwd(np.multiply), jvp="linear")
 _mul_scalar.derivative(lambda ctx, grad: grad * ctx.other)
-_div_scalar = Op("DivBackward1", _scalar_fwd(np.true_divide))
+_div_scalar = Op("DivBackward1", _scalar_fwd(np.true_divide), jvp="linear")
 _div_scalar.derivative(lambda ctx, grad: grad / ctx.other)
 
 

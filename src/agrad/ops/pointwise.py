@@ -100,12 +100,13 @@ def _mismatch_message(sa, sb):
 # binary arithmetic
 # ---------------------------------------------------------------------------
 
-def binary(np_fn, name, *, saves=(), saves_for=None, overload=0):
-    """A differentiable binary op over (self, other); decorate its derivative."""
+def binary(np_fn, name, *, saves=(), saves_for=None, overload=0, jvp="element_wise"):
+    """A differentiable binary op over (self, other); decorate its derivative (pointwise, so
+    its forward rule is element_wise unless ``jvp`` says otherwise)."""
 
     def deco(derivative):
         op = Op(node_name(name, overload), lambda ctx, a, b: np_fn(a, b), inputs=("self", "other"),
-                saves=saves, saves_for=saves_for, value_error=broadcast_error)
+                saves=saves, saves_for=saves_for, value_error=broadcast_error, jvp=jvp)
         op.derivative(derivative)
         return op
 
@@ -120,8 +121,8 @@ def _sub_fwd(ctx, a, b, alpha=1):
     return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, alpha, dtype=b.dtype))
 
 
-_add = Op("AddBackward0", _add_fwd, inputs=("self", "other"), value_error=broadcast_error)
-_sub = Op("SubBackward0", _sub_fwd, inputs=("self", "other"), value_error=broadcast_error)
+_add = Op("AddBackward0", _add_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear")
+_sub = Op("SubBackward0", _sub_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear")
 
 
 @_add.derivative
@@ -161,13 +162,13 @@ def _div(ctx, grad):
 # Tensor-and-Python-number arithmetic inside backward formulas: PyTorch's formulas
 # are C++, where the number is a Scalar and the Scalar overloads record their own
 # nodes (MulBackward1, DivBackward1, AddBackward1, SubBackward1) with one input.
-_mul_scalar = Op("MulBackward1", lambda ctx, a, other: np.multiply(a, other), internal=True)
+_mul_scalar = Op("MulBackward1", lambda ctx, a, other: np.multiply(a, other), internal=True, jvp="linear")
 _mul_scalar.derivative(lambda ctx, grad: grad * ctx.other)
-_div_scalar = Op("DivBackward1", lambda ctx, a, other: np.true_divide(a, other), internal=True)
+_div_scalar = Op("DivBackward1", lambda ctx, a, other: np.true_divide(a, other), internal=True, jvp="linear")
 _div_scalar.derivative(lambda ctx, grad: grad / ctx.other)
-_add_scalar = Op("AddBackward1", lambda ctx, a, other: np.add(a, other), internal=True)
+_add_scalar = Op("AddBackward1", lambda ctx, a, other: np.add(a, other), internal=True, jvp="element_wise")
 _add_scalar.derivative(lambda ctx, grad: grad)
-_sub_scalar = Op("SubBackward1", lambda ctx, a, other: np.subtract(a, other), internal=True)
+_sub_scalar = Op("SubBackward1", lambda ctx, a, other: np.subtract(a, other), internal=True, jvp="element_wise")
 _sub_scalar.derivative(lambda ctx, grad: grad)
 _formula_state = _mode._state
 
@@ -179,7 +180,7 @@ def _scalar_overload(op, ts, arrs):
     return None
 
 
-_rsub = Op("RsubBackward1", lambda ctx, a, b: np.subtract(b, a), inputs=("self", "other"))
+_rsub = Op("RsubBackward1", lambda ctx, a, b: np.subtract(b, a), inputs=("self", "other"), jvp="linear")
 
 
 @_rsub.derivative
@@ -240,7 +241,7 @@ def div(input, other, *, rounding_mode=None, out=None):
 
 
 # div with a rounding mode: a step function, PyTorch's DivBackward2 passes zeros
-_div_mode = Op("DivBackward2", lambda ctx, a, b, fn: fn(a, b), inputs=("self", "other"))
+_div_mode = Op("DivBackward2", lambda ctx, a, b, fn: fn(a, b), inputs=("self", "other"), jvp="element_wise")
 
 
 @_div_mode.derivative
@@ -254,7 +255,7 @@ def _nograd(array, tensors=()):
     return Tensor._make(np.asarray(array))
 
 
-_neg = Op("NegBackward0", lambda ctx, a: np.negative(a))
+_neg = Op("NegBackward0", lambda ctx, a: np.negative(a), jvp="linear")
 
 
 @_neg.derivative
@@ -276,7 +277,7 @@ def _pow_scalar_fwd(ctx, a, exponent):
     return np.power(a, exponent)
 
 
-_pow0 = Op("PowBackward0", _pow_scalar_fwd, saves=("self",))
+_pow0 = Op("PowBackward0", _pow_scalar_fwd, saves=("self",), jvp="element_wise")
 
 
 @_pow0.derivative
@@ -288,7 +289,7 @@ def _(ctx, grad):
 
 
 _pow1 = Op("PowBackward1", lambda ctx, a, b: np.power(a, b), inputs=("self", "exponent"),
-           saves=("self", "exponent", "result"), value_error=broadcast_error)
+           saves=("self", "exponent", "result"), value_error=broadcast_error, jvp="element_wise")
 
 
 @_pow1.derivative
@@ -301,7 +302,7 @@ def _(ctx, grad):
 
 
 _pow2 = Op("PowBackward2", lambda ctx, e, base: np.power(base, e), inputs=("exponent",),
-           saves=("exponent", "result"))
+           saves=("exponent", "result"), jvp="element_wise")
 
 
 @_pow2.derivative
@@ -386,7 +387,7 @@ def _not_implemented_for(fname, d):
 # ---------------------------------------------------------------------------
 
 _clamp1 = Op("ClampBackward1", lambda ctx, a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False),
-             saves=("self",))
+             saves=("self",), jvp="element_wise")
 
 
 @_clamp1.derivative
@@ -402,7 +403,7 @@ def _(ctx, grad):
 
 
 _clamp0 = Op("ClampBackward0", lambda ctx, a, lo, hi: np.clip(a, lo, hi), inputs=("self", "min", "max"),
-             saves=("self", "min", "max"))
+             saves=("self", "min", "max"), jvp="element_wise")
 
 
 @_clamp0.derivative
@@ -444,10 +445,10 @@ method("clamp_", "clip_")(inplace(clamp))
 def _one_sided_clamp(name, np_fn, keep, bound_wins):
     """clamp_min / clamp_max: their own nodes (ClampMinBackward0, ...), unlike clamp(min=...)."""
     scalar_op = Op(node_name(name), lambda ctx, a, bound: np_fn(a, bound).astype(a.dtype, copy=False),
-                   saves=("self",))
+                   saves=("self",), jvp="element_wise")
     scalar_op.derivative(lambda ctx, grad: grad * keep(ctx.self, ctx.bound))
     tensor_op = Op(node_name(name, 1), lambda ctx, a, b: np_fn(a, b), inputs=("self", name[6:]),
-                   saves=("self", name[6:]), value_error=broadcast_error)
+                   saves=("self", name[6:]), value_error=broadcast_error, jvp="element_wise")
 
     @tensor_op.derivative
     def _(ctx, grad):
@@ -473,7 +474,7 @@ clamp_max = _one_sided_clamp("clamp_max", np.minimum, lambda x, b: x <= b, lambd
 
 
 _where = Op("WhereBackward0", lambda ctx, a, b, condition: np.where(condition, a, b),
-            inputs=("self", "other"))
+            inputs=("self", "other"), jvp="element_wise")
 
 
 @_where.derivative
@@ -515,7 +516,7 @@ def _scalar(d):
 # masked_fill
 # ---------------------------------------------------------------------------
 
-_masked_fill0 = Op("MaskedFillBackward0", lambda ctx, a, mask, fill: np.where(mask, np.asarray(fill, a.dtype), a))
+_masked_fill0 = Op("MaskedFillBackward0", lambda ctx, a, mask, fill: np.where(mask, np.asarray(fill, a.dtype), a), jvp="element_wise")
 _masked_fill1 = Op("MaskedFillBackward1", lambda ctx, a, v, mask: np.where(mask, v.astype(a.dtype), a),
                    inputs=("self", "value"))
 
@@ -597,10 +598,10 @@ def _mod(a, b):
     return np.where((m != 0) & ((np.less(b, 0)) != (m < 0)), m + b, m).astype(m.dtype, copy=False)
 
 
-_remainder0 = Op("RemainderBackward0", lambda ctx, a, other: _mod(a, other))
+_remainder0 = Op("RemainderBackward0", lambda ctx, a, other: _mod(a, other), jvp="element_wise")
 _remainder0.derivative(lambda ctx, grad: grad)
 _remainder1 = Op("RemainderBackward1", lambda ctx, a, b: _mod(a, b), inputs=("self", "other"),
-                 saves=("self", "other"), saves_for={"self": (1,), "other": (1,)}, value_error=broadcast_error)
+                 saves=("self", "other"), saves_for={"self": (1,), "other": (1,)}, value_error=broadcast_error, jvp="element_wise")
 
 
 @_remainder1.derivative
@@ -608,7 +609,7 @@ def _(ctx, grad):
     return grad, -grad * (ctx.self / ctx.other).floor() if ctx.needs(1) else None
 
 
-_reciprocal = Op("ReciprocalBackward0", lambda ctx, a: np.reciprocal(a), saves=("result",))
+_reciprocal = Op("ReciprocalBackward0", lambda ctx, a: np.reciprocal(a), saves=("result",), jvp="element_wise")
 
 
 @_reciprocal.derivative

@@ -104,7 +104,7 @@ def _max_pool_op(n):
     op = Op(f"MaxPool{n}DWithIndicesBackward0", _max_pool_fwd, outputs=1, saves=("self",))
     # max_pool2d_with_indices_backward(grad_output, self, ...): self only for its shape (zero derivative)
     back = Op(f"MaxPool{n}DWithIndicesBackwardBackward0", _scatter_fwd, inputs=("grad_output", "self"),
-              internal=True)
+              internal=True, jvp="linear")
 
     @op.derivative
     def _(ctx, grad):
@@ -210,10 +210,10 @@ def _avg_pool_backward_fwd(ctx, g, x, kernel, stride, pads, nblocks, divisor):
 
 
 def _avg_pool_op(n):
-    op = Op(f"AvgPool{n}DBackward0", _avg_pool_fwd, saves=("self",))
+    op = Op(f"AvgPool{n}DBackward0", _avg_pool_fwd, saves=("self",), jvp="linear")
     # avg_pool2d_backward(grad_output, self, ...): self only for its shape (zero derivative)
     back = Op(f"AvgPool{n}DBackwardBackward0", _avg_pool_backward_fwd, inputs=("grad_output", "self"),
-              internal=True)
+              internal=True, jvp="linear")
 
     @op.derivative
     def _(ctx, grad):
@@ -287,13 +287,13 @@ def separable(name, with_self=False):
     ``with_self``: the backward op also takes the input (for its shape only, zero derivative), as
     ATen's ``_adaptive_avg_pool2d_backward(grad, self)`` does, so a double backward reaches it.
     """
-    op = Op(name, lambda ctx, x, mats: apply_matrices(x, mats), saves=("self",) if with_self else ())
+    op = Op(name, lambda ctx, x, mats: apply_matrices(x, mats), saves=("self",) if with_self else (), jvp="linear")
     back_name = name.replace("Backward0", "BackwardBackward0")
     if with_self:
         back = Op(back_name, lambda ctx, g, x, mats: apply_matrices(g, mats), inputs=("grad_output", "self"),
-                  internal=True)
+                  internal=True, jvp="linear")
     else:
-        back = Op(back_name, lambda ctx, g, mats: apply_matrices(g, mats), internal=True)
+        back = Op(back_name, lambda ctx, g, mats: apply_matrices(g, mats), internal=True, jvp="linear")
 
     @op.derivative
     def _(ctx, grad):

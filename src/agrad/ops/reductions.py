@@ -54,8 +54,8 @@ def _sum_fwd(ctx, a, axes, keepdim, dtype):
     return np.sum(a, axis=axes, keepdims=keepdim, dtype=dtype)
 
 
-_sum0 = Op("SumBackward0", _sum_fwd)
-_sum1 = Op("SumBackward1", _sum_fwd)
+_sum0 = Op("SumBackward0", _sum_fwd, jvp="linear")
+_sum1 = Op("SumBackward1", _sum_fwd, jvp="linear")
 
 
 @_sum0.derivative
@@ -115,8 +115,8 @@ def _mean_fwd(ctx, a, axes, keepdim):
     return np.mean(a, axis=axes, keepdims=keepdim)
 
 
-_mean0 = Op("MeanBackward0", _mean_fwd)
-_mean1 = Op("MeanBackward1", _mean_fwd)
+_mean0 = Op("MeanBackward0", _mean_fwd, jvp="linear")
+_mean1 = Op("MeanBackward1", _mean_fwd, jvp="linear")
 
 
 @_mean0.derivative

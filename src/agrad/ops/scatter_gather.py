@@ -78,7 +78,7 @@ def _dim_index(d, idx):
     return (_FULL,) * d + (idx,)
 
 
-_index_select = Op("IndexSelectBackward0", lambda ctx, a, dim, idx: np.take(a, idx, axis=dim) if a.ndim else a[idx])
+_index_select = Op("IndexSelectBackward0", lambda ctx, a, dim, idx: np.take(a, idx, axis=dim) if a.ndim else a[idx], jvp="linear")
 
 
 @_index_select.derivative
@@ -117,7 +117,7 @@ def _index_add_fwd(ctx, a, src, dim, idx, alpha):
     return out
 
 
-_index_add = Op("IndexAddBackward0", _index_add_fwd, inputs=("self", "source"))
+_index_add = Op("IndexAddBackward0", _index_add_fwd, inputs=("self", "source"), jvp="linear")
 
 
 @_index_add.derivative
@@ -173,7 +173,7 @@ def _index_fill_fwd(ctx, a, *value, dim, idx, fill=None):
     return out
 
 
-_index_fill0 = Op("IndexFillBackward0", _index_fill_fwd)
+_index_fill0 = Op("IndexFillBackward0", _index_fill_fwd, jvp="element_wise")
 _index_fill1 = Op("IndexFillBackward1", _index_fill_fwd, inputs=("self", "value"))
 
 
@@ -214,7 +214,7 @@ def _index_copy_fwd(ctx, a, src, dim, idx):
     return out
 
 
-_index_copy = Op("IndexCopyBackward0", _index_copy_fwd, inputs=("self", "source"))
+_index_copy = Op("IndexCopyBackward0", _index_copy_fwd, inputs=("self", "source"), jvp="linear")
 
 
 @_index_copy.derivative
@@ -256,7 +256,7 @@ def _gather_fwd(ctx, a, dim, idx, shape):
     return a.reshape(-1)[idx.reshape(-1)].reshape(shape) if a.ndim == 0 or idx.ndim == 0 else a[_along(idx, dim)]
 
 
-_gather = Op("GatherBackward0", _gather_fwd)
+_gather = Op("GatherBackward0", _gather_fwd, jvp="linear")
 
 
 @_gather.derivative
@@ -340,10 +340,11 @@ def _scatter_add_fwd(ctx, a, src, dim, idx):
     return _scatter_fwd(ctx, a, src, dim=dim, idx=idx, reduce="add")
 
 
-_scatter0 = Op("ScatterBackward0", _scatter_fwd, inputs=("self", "src"))
-_scatter1 = Op("ScatterBackward1", _scatter_fwd)
-_scatter_add = Op("ScatterAddBackward0", _scatter_add_fwd, inputs=("self", "src"))
-_scatter_reduce = Op("NotImplemented", _scatter_fwd, inputs=("self", "src"))
+_scatter0 = Op("ScatterBackward0", _scatter_fwd, inputs=("self", "src"), jvp="linear")
+_scatter1 = Op("ScatterBackward1", _scatter_fwd, jvp="element_wise")
+_scatter_add = Op("ScatterAddBackward0", _scatter_add_fwd, inputs=("self", "src"), jvp="linear")
+_scatter_reduce = Op("NotImplemented", _scatter_fwd, inputs=("self", "src"), jvp="unsupported")
+_scatter_reduce.jvp_name = "aten::scatter"
 _scatter_reduce.node._name = "torch::autograd::NotImplemented"
 
 
@@ -451,7 +452,7 @@ def _masked_select_fwd(ctx, a, mask):
     return np.broadcast_to(a, shape)[ctx.where]
 
 
-_masked_select = Op("MaskedSelectBackward0", _masked_select_fwd)
+_masked_select = Op("MaskedSelectBackward0", _masked_select_fwd, jvp="linear")
 
 
 @_masked_select.derivative
@@ -484,7 +485,7 @@ def _masked_scatter_fwd(ctx, a, src, mask):
     return out
 
 
-_masked_scatter = Op("MaskedScatterBackward0", _masked_scatter_fwd, inputs=("self", "source"))
+_masked_scatter = Op("MaskedScatterBackward0", _masked_scatter_fwd, inputs=("self", "source"), jvp="linear")
 
 
 @_masked_scatter.derivative
@@ -525,7 +526,7 @@ def masked_scatter_(input, mask, source):
     return inplace(masked_scatter)(input, mask, source)
 
 
-_take = Op("TakeBackward0", lambda ctx, a, idx: a.reshape(-1)[idx])
+_take = Op("TakeBackward0", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="linear")
 
 
 @_take.derivative

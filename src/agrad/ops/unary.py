@@ -32,7 +32,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
 
     def deco(derivative):
         fname = name or derivative.__name__
-        op = Op(node_name(fname), lambda ctx, a: np_fn(a), saves=saves)
+        op = Op(node_name(fname), lambda ctx, a: np_fn(a), saves=saves, jvp="element_wise")
         op.derivative(derivative)
 
         apply = op.apply
@@ -85,7 +85,7 @@ def tanh(ctx, grad):
 def _fused_backward(name, np_fn, d_grad_output, d_output):
     """An op ``name(grad_output, output)`` with its derivative (derivatives.yaml)."""
     op = Op(name, lambda ctx, g, y: np_fn(g, y), inputs=("grad_output", "output"),
-            saves=("grad_output", "output"), saves_for={"grad_output": (1,)}, internal=True)
+            saves=("grad_output", "output"), saves_for={"grad_output": (1,)}, internal=True, jvp="element_wise")
 
     @op.derivative
     def _(ctx, grad):
@@ -123,7 +123,7 @@ def relu(ctx, grad):
 
 _threshold_backward = Op("ThresholdBackwardBackward0",
                          lambda ctx, g, x, threshold: np.where(x <= threshold, 0, g).astype(g.dtype, copy=False),
-                         inputs=("grad_output", "self"), saves=("self",), internal=True)
+                         inputs=("grad_output", "self"), saves=("self",), internal=True, jvp="element_wise")
 
 
 @_threshold_backward.derivative
@@ -229,7 +229,7 @@ def _unary(np_fn, node=None, *, saves=("self",)):
 
     def deco(derivative):
         fname = derivative.__name__
-        op = Op(node or node_name(fname), lambda ctx, a: np_fn(a), saves=saves)
+        op = Op(node or node_name(fname), lambda ctx, a: np_fn(a), saves=saves, jvp="element_wise")
         op.derivative(derivative)
 
         def api(input, *, out=None):
@@ -404,8 +404,8 @@ floor = _rounding(np.floor, "floor")
 ceil = _rounding(np.ceil, "ceil")
 trunc = _rounding(np.trunc, "trunc", ("fix",))
 
-_round0 = Op("RoundBackward0", lambda ctx, a: a.copy() if a.dtype.kind in "biu" else np.rint(a))
-_round1 = Op("RoundBackward1", lambda ctx, a, decimals: _round_decimals(a, decimals))
+_round0 = Op("RoundBackward0", lambda ctx, a: a.copy() if a.dtype.kind in "biu" else np.rint(a), jvp="element_wise")
+_round1 = Op("RoundBackward1", lambda ctx, a, decimals: _round_decimals(a, decimals), jvp="element_wise")
 _round0.derivative(lambda ctx, grad: _zeros_like(grad))
 _round1.derivative(lambda ctx, grad: _zeros_like(grad))
 
@@ -430,7 +430,7 @@ def round(input, *, decimals=None, out=None):
 
 method("round_")(inplace(round))
 
-_frac = Op("FracBackward0", lambda ctx, a: (a - np.trunc(a)).astype(a.dtype, copy=False))
+_frac = Op("FracBackward0", lambda ctx, a: (a - np.trunc(a)).astype(a.dtype, copy=False), jvp="element_wise")
 _frac.derivative(lambda ctx, grad: grad)
 
 
@@ -461,7 +461,7 @@ def _nan_to_num_fwd(ctx, a, nan, posinf, neginf):
                          neginf=info.min if neginf is None else neginf)
 
 
-_nan_to_num = Op("NanToNumBackward0", _nan_to_num_fwd, saves=("self",))
+_nan_to_num = Op("NanToNumBackward0", _nan_to_num_fwd, saves=("self",), jvp="element_wise")
 
 
 @_nan_to_num.derivative
@@ -489,7 +489,7 @@ def _logit_fwd(ctx, a, eps):
         return np.log(x / (1 - x)).astype(a.dtype, copy=False)
 
 
-_logit = Op("LogitBackward0", _logit_fwd, saves=("self",))
+_logit = Op("LogitBackward0", _logit_fwd, saves=("self",), jvp="element_wise")
 
 
 @_logit.derivative

@@ -219,8 +219,8 @@ def _unshuffle_np(a, r):
     return np.ascontiguousarray(a).reshape(*lead, c * r * r, h // r, w // r)
 
 
-_pixel_shuffle = Op("PixelShuffleBackward0", lambda ctx, a, factor: _shuffle_np(a, factor))
-_pixel_unshuffle = Op("PixelUnshuffleBackward0", lambda ctx, a, factor: _unshuffle_np(a, factor))
+_pixel_shuffle = Op("PixelShuffleBackward0", lambda ctx, a, factor: _shuffle_np(a, factor), jvp="linear")
+_pixel_unshuffle = Op("PixelUnshuffleBackward0", lambda ctx, a, factor: _unshuffle_np(a, factor), jvp="linear")
 _pixel_shuffle.derivative(lambda ctx, grad: _pixel_unshuffle(grad, factor=ctx.factor))
 _pixel_unshuffle.derivative(lambda ctx, grad: _pixel_shuffle(grad, factor=ctx.factor))
 

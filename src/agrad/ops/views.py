@@ -58,7 +58,7 @@ def _fmt(shape):
 
 # view / reshape ----------------------------------------------------------------
 
-_view_op = Op("ViewBackward0", lambda ctx, a, shape: a.reshape(shape))
+_view_op = Op("ViewBackward0", lambda ctx, a, shape: a.reshape(shape), jvp="linear")
 
 
 @_view_op.derivative
@@ -66,14 +66,14 @@ def _(ctx, grad):
     return grad.reshape(ctx.input_shape)
 
 
-_unsafe_view = Op("UnsafeViewBackward0", lambda ctx, a, shape: a.reshape(shape))
+_unsafe_view = Op("UnsafeViewBackward0", lambda ctx, a, shape: a.reshape(shape), jvp="linear")
 _unsafe_view.derivative(lambda ctx, grad: grad.reshape(ctx.input_shape))
-_reshape_alias = Op("ReshapeAliasBackward0", lambda ctx, a, shape: a.reshape(shape))
+_reshape_alias = Op("ReshapeAliasBackward0", lambda ctx, a, shape: a.reshape(shape), jvp="linear")
 _reshape_alias.derivative(lambda ctx, grad: grad.reshape(ctx.input_shape))
 
 
 # forward AD's unpack_dual: the primal, a view of the dual tensor without its tangent
-_fw_primal_op = Op("torch::autograd::Identity", lambda ctx, a: a.view(), internal=True)  # reached via unpack_dual
+_fw_primal_op = Op("torch::autograd::Identity", lambda ctx, a: a.view(), internal=True, jvp="linear")  # reached via unpack_dual
 _fw_primal_op.derivative(lambda ctx, grad: grad)
 
 
@@ -151,7 +151,7 @@ def ravel(input):
 
 # transpose / permute ------------------------------------------------------------
 
-_t = Op("TBackward0", lambda ctx, a: a.T)
+_t = Op("TBackward0", lambda ctx, a: a.T, jvp="linear")
 _t.derivative(lambda ctx, grad: grad.t())
 
 
@@ -166,7 +166,7 @@ def _swap(ctx, a, dim0, dim1):
     return np.swapaxes(a, dim0, dim1) if a.ndim else a.view()
 
 
-_transpose = Op("TransposeBackward0", _swap)
+_transpose = Op("TransposeBackward0", _swap, jvp="linear")
 _transpose.derivative(lambda ctx, grad: grad.transpose(ctx.dim0, ctx.dim1))
 
 
@@ -177,7 +177,7 @@ def transpose(input, dim0, dim1):
     return _view(_transpose, input, input._data, {"dim0": d0, "dim1": d1})
 
 
-_permute = Op("PermuteBackward0", lambda ctx, a, dims: np.transpose(a, dims))
+_permute = Op("PermuteBackward0", lambda ctx, a, dims: np.transpose(a, dims), jvp="linear")
 _permute.derivative(lambda ctx, grad: grad.permute(tuple(np.argsort(ctx.dims))))
 
 
@@ -251,10 +251,10 @@ def _unsqueeze_back(ctx, grad):
     return grad.reshape(ctx.input_shape)
 
 
-_squeeze0 = Op("SqueezeBackward0", _squeeze_fwd)
-_squeeze1 = Op("SqueezeBackward1", _squeeze_fwd)
-_squeeze2 = Op("SqueezeBackward2", _squeeze_fwd)
-_squeeze4 = Op("SqueezeBackward4", _squeeze_fwd)  # squeeze_(dim), as matmul uses it
+_squeeze0 = Op("SqueezeBackward0", _squeeze_fwd, jvp="linear")
+_squeeze1 = Op("SqueezeBackward1", _squeeze_fwd, jvp="linear")
+_squeeze2 = Op("SqueezeBackward2", _squeeze_fwd, jvp="linear")
+_squeeze4 = Op("SqueezeBackward4", _squeeze_fwd, jvp="linear")  # squeeze_(dim), as matmul uses it
 for _op in (_squeeze0, _squeeze1, _squeeze2, _squeeze4):
     _op.derivative(_unsqueeze_back)
 
@@ -280,7 +280,7 @@ def squeeze_inplace_dim(input, dim):
     return _view(_squeeze4, input, input._data, {"axes": (dim,)})
 
 
-_unsqueeze = Op("UnsqueezeBackward0", lambda ctx, a, dim: np.expand_dims(a, dim))
+_unsqueeze = Op("UnsqueezeBackward0", lambda ctx, a, dim: np.expand_dims(a, dim), jvp="linear")
 
 
 @_unsqueeze.derivative
@@ -296,7 +296,7 @@ def unsqueeze(input, dim):
 
 # expand --------------------------------------------------------------------------
 
-_expand = Op("ExpandBackward0", lambda ctx, a, shape: np.broadcast_to(a, shape))
+_expand = Op("ExpandBackward0", lambda ctx, a, shape: np.broadcast_to(a, shape), jvp="linear")
 
 
 @_expand.derivative
@@ -370,7 +370,7 @@ def _sum_to_fwd(ctx, a, axes, shape):
     return np.sum(a, axis=axes, keepdims=True).reshape(shape)
 
 
-_sum_to = Op("SumToSizeBackward0", _sum_to_fwd, internal=True)
+_sum_to = Op("SumToSizeBackward0", _sum_to_fwd, internal=True, jvp="linear")
 
 
 @_sum_to.derivative
@@ -398,7 +398,7 @@ def sum_to_size(input, *size):
 
 # copies and casts -------------------------------------------------------------------
 
-_clone = Op("CloneBackward0", lambda ctx, a: a.copy())
+_clone = Op("CloneBackward0", lambda ctx, a: a.copy(), jvp="linear")
 _clone.derivative(lambda ctx, grad: grad)
 
 
@@ -417,7 +417,7 @@ def is_contiguous(input, memory_format=None):
     return bool(input._data.flags.c_contiguous)
 
 
-_to_copy = Op("ToCopyBackward0", lambda ctx, a, dtype: a.astype(dtype.numpy))
+_to_copy = Op("ToCopyBackward0", lambda ctx, a, dtype: a.astype(dtype.numpy), jvp="linear")
 
 
 @_to_copy.derivative
@@ -537,7 +537,7 @@ def zero_(input):
     return inplace(lambda s: _zero.apply((s,), (s._data,), {}))(input)
 
 
-_zero = Op("ZeroBackward0", lambda ctx, a: np.zeros_like(a))
+_zero = Op("ZeroBackward0", lambda ctx, a: np.zeros_like(a), jvp="linear")
 _zero.derivative(lambda ctx, grad: grad * 0)
 
 
@@ -555,15 +555,15 @@ def fill_(input, value):
     return inplace(lambda s, v: _fill2.apply((s,), (s._data,), {"value": v}))(input, value)
 
 
-_fill2 = Op("FillBackward2", lambda ctx, a, value: np.full_like(a, value))
+_fill2 = Op("FillBackward2", lambda ctx, a, value: np.full_like(a, value), jvp="element_wise")
 _fill2.derivative(lambda ctx, grad: grad * 0)
-_fill3 = Op("FillBackward3", lambda ctx, a, v: np.full_like(a, v), inputs=("self", "value"))
+_fill3 = Op("FillBackward3", lambda ctx, a, v: np.full_like(a, v), inputs=("self", "value"), jvp="linear")
 _fill3.derivative(lambda ctx, grad: (grad * 0, grad.sum()))
 
 _copy = Op("CopyBackwards", lambda ctx, a, src: np.broadcast_to(src, a.shape).astype(a.dtype),
            inputs=("self", "src"), value_error=lambda arrays: RuntimeError(
                f"output with shape {list(arrays[0].shape)} doesn't match the broadcast shape "
-               f"{list(np.broadcast_shapes(arrays[0].shape, arrays[1].shape))}"))
+               f"{list(np.broadcast_shapes(arrays[0].shape, arrays[1].shape))}"), jvp="linear")
 _copy.node._name = "torch::autograd::CopyBackwards"
 
 
@@ -622,7 +622,7 @@ def narrow(input, dim, start, length):
 
 _unbind = Op("UnbindBackward0", lambda ctx, a, dim: tuple(m[i, ...] for m in (np.moveaxis(a, dim, 0),)
                                                          for i in range(m.shape[0])), outputs=None,
-             multi_grad=True)
+             multi_grad=True, jvp="linear")
 
 
 @_unbind.derivative
