@@ -43,6 +43,9 @@ SEED_DIR = ROOT / "tests" / "golden" / "seeds"
 #: scripts whose printed numbers depend on the random stream
 NUMBERS_ONLY = {"003_bce.py", "001_mynetwork.py"}  # unseeded: PyTorch seeds from the OS
 
+#: deprecation warnings PyTorch raises from its own code, not about the script's
+TORCH_INTERNAL_DEPRECATIONS = ("`torch.jit.script` is deprecated",)
+
 _ADDR = re.compile(r"at 0x[0-9a-fA-F]+\b")
 _TRIGGERED = re.compile(r" \(Triggered internally at [^)]*\)\s*$", re.S)
 _NUMBER = re.compile(r"-?\d+\.\d*(?:e[+-]?\d+)?|-?\d+e[+-]?\d+")
@@ -88,6 +91,8 @@ def run_with_torch(path: Path) -> dict:
     def showwarning(message, category, fname, lineno, file=None, line=None):
         ln = lineno if fname == filename else script_line()
         msg = normalise_warning(str(message))
+        if category is DeprecationWarning and msg.startswith(TORCH_INTERNAL_DEPRECATIONS):
+            return  # PyTorch warning about its own internals (torch.func's jacfwd scripts a helper)
         key = (category.__name__, msg, ln)
         if key not in seen:
             seen.add(key)

@@ -41,10 +41,8 @@ def dims(dim, ndim):
 def expand_back(grad, shape, axes, keepdim):
     """A reduced gradient broadcast back to the input's ``shape``."""
     if not keepdim and shape:
-        kept = list(shape)
-        for a in axes:
-            kept[a] = 1
-        grad = grad.reshape(kept)
+        for a in sorted(axes):     # PyTorch's sum_backward: unsqueeze_multiple, one dim at a time
+            grad = grad.unsqueeze(a)
     return grad.expand(shape)
 
 
