@@ -41,12 +41,13 @@ class Transformed:
     """What a transform returns: a callable that prints as the function it wraps (as
     ``functools.wraps`` makes PyTorch's print) and has no public attributes."""
 
-    __slots__ = ("_fn", "_name", "__weakref__")
+    __slots__ = ("_fn", "_name", "_batched", "__weakref__")
     _agrad_calls_script = True   # its arguments go to script code: agrad.lang keeps guarded arrays guarded
 
-    def __init__(self, fn, name):
+    def __init__(self, fn, name, batched=None):
         self._fn = fn
         self._name = name
+        self._batched = batched   # the same function over a batch in dim 0 of every argument (vmap uses it), or None
 
     def __call__(self, *args, **kwargs):
         return self._fn(*args, **kwargs)
@@ -249,7 +250,20 @@ def vjp(func, *primals, has_aux=False):
             g = _grads(outs, inp.flat, leaves)
         return _finish(inp.structure(g), keep or _state["depth"] > 0)
 
-    vjp_fn = Transformed(vjp_fn, "vjp_fn")
+    def batched_vjp_fn(cotangents):
+        """vmap(vjp_fn): every cotangent with a batch dimension in front, one batched backward pass; None when
+        the cotangents do not fit (vmap then calls vjp_fn per element and raises its errors)."""
+        leaves, spec = _pytree.flatten(cotangents)
+        if spec != out_spec or not all(isinstance(c, Tensor) and c.ndim == o.ndim + 1 and
+                                       tuple(c.shape[1:]) == tuple(o.shape) for c, o in zip(leaves, outs)):
+            return None
+        if len({c.shape[0] for c in leaves}) != 1 or leaves[0].shape[0] == 0:
+            return None
+        with grad_mode.enable_grad():
+            g = _grads(outs, inp.flat, leaves, batched=True)
+        return _finish(inp.structure(g), keep or _state["depth"] > 0)
+
+    vjp_fn = Transformed(vjp_fn, "vjp_fn", batched_vjp_fn)
     if has_aux:
         return _finish(output, keep), vjp_fn, _finish(aux, keep)
     return _finish(output, keep), vjp_fn

@@ -5,8 +5,10 @@ stacks the results at ``out_dims`` -- the values PyTorch's batching rules give,
 for every op and every control flow, nested vmaps included, and the graph
 through the selects and the stack keeps the result differentiable.  The cost
 is one call of ``func`` per element (PyTorch runs it once on batched
-tensors); ``jacrev``/``jacobian(vectorize=True)`` do not use this loop, they
-run one batched backward pass.
+tensors).  A function that knows its batched form runs it instead:
+``vmap(vjp_fn)`` with the batch in front of every cotangent is one batched
+backward pass; ``jacrev``/``jacobian(vectorize=True)`` do not use this loop
+either.
 
 ``randomness``: ``"error"`` (PyTorch's default) raises PyTorch's error at the
 first random draw inside ``func``; ``"different"`` draws anew for each
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 from ..tensor import Tensor
 from . import _pytree
+from .transforms import Transformed
 
 _RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. Please either use the 'same' or "
                  "'different' randomness flags on vmap or perform the randomness operation out of vmap")
@@ -43,6 +46,11 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
 
     def wrapped(*args, **kwargs):
         dims, size = _check_inputs(name, in_dims, args)
+        batched = getattr(func, "_batched", None) if isinstance(func, Transformed) else None
+        if batched is not None and not kwargs and out_dims == 0 and all(d == 0 for d in dims):
+            result = batched(*args)       # e.g. vmap(vjp_fn): one batched backward pass
+            if result is not None:
+                return result
         if size == 0:
             raise ValueError(f"vmap({name}): agrad cannot map over a dimension of size 0 (it calls {name} once per "
                              "element)")
@@ -53,7 +61,6 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             results.append(_run(func, _pytree.unflatten(sample, spec), kwargs, randomness, state))
         return _stack(name, results, out_dims, size)
 
-    from .transforms import Transformed
     return Transformed(wrapped, name)
 
 
