@@ -119,7 +119,10 @@ X3 = [0.3, 0.5, 0.7]
 UNARY_DOMAIN = {"acosh": (1.2, 3.0), "relu": (-1.0, -0.1), "abs": (-1.0, -0.1), "sign": (-1.0, -0.1),
                 "sgn": (-1.0, -0.1)}
 #: ops whose derivative (not the op) has no symbolic form, and why
-NO_FORM = {"XlogyBackward0": "MaskedFillBackward0 (its formula's guard for x == 0)"}
+NO_FORM = {"HardsigmoidBackward0": "its derivative is hardsigmoid_backward, which PyTorch does not "
+                                   "differentiate (torch::autograd::NotImplemented)"}
+#: ops PyTorch cannot differentiate twice (the second derivative raises PyTorch's error)
+NO_SECOND = {"HardsigmoidBackward0"}
 
 #: node name -> (script, params, sets); the scripts use the op (the rest is + and *)
 CASES = {
@@ -185,6 +188,21 @@ CASES = {
     "Atan2Backward0": ("y = atan2(x, x*x + 1).sum()", {"x": X3}, None),
     "GeluBackward0": ("y = (F.gelu(x)**2).sum()", {"x": X3}, None),
     "GeluBackwardBackward0": ("y = F.gelu(x * w).sum()", {"x": X3, "w": 0.7}, None),
+    "ClampBackward1": ("y = (clamp(x, 0.35, 0.65)**2).sum() + (clamp(x, min=0.4) * x).sum()", {"x": X3}, None),
+    "ClampBackward0": ("y = (clamp(x, x*x, x + 0.1)**2).sum()", {"x": X3}, None),
+    "MaximumBackward0": ("y = (maximum(x, 1 - x)**2).sum()", {"x": X3}, None),
+    "MinimumBackward0": ("y = (minimum(x, 1 - x)**2).sum()", {"x": X3}, None),
+    "HardtanhBackward0": ("y = (F.hardtanh(x*4 - 2)**2).sum() + F.relu6(x*10).sum()", {"x": X3}, None),
+    "LeakyReluBackward0": ("y = (F.leaky_relu(x - 0.5, 0.2)**2).sum()", {"x": X3}, None),
+    "SoftplusBackward0": ("y = (F.softplus(x, 2.0, 1.0)**2).sum()", {"x": X3}, None),
+    "EluBackward0": ("y = (F.elu(x - 0.5, 0.5)**2).sum() + F.selu(x - 0.5).sum()", {"x": X3}, None),
+    "SiluBackward0": ("y = (F.silu(x)**2).sum()", {"x": X3}, None),
+    "MishBackward0": ("y = (F.mish(x)**2).sum()", {"x": X3}, None),
+    "LogSigmoidBackward0": ("y = (F.logsigmoid(x)**2).sum()", {"x": X3}, None),
+    "HardsigmoidBackward0": ("y = (F.hardsigmoid(x*8 - 4)**2).sum()", {"x": X3}, None),
+    "HardswishBackward0": ("y = (F.hardswish(x*8 - 4)**2).sum()", {"x": X3}, None),
+    "MaskedFillBackward0": ("y = (x.masked_fill(x > 0.5, 2.0)**2).sum()", {"x": X3}, None),
+    "MaskedFillBackward1": ("y = (x.masked_fill(x > 0.5, w)**2).sum()", {"x": X3, "w": 0.3}, None),
 }
 
 
@@ -207,6 +225,10 @@ def _cases():
 @pytest.mark.parametrize("order", [1, 2])
 def test_expression_is_the_gradient(name, script, params, sets, domain, order):
     assert script is not None, f"{name} reads as an expression but has no case in CASES"
+    if order == 2 and name in NO_SECOND:
+        with pytest.raises(RuntimeError, match="is not implemented"):
+            check_property(script, params, sets, order=order, domain=domain)
+        return
     r, checked = check_property(script, params, sets, order=order, domain=domain)
     missing = [d for d in r.derivatives if d.expr is None]
     for d in missing:

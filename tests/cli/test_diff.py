@@ -79,16 +79,23 @@ def test_every_width(width):
 
 
 def test_no_symbolic_form_names_the_op_and_keeps_the_value():
-    r = agrad("diff", "-e", "y = F.hardtanh(x*w).sum()", "--param", "x=[0.5, 2.0]", "--param", "w=1.0",
-              "--format", "text", "-q")
+    args = ("diff", "-e", "y = (x*w).norm()", "--param", "x=[3.0, 4.0]", "--param", "w=1.0")
+    r = agrad(*args, "--format", "text", "-q")
     assert r.code == 0
-    assert "dy/dx: no symbolic form: the derivative of HardtanhBackward0 uses a mask" in r.stdout
-    assert "= [1., 0.]" in r.stdout
-    obj = agrad("diff", "-e", "y = F.hardtanh(x*w).sum()", "--param", "x=[0.5, 2.0]", "--param", "w=1.0",
-                "--format", "json").json()
-    d = obj["derivatives"][0]
-    assert d["symbolic"] is False and d["expr"] is None and "HardtanhBackward0" in d["reason"]
-    assert d["value"] == [1.0, 0.0]
+    assert "dy/dx: no symbolic form: LinalgVectorNormBackward0 has no symbolic form" in r.stdout
+    assert "= [0.6000, 0.8000]" in r.stdout
+    d = agrad(*args, "--format", "json").json()["derivatives"][0]
+    assert d["symbolic"] is False and d["expr"] is None and "LinalgVectorNormBackward0" in d["reason"]
+    assert d["value"] == [0.6, 0.8]
+
+
+def test_masks_read_as_comparisons():
+    r = agrad("diff", "-e", "y = F.hardtanh(x).sum()", "--param", "x=[0.5, 2.0]", "--format", "text", "-q")
+    assert r.stdout == "dy/dx = (x > -1) & (x < 1)\n      = [1., 0.]\n"
+    r = agrad("diff", "-e", "y = F.leaky_relu(x).sum()", "--param", "x=[0.5, -2.0]", "--format", "text", "-q")
+    assert r.stdout.splitlines()[0] == "dy/dx = where(x > 0, 1, 0.01)"
+    r = agrad("diff", "-e", "y = x**w", "--param", "x=2.0", "--param", "w=3.0", "--format", "text", "-q")
+    assert r.stdout.splitlines()[::2] == ["dy/dx = w*x**(w - 1)", "dy/dw = x**w*log(x)"]
 
 
 CUBE = """

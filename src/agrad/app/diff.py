@@ -47,6 +47,7 @@ class Capture:
         self.script_consts = {}  # id -> the object, kept alive so the id stays unique
         self.in_backward = False
         self.current = None
+        self.masks = {}  # id(mask tensor) and id(its array) -> (op name, operands, mask)
 
     def __call__(self, node, inputs, outputs, call):
         if call is None or node in self.calls:
@@ -79,14 +80,24 @@ class Capture:
         """engine.observers: the node whose formula runs next."""
         self.current = node
 
+    def mask(self, name, operands, result):
+        """ops.comparison.mask_hooks: where a comparison's (or logical op's) mask came from."""
+        entry = (name, operands, result)
+        self.masks[id(result)] = entry
+        self.masks[id(result._data)] = entry
+
     def __enter__(self):
         from ..autograd import graph
+        from ..ops import comparison
         graph.record_hooks.append(self)
+        comparison.mask_hooks.append(self.mask)
         return self
 
     def __exit__(self, *exc):
         from ..autograd import graph
+        from ..ops import comparison
         graph.record_hooks.remove(self)
+        comparison.mask_hooks.remove(self.mask)
         return False
 
 
@@ -157,15 +168,40 @@ def _threshold_backward(a, info, shape):
     return sx.where(sx.compare(">", x, _scalar(_attr(info, "threshold"))), g, sx.num(0.0), shape)
 
 
+_COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
 def _where(a, info, shape, tr):
-    cond = _attr(info, "condition")
+    return _select_where(_attr(info, "condition"), a[0], a[1], shape, tr)
+
+
+def _masked_fill(a, info, shape, tr):  # a where the mask holds, else the input
+    value = sx.num(float(np.asarray(_attr(info, "fill")))) if len(a) == 1 else a[1]
+    return _select_where(_attr(info, "mask"), value, a[0], shape, tr)
+
+
+def _select_where(cond, then, other, shape, tr):
+    """``where(cond, then, other)`` with ``cond`` a mask array (an attribute of the node)."""
+    mask = tr.capture.masks.get(id(cond))
+    if mask is not None and mask[2]._data is cond:
+        if _equality_guard(mask, tr.capture.masks) and not np.asarray(cond).any():
+            # a special value the formula guards (pow's "0 where base == 0", maximum's ties):
+            # an equality holds nowhere near these inputs, so it reads as the other branch
+            return sx.bcast(other, shape)
+        return sx.where(tr.mask_expr(mask), then, other, shape)
     if id(cond) not in tr.capture.script_consts:
-        # a mask the backward formula made: only a guard that does not apply here (a special
-        # value where the mask holds, pow's "0 where base == 0") reads as the other branch
-        if np.asarray(cond).any() or tr.node.next_functions[0][0] is not None:
-            raise NoSymbolicForm(tr._formula_blame(tr.node, "a mask"))
-        return sx.bcast(a[1], shape)
-    return sx.where(tr.constant(cond, None, bool_ok=True), a[0], a[1], shape)
+        raise NoSymbolicForm(tr._formula_blame(tr.node, "a mask"))
+    return sx.where(tr.constant(cond, None, bool_ok=True), then, other, shape)
+
+
+def _equality_guard(entry, masks) -> bool:
+    """Whether a mask is an equality (``a == b``), alone or and-ed with other conditions."""
+    name, operands, _ = entry
+    if name == "eq":
+        return True
+    if name == "logical_and":
+        return any(_equality_guard(masks[id(o)], masks) for o in operands if id(o) in masks)
+    return False
 
 
 def _select(a, info, shape):
@@ -188,6 +224,39 @@ def _logsumexp(a, info, shape):
 
 def _binary(name):
     return lambda a, i, s: sx.call(name, (a[0], a[1]), s, pointwise=True)
+
+
+def _xlogy(a, info, shape):
+    if a[0].kind == "num" and a[0].data != 0:  # xlogy(c, y) = c*log(y) for c != 0
+        return sx.mul(a[0], sx.call("log", (a[1],), a[1].shape, pointwise=True))
+    return sx.call("xlogy", (a[0], a[1]), shape, pointwise=True)
+
+
+def _clamp1(a, info, shape):
+    lo, hi = _attr(info, "min"), _attr(info, "max")
+    kw = tuple((k, float(v)) for k, v in (("min", lo), ("max", hi)) if v is not None)
+    return sx.call("clamp", (a[0],), shape, kwargs=kw, pointwise=True)
+
+
+def _functional(name, *attrs, defaults=()):
+    """An nn.functional activation: ``F.name(a, attr=value...)`` (attributes at their defaults left out)."""
+    def rule(a, info, shape):
+        kw = []
+        for k, d in zip(attrs, defaults or (None,) * len(attrs)):
+            v = _attr(info, k)
+            if v is not None and v != d:
+                kw.append((k, v))
+        return sx.call(f"F.{name}", (a[0],), shape, kwargs=tuple(kw), pointwise=True)
+    return rule
+
+
+def _elu(a, info, shape):
+    alpha, scale, inner = (float(_attr(info, k, 1.0)) for k in ("alpha", "scale", "input_scale"))
+    if inner != 1.0:
+        raise NoSymbolicForm("EluBackward0 with an input scale has no symbolic form")
+    if scale != 1.0:  # selu
+        return sx.call("F.selu", (a[0],), shape, pointwise=True)
+    return sx.call("F.elu", (a[0],), shape, kwargs=(("alpha", alpha),) if alpha != 1.0 else (), pointwise=True)
 
 
 _SQRT1_2 = 0.7071067811865476  # 1/sqrt(2)
@@ -312,14 +381,24 @@ RULES = {
     "StackBackward0": lambda a, i, s: sx.joined("stack", a, _attr(i, "dim"), s),
     "SoftmaxBackward0": _softmax("softmax"), "LogSoftmaxBackward0": _softmax("log_softmax"),
     "LogsumexpBackward0": _logsumexp,
-    "XlogyBackward0": _binary("xlogy"), "HypotBackward0": _binary("hypot"),
+    "XlogyBackward0": _xlogy, "HypotBackward0": _binary("hypot"),
+    "ClampBackward1": _clamp1, "ClampBackward0": lambda a, i, s: sx.call("clamp", tuple(a), s, pointwise=True),
+    "MaximumBackward0": _binary("maximum"), "MinimumBackward0": _binary("minimum"),
+    "HardtanhBackward0": _functional("hardtanh", "min_val", "max_val", defaults=(-1.0, 1.0)),
+    "LeakyReluBackward0": _functional("leaky_relu", "negative_slope", defaults=(0.01,)),
+    "SoftplusBackward0": _functional("softplus", "beta", "threshold", defaults=(1.0, 20.0)),
+    "EluBackward0": _elu,
+    "SiluBackward0": _functional("silu"), "MishBackward0": _functional("mish"),
+    "LogSigmoidBackward0": _functional("logsigmoid"), "HardsigmoidBackward0": _functional("hardsigmoid"),
+    "HardswishBackward0": _functional("hardswish"),
     "LogaddexpBackward0": _binary("logaddexp"), "Logaddexp2Backward0": _binary("logaddexp2"),
     "Atan2Backward0": _binary("atan2"),
     "GeluBackward0": _gelu, "GeluBackwardBackward0": _gelu_backward,
 }
 
 #: rules that also need the translator (constants from attributes)
-_RULES_TR = {"WhereBackward0": _where, "SliceBackwardBackward0": _embed}
+_RULES_TR = {"WhereBackward0": _where, "SliceBackwardBackward0": _embed,
+             "MaskedFillBackward0": _masked_fill, "MaskedFillBackward1": _masked_fill}
 
 
 def _unary_functions() -> dict:
@@ -361,6 +440,9 @@ class Translator:
         from ..tensor import Tensor
         if value is None:
             return sx.num(0.0)
+        m = self.capture.masks.get(id(value))
+        if m is not None and m[2] is not None and (m[2] is value or m[2]._data is value):
+            return self.mask_expr(m)
         if isinstance(value, Tensor):
             name = self.names.get(id(value))
             if name is not None:
@@ -417,6 +499,27 @@ class Translator:
         if arr.size and (arr == arr.reshape(-1)[0]).all():
             return sx.num(float(arr.reshape(-1)[0]), arr.shape)
         return self._named_constant(("array", arr.shape, arr.dtype.str, arr.tobytes()), arr)
+
+    def mask_expr(self, entry):
+        """A comparison (``x > 0``) or logical op of masks, from what it was computed from."""
+        from ..tensor import Tensor
+        name, operands, result = entry
+        args = []
+        for o in operands:
+            if isinstance(o, Tensor):
+                args.append(self.tensor(o) if o._requires_grad else self.constant(o, None, bool_ok=True))
+            else:
+                args.append(sx.num(float(o)))
+        op = _COMPARE.get(name)
+        if op is not None:
+            return sx.compare(op, args[0], args[1])
+        if name == "logical_and":
+            return sx.logical_and(args[0], args[1])
+        if name == "logical_or":
+            return sx.logical_or(args[0], args[1])
+        if name == "logical_not":
+            return sx.logical_not(args[0])
+        raise NoSymbolicForm(f"a mask made by {name} has no symbolic form")
 
     def _named_constant(self, key, arr):
         name = self._const_names.get(key)

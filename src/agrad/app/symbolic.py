@@ -26,8 +26,8 @@ import numpy as np
 
 # kinds: num (data: float), var (data: name), add, mul, pow (base, exponent),
 # call (data: (name, extras, kwargs, pointwise)), bcast, matmul, cmp (data: op),
-# and (&), index (data: "[0, 1:3]"), ref (data: a CSE name; printing only)
-_POINTWISE = {"add", "mul", "pow", "cmp", "and"}
+# and (&), or (|), not (~), index (data: "[0, 1:3]"), ref (data: a CSE name; printing only)
+_POINTWISE = {"add", "mul", "pow", "cmp", "and", "or", "not"}
 
 
 class Expr:
@@ -282,6 +282,10 @@ def where(cond, a, b, shape):
         return bcast(a, shape)
     if cond.kind == "num":
         return bcast(a if cond.data else b, shape)
+    if is_num(a, 1.0) and is_num(b, 0.0):  # where(c, 1, 0) is the mask itself
+        return bcast(cond, shape)
+    if is_num(a, 0.0) and is_num(b, 1.0):
+        return bcast(logical_not(cond), shape)
     return call("where", (cond, a, b), shape, pointwise=True)
 
 
@@ -291,6 +295,17 @@ def compare(op, a, b):
 
 def logical_and(a, b):
     return _make("and", None, (_strip(a), _strip(b)), broadcast(a.shape, b.shape))
+
+
+def logical_or(a, b):
+    return _make("or", None, (_strip(a), _strip(b)), broadcast(a.shape, b.shape))
+
+
+def logical_not(a):
+    if a.kind == "cmp":  # ~(x > 0) is x <= 0
+        flip = {">": "<=", "<": ">=", ">=": "<", "<=": ">", "==": "!=", "!=": "=="}[a.data]
+        return _make("cmp", flip, a.args, a.shape)
+    return _make("not", None, (_strip(a),), a.shape)
 
 
 def matmul(a, b, shape):
@@ -556,6 +571,12 @@ class _Printer:
             a = self.expr(e.args[0], 1)[0]
             b = self.expr(e.args[1], 1)[0]
             return self.conj(a, b), 0.5
+        if k == "or":
+            a = self.expr(e.args[0], 0.4)[0]
+            b = self.expr(e.args[1], 0.4)[0]
+            return self.disj(a, b), 0.3
+        if k == "not":
+            return self.negation(self.expr(e.args[0], 4)[0]), 3.5
         if k == "index":
             return self.indexed(self.fitted(e.args[0], 9)[0], e.data), 9
         name, extras, kwargs, pointwise = e.data
@@ -649,6 +670,12 @@ class _Text(_Printer):
     def conj(self, a, b):
         return f"{a} & {b}"
 
+    def disj(self, a, b):
+        return f"{a} | {b}"
+
+    def negation(self, a):
+        return f"~{a}"
+
     def pow_text(self, b, x):
         return f"{b}**{x}"
 
@@ -732,6 +759,12 @@ class _Latex(_Printer):
 
     def conj(self, a, b):
         return rf"{a} \land {b}"
+
+    def disj(self, a, b):
+        return rf"{a} \lor {b}"
+
+    def negation(self, a):
+        return rf"\lnot {a}"
 
     def pow_text(self, b, x):
         return f"{{{b}}}^{{{x}}}"

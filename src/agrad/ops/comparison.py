@@ -36,6 +36,18 @@ ModeResult = _return_type("mode")
 # comparisons and logic: no gradient
 # ---------------------------------------------------------------------------
 
+#: Callables ``hook(name, operands, result)`` told of every comparison and logical op
+#: (results that need no gradient, so the graph does not record them): tools that read
+#: a backward formula's masks, such as ``agrad diff``.
+mask_hooks: list = []
+
+
+def _told(name, operands, result):
+    for hook in mask_hooks:
+        hook(name, operands, result)
+    return result
+
+
 def _compare(np_fn, name, aliases=()):
     def fn(input, other, *, out=None):
         ts, arrs = operands(input, other, name)
@@ -43,6 +55,8 @@ def _compare(np_fn, name, aliases=()):
             r = np_fn(*arrs)
         except ValueError:
             raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
+        if mask_hooks and out is None:
+            return _told(name, (input, other), Tensor._make(r))
         return finish_out(name, Tensor._make(r), out)
 
     fn.__name__ = name
@@ -61,9 +75,11 @@ ge = _compare(np.greater_equal, "ge", ("greater_equal",))
 def _logical(np_fn, name):
     def fn(input, other=None, *, out=None):
         if other is None:
-            return finish_out(name, Tensor._make(np_fn(input._data)), out)
+            r = Tensor._make(np_fn(input._data))
+            return _told(name, (input,), r) if mask_hooks and out is None else finish_out(name, r, out)
         ts, arrs = operands(input, other, name)
-        return finish_out(name, Tensor._make(np_fn(arrs[0], arrs[1])), out)
+        r = Tensor._make(np_fn(arrs[0], arrs[1]))
+        return _told(name, (input, other), r) if mask_hooks and out is None else finish_out(name, r, out)
 
     fn.__name__ = name
     export(name, method=True)(fn)
