@@ -163,9 +163,11 @@ def test_svg_collapses_runs_and_refs():
     ns = "{http://www.w3.org/2000/svg}"
     assert len(list(root.iter(f"{ns}g"))) == 8
     texts = ["".join(t.itertext()) for t in root.iter(f"{ns}text")]
-    assert any(t.startswith("×299 [SinBackward0 → Tanh") and t.endswith("…") for t in texts)
+    assert "×299 repeats of 4 nodes" in texts
+    assert "[SinBackward0 → TanhBackward0" in texts and "→ AddBackward0 → MulBackward0]" in texts
     titles = ["".join(t.itertext()) for t in root.iter(f"{ns}title")]
-    assert "×299 [SinBackward0 → TanhBackward0 → AddBackward0 → MulBackward0]" in titles  # uncut
+    assert any(t.startswith("×299 [SinBackward0 → TanhBackward0 → AddBackward0 → MulBackward0]\n#5–#1200")
+               for t in titles)  # uncut
     assert "↑#4" in texts  # the run's MulBackward0 nodes take w (#4): a reference, not an edge
 
 

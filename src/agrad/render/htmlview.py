@@ -36,7 +36,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..autograd.graph import AccumulateGrad
-from .graphview import GraphModel, _saved_info, fmt_outputs, fmt_shape
+import numpy as np
+
+from .graphview import GraphModel, fmt_outputs, fmt_shape
 
 PAGE = Path(__file__).with_name("page")
 
@@ -105,28 +107,30 @@ def page_data(model: GraphModel, target: str | None, grads=None) -> str:
     saveds = _Interner(())
     slots = _Interner(())
     descs = _Interner(None)
-    node_desc, deltas, grad_tokens = [], [], []
-    edges, n_edges, at = model.edges, len(model.edges), 0  # sorted by (from, to, input)
+    node_desc, grad_tokens = [], []
+    n = len(model.nodes)
+    deltas, slot_of, counts = [], [], [0] * n
+    if model.edges:  # per node, its inputs in next_functions order: slots and id differences
+        e = np.array(model.edges, dtype=np.int64).reshape(-1, 3)  # (from, to, input)
+        e = e[np.lexsort((e[:, 2], e[:, 0]))]
+        deltas = (e[:, 1] - e[:, 0]).tolist()
+        slot_of = e[:, 2].tolist()
+        counts = np.bincount(e[:, 0], minlength=n).tolist()
+    one: dict = {}  # input index -> (index,): the common one-input slots
+    at = 0
     origins = model.origins
     made: dict = {}  # (type, outputs, origin, saved, slots) -> descriptor index
     keep = []  # the origins whose id() is in a key stay alive
     for gn in model.nodes:  # in id order
-        gid = gn.id
         node = gn.node
-        end = at
-        while end < n_edges and edges[end][0] == gid:
-            end += 1
-        if end - at == 1:
-            slot_key = (edges[at][2],)
-            deltas.append(edges[at][1] - gid)
-        elif end == at:
-            slot_key = ()
+        c = counts[gn.id]
+        if c == 1:
+            i = slot_of[at]
+            slot_key = one.get(i) or one.setdefault(i, (i,))
         else:
-            ins = sorted((idx, to) for _f, to, idx in edges[at:end])
-            slot_key = tuple(i for i, _t in ins)
-            deltas.extend(t - gid for _i, t in ins)
-        at = end
-        saved_raw = tuple(_saved_info(node))
+            slot_key = tuple(slot_of[at:at + c])
+        at += c
+        saved_raw = tuple(node.saved_tensors_info()) if node._saved else ()
         if isinstance(node, AccumulateGrad):
             key = None
         else:

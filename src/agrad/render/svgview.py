@@ -100,9 +100,26 @@ class TreeLayout:
         return lines, refs
 
 
+def _wrap(text: str) -> tuple[str, str]:
+    """``text`` on two lines of a box, broken before an arrow (the second cut if still too long)."""
+    if len(text) <= CHARS:
+        return text, ""
+    cut = text.rfind(" → ", 0, CHARS + 3)  # the arrow starts the second line
+    if cut <= 0:
+        return text[:CHARS], text[CHARS:]
+    return text[:cut], text[cut + 1:]
+
+
 def _curve(x1, y1, x2, y2) -> str:
     ym = (y1 + y2) / 2
     return f"M{x1:g},{y1:g}C{x1:g},{ym:g} {x2:g},{ym:g} {x2:g},{y2:g}"
+
+
+def where_of(lay: TreeLayout, e) -> str:
+    """``file:line:col`` of a node, or of a run's first node."""
+    gid = e[1] if e[0] == "n" else min(lay.ex.groups[e[1]][2])
+    o = lay.ex.model.nodes[gid].origin
+    return o.where_col if o is not None and o.where else ""
 
 
 def _box_lines(lay: TreeLayout, e, grads):
@@ -110,11 +127,10 @@ def _box_lines(lay: TreeLayout, e, grads):
     ex = lay.ex
     if e[0] == "g":
         count, names, ids = ex.groups[e[1]]
-        first = ex.model.nodes[min(ids)]
-        where = first.origin.where_col if first.origin is not None and first.origin.where else ""
-        return "grp", [(f"×{count} [" + " → ".join(names) + "]", "t"),
-                       (f"#{min(ids)}–#{max(ids)}, {len(ids):,} nodes", "m"),
-                       ("repeated run (collapsed)", ""), (where.rsplit("/", 1)[-1], "w")]
+        first_line, second_line = _wrap("[" + " → ".join(names) + "]")
+        return "grp", [(f"×{count} repeats of {len(names)} node" + ("s" if len(names) > 1 else ""), "t"),
+                       (first_line, ""), (second_line, ""),
+                       (f"#{min(ids)}–#{max(ids)}, {len(ids):,} nodes", "w")]
     gn = ex.model.nodes[e[1]]
     o = gn.origin
     g = grads.get(gn.node) if grads is not None else None
@@ -158,7 +174,8 @@ def render_svg(model: GraphModel, target: str | None, write, *, grads=None) -> N
         cls, lines = _box_lines(lay, e, grads)
         refs = lay.extra(e)[1]
         rx = 14 if "leaf" in cls else 6
-        tip = lines[0][0] if e[0] == "g" else "\n".join(t for t, _c in lines if t)
+        tip = "\n".join(lay.ex.group_label(e[1]) + [where_of(lay, e)] if e[0] == "g"
+                        else [t for t, _c in lines if t])
         out.append(f'<g class="{cls}" transform="translate({x:g},{y:g})"><title>{_esc(tip)}</title>'
                    f'<rect width="{BW}" height="{BH}" rx="{rx}"/>')
         ref_text = " ".join(("↑" if lay.depth[b] <= lay.depth[e] else "↓") + f"#{lay.key[b]}"

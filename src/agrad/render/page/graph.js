@@ -172,12 +172,13 @@
     let m, s;
     if (e >= N) {
       const g = e - N;
+      const names = D.groups[g][1].map((k) => S[k]);
       box.classList.add("grp");
-      t.textContent = groupTitle(g);
-      m = el("div", "m", groupRange(g));
-      s = el("div", "s", "click to expand");
-      w.textContent = shortWhere(gFirst[g]);
-      box.title = groupTitle(g);
+      t.textContent = TIMES + D.groups[g][0] + " repeats of " + names.length + " node" + (names.length > 1 ? "s" : "");
+      m = el("div", "m2", "[" + names.join(ARROW) + "]");
+      s = null;
+      w.textContent = groupRange(g);
+      box.title = groupTitle(g) + "\n" + shortWhere(gFirst[g]) + "\nclick to expand";
     } else {
       t.appendChild(el("span", "id", "#" + e + " "));
       t.appendChild(document.createTextNode(name(e)));
@@ -214,7 +215,7 @@
     if (refs.length > 3) w.insertBefore(el("span", "r", "+" + (refs.length - 3)), w.firstChild);
     box.appendChild(t);
     box.appendChild(m);
-    box.appendChild(s);
+    if (s) box.appendChild(s);
     box.appendChild(w);
     if (shownKids(e) || fold[e]) {
       const b = el("button", "tg", fold[e] ? "+" + commas(L.hidden[e]) : "\u2212");
