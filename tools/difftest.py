@@ -51,6 +51,7 @@ WARN_ONCE_PREFIXES = (
     "The use of `x.T` on tensors of dimension other than 2",
     "The reduce argument of torch.scatter with Tensor src is deprecated",
     "The use of `x.mT` on tensors of dimension",
+    "Using torch.cross without specifying the dim arg is deprecated",
 )
 _SUFFIX = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?\s*$", re.S)
 _ADDRESS = re.compile(r" at 0x[0-9a-f]+")

@@ -32,6 +32,11 @@ NON_LEAF_GRAD_WARNING = (
 LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 
 
+def _has_internal_overlap(data) -> bool:
+    """Whether two elements of ``data`` share memory (a stride-0 dimension of size > 1)."""
+    return any(stride == 0 and size > 1 for stride, size in zip(data.strides, data.shape))
+
+
 class Size(tuple):
     """torch.Size: a tuple of ints that prints as ``torch.Size([2, 3])``."""
 
@@ -303,11 +308,15 @@ class Tensor:
         self._vc[0] += 1
 
     # in-place machinery -----------------------------------------------------------
-    def _check_inplace(self, recorded: bool):
+    def _check_inplace(self, recorded: bool, overlap: str = "error"):
         """PyTorch's errors for an in-place change that autograd cannot allow.
 
         ``recorded``: the change will be recorded in the graph (grad mode on, and
-        this tensor or an argument requires grad)."""
+        this tensor or an argument requires grad). ``overlap``: what a write into
+        a tensor whose elements share memory (an expanded view) does, as in
+        PyTorch: ``"error"`` (TensorIterator's check), ``"allow"`` (fill_,
+        zero_) or the op's name, which warns that this use is deprecated
+        (index_put_, masked_fill_, index_fill_)."""
         if grad_mode._state["enabled"]:
             if self._requires_grad and self._grad_fn is None:
                 raise RuntimeError(LEAF_INPLACE_MESSAGE)
@@ -315,11 +324,22 @@ class Tensor:
             if recorded and base is not None and base._requires_grad and base._grad_fn is None:
                 raise RuntimeError(
                     "a view of a leaf Variable that requires grad is being used in an in-place operation.")
-        if self._data.ndim and not self._data.flags.writeable:
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers to a single "
-                "memory location. Please clone() the tensor before performing the operation."
-            )
+        data = self._data
+        if data.ndim and 0 in data.strides and _has_internal_overlap(data):
+            if overlap == "error":
+                raise RuntimeError(
+                    "unsupported operation: more than one element of the written-to tensor refers to a single "
+                    "memory location. Please clone() the tensor before performing the operation.")
+            if overlap != "allow":
+                what = "tensor[indices] = tensor" if overlap == "index_put_" else "tensor[mask] = scalar"
+                warnings.warn(
+                    f"Use of {overlap} on expanded tensors is deprecated. Please clone() the tensor before "
+                    f"performing this operation. This also applies to advanced indexing e.g. {what}",
+                    UserWarning, stacklevel=3)
+        if not data.flags.writeable and self._base is None:
+            # a read-only array that no other tensor shares (numpy's broadcast of a
+            # gradient, say): PyTorch's tensor would be writable, so own the memory
+            self._data = data.copy()
 
     def _snapshot(self):
         """A copy of this tensor at its current place in the graph (the value in-place ops save)."""
@@ -370,7 +390,16 @@ class Tensor:
                 raise RuntimeError(
                     f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(result.shape)}"
                 ) from None
-        self._data[...] = data
+        target = self._data
+        if 0 in target.strides and _has_internal_overlap(target):
+            # elements share memory (a write through an expanded view, which PyTorch
+            # allows for fill_ and index_put_): write only what the op changed
+            data = np.broadcast_to(data, target.shape)
+            changed = (target != data) & ~(np.isnan(target) & np.isnan(data)) if target.dtype.kind in "fc" \
+                else target != data
+            target[changed] = data[changed]
+        else:
+            target[...] = data
         self._vc[0] += 1
 
     # conversions ------------------------------------------------------------------

@@ -45,6 +45,7 @@ def export(*names, method=None, functional=None, linalg=None, torch=True):
 
     def deco(fn):
         own = names or (fn.__name__,)
+        _public_name(fn, own[0])
         if torch:
             for n in own:
                 FUNCTIONS[n] = fn
@@ -65,9 +66,17 @@ def method(*names):
     def deco(fn):
         for n in names or (fn.__name__,):
             METHODS[n] = fn
+        _public_name(fn, (names or (fn.__name__,))[0])
         return fn
 
     return deco
+
+
+def _public_name(fn, name):
+    """Give a function made inside a factory its public name, so Python's own
+    argument errors read ``sin() takes 1 positional argument ...`` as PyTorch's do."""
+    if "<locals>" in getattr(fn, "__qualname__", ""):
+        fn.__qualname__ = name
 
 
 class OpNode(Node):
@@ -260,7 +269,7 @@ def finish_out(fname, result, out):
     return out
 
 
-def inplace(fn):
+def inplace(fn, overlap="error", name=None):
     """The in-place form of ``fn(self, *args)``: same maths, written into ``self``.
 
     When the op is recorded, the node sees a snapshot of ``self`` as it was, so
@@ -268,18 +277,40 @@ def inplace(fn):
     value, history and a new version.
     """
 
+    code = getattr(fn, "__code__", None)
+    # PyTorch parses the arguments before any autograd check: a wrong count fails first
+    most = code.co_argcount - 1 if code is not None and not code.co_flags & 0x04 else None
+    required = () if most is None else code.co_varnames[1:1 + most - len(fn.__defaults__ or ())]
+    name = (name or fn.__name__) + "_"
+
     def method_(self, *args, **kwargs):
+        if most is not None and len(args) > most:
+            _too_many(name, most, len(args))
+        if len(args) < len(required):
+            _missing(name, required[len(args):], kwargs)
         recorded = graph._state["enabled"] and (self._requires_grad or _any_requires_grad(args, kwargs))
-        self._check_inplace(recorded)
+        self._check_inplace(recorded, overlap)
         if recorded and self._base is not None:
             from .inplace_view import inplace_through_view
             return inplace_through_view(self, fn, args, kwargs)
         src = self._snapshot() if recorded else self
         return self._write(fn(src, *args, **kwargs))
 
-    method_.__name__ = fn.__name__ + "_"
+    method_.__name__ = method_.__qualname__ = name
     method_.__doc__ = f"In-place version of :meth:`{fn.__name__}`."
     return method_
+
+
+def _too_many(name, most, given):
+    if most == 0:
+        raise TypeError(f"TensorBase.{name}() takes no arguments ({given} given)")
+    raise TypeError(f"{name}() takes {most + 1} positional argument{'s' if most else ''} but {given + 1} were given")
+
+
+def _missing(name, names, kwargs):
+    missing = [n for n in names if n not in kwargs]
+    if len(missing) == 1:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "{missing[0]}"')
 
 
 def _any_requires_grad(args, kwargs):

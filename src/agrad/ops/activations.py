@@ -19,8 +19,8 @@ import numpy as np
 from ..tensor import _scalar_name, _wrap_dim
 from ._op import METHODS, Op, export, inplace
 from .nn import check_floating, const
-from .pointwise import where
-from .unary import _calerf
+from .pointwise import _zeros_like, where
+from .unary import _calerf, _sigmoid_backward, _threshold_backward
 
 # ---------------------------------------------------------------------------
 # helpers
@@ -35,6 +35,58 @@ def _elementwise(name, fwd, saves=("self",)):
 
 def _scalar(a, v):
     return a.dtype.type(v)
+
+
+def _scalar_tail(out, g, x, value):
+    """PyTorch's CPU kernels run blocks of two AVX2 vectors (8 doubles, 16 floats) and
+    the remaining ``n % block`` elements with the scalar loop, and for some backward
+    kernels the two disagree where the input is NaN (the vector code takes the other
+    branch). ``out`` holds the vector result; NaN inputs in the tail get ``value(g)``."""
+    n = out.size
+    cut = n - n % (64 // out.dtype.itemsize)
+    if cut == n:
+        return out
+    xs = np.broadcast_to(x, out.shape).reshape(-1)[cut:]
+    nan = np.isnan(xs)
+    if nan.any():
+        out = np.array(out)
+        flat = out.reshape(-1)
+        flat[cut:][nan] = np.broadcast_to(value(g), out.shape).reshape(-1)[cut:][nan]
+    return out
+
+
+def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None):
+    """PyTorch's ``<op>_backward(grad_output, self, *attrs)`` as an op of its own.
+
+    The activation's derivative calls it, so a gradient taken with
+    ``create_graph=True`` shows PyTorch's node (``HardtanhBackwardBackward0``, ...)
+    with its two edges. ``fwd(g, x, **attrs)`` computes it on arrays, with
+    the conditions of PyTorch's vectorised CPU kernels (which decide where a NaN
+    input or an infinite gradient ends up). It is linear in ``grad_output``, so its derivative for
+    ``grad_output`` is itself; ``d_self(ctx, grad)`` gives the one for ``self``,
+    or zeros where derivatives.yaml says ``zeros_like(grad)`` (piecewise-linear
+    activations). ``nan_tail(g, **attrs)``: the scalar loop's result at a NaN
+    input, where it differs from the vector code's (see ``_scalar_tail``).
+    """
+
+    def forward(ctx, g, x, **kw):
+        out = np.asarray(fwd(g, x, **kw)).astype(g.dtype, copy=False)
+        return out if nan_tail is None else _scalar_tail(out, g, x, lambda g: nan_tail(g, **kw))
+
+    op = Op(name, forward,
+            inputs=("grad_output", second), internal=True,
+            saves=(second,) if d_self is None else ("grad_output", second),
+            saves_for=None if d_self is None else {"grad_output": (1,)})
+
+    @op.derivative
+    def _(ctx, grad):
+        kw = {a: getattr(ctx, a) for a in attrs}
+        g_out = op(grad, getattr(ctx, second), **kw) if ctx.needs(0) else None
+        if not ctx.needs(1):
+            return g_out, None
+        return g_out, _zeros_like(grad) if d_self is None else d_self(ctx, grad)
+
+    return op
 
 
 def _in_place(fn, input, *args):
@@ -64,10 +116,12 @@ _hardtanh = _elementwise("HardtanhBackward0",
                          lambda a, min_val, max_val: np.clip(a, _scalar(a, min_val), _scalar(a, max_val)))
 
 
-@_hardtanh.derivative
-def _(ctx, grad):
-    x = ctx.self
-    return grad * ((x > ctx.min_val) & (x < ctx.max_val))
+_hardtanh_backward = _backward_op(
+    "HardtanhBackwardBackward0",
+    lambda g, x, min_val, max_val: np.where((x > min_val) & (x < max_val), g, 0), ("min_val", "max_val"),
+    nan_tail=lambda g, **kw: g)
+_hardtanh.derivative(
+    lambda ctx, grad: _hardtanh_backward(grad, ctx.self, min_val=ctx.min_val, max_val=ctx.max_val))
 
 
 def _hardtanh_op(input, min_val, max_val):
@@ -106,11 +160,32 @@ def _elu_np(a, alpha, scale, input_scale):
     return np.where(a > 0, a * _scalar(a, scale), neg)
 
 
+def _elu_backward_np(g, x, alpha, scale, input_scale, is_result):
+    """elu_backward: the derivative at the input x, or read off the output (``is_result``)."""
+    if is_result:
+        neg = g * _scalar(g, input_scale) * (x + _scalar(x, alpha * scale))
+    else:
+        neg = g * _scalar(g, input_scale * alpha * scale) * np.exp(x * _scalar(x, input_scale))
+    return np.where(x > 0, g * _scalar(g, scale), neg)
+
+
+def _elu_double_backward(ctx, grad):
+    x, scale = ctx.self_or_result, ctx.input_scale
+    negative = (x < 0).type_as(grad)
+    if ctx.is_result:
+        return grad * ctx.grad_output * scale * negative
+    return _elu_backward(grad * ctx.grad_output * scale, x, alpha=ctx.alpha, scale=ctx.scale,
+                         input_scale=scale, is_result=False) * negative
+
+
+_ELU_ATTRS = ("alpha", "scale", "input_scale", "is_result")
+_elu_backward = _backward_op("EluBackwardBackward0", _elu_backward_np, _ELU_ATTRS, _elu_double_backward,
+                             second="self_or_result", nan_tail=lambda g, scale, **kw: g * _scalar(g, scale))
+
+
 def _elu_grad(ctx, grad, x):
     """elu_backward with is_result=False: derivative at the input x."""
-    pos = grad * ctx.scale
-    neg = grad * ((x * ctx.input_scale).exp() * (ctx.alpha * ctx.scale * ctx.input_scale))
-    return where(x > 0, pos, neg)
+    return _elu_backward(grad, x, alpha=ctx.alpha, scale=ctx.scale, input_scale=ctx.input_scale, is_result=False)
 
 
 def _elu_grad_result(ctx, grad, y):
@@ -120,8 +195,7 @@ def _elu_grad_result(ctx, grad, y):
             "In-place elu backward calculation is triggered with a negative slope which is not supported. "
             "This is caused by calling in-place forward function with a negative slope, please call "
             "out-of-place version instead.")
-    neg = grad * ((y + ctx.alpha * ctx.scale) * ctx.input_scale)
-    return where(y <= 0, neg, grad * ctx.scale)
+    return _elu_backward(grad, y, alpha=ctx.alpha, scale=ctx.scale, input_scale=ctx.input_scale, is_result=True)
 
 
 _elu = _elementwise("EluBackward0", _elu_np)
@@ -188,9 +262,10 @@ def _leaky_np(a, negative_slope):
 _leaky = _elementwise("LeakyReluBackward0", _leaky_np)
 
 
-@_leaky.derivative
-def _(ctx, grad):
-    return where(ctx.self > 0, grad, grad * ctx.negative_slope)
+_leaky_backward = _backward_op(
+    "LeakyReluBackwardBackward0", lambda g, x, negative_slope: np.where(x > 0, g, g * _scalar(g, negative_slope)),
+    ("negative_slope",))
+_leaky.derivative(lambda ctx, grad: _leaky_backward(grad, ctx.self, negative_slope=ctx.negative_slope))
 
 
 _leaky_ = _elementwise("LeakyReluBackward1", _leaky_np, saves=("result",))
@@ -204,7 +279,7 @@ def _(ctx, grad):
             "This is caused by calling in-place forward function with a negative slope, please call out-of-place "
             "version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting "
             "in-place leakRelu backward calculation with negative slope")
-    return where(ctx.result > 0, grad, grad * ctx.negative_slope)
+    return _leaky_backward(grad, ctx.result, negative_slope=ctx.negative_slope)
 
 
 @export(functional=True, torch=False)
@@ -444,11 +519,19 @@ _hardswish = _elementwise("HardswishBackward0",
                           lambda a: a * np.clip(a + _scalar(a, 3), 0, 6) / _scalar(a, 6))
 
 
-@_hardswish.derivative
-def _(ctx, grad):
+def _hardswish_backward_np(g, x):
+    mid = g * (x / _scalar(x, 3) + _scalar(x, 0.5))
+    return np.where(x <= -3, 0, np.where(x >= 3, g, mid))
+
+
+def _hardswish_double_backward(ctx, grad):
     x = ctx.self
-    mid = grad * (x / 3 + 0.5)
-    return where(x <= -3, 0.0, where(x < 3, mid, grad))
+    return where((x > -3.0) & (x < 3.0), grad * ctx.grad_output / 3.0, 0.0)
+
+
+_hardswish_backward = _backward_op("HardswishBackwardBackward0", _hardswish_backward_np,
+                                   d_self=_hardswish_double_backward, nan_tail=lambda g: g)
+_hardswish.derivative(lambda ctx, grad: _hardswish_backward(grad, ctx.self))
 
 
 def _simple_activation(op, kernel):
@@ -480,10 +563,22 @@ def _softplus_np(a, beta, threshold):
 _softplus = _elementwise("SoftplusBackward0", _softplus_np)
 
 
-@_softplus.derivative
-def _(ctx, grad):
+def _softplus_backward_np(g, x, beta, threshold):
+    bx = x * _scalar(x, beta)
+    with np.errstate(over="ignore"):
+        z = np.exp(bx)
+        return np.where(bx > threshold, g, g * z / (z + 1))
+
+
+def _softplus_double_backward(ctx, grad):
     bx = ctx.self * ctx.beta
-    return where(bx > ctx.threshold, grad, grad * bx.sigmoid())
+    return _sigmoid_backward(grad * ctx.grad_output, bx.sigmoid()) * (bx < ctx.threshold).type_as(grad) * ctx.beta
+
+
+_softplus_backward = _backward_op("SoftplusBackwardBackward0", _softplus_backward_np, ("beta", "threshold"),
+                                  _softplus_double_backward)
+_softplus.derivative(
+    lambda ctx, grad: _softplus_backward(grad, ctx.self, beta=ctx.beta, threshold=ctx.threshold))
 
 
 @export(functional=True, torch=False)
@@ -495,9 +590,20 @@ def softplus(input, beta=1.0, threshold=20.0):
 _logsigmoid = _elementwise("LogSigmoidBackward0", lambda a: -np.logaddexp(0, -a))
 
 
-@_logsigmoid.derivative
-def _(ctx, grad):
-    return grad * (-ctx.self).sigmoid()
+def _logsigmoid_backward_np(g, x):
+    z = np.exp(-np.abs(x))
+    negative = x < 0
+    return g * (np.where(negative, 1, 0) - np.where(negative, 1, -1) * (z / (1 + z)))
+
+
+def _logsigmoid_double_backward(ctx, grad):
+    z = ctx.self.sigmoid()
+    return grad * ctx.grad_output * (z - 1) * z
+
+
+_logsigmoid_backward = _backward_op("LogSigmoidBackwardBackward0", _logsigmoid_backward_np,
+                                    d_self=_logsigmoid_double_backward)
+_logsigmoid.derivative(lambda ctx, grad: _logsigmoid_backward(grad, ctx.self))
 
 
 @export(functional=True, torch=False)
@@ -530,13 +636,16 @@ _hardshrink = _elementwise("HardshrinkBackward0",
                            lambda a, lambd: np.where((a > lambd) | (a < -lambd), a, 0))
 
 
-def _shrink_derivative(ctx, grad):
-    x = ctx.self
-    return grad * ((x > ctx.lambd) | (x < -ctx.lambd))
+def _shrink_backward_np(g, x, lambd):
+    return np.where((x > lambd) | (x < -lambd), g, 0)
 
 
-_softshrink.derivative(_shrink_derivative)
-_hardshrink.derivative(_shrink_derivative)
+_softshrink_backward = _backward_op("SoftshrinkBackwardBackward0", _shrink_backward_np, ("lambd",),
+                                    nan_tail=lambda g, **kw: g)
+_hardshrink_backward = _backward_op("HardshrinkBackwardBackward0", _shrink_backward_np, ("lambd",),
+                                    nan_tail=lambda g, **kw: g)
+_softshrink.derivative(lambda ctx, grad: _softshrink_backward(grad, ctx.self, lambd=ctx.lambd))
+_hardshrink.derivative(lambda ctx, grad: _hardshrink_backward(grad, ctx.self, lambd=ctx.lambd))
 
 
 @export(functional=True, torch=False)
@@ -563,7 +672,7 @@ _threshold_ = _elementwise("ThresholdBackward1", _threshold_np)
 
 
 def _threshold_derivative(ctx, grad):
-    return grad * (ctx.self > ctx.threshold)
+    return _threshold_backward(grad, ctx.self, threshold=ctx.threshold)
 
 
 _threshold.derivative(_threshold_derivative)

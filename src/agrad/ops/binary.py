@@ -39,7 +39,7 @@ def atan2(input, other, *, out=None):
 
 
 method("atan2_")(inplace(atan2))
-method("arctan2_")(inplace(atan2))
+method("arctan2_")(inplace(atan2, name="arctan2"))
 
 
 @binary(np.hypot, "hypot", saves=("self", "other", "result"))

@@ -13,7 +13,6 @@ Results with several parts are ``torch.return_types`` named tuples.
 
 from __future__ import annotations
 
-import collections
 import math
 import numbers
 import warnings
@@ -23,13 +22,8 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._op import FUNCTIONS, LINALG, METHODS, Op, export
+from ._return_types import return_type as _return_type
 from .nn import const
-
-
-def _return_type(name, fields):
-    t = collections.namedtuple(name, fields)
-    t.__module__ = "torch.return_types"
-    return t
 
 
 SvdResult = _return_type("linalg_svd", ["U", "S", "Vh"])

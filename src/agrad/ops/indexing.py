@@ -13,7 +13,7 @@ import numpy as np
 from .._limits import check_numel
 from ..autograd import _dual as _forward_ad
 from ..autograd import graph
-from ..tensor import Size, Tensor, _wrap_dim
+from ..tensor import Size, Tensor, _has_internal_overlap, _wrap_dim
 from ._op import Op, export, method
 from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
@@ -352,16 +352,35 @@ def _selects_all(index, shape) -> bool:
         return False
 
 
+def _setitem_value(value, shape):
+    """The value as PyTorch's setitem writes it: leading size-1 dims stripped (a view,
+    ViewBackward0), then, for a basic index (``shape``: the slice's), expanded to the
+    slice (ExpandBackward0); advanced indexing views only when something is stripped."""
+    stripped = value.shape
+    while stripped and stripped[0] == 1:
+        stripped = stripped[1:]
+    if shape is None:
+        return value if stripped == value.shape else value.view(stripped)
+    value = value.view(stripped)
+    return value if stripped == shape else value.expand(shape)
+
+
 def setitem(self, index, value):
     if _selects_all(index, self.shape) and isinstance(value, (Tensor, numbers.Number, np.number, np.bool_)):
         # PyTorch writes into the tensor itself: fill_ for a number or 0-d tensor, else copy_
         from .views import copy_, fill_
         if not isinstance(value, Tensor):
             value = Tensor._make(np.asarray(value))
+        elif value.ndim and value.shape != self.shape:
+            value = _setitem_value(value, self.shape)
         (fill_ if value.ndim == 0 else copy_)(self, value)
         return
-    self._check_inplace(graph.is_recording((self, value if isinstance(value, Tensor) else None)))
+    advanced = _is_advanced(index)
+    self._check_inplace(graph.is_recording((self, value if isinstance(value, Tensor) else None)),
+                        "index_put_" if advanced else "allow")
     np_index = _to_numpy_index(index, self.ndim)
+    if not advanced and _has_internal_overlap(self._data[np_index]):  # copy_ into the slice checks it
+        getitem(self.detach(), index)._check_inplace(False)
     target_shape = getitem(self.detach(), index)._data.shape
     if isinstance(value, Tensor):
         v = value
@@ -371,15 +390,10 @@ def setitem(self, index, value):
         varr = np.asarray(value, self._data.dtype)
     else:
         raise TypeError(f"can't assign a {type(value).__name__} to a {type(self).__name__}")
-    basic = not _is_advanced(index)
-    if basic and varr.ndim > len(target_shape):
-        # a basic index writes with copy_: leading size-1 dims of the value are dropped first
-        drop = 0
-        while drop < varr.ndim - len(target_shape) and varr.shape[drop] == 1:
-            drop += 1
-        varr = varr.reshape(varr.shape[drop:])
-        if v is not None:
-            v = v.view(varr.shape)  # PyTorch's graph shows the value's ViewBackward0
+    basic = not advanced
+    if v is not None and v.ndim and (advanced or varr.shape != target_shape):
+        v = _setitem_value(v, target_shape if basic else None)
+        varr = v._data.astype(self._data.dtype, copy=False)
     try:
         np.broadcast_to(varr, target_shape)
     except ValueError:

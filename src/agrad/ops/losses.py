@@ -542,7 +542,8 @@ def torch_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0)
 
 def _hinge_embedding(input, target, margin, reduction):
     zeros = const(np.zeros(input.shape, input._data.dtype))
-    margin_clamp = clamp_min(margin - input, 0)
+    # ATen's ``margin - self``: a wrapped-number tensor minus self (SubBackward0, not Rsub)
+    margin_clamp = clamp_min(const(np.asarray(margin, input._data.dtype)) - input, 0)
     out_margin = where(target != 1, margin_clamp, zeros)
     out_self = where(target != -1, input, zeros)
     return apply_reduction(out_margin + out_self, reduction)

@@ -724,8 +724,10 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 @export(functional=True)
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """||x1 - x2 + eps||_p along the last dim (ATen: at::norm, NormBackward1)."""
-    diff = add_scalar(x1 - x2, eps)
-    check_floating(diff, "norm")
+    diff = x1 - x2
+    if not diff.dtype.is_floating_point:  # an integer difference + eps promotes to the default dtype
+        diff = diff.to(dtypes.get_default_dtype())
+    diff = add_scalar(diff, eps)
     dim = -1 if max(x1.ndim, x2.ndim) else None
     return _norm1(diff, ord=float(p), axes=_norm_axes(dim, diff.ndim), keepdim=keepdim, dtype=diff._data.dtype)
 

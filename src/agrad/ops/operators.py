@@ -14,7 +14,7 @@ from ._op import inplace, method
 from .factories import is_agrad_array as _is_agrad_array
 from .comparison import (bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, ge, gt, le, logical_and,
                          logical_not, logical_or, logical_xor, lt, ne)
-from .pointwise import (_rsub, add, check_operand, div, floor_divide, floor_divide_, mul, neg, operands, pow,
+from .pointwise import (_rsub, add, check_operand, check_sub, div, floor_divide, floor_divide_, mul, neg, operands, pow,
                         reciprocal, remainder, sub)
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
 
@@ -35,6 +35,7 @@ def _swap(fn, self, other):
 
 def _rsub_method(self, other):
     check_operand(other, "rsub")
+    check_sub(self, other)
     ts, arrs = operands(self, other, "rsub")
     return _rsub.apply((ts[0],), (arrs[0], arrs[1]), {})
 

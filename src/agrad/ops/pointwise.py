@@ -188,6 +188,20 @@ def _(ctx, grad):
     return -grad, None
 
 
+def _is_bool(x):
+    return x.dtype is dtypes.bool_ if type(x) is Tensor else type(x) is bool
+
+
+def check_sub(a, b):
+    """PyTorch's refusal to subtract booleans (sub, rsub, ``-``)."""
+    if _is_bool(a) or _is_bool(b):
+        if _is_bool(a) and _is_bool(b):
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                               "Use the `^` or `logical_xor()` operator instead.")
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
 @export(method=True)
 def add(input, other, *, alpha=1, out=None):
     """input + alpha * other."""
@@ -201,11 +215,8 @@ def add(input, other, *, alpha=1, out=None):
 @export("sub", "subtract", method=True)
 def sub(input, other, *, alpha=1, out=None):
     """input - alpha * other."""
+    check_sub(input, other)
     ts, arrs = operands(input, other, "sub")
-    if ts[0].dtype is dtypes.bool_ and ts[1].dtype is dtypes.bool_:
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. "
-            "Use the `^` or `logical_xor()` operator instead.")
     result = _scalar_overload(_sub_scalar, ts, arrs) if alpha == 1 else None
     if result is None:
         result = _sub.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else _NO_ATTRS)
@@ -438,8 +449,35 @@ def full_like_scalar(like, value, d):
     return Tensor._make(np.array(value, d.numpy))
 
 
+#: C++ type names: what PyTorch's clamp_ with number bounds prints for its output type
+_CPP_NAMES = {"uint8": "unsigned char", "int8": "signed char", "int16": "short int", "int32": "int",
+              "int64": "long int", "bool": "bool", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+              "float32": "float", "float64": "double"}
+
+
+def _clamp_inplace(fn, name):
+    """clamp_ & co.: with number bounds PyTorch's cast check names the C++ type."""
+    method_ = inplace(fn, name=name)
+
+    def clamp_(self, *args, **kwargs):
+        try:
+            return method_(self, *args, **kwargs)
+        except RuntimeError as e:
+            bounds = list(args) + list(kwargs.values())
+            text = str(e)
+            tail = f"desired output type {_scalar_name(self.dtype)}"
+            if text.startswith("result type") and text.endswith(tail) and not any(
+                    isinstance(b, Tensor) for b in bounds):
+                raise RuntimeError(text[: -len(_scalar_name(self.dtype))] + _CPP_NAMES[self.dtype.name]) from None
+            raise
+
+    clamp_.__name__ = clamp_.__qualname__ = name + "_"
+    return clamp_
+
+
 method("clip")(clamp)
-method("clamp_", "clip_")(inplace(clamp))
+method("clamp_")(_clamp_inplace(clamp, "clamp"))
+method("clip_")(_clamp_inplace(clamp, "clip"))
 
 
 def _one_sided_clamp(name, np_fn, keep, bound_wins):
@@ -465,7 +503,7 @@ def _one_sided_clamp(name, np_fn, keep, bound_wins):
 
     fn.__name__ = name
     export(name, method=True)(fn)
-    method(name + "_")(inplace(fn))
+    method(name + "_")(_clamp_inplace(fn, name))
     return fn
 
 
@@ -557,7 +595,7 @@ def masked_fill(input, mask, value):
     return _masked_fill0.apply((input,), (a,), {"mask": m, "fill": value})
 
 
-method("masked_fill_")(inplace(masked_fill))
+method("masked_fill_")(inplace(masked_fill, overlap="masked_fill_"))
 
 
 @export(method=True)

@@ -261,14 +261,19 @@ def argmin(input, dim=None, keepdim=False):
 
 @export(method=True)
 def all(input, dim=None, keepdim=False):
-    axes = None if dim is None else dims(dim, input.ndim)
-    return Tensor._make(np.all(input._data, axis=axes, keepdims=keepdim and dim is not None))
+    return _logical_reduction(np.all, input, dim, keepdim)
 
 
 @export(method=True)
 def any(input, dim=None, keepdim=False):
+    return _logical_reduction(np.any, input, dim, keepdim)
+
+
+def _logical_reduction(fn, input, dim, keepdim):
+    """all/any: bool, except that PyTorch keeps uint8 for uint8 input (a legacy rule)."""
     axes = None if dim is None else dims(dim, input.ndim)
-    return Tensor._make(np.any(input._data, axis=axes, keepdims=keepdim and dim is not None))
+    out = fn(input._data, axis=axes, keepdims=keepdim and dim is not None)
+    return Tensor._make(np.asarray(out, np.uint8) if input._data.dtype == np.uint8 else out)
 
 
 @export(method=True)

@@ -431,7 +431,7 @@ def scatter_add(input, dim, index, src, *, out=None):
 method("scatter_")(inplace(scatter))
 method("scatter_add_")(inplace(scatter_add))
 method("index_add_")(inplace(index_add))
-method("index_fill_")(inplace(index_fill))
+method("index_fill_")(inplace(index_fill, overlap="index_fill_"))
 method("index_copy_")(inplace(index_copy))
 
 

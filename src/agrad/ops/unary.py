@@ -127,8 +127,9 @@ _threshold_backward = Op("ThresholdBackwardBackward0",
 
 
 @_threshold_backward.derivative
-def _(ctx, grad):
-    return _threshold_backward(grad, ctx.self, threshold=ctx.threshold), None
+def _(ctx, grad):  # derivatives.yaml: self gets zeros_like(grad)
+    return (_threshold_backward(grad, ctx.self, threshold=ctx.threshold) if ctx.needs(0) else None,
+            _zeros_like(grad) if ctx.needs(1) else None)
 
 
 @unary(np.abs, float_out=False, exports=("abs", "absolute"))
@@ -367,7 +368,7 @@ def rad2deg(ctx, grad):
 for _alias, _fn in {"arcsin": asin, "arccos": acos, "arctan": atan, "arcsinh": asinh,
                     "arccosh": acosh, "arctanh": atanh}.items():
     export(_alias, method=True)(_fn)
-    method(_alias + "_")(inplace(_fn))
+    method(_alias + "_")(inplace(_fn, name=_alias))
 
 
 @export(method=True)
@@ -396,7 +397,7 @@ def _rounding(np_fn, fname, aliases=()):
     api = unary(kernel, saves=(), float_out=False, exports=(fname,) + aliases)(derivative)
     for alias in aliases:
         method(alias)(api)
-        method(alias + "_")(inplace(api))
+        method(alias + "_")(inplace(api, name=alias))
     return api
 
 

@@ -296,7 +296,16 @@ def unsqueeze(input, dim):
 
 # expand --------------------------------------------------------------------------
 
-_expand = Op("ExpandBackward0", lambda ctx, a, shape: np.broadcast_to(a, shape), jvp="linear")
+def _expand_fwd(ctx, a, shape):
+    """A view of ``a`` with stride 0 along the expanded dimensions, writable when
+    ``a`` is (PyTorch lets fill_ and index_put_ write through it)."""
+    view = np.broadcast_to(a, shape)
+    if not a.flags.writeable:
+        return view
+    return np.lib.stride_tricks.as_strided(a, view.shape, view.strides)
+
+
+_expand = Op("ExpandBackward0", _expand_fwd, jvp="linear")
 
 
 @_expand.derivative
@@ -534,7 +543,7 @@ def new_tensor(input, data, *, dtype=None, device=None, requires_grad=False):
 @method("zero_")
 def zero_(input):
     from ._op import inplace
-    return inplace(lambda s: _zero.apply((s,), (s._data,), {}))(input)
+    return inplace(lambda s: _zero.apply((s,), (s._data,), {}), overlap="allow")(input)
 
 
 _zero = Op("ZeroBackward0", lambda ctx, a: np.zeros_like(a), jvp="linear")
@@ -551,8 +560,8 @@ def fill_(input, value):
         if value.ndim:
             raise RuntimeError(
                 f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions.")
-        return inplace(lambda s, v: _fill3.apply((s, v), (s._data, v._data), {}))(input, value)
-    return inplace(lambda s, v: _fill2.apply((s,), (s._data,), {"value": v}))(input, value)
+        return inplace(lambda s, v: _fill3.apply((s, v), (s._data, v._data), {}), overlap="allow")(input, value)
+    return inplace(lambda s, v: _fill2.apply((s,), (s._data,), {"value": v}), overlap="allow")(input, value)
 
 
 _fill2 = Op("FillBackward2", lambda ctx, a, value: np.full_like(a, value), jvp="element_wise")
