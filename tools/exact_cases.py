@@ -162,4 +162,11 @@ CASES = [
          ["b = torch.tensor([True, False])", "x = torch.tensor([[0.25], [0.5]], requires_grad=True)"],
          ["torch.ones(2) - True", "b - 1", "1 - b", "b - b", "torch.tensor([1, 2]) - False", "b.sub_(1)",
           "(x ** b).sum().backward()"]),
+    case("multi-output-view-inplace",
+         ["x = torch.ones(4, 2, requires_grad=True)", "r = x * 1", "y = torch.ones(4)",
+          "with torch.no_grad():\n    s = r.split(1)\n    v = r[0]", "flags = (v.requires_grad, v.is_leaf)"],
+         ["r.split(1)[0].fill_(0.5)", "r.chunk(2)[1].mul_(2)", "r.unbind(0)[2].add_(1)", "r.split([1, 3])[1].zero_()",
+          "r.tensor_split(2)[0].zero_()", "torch.split(r, 2)[1][0].zero_()", "r.split(1)[0].detach().zero_()",
+          "r.split(1)[0].__setitem__(0, 1.)", "y.split(1)[0].zero_()", "s[0].mul_(2)", "v.mul_(2)", "flags",
+          "v.grad_fn"]),
 ]

@@ -63,7 +63,7 @@ class Tensor:
 
     __slots__ = (
         "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_accumulator",
-        "_vc", "_base", "_view_src", "_retains", "_fw", "__weakref__",
+        "_vc", "_base", "_view_src", "_view_meta", "_retains", "_fw", "__weakref__",
     )  # _fw: the tangent inside a forward-AD dual level (unset outside: autograd.forward_ad)
     __array_priority__ = 1000  # ndarray ⊕ Tensor defers to Tensor's reflected operators
 
@@ -177,18 +177,37 @@ class Tensor:
         return self._grad_fn
 
     # views ------------------------------------------------------------------------
-    def _make_view_of(self, input):
-        """Mark this tensor as a view of ``input``'s data (sharing its version counter)."""
+    def _make_view_of(self, input, multi=False):
+        """Mark this tensor as a view of ``input``'s data (sharing its version counter).
+
+        Also how PyTorch will judge an in-place change to it (its CreationMeta):
+        ``"no_grad"`` for a view made with grad mode off, ``"multi"`` for an output
+        of split/chunk/unbind (and views of it), else None."""
         base = input if input._base is None else input._base
         self._base = base
         self._vc = input._vc
         self._view_src = base._grad_fn
+        if not grad_mode._state["enabled"]:
+            self._view_meta = "no_grad"
+            if base._requires_grad:  # PyTorch: a leaf that requires grad, as its base does
+                self._requires_grad = True
+        elif multi:
+            self._view_meta = "multi"
+        else:
+            self._view_meta = input._view_meta if input._base is not None else None
 
     def _refresh_view(self):
         """A view of a base whose history was rewritten in place since the view was
         made is differentiated through the base, as PyTorch does (AsStridedBackward0)."""
         base = self._base
         if base._grad_fn is not self._view_src and base._requires_grad:
+            if self._view_meta == "no_grad":
+                raise RuntimeError(
+                    "A view was created in no_grad mode and its base or another view of its base has been "
+                    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
+                    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
+                    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
+                    "or both outside (if you want the inplace to be tracked).")
             from .ops.inplace_view import regenerate_view
             regenerate_view(self)
 
@@ -318,9 +337,11 @@ class Tensor:
         zero_) or the op's name, which warns that this use is deprecated
         (index_put_, masked_fill_, index_fill_)."""
         if grad_mode._state["enabled"]:
+            base = self._base
+            if recorded and base is not None and self._view_meta is not None:
+                self._check_view_meta()
             if self._requires_grad and self._grad_fn is None:
                 raise RuntimeError(LEAF_INPLACE_MESSAGE)
-            base = self._base
             if recorded and base is not None and base._requires_grad and base._grad_fn is None:
                 raise RuntimeError(
                     "a view of a leaf Variable that requires grad is being used in an in-place operation.")
@@ -340,6 +361,22 @@ class Tensor:
             # a read-only array that no other tensor shares (numpy's broadcast of a
             # gradient, say): PyTorch's tensor would be writable, so own the memory
             self._data = data.copy()
+
+    def _check_view_meta(self):
+        """PyTorch's refusal of an in-place change to a view it cannot rebase."""
+        if self._view_meta == "no_grad":
+            raise RuntimeError(
+                "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+                "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+                "code by moving both the view and the inplace either both inside the no_grad block (if you "
+                "don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+        fn = self.grad_fn
+        if fn is not None:
+            name = type(fn).__name__.rstrip("0123456789").removesuffix("Backward")
+            raise RuntimeError(
+                f"Output {self._output_nr} of {name} is a view and is being modified inplace. This view is the "
+                "output of a function that returns multiple views. Such functions do not allow the output views "
+                "to be modified inplace. You should replace the inplace operation by an out-of-place one.")
 
     def _snapshot(self):
         """A copy of this tensor at its current place in the graph (the value in-place ops save)."""

@@ -376,6 +376,9 @@ def setitem(self, index, value):
         (fill_ if value.ndim == 0 else copy_)(self, value)
         return
     advanced = _is_advanced(index)
+    if not advanced and self._base is not None and self._view_meta == "multi" and graph.is_recording(
+            (self, value if isinstance(value, Tensor) else None)):
+        getitem(self, index)._check_view_meta()  # PyTorch writes into the slice, a view of the view
     self._check_inplace(graph.is_recording((self, value if isinstance(value, Tensor) else None)),
                         "index_put_" if advanced else "allow")
     np_index = _to_numpy_index(index, self.ndim)

@@ -32,9 +32,9 @@ def _is_int(t):
 
 
 def _as_views(outs, input):
-    """Mark ``outs`` as views of ``input`` (sharing its version counter)."""
+    """Mark ``outs``, the outputs of one multi-view op (split, chunk), as views of ``input``."""
     for o in outs:
-        o._make_view_of(input)
+        o._make_view_of(input, multi=True)
     return outs
 
 

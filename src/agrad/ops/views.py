@@ -647,5 +647,5 @@ def unbind(input, dim=0):
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     outs = _unbind.apply((input,), (input._data,), {"dim": d})
     for o in outs:
-        o._make_view_of(input)
+        o._make_view_of(input, multi=True)
     return outs
