@@ -179,6 +179,9 @@ def eval_cmd(**kw):
 @click.option("-o", "--output", "output", metavar="FILE", type=click.Path(dir_okay=False, writable=False),
               help="Write the result to FILE instead of standard output (with --format auto, "
                    "the format follows FILE's suffix: .html, .svg, .json, .dot, .mmd).")
+@click.option("--versions", is_flag=True,
+              help="After the graph: each tensor modified in place, its versions with the statement "
+                   "that made each, and the saved tensors that expect a version of it.")
 def graph_cmd(**kw):
     """Show the autograd graph behind the target, from the root down to the leaves.
 
@@ -187,6 +190,25 @@ def graph_cmd(**kw):
     """
     from .app.commands import run_graph
     return _contained("graph", run_graph, kw)
+
+
+@cli.command("trace", epilog=EXAMPLES)
+@_input_options(("auto", "rich", "text", "json"))
+@click.option("--limit", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Show the first N steps only.")
+@click.option("--node", "node", type=click.IntRange(min=0), default=None, metavar="ID",
+              help="Show only the step of node #ID (the ids of agrad graph).")
+@click.option("--expand", is_flag=True, help="Show every step: no collapsed runs (×N [...]).")
+def trace_cmd(**kw):
+    """Replay the backward pass step by step, in the engine's order.
+
+    Per step: the node, the gradients in, the gradient out along each edge,
+    the saved tensors read (with versions), the hooks that fired and what they
+    returned, and each AccumulateGrad result.  The script's last backward pass,
+    else an automatic target.backward().
+    """
+    from .app.commands import run_trace
+    return _contained("trace", run_trace, kw)
 
 
 @cli.command("check", epilog=EXAMPLES)
@@ -259,7 +281,7 @@ def _wants_json(args) -> bool:
 
 def _command_of(args):
     for a in args:
-        if a in ("eval", "graph", "check", "diff", "jacobian", "hessian"):
+        if a in ("eval", "graph", "check", "diff", "jacobian", "hessian", "trace"):
             return a
         if not a.startswith("-"):
             return None

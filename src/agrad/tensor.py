@@ -17,6 +17,7 @@ from . import dtypes
 from ._limits import check_numel
 from .autograd import _dual as forward_ad, grad_mode
 from .autograd.graph import RemovableHandle, leaf_node
+from .autograd.graph import version_observers as _version_observers
 
 _BY_NP = dtypes._BY_NP
 _fw_active = forward_ad._ACTIVE
@@ -438,6 +439,9 @@ class Tensor:
         else:
             target[...] = data
         self._vc[0] += 1
+        if _version_observers:
+            for obs in _version_observers:
+                obs(self)
 
     # conversions ------------------------------------------------------------------
     def item(self):

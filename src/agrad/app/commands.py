@@ -44,6 +44,9 @@ def _empty_json(command, error: dict) -> dict:
     if command in ("jacobian", "hessian"):
         from ..render.matrixview import matrix_json
         return matrix_json(error=error)
+    if command == "trace":
+        return {"ok": False, "target": None, "passes": 0, "total_steps": 0, "steps": [], "runs": [],
+                "versions": [], "error": error}
     return {"ok": False, "error": error}
 
 
@@ -274,7 +277,8 @@ def _graph(req, kw, out) -> int:
         kw = {**kw, "saved": True, "grads": True}
     live = _Live(req, out, show_output=False)
     anomaly = kw.get("anomaly", False)
-    s, usage = _start(req, kw, observe_grads=kw["grads"], anomaly=anomaly)
+    versions = kw.get("versions", False)
+    s, usage = _start(req, kw, observe_grads=kw["grads"], anomaly=anomaly, versions=versions)
     if usage is not None:
         return _usage(out, "graph", usage, anomaly)
     if s.error is not None:
@@ -321,6 +325,8 @@ def _graph(req, kw, out) -> int:
     saved = kw["saved"]
     if fmt == "json":
         obj = graphview.graph_json(model, s.target_name, saved=saved, grads=grads, expand=expand)
+        if versions:
+            obj["versions"] = _version_records(s, model)
         obj["error"] = None
         code = _anomaly_json(obj, s, EXIT_OK) if anomaly else EXIT_OK
         out.json(obj)
@@ -337,12 +343,35 @@ def _graph(req, kw, out) -> int:
         svgview.render_svg(model, s.target_name, out.raw, grads=grads)
     elif fmt == "rich":
         _graph_rich(out, model, saved, grads)
+        if versions:
+            _versions_text(out, s, model)
     else:
         buf = []
         graphview.render_text(model, buf.append, saved=saved, grads=grads, width=out.width)
         if buf:
             out.raw("\n".join(buf) + "\n")
+        if versions:
+            _versions_text(out, s, model)
     return _anomaly_text(out, s, EXIT_OK) if anomaly else EXIT_OK
+
+
+def _version_records(s, model) -> list:
+    from .versions import version_records
+    return version_records(s.versions, s.namespace if s.result is not None else {}, model.id_of)
+
+
+def _versions_text(out, s, model) -> None:
+    """The version timeline after a graph or trace (``--versions``)."""
+    from ..render import traceview, versionview
+    records = _version_records(s, model)
+    if not records:
+        out.info("agrad: no tensor was modified in place")
+        return
+    lines = versionview.text_lines(records, out.width)
+    if out.format == "rich":
+        _lines_rich(out, lines, traceview.STYLES)
+    else:
+        out.raw("".join(head + "".join(t for t, _s in parts) + "\n" for head, parts in lines))
 
 
 def _suggest(s) -> str:
@@ -391,6 +420,104 @@ def _graph_rich(out, model, saved, grads) -> None:
             text.append(piece, style=STYLES.get(style) or None)
         n += 1
         if n >= 2000:  # print in batches: one huge Text is slow to lay out
+            console.print(text, soft_wrap=True)
+            text = Text(no_wrap=True, overflow="ignore")
+            n = 0
+    if n:
+        console.print(text, soft_wrap=True)
+
+
+# ------------------------------------------------------------------ trace
+
+def run_trace(req, kw) -> int:
+    from ..tensor import Tensor
+    from ..render import graphview, traceview
+    from .session import auto_backward, leaf_names, origin_fn
+
+    out = _output(kw)
+    fmt = out.format
+    live = _Live(req, out, show_output=False)
+    s, usage = _start(req, kw, trace=True)
+    if usage is not None:
+        return _usage(out, "trace", usage)
+    rec = s.trace
+    if s.error is None:
+        if fmt != "json":
+            _show_warnings(out, s.warnings[live.warned:])
+        t = s.target
+        if not s.result.backward_ran:
+            if not isinstance(t, Tensor) or not t._requires_grad:
+                what = "no tensor" if s.target_name is None else f"{s.target_name}, which "
+                why = ("the script bound no tensor" if s.target_name is None else
+                       f"the target {s.target_name} " + ("is not a tensor" if not isinstance(t, Tensor)
+                                                         else "does not require grad"))
+                return _usage(out, "trace", f"nothing to trace: the script ran no backward pass and {why}"
+                              + _suggest(s))
+            n_warn = len(s.warnings)
+            b = auto_backward(s, retain_graph=True)
+            out.info(b.note)
+            if fmt != "json":
+                _show_warnings(out, s.warnings[n_warn:])
+        else:
+            _target_note(out, s)
+    elif fmt != "json":
+        _show_warnings(out, s.warnings[live.warned:])
+    steps = rec.steps
+    # ids as agrad graph gives them for the node where the pass started (the target's, when the
+    # pass started from the target)
+    root = steps[0].node if steps else None
+    model = graphview.GraphModel(root, origins=origin_fn(s) if s.result is not None else None,
+                                 leaf_names=leaf_names(s).get, collapse=True,
+                                 max_depth=graphview.depth_for_width(out.width))
+    node_id = kw.get("node")
+    if node_id is not None and not (0 <= node_id < len(model.nodes)):
+        return _usage(out, "trace", f"--node {node_id}: the graph has nodes #0–#{len(model.nodes) - 1}"
+                      if model.nodes else f"--node {node_id}: there is no graph")
+    view = traceview.TraceView(steps, model, limit=kw.get("limit"), node_id=node_id,
+                               collapse=not kw.get("expand"), failed=s.error is not None)
+    code = EXIT_OK if s.error is None else _script_error_code(s.error)
+    if fmt == "json":
+        from ..render.evalview import error_json
+        obj = traceview.trace_json(view, s.target_name, rec.passes)
+        obj["versions"] = _version_records(s, model)
+        obj["ok"] = s.error is None
+        obj["error"] = error_json(s.error) if s.error is not None else None
+        out.json(obj)
+        return code
+    header = _trace_header(rec, view)
+    if fmt == "rich":
+        _lines_rich(out, traceview.text_lines(view, out.width, header), traceview.STYLES)
+    else:
+        out.raw("".join(head + "".join(t for t, _s in parts) + "\n"
+                        for head, parts in traceview.text_lines(view, out.width, header)))
+    if s.versions is not None and s.versions.timelines:
+        _versions_text(out, s, model)
+    if s.error is not None:
+        out.flush()
+        _show_error(out, s.error)
+    return code
+
+
+def _trace_header(rec, view) -> str:
+    if not rec.passes:
+        return "no backward pass ran"
+    which = f"backward pass {rec.passes} of {rec.passes}" if rec.passes > 1 else "the backward pass"
+    return f"{which}: {view.total} steps in the engine's order"
+
+
+def _lines_rich(out, lines, styles) -> None:
+    from rich.text import Text
+    console = out.console
+    text = Text(no_wrap=True, overflow="ignore")
+    n = 0
+    for head, parts in lines:
+        if n:
+            text.append("\n")
+        text.append(head, style="dim")
+        for piece, style in parts:
+            text.append(piece, style=styles.get(style) or None)
+        n += 1
+        if n >= 2000:
             console.print(text, soft_wrap=True)
             text = Text(no_wrap=True, overflow="ignore")
             n = 0

@@ -389,9 +389,10 @@ def _ReplayStdin(buffer, tty, encoding="utf-8"):  # noqa: N802 - a class made on
     return cls(buffer, tty, encoding)
 
 
-_VIEWS = {"eval": "..render.evalview", "graph": "..render.graphview",
-          "check": "..render.checkview", "diff": "..render.diffview", "jacobian": "..render.matrixview",
-          "hessian": "..render.matrixview"}
+_VIEWS = {"eval": ("..render.evalview", ".anomaly"), "graph": ("..render.graphview", ".anomaly"),
+          "check": ("..render.checkview",), "diff": ("..render.diffview",),
+          "jacobian": ("..render.matrixview",), "hessian": ("..render.matrixview",),
+          "trace": ("..render.traceview", ".trace")}
 
 
 def prepare(command: str | None = None) -> None:
@@ -408,8 +409,8 @@ def prepare(command: str | None = None) -> None:
         parser._fast_parser()
     except Exception:  # the child then builds it without a cache: slower, still right
         pass
-    if command in _VIEWS:
-        importlib.import_module(_VIEWS[command], __package__)
+    for name in _VIEWS.get(command, ()):
+        importlib.import_module(name, __package__)
     if command in ("jacobian", "hessian"):
         from . import derivatives  # noqa: F401
 

@@ -68,6 +68,8 @@ class Session:
         self.interp = interp
         self.observer = None  # the --grads observer, installed again for the automatic backward
         self.anomaly = None  # the --anomaly watch (app.anomaly.AnomalyWatch), likewise
+        self.trace = None  # agrad trace's recorder (app.trace.TraceRecorder), likewise
+        self.versions = None  # app.versions.VersionRecorder: who bumped each version
 
     @property
     def namespace(self) -> dict:
@@ -256,7 +258,8 @@ class _GradObserver:
 # ------------------------------------------------------------------ the run
 
 def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
-                record_calls=False, anomaly=False, capture=None) -> Session:
+                record_calls=False, anomaly=False, capture=None, trace=False,
+                versions=False) -> Session:
     """Run the script of ``req``; the target is chosen, nothing else is done yet."""
     import contextlib
 
@@ -294,6 +297,13 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
             stack.enter_context(observer)
         if watch is not None:
             stack.enter_context(watch)
+        from .versions import VersionRecorder
+        # always: an in-place error names the statement that broke it (only in-place ops pay)
+        versions_rec = stack.enter_context(VersionRecorder(saves=versions or trace))
+        recorder_t = None
+        if trace:
+            from .trace import TraceRecorder
+            recorder_t = stack.enter_context(TraceRecorder())
         if record_calls:
             from .check import Recorder
             recorder = stack.enter_context(Recorder())
@@ -305,6 +315,8 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
         result = lang.run(sources, bindings, timeout=req.timeout, max_elements=max_el,
                           on_output=req.on_output, on_warning=req.on_warning)
     _agrad_hints(result.error)
+    from .versions import version_hint
+    version_hint(result.error, versions_rec)
     s = Session(req, result, sources, bindings, stdout=result.stdout,
                 warnings=list(result.warnings), error=result.error,
                 origins=origin_rec.where, interp=result.interpreter)
@@ -312,6 +324,8 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
         s.grads = observer.grads
         s.observer = observer
     s.anomaly = watch
+    s.trace = recorder_t
+    s.versions = versions_rec
     if recorder is not None:
         s.calls = recorder.calls
     s.roots = roots
@@ -416,7 +430,7 @@ def _run_backward(s: Session, t, retain_graph: bool) -> None:
     where = _assignment_of(s, s.target_name)
     import contextlib
     with warnings.catch_warnings(record=True) as caught, (s.observer or contextlib.nullcontext()), \
-            (s.anomaly or contextlib.nullcontext()):
+            (s.anomaly or contextlib.nullcontext()), (s.trace or contextlib.nullcontext()):
         warnings.simplefilter("always")
         try:
             t.backward(retain_graph=retain_graph or None)
@@ -427,6 +441,10 @@ def _run_backward(s: Session, t, retain_graph: bool) -> None:
             s.error = ScriptError(type(exc).__name__, str(exc), source=src, line=line,
                                   column=None, source_line=text or "", exc=exc)
             s.error.auto_backward = True
+        if s.error is not None:
+            from .versions import version_hint
+            _agrad_hints(s.error)
+            version_hint(s.error, s.versions)
     if interp is not None and len(interp.out) > before:
         s.stdout += "".join(interp.out[before:])
     for w in caught:

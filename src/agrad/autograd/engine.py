@@ -40,6 +40,17 @@ observers: list = []
 #: its outputs it was given, ``grads_in`` one gradient (or None) per input edge.
 apply_observers: list = []
 
+#: Callables ``observer(node, kind, index, fn, returned)`` told of each hook the
+#: engine runs (``agrad trace``): ``kind`` "tensor" (``register_hook`` of the
+#: tensor that is output ``index``), "pre" (``node.register_prehook``) or "post"
+#: (``node.register_hook``); ``returned`` what the hook returned (None: kept).
+#: Only nodes with hooks pay for it.
+hook_observers: list = []
+
+#: Callables ``observer(node, grad)`` told after an AccumulateGrad node added the
+#: arriving ``grad`` into its leaf's ``.grad``.
+accumulate_observers: list = []
+
 
 def _collect(roots):
     """Dependency counts of every node reachable from ``roots``, iteratively."""
@@ -97,6 +108,8 @@ def _run_tensor_hooks(node, idx, grad):
     if hooks:
         for fn in list(hooks.values()):
             new = fn(grad)
+            for obs in hook_observers:
+                obs(node, "tensor", idx, fn, new)
             if new is not None:
                 grad = new
     return grad
@@ -156,6 +169,8 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             if type(node) is AccumulateGrad:
                 if accumulate and 0 in grads:
                     _accumulate(node, grads[0], create_graph, seeds)
+                    for obs in accumulate_observers:
+                        obs(node, grads[0])
             elif needed is None or node in needed:
                 n_out = len(node._out_meta)
                 out_grads = [grads.get(0)] if n_out == 1 else [grads.get(i) for i in range(n_out)]
@@ -163,6 +178,8 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                 if node._hooks:
                     for fn in list(node._hooks.values()):
                         new = fn(tuple(in_grads), tuple(out_grads))
+                        for obs in hook_observers:
+                            obs(node, "post", None, fn, new)
                         if new is not None:
                             in_grads = tuple(new)
                 for obs in apply_observers:
@@ -219,6 +236,8 @@ def _inspect(node, grads, create_graph):
         if hooks:
             for fn in list(hooks.values()):
                 new = fn(tuple(grads.get(i) for i in range(len(node._out_meta))))
+                for obs in hook_observers:
+                    obs(node, "pre", None, fn, new)
                 if new is not None:
                     grads = {i: g for i, g in enumerate(new) if g is not None}
     if node._retained:

@@ -120,13 +120,15 @@ class SavedTensor:
             if fn is not None:
                 short = re.sub(r"Backward\d*$", "", fn.name())
                 where = f", which is output {t._output_nr} of {short},"
-            raise RuntimeError(
+            err = RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [torch.{kind} [{dims}]]{where} is at version {now}; expected "
                 f"version {self.version} instead. Hint: enable anomaly detection to find the "
                 "operation that failed to compute its gradient, with "
                 "torch.autograd.set_detect_anomaly(True, check_nan=False)."
             )
+            err.agrad_stale = (node, self.name, self.version, t)  # for tools: which slot, which tensor
+            raise err
         return t
 
     def _unpack_hooked(self, node):
@@ -385,6 +387,11 @@ record_hooks: list = []
 #: tensor made from data (``tensor``, ``full``), the string ``"tensor"``.
 #: Empty unless a tool installs one; the ops test the list before calling.
 forward_observers: list = []
+
+#: Callables ``observer(tensor)`` told after an in-place change (an in-place op,
+#: an indexed assignment, ``out=``, an optimizer step) gave ``tensor`` (and every
+#: view sharing its version counter) a new version: ``agrad graph --versions``.
+version_observers: list = []
 
 
 def record(node: Node, inputs, outputs, saves=None, call=None) -> None:

@@ -266,6 +266,8 @@ def finish_out(fname, result, out):
         out._data = np.empty(result.shape, out._data.dtype)
     out._data[...] = result._data
     out._vc[0] += 1
+    for obs in graph.version_observers:
+        obs(out)
     return out
 
 

@@ -412,6 +412,8 @@ def setitem(self, index, value):
         self._vc[0] += 1
         if _fw_active[0]:
             _forward_ad.setitem_tangent(self, np_index, v)
+        for obs in graph.version_observers:
+            obs(self)
         return
     src = v if v is not None else Tensor._make(varr)
     op = _index_put if _is_advanced(index) else _copy_slices

@@ -17,6 +17,7 @@ from itertools import chain
 import numpy as np
 
 from ..autograd import grad_mode
+from ..autograd.graph import version_observers
 from ..tensor import Tensor
 
 __all__ = ["Optimizer", "required"]
@@ -72,6 +73,8 @@ def write(t: Tensor, array) -> None:
     else:
         t._data = np.array(array, dtype=data.dtype)
     t._vc[0] += 1
+    for obs in version_observers:
+        obs(t)
 
 
 def zeros_like(p: Tensor) -> Tensor:
