@@ -179,6 +179,9 @@ def eval_cmd(**kw):
 @click.option("-o", "--output", "output", metavar="FILE", type=click.Path(dir_okay=False, writable=False),
               help="Write the result to FILE instead of standard output (with --format auto, "
                    "the format follows FILE's suffix: .html, .svg, .json, .dot, .mmd).")
+@click.option("--flow", is_flag=True,
+              help="After the graph: the norm of the gradient that reached each node, flagging "
+                   "vanishing (< 1e-7 of the root's) and exploding (> 1e4) flow.")
 @click.option("--versions", is_flag=True,
               help="After the graph: each tensor modified in place, its versions with the statement "
                    "that made each, and the saved tensors that expect a version of it.")
@@ -219,6 +222,8 @@ def trace_cmd(**kw):
 @click.option("--rtol", type=click.FloatRange(min=0), default=1e-3, show_default=True)
 @click.option("--samples", type=click.IntRange(min=0), default=64, show_default=True,
               help="Elements checked per leaf (sampled); 0 checks all.")
+@click.option("--nodes", is_flag=True,
+              help="Also check each node's backward alone (float64) and name the first wrong one.")
 def check_cmd(**kw):
     """Check the target's gradients against central differences, in float64.
 

@@ -168,9 +168,10 @@ class Replay:
         self.custom_nodes = {}  # original custom node -> replayed node (from the last recorded replay)
         self.custom_inputs = {}  # original custom node -> replayed input tensors
 
-    def run(self, leaf_tensors: dict):
-        """The replayed target (a float64 tensor); ``leaf_tensors``: leaf node -> tensor."""
-        values = {}
+    def run(self, leaf_tensors: dict, values=None):
+        """The replayed target (a float64 tensor); ``leaf_tensors``: leaf node -> tensor.
+        ``values`` (a dict) receives every node's outputs: ``(node, index) -> tensor``."""
+        values = {} if values is None else values
         for leaf, t in leaf_tensors.items():
             values[(leaf, 0)] = t
         for n in self.order:

@@ -278,7 +278,8 @@ def _graph(req, kw, out) -> int:
     live = _Live(req, out, show_output=False)
     anomaly = kw.get("anomaly", False)
     versions = kw.get("versions", False)
-    s, usage = _start(req, kw, observe_grads=kw["grads"], anomaly=anomaly, versions=versions)
+    flow = kw.get("flow", False)
+    s, usage = _start(req, kw, observe_grads=kw["grads"] or flow, anomaly=anomaly, versions=versions)
     if usage is not None:
         return _usage(out, "graph", usage, anomaly)
     if s.error is not None:
@@ -295,7 +296,7 @@ def _graph(req, kw, out) -> int:
         t = None
     elif t is not None:
         _target_note(out, s)
-    if kw["grads"] or anomaly:
+    if kw["grads"] or anomaly or flow:
         n_warn = len(s.warnings)
         if not s.result.backward_ran and t is not None:
             b = auto_backward(s, retain_graph=True)
@@ -327,6 +328,9 @@ def _graph(req, kw, out) -> int:
         obj = graphview.graph_json(model, s.target_name, saved=saved, grads=grads, expand=expand)
         if versions:
             obj["versions"] = _version_records(s, model)
+        if flow:
+            from ..render.flowview import flow_records
+            obj["flow"] = flow_records(model, s.grads)
         obj["error"] = None
         code = _anomaly_json(obj, s, EXIT_OK) if anomaly else EXIT_OK
         out.json(obj)
@@ -343,6 +347,8 @@ def _graph(req, kw, out) -> int:
         svgview.render_svg(model, s.target_name, out.raw, grads=grads)
     elif fmt == "rich":
         _graph_rich(out, model, saved, grads)
+        if flow:
+            _flow_text(out, s, model)
         if versions:
             _versions_text(out, s, model)
     else:
@@ -350,9 +356,23 @@ def _graph(req, kw, out) -> int:
         graphview.render_text(model, buf.append, saved=saved, grads=grads, width=out.width)
         if buf:
             out.raw("\n".join(buf) + "\n")
+        if flow:
+            _flow_text(out, s, model)
         if versions:
             _versions_text(out, s, model)
     return _anomaly_text(out, s, EXIT_OK) if anomaly else EXIT_OK
+
+
+def _flow_text(out, s, model) -> None:
+    """The gradient-flow section after the tree (``--flow``)."""
+    from ..render import flowview, traceview
+    if not model.nodes:
+        return
+    lines = flowview.text_lines(model, flowview.flow_records(model, s.grads), out.width)
+    if out.format == "rich":
+        _lines_rich(out, lines, traceview.STYLES)
+    else:
+        out.raw("".join(head + "".join(t for t, _s in parts) + "\n" for head, parts in lines))
 
 
 def _version_records(s, model) -> list:
@@ -581,6 +601,17 @@ def run_check(req, kw) -> int:
         else:
             out.note(f"agrad: cannot check {name}: {exc}")
         return EXIT_SCRIPT
+    nodes = None
+    if kw.get("nodes"):
+        nodes = _node_records(s, t, params, kw["samples"], out.width)
+        if isinstance(nodes, str):  # the graph cannot be replayed node by node
+            err = {"type": "CheckError", "message": nodes, "source": None, "line": None, "column": None}
+            if fmt == "json":
+                out.json(checkview.check_json(target=name, error=err))
+            else:
+                out.note(f"agrad: cannot check the nodes of {name}: {nodes}")
+            return EXIT_SCRIPT
+    nodes_ok = nodes is None or nodes["first_wrong"] is None
     if fmt == "json":
         error = None
         if not report.ok:
@@ -590,12 +621,85 @@ def run_check(req, kw) -> int:
             if where and ":" in where:
                 src, _, line = where.rpartition(":")
                 error["source"], error["line"] = src, int(line) if line.isdigit() else None
-        out.json(checkview.check_json(report, error=error))
-    elif fmt == "rich":
-        checkview.render_rich(out, report, params)
+        elif not nodes_ok:
+            bad = nodes["first_wrong"]
+            error = {"type": "GradcheckError",
+                     "message": f"the backward of {bad['node']} (#{bad['id']}) disagrees with its forward",
+                     "source": bad["source"], "line": bad["span"][0] if bad["span"] else None,
+                     "column": bad["span"][1] if bad["span"] else None}
+        obj = checkview.check_json(report, error=error)
+        if nodes is not None:
+            obj["ok"] = obj["ok"] and nodes_ok
+            obj["nodes"], obj["first_wrong"] = nodes["nodes"], nodes["first_wrong"]
+        out.json(obj)
     else:
-        checkview.render_text(out, report, params)
-    return EXIT_OK if report.ok else EXIT_MISMATCH
+        if fmt == "rich":
+            checkview.render_rich(out, report, params)
+        else:
+            checkview.render_text(out, report, params)
+        if nodes is not None:
+            from ..render import traceview
+            lines = nodes["lines"]
+            if fmt == "rich":
+                _lines_rich(out, lines, traceview.STYLES)
+            else:
+                out.raw("".join(head + "".join(t for t, _s in parts) + "\n" for head, parts in lines))
+    return EXIT_OK if report.ok and nodes_ok else EXIT_MISMATCH
+
+
+def _node_records(s, t, params, samples, width):
+    """``check --nodes``: each node's backward checked alone; records and text lines, or the
+    reason the graph cannot be replayed."""
+    from ..render import graphview
+    from ..render.graphview import fit_parts, fmt_num
+    from .check import CheckError
+    from .nodecheck import check_nodes
+    from .session import leaf_names, origin_fn
+    try:
+        results = check_nodes(t, s.calls or {}, samples=samples, **params)
+    except CheckError as exc:
+        return str(exc)
+    model = graphview.GraphModel(t._grad_fn, origins=origin_fn(s), leaf_names=leaf_names(s).get,
+                                 max_depth=graphview.depth_for_width(width))
+    records, lines = [], [("", []), ("", fit_parts("", [(
+        "each node alone, in float64: its backward against central differences", "id")],
+        width))]
+    first = None
+    for r in results:
+        gn = model.nodes[model.id_of(r.node)]
+        o = gn.origin
+        rec = {"id": gn.id, "node": r.name, "source": o.where if o else None,
+               "span": list(o.span) if o is not None and o.span is not None else None,
+               "text": o.text if o else None, "checked": r.checked,
+               "max_abs_error": _json_num(r.max_abs_error), "passed": r.passed, "note": r.note}
+        records.append(rec)
+        if not r.passed and first is None:
+            first = rec
+        parts = [(f"#{gn.id}", "id"), (" ", ""), (r.name, "name"), ("  ", "")]
+        if r.note:
+            parts.append((r.note, "grad"))
+        else:
+            parts += [(f"checked {r.checked}  max_abs_error {fmt_num(r.max_abs_error)}", "grad"),
+                      ("  ", ""), ("ok" if r.passed else "MISMATCH", "saved" if r.passed else "hook")]
+        lines.append(("  ", fit_parts("  ", parts, width)))
+    if first is not None:
+        where = f"{first['source']}:{first['span'][1]}" if first["span"] else (first["source"] or "")
+        parts = [("first wrong node: ", "hook"), (f"#{first['id']}", "id"), (" ", ""),
+                 (first["node"], "name")]
+        if first["text"]:
+            parts += [("  ", ""), (first["text"], "label")]
+        if where:
+            parts += [("  ", ""), (where, "where")]
+        lines.append(("", fit_parts("", parts, width)))
+    else:
+        lines.append(("", fit_parts("", [("every node's backward agrees with its forward", "saved")],
+                                    width)))
+    return {"nodes": records, "first_wrong": first, "lines": lines}
+
+
+def _json_num(x):
+    from ..render.records import json_float
+    return json_float(float(x))
 
 
 def _mismatch_message(report) -> str:
