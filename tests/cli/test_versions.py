@@ -119,3 +119,17 @@ def test_trace_has_a_versions_section():
 def test_rich_and_text_agree(fmt):
     r = agrad("graph", "-", "--versions", "--format", fmt, "--no-color", input=CODE)
     assert "version 1  b.add_(1)  <stdin>:4:1" in r.stdout
+
+
+def test_graph_versions_after_the_error(in_repo):
+    r = agrad("graph", "examples/inplace_error.py", "--versions", "--format", "text", "-q")
+    assert r.code == 1
+    assert r.stdout.splitlines()[1:5] == [
+        "versions: tensors modified in place",
+        "b  [2] float32  version 1",
+        "    version 1  b[0] = 1000.0  examples/inplace_error.py:9:1",
+        "    saved as self of MulBackward0: expects version 0  stale",
+    ]
+    obj = agrad("graph", "examples/inplace_error.py", "--versions", "--format", "json").json()
+    assert obj["error"]["type"] == "RuntimeError"
+    assert obj["versions"][0]["saved"][0]["id"] is None

@@ -283,7 +283,7 @@ def _graph(req, kw, out) -> int:
     if usage is not None:
         return _usage(out, "graph", usage, anomaly)
     if s.error is not None:
-        return _graph_error(out, s, live.warned)
+        return _graph_error(out, s, live.warned, versions)
     if fmt != "json":
         _show_warnings(out, s.warnings[live.warned:])
     t = s.target
@@ -302,7 +302,7 @@ def _graph(req, kw, out) -> int:
             b = auto_backward(s, retain_graph=True)
             out.info(b.note)
             if s.error is not None:
-                return _graph_error(out, s, live.warned)
+                return _graph_error(out, s, live.warned, versions)
             if fmt != "json":
                 _show_warnings(out, s.warnings[n_warn:])
     root = None
@@ -409,20 +409,34 @@ def _target_note(out, s) -> None:
     out.info(note(s.target_name, s.target_reason))
 
 
-def _graph_error(out, s, warned=0) -> int:
+def _graph_error(out, s, warned=0, versions=False) -> int:
     code = _script_error_code(s.error)
+    no_graph = _NoGraph()
     if out.format == "json":
         from ..render.evalview import error_json
         obj = _empty_json("graph", error_json(s.error))
+        if versions:
+            obj["versions"] = _version_records(s, no_graph)
         if s.anomaly is not None:
             code = _anomaly_json(obj, s, code)
         out.json(obj)
     else:
         _show_warnings(out, s.warnings[warned:])
+        if versions:  # the timeline up to the error: the in-place change that broke backward
+            _versions_text(out, s, no_graph)
+            out.flush()
         _show_error(out, s.error)
         if s.anomaly is not None:
             code = _anomaly_text(out, s, code)
     return code
+
+
+class _NoGraph:
+    """The graph of a run that failed: no node has an id."""
+
+    @staticmethod
+    def id_of(node):
+        return None
 
 
 def _graph_rich(out, model, saved, grads) -> None:

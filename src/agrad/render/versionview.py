@@ -52,9 +52,10 @@ def text_lines(records, width=None):
             parts.append((_where(h), "where"))
             yield "    ", fit_parts("    ", parts, width)
         for sv in r["saved"]:
-            gid = f"#{sv['id']}" if sv["id"] is not None else "#?"
-            parts = [(f"saved as {sv['slot']} of ", "grad"), (gid, "id"), (" ", ""),
-                     (sv["node"], "refname"), (f": expects version {sv['expected']}", "grad")]
+            parts = [(f"saved as {sv['slot']} of ", "grad")]
+            if sv["id"] is not None:
+                parts += [(f"#{sv['id']}", "id"), (" ", "")]
+            parts += [(sv["node"], "refname"), (f": expects version {sv['expected']}", "grad")]
             if sv["stale"]:
                 parts.append(("  stale", "hook"))
             yield "    ", fit_parts("    ", parts, width)
