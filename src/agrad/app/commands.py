@@ -496,7 +496,7 @@ def run_trace(req, kw) -> int:
             _target_note(out, s)
     elif fmt != "json":
         _show_warnings(out, s.warnings[live.warned:])
-    steps = rec.steps
+    steps = rec.executed(failed=s.error is not None)
     # ids as agrad graph gives them for the node where the pass started (the target's, when the
     # pass started from the target)
     root = steps[0].node if steps else None

@@ -148,6 +148,20 @@ class TraceRecorder:
             self._sent = {}
             self._current = None
 
+    def executed(self, failed: bool = False) -> list:
+        """The steps PyTorch's engine would run: not the nodes a pass of ``autograd.grad`` does
+        not need, nor its AccumulateGrad nodes (it captures their gradient instead); the step
+        that raised, when the pass failed.  Numbered again from 0."""
+        steps = self.steps
+        last = steps[-1] if steps else None
+        out = []
+        for st in steps:
+            stale = any(now is not None and now != v for _n, _s, _d, v, now, _f in st.saved)
+            if st.ran or stale or (failed and st is last):
+                st.index = len(out)
+                out.append(st)
+        return out
+
     # ------------------------------------------------------------ observers
     def on_node(self, node, grads) -> None:
         self._check_run()
