@@ -113,6 +113,12 @@ CASES = [
     ("func_vjp_jvp", ["o, vf = func.vjp(pair, x, y)"],
      ["o", "vf((x, y))", "func.vjp(torch.sin, x)[1](y)", "func.jvp(torch.sin, (x,), (y,))",
       "func.jvp(pair, (x, y), (y, x))", "func.jvp(lambda a: (a.sin(), a.sum()), (x,), (y,), has_aux=True)"]),
+    ("forward_ad_errors", [], ["func.jvp(lambda a: torch.unique(a), (x,), (y,))",
+                               "func.jacfwd(lambda a: torch.unique(a))(x)",
+                               "fn.jacobian(lambda a: torch.unique(a), x, vectorize=True, strategy='forward-mode')",
+                               "func.jacrev(lambda a: torch.unique(a))(x)",
+                               "func.jvp(lambda a: F.scaled_dot_product_attention(a, a, a), (M.unsqueeze(0),), "
+                               "(M.unsqueeze(0),))"]),
     ("func_vjp_jvp_errors", [], ["func.jvp(torch.sin, x, y)", "func.jvp(torch.sin, (x,), (y, y))",
                                  "func.jvp(torch.sin, (x,), (torch.ones(2),))",
                                  "func.vjp(pair, x, y)[1](x)"]),

@@ -30,11 +30,8 @@ def run(case):
 
 
 #: Where agrad differs from PyTorch on purpose or for now, with the reason.
-KNOWN = {
-    "fn.hessian(cubic, x, vectorize=True, outer_jacobian_strategy='forward-mode')":
-        "PyTorch's forward-mode outer Jacobian marks its dual inputs requires_grad, so its Hessian keeps a "
-        "grad_fn (ReshapeAliasBackward0); agrad's forward products return the values without a graph",
-}
+KNOWN: dict = {}
+
 
 _NUM = re.compile(r"-?\d+\.\d*(?:e[-+]\d+)?|-?\d+e[-+]\d+")
 

@@ -6,8 +6,9 @@ inputs are detached (or viewed, under ``create_graph``) before ``func``
 runs, forward products use the double-backward trick, and
 ``jacobian(vectorize=True)`` is one batched backward pass
 (``autograd.grad(..., is_grads_batched=True)``, :mod:`.batched`).
-``strategy="forward-mode"`` takes the columns with the same double-backward
-trick as :func:`jvp` (exact; PyTorch uses forward-mode AD there).
+``strategy="forward-mode"`` takes the columns by forward-mode AD, one pass
+per input element (PyTorch vmaps them); inside a dual level (one at a time)
+by the double-backward trick of :func:`jvp`.
 """
 
 from __future__ import annotations
@@ -256,9 +257,11 @@ def _jacfwd(func, inputs, strict=False, vectorize=False):
     basis = _standard_basis(inputs, numels)
     columns = []   # per input element: the tuple of output tangents
     info = None
+    from . import _dual
+    product = _forward_ad_product if _dual._LEVEL[0] is None else _forward_product
     for k in range(sum(numels)):
         tangent = tuple(b[k].view_as(inp) for b, inp in zip(basis, inputs))
-        outs, jv = _forward_product(func, inputs, tangent)
+        outs, jv = product(func, inputs, tangent)
         info = outs
         columns.append(jv)
     is_outputs_tuple, outputs = info if info is not None else _forward_outputs(func, inputs)
@@ -281,6 +284,21 @@ def _forward_outputs(func, inputs):
     with grad_mode.no_grad():
         is_tuple, outs = _as_tuple(func(*inputs), "outputs")
     return is_tuple, outs
+
+
+def _forward_ad_product(func, inputs, tangents):
+    """((is_tuple, primal outputs), output tangents) of func at inputs along tangents, by forward-mode AD."""
+    from . import forward_ad as fwAD
+    zeros_like = _ops()["zeros_like"]
+    with fwAD.dual_level():
+        duals = tuple(fwAD.make_dual(inp, t) for inp, t in zip(inputs, tangents))
+        is_tuple, outs = _as_tuple(func(*duals), "outputs")
+        primals, jv = [], []
+        for o in outs:
+            p, t = fwAD.unpack_dual(o)
+            primals.append(p)
+            jv.append(t if t is not None else zeros_like(p))
+    return (is_tuple, tuple(primals)), tuple(jv)
 
 
 def _forward_product(func, inputs, tangents):

@@ -16,7 +16,7 @@ required grad, results are detached (PyTorch drops the level's graph).
 
 from __future__ import annotations
 
-from ..autograd import grad_mode
+from ..autograd import _dual, grad_mode
 from ..autograd.engine import grad as _autograd_grad
 from ..tensor import Tensor
 from . import _pytree
@@ -90,12 +90,19 @@ def _argnums(argnums, n):
 
 
 def _lift(x):
-    """The tensor a transform differentiates against, standing for ``x``."""
+    """The tensor a transform differentiates against, standing for ``x``: a view when ``x`` requires grad
+    (the enclosing graph sees through it), else a new leaf -- which keeps ``x``'s forward-mode tangent, so
+    a forward transform around this one (``jacfwd(jacrev(f))``) differentiates through it."""
     if not isinstance(x, Tensor):
         raise RuntimeError(f"Expected tensors, got unsupported type {type(x)}")
     if x.requires_grad:
         return x.view_as(x)
-    return x.detach().requires_grad_(True)
+    leaf = x.detach().requires_grad_(True)
+    if _dual._LEVEL[0] is not None:
+        t = _dual.tangent_of(x)
+        if t is not None:
+            _dual.set_tangent(leaf, t)
+    return leaf
 
 
 class _Inputs:
@@ -271,6 +278,33 @@ def vjp(func, *primals, has_aux=False):
 
 # ------------------------------------------------------------------ jvp
 
+def _forward_ad_call(func, inp, kwargs, tangents, has_aux, api):
+    """func at the lifted inputs with ``tangents`` on them, by forward-mode AD:
+    (output, aux, flat outputs, output spec, their tangents)."""
+    from ..autograd import forward_ad as fwAD
+    zeros_like = _ops()["zeros_like"]
+    with fwAD.dual_level():
+        duals = [fwAD.make_dual(x, t) for x, t in zip(inp.flat, tangents)]
+        args = list(inp.args)
+        it = iter(duals)
+        idx = (inp.argnums,) if type(inp.argnums) is int else inp.argnums
+        for i, ls, spec in zip(idx, inp.leaves, inp.specs):
+            args[i] = _pytree.unflatten([next(it) for _ in ls], spec)
+        output = _call(func, tuple(args), kwargs)
+        output, aux = _aux_split(output, has_aux, api.split("(")[0])
+        outs, out_spec = _tensor_outputs(output, api)
+        primals, jv = [], []
+        for o in outs:
+            p, t = fwAD.unpack_dual(o)
+            primals.append(p)
+            jv.append(t if t is not None else zeros_like(p))
+        if has_aux:
+            aux_leaves, aux_spec = _pytree.flatten(aux)
+            aux = _pytree.unflatten([fwAD.unpack_dual(a).primal if isinstance(a, Tensor) else a
+                                     for a in aux_leaves], aux_spec)
+    return _pytree.unflatten(primals, out_spec), aux, primals, out_spec, jv
+
+
 def _forward_products(outs, xs, tangents, batched):
     """J·t for every output, by double backward: grad of (J^T u)·t with respect to u."""
     zeros_like = _ops()["zeros_like"]
@@ -316,10 +350,13 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                                f"forward gradient is of size {list(t.shape)}.")
     with grad_mode.enable_grad():
         inp = _Inputs(primals, tuple(range(len(primals))))
-        output = _call(func, inp.args, {})
-        output, aux = _aux_split(output, has_aux, "jvp")
-        outs, out_spec = _tensor_outputs(output, api)
-        jv = _forward_products(outs, inp.flat, t_leaves, batched=False)
+        if _dual._LEVEL[0] is None:     # forward-mode AD, as PyTorch
+            output, aux, outs, out_spec, jv = _forward_ad_call(func, inp, {}, t_leaves, has_aux, api)
+        else:   # inside another forward transform (one dual level at a time): the double-backward construction
+            output = _call(func, inp.args, {})
+            output, aux = _aux_split(output, has_aux, "jvp")
+            outs, out_spec = _tensor_outputs(output, api)
+            jv = _forward_products(outs, inp.flat, t_leaves, batched=False)
     keep = inp.keep_graph() or any(t.requires_grad for t in t_leaves)
     result = (_finish(output, keep), _finish(_pytree.unflatten(jv, out_spec), keep))
     return result + (_finish(aux, keep),) if has_aux else result
@@ -383,10 +420,16 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     def wrapper(*args, **kwargs):
         with grad_mode.enable_grad():
             inp = _Inputs(args, argnums)
+            basis, numels = _basis(inp.flat)
+            if _dual._LEVEL[0] is None and basis and basis[0].shape[0]:
+                # forward-mode AD along the first basis vector: PyTorch's errors for an op without a forward
+                # formula, and what f does with dual tensors, come from here
+                _probe(func, inp, kwargs, basis, has_aux, randomness)
+            # the columns: the double-backward construction, one pass batched over the basis (exact; a forward
+            # pass per column would cost as much as the function times its inputs)
             output = _call(func, inp.args, kwargs)
             output, aux = _aux_split(output, has_aux, "jacfwd")
             outs, out_spec = _tensor_outputs(output, "jacfwd(f, ...)(*args)")
-            basis, numels = _basis(inp.flat)
             cols = _forward_products(outs, inp.flat, basis, batched=True)   # per output: (total_in, *out.shape)
         starts = [sum(numels[:k]) for k in range(len(numels))]
 
@@ -400,6 +443,28 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         return (jac, _finish(aux, keep)) if has_aux else jac
 
     return _mark(wrapper, func)
+
+
+def _probe(func, inp, kwargs, basis, has_aux, randomness):
+    """jacfwd's first column by forward-mode AD (its value is not used: the errors are what matter)."""
+    from .. import _generator
+    g = _generator.default_generator()
+    state = g.get_state() if randomness == "same" else None
+    checks = _generator.draw_checks
+    if randomness == "error":
+        checks.append(_no_random)
+    try:
+        _forward_ad_call(func, inp, kwargs, [b[0] for b in basis], has_aux, "jacfwd(f, ...)(*args)")
+    finally:
+        if randomness == "error":
+            checks.remove(_no_random)
+        if state is not None:
+            g.set_state(state)
+
+
+def _no_random():
+    from .vmap import _RANDOM_ERROR
+    raise RuntimeError(_RANDOM_ERROR)
 
 
 def hessian(func, argnums=0):
