@@ -79,3 +79,14 @@ def test_transforms_in_a_script(run_ok):
 def test_randomness_error_in_a_script():
     e = blocked(PRE + "vmap(lambda x: x + torch.randn(2))(torch.ones(3, 2))\n", type_name="RuntimeError")
     assert e.message.startswith("vmap: called random operation while in randomness error mode")
+
+
+@pytest.mark.parametrize("call", [
+    "torch.autograd.functional.jacobian(lambda t: t * 2, torch.ones(5000))",
+    "torch.autograd.functional.jacobian(lambda t: t * 2, torch.ones(5000), vectorize=True)",
+    "torch.func.jacrev(lambda t: t * 2)(torch.ones(5000))",
+    "torch.func.jacfwd(lambda t: t * 2)(torch.ones(5000))",
+])
+def test_jacobian_bases_are_size_checked_before_allocating(call):
+    res = run(Source("attack.py", f"import torch\n{call}\n"), timeout=60, max_elements=10**6)
+    assert res.error is not None and res.error.type_name == "LimitError", res.error and res.error.render()

@@ -86,6 +86,8 @@ def _check_target(name, t, suggest) -> None:
 
 
 def _identity(n, like: Tensor):
+    from .._limits import check_shape
+    check_shape((n, n))   # before allocating (--max-elements)
     return Tensor._make(np.eye(n, dtype=like._data.dtype))
 
 
@@ -136,6 +138,8 @@ def hessian(name: str, t: Tensor, leaf_names: dict, suggest: str = "") -> Matrix
         flat = [g.reshape(-1) if g is not None else None for g in grads]
         sizes = [lf.numel() for _, lf in leaves]
         total = sum(sizes)
+        from .._limits import check_shape
+        check_shape((total, total))
         values = np.zeros((total, total), dtype=t._data.dtype)
         blocks = {}
         start = 0

@@ -226,6 +226,9 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
 def _standard_basis(tensors, numels):
     """One identity block per tensor: row k of the concatenation is the k-th unit vector."""
     total = sum(numels)
+    from .._limits import check_shape
+    for n in numels:
+        check_shape((total, n))   # before allocating: a Jacobian's basis is outputs x elements
     chunks = []
     start = 0
     for t, n in zip(tensors, numels):

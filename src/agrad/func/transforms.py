@@ -367,8 +367,11 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
 def _basis(tensors):
     """The standard basis over the concatenated elements, one block per tensor: (total, *shape)."""
     import numpy as np
+    from .._limits import check_shape
     numels = [t.numel() for t in tensors]
     total = sum(numels)
+    for n in numels:
+        check_shape((total, n))   # before allocating: outputs (or inputs) x elements
     blocks, start = [], 0
     for t, n in zip(tensors, numels):
         arr = np.zeros((total, n), dtype=t._data.dtype)
