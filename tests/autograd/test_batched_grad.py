@@ -53,10 +53,14 @@ GRAPHS = {
     "ExpandBackward0": lambda a, b, m: a.expand(2, 3), "SumBackward0": lambda a, b, m: (m * a).sum(),
     "SumBackward1": lambda a, b, m: (m * a).sum(1), "MeanBackward0": lambda a, b, m: (m * a).mean(),
     "MeanBackward1": lambda a, b, m: (m * a).mean(0, keepdim=True),
+    "SoftmaxBackward0": lambda a, b, m: torch.softmax(m * a, 1) + torch.softmax(m * b, -2),
+    "LogSoftmaxBackward0": lambda a, b, m: torch.log_softmax(m * a, 0) + torch.log_softmax(m * b, -1),
+    "CatBackward0": lambda a, b, m: torch.cat([a, b]) * torch.cat([m, m], -1).sum(0),
+    "StackBackward0": lambda a, b, m: torch.stack([a, b], 1) * torch.stack([b, a], -1).exp(),
+    "SelectBackward0": lambda a, b, m: (m * a)[1] + (m * b).select(-1, 2).sum(),
+    "SliceBackward0": lambda a, b, m: a[1:] * m[:, ::2].sum(),
     # not vectorised: run per element
-    "SoftmaxBackward0": lambda a, b, m: torch.softmax(m * a, 1), "CatBackward0": lambda a, b, m: torch.cat([a, b]),
-    "SelectBackward0": lambda a, b, m: (m * a)[1], "SliceBackward0": lambda a, b, m: a[1:],
-    "CumsumBackward0": lambda a, b, m: a.cumsum(0),
+    "CumsumBackward0": lambda a, b, m: a.cumsum(0), "IndexBackward0": lambda a, b, m: (m * a)[[1, 0, 1]],
 }
 
 

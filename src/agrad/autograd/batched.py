@@ -7,7 +7,8 @@ once, in the engine's order, carrying gradients of shape ``(B, *shape)``:
   tensors (:data:`ELEMENTWISE`) runs its own formula on the batched gradient
   (broadcasting puts the batch in front);
 * a node with a batching rule (:data:`RULES`: matrix products, views,
-  reductions) runs the rule, which shifts its dimensions past the batch;
+  reductions, indexing, cat/stack, softmax) runs the rule, which shifts its
+  dimensions past the batch;
 * any other node runs its formula once per batch element and the results are
   stacked -- correct for every node, only slower.
 
@@ -126,6 +127,43 @@ def _mean1(node, g, B):
     return _sum1(node, g, B) / node.n
 
 
+def _shift(dim):
+    """A dimension of the unbatched tensor as a dimension of the batched one."""
+    return dim + 1 if dim >= 0 else dim
+
+
+def _embed(node, g, B):
+    from ..ops.indexing import embed
+    idx = node.index if type(node.index) is tuple else (node.index,)
+    return embed(g, (B,) + tuple(node.input_shape), (slice(None),) + idx)
+
+
+def _cat(node, g, B):
+    out, start, d = [], 0, _shift(node.dim)
+    for n in node.sizes:
+        out.append(g.narrow(d, start, n))
+        start += n
+    return tuple(out)
+
+
+def _stack(node, g, B):
+    return tuple(g.unbind(_shift(node.dim)))
+
+
+def _softmax(node, g, B):
+    y = _saved(node).result
+    if y.ndim == 0:
+        return g * 0
+    return y * (g - (g * y).sum(_shift(node.dim), keepdim=True))
+
+
+def _log_softmax(node, g, B):
+    y = _saved(node).result
+    if y.ndim == 0:
+        return g * 0
+    return g - y.exp() * g.sum(_shift(node.dim), keepdim=True)
+
+
 def _identity(node, g, B):
     return g   # ExpandBackward0: the reduction to the input's shape is the engine's
 
@@ -138,6 +176,8 @@ RULES = {
     "SqueezeBackward4": _reshape, "TBackward0": _t, "TransposeBackward0": _transpose,
     "PermuteBackward0": _permute, "UnsqueezeBackward0": _unsqueeze, "ExpandBackward0": _identity,
     "SumBackward0": _sum0, "SumBackward1": _sum1, "MeanBackward0": _mean0, "MeanBackward1": _mean1,
+    "SelectBackward0": _embed, "SliceBackward0": _embed, "CatBackward0": _cat, "StackBackward0": _stack,
+    "SoftmaxBackward0": _softmax, "LogSoftmaxBackward0": _log_softmax,
 }
 
 
