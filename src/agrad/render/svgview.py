@@ -6,7 +6,8 @@ box.  Each node hangs below its in-neighbour with the smallest key (its id,
 a run's first id) -- the node that reached it first in the tree's walk --
 so the graph's spanning tree is drawn with solid edges, leaves packed left
 to right and each parent centred over its first and last child.  The other
-edges are dashed when they go at most three rows down, and otherwise
+edges are dashed when they go at most three rows down and six columns
+across, and otherwise
 written as ``↑#4`` / ``↓#9`` references in the box (as the text tree
 writes ``↑ #4``).  Text is cut to the box (``…``); all of it is escaped.
 """
@@ -96,7 +97,7 @@ class TreeLayout:
             if self.parent.get(b) == e:
                 continue
             dd = self.depth[b] - self.depth[e]
-            (lines if 0 < dd <= 3 else refs).append(b)
+            (lines if 0 < dd <= 3 and abs(self.x[b] - self.x[e]) <= 6 else refs).append(b)
         return lines, refs
 
 

@@ -132,13 +132,13 @@
     L.inputs.set(e, out);
     return out;
   }
-  // inputs that are not tree edges: a dashed line when a little below, else a reference chip
+  // inputs that are not tree edges: a dashed line when a little below and near, else a reference chip
   function extraInputs(e) {
     const lines = [], refs = [];
     for (const b of endInputs(e)) {
       if (L.parent[b] === e && !fold[e]) continue;
       const dd = L.depth[b] - L.depth[e];
-      (dd > 0 && dd <= 3 && !fold[e] ? lines : refs).push(b);
+      (dd > 0 && dd <= 3 && Math.abs(L.x[b] - L.x[e]) <= 6 && !fold[e] ? lines : refs).push(b);
     }
     return { lines, refs };
   }
