@@ -121,6 +121,7 @@ def page_data(model: GraphModel, target: str | None, grads=None) -> str:
     origins = model.origins
     made: dict = {}  # (type, outputs, origin, saved, slots) -> descriptor index
     keep = []  # the origins whose id() is in a key stay alive
+    add_desc, keep_origin = node_desc.append, keep.append
     for gn in model.nodes:  # in id order
         node = gn.node
         c = counts[gn.id]
@@ -132,34 +133,19 @@ def page_data(model: GraphModel, target: str | None, grads=None) -> str:
         at += c
         saved_raw = tuple(node.saved_tensors_info()) if node._saved else ()
         if isinstance(node, AccumulateGrad):
-            key = None
-        else:
-            o = origins(node)
-            keep.append(o)
-            key = (type(node), tuple(node._out_meta or ()), id(o), saved_raw,
-                   slot_key)
-        d = made.get(key) if key is not None else None
+            add_desc(_descriptor(gn, saved_raw, slot_key, strs, locs, saveds, slots, descs))
+            continue
+        o = origins(node)
+        keep_origin(o)
+        key = (type(node), tuple(node._out_meta), id(o), saved_raw, slot_key)
+        d = made.get(key)
         if d is None:
-            o = gn.origin
-            if gn.is_leaf:
-                label, var = 0, strs(gn.leaf)
-            else:
-                label = strs((o.text or "") if o is not None else "")
-                var = strs((o.var or "") if o is not None else "")
-            loc = 0
-            if o is not None and o.where:
-                span = tuple(o.span) if o.span is not None else (None, None, None)
-                loc = locs((strs(o.where_col), *span))
-            saved = saveds(tuple((n, fmt_shape(sh) + " " + dt, v, int(bool(f)))
-                                 for n, sh, dt, v, f in saved_raw))
-            d = descs((strs(gn.name), strs(fmt_outputs(gn)), label, loc, var, saved, slots(slot_key),
-                       int(gn.is_leaf)))
-            if key is not None:
-                made[key] = d
-        node_desc.append(d)
-        if grads is not None:
-            out = node._out_meta
-            grad_tokens.append(_grad_token(grads.get(node), out[0][0] if out else ()))
+            d = made[key] = _descriptor(gn, saved_raw, slot_key, strs, locs, saveds, slots, descs)
+        add_desc(d)
+    if grads is not None:
+        get = grads.get
+        grad_tokens = [_grad_token(get(node), node._out_meta[0][0] if node._out_meta else ())
+                       for node in (gn.node for gn in model.nodes)]
     groups = [[count, [strs(n) for n in names], _ranges(ids)] for count, names, ids in model.groups]
     head = {
         "target": target, "n": len(model.nodes), "strs": strs.items,
@@ -171,6 +157,25 @@ def page_data(model: GraphModel, target: str | None, grads=None) -> str:
     grad_json = "null" if grads is None else "[" + ",".join(grad_tokens) + "]"
     text = text[:-1] + ',"grad":' + grad_json + "}"
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def _descriptor(gn, saved_raw, slot_key, strs, locs, saveds, slots, descs) -> int:
+    """The index of a node's descriptor: [name, outputs, source text, location, variable or
+    leaf name, saved tensors, input slots, is leaf] (strings as indices into ``strs``)."""
+    o = gn.origin
+    if gn.is_leaf:
+        label, var = 0, strs(gn.leaf)
+    else:
+        label = strs((o.text or "") if o is not None else "")
+        var = strs((o.var or "") if o is not None else "")
+    loc = 0
+    if o is not None and o.where:
+        span = tuple(o.span) if o.span is not None else (None, None, None)
+        loc = locs((strs(o.where_col), *span))
+    saved = saveds(tuple((name, fmt_shape(shape) + " " + dtype, version, int(bool(freed)))
+                         for name, shape, dtype, version, freed in saved_raw))
+    return descs((strs(gn.name), strs(fmt_outputs(gn)), label, loc, var, saved, slots(slot_key),
+                  int(gn.is_leaf)))
 
 
 @lru_cache(maxsize=None)
