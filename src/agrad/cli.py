@@ -152,18 +152,42 @@ def _request(kw):
                    timeout=kw["timeout"], of=kw["of"])
 
 
+def _plot_out(ctx, param, value):
+    """--plot-out FILE: checked before the run (the parent writes it; the child cannot)."""
+    if value is None:
+        return None
+    path = os.path.abspath(value)
+    if os.path.isdir(path):
+        raise click.BadParameter(f"{value!r} is a directory")
+    folder = os.path.dirname(path)
+    if not os.path.isdir(folder):
+        raise click.BadParameter(f"cannot write {value!r}: no such directory {folder!r}")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise click.BadParameter(f"cannot write {value!r}: permission denied")
+    if not os.path.exists(path) and not os.access(folder, os.W_OK | os.X_OK):
+        raise click.BadParameter(f"cannot write {value!r}: directory {folder!r} is not writable")
+    return value
+
+
 @cli.command("eval", epilog=EXAMPLES)
 @_input_options(("auto", "rich", "text", "json"))
 @click.option("--no-backward", is_flag=True, help="Never run the automatic backward pass.")
 @click.option("--no-table", is_flag=True, help="Show only the script's output, not the table of tensors.")
 @click.option("--anomaly", is_flag=True,
               help="Report where the first non-finite value and gradient were made (exit 1 if any).")
+@click.option("--plot", "plot", multiple=True, metavar="NAME",
+              help="Record scalar variable NAME at the end of each iteration of the loop that "
+                   "assigns it; draw a chart after the run (repeatable).")
+@click.option("--plot-out", "plot_out", metavar="FILE.svg", callback=_plot_out,
+              help="Also write the --plot chart(s) as an SVG file.")
 def eval_cmd(**kw):
     """Run a script; show its output and a table of its tensors.
 
     If the script made no backward pass and the target is a scalar that
     requires grad, agrad runs target.backward() first (a note on stderr says so).
     """
+    if kw.get("plot_out") and not kw.get("plot"):
+        raise click.UsageError("--plot-out needs --plot NAME (the variable to chart)")
     from .app.commands import run_eval
     return _contained("eval", run_eval, kw)
 

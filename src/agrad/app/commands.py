@@ -146,6 +146,20 @@ def _output(kw) -> Output:
                   color=kw.get("color"))
 
 
+def _loop_watch(kw):
+    """The watch of the script's loops: the progress bar (standard error a terminal, not
+    JSON, not --quiet) and ``--plot``; None when neither is wanted."""
+    from . import contained
+    send = None
+    if kw.get("fmt") != "json" and not kw.get("quiet"):
+        send = contained.progress_sender()
+    plots = tuple(dict.fromkeys(kw.get("plot") or ()))
+    if send is None and not plots:
+        return None
+    from .loops import LoopWatch
+    return LoopWatch(plots, send)
+
+
 def _start(req, kw, **flags):
     """Run the session; returns (session, None) or (None, usage message)."""
     from . import contained
@@ -153,6 +167,7 @@ def _start(req, kw, **flags):
     from .. import lang
 
     _state["hard_exit"] = False
+    req.loop_watch = _loop_watch(kw)
     timeout = req.timeout
     if contained.active():
         timeout = None  # the parent process enforces it (and the child may not open a file)
@@ -192,9 +207,19 @@ def run_eval(req, kw) -> int:
             _show_warnings(out, s.warnings[n_warn:])
     elif not as_json:
         _show_warnings(out, s.warnings[live.warned:])
+    plots = req.loop_watch.series if kw.get("plot") else None
     if as_json:
         obj = evalview.eval_json(s)
         code = EXIT_OK if s.error is None else _script_error_code(s.error)
+        if plots is not None:
+            obj["plots"] = {n: [_json_number(v) for v in p.values] for n, p in plots.items()}
+            if s.error is None:
+                problem = _plot_problem(plots)
+                if problem is None and kw.get("plot_out"):
+                    _write_svg(plots, kw["plot_out"])
+                elif problem is not None:
+                    obj["ok"], obj["error"] = False, _usage_record(problem)
+                    code = EXIT_USAGE
         if anomaly:
             code = _anomaly_json(obj, s, code)
         out.json(obj)
@@ -211,7 +236,11 @@ def run_eval(req, kw) -> int:
         evalview.render_rich(out, s.stdout, namespace, streamed=True)
     else:
         evalview.render_text(out, s.stdout, namespace, streamed=True)
-    return _anomaly_text(out, s, EXIT_OK) if anomaly else EXIT_OK
+    code = _anomaly_text(out, s, EXIT_OK) if anomaly else EXIT_OK
+    if plots is not None:
+        plot_code = _show_plots(out, plots, kw.get("plot_out"))
+        code = code if code != EXIT_OK else plot_code
+    return code
 
 
 # ------------------------------------------------------------------ --anomaly
@@ -238,6 +267,49 @@ def _anomaly_text(out: Output, s, code: int) -> int:
     if record["forward"] is None and record["backward"] is None:
         return code
     return code if code != EXIT_OK else EXIT_SCRIPT
+
+
+# ------------------------------------------------------------------ --plot
+
+def _json_number(v: float):
+    import math
+    if math.isfinite(v):
+        return v
+    return "nan" if v != v else ("inf" if v > 0 else "-inf")
+
+
+def _plot_problem(plots) -> str | None:
+    """Why ``--plot`` cannot draw: a name no loop assigns, or a value that is not a scalar."""
+    for name, p in plots.items():
+        if p.problem is not None:
+            return f"--plot {name}: {p.problem}"
+        if p.where is None:
+            return (f"--plot {name}: no loop of the script assigns {name} (--plot records a "
+                    "variable at the end of each iteration of the loop that assigns it)")
+    return None
+
+
+def _write_svg(plots, path) -> None:
+    from ..render.chart import svg_chart
+    from .contained import write_file
+    write_file(path, svg_chart(plots).encode("utf-8"))
+
+
+def _show_plots(out: Output, plots, path) -> int:
+    from ..render.chart import text_chart
+    problem = _plot_problem(plots)
+    if problem is not None:
+        out.flush()
+        out.note(f"agrad: error: {problem}")
+        return EXIT_USAGE
+    lines = []
+    for p in plots.values():
+        lines += [""] + text_chart(p, out.width)
+    out.raw("\n".join(lines) + "\n")
+    if path:
+        out.flush()
+        _write_svg(plots, path)
+    return EXIT_OK
 
 
 # ------------------------------------------------------------------ graph

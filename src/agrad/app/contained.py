@@ -46,6 +46,7 @@ OUT, ERR = b"o", b"e"           # to standard output / standard error
 SCRIPT_SHOWN = b"s"             # the script's output, shown on standard output (and kept)
 SCRIPT_KEPT = b"p"              # the script's output, kept for a JSON error object only
 FILE, EXIT = b"f", b"x"         # a file to write; the exit status
+PROGRESS = b"g"                 # a loop's progress (JSON), drawn by the parent on a terminal
 
 EXIT_SCRIPT, EXIT_INTERRUPT = 1, 130
 
@@ -218,6 +219,21 @@ def script_output(out, text: str, shown: bool) -> None:
         out.raw(text)
         if "\n" in text:
             out.flush()
+
+
+def progress_sender():
+    """A function sending a loop's progress to the parent (which draws the bar), or None
+    when no bar can show: not in a contained child, or standard error not a terminal."""
+    ch = _child["channel"]
+    term = _child["terminal"]
+    if ch is None or term is None or not term.stderr_tty or os.environ.get("TERM") == "dumb":
+        return None
+    import json
+
+    def send(record: dict) -> None:
+        ch.message(PROGRESS, json.dumps(record).encode())
+
+    return send
 
 
 def write_file(path: str, data: bytes) -> None:

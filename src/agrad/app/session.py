@@ -34,6 +34,7 @@ class Request:
         # streaming (set by the commands): called as the script prints / warns
         self.on_output = None
         self.on_warning = None
+        self.loop_watch = None  # app.loops.LoopWatch: the progress bar and --plot
 
 
 class Backward:
@@ -312,8 +313,13 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
         # a script's set_detect_anomaly(True) lasts until the script ends, not into the next run
         from ..autograd.anomaly_mode import set_detect_anomaly
         stack.enter_context(set_detect_anomaly(False))
-        result = lang.run(sources, bindings, timeout=req.timeout, max_elements=max_el,
-                          on_output=req.on_output, on_warning=req.on_warning)
+        try:
+            result = lang.run(sources, bindings, timeout=req.timeout, max_elements=max_el,
+                              on_output=req.on_output, on_warning=req.on_warning,
+                              loop_watch=req.loop_watch)
+        finally:
+            if req.loop_watch is not None:
+                req.loop_watch.finish()
     _agrad_hints(result.error)
     from .versions import version_hint
     version_hint(result.error, versions_rec)

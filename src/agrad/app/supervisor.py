@@ -15,8 +15,8 @@ import struct
 import sys
 import time
 
-from .contained import (ERR, EXIT, EXIT_INTERRUPT, EXIT_SCRIPT, FILE, GRACE, OUT, SCRIPT_KEPT,
-                        SCRIPT_SHOWN, _HEADER, _err, _started, format_size)
+from .contained import (ERR, EXIT, EXIT_INTERRUPT, EXIT_SCRIPT, FILE, GRACE, OUT, PROGRESS,
+                        SCRIPT_KEPT, SCRIPT_SHOWN, _HEADER, _err, _started, format_size)
 
 
 class Supervisor:
@@ -34,6 +34,8 @@ class Supervisor:
         self.stdout_gone = False
         self.wrote_stdout = False
         self.file_error = False
+        self.progress = None     # render.progress.ProgressLine, made at the first record
+        self.line_open = False   # the last output did not end a line: no bar below it yet
 
     def run(self) -> int:
         import select
@@ -88,13 +90,46 @@ class Supervisor:
                 self._write_file(data)
             elif kind == EXIT:
                 self.code = int(data)
+                self._end_progress()
+            elif kind == PROGRESS:
+                self._progress(data)
         if run:
             self._write(run_stream, b"".join(run))
         del buf[:pos]
+        if self.progress is not None and self.progress.record is not None \
+                and not self.progress.shown and not self.line_open:
+            self.progress.draw()
+
+    def _progress(self, data: bytes) -> None:
+        """A loop's progress: drawn on standard error when it is a terminal."""
+        import json
+        try:
+            record = json.loads(data)
+        except ValueError:
+            return
+        if self.progress is None:
+            if record.get("end") or not _isatty(sys.stderr):
+                return
+            from ..render.progress import ProgressLine
+            term = self.limits["terminal"]
+            self.progress = ProgressLine(sys.stderr, term.columns or 80)
+        if not self.line_open or record.get("end"):
+            self.progress.update(record)
+        else:
+            self.progress.record = record   # drawn once the open line is ended
+
+    def _end_progress(self) -> None:
+        if self.progress is not None:
+            self.progress.record = None
+            self.progress.clear()
 
     def _write(self, stream, data: bytes) -> None:
         if stream is None or (stream is sys.stdout and self.stdout_gone):
             return
+        if self.progress is not None:
+            self.progress.clear()
+        if data:
+            self.line_open = not data.endswith(b"\n")
         try:
             raw = getattr(stream, "buffer", None)
             if raw is not None:
@@ -149,6 +184,7 @@ class Supervisor:
                 continue
 
     def _finish(self) -> int:
+        self._end_progress()
         if self.code is not None:
             # the run is over: a __del__ or thread still busy in the child must not hold us.
             # The agrad process itself ends now: its child is reaped by init (and killed by
@@ -182,6 +218,7 @@ class Supervisor:
     def _stop(self, kind, message, code=EXIT_SCRIPT) -> int:
         self._kill()
         self._drain()
+        self._end_progress()
         return self._report(kind, message, code)
 
     def _drain(self) -> None:
@@ -250,6 +287,13 @@ class Supervisor:
         else:
             _err(f"agrad: {kind}: {message}")
         return code
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def process_age() -> float:

@@ -26,7 +26,9 @@ max_depth=200, max_nesting=100) -> RunResult``
     ``max_nesting`` bounds expression/block nesting.  ``on_output(text)``
     is called with each piece of output as the script prints it, and
     ``on_warning(ScriptWarning)`` with each warning as it is raised (in the
-    worker thread; the CLI streams them).
+    worker thread; the CLI streams them).  ``loop_watch`` (the CLI's progress
+    bar and ``--plot``) is told of each ``for``/``while`` loop and each of its
+    finished iterations (see ``Interpreter.loop_watch``).
 
 :class:`RunResult`
     ``namespace``: the script's top-level variables (and the bindings) in
@@ -157,7 +159,7 @@ def _snapshot(d: dict) -> dict:
 
 class _Job:
     def __init__(self, sources, bindings, mode, max_depth, max_nesting, on_output=None,
-                 on_warning=None):
+                 on_warning=None, loop_watch=None):
         from .interpreter import Interpreter
         self.sources = sources
         self.bindings = dict(bindings or {})
@@ -165,6 +167,7 @@ class _Job:
         self.max_nesting = max_nesting
         self.interp = Interpreter(max_depth=max_depth)
         self.interp.sink = on_output
+        self.interp.loop_watch = loop_watch
         self.on_warning_sink = on_warning
         self.error = None
         self.value = None
@@ -331,10 +334,11 @@ def _execute(job: _Job, timeout, max_elements):
 
 def run(sources, bindings=None, *, timeout: float | None = None,
         max_elements: int | None = None, max_depth: int = DEFAULT_MAX_DEPTH,
-        max_nesting: int = DEFAULT_MAX_NESTING, on_output=None, on_warning=None) -> RunResult:
+        max_nesting: int = DEFAULT_MAX_NESTING, on_output=None, on_warning=None,
+        loop_watch=None) -> RunResult:
     """Run sources as one script; see the module docstring."""
     job = _Job(_as_sources(sources), bindings, "script", max_depth, max_nesting,
-               on_output=on_output, on_warning=on_warning)
+               on_output=on_output, on_warning=on_warning, loop_watch=loop_watch)
     return _execute(job, timeout, max_elements)
 
 

@@ -44,6 +44,10 @@ class Interpreter(Expressions, Statements, Functions):
         self.out: list[str] = []
         self.out_len = 0
         self.sink = None  # called with each piece of output as it is printed (streaming)
+        # told of every loop and each of its finished iterations (the CLI's progress bar
+        # and --plot): start(node, frame, iterable) -> token, step(token, frame),
+        # end(token), iterate(node, frame, iterable, iterator) -> iterator
+        self.loop_watch = None
         self.output_limit = output_limit
         self.builtins = make_builtins(self)
         self.engine = ENGINE

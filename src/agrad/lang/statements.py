@@ -278,6 +278,8 @@ class Statements:
             return
 
     def ex_While(self, node, frame):
+        if self.loop_watch is not None:
+            return self._watched_while(node, frame)
         body = node.body
         while True:
             if self.cancelled:
@@ -294,12 +296,39 @@ class Statements:
                 continue
         self.exec_block(node.orelse, frame)
 
+    def _watched_while(self, node, frame):
+        """``while`` with the loop watch told of each finished iteration."""
+        watch = self.loop_watch
+        token = watch.start(node, frame, None)
+        body = node.body
+        try:
+            while True:
+                if self.cancelled:
+                    raise self.wrap(Cancelled(), node, frame)
+                self.cur_stmt = node
+                self.cur_expr = None
+                if not self.eval(node.test, frame):
+                    break
+                try:
+                    self.exec_block(body, frame)
+                except _Break:
+                    watch.step(token, frame)
+                    return
+                except _Continue:
+                    pass
+                watch.step(token, frame)
+        finally:
+            watch.end(token)
+        self.exec_block(node.orelse, frame)
+
     def ex_For(self, node, frame):
         it = self.eval(node.iter, frame)
         try:
             iterator = iter(it)
         except TypeError:
             raise TypeError(f"'{type(it).__name__}' object is not iterable") from None
+        if self.loop_watch is not None:
+            iterator = self.loop_watch.iterate(node, frame, it, iterator)
         body, target = node.body, node.target
         for item in iterator:
             if self.cancelled:
