@@ -203,11 +203,11 @@ class Builder:
         return self.mk(AugAssign(target, str(op)[:-1], value), t.meta, target, value)
 
     def r_ann_assign(self, t, kids):
-        target, _annotation, value = kids
+        target, annotation, value = kids
         if isinstance(target, Tuple):
             raise self.error("only single target (not tuple) can be annotated", target)
         self.target(target)
-        return self.mk(AnnAssign(target, value), t.meta, target, value)
+        return self.mk(AnnAssign(target, value, annotation), t.meta, target, value, annotation)
 
     def r_del_stmt(self, t, kids):
         tgt = kids[0]

@@ -192,11 +192,12 @@ class Functions:
         if deco is staticmethod:
             return staticmethod(value)
         ok = (deco.__class__ is ScriptFunction or is_engine_class(type(deco))
-              or (isinstance(deco, type) and is_engine_class(deco)))
+              or (isinstance(deco, type) and is_engine_class(deco)) or _stdlib_decorator(deco))
         if not ok:
             raise self.wrap(TypeError(
                 "agrad scripts support only @staticmethod, grad-mode decorators "
-                "(@torch.no_grad() ...) and decorators defined in the script"), node, frame)
+                "(@torch.no_grad() ...), @dataclasses.dataclass, functools' @lru_cache, @cache "
+                "and @total_ordering, and decorators defined in the script"), node, frame)
         try:
             return self.call(deco, [value], {})
         except ScriptError:
@@ -228,10 +229,18 @@ class Functions:
         ns["__qualname__"] = node.name
         cls = types.new_class(node.name, tuple(bases), {}, lambda body: body.update(ns))
         adopt_methods(cls, ns)
+        if cframe.annotations:
+            from .dataclasses_module import CLASS_ANNOTATIONS
+            CLASS_ANNOTATIONS[cls] = tuple(cframe.annotations)
         value = cls
         for d in reversed(node.decorators):
             value = self.apply_decorator(self.eval(d, frame), value, d, frame)
         self.store(node.name, value, frame)
+
+
+def _stdlib_decorator(deco) -> bool:
+    from .stdlib import is_decorator
+    return is_decorator(deco)
 
 
 _HIGHER_ORDER_BUILTINS = frozenset({map, filter, sorted, min, max, iter})

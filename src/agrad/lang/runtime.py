@@ -182,7 +182,7 @@ SUPPORTED_IMPORTS = ("torch, torch.nn, torch.nn.functional, torch.nn.init, torch
                      "torch.autograd, torch.autograd.functional, torch.func, torch.optim, "
                      "torch.optim.lr_scheduler, torch.utils.data, "
                      "math, numpy and the standard modules time, random, collections, itertools, "
-                     "functools, operator, typing, copy, gc")
+                     "functools, operator, typing, copy, gc, dataclasses")
 
 
 # ------------------------------------------------------------- functions
@@ -229,10 +229,11 @@ class Frame:
     module, a class body or a comprehension); ``parent`` the lexically
     enclosing frame."""
 
-    __slots__ = ("vars", "scope", "parent", "globals", "src", "is_class", "fn")
+    __slots__ = ("vars", "scope", "parent", "globals", "src", "is_class", "fn", "annotations")
 
     def __init__(self, vars, scope, parent, globals_frame, src, is_class=False):
         self.fn = None  # the ScriptFunction whose call this frame is (for super())
+        self.annotations = None  # a class body's annotated names: [(name, annotation)]
         self.vars = vars
         self.scope = scope
         self.parent = parent

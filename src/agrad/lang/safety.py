@@ -295,7 +295,7 @@ def module_member_ok(value, module) -> bool:
 #: ``__init_subclass__``, ``__format__`` ...) -- is refused when the class is
 #: defined.
 ALLOWED_SPECIAL_METHODS = frozenset("""
-    __init__ __call__ __repr__ __str__ __len__ __getitem__ __setitem__ __delitem__
+    __init__ __post_init__ __call__ __repr__ __str__ __len__ __getitem__ __setitem__ __delitem__
     __iter__ __next__ __contains__ __bool__ __hash__ __enter__ __exit__
     __eq__ __ne__ __lt__ __le__ __gt__ __ge__ __neg__ __pos__ __abs__ __invert__
     __add__ __sub__ __mul__ __truediv__ __floordiv__ __mod__ __pow__ __matmul__
@@ -321,7 +321,7 @@ def check_class_namespace(name: str, ns: dict) -> None:
         if key not in ALLOWED_SPECIAL_METHODS:
             raise ScriptClassError(
                 f"class {name} cannot define '{key}': agrad script classes may define only "
-                f"these special methods: __init__, __call__, __repr__, __str__, __len__, "
+                f"these special methods: __init__, __post_init__, __call__, __repr__, __str__, __len__, "
                 f"__getitem__, __setitem__, __iter__, __next__, __contains__, __bool__, "
                 f"__hash__, __enter__, __exit__, comparisons and arithmetic operators "
                 f"(docs/language.md)")

@@ -117,6 +117,12 @@ class Statements:
                 self._note_top_assign(target, value, node, frame)
 
     def ex_AnnAssign(self, node, frame):
+        if frame.is_class and node.target.__class__ is A.Name:
+            # as Python: a class body evaluates its annotations (dataclass fields read them)
+            annotation = self.eval(node.annotation, frame)
+            if frame.annotations is None:
+                frame.annotations = []
+            frame.annotations.append((node.target.id, annotation))
         if node.value is not None:
             value = self.eval(node.value, frame)
             self.assign(node.target, value, frame)

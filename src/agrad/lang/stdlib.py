@@ -28,6 +28,7 @@ import random as _random
 import time as _time
 import types
 import typing
+import weakref
 
 from .safety import (_BUILTIN_TYPE_RULES, _DICT_OK, _DICT_WRAPPED, NAMEDTUPLE_CLASSES, ModuleProxy, check_size,
                      sized_len)
@@ -42,7 +43,7 @@ ALLOWED = {
     "itertools": ("count", "cycle", "repeat", "accumulate", "chain", "compress", "dropwhile", "filterfalse",
                   "groupby", "islice", "pairwise", "starmap", "takewhile", "tee", "zip_longest", "product",
                   "permutations", "combinations", "combinations_with_replacement", "batched"),
-    "functools": ("reduce", "partial", "lru_cache", "cache", "cmp_to_key"),
+    "functools": ("reduce", "partial", "lru_cache", "cache", "cmp_to_key", "total_ordering"),
     "operator": ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "neg", "pos", "abs", "eq",
                  "ne", "lt", "le", "gt", "ge", "and_", "or_", "xor", "not_", "invert", "truth", "is_", "is_not",
                  "contains", "countOf", "indexOf", "getitem", "itemgetter", "index", "concat", "lshift",
@@ -50,7 +51,33 @@ ALLOWED = {
     "typing": ("Any", "Callable", "Dict", "FrozenSet", "Iterable", "Iterator", "List", "Mapping", "Optional", "Sequence", "Set", "Tuple", "Type", "Union"),
     "copy": ("copy", "deepcopy"),
     "gc": ("collect",),
+    "dataclasses": ("dataclass", "field", "fields", "asdict", "astuple", "replace", "is_dataclass",
+                    "FrozenInstanceError", "MISSING"),
 }
+
+#: the decorators from these modules a script may apply with ``@`` (functools' caches and
+#: total_ordering, dataclass; and what ``lru_cache(...)``/``dataclass(...)`` return)
+DECORATORS: "weakref.WeakSet" = weakref.WeakSet([functools.cache, functools.lru_cache,
+                                                 functools.total_ordering])
+
+
+def is_decorator(deco) -> bool:
+    try:
+        return deco in DECORATORS
+    except TypeError:
+        return False
+
+
+def _lru_cache(maxsize=128, typed=False):
+    """functools.lru_cache: ``@lru_cache``, ``@lru_cache(maxsize=...)``."""
+    made = functools.lru_cache(maxsize, typed)
+    if callable(maxsize) and not isinstance(maxsize, bool):
+        return made            # @lru_cache without arguments: made is the cached function
+    DECORATORS.add(made)
+    return made
+
+
+DECORATORS.add(_lru_cache)
 
 
 def _sleep(interp):
@@ -114,10 +141,15 @@ def _members(name, interp):
         return {"copy": copying.copy, "deepcopy": copying.deepcopy}
     if name == "gc":
         return {"collect": _collect}
+    if name == "dataclasses":
+        from . import dataclasses_module
+        return dataclasses_module.members()
     module = {"itertools": itertools, "functools": functools, "operator": operator, "typing": typing}[name]
     m = {n: getattr(module, n) for n in ALLOWED[name] if hasattr(module, n)}
     if name == "itertools":
         m["repeat"] = _repeat
+    if name == "functools":
+        m["lru_cache"] = _lru_cache
     if name == "operator":  # the same size and bit checks as the script's own operators
         m.update({n: _checked_binop(interp, sym, n) for n, sym in _OPERATOR_SYMBOLS.items()})
     return m
@@ -166,6 +198,18 @@ _BUILTIN_TYPE_RULES[collections.deque] = (_DEQUE_OK, _DEQUE_WRAPPED)
 _BUILTIN_TYPE_RULES[collections.OrderedDict] = (_DICT_OK | {"move_to_end"}, _DICT_WRAPPED)
 _BUILTIN_TYPE_RULES[collections.defaultdict] = (_DICT_OK, _DICT_WRAPPED)  # not default_factory: a way out
 _BUILTIN_TYPE_RULES[collections.Counter] = (_COUNTER_OK, _DICT_WRAPPED)
+# functions made by @lru_cache / @cache: their statistics (a named tuple of counts)
+_BUILTIN_TYPE_RULES[functools._lru_cache_wrapper] = (frozenset(("cache_info", "cache_clear")), {})
+NAMEDTUPLE_CLASSES.add(type(functools.lru_cache()(len).cache_info()))
+
+
+def _field_rules():
+    from .dataclasses_module import FIELD_NAMES, Field, dataclass
+    _BUILTIN_TYPE_RULES[Field] = (FIELD_NAMES, {})
+    DECORATORS.add(dataclass)
+
+
+_field_rules()
 
 
 MODULES = frozenset(ALLOWED)
