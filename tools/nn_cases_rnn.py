@@ -1,4 +1,4 @@
-"""nn_cases for recurrent layers, multi-head attention and channel dropout
+"""nn_cases for recurrent layers, multi-head attention, channel dropout and the shaping layers
 (registered in nn_cases.CASES; see tools/nn_cases.py)."""
 
 from __future__ import annotations
@@ -260,3 +260,64 @@ def channel_dropout(torch):
     res["errors"] = [error(lambda: F.dropout1d(torch.ones(2, 3, 4, 5))),
                      error(lambda: nn.Dropout2d(1.5))]
     return res
+
+
+# ------------------------------------------------------------------ shaping layers
+
+def _shape_case(name, make, *shapes):
+    def fn(torch):
+        m = fix(torch, make(torch.nn))
+        return run_seq(torch, m, *[T(torch, *s, k=i, grad=True) for i, s in enumerate(shapes)])
+    CASES.setdefault("shaping", {})[name] = fn
+
+
+_shape_case("zero_pad2d", lambda nn: nn.ZeroPad2d((1, 0, 2, 1)), (1, 2, 3, 3))
+_shape_case("constant_pad1d", lambda nn: nn.ConstantPad1d(2, 3.5), (2, 3))
+_shape_case("constant_pad3d", lambda nn: nn.ConstantPad3d((1, 0, 0, 1, 1, 0), -1.0), (1, 1, 2, 2, 2))
+_shape_case("reflection_pad1d", lambda nn: nn.ReflectionPad1d((2, 1)), (1, 2, 4))
+_shape_case("reflection_pad2d", lambda nn: nn.ReflectionPad2d(1), (1, 1, 3, 4))
+_shape_case("replication_pad2d", lambda nn: nn.ReplicationPad2d((0, 2, 1, 0)), (2, 1, 2, 3))
+_shape_case("replication_pad1d", lambda nn: nn.ReplicationPad1d(3), (1, 2, 2))
+_shape_case("circular_pad2d", lambda nn: nn.CircularPad2d(1), (1, 1, 3, 3))
+_shape_case("pixel_shuffle", lambda nn: nn.PixelShuffle(2), (1, 8, 2, 3))
+_shape_case("pixel_unshuffle", lambda nn: nn.PixelUnshuffle(2), (1, 2, 4, 6))
+_shape_case("upsample_nearest", lambda nn: nn.Upsample(scale_factor=2), (1, 2, 2, 3))
+_shape_case("upsample_bilinear2d", lambda nn: nn.UpsamplingBilinear2d(size=(4, 5)), (1, 1, 2, 3))
+_shape_case("upsample_linear", lambda nn: nn.Upsample(size=7, mode="linear"), (1, 2, 3))
+_shape_case("unfold", lambda nn: nn.Unfold(2, padding=1, stride=2), (1, 2, 4, 3))
+_shape_case("fold", lambda nn: nn.Fold((3, 4), 2), (1, 8, 6))
+_shape_case("softmax2d", lambda nn: nn.Softmax2d(), (2, 3, 2, 2))
+_shape_case("cosine_similarity", lambda nn: nn.CosineSimilarity(dim=0), (4, 3), (4, 3))
+_shape_case("pairwise_distance", lambda nn: nn.PairwiseDistance(p=1.5, keepdim=True), (3, 4),
+            (3, 4))
+_shape_case("instance_norm1d", lambda nn: nn.InstanceNorm1d(3), (2, 3, 5))
+_shape_case("instance_norm2d_affine", lambda nn: nn.InstanceNorm2d(2, affine=True), (2, 2, 3, 3))
+_shape_case("instance_norm1d_unbatched", lambda nn: nn.InstanceNorm1d(2), (2, 4))
+
+
+@case("shaping")
+def shaping_reprs_and_errors(torch):
+    nn = torch.nn
+    mods = [nn.ZeroPad1d(2), nn.ZeroPad2d((1, 2, 3, 4)), nn.ZeroPad3d(1), nn.ConstantPad1d(1, 2.5),
+            nn.ConstantPad2d(1, -1), nn.ConstantPad3d((1, 2, 3, 4, 5, 6), 0.0),
+            nn.ReflectionPad1d(1), nn.ReflectionPad2d((1, 0, 1, 0)), nn.ReflectionPad3d(1),
+            nn.ReplicationPad1d(2), nn.ReplicationPad2d(1), nn.ReplicationPad3d(1),
+            nn.CircularPad1d(1), nn.CircularPad2d((1, 1, 0, 0)), nn.CircularPad3d(1),
+            nn.PixelShuffle(3), nn.PixelUnshuffle(2), nn.Upsample(scale_factor=2),
+            nn.Upsample(size=(4, 5), mode="bilinear", align_corners=True),
+            nn.UpsamplingNearest2d(scale_factor=3), nn.UpsamplingBilinear2d(size=4),
+            nn.Fold((4, 5), 2, stride=1), nn.Unfold((2, 3), dilation=2), nn.Softmax2d(),
+            nn.CosineSimilarity(), nn.PairwiseDistance(), nn.InstanceNorm1d(3),
+            nn.InstanceNorm2d(4, affine=True, track_running_stats=True), nn.InstanceNorm3d(2)]
+    x = torch.ones(1, 1, 2, 2)
+    in2 = nn.InstanceNorm2d(2, track_running_stats=True)
+    in2(T(torch, 2, 2, 3, 3))
+    in2.eval()
+    return {"reprs": [repr(m) for m in mods],
+            "state": list(nn.InstanceNorm2d(2, affine=True, track_running_stats=True)
+                          .state_dict().keys()),
+            "running": [in2.running_mean, in2.running_var, in2(T(torch, 1, 2, 3, 3, k=3))],
+            "errors": [error(lambda: nn.CircularPad2d(1)(torch.ones(2))),
+                       error(lambda: nn.Softmax2d()(torch.ones(2, 2))),
+                       error(lambda: nn.InstanceNorm2d(3, affine=True)(x)),
+                       error(lambda: nn.InstanceNorm1d(2)(torch.ones(2, 2, 2, 2)))]}
