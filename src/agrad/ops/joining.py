@@ -238,8 +238,16 @@ _split.derivative(_split_back)
 _split_sizes.derivative(_split_back)
 
 
-def _split_even(input, split_size, dim):
-    d = _wrap_dim(dim, input.ndim)
+# unsafe_split / unsafe_chunk: the same pieces, not registered as views of the input (an
+# in-place change of a piece is not tracked on the input: PyTorch's "unsafe")
+_unsafe_split = Op("UnsafeSplitBackward0", _split_fwd, outputs=None, multi_grad=True)
+_unsafe_split_sizes = Op("UnsafeSplitWithSizesBackward0", _split_fwd, outputs=None,
+                         multi_grad=True)
+_unsafe_split.derivative(_split_back)
+_unsafe_split_sizes.derivative(_split_back)
+
+
+def _even_sizes(input, split_size, d):
     size = input._data.shape[d] if input.ndim else 1
     if split_size < 0:
         raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
@@ -247,14 +255,55 @@ def _split_even(input, split_size, dim):
         raise RuntimeError(
             f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
     n = max((size + split_size - 1) // split_size, 1) if split_size else 1
-    sizes = [min(split_size, size - i * split_size) for i in range(n)]
+    return [min(split_size, size - i * split_size) for i in range(n)]
+
+
+@export(method=True)
+def unsafe_split(input, split_size, dim=0):
+    _require_1d(input)
+    d = _wrap_dim(dim, input.ndim)
+    sizes = _even_sizes(input, int(split_size), d)
+    return tuple(_unsafe_split.apply((input,), (input._data,), {"dim": d, "sizes": sizes}))
+
+
+@export(method=True)
+def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    _require_1d(input)
+    d = _wrap_dim(dim, input.ndim)
+    _check_split_sizes(input, [int(s) for s in split_sizes], d)
+    return tuple(_unsafe_split_sizes.apply((input,), (input._data,),
+                                           {"dim": d, "sizes": [int(s) for s in split_sizes]}))
+
+
+@export(method=True)
+def unsafe_chunk(input, chunks, dim=0):
+    if input.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    d = _wrap_dim(dim, input.ndim)
+    size = input._data.shape[d]
+    split_size = (size + chunks - 1) // chunks
+    if split_size == 0 and size == 0:
+        return unsafe_split_with_sizes(input, [0] * chunks, d)
+    return unsafe_split(input, split_size, d)
+
+
+def _split_even(input, split_size, dim):
+    d = _wrap_dim(dim, input.ndim)
+    sizes = _even_sizes(input, split_size, d)
     return _as_views(_split.apply((input,), (input._data,), {"dim": d, "sizes": sizes}), input)
 
 
 def _split_with_sizes(input, sizes, dim):
     d = _wrap_dim(dim, input.ndim)
-    size = input._data.shape[d]
     sizes = [int(s) for s in sizes]
+    _check_split_sizes(input, sizes, d)
+    return _as_views(_split_sizes.apply((input,), (input._data,), {"dim": d, "sizes": sizes}), input)
+
+
+def _check_split_sizes(input, sizes, d):
+    size = input._data.shape[d]
     if any(s < 0 for s in sizes):
         raise RuntimeError(
             f"split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes={_fmt(sizes)}")
@@ -262,7 +311,6 @@ def _split_with_sizes(input, sizes, dim):
         raise RuntimeError(
             f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at dimension {d}), "
             f"but got split_sizes={_fmt(sizes)}")
-    return _as_views(_split_sizes.apply((input,), (input._data,), {"dim": d, "sizes": sizes}), input)
 
 
 @export(method=True)

@@ -47,7 +47,7 @@ def _simple_cell(act):
 def _lstm_cell(x_w, hidden, p):
     hx, cx = hidden
     gates = _linear(hx, p[1], p[3]) + x_w
-    i, f, g, o = gates.chunk(4, 1)
+    i, f, g, o = gates.unsafe_chunk(4, 1)
     i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
     cy = f * cx + i * g
     hy = o * cy.tanh()
@@ -57,8 +57,8 @@ def _lstm_cell(x_w, hidden, p):
 
 
 def _gru_cell(x_w, h, p):
-    ir, ii, in_ = x_w.chunk(3, 1)
-    hr, hi, hn = _linear(h, p[1], p[3]).chunk(3, 1)
+    ir, ii, in_ = x_w.unsafe_chunk(3, 1)
+    hr, hi, hn = _linear(h, p[1], p[3]).unsafe_chunk(3, 1)
     reset = (hr + ir).sigmoid()
     update = (hi + ii).sigmoid()
     new = (in_ + hn * reset).tanh()
