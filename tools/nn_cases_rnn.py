@@ -88,6 +88,8 @@ def rnn_grad_fns(torch):
     names = {}
     for label, m in [("rnn", nn.RNN(3, 4)), ("rnn_bidir", nn.RNN(3, 4, bidirectional=True)),
                      ("gru_bidir", nn.GRU(3, 4, bidirectional=True)),
+                     ("gru_bf", nn.GRU(3, 4, batch_first=True)),
+                     ("rnn_bf_2layer", nn.RNN(3, 4, 2, batch_first=True)),
                      ("lstm_bidir", nn.LSTM(3, 4, bidirectional=True)),
                      ("lstm_bf_bidir", nn.LSTM(3, 4, batch_first=True, bidirectional=True))]:
         out, h = m(x3)

@@ -514,7 +514,8 @@ def test_cli_attack_exit_1_one_line_no_traceback(tmp_path):
     assert r.returncode == 1 and r.stdout == ""
     assert r.stderr.splitlines()[0].endswith(
         "TypeError: class G cannot define '__array_interface__': agrad script classes may define "
-        "only these special methods: __init__, __call__, __repr__, __str__, __len__, "
+        "only these special methods: __init__, __post_init__, __call__, __repr__, __str__, "
+        "__len__, "
         "__getitem__, __setitem__, __iter__, __next__, __contains__, __bool__, __hash__, "
         "__enter__, __exit__, comparisons and arithmetic operators (docs/language.md)")
     assert "Traceback" not in r.stderr

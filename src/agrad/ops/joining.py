@@ -240,8 +240,8 @@ _split_sizes.derivative(_split_back)
 
 # unsafe_split / unsafe_chunk: the same pieces, not registered as views of the input (an
 # in-place change of a piece is not tracked on the input: PyTorch's "unsafe")
-_unsafe_split = Op("UnsafeSplitBackward0", _split_fwd, outputs=None, multi_grad=True)
-_unsafe_split_sizes = Op("UnsafeSplitWithSizesBackward0", _split_fwd, outputs=None,
+_unsafe_split = Op("UnsafeSplitBackward0", _split_fwd, outputs=None, multi_grad=True, jvp="linear")
+_unsafe_split_sizes = Op("UnsafeSplitWithSizesBackward0", _split_fwd, outputs=None, jvp="linear",
                          multi_grad=True)
 _unsafe_split.derivative(_split_back)
 _unsafe_split_sizes.derivative(_split_back)

@@ -177,6 +177,35 @@ def transpose(input, dim0, dim1):
     return _view(_transpose, input, input._data, {"dim0": d0, "dim1": d1})
 
 
+# transpose_ changes the tensor's own shape: its node (TransposeBackward1) takes the
+# place of the tensor's grad_fn, as PyTorch's in-place view ops do
+_transpose_ = Op("TransposeBackward1", _swap, jvp="linear")
+_transpose_.derivative(lambda ctx, grad: grad.transpose(ctx.dim0, ctx.dim1))
+
+
+@method("transpose_", "swapaxes_", "swapdims_")
+def transpose_(input, dim0, dim1):
+    from ..autograd import graph
+    from ..tensor import LEAF_INPLACE_MESSAGE
+    n = input.ndim
+    d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
+    recorded = graph._state["enabled"] and input._requires_grad
+    if recorded and input._grad_fn is None:
+        raise RuntimeError(LEAF_INPLACE_MESSAGE)
+    from ..autograd import _dual
+    tangent = _dual.tangent_of(input) if _dual._LEVEL[0] is not None else None
+    if tangent is not None:   # a dual tensor's tangent turns with it
+        _dual.set_tangent(input, tangent.transpose(d0, d1))
+    if recorded:
+        out = _transpose_.apply((input,), (input._data,), {"dim0": d0, "dim1": d1})
+        input._data = out._data
+        input._grad_fn, input._output_nr = out._grad_fn, out._output_nr
+    else:   # outside autograd the shape changes and the history stays, as in PyTorch
+        input._data = _swap(None, input._data, d0, d1)
+    input._vc[0] += 1
+    return input
+
+
 _permute = Op("PermuteBackward0", lambda ctx, a, dims: np.transpose(a, dims), jvp="linear")
 _permute.derivative(lambda ctx, grad: grad.permute(tuple(np.argsort(ctx.dims))))
 

@@ -279,8 +279,8 @@ class RNNBase(Module):
         self.check_forward_args(input, hx)
         output, finals = self._run(input, list(hx.unbind(0)))
         hidden = _T["stack"](finals, 0)
-        if self.batch_first:
-            output = output.transpose(0, 1)
+        if self.batch_first:   # ATen's rnn_tanh/rnn_relu/gru transpose in place (LSTM does not)
+            output.transpose_(0, 1)
         if not is_batched:
             output = output.squeeze(0 if self.batch_first else 1)
             hidden = hidden.squeeze(1)
