@@ -98,7 +98,13 @@ CASES = [
     ("grads_batched", ["xr = x.clone().requires_grad_()", "out = (M @ xr).exp()"],
      ["torch.autograd.grad(out, xr, torch.eye(2), is_grads_batched=True, retain_graph=True)",
       "torch.autograd.grad(out, xr, torch.ones(2), is_grads_batched=True, retain_graph=True)",
-      "torch.autograd.grad(out, xr, torch.ones(4, 3), is_grads_batched=True, retain_graph=True)"]),
+      "torch.autograd.grad(out, xr, torch.ones(4, 3), is_grads_batched=True, retain_graph=True)",
+      "torch.autograd.grad(out.sum(), xr, is_grads_batched=True, retain_graph=True)",
+      "torch.autograd.grad(out, xr, is_grads_batched=True, retain_graph=True)",
+      "torch.autograd.grad(out[:1], xr, is_grads_batched=True, retain_graph=True)",
+      "torch.autograd.grad(out, xr, torch.ones(3, 2), is_grads_batched=True, retain_graph=True, create_graph=True)"
+      "[0].requires_grad",
+      "torch.autograd.grad(out, xr, torch.ones(3, 2), is_grads_batched=True, retain_graph=True)[0].shape"]),
     # torch.func
     ("func_grad", [], ["func.grad(cubic)(x)", "func.grad(mix, argnums=1)(x, y)", "func.grad(mix, argnums=(0, 1))(x, y)",
                        "func.grad(lambda a: (a * 2).sum(), has_aux=False)(x)",

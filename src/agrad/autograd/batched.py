@@ -362,13 +362,20 @@ def check_seeds(outputs, grad_outputs):
     for k, (t, g) in enumerate(zip(outputs, grad_outputs)):
         if not t.requires_grad:
             raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
-        if g is None:
-            raise RuntimeError("agrad: autograd.grad(is_grads_batched=True) needs a batched grad_output for "
-                               f"every output; output {k} has none")
+        if g is None:   # PyTorch's implicit seed: ones, then read as batched like any other
+            if t.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if t.ndim:   # ones of shape [1, ...]: a batch of one seed of shape [...]
+                raise RuntimeError(f"invalid gradient at index {k} - got {list(t.shape[1:])} but expected shape "
+                                   f"compatible with {list(t.shape)}")
+            g = factories.ones_like(t)
         if not isinstance(g, Tensor):
             g = factories.tensor(g, dtype=t.dtype)
-        if g.ndim == 0 or tuple(g.shape[1:]) != tuple(t.shape):
-            shown = list(g.shape[2:]) if g.ndim else []   # PyTorch shows the shape of grad_output[k][0] past its first dim
+        if g.ndim == 0:
+            raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, but that input is a "
+                             "Tensor of dimensionality 0 so expected in_dim to satisfy 0 <= in_dim < 0.")
+        if tuple(g.shape[1:]) != tuple(t.shape):
+            shown = list(g.shape[2:])   # PyTorch shows the shape of grad_output[k][0] past its first dim
             raise RuntimeError(
                 "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
                 "dimension. The sizes of the remaining dimensions are expected to match the shape of "
