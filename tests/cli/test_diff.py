@@ -164,3 +164,14 @@ def test_errors_in_the_envelope(args, code, kind):
     assert set(obj) == {"ok", "target", "order", "summed", "constants", "definitions", "derivatives", "error"}
     r = agrad("diff", *args, "--format", "text")
     assert r.code == code and r.stdout == "" and "Traceback" not in r.stderr
+
+
+def test_a_deep_chain_is_too_large_but_keeps_its_values(in_repo):
+    r = agrad("diff", "examples/tanh_chain.py", "--set", "n=400", "--format", "json")
+    obj = r.json()
+    assert r.code == 0 and obj["ok"]
+    for d in obj["derivatives"]:
+        assert d["symbolic"] is False and d["reason"].startswith("the expression is too large to print")
+        assert d["value"] is not None
+    r = agrad("diff", "examples/tanh_chain.py", "--set", "n=3", "--format", "text", "-q")
+    assert r.code == 0 and r.stdout.startswith("t1 = tanh(w*sin(x) + 0.1)\n")

@@ -754,6 +754,8 @@ def differentiate(target, target_name, leaves, order, capture, leaf_name, names)
                     expr, reason = None, str(exc)
                 except RecursionError:
                     expr, reason = None, "the expression is too deeply nested to print"
+                except sx.TooLarge as exc:
+                    expr, reason = None, f"the expression is too large to print ({exc})"
             out.append(Derivative(target_name, [leaves[k][0] for k in idx], expr, reason, value,
                                   leaf.dtype.name))
         result = Result(target_name, out, tr, summed=target._data.size != 1)

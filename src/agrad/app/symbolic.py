@@ -45,6 +45,16 @@ class Expr:
         return f"Expr({to_text(self)})"
 
 
+class TooLarge(Exception):
+    """The expression grew past what is worth printing (:data:`MAX_NODES`, :data:`MAX_WORK`)."""
+
+
+#: distinct sub-expressions of one run, and the factors and terms its products and sums
+#: may take apart, before agrad gives up writing the derivatives out
+MAX_NODES = 20_000
+MAX_WORK = 100_000
+
+
 class Table:
     """The interning table of one run (``with Table():`` around building)."""
 
@@ -52,6 +62,7 @@ class Table:
 
     def __init__(self):
         self.nodes = {}
+        self.work = 0
 
     def __enter__(self):
         self.outer, Table.current = Table.current, self
@@ -70,8 +81,17 @@ def _make(kind, data, args, shape, key_args=None):
     key = (kind, data, tuple(id(a) for a in (args if key_args is None else key_args)), tuple(shape))
     e = table.get(key)
     if e is None:
+        if len(table) >= MAX_NODES:
+            raise TooLarge(f"more than {MAX_NODES:,} distinct sub-expressions")
         e = table[key] = Expr(kind, data, tuple(args), shape)
     return e
+
+
+def _spend(n):
+    t = Table.current or _DEFAULT
+    t.work += n
+    if t.work > MAX_WORK:
+        raise TooLarge("its sums and products grow too long to simplify")
 
 
 def broadcast(*shapes):
@@ -128,6 +148,7 @@ def add(*xs):
     for x in xs:
         x = _strip(x)
         flat.extend(x.args if x.kind == "add" else (x,))
+    _spend(len(flat))
     for x in flat:
         x = _strip(x)
         if x.kind == "num":
@@ -196,6 +217,7 @@ def mul(*xs):
     for x in xs:
         x = _strip(x)
         flat.extend(x.args if x.kind == "mul" else (x,))
+    _spend(len(flat))
     for x in flat:
         x = _strip(x)
         if x.kind == "num":
@@ -214,7 +236,7 @@ def mul(*xs):
         return num(0.0, shape)
     factors = []
     for base, e in bases.values():
-        f = power(base, num(e))
+        f = base if e == 1 else power(base, num(e))
         if f.kind == "num":
             coef *= f.data
         elif f.kind == "mul":  # (x*y)**n distributed
@@ -496,14 +518,17 @@ def _nat(e, names, memo):
     r = memo.get(id(e))
     if r is not None:
         return r
-    if e.kind == "num":
-        r = ()
-    elif e.kind == "bcast" or e.pointwise:
-        r = broadcast(*(_nat(a, names, memo) for a in e.args)) if e.args else ()
-    else:
-        r = e.shape
-    memo[id(e)] = r
-    return r
+    for n in reversed(_topological([e])):  # arguments first: no recursion on deep expressions
+        if id(n) in memo:
+            continue
+        if n.kind == "num":
+            r = ()
+        elif n.kind == "bcast" or n.pointwise:
+            r = broadcast(*(memo[id(a)] for a in n.args)) if n.args else ()
+        else:
+            r = n.shape
+        memo[id(n)] = r
+    return memo[id(e)]
 
 
 def _rational(c):
