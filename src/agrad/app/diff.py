@@ -48,6 +48,7 @@ class Capture:
         self.in_backward = False
         self.current = None
         self.masks = {}  # id(mask tensor) and id(its array) -> (op name, operands, mask)
+        self.formula_masks = {}  # node whose formula ran -> the masks it made, in order
 
     def __call__(self, node, inputs, outputs, call):
         if call is None or node in self.calls:
@@ -85,6 +86,8 @@ class Capture:
         entry = (name, operands, result)
         self.masks[id(result)] = entry
         self.masks[id(result._data)] = entry
+        if self.in_backward:  # a formula's masks, for the casts it makes of them ((x < 0).type_as(g))
+            self.formula_masks.setdefault(self.current, []).append(entry)
 
     def __enter__(self):
         from ..autograd import graph
@@ -259,6 +262,64 @@ def _elu(a, info, shape):
     return sx.call("F.elu", (a[0],), shape, kwargs=(("alpha", alpha),) if alpha != 1.0 else (), pointwise=True)
 
 
+# PyTorch's fused <activation>_backward(grad_output, x) ops: how each reads (what its kernel
+# computes, as an expression of grad_output g and x).
+
+def _num_attr(info, name, default=None):
+    return sx.num(float(_attr(info, name, default)))
+
+
+def _gt(x, v):
+    return sx.compare(">", x, v)
+
+
+def _hardtanh_bw(a, info, shape):
+    g, x = a
+    inside = sx.logical_and(_gt(x, _num_attr(info, "min_val")), sx.compare("<", x, _num_attr(info, "max_val")))
+    return sx.where(inside, g, sx.num(0.0), shape)
+
+
+def _leaky_bw(a, info, shape):
+    g, x = a
+    return sx.where(_gt(x, sx.num(0.0)), g, sx.mul(g, _num_attr(info, "negative_slope")), shape)
+
+
+def _elu_bw(a, info, shape):
+    g, x = a
+    alpha, scale, inner = (_num_attr(info, k, 1.0) for k in ("alpha", "scale", "input_scale"))
+    if _attr(info, "is_result"):
+        neg = sx.mul(g, inner, sx.add(x, sx.mul(alpha, scale)))
+    else:
+        neg = sx.mul(g, inner, alpha, scale, sx.call("exp", (sx.mul(x, inner),), x.shape, pointwise=True))
+    return sx.where(_gt(x, sx.num(0.0)), sx.mul(g, scale), neg, shape)
+
+
+def _softplus_bw(a, info, shape):
+    g, x = a
+    bx = sx.mul(_num_attr(info, "beta"), x)
+    return sx.where(_gt(bx, _num_attr(info, "threshold")), g,
+                    sx.mul(g, sx.call("sigmoid", (bx,), bx.shape, pointwise=True)), shape)
+
+
+def _hardswish_bw(a, info, shape):
+    g, x = a
+    mid = sx.mul(g, sx.add(sx.div(x, sx.num(3.0)), sx.num(0.5)))
+    return sx.where(sx.compare("<=", x, sx.num(-3.0)), sx.num(0.0),
+                    sx.where(sx.compare(">=", x, sx.num(3.0)), g, mid, shape), shape)
+
+
+def _logsigmoid_bw(a, info, shape):  # d/dx log(sigmoid(x)) = sigmoid(-x)
+    g, x = a
+    return sx.mul(g, sx.call("sigmoid", (sx.neg(x),), x.shape, pointwise=True))
+
+
+def _shrink_bw(a, info, shape):
+    g, x = a
+    lam = _num_attr(info, "lambd")
+    outside = sx.logical_or(_gt(x, lam), sx.compare("<", x, sx.neg(lam)))
+    return sx.where(outside, g, sx.num(0.0), shape)
+
+
 _SQRT1_2 = 0.7071067811865476  # 1/sqrt(2)
 _INV_SQRT_2PI = 0.3989422804014327  # 1/sqrt(2*pi)
 
@@ -391,6 +452,12 @@ RULES = {
     "SiluBackward0": _functional("silu"), "MishBackward0": _functional("mish"),
     "LogSigmoidBackward0": _functional("logsigmoid"), "HardsigmoidBackward0": _functional("hardsigmoid"),
     "HardswishBackward0": _functional("hardswish"),
+    "SoftshrinkBackward0": _functional("softshrink", "lambd", defaults=(0.5,)),
+    "HardshrinkBackward0": _functional("hardshrink", "lambd", defaults=(0.5,)),
+    "HardtanhBackwardBackward0": _hardtanh_bw, "LeakyReluBackwardBackward0": _leaky_bw,
+    "EluBackwardBackward0": _elu_bw, "SoftplusBackwardBackward0": _softplus_bw,
+    "HardswishBackwardBackward0": _hardswish_bw, "LogSigmoidBackwardBackward0": _logsigmoid_bw,
+    "SoftshrinkBackwardBackward0": _shrink_bw, "HardshrinkBackwardBackward0": _shrink_bw,
     "LogaddexpBackward0": _binary("logaddexp"), "Logaddexp2Backward0": _binary("logaddexp2"),
     "Atan2Backward0": _binary("atan2"),
     "GeluBackward0": _gelu, "GeluBackwardBackward0": _gelu_backward,
@@ -455,6 +522,10 @@ class Translator:
                 return sx.num(float(arr))
         shape = tuple(arr.shape)
         internal = key not in self.capture.script_consts and key not in self.seeds
+        if internal and node is not None and arr.dtype.kind == "f":
+            cast = self._cast_mask(arr, node)
+            if cast is not None:
+                return cast
         if internal and isinstance(value, Tensor):
             view = self._view_of_constant(value)
             if view is not None:
@@ -499,6 +570,17 @@ class Translator:
         if arr.size and (arr == arr.reshape(-1)[0]).all():
             return sx.num(float(arr.reshape(-1)[0]), arr.shape)
         return self._named_constant(("array", arr.shape, arr.dtype.str, arr.tobytes()), arr)
+
+    def _cast_mask(self, arr, node):
+        """A float copy of a mask the same formula just made (``(x < 0).type_as(grad)``)."""
+        owner = self.capture.formula_of.get(node)
+        if owner is None or not ((arr == 0) | (arr == 1)).all():
+            return None
+        for entry in reversed(self.capture.formula_masks.get(owner, ())):
+            m = entry[2]._data
+            if m.shape == arr.shape and np.array_equal(m, arr != 0):
+                return self.mask_expr(entry)
+        return None
 
     def mask_expr(self, entry):
         """A comparison (``x > 0``) or logical op of masks, from what it was computed from."""
