@@ -27,6 +27,7 @@ import numpy as np
 from . import grad_mode
 from .anomaly_mode import _anomaly
 from .graph import AccumulateGrad, edge
+from .graph import _state as graph_state
 
 #: Nodes whose formula is elementwise in the gradient (checked against the
 #: one-seed-at-a-time result by tests/autograd/test_batched_grad.py).
@@ -146,7 +147,7 @@ def _cat(node, g, B):
     return tuple(out)
 
 
-def _stack(node, g, B):
+def _unbind(node, g, B):
     return tuple(g.unbind(_shift(node.dim)))
 
 
@@ -176,7 +177,7 @@ RULES = {
     "SqueezeBackward4": _reshape, "TBackward0": _t, "TransposeBackward0": _transpose,
     "PermuteBackward0": _permute, "UnsqueezeBackward0": _unsqueeze, "ExpandBackward0": _identity,
     "SumBackward0": _sum0, "SumBackward1": _sum1, "MeanBackward0": _mean0, "MeanBackward1": _mean1,
-    "SelectBackward0": _embed, "SliceBackward0": _embed, "CatBackward0": _cat, "StackBackward0": _stack,
+    "SelectBackward0": _embed, "SliceBackward0": _embed, "CatBackward0": _cat, "StackBackward0": _unbind,
     "SoftmaxBackward0": _softmax, "LogSoftmaxBackward0": _log_softmax,
 }
 
@@ -210,7 +211,7 @@ def _fit(g, B, meta):
     return g
 
 
-def _stack(grads, meta_shape, like):
+def _stack_rows(grads, meta_shape, like):
     """Per-element results of one input stacked along a new first dimension (zeros for None)."""
     from ..ops import FUNCTIONS
     if all(g is None for g in grads):
@@ -235,7 +236,7 @@ def _per_element(node, out_grads, B):
             continue
         shape = metas[k][0] if metas[k] is not None else tuple(like.shape)
         col = [c if c is None or tuple(c.shape) == tuple(shape) else c.sum_to_size(shape) for c in col]
-        stacked.append(_stack(col, shape, like))
+        stacked.append(_stack_rows(col, shape, like))
     return tuple(stacked)
 
 
@@ -292,7 +293,12 @@ def batched_grad(outputs, inputs, grad_outputs, *, retain_graph, create_graph, a
                 elif vectorised(node):
                     name = type(node).__name__
                     if name in RULES:
-                        res = RULES[name](node, out_grads[0], B)
+                        outer = graph_state["formula"]
+                        graph_state["formula"] = True   # as OpNode.apply: a formula's Scalar overloads
+                        try:
+                            res = RULES[name](node, out_grads[0], B)
+                        finally:
+                            graph_state["formula"] = outer
                     else:
                         res = node.apply(out_grads)
                     in_grads = res if type(res) is tuple else (res,)
@@ -345,7 +351,7 @@ def _looped(inputs, grad_outputs, B, retain_graph, allow_unused, one_pass):
                                    "graph. Set allow_unused=True if this is the desired behavior.")
             out.append(FUNCTIONS["zeros"]((0,) + tuple(inp.shape), dtype=inp.dtype) if B == 0 else None)
             continue
-        out.append(_stack(col, tuple(inp.shape), inp))
+        out.append(_stack_rows(col, tuple(inp.shape), inp))
     return tuple(out)
 
 
