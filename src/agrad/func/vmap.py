@@ -144,8 +144,11 @@ def _stack(name, results, out_dims, size):
             columns[k].append(v)
     out = []
     for col, d in zip(columns, dims):
-        if d is None:
-            out.append(col[0])
+        if d is None:   # PyTorch: only an output that does not depend on the mapped inputs
+            first = col[0]
+            if any(c.shape != first.shape or not bool((c == first).all()) for c in col[1:]):
+                raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor when out_dim is None")
+            out.append(first)
             continue
         n = col[0].dim() + 1
         if type(d) is not int or not -n <= d < n:
