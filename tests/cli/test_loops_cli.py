@@ -211,3 +211,28 @@ def test_no_progress_bar_for_a_short_loop():
     out, err, code = _on_a_terminal(["eval", "-e", "s = 0\nfor i in range(100):\n    s += i\n"
                                      "print(s)", "--no-table"], "")
     assert code == 0 and out == b"4950\n" and b"range(100)" not in err
+
+
+def test_progress_totals_through_enumerate_and_zip(monkeypatch):
+    import agrad.app.loops as loops
+    monkeypatch.setattr(loops, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(loops, "PROGRESS_EVERY", 0.0)
+    sent = []
+    watch = LoopWatch((), sent.append)
+    res = run(Source("t.py", "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n"
+                             "dl = DataLoader(TensorDataset(torch.ones(10, 2)), batch_size=3)\n"
+                             "for i, (x,) in enumerate(dl):\n    pass\n"
+                             "for a, b in zip(dl, range(2)):\n    pass\n"
+                             "for v in (k for k in range(3)):\n    pass\n"), loop_watch=watch)
+    assert res.error is None, res.error.render()
+    totals = [r["total"] for r in sent if not r.get("end")]
+    assert totals == [4] * 4 + [2] * 2 + [None] * 3
+    assert sent[3]["fraction"] == 1.0 and sent[-1] == {"end": True}
+
+
+def test_dataloader_iterator_has_a_length_but_no_way_out():
+    res = run(Source("t.py", "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n"
+                             "it = iter(DataLoader(TensorDataset(torch.ones(5, 1)), batch_size=2))\n"
+                             "next(it)\nprint(len(it))\nit._loader"))
+    assert res.stdout == "3\n"
+    assert res.error is not None and "'_loader'" in res.error.message

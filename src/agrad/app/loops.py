@@ -160,10 +160,18 @@ _UNBOUND = object()
 
 
 def _length(iterable):
-    """The number of iterations when it is known without running script code."""
+    """The number of iterations when it is known without running script code (for
+    ``enumerate``/``zip``: from the iterators they wrap)."""
     if isinstance(iterable, (range, list, tuple, dict, set, frozenset, str)):
         return len(iterable)
     cls = type(iterable)
+    if cls is enumerate or cls is zip:
+        try:
+            inner = iterable.__reduce__()[1]
+        except Exception:
+            return None
+        hints = [_hint(it) for it in (inner[:1] if cls is enumerate else inner)]
+        return None if not hints or None in hints else min(hints)
     if cls.__module__.startswith("agrad.") and not cls.__module__.startswith("agrad.lang"):
         if hasattr(iterable, "dim") and hasattr(iterable, "shape"):
             return iterable.shape[0] if iterable.dim() else None
@@ -174,6 +182,24 @@ def _length(iterable):
                 return None
             return n if isinstance(n, int) and n >= 0 else None
     return None
+
+
+_BUILTIN_ITERATORS = frozenset(type(iter(x)) for x in ((), [], {}, "", range(0), set()))
+
+
+def _hint(iterator):
+    """How many items an iterator still has, when that costs no script code."""
+    import operator
+    cls = type(iterator)
+    trusted = cls in _BUILTIN_ITERATORS or (cls.__module__.startswith("agrad.")
+                                            and not cls.__module__.startswith("agrad.lang"))
+    if not trusted:
+        return None
+    try:
+        n = operator.length_hint(iterator, -1)
+    except Exception:
+        return None
+    return n if n >= 0 else None
 
 
 def _scalar(value):

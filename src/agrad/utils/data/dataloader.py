@@ -102,14 +102,7 @@ class DataLoader:
             yield batch
 
     def __iter__(self):
-        # each iterator draws a base seed for worker processes first (PyTorch does,
-        # even without workers): the draws that follow stay in PyTorch's order
-        _draw_seed(self.generator)
-        for b in self._batches():
-            if self.batch_size is None and self.batch_sampler is None:
-                yield self.collate_fn(self.dataset[b])
-            else:
-                yield self.collate_fn([self.dataset[i] for i in b])
+        return _LoaderIterator(self)
 
     def __len__(self):
         if self.batch_sampler is not None:
@@ -120,6 +113,41 @@ class DataLoader:
         if self.drop_last:
             return n // self.batch_size
         return (n + self.batch_size - 1) // self.batch_size
+
+
+class _LoaderIterator:
+    """What ``iter(loader)`` returns: the batches one by one, and ``len()`` as PyTorch's
+    loader iterators have (``__length_hint__``: the batches still to come)."""
+
+    def __init__(self, loader):
+        # each iterator draws a base seed for worker processes first (PyTorch does, when the
+        # iterator is made, even without workers): the draws that follow stay in its order
+        _draw_seed(loader.generator)
+        self._loader = loader
+        self._batches = loader._batches()
+        self._yielded = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        b = next(self._batches)
+        loader = self._loader
+        if loader.batch_size is None and loader.batch_sampler is None:
+            batch = loader.collate_fn(loader.dataset[b])
+        else:
+            batch = loader.collate_fn([loader.dataset[i] for i in b])
+        self._yielded += 1
+        return batch
+
+    def __len__(self):
+        return len(self._loader)
+
+    def __length_hint__(self):
+        try:
+            return max(len(self._loader) - self._yielded, 0)
+        except TypeError:
+            return NotImplemented
 
 
 def _draw_seed(generator):
