@@ -199,6 +199,14 @@ def _with_args(e, a):
     return reduce_sum(a, axes, bool(kwargs), e.shape, name)
 
 
+def _common_coef(e):
+    """The coefficient every term of the sum ``e`` has (1 when they differ or there is a constant)."""
+    cs = {split_coef(t)[0] for t in e.args}
+    if len(cs) != 1 or any(t.kind == "num" for t in e.args):
+        return 1.0
+    return cs.pop()
+
+
 def split_coef(x):
     """(numeric coefficient, the rest) of a term."""
     if x.kind == "mul" and x.args[0].kind == "num":
@@ -223,6 +231,11 @@ def mul(*xs):
         if x.kind == "num":
             coef *= x.data
             continue
+        if x.kind == "add":  # a factor common to every term comes out: (a/4 + b/4) -> (a + b)/4
+            c = _common_coef(x)
+            if c != 1:
+                coef *= c
+                x = add(*(mul(num(split_coef(t)[0] / c), split_coef(t)[1]) for t in x.args))
         if x.kind == "pow" and x.args[1].kind == "num":
             base, e = x.args[0], x.args[1].data
         else:
@@ -459,7 +472,8 @@ class Named:
         chosen = set()
         for e in nodes:  # parents before children
             c = count.get(id(e), 0)
-            if c >= 2 and e.size >= min_size and e.kind not in ("num", "var"):
+            flat = all(a.kind in ("num", "var") for a in e.args) and e.size < 6  # x*w1*w3: short
+            if c >= 2 and e.size >= min_size and e.kind not in ("num", "var") and not flat:
                 chosen.add(id(e))
                 c = 1
             for a in e.args:
