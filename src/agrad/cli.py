@@ -234,7 +234,7 @@ def trace_cmd(**kw):
     returned, and each AccumulateGrad result.  The script's last backward pass,
     else an automatic target.backward().
     """
-    from .app.commands import run_trace
+    from .app.inspector import run_trace
     return _contained("trace", run_trace, kw)
 
 

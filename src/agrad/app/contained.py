@@ -408,7 +408,7 @@ def _ReplayStdin(buffer, tty, encoding="utf-8"):  # noqa: N802 - a class made on
 _VIEWS = {"eval": ("..render.evalview", ".anomaly"), "graph": ("..render.graphview", ".anomaly"),
           "check": ("..render.checkview",), "diff": ("..render.diffview",),
           "jacobian": ("..render.matrixview",), "hessian": ("..render.matrixview",),
-          "trace": ("..render.traceview", ".trace")}
+          "trace": ("..render.traceview", ".trace", ".inspector")}
 
 
 def prepare(command: str | None = None) -> None:

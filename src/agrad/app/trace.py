@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 #: elements up to which a gradient's values are kept (JSON ``values``)
 SMALL = 16
 
@@ -167,23 +165,25 @@ class TraceRecorder:
         self._check_run()
         step = TraceStep(len(self.steps), node)
         sent = self._sent
-        for idx in sorted(grads):
+        grads_in = step.grads_in
+        for idx in (sorted(grads) if len(grads) > 1 else grads):
             g = grads[idx]
             hit = sent.pop(id(g), None)
             if hit is not None and hit[0] is g and node._pre_hooks is None:
-                step.grads_in[idx] = hit[1]
+                grads_in[idx] = hit[1]
             else:
-                step.grads_in[idx] = summary(g)
-        step.hooks = [h for n, h in self._pending if n is node]
-        self._pending = []
+                grads_in[idx] = summary(g)
+        if self._pending:
+            step.hooks = [h for n, h in self._pending if n is node]
+            self._pending = []
         saved = node._saved
         if saved:
+            rows = step.saved
             for slot in saved.values():
                 shape, dtype = slot.meta
                 t = slot.tensor
-                now = t._vc[0] if t is not None else None
-                step.saved.append((slot.name, tuple(int(x) for x in shape), dtype.name, slot.version,
-                                   now, slot.freed))
+                rows.append((slot.name, shape, dtype.name, slot.version,
+                             t._vc[0] if t is not None else None, slot.freed))
         retained = node._retained
         if retained:
             for idx, ref in retained.items():
@@ -206,7 +206,7 @@ class TraceRecorder:
             if nxt is None:
                 continue
             if g is not None and k < len(metas) and metas[k] is not None \
-                    and tuple(g._data.shape) != tuple(metas[k][0]):
+                    and g._data.shape != metas[k][0]:
                 g = _Grad(_sum_to(g._data, tuple(metas[k][0])))  # as the engine sends it
             sm = summary(g)
             if g is not None and type(g) is not _Grad:

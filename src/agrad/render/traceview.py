@@ -12,8 +12,6 @@ same sequence of node names collapse into one line, as in the graph view.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .records import json_float
