@@ -211,6 +211,10 @@ CASES = {
     "HardshrinkBackward0": ("y = (F.hardshrink(x*2 - 1, 0.3)**2).sum()", {"x": X3}, None),
     "SoftshrinkBackwardBackward0": ("y = F.softshrink(x*2 - 1, 0.3).sum()", {"x": X3}, None),
     "HardshrinkBackwardBackward0": ("y = F.hardshrink(x*2 - 1, 0.3).sum()", {"x": X3}, None),
+    "AddmmBackward0": ("y = (tanh(addmm(b, x.reshape(1, 3), W.t(), beta=0.5, alpha=2.0))**2).sum()",
+                       {"x": X3, "b": [0.1, -0.2]}, {"W": "randn(2,3)"}),
+    "AddmvBackward0": ("y = (tanh(addmv(b, W, x, beta=0.5, alpha=2.0))**2).sum()",
+                       {"x": X3, "b": [0.1, -0.2]}, {"W": "randn(2,3)"}),
     "MaskedFillBackward0": ("y = (x.masked_fill(x > 0.5, 2.0)**2).sum()", {"x": X3}, None),
     "MaskedFillBackward1": ("y = (x.masked_fill(x > 0.5, w)**2).sum()", {"x": X3, "w": 0.3}, None),
 }

@@ -175,3 +175,20 @@ def test_a_deep_chain_is_too_large_but_keeps_its_values(in_repo):
         assert d["value"] is not None
     r = agrad("diff", "examples/tanh_chain.py", "--set", "n=3", "--format", "text", "-q")
     assert r.code == 0 and r.stdout.startswith("t1 = tanh(w*sin(x) + 0.1)\n")
+
+
+LINEAR = """
+import torch
+net = torch.nn.Linear(2, 1)
+x = torch.tensor([[1.0, 2.0], [3.0, 1.0]])
+loss = (torch.tanh(net(x))**2).mean()
+"""
+
+
+def test_a_module_s_parameters_by_their_path():
+    r = agrad("diff", "-", "--seed", "0", "--format", "text", "-q", input=LINEAR)
+    assert r.code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[:3] == ["t1 = tanh(net.bias + x @ transpose(net.weight, 0, 1))", "t2 = t1*(1 - t1**2)",
+                         "dloss/dnet.weight = transpose(t2, 0, 1) @ x"]
+    assert "dloss/dnet.bias = sum(t2, 0)" in lines

@@ -343,9 +343,19 @@ def logical_not(a):
     return _make("not", None, (_strip(a),), a.shape)
 
 
+def transpose2(a):
+    """The transpose of a matrix (``transpose(a, 0, 1)``)."""
+    return permute(a, (1, 0), a.shape[::-1], name="transpose", extras=(0, 1))
+
+
 def matmul(a, b, shape):
     """``a @ b``; a product with a constant tensor is a sum: ``W @ ones(n)`` -> ``sum(W, 1)``."""
     shape = tuple(shape)
+    ca, ra = split_coef(a)
+    cb, rb = split_coef(b)
+    if (ca != 1 and ra.shape == a.shape and ra.kind != "num") or (cb != 1 and rb.shape == b.shape
+                                                                  and rb.kind != "num"):
+        return mul(num(ca * cb), matmul(ra if ra.kind != "num" else a, rb if rb.kind != "num" else b, shape))
     if b.kind == "num" and len(b.shape) in (1, 2) and len(a.shape) >= len(b.shape):
         keep = len(b.shape) == 2
         r = reduce_sum(a, (len(a.shape) - 1,), keep, a.shape[:-1] + ((1,) if keep else ()))
@@ -452,6 +462,15 @@ def permute(a, dims, shape, *, name="permute", extras=None):
         return num(a.data, shape)
     if len(a.shape) < 2 or list(dims) == sorted(dims):
         return a
+    if name == "transpose" and len(a.shape) == 2:
+        if a.kind == "call" and a.data[0] == "transpose":  # (A.T).T
+            return a.args[0]
+        if a.kind == "matmul" and all(len(x.shape) == 2 for x in a.args):  # (A @ B).T = B.T @ A.T
+            x, y = a.args
+            return matmul(transpose2(y), transpose2(x), shape)
+        c, rest = split_coef(a)
+        if c != 1 and rest.shape == a.shape:
+            return mul(num(c), transpose2(rest))
     return call(name, (a,), shape, extras=(tuple(dims),) if extras is None else extras)
 
 
@@ -820,6 +839,8 @@ class _Latex(_Printer):
             return rf"{op}_{{\mathrm{{dim}}\,{dims}}}\left({inner}\right)"
         if name == "sum":
             return rf"\sum\left({inner}\right)"
+        if name == "transpose" and extras == (0, 1):
+            return rf"{{\left({inner}\right)}}^{{\top}}"
         if extras or kwargs:
             inner = ", ".join(list(args) + [repr(x) for x in extras] + [f"{k}={v!r}" for k, v in kwargs])
         head = _LATEX_FUNCS.get(name, rf"\operatorname{{{latex_name(name) if '_' in name else name}}}")

@@ -175,11 +175,10 @@ def latex_lines(result) -> list[str]:
             continue
         lines.append(f"{d.latex_label} &= {result.latex(d.expr)} \\\\")
         lines.append(f"% {d.label} = {short_value(np.asarray(d.value), d.dtype, width=10**6)}")
-    if lines and lines[-1].startswith("%"):
-        for k in range(len(lines) - 1, -1, -1):
-            if lines[k].endswith(" \\\\"):
-                lines[k] = lines[k][:-3]
-                break
+    for k in range(len(lines) - 1, -1, -1):  # the last line of the align ends without a break
+        if lines[k].endswith(" \\\\"):
+            lines[k] = lines[k][:-3]
+            break
     return lines
 
 
