@@ -112,8 +112,9 @@ class _Engine:
         if nn is not None:
             nn._submodules.update({"init": nn_init, "utils": nn_utils})
         autograd = sub(agrad, "torch.autograd", "autograd",
-                       [("graph", "graph", ()), ("functional", "functional", ()),
-                        ("forward_ad", "forward_ad", ())])
+                       [("graph", "graph", ()), ("forward_ad", "forward_ad", ())])
+        if autograd is not None:   # loaded when a script first reaches it
+            autograd._submodules["functional"] = lazy("torch.autograd.functional", "agrad.autograd.functional")
         lr_scheduler = lazy("torch.optim.lr_scheduler", "agrad.optim.lr_scheduler")
         optim = lazy("torch.optim", "agrad.optim", {"lr_scheduler": lr_scheduler})
         data = lazy("torch.utils.data", "agrad.utils.data")
