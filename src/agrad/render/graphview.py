@@ -270,6 +270,8 @@ class GraphModel:
                 if not all(ok[i:i + p]):
                     continue
                 pat = names[i:i + p]
+                if any(p % d == 0 and pat == pat[:d] * (p // d) for d in range(1, p)):
+                    continue  # a shorter period repeated: its run, already tried, covers as much
                 k = 1
                 j = i + p
                 while j + p <= n and names[j:j + p] == pat and all(ok[j:j + p]):
