@@ -362,4 +362,13 @@ ERRORS = [
          code="c = a * 1.0\nd = c.log1p()\nc.add_(1.0)\nd.sum().backward()\nout = a.grad", a=inp(3)),
 ]
 
-CASES = UNARY + ROUNDING + BINARY + FUSED + MASKED_FILL + TESTS + CLAMP_TENSOR + ERRORS
+# in-place comparisons are recorded (LeBackward0/1, ...) with zero gradients: the old history is cut off
+COMPARE_INPLACE = [
+    _inplace(f"{op}_{kind}", f"{op}_({arg})", a=inp(3, 2), **extra)
+    for op in ("eq", "ne", "lt", "le", "gt", "ge")
+    for kind, arg, extra in (("number", "0.25", {}), ("tensor", "b", {"b": inp(3, 2)}))
+] + [
+    case("le_inplace_view", code="c = a * 1.0\nc[1:].le_(b)\nout = c", a=inp(3, 2), b=inp(2, 2)),
+]
+
+CASES = UNARY + ROUNDING + BINARY + FUSED + MASKED_FILL + TESTS + CLAMP_TENSOR + COMPARE_INPLACE + ERRORS

@@ -72,6 +72,41 @@ gt = _compare(np.greater, "gt", ("greater",))
 ge = _compare(np.greater_equal, "ge", ("greater_equal",))
 
 
+def _zeros_for(meta):
+    return None if meta is None else Tensor._make(np.zeros(meta[0], meta[1].numpy))
+
+
+def _compare_inplace(np_fn, name):
+    """``x.le_(y)``: the comparison written into x in x's dtype. Unlike ``le``, PyTorch
+    records it (LeBackward0 for a number, LeBackward1 for a tensor) with zero gradients,
+    so the history x had before is cut off."""
+    node = name.capitalize() + "Backward"
+    fwd = lambda ctx, *arrays, dtype: np_fn(*arrays).astype(dtype, copy=False)  # noqa: E731
+    with_number = Op(node + "0", lambda ctx, a, other, dtype: fwd(ctx, a, other, dtype=dtype),
+                     jvp="element_wise")
+    with_tensor = Op(node + "1", fwd, inputs=("self", "other"), jvp="element_wise")
+    with_number.derivative(lambda ctx, grad: _zeros_for(ctx._input_meta[0]))
+    with_tensor.derivative(lambda ctx, grad: tuple(_zeros_for(m) for m in ctx._input_meta))
+
+    def fn(input, other):
+        ts, arrs = operands(input, other, name)
+        dtype = input._data.dtype
+        try:
+            if ts[1] is None or not isinstance(other, Tensor):
+                return with_number.apply((input,), (arrs[0],), {"other": arrs[1], "dtype": dtype})
+            return with_tensor.apply((input, other), arrs, {"dtype": dtype})
+        except ValueError:
+            raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
+
+    fn.__name__ = name
+    return fn
+
+
+eq_, ne_, lt_, le_, gt_, ge_ = (
+    _compare_inplace(f, n) for f, n in ((np.equal, "eq"), (np.not_equal, "ne"), (np.less, "lt"),
+                                         (np.less_equal, "le"), (np.greater, "gt"), (np.greater_equal, "ge")))
+
+
 def _logical(np_fn, name):
     def fn(input, other=None, *, out=None):
         if other is None:

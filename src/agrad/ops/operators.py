@@ -12,8 +12,8 @@ from .. import dtypes
 from ..tensor import Tensor
 from ._op import inplace, method
 from .factories import is_agrad_array as _is_agrad_array
-from .comparison import (bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, ge, gt, le, logical_and,
-                         logical_not, logical_or, logical_xor, lt, ne)
+from .comparison import (bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, le, le_,
+                         logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
 from .pointwise import (_rsub, add, check_operand, check_sub, div, floor_divide, floor_divide_, mul, neg, operands, pow,
                         reciprocal, remainder, sub)
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
@@ -126,5 +126,5 @@ for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul, "__itruedi
 method("__iand__")(inplace(_and))
 method("__ior__")(inplace(_or))
 method("__ixor__")(inplace(_xor))
-for _name, _fn in {"eq_": eq, "ne_": ne, "lt_": lt, "le_": le, "gt_": gt, "ge_": ge}.items():
+for _name, _fn in {"eq_": eq_, "ne_": ne_, "lt_": lt_, "le_": le_, "gt_": gt_, "ge_": ge_}.items():
     method(_name)(inplace(_fn))
