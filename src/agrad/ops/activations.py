@@ -171,11 +171,10 @@ def _elu_backward_np(g, x, alpha, scale, input_scale, is_result):
 
 def _elu_double_backward(ctx, grad):
     x, scale = ctx.self_or_result, ctx.input_scale
-    negative = (x < 0).type_as(grad)
     if ctx.is_result:
-        return grad * ctx.grad_output * scale * negative
+        return grad * ctx.grad_output * scale * (x < 0)
     return _elu_backward(grad * ctx.grad_output * scale, x, alpha=ctx.alpha, scale=ctx.scale,
-                         input_scale=scale, is_result=False) * negative
+                         input_scale=scale, is_result=False) * (x < 0)  # times the mask: NaN stays NaN
 
 
 _ELU_ATTRS = ("alpha", "scale", "input_scale", "is_result")
@@ -572,7 +571,7 @@ def _softplus_backward_np(g, x, beta, threshold):
 
 def _softplus_double_backward(ctx, grad):
     bx = ctx.self * ctx.beta
-    return _sigmoid_backward(grad * ctx.grad_output, bx.sigmoid()) * (bx < ctx.threshold).type_as(grad) * ctx.beta
+    return _sigmoid_backward(grad * ctx.grad_output, bx.sigmoid()) * (bx < ctx.threshold) * ctx.beta
 
 
 _softplus_backward = _backward_op("SoftplusBackwardBackward0", _softplus_backward_np, ("beta", "threshold"),
