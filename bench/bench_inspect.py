@@ -34,16 +34,32 @@ def _run(args):
     return r.exit_code
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the contained child runs the
+    command): less sensitive than wall time to other jobs on a shared machine."""
+    import resource
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+CPU: dict = {}  # name -> median CPU seconds of the last _alternating call
+
+
 def _alternating(runs: dict) -> dict:
-    """Median seconds of each named run, the runs taken in turn ``REPEAT`` times."""
+    """Median wall seconds of each named run, the runs taken in turn ``REPEAT`` times
+    (medians of CPU seconds in :data:`CPU`)."""
     for fn in runs.values():
         fn()  # warm-up
     times = {k: [] for k in runs}
+    cpu = {k: [] for k in runs}
     for _ in range(REPEAT):
         for k, fn in runs.items():
-            t0 = time.perf_counter()
+            c0, t0 = _cpu(), time.perf_counter()
             fn()
             times[k].append(time.perf_counter() - t0)
+            cpu[k].append(_cpu() - c0)
+    CPU.clear()
+    CPU.update({k: statistics.median(v) for k, v in cpu.items()})
     return {k: statistics.median(v) for k, v in times.items()}
 
 
@@ -55,7 +71,8 @@ def bench_anomaly() -> None:
         common = ["eval", *base, "--no-table", "-q", "--format", "text"]
         m = _alternating({"plain": lambda: _run(common), "anomaly": lambda: _run(common + ["--anomaly"])})
         print(f"anomaly  {label:22s} plain {m['plain'] * 1e3:8.1f} ms  --anomaly {m['anomaly'] * 1e3:8.1f} ms"
-              f"  ratio {m['anomaly'] / m['plain']:.2f}x")
+              f"  ratio {m['anomaly'] / m['plain']:.2f}x  (CPU {CPU['plain']:.2f} s / {CPU['anomaly']:.2f} s:"
+              f" {CPU['anomaly'] / CPU['plain']:.2f}x)")
 
 
 def bench_trace() -> None:
@@ -65,7 +82,8 @@ def bench_trace() -> None:
                       "text": lambda: _run(args + ["--format", "text"]),
                       "eval": lambda: _run(["eval", chain, "--set", "n=2500", "-q", "--no-table"])})
     print(f"trace    10^4 nodes: json {m['json']:.2f} s  text {m['text']:.2f} s"
-          f"  (plain eval of the script {m['eval']:.2f} s)")
+          f"  (plain eval of the script {m['eval']:.2f} s); CPU json {CPU['json']:.2f} s"
+          f"  text {CPU['text']:.2f} s  eval {CPU['eval']:.2f} s")
 
 
 BENCHES = {"anomaly": bench_anomaly, "trace": bench_trace}
