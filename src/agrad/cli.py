@@ -50,6 +50,14 @@ def _memory_size(ctx, param, value):
         raise click.BadParameter(str(exc)) from None
 
 
+def _chunks(ctx, param, value):
+    from .app.backend import parse_chunks
+    try:
+        return parse_chunks(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 def _contained(command, run, kw) -> int:
     """The command's body runs in a contained child process (app/contained.py)."""
     from .app.contained import run_command
@@ -91,6 +99,19 @@ def _input_options(formats):
             click.option("--max-memory", "max_memory", default=None, metavar="SIZE",
                          callback=_memory_size,
                          help="Memory the run may use (default 4G; 0: no limit)."),
+            click.option("--backend", type=click.Choice(["numpy", "dask", "cupy"]), default="numpy",
+                         show_default=True,
+                         help="Arrays under the tensors: dask makes @file.npy data lazy and "
+                              "chunked (data larger than memory); cupy puts data on a GPU."),
+            click.option("--chunks", default="auto", callback=_chunks, metavar="auto|N|N,M|SIZE",
+                         help="Chunks of lazy @file data: rows of the first axis, sizes per "
+                              "axis, or bytes per chunk (64M); default auto."),
+            click.option("--scheduler", default="threads", metavar="threads|processes|ADDRESS",
+                         help="Where dask computes: threads (default), processes or a "
+                              "dask.distributed scheduler's address; the last two need --trusted."),
+            click.option("--trusted", is_flag=True,
+                         help="Turn the contained run's system-call filter off (processes, "
+                              "network, GPU); the resource limits stay."),
             click.option("--debug", is_flag=True, hidden=True,
                          help="Show Python tracebacks of internal errors."),
         ]
@@ -149,7 +170,24 @@ def _request(kw):
     from .app.session import Request
     return Request(files=kw["sources"], exprs=kw["exprs"], sets=kw["sets"], params=kw["params"],
                    dtype=kw["dtype"], seed=kw["seed"], max_elements=kw["max_elements"],
-                   timeout=kw["timeout"], of=kw["of"])
+                   timeout=kw["timeout"], of=kw["of"], backend=_backend(kw))
+
+
+def _backend(kw):
+    """The backend options, checked before the run starts (a usage error, exit 2)."""
+    if (kw["backend"] == "numpy" and kw["chunks"] == "auto" and kw["scheduler"] == "threads"
+            and not kw["trusted"]):
+        return None
+    from .app import backend
+    from .app.contained import DEFAULT_MAX_MEMORY
+    max_memory = kw.get("max_memory")
+    cfg = backend.Config(kw["backend"], kw["chunks"], kw["scheduler"], kw["trusted"],
+                         DEFAULT_MAX_MEMORY if max_memory is None else max_memory, kw["quiet"])
+    try:
+        backend.check_options(cfg)
+    except backend.BackendError as exc:
+        raise click.UsageError(str(exc)) from None
+    return cfg
 
 
 def _plot_out(ctx, param, value):

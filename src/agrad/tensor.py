@@ -14,6 +14,7 @@ import numpy as np
 
 from . import devices as _devices
 from . import dtypes
+from ._arrays import LAZY as _LAZY
 from ._limits import check_numel
 from .autograd import _dual as forward_ad, grad_mode
 from .autograd.graph import RemovableHandle, leaf_node
@@ -79,6 +80,8 @@ class Tensor:
     def _make(cls, data, requires_grad=False):
         """Wrap a numpy array (not copied) as a new tensor with no history."""
         if type(data) is not np.ndarray:
+            if type(data) in _LAZY:  # a backend's array (dask): kept, its chunks limit-checked
+                return cls._make_lazy(data, requires_grad)
             data = np.asarray(data)
         t = object.__new__(cls)
         t._data = data
@@ -93,6 +96,23 @@ class Tensor:
         t._retains = False
         if data.size > 100_000:
             check_numel(data.size)
+        return t
+
+    @classmethod
+    def _make_lazy(cls, data, requires_grad=False):
+        from ._arrays import check_chunks
+        check_chunks(data)
+        t = object.__new__(cls)
+        t._data = data
+        t._requires_grad = requires_grad
+        t._grad_fn = None
+        t._output_nr = 0
+        t._grad = None
+        t._accumulator = None
+        t._vc = [0]
+        t._base = None
+        t._view_src = None
+        t._retains = False
         return t
 
     # metadata ---------------------------------------------------------------
@@ -321,7 +341,8 @@ class Tensor:
 
     def _add_inplace_raw(self, other):
         """self += other on the data, outside autograd (gradient accumulation)."""
-        if not self._data.flags.writeable or self._data.base is not None:
+        if type(self._data) is not np.ndarray or not self._data.flags.writeable \
+                or self._data.base is not None:
             self._data = self._data + other._data
         else:
             np.add(self._data, other._data, out=self._data, casting="unsafe")
@@ -347,6 +368,8 @@ class Tensor:
                 raise RuntimeError(
                     "a view of a leaf Variable that requires grad is being used in an in-place operation.")
         data = self._data
+        if type(data) is not np.ndarray:  # lazy (dask): an in-place op gives it a new lazy value
+            return
         if data.ndim and 0 in data.strides and _has_internal_overlap(data):
             if overlap == "error":
                 raise RuntimeError(
@@ -444,23 +467,31 @@ class Tensor:
                 obs(self)
 
     # conversions ------------------------------------------------------------------
+    def _values(self):
+        """The data as a numpy array: lazy (dask) data is computed, and kept."""
+        if type(self._data) in _LAZY:
+            from ._arrays import compute
+            compute([self])
+        return self._data
+
     def item(self):
         if self._data.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
-        return self._data.reshape(()).item()
+        return self._values().reshape(()).item()
 
     def tolist(self):
-        return self._data.tolist()
+        return self._values().tolist()
 
     def numpy(self, *, force=False):
         if self._requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        return self._data
+        return self._values()
 
     def __array__(self, dtype=None, copy=None):
-        return self._data if dtype is None else self._data.astype(dtype)
+        data = self._values()
+        return data if dtype is None else data.astype(dtype)
 
     def __float__(self):
         return float(self._scalar("float"))
@@ -471,18 +502,18 @@ class Tensor:
     def __index__(self):
         if self.dtype.is_floating_point or self._data.ndim:
             raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self._data)
+        return int(self._values())
 
     def __bool__(self):
         if self._data.size != 1:
             raise RuntimeError(
                 f"Boolean value of Tensor with more than one value is ambiguous")
-        return bool(self._data.reshape(()))
+        return bool(self._values().reshape(()))
 
     def _scalar(self, what):
         if self._data.size != 1:
             raise ValueError(f"only one element tensors can be converted to Python scalars")
-        return self._data.reshape(()).item()
+        return self._values().reshape(()).item()
 
     def __hash__(self):
         return id(self)
@@ -505,7 +536,7 @@ class Tensor:
         fn = self._grad_fn
         tangent = forward_ad.tangent_of(self) if forward_ad._LEVEL[0] is not None else None
         return printing.tensor_repr(
-            self._data, self.dtype.name,
+            self._values(), self.dtype.name,
             requires_grad=self._requires_grad and fn is None,
             grad_fn=type(fn).__name__ if fn is not None else None,
             default_dtype=dtypes.get_default_dtype().name,
@@ -518,7 +549,7 @@ class Tensor:
         # as PyTorch: a 0-d tensor formats as its Python number (f"{loss:.4f}", and f"{loss}" too);
         # any other tensor only with an empty spec (its str)
         if self._data.ndim == 0:
-            return format(self._data.item(), spec)
+            return format(self._values().item(), spec)
         if spec:
             raise TypeError("unsupported format string passed to Tensor.__format__")
         return str(self)

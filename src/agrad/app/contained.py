@@ -283,7 +283,7 @@ def _child_main(w: int, parent: int, run, limits) -> None:
         if term.columns:  # the terminal's width comes before $COLUMNS
             os.environ["COLUMNS"] = str(term.columns)
         _set_limits(limits)
-        filtered = _install_filter()
+        filtered = (True, "") if limits.get("trusted") else _install_filter()
         _child["channel"] = channel
         _child["limits"] = limits
         if not filtered[0]:
@@ -346,8 +346,11 @@ def _set_limits(limits) -> None:
         except (ValueError, OSError):
             pass
     cap(resource.RLIMIT_CORE, 0)
-    cap(resource.RLIMIT_FSIZE, 0)
-    cap(resource.RLIMIT_NOFILE, 32)
+    if not limits.get("trusted"):
+        # --trusted keeps the memory, CPU and core limits; worker processes and a
+        # dask scheduler need descriptors (pipes, sockets) and shared-memory files
+        cap(resource.RLIMIT_FSIZE, 0)
+        cap(resource.RLIMIT_NOFILE, 32)
 
 
 def _install_filter():
@@ -440,6 +443,10 @@ def run_command(command: str, run, req, kw) -> int:
     if not available():
         return _in_process(command, run, req, kw)
     prepare(command)
+    cfg = getattr(req, "backend", None)
+    if cfg is not None:
+        from . import backend
+        backend.prepare(cfg)
     # the child keeps no file descriptor but these (``<(...)`` process substitution)
     req.files = tuple("-" if f in _STDIN_PATHS else f for f in req.files)
     keep = set()
@@ -455,6 +462,7 @@ def run_command(command: str, run, req, kw) -> int:
         "max_memory": DEFAULT_MAX_MEMORY if max_memory is None else max_memory,
         "cpu_seconds": (int((timeout + GRACE) * (os.cpu_count() or 1)) + 2) if timeout else None,
         "keep_fds": keep,
+        "trusted": bool(cfg is not None and cfg.trusted),
     }
     _flush_std()
     r, w = os.pipe()

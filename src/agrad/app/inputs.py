@@ -103,6 +103,20 @@ _NPY_MAGIC = b"\x93NUMPY"
 def _read_npy(option, path, f, size, max_elements):
     """One ``.npy`` stream: its header is checked against the limit and the data
     actually there (``size`` bytes from the start) before anything is allocated."""
+    shape, fortran, dtype, start = _npy_header(option, path, f, size, max_elements)
+    need = dtype.itemsize
+    for n in shape:
+        need *= int(n)
+    data = f.read(need)
+    if len(data) != need:
+        raise ValueError(f"it ends after {len(data):,} of {need:,} bytes of data")
+    arr = np.frombuffer(data, dtype=dtype)
+    return arr.reshape(shape, order="F" if fortran else "C")
+
+
+def _npy_header(option, path, f, size, max_elements):
+    """``(shape, fortran, dtype, offset of the data)`` of the ``.npy`` stream ``f``,
+    checked (element limit unless None, bytes there) before any data is read."""
     fmt = np.lib.format
     start = f.tell()
     if f.read(len(_NPY_MAGIC)) != _NPY_MAGIC:
@@ -130,11 +144,7 @@ def _read_npy(option, path, f, size, max_elements):
     if need > have:
         raise ValueError(f"its header says {numel:,} elements of {dtype} ({need:,} bytes) "
                          f"but only {max(have, 0):,} bytes of data follow")
-    data = f.read(need)
-    if len(data) != need:
-        raise ValueError(f"it ends after {len(data):,} of {need:,} bytes of data")
-    arr = np.frombuffer(data, dtype=dtype)
-    return arr.reshape(shape, order="F" if fortran else "C")
+    return tuple(int(n) for n in shape), fortran, dtype, f.tell()
 
 
 def _load_npz(option, path, key, max_elements=None):
@@ -213,9 +223,33 @@ def _numeric(option, path, arr):
 
 
 def file_tensor(option: str, spec: str, max_elements=None):
-    """``@file`` as a tensor of the default float dtype."""
+    """``@file`` as a tensor of the default float dtype.
+
+    Under ``--backend dask`` a ``.npy`` file (or ``@dir/*.npy``, stacked) is a lazy
+    chunked array, limit-checked per chunk; under numpy a ``.npy`` file of the
+    default dtype is a read-only memory map."""
     from .. import dtypes
     from ..tensor import Tensor
+    from . import backend
+
+    cfg = backend.active()
+    target = spec[1:]
+    default = dtypes.get_default_dtype().numpy
+    if target.lower().endswith(".npy") and not _NPZ.match(target):
+        if cfg is not None and cfg.lazy:
+            arr = _lazy_file(option, target, cfg)
+            return Tensor._make(arr if arr.dtype == default else arr.astype(default))
+        if "*" not in target:
+            mapped = _mapped_npy(option, target, default, max_elements)
+            if mapped is not None:
+                return Tensor._make(mapped)
+    if "*" in target:
+        arr = _stack(option, target, lambda p: load_array(option, "@" + p, max_elements))
+        return Tensor._make(np.array(arr, dtype=default))
+    if cfg is not None and cfg.backend == "cupy":
+        import cupy
+        arr = load_array(option, spec, max_elements)
+        return Tensor._make(cupy.asarray(np.asarray(arr, dtype=default)))
 
     arr = load_array(option, spec, max_elements)
     if max_elements is not None and arr.size > max_elements:
@@ -223,6 +257,71 @@ def file_tensor(option: str, spec: str, max_elements=None):
             f"{option}: {spec[1:]!r} has {arr.size:,} elements, over the limit of "
             f"{max_elements:,} (--max-elements)")
     return Tensor._make(np.array(arr, dtype=dtypes.get_default_dtype().numpy))
+
+
+def _npy_meta(option, path):
+    """The header of a ``.npy`` file: (shape, fortran, dtype, data offset); no element limit
+    (a lazy array is checked per chunk)."""
+    def read(f):
+        return _npy_header(option, path, f, os.fstat(f.fileno()).st_size, None)
+    return _open(option, path, read, ".npy file")
+
+
+def _lazy_file(option, target, cfg):
+    """``@file.npy`` or ``@dir/*.npy`` (stacked along a new first axis) as a dask array."""
+    from .backend import lazy_npy
+
+    def one(path):
+        shape, fortran, dtype, offset = _npy_meta(option, path)
+        if dtype.kind not in "biuf":
+            raise InputError(f"{option}: {path!r} holds {dtype} data; only numbers (bool, integer, "
+                             "float) can be loaded")
+        try:
+            return lazy_npy(path, offset, shape, dtype, fortran, cfg, option.strip("-"))
+        except ValueError as exc:  # dask's word on chunks it cannot use
+            raise InputError(f"{option}: {path!r}: --chunks: {exc}") from None
+
+    if "*" in target:
+        return _stack(option, target, one, lazy=True)
+    return one(target)
+
+
+def _stack(option, pattern, load, lazy=False):
+    """``@dir/*.npy``: the matching files in name order, stacked along a new first axis."""
+    import glob
+    paths = sorted(glob.glob(pattern))
+    if not paths:
+        raise InputError(f"{option}: no file matches {pattern!r}")
+    arrays = [load(p) for p in paths]
+    shapes = {tuple(a.shape) for a in arrays}
+    if len(shapes) != 1:
+        listed = ", ".join(f"{os.path.basename(p)} {list(a.shape)}" for p, a in zip(paths, arrays))
+        raise InputError(f"{option}: {pattern!r}: the files have different shapes and cannot be "
+                         f"stacked: {listed}")
+    if lazy:
+        import dask.array as da
+        return da.stack(arrays)
+    return np.stack(arrays)
+
+
+def _mapped_npy(option, path, default, max_elements):
+    """A ``.npy`` file of the default dtype as a read-only memory map (None: read it instead)."""
+    shape, fortran, dtype, offset = _npy_meta(option, path)
+    if dtype != default:
+        return None
+    numel = 1
+    for n in shape:
+        numel *= n
+    if max_elements is not None and numel > max_elements:
+        raise InputError(f"{option}: {path!r} has {numel:,} elements, over the limit of "
+                         f"{max_elements:,} (--max-elements)")
+    if numel == 0:
+        return None
+    try:
+        return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape,
+                         order="F" if fortran else "C")
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{option}: cannot map {path!r}: {exc}") from None
 
 
 def as_param(value):

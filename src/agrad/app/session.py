@@ -27,10 +27,11 @@ class Request:
     """The options of one command: inputs, engine settings, the target."""
 
     def __init__(self, files=(), exprs=(), sets=(), params=(), dtype=None, seed=None,
-                 max_elements=None, timeout=None, of=None):
+                 max_elements=None, timeout=None, of=None, backend=None):
         self.files, self.exprs, self.sets, self.params = files, exprs, sets, params
         self.dtype, self.seed, self.max_elements, self.timeout = dtype, seed, max_elements, timeout
         self.of = of
+        self.backend = backend  # app.backend.Config, None for numpy
         # streaming (set by the commands): called as the script prints / warns
         self.on_output = None
         self.on_warning = None
@@ -278,6 +279,12 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
     if req.max_elements is not None:
         agrad._limits.set_max_elements(req.max_elements or None)
     sources = read_sources(req.files, req.exprs, stdin)
+    if req.backend is not None:
+        from . import backend
+        try:
+            backend.activate(req.backend)
+        except backend.BackendError as exc:
+            raise UsageError(str(exc)) from None
     max_el = agrad._limits.get_max_elements()
     bindings = make_bindings(req.sets, req.params, max_elements=max_el, timeout=req.timeout)
 

@@ -17,6 +17,10 @@ import numpy as np
 from . import grad_mode
 from .anomaly_mode import _anomaly, nan_message
 from .graph import AccumulateGrad, edge
+from .._arrays import LAZY
+
+#: Lazy gradients of (numpy) leaves made by the running pass; computed together at its end.
+_lazy_grads: list = []
 
 #: Incremented by every backward() / autograd.grad() call; the CLI reads it to
 #: know whether a script ran a backward pass of its own.
@@ -254,6 +258,8 @@ def _accumulate(node, grad, create_graph, seeds=()):
     if var is None:
         return
     var._grad = _new_grad(var._grad, grad, create_graph, seeds)
+    if type(var._grad._data) in LAZY and type(var._data) not in LAZY:
+        _lazy_grads.append(var._grad)  # a parameter's gradient: computed when the pass ends
 
 
 def _new_grad(old, grad, create_graph, seeds=()):
@@ -265,7 +271,9 @@ def _new_grad(old, grad, create_graph, seeds=()):
     Later gradients are added (out of place under ``create_graph``).
     """
     # a view (of a caller's seed, a saved tensor, a broadcast) is never stolen
-    shared = id(grad._data) in seeds or grad._base is not None or grad._data.base is not None
+    data = grad._data
+    shared = id(data) in seeds or grad._base is not None or (
+        type(data) is np.ndarray and data.base is not None)
     if not create_graph:
         grad = grad.detach()
     if old is None:
@@ -307,6 +315,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if create_graph:
         warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     execute(roots, grad_tensors, keep_graph=retain_graph, create_graph=create_graph)
+    if _lazy_grads:
+        _compute_lazy(tensors, ())
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
@@ -338,6 +348,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     else:
         roots = [edge(t) for t in outputs]
         result = _grad_impl(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, roots)
+        if LAZY:
+            _compute_lazy(outputs, [g for g, t in zip(result, inputs)
+                                    if g is not None and type(t._data) not in LAZY])
     if materialize_grads:
         from ..ops import factories
         lead = (grad_outputs[0].shape[0],) if is_grads_batched else ()
@@ -345,6 +358,16 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                                           requires_grad=bool(create_graph))
                   for g, t in zip(result, inputs)]
     return tuple(result)
+
+
+def _compute_lazy(outputs, grads) -> None:
+    """Lazy (dask) data: the gradients of numpy leaves and the outputs the pass started
+    from are computed in one go, so the data behind them is read once."""
+    from .. import _arrays
+    todo = list(grads) + _lazy_grads
+    _lazy_grads.clear()
+    todo += [t for t in outputs if t._data.size <= _arrays.SMALL]
+    _arrays.compute(todo)
 
 
 def _grad_impl(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused, roots):
@@ -391,7 +414,11 @@ def _prepare(tensors, grads):
             if not t.dtype.is_floating_point:
                 raise RuntimeError(
                     f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
-            g = factories.ones_like(t)
+            if type(t._data) in LAZY:  # a lazy seed: what formulas expand from it stays chunked
+                from ..tensor import Tensor
+                g = Tensor._make(np.ones_like(t._data))
+            else:
+                g = factories.ones_like(t)
         else:
             if not _is_tensor(g):
                 g = factories.tensor(g, dtype=t.dtype)

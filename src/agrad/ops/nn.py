@@ -75,11 +75,12 @@ def apply_reduction(loss, reduction):
 
 def reduce_array(a, reduction, dtype):
     """The same on a numpy array (inside one op's forward)."""
+    # astype, not np.asarray: a lazy (dask) array stays lazy
     if reduction == "mean":
-        return np.asarray(np.mean(a), dtype)
+        return np.mean(a).astype(dtype, copy=False)
     if reduction == "sum":
-        return np.asarray(np.sum(a), dtype)
-    return np.asarray(a).astype(dtype, copy=False)
+        return np.sum(a).astype(dtype, copy=False)
+    return a.astype(dtype, copy=False)
 
 
 def const(array):

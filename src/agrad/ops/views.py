@@ -83,6 +83,8 @@ def _fw_primal(input):
 
 def _viewable(a, shape):
     """A numpy view of ``a`` with ``shape`` if strides allow (torch's view rule), else None."""
+    if type(a) is not np.ndarray:  # a lazy (dask) array has no strides: any reshape will do
+        return a.reshape(shape)
     try:
         v = a.view()
         v.shape = shape
@@ -111,7 +113,8 @@ def reshape(input, *shape):
     shape = _infer_shape(_sizes(shape), input.numel())
     if _viewable(input._data, shape) is not None:
         # PyTorch: a view of a contiguous tensor is ViewBackward0; of a strided one, an alias
-        op = _view_op if input._data.flags.c_contiguous else _reshape_alias
+        op = _view_op if type(input._data) is not np.ndarray or input._data.flags.c_contiguous \
+            else _reshape_alias
         return _view(op, input, input._data, {"shape": shape})
     # not expressible as a view: PyTorch copies, then views the copy
     return _unsafe_view.apply((c := clone(input),), (c._data,), {"shape": shape})

@@ -79,7 +79,7 @@ def _fit_value(text: str, t, width: int) -> str:
     if len(text) <= width or t is None:
         return cut(text, width)
     short = short_value(t._data, t.dtype.name, width=width)
-    if len(short) > width and t._data.size:
+    if len(short) > width and t._data.size and type(t._data) is np.ndarray:
         short = _one_line(np.asarray(t._data), t.dtype.name, 2, 1)  # first and last elements only
     return cut(short, width)
 

@@ -77,6 +77,8 @@ def node_display_name(node) -> str:
 def tensor_record(t: Tensor) -> dict:
     fn = t._grad_fn
     grad = t._grad  # read directly: never the non-leaf warning
+    if _is_lazy(t._data) or (grad is not None and _is_lazy(grad._data)):
+        return _lazy_record(t)
     return {
         "kind": "tensor",
         "shape": list(t._data.shape),
@@ -88,6 +90,44 @@ def tensor_record(t: Tensor) -> dict:
         "grad": array_json(grad._data) if grad is not None else None,
         "version": t._vc[0],
     }
+
+
+def _is_lazy(data) -> bool:
+    from .._arrays import LAZY
+    return type(data) in LAZY
+
+
+def _lazy_record(t: Tensor) -> dict:
+    """A tensor whose data (or grad) was never computed: ``"value": null, "lazy": true``
+    and its chunks, instead of numbers."""
+    from .._arrays import chunks_of
+    fn = t._grad_fn
+    grad = t._grad
+    rec = {"kind": "tensor", "shape": list(t._data.shape), "dtype": t.dtype.name}
+    if _is_lazy(t._data):
+        rec.update({"value": None, "lazy": True, "chunks": chunks_of(t._data)})
+    else:
+        rec["value"] = array_json(t._data)
+    rec.update({"requires_grad": bool(t._requires_grad), "is_leaf": fn is None,
+                "grad_fn": node_display_name(fn) if fn is not None else None})
+    if grad is not None and _is_lazy(grad._data):
+        rec.update({"grad": None, "grad_lazy": True, "grad_chunks": chunks_of(grad._data)})
+    else:
+        rec["grad"] = array_json(grad._data) if grad is not None else None
+    rec["version"] = t._vc[0]
+    return rec
+
+
+def lazy_text(data) -> str:
+    """``lazy, 10 chunks [10000, 20]`` (the largest chunk's shape): what the table shows
+    of data never computed."""
+    from .._arrays import chunks_of
+    chunks = chunks_of(data)
+    n = 1
+    for sizes in chunks:
+        n *= len(sizes)
+    largest = [max(sizes) if sizes else 0 for sizes in chunks]
+    return f"lazy, {n} chunk{'s' if n != 1 else ''} [{', '.join(map(str, largest))}]"
 
 
 def value_record(value, _depth: int = 0, _active=None) -> dict:
@@ -190,7 +230,10 @@ def short_value(data: np.ndarray, dtype_name: str, width: int = _SHORT_WIDTH) ->
     Small tensors show every element (``[[1., 1.], [1., 1.]]``); larger ones
     keep the first and last elements of each axis with ``...`` between, and
     past ``width`` characters only the shape's worth of elements is named.
+    Data never computed (a lazy dask array) shows its chunks.
     """
+    if type(data) is not np.ndarray and _is_lazy(data):
+        return lazy_text(data)
     data = np.asarray(data)
     if data.size == 0:
         return "[]"

@@ -1,0 +1,331 @@
+"""``--backend numpy|dask|cupy``, ``--chunks``, ``--scheduler``, ``--trusted`` (issue 16).
+
+numpy is the default and needs nothing from here.  Under ``dask`` only
+``@file`` data (and what is computed from it) is lazy: the file opens as a
+chunked dask array whose chunks are read with explicit reads at their
+offsets (no memory map whose pages stay resident), ops reach it through
+numpy's dispatch protocols, and a backward pass computes the parameters'
+gradients (and the loss) in one ``dask.compute`` (``agrad._arrays``).
+
+The options are checked in the parent process (:func:`check_options`);
+the backend is switched on in the contained child (:func:`activate`):
+only the threaded scheduler runs under the system-call filter, ``processes``
+and a scheduler ADDRESS need ``--trusted``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+
+import numpy as np
+
+BACKENDS = ("numpy", "dask", "cupy")
+INSTALL = {"dask": "pip install 'agrad[dask]'", "cupy": "pip install 'agrad[cupy]'"}
+#: What ``--chunks auto`` aims at: bytes per chunk, and the share of --max-memory
+#: that the chunks in flight may take.
+AUTO_CHUNK_BYTES = 64 << 20
+CONNECT_TIMEOUT = "5s"
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMG])(?:I?B)?\s*$", re.IGNORECASE)
+
+
+class BackendError(Exception):
+    """A bad backend option or an unusable backend: a usage error (exit 2)."""
+
+
+class Config:
+    """The backend options of one run."""
+
+    def __init__(self, backend="numpy", chunks="auto", scheduler="threads", trusted=False,
+                 max_memory=None, quiet=False):
+        self.backend, self.chunks, self.scheduler = backend, chunks, scheduler
+        self.trusted, self.max_memory, self.quiet = trusted, max_memory, quiet
+
+    @property
+    def lazy(self) -> bool:
+        return self.backend == "dask"
+
+
+# ------------------------------------------------------------------ options (parent)
+
+def parse_chunks(text: str):
+    """``auto``; ``N`` rows of the first axis; ``N,M,...`` sizes of the leading axes (-1:
+    the whole axis; axes not named stay whole); or bytes per chunk (``64M``), the first
+    axis cut to fit."""
+    t = text.strip().lower()
+    if t == "auto":
+        return "auto"
+    m = _SIZE.match(t)
+    if m:
+        n = int(float(m.group(1)) * 1024 ** ("kmg".index(m.group(2).lower()) + 1))
+        if n <= 0:
+            raise ValueError(f"{text!r}: a chunk must hold at least one byte")
+        return ("bytes", n)
+    parts = [p.strip() for p in t.split(",")]
+    try:
+        sizes = [int(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"{text!r} is not a chunk size: use auto, a number of rows (100000), "
+                         "sizes per axis (100000,-1) or bytes per chunk (64M)") from None
+    for s in sizes:
+        if s == 0 or s < -1:
+            raise ValueError(f"{text!r}: chunk sizes are positive (or -1 for a whole axis)")
+    return sizes[0] if len(sizes) == 1 else tuple(sizes)
+
+
+def check_options(cfg: Config) -> None:
+    """What the parent can tell before it forks: an unusable combination, a missing extra."""
+    if cfg.backend == "numpy":
+        if cfg.chunks != "auto" or cfg.scheduler != "threads":
+            raise BackendError("--chunks and --scheduler apply to --backend dask only")
+        return
+    if cfg.backend == "cupy":
+        if cfg.chunks != "auto" or cfg.scheduler != "threads":
+            raise BackendError("--chunks and --scheduler apply to --backend dask only")
+        _need("cupy", "cupy")
+        if not cfg.trusted:
+            raise BackendError("--backend cupy needs --trusted: the GPU driver opens its device "
+                               "files for writing, which the contained run's system-call filter "
+                               "refuses (--trusted turns the filter off; the resource limits stay)")
+        return
+    _need("dask", "dask.array")
+    sched = cfg.scheduler
+    if sched not in ("threads", "processes") and "://" not in sched and ":" not in sched:
+        raise BackendError(f"--scheduler {sched!r}: expected threads, processes or the address "
+                           "of a dask.distributed scheduler (tcp://HOST:PORT)")
+    if sched != "threads" and not cfg.trusted:
+        what = "processes" if sched == "processes" else "a dask.distributed scheduler"
+        raise BackendError(
+            f"--scheduler {sched}: {what} needs --trusted: the contained run may start threads "
+            "but not processes or network connections (--trusted turns the system-call filter "
+            "off and keeps the resource limits; see docs/cli.md)")
+    if sched not in ("threads", "processes"):
+        _need("dask", "distributed", "'agrad[dask]' (dask.distributed)")
+
+
+def _need(backend, module, what=None):
+    import importlib.util
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        raise BackendError(f"--backend {backend} needs {module.split('.')[0]}, which is not "
+                           f"installed: {INSTALL[backend]}")
+
+
+def prepare(cfg: Config) -> None:
+    """Imports done by the parent, so the contained child compiles nothing."""
+    if cfg.backend == "dask":
+        import dask  # noqa: F401
+        import dask.array  # noqa: F401
+        import dask.callbacks  # noqa: F401
+        import dask.threaded  # noqa: F401
+        if cfg.scheduler == "processes":
+            import dask.multiprocessing  # noqa: F401
+        elif cfg.scheduler != "threads":
+            import distributed  # noqa: F401
+
+
+# ------------------------------------------------------------------ the run (child)
+
+_active = {"cfg": None, "client": None}
+
+
+def active() -> Config | None:
+    return _active["cfg"]
+
+
+def activate(cfg: Config) -> None:
+    """Switch the backend on for this run (in the contained child)."""
+    _active["cfg"] = cfg
+    if cfg.backend == "numpy":
+        return
+    from .. import _arrays
+    if cfg.backend == "cupy":
+        import cupy
+        try:
+            n = cupy.cuda.runtime.getDeviceCount()
+        except Exception as exc:  # CUDA's own error type: no driver, no device
+            raise BackendError(f"--backend cupy: no GPU is usable ({exc})") from None
+        if n == 0:
+            raise BackendError("--backend cupy: no GPU found")
+        _arrays.register_lazy(cupy.ndarray, lambda arrays: [cupy.asnumpy(a) for a in arrays])
+        return
+    import dask
+    import dask.array as da
+    if cfg.scheduler in ("threads", "processes"):
+        dask.config.set(scheduler=cfg.scheduler)
+    else:
+        _active["client"] = _connect(cfg.scheduler)
+    _arrays.register_lazy(da.Array, _compute)
+
+
+def deactivate() -> None:
+    from .. import _arrays
+    _arrays.unregister_all()
+    client = _active["client"]
+    _active["cfg"] = _active["client"] = None
+    if client is not None:
+        try:
+            client.close()
+        except Exception:
+            pass
+
+
+def _connect(address):
+    import dask
+    import distributed
+    dask.config.set({"distributed.comm.timeouts.connect": CONNECT_TIMEOUT})
+    try:
+        return distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=True)
+    except (OSError, TimeoutError, ValueError) as exc:
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise BackendError(f"--scheduler {address}: cannot reach the dask scheduler: {detail}") \
+            from None
+
+
+def _compute(arrays):
+    """The values of lazy arrays, in one ``dask.compute`` (progress on stderr on a terminal)."""
+    import dask
+    cfg = _active["cfg"]
+    if _active["client"] is not None or cfg is None or cfg.quiet or not _stderr_tty():
+        return dask.compute(*arrays)
+    with _Progress():
+        return dask.compute(*arrays)
+
+
+def _stderr_tty() -> bool:
+    from .contained import terminal
+    return terminal().stderr_tty
+
+
+def _Progress():  # noqa: N802 - a class made on first use (dask is imported lazily)
+    from dask.callbacks import Callback
+
+    class Progress(Callback):
+        """``agrad: computing 37% (120/324 chunks' tasks)`` on stderr, after a second."""
+
+        def _start_state(self, dsk, state):
+            self._t0 = self._last = time.monotonic()
+            self._total = max(1, sum(len(state[k]) for k in ("ready", "waiting", "running")))
+            self._done = 0
+            self._shown = False
+
+        def _posttask(self, key, result, dsk, state, worker_id):
+            self._done += 1
+            now = time.monotonic()
+            if now - self._t0 > 1.0 and now - self._last > 0.25:
+                self._last = now
+                self._shown = True
+                pct = 100 * self._done // self._total
+                sys.stderr.write(f"\ragrad: computing {pct:3d}% ({self._done}/{self._total} tasks)")
+                sys.stderr.flush()
+
+        def _finish(self, dsk, state, errored):
+            if self._shown:
+                sys.stderr.write(f"\ragrad: computed {self._total} tasks in "
+                                 f"{time.monotonic() - self._t0:.1f} s{' ' * 12}\n")
+                sys.stderr.flush()
+
+    return Progress()
+
+
+# ------------------------------------------------------------------ @file data
+
+class NpyBlocks:
+    """A ``.npy`` file as something ``dask.array.from_array`` can slice: each slice is
+    read with ``os.pread`` at its offset from a descriptor opened for that read only,
+    so nothing stays mapped and the object pickles (processes, a cluster)."""
+
+    def __init__(self, path, offset, shape, dtype, fortran):
+        self.path, self.offset = os.path.abspath(path), offset
+        self.shape, self.dtype, self.fortran = tuple(shape), np.dtype(dtype), fortran
+        self.ndim = len(self.shape)
+
+    def __getitem__(self, index):
+        index = index if isinstance(index, tuple) else (index,)
+        index = index + (slice(None),) * (self.ndim - len(index))
+        if self.ndim == 0:
+            return self._read(0, 1).reshape(())
+        # the file's slowest axis: the first (C order) or the last (Fortran order)
+        lead = self.ndim - 1 if self.fortran else 0
+        start, stop, step = index[lead].indices(self.shape[lead])
+        stop = max(start, stop)
+        inner = 1
+        for i, n in enumerate(self.shape):
+            if i != lead:
+                inner *= n
+        block = self._read(start * inner, (stop - start) * inner)
+        if self.fortran:
+            block = block.reshape((stop - start,) + tuple(reversed(self.shape[:-1]))).T
+        else:
+            block = block.reshape((stop - start,) + self.shape[1:])
+        rest = list(index)
+        rest[lead] = slice(None, None, step)
+        return block[tuple(rest)]
+
+    def _read(self, first, count):
+        out = np.empty(count, self.dtype)
+        view = memoryview(out).cast("B")
+        pos = self.offset + first * self.dtype.itemsize
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            while view:
+                n = os.preadv(fd, [view], pos)
+                if n <= 0:
+                    raise OSError(f"{self.path}: the file ended early")
+                view, pos = view[n:], pos + n
+        finally:
+            os.close(fd)
+        return out
+
+
+def auto_rows(shape, itemsize, cfg: Config) -> int:
+    """Rows of the first axis per chunk for ``--chunks auto``: about 64 MiB, fewer when
+    --max-memory is small (the chunks of every thread, and their temporaries, must fit)."""
+    target = AUTO_CHUNK_BYTES
+    if cfg.max_memory:
+        threads = os.cpu_count() or 1
+        target = min(target, cfg.max_memory // (8 * (threads + 1)))
+    row = itemsize
+    for n in shape[1:]:
+        row *= n
+    return max(1, target // max(row, 1))
+
+
+def chunks_for(shape, itemsize, cfg: Config):
+    c = cfg.chunks
+    if not shape:
+        return ()
+    if c == "auto":
+        rows = auto_rows(shape, itemsize, cfg)
+    elif isinstance(c, tuple) and c[0] == "bytes":
+        row = itemsize
+        for n in shape[1:]:
+            row *= n
+        rows = max(1, c[1] // max(row, 1))
+    elif isinstance(c, int):
+        rows = c
+    else:  # sizes of the leading axes; the others stay whole
+        c = c[:len(shape)] + (-1,) * (len(shape) - len(c))
+        return tuple(n if s == -1 else min(s, n) for s, n in zip(c, shape))
+    if c == "auto" or isinstance(c, tuple):
+        # a power of two: the chunk boundaries of files with as many rows nest (X's in y's),
+        # so dask splits chunks to match instead of merging them
+        rows = 1 << (rows.bit_length() - 1)
+    return (min(rows, shape[0]) if rows != -1 else shape[0],) + tuple(shape[1:])
+
+
+def lazy_npy(path, offset, shape, dtype, fortran, cfg: Config, name):
+    """``path``'s array as a dask array of ``cfg``'s chunks, read chunk by chunk."""
+    import dask.array as da
+    from dask.base import tokenize
+    blocks = NpyBlocks(path, offset, shape, dtype, fortran)
+    chunks = chunks_for(shape, dtype.itemsize, cfg)
+    key = tokenize(blocks.path, offset, shape, dtype.str, fortran, os.stat(path).st_mtime_ns, chunks)
+    return da.from_array(blocks, chunks=chunks, lock=False, asarray=True, fancy=False,
+                         name=f"agrad-{name}-{key}", meta=np.empty((0,) * len(shape), dtype))

@@ -1,0 +1,213 @@
+"""--backend dask (issue 16): lazy @file data gives numpy's losses and gradients.
+
+Skipped without dask (pip install 'agrad[dask]').
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+try:
+    import dask.array  # noqa: F401
+except ImportError:  # pragma: no cover - the extra is not installed
+    pytest.skip("dask is not installed (pip install 'agrad[dask]'): the dask backend is not tested",
+                allow_module_level=True)
+
+from agrad import _arrays
+from agrad.app import backend
+from agrad.app.inputs import file_tensor
+
+from .conftest import agrad
+
+LINEAR = "loss = ((X @ w - y)**2).mean()"
+LOGISTIC = "loss = torch.nn.functional.binary_cross_entropy_with_logits(X @ w + b, t)"
+LOGISTIC_BY_HAND = ("p = torch.sigmoid(X @ w + b)\n"
+                    "loss = -(t * torch.log(p) + (1 - t) * torch.log(1 - p)).mean()")
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory):
+    d = tmp_path_factory.mktemp("data")
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((3001, 7))
+    w = rng.standard_normal(7)
+    np.save(d / "X.npy", X)
+    np.save(d / "y.npy", X @ w + 0.1 * rng.standard_normal(3001))
+    np.save(d / "t.npy", (X @ w > 0).astype(np.float32))  # converted to float64 lazily
+    np.save(d / "Xf.npy", np.asfortranarray(X))
+    return d
+
+
+def _run(data, script, *extra, chunks="500"):
+    args = ["eval", "--format", "json", "--dtype", "float64", "-e", script,
+            "--set", f"X=@{data / 'X.npy'}", "--set", f"y=@{data / 'y.npy'}",
+            "--set", f"t=@{data / 't.npy'}", "--param", "w=[0.1]*7", "--param", "b=0.2", *extra]
+    if "--backend" in extra:
+        args += ["--chunks", chunks]
+    r = agrad(*args)
+    assert r.code == 0, r.stdout + r.stderr
+    return r.json()["variables"]
+
+
+def _same_grads(lazy, ref):
+    for name in ("w", "b"):
+        if ref[name]["grad"] is None:  # b is not in the linear loss
+            assert lazy[name]["grad"] is None
+            continue
+        np.testing.assert_allclose(np.array(lazy[name]["grad"]), np.array(ref[name]["grad"]),
+                                   rtol=0, atol=1e-10)
+
+
+def _value(v):
+    return np.array(v["value"], dtype=np.float64)
+
+
+@pytest.mark.parametrize("script", [LINEAR, LOGISTIC, LOGISTIC_BY_HAND],
+                         ids=["linear", "logistic", "logistic-by-hand"])
+def test_losses_and_gradients_match_numpy(data, script):
+    ref = _run(data, script)
+    lazy = _run(data, script, "--backend", "dask")
+    assert abs(_value(lazy["loss"]) - _value(ref["loss"])) <= 1e-10
+    _same_grads(lazy, ref)
+    # the data was never computed whole: it shows as lazy, with its chunks
+    x = lazy["X"]
+    assert x["value"] is None and x["lazy"] is True
+    assert x["chunks"] == [[500] * 6 + [1], [7]]
+    assert "lazy" not in ref["X"] and ref["X"]["value"] is not None
+
+
+def test_table_shows_chunks_of_lazy_data(data):
+    r = agrad("eval", "--dtype", "float64", "-e", LINEAR, "--columns", "160", "--backend", "dask",
+              "--chunks", "1000", "--set", f"X=@{data / 'X.npy'}", "--set", f"y=@{data / 'y.npy'}",
+              "--param", "w=[0.1]*7")
+    assert r.code == 0, r.stderr
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("X "))
+    assert "lazy, 4 chunks [1000, 7]" in line
+
+
+def test_fortran_order_and_stacked_files(data, tmp_path):
+    ref = _run(data, LINEAR)
+    lazy = _run(data, LINEAR.replace("X @", "Xf @"), "--backend", "dask", "--set",
+                f"Xf=@{data / 'Xf.npy'}", chunks="700,3")
+    assert abs(_value(lazy["loss"]) - _value(ref["loss"])) <= 1e-10
+    a = np.arange(12.0).reshape(3, 4)
+    for i in range(3):
+        np.save(tmp_path / f"part{i}.npy", a + 100 * i)
+    for extra in ((), ("--backend", "dask")):
+        r = agrad("eval", "--format", "json", "--dtype", "float64", "-e", "s = S.sum(1)\nn = len(s.tolist())",
+                  "--set", f"S=@{tmp_path}/part*.npy", *extra)
+        assert r.code == 0, r.stderr  # tolist() computed s (and s keeps its values)
+        assert r.json()["variables"]["s"]["value"] == np.stack(
+            [a + 100 * i for i in range(3)]).sum(1).tolist()
+
+
+def test_chunk_limit_applies_to_chunks_not_the_whole(data):
+    base = ["eval", "--format", "json", "--dtype", "float64", "-e", LINEAR, "--max-elements", "5000",
+            "--set", f"X=@{data / 'X.npy'}", "--set", f"y=@{data / 'y.npy'}", "--param", "w=[0.1]*7"]
+    assert agrad(*base).code == 2  # numpy: 21,007 elements are over the limit
+    ok = agrad(*base, "--backend", "dask", "--chunks", "500")  # chunks of 3,500
+    assert ok.code == 0 and ok.json()["ok"], ok.stdout
+    big = agrad(*base, "--backend", "dask", "--chunks", "1000")  # chunks of 7,000
+    assert big.code == 1
+    assert "chunk of 7,000 elements exceeds the limit of 5,000" in big.json()["error"]["message"]
+
+
+def test_numpy_backend_maps_npy_files(data):
+    backend.activate(backend.Config())
+    try:
+        from agrad import dtypes
+        old = dtypes.get_default_dtype()
+        dtypes.set_default_dtype(dtypes.float64)
+        try:
+            t = file_tensor("--set", f"@{data / 'X.npy'}")
+        finally:
+            dtypes.set_default_dtype(old)
+    finally:
+        backend.deactivate()
+    assert isinstance(t._data.base, np.memmap) and not t._data.flags.writeable
+    with pytest.raises(RuntimeError, match="read-only memory map"):
+        t.add_(1)
+
+
+def test_reads_each_chunk_once(data, monkeypatch):
+    """Forward and backward share the chunk reads: one dask.compute for loss and grads."""
+    reads, computes = [], []
+    orig = backend.NpyBlocks._read
+    monkeypatch.setattr(backend.NpyBlocks, "_read",
+                        lambda self, first, count: reads.append(count) or orig(self, first, count))
+    backend.activate(backend.Config("dask", 1000))
+    compute = _arrays._computer["fn"]
+    _arrays._computer["fn"] = lambda arrays: computes.append(len(arrays)) or compute(arrays)
+    try:
+        import agrad as torch
+        old = torch.get_default_dtype()
+        torch.set_default_dtype(torch.float64)
+        try:
+            X = file_tensor("--set", f"@{data / 'X.npy'}")
+            y = file_tensor("--set", f"@{data / 'y.npy'}")
+            w = torch.zeros(7, requires_grad=True)
+            loss = ((X @ w - y) ** 2).mean()
+            assert _arrays.is_lazy(loss._data)
+            loss.backward()
+        finally:
+            torch.set_default_dtype(old)
+    finally:
+        backend.deactivate()
+    assert computes == [2]  # w.grad and loss together
+    assert not _arrays.is_lazy(loss._data) and not _arrays.is_lazy(w.grad._data)
+    assert sum(reads) == 3001 * 7 + 3001
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--backend", "torch"), "'torch' is not one of 'numpy', 'dask', 'cupy'"),
+    (("--backend", "dask", "--chunks", "0"), "chunk sizes are positive"),
+    (("--backend", "dask", "--chunks", "rows"), "'rows' is not a chunk size"),
+    (("--backend", "dask", "--scheduler", "processes"), "processes needs --trusted"),
+    (("--backend", "dask", "--scheduler", "tcp://127.0.0.1:9"), "needs --trusted"),
+    (("--backend", "dask", "--scheduler", "nowhere"), "expected threads, processes or the address"),
+    (("--chunks", "100"), "apply to --backend dask only"),
+])
+def test_bad_options_are_usage_errors(data, args, message):
+    args = [a.replace("{X}", str(data / "X.npy")) for a in args]
+    for fmt in ("text", "json"):
+        r = agrad("eval", "--format", fmt, "-e", "x = 1", *args)
+        assert r.code == 2, (r.stdout, r.stderr)
+        text = r.stderr if fmt == "text" else r.json()["error"]["message"]
+        assert message in text
+        assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_unreachable_scheduler(data):
+    pytest.importorskip("distributed", reason="dask.distributed is not installed")
+    import socket
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    r = agrad("eval", "-e", "x = 1", "--backend", "dask", "--trusted",
+              "--scheduler", f"tcp://127.0.0.1:{port}")
+    assert r.code == 2
+    assert "cannot reach the dask scheduler" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_without_dask_the_message_says_how_to_install(monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name.startswith("dask") else real(name, *a))
+    with pytest.raises(backend.BackendError, match=r"pip install 'agrad\[dask\]'"):
+        backend.check_options(backend.Config("dask"))
+
+
+def test_local_cluster_gives_the_same_results(data):
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
+    import dask
+    ref = _run(data, LOGISTIC)
+    # fork: the workers start in a few seconds (spawn imports everything again)
+    with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, worker_dashboard_address=None) as cluster:
+        lazy = _run(data, LOGISTIC, "--backend", "dask", "--trusted", "--scheduler",
+                    cluster.scheduler_address)
+    assert abs(_value(lazy["loss"]) - _value(ref["loss"])) <= 1e-10
+    _same_grads(lazy, ref)
