@@ -19,27 +19,51 @@ import numpy as np
 
 from ._limits import check_numel
 
-#: Array types registered by a backend (types of lazy arrays).
+#: Array types registered by a backend: lazy arrays (dask) ...
 LAZY: set = set()
+#: ... device arrays (cupy) ...
+DEVICE: set = set()
+#: ... and both: the types ``Tensor._make`` keeps as they are.
+KEPT: set = set()
 
 #: Outputs of a backward pass up to this many elements are computed with its gradients.
 SMALL = 1 << 16
 
 #: Called with a list of tensors whose lazy data was computed together
 #: (``compute``); a backend installs its own (scheduler, progress bar).
-_computer = {"fn": None}
+_computer = {"fn": None, "host": None}
 
 
 def register_lazy(array_type, compute_fn) -> None:
     """Let tensors hold ``array_type`` (not converted by numpy); ``compute_fn(arrays)``
     returns their values as numpy arrays, computed together."""
     LAZY.add(array_type)
+    KEPT.add(array_type)
     _computer["fn"] = compute_fn
+
+
+def register_device(array_type, to_host) -> None:
+    """Let tensors hold ``array_type`` (a GPU's arrays); ``to_host(array)`` copies one to numpy."""
+    DEVICE.add(array_type)
+    KEPT.add(array_type)
+    _computer["host"] = to_host
 
 
 def unregister_all() -> None:
     LAZY.clear()
-    _computer["fn"] = None
+    DEVICE.clear()
+    KEPT.clear()
+    _computer["fn"] = _computer["host"] = None
+
+
+def host(data):
+    """``data`` as a numpy array: a device array is copied, a lazy one computed."""
+    kind = type(data)
+    if kind in DEVICE:
+        return _computer["host"](data)
+    if kind in LAZY:
+        return np.asarray(_computer["fn"]([data])[0])
+    return np.asarray(data)
 
 
 def is_lazy(data) -> bool:
@@ -47,7 +71,10 @@ def is_lazy(data) -> bool:
 
 
 def check_chunks(data) -> None:
-    """The element limit, for each chunk of a lazy array."""
+    """The element limit, for each chunk of a lazy array (for the whole of a device array)."""
+    if type(data) not in LAZY:
+        check_numel(int(data.size))
+        return
     largest = 1
     for sizes in data.chunks:
         biggest = max(sizes) if sizes else 0

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import devices as _devices
 from . import dtypes
+from ._arrays import KEPT as _KEPT
 from ._arrays import LAZY as _LAZY
 from ._limits import check_numel
 from .autograd import _dual as forward_ad, grad_mode
@@ -80,7 +81,7 @@ class Tensor:
     def _make(cls, data, requires_grad=False):
         """Wrap a numpy array (not copied) as a new tensor with no history."""
         if type(data) is not np.ndarray:
-            if type(data) in _LAZY:  # a backend's array (dask): kept, its chunks limit-checked
+            if type(data) in _KEPT:  # a backend's array (dask, cupy): kept, limit-checked per chunk
                 return cls._make_lazy(data, requires_grad)
             data = np.asarray(data)
         t = object.__new__(cls)
@@ -468,10 +469,14 @@ class Tensor:
 
     # conversions ------------------------------------------------------------------
     def _values(self):
-        """The data as a numpy array: lazy (dask) data is computed, and kept."""
-        if type(self._data) in _LAZY:
-            from ._arrays import compute
-            compute([self])
+        """The data as a numpy array: lazy (dask) data is computed, and kept; a device's
+        (cupy) is copied to the host."""
+        kind = type(self._data)
+        if kind in _KEPT:
+            from . import _arrays
+            if kind not in _LAZY:
+                return _arrays.host(self._data)
+            _arrays.compute([self])
         return self._data
 
     def item(self):

@@ -211,3 +211,30 @@ def test_local_cluster_gives_the_same_results(data):
                     cluster.scheduler_address)
     assert abs(_value(lazy["loss"]) - _value(ref["loss"])) <= 1e-10
     _same_grads(lazy, ref)
+
+
+def _gpu_reason():
+    try:
+        import cupy
+    except ImportError:
+        return "cupy is not installed (pip install 'agrad[cupy]')"
+    try:
+        if cupy.cuda.runtime.getDeviceCount() > 0:
+            return None
+    except Exception as exc:  # CUDA's own error types: no driver, no device
+        return f"no usable GPU ({type(exc).__name__}: {exc})"
+    return "no GPU found"
+
+
+@pytest.mark.skipif(_gpu_reason() is not None, reason=f"--backend cupy: {_gpu_reason()}")
+def test_cupy_gives_the_same_results(data):
+    ref = _run(data, LOGISTIC)
+    gpu = _run(data, LOGISTIC, "--backend", "cupy", "--trusted")
+    assert abs(_value(gpu["loss"]) - _value(ref["loss"])) <= 1e-10
+    _same_grads(gpu, ref)
+
+
+def test_cupy_needs_trusted_and_the_package():
+    r = agrad("eval", "-e", "x = 1", "--backend", "cupy")
+    assert r.code == 2 and "Traceback" not in r.stderr
+    assert "needs --trusted" in r.stderr or "pip install 'agrad[cupy]'" in r.stderr

@@ -153,7 +153,7 @@ def activate(cfg: Config) -> None:
             raise BackendError(f"--backend cupy: no GPU is usable ({exc})") from None
         if n == 0:
             raise BackendError("--backend cupy: no GPU found")
-        _arrays.register_lazy(cupy.ndarray, lambda arrays: [cupy.asnumpy(a) for a in arrays])
+        _arrays.register_device(cupy.ndarray, cupy.asnumpy)
         return
     import dask
     import dask.array as da

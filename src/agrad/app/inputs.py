@@ -332,8 +332,13 @@ def as_param(value):
 
     dt = dtypes.get_default_dtype()
     if isinstance(value, Tensor):
-        t = Tensor._make(np.array(value._data, dtype=dt.numpy))
+        t = Tensor._make(np.array(value._values(), dtype=dt.numpy))
     else:
         t = factories.tensor(value, dtype=dt)
+    from . import backend
+    cfg = backend.active()
+    if cfg is not None and cfg.backend == "cupy":  # a parameter lives with the data, on the GPU
+        import cupy
+        t = Tensor._make(cupy.asarray(t._data))
     t.requires_grad_(True)
     return t

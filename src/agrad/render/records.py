@@ -34,7 +34,9 @@ def json_float(x: float):
 
 def array_json(data: np.ndarray):
     """Nested lists (a bare number for 0-d) of ``data``, JSON-ready."""
-    data = np.asarray(data)
+    if type(data) is not np.ndarray:
+        from .._arrays import host
+        data = host(data)  # a GPU's array is copied to the host
     kind = data.dtype.kind
     if kind == "b" or kind in "iu":
         return data.tolist()
@@ -232,9 +234,11 @@ def short_value(data: np.ndarray, dtype_name: str, width: int = _SHORT_WIDTH) ->
     past ``width`` characters only the shape's worth of elements is named.
     Data never computed (a lazy dask array) shows its chunks.
     """
-    if type(data) is not np.ndarray and _is_lazy(data):
-        return lazy_text(data)
-    data = np.asarray(data)
+    if type(data) is not np.ndarray:
+        if _is_lazy(data):
+            return lazy_text(data)
+        from .._arrays import host
+        data = host(data)  # a GPU's array is copied to the host
     if data.size == 0:
         return "[]"
     for threshold, edge in ((float("inf"), 3), (6, 2), (2, 1)):

@@ -1,0 +1,232 @@
+"""Data larger than memory (issue 16): agrad --backend dask against a chunked numpy loop.
+
+    python bench/bench_dask.py                       # 4 GiB file, --max-memory 1G, 7 runs
+    python bench/bench_dask.py --max-memory 512M --repeat 3 --dir /tmp
+
+Computes ``loss = ((X @ w - y)**2).mean()`` and its gradient with respect to
+``w`` over an ``X`` stored as a ``.npy`` file four times larger than the
+memory the agrad run may use (``--max-memory``):
+
+* numpy:   a hand-written loop over the same file, chunk by chunk (explicit
+           reads into one buffer, ``X_c @ w``, ``X_c.T @ r``), one thread;
+* threads: ``agrad eval --backend dask`` (the threaded scheduler, inside the
+           sandbox);
+* cluster: ``agrad eval --backend dask --trusted --scheduler ADDRESS`` on a
+           ``dask.distributed.LocalCluster`` of 2 worker processes.
+
+Throughput is the file's size over the time of the computation; for agrad
+that is the run's wall time minus the median wall time of the same command
+on an empty script (start-up, imports, the scheduler connection), and the
+end-to-end figure is shown too.  Runs alternate (numpy, threads, cluster);
+the medians are reported.  The peak RSS (VmHWM) of every process the runs
+start -- agrad's parent and contained child, the cluster's scheduler,
+nannies and workers -- must stay below a quarter of the file's size.
+The machines these run on are shared: ratios, not absolute times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+COLS = 128
+SCRIPT = "loss = ((X @ w - y)**2).mean()"
+
+
+def parse_size(text):
+    sys.path.insert(0, SRC)
+    from agrad.app.contained import parse_size as parse
+    return parse(text)
+
+
+# ------------------------------------------------------------------ data
+
+def make_data(directory, file_bytes):
+    """X (rows x 128 float64) of ``file_bytes``, y; written in pieces, reused when present."""
+    rows = file_bytes // (COLS * 8)
+    xp, yp = os.path.join(directory, "bench_dask_X.npy"), os.path.join(directory, "bench_dask_y.npy")
+    if os.path.exists(xp) and np.load(xp, mmap_mode="r").shape == (rows, COLS):
+        return xp, yp, rows
+    X = np.lib.format.open_memmap(xp, mode="w+", dtype=np.float64, shape=(rows, COLS))
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal(COLS)
+    y = np.empty(rows)
+    step = 1 << 16
+    for i in range(0, rows, step):
+        block = rng.standard_normal((min(step, rows - i), COLS))
+        X[i:i + len(block)] = block
+        y[i:i + len(block)] = block @ w + 0.1 * rng.standard_normal(len(block))
+    X.flush()
+    del X
+    np.save(yp, y)
+    return xp, yp, rows
+
+
+def numpy_loop(xp, yp, rows, chunk_rows=1 << 16):
+    """The hand-written baseline: explicit reads of row blocks, forward and gradient."""
+    with open(xp, "rb") as f:
+        version = np.lib.format.read_magic(f)
+        np.lib.format._read_array_header(f, version)
+        offset = f.tell()
+    y = np.load(yp, mmap_mode="r")
+    w = np.zeros(COLS)
+    buf = np.empty((chunk_rows, COLS))
+    loss, grad = 0.0, np.zeros(COLS)
+    fd = os.open(xp, os.O_RDONLY)
+    try:
+        for start in range(0, rows, chunk_rows):
+            n = min(chunk_rows, rows - start)
+            view = memoryview(buf[:n]).cast("B")
+            pos = offset + start * COLS * 8
+            while view:
+                k = os.preadv(fd, [view], pos)
+                view, pos = view[k:], pos + k
+            xc = buf[:n]
+            r = xc @ w - y[start:start + n]
+            loss += float(r @ r)
+            grad += xc.T @ r
+    finally:
+        os.close(fd)
+    return loss / rows, grad * (2.0 / rows)
+
+
+# ------------------------------------------------------------------ peak RSS of every process
+
+class Peaks:
+    """VmHWM of every descendant of this process, polled every 20 ms."""
+
+    def __init__(self):
+        self.peak = {}  # pid -> (kB, name)
+        self._stop = threading.Event()
+        self._t = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self):
+        self._t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._t.join()
+
+    def _children(self, pid):
+        out = []
+        try:
+            for tid in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{tid}/children") as f:
+                    out += [int(c) for c in f.read().split()]
+        except OSError:
+            pass
+        return out
+
+    def _run(self):
+        me = os.getpid()
+        while not self._stop.is_set():
+            stack = self._children(me)
+            while stack:
+                pid = stack.pop()
+                stack += self._children(pid)
+                try:
+                    with open(f"/proc/{pid}/status") as f:
+                        fields = dict(line.split(":", 1) for line in f if ":" in line)
+                    kb = int(fields["VmHWM"].split()[0])
+                    name = fields["Name"].strip()
+                except (OSError, KeyError, ValueError):
+                    continue
+                if kb > self.peak.get(pid, (0, ""))[0]:
+                    self.peak[pid] = (kb, name)
+            time.sleep(0.02)
+
+
+# ------------------------------------------------------------------ runs
+
+def agrad_cmd(xp, yp, max_memory, extra, script=SCRIPT):
+    return [sys.executable, "-m", "agrad", "eval", "-q", "--format", "json", "--dtype", "float64",
+            "-e", script, "--set", f"X=@{xp}", "--set", f"y=@{yp}", "--param", f"w=zeros({COLS})",
+            "--backend", "dask", "--max-memory", max_memory, *extra]
+
+
+def run_agrad(cmd):
+    env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    start = time.perf_counter()
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    took = time.perf_counter() - start
+    if r.returncode != 0:
+        raise SystemExit(f"agrad failed ({r.returncode}): {r.stdout[-2000:]} {r.stderr[-2000:]}")
+    return took, r.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--max-memory", default="1G")
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--dir", default=os.environ.get("TMPDIR", "/tmp"))
+    ap.add_argument("--no-cluster", action="store_true")
+    args = ap.parse_args()
+    limit = parse_size(args.max_memory)
+    xp, yp, rows = make_data(args.dir, 4 * limit)
+    size = os.path.getsize(xp)
+    print(f"X: {rows:,} x {COLS} float64, {size / 2**30:.2f} GiB = 4 x --max-memory "
+          f"{args.max_memory}; y: {rows:,} float64")
+
+    import json
+    ref_loss, ref_grad = numpy_loop(xp, yp, rows)
+    cluster = None
+    kinds = ["numpy", "threads"] + ([] if args.no_cluster else ["cluster"])
+    times = {k: [] for k in kinds}
+    empty = {k: [] for k in kinds if k != "numpy"}
+    extra = {"threads": []}
+    with Peaks() as peaks:
+        if not args.no_cluster:
+            import distributed
+            cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                               memory_limit=limit, dashboard_address=None)
+            extra["cluster"] = ["--trusted", "--scheduler", cluster.scheduler_address]
+        try:
+            for _ in range(args.repeat):
+                for k in kinds:
+                    if k == "numpy":
+                        t0 = time.perf_counter()
+                        numpy_loop(xp, yp, rows)
+                        times[k].append(time.perf_counter() - t0)
+                        continue
+                    took, out = run_agrad(agrad_cmd(xp, yp, args.max_memory, extra[k]))
+                    times[k].append(took)
+                    v = json.loads(out)["variables"]
+                    assert abs(v["loss"]["value"] - ref_loss) <= 1e-9 * max(1.0, abs(ref_loss)), k
+                    assert np.allclose(v["w"]["grad"], ref_grad, rtol=1e-9, atol=1e-12), k
+                    assert v["X"]["lazy"] is True
+                    empty[k].append(run_agrad(agrad_cmd(xp, yp, args.max_memory, extra[k],
+                                                        "x = 1"))[0])
+        finally:
+            if cluster is not None:
+                cluster.close()
+    gb = size / 1e9
+    base = statistics.median(times["numpy"])
+    print(f"\nmedians of {args.repeat} alternating runs (shared machine):")
+    print(f"  numpy chunked loop     {base:7.2f} s  {gb / base:6.2f} GB/s")
+    for k in kinds[1:]:
+        total, idle = statistics.median(times[k]), statistics.median(empty[k])
+        compute = max(total - idle, 1e-9)
+        print(f"  agrad dask {k:<10}  {compute:7.2f} s  {gb / compute:6.2f} GB/s  "
+              f"({base / compute:.2f}x numpy; end to end {total:.2f} s, {gb / total:.2f} GB/s, "
+              f"{base / total:.2f}x; start-up {idle:.2f} s)")
+    quarter = size / 4 / 1024
+    print(f"\npeak RSS of every process (a quarter of the file: {quarter / 1024:.0f} MiB):")
+    worst = 0
+    for pid, (kb, name) in sorted(peaks.peak.items(), key=lambda p: -p[1][0]):
+        worst = max(worst, kb)
+        print(f"  {pid:>7} {name:<16} {kb / 1024:8.1f} MiB")
+    print(f"largest: {worst / 1024:.1f} MiB = {worst / quarter / 4:.3f} of the file "
+          f"({'below' if worst < quarter else 'NOT below'} a quarter)")
+
+
+if __name__ == "__main__":
+    main()
