@@ -453,7 +453,9 @@ class Tensor:
                     f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(result.shape)}"
                 ) from None
         target = self._data
-        if 0 in target.strides and _has_internal_overlap(target):
+        if type(target) is not np.ndarray:  # lazy (dask) data is immutable: it takes a new lazy value
+            self._data = np.broadcast_to(data, target.shape).astype(target.dtype)
+        elif 0 in target.strides and _has_internal_overlap(target):
             # elements share memory (a write through an expanded view, which PyTorch
             # allows for fill_ and index_put_): write only what the op changed
             data = np.broadcast_to(data, target.shape)

@@ -125,9 +125,37 @@ def test_numpy_backend_maps_npy_files(data):
             dtypes.set_default_dtype(old)
     finally:
         backend.deactivate()
-    assert isinstance(t._data.base, np.memmap) and not t._data.flags.writeable
-    with pytest.raises(RuntimeError, match="read-only memory map"):
-        t.add_(1)
+    # copy-on-write: an in-place change stays in the run
+    assert isinstance(t._data.base, np.memmap) and t._data.flags.writeable
+    before = np.load(data / "X.npy")
+    t.add_(1)
+    np.testing.assert_array_equal(np.load(data / "X.npy"), before)
+    np.testing.assert_array_equal(t._data, before + 1)
+
+
+def test_numpy_backend_maps_files_larger_than_memory_read_only(data):
+    """Under --max-memory a copy-on-write map of a larger file would count whole: read-only."""
+    import subprocess
+    import sys
+    code = (
+        "import resource, sys; import numpy as np\n"
+        "from agrad import dtypes; from agrad.app.inputs import file_tensor\n"
+        "dtypes.set_default_dtype(dtypes.float64)\n"
+        "used = next(int(l.split()[1]) for l in open('/proc/self/status') if l.startswith('VmData'))\n"
+        "limit = used * 1024 + (64 << 20)\n"
+        "resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))\n"
+        "t = file_tensor('--set', '@' + sys.argv[1])\n"
+        "assert isinstance(t._data.base, np.memmap) and not t._data.flags.writeable\n"
+        "assert float(t.sum()) == 0\n"
+        "print('mapped read-only')\n")
+    big = data / "big.npy"
+    np.save(big, np.zeros((1 << 17, 128)))  # 128 MiB, over the 64 MiB left
+    try:
+        r = subprocess.run([sys.executable, "-c", code, str(big)], capture_output=True, text=True)
+    finally:
+        big.unlink()
+    assert r.returncode == 0, r.stderr
+    assert "mapped read-only" in r.stdout
 
 
 def test_reads_each_chunk_once(data, monkeypatch):

@@ -259,11 +259,11 @@ def file_tensor(option: str, spec: str, max_elements=None):
     return Tensor._make(np.array(arr, dtype=dtypes.get_default_dtype().numpy))
 
 
-def _npy_meta(option, path):
+def _npy_meta(option, path, max_elements=None):
     """The header of a ``.npy`` file: (shape, fortran, dtype, data offset); no element limit
-    (a lazy array is checked per chunk)."""
+    by default (a lazy array is checked per chunk)."""
     def read(f):
-        return _npy_header(option, path, f, os.fstat(f.fileno()).st_size, None)
+        return _npy_header(option, path, f, os.fstat(f.fileno()).st_size, max_elements)
     return _open(option, path, read, ".npy file")
 
 
@@ -305,21 +305,25 @@ def _stack(option, pattern, load, lazy=False):
 
 
 def _mapped_npy(option, path, default, max_elements):
-    """A ``.npy`` file of the default dtype as a read-only memory map (None: read it instead)."""
-    shape, fortran, dtype, offset = _npy_meta(option, path)
+    """A ``.npy`` file of the default dtype as a memory map (None: read it instead):
+    copy-on-write, or read-only when it is larger than --max-memory."""
+    shape, fortran, dtype, offset = _npy_meta(option, path, max_elements)
     if dtype != default:
         return None
     numel = 1
     for n in shape:
         numel *= n
-    if max_elements is not None and numel > max_elements:
-        raise InputError(f"{option}: {path!r} has {numel:,} elements, over the limit of "
-                         f"{max_elements:,} (--max-elements)")
     if numel == 0:
         return None
+    order = "F" if fortran else "C"
     try:
-        return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape,
-                         order="F" if fortran else "C")
+        # copy-on-write: in-place changes stay private; such a mapping counts against
+        # --max-memory, so a file larger than that is mapped read-only instead
+        return np.memmap(path, dtype=dtype, mode="c", offset=offset, shape=shape, order=order)
+    except (OSError, ValueError):
+        pass
+    try:
+        return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape, order=order)
     except (OSError, ValueError) as exc:
         raise InputError(f"{option}: cannot map {path!r}: {exc}") from None
 

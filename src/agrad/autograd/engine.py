@@ -311,9 +311,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             if t.grad_fn is not None and not t.retains_grad:
                 continue
             t._grad = _new_grad(t._grad, g, create_graph, {id(s._data) for s in grad_tensors})
+        if LAZY:
+            _compute_lazy(tensors, [t._grad for t in inputs
+                                    if t._grad is not None and type(t._data) not in LAZY])
         return
     if create_graph:
         warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+    _lazy_grads.clear()  # (left by a pass that raised)
     execute(roots, grad_tensors, keep_graph=retain_graph, create_graph=create_graph)
     if _lazy_grads:
         _compute_lazy(tensors, ())
