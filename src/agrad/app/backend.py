@@ -119,6 +119,8 @@ def _need(backend, module, what=None):
 
 def prepare(cfg: Config) -> None:
     """Imports done by the parent, so the contained child compiles nothing."""
+    if cfg.backend == "cupy":
+        import cupy  # noqa: F401
     if cfg.backend == "dask":
         import dask  # noqa: F401
         import dask.array  # noqa: F401
