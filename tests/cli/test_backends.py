@@ -22,6 +22,9 @@ from .conftest import agrad
 
 LINEAR = "loss = ((X @ w - y)**2).mean()"
 LOGISTIC = "loss = torch.nn.functional.binary_cross_entropy_with_logits(X @ w + b, t)"
+MODULE = ("torch.manual_seed(0)\n"
+          "net = torch.nn.Linear(7, 1, dtype=torch.float64)\n"
+          "loss = torch.nn.functional.binary_cross_entropy_with_logits(net(X).squeeze(1), t)")
 LOGISTIC_BY_HAND = ("p = torch.sigmoid(X @ w + b)\n"
                     "loss = -(t * torch.log(p) + (1 - t) * torch.log(1 - p)).mean()")
 
@@ -51,6 +54,10 @@ def _run(data, script, *extra, chunks="500"):
 
 
 def _same_grads(lazy, ref):
+    if "net" in ref:
+        for name, p in ref["net"]["parameters"].items():
+            np.testing.assert_allclose(np.array(lazy["net"]["parameters"][name]["grad"]),
+                                       np.array(p["grad"]), rtol=0, atol=1e-10)
     for name in ("w", "b"):
         if ref[name]["grad"] is None:  # b is not in the linear loss
             assert lazy[name]["grad"] is None
@@ -63,8 +70,8 @@ def _value(v):
     return np.array(v["value"], dtype=np.float64)
 
 
-@pytest.mark.parametrize("script", [LINEAR, LOGISTIC, LOGISTIC_BY_HAND],
-                         ids=["linear", "logistic", "logistic-by-hand"])
+@pytest.mark.parametrize("script", [LINEAR, LOGISTIC, LOGISTIC_BY_HAND, MODULE],
+                         ids=["linear", "logistic", "logistic-by-hand", "nn.Linear"])
 def test_losses_and_gradients_match_numpy(data, script):
     ref = _run(data, script)
     lazy = _run(data, script, "--backend", "dask")

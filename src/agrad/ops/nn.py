@@ -138,7 +138,8 @@ def linear(input, weight, bias=None):
     if bias is not None and input.ndim == 2:
         return addmm(bias, input, weight.t())
     if (bias is not None and input.ndim != 2 and weight.ndim == 2 and bias.ndim in (1, 2)
-            and all(s == 1 for s in bias.shape[:-1]) and input._data.flags.c_contiguous):
+            and all(s == 1 for s in bias.shape[:-1])
+            and (type(input._data) is not np.ndarray or input._data.flags.c_contiguous)):
         # flattened into one addmm: (*, in) -> (N, in) -> (N, out) -> (*, out)
         flat = input.view(-1, input.shape[-1]) if input.ndim else input
         out = addmm(bias, flat, weight.t())

@@ -332,7 +332,7 @@ def _expand_fwd(ctx, a, shape):
     """A view of ``a`` with stride 0 along the expanded dimensions, writable when
     ``a`` is (PyTorch lets fill_ and index_put_ write through it)."""
     view = np.broadcast_to(a, shape)
-    if not a.flags.writeable:
+    if type(a) is not np.ndarray or not a.flags.writeable:  # read-only, or lazy (dask)
         return view
     return np.lib.stride_tricks.as_strided(a, view.shape, view.strides)
 
@@ -450,12 +450,13 @@ def clone(input, *, memory_format=None):
 
 @method("contiguous")
 def contiguous(input, memory_format=None):
-    return input if input._data.flags.c_contiguous else clone(input)
+    return input if is_contiguous(input) else clone(input)
 
 
 @method("is_contiguous")
 def is_contiguous(input, memory_format=None):
-    return bool(input._data.flags.c_contiguous)
+    data = input._data
+    return type(data) is not np.ndarray or bool(data.flags.c_contiguous)  # lazy data has no strides
 
 
 _to_copy = Op("ToCopyBackward0", lambda ctx, a, dtype: a.astype(dtype.numpy), jvp="linear")
