@@ -74,7 +74,9 @@ def numpy_loop(xp, yp, rows, chunk_rows=1 << 16):
     """The hand-written baseline: explicit reads of row blocks, forward and gradient."""
     with open(xp, "rb") as f:
         version = np.lib.format.read_magic(f)
-        np.lib.format._read_array_header(f, version)
+        read = np.lib.format.read_array_header_1_0 if version == (1, 0) else \
+            np.lib.format.read_array_header_2_0
+        read(f)
         offset = f.tell()
     y = np.load(yp, mmap_mode="r")
     w = np.zeros(COLS)
