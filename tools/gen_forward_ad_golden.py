@@ -1,6 +1,8 @@
 """Regenerate tests/golden/forward_ad/<family>.json: the op cases run with dual inputs under PyTorch.
 
 Usage: python tools/gen_forward_ad_golden.py [FAMILY ...]    (default: every family)
+       python tools/gen_forward_ad_golden.py --tutorial  (examples/forward_ad_tutorial.py's output
+                                                          under PyTorch -> tests/golden/forward_ad_tutorial.txt)
 
 Each input that requires grad gets a tangent drawn from the case id; the file
 records the tangents of the outputs (or PyTorch's error, e.g. an op without a
@@ -21,8 +23,20 @@ import torch  # noqa: E402
 import forward_ad_harness  # noqa: E402
 
 
+def tutorial() -> None:
+    import subprocess
+    script = REPO_ROOT / "examples" / "forward_ad_tutorial.py"
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True).stdout
+    (REPO_ROOT / "tests" / "golden" / "forward_ad_tutorial.txt").write_text(out)
+    print(f"tutorial: {len(out.splitlines())} lines")
+
+
 def main(argv: list[str]) -> None:
     import op_cases
+
+    if argv == ["--tutorial"]:
+        tutorial()
+        return
 
     families = op_cases.families()
     for family in argv or families:

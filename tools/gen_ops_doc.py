@@ -135,7 +135,9 @@ def render():
 FORWARD_RULES = [
     ("element_wise", "element-wise: the backward formula applied to the (broadcast) tangent"),
     ("linear", "linear: the op applied to the tangents"),
-    ("bilinear", "bilinear: `op(a_t, b) + op(a, b_t)`"),
+    ("symmetric", "symmetric Jacobian: the backward formula applied to the tangent"),
+    ("multilinear", "multilinear: `op(a_t, b) + op(a, b_t)`"),
+    ("affine", "multilinear plus an added input: `op(s_t, 0, 0) + op(0, a_t, b) + op(0, a, b_t)`"),
     ("formula", "its own forward formula"),
     ("unsupported", "none in PyTorch either: PyTorch's NotImplementedError"),
     (None, "**double-vjp fallback** (no forward formula yet)"),

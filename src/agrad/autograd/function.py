@@ -180,12 +180,9 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
                 raise TypeError(
                     f"{cls.__name__}.forward returned {type(o).__name__}; a custom Function's forward must "
                     "return tensors (or a tuple of them)")
-        tangents = None
-        if _fw_active[0]:
-            tangents = _forward_tangents(cls, ctx, args, outputs)
         if not recording:
-            if tangents is not None:
-                _set_tangents(outputs, tangents)
+            if _fw_active[0]:
+                _set_tangents(outputs, _forward_tangents(cls, ctx, args, outputs))
             return output
         non_diff = {id(t) for t in ctx.__dict__.get("_non_differentiable", ())}
         dirty = {id(t) for t in ctx.__dict__.get("_dirty", ())}
@@ -217,8 +214,8 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
             ctx._saved_list = [None if t is None else SavedTensor(t, f"saved_{i}", any(t is o for o in diff_outputs))
                                for i, t in enumerate(saved)]
             ctx._saved = {s.name: s for s in ctx._saved_list if s is not None}
-        if tangents is not None:
-            _set_tangents(wrapped, tangents)
+        if _fw_active[0]:  # after recording, as PyTorch: jvp sees the outputs with their history
+            _set_tangents(wrapped, _forward_tangents(cls, ctx, args, outputs))
         return wrapped[0] if single else tuple(wrapped)
 
 
@@ -246,6 +243,8 @@ def _forward_tangents(cls, ctx, args, outputs):
 
 
 def _set_tangents(outputs, tangents):
+    if tangents is None:
+        return
     Tensor = _tensor_type()
     for o, t in zip(outputs, tangents):
         if isinstance(o, Tensor) and isinstance(t, Tensor) and o.dtype.is_floating_point:

@@ -123,8 +123,56 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             if not np.allclose(n, 0, rtol=rtol, atol=atol):
                 return _fail("Numerical gradient for function expected to be zero", raise_exception)
         return True
-    if not check_backward_ad:
-        return True
+    numerical = None
+    if check_backward_ad:
+        numerical = _check_backward(func, inputs, eps, atol, rtol, nondet_tol, raise_exception)
+        if numerical is False:
+            return False
+    if check_forward_ad:
+        if numerical is None:
+            numerical, _ = _numerical_jacobians(func, inputs, eps)
+        forward = _forward_jacobians(func, inputs)
+        for (i, j), n in numerical.items():
+            a = forward[(i, j)]
+            if not np.allclose(a, n, rtol=rtol, atol=atol, equal_nan=False):
+                dtype = inputs[i].dtype
+                return _fail(
+                    f"Jacobian computed with forward mode mismatch for output {j:d} with respect to input {i:d},\n"
+                    f"numerical:{_fmt(n, dtype)}\nanalytical:{_fmt(a, dtype)}\n", raise_exception)
+    return True
+
+
+def _forward_jacobians(func, inputs):
+    """The Jacobians by forward mode: one dual pass per input element (a one-hot tangent)."""
+    from . import forward_ad
+
+    Tensor = _tensor()
+    result = {}
+    for i, x in enumerate(inputs):
+        if not (isinstance(x, Tensor) and x.requires_grad):
+            continue
+        cols = None
+        for k in range(x.numel()):
+            tangent = np.zeros(x._data.shape, x._data.dtype)
+            tangent.reshape(-1)[k] = 1
+            with forward_ad.dual_level():
+                args = list(inputs)
+                args[i] = forward_ad.make_dual(x, Tensor._make(tangent))
+                outs = [o for o in _as_tuple(func(*args)) if isinstance(o, Tensor)]
+                if cols is None:
+                    cols = [np.zeros((x.numel(), o.numel()), dtype=o._data.dtype if o.dtype.is_floating_point
+                                     else np.float64) for o in outs]
+                for j, o in enumerate(outs):
+                    t = forward_ad.unpack_dual(o).tangent
+                    if t is not None:
+                        cols[j][k] = t._data.reshape(-1)
+        for j, col in enumerate(cols or ()):
+            result[(i, j)] = col
+    return result
+
+
+def _check_backward(func, inputs, eps, atol, rtol, nondet_tol, raise_exception):
+    """The backward-mode check; the numerical Jacobians when it passes, else False (or raises)."""
     analytical = _analytical_jacobians(func, inputs)
     again = _analytical_jacobians(func, inputs)
     for key, a in analytical.items():
@@ -141,7 +189,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             return _fail(
                 f"Jacobian mismatch for output {j:d} with respect to input {i:d},\n"
                 f"numerical:{_fmt(n, dtype)}\nanalytical:{_fmt(a, dtype)}\n", raise_exception)
-    return True
+    return numerical
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,

@@ -147,13 +147,15 @@ class Op:
       ValueError (e.g. PyTorch's broadcasting message).
     - ``internal``: the op only appears inside other ops' formulas (double backward),
       so it needs no golden case of its own.
-    - ``jvp``: its forward-mode rule (see ``agrad.autograd.forward_ad``): ``"element_wise"``
-      (its backward applied to the tangent), ``"linear"``, ``"bilinear"``, ``"unsupported"``
-      (PyTorch has none: its error), or set a formula with :meth:`forward_derivative`;
-      None: the double-vjp fallback.
+    - ``jvp``: its forward-mode rule (see ``agrad.autograd._dual``): ``"element_wise"``
+      (its backward applied to the tangent), ``"linear"``, ``"multilinear"`` (mul, mm, ...),
+      ``"affine"`` (multilinear plus one added input, ``jvp_additive``: addmm, conv),
+      ``"unsupported"`` (PyTorch has none: its error), or set a formula with
+      :meth:`forward_derivative`; None: the double-vjp fallback.
     """
 
     jvp_name = None  # the aten name PyTorch's "not implemented" error gives, for jvp="unsupported"
+    jvp_additive = 0  # for jvp="affine": the input that is added (addmm's self, conv's bias)
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
                  multi_grad=False, value_error=None, internal=False, jvp=None):

@@ -749,7 +749,7 @@ def _softmax_fwd(ctx, a, dim):
     return e / np.sum(e, axis=dim, keepdims=True)
 
 
-_softmax = Op("SoftmaxBackward0", _softmax_fwd, saves=("result",))
+_softmax = Op("SoftmaxBackward0", _softmax_fwd, saves=("result",), jvp="symmetric")  # J = diag(y) - y y^T
 
 
 @_softmax.derivative
@@ -776,6 +776,14 @@ def _(ctx, grad):
     if y.ndim == 0:
         return grad * 0
     return grad - y.exp() * grad.sum(ctx.dim, keepdim=True)
+
+
+@_log_softmax.forward_derivative
+def _(ctx, t):
+    y = ctx.result
+    if y.ndim == 0:
+        return t * 0
+    return t - (y.exp() * t).sum(ctx.dim, keepdim=True)
 
 
 def _prepare(input, dtype, kernel):

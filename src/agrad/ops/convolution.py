@@ -211,7 +211,8 @@ def _transposed_size(size, k, stride, padding, dilation, output_padding):
 
 
 _convolution = Op("ConvolutionBackward0", _conv_fwd, inputs=("input", "weight", "bias"),
-                  saves=("input", "weight"), saves_for={"input": (1,), "weight": (0,)})
+                  saves=("input", "weight"), saves_for={"input": (1,), "weight": (0,)}, jvp="affine")
+_convolution.jvp_additive = 2  # the bias
 
 
 @_convolution.derivative

@@ -40,7 +40,7 @@ def _dims(t, n, who):
 
 
 _mm = Op("MmBackward0", lambda ctx, a, b: a @ b, inputs=("self", "mat2"), saves=("self", "mat2"),
-         saves_for={"self": (1,), "mat2": (0,)}, jvp="bilinear")
+         saves_for={"self": (1,), "mat2": (0,)}, jvp="multilinear")
 
 
 @_mm.derivative
@@ -64,7 +64,7 @@ def mm(input, mat2, *, out=None):
 
 
 _mv = Op("MvBackward0", lambda ctx, a, v: a @ v, inputs=("self", "vec"), saves=("self", "vec"),
-         saves_for={"self": (1,), "vec": (0,)}, jvp="bilinear")
+         saves_for={"self": (1,), "vec": (0,)}, jvp="multilinear")
 
 
 @_mv.derivative
@@ -86,7 +86,7 @@ def mv(input, vec, *, out=None):
 
 
 _dot = Op("DotBackward0", lambda ctx, a, b: np.asarray(np.dot(a, b)), inputs=("self", "tensor"),
-          saves=("self", "tensor"), saves_for={"self": (1,), "tensor": (0,)}, jvp="bilinear")
+          saves=("self", "tensor"), saves_for={"self": (1,), "tensor": (0,)}, jvp="multilinear")
 
 
 @_dot.derivative
@@ -112,7 +112,7 @@ def dot(input, tensor, *, out=None):
 export("inner")(lambda input, other: dot(input, other) if input.ndim == 1 and other.ndim == 1 else matmul(input, other.mT))
 
 _bmm = Op("BmmBackward0", lambda ctx, a, b: np.matmul(a, b), inputs=("self", "mat2"), saves=("self", "mat2"),
-          saves_for={"self": (1,), "mat2": (0,)}, jvp="bilinear")
+          saves_for={"self": (1,), "mat2": (0,)}, jvp="multilinear")
 
 
 @_bmm.derivative
@@ -276,7 +276,7 @@ def _add_scaled(self, prod, beta, alpha):
 _addmm = Op("AddmmBackward0",
             lambda ctx, s, a, b, beta, alpha: _add_scaled(s, a @ b, beta, alpha),
             inputs=("self", "mat1", "mat2"), saves=("mat1", "mat2"),
-            saves_for={"mat1": (2,), "mat2": (1,)})
+            saves_for={"mat1": (2,), "mat2": (1,)}, jvp="affine")
 
 
 @_addmm.derivative
@@ -306,7 +306,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
 _addmv = Op("AddmvBackward0",
             lambda ctx, s, a, v, beta, alpha: _add_scaled(s, a @ v, beta, alpha),
             inputs=("self", "mat", "vec"), saves=("mat", "vec"),
-            saves_for={"mat": (2,), "vec": (1,)})
+            saves_for={"mat": (2,), "vec": (1,)}, jvp="affine")
 
 
 @_addmv.derivative
@@ -333,7 +333,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
 _baddbmm = Op("BaddbmmBackward0",
               lambda ctx, s, a, b, beta, alpha: _add_scaled(s, np.matmul(a, b), beta, alpha),
               inputs=("self", "batch1", "batch2"), saves=("batch1", "batch2"),
-              saves_for={"batch1": (2,), "batch2": (1,)})
+              saves_for={"batch1": (2,), "batch2": (1,)}, jvp="affine")
 
 
 @_baddbmm.derivative
@@ -369,7 +369,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
 _addbmm = Op("AddbmmBackward0",
              lambda ctx, s, a, b, beta, alpha: _add_scaled(s, np.matmul(a, b).sum(0), beta, alpha),
              inputs=("self", "batch1", "batch2"), saves=("batch1", "batch2"),
-              saves_for={"batch1": (2,), "batch2": (1,)})
+              saves_for={"batch1": (2,), "batch2": (1,)}, jvp="affine")
 
 
 @_addbmm.derivative

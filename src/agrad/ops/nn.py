@@ -152,7 +152,7 @@ def linear(input, weight, bias=None):
 
 # bilinear: y[n, o] = x1[n, i] W[o, i, j] x2[n, j] (+ b), one TrilinearBackward0 node
 _trilinear = Op("TrilinearBackward0", lambda ctx, a, w, b: np.einsum("ni,oij,nj->no", a, w, b),
-                inputs=("i1", "i2", "i3"), saves=("i1", "i2", "i3"))
+                inputs=("i1", "i2", "i3"), saves=("i1", "i2", "i3"), jvp="multilinear")
 
 
 @_trilinear.derivative
