@@ -281,29 +281,25 @@ def _tangents(op, tensors, arrays, attrs, results, fwd_ctx, tangents, diff):
     # tangent requires grad as PyTorch's does.
     terms = _terms(tensors, tangents)
     if kind == "multilinear":
-        total = None
-        for i in terms:
-            term = _apply_to(op, tensors, arrays, attrs, tangents, (i,))
-            total = term if total is None else total + term
-        return total
+        return _combine([(_apply_to(op, tensors, arrays, attrs, tangents, (i,)), tangents[i] is None)
+                         for i in terms])
     if kind == "affine":  # multilinear in the inputs but one, which is added (addmm's self, conv's bias)
         k = op.jvp_additive
-        total = None
-        others = [i for i in range(len(tensors)) if i != k]
+        parts = []
         if tangents[k] is not None:  # op(0, .., b_t): the added input's tangent
-            total = _apply_to(op, tensors, arrays, attrs, tangents, (k,), zero=others)
+            others = [i for i in range(len(tensors)) if i != k]
+            parts.append((_apply_to(op, tensors, arrays, attrs, tangents, (k,), zero=others), False))
         for i in terms:
             if i != k:
-                term = _apply_to(op, tensors, arrays, attrs, tangents, (i,), zero=(k,))
-                total = term if total is None else total + term
-        return total
+                parts.append((_apply_to(op, tensors, arrays, attrs, tangents, (i,), zero=(k,)), tangents[i] is None))
+        return _combine(parts)
     ctx = _JvpCtx(op, tensors, arrays, attrs, results, fwd_ctx, tangents)
     if kind == "symmetric":  # one input, a symmetric Jacobian: J v = J^T v, the backward formula
         res = op._formula(_Only(ctx, 0), tangents[0])
         return res[0] if type(res) is tuple else res
     if kind == "element_wise":
         out_shape = diff[0]._data.shape
-        total = None
+        parts = []
         for i in terms:
             tt = tangents[i]
             if tt is None:
@@ -316,9 +312,25 @@ def _tangents(op, tensors, arrays, attrs, results, fwd_ctx, tangents, diff):
                 continue
             if term._data.shape != out_shape:
                 raise RuntimeError(f"internal error: {op.name}'s backward is not element-wise")
-            total = term if total is None else total + term
-        return total
+            parts.append((term, tangents[i] is None))
+        return _combine(parts)
     return op._jvp(ctx, *tangents)
+
+
+def _combine(parts):
+    """The sum of the (term, from a zero tangent) pairs.  The terms of zero tangents add nothing
+    to the values (not even the sign of a zero, as PyTorch's zero tensors) but join the graph
+    (AddBackward0), so the tangent requires grad where PyTorch's does."""
+    total = None
+    for term, zero in sorted(parts, key=lambda p: p[1]):  # the real terms first
+        if total is None:
+            total = term
+        elif not zero:
+            total = total + term
+        else:
+            from ..ops.pointwise import _add
+            total = _add.apply((total, term), (total._data, _np.full_like(term._data, -0.0)), {})
+    return total
 
 
 def _terms(tensors, tangents):
