@@ -195,16 +195,20 @@ def transpose_(input, dim0, dim1):
     recorded = graph._state["enabled"] and input._requires_grad
     if recorded and input._grad_fn is None:
         raise RuntimeError(LEAF_INPLACE_MESSAGE)
+    base = input._base
+    if recorded and base is not None and base._requires_grad and base._grad_fn is None:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     from ..autograd import _dual
     tangent = _dual.tangent_of(input) if _dual._LEVEL[0] is not None else None
-    if tangent is not None:   # a dual tensor's tangent turns with it
-        _dual.set_tangent(input, tangent.transpose(d0, d1))
     if recorded:
-        out = _transpose_.apply((input,), (input._data,), {"dim0": d0, "dim1": d1})
+        with _dual._paused():  # the tangent is turned below, once
+            out = _transpose_.apply((input,), (input._data,), {"dim0": d0, "dim1": d1})
         input._data = out._data
         input._grad_fn, input._output_nr = out._grad_fn, out._output_nr
     else:   # outside autograd the shape changes and the history stays, as in PyTorch
         input._data = _swap(None, input._data, d0, d1)
+    if tangent is not None:   # a dual tensor's tangent turns with it
+        _dual.set_tangent(input, tangent.transpose(d0, d1))
     input._vc[0] += 1
     return input
 
