@@ -351,6 +351,11 @@ def _(ctx, grad):
     return _constant_pad(grad, pad=tuple(-p for p in ctx.pad), value=0)
 
 
+@_constant_pad.forward_derivative
+def _(ctx, t):
+    return _constant_pad(t, pad=ctx.pad, value=0)
+
+
 @export()
 def constant_pad_nd(input, pad, value=0):
     pad = tuple(int(p) for p in pad)

@@ -199,7 +199,7 @@ def _zero_grad(ctx, grad):
 
 
 def _sampler(name, fill):
-    op = Op(name, lambda ctx, a, **kw: fill(a, **kw))
+    op = Op(name, lambda ctx, a, **kw: fill(a, **kw), jvp="element_wise")  # a zero derivative
     op.derivative(_zero_grad)
     return op
 
@@ -354,12 +354,13 @@ def _bernoulli_tensor(a, p, g):
     return (u.reshape(a.shape) < pv.reshape(a.shape)).astype(a.dtype)
 
 
-_bernoulli2 = Op("BernoulliBackward2", lambda ctx, a, g, p: _bernoulli_float(a, g, p))
+_bernoulli2 = Op("BernoulliBackward2", lambda ctx, a, g, p: _bernoulli_float(a, g, p), jvp="element_wise")
 _bernoulli2.derivative(_zero_grad)
 _bernoulli1 = Op("BernoulliBackward1", lambda ctx, a, p, g: _bernoulli_tensor(a, p, g),
                  inputs=("self", "p"))
 _bernoulli1.derivative(lambda ctx, grad: (grad * 0, _zeros(ctx._input_meta[1])))
-_bernoulli0 = Op("BernoulliBackward0", lambda ctx, p, g: _bernoulli_tensor(np.empty_like(p), p, g))
+_bernoulli0 = Op("BernoulliBackward0", lambda ctx, p, g: _bernoulli_tensor(np.empty_like(p), p, g),
+                 jvp="element_wise")
 _bernoulli0.derivative(_zero_grad)
 
 
