@@ -52,6 +52,7 @@ WARN_ONCE_PREFIXES = (
     "The reduce argument of torch.scatter with Tensor src is deprecated",
     "The use of `x.mT` on tensors of dimension",
     "Using torch.cross without specifying the dim arg is deprecated",
+    "torch.qr is deprecated in favor of torch.linalg.qr",
 )
 _SUFFIX = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?\s*$", re.S)
 _ADDRESS = re.compile(r" at 0x[0-9a-f]+")

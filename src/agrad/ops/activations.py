@@ -663,7 +663,8 @@ def hardshrink(input, lambd=0.5):
 
 
 def _threshold_np(a, threshold, value):
-    return np.where(a > threshold, a, _scalar(a, value) if a.dtype.kind == "f" else value)
+    # PyTorch's kernel: x <= threshold ? value : x (a NaN input stays NaN)
+    return np.where(a <= threshold, _scalar(a, value) if a.dtype.kind == "f" else value, a)
 
 
 _threshold = _elementwise("ThresholdBackward0", _threshold_np)

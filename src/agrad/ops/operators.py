@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor
+from ._not_implemented import not_implemented
 from ._op import inplace, method
 from .factories import is_agrad_array as _is_agrad_array
 from .comparison import (bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, le, le_,
@@ -31,6 +32,16 @@ def _swap(fn, self, other):
     check_operand(other, fn.__name__)
     ts, arrs = operands(other, self, fn.__name__)
     return fn(ts[0], ts[1])
+
+
+def _rmod(self, other):
+    """number % tensor: PyTorch's remainder.Scalar_Tensor, which has no derivative (NotImplemented)."""
+    if isinstance(other, Tensor):
+        return remainder(other, self)
+    check_operand(other, "remainder")
+    ts, arrs = operands(other, self, "remainder")
+    value = remainder(ts[0].detach(), ts[1].detach())._data
+    return not_implemented(value, (self,), "aten::remainder")
 
 
 def _rsub_method(self, other):
@@ -101,7 +112,7 @@ _OPERATORS = {
     "__mul__": mul, "__rmul__": mul,
     "__truediv__": div, "__rtruediv__": _rdiv,
     "__floordiv__": floor_divide, "__rfloordiv__": _reflect(floor_divide),
-    "__mod__": remainder, "__rmod__": _reflect(remainder),
+    "__mod__": remainder, "__rmod__": _rmod,
     "__pow__": pow, "__rpow__": _rpow,
     "__matmul__": _matmul, "__rmatmul__": _rmatmul,
     "__eq__": eq, "__ne__": ne, "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge,

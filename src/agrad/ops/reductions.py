@@ -272,7 +272,7 @@ def any(input, dim=None, keepdim=False):
 def _logical_reduction(fn, input, dim, keepdim):
     """all/any: bool, except that PyTorch keeps uint8 for uint8 input (a legacy rule)."""
     axes = None if dim is None else dims(dim, input.ndim)
-    out = fn(input._data, axis=axes, keepdims=keepdim and dim is not None)
+    out = fn(input._data, axis=axes, keepdims=bool(keepdim))
     return Tensor._make(np.asarray(out, np.uint8) if input._data.dtype == np.uint8 else out)
 
 

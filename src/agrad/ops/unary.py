@@ -142,7 +142,11 @@ def sqrt(ctx, grad):
     return grad / (2 * ctx.result)
 
 
-@unary(np.sign, saves=(), float_out=False)
+def _sign(a):
+    return a.copy() if a.dtype == np.bool_ else np.sign(a)  # sign of a bool is itself
+
+
+@unary(_sign, saves=(), float_out=False)
 def sign(ctx, grad):
     return grad * 0
 
@@ -445,7 +449,7 @@ def frac(input, *, out=None):
 method("frac_")(inplace(frac))
 
 
-@unary(lambda a: np.sign(a), saves=(), float_out=False)
+@unary(_sign, saves=(), float_out=False)
 def sgn(ctx, grad):
     return _zeros_like(grad)
 
