@@ -9,6 +9,7 @@ to its dtype once, here, not in the formulas.
 
 from __future__ import annotations
 
+import gc
 import heapq
 import warnings
 
@@ -152,22 +153,29 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             heapq.heappush(heap, (-node._seq, id(node), node))
 
     check_nan = _anomaly["enabled"] and _anomaly["check_nan"]
+    watched = bool(observers or apply_observers or capture_at or check_nan)
     state = grad_mode._state
     prev_enabled = state["enabled"]
     state["enabled"] = bool(create_graph)
     heappop, heappush = heapq.heappop, heapq.heappush
     active += 1
+    # Nothing a backward pass makes is cyclic (without create_graph); the collector
+    # would only walk the whole graph again and again while its gradients come and go.
+    paused = not create_graph and gc.isenabled()
+    if paused:
+        gc.disable()
     try:
         while heap:
             node = heappop(heap)[2]
             grads = buffers.pop(node, None) or {}
             if node._pre_hooks is not None or node._retained is not None:
                 grads = _inspect(node, grads, create_graph)
-            if capture_at:
-                for i, k in capture_at.get(node, ()):
-                    captured[k] = grads.get(i)
-            for obs in observers:
-                obs(node, grads)
+            if watched:
+                if capture_at:
+                    for i, k in capture_at.get(node, ()):
+                        captured[k] = grads.get(i)
+                for obs in observers:
+                    obs(node, grads)
 
             nexts = node.next_functions
             if type(node) is AccumulateGrad:
@@ -176,8 +184,8 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                     for obs in accumulate_observers:
                         obs(node, grads[0])
             elif needed is None or node in needed:
-                n_out = len(node._out_meta)
-                out_grads = [grads.get(0)] if n_out == 1 else [grads.get(i) for i in range(n_out)]
+                out_meta = node._out_meta
+                out_grads = [grads.get(0)] if len(out_meta) == 1 else [grads.get(i) for i in range(len(out_meta))]
                 in_grads = node.apply(out_grads)
                 if node._hooks:
                     for fn in list(node._hooks.values()):
@@ -186,10 +194,11 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                             obs(node, "post", None, fn, new)
                         if new is not None:
                             in_grads = tuple(new)
-                for obs in apply_observers:
-                    obs(node, out_grads, in_grads)
-                if check_nan:
-                    _check_nan(node, in_grads)
+                if watched:
+                    for obs in apply_observers:
+                        obs(node, out_grads, in_grads)
+                    if check_nan:
+                        _check_nan(node, in_grads)
                 if not keep_graph and node._saved is not None:
                     node.release()
                 metas = node._input_meta
@@ -221,6 +230,8 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     finally:
         state["enabled"] = prev_enabled
         active -= 1
+        if paused:
+            gc.enable()
     return captured
 
 

@@ -160,8 +160,10 @@ class SavedTensor:
         return out
 
     def free(self):
-        if self.tensor is not None:
-            self._meta = self.meta
+        t = self.tensor
+        if t is not None:
+            data = t._data
+            self._meta = (data.shape, _BY_NP[data.dtype])
         self.tensor = None
         self.packed = None if self.packed is not _NOT_PACKED else _NOT_PACKED
         self.freed = True
@@ -297,9 +299,10 @@ class Node:
 
     def release(self) -> None:
         """Free saved tensors after a backward pass that does not retain the graph."""
-        if self._saved:
+        saved = self._saved
+        if saved:
             d = self.__dict__
-            for s in self._saved.values():
+            for s in saved.values():
                 s.free()
                 d.pop(s.name, None)
 
@@ -421,20 +424,29 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
             meta.append((data.shape, by_np[data.dtype]))
     node.next_functions = tuple(nexts)
     node._input_meta = meta
-    out_meta = []
-    i = 0
-    for out in outputs:
+    if len(outputs) == 1:
+        out = outputs[0]
         out._grad_fn = node
-        out._output_nr = i
+        out._output_nr = 0
         out._requires_grad = True
         data = out._data
-        out_meta.append((data.shape, by_np[data.dtype]))
-        i += 1
-    node._out_meta = out_meta
+        node._out_meta = ((data.shape, by_np[data.dtype]),)
+    else:
+        out_meta = []
+        i = 0
+        for out in outputs:
+            out._grad_fn = node
+            out._output_nr = i
+            out._requires_grad = True
+            data = out._data
+            out_meta.append((data.shape, by_np[data.dtype]))
+            i += 1
+        node._out_meta = out_meta
     if saves:
         kept = {}
         for name, t in saves.items():
             kept[name] = SavedTensor(t, name, _is_one_of(t, outputs))
         node._saved = kept
-    for hook in record_hooks:
-        hook(node, inputs, outputs, call)
+    if record_hooks:
+        for hook in record_hooks:
+            hook(node, inputs, outputs, call)

@@ -130,6 +130,9 @@ class _Scratch:
     """The ctx of an op that is not recorded: takes what forward stores, keeps it briefly."""
 
 
+_make = Tensor._make
+
+
 class Op:
     """A differentiable op. Call it with tensors (differentiable inputs) and attributes.
 
@@ -200,9 +203,28 @@ class Op:
         """Run on ``tensors`` whose data the caller already prepared as ``arrays``
         (e.g. cast to the promoted dtype: the graph still sees the original tensors).
         A tensor may be None where a Python number stands in its place (in ``arrays``)."""
-        make = Tensor._make
-        recording = is_recording(tensors)
-        ctx = self.node() if recording else _Scratch()
+        if _mode_state["enabled"]:
+            for t in tensors:
+                if t is not None and t._requires_grad:
+                    return self._apply_recorded(tensors, arrays, attrs)
+        ctx = _Scratch()
+        try:
+            out = self.forward(ctx, *arrays, **attrs)
+        except ValueError:
+            if self.value_error is None:
+                raise
+            raise self.value_error(arrays) from None
+        results = tuple([_make(o) for o in out]) if type(out) is tuple else _make(out)
+        if _fw_active[0]:
+            _forward_ad.propagate(self, tensors, arrays, attrs, results, ctx)
+        if _forward_observers:
+            for obs in _forward_observers:
+                obs(self, tensors, arrays, attrs, results)
+        return results
+
+    def _apply_recorded(self, tensors, arrays, attrs):
+        """apply() when the op is recorded: a node, its edges and what backward needs."""
+        ctx = self.node()
         try:
             out = self.forward(ctx, *arrays, **attrs)
         except ValueError:
@@ -210,33 +232,33 @@ class Op:
                 raise
             raise self.value_error(arrays) from None
         if type(out) is tuple:
-            results = tuple(make(o) for o in out)
+            results = tuple([_make(o) for o in out])
+            outs = results if self.n_diff_outputs is None else results[: self.n_diff_outputs]
         else:
-            results = make(out)
-        if recording:
-            if attrs:
-                ctx.__dict__.update(attrs)  # attrs must not be named like Node's API (name, apply, ...)
-            outs = (results,) if type(results) is not tuple else (
-                results if self.n_diff_outputs is None else results[: self.n_diff_outputs])
-            saves = None
-            if self._save_plan:
-                saves = {}
-                for name, i, users in self._save_plan:
-                    if users is not None:
-                        for u in users:
-                            if tensors[u] is not None and tensors[u]._requires_grad:
-                                break
-                        else:
-                            continue  # no input that needs this one requires grad
-                    if i < 0:
-                        saves[name] = outs[0]
-                    elif tensors[i] is not None:
-                        saves[name] = tensors[i]
-                    else:  # a Python number given in place of a tensor
-                        ctx.__dict__[name] = arrays[i]
-            graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
-            if saves and not graph._PACK_HOOKS:  # under saved_tensors_hooks only the packed form is kept
-                ctx.__dict__.update(saves)
+            results = _make(out)
+            outs = (results,)
+        d = ctx.__dict__
+        if attrs:
+            d.update(attrs)  # attrs must not be named like Node's API (name, apply, ...)
+        saves = None
+        if self._save_plan:
+            saves = {}
+            for name, i, users in self._save_plan:
+                if users is not None:
+                    for u in users:
+                        if tensors[u] is not None and tensors[u]._requires_grad:
+                            break
+                    else:
+                        continue  # no input that needs this one requires grad
+                if i < 0:
+                    saves[name] = outs[0]
+                elif tensors[i] is not None:
+                    saves[name] = tensors[i]
+                else:  # a Python number given in place of a tensor
+                    d[name] = arrays[i]
+        graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
+        if saves and not graph._PACK_HOOKS:  # under saved_tensors_hooks only the packed form is kept
+            d.update(saves)
         if _fw_active[0]:
             _forward_ad.propagate(self, tensors, arrays, attrs, results, ctx)
         if _forward_observers:
