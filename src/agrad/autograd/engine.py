@@ -66,15 +66,19 @@ def _collect(roots):
         if n is not None and n not in seen:
             seen.add(n)
             stack.append(n)
+    add = seen.add
+    push = stack.append
+    pop = stack.pop
     while stack:
-        node = stack.pop()
-        for nxt, _ in node.next_functions:
+        for nxt, _ in pop().next_functions:
             if nxt is None:
                 continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
+            if nxt in seen:
+                deps[nxt] = deps.get(nxt, 0) + 1  # a root reached from another root has no count yet
+            else:
+                deps[nxt] = 1
+                add(nxt)
+                push(nxt)
     return deps, seen
 
 
@@ -212,7 +216,8 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         continue
                     meta = metas[k]
                     data = g._data
-                    if data.shape != meta[0] or data.dtype != meta[1].numpy:
+                    npd = meta[1].numpy
+                    if data.shape != meta[0] or (data.dtype is not npd and data.dtype != npd):
                         g = _fit(g, meta)
                     buf = buffers.get(nxt)
                     if buf is None:

@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from .._limits import check_shape
+from .._limits import check_numel, check_shape
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out, inplace, method
 from .reductions import dims as _reduction_dims
@@ -231,6 +231,14 @@ method("__matmul__")(matmul)
 def _check_expand(self, shape):
     """PyTorch's expand error when ``self`` does not broadcast to the result ``shape``
     (and the size limit: the expanded view of the result's shape is checked)."""
+    have = self._data.shape
+    if have == shape or (len(have) == 1 and have[0] == shape[-1]):
+        # the common cases (a bias of the result's shape, or of its last dim) broadcast
+        n = 1
+        for s in shape:
+            n *= s
+        check_numel(n)
+        return
     Tensor._make(self._data).expand(shape)
 
 

@@ -295,14 +295,18 @@ def _nll_np(ctx, logp, target, weight, reduction, ignore_index):
     # logp: (C,) or (N, C, ...); target: () or (N, ...)
     x = logp[None] if logp.ndim == 1 else logp
     t = target[None] if logp.ndim == 1 else target
-    x = np.moveaxis(x, 1, -1)  # classes last
+    if x.ndim > 2:
+        x = np.moveaxis(x, 1, -1)  # classes last
     valid = t != ignore_index
     safe_t = np.where(valid, t, 0)
     C = x.shape[-1]
     bad = t[valid & ((t < 0) | (t >= C))]
     if bad.size:
         raise IndexError(f"Target {int(bad.flat[0])} is out of bounds.")
-    picked = np.take_along_axis(x, safe_t[..., None], axis=-1)[..., 0]
+    if x.ndim == 2:
+        picked = x[np.arange(x.shape[0]), safe_t]
+    else:
+        picked = np.take_along_axis(x, safe_t[..., None], axis=-1)[..., 0]
     w = np.ones(C, logp.dtype) if weight is None else weight.astype(logp.dtype, copy=False)
     wt = np.where(valid, w[safe_t], 0).astype(logp.dtype)
     ctx.wt, ctx.safe_t, ctx.total = wt, safe_t, wt.sum(dtype=np.float64)

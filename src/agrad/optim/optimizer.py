@@ -41,8 +41,8 @@ def _typename(value):
 def axpy(a, b, alpha):
     """a + alpha * b as ATen's vectorised add computes it (one rounding)."""
     if a.dtype == np.float32:
-        return (a.astype(np.float64) + float(np.float32(alpha)) * b.astype(np.float64)
-                ).astype(np.float32)
+        # exact in float64 (a is cast inside the add), one rounding: ATen's fused multiply-add
+        return (np.multiply(b, float(np.float32(alpha)), dtype=np.float64) + a).astype(np.float32)
     return a + a.dtype.type(alpha) * b
 
 
