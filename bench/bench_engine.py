@@ -2,6 +2,7 @@
 
     python bench/bench_engine.py            # all benchmarks
     python bench/bench_engine.py chain seed # some of them
+    python bench/bench_engine.py --cpu chain  # CPU time instead of wall time
 
 Benchmarks (issue 2):
 - chain:  a 1,000-op chain of small elementwise ops (sin, *c, +c, tanh) on a
@@ -27,51 +28,36 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
+sys.path.insert(0, os.environ.get("AGRAD_SRC", os.path.join(os.path.dirname(__file__), "..", "src")))  # AGRAD_SRC: another tree
 
 
-def best_of(fn, repeat=7, number=None):
-    """Median seconds per call over ``repeat`` timing runs (auto-scaled number of calls)."""
-    if number is None:
-        number, t = 1, 0.0
-        while t < 0.05:
-            number *= 2
-            start = time.perf_counter()
-            for _ in range(number):
-                fn()
-            t = time.perf_counter() - start
-    times = []
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - start) / number)
-    return statistics.median(times)
+#: the clock: wall time, or with --cpu this process's CPU time (steadier on a loaded machine)
+CLOCK = time.perf_counter
 
 
 def alternate(fns, repeat=7):
     """Median seconds per call of each of ``fns`` (name -> callable), timed alternately
     (a, b, a, b, ...) so that machine load hits each alike."""
+    clock = CLOCK
     numbers = {}
     for name, fn in fns.items():
         number, t = 1, 0.0
         while t < 0.05:
             number *= 2
-            start = time.perf_counter()
+            start = clock()
             for _ in range(number):
                 fn()
-            t = time.perf_counter() - start
+            t = clock() - start
         numbers[name] = number
     times = {name: [] for name in fns}
     for _ in range(repeat):
         for name, fn in fns.items():
             gc.collect()
             number = numbers[name]
-            start = time.perf_counter()
+            start = clock()
             for _ in range(number):
                 fn()
-            times[name].append((time.perf_counter() - start) / number)
+            times[name].append((clock() - start) / number)
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
@@ -225,9 +211,10 @@ def peak():
         for line in f:
             if line.startswith("VmHWM:"):
                 return int(line.split()[1])
-if which == "agrad":
-    import agrad as T
-elif which == "torch":
+# every child imports agrad, so that the allocator starts from the same heap in each:
+# VmHWM after an import includes its transient peak, which differs from library to library
+import agrad as T
+if which == "torch":
     import torch as T
 elif which == "hips":
     import autograd.numpy as anp
@@ -275,6 +262,10 @@ BENCHES = {"chain": bench_chain, "seed": bench_seed, "large": bench_large, "memo
 
 
 def main(argv):
+    global CLOCK
+    if "--cpu" in argv:
+        argv = [a for a in argv if a != "--cpu"]
+        CLOCK = time.process_time
     for name in argv or BENCHES:
         title, res = BENCHES[name]()
         print(f"\n{title}")

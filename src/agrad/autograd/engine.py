@@ -226,6 +226,10 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         buf[idx] = buf[idx] + g
                     else:
                         buf[idx] = g
+                # let go of this node's gradients now, not when the next node has run
+                # (a chain of large arrays would otherwise hold one more at its peak)
+                out_grads = in_grads = g = buf = None
+            grads = None
             for nxt, _ in nexts:
                 if nxt is not None:
                     left = deps[nxt] - 1

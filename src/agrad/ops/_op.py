@@ -175,19 +175,31 @@ class Op:
             (n, -1 if n == "result" else inputs.index(n), saves_for.get(n)) for n in self.saves)
         self.value_error = value_error
         self.n_diff_outputs = outputs
-        # the class is named as PyTorch's: NotImplemented for torch::autograd::NotImplemented
-        self.node = type(name.rsplit("::", 1)[-1], (OpNode,), {"_name": name, "_multi": multi_grad, "_op": self,
-                                           "__module__": "agrad.autograd.nodes"})
+        self._multi = multi_grad
         self._formula = None
         self.jvp_kind = jvp
         self._jvp = None
         OPS[name] = self
         ALL_OPS.append(self)
 
+    def __getattr__(self, attr):
+        # The node class is made when first needed (most ops of a run are never
+        # recorded; making some 300 classes at import is a few ms of start-up).
+        if attr != "node":
+            raise AttributeError(f"'Op' object has no attribute '{attr}'")
+        # the class is named as PyTorch's: NotImplemented for torch::autograd::NotImplemented
+        node = type(self.name.rsplit("::", 1)[-1], (OpNode,), {
+            "_name": self.name, "_multi": self._multi, "_op": self, "_formula": self._formula,
+            "__module__": "agrad.autograd.nodes"})
+        self.__dict__["node"] = node
+        return node
+
     def derivative(self, fn):
         """Set the backward formula: ``fn(ctx, grad)`` -> a gradient per input (tuple or one)."""
         self._formula = fn
-        self.node._formula = fn
+        node = self.__dict__.get("node")
+        if node is not None:
+            node._formula = fn
         return fn
 
     def forward_derivative(self, fn):
