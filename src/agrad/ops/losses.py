@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from ..autograd import grad_mode as _grad_mode
 from ..tensor import _scalar_name
 from ._op import Op, export
 from .activations import log_softmax, logsigmoid
@@ -315,8 +316,11 @@ def _nll_np(ctx, logp, target, weight, reduction, ignore_index):
         return loss.astype(logp.dtype).reshape(target.shape)
     if reduction == "sum":
         return np.asarray(loss.sum(), logp.dtype)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.asarray(loss.sum() / wt.sum(), logp.dtype)
+    total = wt.sum()
+    if not total:  # every target ignored: 0 / 0, nan as in PyTorch, without numpy's warning
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(loss.sum() / total, logp.dtype)
+    return np.asarray(loss.sum() / total, logp.dtype)
 
 
 def _nll_derivative(ctx, grad):
@@ -328,7 +332,11 @@ def _nll_derivative(ctx, grad):
         wt = wt / wt.dtype.type(ctx.total) if ctx.total else np.zeros_like(wt)
     g = grad.reshape(wt.shape) if ctx.reduction == "none" else grad
     full = (-g * const(wt)).unsqueeze(-1) * const(np.eye(C, dtype=wt.dtype)[ctx.safe_t])  # (..., C)
-    return full[0] if one_d else full.movedim(-1, 1)
+    if one_d:
+        return full[0]
+    if len(shape) == 2 and not _grad_mode._state["enabled"]:
+        return full  # classes are already dim 1 (a graph is recorded only under create_graph)
+    return full.movedim(-1, 1)
 
 
 _nll = Op("NllLossBackward0", _nll_np)

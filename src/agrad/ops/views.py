@@ -27,9 +27,16 @@ def _view(op, input, array, attrs):
 
 
 def _sizes(size):
-    if len(size) == 1 and not isinstance(size[0], numbers.Integral):
-        size = tuple(size[0])
-    return tuple(int(s) for s in size)
+    if len(size) == 1:
+        first = size[0]
+        if type(first) is tuple:
+            size = first
+        elif type(first) is not int and not isinstance(first, numbers.Integral):
+            size = tuple(first)
+    for s in size:
+        if type(s) is not int:
+            return tuple(int(s) for s in size)
+    return tuple(size)
 
 
 def _infer_shape(shape, numel):
@@ -409,10 +416,13 @@ def broadcast_shapes(*shapes):
     return Size(np.broadcast_shapes(*shapes))
 
 
+_add_reduce = np.add.reduce  # what np.sum calls, without its Python wrapper
+
+
 def _sum_to_fwd(ctx, a, axes, shape):
     if not shape:
-        return np.sum(a)
-    return np.sum(a, axis=axes, keepdims=True).reshape(shape)
+        return _add_reduce(a, axis=None)
+    return _add_reduce(a, axis=axes, keepdims=True).reshape(shape)
 
 
 _sum_to = Op("SumToSizeBackward0", _sum_to_fwd, internal=True, jvp="linear")
