@@ -180,4 +180,7 @@ CASES = [
          ["torch.sign(b)", "b.sgn()", "torch.tensor([[1., 2.]]).any(keepdim=True)", "r", "r.grad_fn.next_functions",
           "r.sum().backward()", "F.threshold(torch.tensor([float('nan'), -3., 2., -2.]), -2.0, 0.5)",
           "5 % torch.tensor([3, 4])", "torch.tensor([[9, 2], [1, 0]], dtype=torch.uint8).all(0)"]),
+    case("shrink-nan",
+         ["x = torch.tensor([float('nan'), 0.25, -0.75, 2.0])"],
+         ["F.hardshrink(x)", "F.softshrink(x)", "torch.hardshrink(x, 0.3)"]),
 ]

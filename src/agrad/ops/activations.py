@@ -627,12 +627,13 @@ def tanhshrink(input):
 
 def _softshrink_np(a, lambd):
     lam = _scalar(a, lambd)
-    return np.where(a > lam, a - lam, np.where(a < -lam, a + lam, 0))
+    # zero inside [-lambd, lambd]; a NaN input stays NaN, as PyTorch's kernel gives
+    return np.where((a >= -lam) & (a <= lam), 0, np.where(a > lam, a - lam, a + lam))
 
 
 _softshrink = _elementwise("SoftshrinkBackward0", _softshrink_np)
 _hardshrink = _elementwise("HardshrinkBackward0",
-                           lambda a, lambd: np.where((a > lambd) | (a < -lambd), a, 0))
+                           lambda a, lambd: np.where((a >= -lambd) & (a <= lambd), 0, a))
 
 
 def _shrink_backward_np(g, x, lambd):
