@@ -11,8 +11,8 @@ from agrad.lang import Source, run
 PRE = "import torch\nx = torch.ones(2)\n"
 
 
-def blocked(text, *, type_name=None, contains=None, **kw):
-    res = run(Source("attack.py", text), timeout=10, **kw)
+def blocked(text, *, type_name=None, contains=None, timeout=10, **kw):
+    res = run(Source("attack.py", text), timeout=timeout, **kw)
     err = res.error
     assert err is not None, f"not blocked: {text!r} -> {res.stdout!r}"
     assert err.line is not None and err.source == "attack.py"
@@ -172,7 +172,8 @@ LIMITS = [
 
 @pytest.mark.parametrize("text,type_name", LIMITS, ids=[t.splitlines()[-1][:40] for t, _ in LIMITS])
 def test_limits(text, type_name):
-    e = blocked(text, type_name=type_name, max_elements=10**6)
+    # a loop up to the element limit takes ~6 s of CPU time; the timeout is only a backstop
+    e = blocked(text, type_name=type_name, max_elements=10**6, timeout=60)
     if type_name == "LimitError":
         assert "(--max-elements)" in e.message
 
