@@ -287,12 +287,11 @@ class NpyBlocks:
 
 
 def auto_rows(shape, itemsize, cfg: Config) -> int:
-    """Rows of the first axis per chunk for ``--chunks auto``: about 64 MiB, fewer when
-    --max-memory is small (the chunks of every thread, and their temporaries, must fit)."""
+    """Rows of the first axis per chunk for ``--chunks auto``: about 64 MiB, at most a
+    sixteenth of --max-memory."""
     target = AUTO_CHUNK_BYTES
-    if cfg.max_memory:
-        threads = os.cpu_count() or 1
-        target = min(target, cfg.max_memory // (8 * (threads + 1)))
+    if cfg.max_memory:  # the chunks in flight, their temporaries and BLAS's buffers must fit
+        target = min(target, cfg.max_memory // 16)
     row = itemsize
     for n in shape[1:]:
         row *= n
