@@ -49,7 +49,12 @@ def expand_back(grad, shape, axes, keepdim):
 # sum -------------------------------------------------------------------------
 
 def _sum_fwd(ctx, a, axes, keepdim, dtype):
-    return _add_reduce(a, axis=axes, keepdims=keepdim, dtype=dtype)  # np.sum without its Python wrapper
+    try:
+        return _add_reduce(a, axis=axes, keepdims=keepdim, dtype=dtype)  # np.sum without its Python wrapper
+    except TypeError:
+        if type(a) is np.ndarray:
+            raise
+        return np.sum(a, axis=axes, keepdims=keepdim, dtype=dtype)  # lazy (dask): no ufunc.reduce
 
 
 _add_reduce = np.add.reduce

@@ -420,9 +420,15 @@ _add_reduce = np.add.reduce  # what np.sum calls, without its Python wrapper
 
 
 def _sum_to_fwd(ctx, a, axes, shape):
-    if not shape:
-        return _add_reduce(a, axis=None)
-    return _add_reduce(a, axis=axes, keepdims=True).reshape(shape)
+    try:
+        if not shape:
+            return _add_reduce(a, axis=None)
+        return _add_reduce(a, axis=axes, keepdims=True).reshape(shape)
+    except TypeError:
+        if type(a) is np.ndarray:
+            raise
+        # lazy (dask) data: np.sum, which dispatches (ufunc.reduce does not)
+        return np.sum(a, axis=None if not shape else axes, keepdims=bool(shape)).reshape(shape)
 
 
 _sum_to = Op("SumToSizeBackward0", _sum_to_fwd, internal=True, jvp="linear")
