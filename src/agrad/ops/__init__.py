@@ -18,7 +18,7 @@ the groups of PyTorch's documentation:
   tril/triu, cross, norms, det, inverse, solve);
 - nn.functional: ``nn`` (linear, dropout, pad, embedding, layer_norm,
   distances, and what activations and losses share), ``activations``,
-  ``losses``; convolution, pooling and normalisation families get their own
+  ``softmax``, ``losses``; convolution, pooling and normalisation families get their own
   files next to them;
 - ``factories`` (tensor, zeros, arange, rand, ...); ``inplace_view`` (in-place
   changes through views: CopySlices).

@@ -20,11 +20,12 @@ from .. import dtypes
 from ..autograd import grad_mode as _grad_mode
 from ..tensor import _scalar_name
 from ._op import Op, export
-from .activations import log_softmax, logsigmoid
+from .activations import logsigmoid
 from .binary import xlogy
 from .nn import (add_scalar, apply_reduction, broadcast_pair, check_not_differentiable, const, div_scalar,
                  mul_scalar, reduce_array, reduction_arg, size_warning, sub_scalar)
 from .pointwise import clamp_min, masked_fill, where
+from .softmax import log_softmax
 
 _EPSILON = 1e-12
 
