@@ -35,6 +35,16 @@ NON_LEAF_GRAD_WARNING = (
 LEAF_INPLACE_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 
 
+def _can_cast(src, dst) -> bool:
+    """PyTorch's canCast: what an in-place op may write into a tensor of ``dst``
+    (no complex to real, no floating to integral, nothing but bool to bool)."""
+    if src.is_complex and not dst.is_complex:
+        return False
+    if src.is_floating_point and not (dst.is_floating_point or dst.is_complex):
+        return False
+    return dst is not dtypes.bool_ or src is dtypes.bool_
+
+
 def _has_internal_overlap(data) -> bool:
     """Whether two elements of ``data`` share memory (a stride-0 dimension of size > 1)."""
     return any(stride == 0 and size > 1 for stride, size in zip(data.strides, data.shape))
@@ -440,7 +450,7 @@ class Tensor:
         """Copy ``result``'s values into this tensor's data, with PyTorch's checks; new version."""
         data = result._data
         if data.dtype != self._data.dtype:
-            if dtypes.promote_types(result.dtype, self.dtype) is not self.dtype:
+            if not _can_cast(result.dtype, self.dtype):
                 raise RuntimeError(
                     f"result type {_scalar_name(result.dtype)} can't be cast to the desired output "
                     f"type {_scalar_name(self.dtype)}"

@@ -472,5 +472,13 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
 
 
 def wrap(value, dtype) -> Tensor:
-    """A Python number as a 0-d tensor of ``dtype`` (PyTorch's wrapped number)."""
-    return Tensor._make(np.array(value, dtype.numpy))
+    """A Python number as a 0-d tensor of ``dtype`` (PyTorch's wrapped number); an integer
+    out of the dtype's range wraps around as PyTorch's cast does (``uint8 < -3`` compares
+    with 253)."""
+    try:
+        return Tensor._make(np.array(value, dtype.numpy))
+    except OverflowError:
+        if type(value) is not int or dtype.numpy.kind not in "iu":
+            raise
+        bits = dtype.numpy.itemsize * 8
+        return Tensor._make(np.array(value % (1 << bits), f"u{dtype.numpy.itemsize}").astype(dtype.numpy))

@@ -109,7 +109,14 @@ def dot(input, tensor, *, out=None):
     return finish_out("dot", _dot(input, tensor), out)
 
 
-export("inner")(lambda input, other: dot(input, other) if input.ndim == 1 and other.ndim == 1 else matmul(input, other.mT))
+@export()
+def inner(input, other):
+    """Sum over the last dims: dot for vectors, a product with a 0-d tensor, else input @ other.mT."""
+    if input.ndim == 0 or other.ndim == 0:
+        return input * other
+    if input.ndim == 1 and other.ndim == 1:
+        return dot(input, other)
+    return matmul(input, other.mT)
 
 _bmm = Op("BmmBackward0", lambda ctx, a, b: np.matmul(a, b), inputs=("self", "mat2"), saves=("self", "mat2"),
           saves_for={"self": (1,), "mat2": (0,)}, jvp="multilinear")

@@ -262,6 +262,14 @@ Tensor.mH = property(_mT)
 
 @export(method=True)
 def adjoint(input):
+    """The conjugate transpose of the last two dims (real tensors: ``mT``); a 0-d tensor is
+    itself, with PyTorch's deprecation warning."""
+    if input.ndim == 0:
+        warnings.warn("adjoint() is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=2)
+        return input
+    if input.ndim == 1:
+        raise RuntimeError(
+            "tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.")
     return _mT(input)
 
 
