@@ -59,6 +59,8 @@ def test_backward_matches_central_differences(case_id):
         out = outputs[index]
         if not out.dtype.is_floating_point:
             pytest.skip("output is not floating point in float64")
+        if out.dtype is not agrad.float64:  # e.g. written into a float32 factory tensor
+            pytest.skip("output stays in a lower precision: central differences would measure its rounding")
         return (out.double() * agrad.tensor(weight)).sum()
 
     try:
