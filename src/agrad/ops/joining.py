@@ -275,16 +275,22 @@ def unsafe_split_with_sizes(input, split_sizes, dim=0):
                                            {"dim": d, "sizes": [int(s) for s in split_sizes]}))
 
 
-@export(method=True)
-def unsafe_chunk(input, chunks, dim=0):
+def _chunk_size(input, chunks, dim):
+    """(dim, split size) of ``chunk``, with PyTorch's argument errors; size None: an
+    empty dimension, split into ``chunks`` empty pieces."""
     if input.ndim == 0:
         raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = _wrap_dim(dim, input.ndim)
     size = input._data.shape[d]
-    split_size = (size + chunks - 1) // chunks
-    if split_size == 0 and size == 0:
+    return d, (None if size == 0 else (size + chunks - 1) // chunks)
+
+
+@export(method=True)
+def unsafe_chunk(input, chunks, dim=0):
+    d, split_size = _chunk_size(input, chunks, dim)
+    if split_size is None:
         return unsafe_split_with_sizes(input, [0] * chunks, d)
     return unsafe_split(input, split_size, d)
 
@@ -337,14 +343,8 @@ export("split_with_sizes")(split_with_sizes)
 
 @export(method=True)
 def chunk(input, chunks, dim=0):
-    if input.ndim == 0:
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    if chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-    d = _wrap_dim(dim, input.ndim)
-    size = input._data.shape[d]
-    split_size = (size + chunks - 1) // chunks
-    if split_size == 0 and size == 0:
+    d, split_size = _chunk_size(input, chunks, dim)
+    if split_size is None:
         return _split_with_sizes(input, [0] * chunks, d)
     return _split_even(input, split_size, d)
 
