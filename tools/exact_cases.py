@@ -195,3 +195,55 @@ CASES = [
           "torch.ones(2, dtype=torch.bool).add_(torch.ones(2, dtype=torch.int64))",
           "torch.inner(s, torch.tensor([1., 2.]))", "torch.inner(torch.tensor([1., 2.]), torch.tensor(3.))"]),
 ]
+
+
+# the nodes of a graph, breadth first, each with the names of its next functions (None for no edge)
+GRAPH = ("def graph(f):\n"
+         "    out, todo, seen = [], [f], []\n"
+         "    while todo:\n"
+         "        f = todo.pop(0)\n"
+         "        if f is None or any(f is s for s in seen):\n"
+         "            continue\n"
+         "        seen.append(f)\n"
+         "        out.append((f.name(), [None if n is None else n.name() for n, _ in f.next_functions]))\n"
+         "        todo.extend(n for n, _ in f.next_functions)\n"
+         "    return out")
+
+CASES += [
+    case("double-backward-sum-to",
+         [GRAPH, "x = torch.tensor([0.5, 1.5], requires_grad=True)",
+          "y = torch.tensor([[0.5, 1.5], [2., 3.]], requires_grad=True)",
+          "z = torch.tensor([[0.5], [1.5]], requires_grad=True)", "s = torch.tensor(2., requires_grad=True)",
+          "gx, = torch.autograd.grad((x.expand(3, 2) ** 2).sum(), [x], create_graph=True)",
+          "gz, = torch.autograd.grad(((z * y) ** 2).sum(), [z], create_graph=True)",
+          "gs, = torch.autograd.grad(((s * y) ** 2).sum(), [s], create_graph=True)",
+          "gp, = torch.autograd.grad(x.expand(2, 2).prod(), [x], create_graph=True)"],
+         ["graph(gx.grad_fn)", "graph(gz.grad_fn)", "graph(gs.grad_fn)", "graph(gp.grad_fn)", "gp",
+          "graph(x.expand(2, 2).sum_to_size(2).grad_fn)", "graph(y.sum_to_size(2, 1).grad_fn)"]),
+    case("reduction-backward-unsqueeze",
+         [GRAPH, "x = torch.tensor([[-3.0, -2.5, 0.5], [1.0, -1.5, 2.0]], requires_grad=True)"]
+         + [f"g{i}, = torch.autograd.grad(({e}).sum(), [x], create_graph=True)" for i, e in enumerate([
+             "torch.norm(x)", "torch.norm(x, dim=(0, 1))", "torch.norm(x, dim=0)",
+             "torch.linalg.vector_norm(x, 3, dim=[])", "torch.linalg.vector_norm(x, 3, dim=-1)",
+             "torch.logsumexp(x, (0, 1))", "torch.std(x, 0)"])],
+         [f"graph(g{i}.grad_fn)" for i in range(7)] + ["g0", "g4"]),
+    case("backward-flip",
+         [GRAPH, "x = torch.tensor([[0.25, -0.75, 2.5], [1., 2., 0.5]], requires_grad=True)",
+          "g1, = torch.autograd.grad((x.cumsum(1) ** 2).sum(), [x], create_graph=True)",
+          "g2, = torch.autograd.grad(x.logcumsumexp(1).sum(), [x], create_graph=True)",
+          "g3, = torch.autograd.grad((x.prod(1) ** 2).sum(), [x], create_graph=True)"],
+         ["graph(g1.grad_fn)", "graph(g2.grad_fn)", "graph(g3.grad_fn)", "g2"]),
+    case("formula-scalar-operands",
+         [GRAPH, "x = torch.tensor([[0.3], [-0.5], [0.25]], requires_grad=True)",
+          "e = torch.tensor([[1.0], [0.25], [0.5]], requires_grad=True)",
+          "w = torch.tensor([[-1.25], [0.0], [-1.75]], requires_grad=True)"]
+         + [f"g{i}, = torch.autograd.grad(({e}).sum(), [x], create_graph=True)" for i, e in enumerate([
+             "x.lerp(e, w)", "e / x", "2 ** x", "0 ** x", "x.reciprocal()", "torch.sinc(x)", "x.abs()",
+             "torch.atan2(x, e)", "torch.atan2(e, x)"])],
+         [f"graph(g{i}.grad_fn)" for i in range(9)] + ["g1", "g3", "g5"]),
+    case("atan2-zero-grad",
+         ["a = torch.tensor([0., 0., 1e-30, 1e-200], dtype=torch.float64, requires_grad=True)",
+          "b = torch.tensor([0., 1., 1e-30, 0.], dtype=torch.float64, requires_grad=True)"],
+         ["torch.autograd.grad(torch.atan2(a, b).sum(), [a, b])",
+          "torch.autograd.grad(torch.atan2(a, b).sum(), [a, b], create_graph=True)"]),
+]

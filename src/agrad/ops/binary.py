@@ -28,6 +28,7 @@ _result_type = dtypes.result_type
 def _atan2(ctx, grad):
     x, y = ctx.self, ctx.other
     recip = (x * x + y * y).reciprocal()
+    recip = recip.masked_fill(recip == float("inf"), 0)  # PyTorch: zero gradient where x*x + y*y is 0
     return grad * y * recip, grad * -x * recip
 
 

@@ -326,7 +326,7 @@ export("norm", linalg=True, torch=False)(_linalg_norm)
 # vector norm: torch.norm, Tensor.norm, torch.linalg.vector_norm
 # ---------------------------------------------------------------------------
 
-def _vector_norm_fwd(ctx, a, ord, axes, keepdim, dtype):
+def _vector_norm_fwd(ctx, a, ord, axes, keepdim, dtype, every=False):
     x = np.abs(a.astype(dtype, copy=False))
     work = x.astype(np.float64)
     with np.errstate(all="ignore"):
@@ -355,7 +355,9 @@ def _(ctx, grad):
     p = float(ctx.ord)
     norm = ctx.result
     axes = ctx.axes
-    if not ctx.keepdim and x.ndim != 0:
+    # PyTorch's norm_backward unsqueezes the reduced dims only when ``dim`` was given (``every``:
+    # dim=None or []; the 0-d grad and norm then broadcast as they are)
+    if not ctx.keepdim and x.ndim != 0 and not getattr(ctx, "every", False):
         grad = _restore(grad, x.shape, axes, False)
         norm = _restore(norm, x.shape, axes, False)
     return norm_backward(grad, x, p, norm, axes)
@@ -370,7 +372,8 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     if isinstance(ord, bool) or not isinstance(ord, numbers.Number):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
     d = x.dtype if dtype is None else dtypes.lookup(dtype)
-    if dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0):
+    every = dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0)
+    if every:
         axes = tuple(range(x.ndim))
     else:
         axes = _axes(dim, x.ndim)
@@ -379,7 +382,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
             f"linalg.vector_norm cannot compute the {float(ord):g} norm on an empty tensor because the operation "
             "does not have an identity")
     result = _vector_norm.apply((x,), (x._data,), {"ord": ord, "axes": axes, "keepdim": bool(keepdim),
-                                                   "dtype": d.numpy})
+                                                   "dtype": d.numpy, "every": every})
     return finish_out("linalg_vector_norm", result, out)
 
 

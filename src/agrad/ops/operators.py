@@ -15,7 +15,7 @@ from ._op import inplace, method
 from .factories import is_agrad_array as _is_agrad_array
 from .comparison import (bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, le, le_,
                          logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
-from .pointwise import (_rsub, add, check_operand, check_sub, div, floor_divide, floor_divide_, mul, neg, operands, pow,
+from .pointwise import (_div, _formula_state, _rsub, _sub, add, check_operand, check_sub, div, floor_divide, floor_divide_, mul, neg, operands, pow,
                         reciprocal, remainder, sub)
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
 
@@ -48,10 +48,18 @@ def _rsub_method(self, other):
     check_operand(other, "rsub")
     check_sub(self, other)
     ts, arrs = operands(self, other, "rsub")
+    if _formula_state["formula"] and self.dtype.is_floating_point:
+        # ``1 - x`` in a C++ formula is empty_like(x).fill_(1).sub_(x): SubBackward0, its self edge None
+        return _sub.apply((None, ts[0]), (arrs[1], arrs[0]), {})
     return _rsub.apply((ts[0],), (arrs[0], arrs[1]), {})
 
 
 def _rdiv(self, other):
+    if _formula_state["formula"] and self.dtype.is_floating_point and not isinstance(other, Tensor):
+        # ``1 / x`` in a C++ formula is empty_like(x).fill_(1).div_(x): DivBackward0, its self edge None
+        check_operand(other, "div")
+        ts, arrs = operands(self, other, "div")
+        return _div.apply((None, ts[0]), (arrs[1], arrs[0]), {})
     # PyTorch computes scalar / x as scalar * x.reciprocal()
     check_operand(other, "div")
     x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())

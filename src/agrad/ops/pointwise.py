@@ -156,7 +156,7 @@ def _div(ctx, grad):
     other = ctx.other
     return ((grad / other if isinstance(other, Tensor) else _div.apply((grad, None), (grad._data, other), _NO_ATTRS))
             if ctx.needs(0) else None,
-            -grad * ctx.self / (other * other) if ctx.needs(1) else None)
+            -grad * ((ctx.self / other) / other) if ctx.needs(1) else None)
 
 
 # Tensor-and-Python-number arithmetic inside backward formulas: PyTorch's formulas
@@ -320,8 +320,8 @@ _pow2 = Op("PowBackward2", lambda ctx, e, base: np.power(base, e), inputs=("expo
 def _(ctx, grad):
     base = ctx.base
     if base == 0:
-        return where(ctx.exponent >= 0, 0.0, grad * ctx.result * float("-inf"))
-    return grad * ctx.result * float(np.log(base))
+        return grad * where(ctx.exponent >= 0, 0.0, ctx.result * float("-inf"))
+    return grad * (ctx.result * float(np.log(base)))
 
 
 @export(method=True)
@@ -653,7 +653,7 @@ _reciprocal = Op("ReciprocalBackward0", lambda ctx, a: np.reciprocal(a), saves=(
 @_reciprocal.derivative
 def _(ctx, grad):
     r = ctx.result
-    return -grad * r * r
+    return -grad * (r * r)
 
 
 @export(method=True)

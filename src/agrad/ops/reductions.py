@@ -302,20 +302,19 @@ def _quiet(fn):
 
 
 def _restore(t, shape, axes, keepdim):
-    """restore_reduced_dims: a reduced tensor reshaped to keep size-1 dims (no expand)."""
+    """PyTorch's unsqueeze_multiple: a reduced tensor with its reduced dims back as size 1
+    (one UnsqueezeBackward0 per dim under create_graph, no expand)."""
     if keepdim or not len(shape):
         return t
-    kept = list(shape)
-    for a in axes:
-        kept[a] = 1
-    return t.reshape(kept)
+    for a in sorted(axes):
+        t = t.unsqueeze(a)
+    return t
 
 
 def _reverse(t, dim):
-    """t reversed along dim, as differentiable indexing (PyTorch uses flip)."""
-    n = t.shape[dim]
-    index = Tensor._make(np.arange(n - 1, -1, -1, dtype=np.int64))
-    return t[(slice(None),) * dim + (index,)]
+    """t reversed along dim: flip (FlipBackward0), as PyTorch's formulas do."""
+    from .joining import flip
+    return flip(t, (dim,))
 
 
 def _reversed_cumsum(w, dim):

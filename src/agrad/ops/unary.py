@@ -134,7 +134,7 @@ def _(ctx, grad):  # derivatives.yaml: self gets zeros_like(grad)
 
 @unary(np.abs, float_out=False, exports=("abs", "absolute"))
 def abs(ctx, grad):
-    return grad * ctx.self.sign()
+    return grad * ctx.self.sgn()
 
 
 @unary(np.sqrt, saves=("result",))
@@ -354,7 +354,7 @@ def sinc(ctx, grad):
     x = ctx.self
     x_pi = x * math.pi
     sq_pi = x * x * math.pi
-    out = grad * ((x_pi * x_pi.cos()) - x_pi.sin()) / sq_pi
+    out = grad * (((x_pi * x_pi.cos()) - x_pi.sin()) / sq_pi)
     return where(sq_pi == 0.0, 0.0, out)
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import dtypes
 from .._limits import check_numel
+from ..autograd import graph
 from ..tensor import Tensor, _wrap_dim
 from ._op import Op, export, method
 
@@ -462,6 +463,10 @@ def sum_to_size(input, *size):
             raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(have)}}}.")
     if not axes:
         return input.reshape(shape) if have != shape else input
+    if input._requires_grad and graph._state["enabled"]:
+        # recorded (a gradient taken with create_graph): ATen's sum_to, whose nodes the graph shows
+        out = input.sum(axes, keepdim=True) if shape else input.sum()
+        return out.view(shape) if lead and shape else out
     return _sum_to.apply((input,), (input._data,), {"axes": axes, "shape": shape})
 
 
