@@ -158,6 +158,26 @@ CASES = [
                               "func.vmap(lambda a: (a * 2, torch.ones(2)), out_dims=(0, None))(M)",
                               "func.vmap(lambda a: a * 2, out_dims=5)(M)",
                               "func.vmap(lambda a: a * 2, out_dims='a')(M)"]),
+    # gradients taken inside a forward-AD dual level carry tangents (how jacfwd(jacrev(f)) works)
+    ("dual_level_grads", [
+        "with fwAD.dual_level():\n"
+        "    d = fwAD.make_dual(x.clone().requires_grad_(), y)\n"
+        "    g1, = torch.autograd.grad(cubic(d), d, create_graph=True)\n"
+        "    t1 = fwAD.unpack_dual(g1).tangent\n"
+        "    g2, = torch.autograd.grad(mix(d, x), d)\n"
+        "    t2, p2 = fwAD.unpack_dual(g2).tangent, fwAD.unpack_dual(g2).primal\n"
+        "    g3, = torch.autograd.grad((M @ d).tanh().sum(), d)\n"
+        "    t3 = fwAD.unpack_dual(g3).tangent\n"
+        "    q = x.clone().requires_grad_()\n"
+        "    g4, = torch.autograd.grad((d * q).sum(), q)\n"
+        "    t4 = fwAD.unpack_dual(g4).tangent\n"
+        "    g5, = torch.autograd.grad(F.log_softmax(M @ d, 0).sum() + d.prod(), d)\n"
+        "    t5 = fwAD.unpack_dual(g5).tangent\n"
+        "    pl = x.clone().requires_grad_()\n"
+        "    dl = fwAD.make_dual(pl, y)\n"
+        "    (dl * dl).sum().backward()\n"
+        "    t6 = (pl.grad, fwAD.unpack_dual(pl.grad).tangent)"],
+     ["t1", "t1.requires_grad", "t2", "p2", "g2.requires_grad", "t3", "t4", "t5", "t6"]),
     ("functional_call", ["torch.manual_seed(0)", "lin2 = torch.nn.Linear(3, 2)",
                          "p = {'weight': M, 'bias': torch.tensor([1.0, -1.0])}"],
      ["func.functional_call(lin2, p, (x,))", "func.functional_call(lin2, p, x)",
@@ -173,7 +193,8 @@ def shown(value) -> str:
 
 
 def _run(torch, statements, expressions) -> list[str]:
-    ns = {"torch": torch, "F": torch.nn.functional, "fn": torch.autograd.functional, "func": torch.func}
+    ns = {"torch": torch, "F": torch.nn.functional, "fn": torch.autograd.functional, "func": torch.func,
+          "fwAD": torch.autograd.forward_ad}
     for stmt in SETUP + list(statements):
         exec(stmt, ns)
     out = []
@@ -192,6 +213,7 @@ run_case = _run
 def main() -> int:
     import torch
     import torch.autograd.functional  # noqa: F401
+    import torch.autograd.forward_ad  # noqa: F401
     import torch.func  # noqa: F401
     if not torch.__version__.startswith("2.13"):
         print(f"warning: golden files are meant to come from torch 2.13, this is {torch.__version__}",

@@ -20,17 +20,15 @@ IDS = sorted(GOLDEN)
 
 #: Cases where agrad's tangents still differ from PyTorch's (open work, issue 15 item 3): ops on
 #: the double-vjp fallback at NaN/singular points (det of a singular matrix, logcumsumexp,
-#: maximum/fmax with NaN, median of all-NaN, norm at zero, std with no spread), gradients taken
-#: inside a dual level (embedding/_GRAD_AS_VALUE cases: forward-over-reverse through .grad),
-#: and a few error-order differences.  Each must fail (strict xfail), so a fix shows up.
+#: maximum/fmax with NaN, median of all-NaN, norm at zero, std with no spread) and a few
+#: error-order differences.  Each must fail (strict xfail), so a fix shows up.
 KNOWN_DIFFERENCES = {
     'bce_clamped_log', 'det_batch_one_singular', 'det_singular', 'det_singular_rank_deficient',
-    'det_singular_second', 'eigh_repeated_nan', 'embedding_negative_padding_idx', 'embedding_padding_idx',
-    'embedding_scale_grad_by_freq', 'error_heaviside_dtype_mismatch', 'error_scatter_bad_reduce', 'fmax_nan',
+    'det_singular_second', 'error_heaviside_dtype_mismatch', 'error_scatter_bad_reduce', 'fmax_nan',
     'gaussian_nll_small_var', 'logcumsumexp', 'logcumsumexp_dim_negative', 'logcumsumexp_float64',
     'logcumsumexp_large', 'lstsq_gelsd', 'maximum_nan', 'median_all_nan', 'minimum_nan',
-    'nanmedian_all_nan_only', 'nll_all_ignored', 'norm_dtype_float64', 'norm_p3_zero_vector',
-    'rrelu_inplace', 'slogdet_sign', 'std_zero_spread', 'svd_repeated_nan',
+    'nanmedian_all_nan_only', 'nll_all_ignored', 'norm_dtype_float64', 'norm_p3_zero_vector', 'rrelu_inplace',
+    'slogdet_sign', 'std_zero_spread',
 }
 KNOWN_TRANSPOSE = {
     'det_batch_one_singular', 'det_singular', 'det_singular_rank_deficient', 'det_singular_second',

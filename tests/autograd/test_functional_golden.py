@@ -17,7 +17,8 @@ _IDS = [c["name"] for c in GOLDEN["cases"]]
 
 def run(case):
     import agrad.func  # noqa: F401  (loaded lazily in scripts)
-    ns = {"torch": agrad, "F": agrad.nn.functional, "fn": agrad.autograd.functional, "func": agrad.func}
+    ns = {"torch": agrad, "F": agrad.nn.functional, "fn": agrad.autograd.functional, "func": agrad.func,
+          "fwAD": agrad.autograd.forward_ad}
     for stmt in case["setup"] + case["statements"]:
         exec(stmt, ns)
     out = []

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from . import grad_mode
+from . import _dual, grad_mode
 from .anomaly_mode import _anomaly, nan_message
 from .graph import AccumulateGrad, edge
 from .._arrays import LAZY
@@ -406,9 +406,20 @@ def _grad_impl(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_
                 "Set allow_unused=True if this is the desired behavior."
             )
         if g is not None and not create_graph:
-            g = g.detach()
+            g = _detached(g)
         result.append(g)
     return result
+
+
+def _detached(g):
+    """``g`` without history; inside a dual level it keeps its tangent (a gradient taken of a dual
+    tensor has one in PyTorch with or without create_graph; detach() alone would drop it)."""
+    d = g.detach()
+    if _dual._LEVEL[0] is not None:
+        t = _dual.tangent_of(g)
+        if t is not None:
+            _dual.set_tangent(d, t.detach())
+    return d
 
 
 def _is_tensor(x):
