@@ -90,3 +90,21 @@ def test_randomness_error_in_a_script():
 def test_jacobian_bases_are_size_checked_before_allocating(call):
     res = run(Source("attack.py", f"import torch\n{call}\n"), timeout=60, max_elements=10**6)
     assert res.error is not None and res.error.type_name == "LimitError", res.error and res.error.render()
+
+
+@pytest.mark.parametrize("expr", [
+    "a._value", "a._level", "a._data", "a._value.numpy()", "a.__class__", "type(a).__mro__", "type(a)._value",
+    "a.shape.__class__.__bases__", "a.sum.__self__", "a.sin.__closure__", "a.T.__dict__", "a.tolist()",
+    "a.numpy()", "a.item()",
+])
+def test_batched_tensors_expose_no_internals(expr):
+    """What func sees inside vmap (a batched tensor): its batch, level and data stay out of reach."""
+    blocked(PRE + f"def g(a):\n    return {expr}\nvmap(g)(torch.ones(3, 2))\n")
+
+
+def test_batched_tensor_in_a_script_runs_vectorised(run_ok):
+    res = run_ok(PRE + "import torch.nn.functional as F\nW = torch.ones(2, 2)\n"
+                 "def g(a):\n    print(a.shape, len(a), a.dim())\n    return F.relu(W @ a).softmax(0).sum() + a[0]\n"
+                 "print(vmap(g)(torch.arange(6.0).reshape(3, 2)))\n"
+                 "print(vmap(lambda a: [v * 2 for v in a][1])(torch.ones(2, 2)))\n")
+    assert res.stdout == "torch.Size([2]) 2 1\ntensor([1., 3., 5.])\ntensor([2., 2.])\n"

@@ -1,7 +1,8 @@
-"""The containers torch.func looks into: tuples, lists and dicts (exact types), nested.
+"""The containers torch.func looks into: tuples, lists and dicts (exact types) and named tuples, nested.
 
 Everything else is a leaf.  Only the exact built-in types are opened, so a
-script object never has its ``__len__`` or ``__iter__`` consulted here.
+script object never has its ``__len__`` or ``__iter__`` consulted here (a named tuple is iterated as a
+tuple).
 """
 
 from __future__ import annotations
@@ -17,10 +18,17 @@ def flatten(tree):
             return (t, [walk(v) for v in x])
         if t is dict:
             return (dict, [(k, walk(v)) for k, v in x.items()])
+        if _is_namedtuple(t):
+            return (t, [walk(v) for v in x])
         leaves.append(x)
         return None
 
     return leaves, walk(tree)
+
+
+def _is_namedtuple(t) -> bool:
+    """A named tuple (``torch.return_types.max``, a script's namedtuple): a tuple with fields, iterated as one."""
+    return issubclass(t, tuple) and t.__iter__ is tuple.__iter__ and hasattr(t, "_fields")
 
 
 def unflatten(leaves, spec):
@@ -32,6 +40,8 @@ def unflatten(leaves, spec):
         t, kids = s
         if t is dict:
             return {k: build(v) for k, v in kids}
+        if t is not tuple and t is not list:
+            return t(*(build(v) for v in kids))
         return t(build(v) for v in kids)
 
     return build(spec)

@@ -1,14 +1,17 @@
 """torch.func.vmap (and torch.vmap): map a function over a dimension of its inputs.
 
-agrad runs ``func`` once per batch element on ``x.select(in_dim, i)`` and
-stacks the results at ``out_dims`` -- the values PyTorch's batching rules give,
-for every op and every control flow, nested vmaps included, and the graph
-through the selects and the stack keeps the result differentiable.  The cost
-is one call of ``func`` per element (PyTorch runs it once on batched
-tensors).  A function that knows its batched form runs it instead:
-``vmap(vjp_fn)`` with the batch in front of every cotangent is one batched
-backward pass; ``jacrev``/``jacobian(vectorize=True)`` do not use this loop
-either.
+``func`` runs once, on batched tensors (agrad/func/_batched.py): each looks
+like one element of the batch and holds the whole batch, and each op on it
+runs its batching rule (agrad/func/_batching_rules.py: pointwise ops,
+reductions, views, softmax, matrix products, cat/stack, ...) -- one op on the
+batch -- or, for an op without a rule, runs once per element and stacks the
+results.  ``func`` runs once per element of the batch instead (the values of
+PyTorch's batching rules, only slower) when a batched tensor reaches code that
+has neither: a transform inside vmap (``vmap(grad(f))``), an in-place method
+of an unbatched tensor, a random draw vmap must repeat per element; the
+random state is rewound first.  ``vmap(vjp_fn)`` with the batch in front of
+every cotangent is one batched backward pass.  The graph through the batched
+ops keeps the result differentiable.
 
 ``randomness``: ``"error"`` (PyTorch's default) raises PyTorch's error at the
 first random draw inside ``func``; ``"different"`` draws anew for each
@@ -18,6 +21,7 @@ reset before each one and left where the last one left it).
 
 from __future__ import annotations
 
+from ..ops._argcheck import Unbatched
 from ..tensor import Tensor
 from . import _pytree
 from .transforms import Transformed
@@ -29,6 +33,14 @@ _RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. 
 def _name(func) -> str:
     n = getattr(func, "__name__", None)
     return n if isinstance(n, str) else type(func).__name__
+
+
+def _shown_type(v) -> str:
+    """``<class 'torch.dtype'>`` for agrad's own classes, as PyTorch's message names them."""
+    t = type(v)
+    if t.__module__.startswith("agrad"):
+        return f"<class 'torch.{t.__qualname__}'>"
+    return str(t)
 
 
 def _no_random():
@@ -55,6 +67,15 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise ValueError(f"vmap({name}): agrad cannot map over a dimension of size 0 (it calls {name} once per "
                              "element)")
         leaves, spec = _pytree.flatten(args)
+        from .. import _generator
+        g = _generator.default_generator()
+        rng = g.get_state() if randomness != "error" else None   # under "error" nothing is drawn
+        try:
+            return _batched_run(func, name, leaves, spec, dims, size, kwargs, out_dims, randomness)
+        except Unbatched:
+            if rng is not None:
+                g.set_state(rng)   # func once per element, from the random state it started with
+            _batched().STATS["restart"] += 1
         results, state = [], {}
         for b in range(size):
             sample = [x.select(d, b) if d is not None else x for x, d in zip(leaves, dims)]
@@ -62,6 +83,70 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         return _stack(name, results, out_dims, size)
 
     return Transformed(wrapped, name)
+
+
+def _batched():
+    from . import _batched as b
+    from . import _batching_rules  # noqa: F401  (the rules register themselves)
+    return b
+
+
+def _batched_run(func, name, leaves, spec, dims, size, kwargs, out_dims, randomness):
+    """func once, on batched tensors of a new level; its outputs with the batch at ``out_dims``."""
+    from .. import _generator
+    b = _batched()
+    level = len(b._LEVELS) + 1
+    inputs = [b.wrap(x.movedim(d, 0) if d else x, level) if d is not None else x for x, d in zip(leaves, dims)]
+    b._LEVELS.append(randomness)
+    outer_fallback, b._IN_FALLBACK[0] = b._IN_FALLBACK[0], 0
+    _generator.draw_checks.append(b.draw_check)
+    try:
+        out = func(*_pytree.unflatten(inputs, spec), **kwargs)
+    finally:
+        _generator.draw_checks.remove(b.draw_check)
+        b._IN_FALLBACK[0] = outer_fallback
+        b._LEVELS.pop()
+    return _unbatch(name, out, out_dims, size, level)
+
+
+def _check_out_dims(name, out, out_dims):
+    if type(out_dims) not in (int, tuple, list, dict) and out_dims is not None:
+        raise ValueError(f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a python "
+                         "collection of ints representing where in the outputs the vmapped dimension should appear.")
+    dims = _pytree.broadcast_prefix(out_dims, out, "out_dims")
+    if dims is None:
+        raise ValueError(f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with the "
+                         f"structure of `outputs`. out_dims has structure "
+                         f"{_pytree.describe(_pytree.flatten(out_dims)[1])} but outputs has structure "
+                         f"{_pytree.describe(_pytree.flatten(out)[1])}.")
+    return dims
+
+
+def _unbatch(name, out, out_dims, size, level):
+    """The outputs of a batched run: physical values with the batch moved to ``out_dims``; an output that
+    does not depend on the batch is expanded (out_dims None keeps it as it is)."""
+    b = _batched()
+    leaves, spec = _pytree.flatten(out)
+    for v in leaves:
+        if not isinstance(v, Tensor):
+            raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type {_shown_type(v)}. "
+                             "Did you mean to set out_dims= to None for output?")
+    dims = _check_out_dims(name, out, out_dims)
+    result = []
+    for v, d in zip(leaves, dims):
+        batched = b.batched_at(v, level)
+        if d is None:
+            if batched:
+                raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor when out_dim is None")
+            result.append(v)
+            continue
+        n = v.dim() + 1
+        if type(d) is not int or not -n <= d < n:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+        value = v._value if batched else v.unsqueeze(0).expand((size,) + tuple(v.shape))
+        d = d + n if d < 0 else d
+        result.append(value.movedim(0, d) if d else value)
+    return _pytree.unflatten(result, spec)
 
 
 def _check_inputs(name, in_dims, args):
@@ -122,16 +207,8 @@ def _run(func, sample, kwargs, randomness, state):
 
 def _stack(name, results, out_dims, size):
     from ..ops import FUNCTIONS
-    flat0, spec = _pytree.flatten(results[0]) if results else ([], None)
-    dims = _pytree.broadcast_prefix(out_dims, results[0], "out_dims") if results else []
-    if type(out_dims) not in (int, tuple, list, dict) and out_dims is not None:
-        raise ValueError(f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an int, None or a python "
-                         "collection of ints representing where in the outputs the vmapped dimension should appear.")
-    if dims is None:
-        raise ValueError(f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with the "
-                         f"structure of `outputs`. out_dims has structure "
-                         f"{_pytree.describe(_pytree.flatten(out_dims)[1])} but outputs has structure "
-                         f"{_pytree.describe(spec)}.")
+    flat0, spec = _pytree.flatten(results[0])
+    dims = _check_out_dims(name, results[0], out_dims)
     columns = [[] for _ in flat0]
     for r in results:
         leaves, s = _pytree.flatten(r)
@@ -139,7 +216,7 @@ def _stack(name, results, out_dims, size):
             raise ValueError(f"vmap({name}, ...): `{name}` must return the same structure for every element")
         for k, v in enumerate(leaves):
             if not isinstance(v, Tensor):
-                raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type {type(v)}. "
+                raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type {_shown_type(v)}. "
                                  "Did you mean to set out_dims= to None for output?")
             columns[k].append(v)
     out = []

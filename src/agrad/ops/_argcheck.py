@@ -8,6 +8,13 @@ tools/gen_arg_checks.py) lists, per public name, the positional parameters
 PyTorch requires to be Tensors; :func:`install` wraps exactly those entries of
 the torch namespace, the Tensor methods, nn.functional and linalg, so
 internal calls between ops pay nothing.
+
+The same wrappers are where ``torch.func.vmap`` meets the free functions: a
+batched tensor (agrad/func/_batched.py) reads as :class:`Unbatched` when an
+op takes its data, and the wrapper of the public function hands the call to
+vmap's batching rules (:data:`BATCHED_CALL`).  Every public free function is
+wrapped for that (a try costs nothing until it catches); Tensor methods are
+the batched tensor's own.
 """
 
 from __future__ import annotations
@@ -18,6 +25,15 @@ from ..tensor import Tensor
 from ._argcheck_table import TABLE
 
 _MISSING = object()
+
+
+class Unbatched(BaseException):
+    """An op read the data of a vmap batched tensor (agrad.func._batched): its batching rule, or the
+    loop over the batch, must run instead.  A BaseException, so no op's ``except Exception`` takes it."""
+
+
+#: [f(fn, args, kwargs)]: the batched call of a public function (set by agrad.func._batched when loaded)
+BATCHED_CALL: list = [None]
 
 
 def type_name(value) -> str:
@@ -34,7 +50,10 @@ def checked(fn, checks):
             value = args[index] if len(args) > index else kwargs.get(name, _MISSING)
             if value is not _MISSING and not isinstance(value, Tensor):
                 raise TypeError(message.format(type_name(value)))
-            return fn(*args, **kwargs)
+            try:
+                return fn(*args, **kwargs)
+            except Unbatched:
+                return BATCHED_CALL[0](fn, args, kwargs)
 
         return one
 
@@ -42,9 +61,25 @@ def checked(fn, checks):
     def many(*args, **kwargs):
         for check in checks:
             check_argument(check, args, kwargs)
-        return fn(*args, **kwargs)
+        try:
+            return fn(*args, **kwargs)
+        except Unbatched:
+            return BATCHED_CALL[0](fn, args, kwargs)
 
     return many
+
+
+def batchable(fn):
+    """``fn`` handing its call to vmap's batching when an argument is a batched tensor (no type check)."""
+
+    @functools.wraps(fn)
+    def free(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Unbatched:
+            return BATCHED_CALL[0](fn, args, kwargs)
+
+    return free
 
 
 def check_argument(check, args, kwargs) -> None:
@@ -81,6 +116,8 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict) -> N
             checks = TABLE.get(f"{form}.{name}")
             if checks:
                 names[name] = checked(fn, checks)
+            elif callable(fn) and not isinstance(fn, type):
+                names[name] = batchable(fn)
     for name, fn in list(methods.items()):
         checks = TABLE.get(f"method.{name}")
         if checks:  # positions count after self, as PyTorch counts them
