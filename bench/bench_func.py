@@ -6,7 +6,13 @@
               f(x) = tanh(W @ x + b), 100 -> 100 (issue 15: within 2x torch);
 - jacrev:     torch.func.jacrev(f)(x), the same function;
 - hessian:    torch.autograd.functional.hessian(g, x, vectorize=True) of
-              g(x) = (sin(x) * (W @ x)).sum(), 100 inputs.
+              g(x) = (sin(x) * (W @ x)).sum(), 100 inputs;
+- vmap_mlp:   torch.func.vmap(mlp)(X) of a small MLP (32 -> 64 tanh -> 10,
+              log_softmax) over 1,000 samples: one call on batched tensors;
+- loop_mlp:   the same as a Python loop over the samples and a stack (what
+              vmap cost when it called the function once per element);
+- vmap_grad:  per-sample gradients, vmap(grad(loss), in_dims=(None, 0, 0))
+              of the MLP's NLL loss w.r.t. its weights, 1,000 samples.
 
 Each run times one call of each engine in turn (agrad, torch, agrad, ...),
 after a warm-up call; the figure is the median of ``--runs`` runs (>= 7) and
@@ -34,6 +40,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 
 N = 100
+SAMPLES = 1000
 
 
 def cases(mod):
@@ -49,7 +56,23 @@ def cases(mod):
     def g(t):
         return (mod.sin(t) * (W @ t)).sum()
 
+    W1 = mod.tensor(rng.standard_normal((64, 32)).astype(np.float32) / 6)
+    b1 = mod.tensor(rng.standard_normal(64).astype(np.float32) / 6)
+    W2 = mod.tensor(rng.standard_normal((10, 64)).astype(np.float32) / 8)
+    X = mod.tensor(rng.standard_normal((SAMPLES, 32)).astype(np.float32))
+    T = mod.tensor(rng.integers(0, 10, SAMPLES))
+    F = mod.nn.functional
+
+    def mlp(a, w1=W1):
+        return (W2 @ mod.tanh(F.linear(a, w1, b1))).log_softmax(-1)
+
+    def loss(w1, a, t):
+        return F.nll_loss(mlp(a, w1).unsqueeze(0), t.unsqueeze(0))
+
     return {
+        "vmap_mlp": lambda: mod.func.vmap(mlp)(X),
+        "loop_mlp": lambda: mod.stack([mlp(X[i]) for i in range(SAMPLES)]),
+        "vmap_grad": lambda: mod.func.vmap(mod.func.grad(loss), in_dims=(None, 0, 0))(W1, X, T),
         "jacobian": lambda: fn.jacobian(f, x, vectorize=True),
         "jacrev": lambda: mod.func.jacrev(f)(x),
         "hessian": lambda: fn.hessian(g, x, vectorize=True),

@@ -208,7 +208,21 @@ CASES = [
       "func.vmap(lambda a, d: a.double() * d)(B, B[:, 0].double())",
       "func.vmap(func.grad(lambda a: (a.sin() * a).sum()))(B)",
       "func.vmap(func.jacrev(lambda a: a.tanh() * a.sum()))(B[:2])",
-      "func.vmap(lambda a, k=2: a * k)(B, k=3)"]),
+      "func.vmap(lambda a, k=2: a * k)(B, k=3)",
+      "func.vmap(lambda a, t: F.cross_entropy(a, t))(B, torch.tensor([0, 2, 1, 1]))",
+      "func.vmap(lambda a, t: F.nll_loss(a.log_softmax(-1), t, weight=y.abs(), ignore_index=1))(B, "
+      "torch.tensor([0, 2, 1, 1]))",
+      "func.vmap(lambda a, t: F.cross_entropy(a.view(1, 3).expand(2, 3), t, reduction='none'))(B, "
+      "torch.tensor([[0, 2], [1, 1], [2, 2], [0, 0]]))",
+      "func.vmap(func.grad(lambda w, a, t: F.cross_entropy(W @ (w * a), t)), in_dims=(None, 0, 0))(x, B, "
+      "torch.tensor([0, 1, 1, 0]))",
+      "func.vmap(func.grad_and_value(lambda a, c: (a * c).sum(), argnums=(0, 1)), in_dims=(0, None))(B, y)",
+      "func.vmap(func.jacrev(lambda a, c: (a * c, a.sum() * c, M.sum()), argnums=(0, 1)), in_dims=(0, None))(B, y)",
+      "func.vmap(lambda a, u: func.vjp(lambda t: (W @ t).exp(), a)[1](u))(B, B[:, :2])",
+      "func.vmap(lambda a: func.vjp(lambda t: t.sin() * y, a)[1](x))(B)",
+      "func.vmap(func.hessian(lambda a: (a ** 3).sum() * a[0]))(B[:2])",
+      "func.vmap(func.vmap(func.grad(lambda a, c: (a * c).sum()), in_dims=(0, None)), in_dims=(0, None))("
+      "B.reshape(2, 2, 3), y)"]),
     ("func_vmap_batched_errors", ["B = torch.stack([x, y, x * y, y - x])"], [
         "func.vmap(lambda a: a if a.sum() > 0 else -a)(B)", "func.vmap(lambda a: a.item())(B)",
         "func.vmap(lambda a: a.tolist())(B)", "func.vmap(lambda a: float(a[0]))(B)",

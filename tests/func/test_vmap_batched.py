@@ -125,6 +125,30 @@ def test_gradients_flow_through_the_batched_ops():
     np.testing.assert_allclose(x.grad.numpy(), x2.grad.numpy(), rtol=1e-5, atol=1e-6)
 
 
+def test_per_sample_gradients_are_one_backward_pass():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(3, 8), torch.nn.Tanh(), torch.nn.Linear(8, 4))
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    targets = torch.tensor([0, 3, 1, 1, 2])
+
+    def loss(p, a, t):
+        return F.cross_entropy(func.functional_call(model, p, (a.unsqueeze(0),)), t.unsqueeze(0))
+
+    before, runs = _counts(), torch.autograd.engine.runs
+    per = func.vmap(func.grad(loss), in_dims=(None, 0, 0))(params, X, targets)
+    assert _counts() == before and torch.autograd.engine.runs == runs + 1
+    for i in range(5):
+        model.zero_grad()
+        loss({k: v for k, v in model.named_parameters()}, X[i], targets[i]).backward()
+        for k, p in model.named_parameters():
+            np.testing.assert_allclose(per[k][i].numpy(), p.grad.numpy(), rtol=1e-5, atol=1e-6)
+    both, value = func.vmap(func.grad_and_value(lambda a, c: (a.sin() * c).sum(), argnums=(0, 1)),
+                            in_dims=(0, None))(X, Y[0])
+    _assert_same(both[0], X.cos() * Y[0])
+    _assert_same(both[1], X.sin())
+    _assert_same(value, (X.sin() * Y[0]).sum(1))
+
+
 def test_an_op_without_a_rule_runs_per_element_and_the_rest_stays_batched():
     before = _counts()
     got = func.vmap(lambda a: a.norm() * a.sin())(X)   # norm has no rule
@@ -137,9 +161,13 @@ def test_an_op_without_a_rule_runs_per_element_and_the_rest_stays_batched():
 
 def test_what_vmap_cannot_batch_runs_func_per_element():
     before = _counts()
-    got = func.vmap(func.grad(lambda a: (a ** 3).sum()))(X)   # a transform inside vmap
+    got = func.vmap(func.jacfwd(lambda a: a ** 3))(X)   # a transform without a batched form, inside vmap
     assert _counts()["restart"] == before["restart"] + 1
-    _assert_same(got, 3 * X ** 2)
+    _assert_same(got, torch.stack([torch.diag(3 * X[i] ** 2) for i in range(5)]))
+    before = _counts()
+    jac = func.vmap(func.jacrev(lambda a: a ** 3))(X)   # jacrev has one: one batched backward pass
+    assert _counts() == before
+    _assert_same(jac, got)
     torch.manual_seed(1)
     diff = func.vmap(lambda a: a + torch.rand(3), randomness="different")(X)
     torch.manual_seed(1)

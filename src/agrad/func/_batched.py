@@ -234,6 +234,15 @@ def _level_of(args, kwargs):
     return top
 
 
+def level_of(tensors):
+    """(level, batch size) of the innermost level among ``tensors``' batched tensors, or None."""
+    top = None
+    for t in tensors:
+        if type(t) is BatchedTensor and (top is None or t._level > top._level):
+            top = t
+    return None if top is None else (top._level, top._value.shape[0])
+
+
 def dispatch(name, fn, args, kwargs):
     """``fn(*args, **kwargs)`` (the op ``name``) with batched arguments: its rule, else once per element."""
     level = _level_of(args, kwargs)

@@ -20,7 +20,7 @@ value that is itself batched at an outer level goes through that level's rules.
 
 from __future__ import annotations
 
-from ..ops import FUNCTIONS, METHODS
+from ..ops import FUNCTIONAL, FUNCTIONS, METHODS
 from ..tensor import Tensor, _wrap_dim
 from ._batched import BatchedTensor, batched_at, dispatch, wrap, wrap_all
 
@@ -518,3 +518,61 @@ def _mse_loss(level, name, fn, args, kwargs):
         return NotImplemented
     sq = (x - target) ** 2
     return sq if reduction == "none" else getattr(sq, reduction)()
+
+
+def _loss_args(args, kwargs, names):
+    """The loss's arguments by name (PyTorch's positional order), or None for the legacy size_average/reduce."""
+    bound = {n: _arg(args, kwargs, i, n, d) for i, (n, d) in enumerate(names)}
+    if len(args) > len(names) or set(kwargs) - {n for n, _ in names} or \
+            bound.get("size_average") is not None or bound.get("reduce") is not None:
+        return None
+    return bound
+
+
+_NLL = (("input", None), ("target", None), ("weight", None), ("size_average", None), ("ignore_index", -100),
+        ("reduce", None), ("reduction", "mean"))
+
+
+@_rule("nll_loss")
+def _nll_loss(level, name, fn, args, kwargs):
+    a = _loss_args(args, kwargs, _NLL)
+    if a is None:
+        return NotImplemented
+    x, target, weight, reduction = a["input"], a["target"], a["weight"], a["reduction"]
+    if not isinstance(target, Tensor) or x.dim() not in (1, 2) or target.dim() != x.dim() - 1 or \
+            type(a["ignore_index"]) is not int or reduction not in ("mean", "sum", "none") or \
+            batched_at(weight, level) or target.dtype.is_floating_point:
+        return NotImplemented
+    size = (x if batched_at(x, level) else target)._value.shape[0]
+    px = x._value if batched_at(x, level) else _expand(x, size)
+    pt = target._value if batched_at(target, level) else _expand(target, size)
+    if x.dim() == 1:
+        px, pt = px.unsqueeze(1), pt.unsqueeze(1)
+    n, classes = px.shape[1], px.shape[2]
+    # every element's rows as one batch of rows, unreduced; then each element's reduction
+    rows = fn(px.reshape(size * n, classes), pt.reshape(size * n), weight=weight, ignore_index=a["ignore_index"],
+              reduction="none").reshape(size, n)
+    if reduction == "none":
+        out = rows if x.dim() == 2 else rows.squeeze(1)
+    elif reduction == "sum":
+        out = rows.sum(1)
+    else:
+        kept = (pt != a["ignore_index"]).to(rows.dtype)
+        if weight is not None:
+            kept = kept * weight[pt.clamp(0, classes - 1)]
+        total = kept.sum(1)
+        none = total == 0   # every target ignored: NaN, as PyTorch's mean; a zero gradient, as its backward
+        nan = FUNCTIONS["zeros_like"](total).masked_fill(none, float("nan"))
+        out = rows.sum(1) / total.masked_fill(none, 1.0) + nan
+    return wrap(out, level)
+
+
+@_rule("cross_entropy")
+def _cross_entropy(level, name, fn, args, kwargs):
+    a = _loss_args(args, kwargs, _NLL + (("label_smoothing", 0.0),))
+    if a is None or a["label_smoothing"] != 0.0 or not isinstance(a["target"], Tensor) or \
+            a["target"].dtype.is_floating_point or a["input"].dim() not in (1, 2):
+        return NotImplemented   # class probabilities or label smoothing: the loss per element
+    logp = a["input"].log_softmax(0 if a["input"].dim() == 1 else 1)
+    return dispatch("nll_loss", FUNCTIONAL["nll_loss"], (logp, a["target"]),
+                    {"weight": a["weight"], "ignore_index": a["ignore_index"], "reduction": a["reduction"]})

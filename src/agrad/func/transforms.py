@@ -89,12 +89,21 @@ def _argnums(argnums, n):
     return wrapped
 
 
-def _lift(x):
+def _lift(x, batch=None):
     """The tensor a transform differentiates against, standing for ``x``: a view when ``x`` requires grad
     (the enclosing graph sees through it), else a new leaf -- which keeps ``x``'s forward-mode tangent, so
-    a forward transform around this one (``jacfwd(jacrev(f))``) differentiates through it."""
+    a forward transform around this one (``jacfwd(jacrev(f))``) differentiates through it.
+
+    ``batch`` (level, size): the transform runs inside vmap on its batched tensors; the lifted tensor is
+    batched at that level -- an unbatched ``x`` gets one copy per element (expanded), so each element's
+    derivative is its own."""
     if not isinstance(x, Tensor):
         raise RuntimeError(f"Expected tensors, got unsupported type {type(x)}")
+    if batch is not None:
+        from ._batched import batched_at, wrap
+        level, size = batch
+        value = x._value if batched_at(x, level) else x.unsqueeze(0).expand((size,) + tuple(x.shape))
+        return wrap(_lift(value), level)
     if x.requires_grad:
         return x.view_as(x)
     leaf = x.detach().requires_grad_(True)
@@ -108,7 +117,7 @@ def _lift(x):
 class _Inputs:
     """The arguments with the differentiated ones (``argnums``) replaced by lifted tensors."""
 
-    def __init__(self, args, argnums):
+    def __init__(self, args, argnums, batch=None):
         self.argnums = _argnums(argnums, len(args))
         self.outer_grad = any(isinstance(t, Tensor) and t.requires_grad
                               for t in _pytree.flatten(list(args))[0])
@@ -117,7 +126,7 @@ class _Inputs:
         self.leaves, self.specs = [], []
         for i in idx:
             leaves, spec = _pytree.flatten(args[i])
-            lifted = [_lift(t) for t in leaves]
+            lifted = [_lift(t, batch) for t in leaves]
             args[i] = _pytree.unflatten(lifted, spec)
             self.leaves.append(lifted)
             self.specs.append(spec)
@@ -150,8 +159,11 @@ def _finish(value, keep):
     return _pytree.unflatten([v.detach() if isinstance(v, Tensor) else v for v in leaves], spec)
 
 
-def _grads(outputs, inputs, seeds, batched=False):
-    """autograd.grad with a graph, zeros for inputs the outputs do not use."""
+def _grads(outputs, inputs, seeds, batched=False, batch=None):
+    """autograd.grad with a graph, zeros for inputs the outputs do not use.  ``batch`` (level, size):
+    inside vmap, with lifted batched inputs (see :func:`_vmap_grads`)."""
+    if batch is not None:
+        return _vmap_grads(outputs, inputs, seeds, batched, batch)
     zeros_like = _ops()["zeros_like"]
     keep = [(o, s) for o, s in zip(outputs, seeds) if o.requires_grad]
     if not keep or not inputs:
@@ -180,12 +192,19 @@ def _aux_split(output, has_aux, api):
     return output
 
 
+def _vmap_batch(args):
+    """(level, size) of the innermost vmap whose batched tensors are among ``args``, or None."""
+    from ._batched import level_of
+    return level_of(_pytree.flatten(list(args))[0])
+
+
 def grad_and_value(func, argnums=0, has_aux=False):
     """A function returning (gradient of func's scalar output w.r.t. ``argnums``, the output)."""
 
     def wrapper(*args, **kwargs):
         with grad_mode.enable_grad():
-            inp = _Inputs(args, argnums)
+            batch = _vmap_batch(args)
+            inp = _Inputs(args, argnums, batch)
             output = _call(func, inp.args, kwargs)
             output, aux = _aux_split(output, has_aux, "grad_and_value")
             if not isinstance(output, Tensor):
@@ -195,7 +214,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
                 raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got "
                                    f"tensor with {output.dim()} dims. Maybe you wanted to use the vjp or jacrev "
                                    "APIs instead?")
-            g = _grads([output], inp.flat, [_ops()["ones_like"](output)])
+            g = _grads([output], inp.flat, [_ops()["ones_like"](output)], batch=batch)
         keep = inp.keep_graph()
         result = (_finish(inp.structure(g), keep), _finish(output, keep))
         if has_aux:
@@ -218,6 +237,34 @@ def grad(func, argnums=0, has_aux=False):
     return _mark(wrapper, func)
 
 
+def _vmap_grads(outputs, lifted, seeds, batched, batch):
+    """:func:`_grads` inside vmap: the elements of the batch are independent, so one backward pass from
+    the physical outputs (each element's seed in its place) to the physical lifted inputs gives every
+    element's gradient.  ``batched``: the seeds' first dimension is a batch of seeds, kept in front."""
+    from ._batched import batched_at, wrap
+    level, size = batch
+    outs, phys_seeds = [], []
+    for o, s in zip(outputs, seeds):
+        if not batched_at(o, level):
+            continue   # an output the batch does not reach: no gradient w.r.t. the lifted inputs
+        if batched_at(s, level):
+            s = s._value.movedim(1, 0) if batched else s._value
+        elif batched:
+            s = s.unsqueeze(1).expand((s.shape[0], size) + tuple(s.shape[1:]))
+        else:
+            s = s.unsqueeze(0).expand((size,) + tuple(s.shape))
+        outs.append(o._value)
+        phys_seeds.append(s)
+    inputs = [x._value for x in lifted]
+    if outs:
+        values = _grads(outs, inputs, phys_seeds, batched)
+    else:
+        zeros_like = _ops()["zeros_like"]
+        values = [zeros_like(x).expand((seeds[0].shape[0],) + tuple(x.shape)) if batched else zeros_like(x)
+                  for x in inputs]
+    return [wrap(v.movedim(1, 0) if batched else v, level) for v in values]
+
+
 # ------------------------------------------------------------------ vjp
 
 def _tensor_outputs(output, api, what="outputs"):
@@ -235,7 +282,8 @@ def _tensor_outputs(output, api, what="outputs"):
 def vjp(func, *primals, has_aux=False):
     """(func(*primals), vjp_fn[, aux]): vjp_fn(cotangents) gives one gradient per primal."""
     with grad_mode.enable_grad():
-        inp = _Inputs(primals, tuple(range(len(primals))))
+        batch = _vmap_batch(primals)
+        inp = _Inputs(primals, tuple(range(len(primals))), batch)
         output = _call(func, inp.args, {})
         output, aux = _aux_split(output, has_aux, "vjp")
         outs, out_spec = _tensor_outputs(output, "vjp")
@@ -254,7 +302,7 @@ def vjp(func, *primals, has_aux=False):
                 raise RuntimeError(f"Mismatch in shape: grad_output[0] has a shape of torch.Size({list(c.shape)}) "
                                    f"and output[0] has a shape of torch.Size({list(o.shape)}).")
         with grad_mode.enable_grad():
-            g = _grads(outs, inp.flat, leaves)
+            g = _grads(outs, inp.flat, leaves, batch=batch)
         return _finish(inp.structure(g), keep or _state["depth"] > 0)
 
     def batched_vjp_fn(cotangents):
@@ -264,7 +312,7 @@ def vjp(func, *primals, has_aux=False):
         if spec != out_spec or not all(isinstance(c, Tensor) and c.ndim == o.ndim + 1 and
                                        tuple(c.shape[1:]) == tuple(o.shape) for c, o in zip(leaves, outs)):
             return None
-        if len({c.shape[0] for c in leaves}) != 1 or leaves[0].shape[0] == 0:
+        if len({c.shape[0] for c in leaves}) != 1 or leaves[0].shape[0] == 0 or batch is not None:
             return None
         with grad_mode.enable_grad():
             g = _grads(outs, inp.flat, leaves, batched=True)
@@ -374,8 +422,8 @@ def _basis(tensors):
         check_shape((total, n))   # before allocating: outputs (or inputs) x elements
     blocks, start = [], 0
     for t, n in zip(tensors, numels):
-        arr = np.zeros((total, n), dtype=t._data.dtype)
-        arr[start:start + n] = np.eye(n, dtype=t._data.dtype)
+        arr = np.zeros((total, n), dtype=t.dtype.numpy)
+        arr[start:start + n] = np.eye(n, dtype=t.dtype.numpy)
         blocks.append(Tensor._make(arr.reshape((total,) + tuple(t.shape))))
         start += n
     return blocks, numels
@@ -394,13 +442,14 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
 
     def wrapper(*args, **kwargs):
         with grad_mode.enable_grad():
-            inp = _Inputs(args, argnums)
+            batch = _vmap_batch(args)
+            inp = _Inputs(args, argnums, batch)
             output = _call(func, inp.args, kwargs)
             output, aux = _aux_split(output, has_aux, "jacrev")
             outs, out_spec = _tensor_outputs(output, "jacrev(f, ...)(*args)")
             flat = [o.reshape(-1) for o in outs]
             basis, numels = _basis(flat)
-            vj = _grads(flat, inp.flat, basis, batched=True)
+            vj = _grads(flat, inp.flat, basis, batched=True, batch=batch)
         starts = [sum(numels[:k]) for k in range(len(numels))]
 
         def piece(o, j):
