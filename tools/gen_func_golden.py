@@ -222,7 +222,12 @@ CASES = [
       "func.vmap(lambda a: func.vjp(lambda t: t.sin() * y, a)[1](x))(B)",
       "func.vmap(func.hessian(lambda a: (a ** 3).sum() * a[0]))(B[:2])",
       "func.vmap(func.vmap(func.grad(lambda a, c: (a * c).sum()), in_dims=(0, None)), in_dims=(0, None))("
-      "B.reshape(2, 2, 3), y)"]),
+      "B.reshape(2, 2, 3), y)",
+      "func.vmap(lambda a: F.max_pool1d(F.conv1d(a.view(1, 1, 3), M.view(2, 1, 3), padding=1), 2))(B)",
+      "func.vmap(lambda a, w: F.conv1d(a.view(1, 3), w.view(1, 1, 3), y[:1], padding='same'))(B, B.flip(0))",
+      "func.vmap(func.grad(lambda w, a: F.avg_pool1d(F.conv1d(a.view(1, 1, 3), w, padding=1), 2).sum()), "
+      "in_dims=(None, 0))(M.view(2, 1, 3), B)",
+      "func.vmap(lambda a: F.layer_norm(a, (3,)) + F.embedding(torch.tensor([1, 0, 1]), M).sum(1))(B)"]),
     ("func_vmap_batched_errors", ["B = torch.stack([x, y, x * y, y - x])"], [
         "func.vmap(lambda a: a if a.sum() > 0 else -a)(B)", "func.vmap(lambda a: a.item())(B)",
         "func.vmap(lambda a: a.tolist())(B)", "func.vmap(lambda a: float(a[0]))(B)",

@@ -45,6 +45,8 @@ M = torch.randn(3, 3)
 W = torch.randn(4, 3)
 BIAS = torch.randn(4)
 A3 = torch.randn(5, 2, 3)
+CONV_W = torch.randn(3, 2, 3, 3)
+IMAGES = torch.randn(2, 2, 5, 5)
 
 VECTORISED = {
     "unary": (lambda a: a.sin().exp() - a.tanh().sigmoid() + a.abs().sqrt(), (X,)),
@@ -80,6 +82,11 @@ VECTORISED = {
     "casts": (lambda a: a.double().sum() + a.to(torch.float64).mean(), (X,)),
     "zeros_like": (lambda a: torch.zeros_like(a) + torch.ones_like(a) * a, (X,)),
     "long": (lambda a: a.sum() + a.max(), (torch.arange(15).reshape(5, 3),)),
+    "losses": (lambda a, t: F.cross_entropy(a.view(1, 3), t.view(1)) + F.nll_loss(a.log_softmax(0), t),
+               (X, torch.tensor([0, 2, 1, 1, 0]))),
+    "conv_pool": (lambda a: F.max_pool2d(F.conv2d(a, CONV_W, padding=1), 2).sum((1, 2)), (torch.randn(5, 2, 4, 4),)),
+    "conv_batched_weight": (lambda w: F.conv2d(IMAGES, w, groups=2, stride=2), (torch.randn(5, 4, 1, 3, 3),)),
+    "layer_norm_embedding": (lambda a, i: F.layer_norm(a, (3,)) * F.embedding(i, M).sum(), (X, torch.tensor([0, 2, 1, 1, 0]))),
 }
 
 

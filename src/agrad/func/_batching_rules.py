@@ -576,3 +576,84 @@ def _cross_entropy(level, name, fn, args, kwargs):
     logp = a["input"].log_softmax(0 if a["input"].dim() == 1 else 1)
     return dispatch("nll_loss", FUNCTIONAL["nll_loss"], (logp, a["target"]),
                     {"weight": a["weight"], "ignore_index": a["ignore_index"], "reduction": a["reduction"]})
+
+
+# ------------------------------------------------------------------ convolution, pooling, normalisation
+
+_CONVS = {"conv1d": 1, "conv2d": 2, "conv3d": 3}
+_CONV_ARGS = (("input", None), ("weight", None), ("bias", None), ("stride", 1), ("padding", 0), ("dilation", 1),
+              ("groups", 1))
+
+
+@_rule(*_CONVS)
+def _conv(level, name, fn, args, kwargs):
+    """A batch of inputs (with or without their own batch dimension) through one weight: the batches
+    merged; batched weights (per-sample gradients): one grouped convolution, a group per element."""
+    k = _CONVS[name]
+    a = _loss_args(args, kwargs, _CONV_ARGS)
+    if a is None:
+        return NotImplemented
+    x, w, bias, groups = a["input"], a["weight"], a["bias"], a["groups"]
+    if not isinstance(w, Tensor) or x.dim() not in (k + 1, k + 2) or w.dim() != k + 2 or type(groups) is not int \
+            or (bias is not None and not isinstance(bias, Tensor)) or len({t.dtype for t in (x, w)}) != 1:
+        return NotImplemented
+    size = next(t._value.shape[0] for t in (x, w, bias) if batched_at(t, level))
+    px = x._value if batched_at(x, level) else _expand(x, size)
+    if x.dim() == k + 1:
+        px = px.unsqueeze(1)   # an element without a batch dimension: a batch of one
+    n = px.shape[1]
+    opts = {"stride": a["stride"], "padding": a["padding"], "dilation": a["dilation"]}
+    if not batched_at(w, level) and not batched_at(bias, level):
+        out = dispatch(name, fn, (px.flatten(0, 1), w, bias), dict(opts, groups=groups)).unflatten(0, (size, n))
+    else:
+        pw = w._value if batched_at(w, level) else _expand(w, size)
+        pb = None if bias is None else bias._value if batched_at(bias, level) else _expand(bias, size)
+        channels = pw.shape[1]
+        merged = px.movedim(0, 1).flatten(1, 2)   # (n, size * in_channels, *spatial)
+        out = dispatch(name, fn, (merged, pw.flatten(0, 1), None if pb is None else pb.flatten()),
+                       dict(opts, groups=groups * size))
+        out = out.unflatten(1, (size, channels)).movedim(1, 0)
+    return wrap(out.squeeze(1) if x.dim() == k + 1 else out, level)
+
+
+_POOLS = {f"{kind}{k}d": k for k in (1, 2, 3)
+          for kind in ("max_pool", "avg_pool", "adaptive_avg_pool", "adaptive_max_pool")}
+_POOLS.update({f"max_pool{k}d_with_indices": k for k in (1, 2)})
+
+
+@_rule(*_POOLS)
+def _pool(level, name, fn, args, kwargs):
+    """Pooling acts on the last dimensions, per (element, channel): the batch merged with the element's."""
+    k = _POOLS[name]
+    x = _phys(args[0], level)
+    if x is None or args[0].dim() not in (k + 1, k + 2) or any(
+            isinstance(v, Tensor) for v in (*args[1:], *kwargs.values())):
+        return NotImplemented
+    if args[0].dim() == k + 1:   # (channels, *spatial): the batch is the batch dimension
+        return wrap_all(dispatch(name, fn, (x,) + args[1:], kwargs), level)
+    size, n = x.shape[0], x.shape[1]
+    out = dispatch(name, fn, (x.flatten(0, 1),) + args[1:], kwargs)
+    if isinstance(out, tuple):
+        return wrap_all(type(out)(o.unflatten(0, (size, n)) for o in out), level)
+    return wrap(out.unflatten(0, (size, n)), level)
+
+
+@_rule("layer_norm")
+def _layer_norm(level, name, fn, args, kwargs):
+    """Normalises the last dimensions: the same op on the physical value (parameters unbatched)."""
+    x = _phys(args[0], level)
+    shape = _arg(args, kwargs, 1, "normalized_shape")
+    if x is None or any(type(v) is BatchedTensor for v in (*args[1:], *kwargs.values())) or \
+            not isinstance(shape, (list, tuple)) or len(shape) > args[0].dim():
+        return NotImplemented
+    return wrap(dispatch(name, fn, (x,) + args[1:], kwargs), level)
+
+
+@_rule("embedding")
+def _embedding(level, name, fn, args, kwargs):
+    """Rows of an unbatched weight picked by batched indices: any index shape works."""
+    idx, weight = _phys(args[0], level), _arg(args, kwargs, 1, "weight")
+    if idx is None or not isinstance(weight, Tensor) or any(
+            type(v) is BatchedTensor for v in (*args[1:], *kwargs.values())):
+        return NotImplemented
+    return wrap(dispatch(name, fn, (idx,) + args[1:], kwargs), level)
