@@ -225,3 +225,21 @@ def test_live_against_pytorch():
     want = program(pt, {k: pt.tensor(v) for k, v in data.items()})
     got = program(torch, {k: torch.tensor(v) for k, v in data.items()})
     np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_every_free_function_with_a_rule_reaches_it():
+    """A free function without an argument check needs the catching wrapper (ops/_argcheck.BATCHABLE) to
+    reach its batching rule; without it vmap would run func once per element."""
+    from agrad.func._batching_rules import RULES
+    from agrad.ops import FUNCTIONAL, FUNCTIONS, LINALG
+    from agrad.ops._argcheck import BATCHABLE
+    from agrad.ops._argcheck_table import TABLE
+
+    missing = set()
+    for form, names in (("torch", FUNCTIONS), ("F", FUNCTIONAL), ("linalg", LINALG)):
+        for name, fn in names.items():
+            inner = getattr(fn, "__wrapped__", fn)
+            if f"{form}.{name}" not in TABLE and getattr(inner, "__name__", None) in RULES and fn is inner:
+                missing.add(inner.__name__)
+    assert not missing, f"add to BATCHABLE: {sorted(missing)}"
+    assert BATCHABLE <= set(RULES)

@@ -12,9 +12,11 @@ internal calls between ops pay nothing.
 The same wrappers are where ``torch.func.vmap`` meets the free functions: a
 batched tensor (agrad/func/_batched.py) reads as :class:`Unbatched` when an
 op takes its data, and the wrapper of the public function hands the call to
-vmap's batching rules (:data:`BATCHED_CALL`).  Every public free function is
-wrapped for that (a try costs nothing until it catches); Tensor methods are
-the batched tensor's own.
+vmap's batching rules (:data:`BATCHED_CALL`).  The free functions without a
+type check that vmap has a rule for (:data:`BATCHABLE`) get a wrapper for
+that alone (a try costs nothing until it catches); any other free function
+meeting a batched tensor makes vmap run its function once per element.
+Tensor methods are the batched tensor's own.
 """
 
 from __future__ import annotations
@@ -69,16 +71,28 @@ def checked(fn, checks):
     return many
 
 
+#: the free functions (by their own name) with a batching rule in agrad/func/_batching_rules.py and no
+#: argument check here (tests/func/test_vmap_batched.py keeps the two lists in step)
+BATCHABLE = frozenset("""
+    add sub mul div pow remainder floor_divide float_power xlogy bitwise_and bitwise_or bitwise_xor where
+    full_like reshape permute movedim select flip conv1d conv2d conv3d max_pool1d max_pool2d max_pool3d
+    max_pool1d_with_indices max_pool2d_with_indices avg_pool1d avg_pool2d avg_pool3d adaptive_avg_pool1d
+    adaptive_avg_pool2d adaptive_avg_pool3d
+""".split())
+
+
 def batchable(fn):
     """``fn`` handing its call to vmap's batching when an argument is a batched tensor (no type check)."""
 
-    @functools.wraps(fn)
     def free(*args, **kwargs):
         try:
             return fn(*args, **kwargs)
         except Unbatched:
             return BATCHED_CALL[0](fn, args, kwargs)
 
+    # functools.wraps, by hand (it costs four times as much, at start-up)
+    free.__name__, free.__qualname__, free.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+    free.__module__, free.__wrapped__ = fn.__module__, fn
     return free
 
 
@@ -116,7 +130,7 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict) -> N
             checks = TABLE.get(f"{form}.{name}")
             if checks:
                 names[name] = checked(fn, checks)
-            elif callable(fn) and not isinstance(fn, type):
+            elif getattr(fn, "__name__", None) in BATCHABLE and not isinstance(fn, type):
                 names[name] = batchable(fn)
     for name, fn in list(methods.items()):
         checks = TABLE.get(f"method.{name}")
