@@ -51,10 +51,9 @@ def _unbatched(*_args, **_kwargs):
     raise Unbatched
 
 
-def _internal(name):
-    """A Tensor internal (data, autograd state) a batched tensor does not have: reading it means the op has
-    no batching rule here, so the vmap runs func per element."""
-    return property(_unbatched, _unbatched)
+#: a Tensor internal (data, autograd state) a batched tensor does not have: reading it means the op has no
+#: batching rule here, so the vmap runs func per element
+_INTERNAL = property(_unbatched, _unbatched)
 
 
 def _raise(message):
@@ -178,7 +177,7 @@ class BatchedTensor(Tensor):
 
 for _name in ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_accumulator", "_vc", "_base",
               "_view_src", "_view_meta", "_retains", "_fw", "_version", "output_nr", "retains_grad", "H", "mH"):
-    setattr(BatchedTensor, _name, _internal(_name))
+    setattr(BatchedTensor, _name, _INTERNAL)
 for _name in ("_add_inplace_raw", "_check_inplace", "_check_view_meta", "_make_view_of", "_own", "_refresh_view",
               "_scalar", "_snapshot", "_values", "_write", "_write_data"):
     setattr(BatchedTensor, _name, _unbatched)
