@@ -227,7 +227,10 @@ CASES = [
       "func.vmap(lambda a, w: F.conv1d(a.view(1, 3), w.view(1, 1, 3), y[:1], padding='same'))(B, B.flip(0))",
       "func.vmap(func.grad(lambda w, a: F.avg_pool1d(F.conv1d(a.view(1, 1, 3), w, padding=1), 2).sum()), "
       "in_dims=(None, 0))(M.view(2, 1, 3), B)",
-      "func.vmap(lambda a: F.layer_norm(a, (3,)) + F.embedding(torch.tensor([1, 0, 1]), M).sum(1))(B)"]),
+      "func.vmap(lambda a: F.layer_norm(a, (3,)) + F.embedding(torch.tensor([1, 0, 1]), M).sum(1))(B)",
+      "func.vmap(lambda a, c: torch.einsum('i,j->ij', a, c) + torch.einsum('ij,j', M.t() @ M, a))(B, B)",
+      "func.vmap(lambda a: a.repeat(2).roll(1) + a.gather(0, torch.tensor([2, 2, 0, 1, 1, 0])))(B)",
+      "func.vmap(lambda a: a.outer(a).trace() + a.new_ones(3))(B)"]),
     ("func_vmap_batched_errors", ["B = torch.stack([x, y, x * y, y - x])"], [
         "func.vmap(lambda a: a if a.sum() > 0 else -a)(B)", "func.vmap(lambda a: a.item())(B)",
         "func.vmap(lambda a: a.tolist())(B)", "func.vmap(lambda a: float(a[0]))(B)",

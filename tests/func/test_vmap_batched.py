@@ -86,6 +86,9 @@ VECTORISED = {
                (X, torch.tensor([0, 2, 1, 1, 0]))),
     "conv_pool": (lambda a: F.max_pool2d(F.conv2d(a, CONV_W, padding=1), 2).sum((1, 2)), (torch.randn(5, 2, 4, 4),)),
     "conv_batched_weight": (lambda w: F.conv2d(IMAGES, w, groups=2, stride=2), (torch.randn(5, 4, 1, 3, 3),)),
+    "einsum": (lambda a, b: torch.einsum("ij,jk->ik", a, b) + torch.einsum("ij,jk", a, M), (A3, torch.randn(5, 3, 3))),
+    "repeat_roll_gather": (lambda a: a.repeat(2, 1).roll(1) + a.gather(0, torch.tensor([[2, 0, 0]])).sum(),
+                           (torch.randn(5, 3, 3),)),
     "layer_norm_embedding": (lambda a, i: F.layer_norm(a, (3,)) * F.embedding(i, M).sum(), (X, torch.tensor([0, 2, 1, 1, 0]))),
 }
 

@@ -657,3 +657,80 @@ def _embedding(level, name, fn, args, kwargs):
             type(v) is BatchedTensor for v in (*args[1:], *kwargs.values())):
         return NotImplemented
     return wrap(dispatch(name, fn, (idx,) + args[1:], kwargs), level)
+
+
+# ------------------------------------------------------------------ more shapes
+
+@_rule("einsum")
+def _einsum(level, name, fn, args, kwargs):
+    """A new subscript letter for the batch, in front of every batched operand and of the result."""
+    if kwargs or not args or type(args[0]) is not str:
+        return NotImplemented
+    operands = list(args[1:])
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = list(operands[0])
+    equation = args[0].replace(" ", "")
+    ins, arrow, out = equation.partition("->")
+    terms = ins.split(",")
+    if len(terms) != len(operands) or not all(isinstance(t, Tensor) for t in operands):
+        return NotImplemented
+    letters = [c for c in equation if c.isalpha()]
+    if not arrow:   # the implicit output: the ellipsis, then the letters used once, in order
+        out = ("..." if "..." in ins else "") + "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    free = next((c for c in "ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvutsrqponmlkjihgfedcba" if c not in letters), None)
+    if free is None:
+        return NotImplemented
+    terms = [free + t if batched_at(o, level) else t for t, o in zip(terms, operands)]
+    physical = [o._value if batched_at(o, level) else o for o in operands]
+    return wrap(dispatch(name, fn, (",".join(terms) + "->" + free + out, *physical), {}), level)
+
+
+@_rule("repeat")
+def _repeat(level, name, fn, args, kwargs):
+    x = _phys(args[0], level)
+    sizes = _sizes(args[1:])
+    if x is None or kwargs or len(sizes) < args[0].dim() or not all(type(s) is int for s in sizes):
+        return NotImplemented
+    return wrap(_pad(x, args[0].dim(), len(sizes)).repeat((1,) + sizes), level)
+
+
+@_rule("roll")
+def _roll(level, name, fn, args, kwargs):
+    x = _phys(args[0], level)
+    shifts, dims = _arg(args, kwargs, 1, "shifts"), _arg(args, kwargs, 2, "dims")
+    if x is None or args[0].dim() == 0:
+        return NotImplemented
+    if dims is None:   # the element flattened, rolled, and put back in shape
+        return wrap(x.reshape(x.shape[0], -1).roll(shifts, 1).reshape(x.shape), level)
+    return wrap(x.roll(shifts, _shift_dims(dims, args[0].dim())), level)
+
+
+@_rule("gather", "take_along_dim")
+def _gather(level, name, fn, args, kwargs):
+    x, index = args[0], _arg(args, kwargs, 2 if name == "gather" else 1, "index" if name == "gather" else "indices")
+    dim = _arg(args, kwargs, 1 if name == "gather" else 2, "dim")
+    if not isinstance(index, Tensor) or dim is None or x.dim() == 0 or x.dim() != index.dim() or \
+            set(kwargs) - {"dim", "index", "indices"}:
+        return NotImplemented
+    size = (x if batched_at(x, level) else index)._value.shape[0]
+    px = x._value if batched_at(x, level) else _expand(x, size)
+    pi = index._value if batched_at(index, level) else _expand(index, size)
+    d = _shift(dim, x.dim())
+    return wrap(px.gather(d, pi) if name == "gather" else dispatch(name, fn, (px, pi, d), {}), level)
+
+
+@_rule("trace")
+def _trace(level, name, fn, args, kwargs):
+    x = _phys(args[0], level)
+    if x is None or args[0].dim() != 2 or len(args) != 1 or kwargs:
+        return NotImplemented
+    return wrap(x.diagonal(0, 1, 2).sum(-1), level)
+
+
+@_rule("new_zeros", "new_ones", "new_empty", "new_full", "new_tensor")
+def _new(level, name, fn, args, kwargs):
+    """A new tensor of the given size: unbatched (vmap expands it if returned), as in PyTorch."""
+    x = _phys(args[0], level)
+    if x is None or any(type(v) is BatchedTensor for v in (*args[1:], *kwargs.values())):
+        return NotImplemented
+    return dispatch(name, fn, (x,) + args[1:], kwargs)
