@@ -561,6 +561,22 @@ def origin_fn(s: Session):
             o = made[(w, var)] = _origin(w, var)
         return o
 
+    def many(nodes) -> list:
+        """``[origin(node) for node in nodes]``, in bulk (10^5 nodes: a page's data)."""
+        wget, vget, leaf_type = where.get, vars_.get, AccumulateGrad
+        out = []
+        add = out.append
+        for node in nodes:
+            if isinstance(node, leaf_type):
+                add(origin(node))
+                continue
+            var, w = vget(node), wget(node)
+            o = made.get((w, var))
+            if o is None:
+                o = made[(w, var)] = _origin(w, var)
+            add(o)
+        return out
+
     def _origin(w, var):
         if w is None:
             return Origin(var) if var else None
@@ -573,4 +589,5 @@ def origin_fn(s: Session):
             return Origin(var, src.name, line, text or None, (line, col, end))
         return Origin(var, src.name, line, full.strip() or None, (line, col, end) if col else None)
 
+    origin.many = many
     return origin

@@ -118,15 +118,6 @@ class GNode:
 
 
 @dataclass
-class Step:
-    """One node of a chain, with the inputs shown beside it (leaves, references)."""
-
-    gid: int
-    side: list  # [("node"|"ref", gid)]
-    collapsible: bool
-
-
-@dataclass
 class Line:
     kind: str  # "node", "ref", "run", "block" (the head of inputs drawn below)
     prefix: str
@@ -137,14 +128,53 @@ class Line:
     below: bool = False  # a node line whose inputs are drawn in a block below
 
 
+class _Nodes:
+    """``GraphModel.nodes``: a list of :class:`GNode` made on first use (most stay raw)."""
+
+    __slots__ = ("_raw", "_made", "_model")
+
+    def __init__(self, raw, model):
+        self._raw = raw
+        self._made = [None] * len(raw)
+        self._model = model
+
+    def __len__(self):
+        return len(self._raw)
+
+    def __bool__(self):
+        return bool(self._raw)
+
+    def __getitem__(self, gid):
+        if isinstance(gid, slice):
+            return [self[i] for i in range(*gid.indices(len(self._raw)))]
+        gn = self._made[gid]
+        if gn is None:
+            gn = self._made[gid] = GNode(gid if gid >= 0 else gid + len(self._raw), self._raw[gid], self._model)
+        return gn
+
+    def __iter__(self):
+        made, raw, model = self._made, self._raw, self._model
+        for gid in range(len(raw)):
+            gn = made[gid]
+            if gn is None:
+                gn = made[gid] = GNode(gid, raw[gid], model)
+            yield gn
+
+
 class GraphModel:
-    """Every node behind ``root``, with ids, and the tree's lines."""
+    """Every node behind ``root``, with ids, and the tree's lines.
+
+    ``raw``: the autograd nodes in id order; ``nodes``: the same as GNodes
+    (made when first read); ``edge_array``: the edges as an (E, 3) int64 array of
+    (from, to, input index) rows sorted, and ``edges`` the same as a list of tuples.
+    """
 
     def __init__(self, root, *, origins=None, leaf_names=None, collapse=True, max_depth=MAX_DEPTH):
         self.origins = origins or (lambda node: None)
         self.leaf_names = leaf_names or (lambda node: None)
-        self.nodes: list[GNode] = []
-        self.edges: list[tuple[int, int, int]] = []  # (from, to, input index)
+        self.raw: list = []
+        self.edge_array = np.zeros((0, 3), dtype=np.int64)
+        self._edges = None
         self.lines: list[Line] = []
         #: collapsed runs, in the order the tree shows them: (count, names, ids of the nodes hidden)
         self.groups: list[tuple[int, list, list]] = []
@@ -154,32 +184,38 @@ class GraphModel:
         if root is not None:
             import gc
             was = gc.isenabled()
-            gc.disable()  # the walk makes ~4 objects a node and frees none: no cycles to find
+            gc.disable()  # the walk makes a few objects a node and frees none: no cycles to find
             try:
                 self._layout(root)
             finally:
                 if was:
                     gc.enable()
+        self.nodes = _Nodes(self.raw, self)
 
-    # -- nodes --------------------------------------------------------------
-    def _add(self, node) -> int:
-        gid = len(self.nodes)
-        self._ids[node] = gid
-        self.nodes.append(GNode(gid, node, self))
-        return gid
+    @property
+    def edges(self) -> list:
+        if self._edges is None:
+            self._edges = list(map(tuple, self.edge_array.tolist()))
+        return self._edges
 
     def id_of(self, node):
         return self._ids.get(node)
 
     # -- the walk -------------------------------------------------------------
     def _layout(self, root):
-        ids = self._ids
-        raw_edges = []  # (from id, to node, input index): resolved once every node has its id
+        ids = self._ids  # node -> id (the ids are 0, 1, 2, ... as nodes are met)
+        raw = self.raw  # id -> node
+        add_raw = raw.append
+        # the edges: a chain step's one edge (id -> id + 1, input 0) as its id in ``steps``;
+        # every other edge as three columns, an input not numbered yet resolved at the end
+        steps, e_from, e_to, e_idx, pending = [], [], [], [], []
         # items to draw: (prefix, connector, node); a stack, so the tree is pre-order
         stack = [("", "", root)]
         below = deque()  # (gid, children) whose inputs are drawn after the tree, first in first out
         lines = self.lines
         limit = 3 * self.max_depth
+        leaf_type = AccumulateGrad
+        add_step = steps.append
         while stack or below:
             if not stack:
                 gid, children = below.popleft()
@@ -192,24 +228,44 @@ class GraphModel:
                 lines.append(Line("ref", prefix, conn, ids[node]))
                 continue
             body = prefix + ("│  " if conn == "├─ " else "   " if conn == "└─ " else "")
-            steps: list[Step] = []
+            # the chain: steps[first:] are the ids of its plain steps (one new input that is
+            # not a leaf, nothing beside it) and ``other`` its other steps: chain position ->
+            # (id, inputs shown beside it, collapsible)
+            first = len(steps)
+            other = {}
             cur = node
             while True:
-                gid = self._add(cur)
-                kids = [(idx, nxt) for idx, (nxt, _nr) in enumerate(cur.next_functions) if nxt is not None]
+                gid = ids[cur] = len(raw)
+                add_raw(cur)
+                nf = cur.next_functions
+                if len(nf) == 1:  # the common step of a chain
+                    nxt = nf[0][0]
+                    if nxt is not None and nxt not in ids and not isinstance(nxt, leaf_type):
+                        add_step(gid)  # its input is numbered next
+                        cur = nxt
+                        continue
+                kids = [(idx, nxt) for idx, (nxt, _nr) in enumerate(nf) if nxt is not None]
                 for idx, nxt in kids:
-                    raw_edges.append((gid, nxt, idx))
+                    e_from.append(gid)
+                    e_idx.append(idx)
+                    t = ids.get(nxt)
+                    if t is None:
+                        pending.append((len(e_to), nxt))
+                        t = -1
+                    e_to.append(t)
                 big = []
                 claimed = set()
                 repeated = False
                 for idx, nxt in kids:
                     if nxt in claimed:
                         repeated = repeated or any(nxt is b for _i, b in big)
-                    elif not (nxt in ids or isinstance(nxt, AccumulateGrad)):
+                    elif not (nxt in ids or isinstance(nxt, leaf_type)):
                         big.append((idx, nxt))
                     claimed.add(nxt)
+                at = len(steps)
+                add_step(-1)
                 if len(big) != 1 or repeated:
-                    steps.append(Step(gid, [], True))
+                    other[at - first] = (gid, (), True)
                     break
                 big_idx, big_node = big[0]
                 side = []
@@ -220,78 +276,121 @@ class GraphModel:
                     if nxt in ids:
                         side.append(("ref", ids[nxt]))
                     else:
-                        side.append(("node", self._add(nxt)))
+                        side.append(("node", len(raw)))
+                        ids[nxt] = len(raw)
+                        add_raw(nxt)
                         collapsible = False
-                steps.append(Step(gid, side, collapsible))
+                other[at - first] = (gid, side, collapsible)
                 cur = big_node
+            gids = steps[first:]
+            for k, (gid, _side, _c) in other.items():
+                gids[k] = gid
             children = kids if (len(big) != 1 or repeated) else []
             if children and len(body) >= limit:
                 # too deep: this node's inputs become a block of their own below the tree
-                self._emit_chain(steps, prefix, conn, body, False)
+                self._emit_chain(gids, other, prefix, conn, body, False)
                 lines[-1].below = True
-                below.append((steps[-1].gid, children))
+                below.append((gids[-1], children))
                 continue
-            self._emit_chain(steps, prefix, conn, body, bool(children))
+            self._emit_chain(gids, other, prefix, conn, body, bool(children))
             # the last node's inputs are branches; pushed in reverse so the tree is pre-order
             for n in range(len(children) - 1, -1, -1):
                 c = "└─ " if n == len(children) - 1 else "├─ "
                 stack.append((body, c, children[n][1]))
-        self.edges = sorted((frm, ids[nxt], idx) for frm, nxt, idx in raw_edges)
+        for pos, nxt in pending:
+            e_to[pos] = ids[nxt]
+        chain = np.array(steps, dtype=np.int64)
+        chain = chain[chain >= 0]
+        e = np.zeros((len(chain) + len(e_from), 3), dtype=np.int64)
+        e[:len(chain), 0], e[:len(chain), 1] = chain, chain + 1
+        if e_from:
+            e[len(chain):, 0], e[len(chain):, 1], e[len(chain):, 2] = e_from, e_to, e_idx
+        self.edge_array = e[np.lexsort((e[:, 2], e[:, 1], e[:, 0]))]
 
-    def _emit_chain(self, steps, prefix, conn, body, has_children):
+    def _emit_chain(self, gids, other, prefix, conn, body, has_children):
+        """The lines of a chain: ``gids`` its nodes' ids, ``other`` chain position ->
+        (id, inputs shown beside it, collapsible) of the steps that are not plain."""
         lines = self.lines
-        segments = self._runs(steps) if self.collapse else [(s, None) for s in steps]
+        segments = self._runs(gids, other) if self.collapse else [(k, None) for k in range(len(gids))]
         first = True
         n_seg = len(segments)
-        for k, (step, run) in enumerate(segments):
+        for k, (pos, run) in enumerate(segments):
             p, c = (prefix, conn) if first else (body, CHAIN)
             first = False
             last_seg = k == n_seg - 1
             if run is not None:
                 lines.append(Line("run", p, c, run=run, more=not last_seg or has_children))
                 continue
-            more = bool(step.side) or not last_seg or has_children
-            lines.append(Line("node", p, c, step.gid, more=more))
-            for kind, gid in step.side:
+            side = other[pos][1] if pos in other else ()
+            more = bool(side) or not last_seg or has_children
+            lines.append(Line("node", p, c, gids[pos], more=more))
+            for kind, gid in side:
                 lines.append(Line(kind, body, "├─ ", gid, more=True))
 
-    def _runs(self, steps):
-        """Split a chain into single steps and collapsed runs of repeated names."""
-        nodes = self.nodes
-        names = [type(nodes[s.gid].node).__name__ for s in steps]
-        ok = [s.collapsible for s in steps]
+    def _runs(self, gids, other):
+        """Split a chain into single steps and collapsed runs of repeated names.
+
+        Returns ``(position in the chain, None)`` for a single step and ``(None, run)``
+        for a run.  At each position, the run kept is the one that covers the most
+        steps (the shortest period on a tie), of a period (1 to ``MAX_PERIOD``
+        names) that is not a shorter one repeated, with at least ``MIN_REPEATS``
+        repetitions, over collapsible steps only (no new node beside them).
+        Worked out for every position and period at once with numpy.
+        """
+        n = len(gids)
+        if n < MIN_REPEATS:
+            return [(k, None) for k in range(n)]
+        types = list(map(type, map(self.raw.__getitem__, gids)))
+        by_name: dict = {}  # two node classes of one name count as one name
+        code_of = {t: by_name.setdefault(t.__name__, len(by_name)) for t in dict.fromkeys(types)}
+        code = np.fromiter(map(code_of.__getitem__, types), dtype=np.int64, count=n)
+        ok = np.ones(n, dtype=bool)
+        for k, (_gid, _side, collapsible) in other.items():
+            ok[k] = collapsible
+        pos = np.arange(n)
+
+        def run_length(flags):  # per position, how many True follow from it (itself included)
+            stop = np.where(flags, len(flags), np.arange(len(flags)))
+            return np.minimum.accumulate(stop[::-1])[::-1] - np.arange(len(flags))
+
+        ok_run = run_length(ok)
+        same = [None]  # same[p][i]: steps i and i + p match (names equal, both collapsible)
+        best_len = np.zeros(n, dtype=np.int64)  # steps covered by the best run from each position
+        best_p = np.zeros(n, dtype=np.int64)
+        for p in range(1, min(MAX_PERIOD, n // MIN_REPEATS) + 1):
+            eq = (code[:-p] == code[p:]) & ok[:-p] & ok[p:]
+            same.append(np.concatenate([run_length(eq), np.zeros(p, dtype=np.int64)]))
+            reps = 1 + same[p] // p
+            fine = (ok_run >= p) & (reps >= MIN_REPEATS) & (pos + p * MIN_REPEATS <= n)
+            for d in range(1, p):  # a shorter period repeated: its own run covers as much
+                if p % d == 0:
+                    fine &= same[d] < p - d
+            cover = np.where(fine, reps * p, 0)
+            better = cover > best_len
+            best_len = np.where(better, cover, best_len)
+            best_p = np.where(better, p, best_p)
+        if not best_len.any():
+            return [(k, None) for k in range(n)]
+        best_len, best_p = best_len.tolist(), best_p.tolist()
         out = []
-        i, n = 0, len(steps)
+        i = 0
         while i < n:
-            best = None
-            for p in range(1, MAX_PERIOD + 1):
-                if i + p * MIN_REPEATS > n:
-                    break
-                if not all(ok[i:i + p]):
-                    continue
-                pat = names[i:i + p]
-                if any(p % d == 0 and pat == pat[:d] * (p // d) for d in range(1, p)):
-                    continue  # a shorter period repeated: its run, already tried, covers as much
-                k = 1
-                j = i + p
-                while j + p <= n and names[j:j + p] == pat and all(ok[j:j + p]):
-                    k += 1
-                    j += p
-                if k >= MIN_REPEATS and (best is None or k * p > best[0] * best[1]):
-                    best = (k, p)
-            if best is None:
-                out.append((steps[i], None))
+            length = best_len[i]
+            if not length:
+                out.append((i, None))
                 i += 1
                 continue
-            k, p = best
-            covered = steps[i:i + k * p]
-            ids = [s.gid for s in covered]
-            self.groups.append((k, names[i:i + p], ids))
-            out.append((None, (k, names[i:i + p], ids[0], max(max(ids), max(
-                (g for s in covered for _kind, g in s.side), default=ids[0])))))
-            i += k * p
+            p = best_p[i]
+            names = [t.__name__ for t in types[i:i + p]]
+            ids = gids[i:i + length]
+            self.groups.append((length // p, names, ids))
+            last = max(ids)
+            for k in range(i, i + length):
+                if k in other:
+                    last = max(last, max((g for _kind, g in other[k][1]), default=last))
+            out.append((None, (length // p, names, ids[0], last)))
+            i += length
         return out
-
 
 # ------------------------------------------------------------------ node text
 

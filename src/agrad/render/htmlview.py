@@ -84,15 +84,36 @@ def _grad_token(g, shape) -> str:
     return "[" + ",".join(parts) + "]"
 
 
-def _ranges(ids) -> list:
-    """Sorted ids as [[first, last], ...] runs of consecutive ids."""
-    out = []
-    for i in sorted(ids):
-        if out and out[-1][1] == i - 1:
-            out[-1][1] = i
+def _grad_tokens(raw, grads) -> str:
+    """Each node's :func:`_grad_token`, as the JSON list the page reads.
+
+    A gradient of a single value arriving at a 0-d output (a chain of scalars:
+    most nodes of the largest graphs) is written here, without a call."""
+    get = dict(grads.items()).get  # a weak-keyed dict's own get makes a reference per call
+    tokens = []
+    add = tokens.append
+    for node in raw:
+        g = get(node)
+        if g is None:
+            add("null")
+            continue
+        meta = node._out_meta
+        shape = meta[0][0] if meta else ()
+        lo = g["min"]
+        if not shape and not g["shape"] and isinstance(lo, float) and g["norm"] == abs(lo):
+            add(format(lo, ".4g"))  # a 0-d gradient: min == max
         else:
-            out.append([i, i])
-    return out
+            add(_grad_token(g, shape))
+    return "[" + ",".join(tokens) + "]"
+
+
+def _ranges(ids) -> list:
+    """Distinct ids as [[first, last], ...] runs of consecutive ids, in order."""
+    a = np.sort(np.asarray(ids, dtype=np.int64))
+    if not len(a):
+        return []
+    cut = np.flatnonzero(np.diff(a) != 1) + 1
+    return np.stack([a[np.r_[0, cut]], a[np.r_[cut - 1, len(a) - 1]]], axis=1).tolist()
 
 
 def page_data(model: GraphModel, target: str | None, grads=None) -> str:
@@ -100,66 +121,70 @@ def page_data(model: GraphModel, target: str | None, grads=None) -> str:
 
     Linear in nodes + edges; the nodes of a loop share their descriptor, and
     what makes a descriptor (names, shapes, the origin's text, saved
-    tensors) is formatted once per distinct value, not once per node.
+    tensors) is formatted once per distinct value, not once per node: per
+    node there are only a few lookups to find which descriptor is its own.
     """
     strs = _Interner("")
     locs = _Interner(None)
     saveds = _Interner(())
     slots = _Interner(())
     descs = _Interner(None)
-    node_desc, grad_tokens = [], []
-    n = len(model.nodes)
-    deltas, slot_of, counts = [], [], [0] * n
-    if model.edges:  # per node, its inputs in next_functions order: slots and id differences
-        e = np.array(model.edges, dtype=np.int64).reshape(-1, 3)  # (from, to, input)
-        e = e[np.lexsort((e[:, 2], e[:, 0]))]
-        deltas = (e[:, 1] - e[:, 0]).tolist()
-        slot_of = e[:, 2].tolist()
-        counts = np.bincount(e[:, 0], minlength=n).tolist()
-    one: dict = {}  # input index -> (index,): the common one-input slots
-    at = 0
+    raw = model.raw
+    n = len(raw)
+    e = model.edge_array  # (from, to, input) rows
+    # per node, its inputs in next_functions order: the input slots and the id differences
+    e = e[np.lexsort((e[:, 2], e[:, 0]))]
+    deltas = (e[:, 1] - e[:, 0]).tolist()
+    slot_of = e[:, 2].tolist()
+    counts = np.bincount(e[:, 0], minlength=n).tolist() if len(e) else [0] * n
+    starts = np.concatenate([[0], np.cumsum(counts)]).tolist()
     origins = model.origins
-    made: dict = {}  # (type, outputs, origin, saved, slots) -> descriptor index
-    keep = []  # the origins whose id() is in a key stay alive
-    add_desc, keep_origin = node_desc.append, keep.append
-    for gn in model.nodes:  # in id order
-        node = gn.node
-        c = counts[gn.id]
+    many = getattr(origins, "many", None)  # the session's origins, looked up in bulk
+    node_origin = many(raw) if many is not None else [origins(node) for node in raw]
+    made: dict = {}  # (type, outputs, id(origin), saved, slots) -> descriptor (node_origin keeps
+    # the origins alive, so an id stays theirs)
+    node_desc = []
+    add_desc = node_desc.append
+    one_slot = {}  # input index -> (index,): the common one-input slots
+    leaf_type = AccumulateGrad
+    nodes = model.nodes
+    for gid in range(n):
+        node = raw[gid]
+        at, c = starts[gid], counts[gid]
         if c == 1:
             i = slot_of[at]
-            slot_key = one.get(i) or one.setdefault(i, (i,))
+            slot_key = one_slot.get(i) or one_slot.setdefault(i, (i,))
         else:
             slot_key = tuple(slot_of[at:at + c])
-        at += c
-        saved_raw = tuple(node.saved_tensors_info()) if node._saved else ()
-        if isinstance(node, AccumulateGrad):
-            add_desc(_descriptor(gn, saved_raw, slot_key, strs, locs, saveds, slots, descs))
+        saved_key = ()
+        saved = node._saved
+        if saved:  # (name, (shape, dtype), version, freed) per saved tensor
+            for t in saved.values():
+                saved_key += ((t.name, t.meta, t.version, t.freed),)
+        if isinstance(node, leaf_type):
+            add_desc(_descriptor(nodes[gid], saved_key, slot_key, strs, locs, saveds, slots, descs))
             continue
-        o = origins(node)
-        keep_origin(o)
-        key = (type(node), tuple(node._out_meta), id(o), saved_raw, slot_key)
+        o = node_origin[gid]
+        key = (type(node), tuple(node._out_meta), id(o), saved_key, slot_key)
         d = made.get(key)
         if d is None:
-            d = made[key] = _descriptor(gn, saved_raw, slot_key, strs, locs, saveds, slots, descs)
+            d = made[key] = _descriptor(nodes[gid], saved_key, slot_key, strs, locs, saveds, slots,
+                                        descs)
         add_desc(d)
-    if grads is not None:
-        get = grads.get
-        grad_tokens = [_grad_token(get(node), node._out_meta[0][0] if node._out_meta else ())
-                       for node in (gn.node for gn in model.nodes)]
     groups = [[count, [strs(n) for n in names], _ranges(ids)] for count, names, ids in model.groups]
     head = {
-        "target": target, "n": len(model.nodes), "strs": strs.items,
+        "target": target, "n": n, "strs": strs.items,
         "locs": locs.items, "saved": [[list(s) for s in item] for item in saveds.items],
         "slots": [list(s) for s in slots.items], "descs": descs.items, "groups": groups,
         "node": node_desc, "to": deltas,
     }
     text = json.dumps(head, separators=(",", ":"))
-    grad_json = "null" if grads is None else "[" + ",".join(grad_tokens) + "]"
+    grad_json = "null" if grads is None else _grad_tokens(raw, grads)
     text = text[:-1] + ',"grad":' + grad_json + "}"
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _descriptor(gn, saved_raw, slot_key, strs, locs, saveds, slots, descs) -> int:
+def _descriptor(gn, saved_key, slot_key, strs, locs, saveds, slots, descs) -> int:
     """The index of a node's descriptor: [name, outputs, source text, location, variable or
     leaf name, saved tensors, input slots, is leaf] (strings as indices into ``strs``)."""
     o = gn.origin
@@ -172,8 +197,9 @@ def _descriptor(gn, saved_raw, slot_key, strs, locs, saveds, slots, descs) -> in
     if o is not None and o.where:
         span = tuple(o.span) if o.span is not None else (None, None, None)
         loc = locs((strs(o.where_col), *span))
-    saved = saveds(tuple((name, fmt_shape(shape) + " " + dtype, version, int(bool(freed)))
-                         for name, shape, dtype, version, freed in saved_raw))
+    saved = saveds(tuple((name, fmt_shape(shape) + " " + getattr(dtype, "name", str(dtype)), version,
+                          int(bool(freed)))
+                         for name, (shape, dtype), version, freed in saved_key))
     return descs((strs(gn.name), strs(fmt_outputs(gn)), label, loc, var, saved, slots(slot_key),
                   int(gn.is_leaf)))
 
