@@ -19,6 +19,7 @@ from ._arrays import LAZY as _LAZY
 from ._limits import check_numel
 from .autograd import _dual as forward_ad, grad_mode
 from .autograd.graph import RemovableHandle, leaf_node
+from .autograd.graph import _alias as _saved_alias
 from .autograd.graph import version_observers as _version_observers
 
 _BY_NP = dtypes._BY_NP
@@ -438,11 +439,16 @@ class Tensor:
             self._output_nr = result._output_nr
             self._requires_grad = True
             # Saved references to the temporary result now mean this tensor.
-            saved = self._grad_fn._saved
+            node = self._grad_fn
+            saved = node._saved
             if saved:
                 for s in saved.values():
-                    if s.tensor is result:
+                    t = s.tensor
+                    if t is result:
                         s.tensor = self
+                        s.version = self._vc[0]
+                    elif s.is_output and t is not None and t._vc is result._vc:  # the output's stand-in
+                        s.tensor = node.__dict__[s.name] = _saved_alias(self)
                         s.version = self._vc[0]
         return self
 

@@ -97,13 +97,15 @@ def test_timeout_on_an_endless_loop():
 
 def test_watchdog_ends_one_long_numpy_call():
     """A single long matmul cannot be interrupted from Python: run() returns
-    after the timeout anyway and the process can exit (as the CLI will)."""
+    after the timeout anyway and the process can exit (as the CLI will).  The
+    timeout leaves a loaded machine time to reach the matmul (a 6000x6000
+    matmul takes seconds): stopped before it, the worker would end in time."""
     code = textwrap.dedent("""
         import os, sys, time
         from agrad.lang import run, Source
         t0 = time.monotonic()
         res = run(Source("mm.py", "import torch\\na = torch.ones(6000, 6000)\\n"
-                                  "b = a @ a @ a @ a @ a @ a\\n"), timeout=0.5)
+                                  "b = a @ a @ a @ a @ a @ a\\n"), timeout=1.5)
         print(round(time.monotonic() - t0, 1), res.timed_out, res.worker_alive,
               res.error.type_name, flush=True)
         os._exit(1 if res.timed_out else 0)
@@ -115,8 +117,8 @@ def test_watchdog_ends_one_long_numpy_call():
     assert p.returncode == 1, p.stderr
     took, timed_out, alive, type_name = p.stdout.split()
     assert timed_out == "True" and alive == "True" and type_name == "TimeoutError"
-    assert float(took) < 2.0
-    assert elapsed < 10 and "Traceback" not in p.stderr
+    assert float(took) < 3.0
+    assert elapsed < 12 and "Traceback" not in p.stderr
 
 
 def test_parser_cache_is_used_and_unwritable_dir_falls_back(tmp_path):

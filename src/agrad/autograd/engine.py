@@ -18,10 +18,14 @@ import numpy as np
 from . import _dual, grad_mode
 from .anomaly_mode import _anomaly, nan_message
 from .graph import AccumulateGrad, edge
-from .._arrays import LAZY
+from .._arrays import KEPT, LAZY
 
 #: Lazy gradients of (numpy) leaves made by the running pass; computed together at its end.
 _lazy_grads: list = []
+
+#: Whether passes that record nothing run the ops' array formulas where they have one
+#: (off: every formula on tensors; tests compare the two).
+ARRAY_FORMULAS = True
 
 #: Incremented by every backward() / autograd.grad() call; the CLI reads it to
 #: know whether a script ran a backward pass of its own.
@@ -142,9 +146,17 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     if not accumulate:
         needed = _needed(nodes, [n for n, _ in capture])
 
+    check_nan = _anomaly["enabled"] and _anomaly["check_nan"]
+    watched = bool(observers or apply_observers or capture_at or check_nan)
+    # Without create_graph, nothing is recorded: gradients travel as arrays and the hot
+    # ops' array formulas run (others see tensors).  Watchers and lazy data see tensors.
+    raw = ARRAY_FORMULAS and not create_graph and not (observers or apply_observers or check_nan or KEPT)
+
     buffers = {}
     seeds = {id(g._data) for g in grad_roots}  # the caller's: copied, never stolen, at a leaf
     for (node, idx), g in zip(roots, grad_roots):
+        if raw:
+            g = g._data
         buf = buffers.setdefault(node, {})
         buf[idx] = g if idx not in buf else buf[idx] + g
 
@@ -156,8 +168,6 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             pushed.add(node)
             heapq.heappush(heap, (-node._seq, id(node), node))
 
-    check_nan = _anomaly["enabled"] and _anomaly["check_nan"]
-    watched = bool(observers or apply_observers or capture_at or check_nan)
     state = grad_mode._state
     prev_enabled = state["enabled"]
     state["enabled"] = bool(create_graph)
@@ -172,6 +182,12 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
         while heap:
             node = heappop(heap)[2]
             grads = buffers.pop(node, None) or {}
+            nexts = node.next_functions
+            # an array formula runs where the node has one and nothing else wants tensors
+            arrays = raw and node._raw is not None and node._pre_hooks is None and \
+                node._retained is None and node._hooks is None and node not in capture_at
+            if raw and not arrays and grads:
+                grads = {i: _make(g) for i, g in grads.items()}
             if node._pre_hooks is not None or node._retained is not None:
                 grads = _inspect(node, grads, create_graph)
             if watched:
@@ -181,28 +197,33 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                 for obs in observers:
                     obs(node, grads)
 
-            nexts = node.next_functions
             if type(node) is AccumulateGrad:
                 if accumulate and 0 in grads:
                     _accumulate(node, grads[0], create_graph, seeds)
                     for obs in accumulate_observers:
                         obs(node, grads[0])
             elif needed is None or node in needed:
-                out_meta = node._out_meta
-                out_grads = [grads.get(0)] if len(out_meta) == 1 else [grads.get(i) for i in range(len(out_meta))]
-                in_grads = node.apply(out_grads)
-                if node._hooks:
-                    for fn in list(node._hooks.values()):
-                        new = fn(tuple(in_grads), tuple(out_grads))
-                        for obs in hook_observers:
-                            obs(node, "post", None, fn, new)
-                        if new is not None:
-                            in_grads = tuple(new)
-                if watched:
-                    for obs in apply_observers:
-                        obs(node, out_grads, in_grads)
-                    if check_nan:
-                        _check_nan(node, in_grads)
+                if arrays:
+                    g = grads.get(0)
+                    in_grads = node.apply_raw(g) if g is not None else (None,) * len(nexts)
+                else:
+                    out_meta = node._out_meta
+                    out_grads = [grads.get(0)] if len(out_meta) == 1 else [grads.get(i) for i in range(len(out_meta))]
+                    in_grads = node.apply(out_grads)
+                    if node._hooks:
+                        for fn in list(node._hooks.values()):
+                            new = fn(tuple(in_grads), tuple(out_grads))
+                            for obs in hook_observers:
+                                obs(node, "post", None, fn, new)
+                            if new is not None:
+                                in_grads = tuple(new)
+                    if watched:
+                        for obs in apply_observers:
+                            obs(node, out_grads, in_grads)
+                        if check_nan:
+                            _check_nan(node, in_grads)
+                    if raw:
+                        in_grads = [None if g is None else g._data for g in in_grads]
                 if not keep_graph and node._saved is not None:
                     node.release()
                 metas = node._input_meta
@@ -215,10 +236,15 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                     if nxt is None:
                         continue
                     meta = metas[k]
-                    data = g._data
-                    npd = meta[1].numpy
-                    if data.shape != meta[0] or (data.dtype is not npd and data.dtype != npd):
-                        g = _fit(g, meta)
+                    if raw:
+                        npd = meta[1].numpy
+                        if g.shape != meta[0] or (g.dtype is not npd and g.dtype != npd):
+                            g = _fit_array(g, meta)
+                    else:
+                        data = g._data
+                        npd = meta[1].numpy
+                        if data.shape != meta[0] or (data.dtype is not npd and data.dtype != npd):
+                            g = _fit(g, meta)
                     buf = buffers.get(nxt)
                     if buf is None:
                         buffers[nxt] = {idx: g}
@@ -242,6 +268,37 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
         if paused:
             gc.enable()
     return captured
+
+
+def _make(array):
+    from ..tensor import Tensor
+    return Tensor._make(array)
+
+
+def _fit_array(grad, meta):
+    """:func:`_fit` on an array: summed down to the input's shape, cast to its dtype."""
+    shape, dtype = meta
+    if grad.shape != shape:
+        grad = reduce_to(grad, shape)
+    npd = dtype.numpy
+    if grad.dtype != npd:
+        if grad.dtype.kind == "c" or npd.kind == "c":
+            return _fit(_make(grad), meta)._data
+        grad = grad.astype(npd)
+    return grad
+
+
+def reduce_to(a, shape):
+    """``a`` summed over the axes along which ``shape`` was broadcast to ``a.shape``
+    (``Tensor.sum_to_size``'s maths; shapes already known to be compatible)."""
+    have = a.shape
+    lead = len(have) - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and have[i + lead] != 1)
+    if not axes:
+        return a.reshape(shape)
+    if not shape:
+        return np.add.reduce(a, axis=None)
+    return np.add.reduce(a, axis=axes, keepdims=True).reshape(shape)
 
 
 def _check_nan(node, in_grads):
@@ -290,7 +347,8 @@ def _new_grad(old, grad, create_graph, seeds=()):
     copy is ``copy_`` into a fresh tensor, so the ``.grad`` shows ``CopyBackwards``.
     Later gradients are added (out of place under ``create_graph``).
     """
-    # a view (of a caller's seed, a saved tensor, a broadcast) is never stolen
+    # a view (of a caller's seed, a saved tensor, a broadcast) is never stolen, nor an
+    # array already stolen by another leaf (add's formula hands the same gradient to both)
     data = grad._data
     shared = id(data) in seeds or grad._base is not None or (
         type(data) is np.ndarray and data.base is not None)
@@ -303,6 +361,8 @@ def _new_grad(old, grad, create_graph, seeds=()):
         if shared:
             from ..tensor import Tensor
             return Tensor._make(grad._data.copy())
+        if type(seeds) is set:
+            seeds.add(id(data))
         return grad
     if create_graph:
         return old + grad
@@ -325,12 +385,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
         # Gradients are computed only for `inputs`: route through grad() and accumulate.
         grads = _grad_impl(tensors, inputs, grad_tensors, retain_graph, create_graph, True, roots)
+        seeds = {id(s._data) for s in grad_tensors}
         for t, g in zip(inputs, grads):
             if g is None:
                 continue
             if t.grad_fn is not None and not t.retains_grad:
                 continue
-            t._grad = _new_grad(t._grad, g, create_graph, {id(s._data) for s in grad_tensors})
+            t._grad = _new_grad(t._grad, g, create_graph, seeds)
         if LAZY:
             _compute_lazy(tensors, [t._grad for t in inputs
                                     if t._grad is not None and type(t._data) not in LAZY])
@@ -429,7 +490,6 @@ def _is_tensor(x):
 
 def _prepare(tensors, grads):
     """Normalise outputs and their seed gradients; PyTorch's errors for bad ones."""
-    from ..ops import factories
     tensors = (tensors,) if _is_tensor(tensors) else tuple(tensors)
     if grads is None:
         grads = (None,) * len(tensors)
@@ -449,13 +509,11 @@ def _prepare(tensors, grads):
             if not t.dtype.is_floating_point:
                 raise RuntimeError(
                     f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
-            if type(t._data) in LAZY:  # a lazy seed: what formulas expand from it stays chunked
-                from ..tensor import Tensor
-                g = Tensor._make(np.ones_like(t._data))
-            else:
-                g = factories.ones_like(t)
+            # ones of the output's shape and dtype (a lazy seed: what formulas expand from it stays chunked)
+            g = _make(np.ones_like(t._data))
         else:
             if not _is_tensor(g):
+                from ..ops import factories
                 g = factories.tensor(g, dtype=t.dtype)
             if g.shape != t.shape:
                 raise RuntimeError(

@@ -83,7 +83,10 @@ class SavedTensor:
     __slots__ = ("tensor", "version", "name", "is_output", "freed", "_meta", "packed", "_unpack", "_identity")
 
     def __init__(self, tensor, name: str, is_output: bool):
-        self.tensor = tensor
+        # A saved output is kept as a second tensor object on the same data and version
+        # counter, without history (as PyTorch's SavedVariable does): the output itself would
+        # point back at the node, a reference cycle that only the garbage collector frees.
+        self.tensor = _alias(tensor) if is_output and tensor._base is None else tensor
         self.version = tensor._vc[0]
         self.name = name
         self.is_output = is_output
@@ -106,11 +109,20 @@ class SavedTensor:
         return self._meta
 
     def unpack(self, node):
+        """The saved tensor, checked against its version; a saved output comes back with
+        ``node`` as its ``grad_fn`` (what a formula under ``create_graph`` differentiates)."""
         if self.packed is not _NOT_PACKED:
             return self._unpack_hooked(node)
         t = self.tensor
         if t is None:
             raise RuntimeError(FREED_MESSAGE)
+        if t._vc[0] != self.version:
+            self._stale(node, t)
+        if self.is_output and t._grad_fn is None:
+            return _linked(t, node)
+        return t
+
+    def _stale(self, node, t):
         now = t._vc[0]
         if now != self.version:
             kind = _LEGACY_TYPE.get(t.dtype.name, "Tensor")
@@ -129,7 +141,6 @@ class SavedTensor:
             )
             err.agrad_stale = (node, self.name, self.version, t)  # for tools: which slot, which tensor
             raise err
-        return t
 
     def _unpack_hooked(self, node):
         if self.freed:
@@ -150,14 +161,9 @@ class SavedTensor:
         """``node._saved_result``: a new tensor object for the saved output (PyTorch does not hand
         back the output itself, which would make a reference cycle), with its data and history."""
         t = self.unpack(node)
-        if self.packed is not _NOT_PACKED:
+        if self.packed is not _NOT_PACKED or t is not self.tensor:
             return t
-        out = _plain(t)
-        out._vc = t._vc
-        out._requires_grad = t._requires_grad
-        out._grad_fn = t._grad_fn
-        out._output_nr = t._output_nr
-        return out
+        return _linked(t, t._grad_fn)
 
     def free(self):
         t = self.tensor
@@ -172,6 +178,29 @@ class SavedTensor:
 def _plain(t):
     from ..tensor import Tensor
     return Tensor._make(t._data)
+
+
+def _linked(t, grad_fn):
+    """A new tensor object on ``t``'s data and version counter, with ``grad_fn``
+    (None: a saved output's stand-in, without history).  Made field by field: this
+    runs for every recorded op that saves its output."""
+    out = _new(type(t))
+    out._data = t._data
+    out._requires_grad = t._requires_grad
+    out._grad_fn = grad_fn
+    out._output_nr = t._output_nr
+    out._grad = out._accumulator = out._base = out._view_src = None
+    out._vc = t._vc
+    out._retains = False
+    return out
+
+
+def _alias(t):
+    """A saved output's stand-in: the same data and version counter, no history."""
+    return _linked(t, None)
+
+
+_new = object.__new__
 
 
 class saved_tensors_hooks:
@@ -233,6 +262,7 @@ class Node:
     _name = "Node"
     #: True for nodes whose formula needs the graph of its inputs (custom Functions).
     _custom = False
+    _raw = None  # an op's backward formula on arrays (see agrad.ops._op.OpNode.apply_raw)
     # Rarely set state lives on the class until a node sets its own.
     next_functions = ()
     _saved = None  # dict name -> SavedTensor
@@ -447,6 +477,10 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
         for name, t in saves.items():
             kept[name] = SavedTensor(t, name, _is_one_of(t, outputs))
         node._saved = kept
+        if not _PACK_HOOKS:  # formulas read saved tensors as plain attributes (checked in apply)
+            d = node.__dict__
+            for name, slot in kept.items():
+                d[name] = slot.tensor
     if record_hooks:
         for hook in record_hooks:
             hook(node, inputs, outputs, call)

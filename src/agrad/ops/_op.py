@@ -83,6 +83,7 @@ class OpNode(Node):
     """Base of every built-in op's node: runs the op's formula."""
 
     _formula = None
+    _raw = None  # the same formula on numpy arrays, for passes that record nothing (optional)
     _multi = False  # the formula takes the list of output gradients
 
     @property
@@ -96,13 +97,19 @@ class OpNode(Node):
 
     def apply(self, grads):
         saved = self._saved
+        linked = False
         if saved is not None:
             # saved tensors are plain attributes (fast to read in formulas); check them once here
+            d = self.__dict__
             for slot in saved.values():
                 t = slot.tensor
                 if t is None or t._vc[0] != slot.version:
-                    t = slot.unpack(self)  # raises PyTorch's error; or calls the unpack hook
-                    self.__dict__[slot.name] = t
+                    d[slot.name] = slot.unpack(self)  # raises PyTorch's error; or calls the unpack hook
+                elif slot.is_output and _mode_state["enabled"]:
+                    # create_graph: the formula differentiates through the saved output, whose
+                    # history is this node; linked for this call only (no lasting cycle)
+                    d[slot.name] = slot.unpack(self)
+                    linked = True
         if self._multi:
             if all(g is None for g in grads):
                 return (None,) * len(self.next_functions)
@@ -118,6 +125,27 @@ class OpNode(Node):
             res = self._formula(grads)
         finally:
             state["formula"] = outer
+            if linked:
+                for slot in saved.values():
+                    if slot.is_output and slot.tensor is not None:
+                        d[slot.name] = slot.tensor
+        return res if type(res) is tuple else (res,)
+
+
+    def apply_raw(self, grad):
+        """The formula on arrays (``_raw``): ``grad`` the array of the one output's gradient
+        (not None); what a pass that records nothing runs (the engine decides).  An array
+        formula returns NotImplemented for cases it leaves to the formula on tensors."""
+        saved = self._saved
+        if saved is not None:
+            d = self.__dict__
+            for slot in saved.values():
+                t = slot.tensor
+                if t is None or t._vc[0] != slot.version:
+                    d[slot.name] = slot.unpack(self)  # raises PyTorch's error; or calls the unpack hook
+        res = self._raw(grad)
+        if res is NotImplemented:
+            return tuple([None if g is None else g._data for g in self.apply([_make(grad)])])
         return res if type(res) is tuple else (res,)
 
 
@@ -177,6 +205,7 @@ class Op:
         self.n_diff_outputs = outputs
         self._multi = multi_grad
         self._formula = None
+        self._raw = None
         self.jvp_kind = jvp
         self._jvp = None
         OPS[name] = self
@@ -190,7 +219,7 @@ class Op:
         # the class is named as PyTorch's: NotImplemented for torch::autograd::NotImplemented
         node = type(self.name.rsplit("::", 1)[-1], (OpNode,), {
             "_name": self.name, "_multi": self._multi, "_op": self, "_formula": self._formula,
-            "__module__": "agrad.autograd.nodes"})
+            "_raw": self._raw, "__module__": "agrad.autograd.nodes"})
         self.__dict__["node"] = node
         return node
 
@@ -200,6 +229,20 @@ class Op:
         node = self.__dict__.get("node")
         if node is not None:
             node._formula = fn
+        return fn
+
+    def raw_derivative(self, fn):
+        """Set the backward formula's array form, ``fn(ctx, grad_array)`` -> an array (or None)
+        per input: the formula of :meth:`derivative` written with numpy, giving the same bits
+        (tests/autograd/test_raw_formulas.py checks that on every op that has one).  The
+        engine runs it when nothing is recorded and nothing watches the pass; hot ops have
+        one because a formula on tensors pays an op's dispatch for each of its steps."""
+        if self._multi:
+            raise TypeError(f"{self.name}: an array formula takes one output's gradient")
+        self._raw = fn
+        node = self.__dict__.get("node")
+        if node is not None:
+            node._raw = fn
         return fn
 
     def forward_derivative(self, fn):
@@ -272,8 +315,6 @@ class Op:
                 else:  # a Python number given in place of a tensor
                     d[name] = arrays[i]
         graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
-        if saves and not graph._PACK_HOOKS:  # under saved_tensors_hooks only the packed form is kept
-            d.update(saves)
         if _fw_active[0]:
             _forward_ad.propagate(self, tensors, arrays, attrs, results, ctx)
         if _forward_observers:

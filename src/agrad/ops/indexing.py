@@ -108,6 +108,8 @@ def _(ctx, grad):
 
 
 _slice.derivative(lambda ctx, grad: embed(grad, ctx.input_shape, ctx.index))
+for _op in (_select, _slice):
+    _op.raw_derivative(lambda ctx, g: _embed_fwd(None, g, tuple(ctx.input_shape), ctx.index))
 _index.derivative(lambda ctx, grad: embed(grad, ctx.input_shape, ctx.index, accumulate=True))
 
 

@@ -49,6 +49,12 @@ def _(ctx, grad):
             ctx.self.t().mm(grad) if ctx.needs(1) else None)
 
 
+@_mm.raw_derivative
+def _(ctx, g):
+    return (g @ ctx.mat2._data.T if ctx.needs(0) else None,
+            ctx.self._data.T @ g if ctx.needs(1) else None)
+
+
 @export(method=True)
 def mm(input, mat2, *, out=None):
     if input.ndim != 2:
@@ -300,6 +306,15 @@ def _(ctx, grad):
     g_self = _scaled(grad, ctx.beta) if meta[0] is not None else None
     g1 = _scaled(grad.mm(ctx.mat2.t()), ctx.alpha) if meta[1] is not None else None
     g2 = _scaled(ctx.mat1.t().mm(grad), ctx.alpha) if meta[2] is not None else None
+    return g_self, g1, g2
+
+
+@_addmm.raw_derivative
+def _(ctx, g):
+    meta, alpha = ctx._input_meta, ctx.alpha
+    g_self = _scaled(g, ctx.beta) if meta[0] is not None else None
+    g1 = _scaled(g @ ctx.mat2._data.T, alpha) if meta[1] is not None else None
+    g2 = _scaled(ctx.mat1._data.T @ g, alpha) if meta[2] is not None else None
     return g_self, g1, g2
 
 

@@ -71,6 +71,15 @@ def _(ctx, grad):
     return g, -g
 
 
+@_mse.raw_derivative
+def _(ctx, g):
+    a, t = ctx.self._data, ctx.target._data
+    if a.dtype != g.dtype or t.dtype != g.dtype:
+        return NotImplemented  # mixed dtypes: the tensor formula's type promotion
+    g = _mean_scale(ctx, np.multiply(np.multiply(g, 2), a - t), a.size)
+    return g, np.negative(g)
+
+
 def _pointwise_pair(input, target, reduction, size_average=None, reduce=None):
     """What every elementwise loss does first: PyTorch's warning for a target of
     another size, the legacy reduction arguments, broadcasting."""
@@ -340,10 +349,26 @@ def _nll_derivative(ctx, grad):
     return full.movedim(-1, 1)
 
 
+def _nll_derivative_raw(ctx, g):
+    shape = ctx.input_shape
+    wt = ctx.wt
+    if ctx.reduction == "mean":
+        wt = wt / wt.dtype.type(ctx.total) if ctx.total else np.zeros_like(wt)
+    if ctx.reduction == "none":
+        g = g.reshape(wt.shape)
+    full = np.expand_dims(np.multiply(np.negative(g), wt), -1) * np.eye(shape[0] if len(shape) == 1 else shape[1],
+                                                                        dtype=wt.dtype)[ctx.safe_t]
+    if len(shape) == 1:
+        return full[0]
+    return full if len(shape) == 2 else np.moveaxis(full, -1, 1)
+
+
 _nll = Op("NllLossBackward0", _nll_np)
 _nll.derivative(_nll_derivative)
+_nll.raw_derivative(_nll_derivative_raw)
 _nll2d = Op("NllLoss2DBackward0", _nll_np)
 _nll2d.derivative(_nll_derivative)
+_nll2d.raw_derivative(_nll_derivative_raw)
 
 
 def _nll_call(op, input, target, weight, reduction, ignore_index):

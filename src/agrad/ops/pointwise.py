@@ -131,16 +131,44 @@ def _(ctx, grad):
     return grad, grad if alpha == 1 else grad * alpha
 
 
+@_add.raw_derivative
+def _(ctx, g):
+    alpha = ctx.__dict__.get("alpha", 1)
+    return g, g if alpha == 1 else np.multiply(g, alpha)
+
+
 @_sub.derivative
 def _(ctx, grad):
     alpha = ctx.__dict__.get("alpha", 1)
     return grad, -grad if alpha == 1 else grad * -alpha
 
 
+@_sub.raw_derivative
+def _(ctx, g):
+    alpha = ctx.__dict__.get("alpha", 1)
+    return g, np.negative(g) if alpha == 1 else np.multiply(g, -alpha)
+
+
 @binary(np.multiply, "mul", saves=("self", "other"), saves_for={"self": (1,), "other": (0,)})
 def _mul(ctx, grad):
     return (_times(grad, ctx.other) if ctx.needs(0) else None,
             grad * ctx.self if ctx.needs(1) else None)
+
+
+@_mul.raw_derivative
+def _(ctx, g):
+    return (np.multiply(g, _like(ctx.other, g)) if ctx.needs(0) else None,
+            np.multiply(g, _like(ctx.self, g)) if ctx.needs(1) else None)
+
+
+def _like(x, g):
+    """A saved operand as an array formula reads it: a Python number as it is (weak, as in
+    the forward), a tensor's data in the gradient's dtype (the dtype the tensor formula's
+    type promotion gives: the gradient's dtype already absorbs both operands')."""
+    if type(x) is not Tensor and not isinstance(x, Tensor):
+        return x
+    a = x._data
+    return a if a.dtype == g.dtype else a.astype(g.dtype)
 
 
 def _times(grad, other):
@@ -157,6 +185,14 @@ def _div(ctx, grad):
     return ((grad / other if isinstance(other, Tensor) else _div.apply((grad, None), (grad._data, other), _NO_ATTRS))
             if ctx.needs(0) else None,
             -grad * ((ctx.self / other) / other) if ctx.needs(1) else None)
+
+
+@_div.raw_derivative
+def _(ctx, g):
+    other = _like(ctx.other, g)
+    return (np.true_divide(g, other) if ctx.needs(0) else None,
+            np.true_divide(np.multiply(np.negative(g), _like(ctx.self, g)), np.multiply(other, other))
+            if ctx.needs(1) else None)
 
 
 # Tensor-and-Python-number arithmetic inside backward formulas: PyTorch's formulas
@@ -274,6 +310,9 @@ def _(ctx, grad):
     return -grad
 
 
+_neg.raw_derivative(lambda ctx, g: np.negative(g))
+
+
 @export("neg", "negative", method=True)
 def neg(input, *, out=None):
     if input.dtype is dtypes.bool_:
@@ -297,6 +336,14 @@ def _(ctx, grad):
     if e == 0:
         return grad * 0
     return grad * (e * ctx.self.pow(e - 1))  # pow_backward: grad * (exponent * self.pow(exponent - 1))
+
+
+@_pow0.raw_derivative
+def _(ctx, g):
+    e = ctx.exponent
+    if e == 0:
+        return np.multiply(g, 0)
+    return np.multiply(g, np.multiply(np.power(_like(ctx.self, g), e - 1), e))
 
 
 _pow1 = Op("PowBackward1", lambda ctx, a, b: np.power(a, b), inputs=("self", "exponent"),

@@ -46,6 +46,14 @@ def expand_back(grad, shape, axes, keepdim):
     return grad.expand(shape)
 
 
+def _expand_back_array(g, shape, axes, keepdim):
+    """:func:`expand_back` on an array."""
+    if not keepdim and shape:
+        for a in sorted(axes):
+            g = np.expand_dims(g, a)
+    return np.broadcast_to(g, shape)
+
+
 # sum -------------------------------------------------------------------------
 
 def _sum_fwd(ctx, a, axes, keepdim, dtype):
@@ -72,6 +80,10 @@ def _(ctx, grad):
 @_sum1.derivative
 def _(ctx, grad):
     return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim)
+
+
+_sum0.raw_derivative(lambda ctx, g: np.broadcast_to(g, ctx.input_shape))
+_sum1.raw_derivative(lambda ctx, g: _expand_back_array(g, ctx.input_shape, ctx.axes, ctx.keepdim))
 
 
 def _acc_dtype(input, dtype):
@@ -133,6 +145,11 @@ def _(ctx, grad):
 @_mean1.derivative
 def _(ctx, grad):
     return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim) / ctx.n
+
+
+_mean0.raw_derivative(lambda ctx, g: np.true_divide(np.broadcast_to(g, ctx.input_shape), ctx.n))
+_mean1.raw_derivative(
+    lambda ctx, g: np.true_divide(_expand_back_array(g, ctx.input_shape, ctx.axes, ctx.keepdim), ctx.n))
 
 
 @export(method=True)

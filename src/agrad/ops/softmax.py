@@ -42,6 +42,14 @@ def _(ctx, grad):
     return y * (grad - (grad * y).sum(ctx.dim, keepdim=True))
 
 
+@_softmax.raw_derivative
+def _(ctx, g):
+    y = ctx.result._data
+    if y.ndim == 0:
+        return np.multiply(g, 0)
+    return y * (g - np.add.reduce(g * y, axis=ctx.dim, keepdims=True, dtype=g.dtype))
+
+
 def _log_softmax_fwd(ctx, a, dim):
     if a.ndim == 0:
         return np.zeros_like(a)
@@ -58,6 +66,14 @@ def _(ctx, grad):
     if y.ndim == 0:
         return grad * 0
     return grad - y.exp() * grad.sum(ctx.dim, keepdim=True)
+
+
+@_log_softmax.raw_derivative
+def _(ctx, g):
+    y = ctx.result._data
+    if y.ndim == 0:
+        return np.multiply(g, 0)
+    return g - np.exp(y) * np.add.reduce(g, axis=ctx.dim, keepdims=True, dtype=g.dtype)
 
 
 @_log_softmax.forward_derivative

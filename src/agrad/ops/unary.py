@@ -24,8 +24,9 @@ from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, 
 # unary maths
 # ---------------------------------------------------------------------------
 
-def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True, exports=None):
-    """Define a unary op from its numpy forward; the decorated function is its derivative.
+def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True, exports=None, raw=None):
+    """Define a unary op from its numpy forward; the decorated function is its derivative
+    (``raw``: the same formula on arrays, ``raw(grad, saved_array)``).
 
     Registers ``torch.<name>``, ``Tensor.<name>`` and ``Tensor.<name>_``.
     """
@@ -34,6 +35,9 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
         fname = name or derivative.__name__
         op = Op(node_name(fname), lambda ctx, a: np_fn(a), saves=saves, jvp="element_wise")
         op.derivative(derivative)
+        if raw is not None:
+            key = saves[0]
+            op.raw_derivative(lambda ctx, g: raw(g, ctx.__dict__[key]._data))
 
         apply = op.apply
         no_attrs = {}
@@ -55,27 +59,27 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
     return deco
 
 
-@unary(np.exp, saves=("result",))
+@unary(np.exp, saves=("result",), raw=lambda g, y: np.multiply(g, y))
 def exp(ctx, grad):
     return grad * ctx.result
 
 
-@unary(np.log)
+@unary(np.log, raw=lambda g, x: np.true_divide(g, x))
 def log(ctx, grad):
     return grad / ctx.self
 
 
-@unary(np.sin)
+@unary(np.sin, raw=lambda g, x: np.multiply(g, np.cos(x)))
 def sin(ctx, grad):
     return grad * ctx.self.cos()
 
 
-@unary(np.cos)
+@unary(np.cos, raw=lambda g, x: np.multiply(g, np.negative(np.sin(x))))
 def cos(ctx, grad):
     return grad * -ctx.self.sin()
 
 
-@unary(np.tanh, saves=("result",))
+@unary(np.tanh, saves=("result",), raw=lambda g, y: g * (1 - y * y))
 def tanh(ctx, grad):
     return _tanh_backward(grad, ctx.result)
 
@@ -106,7 +110,7 @@ def _sigmoid(a):
     return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
 
 
-@unary(_sigmoid, saves=("result",))
+@unary(_sigmoid, saves=("result",), raw=lambda g, y: g * (y * (1 - y)))
 def sigmoid(ctx, grad):
     return _sigmoid_backward(grad, ctx.result)
 
@@ -116,7 +120,8 @@ _sigmoid_backward = _fused_backward(
     lambda grad, y: _sigmoid_backward(grad, y), lambda grad, go, y: grad * go * (1 - 2 * y))
 
 
-@unary(lambda a: np.maximum(a, 0).astype(a.dtype, copy=False), saves=("result",), float_out=False)
+@unary(lambda a: np.maximum(a, 0).astype(a.dtype, copy=False), saves=("result",), float_out=False,
+       raw=lambda g, y: np.where(y <= 0, 0, g).astype(g.dtype, copy=False))
 def relu(ctx, grad):
     return _threshold_backward(grad, ctx.result, threshold=0)
 
@@ -137,7 +142,7 @@ def abs(ctx, grad):
     return grad * ctx.self.sgn()
 
 
-@unary(np.sqrt, saves=("result",))
+@unary(np.sqrt, saves=("result",), raw=lambda g, y: np.true_divide(g, np.multiply(y, 2)))
 def sqrt(ctx, grad):
     return grad / (2 * ctx.result)
 

@@ -17,6 +17,7 @@ import numpy as np
 from .. import dtypes
 from .._limits import check_numel
 from ..autograd import graph
+from ..autograd.engine import reduce_to
 from ..tensor import Tensor, _wrap_dim
 from ._op import Op, export, method
 
@@ -74,10 +75,15 @@ def _(ctx, grad):
     return grad.reshape(ctx.input_shape)
 
 
+_view_op.raw_derivative(lambda ctx, g: g.reshape(ctx.input_shape))
+
+
 _unsafe_view = Op("UnsafeViewBackward0", lambda ctx, a, shape: a.reshape(shape), jvp="linear")
 _unsafe_view.derivative(lambda ctx, grad: grad.reshape(ctx.input_shape))
 _reshape_alias = Op("ReshapeAliasBackward0", lambda ctx, a, shape: a.reshape(shape), jvp="linear")
 _reshape_alias.derivative(lambda ctx, grad: grad.reshape(ctx.input_shape))
+for _op in (_unsafe_view, _reshape_alias):
+    _op.raw_derivative(lambda ctx, g: g.reshape(ctx.input_shape))
 
 
 # forward AD's unpack_dual: the primal, a view of the dual tensor without its tangent
@@ -164,6 +170,7 @@ def ravel(input):
 
 _t = Op("TBackward0", lambda ctx, a: a.T, jvp="linear")
 _t.derivative(lambda ctx, grad: grad.t())
+_t.raw_derivative(lambda ctx, g: g.T)
 
 
 @export(method=True)
@@ -179,6 +186,7 @@ def _swap(ctx, a, dim0, dim1):
 
 _transpose = Op("TransposeBackward0", _swap, jvp="linear")
 _transpose.derivative(lambda ctx, grad: grad.transpose(ctx.dim0, ctx.dim1))
+_transpose.raw_derivative(lambda ctx, g: _swap(None, g, ctx.dim0, ctx.dim1))
 
 
 @export("transpose", "swapaxes", "swapdims", method=True)
@@ -223,6 +231,7 @@ def transpose_(input, dim0, dim1):
 
 _permute = Op("PermuteBackward0", lambda ctx, a, dims: np.transpose(a, dims), jvp="linear")
 _permute.derivative(lambda ctx, grad: grad.permute(tuple(np.argsort(ctx.dims))))
+_permute.raw_derivative(lambda ctx, g: np.transpose(g, tuple(np.argsort(ctx.dims))))
 
 
 @export(method=True)
@@ -309,6 +318,7 @@ _squeeze2 = Op("SqueezeBackward2", _squeeze_fwd, jvp="linear")
 _squeeze4 = Op("SqueezeBackward4", _squeeze_fwd, jvp="linear")  # squeeze_(dim), as matmul uses it
 for _op in (_squeeze0, _squeeze1, _squeeze2, _squeeze4):
     _op.derivative(_unsqueeze_back)
+    _op.raw_derivative(lambda ctx, g: g.reshape(ctx.input_shape))
 
 
 @export(method=True)
@@ -340,6 +350,9 @@ def _(ctx, grad):
     return grad.squeeze(ctx.dim)
 
 
+_unsqueeze.raw_derivative(lambda ctx, g: np.squeeze(g, axis=ctx.dim))
+
+
 @export(method=True)
 def unsqueeze(input, dim):
     d = _wrap_dim(dim, input.ndim + 1)
@@ -363,6 +376,9 @@ _expand = Op("ExpandBackward0", _expand_fwd, jvp="linear")
 @_expand.derivative
 def _(ctx, grad):
     return grad.sum_to_size(ctx.input_shape)
+
+
+_expand.raw_derivative(lambda ctx, g: reduce_to(g, ctx.input_shape))
 
 
 @method("expand")
