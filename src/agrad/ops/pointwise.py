@@ -191,7 +191,7 @@ def _div(ctx, grad):
 def _(ctx, g):
     other = _like(ctx.other, g)
     return (np.true_divide(g, other) if ctx.needs(0) else None,
-            np.true_divide(np.multiply(np.negative(g), _like(ctx.self, g)), np.multiply(other, other))
+            np.multiply(np.negative(g), np.true_divide(np.true_divide(_like(ctx.self, g), other), other))
             if ctx.needs(1) else None)
 
 
