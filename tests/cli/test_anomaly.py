@@ -103,10 +103,54 @@ def test_nan_born_inside_a_custom_function_backward():
 
 def test_nan_born_inside_a_custom_function_forward():
     code = CUSTOM.replace("[1.0, 2.0]", "[-1.0, 2.0]")
-    a, _ = _anomaly(code)
+    a, obj = _anomaly(code)
     f = a["forward"]
     # the line inside the Function's forward, not the line that called apply
     assert (f["op"], f["line"]) == ("log", 5) and _span_text(code, f) == "x.log()"
+    assert f["inputs"] == [{"name": "self", "shape": [2], "values": [-1.0]}]
+    # the op ran without a graph: the Function's node, made by the apply call, stands for it
+    b = a["backward"]
+    assert (b["node"], b["line"]) == ("MyLogBackward", 13)
+    assert [(p["node"], p["line"]) for p in a["path"]] == [("MyLogBackward", 13)]
+    assert _span_text(code, a["path"][0]) == "MyLog.apply(x)"
+    assert obj["error"]["type"] == "AnomalyDetected" and obj["error"]["line"] == 5
+    r = agrad("eval", "-", "--anomaly", "--no-table", "-q", input=code)
+    assert r.code == 1
+    assert r.stderr.splitlines()[:3] == [
+        "agrad: anomaly: first non-finite value: log at <stdin>:5:16",
+        "    return x.log()",
+        "           ^^^^^^^",
+    ]
+    assert "    path: MyLogBackward (line 13)" in r.stderr.splitlines()
+
+
+def test_path_through_a_custom_function_to_its_forward_nan():
+    # the NaN of the Function's forward reaches w's gradient through MulBackward0
+    code = CUSTOM.replace("[1.0, 2.0]", "[-1.0, 2.0]").replace("(x - 3).sqrt()", "x").replace(
+        "MyLog.apply(x) * 3", "MyLog.apply(x) * w").replace(
+        "x = torch.tensor", "w = torch.tensor(2.0, requires_grad=True)\nx = torch.tensor")
+    a, _ = _anomaly(code)
+    assert (a["forward"]["op"], a["forward"]["line"]) == ("log", 5)
+    assert (a["backward"]["node"], a["backward"]["line"]) == ("MulBackward0", 14)
+    assert [(p["node"], p["line"]) for p in a["path"]] == [("MulBackward0", 14), ("MyLogBackward", 14)]
+
+
+def test_function_given_a_nan_is_not_where_it_was_born():
+    # the NaN is born before apply (log outside any graph); the Function only passes it on
+    code = ("class Twice(torch.autograd.Function):\n"
+            "    @staticmethod\n"
+            "    def forward(ctx, x):\n"
+            "        return x * 2\n"
+            "    @staticmethod\n"
+            "    def backward(ctx, g):\n"
+            "        return g * 2\n"
+            "a = torch.tensor([-1.0]).log()\n"
+            "w = torch.tensor([1.0], requires_grad=True)\n"
+            "y = Twice.apply(w + a)\n"
+            "loss = y.sum()\n")
+    a, _ = _anomaly(code, code_expected=1)
+    assert (a["forward"]["op"], a["forward"]["line"]) == ("log", 8)
+    assert a["path"] == []  # log made no node; Twice did not make the NaN
 
 
 def test_nan_that_enters_through_set():
@@ -118,6 +162,55 @@ def test_nan_that_enters_through_set():
     assert obj["error"]["source"] == "--set x"
     b = a["backward"]
     assert (b["node"], b["line"]) == ("MulBackward0", 2)  # w's gradient sums x
+
+
+@pytest.mark.parametrize("option", ("--set", "--param"))
+def test_nan_gradient_that_enters_through_set(option):
+    # the first node is handed the non-finite gradient: no formula made it
+    code = ("w = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+            "y = torch.exp(w * 3)\n"
+            "y.backward(x)\n")
+    value = "tensor([1.0, float('nan')])" if option == "--set" else "[1.0, float('nan')]"
+    a, obj = _anomaly(code, option, f"x={value}")
+    assert a["forward"] is None  # x only seeds the backward pass
+    assert a["backward"] == {"node": "ExpBackward0", "source": f"{option} x", "line": None,
+                             "column": None, "end_column": None}
+    assert a["path"] == []
+    assert obj["error"]["source"] == f"{option} x" and obj["error"]["line"] is None
+    assert f"entered through {option} x" in obj["error"]["message"]
+    r = agrad("eval", "-", "--anomaly", "--no-table", "-q", option, f"x={value}", input=code)
+    assert r.code == 1
+    assert r.stderr.splitlines() == [  # 80 columns: the head on two lines
+        "agrad: anomaly: every forward value stayed finite",
+        f"agrad: anomaly: non-finite gradient entered through {option} x:",
+        "    first received by ExpBackward0",
+    ]
+    wide = agrad("eval", "-", "--anomaly", "--no-table", "-q", "--columns", "120", option, f"x={value}",
+                 input=code)
+    assert wide.stderr.splitlines()[1] == (
+        f"agrad: anomaly: non-finite gradient entered through {option} x: first received by ExpBackward0")
+
+
+def test_nan_gradient_from_set_through_autograd_grad_then_born_later():
+    # a view of the --set data as grad_outputs; the next NaN made from finite gradients
+    # elsewhere is not the first: the record stays the entry
+    code = ("w = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+            "y = (w * 2).sqrt()\n"
+            "g, = torch.autograd.grad(y, w, grad_outputs=x[0])\n")
+    a, _ = _anomaly(code, "--set", "x=tensor([[float('inf'), 1.0]])")
+    assert a["backward"]["node"] == "SqrtBackward0" and a["backward"]["source"] == "--set x"
+
+
+def test_nan_gradient_from_a_script_tensor_is_blamed_on_its_first_node():
+    # not --set data: the forward record names where the seed was made, the backward one
+    # the first node that had it
+    code = ("w = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+            "y = w * 3\n"
+            "y.backward(torch.tensor([1.0, float('nan')]))\n")
+    a, _ = _anomaly(code)
+    assert (a["forward"]["op"], a["forward"]["line"]) == ("tensor", 3)
+    assert (a["backward"]["node"], a["backward"]["source"], a["backward"]["line"]) == (
+        "MulBackward0", "<stdin>", 2)
 
 
 def test_nan_that_enters_through_param():

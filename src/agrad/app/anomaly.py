@@ -13,11 +13,20 @@ The record (docs/cli.md, "anomaly")::
 
 ``path`` runs from the backward node down ``next_functions`` to the node the
 forward op made (empty when either is missing or one does not reach the other).
+An op inside a custom Function's ``forward`` runs without a graph: the node of that
+``apply`` stands for it.
+
+A gradient can also arrive non-finite without a formula making it:
+``backward(gradient=g)`` or ``autograd.grad(grad_outputs=g)`` with a non-finite
+``g``, or a hook's result.  The backward record is then the first node that
+received it; when ``g`` is (a view of) ``--set x`` / ``--param x`` data, with
+``"source": "--set x"`` and no line, as in the forward record.
 """
 
 from __future__ import annotations
 
 import re
+import weakref
 
 import numpy as np
 
@@ -73,7 +82,12 @@ class AnomalyWatch:
 
     def __init__(self, bindings=None):
         self.forward = None  # (record dict, node made by the op or None)
-        self.backward = None  # (record dict, node)
+        self.backward = None  # (where the non-finite gradient entered or None, node)
+        # the forward record's op made no node: the next node recorded may stand for it
+        self._link_open = False
+        # nodes a backward formula handed a non-finite gradient (weakly: a training loop's
+        # old graphs go)
+        self._fed_bad = weakref.WeakSet()
         self.bindings = {}  # name -> (option, tensor or value) of non-finite --set / --param data
         self.origins = None  # node -> (Source, line, col, end_col); set by the session
         for option, name, value in bindings or ():
@@ -96,29 +110,59 @@ class AnomalyWatch:
         if bad is None:
             return
         self.forward = (self._forward_record(op, tensors, arrays, attrs, bad), bad._grad_fn)
+        self._link_open = bad._grad_fn is None
+
+    def on_record(self, node, inputs, outputs, call) -> None:
+        """A custom Function's node, recorded right after its ``forward`` made the forward
+        record's non-finite value from finite inputs, stands for the op that made it."""
+        if not self._link_open:
+            return
+        self._link_open = False
+        from ..autograd.function import Function
+        cls = call[0] if type(call) is tuple and call else None
+        if not (isinstance(cls, type) and issubclass(cls, Function)):
+            return
+        if any(t is not None and _nonfinite(t._data) for t in inputs):
+            return  # it was given the non-finite value: not where it was born
+        if any(_nonfinite(t._data) for t in outputs):
+            self.forward = (self.forward[0], node)
 
     def on_apply(self, node, grads_out, grads_in) -> None:
         if self.backward is not None:
             return
-        for g in grads_in:
-            if g is not None and _nonfinite(g._data):
-                break
-        else:
+        bad_in = [k for k, g in enumerate(grads_in) if g is not None and _nonfinite(g._data)]
+        if not bad_in:
             return
-        for g in grads_out:
-            if g is not None and _nonfinite(g._data):
-                return  # it was handed a non-finite gradient: not where it was born
-        self.backward = (self._backward_record(node), node)
+        bad_out = [g for g in grads_out if g is not None and _nonfinite(g._data)]
+        if not bad_out:
+            self.backward = (None, node)  # born here
+            return
+        if node not in self._fed_bad:
+            # no formula handed it the non-finite gradient: it came in with the pass's seed
+            # (backward's gradient, grad's grad_outputs) or a hook made it; this node is the
+            # first to have it -- and --set x data is named as such
+            entered = None
+            for g in bad_out:
+                entered = entered or self._binding_of(g, g._data, tensors_only=True)
+            self.backward = (entered, node)
+            return
+        nexts = node.next_functions
+        for k in bad_in:  # it was handed a non-finite gradient: not where it was born
+            nxt = nexts[k][0] if k < len(nexts) else None
+            if nxt is not None:
+                self._fed_bad.add(nxt)
 
     def __enter__(self):
         from ..autograd import engine, graph
         graph.forward_observers.append(self.on_forward)
+        graph.record_hooks.append(self.on_record)
         engine.apply_observers.append(self.on_apply)
         return self
 
     def __exit__(self, *exc):
         from ..autograd import engine, graph
-        for lst, fn in ((graph.forward_observers, self.on_forward), (engine.apply_observers, self.on_apply)):
+        for lst, fn in ((graph.forward_observers, self.on_forward), (graph.record_hooks, self.on_record),
+                        (engine.apply_observers, self.on_apply)):
             try:
                 lst.remove(fn)
             except ValueError:
@@ -158,13 +202,15 @@ class AnomalyWatch:
         return {"source": src, "line": line, "column": col, "end_column": end,
                 "op": op_name(op), "inputs": inputs}
 
-    def _binding_of(self, t, a):
+    def _binding_of(self, t, a, tensors_only=False):
         """``--set x`` when the non-finite input is (a view of) that binding's data."""
         from ..tensor import Tensor
         for name, (option, v) in self.bindings.items():
             if isinstance(v, Tensor):
                 if t is v or np.shares_memory(np.asarray(a), v._data):
                     return f"{option} {name}"
+        if tensors_only:
+            return None
         # a value that is not a tensor (a float, a list): it entered as a number
         for name, (option, v) in self.bindings.items():
             if not isinstance(v, Tensor):
@@ -177,7 +223,10 @@ class AnomalyWatch:
             return None, None, None, None
         return w[0].name, w[1], w[2], w[3]
 
-    def _backward_record(self, node) -> dict:
+    def _backward_record(self, node, entered=None) -> dict:
+        if entered is not None:
+            return {"node": node.name(), "source": entered, "line": None, "column": None,
+                    "end_column": None}
         src, line, col, end = self._where(node)
         return {"node": node.name(), "source": src, "line": line, "column": col, "end_column": end}
 
@@ -220,7 +269,7 @@ class AnomalyWatch:
         # the backward record's position is looked up at the end: the origins are complete then
         back = None
         if self.backward is not None:
-            back = self._backward_record(self.backward[1])
+            back = self._backward_record(self.backward[1], self.backward[0])
         return {"forward": self.forward[0] if self.forward is not None else None,
                 "backward": back, "path": self.path()}
 
@@ -294,6 +343,11 @@ def _fmt_values(values) -> str:
     return ", ".join(f"{v:g}" if isinstance(v, float) else str(v) for v in values)
 
 
+def _entered(rec) -> bool:
+    """A record of data that came in through ``--set x`` / ``--param x``."""
+    return rec["line"] is None and bool(rec["source"]) and rec["source"].startswith("--")
+
+
 def report_lines(record: dict, sources, width: int) -> list:
     """The ``--anomaly`` report for standard error, each line at most ``width`` long."""
     fwd, back, path = record["forward"], record["backward"], record["path"]
@@ -302,9 +356,9 @@ def report_lines(record: dict, sources, width: int) -> list:
         return [_cut("agrad: anomaly: none (every forward value and backward gradient stayed finite)",
                      width)]
     if fwd is not None:
-        if fwd["line"] is None and fwd["source"] and fwd["source"].startswith("--"):
-            lines.append(f"agrad: anomaly: non-finite data entered through {fwd['source']} "
-                         f"(first used by {fwd['op']})")
+        if _entered(fwd):
+            lines += _head(f"non-finite data entered through {fwd['source']}",
+                           f"first used by {fwd['op']}", width)
         else:
             lines += _head("first non-finite value", f"{fwd['op']} at {_at(fwd)}", width)
             lines += _source_lines(sources, fwd, width)
@@ -314,8 +368,12 @@ def report_lines(record: dict, sources, width: int) -> list:
     else:
         lines.append("agrad: anomaly: every forward value stayed finite")
     if back is not None:
-        lines += _head("first non-finite gradient", f"{back['node']} at {_at(back)}", width)
-        lines += _source_lines(sources, back, width)
+        if _entered(back):
+            lines += _head(f"non-finite gradient entered through {back['source']}",
+                           f"first received by {back['node']}", width)
+        else:
+            lines += _head("first non-finite gradient", f"{back['node']} at {_at(back)}", width)
+            lines += _source_lines(sources, back, width)
         steps = [p["node"] + (f" (line {p['line']})" if p["line"] is not None else "") for p in path]
         one = "    path: " + " -> ".join(steps)
         if len(steps) > 1 and len(one) > width:
@@ -332,7 +390,11 @@ def anomaly_error(record: dict) -> dict:
     """The JSON ``error`` of a run whose script succeeded but made a non-finite value."""
     fwd, back = record["forward"], record["backward"]
     first = fwd if fwd is not None else back
-    what = (f"a non-finite value was made by {fwd['op']}" if fwd is not None
-            else f"a non-finite gradient was made by {back['node']}")
+    if fwd is not None:
+        what = (f"non-finite data entered through {fwd['source']} (first used by {fwd['op']})"
+                if _entered(fwd) else f"a non-finite value was made by {fwd['op']}")
+    else:
+        what = (f"a non-finite gradient entered through {back['source']} (first received by "
+                f"{back['node']})" if _entered(back) else f"a non-finite gradient was made by {back['node']}")
     return {"type": "AnomalyDetected", "message": what + " (see \"anomaly\")",
             "source": first["source"], "line": first["line"], "column": first.get("column")}
