@@ -182,7 +182,8 @@ def _backend(kw):
     from .app.contained import DEFAULT_MAX_MEMORY
     max_memory = kw.get("max_memory")
     cfg = backend.Config(kw["backend"], kw["chunks"], kw["scheduler"], kw["trusted"],
-                         DEFAULT_MAX_MEMORY if max_memory is None else max_memory, kw["quiet"])
+                         DEFAULT_MAX_MEMORY if max_memory is None else max_memory,
+                         kw["quiet"] or kw.get("fmt") == "json")  # quiet: no progress either
     try:
         backend.check_options(cfg)
     except backend.BackendError as exc:

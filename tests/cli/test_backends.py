@@ -234,18 +234,166 @@ def test_without_dask_the_message_says_how_to_install(monkeypatch):
         backend.check_options(backend.Config("dask"))
 
 
-def test_local_cluster_gives_the_same_results(data):
+@pytest.fixture(scope="module")
+def cluster():
+    """A 2-process LocalCluster, started once for this file's cluster tests and stopped."""
     distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
     import dask
-    ref = _run(data, LOGISTIC)
     # fork: the workers start in a few seconds (spawn imports everything again)
     with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}), \
             distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, worker_dashboard_address=None) as cluster:
-        lazy = _run(data, LOGISTIC, "--backend", "dask", "--trusted", "--scheduler",
-                    cluster.scheduler_address)
+                                  dashboard_address=None, worker_dashboard_address=None) as c:
+        yield c.scheduler_address
+
+
+def test_local_cluster_gives_the_same_results(data, cluster):
+    ref = _run(data, LOGISTIC)
+    lazy = _run(data, LOGISTIC, "--backend", "dask", "--trusted", "--scheduler", cluster)
     assert abs(_value(lazy["loss"]) - _value(ref["loss"])) <= 1e-10
     _same_grads(lazy, ref)
+
+
+def _lazy_loss(data, cfg):
+    """Activate ``cfg``; the linear loss over the lazy files and the lazy arrays a backward
+    pass computes (w's gradient, the loss), without computing them."""
+    import agrad as torch
+    backend.activate(cfg)
+    torch.set_default_dtype(torch.float64)
+    X = file_tensor("--set", f"@{data / 'X.npy'}")
+    y = file_tensor("--set", f"@{data / 'y.npy'}")
+    w = torch.tensor([0.1] * 7, requires_grad=True)
+    loss = ((X @ w - y) ** 2).mean()
+    got = []
+    compute = _arrays._computer["fn"]
+    _arrays._computer["fn"] = lambda arrays: got.extend(arrays) or compute(arrays)
+    loss.backward()
+    return got, compute
+
+
+def test_cluster_graph_has_one_task_per_chunk(data):
+    """fuse_chunks: a chunk's read, forward and backward tasks run as one task, with the
+    values of the plain graph (run here by the threaded scheduler)."""
+    import dask
+    from dask._task_spec import convert_legacy_graph
+    from dask.core import flatten
+    from dask.threaded import get
+    import agrad as torch
+    try:
+        arrays, _ = _lazy_loss(data, backend.Config("dask", 500))
+    finally:
+        backend.deactivate()
+        torch.set_default_dtype(torch.float32)
+    arrays = dask.optimize(*arrays)
+    graph = {}
+    for a in arrays:
+        graph.update(a.__dask_graph__())
+    graph = convert_legacy_graph(graph)
+    keys = [a.__dask_keys__() for a in arrays]
+    fused = backend.fuse_chunks(graph, set(flatten(keys)))
+    chunks = [k for k in fused if isinstance(k, tuple) and k[0].startswith("agrad-chunk-")]
+    assert len(chunks) == 7  # 3001 rows in chunks of 500
+    assert len(fused) < len(graph) // 3
+    for plain, one in zip(get(graph, keys), get(fused, keys)):
+        np.testing.assert_array_equal(np.concatenate([np.ravel(v) for v in flatten([one])]),
+                                      np.concatenate([np.ravel(v) for v in flatten([plain])]))
+
+
+@pytest.mark.parametrize("where", ["threads", "cluster"])
+def test_progress_records(data, where, request, monkeypatch):
+    """The records the parent draws as its (rich) bar: counts up to the total, then the end."""
+    scheduler = "threads" if where == "threads" else request.getfixturevalue("cluster")
+    sent = []
+    monkeypatch.setattr(backend, "_progress_sender", lambda: sent.append)
+    monkeypatch.setattr(backend, "PROGRESS_AFTER", 0.0)
+    monkeypatch.setattr(backend, "PROGRESS_EVERY", 0.0)
+    import agrad as torch
+    try:
+        arrays, compute = _lazy_loss(data, backend.Config("dask", 500, scheduler, trusted=True))
+        values = compute(arrays)  # a second time, by the backend's own compute
+    finally:
+        backend.deactivate()
+        torch.set_default_dtype(torch.float32)
+    ref = _run(data, LINEAR)
+    assert abs(float(values[1]) - _value(ref["loss"])) <= 1e-10
+    np.testing.assert_allclose(values[0], np.array(ref["w"]["grad"]), rtol=0, atol=1e-10)
+    bars = [r for r in sent if not r.get("end")]
+    assert bars and sent[-1] == {"end": True} and len(sent) - len(bars) == 2  # two computes
+    assert all(r["text"] == "dask: computing" and 0 <= r["count"] <= r["total"] for r in bars)
+    assert bars[-1]["count"] == bars[-1]["total"] and bars[-1]["fraction"] == 1.0
+
+
+PATCHED = ("import sys; import agrad.app.backend as b; b.PROGRESS_AFTER = 0.0; "
+           "from agrad.cli import main; sys.argv[0] = 'agrad'; main()")
+
+
+def _env():
+    import os
+    from pathlib import Path
+    return dict(os.environ, COLUMNS="100", PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+
+
+def _on_a_terminal(args):
+    """agrad (progress shown at once) with standard error on a pseudo-terminal."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    master, slave = pty.openpty()
+    env = _env()
+    p = subprocess.Popen([sys.executable, "-c", PATCHED, *args], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=slave, env=env)
+    os.close(slave)
+    err = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            err += chunk
+        elif p.poll() is not None:
+            break
+    os.close(master)
+    return p.stdout.read(), err, p.wait(60)
+
+
+@pytest.mark.parametrize("where", ["threads", "cluster"])
+def test_progress_on_a_terminal_only(data, where, request):
+    extra = ["--chunks", "500"]
+    if where == "cluster":
+        extra += ["--trusted", "--scheduler", request.getfixturevalue("cluster")]
+    args = ["eval", "-e", LINEAR, "--dtype", "float64", "--no-table", "--backend", "dask",
+            "--set", f"X=@{data / 'X.npy'}", "--set", f"y=@{data / 'y.npy'}",
+            "--param", "w=[0.1]*7", *extra]
+    out, err, code = _on_a_terminal(args)
+    assert code == 0, err
+    assert b"dask: computing" in err and "━".encode() in err
+    assert err.rindex(b"\r\x1b[K") > err.rindex(b"dask: computing")  # and taken away
+    if where == "threads":  # -q, JSON and pipes: one check (backend._progress_sender)
+        out, err, code = _on_a_terminal(args + ["-q"])
+        assert code == 0 and b"computing" not in err, err
+
+
+def test_no_progress_for_json_or_quiet():
+    from agrad.cli import _backend
+    kw = {"backend": "dask", "chunks": "auto", "scheduler": "threads", "trusted": False}
+    assert not _backend(dict(kw, quiet=False, fmt="auto")).quiet
+    assert _backend(dict(kw, quiet=False, fmt="json")).quiet
+    assert _backend(dict(kw, quiet=True, fmt="text")).quiet
+    backend.activate(backend.Config("dask", quiet=True))
+    try:
+        assert backend._progress_sender() is None
+    finally:
+        backend.deactivate()
+    backend.activate(backend.Config("dask"))
+    try:  # not in a contained run with standard error on a terminal
+        assert backend._progress_sender() is None
+    finally:
+        backend.deactivate()
 
 
 def _gpu_reason():

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import time
 
 import numpy as np
@@ -191,49 +190,224 @@ def _connect(address):
 
 
 def _compute(arrays):
-    """The values of lazy arrays, in one ``dask.compute`` (progress on stderr on a terminal)."""
+    """The values of lazy arrays, in one ``dask.compute`` (progress on a terminal's stderr)."""
     import dask
+    client = _active["client"]
+    if client is not None:
+        return _compute_on_cluster(client, arrays)
+    send = _progress_sender()
+    if send is None:
+        return dask.compute(*arrays)
+    with _Progress(send):
+        return dask.compute(*arrays)
+
+
+#: Seconds a computation runs before its progress shows, and between two records.
+PROGRESS_AFTER = 1.0
+PROGRESS_EVERY = 0.1
+
+
+def _progress_sender():
+    """Where progress records go (the parent draws them as the loops' bar, with rich),
+    or None: ``-q``, JSON, standard error not a terminal, not a contained run."""
     cfg = _active["cfg"]
-    if _active["client"] is not None or cfg is None or cfg.quiet or not _stderr_tty():
-        return dask.compute(*arrays)
-    with _Progress():
-        return dask.compute(*arrays)
+    if cfg is None or cfg.quiet:
+        return None
+    from .contained import progress_sender
+    return progress_sender()
 
 
-def _stderr_tty() -> bool:
-    from .contained import terminal
-    return terminal().stderr_tty
+def _record(done, total, elapsed):
+    return {"text": "dask: computing", "count": done, "total": total,
+            "fraction": min(done / total, 1.0) if total else None, "elapsed": elapsed}
 
 
-def _Progress():  # noqa: N802 - a class made on first use (dask is imported lazily)
+def _Progress(send):  # noqa: N802 - a class made on first use (dask is imported lazily)
     from dask.callbacks import Callback
 
     class Progress(Callback):
-        """``agrad: computing 37% (120/324 chunks' tasks)`` on stderr, after a second."""
+        """Tasks done of the threaded scheduler's graph, sent after PROGRESS_AFTER seconds."""
 
         def _start_state(self, dsk, state):
-            self._t0 = self._last = time.monotonic()
-            self._total = max(1, sum(len(state[k]) for k in ("ready", "waiting", "running")))
+            self._t0, self._last = time.monotonic(), float("-inf")
+            self._total = sum(len(state[k]) for k in ("ready", "waiting", "running"))
             self._done = 0
             self._shown = False
 
         def _posttask(self, key, result, dsk, state, worker_id):
             self._done += 1
             now = time.monotonic()
-            if now - self._t0 > 1.0 and now - self._last > 0.25:
+            if now - self._t0 >= PROGRESS_AFTER and now - self._last >= PROGRESS_EVERY:
                 self._last = now
                 self._shown = True
-                pct = 100 * self._done // self._total
-                sys.stderr.write(f"\ragrad: computing {pct:3d}% ({self._done}/{self._total} tasks)")
-                sys.stderr.flush()
+                send(_record(self._done, self._total, now - self._t0))
 
         def _finish(self, dsk, state, errored):
             if self._shown:
-                sys.stderr.write(f"\ragrad: computed {self._total} tasks in "
-                                 f"{time.monotonic() - self._t0:.1f} s{' ' * 12}\n")
-                sys.stderr.flush()
+                send({"end": True})
 
     return Progress()
+
+
+# ------------------------------------------------------------------ a dask.distributed cluster
+
+def _compute_on_cluster(client, arrays):
+    """``dask.compute`` on a cluster, with the work of each chunk of @file data in one task
+    (:func:`fuse_chunks`), and progress from the scheduler."""
+    import dask
+    from dask.core import flatten
+    try:
+        from dask._task_spec import convert_legacy_graph
+    except ImportError:  # a dask without task objects (before 2025): its own graph
+        return client.compute(list(arrays), sync=True)
+    arrays = dask.optimize(*arrays)
+    graph = {}
+    for a in arrays:
+        graph.update(a.__dask_graph__())
+    keys = [a.__dask_keys__() for a in arrays]
+    graph = fuse_chunks(convert_legacy_graph(graph), set(flatten(keys)))
+    futures = client.get(graph, keys, sync=False)
+    send = _progress_sender()
+    if send is not None:
+        _ClusterProgress(list(flatten(futures)), client, send)  # returns when they are done
+    results = client.gather(futures)
+    return [finish(r, *extra) for r, (finish, extra)
+            in zip(results, (a.__dask_postcompute__() for a in arrays))]
+
+
+def _is_read(key, node, task_type) -> bool:
+    """A task reading one chunk of @file data (:func:`lazy_npy` names them ``agrad-...``)."""
+    return (isinstance(key, tuple) and str(key[0]).startswith("agrad-")
+            and isinstance(node, task_type))
+
+
+def fuse_chunks(graph, outputs):
+    """``graph`` (key -> dask task) with the tasks that depend on one chunk of @file data
+    fused into one task per chunk.
+
+    Dask cannot fuse a chunk's read into its consumers when there are several (``X``'s
+    chunk feeds ``X @ w`` and, in the backward pass, ``X.T @ g``): on a cluster every one
+    of the ~12 tasks of a chunk then costs the scheduler and the workers a round trip, and
+    intermediate pieces move between workers.  Here a task belongs to a chunk when the
+    file chunks it depends on are that one chunk (of data with several chunks); a task
+    depending on no chunk joins a chunk when everything depending on it is in that chunk
+    (``y``'s piece, the seed gradient's piece).  Each chunk's tasks run as one task (in
+    dask's order, each value dropped after its last use); what the rest of the graph or
+    the caller needs from it is picked out of the chunk's values by ``getitem`` inside
+    the task that uses it.  A chunk's tasks never depend on a task that depends on them,
+    so the fused graph computes the same values.
+    """
+    import operator
+    from collections import Counter
+
+    from dask._task_spec import Task, TaskRef
+    from dask.base import tokenize
+
+    deps = {k: [d for d in node.dependencies if d in graph] for k, node in graph.items()}
+    users = {k: [] for k in graph}
+    for k, ds in deps.items():
+        for d in ds:
+            users[d].append(k)
+    order = _toposort(deps, users)
+    reads = {k for k in graph if _is_read(k, graph[k], Task)}
+    per_array = Counter(k[0] for k in reads)
+    many = object()
+    colour = {}
+    for k in order:
+        if k in reads and per_array[k[0]] > 1:
+            colour[k] = k
+            continue
+        cs = {colour[d] for d in deps[k]} - {None}
+        colour[k] = None if not cs else (cs.pop() if len(cs) == 1 else many)
+    for k in reversed(order):  # fold what feeds one chunk only (its users first)
+        if colour[k] is None and k not in outputs and users[k]:
+            cs = {colour[u] for u in users[k]}
+            if len(cs) == 1 and None not in cs and many not in cs:
+                colour[k] = cs.pop()
+    groups = {}
+    for k in order:
+        if colour[k] is not None and colour[k] is not many:
+            groups.setdefault(colour[k], []).append(k)
+    fused, picks = dict(graph), {}
+    for chunk, members in groups.items():
+        if len(members) == 1:
+            continue
+        inside = set(members)
+        ext = tuple(sorted({d for m in members for d in deps[m] if d not in inside}, key=str))
+        out = [m for m in members if m in outputs or any(u not in inside for u in users[m])]
+        for m in members:
+            del fused[m]
+        sub = {m: graph[m] for m in members}
+        producer = any(graph[m].data_producer for m in members)
+        if len(out) == 1:
+            fused[out[0]] = Task(out[0], _run_chunk, sub, tuple(out), ext,
+                                 *(TaskRef(d) for d in ext), _data_producer=producer)
+            continue
+        # named after what it computes: a key the scheduler still holds is the same task
+        key = (f"agrad-chunk-{tokenize(chunk, out)}",) + tuple(chunk[1:])
+        fused[key] = Task(key, _run_chunk, sub, tuple(out), ext, *(TaskRef(d) for d in ext),
+                          _data_producer=producer)
+        for i, m in enumerate(out):
+            pick = Task(None, operator.getitem, TaskRef(key), i)
+            if m in outputs:  # the caller asks for it by its key
+                fused[m] = Task(m, operator.getitem, TaskRef(key), i)
+            else:  # its users pick it out of the chunk's values themselves
+                picks[m] = pick
+    if picks:  # no task per value picked out of a chunk: it runs inside the task using it
+        for k, node in fused.items():
+            if not node.dependencies.isdisjoint(picks):
+                fused[k] = node.substitute({d: picks[d] for d in node.dependencies if d in picks})
+    return fused
+
+
+def _toposort(deps, users):
+    left = {k: len(ds) for k, ds in deps.items()}
+    ready = [k for k, n in left.items() if n == 0]
+    order = []
+    while ready:
+        k = ready.pop()
+        order.append(k)
+        for u in users[k]:
+            left[u] -= 1
+            if left[u] == 0:
+                ready.append(u)
+    if len(order) != len(deps):
+        raise ValueError("the dask graph has a cycle")
+    return order
+
+
+def _run_chunk(sub, out, inkeys, *values):
+    """One fused chunk (on a worker): its tasks, given the values they need from outside."""
+    from dask._task_spec import DataNode, execute_graph
+    graph = dict(sub)
+    for k, v in zip(inkeys, values):
+        graph[k] = DataNode(None, v)
+    cache = execute_graph(graph, keys=out)
+    return cache[out[0]] if len(out) == 1 else tuple(cache[k] for k in out)
+
+
+def _ClusterProgress(futures, client, send):  # noqa: N802 - distributed is imported lazily
+    """The scheduler's count of the tasks behind ``futures``, sent as the threaded scheduler's
+    progress is; returns when they are done (or one failed)."""
+    from distributed.diagnostics.progressbar import TextProgressBar
+
+    class ClusterProgress(TextProgressBar):
+        _shown = False
+        _last = float("-inf")
+
+        def _draw_bar(self, remaining, all, **kwargs):  # noqa: A002 - distributed's name
+            now = self.elapsed
+            if now >= PROGRESS_AFTER and now - self._last >= PROGRESS_EVERY:
+                self._last = now
+                self._shown = True
+                send(_record(all - remaining, all, now))
+
+        def _draw_stop(self, **kwargs):
+            if self._shown:
+                send({"end": True})
+
+    return ClusterProgress(futures, scheduler=client.scheduler.address, interval="100ms",
+                           loop=client.loop)
 
 
 # ------------------------------------------------------------------ @file data
