@@ -252,3 +252,17 @@ CASES += [
          ["torch.autograd.grad(torch.atan2(a, b).sum(), [a, b])",
           "torch.autograd.grad(torch.atan2(a, b).sum(), [a, b], create_graph=True)"]),
 ]
+
+CASES += [
+    case("softmax-backward-data-nodes",
+         [GRAPH, "x = torch.tensor([[0.3, 1.0], [-0.5, 2.0], [0.25, 0.1]], requires_grad=True)",
+          "v = torch.tensor([[1.0, 2.0], [0.5, -1.0], [0.2, 0.3]], requires_grad=True)",
+          "s = torch.tensor(0.7, requires_grad=True)"]
+         + [f"g{i}, = torch.autograd.grad(({e} * v).sum(), [x], create_graph=True)\n"
+            f"h{i} = torch.autograd.grad((g{i} * v).sum(), [x, v], create_graph=True)" for i, e in enumerate([
+                "torch.softmax(x, 1)", "torch.log_softmax(x, 1)", "torch.softmax(x, 0).log()", "F.softmin(x, 0)"])]
+         + ["g4, = torch.autograd.grad(torch.softmax(s, 0) * 3, [s], create_graph=True)"],
+         [f"graph({t}{i}.grad_fn)" for i in range(4) for t in ("g", "h")[:1]]
+         + [f"[graph(t.grad_fn) for t in h{i}]" for i in range(4)]
+         + ["g0", "h0", "g1", "h1", "g4", "graph(g4.grad_fn)"]),
+]

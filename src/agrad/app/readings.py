@@ -134,6 +134,29 @@ def _softmax(name):
         1.0 if name == "softmax" else 0.0, s)
 
 
+def _kept(shape, dim):
+    kept = list(shape)
+    kept[dim] = 1
+    return tuple(kept)
+
+
+def _softmax_bw(a, info, shape):  # SoftmaxBackwardDataBackward0(grad_output, output)
+    g, y = a
+    if not shape:
+        return sx.mul(y, sx.sub(g, sx.mul(g, y)))
+    d = _attr(info, "dim")
+    return sx.mul(y, sx.sub(g, sx.reduce_sum(sx.mul(g, y), (d,), True, _kept(shape, d))))
+
+
+def _log_softmax_bw(a, info, shape):  # LogSoftmaxBackwardDataBackward0(grad_output, output)
+    g, y = a
+    e = sx.call("exp", (y,), shape, pointwise=True)
+    if not shape:
+        return sx.sub(g, sx.mul(e, g))
+    d = _attr(info, "dim")
+    return sx.sub(g, sx.mul(e, sx.reduce_sum(g, (d,), True, _kept(shape, d))))
+
+
 def _logsumexp(a, info, shape):
     axes = tuple(_attr(info, "axes"))
     keep = bool(_attr(info, "keepdim"))
@@ -363,6 +386,7 @@ RULES = {
     "CatBackward0": lambda a, i, s: sx.joined("cat", a, _attr(i, "dim"), s),
     "StackBackward0": lambda a, i, s: sx.joined("stack", a, _attr(i, "dim"), s),
     "SoftmaxBackward0": _softmax("softmax"), "LogSoftmaxBackward0": _softmax("log_softmax"),
+    "SoftmaxBackwardDataBackward0": _softmax_bw, "LogSoftmaxBackwardDataBackward0": _log_softmax_bw,
     "LogsumexpBackward0": _logsumexp,
     "XlogyBackward0": _xlogy, "HypotBackward0": _binary("hypot"),
     "ClampBackward1": _clamp1, "ClampBackward0": lambda a, i, s: sx.call("clamp", tuple(a), s, pointwise=True),

@@ -34,12 +34,33 @@ def _softmax_fwd(ctx, a, dim):
 _softmax = Op("SoftmaxBackward0", _softmax_fwd, saves=("result",), jvp="symmetric")  # J = diag(y) - y y^T
 
 
+def _softmax_backward_fwd(ctx, g, y, dim):
+    """_softmax_backward_data: y * (g - sum(g * y)) along ``dim``."""
+    with np.errstate(all="ignore"):
+        if y.ndim == 0:
+            return y * (g - g * y)
+        return y * (g - np.sum(g * y, axis=dim, keepdims=True))
+
+
+# PyTorch's _softmax_backward_data as an op of its own: a gradient taken with
+# create_graph=True shows its node, with edges (grad_output, output)
+_softmax_backward = Op("SoftmaxBackwardDataBackward0", _softmax_backward_fwd, inputs=("grad_output", "output"),
+                       internal=True, saves=("grad_output", "output"), saves_for={"grad_output": (1,)})
+
+
+@_softmax_backward.derivative
+def _(ctx, grad):
+    y, d = ctx.output, ctx.dim
+    g_out = _softmax_backward(grad, y, dim=d) if ctx.needs(0) else None
+    if not ctx.needs(1):
+        return g_out, None
+    g = ctx.grad_output  # softmax_double_backward
+    return g_out, g * grad - (y * g).sum(d, keepdim=True) * grad - g * (y * grad).sum(d, keepdim=True)
+
+
 @_softmax.derivative
 def _(ctx, grad):
-    y = ctx.result
-    if y.ndim == 0:
-        return grad * 0
-    return y * (grad - (grad * y).sum(ctx.dim, keepdim=True))
+    return _softmax_backward(grad, ctx.result, dim=ctx.dim)
 
 
 @_softmax.raw_derivative
@@ -60,12 +81,31 @@ def _log_softmax_fwd(ctx, a, dim):
 _log_softmax = Op("LogSoftmaxBackward0", _log_softmax_fwd, saves=("result",))
 
 
+def _log_softmax_backward_fwd(ctx, g, y, dim):
+    """_log_softmax_backward_data: g - exp(y) * sum(g) along ``dim``."""
+    with np.errstate(all="ignore"):
+        if y.ndim == 0:
+            return g - np.exp(y) * g
+        return g - np.exp(y) * np.sum(g, axis=dim, keepdims=True)
+
+
+_log_softmax_backward = Op("LogSoftmaxBackwardDataBackward0", _log_softmax_backward_fwd,
+                           inputs=("grad_output", "output"), internal=True, saves=("grad_output", "output"),
+                           saves_for={"grad_output": (1,)})
+
+
+@_log_softmax_backward.derivative
+def _(ctx, grad):
+    y, d = ctx.output, ctx.dim
+    g_out = grad - (grad * y.exp()).sum(d, keepdim=True) if ctx.needs(0) else None
+    if not ctx.needs(1):
+        return g_out, None
+    return g_out, -ctx.grad_output.sum(d, keepdim=True) * y.exp() * grad
+
+
 @_log_softmax.derivative
 def _(ctx, grad):
-    y = ctx.result
-    if y.ndim == 0:
-        return grad * 0
-    return grad - y.exp() * grad.sum(ctx.dim, keepdim=True)
+    return _log_softmax_backward(grad, ctx.result, dim=ctx.dim)
 
 
 @_log_softmax.raw_derivative
