@@ -51,6 +51,8 @@ def _memory_size(ctx, param, value):
 
 
 def _chunks(ctx, param, value):
+    if value == "auto":  # the default: app.backend is not needed for a numpy run
+        return value
     from .app.backend import parse_chunks
     try:
         return parse_chunks(value)

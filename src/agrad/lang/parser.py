@@ -140,6 +140,25 @@ def _make_indenter():
 
 # --------------------------------------------------------------- the parser
 
+def _import_lark() -> None:
+    """Import lark without the third-party ``regex`` module.
+
+    lark imports ``regex`` whenever it is installed (about a third of lark's
+    import time) but uses it only for grammars built with ``regex=True`` or
+    Unicode categories, which agrad's is not; ``re`` does the rest.  The block
+    is lifted as soon as lark is in, so anything else may still import it."""
+    if "lark" in sys.modules:
+        return
+    blocked = "regex" not in sys.modules
+    if blocked:
+        sys.modules["regex"] = None  # makes ``import regex`` raise ImportError
+    try:
+        import lark  # noqa: F401
+    finally:
+        if blocked and sys.modules.get("regex", 0) is None:
+            del sys.modules["regex"]
+
+
 def _cache_dir() -> Path | None:
     env = os.environ.get("AGRAD_CACHE_DIR")
     if env is not None:
@@ -226,6 +245,7 @@ def get_parser():
     """The process-wide Lark parser (built or loaded on first use)."""
     global _parser
     if _parser is None:
+        _import_lark()
         with _parser_lock:
             if _parser is None:
                 text = grammar_path().read_text(encoding="utf-8")
@@ -432,45 +452,46 @@ class _FastLALR:
     child filtering, inlining, placeholders) with the same ``meta``
     positions; errors are lark's ``UnexpectedToken`` with the exact set of
     acceptable terminals.
+
+    The tables are lark's, coded as integers (:func:`_encode_tables`): per
+    state a dict from a symbol to a shift or goto target (``>= 0``) or a
+    reduction by rule ``~code``; rules are indexes into lists of their
+    sizes, origins and callbacks (no hashing of ``Rule`` objects while
+    parsing, and a cache that unpickles in a few milliseconds).
     """
 
-    def __init__(self, parse_table, rules, lexer_conf, maybe_placeholders):
+    def __init__(self, tables, rules, lexer_conf, maybe_placeholders):
         from lark import Tree
-        from lark.grammar import NonTerminal
         from lark.lexer import BasicLexer
         from lark.parse_tree_builder import ParseTreeBuilder
 
-        self.states = parse_table.states
-        self.start_states = parse_table.start_states
-        self.end_states = parse_table.end_states
+        (self.states, self.start_states, self.end_states, self.sizes, self.origins,
+         self.unit) = tables
         builder = ParseTreeBuilder(rules, Tree, False, False, maybe_placeholders)
-        self.callbacks = builder.create_callback(None)
-        self.unit = set()
-        self.rule_info = {}
-        for rule in rules:
-            exp = rule.expansion
-            if (rule.options.expand1 and not rule.alias and len(exp) == 1
-                    and isinstance(exp[0], NonTerminal) and not exp[0].name.startswith("_")):
-                self.unit.add(rule)
-            self.rule_info[rule] = (len(exp), rule.origin.name)
+        callbacks = builder.create_callback(None)
+        self.callbacks = [callbacks[rule] for rule in rules]
         self.Tree = Tree
         self.postlex = _make_indenter()()
         self.lexer = BasicLexer(lexer_conf)
 
     @classmethod
     def from_lark(cls, lark_obj):
-        return cls(lark_obj.parser.parser.parser.parse_table, lark_obj.rules, lark_obj.lexer_conf,
-                   lark_obj.options.maybe_placeholders)
-
-    def parts(self, lark_obj):
-        """What the fast cache stores: plain data that pickle loads in a few ms
-        (lark's own cache rebuilds its tables element by element: ~30 ms)."""
+        """The driver and what the fast cache stores of it: plain data that pickle
+        loads in a few ms (lark's own cache rebuilds its tables element by element)."""
         import copy
         conf = copy.copy(lark_obj.lexer_conf)
-        conf.re_module = None  # a module does not pickle; set again on load
         conf.postlex = None
-        return (lark_obj.parser.parser.parser.parse_table, lark_obj.rules, conf,
-                lark_obj.options.maybe_placeholders)
+        conf.skip_validation = True  # lark checked every terminal when it built the grammar
+        rules = list(lark_obj.rules)
+        tables = _encode_tables(lark_obj.parser.parser.parser.parse_table, rules)
+        recorder = _PrecompiledRe()
+        conf.re_module = recorder
+        fast = cls(tables, rules, conf, lark_obj.options.maybe_placeholders)
+        fast.lexer.scanner  # compiles the lexer's patterns (recorded for the cache)
+        stored = copy.copy(conf)
+        stored.re_module = None  # a module does not pickle; set again on load
+        return fast, (tables, rules, stored, lark_obj.options.maybe_placeholders,
+                      recorder.recorded())
 
     def lex(self, text):
         from lark.lexer import LexerThread
@@ -479,7 +500,6 @@ class _FastLALR:
 
     def expected(self, state_stack, end_state):
         """Terminals that would be shifted (after reductions) from this stack."""
-        from lark.parsers.lalr_analysis import Shift
         out = set()
         states = self.states
         for term in states[state_stack[-1]]:
@@ -490,17 +510,16 @@ class _FastLALR:
                 act = states[stack[-1]].get(term)
                 if act is None:
                     break
-                action, arg = act
-                if action is Shift:
+                if act >= 0:
                     out.add(term)
                     break
-                size, origin = self.rule_info[arg]
+                size = self.sizes[~act]
                 if size:
                     del stack[-size:]
-                nxt = states[stack[-1]].get(origin)
+                nxt = states[stack[-1]].get(self.origins[~act])
                 if nxt is None:
                     break
-                stack.append(nxt[1])
+                stack.append(nxt)
                 if term == "$END" and stack[-1] == end_state:
                     out.add(term)
                     break
@@ -509,12 +528,12 @@ class _FastLALR:
     def parse(self, text, start):
         from lark.exceptions import UnexpectedToken
         from lark.lexer import Token
-        from lark.parsers.lalr_analysis import Shift
 
         states = self.states
         callbacks = self.callbacks
+        sizes = self.sizes
+        origins = self.origins
         unit = self.unit
-        info = self.rule_info
         Tree = self.Tree
         end_state = self.end_states[start]
         state_stack = [self.start_states[start]]
@@ -525,22 +544,20 @@ class _FastLALR:
         def feed(token, is_end=False):
             ttype = token.type
             while True:
-                state = state_stack[-1]
-                act = states[state].get(ttype)
+                act = states[state_stack[-1]].get(ttype)
                 if act is None:
                     raise UnexpectedToken(token, self.expected(state_stack, end_state))
-                action, arg = act
-                if action is Shift:
-                    state_stack.append(arg)
+                if act >= 0:  # shift
+                    state_stack.append(act)
                     value_stack.append(token)
                     pos_stack.append((token.line, token.column, token.end_line,
                                       token.end_column))
                     return None
-                rule = arg
-                size, origin = info[rule]
-                if rule in unit:
+                rule = ~act
+                if unit[rule]:
                     del state_stack[-1]
                 else:
+                    size = sizes[rule]
                     if size:
                         kids = value_stack[-size:]
                         poss = pos_stack[-size:]
@@ -566,7 +583,7 @@ class _FastLALR:
                             m.empty = False
                     value_stack.append(value)
                     pos_stack.append(pos)
-                state_stack.append(states[state_stack[-1]][origin][1])
+                state_stack.append(states[state_stack[-1]][origins[rule]])
                 if is_end and state_stack[-1] == end_state:
                     return value_stack[-1]
 
@@ -574,6 +591,98 @@ class _FastLALR:
             feed(token)
         end = Token.new_borrow_pos("$END", "", token) if token else Token("$END", "", 0, 1, 1)
         return feed(end, True)
+
+
+class _PrecompiledRe:
+    """The ``re`` module as lark's lexer sees it, with its patterns compiled ahead.
+
+    CPython compiles a regular expression in Python (``re._parser``,
+    ``re._compiler``); the lexer's ~20 patterns (one of them the alternation of
+    every terminal) took about as long as the rest of loading the parser.  The
+    fast cache keeps each pattern's SRE code, and ``_sre.compile`` makes the
+    pattern object from it directly.  Recording (no table given) compiles as
+    ``re`` does and keeps the code of every pattern whose rebuilt object equals
+    ``re``'s; a pattern not in the table, or a table from another SRE version,
+    compiles as usual.
+    """
+
+    error = None  # set in __init__ (lark catches re.error)
+
+    def __init__(self, compiled=None):
+        import re
+        import _sre
+        self._re = re
+        self.error = re.error
+        self._record = compiled is None
+        if compiled is not None and compiled.get("magic") != _sre.MAGIC:
+            compiled = None
+        self._codes = {} if compiled is None else compiled["codes"]
+        self._patterns = {}
+
+    def recorded(self) -> dict:
+        import _sre
+        return {"magic": _sre.MAGIC, "codes": self._codes}
+
+    def compile(self, pattern, flags=0):
+        key = (pattern, flags)
+        compiled = self._patterns.get(key)
+        if compiled is None:
+            compiled = self._patterns[key] = self._compile(pattern, flags)
+        return compiled
+
+    def _compile(self, pattern, flags):
+        import _sre
+        args = self._codes.get((pattern, flags))
+        if args is not None:
+            try:
+                return _sre.compile(*args)
+            except Exception:  # not this interpreter's code: compile it below
+                pass
+        compiled = self._re.compile(pattern, flags)
+        if self._record:
+            args = self._sre_args(pattern, flags)
+            if args is not None and _sre.compile(*args) == compiled:
+                self._codes[(pattern, flags)] = args
+        return compiled
+
+    def match(self, pattern, string, flags=0):
+        return self.compile(pattern, flags).match(string)
+
+    @staticmethod
+    def _sre_args(pattern, flags):
+        """What ``re._compiler.compile`` passes to ``_sre.compile`` (None if unknown)."""
+        try:
+            from re import _compiler, _parser
+            p = _parser.parse(pattern, flags)
+            code = [int(c) for c in _compiler._code(p, flags)]  # plain ints: they pickle
+            groupindex = dict(p.state.groupdict)
+            indexgroup = [None] * p.state.groups
+            for k, i in groupindex.items():
+                indexgroup[i] = k
+            return (pattern, flags | p.state.flags, code, p.state.groups - 1, groupindex,
+                    tuple(indexgroup))
+        except Exception:
+            return None
+
+
+def _encode_tables(parse_table, rules):
+    """lark's LALR table as integers: (states, start states, end states, rule sizes,
+    rule origins, unit flags); see :class:`_FastLALR`."""
+    from lark.grammar import NonTerminal
+    from lark.parsers.lalr_analysis import Shift
+
+    index = {rule: i for i, rule in enumerate(rules)}
+    states = [None] * (max(parse_table.states) + 1)
+    for s, actions in parse_table.states.items():
+        states[s] = {sym: (arg if action is Shift else ~index[arg])
+                     for sym, (action, arg) in actions.items()}
+    sizes = [len(rule.expansion) for rule in rules]
+    origins = [rule.origin.name for rule in rules]
+    unit = [bool(rule.options.expand1 and not rule.alias and len(rule.expansion) == 1
+                 and isinstance(rule.expansion[0], NonTerminal)
+                 and not rule.expansion[0].name.startswith("_")) for rule in rules]
+    return (states, dict(parse_table.start_states), dict(parse_table.end_states), sizes,
+            origins, unit)
 
 
 _fast = None
@@ -584,10 +693,16 @@ def _fast_parser():
     parser (then written to the cache).  None if lark's internals changed."""
     global _fast
     if _fast is None:
+        _import_lark()
         with _fast_lock:
             if _fast is None:
                 _fast = _load_fast() or False
     return _fast or None
+
+
+#: the layout of the fast cache (part of its file name): 3 = integer-coded tables
+#: and the lexer's compiled patterns
+_FAST_FORMAT = 3
 
 
 def _fast_cache_path(grammar_text: str):
@@ -597,23 +712,13 @@ def _fast_cache_path(grammar_text: str):
     import lark as _lark_mod
     agrad_version = getattr(sys.modules.get("agrad"), "__version__", "dev")
     digest = hashlib.sha256(grammar_text.encode("utf-8")).hexdigest()[:16]
-    return d / (f"fast-{agrad_version}-{digest}-lark{_lark_mod.__version__}"
+    return d / (f"fast-{agrad_version}-{digest}-v{_FAST_FORMAT}-lark{_lark_mod.__version__}"
                 f"-py{sys.version_info[0]}{sys.version_info[1]}.pickle")
-
-
-def _restore_actions(table):
-    """Unpickled actions are copies; the driver compares with lark's Shift by identity."""
-    from lark.parsers.lalr_analysis import Reduce, Shift
-    canon = {"Shift": Shift, "Reduce": Reduce}
-    for state in table.states.values():
-        for key, (action, arg) in state.items():
-            state[key] = (canon[action.name], arg)
 
 
 def _load_fast():
     global parser_origin
     import pickle
-    import re
 
     text = grammar_path().read_text(encoding="utf-8")
     path = _fast_cache_path(text)
@@ -622,23 +727,21 @@ def _load_fast():
             st = path.stat()
             if (not hasattr(os, "getuid") or st.st_uid == os.getuid()) and not st.st_mode & 0o022:
                 with open(path, "rb") as f:
-                    table, rules, conf, placeholders = pickle.load(f)
-                conf.re_module = re
-                _restore_actions(table)
+                    tables, rules, conf, placeholders, compiled = pickle.load(f)
+                conf.re_module = _PrecompiledRe(compiled)
                 parser_origin = "fast cache"
-                return _FastLALR(table, rules, conf, placeholders)
+                return _FastLALR(tables, rules, conf, placeholders)
         except Exception:  # a stale or corrupt cache: rebuild it below
             pass
     try:
-        lark_obj = get_parser()
-        fast = _FastLALR.from_lark(lark_obj)
+        fast, parts = _FastLALR.from_lark(get_parser())
     except Exception:  # lark internals changed: use lark's own driver
         return None
     if path is not None:
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             with open(tmp, "wb") as f:
-                pickle.dump(fast.parts(lark_obj), f, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump(parts, f, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)
         except Exception:
             try:
@@ -655,6 +758,7 @@ def parse_tree(text: str, start: str, source: Source, *, line_offset: int = 0,
     ``line_offset``/``col_offset`` shift the positions of error messages
     (used for f-string fields, whose text sits inside a string literal).
     """
+    _import_lark()
     from lark.exceptions import LarkError
 
     text = _normalise(text)
