@@ -47,6 +47,46 @@ def init_genrand(seed: int) -> np.ndarray:
     return np.array(key, dtype=np.uint32)
 
 
+#: Draws up to this many words run on :func:`mt19937_words` (importing numpy.random costs
+#: more than a pure-numpy draw of this size); larger ones on numpy's MT19937.
+_SMALL_DRAW = 1 << 16
+_UPPER, _LOWER, _MATRIX_A = np.uint32(0x80000000), np.uint32(0x7FFFFFFF), np.uint32(0x9908B0DF)
+
+
+def _twist(mt: np.ndarray) -> np.ndarray:
+    """The next 624 state words of mt19937, in three vectorised blocks: word i reads
+    word i + 397, which for i >= 227 is a word this same twist has already made."""
+    y = (mt[:-1] & _UPPER) | (mt[1:] & _LOWER)
+    v = (y >> np.uint32(1)) ^ ((y & np.uint32(1)) * _MATRIX_A)
+    new = np.empty_like(mt)
+    new[:227] = mt[397:] ^ v[:227]
+    new[227:454] = new[:227] ^ v[227:454]
+    new[454:623] = new[227:396] ^ v[454:]
+    y = (int(mt[623]) & 0x80000000) | (int(new[0]) & 0x7FFFFFFF)
+    new[623] = int(new[396]) ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    return new
+
+
+def mt19937_words(key: np.ndarray, pos: int, n: int):
+    """``n`` outputs of mt19937 from state ``(key, pos)`` (numpy's MT19937 layout: ``pos``
+    624 means the next output twists first), as uint64; and the new ``(key, pos)``.
+    The same numbers as ``MT19937.random_raw`` without importing numpy.random."""
+    parts = [np.empty(0, dtype=np.uint32)]
+    while n > 0:
+        if pos >= _N:
+            key, pos = _twist(key), 0
+        take = min(n, _N - pos)
+        parts.append(key[pos:pos + take])
+        pos += take
+        n -= take
+    y = np.concatenate(parts)
+    y ^= y >> np.uint32(11)
+    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
+    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
+    y ^= y >> np.uint32(18)
+    return y.astype(np.uint64), key, pos
+
+
 def _seed_value(seed, what="manual_seed"):
     """PyTorch's unpacking of a seed: an int in [-2**63, 2**64), negative ones wrapped."""
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -68,8 +108,8 @@ def nondeterministic_seed() -> int:
 class Generator:
     """``torch.Generator``: PyTorch's CPU mt19937 generator."""
 
-    __slots__ = ("_initial_seed", "_bg", "_fresh", "_key", "_normal_double", "_normal_float",
-                 "__weakref__")
+    __slots__ = ("_initial_seed", "_bg", "_fresh", "_key", "_pos", "_normal_double",
+                 "_normal_float", "__weakref__")
 
     def __init__(self, device="cpu"):
         _check_device(device)
@@ -141,6 +181,7 @@ class Generator:
         self._initial_seed = seed
         self._bg = None
         self._key = None
+        self._pos = _N
         self._fresh = True
         self._normal_double = None
         self._normal_float = None
@@ -149,24 +190,25 @@ class Generator:
         if self._bg is None:
             if self._key is None:
                 self._key = init_genrand(self._initial_seed)
-            return self._key, _N
+            return self._key, self._pos
         st = self._bg.state["state"]
         return st["key"], int(st["pos"])
 
     def _set_engine(self, key, pos):
         self._key = np.asarray(key, dtype=np.uint32).copy()
-        if self._bg is not None or pos != _N:
-            self._engine().state = {"bit_generator": "MT19937",
-                                    "state": {"key": self._key, "pos": int(pos)}}
+        self._pos = int(pos)
+        if self._bg is not None:
+            self._bg.state = {"bit_generator": "MT19937",
+                              "state": {"key": self._key, "pos": self._pos}}
 
     def _engine(self):
+        """numpy's MT19937 at this generator's state (made on the first large draw)."""
         bg = self._bg
         if bg is None:
             from numpy.random import MT19937
-            if self._key is None:
-                self._key = init_genrand(self._initial_seed)
+            key, pos = self._key_pos()
             bg = MT19937(0)
-            bg.state = {"bit_generator": "MT19937", "state": {"key": self._key, "pos": _N}}
+            bg.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos}}
             self._bg = bg
         return bg
 
@@ -175,7 +217,12 @@ class Generator:
         for check in draw_checks:
             check()
         self._fresh = False
-        return self._engine().random_raw(int(n))
+        n = int(n)
+        if self._bg is None and n <= _SMALL_DRAW:
+            key, pos = self._key_pos()
+            out, self._key, self._pos = mt19937_words(key, pos, n)
+            return out
+        return self._engine().random_raw(n)
 
     def _random64(self, n):
         """n ``random64()`` values: two outputs each, the first the high word."""

@@ -409,7 +409,7 @@ def _ReplayStdin(buffer, tty, encoding="utf-8"):  # noqa: N802 - a class made on
 
 
 _VIEWS = {"eval": ("..render.evalview", ".anomaly"), "graph": ("..render.graphview", ".anomaly"),
-          "check": ("..render.checkview",), "diff": ("..render.diffview",),
+          "check": ("..render.checkview",), "diff": ("..render.diffview", ".diff"),
           "jacobian": ("..render.matrixview",), "hessian": ("..render.matrixview",),
           "trace": ("..render.traceview", ".trace", ".inspector")}
 
@@ -423,7 +423,7 @@ def prepare(command: str | None = None) -> None:
     import resource  # noqa: F401
 
     from . import commands, seccomp, session  # noqa: F401
-    from ..lang import interpreter, parser  # noqa: F401
+    from ..lang import builder, checks, interpreter, parser  # noqa: F401
     try:
         parser._fast_parser()
     except Exception:  # the child then builds it without a cache: slower, still right
