@@ -19,7 +19,6 @@ from ._arrays import LAZY as _LAZY
 from ._limits import check_numel
 from .autograd import _dual as forward_ad, grad_mode
 from .autograd.graph import RemovableHandle, leaf_node
-from .autograd.graph import _alias as _saved_alias
 from .autograd.graph import version_observers as _version_observers
 
 _BY_NP = dtypes._BY_NP
@@ -448,8 +447,7 @@ class Tensor:
                         s.tensor = self
                         s.version = self._vc[0]
                     elif s.is_output and t is not None and t._vc is result._vc:  # the output's stand-in
-                        s.tensor = node.__dict__[s.name] = _saved_alias(self)
-                        s.version = self._vc[0]
+                        node.__dict__[s.name] = s.retarget(self)
         return self
 
     def _write_data(self, result):

@@ -263,6 +263,18 @@ def propagate(op, tensors, arrays, attrs, results, fwd_ctx):
         if t._data.shape != o._data.shape:
             t = t.expand(o.shape)
         set_tangent(o, t)
+        _to_saved_output(fwd_ctx, o, t)
+
+
+def _to_saved_output(node, output, tangent):
+    """The node keeps a stand-in of a saved output (agrad.autograd.graph.SavedTensor): it
+    carries the output's tangent too, as PyTorch's SavedVariable saves the forward grad."""
+    saved = getattr(node, "_saved", None)
+    if saved:
+        for slot in saved.values():
+            ref = slot._output
+            if ref is not None and ref() is output and slot.tensor is not None:
+                set_tangent(slot.tensor, tangent)
 
 
 def _tangents(op, tensors, arrays, attrs, results, fwd_ctx, tangents, diff):

@@ -149,8 +149,10 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     check_nan = _anomaly["enabled"] and _anomaly["check_nan"]
     watched = bool(observers or apply_observers or capture_at or check_nan)
     # Without create_graph, nothing is recorded: gradients travel as arrays and the hot
-    # ops' array formulas run (others see tensors).  Watchers and lazy data see tensors.
-    raw = ARRAY_FORMULAS and not create_graph and not (observers or apply_observers or check_nan or KEPT)
+    # ops' array formulas run (others see tensors).  Watchers, lazy data and forward-mode
+    # tangents (a gradient taken inside a dual level has one) see tensors.
+    raw = ARRAY_FORMULAS and not create_graph and not (observers or apply_observers or check_nan or KEPT) \
+        and _dual._LEVEL[0] is None  # inside a dual level, formulas on tensors carry the tangents
 
     buffers = {}
     seeds = {id(g._data) for g in grad_roots}  # the caller's: copied, never stolen, at a leaf

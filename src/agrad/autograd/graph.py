@@ -80,13 +80,19 @@ class SavedTensor:
     PyTorch's SavedVariable does; no version check then, as in PyTorch).
     """
 
-    __slots__ = ("tensor", "version", "name", "is_output", "freed", "_meta", "packed", "_unpack", "_identity")
+    __slots__ = ("tensor", "version", "name", "is_output", "freed", "_meta", "packed", "_unpack", "_identity",
+                 "_output")
 
     def __init__(self, tensor, name: str, is_output: bool):
         # A saved output is kept as a second tensor object on the same data and version
         # counter, without history (as PyTorch's SavedVariable does): the output itself would
         # point back at the node, a reference cycle that only the garbage collector frees.
-        self.tensor = _alias(tensor) if is_output and tensor._base is None else tensor
+        # A weak reference finds the output while it lives (its forward-AD tangent, identity).
+        self._output = None
+        if is_output and tensor._base is None:
+            self._output = weakref.ref(tensor)
+            tensor = _alias(tensor)
+        self.tensor = tensor
         self.version = tensor._vc[0]
         self.name = name
         self.is_output = is_output
@@ -118,8 +124,16 @@ class SavedTensor:
             raise RuntimeError(FREED_MESSAGE)
         if t._vc[0] != self.version:
             self._stale(node, t)
-        if self.is_output and t._grad_fn is None:
-            return _linked(t, node)
+        if self._output is not None:
+            out = self._output()
+            if out is not None and out._grad_fn is node and out._data is t._data:
+                return out  # the output itself, while it lives and is still this node's
+            out = _linked(t, node)
+            fw = getattr(t, "_fw", None)  # the output's forward-AD tangent (agrad.autograd._dual)
+            if fw is not None:
+                from ._dual import set_tangent
+                set_tangent(out, fw)
+            return out
         return t
 
     def _stale(self, node, t):
@@ -161,9 +175,16 @@ class SavedTensor:
         """``node._saved_result``: a new tensor object for the saved output (PyTorch does not hand
         back the output itself, which would make a reference cycle), with its data and history."""
         t = self.unpack(node)
-        if self.packed is not _NOT_PACKED or t is not self.tensor:
+        if self.packed is not _NOT_PACKED:
             return t
         return _linked(t, t._grad_fn)
+
+    def retarget(self, output):
+        """An in-place op's output took the place of the temporary one saved: ``output`` now."""
+        self._output = weakref.ref(output)
+        self.tensor = _alias(output)
+        self.version = output._vc[0]
+        return self.tensor
 
     def free(self):
         t = self.tensor
@@ -437,23 +458,35 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
     :func:`is_recording` first.
     """
     by_np = _BY_NP
-    nexts = []
-    meta = []
-    for t in inputs:
-        if t is None or not t._requires_grad:
-            nexts.append(_NO_EDGE)
-            meta.append(None)
-        else:
-            if t._base is not None:
-                t._refresh_view()
-            fn = t._grad_fn
-            if fn is None:
-                fn = t._accumulator or leaf_node(t)
-            nexts.append((fn, t._output_nr))
-            data = t._data
-            meta.append((data.shape, by_np[data.dtype]))
-    node.next_functions = tuple(nexts)
-    node._input_meta = meta
+    if len(inputs) == 1 and inputs[0] is not None and inputs[0]._requires_grad:
+        # one input (most unary ops, views, reductions): no lists to grow
+        t = inputs[0]
+        if t._base is not None:
+            t._refresh_view()
+        fn = t._grad_fn
+        if fn is None:
+            fn = t._accumulator or leaf_node(t)
+        data = t._data
+        node.next_functions = ((fn, t._output_nr),)
+        node._input_meta = ((data.shape, by_np[data.dtype]),)
+    else:
+        nexts = []
+        meta = []
+        for t in inputs:
+            if t is None or not t._requires_grad:
+                nexts.append(_NO_EDGE)
+                meta.append(None)
+            else:
+                if t._base is not None:
+                    t._refresh_view()
+                fn = t._grad_fn
+                if fn is None:
+                    fn = t._accumulator or leaf_node(t)
+                nexts.append((fn, t._output_nr))
+                data = t._data
+                meta.append((data.shape, by_np[data.dtype]))
+        node.next_functions = tuple(nexts)
+        node._input_meta = meta
     if len(outputs) == 1:
         out = outputs[0]
         out._grad_fn = node

@@ -24,6 +24,7 @@ is_recording = graph.is_recording
 _forward_observers = graph.forward_observers
 _mode_state = graph._state
 _fw_active = _forward_ad._ACTIVE
+_fw_level = _forward_ad._LEVEL
 
 # Names exported to the torch namespace, Tensor methods and nn.functional.
 FUNCTIONS: dict = {}
@@ -105,9 +106,10 @@ class OpNode(Node):
                 t = slot.tensor
                 if t is None or t._vc[0] != slot.version:
                     d[slot.name] = slot.unpack(self)  # raises PyTorch's error; or calls the unpack hook
-                elif slot.is_output and _mode_state["enabled"]:
+                elif slot.is_output and (_mode_state["enabled"] or _fw_level[0] is not None):
                     # create_graph: the formula differentiates through the saved output, whose
-                    # history is this node; linked for this call only (no lasting cycle)
+                    # history is this node (inside a dual level: the output's tangent); linked
+                    # for this call only (no lasting cycle)
                     d[slot.name] = slot.unpack(self)
                     linked = True
         if self._multi:
