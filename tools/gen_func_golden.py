@@ -221,6 +221,8 @@ CASES = [
       "func.vmap(lambda a, u: func.vjp(lambda t: (W @ t).exp(), a)[1](u))(B, B[:, :2])",
       "func.vmap(lambda a: func.vjp(lambda t: t.sin() * y, a)[1](x))(B)",
       "func.vmap(func.hessian(lambda a: (a ** 3).sum() * a[0]))(B[:2])",
+      "func.vmap(lambda a, t: func.jvp(lambda u: (W @ u).tanh(), (a,), (t,)))(B, B.flip(0))",
+      "func.vmap(func.jacfwd(lambda a, c: (a * c).exp(), argnums=(0, 1)), in_dims=(0, None))(B, y)",
       "func.vmap(func.vmap(func.grad(lambda a, c: (a * c).sum()), in_dims=(0, None)), in_dims=(0, None))("
       "B.reshape(2, 2, 3), y)",
       "func.vmap(lambda a: F.max_pool1d(F.conv1d(a.view(1, 1, 3), M.view(2, 1, 3), padding=1), 2))(B)",

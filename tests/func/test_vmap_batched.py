@@ -159,6 +159,20 @@ def test_per_sample_gradients_are_one_backward_pass():
     _assert_same(value, (X.sin() * Y[0]).sum(1))
 
 
+def test_transforms_inside_vmap_run_on_the_batch():
+    before = _counts()
+    want = torch.stack([torch.diag(3 * X[i] ** 2) for i in range(5)])
+    _assert_same(func.vmap(func.jacrev(lambda a: a ** 3))(X), want)
+    _assert_same(func.vmap(func.jacfwd(lambda a: a ** 3))(X), want)
+    _assert_same(func.vmap(func.hessian(lambda a: (a ** 3).sum()))(X), torch.stack([torch.diag(6 * X[i])
+                                                                                   for i in range(5)]))
+    out, tangent = func.vmap(lambda a, t: func.jvp(lambda u: (M @ u).tanh(), (a,), (t,)))(X, Y)
+    _assert_same(out, (X @ M.t()).tanh())
+    _assert_same(tangent, (1 - (X @ M.t()).tanh() ** 2) * (Y @ M.t()))
+    _assert_same(func.vmap(lambda a: func.vjp(torch.sin, a)[1](Y[0])[0])(X), X.cos() * Y[0])
+    assert _counts() == before
+
+
 def test_an_op_without_a_rule_runs_per_element_and_the_rest_stays_batched():
     before = _counts()
     got = func.vmap(lambda a: a.norm() * a.sin())(X)   # norm has no rule
@@ -171,13 +185,10 @@ def test_an_op_without_a_rule_runs_per_element_and_the_rest_stays_batched():
 
 def test_what_vmap_cannot_batch_runs_func_per_element():
     before = _counts()
-    got = func.vmap(func.jacfwd(lambda a: a ** 3))(X)   # a transform without a batched form, inside vmap
+    # a transform inside two vmaps lifts a tensor batched at the outer level: func per element there
+    got = func.vmap(func.vmap(func.grad(lambda a: (a ** 3).sum())))(A3)
     assert _counts()["restart"] == before["restart"] + 1
-    _assert_same(got, torch.stack([torch.diag(3 * X[i] ** 2) for i in range(5)]))
-    before = _counts()
-    jac = func.vmap(func.jacrev(lambda a: a ** 3))(X)   # jacrev has one: one batched backward pass
-    assert _counts() == before
-    _assert_same(jac, got)
+    _assert_same(got, 3 * A3 ** 2)
     torch.manual_seed(1)
     diff = func.vmap(lambda a: a + torch.rand(3), randomness="different")(X)
     torch.manual_seed(1)

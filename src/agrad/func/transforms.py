@@ -353,8 +353,12 @@ def _forward_ad_call(func, inp, kwargs, tangents, has_aux, api):
     return _pytree.unflatten(primals, out_spec), aux, primals, out_spec, jv
 
 
-def _forward_products(outs, xs, tangents, batched):
-    """J·t for every output, by double backward: grad of (J^T u)·t with respect to u."""
+def _forward_products(outs, xs, tangents, batched, batch=None):
+    """J·t for every output, by double backward: grad of (J^T u)·t with respect to u.  ``batch`` (level,
+    size): inside vmap, with lifted batched inputs -- the same on the physical values, every element's
+    tangent in its place."""
+    if batch is not None:
+        return _vmap_forward_products(outs, xs, tangents, batched, batch)
     zeros_like = _ops()["zeros_like"]
     u = [zeros_like(o, requires_grad=True) for o in outs]
     gi = _autograd_grad(outs, xs, u, create_graph=True, allow_unused=True)
@@ -371,6 +375,32 @@ def _forward_products(outs, xs, tangents, batched):
             if batched:
                 r = r.expand((tangents[0].shape[0],) + tuple(o.shape))
         out.append(r)
+    return out
+
+
+def _vmap_forward_products(outs, xs, tangents, batched, batch):
+    from ._batched import batched_at, wrap
+    level, size = batch
+    zeros_like = _ops()["zeros_like"]
+
+    def physical(t):   # a tangent (a batch of them in front when ``batched``) with the vmap's batch
+        if batched_at(t, level):
+            return t._value.movedim(1, 0) if batched else t._value
+        if batched:
+            return t.unsqueeze(1).expand((t.shape[0], size) + tuple(t.shape[1:]))
+        return t.unsqueeze(0).expand((size,) + tuple(t.shape))
+
+    live = [o._value for o in outs if batched_at(o, level)]
+    res = iter(_forward_products(live, [x._value for x in xs], [physical(t) for t in tangents], batched)
+               if live else ())
+    out = []
+    for o in outs:
+        if batched_at(o, level):
+            r = next(res)
+            out.append(wrap(r.movedim(1, 0) if batched else r, level))
+        else:   # an output the batch does not reach: its tangent is zero
+            z = zeros_like(o)
+            out.append(z.expand((tangents[0].shape[0],) + tuple(o.shape)) if batched else z)
     return out
 
 
@@ -397,14 +427,16 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                                f"Tensor, this is not supported. Tensor is of size {list(p.shape)} while the given "
                                f"forward gradient is of size {list(t.shape)}.")
     with grad_mode.enable_grad():
-        inp = _Inputs(primals, tuple(range(len(primals))))
-        if _dual._LEVEL[0] is None:     # forward-mode AD, as PyTorch
+        batch = _vmap_batch(primals)
+        inp = _Inputs(primals, tuple(range(len(primals))), batch)
+        if _dual._LEVEL[0] is None and batch is None:     # forward-mode AD, as PyTorch
             output, aux, outs, out_spec, jv = _forward_ad_call(func, inp, {}, t_leaves, has_aux, api)
-        else:   # inside another forward transform (one dual level at a time): the double-backward construction
+        else:   # inside another forward transform (one dual level at a time) or inside vmap (on the batch):
+            # the double-backward construction
             output = _call(func, inp.args, {})
             output, aux = _aux_split(output, has_aux, "jvp")
             outs, out_spec = _tensor_outputs(output, api)
-            jv = _forward_products(outs, inp.flat, t_leaves, batched=False)
+            jv = _forward_products(outs, inp.flat, t_leaves, batched=False, batch=batch)
     keep = inp.keep_graph() or any(t.requires_grad for t in t_leaves)
     result = (_finish(output, keep), _finish(_pytree.unflatten(jv, out_spec), keep))
     return result + (_finish(aux, keep),) if has_aux else result
@@ -471,9 +503,10 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
 
     def wrapper(*args, **kwargs):
         with grad_mode.enable_grad():
-            inp = _Inputs(args, argnums)
+            batch = _vmap_batch(args)
+            inp = _Inputs(args, argnums, batch)
             basis, numels = _basis(inp.flat)
-            if _dual._LEVEL[0] is None and basis and basis[0].shape[0]:
+            if _dual._LEVEL[0] is None and batch is None and basis and basis[0].shape[0]:
                 # forward-mode AD along the first basis vector: PyTorch's errors for an op without a forward
                 # formula, and what f does with dual tensors, come from here
                 _probe(func, inp, kwargs, basis, has_aux, randomness)
@@ -482,7 +515,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             output = _call(func, inp.args, kwargs)
             output, aux = _aux_split(output, has_aux, "jacfwd")
             outs, out_spec = _tensor_outputs(output, "jacfwd(f, ...)(*args)")
-            cols = _forward_products(outs, inp.flat, basis, batched=True)   # per output: (total_in, *out.shape)
+            cols = _forward_products(outs, inp.flat, basis, batched=True, batch=batch)   # (total_in, *out.shape)
         starts = [sum(numels[:k]) for k in range(len(numels))]
 
         def piece(o, j):
