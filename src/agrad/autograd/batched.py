@@ -53,6 +53,31 @@ def _saved(node):
     return node
 
 
+def _run_rule(rule, node, g, B):
+    """A batching rule run as OpNode.apply runs a formula: saved tensors checked, a saved output linked
+    to the node for the call under create_graph (so the rule's graph differentiates through it), a
+    formula's Scalar overloads."""
+    saved, linked = node._saved, []
+    d = node.__dict__
+    if saved is not None:
+        for slot in saved.values():
+            t = slot.tensor
+            if t is None or t._vc[0] != slot.version:
+                d[slot.name] = slot.unpack(node)
+            elif slot.is_output and graph_state["enabled"]:
+                d[slot.name] = slot.unpack(node)
+                linked.append(slot)
+    outer = graph_state["formula"]
+    graph_state["formula"] = True
+    try:
+        return rule(node, g, B)
+    finally:
+        graph_state["formula"] = outer
+        for slot in linked:
+            if slot.tensor is not None:
+                d[slot.name] = slot.tensor
+
+
 def _mm(node, g, B):
     n = _saved(node)
     return (g.matmul(n.mat2.t()) if n.needs(0) else None,
@@ -293,12 +318,7 @@ def batched_grad(outputs, inputs, grad_outputs, *, retain_graph, create_graph, a
                 elif vectorised(node):
                     name = type(node).__name__
                     if name in RULES:
-                        outer = graph_state["formula"]
-                        graph_state["formula"] = True   # as OpNode.apply: a formula's Scalar overloads
-                        try:
-                            res = RULES[name](node, out_grads[0], B)
-                        finally:
-                            graph_state["formula"] = outer
+                        res = _run_rule(RULES[name], node, out_grads[0], B)
                     else:
                         res = node.apply(out_grads)
                     in_grads = res if type(res) is tuple else (res,)
