@@ -30,7 +30,6 @@ the engine returns reach scripts as guarded arrays (:mod:`agrad.lang.guarded`).
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 import string
@@ -457,6 +456,7 @@ def suggest(name, candidates, module: str | None = None) -> str:
             where = f"Tensor.{name}" if module == "Tensor" else f"{module}.{name}"
             return f" (PyTorch has {where}; agrad does not implement it)"
         names = [c for c in names if c in pytorch]
+    import difflib  # only when a name is missing (not on the start-up path)
     m = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     return f". Did you mean '{m[0]}'?" if m else ""
 
