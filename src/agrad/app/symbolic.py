@@ -454,6 +454,12 @@ def reshape(a, shape):
     lead = len(shape) - len(a.shape)
     if lead > 0 and shape[lead:] == a.shape and all(n == 1 for n in shape[:lead]):
         return bcast(a, shape)  # leading 1-dims: what broadcasting adds anyway
+    if a.kind == "call" and a.data[0] in ("sum", "mean") and a.data[2] == (("keepdim", True),):
+        # sum(x, d, keepdim=True) viewed without its kept dims is sum(x, d) (ATen's sum_to does this)
+        dims = a.data[1][0] if a.data[1] else ()
+        dims = {d % len(a.shape) for d in (dims if isinstance(dims, tuple) else (dims,))}
+        if tuple(n for i, n in enumerate(a.shape) if i not in dims) == shape:
+            return reduce_sum(a.args[0], tuple(sorted(dims)), False, shape, a.data[0])
     return call("reshape", (a,), shape, extras=(shape,))
 
 
