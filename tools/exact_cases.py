@@ -266,3 +266,32 @@ CASES += [
          + [f"[graph(t.grad_fn) for t in h{i}]" for i in range(4)]
          + ["g0", "h0", "g1", "h1", "g4", "graph(g4.grad_fn)"]),
 ]
+
+CASES += [
+    case("argmax-keepdim-all",
+         ["x = torch.tensor([[1., 3.], [2., 0.]])"],
+         ["x.argmax(keepdim=True)", "x.argmin(keepdim=True)", "torch.argmax(x, keepdim=True).shape",
+          "torch.tensor(2.).argmax(keepdim=True)", "torch.tensor([1., 2.]).argmin(dim=None, keepdim=True)"]),
+    case("matmul-non-tensor",
+         ["x = torch.ones(2)"],
+         ["x @ 2.0", "-0.25 @ x", "x @ [1., 2.]", "[1., 2.] @ x", "x @ True", "None @ x"]),
+    case("pow-bool",
+         ["b = torch.tensor([True, False])", "i = torch.tensor([1, 2])", "f = torch.tensor([1., 2.])"],
+         ["b ** b", "b ** True", "b ** False", "b ** 2", "b ** i", "i ** b", "f ** b", "b ** f", "True ** b",
+          "2 ** b", "torch.pow(b, b)", "b.pow_(b)", "b ** torch.tensor(True)", "torch.tensor(True) ** b"]),
+    case("pow-backward-formulas",
+         [GRAPH, "x = torch.tensor([[0.0, 2.0], [-1.5, 0.5]], requires_grad=True)",
+          "e = torch.tensor([[0.0, 1.25], [2.0, -1.5]], requires_grad=True)",
+          "e64 = torch.tensor([[0.0, 1.25], [2.0, -1.5]], dtype=torch.float64, requires_grad=True)",
+          "z = torch.tensor([1., float('nan')], requires_grad=True)"]
+         + [f"g{i} = torch.autograd.grad(({e}).sum(), [x, e, e64], create_graph=True, allow_unused=True)"
+            for i, e in enumerate(["x ** e", "x ** e.detach()", "x ** e64", "x ** 0", "x.detach() ** e"])],
+         [f"[None if t is None else graph(t.grad_fn) for t in g{i}]" for i in range(5)]
+         + ["g0", "g2", "g3", "torch.autograd.grad(((z * torch.tensor([float('nan'), 1.])) ** 0).sum(), [z])"]),
+    case("reduction-backward-view-or-unsqueeze",
+         [GRAPH, "x = torch.tensor([[-3.0, -2.5, 0.5], [1.0, -1.5, 2.0]], requires_grad=True)"]
+         + [f"g{i}, = torch.autograd.grad({e}.sinh().sum(), [x], create_graph=True)" for i, e in enumerate([
+             "torch.amax(x, (0, 1))", "torch.amin(x, -1)", "torch.mean(x, 0)", "torch.mean(x, (0, 1))",
+             "torch.mean(x)"])],
+         [f"graph(g{i}.grad_fn)" for i in range(5)]),
+]

@@ -20,7 +20,7 @@ from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import FUNCTIONS, LINALG, Op, export, finish_out, inplace, method
 from ._return_types import return_type
 from .comparison import isnan
-from .reductions import _as_grad_dtype, _axes, _quiet, _restore
+from .reductions import _as_grad_dtype, _axes, _quiet, _unsqueeze_dims
 from .unary import sgn
 from .views import _view
 
@@ -358,8 +358,8 @@ def _(ctx, grad):
     # PyTorch's norm_backward unsqueezes the reduced dims only when ``dim`` was given (``every``:
     # dim=None or []; the 0-d grad and norm then broadcast as they are)
     if not ctx.keepdim and x.ndim != 0 and not getattr(ctx, "every", False):
-        grad = _restore(grad, x.shape, axes, False)
-        norm = _restore(norm, x.shape, axes, False)
+        grad = _unsqueeze_dims(grad, x.shape, axes, False)
+        norm = _unsqueeze_dims(norm, x.shape, axes, False)
     return norm_backward(grad, x, p, norm, axes)
 
 

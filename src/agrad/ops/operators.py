@@ -72,12 +72,19 @@ def _rpow(self, other):
 
 
 def _matmul(a, b):
+    """``a @ b``: tensors and numpy arrays; Python's NotImplemented for numbers and the rest, as in PyTorch."""
     from .linalg import matmul
+    if type(b) is np.ndarray:
+        b = Tensor._make(np.array(b))
+    elif not isinstance(b, Tensor):
+        return NotImplemented
     return matmul(a, b)
 
 
 def _rmatmul(a, b):
     from .linalg import matmul
+    if not isinstance(b, Tensor):
+        return NotImplemented
     return matmul(b, a)
 
 

@@ -281,7 +281,10 @@ def div(input, other, *, rounding_mode=None, out=None):
     if not d.is_floating_point:
         d = dtypes.get_default_dtype()
     ts, arrs = operands(input, other, "div", dtype=d)
-    result = _scalar_overload(_div_scalar, ts, arrs)
+    result = None
+    if _formula_state["formula"] and not isinstance(other, Tensor) and ts[0] is input and input.dtype is d:
+        # a formula's ``t / n``: the Scalar overload (DivBackward1), as in PyTorch's C++ formulas
+        result = _div_scalar.apply((input,), (arrs[0],), {"other": arrs[1]})
     if result is None:
         result = _div.apply(ts, arrs, _NO_ATTRS)
     return result if out is None else finish_out("div", result, out)
@@ -333,8 +336,8 @@ _pow0 = Op("PowBackward0", _pow_scalar_fwd, saves=("self",), jvp="element_wise")
 @_pow0.derivative
 def _(ctx, grad):
     e = ctx.exponent
-    if e == 0:
-        return grad * 0
+    if e == 0:  # pow_backward: zeros_like(self), whatever the gradient (NaN included)
+        return _zeros_like(ctx.self)
     return grad * (e * ctx.self.pow(e - 1))  # pow_backward: grad * (exponent * self.pow(exponent - 1))
 
 
@@ -342,7 +345,7 @@ def _(ctx, grad):
 def _(ctx, g):
     e = ctx.exponent
     if e == 0:
-        return np.multiply(g, 0)
+        return np.zeros(ctx.self.shape, ctx.self.dtype.numpy)
     return np.multiply(g, np.multiply(np.power(_like(ctx.self, g), e - 1), e))
 
 
@@ -353,10 +356,15 @@ _pow1 = Op("PowBackward1", lambda ctx, a, b: np.power(a, b), inputs=("self", "ex
 @_pow1.derivative
 def _(ctx, grad):
     base, exp = ctx.self, ctx.exponent
-    g_base = grad * exp * base.pow(exp - 1) if ctx.needs(0) else None
-    # d/dexp base**exp = base**exp * log(base), taken as 0 where base == 0 and exp >= 0
-    g_exp = where((base == 0) & (exp >= 0), 0.0, grad * ctx.result * base.log()) if ctx.needs(1) else None
-    return g_base, g_exp
+    # pow_backward_self: 0 where the exponent is 0
+    g_base = where(exp == 0.0, 0.0, grad * (exp * base.pow(exp - 1))) if ctx.needs(0) else None
+    if not ctx.needs(1):
+        return g_base, None
+    # pow_backward_exponent: base**exp * log(base), taken as 0 where base == 0 and exp >= 0
+    result = ctx.result
+    if base.dtype is not result.dtype:
+        base = base.to(result.dtype)
+    return g_base, grad * where((ctx.self == 0) & (exp >= 0), 0.0, result * base.log())
 
 
 _pow2 = Op("PowBackward2", lambda ctx, e, base: np.power(base, e), inputs=("exponent",),
@@ -375,11 +383,15 @@ def _(ctx, grad):
 def pow(input, exponent, *, out=None):
     if not isinstance(input, Tensor):  # scalar ** tensor
         d = _result_type(input, exponent)
+        if d is dtypes.bool_:
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
         e = exponent
         arr = e._data.astype(d.numpy, copy=False)
         return finish_out("pow", _pow2.apply((e,), (arr,), {"base": np.array(input, d.numpy)}), out)
     if isinstance(exponent, Tensor):
         ts, arrs = operands(input, exponent, "pow")
+        if arrs[0].dtype == np.bool_:
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
         if arrs[0].dtype.kind in "iu" and (arrs[1] < 0).any():
             # integer ** integer tensor: a negative exponent gives 1 for 1, +-1 for -1, else 0
             a, e = np.broadcast_arrays(*arrs)
@@ -392,6 +404,9 @@ def pow(input, exponent, *, out=None):
     d = _result_type(input, exponent)
     if d._kind == 1 and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if d is dtypes.bool_:  # bool ** True / False: PyTorch's copy / fill with ones (no bool kernel)
+        value = input._data.copy() if exponent else np.ones(input._data.shape, np.bool_)
+        return finish_out("pow", Tensor._make(value), out)
     arr = input._data.astype(d.numpy, copy=False)
     return finish_out("pow", _pow0.apply((input,), (arr,), {"exponent": exponent}), out)
 

@@ -272,15 +272,17 @@ min = _extreme("min", _min_full, _min_dim, np.min, _argmin_nan, _minimum)
 
 @export(method=True)
 def argmax(input, dim=None, keepdim=False):
-    if dim is None:
-        return Tensor._make(np.asarray(_argmax_nan(input._data.reshape(-1), 0, False), np.int64))
+    if dim is None:  # the flat index; keepdim keeps every dim, as size 1
+        flat = np.asarray(_argmax_nan(input._data.reshape(-1), 0, False), np.int64)
+        return Tensor._make(flat.reshape((1,) * input.ndim) if keepdim else flat)
     return Tensor._make(_argmax_nan(input._data, _wrap_dim(dim, input.ndim), keepdim).astype(np.int64))
 
 
 @export(method=True)
 def argmin(input, dim=None, keepdim=False):
-    if dim is None:
-        return Tensor._make(np.asarray(_argmin_nan(input._data.reshape(-1), 0, False), np.int64))
+    if dim is None:  # the flat index; keepdim keeps every dim, as size 1
+        flat = np.asarray(_argmin_nan(input._data.reshape(-1), 0, False), np.int64)
+        return Tensor._make(flat.reshape((1,) * input.ndim) if keepdim else flat)
     return Tensor._make(_argmin_nan(input._data, _wrap_dim(dim, input.ndim), keepdim).astype(np.int64))
 
 
@@ -319,8 +321,18 @@ def _quiet(fn):
 
 
 def _restore(t, shape, axes, keepdim):
+    """restore_reduced_dims: a reduced tensor reshaped to keep size-1 dims (no expand)."""
+    if keepdim or not len(shape):
+        return t
+    kept = list(shape)
+    for a in axes:
+        kept[a] = 1
+    return t.reshape(kept)
+
+
+def _unsqueeze_dims(t, shape, axes, keepdim):
     """PyTorch's unsqueeze_multiple: a reduced tensor with its reduced dims back as size 1
-    (one UnsqueezeBackward0 per dim under create_graph, no expand)."""
+    (one UnsqueezeBackward0 per dim under create_graph, where _restore has one view)."""
     if keepdim or not len(shape):
         return t
     for a in sorted(axes):
@@ -509,7 +521,7 @@ def _var_backward(grad, x, ctx):
             return grad * where(x == x.mean(), float("nan"), float("inf"))
         return (2.0 / dof) * grad * (x - x.mean())
     if not ctx.keepdim and x.ndim > 1:
-        grad = _restore(grad, x.shape, ctx.axes, False)
+        grad = _unsqueeze_dims(grad, x.shape, ctx.axes, False)
     dof = ctx.n - correction
     factor = 2.0 / dof if dof != 0 else float("inf")
     return factor * grad * (x - x.mean(ctx.axes, keepdim=True))
@@ -526,7 +538,7 @@ def _mean_backward(grad, x, ctx):
     n = 1
     for a in ctx.axes:
         n *= x.shape[a]
-    return _restore(grad, x.shape, ctx.axes, ctx.keepdim).expand(x.shape) / n
+    return _unsqueeze_dims(grad, x.shape, ctx.axes, ctx.keepdim).expand(x.shape) / n
 
 
 _var = Op("VarBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
@@ -664,8 +676,8 @@ def _(ctx, grad):
     x = ctx.self
     result = ctx.result
     if not ctx.keepdim and x.ndim != 0:
-        grad = _restore(grad, x.shape, ctx.axes, False)
-        result = _restore(result, x.shape, ctx.axes, False)
+        grad = _unsqueeze_dims(grad, x.shape, ctx.axes, False)
+        result = _unsqueeze_dims(result, x.shape, ctx.axes, False)
     return grad * (x - result).exp()
 
 
