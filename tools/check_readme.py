@@ -3,8 +3,9 @@
     python tools/check_readme.py            # every example; exit 1 if one differs
     python tools/check_readme.py --write    # replace the README's outputs by today's
 
-Each fenced block whose first line starts with ``$ agrad`` is run from the
-repository's root as a user would run it (``sh -c``, standard error on standard output
+Each fenced block whose first line starts with ``$ agrad`` is run as a user
+would run it from the repository's root (in a scratch directory that links
+``examples/``, so the files examples write do not land in the checkout) (``sh -c``, standard error on standard output
 unless the command redirects it, 80 columns, no colour) and compared with the lines
 that follow it in the block (or with its standard output alone, where the
 README leaves the notes on standard error out).  Memory addresses are
@@ -20,6 +21,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +47,10 @@ def run(command: str, merged: bool = True) -> str:
            "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("PYTHONPATH", "")}
     shell = command.replace("agrad ", f"{sys.executable} -m agrad ", 1) if command.startswith("agrad ") else command
     shell = re.sub(r"\| agrad ", f"| {sys.executable} -m agrad ", shell)
-    r = subprocess.run(["sh", "-c", ("exec 2>&1; " if merged else "exec 2>/dev/null; ") + shell], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    with tempfile.TemporaryDirectory() as d:  # files the examples write (graph.html, ...) land there
+        os.symlink(ROOT / "examples", Path(d) / "examples")
+        r = subprocess.run(["sh", "-c", ("exec 2>&1; " if merged else "exec 2>/dev/null; ") + shell],
+                           cwd=d, env=env, capture_output=True, text=True, timeout=300)
     return r.stdout
 
 
