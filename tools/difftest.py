@@ -113,10 +113,14 @@ def describe_tensor(mod, t, depth: int) -> dict:
         data = t.detach().numpy().copy()
     except Exception as e:  # noqa: BLE001
         data = f"<{type(e).__name__}>"
+    try:  # a view modified where PyTorch forbids it raises on reading its history
+        is_leaf, history = t.is_leaf, graph(t.grad_fn)
+    except RuntimeError as e:
+        is_leaf = history = f"<{type(e).__name__}: {e}>"
     out = {"kind": "tensor", "dtype": str(t.dtype), "shape": list(t.shape), "data": data,
-           "requires_grad": t.requires_grad, "is_leaf": t.is_leaf, "repr": _safe_repr(t),
-           "graph": graph(t.grad_fn)}
-    if depth == 0 and (t.is_leaf or getattr(t, "retains_grad", False)):
+           "requires_grad": t.requires_grad, "is_leaf": is_leaf, "repr": _safe_repr(t),
+           "graph": history}
+    if depth == 0 and (is_leaf is True or getattr(t, "retains_grad", False)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             g = t.grad
