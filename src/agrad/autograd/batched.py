@@ -44,12 +44,8 @@ ELEMENTWISE = frozenset("""
 
 def _saved(node):
     """The node's saved tensors, checked and unpacked as OpNode.apply does."""
-    saved = node._saved
-    if saved is not None:
-        for slot in saved.values():
-            t = slot.tensor
-            if t is None or t._vc[0] != slot.version:
-                node.__dict__[slot.name] = slot.unpack(node)
+    if node._saved is not None:
+        node._unpack_saved(False)
     return node
 
 
@@ -57,25 +53,15 @@ def _run_rule(rule, node, g, B):
     """A batching rule run as OpNode.apply runs a formula: saved tensors checked, a saved output linked
     to the node for the call under create_graph (so the rule's graph differentiates through it), a
     formula's Scalar overloads."""
-    saved, linked = node._saved, []
-    d = node.__dict__
-    if saved is not None:
-        for slot in saved.values():
-            t = slot.tensor
-            if t is None or t._vc[0] != slot.version:
-                d[slot.name] = slot.unpack(node)
-            elif slot.is_output and graph_state["enabled"]:
-                d[slot.name] = slot.unpack(node)
-                linked.append(slot)
+    linked = node._saved is not None and node._unpack_saved(graph_state["enabled"])
     outer = graph_state["formula"]
     graph_state["formula"] = True
     try:
         return rule(node, g, B)
     finally:
         graph_state["formula"] = outer
-        for slot in linked:
-            if slot.tensor is not None:
-                d[slot.name] = slot.tensor
+        if linked:
+            node._unlink_saved()
 
 
 def _mm(node, g, B):

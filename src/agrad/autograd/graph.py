@@ -348,6 +348,29 @@ class Node:
             out.append((s.name, tuple(shape), dtype.name, s.version, s.freed))
         return out
 
+    def _unpack_saved(self, link: bool) -> bool:
+        """Before a formula reads its saved tensors as plain attributes: each checked once
+        against its version (PyTorch's error; or the unpack hook).  With ``link``, a saved
+        output is handed over with this node as its history (what a formula under
+        create_graph, or in a dual level, differentiates through), for one call only:
+        True when one was; :meth:`_unlink_saved` puts the stand-ins back (no lasting cycle)."""
+        linked = False
+        d = self.__dict__
+        for slot in self._saved.values():
+            t = slot.tensor
+            if t is None or t._vc[0] != slot.version:
+                d[slot.name] = slot.unpack(self)
+            elif link and slot.is_output:
+                d[slot.name] = slot.unpack(self)
+                linked = True
+        return linked
+
+    def _unlink_saved(self) -> None:
+        d = self.__dict__
+        for slot in self._saved.values():
+            if slot.is_output and slot.tensor is not None:
+                d[slot.name] = slot.tensor
+
     def release(self) -> None:
         """Free saved tensors after a backward pass that does not retain the graph."""
         saved = self._saved

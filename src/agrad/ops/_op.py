@@ -97,21 +97,8 @@ class OpNode(Node):
         return self.next_functions[i][0] is not None
 
     def apply(self, grads):
-        saved = self._saved
-        linked = False
-        if saved is not None:
-            # saved tensors are plain attributes (fast to read in formulas); check them once here
-            d = self.__dict__
-            for slot in saved.values():
-                t = slot.tensor
-                if t is None or t._vc[0] != slot.version:
-                    d[slot.name] = slot.unpack(self)  # raises PyTorch's error; or calls the unpack hook
-                elif slot.is_output and (_mode_state["enabled"] or _fw_level[0] is not None):
-                    # create_graph: the formula differentiates through the saved output, whose
-                    # history is this node (inside a dual level: the output's tangent); linked
-                    # for this call only (no lasting cycle)
-                    d[slot.name] = slot.unpack(self)
-                    linked = True
+        linked = self._saved is not None and self._unpack_saved(
+            _mode_state["enabled"] or _fw_level[0] is not None)
         if self._multi:
             if all(g is None for g in grads):
                 return (None,) * len(self.next_functions)
@@ -128,23 +115,15 @@ class OpNode(Node):
         finally:
             state["formula"] = outer
             if linked:
-                for slot in saved.values():
-                    if slot.is_output and slot.tensor is not None:
-                        d[slot.name] = slot.tensor
+                self._unlink_saved()
         return res if type(res) is tuple else (res,)
-
 
     def apply_raw(self, grad):
         """The formula on arrays (``_raw``): ``grad`` the array of the one output's gradient
         (not None); what a pass that records nothing runs (the engine decides).  An array
         formula returns NotImplemented for cases it leaves to the formula on tensors."""
-        saved = self._saved
-        if saved is not None:
-            d = self.__dict__
-            for slot in saved.values():
-                t = slot.tensor
-                if t is None or t._vc[0] != slot.version:
-                    d[slot.name] = slot.unpack(self)  # raises PyTorch's error; or calls the unpack hook
+        if self._saved is not None:
+            self._unpack_saved(False)
         res = self._raw(grad)
         if res is NotImplemented:
             return tuple([None if g is None else g._data for g in self.apply([_make(grad)])])
