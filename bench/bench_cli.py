@@ -107,7 +107,8 @@ def main() -> int:
 
     sys.path.insert(0, str(REPO / "src"))
     import agrad as t
-    from agrad.render.graphview import GraphModel, render_text
+    from agrad.render.graphmodel import GraphModel
+    from agrad.render.graphview import render_text
     x = t.tensor([1.0, 2.0], requires_grad=True)
     w = t.tensor(0.5, requires_grad=True)
     y = x

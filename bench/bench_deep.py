@@ -34,7 +34,8 @@ CHILD = r"""
 import sys, time
 sys.path.insert(0, {src!r})
 import agrad as t
-from agrad.render.graphview import GraphModel, render_text
+from agrad.render.graphmodel import GraphModel
+from agrad.render.graphview import render_text
 
 def peak_mb():
     with open("/proc/self/status") as f:

@@ -56,7 +56,7 @@ def session_of(path: Path):
 def write_page(s, origins, names) -> tuple[float, float, int]:
     """(wall s, CPU s, bytes) of the graph walk and the page, as ``agrad graph -o`` makes them."""
     from agrad.render import htmlview
-    from agrad.render.graphview import GraphModel
+    from agrad.render.graphmodel import GraphModel
     gc.collect()
     t0, c0 = time.perf_counter(), time.process_time()
     model = GraphModel(s.target._grad_fn, origins=origins, leaf_names=names)

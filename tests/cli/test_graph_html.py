@@ -16,7 +16,7 @@ import pytest
 
 import agrad
 from agrad.render import htmlview
-from agrad.render.graphview import GraphModel
+from agrad.render.graphmodel import GraphModel
 
 from .conftest import SEED, agrad as run
 

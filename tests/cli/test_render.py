@@ -9,7 +9,7 @@ import numpy as np
 from rich.console import Console
 
 import agrad
-from agrad.render import evalview, graphview
+from agrad.render import evalview, graphmodel, graphview
 from agrad.render.console import Output, resolve_format
 from agrad.render.records import array_json, short_value, value_record
 
@@ -71,7 +71,7 @@ def test_eval_table_rich_golden():
 def test_graph_tree_golden_and_rich():
     ns = _seed()
     names = {ns[k]._accumulator: k for k in ("w1", "w2", "w3")}
-    model = graphview.GraphModel(ns["loss"].grad_fn, leaf_names=names.get)
+    model = graphmodel.GraphModel(ns["loss"].grad_fn, leaf_names=names.get)
     lines = []
     graphview.render_text(model, lines.append)
     golden("graph_seed_model.txt", "\n".join(lines) + "\n")
@@ -84,12 +84,12 @@ def test_collapse_repeated_runs():
     y = x
     for _ in range(10):
         y = agrad.exp(agrad.sin(y))
-    model = graphview.GraphModel(y.grad_fn)
+    model = graphmodel.GraphModel(y.grad_fn)
     lines = []
     graphview.render_text(model, lines.append)
     assert lines[0] == "×10 [ExpBackward0 → SinBackward0]  #0–#19"
     assert lines[1].startswith("└─ #20 AccumulateGrad")
-    model = graphview.GraphModel(y.grad_fn, collapse=False)
+    model = graphmodel.GraphModel(y.grad_fn, collapse=False)
     assert len(model.lines) == 21
 
 
@@ -97,7 +97,7 @@ def test_two_repeats_not_collapsed():
     x = agrad.tensor(1.0, requires_grad=True)
     y = agrad.sin(agrad.sin(x))
     lines = []
-    graphview.render_text(graphview.GraphModel(y.grad_fn), lines.append)
+    graphview.render_text(graphmodel.GraphModel(y.grad_fn), lines.append)
     assert lines[0].startswith("#0 SinBackward0") and lines[1].startswith("↳ #1 SinBackward0")
 
 
@@ -117,7 +117,7 @@ def test_graph_rich_golden():
 
     ns = _seed()
     names = {ns[k]._accumulator: k for k in ("w1", "w2", "w3")}
-    model = graphview.GraphModel(ns["loss"].grad_fn, leaf_names=names.get)
+    model = graphmodel.GraphModel(ns["loss"].grad_fn, leaf_names=names.get)
     buf = io.StringIO()
     console = Console(file=buf, color_system=None, width=60, markup=False, highlight=False)
     _graph_rich(Output("rich", out=buf, console=console), model, True, None)
@@ -145,7 +145,7 @@ def _node_line_ids(lines):
 def test_shared_nodes_render_linear_in_the_graph():
     sizes = {}
     for n in (500, 1000, 2000):
-        model = graphview.GraphModel(_shared_chain(n).grad_fn)
+        model = graphmodel.GraphModel(_shared_chain(n).grad_fn)
         lines = []
         graphview.render_text(model, lines.append)
         sizes[n] = sum(len(ln) + 1 for ln in lines)
@@ -156,14 +156,14 @@ def test_shared_nodes_render_linear_in_the_graph():
         blocks = sum(1 for ln in lines if ln.startswith("↓ #"))
         assert len(lines) <= len(model.nodes) + len(model.edges) + 2 * blocks
         guides = max(len(ln) - len(ln.lstrip("│├└─↳ ")) for ln in lines)
-        assert guides <= 3 * (graphview.MAX_DEPTH + 1)
+        assert guides <= 3 * (graphmodel.MAX_DEPTH + 1)
     # twice the steps, twice the text (it was 4x: 25 MB at 1,000 steps, 136 MB at 3,000)
     assert 1.8 < sizes[2000] / sizes[1000] < 2.2
     assert 1.8 < sizes[1000] / sizes[500] < 2.2
 
 
 def test_inputs_past_the_depth_limit_move_to_a_block_below():
-    model = graphview.GraphModel(_shared_chain(3).grad_fn, max_depth=2)
+    model = graphmodel.GraphModel(_shared_chain(3).grad_fn, max_depth=2)
     lines = []
     graphview.render_text(model, lines.append)
     deep = [ln for ln in lines if ln.endswith("  ↓")]
@@ -173,4 +173,4 @@ def test_inputs_past_the_depth_limit_move_to_a_block_below():
     assert lines[head - 1] == ""  # a blank line before each block
     assert lines[head + 1].startswith("├─ #")  # the node's inputs, one level down
     assert max(len(ln) - len(ln.lstrip("│├└─↳ ")) for ln in lines) <= 3 * 3
-    assert graphview.depth_for_width(80) == 12 and graphview.depth_for_width(10) == 2
+    assert graphmodel.depth_for_width(80) == 12 and graphmodel.depth_for_width(10) == 2

@@ -1,4 +1,4 @@
-"""The fast parser (parser._FastLALR): integer-coded tables, the lexer's patterns
+"""The fast parser (lalr_driver.FastLALR): integer-coded tables, the lexer's patterns
 compiled ahead, lark imported without ``regex``."""
 
 import os
@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from agrad.lang import parser
+from agrad.lang import lalr_driver, parser, syntax_errors
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SRC = str(ROOT / "src")
@@ -50,13 +50,13 @@ def test_fast_driver_expected_terminals_match_lark_s():
             parser.get_parser().parse(text, start="script")
         assert mine.value.token.type == lark_s.value.token.type
         assert set(mine.value.expected) <= set(lark_s.value.expected)
-        assert mine.value.expected == set(parser._accepted(lark_s.value))
+        assert mine.value.expected == set(syntax_errors.accepted(lark_s.value))
 
 
 def test_precompiled_patterns_equal_re_s(monkeypatch):
     patterns = [(r"(?P<NAME>[^\W\d]\w*)|(?P<NUM>\d+)", 0), (r"#[^\n]*", re.M), (r"[ \t]+", 0)]
     expected = {(p, f): re.compile(p, f) for p, f in patterns}
-    recorder = parser._PrecompiledRe()
+    recorder = lalr_driver.PrecompiledRe()
     for p, f in patterns:
         assert recorder.compile(p, f) == expected[(p, f)]
     table = recorder.recorded()
@@ -65,14 +65,14 @@ def test_precompiled_patterns_equal_re_s(monkeypatch):
     def no_compile(*a, **k):
         raise AssertionError("compiled again")
 
-    loaded = parser._PrecompiledRe(table)
+    loaded = lalr_driver.PrecompiledRe(table)
     monkeypatch.setattr(re, "compile", no_compile)
     for p, f in patterns:
         assert loaded.compile(p, f) == expected[(p, f)]   # same pattern, flags and SRE code
     assert loaded.match(patterns[0][0], "x1").lastgroup == "NAME"
     monkeypatch.undo()
     # another SRE version's table is not used: the patterns compile as usual
-    stale = parser._PrecompiledRe({"magic": -1, "codes": table["codes"]})
+    stale = lalr_driver.PrecompiledRe({"magic": -1, "codes": table["codes"]})
     assert stale._codes == {} and stale.compile(*patterns[1]) == expected[patterns[1]]
 
 

@@ -317,7 +317,7 @@ def _graph(req, kw, out) -> int:
     from . import inspector
     from ..autograd.graph import leaf_node
     from ..tensor import Tensor
-    from ..render import graphview
+    from ..render import graphexport, graphmodel, graphview
     from .session import auto_backward, leaf_names, origin_fn
 
     fmt = out.format
@@ -368,12 +368,12 @@ def _graph(req, kw, out) -> int:
         out.info(f"agrad: {s.target_name} does not require grad: it has no graph" + _suggest(s))
     names = leaf_names(s)
     expand = kw.get("expand", False)
-    model = graphview.GraphModel(root, origins=origin_fn(s), leaf_names=names.get, collapse=not expand,
-                                 max_depth=graphview.depth_for_width(out.width))
+    model = graphmodel.GraphModel(root, origins=origin_fn(s), leaf_names=names.get, collapse=not expand,
+                                 max_depth=graphmodel.depth_for_width(out.width))
     grads = s.grads if kw["grads"] else None
     saved = kw["saved"]
     if fmt == "json":
-        obj = graphview.graph_json(model, s.target_name, saved=saved, grads=grads, expand=expand)
+        obj = graphexport.graph_json(model, s.target_name, saved=saved, grads=grads, expand=expand)
         if versions:
             obj["versions"] = inspector.version_records(s, model)
         if flow:
@@ -384,9 +384,9 @@ def _graph(req, kw, out) -> int:
         out.json(obj)
         return code
     elif fmt == "dot":
-        graphview.render_dot(model, s.target_name, out.line)
+        graphexport.render_dot(model, s.target_name, out.line)
     elif fmt == "mermaid":
-        graphview.render_mermaid(model, s.target_name, out.line)
+        graphexport.render_mermaid(model, s.target_name, out.line)
     elif fmt == "html":
         from ..render import htmlview
         htmlview.render_html(model, s.target_name, out.raw, grads=grads)

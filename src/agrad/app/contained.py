@@ -408,7 +408,7 @@ def _ReplayStdin(buffer, tty, encoding="utf-8"):  # noqa: N802 - a class made on
     return cls(buffer, tty, encoding)
 
 
-_VIEWS = {"eval": ("..render.evalview", ".anomaly"), "graph": ("..render.graphview", ".anomaly"),
+_VIEWS = {"eval": ("..render.evalview", ".anomaly"), "graph": ("..render.graphview", "..render.graphexport", ".anomaly"),
           "check": ("..render.checkview",), "diff": ("..render.diffview", ".diff"),
           "jacobian": ("..render.matrixview",), "hessian": ("..render.matrixview",),
           "trace": ("..render.traceview", ".trace", ".inspector")}

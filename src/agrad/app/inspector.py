@@ -80,7 +80,7 @@ class NoGraph:
 
 def run_trace(req, kw) -> int:
     from ..tensor import Tensor
-    from ..render import graphview, traceview
+    from ..render import graphmodel, traceview
     from .session import auto_backward, leaf_names, origin_fn
 
     out = _output(kw)
@@ -114,9 +114,9 @@ def run_trace(req, kw) -> int:
     # ids as agrad graph gives them for the node where the pass started (the target's, when the
     # pass started from the target)
     root = steps[0].node if steps else None
-    model = graphview.GraphModel(root, origins=origin_fn(s) if s.result is not None else None,
+    model = graphmodel.GraphModel(root, origins=origin_fn(s) if s.result is not None else None,
                                  leaf_names=leaf_names(s).get, collapse=True,
-                                 max_depth=graphview.depth_for_width(out.width))
+                                 max_depth=graphmodel.depth_for_width(out.width))
     node_id = kw.get("node")
     if node_id is not None and not (0 <= node_id < len(model.nodes)):
         return _usage(out, "trace", f"--node {node_id}: the graph has nodes #0–#{len(model.nodes) - 1}"
@@ -176,7 +176,7 @@ def lines_rich(out, lines, styles) -> None:
 def node_records(s, t, params, samples, width):
     """``check --nodes``: each node's backward checked alone; records and text lines, or the
     reason the graph cannot be replayed."""
-    from ..render import graphview
+    from ..render import graphmodel
     from ..render.graphview import fit_parts, fmt_num
     from .check import CheckError
     from .nodecheck import check_nodes
@@ -185,8 +185,8 @@ def node_records(s, t, params, samples, width):
         results = check_nodes(t, s.calls or {}, samples=samples, **params)
     except CheckError as exc:
         return str(exc)
-    model = graphview.GraphModel(t._grad_fn, origins=origin_fn(s), leaf_names=leaf_names(s).get,
-                                 max_depth=graphview.depth_for_width(width))
+    model = graphmodel.GraphModel(t._grad_fn, origins=origin_fn(s), leaf_names=leaf_names(s).get,
+                                 max_depth=graphmodel.depth_for_width(width))
     records, lines = [], [("", []), ("", fit_parts("", [(
         "each node alone, in float64: its backward against central differences", "id")],
         width))]

@@ -531,7 +531,7 @@ def origin_fn(s: Session):
     """``node -> Origin`` for the graph view."""
     from ..autograd.graph import AccumulateGrad
     from ..tensor import Tensor
-    from ..render.graphview import Origin
+    from ..render.graphmodel import Origin
 
     vars_ = node_vars(s)
     where = s.origins

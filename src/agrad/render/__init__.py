@@ -10,5 +10,6 @@ renderables or JSON:
 * :mod:`.console` -- the output formats, the rich console (imported only
   when a terminal is rendered to) and the one place diagnostics are written;
 * :mod:`.evalview`, :mod:`.graphview`, :mod:`.checkview` -- ``agrad eval``,
-  ``agrad graph`` and ``agrad check`` output.
+  ``agrad graph`` and ``agrad check`` output; the graph's model (ids, edges,
+  the tree's lines) is :mod:`.graphmodel`, its JSON/DOT/Mermaid :mod:`.graphexport`.
 """

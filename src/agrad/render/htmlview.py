@@ -38,7 +38,8 @@ from pathlib import Path
 from ..autograd.graph import AccumulateGrad
 import numpy as np
 
-from .graphview import GraphModel, fmt_outputs, fmt_shape
+from .graphmodel import GraphModel
+from .graphview import fmt_outputs, fmt_shape
 
 PAGE = Path(__file__).with_name("page")
 

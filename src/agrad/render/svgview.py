@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import re
 
-from .graphview import Export, GraphModel, fmt_num, fmt_outputs
+from .graphexport import Export
+from .graphmodel import GraphModel
+from .graphview import fmt_num, fmt_outputs
 
 COL, ROW, BW, BH, PAD = 250, 96, 226, 66, 30
 CHARS = 31  # characters of 11.5px monospace in a box

@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from .records import json_float
-from .graphview import (GNode, MAX_PERIOD, MIN_REPEATS, fit_parts, fmt_grad, fmt_num, fmt_shape,
-                        node_parts)
+from .graphmodel import GNode, MAX_PERIOD, MIN_REPEATS
+from .graphview import fit_parts, fmt_grad, fmt_num, fmt_shape, node_parts
 
 
 class TraceView:
