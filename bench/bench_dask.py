@@ -8,7 +8,10 @@ Computes ``loss = ((X @ w - y)**2).mean()`` and its gradient with respect to
 memory the agrad run may use (``--max-memory``):
 
 * numpy:   a hand-written loop over the same file, chunk by chunk (explicit
-           reads into one buffer, ``X_c @ w``, ``X_c.T @ r``), one thread;
+           reads into one buffer, ``X_c @ w``, ``X_c.T @ r``), one thread, run twice:
+           with the threads numpy's BLAS starts with (one per core) and with one
+           BLAS thread (as agrad's dask runs use: dask runs a task per core); the
+           faster of the two is the reference;
 * threads: ``agrad eval --backend dask`` (the threaded scheduler, inside the
            sandbox);
 * cluster: ``agrad eval --backend dask --trusted --scheduler ADDRESS`` on a
@@ -53,6 +56,12 @@ def parse_size(text):
     sys.path.insert(0, SRC)
     from agrad.app.contained import parse_size as parse
     return parse(text)
+
+
+def blas_threads(n):
+    sys.path.insert(0, SRC)
+    from agrad.app.backend import blas_threads as set_threads
+    return set_threads(n)
 
 
 # ------------------------------------------------------------------ data
@@ -212,9 +221,10 @@ def main():
     import json
     ref_loss, ref_grad = numpy_loop(xp, yp, rows)
     cluster = None
-    kinds = ["numpy", "threads"] + ([] if args.no_cluster else ["cluster"])
+    kinds = ["numpy", "numpy-1", "threads"] + ([] if args.no_cluster else ["cluster"])
+    loops = ("numpy", "numpy-1")
     times = {k: [] for k in kinds}
-    empty = {k: [] for k in kinds if k != "numpy"}
+    empty = {k: [] for k in kinds if k not in loops}
     extra = {"threads": []}
     with Peaks() as peaks:
         if not args.no_cluster:
@@ -223,10 +233,13 @@ def main():
         try:
             for _ in range(args.repeat):
                 for k in kinds:
-                    if k == "numpy":
+                    if k in loops:
+                        before = blas_threads(1) if k == "numpy-1" else None
                         t0 = time.perf_counter()
                         numpy_loop(xp, yp, rows)
                         times[k].append(time.perf_counter() - t0)
+                        if before is not None:
+                            blas_threads(before)
                         continue
                     took, out = run_agrad(agrad_cmd(xp, yp, args.max_memory, extra[k]))
                     times[k].append(took)
@@ -241,10 +254,14 @@ def main():
                 cluster.stdin.close()
                 cluster.wait(60)
     gb = size / 1e9
-    base = statistics.median(times["numpy"])
-    print(f"\nmedians of {args.repeat} alternating runs (shared machine):")
-    print(f"  numpy chunked loop     {base:7.2f} s  {gb / base:6.2f} GB/s")
-    for k in kinds[1:]:
+    print(f"\nmedians of {args.repeat} alternating runs (shared machine, load average "
+          f"{os.getloadavg()[0]:.1f} at the end):")
+    for k, what in (("numpy", "BLAS threads: numpy's"), ("numpy-1", "BLAS threads: 1")):
+        t = statistics.median(times[k])
+        print(f"  numpy chunked loop     {t:7.2f} s  {gb / t:6.2f} GB/s  ({what})")
+    base = min(statistics.median(times[k]) for k in loops)
+    print(f"  (the reference: the faster loop, {base:.2f} s)")
+    for k in kinds[2:]:
         total, idle = statistics.median(times[k]), statistics.median(empty[k])
         compute = max(total - idle, 1e-9)
         print(f"  agrad dask {k:<10}  {compute:7.2f} s  {gb / compute:6.2f} GB/s  "

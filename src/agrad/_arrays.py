@@ -30,16 +30,29 @@ KEPT: set = set()
 SMALL = 1 << 16
 
 #: Called with a list of tensors whose lazy data was computed together
-#: (``compute``); a backend installs its own (scheduler, progress bar).
-_computer = {"fn": None, "host": None}
+#: (``compute``); a backend installs its own (scheduler, progress bar), and may install
+#: how a lazy array is broadcast (``broadcast_to``: its chunks along the new axes).
+_computer = {"fn": None, "host": None, "broadcast": None}
 
 
-def register_lazy(array_type, compute_fn) -> None:
+def register_lazy(array_type, compute_fn, broadcast_fn=None) -> None:
     """Let tensors hold ``array_type`` (not converted by numpy); ``compute_fn(arrays)``
-    returns their values as numpy arrays, computed together."""
+    returns their values as numpy arrays, computed together; ``broadcast_fn(array, shape)``,
+    if given, broadcasts one (``np.broadcast_to`` otherwise)."""
     LAZY.add(array_type)
     KEPT.add(array_type)
     _computer["fn"] = compute_fn
+    _computer["broadcast"] = broadcast_fn
+
+
+def broadcast_to(data, shape):
+    """``np.broadcast_to`` of data that is not an ``ndarray``: a lazy array is cut along
+    its new axes as the backend says (the gradient of a mean over chunked data is chunked
+    like the data, so each chunk's backward stays with the chunk)."""
+    fn = _computer["broadcast"]
+    if fn is not None and type(data) in LAZY:
+        return fn(data, shape)
+    return np.broadcast_to(data, shape)
 
 
 def register_device(array_type, to_host) -> None:
@@ -53,7 +66,7 @@ def unregister_all() -> None:
     LAZY.clear()
     DEVICE.clear()
     KEPT.clear()
-    _computer["fn"] = _computer["host"] = None
+    _computer["fn"] = _computer["host"] = _computer["broadcast"] = None
 
 
 def host(data):

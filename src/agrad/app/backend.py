@@ -15,9 +15,12 @@ and a scheduler ADDRESS need ``--trusted``.
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
+import threading
 import time
+import weakref
 
 import numpy as np
 
@@ -133,7 +136,10 @@ def prepare(cfg: Config) -> None:
 
 # ------------------------------------------------------------------ the run (child)
 
-_active = {"cfg": None, "client": None}
+#: The run's configuration, its dask.distributed client, the BLAS threads to restore, and
+#: the rows per chunk of the first axis of its @file data, by the axis' length (a broadcast
+#: to such an axis, like the gradient of a mean, is cut the same way: :func:`_broadcast_to`).
+_active = {"cfg": None, "client": None, "blas": None, "rows": {}}
 
 
 def active() -> Config | None:
@@ -160,21 +166,63 @@ def activate(cfg: Config) -> None:
     import dask.array as da
     if cfg.scheduler in ("threads", "processes"):
         dask.config.set(scheduler=cfg.scheduler)
+        # dask runs a task per core: BLAS's own threads would compete with them for the cores
+        # (and spin while they wait), as dask.distributed's workers are told by their nannies
+        _active["blas"] = blas_threads(1)
     else:
         _active["client"] = _connect(cfg.scheduler)
-    _arrays.register_lazy(da.Array, _compute)
+    _arrays.register_lazy(da.Array, _compute, _broadcast_to)
 
 
 def deactivate() -> None:
     from .. import _arrays
     _arrays.unregister_all()
-    client = _active["client"]
-    _active["cfg"] = _active["client"] = None
+    client, blas = _active["client"], _active["blas"]
+    _active["cfg"] = _active["client"] = _active["blas"] = None
+    _active["rows"] = {}
+    _BUFFERS.clear()
+    if blas is not None:
+        blas_threads(blas)
     if client is not None:
         try:
             client.close()
         except Exception:
             pass
+
+
+#: (set, get) the thread count of the BLAS numpy uses: OpenBLAS as numpy's wheels name it
+#: (a prefix, a suffix for 64-bit integers), a plain OpenBLAS, MKL.
+_BLAS_CALLS = (("scipy_openblas_set_num_threads64_", "scipy_openblas_get_num_threads64_"),
+               ("scipy_openblas_set_num_threads", "scipy_openblas_get_num_threads"),
+               ("openblas_set_num_threads64_", "openblas_get_num_threads64_"),
+               ("openblas_set_num_threads", "openblas_get_num_threads"),
+               ("MKL_Set_Num_Threads", "MKL_Get_Max_Threads"))
+
+
+def blas_threads(n: int) -> int | None:
+    """Give the BLAS library loaded in this process ``n`` threads; returns the count it had
+    (None: no BLAS library known here is loaded, or this is not Linux)."""
+    import ctypes
+    try:
+        with open("/proc/self/maps") as f:
+            paths = {parts[5].strip() for parts in (line.split(None, 5) for line in f)
+                     if len(parts) == 6}
+    except OSError:
+        return None
+    for path in sorted(p for p in paths if "blas" in p.lower() or "mkl" in p.lower()):
+        try:  # the library is loaded already (RTLD_NOLOAD: never load one)
+            lib = ctypes.CDLL(path, mode=os.RTLD_NOLOAD | os.RTLD_LAZY)
+        except OSError:
+            continue
+        for set_name, get_name in _BLAS_CALLS:
+            setter, getter = getattr(lib, set_name, None), getattr(lib, get_name, None)
+            if setter is None or getter is None:
+                continue
+            getter.restype = ctypes.c_int
+            before = getter()
+            setter(ctypes.c_int(n))
+            return before
+    return None
 
 
 def _connect(address):
@@ -289,7 +337,8 @@ def fuse_chunks(graph, outputs):
     chunk feeds ``X @ w`` and, in the backward pass, ``X.T @ g``): on a cluster every one
     of the ~12 tasks of a chunk then costs the scheduler and the workers a round trip, and
     intermediate pieces move between workers.  Here a task belongs to a chunk when the
-    file chunks it depends on are that one chunk (of data with several chunks); a task
+    file chunks it depends on are that one chunk (of data with several chunks; the blocks
+    of the same index in files cut alike, ``X``'s and ``y``'s rows ``i``, are one); a task
     depending on no chunk joins a chunk when everything depending on it is in that chunk
     (``y``'s piece, the seed gradient's piece).  Each chunk's tasks run as one task (in
     dask's order, each value dropped after its last use); what the rest of the graph or
@@ -315,7 +364,7 @@ def fuse_chunks(graph, outputs):
     colour = {}
     for k in order:
         if k in reads and per_array[k[0]] > 1:
-            colour[k] = k
+            colour[k] = _chunk_of(k)
             continue
         cs = {colour[d] for d in deps[k]} - {None}
         colour[k] = None if not cs else (cs.pop() if len(cs) == 1 else many)
@@ -344,7 +393,7 @@ def fuse_chunks(graph, outputs):
                                  *(TaskRef(d) for d in ext), _data_producer=producer)
             continue
         # named after what it computes: a key the scheduler still holds is the same task
-        key = (f"agrad-chunk-{tokenize(chunk, out)}",) + tuple(chunk[1:])
+        key = (f"agrad-chunk-{tokenize(chunk, out)}",) + chunk
         fused[key] = Task(key, _run_chunk, sub, tuple(out), ext, *(TaskRef(d) for d in ext),
                           _data_producer=producer)
         for i, m in enumerate(out):
@@ -358,6 +407,16 @@ def fuse_chunks(graph, outputs):
             if not node.dependencies.isdisjoint(picks):
                 fused[k] = node.substitute({d: picks[d] for d in node.dependencies if d in picks})
     return fused
+
+
+def _chunk_of(key):
+    """The chunk a read belongs to: its block's index, without the trailing zeros of axes in
+    one block, so that the reads of rows ``i`` of ``X`` (block ``(i, 0)``) and of ``y``
+    (block ``(i,)``) are one chunk."""
+    index = tuple(key[1:])
+    while len(index) > 1 and index[-1] == 0:
+        index = index[:-1]
+    return index
 
 
 def _toposort(deps, users):
@@ -412,6 +471,52 @@ def _ClusterProgress(futures, client, send):  # noqa: N802 - distributed is impo
 
 # ------------------------------------------------------------------ @file data
 
+class ReadBuffers:
+    """The memory chunks are read into, reused: a new array of a chunk's size costs the
+    kernel a page fault and a page of zeros per 4 KiB (a fifth of a run's CPU time), a
+    reused one neither.  A read's array goes back to the pool when it is gone, and with it
+    every view of it (their base is the array: numpy stops at an array whose memory belongs
+    to another kind of object, here an anonymous memory map)."""
+
+    SMALLEST = 1 << 20  #: smaller reads use numpy's allocator
+    KEEP = 4  #: free buffers kept per size
+
+    def __init__(self):
+        self._free: dict = {}
+        self._lock = threading.Lock()
+
+    def array(self, count, dtype):
+        nbytes = count * dtype.itemsize
+        if nbytes < self.SMALLEST:
+            return np.empty(count, dtype)
+        with self._lock:
+            free = self._free.get(nbytes)
+            raw = free.pop() if free else None
+        if raw is None:
+            raw = mmap.mmap(-1, nbytes)
+        out = np.frombuffer(raw, dtype, count)
+        weakref.finalize(out, self._give_back, raw).atexit = False
+        return out
+
+    def _give_back(self, raw):
+        with self._lock:
+            free = self._free.setdefault(len(raw), [])
+            if len(free) < self.KEEP:
+                free.append(raw)
+                return
+        raw.close()
+
+    def clear(self):
+        with self._lock:
+            for free in self._free.values():
+                for raw in free:
+                    raw.close()
+            self._free.clear()
+
+
+_BUFFERS = ReadBuffers()
+
+
 class NpyBlocks:
     """A ``.npy`` file as something ``dask.array.from_array`` can slice: each slice is
     read with ``os.pread`` at its offset from a descriptor opened for that read only,
@@ -445,7 +550,7 @@ class NpyBlocks:
         return block[tuple(rest)]
 
     def _read(self, first, count):
-        out = np.empty(count, self.dtype)
+        out = _BUFFERS.array(count, self.dtype)
         view = memoryview(out).cast("B")
         pos = self.offset + first * self.dtype.itemsize
         fd = os.open(self.path, os.O_RDONLY)
@@ -492,7 +597,41 @@ def chunks_for(shape, itemsize, cfg: Config):
         # a power of two: the chunk boundaries of files with as many rows nest (X's in y's),
         # so dask splits chunks to match instead of merging them
         rows = 1 << (rows.bit_length() - 1)
+    if c == "auto":  # as the run's other files with as many rows (plan_rows): y's as X's
+        rows = min(rows, _active["rows"].get(shape[0], rows))
     return (min(rows, shape[0]) if rows != -1 else shape[0],) + tuple(shape[1:])
+
+
+def plan_rows(cfg: Config, shapes) -> None:
+    """``--chunks auto`` for the run's @file data, given the ``(shape, itemsize)`` of each
+    file before any opens: files with as many rows get the rows per chunk of the one with
+    the widest rows, so their chunks line up (``y``'s with ``X``'s): an op on both then
+    works chunk by chunk instead of cutting ``y``'s one chunk into ``X``'s."""
+    if cfg.chunks != "auto":
+        return
+    rows = _active["rows"]
+    for shape, itemsize in shapes:
+        if shape:
+            n = chunks_for(shape, itemsize, cfg)[0]
+            rows[shape[0]] = min(rows.get(shape[0], n), n)
+
+
+def _broadcast_to(a, shape):
+    """``np.broadcast_to`` of a dask array (an expand, the gradient of a sum or a mean):
+    a new or expanded axis as long as the first axis of the run's @file data is cut into
+    the same rows per chunk (dask would make it one chunk, which every chunk of the data
+    it meets would cut a piece of: on a cluster, a piece moved from the worker holding it)."""
+    import dask.array as da
+    rows = _active["rows"]
+    lead = len(shape) - a.ndim
+    chunks = []
+    for i, n in enumerate(shape):
+        j = i - lead
+        if j >= 0 and a.shape[j] != 1:
+            chunks.append(a.chunks[j])
+        else:
+            chunks.append(min(rows.get(n, n), n) if n else (0,))
+    return da.broadcast_to(a, shape, chunks=tuple(chunks))
 
 
 def lazy_npy(path, offset, shape, dtype, fortran, cfg: Config, name):
@@ -501,6 +640,9 @@ def lazy_npy(path, offset, shape, dtype, fortran, cfg: Config, name):
     from dask.base import tokenize
     blocks = NpyBlocks(path, offset, shape, dtype, fortran)
     chunks = chunks_for(shape, dtype.itemsize, cfg)
+    if shape:  # what a broadcast to as many rows cuts its axis into (_broadcast_to)
+        rows = _active["rows"]
+        rows[shape[0]] = min(rows.get(shape[0], chunks[0]), chunks[0])
     key = tokenize(blocks.path, offset, shape, dtype.str, fortran, os.stat(path).st_mtime_ns, chunks)
     return da.from_array(blocks, chunks=chunks, lock=False, asarray=True, fancy=False,
                          name=f"agrad-{name}-{key}", meta=np.empty((0,) * len(shape), dtype))

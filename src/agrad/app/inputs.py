@@ -259,6 +259,32 @@ def file_tensor(option: str, spec: str, max_elements=None):
     return Tensor._make(np.array(arr, dtype=dtypes.get_default_dtype().numpy))
 
 
+def plan_lazy_chunks(bindings) -> None:
+    """Under ``--backend dask``: the headers of the run's ``@file.npy`` data
+    (``bindings``: ``(option, text)`` of each ``--set``/``--param``) before any opens, so
+    that ``--chunks auto`` cuts files with as many rows alike (``backend.plan_rows``).  A
+    file that cannot be read is left to its load, which reports it."""
+    from . import backend
+
+    cfg = backend.active()
+    if cfg is None or not cfg.lazy or cfg.chunks != "auto":
+        return
+    shapes = []
+    for option, text in bindings:
+        try:
+            value = split_binding(option, text)[1]
+            if not is_file_value(value):
+                continue
+            target = value[1:]
+            if "*" in target or not target.lower().endswith(".npy") or _NPZ.match(target):
+                continue
+            shape, _, dtype, _ = _npy_meta(option, target)
+        except InputError:
+            continue
+        shapes.append((shape, dtype.itemsize))
+    backend.plan_rows(cfg, shapes)
+
+
 def _npy_meta(option, path, max_elements=None):
     """The header of a ``.npy`` file: (shape, fortran, dtype, data offset); no element limit
     by default (a lazy array is checked per chunk)."""

@@ -16,7 +16,7 @@ import os
 import sys
 import warnings
 
-from .inputs import InputError, as_param, file_tensor, is_file_value, split_binding
+from .inputs import InputError, as_param, file_tensor, is_file_value, plan_lazy_chunks, split_binding
 
 
 class UsageError(Exception):
@@ -169,6 +169,7 @@ def make_bindings(sets, params, *, max_elements=None, timeout=None) -> dict:
     from ..lang import ScriptError, eval_expression
 
     bindings: dict = {}
+    plan_lazy_chunks([("--set", t) for t in sets] + [("--param", t) for t in params])
     for option, items in (("--set", sets), ("--param", params)):
         for text in items:
             try:

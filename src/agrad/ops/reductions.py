@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes
+from .. import _arrays, dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import Op, export, finish_out
 from ._return_types import return_type
@@ -51,7 +51,14 @@ def _expand_back_array(g, shape, axes, keepdim):
     if not keepdim and shape:
         for a in sorted(axes):
             g = np.expand_dims(g, a)
-    return np.broadcast_to(g, shape)
+    return _broadcast(g, shape)
+
+
+def _broadcast(g, shape):
+    """``np.broadcast_to``; lazy (dask) data is chunked along the new axes like the data."""
+    if type(g) is np.ndarray:
+        return np.broadcast_to(g, shape)
+    return _arrays.broadcast_to(g, shape)
 
 
 # sum -------------------------------------------------------------------------
@@ -82,7 +89,8 @@ def _(ctx, grad):
     return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim)
 
 
-_sum0.raw_derivative(lambda ctx, g: np.broadcast_to(g, ctx.input_shape))
+_sum0.raw_derivative(lambda ctx, g: np.broadcast_to(g, ctx.input_shape) if type(g) is np.ndarray
+                     else _arrays.broadcast_to(g, ctx.input_shape))
 _sum1.raw_derivative(lambda ctx, g: _expand_back_array(g, ctx.input_shape, ctx.axes, ctx.keepdim))
 
 
@@ -147,7 +155,9 @@ def _(ctx, grad):
     return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim) / ctx.n
 
 
-_mean0.raw_derivative(lambda ctx, g: np.true_divide(np.broadcast_to(g, ctx.input_shape), ctx.n))
+_mean0.raw_derivative(lambda ctx, g: np.true_divide(
+    np.broadcast_to(g, ctx.input_shape) if type(g) is np.ndarray else _arrays.broadcast_to(g, ctx.input_shape),
+    ctx.n))
 _mean1.raw_derivative(
     lambda ctx, g: np.true_divide(_expand_back_array(g, ctx.input_shape, ctx.axes, ctx.keepdim), ctx.n))
 

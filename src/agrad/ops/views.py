@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes
+from .. import _arrays, dtypes
 from .._limits import check_numel
 from ..autograd import graph
 from ..autograd.engine import reduce_to
@@ -364,8 +364,10 @@ def unsqueeze(input, dim):
 def _expand_fwd(ctx, a, shape):
     """A view of ``a`` with stride 0 along the expanded dimensions, writable when
     ``a`` is (PyTorch lets fill_ and index_put_ write through it)."""
+    if type(a) is not np.ndarray:  # lazy (dask): chunked along the new axes like the data
+        return _arrays.broadcast_to(a, shape)
     view = np.broadcast_to(a, shape)
-    if type(a) is not np.ndarray or not a.flags.writeable:  # read-only, or lazy (dask)
+    if not a.flags.writeable:
         return view
     return np.lib.stride_tricks.as_strided(a, view.shape, view.strides)
 
