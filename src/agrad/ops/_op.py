@@ -161,6 +161,7 @@ class Op:
       ValueError (e.g. PyTorch's broadcasting message).
     - ``internal``: the op only appears inside other ops' formulas (double backward),
       so it needs no golden case of its own.
+    - ``defaults``: attribute values a node has unless the call gave its own (``alpha``: 1).
     - ``jvp``: its forward-mode rule (see ``agrad.autograd._dual``): ``"element_wise"``
       (its backward applied to the tangent), ``"linear"``, ``"multilinear"`` (mul, mm, ...),
       ``"affine"`` (multilinear plus one added input, ``jvp_additive``: addmm, conv),
@@ -172,7 +173,7 @@ class Op:
     jvp_additive = 0  # for jvp="affine": the input that is added (addmm's self, conv's bias)
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
-                 multi_grad=False, value_error=None, internal=False, jvp=None):
+                 multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None):
         self.name = name
         self.internal = internal  # a helper of other ops' formulas, not user-facing
         self.forward = forward
@@ -189,6 +190,7 @@ class Op:
         self._raw = None
         self.jvp_kind = jvp
         self._jvp = None
+        self._defaults = defaults or {}
         OPS[name] = self
         ALL_OPS.append(self)
 
@@ -200,7 +202,7 @@ class Op:
         # the class is named as PyTorch's: NotImplemented for torch::autograd::NotImplemented
         node = type(self.name.rsplit("::", 1)[-1], (OpNode,), {
             "_name": self.name, "_multi": self._multi, "_op": self, "_formula": self._formula,
-            "_raw": self._raw, "__module__": "agrad.autograd.nodes"})
+            "_raw": self._raw, "__module__": "agrad.autograd.nodes", **self._defaults})
         self.__dict__["node"] = node
         return node
 
@@ -276,9 +278,11 @@ class Op:
         else:
             results = _make(out)
             outs = (results,)
-        d = ctx.__dict__
+        # (attributes are set one by one: reading ctx.__dict__ would make Python build
+        # the instance's dict, one more object per node for the garbage collector)
         if attrs:
-            d.update(attrs)  # attrs must not be named like Node's API (name, apply, ...)
+            for k, v in attrs.items():  # attrs must not be named like Node's API (name, apply, ...)
+                setattr(ctx, k, v)
         saves = None
         if self._save_plan:
             saves = {}
@@ -294,7 +298,7 @@ class Op:
                 elif tensors[i] is not None:
                     saves[name] = tensors[i]
                 else:  # a Python number given in place of a tensor
-                    d[name] = arrays[i]
+                    setattr(ctx, name, arrays[i])
         graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
         if _fw_active[0]:
             _forward_ad.propagate(self, tensors, arrays, attrs, results, ctx)

@@ -121,31 +121,33 @@ def _sub_fwd(ctx, a, b, alpha=1):
     return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, alpha, dtype=b.dtype))
 
 
-_add = Op("AddBackward0", _add_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear")
-_sub = Op("SubBackward0", _sub_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear")
+_add = Op("AddBackward0", _add_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear",
+          defaults={"alpha": 1})
+_sub = Op("SubBackward0", _sub_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear",
+          defaults={"alpha": 1})
 
 
 @_add.derivative
 def _(ctx, grad):
-    alpha = ctx.__dict__.get("alpha", 1)
+    alpha = ctx.alpha
     return grad, grad if alpha == 1 else grad * alpha
 
 
 @_add.raw_derivative
 def _(ctx, g):
-    alpha = ctx.__dict__.get("alpha", 1)
+    alpha = ctx.alpha
     return g, g if alpha == 1 else np.multiply(g, alpha)
 
 
 @_sub.derivative
 def _(ctx, grad):
-    alpha = ctx.__dict__.get("alpha", 1)
+    alpha = ctx.alpha
     return grad, -grad if alpha == 1 else grad * -alpha
 
 
 @_sub.raw_derivative
 def _(ctx, g):
-    alpha = ctx.__dict__.get("alpha", 1)
+    alpha = ctx.alpha
     return g, np.negative(g) if alpha == 1 else np.multiply(g, -alpha)
 
 

@@ -37,7 +37,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
         op.derivative(derivative)
         if raw is not None:
             key = saves[0]
-            op.raw_derivative(lambda ctx, g: raw(g, ctx.__dict__[key]._data))
+            op.raw_derivative(lambda ctx, g: raw(g, getattr(ctx, key)._data))
 
         apply = op.apply
         no_attrs = {}
