@@ -351,12 +351,12 @@ class Tensor:
         return self if self._base is None else Tensor._make(self._data.copy())
 
     def _add_inplace_raw(self, other):
-        """self += other on the data, outside autograd (gradient accumulation)."""
+        """self += other (an array) on the data, outside autograd (gradient accumulation)."""
         if type(self._data) is not np.ndarray or not self._data.flags.writeable \
                 or self._data.base is not None:
-            self._data = self._data + other._data
+            self._data = self._data + other
         else:
-            np.add(self._data, other._data, out=self._data, casting="unsafe")
+            np.add(self._data, other, out=self._data, casting="unsafe")
         self._vc[0] += 1
 
     # in-place machinery -----------------------------------------------------------

@@ -201,9 +201,14 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
 
             if type(node) is AccumulateGrad:
                 if accumulate and 0 in grads:
-                    _accumulate(node, grads[0], create_graph, seeds)
+                    g = grads[0]
+                    if arrays:
+                        _accumulate_array(node, g, seeds)
+                        g = node.variable._grad if accumulate_observers else None
+                    else:
+                        _accumulate(node, g, create_graph, seeds)
                     for obs in accumulate_observers:
-                        obs(node, grads[0])
+                        obs(node, g)
             elif needed is None or node in needed:
                 if arrays:
                     g = grads.get(0)
@@ -273,8 +278,11 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
 
 
 def _make(array):
+    """Tensor._make (bound on first use: the engine is imported before the tensor class)."""
+    global _make
     from ..tensor import Tensor
-    return Tensor._make(array)
+    _make = Tensor._make
+    return _make(array)
 
 
 def _fit_array(grad, meta):
@@ -341,6 +349,23 @@ def _accumulate(node, grad, create_graph, seeds=()):
         _lazy_grads.append(var._grad)  # a parameter's gradient: computed when the pass ends
 
 
+def _accumulate_array(node, data, seeds):
+    """:func:`_accumulate` in a pass that records nothing, where the gradient arrives as an
+    array: stolen as the first ``.grad`` unless it is a view or someone else's (a caller's
+    seed, another leaf's), else added in place."""
+    var = node.variable
+    if var is None:
+        return
+    old = var._grad
+    if old is not None:
+        old._add_inplace_raw(data)
+    elif id(data) in seeds or data.base is not None:
+        var._grad = _make(data.copy())
+    else:
+        seeds.add(id(data))
+        var._grad = _make(data)
+
+
 def _new_grad(old, grad, create_graph, seeds=()):
     """PyTorch's AccumulateGrad: the leaf's next ``.grad`` given the arriving ``grad``.
 
@@ -368,7 +393,7 @@ def _new_grad(old, grad, create_graph, seeds=()):
         return grad
     if create_graph:
         return old + grad
-    old._add_inplace_raw(grad)
+    old._add_inplace_raw(grad._data)
     return old
 
 

@@ -398,6 +398,7 @@ class AccumulateGrad(Node):
     """The node of a leaf that requires grad: adds arriving gradients into ``.grad``."""
 
     _name = "torch::autograd::AccumulateGrad"
+    _raw = True  # in a pass that records nothing, takes its gradient as an array (engine._accumulate_array)
 
     def __init__(self, variable):
         self._seq = float("inf")  # PyTorch runs accumulation as soon as it is ready
