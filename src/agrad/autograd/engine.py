@@ -301,13 +301,13 @@ def _fit_array(grad, meta):
 def reduce_to(a, shape):
     """``a`` summed over the axes along which ``shape`` was broadcast to ``a.shape``
     (``Tensor.sum_to_size``'s maths; shapes already known to be compatible)."""
+    if not shape:  # a 0-d input (a scalar weight): everything summed
+        return np.add.reduce(a, axis=None)
     have = a.shape
     lead = len(have) - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and have[i + lead] != 1)
     if not axes:
         return a.reshape(shape)
-    if not shape:
-        return np.add.reduce(a, axis=None)
     return np.add.reduce(a, axis=axes, keepdims=True).reshape(shape)
 
 

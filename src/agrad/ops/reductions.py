@@ -138,6 +138,10 @@ def _mean_fwd(ctx, a, axes, keepdim):
     for ax in axes:
         n *= a.shape[ax]
     ctx.n = n
+    if a.dtype.kind == "f" and a.dtype.itemsize > 2:
+        # np.mean's own steps (a sum, then a division by the count), without its Python
+        # layer; float16 keeps np.mean, which sums in float32
+        return np.true_divide(np.add.reduce(a, axis=axes, keepdims=keepdim), n)
     return np.mean(a, axis=axes, keepdims=keepdim)
 
 
@@ -155,9 +159,15 @@ def _(ctx, grad):
     return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim) / ctx.n
 
 
-_mean0.raw_derivative(lambda ctx, g: np.true_divide(
-    np.broadcast_to(g, ctx.input_shape) if type(g) is np.ndarray else _arrays.broadcast_to(g, ctx.input_shape),
-    ctx.n))
+@_mean0.raw_derivative
+def _(ctx, g):
+    if type(g) is not np.ndarray and not isinstance(g, np.generic):  # a backend's array: chunked
+        return np.true_divide(_arrays.broadcast_to(g, ctx.input_shape), ctx.n)
+    out = np.empty(ctx.input_shape, g.dtype)  # every element g / n (np.broadcast_to is slow Python)
+    out.fill(np.true_divide(g, ctx.n))
+    return out
+
+
 _mean1.raw_derivative(
     lambda ctx, g: np.true_divide(_expand_back_array(g, ctx.input_shape, ctx.axes, ctx.keepdim), ctx.n))
 
