@@ -270,8 +270,15 @@ def _lazy_loss(data, cfg):
     return got, compute
 
 
-def test_cluster_graph_has_one_task_per_chunk(data):
-    """fuse_chunks: a chunk's read, forward and backward tasks run as one task, with the
+@pytest.mark.parametrize("rows, workers, tasks", [
+    (500, None, 7),  # 3001 rows in chunks of 500: a task per chunk
+    (100, 1, 8),     # 31 chunks, 4 a task (a worker gets 4 tasks or more)
+    (100, 3, 16),    # 31 chunks, 2 a task (4 a task would give 3 workers fewer than 4 each)
+    (100, 8, 31),    # 31 chunks for 8 workers: a task per chunk
+])
+def test_cluster_graph_has_one_task_per_chunk(data, rows, workers, tasks):
+    """fuse_chunks: a chunk's read, forward and backward tasks run as one task (the tasks
+    of 2 or 4 chunks and their first combine, for a cluster of few workers), with the
     values of the plain graph (run here by the threaded scheduler)."""
     pytest.importorskip("dask._task_spec", reason="a dask without task objects (before 2025)")
     import dask
@@ -280,7 +287,7 @@ def test_cluster_graph_has_one_task_per_chunk(data):
     from dask.threaded import get
     import agrad as torch
     try:
-        arrays, _ = _lazy_loss(data, backend.Config("dask", 500))
+        arrays, _ = _lazy_loss(data, backend.Config("dask", rows))
     finally:
         backend.deactivate()
         torch.set_default_dtype(torch.float32)
@@ -290,9 +297,9 @@ def test_cluster_graph_has_one_task_per_chunk(data):
         graph.update(a.__dask_graph__())
     graph = convert_legacy_graph(graph)
     keys = [a.__dask_keys__() for a in arrays]
-    fused = backend.fuse_chunks(graph, set(flatten(keys)))
+    fused = backend.fuse_chunks(graph, set(flatten(keys)), workers)
     chunks = [k for k in fused if isinstance(k, tuple) and k[0].startswith("agrad-chunk-")]
-    assert len(chunks) == 7  # 3001 rows in chunks of 500
+    assert len(chunks) == tasks
     assert len(fused) < len(graph) // 3
     for plain, one in zip(get(graph, keys), get(fused, keys)):
         np.testing.assert_array_equal(np.concatenate([np.ravel(v) for v in flatten([one])]),

@@ -313,7 +313,8 @@ def _compute_on_cluster(client, arrays):
     for a in arrays:
         graph.update(a.__dask_graph__())
     keys = [a.__dask_keys__() for a in arrays]
-    graph = fuse_chunks(convert_legacy_graph(graph), set(flatten(keys)))
+    workers = max(1, len(client.scheduler_info().get("workers", ())))
+    graph = fuse_chunks(convert_legacy_graph(graph), set(flatten(keys)), workers)
     futures = client.get(graph, keys, sync=False)
     send = _progress_sender()
     if send is not None:
@@ -329,7 +330,14 @@ def _is_read(key, node, task_type) -> bool:
             and isinstance(node, task_type))
 
 
-def fuse_chunks(graph, outputs):
+#: Chunks of @file data a fused task may take together (dask's reductions combine the
+#: pieces of 4 chunks at a time: the first combine then runs inside the task) ...
+CHUNKS_PER_TASK = 4
+#: ... as long as every worker gets this many tasks.
+TASKS_PER_WORKER = 4
+
+
+def fuse_chunks(graph, outputs, workers=None):
     """``graph`` (key -> dask task) with the tasks that depend on one chunk of @file data
     fused into one task per chunk.
 
@@ -345,6 +353,13 @@ def fuse_chunks(graph, outputs):
     the caller needs from it is picked out of the chunk's values by ``getitem`` inside
     the task that uses it.  A chunk's tasks never depend on a task that depends on them,
     so the fused graph computes the same values.
+
+    Given the cluster's number of ``workers``, consecutive chunks of the first axis are
+    fused CHUNKS_PER_TASK at a time while every worker still gets TASKS_PER_WORKER tasks:
+    a reduction's first combine of their pieces joins the task (it depends on its chunks
+    only), so fewer tasks and pieces go through the scheduler and between workers, and a
+    worker holds one chunk at a time still (the task's values are dropped after their
+    last use).
     """
     import operator
     from collections import Counter
@@ -360,11 +375,17 @@ def fuse_chunks(graph, outputs):
     order = _toposort(deps, users)
     reads = {k for k in graph if _is_read(k, graph[k], Task)}
     per_array = Counter(k[0] for k in reads)
+    together = 1
+    if workers and reads:
+        rows = 1 + max(_chunk_of(k)[0] for k in reads)
+        while together < CHUNKS_PER_TASK and rows // (2 * together) >= TASKS_PER_WORKER * workers:
+            together *= 2
     many = object()
     colour = {}
     for k in order:
         if k in reads and per_array[k[0]] > 1:
-            colour[k] = _chunk_of(k)
+            index = _chunk_of(k)
+            colour[k] = (index[0] // together,) + index[1:]
             continue
         cs = {colour[d] for d in deps[k]} - {None}
         colour[k] = None if not cs else (cs.pop() if len(cs) == 1 else many)
