@@ -525,3 +525,18 @@ def test_backward_with_a_gradient_per_output():
         torch.autograd.backward([y1, y2], [torch.tensor(1.0)])
     torch.autograd.backward([y1, y2], [torch.tensor(1.0), torch.tensor(2.0)])
     assert x.grad.tolist() == [8.0, 8.0]
+
+
+def test_start_observers_are_told_of_the_first_node_of_each_pass_and_keep_the_array_formulas(monkeypatch):
+    from agrad.autograd import engine
+    from agrad.ops._op import OpNode
+
+    seen, raw = [], []
+    apply_raw = OpNode.apply_raw
+    monkeypatch.setattr(OpNode, "apply_raw", lambda self, g: raw.append(self.name()) or apply_raw(self, g))
+    monkeypatch.setattr(engine, "start_observers", [seen.append])
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a, b = (x * 2).sum(), x.sin().sum()  # b made last: PyTorch's order runs it first
+    a.backward()
+    torch.autograd.grad([a, b], [x])
+    assert seen == [a.grad_fn, b.grad_fn] and "MulBackward0" in raw and "SinBackward0" in raw

@@ -201,25 +201,41 @@ def make_bindings(sets, params, *, max_elements=None, timeout=None) -> dict:
 class _NodeOrigins:
     """While installed, notes where in the script each graph node was made:
     ``(Source, line, column, end_column)`` of the sub-expression whose op made it
-    (columns None when only the line is known).
+    (columns None when only the line is known); ``get(node)`` reads it.
 
     It is one of the engine's record hooks (``graph.record_hooks``) and asks
-    the language which sub-expression is running.
+    the language which sub-expression is running.  The note is kept on the node
+    itself (freed with it: a training loop's old graphs go as they went), else,
+    for a node without a ``__dict__``, in a weak dictionary.
     """
+
+    KEY = "_agrad_origin"
 
     def __init__(self):
         import weakref
-        # weak keys: a training loop's old graphs are still freed while the script runs
-        self.where = weakref.WeakKeyDictionary()
+        self.others = weakref.WeakKeyDictionary()
+        self.span = None
 
     def __call__(self, node, inputs, outputs, call):
-        from ..lang import current_span
-        pos = current_span()
+        pos = self.span()
         if pos is not None:
-            self.where[node] = pos
+            try:
+                node.__dict__[self.KEY] = pos
+            except AttributeError:
+                self.others[node] = pos
+
+    def get(self, node, default=None):
+        d = getattr(node, "__dict__", None)
+        if d is not None:
+            pos = d.get(self.KEY)
+            if pos is not None:
+                return pos
+        return self.others.get(node, default)
 
     def __enter__(self):
         from ..autograd import graph
+        from ..lang import current_span
+        self.span = current_span
         graph.record_hooks.append(self)
         return self
 
@@ -295,7 +311,7 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
     if anomaly:
         from .anomaly import AnomalyWatch, bindings_of
         watch = AnomalyWatch(bindings_of(req, bindings))
-        watch.origins = origin_rec.where
+        watch.origins = origin_rec
     recorder = None
     from .target import BackwardRoots
     roots = BackwardRoots()
@@ -333,7 +349,7 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
     version_hint(result.error, versions_rec)
     s = Session(req, result, sources, bindings, stdout=result.stdout,
                 warnings=list(result.warnings), error=result.error,
-                origins=origin_rec.where, interp=result.interpreter)
+                origins=origin_rec, interp=result.interpreter)
     if observer is not None:
         s.grads = observer.grads
         s.observer = observer

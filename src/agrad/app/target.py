@@ -8,8 +8,8 @@
    tensor assigned.
 
 The engine knows nothing of this: :class:`BackwardRoots` is one of its
-observers (``engine.observers``, told of every node a backward pass runs)
-and keeps the first node of each pass, which is always one of its roots.
+start observers (``engine.start_observers``, told of the node each backward
+pass runs first, which is always one of its roots) and keeps it.
 """
 
 from __future__ import annotations
@@ -27,20 +27,16 @@ REASONS = {
 
 
 class BackwardRoots:
-    """An engine observer: the root node of the latest backward pass, held weakly."""
+    """An engine start observer: the root node of the latest backward pass, held weakly."""
 
     def __init__(self):
-        self._runs = None
         self._root = None
 
-    def __call__(self, node, grads_by_output):
-        from ..autograd import engine
-        if engine.runs != self._runs:  # the first node of a pass is one of its roots
-            self._runs = engine.runs
-            try:
-                self._root = weakref.ref(node)
-            except TypeError:
-                self._root = lambda node=node: node
+    def __call__(self, node):
+        try:
+            self._root = weakref.ref(node)
+        except TypeError:
+            self._root = lambda node=node: node
 
     @property
     def root(self):
@@ -48,13 +44,13 @@ class BackwardRoots:
 
     def __enter__(self):
         from ..autograd import engine
-        engine.observers.append(self)
+        engine.start_observers.append(self)
         return self
 
     def __exit__(self, *exc):
         from ..autograd import engine
         try:
-            engine.observers.remove(self)
+            engine.start_observers.remove(self)
         except ValueError:
             pass
         return False

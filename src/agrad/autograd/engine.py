@@ -40,6 +40,11 @@ CREATE_GRAPH_WARNING = (
     "this. If you have to use this function, make sure to reset the .grad fields of your parameters to None "
     "after use to break the cycle and avoid the leak.")
 
+#: Callables ``observer(node)`` told when a backward pass starts, of the node it runs
+#: first (one of its roots; the command line's target rule).  Unlike ``observers``
+#: they leave the pass its array formulas.
+start_observers: list = []
+
 #: Callables ``observer(node, grads_in)`` told of the gradients arriving at each
 #: node during any backward pass (the graph view's ``--grads``).
 observers: list = []
@@ -169,6 +174,10 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
         if deps.get(node, 0) == 0 and node not in pushed:
             pushed.add(node)
             heapq.heappush(heap, (-node._seq, id(node), node))
+
+    if start_observers and heap:
+        for obs in start_observers:
+            obs(heap[0][2])
 
     state = grad_mode._state
     prev_enabled = state["enabled"]

@@ -386,11 +386,18 @@ def current_span():
     if stmt is None or frame is None:
         return None
     expr = interp.cur_expr
-    if expr is not None and expr.line == expr.end_line:
-        return (frame.src, expr.line, expr.col, expr.end_col)
-    if stmt.line == stmt.end_line:
-        return (frame.src, stmt.line, stmt.col, stmt.end_col)
-    return (frame.src, stmt.line, None, None)
+    # one tuple per sub-expression (a loop's ops share it; an AST node is of one source)
+    key = expr if expr is not None and expr.line == expr.end_line else stmt
+    span = interp.spans.get(key)
+    if span is None:
+        if key is expr:
+            span = (frame.src, expr.line, expr.col, expr.end_col)
+        elif stmt.line == stmt.end_line:
+            span = (frame.src, stmt.line, stmt.col, stmt.end_col)
+        else:
+            span = (frame.src, stmt.line, None, None)
+        interp.spans[key] = span
+    return span
 
 
 def arm_hard_exit(seconds: float) -> None:

@@ -57,6 +57,7 @@ class Interpreter(Expressions, Statements, Functions):
         # unary operator, a subscript or a call runs; None at each new statement):
         # engine hooks read it through current_span()
         self.cur_expr = None
+        self.spans: dict = {}  # AST node -> its span (current_span)
         self.handling: list[ScriptError] = []
         self.backward_calls = 0
         # module-level bookkeeping for the CLI

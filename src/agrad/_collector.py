@@ -1,0 +1,94 @@
+"""Full collections of the cyclic garbage collector, paced to a share of the CPU time.
+
+agrad's graphs are acyclic and freed by reference counting (a saved output is a
+second tensor object, not the output itself: see ``autograd.graph.SavedTensor``),
+yet every node, saved tensor and edge tuple is an object the cyclic collector
+tracks: a 10^6-op chain leaves about ten million of them.  CPython runs a full
+collection each time the long-lived heap has grown by a quarter, and each one
+walks the whole heap again (about 0.5 us an object): on such a chain most of
+the forward pass, to find nothing.
+
+Under :class:`Pacer` the young collections run as before (they walk only new
+objects, and most cycles die young).  A full collection that CPython asks for
+runs when one of these holds:
+
+* the collections since the last full one found garbage (more than a
+  thousandth of the heap): a run that makes cycles gets CPython's schedule;
+* its cost, predicted from the last one's and the heap's growth since
+  (``sys.getallocatedblocks``), is within ``share`` of the CPU time since the
+  last one ended: a run whose heap stops growing is walked again soon.
+
+Otherwise it walks nothing: the old objects are frozen (``gc.freeze``), and
+the next full collection that runs unfreezes and walks all of them, so every
+cycle is still found, only later.  A run that builds a large graph and makes
+no cycles then spends a few per cent of its time in the collector instead of
+most of it.  What waits longest: cycles made only among long-lived objects
+while the heap keeps growing, found once the growth stops (or freed with the
+process; a contained run's memory limit still applies).
+
+The command line runs scripts under it (``agrad.cli``: a process of its own).
+The library does not install it on import: an explicit ``gc.collect()`` in the
+same process may find frozen cycles too late for a caller who counts on it.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import time
+
+#: The share of CPU time full collections may take.
+SHARE = 0.05
+
+
+class Pacer:
+    """A ``gc.callbacks`` entry that defers full collections (see the module's doc)."""
+
+    def __init__(self, share: float = SHARE, clock=time.process_time, blocks=sys.getallocatedblocks):
+        self.share = share
+        self.clock = clock
+        self.blocks = blocks
+        self.cost = 0.0  # CPU seconds of the last full collection
+        self.ended = clock()  # when it ended
+        self.size = blocks()  # allocated blocks when it started
+        self.found = 0  # objects collected since it started
+        self.started = None  # (clock, blocks) of the full collection running now
+        self.full = 0  # full collections run
+        self.deferred = 0  # full collections deferred (old objects frozen instead)
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if info["generation"] != 2:
+            if phase == "stop":
+                self.found += info["collected"]
+            return
+        if phase == "start":
+            now, size = self.clock(), self.blocks()
+            if now < self.ended:  # a forked child: its CPU clock started again
+                self.ended = now
+            predicted = self.cost * size / max(self.size, 1)
+            if self.found * 1000 > self.size or predicted <= self.share * (now - self.ended):
+                gc.unfreeze()  # this collection walks every object, frozen ones too
+                self.started = (now, size)
+                self.full += 1
+            else:
+                gc.freeze()  # nothing left to walk: the old objects wait for the next one
+                self.deferred += 1
+        elif self.started is not None:
+            start, size = self.started
+            self.started = None
+            self.ended = self.clock()
+            self.cost = self.ended - start
+            self.size = size
+            self.found = info["collected"]
+
+    def install(self) -> "Pacer":
+        gc.callbacks.append(self)
+        return self
+
+    def remove(self) -> None:
+        """Stop pacing; every frozen object is given back to the collector."""
+        try:
+            gc.callbacks.remove(self)
+        except ValueError:
+            pass
+        gc.unfreeze()
