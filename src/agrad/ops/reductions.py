@@ -138,7 +138,7 @@ def _mean_fwd(ctx, a, axes, keepdim):
     for ax in axes:
         n *= a.shape[ax]
     ctx.n = n
-    if a.dtype.kind == "f" and a.dtype.itemsize > 2:
+    if type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.itemsize > 2:
         # np.mean's own steps (a sum, then a division by the count), without its Python
         # layer; float16 keeps np.mean, which sums in float32
         return np.true_divide(np.add.reduce(a, axis=axes, keepdims=keepdim), n)
