@@ -103,6 +103,23 @@ def test_remove_gives_frozen_objects_back(collector):
     assert alive() is None
 
 
+def test_what_was_frozen_before_stays_frozen_until_a_deferral(collector):
+    obj = _Cycle()
+    before = weakref.ref(obj)
+    del obj
+    gc.freeze()  # as the command line freezes its imports
+    pacer = Pacer(share=0.1, clock=lambda: 0.0, blocks=lambda: 1000).install()
+    try:
+        gc.collect()  # due (no cost known yet): walks the unfrozen objects only
+        assert pacer.full == 1 and before() is not None and gc.get_freeze_count() > 0
+    finally:
+        pacer.remove()
+    assert gc.get_freeze_count() > 0  # not frozen by it: not its to give back
+    gc.unfreeze()
+    gc.collect()
+    assert before() is None
+
+
 def _chain(x, w):
     y = x
     for _ in range(20):

@@ -20,7 +20,8 @@ runs when one of these holds:
 
 Otherwise it walks nothing: the old objects are frozen (``gc.freeze``), and
 the next full collection that runs unfreezes and walks all of them, so every
-cycle is still found, only later.  A run that builds a large graph and makes
+cycle is still found, only later.  (What was frozen before the first deferral
+-- the command line freezes its imported modules -- stays frozen until then.)  A run that builds a large graph and makes
 no cycles then spends a few per cent of its time in the collector instead of
 most of it.  What waits longest: cycles made only among long-lived objects
 while the heap keeps growing, found once the growth stops (or freed with the
@@ -55,6 +56,7 @@ class Pacer:
         self.started = None  # (clock, blocks) of the full collection running now
         self.full = 0  # full collections run
         self.deferred = 0  # full collections deferred (old objects frozen instead)
+        self.froze = False  # objects are frozen by a deferral (not only what was frozen before)
 
     def __call__(self, phase: str, info: dict) -> None:
         if info["generation"] != 2:
@@ -67,11 +69,14 @@ class Pacer:
                 self.ended = now
             predicted = self.cost * size / max(self.size, 1)
             if self.found * 1000 > self.size or predicted <= self.share * (now - self.ended):
-                gc.unfreeze()  # this collection walks every object, frozen ones too
+                if self.froze:  # this collection walks every object, the deferred ones too
+                    gc.unfreeze()
+                    self.froze = False
                 self.started = (now, size)
                 self.full += 1
             else:
                 gc.freeze()  # nothing left to walk: the old objects wait for the next one
+                self.froze = True
                 self.deferred += 1
         elif self.started is not None:
             start, size = self.started
@@ -86,9 +91,12 @@ class Pacer:
         return self
 
     def remove(self) -> None:
-        """Stop pacing; every frozen object is given back to the collector."""
+        """Stop pacing; the objects deferrals froze are given back to the collector (and
+        what was frozen before them, with them: ``gc`` cannot tell the two apart)."""
         try:
             gc.callbacks.remove(self)
         except ValueError:
             pass
-        gc.unfreeze()
+        if self.froze:
+            gc.unfreeze()
+            self.froze = False

@@ -150,6 +150,7 @@ class _Group(click.Group):
         finally:
             pacer.remove()
             gc.set_threshold(*threshold)
+            gc.unfreeze()
         if not standalone_mode:
             return code
         commands = sys.modules.get("agrad.app.commands")

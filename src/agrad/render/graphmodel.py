@@ -238,7 +238,8 @@ class GraphModel:
                 gid = ids[cur] = len(raw)
                 add_raw(cur)
                 nf = cur.next_functions
-                if len(nf) == 1:  # the common step of a chain
+                # the common step of a chain: one input, the first (``x + 1``: (x, None))
+                if len(nf) == 1 or (len(nf) == 2 and nf[1][0] is None):
                     nxt = nf[0][0]
                     if nxt is not None and nxt not in ids and not isinstance(nxt, leaf_type):
                         add_step(gid)  # its input is numbered next
@@ -384,10 +385,7 @@ class GraphModel:
             names = [t.__name__ for t in types[i:i + p]]
             ids = gids[i:i + length]
             self.groups.append((length // p, names, ids))
-            last = max(ids)
-            for k in range(i, i + length):
-                if k in other:
-                    last = max(last, max((g for _kind, g in other[k][1]), default=last))
-            out.append((None, (length // p, names, ids[0], last)))
+            # what a collapsible step shows beside it are references, to nodes numbered before it
+            out.append((None, (length // p, names, ids[0], max(ids))))
             i += length
         return out
