@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
+
+import pytest
 
 
 def _torch_missing() -> bool:
@@ -35,3 +38,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_line(
             f"agrad: {n} live comparison{'s' if n != 1 else ''} with PyTorch (marked torch) not run: "
             "torch is not installed (the golden files still check every op)")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_warn_once():
+    """Each test sees PyTorch's once-per-process warnings afresh (agrad/_warn_once.py)."""
+    module = sys.modules.get("agrad._warn_once")
+    if module is not None:
+        module.reset()

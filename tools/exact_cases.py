@@ -295,3 +295,8 @@ CASES += [
              "torch.mean(x)"])],
          [f"graph(g{i}.grad_fn)" for i in range(5)]),
 ]
+
+# the error, warning, printing and type groups live in their own table
+from exact_cases_diff import CASES as _DIFF_CASES  # noqa: E402
+
+CASES += _DIFF_CASES

@@ -70,6 +70,18 @@ class Size(tuple):
         r = tuple.__getitem__(self, item)
         return Size(r) if isinstance(item, slice) else r
 
+    def __reduce__(self):  # by agrad's own name: pickle must not look up "torch.Size"
+        return _make_size, (tuple(self),)
+
+
+# PyTorch's class is torch.Size (type(x.shape) prints <class 'torch.Size'>). The script sandbox
+# admits this class by identity (agrad.lang.safety.is_engine_class), not by its module name.
+Size.__module__ = "torch"
+
+
+def _make_size(items):
+    return Size(items)
+
 
 class Tensor:
     """A multi-dimensional array that records the operations that made it."""

@@ -554,3 +554,18 @@ def test_guarded_arrays_inside_lists_for_the_engine(run_ok):
     res = run_ok("import torch\nimport numpy as np\na = np.ones(2)\n"
                  "print(torch.tensor([a, a * 2]).shape, torch.ones(2)[a > 0])\n")
     assert res.stdout == "torch.Size([2, 2]) tensor([1., 1.])\n"
+
+
+@pytest.mark.parametrize("use", ["torch.Size.__module__", "torch.ones(2).shape.__reduce__()",
+                                 "torch.ones(2).shape.__class__", "torch.Size.__mro__",
+                                 "torch.Size.mro()"])
+def test_size_named_like_pytorch_exposes_no_internals(use):
+    # torch.Size has PyTorch's module name "torch" (type(x.shape) prints <class 'torch.Size'>); the sandbox
+    # admits that one class by identity, and its dunders stay out of reach
+    blocked(f"import torch\nprint({use})\n", type_name="AttributeError")
+
+
+def test_size_named_like_pytorch_still_works(run_ok):
+    res = run_ok("import torch\ns = torch.ones(2, 3).shape\nprint(torch.Size, s, s.numel(), s[1:], "
+                 "torch.Size([4]), isinstance(s, torch.Size))\n")
+    assert res.stdout == "<class 'torch.Size'> torch.Size([2, 3]) 6 torch.Size([3]) torch.Size([4]) True\n"

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 
 import numpy as np
 
+from .._warn_once import warn_once
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._op import FUNCTIONS, LINALG, METHODS, Op, export
@@ -133,7 +133,7 @@ export("cholesky", linalg=True, torch=False)(_linalg_cholesky)
 @export("cholesky", method=True)
 def cholesky(input, upper=False, *, out=None):
     """torch.cholesky (deprecated in favour of torch.linalg.cholesky), with PyTorch's warning."""
-    warnings.warn(
+    warn_once(
         "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future PyTorch "
         "release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\n"
         "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
@@ -213,7 +213,7 @@ export("qr", linalg=True, torch=False)(_linalg_qr)
 @export("qr", method=True)
 def qr(input, some=True, *, out=None):
     """torch.qr (deprecated in favour of torch.linalg.qr), with PyTorch's warning."""
-    warnings.warn(
+    warn_once(
         "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\n"
         "The boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = torch.qr(A, some)\n"
         "should be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else 'complete')",

@@ -9,10 +9,10 @@ as PyTorch builds them, so the graph shows the same nodes.
 from __future__ import annotations
 
 import numbers
-import warnings
 
 import numpy as np
 
+from .._warn_once import warn_once
 from .. import dtypes
 from .._limits import check_numel, check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim
@@ -434,7 +434,7 @@ def _tensor_list(tensors):
 def meshgrid(*tensors, indexing=None):
     tensors, _ = _tensor_list(tensors)
     if indexing is None:
-        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+        warn_once("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
                       UserWarning, stacklevel=2)
         indexing = "ij"
     if not tensors:

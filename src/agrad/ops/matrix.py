@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 
 import numpy as np
 
+from .._warn_once import warn_once
 from .. import dtypes
 from .._limits import check_shape
 from ..autograd import grad_mode
@@ -239,7 +239,7 @@ export("cross", linalg=True, torch=False)(_linalg_cross)
 @export(method=True)
 def cross(input, other, dim=None, *, out=None):
     if dim is None:
-        warnings.warn(
+        warn_once(
             "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly "
             "or simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of "
             "linalg.cross in a future release.", UserWarning, stacklevel=2)

@@ -9,10 +9,10 @@ formulas use agrad tensor ops only, so they are differentiable again.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
+from .._warn_once import warn_once
 from .. import dtypes
 from .._limits import check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim
@@ -407,7 +407,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
         raise RuntimeError("reduce argument must be either add or multiply.")
     if isinstance(src, Tensor):
         if reduce is not None:
-            warnings.warn(
+            warn_once(
                 "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future "
                 "PyTorch release. Use torch.scatter_reduce instead for more reduction options.", UserWarning,
                 stacklevel=2)

@@ -134,14 +134,16 @@ def _prepare(input, dtype, kernel):
 
 @export(method=True, functional=True)
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    dim = _softmax_dim(input, dim, "softmax", _stacklevel)  # PyTorch warns before the dtype check
     x = _prepare(input, dtype, "softmax_lastdim_kernel_impl")
-    return _softmax(x, dim=_softmax_dim(x, dim, "softmax", _stacklevel))
+    return _softmax(x, dim=dim)
 
 
 @export(method=True, functional=True)
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    dim = _softmax_dim(input, dim, "log_softmax", _stacklevel)  # PyTorch warns before the dtype check
     x = _prepare(input, dtype, "log_softmax_lastdim_kernel_impl")
-    return _log_softmax(x, dim=_softmax_dim(x, dim, "log_softmax", _stacklevel))
+    return _log_softmax(x, dim=dim)
 
 
 @export(functional=True, torch=False)

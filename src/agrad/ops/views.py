@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 
 import numpy as np
 
+from .._warn_once import warn_once
 from .. import _arrays, dtypes
 from .._limits import check_numel
 from ..autograd import graph
@@ -250,7 +250,7 @@ def permute(input, *dims):
 
 def _T(self):
     if self.ndim != 2 and self.ndim != 0:
-        warnings.warn(
+        warn_once(
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
             "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
             "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
@@ -275,7 +275,7 @@ def adjoint(input):
     """The conjugate transpose of the last two dims (real tensors: ``mT``); a 0-d tensor is
     itself, with PyTorch's deprecation warning."""
     if input.ndim == 0:
-        warnings.warn("adjoint() is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=2)
+        warn_once("adjoint() is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=2)
         return input
     if input.ndim == 1:
         raise RuntimeError(

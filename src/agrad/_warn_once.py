@@ -1,0 +1,26 @@
+"""PyTorch's TORCH_WARN_ONCE: a warning given once per process.
+
+PyTorch gives some deprecation warnings (``x.T`` on a non-matrix, ``adjoint()``
+of a 0-D tensor, ``meshgrid`` without ``indexing``, ``torch.cholesky``, ...)
+only the first time they fire in a process, whatever Python's warning filters
+say; agrad gives them the same way. :func:`reset` forgets what was given (the
+test suite calls it before each test).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+_GIVEN: set = set()
+
+
+def warn_once(message: str, category=UserWarning, stacklevel: int = 2) -> None:
+    """``warnings.warn`` the first time ``message`` fires in this process; nothing later."""
+    if message in _GIVEN:
+        return
+    _GIVEN.add(message)
+    warnings.warn(message, category, stacklevel=stacklevel + 1)
+
+
+def reset() -> None:
+    _GIVEN.clear()
