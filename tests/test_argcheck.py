@@ -9,6 +9,8 @@ import pytest
 
 import agrad
 from agrad.ops import FUNCTIONAL, FUNCTIONS, LINALG, METHODS
+from agrad.ops._argcheck import PARSED_FIRST
+from agrad.ops._pyargs import parser_error
 from agrad.ops._argcheck_table import TABLE
 
 NAMESPACES = {"torch": FUNCTIONS, "F": FUNCTIONAL, "linalg": LINALG, "method": METHODS}
@@ -22,8 +24,9 @@ def _call(key, args):
         return fn(*args)
 
 
-@pytest.mark.parametrize("key", sorted(TABLE))
+@pytest.mark.parametrize("key", sorted(set(TABLE) - PARSED_FIRST))
 def test_wrong_type_gets_pytorchs_message(key):
+    # (the functions parsed first give PyTorch's parser messages: tests/test_pyargs.py)
     for index, _name, kind, message, element in TABLE[key]:
         # a method's positions count after self
         args = [agrad.ones(2, 2) for _ in range(index + key.startswith("method."))]
@@ -33,6 +36,9 @@ def test_wrong_type_gets_pytorchs_message(key):
         with pytest.raises(TypeError) as info:
             _call(key, args + bad)
         want = element.format(1, "str") if kind == "vararg" else message.format("str")
+        # where PyTorch's parser refuses this shorter call for another reason (too few arguments for
+        # every signature ...), its message comes first (agrad/ops/_pyargs.py, tests/test_pyargs.py)
+        want = parser_error(key, tuple(args[key.startswith("method."):] + bad), {}) or want
         assert str(info.value) == want
 
 

@@ -240,3 +240,20 @@ def test_device_and_fifo_as_at_file(tmp_path):
     r = agrad("eval", "--set", f"x=@{fifo}", "-e", "y = x")  # returns at once: no open() of it
     assert r.code == 2
     _one_error_line(r.stderr, "it is a FIFO, not a data file")
+
+
+@pytest.mark.parametrize("script, message", [
+    ("x = torch.ones(2, 3)\nx.lerp_(1.0, 0.5)\n",
+     "TypeError: lerp_() received an invalid combination of arguments - got (float, float), but expected one of:\n"
+     " * (Tensor end, Tensor weight)\n"
+     "      didn't match because some of the arguments have invalid types: (!float!, !float!)\n"
+     " * (Tensor end, Number weight)\n"
+     "      didn't match because some of the arguments have invalid types: (!float!, !float!)\n"),
+    ("m = torch.eye(2)\nm.addmm_(m, 2)\n", "TypeError: addmm_(): argument 'mat2' (position 2) must be Tensor, not int"),
+    ("y = torch.ones(2).softmax()\n", 'TypeError: softmax() missing 1 required positional arguments: "dim"'),
+    ("y = torch.ones(2, 2).tril_(1.5)\n", "TypeError: tril_(): argument 'diagonal' (position 1) must be int, not float"),
+])
+def test_pytorch_parser_errors_from_the_cli(script, message):
+    r = agrad("eval", "-e", script)
+    assert r.code == 1 and "Traceback" not in r.stdout + r.stderr
+    assert message in r.stderr, r.stderr

@@ -42,8 +42,9 @@ def type_name(value) -> str:
     return "NoneType" if value is None else type(value).__name__
 
 
-def checked(fn, checks):
-    """``fn`` with its tensor arguments checked first: ``checks`` as in the table."""
+def checked(fn, checks, key=None):
+    """``fn`` with its tensor arguments checked first: ``checks`` as in the table; a failure
+    of ``fn`` is PyTorch's parser error where its signatures refuse the call (``key``)."""
     if len(checks) == 1 and checks[0][2] == "tensor":
         index, name, _, message, _ = checks[0]
 
@@ -51,22 +52,33 @@ def checked(fn, checks):
         def one(*args, **kwargs):
             value = args[index] if len(args) > index else kwargs.get(name, _MISSING)
             if value is not _MISSING and not isinstance(value, Tensor):
+                _raise_parser_error(key, args, kwargs)  # PyTorch's own parse, where it has one
                 raise TypeError(message.format(type_name(value)))
             try:
                 return fn(*args, **kwargs)
             except Unbatched:
                 return BATCHED_CALL[0](fn, args, kwargs)
+            except Exception:
+                _raise_parser_error(key, args, kwargs)
+                raise
 
         return one
 
     @functools.wraps(fn)
     def many(*args, **kwargs):
-        for check in checks:
-            check_argument(check, args, kwargs)
+        try:
+            for check in checks:
+                check_argument(check, args, kwargs)
+        except TypeError:
+            _raise_parser_error(key, args, kwargs)  # PyTorch's own parse, where it has one
+            raise
         try:
             return fn(*args, **kwargs)
         except Unbatched:
             return BATCHED_CALL[0](fn, args, kwargs)
+        except Exception:
+            _raise_parser_error(key, args, kwargs)
+            raise
 
     return many
 
@@ -81,7 +93,7 @@ BATCHABLE = frozenset("""
 """.split())
 
 
-def batchable(fn):
+def batchable(fn, key=None):
     """``fn`` handing its call to vmap's batching when an argument is a batched tensor (no type check)."""
 
     def free(*args, **kwargs):
@@ -89,11 +101,73 @@ def batchable(fn):
             return fn(*args, **kwargs)
         except Unbatched:
             return BATCHED_CALL[0](fn, args, kwargs)
+        except Exception:
+            _raise_parser_error(key, args, kwargs)
+            raise
 
+    return _like(free, fn)
+
+
+def parsed(fn, key):
+    """``fn`` whose failure is PyTorch's parser error where its signatures refuse the call
+    (agrad/ops/_pyargs.py: only asked once ``fn`` has raised, so a call that works pays a ``try``)."""
+
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Exception:
+            _raise_parser_error(key, args, kwargs)
+            raise
+
+    return _like(call, fn)
+
+
+def parsed_first(fn, key, fewer_than=None):
+    """``fn`` with its arguments parsed by PyTorch's signatures before it runs (:data:`PARSED_FIRST`);
+    with ``fewer_than``, only calls with fewer positional arguments (a missing size or dim)."""
+
+    if fewer_than is None:
+        def call(*args, **kwargs):
+            _raise_parser_error(key, args, kwargs)
+            return fn(*args, **kwargs)
+    else:
+        def call(*args, **kwargs):
+            if len(args) < fewer_than:
+                _raise_parser_error(key, args, kwargs)
+            return fn(*args, **kwargs)
+
+    return _like(call, fn)
+
+
+#: functions whose arguments PyTorch refuses where agrad's would work or warn first: parsed before the call
+PARSED_FIRST = frozenset("""
+    torch.cholesky method.cholesky linalg.cholesky linalg.cholesky_ex torch.range
+    torch.tril torch.triu method.tril method.triu method.tril_ method.triu_
+    method.scatter_ method.scatter torch.scatter method.logical_not torch.permute
+""".split())
+#: ... and those where only a call without its size or dim (agrad's defaults) needs the parse
+PARSED_IF_FEWER = {"torch.ones": 1, "torch.zeros": 1, "torch.empty": 1, "torch.rand": 1, "torch.randn": 1,
+                   "torch.full": 2}
+
+
+def _like(wrapper, fn):
     # functools.wraps, by hand (it costs four times as much, at start-up)
-    free.__name__, free.__qualname__, free.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
-    free.__module__, free.__wrapped__ = fn.__module__, fn
-    return free
+    wrapper.__name__, wrapper.__qualname__, wrapper.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+    wrapper.__module__, wrapper.__wrapped__ = fn.__module__, fn
+    return wrapper
+
+
+def _raise_parser_error(key, args, kwargs) -> None:
+    """Raise PyTorch's TypeError for a call its signatures refuse; return when they take it."""
+    if key is None:
+        return
+    from ._pyargs import parser_error
+
+    if key.startswith("method."):
+        args = args[1:]
+    message = parser_error(key, args, kwargs)
+    if message is not None:
+        raise TypeError(message) from None
 
 
 def check_argument(check, args, kwargs) -> None:
@@ -127,12 +201,27 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict) -> N
     """Replace the table's entries of the four namespaces by checked wrappers."""
     for form, names in (("torch", functions), ("F", functional), ("linalg", linalg)):
         for name, fn in list(names.items()):
-            checks = TABLE.get(f"{form}.{name}")
+            key = f"{form}.{name}"
+            checks = TABLE.get(key)
             if checks:
-                names[name] = checked(fn, checks)
-            elif getattr(fn, "__name__", None) in BATCHABLE and not isinstance(fn, type):
-                names[name] = batchable(fn)
+                names[name] = checked(fn, checks, key)
+            elif isinstance(fn, type) or not callable(fn):
+                continue
+            elif getattr(fn, "__name__", None) in BATCHABLE:
+                names[name] = batchable(fn, key)
+            else:
+                names[name] = parsed(fn, key)
     for name, fn in list(methods.items()):
-        checks = TABLE.get(f"method.{name}")
+        if name.startswith("__"):
+            continue  # operators: Python's protocol (NotImplemented), not PyTorch's parser
+        key = f"method.{name}"
+        checks = TABLE.get(key)
         if checks:  # positions count after self, as PyTorch counts them
-            methods[name] = checked(fn, tuple((i + 1, *rest) for i, *rest in checks))
+            methods[name] = checked(fn, tuple((i + 1, *rest) for i, *rest in checks), key)
+        else:
+            methods[name] = parsed(fn, key)
+    for key in PARSED_FIRST | set(PARSED_IF_FEWER):
+        form, name = key.split(".", 1)
+        names = {"torch": functions, "F": functional, "linalg": linalg, "method": methods}[form]
+        if name in names:
+            names[name] = parsed_first(names[name], key, PARSED_IF_FEWER.get(key))

@@ -91,10 +91,10 @@ def _(ctx, grad):
 
 @export(method=True)
 def index_select(input, dim, index, *, out=None):
+    d = _wrap_dim(dim, input.ndim)  # PyTorch wraps the dim first
     _check_vector_index(index, "index_select")
     if index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    d = _wrap_dim(dim, input.ndim)
     idx = _index_array(index).reshape(-1)
     size = input._data.shape[d] if input.ndim else 1
     bad = idx[(idx < 0) | (idx >= size)]

@@ -132,18 +132,38 @@ def _prepare(input, dtype, kernel):
     return input
 
 
-@export(method=True, functional=True)
+@export(functional=True, torch=False)
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     dim = _softmax_dim(input, dim, "softmax", _stacklevel)  # PyTorch warns before the dtype check
     x = _prepare(input, dtype, "softmax_lastdim_kernel_impl")
     return _softmax(x, dim=dim)
 
 
-@export(method=True, functional=True)
+@export("softmax", method=True)
+def _softmax_aten(input, dim, dtype=None):
+    """torch.softmax and Tensor.softmax: ``dim`` is required (nn.functional's picks one, with a warning);
+    a missing or None ``dim`` fails with PyTorch's parser error (agrad/ops/_pyargs.py)."""
+    if dim is None:
+        raise TypeError("softmax(): dim")
+    x = _prepare(input, dtype, "softmax_lastdim_kernel_impl")
+    return _softmax(x, dim=_wrap_dim(dim, input.ndim))
+
+
+@export(functional=True, torch=False)
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     dim = _softmax_dim(input, dim, "log_softmax", _stacklevel)  # PyTorch warns before the dtype check
     x = _prepare(input, dtype, "log_softmax_lastdim_kernel_impl")
     return _log_softmax(x, dim=dim)
+
+
+@export("log_softmax", method=True)
+def _log_softmax_aten(input, dim, dtype=None):
+    """torch.log_softmax and Tensor.log_softmax: ``dim`` is required (nn.functional's picks one, with a warning);
+    a missing or None ``dim`` fails with PyTorch's parser error (agrad/ops/_pyargs.py)."""
+    if dim is None:
+        raise TypeError("log_softmax(): dim")
+    x = _prepare(input, dtype, "log_softmax_lastdim_kernel_impl")
+    return _log_softmax(x, dim=_wrap_dim(dim, input.ndim))
 
 
 @export(functional=True, torch=False)

@@ -1,0 +1,170 @@
+"""Write src/agrad/ops/_signature_table.py: PyTorch's Python signatures of the op table, for its parser errors.
+
+Usage: python tools/gen_signatures.py
+
+PyTorch checks the arguments of its built-in functions against their Python
+signatures before anything else, and its TypeErrors (``lerp_() received an
+invalid combination of arguments - got (float, float), but expected one of:
+...``, ``addmm_(): argument 'mat2' (position 2) must be Tensor, not int``,
+``softmax() missing 1 required positional arguments: "dim"``) come from that
+parser (torch/csrc/utils/python_arg_parser.cpp, invalid_arguments.cpp).
+agrad/ops/_pyargs.py gives the same errors from this table:
+
+* a function with several visible signatures lists them all when called with
+  40 arguments of a foreign type: the table keeps that list;
+* a function with one signature fails on the first argument of a wrong type:
+  calling it with an ``object()`` at each position in turn (valid values
+  before it) names each positional parameter and its type, until PyTorch says
+  how many positional arguments it takes; the required ones are those its
+  "missing ... required positional arguments" message names.
+
+Python-level functions (most of nn.functional) have no such parser and are left out.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import sys
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+import torch  # noqa: E402
+
+from agrad.ops import FUNCTIONAL, FUNCTIONS, LINALG, METHODS  # noqa: E402
+
+OUT = ROOT / "src" / "agrad" / "ops" / "_signature_table.py"
+MANY = re.compile(r"^(\w+)\(\) received an invalid combination of arguments - got \((?:object, )*object\), "
+                  r"but expected (one of:\n(?:.*\n)+|\(.*\))$", re.S)
+WRONG = re.compile(r"^(\w+)\(\): argument '(\w+)' \(position (\d+)\) must be (.+), not object$")
+TAKES = re.compile(r"^(\w+)\(\) takes (?:(\d+)|from (\d+) to (\d+)) positional arguments? but \d+ (?:were|was) given$")
+KEYWORD = re.compile(r"^(\w+)\(\): argument '(\w+)' must be (.+), not object$")
+NOARGS = re.compile(r"^((?:Tensor|TensorBase)\.\w+)\(\) takes no arguments \(1 given\)$")
+MISSING = re.compile(r'^(\w+)\(\) missing \d+ required positional arguments?: (.*)$')
+SKIP = {"tensor", "as_tensor", "from_numpy", "set_default_dtype", "manual_seed", "seed", "set_rng_state"}
+
+
+def filler(type_name: str):
+    return {"Tensor": torch.ones(2, 2), "Number": 1, "int": 0, "float": 0.5, "bool": False, "str": "mean",
+            "tuple of ints": (1,), "tuple of Tensors": [torch.ones(2, 2)], "torch.dtype": torch.float32,
+            "torch.layout": torch.strided, "torch.device": "cpu", "torch.memory_format": torch.contiguous_format,
+            "torch.Generator": torch.Generator()}.get(type_name, object())
+
+
+def call(fn, args) -> str | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fn(*args)
+    except TypeError as e:
+        return str(e)
+    except Exception:  # noqa: BLE001 - the arguments parsed
+        return None
+    return None
+
+
+def call_kw(fn, args, kwargs) -> str | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fn(*args, **kwargs)
+    except TypeError as e:
+        return str(e)
+    except Exception:  # noqa: BLE001
+        return None
+    return None
+
+
+def keywords(fn, params, required, names) -> tuple:
+    """The keyword-only parameters among agrad's parameter ``names``: ((param, type), ...)."""
+    args = [filler(t) for _, t in params[:required]]
+    out = []
+    for name in names:
+        if name in {p for p, _ in params}:
+            continue
+        m = KEYWORD.match(call_kw(fn, args, {name: object()}) or "")
+        if m and m.group(2) == name:
+            out.append((name, m.group(3)))
+    return tuple(out)
+
+
+def single(fn) -> tuple | None:
+    """(name, [(param, type)], required count, most positional) of a one-signature function, or None."""
+    found = call(fn, [])
+    m = MISSING.match(found or "")
+    required = len(re.findall(r'"\w+"', m.group(2))) if m else 0
+    name = m.group(1) if m else None
+    params = []
+    for _ in range(20):
+        found = call(fn, [filler(t) for _, t in params] + [object()])
+        w = WRONG.match(found or "")
+        if w and int(w.group(3)) == len(params) + 1:
+            name = w.group(1)
+            params.append((w.group(2), w.group(4)))
+            continue
+        t = TAKES.match(found or "")
+        if t:
+            most = int(t.group(2) or t.group(4))
+            if most != len(params) or (name is not None and t.group(1) != name):
+                return None
+            return t.group(1), params, required, most
+        return None
+    return None
+
+
+def torch_callable(form: str, name: str):
+    owner = {"torch": torch, "F": torch.nn.functional, "linalg": torch.linalg}.get(form)
+    return getattr(torch.ones(2, 2) if owner is None else owner, name, None)
+
+
+def main() -> int:
+    table = {}
+    for form, names in (("torch", FUNCTIONS), ("method", METHODS), ("F", FUNCTIONAL), ("linalg", LINALG)):
+        for name in sorted(names):
+            if name.startswith("__") or name in SKIP:
+                continue
+            fn = torch_callable(form, name)
+            if fn is None or isinstance(fn, type) or not type(fn).__name__.startswith("builtin"):
+                continue
+            found = call(fn, [object()] * 40)
+            m = MANY.match(found or "")
+            if m:
+                body = m.group(2)
+                sigs = [line[3:] for line in body.split("\n") if line.startswith(" * ")] \
+                    if body.startswith("one of") else [body]
+                table[f"{form}.{name}"] = (m.group(1), tuple(sigs))
+                continue
+            m = NOARGS.match(call(fn, [object()]) or "")
+            if m:  # a method without parameters: CPython's own message (x.sin(1) names TensorBase.sin)
+                table[f"{form}.{name}"] = (f"TensorBase.{name}", ())
+                continue
+            one = single(fn)
+            if one is not None:
+                fname, params, required, most = one
+                if most < required:
+                    continue
+                try:
+                    mine = list(inspect.signature(names[name]).parameters)
+                except (TypeError, ValueError):
+                    mine = []
+                table[f"{form}.{name}"] = (fname, ((tuple(params), required, keywords(fn, params, required, mine)),))
+    text = (
+        '"""Generated by tools/gen_signatures.py from PyTorch 2.13: do not edit.\n\n'
+        "``\"<form>.<name>\": (name in PyTorch's messages, signatures)``: a function with several\n"
+        "signatures has PyTorch's printed forms (``\"(Tensor end, Number weight)\"``); one with a\n"
+        "single signature has ``((positional (parameter, type) pairs), required count, keyword-only\n"
+        "(parameter, type) pairs)`` (keyword-only ones found among agrad's parameter names). See\n"
+        "agrad/ops/_pyargs.py. A Tensor method without parameters has no signatures.\n"
+        '"""\n\n'
+        "TABLE = {\n" + "".join(f"    {key!r}: {value!r},\n" for key, value in sorted(table.items())) + "}\n"
+    )
+    OUT.write_text(text)
+    print(f"wrote {len(table)} functions to {OUT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
