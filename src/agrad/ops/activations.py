@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ..tensor import _scalar_name, _wrap_dim
+from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import METHODS, Op, export, inplace
 from .nn import check_floating, const
 from .pointwise import _zeros_like, where
@@ -131,6 +131,8 @@ def _hardtanh_op(input, min_val, max_val):
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
+    if isinstance(input, Tensor) and input.dtype.name == "bool":
+        raise RuntimeError("Bool inputs not supported for hardtanh")
     if inplace:
         return _in_place(_hardtanh_op, input, min_val, max_val)
     return _hardtanh_op(input, min_val, max_val)

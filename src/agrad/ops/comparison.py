@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import Op, export, finish_out
 from .indexing import scatter_into
@@ -107,13 +108,20 @@ eq_, ne_, lt_, le_, gt_, ge_ = (
                                          (np.less_equal, "le"), (np.greater, "gt"), (np.greater_equal, "ge")))
 
 
+def _broadcasting(np_fn, arrs):
+    try:
+        return np_fn(arrs[0], arrs[1])
+    except ValueError:
+        raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
+
+
 def _logical(np_fn, name):
     def fn(input, other=None, *, out=None):
         if other is None:
             r = Tensor._make(np_fn(input._data))
             return _told(name, (input,), r) if mask_hooks and out is None else finish_out(name, r, out)
         ts, arrs = operands(input, other, name)
-        r = Tensor._make(np_fn(arrs[0], arrs[1]))
+        r = Tensor._make(_broadcasting(np_fn, arrs))
         return _told(name, (input, other), r) if mask_hooks and out is None else finish_out(name, r, out)
 
     fn.__name__ = name
@@ -130,9 +138,9 @@ logical_not = _logical(np.logical_not, "logical_not")
 def _bitwise(np_fn, name, sym):
     def fn(input, other, *, out=None):
         ts, arrs = operands(input, other, name)
-        if arrs[0].dtype.kind == "f":
-            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_scalar(ts[0].dtype if ts[0].dtype.is_floating_point else ts[1].dtype)}\'')
-        return finish_out(name, Tensor._make(np_fn(*arrs)), out)
+        if arrs[0].dtype.kind == "f":  # named by the promoted type (half ^ float: 'Float')
+            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_scalar(dtypes.from_numpy(arrs[0].dtype))}\'')
+        return finish_out(name, Tensor._make(_broadcasting(np_fn, arrs)), out)
 
     fn.__name__ = name
     export(name, method=True)(fn)

@@ -52,6 +52,12 @@ def _floating(t, who):
         raise RuntimeError(f"{who}: Expected a floating point or complex tensor as input. Got {_scalar_name(t.dtype)}")
 
 
+def _kernel_dtype(t, kernel):
+    """PyTorch's dispatch error for a dtype its CPU kernel lacks."""
+    if not t.dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(t.dtype)}\'')
+
+
 def _matrix(t, who):
     if t.ndim < 2:
         raise RuntimeError(f"{who}: The input tensor A must have at least 2 dimensions.")
@@ -140,7 +146,7 @@ def cholesky(input, upper=False, *, out=None):
         "This transform will produce equivalent results for all valid (symmetric positive definite) inputs.",
         UserWarning, stacklevel=2)
     _square(input, "cholesky")
-    _floating(input, "cholesky")
+    _kernel_dtype(input, "cholesky_cpu")
     return _cholesky_legacy(input, upper=bool(upper), who="cholesky")
 
 
@@ -196,10 +202,10 @@ def _(ctx, grads):
 
 
 def _qr_impl(A, mode, who):
+    _matrix(A, who)  # before the mode, as PyTorch checks
     if mode not in ("reduced", "complete", "r"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or "
                            "'complete'")
-    _matrix(A, who)
     return _qr(A, mode=mode)
 
 
@@ -253,7 +259,7 @@ def _(ctx, grads):
 
 def _eigh_impl(A, UPLO, who):
     _square(A, who)
-    _floating(A, who)
+    _kernel_dtype(A, "linalg_eigh_cpu")
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     return _eigh(A, uplo=UPLO)
@@ -264,7 +270,7 @@ def _linalg_eigh(A, UPLO="L", *, out=None):
 
 
 def _linalg_eigvalsh(A, UPLO="L", *, out=None):
-    return _eigh_impl(A, UPLO, "linalg.eigvalsh")[0]
+    return _eigh_impl(A, UPLO, "linalg.eigh")[0]  # PyTorch's messages name linalg.eigh
 
 
 export("eigh", linalg=True, torch=False)(_linalg_eigh)
@@ -681,7 +687,9 @@ def svd_matrix_norm(A, ord, d0, d1, keepdim):
 def cond(A, p=None, *, out=None):
     """The condition number: s_max / s_min for p in (None, 2, -2), else norm(A) * norm(A^-1)."""
     if A.ndim < 2:
-        raise RuntimeError(f"linalg.cond: The input tensor A must have at least 2 dimensions.")
+        if isinstance(p, str):
+            raise RuntimeError(f"linalg.cond(ord={p}): The input tensor A must have at least 2 dimensions.")
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
     _floating(A, "linalg.cond")
     if p is None or (not isinstance(p, str) and abs(float(p)) == 2):
         s = svdvals(A)

@@ -377,6 +377,7 @@ def setitem(self, index, value):
             value = _setitem_value(value, self.shape)
         (fill_ if value.ndim == 0 else copy_)(self, value)
         return
+    _normalise(index, self.ndim)  # PyTorch indexes first: "too many indices ..." before in-place checks
     advanced = _is_advanced(index)
     if not advanced and self._base is not None and self._view_meta == "multi" and graph.is_recording(
             (self, value if isinstance(value, Tensor) else None)):

@@ -101,7 +101,7 @@ def _(ctx, grad):
 
 def _linalg_lu_factor(A, *, pivot=True, out=None):
     if A.ndim < 2:
-        raise RuntimeError("torch.linalg.lu_factor: Expected tensor with 2 or more dimensions. Got size: "
+        raise RuntimeError("torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: "
                            f"{list(A.shape)} instead")
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")

@@ -248,13 +248,13 @@ def _feature_dropout(input, p, train, inplace):
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0 or not train or input.numel() == 0:
         return input
-    if input.ndim < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     d = input._data.dtype
-    shape = input.shape[:2] + (1,) * (input.ndim - 2)
-    if p == 1:
+    if p == 1:  # before the noise's shape is checked, as ATen's _dropout_impl
         noise = const(np.zeros((), d))
+    elif input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     else:
+        shape = input.shape[:2] + (1,) * (input.ndim - 2)
         from .random import bernoulli_mask
         noise = const(bernoulli_mask(shape, d, 1 - p) / d.type(1 - p))
     return input.mul_(noise) if inplace else input * noise

@@ -510,6 +510,9 @@ def clamp(input, min=None, max=None, *, out=None):
 
 
 def full_like_scalar(like, value, d):
+    if np.isinf(value) and not d.is_floating_point:  # a missing bound of an integer clamp: the type's end
+        info = np.iinfo(d.numpy) if d.name != "bool" else None
+        value = (value > 0) if info is None else (info.max if value > 0 else info.min)
     return Tensor._make(np.array(value, d.numpy))
 
 
@@ -671,9 +674,10 @@ def _floor_divide(input, other, aten):
     from ._not_implemented import not_implemented
 
     ts, arrs = operands(input, other, "floor_divide")
-    if np.asarray(arrs[1]).dtype.kind in "iu" and (np.asarray(arrs[1]) == 0).any():
-        raise RuntimeError("ZeroDivisionError")
-    return not_implemented(np.floor_divide(*arrs), ts, aten)
+    if np.asarray(arrs[0]).dtype.kind in "iu" and (np.asarray(arrs[1]) == 0).any():
+        raise RuntimeError("ZeroDivisionError")  # integers only: a float // 0 is inf or nan
+    with np.errstate(all="ignore"):
+        return not_implemented(np.floor_divide(*arrs), ts, aten)
 
 
 def floor_divide_(input, other):

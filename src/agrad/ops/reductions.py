@@ -127,7 +127,7 @@ def _(ctx, grad):
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     d = _acc_dtype(input, dtype)
     axes = dims(dim, input.ndim)
-    return _nansum.apply((input,), (input._data,), {"axes": axes, "keepdim": keepdim and dim is not None,
+    return _nansum.apply((input,), (input._data,), {"axes": axes, "keepdim": keepdim,  # all dims kept for dim=None
                                                      "dtype": d.numpy})
 
 
@@ -175,6 +175,10 @@ _mean1.raw_derivative(
 @export(method=True)
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     if dtype is not None:
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex "
+                f"dtype. Got: {_scalar_name(dtype)}")
         input = input.to(dtype)
     if not input.dtype.is_floating_point:
         raise RuntimeError(

@@ -120,7 +120,7 @@ _sigmoid_backward = _fused_backward(
     lambda grad, y: _sigmoid_backward(grad, y), lambda grad, go, y: grad * go * (1 - 2 * y))
 
 
-@unary(lambda a: np.maximum(a, 0).astype(a.dtype, copy=False), saves=("result",), float_out=False,
+@unary(lambda a: np.where(a < 0, 0, a).astype(a.dtype, copy=False), saves=("result",), float_out=False,  # keeps -0.0
        raw=lambda g, y: np.where(y <= 0, 0, g).astype(g.dtype, copy=False))
 def relu(ctx, grad):
     return _threshold_backward(grad, ctx.result, threshold=0)

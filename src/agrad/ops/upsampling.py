@@ -125,11 +125,11 @@ def _per_dim(v, spatial, what):
             if what == "size":
                 raise ValueError(
                     f"Input and output must have the same number of spatial dimensions, but got input with spatial "
-                    f"dimensions of {list(spatial)} and output size of {list(v)}. Please provide input tensor in "
+                    f"dimensions of {list(spatial)} and output size of {v}. Please provide input tensor in "
                     "(N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format.")
             raise ValueError(
                 f"Input and scale_factor must have the same number of spatial dimensions, but got input with spatial "
-                f"dimensions of {list(spatial)} and scale_factor of shape {list(v)}. Please provide input tensor in "
+                f"dimensions of {list(spatial)} and scale_factor of shape {v}. Please provide input tensor in "
                 "(N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
         return tuple(v)
     return (v,) * n
@@ -150,6 +150,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         raise ValueError("only one of size or scale_factor should be defined")
     if size is None and scale_factor is None:
         raise ValueError("either size or scale_factor should be defined")
+    # PyTorch checks the lengths of size / scale_factor before the input's rank
+    _per_dim(size if size is not None else scale_factor, input.shape[2:], "size" if size is not None else "scale")
     if mode not in _MODES or input.ndim not in _DIMS:
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the modes: nearest | "
