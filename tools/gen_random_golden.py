@@ -119,6 +119,14 @@ def cases():
     add("geometric_", "torch.manual_seed(8); out = [torch.empty(n, dtype=d).geometric_(p) for n, d, p in "
                       "((5, torch.float32, 0.5), (300, torch.float64, 0.1234567), (40, torch.int64, 0.3), "
                       "(40, torch.float32, 1e-5))]")
+    add("samplers-strided-half", "torch.manual_seed(3); a = torch.zeros(4, 6)[:, ::2]; a.log_normal_(); "
+                                 "b = torch.zeros(4, 6).t(); b.cauchy_(); "
+                                 "c = torch.zeros(1, 3, 4, dtype=torch.float16, requires_grad=True) * 1; "
+                                 "c[:1].log_normal_(); d = torch.zeros(20, dtype=torch.float16).geometric_(0.3); "
+                                 "e = torch.zeros(7, dtype=torch.uint8).geometric_(0.6); "
+                                 "f = torch.zeros(7, dtype=torch.int32).geometric_(0.2); "
+                                 "h = torch.zeros(20, dtype=torch.float16).cauchy_(1.0, 2.0); "
+                                 "out = [a, b, c.detach(), d, e, f, h]")
     add("bernoulli_-float", "torch.manual_seed(8); out = [torch.empty(n, dtype=d).bernoulli_(p) for n, d, p in "
                             "((5, torch.float32, 0.5), (300, torch.float32, 0.3), (300, torch.float64, 0.9), "
                             "(40, torch.int64, 0.5), (40, torch.bool, 0.25), (10, torch.float32, 0.0), "
