@@ -257,15 +257,25 @@ def _(ctx, grad):
 # checks and public functions
 # ---------------------------------------------------------------------------
 
-def _check(fname, input, weight, bias, sp, groups, transposed):
+def _check(fname, input, weight, bias, sp, groups, transposed, params=()):
     if input.ndim not in (sp + 1, sp + 2):
         raise RuntimeError(
             f"Expected {sp + 1}D (unbatched) or {sp + 2}D (batched) input to {fname}, but got input of size: "
             f"{list(input.shape)}")
+    if weight.ndim != sp + 2 and weight.ndim >= 3:
+        # ATen expands stride, padding, ... to the weight's spatial dims before it compares ranks
+        for name, value in params:
+            if isinstance(value, str):
+                continue
+            given = list(value) if isinstance(value, (tuple, list)) else [value] * sp
+            if len(given) != 1 and len(given) != weight.ndim - 2:
+                raise RuntimeError(
+                    f"expected {name} to be a single integer value or a list of {weight.ndim - 2} values to match "
+                    f"the convolution dimensions, but got {name}={given}")
     if weight.ndim != sp + 2:
         raise RuntimeError(
             f"weight should have at least three dimensions" if weight.ndim < 3 else
-            f"Expected {sp + 2}-dimensional input for {sp + 2}-dimensional weight {list(weight.shape)}, but got "
+            f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight {list(weight.shape)}, but got "
             f"{input.ndim}-dimensional input of size {list(input.shape)} instead")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
@@ -302,7 +312,8 @@ def _cname(t):
 
 
 def _conv(fname, sp, input, weight, bias, stride, padding, dilation, groups):
-    _check(fname, input, weight, bias, sp, groups, False)
+    _check(fname, input, weight, bias, sp, groups, False,
+           (("stride", stride), ("padding", padding), ("dilation", dilation)))
     stride = ntuple(stride, sp, "stride")
     dilation = ntuple(dilation, sp, "dilation")
     if any(s <= 0 for s in stride):
@@ -366,7 +377,8 @@ def _same_padding(input, k, dilation):
 
 
 def _conv_transpose(fname, sp, input, weight, bias, stride, padding, output_padding, groups, dilation):
-    _check(fname, input, weight, bias, sp, groups, True)
+    _check(fname, input, weight, bias, sp, groups, True, (("stride", stride), ("padding", padding),
+                                                          ("dilation", dilation), ("output_padding", output_padding)))
     stride = ntuple(stride, sp, "stride")
     padding = ntuple(padding, sp, "padding")
     output_padding = ntuple(output_padding, sp, "output_padding")

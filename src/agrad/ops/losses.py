@@ -18,7 +18,7 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd import grad_mode as _grad_mode
-from ..tensor import _scalar_name
+from ..tensor import Tensor, _scalar_name
 from ._op import Op, export
 from .activations import logsigmoid
 from .binary import xlogy
@@ -598,7 +598,10 @@ def torch_hinge_embedding_loss(input, target, margin=1.0, reduction=0):
 
 
 def _margin_ranking(input1, input2, target, margin, reduction):
-    out = clamp_min(add_scalar(-target * (input1 - input2), margin), 0)
+    z = -target * (input1 - input2)
+    if not z.dtype.is_floating_point:  # + the double margin promotes integers (no graph: they need no grad)
+        z = Tensor._make(z._data.astype(dtypes.get_default_dtype().numpy))
+    out = clamp_min(add_scalar(z, float(margin)), 0)
     return apply_reduction(out, reduction)
 
 

@@ -138,6 +138,9 @@ def _mean_fwd(ctx, a, axes, keepdim):
     for ax in axes:
         n *= a.shape[ax]
     ctx.n = n
+    if n == 0:  # nan, without numpy's "Mean of empty slice" warning
+        with np.errstate(all="ignore"):
+            return np.true_divide(np.sum(a, axis=axes, keepdims=keepdim), a.dtype.type(0))
     if type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.itemsize > 2:
         # np.mean's own steps (a sum, then a division by the count), without its Python
         # layer; float16 keeps np.mean, which sums in float32

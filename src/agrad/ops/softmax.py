@@ -27,6 +27,8 @@ def _softmax_dim(input, dim, name, stacklevel):
 def _softmax_fwd(ctx, a, dim):
     if a.ndim == 0:
         return np.ones_like(a)
+    if a.size == 0:  # an empty input gives an empty result (no max to take)
+        return a.copy()
     e = np.exp(a - np.max(a, axis=dim, keepdims=True))
     return e / np.sum(e, axis=dim, keepdims=True)
 
@@ -74,6 +76,8 @@ def _(ctx, g):
 def _log_softmax_fwd(ctx, a, dim):
     if a.ndim == 0:
         return np.zeros_like(a)
+    if a.size == 0:
+        return a.copy()
     shifted = a - np.max(a, axis=dim, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
 
