@@ -494,17 +494,23 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
     ``call`` what :data:`record_hooks` are given.  Callers check
     :func:`is_recording` first.
     """
-    if len(inputs) == 1 and inputs[0] is not None and inputs[0]._requires_grad:
-        # one input (most unary ops, views, reductions): no lists to grow
-        t = inputs[0]
+    n = len(inputs)
+    t = inputs[0] if n else None
+    if (n == 1 or n == 2 and inputs[1] is None) and t is not None and t._requires_grad:
+        # one tensor input (unary ops, views, reductions; a tensor and a number): no lists to grow
         if t._base is not None:
             t._refresh_view()
         fn = t._grad_fn
         if fn is None:
             fn = t._accumulator or leaf_node(t)
         data = t._data
-        node.next_functions = ((fn, t._output_nr),)
-        node._input_meta = _META.get((data.shape, data.dtype)) or _meta(data)
+        meta = _META.get((data.shape, data.dtype)) or _meta(data)
+        if n == 1:
+            node.next_functions = ((fn, t._output_nr),)
+            node._input_meta = meta
+        else:
+            node.next_functions = ((fn, t._output_nr), _NO_EDGE)
+            node._input_meta = (meta[0], None)
     else:
         nexts = []
         meta = []
@@ -543,12 +549,12 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
         node._out_meta = tuple(out_meta)
     if saves:
         kept = {}
+        plain = not _PACK_HOOKS  # formulas read saved tensors as plain attributes (checked in apply)
         for name, t in saves.items():
-            kept[name] = SavedTensor(t, name, _is_one_of(t, outputs))
-        node._saved = kept
-        if not _PACK_HOOKS:  # formulas read saved tensors as plain attributes (checked in apply)
-            for name, slot in kept.items():
+            slot = kept[name] = SavedTensor(t, name, _is_one_of(t, outputs))
+            if plain:
                 setattr(node, name, slot.tensor)
+        node._saved = kept
     if record_hooks:
         for hook in record_hooks:
             hook(node, inputs, outputs, call)
