@@ -156,3 +156,17 @@ def test_a_graph_is_freed_without_the_cycle_collector(collector, backward):
     del loss, stack, n
     alive = [r() for r in nodes if r() is not None and type(r()).__name__ != "AccumulateGrad"]
     assert len(nodes) > 100 and alive == []
+
+
+def test_recording_leaves_few_objects_for_the_collector(collector):
+    """A chain of sin, * c, + c, tanh leaves about 5.5 tracked objects an op (the node, its
+    edge tuples, a saved tensor's slot): (shape, dtype) records are shared, node attributes
+    are set without building the node's __dict__ (docs/semantics.md)."""
+    gc.disable()
+    y = torch.tensor([0.3], requires_grad=True) * 1.0
+    gc.collect()
+    before = len(gc.get_objects())
+    for _ in range(100):
+        y = torch.tanh(torch.sin(y) * 0.9 + 0.1)
+    per_op = (len(gc.get_objects()) - before) / 400
+    assert per_op <= 6.0, per_op
