@@ -10,6 +10,8 @@ statistics carry PyTorch's nodes and formulas (derivatives.yaml).
 from __future__ import annotations
 
 
+import math
+
 import numpy as np
 
 from .. import dtypes
@@ -538,7 +540,7 @@ def _topk_fwd(ctx, a, k, dim, largest, is_sorted):
         ctx.indices = np.zeros((), np.int64)
         return a.copy(), ctx.indices
     moved = np.moveaxis(a, dim, -1)
-    rows = moved.reshape(-1, moved.shape[-1])
+    rows = moved.reshape(math.prod(moved.shape[:-1]), moved.shape[-1])  # (-1 is ambiguous for an empty row)
     idx = np.zeros((rows.shape[0], k), np.int64)
     if k:
         # rows without ties have one answer when sorted: take it from a stable argsort at once

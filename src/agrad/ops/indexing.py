@@ -156,8 +156,13 @@ def _normalise(index, ndim):
     for item in index:
         if item is None or item is Ellipsis:
             continue
+        if ndim == 0 and isinstance(item, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if ndim == 0 and isinstance(item, numbers.Integral) and not isinstance(item, (bool, Tensor)):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                             "in C++ to convert a 0-dim tensor to a number")
         if isinstance(item, (Tensor, np.ndarray)) and _as_index_array(item).dtype.kind == "b":
-            consumed += max(_as_index_array(item).ndim, 1)
+            consumed += _as_index_array(item).ndim  # a 0-d mask adds a dim and uses none
         elif isinstance(item, bool):
             continue
         else:
@@ -209,7 +214,9 @@ def getitem(self, index):
             size = shape[dim]
             start, stop, step = item.start, item.stop, item.step
             start, stop, step = (s.__index__() if isinstance(s, Tensor) else s for s in (start, stop, step))
-            if step is not None and step <= 0:
+            if step == 0:
+                raise ValueError("slice step cannot be zero")
+            if step is not None and step < 0:
                 raise ValueError("step must be greater than zero")
             s = slice(*slice(start, stop, step).indices(size))
             if keep_full or not (s.start == 0 and s.stop == size and s.step == 1):

@@ -114,11 +114,25 @@ def binary(np_fn, name, *, saves=(), saves_for=None, overload=0, jvp="element_wi
 
 
 def _add_fwd(ctx, a, b, alpha=1):
-    return np.add(a, b) if alpha == 1 else np.add(a, np.multiply(b, alpha, dtype=b.dtype))
+    return np.add(a, b) if alpha == 1 else np.add(a, _times_alpha(b, a, alpha))
 
 
 def _sub_fwd(ctx, a, b, alpha=1):
-    return np.subtract(a, b) if alpha == 1 else np.subtract(a, np.multiply(b, alpha, dtype=b.dtype))
+    return np.subtract(a, b) if alpha == 1 else np.subtract(a, _times_alpha(b, a, alpha))
+
+
+def _times_alpha(b, a, alpha):
+    """``alpha * b`` in ``b``'s dtype (a Python number takes the tensor's); a bool result takes bool(alpha)."""
+    d = b.dtype if hasattr(b, "dtype") else a.dtype
+    return np.multiply(b, bool(alpha) if d == np.bool_ else alpha, dtype=d)
+
+
+def _check_alpha(arrs, alpha):
+    kind = np.asarray(arrs[0]).dtype.kind
+    if kind in "iub" and isinstance(alpha, float):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if kind != "b" and isinstance(alpha, (bool, np.bool_)):
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
 
 
 _add = Op("AddBackward0", _add_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear",
@@ -244,6 +258,8 @@ def check_sub(a, b):
 def add(input, other, *, alpha=1, out=None):
     """input + alpha * other."""
     ts, arrs = operands(input, other, "add")
+    if alpha != 1 or type(alpha) is bool:
+        _check_alpha(arrs, alpha)
     result = _scalar_overload(_add_scalar, ts, arrs) if alpha == 1 else None
     if result is None:
         result = _add.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else _NO_ATTRS)
@@ -255,6 +271,8 @@ def sub(input, other, *, alpha=1, out=None):
     """input - alpha * other."""
     check_sub(input, other)
     ts, arrs = operands(input, other, "sub")
+    if alpha != 1 or type(alpha) is bool:
+        _check_alpha(arrs, alpha)
     result = _scalar_overload(_sub_scalar, ts, arrs) if alpha == 1 else None
     if result is None:
         result = _sub.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else _NO_ATTRS)

@@ -297,8 +297,19 @@ max = _extreme("max", _max_full, _max_dim, np.max, _argmax_nan, _maximum)
 min = _extreme("min", _min_full, _min_dim, np.min, _argmin_nan, _minimum)
 
 
+def _check_arg_reduce_empty(input, dim, name):
+    if input._data.size:
+        return
+    if dim is None:
+        raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+    d = _wrap_dim(dim, input.ndim)
+    if input.ndim and input._data.shape[d] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+
+
 @export(method=True)
 def argmax(input, dim=None, keepdim=False):
+    _check_arg_reduce_empty(input, dim, "argmax")
     if dim is None:  # the flat index; keepdim keeps every dim, as size 1
         flat = np.asarray(_argmax_nan(input._data.reshape(-1), 0, False), np.int64)
         return Tensor._make(flat.reshape((1,) * input.ndim) if keepdim else flat)
@@ -307,6 +318,7 @@ def argmax(input, dim=None, keepdim=False):
 
 @export(method=True)
 def argmin(input, dim=None, keepdim=False):
+    _check_arg_reduce_empty(input, dim, "argmin")
     if dim is None:  # the flat index; keepdim keeps every dim, as size 1
         flat = np.asarray(_argmin_nan(input._data.reshape(-1), 0, False), np.int64)
         return Tensor._make(flat.reshape((1,) * input.ndim) if keepdim else flat)
@@ -495,7 +507,8 @@ def _var_args(fname, input, dim, unbiased, keepdim, correction):
     """(axes, full, n, correction, keepdim) from PyTorch's overloads:
     f(x, dim=None, *, correction=1, keepdim=False), f(x, dim, unbiased, keepdim), f(x, unbiased)."""
     if not input.dtype.is_floating_point:
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        raise RuntimeError(f"{fname} only support floating point and complex dtypes" if fname in ("var_mean", "std_mean")
+                           else "std and var only support floating point and complex dtypes")
     if isinstance(dim, bool):
         unbiased, dim = dim, None
     if unbiased is not None and correction is not None:

@@ -258,16 +258,30 @@ def _T(self):
     return permute(self, tuple(range(self.ndim - 1, -1, -1)))
 
 
-def _mT(self):
+def _mT(self, name="mT"):
+    if self.ndim == 0:  # the identity, with PyTorch's once-per-process warning
+        warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases."
+                  if name == "mT" else f"Tensor.{name} is deprecated on 0-D tensors. Consider using x.conj().",
+                  UserWarning, stacklevel=3)
+        return self
     if self.ndim < 2:
-        raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.ndim}-D tensor.")
+        raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. Got {self.ndim}-D tensor.")
     return transpose(self, -2, -1)
+
+
+def _H(self):
+    if self.ndim == 0:
+        return _mT(self, "H")
+    if self.ndim != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.ndim}-D tensor."
+                           + (" For batches of matrices, consider using tensor.mH" if self.ndim > 2 else ""))
+    return _T(self)
 
 
 Tensor.T = property(_T)
 Tensor.mT = property(_mT)
-Tensor.H = property(lambda self: _T(self) if self.ndim == 2 else self)
-Tensor.mH = property(_mT)
+Tensor.H = property(_H)
+Tensor.mH = property(lambda self: _mT(self, "mH"))
 
 
 @export(method=True)
@@ -328,7 +342,11 @@ def squeeze(input, dim=None):
         op, axes = _squeeze0, tuple(i for i, s in enumerate(shape) if s == 1)
     elif isinstance(dim, (list, tuple)):
         op = _squeeze2
-        axes = tuple(sorted({_wrap_dim(d, input.ndim) for d in dim if input.ndim}))
+        wrapped = [_wrap_dim(d, input.ndim) for d in dim]
+        for i, d in enumerate(wrapped):
+            if d in wrapped[:i]:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        axes = tuple(sorted({d for d in wrapped if input.ndim}))
         axes = tuple(a for a in axes if shape[a] == 1)
     else:
         op = _squeeze1
