@@ -115,4 +115,9 @@ CASES = [
           "torch.tensor([]).argmin()", "torch.zeros(2, 0).argmax(1)", "torch.zeros(2, 0).argmax(0)",
           "torch.squeeze(torch.tensor(1.), (0, -1))", "torch.squeeze(torch.ones(1, 2), (0, 0))",
           "torch.var_mean(torch.tensor([1, 2]))", "torch.std_mean(torch.tensor([1, 2]))", "torch.var(torch.tensor([1, 2]))"]),
+    case("bool-kernels",
+         ["b = torch.tensor([True, False])"],
+         ["torch.abs(b)", "b.abs()", "b.abs_()", "torch.absolute(b)", "torch.relu(b)", "b.relu()", "F.relu(b)",
+          "torch.threshold(b, 0.5, 0.)", "F.threshold(b, 0.5, 0.)", "F.softsign(b)", "torch.sign(b)",
+          "torch.abs(torch.tensor([-1, 2]))", "torch.relu(torch.tensor([-1, 2]))"]),
 ]

@@ -682,6 +682,8 @@ _threshold_.derivative(_threshold_derivative)
 
 
 def _threshold_call(input, threshold, value, inplace):
+    if isinstance(input, Tensor) and input.dtype.name == "bool":
+        raise NotImplementedError('"threshold_cpu" not implemented for \'Bool\'')
     if inplace:
         return _in_place(lambda x: _threshold_(x, threshold=threshold, value=value), input)
     return _threshold(input, threshold=threshold, value=value)

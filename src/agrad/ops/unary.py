@@ -24,9 +24,11 @@ from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, 
 # unary maths
 # ---------------------------------------------------------------------------
 
-def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True, exports=None, raw=None):
+def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True, exports=None, raw=None,
+          no_bool=None):
     """Define a unary op from its numpy forward; the decorated function is its derivative
-    (``raw``: the same formula on arrays, ``raw(grad, saved_array)``).
+    (``raw``: the same formula on arrays, ``raw(grad, saved_array)``; ``no_bool``: the
+    exception PyTorch raises for a bool input).
 
     Registers ``torch.<name>``, ``Tensor.<name>`` and ``Tensor.<name>_``.
     """
@@ -44,6 +46,8 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
 
         def api(input, *, out=None):
             arr = input._data
+            if no_bool is not None and arr.dtype == np.bool_:
+                raise no_bool[0](no_bool[1])
             if float_out and arr.dtype.kind in "biu":
                 arr = arr.astype(dtypes.get_default_dtype().numpy)
             result = apply((input,), (arr,), no_attrs)
@@ -121,6 +125,7 @@ _sigmoid_backward = _fused_backward(
 
 
 @unary(lambda a: np.where(a < 0, 0, a).astype(a.dtype, copy=False), saves=("result",), float_out=False,  # keeps -0.0
+       no_bool=(RuntimeError, "Boolean inputs not supported for relu"),
        raw=lambda g, y: np.where(y <= 0, 0, g).astype(g.dtype, copy=False))
 def relu(ctx, grad):
     return _threshold_backward(grad, ctx.result, threshold=0)
@@ -137,7 +142,8 @@ def _(ctx, grad):  # derivatives.yaml: self gets zeros_like(grad)
             _zeros_like(grad) if ctx.needs(1) else None)
 
 
-@unary(np.abs, float_out=False, exports=("abs", "absolute"))
+@unary(np.abs, float_out=False, exports=("abs", "absolute"),
+       no_bool=(NotImplementedError, '"abs_cpu" not implemented for \'Bool\''))
 def abs(ctx, grad):
     return grad * ctx.self.sgn()
 
