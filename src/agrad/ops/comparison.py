@@ -140,6 +140,10 @@ logical_not = _logical(np.logical_not, "logical_not")
 def _bitwise(np_fn, name, sym):
     def fn(input, other, *, out=None):
         ts, arrs = operands(input, other, name)
+        try:  # shapes are checked before the dtype
+            np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1]))
+        except ValueError:
+            raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
         if arrs[0].dtype.kind == "f":  # named by the promoted type (half ^ float: 'Float')
             raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_scalar(dtypes.from_numpy(arrs[0].dtype))}\'')
         return finish_out(name, Tensor._make(_broadcasting(np_fn, arrs)), out)

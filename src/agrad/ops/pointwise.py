@@ -479,7 +479,16 @@ def _not_implemented_for(fname, d):
 # clamp and where
 # ---------------------------------------------------------------------------
 
-_clamp1 = Op("ClampBackward1", lambda ctx, a, min, max: np.clip(a, min, max).astype(a.dtype, copy=False),
+def _clamp_numbers(a, lo, hi):
+    """min(max(a, lo), hi) keeping ``a`` where it equals a bound (clamp(0., max=-0.) is 0.) and NaN."""
+    if lo is not None:
+        a = np.where(a < lo, np.asarray(lo).astype(a.dtype), a)
+    if hi is not None:
+        a = np.where(a > hi, np.asarray(hi).astype(a.dtype), a)
+    return a
+
+
+_clamp1 = Op("ClampBackward1", lambda ctx, a, min, max: _clamp_numbers(a, min, max).astype(a.dtype, copy=False),
              saves=("self",), jvp="element_wise")
 
 

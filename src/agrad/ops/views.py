@@ -411,7 +411,8 @@ def expand(input, *sizes):
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({len(shape)})")
     lead = len(sizes) - len(shape)
     out = []
-    for i, s in enumerate(sizes):
+    for i in range(len(sizes) - 1, -1, -1):  # from the last dim, as ATen's infer_expand_geometry checks
+        s = sizes[i]
         if i < lead:
             if s < 0:
                 raise RuntimeError(
@@ -426,7 +427,7 @@ def expand(input, *sizes):
                 f"The expanded size of the tensor ({s}) must match the existing size ({cur}) at non-singleton "
                 f"dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: {list(shape)}")
         out.append(s)
-    out = tuple(out)
+    out = tuple(reversed(out))
     n = 1
     for s in out:
         n *= s
