@@ -135,6 +135,13 @@ def _zeros(meta):
     return Tensor._make(np.zeros(shape, dtype.numpy))
 
 
+def zeros_like_grad(grad):
+    """``zeros_like(grad)`` of a formula (sign, fill_, copy_'s self, the samplers): zeros of its
+    shape and dtype, recorded nowhere (``grad * 0`` would keep an inf or NaN gradient's NaN and
+    record a MulBackward0 under create_graph)."""
+    return Tensor._make(np.zeros_like(grad._data))
+
+
 class _Scratch:
     """The ctx of an op that is not recorded: takes what forward stores, keeps it briefly."""
 

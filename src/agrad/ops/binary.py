@@ -305,6 +305,8 @@ def heaviside(input, values, *, out=None):
     arrays = (input._data, values._data)
     try:
         value = np.heaviside(*arrays).astype(np.result_type(*arrays), copy=False)
+        if value.dtype.kind == "f":
+            value[np.isnan(np.broadcast_to(arrays[0], value.shape))] = 0  # PyTorch: a == 0 ? b : a > 0
     except ValueError:
         raise broadcast_error(arrays) from None
     return finish_out("heaviside", not_implemented(value, (input, values), "aten::heaviside"), out)

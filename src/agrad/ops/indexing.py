@@ -416,6 +416,8 @@ def setitem(self, index, value):
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(varr.shape)} cannot be broadcast to indexing result "
             f"of shape {list(target_shape)}") from None
+    if v is not None and not self.dtype.is_floating_point and v._requires_grad:
+        v = v.detach()  # a copy_ into an integer or bool tensor is not differentiable
     recording = graph.is_recording((self, v))
     if not recording:
         self._data[np_index] = varr

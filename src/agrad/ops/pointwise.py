@@ -21,7 +21,7 @@ from .._limits import check_broadcast, check_shape
 from ..tensor import Tensor, _scalar_name
 from . import factories
 from ..autograd import grad_mode as _mode
-from ._op import Op, export, finish_out, inplace, method, node_name
+from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 
 
 _result_type = dtypes.result_type
@@ -316,8 +316,7 @@ _div_mode = Op("DivBackward2", lambda ctx, a, b, fn: fn(a, b), inputs=("self", "
 
 @_div_mode.derivative
 def _(ctx, grad):
-    zero = grad * 0
-    return zero, zero
+    return zeros_like_grad(grad), zeros_like_grad(grad)
 
 
 def _nograd(array, tensors=()):
@@ -578,14 +577,15 @@ def _one_sided_clamp(name, np_fn, keep, bound_wins):
     """clamp_min / clamp_max: their own nodes (ClampMinBackward0, ...), unlike clamp(min=...)."""
     scalar_op = Op(node_name(name), lambda ctx, a, bound: np_fn(a, bound).astype(a.dtype, copy=False),
                    saves=("self",), jvp="element_wise")
-    scalar_op.derivative(lambda ctx, grad: grad * keep(ctx.self, ctx.bound))
+    scalar_op.derivative(lambda ctx, grad: where(keep(ctx.self, ctx.bound), grad, 0.0))
     tensor_op = Op(node_name(name, 1), lambda ctx, a, b: np_fn(a, b), inputs=("self", name[6:]),
                    saves=("self", name[6:]), value_error=broadcast_error, jvp="element_wise")
 
     @tensor_op.derivative
     def _(ctx, grad):
         x, b = ctx.self, getattr(ctx, name[6:])
-        return grad * keep(x, b), grad * bound_wins(x, b)
+        return (where(keep(x, b), grad, 0.0) if ctx.needs(0) else None,
+                where(bound_wins(x, b), grad, 0.0) if ctx.needs(1) else None)
 
     def fn(input, bound, *, out=None):
         if isinstance(bound, Tensor):

@@ -34,7 +34,7 @@ from . import _rng_math as M
 from ._sampling import (_CTYPE, _check_randperm, _check_range, _check_std, _fmt_double, _in_memory_order,
                         _normal_fill, _random_full, _scalar, _uniform_fill, int_values, normal_values,
                         permutation, uniform_values)
-from ._op import FUNCTIONS, Op, _zeros, export, finish_out, inplace, method
+from ._op import FUNCTIONS, Op, _zeros, export, finish_out, inplace, method, zeros_like_grad
 
 _U64 = np.uint64
 
@@ -195,7 +195,7 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
 # ------------------------------------------------------------------ in-place samplers
 
 def _zero_grad(ctx, grad):
-    return grad * 0
+    return zeros_like_grad(grad)
 
 
 def _sampler(name, fill):
@@ -358,7 +358,7 @@ _bernoulli2 = Op("BernoulliBackward2", lambda ctx, a, g, p: _bernoulli_float(a, 
 _bernoulli2.derivative(_zero_grad)
 _bernoulli1 = Op("BernoulliBackward1", lambda ctx, a, p, g: _bernoulli_tensor(a, p, g),
                  inputs=("self", "p"))
-_bernoulli1.derivative(lambda ctx, grad: (grad * 0, _zeros(ctx._input_meta[1])))
+_bernoulli1.derivative(lambda ctx, grad: (zeros_like_grad(grad), _zeros(ctx._input_meta[1])))
 _bernoulli0 = Op("BernoulliBackward0", lambda ctx, p, g: _bernoulli_tensor(np.empty_like(p), p, g),
                  jvp="element_wise")
 _bernoulli0.derivative(_zero_grad)
@@ -409,7 +409,7 @@ _normal_t = [None] + [Op(f"NormalBackward{i}", (lambda ctx, *arrays, vals: vals)
                       for i, ins in ((1, ("mean",)), (2, ("std",)), (3, ("mean", "std")))]
 _normal_t[1].derivative(_zero_grad)
 _normal_t[2].derivative(_zero_grad)
-_normal_t[3].derivative(lambda ctx, grad: (grad * 0, grad * 0))
+_normal_t[3].derivative(lambda ctx, grad: tuple(None if m is None else _zeros(m) for m in ctx._input_meta))
 
 
 @export()

@@ -100,15 +100,28 @@ def _acc_dtype(input, dtype):
     return input.dtype if input.dtype.is_floating_point else dtypes.int64
 
 
+#: dim not given (``x.sum()``: SumBackward0); an explicit ``dim=None`` is the dim overload
+#: (SumBackward1, keepdim honoured), as PyTorch's argument parser picks it.
+class _NoDim:
+    def __repr__(self):
+        return "None"  # as help() shows PyTorch's signature
+
+
+_NO_DIM = _NoDim()
+
+
 @export(method=True)
-def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def sum(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
     d = _acc_dtype(input, dtype)
-    op = _sum0 if dim is None else _sum1
-    if dim is not None and isinstance(dim, (list, tuple)) and len(dim) == 0:
-        op, dim = _sum1, None
+    if dim is _NO_DIM:
+        op, dim, keepdim = _sum0, None, False
+    else:
+        op = _sum1
+        if isinstance(dim, (list, tuple)) and len(dim) == 0:
+            dim = None
     axes = dims(dim, input.ndim)
     return finish_out("sum", op.apply((input,), (input._data,),
-                                       {"axes": axes, "keepdim": keepdim and dim is not None, "dtype": d.numpy}), out)
+                                       {"axes": axes, "keepdim": keepdim, "dtype": d.numpy}), out)
 
 
 def _nansum_fwd(ctx, a, axes, keepdim, dtype):
@@ -176,7 +189,7 @@ _mean1.raw_derivative(
 
 
 @export(method=True)
-def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def mean(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
     if dtype is not None:
         if not (dtype.is_floating_point or dtype.is_complex):
             raise RuntimeError(
@@ -187,10 +200,12 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
             f"dtype. Got: {_scalar_name(input.dtype)}")
-    op = _mean0 if dim is None else _mean1
+    if dim is _NO_DIM:
+        op, dim, keepdim = _mean0, None, False
+    else:
+        op = _mean1
     axes = dims(dim, input.ndim)
-    return finish_out("mean", op.apply((input,), (input._data,),
-                                        {"axes": axes, "keepdim": keepdim and dim is not None}), out)
+    return finish_out("mean", op.apply((input,), (input._data,), {"axes": axes, "keepdim": keepdim}), out)
 
 
 # max / min ---------------------------------------------------------------------

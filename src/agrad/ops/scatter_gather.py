@@ -296,7 +296,7 @@ def _check_gather_shape(input, d, index, who, src=None):
     if who != "gather":
         bad = k is not None
         if src is not None:
-            bad = bad or any(ishape[j] > src._data.shape[j] for j in range(index.ndim))
+            bad = bad or any(ishape[j] > (src._data.shape[j] if src.ndim else 1) for j in range(index.ndim))
         if bad:
             msg = f"Expected index {_fmt(ishape)} to be no larger than self {_fmt(sshape)} apart from dimension {d}"
             if src is not None:
@@ -317,11 +317,13 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
 
 
 def _scatter_fwd(ctx, a, *src, dim, idx, value=None, reduce=None):
+    if a.ndim == 0:  # every index entry hits the one element, in order (as a 1-element 1-d self)
+        flat = np.zeros(idx.size, np.intp)
+        vals = src[0].reshape(-1)[: idx.size] if src and src[0].ndim else None
+        out = _scatter_fwd(ctx, a.reshape(1), *((np.broadcast_to(src[0], idx.size) if vals is None else vals,)
+                                                 if src else ()), dim=0, idx=flat, value=value, reduce=reduce)
+        return out.reshape(())
     out = a.copy()
-    if a.ndim == 0:
-        if idx.size:
-            out[()] = src[0].reshape(-1)[0] if src else value
-        return out
     where = _along(idx, dim)
     if src:
         vals = src[0][tuple(slice(0, n) for n in idx.shape)] if src[0].ndim else np.broadcast_to(src[0], idx.shape)
@@ -353,16 +355,21 @@ def _gathered(grad, ctx):
 
 
 def _src_grad(grad, ctx):
-    """grad.gather(dim, index) shaped as src (PyTorch requires src's shape to be index's)."""
+    """grad.gather(dim, index) shaped as src: PyTorch's engine takes a gradient src's shape expands
+    to (a 0-d src, summed back), and rejects any other (src larger than index)."""
     if ctx._input_meta[1] is None:
         return None
     g = _gathered(grad, ctx)
     src_shape = tuple(ctx._input_meta[1][0])
-    if tuple(g.shape) != src_shape:
+    if tuple(g.shape) != src_shape and not _expandable(src_shape, tuple(g.shape)):
         raise RuntimeError(
             f"Function {ctx.name()} returned an invalid gradient at index 1 - got {_fmt(g.shape)} but expected "
             f"shape compatible with {_fmt(src_shape)}")
     return g
+
+
+def _expandable(shape, to):
+    return len(shape) <= len(to) and all(a in (1, b) for a, b in zip(shape[::-1], to[::-1]))
 
 
 @_scatter0.derivative

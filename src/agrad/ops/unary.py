@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .. import dtypes
-from ._op import Op, export, finish_out, inplace, method, node_name
+from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from .comparison import isfinite
 from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, pow as _pow, where
 
@@ -154,12 +154,17 @@ def sqrt(ctx, grad):
 
 
 def _sign(a):
-    return a.copy() if a.dtype == np.bool_ else np.sign(a)  # sign of a bool is itself
+    if a.dtype == np.bool_:
+        return a.copy()  # sign of a bool is itself
+    out = np.sign(a)
+    if out.dtype.kind == "f":
+        out[out != out] = 0  # PyTorch's (0 < a) - (a < 0): NaN has sign 0
+    return out
 
 
 @unary(_sign, saves=(), float_out=False)
 def sign(ctx, grad):
-    return grad * 0
+    return zeros_like_grad(grad)
 
 
 _LN2 = 0.6931471805599453

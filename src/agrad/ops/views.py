@@ -19,7 +19,7 @@ from .._limits import check_numel
 from ..autograd import graph
 from ..autograd.engine import reduce_to
 from ..tensor import Tensor, _wrap_dim
-from ._op import Op, export, method
+from ._op import Op, export, method, zeros_like_grad
 
 
 def _view(op, input, array, attrs):
@@ -650,7 +650,7 @@ def zero_(input):
 
 
 _zero = Op("ZeroBackward0", lambda ctx, a: np.zeros_like(a), jvp="linear")
-_zero.derivative(lambda ctx, grad: grad * 0)
+_zero.derivative(lambda ctx, grad: zeros_like_grad(grad))
 
 
 @method("fill_")
@@ -668,9 +668,9 @@ def fill_(input, value):
 
 
 _fill2 = Op("FillBackward2", lambda ctx, a, value: np.full_like(a, value), jvp="element_wise")
-_fill2.derivative(lambda ctx, grad: grad * 0)
+_fill2.derivative(lambda ctx, grad: zeros_like_grad(grad))
 _fill3 = Op("FillBackward3", lambda ctx, a, v: np.full_like(a, v), inputs=("self", "value"), jvp="linear")
-_fill3.derivative(lambda ctx, grad: (grad * 0, grad.sum()))
+_fill3.derivative(lambda ctx, grad: (zeros_like_grad(grad), grad.sum()))
 
 _copy = Op("CopyBackwards", lambda ctx, a, src: np.broadcast_to(src, a.shape).astype(a.dtype),
            inputs=("self", "src"), value_error=lambda arrays: RuntimeError(
@@ -681,7 +681,7 @@ _copy.node._name = "torch::autograd::CopyBackwards"
 
 @_copy.derivative
 def _(ctx, grad):
-    return grad * 0, grad
+    return zeros_like_grad(grad), grad  # CopyBackwards: zeros_like(grad) for self
 
 
 @method("copy_")
@@ -690,6 +690,8 @@ def copy_(input, src, non_blocking=False):
     if not isinstance(src, Tensor):  # a Python number: PyTorch copies it as a 0-d tensor
         from . import factories
         src = factories.tensor(src)
+    elif not input.dtype.is_floating_point and src._requires_grad:
+        src = src.detach()  # PyTorch records copy_ only into a differentiable dtype
     return inplace(lambda s, v: _copy.apply((s, v), (s._data, v._data.astype(s._data.dtype, copy=False)), {}))(
         input, src)
 
