@@ -338,3 +338,33 @@ CASES += [
          ["(a, a.requires_grad, a.is_leaf)", "(b, b.requires_grad)", "(c, c.requires_grad)", "(d, d.requires_grad)",
           "e"]),
 ]
+
+CASES += [
+    case("inplace-original-self-clone",
+         [GRAPH, "x = torch.tensor([1.0, -2.0, 3.5], requires_grad=True)",
+          "w = torch.tensor([0.5, 2.0, -1.0], requires_grad=True)",
+          "def gg(f):\n    r = x * 1\n    f(r)\n    gs = torch.autograd.grad((r * r).sum(), [x, w], create_graph=True, "
+          "allow_unused=True)\n    return [None if g is None else graph(g.grad_fn) for g in gs]"],
+         ["gg(lambda r: r.abs_())", "gg(lambda r: r.mul_(w))", "gg(lambda r: r.exp_())", "gg(lambda r: r.pow_(2))",
+          "gg(lambda r: r[1:].abs_())", "gg(lambda r: r.sin_())", "gg(lambda r: r.atan2_(w))",
+          "gg(lambda r: r[0].mul_(w[1]))"]),
+    case("view-version-regenerates",
+         ["x = torch.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)",
+          "a = x[:, 1:]", "b = x.mT", "c = x[0]",
+          "with torch.no_grad():\n    a.unsqueeze(0).mul_(2)",
+          "y = x * 1", "d = y[0]", "e = d[1:]", "y.detach().zero_()",
+          "with torch.no_grad():\n    f = x[1]",
+          "s = x.split(1)[0]", "t = s[0]", "with torch.no_grad():\n    x.mul_(2)"],
+         ["a.grad_fn.name()", "b.grad_fn.name()", "c.grad_fn.next_functions", "d.grad_fn.name()", "e",
+          "f.grad_fn", "f", "s.grad_fn", "t.grad_fn", "t"]),
+    case("evenly-distribute-backward",
+         [GRAPH, "x = torch.tensor([1., 3., 3., 2.], requires_grad=True)",
+          "n = torch.tensor([1., float('nan'), 2., float('nan')], requires_grad=True)",
+          "g = torch.tensor(float('inf'), requires_grad=True)"]
+         + [f"{v}{f}, = torch.autograd.grad({v}.{f}(), [{v}], g, create_graph=True)"
+            for v in "xn" for f in ("max", "min", "median", "nanmedian")],
+         [f"({v}{f}, graph({v}{f}.grad_fn))" for v in "xn" for f in ("max", "min", "median", "nanmedian")]),
+    case("ravel-contiguous-view",
+         [GRAPH, "x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)"],
+         ["graph(x.t().ravel().grad_fn)", "graph(x.ravel().grad_fn)", "graph(x[:, :1].ravel().grad_fn)"]),
+]

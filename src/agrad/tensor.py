@@ -88,7 +88,7 @@ class Tensor:
 
     __slots__ = (
         "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_accumulator",
-        "_vc", "_base", "_view_src", "_view_meta", "_retains", "_fw", "__weakref__",
+        "_vc", "_base", "_view_src", "_view_meta", "_view_ver", "_retains", "_fw", "__weakref__",
     )  # _fw: the tangent inside a forward-AD dual level (unset outside: autograd.forward_ad)
     __array_priority__ = 1000  # ndarray ⊕ Tensor defers to Tensor's reflected operators
 
@@ -231,6 +231,7 @@ class Tensor:
         self._base = base
         self._vc = input._vc
         self._view_src = base._grad_fn
+        self._view_ver = input._vc[0]  # PyTorch's attr_version: a change since makes a new grad_fn
         if not grad_mode._state["enabled"]:
             self._view_meta = "no_grad"
             if base._requires_grad:  # PyTorch: a leaf that requires grad, as its base does
@@ -241,10 +242,14 @@ class Tensor:
             self._view_meta = input._view_meta if input._base is not None else None
 
     def _refresh_view(self):
-        """A view of a base whose history was rewritten in place since the view was
-        made is differentiated through the base, as PyTorch does (AsStridedBackward0)."""
+        """A view whose data changed in place since its grad_fn was made (through itself, its
+        base or another view, with grad mode on or off: the shared version counter moved) is
+        differentiated through the base, as PyTorch does (AsStridedBackward0); PyTorch refuses
+        this for a view made in no_grad mode or by a multi-output op (split, unbind, ...)."""
         base = self._base
-        if base._grad_fn is not self._view_src and base._requires_grad:
+        if not base._requires_grad:
+            return
+        if self._vc[0] != self._view_ver or base._grad_fn is not self._view_src:
             if self._view_meta == "no_grad":
                 raise RuntimeError(
                     "A view was created in no_grad mode and its base or another view of its base has been "
@@ -252,6 +257,13 @@ class Tensor:
                     "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
                     "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
                     "or both outside (if you want the inplace to be tracked).")
+            if self._view_meta == "multi" and self._grad_fn is not None:
+                name = type(self._grad_fn).__name__.rstrip("0123456789").removesuffix("Backward")
+                raise RuntimeError(
+                    f"Output {self._output_nr} of {name} is a view and its base or another view of its base has "
+                    "been modified inplace. This view is the output of a function that returns multiple views. "
+                    "Such functions do not allow the output views to be modified inplace. You should replace the "
+                    "inplace operation by an out-of-place one.")
             from .ops.inplace_view import regenerate_view
             regenerate_view(self)
 
@@ -566,12 +578,16 @@ class Tensor:
     def __repr__(self, *, tensor_contents=None):
         from . import printing
 
-        fn = self._grad_fn
+        try:
+            fn = self.grad_fn
+            name = type(fn).__name__ if fn is not None else None
+        except RuntimeError:  # a view PyTorch refuses to rebase: its repr says so
+            fn, name = None, "Invalid"
         tangent = forward_ad.tangent_of(self) if forward_ad._LEVEL[0] is not None else None
         return printing.tensor_repr(
             self._values(), self.dtype.name,
-            requires_grad=self._requires_grad and fn is None,
-            grad_fn=type(fn).__name__ if fn is not None else None,
+            requires_grad=self._requires_grad and name is None,
+            grad_fn=name,
             default_dtype=dtypes.get_default_dtype().name,
             tangent=None if tangent is None else format(tangent, ""),
         )

@@ -175,6 +175,7 @@ CASES = {
     "SelectBackward0": ("y = x[0] * x[2]**2 + (W[:, 1] * x[1]).sum()", {"x": X3}, {"W": "randn(2,3)"}),
     "SliceBackward0": ("y = (x[0:2]**2).sum() + (x[1:] * W[1, 1:]).sum()", {"x": X3}, {"W": "randn(2,3)"}),
     "SliceBackwardBackward0": ("y = x[1]**3 + (W[:, 0:2] * x[0:2]).sum()", {"x": X3}, {"W": "randn(2,3)"}),
+    "SelectBackwardBackward0": ("y = x[1]**3 + (W[:, 1] * x[1]).sum()", {"x": X3}, {"W": "randn(2,3)"}),
     "CatBackward0": ("y = (cat([x, x*x])**2).sum()", {"x": X3}, None),
     "StackBackward0": ("y = (stack([x, x.exp()], 1)**2).sum()", {"x": X3}, None),
     "UnbindBackward0": ("y = (x.reshape(3, 1).unbind(0)[1]**2).sum()", {"x": X3}, None),

@@ -410,7 +410,7 @@ RULES = {
 }
 
 #: rules that also need the translator (constants from attributes)
-_RULES_TR = {"WhereBackward0": _where, "SliceBackwardBackward0": _embed,
+_RULES_TR = {"WhereBackward0": _where, "SliceBackwardBackward0": _embed, "SelectBackwardBackward0": _embed,
              "MaskedFillBackward0": _masked_fill, "MaskedFillBackward1": _masked_fill}
 
 

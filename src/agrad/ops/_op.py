@@ -148,6 +148,14 @@ class _Scratch:
 
 _make = Tensor._make
 _new_node = object.__new__
+#: The snapshot of ``self`` an in-place op runs on while it is recorded (set by :func:`inplace` and
+#: inplace_through_view).  PyTorch saves ``original_self = self.clone()`` for an in-place op whose
+#: formula uses self: a CloneBackward0 a create_graph gradient passes through.
+inplace_self = [None]
+
+
+def _saved_original(t):
+    return OPS["CloneBackward0"](t)
 _next_seq = graph._sequence.__next__
 
 
@@ -303,7 +311,8 @@ class Op:
                 if i < 0:
                     saves[name] = outs[0]
                 elif tensors[i] is not None:
-                    saves[name] = tensors[i]
+                    t = tensors[i]
+                    saves[name] = _saved_original(t) if i == 0 and t is inplace_self[0] and t._requires_grad else t
                 else:  # a Python number given in place of a tensor
                     setattr(ctx, name, arrays[i])
         graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
@@ -367,8 +376,14 @@ def inplace(fn, overlap="error", name=None):
         if recorded and self._base is not None:
             from .inplace_view import inplace_through_view
             return inplace_through_view(self, fn, args, kwargs)
-        src = self._snapshot() if recorded else self
-        return self._write(fn(src, *args, **kwargs))
+        if not recorded:
+            return self._write(fn(self, *args, **kwargs))
+        src = inplace_self[0] = self._snapshot()
+        try:
+            result = fn(src, *args, **kwargs)
+        finally:
+            inplace_self[0] = None
+        return self._write(result)
 
     method_.__name__ = method_.__qualname__ = name
     method_.__doc__ = f"In-place version of :meth:`{fn.__name__}`."

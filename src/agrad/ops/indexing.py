@@ -32,11 +32,15 @@ def _embed_fwd(ctx, g, shape, index):
 
 
 _embed = Op("SliceBackwardBackward0", _embed_fwd, internal=True, jvp="linear")
+_embed_select = Op("SelectBackwardBackward0", _embed_fwd, internal=True, jvp="linear")
 
 
 @_embed.derivative
 def _(ctx, grad):
     return grad[ctx.index]
+
+
+_embed_select.derivative(_embed._formula)
 
 
 def _embed_add_fwd(ctx, g, shape, index):
@@ -57,9 +61,10 @@ def _take(grad, index):
     return _index.apply((grad,), (grad._data,), {"index": index})
 
 
-def embed(grad, shape, index, accumulate=False):
-    """A zero tensor of ``shape`` with ``grad`` placed (or added) at ``index``."""
-    op = _embed_add if accumulate else _embed
+def embed(grad, shape, index, accumulate=False, op=None):
+    """A zero tensor of ``shape`` with ``grad`` placed (or added) at ``index`` (``op``: the
+    node to record, SliceBackwardBackward0 by default)."""
+    op = op or (_embed_add if accumulate else _embed)
     return op.apply((grad,), (grad._data,), {"shape": tuple(shape), "index": index})
 
 
@@ -104,7 +109,7 @@ _index = Op("IndexBackward0", _select_fwd, jvp="linear")
 
 @_select.derivative
 def _(ctx, grad):
-    return embed(grad, ctx.input_shape, ctx.index)
+    return embed(grad, ctx.input_shape, ctx.index, op=_embed_select)
 
 
 _slice.derivative(lambda ctx, grad: embed(grad, ctx.input_shape, ctx.index))

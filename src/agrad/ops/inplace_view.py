@@ -16,7 +16,8 @@ import numpy as np
 from ..autograd import _dual, graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
-from ._op import Op
+from ._op import Op, inplace_self
+from .views import _clone, _copy
 
 
 def _addresses(arr, offset):
@@ -115,7 +116,12 @@ class CopySlices(Node):
         if g is None:
             return (None,) * len(self.next_functions)
         inner = self._inner
-        res = tuple(inner.apply([_take(g, idx=self._idx)]))
+        if graph._state["enabled"]:  # create_graph: PyTorch's steps, each recorded (copy_ into a new
+            # tensor, as_strided, a contiguous clone for the op's formula, copy_ back into the slice)
+            g = _copy(Tensor._make(np.empty_like(g._data)), g)
+            res = tuple(inner.apply([_clone(_take(g, idx=self._idx))]))
+        else:
+            res = tuple(inner.apply([_take(g, idx=self._idx)]))
         g_view = res[0]
         if g_view is None:
             g_view = Tensor._make(np.zeros((), g._data.dtype))
@@ -137,12 +143,17 @@ def regenerate_view(view):
     node.idx = flat_index(view, base)
     graph.record(node, (base,), (view,))
     view._view_src = base._grad_fn
+    view._view_ver = view._vc[0]
 
 
 def inplace_through_view(view, fn, args, kwargs):
     """``view.op_(*args)`` recorded on the base (see the module docstring)."""
     base = view._base
-    result = fn(view._snapshot(), *args, **kwargs)  # records the op itself (``inner``)
+    src = inplace_self[0] = view._snapshot()
+    try:
+        result = fn(src, *args, **kwargs)  # records the op itself (``inner``)
+    finally:
+        inplace_self[0] = None
     inner = result._grad_fn
     base_edge = graph.edge(base)  # the base's history before the change
     before = base._data.copy() if graph.record_hooks else None

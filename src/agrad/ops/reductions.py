@@ -18,7 +18,7 @@ from .. import _arrays, dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import Op, export, finish_out
 from ._return_types import return_type
-from .pointwise import where
+from .pointwise import masked_fill, where
 
 #: The (values, indices) pairs of max(dim) and min(dim): torch.return_types.max / .min
 MinMax = {"max": return_type("max"), "min": return_type("min")}
@@ -219,10 +219,11 @@ def _extreme_full_fwd(ctx, a, np_fn, fname):
 
 
 def _even_split(ctx, grad):
-    # PyTorch's evenly_distribute_backward: ties share the gradient equally.
+    # PyTorch's evenly_distribute_backward (its CPU form): ties share the gradient equally,
+    # written with masked_fill into zeros (MaskedFillBackward1; no inf * 0 off the ties)
     x, r = ctx.self, ctx.result
-    mask = (x == r) | ((x != x) & (r != r))
-    return mask * (grad / mask.sum())
+    mask = (x != x) if bool(r._data != r._data) else (x == r)
+    return masked_fill(Tensor._make(np.zeros(x._data.shape, grad._data.dtype)), mask, grad / mask.sum())
 
 
 _max_full = Op("MaxBackward1", _extreme_full_fwd, saves=("self", "result"))

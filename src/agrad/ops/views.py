@@ -163,7 +163,7 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 @export(method=True)
 def ravel(input):
-    return reshape(input, -1)
+    return input.contiguous().view(-1)  # PyTorch's: a clone only when not contiguous, then a view
 
 
 # transpose / permute ------------------------------------------------------------
@@ -226,6 +226,8 @@ def transpose_(input, dim0, dim1):
     if tangent is not None:   # a dual tensor's tangent turns with it
         _dual.set_tangent(input, tangent.transpose(d0, d1))
     input._vc[0] += 1
+    if input._base is not None:
+        input._view_ver = input._vc[0]  # its grad_fn is new (recorded) or kept: current either way
     return input
 
 
