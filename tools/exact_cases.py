@@ -368,3 +368,19 @@ CASES += [
          [GRAPH, "x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)"],
          ["graph(x.t().ravel().grad_fn)", "graph(x.ravel().grad_fn)", "graph(x[:, :1].ravel().grad_fn)"]),
 ]
+
+CASES += [
+    case("layer-norm-backward-node",
+         [GRAPH, "x = torch.tensor([[-1.5, -1.75, 0.25], [-3.0, 0.5, 2.0]], requires_grad=True)",
+          "w = torch.tensor([0.5, 2.0, -1.0], requires_grad=True)",
+          "b = torch.tensor([0.1, 0.2, 0.3], requires_grad=True)",
+          "v = torch.tensor([[1.0, 2.0, -0.5], [0.3, 0.2, 0.1]], requires_grad=True)",
+          "def ln(*args):\n    y = F.layer_norm(x, (3,), *args)\n    ins = [x] + [a for a in args if a is not None]\n"
+          "    gs = torch.autograd.grad((y * v).sum(), ins + [v], create_graph=True)\n"
+          "    hs = torch.autograd.grad((gs[0] * v).sum(), [x, v] + ins[1:], create_graph=True, allow_unused=True)\n"
+          "    return gs, [graph(g.grad_fn) for g in gs], hs, [None if h is None else graph(h.grad_fn) for h in hs]",
+          "s = torch.tensor([[-0.25, -3.0, -2.25], [-2.75, 2.5, -2.0], [1.5, -2.0, 0.0]], requires_grad=True)",
+          "F.layer_norm(s, (3,), eps=0.25).sum().backward()"],
+         ["ln()", "ln(w)", "ln(w, b)", "ln(None, b)", "s.grad", "F.layer_norm(s, (3,), w, b, eps=0.1)",
+          "F.layer_norm(s, (3,), None, b)", "F.layer_norm(s.double(), (3,), w.double())"]),
+]

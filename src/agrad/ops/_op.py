@@ -86,6 +86,7 @@ class OpNode(Node):
     _formula = None
     _raw = None  # the same formula on numpy arrays, for passes that record nothing (optional)
     _multi = False  # the formula takes the list of output gradients
+    _undefined_grads = False  # ... with None for an output no gradient reached (else zeros)
 
     @property
     def input_shape(self):
@@ -102,7 +103,8 @@ class OpNode(Node):
         if self._multi:
             if all(g is None for g in grads):
                 return (None,) * len(self.next_functions)
-            grads = [g if g is not None else _zeros(meta) for g, meta in zip(grads, self._out_meta)]
+            if not self._undefined_grads:
+                grads = [g if g is not None else _zeros(meta) for g, meta in zip(grads, self._out_meta)]
         else:
             grads = grads[0]
             if grads is None:
@@ -172,6 +174,8 @@ class Op:
       nothing of ``x``).
     - ``outputs``: how many outputs are differentiable (the rest, e.g. indices, are not);
       None: all of them.
+    - ``multi_grad``: the formula takes the list of the outputs' gradients, zeros where none
+      reached an output; ``"undefined"``: None there (PyTorch's undefined gradient).
     - ``value_error(arrays)``: the exception to raise when numpy's forward raises
       ValueError (e.g. PyTorch's broadcasting message).
     - ``internal``: the op only appears inside other ops' formulas (double backward),
@@ -200,7 +204,8 @@ class Op:
             (n, -1 if n == "result" else inputs.index(n), saves_for.get(n)) for n in self.saves)
         self.value_error = value_error
         self.n_diff_outputs = outputs
-        self._multi = multi_grad
+        self._multi = bool(multi_grad)
+        self._undefined_grads = multi_grad == "undefined"
         self._formula = None
         self._raw = None
         self.jvp_kind = jvp
@@ -216,7 +221,8 @@ class Op:
             raise AttributeError(f"'Op' object has no attribute '{attr}'")
         # the class is named as PyTorch's: NotImplemented for torch::autograd::NotImplemented
         node = type(self.name.rsplit("::", 1)[-1], (OpNode,), {
-            "_name": self.name, "_multi": self._multi, "_op": self, "_formula": self._formula,
+            "_name": self.name, "_multi": self._multi, "_undefined_grads": self._undefined_grads,
+            "_op": self, "_formula": self._formula,
             "_raw": self._raw, "__module__": "agrad.autograd.nodes", **self._defaults})
         self.__dict__["node"] = node
         return node

@@ -1,4 +1,4 @@
-"""nn.functional layers: linear, dropout, pad, one_hot, embedding, layer_norm,
+"""nn.functional layers: linear, dropout, pad, one_hot, embedding,
 normalize, cosine_similarity, pairwise_distance; and what the activation and
 loss families share (reduction handling, broadcasting, helpers).
 
@@ -603,85 +603,6 @@ def _embedding_renorm_(weight, indices, max_norm, norm_type):
 @export("embedding")
 def torch_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
     return _embedding_impl(weight, indices, padding_idx, scale_grad_by_freq)
-
-
-# ---------------------------------------------------------------------------
-# layer_norm
-# ---------------------------------------------------------------------------
-
-def _layer_norm_fwd(ctx, x, w, b, normalized_shape, eps, has_weight):
-    axes = tuple(range(x.ndim - len(normalized_shape), x.ndim))
-    xd = x.astype(np.float64)
-    mu = xd.mean(axis=axes, keepdims=True)
-    var = ((xd - mu) ** 2).mean(axis=axes, keepdims=True)
-    out = (xd - mu) / np.sqrt(var + eps)
-    if w is not None:
-        out = out * w
-    if b is not None:
-        out = out + b
-    return out.astype(x.dtype)
-
-
-_layer_norm = Op("NativeLayerNormBackward0", _layer_norm_fwd, inputs=("input", "weight", "bias"),
-                 saves=("input", "weight"))
-
-
-@_layer_norm.derivative
-def _(ctx, grad):
-    x, w = ctx.input, ctx.weight if ctx.has_weight else None
-    k = len(ctx.normalized_shape)
-    dims = tuple(range(x.ndim - k, x.ndim))
-    batch = tuple(range(x.ndim - k))
-    # mean and rstd from the input with agrad ops, so that double backward sees their dependence on it
-    mu = x.mean(dims, keepdim=True)
-    xc = x - mu
-    rstd = ((xc * xc).mean(dims, keepdim=True) + ctx.eps) ** -0.5
-    xhat = xc * rstd
-    gw = grad * w if w is not None else grad
-    n_in = ctx._input_meta
-    dx = dw = db = None
-    if n_in[0] is not None:
-        dx = rstd * (gw - gw.mean(dims, keepdim=True) - xhat * (gw * xhat).mean(dims, keepdim=True))
-    if n_in[1] is not None:
-        dw = (grad * xhat).sum(batch) if batch else grad * xhat
-    if n_in[2] is not None:
-        db = grad.sum(batch) if batch else grad
-    return dx, dw, db
-
-
-def _layer_norm_impl(input, normalized_shape, weight, bias, eps):
-    normalized_shape = tuple(int(s) for s in normalized_shape)
-    k = len(normalized_shape)
-    if k == 0:
-        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
-                           "one element, but got normalized_shape = []")
-    for name, t in (("weight", weight), ("bias", bias)):
-        if t is not None and tuple(t.shape) != normalized_shape:
-            raise RuntimeError(
-                f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
-                f"{list(t.shape)} and normalized_shape = {list(normalized_shape)}")
-    if input.ndim < k or tuple(input.shape[input.ndim - k:]) != normalized_shape:
-        expected = "[*, " + ", ".join(str(s) for s in normalized_shape) + "]"
-        raise RuntimeError(
-            f"Given normalized_shape={list(normalized_shape)}, expected input with shape {expected}, but got "
-            f"input of size{list(input.shape)}")
-    check_floating(input, "LayerNormKernelImpl")
-    arrays = (input._data, None if weight is None else weight._data, None if bias is None else bias._data)
-    return _layer_norm.apply((input, weight, bias), arrays, {
-        "normalized_shape": normalized_shape, "eps": eps, "has_weight": weight is not None})
-
-
-@export(functional=True, torch=False)
-def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
-    """Normalise over the trailing ``normalized_shape`` dims (one NativeLayerNormBackward0 node)."""
-    if isinstance(normalized_shape, numbers.Integral):
-        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int")
-    return _layer_norm_impl(input, normalized_shape, weight, bias, eps)
-
-
-@export("layer_norm")
-def torch_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True):
-    return _layer_norm_impl(input, normalized_shape, weight, bias, eps)
 
 
 # ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Normalisation: batch_norm (training and evaluation, running statistics), instance_norm,
-group_norm.  (layer_norm lives with the nn layers.)
+group_norm, and layer_norm.
 
 Each is one node as in ATen -- ``NativeBatchNormBackward0``,
 ``NativeGroupNormBackward0`` -- with inputs (input, weight, bias).  The
@@ -12,11 +12,12 @@ to (1, N*C, ...), one batch norm, a view back.
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
 from ._op import Op, export
-from .nn import check_floating, const
+from .nn import check_floating, const, div_scalar, mul_scalar
 
 
 def _stats(x, dims, eps):
@@ -226,3 +227,291 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
 @export("group_norm")
 def torch_group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
     return _group_norm_impl(input, num_groups, weight, bias, eps)
+
+
+# ---------------------------------------------------------------------------
+# layer_norm: native_layer_norm (NativeLayerNormBackward0) and its backward as an op of
+# its own (NativeLayerNormBackwardBackward0), both with ATen's CPU arithmetic
+# ---------------------------------------------------------------------------
+
+def _lanes(dtype):
+    """Elements in one AVX2 register, the vector width of PyTorch's CPU kernels."""
+    return 32 // dtype.itemsize
+
+
+def _fma(a, b, c):
+    """a * b + c rounded once, as the fused multiply-add PyTorch's compiled kernels use."""
+    a, b, c = np.broadcast_arrays(a, b, c)
+    dtype = a.dtype
+    with np.errstate(all="ignore"):
+        if dtype != np.float64:  # a float32 product is exact in float64
+            return (a.astype(np.float64) * b + c.astype(np.float64)).astype(dtype)
+        p = a * b  # float64: Dekker's exact product, then a compensated sum
+        ah, al = _split(a)
+        bh, bl = _split(b)
+        err = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+        s = p + c
+        bv = s - p
+        out = s + (((p - (s - bv)) + (c - bv)) + err)
+        return np.where(np.isfinite(out) & np.isfinite(s), out, p + c)
+
+
+def _split(v):
+    t = v * 134217729.0
+    hi = t - (t - v)
+    return hi, v - hi
+
+
+def _row_sum(v):
+    """Sum of each row as PyTorch's vectorised reduce_all: in order for a row shorter than a
+    register, else lane by lane and the lanes by halves."""
+    rows, n = v.shape
+    width = _lanes(v.dtype)
+    if n < width:
+        s = v[:, 0].copy() if n else np.zeros(rows, v.dtype)
+        for k in range(1, n):
+            s = s + v[:, k]
+        return s
+    full = n // width * width
+    acc = v[:, :width].copy()
+    for d in range(width, full, width):
+        acc = acc + v[:, d:d + width]
+    if n > full:
+        acc[:, :n - full] += v[:, full:]
+    while acc.shape[1] > 1:
+        h = acc.shape[1] // 2
+        acc = acc[:, :h] + acc[:, h:]
+    return acc[:, 0]
+
+
+def _ln_moments(x, eps):
+    """Each row's mean and 1/sqrt(var + eps): PyTorch's Welford steps for rows shorter than a
+    register (bit for bit), float64 two-pass moments otherwise."""
+    T = x.dtype.type
+    rows, n = x.shape
+    with np.errstate(all="ignore"):
+        if n < _lanes(x.dtype):
+            m1 = np.zeros(rows, T)
+            m2 = np.zeros(rows, T)
+            for k in range(n):
+                d = x[:, k] - m1
+                m1 = m1 + d / T(k + 1)
+                m2 = m2 + d * (x[:, k] - m1)
+            d = T(0) - m1  # the merge with the (empty) vector lanes: inf becomes nan, as there
+            m1 = m1 + T(0) * d
+            m2 = m2 + (T(0) + d * d * T(0) * T(n))
+            var = m2 / T(n)
+        else:
+            xd = x.astype(np.float64)
+            mean = xd.mean(axis=1)
+            m1 = mean.astype(T)
+            var = ((xd - mean[:, None]) ** 2).mean(axis=1).astype(T)
+        rstd = T(1) / np.sqrt(np.maximum(var, T(0)) + T(eps))
+    return m1, rstd
+
+
+def _as_rows(a, k):
+    shape = a.shape
+    n = int(np.prod(shape[len(shape) - k:], dtype=np.int64))
+    return a.reshape(-1, n)
+
+
+def _layer_norm_fwd(ctx, x, w, b, normalized_shape, eps):
+    k = len(normalized_shape)
+    work = x if x.dtype in (np.float32, np.float64) else x.astype(np.float32)
+    rows = _as_rows(work, k)
+    mean, rstd = _ln_moments(rows, eps)
+    stat_shape = x.shape[:x.ndim - k] + (1,) * k
+    ctx.mean, ctx.rstd = mean.reshape(stat_shape), rstd.reshape(stat_shape)
+    with np.errstate(all="ignore"):
+        y = (rows - mean[:, None]) * rstd[:, None]
+        if w is not None and b is not None:
+            y = _fma(y, w.reshape(-1).astype(y.dtype), b.reshape(-1).astype(y.dtype))
+        elif b is not None:
+            y = _fma(rows - mean[:, None], np.broadcast_to(rstd[:, None], rows.shape), b.reshape(-1).astype(y.dtype))
+        elif w is not None:
+            y = y * w.reshape(-1).astype(y.dtype)
+    return y.reshape(x.shape).astype(x.dtype, copy=False)
+
+
+_layer_norm = Op("NativeLayerNormBackward0", _layer_norm_fwd, inputs=("input", "weight", "bias"),
+                 saves=("input", "weight", "bias"))
+
+
+def _layer_norm_backward_fwd(ctx, dy, x, mean, rstd, w, b, normalized_shape, mask):
+    """native_layer_norm_backward: (d input, d weight, d bias), ATen's CPU kernel's arithmetic."""
+    k = len(normalized_shape)
+    dtype = x.dtype
+    X, dY = _as_rows(x, k), _as_rows(dy.astype(dtype, copy=False), k)
+    m, a = mean.reshape(-1).astype(dtype), rstd.reshape(-1).astype(dtype)
+    T = dtype.type
+    n = X.shape[1]
+    g = None if w is None else w.reshape(-1).astype(dtype)
+    with np.errstate(all="ignore"):
+        dx = dw = db = None
+        if mask[0]:
+            ds = _row_sum(dY * X * g if g is not None else dY * X)
+            dsum = _row_sum(dY * g if g is not None else dY)
+            scale = T(1) / T(n)
+            bb = _fma(dsum, m, -ds) * a * a * a * scale
+            cc = _fma(-bb, m, -(dsum * a * scale))
+            first = a[:, None] * dY * g if g is not None else a[:, None] * dY
+            dx = (_fma(bb[:, None], X, first) + cc[:, None]).reshape(x.shape)
+        if mask[1]:
+            dw = (dY * (X * a[:, None] + (-a * m)[:, None])).sum(axis=0, dtype=dtype).reshape(normalized_shape)
+        if mask[2]:
+            db = dY.sum(axis=0, dtype=dtype).reshape(normalized_shape)
+    shape = tuple(normalized_shape)
+    return (x.copy() if dx is None else dx, np.zeros(shape, dtype) if dw is None else dw,
+            np.zeros(shape, dtype) if db is None else db)
+
+
+# PyTorch's native_layer_norm_backward: one node under create_graph, edges (grad_out, input,
+# mean, rstd, weight, bias); mean and rstd are saved results that take no gradient
+_layer_norm_backward = Op("NativeLayerNormBackwardBackward0", _layer_norm_backward_fwd,
+                          inputs=("grad_out", "input", "mean", "rstd", "weight", "bias"), outputs=None,
+                          multi_grad="undefined", internal=True,
+                          saves=("grad_out", "input", "mean", "rstd", "weight"))
+
+
+@_layer_norm.derivative
+def _(ctx, grad):
+    x, w, b = ctx.input, ctx.weight, ctx.bias
+    mask = (ctx.needs(0), ctx.needs(1), ctx.needs(2))
+    arrays = (grad._data, x._data, ctx.mean, ctx.rstd, None if w is None else w._data, None)
+    outs = _layer_norm_backward.apply((grad, x, None, None, w, b), arrays, {  # b: only its edge
+        "normalized_shape": ctx.normalized_shape, "mask": mask})
+    return tuple(o if need else None for o, need in zip(outs, mask))
+
+
+@_layer_norm.forward_derivative
+def _(ctx, tx, tw, tb):
+    """layer_norm_jvp (the double-vjp through the backward would lose a bias without a weight,
+    as PyTorch's double backward does)."""
+    x, w = ctx.input, ctx.weight
+    k = len(ctx.normalized_shape)
+    dims = tuple(range(x.ndim - k, x.ndim))
+    n = int(np.prod(ctx.normalized_shape, dtype=np.int64))
+    x_mu = x - const(ctx.mean.astype(x._data.dtype))
+    rstd = const(ctx.rstd.astype(x._data.dtype))
+    out = None
+    if tx is not None:
+        tc = tx - tx.mean(dims, keepdim=True)
+        rstd_t = -rstd.pow(3) * (tc * x_mu).sum(dims, keepdim=True) / n
+        out = tc * rstd + x_mu * rstd_t
+        if w is not None:
+            out = out * w
+    if tw is not None:
+        term = x_mu * rstd * tw
+        out = term if out is None else out + term
+    if tb is not None:
+        out = tb.expand(tuple(x.shape)) if out is None else out + tb
+    return out
+
+
+@_layer_norm_backward.derivative
+def _(ctx, grads):
+    """layer_norm_double_backward, step by step as FunctionsManual.cpp writes it."""
+    ggI, ggG, ggB = grads
+    x_t, gO_t, gamma = ctx.input, ctx.grad_out, ctx.weight
+    k = len(ctx.normalized_shape)
+    shape = tuple(x_t.shape)
+    M = int(np.prod(shape[:len(shape) - k], dtype=np.int64))
+    N = int(np.prod(shape[len(shape) - k:], dtype=np.int64))
+    x = x_t.reshape(M, N)
+    gO = gO_t.reshape(M, N)
+    save_mean = const(ctx.mean.astype(x_t._data.dtype)).reshape(M, 1)
+    save_invstd = const(ctx.rstd.astype(x_t._data.dtype)).reshape(M, 1)
+    affine = gamma is not None
+    ggG_e = ggB_e = ggI_e = None
+    if affine:
+        gamma_e = gamma.reshape(1, N)
+        if ggG is not None:
+            ggG_e = ggG.reshape(1, N)
+        if ggB is not None:
+            ggB_e = ggB.reshape(1, N)
+    else:
+        gamma_e = const(np.ones(1, x_t._data.dtype))
+    if ggI is not None:
+        ggI_e = ggI.reshape(M, N)
+    mu = save_mean
+    x_mu = x - mu
+    s12 = save_invstd
+    s1 = s12.pow(2)
+    s32 = s12.pow(3)
+    x_mu_s32 = x_mu * s32
+    gI = None
+    if ggI is not None:
+        gxhat = gO * gamma_e
+        gxhat_mu_sum = (gxhat * x_mu).sum(1, True)
+        gxhat_sum = gxhat.sum(1, True)
+        ggI_sum = ggI_e.sum(1, True)
+        ggI_mu_sum = (ggI_e * x_mu).sum(1, True)
+        all_sub = div_scalar(ggI_sum * gxhat_sum, N) - (ggI_e * gxhat).sum(1, True) + mul_scalar(
+            s1 * gxhat_mu_sum * ggI_mu_sum, 3.0 / N)
+        gI_0t = div_scalar(x_mu_s32 * all_sub, N)
+        gI_1t = div_scalar(ggI_mu_sum * s32, N) * (div_scalar(gxhat_sum, N) - gxhat)
+        gI_2t = div_scalar(gxhat_mu_sum * s32, N) * (div_scalar(ggI_sum, N) - ggI_e)
+        gI = gI_0t + gI_1t + gI_2t
+    if affine and ggG is not None:
+        t0 = gO * ggG_e * s12
+        t1 = div_scalar(s12 * (gO * ggG_e).sum(1, True), -N)
+        t2 = div_scalar(x_mu_s32 * (gO * ggG_e * x_mu).sum(1, True), -N)
+        term = t0 + t1 + t2
+        gI = term if gI is None else gI + term
+    if gI is not None:
+        gI = gI.reshape(shape)
+
+    def first_backward(g_local, gamma_local):
+        h0 = div_scalar(gamma_local * s12, N)
+        h1 = mul_scalar(g_local, N) - g_local.sum(1, True) - x_mu * s1 * (g_local * x_mu).sum(1, True)
+        return h0 * h1
+
+    gG = None
+    if affine and ggI is not None:
+        gG = (gO * first_backward(ggI_e, const(np.ones((), x_t._data.dtype)))).sum(0).reshape(tuple(gamma.shape))
+    ggO = None
+    if ggI is not None:
+        ggO = first_backward(ggI_e, gamma_e)
+    if ggG is not None and affine:
+        term = ggG_e * x_mu * s12
+        ggO = term if ggO is None else ggO + term
+    if ggB is not None and affine:
+        ggO = ggB_e if ggO is None else ggO + ggB_e
+    if ggO is not None:
+        ggO = ggO.expand(M, N).reshape(shape)
+    return ggO, gI, None, None, gG, None
+
+
+def _layer_norm_impl(input, normalized_shape, weight, bias, eps):
+    normalized_shape = tuple(int(s) for s in normalized_shape)
+    k = len(normalized_shape)
+    if k == 0:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+                           "one element, but got normalized_shape = []")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != normalized_shape:
+            raise RuntimeError(
+                f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                f"{list(t.shape)} and normalized_shape = {list(normalized_shape)}")
+    if input.ndim < k or tuple(input.shape[input.ndim - k:]) != normalized_shape:
+        expected = "[*, " + ", ".join(str(s) for s in normalized_shape) + "]"
+        raise RuntimeError(
+            f"Given normalized_shape={list(normalized_shape)}, expected input with shape {expected}, but got "
+            f"input of size{list(input.shape)}")
+    check_floating(input, "LayerNormKernelImpl")
+    arrays = (input._data, None if weight is None else weight._data, None if bias is None else bias._data)
+    return _layer_norm.apply((input, weight, bias), arrays, {"normalized_shape": normalized_shape, "eps": eps})
+
+
+@export(functional=True, torch=False)
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
+    """Normalise over the trailing ``normalized_shape`` dims (one NativeLayerNormBackward0 node)."""
+    if isinstance(normalized_shape, numbers.Integral):
+        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int")
+    return _layer_norm_impl(input, normalized_shape, weight, bias, eps)
+
+
+@export("layer_norm")
+def torch_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5, cudnn_enable=True):
+    return _layer_norm_impl(input, normalized_shape, weight, bias, eps)
