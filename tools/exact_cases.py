@@ -384,3 +384,20 @@ CASES += [
          ["ln()", "ln(w)", "ln(w, b)", "ln(None, b)", "s.grad", "F.layer_norm(s, (3,), w, b, eps=0.1)",
           "F.layer_norm(s, (3,), None, b)", "F.layer_norm(s.double(), (3,), w.double())"]),
 ]
+
+CASES += [
+    case("matrix-exp-backward-copy-slices",
+         [GRAPH, "x = torch.tensor([[[0.75, 3.0], [0.0, -2.0]], [[0.5, 0.25], [-1.0, 0.1]]], requires_grad=True)",
+          "torch.linalg.matrix_exp(x).sum().backward(create_graph=True)",
+          "g, = torch.autograd.grad((torch.matrix_exp(x) ** 2).sum(), x, create_graph=True)",
+          "h, = torch.autograd.grad(g.sum(), x)"],
+         ["x.grad", "graph(x.grad.grad_fn)", "g", "graph(g.grad_fn)", "h"]),
+    case("inner-is-tensordot",
+         [GRAPH, "a1 = torch.tensor([1., 2.], requires_grad=True)", "b1 = torch.tensor([3., 4.], requires_grad=True)",
+          "a2 = torch.tensor([[1., 2.], [3., 4.], [5., 6.]], requires_grad=True)",
+          "b2 = torch.tensor([[3., 4.], [5., 6.]], requires_grad=True)"],
+         ["graph(torch.inner(a1, b1).grad_fn)", "graph(torch.inner(a2, b1).grad_fn)",
+          "graph(torch.inner(a1, b2).grad_fn)", "graph(torch.inner(a2, b2).grad_fn)",
+          "graph(torch.inner(a2, b2.detach()).grad_fn)", "torch.inner(a2, b2)", "torch.inner(a1, b1[0])",
+          "torch.inner(torch.ones(2), torch.ones(3))", "torch.inner(torch.ones(2), torch.ones(2, dtype=torch.float64))"]),
+]

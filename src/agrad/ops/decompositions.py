@@ -537,13 +537,15 @@ _matrix_exp = Op("LinalgMatrixExpBackward0", lambda ctx, a: _expm_np(a), saves=(
 
 @_matrix_exp.derivative
 def _(ctx, grad):
-    # linalg_matrix_exp_differential(self, grad, adjoint=True): a block matrix exponential
+    # linalg_matrix_exp_differential(self, grad, adjoint=True): the exponential of the block
+    # matrix [[A^H, grad], [0, A^H]], written into zeros by copy_ as PyTorch does (CopySlices)
     A = ctx.self.mT
     n = A.shape[-1]
-    cat = FUNCTIONS["cat"]
-    zeros = const(np.zeros(A.shape, A._data.dtype))
-    meta = cat([cat([A, grad], -1), cat([zeros, A], -1)], -2)
-    return _matrix_exp(meta)[..., :n, n:]
+    meta = const(np.zeros(tuple(A.shape[:-2]) + (2 * n, 2 * n), grad._data.dtype))
+    meta[..., :n, :n] = A
+    meta[..., n:, n:] = A
+    meta[..., :n, n:] = grad
+    return _matrix_exp(meta).narrow(-2, 0, n).narrow(-1, n, n)
 
 
 @export("matrix_exp", method=True)

@@ -117,12 +117,13 @@ def dot(input, tensor, *, out=None):
 
 @export()
 def inner(input, other):
-    """Sum over the last dims: dot for vectors, a product with a 0-d tensor, else input @ other.mT."""
+    """Sum over the last dims: a product with a 0-d tensor, else tensordot over the last dims."""
     if input.ndim == 0 or other.ndim == 0:
         return input * other
-    if input.ndim == 1 and other.ndim == 1:
-        return dot(input, other)
-    return matmul(input, other.mT)
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
+                           f"{list(input.shape)} and {list(other.shape)}")
+    return tensordot(input, other, ([-1], [-1]))  # PyTorch's: permute, reshape, mm (or dot)
 
 _bmm = Op("BmmBackward0", lambda ctx, a, b: np.matmul(a, b), inputs=("self", "mat2"), saves=("self", "mat2"),
           saves_for={"self": (1,), "mat2": (0,)}, jvp="multilinear")
