@@ -401,3 +401,18 @@ CASES += [
           "graph(torch.inner(a2, b2.detach()).grad_fn)", "torch.inner(a2, b2)", "torch.inner(a1, b1[0])",
           "torch.inner(torch.ones(2), torch.ones(3))", "torch.inner(torch.ones(2), torch.ones(2, dtype=torch.float64))"]),
 ]
+
+CASES += [
+    case("loss-backward-nodes",
+         [GRAPH, "x = torch.tensor([[0.3, -1.2, 2.5], [1.0, 0.2, -0.7]], requires_grad=True)",
+          "t = torch.tensor([[0.1, -1.0, 0.5], [1.5, 0.2, 0.0]], requires_grad=True)",
+          "c = torch.tensor([2, 0])", "ci = torch.tensor([2, -100])",
+          "def gg(y):\n    gs = torch.autograd.grad(y.sum(), [x, t], create_graph=True, allow_unused=True)\n"
+          "    hs = torch.autograd.grad((gs[0] * x).sum(), [x, t], create_graph=True, allow_unused=True)\n"
+          "    return [None if g is None else (g, graph(g.grad_fn)) for g in gs], "
+          "[None if h is None else (h, None if h.grad_fn is None else graph(h.grad_fn)) for h in hs]"],
+         [f"gg(F.{f}(x, {a}, reduction='{r}'{k}))" for f, a, k in [
+             ("mse_loss", "t", ""), ("smooth_l1_loss", "t", ", beta=0.8"), ("huber_loss", "t", ", delta=0.8"),
+             ("nll_loss", "c", ""), ("nll_loss", "ci", "")] for r in ("mean", "sum", "none")]
+         + ["gg(F.cross_entropy(x, c))", "gg(F.nll_loss(x, ci, weight=torch.tensor([1., 2., 3.])))"]),
+]

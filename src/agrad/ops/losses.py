@@ -17,7 +17,6 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from ..autograd import grad_mode as _grad_mode
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export
 from .activations import logsigmoid
@@ -65,19 +64,51 @@ _mse = Op("MseLossBackward0", lambda ctx, a, t, reduction: reduce_array((a - t) 
           inputs=("self", "target"), saves=("self", "target"))
 
 
-@_mse.derivative
-def _(ctx, grad):
-    g = _mean_scale(ctx, grad * 2 * (ctx.self - ctx.target), ctx.self.numel())
-    return g, -g
+def _norm(a, reduction, scale):
+    return a.dtype.type(scale / a.size if reduction == "mean" else scale)
 
 
-@_mse.raw_derivative
-def _(ctx, g):
+def _mse_backward_fwd(ctx, g, a, t, reduction):
+    """mse_loss_backward: ((self - target) * norm) * grad_output, norm = 2 (/ numel for 'mean')."""
+    return (a - t) * _norm(a, reduction, 2.0) * g
+
+
+# the backward ops of the pointwise losses: a create_graph gradient shows PyTorch's node, edges
+# (grad_output, self, target); the target's gradient is the same op with self and target swapped
+_mse_backward = Op("MseLossBackwardBackward0", _mse_backward_fwd, inputs=("grad_output", "self", "target"),
+                   internal=True, saves=("grad_output", "self", "target"))
+
+
+def _loss_backward(op, ctx, grad, **attrs):
+    """The first-order formula of mse/smooth_l1/huber: the backward op for each input."""
+    s, t = ctx.self, ctx.target
+    return (op(grad, s, t, reduction=ctx.reduction, **attrs) if ctx.needs(0) else None,
+            op(grad, t, s, reduction=ctx.reduction, **attrs) if ctx.needs(1) else None)
+
+
+def _loss_backward_raw(fwd, ctx, g, **attrs):
     a, t = ctx.self._data, ctx.target._data
     if a.dtype != g.dtype or t.dtype != g.dtype:
         return NotImplemented  # mixed dtypes: the tensor formula's type promotion
-    g = _mean_scale(ctx, np.multiply(np.multiply(g, 2), a - t), a.size)
-    return g, np.negative(g)
+    meta = ctx._input_meta
+    return (fwd(None, g, a, t, ctx.reduction, **attrs) if meta[0] is not None else None,
+            fwd(None, g, t, a, ctx.reduction, **attrs) if meta[1] is not None else None)
+
+
+_mse.derivative(lambda ctx, grad: _loss_backward(_mse_backward, ctx, grad))
+_mse.raw_derivative(lambda ctx, g: _loss_backward_raw(_mse_backward_fwd, ctx, g))
+
+
+def _mean_divided(g, ctx):
+    return div_scalar(g, ctx.self.numel()) if ctx.reduction == "mean" else g
+
+
+@_mse_backward.derivative
+def _(ctx, grad):
+    """grad_output: mse_loss_backward again; self, target: (-)mse_loss_double_backward."""
+    g_out = _mse_backward(grad, ctx.self, ctx.target, reduction=ctx.reduction) if ctx.needs(0) else None
+    parts = [_mean_divided(mul_scalar(grad * ctx.grad_output, 2), ctx) if ctx.needs(i) else None for i in (1, 2)]
+    return g_out, parts[0], None if parts[1] is None else -parts[1]
 
 
 def _pointwise_pair(input, target, reduction, size_average=None, reduce=None):
@@ -127,12 +158,32 @@ def _smooth_l1_np(ctx, a, t, reduction, beta):
 _smooth_l1 = Op("SmoothL1LossBackward0", _smooth_l1_np, inputs=("self", "target"), saves=("self", "target"))
 
 
-@_smooth_l1.derivative
+def _smooth_l1_backward_fwd(ctx, g, a, t, reduction, beta):
+    """smooth_l1_loss_backward, ATen's kernel: -norm * g, norm * g, or norm * x * g / beta."""
+    norm, b = _norm(a, reduction, 1.0), a.dtype.type(beta)
+    x = a - t
+    with np.errstate(all="ignore"):
+        return np.where(x <= -b, -norm * g, np.where(x >= b, norm * g, norm * x * g / b)).astype(a.dtype, copy=False)
+
+
+_smooth_l1_backward = Op("SmoothL1LossBackwardBackward0", _smooth_l1_backward_fwd,
+                         inputs=("grad_output", "self", "target"), internal=True,
+                         saves=("grad_output", "self", "target"))
+_smooth_l1.derivative(lambda ctx, grad: _loss_backward(_smooth_l1_backward, ctx, grad, beta=ctx.beta))
+_smooth_l1.raw_derivative(lambda ctx, g: _loss_backward_raw(_smooth_l1_backward_fwd, ctx, g, beta=ctx.beta))
+
+
+@_smooth_l1_backward.derivative
 def _(ctx, grad):
-    d = ctx.self - ctx.target
-    inside = (d > -ctx.beta) & (d < ctx.beta)
-    g = _mean_scale(ctx, where(inside, grad * d / ctx.beta, grad * d.sign()), d.numel())
-    return g, -g
+    g_out = _smooth_l1_backward(grad, ctx.self, ctx.target, reduction=ctx.reduction,
+                                beta=ctx.beta) if ctx.needs(0) else None
+
+    def double_backward():  # smooth_l1_loss_double_backward(grad * grad_output, ...)
+        inside = ((ctx.self - ctx.target).abs() < ctx.beta).to(grad.dtype)
+        return _mean_divided(div_scalar((grad * ctx.grad_output) * inside, ctx.beta), ctx)
+
+    return (g_out, double_backward() if ctx.needs(1) else None,
+            -double_backward() if ctx.needs(2) else None)
 
 
 @export(functional=True, torch=False)
@@ -156,13 +207,35 @@ def _huber_np(ctx, a, t, reduction, delta):
 _huber = Op("HuberLossBackward0", _huber_np, inputs=("self", "target"), saves=("self", "target"))
 
 
-@_huber.derivative
+def _huber_backward_fwd(ctx, g, a, t, reduction, delta):
+    """huber_loss_backward, ATen's kernel: -norm * g * delta, norm * g * delta, or norm * x * g."""
+    norm, d = _norm(a, reduction, 1.0), a.dtype.type(delta)
+    x = a - t
+    with np.errstate(all="ignore"):
+        return np.where(x <= -d, -norm * g * d, np.where(x >= d, norm * g * d, norm * x * g)).astype(a.dtype, copy=False)
+
+
+_huber_backward = Op("HuberLossBackwardBackward0", _huber_backward_fwd, inputs=("grad_output", "self", "target"),
+                     internal=True, saves=("grad_output", "self", "target"))
+_huber.derivative(lambda ctx, grad: _loss_backward(_huber_backward, ctx, grad, delta=ctx.delta))
+_huber.raw_derivative(lambda ctx, g: _loss_backward_raw(_huber_backward_fwd, ctx, g, delta=ctx.delta))
+
+
+@_huber_backward.derivative
 def _(ctx, grad):
-    d = ctx.self - ctx.target
-    delta = ctx.delta
-    g = where(d < -delta, grad * -delta, where(d > delta, grad * delta, grad * d))
-    g = _mean_scale(ctx, g, d.numel())
-    return g, -g
+    s, t, red, delta = ctx.self, ctx.target, ctx.reduction, ctx.delta
+    g_out = None
+    if ctx.needs(0):  # huber_loss_double_backward_grad_output
+        if red == "none":
+            g_out = _huber_backward(grad, s, t, reduction=red, delta=delta)
+        else:
+            ones = Tensor._make(np.ones_like(ctx.grad_output._data))
+            g_out = (_huber_backward(ones, s, t, reduction=red, delta=delta) * grad).sum()
+
+    def double_backward():  # huber_loss_double_backward(grad * grad_output, ...)
+        return _mean_divided((grad * ctx.grad_output) * ((s - t).abs() < delta), ctx)
+
+    return g_out, double_backward() if ctx.needs(1) else None, -double_backward() if ctx.needs(2) else None
 
 
 @export(functional=True, torch=False)
@@ -333,42 +406,68 @@ def _nll_np(ctx, logp, target, weight, reduction, ignore_index):
     return np.asarray(loss.sum() / total, logp.dtype)
 
 
+def _nll_backward_fwd(ctx, g, x, target, weight, reduction, ignore_index):
+    """nll_loss_backward: zeros with -w * grad_output at each row's target class (ignored rows
+    stay 0), in the order of ATen's kernel: -w * g ('none'), w * -g ('sum'), w * -(g / total)."""
+    C = x.shape[0] if x.ndim == 1 else x.shape[1]
+    t = target[None] if x.ndim == 1 else target
+    valid = t != ignore_index
+    safe_t = np.where(valid, t, 0)
+    dtype = x.dtype
+    w = None if weight is None else weight.astype(dtype, copy=False)[safe_t]
+    with np.errstate(all="ignore"):
+        if reduction == "none":
+            gv = g.reshape(t.shape).astype(dtype, copy=False)
+            val = -gv if w is None else -w * gv
+        else:
+            gv = g.astype(dtype, copy=False)
+            if reduction == "mean":
+                total = np.where(valid, 1 if w is None else w, 0).sum(dtype=dtype)
+                gv = gv / total
+            val = np.broadcast_to(-gv, t.shape) if w is None else w * -gv
+    out = np.zeros((t.shape[0], C) + t.shape[1:], dtype)
+    rows = np.nonzero(valid)
+    out[(rows[0], safe_t[rows]) + rows[1:]] = np.broadcast_to(val, t.shape)[rows]
+    return out[0] if x.ndim == 1 else out
+
+
+def _nll_backward_op(name):
+    # nll_loss_backward as an op of its own: the node a create_graph gradient shows, with edges
+    # (grad_output, self); its derivative is nll_loss of the gradient (and zeros for self)
+    op = Op(name, _nll_backward_fwd, inputs=("grad_output", "self"), internal=True)
+
+    @op.derivative
+    def _(ctx, grad):
+        forward = _nll if op is _nll_bw else _nll2d
+        g_out = forward.apply((grad,), (grad._data,), {
+            "target": ctx.target, "weight": ctx.weight, "reduction": ctx.reduction,
+            "ignore_index": ctx.ignore_index}) if ctx.needs(0) else None
+        return g_out, Tensor._make(np.zeros_like(grad._data)) if ctx.needs(1) else None
+
+    return op
+
+
 def _nll_derivative(ctx, grad):
-    shape = ctx.input_shape
-    one_d = len(shape) == 1
-    C = shape[0] if one_d else shape[1]
-    wt = ctx.wt
-    if ctx.reduction == "mean":
-        wt = wt / wt.dtype.type(ctx.total) if ctx.total else np.zeros_like(wt)
-    g = grad.reshape(wt.shape) if ctx.reduction == "none" else grad
-    full = (-g * const(wt)).unsqueeze(-1) * const(np.eye(C, dtype=wt.dtype)[ctx.safe_t])  # (..., C)
-    if one_d:
-        return full[0]
-    if len(shape) == 2 and not _grad_mode._state["enabled"]:
-        return full  # classes are already dim 1 (a graph is recorded only under create_graph)
-    return full.movedim(-1, 1)
+    op = _nll_bw if ctx._op is _nll else _nll2d_bw
+    return op.apply((grad, ctx.self), (grad._data, ctx.self._data), _nll_attrs(ctx))
 
 
 def _nll_derivative_raw(ctx, g):
-    shape = ctx.input_shape
-    wt = ctx.wt
-    if ctx.reduction == "mean":
-        wt = wt / wt.dtype.type(ctx.total) if ctx.total else np.zeros_like(wt)
-    if ctx.reduction == "none":
-        g = g.reshape(wt.shape)
-    full = np.expand_dims(np.multiply(np.negative(g), wt), -1) * np.eye(shape[0] if len(shape) == 1 else shape[1],
-                                                                        dtype=wt.dtype)[ctx.safe_t]
-    if len(shape) == 1:
-        return full[0]
-    return full if len(shape) == 2 else np.moveaxis(full, -1, 1)
+    return _nll_backward_fwd(None, g, ctx.self._data, **_nll_attrs(ctx))
 
 
-_nll = Op("NllLossBackward0", _nll_np)
+def _nll_attrs(ctx):
+    return {"target": ctx.target, "weight": ctx.weight, "reduction": ctx.reduction, "ignore_index": ctx.ignore_index}
+
+
+_nll = Op("NllLossBackward0", _nll_np, saves=("self",))
 _nll.derivative(_nll_derivative)
 _nll.raw_derivative(_nll_derivative_raw)
-_nll2d = Op("NllLoss2DBackward0", _nll_np)
+_nll2d = Op("NllLoss2DBackward0", _nll_np, saves=("self",))
 _nll2d.derivative(_nll_derivative)
 _nll2d.raw_derivative(_nll_derivative_raw)
+_nll_bw = _nll_backward_op("NllLossBackwardBackward0")
+_nll2d_bw = _nll_backward_op("NllLoss2DBackwardBackward0")
 
 
 def _nll_call(op, input, target, weight, reduction, ignore_index):
