@@ -416,3 +416,20 @@ CASES += [
              ("nll_loss", "c", ""), ("nll_loss", "ci", "")] for r in ("mean", "sum", "none")]
          + ["gg(F.cross_entropy(x, c))", "gg(F.nll_loss(x, ci, weight=torch.tensor([1., 2., 3.])))"]),
 ]
+
+CASES += [
+    case("setitem-copy-slices-create-graph",
+         [GRAPH, "x = torch.tensor([2.5, -3.0, 0.25, 1.0], requires_grad=True)",
+          "w = torch.tensor([0.5, 2.0], requires_grad=True)", "s = torch.tensor(1.5, requires_grad=True)",
+          "g = torch.tensor([1., 2., 3., 4.], requires_grad=True)",
+          "def gg(f):\n    r = x * 1\n    f(r)\n    gs = torch.autograd.grad(r, [x, w, s], g, create_graph=True, "
+          "allow_unused=True)\n    return [None if t is None else (t, None if t.grad_fn is None else graph(t.grad_fn)) "
+          "for t in gs]",
+          "y = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)", "z = y * 1",
+          "z[0] = torch.tensor([5., 6.], requires_grad=True) * y[1]", "z[:, 1] += y[0]",
+          "h, = torch.autograd.grad((z ** 2).sum(), y, create_graph=True)"],
+         ["gg(lambda r: r.__setitem__(slice(1, 3), w))", "gg(lambda r: r.__setitem__(-1, s))",
+          "gg(lambda r: r.__setitem__(0, 3.0))", "gg(lambda r: r.__setitem__(slice(0, 2), s))",
+          "gg(lambda r: r.__setitem__(slice(0, 4, 2), w * 2))", "h", "graph(h.grad_fn)",
+          "torch.autograd.grad(h.sum(), y)"]),
+]

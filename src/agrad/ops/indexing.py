@@ -314,7 +314,22 @@ def _put_backward(ctx, grad):
 # x[basic index] = v records CopySlices; an advanced index (mask, index tensor) IndexPutBackward0
 _copy_slices = Op("CopySlices", _put_fwd, inputs=("self", "src"), jvp="linear")
 _copy_slices.node._name = "torch::autograd::CopySlices"
-_copy_slices.derivative(_put_backward)
+
+
+@_copy_slices.derivative
+def _(ctx, grad):
+    if not graph._state["enabled"]:
+        return _put_backward(ctx, grad)
+    # create_graph: PyTorch's CopySlices steps around copy_'s backward, each recorded: the
+    # gradient copied into a new tensor, its slice (as_strided) cloned for the value, zeros
+    # copied into the slice for the tensor written to
+    from .inplace_view import replace, take
+    from .views import _clone, _copy
+    result = _copy(Tensor._make(np.empty_like(grad._data)), grad)
+    flat = np.arange(grad._data.size).reshape(grad._data.shape)[ctx.index]
+    g_src = _clone(take(result, flat)) if ctx.needs(1) else None
+    g_self = replace(result, Tensor._make(np.zeros((), grad._data.dtype)), flat) if ctx.needs(0) else None
+    return g_self, g_src
 _index_put = Op("IndexPutBackward0", _put_fwd, inputs=("self", "values"), jvp="linear")
 _index_put.derivative(_put_backward)
 

@@ -51,7 +51,14 @@ _take = Op("AsStridedBackward0", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="li
 
 @_take.derivative
 def _(ctx, grad):
-    return _scatter_add(grad, ctx.input_shape, ctx.idx)
+    idx = ctx.idx
+    if graph._state["enabled"] and np.unique(idx).size == idx.size:
+        # create_graph: PyTorch's as_strided_backward for a view without overlap: the gradient
+        # copied into zeros of the base (CopySlices), read back through as_strided
+        shape = tuple(ctx.input_shape)
+        zeros = Tensor._make(np.zeros(shape, grad._data.dtype))
+        return _take(_replace(zeros, grad, idx=idx), idx=np.arange(zeros._data.size).reshape(shape))
+    return _scatter_add(grad, ctx.input_shape, idx)
 
 
 _scatter = Op("AsStridedBackwardBackward0", lambda ctx, g, shape, idx: _scatter_np(g, shape, idx),
