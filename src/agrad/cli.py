@@ -67,60 +67,93 @@ def _contained(command, run, kw) -> int:
 
 
 def _input_options(formats):
+    """The options every command shares (SOURCE, -e, --set, --param, --format, ...), put
+    before the command's own when it first needs its parameters (see :class:`_Command`)."""
     def deco(f):
-        opts = [
-            click.argument("sources", nargs=-1, metavar="[SOURCE]...",
-                           type=click.Path(allow_dash=True, dir_okay=True)),
-            click.option("-e", "--expr", "exprs", multiple=True, metavar="CODE",
-                         help="Code to run after the SOURCE files (repeatable; named <expr N>)."),
-            click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
-                         help="Bind NAME before the script runs: an agrad expression, or "
-                              "@file.npy, @file.npz:key, @file.csv."),
-            click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
-                         help="Bind tensor(VALUE) as a leaf with requires_grad=True."),
-            click.option("--of", "of", metavar="NAME",
-                         help="The target variable (default: the tensor of the script's last "
-                              "backward(), else the last non-leaf scalar, else the last tensor)."),
-            click.option("--format", "fmt", type=click.Choice(formats), default="auto",
-                         show_default=True, help="auto = rich on a terminal, plain text when piped."),
-            click.option("--columns", type=click.IntRange(min=20), default=None, metavar="N",
-                         help="Width of the output (default: the terminal's, else $COLUMNS, else 80)."),
-            click.option("-q", "--quiet", is_flag=True,
-                         help="No notes on stderr (which target, the automatic backward); "
-                              "warnings and errors still show."),
-            click.option("--color/--no-color", "color", default=None,
-                         help="Colour the rich output, or not (default: on a terminal; "
-                              "NO_COLOR and FORCE_COLOR are honoured)."),
-            click.option("--dtype", type=click.Choice(["float32", "float64"]), default=None,
-                         help="Default float dtype (float32)."),
-            click.option("--seed", type=int, default=None, help="manual_seed(N) before the run."),
-            click.option("--max-elements", "max_elements", type=click.IntRange(min=0), default=None,
-                         metavar="N", help="Largest tensor, list or string (default 10^8; 0: no limit)."),
-            click.option("--timeout", type=float, default=None, callback=_seconds,
-                         metavar="SECONDS", help="End the run after this long (exit 1)."),
-            click.option("--max-memory", "max_memory", default=None, metavar="SIZE",
-                         callback=_memory_size,
-                         help="Memory the run may use (default 4G; 0: no limit)."),
-            click.option("--backend", type=click.Choice(["numpy", "dask", "cupy"]), default="numpy",
-                         show_default=True,
-                         help="Arrays under the tensors: dask makes @file.npy data lazy and "
-                              "chunked (data larger than memory); cupy puts data on a GPU."),
-            click.option("--chunks", default="auto", callback=_chunks, metavar="auto|N|N,M|SIZE",
-                         help="Chunks of lazy @file data: rows of the first axis, sizes per "
-                              "axis, or bytes per chunk (64M); default auto."),
-            click.option("--scheduler", default="threads", metavar="threads|processes|ADDRESS",
-                         help="Where dask computes: threads (default), processes or a "
-                              "dask.distributed scheduler's address; the last two need --trusted."),
-            click.option("--trusted", is_flag=True,
-                         help="Turn the contained run's system-call filter off (processes, "
-                              "network, GPU); the resource limits stay."),
-            click.option("--debug", is_flag=True, hidden=True,
-                         help="Show Python tracebacks of internal errors."),
-        ]
-        for o in reversed(opts):
-            f = o(f)
+        f.__agrad_formats__ = tuple(formats)
         return f
     return deco
+
+
+def _input_option_list(formats) -> list:
+    """The shared options as click parameters, in the order the help shows them."""
+    decorators = [
+        click.argument("sources", nargs=-1, metavar="[SOURCE]...",
+                       type=click.Path(allow_dash=True, dir_okay=True)),
+        click.option("-e", "--expr", "exprs", multiple=True, metavar="CODE",
+                     help="Code to run after the SOURCE files (repeatable; named <expr N>)."),
+        click.option("--set", "sets", multiple=True, metavar="NAME=VALUE",
+                     help="Bind NAME before the script runs: an agrad expression, or "
+                          "@file.npy, @file.npz:key, @file.csv."),
+        click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
+                     help="Bind tensor(VALUE) as a leaf with requires_grad=True."),
+        click.option("--of", "of", metavar="NAME",
+                     help="The target variable (default: the tensor of the script's last "
+                          "backward(), else the last non-leaf scalar, else the last tensor)."),
+        click.option("--format", "fmt", type=click.Choice(formats), default="auto",
+                     show_default=True, help="auto = rich on a terminal, plain text when piped."),
+        click.option("--columns", type=click.IntRange(min=20), default=None, metavar="N",
+                     help="Width of the output (default: the terminal's, else $COLUMNS, else 80)."),
+        click.option("-q", "--quiet", is_flag=True,
+                     help="No notes on stderr (which target, the automatic backward); "
+                          "warnings and errors still show."),
+        click.option("--color/--no-color", "color", default=None,
+                     help="Colour the rich output, or not (default: on a terminal; "
+                          "NO_COLOR and FORCE_COLOR are honoured)."),
+        click.option("--dtype", type=click.Choice(["float32", "float64"]), default=None,
+                     help="Default float dtype (float32)."),
+        click.option("--seed", type=int, default=None, help="manual_seed(N) before the run."),
+        click.option("--max-elements", "max_elements", type=click.IntRange(min=0), default=None,
+                     metavar="N", help="Largest tensor, list or string (default 10^8; 0: no limit)."),
+        click.option("--timeout", type=float, default=None, callback=_seconds,
+                     metavar="SECONDS", help="End the run after this long (exit 1)."),
+        click.option("--max-memory", "max_memory", default=None, metavar="SIZE",
+                     callback=_memory_size,
+                     help="Memory the run may use (default 4G; 0: no limit)."),
+        click.option("--backend", type=click.Choice(["numpy", "dask", "cupy"]), default="numpy",
+                     show_default=True,
+                     help="Arrays under the tensors: dask makes @file.npy data lazy and "
+                          "chunked (data larger than memory); cupy puts data on a GPU."),
+        click.option("--chunks", default="auto", callback=_chunks, metavar="auto|N|N,M|SIZE",
+                     help="Chunks of lazy @file data: rows of the first axis, sizes per "
+                          "axis, or bytes per chunk (64M); default auto."),
+        click.option("--scheduler", default="threads", metavar="threads|processes|ADDRESS",
+                     help="Where dask computes: threads (default), processes or a "
+                          "dask.distributed scheduler's address; the last two need --trusted."),
+        click.option("--trusted", is_flag=True,
+                     help="Turn the contained run's system-call filter off (processes, "
+                          "network, GPU); the resource limits stay."),
+        click.option("--debug", is_flag=True, hidden=True,
+                     help="Show Python tracebacks of internal errors."),
+    ]
+
+    def holder():  # what click's parameter decorators attach their parameters to
+        pass
+
+    for d in reversed(decorators):
+        d(holder)
+    return holder.__click_params__[::-1]
+
+
+class _Command(click.Command):
+    """A command whose shared input options are made when it first needs its
+    parameters (it runs or shows its help): making click's 150 options of all seven
+    commands at import cost about 10 M instructions of every start-up."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._formats = getattr(self.callback, "__agrad_formats__", None)
+
+    @property
+    def params(self):
+        if self._formats is not None:
+            formats, self._formats = self._formats, None
+            self._params[:0] = _input_option_list(formats)
+        return self._params
+
+    @params.setter
+    def params(self, value):
+        self._params = value
 
 
 class _Group(click.Group):
@@ -129,6 +162,8 @@ class _Group(click.Group):
     Usage errors become one message (or one JSON object with ``--format
     json``), Ctrl-C exit 130, a closed pipe a quiet end -- never a traceback.
     """
+
+    command_class = _Command
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         args = list(sys.argv[1:] if args is None else args)

@@ -38,7 +38,6 @@ formatters, like PyTorch does.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import math
 from collections.abc import Iterator, Sequence
 from typing import Any
@@ -59,7 +58,6 @@ __all__ = [
 # --------------------------------------------------------------------------
 
 
-@dataclasses.dataclass
 class PrintOptions:
     """Printing options; the same fields and defaults as ``torch.set_printoptions``.
 
@@ -69,13 +67,25 @@ class PrintOptions:
     linewidth: characters per line used for wrapping.
     sci_mode:  ``True``/``False`` forces scientific notation on/off;
                ``None`` lets the values decide.
+
+    (A plain class: a dataclass would exec generated code at every start-up.)
     """
 
-    precision: int = 4
-    threshold: float = 1000
-    edgeitems: int = 3
-    linewidth: int = 80
-    sci_mode: bool | None = None
+    def __init__(self, precision: int = 4, threshold: float = 1000, edgeitems: int = 3,
+                 linewidth: int = 80, sci_mode: bool | None = None):
+        self.precision = precision
+        self.threshold = threshold
+        self.edgeitems = edgeitems
+        self.linewidth = linewidth
+        self.sci_mode = sci_mode
+
+    def __repr__(self):
+        return "PrintOptions(" + ", ".join(f"{k}={v!r}" for k, v in vars(self).items()) + ")"
+
+    def __eq__(self, other):
+        return vars(self) == vars(other) if type(other) is PrintOptions else NotImplemented
+
+    __hash__ = None
 
 
 #: Values each ``profile=`` name of :func:`set_printoptions` stands for.
@@ -121,7 +131,7 @@ def set_printoptions(
 
 def get_printoptions() -> dict[str, Any]:
     """The current module-wide options, as keyword arguments for :func:`set_printoptions`."""
-    return dataclasses.asdict(_OPTIONS)
+    return dict(vars(_OPTIONS))
 
 
 @contextlib.contextmanager

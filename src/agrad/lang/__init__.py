@@ -70,9 +70,7 @@ import sys
 import threading
 import types
 import warnings as _warnings
-from dataclasses import dataclass, field
-
-from .errors import ScriptError, ScriptSyntaxError, ScriptWarning, Source
+from .errors import Record, ScriptError, ScriptSyntaxError, ScriptWarning, Source
 
 __all__ = ["Source", "run", "RunResult", "Assignment", "eval_expression", "parse_value", "current_position", "current_span",
            "parse", "ScriptError", "ScriptSyntaxError", "ScriptWarning", "arm_hard_exit",
@@ -84,32 +82,46 @@ DEFAULT_MAX_NESTING = 100
 _STACK_SIZE = 256 * 1024 * 1024
 
 
-@dataclass
-class Assignment:
+class Assignment(Record):
     """A top-level ``name = <tensor>`` that ran: where a tensor came from."""
-    name: str
-    value: object
-    source: str
-    line: int
-    text: str
+
+    _fields = ("name", "value", "source", "line", "text")
+
+    def __init__(self, name: str, value: object, source: str, line: int, text: str):
+        self.name = name
+        self.value = value
+        self.source = source
+        self.line = line
+        self.text = text
 
 
-@dataclass
-class RunResult:
-    namespace: dict
-    stdout: str
-    warnings: list
-    error: ScriptError | None = None
-    last_value: object = None
-    has_last_value: bool = False
-    last_tensor_name: str | None = None
-    backward_ran: bool = False
-    timed_out: bool = False
-    worker_alive: bool = False
-    assignments: list = field(default_factory=list)
-    #: the interpreter that ran the script (its ``out`` list is where prints go:
-    #: the CLI's automatic backward appends hook output there)
-    interpreter: object = None
+class RunResult(Record):
+    """What :func:`run` and :func:`eval_expression` return.
+
+    ``interpreter``: the interpreter that ran the script (its ``out`` list is
+    where prints go: the CLI's automatic backward appends hook output there)."""
+
+    _fields = ("namespace", "stdout", "warnings", "error", "last_value", "has_last_value",
+               "last_tensor_name", "backward_ran", "timed_out", "worker_alive", "assignments",
+               "interpreter")
+
+    def __init__(self, namespace: dict, stdout: str, warnings: list, error: ScriptError | None = None,
+                 last_value: object = None, has_last_value: bool = False,
+                 last_tensor_name: str | None = None, backward_ran: bool = False,
+                 timed_out: bool = False, worker_alive: bool = False, assignments: list | None = None,
+                 interpreter: object = None):
+        self.namespace = namespace
+        self.stdout = stdout
+        self.warnings = warnings
+        self.error = error
+        self.last_value = last_value
+        self.has_last_value = has_last_value
+        self.last_tensor_name = last_tensor_name
+        self.backward_ran = backward_ran
+        self.timed_out = timed_out
+        self.worker_alive = worker_alive
+        self.assignments = [] if assignments is None else assignments
+        self.interpreter = interpreter
 
     @property
     def ok(self) -> bool:

@@ -17,6 +17,12 @@ DEFAULT_MAX_NESTING = 100
 
 
 class Node:
+    """A node: its ``_fields`` (in order) and its position.
+
+    The node classes below are written out, a plain ``__init__`` each: a generic
+    setattr loop costs twice as much per node, and classes made at import time
+    (``exec`` of generated code) cost about 15 M instructions at every start-up."""
+
     __slots__ = ("line", "col", "end_line", "end_col", "depth")
     _fields: tuple = ()
 
@@ -43,18 +49,6 @@ class Node:
         return f"{type(self).__name__}({fields})"
 
 
-def _node(name, fields, base=Node):
-    # a plain __init__ per class (a generic setattr loop costs twice as much
-    # and nodes are made by the hundred thousand for big scripts)
-    params = "".join(", " + f for f in fields)
-    body = "".join(f"    self.{f} = {f}\n" for f in fields)
-    ns: dict = {}
-    exec(f"def __init__(self{params}):\n{body}    self.depth = 0\n", ns)   # noqa: S102
-    cls = type(name, (base,), {"__slots__": fields, "_fields": fields,
-                               "__init__": ns["__init__"]})
-    return cls
-
-
 class Stmt(Node):
     __slots__ = ()
 
@@ -64,58 +58,461 @@ class Expr(Node):
 
 
 # statements
-Module = _node("Module", ("body",))
-Expression = _node("Expression", ("body",))
-ExprStmt = _node("ExprStmt", ("value",), Stmt)
-Assign = _node("Assign", ("targets", "value"), Stmt)
-AugAssign = _node("AugAssign", ("target", "op", "value"), Stmt)
-AnnAssign = _node("AnnAssign", ("target", "value", "annotation"), Stmt)
-Delete = _node("Delete", ("targets",), Stmt)
-Pass = _node("Pass", (), Stmt)
-Break = _node("Break", (), Stmt)
-Continue = _node("Continue", (), Stmt)
-Return = _node("Return", ("value",), Stmt)
-Raise = _node("Raise", ("exc", "cause"), Stmt)
-Global = _node("Global", ("names",), Stmt)
-Nonlocal = _node("Nonlocal", ("names",), Stmt)
-Assert = _node("Assert", ("test", "msg"), Stmt)
-Import = _node("Import", ("names",), Stmt)            # [(dotted, asname)]
-ImportFrom = _node("ImportFrom", ("module", "names"), Stmt)   # names: [(name, asname)] or "*"
-If = _node("If", ("test", "body", "orelse"), Stmt)
-While = _node("While", ("test", "body", "orelse"), Stmt)
-For = _node("For", ("target", "iter", "body", "orelse"), Stmt)
-Try = _node("Try", ("body", "handlers", "orelse", "finalbody"), Stmt)
-ExceptHandler = _node("ExceptHandler", ("type", "name", "body"))
-With = _node("With", ("items", "body"), Stmt)          # items: [(expr, target|None)]
-FunctionDef = _node("FunctionDef", ("name", "params", "body", "decorators", "scope", "doc"), Stmt)
-ClassDef = _node("ClassDef", ("name", "bases", "keywords", "body", "decorators"), Stmt)
+class Module(Node):
+    __slots__ = _fields = ("body",)
+
+    def __init__(self, body):
+        self.body = body
+        self.depth = 0
+
+
+class Expression(Node):
+    __slots__ = _fields = ("body",)
+
+    def __init__(self, body):
+        self.body = body
+        self.depth = 0
+
+
+class ExprStmt(Stmt):
+    __slots__ = _fields = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+        self.depth = 0
+
+
+class Assign(Stmt):
+    __slots__ = _fields = ("targets", "value")
+
+    def __init__(self, targets, value):
+        self.targets = targets
+        self.value = value
+        self.depth = 0
+
+
+class AugAssign(Stmt):
+    __slots__ = _fields = ("target", "op", "value")
+
+    def __init__(self, target, op, value):
+        self.target = target
+        self.op = op
+        self.value = value
+        self.depth = 0
+
+
+class AnnAssign(Stmt):
+    __slots__ = _fields = ("target", "value", "annotation")
+
+    def __init__(self, target, value, annotation):
+        self.target = target
+        self.value = value
+        self.annotation = annotation
+        self.depth = 0
+
+
+class Delete(Stmt):
+    __slots__ = _fields = ("targets",)
+
+    def __init__(self, targets):
+        self.targets = targets
+        self.depth = 0
+
+
+class Pass(Stmt):
+    __slots__ = _fields = ()
+
+    def __init__(self):
+        self.depth = 0
+
+
+class Break(Stmt):
+    __slots__ = _fields = ()
+
+    def __init__(self):
+        self.depth = 0
+
+
+class Continue(Stmt):
+    __slots__ = _fields = ()
+
+    def __init__(self):
+        self.depth = 0
+
+
+class Return(Stmt):
+    __slots__ = _fields = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+        self.depth = 0
+
+
+class Raise(Stmt):
+    __slots__ = _fields = ("exc", "cause")
+
+    def __init__(self, exc, cause):
+        self.exc = exc
+        self.cause = cause
+        self.depth = 0
+
+
+class Global(Stmt):
+    __slots__ = _fields = ("names",)
+
+    def __init__(self, names):
+        self.names = names
+        self.depth = 0
+
+
+class Nonlocal(Stmt):
+    __slots__ = _fields = ("names",)
+
+    def __init__(self, names):
+        self.names = names
+        self.depth = 0
+
+
+class Assert(Stmt):
+    __slots__ = _fields = ("test", "msg")
+
+    def __init__(self, test, msg):
+        self.test = test
+        self.msg = msg
+        self.depth = 0
+
+
+class Import(Stmt):  # [(dotted, asname)]
+    __slots__ = _fields = ("names",)
+
+    def __init__(self, names):
+        self.names = names
+        self.depth = 0
+
+
+class ImportFrom(Stmt):  # names: [(name, asname)] or "*"
+    __slots__ = _fields = ("module", "names")
+
+    def __init__(self, module, names):
+        self.module = module
+        self.names = names
+        self.depth = 0
+
+
+class If(Stmt):
+    __slots__ = _fields = ("test", "body", "orelse")
+
+    def __init__(self, test, body, orelse):
+        self.test = test
+        self.body = body
+        self.orelse = orelse
+        self.depth = 0
+
+
+class While(Stmt):
+    __slots__ = _fields = ("test", "body", "orelse")
+
+    def __init__(self, test, body, orelse):
+        self.test = test
+        self.body = body
+        self.orelse = orelse
+        self.depth = 0
+
+
+class For(Stmt):
+    __slots__ = _fields = ("target", "iter", "body", "orelse")
+
+    def __init__(self, target, iter, body, orelse):
+        self.target = target
+        self.iter = iter
+        self.body = body
+        self.orelse = orelse
+        self.depth = 0
+
+
+class Try(Stmt):
+    __slots__ = _fields = ("body", "handlers", "orelse", "finalbody")
+
+    def __init__(self, body, handlers, orelse, finalbody):
+        self.body = body
+        self.handlers = handlers
+        self.orelse = orelse
+        self.finalbody = finalbody
+        self.depth = 0
+
+
+class ExceptHandler(Node):
+    __slots__ = _fields = ("type", "name", "body")
+
+    def __init__(self, type, name, body):
+        self.type = type
+        self.name = name
+        self.body = body
+        self.depth = 0
+
+
+class With(Stmt):  # items: [(expr, target|None)]
+    __slots__ = _fields = ("items", "body")
+
+    def __init__(self, items, body):
+        self.items = items
+        self.body = body
+        self.depth = 0
+
+
+class FunctionDef(Stmt):
+    __slots__ = _fields = ("name", "params", "body", "decorators", "scope", "doc")
+
+    def __init__(self, name, params, body, decorators, scope, doc):
+        self.name = name
+        self.params = params
+        self.body = body
+        self.decorators = decorators
+        self.scope = scope
+        self.doc = doc
+        self.depth = 0
+
+
+class ClassDef(Stmt):
+    __slots__ = _fields = ("name", "bases", "keywords", "body", "decorators")
+
+    def __init__(self, name, bases, keywords, body, decorators):
+        self.name = name
+        self.bases = bases
+        self.keywords = keywords
+        self.body = body
+        self.decorators = decorators
+        self.depth = 0
 
 # expressions
-Name = _node("Name", ("id",), Expr)
-Constant = _node("Constant", ("value",), Expr)
-JoinedStr = _node("JoinedStr", ("parts",), Expr)       # parts: str | FormattedValue
-FormattedValue = _node("FormattedValue", ("value", "conversion", "spec", "debug"), Expr)
-BinOp = _node("BinOp", ("op", "left", "right"), Expr)
-UnaryOp = _node("UnaryOp", ("op", "operand"), Expr)
-BoolOp = _node("BoolOp", ("op", "values"), Expr)
-Compare = _node("Compare", ("left", "ops", "comparators"), Expr)
-IfExp = _node("IfExp", ("test", "body", "orelse"), Expr)
-Lambda = _node("Lambda", ("params", "body", "scope"), Expr)
-Call = _node("Call", ("func", "args", "keywords"), Expr)   # keywords: [(name|None, expr)]
-Attribute = _node("Attribute", ("value", "attr"), Expr)
-Subscript = _node("Subscript", ("value", "index"), Expr)
-Slice = _node("Slice", ("lower", "upper", "step"), Expr)
-Starred = _node("Starred", ("value",), Expr)
-Tuple = _node("Tuple", ("elts",), Expr)
-List = _node("List", ("elts",), Expr)
-Set = _node("Set", ("elts",), Expr)
-Dict = _node("Dict", ("items",), Expr)                 # items: [(key|None, value)]
-ListComp = _node("ListComp", ("elt", "generators"), Expr)
-SetComp = _node("SetComp", ("elt", "generators"), Expr)
-GeneratorExp = _node("GeneratorExp", ("elt", "generators"), Expr)
-DictComp = _node("DictComp", ("key", "value", "generators"), Expr)
-Comprehension = _node("Comprehension", ("target", "iter", "ifs"))
-Param = _node("Param", ("name", "kind", "default"))    # kind: pos | vararg | kwonly | kwarg
+
+
+class Name(Expr):
+    __slots__ = _fields = ("id",)
+
+    def __init__(self, id):
+        self.id = id
+        self.depth = 0
+
+
+class Constant(Expr):
+    __slots__ = _fields = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+        self.depth = 0
+
+
+class JoinedStr(Expr):  # parts: str | FormattedValue
+    __slots__ = _fields = ("parts",)
+
+    def __init__(self, parts):
+        self.parts = parts
+        self.depth = 0
+
+
+class FormattedValue(Expr):
+    __slots__ = _fields = ("value", "conversion", "spec", "debug")
+
+    def __init__(self, value, conversion, spec, debug):
+        self.value = value
+        self.conversion = conversion
+        self.spec = spec
+        self.debug = debug
+        self.depth = 0
+
+
+class BinOp(Expr):
+    __slots__ = _fields = ("op", "left", "right")
+
+    def __init__(self, op, left, right):
+        self.op = op
+        self.left = left
+        self.right = right
+        self.depth = 0
+
+
+class UnaryOp(Expr):
+    __slots__ = _fields = ("op", "operand")
+
+    def __init__(self, op, operand):
+        self.op = op
+        self.operand = operand
+        self.depth = 0
+
+
+class BoolOp(Expr):
+    __slots__ = _fields = ("op", "values")
+
+    def __init__(self, op, values):
+        self.op = op
+        self.values = values
+        self.depth = 0
+
+
+class Compare(Expr):
+    __slots__ = _fields = ("left", "ops", "comparators")
+
+    def __init__(self, left, ops, comparators):
+        self.left = left
+        self.ops = ops
+        self.comparators = comparators
+        self.depth = 0
+
+
+class IfExp(Expr):
+    __slots__ = _fields = ("test", "body", "orelse")
+
+    def __init__(self, test, body, orelse):
+        self.test = test
+        self.body = body
+        self.orelse = orelse
+        self.depth = 0
+
+
+class Lambda(Expr):
+    __slots__ = _fields = ("params", "body", "scope")
+
+    def __init__(self, params, body, scope):
+        self.params = params
+        self.body = body
+        self.scope = scope
+        self.depth = 0
+
+
+class Call(Expr):  # keywords: [(name|None, expr)]
+    __slots__ = _fields = ("func", "args", "keywords")
+
+    def __init__(self, func, args, keywords):
+        self.func = func
+        self.args = args
+        self.keywords = keywords
+        self.depth = 0
+
+
+class Attribute(Expr):
+    __slots__ = _fields = ("value", "attr")
+
+    def __init__(self, value, attr):
+        self.value = value
+        self.attr = attr
+        self.depth = 0
+
+
+class Subscript(Expr):
+    __slots__ = _fields = ("value", "index")
+
+    def __init__(self, value, index):
+        self.value = value
+        self.index = index
+        self.depth = 0
+
+
+class Slice(Expr):
+    __slots__ = _fields = ("lower", "upper", "step")
+
+    def __init__(self, lower, upper, step):
+        self.lower = lower
+        self.upper = upper
+        self.step = step
+        self.depth = 0
+
+
+class Starred(Expr):
+    __slots__ = _fields = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+        self.depth = 0
+
+
+class Tuple(Expr):
+    __slots__ = _fields = ("elts",)
+
+    def __init__(self, elts):
+        self.elts = elts
+        self.depth = 0
+
+
+class List(Expr):
+    __slots__ = _fields = ("elts",)
+
+    def __init__(self, elts):
+        self.elts = elts
+        self.depth = 0
+
+
+class Set(Expr):
+    __slots__ = _fields = ("elts",)
+
+    def __init__(self, elts):
+        self.elts = elts
+        self.depth = 0
+
+
+class Dict(Expr):  # items: [(key|None, value)]
+    __slots__ = _fields = ("items",)
+
+    def __init__(self, items):
+        self.items = items
+        self.depth = 0
+
+
+class ListComp(Expr):
+    __slots__ = _fields = ("elt", "generators")
+
+    def __init__(self, elt, generators):
+        self.elt = elt
+        self.generators = generators
+        self.depth = 0
+
+
+class SetComp(Expr):
+    __slots__ = _fields = ("elt", "generators")
+
+    def __init__(self, elt, generators):
+        self.elt = elt
+        self.generators = generators
+        self.depth = 0
+
+
+class GeneratorExp(Expr):
+    __slots__ = _fields = ("elt", "generators")
+
+    def __init__(self, elt, generators):
+        self.elt = elt
+        self.generators = generators
+        self.depth = 0
+
+
+class DictComp(Expr):
+    __slots__ = _fields = ("key", "value", "generators")
+
+    def __init__(self, key, value, generators):
+        self.key = key
+        self.value = value
+        self.generators = generators
+        self.depth = 0
+
+
+class Comprehension(Node):
+    __slots__ = _fields = ("target", "iter", "ifs")
+
+    def __init__(self, target, iter, ifs):
+        self.target = target
+        self.iter = iter
+        self.ifs = ifs
+        self.depth = 0
+
+
+class Param(Node):  # kind: pos | vararg | kwonly | kwarg
+    __slots__ = _fields = ("name", "kind", "default")
+
+    def __init__(self, name, kind, default):
+        self.name = name
+        self.kind = kind
+        self.default = default
+        self.depth = 0
 
 
 class Scope:

@@ -1,6 +1,6 @@
-"""From lark's parse tree to the AST (:mod:`.ast`).
+"""From the parse tree to the AST (:mod:`.ast`).
 
-:func:`build` converts a lark tree into nodes without recursion (an explicit
+:func:`build` converts a parse tree (agrad's driver's or lark's) into nodes without recursion (an explicit
 stack, so thousands of nested brackets cannot overflow Python's stack), then
 has :mod:`.checks` check the statements (``break`` outside a loop, ...) and
 work out each function's local names, as Python's compiler does.
@@ -128,8 +128,6 @@ class Builder:
 
     # -- the walk
     def build(self, tree):
-        from lark import Tree
-
         handlers = {}
         for name in dir(self):
             if name.startswith("r_"):
@@ -163,7 +161,8 @@ class Builder:
                 continue
             push((t, True))
             for c in reversed(t.children):
-                push((c, False) if isinstance(c, Tree) else (c, None))
+                # a token (a str) or a None placeholder, else a tree (agrad's or lark's)
+                push((c, None) if c is None or isinstance(c, str) else (c, False))
         assert len(out) == 1
         return out[0]
 

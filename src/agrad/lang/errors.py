@@ -14,7 +14,25 @@ character), as in lark.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+
+class Record:
+    """A plain record: ``repr`` and ``==`` from its ``_fields``, as a dataclass's.
+
+    Written out rather than ``@dataclass``: building a dataclass execs generated
+    code (a few million instructions each at start-up)."""
+
+    __slots__ = ()
+    _fields: tuple = ()
+    __hash__ = None  # mutable and compared by value, as a dataclass
+
+    def __repr__(self):
+        body = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
+        return f"{type(self).__name__}({body})"
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in self._fields)
 
 
 class Source:
@@ -143,16 +161,19 @@ class CompileTimeSyntaxError(SyntaxError):
     (``x = *a``, ``break`` outside a loop): reported as a ScriptSyntaxError (exit 2)."""
 
 
-@dataclass
-class ScriptWarning:
+class ScriptWarning(Record):
     """A Python warning raised while the script ran (e.g. PyTorch's non-leaf
     ``.grad`` UserWarning), with the script position that was running."""
 
-    category: str
-    message: str
-    source: str | None = None
-    line: int | None = None
-    source_line: str = ""
+    _fields = ("category", "message", "source", "line", "source_line")
+
+    def __init__(self, category: str, message: str, source: str | None = None,
+                 line: int | None = None, source_line: str = ""):
+        self.category = category
+        self.message = message
+        self.source = source
+        self.line = line
+        self.source_line = source_line
 
     def render(self) -> str:
         where = self.source or "<script>"

@@ -7,12 +7,12 @@ checkout).  Building the LALR tables costs a few tenths of a second, so the
 built parser is cached in a per-user folder (``$AGRAD_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/agrad``, else ``~/.cache/agrad``), keyed by agrad's
 version, the grammar's hash and lark's and Python's versions; when that
-folder cannot be used the parser is simply built in memory.  lark itself is
-imported only when something is parsed.
+folder cannot be used the parser is simply built in memory.
 
-The pieces: the post-lexer (:mod:`.indenter`), the LALR driver the parser runs
-on and its compiled-ahead lexer (:mod:`.lalr_driver`), and the syntax-error
-messages (:mod:`.syntax_errors`, imported when a parse fails).
+Scripts are parsed by agrad's own LALR driver (:mod:`.lalr_driver`) from the
+fast cache, which holds lark's tables as plain data: lark itself is imported
+only to build the caches, or when a text does not parse (its parser then
+explains the error: :mod:`.syntax_errors`).  The post-lexer is :mod:`.indenter`.
 
 Public functions: :func:`parse_script`, :func:`parse_expression`,
 :func:`get_parser`, :func:`grammar_path`.
@@ -28,7 +28,7 @@ from pathlib import Path
 
 from .errors import Source
 from .indenter import PostLexError, make_indenter
-from .lalr_driver import FastLALR, PrecompiledRe
+from .lalr_driver import FastLALR, ParseFailure, from_lark
 
 _HERE = Path(__file__).resolve().parent
 
@@ -183,30 +183,39 @@ _fast = None
 
 
 def _fast_parser():
-    """The fast driver: from the fast cache when there is one, else from the Lark
-    parser (then written to the cache).  None if lark's internals changed."""
+    """The fast driver: from the fast cache when there is one (lark is not imported),
+    else from the Lark parser (then written to the cache).  None if lark's internals
+    changed."""
     global _fast
     if _fast is None:
-        _import_lark()
         with _fast_lock:
             if _fast is None:
                 _fast = _load_fast() or False
     return _fast or None
 
 
-#: the layout of the fast cache (part of its file name): 3 = integer-coded tables
-#: and the lexer's compiled patterns
-_FAST_FORMAT = 3
+#: the layout of the fast cache (part of its file name): 4 = plain data (integer-coded
+#: tables, the tree builder's rule shapes, the lexer's compiled patterns), no lark objects
+_FAST_FORMAT = 4
+
+
+def _lark_stamp() -> str:
+    """Which lark is installed, without importing it: its ``__init__.py``'s size and time."""
+    import importlib.util
+    spec = importlib.util.find_spec("lark")
+    if spec is None or not spec.origin:
+        return "none"
+    st = os.stat(spec.origin)
+    return hashlib.sha256(f"{spec.origin}:{st.st_size}:{st.st_mtime_ns}".encode()).hexdigest()[:12]
 
 
 def _fast_cache_path(grammar_text: str):
     d = _cache_dir()
     if d is None or not _usable_dir(d):
         return None
-    import lark as _lark_mod
     agrad_version = getattr(sys.modules.get("agrad"), "__version__", "dev")
     digest = hashlib.sha256(grammar_text.encode("utf-8")).hexdigest()[:16]
-    return d / (f"fast-{agrad_version}-{digest}-v{_FAST_FORMAT}-lark{_lark_mod.__version__}"
+    return d / (f"fast-{agrad_version}-{digest}-v{_FAST_FORMAT}-lark{_lark_stamp()}"
                 f"-py{sys.version_info[0]}{sys.version_info[1]}.pickle")
 
 
@@ -221,21 +230,21 @@ def _load_fast():
             st = path.stat()
             if (not hasattr(os, "getuid") or st.st_uid == os.getuid()) and not st.st_mode & 0o022:
                 with open(path, "rb") as f:
-                    tables, rules, conf, placeholders, compiled = pickle.load(f)
-                conf.re_module = PrecompiledRe(compiled)
+                    fast = FastLALR(pickle.load(f))
                 parser_origin = "fast cache"
-                return FastLALR(tables, rules, conf, placeholders)
+                return fast
         except Exception:  # a stale or corrupt cache: rebuild it below
             pass
     try:
-        fast, parts = FastLALR.from_lark(get_parser())
+        data = from_lark(get_parser())
+        fast = FastLALR(data) if data is not None else None
     except Exception:  # lark internals changed: use lark's own driver
         return None
-    if path is not None:
+    if path is not None and fast is not None:
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             with open(tmp, "wb") as f:
-                pickle.dump(parts, f, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)
         except Exception:
             try:
@@ -247,38 +256,56 @@ def _load_fast():
 
 def parse_tree(text: str, start: str, source: Source, *, line_offset: int = 0,
                col_offset: int = 0):
-    """Parse ``text`` from ``start`` into a lark tree, or raise ScriptSyntaxError.
+    """Parse ``text`` from ``start`` into a tree, or raise ScriptSyntaxError.
 
     ``line_offset``/``col_offset`` shift the positions of error messages
     (used for f-string fields, whose text sits inside a string literal).
     """
-    _import_lark()
-    from lark.exceptions import LarkError
-
     text = _normalise(text)
     off = dict(line_offset=line_offset, col_offset=col_offset)
     if start == "script":
         _check_first_indent(text, source, off)
     with _parse_lock:
         fast = _fast_parser()
-        try:
-            if fast is not None:
+        if fast is not None:
+            try:
                 return fast.parse(text + "\n", start)
-            parser = get_parser()
-            return parser.parse(text + "\n", start=start)
-        except PostLexError as e:
-            from .syntax_errors import syntax_error
-            err = syntax_error(source, e.message, e.line, e.column, e.end_column, **off)
-        except LarkError as e:
-            from .syntax_errors import convert_lark_error, unclosed_bracket
-            parser = get_parser()  # the full Lark object: only to explain an error
-            postlex = fast.postlex if fast is not None else parser.options.postlex
-            err = unclosed_bracket(postlex, e, source, off) or \
-                convert_lark_error(parser, e, source, text + "\n", **off)
-        except RecursionError:
-            from .syntax_errors import syntax_error
-            err = syntax_error(source, "the text is nested too deeply to parse", None, None, **off)
+            except ParseFailure:
+                pass  # lark's own parser finds the same error and explains it (below)
+            except PostLexError as e:
+                raise _post_lex_error(e, source, off) from None
+            except RecursionError:
+                raise _too_deep(source, off) from None
+        return _parse_with_lark(text + "\n", start, source, off)
+
+
+def _parse_with_lark(text: str, start: str, source: Source, off):
+    """lark's own parser: where the fast driver is not there, and to explain a syntax error."""
+    _import_lark()
+    from lark.exceptions import LarkError
+
+    parser = get_parser()
+    try:
+        return parser.parse(text, start=start)
+    except PostLexError as e:
+        err = _post_lex_error(e, source, off)
+    except LarkError as e:
+        from .syntax_errors import convert_lark_error, unclosed_bracket
+        err = unclosed_bracket(parser.options.postlex, e, source, off) or \
+            convert_lark_error(parser, e, source, text, **off)
+    except RecursionError:
+        err = _too_deep(source, off)
     raise err
+
+
+def _post_lex_error(e: PostLexError, source: Source, off):
+    from .syntax_errors import syntax_error
+    return syntax_error(source, e.message, e.line, e.column, e.end_column, **off)
+
+
+def _too_deep(source: Source, off):
+    from .syntax_errors import syntax_error
+    return syntax_error(source, "the text is nested too deeply to parse", None, None, **off)
 
 
 def _check_first_indent(text: str, source: Source, off) -> None:
