@@ -194,6 +194,53 @@ def test_reads_each_chunk_once(data, monkeypatch):
     assert sum(reads) == 3001 * 7 + 3001
 
 
+def test_auto_chunks_line_up_files_with_as_many_rows():
+    """--chunks auto: y gets X's rows per chunk, and so does a broadcast over that many rows
+    (the gradient of a mean), so the backward pass works chunk by chunk."""
+    import dask.array as da
+    cfg = backend.Config("dask", max_memory=512 << 20)  # chunks of 32 MiB at most
+    backend.activate(cfg)
+    try:
+        backend.plan_rows(cfg, [((1 << 22,), 8), ((1 << 22, 128), 8)])
+        assert backend.chunks_for((1 << 22,), 8, cfg) == (32768,)
+        assert backend.chunks_for((1 << 22, 128), 8, cfg) == (32768, 128)
+        assert backend.chunks_for((1000,), 8, cfg) == (1000,)  # another length: its own
+        assert backend._broadcast_to(da.ones(()), (1 << 22,)).chunks == ((32768,) * 128,)
+        assert backend._broadcast_to(da.ones((1,)), (1 << 22, 1)).chunks == ((32768,) * 128, (1,))
+    finally:
+        backend.deactivate()
+
+
+def test_backward_pass_has_no_rechunk(data):
+    """The seed gradient of the mean comes back in X's chunks: no task cuts one big piece."""
+    import agrad as torch
+    try:
+        arrays, _ = _lazy_loss(data, backend.Config("dask", 500))
+    finally:
+        backend.deactivate()
+        torch.set_default_dtype(torch.float32)
+    names = {str(k[0] if isinstance(k, tuple) else k) for a in arrays for k in dict(a.__dask_graph__())}
+    assert any(n.startswith("broadcast_to") for n in names)
+    assert not any("rechunk" in n for n in names), sorted(names)
+
+
+def test_read_buffers_are_reused_once_every_view_is_gone():
+    buffers = backend.ReadBuffers()
+    f64 = np.dtype(np.float64)
+    a = buffers.array(1 << 18, f64)  # 2 MiB
+    address = a.__array_interface__["data"][0]
+    view = a[10:20].T  # a view of a view: its base is a still
+    a[:] = 1.0
+    del a
+    b = buffers.array(1 << 18, f64)
+    assert b.__array_interface__["data"][0] != address  # the view still uses that memory
+    assert view.sum() == 10.0
+    del view
+    c = buffers.array(1 << 18, f64)
+    assert c.__array_interface__["data"][0] == address
+    buffers.clear()
+
+
 @pytest.mark.parametrize("args, message", [
     (("--backend", "torch"), "'torch' is not one of 'numpy', 'dask', 'cupy'"),
     (("--backend", "dask", "--chunks", "0"), "chunk sizes are positive"),
@@ -429,3 +476,16 @@ def test_cupy_needs_trusted_and_the_package():
     r = agrad("eval", "-e", "x = 1", "--backend", "cupy")
     assert r.code == 2 and "Traceback" not in r.stderr
     assert "needs --trusted" in r.stderr or "pip install 'agrad[cupy]'" in r.stderr
+
+
+def test_blas_runs_one_thread_under_dask_and_is_restored():
+    before = backend.blas_threads(1)
+    if before is None:
+        pytest.skip("no BLAS library known to agrad is loaded (its thread count cannot be set)")
+    backend.blas_threads(before)
+    backend.activate(backend.Config("dask"))
+    try:
+        assert backend.blas_threads(1) == 1
+    finally:
+        backend.deactivate()
+    assert backend.blas_threads(before) == before

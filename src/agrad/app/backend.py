@@ -494,7 +494,7 @@ def _ClusterProgress(futures, client, send):  # noqa: N802 - distributed is impo
 
 class ReadBuffers:
     """The memory chunks are read into, reused: a new array of a chunk's size costs the
-    kernel a page fault and a page of zeros per 4 KiB (a fifth of a run's CPU time), a
+    kernel a page fault and a page of zeros per 4 KiB (a sixth of a run's CPU time), a
     reused one neither.  A read's array goes back to the pool when it is gone, and with it
     every view of it (their base is the array: numpy stops at an array whose memory belongs
     to another kind of object, here an anonymous memory map)."""
