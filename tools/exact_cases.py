@@ -433,3 +433,11 @@ CASES += [
           "gg(lambda r: r.__setitem__(slice(0, 4, 2), w * 2))", "h", "graph(h.grad_fn)",
           "torch.autograd.grad(h.sum(), y)"]),
 ]
+
+CASES += [
+    case("clamp-nan-bound",
+         ["x3 = torch.tensor([[2, -3], [2, 0]], dtype=torch.int32)",
+          "x1 = torch.tensor([-1.0, -2.0, float('nan'), 0.0], requires_grad=True)"],
+         ["x3.clamp(min=float('nan'))", "x1.clip(max=float('nan'))", "x1.clamp(float('nan'), 1.)",
+          "x1.clamp(0., max=-0.)", "torch.autograd.grad(x1.clamp(min=float('nan')).sum(), x1)"]),
+]

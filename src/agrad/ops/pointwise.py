@@ -479,11 +479,12 @@ def _not_implemented_for(fname, d):
 # ---------------------------------------------------------------------------
 
 def _clamp_numbers(a, lo, hi):
-    """min(max(a, lo), hi) keeping ``a`` where it equals a bound (clamp(0., max=-0.) is 0.) and NaN."""
+    """min(max(a, lo), hi) keeping ``a`` where it equals a bound (clamp(0., max=-0.) is 0.) and NaN;
+    a NaN bound gives NaN everywhere, as PyTorch's kernel propagates it."""
     if lo is not None:
-        a = np.where(a < lo, np.asarray(lo).astype(a.dtype), a)
+        a = np.where((a < lo) | (lo != lo), np.asarray(lo).astype(a.dtype), a)
     if hi is not None:
-        a = np.where(a > hi, np.asarray(hi).astype(a.dtype), a)
+        a = np.where((a > hi) | (hi != hi), np.asarray(hi).astype(a.dtype), a)
     return a
 
 
