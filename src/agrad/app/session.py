@@ -209,8 +209,6 @@ class _NodeOrigins:
     for a node without a ``__dict__``, in a weak dictionary.
     """
 
-    KEY = "_agrad_origin"
-
     def __init__(self):
         import weakref
         self.others = weakref.WeakKeyDictionary()
@@ -219,18 +217,16 @@ class _NodeOrigins:
     def __call__(self, node, inputs, outputs, call):
         pos = self.span()
         if pos is not None:
-            try:
-                node.__dict__[self.KEY] = pos
+            try:  # an attribute, not node.__dict__[...]: reading __dict__ makes Python build it
+                node._agrad_origin = pos
             except AttributeError:
                 self.others[node] = pos
 
     def get(self, node, default=None):
-        d = getattr(node, "__dict__", None)
-        if d is not None:
-            pos = d.get(self.KEY)
-            if pos is not None:
-                return pos
-        return self.others.get(node, default)
+        try:  # not getattr: a node's __getattr__ looks for saved tensors
+            return object.__getattribute__(node, "_agrad_origin")
+        except AttributeError:
+            return self.others.get(node, default)
 
     def __enter__(self):
         from ..autograd import graph

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import operator
 
+import numpy as np
+
 from .. import _limits
 from . import ast as A
 from .errors import CompileTimeSyntaxError, ScriptError
@@ -178,6 +180,8 @@ class Expressions:
 
     def _shape(self, x):
         t = self.engine.tensor
+        if t is not None and x.__class__ is t and x._data.__class__ is np.ndarray:
+            return x._data.shape  # a tuple of ints already
         if (t is not None and isinstance(x, t)) or type(x).__name__ == "ndarray":
             try:
                 return tuple(int(d) for d in x.shape)

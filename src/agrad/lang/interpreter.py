@@ -58,6 +58,7 @@ class Interpreter(Expressions, Statements, Functions):
         # engine hooks read it through current_span()
         self.cur_expr = None
         self.spans: dict = {}  # AST node -> its span (current_span)
+        self.stmt_texts: dict = {}  # top-level assignment -> its line's text (assignments)
         self.handling: list[ScriptError] = []
         self.backward_calls = 0
         # module-level bookkeeping for the CLI

@@ -635,7 +635,10 @@ def get_attribute(obj, name: str, formatter_factory=None):
 
 
 def _script_super():
+    """lang.classes.ScriptSuper (imported on first use: classes imports this module)."""
+    global _script_super
     from .classes import ScriptSuper
+    _script_super = lambda: ScriptSuper  # noqa: E731 - every attribute read asks; an import a call cost ~1 us
     return ScriptSuper
 
 

@@ -87,22 +87,27 @@ class Statements:
         if frame is not self.globals:
             return
         t = self.engine.tensor
-        names = []
-        stack = [target]
-        while stack:
-            n = stack.pop()
-            if n.__class__ is A.Name:
-                names.append(n.id)
-            elif n.__class__ in (A.Tuple, A.List):
-                stack.extend(reversed([e.value if e.__class__ is A.Starred else e
-                                       for e in n.elts]))
+        if target.__class__ is A.Name:  # most assignments: no walk
+            names = (target.id,)
+        else:
+            names = []
+            stack = [target]
+            while stack:
+                n = stack.pop()
+                if n.__class__ is A.Name:
+                    names.append(n.id)
+                elif n.__class__ in (A.Tuple, A.List):
+                    stack.extend(reversed([e.value if e.__class__ is A.Starred else e
+                                           for e in n.elts]))
         for name in names:
             v = frame.vars.get(name)
             if t is not None and isinstance(v, t):
                 self.last_tensor_name = name
                 if len(self.assignments) < 100_000:
-                    self.assignments.append((name, v, frame.src, stmt.line,
-                                             frame.src.line_text(stmt.line).strip()))
+                    text = self.stmt_texts.get(stmt)  # a loop's statement: its text once
+                    if text is None:
+                        text = self.stmt_texts[stmt] = frame.src.line_text(stmt.line).strip()
+                    self.assignments.append((name, v, frame.src, stmt.line, text))
 
     # ---------------------------------------------------------- statements
     def ex_ExprStmt(self, node, frame):
