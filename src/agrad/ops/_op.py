@@ -161,6 +161,22 @@ def _saved_original(t):
 _next_seq = graph._sequence.__next__
 
 
+class _made_on_first_use:
+    """A method whose result becomes an instance attribute on first use.  (Not a
+    ``__getattr__``: a class with one has every attribute read go through it, never
+    through CPython's specialised fast path, and an op's attributes are read on every call.)"""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.name = fn.__name__
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.fn(obj)
+        return value
+
+
 class Op:
     """A differentiable op. Call it with tensors (differentiable inputs) and attributes.
 
@@ -214,18 +230,15 @@ class Op:
         OPS[name] = self
         ALL_OPS.append(self)
 
-    def __getattr__(self, attr):
-        # The node class is made when first needed (most ops of a run are never
-        # recorded; making some 300 classes at import is a few ms of start-up).
-        if attr != "node":
-            raise AttributeError(f"'Op' object has no attribute '{attr}'")
-        # the class is named as PyTorch's: NotImplemented for torch::autograd::NotImplemented
-        node = type(self.name.rsplit("::", 1)[-1], (OpNode,), {
+    @_made_on_first_use
+    def node(self):
+        """The op's node class, made when first needed (most ops of a run are never
+        recorded; making some 300 classes at import is a few ms of start-up).  Named as
+        PyTorch's: NotImplemented for torch::autograd::NotImplemented."""
+        return type(self.name.rsplit("::", 1)[-1], (OpNode,), {
             "_name": self.name, "_multi": self._multi, "_undefined_grads": self._undefined_grads,
             "_op": self, "_formula": self._formula,
             "_raw": self._raw, "__module__": "agrad.autograd.nodes", **self._defaults})
-        self.__dict__["node"] = node
-        return node
 
     def derivative(self, fn):
         """Set the backward formula: ``fn(ctx, grad)`` -> a gradient per input (tuple or one)."""
