@@ -216,6 +216,20 @@ def _linked(t, grad_fn):
     return out
 
 
+def saved_property(name: str) -> property:
+    """``node._saved_<name>``: the saved tensor (checked against its version; through the
+    unpack hook if one packed it); a saved output is a new tensor object with its history."""
+
+    def get(node):
+        slot = node._saved.get(name) if node._saved else None
+        if slot is None:  # not kept for this call (no input that needs it requires grad)
+            raise AttributeError(f"'{type(node).__name__}' object has no attribute '_saved_{name}'")
+        return slot.output_alias(node) if slot.is_output else slot.unpack(node)
+
+    get.__name__ = "_saved_" + name
+    return property(get)
+
+
 def _alias(t):
     """A saved output's stand-in: the same data and version counter, no history."""
     return _linked(t, None)
@@ -329,16 +343,11 @@ class Node:
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
     # saved tensors ------------------------------------------------------
-    def __getattr__(self, attr):
-        # Saved tensors are read as attributes: node.self, node.result, and
-        # PyTorch's public spelling node._saved_self.
-        saved = self._saved  # (not self.__dict__: reading it makes Python build the dict)
-        if saved:
-            key = attr[7:] if attr.startswith("_saved_") else attr
-            slot = saved.get(key)
-            if slot is not None:
-                return slot.output_alias(self) if slot.is_output and key != attr else slot.unpack(self)
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+    # A formula reads its saved tensors as plain attributes (node.self, node.result): set
+    # when the op is recorded, checked (or unpacked by a hook) by _unpack_saved before the
+    # formula runs.  PyTorch's public spelling node._saved_self is a property of the op's
+    # node class (saved_property).  Node has no __getattr__: a class with one has every
+    # attribute read go through it, never through CPython's specialised fast path.
 
     def saved_tensors_info(self):
         """(name, shape, dtype, version, freed) for each saved tensor, for the graph view."""

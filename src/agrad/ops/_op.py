@@ -238,7 +238,8 @@ class Op:
         return type(self.name.rsplit("::", 1)[-1], (OpNode,), {
             "_name": self.name, "_multi": self._multi, "_undefined_grads": self._undefined_grads,
             "_op": self, "_formula": self._formula,
-            "_raw": self._raw, "__module__": "agrad.autograd.nodes", **self._defaults})
+            "_raw": self._raw, "__module__": "agrad.autograd.nodes", **self._defaults,
+            **{"_saved_" + n: graph.saved_property(n) for n in self.saves}})
 
     def derivative(self, fn):
         """Set the backward formula: ``fn(ctx, grad)`` -> a gradient per input (tuple or one)."""
