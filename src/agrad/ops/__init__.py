@@ -8,7 +8,7 @@ the groups of PyTorch's documentation:
   ``unary`` (exp, log, trigonometry, erf, rounding), ``binary`` (atan2, fmod,
   lerp, xlogy, addcmul, ...), ``operators`` (Tensor's ``+``, ``==``, ``&``, ...);
 - ``comparison``: comparisons, logical and bitwise ops, isnan/isclose,
-  maximum/minimum, sort/topk, median/kthvalue/mode, unique;
+  maximum/minimum; ``sorting``: sort/topk, median/kthvalue/mode, unique;
 - ``reductions`` (sum, mean, max, prod, var/std, logsumexp, ...) and
   ``cumulative`` (cumsum, cumprod, cummax, logcumsumexp);
 - ``views`` (views, reshaping, copies and casts), ``joining`` (cat/stack,

@@ -1,0 +1,531 @@
+"""Sorting and order statistics (PyTorch's "Comparison Ops", second half): sort, argsort,
+msort, topk, median/nanmedian, kthvalue, mode and unique.
+
+Their values and indices are PyTorch's, ties included (CPU topk's libstdc++ selection
+and sorting are reproduced); sort, topk and the order statistics carry PyTorch's nodes
+and formulas (derivatives.yaml), unique has none.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..tensor import Tensor, _wrap_dim
+from ._op import Op, export
+from ._return_types import return_type as _return_type
+from .indexing import scatter_into
+from .reductions import _check_int_dim, _check_nonempty_dim, _even_split, _select_back, select_along
+
+SortResult = _return_type("sort")
+TopkResult = _return_type("topk")
+MedianResult = _return_type("median")
+NanmedianResult = _return_type("nanmedian")
+KthvalueResult = _return_type("kthvalue")
+ModeResult = _return_type("mode")
+
+# sort / topk / argsort -------------------------------------------------------------------------------------
+# PyTorch's CPU topk runs libstdc++'s nth_element / sort / partial_sort on (value, index)
+# pairs; how they order tied values is part of the result, so they are reproduced here.
+
+def _lg(n):
+    return n.bit_length() - 1
+
+
+def _insertion_sort(v, first, last, comp):
+    if first == last:
+        return
+    for i in range(first + 1, last):
+        if comp(v[i], v[first]):
+            val = v[i]
+            v[first + 1:i + 1] = v[first:i]
+            v[first] = val
+        else:
+            _unguarded_linear_insert(v, i, comp)
+
+
+def _unguarded_linear_insert(v, last, comp):
+    val = v[last]
+    nxt = last - 1
+    while comp(val, v[nxt]):
+        v[last] = v[nxt]
+        last = nxt
+        nxt -= 1
+    v[last] = val
+
+
+def _move_median_to_first(v, result, a, b, c, comp):
+    if comp(v[a], v[b]):
+        if comp(v[b], v[c]):
+            pick = b
+        elif comp(v[a], v[c]):
+            pick = c
+        else:
+            pick = a
+    elif comp(v[a], v[c]):
+        pick = a
+    elif comp(v[b], v[c]):
+        pick = c
+    else:
+        pick = b
+    v[result], v[pick] = v[pick], v[result]
+
+
+def _unguarded_partition(v, first, last, pivot, comp):
+    while True:
+        while comp(v[first], v[pivot]):
+            first += 1
+        last -= 1
+        while comp(v[pivot], v[last]):
+            last -= 1
+        if not first < last:
+            return first
+        v[first], v[last] = v[last], v[first]
+        first += 1
+
+
+def _partition_pivot(v, first, last, comp):
+    mid = first + (last - first) // 2
+    _move_median_to_first(v, first, first + 1, mid, last - 1, comp)
+    return _unguarded_partition(v, first + 1, last, first, comp)
+
+
+def _adjust_heap(v, first, hole, length, value, comp):
+    top = second = hole
+    while second < (length - 1) // 2:
+        second = 2 * (second + 1)
+        if comp(v[first + second], v[first + second - 1]):
+            second -= 1
+        v[first + hole] = v[first + second]
+        hole = second
+    if length % 2 == 0 and second == (length - 2) // 2:
+        second = 2 * (second + 1)
+        v[first + hole] = v[first + second - 1]
+        hole = second - 1
+    parent = (hole - 1) // 2
+    while hole > top and comp(v[first + parent], value):
+        v[first + hole] = v[first + parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    v[first + hole] = value
+
+
+def _heap_select(v, first, middle, last, comp):
+    length = middle - first
+    if length >= 2:
+        parent = (length - 2) // 2
+        while True:
+            _adjust_heap(v, first, parent, length, v[first + parent], comp)
+            if parent == 0:
+                break
+            parent -= 1
+    for i in range(middle, last):
+        if comp(v[i], v[first]):
+            value = v[i]
+            v[i] = v[first]
+            _adjust_heap(v, first, 0, length, value, comp)
+
+
+def _partial_sort(v, first, middle, last, comp):
+    _heap_select(v, first, middle, last, comp)
+    while middle - first > 1:
+        middle -= 1
+        value = v[middle]
+        v[middle] = v[first]
+        _adjust_heap(v, first, 0, middle - first, value, comp)
+
+
+def _std_sort(v, first, last, comp):
+    if last - first < 2:
+        return
+
+    def loop(first, last, depth):
+        while last - first > 16:
+            if depth == 0:
+                _partial_sort(v, first, last, last, comp)
+                return
+            depth -= 1
+            cut = _partition_pivot(v, first, last, comp)
+            loop(cut, last, depth)
+            last = cut
+
+    loop(first, last, _lg(last - first) * 2)
+    if last - first > 16:
+        _insertion_sort(v, first, first + 16, comp)
+        for i in range(first + 16, last):
+            _unguarded_linear_insert(v, i, comp)
+    else:
+        _insertion_sort(v, first, last, comp)
+
+
+def _nth_element(v, first, nth, last, comp):
+    if first == last or nth == last:
+        return
+    depth = _lg(last - first) * 2
+    while last - first > 3:
+        if depth == 0:
+            _heap_select(v, first, nth + 1, last, comp)
+            v[first], v[nth] = v[nth], v[first]
+            return
+        depth -= 1
+        cut = _partition_pivot(v, first, last, comp)
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    _insertion_sort(v, first, last, comp)
+
+
+def _greater(x, y):
+    return (x[0] != x[0] and y[0] == y[0]) or x[0] > y[0]
+
+
+def _less(x, y):
+    return (x[0] == x[0] and y[0] != y[0]) or x[0] < y[0]
+
+
+def _topk_row(row, k, largest, is_sorted):
+    """Indices of the top ``k`` of a 1-D array, in the order PyTorch's CPU kernel gives them."""
+    n = row.size
+    if k == 0:
+        return np.zeros(0, np.int64)
+    v = [(x, j) for j, x in enumerate(row.tolist())]
+    comp = _greater if largest else _less
+    if k * 64 <= n:
+        _partial_sort(v, 0, k, n, comp)
+    else:
+        _nth_element(v, 0, k - 1, n, comp)
+        if is_sorted:
+            _std_sort(v, 0, k - 1, comp)
+    return np.array([j for _, j in v[:k]], np.int64)
+
+
+def _stable_argsort(a, descending=False, axis=-1):
+    """Stable argsort with NaN as the largest value (PyTorch's order)."""
+    if a.dtype == np.bool_:
+        a = a.astype(np.int8)
+    if not descending:
+        return np.argsort(a, axis=axis, kind="stable")
+    rev = np.flip(a, axis)
+    n = a.shape[axis]
+    return np.flip(n - 1 - np.argsort(rev, axis=axis, kind="stable"), axis)
+
+
+def _sort_fwd(ctx, a, dim, descending):
+    if a.ndim == 0:
+        ctx.indices = np.zeros((), np.int64)
+        return a.copy(), ctx.indices
+    idx = _stable_argsort(a, descending, dim).astype(np.int64)
+    ctx.indices = idx
+    return np.take_along_axis(a, idx, axis=dim), idx
+
+
+def _sort_select_back(ctx, grad):
+    # value_selecting_reduction_backward: each value's gradient goes back to where it came from
+    if not len(ctx.input_shape):
+        return grad
+    return scatter_into(grad, ctx.input_shape, ctx.indices, ctx.dim)
+
+
+_sort = Op("SortBackward0", _sort_fwd, outputs=1)
+_sort.derivative(_sort_select_back)
+_sort_stable = Op("SortBackward1", _sort_fwd, outputs=1)  # sort(*, stable, dim, descending)
+_sort_stable.derivative(_sort_select_back)
+_UNSET = object()
+
+
+@export(method=True)
+def sort(input, dim=-1, descending=False, stable=_UNSET, *, out=None):
+    """Sorted values and indices; ties keep their order (PyTorch's CPU sort is stable on them)."""
+    d = _wrap_dim(dim, input.ndim)
+    op = _sort if stable is _UNSET else _sort_stable
+    values, indices = op.apply((input,), (input._data,), {"dim": d, "descending": bool(descending)})
+    return SortResult(values, indices)
+
+
+@export(method=True)
+def argsort(input, dim=-1, descending=False, stable=False):
+    d = _wrap_dim(dim, input.ndim)
+    if input.ndim == 0:
+        return Tensor._make(np.zeros((), np.int64))
+    return Tensor._make(_stable_argsort(input._data, bool(descending), d).astype(np.int64))
+
+
+@export(method=True)
+def msort(input):
+    return sort(input, 0).values
+
+
+def _topk_fwd(ctx, a, k, dim, largest, is_sorted):
+    if a.ndim == 0:
+        ctx.indices = np.zeros((), np.int64)
+        return a.copy(), ctx.indices
+    moved = np.moveaxis(a, dim, -1)
+    rows = moved.reshape(math.prod(moved.shape[:-1]), moved.shape[-1])  # (-1 is ambiguous for an empty row)
+    idx = np.zeros((rows.shape[0], k), np.int64)
+    if k:
+        # rows without ties have one answer when sorted: take it from a stable argsort at once
+        fast = np.zeros(rows.shape[0], bool)
+        if is_sorted and rows.shape[1]:
+            srt = np.sort(rows.astype(np.int8) if rows.dtype == np.bool_ else rows, axis=-1)
+            same = srt[:, 1:] == srt[:, :-1]
+            if srt.dtype.kind == "f":
+                same |= np.isnan(srt[:, 1:]) & np.isnan(srt[:, :-1])
+            fast = ~same.any(-1)
+            idx[fast] = _stable_argsort(rows[fast], descending=largest)[:, :k]
+        for r in np.flatnonzero(~fast):
+            idx[r] = _topk_row(rows[r], k, largest, is_sorted)
+    idx = np.moveaxis(idx.reshape(moved.shape[:-1] + (k,)), -1, dim)
+    ctx.indices = idx
+    return np.take_along_axis(a, idx, axis=dim), idx
+
+
+_topk = Op("TopkBackward0", _topk_fwd, outputs=1)
+_topk.derivative(_sort_select_back)
+
+
+@export(method=True)
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
+    d = _wrap_dim(dim, input.ndim)
+    size = input._data.shape[d] if input.ndim else 1
+    if k < 0 or k > size:
+        raise RuntimeError("selected index k out of range")
+    values, indices = _topk.apply((input,), (input._data,),
+                                  {"k": int(k), "dim": d, "largest": bool(largest), "is_sorted": bool(sorted)})
+    return TopkResult(values, indices)
+
+
+# ---------------------------------------------------------------------------
+# median / nanmedian / kthvalue / mode
+# ---------------------------------------------------------------------------
+
+def _median_full_fwd(ctx, a, ignore_nan):
+    flat = a.reshape(-1)
+    if flat.size == 0:
+        return np.asarray(np.nan, a.dtype) if a.dtype.kind == "f" else np.zeros((), a.dtype)
+    if a.dtype.kind == "f":
+        nan = np.isnan(flat)
+        if nan.any():
+            if not ignore_nan:
+                return np.asarray(np.nan, a.dtype)
+            flat = flat[~nan]
+            if flat.size == 0:
+                return np.asarray(np.nan, a.dtype)
+    s = np.sort(flat)
+    return np.asarray(s[(s.size - 1) // 2])
+
+
+_median0 = Op("MedianBackward0", _median_full_fwd, saves=("self", "result"))
+_nanmedian0 = Op("NanmedianBackward0", _median_full_fwd, saves=("self", "result"))
+_median0.derivative(_even_split)
+_nanmedian0.derivative(_even_split)
+
+
+def _median_dim_fwd(ctx, a, dim, keepdim, ignore_nan, fname):
+    _check_nonempty_dim(fname, a, dim)
+    if a.ndim == 0:
+        idx = np.zeros((), np.int64)
+        ctx.indices = idx
+        return a.copy(), idx
+    moved = np.moveaxis(a, dim, -1)
+    n = moved.shape[-1]
+    order = np.argsort(moved, axis=-1, kind="stable")  # ties by index; NaN last
+    if a.dtype.kind == "f":
+        nan = np.isnan(moved)
+        n_nan = nan.sum(-1)
+    else:
+        nan = None
+        n_nan = np.zeros(moved.shape[:-1], np.int64)
+    if ignore_nan:
+        m = n - n_nan
+        pos = np.where(m > 0, (m - 1) // 2, 0)
+    else:
+        pos = np.full(moved.shape[:-1], (n - 1) // 2)
+    idx = np.take_along_axis(order, pos[..., None], axis=-1)[..., 0]
+    if not ignore_nan and nan is not None:
+        idx = np.where(n_nan > 0, np.argmax(nan, axis=-1), idx)
+    return select_along(ctx, a, np.expand_dims(idx, dim), dim, keepdim)
+
+
+_median1 = Op("MedianBackward1", _median_dim_fwd, outputs=1)
+_nanmedian1 = Op("NanmedianBackward1", _median_dim_fwd, outputs=1)
+_median1.derivative(_select_back)
+_nanmedian1.derivative(_select_back)
+
+
+def _median_family(full_op, dim_op, fname, ignore_nan, result_type):
+    def fn(input, dim=None, keepdim=False, *, out=None):
+        if dim is None:
+            return full_op.apply((input,), (input._data,), {"ignore_nan": ignore_nan})
+        _check_int_dim(fname, dim)
+        d = _wrap_dim(dim, input.ndim)
+        vals, idx = dim_op.apply((input,), (input._data,), {"dim": d, "keepdim": bool(keepdim),
+                                                             "ignore_nan": ignore_nan, "fname": fname})
+        return result_type(vals, idx)
+
+    fn.__name__ = fname
+    fn.__doc__ = (f"{fname}(input): the lower median (gradient shared by equal elements); "
+                  f"{fname}(input, dim, keepdim): (values, indices).")
+    return export(method=True)(fn)
+
+
+median = _median_family(_median0, _median1, "median", False, MedianResult)
+nanmedian = _median_family(_nanmedian0, _nanmedian1, "nanmedian", True, NanmedianResult)
+
+
+def _gt_or_nan(x, y):
+    return (x != x and y == y) or x > y
+
+
+def _quick_select(values, k):
+    """PyTorch's CPU quickselect (Sedgewick), to pick the same index among ties."""
+    arr = list(values)
+    ind = list(range(len(arr)))
+
+    def swap(i, j):
+        arr[i], arr[j] = arr[j], arr[i]
+        ind[i], ind[j] = ind[j], ind[i]
+
+    lo, hi = 0, len(arr) - 1
+    while True:
+        if hi <= lo:
+            break
+        if hi == lo + 1:
+            if _gt_or_nan(arr[lo], arr[hi]):
+                swap(lo, hi)
+            break
+        p = (lo + hi) >> 1
+        swap(p, lo + 1)
+        if _gt_or_nan(arr[lo + 1], arr[hi]):
+            swap(lo + 1, hi)
+        if _gt_or_nan(arr[lo], arr[hi]):
+            swap(lo, hi)
+        if _gt_or_nan(arr[lo + 1], arr[lo]):
+            swap(lo + 1, lo)
+        i, j = lo + 1, hi
+        piv = arr[lo]
+        while True:
+            i += 1
+            while _gt_or_nan(piv, arr[i]):
+                i += 1
+            j -= 1
+            while _gt_or_nan(arr[j], piv):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(lo, j)
+        if j <= k:
+            lo = i
+        if j >= k:
+            hi = j - 1
+    return ind[k]
+
+
+def _kthvalue_fwd(ctx, a, k, dim, keepdim):
+    if a.ndim == 0:
+        idx = np.zeros((), np.int64)
+        ctx.indices = idx
+        return a.copy(), idx
+    moved = np.moveaxis(a, dim, -1)
+    rows = moved.reshape(-1, moved.shape[-1])
+    order = np.argsort(rows, axis=-1, kind="stable")
+    idx = order[:, k - 1].copy()
+    srt = np.take_along_axis(rows, order, axis=-1)
+    for r in range(rows.shape[0]):
+        row = srt[r]
+        # only ties (or NaN) make the index depend on the algorithm
+        if row.size > 1 and ((row[1:] == row[:-1]).any() or (row != row).any()):
+            idx[r] = _quick_select(rows[r].tolist(), k - 1)
+    return select_along(ctx, a, np.expand_dims(idx.reshape(moved.shape[:-1]), dim), dim, keepdim)
+
+
+_kthvalue = Op("KthvalueBackward0", _kthvalue_fwd, outputs=1)
+_kthvalue.derivative(_select_back)
+
+
+@export(method=True)
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+    """The k-th smallest element along ``dim``: (values, indices)."""
+    _check_int_dim("kthvalue", dim)
+    d = _wrap_dim(dim, input.ndim)
+    _check_nonempty_dim("kthvalue", input._data, d)
+    size = input.shape[d] if input.ndim else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    vals, idx = _kthvalue.apply((input,), (input._data,), {"k": int(k), "dim": d, "keepdim": bool(keepdim)})
+    return KthvalueResult(vals, idx)
+
+
+def _mode_fwd(ctx, a, dim, keepdim):
+    if a.ndim == 0:
+        idx = np.zeros((), np.int64)
+        ctx.indices = idx
+        return a.copy(), idx
+    moved = np.moveaxis(a, dim, -1)
+    rows = moved.reshape(-1, moved.shape[-1])
+    idx = np.empty(rows.shape[0], np.int64)
+    for r in range(rows.shape[0]):
+        row = rows[r]
+        values, counts = np.unique(row, return_counts=True)
+        value = values[np.argmax(counts)]  # the smallest of the most frequent
+        idx[r] = np.nonzero(row == value)[0][-1]  # its last occurrence
+    return select_along(ctx, a, np.expand_dims(idx.reshape(moved.shape[:-1]), dim), dim, keepdim)
+
+
+_mode = Op("ModeBackward0", _mode_fwd, outputs=1)
+_mode.derivative(_select_back)
+
+
+@export(method=True)
+def mode(input, dim=-1, keepdim=False, *, out=None):
+    """The most frequent value along ``dim`` (the smallest on ties) and its index: (values, indices)."""
+    _check_int_dim("mode", dim)
+    d = _wrap_dim(dim, input.ndim)
+    _check_nonempty_dim("mode", input._data, d)
+    vals, idx = _mode.apply((input,), (input._data,), {"dim": d, "keepdim": bool(keepdim)})
+    return ModeResult(vals, idx)
+
+
+# ---------------------------------------------------------------------------
+
+
+def _no_derivative(name):
+    def formula(ctx, grad):
+        raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+
+    return formula
+
+
+def _unique_fwd(ctx, a, result):
+    return result
+
+
+_unique2 = Op("Unique2Backward0", _unique_fwd, outputs=1, jvp="unsupported")
+_unique2.derivative(_no_derivative("_unique2"))
+_unique2.jvp_name = "_unique2"
+_unique_dim = Op("UniqueDimBackward0", _unique_fwd, outputs=1, jvp="unsupported")
+_unique_dim.derivative(_no_derivative("unique_dim"))
+_unique_dim.jvp_name = "unique_dim"
+
+
+@export(method=True)
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    a = input._data
+    if dim is None:
+        values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True, return_counts=True)
+        inverse = inverse.reshape(a.shape)
+        op = _unique2
+    else:
+        d = _wrap_dim(dim, input.ndim)
+        values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True, axis=d)
+        inverse = inverse.reshape(-1)
+        op = _unique_dim
+    out = op.apply((input,), (input._data,), {"result": values})
+    outs = [out]
+    if return_inverse:
+        outs.append(Tensor._make(inverse.astype(np.int64)))
+    if return_counts:
+        outs.append(Tensor._make(counts.astype(np.int64)))
+    return outs[0] if len(outs) == 1 else tuple(outs)
