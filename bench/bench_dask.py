@@ -182,20 +182,22 @@ def run_agrad(cmd):
     return took, r.stdout
 
 
-def serve_cluster(limit):
+def serve_cluster(limit, workers, threads, nanny):
     """The cluster's process: starts it, prints its address, stops when stdin closes."""
     import dask
     import distributed
     dask.config.set(LEAN)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  memory_limit=limit, dashboard_address=None) as cluster:
+    kw = {} if nanny else {"worker_class": distributed.Worker}
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=threads, processes=True,
+                                  memory_limit=limit, dashboard_address=None, **kw) as cluster:
         print(cluster.scheduler_address, flush=True)
         sys.stdin.read()
 
 
-def start_cluster(limit):
+def start_cluster(limit, workers, threads, nanny):
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--serve-cluster", str(limit)],
+    p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--serve-cluster", str(limit),
+                          str(workers), str(threads), str(int(nanny))],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
     address = p.stdout.readline().strip()
     if not address:
@@ -205,12 +207,17 @@ def start_cluster(limit):
 
 def main():
     if sys.argv[1:2] == ["--serve-cluster"]:
-        return serve_cluster(int(sys.argv[2]))
+        return serve_cluster(*(int(a) for a in sys.argv[2:6]))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--max-memory", default="1G")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--dir", default=os.environ.get("TMPDIR", "/tmp"))
     ap.add_argument("--no-cluster", action="store_true")
+    ap.add_argument("--workers", type=int, default=2, help="the cluster's worker processes")
+    ap.add_argument("--worker-threads", type=int, default=1, help="threads per worker")
+    ap.add_argument("--no-nanny", action="store_true", help="workers without a nanny process")
+    ap.add_argument("--runs", default="numpy,numpy-1,threads,cluster",
+                    help="which runs, in this order (at least one numpy loop)")
     args = ap.parse_args()
     limit = parse_size(args.max_memory)
     xp, yp, rows = make_data(args.dir, 4 * limit)
@@ -221,14 +228,17 @@ def main():
     import json
     ref_loss, ref_grad = numpy_loop(xp, yp, rows)
     cluster = None
-    kinds = ["numpy", "numpy-1", "threads"] + ([] if args.no_cluster else ["cluster"])
-    loops = ("numpy", "numpy-1")
+    kinds = [k for k in args.runs.split(",") if not (args.no_cluster and k == "cluster")]
+    loops = [k for k in ("numpy", "numpy-1") if k in kinds]
+    if not loops or not set(kinds) <= {"numpy", "numpy-1", "threads", "cluster"}:
+        ap.error("--runs: numpy, numpy-1, threads, cluster, with at least one numpy loop")
     times = {k: [] for k in kinds}
     empty = {k: [] for k in kinds if k not in loops}
     extra = {"threads": []}
     with Peaks() as peaks:
-        if not args.no_cluster:
-            cluster, address = start_cluster(limit)
+        if "cluster" in kinds:
+            cluster, address = start_cluster(limit, args.workers, args.worker_threads,
+                                             not args.no_nanny)
             extra["cluster"] = ["--trusted", "--scheduler", address]
         try:
             for _ in range(args.repeat):
@@ -257,13 +267,17 @@ def main():
     print(f"\nmedians of {args.repeat} alternating runs (shared machine, load average "
           f"{os.getloadavg()[0]:.1f} at the end):")
     for k, what in (("numpy", "BLAS threads: numpy's"), ("numpy-1", "BLAS threads: 1")):
+        if k not in loops:
+            continue
         t = statistics.median(times[k])
         print(f"  numpy chunked loop     {t:7.2f} s  {gb / t:6.2f} GB/s  ({what})")
     base = min(statistics.median(times[k]) for k in loops)
     print(f"  (the reference: the faster loop, {base:.2f} s)")
-    for k in kinds[2:]:
+    for k in (k for k in kinds if k not in loops):
         total, idle = statistics.median(times[k]), statistics.median(empty[k])
         compute = max(total - idle, 1e-9)
+        if k == "cluster":
+            k = f"cluster {args.workers}x{args.worker_threads}{' no nanny' if args.no_nanny else ''}"
         print(f"  agrad dask {k:<10}  {compute:7.2f} s  {gb / compute:6.2f} GB/s  "
               f"({base / compute:.2f}x numpy; end to end {total:.2f} s, {gb / total:.2f} GB/s, "
               f"{base / total:.2f}x; start-up {idle:.2f} s)")

@@ -5,6 +5,8 @@ Skipped without dask (pip install 'agrad[dask]').
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -194,11 +196,12 @@ def test_reads_each_chunk_once(data, monkeypatch):
     assert sum(reads) == 3001 * 7 + 3001
 
 
-def test_auto_chunks_line_up_files_with_as_many_rows():
+def test_auto_chunks_line_up_files_with_as_many_rows(monkeypatch):
     """--chunks auto: y gets X's rows per chunk, and so does a broadcast over that many rows
     (the gradient of a mean), so the backward pass works chunk by chunk."""
     import dask.array as da
     cfg = backend.Config("dask", max_memory=512 << 20)  # chunks of 32 MiB at most
+    monkeypatch.setattr(backend, "_memory_left", lambda limit: None)  # this process's memory
     backend.activate(cfg)
     try:
         backend.plan_rows(cfg, [((1 << 22,), 8), ((1 << 22, 128), 8)])
@@ -209,6 +212,20 @@ def test_auto_chunks_line_up_files_with_as_many_rows():
         assert backend._broadcast_to(da.ones((1,)), (1 << 22, 1)).chunks == ((32768,) * 128, (1,))
     finally:
         backend.deactivate()
+
+
+def test_auto_chunks_fit_what_the_limit_leaves(monkeypatch):
+    """A quarter of what --max-memory leaves the data once the run has started, 1 MiB at least."""
+    cfg = backend.Config("dask", max_memory=512 << 20)
+    for left, rows in ((64 << 20, 16384), (100 << 20, 16384), (0, 1024), (None, 32768)):
+        monkeypatch.setattr(backend, "_memory_left", lambda limit: left)
+        backend.activate(cfg)
+        try:
+            assert backend.chunks_for((1 << 22, 128), 8, cfg) == (rows, 128), left
+        finally:
+            backend.deactivate()
+    left = backend._memory_left(512 << 20)  # here: what this process holds already is less
+    assert left is None or 0 <= left < (512 << 20) - (256 << 20)
 
 
 def test_backward_pass_has_no_rechunk(data):
@@ -239,6 +256,67 @@ def test_read_buffers_are_reused_once_every_view_is_gone():
     c = buffers.array(1 << 18, f64)
     assert c.__array_interface__["data"][0] == address
     buffers.clear()
+
+
+def test_read_buffers_past_those_kept_go_quietly(monkeypatch):
+    """A buffer given back while KEEP are free goes with its array (closing it there, while
+    the array still holds its buffer, was a BufferError printed at every run)."""
+    import sys
+    raised = []
+    monkeypatch.setattr(sys, "unraisablehook", raised.append)
+    buffers = backend.ReadBuffers()
+    arrays = [buffers.array(1 << 18, np.dtype(np.float64)) for _ in range(buffers.KEEP + 3)]
+    del arrays
+    assert raised == [] and len(buffers._free[2 << 20]) == buffers.KEEP
+    buffers.clear()
+
+
+def test_read_buffer_out_of_memory_is_a_memory_error(monkeypatch):
+    import errno
+    import mmap
+
+    def refuse(*args, **kw):
+        raise OSError(errno.ENOMEM, "Cannot allocate memory")
+    monkeypatch.setattr(mmap, "mmap", refuse)
+    with pytest.raises(MemoryError, match=r"Unable to allocate 2.0 MiB to read a chunk"):
+        backend.ReadBuffers().array(1 << 18, np.dtype(np.float64))
+
+    def out_of_memory(arrays):
+        raise MemoryError("Unable to allocate 8 MiB")
+    monkeypatch.setattr(backend, "_compute_now", out_of_memory)
+    with pytest.raises(MemoryError, match=r"8 MiB \(--backend dask: smaller --chunks"):
+        backend._compute([])
+
+
+def test_smallest_memory_limit(tmp_path):
+    """--max-memory 512M, the smallest: dask's auto chunks fit what start-up leaves (the
+    interpreter, numpy, dask, the script thread's 256 MiB stack count against it), and a
+    chunk too large for it is LimitError with a hint, not a bare MemoryError.  In processes
+    of their own: a contained child inherits the private memory of the process it forks from."""
+    import subprocess
+    import sys
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((1 << 17, 128))  # 128 MiB
+    y = rng.standard_normal(1 << 17)
+    np.save(tmp_path / "X.npy", X)
+    np.save(tmp_path / "y.npy", y)
+    args = [sys.executable, "-m", "agrad", "eval", "--format", "json", "--dtype", "float64",
+            "-e", LINEAR, "--set", f"X=@{tmp_path / 'X.npy'}", "--set", f"y=@{tmp_path / 'y.npy'}",
+            "--param", "w=[0.01]*128", "--backend", "dask", "--max-memory", "512M"]
+    r = subprocess.run(args, capture_output=True, text=True, env=_env(), timeout=300)
+    assert r.returncode == 0, r.stdout[-1000:] + r.stderr
+    v = json.loads(r.stdout)["variables"]
+    assert v["X"]["chunks"][0][0] * 128 * 8 <= 16 << 20  # a quarter of what is left, at most
+    res = X @ np.full(128, 0.01) - y
+    assert abs(v["loss"]["value"] - (res @ res) / len(y)) <= 1e-10
+    np.testing.assert_allclose(v["w"]["grad"], X.T @ res * (2 / len(y)), rtol=1e-10, atol=1e-12)
+    r = subprocess.run(args + ["--chunks", str(1 << 17)], capture_output=True, text=True,
+                       env=_env(), timeout=300)
+    err = json.loads(r.stdout)["error"]
+    assert r.returncode == 1 and err["type"] == "LimitError", r.stdout[-1000:] + r.stderr
+    assert err["message"] == ("out of memory: Unable to allocate 128.0 MiB to read a chunk of @file "
+                              "data (--backend dask: smaller --chunks hold less memory at a time); "
+                              "the run is limited to 512 MiB of memory (--max-memory)")
 
 
 @pytest.mark.parametrize("args, message", [
@@ -281,21 +359,57 @@ def test_without_dask_the_message_says_how_to_install(monkeypatch):
         backend.check_options(backend.Config("dask"))
 
 
+#: The cluster's process: a 2-process LocalCluster (forked workers start in a few seconds,
+#: spawned ones import everything again), its address on stdout, stopped when stdin closes.
+SERVE_CLUSTER = """
+import sys, dask, distributed
+dask.config.set({"distributed.worker.multiprocessing-method": "fork"})
+with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                              dashboard_address=None, worker_dashboard_address=None) as c:
+    print(c.scheduler_address, flush=True)
+    sys.stdin.read()
+"""
+CLUSTER_START, CLUSTER_STOP = 120, 30  # seconds
+#: A run on the cluster that takes longer has hung: --timeout ends it (exit 1, no hang).
+CLUSTER_RUN = ("--timeout", "120")
+
+
 @pytest.fixture(scope="module")
 def cluster():
-    """A 2-process LocalCluster, started once for this file's cluster tests and stopped."""
-    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
-    import dask
-    # fork: the workers start in a few seconds (spawn imports everything again)
-    with dask.config.set({"distributed.worker.multiprocessing-method": "fork"}), \
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, worker_dashboard_address=None) as c:
-        yield c.scheduler_address
+    """A 2-process LocalCluster, started once for this file's cluster tests and stopped.
+
+    It runs in a process (and session) of its own: an agrad run forks from this one, and a
+    fork inherits no thread but every lock a thread held (the cluster's event loop and
+    nannies ran here, and a cluster run hung twice); a cluster that will not stop within
+    CLUSTER_STOP seconds is killed with its workers."""
+    import os
+    import select
+    import signal
+    import subprocess
+    import sys
+    pytest.importorskip("distributed", reason="dask.distributed is not installed")
+    p = subprocess.Popen([sys.executable, "-c", SERVE_CLUSTER], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                         env=_env(), start_new_session=True)
+    try:
+        ready, _, _ = select.select([p.stdout], [], [], CLUSTER_START)
+        address = p.stdout.readline().strip() if ready else ""
+        assert address, f"the LocalCluster did not start within {CLUSTER_START} s"
+        yield address
+    finally:
+        p.stdin.close()
+        try:
+            p.wait(CLUSTER_STOP)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)  # its own session: the nannies and workers too
+            p.wait()
+        p.stdout.close()
 
 
 def test_local_cluster_gives_the_same_results(data, cluster):
     ref = _run(data, LOGISTIC)
-    lazy = _run(data, LOGISTIC, "--backend", "dask", "--trusted", "--scheduler", cluster)
+    lazy = _run(data, LOGISTIC, "--backend", "dask", "--trusted", "--scheduler", cluster,
+                *CLUSTER_RUN)
     assert abs(_value(lazy["loss"]) - _value(ref["loss"])) <= 1e-10
     _same_grads(lazy, ref)
 
@@ -420,7 +534,7 @@ def _on_a_terminal(args):
 def test_progress_on_a_terminal_only(data, where, request):
     extra = ["--chunks", "500"]
     if where == "cluster":
-        extra += ["--trusted", "--scheduler", request.getfixturevalue("cluster")]
+        extra += ["--trusted", "--scheduler", request.getfixturevalue("cluster"), *CLUSTER_RUN]
     args = ["eval", "-e", LINEAR, "--dtype", "float64", "--no-table", "--backend", "dask",
             "--set", f"X=@{data / 'X.npy'}", "--set", f"y=@{data / 'y.npy'}",
             "--param", "w=[0.1]*7", *extra]

@@ -15,6 +15,7 @@ and a scheduler ADDRESS need ``--trusted``.
 
 from __future__ import annotations
 
+import errno
 import mmap
 import os
 import re
@@ -29,6 +30,7 @@ INSTALL = {"dask": "pip install 'agrad[dask]'", "cupy": "pip install 'agrad[cupy
 #: What ``--chunks auto`` aims at: bytes per chunk, and the share of --max-memory
 #: that the chunks in flight may take.
 AUTO_CHUNK_BYTES = 64 << 20
+SMALLEST_AUTO_CHUNK = 1 << 20
 CONNECT_TIMEOUT = "5s"
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMG])(?:I?B)?\s*$", re.IGNORECASE)
@@ -125,7 +127,7 @@ def prepare(cfg: Config) -> None:
         import cupy  # noqa: F401
     if cfg.backend == "dask":
         import dask  # noqa: F401
-        import dask.array  # noqa: F401
+        _import_dask_array()
         import dask.callbacks  # noqa: F401
         import dask.threaded  # noqa: F401
         if cfg.scheduler == "processes":
@@ -134,12 +136,31 @@ def prepare(cfg: Config) -> None:
             import distributed  # noqa: F401
 
 
+def _import_dask_array():
+    """``import dask.array`` without scipy, unless something imported scipy already.
+
+    dask.array imports scipy only to register scipy.sparse chunks and scipy's FFTs, which
+    agrad never uses.  scipy's import loads a second OpenBLAS, whose buffers (32 MiB per
+    BLAS thread) and thread count against --max-memory in the contained child, and takes
+    a second of start-up; dask takes scipy's absence in its stride.
+    """
+    import sys
+    if "dask.array" in sys.modules or "scipy" in sys.modules:
+        import dask.array  # noqa: F401
+        return
+    sys.modules["scipy"] = None  # a later ``import scipy`` raises ImportError
+    try:
+        import dask.array  # noqa: F401
+    finally:
+        del sys.modules["scipy"]
+
+
 # ------------------------------------------------------------------ the run (child)
 
 #: The run's configuration, its dask.distributed client, the BLAS threads to restore, and
 #: the rows per chunk of the first axis of its @file data, by the axis' length (a broadcast
 #: to such an axis, like the gradient of a mean, is cut the same way: :func:`_broadcast_to`).
-_active = {"cfg": None, "client": None, "blas": None, "rows": {}}
+_active = {"cfg": None, "client": None, "blas": None, "rows": {}, "left": None}
 
 
 def active() -> Config | None:
@@ -164,6 +185,7 @@ def activate(cfg: Config) -> None:
         return
     import dask
     import dask.array as da
+    _active["left"] = _memory_left(cfg.max_memory)
     if cfg.scheduler in ("threads", "processes"):
         dask.config.set(scheduler=cfg.scheduler)
         # dask runs a task per core: BLAS's own threads would compete with them for the cores
@@ -179,7 +201,7 @@ def deactivate() -> None:
     _arrays.unregister_all()
     client, blas = _active["client"], _active["blas"]
     _active["cfg"] = _active["client"] = _active["blas"] = None
-    _active["rows"] = {}
+    _active["rows"], _active["left"] = {}, None
     _BUFFERS.clear()
     if blas is not None:
         blas_threads(blas)
@@ -188,6 +210,29 @@ def deactivate() -> None:
             client.close()
         except Exception:
             pass
+
+
+#: What each of dask's threads holds besides its data: its stack (8 MiB) and, once it calls
+#: BLAS, the buffer OpenBLAS gives each calling thread (32 MiB).
+PER_THREAD = 40 << 20
+
+
+def _memory_left(limit):
+    """What ``limit`` (--max-memory) leaves the run's data once it has started: less the
+    private memory this process holds already (``VmData``, what ``RLIMIT_DATA`` counts: the
+    interpreter, numpy, dask, BLAS's buffers), the script thread's stack, which counts
+    whole, and PER_THREAD for each of dask's threads; None without a limit or off Linux."""
+    if not limit:
+        return None
+    from dask.system import CPU_COUNT
+
+    from ..lang import _STACK_SIZE
+    try:
+        with open("/proc/self/status") as f:
+            held = next(int(line.split()[1]) << 10 for line in f if line.startswith("VmData:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return None
+    return max(0, limit - held - _STACK_SIZE - CPU_COUNT * PER_THREAD)
 
 
 #: (set, get) the thread count of the BLAS numpy uses: OpenBLAS as numpy's wheels name it
@@ -239,6 +284,15 @@ def _connect(address):
 
 def _compute(arrays):
     """The values of lazy arrays, in one ``dask.compute`` (progress on a terminal's stderr)."""
+    try:
+        return _compute_now(arrays)
+    except MemoryError as exc:  # the run's limit error (LimitError) says which limit
+        detail = str(exc).strip()
+        raise MemoryError(f"{detail + ' ' if detail else ''}(--backend dask: smaller --chunks "
+                          "hold less memory at a time)") from None
+
+
+def _compute_now(arrays):
     import dask
     client = _active["client"]
     if client is not None:
@@ -513,25 +567,34 @@ class ReadBuffers:
         with self._lock:
             free = self._free.get(nbytes)
             raw = free.pop() if free else None
-        if raw is None:
-            raw = mmap.mmap(-1, nbytes)
+        if raw is None:  # private: counted by --max-memory (RLIMIT_DATA), as numpy's memory
+            try:
+                raw = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            except OSError as exc:
+                if exc.errno != errno.ENOMEM:
+                    raise
+                raise MemoryError(f"Unable to allocate {nbytes / (1 << 20):.1f} MiB to read a "
+                                  "chunk of @file data") from None
         out = np.frombuffer(raw, dtype, count)
         weakref.finalize(out, self._give_back, raw).atexit = False
         return out
 
     def _give_back(self, raw):
+        # runs as the array goes, before it lets go of ``raw``'s buffer: an extra ``raw``
+        # is not closed here (BufferError), it goes with its last reference
         with self._lock:
             free = self._free.setdefault(len(raw), [])
             if len(free) < self.KEEP:
                 free.append(raw)
-                return
-        raw.close()
 
     def clear(self):
         with self._lock:
             for free in self._free.values():
                 for raw in free:
-                    raw.close()
+                    try:
+                        raw.close()
+                    except BufferError:  # its last array is still letting go of it
+                        pass
             self._free.clear()
 
 
@@ -588,10 +651,13 @@ class NpyBlocks:
 
 def auto_rows(shape, itemsize, cfg: Config) -> int:
     """Rows of the first axis per chunk for ``--chunks auto``: about 64 MiB, at most a
-    sixteenth of --max-memory."""
+    sixteenth of --max-memory and a quarter of what it leaves the data once the run has
+    started (:func:`_memory_left`: 8 MiB at 512M on 2 cores), at least 1 MiB."""
     target = AUTO_CHUNK_BYTES
     if cfg.max_memory:  # the chunks in flight, their temporaries and BLAS's buffers must fit
         target = min(target, cfg.max_memory // 16)
+        if _active["left"] is not None:
+            target = min(target, max(_active["left"] // 4, SMALLEST_AUTO_CHUNK))
     row = itemsize
     for n in shape[1:]:
         row *= n

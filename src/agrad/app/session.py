@@ -449,6 +449,7 @@ def _also(suggestion: str) -> str:
 
 def _run_backward(s: Session, t, retain_graph: bool) -> None:
     """``t.backward()`` after the script, with its hooks' prints and warnings kept."""
+    from .._limits import memory_limit_error
     from ..lang import ScriptError, ScriptWarning
 
     interp = s.interp
@@ -464,7 +465,11 @@ def _run_backward(s: Session, t, retain_graph: bool) -> None:
             s.error = err
         except Exception as exc:  # the engine's error for the automatic call
             src, line, text = where
-            s.error = ScriptError(type(exc).__name__, str(exc), source=src, line=line,
+            kind, message = type(exc).__name__, str(exc)
+            limit = memory_limit_error(exc) if isinstance(exc, MemoryError) else None
+            if limit is not None:  # out of memory under --max-memory: agrad's limit error
+                kind, message = "LimitError", str(limit)
+            s.error = ScriptError(kind, message, source=src, line=line,
                                   column=None, source_line=text or "", exc=exc)
             s.error.auto_backward = True
         if s.error is not None:
