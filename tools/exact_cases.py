@@ -301,6 +301,11 @@ from exact_cases_diff import CASES as _DIFF_CASES  # noqa: E402
 
 CASES += _DIFF_CASES
 
+# ... and the value, gradient, dtype and graph groups in theirs
+from exact_cases_values import cases as _value_cases  # noqa: E402
+
+CASES += _value_cases(GRAPH)
+
 CASES += [
     case("zeros-like-grad",
          ["x = torch.tensor([1.0, -2.0, 3.5], requires_grad=True)",

@@ -27,9 +27,14 @@ from .unary import _calerf, _sigmoid_backward, _threshold_backward
 
 
 def _elementwise(name, fwd, saves=("self",)):
-    """An elementwise op: ``fwd(array, **attrs)``, result in the input's dtype."""
-    return Op(name, lambda ctx, a, **kw: np.asarray(fwd(a, **kw)).astype(a.dtype, copy=False), saves=saves,
-              jvp="element_wise")
+    """An elementwise op: ``fwd(array, **attrs)``, result in the input's dtype (float16 computed
+    in float32 and rounded once, as PyTorch's CPU kernels do with their opmath type)."""
+    return Op(name, lambda ctx, a, **kw: np.asarray(fwd(_opmath(a), **kw)).astype(a.dtype, copy=False),
+              saves=saves, jvp="element_wise")
+
+
+def _opmath(a):
+    return a.astype(np.float32) if a.dtype == np.float16 else a
 
 
 def _scalar(a, v):
@@ -491,7 +496,7 @@ def _(ctx, grad):
 
 
 _hardsigmoid = _elementwise("HardsigmoidBackward0",
-                            lambda a: np.clip(a / _scalar(a, 6) + _scalar(a, 0.5), 0, 1))
+                            lambda a: np.minimum(np.maximum(a + _scalar(a, 3), 0), 6) / _scalar(a, 6))
 
 
 def _hardsigmoid_backward_fwd(ctx, g, x):

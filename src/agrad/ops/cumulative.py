@@ -59,12 +59,13 @@ def _(ctx, grad):
     if not (x._data == 0).any():
         return _reversed_cumsum(w, d) / x
     # With zeros: dy_j/dx_k = prod_{i <= j, i != k} x_i, built slice by slice (PyTorch's
-    # O(n^2) formula, the one that is itself differentiable).
-    from .joining import cat, stack
+    # O(n^2) formula, the one that is itself differentiable), each slice copied into
+    # grad_input.select(d, k): a chain of CopySlices under create_graph, as in PyTorch.
+    from .joining import cat
     ones_shape = list(x.shape)
     ones_shape[d] = 1
     ones = Tensor._make(np.ones(ones_shape, x.dtype.numpy))
-    slices = []
+    grad_input = Tensor._make(np.zeros(x.shape, grad.dtype.numpy))
     for k in range(n):
         if k == 0:
             omitted = cat([ones, cumprod(x.narrow(d, 1, n - 1), d)], d)
@@ -74,8 +75,8 @@ def _(ctx, grad):
             until_k = prod(x.narrow(d, 0, k), d, True)
             from_k_plus_1 = cumprod(x.narrow(d, k + 1, n - k - 1), d)
             omitted = cat([until_k, until_k.expand_as(from_k_plus_1) * from_k_plus_1], d)
-        slices.append((grad.narrow(d, k, n - k) * omitted).sum(d))
-    return stack(slices, d)
+        grad_input.select(d, k).copy_((grad.narrow(d, k, n - k) * omitted).sum(d))
+    return grad_input
 
 
 def _cumulative(op, fname, np_fn):

@@ -115,6 +115,32 @@ def dot(input, tensor, *, out=None):
     return finish_out("dot", _dot(input, tensor), out)
 
 
+_vdot = Op("VdotBackward0", lambda ctx, a, b: np.asarray(np.dot(a, b)), inputs=("self", "other"),
+           saves=("self", "other"), saves_for={"self": (1,), "other": (0,)}, jvp="multilinear")
+
+
+@_vdot.derivative
+def _(ctx, grad):
+    # derivatives.yaml: self: grad.conj() * other, other: grad * self (real tensors: no conj)
+    return (grad * ctx.other if ctx.needs(0) else None,
+            grad * ctx.self if ctx.needs(1) else None)
+
+
+@export(method=True)
+def vdot(input, other, *, out=None):
+    """The dot product of two 1-D tensors, the first conjugated (real tensors: dot)."""
+    if input.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(
+            f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    _same_dtype(input, other, "dot")
+    n, k = input._data.shape[0], other._data.shape[0]
+    if n != k:
+        raise RuntimeError(
+            f"inconsistent tensor size, expected tensor [{n}] and src [{k}] to have the same number of "
+            f"elements, but got {n} and {k} elements respectively")
+    return finish_out("vdot", _vdot(input, other), out)
+
+
 @export()
 def inner(input, other):
     """Sum over the last dims: a product with a 0-d tensor, else tensordot over the last dims."""
@@ -278,6 +304,8 @@ def _vecdot(x, y, *, dim=-1, out=None):
         raise RuntimeError(
             f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type {_scalar_name(x.dtype)} "
             f"and y of type {_scalar_name(y.dtype)} instead")
+    if x.ndim == 1 and y.ndim == 1:  # PyTorch's linalg_vecdot: at::vdot for two vectors (dim unread)
+        return finish_out("linalg_vecdot", vdot(x, y), out)
     return finish_out("linalg_vecdot", (x * y).sum(dim), out)
 
 
@@ -718,9 +746,9 @@ def tensordot(a, b, dims=2, out=None):
     for da, db in zip(dims_a, dims_b):
         s1, s2 = a.shape[da], b.shape[db]
         if s2 == 1:
-            t1 = t1.sum(da, keepdim=True)
+            t1 = t1.sum(da, keepdim=True, dtype=t1.dtype)  # the dtype kept (bool too)
         elif s1 == 1:
-            t2 = t2.sum(db, keepdim=True)
+            t2 = t2.sum(db, keepdim=True, dtype=t2.dtype)
         else:
             if s1 != s2:
                 raise RuntimeError(f"contracted dimensions need to match, but first has size {s1} in dim {da} and "
@@ -749,7 +777,7 @@ def tensordot(a, b, dims=2, out=None):
         if t1.is_contiguous() and t2.is_contiguous():
             result = dot(t1.flatten(), t2.flatten())
         else:
-            result = (t1.squeeze() * t2.squeeze()).sum()
+            result = (t1.squeeze() * t2.squeeze()).sum(dtype=t1.dtype)
     return finish_out("tensordot", result.reshape(rsizes), out)
 
 

@@ -461,7 +461,15 @@ def dist(input, other, p=2):
 # det / slogdet / logdet ----------------------------------------------------------------------------
 
 def _det_fwd(ctx, a):
-    return np.asarray(np.linalg.det(a), a.dtype)
+    out = np.asarray(np.linalg.det(a), a.dtype)
+    zero = out == 0
+    if zero.any():  # PyTorch's det is the LU's pivot product: a singular matrix may give -0.0
+        out = np.array(out)
+        flat, res = _lu_input(a), out.reshape(-1)
+        for b in np.flatnonzero(zero.reshape(-1)):
+            sign, diag = _lu_sign_diag(flat[b])
+            res[b] = sign * np.prod(diag)
+    return out
 
 
 _det = Op("LinalgDetBackward0", _det_fwd, inputs=("A",), saves=("A", "result"))
@@ -475,10 +483,60 @@ def _(ctx, grad):
     A, det = ctx.A, ctx.result
     if not grad_mode._state["enabled"]:
         return _unsqueeze2(grad * det) * _const(np.swapaxes(_perturbed_inverse(A._data), -1, -2))
-    eps = np.finfo(A._data.dtype).eps
-    if (np.abs(det._data) < 100 * eps).any():
-        return _unsqueeze2(grad) * _adjugate(A).mT
-    return _unsqueeze2(grad * det) * _inv(A).mT
+    if A.numel() == 0:  # an empty gradient, recorded nowhere
+        return Tensor._make(np.zeros(A._data.shape, A._data.dtype))
+    # create_graph: PyTorch's formula, recorded: A^H G = det * grad * I solved again (so that the
+    # solve is differentiated), and for |det| < 100 eps the adjugate from the SVD (masked_fmap)
+    d = diag_embed((grad * det).unsqueeze(-1).expand(tuple(A.shape[:-1]))).mT
+    singular = np.abs(det._data) < 100 * np.finfo(A._data.dtype).eps
+    if singular.all():
+        return _det_singular_backward(A, grad)
+    if not singular.any():
+        return _solve(A.mT, d, True, False)
+    from .indexing import getitem
+    mask = _const(singular)
+    not_mask = _const(~singular)
+    out = Tensor._make(np.empty(A._data.shape, A._data.dtype))  # empty_like(A).index_put_(...) twice
+    out[mask] = _det_singular_backward(getitem(A, mask), getitem(grad, mask))
+    out[not_mask] = _solve(getitem(A, not_mask).mT, getitem(d, not_mask), True, False)
+    return out
+
+
+def _det_singular_backward(A, grad):
+    """linalg_det_backward's singular branch: U diag(D) Vh with D the products of the other
+    singular values (prod_safe_zeros_backward), scaled by det(U) det(Vh) grad."""
+    from .decompositions import _svd
+    from .reductions import _prod_safe_zeros_backward
+    U, S, Vh = _svd(A, full_matrices=True)
+    alpha = (_linalg_det(U) * _linalg_det(Vh)) * grad
+    D = _prod_safe_zeros_backward(alpha.unsqueeze(-1), S, S.ndim - 1)
+    return (U * D.unsqueeze(-2)).matmul(Vh)
+
+
+def _lu_input(a):
+    """The batch of matrices PyTorch's det and slogdet factor: A^T when A is contiguous (LAPACK
+    wants column-major), else A."""
+    if a.flags.c_contiguous:
+        a = np.swapaxes(a, -1, -2)
+    return a.reshape((-1,) + a.shape[-2:])
+
+
+def _lu_sign_diag(m):
+    """(sign of the row permutation, diagonal of U) of LU with partial pivoting (LAPACK getrf's)."""
+    lu = np.array(m, dtype=m.dtype, copy=True)
+    n = lu.shape[0]
+    sign = 1
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            p = j + int(np.argmax(np.abs(lu[j:, j])))
+            if lu[p, j] != 0:
+                if p != j:
+                    lu[[j, p]] = lu[[p, j]]
+                    sign = -sign
+                lu[j + 1:, j] /= lu[j, j]
+            if j + 1 < n:
+                lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
+    return lu.dtype.type(sign), np.diagonal(lu).copy()
 
 
 def _perturbed_inverse(a):
@@ -537,7 +595,15 @@ def det(input):
 
 def _slogdet_fwd(ctx, a):
     sign, logabs = np.linalg.slogdet(a)
-    return np.asarray(sign, a.dtype), np.asarray(logabs, a.dtype)
+    sign = np.asarray(sign, a.dtype)
+    zero = sign == 0
+    if zero.any():  # the sign of a singular matrix: the pivots' signs times the permutation's (-0.0)
+        sign = np.array(sign)
+        flat, res = _lu_input(a), sign.reshape(-1)
+        for b in np.flatnonzero(zero.reshape(-1)):
+            s, diag = _lu_sign_diag(flat[b])
+            res[b] = s * np.prod(np.sign(diag))
+    return sign, np.asarray(logabs, a.dtype)
 
 
 _slogdet = Op("LinalgSlogdetBackward0", _slogdet_fwd, inputs=("A",), saves=("A",), outputs=None, multi_grad=True)
@@ -545,9 +611,13 @@ _slogdet = Op("LinalgSlogdetBackward0", _slogdet_fwd, inputs=("A",), saves=("A",
 
 @_slogdet.derivative
 def _(ctx, grads):
-    # slogdet_backward, real case: only logabsdet has a gradient, g * A^{-T}
+    # slogdet_backward, real case: only logabsdet has a gradient, g * A^{-T}; under create_graph
+    # PyTorch solves A^H X = diag(g) again (recorded)
     g = grads[1]
-    return _unsqueeze2(g) * _inv(ctx.A).mT
+    A = ctx.A
+    if grad_mode._state["enabled"]:
+        return _solve(A.mT, diag_embed(g.unsqueeze(-1).expand(tuple(A.shape[:-1]))).mT, True, False)
+    return _unsqueeze2(g) * _inv(A).mT
 
 
 _slogdet_apply = _slogdet.node.apply

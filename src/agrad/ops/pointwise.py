@@ -288,14 +288,23 @@ def mul(input, other, *, out=None):
     return result if out is None else finish_out("mul", result, out)
 
 
+_NO_MODE = object()  # rounding_mode not given: a given None selects the overload with a mode
+
+
 @export("div", "divide", "true_divide", method=True)
-def div(input, other, *, rounding_mode=None, out=None):
-    if rounding_mode is not None:
-        ts, arrs = operands(input, other, "div")
-        fn = np.floor_divide if rounding_mode == "floor" else lambda a, b: np.trunc(a / b).astype(a.dtype)
-        if rounding_mode not in ("floor", "trunc"):
-            raise RuntimeError(
-                f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+def div(input, other, *, rounding_mode=_NO_MODE, out=None):
+    if rounding_mode is not _NO_MODE:
+        # div.Tensor_mode (DivBackward2), whatever the mode, None included
+        if rounding_mode is None:
+            d = _result_type(input, other)
+            ts, arrs = operands(input, other, "div", dtype=d if d.is_floating_point else dtypes.get_default_dtype())
+            fn = None
+        else:
+            ts, arrs = operands(input, other, "div")
+            fn = np.floor_divide if rounding_mode == "floor" else lambda a, b: np.trunc(a / b).astype(a.dtype)
+            if rounding_mode not in ("floor", "trunc"):
+                raise RuntimeError(
+                    f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
         return finish_out("div", _div_mode.apply(ts, arrs, {"fn": fn}), out)
     d = _result_type(input, other)
     if not d.is_floating_point:
@@ -310,12 +319,16 @@ def div(input, other, *, rounding_mode=None, out=None):
     return result if out is None else finish_out("div", result, out)
 
 
-# div with a rounding mode: a step function, PyTorch's DivBackward2 passes zeros
-_div_mode = Op("DivBackward2", lambda ctx, a, b, fn: fn(a, b), inputs=("self", "other"), jvp="element_wise")
+# div with a rounding_mode argument: a step function, PyTorch's DivBackward2 passes zeros; with
+# rounding_mode=None given, true division with div's derivative
+_div_mode = Op("DivBackward2", lambda ctx, a, b, fn: np.true_divide(a, b) if fn is None else fn(a, b),
+               inputs=("self", "other"), saves=("self", "other"), saves_for={"self": (1,)}, jvp="element_wise")
 
 
 @_div_mode.derivative
 def _(ctx, grad):
+    if ctx.fn is None:
+        return _div._formula(ctx, grad)
     return zeros_like_grad(grad), zeros_like_grad(grad)
 
 
@@ -740,7 +753,7 @@ _remainder1 = Op("RemainderBackward1", lambda ctx, a, b: _mod(a, b), inputs=("se
 
 @_remainder1.derivative
 def _(ctx, grad):
-    return grad, -grad * (ctx.self / ctx.other).floor() if ctx.needs(1) else None
+    return grad, -grad * ctx.self.div(ctx.other, rounding_mode="floor") if ctx.needs(1) else None
 
 
 _reciprocal = Op("ReciprocalBackward0", lambda ctx, a: np.reciprocal(a), saves=("result",), jvp="element_wise")

@@ -146,7 +146,9 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
 
 # mean ------------------------------------------------------------------------
 
-def _mean_fwd(ctx, a, axes, keepdim):
+def _mean_fwd(ctx, a, axes, keepdim, dtype=None):
+    if dtype is not None:  # mean(dtype=): the input cast first, inside the one node (no ToCopyBackward0)
+        a = a.astype(dtype, copy=False)
     n = 1
     for ax in axes:
         n *= a.shape[ax]
@@ -195,8 +197,7 @@ def mean(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
             raise RuntimeError(
                 "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex "
                 f"dtype. Got: {_scalar_name(dtype)}")
-        input = input.to(dtype)
-    if not input.dtype.is_floating_point:
+    elif not input.dtype.is_floating_point:
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
             f"dtype. Got: {_scalar_name(input.dtype)}")
@@ -205,7 +206,10 @@ def mean(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
     else:
         op = _mean1
     axes = dims(dim, input.ndim)
-    return finish_out("mean", op.apply((input,), (input._data,), {"axes": axes, "keepdim": keepdim}), out)
+    attrs = {"axes": axes, "keepdim": keepdim}
+    if dtype is not None and dtype is not input.dtype:
+        attrs["dtype"] = dtype.numpy
+    return finish_out("mean", op.apply((input,), (input._data,), attrs), out)
 
 
 # max / min ---------------------------------------------------------------------
@@ -440,8 +444,8 @@ def _prod_fwd(ctx, a, axis, keepdim, dtype):
     a = a.astype(dtype, copy=False)
     if a.ndim == 0:
         return a.copy()
-    with np.errstate(all="ignore"):
-        return np.asarray(np.prod(a, axis=axis, keepdims=keepdim))
+    with np.errstate(all="ignore"):  # (numpy's product of bools is an integer: dtype=bool keeps bool)
+        return np.asarray(np.prod(a, axis=axis, keepdims=keepdim), dtype)
 
 
 _prod0 = Op("ProdBackward0", _prod_fwd, saves=("self", "result"))

@@ -361,8 +361,8 @@ def exp2(ctx, grad):
 
 
 def _sinc(a):
-    with np.errstate(all="ignore"):
-        return np.sinc(a).astype(a.dtype, copy=False)
+    with np.errstate(all="ignore"):  # float16 computed in float32 and rounded once (PyTorch's opmath)
+        return np.sinc(a.astype(np.float32) if a.dtype == np.float16 else a).astype(a.dtype, copy=False)
 
 
 @unary(_sinc)

@@ -732,8 +732,9 @@ def narrow(input, dim, start, length):
         start += size
     if start < 0 or start + length > size or length < 0:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    index = (slice(None),) * d + (slice(start, start + length),)
-    return input[index]
+    # always a SliceBackward0, a full range too (PyTorch's narrow is at::slice; x[:, 0:] is an alias)
+    from .indexing import _slice
+    return _view(_slice, input, input._data, {"index": (slice(None),) * d + (slice(start, start + length, 1),)})
 
 
 _unbind = Op("UnbindBackward0", lambda ctx, a, dim: tuple(m[i, ...] for m in (np.moveaxis(a, dim, 0),)
