@@ -2,6 +2,7 @@
 
     python bench/bench_dask.py                       # 4 GiB file, --max-memory 1G, 7 runs
     python bench/bench_dask.py --max-memory 512M --repeat 3 --dir /tmp
+    python bench/bench_dask.py --runs numpy-1,cluster --workers 1 --worker-threads 2   # a layout
 
 Computes ``loss = ((X @ w - y)**2).mean()`` and its gradient with respect to
 ``w`` over an ``X`` stored as a ``.npy`` file four times larger than the
@@ -182,22 +183,30 @@ def run_agrad(cmd):
     return took, r.stdout
 
 
-def serve_cluster(limit, workers, threads, nanny):
+def serve_cluster(limit, workers, threads, nanny, config):
     """The cluster's process: starts it, prints its address, stops when stdin closes."""
+    import json
+
     import dask
     import distributed
     dask.config.set(LEAN)
+    dask.config.set(json.loads(config))
     kw = {} if nanny else {"worker_class": distributed.Worker}
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=threads, processes=True,
+    if workers == 0:  # one worker of ``threads`` threads in the scheduler's process
+        workers, kw = 1, {"processes": False, "protocol": "tcp"}
+    else:
+        kw["processes"] = True
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=threads,
                                   memory_limit=limit, dashboard_address=None, **kw) as cluster:
         print(cluster.scheduler_address, flush=True)
         sys.stdin.read()
 
 
-def start_cluster(limit, workers, threads, nanny):
+def start_cluster(limit, workers, threads, nanny, config):
+    import json
     env = dict(os.environ, PYTHONPATH=SRC + os.pathsep + os.environ.get("PYTHONPATH", ""))
     p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--serve-cluster", str(limit),
-                          str(workers), str(threads), str(int(nanny))],
+                          str(workers), str(threads), str(int(nanny)), json.dumps(config)],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
     address = p.stdout.readline().strip()
     if not address:
@@ -207,15 +216,18 @@ def start_cluster(limit, workers, threads, nanny):
 
 def main():
     if sys.argv[1:2] == ["--serve-cluster"]:
-        return serve_cluster(*(int(a) for a in sys.argv[2:6]))
+        return serve_cluster(*(int(a) for a in sys.argv[2:6]), sys.argv[6])
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--max-memory", default="1G")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--dir", default=os.environ.get("TMPDIR", "/tmp"))
     ap.add_argument("--no-cluster", action="store_true")
-    ap.add_argument("--workers", type=int, default=2, help="the cluster's worker processes")
+    ap.add_argument("--workers", type=int, default=2,
+                    help="the cluster's worker processes (0: one worker in the scheduler's process)")
     ap.add_argument("--worker-threads", type=int, default=1, help="threads per worker")
     ap.add_argument("--no-nanny", action="store_true", help="workers without a nanny process")
+    ap.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                    help="a dask config value for the cluster (VALUE as YAML), besides LEAN's")
     ap.add_argument("--runs", default="numpy,numpy-1,threads,cluster",
                     help="which runs, in this order (at least one numpy loop)")
     args = ap.parse_args()
@@ -237,8 +249,10 @@ def main():
     extra = {"threads": []}
     with Peaks() as peaks:
         if "cluster" in kinds:
+            import yaml
+            config = {k: yaml.safe_load(v) for k, v in (c.split("=", 1) for c in args.config)}
             cluster, address = start_cluster(limit, args.workers, args.worker_threads,
-                                             not args.no_nanny)
+                                             not args.no_nanny, config)
             extra["cluster"] = ["--trusted", "--scheduler", address]
         try:
             for _ in range(args.repeat):
