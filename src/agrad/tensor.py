@@ -115,7 +115,6 @@ class Tensor:
         t._accumulator = None
         t._vc = [0]
         t._base = None
-        t._view_src = None
         t._retains = False
         if data.size > 100_000:
             check_numel(data.size)
@@ -134,7 +133,6 @@ class Tensor:
         t._accumulator = None
         t._vc = [0]
         t._base = None
-        t._view_src = None
         t._retains = False
         return t
 

@@ -80,25 +80,29 @@ class SavedTensor:
     PyTorch's SavedVariable does; no version check then, as in PyTorch).
     """
 
-    __slots__ = ("tensor", "version", "name", "is_output", "freed", "_meta", "packed", "_unpack", "_identity",
-                 "_output")
+    # No __slots__: what most saved tensors never set keeps its class default, and an
+    # instance stores only what it set (CPython keeps those values inline, no dict object).
+    is_output = False
+    freed = False
+    _output = None  # a weak reference to the saved output, while it lives
+    _meta = None  # (shape, dtype), taken when the tensor is let go
+    packed = _NOT_PACKED
+    _unpack = None
+    _identity = None
 
     def __init__(self, tensor, name: str, is_output: bool):
         # A saved output is kept as a second tensor object on the same data and version
         # counter, without history (as PyTorch's SavedVariable does): the output itself would
         # point back at the node, a reference cycle that only the garbage collector frees.
         # A weak reference finds the output while it lives (its forward-AD tangent, identity).
-        self._output = None
-        if is_output and tensor._base is None:
-            self._output = weakref.ref(tensor)
-            tensor = _alias(tensor)
+        self.name = name
+        if is_output:
+            self.is_output = True
+            if tensor._base is None:
+                self._output = weakref.ref(tensor)
+                tensor = _linked(tensor, None)
         self.tensor = tensor
         self.version = tensor._vc[0]
-        self.name = name
-        self.is_output = is_output
-        self.freed = False
-        self._meta = None  # (shape, dtype), taken when the tensor is let go
-        self.packed = _NOT_PACKED
         if _PACK_HOOKS:
             pack, self._unpack = _PACK_HOOKS[-1]
             self._meta = (tuple(tensor._data.shape), tensor.dtype)
@@ -210,7 +214,7 @@ def _linked(t, grad_fn):
     out._requires_grad = t._requires_grad
     out._grad_fn = grad_fn
     out._output_nr = t._output_nr
-    out._grad = out._accumulator = out._base = out._view_src = None
+    out._grad = out._accumulator = out._base = None  # (_view_src, _view_*: set for views only)
     out._vc = t._vc
     out._retains = False
     return out
@@ -559,8 +563,9 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
     if saves:
         kept = {}
         plain = not _PACK_HOOKS  # formulas read saved tensors as plain attributes (checked in apply)
+        out0 = outputs[0] if len(outputs) == 1 else None
         for name, t in saves.items():
-            slot = kept[name] = SavedTensor(t, name, _is_one_of(t, outputs))
+            slot = kept[name] = SavedTensor(t, name, t is out0 if out0 is not None else _is_one_of(t, outputs))
             if plain:
                 setattr(node, name, slot.tensor)
         node._saved = kept
