@@ -281,8 +281,40 @@ export("eigvalsh", linalg=True, torch=False)(_linalg_eigvalsh)
 # svd, svdvals
 # ---------------------------------------------------------------------------
 
+def svd_arrays(a, full_matrices=False, compute_uv=True, who="linalg.svd"):
+    """numpy's SVD of a (batch of) matrices, with PyTorch's answer where the input is not
+    finite: LAPACK's gesdd can loop forever on an inf, so it is never given one.  A NaN is
+    PyTorch's LinAlgError; a matrix with an inf and no NaN gets what PyTorch's LAPACK gives
+    (every singular value NaN, U and Vh the identity with the first k rows/columns reversed)."""
+    finite = np.isfinite(a).all(axis=(-2, -1))
+    if finite.all():
+        return np.linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
+    nan = np.isnan(a).any(axis=(-2, -1))
+    if nan.any():
+        where = f"(Batch element {int(np.flatnonzero(nan.reshape(-1))[0])}): " if a.ndim > 2 else ""
+        raise _error(f"{who}: {where}The algorithm failed to converge because the input matrix contained "
+                     "non-finite values.")
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    bad = ~finite
+    clean = np.where(bad[..., None, None], 0, a)  # the others are decomposed as usual
+    if not compute_uv:
+        s = np.linalg.svd(clean, compute_uv=False)
+        s[bad] = np.nan
+        return s
+    u, s, vh = np.linalg.svd(clean, full_matrices=full_matrices)
+    s[bad] = np.nan
+    rows = np.arange(u.shape[-1])
+    cols = np.arange(vh.shape[-2])
+    rows[:k] = rows[:k][::-1]
+    cols[:k] = cols[:k][::-1]
+    u[bad] = np.eye(m, dtype=u.dtype)[:, rows]
+    vh[bad] = np.eye(n, dtype=vh.dtype)[cols, :]
+    return u, s, vh
+
+
 def _svd_fwd(ctx, a, full_matrices):
-    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    u, s, vh = svd_arrays(a, full_matrices)
     return u.astype(a.dtype, copy=False), s.astype(a.dtype, copy=False), vh.astype(a.dtype, copy=False)
 
 
@@ -378,7 +410,7 @@ def _pinv_fwd(ctx, a, atol, rtol, hermitian):
         cut = _tolerances(a, atol, rtol, s_abs.max(-1, initial=0.0))[..., None]
         inv = np.where(s_abs > cut, 1.0 / np.where(s_abs > cut, w, 1), 0)
         return np.matmul(v * inv[..., None, :], np.swapaxes(v, -1, -2)).astype(a.dtype, copy=False)
-    u, s, vh = np.linalg.svd(a, full_matrices=False)
+    u, s, vh = svd_arrays(a, False, who="linalg.svd")
     cut = _tolerances(a, atol, rtol, s.max(-1, initial=0.0) if s.size else 0.0)
     cut = np.asarray(cut)[..., None]
     inv = np.where(s > cut, 1.0 / np.where(s > cut, s, 1), 0)
@@ -430,7 +462,7 @@ def _linalg_matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None, t
     a = A._data
     if tol is not None:
         atol, rtol = tol, 0.0
-    s = np.abs(np.linalg.eigvalsh(a)) if hermitian else np.linalg.svd(a, compute_uv=False)
+    s = np.abs(np.linalg.eigvalsh(a)) if hermitian else svd_arrays(a, compute_uv=False)
     cut = _tolerances(a, _tol_value(atol), _tol_value(rtol), s.max(-1, initial=0.0))
     return Tensor._make(np.asarray((s > np.asarray(cut)[..., None]).sum(-1), np.int64))
 
@@ -449,7 +481,7 @@ def _lstsq_fwd(ctx, a, b, vector, driver, rcond):
     bb = np.broadcast_to(bb, batch + bb.shape[-2:])
     m, n = a.shape[-2:]
     cut = rcond if rcond is not None else np.finfo(a.dtype).eps * max(m, n)
-    u, s, vh = np.linalg.svd(aa, full_matrices=False)
+    u, s, vh = svd_arrays(aa, False, who="torch.linalg.lstsq")
     keep = s > cut * s.max(-1, keepdims=True, initial=0.0)
     inv = np.where(keep, 1.0 / np.where(keep, s, 1), 0)
     x = np.matmul(np.swapaxes(vh, -1, -2) * inv[..., None, :], np.matmul(np.swapaxes(u, -1, -2), bb))
@@ -702,7 +734,10 @@ def cond(A, p=None, *, out=None):
     if isinstance(p, str) and p not in ("fro", "nuc"):
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
     a = A._data
-    singular = np.array([np.linalg.matrix_rank(m) < m.shape[-1] for m in a.reshape((-1,) + a.shape[-2:])])
+    # (a matrix with an inf or NaN is never rank-deficient here, as LU finds no zero pivot in it;
+    # and LAPACK's SVD behind matrix_rank could loop forever on it)
+    singular = np.array([bool(np.isfinite(m).all()) and np.linalg.matrix_rank(m) < m.shape[-1]
+                         for m in a.reshape((-1,) + a.shape[-2:])])
     singular = singular.reshape(a.shape[:-2])
     if singular.any():
         safe = Tensor._make(np.where(singular[..., None, None], np.eye(a.shape[-1], dtype=a.dtype), a))
