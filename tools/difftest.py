@@ -28,8 +28,10 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import os
 import re
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -350,13 +352,38 @@ def generate(seed: int) -> list[str]:
     return lines
 
 
+#: a program that runs longer than this (in PyTorch or agrad) stops a long run with its seed
+HANG_SECONDS = 300
+
+
+class _Watchdog:
+    """A hang inside a C library (LAPACK looping on an inf) cannot be interrupted from
+    Python: a thread prints the program that hangs and ends the run (exit status 3)."""
+
+    def __init__(self):
+        self.now = None
+        threading.Thread(target=self._watch, daemon=True).start()
+
+    def _watch(self):
+        while True:
+            time.sleep(10)
+            now = self.now
+            if now is not None and time.time() - now[2] > HANG_SECONDS:
+                print(f"program of seed {now[0]} has run for more than {HANG_SECONDS} s (a hang):\n  "
+                      + "\n  ".join(now[1]), file=sys.stderr, flush=True)
+                os._exit(3)
+
+
 def run(n: int, seed: int = 0, examples: bool = True, progress: bool = False):
     """Run ``n`` programs (seeds seed..seed+n-1): (groups: key -> [count, example], programs, seconds)."""
     np.seterr(all="ignore")
     groups: dict = {}
     start = time.time()
+    watch = _Watchdog() if progress else None
     for s in range(seed, seed + n):
         lines = generate(s)
+        if watch:
+            watch.now = (s, lines, time.time())
         found = diff_program(lines)
         if found:
             key = found[0]
@@ -367,6 +394,8 @@ def run(n: int, seed: int = 0, examples: bool = True, progress: bool = False):
         if progress and (s - seed + 1) % 500 == 0:
             print(f"  {s - seed + 1} programs, {sum(c for c, _ in groups.values())} differ "
                   f"({time.time() - start:.0f} s)", file=sys.stderr, flush=True)
+    if watch:
+        watch.now = None
     if examples:
         for key, entry in groups.items():
             example = entry[1]
