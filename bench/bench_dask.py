@@ -121,7 +121,8 @@ def numpy_loop(xp, yp, rows, chunk_rows=1 << 16):
 # ------------------------------------------------------------------ peak RSS of every process
 
 class Peaks:
-    """VmHWM of every descendant of this process, polled every 20 ms."""
+    """VmHWM of every descendant of this process, polled every 20 ms (once it has exec'd: a
+    child forked or vforked by ``subprocess`` shows this process's peak until then)."""
 
     def __init__(self):
         self.peak = {}  # pid -> (kB, name)
@@ -148,12 +149,17 @@ class Peaks:
 
     def _run(self):
         me = os.getpid()
+        with open(f"/proc/{me}/cmdline", "rb") as f:
+            own = f.read()
         while not self._stop.is_set():
             stack = self._children(me)
             while stack:
                 pid = stack.pop()
                 stack += self._children(pid)
                 try:
+                    with open(f"/proc/{pid}/cmdline", "rb") as f:
+                        if f.read() == own:  # forked, not yet exec'd: this process's figures
+                            continue
                     with open(f"/proc/{pid}/status") as f:
                         fields = dict(line.split(":", 1) for line in f if ":" in line)
                     kb = int(fields["VmHWM"].split()[0])

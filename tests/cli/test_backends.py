@@ -224,6 +224,16 @@ def test_auto_chunks_fit_what_the_limit_leaves(monkeypatch):
             assert backend.chunks_for((1 << 22, 128), 8, cfg) == (rows, 128), left
         finally:
             backend.deactivate()
+    # on a cluster the workers read the chunks: their memory limit, not the run's, counts
+    monkeypatch.setattr(backend, "_memory_left", lambda limit: 0)
+    monkeypatch.setattr(backend, "_connect", lambda address: None)
+    monkeypatch.setattr(backend, "_workers_memory", lambda client: 1 << 30)
+    backend.activate(backend.Config("dask", scheduler="tcp://127.0.0.1:1", max_memory=512 << 20))
+    try:
+        assert backend.chunks_for((1 << 22, 128), 8, backend.active()) == (65536, 128)
+    finally:
+        backend.deactivate()
+    monkeypatch.undo()
     left = backend._memory_left(512 << 20)  # here: what this process holds already is less
     assert left is None or 0 <= left < (512 << 20) - (256 << 20)
 

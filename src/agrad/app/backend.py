@@ -160,7 +160,7 @@ def _import_dask_array():
 #: The run's configuration, its dask.distributed client, the BLAS threads to restore, and
 #: the rows per chunk of the first axis of its @file data, by the axis' length (a broadcast
 #: to such an axis, like the gradient of a mean, is cut the same way: :func:`_broadcast_to`).
-_active = {"cfg": None, "client": None, "blas": None, "rows": {}, "left": None}
+_active = {"cfg": None, "client": None, "blas": None, "rows": {}, "left": None, "workers": None}
 
 
 def active() -> Config | None:
@@ -185,14 +185,15 @@ def activate(cfg: Config) -> None:
         return
     import dask
     import dask.array as da
-    _active["left"] = _memory_left(cfg.max_memory)
     if cfg.scheduler in ("threads", "processes"):
+        _active["left"] = _memory_left(cfg.max_memory)
         dask.config.set(scheduler=cfg.scheduler)
         # dask runs a task per core: BLAS's own threads would compete with them for the cores
         # (and spin while they wait), as dask.distributed's workers are told by their nannies
         _active["blas"] = blas_threads(1)
     else:
-        _active["client"] = _connect(cfg.scheduler)
+        _active["client"] = client = _connect(cfg.scheduler)
+        _active["workers"] = _workers_memory(client)
     _arrays.register_lazy(da.Array, _compute, _broadcast_to)
 
 
@@ -201,7 +202,7 @@ def deactivate() -> None:
     _arrays.unregister_all()
     client, blas = _active["client"], _active["blas"]
     _active["cfg"] = _active["client"] = _active["blas"] = None
-    _active["rows"], _active["left"] = {}, None
+    _active["rows"], _active["left"], _active["workers"] = {}, None, None
     _BUFFERS.clear()
     if blas is not None:
         blas_threads(blas)
@@ -233,6 +234,16 @@ def _memory_left(limit):
     except (OSError, StopIteration, ValueError, IndexError):
         return None
     return max(0, limit - held - _STACK_SIZE - CPU_COUNT * PER_THREAD)
+
+
+def _workers_memory(client):
+    """The smallest memory limit of the cluster's workers (they read the chunks), or None."""
+    try:
+        workers = client.scheduler_info().get("workers", {}).values()
+        limits = [w.get("memory_limit") or 0 for w in workers]
+    except Exception:  # the scheduler's word on its workers is a hint only
+        return None
+    return min(limits) if limits and min(limits) > 0 else None
 
 
 #: (set, get) the thread count of the BLAS numpy uses: OpenBLAS as numpy's wheels name it
@@ -652,9 +663,13 @@ class NpyBlocks:
 def auto_rows(shape, itemsize, cfg: Config) -> int:
     """Rows of the first axis per chunk for ``--chunks auto``: about 64 MiB, at most a
     sixteenth of --max-memory and a quarter of what it leaves the data once the run has
-    started (:func:`_memory_left`: 8 MiB at 512M on 2 cores), at least 1 MiB."""
+    started (:func:`_memory_left`: 8 MiB at 512M on 2 cores), at least 1 MiB; on a
+    dask.distributed cluster, whose workers read the chunks, at most a sixteenth of the
+    smallest worker's memory limit instead."""
     target = AUTO_CHUNK_BYTES
-    if cfg.max_memory:  # the chunks in flight, their temporaries and BLAS's buffers must fit
+    if _active["workers"]:
+        target = min(target, _active["workers"] // 16)
+    elif cfg.max_memory:  # the chunks in flight, their temporaries and BLAS's buffers must fit
         target = min(target, cfg.max_memory // 16)
         if _active["left"] is not None:
             target = min(target, max(_active["left"] // 4, SMALLEST_AUTO_CHUNK))
