@@ -424,6 +424,41 @@ def test_local_cluster_gives_the_same_results(data, cluster):
     _same_grads(lazy, ref)
 
 
+def test_process_pool_gives_the_same_results(data):
+    ref = _run(data, LOGISTIC)
+    lazy = _run(data, LOGISTIC, "--backend", "dask", "--trusted", "--scheduler", "processes",
+                "--timeout", "120")
+    assert abs(_value(lazy["loss"]) - _value(ref["loss"])) <= 1e-10
+    _same_grads(lazy, ref)
+
+
+def test_process_pool_gets_one_task_per_chunk(data, monkeypatch):
+    """dask's process pool sends every task's value back to the run: a chunk's read must not
+    be a task of its own there (at --max-memory 1G the run held every chunk read and ran out
+    of memory), so the chunk's work is one task, as on a cluster."""
+    pytest.importorskip("dask._task_spec", reason="a dask without task objects (before 2025)")
+    import dask
+    import dask.multiprocessing
+    import agrad as torch
+    graphs = []
+
+    def get(graph, keys, **kw):  # dask's synchronous scheduler in this process
+        graphs.append(graph)
+        return dask.get(graph, keys)
+    monkeypatch.setattr(dask.multiprocessing, "get", get)
+    try:
+        arrays, compute = _lazy_loss(data, backend.Config("dask", 500, "processes", trusted=True))
+    finally:
+        backend.deactivate()
+        torch.set_default_dtype(torch.float32)
+    ref = _run(data, LINEAR)
+    assert abs(float(arrays[1].compute(scheduler="sync")) - _value(ref["loss"])) <= 1e-10
+    [graph] = graphs
+    names = [str(k[0]) for k in graph if isinstance(k, tuple)]
+    assert not [n for n in names if n.startswith("agrad-") and not n.startswith("agrad-chunk-")]
+    assert sum(n.startswith("agrad-chunk-") for n in names) == 7  # no read of its own
+
+
 def _lazy_loss(data, cfg):
     """Activate ``cfg``; the linear loss over the lazy files and the lazy arrays a backward
     pass computes (w's gradient, the loss), without computing them."""

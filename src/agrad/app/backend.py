@@ -308,6 +308,8 @@ def _compute_now(arrays):
     client = _active["client"]
     if client is not None:
         return _compute_on_cluster(client, arrays)
+    if _active["cfg"] is not None and _active["cfg"].scheduler == "processes":
+        return _compute_in_processes(arrays)
     send = _progress_sender()
     if send is None:
         return dask.compute(*arrays)
@@ -364,29 +366,61 @@ def _Progress(send):  # noqa: N802 - a class made on first use (dask is imported
 
 # ------------------------------------------------------------------ a dask.distributed cluster
 
-def _compute_on_cluster(client, arrays):
-    """``dask.compute`` on a cluster, with the work of each chunk of @file data in one task
-    (:func:`fuse_chunks`), and progress from the scheduler."""
+def _fused(arrays, workers):
+    """``arrays`` (optimized) and their graph with the work of each chunk of @file data in one
+    task (:func:`fuse_chunks`), and the keys to get; None for a dask without task objects
+    (before 2025)."""
     import dask
     from dask.core import flatten
     try:
         from dask._task_spec import convert_legacy_graph
-    except ImportError:  # a dask without task objects (before 2025): its own graph
-        return client.compute(list(arrays), sync=True)
+    except ImportError:
+        return None
     arrays = dask.optimize(*arrays)
     graph = {}
     for a in arrays:
         graph.update(a.__dask_graph__())
     keys = [a.__dask_keys__() for a in arrays]
-    workers = max(1, len(client.scheduler_info().get("workers", ())))
-    graph = fuse_chunks(convert_legacy_graph(graph), set(flatten(keys)), workers)
+    return arrays, fuse_chunks(convert_legacy_graph(graph), set(flatten(keys)), workers), keys
+
+
+def _finish(arrays, results):
+    return [finish(r, *extra) for r, (finish, extra)
+            in zip(results, (a.__dask_postcompute__() for a in arrays))]
+
+
+def _compute_in_processes(arrays):
+    """``dask.compute`` on dask's process pool, each chunk's work in one task: the pool
+    sends every task's value back to this process, which would otherwise receive every
+    chunk read (a chunk of X feeds both ``X @ w`` and the backward ``X.T @ g``, so dask
+    does not fuse its read into either) and hold them against --max-memory."""
+    import dask
+    import dask.multiprocessing
+    from dask.system import CPU_COUNT
+    fused = _fused(arrays, CPU_COUNT)
+    if fused is None:
+        return dask.compute(*arrays)
+    arrays, graph, keys = fused
+    send = _progress_sender()
+    if send is None:
+        return _finish(arrays, dask.multiprocessing.get(graph, keys))
+    with _Progress(send):
+        return _finish(arrays, dask.multiprocessing.get(graph, keys))
+
+
+def _compute_on_cluster(client, arrays):
+    """``dask.compute`` on a cluster, with the work of each chunk of @file data in one task
+    (:func:`fuse_chunks`), and progress from the scheduler."""
+    from dask.core import flatten
+    fused = _fused(arrays, max(1, len(client.scheduler_info().get("workers", ()))))
+    if fused is None:  # a dask without task objects: its own graph
+        return client.compute(list(arrays), sync=True)
+    arrays, graph, keys = fused
     futures = client.get(graph, keys, sync=False)
     send = _progress_sender()
     if send is not None:
         _ClusterProgress(list(flatten(futures)), client, send)  # returns when they are done
-    results = client.gather(futures)
-    return [finish(r, *extra) for r, (finish, extra)
-            in zip(results, (a.__dask_postcompute__() for a in arrays))]
+    return _finish(arrays, client.gather(futures))
 
 
 def _is_read(key, node, task_type) -> bool:
