@@ -56,5 +56,5 @@ def Variable(data, requires_grad=False, volatile=False):
                       UserWarning, stacklevel=2)
     out = data.detach()
     if requires_grad:
-        out.requires_grad_(True)
+        out._new_requires_grad()
     return out

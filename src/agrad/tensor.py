@@ -22,6 +22,9 @@ from .autograd.graph import RemovableHandle, leaf_node
 from .autograd.graph import version_observers as _version_observers
 
 _BY_NP = dtypes._BY_NP
+_NOT_LEAF_TRUE = "you can only change requires_grad flags of leaf variables."
+_NOT_LEAF_FALSE = (_NOT_LEAF_TRUE + " If you want to use a computed variable in a subgraph that doesn't require "
+                   "differentiation use var_no_grad = var.detach().")
 _fw_active = forward_ad._ACTIVE
 
 NON_LEAF_GRAD_WARNING = (
@@ -196,20 +199,35 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
-        self.requires_grad_(value)
+        # PyTorch's THPVariable_set_requires_grad: a bool, a leaf (either way), a float dtype
+        if type(value) is not bool:
+            raise RuntimeError("requires_grad must be a bool")
+        if self._grad_fn is not None:
+            raise RuntimeError(_NOT_LEAF_TRUE if value else _NOT_LEAF_FALSE)
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = value
+
+    def _new_requires_grad(self):
+        """A new tensor made to require grad (factories' requires_grad=True, Parameter, Variable)."""
+        if not self.dtype.is_floating_point:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = True
+        return self
 
     def requires_grad_(self, requires_grad=True):
+        if type(requires_grad) is not bool:
+            from .ops._pyargs import tp_name
+
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                            + tp_name(requires_grad))
         if self._grad_fn is not None:
             if requires_grad:
                 return self
-            raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables. If you want to use a "
-                "computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach()."
-            )
+            raise RuntimeError(_NOT_LEAF_FALSE)
         if requires_grad and not self.dtype.is_floating_point:
-            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
-        self._requires_grad = bool(requires_grad)
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self._requires_grad = requires_grad
         return self
 
     @property

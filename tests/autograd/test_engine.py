@@ -537,6 +537,6 @@ def test_start_observers_are_told_of_the_first_node_of_each_pass_and_keep_the_ar
     monkeypatch.setattr(engine, "start_observers", [seen.append])
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     a, b = (x * 2).sum(), x.sin().sum()  # b made last: PyTorch's order runs it first
-    a.backward()
+    a.backward(retain_graph=True)  # x * 2 saves the 2 (PyTorch frees it with the graph)
     torch.autograd.grad([a, b], [x])
     assert seen == [a.grad_fn, b.grad_fn] and "MulBackward0" in raw and "SinBackward0" in raw

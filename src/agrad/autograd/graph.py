@@ -10,7 +10,6 @@ adds arriving gradients into ``.grad``.
 from __future__ import annotations
 
 import itertools
-import re
 import weakref
 
 from . import grad_mode
@@ -148,7 +147,7 @@ class SavedTensor:
             where = ""
             fn = node if self.is_output else t.grad_fn
             if fn is not None:
-                short = re.sub(r"Backward\d*$", "", fn.name())
+                short = forward_op_name(fn.name())
                 where = f", which is output {t._output_nr} of {short},"
             err = RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
@@ -200,6 +199,70 @@ class SavedTensor:
         self.freed = True
 
 
+class _Kept:
+    """What a :class:`SavedNumber` has for a tensor until freed: a version that never moves."""
+
+    __slots__ = ()
+    _vc = (0,)
+
+
+_KEPT = _Kept()
+
+
+class SavedNumber:
+    """A Python number an op was given where it saves a tensor (``other`` of ``x * 2``).
+
+    PyTorch wraps the number in a 0-d tensor and saves that, so it is freed with the
+    graph: a second backward through the node fails like one through a saved tensor, and
+    ``node._saved_other`` is ``tensor(2)``.  The formula reads the number itself (an
+    attribute of the node, as the op set it); the slot keeps it for ``_saved_<name>``.
+    """
+
+    __slots__ = ("number", "tensor", "name", "freed")
+    version = 0
+    is_output = False
+    packed = _NOT_PACKED
+    _output = None
+
+    def __init__(self, number, name: str):
+        self.number = number
+        self.tensor = _KEPT
+        self.name = name
+        self.freed = False
+
+    def _wrapped(self):
+        """The 0-d tensor PyTorch saved: bool, int64, float64 or complex128 (also for numpy scalars)."""
+        from ..tensor import Tensor
+        import numpy as np
+
+        v = self.number
+        kind = np.asarray(v).dtype.kind
+        dtype = {"b": np.bool_, "i": np.int64, "u": np.int64, "f": np.float64}.get(kind, np.complex128)
+        return Tensor._make(np.asarray(v, dtype=dtype))
+
+    @property
+    def meta(self):
+        w = self._wrapped()
+        return ((), w.dtype)
+
+    def unpack(self, node):
+        if self.tensor is None:
+            raise RuntimeError(FREED_MESSAGE)
+        return self.number
+
+    def free(self):
+        self.tensor = None
+        self.freed = True
+
+
+def forward_op_name(name: str) -> str:
+    """PyTorch's Node::forward_op_name: ``ExpBackward0`` -> ``Exp``, ``PowBackward2`` -> ``Pow2``."""
+    head, sep, number = name.rpartition("Backward")
+    if not sep or not number.isdigit() and number:
+        return name
+    return head if number in ("", "0") else head + number
+
+
 def _plain(t):
     from ..tensor import Tensor
     return Tensor._make(t._data)
@@ -228,6 +291,9 @@ def saved_property(name: str) -> property:
         slot = node._saved.get(name) if node._saved else None
         if slot is None:  # not kept for this call (no input that needs it requires grad)
             raise AttributeError(f"'{type(node).__name__}' object has no attribute '_saved_{name}'")
+        if type(slot) is SavedNumber:
+            slot.unpack(node)  # freed?
+            return slot._wrapped()
         return slot.output_alias(node) if slot.is_output else slot.unpack(node)
 
     get.__name__ = "_saved_" + name
@@ -565,6 +631,9 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
         plain = not _PACK_HOOKS  # formulas read saved tensors as plain attributes (checked in apply)
         out0 = outputs[0] if len(outputs) == 1 else None
         for name, t in saves.items():
+            if type(t) is SavedNumber:  # the op has set the number as the node's attribute
+                kept[name] = t
+                continue
             slot = kept[name] = SavedTensor(t, name, t is out0 if out0 is not None else _is_one_of(t, outputs))
             if plain:
                 setattr(node, name, slot.tensor)

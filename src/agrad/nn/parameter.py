@@ -23,7 +23,7 @@ class Parameter(Tensor):
         p = cls._make(data._data)
         p._vc = data._vc
         if requires_grad:
-            p.requires_grad_(True)
+            p._new_requires_grad()
         return p
 
     def __repr__(self):

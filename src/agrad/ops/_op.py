@@ -333,8 +333,9 @@ class Op:
                 elif tensors[i] is not None:
                     t = tensors[i]
                     saves[name] = _saved_original(t) if i == 0 and t is inplace_self[0] and t._requires_grad else t
-                else:  # a Python number given in place of a tensor
+                else:  # a Python number given in place of a tensor: PyTorch saves it wrapped
                     setattr(ctx, name, arrays[i])
+                    saves[name] = graph.SavedNumber(arrays[i], name)
         graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
         if _fw_active[0]:
             _forward_ad.propagate(self, tensors, arrays, attrs, results, ctx)

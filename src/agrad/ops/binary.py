@@ -304,7 +304,7 @@ def heaviside(input, values, *, out=None):
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     arrays = (input._data, values._data)
     try:
-        value = np.heaviside(*arrays).astype(np.result_type(*arrays), copy=False)
+        value = np.asarray(np.heaviside(*arrays)).astype(np.result_type(*arrays), copy=False)
         if value.dtype.kind == "f":
             value[np.isnan(np.broadcast_to(arrays[0], value.shape))] = 0  # PyTorch: a == 0 ? b : a > 0
     except ValueError:

@@ -46,7 +46,7 @@ def _finish(data, requires_grad, device=None):
         _check_default_device()
     t = Tensor._make(data)
     if requires_grad:
-        t.requires_grad_(True)
+        t._new_requires_grad()
     if _forward_observers:
         for obs in _forward_observers:
             obs("tensor", (), (), {}, t)

@@ -136,6 +136,10 @@ class CopySlices(Node):
             g_view = g_view.sum_to_size(self._idx.shape)
         return (_replace(g, g_view, idx=self._idx),) + res[1:]
 
+    @property
+    def _saved(self):  # the op's saved tensors: freed with this node (engine), shown with it
+        return self._inner._saved
+
     def release(self):
         self._inner.release()
 

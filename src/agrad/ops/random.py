@@ -68,7 +68,7 @@ def _new(data, requires_grad=False, device=None, out=None, fname=""):
         _device(device)
     t = Tensor._make(data)
     if requires_grad:
-        t.requires_grad_(True)
+        t._new_requires_grad()
     return finish_out(fname, t, out) if out is not None else t
 
 

@@ -156,7 +156,7 @@ def sqrt(ctx, grad):
 def _sign(a):
     if a.dtype == np.bool_:
         return a.copy()  # sign of a bool is itself
-    out = np.sign(a)
+    out = np.asarray(np.sign(a))  # a 0-d input gives a numpy scalar
     if out.dtype.kind == "f":
         out[out != out] = 0  # PyTorch's (0 < a) - (a < 0): NaN has sign 0
     return out
