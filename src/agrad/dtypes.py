@@ -106,6 +106,43 @@ def promote_types(a: dtype, b: dtype) -> dtype:
     return _BY_NP[np.promote_types(a.numpy, b.numpy)]  # integers: numpy agrees with torch
 
 
+_C_TYPE = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+           "int64": "int64_t", "float16": "c10::Half", "float32": "float", "float64": "double"}
+
+
+def checked_scalar(value, np_dtype):
+    """``value`` (a Python or numpy number) as a scalar of ``np_dtype``, or PyTorch's error where
+    c10's checked_convert refuses it (Scalar::to<T>: what fill_, full, masked_fill, index_fill
+    and setitem write): an integer type takes integers in [lowest, max] (an unsigned one also
+    down to -max, wrapping round) and floats in that range (no inf or nan); a float type
+    anything up to its largest finite value, inf and nan too; bool anything."""
+    np_dtype = np.dtype(np_dtype)
+    kind = np_dtype.kind
+    if kind == "b" or isinstance(value, (bool, np.bool_)):
+        return np_dtype.type(value)
+    if isinstance(value, (int, np.integer)):
+        v = int(value)
+        if v < -2 ** 63 or v >= 2 ** 64:
+            raise OverflowError("int too big to convert")
+        if kind in "iu":
+            info = np.iinfo(np_dtype)
+            if info.min <= v <= info.max:
+                return np_dtype.type(v)
+            if kind == "u" and -info.max <= v < 0:
+                return np_dtype.type(v + info.max + 1)
+        elif abs(v) <= np.finfo(np_dtype).max:
+            return np_dtype.type(v)
+    else:
+        f = float(value)
+        if kind in "iu":
+            info = np.iinfo(np_dtype)
+            if info.min <= f <= info.max:  # (NaN is not)
+                return np_dtype.type(int(f))
+        elif not abs(f) > np.finfo(np_dtype).max or f != f or abs(f) == float("inf"):
+            return np_dtype.type(f)
+    raise RuntimeError(f"value cannot be converted to type {_C_TYPE[np_dtype.name]} without overflow")
+
+
 def scalar_dtype(value) -> dtype:
     """The dtype a wrapped Python number takes on its own."""
     if isinstance(value, bool):

@@ -50,7 +50,7 @@ def _can_cast(src, dst) -> bool:
 
 def _has_internal_overlap(data) -> bool:
     """Whether two elements of ``data`` share memory (a stride-0 dimension of size > 1)."""
-    return any(stride == 0 and size > 1 for stride, size in zip(data.strides, data.shape))
+    return data.size > 1 and any(stride == 0 and size > 1 for stride, size in zip(data.strides, data.shape))
 
 
 class Size(tuple):

@@ -251,7 +251,7 @@ def _sizes(size, kw, fname):
 def _filled(fill, shape, dtype, requires_grad, device, out=None, fname="", layout=None, pin_memory=False):
     _check_options(layout, pin_memory)
     d = out.dtype if out is not None and dtype is None else _dtype_or_default(dtype)
-    t = _finish(np.full(shape, fill, d.numpy), requires_grad, device)
+    t = _finish(np.full(shape, dtypes.checked_scalar(fill, d.numpy)), requires_grad, device)
     return finish_out(fname, t, out) if out is not None else t
 
 

@@ -10,6 +10,7 @@ import numbers
 
 import numpy as np
 
+from .. import dtypes
 from .._limits import check_numel
 from ..autograd import _dual as _forward_ad
 from ..autograd import graph
@@ -375,10 +376,9 @@ def _selects_all(index, shape) -> bool:
     slices = [item for item in items if item is not Ellipsis]
     if len(slices) > len(shape) or any(type(item) is not slice for item in slices):
         return False
-    try:
-        return all(item.indices(size) == (0, size, 1) for item, size in zip(slices, shape))
-    except TypeError:  # slice bounds that are not integers: the general path reports them
-        return False
+    # PyTorch's applySlice skips a slice from 0 (not -size) to the end or past it, step 1
+    return all(item.start in (None, 0) and item.step in (None, 1) and (item.stop is None or
+               isinstance(item.stop, numbers.Integral) and item.stop >= size) for item, size in zip(slices, shape))
 
 
 def _setitem_value(value, shape):
@@ -394,8 +394,59 @@ def _setitem_value(value, shape):
     return value if stripped == shape else value.expand(shape)
 
 
+def _slices_to_view(items, shape) -> bool:
+    """Whether PyTorch's basic indexing of ``items`` (``_normalise``'s) gives a view, not the
+    tensor itself (TensorIndexing.h: an int selects, None/True unsqueeze; a slice from 0 past
+    the end with step 1 is skipped, as are tensor indices, left to index_put_).  An int out of
+    range raises PyTorch's IndexError, as its select does before any in-place check."""
+    view = False
+    d = 0
+    for i, item in enumerate(items):
+        if isinstance(item, slice):
+            start, stop, step = item.start, item.stop, item.step
+            if not ((start is None or start == 0) and (stop is None or stop >= shape[d])
+                    and (step is None or step == 1)):
+                view = True
+            d += 1
+        elif isinstance(item, (Tensor, np.ndarray)) and item.ndim:
+            d += item.ndim if _as_index_array(item).dtype.kind == "b" else 1
+        elif isinstance(item, list):
+            d += 1
+        elif item is None or isinstance(item, (bool, np.bool_)) or \
+                isinstance(item, (Tensor, np.ndarray)) and _as_index_array(item).dtype.kind == "b":
+            view = True
+        elif isinstance(item, (numbers.Integral, np.integer)) or isinstance(item, (Tensor, np.ndarray)) \
+                and _as_index_array(item).dtype.kind in "iu":  # an int (a 0-d integer tensor): select
+            _check_int(int(item), shape[d], i)
+            view = True
+            d += 1
+        else:  # not an index: the general path says so
+            return view
+    return view
+
+
+def _setitem_number(value, np_dtype):
+    """A number written by setitem (THPVariable_setitem's valueToTensor): an int must fit a C
+    long long; a half tensor takes any number unchecked (inf past its range), other dtypes as
+    fill_ does (c10's checked_convert)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) \
+            and not -2 ** 63 <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    if np_dtype == np.float16:
+        with np.errstate(over="ignore"):
+            return np.asarray(value, np_dtype)
+    return np.asarray(dtypes.checked_scalar(value, np_dtype))
+
+
 def setitem(self, index, value):
-    if _selects_all(index, self.shape) and isinstance(value, (Tensor, numbers.Number, np.number, np.bool_)):
+    if not isinstance(value, (Tensor, numbers.Number, np.number, np.bool_)):
+        from ._pyargs import tp_name
+        from ..autograd.graph import _LEGACY_TYPE
+
+        raise TypeError(f"can't assign a {tp_name(value)} to a torch.{_LEGACY_TYPE.get(self.dtype.name, 'Tensor')}")
+    if index is False:
+        return  # PyTorch's THPVariable_setitem does nothing for a lone False
+    if _selects_all(index, self.shape):
         # PyTorch writes into the tensor itself: fill_ for a number or 0-d tensor, else copy_
         from .views import copy_, fill_
         if not isinstance(value, Tensor):
@@ -404,8 +455,11 @@ def setitem(self, index, value):
             value = _setitem_value(value, self.shape)
         (fill_ if value.ndim == 0 else copy_)(self, value)
         return
-    _normalise(index, self.ndim)  # PyTorch indexes first: "too many indices ..." before in-place checks
+    items = _normalise(index, self.ndim)  # PyTorch indexes first: "too many indices ..." before in-place checks
     advanced = _is_advanced(index)
+    view = _slices_to_view(items, self.shape)  # (and PyTorch's error for an int out of range)
+    if view and self._requires_grad and self._grad_fn is None and graph._state["enabled"]:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     if not advanced and self._base is not None and self._view_meta == "multi" and graph.is_recording(
             (self, value if isinstance(value, Tensor) else None)):
         getitem(self, index)._check_view_meta()  # PyTorch writes into the slice, a view of the view
@@ -418,11 +472,9 @@ def setitem(self, index, value):
     if isinstance(value, Tensor):
         v = value
         varr = value._data.astype(self._data.dtype, copy=False)
-    elif isinstance(value, (numbers.Number, np.number, np.bool_)):
-        v = None
-        varr = np.asarray(value, self._data.dtype)
     else:
-        raise TypeError(f"can't assign a {type(value).__name__} to a {type(self).__name__}")
+        v = None
+        varr = _setitem_number(value, self._data.dtype)
     basic = not advanced
     if v is not None and v.ndim and (advanced or varr.shape != target_shape):
         v = _setitem_value(v, target_shape if basic else None)

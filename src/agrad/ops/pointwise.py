@@ -662,7 +662,8 @@ def _scalar(d):
 # masked_fill
 # ---------------------------------------------------------------------------
 
-_masked_fill0 = Op("MaskedFillBackward0", lambda ctx, a, mask, fill: np.where(mask, np.asarray(fill, a.dtype), a), jvp="element_wise")
+_masked_fill0 = Op("MaskedFillBackward0", lambda ctx, a, mask, fill: np.where(mask, dtypes.checked_scalar(fill, a.dtype), a),
+                   jvp="element_wise")
 _masked_fill1 = Op("MaskedFillBackward1", lambda ctx, a, v, mask: np.where(mask, v.astype(a.dtype), a),
                    inputs=("self", "value"))
 

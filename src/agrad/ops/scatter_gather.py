@@ -169,7 +169,7 @@ def _src_shape(input, d, idx):
 
 def _index_fill_fwd(ctx, a, *value, dim, idx, fill=None):
     out = a.copy()
-    out[_dim_index(dim, idx) if a.ndim else ()] = value[0] if value else fill
+    out[_dim_index(dim, idx) if a.ndim else ()] = value[0] if value else dtypes.checked_scalar(fill, a.dtype)
     return out
 
 

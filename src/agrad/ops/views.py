@@ -669,7 +669,8 @@ def fill_(input, value):
     return inplace(lambda s, v: _fill2.apply((s,), (s._data,), {"value": v}), overlap="allow")(input, value)
 
 
-_fill2 = Op("FillBackward2", lambda ctx, a, value: np.full_like(a, value), jvp="element_wise")
+_fill2 = Op("FillBackward2", lambda ctx, a, value: np.full_like(a, dtypes.checked_scalar(value, a.dtype)),
+             jvp="element_wise")
 _fill2.derivative(lambda ctx, grad: zeros_like_grad(grad))
 _fill3 = Op("FillBackward3", lambda ctx, a, v: np.full_like(a, v), inputs=("self", "value"), jvp="linear")
 _fill3.derivative(lambda ctx, grad: (zeros_like_grad(grad), grad.sum()))
