@@ -169,4 +169,11 @@ CASES = [
           "torch.zeros(2, dtype=torch.bool).fill_(-1)", "torch.zeros(2).fill_(2 ** 70)", "torch.full((2,), 300, dtype=torch.uint8)",
           "torch.full((2,), -2, dtype=torch.uint8)", "u.clone().masked_fill_(u > 1, 300)", "u.clone().masked_fill_(u < 1, -1)",
           "u.clone().index_fill_(0, torch.tensor([0]), 256)", "torch.zeros(2, dtype=torch.int32).fill_(2.7)"]),
+    case("parser-int-lists-and-varargs",
+         ["x = torch.ones(2, 3)"],
+         ["torch.reshape(x, 3, 2)", "torch.reshape(x, 6)", "torch.reshape(x, shape=(3, 2))", "torch.flip(x, 1, 0)",
+          "torch.flip(x, 1)", "torch.flip(x, dims=(1,))", "torch.flip(x)", "x.flip()", "x.flip(1, 0)", "x.sum_to_size()",
+          "x.new_zeros(dtype=torch.int64)", "x.new_ones()", "x.new_empty()", "x.new_zeros(2)", "torch.split_with_sizes(x, 0)",
+          "x.split_with_sizes(2)", "x.split_with_sizes([1, 1])", "x.new_full(2)", "torch.tile(x, 2)", "x.tile(2, 2)",
+          "torch.unflatten(x, 1, 3)", "torch.broadcast_to(x, 6)"]),
 ]

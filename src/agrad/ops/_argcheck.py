@@ -122,11 +122,19 @@ def parsed(fn, key):
     return _like(call, fn)
 
 
-def parsed_first(fn, key, fewer_than=None):
+def parsed_first(fn, key, fewer_than=None, unless_sequence=False):
     """``fn`` with its arguments parsed by PyTorch's signatures before it runs (:data:`PARSED_FIRST`);
-    with ``fewer_than``, only calls with fewer positional arguments (a missing size or dim)."""
+    with ``fewer_than``, only calls with fewer positional arguments (a missing size or dim); with
+    ``unless_sequence``, calls other than ``f(tensor, sequence)`` (also those with fewer arguments)."""
 
-    if fewer_than is None:
+    if unless_sequence:
+        def call(*args, **kwargs):
+            if len(args) != 2 or not isinstance(args[1], (tuple, list)):
+                _raise_parser_error(key, args, kwargs)
+                if len(args) == 1 and len(kwargs) == 1:  # torch.reshape(x, shape=(3, 2)): parsed
+                    return fn(args[0], *kwargs.values())
+            return fn(*args, **kwargs)
+    elif fewer_than is None:
         def call(*args, **kwargs):
             _raise_parser_error(key, args, kwargs)
             return fn(*args, **kwargs)
@@ -147,7 +155,10 @@ PARSED_FIRST = frozenset("""
 """.split())
 #: ... and those where only a call without its size or dim (agrad's defaults) needs the parse
 PARSED_IF_FEWER = {"torch.ones": 1, "torch.zeros": 1, "torch.empty": 1, "torch.rand": 1, "torch.randn": 1,
-                   "torch.full": 2}
+                   "torch.full": 2, "method.sum_to_size": 2, "method.new_zeros": 2, "method.new_ones": 2,
+                   "method.new_empty": 2, "method.flip": 2, "torch.flip": 2, "method.tile": 2}
+#: ... and those whose free function takes one sequence where agrad's (shared with the method) takes varargs
+PARSED_UNLESS_SEQUENCE = frozenset({"torch.reshape", "torch.flip", "torch.tile"})
 
 
 def _like(wrapper, fn):
@@ -220,8 +231,8 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict) -> N
             methods[name] = checked(fn, tuple((i + 1, *rest) for i, *rest in checks), key)
         else:
             methods[name] = parsed(fn, key)
-    for key in PARSED_FIRST | set(PARSED_IF_FEWER):
+    for key in PARSED_FIRST | set(PARSED_IF_FEWER) | PARSED_UNLESS_SEQUENCE:
         form, name = key.split(".", 1)
         names = {"torch": functions, "F": functional, "linalg": linalg, "method": methods}[form]
         if name in names:
-            names[name] = parsed_first(names[name], key, PARSED_IF_FEWER.get(key))
+            names[name] = parsed_first(names[name], key, PARSED_IF_FEWER.get(key), key in PARSED_UNLESS_SEQUENCE)

@@ -107,11 +107,12 @@ def check(type_name: str, value, numbers_as_tensors: bool = False) -> bool:
 # --- signatures -----------------------------------------------------------------------
 
 class Param:
-    __slots__ = ("name", "type", "optional", "allow_none", "keyword_only")
+    __slots__ = ("name", "type", "optional", "allow_none", "keyword_only", "no_int")
 
-    def __init__(self, name, type_name, optional, allow_none, keyword_only):
+    def __init__(self, name, type_name, optional, allow_none, keyword_only, no_int=False):
         self.name, self.type, self.optional = name, type_name, optional
         self.allow_none, self.keyword_only = allow_none, keyword_only
+        self.no_int = no_int  # an int list without a size (SymInt[]): a lone int is refused
 
 
 class Signature:
@@ -169,8 +170,10 @@ def _signatures(key: str):
         elif isinstance(sigs[0], str):
             found = (name, [_from_text(name, s) for s in sigs], True)
         else:
-            positional, required, keyword = sigs[0]
-            params = [Param(p, t, i >= required, i >= required, False) for i, (p, t) in enumerate(positional)]
+            positional, required, keyword = sigs[0][:3]
+            no_int = sigs[0][3] if len(sigs[0]) > 3 else ()
+            params = [Param(p, t, i >= required, i >= required, False, p in no_int)
+                      for i, (p, t) in enumerate(positional)]
             params += [Param(p, t, True, True, True) for p, t in keyword]
             found = (name, [Signature(name, params)], False)
     _PARSED[key] = found
@@ -215,7 +218,7 @@ def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_
         elif varargs_ints and arg_pos == 0 and not is_kwd and nargs > 1 and all(_is_int(a) for a in args):
             arg_pos = nargs  # view(2, 3) as view((2, 3))
             continue
-        elif check(param.type, value, numbers_ok):
+        elif check(param.type, value, numbers_ok) and not (param.no_int and _is_int(value)):
             pass
         elif raise_error:
             if is_kwd:

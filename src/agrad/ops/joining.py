@@ -153,8 +153,9 @@ def repeat(input, *sizes):
 
 
 @export(method=True)
-def tile(input, dims):
-    dims = _sizes((dims,)) if not isinstance(dims, numbers.Integral) else (int(dims),)
+def tile(input, *dims):
+    # x.tile(2, 2) as x.tile((2, 2)); torch.tile takes one sequence (agrad.ops._argcheck parses it)
+    dims = _sizes(dims) if len(dims) != 1 or not isinstance(dims[0], numbers.Integral) else (int(dims[0]),)
     if len(dims) < input.ndim:
         dims = (1,) * (input.ndim - len(dims)) + dims
     return repeat(input, dims)
