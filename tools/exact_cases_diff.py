@@ -176,4 +176,9 @@ CASES = [
           "x.new_zeros(dtype=torch.int64)", "x.new_ones()", "x.new_empty()", "x.new_zeros(2)", "torch.split_with_sizes(x, 0)",
           "x.split_with_sizes(2)", "x.split_with_sizes([1, 1])", "x.new_full(2)", "torch.tile(x, 2)", "x.tile(2, 2)",
           "torch.unflatten(x, 1, 3)", "torch.broadcast_to(x, 6)"]),
+    case("bool-integer-division",
+         ["b = torch.tensor([True, False])"],
+         ["b // False", "b // b", "torch.floor_divide(b, True)", "b.clone().floor_divide_(b)", "b.div(b, rounding_mode='floor')",
+          "b.div(b, rounding_mode='trunc')", "b % b", "b.remainder(True)", "torch.fmod(b, b)", "torch.fmod(b, True)", "b.fmod(2)",
+          "b // 2", "b % 2", "b / b"]),
 ]

@@ -13,9 +13,9 @@ from .. import dtypes
 from .._limits import check_broadcast
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out, inplace, method
-from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _not_implemented_for,
-                        _require_tensor, _zeros_like, binary, broadcast_error, check_operand, operands,
-                        pow as _pow)
+from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
+                        _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_operand,
+                        operands, pow as _pow)
 
 _result_type = dtypes.result_type
 
@@ -85,9 +85,12 @@ def _fmod1(ctx, grad):
 def fmod(input, other, *, out=None):
     if isinstance(other, Tensor):
         ts, arrs = operands(input, other, "fmod")
+        _no_bool_kernel(arrs, "fmod")
         return finish_out("fmod", _fmod1.apply(ts, arrs, {}), out)
     check_operand(other, "fmod")
     d = _result_type(input, other)
+    if d is dtypes.bool_:
+        _not_implemented_for("fmod", d)
     return finish_out("fmod", _fmod0.apply((input,), (input._data.astype(d.numpy, copy=False),),
                                            {"other": other}), out)
 

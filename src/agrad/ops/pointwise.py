@@ -305,6 +305,7 @@ def div(input, other, *, rounding_mode=_NO_MODE, out=None):
             if rounding_mode not in ("floor", "trunc"):
                 raise RuntimeError(
                     f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
+            _no_bool_kernel(arrs, "div_" + rounding_mode)
         return finish_out("div", _div_mode.apply(ts, arrs, {"fn": fn}), out)
     d = _result_type(input, other)
     if not d.is_floating_point:
@@ -481,6 +482,12 @@ def _float_operands(a, b, fname):
     if not d.is_floating_point:
         d = dtypes.get_default_dtype()
     return operands(a, b, fname, dtype=d)
+
+
+def _no_bool_kernel(arrs, kernel):
+    """PyTorch's integer division kernels have no bool version (a bool // a bool)."""
+    if np.asarray(arrs[0]).dtype == np.bool_:
+        _not_implemented_for(kernel, dtypes.bool_)
 
 
 def _not_implemented_for(fname, d):
@@ -716,6 +723,7 @@ def _floor_divide(input, other, aten):
     from ._not_implemented import not_implemented
 
     ts, arrs = operands(input, other, "floor_divide")
+    _no_bool_kernel(arrs, "div_floor")
     if np.asarray(arrs[0]).dtype.kind in "iu" and (np.asarray(arrs[1]) == 0).any():
         raise RuntimeError("ZeroDivisionError")  # integers only: a float // 0 is inf or nan
     with np.errstate(all="ignore"):
@@ -731,6 +739,7 @@ def floor_divide_(input, other):
 def remainder(input, other, *, out=None):
     """Python's modulus (the result takes the divisor's sign)."""
     ts, arrs = operands(input, other, "remainder")
+    _no_bool_kernel(arrs, "remainder")
     if np.asarray(arrs[0]).dtype.kind in "iu" and (np.asarray(arrs[1]) == 0).any():
         raise RuntimeError("ZeroDivisionError")
     if not isinstance(other, Tensor):  # tensor % number: one input
