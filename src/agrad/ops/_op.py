@@ -310,9 +310,14 @@ class Op:
         if type(out) is tuple:
             results = tuple([_make(o) for o in out])
             outs = results if self.n_diff_outputs is None else results[: self.n_diff_outputs]
+            for o in outs:
+                if o._data.dtype.kind != "f" and inplace_self[0] is None:
+                    _not_differentiable(o._data.dtype)
         else:
             results = _make(out)
             outs = (results,)
+            if out.dtype.kind != "f" and inplace_self[0] is None:
+                _not_differentiable(out.dtype)
         # (attributes are set one by one: reading ctx.__dict__ would make Python build
         # the instance's dict, one more object per node for the garbage collector)
         if attrs:
@@ -371,6 +376,15 @@ def finish_out(fname, result, out):
     for obs in graph.version_observers:
         obs(out)
     return out
+
+
+def _not_differentiable(np_dtype):
+    """PyTorch's set_history refuses an op's output of a dtype autograd does not differentiate
+    (x.sum(dtype=torch.long) of a tensor that requires grad); in-place ops record into any dtype."""
+    from ..dtypes import _BY_NP
+    from ..tensor import _scalar_name
+
+    raise RuntimeError("Autograd not support dtype: " + _scalar_name(_BY_NP[np.dtype(np_dtype)]))
 
 
 def inplace(fn, overlap="error", name=None):

@@ -33,6 +33,8 @@ def _addresses(arr, offset):
 def flat_index(view, base):
     """For each element of ``view``, its index in ``base.reshape(-1)`` (C order)."""
     b, v = base._data, view._data
+    if v.size == 0:  # an empty view has no elements to place (its data pointer may lie anywhere)
+        return np.zeros(v.shape, np.intp)
     start = v.__array_interface__["data"][0] - b.__array_interface__["data"][0]
     base_addr = _addresses(b, 0).reshape(-1)
     order = np.argsort(base_addr, kind="stable")
