@@ -635,6 +635,13 @@ def _scalar_name(d) -> str:
     return _SCALAR_NAMES[d.name]
 
 
+def _wrap_dim_no_scalar(dim, ndim):
+    """_wrap_dim for ops that take no dim of a 0-d tensor (maybe_wrap_dim with wrap_scalar=False)."""
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {int(dim)} but tensor has no dimensions")
+    return _wrap_dim(dim, ndim)
+
+
 def _wrap_dim(dim, ndim):
     """A possibly negative dim as an index, with PyTorch's IndexError."""
     dim = int(dim)

@@ -142,8 +142,8 @@ bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor", "^")
 
 @export(method=True)
 def bitwise_not(input, *, out=None):
-    if input.dtype.is_floating_point:
-        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    if input.dtype.is_floating_point:  # (``~x`` is refused before, agrad.ops.operators)
+        raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
     return finish_out("bitwise_not", Tensor._make(np.invert(input._data)), out)
 
 
@@ -183,10 +183,10 @@ def _isclose_arrays(input, other, rtol, atol, equal_nan):
     _require_tensor("isclose", other)
     if input.dtype is not other.dtype:
         raise RuntimeError(f"{_scalar_name(input.dtype)} did not match {_scalar_name(other.dtype)}")
-    if rtol < 0:
-        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
-    if atol < 0:
-        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+    if not rtol >= 0:  # (NaN too) printed as C++ prints a double
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {float(rtol):g}")
+    if not atol >= 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {float(atol):g}")
     a, b = input._data, other._data
     try:
         np.broadcast_shapes(a.shape, b.shape)

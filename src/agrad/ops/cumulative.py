@@ -85,6 +85,8 @@ def _cumulative(op, fname, np_fn):
         _check_int_dim(fname, dim)
         axis = _wrap_dim(dim, input.ndim)
         d = _acc_dtype(input, dtype)
+        if d is dtypes.bool_ and input.ndim and input.numel():  # (the kernel is skipped for these)
+            raise NotImplementedError(f'"{fname}_out_cpu" not implemented for \'Bool\'')
         return finish_out(fname, op.apply((input,), (input._data,), {"axis": axis, "dtype": d.numpy,
                                                                      "np_fn": np_fn}), out)
 

@@ -371,7 +371,7 @@ def _linalg_svd(A, full_matrices=True, *, driver=None, out=None):
 
 def svdvals(A, *, driver=None, out=None):
     """The singular values, descending (the S of one LinalgSvdBackward0 node)."""
-    return _svd_impl(A, False, "linalg.svdvals")[1]
+    return _svd_impl(A, False, "linalg.svd")[1]  # (PyTorch names svd in its errors)
 
 
 export("svd", linalg=True, torch=False)(_linalg_svd)
@@ -381,6 +381,9 @@ export("svdvals", linalg=True, torch=False)(svdvals)
 @export("svd", method=True)
 def svd(input, some=True, compute_uv=True, *, out=None):
     """torch.svd: (U, S, V) with V = Vh^T; without compute_uv, U and V are zeros."""
+    if input.ndim < 2:
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {input.ndim} dimensions "
+                           "instead")
     U, S, Vh = _svd_impl(input, not some, "linalg.svd")
     if not compute_uv:
         m, n = input.shape[-2:]
@@ -443,6 +446,9 @@ def _tol_value(t):
 
 
 def _linalg_pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
+    if A.ndim < 2 or not A.dtype.is_floating_point:  # linalg_pinv's own check, before the matrix ones
+        raise RuntimeError(f"linalg.pinv({_scalar_name(A.dtype)}{{{list(A.shape)}}}): expected a tensor with 2 or "
+                           "more dimensions of float, double, cfloat or cdouble types")
     _matrix(A, "linalg.pinv")
     if rcond is not None:
         rtol = rcond

@@ -423,10 +423,19 @@ def _cast_scalar(x, d):
     return int(x)
 
 
+def _zero_dim_ends(fname, start, end):
+    """The Tensor overloads of linspace/logspace take 0-d start and end only (checked first)."""
+    bad = [f"{name} with {t.ndim} dimension(s)" for name, t in (("start", start), ("end", end))
+           if isinstance(t, Tensor) and t.ndim]
+    if bad:
+        raise RuntimeError(f"{fname} only supports 0-dimensional start and end tensors, but got {' and '.join(bad)}.")
+
+
 @export()
 def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
              pin_memory=False):
     """``steps`` values from start to end inclusive, with PyTorch's own arithmetic."""
+    _zero_dim_ends("linspace", start, end)
     d = _range_dtype(dtype, out, (1.0,), "linspace")
     steps = _steps(steps)
     start, end = _number(start), _number(end)
@@ -442,6 +451,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None, device=None,
              requires_grad=False, pin_memory=False):
     """``steps`` powers of ``base`` with exponents from start to end, PyTorch's arithmetic."""
+    _zero_dim_ends("logspace", start, end)
     d = _range_dtype(dtype, out, (1.0,), "logspace")
     steps = _steps(steps)
     start, end = _number(start), _number(end)

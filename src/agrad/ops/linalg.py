@@ -300,6 +300,9 @@ def outer(input, vec2, *, out=None):
 
 def _vecdot(x, y, *, dim=-1, out=None):
     """torch.linalg.vecdot: (x * y).sum(dim) (real tensors: no conjugation)."""
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(
+            f"linalg.vecdot: Expected a floating point or complex tensor as input. Got {_scalar_name(x.dtype)}")
     if x.dtype is not y.dtype:
         raise RuntimeError(
             f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type {_scalar_name(x.dtype)} "

@@ -351,6 +351,12 @@ def _bce_with_logits(input, target, weight, pos_weight, reduction):
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     check_not_differentiable(weight, "weight", "binary_cross_entropy_with_logits")
     check_not_differentiable(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
+    # ATen: log_sigmoid(input), then (1 - target).mul_(input): its kernels' errors
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"log_sigmoid_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
+    if not target.dtype.is_floating_point:
+        raise RuntimeError(f"result type {_scalar_name(dtypes.result_type(input, target))} can't be cast to the "
+                           f"desired output type {_scalar_name(target.dtype)}")
     ts, arrs = _common(input, target)
     d = arrs[0].dtype
     return _bce_logits.apply(ts, arrs, {

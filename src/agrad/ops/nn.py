@@ -213,7 +213,14 @@ def _dropout_noise(input, p):
     # ATen's _dropout: empty_like(input).bernoulli_(1 - p).div_(1 - p)
     from .random import bernoulli_mask
     keep = bernoulli_mask(input._data.shape, d, 1 - p)
+    _check_noise_dtype(input)
     return const(keep / d.type(1 - p))
+
+
+def _check_noise_dtype(input):
+    """ATen's noise.div_(1 - p) on a noise tensor of an integer input's dtype (after its bernoulli_ draw)."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {_scalar_name(input.dtype)}")
 
 
 def _dropout(input, p, train, inplace):
@@ -231,13 +238,21 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _dropout(input, p, training, inplace)
 
 
+def _aten_p(p):
+    """ATen's own check of p (torch.dropout, torch.feature_dropout): a RuntimeError, p printed as C++ does."""
+    if p < 0 or p > 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {float(p):g}")
+
+
 @export("dropout")
 def torch_dropout(input, p, train):
+    _aten_p(p)
     return _dropout(input, p, train, False)
 
 
 @export("dropout_")
 def torch_dropout_(input, p, train):
+    _aten_p(p)
     return _dropout(input, p, train, True)
 
 
@@ -256,12 +271,15 @@ def _feature_dropout(input, p, train, inplace):
     else:
         shape = input.shape[:2] + (1,) * (input.ndim - 2)
         from .random import bernoulli_mask
-        noise = const(bernoulli_mask(shape, d, 1 - p) / d.type(1 - p))
+        keep = bernoulli_mask(shape, d, 1 - p)
+        _check_noise_dtype(input)
+        noise = const(keep / d.type(1 - p))
     return input.mul_(noise) if inplace else input * noise
 
 
 @export("feature_dropout")
 def feature_dropout(input, p, train):
+    _aten_p(p)
     return _feature_dropout(input, p, train, False)
 
 
@@ -364,7 +382,7 @@ def constant_pad_nd(input, pad, value=0):
     if len(pad) // 2 > input.ndim:
         raise RuntimeError(
             f"Length of pad should be no more than twice the number of dimensions of the input. "
-            f"Pad length is {len(pad)} while the input has {input.ndim} dimensions.")
+            f"Pad length is {len(pad)}while the input has {input.ndim}dimensions.")  # (sic)
     widths = _pad_widths(input.ndim, pad)
     for i, (lo, hi) in enumerate(widths):
         if input.shape[i] + min(lo, 0) + min(hi, 0) < 0:

@@ -139,7 +139,13 @@ for _name, _fn in _OPERATORS.items():
 
 method("__neg__")(neg)
 method("__abs__")(abs)
-method("__invert__")(lambda self: logical_not(self) if self.dtype is dtypes.bool_ else bitwise_not(self))
+def _invert(self):
+    if self.dtype.is_floating_point:  # Tensor.__invert__ in torch/_tensor.py
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return logical_not(self) if self.dtype is dtypes.bool_ else bitwise_not(self)
+
+
+method("__invert__")(_invert)
 method("__pos__")(lambda self: self)
 
 for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": div,

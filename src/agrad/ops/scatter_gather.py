@@ -15,7 +15,7 @@ import numpy as np
 from .._warn_once import warn_once
 from .. import dtypes
 from .._limits import check_shape
-from ..tensor import Tensor, _scalar_name, _wrap_dim
+from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
 from .indexing import _FULL, embed
 
@@ -567,13 +567,18 @@ def take_along_dim(input, indices, dim=None, *, out=None):
     if indices.dtype is not dtypes.int64:
         raise RuntimeError(
             f"torch.take_along_dim(): dtype of indices should be Long but got {_scalar_name(indices.dtype)}")
-    d = _wrap_dim(dim, input.ndim)
+    d = _wrap_dim_no_scalar(dim, input.ndim)
     self_sizes = list(input._data.shape)
     self_sizes[d] = indices._data.shape[d]
     ishape = _broadcast_or_raise(tuple(self_sizes), indices._data.shape)
     idx_sizes = list(indices._data.shape)
     idx_sizes[d] = input._data.shape[d]
     sshape = _broadcast_or_raise(tuple(idx_sizes), input._data.shape)
+    size = input._data.shape[d]
+    if not size and indices.numel():
+        raise RuntimeError("ZeroDivisionError")
+    if size:  # PyTorch 2.13 takes any index along ``dim`` modulo its size ([1, 5, 9] at -2 or 4 is 5)
+        indices = Tensor._make(np.mod(indices._data, size))
     return finish_out("take_along_dim", gather(input.expand(sshape), d, indices.expand(ishape)), out)
 
 

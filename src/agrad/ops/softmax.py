@@ -128,18 +128,20 @@ def _(ctx, t):
     return t - (y.exp() * t).sum(ctx.dim, keepdim=True)
 
 
-def _prepare(input, dtype, kernel):
+def _prepare(input, dtype, kernel, dim):
     if dtype is not None:
         return input.to(dtype)
     if not input.dtype.is_floating_point:
-        check_floating(input, kernel)
+        # ATen's softmax_cpu: the last-dim kernel for the last dim (or a 0-d input)
+        last = input.ndim == 0 or _wrap_dim(dim, input.ndim) == input.ndim - 1
+        check_floating(input, f"{kernel}_lastdim_kernel_impl" if last else f"{kernel}_kernel_impl")
     return input
 
 
 @export(functional=True, torch=False)
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     dim = _softmax_dim(input, dim, "softmax", _stacklevel)  # PyTorch warns before the dtype check
-    x = _prepare(input, dtype, "softmax_lastdim_kernel_impl")
+    x = _prepare(input, dtype, "softmax", dim)
     return _softmax(x, dim=dim)
 
 
@@ -149,14 +151,14 @@ def _softmax_aten(input, dim, dtype=None):
     a missing or None ``dim`` fails with PyTorch's parser error (agrad/ops/_pyargs.py)."""
     if dim is None:
         raise TypeError("softmax(): dim")
-    x = _prepare(input, dtype, "softmax_lastdim_kernel_impl")
+    x = _prepare(input, dtype, "softmax", dim)
     return _softmax(x, dim=_wrap_dim(dim, input.ndim))
 
 
 @export(functional=True, torch=False)
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     dim = _softmax_dim(input, dim, "log_softmax", _stacklevel)  # PyTorch warns before the dtype check
-    x = _prepare(input, dtype, "log_softmax_lastdim_kernel_impl")
+    x = _prepare(input, dtype, "log_softmax", dim)
     return _log_softmax(x, dim=dim)
 
 
@@ -166,7 +168,7 @@ def _log_softmax_aten(input, dim, dtype=None):
     a missing or None ``dim`` fails with PyTorch's parser error (agrad/ops/_pyargs.py)."""
     if dim is None:
         raise TypeError("log_softmax(): dim")
-    x = _prepare(input, dtype, "log_softmax_lastdim_kernel_impl")
+    x = _prepare(input, dtype, "log_softmax", dim)
     return _log_softmax(x, dim=_wrap_dim(dim, input.ndim))
 
 

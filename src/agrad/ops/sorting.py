@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from ..tensor import Tensor, _wrap_dim
+from .. import dtypes
+from ..tensor import Tensor, _wrap_dim, _wrap_dim_no_scalar
 from ._op import Op, export
 from ._return_types import return_type as _return_type
 from .indexing import scatter_into
@@ -291,6 +292,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     size = input._data.shape[d] if input.ndim else 1
     if k < 0 or k > size:
         raise RuntimeError("selected index k out of range")
+    if input.dtype is dtypes.bool_:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
     values, indices = _topk.apply((input,), (input._data,),
                                   {"k": int(k), "dim": d, "largest": bool(largest), "is_sorted": bool(sorted)})
     return TopkResult(values, indices)
@@ -357,9 +360,13 @@ _nanmedian1.derivative(_select_back)
 def _median_family(full_op, dim_op, fname, ignore_nan, result_type):
     def fn(input, dim=None, keepdim=False, *, out=None):
         if dim is None:
+            if input.dtype is dtypes.bool_ and input.numel():
+                raise NotImplementedError('"median_cpu" not implemented for \'Bool\'')
             return full_op.apply((input,), (input._data,), {"ignore_nan": ignore_nan})
         _check_int_dim(fname, dim)
         d = _wrap_dim(dim, input.ndim)
+        if input.dtype is dtypes.bool_:
+            raise NotImplementedError('"median_out" not implemented for \'Bool\'')
         vals, idx = dim_op.apply((input,), (input._data,), {"dim": d, "keepdim": bool(keepdim),
                                                              "ignore_nan": ignore_nan, "fname": fname})
         return result_type(vals, idx)
@@ -454,6 +461,8 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     size = input.shape[d] if input.ndim else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    if input.dtype is dtypes.bool_ and input.ndim:  # (a 0-d input is its own k-th value)
+        raise NotImplementedError('"kthvalue_cpu" not implemented for \'Bool\'')
     vals, idx = _kthvalue.apply((input,), (input._data,), {"k": int(k), "dim": d, "keepdim": bool(keepdim)})
     return KthvalueResult(vals, idx)
 
@@ -518,7 +527,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
         inverse = inverse.reshape(a.shape)
         op = _unique2
     else:
-        d = _wrap_dim(dim, input.ndim)
+        d = _wrap_dim_no_scalar(dim, input.ndim)
         values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True, axis=d)
         inverse = inverse.reshape(-1)
         op = _unique_dim

@@ -727,11 +727,17 @@ def unflatten(input, dim, sizes):
 
 @export(method=True)
 def narrow(input, dim, start, length):
+    if input.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, input.ndim)
     size = input._data.shape[d]
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if start < 0:
         start += size
-    if start < 0 or start + length > size or length < 0:
+    if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     # always a SliceBackward0, a full range too (PyTorch's narrow is at::slice; x[:, 0:] is an alias)
     from .indexing import _slice
