@@ -20,6 +20,8 @@ ONCE = {
     "torch.qr is deprecated in favor of torch.linalg.qr": lambda: torch.qr(torch.eye(2)),
     "The reduce argument of torch.scatter with Tensor src is deprecated":
         lambda: torch.ones(2, 2).scatter(0, torch.zeros(1, 1, dtype=torch.long), torch.ones(1, 1), reduce="add"),
+    "Using backward() with create_graph=True will create a reference cycle":
+        lambda: torch.ones(2, requires_grad=True).exp().sum().backward(create_graph=True),
 }
 
 
@@ -68,4 +70,6 @@ _SOURCE = {
     "torch.qr is deprecated in favor of torch.linalg.qr": "torch.qr(torch.eye(2))",
     "The reduce argument of torch.scatter with Tensor src is deprecated":
         "torch.ones(2, 2).scatter(0, torch.zeros(1, 1, dtype=torch.long), torch.ones(1, 1), reduce='add')",
+    "Using backward() with create_graph=True will create a reference cycle":
+        "torch.ones(2, requires_grad=True).exp().sum().backward(create_graph=True)",
 }

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import heapq
-import warnings
 
 import numpy as np
 
@@ -19,6 +18,7 @@ from . import _dual, grad_mode
 from .anomaly_mode import _anomaly, nan_message
 from .graph import AccumulateGrad, edge
 from .._arrays import KEPT, LAZY
+from .._warn_once import warn_once
 
 #: Lazy gradients of (numpy) leaves made by the running pass; computed together at its end.
 _lazy_grads: list = []
@@ -419,6 +419,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         for t in inputs:
             if not t.requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
+        if create_graph:
+            warn_once(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
         # Gradients are computed only for `inputs`: route through grad() and accumulate.
         grads = _grad_impl(tensors, inputs, grad_tensors, retain_graph, create_graph, True, roots)
         seeds = {id(s._data) for s in grad_tensors}
@@ -432,8 +434,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             _compute_lazy(tensors, [t._grad for t in inputs
                                     if t._grad is not None and type(t._data) not in LAZY])
         return
-    if create_graph:
-        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+    if create_graph:  # TORCH_WARN_ONCE in Engine::execute
+        warn_once(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     _lazy_grads.clear()  # (left by a pass that raised)
     execute(roots, grad_tensors, keep_graph=retain_graph, create_graph=create_graph)
     if _lazy_grads:

@@ -639,8 +639,9 @@ def _(ctx, grad):
 
 @export()
 def where(condition, input=None, other=None, *, out=None):
-    if input is None and other is None:
-        return tuple(Tensor._make(i) for i in np.nonzero(condition._data))
+    if input is None and other is None:  # torch.where(condition): nonzero(as_tuple=True)
+        from .scatter_gather import nonzero
+        return nonzero(condition, as_tuple=True)
     if not isinstance(condition, Tensor):
         raise TypeError("where(): argument 'condition' must be Tensor")
     if condition.dtype is not dtypes.bool_:
