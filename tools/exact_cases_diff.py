@@ -204,4 +204,12 @@ CASES = [
          ["torch.sum(x, dtype=torch.int64)", "x.sum(0, dtype=torch.int32)", "x.cumsum(0, dtype=torch.int64)",
           "x.nansum(dtype=torch.long)", "x.prod(0, dtype=torch.long)", "x.sum(dtype=torch.float64)", "i.clone().fill_(v)",
           "i.clone().masked_fill_(i > 0, v)", "e[1:].mul_(0.001)", "e[None].relu_()", "e.t().add_(1)"]),
+    case("index-put-dtypes",
+         ["b = torch.zeros(3, 2, dtype=torch.long)", "y = torch.zeros(3, requires_grad=True) * 1"],
+         ["b.__setitem__(torch.tensor([0, 1]), torch.ones(2, dtype=torch.int32))", "b.__setitem__([0], torch.ones(2))",
+          "b.__setitem__((0, [0]), torch.ones(1))", "b.__setitem__([0], torch.ones(7))", "b.__setitem__(b >= 0, torch.ones(6))",
+          "b.__setitem__(b >= 0, torch.ones(1))", "b.__setitem__([], torch.ones(1))", "b.__setitem__([0], 1.5)",
+          "b.__setitem__(0, torch.ones(2))", "y.__setitem__([0], torch.ones(1, dtype=torch.float64))",
+          "y.__setitem__(y >= 0, torch.ones(1, dtype=torch.float64))", "b", "y", "torch.where(torch.tensor(True))",
+          "torch.where(torch.tensor(False))"]),
 ]

@@ -14,7 +14,7 @@ from .. import dtypes
 from .._limits import check_numel
 from ..autograd import _dual as _forward_ad
 from ..autograd import graph
-from ..tensor import Size, Tensor, _has_internal_overlap, _wrap_dim
+from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
 from ._op import Op, export, method
 from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
@@ -438,6 +438,11 @@ def _setitem_number(value, np_dtype):
     return np.asarray(dtypes.checked_scalar(value, np_dtype))
 
 
+def _masked_fill_form(index, value) -> bool:
+    """THPVariable_setitem's masked_fill_ for one bool mask and a one-element value (no dtype match needed)."""
+    return value._data.size == 1 and isinstance(index, Tensor) and index.dtype is dtypes.bool_
+
+
 def setitem(self, index, value):
     if not isinstance(value, (Tensor, numbers.Number, np.number, np.bool_)):
         from ._pyargs import tp_name
@@ -488,6 +493,10 @@ def setitem(self, index, value):
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(varr.shape)} cannot be broadcast to indexing result "
             f"of shape {list(target_shape)}") from None
+    if advanced and v is not None and value.dtype is not self.dtype and not _masked_fill_form(index, value):
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{_scalar_name(self.dtype)} for the destination and {_scalar_name(value.dtype)} for the source.")
     if v is not None and not self.dtype.is_floating_point and v._requires_grad:
         v = v.detach()  # a copy_ into an integer or bool tensor is not differentiable
     recording = graph.is_recording((self, v))
