@@ -212,4 +212,10 @@ CASES = [
           "b.__setitem__(0, torch.ones(2))", "y.__setitem__([0], torch.ones(1, dtype=torch.float64))",
           "y.__setitem__(y >= 0, torch.ones(1, dtype=torch.float64))", "b", "y", "torch.where(torch.tensor(True))",
           "torch.where(torch.tensor(False))"]),
+    case("saved-index-tensors-freed",
+         ["x = torch.ones(2, 4, requires_grad=True)", "i = torch.tensor([[0, 1], [1, 0]])", "r = torch.gather(x, 1, i)",
+          "w = torch.where(x > 0, x, 0.)", "m = x.masked_fill(x > 0, 2.)", "s = x.index_select(1, torch.tensor([0, 2]))"],
+         ["r.grad_fn._saved_index", "w.grad_fn._saved_condition", "m.grad_fn._saved_mask", "s.grad_fn._saved_index",
+          "r.sum().backward()", "r.sum().backward()", "r.grad_fn._saved_index", "w.sum().backward()", "w.sum().backward()",
+          "m.sum().backward()", "m.sum().backward()", "s.sum().backward()", "s.sum().backward()", "x.grad"]),
 ]

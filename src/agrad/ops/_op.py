@@ -208,8 +208,11 @@ class Op:
     jvp_additive = 0  # for jvp="affine": the input that is added (addmm's self, conv's bias)
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
-                 multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None):
+                 multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None, keeps=None):
         self.name = name
+        # attributes that are tensors PyTorch saves ({"idx": "index"}): freed with the graph as its
+        # saved tensors are (a second backward through the node fails), shown as node._saved_index
+        self.keeps = tuple((keeps or {}).items())
         self.internal = internal  # a helper of other ops' formulas, not user-facing
         self.forward = forward
         self.inputs = inputs
@@ -239,7 +242,7 @@ class Op:
             "_name": self.name, "_multi": self._multi, "_undefined_grads": self._undefined_grads,
             "_op": self, "_formula": self._formula,
             "_raw": self._raw, "__module__": "agrad.autograd.nodes", **self._defaults,
-            **{"_saved_" + n: graph.saved_property(n) for n in self.saves}})
+            **{"_saved_" + n: graph.saved_property(n) for n in self.saves + tuple(p for _, p in self.keeps)}})
 
     def derivative(self, fn):
         """Set the backward formula: ``fn(ctx, grad)`` -> a gradient per input (tuple or one)."""
@@ -341,6 +344,11 @@ class Op:
                 else:  # a Python number given in place of a tensor: PyTorch saves it wrapped
                     setattr(ctx, name, arrays[i])
                     saves[name] = graph.SavedNumber(arrays[i], name)
+        if self.keeps:
+            if saves is None:
+                saves = {}
+            for attr, public in self.keeps:
+                saves[public] = graph.SavedNumber(attrs[attr], attr)
         graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
         if _fw_active[0]:
             _forward_ad.propagate(self, tensors, arrays, attrs, results, ctx)

@@ -627,7 +627,7 @@ clamp_max = _one_sided_clamp("clamp_max", np.minimum, lambda x, b: x <= b, lambd
 
 
 _where = Op("WhereBackward0", lambda ctx, a, b, condition: np.where(condition, a, b),
-            inputs=("self", "other"), jvp="element_wise")
+            inputs=("self", "other"), jvp="element_wise", keeps={"condition": "condition"})
 
 
 @_where.derivative
@@ -671,9 +671,9 @@ def _scalar(d):
 # ---------------------------------------------------------------------------
 
 _masked_fill0 = Op("MaskedFillBackward0", lambda ctx, a, mask, fill: np.where(mask, dtypes.checked_scalar(fill, a.dtype), a),
-                   jvp="element_wise")
+                   jvp="element_wise", keeps={"mask": "mask"})
 _masked_fill1 = Op("MaskedFillBackward1", lambda ctx, a, v, mask: np.where(mask, v.astype(a.dtype), a),
-                   inputs=("self", "value"))
+                   inputs=("self", "value"), keeps={"mask": "mask"})
 
 
 @_masked_fill0.derivative

@@ -78,7 +78,8 @@ def _dim_index(d, idx):
     return (_FULL,) * d + (idx,)
 
 
-_index_select = Op("IndexSelectBackward0", lambda ctx, a, dim, idx: np.take(a, idx, axis=dim) if a.ndim else a[idx], jvp="linear")
+_index_select = Op("IndexSelectBackward0", lambda ctx, a, dim, idx: np.take(a, idx, axis=dim) if a.ndim else a[idx],
+                   jvp="linear", keeps={"idx": "index"})
 
 
 @_index_select.derivative
@@ -256,7 +257,7 @@ def _gather_fwd(ctx, a, dim, idx, shape):
     return a.reshape(-1)[idx.reshape(-1)].reshape(shape) if a.ndim == 0 or idx.ndim == 0 else a[_along(idx, dim)]
 
 
-_gather = Op("GatherBackward0", _gather_fwd, jvp="linear")
+_gather = Op("GatherBackward0", _gather_fwd, jvp="linear", keeps={"idx": "index"})
 
 
 @_gather.derivative
@@ -344,7 +345,7 @@ def _scatter_add_fwd(ctx, a, src, dim, idx):
 
 _scatter0 = Op("ScatterBackward0", _scatter_fwd, inputs=("self", "src"), jvp="linear")
 _scatter1 = Op("ScatterBackward1", _scatter_fwd, jvp="element_wise")
-_scatter_add = Op("ScatterAddBackward0", _scatter_add_fwd, inputs=("self", "src"), jvp="linear")
+_scatter_add = Op("ScatterAddBackward0", _scatter_add_fwd, inputs=("self", "src"), jvp="linear", keeps={"idx": "index"})
 _scatter_reduce = Op("NotImplemented", _scatter_fwd, inputs=("self", "src"), jvp="unsupported")
 _scatter_reduce.jvp_name = "aten::scatter"
 _scatter_reduce.node._name = "torch::autograd::NotImplemented"
@@ -459,7 +460,7 @@ def _masked_select_fwd(ctx, a, mask):
     return np.broadcast_to(a, shape)[ctx.where]
 
 
-_masked_select = Op("MaskedSelectBackward0", _masked_select_fwd, jvp="linear")
+_masked_select = Op("MaskedSelectBackward0", _masked_select_fwd, jvp="linear", keeps={"mask": "mask"})
 
 
 @_masked_select.derivative
@@ -533,7 +534,7 @@ def masked_scatter_(input, mask, source):
     return inplace(masked_scatter)(input, mask, source)
 
 
-_take = Op("TakeBackward0", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="linear")
+_take = Op("TakeBackward0", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="linear", keeps={"idx": "index"})
 
 
 @_take.derivative
