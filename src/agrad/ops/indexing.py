@@ -449,13 +449,15 @@ def setitem(self, index, value):
         from ..autograd.graph import _LEGACY_TYPE
 
         raise TypeError(f"can't assign a {tp_name(value)} to a torch.{_LEGACY_TYPE.get(self.dtype.name, 'Tensor')}")
+    # a number becomes a tensor of self's dtype first (valueToTensor: its conversion errors come first)
+    number = None if isinstance(value, Tensor) else _setitem_number(value, self._data.dtype)
     if index is False:
         return  # PyTorch's THPVariable_setitem does nothing for a lone False
     if _selects_all(index, self.shape):
         # PyTorch writes into the tensor itself: fill_ for a number or 0-d tensor, else copy_
         from .views import copy_, fill_
-        if not isinstance(value, Tensor):
-            value = Tensor._make(np.asarray(value))
+        if number is not None:
+            value = Tensor._make(number)
         elif value.ndim and value.shape != self.shape:
             value = _setitem_value(value, self.shape)
         (fill_ if value.ndim == 0 else copy_)(self, value)
@@ -479,7 +481,7 @@ def setitem(self, index, value):
         varr = value._data.astype(self._data.dtype, copy=False)
     else:
         v = None
-        varr = _setitem_number(value, self._data.dtype)
+        varr = number
     basic = not advanced
     if v is not None and v.ndim and (advanced or varr.shape != target_shape):
         v = _setitem_value(v, target_shape if basic else None)

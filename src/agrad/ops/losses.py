@@ -21,8 +21,8 @@ from ..tensor import Tensor, _scalar_name
 from ._op import Op, export
 from .activations import logsigmoid
 from .binary import xlogy
-from .nn import (add_scalar, apply_reduction, broadcast_pair, check_not_differentiable, const, div_scalar,
-                 mul_scalar, reduce_array, reduction_arg, size_warning, sub_scalar)
+from .nn import (add_scalar, apply_reduction, aten_reduction, broadcast_pair, check_not_differentiable, const,
+                 div_scalar, mul_scalar, reduce_array, reduction_arg, size_warning, sub_scalar)
 from .pointwise import clamp_min, masked_fill, where
 from .softmax import log_softmax
 
@@ -374,7 +374,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 @export("binary_cross_entropy_with_logits")
 def torch_binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction=0):
-    return _bce_with_logits(input, target, weight, pos_weight, reduction_arg(reduction))
+    return _bce_with_logits(input, target, weight, pos_weight, aten_reduction(reduction))
 
 
 # ---------------------------------------------------------------------------
@@ -642,7 +642,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 @export("kl_div")
 def torch_kl_div(input, target, reduction=0, *, log_target=False):
-    return _kl_div(input, target, reduction_arg(reduction), log_target)
+    return _kl_div(input, target, aten_reduction(reduction), log_target)
 
 
 # ---------------------------------------------------------------------------
@@ -680,7 +680,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None,
 
 @export("cosine_embedding_loss")
 def torch_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
-    return _cosine_embedding(input1, input2, target, margin, reduction_arg(reduction))
+    return _cosine_embedding(input1, input2, target, margin, aten_reduction(reduction))
 
 
 def _hinge_embedding(input, target, margin, reduction):
@@ -699,7 +699,7 @@ def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=No
 
 @export("hinge_embedding_loss")
 def torch_hinge_embedding_loss(input, target, margin=1.0, reduction=0):
-    return _hinge_embedding(input, target, margin, reduction_arg(reduction))
+    return _hinge_embedding(input, target, margin, aten_reduction(reduction))
 
 
 def _margin_ranking(input1, input2, target, margin, reduction):
@@ -722,7 +722,7 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
 
 @export("margin_ranking_loss")
 def torch_margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
-    return _margin_ranking(input1, input2, target, margin, reduction_arg(reduction))
+    return _margin_ranking(input1, input2, target, margin, aten_reduction(reduction))
 
 
 # ---------------------------------------------------------------------------
@@ -753,7 +753,7 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
 
 @export("poisson_nll_loss")
 def torch_poisson_nll_loss(input, target, log_input, full, eps, reduction):
-    return _poisson_nll(input, target, log_input, full, eps, reduction_arg(reduction))
+    return _poisson_nll(input, target, log_input, full, eps, aten_reduction(reduction))
 
 
 @export(functional=True, torch=False)

@@ -49,6 +49,14 @@ def reduction_arg(reduction, size_average=None, reduce=None):
     return reduction
 
 
+def aten_reduction(reduction):
+    """The torch-level losses' reduction: the enum only (a string fails in PyTorch's parser,
+    whose message the public function's wrapper gives)."""
+    if not isinstance(reduction, numbers.Integral) or isinstance(reduction, bool):
+        raise TypeError(f"reduction must be int, not {type(reduction).__name__}")
+    return reduction_arg(reduction)
+
+
 def legacy_reduction(size_average, reduce):
     """PyTorch's ``_Reduction.legacy_get_string``, with its deprecation warning."""
     size_average = True if size_average is None else size_average

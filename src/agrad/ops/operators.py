@@ -146,7 +146,13 @@ def _invert(self):
 
 
 method("__invert__")(_invert)
-method("__pos__")(lambda self: self)
+def _pos(self):
+    if self.dtype is dtypes.bool_:  # torch.positive
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
+method("__pos__")(_pos)
 
 for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": div,
                    "divide_": div, "true_divide_": div, "pow_": pow, "neg_": neg, "negative_": neg,

@@ -400,8 +400,16 @@ def _(ctx, grad):
     return g_base, grad * where((ctx.self == 0) & (exp >= 0), 0.0, result * base.log())
 
 
-_pow2 = Op("PowBackward2", lambda ctx, e, base: np.power(base, e), inputs=("exponent",),
-           saves=("exponent", "result"), jvp="element_wise")
+def _int_pow(a, e):
+    """PyTorch's integer pow: a negative exponent gives 1 for 1, +-1 for -1, else 0 (numpy refuses it)."""
+    a, e = np.broadcast_arrays(a, e)
+    neg = e < 0
+    special = np.where(a == 1, 1, np.where(a == -1, np.where(e % 2 == 0, 1, -1), 0))
+    return np.where(neg, special, np.power(a, np.where(neg, 0, e))).astype(a.dtype)
+
+
+_pow2 = Op("PowBackward2", lambda ctx, e, base: _int_pow(base, e) if e.dtype.kind in "iu" and (e < 0).any()
+           else np.power(base, e), inputs=("exponent",), saves=("exponent", "result"), jvp="element_wise")
 
 
 @_pow2.derivative
@@ -425,13 +433,8 @@ def pow(input, exponent, *, out=None):
         ts, arrs = operands(input, exponent, "pow")
         if arrs[0].dtype == np.bool_:
             raise NotImplementedError('"pow" not implemented for \'Bool\'')
-        if arrs[0].dtype.kind in "iu" and (arrs[1] < 0).any():
-            # integer ** integer tensor: a negative exponent gives 1 for 1, +-1 for -1, else 0
-            a, e = np.broadcast_arrays(*arrs)
-            neg = e < 0
-            special = np.where(a == 1, 1, np.where(a == -1, np.where(e % 2 == 0, 1, -1), 0))
-            value = np.where(neg, special, np.power(a, np.where(neg, 0, e))).astype(a.dtype)
-            return finish_out("pow", Tensor._make(value), out)
+        if arrs[0].dtype.kind in "iu" and (arrs[1] < 0).any():  # integer ** integer tensor
+            return finish_out("pow", Tensor._make(_int_pow(*arrs)), out)
         return finish_out("pow", _pow1.apply(ts, arrs, {}), out)
     check_operand(exponent, "pow")
     d = _result_type(input, exponent)
@@ -724,6 +727,10 @@ def _floor_divide(input, other, aten):
     from ._not_implemented import not_implemented
 
     ts, arrs = operands(input, other, "floor_divide")
+    try:  # TensorIterator's shapes first
+        np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1]))
+    except ValueError:
+        raise broadcast_error(arrs) from None
     _no_bool_kernel(arrs, "div_floor")
     if np.asarray(arrs[0]).dtype.kind in "iu" and (np.asarray(arrs[1]) == 0).any():
         raise RuntimeError("ZeroDivisionError")  # integers only: a float // 0 is inf or nan

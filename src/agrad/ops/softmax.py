@@ -130,7 +130,7 @@ def _(ctx, t):
 
 def _prepare(input, dtype, kernel, dim):
     if dtype is not None:
-        return input.to(dtype)
+        input = input.to(dtype)  # (the kernel then runs on that dtype)
     if not input.dtype.is_floating_point:
         # ATen's softmax_cpu: the last-dim kernel for the last dim (or a 0-d input)
         last = input.ndim == 0 or _wrap_dim(dim, input.ndim) == input.ndim - 1

@@ -357,13 +357,24 @@ _median1.derivative(_select_back)
 _nanmedian1.derivative(_select_back)
 
 
+class _NoKeepdim:  # keepdim not given (x.median(keepdim=True) has no overload without dim)
+    def __repr__(self):
+        return "False"
+
+
+_NO_KEEPDIM = _NoKeepdim()
+
+
 def _median_family(full_op, dim_op, fname, ignore_nan, result_type):
-    def fn(input, dim=None, keepdim=False, *, out=None):
+    def fn(input, dim=None, keepdim=_NO_KEEPDIM, *, out=None):
         if dim is None:
+            if keepdim is not _NO_KEEPDIM:  # only the dim overload has keepdim: PyTorch's parser error
+                raise TypeError(f'{fname}() missing 1 required positional arguments: "dim"')
             if input.dtype is dtypes.bool_ and input.numel():
                 raise NotImplementedError('"median_cpu" not implemented for \'Bool\'')
             return full_op.apply((input,), (input._data,), {"ignore_nan": ignore_nan})
         _check_int_dim(fname, dim)
+        keepdim = False if keepdim is _NO_KEEPDIM else keepdim
         d = _wrap_dim(dim, input.ndim)
         if input.dtype is dtypes.bool_:
             raise NotImplementedError('"median_out" not implemented for \'Bool\'')

@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from .. import dtypes
+from ..tensor import Tensor
 from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from .comparison import isfinite
 from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, pow as _pow, where
@@ -492,9 +493,23 @@ def _(ctx, grad):
 
 @export(method=True)
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    if type(nan) is not float or posinf is not None or neginf is not None:
+        nan, posinf, neginf = (_float_arg(v) for v in (nan, posinf, neginf))
     nan = 0.0 if nan is None else nan
     return finish_out("nan_to_num", _nan_to_num.apply(
         (input,), (input._data,), {"nan": nan, "posinf": posinf, "neginf": neginf}), out)
+
+
+def _float_arg(value):
+    """A ``float`` parameter's value (a number or a 0-d tensor without grad, as PyTorch's parser
+    takes it); anything else fails, and the public function's wrapper gives the parser's message."""
+    if value is None or type(value) is float:
+        return value
+    from ._pyargs import _is_float
+
+    if not _is_float(value):
+        raise TypeError(f"float expected, not {type(value).__name__}")
+    return float(value.item() if isinstance(value, Tensor) else value)
 
 
 method("nan_to_num_")(inplace(nan_to_num))
