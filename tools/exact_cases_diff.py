@@ -229,4 +229,9 @@ CASES = [
           "x.median(dim=1, keepdim=True)", "n.nan_to_num(True)", "torch.nan_to_num(n, posinf=torch.tensor(1.))",
           "n.clone().nan_to_num_('a')", "n.clone().nan_to_num_(n)", "torch.kl_div(x, x, 'sum')",
           "torch.hinge_embedding_loss(x, x, 0.0, 'sum')", "torch.poisson_nll_loss(x, x, False, False, 1e-8, 'mean')"]),
+    case("scatter-dtype-first-threshold-expanded",
+         ["x1 = torch.ones(3, 4, 4)", "x5 = torch.tensor([1.0, -3.0], dtype=torch.float16)", "x3 = torch.tensor([3.0, -1.25])",
+          "v4 = x3.expand(2, 2)"],
+         ["x1[:1].scatter_add(1, torch.tensor([2]), x5)", "x1.scatter(1, torch.tensor([2]), x5)", "F.threshold_(v4, -1.5, -0.0)",
+          "F.threshold_(v4, 0., 7.)", "x3", "F.relu_(v4)"]),
 ]

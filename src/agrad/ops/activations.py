@@ -93,9 +93,9 @@ def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None)
     return op
 
 
-def _in_place(fn, input, *args):
+def _in_place(fn, input, *args, overlap="error"):
     """``fn(input, *args)`` written into ``input`` (PyTorch's ``op_``)."""
-    return inplace(fn)(input, *args)
+    return inplace(fn, overlap)(input, *args)
 
 
 # ---------------------------------------------------------------------------
@@ -690,7 +690,8 @@ def _threshold_call(input, threshold, value, inplace):
     if isinstance(input, Tensor) and input.dtype.name == "bool":
         raise NotImplementedError('"threshold_cpu" not implemented for \'Bool\'')
     if inplace:
-        return _in_place(lambda x: _threshold_(x, threshold=threshold, value=value), input)
+        # (threshold_ writes through ATen's threshold_out: no internal-overlap check, an expanded input is taken)
+        return _in_place(lambda x: _threshold_(x, threshold=threshold, value=value), input, overlap="allow")
     return _threshold(input, threshold=threshold, value=value)
 
 

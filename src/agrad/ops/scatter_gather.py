@@ -396,9 +396,9 @@ def _(ctx, grad):
 def _scatter_prepare(input, dim, index, src, who):
     _check_index_dtype(index, "scatter" if who != "scatter_add" else "scatter_add")
     d = _wrap_dim(dim, input.ndim)
-    _check_gather_shape(input, d, index, who, src if isinstance(src, Tensor) else None)
-    if isinstance(src, Tensor) and src.dtype is not input.dtype:
+    if isinstance(src, Tensor) and src.dtype is not input.dtype:  # (scatter_gather_dtype_check, before the shapes)
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    _check_gather_shape(input, d, index, who, src if isinstance(src, Tensor) else None)
     idx = _index_array(index)
     idx = _check_bounds(idx, input._data.shape[d] if input.ndim else 1, d)
     if input.ndim and idx.ndim == 0:
