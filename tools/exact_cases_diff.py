@@ -234,4 +234,12 @@ CASES = [
           "v4 = x3.expand(2, 2)"],
          ["x1[:1].scatter_add(1, torch.tensor([2]), x5)", "x1.scatter(1, torch.tensor([2]), x5)", "F.threshold_(v4, -1.5, -0.0)",
           "F.threshold_(v4, 0., 7.)", "x3", "F.relu_(v4)"]),
+    case("check-order-4",
+         ["f = torch.ones(2, 2)", "d = torch.ones(2, 2, dtype=torch.float64)", "x1 = torch.tensor([0.0, 2.25])"],
+         ["torch.ones(2, dtype=torch.bool).unsqueeze(0).expand(3)", "torch.ones(2, 3, dtype=torch.uint8).expand(1)",
+          "F.embedding(x1, torch.tensor([1.25, 1.0]))", "F.embedding(x1, torch.ones(2, 2))",
+          "F.binary_cross_entropy(torch.tensor([[1], [-3]]), torch.tensor([[2.0], [0.0]], dtype=torch.float64))",
+          "F.binary_cross_entropy(torch.ones(2), torch.ones(2, dtype=torch.float64))", "F.binary_cross_entropy(torch.ones(2) * 2, torch.ones(2))",
+          "torch.addmm(f, d, f)", "torch.addmm(d, f, f)", "torch.addmm(f, f, d)", "torch.addmm(torch.ones(2), f, d)",
+          "torch.addmm(f, torch.ones(2, dtype=torch.float64), f)", "torch.mm(f, d)"]),
 ]

@@ -352,6 +352,10 @@ def _(ctx, g):
 
 @export(method=True)
 def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    for a, b, names in ((input, mat2, "self and mat2"), (mat1, mat2, "mat1 and mat2")):  # addmm's meta, first
+        if isinstance(a, Tensor) and isinstance(b, Tensor) and a.dtype is not b.dtype:
+            raise RuntimeError(f"{names} must have the same dtype, but got {_scalar_name(a.dtype)} and "
+                               f"{_scalar_name(b.dtype)}")
     if mat1.ndim != 2:
         raise RuntimeError(f"mat1 must be a matrix, got {mat1.ndim}-D tensor")
     if mat2.ndim != 2:

@@ -299,6 +299,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         raise ValueError(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
             "deprecated. Please ensure they have the same size.")
+    if target.dtype is not input.dtype:  # TensorIterator's check of the kernel's operands
+        raise RuntimeError(f"Found dtype {_scalar_name(target.dtype)} but expected {_scalar_name(input.dtype)}")
     w = None
     if weight is not None:
         check_not_differentiable(weight, "weight", "binary_cross_entropy")

@@ -582,9 +582,9 @@ def _check_indices(indices, fname):
 
 
 def _embedding_impl(weight, indices, padding_idx, scale_grad_by_freq):
-    _check_indices(indices, "embedding")
-    if weight.ndim != 2:
+    if weight.ndim != 2:  # (ATen's embedding checks the weight first)
         raise RuntimeError("'weight' must be 2-D")
+    _check_indices(indices, "embedding")
     idx = indices._data.astype(np.int64)
     n = weight.shape[0]
     if idx.size and (idx.min() < 0 or idx.max() >= n):

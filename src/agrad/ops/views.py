@@ -438,8 +438,9 @@ def expand(input, *sizes):
 
 
 def _legacy(t):
+    """The type in expand's message: the legacy name, CPUBoolType for bool (which has none in c10's table)."""
     from ..autograd.graph import _LEGACY_TYPE
-    return "torch." + _LEGACY_TYPE[t.dtype.name]
+    return "CPUBoolType" if t.dtype is dtypes.bool_ else "torch." + _LEGACY_TYPE[t.dtype.name]
 
 
 @method("expand_as")
