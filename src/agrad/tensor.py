@@ -195,6 +195,8 @@ class Tensor:
     # autograd state ------------------------------------------------------------
     @property
     def requires_grad(self) -> bool:
+        if not self._requires_grad and self._base is not None and self._base._requires_grad:
+            self._refresh_view()  # its base took a history in place since the view was made
         return self._requires_grad
 
     @requires_grad.setter
@@ -285,6 +287,8 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
+        if self._base is not None and self._base._requires_grad:
+            self._refresh_view()
         return self._grad_fn is None
 
     @property

@@ -88,6 +88,7 @@ class SavedTensor:
     packed = _NOT_PACKED
     _unpack = None
     _identity = None
+    _view_fn = None  # the view an in-place op on a view saved (save_view)
 
     def __init__(self, tensor, name: str, is_output: bool):
         # A saved output is kept as a second tensor object on the same data and version
@@ -127,6 +128,8 @@ class SavedTensor:
             raise RuntimeError(FREED_MESSAGE)
         if t._vc[0] != self.version:
             self._stale(node, t)
+        if self._view_fn is not None:  # the view an in-place op saved (see save_view)
+            return _linked(t, self._view_fn() or node)
         if self._output is not None:
             out = self._output()
             if out is not None and out._grad_fn is node and out._data is t._data:
@@ -145,7 +148,7 @@ class SavedTensor:
             kind = _LEGACY_TYPE.get(t.dtype.name, "Tensor")
             dims = ", ".join(str(s) for s in t.shape)
             where = ""
-            fn = node if self.is_output else t.grad_fn
+            fn = (self._view_fn() or node) if self._view_fn is not None else node if self.is_output else t.grad_fn
             if fn is not None:
                 short = forward_op_name(fn.name())
                 where = f", which is output {t._output_nr} of {short},"
@@ -181,6 +184,16 @@ class SavedTensor:
         if self.packed is not _NOT_PACKED:
             return t
         return _linked(t, t._grad_fn)
+
+    def save_view(self, view):
+        """An in-place op on a view saved its result: PyTorch's SavedVariable then keeps the view's
+        grad_fn after the rebase (AsStridedBackward0) by a weak reference; unpacked, the result
+        has that grad_fn while something else keeps it alive, else the op's own node."""
+        self._output = None
+        self.tensor = _alias(view)
+        self.version = view._vc[0]
+        self._view_fn = weakref.ref(view._grad_fn)
+        self.is_output = True  # unpacked with its history under create_graph
 
     def retarget(self, output):
         """An in-place op's output took the place of the temporary one saved: ``output`` now."""
@@ -594,6 +607,8 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
         nexts = []
         meta = []
         for t in inputs:
+            if t is not None and not t._requires_grad and t._base is not None and t._base._requires_grad:
+                t._refresh_view()  # a view whose base took a history in place since it was made
             if t is None or not t._requires_grad:
                 nexts.append(_NO_EDGE)
                 meta.append(None)

@@ -132,6 +132,13 @@ class OpNode(Node):
         return res if type(res) is tuple else (res,)
 
 
+def _view_requires_grad(t):
+    """Whether a view whose base took a history in place after the view was made (``x.mul_(w)``
+    on a leaf that did not require grad) now requires grad: it is differentiated through the base."""
+    t._refresh_view()
+    return t._requires_grad
+
+
 def _zeros(meta):
     shape, dtype = meta
     return Tensor._make(np.zeros(shape, dtype.numpy))
@@ -283,7 +290,8 @@ class Op:
         A tensor may be None where a Python number stands in its place (in ``arrays``)."""
         if _mode_state["enabled"]:
             for t in tensors:
-                if t is not None and t._requires_grad:
+                if t is not None and (t._requires_grad or t._base is not None and t._base._requires_grad
+                                      and _view_requires_grad(t)):
                     return self._apply_recorded(tensors, arrays, attrs)
         ctx = _Scratch()
         try:

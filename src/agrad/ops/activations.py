@@ -163,7 +163,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def _elu_np(a, alpha, scale, input_scale):
     neg = np.expm1(a * _scalar(a, input_scale)) * _scalar(a, alpha * scale)
-    return np.where(a > 0, a * _scalar(a, scale), neg)
+    return np.where(a < 0, neg, a * _scalar(a, scale))  # a zero keeps its sign, as in PyTorch
 
 
 def _elu_backward_np(g, x, alpha, scale, input_scale, is_result):

@@ -733,7 +733,10 @@ def cond(A, p=None, *, out=None):
     _floating(A, "linalg.cond")
     if p is None or (not isinstance(p, str) and abs(float(p)) == 2):
         s = svdvals(A)
-        s_max, s_min = s[..., :1], s[..., -1:]
+        k = s.shape[-1]
+        if k == 0:  # empty matrices: PyTorch's cond is 0
+            return Tensor._make(np.zeros(A.shape[:-2], A._data.dtype))
+        s_max, s_min = s.narrow(-1, 0, 1), s.narrow(-1, k - 1, 1)  # PyTorch's narrow: SliceBackward0
         result = s_min / s_max if p is not None and float(p) == -2 else s_max / s_min
         return result.squeeze(-1)
     _square(A, "linalg.cond")

@@ -303,13 +303,18 @@ def select(input, dim, index):
 # setitem -------------------------------------------------------------------------------
 
 def _put_fwd(ctx, a, v, index, torch_index):
+    ctx.values_shape = np.shape(v)
     out = a.copy()
     out[index] = v
     return out
 
 
 def _put_backward(ctx, grad):
-    return _zero_at(grad, ctx.index), grad[ctx.torch_index]
+    # derivatives.yaml's index_put: self: grad.index_put(indices, zeros_like(values), false),
+    # values: grad.index(indices)
+    zeros = np.zeros(ctx.values_shape, grad._data.dtype)
+    g_self = _index_put.apply((grad, None), (grad._data, zeros), {"index": ctx.index, "torch_index": ctx.torch_index})
+    return g_self, grad[ctx.torch_index]
 
 
 # x[basic index] = v records CopySlices; an advanced index (mask, index tensor) IndexPutBackward0
@@ -335,23 +340,25 @@ _index_put = Op("IndexPutBackward0", _put_fwd, inputs=("self", "values"), jvp="l
 _index_put.derivative(_put_backward)
 
 
+def _masked_fill_dispatch(index, value):
+    """Whether PyTorch's index_put_ hands this write to masked_fill_ (canDispatchToMaskedFill):
+    one value, and one bool index tensor of at least one dimension the only tensor index."""
+    if isinstance(value, Tensor) and value.numel() != 1:
+        return False
+    items = index if isinstance(index, tuple) else (index,)
+    found = False
+    for i in items:
+        if isinstance(i, (Tensor, list, np.ndarray)):
+            arr = i._data if isinstance(i, Tensor) else np.asarray(i)
+            if found or arr.dtype != np.bool_ or arr.ndim == 0:
+                return False
+            found = True
+    return found
+
+
 def _is_advanced(index):
     items = index if isinstance(index, tuple) else (index,)
     return any(isinstance(i, (Tensor, list, np.ndarray)) for i in items)
-
-
-_zero_at_op = Op("IndexFillBackward0", lambda ctx, g, index: _zeroed(g, index), internal=True, jvp="element_wise")
-_zero_at_op.derivative(lambda ctx, grad: _zero_at(grad, ctx.index))
-
-
-def _zeroed(g, index):
-    out = g.copy()
-    out[index] = 0
-    return out
-
-
-def _zero_at(grad, index):
-    return _zero_at_op.apply((grad,), (grad._data,), {"index": index})
 
 
 def _to_numpy_index(index, ndim):
@@ -472,6 +479,9 @@ def setitem(self, index, value):
         getitem(self, index)._check_view_meta()  # PyTorch writes into the slice, a view of the view
     self._check_inplace(graph.is_recording((self, value if isinstance(value, Tensor) else None)),
                         "index_put_" if advanced else "allow")
+    if advanced and _masked_fill_dispatch(index, value) and self._data.ndim and 0 in self._data.strides \
+            and _has_internal_overlap(self._data):
+        self._check_inplace(False, "masked_fill_")  # index_put_'s kernel runs masked_fill_: its warning too
     np_index = _to_numpy_index(index, self.ndim)
     if not advanced and _has_internal_overlap(self._data[np_index]):  # copy_ into the slice checks it
         getitem(self.detach(), index)._check_inplace(False)

@@ -181,4 +181,12 @@ def inplace_through_view(view, fn, args, kwargs):
     for hook in graph.record_hooks:  # call: ("view", base's edge and value before, inner node, index)
         hook(node, (base,), (base,), ("view", base_edge, before, inner, idx))
     regenerate_view(view)
+    saved = getattr(inner, "_saved", None)
+    if saved:  # the op saved its result (relu_, elu_, sigmoid_, ...): PyTorch saves the view itself,
+        # after the rebase (a later in-place change to the view is caught)
+        for slot in saved.values():
+            t = slot.tensor
+            if t is result or (slot.is_output and t is not None and t._vc is result._vc):
+                slot.save_view(view)
+                inner.__dict__[slot.name] = slot.tensor
     return view

@@ -39,20 +39,44 @@ def _dims(t, n, who):
         raise RuntimeError(f"{who}: Expected {n}-D argument {'self' if True else ''}, but got {t.ndim}-D")
 
 
-_mm = Op("MmBackward0", lambda ctx, a, b: a @ b, inputs=("self", "mat2"), saves=("self", "mat2"),
+def _column_major(a):
+    """Whether a matrix is laid out column-major (strides (1, rows)): PyTorch's mm backward then
+    computes that input's gradient transposed, so that it has the input's layout."""
+    s = getattr(a, "strides", None)  # (a lazy array has no layout)
+    return s is not None and s[0] == a.itemsize and s[1] == a.shape[0] * a.itemsize
+
+
+def _mm_fwd(ctx, a, b):
+    ctx.layout = (_column_major(a), _column_major(b))
+    return a @ b
+
+
+_mm = Op("MmBackward0", _mm_fwd, inputs=("self", "mat2"), saves=("self", "mat2"),
          saves_for={"self": (1,), "mat2": (0,)}, jvp="multilinear")
+
+
+def _mm_mat1_backward(grad, mat2, column_major):
+    """mm_mat1_backward: grad @ mat2^T, as (mat2 @ grad^T)^T for a column-major mat1."""
+    return mat2.mm(grad.t()).t() if column_major else grad.mm(mat2.t())
+
+
+def _mm_mat2_backward(grad, mat1, column_major):
+    """mm_mat2_backward: mat1^T @ grad, as (grad^T @ mat1)^T for a column-major mat2."""
+    return grad.t().mm(mat1).t() if column_major else mat1.t().mm(grad)
 
 
 @_mm.derivative
 def _(ctx, grad):
-    return (grad.mm(ctx.mat2.t()) if ctx.needs(0) else None,
-            ctx.self.t().mm(grad) if ctx.needs(1) else None)
+    c1, c2 = ctx.layout
+    return (_mm_mat1_backward(grad, ctx.mat2, c1) if ctx.needs(0) else None,
+            _mm_mat2_backward(grad, ctx.self, c2) if ctx.needs(1) else None)
 
 
 @_mm.raw_derivative
 def _(ctx, g):
-    return (g @ ctx.mat2._data.T if ctx.needs(0) else None,
-            ctx.self._data.T @ g if ctx.needs(1) else None)
+    c1, c2 = ctx.layout
+    return (((ctx.mat2._data @ g.T).T if c1 else g @ ctx.mat2._data.T) if ctx.needs(0) else None,
+            ((g.T @ ctx.self._data).T if c2 else ctx.self._data.T @ g) if ctx.needs(1) else None)
 
 
 @export(method=True)
@@ -326,27 +350,32 @@ def _add_scaled(self, prod, beta, alpha):
     return np.asarray(out, prod.dtype)
 
 
-_addmm = Op("AddmmBackward0",
-            lambda ctx, s, a, b, beta, alpha: _add_scaled(s, a @ b, beta, alpha),
-            inputs=("self", "mat1", "mat2"), saves=("mat1", "mat2"),
+def _addmm_fwd(ctx, s, a, b, beta, alpha):
+    ctx.layout = (_column_major(a), _column_major(b))
+    return _add_scaled(s, a @ b, beta, alpha)
+
+
+_addmm = Op("AddmmBackward0", _addmm_fwd, inputs=("self", "mat1", "mat2"), saves=("mat1", "mat2"),
             saves_for={"mat1": (2,), "mat2": (1,)}, jvp="affine")
 
 
 @_addmm.derivative
 def _(ctx, grad):
     meta = ctx._input_meta
+    c1, c2 = ctx.layout
     g_self = _scaled(grad, ctx.beta) if meta[0] is not None else None
-    g1 = _scaled(grad.mm(ctx.mat2.t()), ctx.alpha) if meta[1] is not None else None
-    g2 = _scaled(ctx.mat1.t().mm(grad), ctx.alpha) if meta[2] is not None else None
+    g1 = _scaled(_mm_mat1_backward(grad, ctx.mat2, c1), ctx.alpha) if meta[1] is not None else None
+    g2 = _scaled(_mm_mat2_backward(grad, ctx.mat1, c2), ctx.alpha) if meta[2] is not None else None
     return g_self, g1, g2
 
 
 @_addmm.raw_derivative
 def _(ctx, g):
     meta, alpha = ctx._input_meta, ctx.alpha
+    c1, c2 = ctx.layout
     g_self = _scaled(g, ctx.beta) if meta[0] is not None else None
-    g1 = _scaled(g @ ctx.mat2._data.T, alpha) if meta[1] is not None else None
-    g2 = _scaled(ctx.mat1._data.T @ g, alpha) if meta[2] is not None else None
+    g1 = _scaled((ctx.mat2._data @ g.T).T if c1 else g @ ctx.mat2._data.T, alpha) if meta[1] is not None else None
+    g2 = _scaled((g.T @ ctx.mat1._data).T if c2 else ctx.mat1._data.T @ g, alpha) if meta[2] is not None else None
     return g_self, g1, g2
 
 

@@ -516,7 +516,7 @@ def _det_singular_backward(A, grad):
 def _lu_input(a):
     """The batch of matrices PyTorch's det and slogdet factor: A^T when A is contiguous (LAPACK
     wants column-major), else A."""
-    if a.flags.c_contiguous:
+    if type(a) is np.ndarray and a.flags.c_contiguous:
         a = np.swapaxes(a, -1, -2)
     return a.reshape((-1,) + a.shape[-2:])
 

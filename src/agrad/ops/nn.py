@@ -704,7 +704,12 @@ _norm1.derivative(_vector_norm._formula)
 # ---------------------------------------------------------------------------
 
 def _scalar_fwd(np_fn):
-    return lambda ctx, a, other: np.asarray(np_fn(a, a.dtype.type(other)))
+    def fwd(ctx, a, other):
+        if a.dtype.kind in "biu" and (isinstance(other, (float, np.floating)) or np_fn is np.true_divide):
+            a = a.astype(dtypes.get_default_dtype().numpy)  # an integer tensor and a float: PyTorch's promotion
+        return np.asarray(np_fn(a, a.dtype.type(other)))
+
+    return fwd
 
 
 _add_scalar = Op("AddBackward1", _scalar_fwd(np.add), jvp="element_wise")

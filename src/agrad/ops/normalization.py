@@ -57,11 +57,13 @@ def _batch_norm_fwd(ctx, x, w, b, running_mean, running_var, training, momentum,
     else:
         mu, var = running_mean.astype(np.float64), running_var.astype(np.float64)
         ctx.eval_mean, ctx.eval_rstd = mu, 1.0 / np.sqrt(var + eps)
-    out = (xd - mu.reshape(shape)) / np.sqrt(var.reshape(shape) + eps)
+    # PyTorch's CPU kernel: out = x * alpha + beta with alpha = invstd * weight and
+    # beta = bias - mean * alpha per channel (so an infinite eps gives +0.0 everywhere)
+    alpha = 1.0 / np.sqrt(var + eps)
     if w is not None:
-        out = out * w.reshape(shape)
-    if b is not None:
-        out = out + b.reshape(shape)
+        alpha = alpha * w
+    beta = (b if b is not None else 0.0) - mu * alpha
+    out = xd * alpha.reshape(shape) + np.asarray(beta, np.float64).reshape(shape)
     return out.astype(x.dtype)
 
 

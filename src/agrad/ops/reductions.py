@@ -63,9 +63,15 @@ def _broadcast(g, shape):
 
 # sum -------------------------------------------------------------------------
 
+def _contiguous(r):
+    """A reduction's result laid out row-major, as PyTorch allocates it (numpy's follows the
+    input's layout: a later reshape would then copy where PyTorch views)."""
+    return r.copy() if type(r) is np.ndarray and not r.flags.c_contiguous else r
+
+
 def _sum_fwd(ctx, a, axes, keepdim, dtype):
     try:
-        return _add_reduce(a, axis=axes, keepdims=keepdim, dtype=dtype)  # np.sum without its Python wrapper
+        return _contiguous(_add_reduce(a, axis=axes, keepdims=keepdim, dtype=dtype))  # np.sum, no wrapper
     except TypeError:
         if type(a) is np.ndarray:
             raise
@@ -110,13 +116,33 @@ class _NoDim:
 _NO_DIM = _NoDim()
 
 
+class _NoKeepdim:
+    """keepdim not given: with dim not given either, giving it is a call PyTorch's parser refuses
+    (``x.sum(keepdim=True)`` matches neither ``sum(*, dtype)`` nor ``sum(dim, keepdim, *, dtype)``)."""
+
+    def __repr__(self):
+        return "False"
+
+    def __bool__(self):
+        return False
+
+
+_NO_KEEPDIM = _NoKeepdim()
+
+
+def _no_dim_keepdim(fname, keepdim):
+    if keepdim is not _NO_KEEPDIM:  # the parser layer (_argcheck) answers with PyTorch's TypeError
+        raise TypeError(f"{fname}(): keepdim given without dim")
+
+
 @export(method=True)
-def sum(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
+def sum(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
     d = _acc_dtype(input, dtype)
     if dim is _NO_DIM:
+        _no_dim_keepdim("sum", keepdim)
         op, dim, keepdim = _sum0, None, False
     else:
-        op = _sum1
+        op, keepdim = _sum1, bool(keepdim)
         if isinstance(dim, (list, tuple)) and len(dim) == 0:
             dim = None
     axes = dims(dim, input.ndim)
@@ -125,7 +151,7 @@ def sum(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
 
 
 def _nansum_fwd(ctx, a, axes, keepdim, dtype):
-    return np.nansum(a, axis=axes, keepdims=keepdim, dtype=dtype)
+    return _contiguous(np.nansum(a, axis=axes, keepdims=keepdim, dtype=dtype))
 
 
 _nansum = Op("NansumBackward0", _nansum_fwd, saves=("self",))
@@ -159,8 +185,8 @@ def _mean_fwd(ctx, a, axes, keepdim, dtype=None):
     if type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.itemsize > 2:
         # np.mean's own steps (a sum, then a division by the count), without its Python
         # layer; float16 keeps np.mean, which sums in float32
-        return np.true_divide(np.add.reduce(a, axis=axes, keepdims=keepdim), n)
-    return np.mean(a, axis=axes, keepdims=keepdim)
+        return _contiguous(np.true_divide(np.add.reduce(a, axis=axes, keepdims=keepdim), n))
+    return _contiguous(np.mean(a, axis=axes, keepdims=keepdim))
 
 
 _mean0 = Op("MeanBackward0", _mean_fwd, jvp="linear")
@@ -191,7 +217,7 @@ _mean1.raw_derivative(
 
 
 @export(method=True)
-def mean(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
+def mean(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
     if dtype is not None:
         if not (dtype.is_floating_point or dtype.is_complex):
             raise RuntimeError(
@@ -202,9 +228,10 @@ def mean(input, dim=_NO_DIM, keepdim=False, *, dtype=None, out=None):
             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
             f"dtype. Got: {_scalar_name(input.dtype)}")
     if dim is _NO_DIM:
+        _no_dim_keepdim("mean", keepdim)
         op, dim, keepdim = _mean0, None, False
     else:
-        op = _mean1
+        op, keepdim = _mean1, bool(keepdim)
     axes = dims(dim, input.ndim)
     attrs = {"axes": axes, "keepdim": keepdim}
     if dtype is not None and dtype is not input.dtype:
@@ -445,7 +472,7 @@ def _prod_fwd(ctx, a, axis, keepdim, dtype):
     if a.ndim == 0:
         return a.copy()
     with np.errstate(all="ignore"):  # (numpy's product of bools is an integer: dtype=bool keeps bool)
-        return np.asarray(np.prod(a, axis=axis, keepdims=keepdim), dtype)
+        return _contiguous(np.asarray(np.prod(a, axis=axis, keepdims=keepdim), dtype))
 
 
 _prod0 = Op("ProdBackward0", _prod_fwd, saves=("self", "result"))
@@ -568,8 +595,22 @@ def _var_fwd(a, axes, correction, keepdim, fname):
         dev = work - mean
         m2 = np.sum(dev * dev, axis=axes, keepdims=keepdim)
         var = m2 / builtins.max(count - correction, 0)  # max, sum, ... are ops here
+        if count > 1 and a.ndim and type(work) is np.ndarray and np.isinf(work).any():
+            mean = _welford_inf_mean(work, axes, mean)
         mean = mean if keepdim else np.squeeze(mean, axis=axes) if axes else mean.reshape(())
     return np.asarray(var).astype(a.dtype, copy=False), np.asarray(mean).astype(a.dtype, copy=False)
+
+
+def _welford_inf_mean(work, axes, mean):
+    """The mean of var_mean/std_mean where a slice holds an infinity: PyTorch's one pass
+    (Welford: mean += (x - mean) / k, in memory order) keeps +-inf only when the one
+    infinity is the slice's last element; any later element makes it NaN."""
+    last = tuple(range(work.ndim - len(axes), work.ndim))
+    flat = np.moveaxis(work, axes, last).reshape(mean.size, -1)
+    inf = np.isinf(flat)
+    welford = np.where((inf.sum(-1) == 1) & inf[:, -1], flat[:, -1], np.nan)
+    out = np.where(inf.any(-1), welford, mean.reshape(-1))
+    return out.reshape(mean.shape)
 
 
 def _var_backward(grad, x, ctx):

@@ -24,6 +24,18 @@ def _softmax_dim(input, dim, name, stacklevel):
     return _wrap_dim(dim, input.ndim)
 
 
+def _half(fn):
+    """A kernel whose float16 inputs are computed in float32 and the result rounded once
+    (PyTorch's CPU softmax kernels accumulate in float for half)."""
+    def run(ctx, *arrays, **kw):
+        if arrays[0].dtype == np.float16:
+            return fn(ctx, *(a.astype(np.float32) for a in arrays), **kw).astype(np.float16)
+        return fn(ctx, *arrays, **kw)
+
+    return run
+
+
+@_half
 def _softmax_fwd(ctx, a, dim):
     if a.ndim == 0:
         return np.ones_like(a)
@@ -36,6 +48,7 @@ def _softmax_fwd(ctx, a, dim):
 _softmax = Op("SoftmaxBackward0", _softmax_fwd, saves=("result",), jvp="symmetric")  # J = diag(y) - y y^T
 
 
+@_half
 def _softmax_backward_fwd(ctx, g, y, dim):
     """_softmax_backward_data: y * (g - sum(g * y)) along ``dim``."""
     with np.errstate(all="ignore"):
@@ -70,9 +83,12 @@ def _(ctx, g):
     y = ctx.result._data
     if y.ndim == 0:
         return np.multiply(g, 0)
+    if g.dtype == np.float16:
+        return _softmax_backward_fwd(ctx, g, y, dim=ctx.dim)
     return y * (g - np.add.reduce(g * y, axis=ctx.dim, keepdims=True, dtype=g.dtype))
 
 
+@_half
 def _log_softmax_fwd(ctx, a, dim):
     if a.ndim == 0:
         return np.zeros_like(a)
@@ -85,6 +101,7 @@ def _log_softmax_fwd(ctx, a, dim):
 _log_softmax = Op("LogSoftmaxBackward0", _log_softmax_fwd, saves=("result",))
 
 
+@_half
 def _log_softmax_backward_fwd(ctx, g, y, dim):
     """_log_softmax_backward_data: g - exp(y) * sum(g) along ``dim``."""
     with np.errstate(all="ignore"):
@@ -117,6 +134,8 @@ def _(ctx, g):
     y = ctx.result._data
     if y.ndim == 0:
         return np.multiply(g, 0)
+    if g.dtype == np.float16:
+        return _log_softmax_backward_fwd(ctx, g, y, dim=ctx.dim)
     return g - np.exp(y) * np.add.reduce(g, axis=ctx.dim, keepdims=True, dtype=g.dtype)
 
 

@@ -487,11 +487,23 @@ def _mode_fwd(ctx, a, dim, keepdim):
     rows = moved.reshape(-1, moved.shape[-1])
     idx = np.empty(rows.shape[0], np.int64)
     for r in range(rows.shape[0]):
-        row = rows[r]
-        values, counts = np.unique(row, return_counts=True)
-        value = values[np.argmax(counts)]  # the smallest of the most frequent
-        idx[r] = np.nonzero(row == value)[0][-1]  # its last occurrence
+        # PyTorch's CPU kernel: std::sort the (value, index) pairs by value, then the last pair of
+        # the first run of equal values (by ==) longest of all: -0.0 and 0.0 are one value, each
+        # NaN a run of its own
+        pairs = [(x, j) for j, x in enumerate(rows[r].tolist())]
+        _std_sort(pairs, 0, len(pairs), _value_less)
+        best = run = 0
+        for i, (x, j) in enumerate(pairs):
+            run += 1
+            if i == len(pairs) - 1 or x != pairs[i + 1][0]:
+                if run > best:
+                    best, idx[r] = run, j
+                run = 0
     return select_along(ctx, a, np.expand_dims(idx.reshape(moved.shape[:-1]), dim), dim, keepdim)
+
+
+def _value_less(x, y):
+    return x[0] < y[0]
 
 
 _mode = Op("ModeBackward0", _mode_fwd, outputs=1)
