@@ -213,6 +213,7 @@ class _NodeOrigins:
         import weakref
         self.others = weakref.WeakKeyDictionary()
         self.span = None
+        self._hook = None
 
     def __call__(self, node, inputs, outputs, call):
         pos = self.span()
@@ -232,12 +233,14 @@ class _NodeOrigins:
         from ..autograd import graph
         from ..lang import current_span
         self.span = current_span
-        graph.record_hooks.append(self)
+        # the bound method, not the instance: calling an instance looks its __call__ up each time
+        self._hook = self.__call__
+        graph.record_hooks.append(self._hook)
         return self
 
     def __exit__(self, *exc):
         from ..autograd import graph
-        graph.record_hooks.remove(self)
+        graph.record_hooks.remove(self._hook)
         return False
 
 

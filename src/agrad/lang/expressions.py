@@ -15,10 +15,10 @@ import numpy as np
 from .. import _limits
 from . import ast as A
 from .errors import CompileTimeSyntaxError, ScriptError
-from .runtime import Cancelled, Frame, _Break, _Continue, _Return
+from .runtime import _MISSING, Cancelled, Frame, _Break, _Continue, _Return
 from .limits import (as_count, bounded_list, check_format_spec, check_int_bits, check_percent_format,
                      check_size, int_pow, trusted_items)
-from .safety import SafeFormatter, get_attribute, guard
+from .safety import NO_GUARD, SafeFormatter, get_attribute, guard
 
 # ------------------------------------------------------------ operators
 
@@ -40,6 +40,11 @@ _CMP_FUNCS = {
     "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
 }
 _SEQ = (str, list, tuple)
+#: operators whose tensor operands binop() checks only for their broadcast size
+_TENSOR_OPS = frozenset({"+", "-", "*", "/", "//", "%", "@", "&", "|", "^"})
+_NUMBERS = (int, float, bool)
+_NAME, _CONSTANT = A.Name, A.Constant
+_PASS = (ScriptError, _Break, _Continue, _Return)  # what eval() lets through unwrapped
 #: result types that never need guarding (no numpy array can hide in them)
 PLAIN_RESULTS = frozenset({int, float, bool, str, list, tuple, complex})
 
@@ -121,9 +126,21 @@ class Expressions:
         while n.__class__ is A.BinOp and n.op != "**":
             spine.append(n)
             n = n.left
-        value = self.eval(n, frame)
+        try:  # eval(n, frame), inlined
+            value = self.ev[n.__class__](n, frame)
+        except _PASS:
+            raise
+        except Exception as e:
+            raise self.wrap(e, n, frame) from None
         for b in reversed(spine):
-            right = self.eval(b.right, frame)
+            r = b.right  # a name found in the frame, or a constant, read here
+            cls = r.__class__
+            if cls is _CONSTANT:
+                right = r.value
+            else:
+                right = frame.vars.get(r.id, _MISSING) if cls is _NAME else _MISSING
+                if right is _MISSING:
+                    right = self.eval(r, frame)
             self.cur_expr = b
             try:
                 value = self.binop(b.op, value, right)
@@ -135,6 +152,25 @@ class Expressions:
 
     def binop(self, op, a, b, inplace=False):
         ta, tb = type(a), type(b)
+        T = self.engine.tensor
+        if ta is T and op in _TENSOR_OPS and (tb is T or tb in _NUMBERS):
+            # a tensor and a tensor or a number (the common case): only a tensor pair's
+            # broadcast size is checked, as below
+            if tb is T:
+                da, db = a._data, b._data
+                if da.__class__ is np.ndarray and db.__class__ is np.ndarray:
+                    sa, sb = da.shape, db.shape
+                    n = _matmul_numel(sa, sb) if op == "@" else da.size if sa == sb or not sb \
+                        else db.size if not sa else _bcast_numel(sa, sb)
+                    if n is not None:
+                        limit = _limits._max_elements
+                        if limit is not None and n > limit:
+                            check_size(n, "tensor")
+                else:
+                    self._check_array_op(op, a, b)
+            r = (_IBINOP_FUNCS if inplace else _BINOP_FUNCS)[op](a, b)
+            rc = r.__class__
+            return r if rc is T or rc in PLAIN_RESULTS or rc in NO_GUARD else guard(r)
         if ta in (int, bool) and tb in (int, bool):
             if op == "**":
                 return int_pow(a, b, self.check_cancel)
@@ -161,7 +197,8 @@ class Expressions:
             self._check_array_op(op, a, b)
         f = (_IBINOP_FUNCS if inplace else _BINOP_FUNCS)[op]
         r = f(a, b)
-        return r if r.__class__ in PLAIN_RESULTS else guard(r)
+        rc = r.__class__
+        return r if rc in PLAIN_RESULTS or rc in NO_GUARD else guard(r)
 
     @staticmethod
     def _seq_name(x):

@@ -7,17 +7,23 @@ A mixin of :class:`agrad.lang.interpreter.Interpreter`.
 
 from __future__ import annotations
 
+import sys
 import types
 
 from . import ast as A
 from .builtins import CHECKED
 from .classes import BASES_MESSAGE, SUPER, adopt_methods, base_allowed, make_super
 from .errors import ScriptError
-from .runtime import Frame, ScriptFunction, ScriptRecursionError, _Return
+from .runtime import _MISSING, Frame, ScriptFunction, ScriptRecursionError, _Break, _Continue, _Return
 from .expressions import PLAIN_RESULTS
 from .limits import bounded_list, trusted_items
-from .safety import (MissingModule, ModuleProxy, check_class_namespace, guard, is_engine_class,
+from .safety import (NO_GUARD, MissingModule, ModuleProxy, check_class_namespace, guard, is_engine_class,
                      script_object_repr, suggest, unguard_args)
+
+
+_NAME, _CONSTANT = A.Name, A.Constant
+_PASS = (ScriptError, _Break, _Continue, _Return)  # what eval() lets through unwrapped
+_MODULES, _GUARDED = sys.modules, "agrad.lang.guarded"
 
 
 class Functions:
@@ -39,16 +45,50 @@ class Functions:
         return self.make_function("<lambda>", node.params, node.body, True, node.scope, frame)
 
     def ev_Call(self, node, frame):
-        func = self.eval(node.func, frame)
+        # Names and constants are read here, other arguments evaluated with eval()'s
+        # error handling inlined: the common call without a call of eval per argument
+        f = node.func
+        cls = f.__class__
+        if cls is _NAME:
+            name = f.id
+            func = frame.vars.get(name, _MISSING)
+            if func is _MISSING and frame.parent is None and frame.scope is None:
+                # at module level lookup() goes on to the builtins, then the torch names
+                func = self.builtins.get(name, _MISSING)
+                if func is _MISSING and self.engine.names is not None:
+                    func = self.engine.names.get(name, _MISSING)
+            if func is _MISSING:
+                func = self.eval(f, frame)
+        else:
+            try:
+                func = self.ev[cls](f, frame)
+            except _PASS:
+                raise
+            except Exception as e:
+                raise self.wrap(e, f, frame) from None
         if func is SUPER:
             return make_super([self.eval(a, frame) for a in node.args], frame)
         args = []
         for a in node.args:
-            if a.__class__ is A.Starred:
+            cls = a.__class__
+            if cls is _NAME:
+                v = frame.vars.get(a.id, _MISSING)
+                args.append(self.eval(a, frame) if v is _MISSING else v)
+            elif cls is _CONSTANT:
+                args.append(a.value)
+            elif cls is A.Starred:
                 args.extend(bounded_list(self.eval(a.value, frame), "argument list",
                                          len(args)))
             else:
-                args.append(self.eval(a, frame))
+                try:
+                    args.append(self.ev[cls](a, frame))
+                except _PASS:
+                    raise
+                except Exception as e:
+                    raise self.wrap(e, a, frame) from None
+        if not node.keywords:
+            self.cur_expr = node
+            return self.call(func, args, {})
         kwargs = {}
         for name, v in node.keywords:
             if name is None:
@@ -98,10 +138,12 @@ class Functions:
             for g in self.engine.grad_fns:
                 if func is g:
                     self.backward_calls += 1
-        if cls is not _BUILTIN_FN:
+        if cls is not _BUILTIN_FN and _GUARDED in _MODULES:  # (no guarded array before it is imported)
             args, kwargs = unguard_args(func, args, kwargs)
         r = func(*args, **kwargs)
-        return r if r.__class__ in PLAIN_RESULTS else guard(r)   # numpy arrays come back guarded
+        rc = r.__class__
+        # numpy arrays come back guarded (types known to hold none, tensors, skip the call)
+        return r if rc in PLAIN_RESULTS or rc in NO_GUARD else guard(r)
 
     def call_script(self, fn, args, kwargs):
         if self.depth >= self.max_depth:

@@ -541,6 +541,7 @@ def unguard_args(func, args, kwargs):
 
 #: result types known to hold no numpy array (filled as types are seen)
 _NO_GUARD: set = {int, float, bool, str, type(None), complex}
+NO_GUARD = _NO_GUARD  # read by the interpreter before it calls guard()
 
 
 def guard(value):

@@ -16,6 +16,10 @@ from .safety import (MissingModule, ModuleProxy, SafetyError, ScriptImportError,
                      int_pow, is_engine_class, set_attribute, sized_len, suggest)
 
 
+_NAME = A.Name
+_PASS = (ScriptError, _Break, _Continue, _Return)  # what eval() lets through unwrapped
+
+
 class Statements:
     """The ``ex_*`` methods of the interpreter (statements other than def and class)."""
 
@@ -102,23 +106,42 @@ class Statements:
         for name in names:
             v = frame.vars.get(name)
             if t is not None and isinstance(v, t):
-                self.last_tensor_name = name
-                if len(self.assignments) < 100_000:
-                    text = self.stmt_texts.get(stmt)  # a loop's statement: its text once
-                    if text is None:
-                        text = self.stmt_texts[stmt] = frame.src.line_text(stmt.line).strip()
-                    self.assignments.append((name, v, frame.src, stmt.line, text))
+                self._note_tensor(name, v, stmt, frame)
+
+    def _note_tensor(self, name, v, stmt, frame):
+        self.last_tensor_name = name
+        if len(self.assignments) < 100_000:
+            text = self.stmt_texts.get(stmt)  # a loop's statement: its text once
+            if text is None:
+                text = self.stmt_texts[stmt] = frame.src.line_text(stmt.line).strip()
+            self.assignments.append((name, v, frame.src, stmt.line, text))
 
     # ---------------------------------------------------------- statements
     def ex_ExprStmt(self, node, frame):
         self.eval(node.value, frame)
 
     def ex_Assign(self, node, frame):
-        value = self.eval(node.value, frame)
-        for target in node.targets:
+        v = node.value
+        try:  # self.eval(v, frame), inlined
+            value = self.ev[v.__class__](v, frame)
+        except _PASS:
+            raise
+        except Exception as e:
+            raise self.wrap(e, v, frame) from None
+        targets = node.targets
+        if len(targets) == 1 and targets[0].__class__ is _NAME and frame.scope is None:
+            # ``name = value`` outside a function (a module's loop body): stored as store() would
+            name = targets[0].id
+            frame.vars[name] = value
+            if frame is self.globals:
+                t = self.engine.tensor
+                if t is not None and isinstance(value, t):
+                    self._note_tensor(name, value, node, frame)
+            return
+        for target in targets:
             self.assign(target, value, frame)
         if frame is self.globals:
-            for target in node.targets:
+            for target in targets:
                 self._note_top_assign(target, value, node, frame)
 
     def ex_AnnAssign(self, node, frame):
@@ -341,12 +364,17 @@ class Statements:
         if self.loop_watch is not None:
             iterator = self.loop_watch.iterate(node, frame, it, iterator)
         body, target = node.body, node.target
+        # ``for name in ...`` outside a function: the name is stored as store() would
+        name = target.id if target.__class__ is _NAME and frame.scope is None else None
         for item in iterator:
             if self.cancelled:
                 raise self.wrap(Cancelled(), node, frame)
             self.cur_stmt = node
             self.cur_expr = None
-            self.assign(target, item, frame)
+            if name is not None:
+                frame.vars[name] = item
+            else:
+                self.assign(target, item, frame)
             try:
                 self.exec_block(body, frame)
             except _Break:

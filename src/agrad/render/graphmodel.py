@@ -245,6 +245,19 @@ class GraphModel:
                         add_step(gid)  # its input is numbered next
                         cur = nxt
                         continue
+                elif len(nf) == 2:
+                    # a step with a second input already numbered (``y * w``): the chain
+                    # goes on through the first, the second is a reference beside it
+                    nxt, ref = nf[0][0], nf[1][0]
+                    if (nxt is not None and ref is not None and nxt is not ref and ref in ids
+                            and nxt not in ids and not isinstance(nxt, leaf_type)):
+                        e_from += (gid, gid)
+                        e_to += (gid + 1, ids[ref])  # nxt is numbered next
+                        e_idx += (0, 1)
+                        other[len(steps) - first] = (gid, [("ref", ids[ref])], True)
+                        add_step(-1)
+                        cur = nxt
+                        continue
                 kids = [(idx, nxt) for idx, (nxt, _nr) in enumerate(nf) if nxt is not None]
                 for idx, nxt in kids:
                     e_from.append(gid)
