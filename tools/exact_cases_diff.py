@@ -242,4 +242,11 @@ CASES = [
           "F.binary_cross_entropy(torch.ones(2), torch.ones(2, dtype=torch.float64))", "F.binary_cross_entropy(torch.ones(2) * 2, torch.ones(2))",
           "torch.addmm(f, d, f)", "torch.addmm(d, f, f)", "torch.addmm(f, f, d)", "torch.addmm(torch.ones(2), f, d)",
           "torch.addmm(f, torch.ones(2, dtype=torch.float64), f)", "torch.mm(f, d)"]),
+    case("checks-5",
+         [],
+         ["torch.zeros(-1)", "torch.zeros((2, -1))", "torch.ones(-1)", "F.celu(torch.ones(2), 0.)", "torch.celu(torch.ones(2), 0.)",
+          "F.kl_div(torch.ones(2, dtype=torch.long), torch.ones(2, dtype=torch.long), reduction='sum')",
+          "F.kl_div(torch.ones(2), torch.ones(2, dtype=torch.long), reduction='sum')",
+          "torch.linalg.matrix_rank(torch.ones(2, 2, dtype=torch.long))",
+          "torch.cross(torch.ones(3, dtype=torch.bool), torch.ones(3, dtype=torch.bool), dim=0)", "torch.arange()", "torch.arange(end=3)"]),
 ]

@@ -156,7 +156,7 @@ PARSED_FIRST = frozenset("""
 #: ... and those where only a call without its size or dim (agrad's defaults) needs the parse
 PARSED_IF_FEWER = {"torch.ones": 1, "torch.zeros": 1, "torch.empty": 1, "torch.rand": 1, "torch.randn": 1,
                    "torch.full": 2, "method.sum_to_size": 2, "method.new_zeros": 2, "method.new_ones": 2,
-                   "method.new_empty": 2, "method.flip": 2, "torch.flip": 2, "method.tile": 2}
+                   "method.new_empty": 2, "method.flip": 2, "torch.flip": 2, "method.tile": 2, "torch.arange": 1}
 #: ... and those whose free function takes one sequence where agrad's (shared with the method) takes varargs
 PARSED_UNLESS_SEQUENCE = frozenset({"torch.reshape", "torch.flip", "torch.tile"})
 

@@ -245,7 +245,7 @@ def selu_(input):
 @export(functional=True)
 def celu(input, alpha=1.0, inplace=False):
     if alpha == 0:
-        raise RuntimeError("ZeroDivisionError")
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     if inplace:
         return _in_place(lambda x: _elu_call(_celu_, "elu_cpu", x, alpha, 1.0, 1.0 / alpha), input)
     return _elu_call(_celu, "elu_cpu", input, alpha, 1.0, 1.0 / alpha)

@@ -464,6 +464,8 @@ def pinverse(input, rcond=1e-15):
 
 
 def _linalg_matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None, tol=None):
+    if not A.dtype.is_floating_point:
+        raise RuntimeError("This function doesn't handle types other than float and double")
     _matrix(A, "linalg.matrix_rank")
     a = A._data
     if tol is not None:

@@ -257,7 +257,13 @@ def _filled(fill, shape, dtype, requires_grad, device, out=None, fname="", layou
 
 @export()
 def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False, **kw):
-    return _filled(0, _sizes(size, kw, "zeros"), dtype, requires_grad, device, out, "zeros", layout, pin_memory)
+    try:
+        shape = _sizes(size, kw, "zeros")
+    except RuntimeError as e:
+        if "negative dimension" in str(e):  # (zeros checks its SymInt sizes itself)
+            raise RuntimeError("zeros: Dimension size must be non-negative.") from None
+        raise
+    return _filled(0, shape, dtype, requires_grad, device, out, "zeros", layout, pin_memory)
 
 
 @export()

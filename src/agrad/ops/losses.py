@@ -619,6 +619,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 # ---------------------------------------------------------------------------
 
 def _kl_div(input, target, reduction, log_target):
+    if not input.dtype.is_floating_point or not target.dtype.is_floating_point:
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     if log_target:
         out = target.exp() * (target - input)
     else:

@@ -229,6 +229,8 @@ def _linalg_cross(input, other, *, dim=-1, out=None):
         from .pointwise import _mismatch_message
         raise RuntimeError(_mismatch_message(input._data.shape, other._data.shape)) from None
     d_out = dtypes.result_type(input, other)
+    if d_out is dtypes.bool_:
+        raise NotImplementedError('"cross" not implemented for \'Bool\'')
     arrays = (input._data.astype(d_out.numpy, copy=False), other._data.astype(d_out.numpy, copy=False))
     return finish_out("linalg_cross", _cross.apply((input, other), arrays, {"dim": d}), out)
 
