@@ -249,4 +249,8 @@ CASES = [
           "F.kl_div(torch.ones(2), torch.ones(2, dtype=torch.long), reduction='sum')",
           "torch.linalg.matrix_rank(torch.ones(2, 2, dtype=torch.long))",
           "torch.cross(torch.ones(3, dtype=torch.bool), torch.ones(3, dtype=torch.bool), dim=0)", "torch.arange()", "torch.arange(end=3)"]),
+    case("detach-views",
+         ["x = torch.ones(3)", "y = torch.ones(3, requires_grad=True)"],
+         ["x[1:].detach_()", "x.view(3).detach_()", "x.detach().detach_()", "y.detach()[1:].detach_()", "y[1:].detach_()",
+          "(y * 1).detach_()", "torch.ones(2, 2).narrow(0, 0, 1).detach_()"]),
 ]

@@ -367,7 +367,7 @@ class Tensor:
         return t
 
     def detach_(self):
-        if self._base is not None and self._base._requires_grad and self._grad_fn is not None:
+        if self._base is not None:  # any view, whatever its base (PyTorch's is_view check)
             raise RuntimeError(
                 "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
                 "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of "
