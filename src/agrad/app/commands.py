@@ -195,7 +195,7 @@ def run_eval(req, kw) -> int:
     as_json = out.format == "json"
     live = _Live(req, out, show_output=not as_json)
     anomaly = kw.get("anomaly", False)
-    s, usage = _start(req, kw, anomaly=anomaly)
+    s, usage = _start(req, kw, anomaly=anomaly, origins=anomaly)  # no graph view: no origins
     if usage is not None:
         return _usage(out, "eval", usage, anomaly)
     if s.error is None:

@@ -203,25 +203,16 @@ class _NodeOrigins:
     ``(Source, line, column, end_column)`` of the sub-expression whose op made it
     (columns None when only the line is known); ``get(node)`` reads it.
 
-    It is one of the engine's record hooks (``graph.record_hooks``) and asks
-    the language which sub-expression is running.  The note is kept on the node
-    itself (freed with it: a training loop's old graphs go as they went), else,
-    for a node without a ``__dict__``, in a weak dictionary.
+    The language's record hook (``lang.span_hook``, one of the engine's
+    ``graph.record_hooks``) notes it.  The note is kept on the node itself (freed
+    with it: a training loop's old graphs go as they went), else, for a node
+    without a ``__dict__``, in a weak dictionary.
     """
 
     def __init__(self):
         import weakref
         self.others = weakref.WeakKeyDictionary()
-        self.span = None
         self._hook = None
-
-    def __call__(self, node, inputs, outputs, call):
-        pos = self.span()
-        if pos is not None:
-            try:  # an attribute, not node.__dict__[...]: reading __dict__ makes Python build it
-                node._agrad_origin = pos
-            except AttributeError:
-                self.others[node] = pos
 
     def get(self, node, default=None):
         try:  # not getattr: a node's __getattr__ looks for saved tensors
@@ -231,10 +222,8 @@ class _NodeOrigins:
 
     def __enter__(self):
         from ..autograd import graph
-        from ..lang import current_span
-        self.span = current_span
-        # the bound method, not the instance: calling an instance looks its __call__ up each time
-        self._hook = self.__call__
+        from ..lang import span_hook
+        self._hook = span_hook(self.others)
         graph.record_hooks.append(self._hook)
         return self
 
@@ -275,10 +264,13 @@ class _GradObserver:
 
 # ------------------------------------------------------------------ the run
 
-def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
+def run_session(req: Request, *, stdin=None, origins=True, observe_grads=False,
                 record_calls=False, anomaly=False, capture=None, trace=False,
                 versions=False) -> Session:
-    """Run the script of ``req``; the target is chosen, nothing else is done yet."""
+    """Run the script of ``req``; the target is chosen, nothing else is done yet.
+
+    ``origins``: note where each graph node was made (``Session.origins``; the graph
+    views and --anomaly read it): a record hook per op, which ``eval`` does without."""
     import contextlib
 
     import agrad
@@ -315,7 +307,8 @@ def run_session(req: Request, *, stdin=None, origins=False, observe_grads=False,
     from .target import BackwardRoots
     roots = BackwardRoots()
     with contextlib.ExitStack() as stack:
-        stack.enter_context(origin_rec)
+        if origins or anomaly:
+            stack.enter_context(origin_rec)
         stack.enter_context(roots)
         if observer is not None:
             stack.enter_context(observer)

@@ -73,6 +73,7 @@ import warnings as _warnings
 from .errors import Record, ScriptError, ScriptSyntaxError, ScriptWarning, Source
 
 __all__ = ["Source", "run", "RunResult", "Assignment", "eval_expression", "parse_value", "current_position", "current_span",
+           "span_hook",
            "parse", "ScriptError", "ScriptSyntaxError", "ScriptWarning", "arm_hard_exit",
            "disarm_hard_exit",
            "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_NESTING"]
@@ -401,15 +402,46 @@ def current_span():
     # one tuple per sub-expression (a loop's ops share it; an AST node is of one source)
     key = expr if expr is not None and expr.line == expr.end_line else stmt
     span = interp.spans.get(key)
-    if span is None:
-        if key is expr:
-            span = (frame.src, expr.line, expr.col, expr.end_col)
-        elif stmt.line == stmt.end_line:
-            span = (frame.src, stmt.line, stmt.col, stmt.end_col)
-        else:
-            span = (frame.src, stmt.line, None, None)
-        interp.spans[key] = span
+    return span if span is not None else _new_span(interp, key, expr, stmt, frame)
+
+
+def _new_span(interp, key, expr, stmt, frame):
+    if key is expr:
+        span = (frame.src, expr.line, expr.col, expr.end_col)
+    elif stmt.line == stmt.end_line:
+        span = (frame.src, stmt.line, stmt.col, stmt.end_col)
+    else:
+        span = (frame.src, stmt.line, None, None)
+    interp.spans[key] = span
     return span
+
+
+def span_hook(fallback):
+    """A record hook for the engine (``graph.record_hooks``) that notes on each node
+    recorded while a script runs in this thread the :func:`current_span` of the op
+    that made it: as the node's attribute ``_agrad_origin`` (an attribute, not
+    ``node.__dict__[...]``: reading ``__dict__`` makes Python build it), else, for a
+    node without a ``__dict__``, in ``fallback[node]`` (a weak dictionary).  One call
+    per op: the span is looked up here, not through current_span()."""
+
+    def hook(node, inputs, outputs, call):
+        interp = getattr(_running, "interp", None)
+        if interp is None:
+            return
+        stmt, frame = interp.cur_stmt, interp.cur_frame
+        if stmt is None or frame is None:
+            return
+        expr = interp.cur_expr
+        key = expr if expr is not None and expr.line == expr.end_line else stmt
+        span = interp.spans.get(key)
+        if span is None:
+            span = _new_span(interp, key, expr, stmt, frame)
+        try:
+            node._agrad_origin = span
+        except AttributeError:
+            fallback[node] = span
+
+    return hook
 
 
 def arm_hard_exit(seconds: float) -> None:
