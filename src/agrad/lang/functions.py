@@ -24,6 +24,7 @@ from .safety import (NO_GUARD, MissingModule, ModuleProxy, check_class_namespace
 _NAME, _CONSTANT = A.Name, A.Constant
 _PASS = (ScriptError, _Break, _Continue, _Return)  # what eval() lets through unwrapped
 _MODULES, _GUARDED = sys.modules, "agrad.lang.guarded"
+_FUNCTION = types.FunctionType
 
 
 class Functions:
@@ -88,6 +89,14 @@ class Functions:
                     raise self.wrap(e, a, frame) from None
         if not node.keywords:
             self.cur_expr = node
+            if func.__class__ is _FUNCTION and _GUARDED not in _MODULES:
+                # an engine function, the common call: what call() does for it, inlined
+                for g in self.engine.grad_fns:
+                    if func is g:
+                        self.backward_calls += 1
+                r = func(*args)
+                rc = r.__class__
+                return r if rc in PLAIN_RESULTS or rc in NO_GUARD else guard(r)
             return self.call(func, args, {})
         kwargs = {}
         for name, v in node.keywords:
