@@ -153,4 +153,10 @@ def cases(graph: str) -> list[dict]:
              ["F.instance_norm(x, eps=float('inf'))", "F.batch_norm(x, torch.zeros(2, dtype=torch.float64), "
               "torch.ones(2, dtype=torch.float64), training=True, eps=float('inf'))",
               "F.batch_norm(x.float(), torch.zeros(2), torch.ones(2), torch.tensor([1.5, -2.0]), torch.tensor([0.1, 0.2]))"]),
+        case("floor-divide-in-place-zero-divisor",
+             ["x = torch.tensor([[4, -4, 1, 4], [2, 4, 1, 0], [-4, 0, 3, -3]])",
+              "x //= torch.tensor([[-1, -1, -1, -4], [3, 0, 2, 0], [-1, 0, 2, 3]])",
+              "y = torch.tensor([[4, -4, 1, 4], [-1, 2, 0, 2]], dtype=torch.int32)",
+              "y.floor_divide_(torch.tensor([3, 0, 2, 1], dtype=torch.int32))"],
+             ["x", "y"]),
     ]

@@ -740,7 +740,23 @@ def _floor_divide(input, other, aten):
 
 def floor_divide_(input, other):
     """The in-place form's computation (its NotImplemented node names aten::floor_divide_)."""
-    return _floor_divide(input, other, "aten::floor_divide_")
+    try:
+        return _floor_divide(input, other, "aten::floor_divide_")
+    except RuntimeError as e:
+        if str(e) == "ZeroDivisionError" and isinstance(input, Tensor) and type(input._data) is np.ndarray:
+            _written_before_zero(input, other)
+        raise
+
+
+def _written_before_zero(input, other):
+    """PyTorch's integer kernel writes the quotients in order and raises at the first zero
+    divisor: the elements before it are already divided when the error comes."""
+    a = input._data
+    b = np.broadcast_to(np.asarray(other._data if isinstance(other, Tensor) else other), a.shape).reshape(-1)
+    k = int(np.argmax(b == 0))
+    if k and a.flags.writeable:
+        flat = np.unravel_index(np.arange(k), a.shape)
+        a[flat] = np.floor_divide(a[flat], b[:k].astype(a.dtype, copy=False))
 
 
 @export(method=True)
