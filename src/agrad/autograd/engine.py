@@ -18,6 +18,7 @@ from . import _dual, grad_mode
 from .anomaly_mode import _anomaly, nan_message
 from .graph import AccumulateGrad, edge
 from .._arrays import KEPT, LAZY
+from .._cascade import cascade_sum
 from .._warn_once import warn_once
 
 #: Lazy gradients of (numpy) leaves made by the running pass; computed together at its end.
@@ -311,13 +312,17 @@ def reduce_to(a, shape):
     """``a`` summed over the axes along which ``shape`` was broadcast to ``a.shape``
     (``Tensor.sum_to_size``'s maths; shapes already known to be compatible)."""
     if not shape:  # a 0-d input (a scalar weight): everything summed
-        return np.add.reduce(a, axis=None)
+        out = cascade_sum(a, tuple(range(a.ndim)), False)  # in PyTorch's order, where it is known
+        return np.add.reduce(a, axis=None) if out is None else out
     have = a.shape
     lead = len(have) - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and have[i + lead] != 1)
     if not axes:
         return a.reshape(shape)
-    return np.add.reduce(a, axis=axes, keepdims=True).reshape(shape)
+    out = cascade_sum(a, axes, True)
+    if out is None:
+        out = np.add.reduce(a, axis=axes, keepdims=True)
+    return out.reshape(shape)
 
 
 def _check_nan(node, in_grads):

@@ -23,6 +23,7 @@ import numpy as np
 from .. import dtypes
 from .._limits import check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim
+from .._cascade import cascade_sum
 from ._op import Op, export
 from .linalg import addmm
 from .matrix import _vector_norm, _vector_norm_fwd, vector_norm
@@ -84,9 +85,12 @@ def apply_reduction(loss, reduction):
 def reduce_array(a, reduction, dtype):
     """The same on a numpy array (inside one op's forward)."""
     # astype, not np.asarray: a lazy (dask) array stays lazy
-    if reduction == "mean":
-        return np.mean(a).astype(dtype, copy=False)
-    if reduction == "sum":
+    if reduction == "mean" or reduction == "sum":
+        total = cascade_sum(a, tuple(range(a.ndim)), False) if a.dtype == dtype else None  # PyTorch's order
+        if total is not None:
+            return np.asarray(np.true_divide(total, a.size) if reduction == "mean" else total, dtype)
+        if reduction == "mean":
+            return np.mean(a).astype(dtype, copy=False)
         return np.sum(a).astype(dtype, copy=False)
     return a.astype(dtype, copy=False)
 

@@ -359,8 +359,21 @@ def neg(input, *, out=None):
 
 
 # pow: three overloads, as PyTorch dispatches them
-def _pow_scalar_fwd(ctx, a, exponent):
+def _pow_scalar_array(a, exponent):
+    """``a ** exponent`` for a number exponent, with PyTorch's kernel's exact forms for float
+    tensors: ``x * x * x`` for 3, ``1 / sqrt(x)`` for -0.5, ``1 / (x * x)`` for -2 (numpy's
+    power rounds these differently; 2 and -1 agree already)."""
+    if type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.itemsize >= 4:
+        if exponent == 3:
+            return a * a * a
+        if exponent == -2 or exponent == -0.5:
+            with np.errstate(all="ignore"):
+                return np.reciprocal(a * a if exponent == -2 else np.sqrt(a))
     return np.power(a, exponent)
+
+
+def _pow_scalar_fwd(ctx, a, exponent):
+    return _pow_scalar_array(a, exponent)
 
 
 _pow0 = Op("PowBackward0", _pow_scalar_fwd, saves=("self",), jvp="element_wise")
@@ -379,7 +392,7 @@ def _(ctx, g):
     e = ctx.exponent
     if e == 0:
         return np.zeros(ctx.self.shape, ctx.self.dtype.numpy)
-    return np.multiply(g, np.multiply(np.power(_like(ctx.self, g), e - 1), e))
+    return np.multiply(g, np.multiply(_pow_scalar_array(_like(ctx.self, g), e - 1), e))
 
 
 _pow1 = Op("PowBackward1", lambda ctx, a, b: np.power(a, b), inputs=("self", "exponent"),

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _arrays, dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
+from .._cascade import cascade_sum
 from ._op import Op, export, finish_out
 from ._return_types import return_type
 from .pointwise import masked_fill, where
@@ -70,6 +71,10 @@ def _contiguous(r):
 
 
 def _sum_fwd(ctx, a, axes, keepdim, dtype):
+    if dtype == a.dtype:
+        out = cascade_sum(a, axes, keepdim)  # PyTorch's order of additions, where it is known
+        if out is not None:
+            return out
     try:
         return _contiguous(_add_reduce(a, axis=axes, keepdims=keepdim, dtype=dtype))  # np.sum, no wrapper
     except TypeError:
@@ -151,6 +156,10 @@ def sum(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
 
 
 def _nansum_fwd(ctx, a, axes, keepdim, dtype):
+    if dtype == a.dtype and type(a) is np.ndarray and a.dtype.kind == "f":
+        out = cascade_sum(np.where(np.isnan(a), a.dtype.type(0), a), axes, keepdim)  # a NaN read as 0
+        if out is not None:
+            return out
     return _contiguous(np.nansum(a, axis=axes, keepdims=keepdim, dtype=dtype))
 
 
@@ -183,9 +192,12 @@ def _mean_fwd(ctx, a, axes, keepdim, dtype=None):
         with np.errstate(all="ignore"):
             return np.true_divide(np.sum(a, axis=axes, keepdims=keepdim), a.dtype.type(0))
     if type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.itemsize > 2:
-        # np.mean's own steps (a sum, then a division by the count), without its Python
+        # PyTorch's steps (a sum, then a division by the count), without np.mean's Python
         # layer; float16 keeps np.mean, which sums in float32
-        return _contiguous(np.true_divide(np.add.reduce(a, axis=axes, keepdims=keepdim), n))
+        total = cascade_sum(a, axes, keepdim)
+        if total is None:
+            total = np.add.reduce(a, axis=axes, keepdims=keepdim)
+        return _contiguous(np.true_divide(total, n))
     return _contiguous(np.mean(a, axis=axes, keepdims=keepdim))
 
 

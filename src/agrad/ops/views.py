@@ -17,6 +17,7 @@ from .._warn_once import warn_once
 from .. import _arrays, dtypes
 from .._limits import check_numel
 from ..autograd import graph
+from .._cascade import cascade_sum
 from ..autograd.engine import reduce_to
 from ..tensor import Tensor, _wrap_dim
 from ._op import Op, export, method, zeros_like_grad
@@ -469,6 +470,9 @@ _add_reduce = np.add.reduce  # what np.sum calls, without its Python wrapper
 
 
 def _sum_to_fwd(ctx, a, axes, shape):
+    out = cascade_sum(a, axes, True)  # PyTorch's order of additions, where it is known
+    if out is not None:
+        return out.reshape(shape)
     try:
         if not shape:
             return _add_reduce(a, axis=None)
