@@ -159,9 +159,12 @@ def test_a_graph_is_freed_without_the_cycle_collector(collector, backward):
 
 
 def test_recording_leaves_few_objects_for_the_collector(collector):
-    """A chain of sin, * c, + c, tanh leaves about 5.5 tracked objects an op (the node, its
-    edge tuples, a saved tensor's slot): (shape, dtype) records are shared, node attributes
-    are set without building the node's __dict__ (docs/semantics.md)."""
+    """A chain of sin, * c, + c, tanh leaves about 6 tracked objects an op (the node, its
+    edge tuples, a saved tensor's slot; ``* c`` keeps its number in a SavedNumber, freed
+    with the graph as PyTorch's wrapped scalar): (shape, dtype) records are shared, node
+    attributes are set without building the node's __dict__ (docs/semantics.md).  It was
+    12 before that work; a little head-room, because hooks other tests leave installed
+    (the graph view's origin hook) add to it."""
     gc.disable()
     y = torch.tensor([0.3], requires_grad=True) * 1.0
     gc.collect()
@@ -169,4 +172,4 @@ def test_recording_leaves_few_objects_for_the_collector(collector):
     for _ in range(100):
         y = torch.tanh(torch.sin(y) * 0.9 + 0.1)
     per_op = (len(gc.get_objects()) - before) / 400
-    assert per_op <= 6.0, per_op
+    assert per_op <= 6.5, per_op
