@@ -5,17 +5,18 @@ underscore), so adding an op family is adding one file.  The families follow
 the groups of PyTorch's documentation:
 
 - pointwise: ``pointwise`` (arithmetic, promotion, clamp, where, masked_fill),
-  ``unary`` (exp, log, trigonometry, erf, rounding), ``binary`` (atan2, fmod,
+  ``power`` (pow's three overloads), ``unary`` (exp, log, trigonometry, erf, rounding), ``binary`` (atan2, fmod,
   lerp, xlogy, addcmul, ...), ``operators`` (Tensor's ``+``, ``==``, ``&``, ...);
 - ``comparison``: comparisons, logical and bitwise ops, isnan/isclose,
   maximum/minimum; ``sorting``: sort/topk, median/kthvalue/mode, unique;
-- ``reductions`` (sum, mean, max, prod, var/std, logsumexp, ...) and
-  ``cumulative`` (cumsum, cumprod, cummax, logcumsumexp);
+- ``reductions`` (sum, mean, max, prod, logsumexp, ...), ``variance`` (var/std,
+  var_mean/std_mean) and ``cumulative`` (cumsum, cumprod, cummax, logcumsumexp);
 - ``views`` (views, reshaping, copies and casts), ``joining`` (cat/stack,
   split/chunk, repeat, flip, meshgrid), ``indexing`` (``x[...]``, select) and
   ``scatter_gather`` (gather/scatter, index_*, masked_*, take, nonzero);
-- ``linalg`` (matrix products, einsum) and ``matrix`` (trace, diagonal,
-  tril/triu, cross, norms, det, inverse, solve);
+- ``linalg`` (matrix products), ``contractions`` (einsum, tensordot, kron),
+  ``matrix`` (trace, diagonal, tril/triu, cross, norms), ``determinants``
+  (det, slogdet), ``solvers`` (inverse, solve), ``decompositions`` and ``lu``;
 - nn.functional: ``nn`` (linear, dropout, pad, embedding, layer_norm,
   distances, and what activations and losses share), ``activations``,
   ``softmax``, ``losses``; convolution, pooling and normalisation families get their own

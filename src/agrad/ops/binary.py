@@ -15,7 +15,8 @@ from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out, inplace, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
                         _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_operand,
-                        operands, pow as _pow)
+                        operands)
+from .power import pow as _pow
 
 _result_type = dtypes.result_type
 

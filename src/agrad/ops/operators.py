@@ -15,8 +15,9 @@ from ._op import inplace, method
 from .factories import is_agrad_array as _is_agrad_array
 from .comparison import (bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, le, le_,
                          logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
-from .pointwise import (_div, _formula_state, _rsub, _sub, add, check_operand, check_sub, div, floor_divide, floor_divide_, mul, neg, operands, pow,
+from .pointwise import (_div, _formula_state, _rsub, _sub, add, check_operand, check_sub, div, floor_divide, floor_divide_, mul, neg, operands,
                         reciprocal, remainder, sub)
+from .power import pow
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
 
 

@@ -1,5 +1,5 @@
 """Reductions: sum/nansum, mean, max/min, argmax/argmin, all/any, count_nonzero, prod,
-var/std (and var_mean/std_mean), amax/amin, aminmax and logsumexp.
+amax/amin, aminmax and logsumexp (var and std are in ``variance.py``).
 
 Each differentiable op is one entry: numpy forward, PyTorch's node name, what it
 saves, and its derivative written with agrad ops (derivatives.yaml and
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import builtins
 import numbers
-import warnings
 
 import numpy as np
 
@@ -19,7 +18,7 @@ from ..tensor import Tensor, _scalar_name, _wrap_dim
 from .._cascade import cascade_sum
 from ._op import Op, export, finish_out
 from ._return_types import return_type
-from .pointwise import masked_fill, where
+from .pointwise import masked_fill
 
 #: The (values, indices) pairs of max(dim) and min(dim): torch.return_types.max / .min
 MinMax = {"max": return_type("max"), "min": return_type("min")}
@@ -556,167 +555,6 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     axis = _wrap_dim(dim, input.ndim)
     return finish_out("prod", _prod1.apply((input,), (input._data,),
                                             {"axis": axis, "keepdim": keepdim, "dtype": d.numpy}), out)
-
-
-# ---------------------------------------------------------------------------
-# var / std, var_mean / std_mean
-# ---------------------------------------------------------------------------
-
-def _var_args(fname, input, dim, unbiased, keepdim, correction):
-    """(axes, full, n, correction, keepdim) from PyTorch's overloads:
-    f(x, dim=None, *, correction=1, keepdim=False), f(x, dim, unbiased, keepdim), f(x, unbiased)."""
-    if not input.dtype.is_floating_point:
-        raise RuntimeError(f"{fname} only support floating point and complex dtypes" if fname in ("var_mean", "std_mean")
-                           else "std and var only support floating point and complex dtypes")
-    if isinstance(dim, bool):
-        unbiased, dim = dim, None
-    if unbiased is not None and correction is not None:
-        raise TypeError(f"{fname}(): takes either 'unbiased' or 'correction', not both")
-    if correction is None:
-        correction = 1 if unbiased is None or unbiased else 0
-    full = dim is None
-    if full:
-        axes = tuple(range(input.ndim))
-    elif isinstance(dim, (list, tuple)) and len(dim) == 0:
-        axes = tuple(range(input.ndim))  # reduces everything; the backward counts it as size 1
-    else:
-        axes = _axes(dim, input.ndim)
-    if full or (isinstance(dim, (list, tuple)) and len(dim) == 0):
-        n = input.numel() if full else 1
-    else:
-        n = 1
-        for a in axes:
-            n *= input.shape[a]
-    return axes, full, n, correction, bool(keepdim)
-
-
-def _var_fwd(a, axes, correction, keepdim, fname):
-    work = a.astype(np.float64) if a.dtype != np.float64 else a
-    count = 1
-    for ax in axes:
-        count *= a.shape[ax]
-    if a.ndim == 0:
-        count = 1
-    if count - correction <= 0:
-        warnings.warn(
-            f"{fname}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
-            "(input numel divided by output numel).", UserWarning, stacklevel=5)
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        mean = np.mean(work, axis=axes, keepdims=True)
-        dev = work - mean
-        m2 = np.sum(dev * dev, axis=axes, keepdims=keepdim)
-        var = m2 / builtins.max(count - correction, 0)  # max, sum, ... are ops here
-        if count > 1 and a.ndim and type(work) is np.ndarray and np.isinf(work).any():
-            mean = _welford_inf_mean(work, axes, mean)
-        mean = mean if keepdim else np.squeeze(mean, axis=axes) if axes else mean.reshape(())
-    return np.asarray(var).astype(a.dtype, copy=False), np.asarray(mean).astype(a.dtype, copy=False)
-
-
-def _welford_inf_mean(work, axes, mean):
-    """The mean of var_mean/std_mean where a slice holds an infinity: PyTorch's one pass
-    (Welford: mean += (x - mean) / k, in memory order) keeps +-inf only when the one
-    infinity is the slice's last element; any later element makes it NaN."""
-    last = tuple(range(work.ndim - len(axes), work.ndim))
-    flat = np.moveaxis(work, axes, last).reshape(mean.size, -1)
-    inf = np.isinf(flat)
-    welford = np.where((inf.sum(-1) == 1) & inf[:, -1], flat[:, -1], np.nan)
-    out = np.where(inf.any(-1), welford, mean.reshape(-1))
-    return out.reshape(mean.shape)
-
-
-def _var_backward(grad, x, ctx):
-    """var_backward: 2 / (N - correction) * grad * (x - mean)."""
-    correction = ctx.correction
-    if x.ndim == 0 or ctx.full:
-        dof = x.numel() - correction
-        if dof <= 0:
-            return grad * where(x == x.mean(), float("nan"), float("inf"))
-        return (2.0 / dof) * grad * (x - x.mean())
-    if not ctx.keepdim and x.ndim > 1:
-        grad = _unsqueeze_dims(grad, x.shape, ctx.axes, False)
-    dof = ctx.n - correction
-    factor = 2.0 / dof if dof != 0 else float("inf")
-    return factor * grad * (x - x.mean(ctx.axes, keepdim=True))
-
-
-def _std_backward(grad, x, result, ctx):
-    grad_var = (grad / (result * 2)).masked_fill(result == 0, 0)
-    return _var_backward(grad_var, x, ctx)
-
-
-def _mean_backward(grad, x, ctx):
-    if ctx.full or not len(x.shape):
-        return grad.expand(x.shape) / x.numel() if x.numel() else grad.expand(x.shape)
-    n = 1
-    for a in ctx.axes:
-        n *= x.shape[a]
-    return _unsqueeze_dims(grad, x.shape, ctx.axes, ctx.keepdim).expand(x.shape) / n
-
-
-_var = Op("VarBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
-          _var_fwd(a, axes, correction, keepdim, fname)[0], saves=("self",))
-_std = Op("StdBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
-          _sqrt(_var_fwd(a, axes, correction, keepdim, fname)[0]), saves=("self", "result"))
-_var_mean = Op("VarMeanBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
-               _var_fwd(a, axes, correction, keepdim, fname), saves=("self",), outputs=None, multi_grad=True)
-_std_mean = Op("StdMeanBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
-               _std_pair(_var_fwd(a, axes, correction, keepdim, fname)), saves=("self", "result"), outputs=None,
-               multi_grad=True)
-
-
-def _sqrt(a):
-    with np.errstate(all="ignore"):
-        return np.sqrt(a)
-
-
-def _std_pair(pair):
-    return _sqrt(pair[0]), pair[1]
-
-
-@_var.derivative
-@_quiet
-def _(ctx, grad):
-    return _var_backward(grad, ctx.self, ctx)
-
-
-@_std.derivative
-@_quiet
-def _(ctx, grad):
-    return _std_backward(grad, ctx.self, ctx.result, ctx)
-
-
-@_var_mean.derivative
-@_quiet
-def _(ctx, grads):
-    x = ctx.self
-    return _var_backward(grads[0], x, ctx) + _mean_backward(grads[1], x, ctx)
-
-
-@_std_mean.derivative
-@_quiet
-def _(ctx, grads):
-    x = ctx.self
-    return _std_backward(grads[0], x, ctx.result, ctx) + _mean_backward(grads[1], x, ctx)
-
-
-def _var_family(op, fname):
-    def fn(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
-        axes, full, n, corr, keep = _var_args(fname, input, dim, unbiased, keepdim, correction)
-        result = op.apply((input,), (input._data,), {"axes": axes, "correction": corr, "keepdim": keep,
-                                                     "full": full, "n": n, "fname": fname})
-        return result if isinstance(result, tuple) else finish_out(fname, result, out)
-
-    fn.__name__ = fname
-    fn.__doc__ = (f"{fname}(input, dim=None, *, correction=1, keepdim=False); also "
-                  f"{fname}(input, dim, unbiased, keepdim) and {fname}(input, unbiased).")
-    return fn
-
-
-var = export(method=True)(_var_family(_var, "var"))
-std = export(method=True)(_var_family(_std, "std"))
-var_mean = export()(_var_family(_var_mean, "var_mean"))
-std_mean = export()(_var_family(_std_mean, "std_mean"))
 
 
 # ---------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from .. import dtypes
 from ..tensor import Tensor
 from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from .comparison import isfinite
-from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, pow as _pow, where
+from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, where
+from .power import pow as _pow
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,222 @@
+"""Determinants: torch.linalg.det, slogdet and logdet (and torch.det/slogdet/logdet), as
+LAPACK's LU gives them, including the signs and zeros of singular matrices.
+
+The derivatives are FunctionsManual's linalg_det_backward and slogdet_backward,
+written with agrad ops, so they differentiate again; a singular matrix takes the
+perturbed-inverse path PyTorch takes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd import grad_mode
+from ..tensor import Tensor
+from ._op import Op, export, finish_out
+from ._return_types import return_type
+from .matrix import _const, _require_float, _require_square, _unsqueeze2, diag_embed, diagonal
+from .solvers import _inv, _solve
+
+def _det_fwd(ctx, a):
+    out = np.asarray(np.linalg.det(a), a.dtype)
+    zero = out == 0
+    if zero.any():  # PyTorch's det is the LU's pivot product: a singular matrix may give -0.0
+        out = np.array(out)
+        flat, res = _lu_input(a), out.reshape(-1)
+        for b in np.flatnonzero(zero.reshape(-1)):
+            sign, diag = _lu_sign_diag(flat[b])
+            res[b] = sign * np.prod(diag)
+    return out
+
+
+_det = Op("LinalgDetBackward0", _det_fwd, inputs=("A",), saves=("A", "result"))
+
+
+@_det.derivative
+def _(ctx, grad):
+    # linalg_det_backward: G = grad * det(A) * A^{-T}.  Without create_graph PyTorch solves with
+    # an LU whose zero pivots are nudged to eps (so an exactly singular A gets G = 0); with it,
+    # near-singular inputs take the cofactor matrix adj(A)^T (PyTorch computes it from the SVD).
+    A, det = ctx.A, ctx.result
+    if not grad_mode._state["enabled"]:
+        return _unsqueeze2(grad * det) * _const(np.swapaxes(_perturbed_inverse(A._data), -1, -2))
+    if A.numel() == 0:  # an empty gradient, recorded nowhere
+        return Tensor._make(np.zeros(A._data.shape, A._data.dtype))
+    # create_graph: PyTorch's formula, recorded: A^H G = det * grad * I solved again (so that the
+    # solve is differentiated), and for |det| < 100 eps the adjugate from the SVD (masked_fmap)
+    d = diag_embed((grad * det).unsqueeze(-1).expand(tuple(A.shape[:-1]))).mT
+    singular = np.abs(det._data) < 100 * np.finfo(A._data.dtype).eps
+    if singular.all():
+        return _det_singular_backward(A, grad)
+    if not singular.any():
+        return _solve(A.mT, d, True, False)
+    from .indexing import getitem
+    mask = _const(singular)
+    not_mask = _const(~singular)
+    out = Tensor._make(np.empty(A._data.shape, A._data.dtype))  # empty_like(A).index_put_(...) twice
+    out[mask] = _det_singular_backward(getitem(A, mask), getitem(grad, mask))
+    out[not_mask] = _solve(getitem(A, not_mask).mT, getitem(d, not_mask), True, False)
+    return out
+
+
+def _det_singular_backward(A, grad):
+    """linalg_det_backward's singular branch: U diag(D) Vh with D the products of the other
+    singular values (prod_safe_zeros_backward), scaled by det(U) det(Vh) grad."""
+    from .decompositions import _svd
+    from .reductions import _prod_safe_zeros_backward
+    U, S, Vh = _svd(A, full_matrices=True)
+    alpha = (_linalg_det(U) * _linalg_det(Vh)) * grad
+    D = _prod_safe_zeros_backward(alpha.unsqueeze(-1), S, S.ndim - 1)
+    return (U * D.unsqueeze(-2)).matmul(Vh)
+
+
+def _lu_input(a):
+    """The batch of matrices PyTorch's det and slogdet factor: A^T when A is contiguous (LAPACK
+    wants column-major), else A."""
+    if type(a) is np.ndarray and a.flags.c_contiguous:
+        a = np.swapaxes(a, -1, -2)
+    return a.reshape((-1,) + a.shape[-2:])
+
+
+def _lu_sign_diag(m):
+    """(sign of the row permutation, diagonal of U) of LU with partial pivoting (LAPACK getrf's)."""
+    lu = np.array(m, dtype=m.dtype, copy=True)
+    n = lu.shape[0]
+    sign = 1
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            p = j + int(np.argmax(np.abs(lu[j:, j])))
+            if lu[p, j] != 0:
+                if p != j:
+                    lu[[j, p]] = lu[[p, j]]
+                    sign = -sign
+                lu[j + 1:, j] /= lu[j, j]
+            if j + 1 < n:
+                lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
+    return lu.dtype.type(sign), np.diagonal(lu).copy()
+
+
+def _perturbed_inverse(a):
+    """A^{-1} from an LU with partial pivoting whose zero pivots are replaced by eps."""
+    try:
+        return np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        pass
+    eps = np.finfo(a.dtype).eps
+    flat = a.reshape((-1,) + a.shape[-2:])
+    out = np.empty_like(flat)
+    for b, m in enumerate(flat):
+        n = m.shape[0]
+        lu = np.array(m, dtype=m.dtype, copy=True)
+        perm = np.arange(n)
+        for j in range(n):
+            p = j + int(np.argmax(np.abs(lu[j:, j])))
+            if lu[p, j] != 0 and p != j:
+                lu[[j, p]] = lu[[p, j]]
+                perm[[j, p]] = perm[[p, j]]
+            if lu[j, j] == 0:
+                lu[j, j] = eps
+            lu[j + 1:, j] /= lu[j, j]
+            lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
+        lower = np.tril(lu, -1) + np.eye(n, dtype=lu.dtype)
+        upper = np.triu(lu)
+        out[b] = np.linalg.solve(upper, np.linalg.solve(lower, np.eye(n, dtype=lu.dtype)[perm]))
+    return out.reshape(a.shape)
+
+
+def _adjugate(A):
+    """adj(A) from the Faddeev-LeVerrier recursion: matmuls and traces only, so it is
+    differentiable to any order, singular A included (PyTorch differentiates its SVD there)."""
+    n = A.shape[-1]
+    eye = _const(np.eye(n, dtype=A._data.dtype))
+    m = eye.expand(tuple(A.shape))
+    for k in range(2, n + 1):
+        c = -diagonal(A.matmul(m), 0, -2, -1).sum(-1) / (k - 1)
+        m = A.matmul(m) + _unsqueeze2(c) * eye
+    return m if n % 2 else -m
+
+
+def _linalg_det(A, *, out=None):
+    _require_square(A, "linalg.det")
+    _require_float(A, "linalg.det")
+    return finish_out("linalg_det", _det(A), out)
+
+
+export("det", linalg=True, torch=False)(_linalg_det)
+
+
+@export(method=True)
+def det(input):
+    return _linalg_det(input)
+
+
+def _slogdet_fwd(ctx, a):
+    sign, logabs = np.linalg.slogdet(a)
+    sign = np.asarray(sign, a.dtype)
+    zero = sign == 0
+    if zero.any():  # the sign of a singular matrix: the pivots' signs times the permutation's (-0.0)
+        sign = np.array(sign)
+        flat, res = _lu_input(a), sign.reshape(-1)
+        for b in np.flatnonzero(zero.reshape(-1)):
+            s, diag = _lu_sign_diag(flat[b])
+            res[b] = s * np.prod(np.sign(diag))
+    return sign, np.asarray(logabs, a.dtype)
+
+
+_slogdet = Op("LinalgSlogdetBackward0", _slogdet_fwd, inputs=("A",), saves=("A",), outputs=None, multi_grad=True)
+
+
+@_slogdet.derivative
+def _(ctx, grads):
+    # slogdet_backward, real case: only logabsdet has a gradient, g * A^{-T}; under create_graph
+    # PyTorch solves A^H X = diag(g) again (recorded)
+    g = grads[1]
+    A = ctx.A
+    if grad_mode._state["enabled"]:
+        return _solve(A.mT, diag_embed(g.unsqueeze(-1).expand(tuple(A.shape[:-1]))).mT, True, False)
+    return _unsqueeze2(g) * _inv(A).mT
+
+
+_slogdet_apply = _slogdet.node.apply
+
+
+def _slogdet_node_apply(self, grads):
+    if grads[1] is None:  # the sign alone carries no gradient: PyTorch returns an undefined one
+        return (None,)
+    return _slogdet_apply(self, grads)
+
+
+_slogdet.node.apply = _slogdet_node_apply
+
+
+def _slogdet_impl(A, who, result):
+    _require_square(A, who)
+    _require_float(A, who)
+    sign, logabs = _slogdet(A)
+    return result(sign, logabs)
+
+
+#: torch.return_types.slogdet and torch.return_types.linalg_slogdet
+_SlogdetResult = return_type("slogdet", ["sign", "logabsdet"])
+_LinalgSlogdetResult = return_type("linalg_slogdet", ["sign", "logabsdet"])
+
+
+def _linalg_slogdet(A, *, out=None):
+    return _slogdet_impl(A, "linalg.slogdet", _LinalgSlogdetResult)
+
+
+export("slogdet", linalg=True, torch=False)(_linalg_slogdet)
+
+
+@export(method=True)
+def slogdet(input):
+    return _slogdet_impl(input, "linalg.slogdet", _SlogdetResult)
+
+
+@export(method=True)
+def logdet(input):
+    from .pointwise import where
+    _require_square(input, "logdet")
+    _require_float(input, "logdet")
+    sign, logabs = _slogdet(input)
+    return where(sign == -1, float("nan"), logabs)

@@ -1,0 +1,118 @@
+"""Powers: ``pow`` in PyTorch's three overloads (tensor ** number, tensor ** tensor,
+number ** tensor), with the exact forms its kernels use for float tensors and its
+integer rules for negative exponents.
+
+Each overload is one entry: numpy forward, PyTorch's node name (PowBackward0/1/2),
+what it saves, and its derivative written with agrad ops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor
+from ._op import Op, export, finish_out
+from .pointwise import _like, _zeros_like, broadcast_error, check_operand, operands, where
+
+_result_type = dtypes.result_type
+
+def _pow_scalar_array(a, exponent):
+    """``a ** exponent`` for a number exponent, with PyTorch's kernel's exact forms for float
+    tensors: ``x * x * x`` for 3, ``1 / sqrt(x)`` for -0.5, ``1 / (x * x)`` for -2 (numpy's
+    power rounds these differently; 2 and -1 agree already)."""
+    if type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.itemsize >= 4:
+        if exponent == 3:
+            return a * a * a
+        if exponent == -2 or exponent == -0.5:
+            with np.errstate(all="ignore"):
+                return np.reciprocal(a * a if exponent == -2 else np.sqrt(a))
+    return np.power(a, exponent)
+
+
+def _pow_scalar_fwd(ctx, a, exponent):
+    return _pow_scalar_array(a, exponent)
+
+
+_pow0 = Op("PowBackward0", _pow_scalar_fwd, saves=("self",), jvp="element_wise")
+
+
+@_pow0.derivative
+def _(ctx, grad):
+    e = ctx.exponent
+    if e == 0:  # pow_backward: zeros_like(self), whatever the gradient (NaN included)
+        return _zeros_like(ctx.self)
+    return grad * (e * ctx.self.pow(e - 1))  # pow_backward: grad * (exponent * self.pow(exponent - 1))
+
+
+@_pow0.raw_derivative
+def _(ctx, g):
+    e = ctx.exponent
+    if e == 0:
+        return np.zeros(ctx.self.shape, ctx.self.dtype.numpy)
+    return np.multiply(g, np.multiply(_pow_scalar_array(_like(ctx.self, g), e - 1), e))
+
+
+_pow1 = Op("PowBackward1", lambda ctx, a, b: np.power(a, b), inputs=("self", "exponent"),
+           saves=("self", "exponent", "result"), value_error=broadcast_error, jvp="element_wise")
+
+
+@_pow1.derivative
+def _(ctx, grad):
+    base, exp = ctx.self, ctx.exponent
+    # pow_backward_self: 0 where the exponent is 0
+    g_base = where(exp == 0.0, 0.0, grad * (exp * base.pow(exp - 1))) if ctx.needs(0) else None
+    if not ctx.needs(1):
+        return g_base, None
+    # pow_backward_exponent: base**exp * log(base), taken as 0 where base == 0 and exp >= 0
+    result = ctx.result
+    if base.dtype is not result.dtype:
+        base = base.to(result.dtype)
+    return g_base, grad * where((ctx.self == 0) & (exp >= 0), 0.0, result * base.log())
+
+
+def _int_pow(a, e):
+    """PyTorch's integer pow: a negative exponent gives 1 for 1, +-1 for -1, else 0 (numpy refuses it)."""
+    a, e = np.broadcast_arrays(a, e)
+    neg = e < 0
+    special = np.where(a == 1, 1, np.where(a == -1, np.where(e % 2 == 0, 1, -1), 0))
+    return np.where(neg, special, np.power(a, np.where(neg, 0, e))).astype(a.dtype)
+
+
+_pow2 = Op("PowBackward2", lambda ctx, e, base: _int_pow(base, e) if e.dtype.kind in "iu" and (e < 0).any()
+           else np.power(base, e), inputs=("exponent",), saves=("exponent", "result"), jvp="element_wise")
+
+
+@_pow2.derivative
+def _(ctx, grad):
+    base = ctx.base
+    if base == 0:
+        return grad * where(ctx.exponent >= 0, 0.0, ctx.result * float("-inf"))
+    return grad * (ctx.result * float(np.log(base)))
+
+
+@export(method=True)
+def pow(input, exponent, *, out=None):
+    if not isinstance(input, Tensor):  # scalar ** tensor
+        d = _result_type(input, exponent)
+        if d is dtypes.bool_:
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
+        e = exponent
+        arr = e._data.astype(d.numpy, copy=False)
+        return finish_out("pow", _pow2.apply((e,), (arr,), {"base": np.array(input, d.numpy)}), out)
+    if isinstance(exponent, Tensor):
+        ts, arrs = operands(input, exponent, "pow")
+        if arrs[0].dtype == np.bool_:
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
+        if arrs[0].dtype.kind in "iu" and (arrs[1] < 0).any():  # integer ** integer tensor
+            return finish_out("pow", Tensor._make(_int_pow(*arrs)), out)
+        return finish_out("pow", _pow1.apply(ts, arrs, {}), out)
+    check_operand(exponent, "pow")
+    d = _result_type(input, exponent)
+    if d._kind == 1 and exponent < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if d is dtypes.bool_:  # bool ** True / False: PyTorch's copy / fill with ones (no bool kernel)
+        value = input._data.copy() if exponent else np.ones(input._data.shape, np.bool_)
+        return finish_out("pow", Tensor._make(value), out)
+    arr = input._data.astype(d.numpy, copy=False)
+    return finish_out("pow", _pow0.apply((input,), (arr,), {"exponent": exponent}), out)
