@@ -1,7 +1,11 @@
 """Differential tester: random programs run under PyTorch and agrad, every observable compared.
 
 Usage:
-    python tools/difftest.py --n 20000 [--seed 0] [--examples] [--json FILE]
+    python tools/difftest.py --n 20000 [--seed 0] [--examples] [--json FILE] [--chunk 500]
+
+With ``--chunk``, programs run in child processes, so a crash inside PyTorch or a C
+library (PyTorch 2.13 segfaults on a few generated hook programs) skips that one
+program, which the summary names, instead of ending the run.
 
 Each program (tools/diffgen.py) runs statement by statement in both
 libraries (one process: ``torch`` is PyTorch or agrad's Python API). After
@@ -30,7 +34,9 @@ import collections
 import json
 import os
 import re
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 import warnings
@@ -405,6 +411,54 @@ def run(n: int, seed: int = 0, examples: bool = True, progress: bool = False):
     return groups, n, time.time() - start
 
 
+def _run_child(n: int, seed: int, out: Path) -> int:
+    """Run seeds seed..seed+n-1 in a child process (no shrinking): its exit status."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--n", str(n), "--seed", str(seed),
+           "--raw-json", str(out)]
+    return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+
+
+def run_chunked(n: int, seed: int, chunk: int, examples: bool = True):
+    """``run`` in child processes of ``chunk`` programs each, so a crash inside PyTorch or a
+    C library (a segfault, a LAPACK hang) costs one program, not the run: a chunk whose
+    process dies is split until the program that kills it is found, and that program is
+    reported in ``crashed`` (seed, exit status) instead of compared.
+    Returns (groups, programs compared, seconds, crashed)."""
+    groups: dict = {}
+    crashed: list = []
+    compared = 0
+    start = time.time()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "chunk.json"
+        pending = [(s, min(chunk, seed + n - s)) for s in range(seed, seed + n, chunk)]
+        while pending:
+            s, k = pending.pop(0)
+            status = _run_child(k, s, out)
+            if status != 0:
+                if k == 1:
+                    crashed.append((s, status))
+                else:  # split: the halves run next, in seed order
+                    half = k // 2
+                    pending[:0] = [(s, half), (s + half, k - half)]
+                continue
+            done = json.loads(out.read_text())
+            compared += k
+            for key, entry in done["groups"].items():
+                mine = groups.setdefault(key, [0, None])
+                mine[0] += entry["count"]
+                if mine[1] is None or entry["example"]["seed"] < mine[1]["seed"]:
+                    mine[1] = entry["example"]
+            print(f"  {compared + len(crashed)} programs, {sum(c for c, _ in groups.values())} differ, "
+                  f"{len(crashed)} crashed ({time.time() - start:.0f} s)", file=sys.stderr, flush=True)
+    if examples:
+        for key, entry in groups.items():
+            example = entry[1]
+            example["shrunk"] = shrink(example["program"], key)
+            again = diff_program(example["shrunk"])
+            example["detail"] = again[2] if again else example["detail"]
+    return groups, compared, time.time() - start, crashed
+
+
 def by_aspect(groups: dict) -> dict:
     out = collections.Counter()
     for key, (count, _) in groups.items():
@@ -419,11 +473,29 @@ def main(argv=None) -> int:
     parser.add_argument("--examples", action="store_true", help="print a shrunk reproducer per group")
     parser.add_argument("--json", help="write the groups (counts, examples) to this file")
     parser.add_argument("--top", type=int, default=60, help="groups to list")
+    parser.add_argument("--chunk", type=int, default=0,
+                        help="run in child processes of this many programs: a program that crashes "
+                             "PyTorch or hangs in a C library is reported and skipped (long runs)")
+    parser.add_argument("--raw-json", help=argparse.SUPPRESS)  # a chunk's child: groups, unshrunk
     args = parser.parse_args(argv)
-    groups, n, seconds = run(args.n, args.seed, examples=args.examples or bool(args.json), progress=True)
+    if args.raw_json:
+        groups, n, seconds = run(args.n, args.seed, examples=False, progress=False)
+        Path(args.raw_json).write_text(json.dumps(
+            {"groups": {k: {"count": c, "example": e} for k, (c, e) in groups.items()}}, default=str))
+        return 0
+    crashed = []
+    if args.chunk:
+        groups, n, seconds, crashed = run_chunked(args.n, args.seed, args.chunk,
+                                                  examples=args.examples or bool(args.json))
+    else:
+        groups, n, seconds = run(args.n, args.seed, examples=args.examples or bool(args.json), progress=True)
     differ = sum(c for c, _ in groups.values())
     print(f"{n} programs in {seconds:.0f} s: {differ} differ ({100 * differ / max(n, 1):.1f}%), "
           f"{len(groups)} groups")
+    for s, status in crashed:
+        how = f"signal {-status}" if status < 0 else f"exit status {status}"
+        print(f"not compared: the program of seed {s} ended its process ({how}); "
+              f"rerun it alone with --n 1 --seed {s}")
     print("by aspect: " + ", ".join(f"{k} {v}" for k, v in by_aspect(groups).items()))
     ranked = sorted(groups.items(), key=lambda kv: -kv[1][0])
     for key, (count, example) in ranked[: args.top]:
@@ -434,7 +506,7 @@ def main(argv=None) -> int:
             print("          -> " + example["detail"].replace("\n", "\n             ")[:600])
     if args.json:
         Path(args.json).write_text(json.dumps(
-            {"programs": n, "seconds": seconds, "groups": {k: {"count": c, "example": e} for k, (c, e) in ranked}},
+            {"programs": n, "seconds": seconds, "crashed": crashed, "groups": {k: {"count": c, "example": e} for k, (c, e) in ranked}},
             indent=1, default=str))
     return 0
 
