@@ -79,3 +79,29 @@ def test_quick_differential_run_matches_pytorch():
                       + "\n  -> " + example["detail"][:400])
     assert not back, "fixed groups are back:\n" + "\n\n".join(report)
     assert differing <= MAX_DIFFERING, f"{differing} of {n} programs differ: {sorted(groups)}"
+
+
+def test_chunked_run_skips_the_one_program_that_kills_its_process(monkeypatch):
+    """--chunk: a chunk whose process dies is split until the program that kills it is found;
+    the others are compared and merged (counts summed, the lowest seed's example kept)."""
+    import json
+
+    calls = []
+
+    def child(n, seed, out):
+        calls.append((seed, n))
+        seeds = range(seed, seed + n)
+        if 1013 in seeds:
+            return -11
+        groups = {"value:sin": {"count": sum(s % 2 == 0 for s in seeds),
+                                "example": {"seed": seed + (seed % 2), "program": ["x"], "detail": "d"}}}
+        out.write_text(json.dumps({"groups": groups}))
+        return 0
+
+    monkeypatch.setattr(difftest, "_run_child", child)
+    groups, compared, _, crashed = difftest.run_chunked(40, 1000, 10, examples=False)
+    assert crashed == [(1013, -11)]
+    assert compared == 39
+    assert groups["value:sin"][0] == 20  # every even seed differs; 1013 (odd) was not compared
+    assert groups["value:sin"][1]["seed"] == 1000
+    assert (1010, 10) in calls and (1013, 1) in calls
