@@ -341,7 +341,7 @@ class Generator:
         if rng.random() < 0.15:
             self.try_add(f"{self.fresh('r')} = {rng.choice(['-', '~', '+'])}{a}")
             return
-        op = rng.choice(["+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<", "==", ">="])
+        op = rng.choice(["+", "-", "*", "/", "//", "%", "**", "@", "&", "|", "^", "<<", ">>", "<", "==", ">="])
         b = self.like(self.ns[a])
         if rng.random() < 0.2:
             self.try_add(f"{self.fresh('r')} = {b} {op} {a}" if not b.startswith("torch") else

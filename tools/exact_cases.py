@@ -300,6 +300,9 @@ CASES += [
 from exact_cases_diff import CASES as _DIFF_CASES  # noqa: E402
 
 CASES += _DIFF_CASES
+from exact_cases_errors import CASES as _ERROR_CASES  # noqa: E402
+
+CASES += _ERROR_CASES
 
 # ... and the value, gradient, dtype and graph groups in theirs
 from exact_cases_values import cases as _value_cases  # noqa: E402

@@ -569,3 +569,24 @@ def test_size_named_like_pytorch_still_works(run_ok):
     res = run_ok("import torch\ns = torch.ones(2, 3).shape\nprint(torch.Size, s, s.numel(), s[1:], "
                  "torch.Size([4]), isinstance(s, torch.Size))\n")
     assert res.stdout == "<class 'torch.Size'> torch.Size([2, 3]) 6 torch.Size([3]) torch.Size([4]) True\n"
+
+
+SHIFT = "import torch\nx = torch.tensor([1, -2, 3])\n"
+
+
+@pytest.mark.parametrize("use", ["torch.bitwise_left_shift.__globals__", "x.bitwise_right_shift_.__func__",
+                                 "x.__lshift__.__self__", "x.bitwise_not_.__closure__",
+                                 "torch.bitwise_right_shift.__code__", "(x << 1).__class__.__rlshift__",
+                                 "x.__ilshift__.__wrapped__", "torch.bitwise_left_shift(x, 1).__dict__"])
+def test_shift_ops_expose_no_internals(use):
+    blocked(SHIFT + f"print({use})\n", type_name="AttributeError")
+
+
+def test_shift_operators_hand_script_objects_nothing(run_ok):
+    # a script object on the other side of << gets Python's NotImplemented protocol, never the engine's state
+    blocked(SHIFT + "class A:\n    def __rlshift__(self, other):\n        return other.__dict__\nx << A()\n",
+            type_name="AttributeError")
+    blocked(SHIFT + "x <<= 'a'\n", type_name="TypeError", contains="unsupported operand type(s) for <<=")
+    res = run_ok(SHIFT + "class A:\n    def __rrshift__(self, other):\n        return 'A'\n"
+                 "y = x.clone()\ny >>= 1\nprint(x << 1, 1 << x, x >> A(), y, x.bitwise_not_())\n")
+    assert res.stdout == "tensor([ 2, -4,  6]) tensor([2, 0, 8]) A tensor([ 0, -1,  1]) tensor([-2,  1, -4])\n"

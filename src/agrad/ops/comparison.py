@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor, _scalar_name
-from ._op import Op, export, finish_out
+from ..tensor import Tensor, _can_cast, _scalar_name
+from ._op import Op, export, finish_out, inplace, method
 from .pointwise import _mismatch_message, _require_tensor, _scalar, binary, operands, where
 
 
@@ -145,6 +145,66 @@ def bitwise_not(input, *, out=None):
     if input.dtype.is_floating_point:  # (``~x`` is refused before, agrad.ops.operators)
         raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
     return finish_out("bitwise_not", Tensor._make(np.invert(input._data)), out)
+
+
+def _shift_arrays(a, b, left):
+    """PyTorch's CPU shift kernels (BinaryOpsKernel.cpp) on integer arrays of one dtype:
+    a shift by a negative amount or by the bit width or more gives 0 (left, and right
+    of an unsigned value) or the sign (right of a signed value); a left shift works on
+    the unsigned bits, so it wraps."""
+    a, b = np.asarray(a), np.asarray(b)
+    bits = a.dtype.itemsize * 8
+    out_of_range = (b.astype(f"i{a.dtype.itemsize}") < 0) | (b >= bits)
+    if left:
+        unsigned = f"u{a.dtype.itemsize}"
+        r = np.left_shift(a.astype(unsigned), np.where(out_of_range, 0, b).astype(unsigned)).astype(a.dtype)
+        return np.where(out_of_range, np.zeros((), a.dtype), r)
+    if a.dtype.kind == "i":
+        return np.right_shift(a, np.where(out_of_range, bits - 1, b).astype(a.dtype))
+    return np.where(out_of_range, np.zeros((), a.dtype), np.right_shift(a, np.where(out_of_range, 0, b).astype(a.dtype)))
+
+
+def _shift(name, kernel, left):
+    def arrays(input, other):
+        if not isinstance(input, Tensor) and not isinstance(other, Tensor):  # PyTorch's parser message
+            raise TypeError(f"{name}() received an invalid combination of arguments")
+        arrs = operands(input, other, name)[1]
+        try:  # shapes are checked before the dtype
+            np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1]))
+        except ValueError:
+            raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
+        return arrs
+
+    def result(arrs, dtype):
+        if dtype.kind not in "iu":  # named by the promoted type (int << 1.5: 'Float')
+            raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{_scalar(dtypes.from_numpy(dtype))}\'')
+        return _shift_arrays(np.asarray(arrs[0], dtype), np.asarray(arrs[1], dtype), left)
+
+    def fn(input, other, *, out=None):
+        arrs = arrays(input, other)
+        return finish_out(name, Tensor._make(result(arrs, np.result_type(arrs[0]))), out)
+
+    def fn_(self, other):
+        arrs = arrays(self, other)
+        shape = np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1]))
+        if shape != self.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
+        common = dtypes.from_numpy(np.result_type(arrs[0]))
+        if not _can_cast(common, self.dtype):
+            raise RuntimeError(f"result type {_scalar_name(common)} can't be cast to the desired output type "
+                               f"{_scalar_name(self.dtype)}")
+        return Tensor._make(result(arrs, np.result_type(arrs[0])))
+
+    fn.__name__ = fn_.__name__ = name
+    export(name, method=True)(fn)
+    return fn, inplace(fn_)
+
+
+bitwise_left_shift, bitwise_left_shift_ = _shift("bitwise_left_shift", "lshift", left=True)
+bitwise_right_shift, bitwise_right_shift_ = _shift("bitwise_right_shift", "rshift", left=False)
+method("bitwise_left_shift_")(bitwise_left_shift_)
+method("bitwise_right_shift_")(bitwise_right_shift_)
+method("bitwise_not_")(inplace(bitwise_not))
 
 
 # ---------------------------------------------------------------------------

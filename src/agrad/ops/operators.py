@@ -13,7 +13,8 @@ from ..tensor import Tensor
 from ._not_implemented import not_implemented
 from ._op import inplace, method
 from .factories import is_agrad_array as _is_agrad_array
-from .comparison import (bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, le, le_,
+from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, bitwise_not, bitwise_or,
+                         bitwise_right_shift, bitwise_right_shift_, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, le, le_,
                          logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
 from .pointwise import (_div, _formula_state, _rsub, _sub, add, check_operand, check_sub, div, floor_divide, floor_divide_, mul, neg, operands,
                         reciprocal, remainder, sub)
@@ -133,6 +134,8 @@ _OPERATORS = {
     "__matmul__": _matmul, "__rmatmul__": _rmatmul,
     "__eq__": eq, "__ne__": ne, "__lt__": lt, "__le__": le, "__gt__": gt, "__ge__": ge,
     "__and__": _and, "__rand__": _and, "__or__": _or, "__ror__": _or, "__xor__": _xor, "__rxor__": _xor,
+    "__lshift__": bitwise_left_shift, "__rlshift__": _reflect(bitwise_left_shift),
+    "__rshift__": bitwise_right_shift, "__rrshift__": _reflect(bitwise_right_shift),
 }
 for _name, _fn in _OPERATORS.items():
     METHOD = _fn if _name in ("__matmul__", "__rmatmul__") else _not_implemented_for_others(_fn)
@@ -165,5 +168,7 @@ for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul, "__itruedi
 method("__iand__")(inplace(_and))
 method("__ior__")(inplace(_or))
 method("__ixor__")(inplace(_xor))
+method("__ilshift__")(_not_implemented_for_others(bitwise_left_shift_))
+method("__irshift__")(_not_implemented_for_others(bitwise_right_shift_))
 for _name, _fn in {"eq_": eq_, "ne_": ne_, "lt_": lt_, "le_": le_, "gt_": gt_, "ge_": ge_}.items():
     method(_name)(inplace(_fn))
