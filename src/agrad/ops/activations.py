@@ -134,18 +134,20 @@ def _hardtanh_op(input, min_val, max_val):
 
 @export(functional=True, torch=False)
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
-    if min_val > max_val:
+    if min_val > max_val:  # (F.hardtanh's check in Python: F.hardtanh_, the C++ op, clamps to max_val)
         raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return hardtanh_(input, min_val, max_val)
     if isinstance(input, Tensor) and input.dtype.name == "bool":
         raise RuntimeError("Bool inputs not supported for hardtanh")
-    if inplace:
-        return _in_place(_hardtanh_op, input, min_val, max_val)
     return _hardtanh_op(input, min_val, max_val)
 
 
 @export("hardtanh_", functional=True, torch=False)
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
-    return hardtanh(input, min_val, max_val, inplace=True)
+    if isinstance(input, Tensor) and input.dtype.name == "bool":
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    return _in_place(_hardtanh_op, input, min_val, max_val)
 
 
 @export(functional=True, torch=False)
@@ -244,11 +246,15 @@ def selu_(input):
 
 @export(functional=True)
 def celu(input, alpha=1.0, inplace=False):
+    if inplace:  # the in-place checks (a leaf that requires grad ...) come before the op's own
+        return _in_place(lambda x: _elu_call(_celu_, "elu_cpu", x, alpha, 1.0, _celu_scale(alpha)), input)
+    return _elu_call(_celu, "elu_cpu", input, alpha, 1.0, _celu_scale(alpha))
+
+
+def _celu_scale(alpha):
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
-    if inplace:
-        return _in_place(lambda x: _elu_call(_celu_, "elu_cpu", x, alpha, 1.0, 1.0 / alpha), input)
-    return _elu_call(_celu, "elu_cpu", input, alpha, 1.0, 1.0 / alpha)
+    return 1.0 / alpha
 
 
 @export("celu_", functional=True)
@@ -695,10 +701,19 @@ def _threshold_call(input, threshold, value, inplace):
     return _threshold(input, threshold=threshold, value=value)
 
 
-@export(functional=True)
+@export(functional=True, torch=False)
 def threshold(input, threshold, value, inplace=False):
     """``input`` where it is greater than ``threshold``, else ``value``."""
     return _threshold_call(input, threshold, value, inplace)
+
+
+def _torch_threshold(input, threshold, value):
+    """torch.threshold: the C++ op, which has no ``inplace`` (F.threshold's)."""
+    return _threshold_call(input, threshold, value, False)
+
+
+_torch_threshold.__name__ = _torch_threshold.__qualname__ = "threshold"
+export("threshold")(_torch_threshold)
 
 
 @export("threshold_", functional=True)

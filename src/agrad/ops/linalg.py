@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._limits import check_numel, check_shape
-from ..tensor import Tensor, _scalar_name
+from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
 from .views import _unsafe_view, squeeze_inplace_dim
 
@@ -21,6 +21,11 @@ def _same_dtype(a, b, who):
                 f"{_scalar_name(b.dtype)}")
         raise RuntimeError(
             f"expected m1 and m2 to have the same dtype, but got: {_c(a)} != {_c(b)}")
+
+
+def _csize(t, d):
+    """C++'s ``t.size(d)``: PyTorch's IndexError for a dim ``t`` lacks (before any other check)."""
+    return t._data.shape[_wrap_dim_no_scalar(d, t.ndim)]
 
 
 def _c(t):
@@ -80,10 +85,10 @@ def mm(input, mat2, *, out=None):
         raise RuntimeError(f"self must be a matrix")
     if mat2.ndim != 2:
         raise RuntimeError(f"mat2 must be a matrix")
-    _same_dtype(input, mat2, "mm")
     (n, m), (k, p) = input._data.shape, mat2._data.shape
     if m != k:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {k}x{p})")
+    _same_dtype(input, mat2, "mm")
     check_shape((n, p))
     return finish_out("mm", _mm(input, mat2), out)
 
@@ -103,10 +108,10 @@ def mv(input, vec, *, out=None):
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(
             f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
-    _same_dtype(input, vec, "mv")
     n, m = input._data.shape
     if m != vec._data.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{m}), vec ({vec._data.shape[0]})")
+    _addmv_dtypes(vec, input, vec)  # mv is addmv_ into a result of vec's dtype
     return finish_out("mv", _mv(input, vec), out)
 
 
@@ -176,14 +181,19 @@ def bmm(input, mat2, *, out=None):
         raise RuntimeError(f"batch1 must be a 3D tensor")
     if mat2.ndim != 3:
         raise RuntimeError(f"batch2 must be a 3D tensor")
-    _same_dtype(input, mat2, "bmm")
     b, n, m = input._data.shape
     if mat2._data.shape[0] != b or mat2._data.shape[1] != m:
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
             f"[{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
+    _bmm_dtypes(input, mat2)
     check_shape((b, n, mat2._data.shape[2]))
     return finish_out("bmm", _bmm(input, mat2), out)
+
+
+def _bmm_dtypes(batch1, batch2):
+    if batch1.dtype is not batch2.dtype:  # the CPU kernel's check
+        raise RuntimeError(f"expected scalar type {_scalar_name(batch1.dtype)} but found {_scalar_name(batch2.dtype)}")
 
 
 def _unsafe(t, shape):
@@ -398,6 +408,12 @@ def _(ctx, grad):
     return g_self, g_mat, g_vec
 
 
+def _addmv_dtypes(input, mat, vec):
+    if not (input.dtype is mat.dtype is vec.dtype):
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_scalar_name(input.dtype)}, "
+                           f"{_scalar_name(mat.dtype)}, and {_scalar_name(vec.dtype)}")
+
+
 @export(method=True)
 def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     if mat.ndim != 2 or vec.ndim != 1 or input.ndim > 1:
@@ -406,6 +422,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     size = input._data.shape[0] if input.ndim else 1
     if m != vec._data.shape[0] or not (size == n or size == 1):
         raise RuntimeError(f"size mismatch, got input ({size}), mat ({n}x{m}), vec ({vec._data.shape[0]})")
+    _addmv_dtypes(input, mat, vec)
     result = _addmv.apply((input, mat, vec), (input._data, mat._data, vec._data), {"beta": beta, "alpha": alpha})
     return finish_out("addmv", result, out)
 
@@ -434,20 +451,25 @@ def _check_batches(batch1, batch2):
 
 @export(method=True)
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    # baddbmm's meta: self expanded to the product's shape (the sizes read first), the dtypes, then the batches
+    _check_expand(input, (_csize(batch1, 0), _csize(batch1, 1), _csize(batch2, 2)))
+    if input.dtype is not batch1.dtype:
+        raise RuntimeError(f"Input dtypes must be the same, got: input {_c(input)}, batch1: {_c(batch1)}, "
+                           f"batch2: {_c(batch2)}")
     _check_batches(batch1, batch2)
     b, n, m = batch1._data.shape
     if batch2._data.shape[:2] != (b, m):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
             f"[{batch2._data.shape[0]}, {batch2._data.shape[1]}].")
-    _check_expand(input, (b, n, batch2._data.shape[2]))
+    _bmm_dtypes(batch1, batch2)
     result = _baddbmm.apply((input, batch1, batch2), (input._data, batch1._data, batch2._data),
                             {"beta": beta, "alpha": alpha})
     return finish_out("baddbmm", result, out)
 
 
 _addbmm = Op("AddbmmBackward0",
-             lambda ctx, s, a, b, beta, alpha: _add_scaled(s, np.matmul(a, b).sum(0), beta, alpha),
+             lambda ctx, s, a, b, beta, alpha: _add_scaled(s, np.matmul(a, b).sum(0, dtype=s.dtype), beta, alpha),
              inputs=("self", "batch1", "batch2"), saves=("batch1", "batch2"),
               saves_for={"batch1": (2,), "batch2": (1,)}, jvp="affine")
 
@@ -470,6 +492,8 @@ def _(ctx, grad):
 
 @export(method=True)
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    # addbmm_out: self expanded to the product's shape (the sizes read first), then addbmm_impl_'s checks
+    _check_expand(input, (_csize(batch1, 1), _csize(batch2, 2)))
     _check_batches(batch1, batch2)
     if batch1._data.shape[0] != batch2._data.shape[0]:
         raise RuntimeError(
@@ -478,8 +502,12 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     (_, n, m), (_, k, p) = batch1._data.shape, batch2._data.shape
     if m != k:
         raise RuntimeError(f"Incompatible matrix sizes for bmm ({n}x{m} and {k}x{p})")
+    if batch1._data.shape[0]:  # each batch is an addmm_ into a result of self's dtype
+        for a, b, names in ((input, batch2, "self and mat2"), (batch1, batch2, "mat1 and mat2")):
+            if a.dtype is not b.dtype:
+                raise RuntimeError(f"{names} must have the same dtype, but got {_scalar_name(a.dtype)} and "
+                                   f"{_scalar_name(b.dtype)}")
     check_shape((batch1._data.shape[0], n, p))  # the products, before their sum
-    _check_expand(input, (n, p))
     result = _addbmm.apply((input, batch1, batch2), (input._data, batch1._data, batch2._data),
                            {"beta": beta, "alpha": alpha})
     return finish_out("addbmm", result, out)

@@ -486,40 +486,61 @@ def _nll_call(op, input, target, weight, reduction, ignore_index):
         "reduction": reduction, "ignore_index": ignore_index})
 
 
+def _nll_target_dtype(target):
+    if target.dtype not in (dtypes.int64, dtypes.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_scalar_name(target.dtype)}")
+
+
+def _nll_kernel_dtypes(input, weight, kernel):
+    """The CPU kernel's dispatch on the input's dtype, then its read of the weight's."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input.dtype)}\'')
+    if weight is not None and weight.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found {_scalar_name(weight.dtype)}")
+
+
 def _nll_nd(input, target, weight, reduction, ignore_index):
-    """ATen's nll_loss_nd: 1-D/2-D -> nll_loss, 4-D -> nll_loss2d, other ranks viewed as 4-D."""
+    """ATen's nll_loss_nd: 1-D/2-D -> nll_loss, 4-D -> nll_loss2d, other ranks viewed as 4-D; each
+    with its meta function's checks in their order (LossNLL.cpp, LossNLL2d.cpp), then the kernel's."""
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
     if input.ndim != 1 and (target.ndim == 0 or input.shape[0] != target.shape[0]):
         n_t = target.shape[0] if target.ndim else 1
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({n_t}).")
-    if target.dtype not in (dtypes.int64, dtypes.uint8):
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_scalar_name(target.dtype)}")
-    C = input.shape[0] if input.ndim == 1 else input.shape[1]
-    if weight is not None and (weight.ndim != 1 or weight.numel() != C):
-        raise RuntimeError(
-            f"weight tensor should be defined either for all {C} classes or no classes but got weight tensor "
-            f"of shape: {list(weight.shape)}")
     if input.ndim <= 2:
         if target.ndim > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-        if input.ndim == 1 and target.ndim == 1 or (input.ndim == 2 and target.ndim == 0):
+        _nll_target_dtype(target)
+        if input.ndim == 1 and target.ndim == 1:
+            if target.shape[0] != 1:
+                raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
+            target = Tensor._make(target._data.reshape(()))
+        if input.ndim == 2 and target.ndim == 0:
+            raise RuntimeError(f"size mismatch (got input: {list(input.shape)}, target: {list(target.shape)})")
+        C = input.shape[-1]
+        if weight is not None and (weight.ndim != 1 or weight.numel() != C):
             raise RuntimeError(
-                f"size mismatch (got input: {list(input.shape)}, target: {list(target.shape)})")
+                f"weight tensor should be defined either for all {C} classes or no classes but got weight tensor "
+                f"of shape: {list(weight.shape)}")
+        _nll_kernel_dtypes(input, weight, "nll_loss_out_frame")
         return _nll_call(_nll, input, target, weight, reduction, ignore_index)
-    if input.ndim == 4:
-        if target.ndim != 3:
-            raise RuntimeError(
-                f"only batches of spatial targets supported (3D tensors) but got targets of dimension: {target.ndim}")
+    if input.ndim != 4:
+        n, c = input.shape[0], input.shape[1]
+        out_size = [n] + list(input.shape[2:])
         if tuple(target.shape[1:]) != tuple(input.shape[2:]):
-            raise RuntimeError(
-                f"input and target batch or spatial sizes don't match: target {list(target.shape)}, "
-                f"input {list(input.shape)}")
+            raise RuntimeError(f"Expected target size {out_size}, got {list(target.shape)}")
+    elif target.ndim != 3:
+        raise RuntimeError(
+            f"only batches of spatial targets supported (3D tensors) but got targets of dimension: {target.ndim}")
+    _nll_target_dtype(target)
+    if weight is not None and weight.numel() != input.shape[1]:
+        raise RuntimeError("weight tensor should be defined either for all or no classes")
+    if input.ndim == 4:
+        if tuple(target.shape[1:]) != tuple(input.shape[2:]):
+            raise RuntimeError(f"size mismatch (got input: {list(input.shape)} , target: {list(target.shape)}")
+        _nll_kernel_dtypes(input, weight, "nll_loss2d_forward_out_frame")
         return _nll_call(_nll2d, input, target, weight, reduction, ignore_index)
-    n, c = input.shape[0], input.shape[1]
-    out_size = [n] + list(input.shape[2:])
-    if tuple(target.shape[1:]) != tuple(input.shape[2:]):
-        raise RuntimeError(f"Expected target size {out_size}, got {list(target.shape)}")
+    _nll_kernel_dtypes(input, weight, "nll_loss2d_forward_out_frame")
     flat_in = input.contiguous().view(n, c, 1, -1) if input.numel() else input.contiguous().view(n, c, 0, 0)
     flat_t = target.reshape(n, 1, -1) if target.numel() else target.reshape(n, 0, 0)
     out = _nll_call(_nll2d, flat_in, flat_t, weight, reduction, ignore_index)

@@ -238,6 +238,7 @@ def _check_noise_dtype(input):
 def _dropout(input, p, train, inplace):
     if p < 0 or p > 1:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _aten_p(p)  # (NaN passes the Python check, not ATen's)
     if p == 0 or not train or input.numel() == 0:
         return input
     noise = _dropout_noise(input, p)
@@ -252,7 +253,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
 def _aten_p(p):
     """ATen's own check of p (torch.dropout, torch.feature_dropout): a RuntimeError, p printed as C++ does."""
-    if p < 0 or p > 1:
+    if not 0 <= p <= 1:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {float(p):g}")
 
 
@@ -273,6 +274,7 @@ def _feature_dropout(input, p, train, inplace):
     over the remaining dimensions."""
     if p < 0 or p > 1:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _aten_p(p)  # (NaN passes the Python check, not ATen's)
     if p == 0 or not train or input.numel() == 0:
         return input
     d = input._data.dtype

@@ -78,7 +78,7 @@ def _dim_index(d, idx):
     return (_FULL,) * d + (idx,)
 
 
-_index_select = Op("IndexSelectBackward0", lambda ctx, a, dim, idx: np.take(a, idx, axis=dim) if a.ndim else a[idx],
+_index_select = Op("IndexSelectBackward0", lambda ctx, a, dim, idx: np.take(a, idx, axis=dim) if a.ndim else a.copy(),
                    jvp="linear", keeps={"idx": "index"})
 
 
@@ -104,9 +104,8 @@ def index_select(input, dim, index, *, out=None):
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(bad[0])} axis_dim={size}")
         raise IndexError("index out of range in self")
     if input.ndim == 0:
-        if idx.size != 1:
+        if idx.size != 1:  # (the one index is 0, checked above): a 0-d result, a copy of the input
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
-        idx = idx.reshape(index._data.shape)
     else:
         check_shape(input._data.shape[:d] + (idx.size,) + input._data.shape[d + 1:])
     return finish_out("index_select", _index_select.apply((input,), (input._data,), {"dim": d, "idx": idx}), out)
@@ -114,7 +113,9 @@ def index_select(input, dim, index, *, out=None):
 
 def _index_add_fwd(ctx, a, src, dim, idx, alpha):
     out = a.copy()
-    np.add.at(out, _dim_index(dim, idx), src * alpha if alpha != 1 else src)
+    if alpha != 1:  # the integer kernels take alpha as an integer (index_add_cpu_: alpha.to<scalar_t>())
+        src = src * (alpha if a.dtype.kind in "fc" else np.asarray(alpha).astype(a.dtype))
+    np.add.at(out.reshape(out.shape or (1,)), _dim_index(dim, idx), src.reshape(src.shape or (1,)))
     return out
 
 
@@ -132,32 +133,50 @@ def _(ctx, grad):
     return grad, g_src
 
 
-def _index_source_check(input, d, idx, source, who):
+def _index_copy_check(input, d, idx, source):
     n = idx.size
     src_n = source._data.shape[d] if source.ndim else 1
     if n != src_n:
-        if who == "index_add":
-            raise RuntimeError(
-                f"index_add_(): Number of indices ({n}) should be equal to source.size(dim): ({src_n}), for dim: {d}")
         raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({src_n})")
     if source.dtype is not input.dtype:
-        if who == "index_add":
-            raise RuntimeError(
-                f"index_add_(): self ({_scalar_name(input.dtype)}) and source ({_scalar_name(source.dtype)}) "
-                "must have the same scalar type")
         raise RuntimeError(
             f"index_copy_(): self and source expected to have the same dtype, but got (self) "
             f"{_scalar_name(input.dtype)} and (source) {_scalar_name(source.dtype)}")
+
+
+def _index_add_checks(input, d, index, source):
+    """index_func_meta_impl's checks (TensorAdvancedIndexing.cpp), in its order."""
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {_scalar_name(index.dtype)}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(f"index_add_(): self ({_scalar_name(input.dtype)}) and source "
+                           f"({_scalar_name(source.dtype)}) must have the same scalar type")
+    if d != 0 and d >= source.ndim:
+        raise RuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source tensor with dim {source.ndim}")
+    n = index._data.size
+    if n != (source._data.shape[d] if source.ndim else 1):
+        # (the message reads source.size(dim), which fails first for a 0-d source)
+        src_n = source.size(d) if source.ndim else _wrap_dim_no_scalar(d, 0)
+        raise RuntimeError(f"index_add_(): Number of indices ({n}) should be equal to source.size(dim): ({src_n}), "
+                           f"for dim: {d}")
+    self_sizes, source_sizes = list(input.shape), list(source.shape)
+    if input.ndim and source.ndim:
+        del self_sizes[d], source_sizes[d]
+    if self_sizes != source_sizes:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {_fmt(input.shape)} source.shape = {_fmt(source.shape)}")
 
 
 @export(method=True)
 def index_add(input, dim, index, source, *, alpha=1, out=None):
     _check_vector_index(index, "index_add")
     d = _wrap_dim(dim, input.ndim)
+    _index_add_checks(input, d, index, source)
     idx = _index_array(index).reshape(-1)
-    _index_source_check(input, d, idx, source, "index_add")
-    idx = _check_bounds(idx, input._data.shape[d], d)
-    src = source._data.reshape(_src_shape(input, d, idx))
+    size = input._data.shape[d] if input.ndim else 1
+    if idx.size and ((idx < 0) | (idx >= size)).any():
+        raise IndexError("index out of range in self")
+    src = source._data
     result = _index_add.apply((input, source), (input._data, src), {"dim": d, "idx": idx, "alpha": alpha})
     return finish_out("index_add", result, out)
 
@@ -232,7 +251,7 @@ def index_copy(input, dim, index, source):
     _check_vector_index(index, "index_copy")
     d = _wrap_dim(dim, input.ndim)
     idx = _index_array(index).reshape(-1)
-    _index_source_check(input, d, idx, source, "index_copy")
+    _index_copy_check(input, d, idx, source)
     idx = _check_bounds(idx, input._data.shape[d], d, IndexError, prefix="index_copy_(): ")
     return _index_copy.apply((input, source), (input._data, source._data.reshape(_src_shape(input, d, idx))),
                              {"dim": d, "idx": idx})
