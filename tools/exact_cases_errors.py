@@ -119,3 +119,19 @@ CASES += [
           "torch.dropout(torch.ones(2, 2), float('nan'), True)", "F.dropout(torch.ones(2, 2), float('nan'), False)",
           "F.dropout2d(torch.ones(2, 2, 2, 2), float('nan'))", "F.dropout(torch.ones(2), -1)"]),
 ]
+
+CASES += [
+    case("pointwise-loss-dtypes",
+         ["i = torch.tensor([[3, 3, -3]])", "f = torch.tensor([[1., 2., 3.]])", "b = torch.tensor([True])",
+          "h = torch.tensor([3., -3.], dtype=torch.float16)", "d = torch.tensor([1., 1.], dtype=torch.float64)"],
+         ["F.huber_loss(i, torch.tensor(-1), delta=0.001)", "F.huber_loss(i, torch.tensor(-1.))", "F.huber_loss(f, i)",
+          "F.huber_loss(b, torch.tensor([1.]))", "F.huber_loss(h, d)", "F.huber_loss(d, h, reduction='none')",
+          "F.smooth_l1_loss(i, torch.tensor(-1))", "F.smooth_l1_loss(i, f)", "F.smooth_l1_loss(b, b)",
+          "F.mse_loss(i, torch.tensor(-1), reduction='none')", "F.mse_loss(b, b)", "F.mse_loss(h, d)",
+          "F.l1_loss(i, torch.tensor(-1), reduction='none')"]),
+    case("empty-loss-mean-no-warning",
+         [],
+         ["F.binary_cross_entropy(torch.zeros(0, requires_grad=True), torch.zeros(0))",
+          "F.binary_cross_entropy_with_logits(torch.zeros(0), torch.zeros(0))", "F.mse_loss(torch.zeros(0), torch.zeros(0))",
+          "F.huber_loss(torch.zeros(0), torch.zeros(0))", "F.smooth_l1_loss(torch.zeros(0), torch.zeros(0))"]),
+]

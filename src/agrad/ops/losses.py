@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor, _scalar_name
+from ..tensor import Tensor, _can_cast, _scalar_name
 from ._op import Op, export
 from .activations import logsigmoid
 from .binary import xlogy
@@ -33,9 +33,12 @@ def _mean_scale(ctx, grad, n):
     return grad / n if ctx.reduction == "mean" else grad
 
 
-def _common(input, target):
-    """(tensors, arrays) of input and target in their promoted dtype."""
+def _common(input, target, kernel=None):
+    """(tensors, arrays) of input and target in their promoted dtype; with ``kernel``, the
+    CPU kernel's refusal of a non-float dtype (``"mse_cpu" not implemented for 'Long'``)."""
     d = dtypes.result_type(input, target)
+    if kernel is not None and not d.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(d)}\'')
     return (input, target), (input._data.astype(d.numpy, copy=False), target._data.astype(d.numpy, copy=False))
 
 
@@ -128,7 +131,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     if weight is not None:
         _check_weight(weight, input)
         return _weighted((input - target).pow(2), weight, reduction)
-    ts, arrs = _common(input, target)
+    ts, arrs = _common(input, target, "mse_cpu")
     return _mse.apply(ts, arrs, {"reduction": reduction_arg(reduction)})
 
 
@@ -194,7 +197,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
         return _l1(input, target, reduction)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    ts, arrs = _common(input, target)
+    ts, arrs = _common(input, target, "smooth_l1_cpu")
     return _smooth_l1.apply(ts, arrs, {"reduction": reduction, "beta": beta})
 
 
@@ -245,7 +248,13 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     input, target = broadcast_pair(input, target)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    ts, arrs = _common(input, target)
+    common = dtypes.result_type(input, target)  # the loss is written into a tensor of the input's dtype
+    if not _can_cast(common, input.dtype):
+        raise RuntimeError(f"result type {_scalar_name(common)} can't be cast to the desired output type "
+                           f"{_scalar_name(input.dtype)}")
+    ts, arrs = _common(input, target, "huber_cpu")
+    if common is not input.dtype:
+        arrs = tuple(a.astype(input._data.dtype) for a in arrs)
     if weight is None:
         return _huber.apply(ts, arrs, {"reduction": reduction_arg(reduction), "delta": delta})
     _check_weight(weight, input)

@@ -85,6 +85,8 @@ def apply_reduction(loss, reduction):
 def reduce_array(a, reduction, dtype):
     """The same on a numpy array (inside one op's forward)."""
     # astype, not np.asarray: a lazy (dask) array stays lazy
+    if reduction == "mean" and a.size == 0:  # 0 / 0, without numpy's "Mean of empty slice" warning
+        return np.asarray(np.nan, dtype)
     if reduction == "mean" or reduction == "sum":
         total = cascade_sum(a, tuple(range(a.ndim)), False) if a.dtype == dtype else None  # PyTorch's order
         if total is not None:
