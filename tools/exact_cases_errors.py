@@ -135,3 +135,20 @@ CASES += [
           "F.binary_cross_entropy_with_logits(torch.zeros(0), torch.zeros(0))", "F.mse_loss(torch.zeros(0), torch.zeros(0))",
           "F.huber_loss(torch.zeros(0), torch.zeros(0))", "F.smooth_l1_loss(torch.zeros(0), torch.zeros(0))"]),
 ]
+
+CASES += [
+    case("bool-kernels-and-wrapped-scalars",
+         ["b = torch.tensor([True, False])", "u = torch.tensor([5, 7, 1], dtype=torch.uint8)"],
+         ["torch.trunc(b)", "torch.floor(b)", "b.ceil()", "torch.round(b)", "torch.round(b, decimals=1)", "torch.fix(b)",
+          "b.clone().round_()", "torch.trunc(torch.tensor([3]))", "torch.addcmul(b, b, b)", "b.clone().addcmul_(b, b)",
+          "torch.addcmul(b, b, torch.tensor([2]))", "torch.addcdiv(torch.ones(4, 3), torch.ones(3, 2).t(), torch.ones(4, 3))",
+          "torch.addcdiv(torch.ones(4, 3), torch.ones(3, 2), torch.ones(4, 3))", "torch.addcmul(torch.ones(1), torch.ones(2), torch.ones(3))",
+          "torch.addcmul(torch.ones(2, 1), torch.ones(3), torch.ones(4, 5, 1))", "u.clone().fmod_(-1)", "u.fmod(-3)", "u.fmod(300)",
+          "torch.tensor([5, -7], dtype=torch.int8).fmod(300)", "u.remainder(-3)"]),
+    case("index-add-bounds",
+         [],
+         ["torch.ones(3, 4).index_add(1, torch.tensor([-1]), torch.ones(3, 1))", "torch.ones(4).index_add(0, torch.tensor([4]), torch.ones(1))",
+          "torch.ones(4, 2).index_add(0, torch.tensor([0, 5, -1]), torch.ones(3, 2))",
+          "torch.ones(2, 3, 4).index_add(2, torch.tensor([5]), torch.ones(2, 3, 1))",
+          "torch.ones(2, 3, 4).index_add(1, torch.tensor([5]), torch.ones(2, 1, 4))"]),
+]

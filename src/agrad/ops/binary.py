@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from .._limits import check_broadcast
+from . import factories
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out, inplace, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
@@ -73,7 +74,12 @@ def _fmod_kernel(a, b):
         return np.fmod(a, b)
 
 
-_fmod0 = Op("FmodBackward0", lambda ctx, a, other: _fmod_kernel(a, np.asarray(other, a.dtype)), jvp="element_wise")
+def _fmod0_fwd(ctx, a, other):
+    # the number as a wrapped 0-d tensor of a's dtype: an integer out of range wraps round (uint8 fmod -1: 255)
+    return _fmod_kernel(a, factories.wrap(other, dtypes.from_numpy(a.dtype))._data)
+
+
+_fmod0 = Op("FmodBackward0", _fmod0_fwd, jvp="element_wise")
 _fmod0.derivative(lambda ctx, grad: grad)
 
 
@@ -328,15 +334,12 @@ def _ternary_arrays(fname, tensors):
         _require_tensor(fname, t, ("input", "tensor1", "tensor2")[i], i + 1)
     d = _result_type(*tensors)
     arrs = [t._data.astype(d.numpy, copy=False) for t in tensors]
-    shapes = [a.shape for a in arrs]
-    try:
-        np.broadcast_shapes(*shapes)
-    except ValueError:
+    shape = arrs[0].shape  # TensorIterator broadcasts the operands in turn
+    for a in arrs[1:]:
         try:
-            np.broadcast_shapes(shapes[1], shapes[2])
+            shape = np.broadcast_shapes(shape, a.shape)
         except ValueError:
-            raise RuntimeError(_mismatch_message(shapes[1], shapes[2])) from None
-        raise RuntimeError(_mismatch_message(shapes[0], np.broadcast_shapes(shapes[1], shapes[2]))) from None
+            raise RuntimeError(_mismatch_message(shape, a.shape)) from None
     check_broadcast(*arrs)
     return d, arrs
 
@@ -375,6 +378,8 @@ def _(ctx, grad):
 def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     """input + value * tensor1 * tensor2."""
     d, arrs = _ternary_arrays("addcmul", (input, tensor1, tensor2))
+    if d is dtypes.bool_:
+        raise NotImplementedError('"addcmul_cpu_out" not implemented for \'Bool\'')
     return finish_out("addcmul", _addcmul.apply((input, tensor1, tensor2), arrs, {"value": value}), out)
 
 

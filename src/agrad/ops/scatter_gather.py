@@ -174,7 +174,9 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
     _index_add_checks(input, d, index, source)
     idx = _index_array(index).reshape(-1)
     size = input._data.shape[d] if input.ndim else 1
-    if idx.size and ((idx < 0) | (idx >= size)).any():
+    if input.ndim > 1 and d in (0, input.ndim - 1):  # the CPU kernel's scatter_add path names the index
+        _check_bounds(idx, size, d)
+    elif idx.size and ((idx < 0) | (idx >= size)).any():  # its loop over slices does not
         raise IndexError("index out of range in self")
     src = source._data
     result = _index_add.apply((input, source), (input._data, src), {"dim": d, "idx": idx, "alpha": alpha})

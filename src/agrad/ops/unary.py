@@ -410,7 +410,9 @@ method("square_")(inplace(square))
 
 def _rounding(np_fn, fname, aliases=()):
     def kernel(a):
-        return a.copy() if a.dtype.kind in "biu" else np_fn(a)
+        if a.dtype.kind == "b":  # integers are copied before the dispatch; bool reaches the float kernel
+            raise NotImplementedError(f'"{fname}_vml_cpu" not implemented for \'Bool\'')
+        return a.copy() if a.dtype.kind in "iu" else np_fn(a)
 
     def derivative(ctx, grad):
         return _zeros_like(grad)
@@ -427,7 +429,13 @@ floor = _rounding(np.floor, "floor")
 ceil = _rounding(np.ceil, "ceil")
 trunc = _rounding(np.trunc, "trunc", ("fix",))
 
-_round0 = Op("RoundBackward0", lambda ctx, a: a.copy() if a.dtype.kind in "biu" else np.rint(a), jvp="element_wise")
+def _round0_fwd(ctx, a):
+    if a.dtype.kind == "b":
+        raise NotImplementedError('"round_vml_cpu" not implemented for \'Bool\'')
+    return a.copy() if a.dtype.kind in "iu" else np.rint(a)
+
+
+_round0 = Op("RoundBackward0", _round0_fwd, jvp="element_wise")
 _round1 = Op("RoundBackward1", lambda ctx, a, decimals: _round_decimals(a, decimals), jvp="element_wise")
 _round0.derivative(lambda ctx, grad: _zeros_like(grad))
 _round1.derivative(lambda ctx, grad: _zeros_like(grad))
