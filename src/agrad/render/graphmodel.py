@@ -206,9 +206,11 @@ class GraphModel:
         ids = self._ids  # node -> id (the ids are 0, 1, 2, ... as nodes are met)
         raw = self.raw  # id -> node
         add_raw = raw.append
-        # the edges: a chain step's one edge (id -> id + 1, input 0) as its id in ``steps``;
-        # every other edge as three columns, an input not numbered yet resolved at the end
+        # the edges: a chain step's edge to its input numbered next (id -> id + 1, input 0)
+        # as its id in ``steps``; every other edge as three columns, an input not numbered
+        # yet resolved at the end
         steps, e_from, e_to, e_idx, pending = [], [], [], [], []
+        add_from, add_to, add_idx = e_from.append, e_to.append, e_idx.append
         # items to draw: (prefix, connector, node); a stack, so the tree is pre-order
         stack = [("", "", root)]
         below = deque()  # (gid, children) whose inputs are drawn after the tree, first in first out
@@ -228,34 +230,41 @@ class GraphModel:
                 lines.append(Line("ref", prefix, conn, ids[node]))
                 continue
             body = prefix + ("│  " if conn == "├─ " else "   " if conn == "└─ " else "")
-            # the chain: steps[first:] are the ids of its plain steps (one new input that is
-            # not a leaf, nothing beside it) and ``other`` its other steps: chain position ->
-            # (id, inputs shown beside it, collapsible)
+            # the chain: steps[first:] are the ids of its steps that go on to an input numbered
+            # next (-1 for the others); ``refs`` chain position -> id of the input already
+            # numbered beside such a step (``y * w``'s w); ``other`` the other steps: chain
+            # position -> (id, inputs shown beside it, collapsible)
             first = len(steps)
             other = {}
+            refs = {}
             cur = node
+            gid = len(raw)
             while True:
-                gid = ids[cur] = len(raw)
+                ids[cur] = gid
                 add_raw(cur)
                 nf = cur.next_functions
+                n_in = len(nf)
                 # the common step of a chain: one input, the first (``x + 1``: (x, None))
-                if len(nf) == 1 or (len(nf) == 2 and nf[1][0] is None):
+                if n_in == 1 or (n_in == 2 and nf[1][0] is None):
                     nxt = nf[0][0]
                     if nxt is not None and nxt not in ids and not isinstance(nxt, leaf_type):
                         add_step(gid)  # its input is numbered next
+                        gid += 1
                         cur = nxt
                         continue
-                elif len(nf) == 2:
+                elif n_in == 2:
                     # a step with a second input already numbered (``y * w``): the chain
                     # goes on through the first, the second is a reference beside it
                     nxt, ref = nf[0][0], nf[1][0]
                     if (nxt is not None and ref is not None and nxt is not ref and ref in ids
                             and nxt not in ids and not isinstance(nxt, leaf_type)):
-                        e_from += (gid, gid)
-                        e_to += (gid + 1, ids[ref])  # nxt is numbered next
-                        e_idx += (0, 1)
-                        other[len(steps) - first] = (gid, [("ref", ids[ref])], True)
-                        add_step(-1)
+                        t = ids[ref]
+                        add_from(gid)
+                        add_to(t)
+                        add_idx(1)
+                        refs[len(steps) - first] = t
+                        add_step(gid)  # nxt is numbered next
+                        gid += 1
                         cur = nxt
                         continue
                 kids = [(idx, nxt) for idx, (nxt, _nr) in enumerate(nf) if nxt is not None]
@@ -296,17 +305,18 @@ class GraphModel:
                         collapsible = False
                 other[at - first] = (gid, side, collapsible)
                 cur = big_node
+                gid = len(raw)
             gids = steps[first:]
             for k, (gid, _side, _c) in other.items():
                 gids[k] = gid
             children = kids if (len(big) != 1 or repeated) else []
             if children and len(body) >= limit:
                 # too deep: this node's inputs become a block of their own below the tree
-                self._emit_chain(gids, other, prefix, conn, body, False)
+                self._emit_chain(gids, other, refs, prefix, conn, body, False)
                 lines[-1].below = True
                 below.append((gids[-1], children))
                 continue
-            self._emit_chain(gids, other, prefix, conn, body, bool(children))
+            self._emit_chain(gids, other, refs, prefix, conn, body, bool(children))
             # the last node's inputs are branches; pushed in reverse so the tree is pre-order
             for n in range(len(children) - 1, -1, -1):
                 c = "└─ " if n == len(children) - 1 else "├─ "
@@ -321,9 +331,10 @@ class GraphModel:
             e[len(chain):, 0], e[len(chain):, 1], e[len(chain):, 2] = e_from, e_to, e_idx
         self.edge_array = e[np.lexsort((e[:, 2], e[:, 1], e[:, 0]))]
 
-    def _emit_chain(self, gids, other, prefix, conn, body, has_children):
+    def _emit_chain(self, gids, other, refs, prefix, conn, body, has_children):
         """The lines of a chain: ``gids`` its nodes' ids, ``other`` chain position ->
-        (id, inputs shown beside it, collapsible) of the steps that are not plain."""
+        (id, inputs shown beside it, collapsible) of the steps that are not plain, ``refs``
+        chain position -> the id of the one input shown beside a plain step (a reference)."""
         lines = self.lines
         segments = self._runs(gids, other) if self.collapse else [(k, None) for k in range(len(gids))]
         first = True
@@ -335,7 +346,7 @@ class GraphModel:
             if run is not None:
                 lines.append(Line("run", p, c, run=run, more=not last_seg or has_children))
                 continue
-            side = other[pos][1] if pos in other else ()
+            side = other[pos][1] if pos in other else (("ref", refs[pos]),) if pos in refs else ()
             more = bool(side) or not last_seg or has_children
             lines.append(Line("node", p, c, gids[pos], more=more))
             for kind, gid in side:
