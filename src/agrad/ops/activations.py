@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from ..tensor import Tensor, _scalar_name, _wrap_dim
+from ._not_implemented import not_implemented
 from ._op import METHODS, Op, export, inplace
 from .nn import check_floating, const
 from .pointwise import _zeros_like, where
@@ -505,25 +506,20 @@ _hardsigmoid = _elementwise("HardsigmoidBackward0",
                             lambda a: np.minimum(np.maximum(a + _scalar(a, 3), 0), 6) / _scalar(a, 6))
 
 
-def _hardsigmoid_backward_fwd(ctx, g, x):
-    return np.where((x > -3) & (x < 3), g / _scalar(g, 6), 0).astype(g.dtype, copy=False)
-
-
-# hardsigmoid_backward has no derivative in PyTorch: a second derivative raises.
-_hardsigmoid_backward = Op("torch::autograd::NotImplemented", _hardsigmoid_backward_fwd,
-                           inputs=("grad_output", "self"), internal=True, jvp="unsupported")
-_hardsigmoid_backward.jvp_name = "aten::hardsigmoid_backward"
-
-
-@_hardsigmoid_backward.derivative
-def _(ctx, grad):
-    raise RuntimeError("derivative for aten::hardsigmoid_backward is not implemented")
+def _hardsigmoid_backward_np(g, x):
+    # PyTorch's kernel multiplies by one_sixth = 1.0f / 6.0f, a float32 constant in every dtype
+    # (a float64 gradient is 0.1666666716337204, not 1/6), in float opmath for half types
+    wide = g.astype(np.float32) if g.dtype.itemsize < 4 else g
+    return np.where((x > -3) & (x < 3), wide * np.float32(1.0 / 6.0), 0).astype(g.dtype, copy=False)
 
 
 @_hardsigmoid.derivative
 def _(ctx, grad):
+    # hardsigmoid_backward has no derivative in PyTorch: a NotImplemented node, with edges to the
+    # inputs that require grad only (a second derivative raises)
     x = ctx.self
-    return _hardsigmoid_backward.apply((grad, x), (grad._data, x._data), {})
+    return not_implemented(_hardsigmoid_backward_np(grad._data, x._data), (grad, x),
+                           "aten::hardsigmoid_backward")
 
 
 _hardswish = _elementwise("HardswishBackward0",
@@ -640,7 +636,8 @@ def tanhshrink(input):
 def _softshrink_np(a, lambd):
     lam = _scalar(a, lambd)
     # zero inside [-lambd, lambd]; a NaN input stays NaN, as PyTorch's kernel gives
-    return np.where((a >= -lam) & (a <= lam), 0, np.where(a > lam, a - lam, a + lam))
+    # (x * 0 inside, so a negative input gives -0.0 as PyTorch's kernel does)
+    return np.where((a >= -lam) & (a <= lam), a * 0, np.where(a > lam, a - lam, a + lam))
 
 
 _softshrink = _elementwise("SoftshrinkBackward0", _softshrink_np)

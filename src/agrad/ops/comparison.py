@@ -14,7 +14,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _can_cast, _scalar_name
 from ._op import Op, export, finish_out, inplace, method
-from .pointwise import _mismatch_message, _require_tensor, _scalar, binary, operands, where
+from .pointwise import _keep_self, _mismatch_message, _require_tensor, _scalar, binary, operands, where
 
 
 # ---------------------------------------------------------------------------
@@ -252,10 +252,12 @@ def _isclose_arrays(input, other, rtol, atol, equal_nan):
         np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
         raise RuntimeError(_mismatch_message(a.shape, b.shape)) from None
-    if a.dtype.kind == "b":
-        return a == b
     with np.errstate(all="ignore"):
         close = a == b
+        if a.dtype.kind == "b":  # PyTorch measures the error of bools in the default float dtype
+            if rtol == 0 and atol == 0:
+                return close
+            a, b = (a.astype(dtypes.get_default_dtype().numpy), b.astype(dtypes.get_default_dtype().numpy))
         if equal_nan and a.dtype.kind == "f":
             close = close | (np.isnan(a) & np.isnan(b))
         if a.dtype.kind == "f":
@@ -289,14 +291,14 @@ def equal(input, other):
     return bool(np.array_equal(input._data, other._data))
 
 
-@binary(np.maximum, "maximum", saves=("self", "other"))
+@binary(_keep_self(np.maximum), "maximum", saves=("self", "other"))
 def _maximum(ctx, grad):
     a, b = ctx.self, ctx.other
     g = where(a == b, grad / 2, grad)
     return g.masked_fill(a < b, 0), g.masked_fill(a > b, 0)
 
 
-@binary(np.minimum, "minimum", saves=("self", "other"))
+@binary(_keep_self(np.minimum), "minimum", saves=("self", "other"))
 def _minimum(ctx, grad):
     a, b = ctx.self, ctx.other
     g = where(a == b, grad / 2, grad)
@@ -319,14 +321,14 @@ def minimum(input, other, *, out=None):
     return finish_out("minimum", _minimum.apply(ts, arrs, {}), out)
 
 
-@binary(np.fmax, "fmax", saves=("self", "other"))
+@binary(_keep_self(np.fmax), "fmax", saves=("self", "other"))
 def _fmax(ctx, grad):
     a, b = ctx.self, ctx.other
     take_a = (a >= b) | isnan(b)
     return grad.masked_fill(take_a.logical_not(), 0), grad.masked_fill(take_a, 0)
 
 
-@binary(np.fmin, "fmin", saves=("self", "other"))
+@binary(_keep_self(np.fmin), "fmin", saves=("self", "other"))
 def _fmin(ctx, grad):
     a, b = ctx.self, ctx.other
     take_a = (a <= b) | isnan(b)

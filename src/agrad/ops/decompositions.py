@@ -690,7 +690,7 @@ def multi_dot(tensors, *, out=None):
         result = mm(mats[0], mats[1])
     elif n == 3:
         a, b, c, d = mats[0].shape[0], mats[1].shape[0], mats[2].shape[0], mats[2].shape[1]
-        if a * c * (b + d) < b * d * (a + c):
+        if a * c * (b + d) <= b * d * (a + c):  # a tie multiplies (AB)C, as ATen does
             result = mm(mm(mats[0], mats[1]), mats[2])
         else:
             result = mm(mats[0], mm(mats[1], mats[2]))

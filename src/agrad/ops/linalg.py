@@ -46,9 +46,26 @@ def _column_major(a):
     return s is not None and s[0] == a.itemsize and s[1] == a.shape[0] * a.itemsize
 
 
+def _gemm(a, b):
+    """a @ b of two matrices, with the signs of zero PyTorch's CPU BLAS gives: a sum starts from +0.0
+    (a zero result is +0.0, where numpy's own loops may give -0.0), except a one-term product (k = 1)
+    of at least 2 rows and 2 columns in float32/float64, which BLAS writes as the plain product."""
+    r = a @ b
+    if r.dtype.kind == "f":
+        if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1 and r.dtype.itemsize >= 4:
+            return np.multiply(a, b)
+        r += 0.0
+    return r
+
+
+def _plus_zero(r):
+    """A sum of products as BLAS gives it: a zero is +0.0 (mv, dot, bmm)."""
+    return r + 0.0 if r.dtype.kind == "f" else r
+
+
 def _mm_fwd(ctx, a, b):
     ctx.layout = (_column_major(a), _column_major(b))
-    return a @ b
+    return _gemm(a, b)
 
 
 _mm = Op("MmBackward0", _mm_fwd, inputs=("self", "mat2"), saves=("self", "mat2"),
@@ -75,8 +92,8 @@ def _(ctx, grad):
 @_mm.raw_derivative
 def _(ctx, g):
     c1, c2 = ctx.layout
-    return (((ctx.mat2._data @ g.T).T if c1 else g @ ctx.mat2._data.T) if ctx.needs(0) else None,
-            ((g.T @ ctx.self._data).T if c2 else ctx.self._data.T @ g) if ctx.needs(1) else None)
+    return ((_gemm(ctx.mat2._data, g.T).T if c1 else _gemm(g, ctx.mat2._data.T)) if ctx.needs(0) else None,
+            (_gemm(g.T, ctx.self._data).T if c2 else _gemm(ctx.self._data.T, g)) if ctx.needs(1) else None)
 
 
 @export(method=True)
@@ -93,7 +110,7 @@ def mm(input, mat2, *, out=None):
     return finish_out("mm", _mm(input, mat2), out)
 
 
-_mv = Op("MvBackward0", lambda ctx, a, v: a @ v, inputs=("self", "vec"), saves=("self", "vec"),
+_mv = Op("MvBackward0", lambda ctx, a, v: _plus_zero(a @ v), inputs=("self", "vec"), saves=("self", "vec"),
          saves_for={"self": (1,), "vec": (0,)}, jvp="multilinear")
 
 
@@ -115,7 +132,7 @@ def mv(input, vec, *, out=None):
     return finish_out("mv", _mv(input, vec), out)
 
 
-_dot = Op("DotBackward0", lambda ctx, a, b: np.asarray(np.dot(a, b)), inputs=("self", "tensor"),
+_dot = Op("DotBackward0", lambda ctx, a, b: _plus_zero(np.asarray(np.dot(a, b))), inputs=("self", "tensor"),
           saves=("self", "tensor"), saves_for={"self": (1,), "tensor": (0,)}, jvp="multilinear")
 
 
@@ -139,7 +156,7 @@ def dot(input, tensor, *, out=None):
     return finish_out("dot", _dot(input, tensor), out)
 
 
-_vdot = Op("VdotBackward0", lambda ctx, a, b: np.asarray(np.dot(a, b)), inputs=("self", "other"),
+_vdot = Op("VdotBackward0", lambda ctx, a, b: _plus_zero(np.asarray(np.dot(a, b))), inputs=("self", "other"),
            saves=("self", "other"), saves_for={"self": (1,), "other": (0,)}, jvp="multilinear")
 
 
@@ -165,7 +182,7 @@ def vdot(input, other, *, out=None):
     return finish_out("vdot", _vdot(input, other), out)
 
 
-_bmm = Op("BmmBackward0", lambda ctx, a, b: np.matmul(a, b), inputs=("self", "mat2"), saves=("self", "mat2"),
+_bmm = Op("BmmBackward0", lambda ctx, a, b: _plus_zero(np.matmul(a, b)), inputs=("self", "mat2"), saves=("self", "mat2"),
           saves_for={"self": (1,), "mat2": (0,)}, jvp="multilinear")
 
 
@@ -338,7 +355,10 @@ export("matmul", linalg=True, torch=False)(matmul)
 # addmm / addmv / addbmm / baddbmm ----------------------------------------------------------
 
 def _add_scaled(self, prod, beta, alpha):
-    """beta * self + alpha * prod, with self ignored when beta is 0 (as BLAS does)."""
+    """beta * self + alpha * prod, with self ignored when beta is 0 (as BLAS does); integer
+    products take beta and alpha as integers (truncated, as Scalar.to<int64_t>() does)."""
+    if prod.dtype.kind in "iu":
+        beta, alpha = int(beta), int(alpha)
     out = prod * alpha if alpha != 1 else prod
     if beta != 0:
         out = out + (self * beta if beta != 1 else self)
@@ -347,7 +367,7 @@ def _add_scaled(self, prod, beta, alpha):
 
 def _addmm_fwd(ctx, s, a, b, beta, alpha):
     ctx.layout = (_column_major(a), _column_major(b))
-    return _add_scaled(s, a @ b, beta, alpha)
+    return _add_scaled(s, _gemm(a, b), beta, alpha)
 
 
 _addmm = Op("AddmmBackward0", _addmm_fwd, inputs=("self", "mat1", "mat2"), saves=("mat1", "mat2"),
@@ -369,8 +389,10 @@ def _(ctx, g):
     meta, alpha = ctx._input_meta, ctx.alpha
     c1, c2 = ctx.layout
     g_self = _scaled(g, ctx.beta) if meta[0] is not None else None
-    g1 = _scaled((ctx.mat2._data @ g.T).T if c1 else g @ ctx.mat2._data.T, alpha) if meta[1] is not None else None
-    g2 = _scaled((g.T @ ctx.mat1._data).T if c2 else ctx.mat1._data.T @ g, alpha) if meta[2] is not None else None
+    g1 = (_scaled(_gemm(ctx.mat2._data, g.T).T if c1 else _gemm(g, ctx.mat2._data.T), alpha)
+          if meta[1] is not None else None)
+    g2 = (_scaled(_gemm(g.T, ctx.mat1._data).T if c2 else _gemm(ctx.mat1._data.T, g), alpha)
+          if meta[2] is not None else None)
     return g_self, g1, g2
 
 

@@ -329,7 +329,11 @@ export("norm", linalg=True, torch=False)(_linalg_norm)
 
 def _vector_norm_fwd(ctx, a, ord, axes, keepdim, dtype, every=False):
     x = np.abs(a.astype(dtype, copy=False))
-    work = x.astype(np.float64)
+    # PyTorch's CPU kernel sums in float32 for float32 and half (float64 for float64): a norm can
+    # overflow there (vector_norm of [1e30, 1e30] is inf)
+    work = x.astype(np.float32) if x.dtype.itemsize < 4 else x
+    if a.ndim == 0:  # a 0-d tensor's dim -1 (axes (0,)) or none: numpy reduces over no axis
+        axes = ()
     with np.errstate(all="ignore"):
         if ord == math.inf:
             r = np.max(work, axis=axes, keepdims=keepdim)
@@ -341,6 +345,10 @@ def _vector_norm_fwd(ctx, a, ord, axes, keepdim, dtype, every=False):
             r = np.sum(work, axis=axes, keepdims=keepdim)
         elif ord == 2:
             r = np.sqrt(np.sum(work * work, axis=axes, keepdims=keepdim))
+        elif (all(x.shape[i] == 1 for i in axes) and (a.ndim or every)):
+            # one element per result: PyTorch's reduction passes it through, unpowered (p = 0.001
+            # or NaN give |x|); a 0-d tensor with a dim (pairwise_distance's, norm(x, p, -1)) is computed
+            r = np.sum(work, axis=axes, keepdims=keepdim)
         else:
             r = np.sum(work ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
     return np.asarray(r).astype(dtype, copy=False)
@@ -404,7 +412,7 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
 def _dist_fwd(ctx, a, b, p):
     with np.errstate(all="ignore"):
         diff = a - b
-    return _vector_norm_fwd(ctx, diff, float(p), tuple(range(diff.ndim)), False, diff.dtype)
+    return _vector_norm_fwd(ctx, diff, float(p), tuple(range(diff.ndim)), False, diff.dtype, every=True)
 
 
 _dist = Op("DistBackward0", _dist_fwd, inputs=("self", "other"), saves=("self", "other", "result"))

@@ -690,8 +690,9 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     if not diff.dtype.is_floating_point:  # an integer difference + eps promotes to the default dtype
         diff = diff.to(dtypes.get_default_dtype())
     diff = add_scalar(diff, eps)
-    dim = -1 if max(x1.ndim, x2.ndim) else None
-    return _norm1(diff, ord=float(p), axes=_norm_axes(dim, diff.ndim), keepdim=keepdim, dtype=diff._data.dtype)
+    # at::norm(diff, p, output_dim - 1, keepdim): for 0-d inputs a dim too (the 0-d case of vector_norm's)
+    axes = _norm_axes(-1, diff.ndim) if diff.ndim else (0,)
+    return _norm1(diff, ord=float(p), axes=axes, keepdim=keepdim, dtype=diff._data.dtype)
 
 
 def _norm_axes(dim, ndim):

@@ -71,6 +71,30 @@ def operands(a, b, fname="op", dtype=None):
                     b._data if b._data.dtype == npd else b._data.astype(npd))
 
 
+_F16 = np.dtype(np.float16)
+
+
+def _scalar_math(np_fn, a, b):
+    """``np_fn(a, b)`` as PyTorch's CPU add/sub/mul/div kernels compute a float16 tensor ``a`` with a
+    scalar second operand ``b`` (a Python number, a 0-d tensor of another dtype): in float32, their
+    math type, with the scalar read as float32, and rounded to float16 once.  numpy would round the
+    scalar to float16 first (``x * math.pi`` would differ in the last bit)."""
+    if type(a) is np.ndarray and a.dtype == _F16 and (type(b) is not np.ndarray or b.ndim == 0 and b.dtype != _F16):
+        return np_fn(a, np.float32(b)).astype(_F16)
+    return np_fn(a, b)
+
+
+def _scalar_operand(arrs, other):
+    """The arrays of add/sub/mul/div with a float16 first operand: a scalar ``other`` as given (not
+    rounded to float16 by the promotion), for :func:`_scalar_math`."""
+    if arrs[0].dtype != _F16:
+        return arrs
+    if isinstance(other, Tensor):
+        d = other._data
+        return (arrs[0], d) if d.ndim == 0 and d.dtype != _F16 else arrs
+    return arrs[0], other
+
+
 def _float_array(x):
     """Integer and bool data promoted to the default float dtype (sin(int) is float)."""
     d = x._data
@@ -114,11 +138,11 @@ def binary(np_fn, name, *, saves=(), saves_for=None, overload=0, jvp="element_wi
 
 
 def _add_fwd(ctx, a, b, alpha=1):
-    return np.add(a, b) if alpha == 1 else np.add(a, _times_alpha(b, a, alpha))
+    return _scalar_math(np.add, a, b) if alpha == 1 else np.add(a, _times_alpha(b, a, alpha))
 
 
 def _sub_fwd(ctx, a, b, alpha=1):
-    return np.subtract(a, b) if alpha == 1 else np.subtract(a, _times_alpha(b, a, alpha))
+    return _scalar_math(np.subtract, a, b) if alpha == 1 else np.subtract(a, _times_alpha(b, a, alpha))
 
 
 def _times_alpha(b, a, alpha):
@@ -150,7 +174,7 @@ def _(ctx, grad):
 @_add.raw_derivative
 def _(ctx, g):
     alpha = ctx.alpha
-    return g, g if alpha == 1 else np.multiply(g, alpha)
+    return g, g if alpha == 1 else _scalar_math(np.multiply, g, alpha)
 
 
 @_sub.derivative
@@ -162,10 +186,10 @@ def _(ctx, grad):
 @_sub.raw_derivative
 def _(ctx, g):
     alpha = ctx.alpha
-    return g, np.negative(g) if alpha == 1 else np.multiply(g, -alpha)
+    return g, np.negative(g) if alpha == 1 else _scalar_math(np.multiply, g, -alpha)
 
 
-@binary(np.multiply, "mul", saves=("self", "other"), saves_for={"self": (1,), "other": (0,)})
+@binary(lambda a, b: _scalar_math(np.multiply, a, b), "mul", saves=("self", "other"), saves_for={"self": (1,), "other": (0,)})
 def _mul(ctx, grad):
     return (_times(grad, ctx.other) if ctx.needs(0) else None,
             grad * ctx.self if ctx.needs(1) else None)
@@ -173,17 +197,20 @@ def _mul(ctx, grad):
 
 @_mul.raw_derivative
 def _(ctx, g):
-    return (np.multiply(g, _like(ctx.other, g)) if ctx.needs(0) else None,
+    return (_scalar_math(np.multiply, g, _like(ctx.other, g, True)) if ctx.needs(0) else None,
             np.multiply(g, _like(ctx.self, g)) if ctx.needs(1) else None)
 
 
-def _like(x, g):
+def _like(x, g, scalar=False):
     """A saved operand as an array formula reads it: a Python number as it is (weak, as in
     the forward), a tensor's data in the gradient's dtype (the dtype the tensor formula's
-    type promotion gives: the gradient's dtype already absorbs both operands')."""
+    type promotion gives: the gradient's dtype already absorbs both operands'); with ``scalar``,
+    a 0-d tensor as it is beside a float16 gradient (the second operand of :func:`_scalar_math`)."""
     if type(x) is not Tensor and not isinstance(x, Tensor):
         return x
     a = x._data
+    if scalar and a.ndim == 0 and g.dtype == _F16:
+        return a
     return a if a.dtype == g.dtype else a.astype(g.dtype)
 
 
@@ -195,7 +222,7 @@ def _times(grad, other):
     return _mul.apply((grad, None), (grad._data, other), _NO_ATTRS)
 
 
-@binary(np.true_divide, "div", saves=("self", "other"), saves_for={"self": (1,)})
+@binary(lambda a, b: _scalar_math(np.true_divide, a, b), "div", saves=("self", "other"), saves_for={"self": (1,)})
 def _div(ctx, grad):
     other = ctx.other
     return ((grad / other if isinstance(other, Tensor) else _div.apply((grad, None), (grad._data, other), _NO_ATTRS))
@@ -205,22 +232,27 @@ def _div(ctx, grad):
 
 @_div.raw_derivative
 def _(ctx, g):
-    other = _like(ctx.other, g)
-    return (np.true_divide(g, other) if ctx.needs(0) else None,
-            np.multiply(np.negative(g), np.true_divide(np.true_divide(_like(ctx.self, g), other), other))
+    other = _like(ctx.other, g, True)
+    return (_scalar_math(np.true_divide, g, other) if ctx.needs(0) else None,
+            np.multiply(np.negative(g), _scalar_math(np.true_divide, _scalar_math(
+                np.true_divide, _like(ctx.self, g), other), other))
             if ctx.needs(1) else None)
 
 
 # Tensor-and-Python-number arithmetic inside backward formulas: PyTorch's formulas
 # are C++, where the number is a Scalar and the Scalar overloads record their own
 # nodes (MulBackward1, DivBackward1, AddBackward1, SubBackward1) with one input.
-_mul_scalar = Op("MulBackward1", lambda ctx, a, other: np.multiply(a, other), internal=True, jvp="linear")
+_mul_scalar = Op("MulBackward1", lambda ctx, a, other: _scalar_math(np.multiply, a, other), internal=True,
+                 jvp="linear")
 _mul_scalar.derivative(lambda ctx, grad: grad * ctx.other)
-_div_scalar = Op("DivBackward1", lambda ctx, a, other: np.true_divide(a, other), internal=True, jvp="linear")
+_div_scalar = Op("DivBackward1", lambda ctx, a, other: _scalar_math(np.true_divide, a, other), internal=True,
+                 jvp="linear")
 _div_scalar.derivative(lambda ctx, grad: grad / ctx.other)
-_add_scalar = Op("AddBackward1", lambda ctx, a, other: np.add(a, other), internal=True, jvp="element_wise")
+_add_scalar = Op("AddBackward1", lambda ctx, a, other: _scalar_math(np.add, a, other), internal=True,
+                 jvp="element_wise")
 _add_scalar.derivative(lambda ctx, grad: grad)
-_sub_scalar = Op("SubBackward1", lambda ctx, a, other: np.subtract(a, other), internal=True, jvp="element_wise")
+_sub_scalar = Op("SubBackward1", lambda ctx, a, other: _scalar_math(np.subtract, a, other), internal=True,
+                 jvp="element_wise")
 _sub_scalar.derivative(lambda ctx, grad: grad)
 _formula_state = _mode._state
 
@@ -260,6 +292,8 @@ def add(input, other, *, alpha=1, out=None):
     ts, arrs = operands(input, other, "add")
     if alpha != 1 or type(alpha) is bool:
         _check_alpha(arrs, alpha)
+    else:
+        arrs = _scalar_operand(arrs, other)
     result = _scalar_overload(_add_scalar, ts, arrs) if alpha == 1 else None
     if result is None:
         result = _add.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else _NO_ATTRS)
@@ -273,6 +307,8 @@ def sub(input, other, *, alpha=1, out=None):
     ts, arrs = operands(input, other, "sub")
     if alpha != 1 or type(alpha) is bool:
         _check_alpha(arrs, alpha)
+    else:
+        arrs = _scalar_operand(arrs, other)
     result = _scalar_overload(_sub_scalar, ts, arrs) if alpha == 1 else None
     if result is None:
         result = _sub.apply(ts, arrs, {"alpha": alpha} if alpha != 1 else _NO_ATTRS)
@@ -282,6 +318,7 @@ def sub(input, other, *, alpha=1, out=None):
 @export("mul", "multiply", method=True)
 def mul(input, other, *, out=None):
     ts, arrs = operands(input, other, "mul")
+    arrs = _scalar_operand(arrs, other)
     result = _scalar_overload(_mul_scalar, ts, arrs)
     if result is None:
         result = _mul.apply(ts, arrs, _NO_ATTRS)
@@ -311,6 +348,10 @@ def div(input, other, *, rounding_mode=_NO_MODE, out=None):
     if not d.is_floating_point:
         d = dtypes.get_default_dtype()
     ts, arrs = operands(input, other, "div", dtype=d)
+    if arrs[0].dtype == _F16 and not isinstance(other, Tensor):
+        ts, arrs = (ts[0], None), (arrs[0], other)  # the number itself, as mul's (saved as it is)
+    else:
+        arrs = _scalar_operand(arrs, other)
     result = None
     if _formula_state["formula"] and not isinstance(other, Tensor) and ts[0] is input and input.dtype is d:
         # a formula's ``t / n``: the Scalar overload (DivBackward1), as in PyTorch's C++ formulas
@@ -536,8 +577,21 @@ def _one_sided_clamp(name, np_fn, keep, bound_wins):
     return fn
 
 
-clamp_min = _one_sided_clamp("clamp_min", np.maximum, lambda x, b: x >= b, lambda x, b: x < b)
-clamp_max = _one_sided_clamp("clamp_max", np.minimum, lambda x, b: x <= b, lambda x, b: x > b)
+def _keep_self(np_fn):
+    """np_fn (np.maximum, np.minimum, ...) giving ``a`` on a tie (-0.0 and 0.0), as PyTorch's kernels do
+    (numpy gives either operand, depending on the dtype)."""
+
+    def kernel(a, b):
+        r = np_fn(a, b)
+        if r.dtype.kind != "f":
+            return r
+        return np.where(r == a, a, r)
+
+    return kernel
+
+
+clamp_min = _one_sided_clamp("clamp_min", _keep_self(np.maximum), lambda x, b: x >= b, lambda x, b: x < b)
+clamp_max = _one_sided_clamp("clamp_max", _keep_self(np.minimum), lambda x, b: x <= b, lambda x, b: x > b)
 
 
 _where = Op("WhereBackward0", lambda ctx, a, b, condition: np.where(condition, a, b),

@@ -306,7 +306,9 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
 def _median_full_fwd(ctx, a, ignore_nan):
     flat = a.reshape(-1)
     if flat.size == 0:
-        return np.asarray(np.nan, a.dtype) if a.dtype.kind == "f" else np.zeros((), a.dtype)
+        # PyTorch fills NaN, converted as C converts it: INT_MIN for int32, 0 for int16, True for bool
+        with np.errstate(invalid="ignore"):
+            return np.asarray(np.nan).astype(a.dtype)
     if a.dtype.kind == "f":
         nan = np.isnan(flat)
         if nan.any():
@@ -542,16 +544,60 @@ _unique_dim.derivative(_no_derivative("unique_dim"))
 _unique_dim.jvp_name = "unique_dim"
 
 
+def _unique_dim_nan(a, d):
+    """unique(dim=d) of slices holding NaN, as PyTorch's CPU kernel does it: std::sort of the slice
+    numbers with a lexicographic "<" on which a NaN compares as neither less nor greater (so it does
+    not order its slices; libstdc++ sorts up to 16 elements by insertion sort, which this follows),
+    then runs of consecutive slices equal elementwise merged (a slice with a NaN equals none)."""
+    moved = np.moveaxis(a, d, 0)
+    flat = moved.reshape(moved.shape[0], -1)
+
+    def less(i, j):
+        for x, y in zip(flat[i], flat[j]):
+            if x < y:
+                return True
+            if x > y:
+                return False
+        return False
+
+    order = list(range(flat.shape[0]))
+    for k in range(1, len(order)):  # libstdc++'s __insertion_sort
+        v = order[k]
+        if less(v, order[0]):
+            order[1:k + 1] = order[:k]
+            order[0] = v
+            continue
+        j = k
+        while less(v, order[j - 1]):
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = v
+    keep, inverse, counts = [], np.zeros(len(order), np.int64), []
+    for i in order:
+        if not keep or not np.array_equal(flat[keep[-1]], flat[i]):
+            keep.append(i)
+            counts.append(0)
+        inverse[i] = len(keep) - 1
+        counts[-1] += 1
+    values = np.moveaxis(moved[keep], 0, d)
+    return values, inverse, np.asarray(counts, np.int64)
+
+
 @export(method=True)
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     a = input._data
     if dim is None:
-        values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True, return_counts=True)
+        # NaNs stay apart, as PyTorch's sort-then-compare (nan != nan) leaves them
+        values, inverse, counts = np.unique(a.reshape(-1), return_inverse=True, return_counts=True,
+                                            equal_nan=False)
         inverse = inverse.reshape(a.shape)
         op = _unique2
     else:
         d = _wrap_dim_no_scalar(dim, input.ndim)
-        values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True, axis=d)
+        if a.dtype.kind == "f" and np.isnan(a).any():
+            values, inverse, counts = _unique_dim_nan(a, d)
+        else:
+            values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True, axis=d)
         inverse = inverse.reshape(-1)
         op = _unique_dim
     out = op.apply((input,), (input._data,), {"result": values})

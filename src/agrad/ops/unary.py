@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from .. import dtypes
+from ..autograd import grad_mode
 from ..tensor import Tensor
 from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from .comparison import isfinite
@@ -530,7 +531,11 @@ method("nan_to_num_")(inplace(nan_to_num))
 
 def _logit_fwd(ctx, a, eps):
     with np.errstate(all="ignore"):
-        x = a if eps is None else np.clip(a, np.asarray(eps, a.dtype), np.asarray(1.0 - eps, a.dtype))
+        if eps is None:
+            x = a
+        else:  # PyTorch's kernel: x < lo ? lo : (x > hi ? hi : x), also when eps > 0.5 makes lo > hi
+            lo, hi = np.asarray(eps, a.dtype), np.asarray(1.0 - eps, a.dtype)
+            x = np.where(a < lo, lo, np.where(a > hi, hi, a))
         return np.log(x / (1 - x)).astype(a.dtype, copy=False)
 
 
@@ -539,10 +544,13 @@ _logit = Op("LogitBackward0", _logit_fwd, saves=("self",), jvp="element_wise")
 
 @_logit.derivative
 def _(ctx, grad):
-    # infinitely_differentiable_logit_backward
+    # infinitely_differentiable_logit_backward under create_graph, else the logit_backward kernel
+    # (they differ at NaN: (x < lo || x > hi) ? 0 : grad / (x * (1 - x)) keeps it)
     x = ctx.self
     eps = ctx.eps
     if eps is not None:
+        if not grad_mode._state["enabled"]:
+            return where((x < eps) | (x > 1.0 - eps), 0.0, grad / (x * (1.0 - x)))
         inside = (x >= eps) & (x <= 1.0 - eps)
         return where(inside, grad / (x * (1.0 - x)), 0.0)
     inside = (x >= 0.0) & (x <= 1.0)
