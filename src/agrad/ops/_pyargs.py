@@ -364,6 +364,7 @@ def _unmatched_kwargs(arguments, kwargs) -> list:
 
 
 def format_invalid_args(args, kwargs, function_name: str, options: list) -> str:
+    kwargs = dict(sorted(kwargs.items()))  # invalid_arguments.cpp keeps the keywords in a std::map: sorted
     msg = f"{function_name} received an invalid combination of arguments - "
     if len(options) == 1:
         arguments, variadic = _option(options[0])

@@ -290,6 +290,9 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
     _check_options(layout, pin_memory)
     m = n if m is None else m
+    for name, v in (("n", n), ("m", m)):  # eye_out_cpu's checks, before the size's
+        if isinstance(v, (int, np.integer)) and v < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {int(v)}")
     _shape((n, m))
     t = _finish(np.eye(n, m, dtype=_dtype_or_default(dtype).numpy), requires_grad, device)
     return finish_out("eye", t, out) if out is not None else t

@@ -140,6 +140,8 @@ def _(ctx, grad):
 
 @method("repeat")
 def repeat(input, *sizes):
+    if not sizes:  # PyTorch's parser (repeats has no default)
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
     repeats = _sizes(sizes)
     if len(repeats) < input.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")

@@ -20,7 +20,7 @@ from .nn import const
 
 def lu_np(a):
     """(LU, pivots, info): getrf on each matrix of ``a``; info is LAPACK's first zero pivot (1-based) or 0."""
-    lu = np.array(a, copy=True).reshape((-1,) + a.shape[-2:])
+    lu = np.array(a, copy=True).reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:])
     b, m, n = lu.shape
     k = min(m, n)
     piv = np.zeros((b, k), np.int32)
@@ -106,8 +106,10 @@ def _linalg_lu_factor(A, *, pivot=True, out=None):
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     if not A.dtype.is_floating_point:
-        raise RuntimeError(f"linalg.lu_factor: Expected a floating point or complex tensor as input. Got "
-                           f"{_scalar_name(A.dtype)}")
+        if A.numel() == 0:  # an empty matrix never reaches the kernel: nothing to factor, in any dtype
+            k = min(A.shape[-2:])
+            return LuFactorResult(A.clone(), Tensor._make(np.zeros(A.shape[:-2] + (k,), np.int32)))
+        raise NotImplementedError(f'"lu_cpu" not implemented for \'{_scalar_name(A.dtype)}\'')
     return LuFactorResult(*_lu_factor(A))
 
 

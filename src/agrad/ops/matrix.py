@@ -285,10 +285,14 @@ def _matrix_norm_impl(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, 
     if not A.dtype.is_floating_point:
         raise RuntimeError(
             f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {_scalar_name(A.dtype)}")
+    if dtype is not None:
+        dtype = _norm_dtype(dtypes.lookup(dtype), A.dtype, "linalg.matrix_norm")
     if ord == "fro":
         return _linalg_vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype, out=out)
     if ord == "nuc" or abs(float(ord)) == 2:
         from .decompositions import svd_matrix_norm
+        if dtype is not None:  # (ATen converts A first for the singular values)
+            A = A.to(dtype)
         return finish_out("linalg_matrix_norm", svd_matrix_norm(A, ord, d0, d1, keepdim), out)
     # 1 / inf: the max (min) over one dim of the 1-norm over the other, as ATen does
     reducer = FUNCTIONS.get("amax" if float(ord) > 0 else "amin")
@@ -372,6 +376,16 @@ def _(ctx, grad):
     return norm_backward(grad, x, p, norm, axes)
 
 
+def _norm_dtype(dtype, x_dtype, fn):
+    """check_linalg_norm_dtype: a float ``dtype`` the input's dtype widens to."""
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"{fn}: dtype should be floating point or complex, but got {_scalar_name(dtype)}")
+    if dtypes.promote_types(x_dtype, dtype) is not dtype:
+        raise RuntimeError(f"{fn}: the dtype of the input ({_scalar_name(x_dtype)}) should be convertible without "
+                           f"narrowing to the specified dtype ({_scalar_name(dtype)})")
+    return dtype
+
+
 @export("vector_norm", linalg=True, torch=False)
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     """torch.linalg.vector_norm: (sum |x|^ord)^(1/ord) over ``dim`` (all by default)."""
@@ -380,7 +394,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_scalar_name(x.dtype)}")
     if isinstance(ord, bool) or not isinstance(ord, numbers.Number):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
-    d = x.dtype if dtype is None else dtypes.lookup(dtype)
+    d = x.dtype if dtype is None else _norm_dtype(dtypes.lookup(dtype), x.dtype, "linalg.vector_norm")
     every = dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0)
     if every:
         axes = tuple(range(x.ndim))
@@ -454,14 +468,14 @@ def _(ctx, grad):
 @export(method=True)
 def dist(input, other, p=2):
     """The p-norm of input - other (broadcast)."""
-    from .pointwise import operands
+    from .pointwise import _mismatch_message, check_sub, operands
     ts, arrs = operands(input, other, "dist")
-    if not arrs[0].dtype.kind == "f":
-        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
-                           f"{_scalar_name(dtypes.from_numpy(arrs[0].dtype))} instead.")
+    check_sub(input, other)  # (dist is norm(input - other): the subtraction's checks first)
     try:
         np.broadcast_shapes(arrs[0].shape, arrs[1].shape)
     except ValueError:
-        from .pointwise import _mismatch_message
         raise RuntimeError(_mismatch_message(arrs[0].shape, arrs[1].shape)) from None
+    if not arrs[0].dtype.kind == "f":
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                           f"{_scalar_name(dtypes.from_numpy(arrs[0].dtype))} instead.")
     return _dist.apply(ts, arrs, {"p": p})

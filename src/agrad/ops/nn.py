@@ -582,11 +582,12 @@ def _(ctx, grad):
 
 def _check_indices(indices, fname):
     if indices.dtype not in (dtypes.int64, dtypes.int32):
-        legacy = {"float32": "FloatTensor", "float64": "DoubleTensor", "bool": "BoolTensor"}.get(
-            indices.dtype.name, "Tensor")
+        from ..autograd.graph import _LEGACY_TYPE
+        # c10's toString of the tensor's type: torch.HalfTensor ..., and CPUBoolType for bool (sic)
+        legacy = "CPUBoolType" if indices.dtype is dtypes.bool_ else "torch." + _LEGACY_TYPE[indices.dtype.name]
         raise RuntimeError(
             f"Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
-            f"but got torch.{legacy} instead (while checking arguments for {fname})")
+            f"but got {legacy} instead (while checking arguments for {fname})")
 
 
 def _embedding_impl(weight, indices, padding_idx, scale_grad_by_freq):

@@ -338,11 +338,13 @@ def div(input, other, *, rounding_mode=_NO_MODE, out=None):
             fn = None
         else:
             ts, arrs = operands(input, other, "div")
-            fn = np.floor_divide if rounding_mode == "floor" else lambda a, b: np.trunc(a / b).astype(a.dtype)
+            fn = np.floor_divide if rounding_mode == "floor" else _trunc_divide
             if rounding_mode not in ("floor", "trunc"):
                 raise RuntimeError(
                     f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
             _no_bool_kernel(arrs, "div_" + rounding_mode)
+            if np.asarray(arrs[0]).dtype.kind in "iu" and (np.asarray(arrs[1]) == 0).any():
+                raise RuntimeError("ZeroDivisionError")  # the integer kernels' check
         return finish_out("div", _div_mode.apply(ts, arrs, {"fn": fn}), out)
     d = _result_type(input, other)
     if not d.is_floating_point:
@@ -359,6 +361,14 @@ def div(input, other, *, rounding_mode=_NO_MODE, out=None):
     if result is None:
         result = _div.apply(ts, arrs, _NO_ATTRS)
     return result if out is None else finish_out("div", result, out)
+
+
+def _trunc_divide(a, b):
+    """Division rounded toward zero; integers exactly (no float round trip)."""
+    if np.result_type(a, b).kind in "iu":
+        q = np.floor_divide(a, b)
+        return np.where((np.remainder(a, b) != 0) & ((np.less(a, 0)) != (np.less(b, 0))), q + 1, q).astype(q.dtype)
+    return np.trunc(a / b).astype(a.dtype)
 
 
 # div with a rounding_mode argument: a step function, PyTorch's DivBackward2 passes zeros; with

@@ -326,14 +326,15 @@ def _argmin_nan(a, axis, keepdims):
 
 
 def _extreme(name, full, by_dim, np_fn, arg_fn, binary):
-    def fn(input, dim=None, keepdim=False, *, out=None):
+    def fn(input, dim=None, keepdim=_NO_KEEPDIM, *, out=None):
         if isinstance(dim, Tensor):  # torch.max(a, b): elementwise
             return binary(input, dim)
         if dim is None:
+            _no_dim_keepdim(name, keepdim)
             return full.apply((input,), (input._data,), {"np_fn": np_fn, "fname": name})
         d = _wrap_dim(dim, input.ndim)
         vals, idx = by_dim.apply((input,), (input._data,),
-                                 {"dim": d, "keepdim": keepdim, "arg_fn": arg_fn})
+                                 {"dim": d, "keepdim": bool(keepdim), "arg_fn": arg_fn})
         return MinMax[name](vals, idx)
 
     fn.__name__ = name
@@ -541,10 +542,11 @@ def _(ctx, grad):
 
 
 @export(method=True)
-def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def prod(input, dim=None, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
     """Product of all elements, or along ``dim`` (an int)."""
     d = _acc_dtype(input, dtype)
     if dim is None:
+        _no_dim_keepdim("prod", keepdim)
         return finish_out("prod", _prod0.apply((input,), (input._data,),
                                                 {"axis": None, "keepdim": False, "dtype": d.numpy}), out)
     if isinstance(dim, (list, tuple)):
@@ -554,7 +556,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
             " * (Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)\n")
     axis = _wrap_dim(dim, input.ndim)
     return finish_out("prod", _prod1.apply((input,), (input._data,),
-                                            {"axis": axis, "keepdim": keepdim, "dtype": d.numpy}), out)
+                                            {"axis": axis, "keepdim": bool(keepdim), "dtype": d.numpy}), out)
 
 
 # ---------------------------------------------------------------------------

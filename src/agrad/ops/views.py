@@ -719,11 +719,11 @@ def unflatten(input, dim, sizes):
         known = math.prod(s for s in sizes if s != -1)
         if known == 0 or size % known:
             raise RuntimeError(f"unflatten: Provided sizes {_fmt(sizes)} don't multiply up to the size of dim "
-                               f"{dim} ({size}) in the input tensor")
+                               f"{d} ({size}) in the input tensor")
         sizes[sizes.index(-1)] = size // known
     elif math.prod(sizes) != size:
         raise RuntimeError(f"unflatten: Provided sizes {_fmt(sizes)} don't multiply up to the size of dim "
-                           f"{dim} ({size}) in the input tensor")
+                           f"{d} ({size}) in the input tensor")
     shape = input._data.shape[:d] + tuple(sizes) + input._data.shape[d + 1:]
     return input.view(shape)
 
