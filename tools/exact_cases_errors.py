@@ -183,3 +183,28 @@ CASES += [
           "torch.linalg.lu_factor(torch.ones(1, 0, dtype=torch.int32))", "torch.linalg.lu_factor(torch.ones(2, 0, 3, dtype=torch.int64))",
           "torch.linalg.lu_factor(torch.ones(2, 2, dtype=torch.int32))", "torch.linalg.lu_factor(torch.ones(2, 0, 3))"]),
 ]
+
+CASES += [
+    case("var-view-bool-products",
+         ["b = torch.ones(2, 2, dtype=torch.bool)", "v = torch.ones(2, dtype=torch.bool)"],
+         ["torch.var(torch.ones(2), unbiased=False, keepdim=False)", "torch.ones(2).var(unbiased=False, keepdim=True)",
+          "torch.std(torch.ones(2), False, keepdim=True)", "torch.var(torch.ones(2), keepdim=True)",
+          "torch.var(torch.ones(2, 3), 1, False, True)", "torch.tensor(9, dtype=torch.uint8).view()",
+          "torch.ones(2, 2, 2, dtype=torch.bool) @ torch.ones(2, 2, 2, dtype=torch.bool)", "b @ b", "v @ v", "b @ v", "v @ b",
+          "torch.vdot(v, v)", "torch.addmm(b, b, b)", "torch.addmv(v, b, v)", "torch.baddbmm(b[None], b[None], b[None])",
+          "torch.addbmm(b, b[None], b[None])", "b.mm(torch.ones(2, 0, dtype=torch.bool))",
+          "torch.ones(2, 0, dtype=torch.bool) @ torch.ones(0, dtype=torch.bool)"]),
+    case("lerp-zero-division-copy-inplace-bitwise",
+         ["i = torch.tensor([[-1, 3]])"],
+         ["torch.lerp(torch.tensor([True]), torch.tensor([False]), torch.tensor([True]))", "torch.lerp(torch.tensor([1]), torch.tensor([2]), 0.5)",
+          "torch.lerp(torch.ones(2, dtype=torch.long), torch.ones(3, dtype=torch.long), 0.5)",
+          "torch.lerp(torch.ones(2), torch.ones(2), torch.ones(3))", "torch.tensor([1]).lerp_(torch.tensor([2]), 0.5)",
+          "torch.zeros(0, dtype=torch.uint8).floor_divide_(0)", "torch.zeros(0, dtype=torch.long) // 0", "torch.zeros(0, dtype=torch.long) % 0",
+          "torch.fmod(torch.zeros(0, dtype=torch.long), 0)", "torch.div(torch.zeros(0, dtype=torch.long), 0, rounding_mode='floor')",
+          "torch.zeros(2, 0, dtype=torch.long) // torch.zeros(2, 1, dtype=torch.long)", "torch.ones(2, dtype=torch.long) % 0",
+          "(torch.ones(4) * 1)[1:].copy_(torch.ones(4))", "torch.ones(3).copy_(torch.ones(2, 3))",
+          "(i * 1).__ior__(torch.tensor(1.75))", "(i * 1).__iand__(1.5)", "(i * 1).__ixor__(3)", "torch.tensor([True, False]).__ior__(1)",
+          "torch.tensor([1, 2]).__iand__(torch.tensor([[1], [2]]))", "torch.tensor([1, 2]).bitwise_and_(3)",
+          "torch.tensor([1, 2], dtype=torch.int8).bitwise_xor_(torch.tensor([4, 4]))", "torch.tensor([1., 2]).bitwise_xor_(1)",
+          "torch.tensor([True]).bitwise_or_(torch.tensor([False]))", "torch.tensor([1, 2]).bitwise_and_()", "torch.tensor([1, 2]).__iand__('a')"]),
+]

@@ -15,8 +15,8 @@ from . import factories
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out, inplace, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
-                        _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_operand,
-                        operands)
+                        _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_int_zero_division,
+                        check_operand, operands)
 from .power import pow as _pow
 
 _result_type = dtypes.result_type
@@ -68,8 +68,7 @@ method("hypot_")(inplace(hypot))
 
 # fmod: the C remainder (sign of the dividend)
 def _fmod_kernel(a, b):
-    if a.dtype.kind in "iu" and (np.asarray(b) == 0).any():
-        raise RuntimeError("ZeroDivisionError")
+    check_int_zero_division((a, b))
     with np.errstate(all="ignore"):
         return np.fmod(a, b)
 
@@ -130,6 +129,18 @@ def _(ctx, grad):
     return grad * (1 - w), grad * w, grad * (ctx.end - ctx.self)
 
 
+def _lerp_kernel_dtype(input, kernel, *others):
+    """TensorIterator's shapes (the operands broadcast in turn), then the kernel's dtype."""
+    shape = input._data.shape
+    for t in others:
+        try:
+            shape = np.broadcast_shapes(shape, t._data.shape)
+        except ValueError:
+            raise RuntimeError(_mismatch_message(shape, t._data.shape)) from None
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input.dtype)}\'')
+
+
 @export(method=True)
 def lerp(input, end, weight, *, out=None):
     _require_tensor("lerp", end, "end")
@@ -141,10 +152,12 @@ def lerp(input, end, weight, *, out=None):
             raise RuntimeError(f"expected dtype {_C_NAMES[input.dtype.name]} for `weight` but got dtype "
                                f"{_C_NAMES[weight.dtype.name]}")
         check_broadcast(input._data, end._data, weight._data)
+        _lerp_kernel_dtype(input, "lerp_kernel_tensor", end, weight)
         return finish_out("lerp", _lerp1.apply((input, end, weight), (input._data, end._data, weight._data), {}),
                           out)
     check_operand(weight, "lerp")
     check_broadcast(input._data, end._data)
+    _lerp_kernel_dtype(input, "lerp_kernel_scalar", end)
     return finish_out("lerp", _lerp0.apply((input, end), (input._data, end._data), {"weight": weight}), out)
 
 

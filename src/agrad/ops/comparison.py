@@ -140,6 +140,37 @@ bitwise_or = _bitwise(np.bitwise_or, "bitwise_or", "|")
 bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor", "^")
 
 
+def into_self(fn, self, other):
+    """``fn(self, other)`` for an in-place binary op, with TensorIterator's checks first: the
+    operands' shapes, the result's shape against self's, the result type's cast to self's dtype."""
+    arrs = operands(self, other, fn.__name__)[1]
+    try:
+        shape = np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1]))
+    except ValueError:
+        raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
+    if shape != self.shape:
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
+    common = dtypes.from_numpy(np.result_type(arrs[0]))
+    if not _can_cast(common, self.dtype):
+        raise RuntimeError(f"result type {_scalar_name(common)} can't be cast to the desired output type "
+                           f"{_scalar_name(self.dtype)}")
+    return fn(self, other)
+
+
+def _bitwise_(fn):
+    def fn_(self, other):
+        return into_self(fn, self, other)
+
+    fn_.__name__ = fn.__name__
+    return inplace(fn_)
+
+
+bitwise_and_, bitwise_or_, bitwise_xor_ = (_bitwise_(f) for f in (bitwise_and, bitwise_or, bitwise_xor))
+method("bitwise_and_")(bitwise_and_)
+method("bitwise_or_")(bitwise_or_)
+method("bitwise_xor_")(bitwise_xor_)
+
+
 @export(method=True)
 def bitwise_not(input, *, out=None):
     if input.dtype.is_floating_point:  # (``~x`` is refused before, agrad.ops.operators)

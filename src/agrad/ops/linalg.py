@@ -28,6 +28,12 @@ def _csize(t, d):
     return t._data.shape[_wrap_dim_no_scalar(d, t.ndim)]
 
 
+def _no_bool(t, kernel, *sizes):
+    """The CPU kernels take numbers only; mm, mv and bmm return before them for an empty product."""
+    if t.dtype.name == "bool" and all(sizes):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
 def _c(t):
     return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
             "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
@@ -106,6 +112,7 @@ def mm(input, mat2, *, out=None):
     if m != k:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {k}x{p})")
     _same_dtype(input, mat2, "mm")
+    _no_bool(input, "addmm_impl_cpu_", n, m, p)
     check_shape((n, p))
     return finish_out("mm", _mm(input, mat2), out)
 
@@ -129,6 +136,7 @@ def mv(input, vec, *, out=None):
     if m != vec._data.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{m}), vec ({vec._data.shape[0]})")
     _addmv_dtypes(vec, input, vec)  # mv is addmv_ into a result of vec's dtype
+    _no_bool(input, "addmv_impl_cpu", n, m)
     return finish_out("mv", _mv(input, vec), out)
 
 
@@ -153,6 +161,7 @@ def dot(input, tensor, *, out=None):
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{n}] and src [{k}] to have the same number of "
             f"elements, but got {n} and {k} elements respectively")
+    _no_bool(input, "dot")
     return finish_out("dot", _dot(input, tensor), out)
 
 
@@ -179,6 +188,7 @@ def vdot(input, other, *, out=None):
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{n}] and src [{k}] to have the same number of "
             f"elements, but got {n} and {k} elements respectively")
+    _no_bool(input, "dot")
     return finish_out("vdot", _vdot(input, other), out)
 
 
@@ -204,6 +214,7 @@ def bmm(input, mat2, *, out=None):
             f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
             f"[{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
     _bmm_dtypes(input, mat2)
+    _no_bool(input, "bmm", b, n, m, mat2._data.shape[2])
     check_shape((b, n, mat2._data.shape[2]))
     return finish_out("bmm", _bmm(input, mat2), out)
 
@@ -411,6 +422,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {k}x{p})")
     _same_dtype(mat1, mat2, "addmm")
     _check_expand(input, (n, p))
+    _no_bool(input, "addmm_impl_cpu_", n, m, p)
     result = _addmm.apply((input, mat1, mat2), (input._data, mat1._data, mat2._data), {"beta": beta, "alpha": alpha})
     return finish_out("addmm", result, out)
 
@@ -445,6 +457,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     if m != vec._data.shape[0] or not (size == n or size == 1):
         raise RuntimeError(f"size mismatch, got input ({size}), mat ({n}x{m}), vec ({vec._data.shape[0]})")
     _addmv_dtypes(input, mat, vec)
+    _no_bool(input, "addmv_impl_cpu", n, m)
     result = _addmv.apply((input, mat, vec), (input._data, mat._data, vec._data), {"beta": beta, "alpha": alpha})
     return finish_out("addmv", result, out)
 
@@ -485,6 +498,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
             f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
             f"[{batch2._data.shape[0]}, {batch2._data.shape[1]}].")
     _bmm_dtypes(batch1, batch2)
+    _no_bool(input, "baddbmm", b, n, m, batch2._data.shape[2])
     result = _baddbmm.apply((input, batch1, batch2), (input._data, batch1._data, batch2._data),
                             {"beta": beta, "alpha": alpha})
     return finish_out("baddbmm", result, out)
@@ -529,6 +543,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
             if a.dtype is not b.dtype:
                 raise RuntimeError(f"{names} must have the same dtype, but got {_scalar_name(a.dtype)} and "
                                    f"{_scalar_name(b.dtype)}")
+    _no_bool(input, "addmm_impl_cpu_", batch1._data.shape[0], n, m, p)
     check_shape((batch1._data.shape[0], n, p))  # the products, before their sum
     result = _addbmm.apply((input, batch1, batch2), (input._data, batch1._data, batch2._data),
                            {"beta": beta, "alpha": alpha})

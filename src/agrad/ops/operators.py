@@ -14,8 +14,8 @@ from ._not_implemented import not_implemented
 from ._op import inplace, method
 from .factories import is_agrad_array as _is_agrad_array
 from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, bitwise_not, bitwise_or,
-                         bitwise_right_shift, bitwise_right_shift_, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, le, le_,
-                         logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
+                         bitwise_right_shift, bitwise_right_shift_, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, into_self,
+                         le, le_, logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
 from .pointwise import (_div, _formula_state, _rsub, _sub, add, check_operand, check_sub, div, floor_divide, floor_divide_, mul, neg, operands,
                         reciprocal, remainder, sub)
 from .power import pow
@@ -165,9 +165,9 @@ for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "mul
 for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul, "__itruediv__": div,
                    "__ipow__": pow, "__ifloordiv__": floor_divide_, "__imod__": remainder}.items():
     method(_name)(inplace(_fn))
-method("__iand__")(inplace(_and))
-method("__ior__")(inplace(_or))
-method("__ixor__")(inplace(_xor))
+for _name, _fn in {"__iand__": _and, "__ior__": _or, "__ixor__": _xor}.items():
+    method(_name)(_not_implemented_for_others(
+        inplace(lambda self, other, _fn=_fn: into_self(_fn, self, other), name=_fn.__name__)))
 method("__ilshift__")(_not_implemented_for_others(bitwise_left_shift_))
 method("__irshift__")(_not_implemented_for_others(bitwise_right_shift_))
 for _name, _fn in {"eq_": eq_, "ne_": ne_, "lt_": lt_, "le_": le_, "gt_": gt_, "ge_": ge_}.items():

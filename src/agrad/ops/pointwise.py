@@ -343,8 +343,7 @@ def div(input, other, *, rounding_mode=_NO_MODE, out=None):
                 raise RuntimeError(
                     f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
             _no_bool_kernel(arrs, "div_" + rounding_mode)
-            if np.asarray(arrs[0]).dtype.kind in "iu" and (np.asarray(arrs[1]) == 0).any():
-                raise RuntimeError("ZeroDivisionError")  # the integer kernels' check
+            check_int_zero_division(arrs)
         return finish_out("div", _div_mode.apply(ts, arrs, {"fn": fn}), out)
     d = _result_type(input, other)
     if not d.is_floating_point:
@@ -361,6 +360,14 @@ def div(input, other, *, rounding_mode=_NO_MODE, out=None):
     if result is None:
         result = _div.apply(ts, arrs, _NO_ATTRS)
     return result if out is None else finish_out("div", result, out)
+
+
+def check_int_zero_division(arrs):
+    """The integer division kernels' ZeroDivisionError: a zero divisor of some element of the
+    result (an empty result divides nothing)."""
+    a, b = np.asarray(arrs[0]), np.asarray(arrs[1])
+    if a.dtype.kind in "iu" and (b == 0).any() and 0 not in np.broadcast_shapes(a.shape, b.shape):
+        raise RuntimeError("ZeroDivisionError")
 
 
 def _trunc_divide(a, b):
@@ -707,8 +714,7 @@ def _floor_divide(input, other, aten):
     except ValueError:
         raise broadcast_error(arrs) from None
     _no_bool_kernel(arrs, "div_floor")
-    if np.asarray(arrs[0]).dtype.kind in "iu" and (np.asarray(arrs[1]) == 0).any():
-        raise RuntimeError("ZeroDivisionError")  # integers only: a float // 0 is inf or nan
+    check_int_zero_division(arrs)  # integers only: a float // 0 is inf or nan
     with np.errstate(all="ignore"):
         return not_implemented(np.floor_divide(*arrs), ts, aten)
 
@@ -739,8 +745,7 @@ def remainder(input, other, *, out=None):
     """Python's modulus (the result takes the divisor's sign)."""
     ts, arrs = operands(input, other, "remainder")
     _no_bool_kernel(arrs, "remainder")
-    if np.asarray(arrs[0]).dtype.kind in "iu" and (np.asarray(arrs[1]) == 0).any():
-        raise RuntimeError("ZeroDivisionError")
+    check_int_zero_division(arrs)
     if not isinstance(other, Tensor):  # tensor % number: one input
         return finish_out("remainder", _remainder0.apply((ts[0],), (arrs[0],), {"other": arrs[1]}), out)
     return finish_out("remainder", _remainder1.apply(ts, arrs, {}), out)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ._op import Op, export, finish_out
 from .pointwise import where
-from .reductions import _axes, _quiet, _unsqueeze_dims
+from .reductions import _NO_KEEPDIM, _axes, _quiet, _unsqueeze_dims
 
 
 def _var_args(fname, input, dim, unbiased, keepdim, correction):
@@ -27,6 +27,9 @@ def _var_args(fname, input, dim, unbiased, keepdim, correction):
                            else "std and var only support floating point and complex dtypes")
     if isinstance(dim, bool):
         unbiased, dim = dim, None
+    if dim is None and unbiased is not None and keepdim is not _NO_KEEPDIM:
+        # f(x, unbiased) takes no keepdim, f(x, dim, unbiased, keepdim) needs dim: PyTorch's parser refuses it
+        raise TypeError(f"{fname}(): keepdim given with unbiased but without dim")
     if unbiased is not None and correction is not None:
         raise TypeError(f"{fname}(): takes either 'unbiased' or 'correction', not both")
     if correction is None:
@@ -158,7 +161,7 @@ def _(ctx, grads):
 
 
 def _var_family(op, fname):
-    def fn(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    def fn(input, dim=None, unbiased=None, keepdim=_NO_KEEPDIM, *, correction=None, out=None):
         axes, full, n, corr, keep = _var_args(fname, input, dim, unbiased, keepdim, correction)
         result = op.apply((input,), (input._data,), {"axes": axes, "correction": corr, "keepdim": keep,
                                                      "full": full, "n": n, "fname": fname})

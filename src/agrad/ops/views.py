@@ -112,6 +112,8 @@ def _viewable(a, shape):
 
 @method("view")
 def view(input, *shape):
+    if not shape:  # neither view(dtype) nor view(size): the parser's "invalid combination"
+        raise TypeError("view() takes a dtype or a size")
     if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
         raise RuntimeError("agrad does not support reinterpreting a tensor's bytes as another dtype")
     shape = _infer_shape(_sizes(shape), input.numel())
@@ -680,10 +682,19 @@ _fill2.derivative(lambda ctx, grad: zeros_like_grad(grad))
 _fill3 = Op("FillBackward3", lambda ctx, a, v: np.full_like(a, v), inputs=("self", "value"), jvp="linear")
 _fill3.derivative(lambda ctx, grad: (zeros_like_grad(grad), grad.sum()))
 
+def _copy_error(arrays):
+    """copy_'s TensorIterator: shapes that do not broadcast, or a broadcast larger than self."""
+    a, b = arrays[0].shape, arrays[1].shape
+    try:
+        shape = np.broadcast_shapes(a, b)
+    except ValueError:
+        from .pointwise import _mismatch_message
+        return RuntimeError(_mismatch_message(a, b))
+    return RuntimeError(f"output with shape {list(a)} doesn't match the broadcast shape {list(shape)}")
+
+
 _copy = Op("CopyBackwards", lambda ctx, a, src: np.broadcast_to(src, a.shape).astype(a.dtype),
-           inputs=("self", "src"), value_error=lambda arrays: RuntimeError(
-               f"output with shape {list(arrays[0].shape)} doesn't match the broadcast shape "
-               f"{list(np.broadcast_shapes(arrays[0].shape, arrays[1].shape))}"), jvp="linear")
+           inputs=("self", "src"), value_error=_copy_error, jvp="linear")
 _copy.node._name = "torch::autograd::CopyBackwards"
 
 
