@@ -208,3 +208,25 @@ CASES += [
           "torch.tensor([1, 2], dtype=torch.int8).bitwise_xor_(torch.tensor([4, 4]))", "torch.tensor([1., 2]).bitwise_xor_(1)",
           "torch.tensor([True]).bitwise_or_(torch.tensor([False]))", "torch.tensor([1, 2]).bitwise_and_()", "torch.tensor([1, 2]).__iand__('a')"]),
 ]
+
+CASES += [
+    case("expand-checks-first",
+         [],
+         ["torch.tensor([0.0, 2.25, 3.0, 0.25], requires_grad=True).t().__setitem__(slice(None, None, 2), torch.tensor([1.25, -2.0, -1.0, -2.25]))",
+          "torch.tensor([-0.5, 1.75, 2.0], requires_grad=True).__setitem__(slice(1, None), torch.tensor([-1.0, 2.75, 0.0]))",
+          "torch.ones(3, 2).__setitem__(slice(1, None), torch.ones(1, 1, 3))",
+          "torch.ones(3, 2, requires_grad=True).__setitem__(torch.tensor([0, 1]), torch.ones(4, 1))",
+          "torch.tensor([[1]]).masked_scatter_(torch.tensor([[True], [False], [True]]), torch.tensor([[2], [4], [3]]))",
+          "torch.ones(2).masked_scatter_(torch.ones(2, 2, dtype=torch.bool), torch.ones(4))",
+          "torch.ones(2, 2).masked_scatter_(torch.ones(2, dtype=torch.bool), torch.ones(4))",
+          "torch.conv2d(torch.tensor([True, False]), torch.tensor([False, False]), bias=torch.tensor([0, 0]))",
+          "torch.conv1d(torch.ones(2), torch.ones(2), bias=torch.ones(2, dtype=torch.float64))",
+          "F.conv2d(torch.ones(2), torch.ones(2), bias=torch.ones(2, dtype=torch.half))",
+          "torch.conv_transpose2d(torch.ones(1, 1, 2, 2), torch.ones(1, 1, 1, 1), torch.ones(1, dtype=torch.float64))"]),
+    case("empty-inputs-reach-no-kernel",
+         [],
+         ["torch.zeros(0, dtype=torch.bool).expand(2, 0).log_softmax(1)", "torch.zeros(0, dtype=torch.long).softmax(0)",
+          "F.log_softmax(torch.zeros(2, 0, dtype=torch.long), 0)", "torch.zeros(2, dtype=torch.bool).log_softmax(0)",
+          "torch.cholesky(torch.zeros(0))", "torch.cholesky(torch.zeros(0, dtype=torch.long))", "torch.cholesky(torch.zeros(2, 0))",
+          "torch.zeros(0)[[0, 0]]", "torch.zeros(2, 0)[:, [1]]", "torch.zeros(0).__setitem__([0], 1.)", "torch.zeros(3)[[5]]"]),
+]

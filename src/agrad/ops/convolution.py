@@ -258,6 +258,8 @@ def _(ctx, grad):
 # ---------------------------------------------------------------------------
 
 def _check(fname, input, weight, bias, sp, groups, transposed, params=()):
+    if not transposed and bias is not None and bias.dtype is not input.dtype:  # conv{1,2,3}d's first check
+        raise RuntimeError(f"Input type ({_cname(input)}) and bias type ({_cname(bias)}) should be the same")
     if input.ndim not in (sp + 1, sp + 2):
         raise RuntimeError(
             f"Expected {sp + 1}D (unbatched) or {sp + 2}D (batched) input to {fname}, but got input of size: "
@@ -302,13 +304,12 @@ def _check(fname, input, weight, bias, sp, groups, transposed, params=()):
             f"but got bias of size {list(bias.shape)} instead")
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found {_scalar_name(weight.dtype)}")
-    if bias is not None and bias.dtype is not input.dtype:
-        raise RuntimeError(
-            f"Input type ({_cname(input)}) and bias type ({_cname(bias)}) should be the same")
 
 
 def _cname(t):
-    return {"float32": "float", "float64": "double", "int64": "long int"}.get(t.dtype.name, t.dtype.name)
+    """The C++ type name (caffe2::TypeMeta::name) of a dtype."""
+    return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}.get(t.dtype.name, t.dtype.name)
 
 
 def _conv(fname, sp, input, weight, bias, stride, padding, dilation, groups):

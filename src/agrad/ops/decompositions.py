@@ -145,6 +145,9 @@ def cholesky(input, upper=False, *, out=None):
         "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
         "This transform will produce equivalent results for all valid (symmetric positive definite) inputs.",
         UserWarning, stacklevel=2)
+    if input.numel() == 0 and not (input.ndim >= 2 and input.shape[-1] == input.shape[-2]
+                                   and input.dtype.is_floating_point):
+        return Tensor._make(input._data.copy())  # an empty input is returned as it is, before any check
     _square(input, "cholesky")
     _kernel_dtype(input, "cholesky_cpu")
     return _cholesky_legacy(input, upper=bool(upper), who="cholesky")

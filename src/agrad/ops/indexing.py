@@ -248,6 +248,8 @@ def getitem(self, index):
             else:
                 size = shape[dim]
                 if arr.size and (arr.max() >= size or arr.min() < -size):
+                    if size == 0:  # (the index kernel's own words for an empty dimension)
+                        raise IndexError("index is out of bounds for dimension with size 0")
                     bad = arr.max() if arr.max() >= size else arr.min()
                     raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
                 advanced[dim] = arr
@@ -450,6 +452,19 @@ def _masked_fill_form(index, value) -> bool:
     return value._data.size == 1 and isinstance(index, Tensor) and index.dtype is dtypes.bool_
 
 
+def _expand_to_slice(self, index, value):
+    """PyTorch's expand error when a tensor value does not broadcast to a basic slice."""
+    target_shape = getitem(self.detach(), index)._data.shape
+    stripped = value._data.shape
+    while stripped and stripped[0] == 1:
+        stripped = stripped[1:]
+    try:
+        np.broadcast_shapes(stripped, target_shape)
+    except ValueError:
+        Tensor._make(value._data.reshape(stripped)).expand(*target_shape)
+        raise
+
+
 def setitem(self, index, value):
     if not isinstance(value, (Tensor, numbers.Number, np.number, np.bool_)):
         from ._pyargs import tp_name
@@ -472,6 +487,8 @@ def setitem(self, index, value):
     items = _normalise(index, self.ndim)  # PyTorch indexes first: "too many indices ..." before in-place checks
     advanced = _is_advanced(index)
     view = _slices_to_view(items, self.shape)  # (and PyTorch's error for an int out of range)
+    if not advanced and isinstance(value, Tensor) and value.ndim:
+        _expand_to_slice(self, index, value)  # copy_to expands the value before copy_'s in-place checks
     if view and self._requires_grad and self._grad_fn is None and graph._state["enabled"]:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     if not advanced and self._base is not None and self._view_meta == "multi" and graph.is_recording(

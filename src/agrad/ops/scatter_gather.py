@@ -549,9 +549,8 @@ def masked_scatter(input, mask, source):
 @method("masked_scatter_")
 def masked_scatter_(input, mask, source):
     _check_mask(mask, "masked_scatter")
-    shape = _broadcast_or_raise(input._data.shape, mask._data.shape)
-    if shape != input._data.shape:
-        raise RuntimeError("masked_scatter_: expected mask to be broadcastable to self")
+    if mask._data.shape != input._data.shape:  # the mask is expanded to self: expand's errors
+        mask.expand(*input._data.shape)
     return inplace(masked_scatter)(input, mask, source)
 
 

@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 
-from ..tensor import _wrap_dim
+from ..tensor import Tensor, _wrap_dim
 from ._op import Op, export
 from .nn import check_floating
 
@@ -150,18 +150,26 @@ def _(ctx, t):
 def _prepare(input, dtype, kernel, dim):
     if dtype is not None:
         input = input.to(dtype)  # (the kernel then runs on that dtype)
-    if not input.dtype.is_floating_point:
-        # ATen's softmax_cpu: the last-dim kernel for the last dim (or a 0-d input)
+    if not input.dtype.is_floating_point and input.numel():
+        # ATen's softmax_cpu: the last-dim kernel for the last dim (or a 0-d input); an empty input
+        # reaches no kernel
         last = input.ndim == 0 or _wrap_dim(dim, input.ndim) == input.ndim - 1
         check_floating(input, f"{kernel}_lastdim_kernel_impl" if last else f"{kernel}_kernel_impl")
     return input
+
+
+def _run(op, x, dim):
+    """The op on x; an empty integer or bool input gives an empty tensor of its dtype (no kernel)."""
+    if not x.dtype.is_floating_point and not x.numel():
+        return Tensor._make(x._data.copy())
+    return op(x, dim=dim)
 
 
 @export(functional=True, torch=False)
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     dim = _softmax_dim(input, dim, "softmax", _stacklevel)  # PyTorch warns before the dtype check
     x = _prepare(input, dtype, "softmax", dim)
-    return _softmax(x, dim=dim)
+    return _run(_softmax, x, dim)
 
 
 @export("softmax", method=True)
@@ -171,14 +179,14 @@ def _softmax_aten(input, dim, dtype=None):
     if dim is None:
         raise TypeError("softmax(): dim")
     x = _prepare(input, dtype, "softmax", dim)
-    return _softmax(x, dim=_wrap_dim(dim, input.ndim))
+    return _run(_softmax, x, _wrap_dim(dim, input.ndim))
 
 
 @export(functional=True, torch=False)
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     dim = _softmax_dim(input, dim, "log_softmax", _stacklevel)  # PyTorch warns before the dtype check
     x = _prepare(input, dtype, "log_softmax", dim)
-    return _log_softmax(x, dim=dim)
+    return _run(_log_softmax, x, dim)
 
 
 @export("log_softmax", method=True)
@@ -188,7 +196,7 @@ def _log_softmax_aten(input, dim, dtype=None):
     if dim is None:
         raise TypeError("log_softmax(): dim")
     x = _prepare(input, dtype, "log_softmax", dim)
-    return _log_softmax(x, dim=_wrap_dim(dim, input.ndim))
+    return _run(_log_softmax, x, _wrap_dim(dim, input.ndim))
 
 
 @export(functional=True, torch=False)
