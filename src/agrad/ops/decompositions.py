@@ -704,7 +704,7 @@ def multi_dot(tensors, *, out=None):
             return mats[i] if i == j else mm(chain(i, split[i][j]), chain(split[i][j] + 1, j))
 
         result = chain(0, n - 1)
-    return result.view(*out_shape)
+    return result.view(tuple(out_shape))
 
 
 export("multi_dot", linalg=True, torch=False)(multi_dot)
