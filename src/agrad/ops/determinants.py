@@ -78,6 +78,15 @@ def _lu_input(a):
     return a.reshape((-1,) + a.shape[-2:])
 
 
+def _idamax(col):
+    """BLAS idamax: the first largest, a NaN never larger (nor anything than a NaN first)."""
+    best, at = col[0], 0
+    for i in range(1, col.shape[0]):
+        if col[i] > best:
+            best, at = col[i], i
+    return at
+
+
 def _lu_sign_diag(m):
     """(sign of the row permutation, diagonal of U) of LU with partial pivoting (LAPACK getrf's)."""
     lu = np.array(m, dtype=m.dtype, copy=True)
@@ -85,7 +94,7 @@ def _lu_sign_diag(m):
     sign = 1
     with np.errstate(all="ignore"):
         for j in range(n):
-            p = j + int(np.argmax(np.abs(lu[j:, j])))
+            p = j + _idamax(np.abs(lu[j:, j]))
             if lu[p, j] != 0:
                 if p != j:
                     lu[[j, p]] = lu[[p, j]]
@@ -110,7 +119,7 @@ def _perturbed_inverse(a):
         lu = np.array(m, dtype=m.dtype, copy=True)
         perm = np.arange(n)
         for j in range(n):
-            p = j + int(np.argmax(np.abs(lu[j:, j])))
+            p = j + _idamax(np.abs(lu[j:, j]))
             if lu[p, j] != 0 and p != j:
                 lu[[j, p]] = lu[[p, j]]
                 perm[[j, p]] = perm[[p, j]]
@@ -153,13 +162,17 @@ def det(input):
 def _slogdet_fwd(ctx, a):
     sign, logabs = np.linalg.slogdet(a)
     sign = np.asarray(sign, a.dtype)
-    zero = sign == 0
-    if zero.any():  # the sign of a singular matrix: the pivots' signs times the permutation's (-0.0)
-        sign = np.array(sign)
+    zero = (sign == 0) | np.isnan(logabs)
+    if zero.any():  # the sign of a singular matrix (or one with a NaN): the pivots' signs times the
+        sign = np.array(sign)  # permutation's (-0.0), a NaN pivot's sign 0 as PyTorch's sign gives it
         flat, res = _lu_input(a), sign.reshape(-1)
+        logabs = np.array(logabs, a.dtype)
+        logs = logabs.reshape(-1)
         for b in np.flatnonzero(zero.reshape(-1)):
             s, diag = _lu_sign_diag(flat[b])
-            res[b] = s * np.prod(np.sign(diag))
+            res[b] = s * np.prod(np.where(np.isnan(diag), 0.0, np.sign(diag)))
+            if np.isnan(diag).any():  # numpy's LU may have met a zero pivot first (-inf)
+                logs[b] = np.nan
     return sign, np.asarray(logabs, a.dtype)
 
 

@@ -701,7 +701,7 @@ def _cosine_embedding(input1, input2, target, margin, reduction):
     denom = (mag1 * mag2).sqrt()
     cos = prod_sum / denom
     zeros = const(np.zeros(cos.shape, cos._data.dtype))
-    pos = 1 - cos
+    pos = const(np.asarray(1, cos._data.dtype)) - cos  # ATen's ``1 - cos``: SubBackward0, not Rsub
     neg = clamp_min(sub_scalar(cos, margin), 0)
     out = where(target == 1, pos, zeros) + where(target == -1, neg, zeros)
     return apply_reduction(out, reduction)

@@ -557,11 +557,27 @@ def masked_scatter_(input, mask, source):
 _take = Op("TakeBackward0", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="linear", keeps={"idx": "index"})
 
 
+def _put_accumulate_fwd(ctx, s, src, shape, idx):
+    out = np.zeros(shape, src.dtype)
+    np.add.at(out.reshape(-1), idx.reshape(-1), src.reshape(-1))  # in index order, as put_ adds
+    return out
+
+
+# take_backward: zeros_like(self).put_(index, grad, accumulate=True), a PutBackward0 node whose self
+# (the zeros) has no edge
+_put_accumulate = Op("PutBackward0", _put_accumulate_fwd, inputs=("self", "source"), internal=True,
+                     jvp="linear", keeps={"idx": "index"})
+
+
+@_put_accumulate.derivative
+def _(ctx, grad):
+    # derivatives.yaml, put with accumulate: self: grad, source: grad.take(index).reshape_as(source)
+    return None, take(grad, Tensor._make(ctx.idx)).reshape(tuple(ctx._input_meta[1][0]))
+
+
 @_take.derivative
 def _(ctx, grad):
-    shape = ctx.input_shape
-    flat = embed(grad, (math.prod(shape),), (ctx.idx,), accumulate=True)
-    return flat.reshape(shape)
+    return _put_accumulate.apply((None, grad), (None, grad._data), {"shape": tuple(ctx.input_shape), "idx": ctx.idx})
 
 
 @export(method=True)

@@ -7,6 +7,8 @@ written with agrad ops (``create_graph=True`` differentiates it again).
 
 from __future__ import annotations
 
+import math
+import os
 import warnings
 
 import numpy as np
@@ -36,13 +38,44 @@ def _half(fn):
 
 
 @_half
-def _softmax_fwd(ctx, a, dim):
+def _softmax_float(ctx, a, dim):
     if a.ndim == 0:
         return np.ones_like(a)
     if a.size == 0:  # an empty input gives an empty result (no max to take)
         return a.copy()
     e = np.exp(a - np.max(a, axis=dim, keepdims=True))
     return e / np.sum(e, axis=dim, keepdims=True)
+
+
+def _softmax_fwd(ctx, a, dim):
+    if a.dtype != np.float16 or a.ndim == 0 or a.size == 0 or dim == a.ndim - 1:
+        return _softmax_float(ctx, a, dim=dim)
+    # PyTorch's kernel for another dim than the last (_vec_softmax) computes in float; its scalar
+    # path stores exp(x - max) in the float16 output before dividing it by the float sum, its vector
+    # path (16 inner positions at once, within one thread's share of outer * inner) divides the float
+    f = a.astype(np.float32)
+    e = np.exp(f - np.max(f, axis=dim, keepdims=True))
+    total = np.sum(e, axis=dim, keepdims=True)
+    out = e.astype(np.float16).astype(np.float32) / total
+    inner = math.prod(a.shape[dim + 1:])
+    if inner >= 16:
+        n = out.size // a.shape[dim]
+        share = -(-n // _THREADS)
+        flat_out, flat_e = out.reshape(-1, a.shape[dim], inner), e.reshape(-1, a.shape[dim], inner)
+        flat_t = total.reshape(-1, 1, inner)
+        for begin in range(0, n, share):
+            idx, end = begin, min(begin + share, n)
+            while idx < end:
+                o, i = divmod(idx, inner)
+                if i + 16 <= inner and idx + 16 <= end:
+                    flat_out[o, :, i:i + 16] = flat_e[o, :, i:i + 16] / flat_t[o, :, i:i + 16]
+                    idx += 16
+                else:
+                    idx += 1
+    return out.astype(np.float16)
+
+
+_THREADS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 _softmax = Op("SoftmaxBackward0", _softmax_fwd, saves=("result",), jvp="symmetric")  # J = diag(y) - y y^T
