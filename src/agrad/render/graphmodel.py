@@ -179,6 +179,7 @@ class GraphModel:
         #: collapsed runs, in the order the tree shows them: (count, names, ids of the nodes hidden)
         self.groups: list[tuple[int, list, list]] = []
         self._ids: dict = {}
+        self._kinds: list = []
         self.collapse = collapse
         self.max_depth = max(1, max_depth)
         if root is not None:
@@ -206,6 +207,9 @@ class GraphModel:
         ids = self._ids  # node -> id (the ids are 0, 1, 2, ... as nodes are met)
         raw = self.raw  # id -> node
         add_raw = raw.append
+        # id -> the node's class, noted while the node is at hand (the collapse compares them)
+        kinds = self._kinds = []
+        add_kind = kinds.append
         # the edges: a chain step's edge to its input numbered next (id -> id + 1, input 0)
         # as its id in ``steps``; every other edge as three columns, an input not numbered
         # yet resolved at the end
@@ -242,6 +246,7 @@ class GraphModel:
             while True:
                 ids[cur] = gid
                 add_raw(cur)
+                add_kind(type(cur))
                 nf = cur.next_functions
                 n_in = len(nf)
                 # the common step of a chain: one input, the first (``x + 1``: (x, None))
@@ -302,6 +307,7 @@ class GraphModel:
                         side.append(("node", len(raw)))
                         ids[nxt] = len(raw)
                         add_raw(nxt)
+                        add_kind(type(nxt))
                         collapsible = False
                 other[at - first] = (gid, side, collapsible)
                 cur = big_node
@@ -365,7 +371,7 @@ class GraphModel:
         n = len(gids)
         if n < MIN_REPEATS:
             return [(k, None) for k in range(n)]
-        types = list(map(type, map(self.raw.__getitem__, gids)))
+        types = list(map(self._kinds.__getitem__, gids))
         by_name: dict = {}  # two node classes of one name count as one name
         code_of = {t: by_name.setdefault(t.__name__, len(by_name)) for t in dict.fromkeys(types)}
         code = np.fromiter(map(code_of.__getitem__, types), dtype=np.int64, count=n)
@@ -375,20 +381,32 @@ class GraphModel:
         pos = np.arange(n)
 
         def run_length(flags):  # per position, how many True follow from it (itself included)
-            stop = np.where(flags, len(flags), np.arange(len(flags)))
-            return np.minimum.accumulate(stop[::-1])[::-1] - np.arange(len(flags))
+            m = len(flags)
+            stop = np.where(flags, m, pos[:m])
+            return np.minimum.accumulate(stop[::-1])[::-1] - pos[:m]
 
         ok_run = run_length(ok)
-        same = [None]  # same[p][i]: steps i and i + p match (names equal, both collapsible)
+        eqs = [None]  # eqs[p][i]: steps i and i + p match (names equal, both collapsible)
+        same = {}  # same[p][i]: how many of eqs[p] hold from i on (None: none anywhere)
+
+        def same_of(p):
+            if p not in same:
+                eq = eqs[p]
+                same[p] = np.concatenate([run_length(eq), np.zeros(p, dtype=np.int64)]) if eq.any() else None
+            return same[p]
+
         best_len = np.zeros(n, dtype=np.int64)  # steps covered by the best run from each position
         best_p = np.zeros(n, dtype=np.int64)
         for p in range(1, min(MAX_PERIOD, n // MIN_REPEATS) + 1):
             eq = (code[:-p] == code[p:]) & ok[:-p] & ok[p:]
-            same.append(np.concatenate([run_length(eq), np.zeros(p, dtype=np.int64)]))
-            reps = 1 + same[p] // p
-            fine = (ok_run >= p) & (reps >= MIN_REPEATS) & (pos + p * MIN_REPEATS <= n)
+            eqs.append(eq)
+            if np.count_nonzero(eq) < p * (MIN_REPEATS - 1):
+                continue  # no run of MIN_REPEATS repetitions anywhere (the common case)
+            reps = 1 + same_of(p) // p
+            fine = (ok_run >= p) & (reps >= MIN_REPEATS)
+            fine[n - p * MIN_REPEATS + 1:] = False  # the run would end past the chain
             for d in range(1, p):  # a shorter period repeated: its own run covers as much
-                if p % d == 0:
+                if p % d == 0 and same_of(d) is not None:
                     fine &= same[d] < p - d
             cover = np.where(fine, reps * p, 0)
             better = cover > best_len
