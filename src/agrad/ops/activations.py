@@ -594,7 +594,8 @@ def softplus(input, beta=1.0, threshold=20.0):
     return _softplus(input, beta=beta, threshold=threshold)
 
 
-_logsigmoid = _elementwise("LogSigmoidBackward0", lambda a: -np.logaddexp(0, -a))
+# PyTorch's kernel: min(x, 0) - log1p(exp(-|x|)) (log_sigmoid(inf) is +0.0)
+_logsigmoid = _elementwise("LogSigmoidBackward0", lambda a: np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a))))
 
 
 def _logsigmoid_backward_np(g, x):

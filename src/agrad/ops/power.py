@@ -53,7 +53,14 @@ def _(ctx, g):
     return np.multiply(g, np.multiply(_pow_scalar_array(_like(ctx.self, g), e - 1), e))
 
 
-_pow1 = Op("PowBackward1", lambda ctx, a, b: np.power(a, b), inputs=("self", "exponent"),
+def _pow_tensor_fwd(ctx, a, b):
+    out = np.power(a, b)
+    if out.dtype.kind == "f" and np.any(b == 0.5):  # numpy's sqrt for a 0.5 exponent: std::pow(-0.0, 0.5) is +0.0
+        out = np.where(b == 0.5, out + 0.0, out)
+    return out
+
+
+_pow1 = Op("PowBackward1", _pow_tensor_fwd, inputs=("self", "exponent"),
            saves=("self", "exponent", "result"), value_error=broadcast_error, jvp="element_wise")
 
 

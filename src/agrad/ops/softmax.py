@@ -39,8 +39,9 @@ def _half(fn):
 
 @_half
 def _softmax_float(ctx, a, dim):
-    if a.ndim == 0:
-        return np.ones_like(a)
+    if a.ndim == 0:  # exp(x - x) / exp(x - x): NaN for a NaN or an infinity, as PyTorch computes it
+        with np.errstate(invalid="ignore"):
+            return (a - a) + 1
     if a.size == 0:  # an empty input gives an empty result (no max to take)
         return a.copy()
     e = np.exp(a - np.max(a, axis=dim, keepdims=True))
@@ -114,17 +115,16 @@ def _(ctx, grad):
 @_softmax.raw_derivative
 def _(ctx, g):
     y = ctx.result._data
-    if y.ndim == 0:
-        return np.multiply(g, 0)
-    if g.dtype == np.float16:
+    if y.ndim == 0 or g.dtype == np.float16:  # (0-d: y * (g - g * y), NaN for a NaN result)
         return _softmax_backward_fwd(ctx, g, y, dim=ctx.dim)
     return y * (g - np.add.reduce(g * y, axis=ctx.dim, keepdims=True, dtype=g.dtype))
 
 
 @_half
 def _log_softmax_fwd(ctx, a, dim):
-    if a.ndim == 0:
-        return np.zeros_like(a)
+    if a.ndim == 0:  # NaN for a NaN or an infinity, as PyTorch computes it
+        with np.errstate(invalid="ignore"):
+            return a - a
     if a.size == 0:
         return a.copy()
     shifted = a - np.max(a, axis=dim, keepdims=True)
@@ -165,9 +165,7 @@ def _(ctx, grad):
 @_log_softmax.raw_derivative
 def _(ctx, g):
     y = ctx.result._data
-    if y.ndim == 0:
-        return np.multiply(g, 0)
-    if g.dtype == np.float16:
+    if y.ndim == 0 or g.dtype == np.float16:  # (0-d: g - exp(y) * g, NaN for a NaN result)
         return _log_softmax_backward_fwd(ctx, g, y, dim=ctx.dim)
     return g - np.exp(y) * np.add.reduce(g, axis=ctx.dim, keepdims=True, dtype=g.dtype)
 
