@@ -341,6 +341,7 @@ class Tensor:
         node = self._grad_fn
         if node._retained is None:
             node._retained = {}
+            node._watched = True
         node._retained[self._output_nr] = weakref.ref(self)
         self._retains = True
 

@@ -190,40 +190,56 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     paused = not create_graph and gc.isenabled()
     if paused:
         gc.disable()
+    # the node to run next when it is the only one ready (a chain): it skips the heap
+    ready = None
     try:
-        while heap:
-            node = heappop(heap)[2]
+        while True:
+            if ready is not None:
+                node = ready
+                ready = None
+            elif heap:
+                node = heappop(heap)[2]
+            else:
+                break
             grads = buffers.pop(node, None) or {}
             nexts = node.next_functions
-            # an array formula runs where the node has one and nothing else wants tensors
-            arrays = raw and node._raw is not None and node._pre_hooks is None and \
-                node._retained is None and node._hooks is None and node not in capture_at
-            if raw and not arrays and grads:
-                grads = {i: _make(g) for i, g in grads.items()}
-            if node._pre_hooks is not None or node._retained is not None:
-                grads = _inspect(node, grads, create_graph)
-            if watched:
-                if capture_at:
-                    for i, k in capture_at.get(node, ()):
-                        captured[k] = grads.get(i)
-                for obs in observers:
-                    obs(node, grads)
-
-            if type(node) is AccumulateGrad:
-                if accumulate and 0 in grads:
-                    g = grads[0]
-                    if arrays:
-                        _accumulate_array(node, g, seeds)
-                        g = node.variable._grad if accumulate_observers else None
-                    else:
-                        _accumulate(node, g, create_graph, seeds)
-                    for obs in accumulate_observers:
-                        obs(node, g)
-            elif needed is None or node in needed:
-                if arrays:
+            if raw and node._raw is not None and not node._watched and node not in capture_at:
+                # the hot path: an array formula (or a leaf's accumulation), nothing watching
+                if type(node) is AccumulateGrad:
+                    if accumulate and grads:
+                        _accumulate_array(node, grads[0], seeds)
+                        if accumulate_observers:
+                            g = node.variable._grad
+                            for obs in accumulate_observers:
+                                obs(node, g)
+                    grads = None
+                    continue  # (an AccumulateGrad node has no edges)
+                if needed is None or node in needed:
                     g = grads.get(0)
                     in_grads = node.apply_raw(g) if g is not None else (None,) * len(nexts)
-                else:
+                    if not keep_graph and node._saved is not None:
+                        node.release()
+                    _route_arrays(node, nexts, in_grads, buffers)
+                    in_grads = g = None
+            else:
+                if raw and grads:  # formulas on tensors, or something watching, see tensors
+                    grads = {i: _make(g) for i, g in grads.items()}
+                if node._watched:
+                    grads = _inspect(node, grads, create_graph)
+                if watched:
+                    if capture_at:
+                        for i, k in capture_at.get(node, ()):
+                            captured[k] = grads.get(i)
+                    for obs in observers:
+                        obs(node, grads)
+
+                if type(node) is AccumulateGrad:
+                    if accumulate and 0 in grads:
+                        g = grads[0]
+                        _accumulate(node, g, create_graph, seeds)
+                        for obs in accumulate_observers:
+                            obs(node, g)
+                elif needed is None or node in needed:
                     out_meta = node._out_meta
                     out_grads = [grads.get(0)] if len(out_meta) == 1 else [grads.get(i) for i in range(len(out_meta))]
                     in_grads = node.apply(out_grads)
@@ -239,52 +255,70 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                             obs(node, out_grads, in_grads)
                         if check_nan:
                             _check_nan(node, in_grads)
+                    if not keep_graph and node._saved is not None:
+                        node.release()
                     if raw:
-                        in_grads = [None if g is None else g._data for g in in_grads]
-                if not keep_graph and node._saved is not None:
-                    node.release()
-                metas = node._input_meta
-                k = -1
-                for g in in_grads:
-                    k += 1
-                    if g is None:
-                        continue
-                    nxt, idx = nexts[k]
-                    if nxt is None:
-                        continue
-                    meta = metas[k]
-                    if raw:
-                        npd = meta[1].numpy
-                        if g.shape != meta[0] or (g.dtype is not npd and g.dtype != npd):
-                            g = _fit_array(g, meta)
+                        _route_arrays(node, nexts, [None if g is None else g._data for g in in_grads], buffers)
                     else:
-                        data = g._data
-                        npd = meta[1].numpy
-                        if data.shape != meta[0] or (data.dtype is not npd and data.dtype != npd):
-                            g = _fit(g, meta)
-                    buf = buffers.get(nxt)
-                    if buf is None:
-                        buffers[nxt] = {idx: g}
-                    elif idx in buf:
-                        buf[idx] = buf[idx] + g
-                    else:
-                        buf[idx] = g
-                # let go of this node's gradients now, not when the next node has run
-                # (a chain of large arrays would otherwise hold one more at its peak)
-                out_grads = in_grads = g = buf = None
+                        _route(node, nexts, in_grads, buffers)
+                    # let go of this node's gradients now, not when the next node has run
+                    # (a chain of large arrays would otherwise hold one more at its peak)
+                    out_grads = in_grads = g = None
             grads = None
             for nxt, _ in nexts:
                 if nxt is not None:
                     left = deps[nxt] - 1
                     deps[nxt] = left
                     if left == 0:
-                        heappush(heap, (-nxt._seq, id(nxt), nxt))
+                        if ready is None and not heap:
+                            ready = nxt
+                        else:
+                            if ready is not None:
+                                heappush(heap, (-ready._seq, id(ready), ready))
+                                ready = None
+                            heappush(heap, (-nxt._seq, id(nxt), nxt))
     finally:
         state["enabled"] = prev_enabled
         active -= 1
         if paused:
             gc.enable()
     return captured
+
+
+def _route_arrays(node, nexts, in_grads, buffers):
+    """Each input's gradient (an array, or None) into the buffer of the node it flows to,
+    summed to the input's shape and cast to its dtype; added to what is there."""
+    for g, (nxt, idx), meta in zip(in_grads, nexts, node._input_meta):
+        if g is None or nxt is None:
+            continue
+        npd = meta[1].numpy
+        if g.shape != meta[0] or (g.dtype is not npd and g.dtype != npd):
+            g = _fit_array(g, meta)
+        buf = buffers.get(nxt)
+        if buf is None:
+            buffers[nxt] = {idx: g}
+        elif idx in buf:
+            buf[idx] = buf[idx] + g
+        else:
+            buf[idx] = g
+
+
+def _route(node, nexts, in_grads, buffers):
+    """:func:`_route_arrays` for gradients that are tensors."""
+    for g, (nxt, idx), meta in zip(in_grads, nexts, node._input_meta):
+        if g is None or nxt is None:
+            continue
+        data = g._data
+        npd = meta[1].numpy
+        if data.shape != meta[0] or (data.dtype is not npd and data.dtype != npd):
+            g = _fit(g, meta)
+        buf = buffers.get(nxt)
+        if buf is None:
+            buffers[nxt] = {idx: g}
+        elif idx in buf:
+            buf[idx] = buf[idx] + g
+        else:
+            buf[idx] = g
 
 
 def _make(array):

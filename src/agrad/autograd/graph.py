@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
+from weakref import ref as _weakref
 
 from . import grad_mode
 from ..dtypes import _BY_NP
@@ -208,7 +209,8 @@ class SavedTensor:
             data = t._data
             self._meta = (data.shape, _BY_NP[data.dtype])
         self.tensor = None
-        self.packed = None if self.packed is not _NOT_PACKED else _NOT_PACKED
+        if self.packed is not _NOT_PACKED:
+            self.packed = None
         self.freed = True
 
 
@@ -387,6 +389,7 @@ class Node:
     _pre_hooks = None  # tensor hooks by output index: {idx: _HookDict}; -1: node pre-hooks
     _hooks = None  # node post hooks
     _retained = None  # {output index: weakref to the tensor that retains grad}
+    _watched = False  # True once any of the three above was set: the engine's one test
     _input_meta = ()  # (shape, dtype) per input, None where no grad flows
     _out_meta = ()  # (shape, dtype) per output
 
@@ -408,6 +411,7 @@ class Node:
         """fn(grad_inputs, grad_outputs) runs after this node; may return new grad_inputs."""
         if self._hooks is None:
             self._hooks = _HookDict()
+            self._watched = True
         handle = RemovableHandle(self._hooks)
         self._hooks[handle.id] = fn
         return handle
@@ -475,6 +479,7 @@ class Node:
     def _tensor_hooks(self, index: int):
         if self._pre_hooks is None:
             self._pre_hooks = {}
+            self._watched = True
         hooks = self._pre_hooks.get(index)
         if hooks is None:
             hooks = self._pre_hooks[index] = _HookDict()
@@ -586,6 +591,44 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
     ``call`` what :data:`record_hooks` are given.  Callers check
     :func:`is_recording` first.
     """
+    _link_inputs(node, inputs)
+    if len(outputs) == 1:
+        out = outputs[0]
+        out._grad_fn = node
+        out._output_nr = 0
+        out._requires_grad = True
+        data = out._data
+        node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
+    else:
+        out_meta = []
+        i = 0
+        for out in outputs:
+            out._grad_fn = node
+            out._output_nr = i
+            out._requires_grad = True
+            data = out._data
+            out_meta.append((_META.get((data.shape, data.dtype)) or _meta(data))[0])
+            i += 1
+        node._out_meta = tuple(out_meta)
+    if saves:
+        kept = {}
+        plain = not _PACK_HOOKS  # formulas read saved tensors as plain attributes (checked in apply)
+        out0 = outputs[0] if len(outputs) == 1 else None
+        for name, t in saves.items():
+            if type(t) is SavedNumber:  # the op has set the number as the node's attribute
+                kept[name] = t
+                continue
+            slot = kept[name] = SavedTensor(t, name, t is out0 if out0 is not None else _is_one_of(t, outputs))
+            if plain:
+                setattr(node, name, slot.tensor)
+        node._saved = kept
+    if record_hooks:
+        for hook in record_hooks:
+            hook(node, inputs, outputs, call)
+
+
+def _link_inputs(node, inputs) -> None:
+    """A node's edges to its inputs (``next_functions``) and their metadata (``_input_meta``)."""
     n = len(inputs)
     t = inputs[0] if n else None
     if (n == 1 or n == 2 and inputs[1] is None) and t is not None and t._requires_grad:
@@ -623,36 +666,47 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
                 meta.append((_META.get((data.shape, data.dtype)) or _meta(data))[0])
         node.next_functions = tuple(nexts)
         node._input_meta = tuple(meta)
-    if len(outputs) == 1:
-        out = outputs[0]
-        out._grad_fn = node
-        out._output_nr = 0
-        out._requires_grad = True
-        data = out._data
-        node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
-    else:
-        out_meta = []
-        i = 0
-        for out in outputs:
-            out._grad_fn = node
-            out._output_nr = i
-            out._requires_grad = True
-            data = out._data
-            out_meta.append((_META.get((data.shape, data.dtype)) or _meta(data))[0])
-            i += 1
-        node._out_meta = tuple(out_meta)
-    if saves:
+
+
+def record_op(node, inputs, arrays, out, plan) -> None:
+    """:func:`record` for a built-in op's call with one output while nothing watches the
+    recording (no saved-tensor hooks, no record hooks, no in-place snapshot): the same
+    edges, metadata and saved tensors, the saved ones made straight from the op's save
+    plan (``(name, input index or -1 for the output, inputs whose gradient needs it)``)."""
+    out._grad_fn = node
+    out._output_nr = 0
+    out._requires_grad = True
+    if plan:
         kept = {}
-        plain = not _PACK_HOOKS  # formulas read saved tensors as plain attributes (checked in apply)
-        out0 = outputs[0] if len(outputs) == 1 else None
-        for name, t in saves.items():
-            if type(t) is SavedNumber:  # the op has set the number as the node's attribute
-                kept[name] = t
-                continue
-            slot = kept[name] = SavedTensor(t, name, t is out0 if out0 is not None else _is_one_of(t, outputs))
-            if plain:
-                setattr(node, name, slot.tensor)
-        node._saved = kept
-    if record_hooks:
-        for hook in record_hooks:
-            hook(node, inputs, outputs, call)
+        for name, i, users in plan:
+            if users is not None:
+                for u in users:
+                    if inputs[u] is not None and inputs[u]._requires_grad:
+                        break
+                else:
+                    continue  # no input that needs this one requires grad
+            # SavedTensor.__init__'s work, attribute by attribute in its order, without its call
+            if i < 0:
+                slot = _new(SavedTensor)
+                slot.name = name
+                slot.is_output = True
+                slot._output = _weakref(out)
+                slot.tensor = t = _linked(out, None)
+                slot.version = t._vc[0]
+            else:
+                t = inputs[i]
+                if t is None:  # a Python number given in place of a tensor: PyTorch saves it wrapped
+                    t = arrays[i]
+                    slot = SavedNumber(t, name)
+                else:
+                    slot = _new(SavedTensor)
+                    slot.name = name
+                    slot.tensor = t
+                    slot.version = t._vc[0]
+            setattr(node, name, t)
+            kept[name] = slot
+        if kept:
+            node._saved = kept
+    _link_inputs(node, inputs)
+    data = out._data
+    node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)

@@ -124,12 +124,20 @@ class OpNode(Node):
         """The formula on arrays (``_raw``): ``grad`` the array of the one output's gradient
         (not None); what a pass that records nothing runs (the engine decides).  An array
         formula returns NotImplemented for cases it leaves to the formula on tensors."""
-        if self._saved is not None:
-            self._unpack_saved(False)
+        saved = self._saved
+        if saved is not None:  # each checked against its version (_unpack_saved without a link)
+            for slot in saved.values():
+                t = slot.tensor
+                if t is None or t._vc[0] != slot.version:
+                    setattr(self, slot.name, slot.unpack(self))
         res = self._raw(grad)
         if res is NotImplemented:
-            return tuple([None if g is None else g._data for g in self.apply([_make(grad)])])
+            return self._raw_fallback(grad)
         return res if type(res) is tuple else (res,)
+
+    def _raw_fallback(self, grad):
+        """What an array formula that returned NotImplemented leaves to the formula on tensors."""
+        return tuple([None if g is None else g._data for g in self.apply([_make(grad)])])
 
 
 def _view_requires_grad(t):
@@ -166,6 +174,9 @@ inplace_self = [None]
 def _saved_original(t):
     return OPS["CloneBackward0"](t)
 _next_seq = graph._sequence.__next__
+_record_op = graph.record_op
+_pack_hooks = graph._PACK_HOOKS
+_record_hooks = graph.record_hooks
 
 
 class _made_on_first_use:
@@ -318,6 +329,28 @@ class Op:
             if self.value_error is None:
                 raise
             raise self.value_error(arrays) from None
+        # (attributes are set one by one: reading ctx.__dict__ would make Python build
+        # the instance's dict, one more object per node for the garbage collector)
+        if attrs:
+            for k, v in attrs.items():  # attrs must not be named like Node's API (name, apply, ...)
+                setattr(ctx, k, v)
+        if type(out) is tuple or self.keeps or inplace_self[0] is not None or _pack_hooks or _record_hooks:
+            results = self._record(ctx, out, tensors, arrays, attrs)
+        else:  # the common call: one output, nothing that watches the recording
+            if out.dtype.kind != "f":
+                _not_differentiable(out.dtype)
+            results = _make(out)
+            _record_op(ctx, tensors, arrays, results, self._save_plan)
+        if _fw_active[0]:
+            _forward_ad.propagate(self, tensors, arrays, attrs, results, ctx)
+        if _forward_observers:
+            for obs in _forward_observers:
+                obs(self, tensors, arrays, attrs, results)
+        return results
+
+    def _record(self, ctx, out, tensors, arrays, attrs):
+        """The recording of _apply_recorded in full: several outputs, an in-place op's
+        snapshot, attributes kept as saved tensors, saved-tensor and record hooks."""
         if type(out) is tuple:
             results = tuple([_make(o) for o in out])
             outs = results if self.n_diff_outputs is None else results[: self.n_diff_outputs]
@@ -329,11 +362,6 @@ class Op:
             outs = (results,)
             if out.dtype.kind != "f" and inplace_self[0] is None:
                 _not_differentiable(out.dtype)
-        # (attributes are set one by one: reading ctx.__dict__ would make Python build
-        # the instance's dict, one more object per node for the garbage collector)
-        if attrs:
-            for k, v in attrs.items():  # attrs must not be named like Node's API (name, apply, ...)
-                setattr(ctx, k, v)
         saves = None
         if self._save_plan:
             saves = {}
@@ -358,11 +386,6 @@ class Op:
             for attr, public in self.keeps:
                 saves[public] = graph.SavedNumber(attrs[attr], attr)
         graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
-        if _fw_active[0]:
-            _forward_ad.propagate(self, tensors, arrays, attrs, results, ctx)
-        if _forward_observers:
-            for obs in _forward_observers:
-                obs(self, tensors, arrays, attrs, results)
         return results
 
     def __repr__(self):
