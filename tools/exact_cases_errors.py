@@ -230,3 +230,13 @@ CASES += [
           "torch.cholesky(torch.zeros(0))", "torch.cholesky(torch.zeros(0, dtype=torch.long))", "torch.cholesky(torch.zeros(2, 0))",
           "torch.zeros(0)[[0, 0]]", "torch.zeros(2, 0)[:, [1]]", "torch.zeros(0).__setitem__([0], 1.)", "torch.zeros(3)[[5]]"]),
 ]
+
+CASES += [
+    case("lerp-saves-what-it-needs",
+         ["x2 = torch.tensor([0.0, -0.75, -1.5, 0.0])", "e = torch.tensor(-1.75, requires_grad=True)",
+          "r4 = torch.lerp(x2, e, torch.tensor([2.5, 3.0, 0.25, 0.5]))", "x2.select(0, 0).mul_(2)",
+          "r4.backward(gradient=torch.tensor([-2.5, -2.25, -1.0, -2.5]))",
+          "w = torch.tensor([0.5, 0.25], requires_grad=True)", "a = torch.tensor([0., 1.], requires_grad=True)",
+          "r = torch.lerp(a, torch.tensor(2., requires_grad=True), w)"],
+         ["e.grad", "torch.autograd.grad(r.sum(), [a, w], create_graph=True)"]),
+]

@@ -114,7 +114,8 @@ def _lerp_kernel(a, b, w):
 _lerp0 = Op("LerpBackward0", lambda ctx, a, b, weight: _lerp_kernel(a, b, weight),
             inputs=("self", "end"), value_error=broadcast_error, jvp="element_wise")
 _lerp1 = Op("LerpBackward1", lambda ctx, a, b, w: _lerp_kernel(a, b, w),
-            inputs=("self", "end", "weight"), saves=("self", "end", "weight"), value_error=broadcast_error, jvp="element_wise")
+            inputs=("self", "end", "weight"), saves=("self", "end", "weight"),
+            saves_for={"self": (2,), "end": (2,), "weight": (0, 1)}, value_error=broadcast_error, jvp="element_wise")
 
 
 @_lerp0.derivative
@@ -125,8 +126,9 @@ def _(ctx, grad):
 
 @_lerp1.derivative
 def _(ctx, grad):
-    w = ctx.weight
-    return grad * (1 - w), grad * w, grad * (ctx.end - ctx.self)
+    w = ctx.weight if ctx.needs(0) or ctx.needs(1) else None
+    return (grad * (1 - w) if ctx.needs(0) else None, grad * w if ctx.needs(1) else None,
+            grad * (ctx.end - ctx.self) if ctx.needs(2) else None)
 
 
 def _lerp_kernel_dtype(input, kernel, *others):
