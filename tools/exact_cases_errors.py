@@ -240,3 +240,13 @@ CASES += [
           "r = torch.lerp(a, torch.tensor(2., requires_grad=True), w)"],
          ["e.grad", "torch.autograd.grad(r.sum(), [a, w], create_graph=True)"]),
 ]
+
+CASES += [
+    case("lstsq-checks",
+         [],
+         ["torch.linalg.lstsq(torch.ones(2, 2, dtype=torch.bool), torch.ones(2, 2, dtype=torch.bool))",
+          "torch.linalg.lstsq(torch.ones(2, 2), torch.ones(2, 2, dtype=torch.long))",
+          "torch.linalg.lstsq(torch.ones(2, 2, dtype=torch.long), torch.ones(2, 2))",
+          "torch.linalg.lstsq(torch.ones(2, 2, dtype=torch.float16), torch.ones(2, 2, dtype=torch.float16))",
+          "torch.linalg.lstsq(torch.ones(2), torch.ones(2))", "torch.linalg.lstsq(torch.ones(2, 2), torch.tensor(1.))"]),
+]

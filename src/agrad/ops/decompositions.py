@@ -528,10 +528,13 @@ def _(ctx, grad):
 
 
 def _linalg_lstsq(A, B, rcond=None, *, driver=None):
-    _matrix(A, "torch.linalg.lstsq")
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if B.ndim < 1:
+        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
     if A.dtype is not B.dtype:
         raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same dtype, but got input's "
-                           f"dtype {A.dtype} and other's dtype {B.dtype}")
+                           f"dtype {_scalar_name(A.dtype)} and other's dtype {_scalar_name(B.dtype)}")
     if driver is not None and driver not in ("gels", "gelsy", "gelsd", "gelss"):
         raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
     vector = B.ndim == A.ndim - 1
@@ -539,6 +542,8 @@ def _linalg_lstsq(A, B, rcond=None, *, driver=None):
     if rows != A.shape[-2]:
         raise RuntimeError(
             f"torch.linalg.lstsq: input.size(-2) should match other.size({-1 if vector else -2})")
+    if A.dtype.name not in ("float32", "float64"):  # the LAPACK kernel's dispatch
+        raise RuntimeError("This function doesn't handle types other than float and double")
     out = _lstsq.apply((A, B), (A._data, B._data), {"vector": vector, "driver": driver or "gelsy", "rcond": rcond})
     return LstsqResult(*out)
 
