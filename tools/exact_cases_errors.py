@@ -250,3 +250,14 @@ CASES += [
           "torch.linalg.lstsq(torch.ones(2, 2, dtype=torch.float16), torch.ones(2, 2, dtype=torch.float16))",
           "torch.linalg.lstsq(torch.ones(2), torch.ones(2))", "torch.linalg.lstsq(torch.ones(2, 2), torch.tensor(1.))"]),
 ]
+
+CASES += [
+    case("loss-weight-checks",
+         [],
+         ["F.huber_loss(torch.tensor([0.0, -0.75]).expand(2, 2), torch.tensor([[2.0, 0.5], [-1.5, -1.75]]), weight=1.75)",
+          "F.huber_loss(torch.tensor([0.0, -0.75]), torch.tensor([[2.0, 0.5], [-1.5, -1.75]]), weight=torch.ones(2, 2))",
+          "F.huber_loss(torch.tensor([0.0, -0.75]), torch.tensor([[2.0, 0.5], [-1.5, -1.75]]), weight=torch.ones(2))",
+          "F.huber_loss(torch.ones(2), torch.ones(2), delta=-1, weight=torch.ones(3))",
+          "F.huber_loss(torch.ones(2), torch.zeros(2), delta=0.5, weight=torch.tensor([1., 2.]))",
+          "F.mse_loss(torch.ones(2), torch.zeros(2), weight=2.0)"]),
+]

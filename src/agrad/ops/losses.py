@@ -55,7 +55,10 @@ def _weighted(loss, weight, reduction):
 
 
 def _check_weight(weight, input):
-    if weight.shape != input.shape:
+    """F.*_loss's ``weight.size() != input.size()`` (``input``: a tensor or its shape)."""
+    if not isinstance(weight, Tensor):
+        raise AttributeError(f"'{type(weight).__name__}' object has no attribute 'size'")
+    if weight.shape != (input if isinstance(input, tuple) else input.shape):
         raise ValueError("Weights and input must have the same size.")
 
 
@@ -245,7 +248,10 @@ def _(ctx, grad):
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if input.shape != target.shape:
         size_warning(input, target)
+    shape = input.shape
     input, target = broadcast_pair(input, target)
+    if weight is not None:  # F.huber_loss checks the weight against the input before the C++ op runs
+        _check_weight(weight, shape)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     common = dtypes.result_type(input, target)  # the loss is written into a tensor of the input's dtype
@@ -257,7 +263,6 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
         arrs = tuple(a.astype(input._data.dtype) for a in arrs)
     if weight is None:
         return _huber.apply(ts, arrs, {"reduction": reduction_arg(reduction), "delta": delta})
-    _check_weight(weight, input)
     loss = _huber.apply(ts, arrs, {"reduction": "none", "delta": delta}) * weight
     if reduction == "none":
         return loss
