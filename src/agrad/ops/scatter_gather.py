@@ -521,7 +521,7 @@ _masked_scatter = Op("MaskedScatterBackward0", _masked_scatter_fwd, inputs=("sel
 def _(ctx, grad):
     from .pointwise import where
     mask = _bool_tensor(np.broadcast_to(ctx.mask, grad.shape))
-    g_self = where(mask, 0.0, grad)
+    g_self = grad.masked_fill(mask, 0.0)  # derivatives.yaml: grad.masked_fill(mask, 0)
     g_src = None
     if ctx._input_meta[1] is not None:
         src_shape = tuple(ctx._input_meta[1][0])
