@@ -261,3 +261,11 @@ CASES += [
           "F.huber_loss(torch.ones(2), torch.zeros(2), delta=0.5, weight=torch.tensor([1., 2.]))",
           "F.mse_loss(torch.ones(2), torch.zeros(2), weight=2.0)"]),
 ]
+
+CASES += [
+    case("setitem-expand-rank-negative-zero-p",
+         [],
+         ["torch.tensor([[[0.5]], [[-0.25]], [[0.25]]], requires_grad=True)[::2].__setitem__(-1, torch.tensor([[[-2.5]], [[0.0]]], requires_grad=True))",
+          "torch.ones(3, 2).__setitem__(0, torch.ones(2, 2))", "torch.ones(3, 2).__setitem__(slice(1, None), torch.ones(1, 2))",
+          "torch.tensor([4, 4, 2], dtype=torch.int32).geometric_(-0.0)"]),
+]

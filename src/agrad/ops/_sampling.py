@@ -125,6 +125,8 @@ def _check_std(std):
 
 def _fmt_double(x):
     x = float(x)
+    if x == 0 and str(x).startswith("-"):
+        return "-0"  # (C++ prints the sign of a negative zero)
     return str(int(x)) if x.is_integer() else repr(x)
 
 

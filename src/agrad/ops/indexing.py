@@ -458,11 +458,8 @@ def _expand_to_slice(self, index, value):
     stripped = value._data.shape
     while stripped and stripped[0] == 1:
         stripped = stripped[1:]
-    try:
-        np.broadcast_shapes(stripped, target_shape)
-    except ValueError:
-        Tensor._make(value._data.reshape(stripped)).expand(*target_shape)
-        raise
+    if len(stripped) > len(target_shape) or any(s != 1 and s != t for s, t in zip(stripped[::-1], target_shape[::-1])):
+        Tensor._make(value._data.reshape(stripped)).expand(*target_shape)  # raises expand's error
 
 
 def setitem(self, index, value):
