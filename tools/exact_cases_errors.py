@@ -269,3 +269,11 @@ CASES += [
           "torch.ones(3, 2).__setitem__(0, torch.ones(2, 2))", "torch.ones(3, 2).__setitem__(slice(1, None), torch.ones(1, 2))",
           "torch.tensor([4, 4, 2], dtype=torch.int32).geometric_(-0.0)"]),
 ]
+
+CASES += [
+    case("hardtanh-unsigned-smooth-l1-nan-beta",
+         [],
+         ["F.hardtanh_(torch.tensor([[8], [5], [7]], dtype=torch.uint8).mT)", "F.hardtanh(torch.tensor([[8], [5], [7]], dtype=torch.uint8))",
+          "F.hardtanh(torch.tensor([[8], [5], [7]], dtype=torch.uint8), 0., 6.)", "F.relu6(torch.tensor([8, 5], dtype=torch.uint8))",
+          "F.smooth_l1_loss(torch.ones(2), torch.zeros(2), beta=float('nan'))"]),
+]

@@ -130,6 +130,8 @@ _hardtanh.derivative(
 
 
 def _hardtanh_op(input, min_val, max_val):
+    if input.dtype.name == "uint8" and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     return _hardtanh(input, min_val=min_val, max_val=max_val)
 
 

@@ -198,7 +198,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     reduction = reduction_arg(reduction)
     if beta == 0.0:
         return _l1(input, target, reduction)
-    if beta < 0:
+    if not beta >= 0:  # (NaN too)
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     ts, arrs = _common(input, target, "smooth_l1_cpu")
     return _smooth_l1.apply(ts, arrs, {"reduction": reduction, "beta": beta})
