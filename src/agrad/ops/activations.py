@@ -639,8 +639,14 @@ def tanhshrink(input):
 def _softshrink_np(a, lambd):
     lam = _scalar(a, lambd)
     # zero inside [-lambd, lambd]; a NaN input stays NaN, as PyTorch's kernel gives
-    # (x * 0 inside, so a negative input gives -0.0 as PyTorch's kernel does)
-    return np.where((a >= -lam) & (a <= lam), a * 0, np.where(a > lam, a - lam, a + lam))
+    # inside the band PyTorch's vector code gives +0.0, its scalar loop (the last n % block elements,
+    # see _scalar_tail) x * 0: -0.0 for a negative input
+    out = np.where((a >= -lam) & (a <= lam), a * 0, np.where(a > lam, a - lam, a + lam))
+    cut = out.size - out.size % (64 // out.dtype.itemsize)
+    if cut:
+        flat = out.reshape(-1)
+        flat[:cut] += 0.0  # (a result outside the band is never -0.0)
+    return out
 
 
 _softshrink = _elementwise("SoftshrinkBackward0", _softshrink_np)
