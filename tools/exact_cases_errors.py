@@ -277,3 +277,11 @@ CASES += [
           "F.hardtanh(torch.tensor([[8], [5], [7]], dtype=torch.uint8), 0., 6.)", "F.relu6(torch.tensor([8, 5], dtype=torch.uint8))",
           "F.smooth_l1_loss(torch.ones(2), torch.zeros(2), beta=float('nan'))"]),
 ]
+
+CASES += [
+    case("argmax-bool-selu-args-trace-bool",
+         [],
+         ["torch.argmax(torch.ones(2, 2, dtype=torch.bool), -2, False)", "torch.ones(2, dtype=torch.bool).argmin()",
+          "torch.selu(torch.ones(2), False)", "torch.selu(torch.ones(2))", "F.selu(torch.ones(2), False)",
+          "torch.ones(2, 2, dtype=torch.bool).trace()", "torch.ones(2, 2, dtype=torch.long).trace()"]),
+]

@@ -235,11 +235,20 @@ def elu_(input, alpha=1.0):
     return elu(input, alpha, inplace=True)
 
 
-@export(functional=True)
+@export(functional=True, torch=False)
 def selu(input, inplace=False):
     if inplace:
         return _in_place(lambda x: _elu_call(_elu_, "elu_cpu", x, _SELU_ALPHA, _SELU_SCALE, 1.0), input)
     return _elu_call(_elu, "elu_cpu", input, _SELU_ALPHA, _SELU_SCALE, 1.0)
+
+
+def _torch_selu(input):
+    """torch.selu: the C++ op, which has no ``inplace`` (F.selu's)."""
+    return selu(input)
+
+
+_torch_selu.__name__ = _torch_selu.__qualname__ = "selu"
+export("selu")(_torch_selu)
 
 
 @export("selu_", functional=True)

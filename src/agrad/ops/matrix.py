@@ -79,6 +79,8 @@ def _(ctx, grad):
 def trace(input):
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
+    if input.dtype.name == "bool":
+        raise NotImplementedError('"trace" not implemented for \'Bool\'')
     return _trace(input)
 
 

@@ -368,6 +368,8 @@ def _check_arg_reduce_empty(input, dim, name):
 
 @export(method=True)
 def argmax(input, dim=None, keepdim=False):
+    if input.dtype.name == "bool":
+        raise RuntimeError("argmax(): does not support bool input")
     _check_arg_reduce_empty(input, dim, "argmax")
     if dim is None:  # the flat index; keepdim keeps every dim, as size 1
         flat = np.asarray(_argmax_nan(input._data.reshape(-1), 0, False), np.int64)
@@ -377,6 +379,8 @@ def argmax(input, dim=None, keepdim=False):
 
 @export(method=True)
 def argmin(input, dim=None, keepdim=False):
+    if input.dtype.name == "bool":
+        raise RuntimeError("argmin(): does not support bool input")
     _check_arg_reduce_empty(input, dim, "argmin")
     if dim is None:  # the flat index; keepdim keeps every dim, as size 1
         flat = np.asarray(_argmin_nan(input._data.reshape(-1), 0, False), np.int64)
