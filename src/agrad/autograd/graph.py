@@ -15,6 +15,7 @@ from weakref import ref as _weakref
 
 from . import grad_mode
 from ..dtypes import _BY_NP
+from ..dtypes import dtype as _DTYPE
 
 _sequence = itertools.count()
 _state = grad_mode._state
@@ -115,9 +116,11 @@ class SavedTensor:
     @property
     def meta(self):
         """(shape, dtype) of the saved tensor, also after it was freed."""
-        if self._meta is None:
+        meta = self._meta
+        if meta is None:
             return (tuple(self.tensor._data.shape), self.tensor.dtype)
-        return self._meta
+        shape, dtype = meta
+        return meta if type(dtype) is _DTYPE else (shape, _BY_NP[dtype])  # (free() keeps numpy's)
 
     def unpack(self, node):
         """The saved tensor, checked against its version; a saved output comes back with
@@ -207,7 +210,7 @@ class SavedTensor:
         t = self.tensor
         if t is not None:
             data = t._data
-            self._meta = (data.shape, _BY_NP[data.dtype])
+            self._meta = (data.shape, data.dtype)
         self.tensor = None
         if self.packed is not _NOT_PACKED:
             self.packed = None
@@ -697,7 +700,11 @@ def record_op(node, inputs, arrays, out, plan) -> None:
                 t = inputs[i]
                 if t is None:  # a Python number given in place of a tensor: PyTorch saves it wrapped
                     t = arrays[i]
-                    slot = SavedNumber(t, name)
+                    slot = _new(SavedNumber)  # (SavedNumber.__init__'s work)
+                    slot.number = t
+                    slot.tensor = _KEPT
+                    slot.name = name
+                    slot.freed = False
                 else:
                     slot = _new(SavedTensor)
                     slot.name = name
@@ -707,6 +714,22 @@ def record_op(node, inputs, arrays, out, plan) -> None:
             kept[name] = slot
         if kept:
             node._saved = kept
-    _link_inputs(node, inputs)
+    n = len(inputs)
+    t = inputs[0]
+    if (n == 1 or n == 2 and inputs[1] is None) and t is not None and t._base is None and t._requires_grad:
+        # one tensor input, not a view (unary ops, a tensor and a number): _link_inputs' first case
+        fn = t._grad_fn
+        if fn is None:
+            fn = t._accumulator or leaf_node(t)
+        data = t._data
+        meta = _META.get((data.shape, data.dtype)) or _meta(data)
+        if n == 1:
+            node.next_functions = ((fn, t._output_nr),)
+            node._input_meta = meta
+        else:
+            node.next_functions = ((fn, t._output_nr), _NO_EDGE)
+            node._input_meta = (meta[0], None)
+    else:
+        _link_inputs(node, inputs)
     data = out._data
     node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)

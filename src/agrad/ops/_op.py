@@ -304,9 +304,9 @@ class Op:
                 if t is not None and (t._requires_grad or t._base is not None and t._base._requires_grad
                                       and _view_requires_grad(t)):
                     return self._apply_recorded(tensors, arrays, attrs)
-        ctx = _Scratch()
+        ctx = _new_node(_Scratch)  # (without type.__call__)
         try:
-            out = self.forward(ctx, *arrays, **attrs)
+            out = self.forward(ctx, *arrays, **attrs) if attrs else self.forward(ctx, *arrays)
         except ValueError:
             if self.value_error is None:
                 raise
@@ -324,7 +324,7 @@ class Op:
         ctx = _new_node(self.node)  # Node.__init__'s one line, without its call
         ctx._seq = _next_seq()
         try:
-            out = self.forward(ctx, *arrays, **attrs)
+            out = self.forward(ctx, *arrays, **attrs) if attrs else self.forward(ctx, *arrays)
         except ValueError:
             if self.value_error is None:
                 raise
