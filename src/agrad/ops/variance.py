@@ -9,7 +9,6 @@ the derivatives are FunctionsManual's var_backward/std_backward written with agr
 
 from __future__ import annotations
 
-import builtins
 import warnings
 
 import numpy as np
@@ -66,7 +65,8 @@ def _var_fwd(a, axes, correction, keepdim, fname):
         mean = np.mean(work, axis=axes, keepdims=True)
         dev = work - mean
         m2 = np.sum(dev * dev, axis=axes, keepdims=keepdim)
-        var = m2 / builtins.max(count - correction, 0)  # max, sum, ... are ops here
+        dof = count - correction
+        var = m2 / (dof if dof > 0 else 0)  # C++'s std::max(0, dof): a NaN correction divides by 0
         if count > 1 and a.ndim and type(work) is np.ndarray and np.isinf(work).any():
             mean = _welford_inf_mean(work, axes, mean)
         mean = mean if keepdim else np.squeeze(mean, axis=axes) if axes else mean.reshape(())
