@@ -285,3 +285,11 @@ CASES += [
           "torch.selu(torch.ones(2), False)", "torch.selu(torch.ones(2))", "F.selu(torch.ones(2), False)",
           "torch.ones(2, 2, dtype=torch.bool).trace()", "torch.ones(2, 2, dtype=torch.long).trace()"]),
 ]
+
+CASES += [
+    case("integer-device-means-an-accelerator",
+         [],
+         ["torch.device(1)", "torch.device(0)", "torch.device(-1)", "torch.zeros(2, device=0)",
+          "torch.zeros(2).to(1)", "torch.zeros(2).to(device=0)", "torch.zeros(2).to(1, dtype=torch.int64)",
+          "torch.zeros(2).to('cuda')", "torch.device('cuda', 0)"]),
+]

@@ -29,7 +29,8 @@ class device:
         if isinstance(type, numbers.Integral) and not isinstance(type, bool):
             if type < 0:
                 raise RuntimeError("Device index must not be negative")
-            type, index = "cuda", int(type)  # torch.device(0) is the first GPU
+            # torch.device(0) is the current accelerator's first device: there is none
+            raise RuntimeError("Cannot access accelerator device when none is available.")
         if not isinstance(type, str):
             raise TypeError(f"device() received an invalid combination of arguments - got ({_tname(type)}), but "
                             "expected one of:\n * (torch.device device)\n * (str type, int index = -1)\n")
