@@ -380,6 +380,14 @@ class _Watchdog:
                 os._exit(3)
 
 
+def shrink_examples(groups: dict) -> None:
+    """Each group's example shrunk to a minimal program that still shows the group."""
+    for key, (_, example) in groups.items():
+        example["shrunk"] = shrink(example["program"], key)
+        again = diff_program(example["shrunk"])
+        example["detail"] = again[2] if again else example["detail"]
+
+
 def run(n: int, seed: int = 0, examples: bool = True, progress: bool = False):
     """Run ``n`` programs (seeds seed..seed+n-1): (groups: key -> [count, example], programs, seconds)."""
     np.seterr(all="ignore")
@@ -403,11 +411,7 @@ def run(n: int, seed: int = 0, examples: bool = True, progress: bool = False):
     if watch:
         watch.now = None
     if examples:
-        for key, entry in groups.items():
-            example = entry[1]
-            example["shrunk"] = shrink(example["program"], key)
-            again = diff_program(example["shrunk"])
-            example["detail"] = again[2] if again else example["detail"]
+        shrink_examples(groups)
     return groups, n, time.time() - start
 
 
@@ -451,11 +455,7 @@ def run_chunked(n: int, seed: int, chunk: int, examples: bool = True):
             print(f"  {compared + len(crashed)} programs, {sum(c for c, _ in groups.values())} differ, "
                   f"{len(crashed)} crashed ({time.time() - start:.0f} s)", file=sys.stderr, flush=True)
     if examples:
-        for key, entry in groups.items():
-            example = entry[1]
-            example["shrunk"] = shrink(example["program"], key)
-            again = diff_program(example["shrunk"])
-            example["detail"] = again[2] if again else example["detail"]
+        shrink_examples(groups)
     return groups, compared, time.time() - start, crashed
 
 

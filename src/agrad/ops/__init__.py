@@ -19,8 +19,9 @@ the groups of PyTorch's documentation:
   (det, slogdet), ``solvers`` (inverse, solve), ``decompositions`` and ``lu``;
 - nn.functional: ``nn`` (linear, dropout, pad, embedding, layer_norm,
   distances, and what activations and losses share), ``activations``,
-  ``softmax``, ``losses``; convolution, pooling and normalisation families get their own
-  files next to them;
+  ``softmax``, ``losses``, ``cross_entropy`` (nll_loss, cross_entropy);
+  convolution, pooling and normalisation families get their own files next to
+  them;
 - ``factories`` (tensor, zeros, arange, rand, ...); ``inplace_view`` (in-place
   changes through views: CopySlices).
 """
