@@ -714,22 +714,6 @@ def record_op(node, inputs, arrays, out, plan) -> None:
             kept[name] = slot
         if kept:
             node._saved = kept
-    n = len(inputs)
-    t = inputs[0]
-    if (n == 1 or n == 2 and inputs[1] is None) and t is not None and t._base is None and t._requires_grad:
-        # one tensor input, not a view (unary ops, a tensor and a number): _link_inputs' first case
-        fn = t._grad_fn
-        if fn is None:
-            fn = t._accumulator or leaf_node(t)
-        data = t._data
-        meta = _META.get((data.shape, data.dtype)) or _meta(data)
-        if n == 1:
-            node.next_functions = ((fn, t._output_nr),)
-            node._input_meta = meta
-        else:
-            node.next_functions = ((fn, t._output_nr), _NO_EDGE)
-            node._input_meta = (meta[0], None)
-    else:
-        _link_inputs(node, inputs)
+    _link_inputs(node, inputs)
     data = out._data
     node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)

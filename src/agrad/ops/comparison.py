@@ -148,13 +148,19 @@ def into_self(fn, self, other):
         shape = np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1]))
     except ValueError:
         raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
+    _check_into_self(self, shape, arrs)
+    return fn(self, other)
+
+
+def _check_into_self(self, shape, arrs):
+    """TensorIterator's checks of an in-place result: its shape against self's, then the
+    result type's cast to self's dtype."""
     if shape != self.shape:
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
     common = dtypes.from_numpy(np.result_type(arrs[0]))
     if not _can_cast(common, self.dtype):
         raise RuntimeError(f"result type {_scalar_name(common)} can't be cast to the desired output type "
                            f"{_scalar_name(self.dtype)}")
-    return fn(self, other)
 
 
 def _bitwise_(fn):
@@ -217,13 +223,7 @@ def _shift(name, kernel, left):
 
     def fn_(self, other):
         arrs = arrays(self, other)
-        shape = np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1]))
-        if shape != self.shape:
-            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
-        common = dtypes.from_numpy(np.result_type(arrs[0]))
-        if not _can_cast(common, self.dtype):
-            raise RuntimeError(f"result type {_scalar_name(common)} can't be cast to the desired output type "
-                               f"{_scalar_name(self.dtype)}")
+        _check_into_self(self, np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1])), arrs)
         return Tensor._make(result(arrs, np.result_type(arrs[0])))
 
     fn.__name__ = fn_.__name__ = name
