@@ -2,6 +2,7 @@
 
 Usage:
     python tools/difftest.py --n 20000 [--seed 0] [--examples] [--json FILE] [--chunk 500]
+    python tools/difftest.py --replay FILE [--examples] [--json LEFT]   # an earlier run's groups, today
 
 With ``--chunk``, programs run in child processes, so a crash inside PyTorch or a C
 library (PyTorch 2.13 segfaults on a few generated hook programs) skips that one
@@ -459,6 +460,23 @@ def run_chunked(n: int, seed: int, chunk: int, examples: bool = True):
     return groups, compared, time.time() - start, crashed
 
 
+def replay(path: str) -> tuple[dict, dict]:
+    """Re-run each group's reproducer from an earlier ``--json`` file: (still differ: key ->
+    [count, example with today's detail and key], agree: key -> count). A group whose
+    reproducer now shows another mismatch counts as still differing, under its new key."""
+    np.seterr(all="ignore")
+    still, agree = {}, {}
+    for key, entry in json.loads(Path(path).read_text())["groups"].items():
+        example = entry["example"]
+        lines = example.get("shrunk") or example["program"]
+        found = diff_program(lines)
+        if found is None:
+            agree[key] = entry["count"]
+        else:
+            still[key] = [entry["count"], dict(example, shrunk=lines, detail=found[2], now=found[0])]
+    return still, agree
+
+
 def by_aspect(groups: dict) -> dict:
     out = collections.Counter()
     for key, (count, _) in groups.items():
@@ -476,6 +494,8 @@ def main(argv=None) -> int:
     parser.add_argument("--chunk", type=int, default=0,
                         help="run in child processes of this many programs: a program that crashes "
                              "PyTorch or hangs in a C library is reported and skipped (long runs)")
+    parser.add_argument("--replay", metavar="JSON",
+                        help="re-run the reproducers of an earlier --json run instead of new programs")
     parser.add_argument("--raw-json", help=argparse.SUPPRESS)  # a chunk's child: groups, unshrunk
     args = parser.parse_args(argv)
     if args.raw_json:
@@ -483,6 +503,8 @@ def main(argv=None) -> int:
         Path(args.raw_json).write_text(json.dumps(
             {"groups": {k: {"count": c, "example": e} for k, (c, e) in groups.items()}}, default=str))
         return 0
+    if args.replay:
+        return _print_replay(*replay(args.replay), args)
     crashed = []
     if args.chunk:
         groups, n, seconds, crashed = run_chunked(args.n, args.seed, args.chunk,
@@ -508,6 +530,25 @@ def main(argv=None) -> int:
         Path(args.json).write_text(json.dumps(
             {"programs": n, "seconds": seconds, "crashed": crashed, "groups": {k: {"count": c, "example": e} for k, (c, e) in ranked}},
             indent=1, default=str))
+    return 0
+
+
+def _print_replay(still: dict, agree: dict, args) -> int:
+    before = sum(c for c, _ in still.values()) + sum(agree.values())
+    left = sum(c for c, _ in still.values())
+    print(f"{len(still) + len(agree)} groups ({before} programs) replayed: {len(agree)} groups "
+          f"({before - left} programs) agree now, {len(still)} groups ({left} programs) still differ")
+    for key, (count, example) in sorted(still.items(), key=lambda kv: -kv[1][0]):
+        moved = f"  (now {example['now']})" if example["now"] != key else ""
+        print(f"{count:6d}  {key}{moved}")
+        if args.examples:
+            for line in example["shrunk"]:
+                print("          " + line.replace("\n", "\n          "))
+            print("          -> " + example["detail"].replace("\n", "\n             ")[:600])
+    if args.json:
+        Path(args.json).write_text(json.dumps(
+            {"groups": {k: {"count": c, "example": e} for k, (c, e) in still.items()},
+             "agree": agree}, indent=1, default=str))
     return 0
 
 

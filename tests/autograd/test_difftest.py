@@ -105,3 +105,27 @@ def test_chunked_run_skips_the_one_program_that_kills_its_process(monkeypatch):
     assert groups["value:sin"][0] == 20  # every even seed differs; 1013 (odd) was not compared
     assert groups["value:sin"][1]["seed"] == 1000
     assert (1010, 10) in calls and (1013, 1) in calls
+
+
+def test_replay_reruns_each_groups_reproducer(monkeypatch, tmp_path, capsys):
+    import json
+
+    earlier = {"groups": {
+        "value:sin": {"count": 3, "example": {"program": ["a", "b"], "shrunk": ["b"], "detail": "old"}},
+        "error-text:cos": {"count": 2, "example": {"program": ["c"], "detail": "old"}},
+        "grad_fn:tan": {"count": 1, "example": {"program": ["d"], "detail": "old"}},
+    }}
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(earlier))
+    today = {("b",): None, ("c",): ("error-type:cos", 0, "new"), ("d",): ("grad_fn:tan", 0, "same")}
+    monkeypatch.setattr(difftest, "diff_program", lambda lines: today[tuple(lines)])
+    still, agree = difftest.replay(str(path))
+    assert agree == {"value:sin": 3}
+    assert still["error-text:cos"][1]["now"] == "error-type:cos"
+    assert still["grad_fn:tan"][1]["detail"] == "same"
+    out = tmp_path / "left.json"
+    assert difftest.main(["--replay", str(path), "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "3 groups (6 programs) replayed: 1 groups (3 programs) agree now" in printed
+    assert "(now error-type:cos)" in printed
+    assert sorted(json.loads(out.read_text())["groups"]) == ["error-text:cos", "grad_fn:tan"]
