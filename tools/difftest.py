@@ -313,8 +313,40 @@ def op_of(stmt: str) -> str:
     return found[0] if found else "?"
 
 
+# --- differences docs/semantics.md lists as deliberate -------------------------------
+
+#: the aspect of a group whose difference is one docs/semantics.md explains ("Left as they are")
+DOCUMENTED = "documented"
+
+#: decompositions whose vectors LAPACK may return with either sign
+SIGN_FREE_OPS = {"svd", "eigh", "qr", "eig", "svd_lowrank", "pca_lowrank"}
+
+
+def _signs_only(want: dict, got: dict) -> bool:
+    """True when every variable of a statement agrees once signs are dropped, and some
+    tensor differs (LAPACK's singular and eigen vectors: numpy's LAPACK is not PyTorch's)."""
+    def strip(d):
+        if d["kind"] == "tensor" and isinstance(d["data"], np.ndarray):
+            return dict(d, data=np.abs(d["data"]), repr="", graph=None, grad=None)
+        if d["kind"] == "seq":
+            return dict(d, items=[strip(i) for i in d["items"]], repr="")
+        return d
+    if set(want["vars"]) != set(got["vars"]):
+        return False
+    return all(compare_desc(strip(want["vars"][k]), strip(got["vars"][k]), k) is None for k in want["vars"])
+
+
+def documented(aspect: str, stmt: str, want: dict, got: dict) -> str | None:
+    """The name of the deliberate difference (docs/semantics.md) that this mismatch is, or None."""
+    if aspect in ("value", "numeric") and op_of(stmt) in SIGN_FREE_OPS and _signs_only(want, got):
+        return "lapack-signs"
+    return None
+
+
 def diff_program(lines: list[str]):
-    """(group key, statement index, detail) of the first difference, or None."""
+    """(group key, statement index, detail) of the first difference, or None. A difference
+    that docs/semantics.md lists as deliberate is keyed ``documented:<name>:<op>``; the
+    program is not compared further (what follows depends on it)."""
     import torch
 
     import agrad
@@ -328,8 +360,17 @@ def diff_program(lines: list[str]):
         found = compare_statement(w, g)
         if found:
             aspect, detail = found
+            name = documented(aspect, lines[i], w, g)
+            if name:
+                return f"{DOCUMENTED}:{name}:{op_of(lines[i])}", i, detail
             return f"{aspect}:{op_of(lines[i])}", i, detail
     return None
+
+
+def count_differing(groups: dict) -> tuple[int, int]:
+    """(programs that differ, programs whose difference is a documented, deliberate one)."""
+    known = sum(c for k, (c, _) in groups.items() if k.startswith(DOCUMENTED + ":"))
+    return sum(c for c, _ in groups.values()) - known, known
 
 
 def shrink(lines: list[str], key: str) -> list[str]:
@@ -463,7 +504,8 @@ def run_chunked(n: int, seed: int, chunk: int, examples: bool = True):
 def replay(path: str) -> tuple[dict, dict]:
     """Re-run each group's reproducer from an earlier ``--json`` file: (still differ: key ->
     [count, example with today's detail and key], agree: key -> count). A group whose
-    reproducer now shows another mismatch counts as still differing, under its new key."""
+    reproducer now shows another mismatch counts as still differing, under its new key; one
+    that now shows a documented difference is in ``agree`` as "documented:... (was key)"."""
     np.seterr(all="ignore")
     still, agree = {}, {}
     for key, entry in json.loads(Path(path).read_text())["groups"].items():
@@ -472,6 +514,8 @@ def replay(path: str) -> tuple[dict, dict]:
         found = diff_program(lines)
         if found is None:
             agree[key] = entry["count"]
+        elif found[0].startswith(DOCUMENTED + ":") and not key.startswith(DOCUMENTED + ":"):
+            agree[found[0] + " (was " + key + ")"] = entry["count"]
         else:
             still[key] = [entry["count"], dict(example, shrunk=lines, detail=found[2], now=found[0])]
     return still, agree
@@ -511,9 +555,9 @@ def main(argv=None) -> int:
                                                   examples=args.examples or bool(args.json))
     else:
         groups, n, seconds = run(args.n, args.seed, examples=args.examples or bool(args.json), progress=True)
-    differ = sum(c for c, _ in groups.values())
+    differ, known = count_differing(groups)
     print(f"{n} programs in {seconds:.0f} s: {differ} differ ({100 * differ / max(n, 1):.1f}%), "
-          f"{len(groups)} groups")
+          f"{len(groups)} groups; {known} more differ as docs/semantics.md says they do")
     for s, status in crashed:
         how = f"signal {-status}" if status < 0 else f"exit status {status}"
         print(f"not compared: the program of seed {s} ended its process ({how}); "
@@ -536,8 +580,11 @@ def main(argv=None) -> int:
 def _print_replay(still: dict, agree: dict, args) -> int:
     before = sum(c for c, _ in still.values()) + sum(agree.values())
     left = sum(c for c, _ in still.values())
+    known = {k: c for k, c in agree.items() if k.startswith(DOCUMENTED + ":")}
     print(f"{len(still) + len(agree)} groups ({before} programs) replayed: {len(agree)} groups "
-          f"({before - left} programs) agree now, {len(still)} groups ({left} programs) still differ")
+          f"({before - left} programs) agree now or differ as docs/semantics.md says "
+          f"({len(known)} groups, {sum(known.values())} programs), {len(still)} groups ({left} programs) "
+          f"still differ")
     for key, (count, example) in sorted(still.items(), key=lambda kv: -kv[1][0]):
         moved = f"  (now {example['now']})" if example["now"] != key else ""
         print(f"{count:6d}  {key}{moved}")

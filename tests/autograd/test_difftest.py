@@ -126,6 +126,28 @@ def test_replay_reruns_each_groups_reproducer(monkeypatch, tmp_path, capsys):
     out = tmp_path / "left.json"
     assert difftest.main(["--replay", str(path), "--json", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "3 groups (6 programs) replayed: 1 groups (3 programs) agree now" in printed
+    assert "3 groups (6 programs) replayed: 1 groups (3 programs) agree now or differ as " \
+        "docs/semantics.md says (0 groups, 0 programs), 2 groups (3 programs) still differ" in printed
     assert "(now error-type:cos)" in printed
     assert sorted(json.loads(out.read_text())["groups"]) == ["error-text:cos", "grad_fn:tan"]
+
+
+def test_sign_flips_of_decompositions_are_the_documented_lapack_difference():
+    """svd/eigh/qr vectors that differ only in sign are LAPACK's choice (docs/semantics.md);
+    any other difference in the same statement is still a difference."""
+    def obs(u, s):
+        return {"error": None, "warnings": [], "vars": {"r": {
+            "kind": "seq", "type": "torch.return_types.svd", "repr": "", "items": [
+                {"kind": "tensor", "dtype": "torch.float32", "shape": list(np.shape(a)),
+                 "data": np.array(a, np.float32), "requires_grad": False, "is_leaf": True,
+                 "repr": repr(a), "graph": None} for a in (u, s)]}}}
+    torch_side = obs([[1.0, 0.5], [-0.5, 1.0]], [3.0, 1.0])
+    flipped = obs([[-1.0, 0.5], [0.5, 1.0]], [3.0, 1.0])
+    wrong = obs([[-1.0, 0.5], [0.5, 1.0]], [3.0, 2.0])
+    aspect, _ = difftest.compare_statement(torch_side, flipped)
+    assert difftest.documented(aspect, "r = torch.svd(x)", torch_side, flipped) == "lapack-signs"
+    assert difftest.documented(aspect, "r = torch.sin(x)", torch_side, flipped) is None
+    aspect, _ = difftest.compare_statement(torch_side, wrong)
+    assert difftest.documented(aspect, "r = torch.svd(x)", torch_side, wrong) is None
+    groups = {"documented:lapack-signs:svd": [4, None], "value:svd": [2, None], "value:sin": [1, None]}
+    assert difftest.count_differing(groups) == (3, 4)
