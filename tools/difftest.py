@@ -5,8 +5,10 @@ Usage:
     python tools/difftest.py --replay FILE [--examples] [--json LEFT]   # an earlier run's groups, today
 
 With ``--chunk``, programs run in child processes, so a crash inside PyTorch or a C
-library (PyTorch 2.13 segfaults on a few generated hook programs) skips that one
-program, which the summary names, instead of ending the run.
+library (PyTorch 2.13 segfaults on a few generated hook programs) or a hang (a
+watchdog ends a program after 300 s) skips that one program, which the summary
+names, instead of ending the run: the child writes a line per program, and a new
+child carries on from the program after the one that died.
 
 Each program (tools/diffgen.py) runs statement by statement in both
 libraries (one process: ``torch`` is PyTorch or agrad's Python API). After
@@ -430,8 +432,9 @@ def shrink_examples(groups: dict) -> None:
         example["detail"] = again[2] if again else example["detail"]
 
 
-def run(n: int, seed: int = 0, examples: bool = True, progress: bool = False):
-    """Run ``n`` programs (seeds seed..seed+n-1): (groups: key -> [count, example], programs, seconds)."""
+def run(n: int, seed: int = 0, examples: bool = True, progress: bool = False, journal=None):
+    """Run ``n`` programs (seeds seed..seed+n-1): (groups: key -> [count, example], programs, seconds).
+    ``journal`` (a file) gets one JSON line per program as soon as it is compared."""
     np.seterr(all="ignore")
     groups: dict = {}
     start = time.time()
@@ -441,6 +444,10 @@ def run(n: int, seed: int = 0, examples: bool = True, progress: bool = False):
         if watch:
             watch.now = (s, lines, time.time())
         found = diff_program(lines)
+        if journal is not None:
+            journal.write(json.dumps({"seed": s, "key": found and found[0], "detail": found and found[2],
+                                      "program": lines if found else None}) + "\n")
+            journal.flush()
         if found:
             key = found[0]
             entry = groups.setdefault(key, [0, None])
@@ -458,42 +465,44 @@ def run(n: int, seed: int = 0, examples: bool = True, progress: bool = False):
 
 
 def _run_child(n: int, seed: int, out: Path) -> int:
-    """Run seeds seed..seed+n-1 in a child process (no shrinking): its exit status."""
+    """Run seeds seed..seed+n-1 in a child process (no shrinking) that writes one line per
+    program to ``out`` as it goes: its exit status."""
     cmd = [sys.executable, str(Path(__file__).resolve()), "--n", str(n), "--seed", str(seed),
-           "--raw-json", str(out)]
+           "--journal", str(out)]
     return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
 
 
 def run_chunked(n: int, seed: int, chunk: int, examples: bool = True):
     """``run`` in child processes of ``chunk`` programs each, so a crash inside PyTorch or a
-    C library (a segfault, a LAPACK hang) costs one program, not the run: a chunk whose
-    process dies is split until the program that kills it is found, and that program is
-    reported in ``crashed`` (seed, exit status) instead of compared.
+    C library (a segfault, a LAPACK hang) costs one program, not the run: the child writes a
+    line per program compared, so when its process dies the program after its last line is
+    the one that killed it; that program is reported in ``crashed`` (seed, exit status) and
+    the chunk goes on in a new child from the next seed.
     Returns (groups, programs compared, seconds, crashed)."""
     groups: dict = {}
     crashed: list = []
     compared = 0
     start = time.time()
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "chunk.json"
+        out = Path(tmp) / "chunk.jsonl"
         pending = [(s, min(chunk, seed + n - s)) for s in range(seed, seed + n, chunk)]
         while pending:
             s, k = pending.pop(0)
+            out.write_text("")
             status = _run_child(k, s, out)
-            if status != 0:
-                if k == 1:
-                    crashed.append((s, status))
-                else:  # split: the halves run next, in seed order
-                    half = k // 2
-                    pending[:0] = [(s, half), (s + half, k - half)]
-                continue
-            done = json.loads(out.read_text())
-            compared += k
-            for key, entry in done["groups"].items():
-                mine = groups.setdefault(key, [0, None])
-                mine[0] += entry["count"]
-                if mine[1] is None or entry["example"]["seed"] < mine[1]["seed"]:
-                    mine[1] = entry["example"]
+            done = [json.loads(line) for line in out.read_text().splitlines() if line.endswith("}")]
+            for record in done:
+                if record["key"]:
+                    mine = groups.setdefault(record["key"], [0, None])
+                    mine[0] += 1
+                    if mine[1] is None or record["seed"] < mine[1]["seed"]:
+                        mine[1] = {"seed": record["seed"], "program": record["program"], "detail": record["detail"]}
+            compared += len(done)
+            if status != 0 and len(done) < k:
+                dead = s + len(done)
+                crashed.append((dead, status))
+                if len(done) + 1 < k:
+                    pending.insert(0, (dead + 1, k - len(done) - 1))
             print(f"  {compared + len(crashed)} programs, {sum(c for c, _ in groups.values())} differ, "
                   f"{len(crashed)} crashed ({time.time() - start:.0f} s)", file=sys.stderr, flush=True)
     if examples:
@@ -540,12 +549,11 @@ def main(argv=None) -> int:
                              "PyTorch or hangs in a C library is reported and skipped (long runs)")
     parser.add_argument("--replay", metavar="JSON",
                         help="re-run the reproducers of an earlier --json run instead of new programs")
-    parser.add_argument("--raw-json", help=argparse.SUPPRESS)  # a chunk's child: groups, unshrunk
+    parser.add_argument("--journal", help=argparse.SUPPRESS)  # a chunk's child: a line per program
     args = parser.parse_args(argv)
-    if args.raw_json:
-        groups, n, seconds = run(args.n, args.seed, examples=False, progress=False)
-        Path(args.raw_json).write_text(json.dumps(
-            {"groups": {k: {"count": c, "example": e} for k, (c, e) in groups.items()}}, default=str))
+    if args.journal:
+        with open(args.journal, "a") as journal:
+            run(args.n, args.seed, examples=False, progress=True, journal=journal)
         return 0
     if args.replay:
         return _print_replay(*replay(args.replay), args)

@@ -82,7 +82,8 @@ def test_quick_differential_run_matches_pytorch():
 
 
 def test_chunked_run_skips_the_one_program_that_kills_its_process(monkeypatch):
-    """--chunk: a chunk whose process dies is split until the program that kills it is found;
+    """--chunk: the child writes a line per program; when it dies, the program after its
+    last line is named as the one that killed it and the chunk goes on from the next seed;
     the others are compared and merged (counts summed, the lowest seed's example kept)."""
     import json
 
@@ -90,21 +91,24 @@ def test_chunked_run_skips_the_one_program_that_kills_its_process(monkeypatch):
 
     def child(n, seed, out):
         calls.append((seed, n))
-        seeds = range(seed, seed + n)
-        if 1013 in seeds:
-            return -11
-        groups = {"value:sin": {"count": sum(s % 2 == 0 for s in seeds),
-                                "example": {"seed": seed + (seed % 2), "program": ["x"], "detail": "d"}}}
-        out.write_text(json.dumps({"groups": groups}))
+        with open(out, "a") as journal:
+            for s in range(seed, seed + n):
+                if s in (1013, 1029):
+                    journal.write('{"seed": %d, "key": nu' % s)  # the line it died writing
+                    return -11
+                differs = s % 2 == 0
+                journal.write(json.dumps({"seed": s, "key": "value:sin" if differs else None,
+                                          "detail": "d" if differs else None,
+                                          "program": ["x"] if differs else None}) + "\n")
         return 0
 
     monkeypatch.setattr(difftest, "_run_child", child)
     groups, compared, _, crashed = difftest.run_chunked(40, 1000, 10, examples=False)
-    assert crashed == [(1013, -11)]
-    assert compared == 39
-    assert groups["value:sin"][0] == 20  # every even seed differs; 1013 (odd) was not compared
+    assert crashed == [(1013, -11), (1029, -11)]
+    assert compared == 38
+    assert groups["value:sin"][0] == 20  # every even seed differs; 1013 and 1029 (odd) were not compared
     assert groups["value:sin"][1]["seed"] == 1000
-    assert (1010, 10) in calls and (1013, 1) in calls
+    assert calls == [(1000, 10), (1010, 10), (1014, 6), (1020, 10), (1030, 10)]
 
 
 def test_replay_reruns_each_groups_reproducer(monkeypatch, tmp_path, capsys):
