@@ -16,7 +16,7 @@ from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out, inplace, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
                         _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_int_zero_division,
-                        check_operand, operands)
+                        check_operand, in_order_until_zero, operands)
 from .power import pow as _pow
 
 _result_type = dtypes.result_type
@@ -101,7 +101,7 @@ def fmod(input, other, *, out=None):
                                            {"other": other}), out)
 
 
-method("fmod_")(inplace(fmod))
+method("fmod_")(inplace(in_order_until_zero(fmod, np.fmod)))
 
 
 # lerp: self + weight * (end - self)

@@ -157,7 +157,27 @@ def cholesky(input, upper=False, *, out=None):
 # qr
 # ---------------------------------------------------------------------------
 
+def _plus_zero(a):
+    """``a`` with every -0.0 made +0.0: MKL's Householder reflectors (behind PyTorch's svd, qr and
+    eigh) take the sign of a -0.0 as +, the reference LAPACK behind numpy as -, which flips the
+    sign of singular vectors, of Q's columns and of eigenvectors."""
+    return np.add(a, 0.0) if a.dtype.kind == "f" else a
+
+
+def _qr_one_row(a, mode):
+    """QR of 1 x n matrices: Q = [[1]] and R = A (LAPACK's one reflector is the identity), except
+    that MKL still applies it to the trailing columns, so an inf there is 0 * inf = NaN."""
+    r = a.copy()
+    tail = r[..., 1:]
+    tail[~np.isfinite(tail)] = np.nan
+    q = np.ones(a.shape[:-1] + (1,), a.dtype) if mode != "r" else np.zeros((0,), a.dtype)
+    return q, r
+
+
 def _qr_fwd(ctx, a, mode):
+    if a.shape[-2] == 1 and a.shape[-1] > 0:
+        return _qr_one_row(a, mode)
+    a = _plus_zero(a)
     if mode == "r":
         r = np.linalg.qr(a, mode="r") if a.ndim == 2 else np.linalg.qr(a)[1]
         return np.zeros((0,), a.dtype), np.asarray(r, a.dtype)
@@ -235,7 +255,7 @@ def qr(input, some=True, *, out=None):
 # ---------------------------------------------------------------------------
 
 def _eigh_fwd(ctx, a, uplo):
-    w, v = np.linalg.eigh(a, UPLO=uplo)
+    w, v = np.linalg.eigh(_plus_zero(a), UPLO=uplo)
     return w.astype(a.dtype, copy=False), v.astype(a.dtype, copy=False)
 
 
@@ -284,14 +304,38 @@ export("eigvalsh", linalg=True, torch=False)(_linalg_eigvalsh)
 # svd, svdvals
 # ---------------------------------------------------------------------------
 
+def _gesdd(a, full_matrices, compute_uv):
+    """numpy's SVD, steered onto the path PyTorch's (MKL's) gesdd takes for a wide matrix.
+
+    For m < n the reference LAPACK behind numpy first factors A = LQ when n >= int(11m/6) and
+    MKL's signs then differ; MKL's match the reference's direct bidiagonalisation, which numpy
+    takes for A with zero rows appended up to ceil(6(n+1)/11) rows (the zero rows change
+    nothing else: they add zero singular values, dropped again).  A 2 x 3 matrix has no such
+    padding: it gets a zero column first (checked against PyTorch)."""
+    m, n = a.shape[-2:]
+    if compute_uv and (m, n) == (2, 3):
+        wide = np.zeros(a.shape[:-1] + (4,), a.dtype)
+        wide[..., :3] = a
+        u, s, vh = _gesdd(wide, full_matrices, True)
+        return u, s, vh[..., :3, :3]
+    rows = -(-6 * (n + 1) // 11)
+    if not compute_uv or m == 1 or not m < rows < n:  # (one row: numpy agrees as it is)
+        return np.linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
+    padded = np.zeros(a.shape[:-2] + (rows, n), a.dtype)
+    padded[..., :m, :] = a
+    u, s, vh = np.linalg.svd(padded, full_matrices=full_matrices)
+    return u[..., :m, :m], s[..., :m], vh if full_matrices else vh[..., :m, :]
+
+
 def svd_arrays(a, full_matrices=False, compute_uv=True, who="linalg.svd"):
     """numpy's SVD of a (batch of) matrices, with PyTorch's answer where the input is not
     finite: LAPACK's gesdd can loop forever on an inf, so it is never given one.  A NaN is
     PyTorch's LinAlgError; a matrix with an inf and no NaN gets what PyTorch's LAPACK gives
     (every singular value NaN, U and Vh the identity with the first k rows/columns reversed)."""
+    a = _plus_zero(a)
     finite = np.isfinite(a).all(axis=(-2, -1))
     if finite.all():
-        return np.linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
+        return _gesdd(a, full_matrices, compute_uv)
     nan = np.isnan(a).any(axis=(-2, -1))
     if nan.any():
         where = f"(Batch element {int(np.flatnonzero(nan.reshape(-1))[0])}): " if a.ndim > 2 else ""
@@ -411,7 +455,7 @@ def _tolerances(a, atol, rtol, s_max):
 
 def _pinv_fwd(ctx, a, atol, rtol, hermitian):
     if hermitian:
-        w, v = np.linalg.eigh(a)
+        w, v = np.linalg.eigh(_plus_zero(a))
         s_abs = np.abs(w)
         cut = _tolerances(a, atol, rtol, s_abs.max(-1, initial=0.0))[..., None]
         inv = np.where(s_abs > cut, 1.0 / np.where(s_abs > cut, w, 1), 0)

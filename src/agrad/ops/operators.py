@@ -16,8 +16,8 @@ from .factories import is_agrad_array as _is_agrad_array
 from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, bitwise_not, bitwise_or,
                          bitwise_right_shift, bitwise_right_shift_, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, into_self,
                          le, le_, logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
-from .pointwise import (_div, _formula_state, _rsub, _sub, add, check_operand, check_sub, div, floor_divide, floor_divide_, mul, neg, operands,
-                        reciprocal, remainder, sub)
+from .pointwise import (_div, _formula_state, _rsub, _sub, add, check_operand, check_sub, div, floor_divide, floor_divide_,
+                        in_order_until_zero, mul, neg, operands, reciprocal, remainder, sub)
 from .power import pow
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
 
@@ -157,13 +157,14 @@ def _pos(self):
 
 
 method("__pos__")(_pos)
+_remainder_in_place = in_order_until_zero(remainder, np.mod)  # (integers: np.mod is Python's, PyTorch's)
 
 for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": div,
                    "divide_": div, "true_divide_": div, "pow_": pow, "neg_": neg, "negative_": neg,
-                   "floor_divide_": floor_divide_, "remainder_": remainder}.items():
+                   "floor_divide_": floor_divide_, "remainder_": _remainder_in_place}.items():
     method(_name)(inplace(_fn))
 for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul, "__itruediv__": div,
-                   "__ipow__": pow, "__ifloordiv__": floor_divide_, "__imod__": remainder}.items():
+                   "__ipow__": pow, "__ifloordiv__": floor_divide_, "__imod__": _remainder_in_place}.items():
     method(_name)(inplace(_fn))
 for _name, _fn in {"__iand__": _and, "__ior__": _or, "__ixor__": _xor}.items():
     method(_name)(_not_implemented_for_others(

@@ -719,25 +719,40 @@ def _floor_divide(input, other, aten):
         return not_implemented(np.floor_divide(*arrs), ts, aten)
 
 
-def floor_divide_(input, other):
-    """The in-place form's computation (its NotImplemented node names aten::floor_divide_)."""
-    try:
-        return _floor_divide(input, other, "aten::floor_divide_")
-    except RuntimeError as e:
-        if str(e) == "ZeroDivisionError" and isinstance(input, Tensor) and type(input._data) is np.ndarray:
-            _written_before_zero(input, other)
-        raise
+def _floor_divide_in_place(input, other):
+    return _floor_divide(input, other, "aten::floor_divide_")  # (its NotImplemented node's name)
 
 
-def _written_before_zero(input, other):
-    """PyTorch's integer kernel writes the quotients in order and raises at the first zero
-    divisor: the elements before it are already divided when the error comes."""
+_floor_divide_in_place.__name__ = "floor_divide"
+
+
+def in_order_until_zero(fn, kernel):
+    """The in-place form's computation of an integer division ``fn`` (floor_divide, remainder,
+    fmod): PyTorch's integer kernel writes the results in order and raises at the first zero
+    divisor, so the elements before it are already ``kernel(a, b)`` when the error comes."""
+
+    def run(input, other):
+        try:
+            return fn(input, other)
+        except RuntimeError as e:
+            if str(e) == "ZeroDivisionError" and isinstance(input, Tensor) and type(input._data) is np.ndarray:
+                _written_before_zero(input, other, kernel)
+            raise
+
+    run.__name__ = run.__qualname__ = fn.__name__
+    return run
+
+
+def _written_before_zero(input, other, kernel):
     a = input._data
     b = np.broadcast_to(np.asarray(other._data if isinstance(other, Tensor) else other), a.shape).reshape(-1)
     k = int(np.argmax(b == 0))
     if k and a.flags.writeable:
         flat = np.unravel_index(np.arange(k), a.shape)
-        a[flat] = np.floor_divide(a[flat], b[:k].astype(a.dtype, copy=False))
+        a[flat] = kernel(a[flat], b[:k].astype(a.dtype, copy=False))
+
+
+floor_divide_ = in_order_until_zero(_floor_divide_in_place, np.floor_divide)
 
 
 @export(method=True)
