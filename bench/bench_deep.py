@@ -38,15 +38,12 @@ SCRIPT = ("x = tensor([0.5, 1.0, 1.5], requires_grad=True)\nw = tensor(0.9, requ
 CHILD = r"""
 import sys, time
 sys.path.insert(0, {src!r})
-import gc
 import agrad as t
 from agrad.render.graphmodel import GraphModel
 from agrad.render.graphview import render_text
 if {paced}:
-    from agrad._collector import Pacer
-    gc.freeze()  # as the command line does
-    gc.set_threshold(700, 10, 100)
-    Pacer().install()
+    from agrad._collector import paced
+    paced().__enter__()  # as the command line does (for the rest of the process)
 
 def peak_mb():
     with open("/proc/self/status") as f:

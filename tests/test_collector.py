@@ -9,7 +9,7 @@ import weakref
 import pytest
 
 import agrad as torch
-from agrad._collector import Pacer
+from agrad._collector import FAST_YOUNG, THRESHOLDS, Pacer, paced
 
 
 class _Cycle:
@@ -118,6 +118,46 @@ def test_what_was_frozen_before_stays_frozen_until_a_deferral(collector):
     gc.unfreeze()
     gc.collect()
     assert before() is None
+
+
+def test_young_schedule_is_fast_while_collections_find_no_garbage(collector):
+    before = gc.get_threshold()
+    gc.set_threshold(700, 10, 100)
+    blocks = [1000]
+    pacer = Pacer(share=0.1, clock=lambda: 0.0, blocks=lambda: blocks[0]).install(young=True)
+    try:
+        assert pacer.fast and gc.get_threshold() == (700, FAST_YOUNG, 100)
+        gc.collect(0)  # finds nothing: still fast
+        assert gc.get_threshold()[1] == FAST_YOUNG
+        for _ in range(5):
+            _Cycle()
+        gc.collect(1)  # five cycles: more than 1/1000 of the heap, CPython's threshold back
+        assert not pacer.fast and gc.get_threshold()[1] == 10
+        obj = _Cycle()
+        alive = weakref.ref(obj)
+        del obj
+        blocks[0] = 100_000
+        gc.collect()  # due (garbage was found): walks everything, the cycle too
+        assert pacer.full == 1 and alive() is None and 1 <= pacer.found <= 100
+        assert pacer.fast and gc.get_threshold()[1] == FAST_YOUNG  # little garbage: fast again
+        pacer.remove()
+        assert gc.get_threshold() == (700, 10, 100) and pacer not in gc.callbacks
+    finally:
+        pacer.remove()
+        gc.set_threshold(*before)
+
+
+def test_paced_gives_the_collector_back_as_it_was(collector):
+    gc.set_threshold(500, 7, 9)
+    try:
+        with paced() as pacer:
+            assert pacer in gc.callbacks and pacer.fast
+            assert gc.get_threshold() == (THRESHOLDS[0], FAST_YOUNG, THRESHOLDS[2])
+            assert gc.get_freeze_count() > 0  # what existed before the run is not walked
+        assert pacer not in gc.callbacks and gc.get_threshold() == (500, 7, 9)
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.set_threshold(*THRESHOLDS)
 
 
 def _chain(x, w):

@@ -167,25 +167,15 @@ class _Group(click.Group):
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         args = list(sys.argv[1:] if args is None else args)
-        import gc
-
-        from ._collector import Pacer
+        from ._collector import paced
         # Scripts make many small objects (tensors, graph nodes) and keep most of them,
         # in graphs that reference counting frees: the imported modules are frozen, and
-        # full collections are paced (agrad/_collector.py; docs/semantics.md, Memory)
+        # collections are paced (agrad/_collector.py; docs/semantics.md, Memory)
         # instead of walking a growing graph again and again.
-        threshold = gc.get_threshold()
-        gc.freeze()
-        gc.set_threshold(700, 10, 100)
-        pacer = Pacer().install()
-        try:
+        with paced():
             code = _run(lambda: super(_Group, self).main(
                 args=args, prog_name=prog_name or "agrad", complete_var=complete_var,
                 standalone_mode=False, **extra), args)
-        finally:
-            pacer.remove()
-            gc.set_threshold(*threshold)
-            gc.unfreeze()
         if not standalone_mode:
             return code
         commands = sys.modules.get("agrad.app.commands")
