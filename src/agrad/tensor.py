@@ -396,10 +396,13 @@ class Tensor:
         return self if self._base is None else Tensor._make(self._data.copy())
 
     def _add_inplace_raw(self, other):
-        """self += other (an array) on the data, outside autograd (gradient accumulation)."""
-        if type(self._data) is not np.ndarray or not self._data.flags.writeable \
-                or self._data.base is not None:
-            self._data = self._data + other
+        """self += other (an array) on the data, outside autograd (gradient accumulation); into
+        the memory of a view too, as PyTorch's ``variable_grad += new_grad`` (a view of the caller's
+        ``gradient=`` that the leaf took, see ``engine._takes``)."""
+        data = self._data
+        if type(data) is not np.ndarray or not data.flags.writeable \
+                or (data.base is not None and 0 in data.strides and _has_internal_overlap(data)):
+            self._data = data + other
         else:
             np.add(self._data, other, out=self._data, casting="unsafe")
         self._vc[0] += 1

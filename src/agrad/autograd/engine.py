@@ -161,7 +161,9 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
         and _dual._LEVEL[0] is None  # inside a dual level, formulas on tensors carry the tangents
 
     buffers = {}
-    seeds = {id(g._data) for g in grad_roots}  # the caller's: copied, never stolen, at a leaf
+    # arrays a leaf does not take: the caller's (True: a view of one may be taken) and, as the
+    # pass goes, those leaves took (False: nor views of them) and the bases of taken views (True)
+    seeds = dict.fromkeys(map(id, [g._data for g in grad_roots]), True)
     for (node, idx), g in zip(roots, grad_roots):
         if raw:
             g = g._data
@@ -392,52 +394,104 @@ def _accumulate(node, grad, create_graph, seeds=()):
     var = node.variable
     if var is None:
         return
-    var._grad = _new_grad(var._grad, grad, create_graph, seeds)
+    var._grad = _new_grad(var._grad, grad, create_graph, seeds, var._data)
     if type(var._grad._data) in LAZY and type(var._data) not in LAZY:
         _lazy_grads.append(var._grad)  # a parameter's gradient: computed when the pass ends
 
 
 def _accumulate_array(node, data, seeds):
     """:func:`_accumulate` in a pass that records nothing, where the gradient arrives as an
-    array: stolen as the first ``.grad`` unless it is a view or someone else's (a caller's
-    seed, another leaf's), else added in place."""
+    array: the first ``.grad`` takes it when :func:`_takes` says PyTorch would, else a copy;
+    later ones are added in place."""
     var = node.variable
     if var is None:
         return
     old = var._grad
     if old is not None:
         old._add_inplace_raw(data)
-    elif id(data) in seeds or data.base is not None:
-        var._grad = _make(data.copy())
+    elif id(data) in seeds or (data.base is not None and not _takes(data, var._data, seeds)):
+        var._grad = _make(_copy_for(data, var._data))
     else:
-        seeds.add(id(data))
+        seeds[id(data)] = False
         var._grad = _make(data)
 
 
-def _new_grad(old, grad, create_graph, seeds=()):
+def _takes(data, like, seeds):
+    """Whether PyTorch's AccumulateGrad "steals" the view ``data`` (a numpy array with a base)
+    as the first gradient of a leaf whose data is ``like`` (recorded in ``seeds`` if so).
+
+    PyTorch steals a gradient that no one else holds (a view is a new tensor, so a view of
+    the caller's ``gradient=`` is stolen and a later accumulation writes into it) when its
+    strides obey the layout contract (``obeys_layout_contract``); agrad also keeps a view of
+    an array another leaf took from being taken (PyTorch would have copied one of them).
+    """
+    base = data.base
+    if type(data) is not np.ndarray or seeds.get(id(base)) is False or not _obeys_layout(data, like):
+        return False
+    seeds[id(data)] = False
+    seeds.setdefault(id(base), True)  # other views of it may be taken too (PyTorch: each is its own tensor)
+    return True
+
+
+def _obeys_layout(grad, like):
+    """PyTorch's ``obeys_layout_contract(grad, variable)`` on arrays of one shape and dtype: the
+    variable's strides wherever a size is not 1 (and no 0 stride) if the variable is dense,
+    else row-major contiguous."""
+    if type(like) is not np.ndarray or not _dense(like):
+        return grad.flags.c_contiguous
+    for n, gs, vs in zip(grad.shape, grad.strides, like.strides):
+        if gs != vs if n != 1 else gs == 0:
+            return False
+    return True
+
+
+def _dense(a):
+    """``is_non_overlapping_and_dense``: the elements fill a block of memory, in some order."""
+    flags = a.flags
+    if flags.c_contiguous or flags.f_contiguous:
+        return True
+    need = a.itemsize
+    for stride, n in sorted((s, n) for n, s in zip(a.shape, a.strides) if n != 1):
+        if stride != need:
+            return False
+        need *= n
+    return True
+
+
+def _copy_for(data, like):
+    """A copy of ``data`` laid out as PyTorch's ``clone_obey_contract`` lays it out: with the
+    strides of a dense leaf's data ``like``, else row-major."""
+    if type(like) is np.ndarray and not like.flags.c_contiguous and type(data) is np.ndarray and _dense(like):
+        out = np.empty_like(like)
+        np.copyto(out, data)
+        return out
+    return data.copy()
+
+
+def _new_grad(old, grad, create_graph, seeds=None, like=None):
     """PyTorch's AccumulateGrad: the leaf's next ``.grad`` given the arriving ``grad``.
 
-    The first gradient is stolen when nothing else can hold it, else copied (a
-    seed passed by the caller stays the caller's); under ``create_graph`` the
+    The first gradient is taken when nothing else holds it (see :func:`_takes` for views),
+    else copied (a seed passed by the caller stays the caller's); under ``create_graph`` the
     copy is ``copy_`` into a fresh tensor, so the ``.grad`` shows ``CopyBackwards``.
     Later gradients are added (out of place under ``create_graph``).
     """
-    # a view (of a caller's seed, a saved tensor, a broadcast) is never stolen, nor an
-    # array already stolen by another leaf (add's formula hands the same gradient to both)
+    # an array a leaf took already is not taken again (add's formula hands the same
+    # gradient to both of its inputs)
     data = grad._data
-    shared = id(data) in seeds or grad._base is not None or (
-        type(data) is np.ndarray and data.base is not None)
+    if seeds is None:
+        seeds = {}
     if not create_graph:
         grad = grad.detach()
     if old is None:
         if create_graph:
             from ..ops import factories
             return factories.zeros_like(grad).copy_(grad)
-        if shared:
+        if id(data) in seeds or (type(data) is np.ndarray and data.base is not None
+                                 and not _takes(data, like, seeds)):
             from ..tensor import Tensor
-            return Tensor._make(grad._data.copy())
-        if type(seeds) is set:
-            seeds.add(id(data))
+            return Tensor._make(_copy_for(data, like))
+        seeds[id(data)] = False
         return grad
     if create_graph:
         return old + grad
@@ -462,13 +516,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             warn_once(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
         # Gradients are computed only for `inputs`: route through grad() and accumulate.
         grads = _grad_impl(tensors, inputs, grad_tensors, retain_graph, create_graph, True, roots)
-        seeds = {id(s._data) for s in grad_tensors}
+        seeds = dict.fromkeys(map(id, [s._data for s in grad_tensors]), True)
         for t, g in zip(inputs, grads):
             if g is None:
                 continue
             if t.grad_fn is not None and not t.retains_grad:
                 continue
-            t._grad = _new_grad(t._grad, g, create_graph, seeds)
+            t._grad = _new_grad(t._grad, g, create_graph, seeds, t._data)
         if LAZY:
             _compute_lazy(tensors, [t._grad for t in inputs
                                     if t._grad is not None and type(t._data) not in LAZY])
