@@ -308,6 +308,9 @@ CASES += _ERROR_CASES
 from exact_cases_values import cases as _value_cases  # noqa: E402
 
 CASES += _value_cases(GRAPH)
+from exact_cases_graphs import cases as _graph_cases  # noqa: E402
+
+CASES += _graph_cases(GRAPH)
 
 CASES += [
     case("zeros-like-grad",

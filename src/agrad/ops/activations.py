@@ -500,7 +500,7 @@ _silu = _elementwise("SiluBackward0", lambda a: a * _sigmoid_np(a))
 def _(ctx, grad):
     x = ctx.self
     s = x.sigmoid()
-    return grad * (s * (1 + x * (1 - s)))
+    return grad * s * (1 + x * (1 - s))
 
 
 _mish = _elementwise("MishBackward0", lambda a: a * np.tanh(np.logaddexp(0, a)))
@@ -508,9 +508,11 @@ _mish = _elementwise("MishBackward0", lambda a: a * np.tanh(np.logaddexp(0, a)))
 
 @_mish.derivative
 def _(ctx, grad):
+    # FunctionsManual's infinitely_differentiable_mish_backward, node for node (softplus as exp().log1p())
     x = ctx.self
-    t = softplus(x).tanh()
-    return grad * (t + x * x.sigmoid() * (1 - t * t))
+    s = x.sigmoid()
+    t = x.exp().log1p().tanh()
+    return grad * (t + x * s * (1 - t * t))
 
 
 _hardsigmoid = _elementwise("HardsigmoidBackward0",

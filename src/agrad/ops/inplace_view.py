@@ -120,10 +120,14 @@ class CopySlices(Node):
         self._inner = inner
         self._idx = idx
 
+    _released = False
+
     def apply(self, grads):
         g = grads[0]
         if g is None:
             return (None,) * len(self.next_functions)
+        if self._released:  # PyTorch's CopySlices drops its op when released (ERR_BACKWARD_TWICE)
+            raise RuntimeError(graph.FREED_MESSAGE)
         inner = self._inner
         if graph._state["enabled"]:  # create_graph: PyTorch's steps, each recorded (copy_ into a new
             # tensor, as_strided, a contiguous clone for the op's formula, copy_ back into the slice)
@@ -139,10 +143,13 @@ class CopySlices(Node):
         return (_replace(g, g_view, idx=self._idx),) + res[1:]
 
     @property
-    def _saved(self):  # the op's saved tensors: freed with this node (engine), shown with it
-        return self._inner._saved
+    def _saved(self):  # the op's saved tensors: freed with this node (engine), shown with it; never None,
+        # so that the engine releases this node (which lets go of its op) after a pass
+        saved = self._inner._saved
+        return {} if saved is None else saved
 
     def release(self):
+        self._released = True
         self._inner.release()
 
     def saved_tensors_info(self):

@@ -512,13 +512,17 @@ def torch_margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
 # ---------------------------------------------------------------------------
 
 def _poisson_nll(input, target, log_input, full, eps, reduction):
+    # Loss.cpp's expressions, their operands made right to left as PyTorch's build (GCC) makes
+    # them (the nodes' order decides the order in which gradients are summed under create_graph)
     if log_input:
-        loss = input.exp() - target * input
+        tx = target * input
+        loss = input.exp() - tx
     else:
         loss = input - target * add_scalar(input, eps).log()
     if full:
-        stirling = (target * target.log() - target
-                    + mul_scalar(mul_scalar(target, 2 * math.pi).log(), 0.5))
+        half_log = mul_scalar(mul_scalar(target, 2 * math.pi).log(), 0.5)
+        t_log_t = target * target.log()
+        stirling = t_log_t - target + half_log
         loss = loss + masked_fill(stirling, target <= 1, 0.0)
     return apply_reduction(loss, reduction)
 
