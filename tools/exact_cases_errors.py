@@ -293,3 +293,55 @@ CASES += [
           "torch.zeros(2).to(1)", "torch.zeros(2).to(device=0)", "torch.zeros(2).to(1, dtype=torch.int64)",
           "torch.zeros(2).to('cuda')", "torch.device('cuda', 0)"]),
 ]
+
+# A second backward fails exactly where PyTorch's node saved a tensor for the inputs that require grad:
+# the indices of sort/topk/max(dim)/cummax/..., scatter's index, masked_scatter's mask, getitem's indices,
+# sgn's self, reflection padding's self; not fmod's or addcmul's operands, nor scatter_add's index, kept only
+# for an operand that does not require grad.
+_TWICE = ["x = torch.tensor([[0.5, 2.0, 1.5], [-2.75, -2.0, 0.25]], requires_grad=True)",
+          "c = torch.tensor([[1.5, -1.0, 2.5], [0.75, 3.0, -0.5]])", "i = torch.tensor([[1, 0, 1], [0, 1, 1]])"]
+_TWICE_CALLS = ["x.msort()", "x.sort(1, descending=True)[0]", "x.topk(2)[0]", "x.kthvalue(1)[0]", "x.max(0)[0]",
+                "x.median(0)[0]", "x.nanmedian(1)[0]", "x.mode(0)[0]", "x.cummax(0)[0]", "x.cummin(1)[0]",
+                "x.scatter(1, i, c)", "c.scatter(1, i, x)", "x.scatter(1, i, 2.0)", "x.scatter_add(1, i, c)",
+                "c.scatter_add(1, i, x)", "x.index_add(0, torch.tensor([1]), c[:1])",
+                "c.index_add(0, torch.tensor([1]), x[:1])", "x.index_copy(0, torch.tensor([1]), c[:1])",
+                "x.index_fill(0, torch.tensor([1]), 1.0)", "x.masked_scatter(c > 0, c)", "x[c > 0]",
+                "x[[0, 1], [1, 2]]", "x.sgn()", "F.pad(x, (1, 1), mode='reflect')",
+                "F.pad(x[None], (1, 1), mode='replicate')", "F.embedding(torch.tensor([0, 1]), x)", "x.fmod(c)",
+                "c.fmod(x)", "x.addcmul(c, c)", "c.addcmul(c, x)", "x.addcdiv(c, c)"]
+CASES += [
+    case("second-backward-where-a-tensor-was-saved",
+         _TWICE + [f"r{k} = {e}\nr{k}.sum().backward()\nr{k}.sum().backward()" for k, e in enumerate(_TWICE_CALLS)],
+         ["x.grad", "x.sort(0)[0].grad_fn._saved_indices", "x.max(1)[0].grad_fn._saved_indices",
+          "x.scatter_add(1, i, c).grad_fn._saved_index", "(x * c).grad_fn._saved_self", "x.fmod(c).grad_fn._saved_other"]),
+]
+
+# float16 has no LAPACK kernel: each linalg op's own error (dispatch's "... not implemented for 'Half'" or
+# "Low precision dtypes not supported"), not numpy's TypeError; linalg.cond's order of checks; matrix_rank's.
+_H = ["h = torch.tensor([[2.0, 1.0], [0.5, 3.0]], dtype=torch.float16)", "n = torch.tensor([[2.0, 1.0]])",
+      "b = torch.ones(2, 2, dtype=torch.bool)"]
+CASES += [
+    case("linalg-half-errors",
+         _H,
+         ["torch.linalg.qr(h)", "h.qr()", "torch.linalg.svd(h)", "torch.svd(h)", "torch.linalg.svdvals(h)",
+          "torch.linalg.pinv(h)", "h.pinverse()", "torch.linalg.inv(h)", "h.inverse()", "torch.linalg.det(h)",
+          "h.det()", "torch.linalg.slogdet(h)", "h.logdet()", "torch.linalg.solve(h, h)", "torch.linalg.cholesky(h)",
+          "torch.linalg.eigh(h)", "torch.linalg.eigvalsh(h)", "torch.linalg.lu_factor(h)", "torch.linalg.cond(h)",
+          "torch.linalg.matrix_norm(h, ord=2)", "torch.linalg.matrix_norm(h, ord='nuc')",
+          "torch.linalg.matrix_norm(h, ord=1)", "torch.linalg.matrix_power(h, -1)", "torch.linalg.norm(h, 2)",
+          "torch.linalg.matrix_rank(h)", "torch.linalg.qr(torch.zeros(0, 3, dtype=torch.float16))",
+          "torch.linalg.inv(torch.zeros(0, 0, dtype=torch.float16))",
+          "torch.linalg.lu_factor(torch.zeros(0, 0, dtype=torch.float16))"]),
+    case("linalg-cond-check-order-matrix-rank-dims",
+         _H,
+         ["torch.linalg.cond(b)", "torch.linalg.cond(b, 'fro')", "torch.linalg.cond(b, 'nuc')", "torch.linalg.cond(b, 1)",
+          "torch.linalg.cond(b, -2)", "torch.linalg.cond(h, 'fro')", "torch.linalg.cond(h, 'nuc')", "torch.linalg.cond(h, 1)",
+          "torch.linalg.cond(torch.ones(3, 0, 4, dtype=torch.int64))",
+          "torch.linalg.cond(torch.ones(3, 0, 0, dtype=torch.int64), 'fro')",
+          "torch.linalg.cond(torch.ones(3, 0, 4, dtype=torch.float16))", "torch.linalg.cond(b, 'abc')",
+          "torch.linalg.cond(n, 1.0)", "torch.linalg.cond(n, -1.5)", "torch.linalg.cond(n, float('-inf'))",
+          "torch.linalg.cond(n, 3)", "torch.linalg.cond(torch.ones(2, 2), float('nan'))", "torch.linalg.cond(n, 1)",
+          "torch.linalg.cond(n, 'nuc')", "torch.linalg.cond(torch.tensor([[2.0, 1.0], [0.5, 3.0]]), -1)",
+          "torch.linalg.matrix_rank(torch.tensor(0.5, dtype=torch.float16))", "torch.linalg.matrix_rank(torch.tensor([1]))",
+          "torch.linalg.matrix_rank(torch.tensor([[1, 2]]))", "torch.linalg.matrix_rank(torch.ones(3, 4, 1, dtype=torch.float16))"]),
+]

@@ -254,6 +254,8 @@ class SavedNumber:
         import numpy as np
 
         v = self.number
+        if type(v) is tuple:  # getitem's numpy index (kept only to be freed): its first index array
+            v = next((i for i in v if isinstance(i, np.ndarray)), np.zeros(0, np.int64))
         kind = np.asarray(v).dtype.kind
         dtype = {"b": np.bool_, "i": np.int64, "u": np.int64, "f": np.float64}.get(kind, np.complex128)
         return Tensor._make(np.asarray(v, dtype=dtype))
@@ -307,8 +309,8 @@ def saved_property(name: str) -> property:
 
     def get(node):
         slot = node._saved.get(name) if node._saved else None
-        if slot is None:  # not kept for this call (no input that needs it requires grad)
-            raise AttributeError(f"'{type(node).__name__}' object has no attribute '_saved_{name}'")
+        if slot is None:  # not kept for this call (no input that needs it requires grad): PyTorch's
+            return None   # undefined SavedVariable reads as None
         if type(slot) is SavedNumber:
             slot.unpack(node)  # freed?
             return slot._wrapped()

@@ -226,11 +226,16 @@ class Op:
     jvp_additive = 0  # for jvp="affine": the input that is added (addmm's self, conv's bias)
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
-                 multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None, keeps=None):
+                 multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None, keeps=None,
+                 keeps_for=None):
         self.name = name
         # attributes that are tensors PyTorch saves ({"idx": "index"}): freed with the graph as its
-        # saved tensors are (a second backward through the node fails), shown as node._saved_index
+        # saved tensors are (a second backward through the node fails), shown as node._saved_index;
+        # a call's attribute, or one the forward set on ctx (sort's indices).  ``keeps_for`` maps
+        # one to the inputs whose gradient needs it (scatter_add's index: src's only); a public
+        # name None: freed with the graph, not shown (getitem's numpy index of slices and arrays)
         self.keeps = tuple((keeps or {}).items())
+        self._keeps_for = keeps_for or {}
         self.internal = internal  # a helper of other ops' formulas, not user-facing
         self.forward = forward
         self.inputs = inputs
@@ -260,7 +265,7 @@ class Op:
             "_name": self.name, "_multi": self._multi, "_undefined_grads": self._undefined_grads,
             "_op": self, "_formula": self._formula,
             "_raw": self._raw, "__module__": "agrad.autograd.nodes", **self._defaults,
-            **{"_saved_" + n: graph.saved_property(n) for n in self.saves + tuple(p for _, p in self.keeps)}})
+            **{"_saved_" + n: graph.saved_property(n) for n in self.saves + tuple(p for _, p in self.keeps if p)}})
 
     def derivative(self, fn):
         """Set the backward formula: ``fn(ctx, grad)`` -> a gradient per input (tuple or one)."""
@@ -384,7 +389,11 @@ class Op:
             if saves is None:
                 saves = {}
             for attr, public in self.keeps:
-                saves[public] = graph.SavedNumber(attrs[attr], attr)
+                users = self._keeps_for.get(attr)
+                if users is not None and not any(tensors[u] is not None and tensors[u]._requires_grad
+                                                 for u in users):
+                    continue  # kept only for an input's gradient, and that input does not require grad
+                saves[public or attr] = graph.SavedNumber(attrs[attr] if attr in attrs else getattr(ctx, attr), attr)
         graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
         return results
 

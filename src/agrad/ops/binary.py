@@ -82,9 +82,9 @@ _fmod0 = Op("FmodBackward0", _fmod0_fwd, jvp="element_wise")
 _fmod0.derivative(lambda ctx, grad: grad)
 
 
-@binary(_fmod_kernel, "fmod", saves=("self", "other"), overload=1)
+@binary(_fmod_kernel, "fmod", saves=("self", "other"), saves_for={"self": (1,), "other": (1,)}, overload=1)
 def _fmod1(ctx, grad):
-    return grad, -grad * ctx.self.div(ctx.other, rounding_mode="trunc")
+    return grad, -grad * ctx.self.div(ctx.other, rounding_mode="trunc") if ctx.needs(1) else None
 
 
 @export(method=True)
@@ -371,15 +371,16 @@ def _addcdiv_fwd(ctx, a, t1, t2, value):
 
 
 _addcmul = Op("AddcmulBackward0", _addcmul_fwd, inputs=("self", "tensor1", "tensor2"),
-              saves=("tensor1", "tensor2"), jvp="element_wise")
+              saves=("tensor1", "tensor2"), saves_for={"tensor1": (2,), "tensor2": (1,)}, jvp="element_wise")
 _addcdiv = Op("AddcdivBackward0", _addcdiv_fwd, inputs=("self", "tensor1", "tensor2"),
-              saves=("tensor1", "tensor2"), jvp="element_wise")
+              saves=("tensor1", "tensor2"), jvp="element_wise")  # (both kept, unlike addcmul's: as PyTorch)
 
 
 @_addcmul.derivative
 def _(ctx, grad):
     v = ctx.value
-    return grad, grad * (ctx.tensor2 * v), grad * (ctx.tensor1 * v)
+    return (grad, grad * (ctx.tensor2 * v) if ctx.needs(1) else None,
+            grad * (ctx.tensor1 * v) if ctx.needs(2) else None)
 
 
 @_addcdiv.derivative

@@ -154,8 +154,8 @@ def _cummaxmin_back(ctx, grad):
     return FUNCTIONS["scatter_add"](zeros, ctx.axis, Tensor._make(ctx.indices), grad)
 
 
-_cummax = Op("CummaxBackward0", _cummaxmin_fwd, outputs=1)
-_cummin = Op("CumminBackward0", _cummaxmin_fwd, outputs=1)
+_cummax = Op("CummaxBackward0", _cummaxmin_fwd, outputs=1, keeps={"indices": "indices"})
+_cummin = Op("CumminBackward0", _cummaxmin_fwd, outputs=1, keeps={"indices": "indices"})
 _cummax.derivative(_cummaxmin_back)
 _cummin.derivative(_cummaxmin_back)
 

@@ -53,8 +53,9 @@ def _floating(t, who):
 
 
 def _kernel_dtype(t, kernel):
-    """PyTorch's dispatch error for a dtype its CPU kernel lacks."""
-    if not t.dtype.is_floating_point:
+    """PyTorch's dispatch error for a dtype its CPU kernel lacks (LAPACK's: any but float32/64; an
+    empty float16 input never reaches the kernel, but for geqrf)."""
+    if not t.dtype.is_floating_point or t.dtype is dtypes.float16 and (t.numel() or kernel == "geqrf_cpu"):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(t.dtype)}\'')
 
 
@@ -130,6 +131,7 @@ _cholesky_legacy.derivative(_cholesky_backward)
 def _linalg_cholesky(A, *, upper=False, out=None):
     _square(A, "linalg.cholesky")
     _floating(A, "linalg.cholesky")
+    _kernel_dtype(A, "cholesky_cpu")
     return _cholesky(A, upper=bool(upper), who="linalg.cholesky")
 
 
@@ -229,6 +231,7 @@ def _qr_impl(A, mode, who):
     if mode not in ("reduced", "complete", "r"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or "
                            "'complete'")
+    _kernel_dtype(A, "geqrf_cpu")
     return _qr(A, mode=mode)
 
 
@@ -409,6 +412,7 @@ def _(ctx, grads):
 
 def _svd_impl(A, full_matrices, who):
     _matrix(A, who)
+    _kernel_dtype(A, "linalg_svd_cpu")
     return _svd(A, full_matrices=bool(full_matrices))
 
 
@@ -493,7 +497,7 @@ def _tol_value(t):
 
 
 def _linalg_pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
-    if A.ndim < 2 or not A.dtype.is_floating_point:  # linalg_pinv's own check, before the matrix ones
+    if A.ndim < 2 or not A.dtype.is_floating_point or A.dtype is dtypes.float16:  # linalg_pinv's own check, before the matrix ones
         raise RuntimeError(f"linalg.pinv({_scalar_name(A.dtype)}{{{list(A.shape)}}}): expected a tensor with 2 or "
                            "more dimensions of float, double, cfloat or cdouble types")
     _matrix(A, "linalg.pinv")
@@ -511,9 +515,10 @@ def pinverse(input, rcond=1e-15):
 
 
 def _linalg_matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None, tol=None):
-    if not A.dtype.is_floating_point:
+    if A.ndim < 2:  # (its own check, before the dtype's)
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
+    if A.dtype not in (dtypes.float32, dtypes.float64):
         raise RuntimeError("This function doesn't handle types other than float and double")
-    _matrix(A, "linalg.matrix_rank")
     a = A._data
     if tol is not None:
         atol, rtol = tol, 0.0
@@ -779,23 +784,36 @@ def svd_matrix_norm(A, ord, d0, d1, keepdim):
 
 
 def cond(A, p=None, *, out=None):
-    """The condition number: s_max / s_min for p in (None, 2, -2), else norm(A) * norm(A^-1)."""
+    """The condition number: s_max / s_min for p in (None, 2, -2), else norm(A) * norm(A^-1).
+    PyTorch's order of checks: a number ord is checked before the shape, a string after it; an
+    empty input is zeros before any dtype check; then the dtype checks of svd or inv."""
     if A.ndim < 2:
         if isinstance(p, str):
             raise RuntimeError(f"linalg.cond(ord={p}): The input tensor A must have at least 2 dimensions.")
         raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
-    _floating(A, "linalg.cond")
+    if isinstance(p, str):
+        _square(A, f"linalg.cond(ord={p})")
+        if p not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    elif p is not None and abs(float(p)) not in (1, 2, math.inf):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {float(p):g}")
+    if A.numel() == 0:  # PyTorch's cond of empty matrices is 0
+        return Tensor._make(np.zeros(A.shape[:-2], A._data.dtype))
     if p is None or (not isinstance(p, str) and abs(float(p)) == 2):
         s = svdvals(A)
         k = s.shape[-1]
-        if k == 0:  # empty matrices: PyTorch's cond is 0
-            return Tensor._make(np.zeros(A.shape[:-2], A._data.dtype))
         s_max, s_min = s.narrow(-1, 0, 1), s.narrow(-1, k - 1, 1)  # PyTorch's narrow: SliceBackward0
         result = s_min / s_max if p is not None and float(p) == -2 else s_max / s_min
         return result.squeeze(-1)
-    _square(A, "linalg.cond")
-    if isinstance(p, str) and p not in ("fro", "nuc"):
-        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    if not isinstance(p, str):
+        shown = (f"{p:f}" if math.isfinite(p) else str(p)) if isinstance(p, float) else str(int(p))
+        _square(A, f"linalg.cond(ord={shown})")
+    if p == "nuc":  # (PyTorch's nuc goes through svdvals)
+        _floating(A, "linalg.svd")
+        _kernel_dtype(A, "linalg_svd_cpu")
+    _floating(A, "linalg.inv")
+    if A.dtype is dtypes.float16:
+        raise RuntimeError("linalg.inv: Low precision dtypes not supported. Got Half")
     a = A._data
     # (a matrix with an inf or NaN is never rank-deficient here, as LU finds no zero pivot in it;
     # and LAPACK's SVD behind matrix_rank could loop forever on it)

@@ -14,7 +14,7 @@ from ..autograd import grad_mode
 from ..tensor import Tensor
 from ._op import Op, export, finish_out
 from ._return_types import return_type
-from .matrix import _const, _require_float, _require_square, _unsqueeze2, diag_embed, diagonal
+from .matrix import _const, _no_half, _require_float, _require_square, _unsqueeze2, diag_embed, diagonal
 from .solvers import _inv, _solve
 
 def _det_fwd(ctx, a):
@@ -148,6 +148,7 @@ def _adjugate(A):
 def _linalg_det(A, *, out=None):
     _require_square(A, "linalg.det")
     _require_float(A, "linalg.det")
+    _no_half(A, "lu_cpu")
     return finish_out("linalg_det", _det(A), out)
 
 
@@ -205,6 +206,7 @@ _slogdet.node.apply = _slogdet_node_apply
 def _slogdet_impl(A, who, result):
     _require_square(A, who)
     _require_float(A, who)
+    _no_half(A, who=who)
     sign, logabs = _slogdet(A)
     return result(sign, logabs)
 
@@ -231,5 +233,6 @@ def logdet(input):
     from .pointwise import where
     _require_square(input, "logdet")
     _require_float(input, "logdet")
+    _no_half(input, who="logdet")
     sign, logabs = _slogdet(input)
     return where(sign == -1, float("nan"), logabs)

@@ -105,7 +105,7 @@ def _select_fwd(ctx, a, index):
 
 _select = Op("SelectBackward0", _select_fwd, jvp="linear")
 _slice = Op("SliceBackward0", _select_fwd, jvp="linear")
-_index = Op("IndexBackward0", _select_fwd, jvp="linear")
+_index = Op("IndexBackward0", _select_fwd, jvp="linear", keeps={"index": None})  # (PyTorch saves the indices)
 
 
 @_select.derivative

@@ -110,6 +110,8 @@ def _linalg_lu_factor(A, *, pivot=True, out=None):
             k = min(A.shape[-2:])
             return LuFactorResult(A.clone(), Tensor._make(np.zeros(A.shape[:-2] + (k,), np.int32)))
         raise NotImplementedError(f'"lu_cpu" not implemented for \'{_scalar_name(A.dtype)}\'')
+    if A._data.dtype == np.float16 and A.numel():  # no LAPACK kernel either
+        raise NotImplementedError('"lu_cpu" not implemented for \'Half\'')
     return LuFactorResult(*_lu_factor(A))
 
 

@@ -51,6 +51,17 @@ def _require_float(t, who):
         raise RuntimeError(f"{who}: Expected a floating point or complex tensor as input. Got {_scalar_name(t.dtype)}")
 
 
+def _no_half(t, kernel=None, who=None):
+    """float16 has no LAPACK kernel: PyTorch's dispatch error for ``kernel``, or linalg's own check
+    of ``who`` ("Low precision dtypes not supported"), where numpy's linalg would raise TypeError."""
+    if t.dtype is dtypes.float16:
+        if kernel is not None:
+            if not t.numel():  # an empty input never reaches the kernel
+                return
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Half\'')
+        raise RuntimeError(f"{who}: Low precision dtypes not supported. Got Half")
+
+
 def _require_square(t, who):
     if t.ndim < 2:
         raise RuntimeError(f"{who}: The input tensor A must have at least 2 dimensions.")
@@ -287,6 +298,8 @@ def _matrix_norm_impl(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, 
     if not A.dtype.is_floating_point:
         raise RuntimeError(
             f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {_scalar_name(A.dtype)}")
+    if ord == "nuc" or not isinstance(ord, str) and abs(float(ord)) == 2:
+        _no_half(A, who="linalg.matrix_norm")
     if dtype is not None:
         dtype = _norm_dtype(dtypes.lookup(dtype), A.dtype, "linalg.matrix_norm")
     if ord == "fro":

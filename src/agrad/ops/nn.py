@@ -444,7 +444,7 @@ def _scatter_pad_fwd(ctx, g, maps, shape):
 
 def _pad_op_pair(kind, n):
     name = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}[kind] + f"{n}D"
-    fwd = Op(f"{name}Backward0", _gather_pad_fwd, jvp="linear")
+    fwd = Op(f"{name}Backward0", _gather_pad_fwd, saves=("self",), jvp="linear")  # (PyTorch's saves self)
     back = Op(f"{name}BackwardBackward0", _scatter_pad_fwd, internal=True, jvp="linear")
 
     @fwd.derivative
@@ -561,7 +561,8 @@ def _embedding_fwd(ctx, w, indices, padding_idx, scale_grad_by_freq):
     return w[indices]
 
 
-_embedding = Op("EmbeddingBackward0", _embedding_fwd, inputs=("weight",), jvp="linear")
+_embedding = Op("EmbeddingBackward0", _embedding_fwd, inputs=("weight",), jvp="linear",
+                keeps={"indices": "indices"})
 
 
 @_embedding.derivative

@@ -310,8 +310,8 @@ def _select_back(ctx, grad):
     return scatter_into(grad, shape, idx, ctx.dim)
 
 
-_max_dim = Op("MaxBackward0", _extreme_dim_fwd)
-_min_dim = Op("MinBackward0", _extreme_dim_fwd)
+_max_dim = Op("MaxBackward0", _extreme_dim_fwd, keeps={"indices": "indices"})
+_min_dim = Op("MinBackward0", _extreme_dim_fwd, keeps={"indices": "indices"})
 _max_dim.derivative(_select_back)
 _min_dim.derivative(_select_back)
 

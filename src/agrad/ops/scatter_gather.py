@@ -119,7 +119,8 @@ def _index_add_fwd(ctx, a, src, dim, idx, alpha):
     return out
 
 
-_index_add = Op("IndexAddBackward0", _index_add_fwd, inputs=("self", "source"), jvp="linear")
+_index_add = Op("IndexAddBackward0", _index_add_fwd, inputs=("self", "source"), jvp="linear",
+                keeps={"idx": "index"}, keeps_for={"idx": (1,)})
 
 
 @_index_add.derivative
@@ -195,8 +196,8 @@ def _index_fill_fwd(ctx, a, *value, dim, idx, fill=None):
     return out
 
 
-_index_fill0 = Op("IndexFillBackward0", _index_fill_fwd, jvp="element_wise")
-_index_fill1 = Op("IndexFillBackward1", _index_fill_fwd, inputs=("self", "value"))
+_index_fill0 = Op("IndexFillBackward0", _index_fill_fwd, jvp="element_wise", keeps={"idx": "index"})
+_index_fill1 = Op("IndexFillBackward1", _index_fill_fwd, inputs=("self", "value"), keeps={"idx": "index"})
 
 
 @_index_fill0.derivative
@@ -236,7 +237,8 @@ def _index_copy_fwd(ctx, a, src, dim, idx):
     return out
 
 
-_index_copy = Op("IndexCopyBackward0", _index_copy_fwd, inputs=("self", "source"), jvp="linear")
+_index_copy = Op("IndexCopyBackward0", _index_copy_fwd, inputs=("self", "source"), jvp="linear",
+                  keeps={"idx": "index"})
 
 
 @_index_copy.derivative
@@ -364,9 +366,10 @@ def _scatter_add_fwd(ctx, a, src, dim, idx):
     return _scatter_fwd(ctx, a, src, dim=dim, idx=idx, reduce="add")
 
 
-_scatter0 = Op("ScatterBackward0", _scatter_fwd, inputs=("self", "src"), jvp="linear")
-_scatter1 = Op("ScatterBackward1", _scatter_fwd, jvp="element_wise")
-_scatter_add = Op("ScatterAddBackward0", _scatter_add_fwd, inputs=("self", "src"), jvp="linear", keeps={"idx": "index"})
+_scatter0 = Op("ScatterBackward0", _scatter_fwd, inputs=("self", "src"), jvp="linear", keeps={"idx": "index"})
+_scatter1 = Op("ScatterBackward1", _scatter_fwd, jvp="element_wise", keeps={"idx": "index"})
+_scatter_add = Op("ScatterAddBackward0", _scatter_add_fwd, inputs=("self", "src"), jvp="linear", keeps={"idx": "index"},
+                  keeps_for={"idx": (1,)})  # (self's gradient is grad itself)
 _scatter_reduce = Op("NotImplemented", _scatter_fwd, inputs=("self", "src"), jvp="unsupported")
 _scatter_reduce.jvp_name = "aten::scatter"
 _scatter_reduce.node._name = "torch::autograd::NotImplemented"
@@ -514,7 +517,8 @@ def _masked_scatter_fwd(ctx, a, src, mask):
     return out
 
 
-_masked_scatter = Op("MaskedScatterBackward0", _masked_scatter_fwd, inputs=("self", "source"), jvp="linear")
+_masked_scatter = Op("MaskedScatterBackward0", _masked_scatter_fwd, inputs=("self", "source"), jvp="linear",
+                     keeps={"mask": "mask"})
 
 
 @_masked_scatter.derivative

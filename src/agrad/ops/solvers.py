@@ -12,7 +12,7 @@ import numpy as np
 
 from ..tensor import _scalar_name
 from ._op import Op, export, finish_out
-from .matrix import _LinAlgError, _require_float, _require_square
+from .matrix import _LinAlgError, _no_half, _require_float, _require_square
 
 def _lu_zero_pivot(a):
     """1-based index of the first zero pivot of LU with partial pivoting (LAPACK getrf's info), or 0."""
@@ -75,6 +75,7 @@ def _inv(A):
 def _linalg_inv(A, *, out=None):
     _require_square(A, "linalg.inv")
     _require_float(A, "linalg.inv")
+    _no_half(A, who="linalg.inv")
     return finish_out("linalg_inv", _inv(A), out)
 
 
@@ -139,6 +140,7 @@ def _linalg_solve(A, B, *, left=True, out=None):
         raise RuntimeError(
             f"linalg.solve: Expected A and B to have the same dtype, but found A of type {_scalar_name(A.dtype)} "
             f"and B of type {_scalar_name(B.dtype)} instead")
+    _no_half(A, "lu_cpu")
     vector = _is_vector_rhs(A, B)
     n = A.shape[-1]
     try:

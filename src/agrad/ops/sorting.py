@@ -229,9 +229,9 @@ def _sort_select_back(ctx, grad):
     return scatter_into(grad, ctx.input_shape, ctx.indices, ctx.dim)
 
 
-_sort = Op("SortBackward0", _sort_fwd, outputs=1)
+_sort = Op("SortBackward0", _sort_fwd, outputs=1, keeps={"indices": "indices"})
 _sort.derivative(_sort_select_back)
-_sort_stable = Op("SortBackward1", _sort_fwd, outputs=1)  # sort(*, stable, dim, descending)
+_sort_stable = Op("SortBackward1", _sort_fwd, outputs=1, keeps={"indices": "indices"})  # sort(*, stable, dim, descending)
 _sort_stable.derivative(_sort_select_back)
 _UNSET = object()
 
@@ -282,7 +282,7 @@ def _topk_fwd(ctx, a, k, dim, largest, is_sorted):
     return np.take_along_axis(a, idx, axis=dim), idx
 
 
-_topk = Op("TopkBackward0", _topk_fwd, outputs=1)
+_topk = Op("TopkBackward0", _topk_fwd, outputs=1, keeps={"indices": "indices"})
 _topk.derivative(_sort_select_back)
 
 
@@ -353,8 +353,8 @@ def _median_dim_fwd(ctx, a, dim, keepdim, ignore_nan, fname):
     return select_along(ctx, a, np.expand_dims(idx, dim), dim, keepdim)
 
 
-_median1 = Op("MedianBackward1", _median_dim_fwd, outputs=1)
-_nanmedian1 = Op("NanmedianBackward1", _median_dim_fwd, outputs=1)
+_median1 = Op("MedianBackward1", _median_dim_fwd, outputs=1, keeps={"indices": "indices"})
+_nanmedian1 = Op("NanmedianBackward1", _median_dim_fwd, outputs=1, keeps={"indices": "indices"})
 _median1.derivative(_select_back)
 _nanmedian1.derivative(_select_back)
 
@@ -461,7 +461,7 @@ def _kthvalue_fwd(ctx, a, k, dim, keepdim):
     return select_along(ctx, a, np.expand_dims(idx.reshape(moved.shape[:-1]), dim), dim, keepdim)
 
 
-_kthvalue = Op("KthvalueBackward0", _kthvalue_fwd, outputs=1)
+_kthvalue = Op("KthvalueBackward0", _kthvalue_fwd, outputs=1, keeps={"indices": "indices"})
 _kthvalue.derivative(_select_back)
 
 
@@ -508,7 +508,7 @@ def _value_less(x, y):
     return x[0] < y[0]
 
 
-_mode = Op("ModeBackward0", _mode_fwd, outputs=1)
+_mode = Op("ModeBackward0", _mode_fwd, outputs=1, keeps={"indices": "indices"})
 _mode.derivative(_select_back)
 
 

@@ -476,7 +476,7 @@ def frac(input, *, out=None):
 method("frac_")(inplace(frac))
 
 
-@unary(_sign, saves=(), float_out=False)
+@unary(_sign, saves=("self", "result"), float_out=False)  # (PyTorch's sgn_backward reads both)
 def sgn(ctx, grad):
     return _zeros_like(grad)
 
