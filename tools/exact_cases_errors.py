@@ -345,3 +345,41 @@ CASES += [
           "torch.linalg.matrix_rank(torch.tensor(0.5, dtype=torch.float16))", "torch.linalg.matrix_rank(torch.tensor([1]))",
           "torch.linalg.matrix_rank(torch.tensor([[1, 2]]))", "torch.linalg.matrix_rank(torch.ones(3, 4, 1, dtype=torch.float16))"]),
 ]
+
+# The order of checks of an in-place op: autograd's (a leaf, a view of a leaf) first, then TensorIterator's
+# partial-overlap check, then the op's own (a sampler's parameter, fill_'s value, transpose_'s dims, the shapes).
+_LEAF = ["x = torch.ones(2, 3, requires_grad=True)", "v = x[0]", "a = torch.arange(8.).reshape(2, 4)"]
+CASES += [
+    case("inplace-check-order-leaf-first",
+         _LEAF,
+         ["x.geometric_(2.0)", "x.bernoulli_(2.0)", "x.bernoulli_(torch.tensor(2.0))", "x.cauchy_(0, -1)",
+          "x.exponential_(-1.0)", "x.log_normal_(0, -1)", "x.random_(5, 2)", "x.fill_(torch.ones(2))",
+          "v.fill_(torch.ones(2))", "x.swapdims_(3, 3)", "x.transpose_(0, 5)", "x.swapaxes_(0, 4)",
+          "x.masked_scatter_(torch.ones(5, dtype=torch.bool), torch.ones(5))",
+          "F.dropout1d(torch.ones(2, 3, requires_grad=True), training=False, inplace=True)",
+          "F.dropout3d(torch.ones(1, 1, 2, 3, requires_grad=True), training=False, inplace=True)",
+          "F.dropout1d(torch.ones(2, 3, requires_grad=True)[0:1], training=False, inplace=True)",
+          "torch.ones(2, 3).geometric_(2.0)", "torch.ones(2, 3).fill_(torch.ones(2))"]),
+    case("inplace-partial-overlap",
+         _LEAF,
+         ["a.clone()[:, 1:].add_(a[:, :3])", "(lambda b: b[:1, 1:].add_(b[:1, :3]))(a.clone())",
+          "(lambda b: b[0].mul_(b[0, 0]))(a.clone())", "(lambda b: b[0, 1:].lerp_(b[0, :3], 0.5))(a.clone())",
+          "(lambda b: b[0, 1:].clamp_(b[0, :3]))(a.clone())", "(lambda b: b[0, 1:].eq_(b[0, :3]))(a.clone())",
+          "(lambda b: b[0, 1:].addcmul_(b[1, :3], b[0, :3]))(a.clone())",
+          "(lambda b: b.view(-1)[1:5].__iadd__(b.view(-1)[0:4]))(a.clone())",
+          "(lambda b: b[:, 0].div_(b))(a.clone() * torch.ones(1, requires_grad=True))",
+          "(lambda b: b[:, 0:2].add_(b[:, 1:3]))(a.clone())", "(lambda b: b.T.add_(b.T))(a.clone())",
+          "(lambda b: b[0, 1:].index_add_(0, torch.tensor([0]), b[0, :1]))(a.clone())",
+          "(lambda b: b[0, 1:].masked_fill_(b[0, :3] > 2, 1.0))(a.clone())",
+          "(lambda b: b[0].fill_(b[0, 1]))(a.clone())"]),
+    case("broadcast-errors-of-several-operands",
+         [],
+         ["torch.ones(2, 3).clamp_(torch.ones(4, 3))", "torch.ones(2, 3).clamp(max=torch.ones(4, 3))",
+          "torch.ones(2, 3).clamp(torch.ones(4, 1, 1), torch.ones(5, 1))",
+          "torch.broadcast_tensors(torch.ones(4, 0), torch.ones(2, 4))",
+          "torch.broadcast_tensors(torch.ones(4, 1), torch.ones(4), torch.ones(3))",
+          "torch.broadcast_shapes((4, 0), (2, 4))", "torch.broadcast_shapes((4, 1), 3, [2, 1, 1], None)",
+          "torch.broadcast_shapes((4, 1), 3, [2, 1, 5], None)", "torch.broadcast_shapes()",
+          "torch.broadcast_shapes(3, 1.5)", "torch.broadcast_shapes((1,), (-1,))", "torch.broadcast_shapes((2,), (-1,))",
+          "torch.tensor([4, 4]).pow_(torch.tensor([-2, 2, -1]))", "torch.tensor([4, 4]).pow(torch.tensor([-2, 2, -1]))"]),
+]

@@ -435,12 +435,14 @@ def _not_differentiable(np_dtype):
     raise RuntimeError("Autograd not support dtype: " + _scalar_name(_BY_NP[np.dtype(np_dtype)]))
 
 
-def inplace(fn, overlap="error", name=None):
+def inplace(fn, overlap="error", name=None, partial=False):
     """The in-place form of ``fn(self, *args)``: same maths, written into ``self``.
 
     When the op is recorded, the node sees a snapshot of ``self`` as it was, so
     a formula that needs the old value gets it; ``self`` then takes the result's
-    value, history and a new version.
+    value, history and a new version.  ``partial``: the op is one of PyTorch's
+    TensorIterator ops, which refuse an argument that partly overlaps ``self``'s
+    memory (``x[1:].add_(x[:-1])``), after autograd's checks and before any other.
     """
 
     code = getattr(fn, "__code__", None)
@@ -456,6 +458,8 @@ def inplace(fn, overlap="error", name=None):
             _missing(name, required[len(args):], kwargs)
         recorded = graph._state["enabled"] and (self._requires_grad or _any_requires_grad(args, kwargs))
         self._check_inplace(recorded, overlap)
+        if partial:
+            _check_partial_overlap(self, args, kwargs)
         if recorded and self._base is not None:
             from .inplace_view import inplace_through_view
             return inplace_through_view(self, fn, args, kwargs)
@@ -471,6 +475,40 @@ def inplace(fn, overlap="error", name=None):
     method_.__name__ = method_.__qualname__ = name
     method_.__doc__ = f"In-place version of :meth:`{fn.__name__}`."
     return method_
+
+
+def _check_partial_overlap(self, args, kwargs):
+    """TensorIterator's assert_no_partial_overlap between the written tensor and each argument
+    (cheap unless one of them is a view: only views share memory)."""
+    for a in (*args, *kwargs.values()):
+        if type(a) is Tensor and a is not self and (a._base is not None or self._base is not None) \
+                and _partial_overlap(self._data, a._data):
+            raise RuntimeError(
+                "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _dense(a) -> bool:
+    """c10's is_non_overlapping_and_dense: the dims, sorted by stride, lay the elements out
+    one after the other (dims of size 1 aside)."""
+    expected = a.itemsize
+    for stride, size in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _partial_overlap(a, b) -> bool:
+    """c10's get_overlap_status(a, b) == Partial: both dense, their byte ranges meet, and they are
+    not the same elements in the same layout.  (Tensors that are not dense are "too hard": no error.)"""
+    if not a.size or not b.size or not _dense(a) or not _dense(b):
+        return False
+    a0, b0 = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    a1, b1 = a0 + a.nbytes, b0 + b.nbytes
+    if a0 == b0 and a1 == b1:
+        return a.strides != b.strides
+    return a0 < b1 and b0 < a1
 
 
 def _too_many(name, most, given):

@@ -41,8 +41,8 @@ def atan2(input, other, *, out=None):
     return finish_out("atan2", _atan2.apply(ts, arrs, {}), out)
 
 
-method("atan2_")(inplace(atan2))
-method("arctan2_")(inplace(atan2, name="arctan2"))
+method("atan2_")(inplace(atan2, partial=True))
+method("arctan2_")(inplace(atan2, name="arctan2", partial=True))
 
 
 @binary(np.hypot, "hypot", saves=("self", "other", "result"))
@@ -60,7 +60,7 @@ def hypot(input, other, *, out=None):
     return finish_out("hypot", _hypot.apply(ts, arrs, {}), out)
 
 
-method("hypot_")(inplace(hypot))
+method("hypot_")(inplace(hypot, partial=True))
 
 
 # maximum / minimum: ties split the gradient in half
@@ -101,7 +101,7 @@ def fmod(input, other, *, out=None):
                                            {"other": other}), out)
 
 
-method("fmod_")(inplace(in_order_until_zero(fmod, np.fmod)))
+method("fmod_")(inplace(in_order_until_zero(fmod, np.fmod), partial=True))
 
 
 # lerp: self + weight * (end - self)
@@ -163,7 +163,7 @@ def lerp(input, end, weight, *, out=None):
     return finish_out("lerp", _lerp0.apply((input, end), (input._data, end._data), {"weight": weight}), out)
 
 
-method("lerp_")(inplace(lerp))
+method("lerp_")(inplace(lerp, partial=True))
 
 
 # copysign: |self| with the sign of other
@@ -199,7 +199,7 @@ def copysign(input, other, *, out=None):
                                                    {"other": other}), out)
 
 
-method("copysign_")(inplace(copysign))
+method("copysign_")(inplace(copysign, partial=True))
 
 
 # xlogy: x * log(y), 0 where x == 0 (unless y is NaN)
@@ -257,7 +257,7 @@ def xlogy(input, other, *, out=None):
                                              {"other": other}), out)
 
 
-method("xlogy_")(inplace(xlogy))
+method("xlogy_")(inplace(xlogy, partial=True))
 
 
 @binary(lambda a, b: _binary_quiet(np.logaddexp, a, b), "logaddexp", saves=("self", "other"))
@@ -313,7 +313,7 @@ def _float_power_(self, exponent):
     if self.dtype is not dtypes.float64:
         raise RuntimeError(f"the base given to float_power_ has dtype {_scalar_name(self.dtype)} but the "
                            "operation's result requires dtype Double")
-    return inplace(float_power)(self, exponent)
+    return inplace(float_power, partial=True)(self, exponent)
 
 
 method("float_power_")(_float_power_)
@@ -337,7 +337,7 @@ def heaviside(input, values, *, out=None):
     return finish_out("heaviside", not_implemented(value, (input, values), "aten::heaviside"), out)
 
 
-method("heaviside_")(inplace(heaviside))
+method("heaviside_")(inplace(heaviside, partial=True))
 
 
 # ---------------------------------------------------------------------------
@@ -413,5 +413,5 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
     return finish_out("addcdiv", _addcdiv.apply((input, tensor1, tensor2), arrs, {"value": value}), out)
 
 
-method("addcmul_")(inplace(addcmul))
-method("addcdiv_")(inplace(addcdiv))
+method("addcmul_")(inplace(addcmul, partial=True))
+method("addcdiv_")(inplace(addcdiv, partial=True))

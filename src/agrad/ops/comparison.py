@@ -168,7 +168,7 @@ def _bitwise_(fn):
         return into_self(fn, self, other)
 
     fn_.__name__ = fn.__name__
-    return inplace(fn_)
+    return inplace(fn_, partial=True)
 
 
 bitwise_and_, bitwise_or_, bitwise_xor_ = (_bitwise_(f) for f in (bitwise_and, bitwise_or, bitwise_xor))
@@ -228,7 +228,7 @@ def _shift(name, kernel, left):
 
     fn.__name__ = fn_.__name__ = name
     export(name, method=True)(fn)
-    return fn, inplace(fn_)
+    return fn, inplace(fn_, partial=True)
 
 
 bitwise_left_shift, bitwise_left_shift_ = _shift("bitwise_left_shift", "lshift", left=True)

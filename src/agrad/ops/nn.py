@@ -315,7 +315,10 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
 def _feature_dropout_nd(input, p, training, inplace, is_batched):
     if is_batched:
         return _feature_dropout(input, p, training, inplace)
-    if inplace:   # PyTorch unsqueeze_s the input; an in-place change of a view does the same
+    if inplace:   # PyTorch unsqueeze_s the input (autograd's checks of an in-place change, even
+        # untrained); an in-place change of a view does the same
+        from ..autograd import grad_mode
+        input._check_inplace(grad_mode._state["enabled"] and input._requires_grad, "allow")
         _feature_dropout(input.unsqueeze(0), p, training, True)
         return input
     return _feature_dropout(input.unsqueeze(0), p, training, False).squeeze(0)

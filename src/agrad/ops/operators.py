@@ -162,14 +162,14 @@ _remainder_in_place = in_order_until_zero(remainder, np.mod)  # (integers: np.mo
 for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": div,
                    "divide_": div, "true_divide_": div, "pow_": pow, "neg_": neg, "negative_": neg,
                    "floor_divide_": floor_divide_, "remainder_": _remainder_in_place}.items():
-    method(_name)(inplace(_fn))
+    method(_name)(inplace(_fn, partial=True))
 for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul, "__itruediv__": div,
                    "__ipow__": pow, "__ifloordiv__": floor_divide_, "__imod__": _remainder_in_place}.items():
-    method(_name)(inplace(_fn))
+    method(_name)(inplace(_fn, partial=True))
 for _name, _fn in {"__iand__": _and, "__ior__": _or, "__ixor__": _xor}.items():
     method(_name)(_not_implemented_for_others(
-        inplace(lambda self, other, _fn=_fn: into_self(_fn, self, other), name=_fn.__name__)))
+        inplace(lambda self, other, _fn=_fn: into_self(_fn, self, other), name=_fn.__name__, partial=True)))
 method("__ilshift__")(_not_implemented_for_others(bitwise_left_shift_))
 method("__irshift__")(_not_implemented_for_others(bitwise_right_shift_))
 for _name, _fn in {"eq_": eq_, "ne_": ne_, "lt_": lt_, "le_": le_, "gt_": gt_, "ge_": ge_}.items():
-    method(_name)(inplace(_fn))
+    method(_name)(inplace(_fn, partial=True))

@@ -108,6 +108,18 @@ def broadcast_error(arrays):
     return RuntimeError(_mismatch_message(np.shape(arrays[0]), np.shape(arrays[1])))
 
 
+def broadcast_all_error(arrays):
+    """PyTorch's error for several operands that do not broadcast: the shape of those before
+    (tensor a) against the first that does not fit (tensor b), as TensorIterator meets them."""
+    shape = np.shape(arrays[0])
+    for a in arrays[1:]:
+        try:
+            shape = np.broadcast_shapes(shape, np.shape(a))
+        except ValueError:
+            return RuntimeError(_mismatch_message(shape, np.shape(a)))
+    return RuntimeError(_mismatch_message(np.shape(arrays[0]), np.shape(arrays[1])))
+
+
 def _mismatch_message(sa, sb):
     na, nb = len(sa), len(sb)
     n = max(na, nb)
@@ -497,7 +509,7 @@ def _(ctx, grad):
 
 
 _clamp0 = Op("ClampBackward0", lambda ctx, a, lo, hi: np.clip(a, lo, hi), inputs=("self", "min", "max"),
-             saves=("self", "min", "max"), jvp="element_wise")
+             saves=("self", "min", "max"), value_error=broadcast_all_error, jvp="element_wise")
 
 
 @_clamp0.derivative
@@ -543,7 +555,7 @@ _CPP_NAMES = {"uint8": "unsigned char", "int8": "signed char", "int16": "short i
 
 def _clamp_inplace(fn, name):
     """clamp_ & co.: with number bounds PyTorch's cast check names the C++ type."""
-    method_ = inplace(fn, name=name)
+    method_ = inplace(fn, name=name, partial=True)
 
     def clamp_(self, *args, **kwargs):
         try:

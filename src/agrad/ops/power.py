@@ -80,7 +80,10 @@ def _(ctx, grad):
 
 def _int_pow(a, e):
     """PyTorch's integer pow: a negative exponent gives 1 for 1, +-1 for -1, else 0 (numpy refuses it)."""
-    a, e = np.broadcast_arrays(a, e)
+    try:
+        a, e = np.broadcast_arrays(a, e)
+    except ValueError:
+        raise broadcast_error((a, e)) from None
     neg = e < 0
     special = np.where(a == 1, 1, np.where(a == -1, np.where(e % 2 == 0, 1, -1), 0))
     return np.where(neg, special, np.power(a, np.where(neg, 0, e))).astype(a.dtype)

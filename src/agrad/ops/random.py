@@ -260,18 +260,24 @@ def random_(input, from_=None, to=None, *, generator=None, **kw):
         op, low_, high = _random[1], 0, _as_int(low)
     else:
         op, low_, high = _random[0], _as_int(low), _as_int(to)
-    if low_ is not None:
-        low_, high = _check_range(low_, high, d)
-    return inplace(lambda s: op.apply((s,), (s._data,), {"g": g, "low": low_, "high": high}))(input)
+    def run(s):  # (the range is checked after autograd's check of the in-place write, as in PyTorch)
+        lo, hi = (low_, high) if low_ is None else _check_range(low_, high, d)
+        return op.apply((s,), (s._data,), {"g": g, "low": lo, "high": hi})
+
+    return inplace(run)(input)
 
 
 @method("exponential_")
 def exponential_(input, lambd=1.0, *, generator=None):
     lambd = float(lambd)
-    if not (lambd > 0 and math.isfinite(lambd)):
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt_double(lambd)}")
     g = _gen(generator)
-    return inplace(lambda s: _exponential.apply((s,), (s._data,), {"g": g, "lambd": lambd}))(input)
+
+    def run(s):  # (the parameter is checked after autograd's check of the in-place write, as in PyTorch)
+        if not (lambd > 0 and math.isfinite(lambd)):
+            raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt_double(lambd)}")
+        return _exponential.apply((s,), (s._data,), {"g": g, "lambd": lambd})
+
+    return inplace(run)(input)
 
 
 def _cauchy_fill(a, g, median, sigma):
@@ -306,28 +312,41 @@ _geometric = _sampler("GeometricBackward0", _geometric_fill)
 
 @method("cauchy_")
 def cauchy_(input, median=0.0, sigma=1.0, *, generator=None):
-    if not float(sigma) > 0:
-        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_fmt_double(sigma)}")
     g = _gen(generator)
     attrs = {"g": g, "median": float(median), "sigma": float(sigma)}
-    return inplace(lambda s: _cauchy.apply((s,), (s._data,), attrs))(input)
+
+    def run(s):
+        if not attrs["sigma"] > 0:
+            raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_fmt_double(sigma)}")
+        return _cauchy.apply((s,), (s._data,), attrs)
+
+    return inplace(run)(input)
 
 
 @method("log_normal_")
 def log_normal_(input, mean=1.0, std=2.0, *, generator=None):
-    if not float(std) > 0:
-        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_fmt_double(std)}")
     g = _gen(generator)
     attrs = {"g": g, "mean": float(mean), "std": float(std)}
-    return inplace(lambda s: _log_normal.apply((s,), (s._data,), attrs))(input)
+
+    def run(s):
+        if not attrs["std"] > 0:
+            raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_fmt_double(std)}")
+        return _log_normal.apply((s,), (s._data,), attrs)
+
+    return inplace(run)(input)
 
 
 @method("geometric_")
 def geometric_(input, p, *, generator=None):
-    if not 0 < float(p) < 1:
-        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt_double(p)}")
+    p_ = float(p)
     g = _gen(generator)
-    return inplace(lambda s: _geometric.apply((s,), (s._data,), {"g": g, "p": float(p)}))(input)
+
+    def run(s):
+        if not 0 < p_ < 1:
+            raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt_double(p)}")
+        return _geometric.apply((s,), (s._data,), {"g": g, "p": p_})
+
+    return inplace(run)(input)
 
 
 # ------------------------------------------------------------------ bernoulli
@@ -382,10 +401,18 @@ def _check_p_tensor(p):
 def bernoulli_(input, p=0.5, *, generator=None):
     g = _gen(generator)
     if isinstance(p, Tensor):
-        _check_p_tensor(p)
-        return inplace(lambda s, q: _bernoulli1.apply((s, q), (s._data, q._data), {"g": g}))(input, p)
-    _check_p_float(float(p))
-    return inplace(lambda s: _bernoulli2.apply((s,), (s._data,), {"g": g, "p": float(p)}))(input)
+        def run1(s, q):  # (p is checked after autograd's check of the in-place write, as in PyTorch)
+            _check_p_tensor(q)
+            return _bernoulli1.apply((s, q), (s._data, q._data), {"g": g})
+
+        return inplace(run1, name="bernoulli")(input, p)
+    p_ = float(p)
+
+    def run2(s):
+        _check_p_float(p_)
+        return _bernoulli2.apply((s,), (s._data,), {"g": g, "p": p_})
+
+    return inplace(run2, name="bernoulli")(input)
 
 
 @export(method=True)

@@ -552,10 +552,15 @@ def masked_scatter(input, mask, source):
 
 @method("masked_scatter_")
 def masked_scatter_(input, mask, source):
+    return inplace(_masked_scatter_checked, name="masked_scatter")(input, mask, source)
+
+
+def _masked_scatter_checked(input, mask, source):
+    """masked_scatter_'s checks, after autograd's check of the in-place write (as in PyTorch)."""
     _check_mask(mask, "masked_scatter")
     if mask._data.shape != input._data.shape:  # the mask is expanded to self: expand's errors
         mask.expand(*input._data.shape)
-    return inplace(masked_scatter)(input, mask, source)
+    return masked_scatter(input, mask, source)
 
 
 _take = Op("TakeBackward0", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="linear", keeps={"idx": "index"})

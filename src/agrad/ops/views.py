@@ -210,13 +210,13 @@ def transpose_(input, dim0, dim1):
     from ..autograd import graph
     from ..tensor import LEAF_INPLACE_MESSAGE
     n = input.ndim
-    d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
     recorded = graph._state["enabled"] and input._requires_grad
-    if recorded and input._grad_fn is None:
+    if recorded and input._grad_fn is None:  # (before the dims: PyTorch's autograd check comes first)
         raise RuntimeError(LEAF_INPLACE_MESSAGE)
     base = input._base
     if recorded and base is not None and base._requires_grad and base._grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
     from ..autograd import _dual
     tangent = _dual.tangent_of(input) if _dual._LEVEL[0] is not None else None
     if recorded:
@@ -458,14 +458,36 @@ def broadcast_to(input, size):
 
 @export()
 def broadcast_tensors(*tensors):
-    shape = np.broadcast_shapes(*(t._data.shape for t in tensors))
+    from .pointwise import broadcast_all_error
+    try:
+        shape = np.broadcast_shapes(*(t._data.shape for t in tensors))
+    except ValueError:
+        raise broadcast_all_error([t._data for t in tensors]) from None
     return tuple(t if t._data.shape == shape else expand(t, shape) for t in tensors)
 
 
 @export()
 def broadcast_shapes(*shapes):
+    """PyTorch's Python broadcast_shapes (torch._refs._broadcast_shapes), with its errors."""
     from ..tensor import Size
-    return Size(np.broadcast_shapes(*shapes))
+    shapes = [(x,) if isinstance(x, int) else x for x in shapes if x is not None]
+    for shape in shapes:
+        if not isinstance(shape, (tuple, list, str)):  # (a Sequence, as PyTorch checks)
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}")
+    common = [1] * max((len(shape) for shape in shapes), default=0)
+    for arg, shape in enumerate(shapes):
+        for idx in range(-1, -1 - len(shape), -1):
+            if shape[idx] == common[idx]:
+                continue
+            if common[idx] == 1:
+                if shape[idx] < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                common[idx] = shape[idx]
+            if shape[idx] != 1 and common[idx] != shape[idx]:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {shape[idx]} at {idx}! Mismatching argument at "
+                    f"index {arg} had {shape}; but expected shape should be broadcastable to {common}")
+    return Size(common)
 
 
 _add_reduce = np.add.reduce  # what np.sum calls, without its Python wrapper
@@ -669,11 +691,14 @@ def fill_(input, value):
     from ._op import inplace
 
     if isinstance(value, Tensor):
-        if value.ndim:
-            raise RuntimeError(
-                f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} dimensions.")
-        return inplace(lambda s, v: _fill3.apply((s, v), (s._data, v._data), {}), overlap="allow")(input, value)
+        return inplace(_fill_tensor, overlap="allow")(input, value)
     return inplace(lambda s, v: _fill2.apply((s,), (s._data,), {"value": v}), overlap="allow")(input, value)
+
+
+def _fill_tensor(s, v):  # (the value's rank is checked after autograd's check of the write, as in PyTorch)
+    if v.ndim:
+        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {v.ndim} dimensions.")
+    return _fill3.apply((s, v), (s._data, v._data), {})
 
 
 _fill2 = Op("FillBackward2", lambda ctx, a, value: np.full_like(a, dtypes.checked_scalar(value, a.dtype)),
