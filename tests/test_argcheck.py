@@ -33,9 +33,12 @@ def test_wrong_type_gets_pytorchs_message(key):
         if key == "torch.einsum":
             args = ["i,i->"]
         bad = [agrad.ones(2), "text"] if kind == "vararg" else ["text"]
-        with pytest.raises(TypeError) as info:
+        # (where a Python-level nn.functional of PyTorch's reads an attribute of the argument first,
+        # its AttributeError: the table's message says so)
+        attribute = kind != "vararg" and message.startswith("AttributeError: ")
+        with pytest.raises(AttributeError if attribute else TypeError) as info:
             _call(key, args + bad)
-        want = element.format(1, "str") if kind == "vararg" else message.format("str")
+        want = element.format(1, "str") if kind == "vararg" else message.removeprefix("AttributeError: ").format("str")
         # where PyTorch's parser refuses this shorter call for another reason (too few arguments for
         # every signature ...), its message comes first (agrad/ops/_pyargs.py, tests/test_pyargs.py)
         want = parser_error(key, tuple(args[key.startswith("method."):] + bad), {}) or want
@@ -65,10 +68,12 @@ def test_no_internal_attribute_errors_for_a_number_in_place_of_a_tensor():
     for key in sorted(TABLE):
         form, name = key.split(".", 1)
         args = [agrad.ones(2, 2)] if form == "method" else []
+        theirs = {c[3].removeprefix("AttributeError: ").format("float") for c in TABLE[key] if c[3]}
         try:
             _call(key, args + [1.5])
         except AttributeError as e:
-            leaks.append(f"{key}: {e}")
+            if str(e) not in theirs:  # (PyTorch's own AttributeError, as the table says, is not a leak)
+                leaks.append(f"{key}: {e}")
         except Exception:  # noqa: BLE001 - PyTorch's own errors
             pass
     assert not leaks

@@ -8,9 +8,10 @@ called with that argument replaced by a Python float (the arguments before
 it are tensors). Where PyTorch refuses, the table records the parameter and
 the message agrad gives for a wrong type: PyTorch's own text where its
 argument parser names the argument (``relu(): argument 'input' (position 1)
-must be Tensor, not float``), else the same form with agrad's parameter name
-(where PyTorch fails deeper, e.g. ``'float' object has no attribute 'dim'``
-from a Python-level nn.functional, or lists its overloads).
+must be Tensor, not float``), PyTorch's AttributeError where a Python-level
+nn.functional reads an attribute of it first (``'float' object has no attribute
+'size'``: the message starts "AttributeError: "), else the parser's form with
+agrad's parameter name (where PyTorch fails deeper or lists its overloads).
 """
 
 from __future__ import annotations
@@ -34,9 +35,14 @@ OUT = ROOT / "src" / "agrad" / "ops" / "_argcheck_table.py"
 TENSOR_PARAMS = (diffgen.PRIMARY | diffgen.SECOND | {"mask", "condition", "index", "indices", "mat", "vec"}) \
     - {"weight_scalar"}
 PARSER = re.compile(r"^(\w+)\(\): argument '(\w+)' \(position (\d+)\) must be (Tensor|tuple of Tensors), not float$")
+ATTRIBUTE = re.compile(r"^AttributeError: 'float' object has no attribute '(\w+)'$")
+# nn.functionals whose first attribute read depends on the other arguments (F.softmax: input.dim() without
+# a dim, input.softmax(dim) with one): the parser's form stands
+VARYING_ATTRIBUTE = {"softmax", "softmin", "log_softmax"}
 ELEMENT = re.compile(r"^(expected Tensor as element )1( in argument \d+, but got )float$")
 SKIP = diffgen.SKIP | {"tensor", "as_tensor", "from_numpy", "broadcast_shapes", "pow", "where", "xlogy",
-                       "float_power", "full_like", "result_type", "can_cast", "promote_types"}
+                       "float_power", "full_like", "result_type", "can_cast", "promote_types",
+                       "tensordot"}  # (its Python front parses dims before it reads a or b: agrad does the same)
 
 
 def torch_callable(form: str, name: str):
@@ -138,6 +144,10 @@ def _message(error: str, name: str, param: str, i: int, what: str) -> str:
     m = PARSER.match(error.split(": ", 1)[1])
     if m:
         return f"{m.group(1)}(): argument '{m.group(2)}' (position {m.group(3)}) must be {m.group(4)}, not {{}}"
+    m = ATTRIBUTE.match(error)
+    if m and name not in VARYING_ATTRIBUTE:  # a Python-level nn.functional reads an attribute of it first
+        # (F.mse_loss: target.size())
+        return f"AttributeError: '{{}}' object has no attribute '{m.group(1)}'"
     return f"{name}(): argument '{param}' (position {i + 1}) must be {what}, not {{}}"
 
 

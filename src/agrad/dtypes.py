@@ -143,6 +143,17 @@ def checked_scalar(value, np_dtype):
     raise RuntimeError(f"value cannot be converted to type {_C_TYPE[np_dtype.name]} without overflow")
 
 
+def kernel_scalar(value, np_dtype):
+    """A number as a CPU kernel takes it (``Scalar::to<scalar_t>()``: clamp's bounds, threshold's
+    numbers): PyTorch's overflow error; an integer type gets the converted int (uint8: -1 is 255,
+    0.5 is 0), a float type the number itself (None stays None)."""
+    np_dtype = np.dtype(np_dtype)
+    if value is None or np_dtype == np.float64:
+        return value
+    v = checked_scalar(value, np_dtype)
+    return int(v) if np_dtype.kind in "iu" else value
+
+
 def scalar_dtype(value) -> dtype:
     """The dtype a wrapped Python number takes on its own."""
     if isinstance(value, bool):

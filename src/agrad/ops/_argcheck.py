@@ -53,7 +53,7 @@ def checked(fn, checks, key=None):
             value = args[index] if len(args) > index else kwargs.get(name, _MISSING)
             if value is not _MISSING and not isinstance(value, Tensor):
                 _raise_parser_error(key, args, kwargs)  # PyTorch's own parse, where it has one
-                raise TypeError(message.format(type_name(value)))
+                raise wrong_type(message, value)
             try:
                 return fn(*args, **kwargs)
             except Unbatched:
@@ -69,7 +69,7 @@ def checked(fn, checks, key=None):
         try:
             for check in checks:
                 check_argument(check, args, kwargs)
-        except TypeError:
+        except (TypeError, AttributeError):
             _raise_parser_error(key, args, kwargs)  # PyTorch's own parse, where it has one
             raise
         try:
@@ -194,12 +194,20 @@ def check_argument(check, args, kwargs) -> None:
         return
     if kind == "tensors":
         if not isinstance(value, (list, tuple)):
-            raise TypeError(message.format(type_name(value)))
+            raise wrong_type(message, value)
         _check_elements(value, element)
         return
     if isinstance(value, Tensor) or (kind == "optional" and value is None):
         return
-    raise TypeError(message.format(type_name(value)))
+    raise wrong_type(message, value)
+
+
+def wrong_type(message: str, value) -> Exception:
+    """The table's error for ``value``: PyTorch's AttributeError where a Python-level function of
+    it reads an attribute first (the message starts "AttributeError: "), else its TypeError."""
+    if message.startswith("AttributeError: "):
+        return AttributeError(message[16:].format(type_name(value)))
+    return TypeError(message.format(type_name(value)))
 
 
 def _check_elements(values, element: str) -> None:

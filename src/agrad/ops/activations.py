@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._not_implemented import not_implemented
 from ._op import METHODS, Op, export, inplace
@@ -132,7 +133,8 @@ _hardtanh.derivative(
 def _hardtanh_op(input, min_val, max_val):
     if input.dtype.name == "uint8" and (min_val < 0 or max_val < 0):
         raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
-    return _hardtanh(input, min_val=min_val, max_val=max_val)
+    d = input._data.dtype  # (then clamp's conversion of the limits)
+    return _hardtanh(input, min_val=dtypes.kernel_scalar(min_val, d), max_val=dtypes.kernel_scalar(max_val, d))
 
 
 @export(functional=True, torch=False)
@@ -709,12 +711,23 @@ _threshold.derivative(_threshold_derivative)
 _threshold_.derivative(_threshold_derivative)
 
 
+def _threshold_scalars(input, threshold, value):
+    """The kernel's Scalar::to<scalar_t>() of both numbers (uint8: -1 is 255, 0.5 is 0)."""
+    d = input._data.dtype
+    return dtypes.kernel_scalar(threshold, d), dtypes.kernel_scalar(value, d)
+
+
 def _threshold_call(input, threshold, value, inplace):
     if isinstance(input, Tensor) and input.dtype.name == "bool":
         raise NotImplementedError('"threshold_cpu" not implemented for \'Bool\'')
     if inplace:
         # (threshold_ writes through ATen's threshold_out: no internal-overlap check, an expanded input is taken)
-        return _in_place(lambda x: _threshold_(x, threshold=threshold, value=value), input, overlap="allow")
+        def write(x):
+            t, v = _threshold_scalars(x, threshold, value)
+            return _threshold_(x, threshold=t, value=v)
+
+        return _in_place(write, input, overlap="allow")
+    threshold, value = _threshold_scalars(input, threshold, value)
     return _threshold(input, threshold=threshold, value=value)
 
 

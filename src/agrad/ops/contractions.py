@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numbers
 
+from .. import dtypes
 from ..tensor import Tensor
 from ._op import export, finish_out
 from .reductions import dims as _reduction_dims
@@ -276,23 +277,56 @@ def einsum(equation, *operands):
 
 # tensordot / kron --------------------------------------------------------------------------
 
+def _vf_tensordot_args(a, b, dims_a, dims_b):
+    """The C++ parser of tensordot(Tensor input, Tensor other, int[] dims_self, int[] dims_other):
+    its TypeErrors, in its order; the dims as lists of ints."""
+    for i, (name, t) in enumerate((("input", a), ("other", b))):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"tensordot(): argument '{name}' (position {i + 1}) must be Tensor, not {type(t).__name__}")
+    out = []
+    for i, (name, dims) in enumerate((("dims_self", dims_a), ("dims_other", dims_b))):
+        if not isinstance(dims, (list, tuple)):
+            raise TypeError(f"tensordot(): argument '{name}' (position {i + 3}) must be tuple of ints, not "
+                            f"{type(dims).__name__}")
+        ints = []
+        for pos, d in enumerate(dims):
+            if isinstance(d, Tensor) and not d.dtype.is_floating_point and d.dtype is not dtypes.bool_ \
+                    and d.numel() == 1:
+                d = int(d.item())
+            elif not isinstance(d, numbers.Integral) or isinstance(d, bool):
+                raise TypeError(f"tensordot(): argument '{name}' (position {i + 3}) must be tuple of ints, but "
+                                f"found element of type {type(d).__name__} at pos {pos}")
+            ints.append(int(d))
+        out.append(ints)
+    return out
+
+
 @export()
 def tensordot(a, b, dims=2, out=None):
+    """torch.functional.tensordot's Python front (its errors, in its order), then the op."""
+    if not isinstance(dims, (tuple, list, Tensor, int)):
+        raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] "
+                           f"containing two lists, but got dims={dims}")
+    dims_a, dims_b = [], []
+    if isinstance(dims, (tuple, list)):
+        dims_a, dims_b = dims  # (Python's own unpacking errors, as PyTorch's)
     if isinstance(dims, Tensor):
-        dims = dims.tolist()
-    if isinstance(dims, (list, tuple)):
-        if len(dims) != 2:
-            raise RuntimeError(f"The `dims` argument must be a list of 2 lists or a number, but got {dims}")
-        dims_a, dims_b = dims
-        dims_a = [dims_a] if isinstance(dims_a, numbers.Integral) else list(dims_a)
-        dims_b = [dims_b] if isinstance(dims_b, numbers.Integral) else list(dims_b)
-    else:
-        dims = int(dims)
+        if dims.numel() > 1:
+            if dims.shape[0] != 2:
+                raise AssertionError(f"dims tensor must have size 2 in first dimension, got {dims.shape[0]}")
+            dims_a, dims_b = dims[0].tolist(), dims[1].tolist()
+        else:
+            value = int(dims.item())
+            if value < 0:
+                raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+            dims_a, dims_b = list(range(-value, 0)), list(range(value))
+    if isinstance(dims, int):
         if dims < 0:
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
-        if dims > min(a.ndim, b.ndim):
+        if dims > min(a.dim(), b.dim()):
             raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
         dims_a, dims_b = list(range(-dims, 0)), list(range(dims))
+    dims_a, dims_b = _vf_tensordot_args(a, b, dims_a, dims_b)
     if len(dims_a) != len(dims_b):
         raise RuntimeError("both dimension lists should have same length")
     if a.dtype is not b.dtype:

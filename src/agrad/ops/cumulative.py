@@ -23,7 +23,7 @@ def _cum_fwd(ctx, a, axis, dtype, np_fn):
     if a.ndim == 0:
         return a.copy()
     with np.errstate(all="ignore"):
-        return np_fn(a, axis=axis)
+        return np_fn(a, axis=axis, dtype=dtype)  # (numpy's own accumulator would widen uint8 to uint64)
 
 
 _cumsum = Op("CumsumBackward0", _cum_fwd, jvp="linear")
@@ -102,7 +102,7 @@ def _cumulative(op, fname, np_fn):
             raise RuntimeError(
                 f"Bad in-place call: input tensor dtype {_C_NAMES[self.dtype.name]} and output tensor dtype "
                 f"{_C_NAMES[dtypes.lookup(dtype).name]} should match")
-        return in_place(self, dim, dtype=dtype)
+        return in_place(self, dim, dtype=self.dtype)  # (ATen's out is self: its dtype, bool's kernel error)
 
     fn_.__name__ = fname + "_"
     method(fname + "_")(fn_)

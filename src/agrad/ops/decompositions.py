@@ -737,8 +737,9 @@ def multi_dot(tensors, *, out=None):
             raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {tensors[i].ndim}D")
     for i in range(1, n):
         if mats[i].dtype is not mats[0].dtype:
+            from .pointwise import _C_NAMES  # (the C++ names of the dtypes)
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is "
-                               f"{mats[0].dtype} and tensor {i} {mats[i].dtype}")
+                               f"{_C_NAMES[mats[0].dtype.name]} and tensor {i} {_C_NAMES[mats[i].dtype.name]}")
         if mats[i - 1].shape[-1] != mats[i].shape[0]:
             raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {list(tensors[i - 1].shape)} and "
                                f"{list(tensors[i].shape)} cannot be multiplied")

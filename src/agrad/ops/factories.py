@@ -487,7 +487,8 @@ empty_like = export("empty_like")(_like(lambda s, d: np.zeros(s, d.numpy)))
 @export()
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     d = input.dtype if dtype is None else dtypes.lookup(dtype)
-    return _finish(np.full(input.shape, fill_value, d.numpy), requires_grad, device)
+    # (fill_'s checked conversion: PyTorch's overflow error, an unsigned type wraps -1 round)
+    return _finish(np.full(input.shape, dtypes.checked_scalar(fill_value, d.numpy), d.numpy), requires_grad, device)
 
 
 def wrap(value, dtype) -> Tensor:

@@ -55,6 +55,9 @@ def _check_list(tensors, name):
 @export("cat", "concat", "concatenate")
 def cat(tensors, dim=0, *, out=None):
     tensors = _check_list(tensors, "cat")
+    for i, t in enumerate(tensors):  # (ATen's first check, before the dim and the shapes)
+        if t.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     d = dtypes.result_type(*tensors)
     # PyTorch skips 1-D empty tensors in cat
     ref = next((t for t in tensors if t._data.shape != (0,)), tensors[0])
@@ -70,8 +73,6 @@ def cat(tensors, dim=0, *, out=None):
                 raise RuntimeError(
                     f"Sizes of tensors must match except in dimension {axis}. Expected size "
                     f"{ref._data.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in the list.")
-    if ref.ndim == 0:
-        raise RuntimeError(f"zero-dimensional tensor (at position 0) cannot be concatenated")
     keep = [t for t in tensors if not (t._data.shape == (0,) and ref._data.shape != (0,))]
     arrays = [t._data.astype(d.numpy, copy=False) for t in keep]
     return _cat.apply(tuple(keep), arrays, {"dim": axis})

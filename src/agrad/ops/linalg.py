@@ -129,6 +129,8 @@ def _(ctx, grad):
 
 @export(method=True)
 def mv(input, vec, *, out=None):
+    if input.ndim == 0:  # (ATen sizes its result by input.size(0) first)
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(
             f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")

@@ -129,9 +129,10 @@ def _pointwise_pair(input, target, reduction, size_average=None, reduce=None):
 
 @export(functional=True, torch=False)
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    shape = input.shape  # (the weight is checked against the input before broadcasting)
     input, target, reduction = _pointwise_pair(input, target, reduction, size_average, reduce)
     if weight is not None:
-        _check_weight(weight, input)
+        _check_weight(weight, shape)
         return _weighted((input - target).pow(2), weight, reduction)
     ts, arrs = _common(input, target, "mse_cpu")
     return _mse.apply(ts, arrs, {"reduction": reduction_arg(reduction)})
@@ -143,9 +144,10 @@ def _l1(input, target, reduction):
 
 @export(functional=True, torch=False)
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    shape = input.shape  # (the weight is checked against the input before broadcasting)
     input, target, reduction = _pointwise_pair(input, target, reduction, size_average, reduce)
     if weight is not None:
-        _check_weight(weight, input)
+        _check_weight(weight, shape)
         return _weighted((input - target).abs(), weight, reduction)
     return _l1(input, target, reduction_arg(reduction))
 
@@ -314,6 +316,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
             "deprecated. Please ensure they have the same size.")
     if target.dtype is not input.dtype:  # TensorIterator's check of the kernel's operands
         raise RuntimeError(f"Found dtype {_scalar_name(target.dtype)} but expected {_scalar_name(input.dtype)}")
+    if not input.dtype.is_floating_point:  # the kernel's dispatch, before its check of the values
+        raise NotImplementedError(f'"binary_cross_entropy" not implemented for \'{_scalar_name(input.dtype)}\'')
     w = None
     if weight is not None:
         check_not_differentiable(weight, "weight", "binary_cross_entropy")
@@ -369,6 +373,9 @@ def _bce_with_logits(input, target, weight, pos_weight, reduction):
     # ATen: log_sigmoid(input), then (1 - target).mul_(input): its kernels' errors
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"log_sigmoid_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
+    if target.dtype is dtypes.bool_:  # 1 - target
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                           "`logical_xor()` operator instead.")
     if not target.dtype.is_floating_point:
         raise RuntimeError(f"result type {_scalar_name(dtypes.result_type(input, target))} can't be cast to the "
                            f"desired output type {_scalar_name(target.dtype)}")
@@ -562,8 +569,9 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(reduction + " is not valid")
     var = var.clone()
-    np.maximum(var._data, var._data.dtype.type(eps), out=var._data)  # clamp_ under no_grad
-    var._vc[0] += 1
+    from ..autograd import grad_mode
+    with grad_mode.no_grad():
+        var.clamp_(min=eps)  # (its errors: a bool or integer var cannot take the float eps)
     loss = 0.5 * (var.log() + (input - target) ** 2 / var)
     if full:
         loss = loss + 0.5 * math.log(2 * math.pi)

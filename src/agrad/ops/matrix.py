@@ -88,10 +88,10 @@ def _(ctx, grad):
 
 @export(method=True)
 def trace(input):
+    if input.dtype.name == "bool":  # (the dispatch's error, before the kernel's check of the dims)
+        raise NotImplementedError('"trace" not implemented for \'Bool\'')
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
-    if input.dtype.name == "bool":
-        raise NotImplementedError('"trace" not implemented for \'Bool\'')
     return _trace(input)
 
 
@@ -231,6 +231,8 @@ def _(ctx, grad):
 def _linalg_cross(input, other, *, dim=-1, out=None):
     if input.ndim != other.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if not input.ndim:  # (input.size(dim) of a 0-d tensor)
+        raise IndexError(f"Dimension specified as {int(dim)} but tensor has no dimensions")
     d = _wrap_dim(dim, input.ndim)
     if input._data.shape[d] != 3 or other._data.shape[d] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "

@@ -15,6 +15,7 @@ The composites use the core ops ``addmm``, ``linalg.vector_norm``, ``clamp_min``
 
 from __future__ import annotations
 
+import math
 import numbers
 import warnings
 
@@ -22,7 +23,7 @@ import numpy as np
 
 from .. import dtypes
 from .._limits import check_shape
-from ..tensor import Tensor, _scalar_name, _wrap_dim
+from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from .._cascade import cascade_sum
 from ._op import Op, export
 from .linalg import addmm
@@ -144,22 +145,35 @@ def _matmul(a, b):
     return matmul(a, b)
 
 
+def _contiguous(t):
+    return type(t._data) is not np.ndarray or t._data.flags.c_contiguous
+
+
 @export(functional=True, torch=False)
 def linear(input, weight, bias=None):
     """y = input @ weight.T + bias, dispatched as ATen's ``linear`` does."""
+    if not input.ndim or not weight.ndim:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.ndim}D and "
+                           f"{weight.ndim}D")
     if weight.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {weight.ndim}D")
     if bias is not None and input.ndim == 2:
         return addmm(bias, input, weight.t())
-    if (bias is not None and input.ndim != 2 and weight.ndim == 2 and bias.ndim in (1, 2)
-            and all(s == 1 for s in bias.shape[:-1])
-            and (type(input._data) is not np.ndarray or input._data.flags.c_contiguous)):
-        # flattened into one addmm: (*, in) -> (N, in) -> (N, out) -> (*, out)
-        flat = input.view(-1, input.shape[-1]) if input.ndim else input
+    # ATen's is_bias_likely_fusable: a bias of one dim other than 1 (bias.squeeze() 1-D), contiguous
+    if (bias is not None and input.ndim and (bias.ndim == 1 or sum(n != 1 for n in bias.shape) == 1)
+            and _contiguous(bias) and _contiguous(input)):
+        # _flatten_nd_linear, one addmm: (*, in) -> (N, in) -> (N, out) -> (*, out)
+        flat = input.view(math.prod(input.shape[:-1]), input.shape[-1])
         out = addmm(bias, flat, weight.t())
         return out.view(*input.shape[:-1], out.shape[-1])
     out = _matmul(input, weight.t())
-    if bias is not None:
+    if bias is not None:  # ATen adds the bias in place: the output keeps its shape
+        try:
+            shape = np.broadcast_shapes(out._data.shape, bias._data.shape)
+        except ValueError:
+            shape = None  # (the add's own error)
+        if shape is not None and shape != out._data.shape:
+            raise RuntimeError(f"output with shape {list(out.shape)} doesn't match the broadcast shape {list(shape)}")
         out = out + bias
     return out
 
@@ -180,6 +194,11 @@ def _(ctx, grad):
     return g1, gw, g2
 
 
+def _size(t, dim):
+    """t.size(dim) with ATen's errors (a 0-d tensor has no dim)."""
+    return t.shape[_wrap_dim_no_scalar(dim, t.ndim)]
+
+
 @export(functional=True)
 def bilinear(input1, input2, weight, bias=None):
     """y = x1^T W x2 + b over the last dims (ATen: views around one _trilinear)."""
@@ -197,17 +216,17 @@ def bilinear(input1, input2, weight, bias=None):
             raise RuntimeError(
                 f"bilinear(): input batch dimensions do not match at dim {i}: got {input1.shape[i]} and "
                 f"{input2.shape[i]}")
-    if input1.shape[-1] != weight.shape[1]:
-        raise RuntimeError(
-            f"bilinear(): input1 size does not match weight size: got {input1.shape[-1]} but expected "
-            f"{weight.shape[1]}")
-    if input2.shape[-1] != weight.shape[2]:
-        raise RuntimeError(
-            f"bilinear(): input2 size does not match weight size: got {input2.shape[-1]} but expected "
-            f"{weight.shape[2]}")
-    if bias is not None and bias.shape[-1] != weight.shape[0]:
-        raise RuntimeError(
-            f"bilinear(): bias size does not match weight size: got {bias.shape[-1]} but expected {weight.shape[0]}")
+    # ATen's checks read weight.size(k) before the other side's size (its errors for a tensor of too few dims)
+    w1, n1 = _size(weight, 1), _size(input1, input1.ndim - 1)
+    if n1 != w1:
+        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got {n1} but expected {w1}")
+    w2, n2 = _size(weight, 2), _size(input2, input2.ndim - 1)
+    if n2 != w2:
+        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got {n2} but expected {w2}")
+    if bias is not None:
+        w0, nb = _size(weight, 0), _size(bias, 0)
+        if nb != w0:
+            raise RuntimeError(f"bilinear(): bias size does not match weight size: got {nb} but expected {w0}")
     out_shape = tuple(input1.shape[:-1]) + (weight.shape[0],)
     a = input1.reshape(-1, input1.shape[-1])
     b = input2.reshape(-1, input2.shape[-1])

@@ -536,6 +536,7 @@ def clamp(input, min=None, max=None, *, out=None):
         arrs = [t._data.astype(d.numpy, copy=False) for t in (input, lo, hi)]
         return finish_out("clamp", _clamp0.apply((input, lo, hi), arrs, {}), out)
     d = _result_type(input, *(v for v in (min, max) if v is not None))
+    min, max = dtypes.kernel_scalar(min, d.numpy), dtypes.kernel_scalar(max, d.numpy)  # (uint8: -1 is 255)
     arr = input._data.astype(d.numpy, copy=False)
     return finish_out("clamp", _clamp1.apply((input,), (arr,), {"min": min, "max": max}), out)
 
@@ -598,7 +599,7 @@ def _one_sided_clamp(name, np_fn, keep, bound_wins):
             return finish_out(name, tensor_op.apply(ts, arrs, {}), out)
         d = _result_type(input, bound)
         return finish_out(name, scalar_op.apply((input,), (input._data.astype(d.numpy, copy=False),),
-                                                {"bound": bound}), out)
+                                                {"bound": dtypes.kernel_scalar(bound, d.numpy)}), out)
 
     fn.__name__ = name
     export(name, method=True)(fn)

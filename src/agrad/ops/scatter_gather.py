@@ -134,15 +134,31 @@ def _(ctx, grad):
     return grad, g_src
 
 
-def _index_copy_check(input, d, idx, source):
-    n = idx.size
-    src_n = source._data.shape[d] if source.ndim else 1
-    if n != src_n:
-        raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({src_n})")
+def _index_copy_check(input, d, index, source):
+    """index_copy's meta checks (TensorAdvancedIndexing.cpp), in its order."""
+    n = index.numel()
+    if source.ndim == 0 and n != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element (got {n})")
+    if source.ndim != input.ndim and source.ndim and input.ndim:
+        raise IndexError(
+            "index_copy_(): When source and destination are not scalars, their dimensionality must match. Source "
+            f"dimensionality ({source.ndim}), destination dimensionality ({input.ndim})")
+    if index.dtype is not dtypes.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {_scalar_name(index.dtype)}")
     if source.dtype is not input.dtype:
         raise RuntimeError(
             f"index_copy_(): self and source expected to have the same dtype, but got (self) "
             f"{_scalar_name(input.dtype)} and (source) {_scalar_name(source.dtype)}")
+    mine = [n_ for k, n_ in enumerate(input.shape) if k != d]
+    theirs = [n_ for k, n_ in enumerate(source.shape) if k != d]
+    if mine != theirs:
+        raise RuntimeError(
+            "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
+            f"{' '.join(map(str, mine))} at dimension {d} and source slice shape: {' '.join(map(str, theirs))} at "
+            "dimension 0.")
+    src_n = source._data.shape[d] if source.ndim else 1
+    if source.ndim and n != src_n:
+        raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({src_n})")
 
 
 def _index_add_checks(input, d, index, source):
@@ -233,6 +249,10 @@ def index_fill(input, dim, index, value):
 
 def _index_copy_fwd(ctx, a, src, dim, idx):
     out = a.copy()
+    if a.ndim == 0:  # a 0-d self is one element: each index (0) writes it in turn, the last one stays
+        if src.size:
+            out[()] = src.reshape(-1)[-1]
+        return out
     out[_dim_index(dim, idx)] = src
     return out
 
@@ -254,11 +274,11 @@ def _(ctx, grad):
 def index_copy(input, dim, index, source):
     _check_vector_index(index, "index_copy")
     d = _wrap_dim(dim, input.ndim)
+    _index_copy_check(input, d, index, source)
     idx = _index_array(index).reshape(-1)
-    _index_copy_check(input, d, idx, source)
-    idx = _check_bounds(idx, input._data.shape[d], d, IndexError, prefix="index_copy_(): ")
-    return _index_copy.apply((input, source), (input._data, source._data.reshape(_src_shape(input, d, idx))),
-                             {"dim": d, "idx": idx})
+    idx = _check_bounds(idx, input._data.shape[d] if input.ndim else 1, d, IndexError, prefix="index_copy_(): ")
+    src = source._data.reshape(_src_shape(input, d, idx)) if input.ndim else source._data
+    return _index_copy.apply((input, source), (input._data, src), {"dim": d, "idx": idx})
 
 
 # gather / scatter / scatter_add ---------------------------------------------------------------------

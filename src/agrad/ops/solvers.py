@@ -103,7 +103,8 @@ def _solve_fwd(ctx, a, b, left, vector):
         x = None
     if x is None or (x.size and not np.isfinite(x).all() and np.isfinite(a).all() and np.isfinite(b).all()):
         bad = _singular_batch(np.broadcast_to(a, batch + a.shape[-2:]))
-        where = f"(Batch element {bad[0]}): " if bad is not None and len(batch) else ""
+        # (LAPACK factors A as given: its own batch, not B's, makes the message name an element)
+        where = f"(Batch element {bad[0]}): " if bad is not None and a.ndim > 2 else ""
         raise _LinAlgError(f"torch.linalg.solve: {where}The solver failed because the input matrix is singular.")
     x = x[..., 0] if vector else x
     if not left:
@@ -134,13 +135,14 @@ def _solve(A, B, left, vector):
 
 
 def _linalg_solve(A, B, *, left=True, out=None):
-    _require_square(A, "linalg.solve")
-    _require_float(A, "linalg.solve")
+    _require_float(A, "linalg.solve")  # (the dtypes are checked before the shapes, as in ATen)
     if A.dtype is not B.dtype:
         raise RuntimeError(
             f"linalg.solve: Expected A and B to have the same dtype, but found A of type {_scalar_name(A.dtype)} "
             f"and B of type {_scalar_name(B.dtype)} instead")
-    _no_half(A, "lu_cpu")
+    _require_square(A, "linalg.solve")
+    if B.ndim == 0:
+        raise RuntimeError("linalg.solve: The input tensor B must have at least 2 dimensions.")
     vector = _is_vector_rhs(A, B)
     n = A.shape[-1]
     try:
@@ -153,6 +155,7 @@ def _linalg_solve(A, B, *, left=True, out=None):
         eq = "AX = B" if left else "XA = B"
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {eq} "
                            f"({n}x{n} and {rows}x{cols})")
+    _no_half(A, "lu_cpu")  # (the kernel's dispatch, after every check of the shapes)
     return finish_out("linalg_solve", _solve(A, B, left, vector), out)
 
 

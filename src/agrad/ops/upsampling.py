@@ -118,8 +118,9 @@ _MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "near
 _NEEDS = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
 
 
-def _per_dim(v, spatial, what):
-    n = len(spatial)
+def _per_dim(v, spatial, what, n=None):
+    """``v`` per spatial dim; ``n``: PyTorch's count, input.dim() - 2 (negative for a 0-d or 1-d input)."""
+    n = len(spatial) if n is None else n
     if isinstance(v, (list, tuple)):
         if len(v) != n:
             if what == "size":
@@ -151,7 +152,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if size is None and scale_factor is None:
         raise ValueError("either size or scale_factor should be defined")
     # PyTorch checks the lengths of size / scale_factor before the input's rank
-    _per_dim(size if size is not None else scale_factor, input.shape[2:], "size" if size is not None else "scale")
+    _per_dim(size if size is not None else scale_factor, input.shape[2:], "size" if size is not None else "scale", n)
     if mode not in _MODES or input.ndim not in _DIMS:
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the modes: nearest | "
