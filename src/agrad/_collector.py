@@ -20,12 +20,13 @@ runs when one of these holds:
 
 Otherwise it walks nothing: the old objects are frozen (``gc.freeze``), and
 the next full collection that runs unfreezes and walks all of them, so every
-cycle is still found, only later.  (What was frozen before the first deferral
--- the command line freezes its imported modules -- stays frozen until
-then.)  A run that builds a large graph and makes no cycles then spends a few per cent of its time in the collector instead of
-most of it.  What waits longest: cycles made only among long-lived objects
-while the heap keeps growing, found once the growth stops (or freed with the
-process; a contained run's memory limit still applies).
+cycle is still found, only later.  (What was frozen before the first
+deferral -- the command line freezes its imported modules -- stays frozen
+until then.)  A run that builds a large graph and makes no cycles then spends
+a few per cent of its time in the collector instead of most of it.  What
+waits longest: cycles made only among long-lived objects while the heap
+keeps growing, found once the growth stops (or freed with the process; a
+contained run's memory limit still applies).
 
 Young collections walk objects again too: one that outlives a generation-0
 collection is walked again by the next generation-1 one, which CPython runs
