@@ -17,6 +17,8 @@ from . import dtypes
 from ._arrays import KEPT as _KEPT
 from ._arrays import LAZY as _LAZY
 from ._limits import check_numel
+from ._zero import IMMUTABLE as _ZERO_IMMUTABLE
+from ._zero import ZeroArray as _ZeroArray
 from .autograd import _dual as forward_ad, grad_mode
 from .autograd.graph import RemovableHandle, leaf_node
 from .autograd.graph import version_observers as _version_observers
@@ -108,7 +110,8 @@ class Tensor:
         if type(data) is not np.ndarray:
             if type(data) in _KEPT:  # a backend's array (dask, cupy): kept, limit-checked per chunk
                 return cls._make_lazy(data, requires_grad)
-            data = np.asarray(data)
+            if type(data) is not _ZeroArray:  # (a ZeroTensor's zeros: agrad._zero)
+                data = np.asarray(data)
         t = object.__new__(cls)
         t._data = data
         t._requires_grad = requires_grad
@@ -402,6 +405,8 @@ class Tensor:
         data = self._data
         if type(data) is not np.ndarray or not data.flags.writeable \
                 or (data.base is not None and 0 in data.strides and _has_internal_overlap(data)):
+            if type(data) is _ZeroArray:  # AccumulateGrad's ``grad += new`` on a ZeroTensor
+                raise RuntimeError(_ZERO_IMMUTABLE)
             self._data = data + other
         else:
             np.add(self._data, other, out=self._data, casting="unsafe")
@@ -428,6 +433,8 @@ class Tensor:
                     "a view of a leaf Variable that requires grad is being used in an in-place operation.")
         data = self._data
         if type(data) is not np.ndarray:  # lazy (dask): an in-place op gives it a new lazy value
+            if type(data) is _ZeroArray:
+                raise RuntimeError(_ZERO_IMMUTABLE)
             return
         if data.ndim and 0 in data.strides and _has_internal_overlap(data):
             if overlap == "error":
@@ -515,6 +522,8 @@ class Tensor:
                     f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(result.shape)}"
                 ) from None
         target = self._data
+        if type(target) is _ZeroArray:
+            raise RuntimeError(_ZERO_IMMUTABLE)
         if type(target) is not np.ndarray:  # lazy (dask) data is immutable: it takes a new lazy value
             self._data = np.broadcast_to(data, target.shape).astype(target.dtype)
         elif 0 in target.strides and _has_internal_overlap(target):
@@ -550,16 +559,26 @@ class Tensor:
         return self._values().reshape(()).item()
 
     def tolist(self):
+        if type(self._data) is _ZeroArray:
+            from ._zero import TOLIST
+            raise RuntimeError(TOLIST)
         return self._values().tolist()
 
     def numpy(self, *, force=False):
         if self._requires_grad and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if type(self._data) is _ZeroArray:
+            if not force:
+                from ._zero import NUMPY
+                raise RuntimeError(NUMPY)
+            return self._data.copy()
         return self._values()
 
     def __array__(self, dtype=None, copy=None):
         data = self._values()
+        if type(data) is _ZeroArray:
+            data = data.copy()
         return data if dtype is None else data.astype(dtype)
 
     def __float__(self):

@@ -590,3 +590,28 @@ def test_shift_operators_hand_script_objects_nothing(run_ok):
     res = run_ok(SHIFT + "class A:\n    def __rrshift__(self, other):\n        return 'A'\n"
                  "y = x.clone()\ny >>= 1\nprint(x << 1, 1 << x, x >> A(), y, x.bitwise_not_())\n")
     assert res.stdout == "tensor([ 2, -4,  6]) tensor([2, 0, 8]) A tensor([ 0, -1,  1]) tensor([-2,  1, -4])\n"
+
+
+def test_zerotensor_gradients_hand_scripts_plain_guarded_arrays(run_ok):
+    # a ZeroTensor's data is a numpy subclass (agrad._zero.ZeroArray): scripts only ever see copies
+    res = run_ok("""import torch
+import numpy as np
+x = torch.tensor([1.5, -2.0], requires_grad=True)
+x.sgn().sum().backward()
+g = x.grad
+try:
+    g.numpy()
+except RuntimeError as e:
+    print(str(e).strip())
+a = g.numpy(force=True)
+b = np.asarray(g)
+print(isinstance(a, np.ndarray), isinstance(b, np.ndarray), a + 1)
+""")
+    assert res.stdout == ("Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array.\n"
+                          "True True [1. 1.]\n")
+    import numpy
+
+    from agrad._zero import ZeroArray
+    for name in "ab":
+        assert not isinstance(res.namespace[name], ZeroArray)
+        assert type(res.namespace[name]._a) is numpy.ndarray

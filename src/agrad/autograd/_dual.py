@@ -32,6 +32,7 @@ import weakref
 import numpy as _np
 
 from . import grad_mode as _grad_mode
+from .._zero import ZeroArray as _ZeroArray
 from ..dtypes import _BY_NP
 
 #: the current level (0) or None
@@ -324,6 +325,8 @@ def _tangents(op, tensors, arrays, attrs, results, fwd_ctx, tangents, diff):
                 continue
             if term._data.shape != out_shape:
                 raise RuntimeError(f"internal error: {op.name}'s backward is not element-wise")
+            if type(term._data) is _ZeroArray:  # a tangent is never a ZeroTensor in PyTorch (sgn's)
+                term = type(term)._make(term._data.copy())
             parts.append((term, tangents[i] is None))
         return _combine(parts)
     return op._jvp(ctx, *tangents)

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from .. import dtypes
+from .. import _zero, dtypes
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
@@ -477,8 +477,11 @@ method("frac_")(inplace(frac))
 
 
 @unary(_sign, saves=("self", "result"), float_out=False)  # (PyTorch's sgn_backward reads both)
-def sgn(ctx, grad):
-    return _zeros_like(grad)
+def sgn(ctx, grad):  # sgn_backward: a ZeroTensor for a real input
+    data = grad._data
+    if data.dtype.kind == "c":
+        return _zeros_like(grad)
+    return Tensor._make(_zero.zeros(data.shape, data.dtype))
 
 
 # ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ import numpy as np
 from .._warn_once import warn_once
 from .. import _arrays, dtypes
 from .._limits import check_numel
+from .._zero import ZeroArray
 from ..autograd import graph
 from .._cascade import cascade_sum
 from ..autograd.engine import reduce_to
@@ -731,6 +732,9 @@ def _(ctx, grad):
 @method("copy_")
 def copy_(input, src, non_blocking=False):
     from ._op import inplace
+    if type(input._data) is ZeroArray:  # copy_'s own wording of the ZeroTensor check
+        raise RuntimeError("ZeroTensors are immutable. Please materialize the tensor using `.clone()`, if you want "
+                           "a mutable zero tensor.")
     if not isinstance(src, Tensor):  # a Python number: PyTorch copies it as a 0-d tensor
         from . import factories
         src = factories.tensor(src)
