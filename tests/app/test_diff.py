@@ -59,7 +59,7 @@ def autograd_at(script, values, sets_ns, order):
     ts = list(leaves.values())
     first = agrad.autograd.grad(y.sum(), ts, create_graph=True, allow_unused=True)
     if order == 1:
-        return [np.zeros(t.shape) if g is None else g.detach().numpy() for g, t in zip(first, ts)], leaves
+        return [np.zeros(t.shape) if g is None else g.detach().numpy(force=True) for g, t in zip(first, ts)], leaves
     out = []
     for i, g in enumerate(first):
         rest = ts[i:]
@@ -67,7 +67,7 @@ def autograd_at(script, values, sets_ns, order):
             out += [np.zeros(t.shape) for t in rest]
             continue
         second = agrad.autograd.grad(g.sum(), rest, allow_unused=True, retain_graph=True)
-        out += [np.zeros(t.shape) if h is None else h.numpy() for h, t in zip(second, rest)]
+        out += [np.zeros(t.shape) if h is None else h.numpy(force=True) for h, t in zip(second, rest)]  # (sgn: a ZeroTensor)
     return out, leaves
 
 

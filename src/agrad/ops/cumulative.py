@@ -23,7 +23,10 @@ def _cum_fwd(ctx, a, axis, dtype, np_fn):
     if a.ndim == 0:
         return a.copy()
     with np.errstate(all="ignore"):
-        return np_fn(a, axis=axis, dtype=dtype)  # (numpy's own accumulator would widen uint8 to uint64)
+        out = np_fn(a, axis=axis, dtype=dtype)  # (numpy's own accumulator would widen uint8 to uint64)
+    if np_fn is np.cumsum and out.dtype.kind == "f":
+        out = out + 0.0  # PyTorch's sum starts from +0.0: a -0.0 is never a partial sum
+    return out
 
 
 _cumsum = Op("CumsumBackward0", _cum_fwd, jvp="linear")
@@ -181,7 +184,8 @@ def _logcumsumexp_fwd(ctx, a, axis):
     if a.ndim == 0:
         return a.copy()
     with np.errstate(all="ignore"):
-        return np.logaddexp.accumulate(a, axis=axis)
+        out = np.logaddexp.accumulate(a, axis=axis)
+    return out + 0.0  # PyTorch's scan starts from -inf: log(0 + e^-0.0) is +0.0
 
 
 _logcumsumexp = Op("LogcumsumexpBackward0", _logcumsumexp_fwd, saves=("self", "result"))
