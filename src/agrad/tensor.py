@@ -564,6 +564,10 @@ class Tensor:
             raise RuntimeError(TOLIST)
         return self._values().tolist()
 
+    def _is_zerotensor(self):
+        """Whether this is a ZeroTensor (agrad._zero: sgn's gradient, for one)."""
+        return type(self._data) is _ZeroArray
+
     def numpy(self, *, force=False):
         if self._requires_grad and not force:
             raise RuntimeError(

@@ -328,14 +328,19 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 
 def _bce_logits_np(ctx, x, y, weight, pos_weight, reduction):
-    log_sig_neg = np.logaddexp(0, -x)  # -log(sigmoid(x)), stably
-    if pos_weight is not None:
-        loss = (1 - y) * x + (1 + (pos_weight - 1) * y) * log_sig_neg
-    else:
-        loss = (1 - y) * x + log_sig_neg
-    if weight is not None:
-        loss = loss * weight
-    return reduce_array(loss, reduction, x.dtype)
+    """ATen's steps, each in its tensor's dtype: log_sigmoid(input) (input's), times
+    (pos_weight - 1) * target + 1 in place; loss = (1 - target).mul_(input).sub_(that), then
+    .mul_(weight): the loss has the target's dtype, each in-place step rounded to it."""
+    dx, dy = x.dtype, y.dtype
+    with np.errstate(all="ignore"):
+        log_sig = (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(dx, copy=False)
+        if pos_weight is not None:
+            log_sig = (log_sig * ((pos_weight - 1) * y + 1)).astype(dx, copy=False)
+        loss = ((1 - y) * x).astype(dy, copy=False)
+        loss = (loss - log_sig).astype(dy, copy=False)
+        if weight is not None:
+            loss = (loss * weight).astype(dy, copy=False)
+    return reduce_array(loss, reduction, dy)
 
 
 _bce_logits = Op("BinaryCrossEntropyWithLogitsBackward0", _bce_logits_np, inputs=("self", "target"),
@@ -379,11 +384,9 @@ def _bce_with_logits(input, target, weight, pos_weight, reduction):
     if not target.dtype.is_floating_point:
         raise RuntimeError(f"result type {_scalar_name(dtypes.result_type(input, target))} can't be cast to the "
                            f"desired output type {_scalar_name(target.dtype)}")
-    ts, arrs = _common(input, target)
-    d = arrs[0].dtype
-    return _bce_logits.apply(ts, arrs, {
-        "weight": None if weight is None else weight._data.astype(d, copy=False),
-        "pos_weight": None if pos_weight is None else pos_weight._data.astype(d, copy=False),
+    return _bce_logits.apply((input, target), (input._data, target._data), {
+        "weight": None if weight is None else weight._data,
+        "pos_weight": None if pos_weight is None else pos_weight._data,
         "reduction": reduction})
 
 

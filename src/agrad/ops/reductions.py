@@ -618,7 +618,10 @@ def _logsumexp_fwd(ctx, a, axes, keepdim):
     with np.errstate(all="ignore"):
         m = np.amax(a, axis=axes, keepdims=True)
         m = np.where(np.isinf(m), np.zeros((), a.dtype), m)
-        out = np.log(np.sum(np.exp(a - m), axis=axes, keepdims=True)) + m
+        e = np.exp(a - m)
+        # a float16 (bfloat16) sum accumulates in float32 in PyTorch, then rounds once
+        total = np.sum(e, axis=axes, keepdims=True, dtype=np.float32 if a.dtype.itemsize < 4 else None)
+        out = np.log(total.astype(a.dtype, copy=False)) + m
     if not keepdim:
         out = out.reshape([s for i, s in enumerate(a.shape) if i not in axes])
     return out.astype(a.dtype, copy=False)
