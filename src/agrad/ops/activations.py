@@ -425,10 +425,20 @@ def _phi(a):
     return 0.5 * (1.0 + _calerf(np.asarray(a, np.float64) / math.sqrt(2.0), False))
 
 
+_BETA = math.sqrt(2) * (2 / math.sqrt(math.pi)) * 0.5  # the kernel's M_SQRT2 * M_2_SQRTPI * 0.5
+
+
+def _tanh(a):
+    """tanh as std::tanh gives it: float32 through double, rounded once (numpy's own float32
+    tanh is off by an ulp at times)."""
+    return np.tanh(a.astype(np.float64)).astype(a.dtype) if a.dtype == np.float32 else np.tanh(a)
+
+
 def _gelu_np(a, approximate):
-    if approximate == "tanh":
-        inner = _scalar(a, _SQRT_2_OVER_PI) * (a + _scalar(a, _KAPPA) * a * a * a)
-        return _scalar(a, 0.5) * a * (1 + np.tanh(inner))
+    if approximate == "tanh":  # the kernel's steps: x_cube = x * x * x; inner = kBeta * (x + kKappa * x_cube)
+        cube = a * a * a
+        inner = _scalar(a, _BETA) * (a + _scalar(a, _KAPPA) * cube)
+        return _scalar(a, 0.5) * a * (1 + _tanh(inner))
     return a.astype(np.float64) * _phi(a)
 
 
@@ -437,8 +447,8 @@ _gelu = _elementwise("GeluBackward0", _gelu_np)
 
 def _gelu_backward_np(ctx, g, x, approximate):
     if approximate == "tanh":
-        inner = _scalar(x, _SQRT_2_OVER_PI) * (x + _scalar(x, _KAPPA) * x * x * x)
-        t = np.tanh(inner)
+        inner = _scalar(x, _BETA) * (x + _scalar(x, _KAPPA) * (x * x * x))
+        t = _tanh(inner)
         left = _scalar(x, 0.5) * x
         d = _scalar(x, 0.5) * (1 + t) + left * (1 - t * t) * _scalar(x, _SQRT_2_OVER_PI) * (
             1 + _scalar(x, 3 * _KAPPA) * x * x)
