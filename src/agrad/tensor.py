@@ -20,7 +20,7 @@ from ._limits import check_numel
 from ._zero import IMMUTABLE as _ZERO_IMMUTABLE
 from ._zero import ZeroArray as _ZeroArray
 from .autograd import _dual as forward_ad, grad_mode
-from .autograd.graph import RemovableHandle, leaf_node
+from .autograd.graph import RemovableHandle, leaf_node, move_retains_grad
 from .autograd.graph import version_observers as _version_observers
 
 _BY_NP = dtypes._BY_NP
@@ -341,11 +341,7 @@ class Tensor:
             return
         import weakref
 
-        node = self._grad_fn
-        if node._retained is None:
-            node._retained = {}
-            node._watched = True
-        node._retained[self._output_nr] = weakref.ref(self)
+        self._grad_fn._retain(self._output_nr, weakref.ref(self))
         self._retains = True
 
     def register_hook(self, hook):
@@ -489,9 +485,12 @@ class Tensor:
         if _fw_active[0]:
             forward_ad.write_tangent(self, result)
         if result._grad_fn is not None:
+            old_fn, old_nr = self._grad_fn, self._output_nr
             self._grad_fn = result._grad_fn
             self._output_nr = result._output_nr
             self._requires_grad = True
+            if self._retains:
+                move_retains_grad(self, old_fn, old_nr)
             # Saved references to the temporary result now mean this tensor.
             node = self._grad_fn
             saved = node._saved

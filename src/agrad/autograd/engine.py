@@ -506,9 +506,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         retain_graph = create_graph
     roots = [edge(t) for t in tensors]
     if inputs is not None:
-        inputs = (inputs,) if _is_tensor(inputs) else tuple(inputs)
+        inputs = _inputs_tuple(inputs, "backward")
         if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
         for t in inputs:
             if not t.requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
@@ -537,9 +537,15 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    """torch.autograd.grad: the gradients of ``outputs`` w.r.t. ``inputs``, not accumulated."""
-    single = _is_tensor(inputs)
-    inputs = (inputs,) if single else tuple(inputs)
+    """torch.autograd.grad: the gradients of ``outputs`` w.r.t. ``inputs``, not accumulated
+    (a dict of them for a dict of ``inputs``, as PyTorch 2.13)."""
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
+    keys = tuple(inputs) if type(inputs) is dict else None
+    inputs = _inputs_tuple(inputs, "grad")
+    if not inputs:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if is_grads_batched:
         outputs = (outputs,) if _is_tensor(outputs) else tuple(outputs)
     else:
@@ -573,7 +579,20 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         result = [g if g is not None else factories.zeros(lead + tuple(t.shape), dtype=t.dtype,
                                                           requires_grad=bool(create_graph))
                   for g, t in zip(result, inputs)]
-    return tuple(result)
+    return tuple(result) if keys is None else dict(zip(keys, result))
+
+
+def _inputs_tuple(inputs, fn):
+    """The ``inputs`` of ``backward``/``grad`` as a tuple: one tensor, the values of a dict, or a sequence."""
+    if _is_tensor(inputs):
+        return (inputs,)
+    if type(inputs) is dict:
+        return tuple(inputs.values())
+    from collections.abc import Mapping
+    if isinstance(inputs, Mapping):
+        raise TypeError(f"`inputs` argument to `{fn}()` must be a dict, not {type(inputs).__name__}. "
+                        "Other Mapping types are not supported.")
+    return tuple(inputs)
 
 
 def _compute_lazy(outputs, grads) -> None:

@@ -313,7 +313,7 @@ def saved_property(name: str) -> property:
             return None   # undefined SavedVariable reads as None
         if type(slot) is SavedNumber:
             slot.unpack(node)  # freed?
-            return slot._wrapped()
+            return None if slot.number is None else slot._wrapped()  # an optional tensor not given: None
         return slot.output_alias(node) if slot.is_output else slot.unpack(node)
 
     get.__name__ = "_saved_" + name
@@ -411,6 +411,13 @@ class Node:
         if md is None:
             md = self.__dict__["_metadata"] = {}
         return md
+
+    def _retain(self, index: int, ref) -> None:
+        """Keep the gradient of output ``index`` in the tensor ``ref`` (a weak reference) points at."""
+        if self._retained is None:
+            self._retained = {}
+            self._watched = True
+        self._retained[index] = ref
 
     def register_hook(self, fn):
         """fn(grad_inputs, grad_outputs) runs after this node; may return new grad_inputs."""
@@ -719,3 +726,13 @@ def record_op(node, inputs, arrays, out, plan) -> None:
     _link_inputs(node, inputs)
     data = out._data
     node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
+
+
+def move_retains_grad(t, old_fn, old_nr: int) -> None:
+    """``t``'s history was rebased from output ``old_nr`` of ``old_fn`` (an in-place op, an in-place
+    change through a view): as PyTorch's ``update_tensor_hooks_on_new_gradfn``, its ``retain_grad``
+    moves to the new ``grad_fn`` (hooks registered before stay on the old one)."""
+    if t._retains and old_fn is not None and old_fn._retained and t._grad_fn is not old_fn:
+        ref = old_fn._retained.pop(old_nr, None)
+        if ref is not None and t._grad_fn is not None:
+            t._grad_fn._retain(t._output_nr, ref)

@@ -321,7 +321,7 @@ def leaky_relu_(input, negative_slope=0.01):
 
 
 # ---------------------------------------------------------------------------
-# rrelu, prelu
+# rrelu (prelu is in ``prelu``)
 # ---------------------------------------------------------------------------
 
 def _rrelu_fwd(ctx, a, noise):
@@ -372,45 +372,6 @@ def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
 @export("rrelu_", functional=True)
 def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False):
     return rrelu(input, lower, upper, training, inplace=True)
-
-
-def _prelu_fwd(ctx, a, w):
-    return np.where(a > 0, a, w * a).astype(a.dtype, copy=False)
-
-
-_prelu = Op("PreluKernelBackward0", _prelu_fwd, inputs=("self", "weight"), saves=("self", "weight"))
-
-
-@_prelu.derivative
-def _(ctx, grad):
-    x, w = ctx.self, ctx.weight
-    pos = x > 0
-    return where(pos, grad, w * grad), where(pos, 0.0, x * grad)
-
-
-@export(method=True, functional=True)
-def prelu(input, weight):
-    """max(0, x) + weight * min(0, x), one weight per channel (dim 1) or one for all."""
-    if input.dtype is not weight.dtype:
-        raise RuntimeError(
-            f"prelu: Type promoting not supported. Got {_scalar_name(input.dtype)} and {_scalar_name(weight.dtype)}")
-    if weight.numel() != 1:
-        if input.ndim == 0:
-            raise RuntimeError("Not allow zero-dim input tensor.")
-        channels = input.shape[1] if input.ndim > 1 else 1
-        if channels != weight.numel():
-            raise RuntimeError(
-                "Mismatch of parameter numbers and input channel size. Found parameter numbers = "
-                f"{weight.numel()} and channel size = {channels}.")
-    if weight.ndim > 1:
-        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.ndim}")
-    if input.ndim != weight.ndim:
-        shape = [1] * input.ndim
-        if input.ndim > 1:
-            shape[1] = weight.numel()
-        weight = weight.reshape(*shape)
-    check_floating(input, "prelu_cpu")
-    return _prelu(input, weight)
 
 
 # ---------------------------------------------------------------------------

@@ -161,7 +161,10 @@ def regenerate_view(view):
     base = view._base
     node = _take.node()
     node.idx = flat_index(view, base)
+    old_fn, old_nr = view._grad_fn, view._output_nr
     graph.record(node, (base,), (view,))
+    if view._retains:
+        graph.move_retains_grad(view, old_fn, old_nr)
     view._view_src = base._grad_fn
     view._view_ver = view._vc[0]
 
@@ -182,9 +185,12 @@ def inplace_through_view(view, fn, args, kwargs):
         _dual.write_tangent(view, result)
     idx = flat_index(view, base)
     node = CopySlices(base_edge, (base._data.shape, base.dtype), inner, idx)
+    old_fn, old_nr = base._grad_fn, base._output_nr
     base._grad_fn = node
     base._output_nr = 0
     base._requires_grad = True
+    if base._retains:
+        graph.move_retains_grad(base, old_fn, old_nr)
     for hook in graph.record_hooks:  # call: ("view", base's edge and value before, inner node, index)
         hook(node, (base,), (base,), ("view", base_edge, before, inner, idx))
     regenerate_view(view)
