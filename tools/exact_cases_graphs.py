@@ -85,6 +85,21 @@ def cases(graph: str) -> list[dict]:
               "d = torch.autograd.grad((x * w).sum(), {'a': x, 'b': w})",
               "torch.autograd.backward((x * w).sum(), inputs={'a': x})"],
              ["d", "x.grad", "w.grad"]),
+        case("value-selecting-backward-scatter",
+             [graph, "x = torch.tensor([[0.3, -0.6, 0.8], [0.45, 0.2, -0.9], [0.1, 0.7, -0.35]], dtype=torch.float64, "
+                     "requires_grad=True)",
+              "gs = [torch.autograd.grad(y.pow(3).sum(), x, create_graph=True)[0] for y in "
+              "[x.sort(1)[0], x.max(1)[0], x.kthvalue(2, 0, keepdim=True)[0], x.topk(2)[0], x.median(0)[0]]]"],
+             ["[graph(g.grad_fn) for g in gs]", "gs", "[torch.autograd.grad(g.pow(2).sum(), x)[0] for g in gs]"]),
+        case("double-backward-stack-mv-index-select-nodes",
+             [graph, "x = torch.tensor([[0.3, -0.6, 0.8], [0.45, 0.2, -0.9], [0.1, 0.7, -0.35]], dtype=torch.float64, "
+                     "requires_grad=True)",
+              "y = torch.tensor([[0.5, 0.25, -0.6], [-0.2, 0.9, 0.4], [0.3, -0.15, 0.65]], dtype=torch.float64, "
+              "requires_grad=True)",
+              "gs = [torch.autograd.grad(f.pow(3).sum(), [x, y], create_graph=True, allow_unused=True) for f in "
+              "[torch.mv(x, y[0]), torch.addmv(x[0], x, y[0]), torch.stack([x, y], 1), "
+              "x.index_select(0, torch.tensor([0, 0, 2])), x.index_add(1, torch.tensor([1]), y[:, :1])]]"],
+             ["[[None if g is None else graph(g.grad_fn) for g in p] for p in gs]", "gs"]),
         case("copy-slices-backward-twice",
              ["x = torch.tensor([[-2.75, 0.75, 2.0], [-3.0, -1.25, 1.25]])",
               "x[None].sub_(torch.tensor([[2.0, -3.0, 3.0], [-2.25, -1.75, 3.0]], requires_grad=True))",

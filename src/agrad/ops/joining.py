@@ -15,6 +15,7 @@ import numpy as np
 from .._warn_once import warn_once
 from .. import dtypes
 from .._limits import check_numel, check_shape
+from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import Op, export, finish_out, method
 from .indexing import _FULL, _slice
@@ -83,6 +84,8 @@ _stack = Op("StackBackward0", lambda ctx, *arrays, dim: np.stack(arrays, axis=di
 
 @_stack.derivative
 def _(ctx, grad):
+    if grad._requires_grad and _grad_state["enabled"]:  # recorded: stack_tensors_backward's grad.select(dim, i)
+        return tuple(grad.select(ctx.dim, i) for i in range(len(ctx.next_functions)))
     return tuple(grad.unbind(ctx.dim))
 
 

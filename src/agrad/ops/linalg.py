@@ -123,7 +123,7 @@ _mv = Op("MvBackward0", lambda ctx, a, v: _plus_zero(a @ v), inputs=("self", "ve
 
 @_mv.derivative
 def _(ctx, grad):
-    return (grad.unsqueeze(1) * ctx.vec if ctx.needs(0) else None,
+    return (grad.reshape(grad._data.shape[0], 1) * ctx.vec if ctx.needs(0) else None,  # grad.ger(vec): outer's reshape
             ctx.self.t().mv(grad) if ctx.needs(1) else None)
 
 
@@ -439,7 +439,7 @@ _addmv = Op("AddmvBackward0",
 def _(ctx, grad):
     meta = ctx._input_meta
     g_self = _scaled(grad, ctx.beta) if meta[0] is not None else None
-    g_mat = _scaled(grad.unsqueeze(1) * ctx.vec, ctx.alpha) if meta[1] is not None else None
+    g_mat = _scaled(grad.reshape(grad._data.shape[0], 1) * ctx.vec, ctx.alpha) if meta[1] is not None else None
     g_vec = _scaled(ctx.mat.t().mv(grad), ctx.alpha) if meta[2] is not None else None
     return g_self, g_mat, g_vec
 

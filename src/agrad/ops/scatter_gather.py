@@ -15,6 +15,7 @@ import numpy as np
 from .._warn_once import warn_once
 from .. import dtypes
 from .._limits import check_shape
+from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
 from .indexing import _FULL, embed
@@ -87,6 +88,10 @@ def _(ctx, grad):
     shape = ctx.input_shape
     if not len(shape):
         return grad.sum()
+    if grad._requires_grad and _grad_state["enabled"]:  # recorded: zeros(shape).index_add_(dim, index, grad)
+        zeros = np.zeros(shape, grad._data.dtype)
+        return _index_add.apply((Tensor._make(zeros), grad), (zeros, grad._data),
+                                {"dim": ctx.dim, "idx": ctx.idx, "alpha": 1})
     return embed(grad, shape, _dim_index(ctx.dim, ctx.idx), accumulate=True)
 
 
@@ -128,7 +133,9 @@ def _(ctx, grad):
     src_shape = ctx._input_meta[1][0] if ctx._input_meta[1] else None
     g_src = None
     if src_shape is not None:
-        g_src = index_select(grad, ctx.dim, Tensor._make(ctx.idx)).reshape(src_shape)
+        g_src = index_select(grad, ctx.dim, Tensor._make(ctx.idx))
+        # .expand_as(source) in derivatives.yaml (an ExpandBackward0 under create_graph)
+        g_src = g_src.expand(src_shape) if tuple(g_src.shape) == tuple(src_shape) else g_src.reshape(src_shape)
         if ctx.alpha != 1:
             g_src = g_src * ctx.alpha
     return grad, g_src
