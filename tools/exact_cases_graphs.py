@@ -98,7 +98,8 @@ def cases(graph: str) -> list[dict]:
               "requires_grad=True)",
               "gs = [torch.autograd.grad(f.pow(3).sum(), [x, y], create_graph=True, allow_unused=True) for f in "
               "[torch.mv(x, y[0]), torch.addmv(x[0], x, y[0]), torch.stack([x, y], 1), "
-              "x.index_select(0, torch.tensor([0, 0, 2])), x.index_add(1, torch.tensor([1]), y[:, :1])]]"],
+              "x.index_select(0, torch.tensor([0, 0, 2])), x.index_add(1, torch.tensor([1]), y[:, :1]), "
+              "x[torch.tensor([0, 2, 0])], x[x > 0]]]"],
              ["[[None if g is None else graph(g.grad_fn) for g in p] for p in gs]", "gs"]),
         case("copy-slices-backward-twice",
              ["x = torch.tensor([[-2.75, 0.75, 2.0], [-3.0, -1.25, 1.25]])",

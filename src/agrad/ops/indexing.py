@@ -122,7 +122,27 @@ def _(ctx, grad):
 _slice.derivative(lambda ctx, grad: embed(grad, ctx.input_shape, ctx.index))
 for _op in (_select, _slice):
     _op.raw_derivative(lambda ctx, g: _embed_fwd(None, g, tuple(ctx.input_shape), ctx.index))
-_index.derivative(lambda ctx, grad: embed(grad, ctx.input_shape, ctx.index, accumulate=True))
+def _index_put_fwd(ctx, a, values, index):
+    out = a.copy()
+    np.add.at(out, index, values)
+    return out
+
+
+# index_backward under create_graph: zeros(shape).index_put_(indices, grad, accumulate=True)
+_index_put_impl = Op("IndexPutImplBackward0", _index_put_fwd, inputs=("self", "values"), internal=True, jvp="linear")
+
+
+@_index_put_impl.derivative
+def _(ctx, grad):
+    return grad if ctx.needs(0) else None, _take(grad, ctx.index) if ctx.needs(1) else None
+
+
+@_index.derivative
+def _(ctx, grad):
+    if grad._requires_grad and graph._state["enabled"]:  # recorded: PyTorch's nodes (edges: None, grad)
+        zeros = np.zeros(ctx.input_shape, grad._data.dtype)
+        return _index_put_impl.apply((Tensor._make(zeros), grad), (zeros, grad._data), {"index": ctx.index})
+    return embed(grad, ctx.input_shape, ctx.index, accumulate=True)
 
 
 _BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
