@@ -93,6 +93,15 @@ def cases(graph: str) -> list[dict]:
               "x.index_select(0, torch.tensor([0, 0, 2])), x.index_add(1, torch.tensor([1]), y[:, :1]), "
               "x[torch.tensor([0, 2, 0])], x[x > 0]]]"],
              ["[[None if g is None else graph(g.grad_fn) for g in p] for p in gs]", "gs"]),
+        case("masked-select-backward-masked-scatter",
+             [graph, "x = torch.tensor([[-1.5, 2.0], [0.5, -0.3]], dtype=torch.float64, requires_grad=True)",
+              "g1, = torch.autograd.grad(torch.masked_select(x, x > 0).pow(3).sum(), [x], create_graph=True)",
+              "g2, = torch.autograd.grad(torch.masked_select(x, torch.tensor([True, False])).pow(3).sum(), [x], "
+              "create_graph=True)",
+              "s = torch.tensor(2.0, dtype=torch.float64, requires_grad=True)",
+              "g3, = torch.autograd.grad(torch.masked_select(s, torch.tensor(True)).pow(3).sum(), [s], create_graph=True)"],
+             ["graph(g1.grad_fn)", "graph(g2.grad_fn)", "graph(g3.grad_fn)", "g1", "g2", "g3",
+              "torch.autograd.grad(g1.pow(2).sum() + g2.pow(2).sum(), [x])"]),
         case("copy-slices-backward-twice",
              ["x = torch.tensor([[-2.75, 0.75, 2.0], [-3.0, -1.25, 1.25]])",
               "x[None].sub_(torch.tensor([[2.0, -3.0, 3.0], [-2.25, -1.75, 3.0]], requires_grad=True))",

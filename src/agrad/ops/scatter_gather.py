@@ -517,6 +517,10 @@ _masked_select = Op("MaskedSelectBackward0", _masked_select_fwd, jvp="linear", k
 @_masked_select.derivative
 def _(ctx, grad):
     # masked_select_backward: zeros of the broadcast shape with grad where the mask is set
+    if grad._requires_grad and _grad_state["enabled"]:
+        # recorded: zeros.masked_scatter_(mask, grad), PyTorch's MaskedScatterBackward0 (edges None, grad)
+        zeros = np.zeros(np.broadcast_shapes(tuple(ctx.input_shape), np.shape(ctx.mask)), grad._data.dtype)
+        return _masked_scatter.apply((Tensor._make(zeros), grad), (zeros, grad._data), {"mask": ctx.mask})
     return embed(grad, ctx.shape, ctx.where)
 
 
