@@ -495,7 +495,8 @@ def torch_hinge_embedding_loss(input, target, margin=1.0, reduction=0):
 
 
 def _margin_ranking(input1, input2, target, margin, reduction):
-    z = -target * (input1 - input2)
+    diff = input1 - input2  # (GCC makes the operands of -target * (input1 - input2) right to left)
+    z = -target * diff
     if not z.dtype.is_floating_point:  # + the double margin promotes integers (no graph: they need no grad)
         z = Tensor._make(z._data.astype(dtypes.get_default_dtype().numpy))
     out = clamp_min(add_scalar(z, float(margin)), 0)
