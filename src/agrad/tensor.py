@@ -507,19 +507,19 @@ class Tensor:
     def _write_data(self, result):
         """Copy ``result``'s values into this tensor's data, with PyTorch's checks; new version."""
         data = result._data
-        if data.dtype != self._data.dtype:
-            if not _can_cast(result.dtype, self.dtype):
-                raise RuntimeError(
-                    f"result type {_scalar_name(result.dtype)} can't be cast to the desired output "
-                    f"type {_scalar_name(self.dtype)}"
-                )
-        if data.shape != self._data.shape:
+        if data.shape != self._data.shape:  # (TensorIterator's shapes come before its dtypes)
             try:
                 np.broadcast_to(data, self._data.shape)
             except ValueError:
                 raise RuntimeError(
                     f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(result.shape)}"
                 ) from None
+        if data.dtype != self._data.dtype:
+            if not _can_cast(result.dtype, self.dtype):
+                raise RuntimeError(
+                    f"result type {_scalar_name(result.dtype)} can't be cast to the desired output "
+                    f"type {_scalar_name(self.dtype)}"
+                )
         target = self._data
         if type(target) is _ZeroArray:
             raise RuntimeError(_ZERO_IMMUTABLE)

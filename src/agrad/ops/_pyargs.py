@@ -101,6 +101,9 @@ def check(type_name: str, value, numbers_as_tensors: bool = False) -> bool:
         return isinstance(value, (tuple, list))
     if type_name == "torch.dtype":
         return type(value).__module__ == "agrad.dtypes" and type(value).__name__ == "dtype"
+    if type_name == "torch.device":  # a device, a str or an int (not a bool): the parser's own test
+        return isinstance(value, str) or _is_int(value) and not isinstance(value, (bool, Tensor)) \
+            or type(value).__name__ == "device"
     return True  # layouts, devices, memory formats, generators, objects: agrad's own checks decide
 
 
@@ -236,10 +239,10 @@ def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_
             names = {p.name for p in sig.params}
             for key in kwargs:
                 if key not in names:
-                    raise _Mismatch(f'{sig.name}() got an unexpected keyword argument "{key}"')
+                    raise _Mismatch(f"{sig.name}() got an unexpected keyword argument '{key}'")
                 index = next(i for i, p in enumerate(sig.params) if p.name == key)
                 if index < nargs:
-                    raise _Mismatch(f'{sig.name}() got multiple values for argument "{key}"')
+                    raise _Mismatch(f"{sig.name}() got multiple values for argument '{key}'")
         return False
     return True
 

@@ -401,6 +401,7 @@ TABLE = {
     'method.tril_': ('tril_', (((('diagonal', 'int'),), 0, ()),)),
     'method.triu': ('triu', (((('diagonal', 'int'),), 0, ()),)),
     'method.triu_': ('triu_', (((('diagonal', 'int'),), 0, ()),)),
+    'method.true_divide': ('true_divide', ('(Tensor other)', '(Number other)')),
     'method.true_divide_': ('true_divide_', ('(Tensor other)', '(Number other)')),
     'method.trunc': ('TensorBase.trunc', ()),
     'method.trunc_': ('TensorBase.trunc_', ()),

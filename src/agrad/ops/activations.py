@@ -258,7 +258,7 @@ def selu_(input):
     return selu(input, inplace=True)
 
 
-@export(functional=True)
+@export(functional=True, torch=False)
 def celu(input, alpha=1.0, inplace=False):
     if inplace:  # the in-place checks (a leaf that requires grad ...) come before the op's own
         return _in_place(lambda x: _elu_call(_celu_, "elu_cpu", x, alpha, 1.0, _celu_scale(alpha)), input)
@@ -274,6 +274,15 @@ def _celu_scale(alpha):
 @export("celu_", functional=True)
 def celu_(input, alpha=1.0):
     return celu(input, alpha, inplace=True)
+
+
+def _torch_celu(input, alpha=1.0):
+    """torch.celu: the C++ op, which has no ``inplace`` (F.celu's)."""
+    return celu(input, alpha)
+
+
+_torch_celu.__name__ = _torch_celu.__qualname__ = "celu"
+export("celu")(_torch_celu)
 
 
 # ---------------------------------------------------------------------------
@@ -450,7 +459,7 @@ def _(ctx, grad):
 
 
 @export(functional=True, torch=False)
-def gelu(input, approximate="none"):
+def gelu(input, *, approximate="none"):
     if approximate not in ("none", "tanh"):
         raise RuntimeError(f"approximate argument must be either none or tanh.")
     check_floating(input, "GeluKernelImpl")

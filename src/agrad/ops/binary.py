@@ -13,7 +13,7 @@ from .. import dtypes
 from .._limits import check_broadcast
 from . import factories
 from ..tensor import Tensor, _scalar_name
-from ._op import Op, export, finish_out, inplace, method
+from ._op import Op, export, finish_out, inplace, inplace_self, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
                         _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_int_zero_division,
                         check_operand, in_order_until_zero, operands)
@@ -131,16 +131,18 @@ def _(ctx, grad):
             grad * (ctx.end - ctx.self) if ctx.needs(2) else None)
 
 
-def _lerp_kernel_dtype(input, kernel, *others):
-    """TensorIterator's shapes (the operands broadcast in turn), then the kernel's dtype."""
+def _lerp_kernel_dtype(input, kernel, *others, dtype=None):
+    """TensorIterator's shapes (the operands broadcast in turn), then the kernel's dtype (``dtype``:
+    the common one, where a 0-d weight took part in the promotion)."""
     shape = input._data.shape
     for t in others:
         try:
             shape = np.broadcast_shapes(shape, t._data.shape)
         except ValueError:
             raise RuntimeError(_mismatch_message(shape, t._data.shape)) from None
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input.dtype)}\'')
+    d = input.dtype if dtype is None else dtype
+    if not d.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(d)}\'')
 
 
 @export(method=True)
@@ -150,13 +152,18 @@ def lerp(input, end, weight, *, out=None):
         raise RuntimeError(
             f"expected dtype {_C_NAMES[input.dtype.name]} for `end` but got dtype {_C_NAMES[end.dtype.name]}")
     if isinstance(weight, Tensor):
+        arrays, d = (input._data, end._data, weight._data), None
         if weight.dtype is not input.dtype:
-            raise RuntimeError(f"expected dtype {_C_NAMES[input.dtype.name]} for `weight` but got dtype "
-                               f"{_C_NAMES[weight.dtype.name]}")
-        check_broadcast(input._data, end._data, weight._data)
-        _lerp_kernel_dtype(input, "lerp_kernel_tensor", end, weight)
-        return finish_out("lerp", _lerp1.apply((input, end, weight), (input._data, end._data, weight._data), {}),
-                          out)
+            if weight.ndim:
+                raise RuntimeError(f"expected dtype {_C_NAMES[input.dtype.name]} for `weight` but got dtype "
+                                   f"{_C_NAMES[weight.dtype.name]}")
+            # a 0-d weight of another dtype takes part in the type promotion (float16 inputs and a
+            # float32 0-d weight give float32 when all are 0-d)
+            d = _result_type(input, end, weight)
+            arrays = tuple(a.astype(d.numpy, copy=False) for a in arrays)
+        check_broadcast(*arrays)
+        _lerp_kernel_dtype(input, "lerp_kernel_tensor", end, weight, dtype=d)
+        return finish_out("lerp", _lerp1.apply((input, end, weight), arrays, {}), out)
     check_operand(weight, "lerp")
     check_broadcast(input._data, end._data)
     _lerp_kernel_dtype(input, "lerp_kernel_scalar", end)
@@ -334,7 +341,8 @@ def heaviside(input, values, *, out=None):
             value[np.isnan(np.broadcast_to(arrays[0], value.shape))] = 0  # PyTorch: a == 0 ? b : a > 0
     except ValueError:
         raise broadcast_error(arrays) from None
-    return finish_out("heaviside", not_implemented(value, (input, values), "aten::heaviside"), out)
+    aten = "aten::heaviside_" if input is inplace_self[0] else "aten::heaviside"  # (heaviside_ names itself)
+    return finish_out("heaviside", not_implemented(value, (input, values), aten), out)
 
 
 method("heaviside_")(inplace(heaviside, partial=True))

@@ -100,10 +100,16 @@ def _broadcasting(np_fn, arrs):
 
 
 def _logical(np_fn, name):
-    def fn(input, other=None, *, out=None):
-        if other is None:
+    if name == "logical_not":  # (unary: PyTorch's logical_not takes no other)
+        def fn(input, *, out=None):
             r = Tensor._make(np_fn(input._data))
             return _told(name, (input,), r) if mask_hooks and out is None else finish_out(name, r, out)
+
+        fn.__name__ = name
+        export(name, method=True)(fn)
+        return fn
+
+    def fn(input, other, *, out=None):
         ts, arrs = operands(input, other, name)
         r = Tensor._make(_broadcasting(np_fn, arrs))
         return _told(name, (input, other), r) if mask_hooks and out is None else finish_out(name, r, out)

@@ -300,7 +300,8 @@ def _check(fname, input, weight, bias, sp, groups, transposed, params=()):
         out_c = weight.shape[1] * groups
     if bias is not None and (bias.ndim != 1 or bias.shape[0] != out_c):
         raise RuntimeError(
-            f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with {out_c} elements, "
+            f"Given {'transposed=1, ' if transposed else ''}weight of size {list(weight.shape)}, expected bias to be "
+            f"1-dimensional with {out_c} elements, "
             f"but got bias of size {list(bias.shape)} instead")
     if input.dtype is not weight.dtype:
         raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found {_scalar_name(weight.dtype)}")

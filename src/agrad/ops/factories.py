@@ -338,7 +338,9 @@ def _cfmt(x):
     return f"{x:g}" if isinstance(x, float) else str(x)
 
 
-def _range_dtype(dtype, out, args, what):
+def _range_dtype(dtype, out, args, what, kernel=True):
+    """The result's dtype; ``kernel``: the op reaches its CPU kernel (linspace/logspace of one step
+    or none only fill, so a bool result is no error there)."""
     if dtype is not None:
         d = dtypes.lookup(dtype)
     elif out is not None:
@@ -347,7 +349,7 @@ def _range_dtype(dtype, out, args, what):
         d = dtypes.get_default_dtype()
     else:
         d = dtypes.int64
-    if d.name == "bool":
+    if d.name == "bool" and kernel:
         raise NotImplementedError(f"\"{what}_cpu\" not implemented for 'Bool'")
     return d
 
@@ -445,8 +447,8 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
              pin_memory=False):
     """``steps`` values from start to end inclusive, with PyTorch's own arithmetic."""
     _zero_dim_ends("linspace", start, end)
-    d = _range_dtype(dtype, out, (1.0,), "linspace")
     steps = _steps(steps)
+    d = _range_dtype(dtype, out, (1.0,), "linspace", steps > 1)
     start, end = _number(start), _number(end)
     if steps <= 1:
         data = np.full(steps, start).astype(d.numpy) if d.is_floating_point else \
@@ -461,8 +463,8 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
              requires_grad=False, pin_memory=False):
     """``steps`` powers of ``base`` with exponents from start to end, PyTorch's arithmetic."""
     _zero_dim_ends("logspace", start, end)
-    d = _range_dtype(dtype, out, (1.0,), "logspace")
     steps = _steps(steps)
+    d = _range_dtype(dtype, out, (1.0,), "logspace", steps > 1)
     start, end = _number(start), _number(end)
     if steps <= 1:
         data = np.full(steps, np.power(float(base), float(start))).astype(d.numpy)

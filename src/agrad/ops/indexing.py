@@ -178,8 +178,9 @@ def _as_index_array(item, size_hint=None):
     return arr.astype(np.int64, copy=False)
 
 
-def _normalise(index, ndim):
-    """The index as a list of items with Ellipsis expanded."""
+def _normalise(index, ndim, positions=None):
+    """The index as a list of items with Ellipsis expanded; ``positions`` (a list) gets each item's place in
+    the index as given, which PyTorch's errors name ("index 5 is out of bounds for dimension 1")."""
     if not isinstance(index, tuple):
         index = (index,)
     if any(_is_agrad_array(i) for i in index):
@@ -203,14 +204,18 @@ def _normalise(index, ndim):
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     out = []
     seen_ellipsis = False
-    for item in index:
+    for k, item in enumerate(index):
         if item is Ellipsis:
             if seen_ellipsis:
                 raise IndexError("an index can only have a single ellipsis ('...')")
             seen_ellipsis = True
             out.extend([_FULL] * (ndim - consumed))
+            if positions is not None:
+                positions.extend([k] * (ndim - consumed))
         else:
             out.append(item)
+            if positions is not None:
+                positions.append(k)
     return out
 
 
@@ -224,11 +229,12 @@ def getitem(self, index):
     # A lone slice is always applied, even a full one (PyTorch only skips full
     # slices inside a tuple index).
     keep_full = isinstance(index, slice)
-    items = _normalise(index, self.ndim)
+    positions = []
+    items = _normalise(index, self.ndim, positions)
     result = self
     dim = 0
     advanced = {}
-    for item in items:
+    for item, position in zip(items, positions):
         shape = result._data.shape
         if item is None:
             result = unsqueeze(result, dim)
@@ -239,7 +245,7 @@ def getitem(self, index):
                 advanced[dim] = np.zeros(0, np.int64)
             dim += 1
         elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
-            i = _check_int(int(item), shape[dim], dim)
+            i = _check_int(int(item), shape[dim], position)
             idx = (_FULL,) * dim + (i, Ellipsis)  # the Ellipsis keeps a 0-d result a numpy view
             result = _view(_select, result, result._data, {"index": idx})
         elif isinstance(item, slice):
@@ -429,7 +435,7 @@ def _setitem_value(value, shape):
     return value if stripped == shape else value.expand(shape)
 
 
-def _slices_to_view(items, shape) -> bool:
+def _slices_to_view(items, shape, positions=None) -> bool:
     """Whether PyTorch's basic indexing of ``items`` (``_normalise``'s) gives a view, not the
     tensor itself (TensorIndexing.h: an int selects, None/True unsqueeze; a slice from 0 past
     the end with step 1 is skipped, as are tensor indices, left to index_put_).  An int out of
@@ -452,7 +458,7 @@ def _slices_to_view(items, shape) -> bool:
             view = True
         elif isinstance(item, (numbers.Integral, np.integer)) or isinstance(item, (Tensor, np.ndarray)) \
                 and _as_index_array(item).dtype.kind in "iu":  # an int (a 0-d integer tensor): select
-            _check_int(int(item), shape[d], i)
+            _check_int(int(item), shape[d], i if positions is None else positions[i])
             view = True
             d += 1
         else:  # not an index: the general path says so
@@ -507,9 +513,10 @@ def setitem(self, index, value):
             value = _setitem_value(value, self.shape)
         (fill_ if value.ndim == 0 else copy_)(self, value)
         return
-    items = _normalise(index, self.ndim)  # PyTorch indexes first: "too many indices ..." before in-place checks
-    advanced = _is_advanced(index)
-    view = _slices_to_view(items, self.shape)  # (and PyTorch's error for an int out of range)
+    positions = []
+    items = _normalise(index, self.ndim, positions)  # PyTorch indexes first: "too many indices ..." before
+    advanced = _is_advanced(index)                    # the in-place checks
+    view = _slices_to_view(items, self.shape, positions)  # (and PyTorch's error for an int out of range)
     if not advanced and isinstance(value, Tensor) and value.ndim:
         _expand_to_slice(self, index, value)  # copy_to expands the value before copy_'s in-place checks
     if view and self._requires_grad and self._grad_fn is None and graph._state["enabled"]:

@@ -215,8 +215,8 @@ def bmm(input, mat2, *, out=None):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
             f"[{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
+    _no_bool(input, "bmm", b, n, m, mat2._data.shape[2])  # (the kernel's dispatch on self's dtype comes first)
     _bmm_dtypes(input, mat2)
-    _no_bool(input, "bmm", b, n, m, mat2._data.shape[2])
     check_shape((b, n, mat2._data.shape[2]))
     return finish_out("bmm", _bmm(input, mat2), out)
 
@@ -499,8 +499,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
             f"[{batch2._data.shape[0]}, {batch2._data.shape[1]}].")
+    _no_bool(input, "baddbmm", b, n, m, batch2._data.shape[2])  # (the dispatch on self's dtype first)
     _bmm_dtypes(batch1, batch2)
-    _no_bool(input, "baddbmm", b, n, m, batch2._data.shape[2])
     result = _baddbmm.apply((input, batch1, batch2), (input._data, batch1._data, batch2._data),
                             {"beta": beta, "alpha": alpha})
     return finish_out("baddbmm", result, out)

@@ -445,11 +445,11 @@ def _cosine_embedding(input1, input2, target, margin, reduction):
     tdim = target.ndim
     if tdim not in (0, 1):
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if tdim == 1 and input1.ndim != 2:
+    if tdim == 1 and (input1.ndim != 2 or input2.ndim != 2):
         raise RuntimeError(
             f"1D target tensor expects 2D input tensors, but found inputs with sizes {list(input1.shape)} and "
             f"{list(input2.shape)}.")
-    if tdim == 0 and input1.ndim != 1:
+    if tdim == 0 and (input1.ndim != 1 or input2.ndim != 1):
         raise RuntimeError(
             f"0D target tensor expects 1D input tensors, but found inputs with sizes {list(input1.shape)} and "
             f"{list(input2.shape)}.")

@@ -682,6 +682,8 @@ def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
     if not d.is_floating_point:
         raise RuntimeError(
             f"expected common dtype to be floating point, yet common dtype is {_scalar_name(d)}")
+    if not eps >= 0:
+        raise RuntimeError(f"eps must be non-negative, got: {eps:g}")
     if not x1.dtype.is_floating_point:
         x1 = x1.to(d)
     if not x2.dtype.is_floating_point:

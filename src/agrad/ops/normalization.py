@@ -93,6 +93,13 @@ def chan_np(a, ndim):
 
 
 def _batch_norm_impl(input, weight, bias, running_mean, running_var, training, momentum, eps):
+    if input.numel() == 0 and input.ndim > 1:  # ATen's _batch_norm_impl_index: a clone, no statistics, no
+        out = input.clone()                      # check of the other tensors' sizes or of the dtype
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out
     c = input.shape[1] if input.ndim > 1 else 0
     for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
                     ("running_var", running_var)):
@@ -172,9 +179,12 @@ def torch_instance_norm(input, weight, bias, running_mean, running_var, use_inpu
 def _group_norm_fwd(ctx, x, w, b, groups, eps):
     n, c = x.shape[:2]
     shape = (1, -1) + (1,) * (x.ndim - 2)
-    xd = x.astype(np.float64).reshape(n, groups, -1)
-    mu = xd.mean(axis=-1, keepdims=True)
-    var = xd.var(axis=-1, keepdims=True)
+    xd = x.astype(np.float64).reshape(n, groups, (c // groups) * math.prod(x.shape[2:]))  # (no -1: an empty batch)
+    if xd.shape[-1] == 0:  # groups of no element: numpy's mean would warn (the result is empty anyway)
+        mu = var = np.zeros(xd.shape[:-1] + (1,))
+    else:
+        mu = xd.mean(axis=-1, keepdims=True)
+        var = xd.var(axis=-1, keepdims=True)
     out = ((xd - mu) / np.sqrt(var + eps)).reshape(x.shape)
     if w is not None:
         out = out * w.reshape(shape)
@@ -212,7 +222,7 @@ def _group_norm_impl(input, num_groups, weight, bias, eps):
             raise RuntimeError(
                 f"Expected {name} to be a vector of size equal to the number of channels in input, but got "
                 f"{name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
-    check_floating(input, "group_norm")
+    check_floating(input, "GroupNormKernelImpl")
     arrays = (input._data, None if weight is None else weight._data, None if bias is None else bias._data)
     return _group_norm.apply((input, weight, bias), arrays, {"groups": int(num_groups), "eps": float(eps)})
 
@@ -315,7 +325,7 @@ def _ln_moments(x, eps):
 def _as_rows(a, k):
     shape = a.shape
     n = int(np.prod(shape[len(shape) - k:], dtype=np.int64))
-    return a.reshape(-1, n)
+    return a.reshape(int(np.prod(shape[:len(shape) - k], dtype=np.int64)), n)  # (no -1: rows of length 0)
 
 
 def _layer_norm_fwd(ctx, x, w, b, normalized_shape, eps):

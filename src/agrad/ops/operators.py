@@ -17,7 +17,7 @@ from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, b
                          bitwise_right_shift, bitwise_right_shift_, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, into_self,
                          le, le_, logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
 from .pointwise import (_div, _formula_state, _rsub, _sub, add, check_operand, check_sub, div, floor_divide, floor_divide_,
-                        in_order_until_zero, mul, neg, operands, reciprocal, remainder, sub)
+                        in_order_until_zero, mul, neg, operands, reciprocal, remainder, sub, true_divide)
 from .power import pow
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
 
@@ -160,7 +160,7 @@ method("__pos__")(_pos)
 _remainder_in_place = in_order_until_zero(remainder, np.mod)  # (integers: np.mod is Python's, PyTorch's)
 
 for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": div,
-                   "divide_": div, "true_divide_": div, "pow_": pow, "neg_": neg, "negative_": neg,
+                   "divide_": div, "true_divide_": true_divide, "pow_": pow, "neg_": neg, "negative_": neg,
                    "floor_divide_": floor_divide_, "remainder_": _remainder_in_place}.items():
     method(_name)(inplace(_fn, partial=True))
 for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul, "__itruediv__": div,

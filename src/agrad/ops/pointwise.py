@@ -340,7 +340,7 @@ def mul(input, other, *, out=None):
 _NO_MODE = object()  # rounding_mode not given: a given None selects the overload with a mode
 
 
-@export("div", "divide", "true_divide", method=True)
+@export("div", "divide", method=True)
 def div(input, other, *, rounding_mode=_NO_MODE, out=None):
     if rounding_mode is not _NO_MODE:
         # div.Tensor_mode (DivBackward2), whatever the mode, None included
@@ -374,11 +374,21 @@ def div(input, other, *, rounding_mode=_NO_MODE, out=None):
     return result if out is None else finish_out("div", result, out)
 
 
+@export("true_divide", method=True)
+def true_divide(input, other, *, out=None):
+    """div without a rounding mode: PyTorch's true_divide takes none."""
+    return div(input, other, out=out)
+
+
 def check_int_zero_division(arrs):
     """The integer division kernels' ZeroDivisionError: a zero divisor of some element of the
     result (an empty result divides nothing)."""
     a, b = np.asarray(arrs[0]), np.asarray(arrs[1])
-    if a.dtype.kind in "iu" and (b == 0).any() and 0 not in np.broadcast_shapes(a.shape, b.shape):
+    try:  # (the shapes are checked first)
+        shape = np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise broadcast_error((a, b)) from None
+    if a.dtype.kind in "iu" and (b == 0).any() and 0 not in shape:
         raise RuntimeError("ZeroDivisionError")
 
 

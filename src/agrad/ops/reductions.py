@@ -8,7 +8,6 @@ FunctionsManual's formulas), so ``create_graph=True`` gives higher derivatives.
 
 from __future__ import annotations
 
-import builtins
 import numbers
 
 import numpy as np
@@ -661,9 +660,6 @@ AminmaxResult.__module__ = "torch.return_types"
 
 
 def _aminmax_fwd(ctx, a, axes, keepdim):
-    if a.size == 0 or builtins.any(a.shape[ax] == 0 for ax in axes):
-        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
-                           "identity.")
     lo = np.asarray(np.amin(a, axis=axes, keepdims=keepdim))
     hi = np.asarray(np.amax(a, axis=axes, keepdims=keepdim))
     # the formula compares the input with both extremes (constants: the comparison has no gradient)
@@ -693,6 +689,12 @@ def _(ctx, grads):
 def aminmax(input, *, dim=None, keepdim=False, out=None):
     """(min, max) over ``dim`` (all by default), in one pass."""
     axes = tuple(range(input.ndim)) if dim is None else _axes(dim, input.ndim)
+    if dim is None and input.numel() == 0:
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                           "identity.")
+    for ax in axes if dim is not None and input.ndim else ():  # (an empty input over a non-empty dim is fine)
+        if input.shape[ax] == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {ax} to have non-zero size.")
     keep = bool(keepdim)
     lo, hi = _aminmax.apply((input,), (input._data,), {"axes": axes, "keepdim": keep})
     return AminmaxResult(lo, hi)

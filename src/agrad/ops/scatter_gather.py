@@ -333,6 +333,12 @@ def _check_gather_shape(input, d, index, who, src=None):
     if src is not None and index.ndim != src.ndim and not (index.ndim <= 1 and src.ndim <= 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     if input.ndim == 0 or index.ndim == 0:
+        if who != "gather" and src is not None and index.numel():  # ensure_nonempty_size: a 0-d tensor is size 1
+            n = [t._data.shape[0] if t.ndim else 1 for t in (index, src)]  # (both at most 1-d here)
+            if n[0] > n[1]:
+                raise RuntimeError(
+                    f"Expected index {_fmt(index._data.shape)} to be no larger than self {_fmt(input._data.shape)} "
+                    f"apart from dimension {d} and to be no larger size than src {_fmt(src._data.shape)}")
         return
     ishape, sshape = index._data.shape, input._data.shape
     for k in range(input.ndim):

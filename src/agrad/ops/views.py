@@ -241,7 +241,13 @@ _permute.raw_derivative(lambda ctx, g: np.transpose(g, tuple(np.argsort(ctx.dims
 
 
 @export(method=True)
-def permute(input, *dims):
+def permute(input, *dims, **kw):
+    if "dims" in kw and not dims:
+        dims = (kw.pop("dims"),)
+    if kw:
+        raise TypeError(f"permute() got an unexpected keyword argument '{next(iter(kw))}'")
+    if not dims:  # (PyTorch's parser wants dims, even of a 0-d tensor)
+        raise TypeError('permute() missing 1 required positional arguments: "dims"')
     if len(dims) == 1 and not isinstance(dims[0], numbers.Integral):
         dims = tuple(dims[0])
     if len(dims) != input.ndim:
@@ -303,8 +309,18 @@ def adjoint(input):
     return _mT(input)
 
 
+def _int_arg(v):
+    """An ``int`` argument as PyTorch's parser takes it: a 0-d integer tensor counts as its value."""
+    if isinstance(v, Tensor):
+        if v.ndim or v.dtype.is_floating_point or v.dtype.name == "bool":
+            raise TypeError(f"expected an int, got a {v.dtype} tensor")  # (the parser's own message replaces it)
+        return int(v.item())
+    return v
+
+
 @export(method=True)
 def movedim(input, source, destination):
+    source, destination = _int_arg(source), _int_arg(destination)
     src = [source] if isinstance(source, numbers.Integral) else list(source)
     dst = [destination] if isinstance(destination, numbers.Integral) else list(destination)
     n = input.ndim
@@ -408,7 +424,14 @@ _expand.raw_derivative(lambda ctx, g: reduce_to(g, ctx.input_shape))
 
 
 @method("expand")
-def expand(input, *sizes):
+def expand(input, *sizes, **kw):
+    if "size" in kw and not sizes:
+        sizes = (kw.pop("size"),)
+    kw.pop("implicit", None)  # (a tracing detail of PyTorch's: no effect)
+    if kw:
+        raise TypeError(f"expand() got an unexpected keyword argument '{next(iter(kw))}'")
+    if not sizes:  # (PyTorch's parser wants a size, even of a 0-d tensor)
+        raise TypeError('expand() missing 1 required positional arguments: "size"')
     sizes = _sizes(sizes)
     shape = input._data.shape
     if len(sizes) < len(shape):
@@ -581,6 +604,16 @@ def _cast(input, d, copy=False):
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
     """to(dtype), to(device), to(other), to(device, dtype): only the CPU exists."""
     from ..tensor import device as _device
+    first = args[0] if args else None
+    if isinstance(first, (Tensor, bool, float)) and (dtype is not None or device is not None) \
+            or isinstance(first, dtypes.dtype) and device is not None \
+            or any(isinstance(a, (str, dtypes.dtype)) or type(a).__name__ == "device" for a in args[1:]) \
+            and not (first is None or isinstance(first, (str, int)) or type(first).__name__ == "device"):
+        # no overload of to() takes these together (PyTorch's parser message replaces this one)
+        raise TypeError("to() received an invalid combination of arguments")
+    if isinstance(first, (bool, float)):
+        # to(Tensor other) takes a number as a wrapped 0-d tensor: to(2.0) is float64, to(True) bool
+        args = (dtypes.bool_ if isinstance(first, bool) else dtypes.float64,) + args[1:]
     for a in args:
         if isinstance(a, dtypes.dtype):
             dtype = a
@@ -588,7 +621,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, me
             dtype = a.dtype
         elif isinstance(a, bool):
             non_blocking = a
-        else:
+        elif a is not None:
             _device(a)
     if device is not None:
         _device(device)
