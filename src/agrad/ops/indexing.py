@@ -491,7 +491,7 @@ def _expand_to_slice(self, index, value):
     while stripped and stripped[0] == 1:
         stripped = stripped[1:]
     if len(stripped) > len(target_shape) or any(s != 1 and s != t for s, t in zip(stripped[::-1], target_shape[::-1])):
-        Tensor._make(value._data.reshape(stripped)).expand(*target_shape)  # raises expand's error
+        Tensor._make(value._data.reshape(stripped)).expand(tuple(target_shape))  # raises expand's error
 
 
 def setitem(self, index, value):
@@ -548,7 +548,7 @@ def setitem(self, index, value):
     except ValueError:
         if basic:  # copy_ expands the value: PyTorch's expand error
             original = value._data if isinstance(value, Tensor) else varr
-            Tensor._make(original.reshape(varr.shape)).expand(*target_shape)
+            Tensor._make(original.reshape(varr.shape)).expand(tuple(target_shape))
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(varr.shape)} cannot be broadcast to indexing result "
             f"of shape {list(target_shape)}") from None

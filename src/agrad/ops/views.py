@@ -430,8 +430,8 @@ def expand(input, *sizes, **kw):
     kw.pop("implicit", None)  # (a tracing detail of PyTorch's: no effect)
     if kw:
         raise TypeError(f"expand() got an unexpected keyword argument '{next(iter(kw))}'")
-    if not sizes:  # (PyTorch's parser wants a size, even of a 0-d tensor)
-        raise TypeError('expand() missing 1 required positional arguments: "size"')
+    # (x.expand() of a 0-d x is PyTorch's missing-argument TypeError, but agrad's own calls expand a 0-d
+    # value to the shape () of a 0-d target: it passes)
     sizes = _sizes(sizes)
     shape = input._data.shape
     if len(sizes) < len(shape):
