@@ -639,8 +639,9 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
             hook(node, inputs, outputs, call)
 
 
-def _link_inputs(node, inputs) -> None:
-    """A node's edges to its inputs (``next_functions``) and their metadata (``_input_meta``)."""
+def _link_inputs(node, inputs):
+    """A node's edges to its inputs (``next_functions``) and their metadata (``_input_meta``).
+    Returns the metadata ``((shape, dtype),)`` of a node with one tensor input (else None)."""
     n = len(inputs)
     t = inputs[0] if n else None
     if (n == 1 or n == 2 and inputs[1] is None) and t is not None and t._requires_grad:
@@ -658,6 +659,7 @@ def _link_inputs(node, inputs) -> None:
         else:
             node.next_functions = ((fn, t._output_nr), _NO_EDGE)
             node._input_meta = (meta[0], None)
+        return meta
     else:
         nexts = []
         meta = []
@@ -678,13 +680,16 @@ def _link_inputs(node, inputs) -> None:
                 meta.append((_META.get((data.shape, data.dtype)) or _meta(data))[0])
         node.next_functions = tuple(nexts)
         node._input_meta = tuple(meta)
+        return None
 
 
-def record_op(node, inputs, arrays, out, plan) -> None:
+def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
     """:func:`record` for a built-in op's call with one output while nothing watches the
     recording (no saved-tensor hooks, no record hooks, no in-place snapshot): the same
     edges, metadata and saved tensors, the saved ones made straight from the op's save
-    plan (``(name, input index or -1 for the output, inputs whose gradient needs it)``)."""
+    plan (``(name, input index or -1 for the output, inputs whose gradient needs it)``).
+    ``pointwise``: the output has the shape of the op's one tensor input (the other
+    operands are numbers), so it shares that input's metadata when it has its dtype too."""
     out._grad_fn = node
     out._output_nr = 0
     out._requires_grad = True
@@ -723,9 +728,12 @@ def record_op(node, inputs, arrays, out, plan) -> None:
             kept[name] = slot
         if kept:
             node._saved = kept
-    _link_inputs(node, inputs)
+    meta = _link_inputs(node, inputs)
     data = out._data
-    node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
+    if pointwise and meta is not None and data.dtype is meta[0][1].numpy:
+        node._out_meta = meta  # (a shape read from numpy and a key hashed: a tenth of a recording)
+    else:
+        node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
 
 
 def move_retains_grad(t, old_fn, old_nr: int) -> None:

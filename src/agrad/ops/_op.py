@@ -164,7 +164,7 @@ class _Scratch:
 
 
 _make = Tensor._make
-_new_node = object.__new__
+_new_node = _new_tensor = object.__new__
 #: The snapshot of ``self`` an in-place op runs on while it is recorded (set by :func:`inplace` and
 #: inplace_through_view).  PyTorch saves ``original_self = self.clone()`` for an in-place op whose
 #: formula uses self: a CloneBackward0 a create_graph gradient passes through.
@@ -212,6 +212,9 @@ class Op:
       reached an output; ``"undefined"``: None there (PyTorch's undefined gradient).
     - ``value_error(arrays)``: the exception to raise when numpy's forward raises
       ValueError (e.g. PyTorch's broadcasting message).
+    - ``pointwise``: elementwise on tensors of one shape, with Python numbers beside them
+      (unary maths, arithmetic): a call with one tensor gives that tensor's shape, so its
+      output needs no size check and shares the input's metadata.
     - ``internal``: the op only appears inside other ops' formulas (double backward),
       so it needs no golden case of its own.
     - ``defaults``: attribute values a node has unless the call gave its own (``alpha``: 1).
@@ -227,8 +230,9 @@ class Op:
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
                  multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None, keeps=None,
-                 keeps_for=None):
+                 keeps_for=None, pointwise=False):
         self.name = name
+        self.pointwise = pointwise
         # attributes that are tensors PyTorch saves ({"idx": "index"}): freed with the graph as its
         # saved tensors are (a second backward through the node fails), shown as node._saved_index;
         # a call's attribute, or one the forward set on ctx (sort's indices).  ``keeps_for`` maps
@@ -344,8 +348,18 @@ class Op:
         else:  # the common call: one output, nothing that watches the recording
             if out.dtype.kind != "f":
                 _not_differentiable(out.dtype)
-            results = _make(out)
-            _record_op(ctx, tensors, arrays, results, self._save_plan)
+            if self.pointwise and type(out) is np.ndarray and (len(tensors) == 1 or tensors[1] is None):
+                # the shape of its one tensor, whose size was checked: Tensor._make without the check
+                results = _new_tensor(Tensor)
+                results._data = out
+                results._requires_grad = results._retains = False
+                results._output_nr = 0
+                results._grad_fn = results._grad = results._accumulator = results._base = None
+                results._vc = [0]
+                _record_op(ctx, tensors, arrays, results, self._save_plan, True)
+            else:
+                results = _make(out)
+                _record_op(ctx, tensors, arrays, results, self._save_plan)
         if _fw_active[0]:
             _forward_ad.propagate(self, tensors, arrays, attrs, results, ctx)
         if _forward_observers:

@@ -72,15 +72,57 @@ def operands(a, b, fname="op", dtype=None):
 
 
 _F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
+_F32_MAX = float(np.finfo(np.float32).max)
+#: Python numbers as 0-d arrays of float32 and float64, made once (see :func:`weak`)
+_WEAK32: dict = {}
+_WEAK64: dict = {}
+
+
+def weak(number, like):
+    """``number`` as numpy reads a Python number beside the float32 or float64 array ``like``
+    (NEP 50: converted to the array's dtype): a 0-d array of that dtype, made once, which gives
+    the same bits and spares numpy the conversion on every call.  Other arrays, numbers numpy
+    would warn about (beyond float32's range), zeros (0.0 and -0.0 would share one entry) and
+    NaN get the number itself."""
+    if type(like) is np.ndarray:
+        d = like.dtype
+        if d is _F64 or d is _F32:
+            t = type(number)
+            if t is float or t is int:
+                c = (_WEAK64 if d is _F64 else _WEAK32).get(number)
+                return c if c is not None else _weak_new(number, d)
+    return number
+
+
+def _weak_new(number, d):
+    if number == 0 or number != number or (d is _F32 and not -_F32_MAX <= number <= _F32_MAX) \
+            or (type(number) is int and not -2**53 <= number <= 2**53):
+        return number
+    cache = _WEAK64 if d is _F64 else _WEAK32
+    if len(cache) >= 256:
+        cache.clear()
+    c = cache[number] = np.array(number, d)
+    return c
 
 
 def _scalar_math(np_fn, a, b):
     """``np_fn(a, b)`` as PyTorch's CPU add/sub/mul/div kernels compute a float16 tensor ``a`` with a
     scalar second operand ``b`` (a Python number, a 0-d tensor of another dtype): in float32, their
     math type, with the scalar read as float32, and rounded to float16 once.  numpy would round the
-    scalar to float16 first (``x * math.pi`` would differ in the last bit)."""
-    if type(a) is np.ndarray and a.dtype == _F16 and (type(b) is not np.ndarray or b.ndim == 0 and b.dtype != _F16):
-        return np_fn(a, np.float32(b)).astype(_F16)
+    scalar to float16 first (``x * math.pi`` would differ in the last bit).  A Python number beside
+    a float32 or float64 array is read as :func:`weak` gives it."""
+    if type(a) is np.ndarray:
+        d = a.dtype
+        if d is _F64 or d is _F32:
+            t = type(b)
+            if t is float or t is int:
+                c = (_WEAK64 if d is _F64 else _WEAK32).get(b)
+                return np_fn(a, c if c is not None else _weak_new(b, d))
+            return np_fn(a, b)
+        if d == _F16 and (type(b) is not np.ndarray or b.ndim == 0 and b.dtype != _F16):
+            return np_fn(a, np.float32(b)).astype(_F16)
     return np_fn(a, b)
 
 
@@ -142,7 +184,7 @@ def binary(np_fn, name, *, saves=(), saves_for=None, overload=0, jvp="element_wi
 
     def deco(derivative):
         op = Op(node_name(name, overload), lambda ctx, a, b: np_fn(a, b), inputs=("self", "other"),
-                saves=saves, saves_for=saves_for, value_error=broadcast_error, jvp=jvp)
+                saves=saves, saves_for=saves_for, value_error=broadcast_error, jvp=jvp, pointwise=True)
         op.derivative(derivative)
         return op
 
@@ -172,9 +214,9 @@ def _check_alpha(arrs, alpha):
 
 
 _add = Op("AddBackward0", _add_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear",
-          defaults={"alpha": 1})
+          defaults={"alpha": 1}, pointwise=True)
 _sub = Op("SubBackward0", _sub_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear",
-          defaults={"alpha": 1})
+          defaults={"alpha": 1}, pointwise=True)
 
 
 @_add.derivative
@@ -255,16 +297,16 @@ def _(ctx, g):
 # are C++, where the number is a Scalar and the Scalar overloads record their own
 # nodes (MulBackward1, DivBackward1, AddBackward1, SubBackward1) with one input.
 _mul_scalar = Op("MulBackward1", lambda ctx, a, other: _scalar_math(np.multiply, a, other), internal=True,
-                 jvp="linear")
+                 pointwise=True, jvp="linear")
 _mul_scalar.derivative(lambda ctx, grad: grad * ctx.other)
 _div_scalar = Op("DivBackward1", lambda ctx, a, other: _scalar_math(np.true_divide, a, other), internal=True,
-                 jvp="linear")
+                 pointwise=True, jvp="linear")
 _div_scalar.derivative(lambda ctx, grad: grad / ctx.other)
 _add_scalar = Op("AddBackward1", lambda ctx, a, other: _scalar_math(np.add, a, other), internal=True,
-                 jvp="element_wise")
+                 pointwise=True, jvp="element_wise")
 _add_scalar.derivative(lambda ctx, grad: grad)
 _sub_scalar = Op("SubBackward1", lambda ctx, a, other: _scalar_math(np.subtract, a, other), internal=True,
-                 jvp="element_wise")
+                 pointwise=True, jvp="element_wise")
 _sub_scalar.derivative(lambda ctx, grad: grad)
 _formula_state = _mode._state
 
@@ -276,7 +318,7 @@ def _scalar_overload(op, ts, arrs):
     return None
 
 
-_rsub = Op("RsubBackward1", lambda ctx, a, b: np.subtract(b, a), inputs=("self", "other"), jvp="linear")
+_rsub = Op("RsubBackward1", lambda ctx, a, b: np.subtract(b, a), inputs=("self", "other"), jvp="linear", pointwise=True)
 
 
 @_rsub.derivative
@@ -418,7 +460,7 @@ def _nograd(array, tensors=()):
     return Tensor._make(np.asarray(array))
 
 
-_neg = Op("NegBackward0", lambda ctx, a: np.negative(a), jvp="linear")
+_neg = Op("NegBackward0", lambda ctx, a: np.negative(a), jvp="linear", pointwise=True)
 
 
 @_neg.derivative

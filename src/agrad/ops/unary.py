@@ -19,7 +19,7 @@ from ..autograd import grad_mode
 from ..tensor import Tensor
 from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from .comparison import isfinite
-from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, where
+from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, weak, where
 from .power import pow as _pow
 
 
@@ -38,7 +38,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
 
     def deco(derivative):
         fname = name or derivative.__name__
-        op = Op(node_name(fname), lambda ctx, a: np_fn(a), saves=saves, jvp="element_wise")
+        op = Op(node_name(fname), lambda ctx, a: np_fn(a), saves=saves, jvp="element_wise", pointwise=True)
         op.derivative(derivative)
         if raw is not None:
             key = saves[0]
@@ -86,7 +86,7 @@ def cos(ctx, grad):
     return grad * -ctx.self.sin()
 
 
-@unary(np.tanh, saves=("result",), raw=lambda g, y: g * (1 - y * y))
+@unary(np.tanh, saves=("result",), raw=lambda g, y: np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y))))
 def tanh(ctx, grad):
     return _tanh_backward(grad, ctx.result)
 
@@ -117,7 +117,7 @@ def _sigmoid(a):
     return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
 
 
-@unary(_sigmoid, saves=("result",), raw=lambda g, y: g * (y * (1 - y)))
+@unary(_sigmoid, saves=("result",), raw=lambda g, y: np.multiply(g, np.multiply(y, np.subtract(weak(1, y), y))))
 def sigmoid(ctx, grad):
     return _sigmoid_backward(grad, ctx.result)
 
