@@ -1,0 +1,105 @@
+"""The per-op shortcuts of the recording and of the array formulas (issue 12) give what the
+general path gives: the same bits, the same metadata, the same checks."""
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+import agrad
+from agrad import _limits
+from agrad.ops import pointwise
+from agrad.ops.pointwise import _scalar_math, weak
+
+UFUNCS = (np.add, np.subtract, np.multiply, np.true_divide)
+
+
+def _numbers():
+    rng = random.Random(12)
+    out = [0.9, 0.1, 1, 2, -7, 3, 1 / 3, 65504.0, 3.4e38, 3.5e38, 1e300, -1e300, 1e-45, 1e-46, 7e-39,
+           2.0**-149 * 1.5, 2**24 + 1, 2**53, 2**53 + 1, 2**70, float("inf"), float("-inf"), float("nan"),
+           0.0, -0.0, 0]
+    out += [rng.uniform(-1e3, 1e3) for _ in range(300)]
+    out += [rng.uniform(-1, 1) * 10.0 ** rng.randint(-300, 300) for _ in range(300)]
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_weak_number_gives_numpys_bits_and_warnings(dtype):
+    """A Python number read as :func:`weak` gives it: the bits and warnings of numpy's own
+    conversion (NEP 50), both operand orders, twice (made, then from the cache)."""
+    a = (np.random.RandomState(0).randn(7) * 3).astype(dtype)
+    for v in _numbers():
+        for _ in range(2):
+            for fn in UFUNCS:
+                with warnings.catch_warnings(record=True) as w1:
+                    warnings.simplefilter("always")
+                    want, want_r = fn(a, v), fn(v, a)
+                with warnings.catch_warnings(record=True) as w2:
+                    warnings.simplefilter("always")
+                    c = weak(v, a)
+                    got, got_r = fn(a, c), fn(c, a)
+                assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (v, fn)
+                assert got_r.tobytes() == want_r.tobytes(), (v, fn)
+                assert [str(w.message) for w in w1] == [str(w.message) for w in w2], (v, fn)
+
+
+def test_weak_number_keeps_signed_zeros_nan_bools_and_other_dtypes():
+    a = np.zeros(2)
+    assert weak(0.0, a) == 0.0 and type(weak(0.0, a)) is float
+    assert np.signbit(np.add(np.array([-0.0]), weak(-0.0, a)))[0]
+    assert type(weak(float("nan"), a)) is float
+    assert weak(True, a) is True  # bool is not a number numpy converts the same way
+    assert weak(0.5, np.zeros(2, np.float16)) == 0.5 and type(weak(0.5, np.zeros(2, np.float16))) is float
+    assert type(weak(1e300, np.zeros(2, np.float32))) is float  # numpy warns converting it: left to numpy
+    assert type(weak(0.5, a)) is np.ndarray
+
+
+def test_scalar_math_float16_still_in_float32():
+    a = np.array([0.1, 3.0], np.float16)
+    got = _scalar_math(np.multiply, a, 3.141592653589793)
+    assert got.dtype == np.float16
+    assert got.tobytes() == np.multiply(a, np.float32(3.141592653589793)).astype(np.float16).tobytes()
+
+
+def test_weak_cache_stays_small():
+    a = np.zeros(1)
+    for i in range(1, 1000):
+        weak(i + 0.5, a)
+    assert len(pointwise._WEAK64) <= 256
+
+
+@pytest.mark.parametrize("dtype", [agrad.float32, agrad.float64])
+def test_pointwise_output_shares_its_inputs_metadata(dtype):
+    x = agrad.ones(2, 3, dtype=dtype, requires_grad=True)
+    for y in (agrad.sin(x), x * 0.5, x + 1, 2 - x, -x, agrad.tanh(x)):
+        node = y.grad_fn
+        assert node._out_meta == (((2, 3), dtype),)
+        assert node._input_meta[0] == ((2, 3), dtype)
+    # a broadcast of two tensors has its own shape, checked against the size limit
+    a = agrad.ones(3, 1, requires_grad=True)
+    b = agrad.ones(1, 4)
+    assert (a * b).grad_fn._out_meta == (((3, 4), agrad.float32),)
+    _limits.set_max_elements(10)
+    try:
+        with pytest.raises(_limits.LimitError):
+            a * b
+    finally:
+        _limits.set_max_elements(_limits.DEFAULT_MAX_ELEMENTS)
+
+
+def test_pointwise_output_of_another_dtype_has_its_own_metadata():
+    x = agrad.ones(2, dtype=agrad.float16, requires_grad=True)
+    assert (x * 0.5).grad_fn._out_meta == (((2,), agrad.float16),)
+    y = agrad.ones(2, dtype=agrad.float32, requires_grad=True)
+    z = y * agrad.tensor(2.0, dtype=agrad.float64)  # a 0-d tensor of another dtype: float32 out
+    assert z.dtype is agrad.float32 and z.grad_fn._out_meta == (((2,), agrad.float32),)
+
+
+def test_pointwise_of_a_zero_d_tensor_is_a_tensor_of_an_array():
+    x = agrad.tensor(0.5, requires_grad=True)
+    y = agrad.sin(x)  # numpy returns a numpy scalar for a 0-d array
+    assert type(y._data) is np.ndarray and y.shape == () and y.grad_fn._out_meta == (((), agrad.float32),)
+    y.backward()
+    assert x.grad.item() == pytest.approx(np.cos(0.5))
