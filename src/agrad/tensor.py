@@ -500,6 +500,7 @@ class Tensor:
                     if t is result:
                         s.tensor = self
                         s.version = self._vc[0]
+                        s._meta = None  # (taken from this tensor when freed)
                     elif s.is_output and t is not None and t._vc is result._vc:  # the output's stand-in
                         node.__dict__[s.name] = s.retarget(self)
         return self

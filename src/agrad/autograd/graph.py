@@ -86,7 +86,7 @@ class SavedTensor:
     is_output = False
     freed = False
     _output = None  # a weak reference to the saved output, while it lives
-    _meta = None  # (shape, dtype), taken when the tensor is let go
+    _meta = None  # (shape, dtype): recorded with the node's metadata, or taken when the tensor is let go
     packed = _NOT_PACKED
     _unpack = None
     _identity = None
@@ -194,6 +194,7 @@ class SavedTensor:
         grad_fn after the rebase (AsStridedBackward0) by a weak reference; unpacked, the result
         has that grad_fn while something else keeps it alive, else the op's own node."""
         self._output = None
+        self._meta = None
         self.tensor = _alias(view)
         self.version = view._vc[0]
         self._view_fn = weakref.ref(view._grad_fn)
@@ -202,13 +203,14 @@ class SavedTensor:
     def retarget(self, output):
         """An in-place op's output took the place of the temporary one saved: ``output`` now."""
         self._output = weakref.ref(output)
+        self._meta = None
         self.tensor = _alias(output)
         self.version = output._vc[0]
         return self.tensor
 
     def free(self):
         t = self.tensor
-        if t is not None:
+        if t is not None and self._meta is None:
             data = t._data
             self._meta = (data.shape, data.dtype)
         self.tensor = None
@@ -693,6 +695,12 @@ def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
     out._grad_fn = node
     out._output_nr = 0
     out._requires_grad = True
+    meta = _link_inputs(node, inputs)
+    data = out._data
+    if pointwise and meta is not None and data.dtype is meta[0][1].numpy:
+        node._out_meta = meta  # (a shape read from numpy and a key hashed: a tenth of a recording)
+    else:
+        meta = node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
     if plan:
         kept = {}
         for name, i, users in plan:
@@ -702,7 +710,8 @@ def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
                         break
                 else:
                     continue  # no input that needs this one requires grad
-            # SavedTensor.__init__'s work, attribute by attribute in its order, without its call
+            # SavedTensor.__init__'s work, attribute by attribute in its order, without its call;
+            # its (shape, dtype) is the node's record of it (free() need not read it from numpy)
             if i < 0:
                 slot = _new(SavedTensor)
                 slot.name = name
@@ -710,6 +719,7 @@ def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
                 slot._output = _weakref(out)
                 slot.tensor = t = _linked(out, None)
                 slot.version = t._vc[0]
+                slot._meta = meta[0]
             else:
                 t = inputs[i]
                 if t is None:  # a Python number given in place of a tensor: PyTorch saves it wrapped
@@ -724,16 +734,11 @@ def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
                     slot.name = name
                     slot.tensor = t
                     slot.version = t._vc[0]
+                    slot._meta = node._input_meta[i]  # (None where t needs no gradient: read at free())
             setattr(node, name, t)
             kept[name] = slot
         if kept:
             node._saved = kept
-    meta = _link_inputs(node, inputs)
-    data = out._data
-    if pointwise and meta is not None and data.dtype is meta[0][1].numpy:
-        node._out_meta = meta  # (a shape read from numpy and a key hashed: a tenth of a recording)
-    else:
-        node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
 
 
 def move_retains_grad(t, old_fn, old_nr: int) -> None:

@@ -48,6 +48,22 @@ def checked(fn, checks, key=None):
     if len(checks) == 1 and checks[0][2] == "tensor":
         index, name, _, message, _ = checks[0]
 
+        if index == 0 and name == "input":
+            def first(input=_MISSING, *args, **kwargs):
+                if type(input) is Tensor and not args and not kwargs:  # f(tensor): no tuple to unpack
+                    try:
+                        return fn(input)
+                    except Unbatched:
+                        return BATCHED_CALL[0](fn, (input,), {})
+                    except Exception:
+                        _raise_parser_error(key, (input,), {})
+                        raise
+                if input is not _MISSING:
+                    args = (input, *args)
+                return one(*args, **kwargs)
+
+            functools.update_wrapper(first, fn)
+
         @functools.wraps(fn)
         def one(*args, **kwargs):
             value = args[index] if len(args) > index else kwargs.get(name, _MISSING)
@@ -62,7 +78,7 @@ def checked(fn, checks, key=None):
                 _raise_parser_error(key, args, kwargs)
                 raise
 
-        return one
+        return first if index == 0 and name == "input" else one
 
     @functools.wraps(fn)
     def many(*args, **kwargs):

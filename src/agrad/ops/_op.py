@@ -212,6 +212,8 @@ class Op:
       reached an output; ``"undefined"``: None there (PyTorch's undefined gradient).
     - ``value_error(arrays)``: the exception to raise when numpy's forward raises
       ValueError (e.g. PyTorch's broadcasting message).
+    - ``kernel``: ``forward`` without its ctx, for a call without attributes (a numpy ufunc,
+      or a function of the arrays alone: the call skips a Python frame).
     - ``pointwise``: elementwise on tensors of one shape, with Python numbers beside them
       (unary maths, arithmetic): a call with one tensor gives that tensor's shape, so its
       output needs no size check and shares the input's metadata.
@@ -230,9 +232,10 @@ class Op:
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
                  multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None, keeps=None,
-                 keeps_for=None, pointwise=False):
+                 keeps_for=None, pointwise=False, kernel=None):
         self.name = name
         self.pointwise = pointwise
+        self.kernel = kernel
         # attributes that are tensors PyTorch saves ({"idx": "index"}): freed with the graph as its
         # saved tensors are (a second backward through the node fails), shown as node._saved_index;
         # a call's attribute, or one the forward set on ctx (sort's indices).  ``keeps_for`` maps
@@ -315,7 +318,12 @@ class Op:
                     return self._apply_recorded(tensors, arrays, attrs)
         ctx = _new_node(_Scratch)  # (without type.__call__)
         try:
-            out = self.forward(ctx, *arrays, **attrs) if attrs else self.forward(ctx, *arrays)
+            if attrs:
+                out = self.forward(ctx, *arrays, **attrs)
+            elif self.kernel is not None:
+                out = self.kernel(arrays[0]) if len(arrays) == 1 else self.kernel(*arrays)
+            else:
+                out = self.forward(ctx, *arrays)
         except ValueError:
             if self.value_error is None:
                 raise
@@ -333,7 +341,12 @@ class Op:
         ctx = _new_node(self.node)  # Node.__init__'s one line, without its call
         ctx._seq = _next_seq()
         try:
-            out = self.forward(ctx, *arrays, **attrs) if attrs else self.forward(ctx, *arrays)
+            if attrs:
+                out = self.forward(ctx, *arrays, **attrs)
+            elif self.kernel is not None:
+                out = self.kernel(arrays[0]) if len(arrays) == 1 else self.kernel(*arrays)
+            else:
+                out = self.forward(ctx, *arrays)
         except ValueError:
             if self.value_error is None:
                 raise

@@ -184,7 +184,8 @@ def binary(np_fn, name, *, saves=(), saves_for=None, overload=0, jvp="element_wi
 
     def deco(derivative):
         op = Op(node_name(name, overload), lambda ctx, a, b: np_fn(a, b), inputs=("self", "other"),
-                saves=saves, saves_for=saves_for, value_error=broadcast_error, jvp=jvp, pointwise=True)
+                saves=saves, saves_for=saves_for, value_error=broadcast_error, jvp=jvp, pointwise=True,
+                kernel=np_fn)
         op.derivative(derivative)
         return op
 

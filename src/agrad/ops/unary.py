@@ -38,11 +38,16 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
 
     def deco(derivative):
         fname = name or derivative.__name__
-        op = Op(node_name(fname), lambda ctx, a: np_fn(a), saves=saves, jvp="element_wise", pointwise=True)
+        op = Op(node_name(fname), lambda ctx, a: np_fn(a), saves=saves, jvp="element_wise", pointwise=True,
+                kernel=np_fn)
         op.derivative(derivative)
         if raw is not None:
-            key = saves[0]
-            op.raw_derivative(lambda ctx, g: raw(g, getattr(ctx, key)._data))
+            if saves[0] == "self":
+                op.raw_derivative(lambda ctx, g: raw(g, ctx.self._data))
+            elif saves[0] == "result":
+                op.raw_derivative(lambda ctx, g: raw(g, ctx.result._data))
+            else:
+                op.raw_derivative(lambda ctx, g: raw(g, getattr(ctx, saves[0])._data))
 
         apply = op.apply
         no_attrs = {}
@@ -151,7 +156,7 @@ def abs(ctx, grad):
     return grad * ctx.self.sgn()
 
 
-@unary(np.sqrt, saves=("result",), raw=lambda g, y: np.true_divide(g, np.multiply(y, 2)))
+@unary(np.sqrt, saves=("result",), raw=lambda g, y: np.true_divide(g, np.multiply(y, weak(2, y))))
 def sqrt(ctx, grad):
     return grad / (2 * ctx.result)
 
