@@ -486,3 +486,12 @@ CASES += [
          ["w = torch.tensor([-1.5, 1.5], requires_grad=True) * 1", "w.heaviside_(torch.tensor([1., 2.]))"],
          ["w.sum().backward()", "w.grad_fn"]),
 ]
+
+CASES += [
+    case("second-backward-through-index-put",
+         ["y = torch.ones(3, requires_grad=True) * 1", "y[[0, 1]] = torch.tensor([2., 3.], requires_grad=True)",
+          "y.sum().backward()", "y.sum().backward()",
+          "z = torch.ones(3, requires_grad=True) * 1", "z[torch.tensor([True, False, True])] = 5.0",
+          "z.sum().backward()", "z.sum().backward()"],
+         ["y.grad_fn", "z.grad_fn"]),
+]

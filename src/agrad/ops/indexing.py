@@ -370,7 +370,8 @@ def _(ctx, grad):
     g_src = _clone(take(result, flat)) if ctx.needs(1) else None
     g_self = replace(result, Tensor._make(np.zeros((), grad._data.dtype)), flat) if ctx.needs(0) else None
     return g_self, g_src
-_index_put = Op("IndexPutBackward0", _put_fwd, inputs=("self", "values"), jvp="linear")
+_index_put = Op("IndexPutBackward0", _put_fwd, inputs=("self", "values"), jvp="linear",
+                 keeps={"index": None})  # (PyTorch saves the indices)
 _index_put.derivative(_put_backward)
 
 
