@@ -495,3 +495,11 @@ CASES += [
           "z.sum().backward()", "z.sum().backward()"],
          ["y.grad_fn", "z.grad_fn"]),
 ]
+
+CASES += [
+    case("copy-partial-overlap",
+         ["a = torch.arange(4.).reshape(2, 2)"],
+         ["(lambda b: b.copy_(b.T))(a.clone())", "(lambda b: b.view(-1)[1:3].copy_(b.view(-1)[0:2]))(a.clone())",
+          "(lambda b: b[0].copy_(b[0, 0]))(a.clone())", "(lambda b: b[0].copy_(b[1]))(a.clone())",
+          "(lambda b: b[:, 0].copy_(b[:, 1]))(a.clone())", "a.clone().copy_(a)"]),
+]

@@ -773,7 +773,8 @@ def copy_(input, src, non_blocking=False):
         src = factories.tensor(src)
     elif not input.dtype.is_floating_point and src._requires_grad:
         src = src.detach()  # PyTorch records copy_ only into a differentiable dtype
-    return inplace(lambda s, v: _copy.apply((s, v), (s._data, v._data.astype(s._data.dtype, copy=False)), {}))(
+    return inplace(lambda s, v: _copy.apply((s, v), (s._data, v._data.astype(s._data.dtype, copy=False)), {}),
+                   partial=True)(  # (copy_ is a TensorIterator op: its partial-overlap check)
         input, src)
 
 
