@@ -686,8 +686,8 @@ def _link_inputs(node, inputs):
 
 
 def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
-    """:func:`record` for a built-in op's call with one output while nothing watches the
-    recording (no saved-tensor hooks, no record hooks, no in-place snapshot): the same
+    """:func:`record` for a built-in op's call with one output, no saved-tensor hooks and no
+    in-place snapshot (the caller tells :data:`record_hooks` itself): the same
     edges, metadata and saved tensors, the saved ones made straight from the op's save
     plan (``(name, input index or -1 for the output, inputs whose gradient needs it)``).
     ``pointwise``: the output has the shape of the op's one tensor input (the other

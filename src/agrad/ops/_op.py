@@ -356,9 +356,9 @@ class Op:
         if attrs:
             for k, v in attrs.items():  # attrs must not be named like Node's API (name, apply, ...)
                 setattr(ctx, k, v)
-        if type(out) is tuple or self.keeps or inplace_self[0] is not None or _pack_hooks or _record_hooks:
+        if type(out) is tuple or self.keeps or inplace_self[0] is not None or _pack_hooks:
             results = self._record(ctx, out, tensors, arrays, attrs)
-        else:  # the common call: one output, nothing that watches the recording
+        else:  # the common call: one output, no saved-tensor hooks, no in-place snapshot
             if out.dtype.kind != "f":
                 _not_differentiable(out.dtype)
             if self.pointwise and type(out) is np.ndarray and (len(tensors) == 1 or tensors[1] is None):
@@ -373,6 +373,10 @@ class Op:
             else:
                 results = _make(out)
                 _record_op(ctx, tensors, arrays, results, self._save_plan)
+            if _record_hooks:  # (agrad graph's "which line made this": on every op it records)
+                call = (self, arrays, attrs)
+                for hook in _record_hooks:
+                    hook(ctx, tensors, (results,), call)
         if _fw_active[0]:
             _forward_ad.propagate(self, tensors, arrays, attrs, results, ctx)
         if _forward_observers:
@@ -382,7 +386,7 @@ class Op:
 
     def _record(self, ctx, out, tensors, arrays, attrs):
         """The recording of _apply_recorded in full: several outputs, an in-place op's
-        snapshot, attributes kept as saved tensors, saved-tensor and record hooks."""
+        snapshot, attributes kept as saved tensors, saved-tensor hooks."""
         if type(out) is tuple:
             results = tuple([_make(o) for o in out])
             outs = results if self.n_diff_outputs is None else results[: self.n_diff_outputs]
