@@ -11,12 +11,13 @@ the groups of PyTorch's documentation:
   maximum/minimum; ``sorting``: sort/topk, median/kthvalue/mode, unique;
 - ``reductions`` (sum, mean, max, prod, logsumexp, ...), ``variance`` (var/std,
   var_mean/std_mean) and ``cumulative`` (cumsum, cumprod, cummax, logcumsumexp);
-- ``views`` (views, reshaping, copies and casts), ``joining`` (cat/stack,
+- ``views`` (views, reshaping, copies), ``casts`` (to, type, new_*), ``joining`` (cat/stack,
   split/chunk, repeat, flip, meshgrid), ``indexing`` (``x[...]``, select) and
   ``scatter_gather`` (gather/scatter, index_*, masked_*, take, nonzero);
 - ``linalg`` (matrix products), ``contractions`` (einsum, tensordot, kron),
   ``matrix`` (trace, diagonal, tril/triu, cross, norms), ``determinants``
-  (det, slogdet), ``solvers`` (inverse, solve), ``decompositions`` and ``lu``;
+  (det, slogdet), ``solvers`` (inverse, solve), ``decompositions``, ``matrix_functions``
+  (matrix_exp, matrix_power, multi_dot) and ``lu``;
 - nn.functional: ``nn`` (linear, dropout, pad, embedding, layer_norm,
   distances, and what activations and losses share), ``activations``,
   ``softmax``, ``losses``, ``cross_entropy`` (nll_loss, cross_entropy);

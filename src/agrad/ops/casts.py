@@ -1,0 +1,133 @@
+"""Casts and new tensors like another: to/type/type_as/cpu/cuda (``ToCopyBackward0``) and
+new_zeros/new_ones/new_full/new_empty/new_tensor.
+"""
+
+from __future__ import annotations
+
+from .. import dtypes
+from ..tensor import Tensor
+from ._op import Op, method
+
+
+_to_copy = Op("ToCopyBackward0", lambda ctx, a, dtype: a.astype(dtype.numpy), jvp="linear")
+
+
+@_to_copy.derivative
+def _(ctx, grad):
+    return grad.to(ctx._input_meta[0][1])
+
+
+def _cast(input, d, copy=False):
+    if d is input.dtype and not copy:
+        return input
+    if input._requires_grad and not d.is_floating_point:
+        return Tensor._make(input._data.astype(d.numpy))
+    return _to_copy.apply((input,), (input._data,), {"dtype": d})
+
+
+@method("to")
+def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
+    """to(dtype), to(device), to(other), to(device, dtype): only the CPU exists."""
+    from ..tensor import device as _device
+    first = args[0] if args else None
+    if isinstance(first, (Tensor, bool, float)) and (dtype is not None or device is not None) \
+            or isinstance(first, dtypes.dtype) and device is not None \
+            or any(isinstance(a, (str, dtypes.dtype)) or type(a).__name__ == "device" for a in args[1:]) \
+            and not (first is None or isinstance(first, (str, int)) or type(first).__name__ == "device"):
+        # no overload of to() takes these together (PyTorch's parser message replaces this one)
+        raise TypeError("to() received an invalid combination of arguments")
+    if isinstance(first, (bool, float)):
+        # to(Tensor other) takes a number as a wrapped 0-d tensor: to(2.0) is float64, to(True) bool
+        args = (dtypes.bool_ if isinstance(first, bool) else dtypes.float64,) + args[1:]
+    for a in args:
+        if isinstance(a, dtypes.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a.dtype
+        elif isinstance(a, bool):
+            non_blocking = a
+        elif a is not None:
+            _device(a)
+    if device is not None:
+        _device(device)
+    return _cast(input, input.dtype if dtype is None else dtypes.lookup(dtype), copy)
+
+
+def _caster(d):
+    def cast(self, memory_format=None):
+        return _cast(self, d)
+
+    return cast
+
+
+for _name, _d in {"float": dtypes.float32, "double": dtypes.float64, "half": dtypes.float16,
+                  "long": dtypes.int64, "int": dtypes.int32, "short": dtypes.int16, "char": dtypes.int8,
+                  "byte": dtypes.uint8, "bool": dtypes.bool_}.items():
+    method(_name)(_caster(_d))
+
+
+_LEGACY_NAMES = {"torch.FloatTensor": dtypes.float32, "torch.DoubleTensor": dtypes.float64,
+                 "torch.HalfTensor": dtypes.float16, "torch.LongTensor": dtypes.int64,
+                 "torch.IntTensor": dtypes.int32, "torch.ShortTensor": dtypes.int16,
+                 "torch.CharTensor": dtypes.int8, "torch.ByteTensor": dtypes.uint8,
+                 "torch.BoolTensor": dtypes.bool_}
+
+
+@method("type")
+def type_(input, dtype=None, non_blocking=False):
+    if dtype is None:
+        from ..autograd.graph import _LEGACY_TYPE
+        return "torch." + _LEGACY_TYPE[input.dtype.name]
+    if isinstance(dtype, str) and dtype in _LEGACY_NAMES:
+        return _cast(input, _LEGACY_NAMES[dtype])
+    if isinstance(dtype, type) and isinstance(getattr(dtype, "dtype", None), dtypes.dtype):
+        return _cast(input, dtype.dtype)  # torch.DoubleTensor & co
+    return _cast(input, dtypes.lookup(dtype))
+
+
+@method("type_as")
+def type_as(input, other):
+    return _cast(input, other.dtype)
+
+
+@method("cpu")
+def cpu(input, memory_format=None):
+    return input
+
+
+@method("cuda")
+def cuda(input, device=None, non_blocking=False, memory_format=None):
+    """As a CPU-only PyTorch: AssertionError (Torch not compiled with CUDA enabled)."""
+    from ..devices import check
+    return check("cuda" if device is None else device)
+
+
+@method("new_zeros")
+def new_zeros(input, *size, dtype=None, device=None, requires_grad=False):
+    from .factories import zeros
+    return zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+@method("new_ones")
+def new_ones(input, *size, dtype=None, device=None, requires_grad=False):
+    from .factories import ones
+    return ones(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+@method("new_full")
+def new_full(input, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    from .factories import full
+    return full(size, fill_value, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
+@method("new_empty")
+def new_empty(input, *size, dtype=None, device=None, requires_grad=False):
+    return new_zeros(input, *size, dtype=dtype, requires_grad=requires_grad)
+
+
+@method("new_tensor")
+def new_tensor(input, data, *, dtype=None, device=None, requires_grad=False):
+    from .factories import tensor
+    return tensor(data, dtype=dtype or input.dtype, requires_grad=requires_grad)
+
+
