@@ -4,7 +4,8 @@ Modules are discovered (every ``agrad/ops/<family>.py`` not starting with an
 underscore), so adding an op family is adding one file.  The families follow
 the groups of PyTorch's documentation:
 
-- pointwise: ``pointwise`` (arithmetic, promotion, clamp, where, masked_fill),
+- pointwise: ``pointwise`` (arithmetic, promotion, clamp, where, masked_fill), ``division``
+  (floor_divide, remainder, reciprocal),
   ``power`` (pow's three overloads), ``unary`` (exp, log, trigonometry, erf, rounding), ``binary`` (atan2, fmod,
   lerp, xlogy, addcmul, ...), ``operators`` (Tensor's ``+``, ``==``, ``&``, ...);
 - ``comparison``: comparisons, logical and bitwise ops, isnan/isclose,

@@ -16,7 +16,8 @@ from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out, inplace, inplace_self, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
                         _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_int_zero_division,
-                        check_operand, in_order_until_zero, operands)
+                        check_operand, operands)
+from .division import in_order_until_zero
 from .power import pow as _pow
 
 _result_type = dtypes.result_type

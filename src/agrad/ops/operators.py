@@ -16,8 +16,9 @@ from .factories import is_agrad_array as _is_agrad_array
 from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, bitwise_not, bitwise_or,
                          bitwise_right_shift, bitwise_right_shift_, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, into_self,
                          le, le_, logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
-from .pointwise import (_div, _formula_state, _rsub, _sub, add, check_operand, check_sub, div, floor_divide, floor_divide_,
-                        in_order_until_zero, mul, neg, operands, reciprocal, remainder, sub, true_divide)
+from .division import floor_divide, floor_divide_, in_order_until_zero, reciprocal, remainder
+from .pointwise import (_div, _formula_state, _rsub, _sub, add, check_operand, check_sub, div, mul, neg, operands, sub,
+                        true_divide)
 from .power import pow
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
 

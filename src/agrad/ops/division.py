@@ -1,0 +1,114 @@
+"""Division's relatives: floor_divide (and ``//``), remainder (``%``, Python's sign rule),
+reciprocal; and ``in_order_until_zero``, which makes an in-place integer op write its
+results up to the first zero divisor before it raises, as PyTorch's kernels do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._op import Op, export, finish_out, inplace, method
+from .pointwise import _float_array, _no_bool_kernel, broadcast_error, check_int_zero_division, operands
+
+
+@export(method=True)
+def floor_divide(input, other, *, out=None):
+    return finish_out("floor_divide", _floor_divide(input, other, "aten::floor_divide"), out)
+
+
+def _floor_divide(input, other, aten):
+    from ._not_implemented import not_implemented
+
+    ts, arrs = operands(input, other, "floor_divide")
+    try:  # TensorIterator's shapes first
+        np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1]))
+    except ValueError:
+        raise broadcast_error(arrs) from None
+    _no_bool_kernel(arrs, "div_floor")
+    check_int_zero_division(arrs)  # integers only: a float // 0 is inf or nan
+    with np.errstate(all="ignore"):
+        return not_implemented(np.floor_divide(*arrs), ts, aten)
+
+
+def _floor_divide_in_place(input, other):
+    return _floor_divide(input, other, "aten::floor_divide_")  # (its NotImplemented node's name)
+
+
+_floor_divide_in_place.__name__ = "floor_divide"
+
+
+def in_order_until_zero(fn, kernel):
+    """The in-place form's computation of an integer division ``fn`` (floor_divide, remainder,
+    fmod): PyTorch's integer kernel writes the results in order and raises at the first zero
+    divisor, so the elements before it are already ``kernel(a, b)`` when the error comes."""
+
+    def run(input, other):
+        try:
+            return fn(input, other)
+        except RuntimeError as e:
+            if str(e) == "ZeroDivisionError" and isinstance(input, Tensor) and type(input._data) is np.ndarray:
+                _written_before_zero(input, other, kernel)
+            raise
+
+    run.__name__ = run.__qualname__ = fn.__name__
+    return run
+
+
+def _written_before_zero(input, other, kernel):
+    a = input._data
+    b = np.broadcast_to(np.asarray(other._data if isinstance(other, Tensor) else other), a.shape).reshape(-1)
+    k = int(np.argmax(b == 0))
+    if k and a.flags.writeable:
+        flat = np.unravel_index(np.arange(k), a.shape)
+        a[flat] = kernel(a[flat], b[:k].astype(a.dtype, copy=False))
+
+
+floor_divide_ = in_order_until_zero(_floor_divide_in_place, np.floor_divide)
+
+
+@export(method=True)
+def remainder(input, other, *, out=None):
+    """Python's modulus (the result takes the divisor's sign)."""
+    ts, arrs = operands(input, other, "remainder")
+    _no_bool_kernel(arrs, "remainder")
+    check_int_zero_division(arrs)
+    if not isinstance(other, Tensor):  # tensor % number: one input
+        return finish_out("remainder", _remainder0.apply((ts[0],), (arrs[0],), {"other": arrs[1]}), out)
+    return finish_out("remainder", _remainder1.apply(ts, arrs, {}), out)
+
+
+def _mod(a, b):
+    """PyTorch's remainder: fmod, then moved by b where the signs differ (a zero keeps fmod's sign)."""
+    m = np.fmod(a, b)
+    if m.dtype.kind != "f":
+        return np.mod(a, b)
+    return np.where((m != 0) & ((np.less(b, 0)) != (m < 0)), m + b, m).astype(m.dtype, copy=False)
+
+
+_remainder0 = Op("RemainderBackward0", lambda ctx, a, other: _mod(a, other), jvp="element_wise")
+_remainder0.derivative(lambda ctx, grad: grad)
+_remainder1 = Op("RemainderBackward1", lambda ctx, a, b: _mod(a, b), inputs=("self", "other"),
+                 saves=("self", "other"), saves_for={"self": (1,), "other": (1,)}, value_error=broadcast_error, jvp="element_wise")
+
+
+@_remainder1.derivative
+def _(ctx, grad):
+    return grad, -grad * ctx.self.div(ctx.other, rounding_mode="floor") if ctx.needs(1) else None
+
+
+_reciprocal = Op("ReciprocalBackward0", lambda ctx, a: np.reciprocal(a), saves=("result",), jvp="element_wise")
+
+
+@_reciprocal.derivative
+def _(ctx, grad):
+    r = ctx.result
+    return -grad * (r * r)
+
+
+@export(method=True)
+def reciprocal(input, *, out=None):
+    return finish_out("reciprocal", _reciprocal.apply((input,), (_float_array(input),), {}), out)
+
+
+method("reciprocal_")(inplace(reciprocal))
