@@ -13,6 +13,10 @@ import sys
 
 import pytest
 
+# agrad reproduces PyTorch's AVX2 kernels; live comparisons must not get the AVX-512 ones
+# on a machine that has them (tools/torch_reference.py says more).
+os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
+
 
 def _torch_missing() -> bool:
     if os.environ.get("AGRAD_TESTS_WITHOUT_TORCH"):

@@ -32,6 +32,8 @@ in long programs), separately from wrong values.
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import argparse
 import collections
 import json

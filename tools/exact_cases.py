@@ -452,3 +452,11 @@ CASES += [
          ["x3.clamp(min=float('nan'))", "x1.clip(max=float('nan'))", "x1.clamp(float('nan'), 1.)",
           "x1.clamp(0., max=-0.)", "torch.autograd.grad(x1.clamp(min=float('nan')).sum(), x1)"]),
 ]
+
+CASES += [
+    case("sum-to-size-int64",
+         ["u = torch.tensor([[[3, 2]], [[1, 1]]], dtype=torch.uint8)", "b = torch.tensor([[True, False], [True, True]])",
+          "h = torch.tensor([[3., 2.], [1., 1.]], dtype=torch.float16)"],
+         ["u.sum_to_size(2)", "u.sum_to_size(1, 2)", "u[:1].sum_to_size(1, 1, 2)", "b.sum_to_size(2)",
+          "b.sum_to_size(2, 2)", "h.sum_to_size(1, 2)", "torch.tensor([1, 2], dtype=torch.int8).sum_to_size(1)"]),
+]

@@ -16,6 +16,8 @@ agrad's parameter name (where PyTorch fails deeper or lists its overloads).
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import inspect
 import re
 import sys

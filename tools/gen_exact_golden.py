@@ -9,6 +9,8 @@ is shared with tests/test_exact_golden.py, which runs the same under agrad).
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import json
 import re
 import sys

@@ -11,6 +11,8 @@ forward formula).  Deterministic: an unchanged case table gives an unchanged fil
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import sys
 import warnings
 from pathlib import Path

@@ -11,6 +11,8 @@ under agrad and compares text for text.
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import json
 import re
 import sys

@@ -5,6 +5,8 @@ Usage: python tools/gen_nn_golden.py [FAMILY ...]    (default: every family)
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import json
 import sys
 import warnings

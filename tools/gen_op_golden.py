@@ -8,6 +8,8 @@ unchanged case table gives an unchanged file.
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import sys
 import warnings
 from pathlib import Path

@@ -27,6 +27,8 @@ reproduce PyTorch's output without torch:
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import json
 import math
 import sys

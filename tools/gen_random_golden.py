@@ -25,6 +25,8 @@ or a list/tuple of them.  The test runs the same snippet with agrad as
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import base64
 import hashlib
 import json

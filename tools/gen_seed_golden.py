@@ -27,6 +27,8 @@ Usage: python tools/gen_seed_golden.py [--check] [NAME ...]
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import ast
 import contextlib
 import io

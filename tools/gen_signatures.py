@@ -23,6 +23,8 @@ Python-level functions (most of nn.functional) have no such parser and are left 
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import inspect
 import re
 import sys

@@ -8,6 +8,8 @@ keeps PyTorch's results as the hex of their bytes (no decimal rounding).
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import json
 from pathlib import Path
 

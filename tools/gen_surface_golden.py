@@ -9,6 +9,8 @@ Usage: python tools/gen_surface_golden.py
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import contextlib
 import io
 import json

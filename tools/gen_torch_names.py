@@ -10,6 +10,8 @@ is not "Did you mean 'cummax'?").  One line per module: ``module: name name ...`
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import importlib
 from pathlib import Path
 

@@ -16,6 +16,8 @@ Usage: python tools/gen_trace_golden.py [--check]
 
 from __future__ import annotations
 
+import torch_reference  # noqa: F401  (first: PyTorch's AVX2 kernels, as agrad's)
+
 import contextlib
 import io
 import json

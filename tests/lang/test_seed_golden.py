@@ -6,6 +6,7 @@ Golden files come from tools/gen_seed_golden.py (run with real PyTorch).
 from __future__ import annotations
 
 import importlib.util
+import sys
 import json
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from agrad.lang import Source, run
 ROOT = Path(__file__).resolve().parents[2]
 SEEDS = ROOT / "tests" / "golden" / "seeds"
 
+sys.path.insert(0, str(ROOT / "tools"))  # the generator imports tools/torch_reference.py
 _spec = importlib.util.spec_from_file_location("gen_seed_golden", ROOT / "tools" / "gen_seed_golden.py")
 gen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gen)

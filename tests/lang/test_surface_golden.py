@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from agrad.lang import Source, run
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = json.loads((ROOT / "tests" / "golden" / "surface.json").read_text(encoding="utf-8"))["cases"]
 
+sys.path.insert(0, str(ROOT / "tools"))  # the generator imports tools/torch_reference.py
 _spec = importlib.util.spec_from_file_location("gen_surface_golden", ROOT / "tools" / "gen_surface_golden.py")
 gen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gen)

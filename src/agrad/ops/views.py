@@ -555,8 +555,9 @@ def sum_to_size(input, *size):
             raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(have)}}}.")
     if not axes:
         return input.reshape(shape) if have != shape else input
-    if input._requires_grad and graph._state["enabled"]:
-        # recorded (a gradient taken with create_graph): ATen's sum_to, whose nodes the graph shows
+    if (input._requires_grad and graph._state["enabled"]) or input._data.dtype.kind in "biu":
+        # recorded (a gradient taken with create_graph): ATen's sum_to, whose nodes the graph shows;
+        # integers and bools: sum's promotion to int64
         out = input.sum(axes, keepdim=True) if shape else input.sum()
         return out.view(shape) if lead and shape else out
     return _sum_to.apply((input,), (input._data,), {"axes": axes, "shape": shape})

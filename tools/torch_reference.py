@@ -1,0 +1,13 @@
+"""Imported first by every tool that asks PyTorch for reference output.
+
+agrad reproduces PyTorch's AVX2 CPU kernels: their order of additions, their
+split between vector and scalar loops, their float16 rounding (docs/semantics.md,
+"Differential testing"). On a machine with AVX-512, PyTorch dispatches to its
+AVX-512 kernels instead, which round differently; ``ATEN_CPU_CAPABILITY=avx2``
+pins the kernels the goldens were made with, whatever this machine has.
+Set it to something else yourself to see the other kernels.
+"""
+
+import os
+
+os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
