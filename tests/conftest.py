@@ -14,8 +14,11 @@ import sys
 import pytest
 
 # agrad reproduces PyTorch's AVX2 kernels; live comparisons must not get the AVX-512 ones
-# on a machine that has them (tools/torch_reference.py says more).
+# on a machine that has them (tools/torch_reference.py says more) ...
 os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
+# ... and agrad, imported before any test imports numpy, asks numpy for its AVX2 kernels
+# (src/agrad/__init__.py), so the goldens hold on every machine.
+import agrad  # noqa: E402, F401
 
 
 def _torch_missing() -> bool:

@@ -7,6 +7,19 @@
 __version__ = "0.1.0"
 
 import gc as _gc
+import os as _os
+import sys as _sys
+
+# numpy picks its SIMD kernels by CPU, and its AVX-512 ones (SVML's pow, exp, log, sin, ...)
+# round some results differently from its AVX2 and scalar ones: agrad's numbers, which are
+# PyTorch's AVX2 kernels' (docs/semantics.md, "Differential testing"), must not depend on
+# the machine. When numpy is not imported yet, agrad asks it for the AVX2 kernels ("X86_V4"
+# and "AVX512_*" are numpy 2.4's names for the AVX-512 groups, "AVX512F" ... older numpy's;
+# names a version does not know are ignored). A user's own setting wins.
+if "numpy" not in _sys.modules:
+    _os.environ.setdefault("NPY_DISABLE_CPU_FEATURES",
+                           "X86_V4 AVX512_ICL AVX512_SPR AVX512F AVX512CD AVX512_KNL AVX512_KNM "
+                           "AVX512_SKX AVX512_CLX AVX512_CNL")
 
 # The import makes tens of thousands of objects that live as long as the process and
 # no garbage: the cyclic collector's passes over them (about 25 M instructions, numpy's
