@@ -188,13 +188,14 @@ def _start(req, kw, **flags):
 # ------------------------------------------------------------------ eval
 
 def run_eval(req, kw) -> int:
-    from . import inspector
     from ..render import evalview
 
+    anomaly = kw.get("anomaly", False)
+    if anomaly:  # (only then: the contained child would compile it on every run)
+        from . import inspector
     out = _output(kw)
     as_json = out.format == "json"
     live = _Live(req, out, show_output=not as_json)
-    anomaly = kw.get("anomaly", False)
     s, usage = _start(req, kw, anomaly=anomaly, origins=anomaly)  # no graph view: no origins
     if usage is not None:
         return _usage(out, "eval", usage, anomaly)
@@ -314,7 +315,6 @@ def run_graph(req, kw) -> int:
 
 
 def _graph(req, kw, out) -> int:
-    from . import inspector
     from ..autograd.graph import leaf_node
     from ..tensor import Tensor
     from ..render import graphexport, graphmodel, graphview
@@ -327,6 +327,8 @@ def _graph(req, kw, out) -> int:
     anomaly = kw.get("anomaly", False)
     versions = kw.get("versions", False)
     flow = kw.get("flow", False)
+    if anomaly or versions or flow:  # (only then)
+        from . import inspector
     s, usage = _start(req, kw, observe_grads=kw["grads"] or flow, anomaly=anomaly, versions=versions)
     if usage is not None:
         return _usage(out, "graph", usage, anomaly)
@@ -474,7 +476,6 @@ def _graph_rich(out, model, saved, grads) -> None:
 # ------------------------------------------------------------------ check
 
 def run_check(req, kw) -> int:
-    from . import inspector
     from .check import CheckError, check_target
     from ..tensor import Tensor
     from ..render import checkview
@@ -530,6 +531,7 @@ def run_check(req, kw) -> int:
         return EXIT_SCRIPT
     nodes = None
     if kw.get("nodes"):
+        from . import inspector
         nodes = inspector.node_records(s, t, params, kw["samples"], out.width)
         if isinstance(nodes, str):  # the graph cannot be replayed node by node
             err = {"type": "CheckError", "message": nodes, "source": None, "line": None, "column": None}

@@ -408,30 +408,46 @@ def _ReplayStdin(buffer, tty, encoding="utf-8"):  # noqa: N802 - a class made on
     return cls(buffer, tty, encoding)
 
 
-_VIEWS = {"eval": ("..render.evalview", ".anomaly"), "graph": ("..render.graphview", "..render.graphexport", ".anomaly"),
-          "check": ("..render.checkview",), "diff": ("..render.diffview", ".diff"),
-          "jacobian": ("..render.matrixview",), "hessian": ("..render.matrixview",),
+#: what each command's child imports beyond every run's modules (relative to this package)
+_VIEWS = {"eval": ("..render.evalview",), "graph": ("..render.graphview", "..render.graphexport"),
+          "check": ("..render.checkview", ".check"), "diff": ("..render.diffview", ".diff", ".check"),
+          "jacobian": ("..render.matrixview", "..render.evalview", ".derivatives", "..autograd.batched"),
+          "hessian": ("..render.matrixview", "..render.evalview", ".derivatives", "..autograd.batched"),
           "trace": ("..render.traceview", ".trace", ".inspector")}
 
 
-def prepare(command: str | None = None) -> None:
+def _child_modules(command, kw) -> tuple:
+    """The modules the child will import for ``command`` with options ``kw``."""
+    names = _VIEWS.get(command, ())
+    if kw.get("anomaly"):
+        names += (".anomaly", ".inspector")
+    if kw.get("flow"):
+        names += (".inspector", "..render.flowview", "..render.traceview")
+    if kw.get("versions"):
+        names += (".inspector", "..render.traceview", "..render.versionview")
+    if kw.get("nodes"):  # check --nodes
+        names += (".inspector", ".nodecheck", "..render.graphmodel", "..render.graphview",
+                  "..render.traceview")
+    return names
+
+
+def prepare(command: str | None = None, kw=None) -> None:
     """What the child must not do itself: load (or write) the parser cache, and
     import what it will run -- a module first imported in the child would be
-    compiled again on every run (the child cannot write ``__pycache__``)."""
+    compiled again on every run (the child cannot write ``__pycache__``).  Only
+    that: every module imported here is start-up time of every run."""
     import ctypes  # noqa: F401  (seccomp and PR_SET_PDEATHSIG)
     import importlib
     import resource  # noqa: F401
 
-    from . import commands, seccomp, session  # noqa: F401
+    from . import commands, seccomp, session, target, versions  # noqa: F401  (every run's)
     from ..lang import builder, checks, interpreter, parser  # noqa: F401
     try:
         parser._fast_parser()
     except Exception:  # the child then builds it without a cache: slower, still right
         pass
-    for name in _VIEWS.get(command, ()):
+    for name in _child_modules(command, kw or {}):
         importlib.import_module(name, __package__)
-    if command in ("jacobian", "hessian"):
-        from . import derivatives  # noqa: F401
 
 
 def run_command(command: str, run, req, kw) -> int:
@@ -442,7 +458,7 @@ def run_command(command: str, run, req, kw) -> int:
     as_json = kw.get("fmt") == "json"
     if not available():
         return _in_process(command, run, req, kw)
-    prepare(command)
+    prepare(command, kw)
     cfg = getattr(req, "backend", None)
     if cfg is not None:
         from . import backend

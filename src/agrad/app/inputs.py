@@ -14,10 +14,19 @@ import keyword
 import os
 import re
 import stat
+import sys
 
 import numpy as np
 
 _NPZ = re.compile(r"^(?P<path>.*\.npz)(?::(?P<key>.*))?$", re.IGNORECASE | re.DOTALL)
+
+
+def _backend():
+    """The run's backend configuration (``app.backend``), None for a plain numpy run: a
+    backend is only ever activated through that module, so when it is not loaded there is
+    none, and it is not imported for nothing (start-up: the contained child would compile it)."""
+    mod = sys.modules.get("agrad.app.backend")
+    return None if mod is None else mod.active()
 
 
 class InputError(Exception):
@@ -230,9 +239,8 @@ def file_tensor(option: str, spec: str, max_elements=None):
     default dtype is a read-only memory map."""
     from .. import dtypes
     from ..tensor import Tensor
-    from . import backend
 
-    cfg = backend.active()
+    cfg = _backend()
     target = spec[1:]
     default = dtypes.get_default_dtype().numpy
     if target.lower().endswith(".npy") and not _NPZ.match(target):
@@ -264,11 +272,11 @@ def plan_lazy_chunks(bindings) -> None:
     (``bindings``: ``(option, text)`` of each ``--set``/``--param``) before any opens, so
     that ``--chunks auto`` cuts files with as many rows alike (``backend.plan_rows``).  A
     file that cannot be read is left to its load, which reports it."""
-    from . import backend
-
-    cfg = backend.active()
+    cfg = _backend()
     if cfg is None or not cfg.lazy or cfg.chunks != "auto":
         return
+    from . import backend
+
     shapes = []
     for option, text in bindings:
         try:
@@ -365,8 +373,7 @@ def as_param(value):
         t = Tensor._make(np.array(value._values(), dtype=dt.numpy))
     else:
         t = factories.tensor(value, dtype=dt)
-    from . import backend
-    cfg = backend.active()
+    cfg = _backend()
     if cfg is not None and cfg.backend == "cupy":  # a parameter lives with the data, on the GPU
         import cupy
         t = Tensor._make(cupy.asarray(t._data))

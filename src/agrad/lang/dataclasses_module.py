@@ -391,3 +391,15 @@ ALLOWED = ("dataclass", "field", "fields", "asdict", "astuple", "replace", "is_d
 
 def members() -> dict:
     return {name: globals()[name] for name in ALLOWED}
+
+
+def _register() -> None:
+    """Field's attribute allow-list and @dataclass as a known decorator (once, on import:
+    neither exists for a script before this module is loaded)."""
+    from .safety import _BUILTIN_TYPE_RULES
+    from .stdlib import DECORATORS
+    _BUILTIN_TYPE_RULES[Field] = (FIELD_NAMES, {})
+    DECORATORS.add(dataclass)
+
+
+_register()

@@ -20,7 +20,6 @@ Public functions: :func:`parse_script`, :func:`parse_expression`,
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 import threading
@@ -128,6 +127,8 @@ def _build(grammar_text: str):
         parser_origin = f"built (no cache: {reason})"
         return Lark(grammar_text, **opts)
 
+    import hashlib  # (lark is being imported anyway)
+
     agrad_version = getattr(sys.modules.get("agrad"), "__version__", "dev")
     digest = hashlib.sha256(grammar_text.encode("utf-8")).hexdigest()[:16]
     name = (f"grammar-{agrad_version}-{digest}-lark{_lark_mod.__version__}"
@@ -194,29 +195,37 @@ def _fast_parser():
     return _fast or None
 
 
-#: the layout of the fast cache (part of its file name): 4 = plain data (integer-coded
-#: tables, the tree builder's rule shapes, the lexer's compiled patterns), no lark objects
-_FAST_FORMAT = 4
+#: the layout of the fast cache (part of its file name): 5 = (its key, plain data:
+#: integer-coded tables, the tree builder's rule shapes, the lexer's compiled patterns),
+#: no lark objects
+_FAST_FORMAT = 5
 
 
 def _lark_stamp() -> str:
-    """Which lark is installed, without importing it: its ``__init__.py``'s size and time."""
+    """Which lark is installed, without importing it: its ``__init__.py``'s path, size and time."""
     import importlib.util
     spec = importlib.util.find_spec("lark")
     if spec is None or not spec.origin:
         return "none"
     st = os.stat(spec.origin)
-    return hashlib.sha256(f"{spec.origin}:{st.st_size}:{st.st_mtime_ns}".encode()).hexdigest()[:12]
+    return f"{spec.origin}:{st.st_size}:{st.st_mtime_ns}"
 
 
-def _fast_cache_path(grammar_text: str):
+def _short_digest(text: str) -> str:
+    """A short digest for a cache file's name.  zlib's CRC-32: zlib is in with numpy, while
+    hashlib loads OpenSSL (about 4 ms of every start-up).  A name only: the file holds its
+    whole key, the grammar and lark's stamp, and is used only when they match (_load_fast)."""
+    import zlib
+    return f"{zlib.crc32(text.encode('utf-8', 'surrogatepass')):08x}"
+
+
+def _fast_cache_path(grammar_text: str, stamp: str):
     d = _cache_dir()
     if d is None or not _usable_dir(d):
         return None
     agrad_version = getattr(sys.modules.get("agrad"), "__version__", "dev")
-    digest = hashlib.sha256(grammar_text.encode("utf-8")).hexdigest()[:16]
-    return d / (f"fast-{agrad_version}-{digest}-v{_FAST_FORMAT}-lark{_lark_stamp()}"
-                f"-py{sys.version_info[0]}{sys.version_info[1]}.pickle")
+    return d / (f"fast-{agrad_version}-{_short_digest(grammar_text)}-v{_FAST_FORMAT}"
+                f"-lark{_short_digest(stamp)}-py{sys.version_info[0]}{sys.version_info[1]}.pickle")
 
 
 def _load_fast():
@@ -224,15 +233,18 @@ def _load_fast():
     import pickle
 
     text = grammar_path().read_text(encoding="utf-8")
-    path = _fast_cache_path(text)
+    key = (text, _lark_stamp())
+    path = _fast_cache_path(*key)
     if path is not None and path.is_file():
         try:
             st = path.stat()
             if (not hasattr(os, "getuid") or st.st_uid == os.getuid()) and not st.st_mode & 0o022:
                 with open(path, "rb") as f:
-                    fast = FastLALR(pickle.load(f))
-                parser_origin = "fast cache"
-                return fast
+                    stored_key, data = pickle.load(f)
+                if stored_key == key:  # else another grammar or lark of the same digest: rebuild
+                    fast = FastLALR(data)
+                    parser_origin = "fast cache"
+                    return fast
         except Exception:  # a stale or corrupt cache: rebuild it below
             pass
     try:
@@ -244,7 +256,7 @@ def _load_fast():
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
         try:
             with open(tmp, "wb") as f:
-                pickle.dump(data, f, protocol=pickle.HIGHEST_PROTOCOL)
+                pickle.dump((key, data), f, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)
         except Exception:
             try:

@@ -596,12 +596,13 @@ def get_attribute(obj, name: str, formatter_factory=None):
     global _np_mod
     np = _np_mod or _np()
     _np_mod = np
-    if t is _guarded().ndarray:
-        if name in _guarded().NDARRAY_NAMES:
+    g = _guarded_mod or sys.modules.get("agrad.lang.guarded")  # (no guarded array before it is imported)
+    if g is not None and t is g.ndarray:
+        if name in g.NDARRAY_NAMES:
             return getattr(obj, name)
         if hasattr(np.ndarray, name):
             raise _blocked(obj, name)
-        raise _no_attr(obj, name, _guarded().NDARRAY_NAMES)
+        raise _no_attr(obj, name, g.NDARRAY_NAMES)
     if isinstance(obj, np.ndarray):
         return _allow(obj, name, NDARRAY_OK)
     if isinstance(obj, np.generic):

@@ -202,14 +202,8 @@ _BUILTIN_TYPE_RULES[collections.Counter] = (_COUNTER_OK, _DICT_WRAPPED)
 _BUILTIN_TYPE_RULES[functools._lru_cache_wrapper] = (frozenset(("cache_info", "cache_clear")), {})
 NAMEDTUPLE_CLASSES.add(type(functools.lru_cache()(len).cache_info()))
 
-
-def _field_rules():
-    from .dataclasses_module import FIELD_NAMES, Field, dataclass
-    _BUILTIN_TYPE_RULES[Field] = (FIELD_NAMES, {})
-    DECORATORS.add(dataclass)
-
-
-_field_rules()
+# (dataclasses' Field and @dataclass are registered by dataclasses_module when a script
+# first reaches it: Python's dataclasses stays out of start-up)
 
 
 MODULES = frozenset(ALLOWED)
