@@ -71,7 +71,7 @@ def test_the_child_imports_no_module_of_agrad(args):
 
 def test_a_plain_eval_imports_no_module_it_does_not_use():
     """The seed run: no anomaly or inspector views, no backend, no guarded arrays, no
-    Python dataclasses, no hashlib (OpenSSL)."""
+    Python dataclasses, no hashlib (OpenSSL), no string (str.format's formatter)."""
     code = r"""
 import sys
 from agrad import cli
@@ -86,5 +86,5 @@ sys.stderr.write("MODULES " + " ".join(sorted(sys.modules)) + "\n")
     line = next(ln for ln in r.stderr.splitlines() if ln.startswith("MODULES "))
     loaded = set(line.split()[1:])
     unused = {"agrad.app.anomaly", "agrad.app.inspector", "agrad.app.backend", "agrad.lang.guarded",
-              "agrad.lang.dataclasses_module", "dataclasses", "hashlib", "lark", "rich"}
+              "agrad.lang.dataclasses_module", "dataclasses", "hashlib", "string", "lark", "rich"}
     assert loaded & unused == set()

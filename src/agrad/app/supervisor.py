@@ -38,18 +38,19 @@ class Supervisor:
         self.line_open = False   # the last output did not end a line: no bar below it yet
 
     def run(self) -> int:
-        import select
-        poller = select.poll()
-        poller.register(self.fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        poller = None
+        if self.deadline is not None:  # without one, a blocking read waits alike
+            import select
+            poller = select.poll()
+            poller.register(self.fd, select.POLLIN | select.POLLHUP | select.POLLERR)
         try:
             while True:
-                wait = None
-                if self.deadline is not None:
+                if poller is not None:
                     wait = self.deadline - time.monotonic()
                     if wait <= 0:
                         return self._stop("TimeoutError", self._timeout_message())
-                if not poller.poll(None if wait is None else max(1, int(wait * 1000) + 1)):
-                    continue
+                    if not poller.poll(max(1, int(wait * 1000) + 1)):
+                        continue
                 chunk = os.read(self.fd, 1 << 16)
                 if not chunk:
                     break

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import math
 import re
-import string
 import sys
 import types
 
@@ -738,31 +737,45 @@ def set_attribute(obj, name, value, tensor_class=None):
 
 # ------------------------------------------------------------- formatting
 
-class SafeFormatter(string.Formatter):
-    """``str.format`` whose ``{0.name}`` and ``{0[key]}`` fields obey the
-    attribute allow-lists and whose widths obey --max-elements."""
+def _formatter_class():
+    import string
 
-    def __init__(self, getattr_fn):
-        super().__init__()
-        self._getattr = getattr_fn
+    class SafeFormatter(string.Formatter):
+        """``str.format`` whose ``{0.name}`` and ``{0[key]}`` fields obey the
+        attribute allow-lists and whose widths obey --max-elements."""
 
-    def get_field(self, field_name, args, kwargs):
-        import _string
-        first, rest = _string.formatter_field_name_split(field_name)
-        obj = self.get_value(first, args, kwargs)
-        for is_attr, i in rest:
-            if is_attr:
-                obj = self._getattr(obj, i)
-            else:
-                obj = obj[i]
-        return obj, first
+        def __init__(self, getattr_fn):
+            super().__init__()
+            self._getattr = getattr_fn
 
-    def format_field(self, value, format_spec):
-        check_format_spec(format_spec)
-        return format(value, format_spec)
+        def get_field(self, field_name, args, kwargs):
+            import _string
+            first, rest = _string.formatter_field_name_split(field_name)
+            obj = self.get_value(first, args, kwargs)
+            for is_attr, i in rest:
+                if is_attr:
+                    obj = self._getattr(obj, i)
+                else:
+                    obj = obj[i]
+            return obj, first
 
-    def vformat(self, format_string, args, kwargs):
-        result = super().vformat(format_string, args, kwargs)
-        check_size(len(result), "string")
-        return result
+        def format_field(self, value, format_spec):
+            check_format_spec(format_spec)
+            return format(value, format_spec)
+
+        def vformat(self, format_string, args, kwargs):
+            result = super().vformat(format_string, args, kwargs)
+            check_size(len(result), "string")
+            return result
+
+    return SafeFormatter
+
+
+_formatter = []
+
+
+def SafeFormatter(getattr_fn):  # noqa: N802 - the class, made on first use: ``string`` stays out of start-up
+    if not _formatter:
+        _formatter.append(_formatter_class())
+    return _formatter[0](getattr_fn)
 
