@@ -15,17 +15,35 @@ from ..tensor import Tensor
 from ._op import Op, export, finish_out
 from ._return_types import return_type
 from .matrix import _const, _no_half, _require_float, _require_square, _unsqueeze2, diag_embed, diagonal
-from .solvers import _inv, _solve
+from ._lapack import getrf, getrs, idamax, pivot_sign
+from .solvers import _solve
+
+#: the largest n for which det and slogdet take the LU steps of ``_lapack``: MKL factors such
+#: matrices unblocked, so the pivots round as PyTorch's do (larger ones it factors in blocks)
+_SMALL = 16
+
+
+def _lu_diag(a):
+    """(sign of the row permutation, diagonal of U) of the LU PyTorch's det and slogdet take:
+    MKL's steps for small or non-finite matrices, numpy's LAPACK for the others."""
+    lu, piv, _ = getrf(_lu_input(a))
+    return pivot_sign(piv).astype(a.dtype), np.diagonal(lu, 0, -2, -1)
+
+
+def _by_lu(a):
+    return a.shape[-1] <= _SMALL or not np.isfinite(a).all()
+
 
 def _det_fwd(ctx, a):
+    if _by_lu(a):
+        sign, diag = _lu_diag(a)
+        return np.asarray(sign * np.prod(diag, axis=-1), a.dtype)
     out = np.asarray(np.linalg.det(a), a.dtype)
     zero = out == 0
     if zero.any():  # PyTorch's det is the LU's pivot product: a singular matrix may give -0.0
+        sign, diag = _lu_diag(a[zero])
         out = np.array(out)
-        flat, res = _lu_input(a), out.reshape(-1)
-        for b in np.flatnonzero(zero.reshape(-1)):
-            sign, diag = _lu_sign_diag(flat[b])
-            res[b] = sign * np.prod(diag)
+        out[zero] = sign * np.prod(diag, axis=-1)
     return out
 
 
@@ -71,38 +89,9 @@ def _det_singular_backward(A, grad):
 
 
 def _lu_input(a):
-    """The batch of matrices PyTorch's det and slogdet factor: A^T when A is contiguous (LAPACK
-    wants column-major), else A."""
-    if type(a) is np.ndarray and a.flags.c_contiguous:
-        a = np.swapaxes(a, -1, -2)
-    return a.reshape((-1,) + a.shape[-2:])
-
-
-def _idamax(col):
-    """BLAS idamax: the first largest, a NaN never larger (nor anything than a NaN first)."""
-    best, at = col[0], 0
-    for i in range(1, col.shape[0]):
-        if col[i] > best:
-            best, at = col[i], i
-    return at
-
-
-def _lu_sign_diag(m):
-    """(sign of the row permutation, diagonal of U) of LU with partial pivoting (LAPACK getrf's)."""
-    lu = np.array(m, dtype=m.dtype, copy=True)
-    n = lu.shape[0]
-    sign = 1
-    with np.errstate(all="ignore"):
-        for j in range(n):
-            p = j + _idamax(np.abs(lu[j:, j]))
-            if lu[p, j] != 0:
-                if p != j:
-                    lu[[j, p]] = lu[[p, j]]
-                    sign = -sign
-                lu[j + 1:, j] /= lu[j, j]
-            if j + 1 < n:
-                lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
-    return lu.dtype.type(sign), np.diagonal(lu).copy()
+    """The matrices PyTorch's det and slogdet factor: A^T when A is contiguous (LAPACK wants
+    column-major), else A."""
+    return np.swapaxes(a, -1, -2) if type(a) is np.ndarray and a.flags.c_contiguous else a
 
 
 def _perturbed_inverse(a):
@@ -119,7 +108,7 @@ def _perturbed_inverse(a):
         lu = np.array(m, dtype=m.dtype, copy=True)
         perm = np.arange(n)
         for j in range(n):
-            p = j + _idamax(np.abs(lu[j:, j]))
+            p = j + int(idamax(np.abs(lu[j:, j])))
             if lu[p, j] != 0 and p != j:
                 lu[[j, p]] = lu[[p, j]]
                 perm[[j, p]] = perm[[p, j]]
@@ -161,20 +150,15 @@ def det(input):
 
 
 def _slogdet_fwd(ctx, a):
-    sign, logabs = np.linalg.slogdet(a)
-    sign = np.asarray(sign, a.dtype)
-    zero = (sign == 0) | np.isnan(logabs)
-    if zero.any():  # the sign of a singular matrix (or one with a NaN): the pivots' signs times the
-        sign = np.array(sign)  # permutation's (-0.0), a NaN pivot's sign 0 as PyTorch's sign gives it
-        flat, res = _lu_input(a), sign.reshape(-1)
-        logabs = np.array(logabs, a.dtype)
-        logs = logabs.reshape(-1)
-        for b in np.flatnonzero(zero.reshape(-1)):
-            s, diag = _lu_sign_diag(flat[b])
-            res[b] = s * np.prod(np.where(np.isnan(diag), 0.0, np.sign(diag)))
-            if np.isnan(diag).any():  # numpy's LU may have met a zero pivot first (-inf)
-                logs[b] = np.nan
-    return sign, np.asarray(logabs, a.dtype)
+    if not _by_lu(a):
+        sign, logabs = np.linalg.slogdet(a)
+        if not (sign == 0).any():
+            return np.asarray(sign, a.dtype), np.asarray(logabs, a.dtype)
+    sign, diag = _lu_diag(a)  # a NaN pivot's sign is 0, as PyTorch's sgn gives it
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logabs = np.log(np.abs(diag)).sum(-1)
+    sign = sign * np.prod(np.where(np.isnan(diag), 0, np.sign(diag)), axis=-1)
+    return np.asarray(sign, a.dtype), np.asarray(logabs, a.dtype)
 
 
 _slogdet = Op("LinalgSlogdetBackward0", _slogdet_fwd, inputs=("A",), saves=("A",), outputs=None, multi_grad=True)
@@ -188,7 +172,11 @@ def _(ctx, grads):
     A = ctx.A
     if grad_mode._state["enabled"]:
         return _solve(A.mT, diag_embed(g.unsqueeze(-1).expand(tuple(A.shape[:-1]))).mT, True, False)
-    return _unsqueeze2(g) * _inv(A).mT
+    # A^{-T} g from the forward's LU (of A^T for a contiguous A), unchecked: a singular A gives infs
+    a = A._data
+    lu, piv, _ = getrf(_lu_input(a))
+    rhs = np.eye(a.shape[-1], dtype=a.dtype) * g._data[..., None, None]
+    return _const(getrs(lu, piv, rhs, trans=_lu_input(a) is a))
 
 
 _slogdet_apply = _slogdet.node.apply

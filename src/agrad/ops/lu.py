@@ -13,29 +13,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor, _scalar_name
+from ._lapack import getrf
 from ._op import LINALG, Op, export
 from .decompositions import LuFactorResult
 from .nn import const
 
 
 def lu_np(a):
-    """(LU, pivots, info): getrf on each matrix of ``a``; info is LAPACK's first zero pivot (1-based) or 0."""
-    lu = np.array(a, copy=True).reshape((int(np.prod(a.shape[:-2])),) + a.shape[-2:])
-    b, m, n = lu.shape
-    k = min(m, n)
-    piv = np.zeros((b, k), np.int32)
-    info = np.zeros(b, np.int64)
-    rows = np.arange(b)
-    for j in range(k):  # one column step for the whole batch
-        p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1)
-        piv[:, j] = p + 1
-        lu[rows, j], lu[rows, p] = lu[rows, p], lu[rows, j].copy()
-        pivot = lu[:, j, j]
-        zero = pivot == 0
-        info = np.where(zero & (info == 0), j + 1, info)
-        lu[:, j + 1:, j] /= np.where(zero, 1, pivot)[:, None]
-        lu[:, j + 1:, j + 1:] -= lu[:, j + 1:, j, None] * lu[:, j, None, j + 1:]
-    return lu.reshape(a.shape), piv.reshape(a.shape[:-2] + (k,)), info
+    """(LU, pivots, info): getrf on each matrix of ``a`` (MKL's steps, ``_lapack.getrf``); info is
+    LAPACK's first zero pivot (1-based) or 0, one per matrix, flat."""
+    lu, piv, info = getrf(a)
+    return lu, piv, info.reshape(-1)
 
 
 def permutation_np(piv, m, dtype):

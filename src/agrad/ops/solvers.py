@@ -11,51 +11,51 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import _scalar_name
+from ._lapack import getrf, getrs
 from ._op import Op, export, finish_out
 from .matrix import _LinAlgError, _no_half, _require_float, _require_square
 
-def _lu_zero_pivot(a):
-    """1-based index of the first zero pivot of LU with partial pivoting (LAPACK getrf's info), or 0."""
-    u = np.array(a, dtype=a.dtype, copy=True)
-    n = u.shape[0]
-    info = 0
-    for j in range(n):
-        p = j + int(np.argmax(np.abs(u[j:, j])))
-        if u[p, j] != 0:
-            if p != j:
-                u[[j, p]] = u[[p, j]]
-            u[j + 1:, j] /= u[j, j]
-        elif info == 0:
-            info = j + 1
-        if j + 1 < n:
-            u[j + 1:, j + 1:] -= np.outer(u[j + 1:, j], u[j, j + 1:])
-    return info
-
-
 def _singular_batch(a):
-    """(batch index, zero pivot) of the first singular matrix in ``a``, or None."""
-    flat = a.reshape((-1,) + a.shape[-2:])
-    for b, m in enumerate(flat):
-        info = _lu_zero_pivot(m)
-        if info:
-            return b, info
-    return None
+    """(batch index, zero pivot) of the first singular matrix in ``a`` (getrf's info), or None."""
+    info = getrf(a)[2].reshape(-1)
+    bad = np.flatnonzero(info)
+    return (int(bad[0]), int(info[bad[0]])) if bad.size else None
+
+
+def _lapack_solve(a, b, left=True):
+    """(X, getrf's info) for A X = B (X A = B, that is A^T X^T = B^T, without ``left``) with MKL's
+    LU steps, for inputs that are not finite, where numpy's LAPACK spreads an inf or a NaN
+    elsewhere (checked against PyTorch on contiguous and transposed A)."""
+    lu, piv, info = getrf(a)
+    if left:
+        return getrs(lu, piv, b), info
+    return np.swapaxes(getrs(lu, piv, np.swapaxes(b, -1, -2), trans=True), -1, -2), info
+
+
+def _inv_error(a, bad):
+    b, info = bad
+    where = f"(Batch element {b}): " if a.ndim > 2 else ""
+    return _LinAlgError(f"linalg.inv: {where}The diagonal element {info} is zero, the inversion could not be "
+                        "completed because the input matrix is singular.")
 
 
 def _inv_fwd(ctx, a):
+    if not np.isfinite(a).all():
+        out, info = _lapack_solve(a, np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape))
+        bad = np.flatnonzero(info)
+        if bad.size:
+            raise _inv_error(a, (int(bad[0]), int(info.reshape(-1)[bad[0]])))
+        return out.astype(a.dtype, copy=False)
     bad = None
     try:
         out = np.linalg.inv(a)
     except np.linalg.LinAlgError:
         bad = _singular_batch(a) or (0, a.shape[-1])
     else:
-        if a.size and not np.isfinite(out).all() and np.isfinite(a).all():
+        if a.size and not np.isfinite(out).all():
             bad = _singular_batch(a)
     if bad is not None:
-        b, info = bad
-        where = f"(Batch element {b}): " if a.ndim > 2 else ""
-        raise _LinAlgError(f"linalg.inv: {where}The diagonal element {info} is zero, the inversion could not be "
-                           "completed because the input matrix is singular.")
+        raise _inv_error(a, bad)
     return out.astype(a.dtype, copy=False)
 
 
@@ -92,23 +92,28 @@ def _is_vector_rhs(A, B):
 
 
 def _solve_fwd(ctx, a, b, left, vector):
-    if not left:
-        a = np.swapaxes(a, -1, -2)
-        b = np.swapaxes(b, -1, -2)
-    rhs = b[..., None] if vector else b
-    batch = np.broadcast_shapes(a.shape[:-2], rhs.shape[:-2])
-    try:
-        x = np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(rhs, batch + rhs.shape[-2:]))
-    except np.linalg.LinAlgError:
-        x = None
-    if x is None or (x.size and not np.isfinite(x).all() and np.isfinite(a).all() and np.isfinite(b).all()):
-        bad = _singular_batch(np.broadcast_to(a, batch + a.shape[-2:]))
+    rhs = (b[..., None] if left else b[..., None, :]) if vector else b
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        x, info = _lapack_solve(a, rhs, left)
+        x = None if info.any() else x
+    else:
+        if not left:
+            a, rhs = np.swapaxes(a, -1, -2), np.swapaxes(rhs, -1, -2)
+        batch = np.broadcast_shapes(a.shape[:-2], rhs.shape[:-2])
+        try:
+            x = np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(rhs, batch + rhs.shape[-2:]))
+        except np.linalg.LinAlgError:
+            x = None
+        if x is not None and x.size and not np.isfinite(x).all():
+            x = None
+        elif x is not None and not left:
+            x = np.swapaxes(x, -1, -2)
+    if x is None:
+        bad = _singular_batch(a)
         # (LAPACK factors A as given: its own batch, not B's, makes the message name an element)
         where = f"(Batch element {bad[0]}): " if bad is not None and a.ndim > 2 else ""
         raise _LinAlgError(f"torch.linalg.solve: {where}The solver failed because the input matrix is singular.")
-    x = x[..., 0] if vector else x
-    if not left:
-        x = np.swapaxes(x, -1, -2)
+    x = (x[..., 0] if left else x[..., 0, :]) if vector else x
     return x.astype(np.result_type(a, b), copy=False)
 
 
