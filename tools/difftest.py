@@ -340,10 +340,73 @@ def _signs_only(want: dict, got: dict) -> bool:
     return all(compare_desc(strip(want["vars"][k]), strip(got["vars"][k]), k) is None for k in want["vars"])
 
 
-def documented(aspect: str, stmt: str, want: dict, got: dict) -> str | None:
-    """The name of the deliberate difference (docs/semantics.md) that this mismatch is, or None."""
-    if aspect in ("value", "numeric") and op_of(stmt) in SIGN_FREE_OPS and _signs_only(want, got):
+#: ops that run LAPACK's SVD (gesdd) on their input
+SVD_OPS = {"svd", "svdvals", "pinv", "pinverse", "matrix_rank", "cond", "nuclear_norm"}
+
+#: the aspects of a value that differs (of a result, or of a leaf's gradient)
+_VALUE_ASPECTS = {"value", "numeric", "repr", "grad-value", "grad-numeric", "grad-repr"}
+
+
+def _agrees_but_where(want: dict, got: dict, allowed) -> bool:
+    """True when every variable of a statement agrees once agrad's float values are taken as
+    PyTorch's wherever ``allowed(torch_data, agrad_data)`` (a mask) holds, and some tensor differs."""
+    def take(w, g):
+        if w["kind"] == "seq" and g["kind"] == "seq" and len(w["items"]) == len(g["items"]):
+            items = [take(a, b) for a, b in zip(w["items"], g["items"])]
+            changed = any(a is not b for a, b in zip(items, g["items"]))
+            return dict(g, items=items, repr=w["repr"] if changed else g["repr"])
+        if w["kind"] != "tensor" or g["kind"] != "tensor":
+            return g
+        out = dict(g)
+        wd, gd = w["data"], g["data"]
+        if (isinstance(wd, np.ndarray) and isinstance(gd, np.ndarray) and wd.dtype.kind == "f"
+                and wd.dtype == gd.dtype and wd.shape == gd.shape):
+            with np.errstate(all="ignore"):
+                mask = allowed(wd, gd) & ~((wd == gd) | (np.isnan(wd) & np.isnan(gd)))
+            if mask.any():
+                out["data"], out["repr"] = np.where(mask, wd, gd), w["repr"]
+        if w.get("grad") is not None and g.get("grad") is not None:
+            out["grad"] = take(w["grad"], g["grad"])
+        return out if any(out[k] is not g[k] for k in out) else g
+    if set(want["vars"]) != set(got["vars"]):
+        return False
+    return all(compare_desc(want["vars"][k], take(want["vars"][k], got["vars"][k]), k) is None for k in want["vars"])
+
+
+def _svd_of_inf(lines: list[str], want: list[dict], i: int) -> bool:
+    """True when statement ``i`` takes an SVD (SVD_OPS) of a tensor holding an inf, or is a backward
+    (``backward``/``grad``) of a program that took one earlier: a tensor named in that statement
+    held an inf in PyTorch's state before it."""
+    for j in range(i + 1):
+        if op_of(lines[j]) not in SVD_OPS or (j < i and op_of(lines[i]) not in ("backward", "grad")):
+            continue
+        before = want[j - 1]["vars"] if j else {}
+        for name in set(re.findall(r"\b[A-Za-z_]\w*\b", lines[j])):
+            d = before.get(name)
+            if d and d["kind"] == "tensor" and isinstance(d["data"], np.ndarray) and d["data"].dtype.kind == "f" \
+                    and np.isinf(d["data"]).any():
+                return True
+    return False
+
+
+def _singular_cond(wd, gd):
+    """Both condition numbers say "singular in this dtype": 1/eps or more (an inf included)."""
+    big = 1 / np.finfo(wd.dtype).eps
+    return (np.abs(wd) >= big) & (np.abs(gd) >= big)
+
+
+def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> str | None:
+    """The name of the deliberate difference (docs/semantics.md) that this mismatch is, or None.
+    ``program`` is (lines, PyTorch's observations, index of this statement), for the rules that
+    look at what came before."""
+    op = op_of(stmt)
+    if aspect in ("value", "numeric") and op in SIGN_FREE_OPS and _signs_only(want, got):
         return "lapack-signs"
+    if aspect in ("value", "numeric") and op == "cond" and _agrees_but_where(want, got, _singular_cond):
+        return "cond-singular"
+    if (aspect in _VALUE_ASPECTS and program is not None and _agrees_but_where(want, got, lambda w, g: np.isnan(w))
+            and _svd_of_inf(*program)):
+        return "svd-inf-nan"
     return None
 
 
@@ -364,7 +427,7 @@ def diff_program(lines: list[str]):
         found = compare_statement(w, g)
         if found:
             aspect, detail = found
-            name = documented(aspect, lines[i], w, g)
+            name = documented(aspect, lines[i], w, g, (lines, want, i))
             if name:
                 return f"{DOCUMENTED}:{name}:{op_of(lines[i])}", i, detail
             return f"{aspect}:{op_of(lines[i])}", i, detail

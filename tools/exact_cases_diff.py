@@ -268,4 +268,15 @@ CASES = [
           "torch.linalg.solve(c, torch.ones(3, 2))", "torch.linalg.solve(c, torch.ones(2, 3), left=False)",
           "torch.linalg.lu_factor(s)", "torch.linalg.lu_factor(torch.tensor([[0., nan], [2., 1.]]))",
           "torch.slogdet(q)[1].item()", "torch.det(q).item()", "torch.det(q[:3, :3]).item()", "z.grad", "w.grad", "v.grad"]),
+    case("linalg-qr-householder",  # MKL's reflectors: two infs make a NaN, a zero tau still applied, signed zeros
+         ["inf = float('inf')", "nan = float('nan')", "z = torch.tensor([[1.5], [-0.0]], requires_grad=True)",
+          "s = torch.tensor([[0., -1., -0.], [-2., -2., -0.], [0., -0., -0.], [0., 0., 1.]])"],
+         ["torch.linalg.qr(torch.logit(torch.tensor([False]).expand(2, 1)))", "torch.linalg.qr(z)",
+          "torch.linalg.qr(torch.tensor([[-inf], [1.]]))", "torch.linalg.qr(torch.tensor([[1.], [inf]]))",
+          "torch.linalg.qr(torch.tensor([[1., inf], [2., 3.], [4., 5.]]))",
+          "torch.linalg.qr(torch.tensor([[-1., inf, 0., 0.], [-0., 0., -1., -0.]]))",
+          "torch.linalg.qr(torch.tensor([[nan], [-1.], [-2.], [-2.]]), mode='complete')",
+          "torch.linalg.qr(torch.tensor([[-0., 0., 2.], [-0., inf, -0.], [0., -0., 0.]]), mode='complete')",
+          "torch.linalg.qr(torch.tensor([[1., inf, -0.], [2., 3., 4.]]), mode='r')", "torch.linalg.qr(s)",
+          "torch.linalg.qr(s, mode='complete')", "torch.linalg.qr(s.mT)", "torch.linalg.qr(torch.stack([s, -s]))"]),
 ]

@@ -155,3 +155,39 @@ def test_sign_flips_of_decompositions_are_the_documented_lapack_difference():
     assert difftest.documented(aspect, "r = torch.svd(x)", torch_side, wrong) is None
     groups = {"documented:lapack-signs:svd": [4, None], "value:svd": [2, None], "value:sin": [1, None]}
     assert difftest.count_differing(groups) == (3, 4)
+
+
+def _tensor_obs(**tensors):
+    return {"error": None, "warnings": [], "vars": {name: {
+        "kind": "tensor", "dtype": "torch.float32", "shape": list(np.shape(a)), "data": np.array(a, np.float32),
+        "requires_grad": False, "is_leaf": True, "repr": repr(a), "graph": None} for name, a in tensors.items()}}
+
+
+def test_nan_only_in_pytorch_after_an_svd_of_an_inf_is_documented():
+    """PyTorch's gesdd spreads an inf as NaN over singular vectors (docs/semantics.md): a result
+    that is NaN in PyTorch where agrad has a number counts as documented, only after an SVD op
+    of a tensor holding an inf, and only where PyTorch's value is the NaN."""
+    inf, nan = float("inf"), float("nan")
+    lines = ["x = torch.tensor([[1., inf]])", "r = torch.linalg.pinv(x)", "s = r.sum()"]
+    state = _tensor_obs(x=[[1.0, inf]])
+    want = _tensor_obs(x=[[1.0, inf]], r=[[nan], [nan]])
+    got = _tensor_obs(x=[[1.0, inf]], r=[[0.0], [0.0]])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [state, want], 1)) == "svd-inf-nan"
+    finite = _tensor_obs(x=[[1.0, 2.0]])
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [finite, want], 1)) is None
+    sin = [lines[0], "r = torch.sin(x)"]
+    assert difftest.documented(aspect, sin[1], want, got, (sin, [state, want], 1)) is None
+    assert difftest.documented(aspect, lines[1], got, want, (lines, [state, got], 1)) is None  # NaN in agrad's only
+    wrong = _tensor_obs(x=[[1.0, inf]], r=[[nan], [1.0]])
+    assert difftest.documented(*difftest.compare_statement(wrong, got)[:1], lines[1], wrong, got,
+                               (lines, [state, wrong], 1)) is None
+
+
+def test_two_singular_condition_numbers_are_documented():
+    want, got = _tensor_obs(r=1.2e16), _tensor_obs(r=3.2e7)
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, "r = torch.linalg.cond(v)", want, got) == "cond-singular"
+    small = _tensor_obs(r=3.2e5)
+    assert difftest.documented(aspect, "r = torch.linalg.cond(v)", want, small) is None
+    assert difftest.documented(aspect, "r = torch.linalg.norm(v)", want, got) is None

@@ -86,3 +86,88 @@ def getrs(lu, piv, b, trans=False):
                 p = piv[:, j] - 1
                 x[rows, j], x[rows, p] = x[rows, p], x[rows, j].copy()
     return x.reshape(shape + b.shape[-2:])
+
+
+# ---------------------------------------------------------------------------
+# Householder QR (geqr2, org2r)
+# ---------------------------------------------------------------------------
+
+def _lapy2(x, y):
+    """sqrt(x^2 + y^2) as MKL's lapy2: w sqrt(1 + (z/w)^2), so two infs give a NaN; its max and min
+    are x86's, which give the second operand when one is NaN (a NaN x and 3 give 3 sqrt(2))."""
+    ax, ay = np.abs(x), np.abs(y)
+    either = np.isnan(ax) | np.isnan(ay)
+    w = np.where(either, ay, np.maximum(ax, ay))
+    z = np.where(either, ay, np.minimum(ax, ay))
+    with np.errstate(all="ignore"):
+        return np.where(z == 0, w, w * np.sqrt(1 + (z / w) ** 2))
+
+
+def _larfg(alpha, x):
+    """(beta, tau, v) of the reflector H with H [alpha; x] = [beta; 0], for a batch: alpha (b,),
+    x (b, r).  No reflector (tau 0, x kept) where x is all zero; beta is -|.| for an alpha >= 0
+    (MKL takes a -0.0 as positive), +|.| otherwise (a NaN included)."""
+    xnorm = np.sqrt(np.sum(x * x, axis=-1)) if x.shape[-1] else np.zeros_like(alpha)
+    big = np.isinf(x).any(axis=-1)
+    xnorm = np.where(big & ~np.isnan(xnorm), np.inf, xnorm)  # (nrm2 scales: an inf is inf, not inf^2)
+    none = xnorm == 0
+    beta = np.where(alpha >= 0, -1, 1) * _lapy2(alpha, xnorm)
+    with np.errstate(all="ignore"):
+        tau = np.where(none, 0, (beta - alpha) / beta)
+        scale = np.where(none, 1, 1 / (alpha - beta))
+        v = np.where(none[:, None], x, x * scale[:, None])
+    return np.where(none, alpha, beta), tau.astype(alpha.dtype), v.astype(x.dtype)
+
+
+def _larf_left(v, tau, c, scan=False):
+    """c <- (I - tau [1; v] [1; v]^T) c for a batch.  MKL's geqrf applies it even where tau is 0
+    (an inf in c becomes 0 * inf = NaN there); with ``scan``, as LAPACK's larf (behind orgqr), it
+    touches only the rows up to v's last nonzero and the columns up to the last one nonzero in
+    them, and nothing where tau is 0."""
+    with np.errstate(all="ignore"):
+        if not scan:
+            upd = tau[:, None] * (c[:, 0, :] + np.einsum("br,brc->bc", v, c[:, 1:, :]))
+            c[:, 0, :] -= upd
+            c[:, 1:, :] -= v[:, :, None] * upd[:, None, :]
+            return
+        full = np.concatenate([np.ones_like(v[:, :1]), v], axis=1)
+        rows = np.arange(full.shape[1])
+        last_v = np.max(np.where(full != 0, rows, 0), axis=1)
+        in_rows = (rows[None, :] <= last_v[:, None]) & (tau != 0)[:, None]
+        cc = np.where(in_rows[:, :, None], c, 0)
+        cols = np.arange(c.shape[2])
+        last_c = np.max(np.where((cc != 0).any(axis=1), cols, -1), axis=1)
+        touch = in_rows[:, :, None] & (cols[None, None, :] <= last_c[:, None, None])
+        w = np.einsum("br,brc->bc", np.where(in_rows, full, 0), cc)
+        c[...] = np.where(touch, c - full[:, :, None] * (tau[:, None] * w)[:, None, :], c)
+
+
+def householder_qr(a, complete=False):
+    """(Q, R) of each matrix of ``a`` by Householder reflectors (geqr2, then org2r for Q), in the
+    arithmetic of MKL's: signed zeros, infs and NaNs land where PyTorch's do."""
+    shape = a.shape
+    m, n = shape[-2:]
+    k = min(m, n)
+    r = np.array(a, copy=True).reshape((int(np.prod(shape[:-2])), m, n))
+    taus, vs = [], []
+    for i in range(k):
+        beta, tau, v = _larfg(r[:, i, i], r[:, i + 1:, i])
+        r[:, i, i], r[:, i + 1:, i] = beta, 0
+        if i + 1 < n:
+            _larf_left(v, tau, r[:, i:, i + 1:])
+        taus.append(tau)
+        vs.append(v)
+    cols = m if complete else k
+    q = np.zeros((r.shape[0], m, cols), a.dtype)
+    q[:, np.arange(k, cols), np.arange(k, cols)] = 1
+    for i in range(k - 1, -1, -1):  # org2r: Q = H_0 ... H_{k-1}, built from the last one
+        tau, v = taus[i], vs[i]
+        if i + 1 < cols:
+            q[:, i, i] = 1
+            _larf_left(v, tau, q[:, i:, i + 1:], scan=True)
+        with np.errstate(all="ignore"):
+            q[:, i + 1:, i] = -tau[:, None] * v
+            q[:, i, i] = 1 - tau
+        q[:, :i, i] = 0
+    r = r if complete or m <= n else r[:, :n, :]
+    return q.reshape(shape[:-2] + (m, cols)), np.triu(r).reshape(shape[:-2] + r.shape[-2:])

@@ -21,6 +21,7 @@ import numpy as np
 from .._warn_once import warn_once
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
+from ._lapack import householder_qr
 from ._op import FUNCTIONS, LINALG, METHODS, Op, export
 from ._return_types import return_type as _return_type
 from .nn import const
@@ -166,19 +167,15 @@ def _plus_zero(a):
     return np.add(a, 0.0) if a.dtype.kind == "f" else a
 
 
-def _qr_one_row(a, mode):
-    """QR of 1 x n matrices: Q = [[1]] and R = A (LAPACK's one reflector is the identity), except
-    that MKL still applies it to the trailing columns, so an inf there is 0 * inf = NaN."""
-    r = a.copy()
-    tail = r[..., 1:]
-    tail[~np.isfinite(tail)] = np.nan
-    q = np.ones(a.shape[:-1] + (1,), a.dtype) if mode != "r" else np.zeros((0,), a.dtype)
-    return q, r
+#: the largest min(m, n) for which qr takes Householder steps of its own (``_lapack``), whose signed
+#: zeros, infs and NaNs land where MKL's do; larger matrices take numpy's blocked LAPACK
+_QR_SMALL = 16
 
 
 def _qr_fwd(ctx, a, mode):
-    if a.shape[-2] == 1 and a.shape[-1] > 0:
-        return _qr_one_row(a, mode)
+    if min(a.shape[-2:]) <= _QR_SMALL or not np.isfinite(a).all():
+        q, r = householder_qr(a, complete=mode == "complete")
+        return (np.zeros((0,), a.dtype) if mode == "r" else q), r
     a = _plus_zero(a)
     if mode == "r":
         r = np.linalg.qr(a, mode="r") if a.ndim == 2 else np.linalg.qr(a)[1]
