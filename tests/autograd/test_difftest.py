@@ -191,3 +191,24 @@ def test_two_singular_condition_numbers_are_documented():
     small = _tensor_obs(r=3.2e5)
     assert difftest.documented(aspect, "r = torch.linalg.cond(v)", want, small) is None
     assert difftest.documented(aspect, "r = torch.linalg.norm(v)", want, got) is None
+
+
+def test_null_space_vectors_of_an_svd_are_documented():
+    """The singular vectors of singular values at rounding level are a null-space basis LAPACK's
+    rounding picks: they may differ; the others (up to sign) and the values may not."""
+    def obs(u, s, v):
+        return {"error": None, "warnings": [], "vars": {"r": {
+            "kind": "seq", "type": "torch.return_types.svd", "repr": "", "items": [
+                {"kind": "tensor", "dtype": "torch.float32", "shape": list(np.shape(a)),
+                 "data": np.array(a, np.float32), "requires_grad": False, "is_leaf": True,
+                 "repr": repr(a), "graph": None} for a in (u, s, v)]}}}
+    u = [[0.7071068, -0.7071068], [0.7071068, 0.7071068]]
+    want = obs(u, [2.4494898, 0.0], [[0.57735026, -0.57735026], [0.57735026, 0.7886751], [0.57735026, -0.21132486]])
+    got = obs(u, [2.4494898, 0.0], [[-0.57735026, -0.8164966], [-0.57735026, 0.4082483], [-0.57735026, 0.4082483]])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, "r = torch.svd(x)", want, got) == "svd-null-space"
+    wrong_s = obs(u, [2.4, 0.0], got["vars"]["r"]["items"][2]["data"].tolist())
+    assert difftest.documented(aspect, "r = torch.svd(x)", want, wrong_s) is None
+    full_rank = obs(u, [2.4494898, 1.0], want["vars"]["r"]["items"][2]["data"].tolist())
+    other = obs(u, [2.4494898, 1.0], got["vars"]["r"]["items"][2]["data"].tolist())
+    assert difftest.documented(aspect, "r = torch.svd(x)", full_rank, other) is None

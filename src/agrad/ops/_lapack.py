@@ -130,7 +130,7 @@ def _larf_left(v, tau, c, scan=False):
             c[:, 0, :] -= upd
             c[:, 1:, :] -= v[:, :, None] * upd[:, None, :]
             return
-        full = np.concatenate([np.ones_like(v[:, :1]), v], axis=1)
+        full = np.concatenate([np.ones((v.shape[0], 1), v.dtype), v], axis=1)
         rows = np.arange(full.shape[1])
         last_v = np.max(np.where(full != 0, rows, 0), axis=1)
         in_rows = (rows[None, :] <= last_v[:, None]) & (tau != 0)[:, None]
