@@ -279,4 +279,10 @@ CASES = [
           "torch.linalg.qr(torch.tensor([[-0., 0., 2.], [-0., inf, -0.], [0., -0., 0.]]), mode='complete')",
           "torch.linalg.qr(torch.tensor([[1., inf, -0.], [2., 3., 4.]]), mode='r')", "torch.linalg.qr(s)",
           "torch.linalg.qr(s, mode='complete')", "torch.linalg.qr(s.mT)", "torch.linalg.qr(torch.stack([s, -s]))"]),
+    case("linalg-svd-inf-diagonal",  # gesdd scales by 0: NaNs among zeros, U and Vh in bdsqr's sorting order
+         ["inf = float('inf')", "a = torch.arange(1., 10).reshape(3, 3)", "a[1, 1] = inf",
+          "b = torch.arange(1., 17).reshape(4, 4)", "b[2, 2] = inf", "b[3, 3] = -inf",
+          "c = torch.arange(1., 21).reshape(4, 5)", "c[0, 0] = inf"],
+         ["torch.linalg.svd(a)", "torch.linalg.svd(b, full_matrices=False)", "torch.linalg.svd(c)", "torch.svd(c.mT)",
+          "torch.linalg.svdvals(a)", "torch.linalg.pinv(b)"]),
 ]

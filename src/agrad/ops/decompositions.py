@@ -331,7 +331,10 @@ def svd_arrays(a, full_matrices=False, compute_uv=True, who="linalg.svd"):
     """numpy's SVD of a (batch of) matrices, with PyTorch's answer where the input is not
     finite: LAPACK's gesdd can loop forever on an inf, so it is never given one.  A NaN is
     PyTorch's LinAlgError; a matrix with an inf and no NaN gets what PyTorch's LAPACK gives
-    (every singular value NaN, U and Vh the identity with the first k rows/columns reversed)."""
+    (every singular value NaN; gesdd scales the matrix by 0, so the infs are NaNs among zeros, and
+    with them on the diagonal of a square matrix, or one at (0, 0), U and Vh are the identity in
+    bdsqr's sorting order of those NaNs and zeros; elsewhere MKL spreads NaNs, which agrad does
+    not: the first k reversed)."""
     a = _plus_zero(a)
     finite = np.isfinite(a).all(axis=(-2, -1))
     if finite.all():
@@ -351,13 +354,32 @@ def svd_arrays(a, full_matrices=False, compute_uv=True, who="linalg.svd"):
         return s
     u, s, vh = np.linalg.svd(clean, full_matrices=full_matrices)
     s[bad] = np.nan
-    rows = np.arange(u.shape[-1])
-    cols = np.arange(vh.shape[-2])
-    rows[:k] = rows[:k][::-1]
-    cols[:k] = cols[:k][::-1]
-    u[bad] = np.eye(m, dtype=u.dtype)[:, rows]
-    vh[bad] = np.eye(n, dtype=vh.dtype)[cols, :]
-    return u, s, vh
+    eye_m, eye_n = np.eye(m, dtype=u.dtype), np.eye(n, dtype=vh.dtype)
+    flat_a, flat_u, flat_vh = a.reshape((-1, m, n)), u.reshape((-1,) + u.shape[-2:]), vh.reshape((-1,) + vh.shape[-2:])
+    for b in np.flatnonzero(bad.reshape(-1)):
+        inf = np.isinf(flat_a[b])  # (on the diagonal of a non-square matrix, past (0, 0), MKL spreads NaNs)
+        diagonal = not (inf & ~np.eye(m, n, dtype=bool)).any() and (m == n or not inf.any(0)[1:].any())
+        order = _bdsqr_order(np.where(np.diagonal(inf), np.nan, 0.0)) if diagonal else list(range(k))[::-1]
+        rows, cols = np.arange(u.shape[-1]), np.arange(vh.shape[-2])
+        rows[:k], cols[:k] = order, order
+        flat_u[b], flat_vh[b] = eye_m[:, rows], eye_n[cols, :]
+    return flat_u.reshape(u.shape), s, flat_vh.reshape(vh.shape)
+
+
+def _bdsqr_order(d):
+    """The order LAPACK's bdsqr sorts singular values ``d`` into (descending): k - 1 passes, each
+    swapping the last entry with the smallest before it (the last one found by ``<=``; a NaN is
+    never smaller, nor anything than a NaN first)."""
+    d, order = list(d), list(range(len(d)))
+    for last in range(len(d) - 1, 0, -1):
+        at, smallest = 0, d[0]
+        for j in range(1, last + 1):
+            if d[j] <= smallest:
+                at, smallest = j, d[j]
+        if at != last:
+            d[at], d[last] = d[last], smallest
+            order[at], order[last] = order[last], order[at]
+    return order
 
 
 def _svd_fwd(ctx, a, full_matrices):
