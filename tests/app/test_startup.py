@@ -88,3 +88,47 @@ sys.stderr.write("MODULES " + " ".join(sorted(sys.modules)) + "\n")
     unused = {"agrad.app.anomaly", "agrad.app.inspector", "agrad.app.backend", "agrad.lang.guarded",
               "agrad.lang.dataclasses_module", "dataclasses", "hashlib", "string", "lark", "rich"}
     assert loaded & unused == set()
+
+
+def _fresh_tree(tmp_path) -> Path:
+    """agrad's sources (and grammar) without any .pyc: a checkout before its first run."""
+    import shutil
+    shutil.copytree(ROOT / "src" / "agrad", tmp_path / "src" / "agrad",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "grammars", tmp_path / "grammars")
+    return tmp_path / "src"
+
+
+def test_the_parent_writes_the_bytecode_the_child_compiled(tmp_path):
+    """A module only the child imports (torch.nn's layers here) is compiled by the child,
+    which may not write its .pyc: the parent writes it after the run, once."""
+    src = _fresh_tree(tmp_path)
+    script = tmp_path / "net.py"
+    script.write_text("import torch\ntorch.manual_seed(0)\nm = torch.nn.Linear(2, 1)\n"
+                      "loss = m(torch.ones(3, 2)).sum()\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(PYTHONPATH=str(src), AGRAD_CACHE_DIR=str(tmp_path / "cache"))
+    args = [sys.executable, "-m", "agrad", "eval", "--format", "json", str(script)]
+    pyc = src / "agrad" / "nn" / "modules" / "__pycache__" / f"linear.{sys.implementation.cache_tag}.pyc"
+    first = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
+    assert first.returncode == 0, first.stderr
+    assert pyc.is_file()
+    written = {p: p.stat().st_mtime_ns for p in src.rglob("*.pyc")}
+    second = subprocess.run(args, capture_output=True, text=True, env=env, timeout=300)
+    assert second.returncode == 0, second.stderr
+    assert json.loads(second.stdout)["variables"] == json.loads(first.stdout)["variables"]
+    assert {p: p.stat().st_mtime_ns for p in src.rglob("*.pyc")} == written  # nothing compiled again
+
+
+def test_the_parent_compiles_only_agrad_s_own_sources(tmp_path, monkeypatch):
+    """Whatever the child sends: files outside agrad's package (directly, through ``..``,
+    or not Python sources) are not compiled, nothing is written."""
+    from agrad.app import contained
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    outside = tmp_path / "elsewhere.py"
+    outside.write_text("x = 1\n")
+    agrad_dir = Path(contained._AGRAD_DIR)
+    sneaky = agrad_dir / ".." / ".." / os.path.relpath(outside, agrad_dir.parent.parent)
+    contained.write_bytecode(b"\0".join(os.fsencode(str(p)) for p in
+                                        (outside, sneaky, tmp_path, agrad_dir / "README.md", "")))
+    assert not (tmp_path / "__pycache__").exists()

@@ -47,6 +47,10 @@ SCRIPT_SHOWN = b"s"             # the script's output, shown on standard output 
 SCRIPT_KEPT = b"p"              # the script's output, kept for a JSON error object only
 FILE, EXIT = b"f", b"x"         # a file to write; the exit status
 PROGRESS = b"g"                 # a loop's progress (JSON), drawn by the parent on a terminal
+BYTECODE = b"c"                 # agrad's sources the child compiled: the parent writes their .pyc
+
+_AGRAD_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_MAX_BYTECODE = 1024            # sources per run
 
 EXIT_SCRIPT, EXIT_INTERRUPT = 1, 130
 
@@ -291,10 +295,13 @@ def _child_main(w: int, parent: int, run, limits) -> None:
                              "limits only\n")
         from .. import _limits
         _limits.set_max_memory(limits["max_memory"] or None)
+        compiled = _note_bytecode()
         code = run()
         if not isinstance(code, int):
             code = 0
         channel.flush()
+        if compiled:
+            channel.message(BYTECODE, b"\0".join(map(os.fsencode, compiled)))
         channel.message(EXIT, str(code).encode())
     except BrokenPipeError:   # the parent is gone
         code = EXIT_SCRIPT
@@ -308,6 +315,42 @@ def _child_main(w: int, parent: int, run, limits) -> None:
             pass
         code = EXIT_SCRIPT
     os._exit(code)
+
+
+def _note_bytecode() -> list:
+    """In the child: the import system's ``.pyc`` writes (it compiled a module from source)
+    are noted instead of tried, as the child may write no file; the parent writes those of
+    agrad's own modules after the run (:func:`write_bytecode`), so that the next run loads
+    them instead of compiling them again."""
+    from importlib.machinery import SourceFileLoader
+    compiled = []
+    prefix = _AGRAD_DIR + os.sep
+
+    def set_data(self, path, data, *, _mode=0o666):
+        source = getattr(self, "path", "")
+        if len(compiled) < _MAX_BYTECODE and isinstance(source, str) and source.startswith(prefix):
+            compiled.append(source)
+
+    SourceFileLoader.set_data = set_data
+    return compiled
+
+
+def write_bytecode(data: bytes) -> None:
+    """In the parent, after a run: the ``.pyc`` files of agrad's modules the child compiled,
+    written as an import would have written them.  Only real ``.py`` files inside agrad's
+    own package are compiled (whatever the child sent); nothing is run."""
+    if sys.dont_write_bytecode:
+        return
+    from importlib.machinery import SourceFileLoader
+    root = os.path.realpath(_AGRAD_DIR)
+    for raw in data.split(b"\0")[:_MAX_BYTECODE]:
+        path = os.path.realpath(os.fsdecode(raw))
+        if not (path.endswith(".py") and path.startswith(root + os.sep) and os.path.isfile(path)):
+            continue
+        try:
+            SourceFileLoader(path, path).get_code(path)  # reads a valid .pyc, else compiles and writes it
+        except (ImportError, SyntaxError, ValueError, OSError):
+            pass
 
 
 def _max_fd() -> int:
@@ -495,9 +538,12 @@ def run_command(command: str, run, req, kw) -> int:
     from .supervisor import Supervisor
     sup = Supervisor(pid, r, command, as_json, timeout, limits)
     try:
-        return sup.run()
+        code = sup.run()
     finally:
         os.close(r)
+    if sup.bytecode:  # (the output is out: only the first run of a module waits for this)
+        write_bytecode(sup.bytecode)
+    return code
 
 
 def _body(command, run, req, kw, as_json) -> int:

@@ -15,7 +15,7 @@ import struct
 import sys
 import time
 
-from .contained import (ERR, EXIT, EXIT_INTERRUPT, EXIT_SCRIPT, FILE, GRACE, OUT, PROGRESS,
+from .contained import (BYTECODE, ERR, EXIT, EXIT_INTERRUPT, EXIT_SCRIPT, FILE, GRACE, OUT, PROGRESS,
                         SCRIPT_KEPT, SCRIPT_SHOWN, _HEADER, _err, _started, format_size)
 
 
@@ -36,6 +36,7 @@ class Supervisor:
         self.file_error = False
         self.progress = None     # render.progress.ProgressLine, made at the first record
         self.line_open = False   # the last output did not end a line: no bar below it yet
+        self.bytecode = b""      # agrad's sources the child compiled (contained.write_bytecode)
 
     def run(self) -> int:
         poller = None
@@ -94,6 +95,8 @@ class Supervisor:
                 self._end_progress()
             elif kind == PROGRESS:
                 self._progress(data)
+            elif kind == BYTECODE:
+                self.bytecode = data
         if run:
             self._write(run_stream, b"".join(run))
         del buf[:pos]
