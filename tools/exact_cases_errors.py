@@ -503,3 +503,32 @@ CASES += [
           "(lambda b: b[0].copy_(b[0, 0]))(a.clone())", "(lambda b: b[0].copy_(b[1]))(a.clone())",
           "(lambda b: b[:, 0].copy_(b[:, 1]))(a.clone())", "a.clone().copy_(a)"]),
 ]
+
+# helper "errors" (issue 10, run seed 11000000): which check fires first, and its words
+CASES += [
+    case("bilinear-dtype-names",
+         ["w = torch.ones(1, 1, 1)"],
+         ["torch.bilinear(torch.ones(1), torch.ones(1), w.to(torch.uint8))",
+          "torch.bilinear(torch.ones(1), torch.ones(1), w.long(), torch.ones(1, dtype=torch.int16))",
+          "torch.bilinear(torch.ones(1), torch.ones(1, dtype=torch.float16), w.to(torch.int8))"]),
+    case("add-float-alpha-one-on-integers",
+         ["a = torch.tensor([1]); b = torch.tensor([[2], [3]]); f = torch.tensor([1.5])"],
+         ["torch.add(a.expand(2, 1), b, alpha=1.0)", "torch.sub(a, b, alpha=1.0)", "a.clone().add_(2, alpha=1.0)",
+          "torch.add(torch.tensor([True]), torch.tensor([True]), alpha=1.0)", "torch.add(a, f, alpha=1.0)",
+          "torch.add(f, 2, alpha=1.0)", "torch.add(torch.tensor([True]), torch.tensor([True]), alpha=True)"]),
+    case("inplace-activation-overlap-before-dtype",
+         ["v = torch.tensor([2, -1, 3]).expand(2, 3)"],
+         ["F.hardswish(v, inplace=True)", "F.silu(v, inplace=True)", "F.mish(v, inplace=True)",
+          "F.hardsigmoid(v, inplace=True)", "F.silu(torch.tensor([2, -1]), inplace=True)",
+          "F.hardswish(torch.tensor([2., -1.]).expand(2, 2).clone(), inplace=True)"]),
+    case("nan-to-num-inplace-integral-writes-nothing",
+         ["b = torch.tensor([False]).expand(2, 1)", "i = torch.tensor([3]).expand(2, 1)"],
+         ["b.nan_to_num_(1.0)", "i.nan_to_num_(nan=1.5)", "torch.tensor([3.]).expand(2, 1).nan_to_num_(1.0)",
+          "torch.tensor([3]).nan_to_num_(nan='a')", "torch.tensor([3]).nan_to_num_(1.0, 2, 3, 4)"]),
+    case("samplers-on-empty-integral-tensors",
+         ["e = torch.zeros(3, 1, dtype=torch.bool)[:, 1:]"],
+         ["e.log_normal_()", "e.normal_()", "e.exponential_()", "e.geometric_(0.5)", "e.long().log_normal_()",
+          "e.log_normal_(std=-1.)", "torch.zeros(3, 1, dtype=torch.bool).log_normal_()",
+          "torch.zeros(3, 1, dtype=torch.bool).geometric_(0.5)", "torch.zeros(2, dtype=torch.bool).normal_()",
+          "torch.zeros(2, dtype=torch.int32).exponential_()"]),
+]

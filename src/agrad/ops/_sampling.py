@@ -132,6 +132,8 @@ def _fmt_double(x):
 
 def _normal_fill(a, g, mean, std):
     _check_std(std)
+    if not a.size:  # the kernel's dtype is only dispatched on for an element to draw
+        return a.copy()
     d = dtypes.from_numpy(a.dtype)
     vals = normal_values(g, a.size, d, mean, std, contiguous=_contiguous(a))
     return _in_memory_order(a, vals)

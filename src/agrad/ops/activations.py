@@ -538,9 +538,9 @@ _hardswish.derivative(lambda ctx, grad: _hardswish_backward(grad, ctx.self))
 
 def _simple_activation(op, kernel):
     def fn(input, inplace=False):
+        if inplace:  # the in-place checks (an expanded input) come before the kernel's dtype
+            return _in_place(lambda x: op(x) if check_floating(x, kernel) is None else None, input)
         check_floating(input, kernel)
-        if inplace:
-            return _in_place(lambda x: op(x), input)
         return op(input)
 
     return fn

@@ -28,7 +28,7 @@ from .._cascade import cascade_sum
 from ._op import Op, export
 from .linalg import addmm
 from .matrix import _vector_norm, _vector_norm_fwd, vector_norm
-from .pointwise import clamp_min
+from .pointwise import _CPP_NAMES, clamp_min
 
 # ---------------------------------------------------------------------------
 # shared helpers (activation and loss families use them too)
@@ -202,12 +202,9 @@ def _size(t, dim):
 @export(functional=True)
 def bilinear(input1, input2, weight, bias=None):
     """y = x1^T W x2 + b over the last dims (ATen: views around one _trilinear)."""
-    c_names = {"float32": "float", "float64": "double", "int64": "long", "int32": "int", "bool": "bool"}
     if not (input1.dtype is input2.dtype is weight.dtype) or (bias is not None and bias.dtype is not input1.dtype):
-        got = f"input1: {c_names.get(input1.dtype.name)}, input2: {c_names.get(input2.dtype.name)}, " \
-              f"weight: {c_names.get(weight.dtype.name)}"
-        if bias is not None:
-            got += f", bias: {c_names.get(bias.dtype.name)}"
+        names = [("input1", input1), ("input2", input2), ("weight", weight)] + ([("bias", bias)] * (bias is not None))
+        got = ", ".join(f"{name}: {_CPP_NAMES[t.dtype.name]}" for name, t in names)
         raise RuntimeError(f"All tensors must have the same dtype, got {got}")
     if input1.ndim != input2.ndim:
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and {input2.ndim}")

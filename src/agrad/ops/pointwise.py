@@ -346,9 +346,9 @@ def check_sub(a, b):
 def add(input, other, *, alpha=1, out=None):
     """input + alpha * other."""
     ts, arrs = operands(input, other, "add")
-    if alpha != 1 or type(alpha) is bool:
+    if type(alpha) is not int:  # alpha=1.0 too: a float alpha is refused for integral results
         _check_alpha(arrs, alpha)
-    else:
+    if alpha == 1 and type(alpha) is not bool:
         arrs = _scalar_operand(arrs, other)
     result = _scalar_overload(_add_scalar, ts, arrs) if alpha == 1 else None
     if result is None:
@@ -361,9 +361,9 @@ def sub(input, other, *, alpha=1, out=None):
     """input - alpha * other."""
     check_sub(input, other)
     ts, arrs = operands(input, other, "sub")
-    if alpha != 1 or type(alpha) is bool:
+    if type(alpha) is not int:  # alpha=1.0 too: a float alpha is refused for integral results
         _check_alpha(arrs, alpha)
-    else:
+    if alpha == 1 and type(alpha) is not bool:
         arrs = _scalar_operand(arrs, other)
     result = _scalar_overload(_sub_scalar, ts, arrs) if alpha == 1 else None
     if result is None:

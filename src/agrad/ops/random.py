@@ -222,7 +222,7 @@ _random = [_sampler(f"RandomBackward{i}", _random_fill) for i in range(3)]
 
 def _exponential_fill(a, g, lambd):
     d = dtypes.from_numpy(a.dtype)
-    if not d.is_floating_point:
+    if not d.is_floating_point and a.size:  # (no element to draw: no kernel, no dtype check)
         raise RuntimeError("Exponential distribution is a continuous probability distribution. dtype must be "
                            f"a floating point but you specified {_scalar(d)}")
     u = M.unit_float64(g._random64(a.size))
@@ -292,7 +292,7 @@ def _cauchy_fill(a, g, median, sigma):
 
 def _log_normal_fill(a, g, mean, std):
     d = dtypes.from_numpy(a.dtype)
-    if not d.is_floating_point:
+    if not d.is_floating_point and a.size:
         raise NotImplementedError(f'"log_normal_cpu" not implemented for \'{_scalar(d)}\'')
     draw = g._draw_normal_double
     vals = np.exp(M.fma64(np.array([draw() for _ in range(a.size)], np.float64), std, mean))
@@ -300,6 +300,8 @@ def _log_normal_fill(a, g, mean, std):
 
 
 def _geometric_fill(a, g, p):
+    if a.dtype == np.bool_ and a.size:
+        raise NotImplementedError('"geometric_cpu" not implemented for \'Bool\'')
     u = M.unit_float64(g._random64(a.size))
     vals = np.ceil(np.log(u) / math.log(1.0 - p))
     return _in_memory_order(a, vals.astype(a.dtype))

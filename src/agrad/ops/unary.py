@@ -530,7 +530,16 @@ def _float_arg(value):
     return float(value.item() if isinstance(value, Tensor) else value)
 
 
-method("nan_to_num_")(inplace(nan_to_num))
+_nan_to_num_ = inplace(nan_to_num)
+
+
+@method("nan_to_num_")
+def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+    if self.dtype.is_floating_point:
+        return _nan_to_num_(self, nan, posinf, neginf)
+    for value in (nan, posinf, neginf):
+        _float_arg(value)
+    return self  # PyTorch copies an integral tensor onto itself: nothing written, an expanded one too
 
 
 # ---------------------------------------------------------------------------
