@@ -532,3 +532,31 @@ CASES += [
           "torch.zeros(3, 1, dtype=torch.bool).geometric_(0.5)", "torch.zeros(2, dtype=torch.bool).normal_()",
           "torch.zeros(2, dtype=torch.int32).exponential_()"]),
 ]
+
+CASES += [
+    case("setitem-overlap-checks",
+         ["def put(x, index, value):\n    try:\n        x[index] = value\n    except RuntimeError as e:\n"
+          "        return str(e)\n    return x",
+          "x2 = torch.tensor([-1.5]); v3 = x2.expand(2, 1)"],
+         ["put(v3, (slice(None), 0), x2)", "put(v3, (slice(None), 0), torch.tensor([1.]))", "put(v3, (slice(None), 0), 3.0)",
+          "put(v3, 0, torch.tensor([2.]))", "put(torch.ones(1).expand(3), Ellipsis, 2.)",
+          "(lambda x: put(x, slice(None, None, 2), x))(torch.ones(1, 4, 3, dtype=torch.float64))",
+          "(lambda x: put(x, slice(None, 1), x[:1]))(torch.ones(2, 3))", "(lambda x: put(x, slice(None, 2), x[1:3]))(torch.arange(4.))",
+          "(lambda x: put(x, slice(0, 2), x.t()))(torch.arange(4.).view(2, 2))",
+          "(lambda x: put(x, 0, x[:, 0]))(torch.arange(4.).view(2, 2))",
+          "(lambda x: put(x, 0, x))(torch.ones(1, 4, 3))", "(lambda x: put(x, 0, x[0, 0]))(torch.arange(4.).view(2, 2))"]),
+    case("index-put-overlap-checks",
+         ["def put(x, index, value):\n    try:\n        x[index] = value\n    except RuntimeError as e:\n"
+          "        return str(e)\n    return x",
+          "x = torch.arange(12).view(3, 4)"],
+         ["put(x.clone(), [0, 0], x)", "(lambda y: put(y, [0, 0], y))(x.clone())", "(lambda y: put(y, [0, 1], y[2]))(x.clone())",
+          "(lambda y: put(y, [0, 1], y[0, 0]))(x.clone())", "(lambda y: put(y, torch.tensor([True, False, False]), y[0, 0]))(x.clone())",
+          "(lambda y: put(y, torch.tensor([True, False, False]), y[0]))(x.clone())",
+          "(lambda y: put(y, (0, [0, 1]), y[1, :2]))(x.clone())", "(lambda y: put(y, (0, [0, 1]), y[0, 2:]))(x.clone())",
+          "(lambda y: put(y, (torch.tensor(0), [0, 1]), y[1, :2]))(x.clone())", "(lambda y: put(y, [0, 1], y[:, 0]))(x.clone())",
+          "(lambda i: put(i, i, 5))(torch.tensor([0, 1]))", "(lambda b: put(b, b, True))(torch.tensor([True, False]))",
+          "(lambda y: put(y, [0, 1], y[2:].expand(2, 4)))(x.clone())", "put(x.clone(), [0, 1], x[1:])"]),
+    case("fill-with-a-tensor-checks-overlap",
+         ["e = torch.ones(1).expand(3)"],
+         ["e.fill_(2.)", "e.fill_(torch.tensor(2.))", "e.fill_(torch.tensor([1., 2.]))"]),
+]

@@ -15,7 +15,7 @@ from .._limits import check_numel
 from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
-from ._op import Op, export, method
+from ._op import Op, _dense, _partial_overlap, export, method
 from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
 
@@ -495,6 +495,70 @@ def _expand_to_slice(self, index, value):
         Tensor._make(value._data.reshape(stripped)).expand(tuple(target_shape))  # raises expand's error
 
 
+_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _check_copy_overlap(self, index, dst, value):
+    """copy_to's checks of a basic write (a slice): the value, leading size-1 dims stripped and
+    expanded to the slice unless it has the slice's shape, is copied with copy_, which does
+    nothing for the very same elements (``v[:, 0] = v_base`` of an expanded ``v``), else refuses
+    a slice whose elements share memory, then a value that partly overlaps it (``x[:2] = x[1:3]``;
+    ``x[::2] = x`` of a size-1 dim: the same bytes, other strides).  A number or 0-d value is
+    fill_'s: only the first check."""
+    src = None
+    if isinstance(value, Tensor) and value.ndim:
+        src = value._data
+        if src.shape != dst.shape:
+            lead = 0
+            while lead < src.ndim and src.shape[lead] == 1:
+                lead += 1
+            src = np.broadcast_to(src[(0,) * lead + (Ellipsis,)], dst.shape)  # (a view, even 0-d)
+        if src.dtype == dst.dtype and src.strides == dst.strides and src.shape == dst.shape \
+                and src.__array_interface__["data"][0] == dst.__array_interface__["data"][0]:
+            return  # copy_'s early exit: self and src are views of the same data
+    if _has_internal_overlap(dst):
+        getitem(self.detach(), index)._check_inplace(False)
+    if src is not None and _partial_overlap(dst, src):
+        raise RuntimeError(_OVERLAP)
+
+
+def _has_index_tensors(index) -> bool:
+    """Whether index_put_ gets index tensors (0-d integer tensors select, as ints do)."""
+    items = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(i, list) or isinstance(i, (Tensor, np.ndarray)) and
+               (i.ndim or _as_index_array(i).dtype.kind == "b") for i in items)
+
+
+def _sliced_part(np_index) -> tuple:
+    """The basic part of an index: the tensor PyTorch's setitem hands index_put_ (index arrays as full dims)."""
+    out = []
+    for item in np_index:
+        if isinstance(item, np.ndarray) and item.ndim:
+            out.extend([slice(None)] * (item.ndim if item.dtype == np.bool_ else 1))
+        elif isinstance(item, np.ndarray) and item.dtype == np.bool_:
+            out.append(None)
+        else:
+            out.append(item)
+    return tuple(out)
+
+
+def _check_index_put_overlap(sliced, value, index):
+    """index_put_'s assert_no_overlap of the written tensor with the value and each index tensor."""
+    items = index if isinstance(index, tuple) else (index,)
+    for other in (value, *items):
+        if isinstance(other, Tensor) and (other is value or other.ndim) and _overlaps(sliced, other._data):
+            raise RuntimeError(_OVERLAP)
+
+
+def _overlaps(a, b) -> bool:
+    """c10's get_overlap_status(a, b) is Full or Partial (both dense, their byte ranges meet)."""
+    if not a.size or not b.size or not _dense(a) or not _dense(b):
+        return False
+    a0, b0 = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    return a0 < b0 + b.nbytes and b0 < a0 + a.nbytes
+
+
 def setitem(self, index, value):
     if not isinstance(value, (Tensor, numbers.Number, np.number, np.bool_)):
         from ._pyargs import tp_name
@@ -531,8 +595,10 @@ def setitem(self, index, value):
             and _has_internal_overlap(self._data):
         self._check_inplace(False, "masked_fill_")  # index_put_'s kernel runs masked_fill_: its warning too
     np_index = _to_numpy_index(index, self.ndim)
-    if not advanced and _has_internal_overlap(self._data[np_index]):  # copy_ into the slice checks it
-        getitem(self.detach(), index)._check_inplace(False)
+    if not advanced:
+        _check_copy_overlap(self, index, self._data[np_index], value)
+    elif _has_index_tensors(index) and not _masked_fill_dispatch(index, value):
+        _check_index_put_overlap(self._data[_sliced_part(np_index)], value, index)
     target_shape = getitem(self.detach(), index)._data.shape
     if isinstance(value, Tensor):
         v = value

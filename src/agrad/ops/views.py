@@ -603,8 +603,8 @@ def fill_(input, value):
     then gets the summed gradient)."""
     from ._op import inplace
 
-    if isinstance(value, Tensor):
-        return inplace(_fill_tensor, overlap="allow")(input, value)
+    if isinstance(value, Tensor):  # a 0-d tensor is copied (copy_'s check of an expanded self)
+        return inplace(_fill_tensor, overlap="error" if value.ndim == 0 else "allow")(input, value)
     return inplace(lambda s, v: _fill2.apply((s,), (s._data,), {"value": v}), overlap="allow")(input, value)
 
 
