@@ -560,3 +560,18 @@ CASES += [
          ["e = torch.ones(1).expand(3)"],
          ["e.fill_(2.)", "e.fill_(torch.tensor(2.))", "e.fill_(torch.tensor([1., 2.]))"]),
 ]
+
+CASES += [
+    case("parser-refusals-by-keyword",
+         ["x = torch.tensor([[0.25, -0.75], [1.75, 2.25]])", "o = torch.tensor([-2], dtype=torch.int32)"],
+         ["x.sort(-2, stable=False)", "torch.sort(x, 0, stable=True)", "x.sort(0, True, stable=True)", "x.sort(0, stable=None)",
+          "x.sort(stable=True, dim=0)", "torch.argsort(x, 0, descending=True, stable=True)", "x.argsort(0, stable=True)",
+          "x.argsort(0, True, True)", "x.argsort(stable=True, dim=1)", "o.reshape()", "o.reshape(shape=(1, 1))",
+          "torch.reshape(o)", "torch.arange(3, step=1)", "torch.arange(start=1, end=3, step=1)", "torch.arange(1, 3, step=1)"]),
+    case("parser-keyword-order",
+         ["x = torch.ones(3)", "i = torch.zeros(3, dtype=torch.long)"],
+         ["torch.arange(start=1, step=2)", "torch.arange(step=2, start=1)", "torch.arange(dtype=torch.float32, start=1, step=2)",
+          "x.scatter(0, i, src=x, value=1.0)", "x.scatter(0, i, value=1.0, reduce='add', src=x)",
+          "x.scatter(0, i, zz=1, src=x, value=1.0, aa=2)",
+          "torch.arange(a=1, b=2, c=3, d=4, e=5, f=6, g=7, h=8, i=9, j=10, k=11, l=12, m=13, n=14, o=15)"]),
+]

@@ -135,15 +135,33 @@ def parsed(fn, key):
             _raise_parser_error(key, args, kwargs)
             raise
 
-    return _like(call, fn)
+    call = _like(call, fn)
+    call._parsed = fn  # the function itself, for parsed_first's wrapper that takes this one's place
+    return call
 
 
-def parsed_first(fn, key, fewer_than=None, unless_sequence=False):
+def parsed_first(fn, key, fewer_than=None, unless_sequence=False, keyword=None):
     """``fn`` with its arguments parsed by PyTorch's signatures before it runs (:data:`PARSED_FIRST`);
     with ``fewer_than``, only calls with fewer positional arguments (a missing size or dim); with
-    ``unless_sequence``, calls other than ``f(tensor, sequence)`` (also those with fewer arguments)."""
+    ``unless_sequence``, calls other than ``f(tensor, sequence)`` (also those with fewer arguments);
+    with ``keyword``, calls that give it (and, with ``fewer_than`` too, those with fewer arguments)."""
 
-    if unless_sequence:
+    if keyword is not None:  # (in place of parsed()'s wrapper, not around it: the same cost per call)
+        fewer_than = fewer_than or 0
+        positional = _POSITIONAL_BY_KEYWORD.get(key)
+        fn = getattr(fn, "_parsed", fn)
+
+        def call(*args, **kwargs):
+            if len(args) < fewer_than or kwargs and keyword in kwargs:
+                _raise_parser_error(key, args, kwargs)
+                if positional and len(args) == 1 and positional in kwargs:  # x.reshape(shape=(3, 2)): parsed
+                    args, kwargs = (args[0], kwargs.pop(positional)), kwargs
+            try:
+                return fn(*args, **kwargs)
+            except Exception:
+                _raise_parser_error(key, args, kwargs)
+                raise
+    elif unless_sequence:
         def call(*args, **kwargs):
             if len(args) != 2 or not isinstance(args[1], (tuple, list)):
                 _raise_parser_error(key, args, kwargs)
@@ -172,7 +190,14 @@ PARSED_FIRST = frozenset("""
 #: ... and those where only a call without its size or dim (agrad's defaults) needs the parse
 PARSED_IF_FEWER = {"torch.ones": 1, "torch.zeros": 1, "torch.empty": 1, "torch.rand": 1, "torch.randn": 1,
                    "torch.full": 2, "method.sum_to_size": 2, "method.new_zeros": 2, "method.new_ones": 2,
-                   "method.new_empty": 2, "method.flip": 2, "torch.flip": 2, "method.tile": 2, "torch.arange": 1}
+                   "method.new_empty": 2, "method.flip": 2, "torch.flip": 2, "method.tile": 2, "torch.arange": 1,
+                   "method.reshape": 2}
+#: ... and those where only a call giving this keyword needs the parse (sort's keyword-only ``stable``
+#: refuses a positional dim; arange's ``step`` needs ``start`` and ``end``; a method's only parameter
+#: given by name, which agrad's varargs do not take: :data:`_POSITIONAL_BY_KEYWORD`)
+PARSED_WITH_KEYWORD = {"method.sort": "stable", "torch.sort": "stable", "method.argsort": "stable",
+                       "torch.argsort": "stable", "torch.arange": "step", "method.reshape": "shape"}
+_POSITIONAL_BY_KEYWORD = {"method.reshape": "shape"}
 #: ... and those whose free function takes one sequence where agrad's (shared with the method) takes varargs
 PARSED_UNLESS_SEQUENCE = frozenset({"torch.reshape", "torch.flip", "torch.tile"})
 
@@ -255,8 +280,9 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict) -> N
             methods[name] = checked(fn, tuple((i + 1, *rest) for i, *rest in checks), key)
         else:
             methods[name] = parsed(fn, key)
-    for key in PARSED_FIRST | set(PARSED_IF_FEWER) | PARSED_UNLESS_SEQUENCE:
+    for key in PARSED_FIRST | set(PARSED_IF_FEWER) | PARSED_UNLESS_SEQUENCE | set(PARSED_WITH_KEYWORD):
         form, name = key.split(".", 1)
         names = {"torch": functions, "F": functional, "linalg": linalg, "method": methods}[form]
         if name in names:
-            names[name] = parsed_first(names[name], key, PARSED_IF_FEWER.get(key), key in PARSED_UNLESS_SEQUENCE)
+            names[name] = parsed_first(names[name], key, PARSED_IF_FEWER.get(key), key in PARSED_UNLESS_SEQUENCE,
+                                       PARSED_WITH_KEYWORD.get(key))

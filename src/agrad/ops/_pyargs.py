@@ -366,8 +366,59 @@ def _unmatched_kwargs(arguments, kwargs) -> list:
     return [k for k in kwargs if k not in names]
 
 
+# --- the keywords' order: invalid_arguments.cpp keeps them in a std::unordered_map ------
+
+_M64 = (1 << 64) - 1
+_MUL = (0xc6a4a793 << 32) + 0x5bd1e995
+_FAST_BUCKETS = (2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13)
+_PRIMES = (17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109, 113, 127)
+
+
+def _string_hash(text: str) -> int:
+    """libstdc++'s std::hash<std::string> on 64 bits (_Hash_bytes: MurmurHash64A's steps, seed 0xc70f6907)."""
+    data = text.encode()
+    n = len(data)
+    h = (0xc70f6907 ^ (n * _MUL)) & _M64
+    whole = n & ~7
+    for i in range(0, whole, 8):
+        k = (int.from_bytes(data[i:i + 8], "little") * _MUL) & _M64
+        h = ((h ^ ((k ^ (k >> 47)) * _MUL & _M64)) * _MUL) & _M64
+    if n & 7:
+        h = ((h ^ int.from_bytes(data[whole:], "little")) * _MUL) & _M64
+    h = ((h ^ (h >> 47)) * _MUL) & _M64
+    return h ^ (h >> 47)
+
+
+def _cpp_order(names) -> list:
+    """The order a libstdc++ unordered_map of strings iterates after emplacing ``names`` in turn:
+    a node goes to the front of the list, or of its bucket's run when the bucket has nodes; the
+    table starts at 13 buckets (the prime rehash policy's first 11, rounded up) and rehashes past
+    one node per bucket, relinking the nodes in their order by the same rule."""
+    order, buckets, next_resize = [], 1, 0
+    hashes = {name: _string_hash(name) for name in names}
+
+    def insert(nodes, name):
+        b = hashes[name] % buckets
+        run = next((i for i, other in enumerate(nodes) if hashes[other] % buckets == b), 0)
+        nodes.insert(run, name)
+
+    for name in names:
+        if len(order) + 1 > next_resize:
+            least = max(len(order) + 1, 0 if next_resize else 11)
+            if least >= buckets:
+                want = max(least + 1, buckets * 2)
+                buckets = _FAST_BUCKETS[want] if want < len(_FAST_BUCKETS) else \
+                    next((p for p in _PRIMES if p >= want), want)
+                old, order = order, []
+                for other in old:
+                    insert(order, other)
+            next_resize = buckets
+        insert(order, name)
+    return order
+
+
 def format_invalid_args(args, kwargs, function_name: str, options: list) -> str:
-    kwargs = dict(sorted(kwargs.items()))  # invalid_arguments.cpp keeps the keywords in a std::map: sorted
+    kwargs = {name: kwargs[name] for name in _cpp_order(list(kwargs))}
     msg = f"{function_name} received an invalid combination of arguments - "
     if len(options) == 1:
         arguments, variadic = _option(options[0])

@@ -237,7 +237,7 @@ _UNSET = object()
 
 
 @export(method=True)
-def sort(input, dim=-1, descending=False, stable=_UNSET, *, out=None):
+def sort(input, dim=-1, descending=False, *, stable=_UNSET, out=None):
     """Sorted values and indices; ties keep their order (PyTorch's CPU sort is stable on them)."""
     d = _wrap_dim(dim, input.ndim)
     op = _sort if stable is _UNSET else _sort_stable
@@ -246,7 +246,7 @@ def sort(input, dim=-1, descending=False, stable=_UNSET, *, out=None):
 
 
 @export(method=True)
-def argsort(input, dim=-1, descending=False, stable=False):
+def argsort(input, dim=-1, descending=False, *, stable=False):
     d = _wrap_dim(dim, input.ndim)
     if input.ndim == 0:
         return Tensor._make(np.zeros((), np.int64))
