@@ -50,7 +50,6 @@ def run_exact_case(mod, case: dict) -> dict:
 def main() -> int:
     import torch
 
-    torch.set_num_threads(1)  # PyTorch's float16 softmax rounds by thread chunk: one thread, as agrad
     sys.path.insert(0, str(ROOT / "tools"))
     import exact_cases
 
