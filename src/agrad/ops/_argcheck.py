@@ -196,8 +196,10 @@ PARSED_IF_FEWER = {"torch.ones": 1, "torch.zeros": 1, "torch.empty": 1, "torch.r
 #: refuses a positional dim; arange's ``step`` needs ``start`` and ``end``; a method's only parameter
 #: given by name, which agrad's varargs do not take: :data:`_POSITIONAL_BY_KEYWORD`)
 PARSED_WITH_KEYWORD = {"method.sort": "stable", "torch.sort": "stable", "method.argsort": "stable",
-                       "torch.argsort": "stable", "torch.arange": "step", "method.reshape": "shape"}
-_POSITIONAL_BY_KEYWORD = {"method.reshape": "shape"}
+                       "torch.argsort": "stable", "torch.arange": "step", "method.reshape": "shape",
+                       "method.new_zeros": "size", "method.new_ones": "size", "method.new_empty": "size"}
+_POSITIONAL_BY_KEYWORD = {"method.reshape": "shape", "method.new_zeros": "size", "method.new_ones": "size",
+                          "method.new_empty": "size"}
 #: ... and those whose free function takes one sequence where agrad's (shared with the method) takes varargs
 PARSED_UNLESS_SEQUENCE = frozenset({"torch.reshape", "torch.flip", "torch.tile"})
 

@@ -131,6 +131,8 @@ _hardtanh.derivative(
 
 
 def _hardtanh_op(input, min_val, max_val):
+    if input._data.dtype.kind in "iu":  # integral: the limits become int64 first (toLong, checked)
+        min_val, max_val = (int(dtypes.checked_scalar(v, np.dtype(np.int64))) for v in (min_val, max_val))
     if input.dtype.name == "uint8" and (min_val < 0 or max_val < 0):
         raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     d = input._data.dtype  # (then clamp's conversion of the limits)

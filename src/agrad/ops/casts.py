@@ -104,8 +104,13 @@ def cuda(input, device=None, non_blocking=False, memory_format=None):
 
 @method("new_zeros")
 def new_zeros(input, *size, dtype=None, device=None, requires_grad=False):
-    from .factories import zeros
-    return zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    from .factories import _shape, zeros
+    try:
+        return zeros(*size, dtype=dtype or input.dtype, requires_grad=requires_grad)
+    except RuntimeError as e:
+        if "non-negative" in str(e):  # new_zeros is empty's, then zero_: empty's words for a negative size
+            _shape(size)
+        raise
 
 
 @method("new_ones")

@@ -23,6 +23,11 @@ def _same_dtype(a, b, who):
             f"expected m1 and m2 to have the same dtype, but got: {_c(a)} != {_c(b)}")
 
 
+def _recording(inputs) -> bool:
+    from ..autograd.graph import is_recording
+    return is_recording([t for t in inputs if isinstance(t, Tensor)])
+
+
 def _csize(t, d):
     """C++'s ``t.size(d)``: PyTorch's IndexError for a dim ``t`` lacks (before any other check)."""
     return t._data.shape[_wrap_dim_no_scalar(d, t.ndim)]
@@ -530,7 +535,10 @@ def _(ctx, grad):
 
 @export(method=True)
 def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
-    # addbmm_out: self expanded to the product's shape (the sizes read first), then addbmm_impl_'s checks
+    # addbmm_out: self expanded to the product's shape (the sizes read first), then addbmm_impl_'s checks;
+    # a recorded call first saves the sizes its formula reads (batch1's dim 0 before anything)
+    if isinstance(batch1, Tensor) and batch1._data.ndim == 0 and _recording((input, batch1, batch2)):
+        _csize(batch1, 0)
     _check_expand(input, (_csize(batch1, 1), _csize(batch2, 2)))
     _check_batches(batch1, batch2)
     if batch1._data.shape[0] != batch2._data.shape[0]:

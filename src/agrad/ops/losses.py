@@ -279,8 +279,11 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
 # ---------------------------------------------------------------------------
 
 def _bce_np(ctx, x, t, weight, reduction):
-    if ((x < 0) | (x > 1)).any() or np.isnan(x).any():
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    bad_x, bad_t = ~((x >= 0) & (x <= 1)), ~((t >= 0) & (t <= 1))  # (NaN is out of range too)
+    if bad_x.any() or bad_t.any():  # the kernel checks input, then target, element by element
+        first_x = np.argmax(bad_x.ravel()) if bad_x.any() else bad_x.size
+        first_t = np.argmax(np.broadcast_to(bad_t, bad_x.shape).ravel()) if bad_t.any() else bad_x.size
+        raise RuntimeError(f"all elements of {'input' if first_x <= first_t else 'target'} should be between 0 and 1")
     with np.errstate(divide="ignore"):
         loss = (t - 1) * np.maximum(np.log1p(-x), -100) - t * np.maximum(np.log(x), -100)
     if weight is not None:

@@ -193,8 +193,8 @@ def _index_add_checks(input, d, index, source):
 
 @export(method=True)
 def index_add(input, dim, index, source, *, alpha=1, out=None):
+    d = _wrap_dim(dim, input.ndim) if isinstance(index, Tensor) else None  # (the dim before the index)
     _check_vector_index(index, "index_add")
-    d = _wrap_dim(dim, input.ndim)
     _index_add_checks(input, d, index, source)
     idx = _index_array(index).reshape(-1)
     size = input._data.shape[d] if input.ndim else 1
@@ -238,17 +238,16 @@ def _(ctx, grad):
 
 @export(method=True)
 def index_fill(input, dim, index, value):
+    if isinstance(value, Tensor) and value.ndim and isinstance(index, Tensor):  # the Tensor overload's own check first
+        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value.ndim} dimension(s).")
+    d = _wrap_dim(dim, input.ndim) if isinstance(index, Tensor) else None  # (the dim before the index)
     _check_vector_index(index, "index_fill")
-    d = _wrap_dim(dim, input.ndim)
     idx = _index_array(index).reshape(-1)
     idx = _check_bounds(idx, input._data.shape[d] if input.ndim else 1, d, IndexError, wrap=True)
     if not input.ndim:
         idx = idx[:1]
     if isinstance(value, Tensor):
-        if value.ndim:
-            raise RuntimeError(
-                "index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                f"{value.ndim} dimension(s).")
         return _index_fill1.apply((input, value), (input._data, value._data.astype(input._data.dtype)),
                                   {"dim": d, "idx": idx})
     return _index_fill0.apply((input,), (input._data,), {"dim": d, "idx": idx, "fill": value})
@@ -279,8 +278,8 @@ def _(ctx, grad):
 
 @export(method=True)
 def index_copy(input, dim, index, source):
+    d = _wrap_dim(dim, input.ndim) if isinstance(index, Tensor) else None  # (the dim before the index)
     _check_vector_index(index, "index_copy")
-    d = _wrap_dim(dim, input.ndim)
     _index_copy_check(input, d, index, source)
     idx = _index_array(index).reshape(-1)
     idx = _check_bounds(idx, input._data.shape[d] if input.ndim else 1, d, IndexError, prefix="index_copy_(): ")
