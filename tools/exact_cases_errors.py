@@ -609,3 +609,15 @@ CASES += [
          ["v.addbmm(w, s)", "v.addbmm(w.detach(), s.detach())", "torch.addbmm(v, b3, s)", "torch.addbmm(v, s, b3)",
           "torch.baddbmm(v, w, s)"]),
 ]
+
+CASES += [
+    case("bmm-empty-product-no-dtype-check",
+         ["i = torch.zeros(1, 1, 0, dtype=torch.int64); f = torch.zeros(1, 0, 1)"],
+         ["torch.bmm(i, f)", "torch.bmm(f.transpose(1, 2).double(), i.transpose(1, 2))",
+          "torch.bmm(torch.zeros(0, 2, 3, dtype=torch.int64), torch.zeros(0, 3, 1))",
+          "torch.bmm(torch.zeros(1, 2, 3, dtype=torch.int64), torch.zeros(1, 3, 2))",
+          "torch.einsum('i,i->', torch.zeros(0, dtype=torch.int64), torch.zeros(0))",
+          "torch.einsum('ij,j->i', torch.zeros(2, 0, dtype=torch.int64), torch.zeros(0))",
+          "torch.einsum('i,i->', torch.zeros(2, dtype=torch.int64), torch.zeros(2))",
+          "torch.einsum('i,i->', torch.zeros(0, requires_grad=True), torch.zeros(0, dtype=torch.float64))"]),
+]

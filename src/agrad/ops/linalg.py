@@ -221,6 +221,9 @@ def bmm(input, mat2, *, out=None):
             f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
             f"[{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
     _no_bool(input, "bmm", b, n, m, mat2._data.shape[2])  # (the kernel's dispatch on self's dtype comes first)
+    if input.dtype is not mat2.dtype and not (b and n and m and mat2._data.shape[2]):
+        # nothing to multiply: the kernel only zeroes its result (of mat2's dtype), no dtype check
+        return finish_out("bmm", _bmm.apply((input, mat2), (input._data.astype(mat2._data.dtype), mat2._data), {}), out)
     _bmm_dtypes(input, mat2)
     check_shape((b, n, mat2._data.shape[2]))
     return finish_out("bmm", _bmm(input, mat2), out)
