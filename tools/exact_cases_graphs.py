@@ -119,4 +119,11 @@ def cases(graph: str) -> list[dict]:
               "y = torch.zeros(3)", "w = torch.ones(3, requires_grad=True)", "y[1:].mul_(w[1:])",
               "a = torch.autograd.grad(y.sum(), [w])", "b = torch.autograd.grad(y.sum(), [w])"],
              ["x", "a"]),
+        case("accumulate-grad-holds-its-leaf",
+             ["x = torch.tensor([1.0, 0.5, -1.25], requires_grad=True)",
+              "q, = torch.autograd.grad((x ** torch.tensor([-1.5, 1.25, 0.0])).sum(), [x], create_graph=True)",
+              "r = torch.vstack([q, torch.tensor([-1.25, 0.0, 1.25], requires_grad=True), torch.ones(3)])",
+              "g = torch.tensor([[-0.75, 0.0, 0.0], [-3.0, -2.5, -0.5], [0.5, -2.0, -2.25]])",
+              "r.backward(gradient=g)", "r.sum().backward()"],
+             ["g", "x.grad"]),
     ]

@@ -506,19 +506,21 @@ class Node:
 
 
 class AccumulateGrad(Node):
-    """The node of a leaf that requires grad: adds arriving gradients into ``.grad``."""
+    """The node of a leaf that requires grad: adds arriving gradients into ``.grad``.
+
+    It holds its leaf, as PyTorch's does: a graph keeps the leaves it reaches alive, so a
+    backward pass through a graph whose leaf the script no longer names still adds into
+    that leaf's ``.grad`` (which may be a view of a ``gradient=`` the caller passed and still
+    holds).  The leaf holds its node too (hooks live there): the pair is the one reference
+    cycle of a graph, freed by the cycle collector; the rest of the graph by reference counts."""
 
     _name = "torch::autograd::AccumulateGrad"
     _raw = True  # in a pass that records nothing, takes its gradient as an array (engine._accumulate_array)
 
     def __init__(self, variable):
         self._seq = float("inf")  # PyTorch runs accumulation as soon as it is ready
-        self._variable = weakref.ref(variable)
+        self.variable = variable
         self._out_meta = ((variable._data.shape, variable.dtype),)
-
-    @property
-    def variable(self):
-        return self._variable()
 
     def apply(self, grads):
         return ()
