@@ -126,4 +126,12 @@ def cases(graph: str) -> list[dict]:
               "g = torch.tensor([[-0.75, 0.0, 0.0], [-3.0, -2.5, -0.5], [0.5, -2.0, -2.25]])",
               "r.backward(gradient=g)", "r.sum().backward()"],
              ["g", "x.grad"]),
+        case("float-power-casts-exponent-first",
+             [graph, "x = torch.tensor([[-1.0, -2.25, 0.5], [3.0, -1.0, -2.25]], requires_grad=True)",
+              "y = torch.tensor([2.0, 0.0, -1.5], dtype=torch.float64, requires_grad=True)",
+              "gs = [torch.autograd.grad(f.sum(), [x, y], create_graph=True, allow_unused=True) for f in "
+              "[torch.float_power(x, x), torch.float_power(x, y), torch.float_power(y, x), x.float_power(2.0), "
+              "torch.float_power(2, x)]]",
+              "x.float_power(x).sum().backward(create_graph=True)"],
+             ["[[None if g is None else graph(g.grad_fn) for g in p] for p in gs]", "gs", "graph(x.grad.grad_fn)"]),
     ]

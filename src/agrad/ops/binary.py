@@ -304,16 +304,17 @@ def logaddexp2(input, other, *, out=None):
 def float_power(input, exponent, *, out=None):
     """pow in double precision: both operands are cast to float64 first."""
     f64 = dtypes.float64
-    if isinstance(input, Tensor):
-        base = input.to(f64)
-    else:
+    if not isinstance(input, Tensor):
         check_operand(input, "float_power")
-        base = float(input)
+    # the exponent is cast first, as PyTorch's C++ call evaluates its arguments (right to
+    # left): its ToCopyBackward0 is the older node, so a backward pass runs the base's first
+    # and a gradient for a tensor that is both is summed base's part + exponent's part
     if isinstance(exponent, Tensor):
         exp = exponent.to(f64)
     else:
         check_operand(exponent, "float_power")
         exp = float(exponent) if not isinstance(exponent, (bool, np.bool_)) else int(exponent)
+    base = input.to(f64) if isinstance(input, Tensor) else float(input)
     return finish_out("float_power", _pow(base, exp), out)
 
 
