@@ -134,4 +134,12 @@ def cases(graph: str) -> list[dict]:
               "torch.float_power(2, x)]]",
               "x.float_power(x).sum().backward(create_graph=True)"],
              ["[[None if g is None else graph(g.grad_fn) for g in p] for p in gs]", "gs", "graph(x.grad.grad_fn)"]),
+        case("gradient-into-integer-tensor",
+             [graph, "w = torch.tensor([[-2.25], [2.5], [-2.0]], dtype=torch.float64, requires_grad=True)",
+              "x = torch.tensor([[1], [-2], [1]])", "x.ge_(w)",
+              "torch.xlogy(x, torch.tensor([[3], [2], [3]])).sum().backward()",
+              "torch.autograd.grad((x * w).sum(), [w], create_graph=True)", "torch.autograd.grad((x * 1.5).sum(), [x])",
+              "b = torch.tensor([[True], [False], [True]])", "b.eq_(w)", "torch.autograd.grad(b.float().sum(), [w])",
+              "x.sum().backward()"],
+             ["graph(x.grad_fn)", "x.requires_grad", "graph(b.grad_fn)", "w.grad"]),
     ]

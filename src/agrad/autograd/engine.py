@@ -111,6 +111,12 @@ def _needed(nodes, targets):
     return needed
 
 
+#: What PyTorch's engine says when a gradient would flow into an integer or bool tensor: only
+#: an in-place op of such a tensor with an argument that requires grad (``x.ge_(w)``) records one
+_NOT_DIFFERENTIABLE = ('isDifferentiableType(grad.scalar_type()) INTERNAL ASSERT FAILED at '
+                       '"/__w/pytorch/pytorch/torch/csrc/autograd/engine.cpp":998, please report a bug to PyTorch. ')
+
+
 def _fit(grad, meta):
     """Reduce a broadcast gradient to the input's shape and cast it to its dtype."""
     shape, dtype = meta
@@ -118,6 +124,8 @@ def _fit(grad, meta):
     if data.shape != shape:
         grad = grad.sum_to_size(shape)
     if data.dtype != dtype.numpy:
+        if dtype.numpy.kind not in "fc":
+            raise RuntimeError(_NOT_DIFFERENTIABLE)
         grad = grad.to(dtype)
     return grad
 
@@ -338,6 +346,8 @@ def _fit_array(grad, meta):
         grad = reduce_to(grad, shape)
     npd = dtype.numpy
     if grad.dtype != npd:
+        if npd.kind not in "fc":
+            raise RuntimeError(_NOT_DIFFERENTIABLE)
         if grad.dtype.kind == "c" or npd.kind == "c":
             return _fit(_make(grad), meta)._data
         grad = grad.astype(npd)

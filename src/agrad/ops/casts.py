@@ -14,7 +14,10 @@ _to_copy = Op("ToCopyBackward0", lambda ctx, a, dtype: a.astype(dtype.numpy), jv
 
 @_to_copy.derivative
 def _(ctx, grad):
-    return grad.to(ctx._input_meta[0][1])
+    d = ctx._input_meta[0][1]
+    # an integer or bool input (one with history only after ``x.ge_(w)``): the engine refuses
+    # the gradient there, with PyTorch's error
+    return grad.to(d) if d.is_floating_point or d.is_complex else grad
 
 
 def _cast(input, d, copy=False):
