@@ -142,4 +142,14 @@ def cases(graph: str) -> list[dict]:
               "b = torch.tensor([[True], [False], [True]])", "b.eq_(w)", "torch.autograd.grad(b.float().sum(), [w])",
               "x.sum().backward()"],
              ["graph(x.grad_fn)", "x.requires_grad", "graph(b.grad_fn)", "w.grad"]),
+        case("cat-keeps-legacy-empty-inputs",
+             [graph, "e = torch.zeros(0, dtype=torch.float64).requires_grad_()",
+              "y = torch.tensor([[1.0, 2.0]], dtype=torch.float64, requires_grad=True)",
+              "rs = [torch.cat([y, e * 1, e], 1), torch.hstack([e, torch.tensor(2.0)]), torch.cat([e, torch.ones(2)]), "
+              "torch.cat([torch.zeros(0), y.reshape(2), e]), torch.cat([e, e]), "
+              "torch.concat([torch.zeros(3, 2, 3, dtype=torch.uint8)[:, 1:], e, torch.zeros(0)])]",
+              "gs = [torch.autograd.grad(r.pow(2).sum(), [e, y], create_graph=True, allow_unused=True) for r in rs]",
+              "b = torch.autograd.grad(torch.cat([e, y.reshape(2)]), [e, y], "
+              "grad_outputs=torch.eye(2, dtype=torch.float64), is_grads_batched=True)"],
+             ["[(r.dtype, r.requires_grad, graph(r.grad_fn)) for r in rs]", "gs", "b"]),
     ]

@@ -153,6 +153,9 @@ def _embed(node, g, B):
 def _cat(node, g, B):
     out, start, d = [], 0, _shift(node.dim)
     for n in node.sizes:
+        if n is None:  # a legacy empty input (ops.joining.cat)
+            out.append(g.new_zeros((B, 0)))
+            continue
         out.append(g.narrow(d, start, n))
         start += n
     return tuple(out)

@@ -26,8 +26,11 @@ from .views import _fmt, _sizes, _view, reshape
 # cat / stack -------------------------------------------------------------------------
 
 def _cat_fwd(ctx, *arrays, dim):
-    ctx.sizes = [a.shape[dim] for a in arrays]
-    return np.concatenate(arrays, axis=dim)
+    # a 1-D empty input (PyTorch's legacy empty tensor) is skipped; it stays an input of the
+    # node (size None), whose gradient is a new empty tensor (PyTorch's cat_tensors_backward)
+    ctx.sizes = [None if a.shape == (0,) else a.shape[dim] for a in arrays]
+    kept = [a for a, n in zip(arrays, ctx.sizes) if n is not None]
+    return np.concatenate(kept or arrays, axis=dim)
 
 
 _cat = Op("CatBackward0", _cat_fwd, inputs=(), jvp="linear")
@@ -38,6 +41,9 @@ def _(ctx, grad):
     out = []
     start = 0
     for n in ctx.sizes:
+        if n is None:
+            out.append(Tensor._make(np.zeros(0, grad._data.dtype)))
+            continue
         out.append(grad.narrow(ctx.dim, start, n))
         start += n
     return tuple(out)
@@ -74,9 +80,8 @@ def cat(tensors, dim=0, *, out=None):
                 raise RuntimeError(
                     f"Sizes of tensors must match except in dimension {axis}. Expected size "
                     f"{ref._data.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in the list.")
-    keep = [t for t in tensors if not (t._data.shape == (0,) and ref._data.shape != (0,))]
-    arrays = [t._data.astype(d.numpy, copy=False) for t in keep]
-    return _cat.apply(tuple(keep), arrays, {"dim": axis})
+    arrays = [t._data.astype(d.numpy, copy=False) for t in tensors]
+    return _cat.apply(tuple(tensors), arrays, {"dim": axis})
 
 
 _stack = Op("StackBackward0", lambda ctx, *arrays, dim: np.stack(arrays, axis=dim), inputs=(), jvp="linear")
