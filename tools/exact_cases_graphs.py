@@ -152,4 +152,10 @@ def cases(graph: str) -> list[dict]:
               "b = torch.autograd.grad(torch.cat([e, y.reshape(2)]), [e, y], "
               "grad_outputs=torch.eye(2, dtype=torch.float64), is_grads_batched=True)"],
              ["[(r.dtype, r.requires_grad, graph(r.grad_fn)) for r in rs]", "gs", "b"]),
+        case("leaf-takes-zero-tensor-view",
+             ["x = torch.tensor([[0.5], [0.0]], requires_grad=True)", "x.mT.sgn().tan().sum().backward()",
+              "y = torch.ones(2, 2, requires_grad=True)", "y.mT.sgn().sum().backward()",
+              "w = torch.ones(1, 3, requires_grad=True)", "h = w.register_hook(lambda g: g)",
+              "w.mT.sgn().sum().backward()", "w.mT.sgn().sum().backward()"],
+             ["x.grad.numpy()", "y.grad.numpy()", "w.grad.numpy()", "x.grad"]),
     ]

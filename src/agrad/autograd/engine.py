@@ -19,6 +19,7 @@ from .anomaly_mode import _anomaly, nan_message
 from .graph import AccumulateGrad, edge
 from .._arrays import KEPT, LAZY
 from .._cascade import cascade_sum
+from .._zero import ZeroArray
 from .._warn_once import warn_once
 
 #: Lazy gradients of (numpy) leaves made by the running pass; computed together at its end.
@@ -426,6 +427,10 @@ def _accumulate_array(node, data, seeds):
         var._grad = _make(data)
 
 
+#: arrays with strides a leaf may take as they are (a ZeroTensor taken stays one; a copy is plain zeros)
+_STRIDED = (np.ndarray, ZeroArray)
+
+
 def _takes(data, like, seeds):
     """Whether PyTorch's AccumulateGrad "steals" the view ``data`` (a numpy array with a base)
     as the first gradient of a leaf whose data is ``like`` (recorded in ``seeds`` if so).
@@ -436,7 +441,7 @@ def _takes(data, like, seeds):
     an array another leaf took from being taken (PyTorch would have copied one of them).
     """
     base = data.base
-    if type(data) is not np.ndarray or seeds.get(id(base)) is False or not _obeys_layout(data, like):
+    if type(data) not in _STRIDED or seeds.get(id(base)) is False or not _obeys_layout(data, like):
         return False
     seeds[id(data)] = False
     seeds.setdefault(id(base), True)  # other views of it may be taken too (PyTorch: each is its own tensor)
@@ -497,7 +502,7 @@ def _new_grad(old, grad, create_graph, seeds=None, like=None):
         if create_graph:
             from ..ops import factories
             return factories.zeros_like(grad).copy_(grad)
-        if id(data) in seeds or (type(data) is np.ndarray and data.base is not None
+        if id(data) in seeds or (type(data) in _STRIDED and data.base is not None
                                  and not _takes(data, like, seeds)):
             from ..tensor import Tensor
             return Tensor._make(_copy_for(data, like))
