@@ -158,4 +158,13 @@ def cases(graph: str) -> list[dict]:
               "w = torch.ones(1, 3, requires_grad=True)", "h = w.register_hook(lambda g: g)",
               "w.mT.sgn().sum().backward()", "w.mT.sgn().sum().backward()"],
              ["x.grad.numpy()", "y.grad.numpy()", "w.grad.numpy()", "x.grad"]),
+        case("copy-slices-release-keeps-a-held-op",
+             ["x = torch.tensor([-0.25, 2.5, 0.0], dtype=torch.float64, requires_grad=True)",
+              "e = torch.tensor([2.5], requires_grad=True)",
+              "r = x * 1", "r[:].exp_()", "g, = torch.autograd.grad((r ** e).sum(), [x], create_graph=True)",
+              "g.pow(2).sum().backward()",
+              "s = x * 1", "s[1:].exp_()", "h, = torch.autograd.grad(s.pow(2).sum(), [x], create_graph=True)",
+              "a = torch.autograd.grad(h.sum(), [x])",
+              "t = x * 1", "t[1:].exp_()", "t.sum().backward()", "t.sum().backward()"],
+             ["x.grad", "e.grad", "a"]),
     ]

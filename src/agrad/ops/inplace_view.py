@@ -11,6 +11,8 @@ addresses (:func:`flat_index`).
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from ..autograd import _dual, graph
@@ -150,7 +152,11 @@ class CopySlices(Node):
 
     def release(self):
         self._released = True
-        self._inner.release()
+        # PyTorch's CopySlices lets go of its op, whose saved tensors go with it unless something
+        # else holds the op: under create_graph, a saved output whose view is gone has the op
+        # itself as its history, and a later pass runs the op directly (it frees them then)
+        if sys.getrefcount(self._inner) == 2:  # (this node's attribute and the call's argument)
+            self._inner.release()
 
     def saved_tensors_info(self):
         return self._inner.saved_tensors_info()
