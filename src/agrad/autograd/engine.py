@@ -14,7 +14,7 @@ import heapq
 
 import numpy as np
 
-from . import _dual, grad_mode
+from . import _dual, grad_mode, graph
 from .anomaly_mode import _anomaly, nan_message
 from .graph import AccumulateGrad, edge
 from .._arrays import KEPT, LAZY
@@ -139,6 +139,8 @@ def _run_tensor_hooks(node, idx, grad):
             for obs in hook_observers:
                 obs(node, "tensor", idx, fn, new)
             if new is not None:
+                if grad is None:
+                    raise RuntimeError("can't replace a None gradient with a non-None value")
                 grad = new
     return grad
 
@@ -196,6 +198,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     state["enabled"] = bool(create_graph)
     heappop, heappush = heapq.heappop, heapq.heappush
     active += 1
+    was_needed, graph.needed_now[0] = graph.needed_now[0], needed
     # Nothing a backward pass makes is cyclic (without create_graph); the collector
     # would only walk the whole graph again and again while its gradients come and go.
     paused = not create_graph and gc.isenabled()
@@ -291,6 +294,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     finally:
         state["enabled"] = prev_enabled
         active -= 1
+        graph.needed_now[0] = was_needed
         if paused:
             gc.enable()
     return captured
@@ -382,8 +386,11 @@ def _check_nan(node, in_grads):
 def _inspect(node, grads, create_graph):
     """Tensor hooks (which may replace a gradient), node pre-hooks, then retain_grad."""
     if node._pre_hooks:
-        for idx in list(grads):
-            grads[idx] = _run_tensor_hooks(node, idx, grads[idx])
+        for idx in list(node._pre_hooks):  # each tensor's hooks, None where no gradient arrived
+            if idx >= 0:
+                g = _run_tensor_hooks(node, idx, grads.get(idx))
+                if g is not None:
+                    grads[idx] = g
         hooks = node._pre_hooks.get(-1)
         if hooks:
             for fn in list(hooks.values()):

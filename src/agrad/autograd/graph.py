@@ -547,6 +547,19 @@ def edge(tensor):
     return (leaf_node(tensor), 0)
 
 
+#: the nodes the running backward pass needs (autograd.grad's walk back from its inputs);
+#: None: every node it reaches (set by the engine for the length of a pass)
+needed_now = [None]
+
+
+def should_compute_output(node, i: int) -> bool:
+    """PyTorch's ``task_should_compute_output``: whether the running pass wants the gradient
+    of ``node``'s input ``i`` (it has an edge, and autograd.grad needs where the edge leads)."""
+    nxt = node.next_functions[i][0]
+    needed = needed_now[0]
+    return nxt is not None and (needed is None or nxt in needed)
+
+
 def is_recording(inputs) -> bool:
     """True when an op on ``inputs`` must be recorded: grad mode on, an input requires grad."""
     if not _state["enabled"]:

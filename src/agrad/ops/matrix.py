@@ -18,6 +18,7 @@ from .. import dtypes
 from .._limits import check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import FUNCTIONS, LINALG, Op, export, finish_out, inplace, method
+from ..autograd.graph import should_compute_output
 from .comparison import isnan
 from .reductions import _as_grad_dtype, _axes, _quiet, _unsqueeze_dims
 from .unary import sgn
@@ -480,9 +481,11 @@ def _(ctx, grad):
     diff = ctx.self - ctx.other
     g = norm_backward(grad, diff, ctx.p, ctx.result, tuple(range(diff.ndim)))
     if g is None:
-        # PyTorch negates the undefined p=0 gradient for `other` and fails
-        raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
-                           "argument #0 'self'")
+        # PyTorch negates the undefined p=0 gradient for `other` and fails, when it computes one
+        if should_compute_output(ctx, 1):
+            raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
+                               "argument #0 'self'")
+        return None, None
     return g, -g
 
 
