@@ -331,12 +331,17 @@ def dropout1d(input, p=0.5, training=True, inplace=False):
 def _feature_dropout_nd(input, p, training, inplace, is_batched):
     if is_batched:
         return _feature_dropout(input, p, training, inplace)
-    if inplace:   # PyTorch unsqueeze_s the input (autograd's checks of an in-place change, even
-        # untrained); an in-place change of a view does the same
+    if inplace:   # PyTorch: input.unsqueeze_(0), the batched dropout in place, input.squeeze_(0)
+        # (autograd's checks of an in-place change, even untrained)
         from ..autograd import grad_mode
+        from .views import _squeeze4, _unsqueeze1, view_in_place
         input._check_inplace(grad_mode._state["enabled"] and input._requires_grad, "allow")
-        _feature_dropout(input.unsqueeze(0), p, training, True)
-        return input
+        if input._base is not None:  # a view: changed through its unsqueezed view (docs/semantics.md)
+            _feature_dropout(input.unsqueeze(0), p, training, True)
+            return input
+        view_in_place(input, _unsqueeze1, {"dim": 0})  # (an error below leaves it unsqueezed, as PyTorch)
+        _feature_dropout(input, p, training, True)
+        return view_in_place(input, _squeeze4, {"axes": (0,)})
     return _feature_dropout(input.unsqueeze(0), p, training, False).squeeze(0)
 
 

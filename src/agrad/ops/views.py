@@ -391,6 +391,24 @@ def _(ctx, grad):
 
 
 _unsqueeze.raw_derivative(lambda ctx, g: np.squeeze(g, axis=ctx.dim))
+_unsqueeze1 = Op("UnsqueezeBackward1", lambda ctx, a, dim: np.expand_dims(a, dim), jvp="linear")  # unsqueeze_
+_unsqueeze1.derivative(lambda ctx, grad: grad.squeeze(ctx.dim))
+_unsqueeze1.raw_derivative(lambda ctx, g: np.squeeze(g, axis=ctx.dim))
+
+
+def view_in_place(input, op, attrs):
+    """PyTorch's in-place view ops (``unsqueeze_`` as ``_unsqueeze1``, ``squeeze_(dim)`` as
+    ``_squeeze4``) on a tensor that is no view: its data becomes the op's numpy view of
+    itself, its history the op's node, and its version moves."""
+    from ..autograd.graph import version_observers
+    out = op.apply((input,), (input._data,), attrs)
+    input._data = out._data
+    if out._grad_fn is not None:
+        input._grad_fn, input._output_nr = out._grad_fn, out._output_nr
+    input._vc[0] += 1
+    for obs in version_observers:
+        obs(input)
+    return input
 
 
 @export(method=True)
