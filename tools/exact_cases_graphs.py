@@ -194,4 +194,14 @@ def cases(graph: str) -> list[dict]:
              ["[o1 is r, r.shape, graph(r.grad_fn), r._version, r]", "[o2 is s, s.shape, graph(s.grad_fn), s._version]",
               "[t.shape, graph(t.grad_fn), t._version, t]", "u.shape", "[v.shape, graph(v.grad_fn), v]", "x.grad",
               "[w, w._version]"]),
+        case("stale-saved-tensors-checked-by-name",
+             ["def stale(f, *shapes):\n    ts = [torch.ones(*s, dtype=torch.float64, requires_grad=True) * 1 for s in shapes]\n"
+              "    r = f(*ts)\n    with torch.no_grad():\n        for t in ts:\n            t.mul_(2)\n"
+              "    try:\n        r.sum().backward()\n    except RuntimeError as e:\n        return str(e)[:140]",
+              "x1 = torch.tensor([[0.0, 0.25], [0.25, -0.25]], dtype=torch.float64, requires_grad=True)",
+              "r3 = x1[:1].hypot(x1)", "with torch.no_grad():\n    x1.mT.select(0, 0).mul_(2)",
+              "gs = torch.autograd.grad(r3.sum(), [x1], create_graph=True)"],
+             ["[stale(f, (2, 2), (1, 2)) for f in (torch.mul, torch.hypot, torch.div, torch.atan2, torch.pow, "
+              "torch.copysign, torch.maximum)]", "stale(torch.lerp, (2, 2), (1, 2), (2, 1))",
+              "stale(torch.addcmul, (2, 2), (1, 2), (2, 1))", "stale(lambda a, b: torch.bmm(a[None], b.T[None]), (2, 2), (1, 2))"]),
     ]

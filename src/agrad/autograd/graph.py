@@ -383,6 +383,10 @@ class disable_saved_tensors_hooks:
         return False
 
 
+def _by_name(slot):
+    return slot.name
+
+
 class Node:
     """A backward function in the graph (PyTorch's ``torch.autograd.graph.Node``)."""
 
@@ -468,6 +472,9 @@ class Node:
         for slot in self._saved.values():
             t = slot.tensor
             if t is None or t._vc[0] != slot.version:
+                if t is not None:  # a changed tensor (an error): PyTorch unpacks, and checks, by name
+                    slot = min((s for s in self._saved.values()
+                                if s.tensor is not None and s.tensor._vc[0] != s.version), key=_by_name)
                 setattr(self, slot.name, slot.unpack(self))
             elif link and slot.is_output:
                 setattr(self, slot.name, slot.unpack(self))

@@ -129,7 +129,8 @@ class OpNode(Node):
             for slot in saved.values():
                 t = slot.tensor
                 if t is None or t._vc[0] != slot.version:
-                    setattr(self, slot.name, slot.unpack(self))
+                    self._unpack_saved(False)  # (every one that needs it, in PyTorch's order)
+                    break
         res = self._raw(grad)
         if res is NotImplemented:
             return self._raw_fallback(grad)
