@@ -204,4 +204,11 @@ def cases(graph: str) -> list[dict]:
              ["[stale(f, (2, 2), (1, 2)) for f in (torch.mul, torch.hypot, torch.div, torch.atan2, torch.pow, "
               "torch.copysign, torch.maximum)]", "stale(torch.lerp, (2, 2), (1, 2), (2, 1))",
               "stale(torch.addcmul, (2, 2), (1, 2), (2, 1))", "stale(lambda a, b: torch.bmm(a[None], b.T[None]), (2, 2), (1, 2))"]),
+        case("multi-output-views-of-a-base-without-grad",
+             ["x = torch.tensor([[[2.0], [0.5], [-0.5], [1.5]]])", "r = torch.chunk(x, 1)", "v = x[0]", "u = x.unbind(0)",
+              "x[[0, 0]] = torch.tensor([[[0.75], [3.0], [-2.75], [3.0]]], requires_grad=True)",
+              "r[0].is_leaf", "u[0].grad_fn", "w = torch.ones(2, requires_grad=True)",
+              "z = torch.ones(2, 2)", "e, f = z.chunk(2)", "e.mul_(w)", "y = torch.ones(2, 2)", "c, d = y.split(1)",
+              "with torch.no_grad():\n    y.add_(1)", "g = c.grad_fn"],
+             ["(v.is_leaf, v.requires_grad, v.grad_fn.name())", "(z.requires_grad, e.requires_grad)", "g"]),
     ]

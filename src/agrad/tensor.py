@@ -278,6 +278,12 @@ class Tensor:
                     "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
                     "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
                     "or both outside (if you want the inplace to be tracked).")
+            if self._view_meta == "multi" and self._grad_fn is None:  # of a base that needed no gradient then
+                raise RuntimeError(
+                    "A view was created in no_grad mode and its base or another view of its base has been "
+                    "modified inplace with grad mode enabled. This view is the output of a function that returns "
+                    "multiple views. Such functions do not allow the output views to be modified inplace. You "
+                    "should replace the inplace operation by an out-of-place one.")
             if self._view_meta == "multi" and self._grad_fn is not None:
                 name = type(self._grad_fn).__name__.rstrip("0123456789").removesuffix("Backward")
                 raise RuntimeError(
@@ -463,6 +469,12 @@ class Tensor:
                 f"Output {self._output_nr} of {name} is a view and is being modified inplace. This view is the "
                 "output of a function that returns multiple views. Such functions do not allow the output views "
                 "to be modified inplace. You should replace the inplace operation by an out-of-place one.")
+        if self._view_meta == "multi":  # one of a base that needed no gradient then (see _refresh_view)
+            raise RuntimeError(
+                "A view was created in no_grad mode and is being modified inplace with grad mode enabled. This "
+                "view is the output of a function that returns multiple views. Such functions do not allow the "
+                "output views to be modified inplace. You should replace the inplace operation by an out-of-place "
+                "one.")
 
     def _snapshot(self):
         """A copy of this tensor at its current place in the graph (the value in-place ops save)."""
