@@ -18,7 +18,7 @@ CODE = ("a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
 def test_error_names_the_statement_that_broke_it(in_repo):
     r = agrad("eval", "examples/inplace_error.py", "--format", "text")
     assert r.code == 1
-    assert ("agrad: the tensor saved as self of MulBackward0 was modified in place by "
+    assert ("agrad: the tensor saved as other of MulBackward0 was modified in place by "
             "b[0] = 1000.0 at examples/inplace_error.py:9:1, which made version 1.") in r.stderr
     err = agrad("eval", "examples/inplace_error.py", "--format", "json").json()["error"]
     assert err["message"].startswith("one of the variables needed for gradient computation has been "

@@ -393,7 +393,6 @@ def _(ctx, grad):
 _unsqueeze.raw_derivative(lambda ctx, g: np.squeeze(g, axis=ctx.dim))
 _unsqueeze1 = Op("UnsqueezeBackward1", lambda ctx, a, dim: np.expand_dims(a, dim), jvp="linear")  # unsqueeze_
 _unsqueeze1.derivative(lambda ctx, grad: grad.squeeze(ctx.dim))
-_unsqueeze1.raw_derivative(lambda ctx, g: np.squeeze(g, axis=ctx.dim))
 
 
 def view_in_place(input, op, attrs):
