@@ -391,7 +391,8 @@ def _(ctx, grad):
 
 
 _unsqueeze.raw_derivative(lambda ctx, g: np.squeeze(g, axis=ctx.dim))
-_unsqueeze1 = Op("UnsqueezeBackward1", lambda ctx, a, dim: np.expand_dims(a, dim), jvp="linear")  # unsqueeze_
+_unsqueeze1 = Op("UnsqueezeBackward1", lambda ctx, a, dim: np.expand_dims(a, dim), internal=True,  # unsqueeze_
+                  jvp="linear")
 _unsqueeze1.derivative(lambda ctx, grad: grad.squeeze(ctx.dim))
 
 
