@@ -238,7 +238,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             else:
                 if raw and grads:  # formulas on tensors, or something watching, see tensors
                     grads = {i: _make(g) for i, g in grads.items()}
-                if node._watched:
+                if node._watched and (needed is None or node in needed):  # (PyTorch runs no other)
                     grads = _inspect(node, grads, create_graph)
                 if watched:
                     if capture_at:
