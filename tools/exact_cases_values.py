@@ -344,4 +344,11 @@ def cases(graph: str) -> list[dict]:
               "y = torch.tensor([[1.0, 2.0, 3.0], [3.0, 4.0, 5.0]], requires_grad=True)",
               "h, = torch.autograd.grad(y.trace() * w, [y], create_graph=True)"],
              ["x.grad", "g", "h", "graph(h.grad_fn)", "torch.autograd.grad(h.sum(), [w])"]),
+        case("copy-number-wrapped-dtype",
+             ["x = torch.tensor([[1.25, -3.0], [0.0, float('-inf')]], dtype=torch.float64, requires_grad=True)",
+              "r = F.gelu(x)", "r[None].copy_(0.001)", "z = torch.zeros(3, dtype=torch.float64)", "z[1:].copy_(0.1)"],
+             ["r", "z.tolist()", "torch.zeros(2).copy_(0.1).tolist()", "torch.zeros(2, dtype=torch.float16).copy_(0.1)",
+              "torch.zeros(2, dtype=torch.int64).copy_(2 ** 63 + 5)", "torch.zeros(2).copy_(2 ** 63 + 5)",
+              "torch.zeros(2, dtype=torch.uint8).copy_(-1)", "torch.zeros(2, dtype=torch.bool).copy_(0.5)",
+              "torch.zeros(2).copy_(2 ** 64)", "torch.zeros(2).copy_(-2 ** 64)", "torch.zeros((), dtype=torch.float64).copy_(1e-300)"]),
     ]

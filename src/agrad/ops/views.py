@@ -659,15 +659,35 @@ def _(ctx, grad):
     return zeros_like_grad(grad), grad  # CopyBackwards: zeros_like(grad) for self
 
 
+def _wrapped_number(value, dest):
+    """A Python number given for a tensor, as PyTorch's parser wraps it: a 0-d tensor of the
+    number's own type (float64 for a float, not the default dtype: ``copy_(0.001)`` is
+    float64's 0.001); an int past int64 is unpacked as uint64 or refused."""
+    from . import factories
+    if isinstance(value, bool):
+        return factories.wrap(value, dtypes.bool_)
+    if isinstance(value, int):
+        if value >= 1 << 64:
+            raise OverflowError("int too big to convert")
+        if value < -(1 << 63):
+            raise OverflowError("can't convert negative int to unsigned")
+        if value >= 1 << 63:  # uint64: its bits as int64 for an integer destination
+            return factories.wrap(float(value), dtypes.float64) if dest.is_floating_point \
+                else factories.wrap(value - (1 << 64), dtypes.int64)
+        return factories.wrap(value, dtypes.int64)
+    if isinstance(value, float):
+        return factories.wrap(value, dtypes.float64)
+    return factories.tensor(value)
+
+
 @method("copy_")
 def copy_(input, src, non_blocking=False):
     from ._op import inplace
     if type(input._data) is ZeroArray:  # copy_'s own wording of the ZeroTensor check
         raise RuntimeError("ZeroTensors are immutable. Please materialize the tensor using `.clone()`, if you want "
                            "a mutable zero tensor.")
-    if not isinstance(src, Tensor):  # a Python number: PyTorch copies it as a 0-d tensor
-        from . import factories
-        src = factories.tensor(src)
+    if not isinstance(src, Tensor):
+        src = _wrapped_number(src, input.dtype)
     elif not input.dtype.is_floating_point and src._requires_grad:
         src = src.detach()  # PyTorch records copy_ only into a differentiable dtype
     return inplace(lambda s, v: _copy.apply((s, v), (s._data, v._data.astype(s._data.dtype, copy=False)), {}),
