@@ -411,10 +411,19 @@ def _gelu_np(a, approximate):
         cube = a * a * a
         inner = _scalar(a, _BETA) * (a + _scalar(a, _KAPPA) * cube)
         return _scalar(a, 0.5) * a * (1 + _tanh(inner))
-    return a.astype(np.float64) * _phi(a)
+    # the kernel's steps in the input's type: 0.5 * x * (1 + erf(x * M_SQRT1_2))
+    e = _calerf((a * _scalar(a, math.sqrt(0.5))).astype(np.float64), False).astype(a.dtype, copy=False)
+    return _scalar(a, 0.5) * a * (1 + e)
 
 
-_gelu = _elementwise("GeluBackward0", _gelu_np)
+def _gelu_fwd(ctx, a, approximate):
+    out = np.asarray(_gelu_np(_opmath(a), approximate)).astype(a.dtype, copy=False)
+    if a.dtype == np.float32 and approximate == "none" and a.size > 1 and a.flags.c_contiguous:
+        out[a == np.inf] = np.nan  # PyTorch hands these to oneDNN's gelu, which gives NaN at +inf
+    return out
+
+
+_gelu = Op("GeluBackward0", _gelu_fwd, saves=("self",), jvp="element_wise")
 
 
 def _gelu_backward_np(ctx, g, x, approximate):
@@ -632,19 +641,22 @@ def tanhshrink(input):
 # ---------------------------------------------------------------------------
 
 def _softshrink_np(a, lambd):
-    lam = _scalar(a, lambd)
+    x = _opmath(a)
+    lam = _scalar(x, lambd)
     # zero inside [-lambd, lambd]; a NaN input stays NaN, as PyTorch's kernel gives
-    # inside the band PyTorch's vector code gives +0.0, its scalar loop (the last n % block elements,
-    # see _scalar_tail) x * 0: -0.0 for a negative input
-    out = np.where((a >= -lam) & (a <= lam), a * 0, np.where(a > lam, a - lam, a + lam))
+    # inside the band PyTorch's vector code gives +0.0, its scalar loop (the last n % block elements
+    # of the input's dtype, 32 for float16, in memory order; see _scalar_tail) x * 0: -0.0 for a
+    # negative input
+    out = np.where((x >= -lam) & (x <= lam), x * 0, np.where(x > lam, x - lam, x + lam)).astype(a.dtype, copy=False)
     cut = out.size - out.size % (64 // out.dtype.itemsize)
     if cut:
-        flat = out.reshape(-1)
+        flat = out.ravel(order="K")  # (a view of a C- or F-contiguous result: the input's layout)
         flat[:cut] += 0.0  # (a result outside the band is never -0.0)
     return out
 
 
-_softshrink = _elementwise("SoftshrinkBackward0", _softshrink_np)
+_softshrink = Op("SoftshrinkBackward0", lambda ctx, a, lambd: _softshrink_np(a, lambd), saves=("self",),
+                 jvp="element_wise")
 _hardshrink = _elementwise("HardshrinkBackward0",
                            lambda a, lambd: np.where((a >= -lambd) & (a <= lambd), 0, a))
 

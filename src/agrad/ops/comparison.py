@@ -14,7 +14,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _can_cast, _scalar_name
 from ._op import Op, export, finish_out, inplace, method
-from .pointwise import _keep_self, _mismatch_message, _require_tensor, _scalar, binary, operands, where
+from .pointwise import _keep_self, _mismatch_message, _tie_by_loop, _require_tensor, _scalar, binary, operands, where
 
 
 # ---------------------------------------------------------------------------
@@ -328,14 +328,14 @@ def equal(input, other):
     return bool(np.array_equal(input._data, other._data))
 
 
-@binary(_keep_self(np.maximum), "maximum", saves=("self", "other"))
+@binary(_tie_by_loop(np.maximum), "maximum", saves=("self", "other"))
 def _maximum(ctx, grad):
     a, b = ctx.self, ctx.other
     g = where(a == b, grad / 2, grad)
     return g.masked_fill(a < b, 0), g.masked_fill(a > b, 0)
 
 
-@binary(_keep_self(np.minimum), "minimum", saves=("self", "other"))
+@binary(_tie_by_loop(np.minimum), "minimum", saves=("self", "other"))
 def _minimum(ctx, grad):
     a, b = ctx.self, ctx.other
     g = where(a == b, grad / 2, grad)

@@ -23,6 +23,7 @@ from ..tensor import Tensor, _scalar_name
 from . import factories
 from ..autograd import grad_mode as _mode
 from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
+from ._vector_loop import take_on_vector_ties, vector_rows
 
 
 _result_type = dtypes.result_type
@@ -562,7 +563,28 @@ def _(ctx, grad):
     return where(mask, grad, 0.0)  # clamp_backward selects (no -0.0 or nan * 0 from a product)
 
 
-_clamp0 = Op("ClampBackward0", lambda ctx, a, lo, hi: np.clip(a, lo, hi), inputs=("self", "min", "max"),
+def _clamp_tensors(a, lo, hi, bounds):
+    """clamp with tensor bounds: maximum(a, min) and/or minimum(., max), one kernel's loop (a
+    missing bound takes no part in it: PyTorch runs maximum or minimum alone)."""
+    if bounds == "min":
+        return _tie_by_loop(np.maximum)(a, lo)
+    if bounds == "max":
+        return _tie_by_loop(np.minimum)(a, hi)
+    r = _keep_self(np.minimum)(_keep_self(np.maximum)(a, lo), hi)  # the scalar loop: std::min(std::max(a, lo), hi)
+    rows = vector_rows(r.shape, (a, lo, hi)) if r.dtype.kind == "f" else None
+    if rows is not None:  # the vector code: its max and min give the bound on a tie of zeros
+        vec = np.maximum(a, lo)
+        vec = np.minimum(np.where(vec == lo, lo, vec), hi)
+        vec = np.where(vec == hi, hi, vec)
+        n, cut, order = rows
+        if r.flags.c_contiguous if order == "C" else r.flags.f_contiguous:
+            rv = (r if order == "C" else r.T).reshape(-1, n)[:, :cut]
+            rv[...] = (vec if order == "C" else vec.T).reshape(-1, n)[:, :cut]
+    return r
+
+
+_clamp0 = Op("ClampBackward0", lambda ctx, a, lo, hi, bounds: _clamp_tensors(a, lo, hi, bounds),
+             inputs=("self", "min", "max"),
              saves=("self", "min", "max"), value_error=broadcast_all_error, jvp="element_wise")
 
 
@@ -588,7 +610,9 @@ def clamp(input, min=None, max=None, *, out=None):
         lo = min if isinstance(min, Tensor) else full_like_scalar(input, -np.inf if min is None else min, d)
         hi = max if isinstance(max, Tensor) else full_like_scalar(input, np.inf if max is None else max, d)
         arrs = [t._data.astype(d.numpy, copy=False) for t in (input, lo, hi)]
-        return finish_out("clamp", _clamp0.apply((input, lo, hi), arrs, {}), out)
+        bounds = "both" if isinstance(min, Tensor) and isinstance(max, Tensor) else "min" if max is None else \
+            "max" if min is None else "both"
+        return finish_out("clamp", _clamp0.apply((input, lo, hi), arrs, {"bounds": bounds}), out)
     d = _result_type(input, *(v for v in (min, max) if v is not None))
     min, max = dtypes.kernel_scalar(min, d.numpy), dtypes.kernel_scalar(max, d.numpy)  # (uint8: -1 is 255)
     arr = input._data.astype(d.numpy, copy=False)
@@ -633,12 +657,13 @@ method("clamp_")(_clamp_inplace(clamp, "clamp"))
 method("clip_")(_clamp_inplace(clamp, "clip"))
 
 
-def _one_sided_clamp(name, np_fn, keep, bound_wins):
-    """clamp_min / clamp_max: their own nodes (ClampMinBackward0, ...), unlike clamp(min=...)."""
+def _one_sided_clamp(name, np_fn, tensor_fn, keep, bound_wins):
+    """clamp_min / clamp_max: their own nodes (ClampMinBackward0, ...), unlike clamp(min=...); a
+    number bound is ``np_fn``'s, a tensor bound ``tensor_fn``'s (maximum / minimum's kernel)."""
     scalar_op = Op(node_name(name), lambda ctx, a, bound: np_fn(a, bound).astype(a.dtype, copy=False),
                    saves=("self",), jvp="element_wise")
     scalar_op.derivative(lambda ctx, grad: where(keep(ctx.self, ctx.bound), grad, 0.0))
-    tensor_op = Op(node_name(name, 1), lambda ctx, a, b: np_fn(a, b), inputs=("self", name[6:]),
+    tensor_op = Op(node_name(name, 1), lambda ctx, a, b: tensor_fn(a, b), inputs=("self", name[6:]),
                    saves=("self", name[6:]), value_error=broadcast_error, jvp="element_wise")
 
     @tensor_op.derivative
@@ -662,7 +687,7 @@ def _one_sided_clamp(name, np_fn, keep, bound_wins):
 
 
 def _keep_self(np_fn):
-    """np_fn (np.maximum, np.minimum, ...) giving ``a`` on a tie (-0.0 and 0.0), as PyTorch's kernels do
+    """np_fn (np.fmax, np.fmin, ...) giving ``a`` on a tie (-0.0 and 0.0), as PyTorch's kernels do
     (numpy gives either operand, depending on the dtype)."""
 
     def kernel(a, b):
@@ -674,8 +699,23 @@ def _keep_self(np_fn):
     return kernel
 
 
-clamp_min = _one_sided_clamp("clamp_min", _keep_self(np.maximum), lambda x, b: x >= b, lambda x, b: x < b)
-clamp_max = _one_sided_clamp("clamp_max", _keep_self(np.minimum), lambda x, b: x <= b, lambda x, b: x > b)
+def _tie_by_loop(np_fn):
+    """np.maximum / np.minimum as PyTorch's kernels give a tie of zeros: ``a`` in the scalar loop,
+    ``b`` in the vector code (AVX2's max/min return their second operand); see _vector_loop."""
+    keep_self = _keep_self(np_fn)
+
+    def kernel(a, b):
+        r = keep_self(a, b)
+        rows = vector_rows(r.shape, (a, b)) if r.dtype.kind == "f" else None
+        return r if rows is None else take_on_vector_ties(r, b, rows)
+
+    return kernel
+
+
+clamp_min = _one_sided_clamp("clamp_min", _keep_self(np.maximum), _tie_by_loop(np.maximum), lambda x, b: x >= b,
+                             lambda x, b: x < b)
+clamp_max = _one_sided_clamp("clamp_max", _keep_self(np.minimum), _tie_by_loop(np.minimum), lambda x, b: x <= b,
+                             lambda x, b: x > b)
 
 
 _where = Op("WhereBackward0", lambda ctx, a, b, condition: np.where(condition, a, b),

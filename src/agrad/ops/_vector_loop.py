@@ -1,0 +1,61 @@
+"""Which elements PyTorch's elementwise CPU loop gives to its vector code and which to its scalar loop.
+
+TensorIterator coalesces the operands' dimensions into rows (the inner dimension: as many
+trailing dimensions as every operand lays out one after another) and runs the kernel on each
+row: in blocks of two AVX2 vectors (64 bytes: 16 floats, 8 doubles, 32 halves) while a whole
+block is left, then element by element. The vector code runs only when every operand is
+contiguous along the row, or exactly one input repeats a single value (a stride of 0); any
+other row runs the scalar loop throughout. Where the two codes disagree (which of two equal
+zeros ``maximum`` returns), agrad needs to know which ran. Rows are modelled for operands that
+are all C-contiguous (broadcasting allowed) or all F-contiguous of one shape; tensors split
+between threads (over 32,768 elements) are not.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: bytes in a block of two AVX2 vectors
+BLOCK_BYTES = 64
+
+
+def vector_rows(shape: tuple, arrays) -> tuple[int, int, str] | None:
+    """``(n, cut, order)``: the loop runs rows of ``n`` elements of the result (``order`` 'C' or
+    'F': its layout) and the vector code takes the first ``cut`` of each; None where no row has
+    a whole block in the vector code, or the layout is not modelled."""
+    itemsize = arrays[0].dtype.itemsize
+    size = int(np.prod(shape))
+    if size < BLOCK_BYTES // itemsize or not all(type(a) is np.ndarray for a in arrays):
+        return None
+    if all(a.flags.c_contiguous for a in arrays):
+        order = "C"
+    elif all(a.flags.f_contiguous and a.shape == shape for a in arrays):
+        order, shape, arrays = "F", shape[::-1], [a.T for a in arrays]
+    else:
+        return None
+    strides = [np.broadcast_to(a, shape).strides for a in arrays]
+    dims = [d for d, s in enumerate(shape) if s != 1]
+    n, inner = shape[dims[-1]], dims[-1]
+    for d in reversed(dims[:-1]):  # coalesce: each operand lays dim d out right after the row
+        if any(s[d] != n * s[inner] for s in strides):
+            break
+        n *= shape[d]
+    steps = [s[inner] for s in strides]
+    if steps.count(0) > 1 or any(step not in (0, itemsize) for step in steps):
+        return None  # the scalar loop throughout
+    cut = n - n % (BLOCK_BYTES // itemsize)
+    return (n, cut, order) if cut else None
+
+
+def take_on_vector_ties(r: np.ndarray, other: np.ndarray, rows) -> np.ndarray:
+    """``r`` (a fresh result laid out as ``rows`` says) with ``other``'s value where the vector
+    code runs and ``r`` equals it: AVX2's min/max give their second operand on a tie of zeros."""
+    n, cut, order = rows
+    if not (r.flags.c_contiguous if order == "C" else r.flags.f_contiguous):
+        return r
+    flat = r if order == "C" else r.T
+    rv = flat.reshape(-1, n)[:, :cut]
+    ov = np.broadcast_to(other, r.shape)
+    ov = (ov if order == "C" else ov.T).reshape(-1, n)[:, :cut]
+    np.copyto(rv, ov, where=rv == ov)
+    return r
