@@ -480,7 +480,9 @@ class Tensor:
         """A copy of this tensor at its current place in the graph (the value in-place ops save)."""
         if self._base is not None:
             self._refresh_view()
-        t = Tensor._make(self._data.copy(), self._requires_grad)
+        # (in its own layout: an op on it, a random fill, visits the memory in PyTorch's order)
+        data = self._data
+        t = Tensor._make(data.copy(order="K") if type(data) is np.ndarray else data.copy(), self._requires_grad)
         t._grad_fn = self._grad_fn
         t._output_nr = self._output_nr
         if self._grad_fn is None and self._requires_grad:

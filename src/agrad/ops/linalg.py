@@ -375,12 +375,16 @@ export("matmul", linalg=True, torch=False)(matmul)
 
 # addmm / addmv / addbmm / baddbmm ----------------------------------------------------------
 
-def _add_scaled(self, prod, beta, alpha):
-    """beta * self + alpha * prod, with self ignored when beta is 0 (as BLAS does); integer
+def _add_scaled(self, prod, beta, alpha, blas=True):
+    """beta * self + alpha * prod, with self ignored when beta is 0 (as BLAS does), and the
+    product too when alpha is 0 where BLAS computes it (an inf in it gives no NaN); integer
     products take beta and alpha as integers (truncated, as Scalar.to<int64_t>() does)."""
     if prod.dtype.kind in "iu":
         beta, alpha = int(beta), int(alpha)
-    out = prod * alpha if alpha != 1 else prod
+    if alpha == 0 and blas:
+        out = np.zeros_like(prod)
+    else:
+        out = prod * alpha if alpha != 1 else prod
     if beta != 0:
         out = out + (self * beta if beta != 1 else self)
     return np.asarray(out, prod.dtype)
@@ -473,7 +477,9 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
 
 
 _baddbmm = Op("BaddbmmBackward0",
-              lambda ctx, s, a, b, beta, alpha: _add_scaled(s, np.matmul(a, b), beta, alpha),
+              # (PyTorch's own loop below 400 multiply-adds a matrix, BLAS from there)
+              lambda ctx, s, a, b, beta, alpha: _add_scaled(s, np.matmul(a, b), beta, alpha,
+                                                            a.shape[1] * a.shape[2] * b.shape[2] >= 400),
               inputs=("self", "batch1", "batch2"), saves=("batch1", "batch2"),
               saves_for={"batch1": (2,), "batch2": (1,)}, jvp="affine")
 

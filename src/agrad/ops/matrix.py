@@ -377,6 +377,8 @@ def _vector_norm_fwd(ctx, a, ord, axes, keepdim, dtype, every=False):
             r = np.sum(work, axis=axes, keepdims=keepdim)
         else:
             r = np.sum(work ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
+    if x.size == 0:  # PyTorch fills the norm of an empty tensor with zeros (a NaN ord too)
+        return np.zeros(np.shape(r), dtype)
     return np.asarray(r).astype(dtype, copy=False)
 
 
@@ -423,9 +425,14 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     else:
         axes = _axes(dim, x.ndim)
     if x.numel() == 0 and (ord < 0 or math.isinf(ord)):
-        raise RuntimeError(
-            f"linalg.vector_norm cannot compute the {float(ord):g} norm on an empty tensor because the operation "
-            "does not have an identity")
+        if every:
+            raise RuntimeError(
+                f"linalg.vector_norm cannot compute the {float(ord):g} norm on an empty tensor because the operation "
+                "does not have an identity")
+        for given in [dim] if isinstance(dim, numbers.Integral) else dim:
+            if x.shape[given] == 0:  # (the dim as given, and PyTorch's missing space)
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {float(ord):g} norm on the dimension "
+                                   f"{given}because this dimension is empty and the operation does not have an identity")
     result = _vector_norm.apply((x,), (x._data,), {"ord": ord, "axes": axes, "keepdim": bool(keepdim),
                                                    "dtype": d.numpy, "every": every})
     return finish_out("linalg_vector_norm", result, out)

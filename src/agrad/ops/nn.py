@@ -179,7 +179,10 @@ def linear(input, weight, bias=None):
 
 
 # bilinear: y[n, o] = x1[n, i] W[o, i, j] x2[n, j] (+ b), one TrilinearBackward0 node
-_trilinear = Op("TrilinearBackward0", lambda ctx, a, w, b: np.einsum("ni,oij,nj->no", a, w, b),
+# (as ATen's _trilinear: x1 with W over i first, then that with x2 over j; the order decides
+# where an inf meets a product of the other sign and gives NaN)
+_trilinear = Op("TrilinearBackward0",
+                lambda ctx, a, w, b: np.matmul(np.tensordot(a, w, axes=([1], [1])), b[:, :, None])[..., 0],
                 inputs=("i1", "i2", "i3"), saves=("i1", "i2", "i3"), jvp="multilinear")
 
 

@@ -117,9 +117,9 @@ _tanh_backward = _fused_backward(
 
 
 def _sigmoid(a):
-    # exp(-|a|) never overflows; the two halves are the same function.
-    e = np.exp(-np.abs(a))
-    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+    # PyTorch's steps, 1 / (1 + exp(-a)) (an overflow to inf gives 0); float16 in float32, rounded once
+    x = a.astype(np.float32) if a.dtype == np.float16 else a
+    return (1 / (1 + np.exp(-x))).astype(a.dtype, copy=False)
 
 
 @unary(_sigmoid, saves=("result",), raw=lambda g, y: np.multiply(g, np.multiply(y, np.subtract(weak(1, y), y))))
