@@ -57,7 +57,7 @@ def _(ctx, grad):
     # near-singular inputs take the cofactor matrix adj(A)^T (PyTorch computes it from the SVD).
     A, det = ctx.A, ctx.result
     if not grad_mode._state["enabled"]:
-        return _unsqueeze2(grad * det) * _const(np.swapaxes(_perturbed_inverse(A._data), -1, -2))
+        return Tensor._make(_adjoint_solve(A._data, (grad * det)._data))
     if A.numel() == 0:  # an empty gradient, recorded nowhere
         return Tensor._make(np.zeros(A._data.shape, A._data.dtype))
     # create_graph: PyTorch's formula, recorded: A^H G = det * grad * I solved again (so that the
@@ -94,14 +94,13 @@ def _lu_input(a):
     return np.swapaxes(a, -1, -2) if type(a) is np.ndarray and a.flags.c_contiguous else a
 
 
-def _perturbed_inverse(a):
-    """A^{-1} from an LU with partial pivoting whose zero pivots are replaced by eps."""
-    try:
-        return np.linalg.inv(a)
-    except np.linalg.LinAlgError:
-        pass
+def _adjoint_solve(a, d):
+    """d * A^{-T} as PyTorch's det backward solves it: A^T X = d I with A's own LU (partial
+    pivoting; a zero pivot nudged to eps), U^T then L^T by substitution, in LAPACK's order
+    (which decides the sign of a zero in the gradient)."""
     eps = np.finfo(a.dtype).eps
     flat = a.reshape((-1,) + a.shape[-2:])
+    ds = np.broadcast_to(np.asarray(d, a.dtype), a.shape[:-2]).reshape(-1)
     out = np.empty_like(flat)
     for b, m in enumerate(flat):
         n = m.shape[0]
@@ -116,9 +115,15 @@ def _perturbed_inverse(a):
                 lu[j, j] = eps
             lu[j + 1:, j] /= lu[j, j]
             lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
-        lower = np.tril(lu, -1) + np.eye(n, dtype=lu.dtype)
-        upper = np.triu(lu)
-        out[b] = np.linalg.solve(upper, np.linalg.solve(lower, np.eye(n, dtype=lu.dtype)[perm]))
+        x = np.eye(n, dtype=a.dtype) * ds[b]
+        for i in range(n):  # U^T y = b
+            for k in range(i):
+                x[i] -= lu[k, i] * x[k]
+            x[i] /= lu[i, i]
+        for i in range(n - 1, -1, -1):  # L^T z = y (unit diagonal)
+            for k in range(i + 1, n):
+                x[i] -= lu[k, i] * x[k]
+        out[b][perm] = x  # X = P z
     return out.reshape(a.shape)
 
 

@@ -341,8 +341,10 @@ def _layer_norm_fwd(ctx, x, w, b, normalized_shape, eps):
             y = _fma(y, w.reshape(-1).astype(y.dtype), b.reshape(-1).astype(y.dtype))
         elif b is not None:
             y = _fma(rows - mean[:, None], np.broadcast_to(rstd[:, None], rows.shape), b.reshape(-1).astype(y.dtype))
-        elif w is not None:
-            y = y * w.reshape(-1).astype(y.dtype)
+        else:  # the kernel's (x - mean) * rstd * gamma + beta with beta 0: a -0.0 becomes +0.0
+            if w is not None:
+                y = y * w.reshape(-1).astype(y.dtype)
+            y += 0.0
     return y.reshape(x.shape).astype(x.dtype, copy=False)
 
 

@@ -309,16 +309,23 @@ def _median_full_fwd(ctx, a, ignore_nan):
         # PyTorch fills NaN, converted as C converts it: INT_MIN for int32, 0 for int16, True for bool
         with np.errstate(invalid="ignore"):
             return np.asarray(np.nan).astype(a.dtype)
+    size = flat.size
     if a.dtype.kind == "f":
         nan = np.isnan(flat)
         if nan.any():
             if not ignore_nan:
                 return np.asarray(np.nan, a.dtype)
-            flat = flat[~nan]
-            if flat.size == 0:
+            size -= int(nan.sum())
+            if size == 0:
                 return np.asarray(np.nan, a.dtype)
-    s = np.sort(flat)
-    return np.asarray(s[(s.size - 1) // 2])
+    s = np.sort(flat)  # (NaN last)
+    k = (size - 1) // 2
+    if s[k] == 0 and a.dtype.kind == "f" and len(set(np.signbit(flat[flat == 0]).tolist())) == 2:
+        # which zero: PyTorch's std::nth_element on a copy of the input (NaN the largest) decides
+        v = [(x, j) for j, x in enumerate(flat.tolist())]
+        _nth_element(v, 0, k, len(v), _less)
+        return np.asarray(flat[v[k][1]])
+    return np.asarray(s[k])
 
 
 _median0 = Op("MedianBackward0", _median_full_fwd, saves=("self", "result"))
@@ -583,6 +590,17 @@ def _unique_dim_nan(a, d):
     return values, inverse, np.asarray(counts, np.int64)
 
 
+def _unique_zero(flat, values):
+    """``values`` with the zero PyTorch keeps, of zeros of both signs: the first of the run that
+    its std::sort of the input leaves."""
+    v = [(x, j) for j, x in enumerate(flat.tolist())]
+    _std_sort(v, 0, len(v), _less)
+    zero = next(x for x, _ in v if x == 0)
+    values = values.copy()
+    values[values == 0] = zero
+    return values
+
+
 @export(method=True)
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     a = input._data
@@ -592,6 +610,8 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
                                             equal_nan=False)
         inverse = inverse.reshape(a.shape)
         op = _unique2
+        if a.dtype.kind == "f" and len(set(np.signbit(a[a == 0]).tolist())) == 2:
+            values = _unique_zero(a.reshape(-1), values)
     else:
         d = _wrap_dim_no_scalar(dim, input.ndim)
         if a.dtype.kind == "f" and np.isnan(a).any():
