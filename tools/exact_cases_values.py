@@ -424,4 +424,11 @@ def cases(graph: str) -> list[dict]:
              ["x = torch.tensor([[-0.75, 2.75], [0.25, 0.0]], requires_grad=True)", "x.det().backward(torch.tensor(-1.25))",
               "y = torch.tensor([[-0.75, 2.75], [0.25, 0.0]], requires_grad=True)", "y.det().backward()"],
              ["x.grad", "y.grad"]),
+        case("min-max-zero-signs-kernel-order",
+             ["a = torch.tensor([0.0, -0.0, 0.75, 2.75], requires_grad=True)", "b = torch.tensor([-0.0, 0.0, -3.0], dtype=torch.float64)",
+              "c = torch.tensor([[0.0, -0.0, 1.0, -0.0, 0.0, 2.0, -0.0, 0.0, 0.0, -0.0, 3.0, 0.0]] * 2)",
+              "d = torch.tensor([-0.0, 0.0] * 9 + [0.0, -0.0, 5.0], dtype=torch.float64)"],
+             ["torch.amin(a, dim=0)", "a.amin()", "a.amax()", "torch.aminmax(b, dim=-1)", "torch.aminmax(b)", "b.max()", "b.min()",
+              "c.amin(1)", "c.amin()", "c.min()", "c.max()", "torch.aminmax(c)", "torch.aminmax(c, dim=1)", "d.min()", "d.max()",
+              "torch.aminmax(d)", "d[:3].min()", "c.flatten()[:5].max()"]),
     ]

@@ -256,7 +256,35 @@ def _extreme_full_fwd(ctx, a, np_fn, fname):
         raise RuntimeError(
             f"{fname}(): Expected reduction dim to be specified for input.numel() == 0. "
             "Specify the reduction dim with the 'dim' argument.")
-    return np.asarray(np_fn(a))
+    return _reduce_all_zero(np.asarray(np_fn(a)), a)
+
+
+def _reduce_all_zero(r, a):
+    """``r``, min or max over all of ``a``, with the zero PyTorch's reduce_all picks from zeros
+    of both signs: each of its vector lanes (8 floats, 4 doubles) keeps the last zero it meets
+    (AVX2's min/max give the second operand on a tie), then the lanes are combined, the later
+    one winning a tie (floats: by halves, lanes 4-7 into 0-3, 2-3 into 0-1, 1 into 0; doubles: in
+    order). For float32/float64 in memory order on one thread (under 32,768 elements)."""
+    if r != 0 or a.dtype not in (np.float32, np.float64) or a.size >= 32768 or not a.flags.c_contiguous:
+        return r
+    zero = a.reshape(-1) == 0
+    where = np.flatnonzero(zero)
+    lanes = 32 // a.itemsize
+    if a.size < lanes:
+        return np.asarray(a.reshape(-1)[where[-1]])
+    last = [None] * lanes  # each lane's last zero (None: a lane without one loses every tie)
+    for p in where.tolist():
+        last[p % lanes] = p
+    if lanes == 8:
+        for step in (4, 2, 1):
+            last = [last[k ^ step] if last[k ^ step] is not None or last[k] is None else last[k]
+                    for k in range(lanes)]
+        pick = last[0]
+    else:
+        pick = last[0]
+        for k in range(1, lanes):
+            pick = last[k] if last[k] is not None or pick is None else pick
+    return np.asarray(a.reshape(-1)[pick])
 
 
 def _even_split(ctx, grad):
@@ -576,7 +604,26 @@ def prod(input, dim=None, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
 # ---------------------------------------------------------------------------
 
 def _amax_fwd(ctx, a, axes, keepdim, np_fn):
-    return np.asarray(np_fn(a, axis=axes, keepdims=keepdim))
+    r = np.asarray(np_fn(a, axis=axes, keepdims=keepdim))
+    n = int(np.prod([a.shape[d] for d in axes]))
+    if axes == tuple(range(a.ndim - len(axes), a.ndim)) and n < (128 // a.itemsize if a.itemsize >= 4 else 32) and a.flags.c_contiguous:
+        r = _first_zero(r, a, axes)  # PyTorch's scalar loop: rows shorter than its 4 vectors
+    return r
+
+
+def _first_zero(r, a, axes):
+    """``r`` (extremes of ``a`` over ``axes``) with the first zero of its row where it is a zero:
+    PyTorch's scalar loops keep the element they met first on a tie of -0.0 and 0.0 (numpy's
+    reductions may keep either)."""
+    if r.dtype.kind != "f" or r.all() or not a.size or not axes:
+        return r
+    rows = np.moveaxis(a, axes, tuple(range(a.ndim - len(axes), a.ndim))).reshape(-1, int(np.prod(
+        [a.shape[d] for d in axes])))
+    first = np.signbit(rows[np.arange(len(rows)), np.argmax(rows == 0, axis=1)])
+    out = r.reshape(-1).copy()
+    zero = out == 0
+    out[zero] = np.where(first[zero], -0.0, 0.0)
+    return out.reshape(r.shape)
 
 
 def _amax_back(ctx, grad):
@@ -668,9 +715,13 @@ AminmaxResult = return_type("aminmax", ["min", "max"])
 AminmaxResult.__module__ = "torch.return_types"
 
 
-def _aminmax_fwd(ctx, a, axes, keepdim):
+def _aminmax_fwd(ctx, a, axes, keepdim, by_dim):
     lo = np.asarray(np.amin(a, axis=axes, keepdims=keepdim))
     hi = np.asarray(np.amax(a, axis=axes, keepdims=keepdim))
+    if by_dim:  # aminmax over a dim is one scalar loop per result: the first of tied zeros
+        lo, hi = _first_zero(lo, a, axes), _first_zero(hi, a, axes)
+    elif a.size:
+        lo, hi = _reduce_all_zero(lo, a), _reduce_all_zero(hi, a)
     # the formula compares the input with both extremes (constants: the comparison has no gradient)
     ctx.min_value = Tensor._make(lo.copy())
     ctx.max_value = Tensor._make(hi.copy())
@@ -705,5 +756,5 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
         if input.shape[ax] == 0:
             raise IndexError(f"aminmax: Expected reduction dim {ax} to have non-zero size.")
     keep = bool(keepdim)
-    lo, hi = _aminmax.apply((input,), (input._data,), {"axes": axes, "keepdim": keep})
+    lo, hi = _aminmax.apply((input,), (input._data,), {"axes": axes, "keepdim": keep, "by_dim": dim is not None})
     return AminmaxResult(lo, hi)
