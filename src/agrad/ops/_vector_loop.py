@@ -59,3 +59,29 @@ def take_on_vector_ties(r: np.ndarray, other: np.ndarray, rows) -> np.ndarray:
     ov = (ov if order == "C" else ov.T).reshape(-1, n)[:, :cut]
     np.copyto(rv, ov, where=rv == ov)
     return r
+
+
+def keep_self(np_fn):
+    """np_fn (np.fmax, np.fmin, ...) giving ``a`` on a tie (-0.0 and 0.0), as PyTorch's kernels do
+    (numpy gives either operand, depending on the dtype)."""
+
+    def kernel(a, b):
+        r = np_fn(a, b)
+        if r.dtype.kind != "f":
+            return r
+        return np.where(r == a, a, r)
+
+    return kernel
+
+
+def tie_by_loop(np_fn):
+    """np.maximum / np.minimum as PyTorch's kernels give a tie of zeros: ``a`` in the scalar loop,
+    ``b`` in the vector code (AVX2's max/min return their second operand), as vector_rows says."""
+    keep_self_fn = keep_self(np_fn)
+
+    def kernel(a, b):
+        r = keep_self_fn(a, b)
+        rows = vector_rows(r.shape, (a, b)) if r.dtype.kind == "f" else None
+        return r if rows is None else take_on_vector_ties(r, b, rows)
+
+    return kernel

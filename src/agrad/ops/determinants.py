@@ -95,36 +95,18 @@ def _lu_input(a):
 
 
 def _adjoint_solve(a, d):
-    """d * A^{-T} as PyTorch's det backward solves it: A^T X = d I with A's own LU (partial
-    pivoting; a zero pivot nudged to eps), U^T then L^T by substitution, in LAPACK's order
-    (which decides the sign of a zero in the gradient)."""
-    eps = np.finfo(a.dtype).eps
-    flat = a.reshape((-1,) + a.shape[-2:])
-    ds = np.broadcast_to(np.asarray(d, a.dtype), a.shape[:-2]).reshape(-1)
-    out = np.empty_like(flat)
-    for b, m in enumerate(flat):
-        n = m.shape[0]
-        lu = np.array(m, dtype=m.dtype, copy=True)
-        perm = np.arange(n)
-        for j in range(n):
-            p = j + int(idamax(np.abs(lu[j:, j])))
-            if lu[p, j] != 0 and p != j:
-                lu[[j, p]] = lu[[p, j]]
-                perm[[j, p]] = perm[[p, j]]
-            if lu[j, j] == 0:
-                lu[j, j] = eps
-            lu[j + 1:, j] /= lu[j, j]
-            lu[j + 1:, j + 1:] -= np.outer(lu[j + 1:, j], lu[j, j + 1:])
-        x = np.eye(n, dtype=a.dtype) * ds[b]
-        for i in range(n):  # U^T y = b
-            for k in range(i):
-                x[i] -= lu[k, i] * x[k]
-            x[i] /= lu[i, i]
-        for i in range(n - 1, -1, -1):  # L^T z = y (unit diagonal)
-            for k in range(i + 1, n):
-                x[i] -= lu[k, i] * x[k]
-        out[b][perm] = x  # X = P z
-    return out.reshape(a.shape)
+    """d * A^{-T} as PyTorch's det backward solves it: A^T X = d I by getrs with the LU that det
+    factored (_lu_input's matrix: A^T for a contiguous A, so no transpose in the solve), a zero
+    pivot nudged to eps; the order of its substitutions decides the sign of a zero in the gradient."""
+    m = _lu_input(a)
+    lu, piv, _ = getrf(m)
+    diag = np.diagonal(lu, 0, -2, -1)
+    if (diag == 0).any():
+        lu = np.array(lu)
+        idx = np.arange(lu.shape[-1])
+        lu[..., idx, idx] = np.where(diag == 0, np.finfo(a.dtype).eps, diag)
+    eye = np.eye(a.shape[-1], dtype=a.dtype) * np.asarray(d, a.dtype)[..., None, None]
+    return getrs(lu, piv, eye, trans=m is a)
 
 
 def _adjugate(A):

@@ -23,7 +23,7 @@ from ..tensor import Tensor, _scalar_name
 from . import factories
 from ..autograd import grad_mode as _mode
 from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
-from ._vector_loop import take_on_vector_ties, vector_rows
+from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop, vector_rows
 
 
 _result_type = dtypes.result_type
@@ -684,32 +684,6 @@ def _one_sided_clamp(name, np_fn, tensor_fn, keep, bound_wins):
     export(name, method=True)(fn)
     method(name + "_")(_clamp_inplace(fn, name))
     return fn
-
-
-def _keep_self(np_fn):
-    """np_fn (np.fmax, np.fmin, ...) giving ``a`` on a tie (-0.0 and 0.0), as PyTorch's kernels do
-    (numpy gives either operand, depending on the dtype)."""
-
-    def kernel(a, b):
-        r = np_fn(a, b)
-        if r.dtype.kind != "f":
-            return r
-        return np.where(r == a, a, r)
-
-    return kernel
-
-
-def _tie_by_loop(np_fn):
-    """np.maximum / np.minimum as PyTorch's kernels give a tie of zeros: ``a`` in the scalar loop,
-    ``b`` in the vector code (AVX2's max/min return their second operand); see _vector_loop."""
-    keep_self = _keep_self(np_fn)
-
-    def kernel(a, b):
-        r = keep_self(a, b)
-        rows = vector_rows(r.shape, (a, b)) if r.dtype.kind == "f" else None
-        return r if rows is None else take_on_vector_ties(r, b, rows)
-
-    return kernel
 
 
 clamp_min = _one_sided_clamp("clamp_min", _keep_self(np.maximum), _tie_by_loop(np.maximum), lambda x, b: x >= b,
