@@ -506,7 +506,7 @@ def _prod_fwd(ctx, a, axis, keepdim, dtype):
     a = a.astype(dtype, copy=False)
     if a.ndim == 0:
         return a.copy()
-    if a.dtype == np.float16 and a.size:
+    if a.dtype == np.float16 and 0 < (a.size if axis is None else a.shape[axis]) < 64:
         return _prod_half(a, axis, keepdim)
     with np.errstate(all="ignore"):  # (numpy's product of bools is an integer: dtype=bool keeps bool)
         return _contiguous(np.asarray(np.prod(a, axis=axis, keepdims=keepdim), dtype))
@@ -514,8 +514,8 @@ def _prod_fwd(ctx, a, axis, keepdim, dtype):
 
 def _prod_half(a, axis, keepdim):
     """A float16 product rounded to float16 at every step, as PyTorch's kernel multiplies (numpy
-    keeps a float32 product: an overflow to inf that a later 0 makes NaN goes unseen). The
-    steps run in memory order, PyTorch's for fewer elements than its 4 x 16 vector lanes."""
+    keeps a float32 product: an overflow to inf that a later 0 makes NaN goes unseen), in memory
+    order: PyTorch's for rows shorter than its 4 x 16 vector lanes (longer ones keep numpy's)."""
     axes = tuple(range(a.ndim)) if axis is None else (axis,)
     rest = [d for d in range(a.ndim) if d not in axes]
     rows = np.transpose(a, rest + list(axes)).reshape(-1, int(np.prod([a.shape[d] for d in axes])))
@@ -606,8 +606,9 @@ def prod(input, dim=None, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
 def _amax_fwd(ctx, a, axes, keepdim, np_fn):
     r = np.asarray(np_fn(a, axis=axes, keepdims=keepdim))
     n = int(np.prod([a.shape[d] for d in axes]))
-    if axes == tuple(range(a.ndim - len(axes), a.ndim)) and n < (128 // a.itemsize if a.itemsize >= 4 else 32) and a.flags.c_contiguous:
-        r = _first_zero(r, a, axes)  # PyTorch's scalar loop: rows shorter than its 4 vectors
+    short = n < (128 // a.itemsize if a.itemsize >= 4 else 32)  # PyTorch's scalar loop: under 4 vectors
+    if short and axes == tuple(range(a.ndim - len(axes), a.ndim)) and a.flags.c_contiguous:
+        r = _first_zero(r, a, axes)
     return r
 
 
