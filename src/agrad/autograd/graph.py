@@ -665,7 +665,38 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
 
 def _link_inputs(node, inputs):
     """A node's edges to its inputs (``next_functions``) and their metadata (``_input_meta``).
-    Returns the metadata ``((shape, dtype),)`` of a node with one tensor input (else None)."""
+    (:func:`record_op` links a node with one tensor input itself.)"""
+    nexts = []
+    meta = []
+    for t in inputs:
+        if t is not None and not t._requires_grad and t._base is not None and t._base._requires_grad:
+            t._refresh_view()  # a view whose base took a history in place since it was made
+        if t is None or not t._requires_grad:
+            nexts.append(_NO_EDGE)
+            meta.append(None)
+        else:
+            if t._base is not None:
+                t._refresh_view()
+            fn = t._grad_fn
+            if fn is None:
+                fn = t._accumulator or leaf_node(t)
+            nexts.append((fn, t._output_nr))
+            data = t._data
+            meta.append((_META.get((data.shape, data.dtype)) or _meta(data))[0])
+    node.next_functions = tuple(nexts)
+    node._input_meta = tuple(meta)
+
+
+def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
+    """:func:`record` for a built-in op's call with one output, no saved-tensor hooks and no
+    in-place snapshot (the caller tells :data:`record_hooks` itself): the same
+    edges, metadata and saved tensors, the saved ones made straight from the op's save
+    plan (``(name, input index or -1 for the output, inputs whose gradient needs it)``).
+    ``pointwise``: the output has the shape of the op's one tensor input (the other
+    operands are numbers), so it shares that input's metadata when it has its dtype too."""
+    out._grad_fn = node
+    out._output_nr = 0
+    out._requires_grad = True
     n = len(inputs)
     t = inputs[0] if n else None
     if (n == 1 or n == 2 and inputs[1] is None) and t is not None and t._requires_grad:
@@ -683,41 +714,9 @@ def _link_inputs(node, inputs):
         else:
             node.next_functions = ((fn, t._output_nr), _NO_EDGE)
             node._input_meta = (meta[0], None)
-        return meta
     else:
-        nexts = []
-        meta = []
-        for t in inputs:
-            if t is not None and not t._requires_grad and t._base is not None and t._base._requires_grad:
-                t._refresh_view()  # a view whose base took a history in place since it was made
-            if t is None or not t._requires_grad:
-                nexts.append(_NO_EDGE)
-                meta.append(None)
-            else:
-                if t._base is not None:
-                    t._refresh_view()
-                fn = t._grad_fn
-                if fn is None:
-                    fn = t._accumulator or leaf_node(t)
-                nexts.append((fn, t._output_nr))
-                data = t._data
-                meta.append((_META.get((data.shape, data.dtype)) or _meta(data))[0])
-        node.next_functions = tuple(nexts)
-        node._input_meta = tuple(meta)
-        return None
-
-
-def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
-    """:func:`record` for a built-in op's call with one output, no saved-tensor hooks and no
-    in-place snapshot (the caller tells :data:`record_hooks` itself): the same
-    edges, metadata and saved tensors, the saved ones made straight from the op's save
-    plan (``(name, input index or -1 for the output, inputs whose gradient needs it)``).
-    ``pointwise``: the output has the shape of the op's one tensor input (the other
-    operands are numbers), so it shares that input's metadata when it has its dtype too."""
-    out._grad_fn = node
-    out._output_nr = 0
-    out._requires_grad = True
-    meta = _link_inputs(node, inputs)
+        _link_inputs(node, inputs)
+        meta = None
     data = out._data
     if pointwise and meta is not None and data.dtype is meta[0][1].numpy:
         node._out_meta = meta  # (a shape read from numpy and a key hashed: a tenth of a recording)

@@ -141,6 +141,14 @@ class OpNode(Node):
         return tuple([None if g is None else g._data for g in self.apply([_make(grad)])])
 
 
+def _set_attrs(ctx, attrs):
+    """A recorded call's attributes on its node, one by one: reading ctx.__dict__ would make
+    Python build the instance's dict, one more object per node for the garbage collector.
+    (Attributes must not be named like Node's API: name, apply, ...)"""
+    for k, v in attrs.items():
+        setattr(ctx, k, v)
+
+
 def _view_requires_grad(t):
     """Whether a view whose base took a history in place after the view was made (``x.mul_(w)``
     on a leaf that did not require grad) now requires grad: it is differentiated through the base."""
@@ -311,13 +319,21 @@ class Op:
     def apply(self, tensors, arrays, attrs):
         """Run on ``tensors`` whose data the caller already prepared as ``arrays``
         (e.g. cast to the promoted dtype: the graph still sees the original tensors).
-        A tensor may be None where a Python number stands in its place (in ``arrays``)."""
+        A tensor may be None where a Python number stands in its place (in ``arrays``).
+        Recorded (grad mode on, an input requires grad): a node, its edges and what
+        backward needs.  (One method for both: a call pays one Python frame, not two.)"""
+        recorded = False
         if _mode_state["enabled"]:
             for t in tensors:
                 if t is not None and (t._requires_grad or t._base is not None and t._base._requires_grad
                                       and _view_requires_grad(t)):
-                    return self._apply_recorded(tensors, arrays, attrs)
-        ctx = _new_node(_Scratch)  # (without type.__call__)
+                    recorded = True
+                    break
+        if recorded:
+            ctx = _new_node(self.node)  # Node.__init__'s one line, without its call
+            ctx._seq = _next_seq()
+        else:
+            ctx = _new_node(_Scratch)  # (without type.__call__)
         try:
             if attrs:
                 out = self.forward(ctx, *arrays, **attrs)
@@ -329,37 +345,15 @@ class Op:
             if self.value_error is None:
                 raise
             raise self.value_error(arrays) from None
-        results = tuple([_make(o) for o in out]) if type(out) is tuple else _make(out)
-        if _fw_active[0]:
-            _forward_ad.propagate(self, tensors, arrays, attrs, results, ctx)
-        if _forward_observers:
-            for obs in _forward_observers:
-                obs(self, tensors, arrays, attrs, results)
-        return results
-
-    def _apply_recorded(self, tensors, arrays, attrs):
-        """apply() when the op is recorded: a node, its edges and what backward needs."""
-        ctx = _new_node(self.node)  # Node.__init__'s one line, without its call
-        ctx._seq = _next_seq()
-        try:
+        if not recorded:
+            results = tuple([_make(o) for o in out]) if type(out) is tuple else _make(out)
+        elif type(out) is tuple or self.keeps or inplace_self[0] is not None or _pack_hooks:
             if attrs:
-                out = self.forward(ctx, *arrays, **attrs)
-            elif self.kernel is not None:
-                out = self.kernel(arrays[0]) if len(arrays) == 1 else self.kernel(*arrays)
-            else:
-                out = self.forward(ctx, *arrays)
-        except ValueError:
-            if self.value_error is None:
-                raise
-            raise self.value_error(arrays) from None
-        # (attributes are set one by one: reading ctx.__dict__ would make Python build
-        # the instance's dict, one more object per node for the garbage collector)
-        if attrs:
-            for k, v in attrs.items():  # attrs must not be named like Node's API (name, apply, ...)
-                setattr(ctx, k, v)
-        if type(out) is tuple or self.keeps or inplace_self[0] is not None or _pack_hooks:
+                _set_attrs(ctx, attrs)
             results = self._record(ctx, out, tensors, arrays, attrs)
         else:  # the common call: one output, no saved-tensor hooks, no in-place snapshot
+            if attrs:
+                _set_attrs(ctx, attrs)
             if out.dtype.kind != "f":
                 _not_differentiable(out.dtype)
             if self.pointwise and type(out) is np.ndarray and (len(tensors) == 1 or tensors[1] is None):
@@ -386,7 +380,7 @@ class Op:
         return results
 
     def _record(self, ctx, out, tensors, arrays, attrs):
-        """The recording of _apply_recorded in full: several outputs, an in-place op's
+        """The recording of apply in full: several outputs, an in-place op's
         snapshot, attributes kept as saved tensors, saved-tensor hooks."""
         if type(out) is tuple:
             results = tuple([_make(o) for o in out])

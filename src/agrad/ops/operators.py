@@ -17,8 +17,9 @@ from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, b
                          bitwise_right_shift, bitwise_right_shift_, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, into_self,
                          le, le_, logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
 from .division import floor_divide, floor_divide_, in_order_until_zero, reciprocal, remainder
-from .pointwise import (_div, _formula_state, _rsub, _sub, add, check_operand, check_sub, div, mul, neg, operands, sub,
-                        true_divide)
+from .pointwise import (_F32, _F64, _NO_ATTRS, _add, _div, _formula_state, _mul, _rsub, _sub, add, check_operand,
+                        check_sub, div, mul, neg, operands, sub, true_divide)
+from .._limits import check_broadcast
 from .power import pow
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
 
@@ -124,6 +125,29 @@ def _not_implemented_for_others(fn):
     return op
 
 
+def _arithmetic(fn, op):
+    """``+`` and ``*`` (``fn``: add, mul; ``op`` its Op): a float32 or float64 tensor with a
+    Python number or a tensor of its dtype goes straight to the op, as ``fn`` would send it
+    (no promotion, no scalar overload outside formulas); the rest takes ``fn``'s way."""
+    general = _not_implemented_for_others(fn)
+
+    def method_(self, other):
+        t = type(other)
+        if (t is float or t is int or t is Tensor) and type(self) is Tensor and not _formula_state["formula"]:
+            a = self._data
+            d = a.dtype
+            if d is _F64 or d is _F32:
+                if t is not Tensor:
+                    return op.apply((self, None), (a, other), _NO_ATTRS)
+                b = other._data
+                if b.dtype is d:
+                    check_broadcast(a, b)
+                    return op.apply((self, other), (a, b), _NO_ATTRS)
+        return general(self, other)
+
+    return method_
+
+
 _OPERATORS = {
     "__add__": add, "__radd__": add,
     "__sub__": sub, "__rsub__": _rsub_method,
@@ -141,6 +165,8 @@ _OPERATORS = {
 for _name, _fn in _OPERATORS.items():
     METHOD = _fn if _name in ("__matmul__", "__rmatmul__") else _not_implemented_for_others(_fn)
     method(_name)(METHOD)
+for _name, _fn, _op in (("__add__", add, _add), ("__radd__", add, _add), ("__mul__", mul, _mul), ("__rmul__", mul, _mul)):
+    method(_name)(_arithmetic(_fn, _op))
 
 method("__neg__")(neg)
 method("__abs__")(abs)

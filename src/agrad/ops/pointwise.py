@@ -128,6 +128,24 @@ def _scalar_math(np_fn, a, b):
     return np_fn(a, b)
 
 
+def _scalar_kernel(np_fn):
+    """:func:`_scalar_math` with ``np_fn`` bound, as an op's kernel: a call runs one Python
+    frame, not two (the float32/float64 cases inline, the rest handed over)."""
+
+    def kernel(a, b):
+        if type(a) is np.ndarray:
+            d = a.dtype
+            if d is _F64 or d is _F32:
+                t = type(b)
+                if t is float or t is int:
+                    c = (_WEAK64 if d is _F64 else _WEAK32).get(b)
+                    return np_fn(a, c if c is not None else _weak_new(b, d))
+                return np_fn(a, b)
+        return _scalar_math(np_fn, a, b)
+
+    return kernel
+
+
 def _scalar_operand(arrs, other):
     """The arrays of add/sub/mul/div with a float16 first operand: a scalar ``other`` as given (not
     rounded to float16 by the promotion), for :func:`_scalar_math`."""
@@ -216,10 +234,11 @@ def _check_alpha(arrs, alpha):
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
 
 
+# (a call without attributes has alpha 1: the kernel is _add_fwd's, without its ctx)
 _add = Op("AddBackward0", _add_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear",
-          defaults={"alpha": 1}, pointwise=True)
+          defaults={"alpha": 1}, pointwise=True, kernel=_scalar_kernel(np.add))
 _sub = Op("SubBackward0", _sub_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear",
-          defaults={"alpha": 1}, pointwise=True)
+          defaults={"alpha": 1}, pointwise=True, kernel=_scalar_kernel(np.subtract))
 
 
 @_add.derivative
@@ -246,7 +265,7 @@ def _(ctx, g):
     return g, np.negative(g) if alpha == 1 else _scalar_math(np.multiply, g, -alpha)
 
 
-@binary(lambda a, b: _scalar_math(np.multiply, a, b), "mul", saves=("self", "other"), saves_for={"self": (1,), "other": (0,)})
+@binary(_scalar_kernel(np.multiply), "mul", saves=("self", "other"), saves_for={"self": (1,), "other": (0,)})
 def _mul(ctx, grad):
     return (_times(grad, ctx.other) if ctx.needs(0) else None,
             grad * ctx.self if ctx.needs(1) else None)
@@ -279,7 +298,7 @@ def _times(grad, other):
     return _mul.apply((grad, None), (grad._data, other), _NO_ATTRS)
 
 
-@binary(lambda a, b: _scalar_math(np.true_divide, a, b), "div", saves=("self", "other"), saves_for={"self": (1,)})
+@binary(_scalar_kernel(np.true_divide), "div", saves=("self", "other"), saves_for={"self": (1,)})
 def _div(ctx, grad):
     other = ctx.other
     return ((grad / other if isinstance(other, Tensor) else _div.apply((grad, None), (grad._data, other), _NO_ATTRS))
