@@ -233,7 +233,20 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                     in_grads = node.apply_raw(g) if g is not None else (None,) * len(nexts)
                     if not keep_graph and node._saved is not None:
                         node.release()
-                    _route_arrays(node, nexts, in_grads, buffers)
+                    # _route_arrays, inlined (one Python frame less for every node of the pass)
+                    for g, (nxt, idx), meta in zip(in_grads, nexts, node._input_meta):
+                        if g is None or nxt is None:
+                            continue
+                        npd = meta[1].numpy
+                        if g.shape != meta[0] or (g.dtype is not npd and g.dtype != npd):
+                            g = _fit_array(g, meta)
+                        buf = buffers.get(nxt)
+                        if buf is None:
+                            buffers[nxt] = {idx: g}
+                        elif idx in buf:
+                            buf[idx] = buf[idx] + g
+                        else:
+                            buf[idx] = g
                     in_grads = g = None
             else:
                 if raw and grads:  # formulas on tensors, or something watching, see tensors

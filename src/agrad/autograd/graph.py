@@ -693,10 +693,8 @@ def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
     edges, metadata and saved tensors, the saved ones made straight from the op's save
     plan (``(name, input index or -1 for the output, inputs whose gradient needs it)``).
     ``pointwise``: the output has the shape of the op's one tensor input (the other
-    operands are numbers), so it shares that input's metadata when it has its dtype too."""
-    out._grad_fn = node
-    out._output_nr = 0
-    out._requires_grad = True
+    operands are numbers), so it shares that input's metadata when it has its dtype too.
+    The caller has given ``out`` its history (``grad_fn`` the node, output 0, requires grad)."""
     n = len(inputs)
     t = inputs[0] if n else None
     if (n == 1 or n == 2 and inputs[1] is None) and t is not None and t._requires_grad:

@@ -358,15 +358,20 @@ class Op:
                 _not_differentiable(out.dtype)
             if self.pointwise and type(out) is np.ndarray and (len(tensors) == 1 or tensors[1] is None):
                 # the shape of its one tensor, whose size was checked: Tensor._make without the check
+                # (and with its history already: record_op expects the caller to have set it)
                 results = _new_tensor(Tensor)
                 results._data = out
-                results._requires_grad = results._retains = False
+                results._requires_grad = True
+                results._grad_fn = ctx
                 results._output_nr = 0
-                results._grad_fn = results._grad = results._accumulator = results._base = None
+                results._retains = False
+                results._grad = results._accumulator = results._base = None
                 results._vc = [0]
                 _record_op(ctx, tensors, arrays, results, self._save_plan, True)
             else:
                 results = _make(out)
+                results._grad_fn = ctx
+                results._requires_grad = True
                 _record_op(ctx, tensors, arrays, results, self._save_plan)
             if _record_hooks:  # (agrad graph's "which line made this": on every op it records)
                 call = (self, arrays, attrs)
