@@ -213,5 +213,6 @@ def cases(graph: str) -> list[dict]:
               "r[0].is_leaf", "u[0].grad_fn", "w = torch.ones(2, requires_grad=True)",
               "z = torch.ones(2, 2)", "e, f = z.chunk(2)", "e.mul_(w)", "y = torch.ones(2, 2)", "c, d = y.split(1)",
               "with torch.no_grad():\n    y.add_(1)", "g = c.grad_fn"],
-             ["(v.is_leaf, v.requires_grad, v.grad_fn.name())", "(z.requires_grad, e.requires_grad)", "g"]),
+             ["(v.is_leaf, v.requires_grad, v.grad_fn.name())", "(z.requires_grad, e.requires_grad)", "g",
+              "(r[0].requires_grad, u[0].requires_grad, repr(u[0]))"]),
     ]

@@ -199,7 +199,10 @@ class Tensor:
     @property
     def requires_grad(self) -> bool:
         if not self._requires_grad and self._base is not None and self._base._requires_grad:
-            self._refresh_view()  # its base took a history in place since the view was made
+            try:
+                self._refresh_view()  # its base took a history in place since the view was made
+            except RuntimeError:  # a view PyTorch refuses to rebase: it answers from the base
+                return True
         return self._requires_grad
 
     @requires_grad.setter
