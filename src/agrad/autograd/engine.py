@@ -668,9 +668,14 @@ def _detached(g):
     return d
 
 
+_Tensor = None  # agrad.tensor imports this module: the class is looked up once, on first use
+
+
 def _is_tensor(x):
-    from ..tensor import Tensor
-    return isinstance(x, Tensor)
+    global _Tensor
+    if _Tensor is None:
+        from ..tensor import Tensor as _Tensor
+    return isinstance(x, _Tensor)
 
 
 def _prepare(tensors, grads):
