@@ -431,4 +431,8 @@ def cases(graph: str) -> list[dict]:
              ["torch.amin(a, dim=0)", "a.amin()", "a.amax()", "torch.aminmax(b, dim=-1)", "torch.aminmax(b)", "b.max()", "b.min()",
               "c.amin(1)", "c.amin()", "c.min()", "c.max()", "torch.aminmax(c)", "torch.aminmax(c, dim=1)", "d.min()", "d.max()",
               "torch.aminmax(d)", "d[:3].min()", "c.flatten()[:5].max()"]),
+        case("asin-acos-nan-sign",
+             ["x = torch.tensor([-2.25, 2.0, 0.5, float('nan'), -1.0, float('inf')], dtype=torch.float64)"],
+             ["torch.signbit(torch.acos(x))", "torch.signbit(torch.asin(x))", "torch.signbit(torch.acos(x.float()))",
+              "torch.signbit(torch.arcsin(torch.tensor(2.0)))", "torch.asin(x.float())"]),
     ]

@@ -299,13 +299,27 @@ def tan(ctx, grad):
     return grad * (1 + ctx.result.pow(2))
 
 
-@unary(_quiet(np.arcsin))
+def _negative_nan(np_fn):
+    """asin/acos with PyTorch's NaN outside [-1, 1] (float32, float64): its sign bit set (numpy's
+    is clear)."""
+    def kernel(a):
+        with np.errstate(all="ignore"):
+            r = np.asarray(np_fn(a))
+        if r.dtype in (np.float32, np.float64):
+            bad = (r != r) & (a == a)
+            if bad.any():
+                r = np.where(bad, -np.abs(r), r)
+        return r
+    return kernel
+
+
+@unary(_negative_nan(np.arcsin))
 def asin(ctx, grad):
     x = ctx.self
     return grad * (-x * x + 1).rsqrt()
 
 
-@unary(_quiet(np.arccos))
+@unary(_negative_nan(np.arccos))
 def acos(ctx, grad):
     x = ctx.self
     return grad * -((-x * x + 1).rsqrt())
