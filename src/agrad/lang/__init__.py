@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 import types
 import warnings as _warnings
 from .errors import Record, ScriptError, ScriptSyntaxError, ScriptWarning, Source
@@ -294,6 +295,24 @@ class _Job:
 _run_lock = threading.Lock()
 
 
+def _start_script_thread(work, patience=2.0):
+    """Start the thread that runs a script, on its own big stack.  A run's ``join`` returns
+    when the thread's Python state is gone, a moment before its OS thread has exited and
+    its stack is unmapped; under a tight ``--max-memory`` (a data limit, which stacks count
+    against) the next run's stack fits only once that has happened, so a failed start is
+    retried for up to ``patience`` seconds before it counts."""
+    deadline = time.monotonic() + patience
+    while True:
+        t = threading.Thread(target=work, name="agrad-script", daemon=True)
+        try:
+            t.start()
+            return t
+        except RuntimeError:  # "can't start new thread"
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(0.005)
+
+
 def _execute(job: _Job, timeout, max_elements):
     from .. import _limits
     from .runtime import Cancelled
@@ -311,8 +330,7 @@ def _execute(job: _Job, timeout, max_elements):
     except (ValueError, RuntimeError):   # platform without it
         old_stack = None
     try:
-        t = threading.Thread(target=job.work, name="agrad-script", daemon=True)
-        t.start()
+        t = _start_script_thread(job.work)
     finally:
         if old_stack is not None:
             threading.stack_size(old_stack)
