@@ -460,3 +460,11 @@ CASES += [
          ["u.sum_to_size(2)", "u.sum_to_size(1, 2)", "u[:1].sum_to_size(1, 1, 2)", "b.sum_to_size(2)",
           "b.sum_to_size(2, 2)", "h.sum_to_size(1, 2)", "torch.tensor([1, 2], dtype=torch.int8).sum_to_size(1)"]),
 ]
+
+CASES += [
+    case("aminmax-keepdim-everything",
+         ["x = torch.tensor([[0., -0., 2.], [1., -3., 5.]], requires_grad=True)",
+          "v = torch.tensor([0.5, 0.0, 1.0], dtype=torch.float64)", "r = torch.aminmax(x, keepdim=True)"],
+         ["r", "torch.aminmax(v, keepdim=True)", "torch.aminmax(torch.tensor(2.), keepdim=True)",
+          "torch.autograd.grad(r.max.sum(), x)"]),
+]

@@ -723,6 +723,8 @@ def _aminmax_fwd(ctx, a, axes, keepdim, by_dim):
         lo, hi = _first_zero(lo, a, axes), _first_zero(hi, a, axes)
     elif a.size:
         lo, hi = _reduce_all_zero(lo, a), _reduce_all_zero(hi, a)
+        if keepdim:  # over everything with keepdim: one element, every dim kept as 1
+            lo, hi = lo.reshape((1,) * a.ndim), hi.reshape((1,) * a.ndim)
     # the formula compares the input with both extremes (constants: the comparison has no gradient)
     ctx.min_value = Tensor._make(lo.copy())
     ctx.max_value = Tensor._make(hi.copy())
