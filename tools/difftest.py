@@ -432,6 +432,30 @@ def _singular_cond(wd, gd):
     return (np.abs(wd) >= big) & (np.abs(gd) >= big)
 
 
+def _int_history_only(want: dict, got: dict) -> bool:
+    """True when a statement's variables agree but for integer tensors to which PyTorch gave a
+    history (``requires_grad``, ``is_leaf``, ``grad_fn``, ``repr``'s grad_fn) and agrad none:
+    an integer written with a value that requires grad (docs/semantics.md, integer setitem)."""
+    if set(want["vars"]) != set(got["vars"]):
+        return False
+    changed = False
+    for k in want["vars"]:
+        w, g = want["vars"][k], got["vars"][k]
+        if compare_desc(w, g, k) is None:
+            continue
+        if (w["kind"] != "tensor" or g["kind"] != "tensor" or w["dtype"] != g["dtype"]
+                or not w["dtype"].startswith(("torch.int", "torch.uint", "torch.bool"))
+                or w["requires_grad"] is not True or g["requires_grad"] is not False
+                or g["graph"] is not None or w["graph"] is None):
+            return False
+        plain = dict(w, requires_grad=False, is_leaf=True, graph=None, repr=g["repr"])
+        plain.pop("grad", None)
+        if compare_desc(plain, {k2: v for k2, v in g.items() if k2 != "grad"}, k) is not None:
+            return False
+        changed = True
+    return changed
+
+
 def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> str | None:
     """The name of the deliberate difference (docs/semantics.md) that this mismatch is, or None.
     ``program`` is (lines, PyTorch's observations, index of this statement), for the rules that
@@ -441,6 +465,8 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "lapack-signs"
     if aspect in ("value", "numeric") and op == "svd" and _null_space_dropped(want, got):
         return "svd-null-space"
+    if aspect in ("requires_grad", "is_leaf", "grad_fn", "repr") and op == "setitem" and _int_history_only(want, got):
+        return "int-setitem-grad"
     if aspect in ("value", "numeric") and op == "cond" and _agrees_but_where(want, got, _singular_cond):
         return "cond-singular"
     if (aspect in _VALUE_ASPECTS and program is not None and _agrees_but_where(want, got, lambda w, g: np.isnan(w))
