@@ -412,6 +412,14 @@ def _null_space_dropped(want: dict, got: dict) -> bool:
         v_axis = -2 if w["type"].endswith("linalg_svd") else -1
         return [dict(d, items=[keep(d["items"][0], -1), dict(d["items"][1], repr="", graph=None, grad=None),
                                keep(d["items"][2], v_axis)], repr="") for d in (w, g)]
+    return _agree_once(want, got, lambda w, g: strip(w, g) if w["kind"] == "seq" and g["kind"] == "seq"
+                       and len(g["items"]) == 3 else None)
+
+
+def _agree_once(want: dict, got: dict, neutral) -> bool:
+    """True when some variable of a statement differs and every one that does agrees once
+    ``neutral(torch_desc, agrad_desc)`` has taken out what a rule allows (it returns the pair to
+    compare, or None when the rule does not apply to that variable)."""
     if set(want["vars"]) != set(got["vars"]):
         return False
     changed = False
@@ -419,7 +427,7 @@ def _null_space_dropped(want: dict, got: dict) -> bool:
         w, g = want["vars"][k], got["vars"][k]
         if compare_desc(w, g, k) is None:
             continue
-        pair = strip(w, g) if w["kind"] == "seq" and g["kind"] == "seq" and len(g["items"]) == 3 else None
+        pair = neutral(w, g)
         if pair is None or compare_desc(pair[0], pair[1], k) is not None:
             return False
         changed = True
@@ -436,24 +444,16 @@ def _int_history_only(want: dict, got: dict) -> bool:
     """True when a statement's variables agree but for integer tensors to which PyTorch gave a
     history (``requires_grad``, ``is_leaf``, ``grad_fn``, ``repr``'s grad_fn) and agrad none:
     an integer written with a value that requires grad (docs/semantics.md, integer setitem)."""
-    if set(want["vars"]) != set(got["vars"]):
-        return False
-    changed = False
-    for k in want["vars"]:
-        w, g = want["vars"][k], got["vars"][k]
-        if compare_desc(w, g, k) is None:
-            continue
+    def neutral(w, g):
         if (w["kind"] != "tensor" or g["kind"] != "tensor" or w["dtype"] != g["dtype"]
                 or not w["dtype"].startswith(("torch.int", "torch.uint", "torch.bool"))
                 or w["requires_grad"] is not True or g["requires_grad"] is not False
                 or g["graph"] is not None or w["graph"] is None):
-            return False
+            return None
         plain = dict(w, requires_grad=False, is_leaf=True, graph=None, repr=g["repr"])
         plain.pop("grad", None)
-        if compare_desc(plain, {k2: v for k2, v in g.items() if k2 != "grad"}, k) is not None:
-            return False
-        changed = True
-    return changed
+        return plain, {key: v for key, v in g.items() if key != "grad"}
+    return _agree_once(want, got, neutral)
 
 
 def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> str | None:
