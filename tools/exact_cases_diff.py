@@ -13,6 +13,16 @@ def case(case_id: str, code: list[str], show: list[str]) -> dict:
 
 
 CASES = [
+    case("masked-scatter-source-shares-self",  # the kernel reads the source as it writes self
+         ["b = torch.tensor([[[False, False], [False, True], [False, True], [True, True]]])",
+          "a = torch.tensor([0., 1., 2., 0., 3., 4.])", "c = torch.tensor([0., 1., 2., 0., 3., 4.]).reshape(2, 3)",
+          "d = torch.tensor([0., 1., 2., 0., 3., 4.]).reshape(2, 3)", "e = torch.tensor([0., 1., 2., 0., 3., 4.]).reshape(2, 3)",
+          "f = torch.tensor([0., 1., 2., 0., 3., 4.]).reshape(2, 3)",
+          "w = torch.tensor([0., 1., 2., 0., 3., 4.], requires_grad=True)", "g = w * 1",
+          "b.masked_scatter_(b > 0, b)", "a[:-1].masked_scatter_(a[:-1] > 0, a[1:])", "c.t().masked_scatter_(c.t() > 0, c.t())",
+          "d.t().masked_scatter_(d.t() > 0, d)", "e.masked_scatter_(torch.tensor([True, False, True]), e)",
+          "f.masked_scatter(f > 0, f)", "g.masked_scatter_(g > 0, g)", "g.sum().backward()"],
+         ["b", "a", "c", "d", "e", "f", "g", "w.grad"]),
     case("size-type",
          ["s = torch.broadcast_shapes()", "t = torch.ones(2, 3).shape"],
          ["type(s)", "type(t)", "type(t).__module__", "type(t).__name__", "torch.Size", "type(torch.Size)",

@@ -544,13 +544,31 @@ def masked_select(input, mask, *, out=None):
     return finish_out("masked_select", _masked_select.apply((input,), (input._data,), {"mask": mask._data}), out)
 
 
-def _masked_scatter_fwd(ctx, a, src, mask):
+def _masked_scatter_fwd(ctx, a, src, mask, written=None):
     shape = np.broadcast_shapes(a.shape, mask.shape)
     out = np.broadcast_to(a, shape).copy()
     m = np.broadcast_to(mask, shape)
     n = int(m.sum())
-    out[m] = src.reshape(-1)[:n]
+    values = src.reshape(-1)[:n]
+    if written is not None:
+        values = _read_while_writing(written, src, m, values)
+    out[m] = values
     return out
+
+
+def _read_while_writing(a, src, m, values):
+    """masked_scatter_ whose contiguous source shares memory with self (``a``): PyTorch's kernel
+    writes the masked places one by one (in self's index order) while it reads the source, so a
+    source element that an earlier write changed is read as written."""
+    itemsize = a.itemsize
+    a_ptr = a.__array_interface__["data"][0]
+    src_ptr = src.__array_interface__["data"][0]
+    written = {}
+    values = values.copy()
+    for k, place in enumerate(zip(*np.nonzero(m))):
+        values[k] = written.get(src_ptr + k * itemsize, values[k])
+        written[a_ptr + sum(i * st for i, st in zip(place, a.strides))] = values[k]
+    return values
 
 
 _masked_scatter = Op("MaskedScatterBackward0", _masked_scatter_fwd, inputs=("self", "source"), jvp="linear",
@@ -576,6 +594,10 @@ def _(ctx, grad):
 
 @export(method=True)
 def masked_scatter(input, mask, source):
+    return _masked_scatter_impl(input, mask, source, None)
+
+
+def _masked_scatter_impl(input, mask, source, written):
     _check_mask(mask, "masked_scatter")
     if source.dtype is not input.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
@@ -583,12 +605,20 @@ def masked_scatter(input, mask, source):
     shape = _broadcast_or_raise(input._data.shape, mask._data.shape)
     if int(np.broadcast_to(mask._data, shape).sum()) > source.numel():
         raise RuntimeError("Number of elements of source < number of ones in mask")
-    return _masked_scatter.apply((input, source), (input._data, source._data), {"mask": mask._data})
+    return _masked_scatter.apply((input, source), (input._data, source._data),
+                                 {"mask": mask._data, "written": written})
 
 
 @method("masked_scatter_")
 def masked_scatter_(input, mask, source):
-    return inplace(_masked_scatter_checked, name="masked_scatter")(input, mask, source)
+    data, src = input._data, getattr(source, "_data", None)
+    aliased = (type(data) is np.ndarray and type(src) is np.ndarray and src.flags.c_contiguous
+               and np.shares_memory(data, src))
+    _written_memory[0] = data if aliased else None
+    try:
+        return _masked_scatter_inplace(input, mask, source)
+    finally:
+        _written_memory[0] = None
 
 
 def _masked_scatter_checked(input, mask, source):
@@ -596,7 +626,13 @@ def _masked_scatter_checked(input, mask, source):
     _check_mask(mask, "masked_scatter")
     if mask._data.shape != input._data.shape:  # the mask is expanded to self: expand's errors
         mask.expand(*input._data.shape)
-    return masked_scatter(input, mask, source)
+    return _masked_scatter_impl(input, mask, source, _written_memory[0])
+
+
+# masked_scatter_ reads a contiguous source that shares self's memory as it writes: self's own
+# array (the in-place wrapper hands _masked_scatter_checked a snapshot when it records)
+_written_memory = [None]
+_masked_scatter_inplace = inplace(_masked_scatter_checked, name="masked_scatter")
 
 
 _take = Op("TakeBackward0", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="linear", keeps={"idx": "index"})
