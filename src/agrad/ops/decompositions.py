@@ -20,8 +20,8 @@ import numpy as np
 
 from .._warn_once import warn_once
 from .. import dtypes
-from ..tensor import Tensor, _scalar_name
-from ._lapack import householder_qr
+from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
+from ._lapack import householder_qr, syevd_info
 from ._op import FUNCTIONS, LINALG, METHODS, Op, export
 from ._return_types import return_type as _return_type
 from .nn import const
@@ -86,6 +86,12 @@ def _record_defined(op):
     op.node.apply = node_apply
 
 
+def _needs_grad(t):
+    """ATen's _may_require_fw_or_bw_grad: grad mode on and ``t`` requires grad, or ``t`` has a tangent."""
+    from ..autograd.graph import is_recording
+    return is_recording([t]) or getattr(t, "_fw", None) is not None
+
+
 def _batch_where(a):
     return lambda b: f"(Batch element {b}): " if a.ndim > 2 else ""
 
@@ -95,6 +101,8 @@ def _batch_where(a):
 # ---------------------------------------------------------------------------
 
 def _cholesky_fwd(ctx, a, upper, who):
+    if a.size == 0 and (a.ndim < 2 or a.shape[-1] != a.shape[-2]):
+        return a.copy()  # torch.cholesky's empty input, returned as it is (through its node)
     try:
         out = np.linalg.cholesky(a)
     except np.linalg.LinAlgError:
@@ -114,6 +122,11 @@ def _cholesky_fwd(ctx, a, upper, who):
 
 def _cholesky_backward(ctx, grad):
     L, gL = ctx.result, grad
+    if L.ndim < 2:  # (torch.cholesky's empty input: what PyTorch's formula meets first)
+        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {L.ndim}-D tensor.")
+    if L.shape[-1] != L.shape[-2]:  # (its first solve is with L^H, of L^H for upper)
+        m, n = L.shape[-2:] if ctx.upper else L.shape[::-1][:2]
+        raise RuntimeError(f"linalg.solve_triangular: A must be batches of square matrices, but they are {m} by {n} matrices")
     if ctx.upper:
         L, gL = L.mT, gL.mT
     gA = L.mT.matmul(gL).tril()
@@ -150,7 +163,10 @@ def cholesky(input, upper=False, *, out=None):
         UserWarning, stacklevel=2)
     if input.numel() == 0 and not (input.ndim >= 2 and input.shape[-1] == input.shape[-2]
                                    and input.dtype.is_floating_point):
-        return Tensor._make(input._data.copy())  # an empty input is returned as it is, before any check
+        # an empty input is returned as it is, before any check (a float one through the node)
+        if input.dtype.is_floating_point:
+            return _cholesky_legacy(input, upper=bool(upper), who="cholesky")
+        return Tensor._make(input._data.copy())
     _square(input, "cholesky")
     _kernel_dtype(input, "cholesky_cpu")
     return _cholesky_legacy(input, upper=bool(upper), who="cholesky")
@@ -254,8 +270,22 @@ def qr(input, some=True, *, out=None):
 # eigh, eigvalsh
 # ---------------------------------------------------------------------------
 
-def _eigh_fwd(ctx, a, uplo):
-    w, v = np.linalg.eigh(_plus_zero(a), UPLO=uplo)
+def eigh_arrays(a, uplo="L", vectors=True):
+    """numpy's eigh, with PyTorch's error where its LAPACK (syevd; sterf without ``vectors``)
+    does not converge on a matrix that is not finite (``_lapack.syevd_info``)."""
+    if not np.isfinite(a).all():
+        flat = a.reshape((-1,) + a.shape[-2:])
+        for b, m in enumerate(flat):
+            info = syevd_info(m, uplo == "L", vectors)
+            if info:
+                raise _error(f"linalg.eigh: {_batch_where(a)(b)}The algorithm failed to converge because the input "
+                             f"matrix is ill-conditioned or has too many repeated eigenvalues (error code: {info}).")
+    # (a -0.0 on the diagonal stays: with no reflector it is an eigenvalue, -0.0 in PyTorch too)
+    return np.linalg.eigh(np.where(np.eye(a.shape[-1], dtype=bool), a, _plus_zero(a)), UPLO=uplo)
+
+
+def _eigh_fwd(ctx, a, uplo, vectors=True):
+    w, v = eigh_arrays(a, uplo, vectors)
     return w.astype(a.dtype, copy=False), v.astype(a.dtype, copy=False)
 
 
@@ -280,12 +310,12 @@ def _(ctx, grads):
     return V.matmul(gA.matmul(V.mT))
 
 
-def _eigh_impl(A, UPLO, who):
+def _eigh_impl(A, UPLO, who, vectors=True):
     _square(A, who)
     _kernel_dtype(A, "linalg_eigh_cpu")
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
-    return _eigh(A, uplo=UPLO)
+    return _eigh(A, uplo=UPLO, vectors=vectors)
 
 
 def _linalg_eigh(A, UPLO="L", *, out=None):
@@ -293,7 +323,8 @@ def _linalg_eigh(A, UPLO="L", *, out=None):
 
 
 def _linalg_eigvalsh(A, UPLO="L", *, out=None):
-    return _eigh_impl(A, UPLO, "linalg.eigh")[0]  # PyTorch's messages name linalg.eigh
+    # PyTorch's messages name linalg.eigh; it computes the eigenvectors only for a gradient
+    return _eigh_impl(A, UPLO, "linalg.eigh", vectors=_needs_grad(A))[0]
 
 
 export("eigh", linalg=True, torch=False)(_linalg_eigh)
@@ -478,7 +509,7 @@ def _tolerances(a, atol, rtol, s_max):
 
 def _pinv_fwd(ctx, a, atol, rtol, hermitian):
     if hermitian:
-        w, v = np.linalg.eigh(_plus_zero(a))
+        w, v = eigh_arrays(a)
         s_abs = np.abs(w)
         cut = _tolerances(a, atol, rtol, s_abs.max(-1, initial=0.0))[..., None]
         inv = np.where(s_abs > cut, 1.0 / np.where(s_abs > cut, w, 1), 0)
@@ -516,6 +547,11 @@ def _tol_value(t):
 
 
 def _linalg_pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
+    if atol is not None and not isinstance(atol, Tensor) and rtol is None and rcond is None:
+        # the float overload's default rtol (eps(dtype) * max(size(-1), size(-2))), before any check
+        _wrap_dim_no_scalar(-2, A.ndim)
+        if A.dtype not in (dtypes.float32, dtypes.float64):
+            raise RuntimeError("This function doesn't handle types other than float and double")
     if A.ndim < 2 or not A.dtype.is_floating_point or A.dtype is dtypes.float16:  # linalg_pinv's own check, before the matrix ones
         raise RuntimeError(f"linalg.pinv({_scalar_name(A.dtype)}{{{list(A.shape)}}}): expected a tensor with 2 or "
                            "more dimensions of float, double, cfloat or cdouble types")
@@ -541,7 +577,7 @@ def _linalg_matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None, t
     a = A._data
     if tol is not None:
         atol, rtol = tol, 0.0
-    s = np.abs(np.linalg.eigvalsh(a)) if hermitian else svd_arrays(a, compute_uv=False)
+    s = np.abs(eigh_arrays(a, vectors=_needs_grad(A))[0]) if hermitian else svd_arrays(a, compute_uv=False)
     cut = _tolerances(a, _tol_value(atol), _tol_value(rtol), s.max(-1, initial=0.0))
     return Tensor._make(np.asarray((s > np.asarray(cut)[..., None]).sum(-1), np.int64))
 

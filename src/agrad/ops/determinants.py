@@ -100,12 +100,10 @@ def _adjoint_solve(a, d):
     pivot nudged to eps; the order of its substitutions decides the sign of a zero in the gradient."""
     m = _lu_input(a)
     lu, piv, _ = getrf(m)
-    diag = np.diagonal(lu, 0, -2, -1)
-    if (diag == 0).any():
-        lu = np.array(lu)
-        idx = np.arange(lu.shape[-1])
-        lu[..., idx, idx] = np.where(diag == 0, np.finfo(a.dtype).eps, diag)
-    eye = np.eye(a.shape[-1], dtype=a.dtype) * np.asarray(d, a.dtype)[..., None, None]
+    # LU + diag_embed(where(diag == 0, eps, 0)): the addition also makes every -0.0 of LU +0.0
+    eye_n = np.eye(a.shape[-1], dtype=bool)
+    lu = lu + np.where(eye_n & (lu == 0), np.finfo(a.dtype).eps, 0).astype(a.dtype)
+    eye = np.where(eye_n, np.asarray(d, a.dtype)[..., None, None], np.zeros((), a.dtype))  # diag_embed: +0.0 off it
     return getrs(lu, piv, eye, trans=m is a)
 
 
