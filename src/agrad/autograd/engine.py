@@ -381,8 +381,8 @@ def reduce_to(a, shape):
     have = a.shape
     lead = len(have) - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and have[i + lead] != 1)
-    if not axes:
-        return a.reshape(shape)
+    if not axes:  # nothing broadcast: the gradient itself, as ATen's sum_to (a leaf copies it)
+        return a
     out = cascade_sum(a, axes, True)
     if out is None:
         out = np.add.reduce(a, axis=axes, keepdims=True)

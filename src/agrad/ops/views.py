@@ -345,7 +345,11 @@ def _squeeze_fwd(ctx, a, axes):
 
 
 def _unsqueeze_back(ctx, grad):
-    return grad.reshape(ctx.input_shape)
+    """ATen's unsqueeze_to: one unsqueeze per squeezed dim, in order (UnsqueezeBackward0 nodes
+    under create_graph); none squeezed, the gradient itself (a leaf then copies it, not takes it)."""
+    for d in ctx.axes:
+        grad = grad.unsqueeze(d)
+    return grad
 
 
 _squeeze0 = Op("SqueezeBackward0", _squeeze_fwd, jvp="linear")
@@ -354,7 +358,7 @@ _squeeze2 = Op("SqueezeBackward2", _squeeze_fwd, jvp="linear")
 _squeeze4 = Op("SqueezeBackward4", _squeeze_fwd, jvp="linear")  # squeeze_(dim), as matmul uses it
 for _op in (_squeeze0, _squeeze1, _squeeze2, _squeeze4):
     _op.derivative(_unsqueeze_back)
-    _op.raw_derivative(lambda ctx, g: g.reshape(ctx.input_shape))
+    _op.raw_derivative(lambda ctx, g: g.reshape(ctx.input_shape) if ctx.axes else g)
 
 
 @export(method=True)
@@ -578,6 +582,9 @@ def sum_to_size(input, *size):
         # integers and bools: sum's promotion to int64
         out = input.sum(axes, keepdim=True) if shape else input.sum()
         return out.view(shape) if lead and shape else out
+    if lead and shape:  # summed with keepdim, then viewed without the leading dims: a view, as ATen's
+        kept = tuple(1 if i in axes else n for i, n in enumerate(have))
+        return _sum_to.apply((input,), (input._data,), {"axes": axes, "shape": kept}).view(shape)
     return _sum_to.apply((input,), (input._data,), {"axes": axes, "shape": shape})
 
 
