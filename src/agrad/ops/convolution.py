@@ -190,6 +190,12 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
     n, g, sp = x.shape[0], groups, x.ndim - 2
     k = w.shape[2:]
     pads = tuple((p, p) for p in padding)
+    if n == 0 or x.shape[1] == 0:  # ATen's Empty backend: no batch, or no input channels (then no output channels)
+        if transposed:
+            size = _transposed_size(x.shape[2:], k, stride, padding, dilation, output_padding)
+            return np.zeros((n, w.shape[1] * g) + size, x.dtype)
+        c = 0 if x.shape[1] == 0 else w.shape[0]
+        return np.zeros((n, c) + tuple(blocks(x.shape[2:], k, dilation, pads, stride)), x.dtype)
     if not transposed:
         o = blocks(x.shape[2:], k, dilation, pads, stride)
         cols = im2col_np(x, k, dilation, pads, stride, o).reshape(n, g, -1, math.prod(o))
@@ -219,6 +225,8 @@ _convolution.jvp_additive = 2  # the bias
 def _(ctx, grad):
     x = ctx.__dict__.get("input")
     w = ctx.__dict__.get("weight")
+    if grad.numel() == 0:  # (an empty batch or no channels: every gradient zeros)
+        return tuple(None if not ctx.needs(i) else grad.new_zeros(ctx._input_meta[i][0]) for i in range(3))
     g = ctx.groups
     k = tuple(ctx._input_meta[1][0][2:]) if ctx.needs(1) else tuple(w.shape[2:])
     n = grad.shape[0]
@@ -283,10 +291,13 @@ def _check(fname, input, weight, bias, sp, groups, transposed, params=()):
         raise RuntimeError("non-positive groups is not supported")
     shape = list(input.shape) if input.ndim == sp + 2 else [1] + list(input.shape)
     c = shape[1]
+    if weight.shape[0] < groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
+                           f"weight of size {list(weight.shape)} instead")
+    if weight.shape[0] % groups:
+        raise RuntimeError("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got "
+                           "weight of size [%s] instead" % (groups, groups, list(weight.shape)))
     if not transposed:
-        if weight.shape[0] % groups:
-            raise RuntimeError("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got "
-                               "weight of size [%s] instead" % (groups, groups, list(weight.shape)))
         if c != weight.shape[1] * groups:
             raise RuntimeError(
                 f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{shape} to have "

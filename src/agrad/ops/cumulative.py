@@ -157,8 +157,9 @@ def _cummaxmin_back(ctx, grad):
     return FUNCTIONS["scatter_add"](zeros, ctx.axis, Tensor._make(ctx.indices), grad)
 
 
-_cummax = Op("CummaxBackward0", _cummaxmin_fwd, outputs=1, keeps={"indices": "indices"})
-_cummin = Op("CumminBackward0", _cummaxmin_fwd, outputs=1, keeps={"indices": "indices"})
+# cummaxmin_backward(grad, self, indices, dim) saves self (its version is checked)
+_cummax = Op("CummaxBackward0", _cummaxmin_fwd, outputs=1, saves=("self",), keeps={"indices": "indices"})
+_cummin = Op("CumminBackward0", _cummaxmin_fwd, outputs=1, saves=("self",), keeps={"indices": "indices"})
 _cummax.derivative(_cummaxmin_back)
 _cummin.derivative(_cummaxmin_back)
 

@@ -153,7 +153,7 @@ def sum(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
                                        {"axes": axes, "keepdim": keepdim, "dtype": d.numpy}), out)
 
 
-def _nansum_fwd(ctx, a, axes, keepdim, dtype):
+def _nansum_fwd(ctx, a, axes, keepdim, dtype, full):
     if dtype == a.dtype and type(a) is np.ndarray and a.dtype.kind == "f":
         out = cascade_sum(np.where(np.isnan(a), a.dtype.type(0), a), axes, keepdim)  # a NaN read as 0
         if out is not None:
@@ -166,7 +166,9 @@ _nansum = Op("NansumBackward0", _nansum_fwd, saves=("self",))
 
 @_nansum.derivative
 def _(ctx, grad):
-    return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim) * (ctx.self == ctx.self)
+    # nansum_backward: dim=None reduces over no listed dim, so nothing is unsqueezed before the expand
+    axes = () if ctx.full else ctx.axes
+    return expand_back(grad, ctx.input_shape, axes, ctx.keepdim) * (ctx.self == ctx.self)
 
 
 @export(method=True)
@@ -174,7 +176,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     d = _acc_dtype(input, dtype)
     axes = dims(dim, input.ndim)
     return _nansum.apply((input,), (input._data,), {"axes": axes, "keepdim": keepdim,  # all dims kept for dim=None
-                                                     "dtype": d.numpy})
+                                                     "dtype": d.numpy, "full": dim is None})
 
 
 # mean ------------------------------------------------------------------------
@@ -562,7 +564,8 @@ def _(ctx, grad):
         return grad
     if not (x._data == 0).any():
         return grad * (ctx.result / x)
-    return _prod_safe_zeros_backward(grad, x.reshape(-1), 0).reshape(x.shape)
+    # contiguous() then view(-1), as prod_backward (CloneBackward0 + ViewBackward0, not reshape's UnsafeView)
+    return _prod_safe_zeros_backward(grad, x.contiguous().view(-1), 0).view(x.shape)
 
 
 @_prod1.derivative
@@ -731,7 +734,7 @@ def _aminmax_fwd(ctx, a, axes, keepdim, by_dim):
     return lo, hi
 
 
-_aminmax = Op("AminmaxBackward0", _aminmax_fwd, saves=("self",), outputs=None, multi_grad=True)
+_aminmax = Op("AminmaxBackward0", _aminmax_fwd, saves=("self",), outputs=None, multi_grad="undefined")
 
 
 @_aminmax.derivative
@@ -742,6 +745,8 @@ def _(ctx, grads):
     axes, keepdim = ctx.axes, ctx.keepdim
     grad_self = None
     for g, extreme in zip(grads, (ctx.min_value, ctx.max_value)):
+        if g is None:  # (an output without a gradient adds nothing)
+            continue
         mask = _restore(extreme, x.shape, axes, keepdim) == x
         part = (_restore(g, x.shape, axes, keepdim) / mask.sum(axes, keepdim=True)) * mask
         grad_self = part if grad_self is None else grad_self + part

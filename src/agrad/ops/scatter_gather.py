@@ -124,8 +124,9 @@ def _index_add_fwd(ctx, a, src, dim, idx, alpha):
     return out
 
 
+# source is saved for its own gradient's expand_as(source) (its version is checked)
 _index_add = Op("IndexAddBackward0", _index_add_fwd, inputs=("self", "source"), jvp="linear",
-                keeps={"idx": "index"}, keeps_for={"idx": (1,)})
+                saves=("source",), saves_for={"source": (1,)}, keeps={"idx": "index"}, keeps_for={"idx": (1,)})
 
 
 @_index_add.derivative
@@ -133,9 +134,7 @@ def _(ctx, grad):
     src_shape = ctx._input_meta[1][0] if ctx._input_meta[1] else None
     g_src = None
     if src_shape is not None:
-        g_src = index_select(grad, ctx.dim, Tensor._make(ctx.idx))
-        # .expand_as(source) in derivatives.yaml (an ExpandBackward0 under create_graph)
-        g_src = g_src.expand(src_shape) if tuple(g_src.shape) == tuple(src_shape) else g_src.reshape(src_shape)
+        g_src = _source_grad(grad, ctx.dim, ctx.idx, src_shape)
         if ctx.alpha != 1:
             g_src = g_src * ctx.alpha
     return grad, g_src
@@ -264,7 +263,7 @@ def _index_copy_fwd(ctx, a, src, dim, idx):
 
 
 _index_copy = Op("IndexCopyBackward0", _index_copy_fwd, inputs=("self", "source"), jvp="linear",
-                  keeps={"idx": "index"})
+                  saves=("source",), saves_for={"source": (1,)}, keeps={"idx": "index"})
 
 
 @_index_copy.derivative
@@ -272,8 +271,16 @@ def _(ctx, grad):
     idx = Tensor._make(ctx.idx)
     g_src = None
     if ctx._input_meta[1] is not None:
-        g_src = index_select(grad, ctx.dim, idx).reshape(ctx._input_meta[1][0])
+        g_src = _source_grad(grad, ctx.dim, ctx.idx, ctx._input_meta[1][0])
     return index_fill(grad, ctx.dim, idx, 0), g_src
+
+
+def _source_grad(grad, dim, idx, src_shape):
+    """index_copy's and index_add's source gradient: grad.index_select(dim, index).expand_as(source), or for a
+    0-d source grad.index_select(dim, index.squeeze(0)) (summed to the source's shape by the engine)."""
+    if not len(src_shape):
+        return index_select(grad, dim, Tensor._make(idx.reshape(())))
+    return index_select(grad, dim, Tensor._make(idx)).expand(src_shape)
 
 
 @export(method=True)
@@ -306,7 +313,9 @@ def _gather_fwd(ctx, a, dim, idx, shape):
     return a.reshape(-1)[idx.reshape(-1)].reshape(shape) if a.ndim == 0 or idx.ndim == 0 else a[_along(idx, dim)]
 
 
-_gather = Op("GatherBackward0", _gather_fwd, jvp="linear", keeps={"idx": "index"})
+# gather_backward(grad, self, dim, index, sparse_grad): self is saved (its version is checked) though
+# only its shape is read
+_gather = Op("GatherBackward0", _gather_fwd, jvp="linear", saves=("self",), keeps={"idx": "index"})
 
 
 @_gather.derivative
@@ -516,7 +525,10 @@ def _masked_select_fwd(ctx, a, mask):
     return np.broadcast_to(a, shape)[ctx.where]
 
 
-_masked_select = Op("MaskedSelectBackward0", _masked_select_fwd, jvp="linear", keeps={"mask": "mask"})
+# masked_select_backward(grad, self, mask) and take_backward(grad, self, index) save self (its version is
+# checked) though they read its shape only
+_masked_select = Op("MaskedSelectBackward0", _masked_select_fwd, jvp="linear", saves=("self",),
+                    keeps={"mask": "mask"})
 
 
 @_masked_select.derivative
@@ -635,7 +647,8 @@ _written_memory = [None]
 _masked_scatter_inplace = inplace(_masked_scatter_checked, name="masked_scatter")
 
 
-_take = Op("TakeBackward0", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="linear", keeps={"idx": "index"})
+_take = Op("TakeBackward0", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="linear", saves=("self",),
+           keeps={"idx": "index"})
 
 
 def _put_accumulate_fwd(ctx, s, src, shape, idx):

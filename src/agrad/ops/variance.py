@@ -119,10 +119,11 @@ _var = Op("VarBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fna
 _std = Op("StdBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
           _sqrt(_var_fwd(a, axes, correction, keepdim, fname)[0]), saves=("self", "result"))
 _var_mean = Op("VarMeanBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
-               _var_fwd(a, axes, correction, keepdim, fname), saves=("self",), outputs=None, multi_grad=True)
+               _var_fwd(a, axes, correction, keepdim, fname), saves=("self",), outputs=None,
+               multi_grad="undefined")
 _std_mean = Op("StdMeanBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
                _std_pair(_var_fwd(a, axes, correction, keepdim, fname)), saves=("self", "result"), outputs=None,
-               multi_grad=True)
+               multi_grad="undefined")
 
 
 def _sqrt(a):
@@ -150,14 +151,22 @@ def _(ctx, grad):
 @_quiet
 def _(ctx, grads):
     x = ctx.self
-    return _var_backward(grads[0], x, ctx) + _mean_backward(grads[1], x, ctx)
+    return _pair_sum(None if grads[0] is None else _var_backward(grads[0], x, ctx), grads[1], x, ctx)
+
+
+def _pair_sum(gself, gmean, x, ctx):
+    """var_mean_backward / std_mean_backward: each defined output's part, added only when both are."""
+    if gmean is None:
+        return gself
+    aux = _mean_backward(gmean, x, ctx)
+    return aux if gself is None else gself + aux
 
 
 @_std_mean.derivative
 @_quiet
 def _(ctx, grads):
     x = ctx.self
-    return _std_backward(grads[0], x, ctx.result, ctx) + _mean_backward(grads[1], x, ctx)
+    return _pair_sum(None if grads[0] is None else _std_backward(grads[0], x, ctx.result, ctx), grads[1], x, ctx)
 
 
 def _var_family(op, fname):
