@@ -470,4 +470,13 @@ def cases(graph: str) -> list[dict]:
              ["x = torch.tensor([-2.25, 2.0, 0.5, float('nan'), -1.0, float('inf')], dtype=torch.float64)"],
              ["torch.signbit(torch.acos(x))", "torch.signbit(torch.asin(x))", "torch.signbit(torch.acos(x.float()))",
               "torch.signbit(torch.arcsin(torch.tensor(2.0)))", "torch.asin(x.float())"]),
+        case("softmax-kernel-steps",
+             ["x = torch.tensor([[[-1.25], [-2.5], [-0.5], [2.25]], [[0.25], [-0.25], [2.75], [1.75]]], requires_grad=True)",
+              "x.softmax(0).sum().backward(create_graph=True)",
+              "y = torch.tensor([[2.0, -2.0, -1.0, 2.0], [3.0, -1.5, 3.0, 2.0]], requires_grad=True)",
+              "g, = torch.autograd.grad(F.softmax(y, 1).sum(), [y], create_graph=True)",
+              "z = torch.linspace(-3, 3, 22).reshape(2, 11)",
+              "w = torch.linspace(-3, 2, 32).reshape(2, 16).requires_grad_()", "gw = torch.linspace(1, -2, 32).reshape(2, 16)"],
+             ["x.grad.tolist()", "g.tolist()", "z.softmax(1).tolist()", "w.softmax(0).tolist()",
+              "torch.autograd.grad(w.softmax(0), [w], gw)[0].tolist()", "torch.autograd.grad(w.softmax(1), [w], gw)[0].tolist()"]),
     ]

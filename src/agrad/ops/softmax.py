@@ -8,12 +8,12 @@ written with agrad ops (``create_graph=True`` differentiates it again).
 from __future__ import annotations
 
 import math
-import os
 import warnings
 
 import numpy as np
 
 from ..tensor import Tensor, _wrap_dim
+from . import _vec_math
 from ._op import Op, export
 from .nn import check_floating
 
@@ -49,6 +49,8 @@ def _softmax_float(ctx, a, dim):
 
 
 def _softmax_fwd(ctx, a, dim):
+    if a.dtype == np.float32 and a.ndim and a.size:
+        return _softmax_f32(a, dim)
     if a.dtype != np.float16 or a.ndim == 0 or a.size == 0 or dim == a.ndim - 1:
         return _softmax_float(ctx, a, dim=dim)
     # PyTorch's kernel for another dim than the last (_vec_softmax) computes in float; its scalar
@@ -76,7 +78,57 @@ def _softmax_fwd(ctx, a, dim):
     return out.astype(np.float16)
 
 
-_THREADS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+_THREADS = _vec_math.THREADS
+
+
+def _softmax_f32(a, dim):
+    """softmax of a float32 array as PyTorch's AVX2 kernels compute it.
+
+    Along the last dim (_vec_softmax_lastdim): exp(x - max) by the vector code's exp, the row's
+    sum as vec::reduce_all adds it, and the exps times 1 / sum. Along another dim (_vec_softmax,
+    over outer * inner positions split between threads): 8 inner positions at once where a
+    whole vector fits in the row and the thread's range, with the vector exp; the rest one by
+    one with libm's exp. Both add the exps in the dim's order and divide by the sum."""
+    if dim == a.ndim - 1:
+        e = _vec_math.sleef_expf(a - np.max(a, axis=dim, keepdims=True))
+        return e * (np.float32(1) / _vec_math.reduce_all_sum(e))[..., None]
+    dim_size = a.shape[dim]
+    inner = math.prod(a.shape[dim + 1:])
+    x = a.reshape(-1, dim_size, inner)
+    # (outer, inner, dim): one row per position, the dim last
+    shifted = (x - np.max(x, axis=1, keepdims=True)).transpose(0, 2, 1)
+    out = np.empty_like(x)
+    rows = out.transpose(0, 2, 1)
+    vector = _vector_lanes(x.shape[0], inner)
+    for lanes, exp in ((vector, _vec_math.sleef_expf), (~vector, _libm_expf)):
+        if lanes.any():
+            e = exp(shifted[lanes])
+            total = e[:, 0].copy()
+            for d in range(1, dim_size):  # (0 + e0 is e0)
+                total += e[:, d]
+            rows[lanes] = e / total[:, None]
+    return out.reshape(a.shape)
+
+
+def _libm_expf(v):
+    return _vec_math.libm_float(np.exp, v)
+
+
+def _vector_lanes(outer, inner):
+    """Which of the outer x inner positions _vec_softmax gives its vector code: within a
+    thread's range (every thread has one: a grain size of 0), 8 positions at once while 8
+    are left both in the row and in the range."""
+    lanes = np.zeros((outer, inner), bool)
+    lanes[:, :inner - inner % 8] = True  # a whole row in one range
+    flat = lanes.reshape(-1)
+    for begin, end in _vec_math.parallel_chunks(outer * inner, 0):
+        # the range's first and last rows may be cut short
+        first = min(inner - begin % inner, end - begin)
+        flat[begin:begin + first] = np.arange(first) < first - first % 8
+        last = end % inner
+        if last and end - last >= begin + first:
+            flat[end - last:end] = np.arange(last) < last - last % 8
+    return lanes
 
 
 _softmax = Op("SoftmaxBackward0", _softmax_fwd, saves=("result",), jvp="symmetric")  # J = diag(y) - y y^T
@@ -88,7 +140,23 @@ def _softmax_backward_fwd(ctx, g, y, dim):
     with np.errstate(all="ignore"):
         if y.ndim == 0:
             return y * (g - g * y)
+        if g.dtype in (np.float32, np.float64) and g.size and g.dtype == y.dtype:
+            return _softmax_backward_kernel(g, y, dim)
         return y * (g - np.sum(g * y, axis=dim, keepdims=True))
+
+
+def _softmax_backward_kernel(g, y, dim):
+    """PyTorch's AVX2 kernels: along the last dim, sum(g * y) as vec::reduce_all adds it; along
+    another, the products added in the dim's order, each with a fused multiply-add."""
+    if dim == g.ndim - 1:
+        total = _vec_math.reduce_all_sum(g * y)[..., None]
+    else:
+        gm, ym = np.moveaxis(g, dim, 0), np.moveaxis(y, dim, 0)
+        total = np.zeros(gm.shape[1:], g.dtype)
+        for d in range(gm.shape[0]):
+            total = _vec_math.fma(gm[d], ym[d], total)
+        total = np.expand_dims(total, dim)
+    return y * (g - total)
 
 
 # PyTorch's _softmax_backward_data as an op of its own: a gradient taken with
@@ -114,10 +182,7 @@ def _(ctx, grad):
 
 @_softmax.raw_derivative
 def _(ctx, g):
-    y = ctx.result._data
-    if y.ndim == 0 or g.dtype == np.float16:  # (0-d: y * (g - g * y), NaN for a NaN result)
-        return _softmax_backward_fwd(ctx, g, y, dim=ctx.dim)
-    return y * (g - np.add.reduce(g * y, axis=ctx.dim, keepdims=True, dtype=g.dtype))
+    return _softmax_backward_fwd(ctx, g, ctx.result._data, dim=ctx.dim)
 
 
 @_half

@@ -1,0 +1,194 @@
+"""The float maths of PyTorch's CPU kernels where numpy's own differs in the last bit.
+
+- ``fma``: a fused multiply-add (one rounding), which the AVX2 build uses wherever the
+  compiler contracts ``a * b + c`` and wherever Sleef asks for it.
+- ``sleef_expf``: ``Vectorized<float>::exp`` of the AVX2 vector code (Sleef's ``expf8_u10``:
+  a Cody-Waite reduction by ln 2, a degree-6 polynomial evaluated with fused multiply-adds,
+  and a scaling by two powers of two), bit for bit.
+- ``libm_float``: a float32 libm function (``std::exp(float)`` in a scalar loop) as glibc
+  and MKL give it: computed in double and rounded once (correctly rounded but in rare cases;
+  numpy's own float32 loops are often an ulp away).
+- ``reduce_all_sum``: ``vec::reduce_all`` with ``+`` along the last axis: whole vectors
+  summed lane by lane, then the lanes folded as the AVX2 shuffles fold them.
+- ``parallel_chunks``: the ranges ``at::parallel_for`` gives its threads.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+_F32 = np.float32
+
+#: threads of PyTorch's intra-op pool (one per core this process may use)
+THREADS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+#: at::internal::GRAIN_SIZE
+GRAIN_SIZE = 32768
+
+
+def parallel_chunks(n: int, grain: int, threads: int = THREADS) -> list[tuple[int, int]]:
+    """The ``[begin, end)`` ranges at::parallel_for(0, n, grain) runs: one range unless there
+    are more than ``grain`` iterations and more than one thread; else min(threads, n / grain)
+    ranges of n / that many iterations (rounded up)."""
+    if n <= grain or n <= 1 or threads <= 1:
+        return [(0, n)] if n > 0 else []
+    tasks = min(threads, -(-n // grain)) if grain > 0 else threads
+    size = -(-n // tasks)
+    return [(b, min(n, b + size)) for b in range(0, n, size)]
+
+
+_MID_MASK = np.int64((1 << 29) - 1)
+_MID = np.int64(1 << 28)
+
+
+def _fma32(a, b, c):
+    """fma for float32 operands: the product is exact in double, and so is rounding the double
+    sum to float32, but where that sum is exactly halfway between two floats (the bits below
+    float32's precision are 100...0) and the double sum itself was rounded; there the exact
+    sum (two-sum's error term) decides."""
+    s = np.asarray(np.multiply(a, b, dtype=np.float64))
+    np.add(s, c, out=s, dtype=np.float64)
+    r = s.astype(_F32)
+    bits = s.view(np.int64)
+    np.bitwise_and(bits, _MID_MASK, out=bits)  # (s is not needed again: recomputed where halfway)
+    halfway = bits == _MID
+    if not halfway.any():
+        return r
+    idx = np.flatnonzero(halfway)
+
+    def at(v):
+        v = np.asarray(v)
+        return (v.reshape(-1) if v.shape == s.shape else np.broadcast_to(v, s.shape).reshape(-1))[idx]
+
+    ph = at(a).astype(np.float64) * at(b)
+    ch = at(c).astype(np.float64)
+    sh = ph + ch
+    t = sh - ph
+    err = (ph - (sh - t)) + (ch - t)
+    if not err.any():
+        return r
+    even = sh.astype(_F32)
+    above = even.astype(np.float64) > sh
+    hi = np.where(above, even, np.nextafter(even, _F32(np.inf)))
+    lo = np.where(above, np.nextafter(even, _F32(-np.inf)), even)
+    r = np.array(r, copy=True, ndmin=1)
+    r.reshape(-1)[idx] = np.where(err > 0, hi, np.where(err < 0, lo, even))
+    return r.reshape(s.shape)
+
+
+def _two_prod(a, b):
+    """a * b as p + e exactly (Dekker's splitting into 26-bit halves)."""
+    p = a * b
+    split = 134217729.0  # 2**27 + 1
+    ta = split * a
+    ah = ta - (ta - a)
+    al = a - ah
+    tb = split * b
+    bh = tb - (tb - b)
+    bl = b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def fma(a, b, c):
+    """a * b + c rounded once, in the operands' float type (float32 or float64)."""
+    a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
+    if np.result_type(a, b, c) == np.float32:
+        return _fma32(a, b, c)
+    a, b, c = (x.astype(np.float64, copy=False) for x in (a, b, c))
+    with np.errstate(all="ignore"):
+        p, e = _two_prod(a, b)
+        s = p + c
+        t = s - p
+        e2 = (p - (s - t)) + (c - t)
+        r = s + (e + e2)
+        # infinities and NaN: the plain expression (the error terms are NaN there)
+        return np.where(np.isfinite(r), r, a * b + c)
+
+
+_LOG2E = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)
+_LN2_HI = _F32(0.693145751953125)
+_LN2_LO = _F32(1.428606765330187045e-06)
+_EXP_POLY = tuple(_F32(c) for c in (0.000198527617612853646278381, 0.00139304355252534151077271,
+                                    0.00833336077630519866943359, 0.0416664853692054748535156,
+                                    0.166666671633720397949219, 0.5))
+
+
+def _pow2i(q):
+    """2**q built from its exponent bits (as the vector code does; no range check)."""
+    return ((q + np.int32(127)) << np.int32(23)).view(_F32)
+
+
+def sleef_expf(d):
+    """Vectorized<float>::exp (AVX2): Sleef's expf8_u10, bit for bit."""
+    d = np.asarray(d, _F32)
+    with np.errstate(all="ignore"):
+        t = np.rint(d * _LOG2E)
+        # cvtps2dq: NaN and out-of-range values become INT_MIN
+        q = np.where(np.isfinite(t) & (np.abs(t) < 2.0 ** 31), t, -2.0 ** 31).astype(np.int32)
+        qf = q.astype(_F32)
+        s = _fma32(qf, -_LN2_HI, d)
+        s = _fma32(qf, -_LN2_LO, s)
+        u = np.full(d.shape, _EXP_POLY[0], _F32)
+        for c in _EXP_POLY[1:]:
+            u = _fma32(u, s, c)
+        u = _F32(1) + _fma32(s * s, u, s)
+        half = q >> np.int32(1)
+        u = u * _pow2i(half) * _pow2i(q - half)
+        u = np.where(d < _F32(-104), _F32(0), u)
+        u = np.where(d > _F32(100), _F32(np.inf), u)
+    return u.astype(_F32, copy=False)
+
+
+def libm_float(np_fn, a):
+    """np_fn of a float32 array as glibc's or MKL's float function gives it: in double,
+    rounded once."""
+    with np.errstate(all="ignore"):
+        return np_fn(a.astype(np.float64)).astype(_F32)
+
+
+def via_double(np_fn):
+    """np_fn taking float32 arrays through double (libm_float); other dtypes as numpy does."""
+    def kernel(a):
+        if isinstance(a, np.ndarray) and a.dtype == _F32:
+            return libm_float(np_fn, a)
+        return np_fn(a)
+
+    kernel.__name__ = getattr(np_fn, "__name__", "kernel")
+    return kernel
+
+
+def _fold_lanes(acc, lanes):
+    """vec_reduce_all(+) of whole vectors (the last axis holds the lanes): AVX2 adds the upper
+    128 bits to the lower, then swaps 64-bit and 32-bit neighbours (float), or 64-bit ones
+    (double)."""
+    while lanes > 1:
+        half = lanes // 2
+        acc = acc[..., :half] + acc[..., half:lanes]
+        lanes = half
+    return acc[..., 0]
+
+
+def reduce_all_sum(a):
+    """vec::reduce_all(+) along the last axis of a float32/float64 array (AVX2 vectors of 8 or
+    4 lanes): fewer elements than a vector are added one after another; otherwise whole vectors
+    are summed lane by lane (the tail's lanes into the first), then the lanes are folded."""
+    lanes = 32 // a.dtype.itemsize
+    n = a.shape[-1]
+    if n < lanes:
+        acc = np.zeros(a.shape[:-1], a.dtype)
+        if n:
+            acc = a[..., 0].copy()
+        for i in range(1, n):
+            acc = acc + a[..., i]
+        return acc
+    acc = a[..., :lanes].copy()
+    full = n - n % lanes
+    for start in range(lanes, full, lanes):
+        acc = acc + a[..., start:start + lanes]
+    if full < n:
+        rest = n - full
+        acc[..., :rest] = acc[..., :rest] + a[..., full:]
+    # the fold pairs lane i with lane i + 4 (then + 2, + 1): the halves of the register
+    return _fold_lanes(acc, lanes)
