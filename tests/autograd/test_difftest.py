@@ -234,3 +234,26 @@ def test_history_of_an_integer_written_with_a_grad_value_is_documented():
                                other_value) is None
     floats = obs("torch.float32", [3, 1], True), obs("torch.float32", [3, 1], False)
     assert difftest.documented(*difftest.compare_statement(*floats)[:1], "x[0] = v", *floats) is None
+
+
+@pytest.mark.torch
+def test_median_along_an_expanded_dim_is_documented():
+    """PyTorch's median kernel reads a dim of stride 0 as if it were contiguous (docs/semantics.md):
+    a median or nanmedian result that differs counts as documented only when PyTorch's call took
+    the median along such a dim, and only that result differs."""
+    pytest.importorskip("torch")
+    expanded = ["x = torch.tensor([1.0, -3.0])", "v = x.expand(2, 2)", "r = v.median(0)"]
+    want, got = _tensor_obs(r=[-3.0, -3.0]), _tensor_obs(r=[1.0, -3.0])
+    aspect, _ = difftest.compare_statement(want, got)
+    state = _tensor_obs()
+    assert difftest.documented(aspect, expanded[2], want, got, (expanded, [state, state, want], 2)) == "median-stride0"
+    nan = expanded[:2] + ["r = torch.nanmedian(v, dim=0)"]
+    assert difftest.documented(aspect, nan[2], want, got, (nan, [state, state, want], 2)) == "median-stride0"
+    copied = ["x = torch.tensor([1.0, -3.0])", "v = x.expand(2, 2).contiguous()", "r = v.median(0)"]
+    assert difftest.documented(aspect, copied[2], want, got, (copied, [state, state, want], 2)) is None
+    other_dim = expanded[:2] + ["r = v.median(1)"]
+    assert difftest.documented(aspect, other_dim[2], want, got, (other_dim, [state, state, want], 2)) is None
+    sort = expanded[:2] + ["r = v.sort(0)"]
+    assert difftest.documented(aspect, sort[2], want, got, (sort, [state, state, want], 2)) is None
+    more = _tensor_obs(r=[-3.0, -3.0], y=[1.0]), _tensor_obs(r=[1.0, -3.0], y=[2.0])
+    assert difftest.documented(aspect, expanded[2], *more, (expanded, [state, state, more[0]], 2)) is None

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from .._limits import check_broadcast
-from . import factories
+from . import _vec_math, factories
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out, inplace, inplace_self, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
@@ -215,7 +215,7 @@ def _xlogy_kernel(x, y):
     x = np.asarray(x)
     y = np.asarray(y)
     with np.errstate(all="ignore"):
-        out = x * np.log(y)
+        out = x * _log(y)  # (std::log: float32 through double, as libm gives it)
     out = np.where(x == 0, np.zeros((), out.dtype), out)
     return np.where(np.isnan(y), np.asarray(np.nan, out.dtype), out).astype(out.dtype, copy=False)
 
@@ -274,7 +274,26 @@ def _logaddexp0(ctx, grad):
     return grad / (1 + (b - a).exp()), grad / (1 + (a - b).exp())
 
 
-@binary(lambda a, b: _binary_quiet(np.logaddexp2, a, b), "logaddexp2", saves=("self", "other"))
+def _logaddexp2_kernel(a, b):
+    """PyTorch's steps: max(a, b) + log1p(exp2(-|a - b|)) * (1 / ln 2), the multiply and add
+    fused (so logaddexp2(x, x) is x + ln 2 * (1/ln 2) - a last bit off, not x + 1); a, where a
+    is an infinity equal to b. float32's log1p and exp2 through double, as libm gives them."""
+    if a.dtype not in (np.float32, np.float64) or a.dtype != b.dtype:
+        return _binary_quiet(np.logaddexp2, a, b)
+    with np.errstate(all="ignore"):
+        d = np.negative(np.abs(np.subtract(a, b)))
+        if a.dtype == np.float32:
+            tail = _vec_math.libm_float(np.log1p, _vec_math.libm_float(np.exp2, d))
+        else:
+            tail = np.log1p(np.exp2(d))
+        out = _vec_math.fma(tail, np.asarray(1 / np.log(2.0), a.dtype), np.maximum(a, b))
+        return np.where(np.isinf(a) & (a == b), a, out).astype(a.dtype, copy=False)
+
+
+_log = _vec_math.via_double(np.log)
+
+
+@binary(_logaddexp2_kernel, "logaddexp2", saves=("self", "other"))
 def _logaddexp2(ctx, grad):
     a, b = ctx.self, ctx.other
     return grad / (1 + _pow(2, b - a)), grad / (1 + _pow(2, a - b))

@@ -17,7 +17,9 @@ import numpy as np
 from .. import _zero, dtypes
 from ..autograd import grad_mode
 from ..tensor import Tensor
+from . import _vec_math
 from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
+from ._vector_loop import vector_rows
 from .comparison import isfinite
 from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, weak, where
 from .power import pow as _pow
@@ -71,27 +73,42 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
     return deco
 
 
-@unary(np.exp, saves=("result",), raw=lambda g, y: np.multiply(g, y))
+# float32 exp, log, sin, cos, tanh, expm1, log1p and log10 as PyTorch's kernels (MKL's and
+# libm's float functions) give them: through double, rounded once (numpy's float32 loops are
+# often an ulp away, which a cancellation later, as in 1 - tanh(x)^2, makes visible)
+_via_double = _vec_math.via_double
+_exp, _log, _sin, _cos = (_via_double(f) for f in (np.exp, np.log, np.sin, np.cos))
+
+
+@unary(_exp, saves=("result",), raw=lambda g, y: np.multiply(g, y))
 def exp(ctx, grad):
     return grad * ctx.result
 
 
-@unary(np.log, raw=lambda g, x: np.true_divide(g, x))
+@unary(_log, raw=lambda g, x: np.true_divide(g, x))
 def log(ctx, grad):
     return grad / ctx.self
 
 
-@unary(np.sin, raw=lambda g, x: np.multiply(g, np.cos(x)))
+@unary(_sin, raw=lambda g, x: np.multiply(g, _cos(x)))
 def sin(ctx, grad):
     return grad * ctx.self.cos()
 
 
-@unary(np.cos, raw=lambda g, x: np.multiply(g, np.negative(np.sin(x))))
+@unary(_cos, raw=lambda g, x: np.multiply(g, np.negative(_sin(x))))
 def cos(ctx, grad):
     return grad * -ctx.self.sin()
 
 
-@unary(np.tanh, saves=("result",), raw=lambda g, y: np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y))))
+def _tanh_backward_np(g, y):
+    """tanh_backward's kernel: g * (1 - y * y), the AVX2 build fusing 1 - y * y into one rounding
+    (float16 as numpy rounds it)."""
+    if y.dtype in (np.float32, np.float64) and g.dtype == y.dtype:
+        return np.multiply(g, _vec_math.fma(np.negative(y), y, weak(1, y)))
+    return np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y)))
+
+
+@unary(_via_double(np.tanh), saves=("result",), raw=_tanh_backward_np)
 def tanh(ctx, grad):
     return _tanh_backward(grad, ctx.result)
 
@@ -112,23 +129,43 @@ def _fused_backward(name, np_fn, d_grad_output, d_output):
 
 
 _tanh_backward = _fused_backward(
-    "TanhBackwardBackward0", lambda g, y: g * (1 - y * y),
+    "TanhBackwardBackward0", _tanh_backward_np,
     lambda grad, y: _tanh_backward(grad, y), lambda grad, go, y: grad * (-2 * y * go))
 
 
 def _sigmoid(a):
     # PyTorch's steps, 1 / (1 + exp(-a)) (an overflow to inf gives 0); float16 in float32, rounded once
     x = a.astype(np.float32) if a.dtype == np.float16 else a
-    return (1 / (1 + np.exp(-x))).astype(a.dtype, copy=False)
+    if a.dtype != np.float32 or not isinstance(a, np.ndarray):
+        return (1 / (1 + np.exp(-x))).astype(a.dtype, copy=False)
+    one = weak(1, x)
+    with np.errstate(all="ignore"):
+        out = one / (one + _exp(np.negative(x)))  # the scalar loop: libm's exp
+        rows = vector_rows(x.shape, (x,))
+        if rows is None and x.ndim and x.strides[-1] == x.itemsize and x.shape[-1] >= 16 \
+                and all(a >= b > 0 for a, b in zip(x.strides, x.strides[1:])):
+            # rows of a sliced input (its output is contiguous): the last dim, in blocks of 16
+            rows = (x.shape[-1], x.shape[-1] - x.shape[-1] % 16, "C")
+        if rows is not None:  # the vector code's exp (Sleef's) where it runs
+            n, cut, order = rows
+            lanes = np.zeros(x.shape, bool, order=order)
+            (lanes if order == "C" else lanes.T).reshape(-1, n)[:, :cut] = True
+            out = np.where(lanes, one / (one + _vec_math.sleef_expf(np.negative(x))), out)
+    return out
 
 
-@unary(_sigmoid, saves=("result",), raw=lambda g, y: np.multiply(g, np.multiply(y, np.subtract(weak(1, y), y))))
+def _sigmoid_backward_np(g, y):
+    """sigmoid_backward's kernel: g * (1 - y) * y, in that order."""
+    return np.multiply(np.multiply(g, np.subtract(weak(1, y), y)), y)
+
+
+@unary(_sigmoid, saves=("result",), raw=_sigmoid_backward_np)
 def sigmoid(ctx, grad):
     return _sigmoid_backward(grad, ctx.result)
 
 
 _sigmoid_backward = _fused_backward(
-    "SigmoidBackwardBackward0", lambda g, y: g * (y * (1 - y)),
+    "SigmoidBackwardBackward0", _sigmoid_backward_np,
     lambda grad, y: _sigmoid_backward(grad, y), lambda grad, go, y: grad * go * (1 - 2 * y))
 
 
@@ -274,12 +311,12 @@ def _unary(np_fn, node=None, *, saves=("self",)):
     return deco
 
 
-@unary(_quiet(np.expm1), saves=("result",))
+@unary(_via_double(_quiet(np.expm1)), saves=("result",))
 def expm1(ctx, grad):
     return grad * (ctx.result + 1)
 
 
-@_unary(_quiet(np.log1p), "Log1PBackward0")
+@_unary(_via_double(_quiet(np.log1p)), "Log1PBackward0")
 def log1p(ctx, grad):
     return grad / (ctx.self + 1)
 
@@ -289,7 +326,7 @@ def log2(ctx, grad):
     return grad / (ctx.self * _LN2)
 
 
-@unary(_quiet(np.log10))
+@unary(_via_double(_quiet(np.log10)))
 def log10(ctx, grad):
     return grad / (ctx.self * _LN10)
 
