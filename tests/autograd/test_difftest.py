@@ -257,3 +257,34 @@ def test_median_along_an_expanded_dim_is_documented():
     assert difftest.documented(aspect, sort[2], want, got, (sort, [state, state, want], 2)) is None
     more = _tensor_obs(r=[-3.0, -3.0], y=[1.0]), _tensor_obs(r=[1.0, -3.0], y=[2.0])
     assert difftest.documented(aspect, expanded[2], *more, (expanded, [state, state, more[0]], 2)) is None
+def test_lstsq_where_pytorchs_column_pivots_decide_is_documented():
+    """PyTorch's gelsy lstsq leaves its column pivots uninitialised (docs/semantics.md): results
+    may differ only in the batch elements whose A is not finite or rank-deficient in its own
+    column order, and only for gelsy."""
+    def tensor(a, dtype):
+        a = np.array(a, dtype)
+        return {"kind": "tensor", "dtype": "torch.float32" if dtype == np.float32 else "torch.int64",
+                "shape": list(a.shape), "data": a, "requires_grad": False, "is_leaf": True, "repr": repr(a), "graph": None}
+
+    def obs(x, rank, **more):
+        items = [tensor(x, np.float32), tensor([], np.float32), tensor(rank, np.int64), tensor([], np.float32)]
+        return {"error": None, "warnings": [], "vars": {"r": {
+            "kind": "seq", "type": "torch.return_types.linalg_lstsq", "repr": repr((x, rank)), "items": items},
+            **{k: tensor(v, np.float32) for k, v in more.items()}}}
+    a = [[[1.0, 1.0, 0.0], [1.0, 1.0, 1.0]], [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]
+    state = {"error": None, "warnings": [], "vars": {"a": tensor(a, np.float32)}}
+    lines = ["a = torch.tensor(...)", "r = torch.linalg.lstsq(a, b)"]
+    want = obs([[[0.5], [0.5], [1.0]], [[1.0], [2.0], [0.0]]], [2, 2])
+    got = obs([[[2 / 3], [2 / 3], [1 / 3]], [[1.0], [2.0], [0.0]]], [1, 2])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [state, want], 1)) == "lstsq-pivots"
+    other = obs([[[0.5], [0.5], [1.0]], [[1.0], [2.5], [0.0]]], [2, 2])  # the full-rank element differs
+    assert difftest.documented(*difftest.compare_statement(want, other)[:1], lines[1], want, other,
+                               (lines, [state, want], 1)) is None
+    gelsd = [lines[0], "r = torch.linalg.lstsq(a, b, driver='gelsd')"]
+    assert difftest.documented(aspect, gelsd[1], want, got, (gelsd, [state, want], 1)) is None
+    full = {"error": None, "warnings": [], "vars": {"a": tensor([a[1], a[1]], np.float32)}}
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [full, want], 1)) is None
+    inf = {"error": None, "warnings": [], "vars": {"a": tensor([[[1.0, np.inf, 0.0], [1.0, 1.0, 1.0]], a[1]], np.float32)}}
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [inf, want], 1)) == "lstsq-pivots"
+    assert difftest.documented(aspect, "r = torch.linalg.pinv(a, b)", want, got, (lines, [state, want], 1)) is None

@@ -227,3 +227,41 @@ def syevd_info(a, lower=True, vectors=True):
                 return m - start + (0 if vectors else -1) + int(np.count_nonzero(e[m + 1:]))
             start = m + 1
     return 0
+
+
+# ---------------------------------------------------------------------------
+# gelsy as PyTorch calls it (no column pivoting)
+# ---------------------------------------------------------------------------
+
+def gelsy_unpivoted(a, b, rcond):
+    """(X, rank) of min ||A X - B|| for each finite matrix of ``a`` (batch, m, n) and ``b``
+    (batch, m, k) as LAPACK's gelsy computes them when every column is fixed in place: PyTorch
+    hands gelsy a pivot array it never initialises, whose garbage is nearly always nonzero, so
+    the QR keeps A's column order.  Its rank is where the condition estimate of R's leading
+    triangles first exceeds 1/rcond (the exact singular values here, for LAPACK's incremental
+    estimate); a first column of zeros is rank 0 and a zero solution.  The solution is the
+    minimum-norm one of the first ``rank`` rows of R (gelsy's complete orthogonal factorisation)."""
+    count, m, n = a.shape
+    k = b.shape[-1]
+    x = np.zeros((count, n, k), a.dtype)
+    rank = np.zeros(count, np.int64)
+    mn = min(m, n)
+    for i in range(count):
+        if not a[i].any() or mn == 0:
+            continue
+        q, r = np.linalg.qr(a[i])
+        if r[0, 0] == 0:
+            continue
+        r_rank = 1
+        while r_rank < mn:
+            s = np.linalg.svd(r[:r_rank + 1, :r_rank + 1], compute_uv=False)
+            if not s[0] * rcond <= s[-1]:
+                break
+            r_rank += 1
+        c = q[:, :r_rank].T @ b[i]
+        if r_rank == n:
+            x[i] = np.linalg.solve(r[:n, :n], c)
+        else:
+            x[i] = np.linalg.lstsq(r[:r_rank], c, rcond=None)[0]
+        rank[i] = r_rank
+    return x, rank
