@@ -504,4 +504,14 @@ def cases(graph: str) -> list[dict]:
               "[f(u).tolist() for f in (torch.cos, torch.tanh, torch.expm1, torch.sigmoid)]",
               "[f(u.abs() + 0.5).tolist() for f in (torch.log1p, torch.log10)]", "u[::2].sigmoid().tolist()",
               "(torch.ones(4) / torch.ones(4)).sin()[0].float_power(torch.tensor([0.5, 2.0, -2.25]))"]),
+        case("batch-norm-kernel-steps",
+             ["x = (torch.linspace(-3, 4, 60).reshape(2, 3, 10) * 1.7) % 2.3 - 1",
+              "y = torch.tensor([[[0.25, 1.0], [2.5, 0.0], [0.75, -2.75]]], requires_grad=True)",
+              "rm, rv = torch.zeros(3), torch.ones(3)", "b = F.batch_norm(x, rm, rv, torch.tensor([1.5, -2.0, 0.5]), "
+              "torch.tensor([0.25, 0.0, 1.0]), training=True)", "z = x[:, :, 0] * 2"],
+             ["b.tolist()", "rm.tolist()", "rv.tolist()", "F.instance_norm(y).sum(-1).tolist()", "F.instance_norm(x).tolist()",
+              "F.batch_norm(x, rm, rv).tolist()", "F.batch_norm(z, None, None, training=True).tolist()",
+              "F.batch_norm(x.double(), None, None, training=True).tolist()",
+              "torch.tensor([-1.25, -2.75, 0.75]).std().item()", "torch.std(torch.zeros(4, 0), correction=-1.5)",
+              "torch.std_mean(torch.linspace(-2, 3, 7))"]),
     ]

@@ -145,14 +145,14 @@ def libm_float(np_fn, a):
     """np_fn of a float32 array as glibc's or MKL's float function gives it: in double,
     rounded once."""
     with np.errstate(all="ignore"):
-        return np_fn(a.astype(np.float64)).astype(_F32)
+        return np.asarray(np_fn(np.asarray(a, np.float64))).astype(_F32)
 
 
 def via_double(np_fn):
     """np_fn taking float32 arrays through double (libm_float); other dtypes as numpy does."""
     def kernel(a):
-        if isinstance(a, np.ndarray) and a.dtype == _F32:
-            return libm_float(np_fn, a)
+        if isinstance(a, (np.ndarray, np.float32)) and a.dtype == _F32:  # (a 0-d result is a numpy scalar)
+            return libm_float(np_fn, np.asarray(a))
         return np_fn(a)
 
     kernel.__name__ = getattr(np_fn, "__name__", "kernel")

@@ -16,6 +16,7 @@ import numbers
 
 import numpy as np
 
+from . import _vec_math
 from ._op import Op, export
 from .nn import check_floating, const, div_scalar, mul_scalar
 
@@ -42,7 +43,86 @@ def _channel_shape(ndim):
 # batch_norm
 # ---------------------------------------------------------------------------
 
+def _batch_norm_kernel(ctx, x, w, b, running_mean, running_var, training, momentum, eps):
+    """PyTorch's CPU batch_norm of a contiguous float32/float64 input.
+
+    Statistics (batch_norm_cpu_collect_stats_contiguous_impl): per channel, the sum in double
+    over N rounded to the input's type is the mean; (x - mean)^2 in the input's type, summed in
+    double and rounded, is var_sum; invstd = 1 / sqrt(var_sum / N + eps) in double, var_sum / N
+    divided in the input's type. In evaluation, invstd = 1 / sqrt(running_var + eps) in the
+    input's type. The contiguous kernel then applies alpha = invstd * weight and beta = bias -
+    mean * alpha as out = x * alpha + beta (both fused)."""
+    dt = x.dtype.type
+    c = x.shape[1]
+    rows = x.reshape(x.shape[0], c, -1).transpose(1, 0, 2).reshape(c, -1)  # (channel, N)
+    n = rows.shape[1]
+    with np.errstate(all="ignore"):
+        if training and x.size == x.shape[0] * c:  # one element per image: the channels-last reduction
+            mean, var_sum = _collect_stats_channels_last(x.reshape(x.shape[0], c))
+        elif training:  # (sums in double, one element after the other)
+            mean = (np.cumsum(rows, axis=1, dtype=np.float64)[:, -1] / n).astype(dt)
+            dev = rows - mean[:, None]
+            var_sum = np.cumsum(dev * dev, axis=1, dtype=np.float64)[:, -1].astype(dt)
+        if training:
+            var = (var_sum / dt(n)).astype(np.float64)
+            invstd = np.where((var == 0) & (eps == 0), 0.0, 1 / np.sqrt(var + eps)).astype(dt)
+            m = dt(momentum)
+            if running_mean is not None:
+                running_mean[...] = _vec_math.fma(np.full(c, m), mean, (dt(1) - m) * running_mean.astype(dt))
+            if running_var is not None:
+                unbiased = (var_sum / dt(n - 1)).astype(np.float64)
+                running_var[...] = float(m) * unbiased + float(dt(1) - m) * running_var.astype(np.float64)
+        else:
+            mean = running_mean.astype(dt)
+            invstd = (dt(1) / np.sqrt(running_var.astype(dt) + dt(eps))).astype(dt)
+            ctx.eval_mean, ctx.eval_rstd = mean.astype(np.float64), invstd.astype(np.float64)
+        shape = (1, -1) + (1,) * (x.ndim - 2)
+        wv = w.astype(dt) if w is not None else np.ones(c, dt)
+        bv = b.astype(dt) if b is not None else np.zeros(c, dt)
+        alpha = invstd * wv
+        beta = _vec_math.fma(-mean, alpha, bv)
+        return _vec_math.fma(x, alpha.reshape(shape), beta.reshape(shape)).astype(dt, copy=False)
+
+
+def _collect_stats_channels_last(x):
+    """batch_norm_cpu_collect_stats_channels_last_impl on an (N, C) input: with more rows than
+    threads, each thread sums its range of rows into a buffer in the input's type (then the
+    squares, (x - mean)^2 added with a fused multiply-add), and the buffers are added in
+    double; otherwise one pass in the input's type (C <= 16, C > 2048 or one thread: the sum
+    divided by N in that type) or per channel in double."""
+    dt = x.dtype.type
+    rows, c = x.shape
+    threads = _vec_math.THREADS
+    if rows > threads:
+        chunks = _vec_math.parallel_chunks(rows, 1, threads)
+        def through_threads(step):
+            total = np.zeros(c, np.float64)
+            for begin, end in chunks:
+                buf = np.zeros(c, dt)
+                for i in range(begin, end):
+                    buf = step(buf, x[i])
+                total = total + buf
+            return total
+        mean = (through_threads(lambda buf, row: buf + row) / rows).astype(dt)
+        var_sum = through_threads(lambda buf, row: _vec_math.fma(row - mean, row - mean, buf)).astype(dt)
+    elif threads == 1 or c <= 16 or c > 2048:
+        buf = np.zeros(c, dt)
+        for i in range(rows):
+            buf = buf + x[i]
+        mean = (buf / dt(rows)).astype(dt)
+        var_sum = np.zeros(c, dt)
+        for i in range(rows):
+            var_sum = _vec_math.fma(x[i] - mean, x[i] - mean, var_sum)
+    else:
+        mean = (np.cumsum(x, axis=0, dtype=np.float64)[-1] / rows).astype(dt)
+        var_sum = np.cumsum((x - mean) * (x - mean), axis=0, dtype=np.float64)[-1].astype(dt)
+    return mean, var_sum
+
+
 def _batch_norm_fwd(ctx, x, w, b, running_mean, running_var, training, momentum, eps):
+    if x.dtype in (np.float32, np.float64) and x.flags.c_contiguous and x.ndim >= 2 and x.size and \
+            all(t is None or t.dtype == x.dtype for t in (w, b)):
+        return _batch_norm_kernel(ctx, x, w, b, running_mean, running_var, training, momentum, eps)
     axes = (0,) + tuple(range(2, x.ndim))
     shape = (1, -1) + (1,) * (x.ndim - 2)
     xd = x.astype(np.float64)

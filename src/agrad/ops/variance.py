@@ -49,7 +49,9 @@ def _var_args(fname, input, dim, unbiased, keepdim, correction):
     return axes, full, n, correction, bool(keepdim)
 
 
-def _var_fwd(a, axes, correction, keepdim, fname):
+def _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=False):
+    """(var or std, mean) as PyTorch's kernel: accumulated in double, the square root (std)
+    taken in double before the one rounding to the input's type; an empty input gives NaN."""
     work = a.astype(np.float64) if a.dtype != np.float64 else a
     count = 1
     for ax in axes:
@@ -67,6 +69,10 @@ def _var_fwd(a, axes, correction, keepdim, fname):
         m2 = np.sum(dev * dev, axis=axes, keepdims=keepdim)
         dof = count - correction
         var = m2 / (dof if dof > 0 else 0)  # C++'s std::max(0, dof): a NaN correction divides by 0
+        if a.size == 0:  # std_var_out fills an empty reduction with NaN, whatever the correction
+            var = np.full(np.shape(var), np.nan)
+        if take_sqrt:
+            var = np.sqrt(var)
         if count > 1 and a.ndim and type(work) is np.ndarray and np.isinf(work).any():
             mean = _welford_inf_mean(work, axes, mean)
         mean = mean if keepdim else np.squeeze(mean, axis=axes) if axes else mean.reshape(())
@@ -117,22 +123,13 @@ def _mean_backward(grad, x, ctx):
 _var = Op("VarBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
           _var_fwd(a, axes, correction, keepdim, fname)[0], saves=("self",))
 _std = Op("StdBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
-          _sqrt(_var_fwd(a, axes, correction, keepdim, fname)[0]), saves=("self", "result"))
+          _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=True)[0], saves=("self", "result"))
 _var_mean = Op("VarMeanBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
                _var_fwd(a, axes, correction, keepdim, fname), saves=("self",), outputs=None,
                multi_grad="undefined")
 _std_mean = Op("StdMeanBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
-               _std_pair(_var_fwd(a, axes, correction, keepdim, fname)), saves=("self", "result"), outputs=None,
+               _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=True), saves=("self", "result"), outputs=None,
                multi_grad="undefined")
-
-
-def _sqrt(a):
-    with np.errstate(all="ignore"):
-        return np.sqrt(a)
-
-
-def _std_pair(pair):
-    return _sqrt(pair[0]), pair[1]
 
 
 @_var.derivative
