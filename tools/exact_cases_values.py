@@ -514,4 +514,12 @@ def cases(graph: str) -> list[dict]:
               "F.batch_norm(x.double(), None, None, training=True).tolist()",
               "torch.tensor([-1.25, -2.75, 0.75]).std().item()", "torch.std(torch.zeros(4, 0), correction=-1.5)",
               "torch.std_mean(torch.linspace(-2, 3, 7))"]),
+        case("log-softmax-backward-kernel-sums",
+             ["x = torch.tensor([-0.75], requires_grad=True)",
+              "g, = torch.autograd.grad(F.log_softmax(x, dim=0).sum(), [x], create_graph=True)", "g.pow(2).sum().backward()",
+              "w = torch.linspace(-3, 2, 32).reshape(2, 16).requires_grad_()", "gw = torch.linspace(1, -2, 32).reshape(2, 16)",
+              "c = torch.tensor([-0.25], requires_grad=True)",
+              "F.cross_entropy(c, torch.tensor([0.0]), label_smoothing=0.5).backward(gradient=torch.tensor(2.25))"],
+             ["x.grad", "c.grad", "torch.autograd.grad(w.log_softmax(1), [w], gw)[0].tolist()",
+              "torch.autograd.grad(w.log_softmax(0), [w], gw)[0].tolist()"]),
     ]

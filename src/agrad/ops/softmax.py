@@ -205,7 +205,37 @@ def _log_softmax_backward_fwd(ctx, g, y, dim):
     with np.errstate(all="ignore"):
         if y.ndim == 0:
             return g - np.exp(y) * g
+        if g.dtype in (np.float32, np.float64) and g.size and g.dtype == y.dtype:
+            return _log_softmax_backward_kernel(g, y, dim)
         return g - np.exp(y) * np.sum(g, axis=dim, keepdims=True)
+
+
+def _log_softmax_backward_kernel(g, y, dim):
+    """PyTorch's AVX2 kernels: the sum of g as vec::reduce_all adds it along the last dim (a
+    single element is its own sum, -0.0 kept), from 0 in the dim's order along another; then
+    g - exp(y) * sum with the multiply and subtract fused. float32's exp is the vector code's
+    (Sleef's) where it runs: everywhere along the last dim, else the inner positions before the
+    last partial vector (libm's for those)."""
+    f32 = g.dtype == np.float32
+    if dim == g.ndim - 1:
+        total = _vec_math.reduce_all_sum(g)[..., None]
+        e = _vec_math.sleef_expf(y) if f32 else np.exp(y)
+    else:
+        gm = np.moveaxis(g, dim, 0)
+        total = np.zeros(gm.shape[1:], g.dtype)
+        for d in range(gm.shape[0]):
+            total = total + gm[d]
+        total = np.expand_dims(total, dim)
+        e = np.exp(y)
+        if f32:
+            inner = math.prod(g.shape[dim + 1:])
+            e = _libm_expf(y)
+            cut = inner - inner % 8
+            if cut:
+                yv = y.reshape(y.shape[:dim + 1] + (inner,))
+                ev = e.reshape(yv.shape)
+                ev[..., :cut] = _vec_math.sleef_expf(yv[..., :cut])
+    return _vec_math.fma(-e, total, g)
 
 
 _log_softmax_backward = Op("LogSoftmaxBackwardDataBackward0", _log_softmax_backward_fwd,
@@ -229,10 +259,7 @@ def _(ctx, grad):
 
 @_log_softmax.raw_derivative
 def _(ctx, g):
-    y = ctx.result._data
-    if y.ndim == 0 or g.dtype == np.float16:  # (0-d: g - exp(y) * g, NaN for a NaN result)
-        return _log_softmax_backward_fwd(ctx, g, y, dim=ctx.dim)
-    return g - np.exp(y) * np.add.reduce(g, axis=ctx.dim, keepdims=True, dtype=g.dtype)
+    return _log_softmax_backward_fwd(ctx, g, ctx.result._data, dim=ctx.dim)
 
 
 @_log_softmax.forward_derivative
