@@ -94,15 +94,17 @@ def _collect(roots):
 
 
 def _needed(nodes, targets):
-    """The nodes from which a target node can be reached (others need not run)."""
-    needed = set(targets)
+    """The nodes from which a target node can be reached (others need not run).  A target itself
+    runs only when another target lies beyond it: PyTorch takes a captured gradient at the node's
+    input, then neither runs the node nor frees its graph (its tensor hooks still run)."""
+    needed = set()
     # Reverse edges, then walk back from the targets.
     parents = {}
     for node in nodes:
         for nxt, _ in node.next_functions:
             if nxt is not None:
                 parents.setdefault(nxt, []).append(node)
-    stack = list(needed)
+    stack = list(set(targets))
     while stack:
         n = stack.pop()
         for p in parents.get(n, ()):
@@ -198,7 +200,8 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     state["enabled"] = bool(create_graph)
     heappop, heappush = heapq.heappop, heapq.heappush
     active += 1
-    was_needed, graph.needed_now[0] = graph.needed_now[0], needed
+    # (a formula asks whether an input's gradient is wanted: its edge runs or is captured)
+    was_needed, graph.needed_now[0] = graph.needed_now[0], None if needed is None else needed | capture_at.keys()
     # Nothing a backward pass makes is cyclic (without create_graph); the collector
     # would only walk the whole graph again and again while its gradients come and go.
     paused = not create_graph and gc.isenabled()
@@ -251,8 +254,11 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             else:
                 if raw and grads:  # formulas on tensors, or something watching, see tensors
                     grads = {i: _make(g) for i, g in grads.items()}
-                if node._watched and (needed is None or node in needed):  # (PyTorch runs no other)
-                    grads = _inspect(node, grads, create_graph)
+                if node._watched:  # (PyTorch runs no other node's hooks; a captured one's tensor hooks only)
+                    if needed is None or node in needed:
+                        grads = _inspect(node, grads, create_graph)
+                    elif node in capture_at:
+                        grads = _inspect(node, grads, create_graph, node_hooks=False)
                 if watched:
                     if capture_at:
                         for i, k in capture_at.get(node, ()):
@@ -396,28 +402,30 @@ def _check_nan(node, in_grads):
             raise RuntimeError(nan_message(node, i))
 
 
-def _inspect(node, grads, create_graph):
-    """Tensor hooks (which may replace a gradient), node pre-hooks, then retain_grad."""
-    if node._pre_hooks:
-        for idx in list(node._pre_hooks):  # each tensor's hooks, None where no gradient arrived
+def _inspect(node, grads, create_graph, node_hooks=True):
+    """Tensor hooks (which may replace a gradient), retain_grad (which sees what they made), then
+    the node's pre-hooks: PyTorch's call_tensor_pre_hooks, then call_pre_hooks."""
+    pre = node._pre_hooks
+    if pre:
+        for idx in list(pre):  # each tensor's hooks, None where no gradient arrived
             if idx >= 0:
                 g = _run_tensor_hooks(node, idx, grads.get(idx))
                 if g is not None:
                     grads[idx] = g
-        hooks = node._pre_hooks.get(-1)
-        if hooks:
-            for fn in list(hooks.values()):
-                new = fn(tuple(grads.get(i) for i in range(len(node._out_meta))))
-                for obs in hook_observers:
-                    obs(node, "pre", None, fn, new)
-                if new is not None:
-                    grads = {i: g for i, g in enumerate(new) if g is not None}
     if node._retained:
         for idx, ref in node._retained.items():
             t = ref()
             if t is not None and idx in grads:
                 g = grads[idx] if create_graph else grads[idx].detach()
                 t._grad = g.clone() if t._grad is None else t._grad + g
+    hooks = pre.get(-1) if pre and node_hooks else None
+    if hooks:
+        for fn in list(hooks.values()):
+            new = fn(tuple(grads.get(i) for i in range(len(node._out_meta))))
+            for obs in hook_observers:
+                obs(node, "pre", None, fn, new)
+            if new is not None:
+                grads = {i: g for i, g in enumerate(new) if g is not None}
     return grads
 
 

@@ -758,14 +758,53 @@ def _glu_fwd(ctx, a, dim):
 _glu = Op("GluBackward0", _glu_fwd, saves=("self",))
 
 
+def _glu_backward_fwd(ctx, g, x, dim):
+    """glu_backward as PyTorch's CPU kernel: sigmoid(b) into the first half, times gO; the second half
+    (1 - s) * s * a * gO in one pass (float32 for float16, rounded once)."""
+    h = x.shape[dim] // 2
+    a, b = np.split(x, [h], axis=dim)
+    s = Tensor._make(np.ascontiguousarray(b)).sigmoid()._data
+    work = np.float32 if x.dtype == np.float16 else x.dtype
+    sw = s.astype(work, copy=False)
+    second = ((1 - sw) * sw * a.astype(work, copy=False) * g.astype(work, copy=False)).astype(x.dtype, copy=False)
+    return np.concatenate([s * g, second], axis=dim)
+
+
+# glu_backward is an op of its own (PyTorch's GluBackwardBackward0, edges to grad_output and self)
+_glu_backward = Op("GluBackwardBackward0", _glu_backward_fwd, inputs=("grad_output", "self"),
+                   saves=("grad_output", "self"), saves_for={"grad_output": (1,)}, internal=True)
+
+
 @_glu.derivative
 def _(ctx, grad):
+    return _glu_backward(grad, ctx.self, dim=ctx.dim)
+
+
+@_glu_backward.derivative
+def _(ctx, grad):
+    from .factories import ones
     from .joining import cat
     x, dim = ctx.self, ctx.dim
     h = x.shape[dim] // 2
-    a, b = x.narrow(dim, 0, h), x.narrow(dim, h, h)
-    s = b.sigmoid()
-    return cat([grad * s, grad * a * s * (1 - s)], dim)
+    g_go = g_x = None
+    if ctx.needs(0):  # glu_double_backward_grad_output
+        sizes = list(x.shape)
+        sizes[dim] = h
+        tmp = grad * _glu_backward(ones(sizes, dtype=x.dtype), x, dim=dim)
+        g_go = tmp.narrow(dim, 0, h) + tmp.narrow(dim, h, h)
+    if ctx.needs(1):  # glu_double_backward
+        go = ctx.grad_output
+        first, second = x.narrow(dim, 0, h), x.narrow(dim, h, h)
+        sig = second.sigmoid()
+        one_sub_sig = 1 - sig
+        sig_one_sub_sig = sig * one_sub_sig
+        gg_first, gg_second = grad.narrow(dim, 0, h), grad.narrow(dim, h, h)
+        gg_second_times_first = gg_second * first
+        gi_first = gg_second * go * sig_one_sub_sig
+        second_order = sig_one_sub_sig * one_sub_sig - sig * sig_one_sub_sig
+        gi_second = gg_second_times_first * go * second_order + gg_first * go * sig_one_sub_sig
+        g_x = cat([gi_first, gi_second], dim)
+    return g_go, g_x
 
 
 @export(functional=True, torch=False)

@@ -46,10 +46,10 @@ method("atan2_")(inplace(atan2, partial=True))
 method("arctan2_")(inplace(atan2, name="arctan2", partial=True))
 
 
-@binary(np.hypot, "hypot", saves=("self", "other", "result"))
-def _hypot(ctx, grad):
+@binary(np.hypot, "hypot", saves=("self", "other", "result"), saves_for={"self": (0,), "other": (1,)})
+def _hypot(ctx, grad):  # (a tensor used by one input's formula only is saved only when that input needs it)
     r = ctx.result
-    return grad * ctx.self / r, grad * ctx.other / r
+    return (grad * ctx.self / r if ctx.needs(0) else None), (grad * ctx.other / r if ctx.needs(1) else None)
 
 
 @export(method=True)
@@ -180,9 +180,10 @@ def _copysign_grad(grad, x, result):
     return grad * ratio
 
 
-@binary(np.copysign, "copysign", saves=("self", "result"))
-def _copysign0(ctx, grad):
-    return _copysign_grad(grad, ctx.self, ctx.result), _zeros_like(grad)
+@binary(np.copysign, "copysign", saves=("self", "result"), saves_for={"self": (0,), "result": (0,)})
+def _copysign0(ctx, grad):  # (self and result are saved for self's gradient only)
+    gx = _copysign_grad(grad, ctx.self, ctx.result) if ctx.needs(0) else None
+    return gx, _zeros_like(grad)
 
 
 _copysign1 = Op("CopysignBackward1", lambda ctx, a, other: np.copysign(a, np.asarray(other, a.dtype)),
@@ -402,7 +403,8 @@ def _addcdiv_fwd(ctx, a, t1, t2, value):
 _addcmul = Op("AddcmulBackward0", _addcmul_fwd, inputs=("self", "tensor1", "tensor2"),
               saves=("tensor1", "tensor2"), saves_for={"tensor1": (2,), "tensor2": (1,)}, jvp="element_wise")
 _addcdiv = Op("AddcdivBackward0", _addcdiv_fwd, inputs=("self", "tensor1", "tensor2"),
-              saves=("tensor1", "tensor2"), jvp="element_wise")  # (both kept, unlike addcmul's: as PyTorch)
+              saves=("tensor1", "tensor2"), saves_for={"tensor1": (2,)}, jvp="element_wise")
+# (tensor2 is in two inputs' formulas: PyTorch saves it always; tensor1 only for tensor2's gradient)
 
 
 @_addcmul.derivative
@@ -415,8 +417,9 @@ def _(ctx, grad):
 @_addcdiv.derivative
 def _(ctx, grad):
     v = ctx.value
-    t1, t2 = ctx.tensor1, ctx.tensor2
-    return grad, grad * (v / t2), -grad * (v * t1 / (t2 * t2))
+    t2 = ctx.tensor2
+    return (grad, grad * (v / t2) if ctx.needs(1) else None,
+            -grad * (v * ctx.tensor1 / (t2 * t2)) if ctx.needs(2) else None)
 
 
 @export(method=True)

@@ -220,11 +220,11 @@ def _ce_prob_target(input, target, weight, reduction, label_smoothing):
         prod = prod * _class_view(weight, input.ndim, class_dim)
     if reduction == "none":
         return -prod.sum(class_dim)
+    if reduction == "mean" and input.numel() == 0:  # -(sum).fill_(nan): NegBackward0 over FillBackward2
+        return -prod.sum().fill_(float("nan"))
     total = -prod.sum()
     if reduction == "sum":
         return total
-    if input.numel() == 0:
-        return total * float("nan")
     return div_scalar(total, input.numel() // C)
 
 
