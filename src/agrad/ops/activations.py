@@ -345,12 +345,17 @@ _rrelu_ = Op("RreluWithNoiseBackward1", _rrelu_fwd, saves=("result",), jvp="unsu
 _rrelu_.jvp_name = "rrelu_with_noise_"
 
 
+# rrelu_with_noise_backward is an op of its own (RreluWithNoiseBackwardBackward0, edges to grad_output and
+# self; zeros for self): grad * noise (the slope, or 1 where the input is positive)
+_rrelu_backward = _backward_op("RreluWithNoiseBackwardBackward0", lambda g, x, noise: g * noise, ("noise",))
+
+
 @_rrelu.derivative
 def _(ctx, grad):
-    return grad * const(ctx.noise)
+    return _rrelu_backward(grad, ctx.self, noise=ctx.noise)
 
 
-_rrelu_.derivative(lambda ctx, grad: grad * const(ctx.noise))
+_rrelu_.derivative(lambda ctx, grad: _rrelu_backward(grad, ctx.result, noise=ctx.noise))
 
 
 def _rrelu_call(op, input, lower, upper, training):

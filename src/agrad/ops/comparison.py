@@ -328,18 +328,22 @@ def equal(input, other):
     return bool(np.array_equal(input._data, other._data))
 
 
+def _tie_split(ctx, grad, self_loses, other_loses):
+    """where(self == other, grad / 2, grad).masked_fill_(loses, 0), made once per input that needs it
+    (PyTorch's two formulas: two WhereBackward0 nodes under create_graph)."""
+    a, b = ctx.self, ctx.other
+    return tuple(where(a == b, grad / 2, grad).masked_fill(loses(a, b), 0) if ctx.needs(i) else None
+                 for i, loses in enumerate((self_loses, other_loses)))
+
+
 @binary(_tie_by_loop(np.maximum), "maximum", saves=("self", "other"))
 def _maximum(ctx, grad):
-    a, b = ctx.self, ctx.other
-    g = where(a == b, grad / 2, grad)
-    return g.masked_fill(a < b, 0), g.masked_fill(a > b, 0)
+    return _tie_split(ctx, grad, lambda a, b: a < b, lambda a, b: a > b)
 
 
 @binary(_tie_by_loop(np.minimum), "minimum", saves=("self", "other"))
 def _minimum(ctx, grad):
-    a, b = ctx.self, ctx.other
-    g = where(a == b, grad / 2, grad)
-    return g.masked_fill(a > b, 0), g.masked_fill(a < b, 0)
+    return _tie_split(ctx, grad, lambda a, b: a > b, lambda a, b: a < b)
 
 
 @export(method=True)

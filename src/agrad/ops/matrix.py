@@ -485,15 +485,19 @@ def norm_backward(grad, x, p, norm, axes):
 @_dist.derivative
 @_quiet
 def _(ctx, grad):
-    diff = ctx.self - ctx.other
-    g = norm_backward(grad, diff, ctx.p, ctx.result, tuple(range(diff.ndim)))
-    if g is None:
-        # PyTorch negates the undefined p=0 gradient for `other` and fails, when it computes one
-        if should_compute_output(ctx, 1):
+    # each input's formula on its own (self - other and norm_backward made twice, as PyTorch's graph shows)
+    g_self = g_other = None
+    if should_compute_output(ctx, 0):
+        diff = ctx.self - ctx.other
+        g_self = norm_backward(grad, diff, ctx.p, ctx.result, tuple(range(diff.ndim)))
+    if should_compute_output(ctx, 1):
+        diff = ctx.self - ctx.other
+        g = norm_backward(grad, diff, ctx.p, ctx.result, tuple(range(diff.ndim)))
+        if g is None:  # PyTorch negates the undefined p=0 gradient for `other` and fails
             raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
                                "argument #0 'self'")
-        return None, None
-    return g, -g
+        g_other = -g
+    return g_self, g_other
 
 
 @export(method=True)

@@ -472,15 +472,21 @@ def _scatter_pad_fwd(ctx, g, maps, shape):
 def _pad_op_pair(kind, n):
     name = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}[kind] + f"{n}D"
     fwd = Op(f"{name}Backward0", _gather_pad_fwd, saves=("self",), jvp="linear")  # (PyTorch's saves self)
-    back = Op(f"{name}BackwardBackward0", _scatter_pad_fwd, internal=True, jvp="linear")
+    # <pad>_backward(grad_output, self, padding): self is an input (an edge; its gradient zeros_like(self))
+    back = Op(f"{name}BackwardBackward0", lambda ctx, g, x, maps, shape: _scatter_pad_fwd(ctx, g, maps, shape),
+              inputs=("grad_output", "self"), internal=True, jvp="linear")
 
     @fwd.derivative
     def _(ctx, grad):
-        return back(grad, maps=ctx.maps, shape=ctx.input_shape)
+        return back(grad, ctx.self, maps=ctx.maps, shape=ctx.input_shape)
 
     @back.derivative
     def _(ctx, grad):
-        return fwd(grad, maps=ctx.maps)
+        g_self = None
+        if ctx.needs(1):
+            shape, dtype = ctx._input_meta[1]
+            g_self = Tensor._make(np.zeros(shape, dtype.numpy))
+        return (fwd(grad, maps=ctx.maps) if ctx.needs(0) else None), g_self
 
     return fwd
 
@@ -594,18 +600,41 @@ _embedding = Op("EmbeddingBackward0", _embedding_fwd, inputs=("weight",), jvp="l
 
 @_embedding.derivative
 def _(ctx, grad):
-    from .indexing import embed
+    return _embedding_backward(grad, indices=ctx.indices, num_weights=ctx.input_shape[0],
+                               padding_idx=ctx.padding_idx, scale_grad_by_freq=ctx.scale_grad_by_freq)
 
+
+def _embedding_backward_fwd(ctx, g, indices, num_weights, padding_idx, scale_grad_by_freq):
+    """embedding_dense_backward: each row's gradient added into its weight row (scaled by 1 / its count
+    with scale_grad_by_freq; none for padding_idx)."""
+    if scale_grad_by_freq or padding_idx >= 0:
+        scale = np.ones(indices.shape, g.dtype)
+        if scale_grad_by_freq:
+            values, inverse, counts = np.unique(indices.ravel(), return_inverse=True, return_counts=True)
+            scale = (1.0 / counts[inverse]).reshape(indices.shape).astype(g.dtype)
+        if padding_idx >= 0:
+            scale = np.where(indices == padding_idx, 0, scale).astype(g.dtype)
+        g = g * scale[..., None]
+    out = np.zeros((num_weights,) + g.shape[indices.ndim:], g.dtype)
+    np.add.at(out, indices, g)
+    return out
+
+
+# embedding_dense_backward is an op of its own (EmbeddingDenseBackwardBackward0)
+_embedding_backward = Op("EmbeddingDenseBackwardBackward0", _embedding_backward_fwd, inputs=("grad_output",),
+                         internal=True, jvp="linear", keeps={"indices": "indices"})
+
+
+@_embedding_backward.derivative
+def _(ctx, grad):
+    # embedding_dense_double_backward: the rows picked again (the frequency scale is not applied again,
+    # as PyTorch's note says; padding rows zero)
+    from .scatter_gather import index_select
     idx = ctx.indices
-    scale = np.ones(idx.shape, grad._data.dtype)
-    if ctx.scale_grad_by_freq:
-        values, inverse, counts = np.unique(idx.ravel(), return_inverse=True, return_counts=True)
-        scale = (1.0 / counts[inverse]).reshape(idx.shape).astype(scale.dtype)
+    gg = index_select(grad, 0, Tensor._make(idx.reshape(-1)))
     if ctx.padding_idx >= 0:
-        scale = np.where(idx == ctx.padding_idx, 0, scale).astype(scale.dtype)
-    if ctx.scale_grad_by_freq or ctx.padding_idx >= 0:
-        grad = grad * const(scale[..., None])
-    return embed(grad, ctx.input_shape, (idx,), accumulate=True)
+        gg = gg.masked_fill(Tensor._make((idx == ctx.padding_idx).reshape(-1, 1)), 0)
+    return gg.view(idx.shape + (-1,))
 
 
 def _check_indices(indices, fname):

@@ -64,8 +64,8 @@ _inv_op = Op("LinalgInvExBackward0", _inv_fwd, inputs=("A",), saves=("result",))
 
 @_inv_op.derivative
 def _(ctx, grad):
-    r = ctx.result.mT
-    return -(r.matmul(grad.matmul(r)))
+    r = ctx.result  # -(inverse.mH() @ (grad @ inverse.mH())): two transposes, two nodes under create_graph
+    return -(r.mT.matmul(grad.matmul(r.mT)))
 
 
 def _inv(A):
