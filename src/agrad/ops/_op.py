@@ -211,7 +211,8 @@ class Op:
     - ``forward(ctx, *arrays, **attrs)``: numpy arrays in, array (or tuple) out;
       may store what backward needs on ``ctx``.
     - ``inputs``: names of the tensor inputs (for ``saves`` and ``_saved_<name>``).
-    - ``saves``: names of inputs, or ``"result"``, kept for backward;
+    - ``saves``: names of inputs, or ``"result"`` (or a name of ``output_names``: that output of
+      several), kept for backward;
       ``saves_for`` maps a saved name to the inputs whose gradient needs it, so it
       is kept only when one of them requires grad (as PyTorch does: ``x * 2`` keeps
       nothing of ``x``).
@@ -241,7 +242,7 @@ class Op:
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
                  multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None, keeps=None,
-                 keeps_for=None, pointwise=False, kernel=None):
+                 keeps_for=None, pointwise=False, kernel=None, output_names=()):
         self.name = name
         self.pointwise = pointwise
         self.kernel = kernel
@@ -257,9 +258,10 @@ class Op:
         self.inputs = inputs
         self.saves = tuple(saves)
         saves_for = saves_for or {}
-        # (name, input index or -1 for the result, inputs whose gradient needs it or None)
+        # (name, input index or -1 - k for output k (the result: -1), inputs whose gradient needs it or None)
         self._save_plan = tuple(
-            (n, -1 if n == "result" else inputs.index(n), saves_for.get(n)) for n in self.saves)
+            (n, -1 if n == "result" else -1 - output_names.index(n) if n in output_names else inputs.index(n),
+             saves_for.get(n)) for n in self.saves)
         self.value_error = value_error
         self.n_diff_outputs = outputs
         self._multi = bool(multi_grad)
@@ -409,7 +411,7 @@ class Op:
                     else:
                         continue  # no input that needs this one requires grad
                 if i < 0:
-                    saves[name] = outs[0]
+                    saves[name] = outs[-1 - i]
                 elif tensors[i] is not None:
                     t = tensors[i]
                     saves[name] = _saved_original(t) if i == 0 and t is inplace_self[0] and t._requires_grad else t

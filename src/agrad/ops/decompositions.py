@@ -5,8 +5,9 @@ ord=2/-2/'nuc' use svdvals from here). matrix_exp, matrix_power and multi_dot ar
 
 Each decomposition is one node named as in PyTorch (``LinalgSvdBackward0``, ...) with the
 backward formula of ``torch/csrc/autograd/FunctionsManual.cpp`` written with agrad ops.
-Formulas that need the factors recompute them with the op itself (same numbers), so
-``create_graph=True`` differentiates through them.  As in PyTorch, SVD and eigh gradients
+svd and eigh save their outputs, as PyTorch does (``create_graph=True`` differentiates
+through the forward's own node, and in-place steps record CopySlices as PyTorch's); qr's
+formula recomputes its factors with the op itself (same numbers).  As in PyTorch, SVD and eigh gradients
 through the singular/eigen vectors are NaN where values repeat (the formula divides by
 their differences), and ``svdvals``/``eigvalsh`` take the shortcut that stays finite.
 Results with several parts are ``torch.return_types`` named tuples.
@@ -84,6 +85,12 @@ def _record_defined(op):
         return apply(self, grads)
 
     op.node.apply = node_apply
+
+
+def _fill_diagonal(t, value):
+    """``t.diagonal(0, -2, -1).fill_(value)``, in place as PyTorch's formulas do (a CopySlices node)."""
+    t.diagonal(0, -2, -1).fill_(value)
+    return t
 
 
 def _needs_grad(t):
@@ -289,24 +296,24 @@ def _eigh_fwd(ctx, a, uplo, vectors=True):
     return w.astype(a.dtype, copy=False), v.astype(a.dtype, copy=False)
 
 
-_eigh = Op("LinalgEighBackward0", _eigh_fwd, inputs=("A",), saves=("A",), outputs=None, multi_grad=True)
+_eigh = Op("LinalgEighBackward0", _eigh_fwd, inputs=("A",), saves=("eigenvalues", "eigenvectors"),
+            output_names=("eigenvalues", "eigenvectors"), outputs=None, multi_grad=True)
 _record_defined(_eigh)
 
 
 @_eigh.derivative
 def _(ctx, grads):
-    # linalg_eig_backward with is_hermitian=True
-    L, V = _eigh(ctx.A, uplo=ctx.uplo)
+    # linalg_eig_backward with is_hermitian=True, on the saved eigenvalues and eigenvectors
+    L, V = ctx.eigenvalues, ctx.eigenvectors
     gL, gV = grads
     has_l, has_v = ctx.defined
     if not has_v:
         return (V * gL.unsqueeze(-2)).matmul(V.mT)
     VhgV = V.mT.matmul(gV)
     VhgV = 0.5 * (VhgV - VhgV.mT)
-    E = L.unsqueeze(-2) - L.unsqueeze(-1) + _eye(L.shape[-1], L)
-    gA = VhgV / E
+    gA = VhgV.div_(_fill_diagonal(L.unsqueeze(-2) - L.unsqueeze(-1), 1))
     if has_l:
-        gA = gA + gL.diag_embed()
+        gA.diagonal(0, -2, -1).copy_(gL)
     return V.matmul(gA.matmul(V.mT))
 
 
@@ -418,19 +425,22 @@ def _svd_fwd(ctx, a, full_matrices):
     return u.astype(a.dtype, copy=False), s.astype(a.dtype, copy=False), vh.astype(a.dtype, copy=False)
 
 
-_svd = Op("LinalgSvdBackward0", _svd_fwd, inputs=("A",), saves=("A",), outputs=None, multi_grad=True)
+_svd = Op("LinalgSvdBackward0", _svd_fwd, inputs=("A",), saves=("U", "S", "Vh"), output_names=("U", "S", "Vh"),
+           outputs=None, multi_grad=True)
 _record_defined(_svd)
 
 
 @_svd.derivative
 def _(ctx, grads):
-    U, S, Vh = _svd(ctx.A, full_matrices=False)
+    # svd_backward, real case, on the saved U, S, Vh (narrowed to k columns/rows for full_matrices)
+    U, S, Vh = ctx.U, ctx.S, ctx.Vh
     gU, gS, gVh = grads
     has_u, has_s, has_vh = ctx.defined
     k = S.shape[-1]
     if ctx.full_matrices:
-        gU = gU[..., :k]
-        gVh = gVh[..., :k, :]
+        U, Vh = U.narrow(-1, 0, k), Vh.narrow(-2, 0, k)
+        gU = gU.narrow(-1, 0, k) if has_u else gU
+        gVh = gVh.narrow(-2, 0, k) if has_vh else gVh
     m, n = U.shape[-2], Vh.shape[-1]
     if not has_u and not has_vh:
         return U.matmul(gS.unsqueeze(-1) * Vh) if m >= n else (U * gS.unsqueeze(-2)).matmul(Vh)
@@ -438,13 +448,13 @@ def _(ctx, grads):
     UhgU = skew(U.mT.matmul(gU)) if has_u else None
     VhgV = skew(Vh.matmul(gVh.mT)) if has_vh else None
     S2 = S * S
-    E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + _eye(k, S)
+    E = _fill_diagonal(S2.unsqueeze(-2) - S2.unsqueeze(-1), 1)
     if has_u and has_vh:
         gA = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E
     elif has_u:
-        gA = UhgU * (S.unsqueeze(-2) / E)
+        gA = (UhgU / E) * S.unsqueeze(-2)
     else:
-        gA = S.unsqueeze(-1) * VhgV / E
+        gA = S.unsqueeze(-1) * (VhgV / E)
     if has_s:
         gA = gA + gS.diag_embed()
     if m > n and has_u:
