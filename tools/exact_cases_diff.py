@@ -13,6 +13,22 @@ def case(case_id: str, code: list[str], show: list[str]) -> dict:
 
 
 CASES = [
+    case("elementwise-result-layout",  # TensorIterator lays a result out like the first deciding input
+         ["A = torch.arange(6.).reshape(2, 3)", "B = torch.arange(6.).reshape(3, 2).t()",
+          "C = torch.arange(24.).reshape(2, 3, 4).permute(2, 0, 1)", "D = torch.arange(24.).reshape(4, 2, 3)",
+          "Ai = A.long()", "Bi = B.long()",
+          "x1 = torch.tensor([[-1.0, -2.0], [-2.75, -3.0], [-1.75, -0.5]], dtype=torch.float64)",
+          "r5 = torch.logical_xor(x1.t(), torch.tensor([[2.75, -2.25, -0.0], [-2.25, 0.25, 0.75]],"
+          " dtype=torch.float64, requires_grad=True)).sinc()",
+          "r7 = torch.ravel(r5)", "with torch.no_grad():\n    r7.unsqueeze(0).add_(1)"],
+         ["(B + A).is_contiguous()", "(A + B).is_contiguous()", "(B * A).is_contiguous()", "(B ** A).is_contiguous()",
+          "torch.atan2(B, A).is_contiguous()", "(B == A).is_contiguous()", "torch.logical_xor(B, A).is_contiguous()",
+          "(C + D).is_contiguous()", "(D + C).is_contiguous()", "(C + D).permute(1, 2, 0).is_contiguous()",
+          "torch.where(B > 2, A, A).is_contiguous()", "torch.where(A > 2, B, A).is_contiguous()",
+          "torch.clamp(B, max=A).is_contiguous()", "torch.clamp(A, B, B).is_contiguous()",
+          "torch.lerp(B, A, 0.3).is_contiguous()", "torch.addcmul(B, A, A).is_contiguous()",
+          "torch.remainder(B, A + 1).is_contiguous()", "torch.pow(2, B).is_contiguous()", "(Bi // (Ai + 1)).is_contiguous()",
+          "(Bi + Ai).is_contiguous()", "(B + A).view(-1)", "r5"]),
     case("masked-scatter-source-shares-self",  # the kernel reads the source as it writes self
          ["b = torch.tensor([[[False, False], [False, True], [False, True], [True, True]]])",
           "a = torch.tensor([0., 1., 2., 0., 3., 4.])", "c = torch.tensor([0., 1., 2., 0., 3., 4.]).reshape(2, 3)",

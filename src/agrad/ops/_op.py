@@ -19,6 +19,7 @@ from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
+from ._layout import iterator_layout
 
 is_recording = graph.is_recording
 _forward_observers = graph.forward_observers
@@ -227,6 +228,8 @@ class Op:
     - ``pointwise``: elementwise on tensors of one shape, with Python numbers beside them
       (unary maths, arithmetic): a call with one tensor gives that tensor's shape, so its
       output needs no size check and shares the input's metadata.
+    - ``iterated``: an elementwise op of several tensors (PyTorch's TensorIterator): its
+      result is laid out as the first input whose strides decide (``pointwise`` implies it).
     - ``internal``: the op only appears inside other ops' formulas (double backward),
       so it needs no golden case of its own.
     - ``defaults``: attribute values a node has unless the call gave its own (``alpha``: 1).
@@ -242,9 +245,10 @@ class Op:
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
                  multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None, keeps=None,
-                 keeps_for=None, pointwise=False, kernel=None, output_names=()):
+                 keeps_for=None, pointwise=False, kernel=None, output_names=(), iterated=False):
         self.name = name
         self.pointwise = pointwise
+        self.iterated = pointwise or iterated
         self.kernel = kernel
         # attributes that are tensors PyTorch saves ({"idx": "index"}): freed with the graph as its
         # saved tensors are (a second backward through the node fails), shown as node._saved_index;
@@ -347,6 +351,8 @@ class Op:
             if self.value_error is None:
                 raise
             raise self.value_error(arrays) from None
+        if self.iterated and len(arrays) > 1 and type(out) is np.ndarray and out.ndim > 1:
+            out = iterator_layout(out, arrays)  # (operands laid out differently: the first decides)
         if not recorded:
             results = tuple([_make(o) for o in out]) if type(out) is tuple else _make(out)
         elif type(out) is tuple or self.keeps or inplace_self[0] is not None or _pack_hooks:

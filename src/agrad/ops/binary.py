@@ -113,10 +113,11 @@ def _lerp_kernel(a, b, w):
 
 
 _lerp0 = Op("LerpBackward0", lambda ctx, a, b, weight: _lerp_kernel(a, b, weight),
-            inputs=("self", "end"), value_error=broadcast_error, jvp="element_wise")
+            inputs=("self", "end"), value_error=broadcast_error, jvp="element_wise", iterated=True)
 _lerp1 = Op("LerpBackward1", lambda ctx, a, b, w: _lerp_kernel(a, b, w),
             inputs=("self", "end", "weight"), saves=("self", "end", "weight"),
-            saves_for={"self": (2,), "end": (2,), "weight": (0, 1)}, value_error=broadcast_error, jvp="element_wise")
+            saves_for={"self": (2,), "end": (2,), "weight": (0, 1)}, value_error=broadcast_error, jvp="element_wise",
+            iterated=True)
 
 
 @_lerp0.derivative
@@ -401,9 +402,10 @@ def _addcdiv_fwd(ctx, a, t1, t2, value):
 
 
 _addcmul = Op("AddcmulBackward0", _addcmul_fwd, inputs=("self", "tensor1", "tensor2"),
-              saves=("tensor1", "tensor2"), saves_for={"tensor1": (2,), "tensor2": (1,)}, jvp="element_wise")
+              saves=("tensor1", "tensor2"), saves_for={"tensor1": (2,), "tensor2": (1,)}, jvp="element_wise",
+              iterated=True)
 _addcdiv = Op("AddcdivBackward0", _addcdiv_fwd, inputs=("self", "tensor1", "tensor2"),
-              saves=("tensor1", "tensor2"), saves_for={"tensor1": (2,)}, jvp="element_wise")
+              saves=("tensor1", "tensor2"), saves_for={"tensor1": (2,)}, jvp="element_wise", iterated=True)
 # (tensor2 is in two inputs' formulas: PyTorch saves it always; tensor1 only for tensor2's gradient)
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _can_cast, _scalar_name
+from ._layout import iterator_layout
 from ._op import Op, export, finish_out, inplace, method
 from .pointwise import _keep_self, _mismatch_message, _tie_by_loop, _require_tensor, _scalar, binary, operands, where
 
@@ -40,6 +41,8 @@ def _compare(np_fn, name, aliases=()):
             r = np_fn(*arrs)
         except ValueError:
             raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
+        if type(r) is np.ndarray and r.ndim > 1:
+            r = iterator_layout(r, arrs)
         if mask_hooks and out is None:
             return _told(name, (input, other), Tensor._make(r))
         return finish_out(name, Tensor._make(r), out)
@@ -94,9 +97,10 @@ eq_, ne_, lt_, le_, gt_, ge_ = (
 
 def _broadcasting(np_fn, arrs):
     try:
-        return np_fn(arrs[0], arrs[1])
+        r = np_fn(arrs[0], arrs[1])
     except ValueError:
         raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
+    return iterator_layout(r, arrs) if type(r) is np.ndarray and r.ndim > 1 else r
 
 
 def _logical(np_fn, name):

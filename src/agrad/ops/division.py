@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor
+from ._layout import iterator_layout
 from ._op import Op, export, finish_out, inplace, method
 from .pointwise import _float_array, _no_bool_kernel, broadcast_error, check_int_zero_division, operands
 
@@ -28,7 +29,7 @@ def _floor_divide(input, other, aten):
     _no_bool_kernel(arrs, "div_floor")
     check_int_zero_division(arrs)  # integers only: a float // 0 is inf or nan
     with np.errstate(all="ignore"):
-        return not_implemented(np.floor_divide(*arrs), ts, aten)
+        return not_implemented(iterator_layout(np.floor_divide(*arrs), arrs), ts, aten)
 
 
 def _floor_divide_in_place(input, other):
@@ -89,7 +90,8 @@ def _mod(a, b):
 _remainder0 = Op("RemainderBackward0", lambda ctx, a, other: _mod(a, other), jvp="element_wise")
 _remainder0.derivative(lambda ctx, grad: grad)
 _remainder1 = Op("RemainderBackward1", lambda ctx, a, b: _mod(a, b), inputs=("self", "other"),
-                 saves=("self", "other"), saves_for={"self": (1,), "other": (1,)}, value_error=broadcast_error, jvp="element_wise")
+                 saves=("self", "other"), saves_for={"self": (1,), "other": (1,)}, value_error=broadcast_error, jvp="element_wise",
+                 iterated=True)
 
 
 @_remainder1.derivative

@@ -22,6 +22,7 @@ from .._limits import check_broadcast, check_shape
 from ..tensor import Tensor, _scalar_name
 from . import factories
 from ..autograd import grad_mode as _mode
+from ._layout import iterator_layout
 from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop, vector_rows
 
@@ -604,7 +605,7 @@ def _clamp_tensors(a, lo, hi, bounds):
 
 _clamp0 = Op("ClampBackward0", lambda ctx, a, lo, hi, bounds: _clamp_tensors(a, lo, hi, bounds),
              inputs=("self", "min", "max"),
-             saves=("self", "min", "max"), value_error=broadcast_all_error, jvp="element_wise")
+             saves=("self", "min", "max"), value_error=broadcast_all_error, jvp="element_wise", iterated=True)
 
 
 @_clamp0.derivative
@@ -711,7 +712,8 @@ clamp_max = _one_sided_clamp("clamp_max", _keep_self(np.minimum), _tie_by_loop(n
                              lambda x, b: x > b)
 
 
-_where = Op("WhereBackward0", lambda ctx, a, b, condition: np.where(condition, a, b),
+_where = Op("WhereBackward0",  # (TensorIterator's operands: condition first)
+            lambda ctx, a, b, condition: iterator_layout(np.where(condition, a, b), (condition, a, b)),
             inputs=("self", "other"), jvp="element_wise", keeps={"condition": "condition"})
 
 

@@ -61,7 +61,7 @@ def _pow_tensor_fwd(ctx, a, b):
 
 
 _pow1 = Op("PowBackward1", _pow_tensor_fwd, inputs=("self", "exponent"),
-           saves=("self", "exponent", "result"), value_error=broadcast_error, jvp="element_wise")
+           saves=("self", "exponent", "result"), value_error=broadcast_error, jvp="element_wise", iterated=True)
 
 
 @_pow1.derivative
@@ -89,8 +89,13 @@ def _int_pow(a, e):
     return np.where(neg, special, np.power(a, np.where(neg, 0, e))).astype(a.dtype)
 
 
-_pow2 = Op("PowBackward2", lambda ctx, e, base: _int_pow(base, e) if e.dtype.kind in "iu" and (e < 0).any()
-           else np.power(base, e), inputs=("exponent",), saves=("exponent", "result"), jvp="element_wise")
+def _pow2_fwd(ctx, e, base):
+    out = _int_pow(base, e) if e.dtype.kind in "iu" and (e < 0).any() else np.power(base, e)
+    # PyTorch's number ** tensor is contiguous whatever the exponent's layout
+    return out.copy() if type(out) is np.ndarray and not out.flags.c_contiguous else out
+
+
+_pow2 = Op("PowBackward2", _pow2_fwd, inputs=("exponent",), saves=("exponent", "result"), jvp="element_wise")
 
 
 @_pow2.derivative

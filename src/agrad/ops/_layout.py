@@ -1,0 +1,78 @@
+"""The memory layout of a new elementwise result, as PyTorch's TensorIterator chooses it.
+
+numpy's ufuncs lay a result out like their inputs ("K" order), but when the inputs
+disagree (``a.t() + b``) numpy leans to C order as soon as one input has it, while
+TensorIterator sorts the dimensions by the strides of the first operand whose strides
+decide (broadcast dimensions, stride 0, decide nothing) and lays the result out that
+way: ``a.t() + b`` is laid out like ``a.t()``.  The layout shows in ``is_contiguous()``,
+in whether ``view``/``ravel``/``reshape`` share memory, and so in what an in-place write
+through them changes.  Only dimensions of more than one element are sorted here: they
+alone decide where each element lies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def iterator_layout(out, arrays):
+    """``out``, numpy's result of an elementwise op on ``arrays`` (PyTorch's operand order;
+    Python numbers and 0-d arrays broadcast, deciding nothing), laid out as TensorIterator
+    lays out a new output: ``out`` itself when numpy chose that layout already."""
+    for a in arrays:
+        if type(a) is np.ndarray and (not a.flags.c_contiguous or 1 in a.shape):
+            break
+    else:
+        # C-ordered inputs without dims of one element (whose strides take part in the sort
+        # even when the input is contiguous): numpy's result is C-ordered, as TensorIterator's
+        return out
+    ndim = out.ndim
+    shape = out.shape
+    if ndim < 2 or sum(n != 1 for n in shape) < 2:
+        return out
+    strides = []
+    for a in arrays:
+        if type(a) is not np.ndarray or a.ndim == 0:
+            continue
+        offset = ndim - a.ndim
+        own = a.strides
+        strides.append([0] * offset + [0 if n == 1 and shape[d] != 1 else s
+                                       for d, (n, s) in enumerate(zip(a.shape, own), offset)])
+    order = [d for d in _fastest_first(ndim, shape, strides) if shape[d] != 1]
+    placed = sorted((d for d in range(ndim) if shape[d] != 1), key=lambda d: out.strides[d])
+    if placed == order:  # numpy's layout (fastest first) is TensorIterator's
+        return out
+    slowest_first = [d for d in range(ndim) if shape[d] == 1] + order[::-1]
+    fresh = np.empty([shape[d] for d in slowest_first], out.dtype).transpose(np.argsort(slowest_first))
+    fresh[...] = out
+    return fresh
+
+
+def _fastest_first(ndim, shape, strides):
+    """TensorIterator's reorder_dimensions: an insertion sort of the dimensions (fastest
+    first) in which a comparison the first deciding operand cannot settle is left as it is."""
+
+    def should_swap(d0, d1):
+        for s in strides:
+            s0, s1 = s[d0], s[d1]
+            if s0 == 0 or s1 == 0:
+                continue  # broadcast along one of them: the next operand decides
+            if s0 < s1:
+                return -1
+            if s0 > s1:
+                return 1
+            if shape[d0] > shape[d1]:  # equal strides: the larger dimension goes after
+                return 1
+        return 0
+
+    perm = list(range(ndim - 1, -1, -1))
+    for i in range(1, len(perm)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm
