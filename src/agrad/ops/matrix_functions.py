@@ -10,6 +10,7 @@ import numbers
 import numpy as np
 
 from ..tensor import Tensor
+from . import _vec_math
 from ._op import FUNCTIONS, LINALG, Op, export
 from .decompositions import _floating, _square
 from .nn import const
@@ -18,29 +19,128 @@ from .nn import const
 # matrix_exp
 # ---------------------------------------------------------------------------
 
-_PADE13 = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800., 129060195264000.,
-           10559470521600., 670442572800., 33522128640., 1323241920., 40840800., 960960., 16380., 182., 1.)
+#: the largest 1-norm for which each Taylor polynomial (degrees 1, 2, 4, 8, 12, 18) is used,
+#: per dtype (float32 also for float16's upcast computations)
+_THETAS = {
+    np.dtype(np.float32): (1.192092800768788e-07, 5.978858893805233e-04, 5.116619363445086e-02,
+                           5.800524627688768e-01, 1.461661507209034e+00, 3.010066362817634e+00),
+    np.dtype(np.float64): (2.220446049250313e-16, 2.580956802971767e-08, 3.397168839976962e-04,
+                           4.991228871115323e-02, 2.996158913811580e-01, 1.090863719290036e+00),
+}
+# the coefficients of the degree-12 and degree-18 polynomials (Bader, Blanes, Casas 2019), one
+# row per linear combination of the powers I, A, A^2, A^3 (and A^6)
+_B12 = ((9.0198e-16, 0.46932117595418237389, -0.20099424927047284052, -0.04623946134063071740),
+        (5.31597895759871264183, 1.19926790417132231573, 0.01179296240992997031, 0.01108844528519167989),
+        (0.18188869982170434744, 0.05502798439925399070, 0.09351590770535414968, 0.00610700528898058230),
+        (-2.0861320e-13, -0.13181061013830184015, -0.02027855540589259079, -0.00675951846863086359))
+_B18 = ((0., -1.00365581030144618291e-01, -8.02924648241156932449e-03, -8.92138498045729985177e-04, 0.),
+        (0., 3.97849749499645077844e-01, 1.36783778460411720168e+00, 4.98289622525382669416e-01,
+         -6.37898194594723280150e-04),
+        (-1.09676396052962061844e+01, 1.68015813878906206114e+00, 5.71779846478865511061e-02,
+         -6.98210122488052056106e-03, 3.34975017086070470649e-05),
+        (-9.04316832390810593223e-02, -6.76404519071381882256e-02, 6.75961301770459654925e-02,
+         2.95552570429315521194e-02, -1.39180257516060693404e-05),
+        (0., 0., -9.23364619367118555360e-02, -1.69364939002081722752e-02, -1.40086798182036094347e-05))
+
+
+def _combination(mats, coeffs):
+    """sum_j coeffs[j] * mats[j], added from zero in order as ATen's _compute_linear_combination."""
+    dt = mats[0].dtype.type
+    out = np.zeros_like(mats[0])
+    for m, c in zip(mats, coeffs):
+        out = out + m * dt(c)
+    return out
+
+
+def _powers(a, k):
+    """The first k of I, A, A^2, A^3, A^6 (ATen's _fill_matrix_powers)."""
+    out = [np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape).copy(), a]
+    if k > 2:
+        out.append(a @ a)
+    if k > 3:
+        out.append(a @ out[2])
+    if k > 4:
+        out.append(out[3] @ out[3])
+    return out[:k]
+
+
+def _taylor1(a):
+    eye, a1 = _powers(a, 2)
+    return eye + a1
+
+
+def _taylor2(a):
+    eye, a1, a2 = _powers(a, 3)
+    return eye + a1 + a2 / a.dtype.type(2)
+
+
+def _taylor4(a):
+    eye, a1, a2 = _powers(a, 3)
+    tail = a2 @ _combination([eye, a1, a2], (1 / 2.0, 1 / 6.0, 1 / 24.0))
+    return _combination([eye, a1, a2, tail], (1.0, 1.0, 0.0, 1.0))
+
+
+def _taylor8(a):
+    f = a.dtype.type  # the constants are computed in the dtype, as ATen's constexpr scalar_t ones
+    sqrt_177 = f(0.1330413469565007072504e+2)
+    x3 = f(2.) / f(3.)
+    x1, x2 = x3 * ((f(1.) + sqrt_177) / f(88.)), x3 * ((f(1.) + sqrt_177) / f(352.))
+    x4 = (f(-271.) + f(29.) * sqrt_177) / (f(315.) * x3)
+    x5 = (f(-11.) + f(11.) * sqrt_177) / (f(1260.) * x3)
+    x6 = (f(-99.) + f(11.) * sqrt_177) / (f(5040.) * x3)
+    x7 = (f(89.) - sqrt_177) / (f(5040.) * x3)
+    y2 = (f(857.) - f(58.) * sqrt_177) / f(630.)
+    eye, a1, a2 = _powers(a, 3)
+    a4 = a2 @ _combination([a1, a2], (x1, x2))
+    a8 = _combination([a2, a4], (x3, 1.0)) @ _combination([eye, a1, a2, a4], (x4, x5, x6, x7))
+    return _combination([eye, a1, a2, a4, a8], (1.0, 1.0, y2, 0.0, 1.0))
+
+
+def _taylor12(a):
+    b = [_combination(_powers(a, 4), row) for row in _B12]
+    b[2] = b[2] + b[3] @ b[3]
+    return b[0] + (b[1] + b[2]) @ b[2]
+
+
+def _taylor18(a):
+    b = [_combination(_powers(a, 5), row) for row in _B18]
+    b[3] = b[3] + b[0] @ b[4]
+    return b[1] + (b[2] + b[3]) @ b[3]
 
 
 def _expm_np(a):
-    """exp(A) by scaling and squaring with the [13/13] Pade approximant (Higham 2005), batched."""
-    work = a.astype(np.float64)
+    """exp(A) as ATen's mexp computes it (Bader, Blanes, Casas 2019): by the 1-norm of a single
+    matrix, a Taylor polynomial of degree 1, 2, 4, 8 or 12 evaluated with ATen's products and
+    linear combinations in ATen's order, or beyond degree 12's bound (and for every matrix of a
+    batch of several, as PyTorch's CPU kernel does) the degree-18 one of A / 2^s
+    (s = ceil(log2(norm / theta_18)), at least 0) squared s times; a 1 x 1 matrix is exp."""
     n = a.shape[-1]
-    norm = np.abs(work).sum(-2).max(-1, initial=0.0)  # 1-norm per matrix
-    s = np.maximum(0, np.ceil(np.log2(np.maximum(norm, 1e-300) / 5.371920351148152))).astype(np.int64)
-    work = work / (2.0 ** s)[..., None, None]
-    eye = np.eye(n)
-    b = _PADE13
-    a2 = work @ work
-    a4 = a2 @ a2
-    a6 = a4 @ a2
-    u = work @ (a6 @ (b[13] * a6 + b[11] * a4 + b[9] * a2) + b[7] * a6 + b[5] * a4 + b[3] * a2 + b[1] * eye)
-    v = a6 @ (b[12] * a6 + b[10] * a4 + b[8] * a2) + b[6] * a6 + b[4] * a4 + b[2] * a2 + b[0] * eye
-    r = np.linalg.solve(v - u, v + u)
-    for i in range(int(s.max(initial=0))):  # squarings: a loop over the scaling steps only
-        sq = r @ r
-        r = np.where((s > i)[..., None, None], sq, r)
-    return r.astype(a.dtype, copy=False)
+    if n == 0:
+        return a.copy()
+    if n == 1:
+        return _vec_math.via_double(np.exp)(a)
+    dt = a.dtype
+    flat = a.reshape((-1, n, n))
+    thetas = _THETAS[np.dtype(np.float64) if dt == np.float64 else np.dtype(np.float32)]
+    norm = np.abs(flat).sum(-2).max(-1)
+    out = np.empty_like(flat)
+    low = -1.0
+    with np.errstate(all="ignore"):
+        if len(flat) == 1:  # (a batch of several takes the degree-18 one for every matrix)
+            for taylor, high in zip((_taylor1, _taylor2, _taylor4, _taylor8, _taylor12), thetas[:5]):
+                pick = (low < norm) & (norm <= high)
+                if pick.any():
+                    out[pick] = taylor(flat[pick])
+                low = high
+        pick = (norm >= thetas[4]) | np.isnan(norm) | (len(flat) > 1)  # (a NaN norm: all NaN)
+        if pick.any():
+            s = np.maximum(0, np.ceil(np.log2(norm[pick] / dt.type(thetas[5])))).astype(np.int64)
+            scaled = _taylor18(flat[pick] / (2.0 ** s).astype(dt)[:, None, None])
+            for i, steps in enumerate(s):
+                for _ in range(int(steps)):
+                    scaled[i] = scaled[i] @ scaled[i]
+            out[pick] = scaled
+    return out.reshape(a.shape)
 
 
 _matrix_exp = Op("LinalgMatrixExpBackward0", lambda ctx, a: _expm_np(a), saves=("self",))
