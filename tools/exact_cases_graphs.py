@@ -366,4 +366,12 @@ def cases(graph: str) -> list[dict]:
              ["(p1.requires_grad, graph(p1.grad_fn))", "torch.autograd.grad(p1.sum(), [x])", "graph(p2.grad_fn)",
               "(r1.requires_grad, graph(r1.grad_fn))", "torch.autograd.grad(r1.sum(), [x])", "graph(r2.grad_fn)",
               "(graph(e1.grad_fn), e2, graph(ee.grad_fn), ee)", "torch.autograd.grad(ee.sum(), [w])"]),
+        case("copy-slices-of-a-base-freed-after-a-pass",
+             ["x = torch.tensor([[[0.5, 2.5], [float('-inf'), 1.75]]], dtype=torch.float64)", "v = x[::2]",
+              "x[0] = torch.tensor([[[0.5, 1.0], [-1.75, -3.0]]], dtype=torch.float64, requires_grad=True)",
+              "v.backward(gradient=torch.tensor([[[2.25, 3.0], [-1.0, -0.25]]], dtype=torch.float64))",
+              "v.sum().backward()",
+              "w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)", "y = torch.zeros(2, 3)", "y[0] = w",
+              "y.sum().backward(retain_graph=True)", "y.sum().backward()", "y.sum().backward()"],
+             ["w.grad", "v.grad_fn"]),
     ]

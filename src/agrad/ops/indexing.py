@@ -352,7 +352,9 @@ def _put_backward(ctx, grad):
 
 
 # x[basic index] = v records CopySlices; an advanced index (mask, index tensor) IndexPutBackward0
-_copy_slices = Op("CopySlices", _put_fwd, inputs=("self", "src"), jvp="linear")
+# (PyTorch's CopySlices lets go of its op after a pass: a second backward through it fails, so the index
+# is kept as freed with the graph)
+_copy_slices = Op("CopySlices", _put_fwd, inputs=("self", "src"), jvp="linear", keeps={"index": None})
 _copy_slices.node._name = "torch::autograd::CopySlices"
 
 
