@@ -374,4 +374,21 @@ def cases(graph: str) -> list[dict]:
               "w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)", "y = torch.zeros(2, 3)", "y[0] = w",
               "y.sum().backward(retain_graph=True)", "y.sum().backward()", "y.sum().backward()"],
              ["w.grad", "v.grad_fn"]),
+        case("convolution-backward-is-one-node",
+             [graph, "x = torch.tensor([[[-2.0]], [[-3.0]], [[-0.5]]], requires_grad=True)",
+              "w = torch.tensor([[[1.5]], [[-2.75]], [[-3.0]]])", "F.conv1d(x, w).sum().backward(create_graph=True)",
+              "y = (torch.arange(24.0).reshape(2, 4, 3) * 0.37 % 2 - 1).double().requires_grad_()",
+              "k = (torch.arange(12.0).reshape(4, 1, 3) * 0.53 % 2 - 1).double().requires_grad_()",
+              "b = torch.tensor([0.5, -1.0, 2.0, 0.25], dtype=torch.float64, requires_grad=True)",
+              "gy, gk, gb = torch.autograd.grad(F.conv1d(y, k, b, groups=4, padding=1).pow(2).sum(), [y, k, b], "
+              "create_graph=True)",
+              "h = torch.autograd.grad(gy.pow(2).sum() + gk.pow(2).sum() + gb.pow(2).sum(), [y, k, b])",
+              "z = (torch.arange(20.0).reshape(1, 4, 5) * 0.29 % 2 - 1).double().requires_grad_()",
+              "t = (torch.arange(16.0).reshape(4, 2, 2) * 0.41 % 2 - 1).double().requires_grad_()",
+              "gz, gt = torch.autograd.grad(F.conv_transpose1d(z, t, stride=2, groups=2).pow(2).sum(), [z, t], "
+              "create_graph=True)",
+              "u = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)", "v = u * 1",
+              "r = F.conv1d(v.reshape(1, 1, 3), torch.ones(1, 1, 2))", "v.add_(1)", "r.sum().backward()"],
+             ["(x.grad.requires_grad, graph(x.grad.grad_fn))", "(graph(gy.grad_fn), graph(gk.grad_fn), graph(gb.grad_fn))",
+              "h", "(graph(gz.grad_fn), graph(gt.grad_fn))", "torch.autograd.grad(gz.sum() + gt.sum(), [z, t])"]),
     ]

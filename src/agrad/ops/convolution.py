@@ -216,49 +216,95 @@ def _transposed_size(size, k, stride, padding, dilation, output_padding):
                  for n, kk, s, p, d, op in zip(size, k, stride, padding, dilation, output_padding))
 
 
+# (PyTorch saves input and weight whatever needs a gradient: a later in-place change to either is caught)
 _convolution = Op("ConvolutionBackward0", _conv_fwd, inputs=("input", "weight", "bias"),
-                  saves=("input", "weight"), saves_for={"input": (1,), "weight": (0,)}, jvp="affine")
+                  saves=("input", "weight"), jvp="affine")
 _convolution.jvp_additive = 2  # the bias
+
+_GEOMETRY = ("stride", "padding", "dilation", "transposed", "output_padding", "groups")
 
 
 @_convolution.derivative
 def _(ctx, grad):
-    x = ctx.__dict__.get("input")
-    w = ctx.__dict__.get("weight")
+    need = (ctx.needs(0), ctx.needs(1), ctx.needs(2))
     if grad.numel() == 0:  # (an empty batch or no channels: every gradient zeros)
-        return tuple(None if not ctx.needs(i) else grad.new_zeros(ctx._input_meta[i][0]) for i in range(3))
-    g = ctx.groups
-    k = tuple(ctx._input_meta[1][0][2:]) if ctx.needs(1) else tuple(w.shape[2:])
+        return tuple(None if not need[i] else grad.new_zeros(ctx._input_meta[i][0]) for i in range(3))
+    geo = {a: getattr(ctx, a) for a in _GEOMETRY}
+    # convolution_backward is one op (ConvolutionBackwardBackward0 under create_graph, edges to
+    # grad_output, input and weight); it makes only the gradients asked for
+    outs = iter(_conv_backward.apply((grad, ctx.input, ctx.weight), (grad._data, ctx.input._data, ctx.weight._data),
+                                     {**geo, "mask": need}))
+    return tuple(next(outs) if n else None for n in need)
+
+
+def _conv_grads(grad, x, w, x_shape, w_shape, geo, need):
+    """The gradients (input, weight, bias) of a convolution with output gradient ``grad``, written
+    with agrad ops (``x`` is needed for the weight's, ``w`` for the input's)."""
+    g = geo["groups"]
+    k = tuple(w_shape[2:])
     n = grad.shape[0]
     sp = grad.ndim - 2
-    pads = tuple((p, p) for p in ctx.padding)
-    geo = (k, ctx.dilation, pads, ctx.stride)
+    pads = tuple((p, p) for p in geo["padding"])
+    win = (k, geo["dilation"], pads, geo["stride"])
     gx = gw = gb = None
-    if not ctx.transposed:
-        size = ctx.input_shape[-sp:] if ctx.needs(0) else x.shape[2:]
+    if not geo["transposed"]:
+        size = tuple(x_shape[2:])
         o = tuple(grad.shape[2:])
         gg = grad.reshape(n, g, grad.shape[1] // g, -1)  # (N, G, O/G, L)
-        if ctx.needs(0):
+        if need[0]:
             wg = w.reshape(g, w.shape[0] // g, -1)
             cols = wg.transpose(1, 2).matmul(gg)
-            gx = col2im(cols.reshape(n, -1, cols.shape[-1]), size, *geo, o)
-        if ctx.needs(1):
-            cols = im2col(x, *geo, o)
+            gx = col2im(cols.reshape(n, -1, cols.shape[-1]), size, *win, o)
+        if need[1]:
+            cols = im2col(x, *win, o)
             cols = cols.reshape(n, g, cols.shape[1] // g, -1)
-            gw = gg.matmul(cols.transpose(2, 3)).sum(0).reshape(ctx._input_meta[1][0])
+            gw = gg.matmul(cols.transpose(2, 3)).sum(0).reshape(w_shape)
     else:
-        in_size = tuple(x.shape[2:]) if x is not None else tuple(ctx.input_shape[-sp:])
-        cols = im2col(grad, *geo, in_size)
+        in_size = tuple(x_shape[2:])
+        cols = im2col(grad, *win, in_size)
         cols = cols.reshape(n, g, cols.shape[1] // g, -1)  # (N, G, Cout/G*K, L_in)
-        if ctx.needs(0):
+        if need[0]:
             wg = w.reshape(g, w.shape[0] // g, -1)
             gx = wg.matmul(cols).reshape(n, -1, *in_size)
-        if ctx.needs(1):
+        if need[1]:
             xg = x.reshape(n, g, x.shape[1] // g, -1)
-            gw = xg.matmul(cols.transpose(2, 3)).sum(0).reshape(ctx._input_meta[1][0])
-    if ctx.needs(2):
+            gw = xg.matmul(cols.transpose(2, 3)).sum(0).reshape(w_shape)
+    if need[2]:
         gb = grad.sum((0,) + tuple(range(2, grad.ndim)))
     return gx, gw, gb
+
+
+def _conv_backward_fwd(ctx, g, x, w, mask, **geo):
+    from ..tensor import Tensor
+    grads = _conv_grads(Tensor._make(g), Tensor._make(x), Tensor._make(w), x.shape, w.shape, geo, mask)
+    return tuple(t._data for t, m in zip(grads, mask) if m)
+
+
+_conv_backward = Op("ConvolutionBackwardBackward0", _conv_backward_fwd, inputs=("grad_output", "input", "weight"),
+                    saves=("grad_output", "input", "weight"), outputs=None, multi_grad="undefined", internal=True)
+
+
+@_conv_backward.derivative
+def _(ctx, grads):
+    # _convolution_double_backward: ggI, ggW, ggb (the gradients of the outputs that exist)
+    it = iter(grads)
+    ggI, ggW, ggb = (next(it) if m else None for m in ctx.mask)
+    geo = {a: getattr(ctx, a) for a in _GEOMETRY}
+    go, x, w = ctx.grad_output, ctx.input, ctx.weight
+    g_go = g_x = g_w = None
+    if ctx.needs(0):
+        for a, b in ((ggI, w), (x, ggW)):
+            if a is not None and b is not None:
+                term = _convolution.apply((a, b, None), (a._data, b._data, None), geo)
+                g_go = term if g_go is None else g_go + term
+        if ggb is not None:
+            term = ggb.reshape((1, -1) + (1,) * (go.ndim - 2)).expand(go.shape)
+            g_go = term if g_go is None else g_go + term
+    if ctx.needs(1) and ggW is not None:  # <ggW, weight gradient(x, gO)>: the input gradient of a conv with ggW
+        g_x = _conv_grads(go, None, ggW, x.shape, ggW.shape, geo, (True, False, False))[0]
+    if ctx.needs(2) and ggI is not None:  # <ggI, input gradient(gO, w)>: the weight gradient of a conv of ggI
+        g_w = _conv_grads(go, ggI, None, ggI.shape, w.shape, geo, (False, True, False))[1]
+    return g_go, g_x, g_w
 
 
 # ---------------------------------------------------------------------------
