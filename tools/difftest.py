@@ -72,11 +72,17 @@ WARN_ONCE_PREFIXES = (
 )
 _SUFFIX = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?\s*$", re.S)
 _ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+_FRAMES = re.compile(r"\nException raised from .*", re.S)
 HIDDEN = {"torch", "F", "__builtins__"}
 
 
 def norm_warning(message: str) -> str:
     return _SUFFIX.sub("", str(message))
+
+
+def norm_error(message: str) -> str:
+    """An error's text without the C++ backtrace some of PyTorch's carry (its addresses change per run)."""
+    return _FRAMES.sub("", message)
 
 
 # --- running ------------------------------------------------------------------------
@@ -93,7 +99,7 @@ def run_program(mod, lines: list[str]) -> list[dict]:
             try:
                 exec(stmt, ns)
             except Exception as e:  # noqa: BLE001 - compared, not handled
-                error = (type(e).__name__, str(e))
+                error = (type(e).__name__, norm_error(str(e)))
             snapshot = {name: describe(mod, v) for name, v in sorted(ns.items()) if name not in HIDDEN and not name.startswith("__")}
         warned = [(w.category.__name__, norm_warning(w.message)) for w in caught]
         observations.append({"error": error, "warnings": warned, "vars": snapshot})

@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "exact.json"
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _SUFFIX = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?\s*$", re.S)
+_FRAMES = re.compile(r"\nException raised from .*", re.S)  # PyTorch's C++ backtrace (addresses change per run)
 
 
 def shown(value) -> str:
@@ -37,12 +38,12 @@ def run_exact_case(mod, case: dict) -> dict:
             try:
                 exec(stmt, ns)
             except Exception as e:  # noqa: BLE001 - recorded like a value
-                out.append(f"[{stmt}] {type(e).__name__}: {e}")
+                out.append(f"[{stmt}] {type(e).__name__}: {_FRAMES.sub('', str(e))}")
         for expr in case["show"]:
             try:
                 out.append(shown(eval(expr, ns)))
             except Exception as e:  # noqa: BLE001
-                out.append(f"{type(e).__name__}: {e}")
+                out.append(f"{type(e).__name__}: {_FRAMES.sub('', str(e))}")
     found = [f"{w.category.__name__}: {_SUFFIX.sub('', str(w.message))}" for w in caught]
     return {"shown": out, "warnings": sorted(set(found))}
 

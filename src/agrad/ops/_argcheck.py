@@ -191,15 +191,16 @@ PARSED_FIRST = frozenset("""
 PARSED_IF_FEWER = {"torch.ones": 1, "torch.zeros": 1, "torch.empty": 1, "torch.rand": 1, "torch.randn": 1,
                    "torch.full": 2, "method.sum_to_size": 2, "method.new_zeros": 2, "method.new_ones": 2,
                    "method.new_empty": 2, "method.flip": 2, "torch.flip": 2, "method.tile": 2, "torch.arange": 1,
-                   "method.reshape": 2}
+                   "method.reshape": 2, "method.expand": 2}
 #: ... and those where only a call giving this keyword needs the parse (sort's keyword-only ``stable``
 #: refuses a positional dim; arange's ``step`` needs ``start`` and ``end``; a method's only parameter
 #: given by name, which agrad's varargs do not take: :data:`_POSITIONAL_BY_KEYWORD`)
 PARSED_WITH_KEYWORD = {"method.sort": "stable", "torch.sort": "stable", "method.argsort": "stable",
                        "torch.argsort": "stable", "torch.arange": "step", "method.reshape": "shape",
-                       "method.new_zeros": "size", "method.new_ones": "size", "method.new_empty": "size"}
+                       "method.new_zeros": "size", "method.new_ones": "size", "method.new_empty": "size",
+                       "method.view": "size", "method.repeat": "repeats"}
 _POSITIONAL_BY_KEYWORD = {"method.reshape": "shape", "method.new_zeros": "size", "method.new_ones": "size",
-                          "method.new_empty": "size"}
+                          "method.new_empty": "size", "method.view": "size", "method.repeat": "repeats"}
 #: ... and those whose free function takes one sequence where agrad's (shared with the method) takes varargs
 PARSED_UNLESS_SEQUENCE = frozenset({"torch.reshape", "torch.flip", "torch.tile"})
 

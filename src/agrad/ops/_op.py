@@ -546,8 +546,21 @@ def _partial_overlap(a, b) -> bool:
     a0, b0 = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
     a1, b1 = a0 + a.nbytes, b0 + b.nbytes
     if a0 == b0 and a1 == b1:
-        return a.strides != b.strides
+        return torch_strides(a) != torch_strides(b)
     return a0 < b1 and b0 < a1
+
+
+def torch_strides(a) -> tuple:
+    """numpy's strides as PyTorch's would be: a dim of size 1 that numpy added with stride 0 (None in an
+    index, broadcast_to) has PyTorch's unsqueeze / expand stride, the next dim's size times its stride."""
+    strides = a.strides
+    if 0 not in strides:
+        return strides
+    out = list(strides)
+    for d in range(a.ndim - 1, -1, -1):
+        if a.shape[d] == 1 and out[d] == 0:
+            out[d] = a.itemsize if d == a.ndim - 1 else a.shape[d + 1] * out[d + 1]
+    return tuple(out)
 
 
 def _too_many(name, most, given):

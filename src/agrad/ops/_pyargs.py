@@ -110,12 +110,13 @@ def check(type_name: str, value, numbers_as_tensors: bool = False) -> bool:
 # --- signatures -----------------------------------------------------------------------
 
 class Param:
-    __slots__ = ("name", "type", "optional", "allow_none", "keyword_only", "no_int")
+    __slots__ = ("name", "type", "optional", "allow_none", "keyword_only", "no_int", "sym")
 
-    def __init__(self, name, type_name, optional, allow_none, keyword_only, no_int=False):
+    def __init__(self, name, type_name, optional, allow_none, keyword_only, no_int=False, sym=False):
         self.name, self.type, self.optional = name, type_name, optional
         self.allow_none, self.keyword_only = allow_none, keyword_only
         self.no_int = no_int  # an int list without a size (SymInt[]): a lone int is refused
+        self.sym = sym  # a SymInt: a one-element integral tensor is taken (a plain int wants a 0-d one)
 
 
 class Signature:
@@ -127,8 +128,11 @@ class Signature:
         self.max_pos_args = sum(not p.keyword_only for p in params)
 
 
-def _from_text(name: str, text: str) -> Signature:
-    """A printed signature ``(Tensor input, int dim, *, torch.dtype dtype = None)``."""
+def _from_text(name: str, text: str, flags=((), ())) -> Signature:
+    """A printed signature ``(Tensor input, int dim, *, torch.dtype dtype = None)``; ``flags``: the
+    names of its int lists that refuse a lone int and of its ints that take a one-element tensor
+    (the printed form does not tell)."""
+    no_int, sym = flags
     params, keyword_only = [], False
     for part in _split(text[1:-1]):
         if part == "*":
@@ -136,7 +140,8 @@ def _from_text(name: str, text: str) -> Signature:
             continue
         decl, _, default = part.partition(" = ")
         type_name, _, pname = decl.rpartition(" ")
-        params.append(Param(pname, type_name, bool(default), default == "None", keyword_only))
+        params.append(Param(pname, type_name, bool(default), default == "None", keyword_only, pname in no_int,
+                            pname in sym))
     return Signature(name, params, text)
 
 
@@ -167,15 +172,17 @@ def _signatures(key: str):
     entry = _table().get(key)
     found = None
     if entry is not None:
-        name, sigs = entry
+        name, sigs = entry[:2]
         if not sigs:
             found = (name, [], False)
         elif isinstance(sigs[0], str):
-            found = (name, [_from_text(name, s) for s in sigs], True)
+            flags = entry[2] if len(entry) > 2 else (((), ()),) * len(sigs)
+            found = (name, [_from_text(name, s, f) for s, f in zip(sigs, flags)], True)
         else:
             positional, required, keyword = sigs[0][:3]
             no_int = sigs[0][3] if len(sigs[0]) > 3 else ()
-            params = [Param(p, t, i >= required, i >= required, False, p in no_int)
+            sym = sigs[0][4] if len(sigs[0]) > 4 else ()
+            params = [Param(p, t, i >= required, i >= required, False, p in no_int, p in sym)
                       for i, (p, t) in enumerate(positional)]
             params += [Param(p, t, True, True, True) for p, t in keyword]
             found = (name, [Signature(name, params)], False)
@@ -221,7 +228,10 @@ def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_
         elif varargs_ints and arg_pos == 0 and not is_kwd and nargs > 1 and all(_is_int(a) for a in args):
             arg_pos = nargs  # view(2, 3) as view((2, 3))
             continue
-        elif check(param.type, value, numbers_ok) and not (param.no_int and _is_int(value)):
+        elif check(param.type, value, numbers_ok) and not (
+                (param.no_int or varargs_ints and is_kwd and i == 0) and _is_int(value)):
+            pass  # (a lone int is taken as the varargs of view(6), not as view(size=6))
+        elif param.sym and isinstance(value, Tensor) and value.numel() == 1 and value.dtype._kind == 1:
             pass
         elif raise_error:
             if is_kwd:

@@ -681,9 +681,10 @@ _hardshrink.derivative(lambda ctx, grad: _hardshrink_backward(grad, ctx.self, la
 @export(functional=True, torch=False)
 def softshrink(input, lambd=0.5):
     check_floating(input, "softshrink_check")
-    if lambd < 0:
-        limit, name = ("3.40282e+38", "Float") if input.dtype.name == "float32" else ("1.79769e+308", "Double")
-        raise RuntimeError(f"lambda must be in range [0, {limit}] for input dtype {name}, but found {lambd:g}")
+    limit = float(np.finfo(input._data.dtype).max)
+    if not 0 <= lambd <= limit:  # (NaN and inf too)
+        raise RuntimeError(f"lambda must be in range [0, {limit:g}] for input dtype {_scalar_name(input.dtype)}, "
+                           f"but found {lambd:g}")
     return _softshrink(input, lambd=lambd)
 
 

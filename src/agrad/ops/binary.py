@@ -16,7 +16,7 @@ from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out, inplace, inplace_self, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
                         _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_int_zero_division,
-                        check_operand, operands)
+                        check_operand, check_shapes, operands)
 from .division import in_order_until_zero
 from .power import pow as _pow
 
@@ -57,6 +57,7 @@ def hypot(input, other, *, out=None):
     _require_tensor("hypot", other)
     ts, arrs = operands(input, other, "hypot")
     if not arrs[0].dtype.kind == "f":
+        check_shapes(arrs)
         _not_implemented_for("hypot", _result_type(input, other))
     return finish_out("hypot", _hypot.apply(ts, arrs, {}), out)
 
@@ -307,6 +308,7 @@ def logaddexp(input, other, *, out=None):
     _require_tensor("logaddexp", other)
     ts, arrs = operands(input, other, "logaddexp")
     if arrs[0].dtype.kind != "f":
+        check_shapes(arrs)
         _not_implemented_for("logaddexp", _result_type(input, other))
     return finish_out("logaddexp", _logaddexp0.apply(ts, arrs, {}), out)
 
@@ -317,6 +319,7 @@ def logaddexp2(input, other, *, out=None):
     _require_tensor("logaddexp2", other)
     ts, arrs = operands(input, other, "logaddexp2")
     if arrs[0].dtype.kind != "f":
+        check_shapes(arrs)
         _not_implemented_for("logaddexp2", _result_type(input, other))
     return finish_out("logaddexp2", _logaddexp2.apply(ts, arrs, {}), out)
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from .. import dtypes
 from ..tensor import Tensor
 from ._op import export, finish_out
 from .reductions import dims as _reduction_dims
-from .views import _unsafe_view, _viewable
+from .views import _unsafe_view
 from .linalg import bmm, dot, mm
 
 
@@ -371,12 +373,60 @@ def tensordot(a, b, dims=2, out=None):
     return finish_out("tensordot", result.reshape(rsizes), out)
 
 
-def _unsafe_checked(t, shape):
-    """_unsafe_view: a view without view tracking (PyTorch refuses it where a view is impossible)."""
-    if _viewable(t._data, tuple(shape)) is None:
-        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
-                           "spans across two contiguous subspaces). Use .reshape(...) instead.")
-    return _unsafe_view.apply((t,), (t._data,), {"shape": tuple(shape)})
+def _view_strides(shape, strides, new_shape):
+    """c10's computeStride: the strides (in elements) of a view of (shape, strides) as ``new_shape``,
+    or None where no view is possible."""
+    if not shape:
+        return [1] * len(new_shape)
+    new = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    base, numel, view_numel = strides[-1], 1, 1
+    for d in range(len(shape) - 1, -1, -1):
+        numel *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != numel * base):
+            while view_d >= 0 and (view_numel < numel or new_shape[view_d] == 1):
+                new[view_d] = view_numel * base
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != numel:
+                return None
+            if d > 0:
+                base, numel, view_numel = strides[d - 1], 1, 1
+    return new if view_d == -1 else None
+
+
+def _product_strides(shape, operands):
+    """The strides (in elements) TensorIterator gives the product of ``operands`` ((shape, strides)
+    pairs broadcast to ``shape``): its reorder_dimensions' permutation, laid out densely."""
+    ops = [[0 if n == 1 and s != 1 else st for n, st, s in zip(op_shape, op_strides, shape)]
+           for op_shape, op_strides in operands]
+
+    def should_swap(d0, d1):
+        for st in ops:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(len(shape) - 1, -1, -1))
+    for i in range(1, len(shape)):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    out, step = [0] * len(shape), 1
+    for d in perm:
+        out[d] = step
+        step *= shape[d]
+    return out
 
 
 @export(method=True)
@@ -390,5 +440,15 @@ def kron(input, other, *, out=None):
         r_shape.append(sa * sb)
         a_shape += [sa, 1]
         b_shape += [1, sb]
-    result = _unsafe_checked(input, a_shape) * _unsafe_checked(other, b_shape)
-    return finish_out("kron", _unsafe_checked(result, r_shape), out)
+    # ATen: _unsafe_view(mul(_unsafe_view(self, a_shape), _unsafe_view(other, b_shape)), r_shape); the
+    # operands' views only add dims of size 1, the last one is a view of the product as TensorIterator
+    # lays it out (not numpy: its layout of transposed operands differs)
+    views = [(shape, _view_strides(list(t._data.shape), [st // t._data.itemsize for st in t._data.strides], shape)
+              if type(t._data) is np.ndarray else None) for t, shape in ((input, a_shape), (other, b_shape))]
+    p_shape = [max(x, y) for x, y in zip(a_shape, b_shape)]
+    if None not in (v[1] for v in views) and _view_strides(p_shape, _product_strides(p_shape, views), r_shape) is None:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
+                           "spans across two contiguous subspaces). Use .reshape(...) instead.")
+    result = _unsafe_view.apply((input,), (input._data,), {"shape": tuple(a_shape)}) * \
+        _unsafe_view.apply((other,), (other._data,), {"shape": tuple(b_shape)})
+    return finish_out("kron", _unsafe_view.apply((result,), (result._data,), {"shape": tuple(r_shape)}), out)

@@ -142,10 +142,11 @@ def _nll_nd(input, target, weight, reduction, ignore_index):
     with its meta function's checks in their order (LossNLL.cpp, LossNLL2d.cpp), then the kernel's."""
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
-    if input.ndim != 1 and (target.ndim == 0 or input.shape[0] != target.shape[0]):
-        n_t = target.shape[0] if target.ndim else 1
+    n_t = target.shape[0] if target.ndim else 0  # (PyTorch reads a 0-d target's sizes()[0] past its end: 0)
+    if input.ndim != 1 and input.shape[0] != n_t:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({n_t}).")
     if input.ndim <= 2:
+        check_not_differentiable(weight, "weight", "nll_loss_forward")  # (autograd's check, before the meta's)
         if target.ndim > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
         _nll_target_dtype(target)
@@ -153,8 +154,8 @@ def _nll_nd(input, target, weight, reduction, ignore_index):
             if target.shape[0] != 1:
                 raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: {target.shape[0]}")
             target = Tensor._make(target._data.reshape(()))
-        if input.ndim == 2 and target.ndim == 0:
-            raise RuntimeError(f"size mismatch (got input: {list(input.shape)}, target: {list(target.shape)})")
+        if input.ndim == 2 and target.ndim == 0:  # (an empty batch gets here: the meta reads target.size(0))
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         C = input.shape[-1]
         if weight is not None and (weight.ndim != 1 or weight.numel() != C):
             raise RuntimeError(
@@ -167,7 +168,8 @@ def _nll_nd(input, target, weight, reduction, ignore_index):
         out_size = [n] + list(input.shape[2:])
         if tuple(target.shape[1:]) != tuple(input.shape[2:]):
             raise RuntimeError(f"Expected target size {out_size}, got {list(target.shape)}")
-    elif target.ndim != 3:
+    check_not_differentiable(weight, "weight", "nll_loss2d_forward")
+    if input.ndim == 4 and target.ndim != 3:
         raise RuntimeError(
             f"only batches of spatial targets supported (3D tensors) but got targets of dimension: {target.ndim}")
     _nll_target_dtype(target)

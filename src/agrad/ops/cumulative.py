@@ -101,7 +101,13 @@ def _cumulative(op, fname, np_fn):
 
     def fn_(self, dim=_REQUIRED, *, dtype=None):
         if dtype is not None and dtypes.lookup(dtype) is not self.dtype:
+            from ..autograd import grad_mode
             from .pointwise import _C_NAMES
+            if grad_mode._state["enabled"] and self._requires_grad:  # (autograd's check comes first)
+                self._check_inplace(True, overlap="allow")
+            _require_dim(fname, dim)
+            _check_int_dim(fname, dim)
+            _wrap_dim(dim, self.ndim)
             raise RuntimeError(
                 f"Bad in-place call: input tensor dtype {_C_NAMES[self.dtype.name]} and output tensor dtype "
                 f"{_C_NAMES[dtypes.lookup(dtype).name]} should match")

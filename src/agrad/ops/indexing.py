@@ -15,7 +15,7 @@ from .._limits import check_numel
 from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
-from ._op import Op, _dense, _partial_overlap, export, method
+from ._op import Op, _dense, _partial_overlap, export, method, torch_strides
 from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
 
@@ -516,7 +516,7 @@ def _check_copy_overlap(self, index, dst, value):
             while lead < src.ndim and src.shape[lead] == 1:
                 lead += 1
             src = np.broadcast_to(src[(0,) * lead + (Ellipsis,)], dst.shape)  # (a view, even 0-d)
-        if src.dtype == dst.dtype and src.strides == dst.strides and src.shape == dst.shape \
+        if src.dtype == dst.dtype and torch_strides(src) == torch_strides(dst) and src.shape == dst.shape \
                 and src.__array_interface__["data"][0] == dst.__array_interface__["data"][0]:
             return  # copy_'s early exit: self and src are views of the same data
     if _has_internal_overlap(dst):

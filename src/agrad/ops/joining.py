@@ -260,10 +260,14 @@ _unsafe_split.derivative(_split_back)
 _unsafe_split_sizes.derivative(_split_back)
 
 
+def _check_split_size(split_size):
+    if split_size < 0:  # (before the dim is wrapped)
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
+
+
 def _even_sizes(input, split_size, d):
     size = input._data.shape[d] if input.ndim else 1
-    if split_size < 0:
-        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={split_size}")
+    _check_split_size(split_size)
     if split_size == 0 and size != 0:
         raise RuntimeError(
             f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
@@ -274,6 +278,7 @@ def _even_sizes(input, split_size, d):
 @export(method=True)
 def unsafe_split(input, split_size, dim=0):
     _require_1d(input)
+    _check_split_size(int(split_size))
     d = _wrap_dim(dim, input.ndim)
     sizes = _even_sizes(input, int(split_size), d)
     return tuple(_unsafe_split.apply((input,), (input._data,), {"dim": d, "sizes": sizes}))
@@ -309,6 +314,7 @@ def unsafe_chunk(input, chunks, dim=0):
 
 
 def _split_even(input, split_size, dim):
+    _check_split_size(split_size)
     d = _wrap_dim(dim, input.ndim)
     sizes = _even_sizes(input, split_size, d)
     return _as_views(_split.apply((input,), (input._data,), {"dim": d, "sizes": sizes}), input)

@@ -564,6 +564,10 @@ def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"
         if var < 0:
             raise ValueError("var has negative entry/entries")
         var = var * factories.ones_like(input)
+    elif not isinstance(var, Tensor):  # PyTorch's torch.any(var < 0) meets a bool (or ``<`` fails first)
+        from . import FUNCTIONS
+
+        FUNCTIONS["any"](var < 0)
     elif (var._data < 0).any():
         raise ValueError("var has negative entry/entries")
     if var.shape != input.shape:

@@ -230,6 +230,8 @@ def bilinear(input1, input2, weight, bias=None):
     out_shape = tuple(input1.shape[:-1]) + (weight.shape[0],)
     a = input1.reshape(-1, input1.shape[-1])
     b = input2.reshape(-1, input2.shape[-1])
+    if input1.dtype is dtypes.bool_ and a.shape[0] and weight.shape[0]:  # (_trilinear's bmm; none when empty)
+        raise NotImplementedError('"bmm" not implemented for \'Bool\'')
     out = _trilinear(a, weight, b)
     out = out.reshape(*out_shape)
     return out + bias if bias is not None else out

@@ -186,13 +186,42 @@ def _pos(self):
 method("__pos__")(_pos)
 _remainder_in_place = in_order_until_zero(remainder, np.mod)  # (integers: np.mod is Python's, PyTorch's)
 
+
+def _checked_first(method_, check):
+    """``method_`` running ``check(self, *args)`` first: an op's own refusal (its meta function) comes
+    before TensorIterator's overlap check, and after autograd's checks, which a tensor that does
+    not require grad cannot fail."""
+
+    def call(self, *args, **kwargs):
+        if not self._requires_grad:
+            check(self, *args)
+        return method_(self, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = method_.__name__
+    call.__doc__ = method_.__doc__
+    return call
+
+
+def _sub_check(self, other=None, *_):
+    check_sub(self, other)
+
+
+def _neg_check(self, *_):
+    if self.dtype is dtypes.bool_:
+        neg(self)
+
+
+_FIRST = {"sub_": _sub_check, "subtract_": _sub_check, "__isub__": _sub_check, "neg_": _neg_check,
+          "negative_": _neg_check}
 for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": div,
                    "divide_": div, "true_divide_": true_divide, "pow_": pow, "neg_": neg, "negative_": neg,
                    "floor_divide_": floor_divide_, "remainder_": _remainder_in_place}.items():
-    method(_name)(inplace(_fn, partial=True))
+    _fn = inplace(_fn, partial=True)
+    method(_name)(_checked_first(_fn, _FIRST[_name]) if _name in _FIRST else _fn)
 for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul, "__itruediv__": div,
                    "__ipow__": pow, "__ifloordiv__": floor_divide_, "__imod__": _remainder_in_place}.items():
-    method(_name)(inplace(_fn, partial=True))
+    _fn = inplace(_fn, partial=True)
+    method(_name)(_checked_first(_fn, _FIRST[_name]) if _name in _FIRST else _fn)
 for _name, _fn in {"__iand__": _and, "__ior__": _or, "__ixor__": _xor}.items():
     method(_name)(_not_implemented_for_others(
         inplace(lambda self, other, _fn=_fn: into_self(_fn, self, other), name=_fn.__name__, partial=True)))

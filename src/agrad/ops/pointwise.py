@@ -546,7 +546,19 @@ def _float_operands(a, b, fname):
 def _no_bool_kernel(arrs, kernel):
     """PyTorch's integer division kernels have no bool version (a bool // a bool)."""
     if np.asarray(arrs[0]).dtype == np.bool_:
+        check_shapes(arrs)
         _not_implemented_for(kernel, dtypes.bool_)
+
+
+def check_shapes(arrs):
+    """PyTorch's error for operands that do not broadcast, where a kernel's own dtype check would
+    come first here (TensorIterator meets the shapes before any kernel runs)."""
+    sa, sb = np.shape(arrs[0]), np.shape(arrs[1])
+    if sa != sb:
+        try:
+            np.broadcast_shapes(sa, sb)
+        except ValueError:
+            raise broadcast_error(arrs) from None
 
 
 def _not_implemented_for(fname, d):
@@ -737,8 +749,7 @@ def where(condition, input=None, other=None, *, out=None):
     try:
         np.broadcast_shapes(condition._data.shape, np.shape(arrs[0]), np.shape(arrs[1]))
     except ValueError:
-        raise RuntimeError(_mismatch_message(
-            condition._data.shape, np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1])))) from None
+        raise broadcast_all_error((condition._data, arrs[0], arrs[1])) from None
     check_broadcast(condition._data, arrs[0], arrs[1])
     return finish_out("where", _where.apply(ts, arrs, {"condition": condition._data}), out)
 

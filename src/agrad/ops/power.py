@@ -13,7 +13,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 from ._op import Op, export, finish_out
-from .pointwise import _like, _zeros_like, broadcast_error, check_operand, operands, where
+from .pointwise import _like, _zeros_like, broadcast_error, check_operand, check_shapes, operands, where
 
 _result_type = dtypes.result_type
 
@@ -117,6 +117,8 @@ def pow(input, exponent, *, out=None):
         return finish_out("pow", _pow2.apply((e,), (arr,), {"base": np.array(input, d.numpy)}), out)
     if isinstance(exponent, Tensor):
         ts, arrs = operands(input, exponent, "pow")
+        if arrs[0].dtype.kind in "biu":
+            check_shapes(arrs)  # (before the kernel's dtype and its integer checks)
         if arrs[0].dtype == np.bool_:
             raise NotImplementedError('"pow" not implemented for \'Bool\'')
         if arrs[0].dtype.kind in "iu" and (arrs[1] < 0).any():  # integer ** integer tensor

@@ -610,11 +610,11 @@ def masked_scatter(input, mask, source):
 
 
 def _masked_scatter_impl(input, mask, source, written):
+    shape = _broadcast_or_raise(mask._data.shape, input._data.shape)  # (expand_outplace(mask, self) first)
     _check_mask(mask, "masked_scatter")
     if source.dtype is not input.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                            f"{_scalar_name(input.dtype)} and {_scalar_name(source.dtype)}")
-    shape = _broadcast_or_raise(input._data.shape, mask._data.shape)
     if int(np.broadcast_to(mask._data, shape).sum()) > source.numel():
         raise RuntimeError("Number of elements of source < number of ones in mask")
     return _masked_scatter.apply((input, source), (input._data, source._data),

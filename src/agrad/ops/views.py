@@ -45,19 +45,23 @@ def _sizes(size):
 
 def _infer_shape(shape, numel):
     shape = list(shape)
-    neg = [i for i, s in enumerate(shape) if s == -1]
-    if len(neg) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    known = 1
-    for s in shape:
-        if s != -1:
-            if s < 0:
-                raise RuntimeError(f"invalid shape dimension {s}")
+    infer, known = None, 1
+    for i, s in enumerate(shape):  # (one pass, as PyTorch's infer_size checks)
+        if s == -1:
+            if infer is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {_fmt(shape)}")
+        else:
             known *= s
-    if neg:
+    if infer is not None:
+        if known == 0 and numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {_fmt(shape)} because the "
+                               "unspecified dimension size -1 can be any value and is ambiguous")
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
-        shape[neg[0]] = numel // known
+        shape[infer] = numel // known
     elif known != numel:
         raise RuntimeError(f"shape '{_fmt(shape)}' is invalid for input of size {numel}")
     return tuple(shape)
@@ -321,6 +325,8 @@ def _int_arg(v):
 @export(method=True)
 def movedim(input, source, destination):
     source, destination = _int_arg(source), _int_arg(destination)
+    if isinstance(source, numbers.Integral) != isinstance(destination, numbers.Integral):
+        raise TypeError("movedim: an int and a sequence")  # (the wrapper gives the parser's error)
     src = [source] if isinstance(source, numbers.Integral) else list(source)
     dst = [destination] if isinstance(destination, numbers.Integral) else list(destination)
     n = input.ndim
@@ -710,6 +716,8 @@ def unflatten(input, dim, sizes):
     sizes = [int(s) for s in sizes]
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    if input.ndim == 0:  # (PyTorch's C++ frames follow its text: difftest and the goldens cut them)
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but tensor has no dimensions")
     size = input._data.shape[d]
     if sizes.count(-1) > 1:
         raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be inferred")
