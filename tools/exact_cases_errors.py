@@ -686,3 +686,26 @@ CASES += [
          ["x.mT.kron(x.mT)", "x.mT.kron(x)", "torch.kron(x[::2], x.mT)", "torch.kron(y.permute(2, 0, 1), y)",
           "torch.kron(y[0].t(), y[1].t())", "torch.kron(y[:, :, :1].mT, y.mT)", "torch.kron(torch.tensor(3.), y.mT)", "r", "m"]),
 ]
+
+CASES += [
+    case("meshgrid-prints-the-tensor-as-cpp",
+         ["b = torch.tensor([[True, False, False], [False, True, True], [True, False, True]])"],
+         ["torch.meshgrid(b.argwhere())", "torch.meshgrid(b, indexing='ij')", "torch.meshgrid(torch.arange(24.).reshape(2, 3, 4) / 7)",
+          "torch.meshgrid(torch.tensor([[1.5, float('nan')], [float('-inf'), 2.]]), indexing='ij')",
+          "torch.meshgrid(torch.tensor([[1e10, 1.]], dtype=torch.float64), indexing='ij')",
+          "torch.meshgrid(torch.tensor([[0.001, 0.002]]), indexing='ij')",
+          "torch.meshgrid(torch.tensor([[123456.5, 1.]]), indexing='ij')",
+          "torch.meshgrid(torch.tensor([[1e100, 1e-100]], dtype=torch.float64), indexing='ij')",
+          "torch.meshgrid(torch.arange(40).reshape(1, 40) * 1000, indexing='ij')",
+          "torch.meshgrid(torch.arange(48.).reshape(2, 3, 2, 4) - 20, indexing='ij')",
+          "torch.meshgrid(torch.zeros(2, 0), indexing='ij')", "torch.meshgrid(torch.ones(2, 1, 2, dtype=torch.float16), indexing='ij')",
+          "torch.meshgrid(torch.tensor([[-0.0, 0.]]), indexing='ij')", "torch.meshgrid(torch.tensor([[-5, 7]], dtype=torch.int8), indexing='ij')"]),
+    case("bool-version-error-cross-default-dim-tril-tensor-diagonal",
+         ["b = torch.ones(2, 3, dtype=torch.bool); x = torch.ones(2, 3, requires_grad=True); r = (x / b).exp()",
+          "b[b] = False", "u = torch.tensor([[8]], dtype=torch.uint8); i = torch.tensor([1, 0], dtype=torch.int32)"],
+         ["r.sum().backward()", "torch.ones(0, 4).cross(torch.ones(4, 1))", "torch.cross(torch.ones(1, 3), torch.ones(2, 3))",
+          "torch.cross(torch.ones(3, 1), torch.ones(3, 3))", "i.tril_(u)", "torch.ones(3, 3).tril_(u)",
+          "torch.triu(torch.ones(3, 3), torch.tensor([1]))", "torch.zeros(0).view(0, -1, 1)",
+          "torch.ones(4, dtype=torch.float16).masked_scatter(torch.tensor([2, 0, 1]) > 0, torch.ones(4, dtype=torch.float16))",
+          "F.cross_entropy(torch.ones(4, dtype=torch.float64), torch.ones(1, 2), weight=torch.ones(4, dtype=torch.float64, requires_grad=True))"]),
+]

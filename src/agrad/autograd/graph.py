@@ -149,7 +149,7 @@ class SavedTensor:
     def _stale(self, node, t):
         now = t._vc[0]
         if now != self.version:
-            kind = _LEGACY_TYPE.get(t.dtype.name, "Tensor")
+            kind = "CPUBoolType" if t.dtype.name == "bool" else "torch." + _LEGACY_TYPE.get(t.dtype.name, "Tensor")
             dims = ", ".join(str(s) for s in t.shape)
             where = ""
             fn = (self._view_fn() or node) if self._view_fn is not None else node if self.is_output else t.grad_fn
@@ -158,7 +158,7 @@ class SavedTensor:
                 where = f", which is output {t._output_nr} of {short},"
             err = RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an "
-                f"inplace operation: [torch.{kind} [{dims}]]{where} is at version {now}; expected "
+                f"inplace operation: [{kind} [{dims}]]{where} is at version {now}; expected "
                 f"version {self.version} instead. Hint: enable anomaly detection to find the "
                 "operation that failed to compute its gradient, with "
                 "torch.autograd.set_detect_anomaly(True, check_nan=False)."

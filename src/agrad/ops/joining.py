@@ -465,7 +465,8 @@ def meshgrid(*tensors, indexing=None):
         raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
     for t in tensors:
         if t.ndim > 1:
-            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
+            from .._cpp_print import cpp_tensor_text
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {cpp_tensor_text(t)}")
     shape = [t.numel() for t in tensors]
     swap = indexing == "xy" and len(tensors) >= 2
     if swap:

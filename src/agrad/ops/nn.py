@@ -641,9 +641,9 @@ def _(ctx, grad):
 
 def _check_indices(indices, fname):
     if indices.dtype not in (dtypes.int64, dtypes.int32):
-        from ..autograd.graph import _LEGACY_TYPE
+        from .._cpp_print import cpp_type_name
         # c10's toString of the tensor's type: torch.HalfTensor ..., and CPUBoolType for bool (sic)
-        legacy = "CPUBoolType" if indices.dtype is dtypes.bool_ else "torch." + _LEGACY_TYPE[indices.dtype.name]
+        legacy = cpp_type_name(indices.dtype)
         raise RuntimeError(
             f"Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
             f"but got {legacy} instead (while checking arguments for {fname})")

@@ -198,7 +198,7 @@ def _checked_first(method_, check):
         return method_(self, *args, **kwargs)
 
     call.__name__ = call.__qualname__ = method_.__name__
-    call.__doc__ = method_.__doc__
+    call.__doc__, call.__module__ = method_.__doc__, method_.__module__
     return call
 
 

@@ -494,8 +494,8 @@ def expand(input, *sizes, **kw):
 
 def _legacy(t):
     """The type in expand's message: the legacy name, CPUBoolType for bool (which has none in c10's table)."""
-    from ..autograd.graph import _LEGACY_TYPE
-    return "CPUBoolType" if t.dtype is dtypes.bool_ else "torch." + _LEGACY_TYPE[t.dtype.name]
+    from .._cpp_print import cpp_type_name
+    return cpp_type_name(t.dtype)
 
 
 @method("expand_as")
