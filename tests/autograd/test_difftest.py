@@ -288,3 +288,52 @@ def test_lstsq_where_pytorchs_column_pivots_decide_is_documented():
     inf = {"error": None, "warnings": [], "vars": {"a": tensor([[[1.0, np.inf, 0.0], [1.0, 1.0, 1.0]], a[1]], np.float32)}}
     assert difftest.documented(aspect, lines[1], want, got, (lines, [inf, want], 1)) == "lstsq-pivots"
     assert difftest.documented(aspect, "r = torch.linalg.pinv(a, b)", want, got, (lines, [state, want], 1)) is None
+
+
+def test_lapack_rounding_within_the_condition_number_is_documented():
+    """A LAPACK result (pinv, det, solve, ...) or a later gradient may differ by LAPACK's rounding
+    magnified by the input's condition number (docs/semantics.md): 4 max(m, n) kappa eps of the
+    largest magnitude, kappa squared for a gradient; nothing more, and only after such an op."""
+    lines = ["a = torch.tensor(...)", "r = torch.linalg.pinv(a)", "r.sum().backward()"]
+    ill = _tensor_obs(a=[[1.0, 0.0], [0.0, 1e-2]])  # kappa = 100
+    well = _tensor_obs(a=[[1.0, 0.0], [0.0, 0.5]])  # kappa = 2
+    want, got = _tensor_obs(r=[[1.0, 0.0], [0.0, 100.0]]), _tensor_obs(r=[[1.0, 0.0], [0.0, 100.005]])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert aspect == "numeric"
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [ill, want], 1)) == "lapack-conditioning"
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [well, want], 1)) is None
+    sin = [lines[0], "r = torch.sin(a)"]
+    assert difftest.documented(aspect, sin[1], want, got, (sin, [ill, want], 1)) is None
+    far = _tensor_obs(r=[[1.0, 0.0], [0.0, 100.05]])  # 5e-4 relative: beyond 8 * 100 * eps
+    assert difftest.documented(*difftest.compare_statement(want, far)[:1], lines[1], want, far,
+                               (lines, [ill, want], 1)) is None
+    # a gradient after it: kappa squared
+    gw, gg = _tensor_obs(g=[[1.0, 2.0]]), _tensor_obs(g=[[1.0, 2.0015]])
+    aspect, _ = difftest.compare_statement(gw, gg)
+    assert difftest.documented(aspect, lines[2], gw, gg, (lines, [ill, ill, gw], 2)) == "lapack-conditioning"
+    assert difftest.documented(aspect, lines[2], gw, gg, (lines, [well, well, gw], 2)) is None
+    plain = [lines[0], "r = a * 2", lines[2]]
+    assert difftest.documented(aspect, lines[2], gw, gg, (plain, [ill, ill, gw], 2)) is None
+
+
+def test_gesdd_giving_up_on_an_inf_is_documented():
+    """MKL's gesdd fails to converge on some matrices holding an inf (PyTorch's _LinAlgError);
+    agrad gives its NaN answer: documented as svd-inf-nan, only for that error after an SVD op of
+    a tensor holding an inf."""
+    text = ("linalg.svd: (Batch element 1): The algorithm failed to converge because the input matrix is "
+            "ill-conditioned or has too many repeated singular values (error code: 2).")
+    lines = ["x = torch.tensor(...)", "r = torch.svd(x)"]
+    inf = _tensor_obs(x=[[1.0, float("inf")], [2.0, 3.0]])
+    want = {"error": ("_LinAlgError", text), "warnings": [], "vars": {}}
+    got = _tensor_obs(r=[[float("nan")]])
+    got["vars"] = {}
+    aspect, _ = difftest.compare_statement(want, got)
+    assert aspect == "raises-only-torch"
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [inf, want], 1)) == "svd-inf-nan"
+    finite = _tensor_obs(x=[[1.0, 4.0], [2.0, 3.0]])
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [finite, want], 1)) is None
+    other = {"error": ("_LinAlgError", "linalg.svd: The algorithm failed to converge because the input matrix "
+                                       "contained non-finite values."), "warnings": [], "vars": {}}
+    assert difftest.documented(aspect, lines[1], other, got, (lines, [inf, other], 1)) is None
+    sin = [lines[0], "r = torch.sin(x)"]
+    assert difftest.documented(aspect, sin[1], want, got, (sin, [inf, want], 1)) is None
