@@ -108,8 +108,9 @@ def _larfg(alpha, x):
     x (b, r).  No reflector (tau 0, x kept) where x is all zero; beta is -|.| for an alpha >= 0
     (MKL takes a -0.0 as positive), +|.| otherwise (a NaN included)."""
     xnorm = np.sqrt(np.sum(x * x, axis=-1)) if x.shape[-1] else np.zeros_like(alpha)
-    big = np.isinf(x).any(axis=-1)
-    xnorm = np.where(big & ~np.isnan(xnorm), np.inf, xnorm)  # (nrm2 scales: an inf is inf, not inf^2)
+    infs = np.isinf(x).sum(axis=-1)
+    # (nrm2 scales by the largest so far: one inf is inf, not inf^2; a second adds (inf/inf)^2, NaN)
+    xnorm = np.where((infs == 1) & ~np.isnan(xnorm), np.inf, np.where(infs > 1, np.nan, xnorm))
     none = xnorm == 0
     beta = np.where(alpha >= 0, -1, 1) * _lapy2(alpha, xnorm)
     with np.errstate(all="ignore"):
