@@ -709,3 +709,11 @@ CASES += [
           "torch.ones(4, dtype=torch.float16).masked_scatter(torch.tensor([2, 0, 1]) > 0, torch.ones(4, dtype=torch.float16))",
           "F.cross_entropy(torch.ones(4, dtype=torch.float64), torch.ones(1, 2), weight=torch.ones(4, dtype=torch.float64, requires_grad=True))"]),
 ]
+
+CASES += [
+    case("copy-same-data-exits-before-overlap-checks",
+         ["x = torch.tensor([3, 4, 2, 3], dtype=torch.int32); v = x.expand(2, 4); f = torch.ones(1).expand(2, 1)",
+          "l = torch.ones(3, requires_grad=True)"],
+         ["v.__setitem__(slice(None), x)", "v.copy_(v)", "v.copy_(x)", "f.copy_(f)", "f.copy_(torch.ones(2, 1))",
+          "x[1:].copy_(x[:3])", "l.copy_(l)", "(l * 1).copy_(l)", "v.copy_(x.float())"]),
+]
