@@ -391,4 +391,12 @@ def cases(graph: str) -> list[dict]:
               "r = F.conv1d(v.reshape(1, 1, 3), torch.ones(1, 1, 2))", "v.add_(1)", "r.sum().backward()"],
              ["(x.grad.requires_grad, graph(x.grad.grad_fn))", "(graph(gy.grad_fn), graph(gk.grad_fn), graph(gb.grad_fn))",
               "h", "(graph(gz.grad_fn), graph(gt.grad_fn))", "torch.autograd.grad(gz.sum() + gt.sum(), [z, t])"]),
+        case("masked-scatter-backward-is-one-node",
+             [graph, "x = torch.tensor([[-1.25, 0.5], [2.0, 0.75]], dtype=torch.float64, requires_grad=True)",
+              "s = torch.tensor([[-0.5, -0.2, 0.1], [0.4, 0.7, 1.0]], dtype=torch.float64, requires_grad=True)",
+              "gx, gs = torch.autograd.grad(torch.masked_scatter(x, x > 0, s).pow(2).sum(), [x, s], create_graph=True)",
+              "h = torch.autograd.grad(gs.pow(2).sum(), [x, s], create_graph=True)",
+              "g1, = torch.autograd.grad(torch.masked_scatter(x.detach(), torch.tensor([True, False]), s).sum(), [s], "
+              "create_graph=True)"],
+             ["graph(gx.grad_fn)", "graph(gs.grad_fn)", "gs", "h", "(g1, g1.requires_grad)"]),
     ]

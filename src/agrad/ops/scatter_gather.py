@@ -593,15 +593,32 @@ def _(ctx, grad):
     mask = _bool_tensor(np.broadcast_to(ctx.mask, grad.shape))
     g_self = grad.masked_fill(mask, 0.0)  # derivatives.yaml: grad.masked_fill(mask, 0)
     g_src = None
-    if ctx._input_meta[1] is not None:
-        src_shape = tuple(ctx._input_meta[1][0])
-        picked = masked_select(grad, mask)
-        extra = math.prod(src_shape) - picked.numel()
-        if extra > 0:
-            from .joining import cat
-            picked = cat([picked, picked.new_zeros(extra)])
-        g_src = picked.reshape(src_shape)
+    if ctx._input_meta[1] is not None:  # masked_scatter_backward: an op of its own
+        m = np.broadcast_to(ctx.mask, grad.shape)
+        g_src = _masked_scatter_backward.apply((grad,), (grad._data,),
+                                               {"mask": m, "sizes": tuple(ctx._input_meta[1][0])})
     return g_self, g_src
+
+
+def _masked_scatter_backward_fwd(ctx, g, mask, sizes):
+    """The gradient's elements where the mask is set, in order, then zeros, in the source's shape."""
+    picked = g[mask]
+    out = np.zeros(math.prod(sizes), g.dtype)
+    n = min(picked.size, out.size)
+    out[:n] = picked[:n]
+    return out.reshape(sizes)
+
+
+_masked_scatter_backward = Op("MaskedScatterBackwardBackward0", _masked_scatter_backward_fwd, inputs=("grad_output",),
+                              internal=True, jvp="linear", keeps={"mask": "mask"})
+
+
+@_masked_scatter_backward.derivative
+def _(ctx, grad):
+    # zeros_like(grad_output).masked_scatter(mask, grad)
+    shape = ctx.input_shape
+    zeros = np.zeros(shape, grad._data.dtype)
+    return _masked_scatter.apply((Tensor._make(zeros), grad), (zeros, grad._data), {"mask": ctx.mask})
 
 
 @export(method=True)
