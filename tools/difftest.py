@@ -55,6 +55,7 @@ for extra in (ROOT / "src", ROOT / "tools"):
         sys.path.insert(0, str(extra))
 
 import diffgen  # noqa: E402
+import difftest_median  # noqa: E402
 
 #: Warnings PyTorch gives once per process (TORCH_WARN_ONCE): agrad may repeat them.
 TORCH_WARNED: set[str] = set()
@@ -570,61 +571,6 @@ def _int_history_only(want: dict, got: dict) -> bool:
     return _agree_once(want, got, neutral)
 
 
-#: ops whose CPU kernel reads a dim of stride 0 as if it were contiguous
-MEDIAN_OPS = {"median", "nanmedian"}
-
-
-def _median_of_stride0(lines: list[str], i: int) -> bool:
-    """True when statement ``i``, run again under PyTorch after the ones before it, calls
-    median/nanmedian along a dim of stride 0 and size > 1 (an expanded tensor): the kernel
-    makes only strides > 1 contiguous and reads the memory after each element."""
-    import torch
-
-    seen = []
-
-    def watch(fn):
-        def call(self, *args, **kwargs):
-            dim = args[0] if args else kwargs.get("dim")
-            if isinstance(self, torch.Tensor) and isinstance(dim, int) and self.dim() > 0 \
-                    and -self.dim() <= dim < self.dim():
-                d = dim % self.dim()
-                seen.append(self.stride(d) == 0 and self.size(d) > 1)
-            return fn(self, *args, **kwargs)
-        return call
-
-    saved = [(owner, name, getattr(owner, name)) for owner in (torch, torch.Tensor) for name in MEDIAN_OPS]
-    ns = {"torch": torch, "F": torch.nn.functional}
-    torch.manual_seed(0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for j, stmt in enumerate(lines[:i + 1]):
-            if j == i:
-                for owner, name, fn in saved:
-                    setattr(owner, name, watch(fn))
-            try:
-                exec(stmt, ns)
-            except Exception:  # noqa: BLE001 - only the call matters
-                pass
-            finally:
-                if j == i:
-                    for owner, name, fn in saved:
-                        setattr(owner, name, fn)
-    return any(seen)
-
-
-def _only_target_differs(stmt: str, want: dict, got: dict) -> bool:
-    """True when the variable the statement assigns differs and no other one does."""
-    target = re.match(r"^\s*(\w+)\s*=", stmt.strip().splitlines()[-1])
-    if not target:
-        return False
-    mine = want["vars"].get(target.group(1))
-
-    def neutral(w, g):
-        found = compare_desc(w, g, "")
-        return (w, w) if w is mine and found and found[0] in ("value", "numeric", "repr") else None
-    return _agree_once(want, got, neutral)
-
-
 def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> str | None:
     """The name of the deliberate difference (docs/semantics.md) that this mismatch is, or None.
     ``program`` is (lines, PyTorch's observations, index of this statement), for the rules that
@@ -645,8 +591,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
             and want["error"][1].startswith("linalg.svd: ") and _GESDD_FAILED in want["error"][1]
             and _svd_of_inf(*program)):
         return "svd-inf-nan"  # (MKL's gesdd gives up on some of them)
-    if (aspect in ("value", "numeric") and op in MEDIAN_OPS and program is not None
-            and _only_target_differs(stmt, want, got) and _median_of_stride0(program[0], program[2])):
+    if (aspect in ("value", "numeric") and op in difftest_median.MEDIAN_OPS and program is not None
+            and difftest_median.only_target_differs(stmt, want, got, compare_desc, _agree_once)
+            and difftest_median.median_of_stride0(program[0], program[2])):
         return "median-stride0"
     if aspect in ("value", "numeric") and op == "lstsq" and program is not None and _lstsq_pivots(*program, want, got):
         return "lstsq-pivots"

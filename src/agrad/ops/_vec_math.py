@@ -144,16 +144,45 @@ def sleef_expf(d):
 def libm_float(np_fn, a):
     """np_fn of a float32 array as glibc's or MKL's float function gives it: in double,
     rounded once."""
-    with np.errstate(all="ignore"):
-        return np.asarray(np_fn(np.asarray(a, np.float64))).astype(_F32)
+    return np.asarray(np_fn(np.asarray(a, np.float64))).astype(_F32)
+
+
+_F32_DTYPE = np.dtype(np.float32)
 
 
 def via_double(np_fn):
-    """np_fn taking float32 arrays through double (libm_float); other dtypes as numpy does."""
+    """np_fn (a ufunc) taking float32 arrays through double (libm_float); other dtypes as
+    numpy does. A single float32 (a numpy scalar or 0-d array) goes through Python's math
+    function of the same name, libm's double function too, when there is one and it does not
+    refuse the value. (agrad runs numpy with its floating-point warnings off.)"""
+    import math
+
+    scalar_fn = getattr(math, np_fn.__name__, None)
+
     def kernel(a):
-        if isinstance(a, (np.ndarray, np.float32)) and a.dtype == _F32:  # (a 0-d result is a numpy scalar)
-            return libm_float(np_fn, np.asarray(a))
+        if type(a) is np.ndarray and a.dtype is _F32_DTYPE:
+            if scalar_fn is not None and a.size == 1 and a.ndim < 2:
+                try:
+                    v = scalar_fn(a.item())
+                except (ValueError, OverflowError):  # (a domain error or an overflow: numpy's answer)
+                    return np_fn(a, dtype=np.float64).astype(_F32)
+                if not a.ndim:
+                    return _F32(v)
+                out = np.empty_like(a)
+                out[0] = v
+                return out
+            return np_fn(a, dtype=np.float64).astype(_F32)
+        if type(a) is np.float32:
+            return via_scalar(a)
         return np_fn(a)
+
+    def via_scalar(a):
+        if scalar_fn is not None:
+            try:
+                return _F32(scalar_fn(float(a)))
+            except (ValueError, OverflowError):
+                pass
+        return np_fn(a, dtype=np.float64).astype(_F32)
 
     kernel.__name__ = getattr(np_fn, "__name__", "kernel")
     return kernel

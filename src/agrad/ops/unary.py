@@ -102,8 +102,13 @@ def cos(ctx, grad):
 
 def _tanh_backward_np(g, y):
     """tanh_backward's kernel: g * (1 - y * y), the AVX2 build fusing 1 - y * y into one rounding
-    (float16 as numpy rounds it)."""
-    if y.dtype in (np.float32, np.float64) and g.dtype == y.dtype:
+    (float32: y * y is exact in double, and 1 - y * y rounded from double is the fused result but
+    where that double is exactly halfway between two floats; float16 as numpy rounds it)."""
+    if g.dtype != y.dtype:
+        return np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y)))
+    if y.dtype == np.float32:
+        return np.multiply(g, np.subtract(1.0, np.multiply(y, y, dtype=np.float64)).astype(np.float32))
+    if y.dtype == np.float64:
         return np.multiply(g, _vec_math.fma(np.negative(y), y, weak(1, y)))
     return np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y)))
 
@@ -139,8 +144,8 @@ def _sigmoid(a):
     if a.dtype != np.float32 or not isinstance(a, np.ndarray):
         return (1 / (1 + np.exp(-x))).astype(a.dtype, copy=False)
     one = weak(1, x)
-    with np.errstate(all="ignore"):
-        out = one / (one + _exp(np.negative(x)))  # the scalar loop: libm's exp
+    out = one / (one + _exp(np.negative(x)))  # the scalar loop: libm's exp
+    if x.size >= 16:
         rows = vector_rows(x.shape, (x,))
         if rows is None and x.ndim and x.strides[-1] == x.itemsize and x.shape[-1] >= 16 \
                 and all(a >= b > 0 for a, b in zip(x.strides, x.strides[1:])):
@@ -311,12 +316,12 @@ def _unary(np_fn, node=None, *, saves=("self",)):
     return deco
 
 
-@unary(_via_double(_quiet(np.expm1)), saves=("result",))
+@unary(_via_double(np.expm1), saves=("result",))
 def expm1(ctx, grad):
     return grad * (ctx.result + 1)
 
 
-@_unary(_via_double(_quiet(np.log1p)), "Log1PBackward0")
+@_unary(_via_double(np.log1p), "Log1PBackward0")
 def log1p(ctx, grad):
     return grad / (ctx.self + 1)
 
@@ -326,7 +331,7 @@ def log2(ctx, grad):
     return grad / (ctx.self * _LN2)
 
 
-@unary(_via_double(_quiet(np.log10)))
+@unary(_via_double(np.log10))
 def log10(ctx, grad):
     return grad / (ctx.self * _LN10)
 
@@ -337,15 +342,18 @@ def tan(ctx, grad):
 
 
 def _negative_nan(np_fn):
-    """asin/acos with PyTorch's NaN outside [-1, 1] (float32, float64): its sign bit set (numpy's
-    is clear)."""
+    """asin/acos with PyTorch's NaN outside [-1, 1]: its sign bit set (numpy's is clear); for
+    float16, computed in float, asin's NaN has the sign opposite to the input's."""
     def kernel(a):
         with np.errstate(all="ignore"):
             r = np.asarray(np_fn(a))
-        if r.dtype in (np.float32, np.float64):
+        if r.dtype in (np.float16, np.float32, np.float64):
             bad = (r != r) & (a == a)
             if bad.any():
-                r = np.where(bad, -np.abs(r), r)
+                nan = -np.abs(r)
+                if r.dtype == np.float16 and np_fn is np.arcsin:
+                    nan = np.copysign(np.abs(r), -a)
+                r = np.where(bad, nan, r)
         return r
     return kernel
 
