@@ -11,6 +11,11 @@
 - ``reduce_all_sum``: ``vec::reduce_all`` with ``+`` along the last axis: whole vectors
   summed lane by lane, then the lanes folded as the AVX2 shuffles fold them.
 - ``parallel_chunks``: the ranges ``at::parallel_for`` gives its threads.
+
+The ops that take these steps (softmax, log_softmax's and softmax's backward, sigmoid's vector
+code, batch_norm) do so for tensors under GRAIN_SIZE elements, as agrad/_cascade.py does for
+sums: emulating them costs tens of numpy calls per element-wise step, and larger tensors keep
+numpy's faster arithmetic (the same values up to float rounding).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ _F32 = np.float32
 #: threads of PyTorch's intra-op pool (one per core this process may use)
 THREADS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
-#: at::internal::GRAIN_SIZE
+#: at::internal::GRAIN_SIZE; also the size under which ops take the kernels' steps (see above)
 GRAIN_SIZE = 32768
 
 

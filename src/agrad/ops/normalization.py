@@ -120,7 +120,7 @@ def _collect_stats_channels_last(x):
 
 
 def _batch_norm_fwd(ctx, x, w, b, running_mean, running_var, training, momentum, eps):
-    if x.dtype in (np.float32, np.float64) and x.flags.c_contiguous and x.ndim >= 2 and x.size and \
+    if x.dtype in (np.float32, np.float64) and x.flags.c_contiguous and x.ndim >= 2 and 0 < x.size < _vec_math.GRAIN_SIZE and \
             all(t is None or t.dtype == x.dtype for t in (w, b)):
         return _batch_norm_kernel(ctx, x, w, b, running_mean, running_var, training, momentum, eps)
     axes = (0,) + tuple(range(2, x.ndim))

@@ -49,7 +49,7 @@ def _softmax_float(ctx, a, dim):
 
 
 def _softmax_fwd(ctx, a, dim):
-    if a.dtype == np.float32 and a.ndim and a.size:
+    if a.dtype == np.float32 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE:
         return _softmax_f32(a, dim)
     if a.dtype != np.float16 or a.ndim == 0 or a.size == 0 or dim == a.ndim - 1:
         return _softmax_float(ctx, a, dim=dim)
@@ -140,7 +140,7 @@ def _softmax_backward_fwd(ctx, g, y, dim):
     with np.errstate(all="ignore"):
         if y.ndim == 0:
             return y * (g - g * y)
-        if g.dtype in (np.float32, np.float64) and g.size and g.dtype == y.dtype:
+        if g.dtype in (np.float32, np.float64) and 0 < g.size < _vec_math.GRAIN_SIZE and g.dtype == y.dtype:
             return _softmax_backward_kernel(g, y, dim)
         return y * (g - np.sum(g * y, axis=dim, keepdims=True))
 
@@ -205,7 +205,7 @@ def _log_softmax_backward_fwd(ctx, g, y, dim):
     with np.errstate(all="ignore"):
         if y.ndim == 0:
             return g - np.exp(y) * g
-        if g.dtype in (np.float32, np.float64) and g.size and g.dtype == y.dtype:
+        if g.dtype in (np.float32, np.float64) and 0 < g.size < _vec_math.GRAIN_SIZE and g.dtype == y.dtype:
             return _log_softmax_backward_kernel(g, y, dim)
         return g - np.exp(y) * np.sum(g, axis=dim, keepdims=True)
 

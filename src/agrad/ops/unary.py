@@ -145,7 +145,7 @@ def _sigmoid(a):
         return (1 / (1 + np.exp(-x))).astype(a.dtype, copy=False)
     one = weak(1, x)
     out = one / (one + _exp(np.negative(x)))  # the scalar loop: libm's exp
-    if x.size >= 16:
+    if 16 <= x.size < _vec_math.GRAIN_SIZE:
         rows = vector_rows(x.shape, (x,))
         if rows is None and x.ndim and x.strides[-1] == x.itemsize and x.shape[-1] >= 16 \
                 and all(a >= b > 0 for a, b in zip(x.strides, x.strides[1:])):
