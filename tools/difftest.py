@@ -536,16 +536,52 @@ def _lstsq_pivots(lines: list[str], want: list[dict], i: int, w_obs: dict, g_obs
             mask = np.broadcast_to(loose, batch)
         except ValueError:
             return None
-        items = []
+        w_items, g_items = [], []
         for wi, gi in zip(w["items"], g["items"]):
             wd, gd = wi.get("data"), gi.get("data")
             if wi["kind"] != "tensor" or not isinstance(wd, np.ndarray) or not isinstance(gd, np.ndarray) \
                     or wd.shape != gd.shape or wd.shape[:len(batch)] != batch:
-                items.append(gi)
+                w_items.append(wi)
+                g_items.append(gi)
                 continue
+            # (both zero there: the other elements are compared at their own scale)
             where = mask.reshape(batch + (1,) * (wd.ndim - len(batch)))
-            items.append(dict(gi, data=np.where(where, wd, gd).astype(gd.dtype), repr=wi["repr"]))
-        return w, dict(g, items=items, repr=w["repr"])
+            w_items.append(dict(wi, data=np.where(where, 0, wd).astype(wd.dtype), repr=""))
+            g_items.append(dict(gi, data=np.where(where, 0, gd).astype(gd.dtype), repr=""))
+        return dict(w, items=w_items, repr=""), dict(g, items=g_items, repr="")
+    return _agree_once(w_obs, g_obs, neutral)
+
+
+_PINV_A = re.compile(r"\bpinv(?:erse)?\(\s*([A-Za-z_]\w*)\s*[,)]")
+_PINV_METHOD = re.compile(r"\b([A-Za-z_]\w*)\.pinverse\(")
+
+
+def _pinv_of_singular(lines: list[str], want: list[dict], i: int, w_obs: dict, g_obs: dict) -> bool:
+    """True when statement ``i`` is a ``pinv``/``pinverse`` whose result agrees with PyTorch's
+    once PyTorch's is taken in the batch elements whose matrix is singular in its dtype (2-norm
+    condition number 1/eps or more): the singular values LAPACK's rounding leaves there decide
+    whether they pass the cutoff (docs/semantics.md)."""
+    found = _PINV_A.search(lines[i]) or _PINV_METHOD.search(lines[i])
+    if not found:
+        return False
+    d = (want[i - 1]["vars"] if i else {}).get(found.group(1))
+    if not d or d["kind"] != "tensor" or not isinstance(d["data"], np.ndarray) or d["data"].ndim < 2 \
+            or d["data"].dtype.kind != "f" or 0 in d["data"].shape:
+        return False
+    a = d["data"]
+    with np.errstate(all="ignore"):
+        kappa = np.linalg.cond(np.where(np.isfinite(a), a, 0).astype(np.float64))
+    loose = ~(kappa < 1 / np.finfo(a.dtype).eps) & np.isfinite(a).all(axis=(-2, -1))
+
+    def neutral(w, g):
+        if w["kind"] != "tensor" or g["kind"] != "tensor" or not isinstance(w["data"], np.ndarray) \
+                or not isinstance(g["data"], np.ndarray) or w["data"].shape != g["data"].shape \
+                or w["data"].shape[:-2] != loose.shape or w["data"].dtype.kind != "f":
+            return None
+        # (both zero there: the other elements are compared at their own scale)
+        zero = loose[..., None, None]
+        return (dict(w, data=np.where(zero, 0, w["data"]).astype(w["data"].dtype), repr=""),
+                dict(g, data=np.where(zero, 0, g["data"]).astype(g["data"].dtype), repr=""))
     return _agree_once(w_obs, g_obs, neutral)
 
 
@@ -597,6 +633,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "median-stride0"
     if aspect in ("value", "numeric") and op == "lstsq" and program is not None and _lstsq_pivots(*program, want, got):
         return "lstsq-pivots"
+    if (aspect in ("value", "numeric") and op in ("pinv", "pinverse") and program is not None
+            and _pinv_of_singular(*program, want, got)):
+        return "pinv-singular"
     if program is not None and (aspect in ("numeric", "grad-numeric") or (
             aspect in _VALUE_ASPECTS and _svd_of_inf(*program))) and _conditioned_rounding(
             want, got, program, _svd_of_inf(*program)):

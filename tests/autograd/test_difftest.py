@@ -337,3 +337,23 @@ def test_gesdd_giving_up_on_an_inf_is_documented():
     assert difftest.documented(aspect, lines[1], other, got, (lines, [inf, other], 1)) is None
     sin = [lines[0], "r = torch.sin(x)"]
     assert difftest.documented(aspect, sin[1], want, got, (sin, [inf, want], 1)) is None
+
+
+def test_pinv_of_a_matrix_singular_in_its_dtype_is_documented():
+    """Which of LAPACK's rounding-level singular values pass pinv's cutoff decides its result for
+    a matrix singular in its dtype (docs/semantics.md): only there, batch element by batch element."""
+    lines = ["a = torch.tensor(...)", "r = torch.pinverse(a)"]
+    singular = _tensor_obs(a=[[[-1.75, 2.75], [-1.75, 2.75]], [[1.0, 0.0], [0.0, 2.0]]])
+    want = _tensor_obs(r=[[[-4660574.5, 4660574.5], [-2965820.75, 2965821.25]], [[1.0, 0.0], [0.0, 0.5]]])
+    got = _tensor_obs(r=[[[-0.0824, -0.0824], [0.1294, 0.1294]], [[1.0, 0.0], [0.0, 0.5]]])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [singular, want], 1)) == "pinv-singular"
+    method = [lines[0], "r = a.pinverse()"]
+    assert difftest.documented(aspect, method[1], want, got, (method, [singular, want], 1)) == "pinv-singular"
+    wrong = _tensor_obs(r=[[[-0.0824, -0.0824], [0.1294, 0.1294]], [[1.0, 0.0], [0.0, 0.6]]])  # the regular one
+    assert difftest.documented(*difftest.compare_statement(want, wrong)[:1], lines[1], want, wrong,
+                               (lines, [singular, want], 1)) is None
+    regular = _tensor_obs(a=[[[-1.75, 2.75], [1.75, 2.75]], [[1.0, 0.0], [0.0, 2.0]]])
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [regular, want], 1)) is None
+    inv = [lines[0], "r = torch.linalg.inv(a)"]
+    assert difftest.documented(aspect, inv[1], want, got, (inv, [singular, want], 1)) is None
