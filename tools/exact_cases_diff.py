@@ -13,6 +13,13 @@ def case(case_id: str, code: list[str], show: list[str]) -> dict:
 
 
 CASES = [
+    case("nonzero-column-major",  # nonzero/argwhere write (n, ndim) column by column; in-place ops walk it so
+         ["x = torch.tensor([[[True, False], [True, False]], [[False, False], [True, False]], [[False, True], [True, False]]])",
+          "r = torch.argwhere(x)", "q = x.nonzero()",
+          "d = torch.tensor([[-2, 0, 2], [-3, -1, -2], [2, -2, 1], [1, 3, 0], [0, 2, -4]])",
+          "q.remainder_(d)", "s = torch.tensor([[4, 5, 6], [7, 8, 9]]).t()", "s.floor_divide_(torch.tensor([[1, 2], [0, 1], [1, 1]]))"],
+         ["r", "r.is_contiguous()", "r.t().is_contiguous()", "r.view(-1)", "q", "s", "torch.nonzero(torch.tensor([1, 0, 2]))",
+          "torch.nonzero(torch.tensor([1, 0, 2])).is_contiguous()", "torch.nonzero(torch.zeros(2, 3))"]),
     case("elementwise-result-layout",  # TensorIterator lays a result out like the first deciding input
          ["A = torch.arange(6.).reshape(2, 3)", "B = torch.arange(6.).reshape(3, 2).t()",
           "C = torch.arange(24.).reshape(2, 3, 4).permute(2, 0, 1)", "D = torch.arange(24.).reshape(4, 2, 3)",

@@ -30,15 +30,7 @@ def iterator_layout(out, arrays):
     shape = out.shape
     if ndim < 2 or sum(n != 1 for n in shape) < 2:
         return out
-    strides = []
-    for a in arrays:
-        if type(a) is not np.ndarray or a.ndim == 0:
-            continue
-        offset = ndim - a.ndim
-        own = a.strides
-        strides.append([0] * offset + [0 if n == 1 and shape[d] != 1 else s
-                                       for d, (n, s) in enumerate(zip(a.shape, own), offset)])
-    order = [d for d in _fastest_first(ndim, shape, strides) if shape[d] != 1]
+    order = [d for d in iteration_order(shape, arrays)[::-1] if shape[d] != 1]
     placed = sorted((d for d in range(ndim) if shape[d] != 1), key=lambda d: out.strides[d])
     if placed == order:  # numpy's layout (fastest first) is TensorIterator's
         return out
@@ -46,6 +38,21 @@ def iterator_layout(out, arrays):
     fresh = np.empty([shape[d] for d in slowest_first], out.dtype).transpose(np.argsort(slowest_first))
     fresh[...] = out
     return fresh
+
+
+def iteration_order(shape, arrays):
+    """The dims in the order TensorIterator walks ``arrays`` (its operands, the output first;
+    all of ``shape`` or broadcast to it), slowest first: its loops nest that way, so an
+    elementwise kernel visits the elements in ``np.transpose(a, order)``'s C order."""
+    ndim = len(shape)
+    strides = []
+    for a in arrays:
+        if type(a) is not np.ndarray or a.ndim == 0:
+            continue
+        offset = ndim - a.ndim
+        strides.append([0] * offset + [0 if n == 1 and shape[d] != 1 else s
+                                       for d, (n, s) in enumerate(zip(a.shape, a.strides), offset)])
+    return _fastest_first(ndim, shape, strides)[::-1]
 
 
 def _fastest_first(ndim, shape, strides):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor
-from ._layout import iterator_layout
+from ._layout import iteration_order, iterator_layout
 from ._op import Op, export, finish_out, inplace, method
 from .pointwise import _float_array, _no_bool_kernel, broadcast_error, check_int_zero_division, operands
 
@@ -57,8 +57,12 @@ def in_order_until_zero(fn, kernel):
 
 
 def _written_before_zero(input, other, kernel):
+    """The elements before the first zero divisor in TensorIterator's walk (``self`` written
+    in place decides its order: a column-major self is walked column by column)."""
     a = input._data
-    b = np.broadcast_to(np.asarray(other._data if isinstance(other, Tensor) else other), a.shape).reshape(-1)
+    b = np.broadcast_to(np.asarray(other._data if isinstance(other, Tensor) else other), a.shape)
+    order = iteration_order(a.shape, (a, a, b))
+    a, b = a.transpose(order), b.transpose(order).reshape(-1)
     k = int(np.argmax(b == 0))
     if k and a.flags.writeable:
         flat = np.unravel_index(np.arange(k), a.shape)

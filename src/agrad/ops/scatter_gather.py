@@ -741,7 +741,8 @@ def nonzero(input, *, out=None, as_tuple=False):
         return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(a))
     if a.ndim == 0:
         return Tensor._make(np.zeros((1 if a else 0, 0), np.int64))
-    return finish_out("nonzero", Tensor._make(np.argwhere(a).astype(np.int64)), out)
+    # (n, ndim) laid out column by column (strides (1, n)), as PyTorch's nonzero writes it
+    return finish_out("nonzero", Tensor._make(np.array(np.nonzero(a), np.int64).T), out)
 
 
 @export(method=True)
