@@ -717,3 +717,19 @@ CASES += [
          ["v.__setitem__(slice(None), x)", "v.copy_(v)", "v.copy_(x)", "f.copy_(f)", "f.copy_(torch.ones(2, 1))",
           "x[1:].copy_(x[:3])", "l.copy_(l)", "(l * 1).copy_(l)", "v.copy_(x.float())"]),
 ]
+
+# helper "errors": a sweep of dims and operands over the reductions, views and binary ops
+CASES += [
+    case("int-parameters-refuse-none-and-take-0d-int-tensors",
+         ["f = torch.ones(2, 3); s = torch.tensor(1.5); e = torch.ones(0, 3); si = torch.tensor(2)"],
+         ["f.mode(None)", "torch.kthvalue(f, 1, None)", "f.topk(1, None)", "f.unbind(None)", "f.diagonal(0, None, 0)",
+          "f.chunk(2, None)", "f.flatten(None, 0)", "f.tril(None)", "f.cumsum(torch.tensor(0))", "f.cummax(torch.tensor(1))",
+          "f.median(torch.tensor(0))", "f.kthvalue(1, torch.tensor(0))", "s.cummax(-3)", "s.cummin(torch.tensor(3))",
+          "e.cummax(5)", "e.cummin(-9)", "si.softmax(-3)", "si.log_softmax(2)", "torch.ones(2, 3, dtype=torch.int64).softmax(5)"]),
+    case("roll-min-masked-fill-check-order",
+         ["f = torch.ones(2, 3); s = torch.tensor(1.5); e = torch.ones(0, 3)"],
+         ["s.roll(1, -1)", "s.roll(1, 5)", "s.roll((1, 1), (0, 1))", "e.roll(1, 7)", "e.roll((1, 2), (0, 9))", "f.roll(1, 5)",
+          "e.roll((1,), (0, 1))", "e.min(0)", "torch.min(e, 1)", "e.max(0)", "f.masked_fill(torch.ones(4), 1.)",
+          "f.masked_fill(e, 1.)", "f.clone().masked_fill_(torch.ones(4), 1.)",
+          "f.clone().masked_fill_(torch.ones(4, dtype=torch.bool), 1.)", "f.clone().masked_fill_(torch.ones(3), 1.)"]),
+]

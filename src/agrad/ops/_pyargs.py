@@ -182,7 +182,8 @@ def _signatures(key: str):
             positional, required, keyword = sigs[0][:3]
             no_int = sigs[0][3] if len(sigs[0]) > 3 else ()
             sym = sigs[0][4] if len(sigs[0]) > 4 else ()
-            params = [Param(p, t, i >= required, i >= required, False, p in no_int, p in sym)
+            nullable = sigs[0][5] if len(sigs[0]) > 5 else ()
+            params = [Param(p, t, i >= required, p in nullable, False, p in no_int, p in sym)
                       for i, (p, t) in enumerate(positional)]
             params += [Param(p, t, True, True, True) for p, t in keyword]
             found = (name, [Signature(name, params)], False)

@@ -174,7 +174,12 @@ def _cummaxmin(op, fname, is_max, result_type):
     def fn(input, dim=_REQUIRED, *, out=None):
         _require_dim(fname, dim)
         _check_int_dim(fname, dim)
-        axis = _wrap_dim(dim, input.ndim)
+        if input.ndim == 0 and int(dim) not in (-1, 0):
+            raise IndexError(f"{fname}(): Expected reduction dim -1 or 0 for scalar but got {int(dim)}")
+        if input._data.size == 0 and not -input.ndim <= int(dim) < input.ndim:
+            axis = 0  # (ATen's cummax returns an empty tensor before it reads the dim)
+        else:
+            axis = _wrap_dim(dim, input.ndim)
         vals, idx = op.apply((input,), (input._data,), {"axis": axis, "is_max": is_max})
         return result_type(vals, idx)
 

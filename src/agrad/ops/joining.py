@@ -227,9 +227,11 @@ def roll(input, shifts, dims=None):
         return _roll.apply((input,), (input._data,), {"shifts": shifts, "dims": ()})
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    if input._data.size == 0:  # (ATen's roll returns an empty input before it reads the dims)
+        return _roll.apply((input,), (input._data,), {"shifts": shifts, "dims": ()})
+    if input.ndim == 0:  # (maybe_wrap_dim without wrap_scalar: the dim as given)
+        raise IndexError(f"Dimension specified as {int(dims[0])} but tensor has no dimensions")
     dims = tuple(_wrap_dim(d, input.ndim) for d in dims)
-    if input.ndim == 0:
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return _roll.apply((input,), (input._data,), {"shifts": shifts, "dims": dims})
 
 

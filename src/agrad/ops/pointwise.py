@@ -790,13 +790,13 @@ def masked_fill(input, mask, value):
     """``input`` with ``value`` written where ``mask`` is True (mask broadcasts)."""
     if not isinstance(mask, Tensor):
         raise TypeError(f"masked_fill(): argument 'mask' (position 2) must be Tensor, not {type(mask).__name__}")
-    if mask.dtype is not dtypes.bool_:
-        raise RuntimeError(
-            f"masked_fill_ only supports boolean masks, but got mask with dtype {_C_NAMES[mask.dtype.name]}")
-    try:
+    try:  # (expand_outplace(self, mask) before the mask's dtype is read)
         shape = np.broadcast_shapes(input.shape, mask.shape)
     except ValueError:
         raise RuntimeError(_mismatch_message(mask.shape, input.shape)) from None
+    if mask.dtype is not dtypes.bool_:
+        raise RuntimeError(
+            f"masked_fill_ only supports boolean masks, but got mask with dtype {_C_NAMES[mask.dtype.name]}")
     check_shape(shape)
     m = mask._data
     if isinstance(value, Tensor):
@@ -810,4 +810,17 @@ def masked_fill(input, mask, value):
     return _masked_fill0.apply((input,), (a,), {"mask": m, "fill": value})
 
 
-method("masked_fill_")(inplace(masked_fill, overlap="masked_fill_"))
+def _masked_fill_checked(input, mask, value):
+    """masked_fill_'s own order: the mask's dtype, then TensorIterator's shapes (self is tensor a)."""
+    if isinstance(mask, Tensor):
+        if mask.dtype is not dtypes.bool_:
+            raise RuntimeError(
+                f"masked_fill_ only supports boolean masks, but got mask with dtype {_C_NAMES[mask.dtype.name]}")
+        try:
+            np.broadcast_shapes(input.shape, mask.shape)
+        except ValueError:
+            raise RuntimeError(_mismatch_message(input.shape, mask.shape)) from None
+    return masked_fill(input, mask, value)
+
+
+method("masked_fill_")(inplace(_masked_fill_checked, overlap="masked_fill_", name="masked_fill"))

@@ -321,7 +321,7 @@ def select_along(ctx, a, idx, dim, keepdim):
 def _extreme_dim_fwd(ctx, a, dim, keepdim, arg_fn):
     if a.ndim and a.shape[dim] == 0:
         raise IndexError(
-            f"max(): Expected reduction dim {dim} to have non-zero size.")
+            f"{'max' if arg_fn is np.argmax else 'min'}(): Expected reduction dim {dim} to have non-zero size.")
     idx = arg_fn(a, axis=dim, keepdims=True) if a.ndim else np.zeros((), np.int64)
     return select_along(ctx, a, idx, dim, keepdim)
 
@@ -494,6 +494,8 @@ def _require_dim(fname, dim):
 
 
 def _check_int_dim(fname, dim):
+    if isinstance(dim, Tensor) and dim.ndim == 0 and dim.dtype._kind == 1:
+        return  # (PyTorch's parser takes a 0-d integer tensor for an int)
     if not isinstance(dim, (numbers.Integral, np.integer)) or isinstance(dim, bool):
         raise TypeError(f"{fname}(): argument 'dim' must be int, not {type(dim).__name__}")
 

@@ -276,7 +276,7 @@ def _prepare(input, dtype, kernel, dim):
     if not input.dtype.is_floating_point and input.numel():
         # ATen's softmax_cpu: the last-dim kernel for the last dim (or a 0-d input); an empty input
         # reaches no kernel
-        last = input.ndim == 0 or _wrap_dim(dim, input.ndim) == input.ndim - 1
+        last = _wrap_dim(dim, input.ndim) == max(input.ndim - 1, 0)  # (the dim is wrapped first, 0-d too)
         check_floating(input, f"{kernel}_lastdim_kernel_impl" if last else f"{kernel}_kernel_impl")
     return input
 
