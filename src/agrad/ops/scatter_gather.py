@@ -654,7 +654,7 @@ def _masked_scatter_checked(input, mask, source):
     """masked_scatter_'s checks, after autograd's check of the in-place write (as in PyTorch)."""
     _check_mask(mask, "masked_scatter")
     if mask._data.shape != input._data.shape:  # the mask is expanded to self: expand's errors
-        mask.expand(*input._data.shape)
+        mask.expand(input._data.shape)
     return _masked_scatter_impl(input, mask, source, _written_memory[0])
 
 
