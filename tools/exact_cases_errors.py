@@ -661,6 +661,7 @@ CASES += [
           "c4 = torch.ones(4, dtype=torch.bool); c2 = torch.ones(2, 1, dtype=torch.bool)"],
          ["torch.masked_scatter(x, m4, s)", "torch.masked_scatter(torch.zeros(3, 2), torch.ones(2, 3, dtype=torch.bool), s)",
           "torch.masked_scatter(x, m4, s.double())", "torch.masked_scatter(x, m4.int(), s)", "x.masked_scatter_(m4, s)",
+          "torch.tensor(1.5).masked_scatter_(m4, s)",
           "torch.where(c4, torch.ones(4), torch.ones(2))", "torch.where(c4, torch.ones(2), torch.ones(3))",
           "torch.where(c2, torch.ones(4, 1), torch.ones(1, 5))", "torch.ones(4).where(c4, torch.ones(2, dtype=torch.float64))"]),
     case("nll-loss-weight-grad-and-0d-target-batch",
