@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _dual, grad_mode, graph
 from .anomaly_mode import _anomaly, nan_message
-from .graph import AccumulateGrad, edge
+from .graph import _NOT_PACKED, AccumulateGrad, SavedTensor, edge
 from .._arrays import KEPT, LAZY
 from .._cascade import cascade_sum
 from .._zero import ZeroArray
@@ -233,9 +233,21 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                     continue  # (an AccumulateGrad node has no edges)
                 if needed is None or node in needed:
                     g = grads.get(0)
-                    in_grads = node.apply_raw(g) if g is not None else (None,) * len(nexts)
-                    if not keep_graph and node._saved is not None:
-                        node.release()
+                    saved = node._saved
+                    if g is None:
+                        in_grads = (None,) * len(nexts)
+                    else:  # OpNode.apply_raw, inlined (one Python frame less for every node of the pass)
+                        if saved is not None:  # each checked against its version
+                            for slot in saved.values():
+                                t = slot.tensor
+                                if t is None or t._vc[0] != slot.version:
+                                    node._unpack_saved(False)  # (every one that needs it, in PyTorch's order)
+                                    break
+                        in_grads = node._raw(g)
+                        if type(in_grads) is not tuple:
+                            in_grads = node._raw_fallback(g) if in_grads is NotImplemented else (in_grads,)
+                    if saved is not None and not keep_graph:
+                        _release(node, saved)
                     # _route_arrays, inlined (one Python frame less for every node of the pass)
                     for g, (nxt, idx), meta in zip(in_grads, nexts, node._input_meta):
                         if g is None or nxt is None:
@@ -317,6 +329,26 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
         if paused:
             gc.enable()
     return captured
+
+
+def _release(node, saved):
+    """``node.release()`` of a node with an array formula (an op's node, whose class keeps
+    Node.release), with SavedTensor.free inlined for a plain saved tensor: the backward
+    pass frees every node's saved tensors."""
+    for s in saved.values():
+        t = s.tensor
+        if type(s) is SavedTensor and s.packed is _NOT_PACKED:
+            if t is not None and s._meta is None:
+                data = t._data
+                s._meta = (data.shape, data.dtype)
+            s.tensor = None
+            s.freed = True
+        else:
+            s.free()
+        try:
+            delattr(node, s.name)
+        except AttributeError:
+            pass
 
 
 def _route_arrays(node, nexts, in_grads, buffers):

@@ -175,6 +175,7 @@ class _Scratch:
 
 _make = Tensor._make
 _new_node = _new_tensor = object.__new__
+_F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 #: The snapshot of ``self`` an in-place op runs on while it is recorded (set by :func:`inplace` and
 #: inplace_through_view).  PyTorch saves ``original_self = self.clone()`` for an in-place op whose
 #: formula uses self: a CloneBackward0 a create_graph gradient passes through.
@@ -187,22 +188,6 @@ _next_seq = graph._sequence.__next__
 _record_op = graph.record_op
 _pack_hooks = graph._PACK_HOOKS
 _record_hooks = graph.record_hooks
-
-
-class _made_on_first_use:
-    """A method whose result becomes an instance attribute on first use.  (Not a
-    ``__getattr__``: a class with one has every attribute read go through it, never
-    through CPython's specialised fast path, and an op's attributes are read on every call.)"""
-
-    def __init__(self, fn):
-        self.fn = fn
-        self.name = fn.__name__
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self
-        value = obj.__dict__[self.name] = self.fn(obj)
-        return value
 
 
 class Op:
@@ -275,24 +260,31 @@ class Op:
         self.jvp_kind = jvp
         self._jvp = None
         self._defaults = defaults or {}
+        self._node = None  # the node class, once made (``node``; read by every recorded call)
         OPS[name] = self
         ALL_OPS.append(self)
 
-    @_made_on_first_use
+    @property
     def node(self):
         """The op's node class, made when first needed (most ops of a run are never
         recorded; making some 300 classes at import is a few ms of start-up).  Named as
         PyTorch's: NotImplemented for torch::autograd::NotImplemented."""
-        return type(self.name.rsplit("::", 1)[-1], (OpNode,), {
+        return self._node or self._make_node()
+
+    def _make_node(self):
+        # (kept as an instance attribute the interpreter reads fast, which a property or a
+        # descriptor that fills the instance's dict is not)
+        node = self._node = type(self.name.rsplit("::", 1)[-1], (OpNode,), {
             "_name": self.name, "_multi": self._multi, "_undefined_grads": self._undefined_grads,
             "_op": self, "_formula": self._formula,
             "_raw": self._raw, "__module__": "agrad.autograd.nodes", **self._defaults,
             **{"_saved_" + n: graph.saved_property(n) for n in self.saves + tuple(p for _, p in self.keeps if p)}})
+        return node
 
     def derivative(self, fn):
         """Set the backward formula: ``fn(ctx, grad)`` -> a gradient per input (tuple or one)."""
         self._formula = fn
-        node = self.__dict__.get("node")
+        node = self._node
         if node is not None:
             node._formula = fn
         return fn
@@ -306,7 +298,7 @@ class Op:
         if self._multi:
             raise TypeError(f"{self.name}: an array formula takes one output's gradient")
         self._raw = fn
-        node = self.__dict__.get("node")
+        node = self._node
         if node is not None:
             node._raw = fn
         return fn
@@ -336,7 +328,7 @@ class Op:
                     recorded = True
                     break
         if recorded:
-            ctx = _new_node(self.node)  # Node.__init__'s one line, without its call
+            ctx = _new_node(self._node or self._make_node())  # Node.__init__'s one line, without its call
             ctx._seq = _next_seq()
         else:
             ctx = _new_node(_Scratch)  # (without type.__call__)
@@ -362,8 +354,9 @@ class Op:
         else:  # the common call: one output, no saved-tensor hooks, no in-place snapshot
             if attrs:
                 _set_attrs(ctx, attrs)
-            if out.dtype.kind != "f":
-                _not_differentiable(out.dtype)
+            d = out.dtype
+            if d is not _F64 and d is not _F32 and d.kind != "f":
+                _not_differentiable(d)
             if self.pointwise and type(out) is np.ndarray and (len(tensors) == 1 or tensors[1] is None):
                 # the shape of its one tensor, whose size was checked: Tensor._make without the check
                 # (and with its history already: record_op expects the caller to have set it)
