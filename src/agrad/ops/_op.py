@@ -13,6 +13,8 @@ argument-parsing wrappers around ops, registered with :func:`export`.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from ..autograd import _dual as _forward_ad
@@ -186,6 +188,9 @@ def _saved_original(t):
     return OPS["CloneBackward0"](t)
 _next_seq = graph._sequence.__next__
 _record_op = graph.record_op
+_META, _meta, _NO_EDGE, _KEPT = graph._META, graph._meta, graph._NO_EDGE, graph._KEPT
+_leaf_node, _SavedTensor, _SavedNumber = graph.leaf_node, graph.SavedTensor, graph.SavedNumber
+_weakref = weakref.ref
 _pack_hooks = graph._PACK_HOOKS
 _record_hooks = graph.record_hooks
 
@@ -359,7 +364,6 @@ class Op:
                 _not_differentiable(d)
             if self.pointwise and type(out) is np.ndarray and (len(tensors) == 1 or tensors[1] is None):
                 # the shape of its one tensor, whose size was checked: Tensor._make without the check
-                # (and with its history already: record_op expects the caller to have set it)
                 results = _new_tensor(Tensor)
                 results._data = out
                 results._requires_grad = True
@@ -368,7 +372,7 @@ class Op:
                 results._retains = False
                 results._grad = results._accumulator = results._base = None
                 results._vc = [0]
-                _record_op(ctx, tensors, arrays, results, self._save_plan, True)
+                _record_pointwise(ctx, tensors, arrays, results, d, self._save_plan)
             else:
                 results = _make(out)
                 results._grad_fn = ctx
@@ -456,6 +460,68 @@ def finish_out(fname, result, out):
     for obs in graph.version_observers:
         obs(out)
     return out
+
+
+def _record_pointwise(node, tensors, arrays, out, dtype, plan):
+    """graph.record_op for a pointwise op's call with one tensor (the other operand, if any, a
+    Python number; ``tensors[0]`` requires grad) whose one output ``out`` has its history already
+    and numpy dtype ``dtype``: the same edges, metadata and saved tensors, without record_op's
+    cases for several tensors (the input's metadata serves the output when their dtypes agree)."""
+    t = tensors[0]
+    if t._base is not None:
+        t._refresh_view()
+    fn = t._grad_fn
+    if fn is None:
+        fn = t._accumulator or _leaf_node(t)
+    data = t._data
+    meta = _META.get((data.shape, data.dtype)) or _meta(data)
+    if len(tensors) == 1:
+        node.next_functions = ((fn, t._output_nr),)
+        node._input_meta = meta
+    else:
+        node.next_functions = ((fn, t._output_nr), _NO_EDGE)
+        node._input_meta = (meta[0], None)
+    node._out_meta = meta if dtype is meta[0][1].numpy else (_META.get((out._data.shape, dtype))
+                                                             or _meta(out._data))
+    if plan:
+        kept = {}
+        for name, i, users in plan:
+            if users is not None and 0 not in users:
+                continue  # kept for the gradient of an operand that is a number
+            # SavedTensor.__init__'s work, attribute by attribute in its order (as record_op)
+            if i == 0:
+                slot = _new_node(_SavedTensor)
+                slot.name = name
+                slot.tensor = t
+                slot.version = t._vc[0]
+                slot._meta = meta[0]
+            elif i < 0:  # the output, kept as a second tensor object without history (graph._linked)
+                slot = _new_node(_SavedTensor)
+                slot.name = name
+                slot.is_output = True
+                slot._output = _weakref(out)
+                t = _new_tensor(Tensor)
+                t._data = out._data
+                t._requires_grad = True
+                t._grad_fn = None
+                t._output_nr = 0
+                t._grad = t._accumulator = t._base = None
+                t._vc = out._vc
+                t._retains = False
+                slot.tensor = t
+                slot.version = 0
+                slot._meta = node._out_meta[0]
+            else:  # the Python number: PyTorch saves it wrapped (SavedNumber.__init__'s work)
+                t = arrays[i]
+                slot = _new_node(_SavedNumber)
+                slot.number = t
+                slot.tensor = _KEPT
+                slot.name = name
+                slot.freed = False
+            setattr(node, name, t)
+            kept[name] = slot
+        if kept:
+            node._saved = kept
 
 
 def _not_differentiable(np_dtype):
