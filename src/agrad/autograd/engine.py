@@ -69,28 +69,25 @@ accumulate_observers: list = []
 
 
 def _collect(roots):
-    """Dependency counts of every node reachable from ``roots``, iteratively."""
+    """Dependency counts of every node reachable from ``roots``, iteratively (a root's count:
+    how many edges lead to it from other roots), and the nodes reached: the same dict's keys."""
     deps = {}
-    seen = set()
     stack = []
     for n in roots:  # a root given twice (grad([a, a], ...)) is walked once
-        if n is not None and n not in seen:
-            seen.add(n)
+        if n is not None and n not in deps:
+            deps[n] = 0
             stack.append(n)
-    add = seen.add
     push = stack.append
     pop = stack.pop
     while stack:
         for nxt, _ in pop().next_functions:
-            if nxt is None:
-                continue
-            if nxt in seen:
-                deps[nxt] = deps.get(nxt, 0) + 1  # a root reached from another root has no count yet
-            else:
-                deps[nxt] = 1
-                add(nxt)
-                push(nxt)
-    return deps, seen
+            if nxt is not None:
+                if nxt in deps:
+                    deps[nxt] += 1
+                else:
+                    deps[nxt] = 1
+                    push(nxt)
+    return deps, deps
 
 
 def _needed(nodes, targets):
@@ -414,7 +411,8 @@ def reduce_to(a, shape):
     """``a`` summed over the axes along which ``shape`` was broadcast to ``a.shape``
     (``Tensor.sum_to_size``'s maths; shapes already known to be compatible)."""
     if not shape:  # a 0-d input (a scalar weight): everything summed
-        out = cascade_sum(a, tuple(range(a.ndim)), False)  # in PyTorch's order, where it is known
+        # in PyTorch's order, where it is known (up to 4 elements numpy's is PyTorch's: one after the other)
+        out = cascade_sum(a, tuple(range(a.ndim)), False) if a.size > 4 or type(a) is not np.ndarray else None
         return np.add.reduce(a, axis=None) if out is None else out
     have = a.shape
     lead = len(have) - len(shape)

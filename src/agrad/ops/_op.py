@@ -377,7 +377,11 @@ class Op:
                 results = _make(out)
                 results._grad_fn = ctx
                 results._requires_grad = True
-                _record_op(ctx, tensors, arrays, results, self._save_plan)
+                if len(tensors) == 2 and (a := tensors[0]) is not None and (b := tensors[1]) is not None \
+                        and a._base is None and b._base is None:
+                    _record_two(ctx, a, b, tensors, arrays, results, self._save_plan)
+                else:
+                    _record_op(ctx, tensors, arrays, results, self._save_plan)
             if _record_hooks:  # (agrad graph's "which line made this": on every op it records)
                 call = (self, arrays, attrs)
                 for hook in _record_hooks:
@@ -518,6 +522,71 @@ def _record_pointwise(node, tensors, arrays, out, dtype, plan):
                 slot.tensor = _KEPT
                 slot.name = name
                 slot.freed = False
+            setattr(node, name, t)
+            kept[name] = slot
+        if kept:
+            node._saved = kept
+
+
+def _record_two(node, a, b, tensors, arrays, out, plan):
+    """graph.record_op for a call with two tensors, neither a view (``x * w``): the same edges,
+    metadata and saved tensors, linked one by one (no lists to grow).  ``out`` has its history."""
+    if a._requires_grad:
+        fn = a._grad_fn
+        if fn is None:
+            fn = a._accumulator or _leaf_node(a)
+        ea = (fn, a._output_nr)
+        data = a._data
+        ma = (_META.get((data.shape, data.dtype)) or _meta(data))[0]
+    else:
+        ea = _NO_EDGE
+        ma = None
+    if b._requires_grad:
+        fn = b._grad_fn
+        if fn is None:
+            fn = b._accumulator or _leaf_node(b)
+        eb = (fn, b._output_nr)
+        data = b._data
+        mb = (_META.get((data.shape, data.dtype)) or _meta(data))[0]
+    else:
+        eb = _NO_EDGE
+        mb = None
+    node.next_functions = (ea, eb)
+    node._input_meta = (ma, mb)
+    data = out._data
+    node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
+    if plan:
+        kept = {}
+        for name, i, users in plan:
+            if users is not None:
+                for u in users:
+                    if tensors[u]._requires_grad:
+                        break
+                else:
+                    continue  # no input that needs this one requires grad
+            if i < 0:  # the output, kept as a second tensor object without history (graph._linked)
+                slot = _new_node(_SavedTensor)
+                slot.name = name
+                slot.is_output = True
+                slot._output = _weakref(out)
+                t = _new_tensor(Tensor)
+                t._data = data
+                t._requires_grad = True
+                t._grad_fn = None
+                t._output_nr = 0
+                t._grad = t._accumulator = t._base = None
+                t._vc = out._vc
+                t._retains = False
+                slot.tensor = t
+                slot.version = t._vc[0]
+                slot._meta = node._out_meta[0]
+            else:
+                t = tensors[i]
+                slot = _new_node(_SavedTensor)
+                slot.name = name
+                slot.tensor = t
+                slot.version = t._vc[0]
+                slot._meta = node._input_meta[i]  # (None where t needs no gradient: read at free())
             setattr(node, name, t)
             kept[name] = slot
         if kept:
