@@ -102,6 +102,15 @@ def fma(a, b, c):
     if np.result_type(a, b, c) == np.float32:
         return _fma32(a, b, c)
     a, b, c = (x.astype(np.float64, copy=False) for x in (a, b, c))
+    if a.size == 1 and b.size == 1 and c.size == 1:  # the same steps on Python floats (IEEE doubles)
+        x, y, z = a.item(), b.item(), c.item()
+        p, e = _two_prod(x, y)
+        s = p + z
+        t = s - p
+        r = s + (e + ((p - (s - t)) + (z - t)))
+        if r - r != 0:  # (inf or NaN)
+            r = x * y + z
+        return np.array(r).reshape(np.broadcast_shapes(a.shape, b.shape, c.shape))
     with np.errstate(all="ignore"):
         p, e = _two_prod(a, b)
         s = p + c
