@@ -19,6 +19,10 @@ def iterator_layout(out, arrays):
     """``out``, numpy's result of an elementwise op on ``arrays`` (PyTorch's operand order;
     Python numbers and 0-d arrays broadcast, deciding nothing), laid out as TensorIterator
     lays out a new output: ``out`` itself when numpy chose that layout already."""
+    first = arrays[0]
+    if type(first) is np.ndarray and first.strides == out.strides and first.shape == out.shape \
+            and 1 not in out.shape:
+        return out  # the first input, of the result's shape and layout, decides every comparison
     for a in arrays:
         if type(a) is np.ndarray and (not a.flags.c_contiguous or 1 in a.shape):
             break
