@@ -297,9 +297,12 @@ def test_ctrl_c_kills_the_child_and_reports_json():
     import signal
     import time
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    # (a suite run from a background job inherits SIGINT ignored, as bash sets it for `cmd &`:
+    # the child gets Ctrl-C's default back, as a terminal's foreground process has it)
     p = subprocess.Popen([sys.executable, "-m", "agrad", "eval", "--format", "json", "-e",
                           "print('hi')\nx = sum(iter(int, 1))"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(0.2)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:  # wait until the child is running the script
