@@ -125,7 +125,8 @@ def test_closed_pipe_is_quiet(tmp_path):
 @pytest.mark.skipif(os.name != "posix", reason="signals")
 def test_ctrl_c_exit_130(tmp_path):
     p = subprocess.Popen(_agrad_exe() + ["eval", "-e", "i = 0", "-e", "while True:\n    i = i + 1"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # (see test_contained)
     # Ctrl-C once the script runs: the contained child exists (a loaded machine
     # may take more than 2 s to import; Ctrl-C during imports is Python's own)
     children = f"/proc/{p.pid}/task/{p.pid}/children"
