@@ -56,12 +56,13 @@ def iteration_order(shape, arrays):
         offset = ndim - a.ndim
         strides.append([0] * offset + [0 if n == 1 and shape[d] != 1 else s
                                        for d, (n, s) in enumerate(zip(a.shape, a.strides), offset)])
-    return _fastest_first(ndim, shape, strides)[::-1]
+    return reorder_dimensions(ndim, shape, strides)[::-1]
 
 
-def _fastest_first(ndim, shape, strides):
-    """TensorIterator's reorder_dimensions: an insertion sort of the dimensions (fastest
-    first) in which a comparison the first deciding operand cannot settle is left as it is."""
+def reorder_dimensions(ndim, shape, strides):
+    """TensorIterator's reorder_dimensions: the dims fastest first, by an insertion sort in which
+    a comparison the first deciding operand cannot settle is left as it is.  ``strides``: each
+    operand's strides broadcast to ``shape`` (0 along a broadcast dim)."""
 
     def should_swap(d0, d1):
         for s in strides:

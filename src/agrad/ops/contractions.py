@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor
+from ._layout import reorder_dimensions
 from ._op import export, finish_out
 from .reductions import dims as _reduction_dims
 from .views import _unsafe_view
@@ -400,28 +401,7 @@ def _product_strides(shape, operands):
     pairs broadcast to ``shape``): its reorder_dimensions' permutation, laid out densely."""
     ops = [[0 if n == 1 and s != 1 else st for n, st, s in zip(op_shape, op_strides, shape)]
            for op_shape, op_strides in operands]
-
-    def should_swap(d0, d1):
-        for st in ops:
-            s0, s1 = st[d0], st[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    perm = list(range(len(shape) - 1, -1, -1))
-    for i in range(1, len(shape)):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
+    perm = reorder_dimensions(len(shape), shape, ops)
     out, step = [0] * len(shape), 1
     for d in perm:
         out[d] = step
