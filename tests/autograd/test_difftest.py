@@ -236,6 +236,26 @@ def test_history_of_an_integer_written_with_a_grad_value_is_documented():
     assert difftest.documented(*difftest.compare_statement(*floats)[:1], "x[0] = v", *floats) is None
 
 
+def test_a_float16_matrix_exp_alone_is_documented():
+    """PyTorch's float16 matrix_exp overflows in its own constants (docs/semantics.md): its float16
+    result may differ, nothing else, and no other op's or dtype's."""
+    def half(**tensors):
+        obs = _tensor_obs(**tensors)
+        for v in obs["vars"].values():
+            v["dtype"], v["data"] = "torch.float16", v["data"].astype(np.float16)
+        return obs
+    inf = float("inf")
+    want, got = half(r=[[inf, inf], [inf, inf]]), half(r=[[3.45, -2.78], [-2.02, 1.68]])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, "r = torch.linalg.matrix_exp(v)", want, got) == "matrix-exp-half"
+    assert difftest.documented(aspect, "r = v.matrix_exp()", want, got) == "matrix-exp-half"
+    assert difftest.documented(aspect, "r = torch.linalg.inv(v)", want, got) is None
+    floats = _tensor_obs(r=[[1.0, 2.0]]), _tensor_obs(r=[[1.0, 3.0]])
+    assert difftest.documented(*difftest.compare_statement(*floats)[:1], "r = v.matrix_exp()", *floats) is None
+    more = half(r=[[inf]], y=[1.0]), half(r=[[2.0]], y=[2.0])
+    assert difftest.documented(*difftest.compare_statement(*more)[:1], "r = v.matrix_exp()", *more) is None
+
+
 @pytest.mark.torch
 def test_median_along_an_expanded_dim_is_documented():
     """PyTorch's median kernel reads a dim of stride 0 as if it were contiguous (docs/semantics.md):
