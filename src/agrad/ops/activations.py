@@ -20,7 +20,8 @@ from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._not_implemented import not_implemented
 from ._op import METHODS, Op, export, inplace
 from .nn import check_floating, const
-from .pointwise import _zeros_like, where
+from .pointwise import _zeros_like
+from .selection import where
 from .unary import _calerf, _sigmoid_backward, _threshold_backward
 
 # ---------------------------------------------------------------------------

@@ -15,7 +15,9 @@ from .. import dtypes
 from ..tensor import Tensor, _can_cast, _scalar_name
 from ._layout import iterator_layout
 from ._op import Op, export, finish_out, inplace, method
-from .pointwise import _keep_self, _mismatch_message, _tie_by_loop, _require_tensor, _scalar, binary, operands, where
+from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop
+from .pointwise import _mismatch_message, _require_tensor, binary, operands
+from .selection import _scalar, where
 
 
 # ---------------------------------------------------------------------------

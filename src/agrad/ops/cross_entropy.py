@@ -13,7 +13,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export
 from .nn import add_scalar, check_not_differentiable, const, div_scalar, mul_scalar, reduction_arg
-from .pointwise import masked_fill
+from .selection import masked_fill
 from .softmax import log_softmax
 
 

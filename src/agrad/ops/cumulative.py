@@ -9,7 +9,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import Op, export, finish_out, inplace, method
 from ._return_types import return_type as _return_type
-from .pointwise import where
+from .selection import where
 from .reductions import (_REQUIRED, _acc_dtype, _check_int_dim, _quiet, _require_dim, _reverse,
                          _reversed_cumsum, prod)
 

@@ -203,7 +203,7 @@ def slogdet(input):
 
 @export(method=True)
 def logdet(input):
-    from .pointwise import where
+    from .selection import where
     _require_square(input, "logdet")
     _require_float(input, "logdet")
     _no_half(input, who="logdet")

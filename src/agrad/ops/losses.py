@@ -23,7 +23,7 @@ from .activations import logsigmoid
 from .binary import xlogy
 from .nn import (add_scalar, apply_reduction, aten_reduction, broadcast_pair, check_not_differentiable, const,
                  div_scalar, mul_scalar, reduce_array, reduction_arg, size_warning, sub_scalar)
-from .pointwise import clamp_min, masked_fill, where
+from .selection import clamp_min, masked_fill, where
 
 _EPSILON = 1e-12
 
@@ -296,7 +296,7 @@ _bce = Op("BinaryCrossEntropyBackward0", _bce_np, inputs=("self", "target"), sav
 
 @_bce.derivative
 def _(ctx, grad):
-    from .pointwise import clamp
+    from .selection import clamp
     x, t = ctx.self, ctx.target
     w = None if ctx.weight is None else const(ctx.weight)
     meta = ctx._input_meta

@@ -28,7 +28,7 @@ from .._cascade import cascade_sum
 from ._op import Op, export
 from .linalg import addmm
 from .matrix import _vector_norm, _vector_norm_fwd, vector_norm
-from .pointwise import _CPP_NAMES, clamp_min
+from .selection import _CPP_NAMES, clamp_min
 
 # ---------------------------------------------------------------------------
 # shared helpers (activation and loss families use them too)

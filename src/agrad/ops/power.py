@@ -13,7 +13,8 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 from ._op import Op, export, finish_out
-from .pointwise import _like, _zeros_like, broadcast_error, check_operand, check_shapes, operands, where
+from .pointwise import _like, _zeros_like, broadcast_error, check_operand, check_shapes, operands
+from .selection import where
 
 _result_type = dtypes.result_type
 

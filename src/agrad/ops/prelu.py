@@ -9,7 +9,7 @@ import numpy as np
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, zeros_like_grad
 from .nn import check_floating
-from .pointwise import where
+from .selection import where
 
 
 def _prelu_fwd(ctx, a, w):

@@ -17,7 +17,7 @@ from ..tensor import Tensor, _scalar_name, _wrap_dim
 from .._cascade import cascade_sum
 from ._op import Op, export, finish_out
 from ._return_types import return_type
-from .pointwise import masked_fill
+from .selection import masked_fill
 
 #: The (values, indices) pairs of max(dim) and min(dim): torch.return_types.max / .min
 MinMax = {"max": return_type("max"), "min": return_type("min")}

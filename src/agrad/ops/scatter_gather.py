@@ -589,7 +589,7 @@ _masked_scatter = Op("MaskedScatterBackward0", _masked_scatter_fwd, inputs=("sel
 
 @_masked_scatter.derivative
 def _(ctx, grad):
-    from .pointwise import where
+    from .selection import where
     mask = _bool_tensor(np.broadcast_to(ctx.mask, grad.shape))
     g_self = grad.masked_fill(mask, 0.0)  # derivatives.yaml: grad.masked_fill(mask, 0)
     g_src = None

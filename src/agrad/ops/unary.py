@@ -21,7 +21,8 @@ from . import _vec_math
 from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from ._vector_loop import vector_rows
 from .comparison import isfinite
-from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, weak, where
+from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, weak
+from .selection import where
 from .power import pow as _pow
 
 

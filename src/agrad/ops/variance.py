@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from ._op import Op, export, finish_out
-from .pointwise import where
+from .selection import where
 from .reductions import _NO_KEEPDIM, _axes, _quiet, _unsqueeze_dims
 
 
