@@ -431,7 +431,7 @@ def _same_padding(input, k, dilation):
         else:
             pad_nd[j] = delta
             left[i] = right[i]
-    from .nn import constant_pad_nd
+    from .padding import constant_pad_nd
     return constant_pad_nd(input, pad_nd, 0), tuple(left)
 
 

@@ -1,0 +1,109 @@
+"""gelu: its exact (erf) and tanh forms, and gelu_backward as an op of its own.
+
+PyTorch records ``GeluBackward0`` for gelu and ``GeluBackwardBackward0`` for its
+derivative; the derivative's forward needs erf, which has no agrad op, so it is
+an op here too, and its own derivative is written with agrad ops.  The forward
+follows the CPU kernel's steps in the input's type.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._op import Op, export
+from .activations import _opmath, _scalar
+from .nn import check_floating
+from .unary import _calerf
+
+# ---------------------------------------------------------------------------
+# gelu
+# ---------------------------------------------------------------------------
+
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_KAPPA = 0.044715
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+def _phi(a):
+    """The standard normal CDF, in double precision (vectorised erf from pointwise_extra)."""
+    return 0.5 * (1.0 + _calerf(np.asarray(a, np.float64) / math.sqrt(2.0), False))
+
+
+_BETA = math.sqrt(2) * (2 / math.sqrt(math.pi)) * 0.5  # the kernel's M_SQRT2 * M_2_SQRTPI * 0.5
+
+
+def _tanh(a):
+    """tanh as std::tanh gives it: float32 through double, rounded once (numpy's own float32
+    tanh is off by an ulp at times)."""
+    return np.tanh(a.astype(np.float64)).astype(a.dtype) if a.dtype == np.float32 else np.tanh(a)
+
+
+def _gelu_np(a, approximate):
+    if approximate == "tanh":  # the kernel's steps: x_cube = x * x * x; inner = kBeta * (x + kKappa * x_cube)
+        cube = a * a * a
+        inner = _scalar(a, _BETA) * (a + _scalar(a, _KAPPA) * cube)
+        return _scalar(a, 0.5) * a * (1 + _tanh(inner))
+    # the kernel's steps in the input's type: 0.5 * x * (1 + erf(x * M_SQRT1_2))
+    e = _calerf((a * _scalar(a, math.sqrt(0.5))).astype(np.float64), False).astype(a.dtype, copy=False)
+    return _scalar(a, 0.5) * a * (1 + e)
+
+
+def _gelu_fwd(ctx, a, approximate):
+    out = np.asarray(_gelu_np(_opmath(a), approximate)).astype(a.dtype, copy=False)
+    if a.dtype == np.float32 and approximate == "none" and a.size > 1 and a.flags.c_contiguous:
+        out[a == np.inf] = np.nan  # PyTorch hands these to oneDNN's gelu, which gives NaN at +inf
+    return out
+
+
+_gelu = Op("GeluBackward0", _gelu_fwd, saves=("self",), jvp="element_wise")
+
+
+def _gelu_backward_np(ctx, g, x, approximate):
+    if approximate == "tanh":
+        inner = _scalar(x, _BETA) * (x + _scalar(x, _KAPPA) * (x * x * x))
+        t = _tanh(inner)
+        left = _scalar(x, 0.5) * x
+        d = _scalar(x, 0.5) * (1 + t) + left * (1 - t * t) * _scalar(x, _SQRT_2_OVER_PI) * (
+            1 + _scalar(x, 3 * _KAPPA) * x * x)
+        return (g * d).astype(x.dtype, copy=False)
+    xd = x.astype(np.float64)
+    d = _phi(x) + xd * np.exp(-0.5 * xd * xd) * _INV_SQRT_2PI
+    return (g * d).astype(x.dtype)
+
+
+# gelu_backward is itself an op (PyTorch's GeluBackwardBackward0): its forward needs erf,
+# which has no agrad op, and its own derivative is written with agrad ops.
+_gelu_backward = Op("GeluBackwardBackward0", _gelu_backward_np, inputs=("grad_output", "self"),
+                    saves=("grad_output", "self"), internal=True, jvp="element_wise")
+
+
+@_gelu.derivative
+def _(ctx, grad):
+    return _gelu_backward(grad, ctx.self, approximate=ctx.approximate)
+
+
+@_gelu_backward.derivative
+def _(ctx, grad):
+    x, go = ctx.self, ctx.grad_output
+    meta = ctx._input_meta
+    g_go = _gelu_backward(grad, x, approximate=ctx.approximate) if meta[0] is not None else None
+    g_x = None
+    if meta[1] is not None:
+        if ctx.approximate == "tanh":
+            b, k = _SQRT_2_OVER_PI, _KAPPA
+            t = ((x + x * x * x * k) * b).tanh()
+            s = 1 - t * t  # sech^2
+            h = (x * x * (3 * k) + 1) * b
+            second = s * h + x * 0.5 * (-2 * t * s * h * h + s * (x * (6 * k * b)))
+        else:
+            second = (x * x * -0.5).exp() * _INV_SQRT_2PI * (2 - x * x)
+        g_x = grad * go * second
+    return g_go, g_x
+
+
+@export(functional=True, torch=False)
+def gelu(input, *, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(f"approximate argument must be either none or tanh.")
+    check_floating(input, "GeluKernelImpl")
+    return _gelu(input, approximate=approximate)

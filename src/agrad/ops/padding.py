@@ -1,0 +1,194 @@
+"""Padding: F.pad in its four modes and constant_pad_nd.
+
+constant, reflect and replicate are ops of their own, as in ATen
+(``ConstantPadNdBackward0``, ``ReflectionPad2DBackward0``, ...); circular
+padding is composed of narrow and cat, as ATen composes it, so its graph shows
+those nodes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._limits import check_shape
+from ..tensor import Tensor
+from ._op import Op, export
+
+# ---------------------------------------------------------------------------
+# pad
+# ---------------------------------------------------------------------------
+
+def _pad_widths(ndim, pad):
+    """numpy (before, after) per dim from torch's pad list (last dim first)."""
+    widths = [(0, 0)] * ndim
+    for i in range(len(pad) // 2):
+        widths[ndim - 1 - i] = (pad[2 * i], pad[2 * i + 1])
+    return widths
+
+
+def _constant_pad_fwd(ctx, a, pad, value):
+    widths = _pad_widths(a.ndim, pad)
+    crop = tuple(slice(max(-lo, 0), a.shape[i] - max(-hi, 0)) for i, (lo, hi) in enumerate(widths))
+    a = a[crop]
+    return np.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
+
+
+_constant_pad = Op("ConstantPadNdBackward0", _constant_pad_fwd)
+
+
+@_constant_pad.derivative
+def _(ctx, grad):
+    return _constant_pad(grad, pad=tuple(-p for p in ctx.pad), value=0)
+
+
+@_constant_pad.forward_derivative
+def _(ctx, t):
+    return _constant_pad(t, pad=ctx.pad, value=0)
+
+
+@export()
+def constant_pad_nd(input, pad, value=0):
+    pad = tuple(int(p) for p in pad)
+    if len(pad) % 2:
+        raise RuntimeError("Length of pad must be even but instead it equals " + str(len(pad)))
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError(
+            f"Length of pad should be no more than twice the number of dimensions of the input. "
+            f"Pad length is {len(pad)}while the input has {input.ndim}dimensions.")  # (sic)
+    widths = _pad_widths(input.ndim, pad)
+    for i, (lo, hi) in enumerate(widths):
+        if input.shape[i] + min(lo, 0) + min(hi, 0) < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+    return _constant_pad(input, pad=pad, value=value)
+
+
+def _index_maps(shape, pad, mode):
+    """Per padded dim (last dims), the source index of each output position."""
+    k = len(pad) // 2
+    maps = []
+    for i in range(k):
+        dim = len(shape) - k + i
+        n = shape[dim]
+        lo, hi = pad[2 * (k - 1 - i)], pad[2 * (k - 1 - i) + 1]
+        j = np.arange(-lo, n + hi)
+        if mode == "reflect":
+            period = 2 * (n - 1)
+            j = np.abs(j) % period if period else np.zeros_like(j)
+            j = np.where(j >= n, period - j, j)
+        elif mode == "replicate":
+            j = np.clip(j, 0, n - 1)
+        else:  # circular
+            j = j % n
+        maps.append(j)
+    return maps
+
+
+def _gather_index(ndim, maps):
+    k = len(maps)
+    return (Ellipsis,) + tuple(np.ix_(*maps)) if k > 1 else (Ellipsis, maps[0])
+
+
+def _gather_pad_fwd(ctx, a, maps):
+    return a[_gather_index(a.ndim, maps)]
+
+
+def _scatter_pad_fwd(ctx, g, maps, shape):
+    out = np.zeros(shape, g.dtype)
+    np.add.at(out, _gather_index(g.ndim, maps), g)
+    return out
+
+
+def _pad_op_pair(kind, n):
+    name = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}[kind] + f"{n}D"
+    fwd = Op(f"{name}Backward0", _gather_pad_fwd, saves=("self",), jvp="linear")  # (PyTorch's saves self)
+    # <pad>_backward(grad_output, self, padding): self is an input (an edge; its gradient zeros_like(self))
+    back = Op(f"{name}BackwardBackward0", lambda ctx, g, x, maps, shape: _scatter_pad_fwd(ctx, g, maps, shape),
+              inputs=("grad_output", "self"), internal=True, jvp="linear")
+
+    @fwd.derivative
+    def _(ctx, grad):
+        return back(grad, ctx.self, maps=ctx.maps, shape=ctx.input_shape)
+
+    @back.derivative
+    def _(ctx, grad):
+        g_self = None
+        if ctx.needs(1):
+            shape, dtype = ctx._input_meta[1]
+            g_self = Tensor._make(np.zeros(shape, dtype.numpy))
+        return (fwd(grad, maps=ctx.maps) if ctx.needs(0) else None), g_self
+
+    return fwd
+
+
+_PAD_OPS = {(kind, n): _pad_op_pair(kind, n) for kind in ("reflect", "replicate") for n in (1, 2, 3)}
+
+
+@export(functional=True, torch=False)
+def pad(input, pad, mode="constant", value=None):
+    """Pad the last ``len(pad) // 2`` dims: constant, reflect, replicate or circular."""
+    pad = tuple(int(p) for p in pad)
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.ndim:
+        raise RuntimeError(
+            f"Padding length should be less than or equal to two times the input dimension but got padding "
+            f"length {len(pad)} and input of dimension {input.ndim}")
+    out_shape = list(input._data.shape)
+    for i in range(len(pad) // 2):
+        out_shape[input.ndim - 1 - i] += pad[2 * i] + pad[2 * i + 1]
+    check_shape([max(s, 0) for s in out_shape])
+    if mode == "constant":
+        return constant_pad_nd(input, pad, 0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(
+            f"Unrecognised padding mode {mode}")
+    k = len(pad) // 2
+    if k > 3 or input.ndim not in (k + 1, k + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.ndim}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "circular":
+        return _circular_pad(input, pad)
+    for i in range(k):
+        dim = input.ndim - 1 - i
+        n = input.shape[dim]
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise RuntimeError(
+                f"Argument #4: Padding size should be less than the corresponding input dimension, but got: "
+                f"padding ({lo}, {hi}) at dimension {dim} of input {list(input.shape)}")
+        if n + lo + hi <= 0:
+            letter = "WHD"[i]
+            raise RuntimeError(
+                f"input ({letter}: {n}) is too small. Calculated output {letter}: {n + lo + hi}")
+    return _PAD_OPS[(mode, k)](input, maps=_index_maps(input.shape, pad, mode))
+
+
+def _circular_pad(input, pad):
+    # ATen's _pad_circular: copies of slices, written as index + cat so the chain is plain ops
+    from .joining import cat
+    out = input
+    k = len(pad) // 2
+    for i in range(k):
+        dim = input.ndim - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        n = out.shape[dim]
+        if lo > n or hi > n:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        parts = []
+        idx = [slice(None)] * out.ndim
+        if lo > 0:
+            idx[dim] = slice(n - lo, n)
+            parts.append(out[tuple(idx)])
+        idx[dim] = slice(max(-lo, 0), n - max(-hi, 0))
+        parts.append(out[tuple(idx)])
+        if hi > 0:
+            idx[dim] = slice(0, hi)
+            parts.append(out[tuple(idx)])
+        out = cat(parts, dim) if len(parts) > 1 else parts[0]
+    return out
