@@ -22,14 +22,20 @@ import math
 import random
 import warnings
 
-# Functions whose results are random, touch global state or make uninitialised memory.
+# Functions that touch global state or make uninitialised memory: never drawn.
 SKIP = {
-    "rand", "rand_like", "randn", "randn_like", "randint", "randint_like", "randperm", "manual_seed",
-    "seed", "empty", "empty_like", "new_empty", "from_numpy", "dropout", "dropout_", "rrelu", "rrelu_",
-    "cpu", "type", "LinAlgError", "tensor", "as_tensor", "__setitem__", "__getitem__",
-    "bernoulli", "bernoulli_", "exponential_", "get_rng_state", "set_rng_state", "initial_seed", "multinomial",
-    "normal", "normal_", "random_", "uniform_",
+    "manual_seed", "seed", "empty", "empty_like", "new_empty", "from_numpy", "cpu", "type", "LinAlgError",
+    "tensor", "as_tensor", "__setitem__", "__getitem__", "get_rng_state", "set_rng_state", "initial_seed",
 }
+# Functions that draw from the random stream: drawn only in seeded programs (about one in ten), which
+# start with ``torch.manual_seed(k)``, so PyTorch's CPU generator and agrad's must give the same numbers.
+RANDOM = {
+    "rand", "rand_like", "randn", "randn_like", "randint", "randint_like", "randperm", "bernoulli",
+    "bernoulli_", "multinomial", "normal", "normal_", "uniform_", "exponential_", "random_", "cauchy_",
+    "geometric_", "log_normal_", "dropout", "dropout_", "dropout1d", "dropout2d", "dropout3d",
+    "feature_dropout", "alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_",
+}
+SEEDED_SHARE = 0.1
 # Parameters never passed (defaults only).
 NEVER = {"out", "memory_format", "device", "layout", "generator", "_stacklevel", "size_average", "reduce",
          "requires_grad", "non_blocking", "copy", "pin_memory", "cudnn_enable", "sparse",
@@ -43,7 +49,7 @@ BOOLS = {"keepdim", "descending", "stable", "sorted", "largest", "unbiased", "eq
 FLOATS = {"alpha", "beta", "value", "eps", "lambd", "threshold", "min", "max", "min_val", "max_val",
           "negative_slope", "margin", "delta", "label_smoothing", "p", "rtol", "atol", "nan", "posinf",
           "neginf", "fill_value", "lower", "upper", "weight", "exponent", "correction", "base"}
-INTS = {"k", "n", "chunks", "diagonal", "offset", "shifts", "decimals", "sections", "indices_or_sections",
+INTS = {"low", "high", "k", "n", "chunks", "diagonal", "offset", "shifts", "decimals", "sections", "indices_or_sections",
         "split_size_or_sections", "length", "start", "num_classes", "padding_idx", "ignore_index", "steps",
         "split_sizes", "step", "m"}
 DIMS = {"dim", "dim0", "dim1", "dim2", "start_dim", "end_dim", "source", "destination"}
@@ -52,14 +58,17 @@ DTYPES = ["float32"] * 8 + ["float64"] * 3 + ["int64"] * 2 + ["bool", "float16",
 FLOAT_SCALARS = [0.5, -1.5, 2.0, 0.25, 1.0, -0.0, 0.0, 3.0, 1e-3, float("inf"), float("nan"), -2.0]
 
 
-def op_table():
-    """(name, form, signature) for every public function: form is torch / method / F / linalg."""
+def op_table(random_ops=False):
+    """(name, form, signature) for every public function: form is torch / method / F / linalg.
+    ``random_ops`` adds the functions of RANDOM."""
     from agrad.ops import FUNCTIONAL, FUNCTIONS, LINALG, METHODS
 
     table = []
     for form, names in (("torch", FUNCTIONS), ("method", METHODS), ("F", FUNCTIONAL), ("linalg", LINALG)):
         for name, fn in sorted(names.items()):
             if name in SKIP or (name.startswith("__") and name.endswith("__")):
+                continue
+            if name in RANDOM and not random_ops:
                 continue
             try:
                 sig = inspect.signature(fn)
@@ -89,7 +98,14 @@ class Generator:
         self.ns = {"torch": self.torch, "F": self.torch.nn.functional}
         self.lines: list[str] = []
         self.count = 0
+        # decided by a stream of its own, so that the programs of unseeded seeds stay as they were
+        self.seeded = random.Random(seed * 7919 + 1).random() < SEEDED_SHARE
         self.table = _TABLE_CACHE.get(None) or _TABLE_CACHE.setdefault(None, op_table())
+        if self.seeded:  # a call then draws a random function two times in five
+            self.random_table = _TABLE_CACHE.get("random") or _TABLE_CACHE.setdefault(
+                "random", [row for row in op_table(True) if row[0] in RANDOM])
+        if self.seeded:
+            self.try_add(f"torch.manual_seed({seed % 1000})")
 
     # --- running candidates under torch ---------------------------------------------
 
@@ -280,7 +296,8 @@ class Generator:
 
     def call(self) -> None:
         rng = self.rng
-        name, form, sig = rng.choice(self.table)
+        table = self.random_table if self.seeded and rng.random() < 0.4 else self.table
+        name, form, sig = rng.choice(table)
         pool = self.tensors()
         if not pool:
             return
