@@ -734,3 +734,16 @@ CASES += [
           "f.masked_fill(e, 1.)", "f.clone().masked_fill_(torch.ones(4), 1.)",
           "f.clone().masked_fill_(torch.ones(4, dtype=torch.bool), 1.)", "f.clone().masked_fill_(torch.ones(3), 1.)"]),
 ]
+
+# lead: rrelu's checks (bounds, then the kernel's dtypes: leaky_relu's when not training), torch.rrelu
+# without inplace, and bernoulli(x, p)'s NotImplemented node
+CASES += [
+    case("rrelu-checks-and-bernoulli-p",
+         ["torch.manual_seed(0); xi = torch.tensor([1, -2]); xb = torch.tensor([True, False]); "
+          "xf = torch.tensor([1.0, -2.0], requires_grad=True); h = torch.tensor([1., -2.], dtype=torch.float16)"],
+         ["F.rrelu(xi)", "F.rrelu(xi, training=True)", "torch.rrelu_(xb)", "F.rrelu(xf, upper=float('inf'))",
+          "F.rrelu(xf, lower=float('nan'))", "F.rrelu(xi, upper=float('-inf'))", "F.rrelu(xi, lower=0.5, upper=0.2)",
+          "F.rrelu_(xf, lower=0.5, upper=0.1)", "F.rrelu_(xf, upper=float('inf'))", "torch.rrelu(xf, inplace=True)",
+          "F.rrelu(h)", "F.rrelu(h, training=True)", "torch.rrelu(xf, 0.1, 0.2, True, None)",
+          "xf.bernoulli(0.5)", "torch.bernoulli(xf, 0.5)", "xf.bernoulli(0.5).sum().backward()"]),
+]

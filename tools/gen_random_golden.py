@@ -218,6 +218,19 @@ def cases():
     add("factory-keywords", "out = [torch.zeros(2, layout=torch.strided, device='cpu', pin_memory=False), "
                             "torch.ones(2, device=torch.device('cpu')), torch.rand(2, device='cpu', "
                             "generator=torch.Generator().manual_seed(1)), torch.full((2,), 3, dtype=torch.float64)]")
+    # a tensor made like another keeps its layout (preserve_format), and a sampler draws in memory order
+    views = {"t": "torch.zeros(3, 5).t()", "step": "torch.zeros(6, 5)[::2]", "expand": "torch.zeros(5).expand(3, 5)",
+             "perm3": "torch.zeros(2, 3, 4).permute(2, 0, 1)", "mT3": "torch.zeros(2, 3, 4).mT[:, ::2]",
+             "unsq": "torch.zeros(3, 5).t().unsqueeze(1)"}
+    for k, v in views.items():
+        add(f"like-layout-{k}", f"x = {v}; torch.manual_seed(3); out = [torch.randn_like(x), torch.rand_like(x), "
+            f"torch.randint_like(x, 9), x.clone().normal_(), x.clone().uniform_(), x.clone().exponential_(), "
+            f"x.clone().bernoulli_(0.5), x.clone().random_(0, 7), x.clone().cauchy_(), x.clone().geometric_(0.3), "
+            f"x.clone().log_normal_(), F.dropout(x + 1, 0.5), [t.is_contiguous() for t in (torch.zeros_like(x), "
+            f"torch.ones_like(x), torch.empty_like(x), torch.full_like(x, 2), torch.randn_like(x), x.clone(), "
+            f"x.contiguous(), x.bernoulli(0.5), F.dropout(x, 0.5))]]")
+    add("multinomial-layout", "p = torch.ones(4, 3).t(); torch.manual_seed(5); "
+                              "out = [torch.multinomial(p, 4), torch.multinomial(p, 2), torch.multinomial(p.t(), 3)]")
     # errors
     err = {
         "arange-step": "torch.arange(0, 5, 0)",

@@ -1,4 +1,4 @@
-"""The memory layout of a new elementwise result, as PyTorch's TensorIterator chooses it.
+"""The memory layout of a new result, as PyTorch's TensorIterator and empty_like choose it.
 
 numpy's ufuncs lay a result out like their inputs ("K" order), but when the inputs
 disagree (``a.t() + b``) numpy leans to C order as soon as one input has it, while
@@ -8,6 +8,11 @@ way: ``a.t() + b`` is laid out like ``a.t()``.  The layout shows in ``is_contigu
 in whether ``view``/``ravel``/``reshape`` share memory, and so in what an in-place write
 through them changes.  Only dimensions of more than one element are sorted here: they
 alone decide where each element lies.
+
+A tensor made "like" another (``empty_like``, ``zeros_like``, ``randn_like``, ``clone``,
+dropout's mask: PyTorch's ``preserve_format``) keeps the other's layout, with the same
+sort of its strides (``infer_dense_strides``); a sampler that fills a tensor in place
+draws in that order too, so where each random number lands depends on the layout.
 """
 
 from __future__ import annotations
@@ -88,3 +93,39 @@ def reorder_dimensions(ndim, shape, strides):
             elif c < 0:
                 break
     return perm
+
+
+def dense_order(a):
+    """The dims of ``a`` slowest first as PyTorch lays out a new tensor like ``a``
+    (``empty_like``'s preserve_format, ATen's infer_dense_strides: TensorIterator's sort of
+    ``a``'s strides, a stride-0 dim deciding nothing) and as a kernel walks ``a`` alone;
+    None for C order."""
+    ndim = a.ndim
+    if ndim < 2 or not isinstance(a, np.ndarray) or a.flags.c_contiguous:  # (lazy arrays: C order)
+        return None
+    shape = a.shape
+    strides = [abs(s) for s in a.strides]
+    for d in range(ndim - 1, -1, -1):  # a dim of one element numpy strides 0: PyTorch's unsqueeze stride
+        if shape[d] == 1 and strides[d] == 0:
+            strides[d] = a.itemsize if d == ndim - 1 else shape[d + 1] * strides[d + 1]
+    order = reorder_dimensions(ndim, shape, [strides])[::-1]
+    return None if order == list(range(ndim)) else order
+
+
+def like_layout(a, values):
+    """``values`` (one-dimensional, in memory order) as an array of ``a``'s shape laid out
+    like ``a``: where PyTorch puts the numbers it draws for a tensor made like ``a``, or
+    for ``a`` itself filled in place."""
+    order = dense_order(a)
+    if order is None:
+        return values.reshape(a.shape)
+    return values.reshape([a.shape[d] for d in order]).transpose(np.argsort(order))
+
+
+def empty_like(a, dtype=None):
+    """An uninitialised array of ``a``'s shape laid out like ``a`` (PyTorch's empty_like)."""
+    order = dense_order(a)
+    dtype = a.dtype if dtype is None else dtype
+    if order is None:
+        return np.empty(a.shape, dtype)
+    return np.empty([a.shape[d] for d in order], dtype).transpose(np.argsort(order))

@@ -10,22 +10,13 @@ import numpy as np
 
 from .. import dtypes
 from . import _rng_math as M
+from ._layout import like_layout
 
 _U64 = np.uint64
 
 def _scalar(d):
     from ..tensor import _scalar_name
     return _scalar_name(d)
-
-
-def _in_memory_order(a, values):
-    """Lay out ``values`` (in the order ATen's TensorIterator visits ``a``: by memory
-    address) in ``a``'s logical shape."""
-    if a.ndim < 2 or a.flags.c_contiguous:
-        return values.reshape(a.shape)
-    perm = sorted(range(a.ndim), key=lambda d: -abs(a.strides[d]))
-    v = values.reshape([a.shape[d] for d in perm])
-    return v.transpose(np.argsort(perm))
 
 
 def _contiguous(a):
@@ -68,7 +59,7 @@ def _uniform_fill(a, g, low, high):
     if high - low > float(finfo.max):
         raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{_ctype(d)}>::max(), but found "
                            f"to={_num(high)} and from={_num(low)} which result in to-from to exceed the limit")
-    return _in_memory_order(a, uniform_values(g, a.size, d, low, high).astype(a.dtype, copy=False))
+    return like_layout(a, uniform_values(g, a.size, d, low, high).astype(a.dtype, copy=False))
 
 
 def _num(x):
@@ -136,7 +127,7 @@ def _normal_fill(a, g, mean, std):
         return a.copy()
     d = dtypes.from_numpy(a.dtype)
     vals = normal_values(g, a.size, d, mean, std, contiguous=_contiguous(a))
-    return _in_memory_order(a, vals)
+    return like_layout(a, vals)
 
 
 # ------------------------------------------------------------------ integers

@@ -11,7 +11,7 @@ from .. import dtypes
 from .._limits import check_numel
 from ..devices import check_default as _check_default_device
 from ..tensor import Tensor, device as _device
-from . import _range_math
+from . import _layout, _range_math
 from ._op import FUNCTIONS, _forward_observers, export, finish_out
 
 
@@ -473,24 +473,34 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
     return _range_result(data, requires_grad, device, out, "logspace", layout, pin_memory)
 
 
-def _like(fill):
+def _filled_like(input, value, d):
+    """A new array of ``input``'s shape and layout (PyTorch's preserve_format) holding ``value``."""
+    a = input._data
+    if type(a) is not np.ndarray or a.ndim < 2 or a.flags.c_contiguous:
+        return np.full(input.shape, value, d.numpy)
+    out = _layout.empty_like(a, d.numpy)
+    out.fill(value)
+    return out
+
+
+def _like(value):
     def like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
         d = input.dtype if dtype is None else dtypes.lookup(dtype)
-        return _finish(fill(input.shape, d), requires_grad, device)
+        return _finish(_filled_like(input, value, d), requires_grad, device)
 
     return like
 
 
-zeros_like = export("zeros_like")(_like(lambda s, d: np.zeros(s, d.numpy)))
-ones_like = export("ones_like")(_like(lambda s, d: np.ones(s, d.numpy)))
-empty_like = export("empty_like")(_like(lambda s, d: np.zeros(s, d.numpy)))
+zeros_like = export("zeros_like")(_like(0))
+ones_like = export("ones_like")(_like(1))
+empty_like = export("empty_like")(_like(0))
 
 
 @export()
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     d = input.dtype if dtype is None else dtypes.lookup(dtype)
     # (fill_'s checked conversion: PyTorch's overflow error, an unsigned type wraps -1 round)
-    return _finish(np.full(input.shape, dtypes.checked_scalar(fill_value, d.numpy), d.numpy), requires_grad, device)
+    return _finish(_filled_like(input, dtypes.checked_scalar(fill_value, d.numpy), d), requires_grad, device)
 
 
 def wrap(value, dtype) -> Tensor:

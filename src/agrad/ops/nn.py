@@ -247,7 +247,7 @@ def _dropout_noise(input, p):
         return const(np.zeros(input.shape, d))
     # ATen's _dropout: empty_like(input).bernoulli_(1 - p).div_(1 - p)
     from .random import bernoulli_mask
-    keep = bernoulli_mask(input._data.shape, d, 1 - p)
+    keep = bernoulli_mask(input._data.shape, d, 1 - p, like=input._data)
     _check_noise_dtype(input)
     return const(keep / d.type(1 - p))
 

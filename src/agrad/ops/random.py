@@ -31,9 +31,11 @@ from .. import _generator, dtypes
 from .._limits import check_numel
 from ..tensor import Tensor, device as _device
 from . import _rng_math as M
-from ._sampling import (_CTYPE, _check_randperm, _check_range, _check_std, _fmt_double, _in_memory_order,
+from ._layout import dense_order, like_layout
+from ._sampling import (_CTYPE, _check_randperm, _check_range, _check_std, _fmt_double,
                         _normal_fill, _random_full, _scalar, _uniform_fill, int_values, normal_values,
                         permutation, uniform_values)
+from ._not_implemented import not_implemented
 from ._op import FUNCTIONS, Op, _zeros, export, finish_out, inplace, method, zeros_like_grad
 
 _U64 = np.uint64
@@ -167,7 +169,7 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, re
     if not d.is_floating_point:
         raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{_scalar(d)}\'')
     data = uniform_values(_gen(generator), input.numel(), d).astype(d.numpy, copy=False)
-    return _new(data.reshape(input._data.shape), requires_grad, device)
+    return _new(like_layout(input._data, data), requires_grad, device)
 
 
 @export()
@@ -176,8 +178,10 @@ def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, r
     d = _like_dtype(input, dtype)
     if not d.is_floating_point:
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(d)}\'')
-    data = normal_values(_gen(generator), input.numel(), d)
-    return _new(data.reshape(input._data.shape), requires_grad, device)
+    a = input._data
+    # (laid out like a non-contiguous input, the result takes the kernel's element-by-element path)
+    data = normal_values(_gen(generator), input.numel(), d, contiguous=dense_order(a) is None)
+    return _new(like_layout(a, data), requires_grad, device)
 
 
 @export()
@@ -189,7 +193,7 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
     d = _like_dtype(input, dtype)
     low, high = _check_range(low, high, d)
     data = int_values(_gen(generator), input.numel(), low, high, d)
-    return _new(data.reshape(input._data.shape), requires_grad, device)
+    return _new(like_layout(input._data, data), requires_grad, device)
 
 
 # ------------------------------------------------------------------ in-place samplers
@@ -214,7 +218,7 @@ def _random_fill(a, g, low, high):
         vals = _random_full(g, a.size, d)
     else:
         vals = int_values(g, a.size, low, high, d)
-    return _in_memory_order(a, vals)
+    return like_layout(a, vals)
 
 
 _random = [_sampler(f"RandomBackward{i}", _random_fill) for i in range(3)]
@@ -227,7 +231,7 @@ def _exponential_fill(a, g, lambd):
                            f"a floating point but you specified {_scalar(d)}")
     u = M.unit_float64(g._random64(a.size))
     vals = (-1.0 / lambd) * np.log1p(-u)
-    return _in_memory_order(a, vals.astype(a.dtype))
+    return like_layout(a, vals.astype(a.dtype))
 
 
 _exponential = _sampler("ExponentialBackward0", _exponential_fill)
@@ -287,7 +291,7 @@ def _cauchy_fill(a, g, median, sigma):
                            f"floating point but you specified {_CTYPE[d.name]}")
     u = M.unit_float64(g._random64(a.size))
     vals = M.fma64(sigma, np.tan(math.pi * (u - 0.5)), median)   # median + sigma * tan(pi (u - 1/2))
-    return _in_memory_order(a, vals.astype(a.dtype))
+    return like_layout(a, vals.astype(a.dtype))
 
 
 def _log_normal_fill(a, g, mean, std):
@@ -296,7 +300,7 @@ def _log_normal_fill(a, g, mean, std):
         raise NotImplementedError(f'"log_normal_cpu" not implemented for \'{_scalar(d)}\'')
     draw = g._draw_normal_double
     vals = np.exp(M.fma64(np.array([draw() for _ in range(a.size)], np.float64), std, mean))
-    return _in_memory_order(a, vals.astype(a.dtype))
+    return like_layout(a, vals.astype(a.dtype))
 
 
 def _geometric_fill(a, g, p):
@@ -304,7 +308,7 @@ def _geometric_fill(a, g, p):
         raise NotImplementedError('"geometric_cpu" not implemented for \'Bool\'')
     u = M.unit_float64(g._random64(a.size))
     vals = np.ceil(np.log(u) / math.log(1.0 - p))
-    return _in_memory_order(a, vals.astype(a.dtype))
+    return like_layout(a, vals.astype(a.dtype))
 
 
 _cauchy = _sampler("CauchyBackward0", _cauchy_fill)
@@ -355,14 +359,16 @@ def geometric_(input, p, *, generator=None):
 
 def _bernoulli_float(a, g, p):
     u = M.unit_float64(g._random64(a.size))
-    return _in_memory_order(a, (u < p).astype(a.dtype))
+    return like_layout(a, (u < p).astype(a.dtype))
 
 
-def bernoulli_mask(shape, np_dtype, p, generator=None):
-    """``empty(shape).bernoulli_(p)`` as an array (nn's dropout masks).  ATen draws one
+def bernoulli_mask(shape, np_dtype, p, generator=None, like=None):
+    """``empty(shape).bernoulli_(p)`` as an array (nn's dropout masks), or
+    ``empty_like(like).bernoulli_(p)`` laid out like the array ``like``.  ATen draws one
     double uniform per element and compares it with p (its MKL path is for Intel CPUs only)."""
     u = M.unit_float64(_gen(generator)._random64(int(np.prod(shape, dtype=np.int64))))
-    return (u < p).astype(np_dtype).reshape(shape)
+    mask = (u < p).astype(np_dtype)
+    return mask.reshape(shape) if like is None else like_layout(like, mask)
 
 
 def _bernoulli_tensor(a, p, g):
@@ -428,7 +434,10 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         res = _bernoulli0.apply((input,), (input._data,), {"g": g})
     else:
         _check_p_float(float(p))
-        res = _bernoulli2.apply((input,), (np.empty_like(input._data),), {"g": g, "p": float(p)})
+        # bernoulli.p: ATen draws into a contiguous tensor (not one laid out like the input), and
+        # autograd has no formula for it
+        value = _bernoulli_float(np.empty(input.shape, input._data.dtype), g, float(p))
+        res = not_implemented(value, (input,), "aten::bernoulli")
     return finish_out("bernoulli", res, out) if out is not None else res
 
 
@@ -519,7 +528,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         pass
     elif not replacement or n == 1:
         # ATen's fast path (also for one sample with replacement): topk of p / Exp(1)
-        u = M.unit_float64(g._random64(p.size)).reshape(p.shape)
+        # q = empty_like(p).exponential_(1): drawn in the memory order of the input's layout
+        u = like_layout(input._data, M.unit_float64(g._random64(p.size))).reshape(p.shape)
         q = ((-1.0) * np.log1p(-u)).astype(p.dtype)
         q = p / q
         # topk: largest first; among equal keys the lower index first

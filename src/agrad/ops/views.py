@@ -21,6 +21,7 @@ from ..autograd import graph
 from .._cascade import cascade_sum
 from ..autograd.engine import reduce_to
 from ..tensor import Tensor, _wrap_dim
+from . import _layout
 from ._op import Op, export, method, zeros_like_grad
 
 
@@ -596,7 +597,16 @@ def sum_to_size(input, *size):
 
 # copies and casts -------------------------------------------------------------------
 
-_clone = Op("CloneBackward0", lambda ctx, a: a.copy(), jvp="linear")
+def _clone_fwd(ctx, a, contiguous=False):
+    """A copy laid out like ``a`` (PyTorch's preserve_format), or in C order for ``contiguous()``."""
+    if contiguous or type(a) is not np.ndarray or a.ndim < 2 or a.flags.c_contiguous:
+        return a.copy()
+    out = _layout.empty_like(a)
+    out[...] = a
+    return out
+
+
+_clone = Op("CloneBackward0", _clone_fwd, jvp="linear")
 _clone.derivative(lambda ctx, grad: grad)
 
 
@@ -607,7 +617,7 @@ def clone(input, *, memory_format=None):
 
 @method("contiguous")
 def contiguous(input, memory_format=None):
-    return input if is_contiguous(input) else clone(input)
+    return input if is_contiguous(input) else _clone(input, contiguous=True)
 
 
 @method("is_contiguous")
