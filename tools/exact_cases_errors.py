@@ -747,3 +747,19 @@ CASES += [
           "F.rrelu(h)", "F.rrelu(h, training=True)", "torch.rrelu(xf, 0.1, 0.2, True, None)",
           "xf.bernoulli(0.5)", "torch.bernoulli(xf, 0.5)", "xf.bernoulli(0.5).sum().backward()"]),
 ]
+
+# lead: alpha dropout (F.alpha_dropout, feature_alpha_dropout, the torch.* forms and the modules) and
+# model.eval() in scripts
+CASES += [
+    case("alpha-dropout",
+         ["torch.manual_seed(0); x = torch.tensor([[1.0, -2.0, 3.0], [0.5, 0.25, -1.0]], requires_grad=True); "
+          "y = F.alpha_dropout(x, 0.3, training=True); y.sum().backward(); m = torch.nn.AlphaDropout(0.2)"],
+         ["y", "y.grad_fn.next_functions", "x.grad", "F.alpha_dropout(x, 0.3)", "F.alpha_dropout(x, 1.0, True)",
+          "torch.alpha_dropout(x, 0.3, True)", "F.feature_alpha_dropout(x, 0.3, True)",
+          "torch.feature_alpha_dropout(x, 0.3, True)", "F.alpha_dropout(x.detach().clone(), 0.3, True, inplace=True)",
+          "F.alpha_dropout(x, 1.5)", "torch.alpha_dropout(x, 1.5, True)", "F.feature_alpha_dropout(torch.ones(3), 0.5, True)",
+          "F.alpha_dropout(torch.ones(3, dtype=torch.int64), 0.5, True)", "torch.alpha_dropout_(x, 0.5, True)",
+          "F.alpha_dropout(x.double(), float('nan'), True)", "F.alpha_dropout(x.double(), 0.5, True)",
+          "F.alpha_dropout(x.half(), 0.5, True)", "F.alpha_dropout(x.t(), 0.5, True)", "m", "m(x)", "m.eval()", "m(x)",
+          "torch.nn.FeatureAlphaDropout()"]),
+]

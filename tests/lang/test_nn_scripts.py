@@ -93,6 +93,29 @@ def _torch_stdout(text):
     return buf.getvalue()
 
 
+SELU_NET = textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+    torch.manual_seed(1)
+    m = nn.Sequential(nn.Linear(4, 3), nn.SELU(), nn.AlphaDropout(0.2), nn.FeatureAlphaDropout(0.1))
+    print(m)
+    x = torch.randn(5, 4)
+    y = m(x)
+    print(y)
+    y.sum().backward()
+    print(m[0].weight.grad)
+    print(m.eval() is m, m.training, m[2].training)
+    print(m(x))
+    m.train()
+    print(m(x))
+""")
+
+
+def test_model_eval_switches_dropout_off():
+    out = _run_ok(SELU_NET).stdout
+    assert "AlphaDropout(p=0.2, inplace=False)" in out and "True False False" in out
+
+
 def test_mynetwork_runs():
     out = _run_ok(MYNETWORK).stdout
     assert out.startswith("Parameter containing:\ntensor([0., 0., 0., 0., 0.], requires_grad=True)")
@@ -106,7 +129,7 @@ def test_training_template_runs():
 
 
 @pytest.mark.torch
-@pytest.mark.parametrize("text", [MYNETWORK, TRAINING], ids=["mynetwork", "training"])
+@pytest.mark.parametrize("text", [MYNETWORK, TRAINING, SELU_NET], ids=["mynetwork", "training", "selu-net"])
 def test_scripts_print_what_torch_prints(text):
     assert _run_ok(text).stdout == _torch_stdout(text)
 
@@ -186,6 +209,14 @@ def test_hooks_and_state_dict_in_scripts():
      "opt.state.default_factory", "'default_factory' of 'defaultdict'"),
     ("import torch\nm = torch.nn.Linear(1, 1)\nm._forward_hooks = {}", "cannot be set"),
     ("import torch.utils\ntorch.utils.data.dataloader", "has no attribute 'dataloader'"),
+    # model.eval() is allowed; nothing else named eval, and nothing through it
+    ("import torch\nm = torch.nn.Linear(1, 1)\nm.eval.__func__", "dunder"),
+    ("import torch\nm = torch.nn.Linear(1, 1)\nm.eval.__self__", "dunder"),
+    ("import torch\nm = torch.nn.Linear(1, 1)\nm.eval().eval.__globals__", "dunder"),
+    ("import torch\nclass M(torch.nn.Module):\n    def eval(self):\n        return eval\nM().eval()", "not available in agrad scripts"),
+    ("import torch\nclass M(torch.nn.Module):\n    def eval(self):\n        return 1\nM().eval.__func__", "dunder"),
+    ("import torch\nm = torch.nn.Linear(1, 1)\nm.eval = eval", "not available in agrad scripts"),
+    ("import numpy as np\nnp.eval", "has no attribute 'eval'"),
 ])
 def test_escapes_through_modules_are_blocked(code, fragment):
     res = run(Source("attack.py", code), timeout=30)

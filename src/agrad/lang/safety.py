@@ -691,9 +691,21 @@ def check_value(value, owner, name):
         if is_engine_class(value) or is_script_class(value) or value in _BUILTIN_TYPE_RULES:
             return value
         raise _blocked(owner, name, f"class '{value.__name__}' is not available in agrad scripts")
-    if callable(value) and getattr(value, "__name__", None) in _DANGEROUS_CALLABLE_NAMES:
+    if callable(value) and getattr(value, "__name__", None) in _DANGEROUS_CALLABLE_NAMES \
+            and not _is_module_eval(value):
         raise _blocked(owner, name)
     return guard(value)
+
+
+def _is_module_eval(value) -> bool:
+    """nn.Module.eval (``model.eval()``), agrad's own method that only sets ``training``, or a
+    script's own method of that name (a script class overriding it): their name is on the list
+    of dangerous callables, they are not."""
+    fn = getattr(value, "__func__", value)
+    if _is_script_function(fn):
+        return True
+    return getattr(fn, "__module__", None) == "agrad.nn.modules.module" and \
+        getattr(fn, "__qualname__", None) == "Module.eval"
 
 
 # ------------------------------------------------------------ assignment

@@ -159,7 +159,7 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
 
 def _math(query, key, value, attn_mask, dropout_p, is_causal, scale, groups):
     from .linalg import matmul
-    from .nn import _dropout
+    from .dropout import _dropout
 
     if attn_mask is not None and is_causal:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")

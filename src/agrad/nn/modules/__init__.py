@@ -5,7 +5,8 @@ from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Seq
 from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .activation import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
-from .misc import Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding, Flatten, Unflatten  # noqa: F401
+from .misc import (AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding,  # noqa: F401
+                   FeatureAlphaDropout, Flatten, Unflatten)
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d  # noqa: F401
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d,  # noqa: F401
                       MaxPool1d, MaxPool2d)

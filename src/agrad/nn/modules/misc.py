@@ -1,4 +1,4 @@
-"""Flatten, Unflatten, Dropout and Embedding."""
+"""Flatten, Unflatten, the dropouts and Embedding."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Embedding"]
+__all__ = ["Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+           "FeatureAlphaDropout", "Embedding"]
 
 
 class Flatten(Module):
@@ -86,6 +87,18 @@ class Dropout3d(_DropoutNd):
     """Zeroes whole channels of (N, C, D, H, W) or (C, D, H, W) input."""
 
     _functional = "dropout3d"
+
+
+class AlphaDropout(_DropoutNd):
+    """Dropout for SELU networks: keeps the input's mean and variance (the identity in eval mode)."""
+
+    _functional = "alpha_dropout"
+
+
+class FeatureAlphaDropout(_DropoutNd):
+    """Alpha dropout of whole channels."""
+
+    _functional = "feature_alpha_dropout"
 
 
 class Embedding(Module):
