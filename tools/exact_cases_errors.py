@@ -762,4 +762,7 @@ CASES += [
           "F.alpha_dropout(x.double(), float('nan'), True)", "F.alpha_dropout(x.double(), 0.5, True)",
           "F.alpha_dropout(x.half(), 0.5, True)", "F.alpha_dropout(x.t(), 0.5, True)", "m", "m(x)", "m.eval()", "m(x)",
           "torch.nn.FeatureAlphaDropout()"]),
+    case("dropout1d-nan-p-on-a-view-keeps-the-unsqueeze",
+         ["x1 = torch.tensor([[2, 2, -1], [0, -3, -3]], dtype=torch.int32); v2 = x1.t()"],
+         ["F.dropout1d(v2, p=float('nan'), inplace=True)", "v2.shape", "v2", "x1._version"]),
 ]
