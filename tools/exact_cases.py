@@ -303,6 +303,9 @@ CASES += _DIFF_CASES
 from exact_cases_errors import CASES as _ERROR_CASES  # noqa: E402
 
 CASES += _ERROR_CASES
+from exact_cases_errors_g import CASES as _ERROR_CASES_G  # noqa: E402
+
+CASES += _ERROR_CASES_G
 
 # ... and the value, gradient, dtype and graph groups in theirs
 from exact_cases_values import cases as _value_cases  # noqa: E402

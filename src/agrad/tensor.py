@@ -154,7 +154,12 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+        try:
+            return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+        except IndexError:
+            if self._data.ndim == 0 and isinstance(dim, int):
+                raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions") from None
+            raise
 
     def dim(self) -> int:
         return self._data.ndim

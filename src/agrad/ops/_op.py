@@ -627,21 +627,46 @@ def inplace(fn, overlap="error", name=None, partial=False):
         self._check_inplace(recorded, overlap)
         if partial:
             _check_partial_overlap(self, args, kwargs)
-        if recorded and self._base is not None:
-            from .inplace_view import inplace_through_view
-            return inplace_through_view(self, fn, args, kwargs)
-        if not recorded:
-            return self._write(fn(self, *args, **kwargs))
-        src = inplace_self[0] = self._snapshot()
         try:
-            result = fn(src, *args, **kwargs)
-        finally:
-            inplace_self[0] = None
-        return self._write(result)
+            if recorded and self._base is not None:
+                from .inplace_view import inplace_through_view
+                return inplace_through_view(self, fn, args, kwargs)
+            if not recorded:
+                return self._write(fn(self, *args, **kwargs))
+            src = inplace_self[0] = self._snapshot()
+            try:
+                result = fn(src, *args, **kwargs)
+            finally:
+                inplace_self[0] = None
+            return self._write(result)
+        except (NotImplementedError, ValueError, RuntimeError) as e:
+            if partial:
+                _output_shape_first(self, args, kwargs, e)
+            raise
 
     method_.__name__ = method_.__qualname__ = name
     method_.__doc__ = f"In-place version of :meth:`{fn.__name__}`."
     return method_
+
+
+#: errors of a TensorIterator op's kernel or of checks made after its shapes (add's alpha)
+_AFTER_SHAPES = frozenset({"ZeroDivisionError", "For integral input tensors, argument alpha must not be a floating point "
+                           "number.", "Boolean alpha only supported for Boolean results."})
+
+
+def _output_shape_first(self, args, kwargs, error):
+    """TensorIterator's own error when the arguments broadcast beyond the written ``self``: it comes
+    before the kernel's dtype and zero-division errors (only asked once the op has failed)."""
+    if type(error) is RuntimeError and str(error) not in _AFTER_SHAPES:  # (not NotImplementedError)
+        return
+    shapes = [a.shape for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+    try:
+        shape = np.broadcast_shapes(tuple(self.shape), *shapes)
+    except ValueError:
+        return
+    if shape != tuple(self.shape):
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}") \
+            from None
 
 
 def _check_partial_overlap(self, args, kwargs):

@@ -197,6 +197,10 @@ class _Mismatch(Exception):
     pass
 
 
+class _BoolSymInt(Exception):
+    """The call parses, with a one-element bool tensor for a SymInt: its conversion's internal assert."""
+
+
 def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_kwargs: bool) -> bool:
     nargs = len(args)
     numbers_ok = sig.name in _NUMBERS_AS_TENSORS
@@ -207,6 +211,7 @@ def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_
         return False
     remaining = len(kwargs)
     arg_pos = 0
+    converts_bool = False
     for i, param in enumerate(sig.params):
         is_kwd = False
         present = True
@@ -232,8 +237,9 @@ def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_
         elif check(param.type, value, numbers_ok) and not (
                 (param.no_int or varargs_ints and is_kwd and i == 0) and _is_int(value)):
             pass  # (a lone int is taken as the varargs of view(6), not as view(size=6))
-        elif param.sym and isinstance(value, Tensor) and value.numel() == 1 and value.dtype._kind == 1:
-            pass
+        elif param.sym and isinstance(value, Tensor) and value.numel() == 1 and value.dtype._kind <= 1:
+            if value.dtype._kind == 0:  # a bool: the parser takes it, its conversion to a SymInt fails
+                converts_bool = True
         elif raise_error:
             if is_kwd:
                 raise _Mismatch(f"{sig.name}(): argument '{param.name}' must be {param.type}, not {tp_name(value)}")
@@ -255,6 +261,8 @@ def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_
                 if index < nargs:
                     raise _Mismatch(f"{sig.name}() got multiple values for argument '{key}'")
         return False
+    if converts_bool:
+        raise _BoolSymInt()
     return True
 
 
@@ -296,6 +304,9 @@ def parser_error(key: str, args: tuple, kwargs: dict) -> str | None:
             _parse(plausible[0], args, kwargs, True, strict_kwargs=True)
     except _Mismatch as e:
         return str(e)
+    except _BoolSymInt:
+        raise RuntimeError('scalar.isIntegral( false) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/utils/'
+                           'pybind.cpp":27, please report a bug to PyTorch. ') from None
     return format_invalid_args(args, kwargs, f"{name}()", [s.text for s in sigs])
 
 

@@ -394,14 +394,26 @@ def _ternary_arrays(fname, tensors):
 
 
 def _addcmul_fwd(ctx, a, t1, t2, value):
+    d = a.dtype
+    if d == np.float16:  # (the kernel's float arithmetic)
+        a, t1, t2 = a.astype(np.float32), t1.astype(np.float32), t2.astype(np.float32)
     v = np.asarray(value, a.dtype)
-    return (a + v * t1 * t2).astype(a.dtype, copy=False)
+    with np.errstate(all="ignore"):
+        return (a + v * t1 * t2).astype(d, copy=False)
 
 
 def _addcdiv_fwd(ctx, a, t1, t2, value):
+    d = a.dtype
+    if d == np.float16:
+        a, t1, t2 = a.astype(np.float32), t1.astype(np.float32), t2.astype(np.float32)
     v = np.asarray(value, a.dtype)
     with np.errstate(all="ignore"):
-        return (a + v * t1 / t2).astype(a.dtype, copy=False)
+        return (a + v * t1 / t2).astype(d, copy=False)
+
+
+def _kernel_value(value, d):
+    """addcmul/addcdiv's ``value`` as their kernel converts it (float16's as a float): c10's overflow error."""
+    return dtypes.kernel_scalar(value, np.float32 if d is dtypes.float16 else d.numpy)
 
 
 _addcmul = Op("AddcmulBackward0", _addcmul_fwd, inputs=("self", "tensor1", "tensor2"),
@@ -433,6 +445,7 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     d, arrs = _ternary_arrays("addcmul", (input, tensor1, tensor2))
     if d is dtypes.bool_:
         raise NotImplementedError('"addcmul_cpu_out" not implemented for \'Bool\'')
+    value = _kernel_value(value, d)
     return finish_out("addcmul", _addcmul.apply((input, tensor1, tensor2), arrs, {"value": value}), out)
 
 
@@ -447,6 +460,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
             "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter "
             "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
     d, arrs = _ternary_arrays("addcdiv", (input, tensor1, tensor2))
+    value = _kernel_value(value, d)
     return finish_out("addcdiv", _addcdiv.apply((input, tensor1, tensor2), arrs, {"value": value}), out)
 
 

@@ -16,6 +16,7 @@ Results with several parts are ``torch.return_types`` named tuples.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 
@@ -579,17 +580,44 @@ def pinverse(input, rcond=1e-15):
     return _linalg_pinv(input, rtol=rcond)
 
 
-def _linalg_matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None, tol=None):
+_NO_TOL = object()
+
+
+def _linalg_matrix_rank(A, tol=_NO_TOL, hermitian=False, *, atol=None, rtol=None, out=None):
     if A.ndim < 2:  # (its own check, before the dtype's)
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
-    if A.dtype not in (dtypes.float32, dtypes.float64):
-        raise RuntimeError("This function doesn't handle types other than float and double")
-    a = A._data
-    if tol is not None:
+    if tol is not _NO_TOL:
+        if tol is None:
+            raise TypeError("tol=None")  # (not nullable: the parser's error)
         atol, rtol = tol, 0.0
+    elif atol is not None and rtol is not None and _tensor_tol(atol) != _tensor_tol(rtol):
+        raise TypeError("a Tensor and a float tolerance")  # (no signature takes both: the parser's error)
+    if rtol is None and A.dtype not in (dtypes.float32, dtypes.float64):  # the default rtol's eps(dtype)
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    if A.numel() == 0:  # rank 0, before the svd's or eigh's checks
+        return Tensor._make(np.zeros(A.shape[:-2], np.int64))
+    if hermitian:
+        _square(A, "linalg.eigh")
+        _kernel_dtype(A, "linalg_eigh_cpu")
+    else:
+        _matrix(A, "linalg.svd")
+        _kernel_dtype(A, "linalg_svd_cpu")
+    a = A._data
     s = np.abs(eigh_arrays(a, vectors=_needs_grad(A))[0]) if hermitian else svd_arrays(a, compute_uv=False)
     cut = _tolerances(a, _tol_value(atol), _tol_value(rtol), s.max(-1, initial=0.0))
-    return Tensor._make(np.asarray((s > np.asarray(cut)[..., None]).sum(-1), np.int64))
+    rank = np.asarray((s > np.asarray(cut)[..., None]).sum(-1), np.int64)
+    if rank.shape != A.shape[:-2] and np.prod(A.shape[:-2]):  # tolerances broadcast the batch: its result resized
+        warnings.warn(f"An output with one or more elements was resized since it had shape {list(A.shape[:-2])}, "
+                      f"which does not match the required output shape {list(rank.shape)}. This behavior is "
+                      "deprecated, and in a future PyTorch release outputs will not be resized unless they have "
+                      "zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
+                      "elements with t.resize_(0).", UserWarning, stacklevel=3)
+    return Tensor._make(rank)
+
+
+def _tensor_tol(t) -> bool:
+    """A tolerance only the Tensor signature takes (the float one takes numbers and 0-d tensors without grad)."""
+    return isinstance(t, Tensor) and (t.ndim != 0 or t.requires_grad)
 
 
 export("matrix_rank", linalg=True, torch=False)(_linalg_matrix_rank)

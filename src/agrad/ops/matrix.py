@@ -289,6 +289,11 @@ def _ord_name(ord):
 
 
 def _matrix_norm_impl(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    if isinstance(ord, str):  # (the order first: the dtype checks depend on it)
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    elif float(ord) not in (1, -1, 2, -2, INF, -INF):
+        raise RuntimeError(f"linalg.matrix_norm: Order {_ord_name(float(ord))} not supported.")
     if A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     dim = list(dim)
@@ -297,11 +302,6 @@ def _matrix_norm_impl(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, 
     d0, d1 = _wrap_dim(dim[0], A.ndim), _wrap_dim(dim[1], A.ndim)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
-    if isinstance(ord, str):
-        if ord not in ("fro", "nuc"):
-            raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    elif float(ord) not in (1, -1, 2, -2, INF, -INF):
-        raise RuntimeError(f"linalg.matrix_norm: Order {_ord_name(float(ord))} not supported.")
     if not A.dtype.is_floating_point:
         raise RuntimeError(
             f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {_scalar_name(A.dtype)}")
@@ -446,9 +446,9 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     if isinstance(p, str):
         if p == "fro" and (dim is None or len(dim) <= 2):
             return vector_norm(input, 2, dim, keepdim, dtype=dtype, out=out)
-        if input.ndim < 2:
-            raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
-        raise NotImplementedError(f"agrad: matrix norm ord={p!r} (torch.linalg.matrix_norm) is not supported")
+        # the nuclear norm, or matrix_norm's error (over all the dims by default)
+        return _matrix_norm_impl(input, p, list(range(input.ndim)) if dim is None else dim, keepdim, dtype=dtype,
+                                 out=out)
     return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype, out=out)
 
 

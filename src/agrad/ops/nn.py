@@ -25,6 +25,7 @@ from .. import dtypes
 from .._limits import check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from .._cascade import cascade_sum
+from ..autograd import graph
 from ._op import Op, export
 from .linalg import addmm
 from .matrix import _vector_norm, _vector_norm_fwd, vector_norm
@@ -320,6 +321,8 @@ def _check_indices(indices, fname):
 
 
 def _embedding_impl(weight, indices, padding_idx, scale_grad_by_freq):
+    if weight.ndim == 0 and weight.requires_grad and graph._state["enabled"]:
+        weight.size(0)  # (autograd keeps weight.size(0) for the backward before the op runs: its IndexError)
     if weight.ndim != 2:  # (ATen's embedding checks the weight first)
         raise RuntimeError("'weight' must be 2-D")
     _check_indices(indices, "embedding")
@@ -337,12 +340,12 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     """Rows of ``weight`` picked by the indices ``input`` (EmbeddingBackward0)."""
     if padding_idx is not None:
         if padding_idx > 0:
-            if padding_idx >= weight.shape[0]:
+            if padding_idx >= weight.size(0):
                 raise AssertionError("Padding_idx must be within num_embeddings")
         elif padding_idx < 0:
-            if padding_idx < -weight.shape[0]:
+            if padding_idx < -weight.size(0):
                 raise AssertionError("Padding_idx must be within num_embeddings")
-            padding_idx = weight.shape[0] + padding_idx
+            padding_idx = weight.size(0) + padding_idx
     else:
         padding_idx = -1
     if sparse:

@@ -98,8 +98,17 @@ def clamp(input, min=None, max=None, *, out=None):
         arrs = [t._data.astype(d.numpy, copy=False) for t in (input, lo, hi)]
         bounds = "both" if isinstance(min, Tensor) and isinstance(max, Tensor) else "min" if max is None else \
             "max" if min is None else "both"
+        if d is dtypes.bool_ and bounds == "both":  # (maximum and minimum alone take bools)
+            try:  # TensorIterator's shapes first
+                np.broadcast_shapes(*(a.shape for a in arrs))
+            except ValueError:
+                raise broadcast_all_error(arrs) from None
+            raise NotImplementedError("\"clamp_cpu\" not implemented for 'Bool'")
         return finish_out("clamp", _clamp0.apply((input, lo, hi), arrs, {"bounds": bounds}), out)
     d = _result_type(input, *(v for v in (min, max) if v is not None))
+    if d is dtypes.bool_:
+        kernel = "clamp_min_scalar_cpu" if max is None else "clamp_max_scalar_cpu" if min is None else "clamp_scalar_cpu"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     min, max = dtypes.kernel_scalar(min, d.numpy), dtypes.kernel_scalar(max, d.numpy)  # (uint8: -1 is 255)
     arr = input._data.astype(d.numpy, copy=False)
     return finish_out("clamp", _clamp1.apply((input,), (arr,), {"min": min, "max": max}), out)
@@ -163,6 +172,8 @@ def _one_sided_clamp(name, np_fn, tensor_fn, keep, bound_wins):
             ts, arrs = operands(input, bound, name)
             return finish_out(name, tensor_op.apply(ts, arrs, {}), out)
         d = _result_type(input, bound)
+        if d is dtypes.bool_:
+            raise NotImplementedError(f"\"{name}_scalar_cpu\" not implemented for 'Bool'")
         return finish_out(name, scalar_op.apply((input,), (input._data.astype(d.numpy, copy=False),),
                                                 {"bound": dtypes.kernel_scalar(bound, d.numpy)}), out)
 
