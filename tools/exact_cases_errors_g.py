@@ -81,3 +81,22 @@ CASES += [
           "torch.embedding(torch.tensor(0.5), torch.tensor([0]))", "torch.embedding(w, torch.tensor([0.5]))",
           "F.embedding(torch.tensor([0]), w.detach())", "w.size(0)", "w.size(-1)", "w.size(5)", "torch.ones(2).size(-2)"]),
 ]
+
+CASES += [
+    case("copysign-saves-result",
+         ["x1 = torch.tensor([False])", "x = torch.tensor([1., -2.])",
+          "x3 = torch.tensor([[[-3.0, 0.25], [0.75, -2.25]], [[-2.0, 0.5], [0.75, -1.5]]], dtype=torch.float64, "
+          "requires_grad=True)",
+          "r6 = torch.copysign(x1, x3)", "r6[::2].div_(0.0)", "o = torch.tensor([1., -1.], requires_grad=True)",
+          "r = torch.copysign(x, o)"],
+         ["r6.sum().backward()", "r.grad_fn._saved_result", "r.grad_fn._saved_self",
+          "torch.autograd.grad(torch.copysign(x, o).sum(), o)", "torch.autograd.grad(torch.copysign(o, x).sum(), o)"]),
+    case("pointwise-loss-empty-mean-backward",
+         ["x1 = torch.zeros(0, dtype=torch.float32).requires_grad_()",
+          "r5 = F.huber_loss(torch.msort(x1), torch.zeros(0, dtype=torch.float32))",
+          "r5.backward(gradient=torch.tensor(-1.0, dtype=torch.float64))", "g = torch.tensor(1., dtype=torch.float64)"],
+         ["r5", "x1.grad", "torch.autograd.grad(F.huber_loss(x1, torch.zeros(0)), x1, g)",
+          "torch.autograd.grad(F.mse_loss(x1, torch.zeros(0)), x1, g)",
+          "torch.autograd.grad(F.smooth_l1_loss(x1, torch.zeros(0)), x1, g)",
+          "torch.autograd.grad(F.huber_loss(x1, torch.zeros(0)), x1)"]),
+]

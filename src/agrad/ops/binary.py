@@ -182,8 +182,8 @@ def _copysign_grad(grad, x, result):
     return grad * ratio
 
 
-@binary(np.copysign, "copysign", saves=("self", "result"), saves_for={"self": (0,), "result": (0,)})
-def _copysign0(ctx, grad):  # (self and result are saved for self's gradient only)
+@binary(np.copysign, "copysign", saves=("self", "result"), saves_for={"self": (0,)})
+def _copysign0(ctx, grad):  # (self is saved for self's gradient only; the result always, as PyTorch's outputs are)
     gx = _copysign_grad(grad, ctx.self, ctx.result) if ctx.needs(0) else None
     return gx, _zeros_like(grad)
 

@@ -70,7 +70,9 @@ _mse = Op("MseLossBackward0", lambda ctx, a, t, reduction: reduce_array((a - t) 
 
 
 def _norm(a, reduction, scale):
-    return a.dtype.type(scale / a.size if reduction == "mean" else scale)
+    if reduction == "mean":  # (an empty input: C++'s scale / 0, inf)
+        scale = scale / a.size if a.size else math.inf
+    return a.dtype.type(scale)
 
 
 def _mse_backward_fwd(ctx, g, a, t, reduction):
