@@ -296,20 +296,80 @@ def _bce_np(ctx, x, t, weight, reduction):
 _bce = Op("BinaryCrossEntropyBackward0", _bce_np, inputs=("self", "target"), saves=("self", "target"))
 
 
+def _bce_backward_fwd(ctx, g, x, t, weight, reduction):
+    """binary_cross_entropy_backward, ATen's kernel: g * (x - t) / max((1 - x) * x, EPSILON) (a C++
+    float 1e-12, in the input's dtype: 0 in float16), then times the weight, / numel for 'mean'."""
+    with np.errstate(all="ignore"):
+        out = g * (x - t) / np.maximum((1 - x) * x, x.dtype.type(np.float32(_EPSILON)))
+        if weight is not None:
+            out = out * weight
+        if reduction == "mean":
+            out = out / x.dtype.type(x.size)
+    return np.asarray(out, x.dtype)
+
+
+# the input's gradient under create_graph: PyTorch's one node, edges (grad_output, self, target)
+_bce_backward = Op("BinaryCrossEntropyBackwardBackward0", _bce_backward_fwd,
+                   inputs=("grad_output", "self", "target"), internal=True,
+                   saves=("grad_output", "self", "target"))
+
+
+def _weighted_mean(g, ctx, n):
+    """The in-place tail of ATen's BCE formulas: ``g.mul_(weight)``, ``g.div_(numel)`` for 'mean'."""
+    if ctx.weight is not None:
+        g.mul_(const(ctx.weight))
+    return g.div_(n) if ctx.reduction == "mean" else g
+
+
 @_bce.derivative
 def _(ctx, grad):
-    from .selection import clamp
     x, t = ctx.self, ctx.target
-    w = None if ctx.weight is None else const(ctx.weight)
     meta = ctx._input_meta
     gx = gt = None
     if meta[0] is not None:
-        gx = grad * (x - t) / clamp((1 - x) * x, min=_EPSILON)
-        gx = _mean_scale(ctx, gx if w is None else gx * w, x.numel())
-    if meta[1] is not None:
-        gt = grad * ((1 - x).log() - x.log())
-        gt = _mean_scale(ctx, gt if w is None else gt * w, t.numel())
+        gx = _bce_backward(grad, x, t, weight=ctx.weight, reduction=ctx.reduction)
+    if meta[1] is not None:  # binary_cross_entropy_target_backward: logit(x).neg_().mul_(grad) ...
+        gt = _weighted_mean(x.logit().neg_().mul_(grad), ctx, t.numel())
     return gx, gt
+
+
+@_bce_backward.derivative
+def _(ctx, grad):
+    """ATen's binary_cross_entropy_double_backward[_grad_output|_target], in the generated code's
+    order (the inputs' names sorted: grad_output, self, target), in place where ATen's are (an
+    in-place product keeps a clone of what it overwrites: CloneBackward0); C++ evaluates an
+    operator's right operand first."""
+    from ..autograd import grad_mode
+    g_out, x, t = ctx.grad_output, ctx.self, ctx.target
+    n = x.numel()
+    gx = gt = gg = None
+    if ctx.needs(0):
+        bottom = 1 - x + _EPSILON
+        bottom = (x + _EPSILON) * bottom
+        gg = ((x - t) / bottom).mul_(grad)
+        if ctx.weight is not None:
+            gg.mul_(const(ctx.weight))
+        gg = gg / n if ctx.reduction == "mean" else gg
+    if ctx.needs(1):
+        above, below = x + _EPSILON, 1 - x + _EPSILON
+        bottom = below.pow(2)
+        bottom = above.pow(2) * bottom
+        twice = 2 * x * t
+        gx = ((x * x - twice + t) / bottom).mul_(grad * g_out)
+        if ctx.weight is not None:
+            gx.mul_(const(ctx.weight))
+        gx = gx / n if ctx.reduction == "mean" else gx
+    if ctx.needs(2):
+        gt = -grad * g_out
+        if ctx.weight is not None:
+            gt.mul_(const(ctx.weight))
+        denom = (1 - x).mul_(x)
+        with grad_mode.no_grad():
+            denom.clamp_min_(_EPSILON)
+        gt.div_(denom)
+        if ctx.reduction == "mean":
+            gt.div_(t.numel())
+    return gg, gx, gt
 
 
 @export(functional=True, torch=False)
@@ -414,10 +474,14 @@ def torch_binary_cross_entropy_with_logits(input, target, weight=None, pos_weigh
 def _kl_div(input, target, reduction, log_target):
     if not input.dtype.is_floating_point or not target.dtype.is_floating_point:
         raise RuntimeError("kl_div: Integral inputs not supported.")
+    # ATen's C++ evaluates the right operand first: that order numbers the nodes, and the
+    # engine runs the later node first (the order a create_graph gradient's sums show)
     if log_target:
-        out = target.exp() * (target - input)
+        diff = target - input
+        out = target.exp() * diff
     else:
-        out = xlogy(target, target) - target * input
+        prod = target * input
+        out = xlogy(target, target) - prod
     return apply_reduction(out, reduction)
 
 

@@ -322,7 +322,9 @@ _mul_scalar = Op("MulBackward1", lambda ctx, a, other: _scalar_math(np.multiply,
 _mul_scalar.derivative(lambda ctx, grad: grad * ctx.other)
 _div_scalar = Op("DivBackward1", lambda ctx, a, other: _scalar_math(np.true_divide, a, other), internal=True,
                  pointwise=True, jvp="linear")
-_div_scalar.derivative(lambda ctx, grad: grad / ctx.other)
+# (``other`` a number again: the 0-d array a formula's ``g / n`` keeps would make the next order's
+# division a DivBackward0 by a tensor; PyTorch's ``grad / other`` divides by the Scalar again)
+_div_scalar.derivative(lambda ctx, grad: grad / (ctx.other.item() if type(ctx.other) is np.ndarray else ctx.other))
 _add_scalar = Op("AddBackward1", lambda ctx, a, other: _scalar_math(np.add, a, other), internal=True,
                  pointwise=True, jvp="element_wise")
 _add_scalar.derivative(lambda ctx, grad: grad)
