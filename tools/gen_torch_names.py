@@ -5,7 +5,9 @@
 agrad's "Did you mean" hints come from names agrad knows *and* PyTorch has,
 and a name PyTorch has but agrad lacks is reported as such (``torch.cuda``
 is not "Did you mean 'cummax'?").  One line per module: ``module: name name ...``;
-``Tensor`` lists the tensor attributes and methods.
+``Tensor`` lists the tensor attributes and methods; ``classes`` maps each public class
+to the name it prints with (``torch.nn.Linear=torch.nn.modules.linear.Linear``), so
+``print(type(x))`` in a script shows PyTorch's text.
 """
 
 from __future__ import annotations
@@ -32,6 +34,14 @@ def main() -> None:
     for name in MODULES:
         lines.append(f"{name}: " + " ".join(public(importlib.import_module(name))))
     lines.append("Tensor: " + " ".join(public(torch.Tensor)))
+    classes = []
+    for name in MODULES:
+        mod = importlib.import_module(name)
+        for attr in public(mod):
+            obj = getattr(mod, attr)
+            if isinstance(obj, type) and " " not in (shown := f"{obj.__module__}.{obj.__qualname__}"):
+                classes.append(f"{name}.{attr}={shown}")
+    lines.append("classes: " + " ".join(classes))
     OUT.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {OUT} ({OUT.stat().st_size:,} bytes)")
 

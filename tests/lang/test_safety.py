@@ -81,9 +81,9 @@ MORE_ESCAPES = [
     "torch.ones(2).numpy().tobytes()",
     "torch.ones(2).numpy().sum().tofile('f')",
     # forbidden builtins
-    "type(1)", "globals()", "locals()", "vars()", "dir()", "compile('1', 'f', 'eval')",
+    "globals()", "locals()", "vars()", "dir()", "compile('1', 'f', 'eval')",
     "eval('1')", "input()", "breakpoint()", "help()", "memoryview(b'')", "object()",
-    "setattr(1, 'a', 2)", "__builtins__", "__name__", "exit()", "id(1)",
+    "setattr(1, 'a', 2)", "__builtins__", "__name__", "exit()",
     # attribute assignment outside the allow-list
     "x = torch.ones(2)\nx.foo = 1", "x = torch.ones(2)\nx._version = 3",
     "x = torch.ones(2)\nx.__class__ = int", "torch.ones = 1", "x = [1]\nx.append = 1",
@@ -95,6 +95,11 @@ MORE_ESCAPES = [
     "with open('x') as f:\n    pass", "print('a', file=None)\nprint('a', file=1)",
     "import torch.utils.checkpoint", "import importlib", "import sys", "import numpy.linalg",
     "from torch import *",
+    # type(): one argument, and only classes a script may hold anyway
+    "type('A', (), {})", "type(print)", "type(lambda: 0)", "type(iter([1]))", "type(math)",
+    "type(torch.ones(2)).__subclasses__()", "type(1).__base__", "type(1).mro()", "type(torch.ones(2)).mro",
+    "type(type(1))", "type(torch.ones(2).numpy()).__init__",
+    "type(torch.ones(2, requires_grad=True).sum().grad_fn).__module__", "type(Exception())",
 ]
 
 
@@ -182,3 +187,33 @@ def test_limit_errors_cannot_be_caught():
     e = blocked("try:\n    x = [0] * 10**9\nexcept Exception:\n    print('caught')\n",
                 max_elements=10**6)
     assert e.type_name == "LimitError"
+
+
+CLASSES = """
+import torch
+import torch.nn as nn
+class Net(nn.Module):
+    pass
+x = torch.ones(2)
+print(type(x), type(x) is torch.Tensor, type(x) == torch.Tensor)
+print(type(nn.Linear(1, 1)), type(nn.Dropout()), type(nn.Parameter(torch.ones(1))))
+print(type(1), type(1.5), type("s"), type([1]), type((1,)), type({}), type(None), type(True))
+print(type(x.shape), type(x.dtype), type(x.numpy()), type(Net()), Net, torch.Tensor)
+print(f"{type(x)} {type(x)!r} {Net}", repr(type(x)), str(type(x)), isinstance("a", str), str(3))
+print(type(torch.optim.SGD([nn.Parameter(torch.ones(1))], lr=0.1)), type(x.sum()), type(1)(2.5))
+"""
+
+
+def test_type_and_classes_print_as_pytorch_s(run_ok):
+    assert run_ok(CLASSES).stdout.splitlines() == [
+        "<class 'torch.Tensor'> True True",
+        "<class 'torch.nn.modules.linear.Linear'> <class 'torch.nn.modules.dropout.Dropout'> "
+        "<class 'torch.nn.parameter.Parameter'>",
+        "<class 'int'> <class 'float'> <class 'str'> <class 'list'> <class 'tuple'> <class 'dict'> "
+        "<class 'NoneType'> <class 'bool'>",
+        "<class 'torch.Size'> <class 'torch.dtype'> <class 'numpy.ndarray'> <class '__main__.Net'> "
+        "<class '__main__.Net'> <class 'torch.Tensor'>",
+        "<class 'torch.Tensor'> <class 'torch.Tensor'> <class '__main__.Net'> <class 'torch.Tensor'> "
+        "<class 'torch.Tensor'> True 3",
+        "<class 'torch.optim.sgd.SGD'> <class 'torch.Tensor'> 2",
+    ]

@@ -61,7 +61,7 @@ STDLIB_ESCAPES = [
     ("import typing\ntyping.List.__origin__", "AttributeError"),
     ("import functools\nfunctools.partial(open, 'x')", "NameError"),
     ("import functools\nfunctools.partial.__call__", "AttributeError"),
-    ("from collections import defaultdict\ndefaultdict(type)", "NameError"),
+    ("from collections import defaultdict\ndefaultdict(type)['a']", "TypeError"),
     ("import os", "ImportError"),
     ("import dataclasses\ndataclasses.make_dataclass", "AttributeError"),
     ("import functools\n@functools.lru_cache(maxsize=None)\ndef f(x):\n    return x\nf.__wrapped__", "AttributeError"),

@@ -74,6 +74,9 @@ def _checked_format(value, spec=""):
 
 
 def _checked_str(*args, **kwargs):
+    if len(args) == 1 and not kwargs and isinstance(args[0], type):
+        from .classnames import shown
+        return str(shown(args[0]))  # a class: the text PyTorch prints for it
     return str(*args, **kwargs)
 
 
@@ -81,7 +84,7 @@ def _checked_str(*args, **kwargs):
 CHECKED = {
     range: _checked_range, list: _checked_list, tuple: _checked_tuple, set: _checked_set,
     frozenset: _checked_frozenset, dict: _checked_dict, sorted: _checked_sorted,
-    _b.pow: _checked_pow, _b.format: _checked_format,
+    _b.pow: _checked_pow, _b.format: _checked_format, str: _checked_str,
 }
 
 _PLAIN = [
@@ -89,7 +92,7 @@ _PLAIN = [
     "enumerate", "filter", "float", "hex", "int", "isinstance", "issubclass", "iter", "len",
     "map", "max", "min", "next", "oct", "ord", "repr", "reversed", "round", "slice", "str",
     "sum", "zip", "staticmethod", "range", "list", "tuple", "set", "frozenset", "dict",
-    "sorted", "pow", "format",
+    "sorted", "pow", "format", "id",
 ]
 
 _EXCEPTIONS = [
@@ -102,6 +105,7 @@ _EXCEPTIONS = [
 
 def make_builtins(interp) -> dict:
     """The builtins dict of one run (``print`` writes into ``interp``)."""
+    from .classnames import script_type, shown
     ns = {name: getattr(_b, name) for name in _PLAIN + _EXCEPTIONS}
 
     def print(*args, sep=" ", end="\n", file=None, flush=False):   # noqa: A001
@@ -115,9 +119,11 @@ def make_builtins(interp) -> dict:
             raise TypeError(f"sep must be None or a string, not {type(sep).__name__}")
         if not isinstance(end, str):
             raise TypeError(f"end must be None or a string, not {type(end).__name__}")
-        interp.write(sep.join(str(a) for a in args) + end)
+        interp.write(sep.join(str(shown(a)) for a in args) + end)
 
     ns["print"] = print
+    ns["type"] = script_type
+    ns["repr"] = lambda obj: shown(obj) if isinstance(obj, type) else repr(obj)
     from .classes import SUPER
     ns["super"] = SUPER
     ns["NotImplemented"] = NotImplemented

@@ -18,6 +18,7 @@ from .errors import CompileTimeSyntaxError, ScriptError
 from .runtime import _MISSING, Cancelled, Frame, _Break, _Continue, _Return
 from .limits import (as_count, bounded_list, check_format_spec, check_int_bits, check_percent_format,
                      check_size, int_pow, trusted_items)
+from .classnames import shown
 from .safety import NO_GUARD, SafeFormatter, get_attribute, guard
 
 # ------------------------------------------------------------ operators
@@ -105,7 +106,9 @@ class Expressions:
 
     def ev_FormattedValue(self, node, frame):
         v = self.eval(node.value, frame)
-        if node.conversion == "r":
+        if isinstance(v, type):  # a class: the text PyTorch prints for it, whatever the conversion
+            v = str(shown(v))
+        elif node.conversion == "r":
             v = repr(v)
         elif node.conversion == "s":
             v = str(v)

@@ -76,7 +76,6 @@ FORBIDDEN_NAMES = {
     "locals": "agrad scripts cannot inspect the interpreter",
     "vars": "agrad scripts cannot inspect the interpreter",
     "dir": "agrad scripts cannot inspect the interpreter",
-    "type": "use isinstance(x, ...) or x.dtype",
     "object": "agrad scripts cannot define plain classes",
     "input": "agrad scripts cannot read standard input (use --set)",
     "breakpoint": "agrad scripts cannot start a debugger",
@@ -88,7 +87,6 @@ FORBIDDEN_NAMES = {
     "bytearray": "bytes are not supported in agrad scripts",
     "classmethod": "only @staticmethod is supported",
     "property": "only @staticmethod is supported",
-    "id": "not available in agrad scripts",
 }
 
 #: Names never exposed from an engine module: they read or write files or
