@@ -746,6 +746,13 @@ CASES += [
           "F.rrelu_(xf, lower=0.5, upper=0.1)", "F.rrelu_(xf, upper=float('inf'))", "torch.rrelu(xf, inplace=True)",
           "F.rrelu(h)", "F.rrelu(h, training=True)", "torch.rrelu(xf, 0.1, 0.2, True, None)",
           "xf.bernoulli(0.5)", "torch.bernoulli(xf, 0.5)", "xf.bernoulli(0.5).sum().backward()"]),
+    case("rrelu-draws-for-elements-not-above-zero",
+         ["n = torch.tensor([1.0, -2.0, float('nan'), 0.0]); x = n.clone().requires_grad_(); torch.manual_seed(0); "
+          "y = F.rrelu(x, training=True); y.sum().backward(); g = x.grad; x.grad = None; "
+          "y2 = F.rrelu(x, training=False); y2.sum().backward(); m = torch.tensor([1.0, -2.0, -3.0, 0.0])"],
+         ["y", "g", "y2", "x.grad", "torch.rand(1)", "F.rrelu_(n.clone(), upper=float('inf'))",
+          "F.rrelu_(n.clone(), upper=float('inf'), training=True)", "F.rrelu_(n.clone(), lower=float('-inf'), training=True)",
+          "F.rrelu(m, 0.2, 0.2, training=True)", "torch.rand(1)"]),
 ]
 
 # lead: alpha dropout (F.alpha_dropout, feature_alpha_dropout, the torch.* forms and the modules) and

@@ -12,6 +12,7 @@ ops here too, so the graph shows the same nodes.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 
@@ -360,9 +361,8 @@ _rrelu_.derivative(lambda ctx, grad: _rrelu_backward(grad, ctx.result, noise=ctx
 
 
 def _rrelu_call(op, input, lower, upper, training, generator=None):
-    # ATen's rrelu_with_noise: finite bounds, then the kernel's dtypes (rrelu's own when training,
-    # leaky_relu's otherwise, which has float16)
-    _check_finite(lower, upper)
+    # ATen's rrelu_with_noise: the kernel's dtypes (rrelu's own when training, leaky_relu's
+    # otherwise, which has float16); training draws a slope for every element <= 0 (not NaN)
     if training:
         check_floating(input, "rrelu_with_noise_out_cpu")
         if input.dtype is dtypes.float16:
@@ -370,19 +370,23 @@ def _rrelu_call(op, input, lower, upper, training, generator=None):
     else:
         check_floating(input, "leaky_relu_cpu")
     a = input._data
-    if training and upper - lower > 1e-6:
+    if training:
+        if not upper - lower <= sys.float_info.max:  # uniform_real_distribution's own check
+            raise RuntimeError("Expected to - from <= std::numeric_limits<T>::max() to be true, but got false.  "
+                               "(Could this error message be improved?  If so, please report an enhancement "
+                               "request to PyTorch.)")
         # ATen: one uniform_real_distribution<double>(lower, upper) draw per element <= 0, in order
         from . import random as _random
         from .. import _generator
         r = np.ones(a.shape, a.dtype)
-        neg = ~(a > 0)
+        neg = a <= 0
         # the bounds are first rounded to the input's opmath type (float for float32)
         lo, hi = (float(a.dtype.type(v)) for v in (lower, upper))
         r[neg] = _random.uniform_values(generator or _generator.default_generator(), int(neg.sum()), dtypes.float64,
                                         lo, hi).astype(a.dtype)
-    else:
-        r = np.full(a.shape, (lower + upper) / 2, a.dtype)
-    noise = np.where(a > 0, a.dtype.type(1), r)
+        noise = r  # (1 where the input is positive or NaN)
+    else:  # leaky_relu with the mean slope; its backward takes the slope where the input is not > 0
+        noise = np.where(a > 0, a.dtype.type(1), a.dtype.type((lower + upper) / 2))
     return op(input, noise=noise)
 
 
