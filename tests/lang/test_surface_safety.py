@@ -100,3 +100,25 @@ def test_standard_modules_do_not_open_an_escape(text, type_name, tmp_path, monke
 def test_a_missing_standard_name_lists_what_is_allowed():
     res = run(Source("x.py", "import time\ntime.strftime"), timeout=10)
     assert "allowed: monotonic, monotonic_ns, perf_counter" in res.error.message
+
+
+def test_numpy_ufunc_out_writes_the_script_array():
+    """PyTorch's tensor tutorial: ``np.add(n, 1, out=n)`` changes ``n`` and the tensor sharing it."""
+    from agrad.lang import Source, run
+
+    res = run(Source("t.py", "import torch\nimport numpy as np\nn = np.ones(3)\nt = torch.from_numpy(n)\n"
+                             "r = np.add(n, 1, out=n)\nnp.multiply(n, 2, out=(n,))\nprint(t, n, r is n)"), timeout=30)
+    assert res.error is None, res.error.render()
+    assert res.stdout == "tensor([4., 4., 4.], dtype=torch.float64) [4. 4. 4.] True\n"
+
+
+@pytest.mark.parametrize("code", [
+    "np.add(n, 1, out=torch.ones(3))", "np.add(n, 1, out=[0, 0, 0])", "np.add(n, 1, out=(n, n))",
+    "np.add(n, 1, out=n._a)", "np.add(n, 1, out=np.ones(2))", "np.exp(n, out=n.T.T.__array__())",
+])
+def test_numpy_ufunc_out_takes_only_script_arrays(code):
+    from agrad.lang import Source, run
+
+    res = run(Source("t.py", "import torch\nimport numpy as np\nn = np.ones(3)\n" + code), timeout=30)
+    assert res.error is not None, res.stdout
+    assert "Traceback" not in res.error.render()

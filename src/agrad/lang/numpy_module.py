@@ -21,14 +21,21 @@ from .guarded import (ScalarType, _axis, _call, _check_broadcast, _check_matmul,
                       ndarray, to_array)
 
 def _ufunc(fn, nargs):
-    def f(*args):
+    def f(*args, out=None):
         if len(args) != nargs:
             raise TypeError(f"{fn.__name__}() takes {nargs} positional argument"
                             f"{'s' if nargs > 1 else ''} in agrad scripts "
                             f"({len(args)} given)")
         ops = [_operand(a) for a in args]
         _check_broadcast(*(_shape_of(o) for o in ops))
-        return _call(fn, *ops)
+        if out is None:
+            return _call(fn, *ops)
+        # out=: an array of the script's (numpy writes into it, and so into a tensor sharing it)
+        target = out[0] if type(out) is tuple and len(out) == 1 else out
+        if type(target) is not ndarray:
+            raise TypeError("return arrays must be of ArrayType")
+        _call(fn, *ops, out=target._a)
+        return out
     f.__name__ = fn.__name__
     return f
 
