@@ -429,4 +429,27 @@ def cases(graph: str) -> list[dict]:
               "v = torch.ones(6, requires_grad=True)", "y = torch.tensor([-2.5, -1.0, 0.0, 0.75, 2.0, 3.0])",
               "gy, = torch.autograd.grad(torch.hardshrink(y.requires_grad_(), float('nan')), [y], v, create_graph=True)"],
              ["gx", "gd", "gh", "torch.autograd.grad(gy.sum(), [v])"]),
+        case("batch-norm-backward-is-atens-kernel-and-one-node",
+             [graph, "x = torch.tensor([[[0.0, 1.5, -2.5, -1.0], [3.0, -1.25, 0.75, 1.25], [0.0, 1.5, 2.0, 0.0]]], "
+              "requires_grad=True)",
+              "g0, = torch.autograd.grad(F.instance_norm(x, eps=-1.5).sum(), [x], create_graph=True)",
+              "y = (torch.arange(30.0).reshape(2, 3, 5) * 0.37 % 2.1 - 0.9).requires_grad_()",
+              "w = torch.tensor([0.75, 1.25, 1.75], requires_grad=True)",
+              "b = torch.tensor([-0.5, -0.25, 0.0], requires_grad=True)",
+              "go = torch.arange(30.0).reshape(2, 3, 5) * 0.61 % 1.7 - 0.8",
+              "g1 = torch.autograd.grad(F.batch_norm(y, None, None, w, b, training=True, eps=1e-3), [y, w, b], go, "
+              "create_graph=True)",
+              "h1 = torch.autograd.grad(sum((g * g).sum() for g in g1), [y, w, b], create_graph=True, allow_unused=True)",
+              "d = (torch.arange(40, dtype=torch.float64).reshape(2, 2, 10) * 0.37 % 2.1 - 0.9).requires_grad_()",
+              "gd = (torch.arange(40, dtype=torch.float64).reshape(2, 2, 10) * 0.61 % 1.7 - 0.8)",
+              "g2 = torch.autograd.grad(F.batch_norm(d, None, None, training=True), [d], gd)",
+              "e = (torch.arange(12.0).reshape(6, 2) * 0.37 % 2.1 - 0.9).requires_grad_()",
+              "v = torch.tensor([0.5, 2.0], requires_grad=True)",
+              "g3 = torch.autograd.grad(F.batch_norm(e, None, None, v, training=True).pow(2).sum(), [e, v])",
+              "rm, rv = torch.tensor([0.1, -0.2]), torch.tensor([0.5, 2.0])",
+              "g4 = torch.autograd.grad(F.batch_norm(e, rm, rv, v, training=False), [e, v], "
+              "(torch.arange(12.0).reshape(6, 2) * 0.61 % 1.7 - 0.8), create_graph=True)"],
+             ["g0", "graph(g0.grad_fn)", "g1", "[graph(g.grad_fn) for g in g1]", "h1",
+              "[None if g is None else graph(g.grad_fn) for g in h1]", "g2", "g3", "g4",
+              "[graph(g.grad_fn) for g in g4]"]),
     ]

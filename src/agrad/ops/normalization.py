@@ -2,11 +2,11 @@
 group_norm, and layer_norm.
 
 Each is one node as in ATen -- ``NativeBatchNormBackward0``,
-``NativeGroupNormBackward0`` -- with inputs (input, weight, bias).  The
-forward computes in float64 and casts back; the backward formula recomputes
-the statistics from the input with agrad ops, so that ``create_graph=True``
-sees their dependence on it.  ``instance_norm`` is ATen's composite: a view
-to (1, N*C, ...), one batch norm, a view back.
+``NativeGroupNormBackward0`` -- with inputs (input, weight, bias).  batch_norm's backward is
+ATen's native_batch_norm_backward kernel, one node of its own under create_graph
+(``_batch_norm_backward.py``); group_norm's backward formula recomputes the statistics from the
+input with agrad ops, so that ``create_graph=True`` sees their dependence on it.
+``instance_norm`` is ATen's composite: a view to (1, N*C, ...), one batch norm, a view back.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import numbers
 import numpy as np
 
 from . import _vec_math
+from ._batch_norm_backward import batch_norm_backward
 from ._op import Op, export
 from .nn import check_floating, const, div_scalar, mul_scalar
 
@@ -66,6 +67,7 @@ def _batch_norm_kernel(ctx, x, w, b, running_mean, running_var, training, moment
         if training:
             var = (var_sum / dt(n)).astype(np.float64)
             invstd = np.where((var == 0) & (eps == 0), 0.0, 1 / np.sqrt(var + eps)).astype(dt)
+            ctx.save_mean, ctx.save_invstd = mean, invstd
             m = dt(momentum)
             if running_mean is not None:
                 running_mean[...] = _vec_math.fma(np.full(c, m), mean, (dt(1) - m) * running_mean.astype(dt))
@@ -75,7 +77,6 @@ def _batch_norm_kernel(ctx, x, w, b, running_mean, running_var, training, moment
         else:
             mean = running_mean.astype(dt)
             invstd = (dt(1) / np.sqrt(running_var.astype(dt) + dt(eps))).astype(dt)
-            ctx.eval_mean, ctx.eval_rstd = mean.astype(np.float64), invstd.astype(np.float64)
         shape = (1, -1) + (1,) * (x.ndim - 2)
         wv = w.astype(dt) if w is not None else np.ones(c, dt)
         bv = b.astype(dt) if b is not None else np.zeros(c, dt)
@@ -129,6 +130,8 @@ def _batch_norm_fwd(ctx, x, w, b, running_mean, running_var, training, momentum,
     if training:
         mu = xd.mean(axis=axes)
         var = xd.var(axis=axes)
+        with np.errstate(all="ignore"):
+            ctx.save_mean, ctx.save_invstd = mu.astype(x.dtype), (1 / np.sqrt(var + eps)).astype(x.dtype)
         if running_mean is not None:
             running_mean[...] = (1 - momentum) * running_mean + momentum * mu
         if running_var is not None:
@@ -136,7 +139,6 @@ def _batch_norm_fwd(ctx, x, w, b, running_mean, running_var, training, momentum,
             running_var[...] = (1 - momentum) * running_var + momentum * var * n / (n - 1)
     else:
         mu, var = running_mean.astype(np.float64), running_var.astype(np.float64)
-        ctx.eval_mean, ctx.eval_rstd = mu, 1.0 / np.sqrt(var + eps)
     # PyTorch's CPU kernel: out = x * alpha + beta with alpha = invstd * weight and
     # beta = bias - mean * alpha per channel (so an infinite eps gives +0.0 everywhere)
     alpha = 1.0 / np.sqrt(var + eps)
@@ -153,23 +155,15 @@ _batch_norm = Op("NativeBatchNormBackward0", _batch_norm_fwd, inputs=("input", "
 
 @_batch_norm.derivative
 def _(ctx, grad):
+    """native_batch_norm_backward: one op (NativeBatchNormBackwardBackward0 under create_graph)."""
     x, w = ctx.input, ctx.__dict__.get("weight")
-    dims = (0,) + tuple(range(2, x.ndim))
-    chan = _channel_shape(x.ndim)
-    gw = grad * chan(w) if w is not None else grad
-    if ctx.training:
-        dx, xhat = _norm_grad(x, gw, dims, ctx.eps)
-    else:
-        rstd = const(chan_np(ctx.eval_rstd, x.ndim).astype(x._data.dtype))
-        xhat = (x - const(chan_np(ctx.eval_mean, x.ndim).astype(x._data.dtype))) * rstd
-        dx = gw * rstd
-    return (dx if ctx.needs(0) else None,
-            (grad * xhat).sum(dims) if ctx.needs(1) else None,
-            grad.sum(dims) if ctx.needs(2) else None)
-
-
-def chan_np(a, ndim):
-    return a.reshape((1, -1) + (1,) * (ndim - 2))
+    mask = (ctx.needs(0), ctx.needs(1), ctx.needs(2))
+    arrays = (grad._data, x._data, None if w is None else w._data, None, None)
+    outs = batch_norm_backward.apply((grad, x, w, None, None), arrays, {
+        "mean": ctx.__dict__.get("save_mean"), "invstd": ctx.__dict__.get("save_invstd"),
+        "running_mean": ctx.running_mean, "running_var": ctx.running_var, "training": ctx.training,
+        "eps": ctx.eps, "mask": mask})
+    return tuple(o if need else None for o, need in zip(outs, mask))
 
 
 def _batch_norm_impl(input, weight, bias, running_mean, running_var, training, momentum, eps):
