@@ -753,6 +753,17 @@ CASES += [
          ["y", "g", "y2", "x.grad", "torch.rand(1)", "F.rrelu_(n.clone(), upper=float('inf'))",
           "F.rrelu_(n.clone(), upper=float('inf'), training=True)", "F.rrelu_(n.clone(), lower=float('-inf'), training=True)",
           "F.rrelu(m, 0.2, 0.2, training=True)", "torch.rand(1)"]),
+    case("samplers-on-empty-and-edge-parameters",
+         ["torch.manual_seed(0)"],
+         ["torch.ones(3).exponential_(float('inf'))", "torch.ones(3).exponential_(float('nan'))", "torch.normal(size=())",
+          "torch.normal(0.0, 1.0, size=(2,))", "torch.normal(mean=torch.ones(2))", "torch.normal(0.5, torch.ones(2))",
+          "torch.zeros(0, dtype=torch.uint8).bernoulli()", "torch.zeros(2, dtype=torch.uint8).bernoulli()",
+          "torch.randn_like(torch.zeros(0, dtype=torch.bool))", "torch.randn_like(torch.zeros(2, dtype=torch.bool))",
+          "torch.rand_like(torch.zeros(0, dtype=torch.int64))", "torch.randn(0, dtype=torch.int64)",
+          "torch.rand(0, dtype=torch.int64)", "torch.normal(0.0, 1.0, size=(0,), dtype=torch.int64)",
+          "torch.alpha_dropout(torch.ones(2, dtype=torch.bool), 0.5, True)",
+          "torch.alpha_dropout(torch.ones(2, dtype=torch.uint8), 0.5, True)",
+          "torch.feature_alpha_dropout(torch.ones(2, 2, dtype=torch.bool), 0.5, True)", "torch.rand(2)"]),
 ]
 
 # lead: alpha dropout (F.alpha_dropout, feature_alpha_dropout, the torch.* forms and the modules) and

@@ -74,6 +74,8 @@ def _ctype(d):
 
 def normal_values(g, n, dtype, mean=0.0, std=1.0, contiguous=True):
     """n draws of ``normal_(mean, std)`` on a tensor of ``dtype`` (ATen's normal_kernel)."""
+    if n == 0:
+        return np.empty(0, dtype.numpy)
     if n >= 16 and contiguous:
         m = n - n % 16
         if dtype is dtypes.float16:

@@ -192,7 +192,9 @@ def _alpha_dropout(input, p, train, inplace, feature):
         keep = bernoulli_mask(input.shape[:2] + (1,) * (input.ndim - 2), d, 1 - p)
     else:
         keep = bernoulli_mask(input._data.shape, d, 1 - p, like=input._data)
-    _check_noise_dtype(input)  # (b's mul_ by a double, on an integer noise)
+    if not input.dtype.is_floating_point:  # b = noise.add(-1).mul_(a double): bool + int is int64
+        name = "Long" if d == np.bool_ else _scalar_name(input.dtype)
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {name}")
     a = 1.0 / math.sqrt((_SELU_ALPHA_PRIME * _SELU_ALPHA_PRIME * p + 1) * (1 - p))
     op = np.float32 if d == np.float16 else d.type  # the kernels' opmath type and its scalars
     b = ((keep - d.type(1)).astype(op) * op(_SELU_ALPHA_PRIME * a)).astype(d)

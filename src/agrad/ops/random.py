@@ -58,9 +58,11 @@ def _size(size, kw_size, fname):
     return _shape(size)
 
 
-def _float_dtype(dtype, fname):
+def _float_dtype(dtype, fname, numel=1):
+    """The dtype a sampler fills; an integer one is refused by the kernel, which an empty
+    result never reaches."""
     d = dtypes.get_default_dtype() if dtype is None else dtypes.lookup(dtype)
-    if not d.is_floating_point:
+    if not d.is_floating_point and (numel or fname != "normal_kernel_cpu"):
         raise NotImplementedError(f'"{fname}" not implemented for \'{_scalar(d)}\'')
     return d
 
@@ -91,8 +93,9 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
           pin_memory=False, **kw):
     shape = _size(size, kw.pop("size", None), "randn")
     _no_extra(kw, "randn")
-    d = _float_dtype(out.dtype if out is not None and dtype is None else dtype, "normal_kernel_cpu")
-    data = normal_values(_gen(generator), int(np.prod(shape, dtype=np.int64)), d)
+    n = int(np.prod(shape, dtype=np.int64))
+    d = _float_dtype(out.dtype if out is not None and dtype is None else dtype, "normal_kernel_cpu", n)
+    data = normal_values(_gen(generator), n, d)
     return _new(data.reshape(shape), requires_grad, device, out, "randn")
 
 
@@ -176,7 +179,7 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, re
 def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
     d = _like_dtype(input, dtype)
-    if not d.is_floating_point:
+    if not d.is_floating_point and input.numel():
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(d)}\'')
     a = input._data
     # (laid out like a non-contiguous input, the result takes the kernel's element-by-element path)
@@ -277,7 +280,7 @@ def exponential_(input, lambd=1.0, *, generator=None):
     g = _gen(generator)
 
     def run(s):  # (the parameter is checked after autograd's check of the in-place write, as in PyTorch)
-        if not (lambd > 0 and math.isfinite(lambd)):
+        if not lambd > 0:  # (an infinite rate draws zeros)
             raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt_double(lambd)}")
         return _exponential.apply((s,), (s._data,), {"g": g, "lambd": lambd})
 
@@ -428,8 +431,9 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     """bernoulli(input): draws with probabilities ``input``; bernoulli(input, p): with probability p."""
     g = _gen(generator)
     if p is None:
-        _check_p_tensor(input)
-        if not input.dtype.is_floating_point:
+        if input.numel():  # (an empty result reaches no kernel and no check)
+            _check_p_tensor(input)
+        if not input.dtype.is_floating_point and input.numel():
             raise NotImplementedError(f'"bernoulli_tensor_cpu_self_" not implemented for \'{_scalar(input.dtype)}\'')
         res = _bernoulli0.apply((input,), (input._data,), {"g": g})
     else:
@@ -451,9 +455,11 @@ _normal_t[3].derivative(lambda ctx, grad: tuple(None if m is None else _zeros(m)
 
 
 @export()
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
+def normal(mean=None, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
            requires_grad=False, pin_memory=False):
     """normal(mean, std) with tensor mean and/or std, or normal(mean, std, size) with numbers."""
+    if mean is None:
+        raise TypeError('normal() missing 1 required positional arguments: "mean"')
     g = _gen(generator)
     mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
     if not mt and not st:
@@ -468,8 +474,9 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
                             "bool pin_memory = False, bool requires_grad = False)\n")
         _check_std(float(std))
         shape = _size((), size, "normal")
-        d = _float_dtype(out.dtype if out is not None and dtype is None else dtype, "normal_kernel_cpu")
-        data = normal_values(g, int(np.prod(shape, dtype=np.int64)), d, mean, std)
+        n = int(np.prod(shape, dtype=np.int64))
+        d = _float_dtype(out.dtype if out is not None and dtype is None else dtype, "normal_kernel_cpu", n)
+        data = normal_values(g, n, d, mean, std)
         return _new(data.reshape(shape), requires_grad, device, out, "normal")
     if st and std.numel() and (std._data < 0).any():
         raise RuntimeError("normal expects all elements of std >= 0.0")
