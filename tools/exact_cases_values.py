@@ -552,4 +552,13 @@ def cases(graph: str) -> list[dict]:
               "F.cross_entropy(c, torch.tensor([0.0]), label_smoothing=0.5).backward(gradient=torch.tensor(2.25))"],
              ["x.grad", "c.grad", "torch.autograd.grad(w.log_softmax(1), [w], gw)[0].tolist()",
               "torch.autograd.grad(w.log_softmax(0), [w], gw)[0].tolist()"]),
+        case("log1p-logsigmoid-sleef-float32",  # Vectorized<float>::log1p (Sleef log1pf8_u10) and exp, any size
+             ["x = torch.linspace(-8, 8, 301, requires_grad=True)", "y = F.logsigmoid(x)", "y.backward(torch.ones(301))",
+              "u = torch.linspace(-0.99, 40, 301)",
+              "z = torch.tensor([[[-0.5]], [[2.75]]], requires_grad=True)",
+              "t = torch.tensor([[[3.0]], [[-1.25]]], dtype=torch.float64)"],
+             ["y.tolist()", "x.grad.tolist()", "torch.log1p(u).tolist()", "torch.log1p(u[7:8]).tolist()",
+              "torch.log1p(torch.tensor([-1.0, -0.0, -2.0, 1e39, float('nan'), 1e-30]))",
+              "torch.binary_cross_entropy_with_logits(z, t, reduction=0).tolist()",
+              "F.binary_cross_entropy_with_logits(x, torch.linspace(0, 1, 301), reduction='none').tolist()"]),
     ]

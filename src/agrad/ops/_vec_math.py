@@ -155,6 +155,62 @@ def sleef_expf(d):
     return u.astype(_F32, copy=False)
 
 
+_I32 = np.int32
+_LN2_DF = (_F32(0.69314718246459960938), _F32(-1.904654323148236017e-09))  # ln 2 as a float pair
+_LOG_POLY = tuple(_F32(c) for c in (0.3027294874, 0.3996108174, 0.6666694880))
+_F32_MIN = _F32(1.17549435e-38)
+
+
+def sleef_log1pf(d):
+    """Vectorized<float>::log1p (AVX2): Sleef's log1pf8_u10, bit for bit. Steps (float32,
+    fused multiply-adds where Sleef's FMA build has them): e = the exponent of (d + 1) * 4/3
+    (d + 1 below FLT_MIN scaled by 2**64 first), m = d * 2**-e + (2**-e - 1); x = m / (2 + m)
+    as a float pair (the division refined with fma); ln 2 * e as a float pair, plus 2x, plus
+    x**3 times a degree-2 polynomial in x**2; the pair's sum. Out of range: d > 1e38 is inf,
+    d < -1 NaN, d == -1 -inf, -0.0 stays -0.0."""
+    d = np.asarray(d, _F32)
+    with np.errstate(all="ignore"):
+        one = _F32(1)
+        dp1 = d + one
+        tiny = dp1 < _F32_MIN
+        dp1 = np.where(tiny, dp1 * _F32(2.0 ** 64), dp1)
+        scaled = (dp1 * _F32(1.0 / 0.75)).astype(_F32, copy=False)
+        e = ((scaled.view(_I32) >> _I32(23)) & _I32(0xff)) - _I32(0x7f)
+        t = (np.full(d.shape, one, _F32).view(_I32) + (-e << _I32(23))).view(_F32)
+        m = _fma32(d, t, t - one)
+        e = np.where(tiny, e - _I32(64), e).astype(_F32)
+        # s = (ln2 pair) * e
+        sx = _LN2_DF[0] * e
+        sy = _fma32(_LN2_DF[1], e, _fma32(_LN2_DF[0], e, -sx))
+        # the pair (2 + m): x + y with y the rounding error (|2| >= |m| here)
+        dx = _F32(2) + m
+        dy = (_F32(2) - dx) + m
+        # x = (m, 0) / (dx, dy)
+        rec = one / dx
+        qx = m * rec
+        u = _fma32(rec, m, -qx)
+        qy = _fma32(-dy, rec, _fma32(-dx, rec, one))
+        qy = _fma32(qx, qy, u)  # (the numerator's low part is 0: fma(0, rec, u) is u)
+        x2 = qx * qx
+        p = np.full(d.shape, _LOG_POLY[0], _F32)
+        p = _fma32(p, x2, _LOG_POLY[1])
+        p = _fma32(p, x2, _LOG_POLY[2])
+        # s += 2x (pair + pair), then s += x2 * x * p (pair + float)
+        hx, hy = qx * _F32(2), qy * _F32(2)
+        rx = sx + hx
+        ry = (((sx - rx) + hx) + sy) + hy
+        v = (x2 * qx) * p
+        sx2 = rx + v
+        sy2 = ((rx - sx2) + v) + ry
+        r = np.asarray(sx2 + sy2, _F32)
+        r = np.where(d > _F32(1e38), _F32(np.inf), r)
+        r = np.where(d < -one, _F32(np.nan), r)
+        r = np.where(d == -one, _F32(-np.inf), r)
+        r = np.where((d == 0) & np.signbit(d), _F32(-0.0), r)
+        r = np.where(np.isnan(d), d, r)
+    return r.astype(_F32, copy=False)
+
+
 def libm_float(np_fn, a):
     """np_fn of a float32 array as glibc's or MKL's float function gives it: in double,
     rounded once."""

@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
+from . import _vec_math
 from ._not_implemented import not_implemented
 from ._op import METHODS, Op, export, inplace
 from .nn import check_floating, const
@@ -557,12 +558,20 @@ def softplus(input, beta=1.0, threshold=20.0):
     return _softplus(input, beta=beta, threshold=threshold)
 
 
-# PyTorch's kernel: min(x, 0) - log1p(exp(-|x|)) (log_sigmoid(inf) is +0.0)
-_logsigmoid = _elementwise("LogSigmoidBackward0", lambda a: np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a))))
+def _logsigmoid_np(a):
+    """PyTorch's kernel: min(x, 0) - log1p(exp(-|x|)) (log_sigmoid(inf) is +0.0), all of it
+    vector code: float32 (and float16, computed in float32) with Sleef's expf and log1pf."""
+    if a.dtype == np.float32:
+        return np.minimum(a, 0) - _vec_math.sleef_log1pf(_vec_math.sleef_expf(-np.abs(a)))
+    return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
+
+
+_logsigmoid = _elementwise("LogSigmoidBackward0", _logsigmoid_np)
 
 
 def _logsigmoid_backward_np(g, x):
-    z = np.exp(-np.abs(x))
+    # the forward's buffer, exp(-|x|), as its kernel computed it
+    z = _vec_math.sleef_expf(-np.abs(x)) if x.dtype == np.float32 else np.exp(-np.abs(x))
     negative = x < 0
     return g * (np.where(negative, 1, 0) - np.where(negative, 1, -1) * (z / (1 + z)))
 

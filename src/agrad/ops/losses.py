@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _can_cast, _scalar_name
+from . import _vec_math
 from ._op import Op, export
 from .activations import logsigmoid
 from .binary import xlogy
@@ -398,7 +399,10 @@ def _bce_logits_np(ctx, x, y, weight, pos_weight, reduction):
     .mul_(weight): the loss has the target's dtype, each in-place step rounded to it."""
     dx, dy = x.dtype, y.dtype
     with np.errstate(all="ignore"):
-        log_sig = (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(dx, copy=False)
+        if dx == np.float32:  # log_sigmoid's vector code: Sleef's expf and log1pf
+            log_sig = np.minimum(x, 0) - _vec_math.sleef_log1pf(_vec_math.sleef_expf(-np.abs(x)))
+        else:
+            log_sig = (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(dx, copy=False)
         if pos_weight is not None:
             log_sig = (log_sig * ((pos_weight - 1) * y + 1)).astype(dx, copy=False)
         loss = ((1 - y) * x).astype(dy, copy=False)

@@ -322,7 +322,19 @@ def expm1(ctx, grad):
     return grad * (ctx.result + 1)
 
 
-@_unary(_via_double(np.log1p), "Log1PBackward0")
+_log1p_double = _via_double(np.log1p)
+
+
+def _log1p_kernel(a):
+    """float32: Vectorized<float>::log1p (Sleef's log1pf8_u10; MKL's log1p is not used, and
+    vec::map runs the tail through the vector code too); other dtypes through _via_double."""
+    if getattr(a, "dtype", None) == np.float32:
+        r = _vec_math.sleef_log1pf(a)
+        return r if type(a) is np.ndarray else r[()]
+    return _log1p_double(a)
+
+
+@_unary(_log1p_kernel, "Log1PBackward0")
 def log1p(ctx, grad):
     return grad / (ctx.self + 1)
 
