@@ -561,4 +561,16 @@ def cases(graph: str) -> list[dict]:
               "torch.log1p(torch.tensor([-1.0, -0.0, -2.0, 1e39, float('nan'), 1e-30]))",
               "torch.binary_cross_entropy_with_logits(z, t, reduction=0).tolist()",
               "F.binary_cross_entropy_with_logits(x, torch.linspace(0, 1, 301), reduction='none').tolist()"]),
+        case("float64-transcendentals-correctly-rounded",  # MKL's erf/tanh/log10, Sleef's expm1/sinh/cosh/atanh (where
+             # those are correctly rounded: MKL's tanh is not at u[85] and u[117], its erfc at u[77] and u[88])
+             ["u = torch.linspace(-4, 4, 203, dtype=torch.float64)", "v = torch.linspace(-0.99, 0.99, 203, dtype=torch.float64)",
+              "w = torch.linspace(-3, 3, 211)",
+              "x1 = torch.tensor([[[0.25, -1.5]], [[2.25, -0.25]], [[1.5, 0.25]]], dtype=torch.float64)",
+              "r7 = torch.erf(torch.kron(x1, torch.tensor([[[2.75, 2.5]], [[-0.5, 2.25]], [[-1.5, -3.0]]], dtype=torch.float64)))",
+              "x3 = torch.tensor([[-2.0, 2.5, -1.75], [2.25, -0.75, -1.25], [1.5, -2.75, 1.5], [3.0, -2.75, 2.0]])"],
+             ["[f(u).tolist() for f in (torch.erf, torch.expm1, torch.sinh, torch.cosh)]",
+              "torch.erfc(u[:75]).tolist()", "torch.tanh(u[:85]).tolist()", "torch.tanh(u[120:]).tolist()",
+              "torch.atanh(v).tolist()", "torch.log10(u.abs()).tolist()", "F.gelu(u).tolist()",
+              "[f(w).tolist() for f in (torch.sinh, torch.cosh)]", "[f(w[:13]).tolist() for f in (torch.sinh, torch.cosh)]",
+              "torch.atanh(w[:21] / 3).tolist()", "r7.asin().tolist()", "x3.double().erf().logit().tolist()"]),
     ]

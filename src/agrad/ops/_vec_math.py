@@ -5,6 +5,12 @@
 - ``sleef_expf``: ``Vectorized<float>::exp`` of the AVX2 vector code (Sleef's ``expf8_u10``:
   a Cody-Waite reduction by ln 2, a degree-6 polynomial evaluated with fused multiply-adds,
   and a scaling by two powers of two), bit for bit.
+- ``sleef_log1pf``: ``Vectorized<float>::log1p`` (Sleef's ``log1pf8_u10``: the argument split
+  by its exponent, a float-pair division and a degree-2 polynomial in float-pair sums), bit
+  for bit; PyTorch's float32 ``log1p``, ``logsigmoid`` and their users take it at every size.
+- ``via_long_double``: a float64 function computed in x87 long double, rounded once (MKL's
+  and Sleef's double functions are correctly rounded but in under 1% of values for tanh,
+  log10, erf, expm1, sinh, cosh, atanh; numpy's are not in 10% to 35%).
 - ``libm_float``: a float32 libm function (``std::exp(float)`` in a scalar loop) as glibc
   and MKL give it: computed in double and rounded once (correctly rounded but in rare cases;
   numpy's own float32 loops are often an ulp away).
@@ -253,6 +259,54 @@ def via_double(np_fn):
             except (ValueError, OverflowError):
                 pass
         return np_fn(a, dtype=np.float64).astype(_F32)
+
+    kernel.__name__ = getattr(np_fn, "__name__", "kernel")
+    return kernel
+
+
+_F64_DTYPE = np.dtype(np.float64)
+
+
+def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False):
+    """np_fn (a ufunc) with float64 arrays computed in x87 long double and rounded once: the
+    correctly rounded double but in about 0.05% of values, which is what PyTorch's kernels give
+    where they are MKL's VML (tanh, log10) or Sleef's 1-ulp vector code (expm1, sinh, cosh,
+    atanh), both within 1% of correctly rounded, where numpy's and libm's double functions are
+    an ulp away in 10% to 25% of values. float32 as via_double. With ``scalar_tail``, the last
+    ``n % 8`` doubles (``n % 16`` floats) of a flat array are libm's function (Python's math for
+    double, numpy's float32 loop, which is libm's float function), as the scalar loop that
+    cpu_kernel_vec runs after its blocks of two AVX2 vectors gives them. ``single_as_numpy``
+    keeps a one-element float64 array on numpy's function (tanh: the long double round trip
+    would cost the 1,000-op chain benchmark of bench/bench_engine.py some 4%)."""
+    import math
+
+    double = via_double(np_fn)
+    scalar_fn = getattr(math, np_fn.__name__.replace("arc", "a"), None) if scalar_tail else None
+
+    def kernel(a):
+        if type(a) is np.ndarray and a.dtype is _F64_DTYPE:
+            if single_as_numpy and a.size == 1:
+                return np_fn(a)
+            out = np_fn(a.astype(np.longdouble)).astype(np.float64)
+            if scalar_fn is not None and a.size % 8:
+                flat_in, flat = a.reshape(-1), out.reshape(-1)
+                for i in range(a.size - a.size % 8, a.size):
+                    try:
+                        flat[i] = scalar_fn(flat_in[i].item())
+                    except (ValueError, OverflowError):  # (domain error or overflow: the array's answer)
+                        pass
+            return out
+        if type(a) is np.float64:
+            return np.float64(kernel(np.asarray(a))[()])
+        if scalar_fn is not None and type(a) is np.ndarray and a.dtype is _F32_DTYPE and a.size % 16:
+            cut = a.size - a.size % 16
+            out = np.empty_like(a)
+            flat_in, flat = a.reshape(-1), out.reshape(-1)
+            if cut:
+                flat[:cut] = np_fn(flat_in[:cut], dtype=np.float64).astype(_F32)
+            flat[cut:] = np_fn(flat_in[cut:])
+            return out
+        return double(a)
 
     kernel.__name__ = getattr(np_fn, "__name__", "kernel")
     return kernel
