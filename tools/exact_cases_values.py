@@ -573,4 +573,12 @@ def cases(graph: str) -> list[dict]:
               "torch.atanh(v).tolist()", "torch.log10(u.abs()).tolist()", "F.gelu(u).tolist()",
               "[f(w).tolist() for f in (torch.sinh, torch.cosh)]", "[f(w[:13]).tolist() for f in (torch.sinh, torch.cosh)]",
               "torch.atanh(w[:21] / 3).tolist()", "r7.asin().tolist()", "x3.double().erf().logit().tolist()"]),
+        case("logcumsumexp-accumulates-in-double",  # float32's running value in double (float16's in float)
+             ["x = torch.tensor([[[2.5, -2.25, -2.5], [1.0, -1.75, -0.75], [2.5, 2.25, -1.0], [3.0, 1.5, 2.0]]], requires_grad=True)",
+              "g, = torch.autograd.grad(x.logcumsumexp(2).sum(), [x], create_graph=True)", "g.pow(2).sum().backward()",
+              "w = torch.linspace(-3, 3, 50).reshape(5, 10)",
+              "h = torch.tensor([[1.0, float('inf'), float('inf'), 2.0, float('nan'), 3.0], "
+              "[-float('inf'), -float('inf'), 0.5, float('nan'), 1.0, -0.0]])"],
+             ["g.tolist()", "x.grad.tolist()", "w.logcumsumexp(1).tolist()", "w.logcumsumexp(0).tolist()",
+              "w.half().logcumsumexp(1).tolist()", "h.logcumsumexp(1)", "h.half().logcumsumexp(1)"]),
     ]

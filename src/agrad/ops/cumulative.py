@@ -7,6 +7,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
+from . import _vec_math
 from ._op import Op, export, finish_out, inplace, method
 from ._return_types import return_type as _return_type
 from .selection import where
@@ -195,9 +196,36 @@ cummin = _cummaxmin(_cummin, "cummin", False, CumminResult)
 def _logcumsumexp_fwd(ctx, a, axis):
     if a.ndim == 0:
         return a.copy()
+    if a.dtype in (np.float32, np.float16):
+        return _logcumsumexp_acc(a, axis)
     with np.errstate(all="ignore"):
         out = np.logaddexp.accumulate(a, axis=axis)
     return out + 0.0  # PyTorch's scan starts from -inf: log(0 + e^-0.0) is +0.0
+
+
+def _logcumsumexp_acc(a, axis):
+    """The kernel's scan for float32 (float16): the running value in its accumulate type, double
+    (float), each output rounded from it; a step is log1p(exp(min - max)) + max of the element
+    and the running value (the element itself where both are the same infinity; a NaN running
+    value stays)."""
+    acc = np.float64 if a.dtype == np.float32 else np.float32
+    w = np.moveaxis(a, axis, 0).astype(acc)
+    out = np.empty(w.shape, a.dtype)
+    cum = np.full(w.shape[1:], -np.inf, acc)
+    with np.errstate(all="ignore"):
+        for i in range(w.shape[0]):
+            x = w[i]
+            lo, hi = np.minimum(x, cum), np.maximum(x, cum)
+            nan = np.isnan(cum)
+            lo, hi = np.where(nan, cum, lo), np.where(nan, cum, hi)
+            d = lo - hi
+            if acc is np.float32:  # std::exp and std::log1p of float: libm's (numpy's float32 log1p is libm's)
+                step = np.log1p(_vec_math.libm_float(np.exp, d)) + hi
+            else:
+                step = np.log1p(np.exp(d)) + hi
+            cum = np.where((lo != hi) | np.isfinite(lo), step, x)
+            out[i] = cum
+    return np.moveaxis(out, 0, axis)
 
 
 _logcumsumexp = Op("LogcumsumexpBackward0", _logcumsumexp_fwd, saves=("self", "result"))
