@@ -581,4 +581,8 @@ def cases(graph: str) -> list[dict]:
               "[-float('inf'), -float('inf'), 0.5, float('nan'), 1.0, -0.0]])"],
              ["g.tolist()", "x.grad.tolist()", "w.logcumsumexp(1).tolist()", "w.logcumsumexp(0).tolist()",
               "w.half().logcumsumexp(1).tolist()", "h.logcumsumexp(1)", "h.half().logcumsumexp(1)"]),
+        case("silu-softplus-float32-vector-blocks",  # Sleef's expf (log1pf) in blocks of 16, libm's in the tail
+             ["x = torch.linspace(-9, 9, 237)", "y = torch.linspace(-30, 30, 51)"],
+             ["F.silu(x).tolist()", "F.silu(x[:11]).tolist()", "F.softplus(x).tolist()", "F.softplus(x[:13]).tolist()",
+              "F.softplus(y, beta=0.5, threshold=5.0).tolist()", "F.silu(x.half()).tolist()"]),
     ]
