@@ -585,4 +585,12 @@ def cases(graph: str) -> list[dict]:
              ["x = torch.linspace(-9, 9, 237)", "y = torch.linspace(-30, 30, 51)"],
              ["F.silu(x).tolist()", "F.silu(x[:11]).tolist()", "F.softplus(x).tolist()", "F.softplus(x[:13]).tolist()",
               "F.softplus(y, beta=0.5, threshold=5.0).tolist()", "F.silu(x.half()).tolist()"]),
+        case("prod-vector-lanes-order",  # 4 accumulating vectors, (v0 * v1) * (v2 * v3), lanes folded, then the tail
+             ["a = torch.tensor([[-6, -7, -1, 3], [3, -2, 1, 2], [-1, -6, 2, 2], [2, 0, 0, 1]]).repeat(4, 1)",
+              "b = torch.tensor([5, 6, -4, 0, 7, 3, 2, 1, 6, 5, 4, 3, 2, 7, 6, 5]).repeat(4)",
+              "w = torch.linspace(0.5, 1.7, 301)", "h = torch.linspace(0.2, 1.9, 200).half()"],
+             ["torch.prod(a, dtype=torch.float16)", "torch.prod(b, dtype=torch.float16)", "b.half().reshape(2, 32).prod(1)",
+              "w.prod().item()", "w.reshape(7, 43).prod(1).tolist()", "w.reshape(43, 7).prod(0).tolist()",
+              "w.double().prod().item()", "w.double().reshape(7, 43).prod(-1).tolist()", "w.reshape(7, 43, 1).prod(1).tolist()",
+              "h.prod()", "h.reshape(2, 100).prod(1)", "h.reshape(100, 2).prod(0)"]),
     ]
