@@ -593,4 +593,11 @@ def cases(graph: str) -> list[dict]:
               "w.prod().item()", "w.reshape(7, 43).prod(1).tolist()", "w.reshape(43, 7).prod(0).tolist()",
               "w.double().prod().item()", "w.double().reshape(7, 43).prod(-1).tolist()", "w.reshape(7, 43, 1).prod(1).tolist()",
               "h.prod()", "h.reshape(2, 100).prod(1)", "h.reshape(100, 2).prod(0)"]),
+        case("prod-backward-two-zeros",  # prod_backward outside grad mode: two zeros make zeros_like (no signs)
+             ["x = torch.tensor([[[-0.5], [0.75], [1.25]], [[-2.75], [0.0], [-2.25]], [[0.0], [1.0], [-0.75]]], requires_grad=True)",
+              "(torch.prod(x) * 1).backward(gradient=torch.tensor(-1.25))",
+              "y = torch.tensor([[0.0, 2.0, 0.0], [1.0, -1.0, 3.0]], requires_grad=True)",
+              "g, = torch.autograd.grad(y.prod(), [y], create_graph=True)",
+              "z = torch.tensor([[0.0, 2.0, 0.0], [1.0, -1.0, 3.0]], requires_grad=True)", "z.prod(1).sum().backward()"],
+             ["x.grad", "g", "z.grad"]),
     ]

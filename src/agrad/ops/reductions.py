@@ -585,8 +585,12 @@ def _(ctx, grad):
     x = _as_grad_dtype(ctx.self, grad)
     if x.ndim == 0:
         return grad
-    if not (x._data == 0).any():
+    zeros = np.count_nonzero(x._data == 0)
+    if not zeros:
         return grad * (ctx.result / x)
+    from ..autograd import grad_mode
+    if zeros > 1 and not grad_mode.is_grad_enabled():  # prod_backward: two zeros make every gradient 0
+        return Tensor._make(np.zeros(x.shape, grad.dtype.numpy))
     # contiguous() then view(-1), as prod_backward (CloneBackward0 + ViewBackward0, not reshape's UnsafeView)
     return _prod_safe_zeros_backward(grad, x.contiguous().view(-1), 0).view(x.shape)
 
