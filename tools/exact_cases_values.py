@@ -600,4 +600,11 @@ def cases(graph: str) -> list[dict]:
               "g, = torch.autograd.grad(y.prod(), [y], create_graph=True)",
               "z = torch.tensor([[0.0, 2.0, 0.0], [1.0, -1.0, 3.0]], requires_grad=True)", "z.prod(1).sum().backward()"],
              ["x.grad", "g", "z.grad"]),
+        case("var-mean-welford",  # WelfordOps' one pass: mean += delta / n, m2 += delta * (x - mean), in double
+             ["x = torch.tensor([[[1.0, -1.0, -1.0, 1.0], [1.0, -1.0, 0.0, 1.0], [1.0, -1.0, 0.0, 1.0]], "
+              "[[-1.0, 1.0, 1.0, 1.0], [-1.0, -1.0, -1.0, -1.0], [-1.0, 1.0, -1.0, 1.0]]])",
+              "w = torch.linspace(-3, 7, 120, dtype=torch.float64).reshape(4, 30)"],
+             ["torch.std_mean(x)[1].item()", "torch.var_mean(x, 1)", "torch.var_mean(w, 1)[0].tolist()",
+              "torch.var_mean(w, 1)[1].tolist()", "torch.std_mean(w, (0, 1), correction=0)[0].item()",
+              "[t.tolist() for t in torch.var_mean(w.reshape(4, 5, 6), (2, 0))]", "[t.tolist() for t in torch.var_mean(w.float(), 0)]"]),
     ]

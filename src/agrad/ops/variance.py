@@ -49,9 +49,12 @@ def _var_args(fname, input, dim, unbiased, keepdim, correction):
     return axes, full, n, correction, bool(keepdim)
 
 
-def _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=False):
+def _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=False, welford=False):
     """(var or std, mean) as PyTorch's kernel: accumulated in double, the square root (std)
-    taken in double before the one rounding to the input's type; an empty input gives NaN."""
+    taken in double before the one rounding to the input's type; an empty input gives NaN.
+    ``welford`` (var_mean, std_mean): WelfordOps' one pass in memory order for slices of up to
+    _WELFORD_MAX elements under GRAIN_SIZE in all (one thread): its mean and m2 are an ulp
+    or so off the two-pass ones (a mean of +-1s is -6.9e-18, not 0)."""
     work = a.astype(np.float64) if a.dtype != np.float64 else a
     count = 1
     for ax in axes:
@@ -64,9 +67,14 @@ def _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=False):
             "(input numel divided by output numel).", UserWarning, stacklevel=5)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        mean = np.mean(work, axis=axes, keepdims=True)
-        dev = work - mean
-        m2 = np.sum(dev * dev, axis=axes, keepdims=keepdim)
+        if welford and a.ndim and 0 < count <= _WELFORD_MAX and a.size < 32768 and a.flags.c_contiguous:
+            mean, m2 = _welford(work, axes)
+            if not keepdim:
+                m2 = np.squeeze(m2, axis=axes)
+        else:
+            mean = np.mean(work, axis=axes, keepdims=True)
+            dev = work - mean
+            m2 = np.sum(dev * dev, axis=axes, keepdims=keepdim)
         dof = count - correction
         var = m2 / (dof if dof > 0 else 0)  # C++'s std::max(0, dof): a NaN correction divides by 0
         if a.size == 0:  # std_var_out fills an empty reduction with NaN, whatever the correction
@@ -77,6 +85,28 @@ def _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=False):
             mean = _welford_inf_mean(work, axes, mean)
         mean = mean if keepdim else np.squeeze(mean, axis=axes) if axes else mean.reshape(())
     return np.asarray(var).astype(a.dtype, copy=False), np.asarray(mean).astype(a.dtype, copy=False)
+
+
+_WELFORD_MAX = 4096
+
+
+def _welford(work, axes):
+    """WelfordOps::reduce over each slice (double, memory order of a contiguous input):
+    delta = x - mean, mean += delta / n, m2 += delta * (x - mean). (mean, m2), dims kept."""
+    axes = tuple(sorted(axes))
+    last = tuple(range(work.ndim - len(axes), work.ndim))
+    flat = np.moveaxis(work, axes, last)
+    keep = flat.shape[:work.ndim - len(axes)]
+    flat = flat.reshape(int(np.prod(keep)), -1)
+    mean = np.zeros(flat.shape[0])
+    m2 = np.zeros(flat.shape[0])
+    for k in range(flat.shape[1]):
+        x = flat[:, k]
+        delta = x - mean
+        mean = mean + delta / float(k + 1)
+        m2 = m2 + delta * (x - mean)
+    shape = [1 if d in axes else work.shape[d] for d in range(work.ndim)]
+    return mean.reshape(shape), m2.reshape(shape)
 
 
 def _welford_inf_mean(work, axes, mean):
@@ -125,10 +155,11 @@ _var = Op("VarBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fna
 _std = Op("StdBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
           _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=True)[0], saves=("self", "result"))
 _var_mean = Op("VarMeanBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
-               _var_fwd(a, axes, correction, keepdim, fname), saves=("self",), outputs=None,
+               _var_fwd(a, axes, correction, keepdim, fname, welford=True), saves=("self",), outputs=None,
                multi_grad="undefined")
 _std_mean = Op("StdMeanBackward0", lambda ctx, a, axes, correction, keepdim, full, n, fname:
-               _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=True), saves=("self", "result"), outputs=None,
+               _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=True, welford=True), saves=("self", "result"),
+               outputs=None,
                multi_grad="undefined")
 
 
