@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from ..autograd import graph
 from ..tensor import Tensor, _can_cast, _scalar_name
 from . import _vec_math
 from ._op import Op, export
@@ -77,8 +78,13 @@ def _norm(a, reduction, scale):
 
 
 def _mse_backward_fwd(ctx, g, a, t, reduction):
-    """mse_loss_backward: ((self - target) * norm) * grad_output, norm = 2 (/ numel for 'mean')."""
-    return (a - t) * _norm(a, reduction, 2.0) * g
+    """mse_loss_backward: ((self - target) * norm) * grad_output, norm = 2 (/ numel for 'mean'); in
+    the operands' common dtype, written into a tensor of self's (zeros_like(self))."""
+    if a.dtype == t.dtype == g.dtype:
+        return (a - t) * _norm(a, reduction, 2.0) * g
+    common = dtypes.result_type(*(Tensor._make(v) for v in (a, t, g))).numpy
+    return ((a.astype(common) - t.astype(common)) * _norm(a.astype(common), reduction, 2.0)
+            * g.astype(common)).astype(a.dtype)
 
 
 # the backward ops of the pointwise losses: a create_graph gradient shows PyTorch's node, edges
@@ -90,8 +96,9 @@ _mse_backward = Op("MseLossBackwardBackward0", _mse_backward_fwd, inputs=("grad_
 def _loss_backward(op, ctx, grad, **attrs):
     """The first-order formula of mse/smooth_l1/huber: the backward op for each input."""
     s, t = ctx.self, ctx.target
-    return (op(grad, s, t, reduction=ctx.reduction, **attrs) if ctx.needs(0) else None,
-            op(grad, t, s, reduction=ctx.reduction, **attrs) if ctx.needs(1) else None)
+    want = graph.should_compute_output  # (the running pass's needs: huber's dtype errors are per input)
+    return (op(grad, s, t, reduction=ctx.reduction, **attrs) if want(ctx, 0) else None,
+            op(grad, t, s, reduction=ctx.reduction, **attrs) if want(ctx, 1) else None)
 
 
 def _loss_backward_raw(fwd, ctx, g, **attrs):
@@ -218,7 +225,13 @@ _huber = Op("HuberLossBackward0", _huber_np, inputs=("self", "target"), saves=("
 
 
 def _huber_backward_fwd(ctx, g, a, t, reduction, delta):
-    """huber_loss_backward, ATen's kernel: -norm * g * delta, norm * g * delta, or norm * x * g."""
+    """huber_loss_backward, ATen's kernel: -norm * g * delta, norm * g * delta, or norm * x * g.
+    Its TensorIterator promotes nothing: the operands must have the dtype of grad_input
+    (zeros_like(self))."""
+    for other in (t, g):
+        if other.dtype != a.dtype:
+            raise RuntimeError(f"Found dtype {_scalar_name(dtypes.from_numpy(other.dtype))} but expected "
+                               f"{_scalar_name(dtypes.from_numpy(a.dtype))}")
     norm, d = _norm(a, reduction, 1.0), a.dtype.type(delta)
     x = a - t
     with np.errstate(all="ignore"):

@@ -409,7 +409,9 @@ def _cosine_similarity(x1, x2, dim=1, eps=1e-8):
     for n in (n1, n2):  # clamp_min_ under no_grad: changes the data, bumps the version
         np.maximum(n._data, n._data.dtype.type(eps), out=n._data)
         n._vc[0] += 1
-    return ((x1 / n1) * (x2 / n2)).sum(dim)
+    # (x1 / x1_norm) * (x2 / x2_norm) in C++: the right operand first (the nodes' order)
+    right = x2 / n2
+    return ((x1 / n1) * right).sum(dim)
 
 
 @export(functional=True)

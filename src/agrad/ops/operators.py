@@ -9,7 +9,7 @@ import numbers
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor
+from ..tensor import Tensor, _scalar_name
 from ._not_implemented import not_implemented
 from ._op import inplace, method
 from .factories import is_agrad_array as _is_agrad_array
@@ -64,6 +64,10 @@ def _rdiv(self, other):
         check_operand(other, "div")
         ts, arrs = operands(self, other, "div")
         return _div.apply((None, ts[0]), (arrs[1], arrs[0]), {})
+    if _formula_state["formula"] and not self.dtype.is_floating_point and not self.dtype.is_complex \
+            and not isinstance(other, Tensor):  # (addcdiv's value / tensor2): div_ into an integer tensor
+        raise RuntimeError(f"result type {_scalar_name(dtypes.get_default_dtype())} can't be cast to the desired "
+                           f"output type {_scalar_name(self.dtype)}")
     # PyTorch computes scalar / x as scalar * x.reciprocal()
     check_operand(other, "div")
     x = self if self.dtype.is_floating_point else self.to(dtypes.get_default_dtype())
