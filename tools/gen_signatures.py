@@ -148,11 +148,10 @@ def one_element(fn, params, required) -> tuple:
 
 
 def nullable(fn, params, required) -> tuple:
-    """The optional positional parameters that take None (``int? dim``; ``int dim=0`` refuses it): names."""
+    """The positional parameters that take None (``int? dim``, ``Tensor? weight`` of instance_norm, which has
+    no default; ``int dim=0`` refuses it): names."""
     out = []
     for i, (pname, _) in enumerate(params):
-        if i < required:
-            continue
         args = [filler(t) for _, t in params[:i]] + [None]
         w = WRONG.match((call(fn, args) or "").replace(", not NoneType", ", not object"))
         if not (w and w.group(2) == pname):

@@ -667,6 +667,17 @@ def _output_shape_first(self, args, kwargs, error):
     if shape != tuple(self.shape):
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}") \
             from None
+    if type(error) is NotImplementedError:  # ... and its cast check before the kernel's dtypes
+        from .. import dtypes
+        from ..tensor import _can_cast, _scalar_name
+
+        operands = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+        if args and isinstance(args[0], (bool, int, float)):
+            operands.append(args[0])
+        d = dtypes.result_type(self, *operands)
+        if not _can_cast(d, self.dtype):
+            raise RuntimeError(f"result type {_scalar_name(d)} can't be cast to the desired output type "
+                               f"{_scalar_name(self.dtype)}") from None
 
 
 def _check_partial_overlap(self, args, kwargs):

@@ -509,20 +509,23 @@ def _check_copy_overlap(self, index, dst, value):
     ``x[::2] = x`` of a size-1 dim: the same bytes, other strides).  A number or 0-d value is
     fill_'s: only the first check."""
     src = None
+    from_0d = False  # a value of size-1 dims only: stripped to 0-d, whose expand has strides 0 in PyTorch
     if isinstance(value, Tensor) and value.ndim:
         src = value._data
         if src.shape != dst.shape:
             lead = 0
             while lead < src.ndim and src.shape[lead] == 1:
                 lead += 1
+            from_0d = lead == src.ndim
             src = np.broadcast_to(src[(0,) * lead + (Ellipsis,)], dst.shape)  # (a view, even 0-d)
-        if src.dtype == dst.dtype and torch_strides(src) == torch_strides(dst) and src.shape == dst.shape \
-                and src.__array_interface__["data"][0] == dst.__array_interface__["data"][0]:
+        if src.dtype == dst.dtype and ((0,) * dst.ndim if from_0d else torch_strides(src)) == torch_strides(dst) \
+                and src.shape == dst.shape and src.__array_interface__["data"][0] == dst.__array_interface__["data"][0]:
             return  # copy_'s early exit: self and src are views of the same data
     if _has_internal_overlap(dst):
         getitem(self.detach(), index)._check_inplace(False)
-    if src is not None and _partial_overlap(dst, src):
-        raise RuntimeError(_OVERLAP)
+    if src is not None and (_partial_overlap(dst, src) or from_0d and dst.ndim and dst.size == 1
+                            and src.__array_interface__["data"][0] == dst.__array_interface__["data"][0]):
+        raise RuntimeError(_OVERLAP)  # (the one element, strides 0 against the slice's own)
 
 
 def _has_index_tensors(index) -> bool:
@@ -577,7 +580,13 @@ def setitem(self, index, value):
         if number is not None:
             value = Tensor._make(number)
         elif value.ndim and value.shape != self.shape:
+            from_0d = all(n == 1 for n in value.shape)
             value = _setitem_value(value, self.shape)
+            if from_0d and self.ndim and self._data.size == 1 and \
+                    value._data.__array_interface__["data"][0] == self._data.__array_interface__["data"][0]:
+                # its one element, expanded from 0-d with strides 0 against self's own: a partial overlap
+                self._check_inplace(graph._state["enabled"] and (self._requires_grad or value._requires_grad))
+                raise RuntimeError(_OVERLAP)
         (fill_ if value.ndim == 0 else copy_)(self, value)
         return
     positions = []

@@ -19,12 +19,14 @@ import numpy as np
 from .. import dtypes
 from ..autograd import graph
 from ..tensor import Tensor, _can_cast, _scalar_name
+from ..autograd import graph
 from . import _vec_math
 from ._op import Op, export
 from .activations import logsigmoid
 from .binary import xlogy
 from .nn import (add_scalar, apply_reduction, aten_reduction, broadcast_pair, check_not_differentiable, const,
                  div_scalar, mul_scalar, reduce_array, reduction_arg, size_warning, sub_scalar)
+from .pointwise import _mismatch_message
 from .selection import clamp_min, masked_fill, where
 
 _EPSILON = 1e-12
@@ -434,16 +436,17 @@ def _(ctx, grad):
     x, y = ctx.self, ctx.target
     w = None if ctx.weight is None else const(ctx.weight)
     pw = None if ctx.pos_weight is None else const(ctx.pos_weight)
-    meta = ctx._input_meta
     gx = gy = None
-    if meta[0] is not None:
+    if graph.should_compute_output(ctx, 0):  # (the pass's own needs, as ATen's)
         if pw is not None:
             t = pw * y
             gx = ((t + 1 - y) * x.sigmoid() - t) * grad
         else:
+            if not graph._state["enabled"]:  # input.sigmoid().sub_(target) outside grad mode: target's shape must fit
+                _in_place_shape(x.shape, y.shape)
             gx = (x.sigmoid() - y) * grad
         gx = _mean_scale(ctx, gx if w is None else gx * w, x.numel())
-    if meta[1] is not None:
+    if graph.should_compute_output(ctx, 1):
         if pw is not None:
             gy = (logsigmoid(-x) - logsigmoid(x) * pw) * grad
         else:
@@ -452,17 +455,35 @@ def _(ctx, grad):
     return gx, gy
 
 
+def _in_place_shape(out, other):
+    """TensorIterator's shape errors for ``out.op_(other)``."""
+    try:
+        shape = np.broadcast_shapes(tuple(out), tuple(other))
+    except ValueError:
+        raise RuntimeError(_mismatch_message(tuple(out), tuple(other))) from None
+    if shape != tuple(out):
+        raise RuntimeError(f"output with shape {list(out)} doesn't match the broadcast shape {list(shape)}")
+
+
 def _bce_with_logits(input, target, weight, pos_weight, reduction):
-    if input.shape != target.shape:
-        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     check_not_differentiable(weight, "weight", "binary_cross_entropy_with_logits")
     check_not_differentiable(pos_weight, "pos_weight", "binary_cross_entropy_with_logits")
-    # ATen: log_sigmoid(input), then (1 - target).mul_(input): its kernels' errors
+    # ATen: log_sigmoid(input) (times (pos_weight - 1) * target + 1 in place), then (1 - target).mul_(input),
+    # .sub_(that), .mul_(weight): its kernels' errors; the loss has target's shape, input broadcasts to it
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"log_sigmoid_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
+    if pos_weight is not None:
+        try:
+            log_weight = np.broadcast_shapes(pos_weight.shape, target.shape)
+        except ValueError:
+            raise RuntimeError(_mismatch_message(pos_weight.shape, target.shape)) from None
+        _in_place_shape(input.shape, log_weight)
     if target.dtype is dtypes.bool_:  # 1 - target
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
                            "`logical_xor()` operator instead.")
+    _in_place_shape(target.shape, input.shape)
+    if weight is not None:
+        _in_place_shape(target.shape, weight.shape)
     if not target.dtype.is_floating_point:
         raise RuntimeError(f"result type {_scalar_name(dtypes.result_type(input, target))} can't be cast to the "
                            f"desired output type {_scalar_name(target.dtype)}")
@@ -476,6 +497,8 @@ def _bce_with_logits(input, target, weight, pos_weight, reduction):
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
     reduction = reduction_arg(reduction, size_average, reduce)
+    if input.shape != target.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     return _bce_with_logits(input, target, weight, pos_weight, reduction)
 
 

@@ -17,6 +17,7 @@ import numbers
 import numpy as np
 
 from . import _vec_math
+from ._argcheck import _raise_parser_error
 from ._batch_norm_backward import batch_norm_backward
 from ._op import Op, export
 from .nn import check_floating, const, div_scalar, mul_scalar
@@ -204,7 +205,16 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     in training mode, use them in evaluation mode (one NativeBatchNormBackward0 node)."""
     if training:
         _check_batch_size(input)
-    return _batch_norm_impl(input, weight, bias, running_mean, running_var, training, momentum, eps)
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    elif eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    try:
+        return _batch_norm_impl(input, weight, bias, running_mean, running_var, training, momentum, eps)
+    except Exception:  # torch.batch_norm's parser refuses first (its order of the arguments)
+        _raise_parser_error("torch.batch_norm", (input, weight, bias, running_mean, running_var, training, momentum,
+                                                 eps, True), {})
+        raise
 
 
 @export("batch_norm")
@@ -237,7 +247,12 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         if math.prod(input.shape[2:]) == 1:
             raise ValueError(f"Expected more than 1 spatial element when training, got input size "
                              f"torch.Size({list(input.shape)})")
-    return _instance_norm_impl(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
+    try:
+        return _instance_norm_impl(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
+    except Exception:  # torch.instance_norm's parser refuses first (its order of the arguments)
+        _raise_parser_error("torch.instance_norm", (input, weight, bias, running_mean, running_var, use_input_stats,
+                                                    momentum, eps, True), {})
+        raise
 
 
 @export("instance_norm")

@@ -310,6 +310,8 @@ def _along(idx, dim):
 
 
 def _gather_fwd(ctx, a, dim, idx, shape):
+    if not idx.size:
+        return np.empty(shape, a.dtype)
     return a.reshape(-1)[idx.reshape(-1)].reshape(shape) if a.ndim == 0 or idx.ndim == 0 else a[_along(idx, dim)]
 
 
@@ -330,23 +332,25 @@ def _(ctx, grad):
 
 
 def _check_index_dtype(index, who):
-    if index.dtype not in (dtypes.int64, dtypes.int32):
+    if index.dtype not in (dtypes.int64, dtypes.int32) and index.numel():  # (an empty index of any dtype)
         raise RuntimeError(f"{who}(): Expected dtype int64 for index")
 
 
 def _check_gather_shape(input, d, index, who, src=None):
+    if not index.numel():  # nothing to check (nor to read or write)
+        return
     if index.ndim != input.ndim and not (index.ndim <= 1 and input.ndim <= 1):
         name = "input" if who == "gather" else "self"
         raise RuntimeError(f"Index tensor must have the same number of dimensions as {name} tensor")
-    if src is not None and index.ndim != src.ndim and not (index.ndim <= 1 and src.ndim <= 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     if input.ndim == 0 or index.ndim == 0:
         if who != "gather" and src is not None and index.numel():  # ensure_nonempty_size: a 0-d tensor is size 1
             n = [t._data.shape[0] if t.ndim else 1 for t in (index, src)]  # (both at most 1-d here)
+            _check_src_dims(index, src)
             if n[0] > n[1]:
                 raise RuntimeError(
                     f"Expected index {_fmt(index._data.shape)} to be no larger than self {_fmt(input._data.shape)} "
                     f"apart from dimension {d} and to be no larger size than src {_fmt(src._data.shape)}")
+        _check_src_dims(index, src)
         return
     ishape, sshape = index._data.shape, input._data.shape
     for k in range(input.ndim):
@@ -360,13 +364,20 @@ def _check_gather_shape(input, d, index, who, src=None):
         k = None
     if who != "gather":
         bad = k is not None
-        if src is not None:
-            bad = bad or any(ishape[j] > (src._data.shape[j] if src.ndim else 1) for j in range(index.ndim))
+        if src is not None and not bad:  # (src.size(d) of each of index's dims: an IndexError past src's)
+            bad = any(ishape[j] > (src.size(j) if src.ndim else 1) for j in range(index.ndim))
+        _check_src_dims(index, src)
         if bad:
             msg = f"Expected index {_fmt(ishape)} to be no larger than self {_fmt(sshape)} apart from dimension {d}"
             if src is not None:
                 msg += f" and to be no larger size than src {_fmt(src._data.shape)}"
             raise RuntimeError(msg)
+
+
+def _check_src_dims(index, src):
+    """scatter_shape_check's test of src's dims: after its sizes are read, before a size error."""
+    if src is not None and index.ndim != src.ndim and not (index.ndim <= 1 and src.ndim <= 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
 
 
 @export(method=True)
@@ -382,6 +393,8 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
 
 
 def _scatter_fwd(ctx, a, *src, dim, idx, value=None, reduce=None):
+    if not idx.size:  # (src's shape unchecked: it is not read)
+        return a.copy()
     if a.ndim == 0:  # every index entry hits the one element, in order (as a 1-element 1-d self)
         flat = np.zeros(idx.size, np.intp)
         vals = src[0].reshape(-1)[: idx.size] if src and src[0].ndim else None
