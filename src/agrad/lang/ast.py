@@ -148,6 +148,17 @@ class Return(Stmt):
         self.depth = 0
 
 
+class Yield(Stmt):
+    """``yield value`` (``value`` None: a bare yield) or ``yield from value``, as a statement."""
+
+    __slots__ = _fields = ("value", "is_from")
+
+    def __init__(self, value, is_from):
+        self.value = value
+        self.is_from = is_from
+        self.depth = 0
+
+
 class Raise(Stmt):
     __slots__ = _fields = ("exc", "cause")
 
@@ -518,12 +529,14 @@ class Param(Node):  # kind: pos | vararg | kwonly | kwarg
 class Scope:
     """The names a function binds locally, and those it declares global/nonlocal."""
 
-    __slots__ = ("locals", "globals", "nonlocals")
+    __slots__ = ("locals", "globals", "nonlocals", "yielding")
 
     def __init__(self):
         self.locals: set[str] = set()
         self.globals: set[str] = set()
         self.nonlocals: set[str] = set()
+        #: a generator function's statements that yield or hold one that does (None: not a generator)
+        self.yielding: set | None = None
 
 
 def walk(node):

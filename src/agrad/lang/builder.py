@@ -17,7 +17,7 @@ from .ast import (DEFAULT_MAX_NESTING, AnnAssign, Assert, Assign, Attribute, Aug
                   ExceptHandler, ExprStmt, Expression, For, FunctionDef, GeneratorExp, Global, If, IfExp,
                   Import, ImportFrom, JoinedStr, Lambda, List, ListComp, Module, Name, Node, Nonlocal, Param,
                   Pass, Raise, Return, Set, SetComp, Slice, Starred, Subscript, Try, Tuple, UnaryOp, While,
-                  With)
+                  With, Yield)
 from .checks import Checker
 
 class _Kw:
@@ -227,6 +227,12 @@ class Builder:
 
     def r_return_stmt(self, t, kids):
         return self.mk(Return(kids[0]), t.meta, kids)
+
+    def r_yield_stmt(self, t, kids):
+        return self.mk(Yield(kids[0], False), t.meta, kids)
+
+    def r_yield_from(self, t, kids):
+        return self.mk(Yield(kids[0], True), t.meta, kids)
 
     def r_raise_stmt(self, t, kids):
         exc, cause = (kids + [None, None])[:2]

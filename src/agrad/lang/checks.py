@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .ast import (AnnAssign, Assign, AugAssign, Break, ClassDef, Continue, Delete, For, FunctionDef, Global,
                   If, Import, ImportFrom, Lambda, List, Name, Node, Nonlocal, Return, Scope, Starred, Try,
-                  Tuple, While, With)
+                  Tuple, While, With, Yield)
 
 if TYPE_CHECKING:
     from .builder import Builder
@@ -50,6 +50,12 @@ class Checker:
         elif t is Return:
             if func is None:
                 raise self.b.error("'return' outside function", s)
+            self.exprs(s, func)
+        elif t is Yield:
+            if func is None:
+                raise self.b.error("'yield' outside function", s)
+            if func.yielding is None:
+                func.yielding = set()
             self.exprs(s, func)
         elif t is Assign:
             for tg in s.targets:
@@ -133,6 +139,8 @@ class Checker:
                 pass
         fdef.scope = scope
         self.block(fdef.body, False, scope)
+        if scope.yielding is not None:  # a generator: which statements yield, or hold one that does
+            _mark_yielding(fdef.body, scope.yielding)
 
     def _declarations(self, body, scope):
         for s in body:
@@ -167,3 +175,28 @@ class Checker:
                 n.scope = sc
             if isinstance(n, Node):
                 stack.extend(n.children())
+
+
+def _mark_yielding(body, marked) -> bool:
+    """Add to ``marked`` the statements of ``body`` that yield or hold a statement that
+    does (not looking into nested functions and classes); whether any did."""
+    found = False
+    for s in body:
+        t = type(s)
+        if t is Yield:
+            hit = True
+        elif t is If or t is While or t is For:
+            hit = _mark_yielding(s.body, marked) | _mark_yielding(s.orelse, marked)
+        elif t is With:
+            hit = _mark_yielding(s.body, marked)
+        elif t is Try:
+            hit = _mark_yielding(s.body, marked)
+            for h in s.handlers:
+                hit = _mark_yielding(h.body, marked) | hit
+            hit = _mark_yielding(s.orelse, marked) | _mark_yielding(s.finalbody, marked) | hit
+        else:
+            hit = False
+        if hit:
+            marked.add(s)
+            found = True
+    return found

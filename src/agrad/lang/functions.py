@@ -14,6 +14,7 @@ from . import ast as A
 from .builtins import CHECKED
 from .classes import BASES_MESSAGE, SUPER, adopt_methods, base_allowed, make_super
 from .errors import ScriptError
+from .generators import ScriptGenerator
 from .runtime import _MISSING, Frame, ScriptFunction, ScriptRecursionError, _Break, _Continue, _Return
 from .expressions import PLAIN_RESULTS
 from .limits import bounded_list, trusted_items
@@ -162,6 +163,8 @@ class Functions:
         frame = Frame({}, fn._scope, fn._closure, fn._globals, fn._src)
         frame.fn = fn
         self.bind_args(fn, args, kwargs, frame.vars)
+        if fn._scope is not None and fn._scope.yielding is not None:  # a generator function: nothing runs yet
+            return ScriptGenerator(self, fn, frame)
         saved = self.cur_stmt, self.cur_frame, self.cur_expr
         self.depth += 1
         try:

@@ -25,6 +25,7 @@ from .builtins import make_builtins
 from .errors import CompileTimeSyntaxError, ScriptError, ScriptSyntaxError, Source
 from .expressions import Expressions
 from .functions import Functions
+from .generators import Generators
 from .runtime import (_CONTROL, _MISSING, DEFAULT_MAX_DEPTH, ENGINE, Cancelled, Frame, ScriptRecursionError,
                       _Break, _Continue, _Return)
 from .safety import (FORBIDDEN_NAMES, SafetyError, ScriptImportError, check_size, suggest,
@@ -34,7 +35,7 @@ from .statements import Statements
 
 # -------------------------------------------------------------- interpreter
 
-class Interpreter(Expressions, Statements, Functions):
+class Interpreter(Expressions, Statements, Functions, Generators):
     """Runs parsed modules.  One interpreter per run; not thread-safe."""
 
     def __init__(self, *, max_depth=DEFAULT_MAX_DEPTH, output_limit=None):

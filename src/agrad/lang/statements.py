@@ -388,37 +388,42 @@ class Statements:
             try:
                 self.exec_block(node.body, frame)
             except ScriptError as err:
-                if isinstance(err, ScriptSyntaxError) or not getattr(err, "catchable", False):
+                h = self._handler_for(node, err, frame)
+                if h is None:
                     raise
-                exc = err.exc
-                for h in node.handlers:
-                    if h.type is not None:
-                        kinds = self.eval(h.type, frame)
-                        if not isinstance(kinds, tuple):
-                            kinds = (kinds,)
-                        for k in kinds:
-                            if not (isinstance(k, type) and issubclass(k, BaseException)):
-                                raise TypeError("catching classes that do not inherit from "
-                                                "BaseException is not allowed")
-                        if not isinstance(exc, kinds):
-                            continue
+                if h.name is not None:
+                    self.store(h.name, err.exc, frame)
+                self.handling.append(err)
+                try:
+                    self.exec_block(h.body, frame)
+                finally:
+                    self.handling.pop()
                     if h.name is not None:
-                        self.store(h.name, exc, frame)
-                    self.handling.append(err)
-                    try:
-                        self.exec_block(h.body, frame)
-                    finally:
-                        self.handling.pop()
-                        if h.name is not None:
-                            frame.vars.pop(h.name, None)
-                    break
-                else:
-                    raise
+                        frame.vars.pop(h.name, None)
             else:
                 self.exec_block(node.orelse, frame)
         finally:
             if node.finalbody:
                 self.exec_block(node.finalbody, frame)
+
+    def _handler_for(self, node, err, frame):
+        """The ``except`` clause of ``node`` that takes ``err``, or None."""
+        if isinstance(err, ScriptSyntaxError) or not getattr(err, "catchable", False):
+            return None
+        exc = err.exc
+        for h in node.handlers:
+            if h.type is not None:
+                kinds = self.eval(h.type, frame)
+                if not isinstance(kinds, tuple):
+                    kinds = (kinds,)
+                for k in kinds:
+                    if not (isinstance(k, type) and issubclass(k, BaseException)):
+                        raise TypeError("catching classes that do not inherit from "
+                                        "BaseException is not allowed")
+                if not isinstance(exc, kinds):
+                    continue
+            return h
+        return None
 
     def ex_With(self, node, frame):
         self._with(node, 0, frame)
@@ -427,17 +432,8 @@ class Statements:
         if i == len(node.items):
             self.exec_block(node.body, frame)
             return
-        expr, target = node.items[i]
-        cm = self.eval(expr, frame)
-        cls = type(cm)
-        if not (is_engine_class(cls) or isinstance(cm, type) and is_engine_class(cm)):
-            raise self.wrap(TypeError(
-                f"'{cls.__name__}' object cannot be used in 'with' in agrad scripts (only "
-                f"grad modes such as torch.no_grad() can)"), expr, frame)
-        if not (hasattr(cls, "__enter__") and hasattr(cls, "__exit__")):
-            raise self.wrap(TypeError(f"'{cls.__name__}' object does not support the context "
-                                      f"manager protocol"), expr, frame)
-        value = cls.__enter__(cm)
+        cls, cm, value = self._enter(node, i, frame)
+        target = node.items[i][1]
         try:
             if target is not None:
                 self.assign(target, value, frame)
@@ -452,3 +448,17 @@ class Statements:
             raise
         else:
             cls.__exit__(cm, None, None, None)
+
+    def _enter(self, node, i, frame):
+        """Enter the i-th context manager of ``with`` ``node``: (its class, it, what it gives)."""
+        expr = node.items[i][0]
+        cm = self.eval(expr, frame)
+        cls = type(cm)
+        if not (is_engine_class(cls) or isinstance(cm, type) and is_engine_class(cm)):
+            raise self.wrap(TypeError(
+                f"'{cls.__name__}' object cannot be used in 'with' in agrad scripts (only "
+                f"grad modes such as torch.no_grad() can)"), expr, frame)
+        if not (hasattr(cls, "__enter__") and hasattr(cls, "__exit__")):
+            raise self.wrap(TypeError(f"'{cls.__name__}' object does not support the context "
+                                      f"manager protocol"), expr, frame)
+        return cls, cm, cls.__enter__(cm)
