@@ -154,3 +154,14 @@ CASES += [
           "put(w, Ellipsis, w[None])", "put(torch.ones(2, 1), Ellipsis, torch.ones(2, 1)[None])",
           "put(y, Ellipsis, y[None].clone())"]),
 ]
+
+CASES += [
+    case("in-place-own-checks-around-overlap",
+         ["b = torch.tensor([False, True]).expand(2, 2)", "i = torch.tensor([1, 2]).expand(2, 2)"],
+         ["b[:, 0].relu_()", "torch.relu_(b[:, 0])", "F.relu(b[:, 0], inplace=True)", "b.relu_()", "i.relu_()",
+          "torch.tensor([True]).relu_()", "torch.ones(1, requires_grad=True).relu_()", "b.clamp_(0, 1)",
+          "b.clamp_(min=0)", "b.clamp_(True)", "i.clamp_(0.5)", "i.clamp_(0)", "i.clamp_min_(0.5)", "i.clip_(0.5)",
+          "F.leaky_relu_(b)", "F.leaky_relu_(torch.tensor([False, True]))",
+          "F.leaky_relu(torch.tensor([1.], requires_grad=True), inplace=True)",
+          "F.leaky_relu(torch.tensor([1]).expand(2), inplace=True)"]),
+]

@@ -602,7 +602,7 @@ def _not_differentiable(np_dtype):
     raise RuntimeError("Autograd not support dtype: " + _scalar_name(_BY_NP[np.dtype(np_dtype)]))
 
 
-def inplace(fn, overlap="error", name=None, partial=False):
+def inplace(fn, overlap="error", name=None, partial=False, first=None):
     """The in-place form of ``fn(self, *args)``: same maths, written into ``self``.
 
     When the op is recorded, the node sees a snapshot of ``self`` as it was, so
@@ -610,6 +610,8 @@ def inplace(fn, overlap="error", name=None, partial=False):
     value, history and a new version.  ``partial``: the op is one of PyTorch's
     TensorIterator ops, which refuse an argument that partly overlaps ``self``'s
     memory (``x[1:].add_(x[:-1])``), after autograd's checks and before any other.
+    ``first``: the op's own check that comes before TensorIterator's overlap errors
+    (relu_'s of a bool), asked only once one of those has been raised.
     """
 
     code = getattr(fn, "__code__", None)
@@ -624,9 +626,14 @@ def inplace(fn, overlap="error", name=None, partial=False):
         if len(args) < len(required):
             _missing(name, required[len(args):], kwargs)
         recorded = graph._state["enabled"] and (self._requires_grad or _any_requires_grad(args, kwargs))
-        self._check_inplace(recorded, overlap)
-        if partial:
-            _check_partial_overlap(self, args, kwargs)
+        try:
+            self._check_inplace(recorded, overlap)
+            if partial:
+                _check_partial_overlap(self, args, kwargs)
+        except RuntimeError as e:
+            if first is not None and str(e).startswith("unsupported operation"):
+                first(self, *args, **kwargs)
+            raise
         try:
             if recorded and self._base is not None:
                 from .inplace_view import inplace_through_view

@@ -323,10 +323,15 @@ def _(ctx, grad):
 
 @export(functional=True, torch=False)
 def leaky_relu(input, negative_slope=0.01, inplace=False):
+    if inplace:  # (the kernel's dtype after the in-place checks)
+        return _in_place(lambda x: _leaky_(_floating(x, "leaky_relu_cpu"), negative_slope=negative_slope), input)
     check_floating(input, "leaky_relu_cpu")
-    if inplace:
-        return _in_place(lambda x: _leaky_(x, negative_slope=negative_slope), input)
     return _leaky(input, negative_slope=negative_slope)
+
+
+def _floating(x, kernel):
+    check_floating(x, kernel)
+    return x
 
 
 @export("leaky_relu_", functional=True, torch=False)

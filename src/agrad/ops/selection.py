@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from .._limits import check_broadcast, check_shape
-from ..tensor import Tensor, _scalar_name
+from ..tensor import Tensor, _can_cast, _scalar_name
 from ._layout import iterator_layout
 from ._op import Op, export, finish_out, inplace, method, node_name
 from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop, vector_rows
@@ -138,9 +138,14 @@ def _clamp_inplace(fn, name):
             bounds = list(args) + list(kwargs.values())
             text = str(e)
             tail = f"desired output type {_scalar_name(self.dtype)}"
-            if text.startswith("result type") and text.endswith(tail) and not any(
-                    isinstance(b, Tensor) for b in bounds):
+            numbers = not any(isinstance(b, Tensor) for b in bounds)
+            if text.startswith("result type") and text.endswith(tail) and numbers:
                 raise RuntimeError(text[: -len(_scalar_name(self.dtype))] + _CPP_NAMES[self.dtype.name]) from None
+            if text.startswith("unsupported operation: more than one") and numbers:  # (the cast check comes first)
+                d = _result_type(self, *(b for b in bounds if b is not None))
+                if not _can_cast(d, self.dtype):
+                    raise RuntimeError(f"result type {_scalar_name(d)} can't be cast to the desired output type "
+                                       f"{_CPP_NAMES[self.dtype.name]}") from None
             raise
 
     clamp_.__name__ = clamp_.__qualname__ = name + "_"

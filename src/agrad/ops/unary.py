@@ -68,7 +68,12 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
         api.__doc__ = f"Elementwise {fname} (node {op.name})."
         api.op = op
         export(*(exports or (fname,)), method=method_name)(api)
-        method(fname + "_")(inplace(api))
+        own_check = None
+        if no_bool is not None and no_bool[0] is RuntimeError:  # the op's own check (relu's), not its kernel's
+            def own_check(self, *_):
+                if self._data.dtype == np.bool_:
+                    raise no_bool[0](no_bool[1])
+        method(fname + "_")(inplace(api, first=own_check))
         return api
 
     return deco
