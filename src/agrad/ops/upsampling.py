@@ -3,11 +3,13 @@ area), the deprecated F.upsample* spellings, pixel_shuffle and pixel_unshuffle.
 
 Every interpolation mode is separable: along each resized dim the output is a
 fixed matrix (out, in) times the input, built from ATen's own index and weight
-formulas (``nearest_idx``, ``area_pixel_compute_source_index``, the cubic
-convolution with A = -0.75), computed in the input's precision as ATen's
-``opmath_t`` does.  So each mode is one ``separable`` op from the pooling
-family, whose derivative applies the transposed matrices; ``area`` is adaptive
-average pooling, as in PyTorch.
+formulas (``area_pixel_compute_source_index``, the cubic convolution with
+A = -0.75), computed in the input's precision as ATen's ``opmath_t`` does.  So
+each mode is one ``separable`` op from the pooling family, whose derivative
+applies the transposed matrices; ``area`` is adaptive average pooling, as in
+PyTorch.  The nearest modes pick each output's source (``nearest_idx``) and sum
+gradients back in the output's order, as ATen's kernels do (a matrix product
+would turn -0.0 into 0.0 and spread an inf or NaN to every output).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import warnings
 
 import numpy as np
 
+from .. import dtypes
+from ..tensor import _scalar_name
 from ._op import Op, export
 from .pooling import _adaptive_avg, separable
 
@@ -29,8 +33,40 @@ def _op(kind, n):
             "bilinear": "UpsampleBilinear", "bicubic": "UpsampleBicubic", "trilinear": "UpsampleTrilinear"}[kind]
     key = f"{name}{n}DBackward0"
     if key not in _OPS:
-        _OPS[key] = separable(key)
+        _OPS[key] = _picking(key) if kind.startswith("nearest") else separable(key)
     return _OPS[key]
+
+
+def _take(x, idxs):
+    """nearest's kernel: each output element is its source's value (no arithmetic: -0.0, inf, NaN stay)."""
+    out = x
+    for i, idx in enumerate(idxs):
+        out = np.take(out, idx, axis=x.ndim - len(idxs) + i)
+    return np.ascontiguousarray(out)
+
+
+def _add_back(g, idxs, shape):
+    """nearest's backward kernel: each output's gradient added into its source's, the outputs in order
+    (float16 summed in float)."""
+    k = len(idxs)
+    lead = g.shape[:g.ndim - k]
+    src = np.zeros((), np.int64)
+    for idx, n_in in zip(idxs, shape):  # the flat source of each output position, row-major
+        src = src[..., None] * n_in + idx
+    acc = np.zeros((math.prod(lead), math.prod(shape)), np.float32 if g.dtype == np.float16 else g.dtype)
+    np.add.at(acc, (slice(None), src.reshape(-1)), g.reshape(acc.shape[0], -1))
+    return acc.reshape(lead + tuple(shape)).astype(g.dtype, copy=False)
+
+
+def _picking(name):
+    """A nearest upsampling op named ``name``: outputs pick their source along each resized dim
+    (``idxs``); its derivative sums the gradient back, its double derivative picks again."""
+    op = Op(name, lambda ctx, x, idxs, shape: _take(x, idxs), jvp="linear")
+    back = Op(name.replace("Backward0", "BackwardBackward0"), lambda ctx, g, idxs, shape: _add_back(g, idxs, shape),
+              internal=True, jvp="linear")
+    op.derivative(lambda ctx, grad: back(grad, idxs=ctx.idxs, shape=ctx.shape))
+    back.derivative(lambda ctx, grad: op(grad, idxs=ctx.idxs, shape=ctx.shape))
+    return op
 
 
 for _kind, _n in (("nearest", 1), ("nearest", 2), ("nearest", 3), ("nearest-exact", 1), ("nearest-exact", 2),
@@ -51,7 +87,8 @@ def _scale(n_in, n_out, scale, align_corners, ft):
     return ft(n_in) / ft(n_out)
 
 
-def _nearest_matrix(n_in, n_out, scale, exact, ft):
+def _nearest_index(n_in, n_out, scale, exact):
+    """ATen's nearest_idx / nearest_neighbor_exact_compute_source_index of each output."""
     j = np.arange(n_out)
     if not exact and n_out == n_in:
         src = j
@@ -61,9 +98,7 @@ def _nearest_matrix(n_in, n_out, scale, exact, ft):
         s = _scale(n_in, n_out, scale, False, np.float32)  # ATen computes these in float
         pos = (j.astype(np.float32) + np.float32(0.5)) * s if exact else j.astype(np.float32) * s
         src = np.minimum(np.floor(pos).astype(np.int64), n_in - 1)
-    m = np.zeros((n_out, n_in))
-    m[j, src] = 1.0
-    return m
+    return src
 
 
 def _linear_matrix(n_in, n_out, scale, align_corners, ft):
@@ -103,8 +138,6 @@ def _cubic_matrix(n_in, n_out, scale, align_corners, ft):
 
 
 def _matrix(mode, n_in, n_out, scale, align_corners, ft):
-    if mode in ("nearest", "nearest-exact"):
-        return _nearest_matrix(n_in, n_out, scale, mode == "nearest-exact", ft)
     if mode == "bicubic":
         return _cubic_matrix(n_in, n_out, scale, align_corners, ft)
     return _linear_matrix(n_in, n_out, scale, align_corners, ft)
@@ -116,6 +149,20 @@ def _matrix(mode, n_in, n_out, scale, align_corners, ft):
 
 _MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact")
 _NEEDS = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+
+
+def _common_check(input, spatial, out_size):
+    """ATen's upsample_{1,2,3}d_common_check: no empty spatial dim in or out, no empty channel."""
+    names = ("D", "H", "W")[3 - len(spatial):]
+    if not all(n > 0 for n in spatial + out_size):
+        given = ", ".join(f"{k}: {v}" for k, v in zip(names, spatial))
+        wanted = ", ".join(f"{k}: {v}" for k, v in zip(names, out_size))
+        join = " and" if len(spatial) == 1 else ""
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({given}){join} "
+                           f"output ({wanted})")
+    if not input.numel() and not math.prod(input.shape[1:]):
+        raise RuntimeError(f"Non-empty {input.ndim}D data tensor expected but got a tensor with sizes "
+                           f"{list(input.shape)}")
 
 
 def _per_dim(v, spatial, what, n=None):
@@ -172,11 +219,19 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         scales = (None,) * n if recompute_scale_factor else factors
     if mode == "area":
         return _adaptive_avg(f"adaptive_avg_pool{n}d", n, input, out_size)
+    _common_check(input, spatial, out_size)
+    if mode in ("nearest", "nearest-exact"):
+        if not input.dtype.is_floating_point and input.dtype is not dtypes.uint8:
+            kernel = "upsample_nearest2d_channels_last" if n == 2 else "compute_indices_weights_nearest"
+            raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input.dtype)}\'')
+        idxs = tuple(_nearest_index(a, b, s, mode == "nearest-exact") for a, b, s in zip(spatial, out_size, scales))
+        return _op(mode, n)(input, idxs=idxs, shape=spatial)
     ft = np.float64 if input._data.dtype == np.float64 else np.float32
     mats = tuple(_matrix(mode, a, b, s, align_corners, ft) for a, b, s in zip(spatial, out_size, scales))
-    if not input.dtype.is_floating_point and mode != "nearest" and mode != "nearest-exact":
-        from .nn import check_floating
-        check_floating(input, f"upsample_{mode}{n}d_out_frame")
+    if not input.dtype.is_floating_point:  # (uint8 bilinear / bicubic: ATen's own uint8 kernels, not agrad's)
+        kernel = {"bilinear": "upsample_bilinear2d_channels_last", "bicubic": "compute_indices_weights_cubic"}.get(
+            mode, "compute_indices_weights_linear")
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input.dtype)}\'')
     return _op(mode, n)(input, mats=mats)
 
 
