@@ -483,17 +483,18 @@ def _filled_like(input, value, d):
     return out
 
 
-def _like(value):
+def _like(value, name):
     def like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
         d = input.dtype if dtype is None else dtypes.lookup(dtype)
         return _finish(_filled_like(input, value, d), requires_grad, device)
 
-    return like
+    like.__name__ = like.__qualname__ = name  # (vmap finds its batching rule by this name)
+    return export(name)(like)
 
 
-zeros_like = export("zeros_like")(_like(0))
-ones_like = export("ones_like")(_like(1))
-empty_like = export("empty_like")(_like(0))
+zeros_like = _like(0, "zeros_like")
+ones_like = _like(1, "ones_like")
+empty_like = _like(0, "empty_like")
 
 
 @export()
