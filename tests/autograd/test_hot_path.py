@@ -103,3 +103,26 @@ def test_pointwise_of_a_zero_d_tensor_is_a_tensor_of_an_array():
     assert type(y._data) is np.ndarray and y.shape == () and y.grad_fn._out_meta == (((), agrad.float32),)
     y.backward()
     assert x.grad.item() == pytest.approx(np.cos(0.5))
+
+
+def test_tanh_backward_of_one_float64_element_gives_the_array_fma_bits():
+    """tanh's array formula on a 1-element float64 gradient (fma's steps on Python floats) gives
+    the bits of the array path: g * fma(-y, y, 1) with every value of :func:`_numbers`, tanh's
+    outputs near +-1 (where 1 - y*y cancels), signed zeros, infinities and NaN, in 0-d and 1-d."""
+    from agrad.ops import _vec_math
+    from agrad.ops.unary import _tanh_backward_np
+
+    rng = np.random.RandomState(3)
+    ys = [v for v in _numbers() if type(v) is float] + list(np.tanh(rng.randn(400) * 4)) \
+        + list(1 - rng.rand(200) * 1e-8) + list(rng.randn(200))
+    gs = [1.0, -0.0, 0.3, 1e-300, 7.5e200, float("inf"), float("nan")] + list(rng.randn(20))
+    for shape in ((), (1,)):
+        for y in ys:
+            ya = np.full(shape, y)
+            want_fma = _vec_math.fma(np.negative(ya.reshape(2 * (1,))), ya.reshape(2 * (1,)), 1.0)
+            for g in gs:
+                ga = np.full(shape, g)
+                got = _tanh_backward_np(ga, ya)
+                want = np.multiply(ga, want_fma.reshape(shape))
+                assert type(got) is type(want) and got.shape == shape and got.dtype == np.float64
+                assert got.tobytes() == want.tobytes(), (y, g)

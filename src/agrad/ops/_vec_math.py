@@ -102,6 +102,17 @@ def _two_prod(a, b):
     return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
+def fma_float(x, y, z):
+    """fma's steps on Python floats (IEEE doubles): x * y + z rounded once."""
+    p, e = _two_prod(x, y)
+    s = p + z
+    t = s - p
+    r = s + (e + ((p - (s - t)) + (z - t)))
+    if r - r != 0:  # (inf or NaN)
+        r = x * y + z
+    return r
+
+
 def fma(a, b, c):
     """a * b + c rounded once, in the operands' float type (float32 or float64)."""
     a, b, c = np.asarray(a), np.asarray(b), np.asarray(c)
@@ -109,14 +120,8 @@ def fma(a, b, c):
         return _fma32(a, b, c)
     a, b, c = (x.astype(np.float64, copy=False) for x in (a, b, c))
     if a.size == 1 and b.size == 1 and c.size == 1:  # the same steps on Python floats (IEEE doubles)
-        x, y, z = a.item(), b.item(), c.item()
-        p, e = _two_prod(x, y)
-        s = p + z
-        t = s - p
-        r = s + (e + ((p - (s - t)) + (z - t)))
-        if r - r != 0:  # (inf or NaN)
-            r = x * y + z
-        return np.array(r).reshape(np.broadcast_shapes(a.shape, b.shape, c.shape))
+        return np.array(fma_float(a.item(), b.item(), c.item())).reshape(
+            np.broadcast_shapes(a.shape, b.shape, c.shape))
     with np.errstate(all="ignore"):
         p, e = _two_prod(a, b)
         s = p + c

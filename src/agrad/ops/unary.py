@@ -106,6 +106,9 @@ def cos(ctx, grad):
     return grad * -ctx.self.sin()
 
 
+_fma_float = _vec_math.fma_float
+
+
 def _tanh_backward_np(g, y):
     """tanh_backward's kernel: g * (1 - y * y), the AVX2 build fusing 1 - y * y into one rounding
     (float32: y * y is exact in double, and 1 - y * y rounded from double is the fused result but
@@ -115,6 +118,9 @@ def _tanh_backward_np(g, y):
     if y.dtype == np.float32:
         return np.multiply(g, np.subtract(1.0, np.multiply(y, y, dtype=np.float64)).astype(np.float32))
     if y.dtype == np.float64:
+        if y.size == 1 and g.shape == y.shape:  # (one element: fma's steps on Python floats, no arrays)
+            v = y.item()
+            return np.multiply(g, _fma_float(-v, v, 1.0))
         return np.multiply(g, _vec_math.fma(np.negative(y), y, weak(1, y)))
     return np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y)))
 
