@@ -126,3 +126,45 @@ def test_tanh_backward_of_one_float64_element_gives_the_array_fma_bits():
                 want = np.multiply(ga, want_fma.reshape(shape))
                 assert type(got) is type(want) and got.shape == shape and got.dtype == np.float64
                 assert got.tobytes() == want.tobytes(), (y, g)
+
+
+def _node_record(y):
+    node = y.grad_fn
+    if node is None:
+        return None
+    saved = {k: (type(s).__name__, getattr(s, "version", None), getattr(s, "_meta", None))
+             for k, s in (node._saved or {}).items()}
+    return (type(node).__name__, [(type(f).__name__, i) for f, i in node.next_functions],
+            node._input_meta, node._out_meta, saved)
+
+
+@pytest.mark.parametrize("grad", [True, False])
+def test_apply_one_gives_what_apply_gives(grad):
+    """Op.apply_one (a pointwise op on one tensor, maybe with a number) against Op.apply: the same
+    data, layout, dtype and node (edges, metadata, saved tensors), over dtypes, 0-d, transposed and
+    sliced tensors (views), numbers of every kind beside them, with grad mode on and off."""
+    from agrad.ops.pointwise import _add, _div, _mul, _sub
+    from agrad.ops.unary import sin, tanh, exp, sigmoid
+
+    base = np.random.RandomState(1).randn(3, 4)
+    inputs = []
+    for dt in (agrad.float16, agrad.float32, agrad.float64):
+        for arr in (base, base.T, base[0], base[0, 0], base[:, ::2]):
+            inputs.append(lambda arr=arr, dt=dt: agrad.tensor(np.array(arr), dtype=dt, requires_grad=True))
+            inputs.append(lambda arr=arr, dt=dt: agrad.tensor(np.array(arr), dtype=dt, requires_grad=True)[...])
+            inputs.append(lambda arr=arr, dt=dt: agrad.tensor(np.array(arr), dtype=dt).t()
+                          if np.ndim(arr) == 2 else agrad.tensor(np.array(arr), dtype=dt))
+    calls = [(f.op, ()) for f in (sin, tanh, exp, sigmoid)]
+    calls += [(op, (n,)) for op in (_add, _sub, _mul, _div) for n in (0.9, 2, -0.0, 1e300, float("nan"))]
+    for make in inputs:
+        for op, numbers in calls:
+            outs = []
+            for way in ("apply", "apply_one"):
+                t = make()
+                arrays = (t._data, *numbers)
+                with agrad.set_grad_enabled(grad):
+                    y = op.apply((t,) if not numbers else (t, None), arrays, {}) if way == "apply" \
+                        else op.apply_one(t, arrays)
+                outs.append((type(y._data), y._data.dtype, y._data.strides, y._data.tobytes(), y.requires_grad,
+                             y.is_leaf, _node_record(y)))
+            assert outs[0] == outs[1], (op, numbers, make().shape)

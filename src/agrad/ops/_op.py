@@ -191,6 +191,7 @@ _record_op = graph.record_op
 _META, _meta, _NO_EDGE, _KEPT = graph._META, graph._meta, graph._NO_EDGE, graph._KEPT
 _leaf_node, _SavedTensor, _SavedNumber = graph.leaf_node, graph.SavedTensor, graph.SavedNumber
 _weakref = weakref.ref
+_NO_ATTRS: dict = {}  # (never mutated)
 _pack_hooks = graph._PACK_HOOKS
 _record_hooks = graph.record_hooks
 
@@ -391,6 +392,46 @@ class Op:
         if _forward_observers:
             for obs in _forward_observers:
                 obs(self, tensors, arrays, attrs, results)
+        return results
+
+    def apply_one(self, t, arrays):
+        """:meth:`apply` of a pointwise op with a kernel, no attributes and one tensor ``t``
+        (``arrays``: its array, prepared, and for an op of two operands the Python number
+        after it): the same result, node, edges and saved tensors on a shorter way when ``t``
+        is no view and nothing watches the call (forward AD, observers, record or pack hooks,
+        an in-place snapshot); apply's way otherwise.  (The node's sequence number is taken
+        after the kernel ran: numpy records nothing, so the order of the nodes is apply's.)"""
+        if t._base is not None or _fw_active[0] or _forward_observers or _record_hooks or _pack_hooks \
+                or inplace_self[0] is not None or self.keeps:
+            return self.apply((t,) if len(arrays) == 1 else (t, None), arrays, _NO_ATTRS)
+        try:
+            out = self.kernel(arrays[0]) if len(arrays) == 1 else self.kernel(*arrays)
+        except ValueError:
+            if self.value_error is None:
+                raise
+            raise self.value_error(arrays) from None
+        if type(out) is not np.ndarray:
+            if not isinstance(out, np.generic):  # (another backend's array: apply's way, run again)
+                return self.apply((t,) if len(arrays) == 1 else (t, None), arrays, _NO_ATTRS)
+            out = np.asarray(out)  # (numpy's scalar for a 0-d array: as Tensor._make wraps it)
+        elif len(arrays) > 1 and out.ndim > 1:
+            out = iterator_layout(out, arrays)
+        if not (t._requires_grad and _mode_state["enabled"]):
+            return _make(out)
+        d = out.dtype
+        if d is not _F64 and d is not _F32 and d.kind != "f":
+            _not_differentiable(d)
+        ctx = _new_node(self._node or self._make_node())
+        ctx._seq = _next_seq()
+        results = _new_tensor(Tensor)
+        results._data = out
+        results._requires_grad = True
+        results._grad_fn = ctx
+        results._output_nr = 0
+        results._retains = False
+        results._grad = results._accumulator = results._base = None
+        results._vc = [0]
+        _record_pointwise(ctx, (t,) if len(arrays) == 1 else (t, None), arrays, results, d, self._save_plan)
         return results
 
     def _record(self, ctx, out, tensors, arrays, attrs):

@@ -142,7 +142,7 @@ def _arithmetic(fn, op):
             d = a.dtype
             if d is _F64 or d is _F32:
                 if t is not Tensor:
-                    return op.apply((self, None), (a, other), _NO_ATTRS)
+                    return op.apply_one(self, (a, other))
                 b = other._data
                 if b.dtype is d:
                     check_broadcast(a, b)

@@ -52,8 +52,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
             else:
                 op.raw_derivative(lambda ctx, g: raw(g, getattr(ctx, saves[0])._data))
 
-        apply = op.apply
-        no_attrs = {}
+        apply_one = op.apply_one
 
         def api(input, *, out=None):
             arr = input._data
@@ -61,7 +60,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
                 raise no_bool[0](no_bool[1])
             if float_out and arr.dtype.kind in "biu":
                 arr = arr.astype(dtypes.get_default_dtype().numpy)
-            result = apply((input,), (arr,), no_attrs)
+            result = apply_one(input, (arr,))
             return result if out is None else finish_out(fname, result, out)
 
         api.__name__ = fname
