@@ -257,6 +257,8 @@ class Op:
         self._save_plan = tuple(
             (n, -1 if n == "result" else -1 - output_names.index(n) if n in output_names else inputs.index(n),
              saves_for.get(n)) for n in self.saves)
+        # the plan of a call with one tensor, the first, and numbers (apply_one): those kept for it
+        self._plan_one = tuple((n, i) for n, i, users in self._save_plan if users is None or 0 in users)
         self.value_error = value_error
         self.n_diff_outputs = outputs
         self._multi = bool(multi_grad)
@@ -373,7 +375,7 @@ class Op:
                 results._retains = False
                 results._grad = results._accumulator = results._base = None
                 results._vc = [0]
-                _record_pointwise(ctx, tensors, arrays, results, d, self._save_plan)
+                _record_op(ctx, tensors, arrays, results, self._save_plan, True)
             else:
                 results = _make(out)
                 results._grad_fn = ctx
@@ -421,17 +423,67 @@ class Op:
         d = out.dtype
         if d is not _F64 and d is not _F32 and d.kind != "f":
             _not_differentiable(d)
-        ctx = _new_node(self._node or self._make_node())
-        ctx._seq = _next_seq()
-        results = _new_tensor(Tensor)
+        # the recording: graph.record_op's work for this case, its steps in its order
+        node = _new_node(self._node or self._make_node())
+        node._seq = _next_seq()
+        results = _new_tensor(Tensor)  # (the shape of t, whose size was checked: no check)
         results._data = out
         results._requires_grad = True
-        results._grad_fn = ctx
+        results._grad_fn = node
         results._output_nr = 0
         results._retains = False
         results._grad = results._accumulator = results._base = None
         results._vc = [0]
-        _record_pointwise(ctx, (t,) if len(arrays) == 1 else (t, None), arrays, results, d, self._save_plan)
+        fn = t._grad_fn
+        if fn is None:
+            fn = t._accumulator or _leaf_node(t)
+        data = t._data
+        meta = _META.get((data.shape, data.dtype)) or _meta(data)
+        if len(arrays) == 1:
+            node.next_functions = ((fn, t._output_nr),)
+            node._input_meta = meta
+        else:
+            node.next_functions = ((fn, t._output_nr), _NO_EDGE)
+            node._input_meta = (meta[0], None)
+        node._out_meta = meta if d is data.dtype else (_META.get((out.shape, d)) or _meta(out))
+        plan = self._plan_one
+        if plan:
+            kept = {}
+            for name, i in plan:  # (SavedTensor.__init__'s work, attribute by attribute in its order)
+                if i == 0:
+                    slot = _new_node(_SavedTensor)
+                    slot.name = name
+                    slot.tensor = t
+                    slot.version = t._vc[0]
+                    slot._meta = meta[0]
+                    setattr(node, name, t)
+                elif i < 0:  # the output, kept as a second tensor object without history (graph._linked)
+                    slot = _new_node(_SavedTensor)
+                    slot.name = name
+                    slot.is_output = True
+                    slot._output = _weakref(results)
+                    kept_out = _new_tensor(Tensor)
+                    kept_out._data = out
+                    kept_out._requires_grad = True
+                    kept_out._grad_fn = None
+                    kept_out._output_nr = 0
+                    kept_out._grad = kept_out._accumulator = kept_out._base = None
+                    kept_out._vc = results._vc
+                    kept_out._retains = False
+                    slot.tensor = kept_out
+                    slot.version = 0
+                    slot._meta = node._out_meta[0]
+                    setattr(node, name, kept_out)
+                else:  # the Python number: PyTorch saves it wrapped (SavedNumber.__init__'s work)
+                    number = arrays[i]
+                    slot = _new_node(_SavedNumber)
+                    slot.number = number
+                    slot.tensor = _KEPT
+                    slot.name = name
+                    slot.freed = False
+                    setattr(node, name, number)
+                kept[name] = slot
+            node._saved = kept
         return results
 
     def _record(self, ctx, out, tensors, arrays, attrs):
@@ -505,68 +557,6 @@ def finish_out(fname, result, out):
     for obs in graph.version_observers:
         obs(out)
     return out
-
-
-def _record_pointwise(node, tensors, arrays, out, dtype, plan):
-    """graph.record_op for a pointwise op's call with one tensor (the other operand, if any, a
-    Python number; ``tensors[0]`` requires grad) whose one output ``out`` has its history already
-    and numpy dtype ``dtype``: the same edges, metadata and saved tensors, without record_op's
-    cases for several tensors (the input's metadata serves the output when their dtypes agree)."""
-    t = tensors[0]
-    if t._base is not None:
-        t._refresh_view()
-    fn = t._grad_fn
-    if fn is None:
-        fn = t._accumulator or _leaf_node(t)
-    data = t._data
-    meta = _META.get((data.shape, data.dtype)) or _meta(data)
-    if len(tensors) == 1:
-        node.next_functions = ((fn, t._output_nr),)
-        node._input_meta = meta
-    else:
-        node.next_functions = ((fn, t._output_nr), _NO_EDGE)
-        node._input_meta = (meta[0], None)
-    node._out_meta = meta if dtype is meta[0][1].numpy else (_META.get((out._data.shape, dtype))
-                                                             or _meta(out._data))
-    if plan:
-        kept = {}
-        for name, i, users in plan:
-            if users is not None and 0 not in users:
-                continue  # kept for the gradient of an operand that is a number
-            # SavedTensor.__init__'s work, attribute by attribute in its order (as record_op)
-            if i == 0:
-                slot = _new_node(_SavedTensor)
-                slot.name = name
-                slot.tensor = t
-                slot.version = t._vc[0]
-                slot._meta = meta[0]
-            elif i < 0:  # the output, kept as a second tensor object without history (graph._linked)
-                slot = _new_node(_SavedTensor)
-                slot.name = name
-                slot.is_output = True
-                slot._output = _weakref(out)
-                t = _new_tensor(Tensor)
-                t._data = out._data
-                t._requires_grad = True
-                t._grad_fn = None
-                t._output_nr = 0
-                t._grad = t._accumulator = t._base = None
-                t._vc = out._vc
-                t._retains = False
-                slot.tensor = t
-                slot.version = 0
-                slot._meta = node._out_meta[0]
-            else:  # the Python number: PyTorch saves it wrapped (SavedNumber.__init__'s work)
-                t = arrays[i]
-                slot = _new_node(_SavedNumber)
-                slot.number = t
-                slot.tensor = _KEPT
-                slot.name = name
-                slot.freed = False
-            setattr(node, name, t)
-            kept[name] = slot
-        if kept:
-            node._saved = kept
 
 
 def _record_two(node, a, b, tensors, arrays, out, plan):
