@@ -168,3 +168,24 @@ def test_apply_one_gives_what_apply_gives(grad):
                 outs.append((type(y._data), y._data.dtype, y._data.strides, y._data.tobytes(), y.requires_grad,
                              y.is_leaf, _node_record(y)))
             assert outs[0] == outs[1], (op, numbers, make().shape)
+
+
+def test_tanh_backward_of_one_float32_element_gives_the_array_bits():
+    """float32: 1 - y*y on a Python float (y*y exact in double, rounded once to float32) gives the
+    array path's bits, in 0-d and 1-d, with infinities, NaN, signed zeros, values near +-1."""
+    from agrad.ops.unary import _tanh_backward_np
+
+    rng = np.random.RandomState(4)
+    ys = [v for v in _numbers() if type(v) is float] + list(np.tanh(rng.randn(300) * 4)) \
+        + list(1 - rng.rand(200) * 1e-4) + list(rng.randn(100) * 1e3)
+    gs = [1.0, -0.0, 0.3, 1e-30, 7.5e20, float("inf"), float("nan")] + list(rng.randn(10))
+    with np.errstate(all="ignore"):
+        for shape in ((), (1,)):
+            for y in ys:
+                ya = np.full(shape, y, np.float32)
+                one_minus = np.subtract(1.0, np.multiply(ya, ya, dtype=np.float64)).astype(np.float32)
+                for g in gs:
+                    ga = np.full(shape, g, np.float32)
+                    got, want = _tanh_backward_np(ga, ya), np.multiply(ga, one_minus)
+                    assert type(got) is type(want) and got.dtype == np.float32
+                    assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (y, g)

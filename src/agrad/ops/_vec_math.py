@@ -249,7 +249,7 @@ def via_double(np_fn):
                     return np_fn(a, dtype=np.float64).astype(_F32)
                 if not a.ndim:
                     return _F32(v)
-                out = np.empty_like(a)
+                out = a.copy()  # (a fresh array of a's one element; cheaper than empty_like's dispatch)
                 out[0] = v
                 return out
             return np_fn(a, dtype=np.float64).astype(_F32)

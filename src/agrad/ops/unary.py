@@ -106,6 +106,7 @@ def cos(ctx, grad):
 
 
 _fma_float = _vec_math.fma_float
+_F32 = np.float32
 
 
 def _tanh_backward_np(g, y):
@@ -115,6 +116,9 @@ def _tanh_backward_np(g, y):
     if g.dtype != y.dtype:
         return np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y)))
     if y.dtype == np.float32:
+        if y.size == 1 and g.shape == y.shape:  # (the same steps on a Python float: y * y is exact in double)
+            v = y.item()
+            return np.multiply(g, _F32(1.0 - v * v))
         return np.multiply(g, np.subtract(1.0, np.multiply(y, y, dtype=np.float64)).astype(np.float32))
     if y.dtype == np.float64:
         if y.size == 1 and g.shape == y.shape:  # (one element: fma's steps on Python floats, no arrays)
