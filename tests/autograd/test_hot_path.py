@@ -189,3 +189,36 @@ def test_tanh_backward_of_one_float32_element_gives_the_array_bits():
                     got, want = _tanh_backward_np(ga, ya), np.multiply(ga, one_minus)
                     assert type(got) is type(want) and got.dtype == np.float32
                     assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), (y, g)
+
+
+@pytest.mark.parametrize("grad", [True, False])
+def test_apply_two_gives_what_apply_gives(grad):
+    """Op.apply_two (a pointwise op on two tensors) against Op.apply: the same data, layout and node,
+    over dtypes, broadcasts, 0-d operands, transposed and sliced operands, views, either or both
+    requiring grad, with grad mode on and off."""
+    from agrad.ops.pointwise import _add, _div, _mul, _sub
+
+    rng = np.random.RandomState(2)
+    shapes = [((3, 4), (3, 4)), ((3, 4), ()), ((), (3, 4)), ((3, 1), (1, 4)), ((4,), (3, 4)), ((), ()), ((1,), (1,))]
+    for dt in (agrad.float16, agrad.float32, agrad.float64):
+        for sa, sb in shapes:
+            for ga, gb in ((True, True), (True, False), (False, True), (False, False)):
+                for view in (None, "t", "slice"):
+                    def make(shape, g):
+                        t = agrad.tensor(rng.randn(*shape), dtype=dt, requires_grad=g)
+                        if view == "t" and len(shape) == 2:
+                            t = t.t().contiguous().t()
+                        return t
+                    a0, b0 = make(sa, ga), make(sb, gb)
+                    for op in (_add, _sub, _mul, _div):
+                        outs = []
+                        for way in ("apply", "apply_two"):
+                            a, b = a0.detach().requires_grad_(ga), b0.detach().requires_grad_(gb)
+                            if view == "slice":
+                                a, b = (a[...] if a.dim() else a), (b[...] if b.dim() else b)
+                            with agrad.set_grad_enabled(grad):
+                                y = op.apply((a, b), (a._data, b._data), {}) if way == "apply" \
+                                    else op.apply_two(a, b, (a._data, b._data))
+                            outs.append((type(y._data), y._data.dtype, y._data.shape, y._data.strides,
+                                         y._data.tobytes(), y.requires_grad, y.is_leaf, _node_record(y)))
+                        assert outs[0] == outs[1], (op, dt, sa, sb, ga, gb, view)

@@ -486,6 +486,38 @@ class Op:
             node._saved = kept
         return results
 
+    def apply_two(self, a, b, arrays):
+        """:meth:`apply` of a pointwise op with a kernel and no attributes on two tensors ``a`` and
+        ``b`` (``arrays``: theirs, prepared): the same result, node, edges and saved tensors on a
+        shorter way when neither is a view and nothing watches the call (as :meth:`apply_one`);
+        apply's way otherwise."""
+        if a._base is not None or b._base is not None or _fw_active[0] or _forward_observers or _record_hooks \
+                or _pack_hooks or inplace_self[0] is not None or self.keeps:
+            return self.apply((a, b), arrays, _NO_ATTRS)
+        try:
+            out = self.kernel(*arrays)
+        except ValueError:
+            if self.value_error is None:
+                raise
+            raise self.value_error(arrays) from None
+        if type(out) is not np.ndarray:
+            if not isinstance(out, np.generic):  # (another backend's array: apply's way, run again)
+                return self.apply((a, b), arrays, _NO_ATTRS)
+        elif out.ndim > 1:
+            out = iterator_layout(out, arrays)
+        if not ((a._requires_grad or b._requires_grad) and _mode_state["enabled"]):
+            return _make(out)
+        d = out.dtype
+        if d is not _F64 and d is not _F32 and d.kind != "f":
+            _not_differentiable(d)
+        node = _new_node(self._node or self._make_node())
+        node._seq = _next_seq()
+        results = _make(out)
+        results._grad_fn = node
+        results._requires_grad = True
+        _record_two(node, a, b, (a, b), arrays, results, self._save_plan)
+        return results
+
     def _record(self, ctx, out, tensors, arrays, attrs):
         """The recording of apply in full: several outputs, an in-place op's
         snapshot, attributes kept as saved tensors, saved-tensor hooks."""

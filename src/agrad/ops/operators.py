@@ -17,7 +17,7 @@ from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, b
                          bitwise_right_shift, bitwise_right_shift_, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, into_self,
                          le, le_, logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
 from .division import floor_divide, floor_divide_, in_order_until_zero, reciprocal, remainder
-from .pointwise import (_F32, _F64, _NO_ATTRS, _add, _div, _formula_state, _mul, _rsub, _sub, add, check_operand,
+from .pointwise import (_F32, _F64, _add, _div, _formula_state, _mul, _rsub, _sub, add, check_operand,
                         check_sub, div, mul, neg, operands, sub, true_divide)
 from .._limits import check_broadcast
 from .power import pow
@@ -146,7 +146,7 @@ def _arithmetic(fn, op):
                 b = other._data
                 if b.dtype is d:
                     check_broadcast(a, b)
-                    return op.apply((self, other), (a, b), _NO_ATTRS)
+                    return op.apply_two(self, other, (a, b))
         return general(self, other)
 
     return method_
