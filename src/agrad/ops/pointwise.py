@@ -272,8 +272,14 @@ def _mul(ctx, grad):
 
 @_mul.raw_derivative
 def _(ctx, g):
-    return (_scalar_math(np.multiply, g, _like(ctx.other, g, True)) if ctx.needs(0) else None,
-            np.multiply(g, _like(ctx.self, g)) if ctx.needs(1) else None)
+    edges = ctx.next_functions  # (ctx.needs(i), inline)
+    if edges[1][0] is None:  # only self needs a gradient (so other was kept)
+        other = ctx.other
+        if type(other) is float or type(other) is int:  # x * number: the number as _like gives it
+            return _scalar_math(np.multiply, g, other), None
+        return _scalar_math(np.multiply, g, _like(other, g, True)), None
+    return (_scalar_math(np.multiply, g, _like(ctx.other, g, True)) if edges[0][0] is not None else None,
+            np.multiply(g, _like(ctx.self, g)))
 
 
 def _like(x, g, scalar=False):
