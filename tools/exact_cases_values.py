@@ -607,4 +607,8 @@ def cases(graph: str) -> list[dict]:
              ["torch.std_mean(x)[1].item()", "torch.var_mean(x, 1)", "torch.var_mean(w, 1)[0].tolist()",
               "torch.var_mean(w, 1)[1].tolist()", "torch.std_mean(w, (0, 1), correction=0)[0].item()",
               "[t.tolist() for t in torch.var_mean(w.reshape(4, 5, 6), (2, 0))]", "[t.tolist() for t in torch.var_mean(w.float(), 0)]"]),
+        case("sinc-float-opmath-steps",  # product = float(pi) * x in float, sin(product) / product
+             ["x = torch.linspace(-3, 3, 101)"],
+             ["torch.sinc(x).tolist()", "torch.sinc(x[:7]).tolist()", "torch.sinc(x.half()).tolist()",
+              "torch.sinc(torch.tensor([0.0, -0.0, float('inf'), float('nan'), 1e-30]))"]),
     ]

@@ -464,8 +464,16 @@ def exp2(ctx, grad):
 
 
 def _sinc(a):
-    with np.errstate(all="ignore"):  # float16 computed in float32 and rounded once (PyTorch's opmath)
-        return np.sinc(a.astype(np.float32) if a.dtype == np.float16 else a).astype(a.dtype, copy=False)
+    """The kernel's steps in the opmath type (float16 in float32): product = pi * x (float32: pi
+    as a float, the product rounded to float), sin(product) / product, 1 at 0 (numpy's sinc
+    rounds pi * x from double and takes numpy's own float32 sin)."""
+    with np.errstate(all="ignore"):
+        if a.dtype in (np.float16, np.float32):
+            x = a.astype(np.float32, copy=False)
+            product = np.float32(math.pi) * x
+            r = _vec_math.libm_float(np.sin, product) / product
+            return np.where(x == 0, np.float32(1), r).astype(a.dtype, copy=False)
+        return np.sinc(a).astype(a.dtype, copy=False)
 
 
 @unary(_sinc)
