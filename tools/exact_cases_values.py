@@ -611,4 +611,13 @@ def cases(graph: str) -> list[dict]:
              ["x = torch.linspace(-3, 3, 101)"],
              ["torch.sinc(x).tolist()", "torch.sinc(x[:7]).tolist()", "torch.sinc(x.half()).tolist()",
               "torch.sinc(torch.tensor([0.0, -0.0, float('inf'), float('nan'), 1e-30]))"]),
+        case("log-softmax-float32-kernel-steps",  # x - max - log(sum exp): Sleef's expf/logf in vector code, libm's else
+             ["x = torch.tensor([[[-0.5, -0.25, -1.25], [0.5, -3.0, -0.75], [0.25, -3.0, 3.0]], [[1.75, float('inf'), 2.25], "
+              "[2.0, -0.25, -0.0], [1.5, 1.75, 2.25]], [[2.75, 1.75, 2.0], [-2.75, -1.5, -0.5], [1.0, -2.75, -1.25]]])",
+              "w = (torch.linspace(-5, 9, 600).reshape(6, 10, 10) * 1.37) % 3.1 * 2.3 - 3"],
+             ["x[:, 1:].log_softmax(1).tolist()", "w.log_softmax(1).tolist()", "w.log_softmax(2).tolist()",
+              "w.reshape(6, 100).log_softmax(1).tolist()", "w.reshape(600).log_softmax(0).tolist()",
+              "w[:, :, :3].log_softmax(1).tolist()", "w.reshape(60, 10)[:, :5].log_softmax(-1).tolist()",
+              "torch.tensor([[1.0, float('-inf')], [float('nan'), 2.0], [float('inf'), 1.0], "
+              "[float('-inf'), float('-inf')]]).log_softmax(1)"]),
     ]

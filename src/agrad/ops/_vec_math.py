@@ -222,6 +222,57 @@ def sleef_log1pf(d):
     return r.astype(_F32, copy=False)
 
 
+def _df_div(nx, ny, dx, dy):
+    """Sleef's dfdiv (FMA build): the float pair (nx, ny) / (dx, dy)."""
+    one = _F32(1)
+    rec = one / dx
+    qx = nx * rec
+    u = _fma32(rec, nx, -qx)
+    qy = _fma32(-dy, rec, _fma32(-dx, rec, one))
+    return qx, _fma32(qx, qy, _fma32(ny, rec, u))
+
+
+def _df_add2(x, y):
+    """Sleef's dfadd2 of two floats: their sum as a pair, whatever their magnitudes."""
+    rx = x + y
+    v = rx - x
+    return rx, (x - (rx - v)) + (y - v)
+
+
+def sleef_logf(d):
+    """Vectorized<float>::log (AVX2): Sleef's logf8_u10, bit for bit: e = the exponent of
+    d * 4/3 (d below FLT_MIN scaled by 2**64 first), m = d * 2**-e, x = (m - 1) / (m + 1) as a
+    float pair, ln 2 * e + 2x + x**3 times a degree-2 polynomial in x**2, in float pairs.
+    +inf stays, d < 0 and NaN are NaN, 0 is -inf."""
+    d = np.asarray(d, _F32)
+    with np.errstate(all="ignore"):
+        one = _F32(1)
+        tiny = d < _F32_MIN
+        dd = np.where(tiny, d * _F32(2.0 ** 64), d)
+        scaled = (dd * _F32(1.0 / 0.75)).astype(_F32, copy=False)
+        e = ((scaled.view(_I32) >> _I32(23)) & _I32(0xff)) - _I32(0x7f)
+        m = (dd.view(_I32) + (-e << _I32(23))).view(_F32)
+        e = np.where(tiny, e - _I32(64), e).astype(_F32)
+        sx = _LN2_DF[0] * e
+        sy = _fma32(_LN2_DF[1], e, _fma32(_LN2_DF[0], e, -sx))
+        qx, qy = _df_div(*_df_add2(-one, m), *_df_add2(one, m))
+        x2 = qx * qx
+        p = np.full(d.shape, _LOG_POLY[0], _F32)
+        p = _fma32(p, x2, _LOG_POLY[1])
+        p = _fma32(p, x2, _LOG_POLY[2])
+        hx, hy = qx * _F32(2), qy * _F32(2)
+        rx = sx + hx
+        ry = (((sx - rx) + hx) + sy) + hy
+        v = (x2 * qx) * p
+        sx2 = rx + v
+        sy2 = ((rx - sx2) + v) + ry
+        r = np.asarray(sx2 + sy2, _F32)
+        r = np.where(d == _F32(np.inf), _F32(np.inf), r)
+        r = np.where((d < 0) | np.isnan(d), _F32(np.nan), r)
+        r = np.where(d == 0, _F32(-np.inf), r)
+    return r.astype(_F32, copy=False)
+
+
 def libm_float(np_fn, a):
     """np_fn of a float32 array as glibc's or MKL's float function gives it: in double,
     rounded once."""

@@ -185,8 +185,14 @@ def _(ctx, g):
     return _softmax_backward_fwd(ctx, g, ctx.result._data, dim=ctx.dim)
 
 
-@_half
 def _log_softmax_fwd(ctx, a, dim):
+    if a.dtype == np.float32 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE:
+        return _log_softmax_f32(a, dim)
+    return _log_softmax_float(ctx, a, dim=dim)
+
+
+@_half
+def _log_softmax_float(ctx, a, dim):
     if a.ndim == 0:  # NaN for a NaN or an infinity, as PyTorch computes it
         with np.errstate(invalid="ignore"):
             return a - a
@@ -194,6 +200,38 @@ def _log_softmax_fwd(ctx, a, dim):
         return a.copy()
     shifted = a - np.max(a, axis=dim, keepdims=True)
     return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+
+
+def _log_softmax_f32(a, dim):
+    """log_softmax of a float32 array as PyTorch's AVX2 kernels compute it: x - max - log(sum of
+    exp(x - max)). Along the last dim (_vec_log_softmax_lastdim): the vector code's exp and log
+    (Sleef's), the sum as vec::reduce_all adds it. Along another (_vec_log_softmax): the vector
+    code for 8 inner positions at once where a whole vector fits (as softmax's), libm's exp and
+    log one by one elsewhere, the exps added in the dim's order."""
+    mx = np.max(a, axis=dim, keepdims=True)
+    with np.errstate(all="ignore"):
+        if dim == a.ndim - 1:
+            total = _vec_math.reduce_all_sum(_vec_math.sleef_expf(a - mx))[..., None]
+            return (a - mx) - _vec_math.sleef_logf(total)
+        dim_size = a.shape[dim]
+        inner = math.prod(a.shape[dim + 1:])
+        x = a.reshape(-1, dim_size, inner)
+        m = mx.reshape(x.shape[0], 1, inner)
+        shifted = (x - m).transpose(0, 2, 1)
+        lse = np.empty((x.shape[0], inner), np.float32)
+        vector = _vector_lanes(x.shape[0], inner)
+        for lanes, exp, log in ((vector, _vec_math.sleef_expf, _vec_math.sleef_logf), (~vector, _libm_expf, _libm_logf)):
+            if lanes.any():
+                e = exp(shifted[lanes])
+                total = e[:, 0].copy()
+                for d in range(1, dim_size):
+                    total += e[:, d]
+                lse[lanes] = log(total)
+        return ((x - m) - lse[:, None, :]).reshape(a.shape)
+
+
+def _libm_logf(v):
+    return _vec_math.libm_float(np.log, v)
 
 
 _log_softmax = Op("LogSoftmaxBackward0", _log_softmax_fwd, saves=("result",))
