@@ -282,11 +282,14 @@ def libm_float(np_fn, a):
 _F32_DTYPE = np.dtype(np.float32)
 
 
-def via_double(np_fn):
+def via_double(np_fn, other=None, single_as_numpy=False):
     """np_fn (a ufunc) taking float32 arrays through double (libm_float); other dtypes as
-    numpy does. A single float32 (a numpy scalar or 0-d array) goes through Python's math
-    function of the same name, libm's double function too, when there is one and it does not
-    refuse the value. (agrad runs numpy with its floating-point warnings off.)"""
+    numpy does, or as ``other`` computes them. A single float32 (a numpy scalar or 0-d array)
+    goes through Python's math function of the same name, libm's double function too, when
+    there is one and it does not refuse the value. (agrad runs numpy with its floating-point
+    warnings off.) ``single_as_numpy``: a one-element array of another dtype takes np_fn
+    itself, not ``other``."""
+    plain = other is None
     import math
 
     scalar_fn = getattr(math, np_fn.__name__, None)
@@ -306,7 +309,9 @@ def via_double(np_fn):
             return np_fn(a, dtype=np.float64).astype(_F32)
         if type(a) is np.float32:
             return via_scalar(a)
-        return np_fn(a)
+        if plain or (single_as_numpy and type(a) is np.ndarray and a.size == 1):
+            return np_fn(a)
+        return other(a)
 
     def via_scalar(a):
         if scalar_fn is not None:
@@ -332,17 +337,14 @@ def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False):
     ``n % 8`` doubles (``n % 16`` floats) of a flat array are libm's function (Python's math for
     double, numpy's float32 loop, which is libm's float function), as the scalar loop that
     cpu_kernel_vec runs after its blocks of two AVX2 vectors gives them. ``single_as_numpy``
-    keeps a one-element float64 array on numpy's function (tanh: the long double round trip
-    would cost the 1,000-op chain benchmark of bench/bench_engine.py some 4%)."""
+    keeps a one-element array on numpy's function (tanh: the long double round trip costs some
+    three times numpy's tanh, a cost the 1,000-op chain of bench/bench_engine.py would show)."""
     import math
 
-    double = via_double(np_fn)
     scalar_fn = getattr(math, np_fn.__name__.replace("arc", "a"), None) if scalar_tail else None
 
-    def kernel(a):
+    def long_double(a):
         if type(a) is np.ndarray and a.dtype is _F64_DTYPE:
-            if single_as_numpy and a.size == 1:
-                return np_fn(a)
             out = np_fn(a.astype(np.longdouble)).astype(np.float64)
             if scalar_fn is not None and a.size % 8:
                 flat_in, flat = a.reshape(-1), out.reshape(-1)
@@ -353,8 +355,15 @@ def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False):
                         pass
             return out
         if type(a) is np.float64:
-            return np.float64(kernel(np.asarray(a))[()])
-        if scalar_fn is not None and type(a) is np.ndarray and a.dtype is _F32_DTYPE and a.size % 16:
+            return np.float64(long_double(np.asarray(a))[()])
+        return np_fn(a)
+
+    double = via_double(np_fn, long_double, single_as_numpy)  # (float32 and single elements: no extra call)
+    if scalar_fn is None:
+        return double
+
+    def kernel(a):
+        if type(a) is np.ndarray and a.dtype is _F32_DTYPE and a.size % 16:
             cut = a.size - a.size % 16
             out = np.empty_like(a)
             flat_in, flat = a.reshape(-1), out.reshape(-1)
