@@ -201,3 +201,29 @@ CASES += [
           "F.interpolate(torch.ones(1, 1, 2, 2).int(), 4, mode='bicubic')",
           "F.interpolate(torch.ones(1, 1, 2, 2, 2).to(torch.uint8), 4, mode='trilinear')"]),
 ]
+
+CASES += [
+    case("median-zero-in-memory-order",
+         ["x1 = torch.tensor([[[-0.25, -1.75, -3.0, 2.5], [2.25, 0.0, -2.75, 2.75], [-1.75, 0.5, -0.75, 2.75], "
+          "[-2.5, 3.0, -0.75, -1.75]], [[-1.5, -0.5, 1.5, -0.75], [-1.75, -1.25, -2.75, -0.5], [2.0, -0.0, 3.0, 2.5], "
+          "[3.0, -2.0, 2.5, 1.5]], [[1.0, -2.75, -1.25, -1.0], [1.75, 3.0, -0.25, -2.25], [2.5, 1.5, -0.25, -1.25], "
+          "[0.0, 0.75, -1.0, 1.25]], [[-3.0, 2.75, -1.75, 1.0], [2.75, 0.5, -2.75, 0.25], [float('inf'), 1.5, 2.75, "
+          "-2.25], [3.0, -1.0, -0.5, 0.25]]], dtype=torch.float64, requires_grad=True)"],
+         ["x1.mT.median()", "x1.median()", "x1.transpose(0, 2).median()", "x1.permute(2, 0, 1).median()",
+          "x1.mT.nanmedian()", "torch.tensor([[0., -0.], [0., -0.]]).t().median()",
+          "torch.tensor([[0., -0.], [-0., 0.], [1., -1.]]).t().median()"]),
+    case("int-list-elements-and-lone-tensors",
+         ["f = torch.arange(8.).reshape(4, 2)"],
+         ["f.split(1, None)", "f.split([1, 3], None)", "torch.split(f, 1, None)", "f.split(1, 1.5)", "f.split(1.5)",
+          "f.split(1, 'a')", "f.split([1.5, 2.5])", "f.split(None)", "f.split(torch.tensor(2))",
+          "f.split(torch.tensor([2, 2]))", "f.split(torch.tensor(2.5))", "f.split(1, torch.tensor(1))",
+          "f.split([1, 3], dim=torch.tensor(1.))", "f.split([2, 2.5])", "f.split([2, True])",
+          "f.permute([1, 0.5])", "f.permute([0.5, 1])", "f.sum([0, 1.5])", "f.view(8, 1.0)", "f.view([8.0, 1])",
+          "f.reshape([8, 1.0])", "f.flip([0, 1.0])", "f.flip([1.0, 0])", "f.flip([0, torch.tensor(1.)])",
+          "f.repeat([1, 2.0])", "f.expand(4, torch.tensor(2.))", "torch.zeros([2, 2.0])", "torch.zeros((2.0, 2))",
+          "f.view(3., 3)", "f.size(1.0)", "f.select(0.0, 1)",
+          "f.flip(torch.tensor(0))", "torch.flip(f, torch.tensor(0))", "f.roll(1, torch.tensor(0))",
+          "f.roll(torch.tensor(1), 0)", "torch.roll(f, 1, torch.tensor(0))", "f.flip(torch.tensor(True))",
+          "f.roll(torch.tensor(True), 1)", "f.flip(torch.tensor(0.))", "f.roll(1, torch.tensor(0.))",
+          "f.roll((1, 1.5), (0, 1))", "f.flip([torch.tensor(1)])"]),
+]

@@ -160,6 +160,8 @@ class Tensor:
             if self._data.ndim == 0 and isinstance(dim, int):
                 raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions") from None
             raise
+        except TypeError:
+            raise TypeError(f"size(): argument 'dim' (position 1) must be int, not {type(dim).__name__}") from None
 
     def dim(self) -> int:
         return self._data.ndim
@@ -695,9 +697,17 @@ def _wrap_dim_no_scalar(dim, ndim):
     return _wrap_dim(dim, ndim)
 
 
+def _dim_int(dim):
+    """A dim given as other than an int: a float (or float tensor) is the parser's error (the wrapper's)."""
+    if isinstance(dim, float) or isinstance(dim, Tensor) and dim.dtype.is_floating_point:
+        raise TypeError(f"dim {dim!r} is not an int")
+    return int(dim)
+
+
 def _wrap_dim(dim, ndim):
     """A possibly negative dim as an index, with PyTorch's IndexError."""
-    dim = int(dim)
+    if type(dim) is not int:
+        dim = _dim_int(dim)
     n = max(ndim, 1)
     if dim < -n or dim >= n:
         raise IndexError(

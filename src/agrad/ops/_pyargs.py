@@ -69,6 +69,23 @@ def _is_int(v) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
+def _is_index(v) -> bool:
+    """An element of an int list as the parser takes it (an int, not a bool; a one-element integral or
+    bool tensor, by its ``__index__``)."""
+    if isinstance(v, Tensor):
+        return v.numel() == 1 and v.dtype._kind <= 1
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def _unpack_error(sig, param, value):
+    """The conversion's error for a later element of an int list that is not one (the parse read only
+    the first): ``failed to unpack the object at pos 2``."""
+    for i, v in enumerate(value[1:], 2):
+        if not (_is_index(v) or isinstance(v, (bool, np.bool_))):
+            raise _Unpack(f"{sig.name}(): argument '{param.name}' failed to unpack the object at pos {i} with "
+                          f"error \"type must be tuple of ints,but got {tp_name(v)}\"")
+
+
 def _is_float(v) -> bool:
     if isinstance(v, Tensor):
         return v.ndim == 0 and not v.requires_grad
@@ -94,9 +111,10 @@ def check(type_name: str, value, numbers_as_tensors: bool = False) -> bool:
     if type_name == "str":
         return isinstance(value, str)
     if type_name == "tuple of ints":
-        if isinstance(value, (tuple, list)):
-            return all(_is_int(v) for v in value)
-        return _is_int(value)  # int[N] parameters take one int (no way to tell the sizes apart here)
+        if isinstance(value, (tuple, list)):  # (the parser reads the first element only: the rest on conversion)
+            return not value or _is_index(value[0])
+        # int[N] parameters take one int (no way to tell the sizes apart here), or a one-element tensor
+        return _is_int(value) or isinstance(value, Tensor) and _is_index(value)
     if type_name == "tuple of Tensors":  # the elements are checked later ("expected Tensor as element 1 ...")
         return isinstance(value, (tuple, list))
     if type_name == "torch.dtype":
@@ -197,6 +215,10 @@ class _Mismatch(Exception):
     pass
 
 
+class _Unpack(Exception):
+    """The call parses, and an int list's conversion fails (its message)."""
+
+
 class _BoolSymInt(Exception):
     """The call parses, with a one-element bool tensor for a SymInt: its conversion's internal assert."""
 
@@ -212,6 +234,7 @@ def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_
     remaining = len(kwargs)
     arg_pos = 0
     converts_bool = False
+    unpack = []
     for i, param in enumerate(sig.params):
         is_kwd = False
         present = True
@@ -231,16 +254,22 @@ def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_
             if raise_error:
                 _missing_args(sig, i)
             return False
-        elif varargs_ints and arg_pos == 0 and not is_kwd and nargs > 1 and all(_is_int(a) for a in args):
-            arg_pos = nargs  # view(2, 3) as view((2, 3))
+        elif varargs_ints and arg_pos == 0 and not is_kwd and nargs > 1 and _is_int(args[0]):
+            arg_pos = nargs  # view(2, 3) as view((2, 3)) (the first decides; the rest convert, or fail to)
+            unpack.append((param, args))
             continue
         elif check(param.type, value, numbers_ok) and not (
                 (param.no_int or varargs_ints and is_kwd and i == 0) and _is_int(value)):
-            pass  # (a lone int is taken as the varargs of view(6), not as view(size=6))
+            if param.type == "tuple of ints" and isinstance(value, (tuple, list)):
+                unpack.append((param, value))
+            # (a lone int is taken as the varargs of view(6), not as view(size=6))
         elif param.sym and isinstance(value, Tensor) and value.numel() == 1 and value.dtype._kind <= 1:
             if value.dtype._kind == 0:  # a bool: the parser takes it, its conversion to a SymInt fails
                 converts_bool = True
         elif raise_error:
+            if param.type == "tuple of ints" and isinstance(value, (tuple, list)) and value:
+                raise _Mismatch(f"{sig.name}(): argument '{param.name}' (position {arg_pos + 1}) must be tuple of "
+                                f"ints, but found element of type {tp_name(value[0])} at pos 0")
             if is_kwd:
                 raise _Mismatch(f"{sig.name}(): argument '{param.name}' must be {param.type}, not {tp_name(value)}")
             raise _Mismatch(f"{sig.name}(): argument '{param.name}' (position {arg_pos + 1}) must be "
@@ -261,6 +290,8 @@ def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_
                 if index < nargs:
                     raise _Mismatch(f"{sig.name}() got multiple values for argument '{key}'")
         return False
+    for param, value in unpack:
+        _unpack_error(sig, param, value)
     if converts_bool:
         raise _BoolSymInt()
     return True
@@ -302,7 +333,7 @@ def parser_error(key: str, args: tuple, kwargs: dict) -> str | None:
         plausible = [s for s in sigs if s.min_args <= count <= len(s.params)]
         if len(plausible) == 1:
             _parse(plausible[0], args, kwargs, True, strict_kwargs=True)
-    except _Mismatch as e:
+    except (_Mismatch, _Unpack) as e:
         return str(e)
     except _BoolSymInt:
         raise RuntimeError('scalar.isIntegral( false) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/utils/'

@@ -180,7 +180,8 @@ _flip.derivative(lambda ctx, grad: flip(grad, ctx.dims))
 
 @export(method=True)
 def flip(input, *dims):
-    if len(dims) == 1 and not isinstance(dims[0], numbers.Integral):
+    if len(dims) == 1 and not isinstance(dims[0], numbers.Integral) and not (
+            isinstance(dims[0], Tensor) and dims[0].ndim == 0):  # (x.flip(tensor(0)): one dim, as varargs)
         dims = tuple(dims[0])
     wrapped = tuple(_wrap_dim(d, input.ndim) for d in dims)
     seen = set()
@@ -219,7 +220,11 @@ _roll.derivative(lambda ctx, grad: roll(grad, tuple(-s for s in ctx.shifts), ctx
 
 @export(method=True)
 def roll(input, shifts, dims=None):
-    shifts = (int(shifts),) if isinstance(shifts, numbers.Integral) else tuple(int(s) for s in shifts)
+    if isinstance(shifts, Tensor) and shifts.ndim == 0:  # (one int, as int[1] takes it)
+        shifts = (shifts,)
+    if isinstance(dims, Tensor) and dims.ndim == 0:
+        dims = (dims,)
+    shifts = (int(shifts),) if isinstance(shifts, numbers.Integral) else tuple(_int_of(s) for s in shifts)
     dims = () if dims is None else ((int(dims),) if isinstance(dims, numbers.Integral) else tuple(dims))
     if not shifts:
         raise RuntimeError("`shifts` required")
@@ -342,10 +347,43 @@ def _check_split_sizes(input, sizes, d):
 
 @export(method=True)
 def split(input, split_size_or_sections, dim=0):
+    size = split_size_or_sections
+    if isinstance(size, Tensor):  # Tensor.split's own conversion: a tensor of one element is its int
+        try:
+            size = int(size)
+        except ValueError:
+            pass
+    if type(dim) is not int or not (type(size) is int or type(size) in (list, tuple)
+                                    and all(type(v) is int for v in size)):
+        dim = _split_parse(input, size, dim)
     _require_1d(input)
-    if isinstance(split_size_or_sections, numbers.Integral):
-        return _split_even(input, int(split_size_or_sections), dim)
-    return _split_with_sizes(input, split_size_or_sections, dim)
+    if isinstance(size, numbers.Integral):
+        return _split_even(input, int(size), dim)
+    return _split_with_sizes(input, size, dim)
+
+
+def _int_of(v):
+    """An element of an int list: a float (or float tensor) is the parser's error (the wrapper's)."""
+    if isinstance(v, float) or isinstance(v, Tensor) and v.dtype.is_floating_point:
+        raise TypeError(f"{v!r} is not an int")
+    return int(v)
+
+
+_SPLIT = ["(Tensor input, int split_size, int dim = 0)", "(Tensor input, tuple of ints split_size, int dim = 0)"]
+
+
+def _split_parse(input, size, dim):
+    """What Tensor.split's call of _VF.split or _VF.split_with_sizes refuses (their parsers' errors); the dim."""
+    from ._pyargs import check, format_invalid_args, parser_error
+
+    if isinstance(size, numbers.Integral) and not isinstance(size, Tensor):
+        if not check("int", dim):
+            raise TypeError(format_invalid_args((input, size, dim), {}, "split()", _SPLIT))
+    else:
+        message = parser_error("torch.split_with_sizes", (input, size, dim), {})
+        if message is not None:
+            raise TypeError(message)
+    return int(dim)
 
 
 @method("split_with_sizes")

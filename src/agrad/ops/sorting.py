@@ -321,10 +321,14 @@ def _median_full_fwd(ctx, a, ignore_nan):
     s = np.sort(flat)  # (NaN last)
     k = (size - 1) // 2
     if s[k] == 0 and a.dtype.kind == "f" and len(set(np.signbit(flat[flat == 0]).tolist())) == 2:
-        # which zero: PyTorch's std::nth_element on a copy of the input (NaN the largest) decides
-        v = [(x, j) for j, x in enumerate(flat.tolist())]
+        # which zero: PyTorch's std::nth_element on a copy of the input (NaN the largest) decides, the
+        # copy laid out as clone() lays it out (a transposed input keeps its memory order)
+        from ._layout import dense_order
+        order = dense_order(a)
+        mem = flat if order is None else np.transpose(a, order).reshape(-1)
+        v = [(x, j) for j, x in enumerate(mem.tolist())]
         _nth_element(v, 0, k, len(v), _less)
-        return np.asarray(flat[v[k][1]])
+        return np.asarray(mem[v[k][1]])
     return np.asarray(s[k])
 
 

@@ -40,8 +40,15 @@ def _sizes(size):
             size = tuple(first)
     for s in size:
         if type(s) is not int:
-            return tuple(int(s) for s in size)
+            return tuple(_size_int(s) for s in size)
     return tuple(size)
+
+
+def _size_int(s):
+    """A size given as other than an int: a float (or float tensor) is the parser's error (the wrapper's)."""
+    if isinstance(s, float) or isinstance(s, Tensor) and s.dtype.is_floating_point:
+        raise TypeError(f"size {s!r} is not an int")
+    return int(s)
 
 
 def _infer_shape(shape, numel):
