@@ -227,3 +227,11 @@ CASES += [
           "f.roll(torch.tensor(True), 1)", "f.flip(torch.tensor(0.))", "f.roll(1, torch.tensor(0.))",
           "f.roll((1, 1.5), (0, 1))", "f.flip([torch.tensor(1)])"]),
 ]
+
+CASES += [
+    case("transcendentals-of-transposed-inputs",  # (a transposed input's result was uninitialised memory)
+         ["x = torch.tensor([[0.0, -1.5, -1.25], [0.75, 3.0, 0.0]])", "l = torch.linspace(-3, 3, 38).reshape(2, 19)"],
+         ["x.t().sinh().tolist()", "x.t().cosh().tolist()", "x.t().atanh().tolist()", "torch.erf(x.t()).sinh().tolist()",
+          "x.double().t().sinh().tolist()", "x.double().t().cosh().tolist()", "x[:, ::2].sinh().tolist()",
+          "l.t().cosh().tolist()", "l.double().t().sinh().tolist()", "l.t().sinh().tolist()"]),
+]

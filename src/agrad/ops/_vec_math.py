@@ -346,8 +346,8 @@ def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False):
     def long_double(a):
         if type(a) is np.ndarray and a.dtype is _F64_DTYPE:
             out = np_fn(a.astype(np.longdouble)).astype(np.float64)
-            if scalar_fn is not None and a.size % 8:
-                flat_in, flat = a.reshape(-1), out.reshape(-1)
+            if scalar_fn is not None and a.size % 8:  # (memory order: a view of out whatever a's layout)
+                flat_in, flat = a.ravel(order="K"), out.ravel(order="K")
                 for i in range(a.size - a.size % 8, a.size):
                     try:
                         flat[i] = scalar_fn(flat_in[i].item())
@@ -365,8 +365,8 @@ def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False):
     def kernel(a):
         if type(a) is np.ndarray and a.dtype is _F32_DTYPE and a.size % 16:
             cut = a.size - a.size % 16
-            out = np.empty_like(a)
-            flat_in, flat = a.reshape(-1), out.reshape(-1)
+            out = np.empty_like(a)  # (a's layout: its memory-order ravel is a view, reshape(-1) would copy)
+            flat_in, flat = a.ravel(order="K"), out.ravel(order="K")
             if cut:
                 flat[:cut] = np_fn(flat_in[:cut], dtype=np.float64).astype(_F32)
             flat[cut:] = np_fn(flat_in[cut:])
