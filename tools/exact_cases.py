@@ -314,6 +314,9 @@ CASES += _value_cases(GRAPH)
 from exact_cases_graphs import cases as _graph_cases  # noqa: E402
 
 CASES += _graph_cases(GRAPH)
+from exact_cases_linalg import cases as _linalg_cases  # noqa: E402
+
+CASES += _linalg_cases(GRAPH)
 
 CASES += [
     case("zeros-like-grad",

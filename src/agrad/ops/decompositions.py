@@ -57,7 +57,10 @@ def _floating(t, who):
 
 def _kernel_dtype(t, kernel):
     """PyTorch's dispatch error for a dtype its CPU kernel lacks (LAPACK's: any but float32/64; an
-    empty float16 input never reaches the kernel, but for geqrf)."""
+    empty float16 input never reaches the kernel, but for geqrf; nor does an empty input of any
+    dtype reach eigh's, which checks none before)."""
+    if kernel == "linalg_eigh_cpu" and not t.numel():
+        return
     if not t.dtype.is_floating_point or t.dtype is dtypes.float16 and (t.numel() or kernel == "geqrf_cpu"):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(t.dtype)}\'')
 
@@ -112,7 +115,7 @@ def _cholesky_fwd(ctx, a, upper, who):
     if a.size == 0 and (a.ndim < 2 or a.shape[-1] != a.shape[-2]):
         return a.copy()  # torch.cholesky's empty input, returned as it is (through its node)
     try:
-        out = np.linalg.cholesky(a)
+        out = np.linalg.cholesky(_empty_lapack(a) if a.size == 0 else a)
     except np.linalg.LinAlgError:
         flat = a.reshape((-1,) + a.shape[-2:])
         for b, m in enumerate(flat):
@@ -183,6 +186,12 @@ def cholesky(input, upper=False, *, out=None):
 # ---------------------------------------------------------------------------
 # qr
 # ---------------------------------------------------------------------------
+
+def _empty_lapack(a):
+    """An empty ``a`` as an array numpy's LAPACK takes (float16, bool and integers it refuses;
+    PyTorch returns its empty results in ``a``'s dtype, cast back by the caller)."""
+    return a.astype(np.float32) if a.dtype.kind != "f" or a.dtype == np.float16 else a
+
 
 def _plus_zero(a):
     """``a`` with every -0.0 made +0.0: MKL's Householder reflectors (behind PyTorch's svd, qr and
@@ -288,6 +297,8 @@ def eigh_arrays(a, uplo="L", vectors=True):
             if info:
                 raise _error(f"linalg.eigh: {_batch_where(a)(b)}The algorithm failed to converge because the input "
                              f"matrix is ill-conditioned or has too many repeated eigenvalues (error code: {info}).")
+    if a.size == 0:
+        return np.zeros(a.shape[:-1], a.dtype), np.zeros(a.shape, a.dtype)
     # (a -0.0 on the diagonal stays: with no reflector it is an eigenvalue, -0.0 in PyTorch too)
     return np.linalg.eigh(np.where(np.eye(a.shape[-1], dtype=bool), a, _plus_zero(a)), UPLO=uplo)
 
@@ -374,7 +385,7 @@ def svd_arrays(a, full_matrices=False, compute_uv=True, who="linalg.svd"):
     with them on the diagonal of a square matrix, or one at (0, 0), U and Vh are the identity in
     bdsqr's sorting order of those NaNs and zeros; elsewhere MKL spreads NaNs, which agrad does
     not: the first k reversed)."""
-    a = _plus_zero(a)
+    a = _plus_zero(_empty_lapack(a) if a.size == 0 else a)
     finite = np.isfinite(a).all(axis=(-2, -1))
     if finite.all():
         return _gesdd(a, full_matrices, compute_uv)
@@ -643,9 +654,10 @@ def _lstsq_fwd(ctx, a, b, vector, driver, rcond):
     rank = keep.sum(-1).astype(np.int64)
     if driver == "gelsy":  # PyTorch's own calling of it: no column pivots (_lapack.gelsy_unpivoted)
         finite = np.isfinite(aa).all(axis=(-2, -1))  # (an inf of B makes the solution NaN below)
-        flat_a, flat_b = aa.reshape((-1, m, n)), np.where(np.isinf(bb), 0, bb).reshape((-1, m, bb.shape[-1]))
+        count = int(np.prod(batch))
+        flat_a, flat_b = aa.reshape((count, m, n)), np.where(np.isinf(bb), 0, bb).reshape((count, m, bb.shape[-1]))
         gx, grank = gelsy_unpivoted(flat_a[finite.reshape(-1)], flat_b[finite.reshape(-1)], cut)
-        x, rank = x.reshape((-1,) + x.shape[-2:]).copy(), rank.reshape(-1).copy()
+        x, rank = x.reshape((count,) + x.shape[-2:]).copy(), rank.reshape(-1).copy()
         x[finite.reshape(-1)], rank[finite.reshape(-1)] = gx, grank
         x, rank = x.reshape(batch + x.shape[-2:]), rank.reshape(batch)
     x, rank = _lstsq_not_finite(aa, bb, x, rank, driver)
@@ -665,7 +677,8 @@ def _lstsq_check_nan(a, b, driver):
     """MKL's drivers reject a NaN in A (LAPACK's argument 4, gels's 5) or, unless A is all zero
     (whose solution is 0 at once), in B (6, gels's 7); PyTorch reports that info as an internal
     assert, for the first such batch element."""
-    flat_a, flat_b = a.reshape((-1,) + a.shape[-2:]), b.reshape((-1,) + b.shape[-2:])
+    count = int(np.prod(a.shape[:-2]))
+    flat_a, flat_b = a.reshape((count,) + a.shape[-2:]), b.reshape((count,) + b.shape[-2:])
     nan_a = np.isnan(flat_a).any(axis=(-2, -1))
     bad = nan_a | (np.isnan(flat_b).any(axis=(-2, -1)) & (flat_a != 0).any(axis=(-2, -1)))
     if bad.any():
