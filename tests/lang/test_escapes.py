@@ -615,3 +615,23 @@ print(isinstance(a, np.ndarray), isinstance(b, np.ndarray), a + 1)
     for name in "ab":
         assert not isinstance(res.namespace[name], ZeroArray)
         assert type(res.namespace[name]._a) is numpy.ndarray
+
+
+TRI = "import torch\na = torch.tensor([[2.0, 0.0], [1.0, 4.0]], requires_grad=True)\nb = torch.ones(2, 2)\n"
+
+
+@pytest.mark.parametrize("use", ["torch.linalg.solve_triangular.__globals__", "torch.linalg.solve_triangular.__code__",
+                                 "torch.linalg.solve_triangular.__wrapped__",
+                                 "torch.linalg.solve_triangular(a, b, upper=False).grad_fn.__dict__",
+                                 "torch.linalg.solve_triangular(a, b, upper=False).grad_fn._saved_self.__dict__"])
+def test_solve_triangular_exposes_no_internals(use):
+    blocked(TRI + f"print({use})\n", type_name="AttributeError")
+
+
+def test_solve_triangular_runs_in_scripts(run_ok):
+    res = run_ok(TRI + "x = torch.linalg.solve_triangular(a, b, upper=False)\nx.sum().backward()\n"
+                 "print(x, x.grad_fn.name(), a.grad)\n"
+                 "try:\n    torch.linalg.solve_triangular(a, b, upper=1)\nexcept TypeError as e:\n    print(e)\n")
+    assert res.stdout == ("tensor([[0.5000, 0.5000],\n        [0.1250, 0.1250]], grad_fn=<LinalgSolveTriangularBackward0>) "
+                          "LinalgSolveTriangularBackward0 tensor([[-0.3750,  0.0000],\n        [-0.2500, -0.0625]])\n"
+                          "linalg_solve_triangular(): argument 'upper' must be bool, not int\n")
