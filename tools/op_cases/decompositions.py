@@ -1,6 +1,6 @@
 """Linear-algebra decompositions and what is built on them: cholesky, qr, eigh/eigvalsh,
 svd/svdvals, lstsq, pinv, matrix_rank, matrix_exp, matrix_power, multi_dot, cond,
-lu_factor, lu_solve; gradients, second derivatives, return types and errors.
+lu_factor, lu_solve, solve_triangular; gradients, second derivatives, return types and errors.
 
 Singular and eigen vectors are fixed only up to sign, so cases use them through
 sign-free expressions (squares, products like U diag(S) Vh)."""
@@ -112,6 +112,13 @@ CASES = [
          a=val([[1.0, 2.0], [2.0, 4.0]], dtype="float64", requires_grad=False)),
     case("error_cond_fro_backward", code="out = torch.autograd.grad(torch.linalg.cond(a, 'fro'), a)",
          a=inp(3, 3, **D)),
+    # solve_triangular
+    case("solve_triangular_upper", "torch.linalg.solve_triangular(a.triu() + 3 * torch.eye(3, dtype=a.dtype), b, upper=True)",
+         a=inp(3, 3, **D), b=inp(3, 2, **D), second=True),
+    case("solve_triangular_right_unit", "torch.linalg.solve_triangular(a, b, upper=False, left=False, unitriangular=True)",
+         a=inp(2, 3, 3, **D), b=inp(2, 3, **D), second=True),
+    case("error_solve_triangular_long", "torch.linalg.solve_triangular(a, a, upper=True)",
+         a=val([[1, 0], [0, 1]], dtype="int64", requires_grad=False)),
     # lu_factor, lu_solve
     case("lu_factor", "torch.linalg.lu_factor(a)", a=inp(4, 4, **D), second=True),
     case("lu_factor_batched", "torch.linalg.lu_factor(a)", a=inp(2, 3, 3, **D)),
