@@ -54,6 +54,21 @@ def cases(graph: str) -> list[dict]:
               "st(torch.float64, upper=True, left=False)", "st(torch.float32, upper=False, left=False, unitriangular=True)",
               "torch.autograd.grad(torch.linalg.solve_triangular(a.requires_grad_(), b.double().expand(2, 3, 2), upper=True).sum(), a)",
               "graph(torch.linalg.solve_triangular(a.detach(), b.requires_grad_(), upper=True).grad_fn)"]),
+        case("qr-cholesky-backward-through-solve-triangular",
+             [graph, "a = torch.tensor([[2.0, 0.5, 1.0], [0.25, 3.0, -1.0], [1.5, -0.75, 1.5]], dtype=torch.float64)",
+              "s = torch.tensor([[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]], dtype=torch.float64)",
+              "def qg(rows, cols, which):\n    A = a[:rows, :cols].clone().requires_grad_()\n    Q, R = torch.linalg.qr(A)\n"
+              "    f = {'QR': (Q * Q * 0.5).sum() + (R * R * R).sum(), 'R': (R * R * R).sum(), 'Q': (Q * Q * Q).sum()}[which]\n"
+              "    g, = torch.autograd.grad(f, [A], create_graph=True)\n    g.sum().backward()\n"
+              "    return (graph(g.grad_fn),) + ((g, A.grad) if which != 'Q' else ())",  # (Q alone: a gradient of rounding noise)
+              "def cg(upper, legacy):\n    S = s.clone().requires_grad_()\n"
+              "    L = torch.cholesky(S, upper=upper) if legacy else torch.linalg.cholesky(S, upper=upper)\n"
+              "    g, = torch.autograd.grad((L * L * L).sum(), [S], create_graph=True)\n    g.sum().backward()\n"
+              "    return graph(g.grad_fn), g, S.grad"],
+             [f"qg({r}, {c}, {w!r})" for r, c in ((3, 3), (3, 2), (2, 3)) for w in ("QR", "R", "Q")]
+             + [f"cg({u}, {lg})" for u in (False, True) for lg in (False, True)]
+             + ["torch.linalg.qr(a.requires_grad_()).Q.grad_fn._saved_Q.shape",
+                "torch.linalg.qr(a.requires_grad_()).R.grad_fn._saved_R.shape"]),
         case("lstsq-empty",
              [],
              [f"torch.linalg.lstsq(torch.zeros({sa}), torch.zeros({sb}), driver={d!r})"

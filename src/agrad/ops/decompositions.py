@@ -24,6 +24,7 @@ from .._warn_once import warn_once
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._lapack import gelsy_unpivoted, householder_qr, syevd_info
+from .linalg_triangular import solve_triangular_op
 from ._op import FUNCTIONS, LINALG, METHODS, Op, export
 from ._return_types import return_type as _return_type
 from .nn import const
@@ -142,8 +143,8 @@ def _cholesky_backward(ctx, grad):
         L, gL = L.mT, gL.mT
     gA = L.mT.matmul(gL).tril()
     gA = 0.5 * (gA + gA.tril(-1).mT)
-    gA = _solve(L.mT, gA)
-    return _solve(L, gA, left=False)
+    gA = solve_triangular_op(L.mT, gA, upper=True)
+    return solve_triangular_op(L, gA, upper=False, left=False)
 
 
 _cholesky = Op("LinalgCholeskyExBackward0", _cholesky_fwd, inputs=("A",), saves=("result",))
@@ -217,7 +218,8 @@ def _qr_fwd(ctx, a, mode):
     return q.astype(a.dtype, copy=False), r.astype(a.dtype, copy=False)
 
 
-_qr = Op("LinalgQrBackward0", _qr_fwd, inputs=("A",), saves=("A",), outputs=None, multi_grad=True)
+_qr = Op("LinalgQrBackward0", _qr_fwd, inputs=("A",), saves=("Q", "R"), output_names=("Q", "R"), outputs=None,
+         multi_grad=True)
 _record_defined(_qr)
 
 
@@ -227,7 +229,7 @@ def _(ctx, grads):
     if mode == "r":
         raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
                            "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
-    Q, R = _qr(ctx.A, mode=mode)
+    Q, R = ctx.Q, ctx.R
     m, n = Q.shape[-2], R.shape[-1]
     if mode == "complete" and m > n:
         raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
@@ -240,15 +242,17 @@ def _(ctx, grads):
     else:
         gA = gR.matmul(R.mT)
     if m >= n:
-        # Q syminvadj(triu(gA)) (+ gQ), then solve X R^H = that
+        # gA = (Q syminvadj(triu(gA)) (+ gQ)) R^{-H}: syminvadj halves the diagonal of X + X^H in place
         sym = gA.triu()
         sym = sym + sym.mT
-        gA = Q.matmul(sym - 0.5 * sym.diagonal(0, -2, -1).diag_embed())
+        sym.diagonal(0, -2, -1).mul_(0.5)
+        gA = Q.matmul(sym)
         if has_q:
             gA = gA + gQ
-        return _solve(R.mT, gA, left=False)
-    gA = Q.matmul((gA - gA.mT).tril(-1) * -1)
-    gA = _solve(R[..., :m].mT, gA, left=False)
+        return solve_triangular_op(R.mT, gA, upper=False, left=False)
+    gA = -gA
+    gA = Q.matmul((gA - gA.mT).tril())
+    gA = solve_triangular_op(R.narrow(-1, 0, m).mT, gA, upper=False, left=False)
     zeros = const(np.zeros(gA.shape[:-1] + (n - m,), gA._data.dtype))
     gA = FUNCTIONS["cat"]([gA, zeros], -1)
     if has_r:
