@@ -72,10 +72,6 @@ def _matrix(t, who):
     _floating(t, who)
 
 
-def _solve(A, B, left=True):
-    return LINALG["solve"](A, B, left=left)
-
-
 def _eye(n, like):
     return const(np.eye(n, dtype=like._data.dtype))
 
