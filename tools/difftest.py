@@ -448,7 +448,7 @@ def _agree_once(want: dict, got: dict, neutral) -> bool:
 
 #: ops whose results LAPACK computes: their rounding grows with the input's condition number
 CONDITIONED_OPS = {"pinv", "pinverse", "svd", "svdvals", "lstsq", "det", "slogdet", "logdet", "inv", "inverse",
-                   "solve", "eigh", "eigvalsh"}
+                   "solve", "eigh", "eigvalsh", "cond"}
 
 
 def _condition_of(lines: list[str], want: list[dict], i: int):

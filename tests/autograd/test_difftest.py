@@ -336,6 +336,27 @@ def test_lapack_rounding_within_the_condition_number_is_documented():
     assert difftest.documented(aspect, lines[2], gw, gg, (plain, [ill, ill, gw], 2)) is None
 
 
+def test_cond_within_its_condition_number_is_documented():
+    """linalg.cond is s_max / s_min of LAPACK's SVD (or norms of A and its inverse): MKL's float32
+    rounding of s_min, magnified by kappa, is lapack-conditioning (left-f's numeric:cond, shrunk);
+    a difference beyond 4 max(m, n) kappa eps of the largest condition number is not."""
+    a = [[[-0.25, -3.0, -2.25], [-1.75, -1.25, -1.25], [0.0, 0.0, 0.0], [-1.5, 2.25, 1.5]],
+         [[0.5, 1.0, 0.0], [0.5, -0.75, 1.0], [-1.25, 3.0, -1.5], [1.75, 2.0, -1.75]],
+         [[2.75, -1.75, -2.25], [-2.0, 0.75, 1.75], [2.5, -1.5, -1.5], [1.75, -2.5, 2.5]]]
+    lines = ["x1 = torch.tensor(...)", "r5 = torch.linalg.cond(x1)"]
+    state = _tensor_obs(x1=a)
+    want = _tensor_obs(r5=[86.90676879882812, 5.48046875, 20.75475311279297])  # PyTorch's (MKL's sgesdd)
+    got = _tensor_obs(r5=[86.90633392333984, 5.480469226837158, 20.754730224609375])  # float64 gives 86.906325
+    aspect, _ = difftest.compare_statement(want, got)
+    assert aspect == "numeric"
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [state, want], 1)) == "lapack-conditioning"
+    far = _tensor_obs(r5=[86.95, 5.48046875, 20.75475311279297])  # 0.043: beyond 4 * 4 * 87 * eps * 87 = 0.0144
+    assert difftest.documented(*difftest.compare_statement(want, far)[:1], lines[1], want, far,
+                               (lines, [state, want], 1)) is None
+    norm = [lines[0], "r5 = torch.linalg.matrix_norm(x1)"]  # a norm is not magnified by kappa
+    assert difftest.documented(aspect, norm[1], want, got, (norm, [state, want], 1)) is None
+
+
 def test_gesdd_giving_up_on_an_inf_is_documented():
     """MKL's gesdd fails to converge on some matrices holding an inf (PyTorch's _LinAlgError);
     agrad gives its NaN answer: documented as svd-inf-nan, only for that error after an SVD op of
