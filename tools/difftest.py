@@ -333,18 +333,25 @@ DOCUMENTED = "documented"
 SIGN_FREE_OPS = {"svd", "eigh", "qr", "eig", "svd_lowrank", "pca_lowrank"}
 
 
-def _signs_only(want: dict, got: dict) -> bool:
+def _strip_signs(d: dict) -> dict:
+    if d["kind"] == "tensor" and isinstance(d["data"], np.ndarray):
+        return dict(d, data=np.abs(d["data"]), repr="", graph=None, grad=None)
+    if d["kind"] == "seq":
+        return dict(d, items=[_strip_signs(i) for i in d["items"]], repr="")
+    return d
+
+
+def _signs_only(want: dict, got: dict, program=None) -> bool:
     """True when every variable of a statement agrees once signs are dropped, and some
-    tensor differs (LAPACK's singular and eigen vectors: numpy's LAPACK is not PyTorch's)."""
-    def strip(d):
-        if d["kind"] == "tensor" and isinstance(d["data"], np.ndarray):
-            return dict(d, data=np.abs(d["data"]), repr="", graph=None, grad=None)
-        if d["kind"] == "seq":
-            return dict(d, items=[strip(i) for i in d["items"]], repr="")
-        return d
+    tensor differs (LAPACK's singular and eigen vectors: numpy's LAPACK is not PyTorch's);
+    with ``program``, also when what is left once signs are dropped is lapack-conditioning's
+    rounding (the two differences of LAPACK at once)."""
     if set(want["vars"]) != set(got["vars"]):
         return False
-    return all(compare_desc(strip(want["vars"][k]), strip(got["vars"][k]), k) is None for k in want["vars"])
+    bare_w, bare_g = ({k: _strip_signs(v) for k, v in obs["vars"].items()} for obs in (want, got))
+    if all(compare_desc(bare_w[k], bare_g[k], k) is None for k in want["vars"]):
+        return True
+    return program is not None and _conditioned_rounding(dict(want, vars=bare_w), dict(got, vars=bare_g), program, False)
 
 
 #: ops that run LAPACK's SVD (gesdd) on their input
@@ -626,7 +633,7 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     ``program`` is (lines, PyTorch's observations, index of this statement), for the rules that
     look at what came before."""
     op = op_of(stmt)
-    if aspect in ("value", "numeric") and op in SIGN_FREE_OPS and _signs_only(want, got):
+    if aspect in ("value", "numeric") and op in SIGN_FREE_OPS and _signs_only(want, got, program):
         return "lapack-signs"
     if aspect in ("value", "numeric") and op == "svd" and _null_space_dropped(want, got):
         return "svd-null-space"

@@ -336,6 +336,29 @@ def test_lapack_rounding_within_the_condition_number_is_documented():
     assert difftest.documented(aspect, lines[2], gw, gg, (plain, [ill, ill, gw], 2)) is None
 
 
+def test_svd_signs_with_lapack_rounding_are_documented():
+    """A singular vector pair of opposite sign whose values also differ by LAPACK's rounding (left-f's
+    value:svd): lapack-signs, as the two documented differences at once; not with a difference beyond
+    lapack-conditioning's 4 max(m, n) kappa eps, nor for an op outside both rules' lists."""
+    def svd_obs(u, s, vh):
+        items = [_tensor_obs(t=v)["vars"]["t"] for v in (u, s, vh)]
+        return {"error": None, "warnings": [], "vars": {"r": {
+            "kind": "seq", "type": "torch.return_types.linalg_svd", "repr": repr((u, s, vh)), "items": items}}}
+    lines = ["a = torch.tensor(...)", "r = torch.linalg.svd(a)"]
+    state = _tensor_obs(a=[[1.8, 0.8], [2.4, -0.6]])  # U diag(3, 1) Vh: kappa 3
+    want = svd_obs([[0.6, 0.8], [0.8, -0.6]], [3.0, 1.0], [[1.0, 0.0], [0.0, 1.0]])
+    got = svd_obs([[0.6, -0.8000015], [0.8, 0.6]], [3.0, 1.000002], [[1.0, 0.0], [0.0, -1.0]])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert aspect == "value"
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [state, want], 1)) == "lapack-signs"
+    assert difftest.documented(aspect, lines[1], want, got) is None  # (without the program: no kappa)
+    far = svd_obs([[0.6, -0.801], [0.8, 0.6]], [3.0, 1.0], [[1.0, 0.0], [0.0, -1.0]])
+    assert difftest.documented(*difftest.compare_statement(want, far)[:1], lines[1], want, far,
+                               (lines, [state, want], 1)) is None
+    qr = [lines[0], "r = torch.linalg.qr(a)"]  # qr's results are not lapack-conditioning's
+    assert difftest.documented(aspect, qr[1], want, got, (qr, [state, want], 1)) is None
+
+
 def test_cond_within_its_condition_number_is_documented():
     """linalg.cond is s_max / s_min of LAPACK's SVD (or norms of A and its inverse): MKL's float32
     rounding of s_min, magnified by kappa, is lapack-conditioning (left-f's numeric:cond, shrunk);
