@@ -69,6 +69,15 @@ def cases(graph: str) -> list[dict]:
              + [f"cg({u}, {lg})" for u in (False, True) for lg in (False, True)]
              + ["torch.linalg.qr(a.requires_grad_()).Q.grad_fn._saved_Q.shape",
                 "torch.linalg.qr(a.requires_grad_()).R.grad_fn._saved_R.shape"]),
+        case("qr-float32-householder-rounding",
+             ["o = torch.ones(3, 4)", "r1 = torch.tensor([[1.0], [3.0], [-2.0], [0.5]]) * torch.tensor([[0.75, -1.0, 2.0]])",
+              "rep = torch.tensor([[2.75, -2.0, 0.0], [-2.75, -0.5, 2.75], [2.75, -2.0, 0.0]])",
+              "g = torch.tensor([[-2.5, 2.25, -3.0, 0.25, -2.5], [0.0, -0.5, -0.5, -3.0, -3.0], [-3.0, 1.0, 0.25, 1.0, -1.5],"
+              " [-2.5, 2.25, -3.0, 0.25, -2.5]])"],
+             ["[t.tolist() for t in torch.qr(o)]", "[t.tolist() for t in torch.linalg.qr(-o.mT, mode='complete')]",
+              "[t.tolist() for t in torch.linalg.qr(r1)]", "[t.tolist() for t in torch.linalg.qr(r1.mT)]",
+              "[t.tolist() for t in torch.linalg.qr(rep)]", "[t.tolist() for t in torch.linalg.qr(g)]",
+              "[t.tolist() for t in torch.linalg.qr(torch.tensor([[2.25], [0.75]]))]", "torch.linalg.qr(g.mT, mode='r').R.tolist()"]),
         case("lstsq-empty",
              [],
              [f"torch.linalg.lstsq(torch.zeros({sa}), torch.zeros({sb}), driver={d!r})"

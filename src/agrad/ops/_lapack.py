@@ -103,21 +103,57 @@ def _lapy2(x, y):
         return np.where(z == 0, w, w * np.sqrt(1 + (z / w) ** 2))
 
 
+def _nrm2_scaled(x):
+    """BLAS nrm2 along the last axis as the reference (and MKL's float32) computes it: a running
+    scale (the largest magnitude so far) and a sum of squares of the elements over it, one
+    element at a time (zeros skipped), scale sqrt(ssq) at the end."""
+    scale = np.zeros(x.shape[:-1], x.dtype)
+    ssq = np.ones(x.shape[:-1], x.dtype)
+    with np.errstate(all="ignore"):
+        for r in range(x.shape[-1]):
+            ax = np.abs(x[..., r])
+            grow = scale < ax
+            ratio = np.where(grow, scale / ax, ax / scale)
+            ssq = np.where(x[..., r] == 0, ssq, np.where(grow, 1 + ssq * (ratio * ratio), ssq + ratio * ratio))
+            scale = np.where(grow, ax, scale)
+        return scale * np.sqrt(ssq)
+
+
 def _larfg(alpha, x):
     """(beta, tau, v) of the reflector H with H [alpha; x] = [beta; 0], for a batch: alpha (b,),
     x (b, r).  No reflector (tau 0, x kept) where x is all zero; beta is -|.| for an alpha >= 0
-    (MKL takes a -0.0 as positive), +|.| otherwise (a NaN included)."""
-    xnorm = np.sqrt(np.sum(x * x, axis=-1)) if x.shape[-1] else np.zeros_like(alpha)
-    infs = np.isinf(x).sum(axis=-1)
-    # (nrm2 scales by the largest so far: one inf is inf, not inf^2; a second adds (inf/inf)^2, NaN)
-    xnorm = np.where((infs == 1) & ~np.isnan(xnorm), np.inf, np.where(infs > 1, np.nan, xnorm))
+    (MKL takes a -0.0 as positive), +|.| otherwise (a NaN included).  float32 rounds as MKL's
+    sgeqrf does bit for bit (the scaled nrm2, x divided by alpha - beta); float64 as close as
+    agrad got to dgeqrf (a plain norm, x times the reciprocal)."""
+    single = x.dtype == np.float32
+    if single:
+        xnorm = _nrm2_scaled(x) if x.shape[-1] else np.zeros_like(alpha)
+    else:
+        xnorm = np.sqrt(np.sum(x * x, axis=-1)) if x.shape[-1] else np.zeros_like(alpha)
+        infs = np.isinf(x).sum(axis=-1)
+        # (nrm2 scales by the largest so far: one inf is inf, not inf^2; a second adds (inf/inf)^2, NaN)
+        xnorm = np.where((infs == 1) & ~np.isnan(xnorm), np.inf, np.where(infs > 1, np.nan, xnorm))
     none = xnorm == 0
-    beta = np.where(alpha >= 0, -1, 1) * _lapy2(alpha, xnorm)
+    beta = np.where(alpha >= 0, -_lapy2(alpha, xnorm), _lapy2(alpha, xnorm)).astype(alpha.dtype)
     with np.errstate(all="ignore"):
         tau = np.where(none, 0, (beta - alpha) / beta)
-        scale = np.where(none, 1, 1 / (alpha - beta))
-        v = np.where(none[:, None], x, x * scale[:, None])
+        if single:
+            v = np.where(none[:, None], x, x / np.where(none, 1, alpha - beta)[:, None])
+        else:
+            scale = np.where(none, 1, 1 / (alpha - beta))
+            v = np.where(none[:, None], x, x * scale[:, None])
     return np.where(none, alpha, beta), tau.astype(alpha.dtype), v.astype(x.dtype)
+
+
+def _column_dots(v, c, first):
+    """w = [1; v]^T c for a batch (v (b, r), c (b, r + 1, k)): float32 one row at a time from the
+    top, as MKL's sgemv adds them; float64 the first row plus the dot of the rest."""
+    if v.dtype != np.float32:
+        return first + np.einsum("br,brc->bc", v, c[:, 1:, :])
+    w = first.copy()
+    for r in range(v.shape[1]):
+        w += v[:, r, None] * c[:, r + 1, :]
+    return w
 
 
 def _larf_left(v, tau, c, scan=False):
@@ -127,7 +163,7 @@ def _larf_left(v, tau, c, scan=False):
     them, and nothing where tau is 0."""
     with np.errstate(all="ignore"):
         if not scan:
-            upd = tau[:, None] * (c[:, 0, :] + np.einsum("br,brc->bc", v, c[:, 1:, :]))
+            upd = tau[:, None] * _column_dots(v, c, c[:, 0, :])
             c[:, 0, :] -= upd
             c[:, 1:, :] -= v[:, :, None] * upd[:, None, :]
             return
@@ -139,7 +175,8 @@ def _larf_left(v, tau, c, scan=False):
         cols = np.arange(c.shape[2])
         last_c = np.max(np.where((cc != 0).any(axis=1), cols, -1), axis=1)
         touch = in_rows[:, :, None] & (cols[None, None, :] <= last_c[:, None, None])
-        w = np.einsum("br,brc->bc", np.where(in_rows, full, 0), cc)
+        used = np.where(in_rows, full, 0)
+        w = _column_dots(used[:, 1:], cc, used[:, 0, None] * cc[:, 0, :])
         c[...] = np.where(touch, c - full[:, :, None] * (tau[:, None] * w)[:, None, :], c)
 
 
