@@ -78,6 +78,17 @@ def cases(graph: str) -> list[dict]:
               "[t.tolist() for t in torch.linalg.qr(r1)]", "[t.tolist() for t in torch.linalg.qr(r1.mT)]",
               "[t.tolist() for t in torch.linalg.qr(rep)]", "[t.tolist() for t in torch.linalg.qr(g)]",
               "[t.tolist() for t in torch.linalg.qr(torch.tensor([[2.25], [0.75]]))]", "torch.linalg.qr(g.mT, mode='r').R.tolist()"]),
+        case("solve-lu-steps-as-mkl",
+             ["a = torch.tensor([[-0.5, 0.75, 1.75, 0.0], [1.75, -1.75, 1.75, -2.75], [2.25, -0.5, 1.25, 0.0], [1.0, 2.0, -2.75, 1.5]],"
+              " dtype=torch.float64)",
+              "z = torch.tensor([[-1.0, 0.0, -0.0], [-1.0, -1.0, -2.0], [1.0, -1.0, 0.0]])",
+              "zb = torch.tensor([[2.5, 0.25, -0.0], [-0.5, 2.0, 2.25], [2.0, 2.25, 0.0]])",
+              "c = torch.tensor([[1.0, -2.0, 0.25], [-2.75, 1.75, -2.5], [1.25, 1.75, -0.25]], dtype=torch.float64)"],
+             ["torch.linalg.solve(a, a).tolist()", "torch.linalg.solve(a.mT, torch.ones(4, 4, dtype=torch.float64)).tolist()",
+              "torch.linalg.solve(a, torch.ones(4, dtype=torch.float64)).tolist()", "torch.linalg.solve(z, zb).tolist()",
+              "torch.linalg.solve(z, zb, left=False).tolist()", "torch.linalg.solve(c, c.mT).tolist()",
+              "torch.linalg.solve(c.float(), c.float()[:, :1]).tolist()", "torch.linalg.lu_factor(c).LU.tolist()",
+              "torch.linalg.lu_factor(a).LU.tolist()"]),
         case("lstsq-empty",
              [],
              [f"torch.linalg.lstsq(torch.zeros({sa}), torch.zeros({sb}), driver={d!r})"

@@ -22,8 +22,9 @@ def idamax(absx):
 
 def getrf(a):
     """(LU, pivots, info) of each matrix of ``a`` (any batch shape): pivots 1-based as LAPACK's,
-    info the first zero pivot (1-based) or 0.  A 2 x 2 matrix divides by its pivot, larger ones
-    multiply by its reciprocal, as MKL's kernels do (bit for bit on the checked cases)."""
+    info the first zero pivot (1-based) or 0.  The column is scaled by the pivot's reciprocal, but
+    for a matrix up to 4 x 4 one element below the pivot is divided by it, as MKL's kernels do (bit
+    for bit on the checked square cases, 2 x 2 to 7 x 7)."""
     shape = a.shape
     lu = np.array(a, copy=True).reshape((int(np.prod(shape[:-2])),) + shape[-2:])
     b, m, n = lu.shape
@@ -31,7 +32,7 @@ def getrf(a):
     piv = np.zeros((b, k), np.int32)
     info = np.zeros(b, np.int64)
     rows = np.arange(b)
-    divide = m <= 2 and n <= 2
+    small = m <= 4 and n <= 4
     with np.errstate(all="ignore"):
         for j in range(k):
             p = j + idamax(np.abs(lu[:, j:, j]))
@@ -41,7 +42,7 @@ def getrf(a):
             zero = pivot == 0
             info = np.where(zero & (info == 0), j + 1, info)
             pivot = np.where(zero, 1, pivot)[:, None]
-            if divide:
+            if small and m - j - 1 == 1:
                 lu[:, j + 1:, j] /= pivot
             else:
                 lu[:, j + 1:, j] *= 1 / pivot
@@ -55,10 +56,22 @@ def pivot_sign(piv):
     return 1 - 2 * (swaps % 2)
 
 
+def _dot(terms):
+    """The sum of ``terms`` one after another from the first (no +0.0 to start: a sum of -0.0s
+    stays -0.0), as MKL's getrs adds the products of a row."""
+    total = None
+    for t in terms:
+        total = t if total is None else total + t
+    return total
+
+
 def getrs(lu, piv, b, trans=False):
     """X with A X = B (A^T X = B with ``trans``) from getrf's (LU, pivots) of A, by forward and back
-    substitution with no check for zero pivots (a zero divides to an inf, as LAPACK's does).
-    ``lu`` is (..., n, n) and ``b`` (..., n, r), batch shapes equal."""
+    substitution with no check for zero pivots (a zero gives an inf, as LAPACK's does).
+    ``lu`` is (..., n, n) and ``b`` (..., n, r), batch shapes equal.  As MKL's getrs rounds it
+    (bit for bit on the checked cases without ``trans``, most with it): each element takes off the
+    sum of its row's products (L's from the first column on, U's from the last one back) and is
+    scaled by the reciprocal of its pivot; a 2 x 2 system one column step at a time."""
     shape = np.broadcast_shapes(lu.shape[:-2], b.shape[:-2])
     n = lu.shape[-1]
     count = int(np.prod(shape))
@@ -71,17 +84,26 @@ def getrs(lu, piv, b, trans=False):
             for j in range(n):  # P^T B, the swaps in order
                 p = piv[:, j] - 1
                 x[rows, j], x[rows, p] = x[rows, p], x[rows, j].copy()
-            for j in range(n):  # L (unit) forward
-                x[:, j + 1:] -= lu[:, j + 1:, j, None] * x[:, j, None]
-            for j in range(n - 1, -1, -1):  # U backward
-                x[:, j] /= lu[:, j, j, None]
-                x[:, :j] -= lu[:, :j, j, None] * x[:, j, None]
+            if n <= 2:
+                for j in range(n):  # L (unit) forward
+                    x[:, j + 1:] -= lu[:, j + 1:, j, None] * x[:, j, None]
+                for j in range(n - 1, -1, -1):  # U backward
+                    x[:, j] *= 1 / lu[:, j, j, None]
+                    x[:, :j] -= lu[:, :j, j, None] * x[:, j, None]
+            else:
+                for i in range(1, n):  # L (unit) forward
+                    x[:, i] -= _dot(lu[:, i, j, None] * x[:, j] for j in range(i))
+                for i in range(n - 1, -1, -1):  # U backward
+                    if i < n - 1:
+                        x[:, i] -= _dot(lu[:, i, j, None] * x[:, j] for j in range(n - 1, i, -1))
+                    x[:, i] *= 1 / lu[:, i, i, None]
         else:
-            for j in range(n):  # U^T forward
-                x[:, j] /= lu[:, j, j, None]
-                x[:, j + 1:] -= lu[:, j, j + 1:, None] * x[:, j, None]
-            for j in range(n - 1, -1, -1):  # L^T (unit) backward
-                x[:, :j] -= lu[:, j, :j, None] * x[:, j, None]
+            for i in range(n):  # U^T forward
+                if i:
+                    x[:, i] -= _dot(lu[:, j, i, None] * x[:, j] for j in range(i))
+                x[:, i] *= 1 / lu[:, i, i, None]
+            for i in range(n - 2, -1, -1):  # L^T (unit) backward
+                x[:, i] -= _dot(lu[:, j, i, None] * x[:, j] for j in range(n - 1, i, -1))
             for j in range(n - 1, -1, -1):  # P B, the swaps in reverse
                 p = piv[:, j] - 1
                 x[rows, j], x[rows, p] = x[rows, p], x[rows, j].copy()
