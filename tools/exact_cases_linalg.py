@@ -89,6 +89,17 @@ def cases(graph: str) -> list[dict]:
               "torch.linalg.solve(z, zb, left=False).tolist()", "torch.linalg.solve(c, c.mT).tolist()",
               "torch.linalg.solve(c.float(), c.float()[:, :1]).tolist()", "torch.linalg.lu_factor(c).LU.tolist()",
               "torch.linalg.lu_factor(a).LU.tolist()"]),
+        case("cholesky-nonfinite-steps",
+             ["n, i = float('nan'), float('inf')",
+              "def ch(m, upper=False, dt=torch.float32, legacy=False):\n    x = torch.tensor(m, dtype=dt)\n"
+              "    return (torch.cholesky(x, upper=upper) if legacy else torch.linalg.cholesky(x, upper=upper)).tolist()"],
+             ["ch([[n, 1.], [1., 2.]])", "ch([[2., n], [n, 2.]], True)", "ch([[2., 1.], [n, 2.]])", "ch([[2., 1.], [n, 2.]], True)",
+              "ch([[2., n], [1., 2.]])", "ch([[2., n], [1., 2.]], True, legacy=True)", "ch([[4., 1., 0.], [1., n, 0.], [0., 0., 1.]])",
+              "ch([[4., 1., 0.], [1., 3., 0.], [n, 0., 1.]], True)", "ch([[i, 1.], [1., 2.]])", "ch([[i, 1.], [1., 2.]], dt=torch.float64)",
+              "ch([[2., 1.], [1., i]])", "ch([[4., 1., 0.], [1., i, 0.], [0., 0., 1.]])",
+              "ch([[4., 1., 0.], [1., i, 0.], [0., 0., 1.]], dt=torch.float64)", "ch([[4., 1., 0.], [1., 3., 0.], [-i, 0., 1.]])",
+              "ch([[[1., 0.], [0., 1.]], [[n, 0.], [0., 1.]]], legacy=True)", "ch([[-1., 0.], [0., n]])",
+              "ch([[[[1.25, -1.5], [-2.75, -3.0]], [[n, 1.75], [n, 0.5]]]], legacy=True)"]),
         case("lstsq-empty",
              [],
              [f"torch.linalg.lstsq(torch.zeros({sa}), torch.zeros({sb}), driver={d!r})"

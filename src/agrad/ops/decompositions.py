@@ -108,9 +108,39 @@ def _batch_where(a):
 # cholesky
 # ---------------------------------------------------------------------------
 
+def _potrf_lower(m):
+    """(L, info) of potrf on one matrix's lower triangle, step by step: info is the first column
+    (1-based) whose pivot a_jj - sum L_jk^2 is not > 0 (a NaN included, carried on from earlier
+    columns), or 0.  In float32 an inf pivot before the last column fails the next one, as MKL's
+    spotrf does (its column below comes out NaN; checked against PyTorch)."""
+    n = m.shape[0]
+    low = np.zeros_like(m)
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            pivot = m[j, j] - np.sum(low[j, :j] * low[j, :j])
+            if not pivot > 0:
+                return low, j + 1
+            root = np.sqrt(pivot)
+            if m.dtype == np.float32 and np.isinf(root) and j < n - 1:
+                root = m.dtype.type(np.nan)
+            low[j, j] = root
+            low[j + 1:, j] = (m[j + 1:, j] - low[j + 1:, :j] @ low[j, :j]) / root
+    return low, 0
+
+
 def _cholesky_fwd(ctx, a, upper, who):
     if a.size == 0 and (a.ndim < 2 or a.shape[-1] != a.shape[-2]):
         return a.copy()  # torch.cholesky's empty input, returned as it is (through its node)
+    if not np.isfinite(a).all():  # LAPACK's steps: a NaN or an inf in the triangle it reads
+        flat = a.reshape((-1,) + a.shape[-2:])
+        out = np.empty_like(flat)
+        for b, m in enumerate(flat):
+            out[b], info = _potrf_lower(m.T if upper else m)
+            if info:
+                raise _error(f"{who}: {_batch_where(a)(b)}The factorization could not be completed because the input "
+                             f"is not positive-definite (the leading minor of order {info} is not positive-definite).")
+        out = out.reshape(a.shape)
+        return np.swapaxes(out, -1, -2).copy() if upper else out
     try:
         out = np.linalg.cholesky(_empty_lapack(a) if a.size == 0 else a)
     except np.linalg.LinAlgError:
