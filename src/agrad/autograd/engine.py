@@ -204,32 +204,39 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     paused = not create_graph and gc.isenabled()
     if paused:
         gc.disable()
-    # the node to run next when it is the only one ready (a chain): it skips the heap
-    ready = None
+    # the node to run next when it is the only one ready (a chain): it skips the heap; ``carried``
+    # its gradient (of output 0, an array) when that is the only one it was sent: never buffered
+    ready = carried = None
     try:
         while True:
             if ready is not None:
                 node = ready
                 ready = None
+                if carried is not None:
+                    g = carried
+                    carried = grads = None
+                else:
+                    grads = buffers.pop(node, None) or {}
+                    g = grads.get(0)
             elif heap:
                 node = heappop(heap)[2]
+                grads = buffers.pop(node, None) or {}
+                g = grads.get(0)
             else:
                 break
-            grads = buffers.pop(node, None) or {}
             nexts = node.next_functions
-            if raw and node._raw is not None and not node._watched and node not in capture_at:
+            if raw and node._raw is not None and not node._watched and (not capture_at or node not in capture_at):
                 # the hot path: an array formula (or a leaf's accumulation), nothing watching
                 if type(node) is AccumulateGrad:
-                    if accumulate and grads:
-                        _accumulate_array(node, grads[0], seeds)
+                    if accumulate and g is not None:
+                        _accumulate_array(node, g, seeds)
                         if accumulate_observers:
                             g = node.variable._grad
                             for obs in accumulate_observers:
                                 obs(node, g)
-                    grads = None
+                    grads = g = None
                     continue  # (an AccumulateGrad node has no edges)
                 if needed is None or node in needed:
-                    g = grads.get(0)
                     saved = node._saved
                     if g is None:
                         in_grads = (None,) * len(nexts)
@@ -243,24 +250,50 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         in_grads = node._raw(g)
                         if type(in_grads) is not tuple:
                             in_grads = node._raw_fallback(g) if in_grads is NotImplemented else (in_grads,)
+                        if len(in_grads) != len(nexts):  # (every edge counts down below, with or without one)
+                            in_grads = (in_grads + (None,) * len(nexts))[:len(nexts)]
                     if saved is not None and not keep_graph:
                         _release(node, saved)
-                    # _route_arrays, inlined (one Python frame less for every node of the pass)
+                    grads = g = None
+                    # _route_arrays and the scheduling below, inlined and in one loop (one Python
+                    # frame less for every node of the pass): a gradient that is the only one its
+                    # node gets, and that node runs next, is handed over without a buffer
                     for g, (nxt, idx), meta in zip(in_grads, nexts, node._input_meta):
-                        if g is None or nxt is None:
+                        if nxt is None:
                             continue
-                        npd = meta[1].numpy
-                        if g.shape != meta[0] or (g.dtype is not npd and g.dtype != npd):
-                            g = _fit_array(g, meta)
-                        buf = buffers.get(nxt)
-                        if buf is None:
-                            buffers[nxt] = {idx: g}
-                        elif idx in buf:
-                            buf[idx] = buf[idx] + g
-                        else:
-                            buf[idx] = g
+                        left = deps[nxt] - 1
+                        deps[nxt] = left
+                        if g is not None:
+                            npd = meta[1].numpy
+                            if g.shape != meta[0] or (g.dtype is not npd and g.dtype != npd):
+                                g = _fit_array(g, meta)
+                            buf = buffers.get(nxt)
+                            if buf is None:
+                                if left == 0 and idx == 0 and ready is None and not heap:
+                                    ready = nxt
+                                    carried = g
+                                    continue
+                                buffers[nxt] = {idx: g}
+                            elif idx in buf:
+                                buf[idx] = buf[idx] + g
+                            else:
+                                buf[idx] = g
+                        if left == 0:
+                            if ready is None and not heap:
+                                ready = nxt
+                            else:
+                                if ready is not None:
+                                    if carried is not None:
+                                        buffers[ready] = {0: carried}
+                                        carried = None
+                                    heappush(heap, (-ready._seq, id(ready), ready))
+                                    ready = None
+                                heappush(heap, (-nxt._seq, id(nxt), nxt))
                     in_grads = g = None
+                    continue
             else:
+                if grads is None:
+                    grads = {0: g}
                 if raw and grads:  # formulas on tensors, or something watching, see tensors
                     grads = {i: _make(g) for i, g in grads.items()}
                 if node._watched:  # (PyTorch runs no other node's hooks; a captured one's tensor hooks only)
