@@ -68,11 +68,8 @@ class Generators:
             else:
                 self.exec_block((stmt,), frame)
 
-    def _gx_Yield(self, node, frame, yielding):
-        value = None if node.value is None else self.eval(node.value, frame)
-        if not node.is_from:
-            yield value
-            return
+    def _items(self, value, node, frame):
+        """``value``'s items, an error of its iteration shown at ``node``."""
         try:
             it = iter(value)
         except TypeError:
@@ -87,6 +84,13 @@ class Generators:
             except Exception as e:
                 raise self.wrap(e, node, frame) from None
             yield item
+
+    def _gx_Yield(self, node, frame, yielding):
+        value = None if node.value is None else self.eval(node.value, frame)
+        if node.is_from:
+            yield from self._items(value, node, frame)
+        else:
+            yield value
 
     def _gx_If(self, node, frame, yielding):
         branch = node.body if self.eval(node.test, frame) else node.orelse
@@ -109,20 +113,7 @@ class Generators:
         yield from self._gen_block(node.orelse, frame, yielding)
 
     def _gx_For(self, node, frame, yielding):
-        it = self.eval(node.iter, frame)
-        try:
-            iterator = iter(it)
-        except TypeError:
-            raise self.wrap(TypeError(f"'{type(it).__name__}' object is not iterable"), node, frame) from None
-        while True:
-            try:
-                item = next(iterator)
-            except StopIteration:
-                break
-            except ScriptError:
-                raise
-            except Exception as e:
-                raise self.wrap(e, node, frame) from None
+        for item in self._items(self.eval(node.iter, frame), node, frame):
             if self.cancelled:
                 raise self.wrap(Cancelled(), node, frame)
             self.cur_stmt = node
@@ -173,8 +164,7 @@ class Generators:
                 self.assign(node.items[i][1], value, frame)
             yield from self._gen_with(node, i + 1, frame, yielding)
         except ScriptError as err:
-            e = err.exc if err.exc is not None else err
-            if cls.__exit__(cm, type(e), e, None) and getattr(err, "catchable", False):
+            if self._exit_suppresses(cls, cm, err):
                 return
             raise
         except BaseException:

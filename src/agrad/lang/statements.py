@@ -439,8 +439,7 @@ class Statements:
                 self.assign(target, value, frame)
             self._with(node, i + 1, frame)
         except ScriptError as err:
-            e = err.exc if err.exc is not None else err
-            if cls.__exit__(cm, type(e), e, None) and getattr(err, "catchable", False):
+            if self._exit_suppresses(cls, cm, err):
                 return
             raise
         except BaseException:
@@ -462,3 +461,9 @@ class Statements:
             raise self.wrap(TypeError(f"'{cls.__name__}' object does not support the context "
                                       f"manager protocol"), expr, frame)
         return cls, cm, cls.__enter__(cm)
+
+    @staticmethod
+    def _exit_suppresses(cls, cm, err) -> bool:
+        """The context manager's ``__exit__`` with the script's error; whether it swallows it."""
+        e = err.exc if err.exc is not None else err
+        return bool(cls.__exit__(cm, type(e), e, None)) and getattr(err, "catchable", False)

@@ -21,7 +21,7 @@ from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
-from ._layout import iterator_layout
+from ._layout import _partial_overlap, iterator_layout
 
 is_recording = graph.is_recording
 _forward_observers = graph.forward_observers
@@ -759,42 +759,6 @@ def _check_partial_overlap(self, args, kwargs):
             raise RuntimeError(
                 "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
                 "single memory location. Please clone() the tensor before performing the operation.")
-
-
-def _dense(a) -> bool:
-    """c10's is_non_overlapping_and_dense: the dims, sorted by stride, lay the elements out
-    one after the other (dims of size 1 aside)."""
-    expected = a.itemsize
-    for stride, size in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
-        if stride != expected:
-            return False
-        expected *= size
-    return True
-
-
-def _partial_overlap(a, b) -> bool:
-    """c10's get_overlap_status(a, b) == Partial: both dense, their byte ranges meet, and they are
-    not the same elements in the same layout.  (Tensors that are not dense are "too hard": no error.)"""
-    if not a.size or not b.size or not _dense(a) or not _dense(b):
-        return False
-    a0, b0 = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
-    a1, b1 = a0 + a.nbytes, b0 + b.nbytes
-    if a0 == b0 and a1 == b1:
-        return torch_strides(a) != torch_strides(b)
-    return a0 < b1 and b0 < a1
-
-
-def torch_strides(a) -> tuple:
-    """numpy's strides as PyTorch's would be: a dim of size 1 that numpy added with stride 0 (None in an
-    index, broadcast_to) has PyTorch's unsqueeze / expand stride, the next dim's size times its stride."""
-    strides = a.strides
-    if 0 not in strides:
-        return strides
-    out = list(strides)
-    for d in range(a.ndim - 1, -1, -1):
-        if a.shape[d] == 1 and out[d] == 0:
-            out[d] = a.itemsize if d == a.ndim - 1 else a.shape[d + 1] * out[d + 1]
-    return tuple(out)
 
 
 def _too_many(name, most, given):

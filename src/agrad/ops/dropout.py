@@ -19,13 +19,31 @@ from ._op import export
 from ..tensor import _scalar_name
 from .nn import const
 
+def _python_p(p):
+    """F.dropout*'s own check of p (NaN passes it; ATen's _aten_p refuses it)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _keep_mask(input, p, feature):
+    """ATen's noise drawn with bernoulli_(1 - p) in the input's dtype: laid out like the input
+    (empty_like), or one draw per (batch, channel) for the feature forms."""
+    from .random import bernoulli_mask
+
+    d = input._data.dtype
+    if not feature:
+        return bernoulli_mask(input._data.shape, d, 1 - p, like=input._data)
+    if input.ndim < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    return bernoulli_mask(input.shape[:2] + (1,) * (input.ndim - 2), d, 1 - p)
+
+
 def _dropout_noise(input, p):
     d = input._data.dtype
     if p == 1:
         return const(np.zeros(input.shape, d))
     # ATen's _dropout: empty_like(input).bernoulli_(1 - p).div_(1 - p)
-    from .random import bernoulli_mask
-    keep = bernoulli_mask(input._data.shape, d, 1 - p, like=input._data)
+    keep = _keep_mask(input, p, False)
     _check_noise_dtype(input)
     return const(keep / d.type(1 - p))
 
@@ -37,8 +55,7 @@ def _check_noise_dtype(input):
 
 
 def _dropout(input, p, train, inplace):
-    if p < 0 or p > 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _python_p(p)
     _aten_p(p)  # (NaN passes the Python check, not ATen's)
     if p == 0 or not train or input.numel() == 0:
         return input
@@ -73,20 +90,15 @@ def torch_dropout_(input, p, train):
 def _feature_dropout(input, p, train, inplace):
     """ATen's _dropout_impl<feature_dropout>: one draw per (batch, channel), broadcast
     over the remaining dimensions."""
-    if p < 0 or p > 1:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _python_p(p)
     _aten_p(p)  # (NaN passes the Python check, not ATen's)
     if p == 0 or not train or input.numel() == 0:
         return input
     d = input._data.dtype
     if p == 1:  # before the noise's shape is checked, as ATen's _dropout_impl
         noise = const(np.zeros((), d))
-    elif input.ndim < 2:
-        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
     else:
-        shape = input.shape[:2] + (1,) * (input.ndim - 2)
-        from .random import bernoulli_mask
-        keep = bernoulli_mask(shape, d, 1 - p)
+        keep = _keep_mask(input, p, True)
         _check_noise_dtype(input)
         noise = const(keep / d.type(1 - p))
     return input.mul_(noise) if inplace else input * noise
@@ -101,8 +113,7 @@ def feature_dropout(input, p, train):
 @export(functional=True, torch=False)
 def dropout1d(input, p=0.5, training=True, inplace=False):
     """Zero whole channels of (N, C, L) or (C, L) input (one draw per channel)."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _python_p(p)
     if input.ndim not in (2, 3):
         raise RuntimeError(
             f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that "
@@ -144,8 +155,7 @@ def _nd_warning(n, ndim):
 def dropout2d(input, p=0.5, training=True, inplace=False):
     """Zero whole channels of (N, C, H, W) or (C, H, W) input (a 3-D input is taken as
     (N, C, L), with PyTorch's warning)."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _python_p(p)
     if input.ndim not in (3, 4):
         _nd_warning(2, input.ndim)
     if input.ndim == 3:
@@ -161,8 +171,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
 @export(functional=True, torch=False)
 def dropout3d(input, p=0.5, training=True, inplace=False):
     """Zero whole channels of (N, C, D, H, W) or (C, D, H, W) input."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    _python_p(p)
     if input.ndim not in (4, 5):
         _nd_warning(3, input.ndim)
     return _feature_dropout_nd(input, p, training, inplace, input.ndim == 5)
@@ -185,13 +194,7 @@ def _alpha_dropout(input, p, train, inplace, feature):
     if p == 1:
         noise = const(np.zeros((), d))
         return input.mul_(noise) if inplace else input * noise
-    from .random import bernoulli_mask
-    if feature:
-        if input.ndim < 2:
-            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
-        keep = bernoulli_mask(input.shape[:2] + (1,) * (input.ndim - 2), d, 1 - p)
-    else:
-        keep = bernoulli_mask(input._data.shape, d, 1 - p, like=input._data)
+    keep = _keep_mask(input, p, feature)
     if not input.dtype.is_floating_point:  # b = noise.add(-1).mul_(a double): bool + int is int64
         name = "Long" if d == np.bool_ else _scalar_name(input.dtype)
         raise RuntimeError(f"result type Float can't be cast to the desired output type {name}")
@@ -217,11 +220,6 @@ def feature_alpha_dropout(input, p=0.5, training=False, inplace=False):
     """Alpha dropout of whole channels (one draw per batch and channel)."""
     _python_p(p)
     return _alpha_dropout(input, p, training, inplace, True)
-
-
-def _python_p(p):
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
 def _torch_alpha(name, feature, inplace):

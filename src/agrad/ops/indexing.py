@@ -15,7 +15,8 @@ from .._limits import check_numel
 from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
-from ._op import Op, _dense, _partial_overlap, export, method, torch_strides
+from ._layout import _dense, _partial_overlap, torch_strides
+from ._op import Op, export, method
 from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
 

@@ -1,0 +1,137 @@
+"""torch.linalg.lstsq: least squares by the drivers PyTorch's CPU backend calls (gelsy by
+default, as LAPACK's with PyTorch's uninitialised pivots; gelsd/gelss/gels), one
+``LinalgLstsqBackward0`` node whose formula goes through the pseudo-inverse, and
+PyTorch's handling of NaN and infinite operands.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..tensor import _scalar_name
+from ._lapack import gelsy_unpivoted
+from ._op import Op, export
+from ._return_types import return_type as _return_type
+from .decompositions import _pinv, pinv_backward, svd_arrays
+
+LstsqResult = _return_type("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+
+def _lstsq_fwd(ctx, a, b, vector, driver, rcond):
+    bb = b[..., None] if vector else b
+    batch = np.broadcast_shapes(a.shape[:-2], bb.shape[:-2])
+    aa = np.broadcast_to(a, batch + a.shape[-2:])
+    bb = np.broadcast_to(bb, batch + bb.shape[-2:])
+    m, n = a.shape[-2:]
+    _lstsq_check_nan(aa, bb, driver)
+    cut = rcond if rcond is not None else np.finfo(a.dtype).eps * max(m, n)
+    u, s, vh = svd_arrays(aa, False, who="torch.linalg.lstsq")
+    keep = s > cut * s.max(-1, keepdims=True, initial=0.0)
+    inv = np.where(keep, 1.0 / np.where(keep, s, 1), 0)
+    with np.errstate(all="ignore"):
+        x = np.matmul(np.swapaxes(vh, -1, -2) * inv[..., None, :], np.matmul(np.swapaxes(u, -1, -2), bb))
+    rank = keep.sum(-1).astype(np.int64)
+    if driver == "gelsy":  # PyTorch's own calling of it: no column pivots (_lapack.gelsy_unpivoted)
+        finite = np.isfinite(aa).all(axis=(-2, -1))  # (an inf of B makes the solution NaN below)
+        count = int(np.prod(batch))
+        flat_a, flat_b = aa.reshape((count, m, n)), np.where(np.isinf(bb), 0, bb).reshape((count, m, bb.shape[-1]))
+        gx, grank = gelsy_unpivoted(flat_a[finite.reshape(-1)], flat_b[finite.reshape(-1)], cut)
+        x, rank = x.reshape((count,) + x.shape[-2:]).copy(), rank.reshape(-1).copy()
+        x[finite.reshape(-1)], rank[finite.reshape(-1)] = gx, grank
+        x, rank = x.reshape(batch + x.shape[-2:]), rank.reshape(batch)
+    x, rank = _lstsq_not_finite(aa, bb, x, rank, driver)
+    dt = a.dtype
+    empty = np.zeros((0,), dt)
+    residuals = empty
+    if driver in ("gels", "gelsd", "gelss") and m > n and (driver == "gels" or np.all(rank == n)):
+        r = np.matmul(aa, x) - bb
+        residuals = (r * r).sum(-2).astype(dt)
+    sv = s.astype(dt) if driver in ("gelsd", "gelss") else empty
+    rank_out = np.zeros((0,), np.int64) if driver == "gels" else rank
+    x = x[..., 0] if vector else x
+    return x.astype(dt, copy=False), residuals, rank_out, sv
+
+
+def _lstsq_check_nan(a, b, driver):
+    """MKL's drivers reject a NaN in A (LAPACK's argument 4, gels's 5) or, unless A is all zero
+    (whose solution is 0 at once), in B (6, gels's 7); PyTorch reports that info as an internal
+    assert, for the first such batch element."""
+    count = int(np.prod(a.shape[:-2]))
+    flat_a, flat_b = a.reshape((count,) + a.shape[-2:]), b.reshape((count,) + b.shape[-2:])
+    nan_a = np.isnan(flat_a).any(axis=(-2, -1))
+    bad = nan_a | (np.isnan(flat_b).any(axis=(-2, -1)) & (flat_a != 0).any(axis=(-2, -1)))
+    if bad.any():
+        i = int(np.argmax(bad))
+        arg = (4 if nan_a[i] else 6) + (driver == "gels")
+        where = f"(Batch element {i}): " if len(flat_a) > 1 else ""
+        raise RuntimeError(
+            'false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp":1613, '
+            f"please report a bug to PyTorch. torch.linalg.lstsq: {where}Argument {arg} has illegal value. Most certainly "
+            "there is a bug in the implementation calling the backend library.")
+
+
+def _lstsq_not_finite(a, b, x, rank, driver):
+    """(solution, rank) where A or B holds an inf, as LAPACK gives them: it scales such an
+    operand by 0 (its infs become NaNs, the rest zeros) and the solution back by 0 (A) or by inf
+    (B: every element NaN, unless A is all zero, or for gelsy of rank 0, solved as 0 first).  gelsy's QR of a scaled A
+    starts from its first column (PyTorch's column pivots are not initialised, docs/semantics.md):
+    no inf there is rank 0 and a zero solution; else rank 1, the first row NaN when the inf is
+    at (0, 0) alone, every element NaN otherwise (or when B has an inf too); PyTorch's answer
+    varies from call to call there, this is its most frequent one."""
+    inf_a, inf_b = np.isinf(a).any(axis=(-2, -1)), np.isinf(b).any(axis=(-2, -1))
+    if not (inf_a.any() or inf_b.any()):
+        return x, rank
+    x, rank = np.array(x), np.array(rank)
+    # (gelsy: a rank-0 A is solved as 0 before B is scaled back)
+    nan_x = inf_b & ((rank > 0) if driver == "gelsy" else (a != 0).any(axis=(-2, -1)))
+    if driver == "gelsy":
+        bad = np.isinf(a)
+        col0 = inf_a & bad[..., :, 0].any(-1)
+        x[inf_a] = 0
+        rank[inf_a] = col0[inf_a]
+        nan_x = np.where(inf_a, col0 & (inf_b | bad[..., 1:, 0].any(-1) | bad[..., 1:].any(axis=(-2, -1))), nan_x)
+        first_row = col0 & ~nan_x
+        x[first_row, 0] = np.nan
+    x[nan_x] = np.nan
+    return x, rank
+
+
+_lstsq = Op("LinalgLstsqBackward0", _lstsq_fwd, inputs=("self", "b"), saves=("self", "b"), outputs=2)
+
+
+@_lstsq.derivative
+def _(ctx, grad):
+    A, B = ctx.self, ctx.b
+    gX = grad.unsqueeze(-1) if ctx.vector else grad
+    Bm = B.unsqueeze(-1) if ctx.vector else B
+    pinvA = _pinv(A, atol=None, rtol=None, hermitian=False)
+    gA = gB = None
+    if ctx.needs(0):
+        gA = pinv_backward(gX.matmul(Bm.mT), pinvA, A)
+    if ctx.needs(1):
+        gB = pinvA.mT.matmul(gX)
+        gB = gB.squeeze(-1) if ctx.vector else gB
+    return gA, gB
+
+
+def _linalg_lstsq(A, B, rcond=None, *, driver=None):
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if B.ndim < 1:
+        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same dtype, but got input's "
+                           f"dtype {_scalar_name(A.dtype)} and other's dtype {_scalar_name(B.dtype)}")
+    if driver is not None and driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+    vector = B.ndim == A.ndim - 1
+    rows = B.shape[-1] if vector else B.shape[-2]
+    if rows != A.shape[-2]:
+        raise RuntimeError(
+            f"torch.linalg.lstsq: input.size(-2) should match other.size({-1 if vector else -2})")
+    if A.dtype.name not in ("float32", "float64"):  # the LAPACK kernel's dispatch
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    out = _lstsq.apply((A, B), (A._data, B._data), {"vector": vector, "driver": driver or "gelsy", "rcond": rcond})
+    return LstsqResult(*out)
+
+
+export("lstsq", linalg=True, torch=False)(_linalg_lstsq)
