@@ -317,6 +317,9 @@ CASES += _graph_cases(GRAPH)
 from exact_cases_linalg import cases as _linalg_cases  # noqa: E402
 
 CASES += _linalg_cases(GRAPH)
+from exact_cases_layout import CASES as _LAYOUT_CASES  # noqa: E402
+
+CASES += _LAYOUT_CASES
 
 CASES += [
     case("zeros-like-grad",

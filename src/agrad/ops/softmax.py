@@ -48,7 +48,14 @@ def _softmax_float(ctx, a, dim):
     return e / np.sum(e, axis=dim, keepdims=True)
 
 
+def _c_order(a):
+    """PyTorch's softmax kernels read a contiguous copy of their input and write a
+    contiguous result, whatever the input's layout."""
+    return a if a.flags.c_contiguous else a.copy(order="C")
+
+
 def _softmax_fwd(ctx, a, dim):
+    a = _c_order(a)
     if a.dtype == np.float32 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE:
         return _softmax_f32(a, dim)
     if a.dtype != np.float16 or a.ndim == 0 or a.size == 0 or dim == a.ndim - 1:
@@ -186,6 +193,7 @@ def _(ctx, g):
 
 
 def _log_softmax_fwd(ctx, a, dim):
+    a = _c_order(a)
     if a.dtype == np.float32 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE:
         return _log_softmax_f32(a, dim)
     return _log_softmax_float(ctx, a, dim=dim)
