@@ -154,14 +154,24 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return Size(self._data.shape)
-        try:
-            return self._data.shape[_wrap_dim(dim, self._data.ndim)]
-        except IndexError:
-            if self._data.ndim == 0 and isinstance(dim, int):
-                raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions") from None
-            raise
-        except TypeError:
-            raise TypeError(f"size(): argument 'dim' (position 1) must be int, not {type(dim).__name__}") from None
+        return self._data.shape[self._dim_arg(dim, "size")]
+
+    def stride(self, dim=None):
+        """The step in elements between neighbours along each dim, as PyTorch lays the tensor
+        out (docs/semantics.md, "In place and views")."""
+        strides = _element_strides(self._data)
+        return strides if dim is None else strides[self._dim_arg(dim, "stride")]
+
+    def _dim_arg(self, dim, name):
+        """size(dim) and stride(dim): PyTorch's parser takes an int or an integer 0-d tensor."""
+        if type(dim) is bool or not (isinstance(dim, int) or isinstance(dim, Tensor) and dim.ndim == 0
+                                      and not dim.dtype.is_floating_point and dim.dtype is not dtypes.bool_):
+            raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+        dim = int(dim)
+        ndim = self._data.ndim
+        if ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return _wrap_dim(dim, ndim)
 
     def dim(self) -> int:
         return self._data.ndim
@@ -688,6 +698,17 @@ _SCALAR_NAMES = {
 
 def _scalar_name(d) -> str:
     return _SCALAR_NAMES[d.name]
+
+
+def _element_strides(data) -> tuple:
+    if type(data) is np.ndarray and data.size:
+        from .ops._layout import torch_strides
+        return tuple(s // data.itemsize for s in torch_strides(data))
+    strides, step = [], 1  # lazy, zero and empty arrays: contiguous, as PyTorch makes an empty result
+    for n in reversed(data.shape):
+        strides.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(strides))
 
 
 def _wrap_dim_no_scalar(dim, ndim):

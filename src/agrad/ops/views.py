@@ -398,7 +398,19 @@ def squeeze_inplace_dim(input, dim):
     return _view(_squeeze4, input, input._data, {"axes": (dim,)})
 
 
-_unsqueeze = Op("UnsqueezeBackward0", lambda ctx, a, dim: np.expand_dims(a, dim), jvp="linear")
+def _unsqueeze_fwd(ctx, a, dim):
+    """np.expand_dims, with PyTorch's stride for the new dim (the next dim's size times its
+    stride, one element at the end), which numpy picks otherwise for a non-contiguous input."""
+    out = np.expand_dims(a, dim)
+    if type(a) is np.ndarray:
+        step = a.shape[dim] * a.strides[dim] if dim < a.ndim else a.itemsize
+        if out.strides[dim] != step:
+            strides = out.strides[:dim] + (step,) + out.strides[dim + 1:]
+            out = np.lib.stride_tricks.as_strided(out, out.shape, strides, writeable=out.flags.writeable)
+    return out
+
+
+_unsqueeze = Op("UnsqueezeBackward0", _unsqueeze_fwd, jvp="linear")
 
 
 @_unsqueeze.derivative
