@@ -217,3 +217,25 @@ def test_type_and_classes_print_as_pytorch_s(run_ok):
         "<class 'torch.Tensor'> True 3",
         "<class 'torch.optim.sgd.SGD'> <class 'torch.Tensor'> 2",
     ]
+
+
+CLASSES_IN_CONTAINERS = """
+import torch
+import torch.nn as nn
+l = [torch.Tensor, nn.ReLU]
+l.append(l)
+print([type(torch.ones(1)), int], {"a": nn.Linear}, (nn.ReLU,), {nn.Tanh}, frozenset([nn.Tanh]))
+print(l, str({nn.ReLU: (nn.Tanh, 1)}), repr([nn.ReLU, "s"]), f"{[nn.ReLU]} {[nn.ReLU]!r} {'q'!r}")
+print("%s and %r" % (nn.ReLU, [nn.Tanh]), "%(k)s" % {"k": [torch.Tensor]}, [1, "a"], {"k": 2.5})
+"""
+
+
+def test_classes_inside_containers_print_as_pytorch_s(run_ok):
+    relu, tanh, tensor = ("<class 'torch.nn.modules.activation.ReLU'>", "<class 'torch.nn.modules.activation.Tanh'>",
+                          "<class 'torch.Tensor'>")
+    assert run_ok(CLASSES_IN_CONTAINERS).stdout.splitlines() == [
+        f"[{tensor}, <class 'int'>] {{'a': <class 'torch.nn.modules.linear.Linear'>}} ({relu},) {{{tanh}}} "
+        f"frozenset({{{tanh}}})",
+        f"[{tensor}, {relu}, [...]] {{{relu}: ({tanh}, 1)}} [{relu}, 's'] [{relu}] [{relu}] 'q'",
+        f"{relu} and [{tanh}] [{tensor}] [1, 'a'] {{'k': 2.5}}",
+    ]

@@ -74,9 +74,9 @@ def _checked_format(value, spec=""):
 
 
 def _checked_str(*args, **kwargs):
-    if len(args) == 1 and not kwargs and isinstance(args[0], type):
+    if len(args) == 1 and not kwargs:
         from .classnames import shown
-        return str(shown(args[0]))  # a class: the text PyTorch prints for it
+        return str(shown(args[0]))  # a class, also in a list: the text PyTorch prints for it
     return str(*args, **kwargs)
 
 
@@ -123,7 +123,7 @@ def make_builtins(interp) -> dict:
 
     ns["print"] = print
     ns["type"] = script_type
-    ns["repr"] = lambda obj: shown(obj) if isinstance(obj, type) else repr(obj)
+    ns["repr"] = lambda obj: repr(shown(obj))
     from .classes import SUPER
     ns["super"] = SUPER
     ns["NotImplemented"] = NotImplemented

@@ -54,13 +54,56 @@ def class_name(cls) -> str | None:
     return None
 
 
-def shown(value):
-    """``value``, or for a class the text PyTorch prints for it (print, str, repr, f-strings)."""
+class _ClassText:
+    """A class's printed text standing in for it inside a list, tuple, set or dict that a
+    script prints, so that Python's own repr of the container shows PyTorch's name."""
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = text
+
+    def __repr__(self):
+        return self.text
+
+    __str__ = __repr__
+
+    def __format__(self, spec):
+        if spec:
+            raise TypeError("unsupported format string passed to type.__format__")
+        return self.text
+
+    def __hash__(self):
+        return hash(self.text)
+
+    def __eq__(self, other):
+        return isinstance(other, _ClassText) and other.text == self.text
+
+
+_CONTAINERS = (list, tuple, set, frozenset, dict)
+
+
+def shown(value, _open=None):
+    """``value`` as print, str, repr, f-strings and ``%`` show it: a class (also inside plain
+    containers, at any depth) as the text PyTorch prints for it; anything else unchanged."""
     if isinstance(value, type):
         name = class_name(value)
-        if name is not None:
-            return f"<class '{name}'>"
-    return value
+        return value if name is None else _ClassText(f"<class '{name}'>")
+    kind = type(value)
+    if kind not in _CONTAINERS or not value:
+        return value
+    _open = set() if _open is None else _open
+    if id(value) in _open:  # a container holding itself: Python prints [...] or {...} there
+        return _ClassText("[...]" if kind is list else "{...}")
+    _open.add(id(value))
+    if kind is dict:
+        pairs = [(shown(k, _open), shown(v, _open)) for k, v in value.items()]
+        same = all(a is k and b is v for (a, b), (k, v) in zip(pairs, value.items()))
+        out = value if same else dict(pairs)
+    else:
+        items = [shown(v, _open) for v in value]
+        out = value if all(a is b for a, b in zip(items, value)) else kind(items)
+    _open.discard(id(value))
+    return out
 
 
 def script_type(*args):

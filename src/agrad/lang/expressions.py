@@ -106,9 +106,8 @@ class Expressions:
 
     def ev_FormattedValue(self, node, frame):
         v = self.eval(node.value, frame)
-        if isinstance(v, type):  # a class: the text PyTorch prints for it, whatever the conversion
-            v = str(shown(v))
-        elif node.conversion == "r":
+        v = shown(v)  # a class, also inside a list or dict: the text PyTorch prints for it
+        if node.conversion == "r":
             v = repr(v)
         elif node.conversion == "s":
             v = str(v)
@@ -195,6 +194,7 @@ class Expressions:
                 check_size(len(a) + len(b), self._seq_name(a))
         elif op == "%" and ta is str:
             check_percent_format(a, b)
+            b = shown(b)  # classes print as PyTorch's
         if op != "**" and op not in ("<<", ">>") and ta not in (int, float, bool) \
                 and tb not in (int, float, bool):
             self._check_array_op(op, a, b)
