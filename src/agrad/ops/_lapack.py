@@ -13,6 +13,19 @@ from __future__ import annotations
 import numpy as np
 
 
+def column_major(a, rows=None):
+    """``a`` laid out as PyTorch's LAPACK-backed results are: each matrix column-major (LAPACK's
+    layout, strides (1, rows)), batch dims outermost.  With ``rows`` (more than ``a``'s), each matrix
+    is the first rows of a column-major buffer of that many rows (lstsq's solution, a narrow of B's
+    max(m, n)-row copy).  1-D and 0-D arrays are returned as they are."""
+    if a.ndim < 2:
+        return a
+    m = a.shape[-2] if rows is None else max(rows, a.shape[-2])
+    out = np.swapaxes(np.empty(a.shape[:-2] + (a.shape[-1], m), a.dtype), -1, -2)[..., :a.shape[-2], :]
+    out[...] = a
+    return out
+
+
 def idamax(absx):
     """BLAS idamax along the last axis of magnitudes: the first largest; a NaN is never larger,
     and a NaN in the first place stays the pivot."""

@@ -23,7 +23,7 @@ import numpy as np
 from .._warn_once import warn_once
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
-from ._lapack import householder_qr, syevd_info
+from ._lapack import column_major, householder_qr, syevd_info
 from .linalg_triangular import solve_triangular_op
 from ._op import FUNCTIONS, LINALG, METHODS, Op, export
 from ._return_types import return_type as _return_type
@@ -139,7 +139,7 @@ def _cholesky_fwd(ctx, a, upper, who):
                 raise _error(f"{who}: {_batch_where(a)(b)}The factorization could not be completed because the input "
                              f"is not positive-definite (the leading minor of order {info} is not positive-definite).")
         out = out.reshape(a.shape)
-        return np.swapaxes(out, -1, -2).copy() if upper else out
+        return column_major(np.swapaxes(out, -1, -2) if upper else out)
     try:
         out = np.linalg.cholesky(_empty_lapack(a) if a.size == 0 else a)
     except np.linalg.LinAlgError:
@@ -154,7 +154,7 @@ def _cholesky_fwd(ctx, a, upper, who):
                                  "positive-definite).") from None
         raise
     out = out.astype(a.dtype, copy=False)
-    return np.swapaxes(out, -1, -2).copy() if upper else out
+    return column_major(np.swapaxes(out, -1, -2) if upper else out)
 
 
 def _cholesky_backward(ctx, grad):
@@ -234,13 +234,13 @@ _QR_SMALL = 16
 def _qr_fwd(ctx, a, mode):
     if min(a.shape[-2:]) <= _QR_SMALL or not np.isfinite(a).all():
         q, r = householder_qr(a, complete=mode == "complete")
-        return (np.zeros((0,), a.dtype) if mode == "r" else q), r
+        return (np.zeros((0,), a.dtype) if mode == "r" else column_major(q)), column_major(r)
     a = _plus_zero(a)
     if mode == "r":
         r = np.linalg.qr(a, mode="r") if a.ndim == 2 else np.linalg.qr(a)[1]
-        return np.zeros((0,), a.dtype), np.asarray(r, a.dtype)
+        return np.zeros((0,), a.dtype), column_major(np.asarray(r, a.dtype))
     q, r = np.linalg.qr(a, mode=mode)
-    return q.astype(a.dtype, copy=False), r.astype(a.dtype, copy=False)
+    return column_major(q.astype(a.dtype, copy=False)), column_major(r.astype(a.dtype, copy=False))
 
 
 _qr = Op("LinalgQrBackward0", _qr_fwd, inputs=("A",), saves=("Q", "R"), output_names=("Q", "R"), outputs=None,
@@ -334,7 +334,7 @@ def eigh_arrays(a, uplo="L", vectors=True):
 
 def _eigh_fwd(ctx, a, uplo, vectors=True):
     w, v = eigh_arrays(a, uplo, vectors)
-    return w.astype(a.dtype, copy=False), v.astype(a.dtype, copy=False)
+    return np.ascontiguousarray(w, a.dtype), column_major(v.astype(a.dtype, copy=False))
 
 
 _eigh = Op("LinalgEighBackward0", _eigh_fwd, inputs=("A",), saves=("eigenvalues", "eigenvectors"),
@@ -463,7 +463,8 @@ def _bdsqr_order(d):
 
 def _svd_fwd(ctx, a, full_matrices):
     u, s, vh = svd_arrays(a, full_matrices)
-    return u.astype(a.dtype, copy=False), s.astype(a.dtype, copy=False), vh.astype(a.dtype, copy=False)
+    return (column_major(u.astype(a.dtype, copy=False)), np.ascontiguousarray(s, a.dtype),
+            column_major(vh.astype(a.dtype, copy=False)))
 
 
 _svd = Op("LinalgSvdBackward0", _svd_fwd, inputs=("A",), saves=("U", "S", "Vh"), output_names=("U", "S", "Vh"),

@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import _scalar_name
+from ._lapack import column_major
 from ._op import Op, export, finish_out
 
 
@@ -45,7 +46,7 @@ def _fwd(ctx, a, b, upper, left, unitriangular):
     batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     a = np.broadcast_to(a, batch + a.shape[-2:])
     b = np.broadcast_to(b, batch + b.shape[-2:])
-    return trsm(a, b, upper, left, unitriangular)
+    return column_major(trsm(a, b, upper, left, unitriangular))  # (trsm's layout: column-major, left or not)
 
 
 _op = Op("LinalgSolveTriangularBackward0", _fwd, inputs=("self", "B"), saves=("self", "result"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import _scalar_name
-from ._lapack import gelsy_unpivoted
+from ._lapack import column_major, gelsy_unpivoted
 from ._op import Op, export
 from ._return_types import return_type as _return_type
 from .decompositions import _pinv, pinv_backward, svd_arrays
@@ -45,10 +45,12 @@ def _lstsq_fwd(ctx, a, b, vector, driver, rcond):
     if driver in ("gels", "gelsd", "gelss") and m > n and (driver == "gels" or np.all(rank == n)):
         r = np.matmul(aa, x) - bb
         residuals = (r * r).sum(-2).astype(dt)
-    sv = s.astype(dt) if driver in ("gelsd", "gelss") else empty
+    sv = np.ascontiguousarray(s, dt) if driver in ("gelsd", "gelss") else empty
     rank_out = np.zeros((0,), np.int64) if driver == "gels" else rank
+    # LAPACK's layout: the solution is the first n rows of B's column-major copy of max(m, n) rows
+    x = column_major(x.astype(dt, copy=False), rows=m)
     x = x[..., 0] if vector else x
-    return x.astype(dt, copy=False), residuals, rank_out, sv
+    return x, residuals, rank_out, sv
 
 
 def _lstsq_check_nan(a, b, driver):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor, _scalar_name
-from ._lapack import getrf
+from ._lapack import column_major, getrf
 from ._op import LINALG, Op, export
 from .decompositions import LuFactorResult
 from .nn import const
@@ -68,7 +68,7 @@ def _lu_factor_fwd(ctx, a):
             f"torch.linalg.lu_factor: {where}U[{i},{i}] is zero and using it on lu_solve would result in a division "
             "by zero. If you still want to perform the factorization, consider calling linalg.lu(A, pivot) or "
             "linalg.lu_factor_ex(A, pivot)")
-    return lu, piv
+    return column_major(lu), piv
 
 
 _lu_factor = Op("LinalgLuFactorExBackward0", _lu_factor_fwd, inputs=("A",), saves=("A",), outputs=1)
@@ -120,7 +120,8 @@ def _lu_solve_fwd(ctx, lu, b, pivots, left, adjoint):
         x = np.linalg.solve(At if adjoint else A, b)
     else:
         x = np.swapaxes(np.linalg.solve(A if adjoint else At, np.swapaxes(b, -1, -2)), -1, -2)
-    return x.astype(lu.dtype, copy=False)
+    x = x.astype(lu.dtype, copy=False)
+    return column_major(x) if left else np.ascontiguousarray(x)  # (X A = B: the transposed system's layout)
 
 
 _lu_solve = Op("LinalgLuSolveBackward0", _lu_solve_fwd, inputs=("LU", "B"), saves=("LU", "result"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import _scalar_name
-from ._lapack import getrf, getrs
+from ._lapack import column_major, getrf, getrs
 from ._op import Op, export, finish_out
 from .matrix import _LinAlgError, _no_half, _require_float, _require_square
 
@@ -45,7 +45,7 @@ def _inv_fwd(ctx, a):
         bad = np.flatnonzero(info)
         if bad.size:
             raise _inv_error(a, (int(bad[0]), int(info.reshape(-1)[bad[0]])))
-        return out.astype(a.dtype, copy=False)
+        return column_major(out.astype(a.dtype, copy=False))
     bad = None
     try:
         out = np.linalg.inv(a)
@@ -56,7 +56,7 @@ def _inv_fwd(ctx, a):
             bad = _singular_batch(a)
     if bad is not None:
         raise _inv_error(a, bad)
-    return out.astype(a.dtype, copy=False)
+    return column_major(out.astype(a.dtype, copy=False))
 
 
 _inv_op = Op("LinalgInvExBackward0", _inv_fwd, inputs=("A",), saves=("result",))
@@ -119,7 +119,10 @@ def _solve_fwd(ctx, a, b, left, vector):
         where = f"(Batch element {bad[0]}): " if bad is not None and a.ndim > 2 else ""
         raise _LinAlgError(f"torch.linalg.solve: {where}The solver failed because the input matrix is singular.")
     x = (x[..., 0] if left else x[..., 0, :]) if vector else x
-    return x.astype(np.result_type(a, b), copy=False)
+    x = x.astype(np.result_type(a, b), copy=False)
+    # LAPACK's layout: column-major (a batch of vectors too, as the columns of one matrix); X A = B
+    # is solved as A^T X^T = B^T, whose column-major X^T leaves X row-major
+    return column_major(x) if left else np.ascontiguousarray(x)
 
 
 _solve_op = Op("LinalgSolveExBackward0", _solve_fwd, inputs=("A", "B"), saves=("A", "result"))
