@@ -33,4 +33,33 @@ CASES = [
           "x.stride(2)", "torch.tensor(1.).stride(0)", "x.stride(1.0)", "x.stride('a')", "x.stride(True)",
           "x.stride(torch.tensor(1.5))", "x.size(True)", "x.size('a')", "torch.tensor(1.).size(0)",
           "x.size(torch.tensor(True))", "x.size(torch.tensor([1]))", "x.size(-3)"]),
+    case("results-of-expanded-inputs-are-laid-out-as-pytorch-s",  # (numpy's astype put a stride-0 dim innermost)
+         ["e = torch.tensor([-1, 3, 4, 3]).expand(2, 4)",
+          "f16 = torch.tensor([-3.0, -1.5], dtype=torch.float16).expand(2, 2)",
+          "b = torch.zeros(3, 2, dtype=torch.int64).t().expand(4, 2, 3)",
+          "x = torch.zeros(4, 6, dtype=torch.float64)[:, ::2].t()",
+          "f = torch.tensor([1.0, -2.25], dtype=torch.float64, requires_grad=True).expand(2, 2)"],
+         [f"({e}).stride()" for e in (
+             "torch.erf(e)", "torch.sinc(e)", "e.arcsinh()", "torch.isinf(e)", "torch.isnan(e)", "torch.round(e)",
+             "e == -0.5", "torch.ne(e, torch.ones(2, 4))", "e * torch.ones(4)", "torch.float_power(e, torch.ones(2, 4))",
+             "torch.hardshrink(f16)", "F.tanhshrink(e)", "f.float()", "f.to(torch.float16)", "b.float()", "torch.erf(b)",
+             "b * 1.5", "x.float()", "torch.sin(x)", "torch.sigmoid(f16)", "f16 + 1", "f16 * f16", "e + 1",
+             "torch.clamp(e, 0, 2)", "torch.where(e > 0, e, 0.5)", "F.relu(f16)", "torch.abs(e)", "torch.lerp(f, f, 0.5)",
+             "torch.addcmul(e, e, e)", "torch.exp(f16)", "f16.neg()", "torch.logit(f16)", "f16.frac()")]
+         + ["f.double().view(-1)", "f.float().view(-1)", "(torch.manual_seed(0), torch.rand_like(torch.erf(e)))[1]"]),
+    case("results-laid-out-like-the-input-or-contiguous",  # (seed 18500000 with strides compared)
+         ["xi = torch.arange(32).reshape(4, 4, 2).mT", "xf = torch.arange(32.).reshape(4, 4, 2).mT",
+          "t3 = torch.arange(24.).reshape(2, 3, 4).transpose(0, -1)", "sq = torch.arange(16.).reshape(4, 4).mT"],
+         [f"({e}).stride()" for e in (
+             "torch.heaviside(sq, sq)", "torch.round(xi)", "torch.round(xf)", "torch.round(xf, decimals=1)",
+             "torch.trunc(xi)", "torch.floor(xi)", "torch.ceil(xi)", "torch.fix(xi)", "torch.tril(t3)", "torch.triu(t3)",
+             "torch.argsort(xf, descending=True)", "torch.sort(xf)[0]", "torch.sort(xf)[1]", "xi ** xi", "xf ** 2",
+             "2 ** xf", "xi ** 2", "torch.cross(torch.arange(18.).reshape(3, 3, 2), torch.ones(3, 3, 2), dim=1)",
+             "torch.linalg.cross(t3[:, :3], t3[:, :3])", "xi.abs()", "xi.neg()", "xi.sign()", "xi.clone()",
+             "torch.cumsum(xf, 1)", "torch.cumprod(xf, 1)", "torch.flip(xf, [0])", "xf.relu()", "F.relu(xi)",
+             "torch.nan_to_num(xf)", "torch.nan_to_num(xi)", "(xi > 3).sign()", "torch.clamp(xi, 1, 3)",
+             "torch.where(xi > 3, xi, xi)", "torch.maximum(xi, xi)", "torch.bitwise_and(xi, 3)", "xi // 2", "xi % 3",
+             "xf.sigmoid()", "torch.exp(xi)")]
+         + ["(torch.manual_seed(0), torch.rand_like(torch.sort(xf)[0]))[1]",
+            "(torch.manual_seed(0), torch.randn_like(torch.round(xi).double()))[1]"]),
 ]

@@ -127,6 +127,39 @@ def empty_like(a, dtype=None):
     return np.empty([a.shape[d] for d in order], dtype).transpose(np.argsort(order))
 
 
+def c_order(a):
+    """``a`` in C order (a copy unless it is): a result PyTorch's kernel writes contiguous
+    whatever its input's layout (softmax, tril, cross, cumsum, ...)."""
+    return a if type(a) is not np.ndarray or a.flags.c_contiguous else a.copy(order="C")
+
+
+def laid_out_like(src, out):
+    """``out`` (of ``src``'s shape) laid out like ``src`` (empty_like's order): a result PyTorch
+    allocates like its input (sort's values and indices)."""
+    if type(out) is not np.ndarray or type(src) is not np.ndarray or out.ndim < 2:
+        return out
+    order = dense_order(src)
+    if order is None:
+        return c_order(out)
+    fresh = empty_like(src, out.dtype)
+    if fresh.strides == out.strides:
+        return out
+    fresh[...] = out
+    return fresh
+
+
+def cast(a, dtype):
+    """``a.astype(dtype)``, laid out as PyTorch lays out a converted tensor (``to``'s
+    preserve_format, and TensorIterator's casts of its operands): like ``a``, a broadcast
+    (stride-0) dim deciding nothing.  numpy's "K" order would put such a dim innermost:
+    ``x.expand(2, 4).double()`` would not be contiguous."""
+    if type(a) is np.ndarray and 0 in a.strides and a.size > 1:
+        out = empty_like(a, dtype)
+        out[...] = a
+        return out
+    return a.astype(dtype)
+
+
 def _dense(a) -> bool:
     """c10's is_non_overlapping_and_dense: the dims, sorted by stride, lay the elements out
     one after the other (dims of size 1 aside)."""

@@ -220,7 +220,8 @@ class Op:
       (unary maths, arithmetic): a call with one tensor gives that tensor's shape, so its
       output needs no size check and shares the input's metadata.
     - ``iterated``: an elementwise op of several tensors (PyTorch's TensorIterator): its
-      result is laid out as the first input whose strides decide (``pointwise`` implies it).
+      result is laid out as the first input whose strides decide (``pointwise`` implies it;
+      with one tensor, so does ``jvp="element_wise"``).
     - ``internal``: the op only appears inside other ops' formulas (double backward),
       so it needs no golden case of its own.
     - ``defaults``: attribute values a node has unless the call gave its own (``alpha``: 1).
@@ -240,6 +241,9 @@ class Op:
         self.name = name
         self.pointwise = pointwise
         self.iterated = pointwise or iterated
+        # an elementwise op of one tensor lays out its result as TensorIterator does too (numpy's
+        # astype and copy would put a broadcast, stride-0 dim innermost)
+        self._one_iterated = self.iterated or jvp == "element_wise"
         self.kernel = kernel
         # attributes that are tensors PyTorch saves ({"idx": "index"}): freed with the graph as its
         # saved tensors are (a second backward through the node fails), shown as node._saved_index;
@@ -351,7 +355,9 @@ class Op:
             if self.value_error is None:
                 raise
             raise self.value_error(arrays) from None
-        if self.iterated and len(arrays) > 1 and type(out) is np.ndarray and out.ndim > 1:
+        if type(out) is np.ndarray and out.ndim > 1 and (
+                len(arrays) > 1 and self.iterated
+                or len(arrays) == 1 and self._one_iterated and type(arrays[0]) is np.ndarray and 0 in arrays[0].strides):
             out = iterator_layout(out, arrays)  # (operands laid out differently: the first decides)
         if not recorded:
             results = tuple([_make(o) for o in out]) if type(out) is tuple else _make(out)

@@ -13,6 +13,7 @@ from .. import dtypes
 from .._limits import check_broadcast
 from . import _vec_math, factories
 from ..tensor import Tensor, _scalar_name
+from ._layout import cast
 from ._op import Op, export, finish_out, inplace, inplace_self, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
                         _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_int_zero_division,
@@ -163,7 +164,7 @@ def lerp(input, end, weight, *, out=None):
             # a 0-d weight of another dtype takes part in the type promotion (float16 inputs and a
             # float32 0-d weight give float32 when all are 0-d)
             d = _result_type(input, end, weight)
-            arrays = tuple(a.astype(d.numpy, copy=False) for a in arrays)
+            arrays = tuple(a if a.dtype == d.numpy else cast(a, d.numpy) for a in arrays)
         check_broadcast(*arrays)
         _lerp_kernel_dtype(input, "lerp_kernel_tensor", end, weight, dtype=d)
         return finish_out("lerp", _lerp1.apply((input, end, weight), arrays, {}), out)
@@ -382,7 +383,7 @@ def _ternary_arrays(fname, tensors):
     for i, t in enumerate(tensors):
         _require_tensor(fname, t, ("input", "tensor1", "tensor2")[i], i + 1)
     d = _result_type(*tensors)
-    arrs = [t._data.astype(d.numpy, copy=False) for t in tensors]
+    arrs = [t._data if t._data.dtype == d.numpy else cast(t._data, d.numpy) for t in tensors]
     shape = arrs[0].shape  # TensorIterator broadcasts the operands in turn
     for a in arrs[1:]:
         try:

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from .. import dtypes
 from ..tensor import Tensor
+from ._layout import cast
 from ._op import Op, method
 
 
-_to_copy = Op("ToCopyBackward0", lambda ctx, a, dtype: a.astype(dtype.numpy), jvp="linear")
+_to_copy = Op("ToCopyBackward0", lambda ctx, a, dtype: cast(a, dtype.numpy), jvp="linear")
 
 
 @_to_copy.derivative
@@ -24,7 +25,7 @@ def _cast(input, d, copy=False):
     if d is input.dtype and not copy:
         return input
     if input._requires_grad and not d.is_floating_point:
-        return Tensor._make(input._data.astype(d.numpy))
+        return Tensor._make(cast(input._data, d.numpy))
     return _to_copy.apply((input,), (input._data,), {"dtype": d})
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _can_cast, _scalar_name
-from ._layout import iterator_layout
+from ._layout import cast, iterator_layout
 from ._op import Op, export, finish_out, inplace, method
 from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop
 from .pointwise import _mismatch_message, _require_tensor, binary, operands
@@ -260,7 +260,7 @@ def _test(np_fn, fname):
             raise TypeError(f"{fname}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
         a = input._data
         if a.dtype.kind != "f":
-            return Tensor._make(np_fn(a.astype(np.float64)) if fname != "signbit" else np_fn(a))
+            return Tensor._make(np_fn(cast(a, np.float64)) if fname != "signbit" else np_fn(a))
         return Tensor._make(np_fn(a))
 
     fn.__name__ = fname

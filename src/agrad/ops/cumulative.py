@@ -8,6 +8,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
+from ._layout import c_order
 from ._op import Op, export, finish_out, inplace, method
 from ._return_types import return_type as _return_type
 from .selection import where
@@ -27,7 +28,7 @@ def _cum_fwd(ctx, a, axis, dtype, np_fn):
         out = np_fn(a, axis=axis, dtype=dtype)  # (numpy's own accumulator would widen uint8 to uint64)
     if np_fn is np.cumsum and out.dtype.kind == "f":
         out = out + 0.0  # PyTorch's sum starts from +0.0: a -0.0 is never a partial sum
-    return out
+    return c_order(out)  # (PyTorch writes a contiguous result)
 
 
 _cumsum = Op("CumsumBackward0", _cum_fwd, jvp="linear")

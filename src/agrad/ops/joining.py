@@ -174,7 +174,7 @@ def tile(input, *dims):
 
 # flip / roll -----------------------------------------------------------------------------------
 
-_flip = Op("FlipBackward0", lambda ctx, a, dims: np.flip(a, dims).copy() if dims else a.copy(), jvp="linear")
+_flip = Op("FlipBackward0", lambda ctx, a, dims: (np.flip(a, dims) if dims else a).copy(order="K"), jvp="linear")
 _flip.derivative(lambda ctx, grad: flip(grad, ctx.dims))
 
 

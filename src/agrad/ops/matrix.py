@@ -17,6 +17,7 @@ from .._warn_once import warn_once
 from .. import dtypes
 from .._limits import check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim
+from ._layout import c_order
 from ._op import FUNCTIONS, LINALG, Op, export, finish_out, inplace, method
 from ..autograd.graph import should_compute_output
 from .comparison import isnan
@@ -195,7 +196,7 @@ def diag(input, diagonal=0, *, out=None):
 
 
 def _triangle(name, np_fn):
-    op = Op(f"{name.capitalize()}Backward0", lambda ctx, a, diagonal: np_fn(a, diagonal), jvp="linear")
+    op = Op(f"{name.capitalize()}Backward0", lambda ctx, a, diagonal: c_order(np_fn(a, diagonal)), jvp="linear")
 
     def fn(input, diagonal=0, *, out=None):
         if input.ndim < 2:
@@ -217,8 +218,8 @@ triu = _triangle("triu", np.triu)
 
 def _cross_fwd(ctx, a, b, dim):
     shape = np.broadcast_shapes(a.shape, b.shape)
-    return np.cross(np.broadcast_to(a, shape), np.broadcast_to(b, shape), axis=dim).astype(
-        np.result_type(a, b), copy=False)
+    return c_order(np.cross(np.broadcast_to(a, shape), np.broadcast_to(b, shape), axis=dim).astype(
+        np.result_type(a, b), copy=False))
 
 
 _cross = Op("LinalgCrossBackward0", _cross_fwd, inputs=("self", "other"), saves=("self", "other"),

@@ -22,6 +22,7 @@ from .._limits import check_broadcast
 from ..tensor import Tensor, _scalar_name
 from . import factories
 from ..autograd import grad_mode as _mode
+from ._layout import cast
 from ._op import Op, export, finish_out, method, node_name, zeros_like_grad
 
 
@@ -68,8 +69,8 @@ def operands(a, b, fname="op", dtype=None):
         b = factories.wrap(b, d)
     npd = d.numpy
     check_broadcast(a._data, b._data)
-    return (a, b), (a._data if a._data.dtype == npd else a._data.astype(npd),
-                    b._data if b._data.dtype == npd else b._data.astype(npd))
+    return (a, b), (a._data if a._data.dtype == npd else cast(a._data, npd),
+                    b._data if b._data.dtype == npd else cast(b._data, npd))
 
 
 _F16 = np.dtype(np.float16)

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..tensor import Tensor, _wrap_dim
 from . import _vec_math
+from ._layout import c_order
 from ._op import Op, export
 from .nn import check_floating
 
@@ -48,14 +49,8 @@ def _softmax_float(ctx, a, dim):
     return e / np.sum(e, axis=dim, keepdims=True)
 
 
-def _c_order(a):
-    """PyTorch's softmax kernels read a contiguous copy of their input and write a
-    contiguous result, whatever the input's layout."""
-    return a if a.flags.c_contiguous else a.copy(order="C")
-
-
 def _softmax_fwd(ctx, a, dim):
-    a = _c_order(a)
+    a = c_order(a)  # PyTorch's kernels read a contiguous copy and write a contiguous result
     if a.dtype == np.float32 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE:
         return _softmax_f32(a, dim)
     if a.dtype != np.float16 or a.ndim == 0 or a.size == 0 or dim == a.ndim - 1:
@@ -193,7 +188,7 @@ def _(ctx, g):
 
 
 def _log_softmax_fwd(ctx, a, dim):
-    a = _c_order(a)
+    a = c_order(a)  # PyTorch's kernels read a contiguous copy and write a contiguous result
     if a.dtype == np.float32 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE:
         return _log_softmax_f32(a, dim)
     return _log_softmax_float(ctx, a, dim=dim)

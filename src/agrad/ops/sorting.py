@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _wrap_dim, _wrap_dim_no_scalar
+from ._layout import laid_out_like
 from ._op import Op, export
 from ._return_types import return_type as _return_type
 from .indexing import scatter_into
@@ -217,9 +218,9 @@ def _sort_fwd(ctx, a, dim, descending):
     if a.ndim == 0:
         ctx.indices = np.zeros((), np.int64)
         return a.copy(), ctx.indices
-    idx = _stable_argsort(a, descending, dim).astype(np.int64)
-    ctx.indices = idx
-    return np.take_along_axis(a, idx, axis=dim), idx
+    idx = laid_out_like(a, _stable_argsort(a, descending, dim).astype(np.int64))  # (values and indices
+    ctx.indices = idx  # are laid out like the input, as PyTorch allocates them)
+    return laid_out_like(a, np.take_along_axis(a, idx, axis=dim)), idx
 
 
 def _sort_select_back(ctx, grad):
@@ -250,7 +251,8 @@ def argsort(input, dim=-1, descending=False, *, stable=False):
     d = _wrap_dim(dim, input.ndim)
     if input.ndim == 0:
         return Tensor._make(np.zeros((), np.int64))
-    return Tensor._make(_stable_argsort(input._data, bool(descending), d).astype(np.int64))
+    a = input._data
+    return Tensor._make(laid_out_like(a, _stable_argsort(a, bool(descending), d).astype(np.int64)))
 
 
 @export(method=True)

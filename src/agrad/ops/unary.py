@@ -18,6 +18,7 @@ from .. import _zero, dtypes
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import _vec_math
+from ._layout import cast
 from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from ._vector_loop import vector_rows
 from .comparison import isfinite
@@ -59,7 +60,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
             if no_bool is not None and arr.dtype == np.bool_:
                 raise no_bool[0](no_bool[1])
             if float_out and arr.dtype.kind in "biu":
-                arr = arr.astype(dtypes.get_default_dtype().numpy)
+                arr = cast(arr, dtypes.get_default_dtype().numpy)
             result = apply_one(input, (arr,))
             return result if out is None else finish_out(fname, result, out)
 
@@ -220,7 +221,7 @@ def sqrt(ctx, grad):
 
 def _sign(a):
     if a.dtype == np.bool_:
-        return a.copy()  # sign of a bool is itself
+        return a.copy(order="K")  # sign of a bool is itself
     out = np.asarray(np.sign(a))  # a 0-d input gives a numpy scalar
     if out.dtype.kind == "f":
         out[out != out] = 0  # PyTorch's (0 < a) - (a < 0): NaN has sign 0
@@ -521,7 +522,7 @@ def _rounding(np_fn, fname, aliases=()):
     def kernel(a):
         if a.dtype.kind == "b":  # integers are copied before the dispatch; bool reaches the float kernel
             raise NotImplementedError(f'"{fname}_vml_cpu" not implemented for \'Bool\'')
-        return a.copy() if a.dtype.kind in "iu" else np_fn(a)
+        return a.copy(order="K") if a.dtype.kind in "iu" else np_fn(a)
 
     def derivative(ctx, grad):
         return _zeros_like(grad)
@@ -541,7 +542,7 @@ trunc = _rounding(np.trunc, "trunc", ("fix",))
 def _round0_fwd(ctx, a):
     if a.dtype.kind == "b":
         raise NotImplementedError('"round_vml_cpu" not implemented for \'Bool\'')
-    return a.copy() if a.dtype.kind in "iu" else np.rint(a)
+    return a.copy(order="K") if a.dtype.kind in "iu" else np.rint(a)
 
 
 _round0 = Op("RoundBackward0", _round0_fwd, jvp="element_wise")
@@ -598,7 +599,7 @@ def sgn(ctx, grad):  # sgn_backward: a ZeroTensor for a real input
 
 def _nan_to_num_fwd(ctx, a, nan, posinf, neginf):
     if a.dtype.kind != "f":
-        return a.copy()
+        return a.copy(order="K")
     info = np.finfo(a.dtype)
     return np.nan_to_num(a, nan=nan, posinf=info.max if posinf is None else posinf,
                          neginf=info.min if neginf is None else neginf)
