@@ -125,6 +125,23 @@ def cases(graph: str) -> list[dict]:
               "graph(torch.autograd.grad(torch.inverse(x4).sum(), [x4], create_graph=True)[0].grad_fn)",
               "graph(torch.autograd.grad(torch.linalg.solve(x4, x4[:, 0]).sum(), [x4], create_graph=True)[0].grad_fn)",
               "graph(torch.autograd.grad(torch.linalg.eigh(x4 @ x4.mT)[1].pow(2).sum(), [x4], create_graph=True)[0].grad_fn)"]),
+        case("lstsq-shape-checks",  # ATen's order: dims, rows, batch, driver, dtype; a B of one dim fewer is a matrix unless it is A[..., 0]'s shape
+             ["L = torch.linalg.lstsq", "o = torch.ones", "A = torch.tensor([[[1.0, 2.0], [3.0, -1.0], [0.5, 0.25]], "
+              "[[2.0, 0.0], [1.0, 1.0], [-1.0, 3.0]], [[1.0, 1.0], [0.0, 2.0], [2.0, -2.0]]], requires_grad=True)",
+              "B = torch.tensor([[1.0, -1.0], [2.0, 0.5], [0.0, 3.0]], requires_grad=True)"],
+             ["L(o(3, 2), o(4, 3, 5))", "L(o(3, 2), o(4, 3, 5), driver='x')", "L(o(4, 3, 2), o(4, 5))", "L(o(5, 4, 3, 2), o(3, 5))",
+              "L(o(5, 4, 3, 2).long(), o(3, 5).long())", "L(o(2, 3, 2), o(3, 2, 5))", "L(o(3, 2), o(4))", "L(o(1, 3, 2), o(2, 3))",
+              "L(o(2, 3, 2), o(1, 3))", "L(o(2, 2, 3, 2), o(2, 1, 3))", "L(o(2, 3, 2), o(2, 3, 2, 1))", "L(o(2, 3, 3), o(3, 3))",
+              "L(o(3, 2).long(), o(3, 1).long(), driver='x')", "L(o(3, 2).half(), o(3, 1).half())",
+              "L(o(3, 2).half(), o(3, 1).half(), rcond=0.1)", "L(o(3, 2).long(), o(3, 1).long(), rcond=0.1)",
+              "L(A, B).solution", "torch.autograd.grad(L(A.double(), B.double()).solution.pow(2).sum(), [A, B])"]),
+        case("qr-float32-zero-signs",  # sgemv's sum from +0.0 (a -0.0 of R stays), ger skipping a zero w in orgqr (Q's -0.0s stay)
+             ["def qr(m, mode='reduced'):\n    return [t.tolist() for t in torch.linalg.qr(torch.tensor(m), mode=mode)]"],
+             ["qr([[-1.5, -0.0, 3.0]])", "qr([[1.5, -0.0, -0.0]], 'complete')", "qr([[-1.5, -0.0], [0.0, -0.0]])",
+              "qr([[-3.0, -0.0, 2.25, -1.5], [-0.0, 0.0, 1.0, 0.0], [0.5, -0.0, 2.25, -3.0]])",
+              "qr([[0.0, -0.0, -1.5], [0.0, -0.0, 0.0], [0.0, -3.0, 0.5], [-1.5, 0.0, 0.5]], 'complete')",
+              "qr([[-3.0, -0.0, 2.25], [0.0, 0.0, -1.5], [0.0, -0.0, -1.5], [-3.0, -0.0, 0.0]])",
+              "repr(torch.tensor([[-1.5, -0.0, 3.0]], requires_grad=True).qr())"]),
         case("lstsq-empty",
              [],
              [f"torch.linalg.lstsq(torch.zeros({sa}), torch.zeros({sb}), driver={d!r})"

@@ -182,10 +182,11 @@ def _larfg(alpha, x):
 
 def _column_dots(v, c, first):
     """w = [1; v]^T c for a batch (v (b, r), c (b, r + 1, k)): float32 one row at a time from the
-    top, as MKL's sgemv adds them; float64 the first row plus the dot of the rest."""
+    top, as MKL's sgemv adds them (from +0.0: a -0.0 first row gives +0.0, and tau * w takes nothing
+    off a -0.0 of c); float64 the first row plus the dot of the rest."""
     if v.dtype != np.float32:
         return first + np.einsum("br,brc->bc", v, c[:, 1:, :])
-    w = first.copy()
+    w = first + np.float32(0.0)
     for r in range(v.shape[1]):
         w += v[:, r, None] * c[:, r + 1, :]
     return w
@@ -212,6 +213,7 @@ def _larf_left(v, tau, c, scan=False):
         touch = in_rows[:, :, None] & (cols[None, None, :] <= last_c[:, None, None])
         used = np.where(in_rows, full, 0)
         w = _column_dots(used[:, 1:], cc, used[:, 0, None] * cc[:, 0, :])
+        touch &= (w != 0)[:, None, :]  # (BLAS ger skips a column whose w is zero: its -0.0s stay)
         c[...] = np.where(touch, c - full[:, :, None] * (tau[:, None] * w)[:, None, :], c)
 
 

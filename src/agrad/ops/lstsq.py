@@ -123,15 +123,29 @@ def _linalg_lstsq(A, B, rcond=None, *, driver=None):
     if A.dtype is not B.dtype:
         raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same dtype, but got input's "
                            f"dtype {_scalar_name(A.dtype)} and other's dtype {_scalar_name(B.dtype)}")
-    if driver is not None and driver not in ("gels", "gelsy", "gelsd", "gelss"):
-        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
-    vector = B.ndim == A.ndim - 1
+    if not 0 <= A.ndim - B.ndim <= 1:
+        raise RuntimeError("torch.linalg.lstsq: input.dim() must be greater or equal to other.dim() and "
+                           "(input.dim() - other.dim()) <= 1")
+    # linalg_solve_is_vector_rhs: a 1-D B, or one of A's shape without its last dim; a B of one dim
+    # fewer but another shape is a matrix (broadcast over A's batch)
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
     rows = B.shape[-1] if vector else B.shape[-2]
     if rows != A.shape[-2]:
         raise RuntimeError(
             f"torch.linalg.lstsq: input.size(-2) should match other.size({-1 if vector else -2})")
-    if A.dtype.name not in ("float32", "float64"):  # the LAPACK kernel's dispatch
-        raise RuntimeError("This function doesn't handle types other than float and double")
+    if not vector and B.ndim < A.ndim:
+        # (ATen broadcasts A's batch with B's leading dims: here its rows)
+        from .pointwise import _mismatch_message
+        try:
+            np.broadcast_shapes(A._data.shape[:-2], B._data.shape[:A.ndim - 2])
+        except ValueError:
+            raise RuntimeError(_mismatch_message(A._data.shape[:-2], B._data.shape[:A.ndim - 2])) from None
+    if driver is not None and driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+    if A.dtype.name not in ("float32", "float64"):
+        if rcond is None:  # the default rcond's eps(dtype)
+            raise RuntimeError("This function doesn't handle types other than float and double")
+        raise NotImplementedError(f'"linalg_lstsq_cpu" not implemented for \'{_scalar_name(A.dtype)}\'')
     out = _lstsq.apply((A, B), (A._data, B._data), {"vector": vector, "driver": driver or "gelsy", "rcond": rcond})
     return LstsqResult(*out)
 
