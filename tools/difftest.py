@@ -13,7 +13,8 @@ child carries on from the program after the one that died.
 Each program (tools/diffgen.py) runs statement by statement in both
 libraries (one process: ``torch`` is PyTorch or agrad's Python API). After
 every statement the tester records, for every live variable, the value
-(dtype, shape, data), ``repr``, ``requires_grad``/``is_leaf``, the whole
+(dtype, shape, data), ``repr``, the layout (``stride()`` of the dims of more
+than one element), ``requires_grad``/``is_leaf``, the whole
 ``grad_fn`` graph (every node name and ``next_functions`` edge with its
 input number), the leaf gradients, and for the statement itself the
 exception (type and text) and the warnings (category and text). The first
@@ -143,13 +144,24 @@ def describe_tensor(mod, t, depth: int) -> dict:
         is_leaf = history = f"<{type(e).__name__}: {e}>"
     out = {"kind": "tensor", "dtype": str(t.dtype), "shape": list(t.shape), "data": data,
            "requires_grad": t.requires_grad, "is_leaf": is_leaf, "repr": _safe_repr(t),
-           "graph": history}
+           "graph": history, "stride": _layout(t)}
     if depth == 0 and (is_leaf is True or getattr(t, "retains_grad", False)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             g = t.grad
         out["grad"] = None if g is None else describe_tensor(mod, g, 1)
     return out
+
+
+def _layout(t):
+    """The layout as it decides where elements lie: ``stride()`` of the dims of more than one
+    element (a dim of one element may have any stride; an empty tensor has no layout)."""
+    try:
+        if t.numel() == 0:
+            return []
+        return [s if n > 1 else None for n, s in zip(t.shape, t.stride())]
+    except Exception as e:  # noqa: BLE001
+        return f"<{type(e).__name__}>"
 
 
 def graph(fn, limit: int = 80):
@@ -242,6 +254,8 @@ def compare_desc(want, got, path: str) -> tuple[str, str] | None:
             return None  # values differ by rounding: the printed digits may too
         if want["repr"] != got["repr"]:
             return "repr", f"{path}: {want['repr']!r} vs {got['repr']!r}"
+        if want.get("stride") != got.get("stride"):
+            return "stride", f"{path}.stride(): {want['stride']} vs {got['stride']} (shape {want['shape']})"
         return None
     if kind == "seq":
         if want["type"] != got["type"] or len(want["items"]) != len(got["items"]):

@@ -421,3 +421,14 @@ def test_pinv_of_a_matrix_singular_in_its_dtype_is_documented():
     assert difftest.documented(aspect, lines[1], want, got, (lines, [regular, want], 1)) is None
     inv = [lines[0], "r = torch.linalg.inv(a)"]
     assert difftest.documented(aspect, inv[1], want, got, (inv, [singular, want], 1)) is None
+
+
+def test_layout_is_compared_where_it_places_elements():
+    """A result laid out otherwise than PyTorch's differs ("stride"); a dim of one element,
+    whose stride places nothing, does not."""
+    import agrad
+    want = difftest.describe_tensor(agrad, agrad.zeros(2, 3), 0)
+    assert difftest.compare_desc(want, difftest.describe_tensor(agrad, agrad.zeros(3, 2).t(), 0), "r") == \
+        ("stride", "r.stride(): [3, 1] vs [1, 2] (shape [2, 3])")
+    one = difftest.describe_tensor(agrad, agrad.zeros(2, 1), 0)
+    assert difftest.compare_desc(one, difftest.describe_tensor(agrad, agrad.zeros(1, 2).t(), 0), "r") is None
