@@ -32,7 +32,6 @@ TABLE = {
     'F.dropout3d': ((0, 'input', 'tensor', "AttributeError: '{}' object has no attribute 'dim'", None),),
     'F.elu': ((0, 'input', 'tensor', "elu(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'F.elu_': ((0, 'input', 'tensor', "elu_(): argument 'input' (position 1) must be Tensor, not {}", None),),
-    'F.embedding': ((0, 'input', 'tensor', "embedding(): argument 'indices' (position 2) must be Tensor, not {}", None), (1, 'weight', 'tensor', "embedding(): argument 'weight' (position 1) must be Tensor, not {}", None)),
     'F.fold': ((0, 'input', 'tensor', "col2im(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'F.gaussian_nll_loss': ((0, 'input', 'tensor', "AttributeError: '{}' object has no attribute 'size'", None),),
     'F.gelu': ((0, 'input', 'tensor', "gelu(): argument 'input' (position 1) must be Tensor, not {}", None),),

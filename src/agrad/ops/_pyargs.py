@@ -226,7 +226,10 @@ class _BoolSymInt(Exception):
 def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_kwargs: bool) -> bool:
     nargs = len(args)
     numbers_ok = sig.name in _NUMBERS_AS_TENSORS
-    varargs_ints = sig.max_pos_args == 1 and sig.params and sig.params[0].type == "tuple of ints"
+    # a single positional int list takes ints as varargs (view(2, 3)) when a lone int fails its check: not
+    # int[1]? dim of var and std (the table's one such list with a default), which takes one (var(0, False) fails)
+    varargs_ints = sig.max_pos_args == 1 and sig.params and sig.params[0].type == "tuple of ints" \
+        and not sig.params[0].optional
     if nargs > sig.max_pos_args and not varargs_ints:
         if raise_error:
             _extra_args(sig, nargs)
@@ -339,6 +342,19 @@ def parser_error(key: str, args: tuple, kwargs: dict) -> str | None:
         raise RuntimeError('scalar.isIntegral( false) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/utils/'
                            'pybind.cpp":27, please report a bug to PyTorch. ') from None
     return format_invalid_args(args, kwargs, f"{name}()", [s.text for s in sigs])
+
+
+def signature_error(name: str, text: str, args: tuple, kwargs: dict) -> str | None:
+    """PyTorch's TypeError text for calling the one-signature function ``name`` (whose printed
+    signature is ``text``, for one the generated table cannot describe) with these arguments, or None."""
+    sig = _PARSED.get(text)
+    if sig is None:
+        sig = _PARSED[text] = _from_text(name, text)
+    try:
+        _parse(sig, args, kwargs, True, strict_kwargs=True)
+    except (_Mismatch, _Unpack) as e:
+        return str(e)
+    return None
 
 
 # --- the "invalid combination" message (invalid_arguments.cpp) ------------------------

@@ -20,7 +20,8 @@ import warnings
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..tensor import _scalar_name
+from .. import dtypes
+from ..tensor import _can_cast, _scalar_name
 from ._op import Op, export
 
 # ---------------------------------------------------------------------------
@@ -191,11 +192,12 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
     k = w.shape[2:]
     pads = tuple((p, p) for p in padding)
     if n == 0 or x.shape[1] == 0:  # ATen's Empty backend: no batch, or no input channels (then no output channels)
+        d = _empty_dtype(dtypes.from_numpy(x.dtype), dtypes.from_numpy(w.dtype)).numpy
         if transposed:
             size = _transposed_size(x.shape[2:], k, stride, padding, dilation, output_padding)
-            return np.zeros((n, w.shape[1] * g) + size, x.dtype)
+            return np.zeros((n, w.shape[1] * g) + size, d)
         c = 0 if x.shape[1] == 0 else w.shape[0]
-        return np.zeros((n, c) + tuple(blocks(x.shape[2:], k, dilation, pads, stride)), x.dtype)
+        return np.zeros((n, c) + tuple(blocks(x.shape[2:], k, dilation, pads, stride)), d)
     if not transposed:
         o = blocks(x.shape[2:], k, dilation, pads, stride)
         cols = im2col_np(x, k, dilation, pads, stride, o).reshape(n, g, -1, math.prod(o))
@@ -311,30 +313,40 @@ def _(ctx, grads):
 # checks and public functions
 # ---------------------------------------------------------------------------
 
-def _check(fname, input, weight, bias, sp, groups, transposed, params=()):
+def _check(fname, input, weight, bias, sp, groups, transposed, params):
+    """conv{1,2,3}d's checks, then _convolution's and its check_shape_forward's, in their order; the
+    geometry ``params`` ((name, value), ...) expanded to the weight's spatial dims."""
     if not transposed and bias is not None and bias.dtype is not input.dtype:  # conv{1,2,3}d's first check
         raise RuntimeError(f"Input type ({_cname(input)}) and bias type ({_cname(bias)}) should be the same")
     if input.ndim not in (sp + 1, sp + 2):
         raise RuntimeError(
             f"Expected {sp + 1}D (unbatched) or {sp + 2}D (batched) input to {fname}, but got input of size: "
             f"{list(input.shape)}")
-    if weight.ndim != sp + 2 and weight.ndim >= 3:
-        # ATen expands stride, padding, ... to the weight's spatial dims before it compares ranks
-        for name, value in params:
-            if isinstance(value, str):
-                continue
-            given = list(value) if isinstance(value, (tuple, list)) else [value] * sp
-            if len(given) != 1 and len(given) != weight.ndim - 2:
-                raise RuntimeError(
-                    f"expected {name} to be a single integer value or a list of {weight.ndim - 2} values to match "
-                    f"the convolution dimensions, but got {name}={given}")
-    if weight.ndim != sp + 2:
-        raise RuntimeError(
-            f"weight should have at least three dimensions" if weight.ndim < 3 else
-            f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight {list(weight.shape)}, but got "
-            f"{input.ndim}-dimensional input of size {list(input.shape)} instead")
+    given = dict(params)
+    if given["padding"] == "same":  # (_convolution_same's checks, then _convolution's again)
+        _check_same(input, weight, sp, groups, given["stride"], given["dilation"])
+    elif isinstance(given["padding"], str) and given["padding"] != "valid":
+        raise RuntimeError(f"Invalid padding string: '{given['padding']}'")
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
+    # (the parser gives an int as sp copies; _convolution expands a list of one to the weight's spatial dims)
+    geo = {name: value if isinstance(value, str) else
+           ntuple([value] * sp if isinstance(value, numbers.Integral) else value, weight.ndim - 2, name)
+           for name, value in params}
+    if any(p < 0 for p in geo.get("padding", ()) if not isinstance(geo["padding"], str)):
+        raise RuntimeError("negative padding is not supported")
+    if any(p < 0 for p in geo.get("output_padding", ())):
+        raise RuntimeError("negative output_padding is not supported")
+    if any(s <= 0 for s in geo["stride"]):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d < 0 for d in geo["dilation"]):
+        raise RuntimeError("dilation should be greater than zero")
+    if weight.ndim != sp + 2:
+        raise RuntimeError(
+            f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight {list(weight.shape)}, but got "
+            f"{input.ndim}-dimensional input of size {list(input.shape)} instead")
     shape = list(input.shape) if input.ndim == sp + 2 else [1] + list(input.shape)
     c = shape[1]
     if weight.shape[0] < groups:
@@ -360,8 +372,96 @@ def _check(fname, input, weight, bias, sp, groups, transposed, params=()):
             f"Given {'transposed=1, ' if transposed else ''}weight of size {list(weight.shape)}, expected bias to be "
             f"1-dimensional with {out_c} elements, "
             f"but got bias of size {list(bias.shape)} instead")
-    if input.dtype is not weight.dtype:
-        raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found {_scalar_name(weight.dtype)}")
+    return geo
+
+
+def _check_same(input, weight, sp, groups, stride, dilation):
+    if weight.ndim < 3:
+        raise RuntimeError("weight should have at least three dimensions")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if weight.ndim != sp + 2:  # (against the batched input)
+        raise RuntimeError(f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight"
+                           f"{list(weight.shape)}, but got {sp + 2}-dimensional input of size "
+                           f"{list(input.shape) if input.ndim == sp + 2 else [1] + list(input.shape)} instead")
+    stride, dilation = ([v] if isinstance(v, numbers.Integral) else list(v) for v in (stride, dilation))
+    for name, values in (("stride", stride), ("dilation", dilation)):
+        if len(values) not in (1, sp):
+            raise RuntimeError(f"{name} cannot broadcast to {sp} dimensions")
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+
+
+#: the CPU kernel each convolution runs (transposed, spatial dims) and the dtypes it is built for (None: all
+#: but bool)
+_KERNELS = {(False, 1): ("slow_conv2d_cpu", None), (False, 2): ("slow_conv2d_cpu", None),
+            (False, 3): ("compute_columns3d", None),
+            (True, 1): ("slow_conv_transpose2d_out_cpu", "float16 float32 float64 int64"),
+            (True, 2): ("slow_conv_transpose2d_out_cpu", "float16 float32 float64 int64"),
+            (True, 3): ("slow_conv_transpose3d_out_cpu", "float16 float32 float64 int64")}
+
+
+class _Meta:
+    """A dtype with a rank, for dtypes.result_type."""
+    __slots__ = ("dtype", "ndim")
+
+    def __init__(self, dtype, ndim):
+        self.dtype, self.ndim = dtype, ndim
+
+
+def _empty_dtype(x, w):
+    """The Empty backend's result: input * weight.view(-1)[0] (a 0-d operand: it promotes by category only)."""
+    return dtypes.result_type(_Meta(x, 1), _Meta(w, 0))
+
+
+def _check_kernel(x, weight, bias, sp, attrs):
+    """After the shape checks: the Empty backend (no batch or no channels) multiplies and adds bias[0] in
+    place; the others check their geometry (a 1-D convolution as a 2-D one), dispatch on the input's
+    dtype, then read the weight (and add the transposed convolution's bias in place) as that type."""
+    transposed = attrs["transposed"]
+    empty = x.shape[0] == 0 or x.shape[1] == 0
+    if empty:
+        out = _empty_dtype(x.dtype, weight.dtype)
+    else:
+        _check_geometry(x, weight, sp, attrs)
+        name, supported = _KERNELS[transposed, sp]
+        if (x.dtype.name not in supported.split()) if supported else x.dtype is dtypes.bool_:
+            raise NotImplementedError(f'"{name}" not implemented for \'{_scalar_name(x.dtype)}\'')
+        if x.dtype is not weight.dtype:
+            raise RuntimeError(f"expected scalar type {_scalar_name(x.dtype)} but found {_scalar_name(weight.dtype)}")
+        out = x.dtype
+    if bias is not None and (transposed or empty):
+        d = dtypes.result_type(_Meta(out, 1), _Meta(bias.dtype, 0 if empty else 1))
+        if not _can_cast(d, out):
+            raise RuntimeError(f"result type {_scalar_name(d)} can't be cast to the desired output type "
+                               f"{_scalar_name(out)}")
+
+
+def _check_geometry(x, weight, sp, attrs):
+    """The kernels' own shape checks (slow_conv2d's, slow_conv_transpose{2,3}d's), on 1-D as 2-D."""
+    def as_2d(values, one):
+        return ((one,) + tuple(values)) if sp == 1 else tuple(values)
+
+    dilation = attrs["dilation"]
+    names = ("height", "width") if sp < 3 else ("depth", "height", "width")
+    if not attrs["transposed"]:
+        if 0 in dilation:
+            raise RuntimeError(f"dilation should be greater than zero, but got {list(as_2d(dilation, 1))}")
+        return
+    stride, output_padding = attrs["stride"], attrs["output_padding"]
+    if 0 in dilation:
+        raise RuntimeError("dilation should be greater than zero, but got " + ", ".join(
+            f"dilation_{n}: {d}" for n, d in zip(names, as_2d(dilation, 1))))
+    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
+        values = {"output_padding": as_2d(output_padding, 0), "stride": as_2d(stride, 1),
+                  "dilation": as_2d(dilation, 1)}
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(
+            f"{k}_{n}: {v}" for k, vs in values.items() for n, v in zip(names, vs)))
+    size = _transposed_size(x.shape[2:], weight.shape[2:], stride, attrs["padding"], dilation, output_padding)
+    if any(n <= 0 for n in size):
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, as_2d(x.shape[2:], 1)))}). "
+                           f"Calculated output size per channel: ({' x '.join(map(str, as_2d(size, 1)))}). "
+                           "Output size is too small")
 
 
 def _cname(t):
@@ -371,26 +471,14 @@ def _cname(t):
 
 
 def _conv(fname, sp, input, weight, bias, stride, padding, dilation, groups):
-    _check(fname, input, weight, bias, sp, groups, False,
-           (("stride", stride), ("padding", padding), ("dilation", dilation)))
-    stride = ntuple(stride, sp, "stride")
-    dilation = ntuple(dilation, sp, "dilation")
-    if any(s <= 0 for s in stride):
-        raise RuntimeError("non-positive stride is not supported")
+    geo = _check(fname, input, weight, bias, sp, groups, False,
+                 (("stride", stride), ("padding", padding), ("dilation", dilation)))
+    stride, padding, dilation = geo["stride"], geo["padding"], geo["dilation"]
     k = weight.shape[2:]
-    if isinstance(padding, str):
-        if padding == "valid":
-            padding = (0,) * sp
-        elif padding == "same":
-            if any(s != 1 for s in stride):
-                raise RuntimeError("padding='same' is not supported for strided convolutions")
-            input, padding = _same_padding(input, k, dilation)
-        else:
-            raise RuntimeError(f"Invalid padding string: '{padding}'")
-    else:
-        padding = ntuple(padding, sp, "padding")
-        if any(p < 0 for p in padding):
-            raise RuntimeError("negative padding is not supported")
+    if padding == "valid":
+        padding = (0,) * sp
+    elif padding == "same":
+        input, padding = _same_padding(input, k, dilation)
     size = input.shape[-sp:]
     padded = tuple(n + 2 * p for n, p in zip(size, padding))
     span = tuple(d * (kk - 1) + 1 for d, kk in zip(dilation, k))
@@ -406,6 +494,7 @@ def _run(input, weight, bias, sp, attrs):
     """One ConvolutionBackward0; an unbatched input goes through unsqueeze(0) and squeeze(0), as in ATen."""
     unbatched = input.ndim == sp + 1
     x = input.unsqueeze(0) if unbatched else input
+    _check_kernel(x, weight, bias, sp, attrs)
     out = _convolution.apply((x, weight, bias), (x._data, weight._data, None if bias is None else bias._data), attrs)
     return out.squeeze(0) if unbatched else out
 
@@ -436,26 +525,9 @@ def _same_padding(input, k, dilation):
 
 
 def _conv_transpose(fname, sp, input, weight, bias, stride, padding, output_padding, groups, dilation):
-    _check(fname, input, weight, bias, sp, groups, True, (("stride", stride), ("padding", padding),
-                                                          ("dilation", dilation), ("output_padding", output_padding)))
-    stride = ntuple(stride, sp, "stride")
-    padding = ntuple(padding, sp, "padding")
-    output_padding = ntuple(output_padding, sp, "output_padding")
-    dilation = ntuple(dilation, sp, "dilation")
-    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
-        names = ("height", "width") if sp < 3 else ("depth", "height", "width")
-        values = {"output_padding": output_padding, "stride": stride, "dilation": dilation}
-        if sp == 1:  # checked after ATen's unsqueeze to 2-D
-            values = {k: ((0,) if k == "output_padding" else (1,)) + v for k, v in values.items()}
-        raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(
-            f"{k}_{n}: {x}" for k, v in values.items() for n, x in zip(names, v)))
-    size = _transposed_size(input.shape[-sp:], weight.shape[2:], stride, padding, dilation, output_padding)
-    if any(n <= 0 for n in size):
-        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, input.shape[-sp:]))}). "
-                           f"Calculated output size per channel: ({' x '.join(map(str, size))}). "
-                           "Output size is too small")
-    return _run(input, weight, bias, sp, {"stride": stride, "padding": padding, "dilation": dilation, "transposed": True,
-                               "output_padding": output_padding, "groups": groups})
+    geo = _check(fname, input, weight, bias, sp, groups, True, (("stride", stride), ("padding", padding),
+                                                                ("dilation", dilation), ("output_padding", output_padding)))
+    return _run(input, weight, bias, sp, {**geo, "transposed": True, "groups": groups})
 
 
 @export(functional=True)

@@ -207,7 +207,7 @@ def _class_view(weight, ndim, class_dim):
 
 def _ce_prob_target(input, target, weight, reduction, label_smoothing):
     class_dim = 0 if input.ndim == 1 else 1
-    C = input.shape[class_dim]
+    C = input.size(class_dim)  # (a 0-d input: "Dimension specified as 1 but tensor has no dimensions")
     if weight is not None and (weight.ndim != 1 or weight.numel() != C):
         raise RuntimeError(
             f"cross_entropy: weight tensor should be defined either for all {C} classes or no classes but got "

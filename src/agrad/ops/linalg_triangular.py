@@ -72,38 +72,19 @@ def solve_triangular_op(A, B, *, upper, left=True, unitriangular=False):
 
 
 _PARAMS = ("input", "B", "upper", "left", "unitriangular", "out")
+_SIGNATURE = "(Tensor input, Tensor B, *, bool upper, bool left = True, bool unitriangular = False, Tensor out = None)"
 
 
 def _parse(args, kwargs):
-    """PyTorch's argument parser on linalg_solve_triangular(Tensor input, Tensor B, *, bool upper,
-    bool left=True, bool unitriangular=False, Tensor out=None): its required keyword ``upper``
-    makes its messages count positional arguments oddly, reproduced here."""
-    name = "linalg_solve_triangular"
-    if len(args) > 2:
-        raise TypeError(f"{name}() takes from 3 to 2 positional arguments but {len(args)} were given")
-    given = dict(zip(_PARAMS, args))
-    for key, value in kwargs.items():
-        if key in given:
-            raise TypeError(f"{name}() got multiple values for argument '{key}'")
-        given[key] = value
-    if any(p not in given for p in _PARAMS[:3]):
-        missing = _PARAMS[len(args):3]
-        raise TypeError(f"{name}() missing {len(missing)} required positional argument{'s' if len(missing) == 1 else ''}: "
-                        + ", ".join(f'"{p}"' for p in missing))
-    for key in kwargs:
-        if key not in _PARAMS:
-            raise TypeError(f"{name}() got an unexpected keyword argument '{key}'")
-    from ..tensor import Tensor
-    for i, p in enumerate(_PARAMS[:2]):
-        if not isinstance(given[p], Tensor):
-            raise TypeError(f"{name}(): argument '{p}' (position {i + 1}) must be Tensor, not {type(given[p]).__name__}")
-    for p in _PARAMS[2:5]:
-        if p in given and type(given[p]) is not bool:
-            raise TypeError(f"{name}(): argument '{p}' must be bool, not {type(given[p]).__name__}")
-    out = given.get("out")
-    if out is not None and not isinstance(out, Tensor):
-        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
-    return given
+    """PyTorch's argument parser on its one signature, whose required keyword ``upper`` the
+    generated table cannot hold (and which makes its messages count positional arguments oddly:
+    "takes from 3 to 2 positional arguments")."""
+    from ._pyargs import signature_error
+
+    message = signature_error("linalg_solve_triangular", _SIGNATURE, args, kwargs)
+    if message is not None:
+        raise TypeError(message)
+    return dict(zip(_PARAMS, args), **kwargs)
 
 
 def linalg_solve_triangular(*args, **kwargs):

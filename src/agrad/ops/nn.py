@@ -26,6 +26,7 @@ from .._limits import check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from .._cascade import cascade_sum
 from ..autograd import graph
+from ._argcheck import _raise_parser_error
 from ._op import Op, export
 from .linalg import addmm
 from .matrix import _vector_norm, _vector_norm_fwd, vector_norm
@@ -310,13 +311,13 @@ def _(ctx, grad):
     return gg.view(idx.shape + (-1,))
 
 
-def _check_indices(indices, fname):
+def _check_indices(indices, fname, position=1):
     if indices.dtype not in (dtypes.int64, dtypes.int32):
         from .._cpp_print import cpp_type_name
         # c10's toString of the tensor's type: torch.HalfTensor ..., and CPUBoolType for bool (sic)
         legacy = cpp_type_name(indices.dtype)
         raise RuntimeError(
-            f"Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+            f"Expected tensor for argument #{position} 'indices' to have one of the following scalar types: Long, Int; "
             f"but got {legacy} instead (while checking arguments for {fname})")
 
 
@@ -337,7 +338,9 @@ def _embedding_impl(weight, indices, padding_idx, scale_grad_by_freq):
 @export(functional=True, torch=False)
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
               sparse=False):
-    """Rows of ``weight`` picked by the indices ``input`` (EmbeddingBackward0)."""
+    """Rows of ``weight`` picked by the indices ``input`` (EmbeddingBackward0), in the order of PyTorch's
+    Python front: padding_idx against weight.size(0) (an AttributeError for a number), input.contiguous()
+    and the renorm with max_norm, then torch.embedding's parser."""
     if padding_idx is not None:
         if padding_idx > 0:
             if padding_idx >= weight.size(0):
@@ -348,16 +351,32 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
             padding_idx = weight.size(0) + padding_idx
     else:
         padding_idx = -1
-    if sparse:
-        raise RuntimeError("agrad has no sparse tensors; use embedding(..., sparse=False)")
     if max_norm is not None:
-        _embedding_renorm_(weight, input, max_norm, norm_type)
-    return _embedding_impl(weight, input, padding_idx, scale_grad_by_freq)
+        input = input.contiguous()
+        _embedding_renorm_(weight.detach(), input, max_norm, norm_type)
+    args = (weight, input, padding_idx, scale_grad_by_freq, sparse)
+    try:
+        return _embedding_checked(*args)
+    except Exception:  # torch.embedding's parser refuses first
+        _raise_parser_error("torch.embedding", args, {})
+        raise
+
+
+_RENORM = "(Tensor input, Tensor indices, float max_norm, float norm_type)"
 
 
 def _embedding_renorm_(weight, indices, max_norm, norm_type):
     """Rescale, in place and outside the graph, the looked-up rows whose norm exceeds max_norm."""
-    _check_indices(indices, "embedding_renorm_")
+    from ._pyargs import signature_error
+
+    message = signature_error("embedding_renorm_", _RENORM, (weight, indices, max_norm, norm_type), {})
+    if message is not None:
+        raise TypeError(message)
+    max_norm, norm_type = float(max_norm), float(norm_type)
+    if weight.ndim != 2:  # (checkDim, then checkScalarTypes)
+        raise RuntimeError(f"Expected 2-dimensional tensor, but got {weight.ndim}-dimensional tensor for argument #1 "
+                           "'self' (while checking arguments for embedding_renorm_)")
+    _check_indices(indices, "embedding_renorm_", 2)
     w = weight._data
     rows = np.unique(indices._data.ravel())
     for r in rows:
@@ -367,9 +386,21 @@ def _embedding_renorm_(weight, indices, max_norm, norm_type):
     weight._vc[0] += 1
 
 
+def _embedding_checked(weight, indices, padding_idx, scale_grad_by_freq, sparse):
+    for value, kind in ((padding_idx, int), (scale_grad_by_freq, bool), (sparse, bool)):
+        if type(value) is not kind:
+            from ._pyargs import check
+
+            if not check(kind.__name__, value):  # (the parser's message replaces this one)
+                raise TypeError(f"embedding(): expected {kind.__name__}, got {type(value).__name__}")
+    if sparse:
+        raise RuntimeError("agrad has no sparse tensors; use embedding(..., sparse=False)")
+    return _embedding_impl(weight, indices, int(padding_idx), bool(scale_grad_by_freq))
+
+
 @export("embedding")
 def torch_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
-    return _embedding_impl(weight, indices, padding_idx, scale_grad_by_freq)
+    return _embedding_checked(weight, indices, padding_idx, scale_grad_by_freq, sparse)
 
 
 # ---------------------------------------------------------------------------

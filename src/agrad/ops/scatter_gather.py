@@ -728,7 +728,7 @@ def take_along_dim(input, indices, dim=None, *, out=None):
     if indices.dtype is not dtypes.int64:
         raise RuntimeError(
             f"torch.take_along_dim(): dtype of indices should be Long but got {_scalar_name(indices.dtype)}")
-    d = _wrap_dim_no_scalar(dim, input.ndim)
+    d = _wrap_dim_no_scalar(_wrap_dim(dim, input.ndim), input.ndim)  # (wrapped, then self.size(dim))
     self_sizes = list(input._data.shape)
     self_sizes[d] = indices._data.shape[d]
     ishape = _broadcast_or_raise(tuple(self_sizes), indices._data.shape)

@@ -564,8 +564,14 @@ def round(input, *, decimals=None, out=None):
     """Round half to even; with ``decimals``, to that many decimal places."""
     if decimals is None:
         return finish_out("round", _round0(input), out)
-    if not input.dtype.is_floating_point:
-        _not_implemented_for("round", input.dtype)
+    if type(decimals) is not int:
+        from ._pyargs import check
+
+        if not check("int", decimals):  # (a bool, a float: the parser's message replaces this one)
+            raise TypeError(f"round(): argument 'decimals' must be int, not {type(decimals).__name__}")
+        decimals = int(decimals)
+    if not input.dtype.is_floating_point:  # (decimals=0 runs round's own kernel, the vectorised one)
+        _not_implemented_for("round" if decimals else "round_vml", input.dtype)
     return finish_out("round", _round1.apply((input,), (input._data,), {"decimals": int(decimals)}), out)
 
 

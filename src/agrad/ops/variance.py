@@ -18,6 +18,16 @@ from .selection import where
 from .reductions import _NO_KEEPDIM, _axes, _quiet, _unsqueeze_dims
 
 
+class _Unbiased:
+    """unbiased not given (an explicit None matches none of PyTorch's signatures)."""
+
+    def __repr__(self):
+        return "True"
+
+
+_NO_UNBIASED = _Unbiased()
+
+
 def _var_args(fname, input, dim, unbiased, keepdim, correction):
     """(axes, full, n, correction, keepdim) from PyTorch's overloads:
     f(x, dim=None, *, correction=1, keepdim=False), f(x, dim, unbiased, keepdim), f(x, unbiased)."""
@@ -26,13 +36,16 @@ def _var_args(fname, input, dim, unbiased, keepdim, correction):
                            else "std and var only support floating point and complex dtypes")
     if isinstance(dim, bool):
         unbiased, dim = dim, None
-    if dim is None and unbiased is not None and keepdim is not _NO_KEEPDIM:
+    if dim is None and unbiased is not _NO_UNBIASED and keepdim is not _NO_KEEPDIM:
         # f(x, unbiased) takes no keepdim, f(x, dim, unbiased, keepdim) needs dim: PyTorch's parser refuses it
         raise TypeError(f"{fname}(): keepdim given with unbiased but without dim")
-    if unbiased is not None and correction is not None:
+    for value in (unbiased, keepdim):  # (an int or None there matches no signature: the parser's message)
+        if value is not _NO_UNBIASED and value is not _NO_KEEPDIM and not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{fname}(): unbiased and keepdim take a bool, not {type(value).__name__}")
+    if unbiased is not _NO_UNBIASED and correction is not None:
         raise TypeError(f"{fname}(): takes either 'unbiased' or 'correction', not both")
     if correction is None:
-        correction = 1 if unbiased is None or unbiased else 0
+        correction = 1 if unbiased is _NO_UNBIASED or unbiased else 0
     full = dim is None
     if full:
         axes = tuple(range(input.ndim))
@@ -198,7 +211,7 @@ def _(ctx, grads):
 
 
 def _var_family(op, fname):
-    def fn(input, dim=None, unbiased=None, keepdim=_NO_KEEPDIM, *, correction=None, out=None):
+    def fn(input, dim=None, unbiased=_NO_UNBIASED, keepdim=_NO_KEEPDIM, *, correction=None, out=None):
         axes, full, n, corr, keep = _var_args(fname, input, dim, unbiased, keepdim, correction)
         result = op.apply((input,), (input._data,), {"axes": axes, "correction": corr, "keepdim": keep,
                                                      "full": full, "n": n, "fname": fname})
