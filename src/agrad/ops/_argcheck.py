@@ -105,7 +105,7 @@ BATCHABLE = frozenset("""
     add sub mul div pow remainder floor_divide float_power xlogy bitwise_and bitwise_or bitwise_xor where
     full_like reshape permute movedim select flip conv1d conv2d conv3d max_pool1d max_pool2d max_pool3d
     max_pool1d_with_indices max_pool2d_with_indices avg_pool1d avg_pool2d avg_pool3d adaptive_avg_pool1d
-    adaptive_avg_pool2d adaptive_avg_pool3d
+    adaptive_avg_pool2d adaptive_avg_pool3d embedding
 """.split())
 
 
