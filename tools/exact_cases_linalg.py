@@ -142,6 +142,17 @@ def cases(graph: str) -> list[dict]:
               "qr([[0.0, -0.0, -1.5], [0.0, -0.0, 0.0], [0.0, -3.0, 0.5], [-1.5, 0.0, 0.5]], 'complete')",
               "qr([[-3.0, -0.0, 2.25], [0.0, 0.0, -1.5], [0.0, -0.0, -1.5], [-3.0, -0.0, 0.0]])",
               "repr(torch.tensor([[-1.5, -0.0, 3.0]], requires_grad=True).qr())"]),
+        case("svd-one-row-householder",  # gesdd of one row: one reflector (S = |beta|, Vh = H's rows); one column: S likewise
+             ["def sv(m, fm=True, dt=torch.float32):\n    return [t.tolist() for t in torch.linalg.svd(torch.tensor(m, dtype=dt), full_matrices=fm)]",
+              "x1 = torch.tensor([[2.5, 0.25, 0.0], [0.0, 0.75, 2.5]], dtype=torch.float32, requires_grad=True)"],
+             ["sv([[2.5, 0.25, 0.0]])", "sv([[-3.0, -2.75, 0.5, -3.0, -2.75]], False)", "sv([[0.75, -3.0, 0.0]])",
+              "sv([[0.25, 0.75, -0.0, 0.0, 0.75]], True, torch.float64)", "sv([[-0.0, 0.0, 0.0]])", "sv([[-1.5]])",
+              "sv([[[-1.5, -0.0, 2.25]], [[0.001, 7.0, -0.0]]], False, torch.float64)",
+              "torch.linalg.svdvals(torch.tensor([[0.25], [-3.0], [-0.0], [1.75]]))", "sv([[0.25], [-3.0], [-0.0]])[1:]",
+              "torch.linalg.svdvals(torch.tensor([[1.0, 2.25, -0.5]]).mT.double())",
+              "torch.autograd.grad(torch.linalg.svdvals(x1[::2]).sum(), [x1], create_graph=True)[0].pow(2).sum()",
+              "torch.autograd.grad(torch.autograd.grad(torch.linalg.svdvals(x1[::2]).sum(), [x1], create_graph=True)[0]"
+              ".pow(2).sum(), [x1])"]),
         case("lstsq-empty",
              [],
              [f"torch.linalg.lstsq(torch.zeros({sa}), torch.zeros({sb}), driver={d!r})"

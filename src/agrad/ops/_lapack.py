@@ -248,6 +248,33 @@ def householder_qr(a, complete=False):
     return q.reshape(shape[:-2] + (m, cols)), np.triu(r).reshape(shape[:-2] + r.shape[-2:])
 
 
+def vector_svd(a, full_matrices=True, compute_uv=True):
+    """The SVD of matrices of one row, (..., 1, n), as MKL's gesdd computes it: one reflector H with
+    a H = [beta, 0, ...] (larfg as gebrd calls it: the scaled nrm2, x times the reciprocal of
+    alpha - beta), S = |beta|, U = [[sign(beta)]] (+1 for a zero), Vh the first row (or all n rows)
+    of H as ormbr applies it to the identity: I + [1; v] (-tau [1; v])^T, where a zero of v leaves
+    +0.0 (bit for bit on 600 random rows, float32 and float64).  For one column, (..., m, 1), the
+    singular value only (``compute_uv`` False): |beta| of the column, likewise."""
+    row = a[..., 0, :] if a.shape[-2] == 1 else a[..., 0]
+    dt = a.dtype
+    alpha, x = row[..., 0], row[..., 1:]
+    xnorm = _nrm2_scaled(x) if x.shape[-1] else np.zeros_like(alpha)
+    none = xnorm == 0
+    with np.errstate(all="ignore"):
+        beta = np.where(none, alpha, np.where(alpha >= 0, -_lapy2(alpha, xnorm), _lapy2(alpha, xnorm))).astype(dt)
+        s = np.abs(beta)[..., None]
+        if not compute_uv:
+            return s
+        tau = np.where(none, 0, (beta - alpha) / np.where(none, 1, beta)).astype(dt)
+        scale = (np.ones((), dt) / np.where(none, 1, alpha - beta)).astype(dt)
+        v = np.where(none[..., None], x, x * scale[..., None]).astype(dt)
+    n = a.shape[-1]
+    full = np.concatenate([np.ones(v.shape[:-1] + (1,), dt), v], axis=-1)
+    h = np.eye(n, dtype=dt) + full[..., :, None] * (-tau[..., None] * full)[..., None, :]
+    u = np.where(beta >= 0, 1, -1).astype(dt)[..., None, None]
+    return u, s, h if full_matrices else h[..., :1, :]
+
+
 # ---------------------------------------------------------------------------
 # syevd's failure on a matrix that is not finite (sytd2, then sterf or steqr)
 # ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@ import numpy as np
 from .._warn_once import warn_once
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
-from ._lapack import column_major, householder_qr, syevd_info
+from ._lapack import column_major, householder_qr, syevd_info, vector_svd
 from .linalg_triangular import solve_triangular_op
 from ._op import FUNCTIONS, LINALG, METHODS, Op, export
 from ._return_types import return_type as _return_type
@@ -392,13 +392,22 @@ def _gesdd(a, full_matrices, compute_uv):
     nothing else: they add zero singular values, dropped again).  A 2 x 3 matrix has no such
     padding: it gets a zero column first (checked against PyTorch)."""
     m, n = a.shape[-2:]
+    if a.size and m == 1:
+        return vector_svd(a, full_matrices, compute_uv)
+    if a.size and n == 1:  # one column: LAPACK's singular value, numpy's U, with MKL's Vh of [[1]]
+        s = vector_svd(a, compute_uv=False)
+        if not compute_uv:
+            return s
+        u, _, vh = np.linalg.svd(a, full_matrices=full_matrices)
+        u[..., :, :1] *= vh
+        return u, s, np.ones_like(vh)
     if compute_uv and (m, n) == (2, 3):
         wide = np.zeros(a.shape[:-1] + (4,), a.dtype)
         wide[..., :3] = a
         u, s, vh = _gesdd(wide, full_matrices, True)
         return u, s, vh[..., :3, :3]
     rows = -(-6 * (n + 1) // 11)
-    if not compute_uv or m == 1 or not m < rows < n:  # (one row: numpy agrees as it is)
+    if not compute_uv or not m < rows < n:
         return np.linalg.svd(a, full_matrices=full_matrices, compute_uv=compute_uv)
     padded = np.zeros(a.shape[:-2] + (rows, n), a.dtype)
     padded[..., :m, :] = a
