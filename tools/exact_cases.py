@@ -306,6 +306,9 @@ CASES += _ERROR_CASES
 from exact_cases_errors_g import CASES as _ERROR_CASES_G  # noqa: E402
 
 CASES += _ERROR_CASES_G
+from exact_cases_numeric import CASES as _NUMERIC_CASES  # noqa: E402
+
+CASES += _NUMERIC_CASES
 
 # ... and the value, gradient, dtype and graph groups in theirs
 from exact_cases_values import cases as _value_cases  # noqa: E402

@@ -333,48 +333,49 @@ def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False):
     correctly rounded double but in about 0.05% of values, which is what PyTorch's kernels give
     where they are MKL's VML (tanh, log10) or Sleef's 1-ulp vector code (expm1, sinh, cosh,
     atanh), both within 1% of correctly rounded, where numpy's and libm's double functions are
-    an ulp away in 10% to 25% of values. float32 as via_double. With ``scalar_tail``, the last
-    ``n % 8`` doubles (``n % 16`` floats) of a flat array are libm's function (Python's math for
-    double, numpy's float32 loop, which is libm's float function), as the scalar loop that
-    cpu_kernel_vec runs after its blocks of two AVX2 vectors gives them. ``single_as_numpy``
+    an ulp away in 10% to 25% of values. float32 as via_double. With ``scalar_tail``, the
+    elements cpu_kernel_vec gives its scalar loop (after each row's blocks of two AVX2 vectors,
+    or whole rows: _vector_loop.unary_lanes) are libm's function (numpy's float64 and float32
+    loops, which are libm's double and float functions). ``single_as_numpy``
     keeps a one-element array on numpy's function (tanh: the long double round trip costs some
     three times numpy's tanh, a cost the 1,000-op chain of bench/bench_engine.py would show)."""
-    import math
-
-    scalar_fn = getattr(math, np_fn.__name__.replace("arc", "a"), None) if scalar_tail else None
+    scalar_tail = bool(scalar_tail)
 
     def long_double(a):
         if type(a) is np.ndarray and a.dtype is _F64_DTYPE:
-            out = np_fn(a.astype(np.longdouble)).astype(np.float64)
-            if scalar_fn is not None and a.size % 8:  # (memory order: a view of out whatever a's layout)
-                flat_in, flat = a.ravel(order="K"), out.ravel(order="K")
-                for i in range(a.size - a.size % 8, a.size):
-                    try:
-                        flat[i] = scalar_fn(flat_in[i].item())
-                    except (ValueError, OverflowError):  # (domain error or overflow: the array's answer)
-                        pass
-            return out
+            if scalar_tail:
+                return _scalar_lanes(lambda v: np_fn(v.astype(np.longdouble)).astype(np.float64), a, np_fn)
+            return np_fn(a.astype(np.longdouble)).astype(np.float64)
         if type(a) is np.float64:
             return np.float64(long_double(np.asarray(a))[()])
         return np_fn(a)
 
     double = via_double(np_fn, long_double, single_as_numpy)  # (float32 and single elements: no extra call)
-    if scalar_fn is None:
+    if not scalar_tail:
         return double
 
     def kernel(a):
-        if type(a) is np.ndarray and a.dtype is _F32_DTYPE and a.size % 16:
-            cut = a.size - a.size % 16
-            out = np.empty_like(a)  # (a's layout: its memory-order ravel is a view, reshape(-1) would copy)
-            flat_in, flat = a.ravel(order="K"), out.ravel(order="K")
-            if cut:
-                flat[:cut] = np_fn(flat_in[:cut], dtype=np.float64).astype(_F32)
-            flat[cut:] = np_fn(flat_in[cut:])
-            return out
+        if type(a) is np.ndarray and a.dtype is _F32_DTYPE:
+            return _scalar_lanes(lambda v: np_fn(v, dtype=np.float64).astype(_F32), a, np_fn)
         return double(a)
 
     kernel.__name__ = getattr(np_fn, "__name__", "kernel")
     return kernel
+
+
+def _scalar_lanes(vec_fn, a, np_fn):
+    """np_fn(a) as PyTorch's loop over ``a`` gives it: ``vec_fn`` (the vector code's values)
+    where it runs the vector code, libm's (numpy's own loop) where it runs the scalar code."""
+    from ._vector_loop import unary_lanes
+
+    lanes = unary_lanes(a)
+    if lanes is False:
+        return np_fn(a)
+    out = vec_fn(a)
+    if lanes is not True:
+        scalar = ~lanes
+        out[scalar] = np_fn(a[scalar])
+    return out
 
 
 def _fold_lanes(acc, lanes):

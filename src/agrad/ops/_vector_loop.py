@@ -47,6 +47,64 @@ def vector_rows(shape: tuple, arrays) -> tuple[int, int, str] | None:
     return (n, cut, order) if cut else None
 
 
+def unary_lanes(a: np.ndarray):
+    """Where PyTorch's loop over ``a`` alone (a unary op's input; its output is new) runs the
+    vector code: True for every element, False for none, else a bool array of ``a``'s shape.
+
+    A dense ``a`` (any order of its dims) is one flat loop in memory order (TensorIterator's
+    fast set-up: the output takes ``a``'s strides). Any other ``a`` (expanded, sliced with a
+    step) is walked in the order of its sorted strides (reorder_dimensions; a stride of 0
+    decides nothing), its output laid out that way, and the row is as many of the fastest dims
+    as both lay out one after another; the row runs the vector code when ``a`` is contiguous
+    or repeats one value (stride 0) along it, else the scalar loop throughout. Over GRAIN_SIZE
+    elements, at::parallel_for's ranges split the loop, each range's pieces of rows starting
+    their own blocks."""
+    block = BLOCK_BYTES // a.itemsize
+    n = a.size
+    if n < block:
+        return False
+    dims = [d for d in range(a.ndim) if a.shape[d] != 1]
+    strides = [a.strides[d] for d in dims]
+    shape = [a.shape[d] for d in dims]
+    order = sorted(range(len(dims)), key=lambda i: -strides[i])  # (slowest first)
+    expected, dense = a.itemsize, True
+    for i in order[::-1]:
+        if strides[i] != expected:
+            dense = False
+            break
+        expected *= shape[i]
+    if dense:
+        row = n
+    else:
+        from ._layout import reorder_dimensions
+        perm = reorder_dimensions(len(dims), shape, [strides])  # (fastest first)
+        step, row = strides[perm[0]], shape[perm[0]]
+        if step not in (0, a.itemsize):
+            return False  # the scalar loop throughout
+        for i in perm[1:]:
+            if strides[i] != row * step:
+                break
+            row *= shape[i]
+        order = perm[::-1]
+    from ._vec_math import GRAIN_SIZE, parallel_chunks
+    chunks = parallel_chunks(n, GRAIN_SIZE)
+    if len(chunks) == 1:
+        if row % block == 0:
+            return True
+        if row < block:
+            return False
+    # f: each element's place in the loop (the output's memory order)
+    f = np.arange(n).reshape([shape[i] for i in order]).transpose(np.argsort(order)).reshape(a.shape)
+    begin = f // row * row
+    end = begin + row
+    for lo, hi in chunks[1:]:  # (a range's first and last rows are pieces)
+        begin = np.where((f >= lo) & (begin < lo), lo, begin)
+    for lo, hi in chunks[:-1]:
+        end = np.where((f < hi) & (end > hi), hi, end)
+    length = end - begin
+    return (f - begin) < length - length % block
+
+
 def take_on_vector_ties(r: np.ndarray, other: np.ndarray, rows) -> np.ndarray:
     """``r`` (a fresh result laid out as ``rows`` says) with ``other``'s value where the vector
     code runs and ``r`` equals it: AVX2's min/max give their second operand on a tie of zeros."""

@@ -21,6 +21,7 @@ from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
 from ._not_implemented import not_implemented
 from ._op import METHODS, Op, export, inplace
+from ._vector_loop import unary_lanes
 from .nn import check_floating, const
 from .pointwise import _zeros_like
 from .selection import where
@@ -348,18 +349,19 @@ def _sigmoid_np(a):
     return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
 
 
-def _vector_blocks(a, vec, scalar):
-    """cpu_kernel_vec over a float32 array: blocks of two AVX2 vectors (16 floats) through the
-    vector code ``vec``, the last ``n % 16`` through the scalar code ``scalar`` (flat order)."""
-    flat = a.reshape(-1)
-    cut = flat.size - flat.size % 16
-    out = np.empty(flat.size, np.float32)
+def _vector_blocks(a, vec, scalar, loop=None):
+    """cpu_kernel_vec over a float32 array: the elements its vector code runs on (blocks of two
+    AVX2 vectors, 16 floats, of each row of the loop over ``loop``, the op's input, by default
+    ``a``: _vector_loop.unary_lanes) through ``vec``, the others through the scalar code ``scalar``."""
+    lanes = unary_lanes(a if loop is None else loop)
     with np.errstate(all="ignore"):
-        if cut:
-            out[:cut] = vec(flat[:cut])
-        if cut < flat.size:
-            out[cut:] = scalar(flat[cut:])
-    return out.reshape(a.shape)
+        if lanes is False:
+            return np.asarray(scalar(a), np.float32)
+        out = np.array(vec(a), np.float32)
+        if lanes is not True:
+            rest = ~lanes
+            out[rest] = scalar(a[rest])
+    return out
 
 
 def _silu_np(a):
@@ -459,7 +461,7 @@ def _softplus_np(a, beta, threshold):
     if a.dtype == np.float32:  # log1p(exp(beta x)) / beta: Sleef's expf and log1pf in the vector blocks
         b = _scalar(a, beta)
         soft = _vector_blocks(bx, lambda v: _vec_math.sleef_log1pf(_vec_math.sleef_expf(v)),
-                              lambda v: np.log1p(_vec_math.libm_float(np.exp, v))) / b  # (numpy's float32 log1p: libm's)
+                              lambda v: np.log1p(_vec_math.libm_float(np.exp, v)), a) / b  # (numpy's float32 log1p: libm's)
         return np.where(bx > _scalar(a, threshold), a, soft)
     return np.where(bx > threshold, a, np.logaddexp(0, bx) / _scalar(a, beta))
 
@@ -544,13 +546,12 @@ def _softshrink_np(a, lambd):
     lam = _scalar(x, lambd)
     # zero inside [-lambd, lambd]; a NaN input stays NaN, as PyTorch's kernel gives
     # inside the band PyTorch's vector code gives +0.0, its scalar loop (the last n % block elements
-    # of the input's dtype, 32 for float16, in memory order; see _scalar_tail) x * 0: -0.0 for a
+    # of each row of the input's dtype, 32 for float16: _vector_loop.unary_lanes) x * 0: -0.0 for a
     # negative input
     out = np.where((x >= -lam) & (x <= lam), x * 0, np.where(x > lam, x - lam, x + lam)).astype(a.dtype, copy=False)
-    cut = out.size - out.size % (64 // out.dtype.itemsize)
-    if cut:
-        flat = out.ravel(order="K")  # (a view of a C- or F-contiguous result: the input's layout)
-        flat[:cut] += 0.0  # (a result outside the band is never -0.0)
+    lanes = unary_lanes(a)
+    if lanes is not False:  # (a result outside the band is never -0.0)
+        np.add(out, out.dtype.type(0), out=out, where=lanes)  # (out: a fresh array)
     return out
 
 

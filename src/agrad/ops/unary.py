@@ -20,7 +20,7 @@ from ..tensor import Tensor
 from . import _vec_math
 from ._layout import cast
 from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
-from ._vector_loop import vector_rows
+from ._vector_loop import unary_lanes
 from .comparison import isfinite
 from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, weak
 from .selection import where
@@ -161,17 +161,9 @@ def _sigmoid(a):
         return (1 / (1 + np.exp(-x))).astype(a.dtype, copy=False)
     one = weak(1, x)
     out = one / (one + _exp(np.negative(x)))  # the scalar loop: libm's exp
-    if 16 <= x.size < _vec_math.GRAIN_SIZE:
-        rows = vector_rows(x.shape, (x,))
-        if rows is None and x.ndim and x.strides[-1] == x.itemsize and x.shape[-1] >= 16 \
-                and all(a >= b > 0 for a, b in zip(x.strides, x.strides[1:])):
-            # rows of a sliced input (its output is contiguous): the last dim, in blocks of 16
-            rows = (x.shape[-1], x.shape[-1] - x.shape[-1] % 16, "C")
-        if rows is not None:  # the vector code's exp (Sleef's) where it runs
-            n, cut, order = rows
-            lanes = np.zeros(x.shape, bool, order=order)
-            (lanes if order == "C" else lanes.T).reshape(-1, n)[:, :cut] = True
-            out = np.where(lanes, one / (one + _vec_math.sleef_expf(np.negative(x))), out)
+    lanes = unary_lanes(x) if x.size < _vec_math.GRAIN_SIZE else False  # (larger: numpy's exp, see _vec_math)
+    if lanes is not False:  # the vector code's exp (Sleef's) where it runs
+        out = np.where(lanes, one / (one + _vec_math.sleef_expf(np.negative(x))), out)
     return out
 
 

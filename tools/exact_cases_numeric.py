@@ -1,0 +1,31 @@
+"""Regression cases of issue 10's numeric groups left by seed 18000000's 20k run (helper "numeric"):
+which elements PyTorch's loops give their vector code and which their scalar code, accumulation
+dtypes and orders.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+_LAYOUTS = ("x[:3].expand(2, 3)", "x[:20].expand(3, 20)", "x[:5].reshape(5, 1).expand(5, 19)",
+            "x[:77].reshape(7, 11).t()", "x[:60].reshape(3, 4, 5).permute(2, 0, 1)", "x[::2]",
+            "x[:77].reshape(7, 11)[:, ::2]", "x[:66].reshape(3, 22)[::2, :19]", "x[5:40]", "x[:0]", "x[3:4]")
+
+CASES = [
+    case(f"scalar-tail-of-layouts-{fn}",  # (expanded inputs were scrambled: their result ravelled in another order)
+         ["x = torch.linspace(-0.95, 0.95, 100, dtype=torch.float64)", "f = x.float()"],
+         [f"{fn}({v}).tolist()" for v in _LAYOUTS] + [f"{fn}({v.replace('x[', 'f[')}).tolist()" for v in _LAYOUTS])
+    for fn in ("torch.sinh", "torch.cosh", "torch.atanh")
+]
+
+CASES += [
+    case("vector-lanes-of-layouts-activations",  # (the vector code's lanes were taken in flat C order)
+         ["x = torch.linspace(-4, 4, 100)"],
+         [f"{fn}({v}).tolist()" for fn in ("torch.sigmoid", "F.silu", "F.softplus") for v in _LAYOUTS[:8]]
+         + [f"F.softshrink({v}, 0.5).tolist()" for v in _LAYOUTS[5:8]]),
+]
