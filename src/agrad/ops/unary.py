@@ -163,7 +163,7 @@ def _sigmoid(a):
     out = one / (one + _exp(np.negative(x)))  # the scalar loop: libm's exp
     lanes = unary_lanes(x) if x.size < _vec_math.GRAIN_SIZE else False  # (larger: numpy's exp, see _vec_math)
     if lanes is not False:  # the vector code's exp (Sleef's) where it runs
-        out = np.where(lanes, one / (one + _vec_math.sleef_expf(np.negative(x))), out)
+        np.copyto(out, one / (one + _vec_math.sleef_expf(np.negative(x))), where=lanes)  # (out keeps x's layout)
     return out
 
 
