@@ -222,3 +222,88 @@ def test_apply_two_gives_what_apply_gives(grad):
                             outs.append((type(y._data), y._data.dtype, y._data.shape, y._data.strides,
                                          y._data.tobytes(), y.requires_grad, y.is_leaf, _node_record(y)))
                         assert outs[0] == outs[1], (op, dt, sa, sb, ga, gb, view)
+
+
+@pytest.mark.parametrize("grad", [True, False])
+def test_apply_two_layouts_and_dtypes_give_what_apply_gives(grad):
+    """Op.apply_two's inline layout test and its metadata taken over from an input: operands that
+    are no views but laid out column-major or with dims of one element, and of two dtypes (the result's
+    dtype and shape from either side), against Op.apply."""
+    from agrad.ops.pointwise import _add, _mul
+
+    rng = np.random.RandomState(3)
+    shapes = [((2, 1, 3), ()), ((), (2, 1, 3)), ((1, 3), (2, 3)), ((2, 3), (1, 3)), ((3, 1), (3, 1)),
+              ((2, 3), (2, 3)), ((2, 3), ()), ((), (2, 3)), ((3,), (2, 3)), ((2, 3), (3,)), ((), ())]
+    for da, db in ((agrad.float32, agrad.float32), (agrad.float32, agrad.float64), (agrad.float64, agrad.float32),
+                   (agrad.float16, agrad.float32)):
+        for sa, sb in shapes:
+            for order in ("C", "F"):
+                def make(shape, dt):
+                    return agrad.Tensor._make(np.array(rng.randn(*shape), dtype=dt.numpy, order=order))
+                a0, b0 = make(sa, da), make(sb, db)
+                for op in (_add, _mul):
+                    for ga, gb in ((True, True), (False, True), (True, False)):
+                        outs = []
+                        for way in ("apply", "apply_two"):
+                            a, b = a0.detach().requires_grad_(ga), b0.detach().requires_grad_(gb)
+                            with agrad.set_grad_enabled(grad):
+                                y = op.apply((a, b), (a._data, b._data), {}) if way == "apply" \
+                                    else op.apply_two(a, b, (a._data, b._data))
+                            outs.append((type(y._data), y._data.dtype, y._data.shape, y._data.strides,
+                                         y._data.tobytes(), y.requires_grad, y.is_leaf, _node_record(y)))
+                        assert outs[0] == outs[1], (op, da, db, sa, sb, order, ga, gb)
+
+
+@pytest.mark.parametrize("grad", [True, False])
+def test_apply_single_gives_what_apply_gives(grad):
+    """Op.apply_single (``mean(x)``'s way) against Op.apply: the same data, dtype, layout, node,
+    attributes, edges and metadata, over dtypes, shapes (0-d, empty, one element, column-major),
+    views, a leaf and a non-leaf input, grad mode on and off; and mean(x) takes it."""
+    from agrad.ops import reductions
+
+    rng = np.random.RandomState(5)
+    for dt in (agrad.float16, agrad.float32, agrad.float64):
+        for shape in ((), (1,), (5,), (2, 2), (3, 4), (0, 3), (2, 3, 4)):
+            values = rng.randn(*shape)
+            for kind in ("leaf", "nonleaf", "view", "F", "nograd"):
+                def make():
+                    arr = np.array(values, dtype=dt.numpy, order="F" if kind == "F" else "C")
+                    t = agrad.Tensor._make(arr).requires_grad_(kind != "nograd")
+                    if kind == "nonleaf":
+                        t = t * 2.0
+                    elif kind == "view":
+                        t = t[...]
+                    return t
+                for op, attrs in ((reductions._mean0, {"axes": tuple(range(len(shape))), "keepdim": False}),
+                                  (reductions._mean1, {"axes": (0,) if shape else (), "keepdim": True})):
+                    outs = []
+                    for way in ("apply", "apply_single"):
+                        t = make()
+                        with agrad.set_grad_enabled(grad), np.errstate(all="ignore"):
+                            y = op.apply((t,), (t._data,), dict(attrs)) if way == "apply" \
+                                else op.apply_single(t, dict(attrs))
+                        node = y.grad_fn
+                        attrs_seen = None if node is None else (node.axes, node.keepdim, node.n, list(vars(node)))
+                        outs.append((type(y._data), y._data.dtype, y._data.shape, y._data.strides,
+                                     y._data.tobytes(), y.requires_grad, y.is_leaf, _node_record(y), attrs_seen))
+                    assert outs[0] == outs[1], (op, dt, shape, kind)
+    x = agrad.ones(2, 2, requires_grad=True)
+    y = agrad.mean(x * 3.0)
+    assert type(y.grad_fn).__name__ == "MeanBackward0" and y.grad_fn.axes == (0, 1) and y.grad_fn.n == 4
+    assert y.item() == 3.0 and y.dtype is agrad.float32 and y.shape == ()
+
+
+def test_binary_operator_skips_the_size_check_only_where_the_result_has_an_operands_size():
+    """``a * b`` of two float tensors of one dtype checks the broadcast against the size limit, except
+    where the result has one operand's shape (a 0-d operand, equal shapes)."""
+    a, b = agrad.ones(3, 1, requires_grad=True), agrad.ones(1, 4)
+    s = agrad.tensor(2.0)
+    _limits.set_max_elements(10)
+    try:
+        with pytest.raises(_limits.LimitError):
+            a * b
+        with pytest.raises(_limits.LimitError):
+            b + a
+        assert (a * s).shape == (3, 1) and (s * b).shape == (1, 4) and (b * b).shape == (1, 4)
+    finally:
+        _limits.set_max_elements(_limits.DEFAULT_MAX_ELEMENTS)

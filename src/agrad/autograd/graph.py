@@ -618,6 +618,10 @@ def _meta(data):
     return m
 
 
+#: the metadata of a 0-d array by its numpy dtype (``_meta`` of it, without building a key)
+META0 = {np_dtype: (((), dtype),) for np_dtype, dtype in _BY_NP.items()}
+
+
 def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
     """Attach ``node`` to the graph: the one place where graph edges are made.
 

@@ -189,6 +189,7 @@ def _saved_original(t):
 _next_seq = graph._sequence.__next__
 _record_op = graph.record_op
 _META, _meta, _NO_EDGE, _KEPT = graph._META, graph._meta, graph._NO_EDGE, graph._KEPT
+_META0 = graph.META0
 _leaf_node, _SavedTensor, _SavedNumber = graph.leaf_node, graph.SavedTensor, graph.SavedNumber
 _weakref = weakref.ref
 _NO_ATTRS: dict = {}  # (never mutated)
@@ -402,6 +403,58 @@ class Op:
                 obs(self, tensors, arrays, attrs, results)
         return results
 
+    def apply_single(self, t, attrs):
+        """:meth:`apply` of an op with attributes, one tensor ``t`` and one output (a reduction:
+        ``mean(x)``): the same result, node, attributes, edges and saved tensors on a shorter way
+        when ``t``'s data is a numpy array, ``t`` is no view and nothing watches the call (as
+        :meth:`apply_one`); apply's way otherwise."""
+        a = t._data
+        if t._base is not None or type(a) is not np.ndarray or _fw_active[0] or _forward_observers \
+                or _record_hooks or _pack_hooks or inplace_self[0] is not None or self.keeps:
+            return self.apply((t,), (a,), attrs)
+        recorded = t._requires_grad and _mode_state["enabled"]
+        if recorded:
+            ctx = _new_node(self._node or self._make_node())
+            ctx._seq = _next_seq()
+        else:
+            ctx = _new_node(_Scratch)
+        try:
+            out = self.forward(ctx, a, **attrs)
+        except ValueError:
+            if self.value_error is None:
+                raise
+            raise self.value_error((a,)) from None
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)  # (numpy's scalar of a full reduction: as Tensor._make wraps it)
+        results = _new_tensor(Tensor)  # (Tensor._make: no larger than t, whose size was checked)
+        results._data = out
+        results._output_nr = 0
+        results._grad = results._accumulator = results._base = None
+        results._vc = [0]
+        results._retains = False
+        if not recorded:
+            results._requires_grad = False
+            results._grad_fn = None
+            return results
+        for k, v in attrs.items():  # (_set_attrs, inline)
+            setattr(ctx, k, v)
+        d = out.dtype
+        if d is not _F64 and d is not _F32 and d.kind != "f":
+            _not_differentiable(d)
+        results._grad_fn = ctx
+        results._requires_grad = True
+        if self._save_plan:
+            _record_op(ctx, (t,), (a,), results, self._save_plan)
+            return results
+        # graph.record_op's work for one tensor and nothing saved, in its order
+        fn = t._grad_fn
+        if fn is None:
+            fn = t._accumulator or _leaf_node(t)
+        ctx.next_functions = ((fn, t._output_nr),)
+        ctx._input_meta = _META.get((a.shape, a.dtype)) or _meta(a)
+        ctx._out_meta = _META0[d] if not out.ndim else _META.get((out.shape, d)) or _meta(out)
+        return results
+
     def apply_one(self, t, arrays):
         """:meth:`apply` of a pointwise op with a kernel, no attributes and one tensor ``t``
         (``arrays``: its array, prepared, and for an op of two operands the Python number
@@ -494,14 +547,15 @@ class Op:
 
     def apply_two(self, a, b, arrays):
         """:meth:`apply` of a pointwise op with a kernel and no attributes on two tensors ``a`` and
-        ``b`` (``arrays``: theirs, prepared): the same result, node, edges and saved tensors on a
-        shorter way when neither is a view and nothing watches the call (as :meth:`apply_one`);
-        apply's way otherwise."""
+        ``b`` (``arrays``: theirs, prepared; sizes already checked against the limit): the same
+        result, node, edges and saved tensors on a shorter way when neither is a view and nothing
+        watches the call (as :meth:`apply_one`); apply's way otherwise."""
         if a._base is not None or b._base is not None or _fw_active[0] or _forward_observers or _record_hooks \
                 or _pack_hooks or inplace_self[0] is not None or self.keeps:
             return self.apply((a, b), arrays, _NO_ATTRS)
+        x, y = arrays
         try:
-            out = self.kernel(*arrays)
+            out = self.kernel(x, y)
         except ValueError:
             if self.value_error is None:
                 raise
@@ -509,16 +563,27 @@ class Op:
         if type(out) is not np.ndarray:
             if not isinstance(out, np.generic):  # (another backend's array: apply's way, run again)
                 return self.apply((a, b), arrays, _NO_ATTRS)
-        elif out.ndim > 1:
+            out = np.asarray(out)  # (numpy's scalar for 0-d arrays: as Tensor._make wraps it)
+        elif out.ndim > 1 and not (type(x) is np.ndarray and x.strides == out.strides and 1 not in x.shape):
+            # (iterator_layout's first test, inline: x's strides and, x broadcasting to out with no
+            # dim of one element, its shape are the result's, so the result is laid out as x decides)
             out = iterator_layout(out, arrays)
+        # the result: Tensor._make without its size check (the caller checked the broadcast)
+        results = _new_tensor(Tensor)
+        results._data = out
+        results._output_nr = 0
+        results._grad = results._accumulator = results._base = None
+        results._vc = [0]
+        results._retains = False
         if not ((a._requires_grad or b._requires_grad) and _mode_state["enabled"]):
-            return _make(out)
+            results._requires_grad = False
+            results._grad_fn = None
+            return results
         d = out.dtype
         if d is not _F64 and d is not _F32 and d.kind != "f":
             _not_differentiable(d)
         node = _new_node(self._node or self._make_node())
         node._seq = _next_seq()
-        results = _make(out)
         results._grad_fn = node
         results._requires_grad = True
         _record_two(node, a, b, (a, b), arrays, results, self._save_plan)
@@ -600,13 +665,32 @@ def finish_out(fname, result, out):
 def _record_two(node, a, b, tensors, arrays, out, plan):
     """graph.record_op for a call with two tensors, neither a view (``x * w``): the same edges,
     metadata and saved tensors, linked one by one (no lists to grow).  ``out`` has its history."""
+    x = a._data
+    y = b._data
+    data = out._data
+    d = data.dtype
+    # the metadata of both inputs and of the output, looked up once each: a 0-d array's from
+    # the constants of its dtype, the output's taken over from the input of its shape and dtype
+    mx = _META.get((x.shape, x.dtype)) or _meta(x) if x.ndim else _META0[x.dtype]
+    if y.ndim:
+        yd = y.dtype
+        sy = y.shape
+        my = _META.get((sy, yd)) or _meta(y)
+        if d is yd and (not x.ndim or sy == mx[0][0]):
+            out_meta = my
+        elif d is x.dtype and sy == mx[0][0]:
+            out_meta = mx
+        else:
+            out_meta = _META.get((data.shape, d)) or _meta(data)
+    else:
+        my = _META0[y.dtype]
+        out_meta = mx if d is x.dtype else _META.get((data.shape, d)) or _meta(data)
     if a._requires_grad:
         fn = a._grad_fn
         if fn is None:
             fn = a._accumulator or _leaf_node(a)
         ea = (fn, a._output_nr)
-        data = a._data
-        ma = (_META.get((data.shape, data.dtype)) or _meta(data))[0]
+        ma = mx[0]
     else:
         ea = _NO_EDGE
         ma = None
@@ -615,15 +699,13 @@ def _record_two(node, a, b, tensors, arrays, out, plan):
         if fn is None:
             fn = b._accumulator or _leaf_node(b)
         eb = (fn, b._output_nr)
-        data = b._data
-        mb = (_META.get((data.shape, data.dtype)) or _meta(data))[0]
+        mb = my[0]
     else:
         eb = _NO_EDGE
         mb = None
     node.next_functions = (ea, eb)
     node._input_meta = (ma, mb)
-    data = out._data
-    node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
+    node._out_meta = out_meta
     if plan:
         kept = {}
         for name, i, users in plan:

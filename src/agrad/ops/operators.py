@@ -145,7 +145,9 @@ def _arithmetic(fn, op):
                     return op.apply_one(self, (a, other))
                 b = other._data
                 if b.dtype is d:
-                    check_broadcast(a, b)
+                    if a.ndim and b.ndim and a.shape != b.shape:
+                        # (a 0-d operand or equal shapes: the result has a checked tensor's size)
+                        check_broadcast(a, b)
                     return op.apply_two(self, other, (a, b))
         return general(self, other)
 
