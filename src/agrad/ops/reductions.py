@@ -18,6 +18,7 @@ from .._cascade import cascade_sum
 from ._op import Op, export, finish_out
 from ._return_types import return_type
 from .selection import masked_fill
+from .views import expand_array
 
 #: The (values, indices) pairs of max(dim) and min(dim): torch.return_types.max / .min
 MinMax = {"max": return_type("max"), "min": return_type("min")}
@@ -54,10 +55,10 @@ def _expand_back_array(g, shape, axes, keepdim):
 
 
 def _broadcast(g, shape):
-    """``np.broadcast_to``; lazy (dask) data is chunked along the new axes like the data."""
-    if type(g) is np.ndarray:
-        return np.broadcast_to(g, shape)
-    return _arrays.broadcast_to(g, shape)
+    """``expand``'s view (writable, PyTorch's strides: a leaf may take it as its ``.grad``, and a
+    later backward then writes into the caller's ``gradient=``, as in PyTorch); lazy (dask) data
+    is chunked along the new axes like the data."""
+    return expand_array(g, shape)
 
 
 # sum -------------------------------------------------------------------------
@@ -101,8 +102,7 @@ def _(ctx, grad):
     return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim)
 
 
-_sum0.raw_derivative(lambda ctx, g: np.broadcast_to(g, ctx.input_shape) if type(g) is np.ndarray
-                     else _arrays.broadcast_to(g, ctx.input_shape))
+_sum0.raw_derivative(lambda ctx, g: expand_array(g, ctx.input_shape))
 _sum1.raw_derivative(lambda ctx, g: _expand_back_array(g, ctx.input_shape, ctx.axes, ctx.keepdim))
 
 

@@ -448,14 +448,36 @@ def unsqueeze(input, dim):
 # expand --------------------------------------------------------------------------
 
 def _expand_fwd(ctx, a, shape):
-    """A view of ``a`` with stride 0 along the expanded dimensions, writable when
-    ``a`` is (PyTorch lets fill_ and index_put_ write through it)."""
+    return expand_array(a, shape)
+
+
+def expand_array(a, shape):
+    """A view of ``a`` (of a shape it broadcasts to) with stride 0 along the expanded dimensions, writable when
+    ``a`` is (PyTorch lets fill_ and index_put_ write through it), with ATen's strides
+    (infer_expand_geometry) where numpy's broadcast_to would put 0: a dim kept keeps its
+    stride, a new dim of size 1 gets the next size times its stride, and everything
+    expanded from a 0-d tensor has stride 0.  (A leaf takes an expanded gradient as its
+    ``.grad`` only with the strides PyTorch's expand gives, see engine._takes.)"""
     if type(a) is not np.ndarray:  # lazy (dask): chunked along the new axes like the data
         return _arrays.broadcast_to(a, shape)
-    view = np.broadcast_to(a, shape)
-    if not a.flags.writeable:
-        return view
-    return np.lib.stride_tricks.as_strided(a, view.shape, view.strides)
+    have = a.shape
+    if have == shape:
+        return a.view()  # (a new view, as PyTorch's expand to the same size)
+    n = len(shape)
+    strides = [0] * n
+    if have:
+        lead = n - len(have)
+        a_strides = a.strides
+        inner = a.itemsize
+        for i in range(n - 1, -1, -1):
+            s = shape[i]
+            if i >= lead:
+                stride = a_strides[i - lead] if have[i - lead] == s else 0
+            else:
+                stride = inner if s == 1 else 0
+            strides[i] = stride
+            inner = s * stride
+    return np.lib.stride_tricks.as_strided(a, shape, strides)
 
 
 _expand = Op("ExpandBackward0", _expand_fwd, jvp="linear")
