@@ -502,4 +502,32 @@ def cases(graph: str) -> list[dict]:
               "g3 = torch.autograd.grad(torch.addcdiv(b, b, torch.tensor([3, 4], dtype=torch.int32)).sum(), [b])",
               "g4 = torch.autograd.grad(torch.addcdiv(b, b, torch.tensor([3.0, 4.0])).sum(), [b])"],
              ["g4"]),
+        case("value-selecting-backward-of-a-0d-scatters",
+             [graph, "x = torch.tensor([[1.75, -2.75, 3.0], [1.5, -1.0, 0.75]], dtype=torch.float64, requires_grad=True)",
+              "s = (x * 1).nanmedian()",
+              "g1, = torch.autograd.grad(s.msort().arcsinh().sum(), [x], create_graph=True)",
+              "g2 = [torch.autograd.grad(y.pow(2).sum(), [x], create_graph=True)[0] for y in "
+              "(s.max(0)[0], s.min(-1, True)[0], s.kthvalue(1)[0], s.topk(1)[0], s.median(0)[0], s.mode(0)[0], "
+              "s.sort(descending=True)[0], s.cummax(0)[0], s.cummin(0)[0], torch.gather(s, 0, torch.tensor(0)), "
+              "torch.gather(s, 0, torch.tensor([0, 0])), torch.gather(x[0], 0, torch.tensor(1)))]"],
+             ["g1", "graph(g1.grad_fn)", "g2", "[graph(g.grad_fn) for g in g2]",
+              "torch.autograd.grad(g1.sum(), [x])"]),
+        case("expand-backward-to-0d-sums",
+             [graph, "x = torch.tensor(2.75, requires_grad=True)",
+              "F.normalize(x, 1.0, -1).sum().backward(create_graph=True)",
+              "g, = torch.autograd.grad(x.expand(()).pow(2), [x], create_graph=True)",
+              "y = x.sum_to_size(())", "z = torch.tensor(2, dtype=torch.int32).sum_to_size([])"],
+             ["x.grad", "graph(x.grad.grad_fn)", "g", "graph(g.grad_fn)", "y", "y is x", "z"]),
+        case("amin-amax-zero-ties-follow-the-kernel-order",
+             ["x = torch.tensor([[1.0, -0.0, 2.5, -0.5], [2.75, -1.0, -2.5, -0.75], [0.5, -2.0, 2.75, -1.0]], "
+              "requires_grad=True)",
+              "r = torch.relu(x)",
+              "z = torch.tensor([0.0, -0.0, 1.0, -0.0, 0.0, -1.0, 0.0]).repeat(20)[:117]",
+              "w = torch.stack([z.roll(k) for k in range(5)])",
+              "d = w.double()", "h = w.half()"],
+             ["r.amin(dim=-2, keepdim=True)", "r.amax(0)",
+              "[w.amin(0), w.amax(0), w.amin(1), w.amax(1), w.amin((0, 1)), w[:, :40].amin(0), w[:, :96].amax(0)]",
+              "[w.t().amin(0), w[:, ::2].amax(1), w.unsqueeze(0).expand(3, -1, -1).amin((0, 2))]",
+              "[d.amin(0), d.amax(1), d[:, :20].amin(0), d.reshape(5, 9, 13).amin((0, 2))]",
+              "[h.amin(0), h.amax(1), h[:, :70].amin(0), h.reshape(5, 9, 13).amax(1)]"]),
     ]

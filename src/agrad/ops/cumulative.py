@@ -158,7 +158,7 @@ def _cummaxmin_fwd(ctx, a, axis, is_max):
 def _cummaxmin_back(ctx, grad):
     # cummaxmin_backward: the gradients added where each running extreme came from
     shape = ctx.input_shape
-    if not len(shape) or grad.numel() == 0:
+    if grad.numel() == 0:
         return grad
     from ._op import FUNCTIONS
     zeros = Tensor._make(np.zeros(shape, grad.dtype.numpy))

@@ -97,10 +97,12 @@ def scatter_into(grad, shape, idx, dim):
     """Zeros of ``shape`` with ``grad`` put along ``dim`` at index array ``idx``: PyTorch's
     value_selecting_reduction_backward, ``zeros(shape).scatter_(dim, idx, grad)``, which a
     gradient taken with create_graph records as ScatterBackward0 (edges: None, grad)."""
-    if grad._requires_grad and graph._state["enabled"]:
+    if grad._requires_grad and graph._state["enabled"]:  # (a 0-d one too: zeros(()).scatter_)
         from .scatter_gather import _scatter0
         zeros = np.zeros(shape, grad._data.dtype)
         return _scatter0.apply((Tensor._make(zeros), grad), (zeros, grad._data), {"dim": dim, "idx": idx, "reduce": None})
+    if not len(shape):
+        return grad
     return _scatter_along.apply((grad,), (grad._data,), {"shape": tuple(shape), "idx": idx, "dim": dim})
 
 

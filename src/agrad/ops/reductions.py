@@ -341,9 +341,7 @@ def _select_back(ctx, grad):
     from .indexing import scatter_into
     idx = ctx.indices
     shape = ctx.input_shape
-    if not len(shape):
-        return grad
-    if not ctx.keepdim:
+    if not ctx.keepdim and len(shape):
         grad = grad.unsqueeze(ctx.dim)
         idx = np.expand_dims(idx, ctx.dim)
     return scatter_into(grad, shape, idx, ctx.dim)
@@ -644,12 +642,8 @@ def prod(input, dim=None, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
 # ---------------------------------------------------------------------------
 
 def _amax_fwd(ctx, a, axes, keepdim, np_fn):
-    r = np.asarray(np_fn(a, axis=axes, keepdims=keepdim))
-    n = int(np.prod([a.shape[d] for d in axes]))
-    short = n < (128 // a.itemsize if a.itemsize >= 4 else 32)  # PyTorch's scalar loop: under 4 vectors
-    if short and axes == tuple(range(a.ndim - len(axes), a.ndim)) and a.flags.c_contiguous:
-        r = _first_zero(r, a, axes)
-    return r
+    from ._reduce_ties import pick_zeros
+    return pick_zeros(np.asarray(np_fn(a, axis=axes, keepdims=keepdim)), a, axes, keepdim, np_fn is np.amax)
 
 
 def _first_zero(r, a, axes):

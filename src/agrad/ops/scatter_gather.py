@@ -324,10 +324,6 @@ _gather = Op("GatherBackward0", _gather_fwd, jvp="linear", saves=("self",), keep
 def _(ctx, grad):
     # gather_backward: zeros(self).scatter_add(dim, index, grad)
     shape = tuple(ctx.input_shape)
-    if not len(shape) or ctx.idx.ndim == 0:  # 0-d self or index: work on 1-d views
-        base = grad.new_zeros((max(math.prod(shape), 1),))
-        flat = scatter_add(base, 0, Tensor._make(ctx.idx.reshape(-1)), grad.reshape(-1))
-        return flat.reshape(shape)
     return scatter_add(grad.new_zeros(shape), ctx.dim, Tensor._make(ctx.idx), grad)
 
 

@@ -225,8 +225,6 @@ def _sort_fwd(ctx, a, dim, descending):
 
 def _sort_select_back(ctx, grad):
     # value_selecting_reduction_backward: each value's gradient goes back to where it came from
-    if not len(ctx.input_shape):
-        return grad
     return scatter_into(grad, ctx.input_shape, ctx.indices, ctx.dim)
 
 

@@ -51,7 +51,7 @@ def sum_to_size(input, *size):
     for i, s in enumerate(shape):
         if s != 1 and s != have[i + lead]:
             raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(have)}}}.")
-    if not axes:
+    if not axes and shape:  # (to size (): ATen's sum_to sums even a 0-d tensor, SumBackward0 and all)
         return input.reshape(shape) if have != shape else input
     if (input._requires_grad and graph._state["enabled"]) or input._data.dtype.kind in "biu":
         # recorded (a gradient taken with create_graph): ATen's sum_to, whose nodes the graph shows;
