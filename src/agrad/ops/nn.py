@@ -180,23 +180,65 @@ def linear(input, weight, bias=None):
     return out
 
 
-# bilinear: y[n, o] = x1[n, i] W[o, i, j] x2[n, j] (+ b), one TrilinearBackward0 node
-# (as ATen's _trilinear: x1 with W over i first, then that with x2 over j; the order decides
-# where an inf meets a product of the other sign and gives NaN)
-_trilinear = Op("TrilinearBackward0",
-                lambda ctx, a, w, b: np.matmul(np.tensordot(a, w, axes=([1], [1])), b[:, :, None])[..., 0],
-                inputs=("i1", "i2", "i3"), saves=("i1", "i2", "i3"), jvp="multilinear")
+# _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim): the three inputs, unsqueezed at their
+# expand dims, multiplied and summed over sumdim; bilinear is one call (x1 and x2 expanded around
+# W, summed over i and j), and each gradient is another call with the output's gradient in its
+# input's place (ATen's _trilinear_backward), so double backward records TrilinearBackward0 again.
+_BILINEAR = ((1, 3), (0,), (1, 2), (2, 3))
+_UNROLL = 1  # ATen's default unroll_dim
 
 
-@_trilinear.derivative
+def _trilinear_fwd(ctx, a1, a2, a3, expand1, expand2, expand3, sumdim):
+    if (expand1, expand2, expand3, sumdim) == _BILINEAR and a1.size and a2.size and a3.size:
+        # x1 with W over i first, then that with x2 over j (the order decides where an inf
+        # meets a product of the other sign and gives NaN); ATen adds the result into zeros
+        return np.matmul(np.tensordot(a1, a2, axes=([1], [1])), a3[:, :, None])[..., 0] + a1.dtype.type(0)
+    total = a1.ndim + len(expand1)
+    arrays, expands = (a1, a2, a3), (expand1, expand2, expand3)
+    labels = [[i for i in range(total) if i not in e] for e in expands]  # each input's dims
+    size = [0] * total
+    for a, dims in zip(arrays, labels):
+        for i, n in zip(dims, a.shape):
+            size[i] = n  # (the last input that has the dim gives its size, as ATen)
+    kept = [i for i in range(total) if i not in sumdim]
+    shape = tuple(size[i] for i in kept)
+    if not (a1.size and a2.size and a3.size) or 0 in shape:
+        return np.zeros(shape, a1.dtype)
+    # i1 with i2 over the summed dims i3 lacks, then with i3 over the rest (the unrolled dim last)
+    sum12 = {i for i in sumdim if i in expand3 and i != _UNROLL}
+    have12 = sorted(set(labels[0]) | set(labels[1]))
+    buf_dims = [i for i in have12 if i not in sum12]
+    buf = np.einsum(a1, labels[0], a2, labels[1], buf_dims, optimize=True)
+    out_dims = [i for i in sorted(set(buf_dims) | set(labels[2])) if i not in sumdim or i == _UNROLL]
+    out = np.einsum(buf, buf_dims, a3, labels[2], out_dims, optimize=True)
+    if _UNROLL in sumdim and _UNROLL in out_dims:  # the unrolled slices added one after the other
+        axis = out_dims.index(_UNROLL)
+        acc = np.zeros(out.shape[:axis] + out.shape[axis + 1:], out.dtype)
+        for k in range(out.shape[axis]):
+            acc += np.take(out, k, axis=axis)
+        out = acc
+    return np.asarray(out, a1.dtype).reshape(shape) + a1.dtype.type(0)  # (added into zeros: no -0.0)
+
+
+_trilinear_op = Op("TrilinearBackward0", _trilinear_fwd, inputs=("i1", "i2", "i3"), saves=("i1", "i2", "i3"),
+                   jvp="multilinear")
+
+
+def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim):
+    return _trilinear_op(i1, i2, i3, expand1=tuple(expand1), expand2=tuple(expand2), expand3=tuple(expand3),
+                         sumdim=tuple(sumdim))
+
+
+@_trilinear_op.derivative
 def _(ctx, grad):
-    x1, w, x2 = ctx.i1, ctx.i2, ctx.i3
+    # _trilinear_backward: the output's gradient takes each input's place, expand and sum dims swapped
+    x1, x2, x3 = ctx.i1, ctx.i2, ctx.i3
+    e1, e2, e3, s = ctx.expand1, ctx.expand2, ctx.expand3, ctx.sumdim
     meta = ctx._input_meta
-    g_o = grad.t().unsqueeze(-1)  # (O, N, 1)
-    g1 = (_matmul(w, x2.t()).permute(2, 0, 1) * grad.unsqueeze(-1)).sum(1) if meta[0] is not None else None
-    gw = _matmul((g_o * x1.unsqueeze(0)).transpose(1, 2), x2) if meta[1] is not None else None
-    g2 = (_matmul(x1, w) * g_o).sum(0) if meta[2] is not None else None
-    return g1, gw, g2
+    g1 = _trilinear(grad, x2, x3, s, e2, e3, e1) if meta[0] is not None else None
+    g2 = _trilinear(x1, grad, x3, e1, s, e3, e2) if meta[1] is not None else None
+    g3 = _trilinear(x1, x2, grad, e1, e2, s, e3) if meta[2] is not None else None
+    return g1, g2, g3
 
 
 def _size(t, dim):
@@ -234,7 +276,7 @@ def bilinear(input1, input2, weight, bias=None):
     b = input2.reshape(-1, input2.shape[-1])
     if input1.dtype is dtypes.bool_ and a.shape[0] and weight.shape[0]:  # (_trilinear's bmm; none when empty)
         raise NotImplementedError('"bmm" not implemented for \'Bool\'')
-    out = _trilinear(a, weight, b)
+    out = _trilinear(a, weight, b, *_BILINEAR)
     out = out.reshape(*out_shape)
     return out + bias if bias is not None else out
 
