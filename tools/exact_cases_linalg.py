@@ -153,6 +153,13 @@ def cases(graph: str) -> list[dict]:
               "torch.autograd.grad(torch.linalg.svdvals(x1[::2]).sum(), [x1], create_graph=True)[0].pow(2).sum()",
               "torch.autograd.grad(torch.autograd.grad(torch.linalg.svdvals(x1[::2]).sum(), [x1], create_graph=True)[0]"
               ".pow(2).sum(), [x1])"]),
+        case("pinv-inf-spread",  # MKL spreads a scaled inf as NaN over U or Vh: pinv NaN everywhere (tall; inf in row 0; square, column 0)
+             ["i = float('inf')", "def pv(m, dt=torch.float32):\n    return torch.linalg.pinv(torch.tensor(m, dtype=dt)).tolist()"],
+             ["pv([[1.5, 0.0], [i, -1.0], [0.5, 3.0]])", "pv([[0.5, -i, 1.5], [3.0, -2.0, 0.0]], torch.float64)",
+              "pv([[1.5, 0.5], [i, -1.0]])", "pv([[0.5, 1.5, 3.0, 0.5], [i, -1.0, -2.0, 0.5], [0.0, 0.5, 1.5, -1.0]])",
+              "pv([[i, 0.0], [0.0, -1.0]])", "pv([[2.0, 0.0, 1.0], [0.0, -i, 0.0], [0.0, 0.0, 3.0]])",
+              "pv([[1.5, 0.5, 1.5, -1.0], [i, 0.0, -1.0, 0.0]], torch.float64)",
+              "torch.tensor([[[-2.0, 0.75], [-1.5, 0.75], [0.0, 0.0]], [[2.5, 0.0], [i, 0.75], [-0.75, 1.75]]]).pinverse().isnan()"]),
         case("lstsq-empty",
              [],
              [f"torch.linalg.lstsq(torch.zeros({sa}), torch.zeros({sb}), driver={d!r})"
