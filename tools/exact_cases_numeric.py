@@ -29,3 +29,14 @@ CASES += [
          [f"{fn}({v}).tolist()" for fn in ("torch.sigmoid", "F.silu", "F.softplus") for v in _LAYOUTS[:8]]
          + [f"F.softshrink({v}, 0.5).tolist()" for v in _LAYOUTS[5:8]]),
 ]
+
+CASES += [
+    case("nan-signs-of-domain-errors",  # (signbit of a float32 xlogy(x, -1): PyTorch's NaN has its sign bit set)
+         ["x = torch.tensor([-2., 2., 5., -1.5, float('-inf'), 3.] * 4)", "d = x.double()",
+          "x4 = torch.tensor([[[3.0, -2.25], [1.5, 0.0]], [[-3.0, -3.0], [-2.75, 0.0]]]).mT"],
+         [f"{e}.signbit().tolist()" for e in (
+             "x4.xlogy(-1)", "x[:3].xlogy(-1)", "x.xlogy(-1)", "d.xlogy(-1)", "torch.xlogy(x, x)",
+             "x.sqrt()", "d.sqrt()", "x[:3].sqrt()", "x.log2()", "x[:5].log2()", "(-x).log1p()", "(-d).log1p()",
+             "(-x[:3]).log1p()", "x.atanh()", "x[:3].atanh()", "d.atanh()", "x.pow(0.5)", "d.pow(0.5)",
+             "x[:3].pow(-0.5)", "x.log()", "x.asin()", "x.acos()")]),
+]

@@ -215,7 +215,7 @@ def sleef_log1pf(d):
         sy2 = ((rx - sx2) + v) + ry
         r = np.asarray(sx2 + sy2, _F32)
         r = np.where(d > _F32(1e38), _F32(np.inf), r)
-        r = np.where(d < -one, _F32(np.nan), r)
+        r = np.where(d < -one, _F32(-np.nan), r)  # (PyTorch's NaN here has its sign bit set)
         r = np.where(d == -one, _F32(-np.inf), r)
         r = np.where((d == 0) & np.signbit(d), _F32(-0.0), r)
         r = np.where(np.isnan(d), d, r)
@@ -328,7 +328,28 @@ def via_double(np_fn, other=None, single_as_numpy=False):
 _F64_DTYPE = np.dtype(np.float64)
 
 
-def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False):
+def nan_signed(r, x, negative):
+    """``r``, a kernel's fresh result from ``x`` (of r's shape or broadcast to it), with the NaNs
+    that x's numbers give (a domain error: sqrt(-1), log(-1)) signed as PyTorch's kernel signs
+    them (``negative``: a bool, or a bool array broadcast to r): a NaN's sign bit shows in
+    ``signbit`` and ``copysign``. A NaN input keeps its own NaN."""
+    dtype = getattr(r, "dtype", None)
+    if dtype is not _F32_DTYPE and dtype is not _F64_DTYPE:
+        return r
+    made = np.isnan(r)
+    if not made.any():
+        return r
+    made &= ~np.isnan(x)
+    if not made.any():
+        return r
+    nan = np.copysign(np.asarray(np.nan, dtype), np.where(negative, -1, 1).astype(dtype))
+    if type(r) is not np.ndarray or not r.ndim:
+        return dtype.type(nan) if type(r) is not np.ndarray else np.asarray(nan, dtype).reshape(())
+    np.copyto(r, nan, where=made)
+    return r
+
+
+def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False, vector32=None):
     """np_fn (a ufunc) with float64 arrays computed in x87 long double and rounded once: the
     correctly rounded double but in about 0.05% of values, which is what PyTorch's kernels give
     where they are MKL's VML (tanh, log10) or Sleef's 1-ulp vector code (expm1, sinh, cosh,
@@ -336,7 +357,8 @@ def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False):
     an ulp away in 10% to 25% of values. float32 as via_double. With ``scalar_tail``, the
     elements cpu_kernel_vec gives its scalar loop (after each row's blocks of two AVX2 vectors,
     or whole rows: _vector_loop.unary_lanes) are libm's function (numpy's float64 and float32
-    loops, which are libm's double and float functions). ``single_as_numpy``
+    loops, which are libm's double and float functions; ``vector32``: the float32 vector code,
+    by default np_fn through double). ``single_as_numpy``
     keeps a one-element array on numpy's function (tanh: the long double round trip costs some
     three times numpy's tanh, a cost the 1,000-op chain of bench/bench_engine.py would show)."""
     scalar_tail = bool(scalar_tail)
@@ -356,7 +378,7 @@ def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False):
 
     def kernel(a):
         if type(a) is np.ndarray and a.dtype is _F32_DTYPE:
-            return _scalar_lanes(lambda v: np_fn(v, dtype=np.float64).astype(_F32), a, np_fn)
+            return _scalar_lanes(vector32 or (lambda v: np_fn(v, dtype=np.float64).astype(_F32)), a, np_fn)
         return double(a)
 
     kernel.__name__ = getattr(np_fn, "__name__", "kernel")

@@ -219,7 +219,10 @@ def _xlogy_kernel(x, y):
     x = np.asarray(x)
     y = np.asarray(y)
     with np.errstate(all="ignore"):
-        out = x * _log(y)  # (std::log: float32 through double, as libm gives it)
+        log_y = _log(y)  # (std::log: float32 through double, as libm gives it)
+        if log_y.dtype == np.float32:  # (logf's NaN, of a negative y, has its sign bit set; x * NaN keeps it)
+            log_y = _vec_math.nan_signed(log_y, y, True)
+        out = x * log_y
     out = np.where(x == 0, np.zeros((), out.dtype), out)
     return np.where(np.isnan(y), np.asarray(np.nan, out.dtype), out).astype(out.dtype, copy=False)
 

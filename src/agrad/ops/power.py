@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor
+from . import _vec_math
 from ._op import Op, export, finish_out
 from .pointwise import _like, _zeros_like, broadcast_error, check_operand, check_shapes, operands
 from .selection import where
@@ -21,13 +22,18 @@ _result_type = dtypes.result_type
 def _pow_scalar_array(a, exponent):
     """``a ** exponent`` for a number exponent, with PyTorch's kernel's exact forms for float
     tensors: ``x * x * x`` for 3, ``1 / sqrt(x)`` for -0.5, ``1 / (x * x)`` for -2 (numpy's
-    power rounds these differently; 2 and -1 agree already)."""
+    power rounds these differently; 2 and -1 agree already), ``sqrt(x)`` for 0.5 (a negative
+    number's NaN has its sign bit clear)."""
     if type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.itemsize >= 4:
         if exponent == 3:
             return a * a * a
-        if exponent == -2 or exponent == -0.5:
+        if exponent == -2 or exponent == -0.5 or exponent == 0.5:
             with np.errstate(all="ignore"):
-                return np.reciprocal(a * a if exponent == -2 else np.sqrt(a))
+                if exponent == -2:
+                    return np.reciprocal(a * a)
+                if exponent == -0.5:
+                    return np.reciprocal(np.sqrt(a))  # (its NaN has the sign bit set, as PyTorch's)
+                return _vec_math.nan_signed(np.sqrt(a), a, False)  # (sqrt's NaN: sign bit clear)
     return np.power(a, exponent)
 
 

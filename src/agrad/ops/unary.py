@@ -206,7 +206,13 @@ def abs(ctx, grad):
     return grad * ctx.self.sgn()
 
 
-@unary(np.sqrt, saves=("result",), raw=lambda g, y: np.true_divide(g, np.multiply(y, weak(2, y))))
+def _sqrt(a):
+    """sqrt; PyTorch's NaN for a negative number has its sign bit clear (the instruction's is set)."""
+    with np.errstate(invalid="ignore"):
+        return _vec_math.nan_signed(np.sqrt(a), a, False)
+
+
+@unary(_sqrt, saves=("result",), raw=lambda g, y: np.true_divide(g, np.multiply(y, weak(2, y))))
 def sqrt(ctx, grad):
     return grad / (2 * ctx.result)
 
@@ -338,7 +344,11 @@ def expm1(ctx, grad):
     return grad * (ctx.result + 1)
 
 
-_log1p_double = _via_double(np.log1p)
+_log1p_via_double = _via_double(np.log1p)
+
+
+def _log1p_double(a):  # (PyTorch's NaN below -1: sign bit clear; numpy's double log1p sets it)
+    return _vec_math.nan_signed(_log1p_via_double(a), a, False)
 
 
 def _log1p_kernel(a):
@@ -355,7 +365,7 @@ def log1p(ctx, grad):
     return grad / (ctx.self + 1)
 
 
-@unary(_quiet(np.log2))
+@unary(_quiet(lambda a: _vec_math.nan_signed(np.log2(a), a, False)))  # (PyTorch's NaN: sign bit clear)
 def log2(ctx, grad):
     return grad / (ctx.self * _LN2)
 
@@ -426,7 +436,14 @@ def acosh(ctx, grad):
     return grad * (x * x - 1).rsqrt()
 
 
-@unary(_vec_math.via_long_double(np.arctanh, scalar_tail=True))
+def _atanh_vector32(v):
+    """float32 atanh as the vector code (Sleef's) gives it: a NaN outside [-1, 1] signed opposite to
+    the input."""
+    r = np.arctanh(v, dtype=np.float64).astype(np.float32)
+    return _vec_math.nan_signed(r, v, ~np.signbit(v))
+
+
+@unary(_vec_math.via_long_double(np.arctanh, scalar_tail=True, vector32=_atanh_vector32))
 def atanh(ctx, grad):
     return grad * 1 / (1 - ctx.self.pow(2))
 
