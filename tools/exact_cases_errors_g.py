@@ -284,3 +284,25 @@ CASES += [
           "torch.conv1d(x, w, padding='same', stride=0)", "torch.conv1d(x, w, padding='foo', groups=0)",
           "torch.conv1d(x, w, padding='same', dilation=0)"]),
 ]
+CASES += [
+    case("int-arguments-parsed-first",  # (numpy took a bool, a float or a bool tensor where PyTorch's parser refuses)
+         ["X = torch.arange(6.).view(2, 3)", "B = torch.tensor(True)"],
+         ["X.select(0, B)", "X.select(B, 0)", "X.topk(B)", "X.topk(1, B)", "X.kthvalue(B)", "torch.kthvalue(X, B)",
+          "X.narrow(0, B, 1)", "X.narrow(0, 0, B)", "X.narrow(B, 0, 1)", "torch.narrow(X, 0, B, 1)",
+          "X.select(0, torch.tensor([True]))", "X.narrow(0, torch.tensor([True]), 1)", "X.narrow(0, torch.tensor(1.0), 1)",
+          "X.narrow(0, 0, torch.tensor([1]))", "X.narrow(0, torch.tensor(-1), 1)", "X.topk(1, largest=torch.tensor(True))",
+          "X.kthvalue(1, keepdim=torch.tensor(True))", "X.select(0, 1.0)", "X.select(0, True)", "X.topk(True)",
+          "X.narrow(0, True, 1)", "X.unsqueeze(B)", "X.softmax(B)", "X.flatten(B)", "X.transpose(B, 0)", "X.chunk(B)",
+          "X.diagonal(B)", "X.unbind(B)", "X.argmax(B)", "X.gather(B, torch.zeros(2, 3).long())",
+          "X.index_select(B, torch.zeros(2).long())", "X.topk(2, 1, True, True)", "X.softmax(1, dtype=torch.float64)",
+          "X.index_select(0, torch.tensor(1))", "X.select(-1, torch.tensor(-1))"]),
+    case("self-assignment-overlap",  # (expand keeps a size-1 dim's stride: the same elements, no partial overlap)
+         ["x1 = torch.tensor([[1, -1, 0, -4]])", "v2 = x1.transpose(0, -1)", "v2[None] = v2",
+          "a = torch.tensor([[1, 2, 3, 4]])", "x5 = torch.tensor([2], dtype=torch.uint8)"],
+         ["x1", "v2.stride()", "a.t().__setitem__(Ellipsis, a.view(4, 1))", "x5.__setitem__(None, x5)",
+          "torch.tensor([[2, 3], [4, 5]]).__setitem__(None, torch.tensor([[2, 3], [4, 5]]).t())"]),
+    case("in-place-elu-nan-slope",
+         ["x = torch.tensor([[-0.5, 1.25], [-1.25, 3.0]], requires_grad=True)", "r = x.sum(dim=0)",
+          "torch.celu_(r, alpha=float('nan'))", "q = x.sum(dim=0)", "F.leaky_relu_(q, float('nan'))"],
+         ["r.sum().backward(create_graph=True)", "q.sum().backward()"]),
+]

@@ -140,6 +140,27 @@ def parsed(fn, key):
     return call
 
 
+def parsed_unless_ints(fn, key):
+    """``fn`` parsed before it runs unless its arguments are plain ints (and index tensors) and its
+    keywords ints, bools or None (:data:`PARSED_UNLESS_INTS`): numpy would take a bool, a float or a
+    0-d tensor where PyTorch's parser refuses it (or converts it and fails)."""
+    method = key.startswith("method.")
+
+    def call(*args, **kwargs):
+        for a in args[method:]:
+            if type(a) is not int and not (type(a) is Tensor and a._data.ndim and a.dtype._kind == 1):
+                _raise_parser_error(key, args, kwargs)
+                break
+        else:
+            for v in kwargs.values():
+                if v is not None and type(v) is not int and type(v) is not bool:
+                    _raise_parser_error(key, args, kwargs)
+                    break
+        return fn(*args, **kwargs)
+
+    return _like(call, fn)
+
+
 def parsed_first(fn, key, fewer_than=None, unless_sequence=False, keyword=None):
     """``fn`` with its arguments parsed by PyTorch's signatures before it runs (:data:`PARSED_FIRST`);
     with ``fewer_than``, only calls with fewer positional arguments (a missing size or dim); with
@@ -201,6 +222,15 @@ PARSED_WITH_KEYWORD = {"method.sort": "stable", "torch.sort": "stable", "method.
                        "method.view": "size", "method.repeat": "repeats"}
 _POSITIONAL_BY_KEYWORD = {"method.reshape": "shape", "method.new_zeros": "size", "method.new_ones": "size",
                           "method.new_empty": "size", "method.view": "size", "method.repeat": "repeats"}
+#: ... and those that take ints where numpy would take other types too (select(0, True), topk(1.0), a bool
+#: 0-d tensor for a SymInt: the parser's conversion assert), unless every argument is an int
+PARSED_UNLESS_INTS = frozenset("""
+    method.select torch.select method.topk torch.topk method.kthvalue torch.kthvalue method.narrow torch.narrow
+    method.unsqueeze torch.unsqueeze method.transpose torch.transpose method.flatten torch.flatten
+    method.chunk torch.chunk method.diagonal torch.diagonal method.unbind torch.unbind method.argmax
+    torch.argmax method.argmin torch.argmin method.gather torch.gather method.index_select torch.index_select
+    method.softmax method.log_softmax
+""".split())
 #: ... and those whose free function takes one sequence where agrad's (shared with the method) takes varargs
 PARSED_UNLESS_SEQUENCE = frozenset({"torch.reshape", "torch.flip", "torch.tile"})
 
@@ -289,3 +319,8 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict) -> N
         if name in names:
             names[name] = parsed_first(names[name], key, PARSED_IF_FEWER.get(key), key in PARSED_UNLESS_SEQUENCE,
                                        PARSED_WITH_KEYWORD.get(key))
+    for key in PARSED_UNLESS_INTS:
+        form, name = key.split(".", 1)
+        names = functions if form == "torch" else methods
+        if name in names:
+            names[name] = parsed_unless_ints(names[name], key)

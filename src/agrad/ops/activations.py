@@ -208,7 +208,7 @@ def _elu_grad(ctx, grad, x):
 
 def _elu_grad_result(ctx, grad, y):
     """elu_backward with is_result=True: derivative read off the output y (in-place forms)."""
-    if ctx.alpha < 0:
+    if not ctx.alpha >= 0:  # (a NaN slope too)
         raise RuntimeError(
             "In-place elu backward calculation is triggered with a negative slope which is not supported. "
             "This is caused by calling in-place forward function with a negative slope, please call "
@@ -313,7 +313,7 @@ _leaky_ = _elementwise("LeakyReluBackward1", _leaky_np, saves=("result",))
 
 @_leaky_.derivative
 def _(ctx, grad):
-    if ctx.negative_slope < 0:
+    if not ctx.negative_slope >= 0:  # (a NaN slope too)
         raise RuntimeError(
             "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. "
             "This is caused by calling in-place forward function with a negative slope, please call out-of-place "

@@ -520,7 +520,7 @@ def _check_copy_overlap(self, index, dst, value):
             while lead < src.ndim and src.shape[lead] == 1:
                 lead += 1
             from_0d = lead == src.ndim
-            src = np.broadcast_to(src[(0,) * lead + (Ellipsis,)], dst.shape)  # (a view, even 0-d)
+            src = _expanded(src[(0,) * lead + (Ellipsis,)], dst.shape)
         if src.dtype == dst.dtype and ((0,) * dst.ndim if from_0d else torch_strides(src)) == torch_strides(dst) \
                 and src.shape == dst.shape and src.__array_interface__["data"][0] == dst.__array_interface__["data"][0]:
             return  # copy_'s early exit: self and src are views of the same data
@@ -529,6 +529,14 @@ def _check_copy_overlap(self, index, dst, value):
     if src is not None and (_partial_overlap(dst, src) or from_0d and dst.ndim and dst.size == 1
                             and src.__array_interface__["data"][0] == dst.__array_interface__["data"][0]):
         raise RuntimeError(_OVERLAP)  # (the one element, strides 0 against the slice's own)
+
+
+def _expanded(a, shape):
+    """``a`` broadcast to ``shape`` as PyTorch's expand lays it out: a dim that keeps its size keeps its
+    stride (numpy's broadcast_to gives every size-1 dim stride 0), a broadcast one has stride 0."""
+    lead = len(shape) - a.ndim
+    strides = [0] * lead + [st if n == m else 0 for st, n, m in zip(a.strides, a.shape, shape[lead:])]
+    return np.lib.stride_tricks.as_strided(a, shape, strides, writeable=False)
 
 
 def _has_index_tensors(index) -> bool:

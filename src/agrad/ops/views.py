@@ -743,6 +743,12 @@ def unflatten(input, dim, sizes):
 
 @export(method=True)
 def narrow(input, dim, start, length):
+    if isinstance(start, Tensor):  # (narrow.Tensor, the overload the parser tries first)
+        if start.ndim or start.dtype._kind != 1:
+            raise RuntimeError("start must be an 0-dim integral Tensor.")
+        start = int(start)
+    if isinstance(length, Tensor):  # (a SymInt: the parser takes a one-element integral tensor)
+        length = int(length)
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = _wrap_dim(dim, input.ndim)
