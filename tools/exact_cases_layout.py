@@ -62,4 +62,18 @@ CASES = [
              "xf.sigmoid()", "torch.exp(xi)")]
          + ["(torch.manual_seed(0), torch.rand_like(torch.sort(xf)[0]))[1]",
             "(torch.manual_seed(0), torch.randn_like(torch.round(xi).double()))[1]"]),
+    case("accumulate-grad-lays-a-leafs-grad-out-as-the-contract-says",  # (lead's repro, 21:33)
+         ["x3 = torch.zeros(2, 2, 1, requires_grad=True)", "h = x3.register_hook(lambda g: g * 2)",
+          "x3.transpose(0, -1).backward(torch.ones(1, 2, 2))",
+          "a = torch.zeros(3, 2).t().requires_grad_()", "(a * 2).backward(torch.ones(2, 3))",
+          "b = torch.zeros(3, 2).requires_grad_()", "(b * 2).backward(torch.ones(2, 3).t())",
+          "c = torch.zeros(3, 2).requires_grad_()", "hc = c.register_hook(lambda g: g.t().contiguous().t())",
+          "(c * 2).backward(torch.ones(3, 2), create_graph=True)",
+          "d = torch.zeros(3, 4)[:, ::2].requires_grad_()", "(d * 2).backward(torch.ones(2, 3).t())",
+          "e = torch.zeros(2, 1, 3).permute(2, 1, 0).requires_grad_()", "(e * 2).backward(torch.ones(3, 1, 2))",
+          "f = torch.zeros(2, 1, 3).requires_grad_()", "(f * 2).backward(torch.ones(3, 1, 2).permute(2, 1, 0))",
+          "w = torch.zeros(2, 3).t().requires_grad_()", "gw = torch.ones(2, 3).t()", "(w * 1).backward(gw)",
+          "(w * 1).sum().backward()"],
+         [f"{v}.grad.stride()" for v in ("x3", "a", "b", "c", "d", "e", "f", "w")]
+         + ["x3.grad", "c.grad", "gw", "(torch.manual_seed(0), torch.rand_like(b.grad))[1]"]),
 ]

@@ -511,7 +511,7 @@ def _accumulate_array(node, data, seeds):
     old = var._grad
     if old is not None:
         old._add_inplace_raw(data)
-    elif id(data) in seeds or (data.base is not None and not _takes(data, var._data, seeds)):
+    elif id(data) in seeds or not _stealable(data, var._data, seeds):
         var._grad = _make(_copy_for(data, var._data))
     else:
         seeds[id(data)] = False
@@ -520,6 +520,20 @@ def _accumulate_array(node, data, seeds):
 
 #: arrays with strides a leaf may take as they are (a ZeroTensor taken stays one; a copy is plain zeros)
 _STRIDED = (np.ndarray, ZeroArray)
+
+
+def _stealable(data, like, seeds):
+    """Whether a leaf whose data is ``like`` takes the arriving gradient ``data`` (not one the
+    caller holds) as its first ``.grad``: a view as :func:`_takes` says, another array when
+    its layout obeys PyTorch's contract (else the leaf gets a copy laid out as the contract
+    says, :func:`_copy_for`: PyTorch's clone_obey_contract)."""
+    if data.base is not None:
+        return _takes(data, like, seeds)
+    if type(data) is not np.ndarray or type(like) is not np.ndarray:  # lazy data, a ZeroTensor: as it is
+        return True
+    if data.flags.c_contiguous and like.flags.c_contiguous and 0 not in data.strides:
+        return True  # (the common case, answered without the loop)
+    return _obeys_layout(data, like)
 
 
 def _takes(data, like, seeds):
@@ -590,11 +604,12 @@ def _new_grad(old, grad, create_graph, seeds=None, like=None):
     if not create_graph:
         grad = grad.detach()
     if old is None:
-        if create_graph:
+        if create_graph:  # a copy_ into a tensor laid out as the contract says (CopyBackwards)
             from ..ops import factories
-            return factories.zeros_like(grad).copy_(grad)
-        if id(data) in seeds or (type(data) in _STRIDED and data.base is not None
-                                 and not _takes(data, like, seeds)):
+            if type(like) is np.ndarray and _dense(like):
+                return factories.empty_like(_make(like)).copy_(grad)
+            return factories.empty(grad.shape, dtype=grad.dtype).copy_(grad)
+        if id(data) in seeds or (type(data) in _STRIDED and not _stealable(data, like, seeds)):
             from ..tensor import Tensor
             return Tensor._make(_copy_for(data, like))
         seeds[id(data)] = False
