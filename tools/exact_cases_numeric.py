@@ -40,3 +40,12 @@ CASES += [
              "(-x[:3]).log1p()", "x.atanh()", "x[:3].atanh()", "d.atanh()", "x.pow(0.5)", "d.pow(0.5)",
              "x[:3].pow(-0.5)", "x.log()", "x.asin()", "x.acos()")]),
 ]
+
+CASES += [
+    case("float16-log-softmax-last-dim",  # (the sum of exps and its log are rounded to float16 in PyTorch's kernel)
+         ["x = torch.tensor([-1.75, 1.5, 3.0], dtype=torch.float64, requires_grad=True)",
+          "h = torch.linspace(-3, 3, 37).half().reshape(1, 37)", "t = torch.tensor([0.0, -0.25, 1.5]).half()",
+          "r = F.log_softmax(x, 0, dtype=torch.float16)", "g = torch.autograd.grad(r.sum(), [x], create_graph=True)"],
+         ["r.tolist()", "g[0].tolist()", "F.log_softmax(h, -1).tolist()", "F.log_softmax(h.t(), 0).tolist()",
+          "F.cross_entropy(t, t).item()", "torch.log_softmax(torch.tensor([0.75, -0.5]).half(), 0).tolist()"]),
+]

@@ -191,7 +191,21 @@ def _log_softmax_fwd(ctx, a, dim):
     a = c_order(a)  # PyTorch's kernels read a contiguous copy and write a contiguous result
     if a.dtype == np.float32 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE:
         return _log_softmax_f32(a, dim)
+    if a.dtype == np.float16 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE and dim == a.ndim - 1:
+        return _log_softmax_f16_lastdim(a)
     return _log_softmax_float(ctx, a, dim=dim)
+
+
+def _log_softmax_f16_lastdim(a):
+    """float16 log_softmax along the last dim as _vec_log_softmax_lastdim computes it: in float
+    (the vector code's exp and log), but the sum of the exps and its log each stored in a float16
+    buffer (rounded) before x - max - log(sum) is rounded once."""
+    x = a.astype(np.float32)
+    mx = np.max(x, axis=-1, keepdims=True)
+    with np.errstate(all="ignore"):
+        total = _vec_math.reduce_all_sum(_vec_math.sleef_expf(x - mx))[..., None]
+        lse = _vec_math.sleef_logf(total.astype(np.float16).astype(np.float32)).astype(np.float16)
+        return ((x - mx) - lse.astype(np.float32)).astype(np.float16)
 
 
 @_half
