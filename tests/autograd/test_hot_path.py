@@ -307,3 +307,31 @@ def test_binary_operator_skips_the_size_check_only_where_the_result_has_an_opera
         assert (a * s).shape == (3, 1) and (s * b).shape == (1, 4) and (b * b).shape == (1, 4)
     finally:
         _limits.set_max_elements(_limits.DEFAULT_MAX_ELEMENTS)
+
+
+def test_tensor_of_a_float_gives_what_the_general_way_gives():
+    """torch.tensor(2.0)'s shortcut against _infer_dtype/_to_array/_finish: the same dtype (the
+    default float, which may change), bits, warnings, requires_grad and tensor state."""
+    from agrad.ops import factories
+
+    def state(t):
+        return (type(t._data), t._data.dtype, t._data.shape, t._data.tobytes(), t._requires_grad, t._grad_fn,
+                t._output_nr, t._grad, t._accumulator, t._base, t._vc, t._retains)
+
+    values = [2.0, -0.0, 0.1, 1e300, -1e300, 3.5e38, 65520.0, 1e-50, float("nan"), float("inf")]
+    old = agrad.get_default_dtype()
+    try:
+        for default in (agrad.float32, agrad.float64, agrad.float16):
+            agrad.set_default_dtype(default)
+            for v in values:
+                for rg in (False, True, 0, 1):
+                    with warnings.catch_warnings(record=True) as w1:
+                        warnings.simplefilter("always")
+                        got = agrad.tensor(v, requires_grad=rg)
+                    with warnings.catch_warnings(record=True) as w2:
+                        warnings.simplefilter("always")
+                        want = factories._finish(factories._to_array(v, factories._infer_dtype(v)), rg)
+                    assert state(got) == state(want), (default, v, rg)
+                    assert [str(w.message) for w in w1] == [str(w.message) for w in w2], (default, v)
+    finally:
+        agrad.set_default_dtype(old)

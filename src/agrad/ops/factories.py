@@ -12,7 +12,7 @@ from .._limits import check_numel
 from ..devices import check_default as _check_default_device
 from ..tensor import Tensor, device as _device
 from . import _layout, _range_math
-from ._op import FUNCTIONS, _forward_observers, export, finish_out
+from ._op import FUNCTIONS, _forward_observers, _new_tensor, export, finish_out
 
 
 def _dtype_or_default(dtype):
@@ -147,6 +147,18 @@ def _check_leaf(x):
 @export()
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of ``data``."""
+    if type(data) is float and dtype is None and device is None and not _forward_observers:
+        # torch.tensor(2.0): _infer_dtype's, _to_array's and _finish's steps for a Python float
+        # (the default float dtype, no check of its own), without their calls
+        _check_default_device()
+        t = _new_tensor(Tensor)
+        t._data = np.array(data, dtypes._default_float.numpy)
+        t._requires_grad = bool(requires_grad)  # (a floating dtype: no check to make)
+        t._grad_fn = t._grad = t._accumulator = t._base = None
+        t._output_nr = 0
+        t._vc = [0]
+        t._retains = False
+        return t
     if isinstance(data, Tensor):
         import warnings
 
