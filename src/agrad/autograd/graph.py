@@ -525,19 +525,27 @@ class AccumulateGrad(Node):
     _raw = True  # in a pass that records nothing, takes its gradient as an array (engine._accumulate_array)
 
     def __init__(self, variable):
-        self._seq = float("inf")  # PyTorch runs accumulation as soon as it is ready
+        self._seq = _INF  # PyTorch runs accumulation as soon as it is ready
         self.variable = variable
-        self._out_meta = ((variable._data.shape, variable.dtype),)
+        data = variable._data
+        self._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
 
     def apply(self, grads):
         return ()
+
+
+_INF = float("inf")
 
 
 def leaf_node(tensor):
     """The AccumulateGrad node of a leaf, made once and kept while the leaf lives."""
     node = tensor._accumulator
     if node is None:
-        node = AccumulateGrad(tensor)
+        node = _new(AccumulateGrad)  # (AccumulateGrad.__init__'s steps, without type.__call__)
+        node._seq = _INF
+        node.variable = tensor
+        data = tensor._data
+        node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
         tensor._accumulator = node
     return node
 

@@ -148,7 +148,7 @@ def _arithmetic(fn, op):
                     if a.ndim and b.ndim and a.shape != b.shape:
                         # (a 0-d operand or equal shapes: the result has a checked tensor's size)
                         check_broadcast(a, b)
-                    return op.apply_two(self, other, (a, b))
+                    return op.apply_two(self, other, (a, b), op.ufunc)
         return general(self, other)
 
     return method_

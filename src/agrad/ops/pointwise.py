@@ -143,6 +143,7 @@ def _scalar_kernel(np_fn):
                 return np_fn(a, b)
         return _scalar_math(np_fn, a, b)
 
+    kernel.ufunc = np_fn  # (what it runs on two float32 or two float64 arrays: Op.ufunc)
     return kernel
 
 

@@ -83,10 +83,8 @@ def _sum_fwd(ctx, a, axes, keepdim, dtype):
 
 
 _add_reduce = np.add.reduce
-_F32, _F64 = np.dtype(np.float32), np.dtype(np.float64)
-#: ``dims(None, ndim)`` by ndim: every dim of a tensor, made once
-_ALL_DIMS = tuple(tuple(range(n)) for n in range(65))
-
+_FLOAT32_64 = (np.dtype(np.float32), np.dtype(np.float64))
+_ALL_DIMS = tuple(tuple(range(n)) for n in range(65))  # dims(None, ndim) by ndim, made once
 
 _sum0 = Op("SumBackward0", _sum_fwd, jvp="linear")
 _sum1 = Op("SumBackward1", _sum_fwd, jvp="linear")
@@ -187,23 +185,20 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
 def _mean_fwd(ctx, a, axes, keepdim, dtype=None):
     if dtype is not None:  # mean(dtype=): the input cast first, inside the one node (no ToCopyBackward0)
         a = a.astype(dtype, copy=False)
-    shape = a.shape
     n = 1
     for ax in axes:
-        n *= shape[ax]
+        n *= a.shape[ax]
     ctx.n = n
     if n == 0:  # nan, without numpy's "Mean of empty slice" warning
         with np.errstate(all="ignore"):
             return np.true_divide(np.sum(a, axis=axes, keepdims=keepdim), a.dtype.type(0))
-    d = a.dtype
-    if type(a) is np.ndarray and (d is _F32 or d is _F64 or d.kind == "f" and d.itemsize > 2):
+    if type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.itemsize > 2:
         # PyTorch's steps (a sum, then a division by the count), without np.mean's Python
         # layer; float16 keeps np.mean, which sums in float32
         total = cascade_sum(a, axes, keepdim)
         if total is None:
             total = _add_reduce(a, axis=axes, keepdims=keepdim)
-        # (``/``: np.true_divide's value; a numpy scalar's own operator skips the ufunc's dispatch)
-        return total / n if len(axes) == len(shape) and not keepdim else _contiguous(total / n)
+        return _contiguous(total / n)  # (np.true_divide's value; a numpy scalar's ``/`` skips a ufunc call)
     return _contiguous(np.mean(a, axis=axes, keepdims=keepdim))
 
 
@@ -236,10 +231,9 @@ _mean1.raw_derivative(
 
 @export(method=True)
 def mean(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
-    if dim is _NO_DIM and keepdim is _NO_KEEPDIM and dtype is None and out is None:
-        d = input._data.dtype
-        if d is _F32 or d is _F64:  # mean(x) of a float tensor: no checks to make
-            return _mean0.apply_single(input, {"axes": _ALL_DIMS[input._data.ndim], "keepdim": False})
+    if dim is _NO_DIM and keepdim is _NO_KEEPDIM and dtype is None and out is None \
+            and input._data.dtype in _FLOAT32_64:  # mean(x) of a float tensor: no checks to make
+        return _mean0.apply_single(input, {"axes": _ALL_DIMS[input._data.ndim], "keepdim": False})
     if dtype is not None:
         if not (dtype.is_floating_point or dtype.is_complex):
             raise RuntimeError(

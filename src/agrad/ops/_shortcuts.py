@@ -1,0 +1,324 @@
+"""The short ways of an op's call (:class:`Shortcuts`, a base of ``_op.Op``): what ``Op.apply``
+does, step by step in its order, for the calls a program makes most (a pointwise op on one
+tensor and maybe a number, on two tensors; a reduction of one tensor), without apply's loops,
+lists and calls.  Each takes apply's way for anything it does not cover (views, forward AD,
+observers, record and pack hooks, an in-place snapshot, another backend's arrays);
+tests/autograd/test_hot_path.py checks both ways give the same result, node and metadata."""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from ..autograd import _dual as _forward_ad
+from ..autograd import graph
+from ..tensor import Tensor
+from ._layout import iterator_layout
+
+_forward_observers = graph.forward_observers
+_mode_state = graph._state
+_fw_active = _forward_ad._ACTIVE
+_make = Tensor._make
+_new_node = _new_tensor = object.__new__
+_F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
+_next_seq = graph._sequence.__next__
+_record_op = graph.record_op
+_META, _meta, _META0, _NO_EDGE, _KEPT = graph._META, graph._meta, graph.META0, graph._NO_EDGE, graph._KEPT
+_leaf_node, _SavedTensor, _SavedNumber = graph.leaf_node, graph.SavedTensor, graph.SavedNumber
+_weakref = weakref.ref
+_NO_ATTRS: dict = {}  # (never mutated)
+_pack_hooks = graph._PACK_HOOKS
+_record_hooks = graph.record_hooks
+#: The snapshot of ``self`` an in-place op runs on while it is recorded (set by ``_op.inplace`` and
+#: inplace_through_view).  PyTorch saves ``original_self = self.clone()`` for an in-place op whose
+#: formula uses self: a CloneBackward0 a create_graph gradient passes through.
+inplace_self = [None]
+
+
+class _Scratch:
+    """The ctx of an op that is not recorded: takes what forward stores, keeps it briefly."""
+
+
+
+class Shortcuts:
+    """Op's short ways (see the module); an Op has the attributes they read."""
+
+    def apply_single(self, t, attrs):
+        """:meth:`apply` of an op with attributes, one tensor ``t`` and one output (a reduction:
+        ``mean(x)``): the same result, node, attributes, edges and saved tensors on a shorter way
+        when ``t``'s data is a numpy array, ``t`` is no view and nothing watches the call (as
+        :meth:`apply_one`); apply's way otherwise."""
+        a = t._data
+        if t._base is not None or type(a) is not np.ndarray or _fw_active[0] or _forward_observers \
+                or _record_hooks or _pack_hooks or inplace_self[0] is not None or self.keeps:
+            return self.apply((t,), (a,), attrs)
+        recorded = t._requires_grad and _mode_state["enabled"]
+        if recorded:
+            ctx = _new_node(self._node or self._make_node())
+            ctx._seq = _next_seq()
+        else:
+            ctx = _new_node(_Scratch)
+        try:
+            out = self.forward(ctx, a, **attrs)
+        except ValueError:
+            if self.value_error is None:
+                raise
+            raise self.value_error((a,)) from None
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)  # (numpy's scalar of a full reduction: as Tensor._make wraps it)
+        results = _new_tensor(Tensor)  # (Tensor._make: no larger than t, whose size was checked)
+        results._data = out
+        results._output_nr = 0
+        results._grad = results._accumulator = results._base = None
+        results._vc = [0]
+        results._retains = False
+        if not recorded:
+            results._requires_grad = False
+            results._grad_fn = None
+            return results
+        for k, v in attrs.items():  # (_set_attrs, inline)
+            setattr(ctx, k, v)
+        d = out.dtype
+        if d is not _F64 and d is not _F32 and d.kind != "f":
+            _not_differentiable(d)
+        results._grad_fn = ctx
+        results._requires_grad = True
+        if self._save_plan:
+            _record_op(ctx, (t,), (a,), results, self._save_plan)
+            return results
+        # graph.record_op's work for one tensor and nothing saved, in its order
+        fn = t._grad_fn
+        if fn is None:
+            fn = t._accumulator or _leaf_node(t)
+        ctx.next_functions = ((fn, t._output_nr),)
+        ctx._input_meta = _META.get((a.shape, a.dtype)) or _meta(a)
+        ctx._out_meta = _META0[d] if not out.ndim else _META.get((out.shape, d)) or _meta(out)
+        return results
+
+    def apply_one(self, t, arrays):
+        """:meth:`apply` of a pointwise op with a kernel, no attributes and one tensor ``t``
+        (``arrays``: its array, prepared, and for an op of two operands the Python number
+        after it): the same result, node, edges and saved tensors on a shorter way when ``t``
+        is no view and nothing watches the call (forward AD, observers, record or pack hooks,
+        an in-place snapshot); apply's way otherwise.  (The node's sequence number is taken
+        after the kernel ran: numpy records nothing, so the order of the nodes is apply's.)"""
+        if t._base is not None or _fw_active[0] or _forward_observers or _record_hooks or _pack_hooks \
+                or inplace_self[0] is not None or self.keeps:
+            return self.apply((t,) if len(arrays) == 1 else (t, None), arrays, _NO_ATTRS)
+        try:
+            out = self.kernel(arrays[0]) if len(arrays) == 1 else self.kernel(*arrays)
+        except ValueError:
+            if self.value_error is None:
+                raise
+            raise self.value_error(arrays) from None
+        if type(out) is not np.ndarray:
+            if not isinstance(out, np.generic):  # (another backend's array: apply's way, run again)
+                return self.apply((t,) if len(arrays) == 1 else (t, None), arrays, _NO_ATTRS)
+            out = np.asarray(out)  # (numpy's scalar for a 0-d array: as Tensor._make wraps it)
+        elif len(arrays) > 1 and out.ndim > 1:
+            out = iterator_layout(out, arrays)
+        if not (t._requires_grad and _mode_state["enabled"]):
+            return _make(out)
+        d = out.dtype
+        if d is not _F64 and d is not _F32 and d.kind != "f":
+            _not_differentiable(d)
+        # the recording: graph.record_op's work for this case, its steps in its order
+        node = _new_node(self._node or self._make_node())
+        node._seq = _next_seq()
+        results = _new_tensor(Tensor)  # (the shape of t, whose size was checked: no check)
+        results._data = out
+        results._requires_grad = True
+        results._grad_fn = node
+        results._output_nr = 0
+        results._retains = False
+        results._grad = results._accumulator = results._base = None
+        results._vc = [0]
+        fn = t._grad_fn
+        if fn is None:
+            fn = t._accumulator or _leaf_node(t)
+        data = t._data
+        meta = _META.get((data.shape, data.dtype)) or _meta(data)
+        if len(arrays) == 1:
+            node.next_functions = ((fn, t._output_nr),)
+            node._input_meta = meta
+        else:
+            node.next_functions = ((fn, t._output_nr), _NO_EDGE)
+            node._input_meta = (meta[0], None)
+        node._out_meta = meta if d is data.dtype else (_META.get((out.shape, d)) or _meta(out))
+        plan = self._plan_one
+        if plan:
+            kept = {}
+            for name, i in plan:  # (SavedTensor.__init__'s work, attribute by attribute in its order)
+                if i == 0:
+                    slot = _new_node(_SavedTensor)
+                    slot.name = name
+                    slot.tensor = t
+                    slot.version = t._vc[0]
+                    slot._meta = meta[0]
+                    setattr(node, name, t)
+                elif i < 0:  # the output, kept as a second tensor object without history (graph._linked)
+                    slot = _new_node(_SavedTensor)
+                    slot.name = name
+                    slot.is_output = True
+                    slot._output = _weakref(results)
+                    kept_out = _new_tensor(Tensor)
+                    kept_out._data = out
+                    kept_out._requires_grad = True
+                    kept_out._grad_fn = None
+                    kept_out._output_nr = 0
+                    kept_out._grad = kept_out._accumulator = kept_out._base = None
+                    kept_out._vc = results._vc
+                    kept_out._retains = False
+                    slot.tensor = kept_out
+                    slot.version = 0
+                    slot._meta = node._out_meta[0]
+                    setattr(node, name, kept_out)
+                else:  # the Python number: PyTorch saves it wrapped (SavedNumber.__init__'s work)
+                    number = arrays[i]
+                    slot = _new_node(_SavedNumber)
+                    slot.number = number
+                    slot.tensor = _KEPT
+                    slot.name = name
+                    slot.freed = False
+                    setattr(node, name, number)
+                kept[name] = slot
+            node._saved = kept
+        return results
+
+    def apply_two(self, a, b, arrays, kernel=None):
+        """:meth:`apply` of a pointwise op with a kernel and no attributes on two tensors ``a`` and
+        ``b`` (``arrays``: theirs, prepared; sizes already checked against the limit): the same
+        result, node, edges and saved tensors on a shorter way when neither is a view and nothing
+        watches the call (as :meth:`apply_one`); apply's way otherwise.  ``kernel``: what the
+        op's kernel runs on these arrays, where the caller knows it (``Op.ufunc`` for two float32
+        or two float64 arrays)."""
+        if a._base is not None or b._base is not None or _fw_active[0] or _forward_observers or _record_hooks \
+                or _pack_hooks or inplace_self[0] is not None or self.keeps:
+            return self.apply((a, b), arrays, _NO_ATTRS)
+        x, y = arrays
+        try:
+            out = (kernel or self.kernel)(x, y)
+        except ValueError:
+            if self.value_error is None:
+                raise
+            raise self.value_error(arrays) from None
+        if type(out) is not np.ndarray:
+            if not isinstance(out, np.generic):  # (another backend's array: apply's way, run again)
+                return self.apply((a, b), arrays, _NO_ATTRS)
+            out = np.asarray(out)  # (numpy's scalar for 0-d arrays: as Tensor._make wraps it)
+        elif out.ndim > 1 and not (type(x) is np.ndarray and x.strides == out.strides and 1 not in x.shape):
+            # (iterator_layout's first test, inline: x's strides and, x broadcasting to out with no
+            # dim of one element, its shape are the result's, so the result is laid out as x decides)
+            out = iterator_layout(out, arrays)
+        # the result: Tensor._make without its size check (the caller checked the broadcast)
+        results = _new_tensor(Tensor)
+        results._data = out
+        results._output_nr = 0
+        results._grad = results._accumulator = results._base = None
+        results._vc = [0]
+        results._retains = False
+        if not ((a._requires_grad or b._requires_grad) and _mode_state["enabled"]):
+            results._requires_grad = False
+            results._grad_fn = None
+            return results
+        d = out.dtype
+        if d is not _F64 and d is not _F32 and d.kind != "f":
+            _not_differentiable(d)
+        node = _new_node(self._node or self._make_node())
+        node._seq = _next_seq()
+        results._grad_fn = node
+        results._requires_grad = True
+        _record_two(node, a, b, (a, b), arrays, results, self._save_plan)
+        return results
+
+
+def _record_two(node, a, b, tensors, arrays, out, plan):
+    """graph.record_op for a call with two tensors, neither a view (``x * w``): the same edges,
+    metadata and saved tensors, linked one by one (no lists to grow).  ``out`` has its history."""
+    x = a._data
+    y = b._data
+    data = out._data
+    d = data.dtype
+    # the metadata of both inputs and of the output, looked up once each: a 0-d array's from
+    # the constants of its dtype, the output's taken over from the input of its shape and dtype
+    mx = _META.get((x.shape, x.dtype)) or _meta(x) if x.ndim else _META0[x.dtype]
+    if y.ndim:
+        yd = y.dtype
+        sy = y.shape
+        my = _META.get((sy, yd)) or _meta(y)
+        if d is yd and (not x.ndim or sy == mx[0][0]):
+            out_meta = my
+        elif d is x.dtype and sy == mx[0][0]:
+            out_meta = mx
+        else:
+            out_meta = _META.get((data.shape, d)) or _meta(data)
+    else:
+        my = _META0[y.dtype]
+        out_meta = mx if d is x.dtype else _META.get((data.shape, d)) or _meta(data)
+    if a._requires_grad:
+        fn = a._grad_fn
+        if fn is None:
+            fn = a._accumulator or _leaf_node(a)
+        ea = (fn, a._output_nr)
+        ma = mx[0]
+    else:
+        ea = _NO_EDGE
+        ma = None
+    if b._requires_grad:
+        fn = b._grad_fn
+        if fn is None:
+            fn = b._accumulator or _leaf_node(b)
+        eb = (fn, b._output_nr)
+        mb = my[0]
+    else:
+        eb = _NO_EDGE
+        mb = None
+    node.next_functions = (ea, eb)
+    node._input_meta = (ma, mb)
+    node._out_meta = out_meta
+    if plan:
+        kept = {}
+        for name, i, users in plan:
+            if users is not None:
+                for u in users:
+                    if tensors[u]._requires_grad:
+                        break
+                else:
+                    continue  # no input that needs this one requires grad
+            if i < 0:  # the output, kept as a second tensor object without history (graph._linked)
+                slot = _new_node(_SavedTensor)
+                slot.name = name
+                slot.is_output = True
+                slot._output = _weakref(out)
+                t = _new_tensor(Tensor)
+                t._data = data
+                t._requires_grad = True
+                t._grad_fn = None
+                t._output_nr = 0
+                t._grad = t._accumulator = t._base = None
+                t._vc = out._vc
+                t._retains = False
+                slot.tensor = t
+                slot.version = t._vc[0]
+                slot._meta = node._out_meta[0]
+            else:
+                t = tensors[i]
+                slot = _new_node(_SavedTensor)
+                slot.name = name
+                slot.tensor = t
+                slot.version = t._vc[0]
+                slot._meta = node._input_meta[i]  # (None where t needs no gradient: read at free())
+            setattr(node, name, t)
+            kept[name] = slot
+        if kept:
+            node._saved = kept
+
+
+def _not_differentiable(np_dtype):
+    """PyTorch's set_history refuses an op's output of a dtype autograd does not differentiate
+    (x.sum(dtype=torch.long) of a tensor that requires grad); in-place ops record into any dtype."""
+    from ..dtypes import _BY_NP
+    from ..tensor import _scalar_name
+
+    raise RuntimeError("Autograd not support dtype: " + _scalar_name(_BY_NP[np.dtype(np_dtype)]))
