@@ -160,6 +160,13 @@ def cases(graph: str) -> list[dict]:
               "pv([[i, 0.0], [0.0, -1.0]])", "pv([[2.0, 0.0, 1.0], [0.0, -i, 0.0], [0.0, 0.0, 3.0]])",
               "pv([[1.5, 0.5, 1.5, -1.0], [i, 0.0, -1.0, 0.0]], torch.float64)",
               "torch.tensor([[[-2.0, 0.75], [-1.5, 0.75], [0.0, 0.0]], [[2.5, 0.0], [i, 0.75], [-0.75, 1.75]]]).pinverse().isnan()"]),
+        case("lu-factor-backward-rectangular",  # lu_factor_ex_backward: lu_unpack (LuUnpackBackward0), narrow, linalg_lu_backward
+             [graph, "A = torch.tensor([[2.0, 0.5, 1.0, -0.5], [0.25, 3.0, -1.0, 1.0], [1.5, -0.75, 1.5, 2.0]], dtype=torch.float64)",
+              "def lg(a, values=True):\n    a = a.clone().requires_grad_()\n    LU, piv = torch.linalg.lu_factor(a)\n"
+              "    g, = torch.autograd.grad((LU * LU * LU).sum(), [a], create_graph=True)\n"
+              "    return graph(g.grad_fn), (g if values else g.shape)"],
+             ["lg(A[:, :3])", "lg(A[:2, :3])", "lg(A[:, :2])", "lg(A)", "lg(A[:2].mT)", "lg(A[:1, :1])", "lg(A[:, :1])",
+              "lg(torch.stack([A[:, :3], A[:, 1:]]), False)"]),
         case("lstsq-empty",
              [],
              [f"torch.linalg.lstsq(torch.zeros({sa}), torch.zeros({sb}), driver={d!r})"

@@ -14,7 +14,8 @@ import numpy as np
 
 from ..tensor import Tensor, _scalar_name
 from ._lapack import column_major, getrf
-from ._op import LINALG, Op, export
+from ._op import FUNCTIONS, LINALG, Op, export
+from .linalg_triangular import solve_triangular_op
 from .decompositions import LuFactorResult
 from .nn import const
 
@@ -71,20 +72,75 @@ def _lu_factor_fwd(ctx, a):
     return column_major(lu), piv
 
 
-_lu_factor = Op("LinalgLuFactorExBackward0", _lu_factor_fwd, inputs=("A",), saves=("A",), outputs=1)
+_lu_factor = Op("LinalgLuFactorExBackward0", _lu_factor_fwd, inputs=("A",), saves=("LU",), outputs=1,
+                output_names=("LU", "pivots"))
 
 
 @_lu_factor.derivative
 def _(ctx, grad):
-    m, n = ctx.input_shape[-2:]
-    if m != n:
-        raise NotImplementedError("agrad: the gradient of linalg.lu_factor is implemented for square matrices only")
-    LU, _ = _lu_factor(ctx.A)
-    P, L, U = _unpack(LU, ctx.pivots)
-    gA = L.mT.matmul(grad).tril(-1) + grad.matmul(U.mT).triu()
-    gA = _solve(U.mT, gA, left=False)
-    gA = _solve(L.mT, gA)
+    # lu_factor_ex_backward: the factors unpacked from the saved LU (a LuUnpackBackward0 node), the
+    # gradient's L and U parts (narrowed to k columns / rows), then linalg_lu_backward
+    LU = ctx.LU
+    m, n = LU.shape[-2:]
+    k = min(m, n)
+    P, L, U = lu_unpack(LU, ctx.pivots)
+    return lu_backward(grad.narrow(-1, 0, k), grad.narrow(-2, 0, k), P, L, U)
+
+
+def lu_backward(gL, gU, P, L, U):
+    """linalg_lu_backward (FunctionsManual.cpp) with agrad ops, for L (m x k) and U (k x n):
+    A_grad = P L^{-H} [L^H gL o 1_L + gU U^H o 1_U] U^{-H}, with the extra block of U (wide)
+    or L (tall) carried through."""
+    m, n = L.shape[-2], U.shape[-1]
+    k = min(m, n)
+    if m == n:
+        gA = L.mT.matmul(gL).tril(-1) + gU.matmul(U.mT).triu()
+        gA = solve_triangular_op(U.mT, gA, upper=False, left=False)
+        gA = solve_triangular_op(L.mT, gA, upper=True, left=True, unitriangular=True)
+    elif m < n:
+        gA = L.mT.matmul(gL) - gU.triu().matmul(U.mT)
+        gA = solve_triangular_op(U.narrow(-1, 0, k).mT, gA.tril(-1), upper=False, left=False)
+        gA = FUNCTIONS["cat"]([gA + gU.narrow(-1, 0, k).triu(), gU.narrow(-1, k, n - k)], -1)
+        gA = solve_triangular_op(L.mT, gA, upper=True, left=True, unitriangular=True)
+    else:
+        gA = gU.matmul(U.mT) - L.mT.matmul(gL.tril(-1))
+        gA = solve_triangular_op(L.narrow(-2, 0, k).mT, gA.triu(), upper=True, left=True, unitriangular=True)
+        gA = FUNCTIONS["cat"]([gA + gL.narrow(-2, 0, k).tril(-1), gL.narrow(-2, k, m - k)], -2)
+        gA = solve_triangular_op(U.mT, gA, upper=False, left=False)
     return P.matmul(gA)
+
+
+def _lu_unpack_fwd(ctx, lu, pivots):
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    lower = np.tril(lu[..., :, :k], -1) + np.eye(m, k, dtype=lu.dtype)
+    return lower, np.triu(lu[..., :k, :])
+
+
+# L and U of a packed LU, as at::lu_unpack's (whose P is not differentiable: L and U are its outputs 0 and 1)
+_lu_unpack = Op("LuUnpackBackward0", _lu_unpack_fwd, inputs=("LU_data",), outputs=None, multi_grad=True,
+                internal=True)
+
+
+@_lu_unpack.derivative
+def _(ctx, grads):
+    # lu_unpack_backward: L's strict lower part and U's upper part, back where they were packed
+    gL, gU = grads
+    m, n = ctx.input_shape[-2:]
+    k = min(m, n)
+    if m == n:
+        return gL.tril(-1) + gU.triu()
+    if m < n:
+        gU = gU.triu()
+        return FUNCTIONS["cat"]([gU.narrow(-1, 0, k) + gL.tril(-1), gU.narrow(-1, k, n - k)], -1)
+    gL = gL.tril(-1)
+    return FUNCTIONS["cat"]([gL.narrow(-2, 0, k) + gU.triu(), gL.narrow(-2, k, m - k)], -2)
+
+
+def lu_unpack(LU, pivots):
+    """(P, L, U) of LU and its pivots: L and U differentiable (one LuUnpackBackward0 node), P a constant."""
+    L, U = _lu_unpack.apply((LU,), (LU._data,), {"pivots": pivots})
+    return const(permutation_np(pivots, LU.shape[-2], LU._data.dtype)), L, U
 
 
 def _linalg_lu_factor(A, *, pivot=True, out=None):
