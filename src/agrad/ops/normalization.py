@@ -4,8 +4,9 @@ group_norm, and layer_norm.
 Each is one node as in ATen -- ``NativeBatchNormBackward0``,
 ``NativeGroupNormBackward0`` -- with inputs (input, weight, bias).  batch_norm's backward is
 ATen's native_batch_norm_backward kernel, one node of its own under create_graph
-(``_batch_norm_backward.py``); group_norm's backward formula recomputes the statistics from the
-input with agrad ops, so that ``create_graph=True`` sees their dependence on it.
+(``_batch_norm_backward.py``); group_norm's node has native_group_norm's three outputs (result,
+mean, rstd) and, under create_graph, ATen's infinitely differentiable formula on the saved mean and
+rstd (``_group_norm_backward.py``); without, the statistics recomputed from the input.
 ``instance_norm`` is ATen's composite: a view to (1, N*C, ...), one batch norm, a view back.
 """
 
@@ -18,7 +19,9 @@ import numpy as np
 
 from . import _vec_math
 from ._argcheck import _raise_parser_error
+from ..autograd import graph
 from ._batch_norm_backward import batch_norm_backward
+from ._group_norm_backward import group_norm_backward
 from ._op import Op, export
 from .nn import check_floating, const, div_scalar, mul_scalar
 
@@ -274,28 +277,36 @@ def _group_norm_fwd(ctx, x, w, b, groups, eps):
     else:
         mu = xd.mean(axis=-1, keepdims=True)
         var = xd.var(axis=-1, keepdims=True)
-    out = ((xd - mu) / np.sqrt(var + eps)).reshape(x.shape)
+    rstd = 1.0 / np.sqrt(var + eps)
+    out = ((xd - mu) * rstd).reshape(x.shape)
     if w is not None:
         out = out * w.reshape(shape)
     if b is not None:
         out = out + b.reshape(shape)
-    return out.astype(x.dtype)
+    # native_group_norm's three outputs: the result, each group's mean and rstd (N, G): result1, result2
+    return out.astype(x.dtype), mu.reshape(n, groups).astype(x.dtype), rstd.reshape(n, groups).astype(x.dtype)
 
 
 _group_norm = Op("NativeGroupNormBackward0", _group_norm_fwd, inputs=("input", "weight", "bias"),
-                 saves=("input", "weight"))
+                 saves=("input", "weight", "result1", "result2"), output_names=("result0", "result1", "result2"), outputs=None,
+                 multi_grad="undefined")
 
 
 @_group_norm.derivative
-def _(ctx, grad):
+def _(ctx, grads):
+    grad, dmean, drstd = grads
     x, w = ctx.input, ctx.__dict__.get("weight")
+    mask = (ctx.needs(0), ctx.needs(1), ctx.needs(2))
+    if graph._state["enabled"] or dmean is not None or drstd is not None:
+        # infinitely_differentiable_native_group_norm_backward, on the saved mean and rstd
+        return group_norm_backward(grad, dmean, drstd, x, ctx.result1, ctx.result2, w, ctx.groups, ctx.eps, mask)
     n = x.shape[0]
     gw = grad * _channel_shape(x.ndim)(w) if w is not None else grad
     dx, xhat = _norm_grad(x.reshape(n, ctx.groups, -1), gw.reshape(n, ctx.groups, -1), (-1,), ctx.eps)
     dims = (0,) + tuple(range(2, x.ndim))
-    return (dx.reshape(x.shape) if ctx.needs(0) else None,
-            (grad * xhat.reshape(x.shape)).sum(dims) if ctx.needs(1) else None,
-            grad.sum(dims) if ctx.needs(2) else None)
+    return (dx.reshape(x.shape) if mask[0] else None,
+            (grad * xhat.reshape(x.shape)).sum(dims) if mask[1] else None,
+            grad.sum(dims) if mask[2] else None)
 
 
 def _group_norm_impl(input, num_groups, weight, bias, eps):
@@ -313,7 +324,7 @@ def _group_norm_impl(input, num_groups, weight, bias, eps):
                 f"{name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
     check_floating(input, "GroupNormKernelImpl")
     arrays = (input._data, None if weight is None else weight._data, None if bias is None else bias._data)
-    return _group_norm.apply((input, weight, bias), arrays, {"groups": int(num_groups), "eps": float(eps)})
+    return _group_norm.apply((input, weight, bias), arrays, {"groups": int(num_groups), "eps": float(eps)})[0]
 
 
 @export(functional=True, torch=False)

@@ -1,0 +1,58 @@
+"""group_norm's backward under create_graph: ATen's infinitely_differentiable_native_group_norm_backward.
+
+native_group_norm has three outputs (the result, each group's mean and rstd); its backward
+formula reads the saved mean and rstd, so a gradient taken with create_graph=True links back to
+the node's outputs 1 and 2 (``ViewBackward0`` of ``(NativeGroupNormBackward0, 2)``), and a
+gradient reaching those outputs (double backward) comes in as ``dmean``/``drstd``, through
+var_mean_backward.  The steps and their order are FunctionsManual.cpp's, written with agrad ops.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+
+def group_norm_backward(dY, dmean, drstd, X, mean, rstd, gamma, groups, eps, mask):
+    """(d input, d weight, d bias) of native_group_norm; None where not asked or not reached."""
+    from .variance import _pair_sum, _var_backward
+    from .views import _unsqueeze1, view_in_place
+
+    def unsqueeze_(t, dim):  # Tensor.unsqueeze_ on a temporary (UnsqueezeBackward1)
+        return view_in_place(t, _unsqueeze1, {"dim": dim % (t.ndim + 1)})
+
+    n, c = X.shape[0], X.shape[1]
+    hxw = X.numel() // (n * c) if n * c else 0
+    d = c // groups
+    s = 1.0 / (d * hxw) if d * hxw else float("inf")
+    x4 = X.reshape(n, groups, d, hxw)
+    mean4 = mean.reshape(n, groups, 1, 1)
+    rstd4 = rstd.reshape(n, groups, 1, 1)
+    dx = dgamma = dbeta = ds = db = dy4 = None
+    if dY is not None:
+        dy4 = dY.reshape(n, groups, d, hxw)
+        ds = unsqueeze_((dy4 * x4).sum(3), -1)
+        db = unsqueeze_(dy4.sum(3), -1)
+    # var_mean_backward over each group's (D, HxW) elements, kept dims, no correction
+    stats = SimpleNamespace(correction=0, full=False, keepdim=True, n=d * hxw, axes=(2, 3))
+    if mask[0]:
+        gamma4 = gamma.reshape(1, groups, d, 1) if gamma is not None else None
+        rstd_cube = rstd4 * rstd4 * rstd4
+        dvar = -0.5 * rstd_cube * drstd.view(n, groups, 1, 1) if drstd is not None else None
+        both = dmean is not None and drstd is not None
+        if dy4 is not None:
+            a = rstd4 * gamma4 if gamma4 is not None else rstd4
+            b = unsqueeze_((ds * gamma4).sum(2) if gamma4 is not None else ds.sum(2), -2)
+            cc = unsqueeze_((db * gamma4).sum(2) if gamma4 is not None else db.sum(2), -2)
+            b = (cc * mean4 - b) * rstd_cube * s
+            cc = -b * mean4 - cc * rstd4 * s
+            dx = a * dy4 + b * x4 + cc
+            if both:
+                dx += _pair_sum(_var_backward(dvar, x4, stats), dmean.view(n, groups, 1, 1), x4, stats)
+            dx = dx.reshape_as(X)
+        elif both:
+            dx = _pair_sum(_var_backward(dvar, x4, stats), dmean.view(n, groups, 1, 1), x4, stats).reshape_as(X)
+    if mask[1] and dY is not None:
+        dgamma = ((ds - db * mean4) * rstd4).sum(0).reshape_as(gamma)
+    if mask[2] and dY is not None:
+        dbeta = db.sum(0).reshape_as(gamma)
+    return dx, dgamma, dbeta
