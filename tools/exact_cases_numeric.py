@@ -49,3 +49,14 @@ CASES += [
          ["r.tolist()", "g[0].tolist()", "F.log_softmax(h, -1).tolist()", "F.log_softmax(h.t(), 0).tolist()",
           "F.cross_entropy(t, t).item()", "torch.log_softmax(torch.tensor([0.75, -0.5]).half(), 0).tolist()"]),
 ]
+
+CASES += [
+    case("float16-sums-accumulate-in-float",  # (numpy adds float16 along an outer dim in float16)
+         ["h = (torch.linspace(-2, 2, 60) ** 3).half().reshape(3, 4, 5)",
+          "x3 = torch.tensor([[[-2.75, 2.25, 0.75]], [[1.75, -1.75, 0.5]], [[-1.5, 1.0, 1.0]]], dtype=torch.float16, "
+          "requires_grad=True)",
+          "y3 = torch.tensor([[[0.75, -2.75, -1.5]], [[-1.25, -2.25, -2.25]], [[-1.75, -2.0, -1.75]]], dtype=torch.float16)",
+          "torch.cosine_similarity(x3, y3, dim=-3).sum().backward()"],
+         ["h.sum(0).tolist()", "h.sum(1).tolist()", "h.sum((0, 1)).tolist()", "h.sum((0, 2)).tolist()",
+          "h.nansum(0).tolist()", "h.mean(0).tolist()", "h.sum_to_size(1, 4, 1).tolist()", "x3.grad.tolist()"]),
+]

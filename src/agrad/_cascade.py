@@ -28,7 +28,14 @@ _LEVELS = 4
 
 
 def cascade_sum(a, axes, keepdims):
-    """The sum of ``a`` (an ndarray) over ``axes`` in PyTorch's order, or None when not covered."""
+    """The sum of ``a`` (an ndarray) over ``axes`` in PyTorch's order, or None when not covered.
+    float16 is summed in float (ATen's accumulation type for it), rounded once."""
+    if type(a) is np.ndarray and a.dtype == np.float16 and axes:
+        wide = a.astype(np.float32)
+        out = cascade_sum(wide, axes, keepdims)
+        if out is None:
+            out = np.add.reduce(wide, axis=axes, keepdims=keepdims)
+        return np.asarray(out).astype(np.float16)
     if type(a) is not np.ndarray or not 4 < a.size < GRAIN_SIZE or a.dtype.kind != "f" or a.dtype.itemsize < 4:
         # (up to 4 elements, numpy adds in PyTorch's order: one after the other)
         return None
