@@ -306,3 +306,12 @@ CASES += [
           "torch.celu_(r, alpha=float('nan'))", "q = x.sum(dim=0)", "F.leaky_relu_(q, float('nan'))"],
          ["r.sum().backward(create_graph=True)", "q.sum().backward()"]),
 ]
+CASES += [
+    case("nanmedian-empty-dim-and-rrelu-eval-slope",  # (seed 18500000: nanmedian's message names median; rrelu_
+         # not training is leaky_relu_ with the mean slope, whose in-place backward refuses a negative one)
+         ["x = torch.tensor([2.0, -1.5], requires_grad=True)", "r = x * 1", "F.rrelu_(r, lower=-2.0, upper=1 / 3)",
+          "q = x * 1", "F.rrelu_(q, lower=0.1, upper=0.2)"],
+         ["torch.zeros(0).nanmedian(-1, True)", "torch.zeros(2, 0).nanmedian(1)",
+          "torch.zeros(0, dtype=torch.int64).nanmedian(0)", "torch.zeros(0).median(-1)",
+          "torch.autograd.grad(r.sum(), [x], retain_graph=True)", "torch.autograd.grad(q.sum(), [x])"]),
+]

@@ -311,14 +311,19 @@ _leaky.derivative(lambda ctx, grad: _leaky_backward(grad, ctx.self, negative_slo
 _leaky_ = _elementwise("LeakyReluBackward1", _leaky_np, saves=("result",))
 
 
-@_leaky_.derivative
-def _(ctx, grad):
-    if not ctx.negative_slope >= 0:  # (a NaN slope too)
+def check_in_place_slope(negative_slope):
+    """leaky_relu_backward with is_result=True (leaky_relu_'s, and rrelu_'s when not training)."""
+    if not negative_slope >= 0:  # (a NaN slope too)
         raise RuntimeError(
             "In-place leakyReLu backward calculation is triggered with a negative slope which is not supported. "
             "This is caused by calling in-place forward function with a negative slope, please call out-of-place "
             "version instead. File an issue at https://github.com/pytorch/pytorch if you do require supporting "
             "in-place leakRelu backward calculation with negative slope")
+
+
+@_leaky_.derivative
+def _(ctx, grad):
+    check_in_place_slope(ctx.negative_slope)
     return _leaky_backward(grad, ctx.result, negative_slope=ctx.negative_slope)
 
 

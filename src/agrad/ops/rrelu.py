@@ -15,10 +15,10 @@ import numpy as np
 
 from .. import dtypes
 from ._op import Op, export
-from .activations import _backward_op, _in_place
+from .activations import _backward_op, _in_place, check_in_place_slope
 from .nn import check_floating
 
-def _rrelu_fwd(ctx, a, noise):
+def _rrelu_fwd(ctx, a, noise, eval_slope=None):
     return np.where(a > 0, a, a * noise).astype(a.dtype, copy=False)
 
 
@@ -38,7 +38,11 @@ def _(ctx, grad):
     return _rrelu_backward(grad, ctx.self, noise=ctx.noise)
 
 
-_rrelu_.derivative(lambda ctx, grad: _rrelu_backward(grad, ctx.result, noise=ctx.noise))
+@_rrelu_.derivative
+def _(ctx, grad):
+    if ctx.eval_slope is not None:  # (not training: leaky_relu_backward of the result, which checks the slope)
+        check_in_place_slope(ctx.eval_slope)
+    return _rrelu_backward(grad, ctx.result, noise=ctx.noise)
 
 
 def _rrelu_call(op, input, lower, upper, training, generator=None):
@@ -68,7 +72,7 @@ def _rrelu_call(op, input, lower, upper, training, generator=None):
         noise = r  # (1 where the input is positive or NaN)
     else:  # leaky_relu with the mean slope; its backward takes the slope where the input is not > 0
         noise = np.where(a > 0, a.dtype.type(1), a.dtype.type((lower + upper) / 2))
-    return op(input, noise=noise)
+    return op(input, noise=noise, eval_slope=None if training else (lower + upper) / 2)
 
 
 def _check_finite(lower, upper):

@@ -339,7 +339,7 @@ _nanmedian0.derivative(_even_split)
 
 
 def _median_dim_fwd(ctx, a, dim, keepdim, ignore_nan, fname):
-    _check_nonempty_dim(fname, a, dim)
+    _check_nonempty_dim("median", a, dim)  # (nanmedian's message names median too)
     if a.ndim == 0:
         idx = np.zeros((), np.int64)
         ctx.indices = idx
