@@ -167,6 +167,17 @@ def cases(graph: str) -> list[dict]:
               "    return graph(g.grad_fn), (g if values else g.shape)"],
              ["lg(A[:, :3])", "lg(A[:2, :3])", "lg(A[:, :2])", "lg(A)", "lg(A[:2].mT)", "lg(A[:1, :1])", "lg(A[:, :1])",
               "lg(torch.stack([A[:, :3], A[:, 1:]]), False)"]),
+        case("lu-solve-getrs-and-backward",  # getrs's substitutions; linalg_lu_solve_LU on lu_unpack's factors (graphs)
+             [graph, "A = torch.tensor([[2.0, 0.5, 1.0], [0.25, 3.0, -1.0], [1.5, -0.75, 1.5]], dtype=torch.float64)",
+              "B = torch.tensor([[1.0, -2.0], [0.5, 0.25], [3.0, 1.0]], dtype=torch.float64)",
+              "def ls(left, adjoint, batched=False, dt=torch.float64):\n"
+              "    a = (torch.stack([A, A.mT]) if batched else A).to(dt).requires_grad_()\n"
+              "    b = (B if left else B.mT).to(dt).requires_grad_()\n    LU, piv = torch.linalg.lu_factor(a)\n"
+              "    X = torch.linalg.lu_solve(LU, piv, b, left=left, adjoint=adjoint)\n"
+              "    ga, gb = torch.autograd.grad((X * X).sum(), [a, b], create_graph=True)\n"
+              "    return X.tolist(), X.is_contiguous(), graph(ga.grad_fn), graph(gb.grad_fn)"],
+             [f"ls({l}, {a}, {b})" for l in (True, False) for a in (False, True) for b in (False, True)]
+             + ["ls(True, False, dt=torch.float32)[0]", "ls(False, True, dt=torch.float32)[0]"]),
         case("lstsq-empty",
              [],
              [f"torch.linalg.lstsq(torch.zeros({sa}), torch.zeros({sb}), driver={d!r})"

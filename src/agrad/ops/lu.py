@@ -3,9 +3,10 @@
 
 The factorisation is LAPACK getrf's: partial pivoting by the largest absolute value,
 1-based int32 pivots, unit-lower L and upper U packed in one matrix.  It runs one
-column step at a time over the whole batch.  Backward formulas are PyTorch's
-(``lu_factor_ex_backward``, ``linalg_lu_solve_LU``) written with agrad ops; square
-matrices only for lu_factor's gradient (a rectangular one says so).
+column step at a time over the whole batch; lu_solve substitutes as getrs does
+(``_lapack``).  Backward formulas are PyTorch's (``lu_factor_ex_backward`` with
+``linalg_lu_backward``, ``linalg_lu_solve_LU``) written with agrad ops, on L and U
+unpacked from the saved LU by an internal LuUnpackBackward0 node as ``at::lu_unpack``.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor, _scalar_name
-from ._lapack import column_major, getrf
-from ._op import FUNCTIONS, LINALG, Op, export
+from ._lapack import column_major, getrf, getrs
+from ._op import FUNCTIONS, Op, export
 from .linalg_triangular import solve_triangular_op
 from .decompositions import LuFactorResult
 from .nn import const
@@ -38,20 +39,6 @@ def permutation_np(piv, m, dtype):
     P = np.zeros((flat.shape[0], m, m), dtype)
     P[rows[:, None], perm, np.arange(m)] = 1
     return P.reshape(piv.shape[:-1] + (m, m))
-
-
-def _unpack(LU, piv):
-    """(P, L, U) as agrad tensors: L and U differentiable functions of LU, P a constant."""
-    m = LU.shape[-2]
-    k = min(LU.shape[-2:])
-    eye = const(np.eye(m, k, dtype=LU._data.dtype))
-    L = LU[..., :, :k].tril(-1) + eye
-    U = LU[..., :k, :].triu()
-    return const(permutation_np(piv, m, LU._data.dtype)), L, U
-
-
-def _solve(A, B, left=True):
-    return LINALG["solve"](A, B, left=left)
 
 
 # ---------------------------------------------------------------------------
@@ -167,15 +154,11 @@ export("lu_factor", linalg=True, torch=False)(_linalg_lu_factor)
 # ---------------------------------------------------------------------------
 
 def _lu_solve_fwd(ctx, lu, b, pivots, left, adjoint):
-    m = lu.shape[-1]
-    P = permutation_np(pivots, m, lu.dtype)
-    L = np.tril(lu, -1) + np.eye(m, dtype=lu.dtype)
-    A = np.matmul(P, np.matmul(L, np.triu(lu)))
-    At = np.swapaxes(A, -1, -2)
+    # getrs's substitutions on the factors (MKL's roundings, _lapack.getrs); X A = B is A^T X^T = B^T
     if left:
-        x = np.linalg.solve(At if adjoint else A, b)
+        x = getrs(lu, pivots, b, trans=adjoint)
     else:
-        x = np.swapaxes(np.linalg.solve(A if adjoint else At, np.swapaxes(b, -1, -2)), -1, -2)
+        x = np.swapaxes(getrs(lu, pivots, np.swapaxes(b, -1, -2), trans=not adjoint), -1, -2)
     x = x.astype(lu.dtype, copy=False)
     return column_major(x) if left else np.ascontiguousarray(x)  # (X A = B: the transposed system's layout)
 
@@ -189,21 +172,23 @@ def _lu_solve_call(LU, B, pivots, left, adjoint):
 
 @_lu_solve.derivative
 def _(ctx, grad):
+    # linalg_lu_solve_LU on the factors unpacked from LU (a LuUnpackBackward0 node), then B's
+    # gradient, a solve with the adjoint
     LU, X, left, adjoint = ctx.LU, ctx.result, ctx.left, ctx.adjoint
     gLU = gB = None
-    if ctx.needs(1):
-        gB = _lu_solve_call(LU, grad, ctx.pivots, left, not adjoint)
     if ctx.needs(0):
-        P, L, U = _unpack(LU, ctx.pivots)
+        P, L, U = lu_unpack(LU, ctx.pivots)
         if left != adjoint:
-            gR = _solve(U.mT, -(grad if left else grad.mT).matmul(X.mT if left else X))
-            gL = _solve(L.mT, gR.matmul(U.mT)).tril(-1)
+            gR = solve_triangular_op(U.mT, -(grad if left else grad.mT).matmul(X.mT if left else X), upper=False)
+            gL = solve_triangular_op(L.mT, gR.matmul(U.mT), upper=True, unitriangular=True).tril(-1)
             gLU = gL + gR.triu()
         else:
             gR = -P.mT.matmul(X if left else X.mT).matmul(grad.mT if left else grad).matmul(P)
-            gR = _solve(L.mT, gR, left=False)
-            gU = _solve(U.mT, L.mT.matmul(gR), left=False).triu()
+            gR = solve_triangular_op(L.mT, gR, upper=True, left=False, unitriangular=True)
+            gU = solve_triangular_op(U.mT, L.mT.matmul(gR), upper=False, left=False).triu()
             gLU = gR.tril(-1) + gU
+    if ctx.needs(1):
+        gB = _lu_solve_call(LU, grad, ctx.pivots, left, not adjoint)
     return gLU, gB
 
 
