@@ -170,25 +170,40 @@ def pad(input, pad, mode="constant", value=None):
 
 
 def _circular_pad(input, pad):
-    # ATen's _pad_circular: copies of slices, written as index + cat so the chain is plain ops
-    from .joining import cat
-    out = input
+    """ATen's _pad_circular: an empty output, the (cropped) input copied into its middle, then each
+    padded dim's left and right margins copied from the output itself (views and copy_: the graph
+    shows CopySlices and SliceBackward0 as PyTorch's)."""
     k = len(pad) // 2
+    lead = input.ndim - k
+    in_shape = tuple(input.shape)
+    out_shape = list(in_shape[:lead])
+    for i in range(k):  # first padded dim first
+        lo, hi = pad[2 * (k - i - 1)], pad[2 * (k - i - 1) + 1]
+        n = in_shape[lead + i]
+        out_shape.append(n + lo + hi)
+        if lo > n or hi > n:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if out_shape[-1] < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    out = input.new_empty(out_shape)
+    out_slice, in_slice = out, input
+    for i in range(k):  # last dim first
+        dim = input.ndim - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        out_slice = _slice(out_slice, dim, max(lo, 0), out_shape[dim] - max(hi, 0))
+        in_slice = _slice(in_slice, dim, max(-lo, 0), in_shape[dim] - max(-hi, 0))
+    out_slice.copy_(in_slice)
     for i in range(k):
         dim = input.ndim - 1 - i
         lo, hi = pad[2 * i], pad[2 * i + 1]
-        n = out.shape[dim]
-        if lo > n or hi > n:
-            raise RuntimeError("Padding value causes wrapping around more than once.")
-        parts = []
-        idx = [slice(None)] * out.ndim
+        size = out_shape[dim]
         if lo > 0:
-            idx[dim] = slice(n - lo, n)
-            parts.append(out[tuple(idx)])
-        idx[dim] = slice(max(-lo, 0), n - max(-hi, 0))
-        parts.append(out[tuple(idx)])
+            _slice(out, dim, 0, lo).copy_(_slice(out, dim, size - lo - max(hi, 0), size - max(hi, 0)))
         if hi > 0:
-            idx[dim] = slice(0, hi)
-            parts.append(out[tuple(idx)])
-        out = cat(parts, dim) if len(parts) > 1 else parts[0]
+            _slice(out, dim, size - hi, size).copy_(_slice(out, dim, max(lo, 0), max(lo, 0) + hi))
     return out
+
+
+def _slice(t, dim, start, end):
+    """Tensor.slice(dim, start, end): one SliceBackward0 view, a full range too (narrow is at::slice)."""
+    return t.narrow(dim, start, end - start)
