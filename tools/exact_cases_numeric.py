@@ -60,3 +60,22 @@ CASES += [
          ["h.sum(0).tolist()", "h.sum(1).tolist()", "h.sum((0, 1)).tolist()", "h.sum((0, 2)).tolist()",
           "h.nansum(0).tolist()", "h.mean(0).tolist()", "h.sum_to_size(1, 4, 1).tolist()", "x3.grad.tolist()"]),
 ]
+
+CASES += [
+    case("cross-product-fused-first-product",  # (PyTorch's kernel fuses a[i] * b[j] into the subtraction)
+         ["x = torch.tensor([[1.0, -2.5, -1.25], [-1.75, -1.5, 1.25], [-1.75, 2.25, 3.0], [3.0, -0.25, 0.75]])",
+          "r = x.asin()", "p = torch.linspace(-2, 2, 30).reshape(2, 3, 5) ** 3", "q = torch.linspace(3, -1, 15).reshape(3, 5)"],
+         ["torch.linalg.cross(-r, r).tolist()", "torch.linalg.cross(p, q, dim=1).tolist()",
+          "torch.linalg.cross(p.double(), q.double(), dim=-2).tolist()", "torch.cross(p.mT, q.mT, dim=-1).tolist()"]),
+]
+
+CASES += [
+    case("float64-two-norm-over-the-last-dim",  # (ATen fuses each leftover square into the sum)
+         ["x2 = torch.tensor([2.5, -3.0, 1.5], dtype=torch.float64, requires_grad=True)",
+          "y2 = torch.tensor([2.75, -2.0, 2.5], dtype=torch.float64)",
+          "r = torch.pairwise_distance(x2, y2)", "g = torch.autograd.grad(r.sum(), [x2], create_graph=True)",
+          "sum(t.pow(2).sum() for t in g).backward()",
+          "m = (torch.linspace(-3, 3, 70, dtype=torch.float64) ** 3).reshape(5, 14)"],
+         ["r.item()", "g[0].tolist()", "x2.grad.tolist()", "torch.linalg.vector_norm(m, 2, -1).tolist()",
+          "m.norm().item()", "torch.linalg.vector_norm(m[:, :7], 2, -1, keepdim=True).tolist()"]),
+]

@@ -17,6 +17,7 @@ from .._warn_once import warn_once
 from .. import dtypes
 from .._limits import check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim
+from . import _vec_math
 from ._layout import c_order
 from ._op import FUNCTIONS, LINALG, Op, export, finish_out, inplace, method
 from ..autograd.graph import should_compute_output
@@ -218,8 +219,16 @@ triu = _triangle("triu", np.triu)
 
 def _cross_fwd(ctx, a, b, dim):
     shape = np.broadcast_shapes(a.shape, b.shape)
-    return c_order(np.cross(np.broadcast_to(a, shape), np.broadcast_to(b, shape), axis=dim).astype(
-        np.result_type(a, b), copy=False))
+    a, b = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
+    dtype = np.result_type(a, b)
+    if dtype == np.float32 or dtype == np.float64:
+        # the kernel's a[i] * b[j] - a[j] * b[i], the first product fused into the subtraction
+        # (AVX2 build: one rounding less than numpy's; -x cross x is then its products' rounding error)
+        a, b = np.moveaxis(a, dim, -1).astype(dtype, copy=False), np.moveaxis(b, dim, -1).astype(dtype, copy=False)
+        i, j = [1, 2, 0], [2, 0, 1]
+        out = _vec_math.fma(a[..., i], b[..., j], -(a[..., j] * b[..., i]))
+        return c_order(np.moveaxis(np.asarray(out, dtype), -1, dim))
+    return c_order(np.cross(a, b, axis=dim).astype(dtype, copy=False))
 
 
 _cross = Op("LinalgCrossBackward0", _cross_fwd, inputs=("self", "other"), saves=("self", "other"),
@@ -354,6 +363,35 @@ export("norm", linalg=True, torch=False)(_linalg_norm)
 # vector norm: torch.norm, Tensor.norm, torch.linalg.vector_norm
 # ---------------------------------------------------------------------------
 
+def _norm2_lastdim(x, a, axes, keepdim):
+    """The 2-norm of float64 ``x`` (|a|) over its last dim (or all of it), ``a`` C-contiguous, as
+    ATen's reduce-lastdim kernel computes it: 4-lane vectors of squares added lane by lane, the
+    lanes folded left to right, then each leftover element's square fused into the sum
+    (``acc + x * x`` in one rounding); None for another reduction."""
+    if type(a) is not np.ndarray or not a.flags.c_contiguous or not a.ndim or not 0 < a.size < _vec_math.GRAIN_SIZE:
+        return None
+    if tuple(axes) == tuple(range(a.ndim)):
+        rows = x.reshape(1, -1)
+    elif tuple(axes) == (a.ndim - 1,):
+        rows = x.reshape(-1, a.shape[-1])
+    else:
+        return None
+    n = rows.shape[1]
+    full = n - n % 4
+    acc = np.zeros((rows.shape[0], 4))
+    for k in range(0, full, 4):
+        block = rows[:, k:k + 4]
+        acc = acc + block * block
+    total = acc[:, 0]
+    for j in range(1, 4):
+        total = total + acc[:, j]
+    for d in range(full, n):
+        total = _vec_math.fma(rows[:, d], rows[:, d], total)
+    shape = tuple(1 if i in axes else m for i, m in enumerate(a.shape)) if keepdim else \
+        tuple(m for i, m in enumerate(a.shape) if i not in axes)
+    return np.sqrt(total).reshape(shape)
+
+
 def _vector_norm_fwd(ctx, a, ord, axes, keepdim, dtype, every=False):
     x = np.abs(a.astype(dtype, copy=False))
     # PyTorch's CPU kernel sums in float32 for float32 and half (float64 for float64): a norm can
@@ -371,7 +409,9 @@ def _vector_norm_fwd(ctx, a, ord, axes, keepdim, dtype, every=False):
         elif ord == 1:
             r = np.sum(work, axis=axes, keepdims=keepdim)
         elif ord == 2:
-            r = np.sqrt(np.sum(work * work, axis=axes, keepdims=keepdim))
+            r = _norm2_lastdim(work, a, axes, keepdim) if work.dtype == np.float64 and a.dtype == work.dtype else None
+            if r is None:
+                r = np.sqrt(np.sum(work * work, axis=axes, keepdims=keepdim))
         elif (all(x.shape[i] == 1 for i in axes) and (a.ndim or every)):
             # one element per result: PyTorch's reduction passes it through, unpowered (p = 0.001
             # or NaN give |x|); a 0-d tensor with a dim (pairwise_distance's, norm(x, p, -1)) is computed
