@@ -315,3 +315,14 @@ CASES += [
           "torch.zeros(0, dtype=torch.int64).nanmedian(0)", "torch.zeros(0).median(-1)",
           "torch.autograd.grad(r.sum(), [x], retain_graph=True)", "torch.autograd.grad(q.sum(), [x])"]),
 ]
+CASES += [
+    case("constant-pad-value-conversion",  # (seed 18600000: fill_'s checked conversion, only when a pad is > 0;
+         # F.pad's value is a float?, so uint8 refuses -1 there and not in constant_pad_nd)
+         ["s = torch.tensor([[1, 2, 3]], dtype=torch.int16)", "u = s.to(torch.uint8)"],
+         ["F.pad(s, (0, 0), value=float('inf'))", "F.pad(s, (1, 0), value=float('inf'))", "F.pad(s, (1, 0), value=1e10)",
+          "F.pad(s, (0, 0), value=float('nan'))", "F.pad(s, (1, 0), value=float('nan'))", "F.pad(s, (1, 0), value=-70000)",
+          "F.pad(s, (-1, 0), value=float('inf'))", "F.pad(s[:, :0], (1, 0), value=float('inf'))",
+          "torch.constant_pad_nd(s, (1, 0), float('inf'))", "F.pad(u, (1, 0), value=-1)", "torch.constant_pad_nd(u, (1, 0), -1)",
+          "F.pad(s.half(), (1, 0), value=1e10)", "F.pad(s.int(), (1, 0), value=2**40)", "F.pad(s, (1, 0), value=2.7)",
+          "F.pad(s.float(), (1, 0), value=1e300)"]),
+]

@@ -30,7 +30,9 @@ def _constant_pad_fwd(ctx, a, pad, value):
     widths = _pad_widths(a.ndim, pad)
     crop = tuple(slice(max(-lo, 0), a.shape[i] - max(-hi, 0)) for i, (lo, hi) in enumerate(widths))
     a = a[crop]
-    return np.pad(a, [(max(lo, 0), max(hi, 0)) for lo, hi in widths], constant_values=value)
+    widths = [(max(lo, 0), max(hi, 0)) for lo, hi in widths]
+    # (no pad > 0: PyTorch clones the narrowed input, the value unused and unconverted)
+    return np.pad(a, widths, constant_values=value if any(lo or hi for lo, hi in widths) else 0)
 
 
 _constant_pad = Op("ConstantPadNdBackward0", _constant_pad_fwd)
@@ -59,6 +61,10 @@ def constant_pad_nd(input, pad, value=0):
     for i, (lo, hi) in enumerate(widths):
         if input.shape[i] + min(lo, 0) + min(hi, 0) < 0:
             raise RuntimeError("narrow(): length must be non-negative.")
+    if any(p > 0 for p in pad):  # (else PyTorch narrows and clones: no fill_, no conversion of the value)
+        from ..dtypes import checked_scalar
+
+        checked_scalar(value, input._data.dtype)
     return _constant_pad(input, pad=pad, value=value)
 
 
@@ -138,7 +144,7 @@ def pad(input, pad, mode="constant", value=None):
         out_shape[input.ndim - 1 - i] += pad[2 * i] + pad[2 * i + 1]
     check_shape([max(s, 0) for s in out_shape])
     if mode == "constant":
-        return constant_pad_nd(input, pad, 0 if value is None else value)
+        return constant_pad_nd(input, pad, 0.0 if value is None else float(value))  # (F.pad's value: a float?)
     if value is not None and value != 0:
         raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
     if mode not in ("reflect", "replicate", "circular"):
