@@ -19,7 +19,7 @@ from ._arrays import LAZY as _LAZY
 from ._limits import check_numel
 from ._zero import IMMUTABLE as _ZERO_IMMUTABLE
 from ._zero import ZeroArray as _ZeroArray
-from .autograd import _dual as forward_ad, grad_mode
+from .autograd import _dual as forward_ad, engine as _engine, grad_mode
 from .autograd.graph import RemovableHandle, leaf_node, move_retains_grad
 from .autograd.graph import version_observers as _version_observers
 
@@ -382,9 +382,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. the graph leaves (accumulated into .grad)."""
-        from .autograd import engine
-
-        engine.backward(self, gradient, retain_graph, create_graph, inputs)
+        _engine.backward(self, gradient, retain_graph, create_graph, inputs)
 
     # views outside the graph ------------------------------------------------------
     def detach(self):

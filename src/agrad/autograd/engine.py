@@ -68,6 +68,10 @@ hook_observers: list = []
 accumulate_observers: list = []
 
 
+#: ``capture_at`` of a pass that captures nothing (read only)
+_NONE_CAPTURED: dict = {}
+
+
 def _collect(roots):
     """Dependency counts of every node reachable from ``roots``, iteratively (a root's count:
     how many edges lead to it from other roots), and the nodes reached: the same dict's keys."""
@@ -155,9 +159,11 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     runs += 1
     root_nodes = [n for n, _ in roots]
     deps, nodes = _collect(root_nodes)
-    capture_at = {}
-    for k, (n, i) in enumerate(capture):
-        capture_at.setdefault(n, []).append((i, k))
+    capture_at = _NONE_CAPTURED
+    if capture:
+        capture_at = {}
+        for k, (n, i) in enumerate(capture):
+            capture_at.setdefault(n, []).append((i, k))
     needed = None
     if not accumulate:
         needed = _needed(nodes, [n for n, _ in capture])
@@ -171,26 +177,40 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
         and _dual._LEVEL[0] is None  # inside a dual level, formulas on tensors carry the tangents
 
     buffers = {}
-    # arrays a leaf does not take: the caller's (True: a view of one may be taken) and, as the
-    # pass goes, those leaves took (False: nor views of them) and the bases of taken views (True)
-    seeds = dict.fromkeys(map(id, [g._data for g in grad_roots]), True)
-    for (node, idx), g in zip(roots, grad_roots):
-        if raw:
-            g = g._data
-        buf = buffers.setdefault(node, {})
-        buf[idx] = g if idx not in buf else buf[idx] + g
+    heap = []
+    # the node to run next when it is the only one ready (a chain): it skips the heap; ``carried``
+    # its gradient (of output 0) when that is the only one it was sent: never buffered
+    ready = carried = None
+    if len(roots) == 1:  # (backward() of one tensor: it runs first, nothing buffered)
+        node, idx = roots[0]
+        g = grad_roots[0]._data
+        # arrays a leaf does not take: the caller's (True: a view of one may be taken) and, as the
+        # pass goes, those leaves took (False: nor views of them) and the bases of taken views (True)
+        seeds = {id(g): True}
+        if not raw:
+            g = grad_roots[0]
+        ready = node
+        if idx == 0:
+            carried = g
+        else:
+            buffers[node] = {idx: g}
+    else:
+        seeds = dict.fromkeys(map(id, [g._data for g in grad_roots]), True)
+        for (node, idx), g in zip(roots, grad_roots):
+            if raw:
+                g = g._data
+            buf = buffers.setdefault(node, {})
+            buf[idx] = g if idx not in buf else buf[idx] + g
+        pushed = set()
+        for node in root_nodes:
+            if deps.get(node, 0) == 0 and node not in pushed:
+                pushed.add(node)
+                heapq.heappush(heap, (-node._seq, id(node), node))
 
     captured = [None] * len(capture)
-    heap = []
-    pushed = set()
-    for node in root_nodes:
-        if deps.get(node, 0) == 0 and node not in pushed:
-            pushed.add(node)
-            heapq.heappush(heap, (-node._seq, id(node), node))
-
-    if start_observers and heap:
+    if start_observers and (ready is not None or heap):
         for obs in start_observers:
-            obs(heap[0][2])
+            obs(ready if ready is not None else heap[0][2])
 
     state = grad_mode._state
     prev_enabled = state["enabled"]
@@ -204,9 +224,6 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     paused = not create_graph and gc.isenabled()
     if paused:
         gc.disable()
-    # the node to run next when it is the only one ready (a chain): it skips the heap; ``carried``
-    # its gradient (of output 0, an array) when that is the only one it was sent: never buffered
-    ready = carried = None
     try:
         while True:
             if ready is not None:
@@ -229,7 +246,10 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                 # the hot path: an array formula (or a leaf's accumulation), nothing watching
                 if type(node) is AccumulateGrad:
                     if accumulate and g is not None:
-                        _accumulate_array(node, g, seeds)
+                        if type(g) in _NP_SCALARS and node.variable is not None and node.variable._grad is None:
+                            node.variable._grad = _make(g)  # (a reduction's scalar: no one else holds it)
+                        else:
+                            _accumulate_array(node, g, seeds)
                         if accumulate_observers:
                             g = node.variable._grad
                             for obs in accumulate_observers:
@@ -266,7 +286,10 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         if g is not None:
                             npd = meta[1].numpy
                             if g.shape != meta[0] or (g.dtype is not npd and g.dtype != npd):
-                                g = _fit_array(g, meta)
+                                if meta[0] or g.dtype is not npd or g.size > 4 or type(g) is not np.ndarray:
+                                    g = _fit_array(g, meta)
+                                else:  # (reduce_to of a few elements to a 0-d input, inlined)
+                                    g = _add_reduce(g, axis=None)
                             buf = buffers.get(nxt)
                             if buf is None:
                                 if left == 0 and idx == 0 and ready is None and not heap:
@@ -440,13 +463,16 @@ def _fit_array(grad, meta):
     return grad
 
 
+_add_reduce = np.add.reduce
+
+
 def reduce_to(a, shape):
     """``a`` summed over the axes along which ``shape`` was broadcast to ``a.shape``
     (``Tensor.sum_to_size``'s maths; shapes already known to be compatible)."""
     if not shape:  # a 0-d input (a scalar weight): everything summed
         # in PyTorch's order, where it is known (up to 4 elements numpy's is PyTorch's: one after the other)
         out = cascade_sum(a, tuple(range(a.ndim)), False) if a.size > 4 or type(a) is not np.ndarray else None
-        return np.add.reduce(a, axis=None) if out is None else out
+        return _add_reduce(a, axis=None) if out is None else out
     have = a.shape
     lead = len(have) - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and have[i + lead] != 1)
@@ -517,6 +543,9 @@ def _accumulate_array(node, data, seeds):
         seeds[id(data)] = False
         var._grad = _make(data)
 
+
+#: numpy's scalars (what a reduction of every element gives): a leaf takes one as its first ``.grad``
+_NP_SCALARS = frozenset({np.float16, np.float32, np.float64, np.complex64, np.complex128})
 
 #: arrays with strides a leaf may take as they are (a ZeroTensor taken stays one; a copy is plain zeros)
 _STRIDED = (np.ndarray, ZeroArray)
@@ -766,6 +795,11 @@ def _is_tensor(x):
 
 def _prepare(tensors, grads):
     """Normalise outputs and their seed gradients; PyTorch's errors for bad ones."""
+    if grads is None and type(tensors) is _Tensor and tensors._requires_grad:
+        # (loss.backward(): a seed of ones for the one output)
+        data = tensors._data
+        if type(data) is np.ndarray and data.size == 1 and data.dtype.kind == "f":
+            return (tensors,), (_make(np.array(1, data.dtype) if data.ndim == 0 else np.ones_like(data)),)
     tensors = (tensors,) if _is_tensor(tensors) else tuple(tensors)
     if grads is None:
         grads = (None,) * len(tensors)
