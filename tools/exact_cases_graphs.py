@@ -566,4 +566,11 @@ def cases(graph: str) -> list[dict]:
              ["ys", "[graph(y.grad_fn) for y in ys]", "gs", "[graph(g.grad_fn) for g in gs]", "y2", "graph(y2.grad_fn)",
               "g2", "graph(g2.grad_fn)", "torch.autograd.grad(g2.sum(), [x2], allow_unused=True)",
               "F.pad(torch.arange(6).reshape(2, 3), (2, 1), mode='circular')"]),
+        case("tensor-pow-of-minus-inf-by-one-half",
+             ["x = torch.tensor(float('-inf'), requires_grad=True)",
+              "g = torch.autograd.grad((x ** torch.tensor(1.5)).sum(), [x], create_graph=True)",
+              "xs = torch.tensor([float('-inf'), -2.0, -0.0, 4.0], requires_grad=True)",
+              "gs = [torch.autograd.grad((xs ** torch.tensor(e)).sum(), [xs])[0] for e in (1.5, 0.5, -0.5, 2.5)]"],
+             ["g", "gs", "torch.tensor(float('-inf')) ** torch.tensor(0.5)", "xs.detach() ** torch.tensor(0.5)",
+              "xs.detach() ** torch.tensor([0.5, 0.5, 0.5, 0.5])", "xs.detach().pow(0.5)"]),
     ]

@@ -62,8 +62,10 @@ def _(ctx, g):
 
 def _pow_tensor_fwd(ctx, a, b):
     out = np.power(a, b)
-    if out.dtype.kind == "f" and np.any(b == 0.5):  # numpy's sqrt for a 0.5 exponent: std::pow(-0.0, 0.5) is +0.0
-        out = np.where(b == 0.5, out + 0.0, out)
+    if out.dtype.kind == "f" and np.any(b == 0.5):
+        # numpy may take sqrt for a 0.5 exponent (a 0-d one): std::pow(-0.0, 0.5) is +0.0, std::pow(-inf, 0.5) +inf
+        with np.errstate(invalid="ignore"):
+            out = np.where(b == 0.5, np.where(a == -np.inf, np.inf, out + 0.0), out).astype(out.dtype, copy=False)
     return out
 
 
