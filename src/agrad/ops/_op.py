@@ -253,6 +253,10 @@ class Op(Shortcuts):
              saves_for.get(n)) for n in self.saves)
         # the plan of a call with one tensor, the first, and numbers (apply_one): those kept for it
         self._plan_one = tuple((n, i) for n, i, users in self._save_plan if users is None or 0 in users)
+        # the plans of a call with two tensors (_record_two) by which of them require grad: those kept
+        self._plans_two = {(ga, gb): tuple((n, i) for n, i, users in self._save_plan
+                                           if users is None or any(u < 2 and (ga, gb)[u] for u in users))
+                           for ga in (False, True) for gb in (False, True)}
         self.value_error = value_error
         self.n_diff_outputs = outputs
         self._multi = bool(multi_grad)
@@ -378,7 +382,7 @@ class Op(Shortcuts):
                 results._requires_grad = True
                 if len(tensors) == 2 and (a := tensors[0]) is not None and (b := tensors[1]) is not None \
                         and a._base is None and b._base is None:
-                    _record_two(ctx, a, b, tensors, arrays, results, self._save_plan)
+                    _record_two(ctx, a, b, tensors, results, self._plans_two[a._requires_grad, b._requires_grad])
                 else:
                     _record_op(ctx, tensors, arrays, results, self._save_plan)
             if _record_hooks:  # (agrad graph's "which line made this": on every op it records)

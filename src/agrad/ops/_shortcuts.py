@@ -229,13 +229,14 @@ class Shortcuts:
         node._seq = _next_seq()
         results._grad_fn = node
         results._requires_grad = True
-        _record_two(node, a, b, (a, b), arrays, results, self._save_plan)
+        _record_two(node, a, b, (a, b), results, self._plans_two[a._requires_grad, b._requires_grad])
         return results
 
 
-def _record_two(node, a, b, tensors, arrays, out, plan):
+def _record_two(node, a, b, tensors, out, plan):
     """graph.record_op for a call with two tensors, neither a view (``x * w``): the same edges,
-    metadata and saved tensors, linked one by one (no lists to grow).  ``out`` has its history."""
+    metadata and saved tensors, linked one by one (no lists to grow).  ``out`` has its history;
+    ``plan``: the op's ``_plans_two`` entry for which of ``a`` and ``b`` require grad."""
     x = a._data
     y = b._data
     data = out._data
@@ -279,13 +280,7 @@ def _record_two(node, a, b, tensors, arrays, out, plan):
     node._out_meta = out_meta
     if plan:
         kept = {}
-        for name, i, users in plan:
-            if users is not None:
-                for u in users:
-                    if tensors[u]._requires_grad:
-                        break
-                else:
-                    continue  # no input that needs this one requires grad
+        for name, i in plan:
             if i < 0:  # the output, kept as a second tensor object without history (graph._linked)
                 slot = _new_node(_SavedTensor)
                 slot.name = name
@@ -311,8 +306,7 @@ def _record_two(node, a, b, tensors, arrays, out, plan):
                 slot._meta = node._input_meta[i]  # (None where t needs no gradient: read at free())
             setattr(node, name, t)
             kept[name] = slot
-        if kept:
-            node._saved = kept
+        node._saved = kept
 
 
 def _not_differentiable(np_dtype):

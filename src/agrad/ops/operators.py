@@ -134,21 +134,25 @@ def _arithmetic(fn, op):
     Python number or a tensor of its dtype goes straight to the op, as ``fn`` would send it
     (no promotion, no scalar overload outside formulas); the rest takes ``fn``'s way."""
     general = _not_implemented_for_others(fn)
+    ufunc = op.ufunc
 
     def method_(self, other):
         t = type(other)
-        if (t is float or t is int or t is Tensor) and type(self) is Tensor and not _formula_state["formula"]:
-            a = self._data
-            d = a.dtype
-            if d is _F64 or d is _F32:
-                if t is not Tensor:
-                    return op.apply_one(self, (a, other))
+        if t is Tensor:
+            if type(self) is Tensor and not _formula_state["formula"]:
+                a = self._data
                 b = other._data
-                if b.dtype is d:
+                d = a.dtype
+                if (d is _F64 or d is _F32) and b.dtype is d:
                     if a.ndim and b.ndim and a.shape != b.shape:
                         # (a 0-d operand or equal shapes: the result has a checked tensor's size)
                         check_broadcast(a, b)
-                    return op.apply_two(self, other, (a, b), op.ufunc)
+                    return op.apply_two(self, other, (a, b), ufunc)
+        elif (t is float or t is int) and type(self) is Tensor and not _formula_state["formula"]:
+            a = self._data
+            d = a.dtype
+            if d is _F64 or d is _F32:
+                return op.apply_one(self, (a, other))
         return general(self, other)
 
     return method_
