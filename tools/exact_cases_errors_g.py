@@ -326,3 +326,10 @@ CASES += [
           "F.pad(s.half(), (1, 0), value=1e10)", "F.pad(s.int(), (1, 0), value=2**40)", "F.pad(s, (1, 0), value=2.7)",
           "F.pad(s.float(), (1, 0), value=1e300)"]),
 ]
+CASES += [
+    case("var-explicit-none-dim",  # (var(dim, unbiased, keepdim)'s int[1]? dim takes None: the table's nullable flags)
+         ["f = torch.tensor([[1., 2.], [3., 5.]])"],
+         ["f.var(None, True, True)", "f.var(dim=None, unbiased=True, keepdim=True)", "f.var(unbiased=True, keepdim=True)",
+          "f.var(True, keepdim=True)", "f.std(None, False)", "torch.var_mean(f, None, True, True)", "f.sum(None, True)",
+          "f.var(None, keepdim=True, correction=0)", "torch.var(f, None)"]),
+]

@@ -164,13 +164,22 @@ def probe_each(fn, name: str, texts) -> tuple:
     linalg.matrix_norm; ``int[2]`` and ``SymInt[1]`` take one): a call that parses with a tuple
     there and fails the parse with an int instead; the names of its ints that take a one-element
     integral tensor (``SymInt length`` of narrow): a call that parses with an int there parses with
-    such a tensor too)."""
+    such a tensor too; and, where there are any, the names of its positional parameters that take None
+    without printing a default (``int[1]? dim`` of var(dim, unbiased, keepdim)): a call with every
+    positional parameter parses with None there too)."""
     from agrad.ops._pyargs import _from_text
 
     out = []
     for text in texts:
         sig = _from_text(name, text)
-        refused, sym = [], []
+        refused, sym, nullable = [], [], []
+        positional = [p for p in sig.params if not p.keyword_only]
+        for i, param in enumerate(positional):  # (None there, the other positional parameters filled in)
+            if param.allow_none or param.type not in ("tuple of ints", "int", "Tensor"):
+                continue
+            filled = [filler(p.type) for p in positional]
+            if call(fn, filled) is None and call(fn, filled[:i] + [None] + filled[i + 1:]) is None:
+                nullable.append(param.name)
         for i, param in enumerate(sig.params):
             if param.type not in ("tuple of ints", "int"):
                 continue
@@ -188,7 +197,7 @@ def probe_each(fn, name: str, texts) -> tuple:
                     sym.append(param.name)
             elif attempt((1,)) is None and attempt(1) is not None:
                 refused.append(param.name)
-        out.append((tuple(refused), tuple(sym)))
+        out.append((tuple(refused), tuple(sym)) + ((tuple(nullable),) if nullable else ()))
     return tuple(out)
 
 

@@ -148,9 +148,10 @@ class Signature:
 
 def _from_text(name: str, text: str, flags=((), ())) -> Signature:
     """A printed signature ``(Tensor input, int dim, *, torch.dtype dtype = None)``; ``flags``: the
-    names of its int lists that refuse a lone int and of its ints that take a one-element tensor
-    (the printed form does not tell)."""
-    no_int, sym = flags
+    names of its int lists that refuse a lone int, of its ints that take a one-element tensor and
+    (if given) of its parameters that take None without a default (the printed form does not tell)."""
+    no_int, sym, *rest = flags
+    nullable = rest[0] if rest else ()
     params, keyword_only = [], False
     for part in _split(text[1:-1]):
         if part == "*":
@@ -158,8 +159,8 @@ def _from_text(name: str, text: str, flags=((), ())) -> Signature:
             continue
         decl, _, default = part.partition(" = ")
         type_name, _, pname = decl.rpartition(" ")
-        params.append(Param(pname, type_name, bool(default), default == "None", keyword_only, pname in no_int,
-                            pname in sym))
+        params.append(Param(pname, type_name, bool(default), default == "None" or pname in nullable, keyword_only,
+                            pname in no_int, pname in sym))
     return Signature(name, params, text)
 
 

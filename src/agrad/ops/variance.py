@@ -28,6 +28,16 @@ class _Unbiased:
 _NO_UNBIASED = _Unbiased()
 
 
+class _NoDim:
+    """dim not given (an explicit None is f(x, dim, unbiased, keepdim)'s ``int[1]? dim``)."""
+
+    def __repr__(self):
+        return "None"
+
+
+_NO_DIM = _NoDim()
+
+
 def _var_args(fname, input, dim, unbiased, keepdim, correction):
     """(axes, full, n, correction, keepdim) from PyTorch's overloads:
     f(x, dim=None, *, correction=1, keepdim=False), f(x, dim, unbiased, keepdim), f(x, unbiased)."""
@@ -35,8 +45,8 @@ def _var_args(fname, input, dim, unbiased, keepdim, correction):
         raise RuntimeError(f"{fname} only support floating point and complex dtypes" if fname in ("var_mean", "std_mean")
                            else "std and var only support floating point and complex dtypes")
     if isinstance(dim, bool):
-        unbiased, dim = dim, None
-    if dim is None and unbiased is not _NO_UNBIASED and keepdim is not _NO_KEEPDIM:
+        unbiased, dim = dim, _NO_DIM
+    if dim is _NO_DIM and unbiased is not _NO_UNBIASED and keepdim is not _NO_KEEPDIM:
         # f(x, unbiased) takes no keepdim, f(x, dim, unbiased, keepdim) needs dim: PyTorch's parser refuses it
         raise TypeError(f"{fname}(): keepdim given with unbiased but without dim")
     for value in (unbiased, keepdim):  # (an int or None there matches no signature: the parser's message)
@@ -46,6 +56,8 @@ def _var_args(fname, input, dim, unbiased, keepdim, correction):
         raise TypeError(f"{fname}(): takes either 'unbiased' or 'correction', not both")
     if correction is None:
         correction = 1 if unbiased is _NO_UNBIASED or unbiased else 0
+    if dim is _NO_DIM:
+        dim = None
     full = dim is None
     if full:
         axes = tuple(range(input.ndim))
@@ -211,7 +223,7 @@ def _(ctx, grads):
 
 
 def _var_family(op, fname):
-    def fn(input, dim=None, unbiased=_NO_UNBIASED, keepdim=_NO_KEEPDIM, *, correction=None, out=None):
+    def fn(input, dim=_NO_DIM, unbiased=_NO_UNBIASED, keepdim=_NO_KEEPDIM, *, correction=None, out=None):
         axes, full, n, corr, keep = _var_args(fname, input, dim, unbiased, keepdim, correction)
         result = op.apply((input,), (input._data,), {"axes": axes, "correction": corr, "keepdim": keep,
                                                      "full": full, "n": n, "fname": fname})
