@@ -325,6 +325,23 @@ CASES += [
           "torch.constant_pad_nd(s, (1, 0), float('inf'))", "F.pad(u, (1, 0), value=-1)", "torch.constant_pad_nd(u, (1, 0), -1)",
           "F.pad(s.half(), (1, 0), value=1e10)", "F.pad(s.int(), (1, 0), value=2**40)", "F.pad(s, (1, 0), value=2.7)",
           "F.pad(s.float(), (1, 0), value=1e300)"]),
+    case("hooks-that-change-a-gradients-size-or-type",  # (engine: python_hook.cpp's checks)
+         ["import functools", "def double(g):\n    return torch.ones(2, 3, dtype=torch.float64)",
+          "x = torch.ones(2, 3, requires_grad=True)", "hx = x.register_hook(lambda g: torch.ones(3))",
+          "(x * 2).sum().backward()", "hx.remove()",
+          "z = x.exp()", "hz = z.register_hook(double)", "z.sum().backward()",
+          "z = x.exp()", "hz = z.register_hook(functools.partial(lambda k, g: torch.ones(3), 1))", "z.sum().backward()",
+          "z = x.exp()", "hz = z.register_hook(lambda g: 1.5)", "z.sum().backward()",
+          "z = x.exp()", "hz = z.register_hook(lambda g: g.numpy())", "z.sum().backward()",
+          "z = x.exp()", "hz = z.grad_fn.register_hook(lambda gi, go: (torch.ones(4),))", "z.sum().backward()",
+          "z = x.exp()", "hz = z.grad_fn.register_hook(lambda gi, go: [gi[0]])", "z.sum().backward()",
+          "z = x * 3", "hz = z.grad_fn.register_hook(lambda gi, go: (gi[0],))", "z.sum().backward()",
+          "z = x * 3", "hz = z.grad_fn.register_hook(lambda gi, go: (gi[0].half(), None))", "z.sum().backward()",
+          "z = x.exp()", "hz = z.grad_fn.register_prehook(lambda go: (torch.ones(1, 3),))", "z.sum().backward()",
+          "z = x.exp()", "hz = z.grad_fn.register_prehook(lambda go: go[0])", "z.sum().backward()",
+          "z = x.exp()", "hz = z.grad_fn.register_prehook(lambda go: (go[0], go[0]))", "z.sum().backward()",
+          "z = x.exp()", "hz = z.grad_fn.register_hook(lambda gi, go: (gi[0] * 0,))", "z.sum().backward()"],
+         ["x.grad"]),
 ]
 CASES += [
     case("var-explicit-none-dim",  # (var(dim, unbiased, keepdim)'s int[1]? dim takes None: the table's nullable flags)

@@ -421,7 +421,7 @@ class Tensor:
     def _add_inplace_raw(self, other):
         """self += other (an array) on the data, outside autograd (gradient accumulation); into
         the memory of a view too, as PyTorch's ``variable_grad += new_grad`` (a view of the caller's
-        ``gradient=`` that the leaf took, see ``engine._takes``)."""
+        ``gradient=`` that the leaf took, see ``accumulate_grad._takes``)."""
         data = self._data
         if type(data) is not np.ndarray or not data.flags.writeable \
                 or (data.base is not None and 0 in data.strides and _has_internal_overlap(data)):

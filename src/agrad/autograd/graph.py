@@ -522,7 +522,7 @@ class AccumulateGrad(Node):
     cycle of a graph, freed by the cycle collector; the rest of the graph by reference counts."""
 
     _name = "torch::autograd::AccumulateGrad"
-    _raw = True  # in a pass that records nothing, takes its gradient as an array (engine._accumulate_array)
+    _raw = True  # in a pass that records nothing, takes its gradient as an array (accumulate_grad._accumulate_array)
 
     def __init__(self, variable):
         self._seq = _INF  # PyTorch runs accumulation as soon as it is ready

@@ -457,7 +457,7 @@ def expand_array(a, shape):
     (infer_expand_geometry) where numpy's broadcast_to would put 0: a dim kept keeps its
     stride, a new dim of size 1 gets the next size times its stride, and everything
     expanded from a 0-d tensor has stride 0.  (A leaf takes an expanded gradient as its
-    ``.grad`` only with the strides PyTorch's expand gives, see engine._takes.)"""
+    ``.grad`` only with the strides PyTorch's expand gives, see autograd.accumulate_grad._takes.)"""
     if type(a) is not np.ndarray:  # lazy (dask): chunked along the new axes like the data
         return _arrays.broadcast_to(a, shape)
     have = a.shape
