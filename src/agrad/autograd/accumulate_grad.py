@@ -12,6 +12,7 @@ import numpy as np
 
 from .._arrays import LAZY
 from .._zero import ZeroArray
+from .._dense import dense as _dense
 
 #: Lazy gradients of (numpy) leaves made by the running pass; computed together at its end.
 _lazy_grads: list = []
@@ -98,19 +99,6 @@ def _obeys_layout(grad, like):
     for n, gs, vs in zip(grad.shape, grad.strides, like.strides):
         if gs != vs if n != 1 else gs == 0:
             return False
-    return True
-
-
-def _dense(a):
-    """``is_non_overlapping_and_dense``: the elements fill a block of memory, in some order."""
-    flags = a.flags
-    if flags.c_contiguous or flags.f_contiguous:
-        return True
-    need = a.itemsize
-    for stride, n in sorted((s, n) for n, s in zip(a.shape, a.strides) if n != 1):
-        if stride != need:
-            return False
-        need *= n
     return True
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dense import dense as _dense
+
 
 def iterator_layout(out, arrays):
     """``out``, numpy's result of an elementwise op on ``arrays`` (PyTorch's operand order;
@@ -64,14 +66,17 @@ def iteration_order(shape, arrays):
     return reorder_dimensions(ndim, shape, strides)[::-1]
 
 
-def reorder_dimensions(ndim, shape, strides):
+def reorder_dimensions(ndim, shape, strides, reduction=False):
     """TensorIterator's reorder_dimensions: the dims fastest first, by an insertion sort in which
     a comparison the first deciding operand cannot settle is left as it is.  ``strides``: each
-    operand's strides broadcast to ``shape`` (0 along a broadcast dim)."""
+    operand's strides broadcast to ``shape`` (0 along a broadcast dim).  For a reduction the
+    first operand is the output, and its reduced (stride-0) dims go first."""
 
     def should_swap(d0, d1):
-        for s in strides:
+        for k, s in enumerate(strides):
             s0, s1 = s[d0], s[d1]
+            if reduction and k == 0 and (s0 == 0) != (s1 == 0):
+                return 1 if s1 == 0 else -1
             if s0 == 0 or s1 == 0:
                 continue  # broadcast along one of them: the next operand decides
             if s0 < s1:
@@ -158,17 +163,6 @@ def cast(a, dtype):
         out[...] = a
         return out
     return a.astype(dtype)
-
-
-def _dense(a) -> bool:
-    """c10's is_non_overlapping_and_dense: the dims, sorted by stride, lay the elements out
-    one after the other (dims of size 1 aside)."""
-    expected = a.itemsize
-    for stride, size in sorted((st, n) for st, n in zip(a.strides, a.shape) if n != 1):
-        if stride != expected:
-            return False
-        expected *= size
-    return True
 
 
 def _partial_overlap(a, b) -> bool:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._layout import torch_strides
+from ._layout import reorder_dimensions, torch_strides
 
 GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE: larger reductions are split between threads
 
@@ -52,30 +52,8 @@ def _dims(a, axes):
         out_strides[i] = 0 if i in axes else step
         step *= 1 if i in axes else a.shape[i]
     in_strides = [s // a.itemsize for s in torch_strides(a)]
-    dims = [[a.shape[i], in_strides[i], out_strides[i]] for i in reversed(range(a.ndim))]
-
-    def should_swap(d0, d1):  # 1: d0 goes after d1, -1: before, 0: either
-        if (d0[2] == 0) != (d1[2] == 0):  # the output's reduced dims first
-            return 1 if d1[2] == 0 else -1
-        for k in (2, 1):
-            s0, s1 = d0[k], d1[k]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if d0[0] > d1[0]:
-                return 1
-        return 0
-
-    for i in range(1, len(dims)):  # insertion sort that steps over ambiguous pairs
-        j = i
-        for k in range(i - 1, -1, -1):
-            c = should_swap(dims[k], dims[j])
-            if c > 0:
-                dims[k], dims[j] = dims[j], dims[k]
-                j = k
-            elif c < 0:
-                break
+    order = reorder_dimensions(a.ndim, a.shape, [out_strides, in_strides], reduction=True)
+    dims = [[a.shape[i], in_strides[i], out_strides[i]] for i in order]
     merged = []
     for d in dims:
         last = merged[-1] if merged else None

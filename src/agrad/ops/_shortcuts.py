@@ -21,6 +21,7 @@ _mode_state = graph._state
 _fw_active = _forward_ad._ACTIVE
 _make = Tensor._make
 _new_node = _new_tensor = object.__new__
+_linked = graph._linked
 _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 _next_seq = graph._sequence.__next__
 _record_op = graph.record_op
@@ -162,15 +163,7 @@ class Shortcuts:
                     slot.name = name
                     slot.is_output = True
                     slot._output = _weakref(results)
-                    kept_out = _new_tensor(Tensor)
-                    kept_out._data = out
-                    kept_out._requires_grad = True
-                    kept_out._grad_fn = None
-                    kept_out._output_nr = 0
-                    kept_out._grad = kept_out._accumulator = kept_out._base = None
-                    kept_out._vc = results._vc
-                    kept_out._retains = False
-                    slot.tensor = kept_out
+                    slot.tensor = kept_out = _linked(results, None)
                     slot.version = 0
                     slot._meta = node._out_meta[0]
                     setattr(node, name, kept_out)
@@ -286,15 +279,7 @@ def _record_two(node, a, b, tensors, out, plan):
                 slot.name = name
                 slot.is_output = True
                 slot._output = _weakref(out)
-                t = _new_tensor(Tensor)
-                t._data = data
-                t._requires_grad = True
-                t._grad_fn = None
-                t._output_nr = 0
-                t._grad = t._accumulator = t._base = None
-                t._vc = out._vc
-                t._retains = False
-                slot.tensor = t
+                slot.tensor = t = _linked(out, None)
                 slot.version = t._vc[0]
                 slot._meta = node._out_meta[0]
             else:
