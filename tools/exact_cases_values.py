@@ -620,4 +620,16 @@ def cases(graph: str) -> list[dict]:
               "w[:, :, :3].log_softmax(1).tolist()", "w.reshape(60, 10)[:, :5].log_softmax(-1).tolist()",
               "torch.tensor([[1.0, float('-inf')], [float('nan'), 2.0], [float('inf'), 1.0], "
               "[float('-inf'), float('-inf')]]).log_softmax(1)"]),
+        case("lerp-fused-and-bool-weight",  # fma(|w| < 0.5 ? w : w - 1, end - self, |w| < 0.5 ? self : end) everywhere;
+             # a 0-d bool weight passes the forward (and forward AD: tests/autograd), not the backward's 1 - weight (two bool tensors)
+             ["a = torch.linspace(-3, 7, 50) * 1.37 % 3.1", "b = torch.linspace(5, -2, 50) * 2.3 % 1.7",
+              "w = torch.linspace(-1.2, 1.7, 50)",
+              "x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)", "y = torch.tensor([4.0, 5.0, 7.0], requires_grad=True)",
+              "r = torch.lerp(x, y, torch.tensor(True))", "r.sum().backward()",
+              "s = torch.lerp(x.detach(), y, torch.tensor(True))", "s.sum().backward()"],
+             ["torch.lerp(a, b, w).tolist()", "torch.lerp(a[:7], b[:7], 0.3).tolist()", "torch.lerp(a, b, 0.7).tolist()",
+              "torch.lerp(a.double(), b.double(), w.double()).tolist()", "torch.lerp(a.half(), b.half(), 0.3).tolist()",
+              "torch.lerp(torch.tensor([-0.0, 0.0]).double(), torch.tensor([0.0, -0.0]).double(), -0.0)",
+              "r", "y.grad", "torch.lerp(x, y, torch.tensor([True, False, True]))",
+              "torch.lerp(x, y, True)", "torch.autograd.grad(torch.lerp(x, y, True).sum(), [x, y])"]),
     ]

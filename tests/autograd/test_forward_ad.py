@@ -246,3 +246,17 @@ def test_no_level_costs_one_check():
     y = torch.ones(2).sin()
     with pytest.raises(AttributeError):
         y._fw
+
+
+def test_lerp_formula_with_a_bool_0d_weight():
+    # derivatives.yaml's lerp(self_t, end_t, weight) + weight_t * (end - self): a 0-d bool weight
+    # works as in the forward (the backward's 1 - weight refuses it); the tangent is lerp's bits
+    a, b = torch.tensor([1.0, 2.0, 3.0]), torch.tensor([4.0, 5.0, 7.0])
+    with fwAD.dual_level():
+        t = fwAD.unpack_dual(torch.lerp(fwAD.make_dual(a, torch.ones(3)), b, torch.tensor(True))).tangent
+        u = fwAD.unpack_dual(torch.lerp(a, fwAD.make_dual(b, torch.ones(3)), torch.tensor(True))).tangent
+        w = torch.linspace(-1.2, 1.7, 20)
+        ta, tb = torch.linspace(-3, 7, 20) * 1.37 % 3.1, torch.linspace(5, -2, 20) * 2.3 % 1.7
+        v = fwAD.unpack_dual(torch.lerp(fwAD.make_dual(torch.zeros(20), ta), fwAD.make_dual(torch.ones(20), tb), w)).tangent
+    assert t.tolist() == [0.0, 0.0, 0.0] and u.tolist() == [1.0, 1.0, 1.0]
+    assert v.tolist() == torch.lerp(ta, tb, w).tolist()

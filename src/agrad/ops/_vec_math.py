@@ -108,7 +108,7 @@ def fma_float(x, y, z):
     s = p + z
     t = s - p
     r = s + (e + ((p - (s - t)) + (z - t)))
-    if r - r != 0:  # (inf or NaN)
+    if r - r != 0 or r == 0:  # (inf or NaN; a zero: exact, and its sign is the plain sum's)
         r = x * y + z
     return r
 
@@ -128,8 +128,9 @@ def fma(a, b, c):
         t = s - p
         e2 = (p - (s - t)) + (c - t)
         r = s + (e + e2)
-        # infinities and NaN: the plain expression (the error terms are NaN there)
-        return np.where(np.isfinite(r), r, a * b + c)
+        # infinities and NaN: the plain expression (the error terms are NaN there); a zero too
+        # (the product is exact there, and the plain sum gives the zero's sign: -0 * 1 + -0 is -0)
+        return np.where(np.isfinite(r) & (r != 0), r, a * b + c)
 
 
 _LOG2E = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)

@@ -17,7 +17,7 @@ from ._layout import cast
 from ._op import Op, export, finish_out, inplace, inplace_self, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
                         _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_int_zero_division,
-                        check_operand, check_shapes, operands)
+                        check_operand, check_sub, check_shapes, operands)
 from .division import in_order_until_zero
 from .power import pow as _pow
 
@@ -109,17 +109,26 @@ method("fmod_")(inplace(in_order_until_zero(fmod, np.fmod), partial=True))
 
 # lerp: self + weight * (end - self)
 def _lerp_kernel(a, b, w):
-    w = np.asarray(w, a.dtype)
+    """As PyTorch's CPU kernel computes it, vector code and scalar loop alike (the AVX2 build
+    contracts the scalar one's ``self + weight * diff`` too): one fused multiply-add,
+    fma(|w| < 0.5 ? w : w - 1, end - self, |w| < 0.5 ? self : end), in float32 for float16."""
+    d = a.dtype
+    m = np.dtype(np.float32) if d == np.float16 else d
+    a, b, w = a.astype(m, copy=False), b.astype(m, copy=False), np.asarray(w, m)
     with np.errstate(all="ignore"):
-        return np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)).astype(a.dtype, copy=False)
+        small = np.abs(w) < 0.5
+        coeff = np.where(small, w, w - m.type(1))
+        diff = b - a
+        base = np.where(small, a, b)
+        coeff, diff, base = np.broadcast_arrays(coeff, diff, base)
+        return np.asarray(_vec_math.fma(coeff, diff, base)).astype(d, copy=False)
 
 
 _lerp0 = Op("LerpBackward0", lambda ctx, a, b, weight: _lerp_kernel(a, b, weight),
-            inputs=("self", "end"), value_error=broadcast_error, jvp="element_wise", iterated=True)
+            inputs=("self", "end"), value_error=broadcast_error, iterated=True)
 _lerp1 = Op("LerpBackward1", lambda ctx, a, b, w: _lerp_kernel(a, b, w),
             inputs=("self", "end", "weight"), saves=("self", "end", "weight"),
-            saves_for={"self": (2,), "end": (2,), "weight": (0, 1)}, value_error=broadcast_error, jvp="element_wise",
-            iterated=True)
+            saves_for={"self": (2,), "end": (2,), "weight": (0, 1)}, value_error=broadcast_error, iterated=True)
 
 
 @_lerp0.derivative
@@ -128,11 +137,42 @@ def _(ctx, grad):
     return grad * (1 - float(w)), grad * w
 
 
+@_lerp0.forward_derivative
+def _(ctx, t_self, t_end):
+    """lerp(self_t, end_t, weight), a missing tangent a zero one (derivatives.yaml's)."""
+    return lerp(_tangent_or_zeros(ctx.self, t_self), _tangent_or_zeros(ctx.end, t_end), ctx.weight)
+
+
+def _one_minus(w):
+    """C++'s ``1 - weight``: ``empty_like(weight).fill_(1).sub_(weight)``, so a bool weight
+    subtracts two bool tensors (a 0-d bool weight passes lerp's forward, not its backward)."""
+    if w.dtype is dtypes.bool_:
+        check_sub(w, w)
+    return 1 - w
+
+
+def _tangent_or_zeros(primal, tangent):
+    return _zeros_like(primal) if tangent is None else tangent
+
+
 @_lerp1.derivative
 def _(ctx, grad):
     w = ctx.weight if ctx.needs(0) or ctx.needs(1) else None
-    return (grad * (1 - w) if ctx.needs(0) else None, grad * w if ctx.needs(1) else None,
+    return (grad * _one_minus(w) if ctx.needs(0) else None, grad * w if ctx.needs(1) else None,
             grad * (ctx.end - ctx.self) if ctx.needs(2) else None)
+
+
+@_lerp1.forward_derivative
+def _(ctx, t_self, t_end, t_weight):
+    """lerp(self_t, end_t, weight) + weight_t * (end - self) (derivatives.yaml's; a bool 0-d
+    weight works here, as in the forward)."""
+    out = None
+    if t_self is not None or t_end is not None:
+        out = lerp(_tangent_or_zeros(ctx.self, t_self), _tangent_or_zeros(ctx.end, t_end), ctx.weight)
+    if t_weight is not None:
+        term = t_weight * (ctx.end - ctx.self)
+        out = term if out is None else out + term
+    return out
 
 
 def _lerp_kernel_dtype(input, kernel, *others, dtype=None):
