@@ -261,7 +261,7 @@ def test_apply_single_gives_what_apply_gives(grad):
     """Op.apply_single (``mean(x)``'s way) against Op.apply: the same data, dtype, layout, node,
     attributes, edges and metadata, over dtypes, shapes (0-d, empty, one element, column-major),
     views, a leaf and a non-leaf input, grad mode on and off; and mean(x) takes it."""
-    from agrad.ops import reductions
+    from agrad.ops import means
 
     rng = np.random.RandomState(5)
     for dt in (agrad.float16, agrad.float32, agrad.float64):
@@ -276,8 +276,8 @@ def test_apply_single_gives_what_apply_gives(grad):
                     elif kind == "view":
                         t = t[...]
                     return t
-                for op, attrs in ((reductions._mean0, {"axes": tuple(range(len(shape))), "keepdim": False}),
-                                  (reductions._mean1, {"axes": (0,) if shape else (), "keepdim": True})):
+                for op, attrs in ((means._mean0, {"axes": tuple(range(len(shape))), "keepdim": False}),
+                                  (means._mean1, {"axes": (0,) if shape else (), "keepdim": True})):
                     outs = []
                     for way in ("apply", "apply_single"):
                         t = make()

@@ -1,0 +1,92 @@
+"""The mean family: mean (MeanBackward0/1) and nanmean (nansum over the count of non-NaN
+elements, as ATen composes it: DivBackward0 over NansumBackward0).
+
+Each differentiable op is one entry: numpy forward, PyTorch's node name, what it saves, and
+its derivative written with agrad ops; the sum machinery they share is ``reductions.py``'s.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _arrays
+from .._cascade import cascade_sum
+from ..tensor import _scalar_name
+from ._op import Op, export, finish_out
+from .reductions import (_ALL_DIMS, _FLOAT32_64, _NO_DIM, _NO_KEEPDIM, _add_reduce, _contiguous,
+                         _expand_back_array, _no_dim_keepdim, dims, expand_back, nansum)
+
+
+# mean ------------------------------------------------------------------------
+
+def _mean_fwd(ctx, a, axes, keepdim, dtype=None):
+    if dtype is not None:  # mean(dtype=): the input cast first, inside the one node (no ToCopyBackward0)
+        a = a.astype(dtype, copy=False)
+    n = 1
+    for ax in axes:
+        n *= a.shape[ax]
+    ctx.n = n
+    if n == 0:  # nan, without numpy's "Mean of empty slice" warning
+        with np.errstate(all="ignore"):
+            return np.true_divide(np.sum(a, axis=axes, keepdims=keepdim), a.dtype.type(0))
+    if type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.itemsize > 2:
+        # PyTorch's steps (a sum, then a division by the count), without np.mean's Python
+        # layer; float16 keeps np.mean, which sums in float32
+        total = cascade_sum(a, axes, keepdim)
+        if total is None:
+            total = _add_reduce(a, axis=axes, keepdims=keepdim)
+        return _contiguous(total / n)  # (np.true_divide's value; a numpy scalar's ``/`` skips a ufunc call)
+    return _contiguous(np.mean(a, axis=axes, keepdims=keepdim))
+
+
+_mean0 = Op("MeanBackward0", _mean_fwd, jvp="linear")
+_mean1 = Op("MeanBackward1", _mean_fwd, jvp="linear")
+
+
+@_mean0.derivative
+def _(ctx, grad):
+    return grad.expand(ctx.input_shape) / ctx.n
+
+
+@_mean1.derivative
+def _(ctx, grad):
+    return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim) / ctx.n
+
+
+@_mean0.raw_derivative
+def _(ctx, g):
+    if type(g) is not np.ndarray and not isinstance(g, np.generic):  # a backend's array: chunked
+        return np.true_divide(_arrays.broadcast_to(g, ctx.input_shape), ctx.n)
+    out = np.empty(ctx.input_shape, g.dtype)  # every element g / n (np.broadcast_to is slow Python)
+    out.fill(np.true_divide(g, ctx.n))
+    return out
+
+
+_mean1.raw_derivative(
+    lambda ctx, g: np.true_divide(_expand_back_array(g, ctx.input_shape, ctx.axes, ctx.keepdim), ctx.n))
+
+
+@export(method=True)
+def mean(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
+    if dim is _NO_DIM and keepdim is _NO_KEEPDIM and dtype is None and out is None \
+            and input._data.dtype in _FLOAT32_64:  # mean(x) of a float tensor: no checks to make
+        return _mean0.apply_single(input, {"axes": _ALL_DIMS[input._data.ndim], "keepdim": False})
+    if dtype is not None:
+        if not (dtype.is_floating_point or dtype.is_complex):
+            raise RuntimeError(
+                "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex "
+                f"dtype. Got: {_scalar_name(dtype)}")
+    elif not input.dtype.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
+            f"dtype. Got: {_scalar_name(input.dtype)}")
+    if dim is _NO_DIM:
+        _no_dim_keepdim("mean", keepdim)
+        op, dim, keepdim = _mean0, None, False
+    else:
+        op, keepdim = _mean1, bool(keepdim)
+    axes = dims(dim, input.ndim)
+    attrs = {"axes": axes, "keepdim": keepdim}
+    if dtype is not None and dtype is not input.dtype:
+        attrs["dtype"] = dtype.numpy
+    return finish_out("mean", op.apply((input,), (input._data,), attrs), out)
