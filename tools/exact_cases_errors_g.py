@@ -350,3 +350,17 @@ CASES += [
           "f.var(True, keepdim=True)", "f.std(None, False)", "torch.var_mean(f, None, True, True)", "f.sum(None, True)",
           "f.var(None, keepdim=True, correction=0)", "torch.var(f, None)"]),
 ]
+CASES += [  # (seed 28000000's error groups)
+    case("error-order-and-texts-28",
+         ["x = torch.tensor([2.25, -2.75, 1.0, -1.75], dtype=torch.float16, requires_grad=True)",
+          "t = torch.tensor([1.5, 2.5, -0.25, 2.75], dtype=torch.float16)", "u = torch.tensor([1, 3], dtype=torch.uint8)"],
+         ["F.cross_entropy(x * 1, t, label_smoothing=2.0)", "F.cross_entropy(x * 1, t, label_smoothing=1.0000001)",
+          "F.cross_entropy(x.view(1, 4).float(), torch.tensor([1]), label_smoothing=1.5)",
+          "torch.tensor([-4, 1]).logcumsumexp(dim=1)", "torch.tensor([-4, 1]).logcumsumexp(dim=0)",
+          "torch.rrelu_(u.expand(2, 2), training=True)", "torch.rrelu_(u.half().expand(2, 2), training=True)",
+          "torch.rrelu_(u.expand(2, 2), training=False)", "F.rrelu(u.float().expand(2, 2), training=True, inplace=True)"]),
+    case("float-parameter-given-a-tensor-28",  # (the parser takes a 0-d tensor without grad for a float)
+         ["p = torch.tensor([0.25, 0.75], dtype=torch.float64)", "e = torch.tensor(-0.5, dtype=torch.float64, requires_grad=True)"],
+         ["p.clone().logit_(e)", "p.logit(e)", "torch.logit(p, e)", "p.logit(torch.tensor([0.1]))", "p.logit(torch.tensor(0.1))",
+          "p.clone().logit_(torch.tensor(0.1))", "torch.randint_like(p, low=3)", "torch.randint_like(p, low=3, high=5).shape"]),
+]

@@ -632,4 +632,14 @@ def cases(graph: str) -> list[dict]:
               "torch.lerp(torch.tensor([-0.0, 0.0]).double(), torch.tensor([0.0, -0.0]).double(), -0.0)",
               "r", "y.grad", "torch.lerp(x, y, torch.tensor([True, False, True]))",
               "torch.lerp(x, y, True)", "torch.autograd.grad(torch.lerp(x, y, True).sum(), [x, y])"]),
+        case("empty-std-mean-0d-masked-scatter-28",  # (seed 28000000: raises-only-agrad)
+             ["x = torch.zeros(0, dtype=torch.float32).requires_grad_()", "v = x.expand(2, 0)",
+              "import warnings",
+              "def warned(f):\n    with warnings.catch_warnings(record=True) as w:\n        warnings.simplefilter('always')\n"
+              "        r = f()\n    return [str(m.message).split(' (Triggered')[0] for m in w], r",
+              "r = torch.ones(())"],
+             ["warned(lambda: torch.std_mean(v, -2, unbiased=True, keepdim=False))", "warned(lambda: torch.var_mean(v, 0))",
+              "warned(lambda: torch.var(torch.zeros(0, 3), 0, correction=0))", "warned(lambda: torch.var(torch.zeros(3, 0), 0, correction=-1))",
+              "warned(lambda: torch.std_mean(v, -1))", "r.clone().masked_scatter_(r > 0, r * 2)",
+              "torch.zeros(()).masked_scatter_(torch.tensor(False), torch.ones(1))", "r.masked_scatter_(r > 0, r)"]),
     ]

@@ -219,7 +219,7 @@ PARSED_IF_FEWER = {"torch.ones": 1, "torch.zeros": 1, "torch.empty": 1, "torch.r
 PARSED_WITH_KEYWORD = {"method.sort": "stable", "torch.sort": "stable", "method.argsort": "stable",
                        "torch.argsort": "stable", "torch.arange": "step", "method.reshape": "shape",
                        "method.new_zeros": "size", "method.new_ones": "size", "method.new_empty": "size",
-                       "method.view": "size", "method.repeat": "repeats"}
+                       "method.view": "size", "method.repeat": "repeats", "torch.randint_like": "low"}
 _POSITIONAL_BY_KEYWORD = {"method.reshape": "shape", "method.new_zeros": "size", "method.new_ones": "size",
                           "method.new_empty": "size", "method.view": "size", "method.repeat": "repeats"}
 #: ... and those that take ints where numpy would take other types too (select(0, True), topk(1.0), a bool

@@ -215,7 +215,7 @@ def _ce_prob_target(input, target, weight, reduction, label_smoothing):
     logp = log_softmax(input, class_dim)
     if label_smoothing > 0:
         if label_smoothing > 1:
-            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {float(label_smoothing):g}")
         target = add_scalar(mul_scalar(target, 1 - label_smoothing), label_smoothing / C)
     prod = logp * target
     if weight is not None:
@@ -267,7 +267,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         return _ce_prob_target(input, target, weight, reduction, label_smoothing)
     if label_smoothing > 0:
         if label_smoothing > 1:
-            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {float(label_smoothing):g}")
         return _ce_label_smoothing(input, target, weight, reduction, ignore_index, label_smoothing)
     class_dim = 0 if input.ndim == 1 else 1
     if input.ndim == 0:

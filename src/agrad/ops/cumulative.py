@@ -257,7 +257,7 @@ def logcumsumexp(input, dim=_REQUIRED, *, out=None):
     """log(cumsum(exp(input), dim)), computed stably."""
     _require_dim("logcumsumexp", dim)
     _check_int_dim("logcumsumexp", dim)
+    axis = _wrap_dim(dim, input.ndim)  # (the dim is checked before the dtype)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
-    axis = _wrap_dim(dim, input.ndim)
     return finish_out("logcumsumexp", _logcumsumexp.apply((input,), (input._data,), {"axis": axis}), out)

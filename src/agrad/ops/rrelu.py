@@ -45,13 +45,17 @@ def _(ctx, grad):
     return _rrelu_backward(grad, ctx.result, noise=ctx.noise)
 
 
+def _check_training_dtype(input):
+    check_floating(input, "rrelu_with_noise_out_cpu")
+    if input.dtype is dtypes.float16:
+        raise NotImplementedError("\"rrelu_with_noise_out_cpu\" not implemented for 'Half'")
+
+
 def _rrelu_call(op, input, lower, upper, training, generator=None):
     # ATen's rrelu_with_noise: the kernel's dtypes (rrelu's own when training, leaky_relu's
     # otherwise, which has float16); training draws a slope for every element <= 0 (not NaN)
     if training:
-        check_floating(input, "rrelu_with_noise_out_cpu")
-        if input.dtype is dtypes.float16:
-            raise NotImplementedError("\"rrelu_with_noise_out_cpu\" not implemented for 'Half'")
+        _check_training_dtype(input)
     else:
         check_floating(input, "leaky_relu_cpu")
     a = input._data
@@ -95,6 +99,8 @@ def _rrelu(input, lower, upper, training, inplace, generator=None):
     if not lower <= upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     if inplace:
+        if training:  # (the training kernel's dtype is checked before the in-place write)
+            _check_training_dtype(input)
         return _in_place(lambda x: _rrelu_call(_rrelu_, x, lower, upper, training, generator), input)
     return _rrelu_call(_rrelu_op, input, lower, upper, training, generator)
 

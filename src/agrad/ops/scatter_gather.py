@@ -586,7 +586,8 @@ def _read_while_writing(a, src, m, values):
     src_ptr = src.__array_interface__["data"][0]
     written = {}
     values = values.copy()
-    for k, place in enumerate(zip(*np.nonzero(m))):
+    places = zip(*np.nonzero(m)) if m.ndim else [()] * bool(m)  # (a 0-d mask: one place or none)
+    for k, place in enumerate(places):
         values[k] = written.get(src_ptr + k * itemsize, values[k])
         written[a_ptr + sum(i * st for i, st in zip(place, a.strides))] = values[k]
     return values

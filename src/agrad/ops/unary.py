@@ -696,6 +696,10 @@ def _(ctx, grad):
 @export(method=True)
 def logit(input, eps=None, *, out=None):
     """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given."""
+    if isinstance(eps, Tensor) and (eps.requires_grad or eps.ndim):
+        # (PyTorch's parser takes a tensor for a float only 0-d and without grad; the wrapper's
+        # parse gives its TypeError)
+        raise TypeError("logit(): eps must be a float")
     return finish_out("logit", _logit.apply((input,), (_float_array(input),),
                                             {"eps": None if eps is None else float(eps)}), out)
 

@@ -86,7 +86,7 @@ def _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=False, welford=False
         count *= a.shape[ax]
     if a.ndim == 0:
         count = 1
-    if count - correction <= 0:
+    if (count if a.size else 0) - correction <= 0:  # (ATen: input numel / output numel, 0 for no output)
         warnings.warn(
             f"{fname}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
             "(input numel divided by output numel).", UserWarning, stacklevel=5)
@@ -122,7 +122,7 @@ def _welford(work, axes):
     last = tuple(range(work.ndim - len(axes), work.ndim))
     flat = np.moveaxis(work, axes, last)
     keep = flat.shape[:work.ndim - len(axes)]
-    flat = flat.reshape(int(np.prod(keep)), -1)
+    flat = flat.reshape(int(np.prod(keep)), int(np.prod(flat.shape[len(keep):])))  # (-1 fails on no elements)
     mean = np.zeros(flat.shape[0])
     m2 = np.zeros(flat.shape[0])
     for k in range(flat.shape[1]):
