@@ -76,4 +76,19 @@ CASES = [
           "(w * 1).sum().backward()"],
          [f"{v}.grad.stride()" for v in ("x3", "a", "b", "c", "d", "e", "f", "w")]
          + ["x3.grad", "c.grad", "gw", "(torch.manual_seed(0), torch.rand_like(b.grad))[1]"]),
+    case("pointwise-results-of-casts-and-fresh-kernels-are-laid-out-as-pytorch-s",  # (dt20k-28: isreal, log1p, ...)
+         ["t = torch.tensor([[[1.0, -2.0, 0.5], [0.0, 3.0, -1.5]], [[2.0, 0.25, -0.5], [1.0, -3.0, 0.75]]]).transpose(0, -1)",
+          "ti = t.long()", "tb = t > 0", "th = t.half()", "e = torch.tensor([-1, 0, 2]).expand(2, 3)",
+          "eb = torch.tensor([True, False, True]).expand(2, 3)", "eu = torch.tensor([7, 3, 1], dtype=torch.uint8).expand(2, 3)",
+          "c = torch.tensor([[-3, 3], [0, 1]])", "d = torch.arange(24).reshape(4, 3, 2)[::2].diagonal()"],
+         [f"({e}).stride()" for e in (
+             "torch.isreal(t)", "torch.isreal(t.mT)", "torch.isreal(e)", "tb.log1p()", "ti.log1p()", "t.log1p()",
+             "torch.sqrt(ti)", "F.softplus(t)", "F.softplus(th)", "F.silu(t)", "F.logsigmoid(t)",
+             "F.logsigmoid(t.double())", "2 ** t", "2 ** e", "torch.reciprocal(e)", "e.rad2deg()", "eu.deg2rad()",
+             "torch.logit(eu, 0.001)", "eb.clip(min=-2.0)", "torch.fmod(eb, 1.5)", "torch.pow(e, 0.5)", "eb ** 2",
+             "torch.clamp(eb, -1, 1)", "torch.copysign(e, 1.5)", "torch.xlogy(e, 2.0)", "d ** c", "ti ** ti",
+             "tb ** True", "tb ** False", "torch.isclose(t, t.contiguous())", "torch.isclose(ti, e[:1, :2, None])",
+             "torch.isclose(tb, tb.contiguous())", "torch.heaviside(t, t.contiguous())", "torch.heaviside(ti, e[:1, :2, None])")]
+         + ["torch.isclose(th.mT, th.mT.contiguous(), 0.25, 2.0).view(-1)", "torch.isreal(e).view(-1)",
+            "(torch.manual_seed(0), torch.rand_like(tb.log1p()))[1]"]),
 ]

@@ -165,6 +165,12 @@ def cast(a, dtype):
     return a.astype(dtype)
 
 
+def promote(a, dtype):
+    """An operand's data in the dtype its op computes in: ``a`` itself when it has it, else
+    :func:`cast` (TensorIterator's cast of an input to the common dtype, laid out like it)."""
+    return a if a.dtype == dtype else cast(a, dtype)
+
+
 def _partial_overlap(a, b) -> bool:
     """c10's get_overlap_status(a, b) == Partial: both dense, their byte ranges meet, and they are
     not the same elements in the same layout.  (Tensors that are not dense are "too hard": no error.)"""

@@ -211,6 +211,8 @@ class Op(Shortcuts):
     - ``iterated``: an elementwise op of several tensors (PyTorch's TensorIterator): its
       result is laid out as the first input whose strides decide (``pointwise`` implies it;
       with one tensor, so does ``jvp="element_wise"``).
+    - ``contiguous``: an elementwise op of one tensor whose result PyTorch allocates in C order
+      (not through TensorIterator's layout); its forward gives it so.
     - ``internal``: the op only appears inside other ops' formulas (double backward),
       so it needs no golden case of its own.
     - ``defaults``: attribute values a node has unless the call gave its own (``alpha``: 1).
@@ -226,13 +228,15 @@ class Op(Shortcuts):
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
                  multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None, keeps=None,
-                 keeps_for=None, pointwise=False, kernel=None, output_names=(), iterated=False):
+                 keeps_for=None, pointwise=False, kernel=None, output_names=(), iterated=False, contiguous=False):
         self.name = name
         self.pointwise = pointwise
         self.iterated = pointwise or iterated
         # an elementwise op of one tensor lays out its result as TensorIterator does too (numpy's
         # astype and copy would put a broadcast, stride-0 dim innermost)
-        self._one_iterated = self.iterated or jvp == "element_wise"
+        # (``contiguous``: PyTorch writes a fresh C-ordered result whatever the input's layout, as
+        # number ** tensor and log_sigmoid do, and the forward gives it so)
+        self._one_iterated = (self.iterated or jvp == "element_wise") and not contiguous
         self.kernel = kernel
         self.ufunc = getattr(kernel, "ufunc", None)  # the kernel on two float arrays of one dtype
         # attributes that are tensors PyTorch saves ({"idx": "index"}): freed with the graph as its
@@ -351,7 +355,9 @@ class Op(Shortcuts):
             raise self.value_error(arrays) from None
         if type(out) is np.ndarray and out.ndim > 1 and (
                 len(arrays) > 1 and self.iterated
-                or len(arrays) == 1 and self._one_iterated and type(arrays[0]) is np.ndarray and 0 in arrays[0].strides):
+                or len(arrays) == 1 and self._one_iterated and type(a := arrays[0]) is np.ndarray
+                and (0 in a.strides or out.flags.c_contiguous and not a.flags.c_contiguous)):
+            # (a kernel that built its result from fresh arrays, np.full or np.where's, wrote it in C order)
             out = iterator_layout(out, arrays)  # (operands laid out differently: the first decides)
         if not recorded:
             results = tuple([_make(o) for o in out]) if type(out) is tuple else _make(out)

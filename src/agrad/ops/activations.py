@@ -20,6 +20,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
 from ._not_implemented import not_implemented
+from ._layout import c_order
 from ._op import METHODS, Op, export, inplace
 from ._vector_loop import unary_lanes
 from .nn import check_floating, const
@@ -32,9 +33,13 @@ from .unary import _sigmoid_backward, _threshold_backward
 # ---------------------------------------------------------------------------
 
 
-def _elementwise(name, fwd, saves=("self",)):
+def _elementwise(name, fwd, saves=("self",), contiguous=False):
     """An elementwise op: ``fwd(array, **attrs)``, result in the input's dtype (float16 computed
-    in float32 and rounded once, as PyTorch's CPU kernels do with their opmath type)."""
+    in float32 and rounded once, as PyTorch's CPU kernels do with their opmath type).
+    ``contiguous``: PyTorch's result is C-ordered whatever the input's layout."""
+    if contiguous:
+        return Op(name, lambda ctx, a, **kw: c_order(np.asarray(fwd(_opmath(a), **kw)).astype(a.dtype, copy=False)),
+                  saves=saves, jvp="element_wise", contiguous=True)
     return Op(name, lambda ctx, a, **kw: np.asarray(fwd(_opmath(a), **kw)).astype(a.dtype, copy=False),
               saves=saves, jvp="element_wise")
 
@@ -506,7 +511,8 @@ def _logsigmoid_np(a):
     return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
 
 
-_logsigmoid = _elementwise("LogSigmoidBackward0", _logsigmoid_np)
+# (log_sigmoid_forward_out_cpu allocates its output contiguous, then runs TensorIterator on it)
+_logsigmoid = _elementwise("LogSigmoidBackward0", _logsigmoid_np, contiguous=True)
 
 
 def _logsigmoid_backward_np(g, x):

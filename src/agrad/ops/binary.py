@@ -13,7 +13,7 @@ from .. import dtypes
 from .._limits import check_broadcast
 from . import _vec_math, factories
 from ..tensor import Tensor, _scalar_name
-from ._layout import cast
+from ._layout import cast, iterator_layout, promote
 from ._op import Op, export, finish_out, inplace, inplace_self, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
                         _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_int_zero_division,
@@ -100,7 +100,7 @@ def fmod(input, other, *, out=None):
     d = _result_type(input, other)
     if d is dtypes.bool_:
         _not_implemented_for("fmod", d)
-    return finish_out("fmod", _fmod0.apply((input,), (input._data.astype(d.numpy, copy=False),),
+    return finish_out("fmod", _fmod0.apply((input,), (promote(input._data, d.numpy),),
                                            {"other": other}), out)
 
 
@@ -247,7 +247,7 @@ def copysign(input, other, *, out=None):
     d = _result_type(input, other)
     if not d.is_floating_point:
         d = dtypes.get_default_dtype()
-    return finish_out("copysign", _copysign1.apply((input,), (input._data.astype(d.numpy, copy=False),),
+    return finish_out("copysign", _copysign1.apply((input,), (promote(input._data, d.numpy),),
                                                    {"other": other}), out)
 
 
@@ -299,7 +299,7 @@ def xlogy(input, other, *, out=None):
         d = _result_type(input, other)
         if not d.is_floating_point:
             d = dtypes.get_default_dtype()
-        return finish_out("xlogy", _xlogy1.apply((other,), (other._data.astype(d.numpy, copy=False),),
+        return finish_out("xlogy", _xlogy1.apply((other,), (promote(other._data, d.numpy),),
                                                  {"x": input}), out)
     if isinstance(other, Tensor):
         ts, arrs = _float_operands(input, other, "xlogy")
@@ -308,7 +308,7 @@ def xlogy(input, other, *, out=None):
     d = _result_type(input, other)
     if not d.is_floating_point:
         d = dtypes.get_default_dtype()
-    return finish_out("xlogy", _xlogy2.apply((input,), (input._data.astype(d.numpy, copy=False),),
+    return finish_out("xlogy", _xlogy2.apply((input,), (promote(input._data, d.numpy),),
                                              {"other": other}), out)
 
 
@@ -409,6 +409,8 @@ def heaviside(input, values, *, out=None):
         value = np.asarray(np.heaviside(*arrays)).astype(np.result_type(*arrays), copy=False)
         if value.dtype.kind == "f":
             value[np.isnan(np.broadcast_to(arrays[0], value.shape))] = 0  # PyTorch: a == 0 ? b : a > 0
+        if value.ndim > 1:
+            value = iterator_layout(value, arrays)
     except ValueError:
         raise broadcast_error(arrays) from None
     aten = "aten::heaviside_" if input is inplace_self[0] else "aten::heaviside"  # (heaviside_ names itself)

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _can_cast, _scalar_name
-from ._layout import cast, iterator_layout
+from ._layout import cast, empty_like, iterator_layout
 from ._op import Op, export, finish_out, inplace, method
 from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop
 from .pointwise import _mismatch_message, _require_tensor, binary, operands
@@ -279,7 +279,9 @@ signbit = _test(np.signbit, "signbit")
 
 @export(method=True)
 def isreal(input):
-    return Tensor._make(np.ones(input.shape, np.bool_))
+    out = empty_like(input._data, np.bool_)  # (PyTorch's ones_like: laid out like the input)
+    out[...] = True
+    return Tensor._make(out)
 
 
 def _isclose_arrays(input, other, rtol, atol, equal_nan):
@@ -290,7 +292,7 @@ def _isclose_arrays(input, other, rtol, atol, equal_nan):
         raise RuntimeError(f"rtol must be greater than or equal to zero, but got {float(rtol):g}")
     if not atol >= 0:
         raise RuntimeError(f"atol must be greater than or equal to zero, but got {float(atol):g}")
-    a, b = input._data, other._data
+    a, b = arrays = input._data, other._data
     try:
         np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
@@ -310,7 +312,8 @@ def _isclose_arrays(input, other, rtol, atol, equal_nan):
         else:
             diff = np.abs(a.astype(np.float64) - b.astype(np.float64))
             close = close | (diff <= atol + rtol * np.abs(b.astype(np.float64)))
-    return close
+    # (laid out as its first step, self == other, whose result the others update in place)
+    return iterator_layout(close, arrays) if close.ndim > 1 else close
 
 
 @export(method=True)

@@ -162,7 +162,7 @@ def _float_array(x):
     """Integer and bool data promoted to the default float dtype (sin(int) is float)."""
     d = x._data
     if d.dtype.kind in "biu":
-        return d.astype(dtypes.get_default_dtype().numpy)
+        return cast(d, dtypes.get_default_dtype().numpy)
     return d
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 from . import _vec_math
+from ._layout import cast, empty_like, iterator_layout
 from ._op import Op, export, finish_out
 from .pointwise import _like, _zeros_like, broadcast_error, check_operand, check_shapes, operands
 from .selection import where
@@ -104,7 +105,8 @@ def _pow2_fwd(ctx, e, base):
     return out.copy() if type(out) is np.ndarray and not out.flags.c_contiguous else out
 
 
-_pow2 = Op("PowBackward2", _pow2_fwd, inputs=("exponent",), saves=("exponent", "result"), jvp="element_wise")
+_pow2 = Op("PowBackward2", _pow2_fwd, inputs=("exponent",), saves=("exponent", "result"), jvp="element_wise",
+           contiguous=True)
 
 
 @_pow2.derivative
@@ -131,14 +133,15 @@ def pow(input, exponent, *, out=None):
         if arrs[0].dtype == np.bool_:
             raise NotImplementedError('"pow" not implemented for \'Bool\'')
         if arrs[0].dtype.kind in "iu" and (arrs[1] < 0).any():  # integer ** integer tensor
-            return finish_out("pow", Tensor._make(_int_pow(*arrs)), out)
+            return finish_out("pow", Tensor._make(iterator_layout(_int_pow(*arrs), arrs)), out)
         return finish_out("pow", _pow1.apply(ts, arrs, {}), out)
     check_operand(exponent, "pow")
     d = _result_type(input, exponent)
     if d._kind == 1 and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     if d is dtypes.bool_:  # bool ** True / False: PyTorch's copy / fill with ones (no bool kernel)
-        value = input._data.copy() if exponent else np.ones(input._data.shape, np.bool_)
+        value = empty_like(input._data)  # (the output TensorIterator lays out like the input)
+        value[...] = input._data if exponent else True
         return finish_out("pow", Tensor._make(value), out)
-    arr = input._data.astype(d.numpy, copy=False)
+    arr = input._data if input._data.dtype == d.numpy else cast(input._data, d.numpy)
     return finish_out("pow", _pow0.apply((input,), (arr,), {"exponent": exponent}), out)

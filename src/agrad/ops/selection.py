@@ -12,7 +12,7 @@ import numpy as np
 from .. import dtypes
 from .._limits import check_broadcast, check_shape
 from ..tensor import Tensor, _can_cast, _scalar_name
-from ._layout import iterator_layout
+from ._layout import iterator_layout, promote
 from ._op import Op, export, finish_out, inplace, method, node_name
 from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop, vector_rows
 from .pointwise import (_C_NAMES, _mismatch_message, _result_type, broadcast_all_error, broadcast_error,
@@ -95,7 +95,7 @@ def clamp(input, min=None, max=None, *, out=None):
         d = _result_type(input, min, max)
         lo = min if isinstance(min, Tensor) else full_like_scalar(input, -np.inf if min is None else min, d)
         hi = max if isinstance(max, Tensor) else full_like_scalar(input, np.inf if max is None else max, d)
-        arrs = [t._data.astype(d.numpy, copy=False) for t in (input, lo, hi)]
+        arrs = [promote(t._data, d.numpy) for t in (input, lo, hi)]
         bounds = "both" if isinstance(min, Tensor) and isinstance(max, Tensor) else "min" if max is None else \
             "max" if min is None else "both"
         if d is dtypes.bool_ and bounds == "both":  # (maximum and minimum alone take bools)
@@ -110,7 +110,7 @@ def clamp(input, min=None, max=None, *, out=None):
         kernel = "clamp_min_scalar_cpu" if max is None else "clamp_max_scalar_cpu" if min is None else "clamp_scalar_cpu"
         raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
     min, max = dtypes.kernel_scalar(min, d.numpy), dtypes.kernel_scalar(max, d.numpy)  # (uint8: -1 is 255)
-    arr = input._data.astype(d.numpy, copy=False)
+    arr = promote(input._data, d.numpy)
     return finish_out("clamp", _clamp1.apply((input,), (arr,), {"min": min, "max": max}), out)
 
 
@@ -179,7 +179,7 @@ def _one_sided_clamp(name, np_fn, tensor_fn, keep, bound_wins):
         d = _result_type(input, bound)
         if d is dtypes.bool_:
             raise NotImplementedError(f"\"{name}_scalar_cpu\" not implemented for 'Bool'")
-        return finish_out(name, scalar_op.apply((input,), (input._data.astype(d.numpy, copy=False),),
+        return finish_out(name, scalar_op.apply((input,), (promote(input._data, d.numpy),),
                                                 {"bound": dtypes.kernel_scalar(bound, d.numpy)}), out)
 
     fn.__name__ = name
