@@ -211,7 +211,7 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
         ctx._arg_meta = [(a.shape, a.dtype) if isinstance(a, Tensor) else None for a in args]
         saved = ctx.__dict__.pop("_to_save", None)
         if saved is not None:
-            ctx._saved_list = [None if t is None else SavedTensor(t, f"saved_{i}", any(t is o for o in diff_outputs))
+            ctx._saved_list = [None if t is None else SavedTensor.of(t, f"saved_{i}", any(t is o for o in diff_outputs))
                                for i, t in enumerate(saved)]
             ctx._saved = {s.name: s for s in ctx._saved_list if s is not None}
         if _fw_active[0]:  # after recording, as PyTorch: jvp sees the outputs with their history

@@ -92,11 +92,17 @@ class SavedTensor:
     _identity = None
     _view_fn = None  # the view an in-place op on a view saved (save_view)
 
-    def __init__(self, tensor, name: str, is_output: bool):
+    # (no __init__: the recording makes a slot with SavedTensor() and sets its fields, which a
+    # class without one makes without calling Python code)
+
+    @classmethod
+    def of(cls, tensor, name: str, is_output: bool):
+        """The slot of ``tensor`` saved as ``name`` (``is_output``: an output of the node)."""
         # A saved output is kept as a second tensor object on the same data and version
         # counter, without history (as PyTorch's SavedVariable does): the output itself would
         # point back at the node, a reference cycle that only the garbage collector frees.
         # A weak reference finds the output while it lives (its forward-AD tangent, identity).
+        self = cls()
         self.name = name
         if is_output:
             self.is_output = True
@@ -112,6 +118,7 @@ class SavedTensor:
             self._identity = (tensor._requires_grad, None if is_output else tensor._grad_fn, tensor._output_nr)
             self.tensor = None
             self.packed = pack(tensor)
+        return self
 
     @property
     def meta(self):
@@ -244,11 +251,16 @@ class SavedNumber:
     packed = _NOT_PACKED
     _output = None
 
-    def __init__(self, number, name: str):
+    # (no __init__, as SavedTensor)
+
+    @classmethod
+    def of(cls, number, name: str):
+        self = cls()
         self.number = number
         self.tensor = _KEPT
         self.name = name
         self.freed = False
+        return self
 
     def _wrapped(self):
         """The 0-d tensor PyTorch saved: bool, int64, float64 or complex128 (also for numpy scalars)."""
@@ -666,7 +678,7 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
             if type(t) is SavedNumber:  # the op has set the number as the node's attribute
                 kept[name] = t
                 continue
-            slot = kept[name] = SavedTensor(t, name, t is out0 if out0 is not None else _is_one_of(t, outputs))
+            slot = kept[name] = SavedTensor.of(t, name, t is out0 if out0 is not None else _is_one_of(t, outputs))
             if plain:
                 setattr(node, name, slot.tensor)
         node._saved = kept
@@ -741,10 +753,10 @@ def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
                         break
                 else:
                     continue  # no input that needs this one requires grad
-            # SavedTensor.__init__'s work, attribute by attribute in its order, without its call;
+            # SavedTensor.of's work, attribute by attribute in its order, without its call;
             # its (shape, dtype) is the node's record of it (free() need not read it from numpy)
             if i < 0:
-                slot = _new(SavedTensor)
+                slot = SavedTensor()
                 slot.name = name
                 slot.is_output = True
                 slot._output = _weakref(out)
@@ -755,13 +767,13 @@ def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
                 t = inputs[i]
                 if t is None:  # a Python number given in place of a tensor: PyTorch saves it wrapped
                     t = arrays[i]
-                    slot = _new(SavedNumber)  # (SavedNumber.__init__'s work)
+                    slot = SavedNumber()  # (SavedNumber.of's work)
                     slot.number = t
                     slot.tensor = _KEPT
                     slot.name = name
                     slot.freed = False
                 else:
-                    slot = _new(SavedTensor)
+                    slot = SavedTensor()
                     slot.name = name
                     slot.tensor = t
                     slot.version = t._vc[0]

@@ -13,6 +13,8 @@ argument-parsing wrappers around ops, registered with :func:`export`.
 
 from __future__ import annotations
 
+import types as _types
+
 import numpy as np
 
 from ..autograd import _dual as _forward_ad
@@ -85,6 +87,9 @@ def _public_name(fn, name):
 class OpNode(Node):
     """Base of every built-in op's node: runs the op's formula."""
 
+    # (object's __init__, not Node's: a class whose __init__ is object's makes its instances
+    # without calling Python code; the recording sets the node's sequence number)
+    __init__ = object.__init__
     _formula = None
     _raw = None  # the same formula on numpy arrays, for passes that record nothing (optional)
     _multi = False  # the formula takes the list of output gradients
@@ -185,6 +190,16 @@ _pack_hooks = graph._PACK_HOOKS
 _record_hooks = graph.record_hooks
 
 
+def _own_copy(fn, op):
+    """``fn`` bound to ``op`` with a code object of its own.  CPython 3.11 specialises an
+    attribute read or write for the one class it saw there, in the code object: a short way
+    shared by every op (apply_one) writes sin's node, then mul's, then tanh's, and misses
+    each time; a copy per op sees one node class only."""
+    code = fn.__code__.replace()  # (a new code object, with its own specialisations)
+    return _types.MethodType(_types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__,
+                                                 fn.__closure__), op)
+
+
 class Op(Shortcuts):
     """A differentiable op. Call it with tensors (differentiable inputs) and attributes.
 
@@ -273,6 +288,9 @@ class Op(Shortcuts):
         self._node = None  # the node class, once made (``node``; read by every recorded call)
         OPS[name] = self
         ALL_OPS.append(self)
+        if pointwise:  # (the ops that take the short ways of a pointwise call: their own copies)
+            self.apply_one = _own_copy(Shortcuts.apply_one, self)
+            self.apply_two = _own_copy(Shortcuts.apply_two, self)
 
     @property
     def node(self):
@@ -338,10 +356,10 @@ class Op(Shortcuts):
                     recorded = True
                     break
         if recorded:
-            ctx = _new_node(self._node or self._make_node())  # Node.__init__'s one line, without its call
+            ctx = (self._node or self._make_node())()  # (OpNode has no __init__: the sequence number is set here)
             ctx._seq = _next_seq()
         else:
-            ctx = _new_node(_Scratch)  # (without type.__call__)
+            ctx = _Scratch()
         try:
             if attrs:
                 out = self.forward(ctx, *arrays, **attrs)
@@ -433,7 +451,7 @@ class Op(Shortcuts):
                     saves[name] = _saved_original(t) if i == 0 and t is inplace_self[0] and t._requires_grad else t
                 else:  # a Python number given in place of a tensor: PyTorch saves it wrapped
                     setattr(ctx, name, arrays[i])
-                    saves[name] = graph.SavedNumber(arrays[i], name)
+                    saves[name] = graph.SavedNumber.of(arrays[i], name)
         if self.keeps:
             if saves is None:
                 saves = {}
@@ -442,7 +460,7 @@ class Op(Shortcuts):
                 if users is not None and not any(tensors[u] is not None and tensors[u]._requires_grad
                                                  for u in users):
                     continue  # kept only for an input's gradient, and that input does not require grad
-                saves[public or attr] = graph.SavedNumber(attrs[attr] if attr in attrs else getattr(ctx, attr), attr)
+                saves[public or attr] = graph.SavedNumber.of(attrs[attr] if attr in attrs else getattr(ctx, attr), attr)
         graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
         return results
 

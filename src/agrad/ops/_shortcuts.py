@@ -56,10 +56,10 @@ class Shortcuts:
             return self.apply((t,), (a,), attrs)
         recorded = t._requires_grad and _mode_state["enabled"]
         if recorded:
-            ctx = _new_node(self._node or self._make_node())
+            ctx = (self._node or self._make_node())()
             ctx._seq = _next_seq()
         else:
-            ctx = _new_node(_Scratch)
+            ctx = _Scratch()
         try:
             out = self.forward(ctx, a, **attrs)
         except ValueError:
@@ -97,7 +97,7 @@ class Shortcuts:
         ctx._out_meta = _META0[d] if not out.ndim else _META.get((out.shape, d)) or _meta(out)
         return results
 
-    def apply_one(self, t, arrays):
+    def apply_one(self, t, arrays, kernel=None, operand=None):
         """:meth:`apply` of a pointwise op with a kernel, no attributes and one tensor ``t``
         (``arrays``: its array, prepared, and for an op of two operands the Python number
         after it): the same result, node, edges and saved tensors on a shorter way when ``t``
@@ -108,7 +108,12 @@ class Shortcuts:
                 or inplace_self[0] is not None or self.keeps:
             return self.apply((t,) if len(arrays) == 1 else (t, None), arrays, _NO_ATTRS)
         try:
-            out = self.kernel(arrays[0]) if len(arrays) == 1 else self.kernel(*arrays)
+            if kernel is None:
+                out = self.kernel(arrays[0]) if len(arrays) == 1 else self.kernel(*arrays)
+            elif len(arrays) == 1:
+                out = kernel(arrays[0])
+            else:
+                out = kernel(arrays[0], operand)
         except ValueError:
             if self.value_error is None:
                 raise
@@ -125,7 +130,7 @@ class Shortcuts:
         if d is not _F64 and d is not _F32 and d.kind != "f":
             _not_differentiable(d)
         # the recording: graph.record_op's work for this case, its steps in its order
-        node = _new_node(self._node or self._make_node())
+        node = (self._node or self._make_node())()
         node._seq = _next_seq()
         results = _new_tensor(Tensor)  # (the shape of t, whose size was checked: no check)
         results._data = out
@@ -152,14 +157,14 @@ class Shortcuts:
             kept = {}
             for name, i in plan:  # (SavedTensor.__init__'s work, attribute by attribute in its order)
                 if i == 0:
-                    slot = _new_node(_SavedTensor)
+                    slot = _SavedTensor()
                     slot.name = name
                     slot.tensor = t
                     slot.version = t._vc[0]
                     slot._meta = meta[0]
                     setattr(node, name, t)
                 elif i < 0:  # the output, kept as a second tensor object without history (graph._linked)
-                    slot = _new_node(_SavedTensor)
+                    slot = _SavedTensor()
                     slot.name = name
                     slot.is_output = True
                     slot._output = _weakref(results)
@@ -169,7 +174,7 @@ class Shortcuts:
                     setattr(node, name, kept_out)
                 else:  # the Python number: PyTorch saves it wrapped (SavedNumber.__init__'s work)
                     number = arrays[i]
-                    slot = _new_node(_SavedNumber)
+                    slot = _SavedNumber()
                     slot.number = number
                     slot.tensor = _KEPT
                     slot.name = name
@@ -218,7 +223,7 @@ class Shortcuts:
         d = out.dtype
         if d is not _F64 and d is not _F32 and d.kind != "f":
             _not_differentiable(d)
-        node = _new_node(self._node or self._make_node())
+        node = (self._node or self._make_node())()
         node._seq = _next_seq()
         results._grad_fn = node
         results._requires_grad = True
@@ -275,7 +280,7 @@ def _record_two(node, a, b, tensors, out, plan):
         kept = {}
         for name, i in plan:
             if i < 0:  # the output, kept as a second tensor object without history (graph._linked)
-                slot = _new_node(_SavedTensor)
+                slot = _SavedTensor()
                 slot.name = name
                 slot.is_output = True
                 slot._output = _weakref(out)
@@ -284,7 +289,7 @@ def _record_two(node, a, b, tensors, out, plan):
                 slot._meta = node._out_meta[0]
             else:
                 t = tensors[i]
-                slot = _new_node(_SavedTensor)
+                slot = _SavedTensor()
                 slot.name = name
                 slot.tensor = t
                 slot.version = t._vc[0]

@@ -323,6 +323,11 @@ def via_double(np_fn, other=None, single_as_numpy=False):
         return np_fn(a, dtype=np.float64).astype(_F32)
 
     kernel.__name__ = getattr(np_fn, "__name__", "kernel")
+    # what it runs on float64 arrays: np_fn on any of them, or (single_as_numpy) on those of one element
+    if plain:
+        kernel.float64 = np_fn
+    elif single_as_numpy:
+        kernel.single64 = np_fn
     return kernel
 
 

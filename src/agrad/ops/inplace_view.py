@@ -166,6 +166,7 @@ def regenerate_view(view):
     """Make ``view``'s gradient flow through its base's current history."""
     base = view._base
     node = _take.node()
+    node._seq = next(graph._sequence)  # (OpNode has no __init__ of its own)
     node.idx = flat_index(view, base)
     old_fn, old_nr = view._grad_fn, view._output_nr
     graph.record(node, (base,), (view,))

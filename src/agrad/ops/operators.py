@@ -17,8 +17,8 @@ from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, b
                          bitwise_right_shift, bitwise_right_shift_, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, into_self,
                          le, le_, logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
 from .division import floor_divide, floor_divide_, in_order_until_zero, reciprocal, remainder
-from .pointwise import (_F32, _F64, _add, _div, _formula_state, _mul, _rsub, _sub, add, check_operand,
-                        check_sub, div, mul, neg, operands, sub, true_divide)
+from .pointwise import (_F32, _F64, _WEAK32, _WEAK64, _add, _div, _formula_state, _mul, _rsub, _sub, _weak_new, add,
+                        check_operand, check_sub, div, mul, neg, operands, sub, true_divide)
 from .._limits import check_broadcast
 from .power import pow
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
@@ -151,8 +151,9 @@ def _arithmetic(fn, op):
         elif (t is float or t is int) and type(self) is Tensor and not _formula_state["formula"]:
             a = self._data
             d = a.dtype
-            if d is _F64 or d is _F32:
-                return op.apply_one(self, (a, other))
+            if d is _F64 or d is _F32:  # (the op's kernel's case: the number as weak() gives it)
+                c = (_WEAK64 if d is _F64 else _WEAK32).get(other)
+                return op.apply_one(self, (a, other), ufunc, c if c is not None else _weak_new(other, d))
         return general(self, other)
 
     return method_

@@ -54,9 +54,16 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
                 op.raw_derivative(lambda ctx, g: raw(g, getattr(ctx, saves[0])._data))
 
         apply_one = op.apply_one
+        # what the kernel runs on a float64 array (of any size, or of one element: ``single64``)
+        any64, single64 = getattr(np_fn, "float64", None), getattr(np_fn, "single64", None)
 
         def api(input, *, out=None):
             arr = input._data
+            if out is None and arr.dtype is _F64_DTYPE and type(arr) is np.ndarray:
+                if any64 is not None:
+                    return apply_one(input, (arr,), any64)
+                if single64 is not None and arr.size == 1:
+                    return apply_one(input, (arr,), single64)
             if no_bool is not None and arr.dtype == np.bool_:
                 raise no_bool[0](no_bool[1])
             if float_out and arr.dtype.kind in "biu":
@@ -77,6 +84,9 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
         return api
 
     return deco
+
+
+_F64_DTYPE = np.dtype(np.float64)
 
 
 # float32 exp, log, sin, cos, tanh, expm1, log1p and log10 as PyTorch's kernels (MKL's and
