@@ -587,4 +587,9 @@ def cases(graph: str) -> list[dict]:
               "gs = [torch.autograd.grad((xs ** torch.tensor(e)).sum(), [xs])[0] for e in (1.5, 0.5, -0.5, 2.5)]"],
              ["g", "gs", "torch.tensor(float('-inf')) ** torch.tensor(0.5)", "xs.detach() ** torch.tensor(0.5)",
               "xs.detach() ** torch.tensor([0.5, 0.5, 0.5, 0.5])", "xs.detach().pow(0.5)"]),
+        case("index-select-0d-double-backward-index-add",  # (seed 28000000: grad_fn:backward)
+             [graph, "x = torch.tensor(2.25, dtype=torch.float64, requires_grad=True)",
+              "r = torch.index_select(x, -1, torch.tensor([4]).clamp(0, 0))",
+              "(+(r ** torch.tensor(1.25, dtype=torch.float64))).sum().backward(create_graph=True)"],
+             ["x.grad", "graph(x.grad.grad_fn)", "torch.autograd.grad(x.grad, [x])"]),
     ]

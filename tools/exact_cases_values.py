@@ -642,4 +642,11 @@ def cases(graph: str) -> list[dict]:
               "warned(lambda: torch.var(torch.zeros(0, 3), 0, correction=0))", "warned(lambda: torch.var(torch.zeros(3, 0), 0, correction=-1))",
               "warned(lambda: torch.std_mean(v, -1))", "r.clone().masked_scatter_(r > 0, r * 2)",
               "torch.zeros(()).masked_scatter_(torch.tensor(False), torch.ones(1))", "r.masked_scatter_(r > 0, r)"]),
+        case("activation-backward-nan-tail-of-a-transposed-input",  # (seed 28000000: value:grad; the scalar loop's g at NaN)
+             ["x1 = torch.tensor([[[-2.25, -2.25]], [[2.0, 2.5]], [[-0.75, 1.5]], [[-0.75, -2.5]]], requires_grad=True)",
+              "v2 = x1.transpose(0, -1)", "w = torch.tensor([[1.0, float('nan'), -4.0], [float('nan'), 0.5, 2.0]]).t()"],
+             ["torch.autograd.grad(F.hardswish(torch.acosh(v2), True).sum(), [x1], create_graph=True)",
+              "torch.autograd.grad(F.hardswish(torch.acosh(v2)).sum(), [x1])",
+              "[torch.autograd.grad(f(x).sum(), [x])[0] for x in [w.clone().requires_grad_()] for f in "
+              "(F.hardtanh, F.elu, F.softshrink, F.hardshrink, F.hardswish)]"]),
     ]

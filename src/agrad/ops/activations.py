@@ -65,8 +65,9 @@ def _scalar_tail(out, g, x, value):
     nan = np.isnan(xs)
     if nan.any():
         out = np.array(out)
-        flat = out.reshape(-1)
-        flat[cut:][nan] = np.broadcast_to(value(g), out.shape).reshape(-1)[cut:][nan]
+        tail = np.zeros(out.shape, bool)  # (a mask: out may not be C-contiguous, its reshape a copy)
+        tail.reshape(-1)[cut:] = nan
+        np.copyto(out, np.broadcast_to(value(g), out.shape), where=tail)
     return out
 
 

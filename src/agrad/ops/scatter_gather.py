@@ -86,12 +86,12 @@ _index_select = Op("IndexSelectBackward0", lambda ctx, a, dim, idx: np.take(a, i
 @_index_select.derivative
 def _(ctx, grad):
     shape = ctx.input_shape
-    if not len(shape):
-        return grad.sum()
-    if grad._requires_grad and _grad_state["enabled"]:  # recorded: zeros(shape).index_add_(dim, index, grad)
+    if grad._requires_grad and _grad_state["enabled"]:  # recorded, 0-d too: zeros(shape).index_add_(dim, index, grad)
         zeros = np.zeros(shape, grad._data.dtype)
         return _index_add.apply((Tensor._make(zeros), grad), (zeros, grad._data),
                                 {"dim": ctx.dim, "idx": ctx.idx, "alpha": 1})
+    if not len(shape):
+        return grad.sum()
     return embed(grad, shape, _dim_index(ctx.dim, ctx.idx), accumulate=True)
 
 
