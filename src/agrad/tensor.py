@@ -630,8 +630,8 @@ class Tensor:
 
     def __bool__(self):
         if self._data.size != 1:
-            raise RuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous" if self._data.size == 0
+                               else "Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._values().reshape(()))
 
     def _scalar(self, what):

@@ -3,6 +3,8 @@ with a clear agrad error, as any other attribute outside the allow-lists does.""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from agrad.lang import Source, run
@@ -122,3 +124,44 @@ def test_numpy_ufunc_out_takes_only_script_arrays(code):
     res = run(Source("t.py", "import torch\nimport numpy as np\nn = np.ones(3)\n" + code), timeout=30)
     assert res.error is not None, res.stdout
     assert "Traceback" not in res.error.render()
+
+
+# the tensor attributes and aliases of session 28 (ops/aliases.py, nanmean): reachable, and no further
+ATTR_PRE = "import torch\nx = torch.tensor([[1.5, -2.0], [3.0, 0.5]], requires_grad=True)\n"
+ATTR_ESCAPES = [
+    ATTR_PRE + "x.real.__class__.__mro__",
+    ATTR_PRE + "x.layout.__reduce_ex__(2)",
+    ATTR_PRE + "x.is_signed.__func__.__globals__",
+    ATTR_PRE + "x.swapaxes.__wrapped__",
+    ATTR_PRE + "torch.positive.__code__",
+    ATTR_PRE + "torch.nanmean.__globals__['np']",
+    ATTR_PRE + "x.broadcast_to(2, 2, 2).grad_fn._op",
+    ATTR_PRE + "x.nanmean().grad_fn._saved_other.__array_interface__",
+    ATTR_PRE + "'{0.nbytes.__class__.__subclasses__}'.format(x)",
+    ATTR_PRE + "x.divide(2).grad_fn.__dict__",
+]
+
+
+@pytest.mark.parametrize("text", ATTR_ESCAPES)
+def test_new_attributes_do_not_open_an_escape(text, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = run(Source("attack.py", text), timeout=10)
+    assert res.error is not None, f"not blocked: {text!r}"
+    assert res.error.type_name == "AttributeError", res.error.render()
+    assert "Traceback" not in res.error.render()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_new_attributes_run_in_scripts():
+    text = ATTR_PRE + ("print(x.real is x, x.nbytes, x.itemsize, x.layout, x.is_cpu, x.is_signed(), x[0, 0].is_nonzero())\n"
+                       "print(x.swapaxes(0, 1).grad_fn, x.broadcast_to(3, 2, 2).shape, x.divide(2).grad_fn)\n"
+                       "m = x.nanmean(1)\nm.sum().backward()\nprint(m.grad_fn, x.grad.tolist())\n"
+                       "try:\n    x.imag\nexcept RuntimeError as e:\n    print(e)\n")
+    res = run(Source("ok.py", text), timeout=10)
+    assert res.error is None, res.error.render()
+    assert re.sub(r" at 0x[0-9a-f]+", "", res.stdout).splitlines() == [
+        "True 16 4 torch.strided True True True",
+        "<TransposeBackward0 object> torch.Size([3, 2, 2]) <DivBackward0 object>",
+        "<DivBackward0 object> [[0.5, 0.5], [0.5, 0.5]]",
+        "imag is not implemented for tensors with non-complex dtypes.",
+    ]

@@ -25,7 +25,8 @@ the groups of PyTorch's documentation:
   convolution, pooling and normalisation families get their own files next to
   them;
 - ``factories`` (tensor, zeros, arange, rand, ...); ``inplace_view`` (in-place
-  changes through views: CopySlices).
+  changes through views: CopySlices); ``aliases`` (swapaxes, Tensor.broadcast_to, and the
+  attributes that record nothing: real/imag, conj, nbytes, is_signed, is_nonzero, ...).
 """
 
 import importlib

@@ -44,7 +44,8 @@ ALL_OPS: list = []
 def export(*names, method=None, functional=None, linalg=None, torch=True):
     """Register a function under torch-level ``names`` (default: its own name).
 
-    ``method`` names a Tensor method (True: the same name); ``functional``
+    ``method`` names a Tensor method (True: each of ``names``, as PyTorch's aliases
+    ``swapaxes``/``divide``/``ger`` are methods too); ``functional``
     an ``nn.functional`` name; ``linalg`` a ``torch.linalg`` name.
     """
 
@@ -54,8 +55,11 @@ def export(*names, method=None, functional=None, linalg=None, torch=True):
         if torch:
             for n in own:
                 FUNCTIONS[n] = fn
-        if method:
-            METHODS[own[0] if method is True else method] = fn
+        if method is True:
+            for n in own:
+                METHODS[n] = fn
+        elif method:
+            METHODS[method] = fn
         if functional:
             FUNCTIONAL[own[0] if functional is True else functional] = fn
         if linalg:

@@ -17,7 +17,7 @@ from .views import _unsafe_view
 from .linalg import bmm, dot, mm
 
 
-@export()
+@export(method=True)
 def inner(input, other):
     """Sum over the last dims: a product with a 0-d tensor, else tensordot over the last dims."""
     if input.ndim == 0 or other.ndim == 0:

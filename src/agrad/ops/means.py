@@ -90,3 +90,23 @@ def mean(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
     if dtype is not None and dtype is not input.dtype:
         attrs["dtype"] = dtype.numpy
     return finish_out("mean", op.apply((input,), (input._data,), attrs), out)
+
+
+# nanmean ---------------------------------------------------------------------
+
+@export(method=True)
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """ATen's composite: nansum(input, dim, keepdim, dtype) / (number of non-NaN elements), the
+    count an int64 sum of ``isnan(input).logical_not_()`` (DivBackward0 over NansumBackward0)."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
+                           + _scalar_name(input.dtype))
+    if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be either a floating "
+                           f"point or complex dtype. Got: {_scalar_name(dtype)}")
+    count = input.detach().isnan().logical_not().sum(dim, keepdim)
+    if out is None:
+        return nansum(input, dim, keepdim, dtype=dtype).div(count)
+    # nansum_out(out, ...).div_(count): the sum in out's dtype
+    total = nansum(input, dim, keepdim, dtype=out.dtype if dtype is None else dtype)
+    return finish_out("nansum", total.div(count), out)

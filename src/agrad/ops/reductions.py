@@ -176,6 +176,8 @@ def _(ctx, grad):
 @export(method=True)
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     d = _acc_dtype(input, dtype)
+    if isinstance(dim, (list, tuple)) and len(dim) == 0:  # (an empty dim list reduces every dim, as sum's)
+        dim = None
     axes = dims(dim, input.ndim)
     return _nansum.apply((input,), (input._data,), {"axes": axes, "keepdim": keepdim,  # all dims kept for dim=None
                                                      "dtype": d.numpy, "full": dim is None})

@@ -203,7 +203,7 @@ _transpose.derivative(lambda ctx, grad: grad.transpose(ctx.dim0, ctx.dim1))
 _transpose.raw_derivative(lambda ctx, g: _swap(None, g, ctx.dim0, ctx.dim1))
 
 
-@export("transpose", "swapaxes", "swapdims", method=True)
+@export(method=True)  # (swapaxes, swapdims: aliases.py)
 def transpose(input, dim0, dim1):
     n = input.ndim
     d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
