@@ -679,4 +679,14 @@ def cases(graph: str) -> list[dict]:
               "torch.nanmean(x, 1, out=torch.empty(2))", "torch.nanmean(x.detach().half(), 0).tolist()", "x.detach().nanmean(1).tolist()",
               "torch.nanmean(x, 2)", "torch.nanmean(w, 1).tolist()", "torch.nanmean(w.double(), 0).tolist()", "torch.nanmean(3.0)",
               "torch.nansum(x, ())", "torch.nansum(x, [], keepdim=True)"]),
+        case("logaddexp-nan-sign",  # (seed 28000000: value:signbit) the sign bit set in the scalar loop, not in the vector code
+             ["n = float('nan')", "x = torch.tensor([[-0.25, -0.25]])", "y = torch.tensor([[1.75, n]])",
+              "a = torch.linspace(-3, 3, 60).reshape(6, 10)", "b = torch.where(torch.arange(60).reshape(6, 10) % 7 == 3, n, a.flip(0))",
+              "c = -torch.where(torch.arange(60).reshape(6, 10) % 5 == 1, n, a)"],
+             ["x.logaddexp(y).signbit()", "torch.logaddexp2(x, y).signbit()",
+              "[torch.logaddexp(p, q).signbit().int().tolist() for p, q in ((a, b), (b, a), (c, a), (a.double(), b.double()), "
+              "(c.double(), b.double()), (a.half(), c.half()), (a.double().t(), b.double().t()), (a.double()[:, :9], c.double()[:, :9]), "
+              "(a.double(), c.double()[:1]), (a.double()[:5].t(), b.double()[:5].t()))]",
+              "[torch.logaddexp2(p, q).signbit().int().tolist() for p, q in ((a, b), (c, a), (a.double(), b.double()), "
+              "(c.double().t(), b.double().t()), (a.half(), c.half()))]"]),
     ]

@@ -19,6 +19,7 @@ from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_mess
                         _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_int_zero_division,
                         check_operand, check_sub, check_shapes, operands)
 from .division import in_order_until_zero
+from ._vector_loop import unary_lanes, vector_rows
 from .power import pow as _pow
 
 _result_type = dtypes.result_type
@@ -315,7 +316,32 @@ def xlogy(input, other, *, out=None):
 method("xlogy_")(inplace(xlogy, partial=True))
 
 
-@binary(lambda a, b: _binary_quiet(np.logaddexp, a, b), "logaddexp", saves=("self", "other"))
+def _negative_nans(out, a, b):
+    """logaddexp's and logaddexp2's NaN results as PyTorch's kernels give them: the scalar loop's
+    with the sign bit set (it adds ``-|a - b|``, a negated NaN, to the max), the vector code's
+    without (which elements that code takes: _vector_loop.vector_rows)."""
+    nan = np.isnan(out)
+    if not nan.any():
+        return out
+    out = np.array(out)
+    rows = vector_rows(out.shape, (a, b))
+    if rows is not None:
+        n, cut, order = rows
+        vector = np.zeros((out.size // n, n), bool)
+        vector[:, :cut] = True
+        vector = vector.reshape(out.shape) if order == "C" else vector.reshape(out.shape[::-1]).T
+    elif type(a) is np.ndarray and type(b) is np.ndarray and a.shape == b.shape and a.strides == b.strides:
+        vector = unary_lanes(a)  # (operands laid out alike, strided: one operand's loop)
+    else:
+        vector = False  # (not modelled: the scalar loop's)
+    if vector is not False:
+        np.abs(out, out=out, where=nan & vector)
+        nan &= ~vector
+    np.negative(np.abs(out), out=out, where=nan)
+    return out
+
+
+@binary(lambda a, b: _negative_nans(_binary_quiet(np.logaddexp, a, b), a, b), "logaddexp", saves=("self", "other"))
 def _logaddexp0(ctx, grad):
     a, b = ctx.self, ctx.other
     return grad / (1 + (b - a).exp()), grad / (1 + (a - b).exp())
@@ -326,7 +352,7 @@ def _logaddexp2_kernel(a, b):
     fused (so logaddexp2(x, x) is x + ln 2 * (1/ln 2) - a last bit off, not x + 1); a, where a
     is an infinity equal to b. float32's log1p and exp2 through double, as libm gives them."""
     if a.dtype not in (np.float32, np.float64) or a.dtype != b.dtype:
-        return _binary_quiet(np.logaddexp2, a, b)
+        return _negative_nans(_binary_quiet(np.logaddexp2, a, b), a, b)
     with np.errstate(all="ignore"):
         d = np.negative(np.abs(np.subtract(a, b)))
         if a.dtype == np.float32:
@@ -334,7 +360,7 @@ def _logaddexp2_kernel(a, b):
         else:
             tail = np.log1p(np.exp2(d))
         out = _vec_math.fma(tail, np.asarray(1 / np.log(2.0), a.dtype), np.maximum(a, b))
-        return np.where(np.isinf(a) & (a == b), a, out).astype(a.dtype, copy=False)
+        return _negative_nans(np.where(np.isinf(a) & (a == b), a, out).astype(a.dtype, copy=False), a, b)
 
 
 _log = _vec_math.via_double(np.log)
