@@ -91,4 +91,26 @@ CASES = [
              "torch.isclose(tb, tb.contiguous())", "torch.heaviside(t, t.contiguous())", "torch.heaviside(ti, e[:1, :2, None])")]
          + ["torch.isclose(th.mT, th.mT.contiguous(), 0.25, 2.0).view(-1)", "torch.isreal(e).view(-1)",
             "(torch.manual_seed(0), torch.rand_like(tb.log1p()))[1]"]),
+    case("composite-results-and-gradients-are-laid-out-as-pytorch-s",  # (dt20k-28: rrelu, logsumexp, grads, ...)
+         ["t = torch.tensor([[[1.0, -2.0, 0.5], [0.0, 3.0, -1.5]], [[2.0, 0.25, -0.5], [1.0, -3.0, 0.75]]]).transpose(0, -1)",
+          "d = torch.tensor([[-1.25, -1.0], [-1.0, -3.0]], dtype=torch.float64).t()",
+          "s = torch.tensor([[-1.25, 0.5], [-2.25, 2.0], [1.25, 0.25]])[::2]",
+          "h = torch.tensor([[-2.5, 2.0, 0.0], [-2.75, 3.0, 0.0]], dtype=torch.float16).t()",
+          "m = torch.arange(8.).reshape(2, 2, 2).mT",
+          "x1 = torch.tensor([-1.75, -2.0], dtype=torch.float64, requires_grad=True)", "r = torch.sign(x1.expand(2, 2))",
+          "r.retain_grad()", "torch.adjoint(r).backward(torch.tensor([[0.5, -2.25], [-2.0, 0.0]], dtype=torch.float64))",
+          "x = torch.arange(12.).reshape(3, 4).requires_grad_()", "b = x.t() * 2", "v = b[1:]", "v[..., 0] = 0.5",
+          "g1 = torch.autograd.grad(b.sum() * 1, [x], retain_graph=True)[0]",
+          "g2 = torch.autograd.grad(b.sum() * 1, [x], create_graph=True)[0]",
+          "c = x.t() * 1", "c[:, 1] = torch.ones(4, requires_grad=True)",
+          "g3 = torch.autograd.grad(c.sum(), [x], retain_graph=True)[0]",
+          "g4 = torch.autograd.grad(c.sum(), [x], create_graph=True)[0]"],
+         [f"({e}).stride()" for e in (
+             "torch.div(d, s, rounding_mode=None)", "torch.div(d, s, rounding_mode='floor')", "F.rrelu(t)",
+             "F.rrelu(t, training=True)", "torch.rrelu(t)", "torch.logsumexp(t, 0)", "torch.logsumexp(t, 1, keepdim=True)",
+             "torch.logsumexp(t.long(), 0)", "torch.layer_norm(h, (2,), eps=3.0)", "F.layer_norm(h.float(), (2,))",
+             "torch.matrix_power(m, 0)", "torch.matrix_power(m, 1)", "torch.matrix_power(m.transpose(0, -1), 1)",
+             "torch.matrix_power(m, 2)", "r.grad", "g1", "g2", "g3", "g4")]
+         + ["type(torch.matrix_power(m.requires_grad_(), 1).grad_fn).__name__", "torch.logsumexp(t, 0).view(-1)",
+            "g2.view(-1)", "r.grad.view(-1)"]),
 ]

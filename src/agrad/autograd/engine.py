@@ -540,7 +540,8 @@ def _inspect(node, grads, create_graph, node_hooks=True):
             t = ref()
             if t is not None and idx in grads:
                 g = grads[idx] if create_graph else grads[idx].detach()
-                t._grad = g.clone() if t._grad is None else t._grad + g
+                # (PyTorch's retain_grad hook: clone(MemoryFormat::Contiguous) of the first gradient)
+                t._grad = (g.clone() if g.is_contiguous() else g.contiguous()) if t._grad is None else t._grad + g
     hooks = pre.get(-1) if pre and node_hooks else None
     if hooks:
         for fn in list(hooks.values()):

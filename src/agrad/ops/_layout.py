@@ -165,6 +165,19 @@ def cast(a, dtype):
     return a.astype(dtype)
 
 
+def in_order(out, order):
+    """``out`` laid out with its dims slowest first in ``order`` (:func:`dense_order`'s form;
+    None: C order): a result PyTorch allocates with strides it recorded earlier (CopySlices'
+    gradient, laid out as the base was)."""
+    if order is None:
+        return c_order(out)
+    fresh = np.empty([out.shape[d] for d in order], out.dtype).transpose(np.argsort(order))
+    if fresh.strides == out.strides:
+        return out
+    fresh[...] = out
+    return fresh
+
+
 def promote(a, dtype):
     """An operand's data in the dtype its op computes in: ``a`` itself when it has it, else
     :func:`cast` (TensorIterator's cast of an input to the common dtype, laid out like it)."""

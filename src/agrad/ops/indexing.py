@@ -15,7 +15,7 @@ from .._limits import check_numel
 from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
-from ._layout import _dense, _partial_overlap, torch_strides
+from ._layout import _dense, _partial_overlap, dense_order, in_order, torch_strides
 from ._op import Op, export, method
 from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
@@ -341,6 +341,7 @@ def select(input, dim, index):
 
 def _put_fwd(ctx, a, v, index, torch_index):
     ctx.values_shape = np.shape(v)
+    ctx.self_order = dense_order(a)  # (CopySlices' gradient of self is laid out as self was)
     out = a.copy()
     out[index] = v
     return out
@@ -364,7 +365,9 @@ _copy_slices.node._name = "torch::autograd::CopySlices"
 @_copy_slices.derivative
 def _(ctx, grad):
     if not graph._state["enabled"]:
-        return _put_backward(ctx, grad)
+        g_self, g_src = _put_backward(ctx, grad)
+        g_self._data = in_order(g_self._data, ctx.self_order)
+        return g_self, g_src
     # create_graph: PyTorch's CopySlices steps around copy_'s backward, each recorded: the
     # gradient copied into a new tensor, its slice (as_strided) cloned for the value, zeros
     # copied into the slice for the tensor written to
@@ -374,6 +377,8 @@ def _(ctx, grad):
     flat = np.arange(grad._data.size).reshape(grad._data.shape)[ctx.index]
     g_src = _clone(take(result, flat)) if ctx.needs(1) else None
     g_self = replace(result, Tensor._make(np.zeros((), grad._data.dtype)), flat) if ctx.needs(0) else None
+    if g_self is not None:
+        g_self._data = in_order(g_self._data, ctx.self_order)
     return g_self, g_src
 _index_put = Op("IndexPutBackward0", _put_fwd, inputs=("self", "values"), jvp="linear",
                  keeps={"index": None})  # (PyTorch saves the indices)

@@ -18,6 +18,7 @@ import numpy as np
 from ..autograd import _dual, graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
+from ._layout import dense_order, in_order
 from ._op import Op, inplace_self
 from .views import _clone, _copy
 
@@ -121,6 +122,7 @@ class CopySlices(Node):
         self._out_meta = [base_meta]
         self._inner = inner
         self._idx = idx
+        self._order = None  # the base's layout (dense_order), which the base's gradient takes
 
     _released = False
 
@@ -142,7 +144,10 @@ class CopySlices(Node):
             g_view = Tensor._make(np.zeros((), g._data.dtype))
         elif g_view._data.shape != self._idx.shape:
             g_view = g_view.sum_to_size(self._idx.shape)
-        return (_replace(g, g_view, idx=self._idx),) + res[1:]
+        out = _replace(g, g_view, idx=self._idx)
+        # (PyTorch's result: new_empty_strided with the base's sizes and strides, the gradient copied in)
+        out._data = in_order(out._data, self._order)
+        return (out,) + res[1:]
 
     @property
     def _saved(self):  # the op's saved tensors: freed with this node (engine), shown with it; never None,
@@ -192,6 +197,7 @@ def inplace_through_view(view, fn, args, kwargs):
         _dual.write_tangent(view, result)
     idx = flat_index(view, base)
     node = CopySlices(base_edge, (base._data.shape, base.dtype), inner, idx)
+    node._order = dense_order(base._data)
     old_fn, old_nr = base._grad_fn, base._output_nr
     base._grad_fn = node
     base._output_nr = 0

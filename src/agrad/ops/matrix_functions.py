@@ -178,18 +178,23 @@ def _matmul(a, b):
     return FUNCTIONS["matmul"](a, b)
 
 
+def _contiguous_clone(a):
+    """a.clone(memory_format=torch.contiguous_format) (CloneBackward0 either way)."""
+    return a.clone() if a.is_contiguous() else a.contiguous()
+
+
 @export("matrix_power", method=True)
 def matrix_power(input, n):
     """A^n by repeated squaring, as ATen builds it (n = 0: a copy of the identity; n < 0: of the inverse)."""
     _square(input, "linalg.matrix_power")
     if not isinstance(n, numbers.Integral):
         raise TypeError(f"matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}")
-    if n == 0:
-        out = input.clone()
+    if n == 0:  # (ATen clones with MemoryFormat::Contiguous for n of 0 and 1)
+        out = _contiguous_clone(input)
         eye = np.broadcast_to(np.eye(input.shape[-1], dtype=input._data.dtype), input.shape)
         return out.copy_(Tensor._make(np.ascontiguousarray(eye)))
     if n == 1:
-        return input.clone()
+        return _contiguous_clone(input)
     if n == -1:
         return LINALG["inv"](input)
     a = LINALG["inv"](input) if n < 0 else input

@@ -22,6 +22,7 @@ from ._argcheck import _raise_parser_error
 from ..autograd import graph
 from ._batch_norm_backward import batch_norm_backward
 from ._group_norm_backward import group_norm_backward
+from ._layout import c_order
 from ._op import Op, export
 from .nn import check_floating, const, div_scalar, mul_scalar
 
@@ -445,7 +446,8 @@ def _layer_norm_fwd(ctx, x, w, b, normalized_shape, eps):
             if w is not None:
                 y = y * w.reshape(-1).astype(y.dtype)
             y += 0.0
-    return y.reshape(x.shape).astype(x.dtype, copy=False)
+    # (native_layer_norm's output is contiguous, whatever the input's layout)
+    return c_order(y.reshape(x.shape).astype(x.dtype, copy=False))
 
 
 _layer_norm = Op("NativeLayerNormBackward0", _layer_norm_fwd, inputs=("input", "weight", "bias"),

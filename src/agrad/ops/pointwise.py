@@ -476,7 +476,8 @@ def _trunc_divide(a, b):
 # div with a rounding_mode argument: a step function, PyTorch's DivBackward2 passes zeros; with
 # rounding_mode=None given, true division with div's derivative
 _div_mode = Op("DivBackward2", lambda ctx, a, b, fn: np.true_divide(a, b) if fn is None else fn(a, b),
-               inputs=("self", "other"), saves=("self", "other"), saves_for={"self": (1,)}, jvp="element_wise")
+               inputs=("self", "other"), saves=("self", "other"), saves_for={"self": (1,)}, jvp="element_wise",
+               iterated=True)
 
 
 @_div_mode.derivative

@@ -16,6 +16,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _wrap_dim
 from .._cascade import cascade_sum
+from ._layout import c_order
 from ._op import Op, export, finish_out
 from ._return_types import return_type
 from .selection import masked_fill
@@ -636,7 +637,8 @@ def _logsumexp_fwd(ctx, a, axes, keepdim):
         out = np.log(total.astype(a.dtype, copy=False)) + m
     if not keepdim:
         out = out.reshape([s for i, s in enumerate(a.shape) if i not in axes])
-    return out.astype(a.dtype, copy=False)
+    # (ATen's logsumexp sums into a fresh empty tensor, resized: contiguous)
+    return c_order(out.astype(a.dtype, copy=False))
 
 
 _logsumexp = Op("LogsumexpBackward0", _logsumexp_fwd, saves=("self", "result"))

@@ -14,12 +14,14 @@ import sys
 import numpy as np
 
 from .. import dtypes
+from ._layout import c_order
 from ._op import Op, export
 from .activations import _backward_op, _in_place, check_in_place_slope
 from .nn import check_floating
 
 def _rrelu_fwd(ctx, a, noise, eval_slope=None):
-    return np.where(a > 0, a, a * noise).astype(a.dtype, copy=False)
+    # (rrelu_with_noise_cpu allocates its output contiguous, whatever the input's layout)
+    return c_order(np.where(a > 0, a, a * noise).astype(a.dtype, copy=False))
 
 
 # noise: the slope of each element (1 where the input is positive)
