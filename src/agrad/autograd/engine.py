@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _dual, grad_mode, graph
 from .anomaly_mode import _anomaly, nan_message
-from .graph import _NOT_PACKED, AccumulateGrad, SavedTensor, edge
+from .graph import _KEPT, AccumulateGrad, SavedTensor, edge
 from .accumulate_grad import _NP_SCALARS, _accumulate, _accumulate_array, _lazy_grads, _new_grad
 from .._arrays import KEPT, LAZY
 from .._cascade import cascade_sum
@@ -274,7 +274,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             else:
                 break
             nexts = node.next_functions
-            if raw and node._raw is not None and not node._watched and (not capture_at or node not in capture_at):
+            if raw and node._raw is not None and (not capture_at or node not in capture_at):  # (None: watched)
                 # the hot path: an array formula (or a leaf's accumulation), nothing watching
                 if type(node) is AccumulateGrad:
                     if accumulate and g is not None:
@@ -296,7 +296,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         if saved is not None:  # each checked against its version
                             for slot in saved.values():
                                 t = slot.tensor
-                                if t is None or t._vc[0] != slot.version:
+                                if t is not _KEPT and (t is None or t._vc[0] != slot.version):  # (_KEPT: a number's)
                                     node._unpack_saved(False)  # (every one that needs it, in PyTorch's order)
                                     break
                         in_grads = node._raw(g)
@@ -424,8 +424,8 @@ def _release(node, saved):
     pass frees every node's saved tensors."""
     for s in saved.values():
         t = s.tensor
-        if type(s) is SavedTensor and s.packed is _NOT_PACKED:
-            if t is not None and s._meta is None:
+        if t is not None and type(s) is SavedTensor:  # (a slot a pack hook packed holds no tensor)
+            if s._meta is None:
                 data = t._data
                 s._meta = (data.shape, data.dtype)
             s.tensor = None

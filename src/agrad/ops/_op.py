@@ -142,7 +142,7 @@ class OpNode(Node):
                 if t is None or t._vc[0] != slot.version:
                     self._unpack_saved(False)  # (every one that needs it, in PyTorch's order)
                     break
-        res = self._raw(grad)
+        res = type(self)._raw(self, grad)  # (the class's: a watched node has None of its own)
         if res is NotImplemented:
             return self._raw_fallback(grad)
         return res if type(res) is tuple else (res,)
