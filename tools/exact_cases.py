@@ -317,6 +317,9 @@ CASES += _value_cases(GRAPH)
 from exact_cases_graphs import cases as _graph_cases  # noqa: E402
 
 CASES += _graph_cases(GRAPH)
+from exact_cases_conv import cases as _conv_cases  # noqa: E402
+
+CASES += _conv_cases(GRAPH)
 from exact_cases_linalg import cases as _linalg_cases  # noqa: E402
 
 CASES += _linalg_cases(GRAPH)

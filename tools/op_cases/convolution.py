@@ -14,7 +14,10 @@ CONV = [
     case("conv2d_groups", "F.conv2d(x, w, b, padding=1, groups=2)", x=inp(2, 4, 5, 6), w=inp(6, 2, 3, 3),
          b=inp(6), second=True),
     case("conv2d_depthwise", "F.conv2d(x, w, groups=3)", x=inp(2, 3, 5, 5), w=inp(3, 1, 3, 3)),
-    case("conv2d_same", "F.conv2d(x, w, padding='same')", x=inp(2, 3, 6, 5), w=inp(2, 3, 3, 3), second=True),
+    # (w's second derivative has a sum of ~10s cancelling to -0.131: 2.4e-6 apart in float32, each summing its
+    # double backward's convolutions in its own BLAS order)
+    case("conv2d_same", "F.conv2d(x, w, padding='same')", x=inp(2, 3, 6, 5), w=inp(2, 3, 3, 3), second=True,
+         tol={"rtol": 1e-5, "atol": 1e-5}),
     case("conv2d_same_even_kernel", "F.conv2d(x, w, padding='same')", x=inp(1, 2, 5, 5), w=inp(2, 2, 2, 4),
          second=True),
     case("conv2d_valid", "F.conv2d(x, w, padding='valid')", x=inp(1, 2, 5, 5), w=inp(2, 2, 3, 3)),

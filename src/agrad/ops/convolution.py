@@ -2,10 +2,14 @@
 
 Every convolution is one ``ConvolutionBackward0`` node, as in PyTorch.  The
 forward runs on numpy as im2col + one batched matmul (windows taken with
-``sliding_window_view``, no Python loop over pixels).  The backward formula
-is written with agrad ops -- ``matmul``, ``reshape`` and the two linear ops
-``Im2ColBackward0`` (``F.unfold``) and ``Col2ImBackward0`` (``F.fold``), each
-the other's derivative -- so ``create_graph=True`` differentiates it again.
+``sliding_window_view``, no Python loop over pixels).  Its backward is
+convolution_backward, an op of its own (``ConvolutionBackwardBackward0`` under
+``create_graph=True``, edges to grad_output, input and weight), computed with
+``matmul``, ``reshape`` and the two linear ops ``Im2ColBackward0`` (``F.unfold``)
+and ``Col2ImBackward0`` (``F.fold``), each the other's derivative.  Its own
+derivative is ATen's _convolution_double_backward, term by term: convolutions,
+transposes, per-group narrows and a cat, so a third derivative runs through
+PyTorch's graph.
 
 Geometry is kept per spatial dim: kernel ``k``, dilation ``d``, padding
 ``(lo, hi)`` pairs, stride ``s`` and the number of blocks (windows) ``o``.
@@ -229,13 +233,14 @@ _GEOMETRY = ("stride", "padding", "dilation", "transposed", "output_padding", "g
 @_convolution.derivative
 def _(ctx, grad):
     need = (ctx.needs(0), ctx.needs(1), ctx.needs(2))
-    if grad.numel() == 0:  # (an empty batch or no channels: every gradient zeros)
-        return tuple(None if not need[i] else grad.new_zeros(ctx._input_meta[i][0]) for i in range(3))
     geo = {a: getattr(ctx, a) for a in _GEOMETRY}
+    if not geo["transposed"] and any(geo["output_padding"]):  # (a convolution of a double backward's gW term)
+        raise RuntimeError("output_padding is not supported for non-transposed convolutions; got: "
+                           + " ".join(map(str, geo["output_padding"])))
     # convolution_backward is one op (ConvolutionBackwardBackward0 under create_graph, edges to
     # grad_output, input and weight); it makes only the gradients asked for
     outs = iter(_conv_backward.apply((grad, ctx.input, ctx.weight), (grad._data, ctx.input._data, ctx.weight._data),
-                                     {**geo, "mask": need}))
+                                     {**geo, "mask": need, "bias_sizes": ctx._input_meta[2][0] if need[2] else None}))
     return tuple(next(outs) if n else None for n in need)
 
 
@@ -276,7 +281,9 @@ def _conv_grads(grad, x, w, x_shape, w_shape, geo, need):
     return gx, gw, gb
 
 
-def _conv_backward_fwd(ctx, g, x, w, mask, **geo):
+def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
+    if g.size == 0:  # (an empty batch or no channels: every gradient zeros)
+        return tuple(np.zeros(shape, g.dtype) for shape, m in zip((x.shape, w.shape, bias_sizes), mask) if m)
     from ..tensor import Tensor
     grads = _conv_grads(Tensor._make(g), Tensor._make(x), Tensor._make(w), x.shape, w.shape, geo, mask)
     return tuple(t._data for t, m in zip(grads, mask) if m)
@@ -288,25 +295,64 @@ _conv_backward = Op("ConvolutionBackwardBackward0", _conv_backward_fwd, inputs=(
 
 @_conv_backward.derivative
 def _(ctx, grads):
-    # _convolution_double_backward: ggI, ggW, ggb (the gradients of the outputs that exist)
-    it = iter(grads)
+    it = iter(grads)  # ggI, ggW, ggb: the gradients of the outputs that exist (None where none came)
     ggI, ggW, ggb = (next(it) if m else None for m in ctx.mask)
-    geo = {a: getattr(ctx, a) for a in _GEOMETRY}
-    go, x, w = ctx.grad_output, ctx.input, ctx.weight
-    g_go = g_x = g_w = None
-    if ctx.needs(0):
-        for a, b in ((ggI, w), (x, ggW)):
-            if a is not None and b is not None:
-                term = _convolution.apply((a, b, None), (a._data, b._data, None), geo)
-                g_go = term if g_go is None else g_go + term
-        if ggb is not None:
-            term = ggb.reshape((1, -1) + (1,) * (go.ndim - 2)).expand(go.shape)
-            g_go = term if g_go is None else g_go + term
-    if ctx.needs(1) and ggW is not None:  # <ggW, weight gradient(x, gO)>: the input gradient of a conv with ggW
-        g_x = _conv_grads(go, None, ggW, x.shape, ggW.shape, geo, (True, False, False))[0]
-    if ctx.needs(2) and ggI is not None:  # <ggI, input gradient(gO, w)>: the weight gradient of a conv of ggI
-        g_w = _conv_grads(go, ggI, None, ggI.shape, w.shape, geo, (False, True, False))[1]
-    return g_go, g_x, g_w
+    return _double_backward(ggI, ggW, ggb, ctx.grad_output, ctx.input, ctx.weight,
+                            {a: getattr(ctx, a) for a in _GEOMETRY})
+
+
+def _conv_of(x, w, geo):
+    """at::convolution without bias inside a formula: one ConvolutionBackward0."""
+    return _convolution.apply((x, w, None), (x._data, w._data, None), geo)
+
+
+def _double_backward(ggI, ggW, ggb, gO, x, w, geo):
+    """_convolution_double_backward: the gradients (grad_output, input, weight) of convolution_backward,
+    each term as ATen builds it (convolutions, transposes, narrows, a cat over groups), so the graph a
+    third derivative runs through is PyTorch's.  Every term is made, needed or not, as in ATen."""
+    transposed, groups = geo["transposed"], geo["groups"]
+    some = x.numel() != 0
+    ggO = gI = gW = None
+    # ggO = conv(ggI, w) + conv(x, ggW) + ggb
+    if some and ggI is not None:
+        ggO = _conv_of(ggI, w, geo)
+    if some and ggW is not None:
+        term = _conv_of(x, ggW, geo)
+        ggO = term if ggO is None else ggO + term
+    if ggb is not None:
+        shape = [1] * gO.ndim
+        shape[1] = ggb.shape[0]
+        term = ggb.contiguous().view(shape).expand(gO.shape)
+        ggO = term if ggO is None else ggO + term
+    # gW = conv(ggI, gO) over the batch (batch and channels swapped, stride and dilation swapped), a
+    # convolution per group, cut to the kernel's size
+    if some and ggI is not None:
+        wgeo = dict(geo, groups=1, stride=geo["dilation"], dilation=geo["stride"], transposed=False)
+        gOt, ggIt = gO.transpose(0, 1), ggI.transpose(0, 1)
+        pair = (lambda a, b: _conv_of(b, a, wgeo)) if transposed else (lambda a, b: _conv_of(a, b, wgeo))
+        if groups == 1:
+            gWt = pair(ggIt, gOt)
+        else:
+            from .joining import cat
+            ni, no = ggIt.shape[0] // groups, gOt.shape[0] // groups
+            gWt = cat([pair(ggIt.narrow(0, ni * g, ni), gOt.narrow(0, no * g, no)) for g in range(groups)], 1)
+        gW = gWt.transpose(0, 1)
+        for i in range(2, gW.ndim):
+            if gW.shape[i] > w.shape[i]:
+                gW = gW.narrow(i, 0, w.shape[i])
+    # gI = convT(gO, ggW), or conv(gO, ggW) for a transposed convolution (then cut to the input's size)
+    if some and ggW is not None:
+        if transposed:
+            gI = _conv_of(gO, ggW, dict(geo, transposed=False))
+            for i in range(2, gI.ndim):
+                if gI.shape[i] > x.shape[i]:
+                    gI = gI.narrow(i, 0, x.shape[i])
+        else:  # the output padding that gives back the input's size
+            op = tuple(n - e if n != e else q for n, e, q in zip(x.shape[2:], (
+                (k - 1) * d - 2 * p + s * (o - 1) + 1 for k, d, p, s, o in zip(
+                    w.shape[2:], geo["dilation"], geo["padding"], geo["stride"], gO.shape[2:])), geo["output_padding"]))
+            gI = _conv_of(gO, ggW, dict(geo, transposed=True, output_padding=op))
+    return ggO, gI, gW
 
 
 # ---------------------------------------------------------------------------
@@ -475,9 +521,12 @@ def _conv(fname, sp, input, weight, bias, stride, padding, dilation, groups):
                  (("stride", stride), ("padding", padding), ("dilation", dilation)))
     stride, padding, dilation = geo["stride"], geo["padding"], geo["dilation"]
     k = weight.shape[2:]
+    unbatched = None  # (decided by _run, unless padding='same' batched the input first)
     if padding == "valid":
         padding = (0,) * sp
-    elif padding == "same":
+    elif padding == "same":  # (after conv1d/2d/3d's batchify: the padding pads the batched input)
+        if input.ndim == sp + 1:
+            unbatched, input = True, input.unsqueeze(0)
         input, padding = _same_padding(input, k, dilation)
     size = input.shape[-sp:]
     padded = tuple(n + 2 * p for n, p in zip(size, padding))
@@ -487,13 +536,17 @@ def _conv(fname, sp, input, weight, bias, stride, padding, dilation, groups):
             f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel size: "
             f"({' x '.join(map(str, span))}). Kernel size can't be greater than actual input size")
     return _run(input, weight, bias, sp, {"stride": stride, "padding": padding, "dilation": dilation, "transposed": False,
-                               "output_padding": (0,) * sp, "groups": groups})
+                               "output_padding": (0,) * sp, "groups": groups}, unbatched)
 
 
-def _run(input, weight, bias, sp, attrs):
-    """One ConvolutionBackward0; an unbatched input goes through unsqueeze(0) and squeeze(0), as in ATen."""
-    unbatched = input.ndim == sp + 1
-    x = input.unsqueeze(0) if unbatched else input
+def _run(input, weight, bias, sp, attrs, unbatched=None):
+    """One ConvolutionBackward0; an unbatched input goes through unsqueeze(0) and squeeze(0), as in ATen
+    (``unbatched`` True: the input is already unsqueezed)."""
+    if unbatched is None:
+        unbatched = input.ndim == sp + 1
+        x = input.unsqueeze(0) if unbatched else input
+    else:
+        x = input
     _check_kernel(x, weight, bias, sp, attrs)
     out = _convolution.apply((x, weight, bias), (x._data, weight._data, None if bias is None else bias._data), attrs)
     return out.squeeze(0) if unbatched else out
