@@ -113,4 +113,44 @@ CASES = [
              "torch.matrix_power(m, 2)", "r.grad", "g1", "g2", "g3", "g4")]
          + ["type(torch.matrix_power(m.requires_grad_(), 1).grad_fn).__name__", "torch.logsumexp(t, 0).view(-1)",
             "g2.view(-1)", "r.grad.view(-1)"]),
+    case("scans-topk-and-masked-fill-give-c-ordered-results",  # (strides: logcumsumexp along dim 1, topk, masked_fill)
+         ["t = torch.arange(24.).reshape(2, 3, 4).transpose(0, 2) / 7", "e = (torch.arange(4.) / 7).expand(2, 3, 4)",
+          "s = (torch.arange(72.).reshape(2, 3, 12) / 7)[:, :, ::3]",
+          "cl = torch.arange(48.).reshape(2, 3, 2, 4).permute(0, 3, 1, 2) / 7",
+          "u = torch.arange(12, dtype=torch.uint8).reshape(3, 4).t()"],
+         [f"[r.stride() for r in ({e},)]" for e in (
+             "torch.logcumsumexp(t, 1)", "torch.logcumsumexp(e, 1)", "torch.logcumsumexp(s, 1)",
+             "torch.logcumsumexp(cl, 1)", "torch.logcumsumexp(t.half(), 1)", "*torch.cummax(t, 1)",
+             "*torch.cummin(e, 2)", "torch.cumsum(cl, 1)", "torch.cumprod(s, 2)",
+             "*torch.topk(t, 2, 0)", "*torch.topk(e, 2, 0)", "*torch.topk(cl, 2, 0)", "*torch.topk(s, 1, 2)",
+             "*torch.kthvalue(t, 2, 0)", "t.masked_fill(t > 1, 0)", "u.masked_fill(u > 3, 0)",
+             "cl.masked_fill(torch.tensor(True), 0)", "t.masked_fill(t > 1, torch.tensor(2.))",
+             "t.expand(2, 4, 3, 2).masked_fill(t > 1, 0)", "e.masked_fill(e > 0.2, 1)")]
+         + ["(torch.manual_seed(0), torch.rand_like(torch.logcumsumexp(t, 1)))[1]", "t.masked_fill(t > 1, 0).view(-1)"]),
+    case("shifts-are-laid-out-as-tensor-iterator-lays-them-out",  # (uint8 << of an expanded input was (1, 3))
+         ["ue = torch.arange(4, dtype=torch.uint8).expand(3, 4)", "u = torch.arange(12, dtype=torch.uint8).reshape(3, 4).t()",
+          "i16 = torch.arange(4, dtype=torch.int16).expand(2, 3, 4).transpose(0, 2)",
+          "i64 = torch.arange(12).reshape(3, 4).t().expand(2, 4, 3)"],
+         [f"({e}).stride()" for e in (
+             "ue << 1", "ue >> 1", "u << 1", "u >> 2", "ue << ue", "i16 << 3", "i16 >> 1", "i64 << 2", "i64 >> i64",
+             "torch.bitwise_left_shift(ue, 2)", "torch.bitwise_right_shift(i16, torch.ones(3, 2, dtype=torch.int16))",
+             "1 << ue", "ue.t() << 1")]
+         + ["ue << 1", "i16 >> 1"]),
+    case("cat-stack-roll-and-constant-pad-take-cat-s-memory-format",  # (cat of one transposed tensor was not contiguous)
+         ["t = torch.arange(24.).reshape(2, 3, 4).transpose(0, 2)", "e = torch.arange(4.).expand(2, 3, 4)",
+          "cl = torch.arange(48.).reshape(2, 3, 2, 4).permute(0, 3, 1, 2)", "m = torch.arange(12.).reshape(3, 4).t()"],
+         [f"({e}).stride()" for e in (
+             "torch.cat([m])", "torch.cat([m], 1)", "torch.cat([m, m])", "torch.cat([e, e], 1)", "torch.cat([t, t], 2)",
+             "torch.hstack([m])", "torch.vstack([m])", "torch.dstack([m])", "torch.cat([cl, cl], 1)",
+             "torch.cat([cl, cl.contiguous()])", "torch.cat([cl, torch.zeros(0)], 1)", "torch.hstack([cl, cl])",
+             "torch.stack([m])", "torch.stack([t, t])", "torch.stack([t, t], 3)", "torch.stack([e, e], 1)",
+             "torch.stack([cl, cl])", "torch.stack([cl, cl], 1)", "torch.stack([cl, cl], 4)",
+             "torch.roll(m, 1, 0)", "torch.roll(e, 1, 0)", "torch.roll(t, 1)", "torch.roll(cl, 1, 1)", "torch.roll(cl, 0, 1)",
+             "torch.roll(cl, (1, 1), (0, 1))", "torch.roll(t, (1, -1), (0, 2))", "torch.flip(e, [0])",
+             "torch.flipud(e)", "torch.fliplr(e)", "torch.flip(t, [1])", "torch.flip(cl, [3])",
+             "F.pad(m, (1, 1))", "F.pad(t, (1, 0, 0, 1))", "F.pad(cl, (1, 1))", "F.pad(cl, (0, 0, -1, 0))",
+             "F.pad(m, (0, 0))", "F.pad(t, (-1, 0))", "F.pad(cl, (0, 0))", "F.pad(cl[:, :, :, ::2], (0, 0, 0, 0))",
+             "F.pad(e, (1, 0))", "F.pad(e, (0, 0))")]
+         + ["torch.cat([m]).view(-1)", "torch.roll(m, 1, 0).view(-1)", "torch.stack([cl, cl])[1, 0, 1]",
+            "(lambda r: (r.add_(100), m.sum())[1])(F.pad(m, (0, 0)))", "(torch.manual_seed(0), torch.randn_like(torch.cat([t, t])))[1]"]),
 ]

@@ -153,6 +153,61 @@ def laid_out_like(src, out):
     return fresh
 
 
+def _channels_last_like(shape, strides, order) -> bool:
+    """c10's is_channels_last_strides_2d/3d (4-D and 5-D only): the strides grow along ``order``
+    (channels first, batch last), each at least the previous one times its size, with a channel
+    dim that is not broadcast and a batch stride that differs from the channel stride."""
+    low = 0
+    if strides[1] == 0:
+        return False
+    for d in order:
+        if shape[d] == 0 or strides[d] < low:
+            return False
+        if d == 0 and low == strides[1]:  # (N111-like shapes: ambiguous, taken as contiguous)
+            return False
+        low = strides[d] * shape[d] if shape[d] > 1 else strides[d]
+    return True
+
+
+def suggest_memory_format(shape, strides):
+    """Tensor.suggest_memory_format() of a tensor of ``shape`` with PyTorch's ``strides`` (in
+    elements, size-1 dims included): "channels_last" for a 4-D tensor laid out NHWC,
+    "channels_last_3d" for a 5-D one laid out NDHWC, else None (contiguous)."""
+    if len(shape) == 4 and _channels_last_like(shape, strides, (1, 3, 2, 0)):
+        return "channels_last"
+    if len(shape) == 5 and _channels_last_like(shape, strides, (1, 4, 3, 2, 0)):
+        return "channels_last_3d"
+    return None
+
+
+def suggested_format(a):
+    """suggest_memory_format of an array (None for lazy and 0-d arrays)."""
+    if type(a) is not np.ndarray or a.ndim not in (4, 5):
+        return None
+    return suggest_memory_format(a.shape, torch_strides(a))
+
+
+def in_memory_format(out, fmt):
+    """``out`` laid out in the memory format ``fmt`` (None: C order; "channels_last(_3d)": the channel
+    dim fastest, then the spatial dims in reverse, the batch slowest), as ``at::empty(shape,
+    memory_format=fmt)`` allocates a result (cat, constant_pad_nd)."""
+    if type(out) is not np.ndarray:
+        return out
+    return in_order(out, None if fmt is None else [0, *range(2, out.ndim), 1])
+
+
+def cat_memory_format(metas):
+    """cat's cat_compute_output_memory_format over its inputs' (shape, strides): the format they all
+    suggest, contiguous (None) as soon as one suggests contiguous or two differ."""
+    fmt = None
+    for k, (shape, strides) in enumerate(metas):
+        f = suggest_memory_format(shape, strides)
+        if f is None or k and f != fmt:
+            return None
+        fmt = f
+    return fmt
+
+
 def cast(a, dtype):
     """``a.astype(dtype)``, laid out as PyTorch lays out a converted tensor (``to``'s
     preserve_format, and TensorIterator's casts of its operands): like ``a``, a broadcast

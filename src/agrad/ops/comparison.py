@@ -227,7 +227,9 @@ def _shift(name, kernel, left):
     def result(arrs, dtype):
         if dtype.kind not in "iu":  # named by the promoted type (int << 1.5: 'Float')
             raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{_scalar(dtypes.from_numpy(dtype))}\'')
-        return _shift_arrays(np.asarray(arrs[0], dtype), np.asarray(arrs[1], dtype), left)
+        r = _shift_arrays(np.asarray(arrs[0], dtype), np.asarray(arrs[1], dtype), left)
+        # (numpy's where/astype steps leave a broadcast dim innermost: TensorIterator's layout instead)
+        return iterator_layout(r, arrs) if r.ndim > 1 else r
 
     def fn(input, other, *, out=None):
         arrs = arrays(input, other)

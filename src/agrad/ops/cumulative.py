@@ -1,5 +1,9 @@
 """Cumulative (scan) ops: cumsum, cumprod, cummax/cummin and logcumsumexp, with
-PyTorch's nodes and backward formulas (derivatives.yaml, FunctionsManual.cpp)."""
+PyTorch's nodes and backward formulas (derivatives.yaml, FunctionsManual.cpp).
+
+Every scan's result is C-ordered whatever its input's layout (_logcumsumexp_cpu allocates
+empty_like(self, Contiguous); cumsum, cumprod, cummax and cummin give the same for transposed,
+expanded, sliced and channels-last inputs), so each forward ends in ``c_order``."""
 
 from __future__ import annotations
 
@@ -152,7 +156,7 @@ def _cummaxmin_fwd(ctx, a, axis, is_max):
     values = np.moveaxis(values.astype(a.dtype, copy=False), -1, axis)
     idx = np.moveaxis(idx.astype(np.int64), -1, axis)
     ctx.indices = idx
-    return np.ascontiguousarray(values), np.ascontiguousarray(idx)
+    return c_order(values), c_order(idx)
 
 
 def _cummaxmin_back(ctx, grad):
@@ -198,10 +202,10 @@ def _logcumsumexp_fwd(ctx, a, axis):
     if a.ndim == 0:
         return a.copy()
     if a.dtype in (np.float32, np.float16):
-        return _logcumsumexp_acc(a, axis)
+        return c_order(_logcumsumexp_acc(a, axis))
     with np.errstate(all="ignore"):
         out = np.logaddexp.accumulate(a, axis=axis)
-    return out + 0.0  # PyTorch's scan starts from -inf: log(0 + e^-0.0) is +0.0
+    return c_order(out + 0.0)  # PyTorch's scan starts from -inf: log(0 + e^-0.0) is +0.0
 
 
 def _logcumsumexp_acc(a, axis):

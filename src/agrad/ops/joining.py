@@ -17,6 +17,7 @@ from .. import dtypes
 from .._limits import check_numel, check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _scalar_name, _wrap_dim
+from ._layout import cat_memory_format, in_memory_format, laid_out_like, torch_strides
 from ._op import Op, export, finish_out, method
 from .indexing import _FULL, _slice
 from .scatter_gather import _as_views, _is_int
@@ -30,7 +31,14 @@ def _cat_fwd(ctx, *arrays, dim):
     # node (size None), whose gradient is a new empty tensor (PyTorch's cat_tensors_backward)
     ctx.sizes = [None if a.shape == (0,) else a.shape[dim] for a in arrays]
     kept = [a for a, n in zip(arrays, ctx.sizes) if n is not None]
-    return np.concatenate(kept or arrays, axis=dim)
+    return _joined(np.concatenate(kept or arrays, axis=dim), arrays)
+
+
+def _joined(out, arrays):
+    """cat's result laid out in the memory format its inputs (all of them, skipped ones too) agree
+    on (cat_compute_output_memory_format): channels-last when each is, else C order; roll and
+    stack are cats too."""
+    return in_memory_format(out, cat_memory_format([(a.shape, torch_strides(a)) for a in arrays]))
 
 
 _cat = Op("CatBackward0", _cat_fwd, inputs=(), jvp="linear")
@@ -84,7 +92,20 @@ def cat(tensors, dim=0, *, out=None):
     return _cat.apply(tuple(tensors), arrays, {"dim": axis})
 
 
-_stack = Op("StackBackward0", lambda ctx, *arrays, dim: np.stack(arrays, axis=dim), inputs=(), jvp="linear")
+def _stack_fwd(ctx, *arrays, dim):
+    """ATen's stack: below the last dim, the cat of the inputs along ``dim`` viewed with that dim
+    split in two (so laid out as cat lays out the inputs); at the end, the cat of the unsqueezed
+    inputs."""
+    if dim < arrays[0].ndim:
+        shape = arrays[0].shape
+        return _joined(np.concatenate(arrays, axis=dim), arrays).reshape(shape[:dim] + (len(arrays),) + shape[dim:])
+    out = np.stack(arrays, axis=dim)
+    # (unsqueeze(-1)'s stride is 1: numpy's expand_dims gives the new dim another)
+    metas = [(out.shape[:dim] + (1,), torch_strides(a) + (a.itemsize,)) for a in arrays]
+    return in_memory_format(out, cat_memory_format(metas))
+
+
+_stack = Op("StackBackward0", _stack_fwd, inputs=(), jvp="linear")
 
 
 @_stack.derivative
@@ -174,7 +195,9 @@ def tile(input, *dims):
 
 # flip / roll -----------------------------------------------------------------------------------
 
-_flip = Op("FlipBackward0", lambda ctx, a, dims: (np.flip(a, dims) if dims else a).copy(order="K"), jvp="linear")
+# (flip writes into empty_like(self): the input's layout, C order for an expanded one)
+_flip = Op("FlipBackward0", lambda ctx, a, dims: laid_out_like(a, (np.flip(a, dims) if dims else a).copy(order="K")),
+           jvp="linear")
 _flip.derivative(lambda ctx, grad: flip(grad, ctx.dims))
 
 
@@ -209,9 +232,15 @@ def flipud(input):
 
 
 def _roll_fwd(ctx, a, shifts, dims):
+    """ATen's roll: a flattened roll (C order) without dims, else one dim at a time, each the cat of
+    two narrows of the previous result (so laid out as cat lays them out)."""
     if not dims:
         return np.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
-    return np.roll(a, shifts, dims)
+    for shift, d in zip(shifts, dims):
+        n = a.shape[d]
+        start = (n - shift) % n if n else 0
+        a = _joined(np.roll(a, shift, d), [a[(_FULL,) * d + (slice(start, n),)], a[(_FULL,) * d + (slice(0, start),)]])
+    return a
 
 
 _roll = Op("RollBackward0", _roll_fwd, jvp="linear")

@@ -12,6 +12,7 @@ import numpy as np
 
 from .._limits import check_shape
 from ..tensor import Tensor
+from ._layout import in_memory_format, laid_out_like, suggested_format
 from ._op import Op, export
 
 # ---------------------------------------------------------------------------
@@ -29,10 +30,14 @@ def _pad_widths(ndim, pad):
 def _constant_pad_fwd(ctx, a, pad, value):
     widths = _pad_widths(a.ndim, pad)
     crop = tuple(slice(max(-lo, 0), a.shape[i] - max(-hi, 0)) for i, (lo, hi) in enumerate(widths))
+    fmt = suggested_format(a)  # (of the input before it is narrowed)
     a = a[crop]
     widths = [(max(lo, 0), max(hi, 0)) for lo, hi in widths]
-    # (no pad > 0: PyTorch clones the narrowed input, the value unused and unconverted)
-    return np.pad(a, widths, constant_values=value if any(lo or hi for lo, hi in widths) else 0)
+    if not any(lo or hi for lo, hi in widths):
+        # no pad > 0: PyTorch clones the narrowed input (its layout kept), the value unused and unconverted
+        return laid_out_like(a, a.copy(order="K"))
+    # at::empty(new_shape, memory_format=self.suggest_memory_format()): C or channels-last
+    return in_memory_format(np.pad(a, widths, constant_values=value), fmt)
 
 
 _constant_pad = Op("ConstantPadNdBackward0", _constant_pad_fwd)

@@ -12,7 +12,7 @@ import numpy as np
 from .. import dtypes
 from .._limits import check_broadcast, check_shape
 from ..tensor import Tensor, _can_cast, _scalar_name
-from ._layout import iterator_layout, promote
+from ._layout import c_order, iterator_layout, promote
 from ._op import Op, export, finish_out, inplace, method, node_name
 from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop, vector_rows
 from .pointwise import (_C_NAMES, _mismatch_message, _result_type, broadcast_all_error, broadcast_error,
@@ -238,9 +238,12 @@ def _scalar(d):
 # masked_fill
 # ---------------------------------------------------------------------------
 
-_masked_fill0 = Op("MaskedFillBackward0", lambda ctx, a, mask, fill: np.where(mask, dtypes.checked_scalar(fill, a.dtype), a),
-                   jvp="element_wise", keeps={"mask": "mask"})
-_masked_fill1 = Op("MaskedFillBackward1", lambda ctx, a, v, mask: np.where(mask, v.astype(a.dtype), a),
+# (ATen's masked_fill clones the expanded input contiguous, then fills it in place: a C-ordered result
+# whatever the input's layout)
+_masked_fill0 = Op("MaskedFillBackward0",
+                   lambda ctx, a, mask, fill: c_order(np.where(mask, dtypes.checked_scalar(fill, a.dtype), a)),
+                   jvp="element_wise", keeps={"mask": "mask"}, contiguous=True)
+_masked_fill1 = Op("MaskedFillBackward1", lambda ctx, a, v, mask: c_order(np.where(mask, v.astype(a.dtype), a)),
                    inputs=("self", "value"), keeps={"mask": "mask"})
 
 

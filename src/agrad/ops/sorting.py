@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _wrap_dim, _wrap_dim_no_scalar
-from ._layout import laid_out_like
+from ._layout import c_order, laid_out_like
 from ._op import Op, export
 from ._return_types import return_type as _return_type
 from .indexing import scatter_into
@@ -277,9 +277,10 @@ def _topk_fwd(ctx, a, k, dim, largest, is_sorted):
             idx[fast] = _stable_argsort(rows[fast], descending=largest)[:, :k]
         for r in np.flatnonzero(~fast):
             idx[r] = _topk_row(rows[r], k, largest, is_sorted)
-    idx = np.moveaxis(idx.reshape(moved.shape[:-1] + (k,)), -1, dim)
+    # (topk's meta function allocates both results contiguous, whatever the input's layout)
+    idx = c_order(np.moveaxis(idx.reshape(moved.shape[:-1] + (k,)), -1, dim))
     ctx.indices = idx
-    return np.take_along_axis(a, idx, axis=dim), idx
+    return c_order(np.take_along_axis(a, idx, axis=dim)), idx
 
 
 _topk = Op("TopkBackward0", _topk_fwd, outputs=1, keeps={"indices": "indices"})
