@@ -326,6 +326,9 @@ CASES += _linalg_cases(GRAPH)
 from exact_cases_layout import CASES as _LAYOUT_CASES  # noqa: E402
 
 CASES += _LAYOUT_CASES
+from exact_cases_surface import cases as _surface_cases  # noqa: E402
+
+CASES += _surface_cases(GRAPH)
 
 CASES += [
     case("zeros-like-grad",

@@ -139,6 +139,11 @@ ATTR_ESCAPES = [
     ATTR_PRE + "x.nanmean().grad_fn._saved_other.__array_interface__",
     ATTR_PRE + "'{0.nbytes.__class__.__subclasses__}'.format(x)",
     ATTR_PRE + "x.divide(2).grad_fn.__dict__",
+    ATTR_PRE + "x.detach().apply_(lambda v: v.__class__.__subclasses__())",
+    ATTR_PRE + "x.detach().map_(x.detach(), lambda a, b: b.__class__)",
+    ATTR_PRE + "x.apply_.__self__",
+    ATTR_PRE + "x.new(x)._base.__array_interface__",
+    ATTR_PRE + "x.new(2, 2)._data.ctypes",
 ]
 
 
@@ -156,7 +161,9 @@ def test_new_attributes_run_in_scripts():
     text = ATTR_PRE + ("print(x.real is x, x.nbytes, x.itemsize, x.layout, x.is_cpu, x.is_signed(), x[0, 0].is_nonzero())\n"
                        "print(x.swapaxes(0, 1).grad_fn, x.broadcast_to(3, 2, 2).shape, x.divide(2).grad_fn)\n"
                        "m = x.nanmean(1)\nm.sum().backward()\nprint(m.grad_fn, x.grad.tolist())\n"
-                       "try:\n    x.imag\nexcept RuntimeError as e:\n    print(e)\n")
+                       "try:\n    x.imag\nexcept RuntimeError as e:\n    print(e)\n"
+                       "seen = []\nd = x.detach().clone().apply_(lambda v: seen.append(v) or v * 2)\n"
+                       "print(d.tolist(), seen, d.map_(x.detach()[0], lambda a, b: a - b).tolist(), x.new(2, 3).shape)\n")
     res = run(Source("ok.py", text), timeout=10)
     assert res.error is None, res.error.render()
     assert re.sub(r" at 0x[0-9a-f]+", "", res.stdout).splitlines() == [
@@ -164,4 +171,5 @@ def test_new_attributes_run_in_scripts():
         "<TransposeBackward0 object> torch.Size([3, 2, 2]) <DivBackward0 object>",
         "<DivBackward0 object> [[0.5, 0.5], [0.5, 0.5]]",
         "imag is not implemented for tensors with non-complex dtypes.",
+        "[[3.0, -4.0], [6.0, 1.0]] [1.5, -2.0, 3.0, 0.5] [[1.5, -2.0], [4.5, 3.0]] torch.Size([2, 3])",
     ]

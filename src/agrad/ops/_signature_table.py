@@ -337,6 +337,7 @@ TABLE = {
     'method.neg_': ('TensorBase.neg_', ()),
     'method.negative': ('TensorBase.negative', ()),
     'method.negative_': ('TensorBase.negative_', ()),
+    'method.new': ('new', ('(*, torch.device device = None)', '(torch.Storage storage)', '(Tensor other)', '(tuple of ints size, *, torch.device device = None)', '(object data, *, torch.device device = None)')),
     'method.new_empty': ('new_empty', (((('size', 'tuple of ints'),), 1, (('dtype', 'torch.dtype'), ('device', 'torch.device'), ('requires_grad', 'bool'))),)),
     'method.new_full': ('new_full', (((('size', 'tuple of ints'), ('fill_value', 'Number')), 2, (('dtype', 'torch.dtype'), ('device', 'torch.device'), ('requires_grad', 'bool')), ('size',)),)),
     'method.new_ones': ('new_ones', (((('size', 'tuple of ints'),), 1, (('dtype', 'torch.dtype'), ('device', 'torch.device'), ('requires_grad', 'bool'))),)),

@@ -12,10 +12,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import dtypes
 from ..tensor import Tensor
 from ._op import export, method
-from .factories import strided
+from .factories import legacy_new, strided
 from .views import expand, transpose
 
 
@@ -110,3 +112,46 @@ Tensor.is_cpu = property(lambda self: True)
 for _name in ("is_meta", "is_sparse", "is_sparse_csr", "is_quantized", "is_mkldnn", "is_nested", "is_mps",
               "is_xpu", "is_vulkan"):
     setattr(Tensor, _name, property(lambda self: False))
+
+
+@method("new")
+def new(input, *args, device=None, **kwargs):
+    """The legacy constructor in the tensor's dtype (``x.new(2, 3)``, ``x.new([1, 2])``)."""
+    return legacy_new(input.dtype, args, device, kwargs)
+
+
+# apply_ / map_: a Python function per element ----------------------------------------------
+
+def _store(value, d):
+    """The function's result as PyTorch stores it (a real number: PyFloat_AsDouble's, then the dtype's cast)."""
+    if isinstance(value, (str, bytes)) or not (hasattr(value, "__float__") or hasattr(value, "__index__")):
+        raise TypeError(f"must be real number, not {type(value).__name__}")
+    return np.array(float(value)).astype(d.numpy)
+
+
+def _each(input, fn, others=()):
+    """``input[i] = fn(input[i], *(o[i] for o in others))`` in the tensor's logical order, with
+    no version bump and no graph, as PyTorch's (CPU only, tensors that need no gradient)."""
+    a, d = input._data, input.dtype
+    for idx in np.ndindex(a.shape):
+        a[idx] = _store(fn(a[idx].item(), *(o[idx].item() for o in others)), d)
+    return input
+
+
+@method("apply_")
+def apply_(input, callable):
+    if input.requires_grad:
+        raise RuntimeError("Can't call apply_() on Variable that requires grad. Use var.detach().apply_() instead.")
+    return _each(input, callable)
+
+
+@method("map_")
+def map_(input, other, callable):
+    if not isinstance(other, Tensor):
+        from ._pyargs import tp_name
+        raise TypeError(f"map_(): argument 'other' (position 1) must be Tensor, not {tp_name(other)}")
+    if input.requires_grad or other.requires_grad:
+        raise RuntimeError("Can't call map_() on Variable that requires grad. Use var.detach().map_() instead.")
+    if other.dtype is not input.dtype:
+        raise TypeError(f"map_: expected {input.type()} for 'other' (got {other.type()})")
+    return _each(input, callable, (expand(other, input.shape)._data,))

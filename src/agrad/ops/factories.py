@@ -194,14 +194,17 @@ def from_numpy(ndarray):
 
 def legacy_tensor(*args, device=None, **kwargs):
     """torch.Tensor(data) or torch.Tensor(*sizes): always the default float dtype,
-    never requires grad (PyTorch's error for a requires_grad= or dtype= keyword)."""
-    return legacy_new(dtypes.get_default_dtype(), args, device, kwargs)
+    never requires grad (PyTorch's error for a requires_grad= or dtype= keyword);
+    torch.Tensor(t) is an alias of ``t`` whatever its dtype."""
+    return legacy_new(dtypes.get_default_dtype(), args, device, kwargs, typed=False)
 
 
-def legacy_new(d, args, device=None, kwargs=None):
-    """torch.Tensor / torch.FloatTensor / ... (...) of dtype ``d``."""
+def legacy_new(d, args, device=None, kwargs=None, typed=True):
+    """torch.Tensor / torch.FloatTensor / ... (...) and ``x.new(...)``, of dtype ``d`` (PyTorch's
+    legacy_tensor_new: a tensor argument is aliased (AliasBackward0), of dtype ``d`` when ``typed``)."""
     if kwargs:
-        got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+        from ._pyargs import tp_name
+        got = ", ".join([tp_name(a) for a in args] + [f"{k}={tp_name(v)}" for k, v in kwargs.items()])
         raise TypeError(
             f"new() received an invalid combination of arguments - got ({got}), but expected one of:\n"
             " * (*, torch.device device = None)\n"
@@ -214,11 +217,32 @@ def legacy_new(d, args, device=None, kwargs=None):
     if not args:
         return Tensor._make(np.empty((0,), d.numpy))
     src = args[0]
-    if len(args) == 1 and not isinstance(src, numbers.Integral) and not type(src).__name__ == "Size":
+    if len(args) == 1 and (not isinstance(src, numbers.Integral) or type(src) is bool) \
+            and not type(src).__name__ == "Size":
         if isinstance(src, Tensor):
-            return src if src.dtype is d else src.to(d)
-        return Tensor._make(_to_array(src, d))
+            if typed and src.dtype is not d:
+                raise TypeError(f"expected {_options(d)} (got {_options(src.dtype)})")
+            from .indexing import alias
+            return alias(src)
+        if isinstance(src, str):
+            raise TypeError(f"new(): invalid data type '{type(src).__name__}'")
+        if not hasattr(src, "__len__"):
+            from ._pyargs import tp_name
+            raise TypeError(f"new(): data must be a sequence (got {tp_name(src)})")
+        return Tensor._make(_to_array(list(src) if type(src) is range else src, d))
+    if isinstance(src, numbers.Integral):
+        for i, a in enumerate(args[1:], 2):
+            if not isinstance(a, numbers.Integral):
+                raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {i} with error "
+                                f"\"type must be tuple of ints,but got {type(a).__name__}\"")
+        args = tuple(int(a) for a in args)  # (a bool is a size too: torch.Tensor(2, True) is 2 x 1)
     return Tensor._make(np.zeros(_shape(args), d.numpy))
+
+
+def _options(d):
+    from .pointwise import _C_NAMES
+    return (f"TensorOptions(dtype={_C_NAMES[d.name]}, device=cpu, layout=Strided, requires_grad=false (default), "
+            "pinned_memory=false (default), memory_format=(nullopt))")
 
 
 class layout:

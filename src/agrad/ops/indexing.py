@@ -297,7 +297,7 @@ def getitem(self, index):
         except IndexError as e:
             raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together ({e})") from None
     elif result is self:
-        result = _view(_alias, self, self._data, {})
+        result = alias(self)
     return result
 
 
@@ -316,6 +316,11 @@ def _check_advanced_size(shape, advanced):
 
 _alias = Op("AliasBackward0", lambda ctx, a: a.view(), jvp="linear")
 _alias.derivative(lambda ctx, grad: grad)
+
+
+def alias(t):
+    """``t.alias()``: a view of all of ``t`` (``x[...]``, the legacy ``torch.Tensor(t)``)."""
+    return _view(_alias, t, t._data, {})
 
 
 method("__getitem__")(getitem)

@@ -1,0 +1,70 @@
+"""Regression cases of the Tensor surface (session 28, helper "surface"): attributes and
+aliases (ops/aliases.py), nanmean, the legacy constructor and ``x.new``, apply_/map_
+(tools/exact_cases.py adds them).
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``;
+``graph`` is exact_cases.GRAPH.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    return [
+        case("tensor-attributes-and-method-aliases",  # ops/aliases.py; export(method=True) makes every alias a method
+             [graph, "x = torch.tensor([[1.5, -2.0], [3.0, 0.5]], requires_grad=True)"],
+             ["x.real is x", "x.imag", "torch.real(x) is x", "torch.imag(x.long())", "torch.real(2.0)", "x.real.requires_grad",
+              "[x.conj() is x, x.resolve_conj() is x, x.resolve_neg() is x, x.conj_physical() is x, x.positive() is x]",
+              "x.bool().positive()", "[x.is_conj(), x.is_neg(), torch.is_conj(x), x.is_shared(), x.is_pinned()]",
+              "[x.is_signed(), x.byte().is_signed(), x.bool().is_signed(), torch.is_signed(x.long())]",
+              "[x[0, 0].is_nonzero(), torch.zeros(1).is_nonzero(), torch.is_nonzero(torch.tensor([float('nan')]))]",
+              "x.is_nonzero()", "torch.ones(0).is_nonzero()", "bool(torch.ones(0))",
+              "[x.is_same_size(x), x.is_same_size(x[0]), torch.is_same_size(x, x.t())]", "x.is_same_size(2)",
+              "[x.nbytes, x.itemsize, x[0].nbytes, x.expand(3, 2, 2).nbytes, x.double().itemsize, x.bool().nbytes]",
+              "[x.layout, x.is_cpu, x.is_meta, x.is_sparse, x.is_quantized, x.is_mkldnn, x.is_nested]",
+              "graph(x.swapaxes(0, 1).grad_fn)", "x.swapaxes(axis0=0, axis1=1)", "torch.swapaxes(x, axis0=1, axis1=0)",
+              "x.swapdims(dim0=0, dim1=1)", "x.swapaxes(0)", "graph(x.broadcast_to(3, 2, 2).grad_fn)",
+              "x.broadcast_to(size=(2, 2))", "x.broadcast_to(3)", "x.broadcast_to()",
+              "[x.divide(2), x.multiply(3), x.subtract(1, alpha=2), x.negative(), x.absolute()]",
+              "[x.greater(2), x.greater_equal(2), x.less(2), x.less_equal(2), x.not_equal(2)]",
+              "[x.arctan2(x), x[0].ger(x[1]), x.inner(x)]", "x.divide('a')", "x.multiply()", "x.negative(1)",
+              "x.subtract(x, 2)", "x.ger(x)", "x.conj(1)", "x.imag()"]),
+        case("nanmean",  # nansum(input, dim, keepdim, dtype) / isnan(input).logical_not().sum(dim, keepdim)
+             [graph, "x = torch.tensor([[1.5, float('nan'), 0.25], [3.0, 0.5, -1.1]], requires_grad=True)",
+              "w = torch.linspace(-3, 7, 1000).reshape(10, 100)"],
+             ["x.nanmean()", "graph(x.nanmean().grad_fn)", "torch.nanmean(x, 1, keepdim=True)", "x.nanmean(dim=(0, 1))",
+              "x.nanmean(-1, True)", "x.nanmean(())", "torch.nanmean(x, dim=None, keepdim=True)", "x.nanmean(dtype=torch.float64)",
+              "torch.autograd.grad(x.nanmean(1).sum(), x)", "torch.autograd.grad(x.nanmean(1, dtype=torch.float64).sum(), x)",
+              "torch.nanmean(torch.tensor([1, 2]))", "torch.nanmean(torch.tensor([True]))", "torch.nanmean(x, dtype=torch.int64)",
+              "torch.nanmean(torch.zeros(0))", "torch.nanmean(torch.ones(2, 0), 1)", "torch.nanmean(torch.ones(2, 0), 0)",
+              "torch.nanmean(x.detach(), 1, out=torch.empty(2))", "torch.nanmean(x.detach(), 1, out=torch.empty(2, dtype=torch.float64)).tolist()",
+              "torch.nanmean(x, 1, out=torch.empty(2))", "torch.nanmean(x.detach().half(), 0).tolist()", "x.detach().nanmean(1).tolist()",
+              "torch.nanmean(x, 2)", "torch.nanmean(w, 1).tolist()", "torch.nanmean(w.double(), 0).tolist()", "torch.nanmean(3.0)",
+              "torch.nansum(x, ())", "torch.nansum(x, [], keepdim=True)"]),
+        case("legacy-new-and-tensor-new",  # legacy_tensor_new: a tensor is aliased (typed: its dtype checked)
+             ["x = torch.tensor([1.5, -2.0], requires_grad=True)", "import numpy as np"],
+             ["torch.Tensor(3.5)", "torch.Tensor('a')", "torch.Tensor(2, 2.0)", "torch.Tensor(torch.tensor(3))",
+              "torch.Tensor(2, dtype=torch.float64)", "torch.Tensor(torch.ones(2).int())", "torch.DoubleTensor(torch.ones(2))",
+              "torch.Tensor(True)", "torch.Tensor(None)", "torch.Tensor(2, None)", "torch.Tensor(x)", "torch.Tensor(x) is x",
+              "torch.FloatTensor(x).grad_fn", "torch.Tensor(range(3))", "torch.Tensor(np.ones(2)[0])", "torch.Tensor(2, True).shape",
+              "[y := torch.Tensor(x.detach()), y.add_(1), x]", "x.new(2, 3).shape", "x.new((2, 3)).dtype", "x.new([1, 2])",
+              "x.int().new([1.5, 2])", "x.new()", "x.new(x) is x", "x.new(x).grad_fn", "x.new(x.int())", "x.new(torch.tensor(3))",
+              "x.new(2, requires_grad=True)", "x.new(3.5)", "x.new('a')", "x.double().new([1, 2])"]),
+        case("apply-and-map",  # a Python function per element, in the logical order; no version bump, no graph
+             ["x = torch.tensor([[1.5, -2.0], [3.0, 0.5]])"],
+             ["x.clone().apply_(lambda v: v * 2)", "x.int().apply_(lambda v: v * 2.7)", "x.int().apply_(lambda v: -7.9)",
+              "x.clone().apply_(lambda v: type(v).__name__ == 'float' and 1)", "x.int().apply_(lambda v: type(v).__name__ == 'int')",
+              "x.bool().apply_(lambda v: not v)", "x.clone().requires_grad_().apply_(lambda v: v)", "x.clone().apply_(lambda v: 'a')",
+              "x.clone().apply_(lambda v: None)", "x.clone().apply_(3)", "x.clone().map_(x, lambda a, b: a + b)",
+              "x.clone().map_(x[0], lambda a, b: a * b)", "x[0].clone().map_(x, lambda a, b: a * b)",
+              "x.clone().map_(x.int(), lambda a, b: a + b)", "x.clone().map_(2, lambda a, b: a)",
+              "x.clone().map_(x.clone().requires_grad_(), lambda a, b: a)",
+              "[c := [], x.t().clone().apply_(lambda a: c.append(a) or a), c][2]",
+              "[c := [], x.t().clone().map_(x, lambda a, b: c.append((a, b)) or a), c][2]",
+              "[y := x.clone(), y.apply_(lambda v: v), y._version][2]", "[y := x.clone(), y[0].apply_(lambda v: 7), y][2]",
+              "x.half().apply_(lambda v: v / 3)", "x.clone().apply_(lambda v: torch.tensor(2.5))", "torch.tensor(3.0).apply_(abs)"]),
+    ]
