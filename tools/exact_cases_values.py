@@ -659,4 +659,23 @@ def cases(graph: str) -> list[dict]:
               "(a.double(), c.double()[:1]), (a.double()[:5].t(), b.double()[:5].t()))]",
               "[torch.logaddexp2(p, q).signbit().int().tolist() for p, q in ((a, b), (c, a), (a.double(), b.double()), "
               "(c.double().t(), b.double().t()), (a.half(), c.half()))]"]),
+        case("zerotensor-gradient-through-kernels",  # (seed 28000000: grad-repr:backward) mean's, tanh's, sigmoid's and
+             # mse_loss's backward give a ZeroTensor's zeros as a plain tensor; std's masked_fill_ on one raises
+             ["m = torch.tensor([[1.5, -2.0, 0.5], [-1.0, 3.0, 0.25]], dtype=torch.float64, requires_grad=True)",
+              "w = torch.tensor([[0.0], [-1.5]], dtype=torch.float64)",
+              "def zg(f):\n    g, = torch.autograd.grad(torch.sgn(f(m)).sum(), m, allow_unused=True)\n"
+              "    return None if g is None else (g._is_zerotensor(), g.numpy(force=True).tolist())",
+              "x1 = torch.tensor([[2.75, 0.5], [-2.75, 1.25], [-1.75, 2.25], [1.5, 2.5]], dtype=torch.float64, requires_grad=True)",
+              "r3 = F.huber_loss(x1[:, 1:], torch.tensor([0.0], dtype=torch.float64, requires_grad=True), 'mean', "
+              "weight=torch.tensor([[0.0], [1.25], [-1.5], [-0.5]], dtype=torch.float64))",
+              "torch.sgn(r3).sum().backward(create_graph=True)"],
+             ["x1.grad", "zg(lambda m: m.mean())", "zg(lambda m: (m[:, :1] * w).mean(0))", "zg(lambda m: (m * w).mean(1, True))",
+              "zg(lambda m: m.nanmean())", "zg(lambda m: m.sum())", "zg(lambda m: (m * w).tanh())", "zg(lambda m: (m * w).sigmoid())",
+              "zg(lambda m: F.mse_loss(m, m.detach() * 2))", "zg(lambda m: F.l1_loss(m * w, m.detach()))",
+              "zg(lambda m: torch.var_mean(m * w)[1])", "zg(lambda m: torch.std_mean(m, 0)[1])", "zg(lambda m: m.var(0))",
+              "zg(lambda m: m.std())", "zg(lambda m: torch.std_mean(m)[0])", "zg(lambda m: m.exp())"]),
+        case("cummax-cummin-take-the-element",  # (seed 28000000: repr:cummax) the value is the element at the index: -0.0 ties
+             ["x = torch.tensor([[0.0, -2.5, -0.0, -1.75], [-0.0, 0.0, float('nan'), 1.0], [0.0, -0.0, 0.0, -0.0]])"],
+             ["torch.cummax(x, 1)", "torch.cummax(x, 1)[0].signbit()", "torch.cummin(x, 1)[0].signbit()",
+              "torch.cummax(x.half(), 0)[0].signbit()", "torch.cummin(x.double().t(), 0)[0].signbit()", "torch.cummax(-x, 1)[0].signbit()"]),
     ]

@@ -152,8 +152,8 @@ def _cummaxmin_fwd(ctx, a, axis, is_max):
     # an element takes over when it is NaN, or (no NaN so far) it reaches the running extreme
     update = isn | (~seen_nan & (moved == running))
     idx = np.maximum.accumulate(np.where(update, positions, -1), axis=-1)
-    values = np.where(seen_nan, np.asarray(np.nan, a.dtype), running) if a.dtype.kind == "f" else running
-    values = np.moveaxis(values.astype(a.dtype, copy=False), -1, axis)
+    values = np.take_along_axis(moved, idx, axis=-1)  # (the element itself: a -0.0 tie's sign, a NaN's bits)
+    values = np.moveaxis(values, -1, axis)
     idx = np.moveaxis(idx.astype(np.int64), -1, axis)
     ctx.indices = idx
     return c_order(values), c_order(idx)

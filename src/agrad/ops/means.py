@@ -11,7 +11,8 @@ import numpy as np
 
 from .. import _arrays
 from .._cascade import cascade_sum
-from ..tensor import _scalar_name
+from .._zero import ZeroArray
+from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out
 from .reductions import (_ALL_DIMS, _FLOAT32_64, _NO_DIM, _NO_KEEPDIM, _add_reduce, _contiguous,
                          _expand_back_array, _no_dim_keepdim, dims, expand_back, nansum)
@@ -43,18 +44,28 @@ _mean0 = Op("MeanBackward0", _mean_fwd, jvp="linear")
 _mean1 = Op("MeanBackward1", _mean_fwd, jvp="linear")
 
 
+def _materialized(grad):
+    """A ZeroTensor gradient as plain zeros: PyTorch's MeanBackward gives a ZeroTensor's zeros as
+    an ordinary tensor (which a later ``zeros * w`` then signs), not a ZeroTensor (agrad/_zero.py)."""
+    if type(grad._data) is ZeroArray and not grad._requires_grad:
+        return Tensor._make(grad._data.view(np.ndarray))
+    return grad
+
+
 @_mean0.derivative
 def _(ctx, grad):
-    return grad.expand(ctx.input_shape) / ctx.n
+    return _materialized(grad).expand(ctx.input_shape) / ctx.n
 
 
 @_mean1.derivative
 def _(ctx, grad):
-    return expand_back(grad, ctx.input_shape, ctx.axes, ctx.keepdim) / ctx.n
+    return expand_back(_materialized(grad), ctx.input_shape, ctx.axes, ctx.keepdim) / ctx.n
 
 
 @_mean0.raw_derivative
 def _(ctx, g):
+    if type(g) is ZeroArray:
+        g = g.view(np.ndarray)
     if type(g) is not np.ndarray and not isinstance(g, np.generic):  # a backend's array: chunked
         return np.true_divide(_arrays.broadcast_to(g, ctx.input_shape), ctx.n)
     out = np.empty(ctx.input_shape, g.dtype)  # every element g / n (np.broadcast_to is slow Python)
@@ -62,8 +73,8 @@ def _(ctx, g):
     return out
 
 
-_mean1.raw_derivative(
-    lambda ctx, g: np.true_divide(_expand_back_array(g, ctx.input_shape, ctx.axes, ctx.keepdim), ctx.n))
+_mean1.raw_derivative(lambda ctx, g: np.true_divide(
+    _expand_back_array(g.view(np.ndarray) if type(g) is ZeroArray else g, ctx.input_shape, ctx.axes, ctx.keepdim), ctx.n))
 
 
 @export(method=True)

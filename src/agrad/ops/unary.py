@@ -15,6 +15,7 @@ import math
 import numpy as np
 
 from .. import _zero, dtypes
+from .._zero import ZeroArray
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import _vec_math
@@ -120,10 +121,16 @@ _fma_float = _vec_math.fma_float
 _F32 = np.float32
 
 
+def _plain(g):
+    return g.view(np.ndarray) if type(g) is ZeroArray else g
+
+
 def _tanh_backward_np(g, y):
     """tanh_backward's kernel: g * (1 - y * y), the AVX2 build fusing 1 - y * y into one rounding
     (float32: y * y is exact in double, and 1 - y * y rounded from double is the fused result but
-    where that double is exactly halfway between two floats; float16 as numpy rounds it)."""
+    where that double is exactly halfway between two floats; float16 as numpy rounds it). A
+    ZeroTensor ``g`` is plain zeros to the kernel (its result is no ZeroTensor, as PyTorch's)."""
+    g = _plain(g)
     if g.dtype != y.dtype:
         return np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y)))
     if y.dtype == np.float32:
@@ -179,6 +186,7 @@ def _sigmoid(a):
 
 def _sigmoid_backward_np(g, y):
     """sigmoid_backward's kernel: g * (1 - y) * y, in that order."""
+    g = _plain(g)
     return np.multiply(np.multiply(g, np.subtract(weak(1, y), y)), y)
 
 

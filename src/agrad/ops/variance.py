@@ -13,6 +13,8 @@ import warnings
 
 import numpy as np
 
+from .._zero import IMMUTABLE, ZeroArray
+from ..tensor import Tensor
 from ._op import Op, export, finish_out
 from .selection import where
 from .reductions import _NO_KEEPDIM, _axes, _quiet, _unsqueeze_dims
@@ -162,11 +164,15 @@ def _var_backward(grad, x, ctx):
 
 
 def _std_backward(grad, x, result, ctx):
+    if type(grad._data) is ZeroArray:  # (FunctionsManual's masked_fill_ on grad / (2 result), a ZeroTensor)
+        raise RuntimeError(IMMUTABLE)
     grad_var = (grad / (result * 2)).masked_fill(result == 0, 0)
     return _var_backward(grad_var, x, ctx)
 
 
 def _mean_backward(grad, x, ctx):
+    if type(grad._data) is ZeroArray and not grad._requires_grad:  # (plain zeros, as mean's: ops/means.py)
+        grad = Tensor._make(grad._data.view(np.ndarray))
     if ctx.full or not len(x.shape):
         return grad.expand(x.shape) / x.numel() if x.numel() else grad.expand(x.shape)
     n = 1
