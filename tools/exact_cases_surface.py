@@ -67,4 +67,15 @@ def cases(graph: str) -> list[dict]:
               "[c := [], x.t().clone().map_(x, lambda a, b: c.append((a, b)) or a), c][2]",
               "[y := x.clone(), y.apply_(lambda v: v), y._version][2]", "[y := x.clone(), y[0].apply_(lambda v: 7), y][2]",
               "x.half().apply_(lambda v: v / 3)", "x.clone().apply_(lambda v: torch.tensor(2.5))", "torch.tensor(3.0).apply_(abs)"]),
+        case("diff",  # ATen's composite: narrow(a, d, 1, len-1) - narrow(a, d, 0, len-1), n times, after cat(prepend, a, append)
+             [graph, "x = torch.tensor([[1.0, 4.0, 9.0], [2.0, 3.0, 7.0]], requires_grad=True)"],
+             ["torch.diff(x)", "x.diff(n=2)", "x.diff(dim=0)", "x.diff(n=0)", "x.diff(n=5)", "torch.diff(x, prepend=torch.zeros(2, 1))",
+              "torch.diff(x, append=x)", "torch.diff(x, n=-1)", "torch.diff(torch.tensor(1.0))", "torch.diff(x, prepend=torch.zeros(2))",
+              "torch.diff(x.bool())", "torch.diff(torch.tensor([1, 5, 2]))", "graph(x.diff().grad_fn)", "graph(x.diff(n=2).grad_fn)",
+              "graph(torch.diff(x, prepend=torch.zeros(2, 1)).grad_fn)", "graph(x.diff(n=0).grad_fn)", "torch.diff(x, dim=2)",
+              "torch.diff(x, prepend=torch.zeros(3, 1))", "torch.diff(torch.ones(0))", "torch.diff(x, 1, 1, torch.zeros(2, 1, dtype=torch.float64))",
+              "torch.diff(x, n=1.5)", "torch.autograd.grad(x.diff(n=2).pow(2).sum(), x)", "torch.diff(x, n=0, prepend=torch.zeros(2, 1))",
+              "torch.diff(x, dim=0, append=torch.ones(1, 3))", "torch.diff(x, prepend=2)",
+              "torch.diff(torch.tensor([True, False, False, True]), n=2)", "torch.diff(torch.linspace(0, 1, 40) ** 2).tolist()",
+              "torch.diff(x, prepend=torch.zeros(2, 1), dim=5)", "x.t().diff().stride()"]),
     ]

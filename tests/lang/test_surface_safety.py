@@ -144,6 +144,8 @@ ATTR_ESCAPES = [
     ATTR_PRE + "x.apply_.__self__",
     ATTR_PRE + "x.new(x)._base.__array_interface__",
     ATTR_PRE + "x.new(2, 2)._data.ctypes",
+    ATTR_PRE + "torch.diff.__closure__",
+    ATTR_PRE + "x.diff().grad_fn.next_functions[0][0].__reduce__()",
 ]
 
 

@@ -252,6 +252,7 @@ TABLE = {
     'torch.diag': ((0, 'input', 'tensor', "diag(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'torch.diag_embed': ((0, 'input', 'tensor', "diag_embed(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'torch.diagonal': ((0, 'input', 'tensor', "diagonal(): argument 'input' (position 1) must be Tensor, not {}", None),),
+    'torch.diff': ((0, 'input', 'tensor', "diff(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'torch.dist': ((0, 'input', 'tensor', "dist(): argument 'input' (position 1) must be Tensor, not {}", None), (1, 'other', 'tensor', "dist(): argument 'other' (position 2) must be Tensor, not {}", None)),
     'torch.dot': ((0, 'input', 'tensor', "dot(): argument 'input' (position 1) must be Tensor, not {}", None), (1, 'tensor', 'tensor', "dot(): argument 'tensor' (position 2) must be Tensor, not {}", None)),
     'torch.dsplit': ((0, 'input', 'tensor', "dsplit(): argument 'input' (position 1) must be Tensor, not {}", None),),

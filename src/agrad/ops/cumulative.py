@@ -1,5 +1,6 @@
 """Cumulative (scan) ops: cumsum, cumprod, cummax/cummin and logcumsumexp, with
-PyTorch's nodes and backward formulas (derivatives.yaml, FunctionsManual.cpp).
+PyTorch's nodes and backward formulas (derivatives.yaml, FunctionsManual.cpp); and diff,
+cumsum's inverse.
 
 Every scan's result is C-ordered whatever its input's layout (_logcumsumexp_cpu allocates
 empty_like(self, Contiguous); cumsum, cumprod, cummax and cummin give the same for transposed,
@@ -265,3 +266,45 @@ def logcumsumexp(input, dim=_REQUIRED, *, out=None):
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
     return finish_out("logcumsumexp", _logcumsumexp.apply((input,), (input._data,), {"axis": axis}), out)
+
+
+# ---------------------------------------------------------------------------
+# diff: cumsum's inverse, composed as ATen composes it
+# ---------------------------------------------------------------------------
+
+def _diff_compatible(input, other, dim):
+    if other is None:
+        return
+    d = _wrap_dim(dim, input.ndim)
+    if other.ndim != input.ndim:
+        raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    for i, (s, o) in enumerate(zip(input.shape, other.shape)):
+        if i != d and s != o:
+            raise RuntimeError("diff expects the shape of tensor to prepend or append to match that of input except "
+                               f"along the differencing dimension; input.size({i}) = {s}, but got tensor.size({i}) = {o}")
+
+
+@export(method=True)
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """n times ``narrow(a, dim, 1, len - 1) - narrow(a, dim, 0, len - 1)`` (logical_xor for bool: SubBackward0
+    over two SliceBackward0), after cat(prepend, input, append); n = 0 is zeros_like(input).copy_(input)."""
+    if input.ndim < 1:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    _diff_compatible(input, prepend, dim)
+    _diff_compatible(input, append, dim)
+    if n == 0:
+        from .factories import zeros_like
+        return zeros_like(input).copy_(input)
+    a = input
+    if prepend is not None or append is not None:
+        from .joining import cat
+        a = cat([t for t in (prepend, input, append) if t is not None], dim)
+    size = a.size(dim)
+    out_len, n = size - 1, min(n, size)
+    for _ in range(n):
+        hi, lo = a.narrow(dim, 1, out_len), a.narrow(dim, 0, out_len)
+        a = hi.logical_xor(lo) if a.dtype is dtypes.bool_ else hi - lo
+        out_len -= 1
+    return a
