@@ -678,4 +678,17 @@ def cases(graph: str) -> list[dict]:
              ["x = torch.tensor([[0.0, -2.5, -0.0, -1.75], [-0.0, 0.0, float('nan'), 1.0], [0.0, -0.0, 0.0, -0.0]])"],
              ["torch.cummax(x, 1)", "torch.cummax(x, 1)[0].signbit()", "torch.cummin(x, 1)[0].signbit()",
               "torch.cummax(x.half(), 0)[0].signbit()", "torch.cummin(x.double().t(), 0)[0].signbit()", "torch.cummax(-x, 1)[0].signbit()"]),
+        case("cumprod-backward-zeros-masked-formula",  # (seed 28000000: grad-value:backward) outside create_graph
+             # FunctionsManual's O(n) masks: an inf gradient past the second zero stays out
+             ["x = torch.tensor([[-1.5, 3.0, 1.5, 0.0], [2.25, -2.25, 2.5, 0.0], [-1.25, -2.75, 0.0, 2.75], "
+              "[1.25, 1.5, -2.0, -2.25]], dtype=torch.float64, requires_grad=True)",
+              "e = torch.tensor([[1.25, -2.75, 2.75, 0.25], [1.25, -3.0, 1.5, 0.0], [0.5, -0.75, 1.0, -1.25], "
+              "[-0.25, -2.75, 3.0, 1.75]], dtype=torch.float64)",
+              "g = torch.tensor([-0.5, -1.75, -1.5, 2.5, 3.0, 0.5, 2.0, 2.25, -0.75, 0.75, -0.75, 2.25, -2.75, -1.75, "
+              "float('-inf'), -0.75])",
+              "torch.flatten(torch.cumprod(x, dim=-1) ** e).backward(gradient=g)",
+              "z = torch.tensor([[0.0, 2.0, 0.0, 3.0, float('inf')], [1.5, -0.0, -2.0, 0.0, 4.0]], requires_grad=True)",
+              "h = torch.tensor([[1.0, float('nan'), 2.0, -1.0, 0.5], [float('inf'), 1.0, -3.0, float('inf'), 2.0]])"],
+             ["x.grad", "torch.autograd.grad(z.cumprod(1), z, h)", "torch.autograd.grad(z.cumprod(0), z, h)",
+              "torch.autograd.grad(z.cumprod(1), z, h, create_graph=True)[0].detach()"]),
     ]

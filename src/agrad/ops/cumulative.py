@@ -68,7 +68,10 @@ def _(ctx, grad):
     w = out * grad
     if not (x._data == 0).any():
         return _reversed_cumsum(w, d) / x
-    # With zeros: dy_j/dx_k = prod_{i <= j, i != k} x_i, built slice by slice (PyTorch's
+    from ..autograd import grad_mode
+    if not grad_mode._state["enabled"]:
+        return _cumprod_backward_zeros(x, grad, out, w, d)
+    # With zeros, under create_graph: dy_j/dx_k = prod_{i <= j, i != k} x_i, built slice by slice (PyTorch's
     # O(n^2) formula, the one that is itself differentiable), each slice copied into
     # grad_input.select(d, k): a chain of CopySlices under create_graph, as in PyTorch.
     from .joining import cat
@@ -87,6 +90,25 @@ def _(ctx, grad):
             omitted = cat([until_k, until_k.expand_as(from_k_plus_1) * from_k_plus_1], d)
         grad_input.select(d, k).copy_((grad.narrow(d, k, n - k) * omitted).sum(d))
     return grad_input
+
+
+def _cumprod_backward_zeros(x, grad, out, w, d):
+    """FunctionsManual's O(n) cumprod_backward for an input with zeros (not differentiable, so
+    taken only outside create_graph), its masks' steps on tensors: before the first zero
+    reversed_cumsum(w) / x; at the first zero prod(x[:z1]) * sum(grad[z1:z2] * cumprod(x[z1+1:z2]
+    with x[z1] as 1)); zero after it. An inf or NaN in the gradient past the slices it reads
+    stays out (the O(n^2) formula would multiply it by zero)."""
+    from .scatter_gather import gather
+    cs = (x == 0).cumsum(d)
+    before = cs == 0
+    grad_input = where(before, _reversed_cumsum(w.masked_fill(~before, 0.0), d) / x, 0.0).to(grad.dtype)
+    mask = cs == 1
+    first = mask.max(d, keepdim=True).indices
+    first_zero = Tensor._make(np.zeros(x.shape, bool)).scatter(d, first, True) & mask
+    mask = mask & ~first_zero
+    at_zero = x.masked_fill(~mask, 1.0).cumprod(d) * grad.masked_fill(cs != 1, 0.0)
+    at_zero = at_zero.sum(d, keepdim=True) * gather(out, d, (first - 1).relu()).masked_fill(first == 0, 1.0)
+    return where(first_zero, at_zero, grad_input)
 
 
 def _cumulative(op, fname, np_fn):
