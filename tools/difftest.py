@@ -56,6 +56,7 @@ for extra in (ROOT / "src", ROOT / "tools"):
         sys.path.insert(0, str(extra))
 
 import diffgen  # noqa: E402
+import difftest_gelu  # noqa: E402
 import difftest_median  # noqa: E402
 
 #: Warnings PyTorch gives once per process (TORCH_WARN_ONCE): agrad may repeat them.
@@ -666,6 +667,10 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
             and difftest_median.only_target_differs(stmt, want, got, compare_desc, _agree_once)
             and difftest_median.median_of_stride0(program[0], program[2])):
         return "median-stride0"
+    if (aspect in ("value", "numeric") and op in difftest_gelu.GELU_OPS and program is not None
+            and difftest_gelu.within_onednn_erf(stmt, want, got, _agree_once)
+            and difftest_gelu.gelu_to_onednn(program[0], program[2])):
+        return "gelu-onednn"
     if aspect in ("value", "numeric", "repr") and op == "matrix_exp" and _half_result_only(stmt, want, got):
         return "matrix-exp-half"
     if aspect in ("value", "numeric") and op == "lstsq" and program is not None and _lstsq_pivots(*program, want, got):

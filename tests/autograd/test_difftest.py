@@ -257,6 +257,26 @@ def test_a_float16_matrix_exp_alone_is_documented():
 
 
 @pytest.mark.torch
+def test_float32_gelu_given_to_onednn_is_documented():
+    """PyTorch hands the float32 exact-erf gelu of a contiguous tensor of 2 or more elements to
+    oneDNN (docs/semantics.md): its result may differ within 1e-6, only for such a call."""
+    pytest.importorskip("torch")
+    program = ["x = torch.tensor([[-2.75, -0.25]], requires_grad=True)", "r = F.gelu(x, approximate='none')"]
+    want, got = _tensor_obs(r=[[-0.00819416344165802, -0.10032341629266739]]), \
+        _tensor_obs(r=[[-0.008194327354431152, -0.10032341629266739]])
+    aspect, _ = difftest.compare_statement(want, got)
+    state = _tensor_obs()
+    assert difftest.documented(aspect, program[1], want, got, (program, [state, want], 1)) == "gelu-onednn"
+    for other in ("r = F.gelu(x[:, :1])", "r = F.gelu(x.double())", "r = F.gelu(x, approximate='tanh')",
+                  "r = F.gelu(torch.tensor([[-2.75, 0.0], [-0.25, 1.0]]).t()[0])"):
+        lines = program[:1] + [other]
+        assert difftest.documented(aspect, other, want, got, (lines, [state, want], 1)) is None, other
+    far = _tensor_obs(r=[[-0.0081, -0.10032341629266739]])
+    assert difftest.documented(*difftest.compare_statement(want, far)[:1], program[1], want, far,
+                               (program, [state, want], 1)) is None
+
+
+@pytest.mark.torch
 def test_median_along_an_expanded_dim_is_documented():
     """PyTorch's median kernel reads a dim of stride 0 as if it were contiguous (docs/semantics.md):
     a median or nanmedian result that differs counts as documented only when PyTorch's call took

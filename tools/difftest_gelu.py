@@ -1,0 +1,65 @@
+"""The differential tester's rule ``gelu-onednn`` (tools/difftest.py, docs/semantics.md): PyTorch
+hands the float32 gelu (exact erf) of a contiguous tensor of 2 or more elements to oneDNN, whose
+erf is not PyTorch's own kernel's (which agrad reproduces)."""
+
+from __future__ import annotations
+
+import warnings
+
+#: the statements' names of the op
+GELU_OPS = {"gelu"}
+
+
+def gelu_to_onednn(lines: list[str], i: int) -> bool:
+    """True when statement ``i``, run again under PyTorch after the ones before it, calls
+    ``F.gelu`` with the exact erf on a contiguous float32 tensor of 2 or more elements (the
+    case PyTorch's CPU gelu gives to oneDNN)."""
+    import torch
+    import torch.nn.functional as F
+
+    seen = []
+    fn = F.gelu
+
+    def watch(input, *args, **kwargs):
+        approximate = args[0] if args else kwargs.get("approximate", "none")
+        if isinstance(input, torch.Tensor):
+            seen.append(approximate == "none" and input.dtype == torch.float32 and input.numel() >= 2
+                        and input.is_contiguous())
+        return fn(input, *args, **kwargs)
+
+    ns = {"torch": torch, "F": F}
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for j, stmt in enumerate(lines[:i + 1]):
+            if j == i:
+                F.gelu = watch
+            try:
+                exec(stmt, ns)
+            except Exception:  # noqa: BLE001 - only the call matters
+                pass
+            finally:
+                F.gelu = fn
+    return bool(seen) and all(seen)
+
+
+def within_onednn_erf(stmt: str, want: dict, got: dict, agree_once) -> bool:
+    """True when the one variable that differs is the float32 tensor the statement assigns, its
+    elements within 1e-6 of each other (relative past 1): oneDNN's erf (Abramowitz and Stegun's,
+    1.5e-7 absolute, or a minimax polynomial) times x / 2 (difftest's ``_agree_once`` passed in)."""
+    import re
+
+    import numpy as np
+
+    target = re.match(r"^\s*(\w+)\s*=", stmt.strip().splitlines()[-1])
+    mine = want["vars"].get(target.group(1)) if target else None
+    if not mine or mine["kind"] != "tensor" or mine["dtype"] != "torch.float32":
+        return False
+
+    def neutral(w, g):
+        if w is not mine or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
+            return None
+        a, b = np.asarray(w["data"], np.float64), np.asarray(g["data"], np.float64)
+        close = (np.abs(a - b) <= 1e-6 * np.maximum(1.0, np.abs(a))) | (np.isnan(a) & np.isnan(b))
+        return (w, w) if close.all() else None
+    return agree_once(want, got, neutral)
