@@ -78,4 +78,17 @@ def cases(graph: str) -> list[dict]:
               "torch.diff(x, dim=0, append=torch.ones(1, 3))", "torch.diff(x, prepend=2)",
               "torch.diff(torch.tensor([True, False, False, True]), n=2)", "torch.diff(torch.linspace(0, 1, 40) ** 2).tolist()",
               "torch.diff(x, prepend=torch.zeros(2, 1), dim=5)", "x.t().diff().stride()"]),
+        case("bincount",  # counts in int64; weights summed one by one in input order, float32 for float32 weights, else double
+             ["x = torch.tensor([1, 3, 1, 0])", "w = torch.ones(4, requires_grad=True)", "torch.manual_seed(0)",
+              "i = torch.randint(0, 7, (100000,))", "v = torch.rand(100000)"],
+             ["torch.bincount(x)", "x.bincount(minlength=6)", "x.bincount(torch.tensor([0.5, 1.0, 2.0, 0.25]))",
+              "x.bincount(torch.tensor([0.5, 1.0, 2.0, 0.25]).double())", "x.bincount(torch.tensor([1, 2, 3, 4]))",
+              "x.bincount(torch.tensor([True, False, True, True]))", "x.bincount(torch.tensor([0.5, 1.0, 2.0, 0.25]).half())",
+              "torch.bincount(x.float())", "torch.bincount(torch.tensor([-1, 2]))", "torch.bincount(x.reshape(2, 2))",
+              "torch.bincount(x, minlength=-1)", "torch.bincount(x, torch.ones(3))", "torch.bincount(torch.tensor([], dtype=torch.long))",
+              "torch.bincount(torch.tensor([], dtype=torch.long), torch.tensor([]).double(), 2)", "torch.bincount(x.byte())",
+              "torch.bincount(x.bool())", "torch.bincount(x, w)", "torch.bincount(x, w).grad_fn.next_functions",
+              "torch.autograd.grad(torch.bincount(x, w).sum(), w)", "torch.bincount(torch.tensor(3))", "torch.bincount(x, minlength=2.5)",
+              "torch.bincount(x, minlength=True)", "torch.bincount(x, minlength=torch.tensor(5))", "torch.bincount(1)", "torch.bincount(x, 2)",
+              "torch.bincount(i, v).tolist()", "torch.bincount(i, v.double()).tolist()", "torch.bincount(i)", "x.bincount(None, 5)"]),
     ]

@@ -146,6 +146,7 @@ ATTR_ESCAPES = [
     ATTR_PRE + "x.new(2, 2)._data.ctypes",
     ATTR_PRE + "torch.diff.__closure__",
     ATTR_PRE + "x.diff().grad_fn.next_functions[0][0].__reduce__()",
+    ATTR_PRE + "torch.bincount(torch.tensor([1, 2]), x[0]).grad_fn._op",
 ]
 
 

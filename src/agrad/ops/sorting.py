@@ -1,5 +1,5 @@
 """Sorting and order statistics (PyTorch's "Comparison Ops", second half): sort, argsort,
-msort, topk, median/nanmedian, kthvalue, mode and unique.
+msort, topk, median/nanmedian, kthvalue, mode, unique and bincount.
 
 Their values and indices are PyTorch's, ties included (CPU topk's libstdc++ selection
 and sorting are reproduced); sort, topk and the order statistics carry PyTorch's nodes
@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor, _wrap_dim, _wrap_dim_no_scalar
+from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from ._layout import c_order, laid_out_like
 from ._op import Op, export
 from ._return_types import return_type as _return_type
@@ -632,3 +632,35 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if return_counts:
         outs.append(Tensor._make(counts.astype(np.int64)))
     return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+# bincount ---------------------------------------------------------------------------------------
+
+@export(method=True)
+def bincount(input, weights=None, minlength=0):
+    """Counts (int64), or the sums of ``weights`` added one by one in input order: in float32 for
+    float32 weights, else in double (ATen's _bincount_cpu); with weights that require grad, a
+    NotImplemented node (aten::bincount)."""
+    if type(minlength) is bool or not hasattr(minlength, "__index__"):
+        raise TypeError("minlength")  # (the parser's error replaces it: agrad/ops/_argcheck.py)
+    minlength = minlength.__index__()
+    d = input.dtype
+    if d.is_floating_point or d is dtypes.bool_:
+        raise NotImplementedError(f'"bincount_cpu" not implemented for \'{_scalar_name(d)}\'')
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    a = input._data
+    if a.ndim == 1 and a.size == 0:
+        return Tensor._make(np.zeros(minlength, np.int64))
+    if a.ndim != 1 or a.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    n = max(minlength, int(a.max()) + 1)
+    if weights is None:
+        return Tensor._make(np.bincount(a, minlength=n).astype(np.int64, copy=False))
+    w = weights._data
+    if w.ndim != 1 or w.shape[0] != a.shape[0]:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    out = np.zeros(n, np.float32 if w.dtype == np.float32 else np.float64)
+    np.add.at(out, a.astype(np.intp, copy=False), w.astype(out.dtype, copy=False))
+    from ._not_implemented import not_implemented
+    return not_implemented(out, (weights,), "aten::bincount")
