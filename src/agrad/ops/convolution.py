@@ -90,8 +90,10 @@ def col2im_np(cols, size, k, d, pads, s, o):
         dst = (slice(None), slice(None)) + tuple(
             slice(off[i] * d[i], off[i] * d[i] + (o[i] - 1) * s[i] + 1, s[i]) for i in range(sp))
         out[dst] += cols[(slice(None), slice(None)) + off]
+    if tuple(full) == tuple(size):
+        return out
     crop = (slice(None), slice(None)) + tuple(slice(pads[i][0], pads[i][0] + size[i]) for i in range(sp))
-    return out[crop]
+    return np.ascontiguousarray(out[crop])  # (a new tensor, as ATen's col2im and convolutions make)
 
 
 # ---------------------------------------------------------------------------
