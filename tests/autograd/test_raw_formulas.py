@@ -32,7 +32,7 @@ CASES = {
                      ("pos23", None, lambda a: a ** 0.5), ((3,), None, lambda a: a ** 2)],
     "ExpBackward0": [((2, 3), None, torch.exp)],
     "LogBackward0": [("pos23", None, torch.log)],
-    "SinBackward0": [((2, 3), None, torch.sin)],
+    "SinBackward0": [((2, 3), None, torch.sin), ((1,), None, torch.sin), ((), None, torch.sin)],
     "CosBackward0": [((2, 3), None, torch.cos)],
     "TanhBackward0": [((2, 3), None, torch.tanh), ((1,), None, torch.tanh), ((), None, torch.tanh)],
     "SigmoidBackward0": [((2, 3), None, torch.sigmoid)],

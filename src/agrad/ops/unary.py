@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import struct
 
 import numpy as np
 
@@ -107,7 +108,39 @@ def log(ctx, grad):
     return grad / ctx.self
 
 
-@unary(_sin, raw=lambda g, x: np.multiply(g, _cos(x)))
+_ONE = (1,)
+_F32_DTYPE = np.dtype(np.float32)
+_round32 = struct.Struct("f")  # (pack and unpack: a double rounded to float32, as numpy's cast rounds it)
+_pack32, _unpack32 = _round32.pack, _round32.unpack
+
+
+def _to_float32(v):
+    """The Python float ``v`` rounded to float32 (as numpy's cast rounds it; beyond float32's range: inf)."""
+    try:
+        return _unpack32(_pack32(v))[0]
+    except OverflowError:
+        return float(_F32(v))
+
+
+def _sin_backward_np(g, x):
+    """g * cos(x).  One float32 or float64 element each (a chain of small ops): on Python floats,
+    the product written into a copy of g, the same bits as the ufuncs (float64: libm's cos is
+    numpy's one-element cos; float32: cos rounded to float32 as _cos rounds it, and the product
+    of two floats is exact in double, rounded once where it is stored).  A ufunc call with a
+    Python number costs more than that copy."""
+    if g.shape == _ONE and x.shape == _ONE and type(g) is np.ndarray:  # (a ZeroTensor's zeros: the ufunc's way)
+        d = x.dtype
+        if g.dtype is d and (d is _F64_DTYPE or d is _F32_DTYPE):
+            v = x.item()
+            if v - v == 0:  # (finite: math.cos refuses an infinity)
+                c = math.cos(v)
+                out = g.copy()
+                out[0] = g.item() * (c if d is _F64_DTYPE else _to_float32(c))
+                return out
+    return np.multiply(g, _cos(x))
+
+
+@unary(_sin, raw=_sin_backward_np)
 def sin(ctx, grad):
     return grad * ctx.self.cos()
 
@@ -130,15 +163,24 @@ def _tanh_backward_np(g, y):
     (float32: y * y is exact in double, and 1 - y * y rounded from double is the fused result but
     where that double is exactly halfway between two floats; float16 as numpy rounds it). A
     ZeroTensor ``g`` is plain zeros to the kernel (its result is no ZeroTensor, as PyTorch's)."""
-    g = _plain(g)
-    if g.dtype != y.dtype:
+    if type(g) is ZeroArray:  # (_plain, inline)
+        g = g.view(np.ndarray)
+    d = y.dtype
+    if g.dtype is not d and g.dtype != d:
         return np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y)))
-    if y.dtype == np.float32:
+    if g.shape == _ONE and y.shape == _ONE and (d is _F64_DTYPE or d is _F32_DTYPE):
+        # one element each: on Python floats, the product written into a copy of g (as in
+        # _sin_backward_np; float32's factor rounded to float32 first, as below)
+        v = y.item()
+        out = g.copy()
+        out[0] = g.item() * (_fma_float(-v, v, 1.0) if d is _F64_DTYPE else _to_float32(1.0 - v * v))
+        return out
+    if d == np.float32:
         if y.size == 1 and g.shape == y.shape:  # (the same steps on a Python float: y * y is exact in double)
             v = y.item()
             return np.multiply(g, _F32(1.0 - v * v))
         return np.multiply(g, np.subtract(1.0, np.multiply(y, y, dtype=np.float64)).astype(np.float32))
-    if y.dtype == np.float64:
+    if d == np.float64:
         if y.size == 1 and g.shape == y.shape:  # (one element: fma's steps on Python floats, no arrays)
             v = y.item()
             return np.multiply(g, _fma_float(-v, v, 1.0))
