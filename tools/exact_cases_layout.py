@@ -153,4 +153,32 @@ CASES = [
              "F.pad(e, (1, 0))", "F.pad(e, (0, 0))")]
          + ["torch.cat([m]).view(-1)", "torch.roll(m, 1, 0).view(-1)", "torch.stack([cl, cl])[1, 0, 1]",
             "(lambda r: (r.add_(100), m.sum())[1])(F.pad(m, (0, 0)))", "(torch.manual_seed(0), torch.randn_like(torch.cat([t, t])))[1]"]),
+    case("reductions-gather-and-scatter-give-c-ordered-results",  # (ATen's reduction outputs are contiguous)
+         ["t = torch.arange(1., 25.).reshape(2, 3, 4).transpose(0, 2) / 7",
+          "cl = torch.arange(1., 49.).reshape(2, 3, 2, 4).permute(0, 3, 1, 2) / 7",
+          "p = torch.arange(1., 25.).reshape(2, 3, 4).permute(1, 2, 0) / 7", "ti = (t * 7).long()",
+          "i0 = torch.zeros(1, 3, 2, dtype=torch.long)"],
+         [f"[r.stride() for r in ({e},)]" for e in (
+             "t.amax(-1)", "t.amin(0)", "cl.amax(-1)", "*torch.aminmax(t, dim=-1)", "t.std(0)", "t.std(-1)",
+             "t.var(-1, keepdim=True)", "cl.std(0)", "p.std(0)", "*torch.var_mean(t, -1)", "*torch.std_mean(cl, 0)",
+             "t.norm(dim=1)", "p.norm(dim=1)", "torch.linalg.vector_norm(t, dim=-1)",
+             "torch.linalg.vector_norm(t, float('inf'), dim=-1)", "t.norm(p=1, dim=-1)", "cl.norm(dim=-1)",
+             "t.all(-1)", "t.any(0)", "ti.all(-1)", "(t > 1).any(-1)", "torch.count_nonzero(t, -1)",
+             "*torch.nanmedian(t, 0)", "*torch.median(p, 0)", "t.sum(0)", "*t.max(-1)",
+             "t.scatter(0, i0, 1.0)", "cl.scatter(1, torch.zeros(2, 1, 3, 2, dtype=torch.long), 2.0)",
+             "torch.gather(t, 0, torch.zeros(2, 3, 4, dtype=torch.long).transpose(0, 2))",
+             "torch.gather(cl, 1, torch.zeros(2, 4, 3, 2, dtype=torch.long))", "t.index_fill(0, torch.tensor([0]), 1.0)")]
+         + ["t.std(0).view(-1)", "(torch.manual_seed(0), torch.rand_like(t.amax(-1)))[1]"]),
+    case("pointwise-losses-without-reduction-keep-the-iterator-s-layout",  # (mse/huber/bce of a transposed input)
+         ["a = torch.arange(1., 25.).reshape(2, 3, 4).transpose(0, 2) / 25", "b = torch.linspace(0.1, 0.9, 24).view(4, 3, 2)",
+          "e = (torch.arange(1., 5.) / 7).expand(2, 3, 4)", "f = torch.linspace(0.1, 0.9, 24).view(3, 2, 4).transpose(0, 1)",
+          "cl = torch.arange(1., 49.).reshape(2, 3, 2, 4).permute(0, 3, 1, 2) / 49", "c = torch.linspace(0.1, 0.9, 48).view(2, 4, 3, 2)"],
+         [f"({e}).stride()" for e in (
+             "F.mse_loss(a, b, reduction='none')", "F.mse_loss(b, a, reduction='none')", "F.mse_loss(e, f, reduction='none')",
+             "F.l1_loss(a, b, reduction='none')", "F.smooth_l1_loss(a, b, reduction='none')",
+             "F.huber_loss(a, b, reduction='none')", "F.huber_loss(cl, c, reduction='none')",
+             "F.smooth_l1_loss(e, f, reduction='none')", "F.binary_cross_entropy(a, b, reduction='none')",
+             "F.binary_cross_entropy(b, a, reduction='none')", "F.binary_cross_entropy(a, b, reduction='none', weight=torch.ones(2))",
+             "F.binary_cross_entropy(cl, c, reduction='none')", "F.binary_cross_entropy(e, f, reduction='none')")]
+         + ["F.mse_loss(a, b, reduction='none').view(-1)"]),
 ]

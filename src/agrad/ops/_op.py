@@ -21,7 +21,7 @@ from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
-from ._layout import _partial_overlap, iterator_layout
+from ._layout import _partial_overlap, c_order, iterator_layout
 from ._shortcuts import Shortcuts, _not_differentiable, _record_two, _Scratch, inplace_self
 
 is_recording = graph.is_recording
@@ -204,6 +204,19 @@ def _own_copy(fn, op):
                                                  fn.__closure__), op)
 
 
+def _c_ordered(forward):
+    """``forward`` whose every array result is in C order (Op's ``contiguous``)."""
+
+    def run(ctx, *arrays, **attrs):
+        out = forward(ctx, *arrays, **attrs)
+        if type(out) is tuple:
+            return tuple([c_order(o) for o in out])
+        return c_order(out)
+
+    run.__name__ = getattr(forward, "__name__", "forward")
+    return run
+
+
 class Op(Shortcuts):
     """A differentiable op. Call it with tensors (differentiable inputs) and attributes.
 
@@ -230,8 +243,9 @@ class Op(Shortcuts):
     - ``iterated``: an elementwise op of several tensors (PyTorch's TensorIterator): its
       result is laid out as the first input whose strides decide (``pointwise`` implies it;
       with one tensor, so does ``jvp="element_wise"``).
-    - ``contiguous``: an elementwise op of one tensor whose result PyTorch allocates in C order
-      (not through TensorIterator's layout); its forward gives it so.
+    - ``contiguous``: an op whose results PyTorch allocates in C order whatever its inputs'
+      layouts (a reduction over dims: ATen's resize_reduction; masked_fill, number ** tensor):
+      each array its forward returns is made C-ordered, and never re-laid out as TensorIterator's.
     - ``internal``: the op only appears inside other ops' formulas (double backward),
       so it needs no golden case of its own.
     - ``defaults``: attribute values a node has unless the call gave its own (``alpha``: 1).
@@ -256,6 +270,8 @@ class Op(Shortcuts):
         # (``contiguous``: PyTorch writes a fresh C-ordered result whatever the input's layout, as
         # number ** tensor and log_sigmoid do, and the forward gives it so)
         self._one_iterated = (self.iterated or jvp == "element_wise") and not contiguous
+        if contiguous:
+            forward = _c_ordered(forward)
         self.kernel = kernel
         self.ufunc = getattr(kernel, "ufunc", None)  # the kernel on two float arrays of one dtype
         # attributes that are tensors PyTorch saves ({"idx": "index"}): freed with the graph as its

@@ -22,6 +22,7 @@ from ..autograd import graph
 from ..tensor import Tensor, _can_cast, _scalar_name
 from ..autograd import graph
 from . import _vec_math
+from ._layout import laid_out_like
 from ._op import Op, export
 from .activations import logsigmoid
 from .binary import xlogy
@@ -70,8 +71,10 @@ def _check_weight(weight, input):
 # mse_loss, l1_loss
 # ---------------------------------------------------------------------------
 
+# (mse, smooth_l1 and huber are TensorIterator binary ops of (self, target): with reduction='none'
+# the result is laid out as they decide, self first)
 _mse = Op("MseLossBackward0", lambda ctx, a, t, reduction: reduce_array((a - t) ** 2, reduction, a.dtype),
-          inputs=("self", "target"), saves=("self", "target"))
+          inputs=("self", "target"), saves=("self", "target"), iterated=True)
 
 
 def _norm(a, reduction, scale):
@@ -178,7 +181,8 @@ def _smooth_l1_np(ctx, a, t, reduction, beta):
     return reduce_array(loss, reduction, a.dtype)
 
 
-_smooth_l1 = Op("SmoothL1LossBackward0", _smooth_l1_np, inputs=("self", "target"), saves=("self", "target"))
+_smooth_l1 = Op("SmoothL1LossBackward0", _smooth_l1_np, inputs=("self", "target"), saves=("self", "target"),
+                iterated=True)
 
 
 def _smooth_l1_backward_fwd(ctx, g, a, t, reduction, beta):
@@ -227,7 +231,7 @@ def _huber_np(ctx, a, t, reduction, delta):
     return reduce_array(loss, reduction, a.dtype)
 
 
-_huber = Op("HuberLossBackward0", _huber_np, inputs=("self", "target"), saves=("self", "target"))
+_huber = Op("HuberLossBackward0", _huber_np, inputs=("self", "target"), saves=("self", "target"), iterated=True)
 
 
 def _huber_backward_fwd(ctx, g, a, t, reduction, delta):
@@ -310,7 +314,8 @@ def _bce_np(ctx, x, t, weight, reduction):
         loss = (t - 1) * np.maximum(np.log1p(-x), -100) - t * np.maximum(np.log(x), -100)
     if weight is not None:
         loss = loss * weight
-    return reduce_array(loss, reduction, x.dtype)
+    # (binary_cross_entropy_cpu writes into empty_like(self): the input's layout)
+    return reduce_array(laid_out_like(x, loss) if reduction == "none" else loss, reduction, x.dtype)
 
 
 _bce = Op("BinaryCrossEntropyBackward0", _bce_np, inputs=("self", "target"), saves=("self", "target"))

@@ -423,7 +423,7 @@ def _vector_norm_fwd(ctx, a, ord, axes, keepdim, dtype, every=False):
     return np.asarray(r).astype(dtype, copy=False)
 
 
-_vector_norm = Op("LinalgVectorNormBackward0", _vector_norm_fwd, saves=("self", "result"))
+_vector_norm = Op("LinalgVectorNormBackward0", _vector_norm_fwd, saves=("self", "result"), contiguous=True)
 
 
 @_vector_norm.derivative

@@ -514,7 +514,7 @@ def _norm_axes(dim, ndim):
 
 
 # at::norm(self, p, dim, keepdim) as ATen's composites call it: vector_norm's maths, its own node
-_norm1 = Op("NormBackward1", _vector_norm_fwd, saves=("self", "result"))
+_norm1 = Op("NormBackward1", _vector_norm_fwd, saves=("self", "result"), contiguous=True)
 _norm1.derivative(_vector_norm._formula)
 
 

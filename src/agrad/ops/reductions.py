@@ -353,14 +353,14 @@ def any(input, dim=None, keepdim=False):
 def _logical_reduction(fn, input, dim, keepdim):
     """all/any: bool, except that PyTorch keeps uint8 for uint8 input (a legacy rule)."""
     axes = None if dim is None else dims(dim, input.ndim)
-    out = fn(input._data, axis=axes, keepdims=bool(keepdim))
+    out = c_order(np.asarray(fn(input._data, axis=axes, keepdims=bool(keepdim))))  # (a reduction: C order)
     return Tensor._make(np.asarray(out, np.uint8) if input._data.dtype == np.uint8 else out)
 
 
 @export(method=True)
 def count_nonzero(input, dim=None):
     axes = None if dim is None else dims(dim, input.ndim)
-    return Tensor._make(np.asarray(np.count_nonzero(input._data, axis=axes), np.int64))
+    return Tensor._make(c_order(np.asarray(np.count_nonzero(input._data, axis=axes), np.int64)))
 
 
 def _quiet(fn):
@@ -591,8 +591,8 @@ def _amax_back(ctx, grad):
     return (g / mask.sum(ctx.axes, keepdim=True)) * mask
 
 
-_amax = Op("AmaxBackward0", _amax_fwd, saves=("self", "result"))
-_amin = Op("AminBackward0", _amax_fwd, saves=("self", "result"))
+_amax = Op("AmaxBackward0", _amax_fwd, saves=("self", "result"), contiguous=True)
+_amin = Op("AminBackward0", _amax_fwd, saves=("self", "result"), contiguous=True)
 _amax.derivative(_quiet(_amax_back))
 _amin.derivative(_quiet(_amax_back))
 
@@ -689,7 +689,8 @@ def _aminmax_fwd(ctx, a, axes, keepdim, by_dim):
     return lo, hi
 
 
-_aminmax = Op("AminmaxBackward0", _aminmax_fwd, saves=("self",), outputs=None, multi_grad="undefined")
+_aminmax = Op("AminmaxBackward0", _aminmax_fwd, saves=("self",), outputs=None, multi_grad="undefined",
+               contiguous=True)
 
 
 @_aminmax.derivative

@@ -17,6 +17,7 @@ from .. import dtypes
 from .._limits import check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
+from ._layout import c_order
 from ._op import Op, export, finish_out, inplace, method
 from .indexing import _FULL, embed
 
@@ -312,7 +313,8 @@ def _along(idx, dim):
 def _gather_fwd(ctx, a, dim, idx, shape):
     if not idx.size:
         return np.empty(shape, a.dtype)
-    return a.reshape(-1)[idx.reshape(-1)].reshape(shape) if a.ndim == 0 or idx.ndim == 0 else a[_along(idx, dim)]
+    # (gather's meta function allocates the result contiguous, whatever self's and index's layouts)
+    return a.reshape(-1)[idx.reshape(-1)].reshape(shape) if a.ndim == 0 or idx.ndim == 0 else c_order(a[_along(idx, dim)])
 
 
 # gather_backward(grad, self, dim, index, sparse_grad): self is saved (its version is checked) though
@@ -417,7 +419,8 @@ def _scatter_add_fwd(ctx, a, src, dim, idx):
 
 
 _scatter0 = Op("ScatterBackward0", _scatter_fwd, inputs=("self", "src"), jvp="linear", keeps={"idx": "index"})
-_scatter1 = Op("ScatterBackward1", _scatter_fwd, jvp="element_wise", keeps={"idx": "index"})
+# (scatter's meta function allocates the result contiguous and copies self into it: a.copy()'s C order)
+_scatter1 = Op("ScatterBackward1", _scatter_fwd, jvp="element_wise", keeps={"idx": "index"}, contiguous=True)
 _scatter_add = Op("ScatterAddBackward0", _scatter_add_fwd, inputs=("self", "src"), jvp="linear", keeps={"idx": "index"},
                   keeps_for={"idx": (1,)})  # (self's gradient is grad itself)
 _scatter_reduce = Op("NotImplemented", _scatter_fwd, inputs=("self", "src"), jvp="unsupported")

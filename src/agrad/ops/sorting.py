@@ -365,8 +365,8 @@ def _median_dim_fwd(ctx, a, dim, keepdim, ignore_nan, fname):
     return select_along(ctx, a, np.expand_dims(idx, dim), dim, keepdim)
 
 
-_median1 = Op("MedianBackward1", _median_dim_fwd, outputs=1, keeps={"indices": "indices"})
-_nanmedian1 = Op("NanmedianBackward1", _median_dim_fwd, outputs=1, keeps={"indices": "indices"})
+_median1 = Op("MedianBackward1", _median_dim_fwd, outputs=1, keeps={"indices": "indices"}, contiguous=True)
+_nanmedian1 = Op("NanmedianBackward1", _median_dim_fwd, outputs=1, keeps={"indices": "indices"}, contiguous=True)
 _median1.derivative(_select_back)
 _nanmedian1.derivative(_select_back)
 

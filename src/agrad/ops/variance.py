@@ -15,6 +15,7 @@ import numpy as np
 
 from .._zero import IMMUTABLE, ZeroArray
 from ..tensor import Tensor
+from ._layout import c_order
 from ._op import Op, export, finish_out
 from .selection import where
 from .reductions import _NO_KEEPDIM, _axes, _quiet, _unsqueeze_dims
@@ -111,7 +112,8 @@ def _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=False, welford=False
         if count > 1 and a.ndim and type(work) is np.ndarray and np.isinf(work).any():
             mean = _welford_inf_mean(work, axes, mean)
         mean = mean if keepdim else np.squeeze(mean, axis=axes) if axes else mean.reshape(())
-    return np.asarray(var).astype(a.dtype, copy=False), np.asarray(mean).astype(a.dtype, copy=False)
+    # (ATen allocates a reduction's results contiguous, whatever the input's layout)
+    return c_order(np.asarray(var).astype(a.dtype, copy=False)), c_order(np.asarray(mean).astype(a.dtype, copy=False))
 
 
 _WELFORD_MAX = 4096
