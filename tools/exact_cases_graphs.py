@@ -592,4 +592,14 @@ def cases(graph: str) -> list[dict]:
               "r = torch.index_select(x, -1, torch.tensor([4]).clamp(0, 0))",
               "(+(r ** torch.tensor(1.25, dtype=torch.float64))).sum().backward(create_graph=True)"],
              ["x.grad", "graph(x.grad.grad_fn)", "torch.autograd.grad(x.grad, [x])"]),
+        case("retain-grad-of-a-view-whose-base-took-a-history",  # (seed 28002243, which crashes PyTorch's register_hook
+             # after it): a view's grad_fn not read since its base's in-place op is none yet, so nothing is retained
+             ["x1 = torch.tensor([[3.0, 0.5], [0.25, -1.25], [2.0, 3.0]])", "v2 = x1[::2]",
+              "x1[None].div_(torch.tensor(-2.0, requires_grad=True))", "v2.retain_grad()", "a = v2.retains_grad",
+              "(v2 * 3).sum().backward()",
+              "y1 = torch.tensor([[3.0, 0.5], [0.25, -1.25], [2.0, 3.0]])", "w2 = y1[::2]",
+              "y1[None].div_(torch.tensor(-2.0, requires_grad=True))", "b = w2.is_leaf", "w2.retain_grad()",
+              "(w2 * 3).sum().backward()",
+              "z1 = torch.tensor([1.0, 2.0])", "u = z1[:1]", "u.retain_grad()"],
+             ["a", "v2.retains_grad", "v2.grad", "b", "w2.retains_grad", "w2.grad", "v2.requires_grad"]),
     ]

@@ -361,8 +361,10 @@ class Tensor:
         return self._retains
 
     def retain_grad(self) -> None:
-        if not self._requires_grad:
+        if not (self._requires_grad or self._base is not None and self._base._requires_grad):
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        # (a view whose base took a history in place after it was made, its grad_fn not read
+        # since, has none yet: PyTorch's is_leaf() reads that field and nothing is retained)
         if self._grad_fn is None or self._retains:
             return
         import weakref
@@ -372,7 +374,9 @@ class Tensor:
 
     def register_hook(self, hook):
         """Run ``hook(grad)`` when this tensor's gradient is computed; it may return a new one."""
-        if not self._requires_grad:
+        if self._base is not None:
+            self._refresh_view()
+        if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         node = self._grad_fn if self._grad_fn is not None else leaf_node(self)
         hooks = node._tensor_hooks(self._output_nr)
