@@ -602,4 +602,17 @@ def cases(graph: str) -> list[dict]:
               "(w2 * 3).sum().backward()",
               "z1 = torch.tensor([1.0, 2.0])", "u = z1[:1]", "u.retain_grad()"],
              ["a", "v2.retains_grad", "v2.grad", "b", "w2.retains_grad", "w2.grad", "v2.requires_grad"]),
+        case("as-strided-backward-squeezes-size-one-dims",  # (seed 28000000: grad_fn:grad) as_strided_backward's
+             # grad.squeeze(i) for each dim of size 1, the last first, under create_graph
+             [graph, "x = torch.tensor([[[-2.75, 1.0, 0.0]], [[-1.25, -1.75, -2.0]]], requires_grad=True)", "v = x[::2]",
+              "with torch.no_grad():\n    v.unbind(0)[0].mul_(2)",
+              "g, = torch.autograd.grad((v * v).sum(), [x], create_graph=True)",
+              "y = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)", "w = y[:, 1:2]",
+              "with torch.no_grad():\n    w.mul_(3)",
+              "g2, = torch.autograd.grad(w.exp().sum(), [y], create_graph=True)",
+              "x3 = torch.tensor([[-2.75, 1.0, 0.0], [-1.25, -1.75, -2.0]], dtype=torch.float16, requires_grad=True)",
+              "v4 = x3[::2]", "with torch.no_grad():\n    v4.unbind(0)[0].mul_(2)",
+              "gs11 = torch.autograd.grad(F.softplus(v4, -1.5).sum(), [x3], create_graph=True, materialize_grads=True)"],
+             ["graph(g.grad_fn)", "g", "torch.autograd.grad(g.sum(), [x])", "graph(g2.grad_fn)", "g2",
+              "graph(gs11[0].grad_fn)", "gs11"]),
     ]

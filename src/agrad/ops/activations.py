@@ -481,6 +481,8 @@ _softplus = _elementwise("SoftplusBackward0", _softplus_np)
 
 
 def _softplus_backward_np(g, x, beta, threshold):
+    if x.dtype == np.float16 and g.dtype == np.float16:  # (the kernel's float opmath, rounded once)
+        return _softplus_backward_np(g.astype(np.float32), x.astype(np.float32), beta, threshold).astype(np.float16)
     bx = x * _scalar(x, beta)
     with np.errstate(over="ignore"):
         z = np.exp(bx)

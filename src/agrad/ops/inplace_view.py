@@ -60,8 +60,12 @@ def _(ctx, grad):
     if graph._state["enabled"] and np.unique(idx).size == idx.size:
         # create_graph: PyTorch's as_strided_backward for a view without overlap: the gradient
         # copied into zeros of the base (CopySlices), read back through as_strided
+        # (its dims of size 1 squeezed away first, the last first: a SqueezeBackward1 each)
         shape = tuple(ctx.input_shape)
         zeros = Tensor._make(np.zeros(shape, grad._data.dtype))
+        for i in range(grad.ndim - 1, -1, -1):
+            if grad.shape[i] == 1:
+                grad, idx = grad.squeeze(i), idx.squeeze(i)
         return _take(_replace(zeros, grad, idx=idx), idx=np.arange(zeros._data.size).reshape(shape))
     return _scatter_add(grad, ctx.input_shape, idx)
 
