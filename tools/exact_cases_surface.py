@@ -1,6 +1,6 @@
 """Regression cases of the Tensor surface (session 28, helper "surface"): attributes and
-aliases (ops/aliases.py), nanmean, the legacy constructor and ``x.new``, apply_/map_
-(tools/exact_cases.py adds them).
+aliases (ops/aliases.py), nanmean, the legacy constructor and ``x.new``, apply_/map_, diff,
+bincount, Tensor.unfold (tools/exact_cases.py adds them).
 
 Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``;
 ``graph`` is exact_cases.GRAPH.
@@ -91,4 +91,18 @@ def cases(graph: str) -> list[dict]:
               "torch.autograd.grad(torch.bincount(x, w).sum(), w)", "torch.bincount(torch.tensor(3))", "torch.bincount(x, minlength=2.5)",
               "torch.bincount(x, minlength=True)", "torch.bincount(x, minlength=torch.tensor(5))", "torch.bincount(1)", "torch.bincount(x, 2)",
               "torch.bincount(i, v).tolist()", "torch.bincount(i, v.double()).tolist()", "torch.bincount(i)", "x.bincount(None, 5)"]),
+        case("tensor-unfold",  # a view of windows (UnfoldBackward0); unfold_backward adds them in window order
+             [graph, "x = (torch.arange(12.0).reshape(3, 4) * 0.37).requires_grad_()", "w = torch.linspace(-1, 1, 16).reshape(2, 4, 2)",
+              "r = (torch.linspace(-3, 7, 101) * 1.37 % 2.3).requires_grad_()", "rw = torch.linspace(-1, 1, 48 * 7).reshape(48, 7) * 3.1"],
+             ["x.unfold(1, 2, 1)", "x.unfold(1, 2, 1).stride()", "x.unfold(0, 2, 2)", "x.unfold(1, 5, 1)", "x.unfold(1, 0, 1)",
+              "x.unfold(1, 2, 0)", "x.unfold(1, -1, 1)", "x.unfold(2, 2, 1)", "torch.tensor(3.0).unfold(0, 1, 1)",
+              "torch.tensor(3.0).unfold(0, 2, 1)", "x.unfold(-1, 3, 2)", "x.t().unfold(0, 2, 1).stride()",
+              "graph(torch.autograd.grad(x.unfold(1, 3, 1).pow(2).sum(), x, create_graph=True)[0].grad_fn)",
+              "x.unfold(1, 2.0, 1)", "x.unfold(1, 2, True)", "x.unfold(dimension=1, size=2, step=1).shape", "torch.ones(0, 3).unfold(0, 1, 1)",
+              "x.unfold(1, 4, 1).stride()", "x.unfold(1, 1, 5).shape", "torch.autograd.grad(x.unfold(1, 3, 1).pow(2).sum(), x)",
+              "torch.autograd.grad((x.unfold(0, 2, 1) * w).sum(), x)[0].tolist()",
+              "torch.autograd.grad(torch.autograd.grad((x.unfold(1, 3, 1) ** 3).sum(), x, create_graph=True)[0].sum(), x)",
+              "x.unfold(1, 2, 1).unfold(0, 2, 1).stride()", "torch.autograd.grad(x.unfold(1, 2, 1).unfold(0, 2, 1).sum(), x)",
+              "r.unfold(0, 5, 3).sum(-1).tolist()", "r.unfold(0, 17, 3).mean(-1).tolist()",
+              "torch.autograd.grad((r.unfold(0, 7, 2) * rw).sum(), r)[0].tolist()", "x.detach().unfold(1, 2, 1).requires_grad"]),
     ]

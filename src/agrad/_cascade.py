@@ -57,6 +57,11 @@ def cascade_sum(a, axes, keepdims):
         return _rows(a.ravel(order="K").reshape(1, -1)).reshape(out_shape)
     if reduced == [len(kept) - 1] and a.flags.c_contiguous:  # the last dim, row by row
         return _rows(a.reshape(-1, shape[kept[-1]])).reshape(out_shape)
+    if reduced == [len(kept) - 1] and a.strides[kept[-1]] == a.itemsize \
+            and all(abs(a.strides[i]) >= a.itemsize for i in kept[:-1]):
+        # the last dim is contiguous and innermost, the rows lie anywhere (a slice, Tensor.unfold's
+        # overlapping windows): each row is summed as a contiguous one
+        return _rows(np.ascontiguousarray(a).reshape(-1, shape[kept[-1]])).reshape(out_shape)
     if reduced == list(range(len(reduced))) and a.flags.c_contiguous:  # leading dims, column by column
         rows = _prod(shape[i] for i in kept[: len(reduced)])
         return _columns(a.reshape(rows, -1)).reshape(out_shape)

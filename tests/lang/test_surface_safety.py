@@ -147,6 +147,8 @@ ATTR_ESCAPES = [
     ATTR_PRE + "torch.diff.__closure__",
     ATTR_PRE + "x.diff().grad_fn.next_functions[0][0].__reduce__()",
     ATTR_PRE + "torch.bincount(torch.tensor([1, 2]), x[0]).grad_fn._op",
+    ATTR_PRE + "x.unfold(1, 2, 1)._base._data",
+    ATTR_PRE + "x.unfold(1, 2, 1).grad_fn.__class__.__mro__",
 ]
 
 

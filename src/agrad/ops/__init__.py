@@ -12,7 +12,7 @@ the groups of PyTorch's documentation:
   maximum/minimum; ``sorting``: sort/topk, median/kthvalue/mode, unique;
 - ``reductions`` (sum, max, prod, logsumexp, ...), ``means`` (mean, nanmean), ``variance``
   (var/std, var_mean/std_mean) and ``cumulative`` (cumsum, cumprod, cummax, logcumsumexp);
-- ``views`` (views, reshaping, copies), ``casts`` (to, type, new_*), ``joining`` (cat/stack,
+- ``views`` (views, reshaping, copies), ``unfold`` (Tensor.unfold's windows), ``casts`` (to, type, new_*), ``joining`` (cat/stack,
   split/chunk, repeat, flip, meshgrid), ``indexing`` (``x[...]``, select) and
   ``scatter_gather`` (gather/scatter, index_*, masked_*, take, nonzero);
 - ``linalg`` (matrix products), ``contractions`` (einsum, tensordot, kron),

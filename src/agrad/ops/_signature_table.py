@@ -441,6 +441,7 @@ TABLE = {
     'method.type': ('type', ('(object dtype = None, bool non_blocking = False, *, torch.memory_format memory_format = None)',)),
     'method.type_as': ('type_as', (((('other', 'Tensor'),), 1, ()),)),
     'method.unbind': ('unbind', (((('dim', 'int'),), 0, ()),)),
+    'method.unfold': ('unfold', (((('dimension', 'int'), ('size', 'int'), ('step', 'int')), 3, ()),)),
     'method.uniform_': ('uniform_', (((('from', 'float'), ('to', 'float')), 0, (('generator', 'torch.Generator'),)),)),
     'method.unsafe_chunk': ('unsafe_chunk', (((('chunks', 'int'), ('dim', 'int')), 1, ()),)),
     'method.unsafe_split': ('unsafe_split', (((('split_size', 'int'), ('dim', 'int')), 1, (), (), ('split_size',)),)),
