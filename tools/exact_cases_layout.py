@@ -181,4 +181,18 @@ CASES = [
              "F.binary_cross_entropy(b, a, reduction='none')", "F.binary_cross_entropy(a, b, reduction='none', weight=torch.ones(2))",
              "F.binary_cross_entropy(cl, c, reduction='none')", "F.binary_cross_entropy(e, f, reduction='none')")]
          + ["F.mse_loss(a, b, reduction='none').view(-1)"]),
+    case("advanced-indexing-results-are-laid-out-as-the-index-kernel-s-iterator",  # (x[:, idx] of a transposed x)
+         ["a = torch.arange(1., 25.).reshape(2, 3, 4).transpose(0, 2) / 7",
+          "e = (torch.arange(1., 5.) / 7).expand(2, 3, 4)",
+          "s = (torch.arange(1., 73.).reshape(2, 3, 12) / 7)[:, :, ::3]",
+          "cl = (torch.arange(1., 49.).reshape(2, 3, 2, 4) / 7).permute(0, 3, 1, 2)",
+          "p = torch.arange(1., 25.).reshape(2, 3, 4).permute(1, 2, 0)", "i = torch.tensor([0, 1])",
+          "j = torch.tensor([[0, 1], [1, 0]])"],
+         [f"({e}).stride()" for e in ("a[i]", "a[:, i]", "a[:, :, i]", "a[j]", "a[:, j]", "a[i, :, i]", "a[:, i, i]",
+             "a[i, i]", "a[j, :, i]", "a[..., j]", "a[a > 0.5]", "a[:, a[0] > 0.5]", "e[i]", "e[:, i]", "e[..., i]",
+             "e[j]", "e[:, j]", "e[i, :, i]", "s[i]", "s[:, i]", "s[:, :, j]", "s[i, :, i]", "cl[i]", "cl[:, i]",
+             "cl[:, :, i]", "cl[..., i]", "cl[:, i, :, i]", "cl[:, i, i]", "p[:, i]", "p[j]", "p[:, :, i]",
+             "p[i, ..., i]", "a[:, None, i]", "a[0, i]", "a[1:, i]", "a[::2, i]",
+             "a.expand(2, 4, 3, 2)[:, i]", "a.expand(2, 4, 3, 2)[i]")]
+         + ["a[:, i].view(-1)", "(torch.manual_seed(0), torch.rand_like(cl[:, i]))[1]"]),
 ]

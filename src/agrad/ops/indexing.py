@@ -15,7 +15,7 @@ from .._limits import check_numel
 from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
-from ._layout import _dense, _partial_overlap, dense_order, in_order, torch_strides
+from ._layout import _dense, _partial_overlap, dense_order, in_order, iterator_layout, torch_strides
 from ._op import Op, export, method
 from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
@@ -114,7 +114,34 @@ def _select_fwd(ctx, a, index):
 
 _select = Op("SelectBackward0", _select_fwd, jvp="linear")
 _slice = Op("SliceBackward0", _select_fwd, jvp="linear")
-_index = Op("IndexBackward0", _select_fwd, jvp="linear", keeps={"index": None})  # (PyTorch saves the indices)
+
+
+def _index_fwd(ctx, a, index):
+    out = a[index]
+    return _index_layout(out, a, index) if type(out) is np.ndarray and out.ndim > 1 and type(a) is np.ndarray else out
+
+
+def _index_layout(out, a, index):
+    """``out`` (``a[index]``, ``index`` a tuple of slices and integer arrays) laid out as ATen's index
+    kernel lays it out: TensorIterator over ``a`` restrided (the indexed dims replaced by the
+    broadcast indices' shape, stride 0; indexed dims that are not adjacent moved to the front first,
+    as numpy moves them) and then the indices, viewed with ones for the dims before and after."""
+    indexed = [d for d, i in enumerate(index) if type(i) is not slice]
+    arrays = [np.asarray(index[d]) for d in indexed]
+    shape = np.broadcast_shapes(*[i.shape for i in arrays])
+    dims = list(range(a.ndim))
+    if indexed != list(range(indexed[0], indexed[-1] + 1)):  # not adjacent: transposed to the front
+        dims = indexed + [d for d in dims if d not in indexed]
+        indexed = list(range(len(indexed)))
+    before, after = indexed[0], a.ndim - indexed[-1] - 1
+    src_strides = [a.strides[d] for d in dims]
+    src = np.lib.stride_tricks.as_strided(
+        a, out.shape, src_strides[:before] + [0] * len(shape) + src_strides[before + len(indexed):], writeable=False)
+    views = [np.broadcast_to(i, shape).reshape((1,) * before + shape + (1,) * after) for i in arrays]
+    return iterator_layout(out, [src, *views])
+
+
+_index = Op("IndexBackward0", _index_fwd, jvp="linear", keeps={"index": None})  # (PyTorch saves the indices)
 
 
 @_select.derivative
