@@ -1,6 +1,6 @@
 """Regression cases of the Tensor surface (session 28, helper "surface"): attributes and
 aliases (ops/aliases.py), nanmean, the legacy constructor and ``x.new``, apply_/map_, diff,
-bincount, Tensor.unfold (tools/exact_cases.py adds them).
+bincount, Tensor.unfold, fill_diagonal_ (tools/exact_cases.py adds them).
 
 Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``;
 ``graph`` is exact_cases.GRAPH.
@@ -105,4 +105,15 @@ def cases(graph: str) -> list[dict]:
               "x.unfold(1, 2, 1).unfold(0, 2, 1).stride()", "torch.autograd.grad(x.unfold(1, 2, 1).unfold(0, 2, 1).sum(), x)",
               "r.unfold(0, 5, 3).sum(-1).tolist()", "r.unfold(0, 17, 3).mean(-1).tolist()",
               "torch.autograd.grad((r.unfold(0, 7, 2) * rw).sum(), r)[0].tolist()", "x.detach().unfold(1, 2, 1).requires_grad"]),
+        case("fill-diagonal",  # as_strided([min(h, w)], [sum of strides]).fill_(v), then the wrapped diagonals: CopySlices
+             [graph, "w = torch.ones(3, 3, requires_grad=True)", "v = torch.ones(7, 3, requires_grad=True)",
+              "x = w * 1", "x.fill_diagonal_(3)", "y = v * 1", "y.fill_diagonal_(3, wrap=True)"],
+             ["x", "graph(x.grad_fn)", "x._version", "torch.autograd.grad(x.sum(), w)", "y", "graph(y.grad_fn)", "y._version",
+              "torch.autograd.grad(y.pow(2).sum(), v)", "torch.zeros(7, 3).fill_diagonal_(5)", "torch.zeros(3, 5).fill_diagonal_(5)",
+              "torch.zeros(2, 2, 2).fill_diagonal_(5)", "torch.zeros(2, 3, 2).fill_diagonal_(1)", "torch.zeros(3).fill_diagonal_(1)",
+              "w.fill_diagonal_(1)", "torch.zeros(3, 3).fill_diagonal_(torch.tensor(2.0))", "torch.zeros(3, 3, dtype=torch.int64).fill_diagonal_(2.7)",
+              "torch.zeros(3, 3).t().fill_diagonal_(1)", "torch.zeros(3, 3)[:, :2].fill_diagonal_(1)", "torch.zeros(7, 3)[::2].fill_diagonal_(1, True)",
+              "torch.zeros(8, 3).fill_diagonal_(2, True)", "torch.zeros(9, 2).fill_diagonal_(2, True)", "torch.zeros(4, 3).fill_diagonal_(2, True)",
+              "torch.zeros(3, 3, 3).fill_diagonal_(7).nonzero().tolist()", "torch.zeros(0, 0).fill_diagonal_(1)",
+              "torch.zeros(2, 2).fill_diagonal_(1, wrap=1)", "torch.zeros(2, 2).fill_diagonal_('a')", "torch.zeros(2, 2).fill_diagonal_()"]),
     ]

@@ -149,6 +149,7 @@ ATTR_ESCAPES = [
     ATTR_PRE + "torch.bincount(torch.tensor([1, 2]), x[0]).grad_fn._op",
     ATTR_PRE + "x.unfold(1, 2, 1)._base._data",
     ATTR_PRE + "x.unfold(1, 2, 1).grad_fn.__class__.__mro__",
+    ATTR_PRE + "y = x * 1\ny.fill_diagonal_(2)\ny.grad_fn._inner",
 ]
 
 

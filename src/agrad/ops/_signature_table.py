@@ -211,6 +211,7 @@ TABLE = {
     'method.expm1_': ('TensorBase.expm1_', ()),
     'method.exponential_': ('exponential_', (((('lambd', 'float'),), 0, (('generator', 'torch.Generator'),)),)),
     'method.fill_': ('fill_', ('(Tensor value)', '(Number value)')),
+    'method.fill_diagonal_': ('fill_diagonal_', (((('fill_value', 'Number'), ('wrap', 'bool')), 1, ()),)),
     'method.fix': ('TensorBase.fix', ()),
     'method.fix_': ('TensorBase.fix_', ()),
     'method.flatten': ('flatten', (((('start_dim', 'int'), ('end_dim', 'int')), 0, ()),)),
