@@ -14,6 +14,7 @@ import numpy as np
 
 from .._warn_once import warn_once
 from .. import dtypes
+from .._dense import dense
 from .._limits import check_numel, check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _scalar_name, _wrap_dim
@@ -196,8 +197,25 @@ def tile(input, *dims):
 # flip / roll -----------------------------------------------------------------------------------
 
 # (flip writes into empty_like(self): the input's layout, C order for an expanded one)
-_flip = Op("FlipBackward0", lambda ctx, a, dims: laid_out_like(a, (np.flip(a, dims) if dims else a).copy(order="K")),
-           jvp="linear")
+def _flip_fwd(ctx, a, dims):
+    out = laid_out_like(a, (np.flip(a, dims) if dims else a).copy(order="K"))
+    if type(out) is np.ndarray and out.flags.c_contiguous and 1 in out.shape and out.size > 1 \
+            and type(a) is np.ndarray and not dense(a):
+        # (an input that is not dense gets infer_dense_strides' layout, C order here, where a dim
+        # of size 1 has the product of the later sizes for stride; numpy's copy may give it any,
+        # which a later view or kron's product layout would read)
+        strides, step = [0] * out.ndim, out.itemsize
+        for d in range(out.ndim - 1, -1, -1):
+            strides[d] = step
+            step *= out.shape[d]
+        if tuple(strides) != out.strides:
+            fresh = np.empty(out.shape, out.dtype)  # (numpy's new C array has those strides)
+            fresh[...] = out
+            out = fresh
+    return out
+
+
+_flip = Op("FlipBackward0", _flip_fwd, jvp="linear")
 _flip.derivative(lambda ctx, grad: flip(grad, ctx.dims))
 
 
