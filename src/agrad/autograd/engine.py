@@ -274,7 +274,8 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             else:
                 break
             nexts = node.next_functions
-            if raw and node._raw is not None and (not capture_at or node not in capture_at):  # (None: watched)
+            # (node._raw read once, bound; None on a node that is watched)
+            if raw and (formula := node._raw) is not None and (not capture_at or node not in capture_at):
                 # the hot path: an array formula (or a leaf's accumulation), nothing watching
                 if type(node) is AccumulateGrad:
                     if accumulate and g is not None:
@@ -299,7 +300,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                                 if t is not _KEPT and (t is None or t._vc[0] != slot.version):  # (_KEPT: a number's)
                                     node._unpack_saved(False)  # (every one that needs it, in PyTorch's order)
                                     break
-                        in_grads = node._raw(g)
+                        in_grads = formula(g)
                         if type(in_grads) is not tuple:
                             in_grads = node._raw_fallback(g) if in_grads is NotImplemented else (in_grads,)
                         if len(in_grads) != len(nexts):  # (every edge counts down below, with or without one)

@@ -292,6 +292,9 @@ class Op(Shortcuts):
              saves_for.get(n)) for n in self.saves)
         # the plan of a call with one tensor, the first, and numbers (apply_one): those kept for it
         self._plan_one = tuple((n, i) for n, i, users in self._save_plan if users is None or 0 in users)
+        # ... the commonest of them, which apply_one writes out with their names: sin's input "self",
+        # tanh's output "result", the number "other" of x * c (0: another plan)
+        self._plan_kind = {(("self", 0),): 1, (("result", -1),): 2, (("other", 1),): 3}.get(self._plan_one, 0)
         # the plans of a call with two tensors (_record_two) by which of them require grad: those kept
         self._plans_two = {(ga, gb): tuple((n, i) for n, i, users in self._save_plan
                                            if users is None or any(u < 2 and (ga, gb)[u] for u in users))

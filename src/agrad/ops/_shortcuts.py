@@ -144,14 +144,46 @@ class Shortcuts:
         if fn is None:
             fn = t._accumulator or _leaf_node(t)
         data = t._data
-        meta = _META.get((data.shape, data.dtype)) or _meta(data)
+        dd = data.dtype
+        meta = _META.get((data.shape, dd)) or _meta(data)
         if len(arrays) == 1:
             node.next_functions = ((fn, t._output_nr),)
             node._input_meta = meta
         else:
             node.next_functions = ((fn, t._output_nr), _NO_EDGE)
             node._input_meta = (meta[0], None)
-        node._out_meta = meta if d is data.dtype else (_META.get((out.shape, d)) or _meta(out))
+        node._out_meta = meta if d is dd else (_META.get((out.shape, d)) or _meta(out))
+        kind = self._plan_kind
+        if kind == 1:  # (the loop's work below for these plans, each name written out)
+            slot = _SavedTensor()
+            slot.name = "self"
+            slot.tensor = t
+            slot.version = t._vc[0]
+            slot._meta = meta[0]
+            node.self = t
+            node._saved = {"self": slot}
+            return results
+        if kind == 2:
+            slot = _SavedTensor()
+            slot.name = "result"
+            slot.is_output = True
+            slot._output = _weakref(results)
+            slot.tensor = kept_out = _linked(results, None)
+            slot.version = 0
+            slot._meta = node._out_meta[0]
+            node.result = kept_out
+            node._saved = {"result": slot}
+            return results
+        if kind == 3:
+            number = arrays[1]
+            slot = _SavedNumber()
+            slot.number = number
+            slot.tensor = _KEPT
+            slot.name = "other"
+            slot.freed = False
+            node.other = number
+            node._saved = {"other": slot}
+            return results
         plan = self._plan_one
         if plan:
             kept = {}
