@@ -79,3 +79,17 @@ CASES += [
          ["r.item()", "g[0].tolist()", "x2.grad.tolist()", "torch.linalg.vector_norm(m, 2, -1).tolist()",
           "m.norm().item()", "torch.linalg.vector_norm(m[:, :7], 2, -1, keepdim=True).tolist()"]),
 ]
+
+CASES += [
+    case("fmod-remainder-nan-signs-of-vector-lanes",  # (Sleef's fmod in the vector code signs its NaNs otherwise)
+         ["v = torch.tensor([float('inf'), float('-inf'), 3.0, -3.0, 0.0, -0.0, float('nan'), -float('nan')])",
+          "a = v.reshape(8, 1).expand(8, 8).reshape(64)", "b = v.repeat(8)", "f = torch.tensor([3.0, -1e30, 1e10, 2.0] * 4)",
+          "g = torch.tensor([1e-40, 1e-30, -1e-30, 0.5] * 4)"],
+         [f"{e}.signbit().tolist()" for e in (
+             "torch.fmod(a, b)", "torch.fmod(a.double(), b.double())", "torch.remainder(a, b)",
+             "torch.remainder(a.double(), b.double())", "torch.fmod(a[:7], b[:7])", "torch.fmod(a[40:47], b[40:47])",
+             "torch.fmod(a[:20], b[:20])", "(a % float('nan'))", "(a % 0.0)", "(a.double() % float('nan'))",
+             "(a.reshape(8, 8).t() % b.reshape(8, 8))", "(2.0 % a)")]
+         + ["torch.fmod(f, g).tolist()", "torch.fmod(f[:5], g[:5]).tolist()", "torch.remainder(f, g).tolist()",
+            "torch.fmod(f.double() * 1e280, g.double() * 1e-280).tolist()"]),
+]

@@ -47,6 +47,18 @@ def vector_rows(shape: tuple, arrays) -> tuple[int, int, str] | None:
     return (n, cut, order) if cut else None
 
 
+def binary_lanes(shape: tuple, arrays):
+    """Where PyTorch's loop over ``arrays`` (operands broadcast to ``shape``; a fresh result)
+    runs the vector code: a bool array of ``shape``, or None where it runs none (vector_rows)."""
+    rows = vector_rows(shape, arrays)
+    if rows is None:
+        return None
+    n, cut, order = rows
+    lanes = np.zeros((int(np.prod(shape)) // n, n), bool)
+    lanes[:, :cut] = True
+    return lanes.reshape(shape) if order == "C" else lanes.reshape(shape[::-1]).T
+
+
 def unary_lanes(a: np.ndarray):
     """Where PyTorch's loop over ``a`` alone (a unary op's input; its output is new) runs the
     vector code: True for every element, False for none, else a bool array of ``a``'s shape.
@@ -143,3 +155,64 @@ def tie_by_loop(np_fn):
         return r if rows is None else take_on_vector_ties(r, b, rows)
 
     return kernel
+
+
+def fmod_nan_signs(r, a, b):
+    """``r = np.fmod(a, b)`` (float32/float64) as PyTorch's loop gives it: the scalar loop
+    (libm's fmod) is numpy's, but a NaN over a NaN is negative only when both are. The vector
+    code (Sleef's fmodf8/fmodd4, remainder's too) gives ``+nan`` for ``b == 0``, NaN where its
+    first quotient overflows (_sleef_fmod_overflows), and else a NaN whose sign is ``a``'s
+    flipped by the NaN its steps make: none for a NaN ``a``, the invalid operation's negative
+    default NaN for an infinite ``a`` or an overflow, and for a NaN ``b`` (its absolute value
+    enters) none in float32, a flip in float64. Which elements run which code: binary_lanes."""
+    if r.size == 1:  # (a number, or NaN from the scalar loop)
+        v = r.item()
+        if v == v:
+            return r
+    dtype = r.dtype
+    if dtype.char not in "fd":
+        return r
+    if r.size < BLOCK_BYTES // dtype.itemsize:  # (the scalar loop only)
+        nan = np.isnan(r)
+        if not nan.any():
+            return r
+        lanes = None
+    else:
+        lanes = binary_lanes(r.shape, (np.asarray(a, dtype), np.asarray(b, dtype)))
+        nan = np.isnan(r)
+    a = np.asarray(a, dtype)
+    b = np.asarray(b, dtype)
+    if lanes is not None:
+        over = _sleef_fmod_overflows(a, b) & lanes
+        if over.any():
+            nan = nan | over
+    if not nan.any():
+        return r
+    sa = np.signbit(a)
+    na, nb = np.isnan(a), np.isnan(b)
+    neg = np.where(na & nb, sa & np.signbit(b), np.signbit(r))  # (the scalar loop)
+    if lanes is not None:
+        vec = np.where(b == 0, False, np.where(nb, sa ^ (dtype == np.float64), np.where(na, sa, ~sa)))
+        neg = np.where(lanes, vec, neg)
+    r = np.array(r, copy=True) if type(r) is not np.ndarray else r
+    np.copyto(r, np.copysign(np.asarray(np.nan, dtype), np.where(neg, -1.0, 1.0)).astype(dtype), where=nan)
+    return r if r.ndim else r[()]
+
+
+def _sleef_fmod_overflows(a, b):
+    """Where Sleef's fmod gives NaN for finite operands: |b| below the smallest normal is scaled
+    by 2**25 (2**54 for double), |a| with it, and the first quotient, |a| times 1/|b| (each one
+    ulp toward zero), overflows (it then subtracts inf from inf)."""
+    dtype = a.dtype
+    itype = np.int32 if dtype == np.float32 else np.int64
+    with np.errstate(all="ignore"):
+        nu, de = np.abs(a), np.abs(b)
+        small = de < np.finfo(dtype).tiny
+        if small.any():
+            scale = dtype.type(2.0 ** 25 if dtype == np.float32 else 2.0 ** 54)
+            nu = np.where(small, nu * scale, nu)
+            de = np.where(small, de * scale, de)
+        rde = dtype.type(1) / de
+        rde = np.where(rde == 0, rde, (rde.view(itype) - itype(1)).view(dtype))
+        nu0 = np.where(nu == 0, nu, (nu.view(itype) - itype(1)).view(dtype))
+        return np.isinf(nu0 * rde) & (nu >= de) & (de != 0) & np.isfinite(a)

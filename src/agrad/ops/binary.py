@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from .._limits import check_broadcast
-from . import _vec_math, factories
+from . import _vec_math, _vector_loop, factories
 from ..tensor import Tensor, _scalar_name
 from ._layout import cast, iterator_layout, promote
 from ._op import Op, export, finish_out, inplace, inplace_self, method
@@ -74,7 +74,8 @@ method("hypot_")(inplace(hypot, partial=True))
 def _fmod_kernel(a, b):
     check_int_zero_division((a, b))
     with np.errstate(all="ignore"):
-        return np.fmod(a, b)
+        return _vector_loop.fmod_nan_signs(np.fmod(a, b), a, b)
+
 
 
 def _fmod0_fwd(ctx, a, other):

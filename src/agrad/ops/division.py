@@ -9,6 +9,7 @@ import numpy as np
 
 from ..tensor import Tensor
 from ._layout import iteration_order, iterator_layout
+from ._vector_loop import fmod_nan_signs
 from ._op import Op, export, finish_out, inplace, method
 from .pointwise import _float_array, _no_bool_kernel, broadcast_error, check_int_zero_division, operands
 
@@ -88,6 +89,7 @@ def _mod(a, b):
     m = np.fmod(a, b)
     if m.dtype.kind != "f":
         return np.mod(a, b)
+    m = fmod_nan_signs(m, a, b)
     return np.where((m != 0) & ((np.less(b, 0)) != (m < 0)), m + b, m).astype(m.dtype, copy=False)
 
 
