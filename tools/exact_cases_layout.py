@@ -195,4 +195,15 @@ CASES = [
              "p[i, ..., i]", "a[:, None, i]", "a[0, i]", "a[1:, i]", "a[::2, i]",
              "a.expand(2, 4, 3, 2)[:, i]", "a.expand(2, 4, 3, 2)[i]")]
          + ["a[:, i].view(-1)", "(torch.manual_seed(0), torch.rand_like(cl[:, i]))[1]"]),
+    case("elementwise-gradients-are-laid-out-as-pytorch-s-backward-kernels-lay-them-out",  # (iter's gradient sweep)
+         ["x = torch.tensor([[[1.0, -2.0, 0.5], [0.0, 3.0, -1.5]], [[2.0, 0.25, -0.5], [1.0, -3.0, 0.75]]], requires_grad=True)",
+          "c = x * 1", "t = (x * 1).transpose(0, -1)", "gc = torch.ones(3, 2, 2)", "gt = torch.ones(3, 2, 2).transpose(0, -1)",
+          "def g(f, v, go, cg=False):\n    return torch.autograd.grad(f(v), [v], go, create_graph=cg)[0].stride()",
+          "ct = c.transpose(0, -1)"],
+         [f"g({f}, {v}, {go}{cg})" for f in (
+             "torch.sin", "torch.exp", "torch.tanh", "torch.sigmoid", "torch.relu", "F.leaky_relu", "F.gelu", "F.softplus",
+             "F.elu", "F.hardtanh", "F.logsigmoid", "lambda v: v ** 3", "lambda v: v * v", "lambda v: torch.maximum(v, v * 0.5)",
+             "lambda v: v.std(0)", "lambda v: v.norm(dim=0)", "lambda v: v.unsqueeze(0).expand(2, *v.shape)")
+          for v, go in (("c", "gt"), ("t", "gc")) for cg in ("", ", True")
+          if not (go == "gt" and f.startswith("lambda v: v.") or go == "gt" and "maximum" in f)]),
 ]

@@ -303,6 +303,9 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         in_grads = formula(g)
                         if type(in_grads) is not tuple:
                             in_grads = node._raw_fallback(g) if in_grads is NotImplemented else (in_grads,)
+                        if g.base is not None and g.ndim > 1 and not g.flags.c_contiguous and 0 not in g.strides \
+                                and node._grad_first:
+                            in_grads = _like_grad(in_grads, g)
                         if len(in_grads) != len(nexts):  # (every edge counts down below, with or without one)
                             in_grads = (in_grads + (None,) * len(nexts))[:len(nexts)]
                     if saved is not None and not keep_graph:
@@ -516,6 +519,8 @@ def reduce_to(a, shape):
     out = cascade_sum(a, axes, True)
     if out is None:
         out = np.add.reduce(a, axis=axes, keepdims=True)
+    if not out.flags.c_contiguous and type(out) is np.ndarray:  # (ATen's sum_to: a sum, contiguous)
+        out = out.copy()
     return out.reshape(shape)
 
 
@@ -524,6 +529,14 @@ def _check_nan(node, in_grads):
     for i, g in enumerate(in_grads):
         if g is not None and g._data.dtype.kind in "fc" and np.isnan(g._data).any():
             raise RuntimeError(nan_message(node, i))
+
+
+def _like_grad(in_grads, g):
+    """An elementwise op's input gradients laid out as PyTorch's backward kernels lay them out: like
+    the gradient ``g`` (dense, not C-ordered), their first operand (numpy's leans to C order)."""
+    from ..ops._layout import iterator_layout
+    return tuple([iterator_layout(r, (g,)) if type(r) is np.ndarray and r.shape == g.shape else r
+                  for r in in_grads])
 
 
 def _inspect(node, grads, create_graph, node_hooks=True):

@@ -416,6 +416,9 @@ class Node:
     _hooks = None  # node post hooks
     _retained = None  # {output index: weakref to the tensor that retains grad}
     _watched = False  # True once any of the three above was set: the engine's one test
+    # an elementwise op's node whose array formula's results (of the gradient's shape) PyTorch lays
+    # out as the gradient, its kernels' first operand (grad * f'(x)): the engine re-lays numpy's
+    _grad_first = False
     _input_meta = ()  # (shape, dtype) per input, None where no grad flows
     _out_meta = ()  # (shape, dtype) per output
 

@@ -272,6 +272,7 @@ class Op(Shortcuts):
         self._one_iterated = (self.iterated or jvp == "element_wise") and not contiguous
         if contiguous:
             forward = _c_ordered(forward)
+        self.self_first = False  # its backward kernel's first operand is self or the result (relu's)
         self.kernel = kernel
         self.ufunc = getattr(kernel, "ufunc", None)  # the kernel on two float arrays of one dtype
         # attributes that are tensors PyTorch saves ({"idx": "index"}): freed with the graph as its
@@ -329,6 +330,7 @@ class Op(Shortcuts):
             "_name": self.name, "_multi": self._multi, "_undefined_grads": self._undefined_grads,
             "_op": self, "_formula": self._formula,
             "_raw": self._raw, "__module__": "agrad.autograd.nodes", **self._defaults,
+            "_grad_first": self._one_iterated and not self.self_first,
             **{"_saved_" + n: graph.saved_property(n) for n in self.saves + tuple(p for _, p in self.keeps if p)}})
         return node
 

@@ -20,7 +20,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
 from ._not_implemented import not_implemented
-from ._layout import c_order
+from ._layout import iterator_layout
 from ._op import METHODS, Op, export, inplace
 from ._vector_loop import unary_lanes
 from .nn import check_floating, const
@@ -37,11 +37,8 @@ def _elementwise(name, fwd, saves=("self",), contiguous=False):
     """An elementwise op: ``fwd(array, **attrs)``, result in the input's dtype (float16 computed
     in float32 and rounded once, as PyTorch's CPU kernels do with their opmath type).
     ``contiguous``: PyTorch's result is C-ordered whatever the input's layout."""
-    if contiguous:
-        return Op(name, lambda ctx, a, **kw: c_order(np.asarray(fwd(_opmath(a), **kw)).astype(a.dtype, copy=False)),
-                  saves=saves, jvp="element_wise", contiguous=True)
     return Op(name, lambda ctx, a, **kw: np.asarray(fwd(_opmath(a), **kw)).astype(a.dtype, copy=False),
-              saves=saves, jvp="element_wise")
+              saves=saves, jvp="element_wise", contiguous=contiguous)
 
 
 def _opmath(a):
@@ -71,14 +68,16 @@ def _scalar_tail(out, g, x, value):
     return out
 
 
-def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None):
+def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None, self_first=False):
     """PyTorch's ``<op>_backward(grad_output, self, *attrs)`` as an op of its own.
 
     The activation's derivative calls it, so a gradient taken with
     ``create_graph=True`` shows PyTorch's node (``HardtanhBackwardBackward0``, ...)
     with its two edges. ``fwd(g, x, **attrs)`` computes it on arrays, with
     the conditions of PyTorch's vectorised CPU kernels (which decide where a NaN
-    input or an infinite gradient ends up). It is linear in ``grad_output``, so its derivative for
+    input or an infinite gradient ends up); its result laid out as TensorIterator lays it out over
+    (grad_output, self), or (self, grad_output) with ``self_first`` (leaky_relu_backward's order).
+    It is linear in ``grad_output``, so its derivative for
     ``grad_output`` is itself; ``d_self(ctx, grad)`` gives the one for ``self``,
     or zeros where derivatives.yaml says ``zeros_like(grad)`` (piecewise-linear
     activations). ``nan_tail(g, **attrs)``: the scalar loop's result at a NaN
@@ -87,7 +86,9 @@ def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None)
 
     def forward(ctx, g, x, **kw):
         out = np.asarray(fwd(g, x, **kw)).astype(g.dtype, copy=False)
-        return out if nan_tail is None else _scalar_tail(out, g, x, lambda g: nan_tail(g, **kw))
+        if nan_tail is not None:
+            out = _scalar_tail(out, g, x, lambda g: nan_tail(g, **kw))
+        return iterator_layout(out, (x, g) if self_first else (g, x)) if out.ndim > 1 else out
 
     op = Op(name, forward,
             inputs=("grad_output", second), internal=True,
@@ -310,7 +311,8 @@ _leaky = _elementwise("LeakyReluBackward0", _leaky_np)
 
 _leaky_backward = _backward_op(
     "LeakyReluBackwardBackward0", lambda g, x, negative_slope: np.where(x > 0, g, g * _scalar(g, negative_slope)),
-    ("negative_slope",))
+    ("negative_slope",), self_first=True)
+_leaky.self_first = True  # (leaky_relu_backward's kernel takes self first)
 _leaky.derivative(lambda ctx, grad: _leaky_backward(grad, ctx.self, negative_slope=ctx.negative_slope))
 
 

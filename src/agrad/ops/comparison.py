@@ -343,7 +343,8 @@ def _tie_split(ctx, grad, self_loses, other_loses):
     """where(self == other, grad / 2, grad).masked_fill_(loses, 0), made once per input that needs it
     (PyTorch's two formulas: two WhereBackward0 nodes under create_graph)."""
     a, b = ctx.self, ctx.other
-    return tuple(where(a == b, grad / 2, grad).masked_fill(loses(a, b), 0) if ctx.needs(i) else None
+    # (masked_fill_ in place, as derivatives.yaml's: the result keeps where's layout)
+    return tuple(where(a == b, grad / 2, grad).masked_fill_(loses(a, b), 0) if ctx.needs(i) else None
                  for i, loses in enumerate((self_loses, other_loses)))
 
 

@@ -74,7 +74,7 @@ def _gelu_backward_np(ctx, g, x, approximate):
 # gelu_backward is itself an op (PyTorch's GeluBackwardBackward0): its forward needs erf,
 # which has no agrad op, and its own derivative is written with agrad ops.
 _gelu_backward = Op("GeluBackwardBackward0", _gelu_backward_np, inputs=("grad_output", "self"),
-                    saves=("grad_output", "self"), internal=True, jvp="element_wise")
+                    saves=("grad_output", "self"), internal=True, jvp="element_wise", iterated=True)
 
 
 @_gelu.derivative

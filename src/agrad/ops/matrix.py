@@ -511,16 +511,16 @@ def norm_backward(grad, x, p, norm, axes):
     if p == 1.0:
         return sgn(x) * grad
     if p == 2.0:
-        return grad * (x / norm).masked_fill(norm == 0, 0)
+        return grad * (x / norm).masked_fill_(norm == 0, 0)  # (FunctionsManual's in-place masked_fill_s)
     if math.isinf(p):
         x_abs = x.abs()
         mask = (x_abs == norm) | isnan(x_abs)
         return sgn(x) * ((grad / mask.sum(axes, keepdim=True)) * mask)
     if p < 1.0:
-        return sgn(x) * x.abs().pow(p - 1).masked_fill(x == 0, 0) * grad * norm.pow(1 - p)
+        return sgn(x) * x.abs().pow(p - 1).masked_fill_(x == 0, 0) * grad * norm.pow(1 - p)
     if p < 2.0:
-        return sgn(x) * x.abs().pow(p - 1) * (grad / norm.pow(p - 1)).masked_fill(norm == 0, 0)
-    return x * x.abs().pow(p - 2) * (grad / norm.pow(p - 1)).masked_fill(norm == 0, 0)
+        return sgn(x) * x.abs().pow(p - 1) * (grad / norm.pow(p - 1)).masked_fill_(norm == 0, 0)
+    return x * x.abs().pow(p - 2) * (grad / norm.pow(p - 1)).masked_fill_(norm == 0, 0)
 
 
 @_dist.derivative

@@ -75,7 +75,7 @@ def _sum_fwd(ctx, a, axes, keepdim, dtype):
     if dtype == a.dtype:
         out = cascade_sum(a, axes, keepdim)  # PyTorch's order of additions, where it is known
         if out is not None:
-            return out
+            return _contiguous(out)
     try:
         return _contiguous(_add_reduce(a, axis=axes, keepdims=keepdim, dtype=dtype))  # np.sum, no wrapper
     except TypeError:
@@ -160,7 +160,7 @@ def _nansum_fwd(ctx, a, axes, keepdim, dtype, full):
     if dtype == a.dtype and type(a) is np.ndarray and a.dtype.kind == "f":
         out = cascade_sum(np.where(np.isnan(a), a.dtype.type(0), a), axes, keepdim)  # a NaN read as 0
         if out is not None:
-            return out
+            return _contiguous(out)
     return _contiguous(np.nansum(a, axis=axes, keepdims=keepdim, dtype=dtype))
 
 

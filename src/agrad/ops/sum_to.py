@@ -9,6 +9,7 @@ import numpy as np
 
 from .._cascade import cascade_sum
 from ..autograd import graph
+from ._layout import c_order
 from ._op import Op, method
 from .views import _sizes
 
@@ -18,11 +19,11 @@ _add_reduce = np.add.reduce  # what np.sum calls, without its Python wrapper
 def _sum_to_fwd(ctx, a, axes, shape):
     out = cascade_sum(a, axes, True)  # PyTorch's order of additions, where it is known
     if out is not None:
-        return out.reshape(shape)
+        return c_order(out).reshape(shape)  # (a sum's result: contiguous)
     try:
         if not shape:
             return _add_reduce(a, axis=None)
-        return _add_reduce(a, axis=axes, keepdims=True).reshape(shape)
+        return c_order(_add_reduce(a, axis=axes, keepdims=True)).reshape(shape)
     except TypeError:
         if type(a) is np.ndarray:
             raise

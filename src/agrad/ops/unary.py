@@ -20,8 +20,8 @@ from .._zero import ZeroArray
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import _vec_math
-from ._layout import cast
-from ._op import Op, export, finish_out, inplace, method, node_name, zeros_like_grad
+from ._layout import cast, iterator_layout
+from ._op import OPS, Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from ._vector_loop import unary_lanes
 from .comparison import isfinite
 from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, weak
@@ -198,7 +198,8 @@ def tanh(ctx, grad):
 def _fused_backward(name, np_fn, d_grad_output, d_output):
     """An op ``name(grad_output, output)`` with its derivative (derivatives.yaml)."""
     op = Op(name, lambda ctx, g, y: np_fn(g, y), inputs=("grad_output", "output"),
-            saves=("grad_output", "output"), saves_for={"grad_output": (1,)}, internal=True, jvp="element_wise")
+            saves=("grad_output", "output"), saves_for={"grad_output": (1,)}, internal=True, jvp="element_wise",
+            iterated=True)
 
     @op.derivative
     def _(ctx, grad):
@@ -244,13 +245,22 @@ _sigmoid_backward = _fused_backward(
 
 @unary(lambda a: np.where(a < 0, 0, a).astype(a.dtype, copy=False), saves=("result",), float_out=False,  # keeps -0.0
        no_bool=(RuntimeError, "Boolean inputs not supported for relu"),
-       raw=lambda g, y: np.where(y <= 0, 0, g).astype(g.dtype, copy=False))
+       raw=lambda g, y: _self_first(np.where(y <= 0, 0, g).astype(g.dtype, copy=False), y, g))
 def relu(ctx, grad):
     return _threshold_backward(grad, ctx.result, threshold=0)
 
 
+OPS["ReluBackward0"].self_first = True  # (threshold_backward's kernel takes the result first)
+
+
+def _self_first(out, x, g):
+    """threshold_backward's result: TensorIterator's layout over (self, grad), self first."""
+    return iterator_layout(out, (x, g)) if out.ndim > 1 else out
+
+
 _threshold_backward = Op("ThresholdBackwardBackward0",
-                         lambda ctx, g, x, threshold: np.where(x <= threshold, 0, g).astype(g.dtype, copy=False),
+                         lambda ctx, g, x, threshold: _self_first(np.where(x <= threshold, 0, g).astype(g.dtype, copy=False),
+                                                                  x, g),
                          inputs=("grad_output", "self"), saves=("self",), internal=True, jvp="element_wise")
 
 

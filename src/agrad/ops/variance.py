@@ -168,7 +168,7 @@ def _var_backward(grad, x, ctx):
 def _std_backward(grad, x, result, ctx):
     if type(grad._data) is ZeroArray:  # (FunctionsManual's masked_fill_ on grad / (2 result), a ZeroTensor)
         raise RuntimeError(IMMUTABLE)
-    grad_var = (grad / (result * 2)).masked_fill(result == 0, 0)
+    grad_var = (grad / (result * 2)).masked_fill_(result == 0, 0)  # (in place, as FunctionsManual's)
     return _var_backward(grad_var, x, ctx)
 
 
