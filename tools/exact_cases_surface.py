@@ -1,6 +1,6 @@
 """Regression cases of the Tensor surface (session 28, helper "surface"): attributes and
 aliases (ops/aliases.py), nanmean, the legacy constructor and ``x.new``, apply_/map_, diff,
-bincount, Tensor.unfold, fill_diagonal_ (tools/exact_cases.py adds them).
+bincount, Tensor.unfold, fill_diagonal_, rot90 (tools/exact_cases.py adds them).
 
 Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``;
 ``graph`` is exact_cases.GRAPH.
@@ -116,4 +116,13 @@ def cases(graph: str) -> list[dict]:
               "torch.zeros(8, 3).fill_diagonal_(2, True)", "torch.zeros(9, 2).fill_diagonal_(2, True)", "torch.zeros(4, 3).fill_diagonal_(2, True)",
               "torch.zeros(3, 3, 3).fill_diagonal_(7).nonzero().tolist()", "torch.zeros(0, 0).fill_diagonal_(1)",
               "torch.zeros(2, 2).fill_diagonal_(1, wrap=1)", "torch.zeros(2, 2).fill_diagonal_('a')", "torch.zeros(2, 2).fill_diagonal_()"]),
+        case("rot90",  # Rot90Backward0 (grad.rot90(-k, dims)); values laid out as ATen's flip + transpose_ steps
+             [graph, "x = torch.arange(6.0).reshape(2, 3).requires_grad_()"],
+             ["x.rot90()", "graph(x.rot90().grad_fn)", "x.rot90(2)", "x.rot90(3)", "x.rot90(0)", "x.rot90(-1)", "x.rot90(5)",
+              "x.rot90(1, [1, 0])", "torch.rot90(x, 1, (0,))", "torch.rot90(x, 1, [0, 0])", "torch.rot90(x[0])", "torch.rot90(x, 1, [0, 5])",
+              "torch.rot90(x, 1, [0, -2])", "torch.rot90(x, 1, [-1, -2])", "[x.rot90(k).stride() for k in range(4)]",
+              "[x.t().rot90(k).stride() for k in range(4)]", "x.rot90(1, [0, 1, 2])", "torch.rot90(x, 1.5)", "torch.rot90(x, True)",
+              "torch.ones(2, 3, 4).permute(2, 0, 1).rot90(1, [0, 2]).stride()",
+              "graph(torch.autograd.grad(x.rot90(3).pow(2).sum(), x, create_graph=True)[0].grad_fn)",
+              "torch.autograd.grad((x.rot90(1) * torch.arange(6.0).reshape(3, 2)).sum(), x)", "torch.rot90(x, dims=[1, 0], k=2)"]),
     ]

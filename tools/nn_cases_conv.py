@@ -31,6 +31,8 @@ _layer_case("conv2d_circular", lambda nn: nn.Conv2d(1, 1, 3, padding=(1, 2),
 _layer_case("conv_transpose2d", lambda nn: nn.ConvTranspose2d(2, 3, 3, stride=2, padding=1,
                                                               output_padding=1), 1, 2, 3, 3)
 _layer_case("conv_transpose1d", lambda nn: nn.ConvTranspose1d(2, 2, 4, stride=3), 2, 2, 4)
+_layer_case("conv_transpose3d", lambda nn: nn.ConvTranspose3d(2, 4, (2, 3, 2), stride=(2, 1, 2), padding=(0, 1, 1),
+                                                              output_padding=(1, 0, 0), groups=2), 1, 2, 2, 3, 2)
 _layer_case("maxpool2d", lambda nn: nn.MaxPool2d(2), 1, 2, 4, 6)
 _layer_case("maxpool2d_ceil", lambda nn: nn.MaxPool2d(3, 2, 1, ceil_mode=True), 1, 1, 6, 5)
 _layer_case("maxpool1d", lambda nn: nn.MaxPool1d(3, stride=2), 2, 2, 7)

@@ -386,6 +386,7 @@ TABLE = {
     'torch.resolve_conj': ((0, 'input', 'tensor', "resolve_conj(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'torch.resolve_neg': ((0, 'input', 'tensor', "resolve_neg(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'torch.roll': ((0, 'input', 'tensor', "roll(): argument 'input' (position 1) must be Tensor, not {}", None),),
+    'torch.rot90': ((0, 'input', 'tensor', "rot90(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'torch.round': ((0, 'input', 'tensor', "round(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'torch.row_stack': ((0, 'tensors', 'tensors', "row_stack(): argument 'tensors' (position 1) must be tuple of Tensors, not {}", 'expected Tensor as element {} in argument 0, but got {}'),),
     'torch.rsqrt': ((0, 'input', 'tensor', "rsqrt(): argument 'input' (position 1) must be Tensor, not {}", None),),

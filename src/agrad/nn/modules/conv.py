@@ -195,3 +195,8 @@ class ConvTranspose1d(_ConvTranspose):
 class ConvTranspose2d(_ConvTranspose):
     _n = 2
     _fn = "conv_transpose2d"
+
+
+class ConvTranspose3d(_ConvTranspose):
+    _n = 3
+    _fn = "conv_transpose3d"
