@@ -696,7 +696,7 @@ def cases(graph: str) -> list[dict]:
              ["x2 = torch.tensor([-2.25], requires_grad=True)", "v3 = x2.expand(2, 1)", "r7 = v3.flipud()",
               "x3 = torch.tensor([0.0, 0.25, 0.0], dtype=torch.float64, requires_grad=True)"],
              ["r7.stride()", "v3.flip(0).stride()", "x2.expand(3, 1).flip(0).stride()", "x2.expand(1, 3).flip(1).stride()",
-              "x2.expand(2, 1, 3).flip(2).stride()", "r7.kron(v3)", "torch.kron(v3.fliplr(), r7)",
+              "x2.expand(2, 1, 3).flip(2).stride()", "torch.ones(2, 3).t()[:1].flip(1).stride()", "r7.kron(v3)", "torch.kron(v3.fliplr(), r7)",
               "torch.cross(x3, torch.tensor([-2.75, 0.25, 1.0], dtype=torch.float64), -1)",
               "torch.linalg.cross(torch.tensor([[0.0, -0.0, 1.0], [2.0, 0.0, -0.0]]), "
               "torch.tensor([[-1.0, 0.0, 0.0], [0.0, -3.0, 0.0]])).signbit()"]),

@@ -18,7 +18,7 @@ from .._dense import dense
 from .._limits import check_numel, check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _scalar_name, _wrap_dim
-from ._layout import cat_memory_format, in_memory_format, laid_out_like, torch_strides
+from ._layout import cat_memory_format, dense_order, in_memory_format, laid_out_like, torch_strides
 from ._op import Op, export, finish_out, method
 from .indexing import _FULL, _slice
 from .scatter_gather import _as_views, _is_int
@@ -200,7 +200,7 @@ def tile(input, *dims):
 def _flip_fwd(ctx, a, dims):
     out = laid_out_like(a, (np.flip(a, dims) if dims else a).copy(order="K"))
     if type(out) is np.ndarray and out.flags.c_contiguous and 1 in out.shape and out.size > 1 \
-            and type(a) is np.ndarray and not dense(a):
+            and type(a) is np.ndarray and not dense(a) and dense_order(a) is None:
         # (an input that is not dense gets infer_dense_strides' layout, C order here, where a dim
         # of size 1 has the product of the later sizes for stride; numpy's copy may give it any,
         # which a later view or kron's product layout would read)
