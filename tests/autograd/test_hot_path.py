@@ -358,3 +358,24 @@ def test_tensor_of_a_float_gives_what_the_general_way_gives():
                     assert [str(w.message) for w in w1] == [str(w.message) for w in w2], (default, v)
     finally:
         agrad.set_default_dtype(old)
+
+
+@pytest.mark.parametrize("name", ["sin", "cos", "exp", "log", "tanh", "sqrt", "sigmoid", "abs", "relu"])
+def test_unary_of_one_float_element_gives_what_the_kernel_gives(name):
+    """torch.<op>(x) of a float32 tensor of shape (1,) runs math's function itself and of a float64
+    one calls the ufunc (no kernel frame): the bits, dtype, shape and node of the op's general way,
+    with infinities, NaN, signed zeros and values a math function refuses."""
+    fn = getattr(agrad, name)
+    op = fn.op if hasattr(fn, "op") else fn.__wrapped__.op
+    values = [v for v in _numbers() if type(v) is float][:120] + [-1.0, 1e-300, -2.5]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for dt in (agrad.float32, agrad.float64):
+            for v in values:
+                for grad in (True, False):
+                    x = agrad.tensor([v], dtype=dt, requires_grad=grad)
+                    got = fn(x)
+                    want = op.apply((x,), (x._data,), {})
+                    assert got._data.dtype == want._data.dtype and got._data.shape == want._data.shape
+                    assert got._data.tobytes() == want._data.tobytes(), (name, dt, v)
+                    assert _node_record(got) == _node_record(want)

@@ -97,18 +97,22 @@ class Shortcuts:
         ctx._out_meta = _META0[d] if not out.ndim else _META.get((out.shape, d)) or _meta(out)
         return results
 
-    def apply_one(self, t, arrays, kernel=None, operand=None):
+    def apply_one(self, t, arrays, kernel=None, operand=None, result=None):
         """:meth:`apply` of a pointwise op with a kernel, no attributes and one tensor ``t``
         (``arrays``: its array, prepared, and for an op of two operands the Python number
         after it): the same result, node, edges and saved tensors on a shorter way when ``t``
         is no view and nothing watches the call (forward AD, observers, record or pack hooks,
         an in-place snapshot); apply's way otherwise.  (The node's sequence number is taken
-        after the kernel ran: numpy records nothing, so the order of the nodes is apply's.)"""
+        after the kernel ran: numpy records nothing, so the order of the nodes is apply's.)
+        What the op's kernel would run, where the caller knows it: ``kernel`` on the array (and
+        ``operand``, the number as the kernel reads it), or ``result``, the kernel's result."""
         if t._base is not None or _fw_active[0] or _forward_observers or _record_hooks or _pack_hooks \
                 or inplace_self[0] is not None or self.keeps:
             return self.apply((t,) if len(arrays) == 1 else (t, None), arrays, _NO_ATTRS)
         try:
-            if kernel is None:
+            if result is not None:  # (the kernel's result: the caller ran its steps)
+                out = result
+            elif kernel is None:
                 out = self.kernel(arrays[0]) if len(arrays) == 1 else self.kernel(*arrays)
             elif len(arrays) == 1:
                 out = kernel(arrays[0])

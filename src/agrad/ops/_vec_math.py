@@ -328,6 +328,8 @@ def via_double(np_fn, other=None, single_as_numpy=False):
         kernel.float64 = np_fn
     elif single_as_numpy:
         kernel.single64 = np_fn
+    if scalar_fn is not None:  # ... and on a float32 array of one element (shape (1,)): math's
+        kernel.scalar32 = scalar_fn
     return kernel
 
 

@@ -56,16 +56,29 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
                 op.raw_derivative(lambda ctx, g: raw(g, getattr(ctx, saves[0])._data))
 
         apply_one = op.apply_one
-        # what the kernel runs on a float64 array (of any size, or of one element: ``single64``)
+        # what the kernel runs on a float64 array (of any size, or of one element: ``single64``),
+        # and the Python function it runs on one float32 element (``scalar32``: via_double's own way)
         any64, single64 = getattr(np_fn, "float64", None), getattr(np_fn, "single64", None)
+        scalar32 = getattr(np_fn, "scalar32", None)
 
         def api(input, *, out=None):
             arr = input._data
-            if out is None and arr.dtype is _F64_DTYPE and type(arr) is np.ndarray:
-                if any64 is not None:
-                    return apply_one(input, (arr,), any64)
-                if single64 is not None and arr.size == 1:
-                    return apply_one(input, (arr,), single64)
+            if out is None and type(arr) is np.ndarray:
+                d = arr.dtype
+                if d is _F64_DTYPE:
+                    if any64 is not None:
+                        return apply_one(input, (arr,), any64)
+                    if single64 is not None and arr.size == 1:
+                        return apply_one(input, (arr,), single64)
+                elif d is _F32_DTYPE and scalar32 is not None and arr.shape == _ONE:
+                    try:  # (the kernel's steps, without its frame)
+                        v = scalar32(arr.item())
+                    except (ValueError, OverflowError):
+                        pass  # (numpy's answer: the kernel's way)
+                    else:
+                        res = arr.copy()
+                        res[0] = v
+                        return apply_one(input, (arr,), None, None, res)
             if no_bool is not None and arr.dtype == np.bool_:
                 raise no_bool[0](no_bool[1])
             if float_out and arr.dtype.kind in "biu":
@@ -89,6 +102,8 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
 
 
 _F64_DTYPE = np.dtype(np.float64)
+_F32_DTYPE = np.dtype(np.float32)
+_ONE = (1,)
 
 
 # float32 exp, log, sin, cos, tanh, expm1, log1p and log10 as PyTorch's kernels (MKL's and
@@ -108,8 +123,6 @@ def log(ctx, grad):
     return grad / ctx.self
 
 
-_ONE = (1,)
-_F32_DTYPE = np.dtype(np.float32)
 _round32 = struct.Struct("f")  # (pack and unpack: a double rounded to float32, as numpy's cast rounds it)
 _pack32, _unpack32 = _round32.pack, _round32.unpack
 
