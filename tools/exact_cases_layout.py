@@ -206,4 +206,11 @@ CASES = [
              "lambda v: v.std(0)", "lambda v: v.norm(dim=0)", "lambda v: v.unsqueeze(0).expand(2, *v.shape)")
           for v, go in (("c", "gt"), ("t", "gc")) for cg in ("", ", True")
           if not (go == "gt" and f.startswith("lambda v: v.") or go == "gt" and "maximum" in f)]),
+    case("bool-kernels-of-a-broadcast-input-are-laid-out-as-tensoriterator-sorts-it",  # (iter's sweep: t1 layout)
+         ["x = torch.tensor([[[1.0, -2.0]], [[0.5, 0.0]], [[3.0, -1.5]], [[2.0, 0.25]]]).permute(2, 1, 0).expand(2, 3, 4)",
+          "xi = x.long()", "xb = x > 0"],
+         [f"({e}).stride()" for e in (
+             "torch.isnan(x)", "torch.isinf(x)", "torch.isfinite(x)", "torch.isposinf(x)", "torch.isneginf(x)",
+             "torch.signbit(x)", "torch.signbit(xi)", "torch.isnan(xi)", "torch.logical_not(x)", "torch.logical_not(xb)",
+             "torch.bitwise_not(xi)", "torch.bitwise_not(xb)", "~xb", "torch.sin(x)", "x.abs()")]),
 ]

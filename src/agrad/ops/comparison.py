@@ -105,10 +105,16 @@ def _broadcasting(np_fn, arrs):
     return iterator_layout(r, arrs) if type(r) is np.ndarray and r.ndim > 1 else r
 
 
+def _unary_layout(r, a):
+    """A one-input kernel's result laid out as TensorIterator lays it out: numpy's "K" order
+    puts a broadcast (stride-0) dim of ``a`` innermost where TensorIterator's sort leaves it."""
+    return iterator_layout(r, (a,)) if type(r) is np.ndarray and r.ndim > 1 and 0 in a.strides else r
+
+
 def _logical(np_fn, name):
     if name == "logical_not":  # (unary: PyTorch's logical_not takes no other)
         def fn(input, *, out=None):
-            r = Tensor._make(np_fn(input._data))
+            r = Tensor._make(_unary_layout(np_fn(input._data), input._data))
             return _told(name, (input,), r) if mask_hooks and out is None else finish_out(name, r, out)
 
         fn.__name__ = name
@@ -193,7 +199,7 @@ method("bitwise_xor_")(bitwise_xor_)
 def bitwise_not(input, *, out=None):
     if input.dtype.is_floating_point:  # (``~x`` is refused before, agrad.ops.operators)
         raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
-    return finish_out("bitwise_not", Tensor._make(np.invert(input._data)), out)
+    return finish_out("bitwise_not", Tensor._make(_unary_layout(np.invert(input._data), input._data)), out)
 
 
 def _shift_arrays(a, b, left):
@@ -262,8 +268,8 @@ def _test(np_fn, fname):
             raise TypeError(f"{fname}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
         a = input._data
         if a.dtype.kind != "f":
-            return Tensor._make(np_fn(cast(a, np.float64)) if fname != "signbit" else np_fn(a))
-        return Tensor._make(np_fn(a))
+            return Tensor._make(_unary_layout(np_fn(cast(a, np.float64)) if fname != "signbit" else np_fn(a), a))
+        return Tensor._make(_unary_layout(np_fn(a), a))
 
     fn.__name__ = fname
     fn.__doc__ = f"Elementwise {fname} (a bool tensor, no gradient)."
