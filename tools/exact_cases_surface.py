@@ -1,6 +1,6 @@
 """Regression cases of the Tensor surface (session 28, helper "surface"): attributes and
 aliases (ops/aliases.py), nanmean, the legacy constructor and ``x.new``, apply_/map_, diff,
-bincount, Tensor.unfold, fill_diagonal_, rot90 (tools/exact_cases.py adds them).
+bincount, Tensor.unfold, fill_diagonal_, rot90, index_put (tools/exact_cases.py adds them).
 
 Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``;
 ``graph`` is exact_cases.GRAPH.
@@ -125,4 +125,19 @@ def cases(graph: str) -> list[dict]:
               "torch.ones(2, 3, 4).permute(2, 0, 1).rot90(1, [0, 2]).stride()",
               "graph(torch.autograd.grad(x.rot90(3).pow(2).sum(), x, create_graph=True)[0].grad_fn)",
               "torch.autograd.grad((x.rot90(1) * torch.arange(6.0).reshape(3, 2)).sum(), x)", "torch.rot90(x, dims=[1, 0], k=2)"]),
+        case("index-put",  # IndexPutBackward0; accumulate adds one value after the other, self's gradient passes whole
+             [graph, "w = torch.ones(4, requires_grad=True)", "v = torch.tensor([2.0, 3.0], requires_grad=True)", "i = (torch.tensor([1, 1]),)",
+              "y = w * 1", "y.index_put_(i, v, accumulate=True)", "z = w * 1", "z.index_put_(i, v)"],
+             ["torch.index_put(w * 1, i, v)", "graph(torch.index_put(w * 1, i, v).grad_fn)", "torch.index_put(w * 1, i, v, accumulate=True)",
+              "torch.autograd.grad(torch.index_put(w * 1, i, v, True).pow(2).sum(), [w, v])",
+              "torch.autograd.grad(torch.index_put(w * 1, i, v).pow(2).sum(), [w, v])", "(w * 1).index_put(i, 2.0)",
+              "(w * 1).index_put([torch.tensor([0])], v[:1])", "(w * 1).index_put((torch.tensor([True, False, True, False]),), torch.tensor(5.0))",
+              "(w * 1).index_put(i, v.double())", "(w * 1).index_put((None,), v)", "(w * 1).index_put(i, v, accumulate=1)",
+              "(w * 1).index_put(torch.tensor([1]), v[:1])", "torch.ones(3).index_put_((torch.tensor([0, 0, 2]),), torch.tensor([1.0, 2.0, 3.0]), accumulate=True)",
+              "torch.ones(3).index_put((torch.tensor([5]),), torch.tensor([1.0]))", "torch.ones(3).index_put((torch.tensor([0]),), torch.tensor([1.0, 2.0]))",
+              "[y, graph(y.grad_fn), y._version]", "torch.autograd.grad(y.pow(2).sum(), [w, v])", "[z, graph(z.grad_fn), z._version]",
+              "w.index_put_(i, v)", "w.index_put_(i, v, True)",
+              "torch.zeros(5).index_put_((torch.tensor([0, 1, 0, 0]),), torch.tensor([0.1, 1e8, -1e8, 0.3]), True).tolist()",
+              "torch.zeros(2, 3).index_put((torch.tensor([1, 0]), torch.tensor([2, 2])), torch.tensor([4.0, 5.0]), True)",
+              "graph(torch.autograd.grad(torch.index_put(w * 1, i, v, True).pow(2).sum(), v, create_graph=True)[0].grad_fn)"]),
     ]

@@ -16,7 +16,7 @@ from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
 from ._layout import _dense, _partial_overlap, dense_order, in_order, iterator_layout, torch_strides
-from ._op import Op, export, method
+from ._op import Op, export, inplace, method
 from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
 
@@ -371,17 +371,22 @@ def select(input, dim, index):
 
 # setitem -------------------------------------------------------------------------------
 
-def _put_fwd(ctx, a, v, index, torch_index):
+def _put_fwd(ctx, a, v, index, torch_index, accumulate=False):
     ctx.values_shape = np.shape(v)
     ctx.self_order = dense_order(a)  # (CopySlices' gradient of self is laid out as self was)
     out = a.copy()
-    out[index] = v
+    if accumulate:  # one value after the other, in index order (the CPU kernel's serial loop)
+        np.add.at(out, index, np.broadcast_to(v, out[index].shape))
+    else:
+        out[index] = v
     return out
 
 
 def _put_backward(ctx, grad):
-    # derivatives.yaml's index_put: self: grad.index_put(indices, zeros_like(values), false),
-    # values: grad.index(indices)
+    # derivatives.yaml's index_put: self: accumulate ? grad : grad.index_put(indices, zeros_like(values),
+    # false), values: grad.index(indices)
+    if getattr(ctx, "accumulate", False):
+        return grad, grad[ctx.torch_index]
     zeros = np.zeros(ctx.values_shape, grad._data.dtype)
     g_self = _index_put.apply((grad, None), (grad._data, zeros), {"index": ctx.index, "torch_index": ctx.torch_index})
     return g_self, grad[ctx.torch_index]
@@ -707,3 +712,40 @@ def setitem(self, index, value):
 
 
 method("__setitem__")(setitem)
+
+
+# index_put / index_put_ ------------------------------------------------------------------------
+
+def _index_put_checked(fname, indices, values, accumulate):
+    """The parser's types (its TypeError replaces the one raised here: agrad/ops/_argcheck.py), then
+    the index as ``x[...]`` takes it."""
+    if not isinstance(indices, (tuple, list)) or not isinstance(values, Tensor) or type(accumulate) is not bool:
+        raise TypeError(fname)
+    for i, t in enumerate(indices):
+        if not isinstance(t, Tensor):
+            from ._pyargs import tp_name
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {tp_name(t)}")
+    return tuple(indices)
+
+
+@export(method=True)
+def index_put(input, indices, values, accumulate=False):
+    """One IndexPutBackward0 on ``input`` and ``values`` (``x[indices] = values`` on a copy, or
+    ``+=`` one value after the other with ``accumulate``)."""
+    index = _index_put_checked("index_put", indices, values, accumulate)
+    setitem(input.detach().clone(), index, values.detach())  # (PyTorch's checks and errors, on a copy)
+    varr = np.asarray(values._data)
+    return _index_put.apply((input, values), (input._data, varr), {
+        "index": _to_numpy_index(index, input.ndim), "torch_index": index, "accumulate": accumulate})
+
+
+@export(method=True)
+def index_put_(input, indices, values, accumulate=False):
+    index = _index_put_checked("index_put_", indices, values, accumulate)
+    if not accumulate:
+        setitem(input, index, values)  # (``x[indices] = values`` is PyTorch's index_put_)
+        return input
+    return _index_put_inplace(input, index, values, True)
+
+
+_index_put_inplace = inplace(index_put)
