@@ -673,7 +673,9 @@ def threshold_(input, threshold, value):
 def _glu_fwd(ctx, a, dim):
     h = a.shape[dim] // 2
     first, second = np.split(a, [h], axis=dim)
-    return first * _sigmoid_np(second)
+    out = first * _sigmoid_np(second)
+    # (glu's kernel: TensorIterator over the two halves, the first deciding the layout)
+    return iterator_layout(out, (first, second)) if out.ndim > 1 else out
 
 
 _glu = Op("GluBackward0", _glu_fwd, saves=("self",))

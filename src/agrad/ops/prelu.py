@@ -16,7 +16,8 @@ def _prelu_fwd(ctx, a, w):
     return np.where(a > 0, a, w * a).astype(a.dtype, copy=False)
 
 
-_prelu = Op("PreluKernelBackward0", _prelu_fwd, inputs=("self", "weight"), saves=("self", "weight"))
+_prelu = Op("PreluKernelBackward0", _prelu_fwd, inputs=("self", "weight"), saves=("self", "weight"),
+            iterated=True)  # (_prelu_kernel: TensorIterator over self and the broadcast weight)
 
 
 def _prelu_backward_fwd(ctx, g, x, w):
