@@ -1,6 +1,6 @@
 """Regression cases of the Tensor surface (session 28, helper "surface"): attributes and
 aliases (ops/aliases.py), nanmean, the legacy constructor and ``x.new``, apply_/map_, diff,
-bincount, Tensor.unfold, fill_diagonal_, rot90, index_put (tools/exact_cases.py adds them).
+bincount, Tensor.unfold, fill_diagonal_, rot90, index_put, frexp, angle (tools/exact_cases.py adds them).
 
 Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``;
 ``graph`` is exact_cases.GRAPH.
@@ -140,4 +140,14 @@ def cases(graph: str) -> list[dict]:
               "torch.zeros(5).index_put_((torch.tensor([0, 1, 0, 0]),), torch.tensor([0.1, 1e8, -1e8, 0.3]), True).tolist()",
               "torch.zeros(2, 3).index_put((torch.tensor([1, 0]), torch.tensor([2, 2])), torch.tensor([4.0, 5.0]), True)",
               "graph(torch.autograd.grad(torch.index_put(w * 1, i, v, True).pow(2).sum(), v, create_graph=True)[0].grad_fn)"]),
+        case("frexp-angle",  # C's frexp (FrexpBackward0: grad / exponent.exp2()); angle of reals: 0 or pi, NaN kept, zero gradient
+             [graph, "x = torch.tensor([1.5, -2.0, 0.0, -0.0, float('nan'), float('inf'), -float('inf'), 3e-39], requires_grad=True)"],
+             ["x.angle()", "graph(x.angle().grad_fn)", "torch.autograd.grad(x.angle().sum(), x)", "torch.angle(torch.tensor([1, -2, 0]))",
+              "torch.angle(torch.tensor([True]))", "x.half().angle()", "x.double().angle()", "x.angle().signbit()",
+              "torch.angle(x.detach(), out=torch.empty(8))", "x.frexp()", "graph(x.frexp()[0].grad_fn)", "torch.autograd.grad(x.frexp()[0].sum(), x)",
+              "torch.frexp(torch.tensor([1, 2]))", "x.half().frexp()", "x.double().frexp()",
+              "torch.frexp(x, out=(torch.empty(8), torch.empty(8, dtype=torch.int32)))", "x.frexp()[1].requires_grad",
+              "torch.frexp(x.detach(), out=(torch.empty(8), torch.empty(8, dtype=torch.int32)))",
+              "graph(torch.autograd.grad(x.frexp()[0].pow(2).sum(), x, create_graph=True)[0].grad_fn)",
+              "torch.frexp(torch.linspace(-1e3, 1e3, 101)).mantissa.tolist()", "torch.frexp(torch.linspace(-1e3, 1e3, 101)).exponent.tolist()"]),
     ]

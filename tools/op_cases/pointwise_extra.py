@@ -185,6 +185,10 @@ BINARY = [
     case("fmod_by_zero_float", "torch.fmod(a, 0.0)", a=val([1.0, -1.0])),
     case("fmod_method", "a.fmod(0.5)", a=inp(3, 2)),
     case("fmod_inplace", code="c = a * 1.0\nc.fmod_(b)\nout = c", a=inp(3, 2), b=inp(2, kind="positive")),
+    # frexp / angle of real tensors
+    case("frexp_mantissa", "torch.frexp(a).mantissa", a=inp(3, 2), second=True),
+    case("frexp_method", "a.frexp()[0] * 2", a=inp(4)),
+    case("angle_real", "a.angle()", a=inp(3, 2)),
     # lerp
     case("lerp_scalar_weight", "torch.lerp(a, b, 0.3)", a=inp(3, 2), b=inp(3, 2), second=True),
     case("lerp_scalar_weight_large", "torch.lerp(a, b, 0.75)", a=inp(3, 2), b=inp(1, 2)),
