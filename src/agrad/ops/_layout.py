@@ -196,6 +196,24 @@ def in_memory_format(out, fmt):
     return in_order(out, None if fmt is None else [0, *range(2, out.ndim), 1])
 
 
+def in_input_format(forward, formats=lambda arrays: suggested_format(arrays[0])):
+    """``forward`` (an Op's) whose array results are laid out in its input's suggested memory format:
+    channels-last when the input is, else C order, as ATen's nn kernels allocate their outputs
+    (``at::empty(..., input.suggest_memory_format())``: pooling, upsampling, batch/group norm,
+    reflection/replication padding, pixel_shuffle; convolution with ``formats`` of input and weight)."""
+
+    def run(ctx, *arrays, **attrs):
+        out = forward(ctx, *arrays, **attrs)
+        fmt = formats(arrays)
+        if type(out) is tuple:
+            return tuple([in_memory_format(o, fmt) if getattr(o, "ndim", 0) in (4, 5) or fmt is None else o
+                          for o in out])
+        return in_memory_format(out, fmt) if fmt is None or getattr(out, "ndim", 0) in (4, 5) else out
+
+    run.__name__ = getattr(forward, "__name__", "forward")
+    return run
+
+
 def cat_memory_format(metas):
     """cat's cat_compute_output_memory_format over its inputs' (shape, strides): the format they all
     suggest, contiguous (None) as soon as one suggests contiguous or two differ."""

@@ -26,6 +26,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes
 from ..tensor import _can_cast, _scalar_name
+from ._layout import c_order, in_input_format, suggested_format
 from ._op import Op, export
 
 # ---------------------------------------------------------------------------
@@ -110,7 +111,7 @@ def _col2im_fwd(ctx, cols, size, kernel, dilation, pads, stride, nblocks, unbatc
     return out[0] if unbatched else out
 
 
-_im2col = Op("Im2ColBackward0", _im2col_fwd, jvp="linear")
+_im2col = Op("Im2ColBackward0", lambda ctx, *a, **k: c_order(_im2col_fwd(ctx, *a, **k)), jvp="linear")
 _col2im = Op("Col2ImBackward0", _col2im_fwd, jvp="linear")
 
 
@@ -225,7 +226,10 @@ def _transposed_size(size, k, stride, padding, dilation, output_padding):
 
 
 # (PyTorch saves input and weight whatever needs a gradient: a later in-place change to either is caught)
-_convolution = Op("ConvolutionBackward0", _conv_fwd, inputs=("input", "weight", "bias"),
+# (the CPU backends lay the output out channels-last when the input or the weight is)
+_convolution = Op("ConvolutionBackward0",
+                  in_input_format(_conv_fwd, lambda arrays: suggested_format(arrays[0]) or suggested_format(arrays[1])),
+                  inputs=("input", "weight", "bias"),
                   saves=("input", "weight"), jvp="affine")
 _convolution.jvp_additive = 2  # the bias
 

@@ -27,6 +27,7 @@ from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from .._cascade import cascade_sum
 from ..autograd import graph
 from ._argcheck import _raise_parser_error
+from ._layout import c_order
 from ._op import Op, export
 from .linalg import addmm
 from .matrix import _vector_norm, _vector_norm_fwd, vector_norm
@@ -303,7 +304,8 @@ def one_hot(tensor, num_classes=-1):
     elif a.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
     check_shape(a.shape + (num_classes,))
-    return Tensor._make((a[..., None] == np.arange(num_classes)).astype(np.int64))
+    # (one_hot fills a fresh zeros tensor: C order, whatever the indices' layout)
+    return Tensor._make(c_order((a[..., None] == np.arange(num_classes)).astype(np.int64)))
 
 
 def _embedding_fwd(ctx, w, indices, padding_idx, scale_grad_by_freq):

@@ -22,7 +22,7 @@ from ._argcheck import _raise_parser_error
 from ..autograd import graph
 from ._batch_norm_backward import batch_norm_backward
 from ._group_norm_backward import group_norm_backward
-from ._layout import c_order
+from ._layout import c_order, in_input_format
 from ._op import Op, export
 from .nn import check_floating, const, div_scalar, mul_scalar
 
@@ -154,7 +154,7 @@ def _batch_norm_fwd(ctx, x, w, b, running_mean, running_var, training, momentum,
     return out.astype(x.dtype)
 
 
-_batch_norm = Op("NativeBatchNormBackward0", _batch_norm_fwd, inputs=("input", "weight", "bias"),
+_batch_norm = Op("NativeBatchNormBackward0", in_input_format(_batch_norm_fwd), inputs=("input", "weight", "bias"),
                  saves=("input", "weight"))
 
 
@@ -288,7 +288,7 @@ def _group_norm_fwd(ctx, x, w, b, groups, eps):
     return out.astype(x.dtype), mu.reshape(n, groups).astype(x.dtype), rstd.reshape(n, groups).astype(x.dtype)
 
 
-_group_norm = Op("NativeGroupNormBackward0", _group_norm_fwd, inputs=("input", "weight", "bias"),
+_group_norm = Op("NativeGroupNormBackward0", in_input_format(_group_norm_fwd), inputs=("input", "weight", "bias"),
                  saves=("input", "weight", "result1", "result2"), output_names=("result0", "result1", "result2"), outputs=None,
                  multi_grad="undefined")
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._limits import check_shape
 from ..tensor import Tensor
-from ._layout import in_memory_format, laid_out_like, suggested_format
+from ._layout import in_input_format, in_memory_format, laid_out_like, suggested_format
 from ._op import Op, export
 
 # ---------------------------------------------------------------------------
@@ -111,7 +111,7 @@ def _scatter_pad_fwd(ctx, g, maps, shape):
 
 def _pad_op_pair(kind, n):
     name = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}[kind] + f"{n}D"
-    fwd = Op(f"{name}Backward0", _gather_pad_fwd, saves=("self",), jvp="linear")  # (PyTorch's saves self)
+    fwd = Op(f"{name}Backward0", in_input_format(_gather_pad_fwd), saves=("self",), jvp="linear")  # (PyTorch's saves self)
     # <pad>_backward(grad_output, self, padding): self is an input (an edge; its gradient zeros_like(self))
     back = Op(f"{name}BackwardBackward0", lambda ctx, g, x, maps, shape: _scatter_pad_fwd(ctx, g, maps, shape),
               inputs=("grad_output", "self"), internal=True, jvp="linear")

@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from ..tensor import Tensor
+from ._layout import c_order, in_input_format
 from ._op import Op, export
 from .convolution import col2im_np, ntuple, windows_np
 from .factories import zeros_like
@@ -101,7 +102,7 @@ def _scatter_fwd(ctx, g, x, indices, size):
 
 
 def _max_pool_op(n):
-    op = Op(f"MaxPool{n}DWithIndicesBackward0", _max_pool_fwd, outputs=1, saves=("self",))
+    op = Op(f"MaxPool{n}DWithIndicesBackward0", in_input_format(_max_pool_fwd), outputs=1, saves=("self",))
     # max_pool2d_with_indices_backward(grad_output, self, ...): self only for its shape (zero derivative)
     back = Op(f"MaxPool{n}DWithIndicesBackwardBackward0", _scatter_fwd, inputs=("grad_output", "self"),
               internal=True, jvp="linear")
@@ -139,7 +140,12 @@ def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return
     values, indices = _max_pool("max_pool2d", 2, input.unsqueeze(-2), k, s, (0, ntuple(padding, 1)[0]),
                                 (1, ntuple(dilation, 1)[0]), ceil_mode, True)
     values = values.squeeze(-2)
-    return (values, indices.squeeze(-2)) if return_indices else values
+    if return_indices:
+        return values, indices.squeeze(-2)
+    if values.grad_fn is None and not values.requires_grad:
+        # (without grad, ATen's max_pool1d runs its own 1-D kernel into a fresh C-ordered result)
+        values._data = c_order(values._data)
+    return values
 
 
 @export(functional=True)
@@ -210,7 +216,7 @@ def _avg_pool_backward_fwd(ctx, g, x, kernel, stride, pads, nblocks, divisor):
 
 
 def _avg_pool_op(n):
-    op = Op(f"AvgPool{n}DBackward0", _avg_pool_fwd, saves=("self",), jvp="linear")
+    op = Op(f"AvgPool{n}DBackward0", in_input_format(_avg_pool_fwd), saves=("self",), jvp="linear")
     # avg_pool2d_backward(grad_output, self, ...): self only for its shape (zero derivative)
     back = Op(f"AvgPool{n}DBackwardBackward0", _avg_pool_backward_fwd, inputs=("grad_output", "self"),
               internal=True, jvp="linear")
@@ -287,7 +293,8 @@ def separable(name, with_self=False):
     ``with_self``: the backward op also takes the input (for its shape only, zero derivative), as
     ATen's ``_adaptive_avg_pool2d_backward(grad, self)`` does, so a double backward reaches it.
     """
-    op = Op(name, lambda ctx, x, mats: apply_matrices(x, mats), saves=("self",) if with_self else (), jvp="linear")
+    op = Op(name, in_input_format(lambda ctx, x, mats: apply_matrices(x, mats)), saves=("self",) if with_self else (),
+            jvp="linear")
     back_name = name.replace("Backward0", "BackwardBackward0")
     if with_self:
         back = Op(back_name, lambda ctx, g, x, mats: apply_matrices(g, mats), inputs=("grad_output", "self"),

@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import _scalar_name
+from ._layout import in_input_format
 from ._op import Op, export
 from .pooling import _adaptive_avg, separable
 
@@ -61,7 +62,7 @@ def _add_back(g, idxs, shape):
 def _picking(name):
     """A nearest upsampling op named ``name``: outputs pick their source along each resized dim
     (``idxs``); its derivative sums the gradient back, its double derivative picks again."""
-    op = Op(name, lambda ctx, x, idxs, shape: _take(x, idxs), jvp="linear")
+    op = Op(name, in_input_format(lambda ctx, x, idxs, shape: _take(x, idxs)), jvp="linear")
     back = Op(name.replace("Backward0", "BackwardBackward0"), lambda ctx, g, idxs, shape: _add_back(g, idxs, shape),
               internal=True, jvp="linear")
     op.derivative(lambda ctx, grad: back(grad, idxs=ctx.idxs, shape=ctx.shape))
@@ -277,8 +278,10 @@ def _unshuffle_np(a, r):
     return np.ascontiguousarray(a).reshape(*lead, c * r * r, h // r, w // r)
 
 
-_pixel_shuffle = Op("PixelShuffleBackward0", lambda ctx, a, factor: _shuffle_np(a, factor), jvp="linear")
-_pixel_unshuffle = Op("PixelUnshuffleBackward0", lambda ctx, a, factor: _unshuffle_np(a, factor), jvp="linear")
+_pixel_shuffle = Op("PixelShuffleBackward0", in_input_format(lambda ctx, a, factor: _shuffle_np(a, factor)),
+                    jvp="linear")
+_pixel_unshuffle = Op("PixelUnshuffleBackward0", in_input_format(lambda ctx, a, factor: _unshuffle_np(a, factor)),
+                      jvp="linear")
 _pixel_shuffle.derivative(lambda ctx, grad: _pixel_unshuffle(grad, factor=ctx.factor))
 _pixel_unshuffle.derivative(lambda ctx, grad: _pixel_shuffle(grad, factor=ctx.factor))
 
