@@ -94,7 +94,7 @@ def col2im_np(cols, size, k, d, pads, s, o):
     if tuple(full) == tuple(size):
         return out
     crop = (slice(None), slice(None)) + tuple(slice(pads[i][0], pads[i][0] + size[i]) for i in range(sp))
-    return np.ascontiguousarray(out[crop])  # (a new tensor, as ATen's col2im and convolutions make)
+    return out[crop].copy()  # (a new tensor, as ATen's col2im and convolutions make; size-1 dims strided as theirs)
 
 
 # ---------------------------------------------------------------------------
