@@ -250,4 +250,13 @@ CASES = [
              "F.avg_pool1d(t3, 1)")]
          + ["F.conv2d(cl, w).flatten()",
             "(torch.manual_seed(0), torch.rand_like(F.interpolate(cl, scale_factor=2)))[1][0, 0]"]),
+    case("pointwise-loss-gradients-are-contiguous-as-aten-s-backward-kernels-write-them",  # (iter's 2-input grad sweep)
+         ["x = torch.tensor([[[1.0, -2.0, 0.5], [0.0, 3.0, -1.5]], [[2.0, 0.25, -0.5], [1.0, -3.0, 0.75]]], requires_grad=True)",
+          "c = x * 1", "t = (x * 2).transpose(0, -1).contiguous().transpose(0, -1)",
+          "gt = torch.ones(3, 2, 2).transpose(0, -1)",
+          "def g(f, cg=False):\n    return [a.stride() for a in torch.autograd.grad(f(c, t), [c, t], gt, create_graph=cg)]"],
+         [f"g({f}{cg})" for f in (
+             "lambda a, b: F.mse_loss(a, b, reduction='none')", "lambda a, b: F.smooth_l1_loss(a, b, reduction='none')",
+             "lambda a, b: F.huber_loss(a, b, reduction='none')", "lambda a, b: a * b", "lambda a, b: torch.maximum(a, b)")
+          for cg in ("", ", True")]),
 ]

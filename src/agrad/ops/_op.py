@@ -272,7 +272,10 @@ class Op(Shortcuts):
         self._one_iterated = (self.iterated or jvp == "element_wise") and not contiguous
         if contiguous:
             forward = _c_ordered(forward)
-        self.self_first = False  # its backward kernel's first operand is self or the result (relu's)
+        # True: its formulas lay their gradients out themselves (relu's kernel takes the result first,
+        # mse_loss_backward's output is contiguous); else, an elementwise op's array formula results
+        # are laid out by the engine like the incoming gradient (TensorIterator's first operand)
+        self.own_grad_layout = False
         self.kernel = kernel
         self.ufunc = getattr(kernel, "ufunc", None)  # the kernel on two float arrays of one dtype
         # attributes that are tensors PyTorch saves ({"idx": "index"}): freed with the graph as its
@@ -330,7 +333,7 @@ class Op(Shortcuts):
             "_name": self.name, "_multi": self._multi, "_undefined_grads": self._undefined_grads,
             "_op": self, "_formula": self._formula,
             "_raw": self._raw, "__module__": "agrad.autograd.nodes", **self._defaults,
-            "_grad_first": self._one_iterated and not self.self_first,
+            "_grad_first": self._one_iterated and not self.own_grad_layout,
             **{"_saved_" + n: graph.saved_property(n) for n in self.saves + tuple(p for _, p in self.keeps if p)}})
         return node
 

@@ -312,7 +312,7 @@ _leaky = _elementwise("LeakyReluBackward0", _leaky_np)
 _leaky_backward = _backward_op(
     "LeakyReluBackwardBackward0", lambda g, x, negative_slope: np.where(x > 0, g, g * _scalar(g, negative_slope)),
     ("negative_slope",), self_first=True)
-_leaky.self_first = True  # (leaky_relu_backward's kernel takes self first)
+_leaky.own_grad_layout = True  # (leaky_relu_backward's kernel takes self first)
 _leaky.derivative(lambda ctx, grad: _leaky_backward(grad, ctx.self, negative_slope=ctx.negative_slope))
 
 

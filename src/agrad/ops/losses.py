@@ -22,7 +22,7 @@ from ..autograd import graph
 from ..tensor import Tensor, _can_cast, _scalar_name
 from ..autograd import graph
 from . import _vec_math
-from ._layout import laid_out_like
+from ._layout import c_order, laid_out_like
 from ._op import Op, export
 from .activations import logsigmoid
 from .binary import xlogy
@@ -99,7 +99,7 @@ def _mse_backward_fwd(ctx, g, a, t, reduction):
 # the backward ops of the pointwise losses: a create_graph gradient shows PyTorch's node, edges
 # (grad_output, self, target); the target's gradient is the same op with self and target swapped
 _mse_backward = Op("MseLossBackwardBackward0", _mse_backward_fwd, inputs=("grad_output", "self", "target"),
-                   internal=True, saves=("grad_output", "self", "target"))
+                   internal=True, saves=("grad_output", "self", "target"), contiguous=True)
 
 
 def _loss_backward(op, ctx, grad, **attrs):
@@ -115,11 +115,13 @@ def _loss_backward_raw(fwd, ctx, g, **attrs):
     if a.dtype != g.dtype or t.dtype != g.dtype:
         return NotImplemented  # mixed dtypes: the tensor formula's type promotion
     meta = ctx._input_meta
-    return (fwd(None, g, a, t, ctx.reduction, **attrs) if meta[0] is not None else None,
-            fwd(None, g, t, a, ctx.reduction, **attrs) if meta[1] is not None else None)
+    # (ATen's *_loss_backward write into zeros_like(self, LEGACY_CONTIGUOUS_MEMORY_FORMAT): C order)
+    return (c_order(fwd(None, g, a, t, ctx.reduction, **attrs)) if meta[0] is not None else None,
+            c_order(fwd(None, g, t, a, ctx.reduction, **attrs)) if meta[1] is not None else None)
 
 
 _mse.derivative(lambda ctx, grad: _loss_backward(_mse_backward, ctx, grad))
+_mse.own_grad_layout = True  # (contiguous, as its backward kernel's output: see _loss_backward_raw)
 _mse.raw_derivative(lambda ctx, g: _loss_backward_raw(_mse_backward_fwd, ctx, g))
 
 
@@ -195,9 +197,10 @@ def _smooth_l1_backward_fwd(ctx, g, a, t, reduction, beta):
 
 _smooth_l1_backward = Op("SmoothL1LossBackwardBackward0", _smooth_l1_backward_fwd,
                          inputs=("grad_output", "self", "target"), internal=True,
-                         saves=("grad_output", "self", "target"))
+                         saves=("grad_output", "self", "target"), contiguous=True)
 _smooth_l1.derivative(lambda ctx, grad: _loss_backward(_smooth_l1_backward, ctx, grad, beta=ctx.beta))
 _smooth_l1.raw_derivative(lambda ctx, g: _loss_backward_raw(_smooth_l1_backward_fwd, ctx, g, beta=ctx.beta))
+_smooth_l1.own_grad_layout = True
 
 
 @_smooth_l1_backward.derivative
@@ -249,9 +252,10 @@ def _huber_backward_fwd(ctx, g, a, t, reduction, delta):
 
 
 _huber_backward = Op("HuberLossBackwardBackward0", _huber_backward_fwd, inputs=("grad_output", "self", "target"),
-                     internal=True, saves=("grad_output", "self", "target"))
+                     internal=True, saves=("grad_output", "self", "target"), contiguous=True)
 _huber.derivative(lambda ctx, grad: _loss_backward(_huber_backward, ctx, grad, delta=ctx.delta))
 _huber.raw_derivative(lambda ctx, g: _loss_backward_raw(_huber_backward_fwd, ctx, g, delta=ctx.delta))
+_huber.own_grad_layout = True
 
 
 @_huber_backward.derivative

@@ -263,7 +263,7 @@ def relu(ctx, grad):
     return _threshold_backward(grad, ctx.result, threshold=0)
 
 
-OPS["ReluBackward0"].self_first = True  # (threshold_backward's kernel takes the result first)
+OPS["ReluBackward0"].own_grad_layout = True  # (threshold_backward's kernel takes the result first)
 
 
 def _self_first(out, x, g):
