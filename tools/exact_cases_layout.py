@@ -259,4 +259,12 @@ CASES = [
              "lambda a, b: F.mse_loss(a, b, reduction='none')", "lambda a, b: F.smooth_l1_loss(a, b, reduction='none')",
              "lambda a, b: F.huber_loss(a, b, reduction='none')", "lambda a, b: a * b", "lambda a, b: torch.maximum(a, b)")
           for cg in ("", ", True")]),
+    case("reshape-that-copies-clones-in-c-order",  # (a copying reshape of an expanded channels-last tensor)
+         ["cl = (torch.arange(1., 49.).reshape(2, 3, 2, 4) / 7).permute(0, 3, 1, 2)",
+          "t = torch.arange(24.).reshape(2, 3, 4).transpose(0, 2)", "s = torch.arange(48.).reshape(2, 3, 8)[:, :, ::2]"],
+         [f"({e}).stride()" for e in (
+             "cl.expand(2, *cl.shape).reshape(-1, *cl.shape[1:])", "cl.expand(2, *cl.shape).flatten(0, 1)",
+             "cl.reshape(2, 4, 6)", "cl.reshape(8, 3, 2)", "t.reshape(4, 6)", "t.reshape(2, 2, 3, 2)", "s.reshape(6, 4)",
+             "cl.flatten(1)", "t.flatten(0, 1)")]
+         + ["type(t.requires_grad_().reshape(-1).grad_fn.next_functions[0][0]).__name__"]),
 ]

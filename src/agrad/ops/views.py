@@ -144,8 +144,8 @@ def reshape(input, *shape):
         op = _view_op if type(input._data) is not np.ndarray or input._data.flags.c_contiguous \
             else _reshape_alias
         return _view(op, input, input._data, {"shape": shape})
-    # not expressible as a view: PyTorch copies, then views the copy
-    return _unsafe_view.apply((c := clone(input),), (c._data,), {"shape": shape})
+    # not expressible as a view: PyTorch copies (clone(contiguous_format): C order), then views the copy
+    return _unsafe_view.apply((c := _clone(input, contiguous=True),), (c._data,), {"shape": shape})
 
 
 @method("view_as")
