@@ -212,7 +212,8 @@ CASES = [
          [f"({e}).stride()" for e in (
              "torch.isnan(x)", "torch.isinf(x)", "torch.isfinite(x)", "torch.isposinf(x)", "torch.isneginf(x)",
              "torch.signbit(x)", "torch.signbit(xi)", "torch.isnan(xi)", "torch.logical_not(x)", "torch.logical_not(xb)",
-             "torch.bitwise_not(xi)", "torch.bitwise_not(xb)", "~xb", "torch.sin(x)", "x.abs()")]),
+             "torch.bitwise_not(xi)", "torch.bitwise_not(xb)", "~xb", "torch.sin(x)", "x.abs()", "torch.angle(x)",
+             "torch.angle(xi)", "torch.angle(x.long().expand(2, 3, 4))", "torch.frexp(x)[0]", "torch.frexp(x)[1]")]),
     case("glu-and-prelu-of-a-broadcast-permuted-input-are-laid-out-as-tensoriterator-sorts-it",  # (iter's sweep)
          ["x = torch.tensor([[[1.0, -2.0]], [[0.5, 0.0]], [[3.0, -1.5]], [[2.0, 0.25]]]).permute(2, 1, 0).expand(2, 3, 4)",
           "t = torch.arange(24.).reshape(4, 3, 2).transpose(0, -1) - 10"],

@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor
+from ._layout import cast, iterator_layout
 from ._op import Op, export
 from ._return_types import return_type
 
@@ -19,6 +20,8 @@ FrexpOutResult = return_type("frexp_out", ("mantissa", "exponent"))
 
 def _frexp_fwd(ctx, a):
     mantissa, exponent = np.frexp(a)
+    if mantissa.ndim > 1 and 0 in a.strides:  # (TensorIterator's layout: numpy's put a stride-0 dim innermost)
+        mantissa, exponent = iterator_layout(mantissa, (a,)), iterator_layout(exponent, (a,))
     ctx.exponent = exponent.astype(np.int32)
     return mantissa, ctx.exponent
 
@@ -50,7 +53,7 @@ def _angle_fwd(ctx, a):
     return np.where(np.isnan(a), a, out).astype(a.dtype, copy=False)
 
 
-_angle = Op("AngleBackward0", _angle_fwd)
+_angle = Op("AngleBackward0", _angle_fwd, iterated=True)  # (TensorIterator: laid out like its input)
 _angle.derivative(lambda ctx, grad: Tensor._make(np.zeros(ctx.input_shape, grad._data.dtype)))
 
 
@@ -58,7 +61,7 @@ _angle.derivative(lambda ctx, grad: Tensor._make(np.zeros(ctx.input_shape, grad.
 def angle(input, *, out=None):
     a = input._data
     if not input.dtype.is_floating_point:  # integers and bools give the default float dtype
-        a = a.astype(dtypes.get_default_dtype().numpy)
+        a = cast(a, dtypes.get_default_dtype().numpy)  # (laid out like the input, as TensorIterator's cast)
     if out is not None:
         from ._op import finish_out
         return finish_out("angle", _angle.apply((input,), (a,), {}), out)
