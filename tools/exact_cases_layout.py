@@ -268,4 +268,16 @@ CASES = [
              "cl.reshape(2, 4, 6)", "cl.reshape(8, 3, 2)", "t.reshape(4, 6)", "t.reshape(2, 2, 3, 2)", "s.reshape(6, 4)",
              "cl.flatten(1)", "t.flatten(0, 1)")]
          + ["type(t.requires_grad_().reshape(-1).grad_fn.next_functions[0][0]).__name__"]),
+    case("a-resized-out-takes-the-result-s-layout",  # (out=torch.empty(0) of a transposed input's exp was C)
+         ["t = torch.arange(12.).reshape(3, 4).t()", "o = torch.empty(3, 4).t()", "o2 = torch.empty(4, 3)",
+          "e = torch.arange(4.).expand(3, 4)"],
+         [f"({e}).stride()" for e in (
+             "torch.add(t, 1, out=o)", "torch.add(t, 1, out=o2)", "torch.add(t, 1, out=torch.empty(0))",
+             "torch.exp(t, out=torch.empty(0))", 
+             "torch.sum(t, 0, out=torch.empty(0))",
+             "torch.cumsum(t, 0, out=torch.empty(0))", "torch.cat([t, t], out=torch.empty(0))",
+             "torch.sort(t, 0, out=(torch.empty(0), torch.empty(0, dtype=torch.long)))[0]",
+             "torch.matmul(t, t.t(), out=torch.empty(0))", "torch.exp(e, out=torch.empty(0))",
+             "torch.add(e, t.t(), out=torch.empty(0))")]
+         + ["torch.exp(t, out=torch.empty(0)).view(-1)"]),
 ]

@@ -21,6 +21,7 @@ from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
+from . import _layout
 from ._layout import _partial_overlap, c_order, iterator_layout
 from ._shortcuts import Shortcuts, _not_differentiable, _record_two, _Scratch, inplace_self
 
@@ -513,7 +514,8 @@ def finish_out(fname, result, out):
             "but one of the arguments requires grad."
         )
     if out.shape != result.shape:
-        out._data = np.empty(result.shape, out._data.dtype)
+        # (resized: ATen's set_output restrides it as the result is laid out, TensorIterator's or the kernel's)
+        out._data = _layout.empty_like(result._data, out._data.dtype)
     out._data[...] = result._data
     out._vc[0] += 1
     for obs in graph.version_observers:
