@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import _zero, dtypes
 from .._zero import ZeroArray
+from .._dense import dense
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import _vec_math
@@ -755,7 +756,34 @@ def _logit_fwd(ctx, a, eps):
         else:  # PyTorch's kernel: x < lo ? lo : (x > hi ? hi : x), also when eps > 0.5 makes lo > hi
             lo, hi = np.asarray(eps, a.dtype), np.asarray(1.0 - eps, a.dtype)
             x = np.where(a < lo, lo, np.where(a > hi, hi, a))
-        return np.log(x / (1 - x)).astype(a.dtype, copy=False)
+        q = x / (1 - x)
+        r = _log(q) if a.dtype.char == "f" else np.log(q)
+        if a.size > 1 or (a.size and r.item() != r.item() and a.dtype.char in "fd"):
+            r = _logit_lanes(np.asarray(r), q, a)
+        return r.astype(a.dtype, copy=False)
+
+
+def _logit_lanes(r, q, a):
+    """log(q) as PyTorch's logit kernel takes it: a dense ``a`` goes to MKL's vsLn/vdLn (a NaN for
+    q < 0 has its sign bit clear); another runs cpu_kernel_vec, Sleef's log in the vector code
+    (float32 bit for bit; every NaN positive) and libm's log in the scalar code (q < 0: float32's
+    NaN negative, float64's positive). A NaN q keeps its own sign outside Sleef's code."""
+    if a.dtype.char not in "fd":
+        return r
+    vml = dense(a)
+    lanes = False if vml else unary_lanes(a)
+    if lanes is not False:  # (Sleef's double log: within an ulp, taken as correctly rounded)
+        vec = _vec_math.sleef_logf(q) if a.dtype.char == "f" else np.log(q.astype(np.longdouble)).astype(q.dtype)
+        r = np.where(lanes, vec, r)
+    nan = np.isnan(r)
+    if not nan.any():
+        return r
+    neg = np.where(np.isnan(q), np.signbit(q), a.dtype.char == "f" and not vml)
+    if lanes is not False:
+        neg &= ~lanes
+    r = np.array(r, copy=True)
+    np.copyto(r, np.copysign(np.asarray(np.nan, r.dtype), np.where(neg, -1.0, 1.0)).astype(r.dtype), where=nan)
+    return r
 
 
 _logit = Op("LogitBackward0", _logit_fwd, saves=("self",), jvp="element_wise")
