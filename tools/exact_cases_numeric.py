@@ -93,3 +93,14 @@ CASES += [
          + ["torch.fmod(f, g).tolist()", "torch.fmod(f[:5], g[:5]).tolist()", "torch.remainder(f, g).tolist()",
             "torch.fmod(f.double() * 1e280, g.double() * 1e-280).tolist()"]),
 ]
+
+CASES += [
+    case("logit-nan-signs-of-its-paths",  # (MKL's log for a dense input, Sleef's and libm's lanes otherwise)
+         ["v = torch.tensor([-0.5, 1.5, -0.0, 0.0, 1.0, 2.0, -3.0, float('nan'), -float('nan'), float('inf'),"
+          " -float('inf'), 0.25] * 4)", "d = v.double()"],
+         [f"{e}.signbit().tolist()" for e in (
+             "v.logit()", "d.logit()", "v[:3].logit()", "v[::2].logit()", "d[::2].logit()", "v[:1].expand(20).logit()",
+             "d[1:2].expand(20).logit()", "v[7:8].expand(19).logit()", "v.reshape(4, 12).t()[::2].logit()",
+             "v.logit(0.1)", "v[::2].logit(0.1)", "v[8:9].expand(20).logit(0.1)")]
+         + ["v[11:12].expand(20).logit().tolist()", "v[:12].reshape(3, 4).t().logit().tolist()"]),
+]

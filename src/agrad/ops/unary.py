@@ -757,10 +757,12 @@ def _logit_fwd(ctx, a, eps):
             lo, hi = np.asarray(eps, a.dtype), np.asarray(1.0 - eps, a.dtype)
             x = np.where(a < lo, lo, np.where(a > hi, hi, a))
         q = x / (1 - x)
-        r = _log(q) if a.dtype.char == "f" else np.log(q)
-        if a.size > 1 or (a.size and r.item() != r.item() and a.dtype.char in "fd"):
+        dtype = a.dtype
+        r = np.log(q) if dtype is _F64_DTYPE else _log(q)
+        n = a.size
+        if n > 1 or (n and r.item() != r.item()):
             r = _logit_lanes(np.asarray(r), q, a)
-        return r.astype(a.dtype, copy=False)
+        return r.astype(dtype, copy=False)
 
 
 def _logit_lanes(r, q, a):
