@@ -104,3 +104,9 @@ CASES += [
              "v.logit(0.1)", "v[::2].logit(0.1)", "v[8:9].expand(20).logit(0.1)")]
          + ["v[11:12].expand(20).logit().tolist()", "v[:12].reshape(3, 4).t().logit().tolist()"]),
 ]
+
+CASES += [
+    case("float64-silu-mish-kernel-steps",  # (agrad took x * sigmoid(x) and x * tanh(logaddexp(0, x)))
+         ["x = torch.linspace(-9, 9, 61, dtype=torch.float64) ** 3 / 40"],
+         ["F.silu(x[6:]).tolist()", "F.mish(x[6:22]).tolist()", "F.silu(x[:5]).tolist()", "F.silu(x[::2]).tolist()"]),
+]

@@ -379,14 +379,15 @@ def _vector_blocks(a, vec, scalar, loop=None):
 
 def _silu_np(a):
     """x / (1 + exp(-x)): float32 with Sleef's expf in the vector blocks, libm's in the tail."""
-    if a.dtype != np.float32:
-        return a * _sigmoid_np(a)
+    if a.dtype != np.float32:  # (float64: the kernel's x / (1 + exp(-x)), exp as in _mish_np)
+        with np.errstate(all="ignore"):
+            return a / (1 + np.exp(-a.astype(np.longdouble)).astype(np.float64))
     one = np.float32(1)
     return _vector_blocks(a, lambda x: x / (one + _vec_math.sleef_expf(-x)),
                           lambda x: x / (one + _vec_math.libm_float(np.exp, -x)))
 
 
-_silu = Op("SiluBackward0", lambda ctx, a: (_silu_np(a) if a.dtype == np.float32 else a * _sigmoid_np(_opmath(a))).astype(
+_silu = Op("SiluBackward0", lambda ctx, a: (_silu_np(a) if a.dtype.char in "fd" else a * _sigmoid_np(_opmath(a))).astype(
     a.dtype, copy=False), saves=("self",), jvp="element_wise")
 
 
@@ -397,7 +398,20 @@ def _(ctx, grad):
     return grad * s * (1 + x * (1 - s))
 
 
-_mish = _elementwise("MishBackward0", lambda a: a * np.tanh(np.logaddexp(0, a)))
+def _mish_np(a):
+    """x * tanh(log1p(exp(x))), the kernel's steps; float64 each step in long double, rounded
+    to double (Sleef's and libm's double functions are within an ulp, nearly always correctly
+    rounded; numpy's float64 exp is not, and its value for an element may depend on where in
+    memory the array starts)."""
+    if a.dtype != np.float64:
+        return a * np.tanh(np.logaddexp(0, a))
+    with np.errstate(all="ignore"):
+        ld, f = np.longdouble, np.float64
+        t = np.tanh(np.log1p(np.exp(a.astype(ld)).astype(f).astype(ld)).astype(f).astype(ld)).astype(f)
+        return a * t
+
+
+_mish = _elementwise("MishBackward0", _mish_np)
 
 
 @_mish.derivative
