@@ -379,3 +379,18 @@ def test_unary_of_one_float_element_gives_what_the_kernel_gives(name):
                     assert got._data.dtype == want._data.dtype and got._data.shape == want._data.shape
                     assert got._data.tobytes() == want._data.tobytes(), (name, dt, v)
                     assert _node_record(got) == _node_record(want)
+
+
+@pytest.mark.parametrize("name", ["sin", "tanh", "exp"])
+def test_unary_function_with_its_check_inline_keeps_the_checks_errors(name):
+    """torch.sin(x) runs its short ways inside the argument check (_unary_first): a non-tensor, an
+    int tensor, a keyword call and a call with out= give what the checked general way gives."""
+    fn = getattr(agrad, name)
+    with pytest.raises(TypeError, match=rf"^{name}\(\): argument 'input' \(position 1\) must be Tensor, not float$"):
+        fn(1.0)
+    x = agrad.tensor([0.5, -1.0], dtype=agrad.float64)
+    assert fn(input=x).tolist() == fn(x).tolist() == getattr(x, name)().tolist()
+    out = agrad.empty(2, dtype=agrad.float64)
+    assert fn(x, out=out) is out and out.tolist() == fn(x).tolist()
+    assert fn(agrad.tensor([1, 2])).dtype == agrad.float32
+    assert fn.__name__ == name

@@ -78,7 +78,10 @@ def checked(fn, checks, key=None):
                 _raise_parser_error(key, args, kwargs)
                 raise
 
-        return first if index == 0 and name == "input" else one
+        if index == 0 and name == "input":
+            own = getattr(fn, "checked_first", None)  # (fn's own copy of first, its short way inline)
+            return first if own is None else functools.update_wrapper(own(one, key), fn)
+        return one
 
     @functools.wraps(fn)
     def many(*args, **kwargs):

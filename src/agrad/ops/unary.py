@@ -22,6 +22,7 @@ from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import _vec_math
 from ._layout import cast, iterator_layout
+from ._unary_first import checked_first as _checked_first
 from ._op import OPS, Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from ._vector_loop import unary_lanes
 from .comparison import isfinite
@@ -90,6 +91,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
         api.__name__ = fname
         api.__doc__ = f"Elementwise {fname} (node {op.name})."
         api.op = op
+        api.checked_first = _checked_first(api, apply_one, any64, single64, scalar32)  # (torch.<name>'s check)
         export(*(exports or (fname,)), method=method_name)(api)
         own_check = None
         if no_bool is not None and no_bool[0] is RuntimeError:  # the op's own check (relu's), not its kernel's

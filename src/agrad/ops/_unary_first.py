@@ -1,0 +1,57 @@
+"""The argument check of ``torch.sin(input)`` and the other unary maths functions with their
+short ways inline (unary.py's ``api``; _argcheck.checked asks a function for its
+``checked_first``): one Python frame fewer on the call a chain of small ops makes most.  The
+same checks, results and errors as _argcheck's ``first`` wrapped around ``api``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..tensor import Tensor
+from . import _argcheck
+
+_MISSING = _argcheck._MISSING
+_Unbatched, _BATCHED_CALL = _argcheck.Unbatched, _argcheck.BATCHED_CALL
+_F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
+_ONE = (1,)
+
+
+def checked_first(api, apply_one, any64, single64, scalar32):
+    """``api.checked_first``: makes ``first(input)``, which runs api's float64 / one-element float32
+    ways itself (``any64``, ``single64``, ``scalar32``: as api reads them) and api for any other
+    tensor; ``general`` (the full check) for any other call."""
+
+    def make(general, key):
+        def first(input=_MISSING, *args, **kwargs):
+            if type(input) is Tensor and not args and not kwargs:
+                try:
+                    arr = input._data
+                    if type(arr) is np.ndarray:
+                        d = arr.dtype
+                        if d is _F64:
+                            if any64 is not None:
+                                return apply_one(input, (arr,), any64)
+                            if single64 is not None and arr.size == 1:
+                                return apply_one(input, (arr,), single64)
+                        elif d is _F32 and scalar32 is not None and arr.shape == _ONE:
+                            try:
+                                v = scalar32(arr.item())
+                            except (ValueError, OverflowError):
+                                pass  # (numpy's answer: api's way)
+                            else:
+                                res = arr.copy()
+                                res[0] = v
+                                return apply_one(input, (arr,), None, None, res)
+                    return api(input)
+                except _Unbatched:
+                    return _BATCHED_CALL[0](api, (input,), {})
+                except Exception:
+                    _argcheck._raise_parser_error(key, (input,), {})
+                    raise
+            if input is not _MISSING:
+                args = (input, *args)
+            return general(*args, **kwargs)
+
+        return first
+
+    return make
