@@ -394,3 +394,22 @@ def test_unary_function_with_its_check_inline_keeps_the_checks_errors(name):
     assert fn(x, out=out) is out and out.tolist() == fn(x).tolist()
     assert fn(agrad.tensor([1, 2])).dtype == agrad.float32
     assert fn.__name__ == name
+
+
+def test_arithmetic_of_one_float64_element_and_a_float_gives_the_ufuncs_bits():
+    """``x * c``, ``c * x``, ``x + c``, ``c + x`` of one float64 element and a Python float compute on
+    Python floats: numpy's bits (with NaNs of either sign and payload, infinities, signed zeros)."""
+    odd_nans = [float(np.frombuffer(np.array([b], np.uint64).tobytes(), np.float64)[0])
+                for b in (0xFFF8000000000000, 0x7FF8000000000123, 0xFFF0000000000456)]
+    values = [v for v in _numbers() if type(v) is float][:150] + odd_nans
+    numbers = [0.9, 0.1, -0.0, 0.0, 1e308, -1e-320, float("inf"), float("-inf"), float("nan")] + odd_nans
+    for grad in (True, False):
+        for v in values:
+            x = agrad.tensor([v], dtype=agrad.float64, requires_grad=grad)
+            for c in numbers:
+                w = weak(c, x._data)
+                for got, want in ((x * c, np.multiply(x._data, w)), (c * x, np.multiply(x._data, w)),
+                                  (x + c, np.add(x._data, w)), (c + x, np.add(x._data, w))):
+                    assert got._data.dtype == want.dtype and got._data.shape == (1,)
+                    assert got._data.tobytes() == want.tobytes(), (v, c)
+                    assert got.requires_grad is grad

@@ -14,11 +14,12 @@ _MISSING = _argcheck._MISSING
 _Unbatched, _BATCHED_CALL = _argcheck.Unbatched, _argcheck.BATCHED_CALL
 _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 _ONE = (1,)
+_empty = np.empty
 
 
-def checked_first(api, apply_one, any64, single64, scalar32):
+def checked_first(api, apply_one, any64, single64, scalar32, scalar64):
     """``api.checked_first``: makes ``first(input)``, which runs api's float64 / one-element float32
-    ways itself (``any64``, ``single64``, ``scalar32``: as api reads them) and api for any other
+    ways itself, and math's function on one finite float64 element where it is numpy's (``scalar64``: sin, cos) (``any64``, ``single64``, ``scalar32``, ``scalar64``: as api reads them) and api for any other
     tensor; ``general`` (the full check) for any other call."""
 
     def make(general, key):
@@ -29,6 +30,12 @@ def checked_first(api, apply_one, any64, single64, scalar32):
                     if type(arr) is np.ndarray:
                         d = arr.dtype
                         if d is _F64:
+                            if scalar64 is not None and arr.shape == _ONE:
+                                v = arr.item()
+                                if v - v == 0:  # (finite: math refuses an infinity; a NaN keeps numpy's bits)
+                                    res = _empty(1)
+                                    res[0] = scalar64(v)
+                                    return apply_one(input, (arr,), None, None, res)
                             if any64 is not None:
                                 return apply_one(input, (arr,), any64)
                             if single64 is not None and arr.size == 1:

@@ -23,6 +23,9 @@ from .._limits import check_broadcast
 from .power import pow
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
 
+_ONE = (1,)
+_empty = np.empty
+
 
 # ---------------------------------------------------------------------------
 # Python operators
@@ -129,10 +132,12 @@ def _not_implemented_for_others(fn):
     return op
 
 
-def _arithmetic(fn, op):
+def _arithmetic(fn, op, is_mul):
     """``+`` and ``*`` (``fn``: add, mul; ``op`` its Op): a float32 or float64 tensor with a
     Python number or a tensor of its dtype goes straight to the op, as ``fn`` would send it
-    (no promotion, no scalar overload outside formulas); the rest takes ``fn``'s way."""
+    (no promotion, no scalar overload outside formulas); the rest takes ``fn``'s way.  One
+    float64 element (shape (1,)) and a float that is no NaN: the sum or product on Python
+    floats, IEEE doubles as the ufunc's, stored into a fresh array (a ufunc call costs more)."""
     general = _not_implemented_for_others(fn)
     ufunc = op.ufunc
 
@@ -151,6 +156,10 @@ def _arithmetic(fn, op):
         elif (t is float or t is int) and type(self) is Tensor and not _formula_state["formula"]:
             a = self._data
             d = a.dtype
+            if d is _F64 and t is float and a.shape == _ONE and other == other and type(a) is np.ndarray:
+                res = _empty(1)  # (with one NaN operand, that NaN whichever order C computes in)
+                res[0] = a.item() * other if is_mul else a.item() + other
+                return op.apply_one(self, (a, other), None, None, res)
             if d is _F64 or d is _F32:  # (the op's kernel's case: the number as weak() gives it)
                 c = (_WEAK64 if d is _F64 else _WEAK32).get(other)
                 return op.apply_one(self, (a, other), ufunc, c if c is not None else _weak_new(other, d))
@@ -177,7 +186,7 @@ for _name, _fn in _OPERATORS.items():
     METHOD = _fn if _name in ("__matmul__", "__rmatmul__") else _not_implemented_for_others(_fn)
     method(_name)(METHOD)
 for _name, _fn, _op in (("__add__", add, _add), ("__radd__", add, _add), ("__mul__", mul, _mul), ("__rmul__", mul, _mul)):
-    method(_name)(_arithmetic(_fn, _op))
+    method(_name)(_arithmetic(_fn, _op, _fn is mul))
 
 method("__neg__")(neg)
 method("__abs__")(abs)

@@ -61,7 +61,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
         # what the kernel runs on a float64 array (of any size, or of one element: ``single64``),
         # and the Python function it runs on one float32 element (``scalar32``: via_double's own way)
         any64, single64 = getattr(np_fn, "float64", None), getattr(np_fn, "single64", None)
-        scalar32 = getattr(np_fn, "scalar32", None)
+        scalar32, scalar64 = getattr(np_fn, "scalar32", None), getattr(np_fn, "scalar64", None)
 
         def api(input, *, out=None):
             arr = input._data
@@ -91,7 +91,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
         api.__name__ = fname
         api.__doc__ = f"Elementwise {fname} (node {op.name})."
         api.op = op
-        api.checked_first = _checked_first(api, apply_one, any64, single64, scalar32)  # (torch.<name>'s check)
+        api.checked_first = _checked_first(api, apply_one, any64, single64, scalar32, scalar64)  # (torch.<name>'s check)
         export(*(exports or (fname,)), method=method_name)(api)
         own_check = None
         if no_bool is not None and no_bool[0] is RuntimeError:  # the op's own check (relu's), not its kernel's
