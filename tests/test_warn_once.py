@@ -22,6 +22,8 @@ ONCE = {
         lambda: torch.ones(2, 2).scatter(0, torch.zeros(1, 1, dtype=torch.long), torch.ones(1, 1), reduce="add"),
     "Using backward() with create_graph=True will create a reference cycle":
         lambda: torch.ones(2, requires_grad=True).exp().sum().backward(create_graph=True),
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.":
+        lambda: float(torch.ones((), requires_grad=True)),
 }
 
 
@@ -72,4 +74,6 @@ _SOURCE = {
         "torch.ones(2, 2).scatter(0, torch.zeros(1, 1, dtype=torch.long), torch.ones(1, 1), reduce='add')",
     "Using backward() with create_graph=True will create a reference cycle":
         "torch.ones(2, requires_grad=True).exp().sum().backward(create_graph=True)",
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.":
+        "float(torch.ones((), requires_grad=True))",
 }

@@ -486,3 +486,6 @@ CASES += [
          ["r", "torch.aminmax(v, keepdim=True)", "torch.aminmax(torch.tensor(2.), keepdim=True)",
           "torch.autograd.grad(r.max.sum(), x)"]),
 ]
+from exact_cases_gaps import cases as _gaps_cases  # noqa: E402
+
+CASES += _gaps_cases(GRAPH)

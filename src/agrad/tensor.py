@@ -622,15 +622,22 @@ class Tensor:
         return data if dtype is None else data.astype(dtype)
 
     def __float__(self):
+        if self._requires_grad:
+            _warn_scalar_conversion()
         return float(self._scalar("float"))
+
+    def __complex__(self):
+        if self._requires_grad:
+            _warn_scalar_conversion()
+        return complex(self._scalar("complex"))
 
     def __int__(self):
         return int(self._scalar("int"))
 
     def __index__(self):
-        if self.dtype.is_floating_point or self._data.ndim:
+        if self.dtype.is_floating_point or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self._values())
+        return int(self._values().reshape(()))
 
     def __bool__(self):
         if self._data.size != 1:
@@ -696,6 +703,15 @@ _SCALAR_NAMES = {
     "float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
     "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
 }
+
+
+def _warn_scalar_conversion() -> None:
+    """PyTorch's warning (once per process) when ``float()``/``complex()`` reads a tensor that requires grad.
+
+    ``int()``, ``bool()``, ``__index__`` and ``item()`` do not give it."""
+    from ._warn_once import warn_once
+    warn_once("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+              "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
 
 
 def _scalar_name(d) -> str:

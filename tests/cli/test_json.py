@@ -195,3 +195,41 @@ def test_no_numpy_floating_point_warnings():
     obj = one_object(r.stdout)
     assert obj["ok"] is True and obj["warnings"] == []
     assert obj["variables"]["y"]["value"] == ["-inf", 0.0]
+
+
+SCALAR_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                  "Consider using tensor.detach() first.")
+
+
+@pytest.mark.parametrize("line, warns", [
+    ("float(y)", True), ("complex(y)", True), ("math.sqrt(y)", True), ("'%f' % y", True),
+    ("torch.tensor([y, 1.0])", True), ("torch.as_tensor([[y]])", True),
+    ("int(y)", False), ("bool(y)", False), ("y.item()", False), ("y.tolist()", False),
+    ("f'{y:.2f}'", False), ("float(y.detach())", False), ("torch.tensor([y.detach()])", False),
+])
+def test_scalar_conversion_of_a_tensor_that_requires_grad_warns_as_pytorch(line, warns):
+    # PyTorch 2.13 (python_variable_methods.cpp): __float__ and __complex__ warn, once per process;
+    # int(), bool(), item() do not
+    code = f"import math\ny = tensor(2.0, requires_grad=True)\nv = {line}\nw = {line}\n"
+    obj = agrad("eval", "-", "--format", "json", input=code).json()
+    assert obj["ok"] is True
+    assert obj["warnings"] == ([{"type": "UserWarning", "message": SCALAR_WARNING, "source": "<stdin>", "line": 3}]
+                               if warns else [])
+
+
+def test_scalar_conversion_warning_text(tmp_path):
+    script = tmp_path / "s.py"
+    script.write_text("import torch\ny = torch.ones((), requires_grad=True)\nprint(float(y * 2))\n")
+    r = agrad("eval", "-q", "--no-table", script)
+    assert r.code == 0 and r.stdout == "2.0\n"
+    assert r.stderr == f"{script}:3: UserWarning: {SCALAR_WARNING}\n    print(float(y * 2))\n"
+
+
+@pytest.mark.parametrize("data, dtype, error", [
+    ("[torch.ones(2)]", "None", "ValueError: only one element tensors can be converted to Python scalars"),
+    ("[torch.tensor(2.)]", "torch.int64", "TypeError: only integer tensors of a single element can be converted to an index"),
+    ("[[torch.ones(1)]]", "torch.bool", "TypeError: only integer tensors of a single element can be converted to an index"),
+])
+def test_tensors_in_a_list_are_python_scalars(data, dtype, error):
+    obj = agrad("eval", "-", "--format", "json", input=f"import torch\nt = torch.tensor({data}, dtype={dtype})\n").json()
+    assert f'{obj["error"]["type"]}: {obj["error"]["message"]}' == error

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 
 import numpy as np
 
@@ -101,8 +102,8 @@ def _to_array(data, dtype):
         dtypes.from_numpy(data.dtype)  # PyTorch's error for object, string, void arrays
         return data.astype(dtype.numpy, copy=True)
     if isinstance(data, (list, tuple)):
-        _check_nested(data)
-        data = [d._data if isinstance(d, Tensor) else d for d in data] if any(isinstance(d, Tensor) for d in data) else data
+        if _check_nested(data):
+            data = _tensor_leaves(data, dtype)
     else:
         _check_leaf(data)
     try:
@@ -114,10 +115,27 @@ def _to_array(data, dtype):
     return arr
 
 
+def _tensor_leaves(data, dtype):
+    """``data`` with each tensor in it read as PyTorch reads it there: a Python
+    scalar (``float()`` for a floating target dtype, with its warning for a
+    tensor that requires grad; ``__index__`` for an integer or bool one), never
+    a sub-list (``torch.tensor([torch.ones(2)])`` is an error)."""
+    out = []
+    for d in data:
+        if isinstance(d, Tensor):
+            d = float(d) if dtype.is_floating_point else operator.index(d)
+        elif isinstance(d, (list, tuple)):
+            d = _tensor_leaves(d, dtype)
+        out.append(d)
+    return out
+
+
 def _check_nested(data):
-    """Count the elements of nested lists (the size limit) and check every leaf."""
+    """Count the elements of nested lists (the size limit) and check every leaf;
+    whether a tensor is among them."""
     stack = [data]
     count = 0
+    tensors = False
     while stack:
         x = stack.pop()
         if isinstance(x, (list, tuple)):
@@ -126,6 +144,8 @@ def _check_nested(data):
             stack.extend(x)
         else:
             _check_leaf(x)
+            tensors = tensors or isinstance(x, Tensor)
+    return tensors
 
 
 def is_agrad_array(x) -> bool:

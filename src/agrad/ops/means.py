@@ -96,6 +96,8 @@ def mean(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
         op, dim, keepdim = _mean0, None, False
     else:
         op, keepdim = _mean1, bool(keepdim)
+        if isinstance(dim, (list, tuple)) and not dim:
+            dim = None  # mean over no dims: over all of them (MeanBackward1 still)
     axes = dims(dim, input.ndim)
     attrs = {"axes": axes, "keepdim": keepdim}
     if dtype is not None and dtype is not input.dtype:

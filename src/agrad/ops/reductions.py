@@ -359,7 +359,7 @@ def _logical_reduction(fn, input, dim, keepdim):
 
 @export(method=True)
 def count_nonzero(input, dim=None):
-    axes = None if dim is None else dims(dim, input.ndim)
+    axes = None if dim is None or (isinstance(dim, (list, tuple)) and not dim) else dims(dim, input.ndim)
     return Tensor._make(c_order(np.asarray(np.count_nonzero(input._data, axis=axes), np.int64)))
 
 
@@ -660,6 +660,14 @@ def logsumexp(input, dim=_REQUIRED, keepdim=False, *, out=None):
     """log(sum(exp(input), dim)), computed stably."""
     _require_dim("logsumexp", dim)
     axes = _axes(dim, input.ndim)
+    if isinstance(dim, (list, tuple)) and not dim and input.ndim:
+        # ATen's logsumexp with no dims: amax(keepdim) reduces every dim, sum every dim too; the
+        # maxima, squeezed over no dims, are added in place to a 0-d result (fine with keepdim or
+        # an empty input, which takes log(sum(exp)))
+        axes = tuple(range(input.ndim))
+        if not keepdim and input.numel():
+            raise RuntimeError("output with shape [] doesn't match the broadcast shape ["
+                               + ", ".join(["1"] * input.ndim) + "]")
     data = input._data
     if data.dtype.kind in "biu":
         data = data.astype(dtypes.get_default_dtype().numpy)
@@ -712,6 +720,8 @@ def _(ctx, grads):
 @export(method=True)
 def aminmax(input, *, dim=None, keepdim=False, out=None):
     """(min, max) over ``dim`` (all by default), in one pass."""
+    if dim is not None:
+        _check_int_dim("aminmax", dim)
     axes = tuple(range(input.ndim)) if dim is None else _axes(dim, input.ndim)
     if dim is None and input.numel() == 0:
         raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "

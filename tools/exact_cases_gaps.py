@@ -1,0 +1,36 @@
+"""Regression cases of session 28's helper "gaps": tensors read as Python scalars (in nested
+lists given to torch.tensor), reductions over an empty dim tuple (tools/exact_cases.py adds them).
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``;
+``graph`` is exact_cases.GRAPH.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    return [
+        case("tensor-of-a-list-of-tensors",  # each tensor in the list is one Python scalar (__float__ / __index__)
+             ["y = torch.tensor(2.5, requires_grad=True)"],
+             ["torch.tensor([torch.ones(1)])", "torch.tensor([torch.ones(1, 1)], dtype=torch.float64)",
+              "torch.tensor([[torch.tensor(3)], [torch.tensor(True)]])", "torch.tensor([torch.tensor(2.)], dtype=torch.int64)",
+              "torch.tensor([torch.ones(1)], dtype=torch.bool)", "torch.tensor([torch.ones(2)])",
+              "torch.tensor([torch.tensor([3, 4])], dtype=torch.int32)", "torch.tensor([torch.tensor([3])], dtype=torch.int32)",
+              "torch.tensor([y, 1])", "torch.as_tensor([[y], [y * 2]])", "torch.tensor([torch.tensor(True)], dtype=torch.float32)",
+              "[10, 20][torch.tensor([1])]", "[10, 20][torch.tensor([[1]])]", "[10, 20][torch.tensor([1, 0])]"]),
+        case("reductions-over-no-dims",  # dim=(): most reduce everything; logsumexp fails in its in-place add
+             [graph, "x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)", "v = torch.tensor([1., 2.], requires_grad=True)"],
+             ["x.mean(())", "x.mean((), keepdim=True)", "x.mean([], True, dtype=torch.float64)", "torch.logsumexp(v, ())",
+              "torch.logsumexp(x, [], keepdim=True)", "graph(torch.logsumexp(x, [], keepdim=True).grad_fn)",
+              "torch.logsumexp(torch.tensor([[1, 2]]), ())", "torch.logsumexp(torch.ones(0, 2), ())",
+              "torch.logsumexp(torch.ones(0, 2), (), True)", "torch.logsumexp(torch.tensor(2.), ())",
+              "x.count_nonzero([])", "x.count_nonzero(())", "x.aminmax(dim=[0])", "x.aminmax(dim=(0,))",
+              "torch.autograd.grad(x.mean(()), x)", "torch.autograd.grad(x.logsumexp((), True).sum(), x)",
+              "x.amax(())", "x.amin([])", "x.sum(())", "x.nansum(())", "x.std(())", "x.var(())", "x.norm(dim=())",
+              "torch.linalg.vector_norm(x, dim=())", "x.any(())", "x.all([])", "x.nanmean(())", "torch.std_mean(x, ())",
+              "torch.var_mean(x, ())", "torch.tensor(2.).amax(())"]),
+    ]
