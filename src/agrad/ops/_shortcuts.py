@@ -172,7 +172,15 @@ class Shortcuts:
             slot.name = "result"
             slot.is_output = True
             slot._output = _weakref(results)
-            slot.tensor = kept_out = _linked(results, None)
+            kept_out = _new_tensor(Tensor)  # (graph._linked(results, None), inline)
+            kept_out._data = out
+            kept_out._requires_grad = True
+            kept_out._grad_fn = None
+            kept_out._output_nr = 0
+            kept_out._grad = kept_out._accumulator = kept_out._base = None
+            kept_out._vc = results._vc
+            kept_out._retains = False
+            slot.tensor = kept_out
             slot.version = 0
             slot._meta = node._out_meta[0]
             node.result = kept_out

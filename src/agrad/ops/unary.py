@@ -107,6 +107,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
 _F64_DTYPE = np.dtype(np.float64)
 _F32_DTYPE = np.dtype(np.float32)
 _ONE = (1,)
+_empty = np.empty
 
 
 # float32 exp, log, sin, cos, tanh, expm1, log1p and log10 as PyTorch's kernels (MKL's and
@@ -150,7 +151,7 @@ def _sin_backward_np(g, x):
             v = x.item()
             if v - v == 0:  # (finite: math.cos refuses an infinity)
                 c = math.cos(v)
-                out = g.copy()
+                out = _empty(1) if d is _F64_DTYPE else g.copy()  # (a fresh array of g's dtype)
                 out[0] = g.item() * (c if d is _F64_DTYPE else _to_float32(c))
                 return out
     return np.multiply(g, _cos(x))
@@ -188,7 +189,7 @@ def _tanh_backward_np(g, y):
         # one element each: on Python floats, the product written into a copy of g (as in
         # _sin_backward_np; float32's factor rounded to float32 first, as below)
         v = y.item()
-        out = g.copy()
+        out = _empty(1) if d is _F64_DTYPE else g.copy()  # (a fresh array of g's dtype)
         out[0] = g.item() * (_fma_float(-v, v, 1.0) if d is _F64_DTYPE else _to_float32(1.0 - v * v))
         return out
     if d == np.float32:
