@@ -37,6 +37,18 @@ _record_hooks = graph.record_hooks
 inplace_self = [None]
 
 
+_META64: dict = {}  # shape -> graph's (shape, dtype) record of a float64 array of that shape
+_META32: dict = {}  # ... of a float32 array
+
+
+def _meta_of(data, by_shape):
+    """graph's record of the array ``data``, kept in ``by_shape`` (its dtype's) too."""
+    if len(by_shape) >= 4096:
+        by_shape.clear()
+    m = by_shape[data.shape] = _META.get((data.shape, data.dtype)) or _meta(data)
+    return m
+
+
 class _Scratch:
     """The ctx of an op that is not recorded: takes what forward stores, keeps it briefly."""
 
@@ -109,12 +121,13 @@ class Shortcuts:
         if t._base is not None or _fw_active[0] or _forward_observers or _record_hooks or _pack_hooks \
                 or inplace_self[0] is not None or self.keeps:
             return self.apply((t,) if len(arrays) == 1 else (t, None), arrays, _NO_ATTRS)
+        single = len(arrays) == 1
         try:
             if result is not None:  # (the kernel's result: the caller ran its steps)
                 out = result
             elif kernel is None:
-                out = self.kernel(arrays[0]) if len(arrays) == 1 else self.kernel(*arrays)
-            elif len(arrays) == 1:
+                out = self.kernel(arrays[0]) if single else self.kernel(*arrays)
+            elif single:
                 out = kernel(arrays[0])
             else:
                 out = kernel(arrays[0], operand)
@@ -124,9 +137,9 @@ class Shortcuts:
             raise self.value_error(arrays) from None
         if type(out) is not np.ndarray:
             if not isinstance(out, np.generic):  # (another backend's array: apply's way, run again)
-                return self.apply((t,) if len(arrays) == 1 else (t, None), arrays, _NO_ATTRS)
+                return self.apply((t,) if single else (t, None), arrays, _NO_ATTRS)
             out = np.asarray(out)  # (numpy's scalar for a 0-d array: as Tensor._make wraps it)
-        elif len(arrays) > 1 and out.ndim > 1:
+        elif not single and out.ndim > 1:
             out = iterator_layout(out, arrays)
         if not (t._requires_grad and _mode_state["enabled"]):
             return _make(out)
@@ -149,8 +162,13 @@ class Shortcuts:
             fn = t._accumulator or _leaf_node(t)
         data = t._data
         dd = data.dtype
-        meta = _META.get((data.shape, dd)) or _meta(data)
-        if len(arrays) == 1:
+        if dd is _F64:  # (float64's and float32's records by shape alone: no dtype hash)
+            meta = _META64.get(data.shape) or _meta_of(data, _META64)
+        elif dd is _F32:
+            meta = _META32.get(data.shape) or _meta_of(data, _META32)
+        else:
+            meta = _META.get((data.shape, dd)) or _meta(data)
+        if single:
             node.next_functions = ((fn, t._output_nr),)
             node._input_meta = meta
         else:
