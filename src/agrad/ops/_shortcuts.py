@@ -37,6 +37,7 @@ _record_hooks = graph.record_hooks
 inplace_self = [None]
 
 
+_META0_64, _META0_32 = _META0[_F64], _META0[_F32]
 _META64: dict = {}  # shape -> graph's (shape, dtype) record of a float64 array of that shape
 _META32: dict = {}  # ... of a float32 array
 
@@ -45,7 +46,8 @@ def _meta_of(data, by_shape):
     """graph's record of the array ``data``, kept in ``by_shape`` (its dtype's) too."""
     if len(by_shape) >= 4096:
         by_shape.clear()
-    m = by_shape[data.shape] = _META.get((data.shape, data.dtype)) or _meta(data)
+    m = by_shape[data.shape] = (_META.get((data.shape, data.dtype)) or _meta(data)) if data.ndim \
+        else _META0[data.dtype]  # (a 0-d array's: its dtype's constant, as before)
     return m
 
 
@@ -105,8 +107,17 @@ class Shortcuts:
         if fn is None:
             fn = t._accumulator or _leaf_node(t)
         ctx.next_functions = ((fn, t._output_nr),)
-        ctx._input_meta = _META.get((a.shape, a.dtype)) or _meta(a)
-        ctx._out_meta = _META0[d] if not out.ndim else _META.get((out.shape, d)) or _meta(out)
+        ad = a.dtype  # (float64's and float32's records by shape alone, as in apply_one)
+        if ad is _F64:
+            ctx._input_meta = _META64.get(a.shape) or _meta_of(a, _META64)
+        elif ad is _F32:
+            ctx._input_meta = _META32.get(a.shape) or _meta_of(a, _META32)
+        else:
+            ctx._input_meta = _META.get((a.shape, ad)) or _meta(a)
+        if not out.ndim:
+            ctx._out_meta = _META0_64 if d is _F64 else _META0_32 if d is _F32 else _META0[d]
+        else:
+            ctx._out_meta = _META.get((out.shape, d)) or _meta(out)
         return results
 
     def apply_one(self, t, arrays, kernel=None, operand=None, result=None):
@@ -303,20 +314,32 @@ def _record_two(node, a, b, tensors, out, plan):
     d = data.dtype
     # the metadata of both inputs and of the output, looked up once each: a 0-d array's from
     # the constants of its dtype, the output's taken over from the input of its shape and dtype
-    mx = _META.get((x.shape, x.dtype)) or _meta(x) if x.ndim else _META0[x.dtype]
+    xd = x.dtype  # (float64's and float32's records by shape alone, as in apply_one: no dtype hash)
+    if xd is _F64:
+        mx = _META64.get(x.shape) or _meta_of(x, _META64)
+    elif xd is _F32:
+        mx = _META32.get(x.shape) or _meta_of(x, _META32)
+    else:
+        mx = _META.get((x.shape, xd)) or _meta(x) if x.ndim else _META0[xd]
     if y.ndim:
         yd = y.dtype
         sy = y.shape
-        my = _META.get((sy, yd)) or _meta(y)
+        if yd is _F64:
+            my = _META64.get(sy) or _meta_of(y, _META64)
+        elif yd is _F32:
+            my = _META32.get(sy) or _meta_of(y, _META32)
+        else:
+            my = _META.get((sy, yd)) or _meta(y)
         if d is yd and (not x.ndim or sy == mx[0][0]):
             out_meta = my
-        elif d is x.dtype and sy == mx[0][0]:
+        elif d is xd and sy == mx[0][0]:
             out_meta = mx
         else:
             out_meta = _META.get((data.shape, d)) or _meta(data)
     else:
-        my = _META0[y.dtype]
-        out_meta = mx if d is x.dtype else _META.get((data.shape, d)) or _meta(data)
+        yd = y.dtype
+        my = _META0_64 if yd is _F64 else _META0_32 if yd is _F32 else _META0[yd]
+        out_meta = mx if d is xd else _META.get((data.shape, d)) or _meta(data)
     if a._requires_grad:
         fn = a._grad_fn
         if fn is None:
