@@ -413,3 +413,16 @@ def test_arithmetic_of_one_float64_element_and_a_float_gives_the_ufuncs_bits():
                     assert got._data.dtype == want.dtype and got._data.shape == (1,)
                     assert got._data.tobytes() == want.tobytes(), (v, c)
                     assert got.requires_grad is grad
+
+
+def test_mul_backward_of_one_float64_element_and_a_float_gives_the_ufuncs_bits():
+    """``x * c``'s gradient of one float64 element computes ``g * c`` on Python floats: numpy's bits."""
+    odd_nan = float(np.frombuffer(np.array([0xFFF8000000000001], np.uint64).tobytes(), np.float64)[0])
+    grads = [v for v in _numbers() if type(v) is float][:60] + [odd_nan]
+    for c in [0.9, -0.0, 1e308, float("inf"), float("nan"), odd_nan, 3]:
+        for gv in grads:
+            x = agrad.tensor([0.5], dtype=agrad.float64, requires_grad=True)
+            g = agrad.tensor([gv], dtype=agrad.float64)
+            (x * c).backward(g)
+            want = np.multiply(g._data, weak(c, g._data))
+            assert x.grad._data.dtype == want.dtype and x.grad._data.tobytes() == want.tobytes(), (gv, c)

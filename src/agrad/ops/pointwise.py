@@ -76,6 +76,8 @@ def operands(a, b, fname="op", dtype=None):
 _F16 = np.dtype(np.float16)
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
+_ONE = (1,)
+_empty = np.empty
 _F32_MAX = float(np.finfo(np.float32).max)
 #: Python numbers as 0-d arrays of float32 and float64, made once (see :func:`weak`)
 _WEAK32: dict = {}
@@ -278,6 +280,11 @@ def _(ctx, g):
     if edges[1][0] is None:  # only self needs a gradient (so other was kept)
         other = ctx.other
         if type(other) is float or type(other) is int:  # x * number: the number as _like gives it
+            if type(g) is np.ndarray and g.dtype is _F64 and type(other) is float and other == other \
+                    and g.shape == _ONE:  # (one float64 element: on Python floats, as the forward's x * c)
+                out = _empty(1)
+                out[0] = g.item() * other
+                return out, None
             return _scalar_math(np.multiply, g, other), None
         return _scalar_math(np.multiply, g, _like(other, g, True)), None
     return (_scalar_math(np.multiply, g, _like(ctx.other, g, True)) if edges[0][0] is not None else None,
