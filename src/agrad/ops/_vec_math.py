@@ -104,7 +104,14 @@ def _two_prod(a, b):
 
 def fma_float(x, y, z):
     """fma's steps on Python floats (IEEE doubles): x * y + z rounded once."""
-    p, e = _two_prod(x, y)
+    p = x * y  # (_two_prod's steps, inline: one frame fewer for each float64 tanh backward)
+    ta = 134217729.0 * x
+    ah = ta - (ta - x)
+    al = x - ah
+    tb = 134217729.0 * y
+    bh = tb - (tb - y)
+    bl = y - bh
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
     s = p + z
     t = s - p
     r = s + (e + ((p - (s - t)) + (z - t)))
