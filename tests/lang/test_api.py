@@ -63,7 +63,7 @@ def test_bindings_and_several_sources_share_one_namespace(run_ok):
 def test_free_variables_bound_on_the_command_line(run_ok):
     w1 = agrad.tensor(2.0, requires_grad=True)
     res = run_ok("loss = mean((x*w1 + 1) * (x*w1))", bindings={"x": agrad.ones(2, 2), "w1": w1})
-    assert res.target_name == "loss" and float(res.namespace["loss"]) == 6.0
+    assert res.target_name == "loss" and res.namespace["loss"].item() == 6.0
 
 
 def test_state_before_an_error_is_kept():
