@@ -51,7 +51,8 @@ def cases(graph: str) -> list[dict]:
               "torch.repeat_interleave(torch.tensor([1., 2.]))", "torch.repeat_interleave(torch.tensor([1, 2]), output_size=4)",
               "x.repeat_interleave(torch.tensor([1, 2]), dim=1, output_size=4)", "x.repeat_interleave(2, dim=1, output_size=3)",
               "torch.repeat_interleave(torch.tensor(3))", "x.repeat_interleave(torch.tensor([1, -2]), dim=1)",
-              "s.repeat_interleave(3, dim=0)", "x.repeat_interleave(2.5)", "x.repeat_interleave(2, dim=1).stride()"]),
+              "s.repeat_interleave(3, dim=0)", "x.repeat_interleave(2.5)", "x.repeat_interleave(2, dim=1).stride()",
+              "torch.repeat_interleave(repeats=torch.tensor([1, 2]))", "torch.repeat_interleave(input=x, repeats=2, dim=0)"]),
         case("searchsorted-bucketize",  # ops/bucketize.py: ATen's binary search, its checks in their order
              ["s = torch.tensor([1., 3., 5., 5., 7.])", "v = torch.tensor([[0., 5., 8.], [3., 4., 7.]])",
               "s2 = torch.tensor([[1., 3., 5.], [2., 4., 6.]])", "u = torch.tensor([5., 1., 3.])", "o = torch.empty(0, dtype=torch.long)",

@@ -36,7 +36,9 @@ def _indices(repeats, output_size=None):
 
 
 @export(method=True)
-def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
+    if input is None and isinstance(repeats, Tensor) and dim is None:  # torch.repeat_interleave(repeats=...)
+        input, repeats = repeats, None
     if repeats is None:
         if not isinstance(input, Tensor):
             raise TypeError("repeat_interleave(): argument 'repeats' (position 1) must be Tensor, not "
