@@ -295,6 +295,11 @@ _F32_DTYPE = np.dtype(np.float32)
 _SAME_ONE64 = frozenset(("sin", "cos"))
 
 
+#: from this size a float32 array goes through double in numpy's buffered blocks (into its float32
+#: result) rather than as a whole float64 temporary: same bits, a third of the memory
+_IN_BLOCKS = 1 << 14
+
+
 def via_double(np_fn, other=None, single_as_numpy=False):
     """np_fn (a ufunc) taking float32 arrays through double (libm_float); other dtypes as
     numpy does, or as ``other`` computes them. A single float32 (a numpy scalar or 0-d array)
@@ -318,6 +323,12 @@ def via_double(np_fn, other=None, single_as_numpy=False):
                     return _F32(v)
                 out = a.copy()  # (a fresh array of a's one element; cheaper than empty_like's dispatch)
                 out[0] = v
+                return out
+            if a.size >= _IN_BLOCKS and a.flags.c_contiguous:
+                # numpy's buffered cast, a block at a time: no whole float64 temporary (a 4M-element
+                # chain's peak memory), the same bits as the double result rounded with astype
+                out = np.empty(a.shape, _F32)
+                np_fn(a, out=out, dtype=np.float64, casting="same_kind")
                 return out
             return np_fn(a, dtype=np.float64).astype(_F32)
         if type(a) is np.float32:
