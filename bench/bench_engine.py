@@ -248,7 +248,7 @@ print(peak() - base)
 
 
 def bench_memory():
-    src = os.path.join(os.path.dirname(__file__), "..", "src")
+    src = os.environ.get("AGRAD_SRC", os.path.join(os.path.dirname(__file__), "..", "src"))
     res = {}
     for which in ["numpy"] + list(engines()):
         out = subprocess.run([sys.executable, "-c", MEMORY_CHILD.format(src=src), which],

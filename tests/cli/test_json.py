@@ -222,7 +222,7 @@ def test_scalar_conversion_warning_text(tmp_path):
     script.write_text("import torch\ny = torch.ones((), requires_grad=True)\nprint(float(y * 2))\n")
     r = agrad("eval", "-q", "--no-table", script)
     assert r.code == 0 and r.stdout == "2.0\n"
-    assert r.stderr == f"{script}:3: UserWarning: {SCALAR_WARNING}\n    print(float(y * 2))\n"
+    assert r.stderr == f"{script}:3: UserWarning: {SCALAR_WARNING}\n  print(float(y * 2))\n"  # (two spaces, as Python)
 
 
 @pytest.mark.parametrize("data, dtype, error", [

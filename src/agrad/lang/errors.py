@@ -181,7 +181,7 @@ class ScriptWarning(Record):
             where += f":{self.line}"
         text = f"{where}: {self.category}: {self.message}"
         if self.source_line.strip():
-            text += "\n    " + self.source_line.strip()
+            text += "\n  " + self.source_line.strip()  # (Python's warnings.formatwarning: two spaces)
         return text
 
     def __str__(self) -> str:
