@@ -130,14 +130,38 @@ def fma(a, b, c):
         return np.array(fma_float(a.item(), b.item(), c.item())).reshape(
             np.broadcast_shapes(a.shape, b.shape, c.shape))
     with np.errstate(all="ignore"):
-        p, e = _two_prod(a, b)
-        s = p + c
-        t = s - p
-        e2 = (p - (s - t)) + (c - t)
-        r = s + (e + e2)
-        # infinities and NaN: the plain expression (the error terms are NaN there); a zero too
-        # (the product is exact there, and the plain sum gives the zero's sign: -0 * 1 + -0 is -0)
-        return np.where(np.isfinite(r) & (r != 0), r, a * b + c)
+        if a.size >= _IN_BLOCKS and _c_laid(a, b, c):
+            # a large C-ordered operation a cache-sized block at a time: the twenty-odd steps
+            # stay in cache rather than each making a whole temporary (the same bits)
+            shape = np.broadcast_shapes(a.shape, b.shape, c.shape)
+            a, b, c = (np.broadcast_to(x, shape).reshape(-1) for x in (a, b, c))
+            out = np.empty(a.size)
+            for i in range(0, a.size, _FMA_BLOCK):
+                j = i + _FMA_BLOCK
+                out[i:j] = _fma64(a[i:j], b[i:j], c[i:j])
+            return out.reshape(shape)
+        return _fma64(a, b, c)
+
+
+_FMA_BLOCK = 8192
+
+
+def _c_laid(a, b, c):
+    """Whether a (the largest) and the other operands (numbers or of a's shape) are C-contiguous:
+    then a blocked result in C order is laid out as the whole-array steps would lay it out."""
+    return a.flags.c_contiguous and all(
+        x.ndim == 0 or (x.shape == a.shape and x.flags.c_contiguous) for x in (b, c))
+
+
+def _fma64(a, b, c):
+    p, e = _two_prod(a, b)
+    s = p + c
+    t = s - p
+    e2 = (p - (s - t)) + (c - t)
+    r = s + (e + e2)
+    # infinities and NaN: the plain expression (the error terms are NaN there); a zero too
+    # (the product is exact there, and the plain sum gives the zero's sign: -0 * 1 + -0 is -0)
+    return np.where(np.isfinite(r) & (r != 0), r, a * b + c)
 
 
 _LOG2E = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)

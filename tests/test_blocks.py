@@ -1,4 +1,4 @@
-"""float32 maths through double (ops/_vec_math.via_double): a large contiguous array is cast a
+"""Large arrays a block at a time: float32 maths through double (ops/_vec_math.via_double): a large contiguous array is cast a
 block at a time into its float32 result, never as a whole float64 temporary (issue 12's memory
 target: a 20-op chain on 4M floats within numpy's peak), with the bits of the whole-array path."""
 import tracemalloc
@@ -39,3 +39,14 @@ def test_no_float64_temporary():
         tracemalloc.stop()
     assert r.dtype == torch.float32
     assert peak < 1.25 * 4_000_000  # the float32 result (4 MB) and no 8 MB float64 array
+
+
+def test_float64_fma_in_blocks_gives_the_whole_array_bits():
+    # tanh's backward (1 - y*y fused) on a large C-ordered float64 array runs a block at a time
+    y = np.tanh(np.random.default_rng(3).standard_normal(3 * _vec_math._IN_BLOCKS + 8) * 2)
+    y[:6] = [np.inf, -np.inf, np.nan, 0.0, -0.0, 1.0]
+    whole = _vec_math._fma64(-y, y, np.asarray(1.0))
+    got = _vec_math.fma(-y, y, 1.0)
+    assert np.array_equal(got.view(np.int64), whole.view(np.int64))
+    t = _vec_math.fma(-y.reshape(5, -1).T, y.reshape(5, -1).T, 1.0)  # (not C-ordered: whole-array steps)
+    assert np.array_equal(t, whole.reshape(5, -1).T, equal_nan=True)
