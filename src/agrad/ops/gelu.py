@@ -15,7 +15,7 @@ import numpy as np
 from ._op import Op, export
 from .activations import _opmath, _scalar
 from .nn import check_floating
-from .unary import _calerf
+from ._erf_math import calerf as _calerf
 
 # ---------------------------------------------------------------------------
 # gelu
