@@ -118,4 +118,9 @@ def cases(graph: str) -> list[dict]:
               'torch.trapezoid(y, torch.tensor([[0., 1., 3.]]))',
               'graph(torch.trapezoid(y, torch.tensor([[0., 1., 3.]])).grad_fn)',
               'torch.autograd.grad(torch.trapezoid(y, dx=0.7).sum(), y, create_graph=True)']),
+        case("new-ops-parser-errors",  # the parser's TypeErrors of session 28's new ops (difftest 28100000)
+             ["x = torch.tensor([[1., 2.]], requires_grad=True)", "i = torch.tensor([1, 2])"],
+             ["x.repeat_interleave()", "i[::2].repeat_interleave()", "torch.repeat_interleave(i)",
+              "i.repeat_interleave(2, dim=0)", "torch.trapz(1.75)", "torch.lcm_(x, -1)", "i.min().lcm_(-2)",
+              "i.gcd(3)", "torch.cumulative_trapezoid(x.tanh(), x=-3, dim=-1)", "torch.searchsorted(i, 1.5, side=2)"]),
     ]

@@ -16,7 +16,7 @@ import numbers
 import numpy as np
 
 from ..tensor import Tensor, _scalar_name, _wrap_dim
-from ._op import export
+from ._op import export, method
 
 
 def _indices(repeats, output_size=None):
@@ -35,7 +35,7 @@ def _indices(repeats, output_size=None):
     return Tensor._make(np.repeat(np.arange(r.size, dtype=r.dtype), r))
 
 
-@export(method=True)
+@export()
 def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     if input is None and isinstance(repeats, Tensor) and dim is None:  # torch.repeat_interleave(repeats=...)
         input, repeats = repeats, None
@@ -66,6 +66,17 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     final = list(x.shape)
     final[d] = size
     return y.expand(shape).clone().view(final)
+
+
+@method("repeat_interleave")
+def _repeat_interleave_method(self, repeats=None, dim=None, *, output_size=None):
+    # (the method has no repeats-only overload: x.repeat_interleave() is the parser's error)
+    if repeats is None:
+        raise TypeError(
+            "repeat_interleave() received an invalid combination of arguments - got (), but expected one of:\n"
+            " * (Tensor repeats, int dim = None, *, int output_size = None)\n"
+            " * (int repeats, int dim = None, *, int output_size = None)\n")
+    return repeat_interleave(self, repeats, dim, output_size=output_size)
 
 
 def _by_tensor(input, repeats, dim, output_size):
