@@ -18,6 +18,8 @@ import pytest
 os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
 # ... and agrad, imported before any test imports numpy, asks numpy for its AVX2 kernels
 # (src/agrad/__init__.py), so the goldens hold on every machine.
+# this checkout's src first: a second worktree's tests test its own code, not the installed copy's
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src"))
 import agrad  # noqa: E402, F401
 
 
