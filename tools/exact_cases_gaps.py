@@ -122,5 +122,6 @@ def cases(graph: str) -> list[dict]:
              ["x = torch.tensor([[1., 2.]], requires_grad=True)", "i = torch.tensor([1, 2])"],
              ["x.repeat_interleave()", "i[::2].repeat_interleave()", "torch.repeat_interleave(i)",
               "i.repeat_interleave(2, dim=0)", "torch.trapz(1.75)", "torch.lcm_(x, -1)", "i.min().lcm_(-2)",
-              "i.gcd(3)", "torch.cumulative_trapezoid(x.tanh(), x=-3, dim=-1)", "torch.searchsorted(i, 1.5, side=2)"]),
+              "i.gcd(3)", "torch.cumulative_trapezoid(x.tanh(), x=-3, dim=-1)", "torch.searchsorted(i, 1.5, side=2)",
+              "F.huber_loss(x, x, delta=float('nan'))", "F.smooth_l1_loss(x, x, beta=float('nan'))"]),
     ]

@@ -283,7 +283,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     input, target = broadcast_pair(input, target)
     if weight is not None:  # F.huber_loss checks the weight against the input before the C++ op runs
         _check_weight(weight, shape)
-    if delta <= 0:
+    if not delta > 0:  # (NaN too)
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     common = dtypes.result_type(input, target)  # the loss is written into a tensor of the input's dtype
     if not _can_cast(common, input.dtype):
