@@ -123,5 +123,6 @@ def cases(graph: str) -> list[dict]:
              ["x.repeat_interleave()", "i[::2].repeat_interleave()", "torch.repeat_interleave(i)",
               "i.repeat_interleave(2, dim=0)", "torch.trapz(1.75)", "torch.lcm_(x, -1)", "i.min().lcm_(-2)",
               "i.gcd(3)", "torch.cumulative_trapezoid(x.tanh(), x=-3, dim=-1)", "torch.searchsorted(i, 1.5, side=2)",
-              "F.huber_loss(x, x, delta=float('nan'))", "F.smooth_l1_loss(x, x, beta=float('nan'))"]),
+              "F.huber_loss(x, x, delta=float('nan'))", "F.smooth_l1_loss(x, x, beta=float('nan'))",
+              "torch.moveaxis(x, False, -1)", "x.moveaxis(True, 0)", "torch.movedim(x, 1.0, 0)", "x.movedim(0, 1)"]),
     ]
