@@ -489,3 +489,6 @@ CASES += [
 from exact_cases_gaps import cases as _gaps_cases  # noqa: E402
 
 CASES += _gaps_cases(GRAPH)
+from exact_cases_gaps2 import cases as _gaps2_cases  # noqa: E402
+
+CASES += _gaps2_cases(GRAPH)

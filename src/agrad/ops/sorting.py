@@ -214,11 +214,37 @@ def _stable_argsort(a, descending=False, axis=-1):
     return np.flip(n - 1 - np.argsort(rev, axis=axis, kind="stable"), axis)
 
 
-def _sort_fwd(ctx, a, dim, descending):
+def _argsort(a, descending, axis, stable):
+    """PyTorch's CPU sort order: a stable sort, or (``stable`` False) libstdc++'s std::sort on
+    (value, index) pairs, which moves tied values of rows longer than 16 (its introsort; up to 16
+    it is an insertion sort, stable).  A 1-D integer tensor of 32768 or more elements sorted
+    ascending takes the radix sort, stable."""
+    order = _stable_argsort(a, descending, axis)
+    n = a.shape[axis]
+    if stable or n <= 16 or (a.ndim == 1 and n >= 32768 and a.dtype.kind in "iub" and not descending):
+        return order
+    keys = np.moveaxis(np.take_along_axis(a, order, axis), axis, -1)
+    rows = keys.reshape(-1, n)
+    nan = rows != rows
+    tied = ((rows[:, 1:] == rows[:, :-1]) | (nan[:, 1:] & nan[:, :-1])).any(axis=1)
+    if not tied.any():
+        return order
+    moved = np.moveaxis(order, axis, -1).copy()
+    flat = moved.reshape(-1, n)
+    values = np.moveaxis(a, axis, -1).reshape(-1, n)
+    comp = _greater if descending else _less
+    for r in np.flatnonzero(tied):
+        v = [(x, j) for j, x in enumerate(values[r].tolist())]
+        _std_sort(v, 0, n, comp)
+        flat[r] = [j for _, j in v]
+    return np.moveaxis(flat.reshape(moved.shape), -1, axis)
+
+
+def _sort_fwd(ctx, a, dim, descending, stable=False):
     if a.ndim == 0:
         ctx.indices = np.zeros((), np.int64)
         return a.copy(), ctx.indices
-    idx = laid_out_like(a, _stable_argsort(a, descending, dim).astype(np.int64))  # (values and indices
+    idx = laid_out_like(a, _argsort(a, descending, dim, stable).astype(np.int64))  # (values and indices
     ctx.indices = idx  # are laid out like the input, as PyTorch allocates them)
     return laid_out_like(a, np.take_along_axis(a, idx, axis=dim)), idx
 
@@ -237,10 +263,11 @@ _UNSET = object()
 
 @export(method=True)
 def sort(input, dim=-1, descending=False, *, stable=_UNSET, out=None):
-    """Sorted values and indices; ties keep their order (PyTorch's CPU sort is stable on them)."""
+    """Sorted values and indices; ties in PyTorch's order (stable, or std::sort's: :func:`_argsort`)."""
     d = _wrap_dim(dim, input.ndim)
     op = _sort if stable is _UNSET else _sort_stable
-    values, indices = op.apply((input,), (input._data,), {"dim": d, "descending": bool(descending)})
+    values, indices = op.apply((input,), (input._data,), {"dim": d, "descending": bool(descending),
+                                                          "stable": bool(stable) and stable is not _UNSET})
     return SortResult(values, indices)
 
 
@@ -250,7 +277,7 @@ def argsort(input, dim=-1, descending=False, *, stable=False):
     if input.ndim == 0:
         return Tensor._make(np.zeros((), np.int64))
     a = input._data
-    return Tensor._make(laid_out_like(a, _stable_argsort(a, bool(descending), d).astype(np.int64)))
+    return Tensor._make(laid_out_like(a, _argsort(a, bool(descending), d, bool(stable)).astype(np.int64)))
 
 
 @export(method=True)
