@@ -150,4 +150,28 @@ def cases(graph: str) -> list[dict]:
               "torch.frexp(x.detach(), out=(torch.empty(8), torch.empty(8, dtype=torch.int32)))",
               "graph(torch.autograd.grad(x.frexp()[0].pow(2).sum(), x, create_graph=True)[0].grad_fn)",
               "torch.frexp(torch.linspace(-1e3, 1e3, 101)).mantissa.tolist()", "torch.frexp(torch.linspace(-1e3, 1e3, 101)).exponent.tolist()"]),
+        # session 29 (helper "surface"): difftest 28b groups
+        case("triu-tril-in-place-expanded",  # no overlap check: masked places zeroed through the strides; 4-D+ uneven batches copy_ back
+             ["a = torch.tensor([-2, 3])", "f = torch.tensor([-2.0, 3.0])", "m = torch.arange(4.0).reshape(2, 2)"],
+             ["torch.tensor([-2]).expand(2, 1).triu_(-1)", "a.expand(2, 2).tril_(0)", "a.expand(2, 2).triu_(1)", "a.expand(2, 2).tril_(-1)",
+              "torch.tensor([[-2], [3]]).expand(2, 2).triu_(0)", "f.expand(3, 2, 2).tril_(0)", "f.expand(2, 2, 2, 2).tril_(0)",
+              "m.expand(2, 1, 2, 2).tril_(0)", "m.expand(1, 1, 2, 2).tril_(0)", "torch.arange(8.0).reshape(1, 2, 2, 2).expand(3, 2, 2, 2).triu_(0)",
+              "torch.arange(8.0).reshape(2, 1, 2, 2).expand(2, 3, 2, 2).triu_(0)", "torch.arange(8.0).reshape(2, 2, 2).transpose(1, 2).triu_(1)",
+              "torch.arange(16.0).reshape(2, 2, 2, 2).transpose(0, 1).tril_(0)", "a.expand(2, 2).triu_(0, 1)"]),
+        case("random-fills-check-before-overlap",  # each fill's own checks (and some dtype checks) come before TensorIterator's overlap check
+             ["i = torch.tensor([1, 0]).expand(2, 2)", "b = torch.tensor([True, False]).expand(2, 2)", "f = torch.tensor([1.0, 0.0]).expand(2, 2)"],
+             ["i.cauchy_()", "b.cauchy_()", "i.byte().expand(2, 2).cauchy_()", "i.uniform_()", "b.uniform_(2, 1)", "f.uniform_(2, 1)", "i.normal_()",
+              "i.normal_(0, -1.0)", "i.exponential_()", "i.exponential_(-1.0)", "i.geometric_(0.5)", "f.geometric_(2.0)", "i.log_normal_()",
+              "b.log_normal_(0, -1.0)", "i.bernoulli_()", "f.bernoulli_(2.0)", "f.bernoulli_(torch.tensor([2.0, 1.0]))", "i.random_(3, 1)",
+              "f.cauchy_(0, -1.0)", "f.uniform_()", "f.normal_()"]),
+        case("norm-mixed-dtypes",  # ATen's CPU mixed_data_type check (layer_norm: before its shapes), then the kernels' typed reads
+             ["x = torch.arange(8.0).reshape(2, 4)", "w = torch.ones(4)"],
+             ["torch.layer_norm(torch.tensor(-2.0), (), torch.tensor(-2.0).byte(), eps=0.5)", "torch.layer_norm(x, (4,), w.double())",
+              "torch.layer_norm(x, (3,), w.double())", "torch.layer_norm(x, (4,), w, w.double())", "torch.layer_norm(x.long(), (4,), w)",
+              "torch.layer_norm(x.long(), (), None)", "torch.layer_norm(x.half(), (4,), w, w)", "torch.layer_norm(x.half(), (4,), w.half(), w)",
+              "F.layer_norm(x, (4,), None, w.half())", "torch.group_norm(x, 2, w.double())", "torch.group_norm(x, 3, w.double())",
+              "torch.group_norm(x.long(), 2, w)", "torch.group_norm(x.half(), 2, w, w)", "torch.group_norm(x.double(), 2, w, w)",
+              "F.batch_norm(x, w.double(), w.double())", "F.batch_norm(x, w, w.double())", "F.batch_norm(x, w, w, w.half())",
+              "F.batch_norm(x.half(), w, w, w)", "F.batch_norm(x.long(), w, w, w.double())", "F.batch_norm(x.double(), None, None, w, training=True)",
+              "F.batch_norm(x.double(), None, None, w)", "F.batch_norm(x, w, w.half(), training=True)"]),
     ]

@@ -49,17 +49,23 @@ def uniform_values(g, n, dtype, low=0.0, high=1.0):
 
 def _uniform_fill(a, g, low, high):
     d = dtypes.from_numpy(a.dtype)
+    low, high = check_uniform(d, low, high)
+    return like_layout(a, uniform_values(g, a.size, d, low, high).astype(a.dtype, copy=False))
+
+
+def check_uniform(d, low, high):
+    """uniform_'s checks of the dtype and the range (before TensorIterator's overlap check)."""
     if not d.is_floating_point:
         raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{_scalar(d)}\'')
     low, high = float(low), float(high)
     if not low <= high:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={_num(low)} > "
                            f"to={_num(high)}")
-    finfo = np.finfo(a.dtype)
+    finfo = np.finfo(d.numpy)
     if high - low > float(finfo.max):
         raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{_ctype(d)}>::max(), but found "
                            f"to={_num(high)} and from={_num(low)} which result in to-from to exceed the limit")
-    return like_layout(a, uniform_values(g, a.size, d, low, high).astype(a.dtype, copy=False))
+    return low, high
 
 
 def _num(x):

@@ -207,8 +207,32 @@ def _triangle(name, np_fn):
     op.derivative(lambda ctx, grad: fn(grad, ctx.diagonal))
     fn.__name__ = name
     export(name, method=True)(fn)
-    method(name + "_")(inplace(fn))
+    masked, copied = inplace(fn, overlap="allow"), inplace(fn)
+
+    def fn_(self, *args, **kwargs):
+        return (copied if _copied_back(self) else masked)(self, *args, **kwargs)
+
+    fn_.__name__ = fn_.__qualname__ = name + "_"
+    method(name + "_")(fn_)
     return fn
+
+
+def _copied_back(t):
+    """ATen's tril_/triu_ zero the masked elements through ``t``'s own strides (no overlap check:
+    an element shared by an expanded view is zero when any of its places is masked), unless ``t``
+    has 4 dims or more and its matrices are not evenly spaced: then the result is computed apart
+    and ``copy_`` back, whose overlap check refuses an expanded ``t``."""
+    if t.ndim < 4 or t.is_contiguous():
+        return False
+    sizes, strides = t.shape, t.stride()
+    expected = sizes[-1] * sizes[-2]
+    for i in range(t.ndim - 3, -1, -1):
+        if i == 0 and (strides[0] == 0 or sizes[0] == 1):
+            continue
+        if strides[i] != expected:
+            return True
+        expected *= sizes[i]
+    return False
 
 
 tril = _triangle("tril", np.tril)

@@ -17,6 +17,8 @@ import numbers
 
 import numpy as np
 
+from .. import dtypes
+from ..tensor import _scalar_name
 from . import _vec_math
 from ._argcheck import _raise_parser_error
 from ..autograd import graph
@@ -25,6 +27,29 @@ from ._group_norm_backward import group_norm_backward
 from ._layout import c_order, in_input_format
 from ._op import Op, export
 from .nn import check_floating, const, div_scalar, mul_scalar
+
+
+def _mixed(input, *params):
+    """ATen's CPU check of parameters of another dtype than the input (mixed_data_type.h): when the
+    first given parameter's dtype is not the input's, every parameter must be float32 and the input
+    float16 (the one mixed case the kernels take).  True when the parameters are mixed so."""
+    first = next((p for p in params if p is not None), None)
+    if first is None or first.dtype is input.dtype:
+        return False
+    for p in params:
+        if p is not None and p.dtype is not dtypes.float32:
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+    if input.dtype is not dtypes.float16:
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    return True
+
+
+def _same_dtype(input, mixed, *params):
+    """The kernel's typed read of each parameter: the input's dtype (float32 when mixed)."""
+    want = dtypes.float32 if mixed else input.dtype
+    for p in params:
+        if p is not None and p.dtype is not want:
+            raise RuntimeError(f"expected scalar type {_scalar_name(want)} but found {_scalar_name(p.dtype)}")
 
 
 def _stats(x, dims, eps):
@@ -188,6 +213,8 @@ def _batch_norm_impl(input, weight, bias, running_mean, running_var, training, m
         which = "running_mean" if running_mean is None else "running_var"
         raise RuntimeError(f"{which} must be defined in evaluation mode")
     check_floating(input, "batch_norm")
+    _same_dtype(input, _mixed(input, weight, bias, running_mean, running_var), weight, bias, running_mean,
+                running_var)
     arrays = (input._data, None if weight is None else weight._data, None if bias is None else bias._data)
     return _batch_norm.apply((input, weight, bias), arrays, {
         "running_mean": None if running_mean is None else running_mean._data,
@@ -323,7 +350,9 @@ def _group_norm_impl(input, num_groups, weight, bias, eps):
             raise RuntimeError(
                 f"Expected {name} to be a vector of size equal to the number of channels in input, but got "
                 f"{name} of shape {list(t.shape)} and input of shape {list(input.shape)}")
+    mixed = _mixed(input, weight, bias)
     check_floating(input, "GroupNormKernelImpl")
+    _same_dtype(input, mixed, weight, bias)
     arrays = (input._data, None if weight is None else weight._data, None if bias is None else bias._data)
     return _group_norm.apply((input, weight, bias), arrays, {"groups": int(num_groups), "eps": float(eps)})[0]
 
@@ -601,6 +630,7 @@ def _(ctx, grads):
 
 def _layer_norm_impl(input, normalized_shape, weight, bias, eps):
     normalized_shape = tuple(int(s) for s in normalized_shape)
+    mixed = _mixed(input, weight, bias)  # (before the shapes, in layer_norm_cpu)
     k = len(normalized_shape)
     if k == 0:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
@@ -616,6 +646,7 @@ def _layer_norm_impl(input, normalized_shape, weight, bias, eps):
             f"Given normalized_shape={list(normalized_shape)}, expected input with shape {expected}, but got "
             f"input of size{list(input.shape)}")
     check_floating(input, "LayerNormKernelImpl")
+    _same_dtype(input, mixed, weight, bias)
     arrays = (input._data, None if weight is None else weight._data, None if bias is None else bias._data)
     return _layer_norm.apply((input, weight, bias), arrays, {"normalized_shape": normalized_shape, "eps": eps})
 

@@ -33,8 +33,8 @@ from ..tensor import Tensor, device as _device
 from . import _rng_math as M
 from ._layout import dense_order, like_layout
 from ._sampling import (_CTYPE, _check_randperm, _check_range, _check_std, _fmt_double,
-                        _normal_fill, _random_full, _scalar, _uniform_fill, int_values, normal_values,
-                        permutation, uniform_values)
+                        _normal_fill, _random_full, _scalar, _uniform_fill, check_uniform, int_values,
+                        normal_values, permutation, uniform_values)
 from ._not_implemented import not_implemented
 from ._op import FUNCTIONS, Op, _zeros, export, finish_out, inplace, method, zeros_like_grad
 
@@ -245,13 +245,22 @@ def uniform_(input, from_=0.0, to=1.0, *, generator=None, **kw):
     low = kw.pop("from", from_)
     _no_extra(kw, "uniform_")
     g = _gen(generator)
-    return inplace(lambda s: _uniform.apply((s,), (s._data,), {"g": g, "low": low, "high": to}))(input)
+    return inplace(lambda s: _uniform.apply((s,), (s._data,), {"g": g, "low": low, "high": to}),
+                   first=lambda s: check_uniform(s.dtype, low, to))(input)
 
 
 @method("normal_")
 def normal_(input, mean=0.0, std=1.0, *, generator=None):
     g = _gen(generator)
-    return inplace(lambda s: _normal.apply((s,), (s._data,), {"g": g, "mean": mean, "std": std}))(input)
+    return inplace(lambda s: _normal.apply((s,), (s._data,), {"g": g, "mean": mean, "std": std}),
+                   first=lambda s: _normal_first(s.dtype, std))(input)
+
+
+def _normal_first(d, std):
+    """normal_'s own checks before TensorIterator's overlap check: std, then the kernel's dtype."""
+    _check_std(std)
+    if not d.is_floating_point:
+        raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(d)}\'')
 
 
 @method("random_")
@@ -279,19 +288,25 @@ def exponential_(input, lambd=1.0, *, generator=None):
     lambd = float(lambd)
     g = _gen(generator)
 
-    def run(s):  # (the parameter is checked after autograd's check of the in-place write, as in PyTorch)
+    def check(s):  # (after autograd's check of the in-place write, before the overlap check, as in PyTorch)
         if not lambd > 0:  # (an infinite rate draws zeros)
             raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_fmt_double(lambd)}")
+
+    def run(s):
+        check(s)
         return _exponential.apply((s,), (s._data,), {"g": g, "lambd": lambd})
 
-    return inplace(run)(input)
+    return inplace(run, first=check)(input)
 
 
-def _cauchy_fill(a, g, median, sigma):
-    d = dtypes.from_numpy(a.dtype)
+def _cauchy_dtype(d):
     if not d.is_floating_point:
         raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a "
                            f"floating point but you specified {_CTYPE[d.name]}")
+
+
+def _cauchy_fill(a, g, median, sigma):
+    _cauchy_dtype(dtypes.from_numpy(a.dtype))
     u = M.unit_float64(g._random64(a.size))
     vals = M.fma64(sigma, np.tan(math.pi * (u - 0.5)), median)   # median + sigma * tan(pi (u - 1/2))
     return like_layout(a, vals.astype(a.dtype))
@@ -324,12 +339,19 @@ def cauchy_(input, median=0.0, sigma=1.0, *, generator=None):
     g = _gen(generator)
     attrs = {"g": g, "median": float(median), "sigma": float(sigma)}
 
-    def run(s):
+    def check(s):
         if not attrs["sigma"] > 0:
             raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_fmt_double(sigma)}")
+
+    def first(s):  # (the kernel's dtype check too comes before TensorIterator's overlap check)
+        check(s)
+        _cauchy_dtype(s.dtype)
+
+    def run(s):
+        check(s)
         return _cauchy.apply((s,), (s._data,), attrs)
 
-    return inplace(run)(input)
+    return inplace(run, first=first)(input)
 
 
 @method("log_normal_")
@@ -337,12 +359,15 @@ def log_normal_(input, mean=1.0, std=2.0, *, generator=None):
     g = _gen(generator)
     attrs = {"g": g, "mean": float(mean), "std": float(std)}
 
-    def run(s):
+    def check(s):
         if not attrs["std"] > 0:
             raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_fmt_double(std)}")
+
+    def run(s):
+        check(s)
         return _log_normal.apply((s,), (s._data,), attrs)
 
-    return inplace(run)(input)
+    return inplace(run, first=check)(input)
 
 
 @method("geometric_")
@@ -350,12 +375,15 @@ def geometric_(input, p, *, generator=None):
     p_ = float(p)
     g = _gen(generator)
 
-    def run(s):
+    def check(s):
         if not 0 < p_ < 1:
             raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_fmt_double(p)}")
+
+    def run(s):
+        check(s)
         return _geometric.apply((s,), (s._data,), {"g": g, "p": p_})
 
-    return inplace(run)(input)
+    return inplace(run, first=check)(input)
 
 
 # ------------------------------------------------------------------ bernoulli
@@ -423,7 +451,7 @@ def bernoulli_(input, p=0.5, *, generator=None):
         _check_p_float(p_)
         return _bernoulli2.apply((s,), (s._data,), {"g": g, "p": p_})
 
-    return inplace(run2, name="bernoulli")(input)
+    return inplace(run2, name="bernoulli", first=lambda s: _check_p_float(p_))(input)
 
 
 @export(method=True)
