@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import os
 import random
 import warnings
 
@@ -75,6 +76,9 @@ def op_table(random_ops=False):
             except (TypeError, ValueError):
                 continue
             table.append((name, form, sig))
+    only = os.environ.get("DIFFGEN_ONLY")  # a focused run: DIFFGEN_ONLY=quantile,cdist draws only these
+    if only and not random_ops:
+        table = [row for row in table if row[0] in set(only.split(","))] or table
     return table
 
 
@@ -259,6 +263,13 @@ class Generator:
             return repr(rng.choice(["mean", "sum", "none"]))
         if pname == "rounding_mode":
             return repr(rng.choice([None, "trunc", "floor"]))
+        if pname == "q":  # quantile's: a number or a 1-D tensor of the input's dtype, mostly in [0, 1]
+            if rng.random() < 0.5:
+                return fmt_float(rng.choice([0.0, 0.25, 0.5, 1.0, 0.3, 0.9, 1.5]))
+            qs = ", ".join(fmt_float(rng.choice([0.0, 0.1, 0.5, 0.75, 1.0])) for _ in range(rng.randint(0, 3)))
+            return f"torch.tensor([{qs}], dtype={t.dtype if t is not None else 'torch.float32'})"
+        if pname == "interpolation":
+            return repr(rng.choice(["linear", "lower", "higher", "midpoint", "nearest"]))
         if pname == "approximate":
             return repr(rng.choice(["none", "tanh"]))
         if pname == "ord":

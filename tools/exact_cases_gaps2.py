@@ -22,4 +22,22 @@ def cases(graph: str) -> list[dict]:
               "x.view(2, 20).t().sort(0).indices", "n.sort().indices", "n.sort(descending=True).indices",
               "n.long().sort().indices", "n.bool().sort().indices", "torch.autograd.grad(x.sort().values[10:15].sum(), x)",
               "torch.arange(20).remainder(3).sort(stable=False).indices"]),
+        case("quantile-nanquantile",  # ops/quantiles.py: ATen's sort/gather/lerp composite, its checks in order
+             [graph, "x = torch.tensor([[0.3, -1.2, 2.5, 0.7, 0.1], [1., 4., -2., 3.5, 0.], [float('nan'), 1., 2., 3., 4.]], "
+              "requires_grad=True)", "q = torch.tensor([0.1, 0.25, 0.5, 1.])", "y = x.detach().double()", "o = torch.empty(0)"],
+             ["torch.quantile(x, 0.3)", "graph(torch.quantile(x, 0.3).grad_fn)", "torch.quantile(x, q, dim=1)",
+              "graph(torch.quantile(x, q, dim=0, keepdim=True).grad_fn)", "torch.nanquantile(x, q, dim=1, keepdim=True)",
+              "torch.nanquantile(x, 0.4, dim=0, interpolation='nearest')", "graph(torch.nanquantile(x, 0.4, dim=0, interpolation='lower').grad_fn)",
+              "torch.quantile(y, q.double(), 1, interpolation='lower')", "torch.quantile(y, q.double(), 1, interpolation='higher')",
+              "torch.quantile(y, q.double(), 0, True, interpolation='midpoint')", "x.quantile(0.5, 1, True)", "y.nanquantile(q.double())",
+              "torch.autograd.grad(torch.nanquantile(x, q, 1).sum(), x)", "torch.quantile(x.detach(), q, 1, out=o)", "o.stride()",
+              "torch.quantile(x, 0.5, out=torch.empty(0)).grad_fn", "torch.quantile(torch.tensor(3.), q, dim=0, keepdim=True)",
+              "torch.nanquantile(torch.full((2, 3), float('nan')), 0.4, 1)", "torch.quantile(torch.tensor([1., 2., 3., 4.]), "
+              "torch.tensor([0.5, 1/6, 0.125]), interpolation='nearest')", "torch.quantile(x, torch.tensor(0.2, requires_grad=True)).grad_fn",
+              "torch.quantile(x, 1.5)", "torch.quantile(x, torch.tensor([1.5]))", "torch.quantile(x, q.double())",
+              "torch.quantile(x.long(), 0.5)", "torch.quantile(torch.empty(0), 0.5)", "torch.quantile(x, torch.tensor([[0.5]]))",
+              "torch.quantile(x, 0.5, interpolation='foo')", "torch.quantile(x, 0.5, dim=3)", "torch.quantile(x, float('nan'))",
+              "torch.quantile(x, 0.5, out=torch.empty(0, dtype=torch.float64))", "torch.quantile(x, torch.tensor(float('nan')))",
+              "torch.quantile(x, 0.5, 1.0)", "torch.quantile(x, 'a')", "torch.quantile(x, 0.5, interpolation=1)",
+              "torch.quantile(torch.empty(0).long(), 2., interpolation='foo')"]),
     ]

@@ -1,0 +1,31 @@
+"""Session 29's new torch functions (quantile, cdist, cov, histc, ...) in scripts: they run, and
+their functions, results and nodes expose nothing of the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from agrad.lang import Source, run
+
+HEAD = ("import torch\nx = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.25, -0.5]], requires_grad=True)\n"
+        "q = torch.tensor([0.25, 0.5])\n")
+
+
+def blocked(text, type_name="AttributeError"):
+    err = run(Source("attack.py", text), timeout=20).error
+    assert err is not None, f"not blocked: {text!r}"
+    assert err.type_name == type_name and "Traceback" not in err.render(), err.render()
+
+
+@pytest.mark.parametrize("use", [
+    "torch.quantile.__globals__", "torch.nanquantile.__code__", "x.quantile.__func__", "x.nanquantile.__self__",
+    "torch.quantile(x, q, 1).grad_fn.__dict__", "torch.quantile(x, 0.5).grad_fn._saved_self.__dict__",
+])
+def test_new_functions_expose_no_internals(use):
+    blocked(HEAD + f"print({use})\n")
+
+
+def test_new_functions_run_in_scripts(run_ok):
+    res = run_ok(HEAD + "print(torch.quantile(x, q, dim=1), x.nanquantile(0.5, 0, True, interpolation='lower'))\n")
+    assert res.stdout == ("tensor([[-0.2500, -0.1250],\n        [ 0.5000,  0.2500]], grad_fn=<SqueezeBackward4>) "
+                          "tensor([[ 0.5000, -1.0000, -0.5000]], grad_fn=<SqueezeBackward4>)\n")

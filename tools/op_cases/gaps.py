@@ -1,0 +1,20 @@
+"""Functions of session 29 that real scripts call: quantile/nanquantile, cdist, cov/corrcoef,
+histc/histogram, tril/triu_indices, block_diag, cartesian_prod, combinations, renorm, ldexp,
+addr, vander, unique_consecutive, nextafter, chain_matmul."""
+
+from . import case, inp, val
+
+NAN = float("nan")
+
+QUANTILE = [
+    case("quantile_scalar_q", "torch.quantile(a, 0.3)", a=inp(3, 4), second=True),
+    case("quantile_tensor_q_dim", "torch.quantile(a, q, dim=1)", a=inp(3, 5), q=val([0.1, 0.5, 0.9], requires_grad=False)),
+    case("quantile_dim0_keepdim", "a.quantile(0.75, 0, True)", a=inp(4, 3, dtype="float64")),
+    case("quantile_lower", "torch.quantile(a, 0.4, dim=-1, interpolation='lower')", a=inp(2, 6)),
+    case("quantile_midpoint", "torch.quantile(a, 0.4, interpolation='midpoint')", a=inp(2, 6)),
+    case("quantile_nearest_ties", "torch.quantile(a, 0.5, dim=1, interpolation='nearest')", a=inp(3, 5, kind="ties"), numeric=False),
+    case("nanquantile_nan_rows", "torch.nanquantile(a, 0.5, dim=1)", a=val([[1.0, NAN, 3.0, 2.0], [NAN, NAN, 0.5, -1.0]])),
+    case("nanquantile_higher", "a.nanquantile(0.2, interpolation='higher')", a=inp(3, 3)),
+]
+
+CASES = QUANTILE
