@@ -492,3 +492,6 @@ CASES += _gaps_cases(GRAPH)
 from exact_cases_gaps2 import cases as _gaps2_cases  # noqa: E402
 
 CASES += _gaps2_cases(GRAPH)
+from exact_cases_autograd import cases as _autograd_cases  # noqa: E402
+
+CASES += _autograd_cases(GRAPH)

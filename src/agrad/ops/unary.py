@@ -17,8 +17,6 @@ import numpy as np
 
 from .. import _zero, dtypes
 from .._zero import ZeroArray
-from .._dense import dense
-from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import _vec_math
 from ._erf_math import calerf as _calerf
@@ -672,78 +670,3 @@ def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
     for value in (nan, posinf, neginf):
         _float_arg(value)
     return self  # PyTorch copies an integral tensor onto itself: nothing written, an expanded one too
-
-
-# ---------------------------------------------------------------------------
-# logit
-# ---------------------------------------------------------------------------
-
-def _logit_fwd(ctx, a, eps):
-    with np.errstate(all="ignore"):
-        if eps is None:
-            x = a
-        else:  # PyTorch's kernel: x < lo ? lo : (x > hi ? hi : x), also when eps > 0.5 makes lo > hi
-            lo, hi = np.asarray(eps, a.dtype), np.asarray(1.0 - eps, a.dtype)
-            x = np.where(a < lo, lo, np.where(a > hi, hi, a))
-        q = x / (1 - x)
-        dtype = a.dtype
-        r = np.log(q) if dtype is _F64_DTYPE else _log(q)
-        n = a.size
-        if n > 1 or (n and r.item() != r.item()):
-            r = _logit_lanes(np.asarray(r), q, a)
-        return r.astype(dtype, copy=False)
-
-
-def _logit_lanes(r, q, a):
-    """log(q) as PyTorch's logit kernel takes it: a dense ``a`` goes to MKL's vsLn/vdLn (a NaN for
-    q < 0 has its sign bit clear); another runs cpu_kernel_vec, Sleef's log in the vector code
-    (float32 bit for bit; every NaN positive) and libm's log in the scalar code (q < 0: float32's
-    NaN negative, float64's positive). A NaN q keeps its own sign outside Sleef's code."""
-    if a.dtype.char not in "fd":
-        return r
-    vml = dense(a)
-    lanes = False if vml else unary_lanes(a)
-    if lanes is not False:  # (Sleef's double log: within an ulp, taken as correctly rounded)
-        vec = _vec_math.sleef_logf(q) if a.dtype.char == "f" else np.log(q.astype(np.longdouble)).astype(q.dtype)
-        r = np.where(lanes, vec, r)
-    nan = np.isnan(r)
-    if not nan.any():
-        return r
-    neg = np.where(np.isnan(q), np.signbit(q), a.dtype.char == "f" and not vml)
-    if lanes is not False:
-        neg &= ~lanes
-    r = np.array(r, copy=True)
-    np.copyto(r, np.copysign(np.asarray(np.nan, r.dtype), np.where(neg, -1.0, 1.0)).astype(r.dtype), where=nan)
-    return r
-
-
-_logit = Op("LogitBackward0", _logit_fwd, saves=("self",), jvp="element_wise")
-
-
-@_logit.derivative
-def _(ctx, grad):
-    # infinitely_differentiable_logit_backward under create_graph, else the logit_backward kernel
-    # (they differ at NaN: (x < lo || x > hi) ? 0 : grad / (x * (1 - x)) keeps it)
-    x = ctx.self
-    eps = ctx.eps
-    if eps is not None:
-        if not grad_mode._state["enabled"]:
-            return where((x < eps) | (x > 1.0 - eps), 0.0, grad / (x * (1.0 - x)))
-        inside = (x >= eps) & (x <= 1.0 - eps)
-        return where(inside, grad / (x * (1.0 - x)), 0.0)
-    inside = (x >= 0.0) & (x <= 1.0)
-    return where(inside, grad / (x * (1.0 - x)), float("nan"))
-
-
-@export(method=True)
-def logit(input, eps=None, *, out=None):
-    """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given."""
-    if isinstance(eps, Tensor) and (eps.requires_grad or eps.ndim):
-        # (PyTorch's parser takes a tensor for a float only 0-d and without grad; the wrapper's
-        # parse gives its TypeError)
-        raise TypeError("logit(): eps must be a float")
-    return finish_out("logit", _logit.apply((input,), (_float_array(input),),
-                                            {"eps": None if eps is None else float(eps)}), out)
-
-
-method("logit_")(inplace(logit))
