@@ -174,4 +174,19 @@ def cases(graph: str) -> list[dict]:
               "F.batch_norm(x, w.double(), w.double())", "F.batch_norm(x, w, w.double())", "F.batch_norm(x, w, w, w.half())",
               "F.batch_norm(x.half(), w, w, w)", "F.batch_norm(x.long(), w, w, w.double())", "F.batch_norm(x.double(), None, None, w, training=True)",
               "F.batch_norm(x.double(), None, None, w)", "F.batch_norm(x, w, w.half(), training=True)"]),
+        case("lerp-logaddexp2-zero-signs",  # lerp's scalar loop: end - diff * (1 - w) (+0 product at w = 1); half logaddexp2 in float32
+             ["a = torch.tensor([[1.5, 1.25, 1.25, -1.5], [2.5, 2.5, -0.5, -1.0]], dtype=torch.float16, requires_grad=True)",
+              "b = torch.tensor([[1.0, -0.0, -0.25, -0.75], [0.0, 2.75, -2.75, 2.75]], dtype=torch.float16)",
+              "w = torch.tensor([[-0.5, 1.0, 3.0, 0.0], [-1.25, -0.75, 2.25, 1.75]], dtype=torch.float16, requires_grad=True)",
+              "p = torch.tensor([1.25, -1.0, 2.0] * 20)", "q = torch.tensor([-0.0, 0.0, -0.0] * 20)",
+              "h = torch.tensor([[-1.25, -1.0], [-0.0, 0.0], [0.0, 0.75], [-3.5, 2.5]], dtype=torch.float16)"],
+             ["a.lerp(b, w)", "a.lerp(b, w).signbit()", "torch.lerp(a.detach(), b, 1.0).signbit()", "torch.lerp(a.float(), b.float(), 1.0).signbit()",
+              "torch.lerp(a.double(), b.double(), w.double()).signbit()", "torch.lerp(p, q, 1.0).signbit().tolist()",
+              "torch.lerp(p, q, torch.ones(60)).signbit().tolist()", "torch.lerp(p, q, torch.ones(1).expand(60)).signbit().tolist()",
+              "torch.lerp(p.half(), q.half(), 1.0).signbit().tolist()", "h.logaddexp2(h)", "h.logaddexp2(h).signbit()", "torch.logaddexp2(h, h.flip(0))",
+              "torch.logaddexp2(h, torch.tensor(-1.0, dtype=torch.float16)).signbit()"]),
+        case("kl-div-warning-before-parser",  # F.kl_div warns of 'mean' and checks the reduction, then torch.kl_div's parser
+             ["x = torch.tensor([[[1.0]]], requires_grad=True)"],
+             ["F.kl_div(x, 3.0)", "F.kl_div(3.0, x)", "F.kl_div(x, None, reduction='batchmean')", "F.kl_div(x, 3, reduction='foo')",
+              "F.kl_div(x, [1.0], reduction='sum')", "F.kl_div(x, x, reduction='batchmean')"]),
     ]

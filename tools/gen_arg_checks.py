@@ -43,7 +43,8 @@ ATTRIBUTE = re.compile(r"^AttributeError: 'float' object has no attribute '(\w+)
 VARYING_ATTRIBUTE = {"softmax", "softmin", "log_softmax"}
 # nn.functionals that check their arguments in PyTorch's order themselves (F.embedding: weight.size(0) with a
 # padding_idx, input.contiguous() with a max_norm, then torch.embedding's parser, weight before indices)
-OWN_ORDER = {"F.embedding"}
+# (F.kl_div: its 'mean' warning and the reduction's ValueError, then torch.kl_div's parser)
+OWN_ORDER = {"F.embedding", "F.kl_div"}
 ELEMENT = re.compile(r"^(expected Tensor as element )1( in argument \d+, but got )float$")
 SKIP = diffgen.SKIP | {"tensor", "as_tensor", "from_numpy", "broadcast_shapes", "pow", "where", "xlogy",
                        "float_power", "full_like", "result_type", "can_cast", "promote_types",

@@ -46,7 +46,6 @@ TABLE = {
     'F.huber_loss': ((0, 'input', 'tensor', "AttributeError: '{}' object has no attribute 'size'", None), (1, 'target', 'tensor', "AttributeError: '{}' object has no attribute 'size'", None)),
     'F.instance_norm': ((0, 'input', 'tensor', "AttributeError: '{}' object has no attribute 'size'", None),),
     'F.interpolate': ((0, 'input', 'tensor', "AttributeError: '{}' object has no attribute 'dim'", None),),
-    'F.kl_div': ((0, 'input', 'tensor', "kl_div(): argument 'input' (position 1) must be Tensor, not {}", None), (1, 'target', 'tensor', "kl_div(): argument 'target' (position 2) must be Tensor, not {}", None)),
     'F.l1_loss': ((0, 'input', 'tensor', "AttributeError: '{}' object has no attribute 'size'", None), (1, 'target', 'tensor', "AttributeError: '{}' object has no attribute 'size'", None)),
     'F.layer_norm': ((0, 'input', 'tensor', "layer_norm(): argument 'input' (position 1) must be Tensor, not {}", None), (2, 'weight', 'optional', "layer_norm(): argument 'weight' (position 3) must be Tensor, not {}", None), (3, 'bias', 'optional', "layer_norm(): argument 'bias' (position 4) must be Tensor, not {}", None)),
     'F.leaky_relu': ((0, 'input', 'tensor', "leaky_relu(): argument 'input' (position 1) must be Tensor, not {}", None),),

@@ -111,10 +111,14 @@ method("fmod_")(inplace(in_order_until_zero(fmod, np.fmod), partial=True))
 
 # lerp: self + weight * (end - self)
 def _lerp_kernel(a, b, w):
-    """As PyTorch's CPU kernel computes it, vector code and scalar loop alike (the AVX2 build
-    contracts the scalar one's ``self + weight * diff`` too): one fused multiply-add,
-    fma(|w| < 0.5 ? w : w - 1, end - self, |w| < 0.5 ? self : end), in float32 for float16."""
+    """As PyTorch's CPU kernel computes it (the AVX2 build contracts the scalar loop's
+    ``self + weight * diff`` too): one fused multiply-add, fma(|w| < 0.5 ? w : w - 1, end - self,
+    |w| < 0.5 ? self : end), in float32 for float16.  Where |w| >= 0.5 the scalar loop computes
+    ``end - diff * (1 - w)``: the same value, but at w = 1 its zero product is +0 (-0 in the vector
+    code): ``lerp(1.25, -0.0, 1.0)`` is 0.0 there, -0.0 in the vector code (_vector_loop's lanes)."""
     d = a.dtype
+    operands = [x if not x.size or any(x.strides) else x.reshape(-1)[:1].reshape((1,) * x.ndim)  # (one value)
+                for x in (a, b, w) if type(x) is np.ndarray]
     m = np.dtype(np.float32) if d == np.float16 else d
     a, b, w = a.astype(m, copy=False), b.astype(m, copy=False), np.asarray(w, m)
     with np.errstate(all="ignore"):
@@ -123,7 +127,16 @@ def _lerp_kernel(a, b, w):
         diff = b - a
         base = np.where(small, a, b)
         coeff, diff, base = np.broadcast_arrays(coeff, diff, base)
-        return np.asarray(_vec_math.fma(coeff, diff, base)).astype(d, copy=False)
+        out = np.asarray(_vec_math.fma(coeff, diff, base))
+        scalar = ~np.broadcast_to(small, out.shape) & (np.broadcast_to(w, out.shape) == 1)
+        if scalar.any():
+            lanes = _vector_loop.binary_lanes(out.shape, operands)
+            if lanes is not None:
+                scalar &= ~lanes
+            elif out.size >= _vector_loop.BLOCK_BYTES // d.itemsize:
+                scalar[...] = False  # (a layout _vector_loop does not model: taken as the vector code's)
+            out = np.where(scalar, base - diff * m.type(0), out)  # (1 - w is +0 there)
+        return out.astype(d, copy=False)
 
 
 _lerp0 = Op("LerpBackward0", lambda ctx, a, b, weight: _lerp_kernel(a, b, weight),
@@ -351,9 +364,18 @@ def _logaddexp0(ctx, grad):
 def _logaddexp2_kernel(a, b):
     """PyTorch's steps: max(a, b) + log1p(exp2(-|a - b|)) * (1 / ln 2), the multiply and add
     fused (so logaddexp2(x, x) is x + ln 2 * (1/ln 2) - a last bit off, not x + 1); a, where a
-    is an infinity equal to b. float32's log1p and exp2 through double, as libm gives them."""
-    if a.dtype not in (np.float32, np.float64) or a.dtype != b.dtype:
-        return _negative_nans(_binary_quiet(np.logaddexp2, a, b), a, b)
+    is an infinity equal to b. float32's log1p and exp2 through double, as libm gives them; float16
+    in float32 (the reduced-float kernel's steps), rounded once at the end."""
+    if a.dtype == np.float16 and b.dtype == np.float16:
+        out = _logaddexp2_steps(a.astype(np.float32), b.astype(np.float32)).astype(np.float16)
+    elif a.dtype not in (np.float32, np.float64) or a.dtype != b.dtype:
+        out = _binary_quiet(np.logaddexp2, a, b)
+    else:
+        out = _logaddexp2_steps(a, b)
+    return _negative_nans(out, a, b)
+
+
+def _logaddexp2_steps(a, b):
     with np.errstate(all="ignore"):
         d = np.negative(np.abs(np.subtract(a, b)))
         if a.dtype == np.float32:
@@ -361,7 +383,7 @@ def _logaddexp2_kernel(a, b):
         else:
             tail = np.log1p(np.exp2(d))
         out = _vec_math.fma(tail, np.asarray(1 / np.log(2.0), a.dtype), np.maximum(a, b))
-        return _negative_nans(np.where(np.isinf(a) & (a == b), a, out).astype(a.dtype, copy=False), a, b)
+        return np.where(np.isinf(a) & (a == b), a, out).astype(a.dtype, copy=False)
 
 
 _log = _vec_math.via_double(np.log)

@@ -548,10 +548,15 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
             "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
             "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
             UserWarning, stacklevel=2)
+    enum = "sum" if reduction == "batchmean" else reduction_arg(reduction)
+    for position, (name, value) in enumerate((("input", input), ("target", target)), 1):
+        if not isinstance(value, Tensor):  # torch.kl_div's parser, after the warning and the reduction's check
+            from ._pyargs import tp_name
+            raise TypeError(f"kl_div(): argument '{name}' (position {position}) must be Tensor, not {tp_name(value)}")
+    out = _kl_div(input, target, enum, log_target)
     if reduction == "batchmean":
-        out = _kl_div(input, target, "sum", log_target)
         return out / input.shape[0] if input.ndim != 0 else out
-    return _kl_div(input, target, reduction_arg(reduction), log_target)
+    return out
 
 
 @export("kl_div")
