@@ -29,4 +29,12 @@ def cases(graph: str) -> list[dict]:
               "lg(xh, gh, -0.5)", "lg(xh, gh, 0.0)", "lg(x3, g3, -2.0, True)", "lg(x3, g3, 0.1, True)",
               "torch.logit(x, eps=-1e-9)", "torch.logit(xh, eps=-1e-9)", "torch.logit(x3, eps=-2.0)",
               "torch.signbit(lg(x, g, 0.0))", "torch.signbit(lg(x3, g3, None))"]),
+        case("second-backward-through-saved-self",  # dt20k-28b raises-only-torch:backward (AngleBackward0 saves self)
+             ["x = torch.tensor([[[1.75, 0.75]], [[-1.25, -0.75]], [[1.25, float('nan')]]], requires_grad=True)",
+              "r = torch.angle(x)", "g = torch.ones(3, 1, 2)", "r.backward(gradient=g)", "r.sum().backward()",
+              "y = torch.tensor([[1.0, 2.0], [3.0, -4.0]], requires_grad=True)", "t = y.t()",
+              "ga, = torch.autograd.grad(t.angle(), t, torch.ones(2, 2))",
+              "s, l = torch.linalg.slogdet(y)", "gs = torch.autograd.grad(s.sum(), y, allow_unused=True)",
+              "torch.autograd.grad(s.sum(), y, allow_unused=True)"],
+             ["x.grad", "r.grad_fn._saved_self", "ga", "ga.stride()", "gs"]),
     ]

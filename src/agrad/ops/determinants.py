@@ -168,7 +168,9 @@ _slogdet_apply = _slogdet.node.apply
 
 
 def _slogdet_node_apply(self, grads):
-    if grads[1] is None:  # the sign alone carries no gradient: PyTorch returns an undefined one
+    if grads[1] is None:  # the sign alone carries no gradient: PyTorch returns an undefined one,
+        if self._saved is not None:  # after unpacking its saved tensors (a second backward fails)
+            self._unpack_saved(False)
         return (None,)
     return _slogdet_apply(self, grads)
 

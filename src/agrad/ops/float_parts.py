@@ -53,8 +53,11 @@ def _angle_fwd(ctx, a):
     return np.where(np.isnan(a), a, out).astype(a.dtype, copy=False)
 
 
-_angle = Op("AngleBackward0", _angle_fwd, iterated=True)  # (TensorIterator: laid out like its input)
-_angle.derivative(lambda ctx, grad: Tensor._make(np.zeros(ctx.input_shape, grad._data.dtype)))
+# (TensorIterator: laid out like its input.) PyTorch saves self (angle_backward's complex formula
+# needs it), so a second backward through the node fails; a real input's gradient is
+# zeros_like(self) in self's layout
+_angle = Op("AngleBackward0", _angle_fwd, saves=("self",), iterated=True)
+_angle.derivative(lambda ctx, grad: Tensor._make(np.zeros_like(ctx.self._data)))
 
 
 @export(method=True)
