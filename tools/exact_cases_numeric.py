@@ -110,3 +110,17 @@ CASES += [
          ["x = torch.linspace(-9, 9, 61, dtype=torch.float64) ** 3 / 40"],
          ["F.silu(x[6:]).tolist()", "F.mish(x[6:22]).tolist()", "F.silu(x[:5]).tolist()", "F.silu(x[::2]).tolist()"]),
 ]
+
+CASES += [
+    case("silu-mish-backward-kernels",  # (first-order gradients took the differentiable formula's steps)
+         ["x = (torch.linspace(-6, 6, 53, dtype=torch.float64) ** 3 / 20).requires_grad_()",
+          "g = torch.linspace(-1, 1, 53, dtype=torch.float64)",
+          "f = x.detach().float().requires_grad_()", "gf = g.float()"],
+         ["torch.autograd.grad(F.silu(x), x, g)[0].tolist()", "torch.autograd.grad(F.mish(x), x, g)[0].tolist()",
+          "torch.autograd.grad(F.silu(x[::2]), x, g[::2])[0].tolist()",
+          "torch.autograd.grad(F.mish(x[:20].expand(2, 20)), x, g[:40].reshape(2, 20))[0].tolist()",
+          "torch.autograd.grad(F.silu(f), f, gf)[0].tolist()", "torch.autograd.grad(F.silu(f[1:]).sum(), f)[0].tolist()",
+          "F.mish(x[:37]).tolist()", "F.silu(x[5:]).tolist()",
+          "torch.autograd.grad(F.silu(x), x, g, create_graph=True)[0].grad_fn.name()",
+          "torch.autograd.grad(F.mish(x), x, g, create_graph=True)[0].grad_fn.name()"]),
+]

@@ -98,6 +98,53 @@ def unary_lanes(a: np.ndarray):
                 break
             row *= shape[i]
         order = perm[::-1]
+    return _row_lanes(n, row, block, [shape[i] for i in order], np.argsort(order), a.shape)
+
+
+def loop_lanes(arrays):
+    """Where PyTorch's loop over the inputs ``arrays`` (a fresh result of their broadcast shape)
+    runs the vector code, as unary_lanes says for one input: True, False or a bool array. Inputs
+    of one shape and the same dense strides are one flat loop in memory order; otherwise the dims
+    are sorted by the inputs' strides (reorder_dimensions), the row is as many of the fastest as
+    every input lays out one after another (coalesced), and it runs the vector code when every
+    input is contiguous along it or exactly one repeats a value (stride 0), the others contiguous."""
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    itemsize = arrays[0].dtype.itemsize
+    block = BLOCK_BYTES // itemsize
+    n = int(np.prod(shape))
+    if n < block:
+        return False
+    dims = [d for d in range(len(shape)) if shape[d] != 1]
+    sizes = [shape[d] for d in dims]
+    strides = [[np.broadcast_to(a, shape).strides[d] for d in dims] for a in arrays]
+    order = sorted(range(len(dims)), key=lambda i: -strides[0][i])  # (slowest first)
+    expected, dense = itemsize, all(a.shape == shape for a in arrays) and all(s == strides[0] for s in strides)
+    for i in order[::-1]:
+        if not dense or strides[0][i] != expected:
+            dense = False
+            break
+        expected *= sizes[i]
+    if dense:
+        row = n
+    else:
+        from ._layout import reorder_dimensions
+        perm = reorder_dimensions(len(dims), sizes, strides)  # (fastest first)
+        steps = [s[perm[0]] for s in strides]
+        if any(step not in (0, itemsize) for step in steps) or steps.count(0) > 1:
+            return False  # the scalar loop throughout
+        row = sizes[perm[0]]
+        for i in perm[1:]:
+            if any(s[i] != row * step for s, step in zip(strides, steps)):
+                break
+            row *= sizes[i]
+        order = perm[::-1]
+    return _row_lanes(n, row, block, [sizes[i] for i in order], np.argsort(order), shape)
+
+
+def _row_lanes(n, row, block, loop_shape, back, shape):
+    """The vector lanes of a loop over ``n`` elements in rows of ``row`` (``loop_shape``: the dims
+    in loop order, slowest first; ``back`` puts them back in the result's order), each row's
+    whole blocks of ``block`` elements, rows cut where at::parallel_for's ranges split them."""
     from ._vec_math import GRAIN_SIZE, parallel_chunks
     chunks = parallel_chunks(n, GRAIN_SIZE)
     if len(chunks) == 1:
@@ -106,7 +153,7 @@ def unary_lanes(a: np.ndarray):
         if row < block:
             return False
     # f: each element's place in the loop (the output's memory order)
-    f = np.arange(n).reshape([shape[i] for i in order]).transpose(np.argsort(order)).reshape(a.shape)
+    f = np.arange(n).reshape(loop_shape).transpose(back).reshape(shape)
     begin = f // row * row
     end = begin + row
     for lo, hi in chunks[1:]:  # (a range's first and last rows are pieces)

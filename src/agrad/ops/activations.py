@@ -17,8 +17,11 @@ import math
 import numpy as np
 
 from .. import dtypes
+from ..autograd import grad_mode
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
+from ._activation_kernels import (_mish_backward_np, _mish_np, _silu_backward_np, _silu_np,
+                                 _vector_blocks)
 from ._not_implemented import not_implemented
 from ._layout import iterator_layout
 from ._op import METHODS, Op, export, inplace
@@ -362,53 +365,30 @@ def _sigmoid_np(a):
     return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
 
 
-def _vector_blocks(a, vec, scalar, loop=None):
-    """cpu_kernel_vec over a float32 array: the elements its vector code runs on (blocks of two
-    AVX2 vectors, 16 floats, of each row of the loop over ``loop``, the op's input, by default
-    ``a``: _vector_loop.unary_lanes) through ``vec``, the others through the scalar code ``scalar``."""
-    lanes = unary_lanes(a if loop is None else loop)
-    with np.errstate(all="ignore"):
-        if lanes is False:
-            return np.asarray(scalar(a), np.float32)
-        out = np.array(vec(a), np.float32)
-        if lanes is not True:
-            rest = ~lanes
-            out[rest] = scalar(a[rest])
-    return out
-
-
-def _silu_np(a):
-    """x / (1 + exp(-x)): float32 with Sleef's expf in the vector blocks, libm's in the tail."""
-    if a.dtype != np.float32:  # (float64: the kernel's x / (1 + exp(-x)), exp as in _mish_np)
-        with np.errstate(all="ignore"):
-            return a / (1 + np.exp(-a.astype(np.longdouble)).astype(np.float64))
-    one = np.float32(1)
-    return _vector_blocks(a, lambda x: x / (one + _vec_math.sleef_expf(-x)),
-                          lambda x: x / (one + _vec_math.libm_float(np.exp, -x)))
-
-
 _silu = Op("SiluBackward0", lambda ctx, a: (_silu_np(a) if a.dtype.char in "fd" else a * _sigmoid_np(_opmath(a))).astype(
     a.dtype, copy=False), saves=("self",), jvp="element_wise")
+
+
+def _kernel_backward(kernel, grad, x):
+    """A first-order gradient (grad mode off in backward) from PyTorch's backward kernel, laid
+    out as TensorIterator lays out its result over (grad_output, self); None where derivatives.yaml
+    takes the differentiable formula instead (create_graph, or a dtype the kernel is not modelled for)."""
+    if grad_mode._state["enabled"] or x.dtype not in (dtypes.float32, dtypes.float64) or grad.dtype != x.dtype:
+        return None
+    g, a = np.asarray(grad._data), np.asarray(x._data)
+    out = kernel(g, a)
+    return Tensor._make(iterator_layout(out, (g, a)) if out.ndim > 1 else out)
 
 
 @_silu.derivative
 def _(ctx, grad):
     x = ctx.self
+    fast = _kernel_backward(_silu_backward_np, grad, x)
+    if fast is not None:
+        return fast
+    # infinitely_differentiable_silu_backward
     s = x.sigmoid()
     return grad * s * (1 + x * (1 - s))
-
-
-def _mish_np(a):
-    """x * tanh(log1p(exp(x))), the kernel's steps; float64 each step in long double, rounded
-    to double (Sleef's and libm's double functions are within an ulp, nearly always correctly
-    rounded; numpy's float64 exp is not, and its value for an element may depend on where in
-    memory the array starts)."""
-    if a.dtype != np.float64:
-        return a * np.tanh(np.logaddexp(0, a))
-    with np.errstate(all="ignore"):
-        ld, f = np.longdouble, np.float64
-        t = np.tanh(np.log1p(np.exp(a.astype(ld)).astype(f).astype(ld)).astype(f).astype(ld)).astype(f)
-        return a * t
 
 
 _mish = _elementwise("MishBackward0", _mish_np)
@@ -416,8 +396,12 @@ _mish = _elementwise("MishBackward0", _mish_np)
 
 @_mish.derivative
 def _(ctx, grad):
-    # FunctionsManual's infinitely_differentiable_mish_backward, node for node (softplus as exp().log1p())
     x = ctx.self
+    if x.dtype == dtypes.float64:
+        fast = _kernel_backward(_mish_backward_np, grad, x)
+        if fast is not None:
+            return fast
+    # FunctionsManual's infinitely_differentiable_mish_backward, node for node (softplus as exp().log1p())
     s = x.sigmoid()
     t = x.exp().log1p().tanh()
     return grad * (t + x * s * (1 - t * t))
