@@ -120,7 +120,9 @@ CASES += [
           "torch.autograd.grad(F.silu(x[::2]), x, g[::2])[0].tolist()",
           "torch.autograd.grad(F.mish(x[:20].expand(2, 20)), x, g[:40].reshape(2, 20))[0].tolist()",
           "torch.autograd.grad(F.silu(f), f, gf)[0].tolist()", "torch.autograd.grad(F.silu(f[1:]).sum(), f)[0].tolist()",
-          "F.mish(x[:37]).tolist()", "F.silu(x[5:]).tolist()",
+          "F.mish(x[:37]).tolist()", "F.silu(x[5:]).tolist()", "F.mish(f).tolist()",
+          "torch.autograd.grad(F.mish(f), f, gf)[0].tolist()",
+          "torch.autograd.grad(F.mish(f[:48].reshape(3, 16)), f, gf[:1].expand(3, 16))[0].tolist()",
           "torch.autograd.grad(F.silu(x), x, g, create_graph=True)[0].grad_fn.name()",
           "torch.autograd.grad(F.mish(x), x, g, create_graph=True)[0].grad_fn.name()"]),
 ]

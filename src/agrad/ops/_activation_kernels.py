@@ -5,6 +5,8 @@ contracts ``a * b + c`` in both codes). The ops themselves live in activations.p
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from . import _vec_math, _vec_math64
@@ -32,61 +34,90 @@ def _by_lanes(lanes, vec, scalar, arrays, dtype):
     return out
 
 
+class _Maths(NamedTuple):
+    """The functions one code of a kernel calls, and its multiply-add."""
+    exp: object
+    log1p: object
+    tanh: object
+    fma: object
+
+
+def _libm64(name):
+    return lambda v: _vec_math64.libm(name, v)
+
+
+def _via_double(fn):
+    return lambda v: _vec_math.libm_float(fn, v)
+
+
+_SLEEF = {np.dtype(np.float64): _Maths(_vec_math64.sleef_exp, _vec_math64.sleef_log1p, _vec_math64.sleef_tanh,
+                                       _vec_math.fma),
+          np.dtype(np.float32): _Maths(_vec_math.sleef_expf, _vec_math.sleef_log1pf, _vec_math64.sleef_tanhf,
+                                       _vec_math.fma)}
+#: the scalar loop's: glibc's double functions (float32: computed in double, rounded once; glibc's
+#: own log1pf and tanhf are an ulp from that in a few percent of values)
+_LIBM = {np.dtype(np.float64): _Maths(_libm64("exp"), _libm64("log1p"), _libm64("tanh"), _vec_math.fma),
+         np.dtype(np.float32): _Maths(_via_double(np.exp), _via_double(np.log1p), _via_double(np.tanh),
+                                      _vec_math.fma)}
+#: over GRAIN_SIZE elements (where at::parallel_for splits the loop between threads): numpy's
+#: functions and plain arithmetic, each step within an ulp or two of the kernels' (emulating them
+#: costs hundreds of numpy passes an element)
+_QUICK = _Maths(np.exp, np.log1p, np.tanh, lambda a, b, c: a * b + c)
+
+
+def _kernel(kernel, arrays, dtype, lanes):
+    """``kernel(maths)`` (a function of ``arrays``) as cpu_kernel_vec runs it: Sleef's functions
+    where ``lanes`` (a callable giving them) says the vector code runs, libm's elsewhere; numpy's
+    over GRAIN_SIZE elements."""
+    if max(a.size for a in arrays) > _vec_math.GRAIN_SIZE:
+        with np.errstate(all="ignore"):
+            return np.asarray(kernel(_QUICK)(*arrays), dtype)
+    return _by_lanes(lanes(), kernel(_SLEEF[dtype]), kernel(_LIBM[dtype]), arrays, dtype)
+
+
 def _silu_np(a):
     """x / (1 + exp(-x)): Sleef's exp (expf8_u10, expd4_u10) in the vector blocks, libm's in the tail."""
     if a.dtype == np.float64:
-        return _vector_blocks(a, lambda x: x / (1 + _vec_math64.sleef_exp(-x)),
-                              lambda x: x / (1 + _vec_math64.libm("exp", -x)))
+        return _kernel(lambda m: lambda x: x / (1.0 + m.exp(-x)), (a,), a.dtype, lambda: unary_lanes(a))
     one = np.float32(1)
     return _vector_blocks(a, lambda x: x / (one + _vec_math.sleef_expf(-x)),
                           lambda x: x / (one + _vec_math.libm_float(np.exp, -x)))
 
 
 def _silu_backward_np(g, x):
-    """silu_backward's kernel: s = 1 / (1 + exp(-x)), dy * s * (1 + x * (1 - s)) with the
-    compiler's fused multiply-add for 1 + x * (1 - s); exp as in _silu_np."""
-    if x.dtype == np.float64:
-        vexp, sexp, one = _vec_math64.sleef_exp, lambda v: _vec_math64.libm("exp", v), 1.0
-    else:
-        vexp, sexp, one = _vec_math.sleef_expf, lambda v: _vec_math.libm_float(np.exp, v), np.float32(1)
+    """silu_backward's kernel: s = 1 / (1 + exp(-x)), dy * s * (1 + x * (1 - s)), the compiler
+    fusing 1 + x * (1 - s); exp as in _silu_np."""
+    one = x.dtype.type(1)
 
-    def steps(exp):
-        def kernel(dy, v):
-            s = one / (one + exp(-v))
-            return dy * s * _vec_math.fma(v, one - s, one)
-        return kernel
+    def kernel(m):
+        def steps(dy, v):
+            s = one / (one + m.exp(-v))
+            return dy * s * m.fma(v, one - s, one)
+        return steps
 
-    return _by_lanes(loop_lanes((g, x)), steps(vexp), steps(sexp),
-                     (g, x), x.dtype)
+    return _kernel(kernel, (g, x), x.dtype, lambda: loop_lanes((g, x)))
+
+
+def _tanh_softplus(m, x):
+    return m.tanh(m.log1p(m.exp(x)))
 
 
 def _mish_np(a):
-    """x * tanh(log1p(exp(x))), the kernel's steps; float64: Sleef's exp, log1p and tanh in the
-    vector blocks, glibc's in the tail."""
-    if a.dtype != np.float64:
-        return a * np.tanh(np.logaddexp(0, a))
-    return _vector_blocks(a, lambda x: x * _tanh_softplus(x, _vec_math64),
-                          lambda x: x * _tanh_softplus(x, None))
-
-
-def _tanh_softplus(x, sleef):
-    """tanh(log1p(exp(x))) with Sleef's double functions, or glibc's where ``sleef`` is None."""
-    if sleef is not None:
-        return sleef.sleef_tanh(sleef.sleef_log1p(sleef.sleef_exp(x)))
-    f = _vec_math64.libm
-    return f("tanh", f("log1p", f("exp", x)))
+    """x * tanh(log1p(exp(x))), the kernel's steps: Sleef's exp, log1p and tanh in the vector
+    blocks, libm's in the tail."""
+    return _kernel(lambda m: lambda x: x * _tanh_softplus(m, x), (a,), a.dtype, lambda: unary_lanes(a))
 
 
 def _mish_backward_np(g, x):
     """mish_backward's kernel: s = 1 / (1 + exp(-x)), t = tanh(log1p(exp(x))),
-    dy * (t + x * s * (1 - t * t)), the compiler fusing both multiply-adds (float64)."""
-    def steps(sleef):
-        def kernel(dy, v):
-            exp = _vec_math64.sleef_exp if sleef is not None else (lambda u: _vec_math64.libm("exp", u))
-            s = 1.0 / (1.0 + exp(-v))
-            t = _tanh_softplus(v, sleef)
-            return dy * _vec_math.fma(v * s, _vec_math.fma(-t, t, 1.0), t)
-        return kernel
+    dy * (t + x * s * (1 - t * t)), the compiler fusing both multiply-adds."""
+    one = x.dtype.type(1)
 
-    return _by_lanes(loop_lanes((g, x)), steps(_vec_math64),
-                     steps(None), (g, x), x.dtype)
+    def kernel(m):
+        def steps(dy, v):
+            s = one / (one + m.exp(-v))
+            t = _tanh_softplus(m, v)
+            return dy * m.fma(v * s, m.fma(-t, t, one), t)
+        return steps
+
+    return _kernel(kernel, (g, x), x.dtype, lambda: loop_lanes((g, x)))

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from ._vec_math import _fma64
+from ._vec_math import _fma32, _fma64, _pow2i as _pow2if
 
 _F64 = np.float64
 _R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
@@ -31,6 +31,10 @@ _LN2_DD = (0.693147180559945286226764, 2.319046813846299558417771e-17)
 
 
 def _fma(a, b, c):
+    """A fused multiply-add in the arrays' type (float32 or float64; Python numbers take it)."""
+    dt = np.result_type(*(x for x in (a, b, c) if isinstance(x, np.ndarray)))
+    if dt == np.float32:
+        return _fma32(np.asarray(a, dt), np.asarray(b, dt), np.asarray(c, dt))
     return _fma64(np.asarray(a, _F64), np.asarray(b, _F64), np.asarray(c, _F64))
 
 
@@ -91,7 +95,7 @@ def sleef_exp(d):
         return np.where(d < -1000, 0.0, u)
 
 
-# double-doubles (hi, lo), the FMA build's steps
+# double-doubles (hi, lo), the FMA build's steps (float pairs too: Sleef's df.h takes the same steps)
 
 def _dd_add_d_d(x, y):  # ddadd_vd2_vd_vd (|x| >= |y|)
     s = x + y
@@ -248,3 +252,43 @@ def libm(name, a):
     loop gives it."""
     a = np.asarray(a, _F64)
     return np.asarray(_LIBM[name](a), _F64) if a.size else a.copy()
+
+
+_F32 = np.float32
+_EXPK2F_POLY = tuple(_F32(c) for c in (+0.1980960224e-3, +0.1394256484e-2, +0.8333456703e-2, +0.4166637361e-1))
+
+
+def _expk2f(d):
+    """Sleef's expk2f: exp of the float pair d, as a float pair."""
+    u = (d[0] + d[1]) * _F32(_R_LN2)
+    q = np.where(np.isfinite(u) & (np.abs(u) < 2.0 ** 31), np.rint(u), -2.0 ** 31).astype(np.int32)
+    qf = q.astype(_F32)
+    s = _dd_add2_dd_d(d, qf * _F32(-0.693145751953125))
+    s = _dd_add2_dd_d(s, qf * _F32(-1.428606765330187045e-06))
+    u = np.full(s[0].shape, _EXPK2F_POLY[0], _F32)
+    for c in _EXPK2F_POLY[1:]:
+        u = _fma(u, s[0], c)
+    t = _dd_add2_dd_d(_dd_mul_dd_d(s, u), _F32(+0.166666659414234244790680580464e+0))
+    t = _dd_add2_dd_d(_dd_mul_dd_dd(s, t), _F32(0.5))
+    t = _dd_add2_dd_dd(s, _dd_mul_dd_dd(_dd_squ(s), t))
+    t = _dd_add_d_dd(_F32(1), t)
+    h = q >> np.int32(1)
+    gone = d[0] < _F32(-104)
+    scale = (_pow2if(h), _pow2if(q - h))
+    return (np.where(gone, _F32(0), t[0] * scale[0] * scale[1]),
+            np.where(gone, _F32(0), t[1] * scale[0] * scale[1]))
+
+
+def sleef_tanhf(x):
+    """Vectorized<float>::tanh (AVX2): Sleef's tanhf8_u10, bit for bit (sleef_tanh's steps in
+    float pairs, 1 beyond 8.664339742)."""
+    x = np.asarray(x, _F32)
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        d = _expk2f((y, np.zeros_like(y)))
+        e = _dd_rec(d)
+        d = _dd_div(_dd_add_dd_dd(d, (-e[0], -e[1])), _dd_add_dd_dd(d, e))
+        y = d[0] + d[1]
+        y = np.where((np.abs(x) > _F32(8.664339742)) | np.isnan(y), _F32(1), y)
+        y = np.copysign(y, x)
+        return np.where(np.isnan(x), _F32(np.nan), y).astype(_F32, copy=False)

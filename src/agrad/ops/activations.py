@@ -391,16 +391,20 @@ def _(ctx, grad):
     return grad * s * (1 + x * (1 - s))
 
 
-_mish = _elementwise("MishBackward0", _mish_np)
+_mish = Op("MishBackward0", lambda ctx, a: (_mish_np(a) if a.dtype.char in "fd" else _half_mish(_opmath(a))).astype(
+    a.dtype, copy=False), saves=("self",), jvp="element_wise")
+
+
+def _half_mish(a):
+    return a * np.tanh(np.logaddexp(0, a))
 
 
 @_mish.derivative
 def _(ctx, grad):
     x = ctx.self
-    if x.dtype == dtypes.float64:
-        fast = _kernel_backward(_mish_backward_np, grad, x)
-        if fast is not None:
-            return fast
+    fast = _kernel_backward(_mish_backward_np, grad, x)
+    if fast is not None:
+        return fast
     # FunctionsManual's infinitely_differentiable_mish_backward, node for node (softplus as exp().log1p())
     s = x.sigmoid()
     t = x.exp().log1p().tanh()
