@@ -189,4 +189,10 @@ def cases(graph: str) -> list[dict]:
              ["x = torch.tensor([[[1.0]]], requires_grad=True)"],
              ["F.kl_div(x, 3.0)", "F.kl_div(3.0, x)", "F.kl_div(x, None, reduction='batchmean')", "F.kl_div(x, 3, reduction='foo')",
               "F.kl_div(x, [1.0], reduction='sum')", "F.kl_div(x, x, reduction='batchmean')"]),
+        case("matrix-exp-layout",  # mexp's result is C-ordered (exp's layout for 1 x 1); its view of the batch refuses what cannot be viewed
+             ["v = torch.tensor([-1.5, -0.0], requires_grad=True).expand(2, 2)", "m = torch.tensor([[1.0, 2.0], [3.0, 4.0]])"],
+             ["v.matrix_exp().stride()", "m.t().matrix_exp().stride()", "m.t().expand(3, 2, 2).matrix_exp().stride()",
+              "torch.linalg.matrix_exp(m.expand(2, 2, 2).transpose(0, 2)).stride()", "torch.tensor([[0.5]]).expand(2, 3, 1, 1).transpose(0, 1).matrix_exp().stride()",
+              "torch.arange(24.0).reshape(2, 3, 2, 2).transpose(0, 1).matrix_exp()", "torch.arange(12.0).reshape(1, 3, 2, 2).expand(2, 3, 2, 2).matrix_exp()",
+              "m.t().matrix_exp()", "v.matrix_exp().grad_fn.name()"]),
     ]

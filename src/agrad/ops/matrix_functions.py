@@ -11,6 +11,7 @@ import numpy as np
 
 from ..tensor import Tensor
 from . import _vec_math
+from ._layout import c_order, iterator_layout
 from ._op import FUNCTIONS, LINALG, Op, export
 from .decompositions import _floating, _square
 from .nn import const
@@ -143,7 +144,13 @@ def _expm_np(a):
     return out.reshape(a.shape)
 
 
-_matrix_exp = Op("LinalgMatrixExpBackward0", lambda ctx, a: _expm_np(a), saves=("self",))
+def _expm_laid_out(a):
+    """ATen's layouts: exp's (TensorIterator's) for a 1 x 1 matrix, C order from mexp otherwise."""
+    out = _expm_np(a)
+    return iterator_layout(out, (a,)) if a.shape[-1] == 1 else c_order(out)
+
+
+_matrix_exp = Op("LinalgMatrixExpBackward0", lambda ctx, a: _expm_laid_out(a), saves=("self",))
 
 
 @_matrix_exp.derivative
@@ -164,6 +171,8 @@ def matrix_exp(input):
     """The matrix exponential (LinalgMatrixExpBackward0)."""
     _square(input, "linalg.matrix_exp")
     _floating(input, "linalg.matrix_exp")
+    if input.ndim > 2 and input.shape[-1] > 1:
+        input.view(-1, input.shape[-2], input.shape[-1])  # (mexp's view of the batch: its error for one it cannot view)
     return _matrix_exp(input)
 
 
