@@ -674,6 +674,16 @@ def cases(graph: str) -> list[dict]:
               "zg(lambda m: F.mse_loss(m, m.detach() * 2))", "zg(lambda m: F.l1_loss(m * w, m.detach()))",
               "zg(lambda m: torch.var_mean(m * w)[1])", "zg(lambda m: torch.std_mean(m, 0)[1])", "zg(lambda m: m.var(0))",
               "zg(lambda m: m.std())", "zg(lambda m: torch.std_mean(m)[0])", "zg(lambda m: m.exp())"]),
+        case("zerotensor-gradient-into-backward-kernels",  # (seed 29000000: grad-value:backward) gelu_backward,
+             # elu_backward & co. see sgn's ZeroTensor as plain zeros (-0.0, NaN at inf); silu's and mish's kernels too,
+             # their create_graph formulas multiply it (a ZeroTensor)
+             ["x = torch.tensor([0.5, -1.5, -3.0, float('inf'), 1.75, -0.5, float('-inf'), float('nan'), 0.0, -0.0, 0.25, "
+              "30.0, -30.0, 2.0, -2.25, 1.0, 3.5], dtype=torch.float64, requires_grad=True)",
+              "def zg(f, cg=False):\n    g, = torch.autograd.grad(torch.sgn(f(x)).sum(), x, create_graph=cg)\n"
+              "    return (g._is_zerotensor(), g.numpy(force=True).tolist())"],
+             ["zg(F.gelu)", "zg(lambda x: F.gelu(x[::2].float(), approximate='tanh'))", "zg(F.elu)", "zg(F.selu)",
+              "zg(F.celu)", "zg(F.silu)", "zg(F.mish)", "zg(F.hardswish)", "zg(F.softplus)", "zg(F.logsigmoid)",
+              "zg(F.silu, True)", "zg(F.mish, True)", "zg(F.gelu, True)", "zg(F.elu, True)"]),
         case("cummax-cummin-take-the-element",  # (seed 28000000: repr:cummax) the value is the element at the index: -0.0 ties
              ["x = torch.tensor([[0.0, -2.5, -0.0, -1.75], [-0.0, 0.0, float('nan'), 1.0], [0.0, -0.0, 0.0, -0.0]])"],
              ["torch.cummax(x, 1)", "torch.cummax(x, 1)[0].signbit()", "torch.cummin(x, 1)[0].signbit()",

@@ -38,6 +38,13 @@ def _plain(x):
     return x.view(np.ndarray) if type(x) is ZeroArray else x
 
 
+#: What a kernel of PyTorch's own (gelu_backward, elu_backward, ... any op without a ZeroTensor
+#: kernel: all but add, sub, mul, div, linalg_cross and the views) receives for a ZeroTensor:
+#: plain zeros (the ZeroTensor fallback materialises it), so its result is no ZeroTensor and
+#: keeps the kernel's -0.0 and NaN (0 * inf). The kernel ops in agrad call it on their inputs.
+materialized = _plain
+
+
 def _zero_like(result):
     return zeros(np.shape(result), np.result_type(result))
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd import grad_mode
+from .._zero import ZeroArray, materialized
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
 from ._activation_kernels import (_mish_backward_np, _mish_np, _silu_backward_np, _silu_np,
@@ -88,6 +89,7 @@ def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None,
     """
 
     def forward(ctx, g, x, **kw):
+        g = materialized(g)  # (a ZeroTensor gradient: plain zeros to the kernel)
         out = np.asarray(fwd(g, x, **kw)).astype(g.dtype, copy=False)
         if nan_tail is not None:
             out = _scalar_tail(out, g, x, lambda g: nan_tail(g, **kw))
@@ -380,8 +382,19 @@ def _kernel_backward(kernel, grad, x):
     return Tensor._make(iterator_layout(out, (g, a)) if out.ndim > 1 else out)
 
 
+def _kernel_or_formula(grad):
+    """Without create_graph silu's and mish's gradients are PyTorch's kernels (silu_backward,
+    mish_backward), which see a ZeroTensor gradient as plain zeros (-0.0 and NaN as the kernel
+    gives them), also where agrad computes them with the formula (float16); with create_graph
+    the infinitely differentiable formula, whose product with a ZeroTensor is one."""
+    if type(grad._data) is ZeroArray and not grad_mode._state["enabled"]:
+        return Tensor._make(grad._data.copy())
+    return grad
+
+
 @_silu.derivative
 def _(ctx, grad):
+    grad = _kernel_or_formula(grad)
     x = ctx.self
     fast = _kernel_backward(_silu_backward_np, grad, x)
     if fast is not None:
@@ -401,6 +414,7 @@ def _half_mish(a):
 
 @_mish.derivative
 def _(ctx, grad):
+    grad = _kernel_or_formula(grad)
     x = ctx.self
     fast = _kernel_backward(_mish_backward_np, grad, x)
     if fast is not None:
