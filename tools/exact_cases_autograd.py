@@ -37,4 +37,15 @@ def cases(graph: str) -> list[dict]:
               "s, l = torch.linalg.slogdet(y)", "gs = torch.autograd.grad(s.sum(), y, allow_unused=True)",
               "torch.autograd.grad(s.sum(), y, allow_unused=True)"],
              ["x.grad", "r.grad_fn._saved_self", "ga", "ga.stride()", "gs"]),
+        case("vector-norm-backward-graph",  # dt20k-28b grad_fn:backward (norm p=NaN, dtype=float64)
+             [graph, "x1 = torch.tensor(0.0, requires_grad=True)",
+              "r3 = x1.norm(float('nan'), dim=-1, keepdim=True, dtype=torch.float64)",
+              "torch.square(r3).sum().backward(create_graph=True)",
+              "x = torch.tensor([[0.0, -1.5, 2.0], [0.5, 0.0, 0.0]], requires_grad=True)",
+              "def ng(p, **kw):\n    g, = torch.autograd.grad(torch.square(torch.linalg.vector_norm(x, p, dim=-1, **kw)).sum(), x,"
+              " create_graph=True)\n    return g, torch.autograd.grad(g.sum(), x, allow_unused=True)[0]",
+              "gs = [ng(p, **kw) for p in (float('nan'), float('inf'), -1.0, 0.5, 1.5, 3.0)"
+              " for kw in ({}, {'dtype': torch.float64, 'keepdim': True})]"],
+             ["graph(x1.grad.grad_fn)", "x1.grad", *(f"graph(gs[{i}][0].grad_fn)" for i in range(12)),
+              *(f"gs[{i}][1]" for i in range(12)), "[torch.signbit(g[1]) for g in gs]"]),
     ]

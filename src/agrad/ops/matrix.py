@@ -22,7 +22,7 @@ from ._layout import c_order
 from ._op import FUNCTIONS, LINALG, Op, export, finish_out, inplace, method
 from ..autograd.graph import should_compute_output
 from .comparison import isnan
-from .reductions import _as_grad_dtype, _axes, _quiet, _unsqueeze_dims
+from .reductions import _axes, _quiet, _unsqueeze_dims
 from .unary import sgn
 from .views import _view
 
@@ -453,7 +453,7 @@ _vector_norm = Op("LinalgVectorNormBackward0", _vector_norm_fwd, saves=("self", 
 @_vector_norm.derivative
 @_quiet
 def _(ctx, grad):
-    x = _as_grad_dtype(ctx.self, grad)
+    x = ctx.self  # (PyTorch's formula takes self as it is: a dtype= norm's grad is wider)
     p = float(ctx.ord)
     norm = ctx.result
     axes = ctx.axes
@@ -528,7 +528,11 @@ _dist = Op("DistBackward0", _dist_fwd, inputs=("self", "other"), saves=("self", 
 
 def norm_backward(grad, x, p, norm, axes):
     """PyTorch's norm_backward: d||x||_p / dx times ``grad``; ``grad`` and ``norm``
-    are kept (broadcastable) along the reduced ``axes``."""
+    are kept (broadcastable) along the reduced ``axes``.  ``x`` keeps its dtype (a ``dtype=``
+    norm's gradient is a wider one: the formula's products promote).  Its steps are recorded
+    in the order PyTorch's build makes them (GCC evaluates the right operand of ``a * b``
+    first), which decides the order gradients add up in (a ZeroTensor from ``sgn`` first or
+    last keeps or clears a ``-0.0``)."""
     p = float(p)
     if p == 0.0:
         return None
@@ -539,12 +543,19 @@ def norm_backward(grad, x, p, norm, axes):
     if math.isinf(p):
         x_abs = x.abs()
         mask = (x_abs == norm) | isnan(x_abs)
-        return sgn(x) * ((grad / mask.sum(axes, keepdim=True)) * mask)
+        scaled = (grad / mask.sum(axes, keepdim=True)) * mask
+        return sgn(x) * scaled
     if p < 1.0:
-        return sgn(x) * x.abs().pow(p - 1).masked_fill_(x == 0, 0) * grad * norm.pow(1 - p)
+        powered = x.abs().pow(p - 1).masked_fill_(x == 0, 0)
+        x_scaled = sgn(x) * powered
+        norm_pow = norm.pow(1 - p)
+        return x_scaled * grad * norm_pow
     if p < 2.0:
-        return sgn(x) * x.abs().pow(p - 1) * (grad / norm.pow(p - 1)).masked_fill_(norm == 0, 0)
-    return x * x.abs().pow(p - 2) * (grad / norm.pow(p - 1)).masked_fill_(norm == 0, 0)
+        powered = x.abs().pow(p - 1)
+        x_scaled = sgn(x) * powered
+    else:  # (also a NaN p)
+        x_scaled = x * x.abs().pow(p - 2)
+    return x_scaled * (grad / norm.pow(p - 1)).masked_fill_(norm == 0, 0)
 
 
 @_dist.derivative
