@@ -615,4 +615,10 @@ def cases(graph: str) -> list[dict]:
               "gs11 = torch.autograd.grad(F.softplus(v4, -1.5).sum(), [x3], create_graph=True, materialize_grads=True)"],
              ["graph(g.grad_fn)", "g", "torch.autograd.grad(g.sum(), [x])", "graph(g2.grad_fn)", "g2",
               "graph(gs11[0].grad_fn)", "gs11"]),
+        case("diff-slices-in-gcc-order",  # (seed 29000000: grad_fn:backward) ATen's narrow(1) - narrow(0): the
+             # right operand's slice made first, so the [1:] slice's gradient is added first under create_graph
+             [graph, "x = torch.tensor([[-0.5, -1.5, -3.0, -1.25], [2.75, 1.0, 1.0, 0.25]], requires_grad=True)",
+              "g1, = torch.autograd.grad(torch.diff(x).tanh().sum(), [x], create_graph=True)",
+              "g2, = torch.autograd.grad(torch.diff(x, n=2, dim=-1, prepend=x[:, :1]).sin().sum(), [x], create_graph=True)"],
+             ["graph(g1.grad_fn)", "g1", "graph(g2.grad_fn)", "g2"]),
     ]

@@ -326,7 +326,11 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     size = a.size(dim)
     out_len, n = size - 1, min(n, size)
     for _ in range(n):
-        hi, lo = a.narrow(dim, 1, out_len), a.narrow(dim, 0, out_len)
+        # (the right operand first: GCC evaluates ATen's ``narrow(.., 1, ..) - narrow(.., 0, ..)``
+        # right to left, so the engine runs the [1:] slice's backward first, and a create_graph
+        # gradient adds it first)
+        lo = a.narrow(dim, 0, out_len)
+        hi = a.narrow(dim, 1, out_len)
         a = hi.logical_xor(lo) if a.dtype is dtypes.bool_ else hi - lo
         out_len -= 1
     return a
