@@ -381,6 +381,55 @@ def test_unary_of_one_float_element_gives_what_the_kernel_gives(name):
                     assert _node_record(got) == _node_record(want)
 
 
+def _unary_first_names():
+    return [n for n in dir(agrad) if getattr(getattr(getattr(agrad, n), "__code__", None), "co_filename", "")
+            .endswith("_unary_first.py")]
+
+
+@pytest.mark.parametrize("dtype", [agrad.float32, agrad.float64])
+def test_every_unary_function_of_one_element_gives_the_general_ways_tensor_and_node(dtype):
+    """torch.<op>(x) of a float64 or float32 tensor of shape (1,) tells apply_one so (``one``: the
+    records of input and result, no array read again): for every unary maths function with its
+    check inline, the array type, dtype, shape, bits and node of the op's general way."""
+    names = _unary_first_names()
+    assert {"sin", "tanh", "exp", "log", "sigmoid", "relu", "abs", "trunc"} <= set(names)
+    values = [0.3, -0.7, 2.5, -0.0, 0.0, 1e-300, 40.0, float("inf"), float("-inf"), float("nan")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in names:
+            fn = getattr(agrad, name)
+            op = type(fn(agrad.tensor([0.5], dtype=dtype, requires_grad=True)).grad_fn)._op
+            for v in values:
+                for grad in (True, False):
+                    x = agrad.tensor([v], dtype=dtype, requires_grad=grad)
+                    got = fn(x)
+                    want = op.apply((x,), (x._data,), {})
+                    assert type(got._data) is np.ndarray and got._data.dtype == x._data.dtype
+                    assert got._data.shape == (1,) and got._data.tobytes() == want._data.tobytes(), (name, v)
+                    assert _node_record(got) == _node_record(want), (name, v)
+                    assert got.requires_grad is grad
+
+
+@pytest.mark.parametrize("dtype", [agrad.float32, agrad.float64])
+def test_arithmetic_of_one_element_and_a_number_records_what_apply_records(dtype):
+    """``x * c`` and ``x + c`` of one float64 or float32 element (apply_one told ``one``): the
+    tensor, node, edges, metadata and saved values of Op.apply's way; the gradient flows."""
+    from agrad.ops.pointwise import _add, _mul
+
+    for c in (0.9, 2, float("nan"), 1e300):
+        for op, fn in ((_mul, lambda x: x * c), (_add, lambda x: x + c), (_mul, lambda x: c * x)):
+            x = agrad.tensor([0.3], dtype=dtype, requires_grad=True)
+            got = fn(x)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = op.apply((x, None), (x._data, weak(c, x._data)), {})
+            assert type(got._data) is np.ndarray and got._data.dtype == want._data.dtype
+            assert got._data.shape == (1,) and got._data.tobytes() == want._data.tobytes()
+            assert _node_record(got) == _node_record(want)
+            got.sum().backward()
+            assert x.grad.dtype is dtype and x.grad.shape == (1,)
+
+
 @pytest.mark.parametrize("name", ["sin", "tanh", "exp"])
 def test_unary_function_with_its_check_inline_keeps_the_checks_errors(name):
     """torch.sin(x) runs its short ways inside the argument check (_unary_first): a non-tensor, an

@@ -51,6 +51,14 @@ def _meta_of(data, by_shape):
     return m
 
 
+#: graph's records of a float64 and of a float32 array of shape (1,) (apply_one's ``one``), and the
+#: input records of an op of such a tensor and a Python number
+ONE64 = _meta_of(np.empty(1), _META64)
+ONE32 = _meta_of(np.empty(1, np.float32), _META32)
+_ONE64_NUMBER, _ONE32_NUMBER = (ONE64[0], None), (ONE32[0], None)
+_ndarray = np.ndarray
+
+
 class _Scratch:
     """The ctx of an op that is not recorded: takes what forward stores, keeps it briefly."""
 
@@ -65,7 +73,7 @@ class Shortcuts:
         when ``t``'s data is a numpy array, ``t`` is no view and nothing watches the call (as
         :meth:`apply_one`); apply's way otherwise."""
         a = t._data
-        if t._base is not None or type(a) is not np.ndarray or _fw_active[0] or _forward_observers \
+        if t._base is not None or type(a) is not _ndarray or _fw_active[0] or _forward_observers \
                 or _record_hooks or _pack_hooks or inplace_self[0] is not None or self.keeps:
             return self.apply((t,), (a,), attrs)
         recorded = t._requires_grad and _mode_state["enabled"]
@@ -80,7 +88,7 @@ class Shortcuts:
             if self.value_error is None:
                 raise
             raise self.value_error((a,)) from None
-        if type(out) is not np.ndarray:
+        if type(out) is not _ndarray:
             out = np.asarray(out)  # (numpy's scalar of a full reduction: as Tensor._make wraps it)
         results = _new_tensor(Tensor)  # (Tensor._make: no larger than t, whose size was checked)
         results._data = out
@@ -120,7 +128,7 @@ class Shortcuts:
             ctx._out_meta = _META.get((out.shape, d)) or _meta(out)
         return results
 
-    def apply_one(self, t, arrays, kernel=None, operand=None, result=None):
+    def apply_one(self, t, arrays, kernel=None, operand=None, result=None, one=None):
         """:meth:`apply` of a pointwise op with a kernel, no attributes and one tensor ``t``
         (``arrays``: its array, prepared, and for an op of two operands the Python number
         after it): the same result, node, edges and saved tensors on a shorter way when ``t``
@@ -128,7 +136,10 @@ class Shortcuts:
         an in-place snapshot); apply's way otherwise.  (The node's sequence number is taken
         after the kernel ran: numpy records nothing, so the order of the nodes is apply's.)
         What the op's kernel would run, where the caller knows it: ``kernel`` on the array (and
-        ``operand``, the number as the kernel reads it), or ``result``, the kernel's result."""
+        ``operand``, the number as the kernel reads it), or ``result``, the kernel's result.
+        ``one``: :data:`ONE64` (:data:`ONE32`) where the caller checked that ``t``'s data is a
+        float64 (float32) ndarray of shape (1,) and knows the kernel's result is one too: the
+        graph record of both, and nothing is read from either array again."""
         if t._base is not None or _fw_active[0] or _forward_observers or _record_hooks or _pack_hooks \
                 or inplace_self[0] is not None or self.keeps:
             return self.apply((t,) if len(arrays) == 1 else (t, None), arrays, _NO_ATTRS)
@@ -146,17 +157,19 @@ class Shortcuts:
             if self.value_error is None:
                 raise
             raise self.value_error(arrays) from None
-        if type(out) is not np.ndarray:
-            if not isinstance(out, np.generic):  # (another backend's array: apply's way, run again)
-                return self.apply((t,) if single else (t, None), arrays, _NO_ATTRS)
-            out = np.asarray(out)  # (numpy's scalar for a 0-d array: as Tensor._make wraps it)
-        elif not single and out.ndim > 1:
-            out = iterator_layout(out, arrays)
+        if one is None:  # (else an ndarray of t's shape (1,) and dtype, float64 or float32: no layout to take)
+            if type(out) is not _ndarray:
+                if not isinstance(out, np.generic):  # (another backend's array: apply's way, run again)
+                    return self.apply((t,) if single else (t, None), arrays, _NO_ATTRS)
+                out = np.asarray(out)  # (numpy's scalar for a 0-d array: as Tensor._make wraps it)
+            elif not single and out.ndim > 1:
+                out = iterator_layout(out, arrays)
         if not (t._requires_grad and _mode_state["enabled"]):
             return _make(out)
-        d = out.dtype
-        if d is not _F64 and d is not _F32 and d.kind != "f":
-            _not_differentiable(d)
+        if one is None:
+            d = out.dtype
+            if d is not _F64 and d is not _F32 and d.kind != "f":
+                _not_differentiable(d)
         # the recording: graph.record_op's work for this case, its steps in its order
         node = (self._node or self._make_node())()
         node._seq = _next_seq()
@@ -171,21 +184,31 @@ class Shortcuts:
         fn = t._grad_fn
         if fn is None:
             fn = t._accumulator or _leaf_node(t)
-        data = t._data
-        dd = data.dtype
-        if dd is _F64:  # (float64's and float32's records by shape alone: no dtype hash)
-            meta = _META64.get(data.shape) or _meta_of(data, _META64)
-        elif dd is _F32:
-            meta = _META32.get(data.shape) or _meta_of(data, _META32)
+        if one is not None:  # (t's data and out: arrays of shape (1,) and one dtype, one's)
+            meta = one
+            if single:
+                node.next_functions = ((fn, t._output_nr),)
+                node._input_meta = meta
+            else:
+                node.next_functions = ((fn, t._output_nr), _NO_EDGE)
+                node._input_meta = _ONE64_NUMBER if meta is ONE64 else _ONE32_NUMBER
+            node._out_meta = meta
         else:
-            meta = _META.get((data.shape, dd)) or _meta(data)
-        if single:
-            node.next_functions = ((fn, t._output_nr),)
-            node._input_meta = meta
-        else:
-            node.next_functions = ((fn, t._output_nr), _NO_EDGE)
-            node._input_meta = (meta[0], None)
-        node._out_meta = meta if d is dd else (_META.get((out.shape, d)) or _meta(out))
+            data = t._data
+            dd = data.dtype
+            if dd is _F64:  # (float64's and float32's records by shape alone: no dtype hash)
+                meta = _META64.get(data.shape) or _meta_of(data, _META64)
+            elif dd is _F32:
+                meta = _META32.get(data.shape) or _meta_of(data, _META32)
+            else:
+                meta = _META.get((data.shape, dd)) or _meta(data)
+            if single:
+                node.next_functions = ((fn, t._output_nr),)
+                node._input_meta = meta
+            else:
+                node.next_functions = ((fn, t._output_nr), _NO_EDGE)
+                node._input_meta = (meta[0], None)
+            node._out_meta = meta if d is dd else (_META.get((out.shape, d)) or _meta(out))
         kind = self._plan_kind
         if kind == 1:  # (the loop's work below for these plans, each name written out)
             slot = _SavedTensor()
@@ -274,11 +297,11 @@ class Shortcuts:
             if self.value_error is None:
                 raise
             raise self.value_error(arrays) from None
-        if type(out) is not np.ndarray:
+        if type(out) is not _ndarray:
             if not isinstance(out, np.generic):  # (another backend's array: apply's way, run again)
                 return self.apply((a, b), arrays, _NO_ATTRS)
             out = np.asarray(out)  # (numpy's scalar for 0-d arrays: as Tensor._make wraps it)
-        elif out.ndim > 1 and not (type(x) is np.ndarray and x.strides == out.strides and 1 not in x.shape):
+        elif out.ndim > 1 and not (type(x) is _ndarray and x.strides == out.strides and 1 not in x.shape):
             # (iterator_layout's first test, inline: x's strides and, x broadcasting to out with no
             # dim of one element, its shape are the result's, so the result is laid out as x decides)
             out = iterator_layout(out, arrays)

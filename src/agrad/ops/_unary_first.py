@@ -9,12 +9,14 @@ import numpy as np
 
 from ..tensor import Tensor
 from . import _argcheck
+from ._shortcuts import ONE32 as _ONE32, ONE64 as _ONE64
 
 _MISSING = _argcheck._MISSING
 _Unbatched, _BATCHED_CALL = _argcheck.Unbatched, _argcheck.BATCHED_CALL
 _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 _ONE = (1,)
 _empty = np.empty
+_ndarray = np.ndarray
 
 
 def checked_first(api, apply_one, any64, single64, scalar32, scalar64):
@@ -22,23 +24,28 @@ def checked_first(api, apply_one, any64, single64, scalar32, scalar64):
     ways itself, and math's function on one finite float64 element where it is numpy's (``scalar64``: sin, cos) (``any64``, ``single64``, ``scalar32``, ``scalar64``: as api reads them) and api for any other
     tensor; ``general`` (the full check) for any other call."""
 
+    one64 = any64 or single64  # (a kernel of float64 arrays: one of shape (1,) in, one out)
+
     def make(general, key):
         def first(input=_MISSING, *args, **kwargs):
             if type(input) is Tensor and not args and not kwargs:
                 try:
                     arr = input._data
-                    if type(arr) is np.ndarray:
+                    if type(arr) is _ndarray:
                         d = arr.dtype
                         if d is _F64:
-                            if scalar64 is not None and arr.shape == _ONE:
-                                v = arr.item()
-                                if v - v == 0:  # (finite: math refuses an infinity; a NaN keeps numpy's bits)
-                                    res = _empty(1)
-                                    res[0] = scalar64(v)
-                                    return apply_one(input, (arr,), None, None, res)
-                            if any64 is not None:
+                            if arr.shape == _ONE:  # (one element: apply_one told so, reads no array again)
+                                if scalar64 is not None:
+                                    v = arr.item()
+                                    if v - v == 0.0:  # (finite: math refuses an infinity; a NaN keeps numpy's bits)
+                                        res = _empty(1)
+                                        res[0] = scalar64(v)
+                                        return apply_one(input, (arr,), None, None, res, _ONE64)
+                                if one64 is not None:
+                                    return apply_one(input, (arr,), one64, None, None, _ONE64)
+                            elif any64 is not None:
                                 return apply_one(input, (arr,), any64)
-                            if single64 is not None and arr.size == 1:
+                            elif single64 is not None and arr.size == 1:
                                 return apply_one(input, (arr,), single64)
                         elif d is _F32 and scalar32 is not None and arr.shape == _ONE:
                             try:
@@ -48,7 +55,7 @@ def checked_first(api, apply_one, any64, single64, scalar32, scalar64):
                             else:
                                 res = arr.copy()
                                 res[0] = v
-                                return apply_one(input, (arr,), None, None, res)
+                                return apply_one(input, (arr,), None, None, res, _ONE32)
                     return api(input)
                 except _Unbatched:
                     return _BATCHED_CALL[0](api, (input,), {})

@@ -115,7 +115,7 @@ def fma_float(x, y, z):
     s = p + z
     t = s - p
     r = s + (e + ((p - (s - t)) + (z - t)))
-    if r - r != 0 or r == 0:  # (inf or NaN; a zero: exact, and its sign is the plain sum's)
+    if r - r != 0.0 or r == 0.0:  # (inf or NaN; a zero: exact, and its sign is the plain sum's)
         r = x * y + z
     return r
 

@@ -12,6 +12,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._not_implemented import not_implemented
 from ._op import inplace, method
+from ._shortcuts import ONE32, ONE64
 from .factories import is_agrad_array as _is_agrad_array
 from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, bitwise_not, bitwise_or,
                          bitwise_right_shift, bitwise_right_shift_, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, into_self,
@@ -25,6 +26,7 @@ from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins 
 
 _ONE = (1,)
 _empty = np.empty
+_ndarray = np.ndarray
 
 
 # ---------------------------------------------------------------------------
@@ -140,6 +142,8 @@ def _arithmetic(fn, op, is_mul):
     floats, IEEE doubles as the ufunc's, stored into a fresh array (a ufunc call costs more)."""
     general = _not_implemented_for_others(fn)
     ufunc = op.ufunc
+    apply_one = op.apply_one  # (the op's own copy, bound once: an instance's attribute is a slow read)
+    apply_two = op.apply_two
 
     def method_(self, other):
         t = type(other)
@@ -152,17 +156,26 @@ def _arithmetic(fn, op, is_mul):
                     if a.ndim and b.ndim and a.shape != b.shape:
                         # (a 0-d operand or equal shapes: the result has a checked tensor's size)
                         check_broadcast(a, b)
-                    return op.apply_two(self, other, (a, b), ufunc)
+                    return apply_two(self, other, (a, b), ufunc)
         elif (t is float or t is int) and type(self) is Tensor and not _formula_state["formula"]:
             a = self._data
             d = a.dtype
-            if d is _F64 and t is float and a.shape == _ONE and other == other and type(a) is np.ndarray:
-                res = _empty(1)  # (with one NaN operand, that NaN whichever order C computes in)
-                res[0] = a.item() * other if is_mul else a.item() + other
-                return op.apply_one(self, (a, other), None, None, res)
-            if d is _F64 or d is _F32:  # (the op's kernel's case: the number as weak() gives it)
-                c = (_WEAK64 if d is _F64 else _WEAK32).get(other)
-                return op.apply_one(self, (a, other), ufunc, c if c is not None else _weak_new(other, d))
+            # (the op's kernel's case: the number as weak() gives it; one element (shape (1,)): apply_one
+            # is told so, the result's too, and reads no array)
+            if d is _F64:
+                one = None
+                if a.shape == _ONE and type(a) is _ndarray:
+                    if t is float and other == other:
+                        res = _empty(1)  # (with one NaN operand, that NaN whichever order C computes in)
+                        res[0] = a.item() * other if is_mul else a.item() + other
+                        return apply_one(self, (a, other), None, None, res, ONE64)
+                    one = ONE64
+                c = _WEAK64.get(other)
+                return apply_one(self, (a, other), ufunc, c if c is not None else _weak_new(other, d), None, one)
+            if d is _F32:
+                one = ONE32 if a.shape == _ONE and type(a) is _ndarray else None
+                c = _WEAK32.get(other)
+                return apply_one(self, (a, other), ufunc, c if c is not None else _weak_new(other, d), None, one)
         return general(self, other)
 
     return method_

@@ -78,6 +78,7 @@ _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 _ONE = (1,)
 _empty = np.empty
+_ndarray = np.ndarray
 _F32_MAX = float(np.finfo(np.float32).max)
 #: Python numbers as 0-d arrays of float32 and float64, made once (see :func:`weak`)
 _WEAK32: dict = {}
@@ -252,7 +253,9 @@ def _(ctx, grad):
 
 @_add.raw_derivative
 def _(ctx, g):
-    alpha = ctx.alpha
+    if ctx.next_functions[1][0] is None:  # (x + number: other has no edge, its gradient goes nowhere)
+        return g, None
+    alpha = ctx.alpha  # (a class default unless the call gave one: a slow read)
     return g, g if alpha == 1 else _scalar_math(np.multiply, g, alpha)
 
 
@@ -280,7 +283,7 @@ def _(ctx, g):
     if edges[1][0] is None:  # only self needs a gradient (so other was kept)
         other = ctx.other
         if type(other) is float or type(other) is int:  # x * number: the number as _like gives it
-            if type(g) is np.ndarray and g.dtype is _F64 and type(other) is float and other == other \
+            if type(g) is _ndarray and g.dtype is _F64 and type(other) is float and other == other \
                     and g.shape == _ONE:  # (one float64 element: on Python floats, as the forward's x * c)
                 out = _empty(1)
                 out[0] = g.item() * other

@@ -107,6 +107,7 @@ _F64_DTYPE = np.dtype(np.float64)
 _F32_DTYPE = np.dtype(np.float32)
 _ONE = (1,)
 _empty = np.empty
+_ndarray = np.ndarray
 
 
 # float32 exp, log, sin, cos, tanh, expm1, log1p and log10 as PyTorch's kernels (MKL's and
@@ -144,11 +145,11 @@ def _sin_backward_np(g, x):
     numpy's one-element cos; float32: cos rounded to float32 as _cos rounds it, and the product
     of two floats is exact in double, rounded once where it is stored).  A ufunc call with a
     Python number costs more than that copy."""
-    if g.shape == _ONE and x.shape == _ONE and type(g) is np.ndarray:  # (a ZeroTensor's zeros: the ufunc's way)
+    if g.shape == _ONE and x.shape == _ONE and type(g) is _ndarray:  # (a ZeroTensor's zeros: the ufunc's way)
         d = x.dtype
         if g.dtype is d and (d is _F64_DTYPE or d is _F32_DTYPE):
             v = x.item()
-            if v - v == 0:  # (finite: math.cos refuses an infinity)
+            if v - v == 0.0:  # (finite: math.cos refuses an infinity)
                 c = math.cos(v)
                 out = _empty(1) if d is _F64_DTYPE else g.copy()  # (a fresh array of g's dtype)
                 out[0] = g.item() * (c if d is _F64_DTYPE else _to_float32(c))
