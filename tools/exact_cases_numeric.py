@@ -126,3 +126,16 @@ CASES += [
           "torch.autograd.grad(F.silu(x), x, g, create_graph=True)[0].grad_fn.name()",
           "torch.autograd.grad(F.mish(x), x, g, create_graph=True)[0].grad_fn.name()"]),
 ]
+
+CASES += [
+    case("atan2-float32-sleef-and-glibc",  # (agrad took numpy's float32 arctan2: 39% of random pairs an ulp off)
+         ["y = torch.linspace(-3, 3, 37) ** 3", "x = torch.linspace(2.5, -2, 37) ** 5",
+          "s = torch.tensor([0.0, -0.0, float('inf'), float('-inf'), float('nan'), 1.0, -1.0, 1e-40])",
+          "S = s.repeat(8)", "T = s.repeat_interleave(8)"],
+         ["torch.atan2(y, x).tolist()", "torch.atan2(y[::2], x[::2]).tolist()",
+          "torch.atan2(y[:36].reshape(6, 6).t(), x[:36].reshape(6, 6)).tolist()",
+          "torch.atan2(y[:32].reshape(2, 16), x[:16]).tolist()", "y.atan2(x[5]).tolist()",
+          "torch.atan2(S, T).tolist()", "torch.atan2(S, T).signbit().tolist()",
+          "torch.atan2(S[:63], T[:63]).signbit().tolist()", "torch.atan2(S[::3], T[::3]).tolist()",
+          "torch.atan2(S[::3], T[::3]).signbit().tolist()"]),
+]

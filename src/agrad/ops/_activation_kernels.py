@@ -9,29 +9,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _vec_math, _vec_math64
-from ._vector_loop import loop_lanes, unary_lanes
+from . import _sleef, _vec_math
+from ._vector_loop import by_lanes, loop_lanes, unary_lanes
 
 
 def _vector_blocks(a, vec, scalar, loop=None):
     """cpu_kernel_vec over a float32 or float64 array: the elements its vector code runs on
     (blocks of two AVX2 vectors of each row of the loop over ``loop``, the op's input, by default
     ``a``: _vector_loop.unary_lanes) through ``vec``, the others through the scalar code ``scalar``."""
-    return _by_lanes(unary_lanes(a if loop is None else loop), vec, scalar, (a,), a.dtype)
-
-
-def _by_lanes(lanes, vec, scalar, arrays, dtype):
-    """``vec(*arrays)`` where ``lanes`` (True, False, None or a bool array of the result's shape)
-    says the vector code runs, ``scalar(*arrays)`` elsewhere."""
-    with np.errstate(all="ignore"):
-        if lanes is None or lanes is False:
-            return np.asarray(scalar(*arrays), dtype)
-        out = np.array(vec(*arrays), dtype)
-        if lanes is not True:
-            rest = ~lanes
-            if rest.any():
-                out[rest] = scalar(*(np.broadcast_to(a, out.shape)[rest] for a in arrays))
-    return out
+    return by_lanes(unary_lanes(a if loop is None else loop), vec, scalar, (a,), a.dtype)
 
 
 class _Maths(NamedTuple):
@@ -43,16 +29,16 @@ class _Maths(NamedTuple):
 
 
 def _libm64(name):
-    return lambda v: _vec_math64.libm(name, v)
+    return lambda v: _sleef.libm(name, v)
 
 
 def _via_double(fn):
     return lambda v: _vec_math.libm_float(fn, v)
 
 
-_SLEEF = {np.dtype(np.float64): _Maths(_vec_math64.sleef_exp, _vec_math64.sleef_log1p, _vec_math64.sleef_tanh,
+_SLEEF = {np.dtype(np.float64): _Maths(_sleef.sleef_exp, _sleef.sleef_log1p, _sleef.sleef_tanh,
                                        _vec_math.fma),
-          np.dtype(np.float32): _Maths(_vec_math.sleef_expf, _vec_math.sleef_log1pf, _vec_math64.sleef_tanhf,
+          np.dtype(np.float32): _Maths(_vec_math.sleef_expf, _vec_math.sleef_log1pf, _sleef.sleef_tanhf,
                                        _vec_math.fma)}
 #: the scalar loop's: glibc's double functions (float32: computed in double, rounded once; glibc's
 #: own log1pf and tanhf are an ulp from that in a few percent of values)
@@ -72,7 +58,7 @@ def _kernel(kernel, arrays, dtype, lanes):
     if max(a.size for a in arrays) > _vec_math.GRAIN_SIZE:
         with np.errstate(all="ignore"):
             return np.asarray(kernel(_QUICK)(*arrays), dtype)
-    return _by_lanes(lanes(), kernel(_SLEEF[dtype]), kernel(_LIBM[dtype]), arrays, dtype)
+    return by_lanes(lanes(), kernel(_SLEEF[dtype]), kernel(_LIBM[dtype]), arrays, dtype)
 
 
 def _silu_np(a):

@@ -141,6 +141,20 @@ def loop_lanes(arrays):
     return _row_lanes(n, row, block, [sizes[i] for i in order], np.argsort(order), shape)
 
 
+def by_lanes(lanes, vec, scalar, arrays, dtype):
+    """``vec(*arrays)`` where ``lanes`` (True, False, None or a bool array of the result's shape)
+    says the vector code runs, ``scalar(*arrays)`` elsewhere."""
+    with np.errstate(all="ignore"):
+        if lanes is None or lanes is False:
+            return np.asarray(scalar(*arrays), dtype)
+        out = np.array(vec(*arrays), dtype)
+        if lanes is not True:
+            rest = ~lanes
+            if rest.any():
+                out[rest] = scalar(*(np.broadcast_to(a, out.shape)[rest] for a in arrays))
+    return out
+
+
 def _row_lanes(n, row, block, loop_shape, back, shape):
     """The vector lanes of a loop over ``n`` elements in rows of ``row`` (``loop_shape``: the dims
     in loop order, slowest first; ``back`` puts them back in the result's order), each row's

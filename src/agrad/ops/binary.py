@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from .._limits import check_broadcast
-from . import _vec_math, _vector_loop, factories
+from . import _glibc_float, _sleef, _vec_math, _vector_loop, factories
 from ..tensor import Tensor, _scalar_name
 from ._layout import cast, iterator_layout, promote
 from ._op import Op, export, finish_out, inplace, inplace_self, method
@@ -29,7 +29,19 @@ _result_type = dtypes.result_type
 # binary maths
 # ---------------------------------------------------------------------------
 
-@binary(lambda a, b: _binary_quiet(np.arctan2, a, b), "atan2", saves=("self", "other"))
+def _atan2_np(a, b):
+    """atan2's kernel: float32 through Sleef's atan2f8_u10 where the loop runs its vector code
+    (_vector_loop.loop_lanes), glibc's atan2f elsewhere (numpy's float32 arctan2 is neither);
+    over GRAIN_SIZE elements, for speed, atan2 in double rounded once (within an ulp of both)."""
+    if not (type(a) is np.ndarray and type(b) is np.ndarray and a.dtype == b.dtype == np.float32):
+        return _binary_quiet(np.arctan2, a, b)
+    if max(a.size, b.size) > _vec_math.GRAIN_SIZE:
+        return _binary_quiet(np.arctan2, a.astype(np.float64), b.astype(np.float64)).astype(np.float32)
+    return _vector_loop.by_lanes(_vector_loop.loop_lanes((a, b)), _sleef.sleef_atan2f, _glibc_float.atan2f,
+                                 (a, b), a.dtype)
+
+
+@binary(_atan2_np, "atan2", saves=("self", "other"))
 def _atan2(ctx, grad):
     x, y = ctx.self, ctx.other
     recip = (x * x + y * y).reciprocal()

@@ -1,4 +1,4 @@
-"""Sleef's double functions as ``Vectorized<double>`` runs them in PyTorch's AVX2 vector code.
+"""Sleef's functions as PyTorch's AVX2 vector code runs them (``Vectorized<double>``, ``<float>``).
 
 - ``sleef_exp``: ``Vectorized<double>::exp`` (Sleef's ``expd4_u10``): a Cody-Waite reduction by
   ln 2, a degree-10 polynomial in Estrin's scheme and three fused steps to 1 + s + s**2/2 + ...,
@@ -7,7 +7,11 @@
   exponent of (d + 1) * 4/3, x = m / (2 + m) as a double-double, ln 2 * e + 2x + x**3 times a
   degree-6 polynomial in x**2 (Estrin's), in double-doubles.
 - ``sleef_tanh``: ``Vectorized<double>::tanh`` (``tanhd4_u10``): e = exp(|x|) as a double-double
-  (expk2), (e - 1/e) / (e + 1/e) in double-doubles, 1 beyond 18.714973875, the sign of x.
+  (expk2), (e - 1/e) / (e + 1/e) in double-doubles, 1 beyond 18.714973875, the sign of x;
+  ``sleef_tanhf`` (``tanhf8_u10``) the same steps in float pairs.
+- ``sleef_atan2f``: ``Vectorized<float>::atan2`` (``atan2f8_u10``): the quadrant from the signs
+  and the larger of |x| and |y|, their quotient as a float pair, a degree-8 polynomial in its
+  square, pi/2 times the quadrant added in float pairs; the special values as Sleef selects them.
 
 Each step as the AVX2 build of Sleef takes it: every multiply-add Sleef writes is a fused one
 (``_vec_math.fma``), the rest plain double arithmetic, so the results are Sleef's bit for bit
@@ -292,3 +296,53 @@ def sleef_tanhf(x):
         y = np.where((np.abs(x) > _F32(8.664339742)) | np.isnan(y), _F32(1), y)
         y = np.copysign(y, x)
         return np.where(np.isnan(x), _F32(np.nan), y).astype(_F32, copy=False)
+
+
+_ATAN_POLY = tuple(_F32(c) for c in (
+    -0.00176397908944636583328247, 0.0107900900766253471374512, -0.0309564601629972457885742,
+    0.0577365085482597351074219, -0.0838950723409652709960938, 0.109463557600975036621094,
+    -0.142626821994781494140625, 0.199983194470405578613281))
+_PI2_DF = (_F32(1.5707963705062866211), _F32(-4.3711388286737928865e-08))
+
+
+def _atan2kf(y, x):
+    """Sleef's atan2kf_u1 of the floats y >= 0 and x: atan2 as a float pair (x negative: negated,
+    the quadrant -2; |x| < y: -x / y in the next quadrant)."""
+    neg = x < 0
+    q = np.where(neg, np.int32(-2), np.int32(0))
+    x = np.where(neg, -x, x)
+    swap = x < y
+    q = np.where(swap, q + np.int32(1), q)
+    zero = np.zeros_like(x)
+    s = _dd_div((np.where(swap, -x, y), zero), (np.where(swap, y, x), zero))
+    t = _dd_squ(s)
+    t = _dd_add_d_d(t[0], t[1])  # (dfnormalize)
+    u = np.full(x.shape, _ATAN_POLY[0], _F32)
+    for c in _ATAN_POLY[1:]:
+        u = _fma(u, t[0], c)
+    t = _dd_mul_dd_dd(t, _dd_add_d_d(_F32(-0.333332866430282592773438), u * t[0]))
+    t = _dd_mul_dd_dd(s, _dd_add_d_dd(_F32(1), t))
+    return _dd_add_dd_dd(_dd_mul_dd_d(_PI2_DF, q.astype(_F32)), t)
+
+
+_NAN_ALL_ONES = np.array(-1, np.int32).view(_F32)
+
+
+def sleef_atan2f(y, x):
+    """Vectorized<float>::atan2 (AVX2): Sleef's atan2f8_u10, bit for bit, NaN signs too (a NaN
+    operand gives the all-ones NaN: negative)."""
+    y, x = np.broadcast_arrays(np.asarray(y, _F32), np.asarray(x, _F32))
+    with np.errstate(all="ignore"):
+        tiny = np.abs(x) < _F32(2.9387372783541830947e-39)
+        x = np.where(tiny, x * _F32(1 << 24), x)
+        y = np.where(tiny, y * _F32(1 << 24), y)
+        d = _atan2kf(np.abs(y), x)
+        r = d[0] + d[1]
+        r = np.where(np.signbit(x), -r, r)
+        half_pi, pi = _F32(np.pi / 2), _F32(np.pi)
+        x_inf = np.isinf(x)
+        r = np.where(x_inf | (x == 0), half_pi - np.where(x_inf, np.copysign(half_pi, x), _F32(0)), r)
+        r = np.where(np.isinf(y), half_pi - np.where(x_inf, np.copysign(_F32(np.pi / 4), x), _F32(0)), r)
+        r = np.where(y == 0, np.where(np.signbit(x), pi, _F32(0)), r)
+        r = np.where(np.signbit(y), -r, r)
+        return np.where(np.isnan(x) | np.isnan(y), _NAN_ALL_ONES, r).astype(_F32, copy=False)
