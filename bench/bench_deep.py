@@ -43,7 +43,8 @@ from agrad.render.graphmodel import GraphModel
 from agrad.render.graphview import render_text
 if {paced}:
     from agrad._collector import paced
-    paced().__enter__()  # as the command line does (for the rest of the process)
+    pacing = paced()  # kept: a dropped context manager is closed, and its exit ends the pacing
+    pacing.__enter__()  # as the command line does (for the rest of the process)
 
 def peak_mb():
     with open("/proc/self/status") as f:
