@@ -406,7 +406,7 @@ def nan_signed(r, x, negative):
     return r
 
 
-def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False, vector32=None):
+def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False, vector32=None, fast64=None):
     """np_fn (a ufunc) with float64 arrays computed in x87 long double and rounded once: the
     correctly rounded double but in about 0.05% of values, which is what PyTorch's kernels give
     where they are MKL's VML (tanh, log10) or Sleef's 1-ulp vector code (expm1, sinh, cosh,
@@ -417,11 +417,18 @@ def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False, vector32=No
     loops, which are libm's double and float functions; ``vector32``: the float32 vector code,
     by default np_fn through double). ``single_as_numpy``
     keeps a one-element array on numpy's function (tanh: the long double round trip costs some
-    three times numpy's tanh, a cost the 1,000-op chain of bench/bench_engine.py would show)."""
+    three times numpy's tanh, a cost the 1,000-op chain of bench/bench_engine.py would show).
+    ``fast64(a, exact)``: the same bits for a float64 array by a faster way, ``exact`` (the long
+    double path) for what that way leaves open (tanh: _tanh64.tanh)."""
     scalar_tail = bool(scalar_tail)
+
+    def exact(a):
+        return np_fn(a.astype(np.longdouble)).astype(np.float64)
 
     def long_double(a):
         if type(a) is np.ndarray and a.dtype is _F64_DTYPE:
+            if fast64 is not None:
+                return fast64(a, exact)
             if scalar_tail:
                 return _scalar_lanes(lambda v: np_fn(v.astype(np.longdouble)).astype(np.float64), a, np_fn)
             return np_fn(a.astype(np.longdouble)).astype(np.float64)

@@ -18,7 +18,7 @@ import numpy as np
 from .. import _zero, dtypes
 from .._zero import ZeroArray
 from ..tensor import Tensor
-from . import _vec_math
+from . import _tanh64, _vec_math
 from ._erf_math import calerf as _calerf
 from ._layout import cast, iterator_layout
 from ._unary_first import checked_first as _checked_first
@@ -201,11 +201,19 @@ def _tanh_backward_np(g, y):
         if y.size == 1 and g.shape == y.shape:  # (one element: fma's steps on Python floats, no arrays)
             v = y.item()
             return np.multiply(g, _fma_float(-v, v, 1.0))
-        return np.multiply(g, _vec_math.fma(np.negative(y), y, weak(1, y)))
+        f = _tanh64.one_minus_square(y, _fma_one_minus_square)
+        if f.size >= _tanh64.MIN_SIZE and g.shape == f.shape and g.dtype is d:
+            return np.multiply(g, f, out=f)  # (f is fresh: no second large temporary)
+        return np.multiply(g, f)
     return np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y)))
 
 
-@unary(_vec_math.via_long_double(np.tanh, single_as_numpy=True), saves=("result",), raw=_tanh_backward_np)
+def _fma_one_minus_square(y):
+    return _vec_math.fma(np.negative(y), y, weak(1, y))
+
+
+@unary(_vec_math.via_long_double(np.tanh, single_as_numpy=True, fast64=_tanh64.tanh), saves=("result",),
+       raw=_tanh_backward_np)
 def tanh(ctx, grad):
     return _tanh_backward(grad, ctx.result)
 

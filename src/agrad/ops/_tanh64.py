@@ -1,0 +1,221 @@
+"""float64 tanh and tanh's derivative factor 1 - y*y at numpy speed, with the exact path's bits.
+
+agrad's float64 tanh is x87 long double's (``np.tanh`` on ``np.longdouble``, glibc's
+``tanhl``) rounded once to double: MKL VML's value, which PyTorch gives, in all but about 0.05%
+of values (``_vec_math.via_long_double``).  ``tanhl`` costs about 100 ns an element, some 100
+times numpy's own float64 tanh, and numpy's is an ulp away in a fifth of the values.
+:func:`tanh` gives the long double path's bits at about ten numpy steps' cost:
+
+1. ``|x|`` is split as ``x0 + h``: ``x0`` is |x| rounded to 10 significant bits (a bucket of
+   relative width 2**-10; ``h = |x| - x0`` is exact, |h| <= 2**-11 |x0|).  A table holds, for each
+   ``x0`` in [2**-12, 19.5], tanh(x0) as a double pair ``t0h + t0l`` (the true value to 2**-100,
+   written by tools/gen_tanh64_table.py with mpmath), ``om = 1 - tanh(x0)**2`` and the bucket's
+   acceptance threshold.
+2. tanh(x0 + h) = t0 + D with D = tanh(h) (1 - t0**2) / (1 + t0 tanh(h)), tanh(h) = h - h**3/3 +
+   2h**5/15 (the next term is below 2**-64 of h): D is at most 2**-11 of the result and comes
+   with five roundings, so ``t0h + D + t0l`` (summed exactly as a double pair ``s + low``) is
+   within 5 * 2**-64 of tanh(x) relatively: 5 * 2**-11 of the result's gap between doubles
+   (2**-9.6 is the largest measured).
+3. ``r = fl(s + low)`` is the nearest double to the pair and ``rem = s + low - r`` (exact) its
+   distance.  tanhl is within a few long double ulps of tanh(x) (glibc lists 3 ulps; 2.84
+   measured; each is 2**-11 of a double gap).  When ``|rem| <= (1/2 - E) gap`` with E = 2**-7
+   (room for 5 * 2**-11 gaps from step 2 and 11 long double ulps), the true tanh(x) and tanhl's
+   value lie strictly inside r's rounding interval, so r is tanhl's value rounded: the long
+   double path's bits.  (``gap`` is the smaller of the gaps beside r: at a power of two the one
+   below; the table keeps the smallest over the bucket.)
+4. The other elements (about 1.5% of them; every NaN, |x| below 2**-12 or above 19.5) take
+   the long double path, except |x| < 2**-28 (tanh rounds to x: ±0, subnormals) and
+   |x| >= 19.1 (tanh rounds to ±1: inf).
+
+Each step runs on cache-sized blocks (writing into a few reused buffers: a fresh 4 MB temporary
+costs page faults worth ten numpy steps).
+
+:func:`one_minus_square` is ``fma(-y, y, 1)`` (PyTorch's tanh_backward kernel fuses it) for
+|y| <= 1 in twenty plain numpy steps: Dekker's exact square ``p + e``, ``s = fl(1 - p)``,
+``t = 1 - s - p`` (exact), ``r = fl(s + fl(t - e))``: correctly rounded unless ``fl(t - e)`` is
+exactly half of s's gap (2**-54: s is in [1/2, 1]), where the general ``fma`` decides.  A NaN
+y gives y's NaN, as PyTorch's kernel does (the general fma's NaN sign varies with numpy's loop).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+_F64 = np.float64
+_I64 = np.int64
+
+#: significant bits of a bucket's x0 (besides the leading one), and the table's range
+BITS = 10
+LOW_EXP = -12  # the smallest x0 is 2**LOW_EXP
+TOP = 19.5  # the largest x0
+_SHIFT = 52 - BITS
+KEY_MIN = (1023 + LOW_EXP) << BITS  # the key (|x|'s bits >> _SHIFT, rounded) of 2**LOW_EXP
+KEY_MAX = int((np.array(TOP).view(_I64) + (1 << (_SHIFT - 1))) >> _SHIFT)
+
+#: the acceptance margin, in the result's gaps (see the module's doc, step 3)
+MARGIN = 2.0 ** -7
+
+TABLE = Path(__file__).with_name("_tanh64_table.npy")
+
+#: the fast path's smallest array (below it the long double path costs less than the steps' calls)
+MIN_SIZE = 2048
+_BLOCK = 8192
+
+_ABS = _I64(0x7FFFFFFFFFFFFFFF)
+_SIGN = ~_ABS
+_HALF = _I64(1 << (_SHIFT - 1))
+_KEY_OFF = _I64(KEY_MIN - 1)  # row 0 (and the last row) of the table: NaN, for keys out of range
+_TINY = 2.0 ** -28
+_ONE_AT = 19.1
+
+_rows = None
+
+
+def bucket_x0() -> np.ndarray:
+    """The table's x0, in key order (tools/gen_tanh64_table.py)."""
+    return (np.arange(KEY_MIN, KEY_MAX + 1, dtype=_I64) << _SHIFT).view(_F64)
+
+
+def _table() -> np.ndarray:
+    """Rows [t0h, 1 - t0**2, t0l, threshold] for keys KEY_MIN - 1 .. KEY_MAX + 1 (the first and
+    last rows NaN: an element whose key is clipped to them is not accepted)."""
+    global _rows
+    if _rows is None:
+        pair = np.load(TABLE)
+        if pair.shape != (KEY_MAX - KEY_MIN + 1, 2):
+            raise RuntimeError(f"{TABLE.name}: shape {pair.shape}, not for this module's buckets")
+        hi, lo = pair[:, 0], pair[:, 1]
+        rows = np.full((len(hi) + 2, 4), np.nan)
+        rows[1:-1, 0] = hi
+        rows[1:-1, 1] = ((1 - hi) - lo) * ((1 + hi) + lo)  # (1 - t0)(1 + t0): no cancellation
+        rows[1:-1, 2] = lo
+        # the smallest gap any result in the bucket can have: below tanh of the bucket's low end
+        # (x0 (1 - 2**-10) is below it), a little lower still for r's rounding
+        low_end = np.tanh((bucket_x0() * (1 - 2.0 ** -10)).astype(np.longdouble)).astype(_F64)
+        rows[1:-1, 3] = (0.5 - MARGIN) * np.spacing(low_end * (1 - 2.0 ** -50))
+        _rows = rows
+    return _rows
+
+
+def _tanh_block(x, out, ok, a, k, h, p, q, rows):
+    """Step 1-3 on one block: ``out`` gets r with x's sign, ``ok`` whether it is certain."""
+    xb = x.view(_I64)
+    np.bitwise_and(xb, _ABS, out=a.view(_I64))  # |x|
+    np.add(a.view(_I64), _HALF, out=k)
+    k >>= _SHIFT  # the bucket's key
+    np.left_shift(k, _SHIFT, out=h.view(_I64))  # x0
+    np.subtract(a, h, out=h)  # h = |x| - x0 (exact)
+    k -= _KEY_OFF
+    row = rows.take(k, axis=0, mode="clip")  # (clipped keys: the NaN rows)
+    t0h, om, t0l, thr = row[:, 0], row[:, 1], row[:, 2], row[:, 3]
+    np.multiply(h, h, out=p)
+    np.multiply(p, 2.0 / 15, out=q)
+    q += -1.0 / 3
+    p *= h
+    p *= q
+    p += h  # tanh(h)
+    np.multiply(p, om, out=q)
+    p *= t0h
+    p += 1.0
+    q /= p  # D
+    s = np.add(t0h, q, out=p)
+    np.subtract(t0h, s, out=a)
+    a += q
+    a += t0l  # low: t0h + D + t0l == s + low (Fast2Sum: |t0h| >= |D|)
+    r = np.add(s, a, out=h)
+    s -= r
+    s += a  # rem = s + low - r (exact)
+    np.abs(s, out=s)
+    np.less_equal(s, thr, out=ok)  # (NaN: not accepted)
+    np.bitwise_and(xb, _SIGN, out=k)
+    np.bitwise_or(r.view(_I64), k, out=out.view(_I64))
+
+
+def tanh(x: np.ndarray, exact) -> np.ndarray:
+    """tanh of a float64 array with ``exact``'s bits (the long double path, a function of a
+    float64 array): ``exact`` computes only the elements step 3 leaves open (all of a small
+    or not C-contiguous array: its result keeps the input's layout, as astype does)."""
+    if x.size < MIN_SIZE or not x.flags.c_contiguous:
+        return exact(x)
+    flat = x.reshape(-1)
+    n = flat.size
+    out = np.empty(n)
+    ok = np.empty(n, bool)
+    rows = _table()
+    b = min(_BLOCK, n)
+    a, h, p, q = np.empty(b), np.empty(b), np.empty(b), np.empty(b)
+    k = np.empty(b, _I64)
+    with np.errstate(all="ignore"):
+        for i in range(0, n, b):
+            j = min(i + b, n)
+            m = j - i
+            _tanh_block(flat[i:j], out[i:j], ok[i:j], a[:m], k[:m], h[:m], p[:m], q[:m], rows)
+    np.logical_not(ok, out=ok)
+    idx = np.flatnonzero(ok)
+    if idx.size:
+        v = flat[idx]
+        mag = np.abs(v)
+        res = np.where(mag < _TINY, v, np.copysign(1.0, v))
+        rest = ~((mag < _TINY) | (mag >= _ONE_AT))  # (NaN: the exact path)
+        if rest.any():
+            res[rest] = exact(v[rest])
+        out[idx] = res
+    return out.reshape(x.shape)
+
+
+_SPLIT = 134217729.0  # 2**27 + 1
+_HALF_GAP = 2.0 ** -54
+
+
+def _oms_block(y, out, bad, a, b, c):
+    """one_minus_square on one block; ``bad``: where fl(t - e) is exactly +-2**-54, |y| > 1 or NaN."""
+    np.multiply(y, _SPLIT, out=a)
+    np.subtract(a, y, out=b)
+    np.subtract(a, b, out=a)  # yh: y's high 26 bits
+    np.subtract(y, a, out=b)  # yl = y - yh
+    np.multiply(a, b, out=c)
+    c += c  # 2 yh yl
+    a *= a  # yh yh
+    np.multiply(y, y, out=out)  # p
+    a -= out
+    a += c
+    b *= b
+    a += b  # e: y*y == p + e exactly
+    np.subtract(1.0, out, out=c)  # s = fl(1 - p)
+    np.subtract(1.0, c, out=b)
+    b -= out  # t = 1 - s - p (exact)
+    b -= a  # fl(t - e)
+    np.add(c, b, out=out)  # r
+    np.abs(b, out=b)
+    np.equal(b, _HALF_GAP, out=bad)
+    np.abs(y, out=a)
+    bad |= ~(a <= 1.0)  # (|y| > 1: the steps do not hold; NaN: see one_minus_square)
+
+
+def one_minus_square(y: np.ndarray, exact) -> np.ndarray:
+    """fma(-y, y, 1) of a float64 array, ``exact`` (the general fma, a function of a float64
+    array) deciding the rare elements the steps leave open (and all of a small or not
+    C-contiguous array)."""
+    if y.size < MIN_SIZE or not y.flags.c_contiguous:
+        return exact(y)
+    flat = y.reshape(-1)
+    n = flat.size
+    out = np.empty(n)
+    bad = np.empty(n, bool)
+    m = min(_BLOCK, n)
+    a, b, c = np.empty(m), np.empty(m), np.empty(m)
+    with np.errstate(all="ignore"):
+        for i in range(0, n, m):
+            j = min(i + m, n)
+            w = j - i
+            _oms_block(flat[i:j], out[i:j], bad[i:j], a[:w], b[:w], c[:w])
+    idx = np.flatnonzero(bad)
+    if idx.size:
+        v = flat[idx]
+        r = exact(v)
+        nan = np.isnan(v)
+        r[nan] = v[nan]  # a NaN y: itself, as PyTorch's kernel's y * y and 1 - (y * y) pass it on
+        out[idx] = r
+    return out.reshape(y.shape)
