@@ -56,6 +56,7 @@ for extra in (ROOT / "src", ROOT / "tools"):
         sys.path.insert(0, str(extra))
 
 import diffgen  # noqa: E402
+import difftest_blas  # noqa: E402
 import difftest_gelu  # noqa: E402
 import difftest_median  # noqa: E402
 
@@ -671,6 +672,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
             and difftest_gelu.within_onednn_erf(stmt, want, got, _agree_once)
             and difftest_gelu.gelu_to_onednn(program[0], program[2])):
         return "gelu-onednn"
+    if (aspect in ("value", "numeric") and op in difftest_blas.GEMM_OPS and difftest_blas.nonfinite_alpha(stmt)
+            and _agrees_but_where(want, got, difftest_blas.nan_or_inf)):
+        return "gemm-nonfinite-alpha"
     if aspect in ("value", "numeric", "repr") and op == "matrix_exp" and _half_result_only(stmt, want, got):
         return "matrix-exp-half"
     if aspect in ("value", "numeric") and op == "lstsq" and program is not None and _lstsq_pivots(*program, want, got):

@@ -452,3 +452,18 @@ def test_layout_is_compared_where_it_places_elements():
         ("stride", "r.stride(): [3, 1] vs [1, 2] (shape [2, 3])")
     one = difftest.describe_tensor(agrad, agrad.zeros(2, 1), 0)
     assert difftest.compare_desc(one, difftest.describe_tensor(agrad, agrad.zeros(1, 2).t(), 0), "r") is None
+
+
+def test_nan_against_inf_of_addmm_with_an_infinite_alpha_is_documented():
+    """MKL's gemm puts an infinite alpha into one operand's elements in some kernels and onto the
+    sum in others (docs/semantics.md): NaN against an inf is documented there, nothing else."""
+    inf, nan = float("inf"), float("nan")
+    want, got = _tensor_obs(r=[[nan, -inf], [nan, nan]]), _tensor_obs(r=[[inf, -inf], [-inf, nan]])
+    aspect, _ = difftest.compare_statement(want, got)
+    stmt = "r = torch.addmm(s, a, b, beta=float('inf'), alpha=float('inf'))"
+    assert difftest.documented(aspect, stmt, want, got) == "gemm-nonfinite-alpha"
+    assert difftest.documented(aspect, "r = a.addmm_(a, b, alpha=float('-inf'))", want, got) == "gemm-nonfinite-alpha"
+    assert difftest.documented(aspect, "r = torch.addmm(s, a, b, alpha=2.0)", want, got) is None
+    assert difftest.documented(aspect, stmt.replace("addmm", "addmv"), want, got) is None
+    finite = _tensor_obs(r=[[nan, 1.0], [nan, nan]])
+    assert difftest.documented(*difftest.compare_statement(want, finite)[:1], stmt, want, finite) is None

@@ -1,0 +1,24 @@
+"""The differential tester's rule ``gemm-nonfinite-alpha`` (tools/difftest.py, docs/semantics.md):
+MKL's gemm applies an infinite ``alpha`` to one operand's elements in some kernels and to the sum
+in others, so an element of ``addmm``/``addbmm`` is NaN in one library and an inf in the other."""
+
+from __future__ import annotations
+
+import re
+
+#: the statements' names of the ops
+GEMM_OPS = {"addmm", "addmm_", "addbmm", "addbmm_"}
+
+_ALPHA = re.compile(r"\balpha=float\('(?:-?inf|nan)'\)")
+
+
+def nonfinite_alpha(stmt: str) -> bool:
+    """True when the statement's (last line's) call gives ``alpha`` as an inf or a NaN."""
+    return bool(_ALPHA.search(stmt.strip().splitlines()[-1]))
+
+
+def nan_or_inf(w, g):
+    """The elements where one side is NaN and the other an inf (numpy arrays)."""
+    import numpy as np
+
+    return (np.isnan(w) & np.isinf(g)) | (np.isinf(w) & np.isnan(g))
