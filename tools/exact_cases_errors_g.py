@@ -363,4 +363,11 @@ CASES += [  # (seed 28000000's error groups)
          ["p = torch.tensor([0.25, 0.75], dtype=torch.float64)", "e = torch.tensor(-0.5, dtype=torch.float64, requires_grad=True)"],
          ["p.clone().logit_(e)", "p.logit(e)", "torch.logit(p, e)", "p.logit(torch.tensor([0.1]))", "p.logit(torch.tensor(0.1))",
           "p.clone().logit_(torch.tensor(0.1))", "torch.randint_like(p, low=3)", "torch.randint_like(p, low=3, high=5).shape"]),
+    case("masked-scatter-short-source-writes-first",  # (seed 29000000: value:masked_scatter_) the kernel writes the
+         # source's elements at the mask's first ones (C order) before it raises
+         ["b = torch.zeros(3, 3)", "v = b.t()", "r = torch.tensor([[[float('inf')]], [[float('inf')]], [[1.0]], [[1.0]]])",
+          "v.masked_scatter_(torch.tensor([True, False, True]), torch.tensor([1., 2., 3., 4., 5.]))",
+          "r.masked_scatter_(r > 0, torch.tensor([[0.25]]))", "c = torch.zeros(4)",
+          "c.masked_scatter(torch.tensor([True, True, False, True]), torch.tensor([1., 2.]))"],
+         ["b", "v._version", "r", "c"]),
 ]

@@ -634,6 +634,11 @@ def _(ctx, grad):
     return _masked_scatter.apply((Tensor._make(zeros), grad), (zeros, grad._data), {"mask": ctx.mask})
 
 
+#: masked_scatter's kernel's error when the mask has more ones than the source elements; the
+#: in-place form has written the source's elements (the mask's first ones, in C order) by then
+_SHORT_SOURCE = "Number of elements of source < number of ones in mask"
+
+
 @export(method=True)
 def masked_scatter(input, mask, source):
     return _masked_scatter_impl(input, mask, source, None)
@@ -646,7 +651,7 @@ def _masked_scatter_impl(input, mask, source, written):
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                            f"{_scalar_name(input.dtype)} and {_scalar_name(source.dtype)}")
     if int(np.broadcast_to(mask._data, shape).sum()) > source.numel():
-        raise RuntimeError("Number of elements of source < number of ones in mask")
+        raise RuntimeError(_SHORT_SOURCE)
     return _masked_scatter.apply((input, source), (input._data, source._data),
                                  {"mask": mask._data, "written": written})
 
@@ -659,6 +664,12 @@ def masked_scatter_(input, mask, source):
     _written_memory[0] = data if aliased else None
     try:
         return _masked_scatter_inplace(input, mask, source)
+    except RuntimeError as e:
+        if str(e) == _SHORT_SOURCE:  # the kernel wrote the source's elements before it ran out
+            where = np.nonzero(np.broadcast_to(mask._data, data.shape))
+            n = source.numel()
+            data[tuple(i[:n] for i in where)] = src.reshape(-1)[:n]
+        raise
     finally:
         _written_memory[0] = None
 
