@@ -123,6 +123,8 @@ CASES += [
           "F.mish(x[:37]).tolist()", "F.silu(x[5:]).tolist()", "F.mish(f).tolist()",
           "torch.autograd.grad(F.mish(f), f, gf)[0].tolist()",
           "torch.autograd.grad(F.mish(f[:48].reshape(3, 16)), f, gf[:1].expand(3, 16))[0].tolist()",
+          "torch.autograd.grad(F.mish(f[:48].reshape(3, 16).t()), f, gf[:48].reshape(16, 3))[0].tolist()",
+          "F.mish(f[::2]).tolist()", "F.mish(torch.tensor([-1e-30, 1e-8, -2.5e-4, 30.0, -90.0, 0.0, -0.0]).repeat(3)).tolist()",
           "torch.autograd.grad(F.silu(x), x, g, create_graph=True)[0].grad_fn.name()",
           "torch.autograd.grad(F.mish(x), x, g, create_graph=True)[0].grad_fn.name()"]),
 ]

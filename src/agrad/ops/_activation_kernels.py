@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _sleef, _vec_math
+from . import _glibc_float, _sleef, _vec_math
 from ._vector_loop import by_lanes, loop_lanes, unary_lanes
 
 
@@ -40,11 +40,10 @@ _SLEEF = {np.dtype(np.float64): _Maths(_sleef.sleef_exp, _sleef.sleef_log1p, _sl
                                        _vec_math.fma),
           np.dtype(np.float32): _Maths(_vec_math.sleef_expf, _vec_math.sleef_log1pf, _sleef.sleef_tanhf,
                                        _vec_math.fma)}
-#: the scalar loop's: glibc's double functions (float32: computed in double, rounded once; glibc's
-#: own log1pf and tanhf are an ulp from that in a few percent of values)
+#: the scalar loop's: glibc's functions (float32's expf: computed in double, rounded once; glibc's
+#: is correctly rounded but in rare cases)
 _LIBM = {np.dtype(np.float64): _Maths(_libm64("exp"), _libm64("log1p"), _libm64("tanh"), _vec_math.fma),
-         np.dtype(np.float32): _Maths(_via_double(np.exp), _via_double(np.log1p), _via_double(np.tanh),
-                                      _vec_math.fma)}
+         np.dtype(np.float32): _Maths(_via_double(np.exp), _glibc_float.log1pf, _glibc_float.tanhf, _vec_math.fma)}
 #: over GRAIN_SIZE elements (where at::parallel_for splits the loop between threads): numpy's
 #: functions and plain arithmetic, each step within an ulp or two of the kernels' (emulating them
 #: costs hundreds of numpy passes an element)
