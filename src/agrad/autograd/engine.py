@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _dual, grad_mode, graph
 from .anomaly_mode import _anomaly, nan_message
-from .graph import _KEPT, AccumulateGrad, SavedTensor, edge
+from .graph import _KEPT, AccumulateGrad, SavedNumber, SavedTensor, edge
 from .accumulate_grad import _NP_SCALARS, _accumulate, _accumulate_array, _lazy_grads, _new_grad
 from .._arrays import KEPT, LAZY
 from .._cascade import cascade_sum
@@ -213,6 +213,9 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     # the node to run next when it is the only one ready (a chain): it skips the heap; ``carried``
     # its gradient (of output 0) when that is the only one it was sent: never buffered
     ready = carried = None
+    # ``carried`` has fewer than two dims (its shape is the input record it was routed by): no
+    # layout of a strided view to take over below
+    flat = False
     if len(roots) == 1:  # (backward() of one tensor: it runs first, nothing buffered)
         node, idx = roots[0]
         g = grad_roots[0]._data
@@ -264,13 +267,16 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                 if carried is not None:
                     g = carried
                     carried = grads = None
+                    g_flat = flat
                 else:
                     grads = buffers.pop(node, None) or {}
                     g = grads.get(0)
+                    g_flat = False
             elif heap:
                 node = heappop(heap)[2]
                 grads = buffers.pop(node, None) or {}
                 g = grads.get(0)
+                g_flat = False
             else:
                 break
             nexts = node.next_functions
@@ -303,13 +309,32 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         in_grads = formula(g)
                         if type(in_grads) is not tuple:
                             in_grads = node._raw_fallback(g) if in_grads is NotImplemented else (in_grads,)
-                        if g.base is not None and g.ndim > 1 and not g.flags.c_contiguous and 0 not in g.strides \
-                                and node._grad_first:
+                        if not g_flat and g.base is not None and g.ndim > 1 and not g.flags.c_contiguous \
+                                and 0 not in g.strides and node._grad_first:
                             in_grads = _like_grad(in_grads, g)
                         if len(in_grads) != len(nexts):  # (every edge counts down below, with or without one)
                             in_grads = (in_grads + (None,) * len(nexts))[:len(nexts)]
                     if saved is not None and not keep_graph:
-                        _release(node, saved)
+                        # node.release() of an op's node (whose class keeps Node.release), with the
+                        # slots' free() inline for a plain saved tensor and a saved number
+                        for s in saved.values():
+                            t = s.tensor
+                            ts = type(s)
+                            if t is not None and ts is SavedTensor:  # (a slot a pack hook packed holds no tensor)
+                                if s._meta is None:
+                                    data = t._data
+                                    s._meta = (data.shape, data.dtype)
+                                s.tensor = None
+                                s.freed = True
+                            elif ts is SavedNumber:
+                                s.tensor = None
+                                s.freed = True
+                            else:
+                                s.free()
+                            try:
+                                delattr(node, s.name)
+                            except AttributeError:
+                                pass
                     grads = g = None
                     # _route_arrays and the scheduling below, inlined and in one loop (one Python
                     # frame less for every node of the pass): a gradient that is the only one its
@@ -331,6 +356,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                                 if left == 0 and idx == 0 and ready is None and not heap:
                                     ready = nxt
                                     carried = g
+                                    flat = len(meta[0]) < 2
                                     continue
                                 buffers[nxt] = {idx: g}
                             elif idx in buf:
@@ -420,26 +446,6 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
         if paused:
             gc.enable()
     return captured
-
-
-def _release(node, saved):
-    """``node.release()`` of a node with an array formula (an op's node, whose class keeps
-    Node.release), with SavedTensor.free inlined for a plain saved tensor: the backward
-    pass frees every node's saved tensors."""
-    for s in saved.values():
-        t = s.tensor
-        if t is not None and type(s) is SavedTensor:  # (a slot a pack hook packed holds no tensor)
-            if s._meta is None:
-                data = t._data
-                s._meta = (data.shape, data.dtype)
-            s.tensor = None
-            s.freed = True
-        else:
-            s.free()
-        try:
-            delattr(node, s.name)
-        except AttributeError:
-            pass
 
 
 def _route_arrays(node, nexts, in_grads, buffers):
