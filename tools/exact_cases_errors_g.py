@@ -370,4 +370,13 @@ CASES += [  # (seed 28000000's error groups)
           "r.masked_scatter_(r > 0, torch.tensor([[0.25]]))", "c = torch.zeros(4)",
           "c.masked_scatter(torch.tensor([True, True, False, True]), torch.tensor([1., 2.]))"],
          ["b", "v._version", "r", "c"]),
+    case("bernoulli-p-checked-as-it-draws",  # (seed 29000000: value:dropout1d) the kernel checks each p as it draws
+         # for it: the elements before the first p outside [0, 1] have taken their draws when it raises
+         ["torch.manual_seed(5)", "torch.tensor([0.5, 0.2, 0.9, 1.5]).bernoulli()", "a = torch.rand(2)",
+          "torch.manual_seed(5)", "torch.tensor([[0.5, 0.2], [-1.0, 0.3]], dtype=torch.float64).t().bernoulli()",
+          "b = torch.rand(2)", "torch.manual_seed(5)", "torch.zeros(2, 2).bernoulli_(torch.tensor([0.1, float('nan')]))",
+          "c = torch.rand(2)", "torch.manual_seed(5)",
+          "x = torch.tensor([[[2.0, 0.25], [1.25, -2.5], [-3.0, 0.0]]], dtype=torch.float16)",
+          "torch.tensor([-0.0, -0.25]).bernoulli()", "d = F.dropout1d(x[::2])"],
+         ["a", "b", "c", "d"]),
 ]

@@ -427,11 +427,18 @@ def _check_p_float(p):
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_fmt_double(p)}")
 
 
-def _check_p_tensor(p):
+def _check_p_tensor(p, g, shape=None):
+    """The kernel checks each p as it draws for it (bernoulli_distribution's TORCH_CHECK): the
+    elements before the first p outside [0, 1] (or NaN), in C order (its output is contiguous),
+    have taken their draws from ``g`` when it raises."""
     if not p.dtype.is_floating_point:
         raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for \'{_scalar(p.dtype)}\'')
-    data = p._data
+    data = p._data if shape is None else np.broadcast_to(p._data, shape)
     if data.size and not ((data >= 0) & (data <= 1)).all():
+        flat = data.reshape(-1)
+        drawn = int(np.argmin((flat >= 0) & (flat <= 1)))
+        if drawn:
+            g._random64(drawn) if data.dtype == np.float64 else g._random32(drawn)
         raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error "
                            "message be improved?  If so, please report an enhancement request to PyTorch.)")
 
@@ -441,7 +448,7 @@ def bernoulli_(input, p=0.5, *, generator=None):
     g = _gen(generator)
     if isinstance(p, Tensor):
         def run1(s, q):  # (p is checked after autograd's check of the in-place write, as in PyTorch)
-            _check_p_tensor(q)
+            _check_p_tensor(q, g, s._data.shape)
             return _bernoulli1.apply((s, q), (s._data, q._data), {"g": g})
 
         return inplace(run1, name="bernoulli")(input, p)
@@ -460,7 +467,7 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     g = _gen(generator)
     if p is None:
         if input.numel():  # (an empty result reaches no kernel and no check)
-            _check_p_tensor(input)
+            _check_p_tensor(input, g)
         if not input.dtype.is_floating_point and input.numel():
             raise NotImplementedError(f'"bernoulli_tensor_cpu_self_" not implemented for \'{_scalar(input.dtype)}\'')
         res = _bernoulli0.apply((input,), (input._data,), {"g": g})
