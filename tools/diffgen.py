@@ -268,6 +268,9 @@ class Generator:
                 return fmt_float(rng.choice([0.0, 0.25, 0.5, 1.0, 0.3, 0.9, 1.5]))
             qs = ", ".join(fmt_float(rng.choice([0.0, 0.1, 0.5, 0.75, 1.0])) for _ in range(rng.randint(0, 3)))
             return f"torch.tensor([{qs}], dtype={t.dtype if t is not None else 'torch.float32'})"
+        if pname == "compute_mode":
+            return repr(rng.choice(["use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+                                    "donot_use_mm_for_euclid_dist"]))
         if pname == "interpolation":
             return repr(rng.choice(["linear", "lower", "higher", "midpoint", "nearest"]))
         if pname == "approximate":

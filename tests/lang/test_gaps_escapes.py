@@ -20,9 +20,17 @@ def blocked(text, type_name="AttributeError"):
 @pytest.mark.parametrize("use", [
     "torch.quantile.__globals__", "torch.nanquantile.__code__", "x.quantile.__func__", "x.nanquantile.__self__",
     "torch.quantile(x, q, 1).grad_fn.__dict__", "torch.quantile(x, 0.5).grad_fn._saved_self.__dict__",
+    "torch.cdist.__globals__", "torch.cdist(x, x).grad_fn._saved_x1.__class__.__subclasses__",
+    "torch.cdist(x, x, compute_mode='use_mm_for_euclid_dist').grad_fn.next_functions[0][0].__dict__",
 ])
 def test_new_functions_expose_no_internals(use):
     blocked(HEAD + f"print({use})\n")
+
+
+def test_cdist_runs_in_scripts(run_ok):
+    res = run_ok(HEAD + "d = torch.cdist(x, x, p=1)\nd.sum().backward()\nprint(d, x.grad)\n")
+    assert res.stdout == ("tensor([[0.0000, 6.2500],\n        [6.2500, 0.0000]], grad_fn=<CdistBackward0>) "
+                          "tensor([[-2., -2.,  2.],\n        [ 2.,  2., -2.]])\n")
 
 
 def test_new_functions_run_in_scripts(run_ok):

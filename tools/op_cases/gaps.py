@@ -17,4 +17,17 @@ QUANTILE = [
     case("nanquantile_higher", "a.nanquantile(0.2, interpolation='higher')", a=inp(3, 3)),
 ]
 
-CASES = QUANTILE
+CDIST = [
+    case("cdist_p2_kernel", "torch.cdist(a, b)", a=inp(4, 3, dtype="float64"), b=inp(5, 3, dtype="float64")),
+    case("cdist_p2_mm_path", "torch.cdist(a, b)", a=inp(27, 3, dtype="float64"), b=inp(4, 3, dtype="float64"),
+         second=True),
+    case("cdist_mm_forced_batched", "torch.cdist(a, b, compute_mode='use_mm_for_euclid_dist')",
+         a=inp(2, 1, 3, 4, dtype="float64"), b=inp(3, 5, 4, dtype="float64")),
+    case("cdist_p1", "torch.cdist(a, b, p=1)", a=inp(2, 3, 4), b=inp(2, 2, 4)),
+    case("cdist_p_general", "torch.cdist(a, b, p=3.0)", a=inp(3, 2, dtype="float64"), b=inp(4, 2, dtype="float64")),
+    case("cdist_p_small", "torch.cdist(a, b, p=0.7)", a=inp(3, 2, dtype="float64"), b=inp(2, 2, dtype="float64")),
+    case("cdist_inf", "torch.cdist(a, b, p=float('inf'))", a=inp(3, 4), b=inp(3, 4)),
+    case("cdist_p0", "torch.cdist(a, b, 0)", a=inp(3, 2), b=inp(2, 2)),
+]
+
+CASES = QUANTILE + CDIST

@@ -1,0 +1,234 @@
+"""torch.cdist: the p-norm distance between each pair of rows of two batches (ATen's Distance.cpp).
+
+Which way it goes is PyTorch's rule: for ``p == 2`` with ``compute_mode`` "use_mm_for_euclid_dist",
+or the default "use_mm_for_euclid_dist_if_necessary" when either input has more than 25 rows, the
+matrix-product form ``_euclidean_dist`` (EuclideanDistBackward0; batched inputs expanded, made
+contiguous and viewed as (B, r, c) first, the result viewed back: ViewBackward0); otherwise (and
+for empty inputs) ``_cdist_forward`` (CdistBackward0), whose CPU kernel sums ``|a - b|^p`` over the
+columns one at a time (p 0: a count of the differing columns, inf: their largest difference), and
+whose backward sums each row's contributions over the other batch's rows in order.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd import grad_mode
+from ..tensor import Tensor, _scalar_name
+from ._op import Op, export
+from ._vec_math import fma
+from .pointwise import _mismatch_message
+
+_MODES = {"use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1, "donot_use_mm_for_euclid_dist": 2}
+
+
+def _pairs(a, b):
+    """|a_i - b_j| for every row pair: shape (..., r1, r2, c), in the inputs' dtype."""
+    return a[..., :, None, :] - b[..., None, :, :]
+
+
+_POW = np.frompyfunc(math.pow, 2, 1)
+
+
+def _libm_pow(x, y):
+    """glibc's pow of each element (as a double) and a double ``y`` (math.pow is libm's; numpy's
+    float64 power has loops of its own)."""
+    x = np.asarray(x, np.float64)
+    try:
+        return np.asarray(_POW(x, y), np.float64)
+    except (OverflowError, ValueError):  # (math.pow raises where pow gives inf or NaN)
+        with np.errstate(all="ignore"):
+            return np.power(x, y)
+
+
+def _cdist_kernel(a, b, p):
+    """The CPU kernel: per pair, the columns' terms summed one after another (max for inf)."""
+    diff = np.abs(_pairs(a, b))
+    t = diff.dtype.type
+    with np.errstate(all="ignore"):
+        if p == 0:
+            terms = np.minimum(np.ceil(diff), t(1))
+        elif p == 1 or math.isinf(p):
+            terms = diff
+        elif p == 2:
+            terms = diff  # (agg + diff * diff, contracted to one fma by the compiler)
+        else:  # (std::pow: glibc's pow; of floats its powf, through double and rounded once)
+            terms = _libm_pow(diff, float(t(p))).astype(diff.dtype)
+        agg = np.zeros(diff.shape[:-1], diff.dtype)
+        for k in range(diff.shape[-1]):
+            if math.isinf(p):  # std::max(agg, up): a NaN term leaves agg as it was
+                up = terms[..., k]
+                agg = np.where(agg < up, up, agg)
+            elif p == 2:
+                agg = fma(terms[..., k], terms[..., k], agg)
+            else:
+                agg = agg + terms[..., k]
+        if p == 2:
+            return np.sqrt(agg)
+        if p in (0, 1) or math.isinf(p):
+            return agg
+        return _libm_pow(agg, 1.0 / p).astype(agg.dtype)  # (std::pow(agg, 1.0 / p): in double)
+
+
+def _all_ones(dtype):
+    return np.array(-1, np.int64 if dtype == np.float64 else np.int32).view(dtype)
+
+
+def _cdist_backward_kernel(grad, a, b, p, dist):
+    """_cdist_backward's CPU kernel: the gradient of ``a`` (rows of ``b`` summed in order)."""
+    diff = _pairs(a, b)
+    t = diff.dtype.type
+    g = grad[..., None]
+    d = dist[..., None]
+    with np.errstate(all="ignore"):
+        # (its sign of a NaN is the all-ones NaN of vec::maximum / vec::minimum)
+        sign = np.where(diff != diff, _all_ones(diff.dtype), (diff > 0).astype(diff.dtype) - (diff < 0).astype(diff.dtype))
+        if p == 1:
+            terms = g * sign
+        elif p < 2:
+            terms = np.where(d == 0, t(0), sign * np.power(np.abs(diff), t(p - 1)) * g / np.power(d, t(p - 1)))
+            if p < 1:
+                terms = np.where(diff == 0, t(0), terms)
+        elif p == 2:
+            terms = np.where(d == 0, t(0), g * diff / d)
+        elif math.isinf(p):
+            terms = g * sign * (t(1) - np.minimum(t(1), np.ceil(np.abs(np.abs(diff) - d))))
+        else:
+            terms = np.where(d == 0, t(0), diff * np.power(np.abs(diff), t(p - 2)) * g / np.power(d, t(p - 1)))
+    # NaN bits: the vector code's sign() and Sleef's pow give the all-ones NaN, and a NaN operand
+    # that comes first in the expression decides (general p: diff's own NaN)
+    if p < 2 or math.isinf(p):
+        terms = np.where(terms != terms, sign.dtype.type(0) + _all_ones(sign.dtype), terms)
+    elif p != 2:
+        terms = np.where((terms != terms) & (diff == diff), _all_ones(sign.dtype), terms)
+    out = np.zeros(a.shape, a.dtype)
+    if p == 0:
+        return out
+    for j in range(terms.shape[-2]):
+        out = out + terms[..., j, :]
+    return out
+
+
+def _cdist_fwd(ctx, a, b, p):
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    r1, r2 = a.shape[-2], b.shape[-2]
+    if r1 == 0 or r2 == 0 or math.prod(shape) == 0:
+        return np.empty(shape + (r1, r2), a.dtype)
+    if a.shape[-1] == 0:
+        return np.zeros(shape + (r1, r2), a.dtype)
+    if a.dtype == np.float16:
+        raise NotImplementedError(f"\"cdist\" not implemented for '{_scalar_name(dtypes.from_numpy(a.dtype))}'")
+    return np.ascontiguousarray(_cdist_kernel(np.broadcast_to(a, shape + a.shape[-2:]),
+                                              np.broadcast_to(b, shape + b.shape[-2:]), p))
+
+
+_cdist = Op("CdistBackward0", _cdist_fwd, inputs=("x1", "x2"), saves=("x1", "x2", "result"))
+
+
+def _grad_of(grad, x, y, p, dist):
+    """_cdist_backward(grad, x, y, p, dist): the gradient of ``x``, shaped as its expanded batch."""
+    g, xa, ya, d = grad._data, x._data, y._data, dist._data
+    shape = np.broadcast_shapes(xa.shape[:-2], ya.shape[:-2])
+    if 0 in (xa.shape[-2], ya.shape[-2], xa.shape[-1]) or math.prod(shape) == 0:
+        value = np.zeros(xa.shape, xa.dtype)
+    else:
+        value = _cdist_backward_kernel(g, np.broadcast_to(xa, shape + xa.shape[-2:]),
+                                       np.broadcast_to(ya, shape + ya.shape[-2:]), p, d)
+    return _cdist_backward.apply((grad, x, y, dist), (g, xa, ya, d), {"value": value})
+
+
+# _cdist_backward has no derivative (derivatives.yaml's not_implemented): its node under create_graph
+_cdist_backward = Op("CdistBackwardBackward0", lambda ctx, *arrays, value: value,
+                     inputs=("grad", "x1", "x2", "cdist"), internal=True, jvp="unsupported")
+
+
+@_cdist_backward.derivative
+def _(ctx, grad):
+    raise NotImplementedError("the derivative for '_cdist_backward' is not implemented.")
+
+
+@_cdist.derivative
+def _(ctx, grad):
+    # x1: _cdist_backward(grad.contiguous(), x1, x2, p, result);
+    # x2: _cdist_backward(grad.mT().contiguous(), x2, x1, p, result.mT().contiguous())
+    g1 = _grad_of(grad.contiguous(), ctx.x1, ctx.x2, ctx.p, ctx.result) if ctx.needs(0) else None
+    g2 = (_grad_of(grad.mT.contiguous(), ctx.x2, ctx.x1, ctx.p, ctx.result.mT.contiguous())
+          if ctx.needs(1) else None)
+    return g1, g2
+
+
+def _euclidean_fwd(ctx, a, b):
+    from .joining import cat
+    from .linalg import matmul
+
+    with grad_mode.no_grad():
+        x1, x2 = Tensor._make(a), Tensor._make(b)
+        n1 = x1.pow(2).sum(-1, True)
+        n2 = x2.pow(2).sum(-1, True)
+        left = cat([x1.mul(-2), n1, n1.new_ones(n1.shape)], -1)
+        right = cat([x2, n2.new_ones(n2.shape), n2], -1)
+        result = matmul(left, right.transpose(-2, -1))
+        return result.clamp_min_(0).sqrt_()._data
+
+
+_euclidean = Op("EuclideanDistBackward0", _euclidean_fwd, inputs=("x1", "x2"), saves=("x1", "x2", "result"))
+
+
+@_euclidean.derivative
+def _(ctx, grad):
+    ratio = grad / ctx.result
+    ratio.masked_fill_(ctx.result == 0, 0)
+    g1 = ctx.x1 * ratio.sum(-1, True) - ratio.matmul(ctx.x2) if ctx.needs(0) else None
+    g2 = ctx.x2 * ratio.sum(-2, False).unsqueeze(-1) - ratio.mT.matmul(ctx.x1) if ctx.needs(1) else None
+    return g1, g2
+
+
+def _check(x1, x2, p):
+    for t, name in ((x1, "X1"), (x2, "X2")):
+        if not t.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_scalar_name(t.dtype)}")
+    if not p >= 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if x1.dtype is not x2.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(x1.dtype)} but found {_scalar_name(x2.dtype)}")
+    try:
+        return np.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+    except ValueError:
+        raise RuntimeError(_mismatch_message(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))) from None
+
+
+def _euclidean_dist(x1, x2, batch):
+    r1, r2 = x1.shape[-2], x2.shape[-2]
+    out_shape = list(batch) + [r1, r2]
+    product = math.prod(batch)
+    if product != 1:
+        x1 = x1.expand(list(batch) + list(x1.shape[-2:])).contiguous().view(product, r1, x1.shape[-1])
+        x2 = x2.expand(list(batch) + list(x2.shape[-2:])).contiguous().view(product, r2, x2.shape[-1])
+    return _euclidean.apply((x1, x2), (x1._data, x2._data), {}).view(out_shape)
+
+
+@export()
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The p-norm distance between each row of ``x1`` and each row of ``x2`` (batched)."""
+    for t, name, position in ((x1, "x1", 1), (x2, "x2", 2)):  # (_VF.cdist's parser)
+        if not isinstance(t, Tensor):
+            raise TypeError(f"cdist(): argument '{name}' (position {position}) must be Tensor, not {type(t).__name__}")
+    if compute_mode not in _MODES or type(compute_mode) is not str:
+        raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
+    mode = _MODES[compute_mode]
+    if x1.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.ndim}D")
+    if x2.ndim < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {x2.ndim}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    p = float(p)
+    batch = _check(x1, x2, p)
+    r1, r2 = x1.shape[-2], x2.shape[-2]
+    if (x1.numel() and x2.numel() and r1 and r2 and math.prod(batch) and x1.shape[-1]
+            and p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25)))):
+        return _euclidean_dist(x1, x2, batch)
+    return _cdist.apply((x1, x2), (x1._data, x2._data), {"p": p})
