@@ -59,4 +59,8 @@ def cases(graph: str) -> list[dict]:
               "torch.cdist(a.long(), b)", "torch.cdist(a, b.long())", "torch.cdist(a, b, p=-1)", "torch.cdist(a, b, p=float('nan'))",
               "torch.cdist(a, b.double())", "torch.cdist(a.half(), b.half())", "torch.cdist(a, b, 2, None)", "torch.cdist(1, b)",
               "torch.cdist(a, 'x')", "torch.cdist(a, torch.ones(3, 1, 3))", "torch.cdist(torch.ones(2, 4, 3), torch.ones(3, 1, 3))"]),
+        case("stale-saved-inputs-before-outputs",  # autograd/graph.py: a node checks its saved inputs (by name), then outputs
+             ["a = torch.tensor([2., 3.])", "b = torch.tensor([1., 2.], requires_grad=True)", "r = a ** b", "a.add_(1)",
+              "s = b.exp() * 1", "t = s.tanh()", "s.add_(1)"],
+             ["r.detach().mul_(2)", "torch.autograd.grad(r.sum(), b)", "torch.autograd.grad(t.sum(), b)"]),
     ]

@@ -341,7 +341,9 @@ _new = object.__new__
 
 
 def _by_name(slot):
-    return slot.name
+    """PyTorch's order of unpacking (and checking) a node's saved tensors: its saved inputs by
+    name, then its saved outputs (``a ** b`` with both ``a`` and the result changed names ``a``)."""
+    return slot.is_output, slot.name
 
 
 class Node:
