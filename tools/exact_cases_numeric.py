@@ -141,3 +141,13 @@ CASES += [
           "torch.atan2(S[:63], T[:63]).signbit().tolist()", "torch.atan2(S[::3], T[::3]).tolist()",
           "torch.atan2(S[::3], T[::3]).signbit().tolist()"]),
 ]
+
+CASES += [
+    case("float16-fmod-remainder-nan-signs",  # (float16 NaN signs were numpy's: the vector code is Sleef's float code)
+         ["v = torch.tensor([0.0, -0.0, float('inf'), float('-inf'), float('nan'), 1.5, -2.0, 65504.0], dtype=torch.float16)",
+          "a = v.repeat(8)", "b = v.repeat_interleave(8)", "n = -a"],
+         [f"{e}.signbit().tolist()" for e in (
+             "torch.fmod(a, b)", "torch.remainder(a, b)", "torch.fmod(n, b)", "torch.fmod(a[:40], b[:40])",
+             "torch.fmod(a, 0.0)", "torch.remainder(n, float('nan'))", "torch.fmod(a[::2], b[::2])",
+             "torch.remainder(a.reshape(2, 32), b[:32])", "torch.remainder(5.0, b)")]),
+]

@@ -219,19 +219,20 @@ def tie_by_loop(np_fn):
 
 
 def fmod_nan_signs(r, a, b):
-    """``r = np.fmod(a, b)`` (float32/float64) as PyTorch's loop gives it: the scalar loop
+    """``r = np.fmod(a, b)`` (float16/32/64) as PyTorch's loop gives it: the scalar loop
     (libm's fmod) is numpy's, but a NaN over a NaN is negative only when both are. The vector
     code (Sleef's fmodf8/fmodd4, remainder's too) gives ``+nan`` for ``b == 0``, NaN where its
     first quotient overflows (_sleef_fmod_overflows), and else a NaN whose sign is ``a``'s
     flipped by the NaN its steps make: none for a NaN ``a``, the invalid operation's negative
     default NaN for an infinite ``a`` or an overflow, and for a NaN ``b`` (its absolute value
-    enters) none in float32, a flip in float64. Which elements run which code: binary_lanes."""
+    enters) none in float32, a flip in float64. Float16's vector code converts to float32 and runs
+    Sleef's float code (its blocks are 32 halves). Which elements run which code: binary_lanes."""
     if r.size == 1:  # (a number, or NaN from the scalar loop)
         v = r.item()
         if v == v:
             return r
     dtype = r.dtype
-    if dtype.char not in "fd":
+    if dtype.char not in "efd":
         return r
     if r.size < BLOCK_BYTES // dtype.itemsize:  # (the scalar loop only)
         nan = np.isnan(r)
@@ -244,7 +245,8 @@ def fmod_nan_signs(r, a, b):
     a = np.asarray(a, dtype)
     b = np.asarray(b, dtype)
     if lanes is not None:
-        over = _sleef_fmod_overflows(a, b) & lanes
+        wide = (a, b) if dtype.char != "e" else (a.astype(np.float32), b.astype(np.float32))
+        over = _sleef_fmod_overflows(*wide) & lanes
         if over.any():
             nan = nan | over
     if not nan.any():
