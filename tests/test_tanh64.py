@@ -73,11 +73,12 @@ def test_table_is_tanh_of_the_buckets():
     mpmath.mp.prec = 200
     pair = np.load(_tanh64.TABLE)
     x0 = _tanh64.bucket_x0()
-    assert pair.shape == (x0.size, 2)
+    assert pair.shape == (x0.size, 3)
     for i in list(range(0, x0.size, 97)) + [x0.size - 1]:
         t = mpmath.tanh(mpmath.mpf(float(x0[i])))
         assert pair[i, 0] == float(t)
         assert abs(mpmath.mpf(float(pair[i, 0])) + mpmath.mpf(float(pair[i, 1])) - t) <= abs(t) * mpmath.mpf(2) ** -100
+        assert pair[i, 2] == float(1 - t * t)
 
 
 def _fused(y):

@@ -8,21 +8,23 @@ times numpy's own float64 tanh, and numpy's is an ulp away in a fifth of the val
 
 1. ``|x|`` is split as ``x0 + h``: ``x0`` is |x| rounded to 10 significant bits (a bucket of
    relative width 2**-10; ``h = |x| - x0`` is exact, |h| <= 2**-11 |x0|).  A table holds, for each
-   ``x0`` in [2**-12, 19.5], tanh(x0) as a double pair ``t0h + t0l`` (the true value to 2**-100,
-   written by tools/gen_tanh64_table.py with mpmath), ``om = 1 - tanh(x0)**2`` and the bucket's
-   acceptance threshold.
+   ``x0`` in [2**-12, 19.5], tanh(x0) as a double pair ``t0h + t0l`` (to 2**-100) and
+   ``om = 1 - tanh(x0)**2`` rounded once (tools/gen_tanh64_table.py, with mpmath), and the
+   bucket's acceptance threshold.
 2. tanh(x0 + h) = t0 + D with D = tanh(h) (1 - t0**2) / (1 + t0 tanh(h)), tanh(h) = h - h**3/3 +
-   2h**5/15 (the next term is below 2**-64 of h): D is at most 2**-11 of the result and comes
-   with five roundings, so ``t0h + D + t0l`` (summed exactly as a double pair ``s + low``) is
-   within 5 * 2**-64 of tanh(x) relatively: 5 * 2**-11 of the result's gap between doubles
-   (2**-9.6 is the largest measured).
+   2h**5/15 (the next term is below 2**-64 of h).  |D| <= 2**-11 tanh(x) (|h| / x0 <= 2**-11,
+   and 2 x0 / sinh(2 x0) <= 1), computed with 4.5 roundings' error (tanh(h), om, the product,
+   the denominator, the division; u = 2**-53 each), so ``t0h + D + t0l``, summed exactly as a
+   double pair ``s + low`` (Fast2Sum: |t0h| >= |D|; low's one rounding is 2**-53 of a gap), is
+   within 4.5 * 2**-64 of tanh(x) relatively: 4.5 * 2**-11 of the result's smaller gap between
+   doubles (2**-10.1 is the largest measured, on 300,000 values against mpmath).
 3. ``r = fl(s + low)`` is the nearest double to the pair and ``rem = s + low - r`` (exact) its
    distance.  tanhl is within a few long double ulps of tanh(x) (glibc lists 3 ulps; 2.84
-   measured; each is 2**-11 of a double gap).  When ``|rem| <= (1/2 - E) gap`` with E = 2**-7
-   (room for 5 * 2**-11 gaps from step 2 and 11 long double ulps), the true tanh(x) and tanhl's
-   value lie strictly inside r's rounding interval, so r is tanhl's value rounded: the long
-   double path's bits.  (``gap`` is the smaller of the gaps beside r: at a power of two the one
-   below; the table keeps the smallest over the bucket.)
+   measured; each is 2**-11 of the double gap).  When ``|rem| <= (1/2 - E) gap`` with E = 2**-7
+   (room for 4.5 * 2**-11 gaps from step 2 and 11 long double ulps), the true tanh(x) and
+   tanhl's value lie strictly inside r's rounding interval, so r is tanhl's value rounded: the
+   long double path's bits.  (``gap`` is the smaller of the gaps beside r, the one below at a
+   power of two; the table keeps the smallest any result in the bucket can have.)
 4. The other elements (about 1.5% of them; every NaN, |x| below 2**-12 or above 19.5) take
    the long double path, except |x| < 2**-28 (tanh rounds to x: ±0, subnormals) and
    |x| >= 19.1 (tanh rounds to ±1: inf).
@@ -83,14 +85,11 @@ def _table() -> np.ndarray:
     last rows NaN: an element whose key is clipped to them is not accepted)."""
     global _rows
     if _rows is None:
-        pair = np.load(TABLE)
-        if pair.shape != (KEY_MAX - KEY_MIN + 1, 2):
-            raise RuntimeError(f"{TABLE.name}: shape {pair.shape}, not for this module's buckets")
-        hi, lo = pair[:, 0], pair[:, 1]
-        rows = np.full((len(hi) + 2, 4), np.nan)
-        rows[1:-1, 0] = hi
-        rows[1:-1, 1] = ((1 - hi) - lo) * ((1 + hi) + lo)  # (1 - t0)(1 + t0): no cancellation
-        rows[1:-1, 2] = lo
+        table = np.load(TABLE)
+        if table.shape != (KEY_MAX - KEY_MIN + 1, 3):
+            raise RuntimeError(f"{TABLE.name}: shape {table.shape}, not for this module's buckets")
+        rows = np.full((len(table) + 2, 4), np.nan)
+        rows[1:-1, :3] = table[:, [0, 2, 1]]
         # the smallest gap any result in the bucket can have: below tanh of the bucket's low end
         # (x0 (1 - 2**-10) is below it), a little lower still for r's rounding
         low_end = np.tanh((bucket_x0() * (1 - 2.0 ** -10)).astype(np.longdouble)).astype(_F64)
