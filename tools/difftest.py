@@ -675,6 +675,10 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if (aspect in ("value", "numeric") and op in difftest_blas.GEMM_OPS and difftest_blas.nonfinite_alpha(stmt)
             and _agrees_but_where(want, got, difftest_blas.nan_or_inf)):
         return "gemm-nonfinite-alpha"
+    if (aspect in ("grad-numeric", "numeric") and op in ("backward", "grad") and program is not None
+            and difftest_gelu.within_onednn_grads(want, got, _agree_once)
+            and difftest_gelu.gelu_before_to_onednn(program[0], program[2])):
+        return "gelu-onednn"
     if aspect in ("value", "numeric", "repr") and op == "matrix_exp" and _half_result_only(stmt, want, got):
         return "matrix-exp-half"
     if aspect in ("value", "numeric") and op == "lstsq" and program is not None and _lstsq_pivots(*program, want, got):

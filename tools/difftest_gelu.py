@@ -63,3 +63,33 @@ def within_onednn_erf(stmt: str, want: dict, got: dict, agree_once) -> bool:
         close = (np.abs(a - b) <= 1e-6 * np.maximum(1.0, np.abs(a))) | (np.isnan(a) & np.isnan(b))
         return (w, w) if close.all() else None
     return agree_once(want, got, neutral)
+
+
+def gelu_before_to_onednn(lines: list[str], i: int) -> bool:
+    """True when a statement before ``i`` calls ``F.gelu`` as gelu_to_onednn says (its backward,
+    ``gelu_backward`` of the same contiguous float32 input, goes to oneDNN too)."""
+    return any("gelu" in lines[j] and gelu_to_onednn(lines, j) for j in range(i))
+
+
+def within_onednn_grads(want: dict, got: dict, agree_once) -> bool:
+    """True when the variables that differ are float32 tensors or their ``.grad``, within 1e-5
+    of each other (relative past 1): oneDNN's gelu derivative (its erf and exp) passed on."""
+    import numpy as np
+
+    def close(w, g):
+        if not (isinstance(w, dict) and isinstance(g, dict) and w.get("kind") == g.get("kind") == "tensor"
+                and w["dtype"] == g["dtype"] == "torch.float32" and w["shape"] == g["shape"]):
+            return False
+        a, b = np.asarray(w["data"], np.float64), np.asarray(g["data"], np.float64)
+        return bool(((np.abs(a - b) <= 1e-5 * np.maximum(1.0, np.abs(a))) | (np.isnan(a) & np.isnan(b))).all())
+
+    def neutral(w, g):
+        if w.get("kind") != "tensor" or g.get("kind") != "tensor":
+            return None
+        wg, gg = w.get("grad"), g.get("grad")
+        if wg is not None and gg is not None and close(wg, gg):
+            w, g = w, dict(g, grad=wg)
+        if close(w, g):
+            g = dict(g, data=w["data"], repr=w["repr"])
+        return w, g
+    return agree_once(want, got, neutral)

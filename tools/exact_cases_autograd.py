@@ -48,4 +48,16 @@ def cases(graph: str) -> list[dict]:
               " for kw in ({}, {'dtype': torch.float64, 'keepdim': True})]"],
              ["graph(x1.grad.grad_fn)", "x1.grad", *(f"graph(gs[{i}][0].grad_fn)" for i in range(12)),
               *(f"gs[{i}][1]" for i in range(12)), "[torch.signbit(g[1]) for g in gs]"]),
+        case("gelu-backward-aten-kernel-float32",  # dt20k-28b grad-numeric:backward (ATen's path; contiguous: oneDNN)
+             ["v = [[-2.75, 2.25, 0.25, -3.0, 5.5, -0.5, 1.0, 0.84375, 1.6435403, -3.15909, -0.3771567, 3.6550689,"
+              " 1.1535972, -5.9, 6.5, 1e-30, -1e-20], [0.125, -1.25, 4.0, -4.5, 2.0, -2.0, 0.0, -0.0, float('inf'),"
+              " float('-inf'), float('nan'), 0.7, -0.7, 1.3, -1.3, 2.8, -2.9]]",
+              "b = torch.tensor(v, requires_grad=True)", "g = torch.tensor(v).mul(0.75).add(0.5).nan_to_num(1.0)",
+              "g1, = torch.autograd.grad(F.gelu(b.t()).sum(), b)",
+              "g2, = torch.autograd.grad(F.gelu(b.t()), b, g.t())",
+              "g3, = torch.autograd.grad(F.gelu(b[:, ::2]).sum(), b)",
+              "g4 = [torch.autograd.grad(F.gelu(b[0, i]), b)[0][0, i] for i in range(17)]",
+              "x1 = torch.tensor([-2.75, 2.25, 0.25], requires_grad=True)", "r4 = x1 * 1", "r4[1:] = 1.0",
+              "F.gelu(r4[::2]).sum().backward(create_graph=True)"],
+             ["g1", "g2", "g3", "g4", "x1.grad", "x1.grad.grad_fn"]),
     ]

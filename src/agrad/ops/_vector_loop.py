@@ -7,7 +7,7 @@ block is left, then element by element. The vector code runs only when every ope
 contiguous along the row, or exactly one input repeats a single value (a stride of 0); any
 other row runs the scalar loop throughout. Where the two codes disagree (which of two equal
 zeros ``maximum`` returns), agrad needs to know which ran. Rows are modelled for operands that
-are all C-contiguous (broadcasting allowed) or all F-contiguous of one shape; tensors split
+are all C-contiguous or all F-contiguous (broadcasting allowed); tensors split
 between threads (over 32,768 elements) are not.
 """
 
@@ -29,7 +29,9 @@ def vector_rows(shape: tuple, arrays) -> tuple[int, int, str] | None:
         return None
     if all(a.flags.c_contiguous for a in arrays):
         order = "C"
-    elif all(a.flags.f_contiguous and a.shape == shape for a in arrays):
+    elif all(a.flags.f_contiguous for a in arrays) and any(a.shape == shape for a in arrays):
+        # (F order: the full-shape operands decide it; the others broadcast, as an expanded
+        # gradient of a transposed input does)
         order, shape, arrays = "F", shape[::-1], [a.T for a in arrays]
     else:
         return None
@@ -57,6 +59,14 @@ def binary_lanes(shape: tuple, arrays):
     lanes = np.zeros((int(np.prod(shape)) // n, n), bool)
     lanes[:, :cut] = True
     return lanes.reshape(shape) if order == "C" else lanes.reshape(shape[::-1]).T
+
+
+def unexpanded(a: np.ndarray) -> np.ndarray:
+    """``a`` with each stride-0 dim (an expanded one) back at size 1, as binary_lanes takes its
+    operands (a backward formula's gradient is often an expanded one)."""
+    if 0 not in a.strides:
+        return a
+    return a[tuple(slice(0, 1) if st == 0 else slice(None) for st in a.strides)]
 
 
 def unary_lanes(a: np.ndarray):

@@ -16,7 +16,9 @@ from .._zero import materialized
 from ._op import Op, export
 from .activations import _opmath, _scalar
 from .nn import check_floating
-from ._erf_math import calerf as _calerf
+from ._erf_math import calerf as _calerf, glibc_erff as _glibc_erff, vec_erff as _vec_erff
+from ._vec_math import _fma32, glibc_expf, sleef_expf
+from ._vector_loop import binary_lanes, unexpanded
 
 # ---------------------------------------------------------------------------
 # gelu
@@ -68,9 +70,37 @@ def _gelu_backward_np(ctx, g, x, approximate):
         d = _scalar(x, 0.5) * (1 + t) + left * (1 - t * t) * _scalar(x, _SQRT_2_OVER_PI) * (
             1 + _scalar(x, 3 * _KAPPA) * x * x)
         return (g * d).astype(x.dtype, copy=False)
+    if x.dtype == np.float32 and g.dtype == np.float32:
+        return _gelu_backward32(g, x)
     xd = x.astype(np.float64)
     d = _phi(x) + xd * np.exp(-0.5 * xd * xd) * _INV_SQRT_2PI
     return (g * d).astype(x.dtype)
+
+
+_ALPHA32 = np.float32(math.sqrt(0.5))  # M_SQRT1_2
+_BETA32 = np.float32(2 / math.sqrt(math.pi) * math.sqrt(0.5) * 0.5)  # M_2_SQRTPI * M_SQRT1_2 * 0.5
+
+
+def _gelu_backward32(dy, x):
+    """GeluBackwardKernelImpl (exact erf) on float32, step by step in float32: ``dy * (cdf + x *
+    pdf)``, cdf = 0.5 * (1 + erf(x * M_SQRT1_2)), pdf = kBeta * exp(x * x * -0.5). Its scalar
+    loop takes glibc's erff and expf, its vector code Vectorized<float>::erf and Sleef's expf,
+    and fuses ``cdf + x * pdf`` (_vector_loop.binary_lanes says which element runs which).
+    PyTorch gives a contiguous tensor of 2 or more elements to oneDNN instead (docs/semantics.md)."""
+    f32 = np.float32
+    dy = np.asarray(dy, f32)
+    with np.errstate(all="ignore"):
+        u = x * _ALPHA32
+        sq = x * x * f32(-0.5)
+        lanes = binary_lanes(x.shape, (unexpanded(np.broadcast_to(dy, x.shape)), unexpanded(x)))
+        cdf = f32(0.5) * (f32(1) + _glibc_erff(u))
+        pdf = _BETA32 * glibc_expf(sq)
+        out = np.asarray(dy * (cdf + x * pdf), f32)
+        if lanes is not None:  # (the vector code's cdf + x * pdf is one fused multiply-add)
+            cdf = f32(0.5) * (f32(1) + _vec_erff(u))
+            pdf = _BETA32 * sleef_expf(sq)
+            out = np.where(lanes, dy * _fma32(x, pdf, cdf), out).astype(f32, copy=False)
+        return out
 
 
 # gelu_backward is itself an op (PyTorch's GeluBackwardBackward0): its forward needs erf,

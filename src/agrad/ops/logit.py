@@ -23,7 +23,7 @@ from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import _vec_math
 from ._op import Op, export, finish_out, inplace, method
-from ._vector_loop import binary_lanes, unary_lanes
+from ._vector_loop import binary_lanes, unary_lanes, unexpanded
 from .pointwise import _float_array
 from .selection import where
 
@@ -82,13 +82,6 @@ def _logit_lanes(r, q, a):
 _logit = Op("LogitBackward0", _logit_fwd, saves=("self",), jvp="element_wise")
 
 
-def _unexpanded(a):
-    """``a`` with each stride-0 dim (an expanded one) back at size 1, as binary_lanes takes it."""
-    if 0 not in a.strides:
-        return a
-    return a[tuple(slice(0, 1) if st == 0 else slice(None) for st in a.strides)]
-
-
 def _logit_backward_np(dy, x, eps):
     """The logit_backward kernel on arrays of one dtype (x's shape), its scalar loop and its
     vector code where each runs (_vector_loop.binary_lanes)."""
@@ -106,7 +99,7 @@ def _logit_backward_np(dy, x, eps):
             outside, fill = (x < lo) | (x > hi), np.zeros((), dtype)
             inside = (x >= lo) & (x <= hi)
         scalar = np.where(outside, fill, np.where(edge, np.asarray(dy * inf, dtype), div))
-        lanes = binary_lanes(x.shape, (_unexpanded(dy), _unexpanded(x))) if dtype.char in "efd" else None
+        lanes = binary_lanes(x.shape, (unexpanded(dy), unexpanded(x))) if dtype.char in "efd" else None
         if lanes is None:
             return scalar.astype(dtype, copy=False)
         return np.where(lanes, np.where(inside, div, fill), scalar).astype(dtype, copy=False)
