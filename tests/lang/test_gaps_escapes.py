@@ -20,6 +20,7 @@ def blocked(text, type_name="AttributeError"):
 @pytest.mark.parametrize("use", [
     "torch.quantile.__globals__", "torch.nanquantile.__code__", "x.quantile.__func__", "x.nanquantile.__self__",
     "torch.quantile(x, q, 1).grad_fn.__dict__", "torch.quantile(x, 0.5).grad_fn._saved_self.__dict__",
+    "torch.cov.__globals__", "x.corrcoef.__func__", "torch.cov(x).grad_fn.__class__.__mro__",
     "torch.cdist.__globals__", "torch.cdist(x, x).grad_fn._saved_x1.__class__.__subclasses__",
     "torch.cdist(x, x, compute_mode='use_mm_for_euclid_dist').grad_fn.next_functions[0][0].__dict__",
 ])

@@ -30,4 +30,13 @@ CDIST = [
     case("cdist_p0", "torch.cdist(a, b, 0)", a=inp(3, 2), b=inp(2, 2)),
 ]
 
-CASES = QUANTILE + CDIST
+COV = [
+    case("cov_rows", "torch.cov(a)", a=inp(3, 5, dtype="float64"), second=True),
+    case("cov_vector_correction0", "a.cov(correction=0)", a=inp(6, dtype="float64")),
+    case("cov_fweights_aweights", "torch.cov(a, fweights=f, aweights=w)", a=inp(2, 4, dtype="float64"),
+         f=val([1, 2, 0, 3]), w=inp(4, kind="positive", dtype="float64")),
+    case("corrcoef_rows", "torch.corrcoef(a)", a=inp(3, 6, dtype="float64"), second=True),
+    case("corrcoef_method", "a.corrcoef()", a=inp(2, 4)),
+]
+
+CASES = QUANTILE + CDIST + COV
