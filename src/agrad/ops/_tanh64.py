@@ -63,6 +63,10 @@ TABLE = Path(__file__).with_name("_tanh64_table.npy")
 
 #: the fast path's smallest array (below it the long double path costs less than the steps' calls)
 MIN_SIZE = 2048
+
+#: the bound of step 3 is in x87 long double ulps (64-bit significands): elsewhere (a long double
+#: that is a double, or IEEE quad) the long double path keeps every element
+X87 = np.finfo(np.longdouble).nmant == 63
 _BLOCK = 8192
 
 _ABS = _I64(0x7FFFFFFFFFFFFFFF)
@@ -136,7 +140,7 @@ def tanh(x: np.ndarray, exact) -> np.ndarray:
     """tanh of a float64 array with ``exact``'s bits (the long double path, a function of a
     float64 array): ``exact`` computes only the elements step 3 leaves open (all of a small
     or not C-contiguous array: its result keeps the input's layout, as astype does)."""
-    if x.size < MIN_SIZE or not x.flags.c_contiguous:
+    if x.size < MIN_SIZE or not x.flags.c_contiguous or not X87:
         return exact(x)
     flat = x.reshape(-1)
     n = flat.size
