@@ -23,6 +23,9 @@ from .autograd import _dual as forward_ad, engine as _engine, grad_mode
 from .autograd.graph import RemovableHandle, leaf_node, move_retains_grad
 from .autograd.graph import version_observers as _version_observers
 
+_ndarray = np.ndarray  # (module globals: numpy's module __getattr__ keeps 3.11 from specialising np.X)
+_new_object = object.__new__
+
 _BY_NP = dtypes._BY_NP
 _NOT_LEAF_TRUE = "you can only change requires_grad flags of leaf variables."
 _NOT_LEAF_FALSE = (_NOT_LEAF_TRUE + " If you want to use a computed variable in a subgraph that doesn't require "
@@ -107,12 +110,12 @@ class Tensor:
     @classmethod
     def _make(cls, data, requires_grad=False):
         """Wrap a numpy array (not copied) as a new tensor with no history."""
-        if type(data) is not np.ndarray:
+        if type(data) is not _ndarray:
             if type(data) in _KEPT:  # a backend's array (dask, cupy): kept, limit-checked per chunk
                 return cls._make_lazy(data, requires_grad)
             if type(data) is not _ZeroArray:  # (a ZeroTensor's zeros: agrad._zero)
                 data = np.asarray(data)
-        t = object.__new__(cls)
+        t = _new_object(cls)
         t._data = data
         t._requires_grad = requires_grad
         t._grad_fn = None

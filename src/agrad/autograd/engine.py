@@ -347,7 +347,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         if g is not None:
                             npd = meta[1].numpy
                             if g.shape != meta[0] or (g.dtype is not npd and g.dtype != npd):
-                                if meta[0] or g.dtype is not npd or g.size > 4 or type(g) is not np.ndarray:
+                                if meta[0] or g.dtype is not npd or g.size > 4 or type(g) is not _ndarray:
                                     g = _fit_array(g, meta)
                                 else:  # (reduce_to of a few elements to a 0-d input, inlined)
                                     g = _add_reduce(g, axis=None)
@@ -508,6 +508,7 @@ def _fit_array(grad, meta):
 
 
 _add_reduce = np.add.reduce
+_ndarray = np.ndarray
 
 
 def reduce_to(a, shape):

@@ -15,6 +15,8 @@ from ..tensor import Tensor, device as _device
 from . import _layout, _range_math
 from ._op import FUNCTIONS, _forward_observers, _new_tensor, export, finish_out
 
+_np_array = np.array  # (a module global: numpy's module __getattr__ keeps 3.11 from specialising np.X)
+
 
 def _dtype_or_default(dtype):
     return dtypes.get_default_dtype() if dtype is None else dtypes.lookup(dtype)
@@ -172,7 +174,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         # (the default float dtype, no check of its own), without their calls
         _check_default_device()
         t = _new_tensor(Tensor)
-        t._data = np.array(data, dtypes._default_float.numpy)
+        t._data = _np_array(data, dtypes._default_float.numpy)
         t._requires_grad = bool(requires_grad)  # (a floating dtype: no check to make)
         t._grad_fn = t._grad = t._accumulator = t._base = None
         t._output_nr = 0

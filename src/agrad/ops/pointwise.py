@@ -78,7 +78,8 @@ _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
 _ONE = (1,)
 _empty = np.empty
-_ndarray = np.ndarray
+_ndarray = np.ndarray  # (module globals: numpy's module __getattr__ keeps 3.11 from specialising np.X)
+_multiply = np.multiply
 _F32_MAX = float(np.finfo(np.float32).max)
 #: Python numbers as 0-d arrays of float32 and float64, made once (see :func:`weak`)
 _WEAK32: dict = {}
@@ -91,7 +92,7 @@ def weak(number, like):
     the same bits and spares numpy the conversion on every call.  Other arrays, numbers numpy
     would warn about (beyond float32's range), zeros (0.0 and -0.0 would share one entry) and
     NaN get the number itself."""
-    if type(like) is np.ndarray:
+    if type(like) is _ndarray:
         d = like.dtype
         if d is _F64 or d is _F32:
             t = type(number)
@@ -118,7 +119,7 @@ def _scalar_math(np_fn, a, b):
     math type, with the scalar read as float32, and rounded to float16 once.  numpy would round the
     scalar to float16 first (``x * math.pi`` would differ in the last bit).  A Python number beside
     a float32 or float64 array is read as :func:`weak` gives it."""
-    if type(a) is np.ndarray:
+    if type(a) is _ndarray:
         d = a.dtype
         if d is _F64 or d is _F32:
             t = type(b)
@@ -136,7 +137,7 @@ def _scalar_kernel(np_fn):
     frame, not two (the float32/float64 cases inline, the rest handed over)."""
 
     def kernel(a, b):
-        if type(a) is np.ndarray:
+        if type(a) is _ndarray:
             d = a.dtype
             if d is _F64 or d is _F32:
                 t = type(b)
@@ -288,10 +289,10 @@ def _(ctx, g):
                 out = _empty(1)
                 out[0] = g.item() * other
                 return out, None
-            return _scalar_math(np.multiply, g, other), None
-        return _scalar_math(np.multiply, g, _like(other, g, True)), None
-    return (_scalar_math(np.multiply, g, _like(ctx.other, g, True)) if edges[0][0] is not None else None,
-            np.multiply(g, _like(ctx.self, g)))
+            return _scalar_math(_multiply, g, other), None
+        return _scalar_math(_multiply, g, _like(other, g, True)), None
+    return (_scalar_math(_multiply, g, _like(ctx.other, g, True)) if edges[0][0] is not None else None,
+            _multiply(g, _like(ctx.self, g)))
 
 
 def _like(x, g, scalar=False):
@@ -304,7 +305,9 @@ def _like(x, g, scalar=False):
     a = x._data
     if scalar and a.ndim == 0 and g.dtype == _F16:
         return a
-    return a if a.dtype == g.dtype else a.astype(g.dtype)
+    d = a.dtype
+    gd = g.dtype
+    return a if d is gd or d == gd else a.astype(gd)
 
 
 def _times(grad, other):
