@@ -151,3 +151,9 @@ CASES += [
              "torch.fmod(a, 0.0)", "torch.remainder(n, float('nan'))", "torch.fmod(a[::2], b[::2])",
              "torch.remainder(a.reshape(2, 32), b[:32])", "torch.remainder(5.0, b)")]),
 ]
+
+CASES += [
+    case("float64-logit-sleef-and-glibc-log",  # (the vector code's Sleef log and the scalar loop's glibc log were taken as correctly rounded)
+         ["p = torch.arange(1, 1202, dtype=torch.float64) / 1202"],
+         ["p[::2].logit().tolist()", "p[:1200].reshape(40, 30)[:, :19].logit().tolist()", "p[7:27].expand(3, 20).logit(0.25).tolist()"]),
+]

@@ -193,6 +193,37 @@ def sleef_log1p(d):
         return np.where((d == 0) & np.signbit(d), -0.0, r)
 
 
+def _dd_add2_d_d(x, y):  # ddadd2_vd2_vd_vd
+    s = x + y
+    v = s - x
+    return s, (x - (s - v)) + (y - v)
+
+
+def sleef_log(d):
+    """Vectorized<double>::log (AVX2): Sleef's logd4_u10, bit for bit: d = 2**e m with m near 1
+    (d below DBL_MIN scaled by 2**64 first), x = (m - 1) / (m + 1) as a double-double, ln 2 * e +
+    2x + x**3 times a degree-6 polynomial in x**2 (Estrin's). +inf stays, d < 0 and NaN are NaN,
+    0 is -inf."""
+    d = np.asarray(d, _F64)
+    with np.errstate(all="ignore"):
+        tiny = d < 2.2250738585072014e-308
+        dd = np.where(tiny, d * (2.0 ** 64), d)
+        e = (((dd * (1.0 / 0.75)).view(np.int64) >> 52) & 0x7ff) - 0x3ff
+        m = (dd.view(np.int64) + (-e << 52)).view(_F64)
+        e = np.where(tiny, e - 64, e).astype(_F64)
+        x = _dd_div(_dd_add2_d_d(-1.0, m), _dd_add2_d_d(1.0, m))
+        x2 = x[0] * x[0]
+        x4 = x2 * x2
+        t = _poly7(x2, x4, x4 * x4, _LOG1P_POLY)
+        s = _dd_mul_dd_d(_LN2_DD, e)
+        s = _dd_add_dd_dd(s, (x[0] * 2.0, x[1] * 2.0))
+        s = _dd_add_dd_d(s, (x2 * x[0]) * t)
+        r = s[0] + s[1]
+        r = np.where(d == np.inf, np.inf, r)
+        r = np.where((d < 0) | np.isnan(d), np.nan, r)
+        return np.where(d == 0, -np.inf, r)
+
+
 _EXPK2_POLY = (+0.1602472219709932072e-9, +0.2092255183563157007e-8, +0.2505230023782644465e-7,
                +0.2755724800902135303e-6, +0.2755731892386044373e-5, +0.2480158735605815065e-4,
                +0.1984126984148071858e-3, +0.1388888888886763255e-2, +0.8333333333333347095e-2,
@@ -247,13 +278,19 @@ def _log1p1(v):
     return math.log1p(v)
 
 
+def _log1(v):
+    if v <= 0:
+        return -math.inf if v == 0 else math.nan
+    return math.log(v)
+
+
 _LIBM = {"exp": np.frompyfunc(_exp1, 1, 1), "log1p": np.frompyfunc(_log1p1, 1, 1),
-         "tanh": np.frompyfunc(math.tanh, 1, 1)}
+         "tanh": np.frompyfunc(math.tanh, 1, 1), "log": np.frompyfunc(_log1, 1, 1)}
 
 
 def libm(name, a):
-    """glibc's double ``name`` (exp, log1p, tanh) of each element, as ``std::name`` in a scalar
-    loop gives it."""
+    """glibc's double ``name`` (exp, log, log1p, tanh) of each element, as ``std::name`` in a
+    scalar loop gives it."""
     a = np.asarray(a, _F64)
     return np.asarray(_LIBM[name](a), _F64) if a.size else a.copy()
 

@@ -21,9 +21,9 @@ import numpy as np
 from .._dense import dense
 from ..autograd import grad_mode
 from ..tensor import Tensor
-from . import _vec_math
+from . import _sleef, _vec_math
 from ._op import Op, export, finish_out, inplace, method
-from ._vector_loop import binary_lanes, unary_lanes, unexpanded
+from ._vector_loop import binary_lanes, by_lanes, unary_lanes, unexpanded
 from .pointwise import _float_array
 from .selection import where
 
@@ -59,15 +59,16 @@ def _logit_fwd(ctx, a, eps):
 def _logit_lanes(r, q, a):
     """log(q) as PyTorch's logit kernel takes it: a dense ``a`` goes to MKL's vsLn/vdLn (a NaN for
     q < 0 has its sign bit clear); another runs cpu_kernel_vec, Sleef's log in the vector code
-    (float32 bit for bit; every NaN positive) and libm's log in the scalar code (q < 0: float32's
-    NaN negative, float64's positive). A NaN q keeps its own sign outside Sleef's code."""
+    (bit for bit; every NaN positive) and libm's log in the scalar code (float64: glibc's; q < 0:
+    float32's NaN negative, float64's positive). A NaN q keeps its own sign outside Sleef's code."""
     if a.dtype.char not in "fd":
         return r
     vml = dense(a)
     lanes = False if vml else unary_lanes(a)
-    if lanes is not False:  # (Sleef's double log: within an ulp, taken as correctly rounded)
-        vec = _vec_math.sleef_logf(q) if a.dtype.char == "f" else np.log(q.astype(np.longdouble)).astype(q.dtype)
-        r = np.where(lanes, vec, r)
+    if not vml and a.dtype.char == "d":  # (float64: Sleef's and glibc's log, bit for bit)
+        r = by_lanes(lanes, _sleef.sleef_log, lambda v: _sleef.libm("log", v), (q,), q.dtype)
+    elif lanes is not False:
+        r = np.where(lanes, _vec_math.sleef_logf(q), r)
     nan = np.isnan(r)
     if not nan.any():
         return r
