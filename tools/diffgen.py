@@ -62,10 +62,11 @@ FLOAT_SCALARS = [0.5, -1.5, 2.0, 0.25, 1.0, -0.0, 0.0, 3.0, 1e-3, float("inf"), 
 def op_table(random_ops=False):
     """(name, form, signature) for every public function: form is torch / method / F / linalg.
     ``random_ops`` adds the functions of RANDOM."""
-    from agrad.ops import FUNCTIONAL, FUNCTIONS, LINALG, METHODS
+    from agrad.ops import FUNCTIONAL, FUNCTIONS, LINALG, METHODS, SPECIAL
 
     table = []
-    for form, names in (("torch", FUNCTIONS), ("method", METHODS), ("F", FUNCTIONAL), ("linalg", LINALG)):
+    for form, names in (("torch", FUNCTIONS), ("method", METHODS), ("F", FUNCTIONAL), ("linalg", LINALG),
+                        ("special", SPECIAL)):
         for name, fn in sorted(names.items()):
             if name in SKIP or (name.startswith("__") and name.endswith("__")):
                 continue
@@ -358,6 +359,7 @@ class Generator:
                 positional_ok = False
         call_args = ", ".join([a for a in args if a != ""] + kwargs)
         callee = {"torch": f"torch.{name}", "F": f"F.{name}", "linalg": f"torch.linalg.{name}",
+                  "special": f"torch.special.{name}",
                   "method": f"{pvar}.{name}"}[form]
         if form == "method" and rng.random() < 0.1 and primary.dim() >= 1:  # through a view
             callee = f"{pvar}[{rng.choice(['0', ':1', '...', '::2'])}].{name}"

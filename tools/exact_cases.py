@@ -495,3 +495,6 @@ CASES += _gaps2_cases(GRAPH)
 from exact_cases_autograd import cases as _autograd_cases  # noqa: E402
 
 CASES += _autograd_cases(GRAPH)
+from exact_cases_special import cases as _special_cases  # noqa: E402
+
+CASES += _special_cases(GRAPH)

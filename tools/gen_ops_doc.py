@@ -2,7 +2,7 @@
 
 Usage: python tools/gen_ops_doc.py [--check]
 
-For every public function (torch.*, Tensor methods, nn.functional, linalg) the
+For every public function (torch.*, Tensor methods, nn.functional, linalg, special) the
 page lists where it is reachable, its arguments (its signature), the node names
 PyTorch gives it (as seen in the golden cases that call it) and how many golden
 cases check it against PyTorch. ``--check`` exits 1 when docs/ops.md is stale
@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 import agrad  # noqa: E402
 import golden_harness  # noqa: E402
-from agrad.ops import ALL_OPS, FUNCTIONAL, FUNCTIONS, LINALG, METHODS  # noqa: E402
+from agrad.ops import ALL_OPS, FUNCTIONAL, FUNCTIONS, LINALG, METHODS, SPECIAL  # noqa: E402
 
 DOC = ROOT / "docs" / "ops.md"
 
@@ -58,6 +58,8 @@ def public_functions():
         add(name, fn, f"F.{name}")
     for name, fn in LINALG.items():
         add(name, fn, f"linalg.{name}")
+    for name, fn in SPECIAL.items():
+        add(name, fn, f"special.{name}")
     return table
 
 

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import torch  # noqa: E402
 
-from agrad.ops import FUNCTIONAL, FUNCTIONS, LINALG, METHODS  # noqa: E402
+from agrad.ops import FUNCTIONAL, FUNCTIONS, LINALG, METHODS, SPECIAL  # noqa: E402
 
 OUT = ROOT / "src" / "agrad" / "ops" / "_signature_table.py"  # torch., F. and linalg. functions
 OUT_METHODS = ROOT / "src" / "agrad" / "ops" / "_signature_table_methods.py"  # Tensor methods
@@ -203,13 +203,14 @@ def probe_each(fn, name: str, texts) -> tuple:
 
 
 def torch_callable(form: str, name: str):
-    owner = {"torch": torch, "F": torch.nn.functional, "linalg": torch.linalg}.get(form)
+    owner = {"torch": torch, "F": torch.nn.functional, "linalg": torch.linalg, "special": torch.special}.get(form)
     return getattr(torch.ones(2, 2) if owner is None else owner, name, None)
 
 
 def main() -> int:
     table = {}
-    for form, names in (("torch", FUNCTIONS), ("method", METHODS), ("F", FUNCTIONAL), ("linalg", LINALG)):
+    for form, names in (("torch", FUNCTIONS), ("method", METHODS), ("F", FUNCTIONAL), ("linalg", LINALG),
+                        ("special", SPECIAL)):
         for name in sorted(names):
             if name.startswith("__") or name in SKIP:
                 continue

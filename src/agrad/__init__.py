@@ -60,7 +60,7 @@ try:
 
     globals().update(_ops.FUNCTIONS)
 
-    from . import nn, linalg  # noqa: E402,F401
+    from . import nn, linalg, special  # noqa: E402,F401
     from . import accelerator, backends, cuda  # noqa: E402,F401
     from .legacy import (  # noqa: E402,F401
         BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor, ShortTensor,

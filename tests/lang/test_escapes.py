@@ -635,3 +635,33 @@ def test_solve_triangular_runs_in_scripts(run_ok):
     assert res.stdout == ("tensor([[0.5000, 0.5000],\n        [0.1250, 0.1250]], grad_fn=<LinalgSolveTriangularBackward0>) "
                           "LinalgSolveTriangularBackward0 tensor([[-0.3750,  0.0000],\n        [-0.2500, -0.0625]])\n"
                           "linalg_solve_triangular(): argument 'upper' must be bool, not int\n")
+
+
+SPECIAL = "import torch\nx = torch.tensor([0.5, 1.5], requires_grad=True)\n"
+
+
+@pytest.mark.parametrize("use", ["torch.special.gammaln.__globals__", "torch.special.zeta.__code__",
+                                 "torch.special.i0e.__wrapped__", "torch.special.i1e.__closure__", "torch.special.i0e.op",
+                                 "torch.special.ndtr._parsed", "torch.special.__dict__", "torch.special.__loader__",
+                                 "torch.special.i0e(x).grad_fn.__dict__",
+                                 "torch.special.zeta(x + 2, x).grad_fn._saved_self.__dict__",
+                                 "torch.polygamma(2, x).grad_fn._formula"])
+def test_special_exposes_no_internals(use):
+    blocked(SPECIAL + f"print({use})\n", type_name="AttributeError")
+
+
+@pytest.mark.parametrize("name", ["_SPECIAL", "np", "S", "math", "Op", "export", "finish_out"])
+def test_special_module_holds_only_the_ops(name):
+    err = blocked(SPECIAL + f"print(torch.special.{name})\n", type_name="AttributeError")
+    assert f"module 'torch.special' has no attribute '{name}'" in err.message
+
+
+def test_special_runs_in_scripts(run_ok):
+    res = run_ok("import torch.special\nfrom torch.special import gammaln, zeta\nimport torch\n"
+                 "x = torch.tensor([0.5, 1.5], requires_grad=True)\n"
+                 "y = gammaln(x) + zeta(2, x) + torch.special.i1e(x) + torch.polygamma(1, x)\n"
+                 "y.sum().backward()\nprint(y.grad_fn.next_functions[0][0].next_functions[0][0].next_functions[0][0].name())\n"
+                 "print(torch.special.i0e(x).grad_fn.name(), torch.special.xlog1py(x, 2).grad_fn.name())\n"
+                 "try:\n    torch.special.zeta(x + 2, x).sum().backward()\nexcept NotImplementedError as e:\n    print(e)\n")
+    assert res.stdout == ("LgammaBackward0\nSpecialI0EBackward0 SpecialXlog1PyBackward2\n"
+                          "the derivative for 'zeta' is not implemented.\n")

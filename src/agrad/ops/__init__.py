@@ -24,6 +24,7 @@ the groups of PyTorch's documentation:
   ``softmax``, ``losses``, ``cross_entropy`` (nll_loss, cross_entropy);
   convolution, pooling and normalisation families get their own files next to
   them;
+- ``special`` (lgamma, digamma, polygamma, mvlgamma, erfinv, i0 and torch.special);
 - ``factories`` (tensor, zeros, arange, rand, ...); ``inplace_view`` (in-place
   changes through views: CopySlices); ``aliases`` (swapaxes, Tensor.broadcast_to, and the
   attributes that record nothing: real/imag, conj, nbytes, is_signed, is_nonzero, ...).
@@ -32,7 +33,7 @@ the groups of PyTorch's documentation:
 import importlib
 import pkgutil
 
-from ._op import ALL_OPS, FUNCTIONAL, FUNCTIONS, LINALG, METHODS, OPS, export, method  # noqa: F401
+from ._op import ALL_OPS, FUNCTIONAL, FUNCTIONS, LINALG, METHODS, OPS, SPECIAL, export, method  # noqa: F401
 
 FAMILIES = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
 for _name in FAMILIES:
@@ -42,7 +43,7 @@ for _name in FAMILIES:
 def _check_argument_types():
     from ._argcheck import install
 
-    install(FUNCTIONS, METHODS, FUNCTIONAL, LINALG)
+    install(FUNCTIONS, METHODS, FUNCTIONAL, LINALG, SPECIAL)
 
 
 _check_argument_types()

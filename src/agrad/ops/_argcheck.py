@@ -294,9 +294,9 @@ def _check_elements(values, element: str) -> None:
             raise TypeError(element.format(i, type_name(value)))
 
 
-def install(functions: dict, methods: dict, functional: dict, linalg: dict) -> None:
-    """Replace the table's entries of the four namespaces by checked wrappers."""
-    for form, names in (("torch", functions), ("F", functional), ("linalg", linalg)):
+def install(functions: dict, methods: dict, functional: dict, linalg: dict, special: dict) -> None:
+    """Replace the table's entries of the five namespaces by checked wrappers."""
+    for form, names in (("torch", functions), ("F", functional), ("linalg", linalg), ("special", special)):
         for name, fn in list(names.items()):
             key = f"{form}.{name}"
             checks = TABLE.get(key)
@@ -319,7 +319,7 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict) -> N
             methods[name] = parsed(fn, key)
     for key in PARSED_FIRST | set(PARSED_IF_FEWER) | PARSED_UNLESS_SEQUENCE | set(PARSED_WITH_KEYWORD):
         form, name = key.split(".", 1)
-        names = {"torch": functions, "F": functional, "linalg": linalg, "method": methods}[form]
+        names = {"torch": functions, "F": functional, "linalg": linalg, "special": special, "method": methods}[form]
         if name in names:
             names[name] = parsed_first(names[name], key, PARSED_IF_FEWER.get(key), key in PARSED_UNLESS_SEQUENCE,
                                        PARSED_WITH_KEYWORD.get(key))

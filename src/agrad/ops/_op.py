@@ -36,18 +36,20 @@ FUNCTIONS: dict = {}
 METHODS: dict = {}
 FUNCTIONAL: dict = {}
 LINALG: dict = {}
+SPECIAL: dict = {}  # torch.special
 #: Ops by node name (the last one made wins where several share a name, e.g.
 #: torch::autograd::NotImplemented); ALL_OPS keeps every one, for docs and tests.
 OPS: dict = {}
 ALL_OPS: list = []
 
 
-def export(*names, method=None, functional=None, linalg=None, torch=True):
+def export(*names, method=None, functional=None, linalg=None, special=None, torch=True):
     """Register a function under torch-level ``names`` (default: its own name).
 
     ``method`` names a Tensor method (True: each of ``names``, as PyTorch's aliases
     ``swapaxes``/``divide``/``ger`` are methods too); ``functional``
-    an ``nn.functional`` name; ``linalg`` a ``torch.linalg`` name.
+    an ``nn.functional`` name; ``linalg`` a ``torch.linalg`` name; ``special`` a
+    ``torch.special`` name (True: the function's own).
     """
 
     def deco(fn):
@@ -65,6 +67,8 @@ def export(*names, method=None, functional=None, linalg=None, torch=True):
             FUNCTIONAL[own[0] if functional is True else functional] = fn
         if linalg:
             LINALG[own[0] if linalg is True else linalg] = fn
+        if special:
+            SPECIAL[own[0] if special is True else special] = fn
         return fn
 
     return deco

@@ -1,0 +1,487 @@
+"""The special functions of PyTorch's CPU kernels (ATen's Math.h, from Cephes and others), their
+steps on numpy arrays in the kernel's type: float64 in double, float32 in float (float16 and
+bfloat16 are computed in float, as ATen upcasts them). libm's functions are taken as correctly
+rounded (double ones in long double, float ones in double), which glibc's are but in rare cases.
+Where the AVX2 build fuses ``a * b + c`` into one rounding, ``fma`` below does too.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import _vec_math
+from ._erf_math import calerf
+from ._lgamma_math import each, lgamma64
+
+_F64 = np.float64
+_F32 = np.float32
+_LD = np.longdouble
+
+
+def _via_ld(fn):
+    return lambda x: fn(x.astype(_LD)).astype(_F64)
+
+
+_h = float.fromhex
+# glibc's logf (e_logf.c, its FMA build): log(c) + log1p(z / c - 1) + k ln2 in double, c from a
+# table of 16 subintervals of [0x3f330000, 2 * that), a degree-3 polynomial
+_LOGF_TAB = np.array([[_h(a), _h(b)] for a, b in (
+    ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"), ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
+    ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"), ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
+    ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"), ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
+    ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"), ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
+    ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"), ("0x1p+0", "0x0p+0"),
+    ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"), ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
+    ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"), ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
+    ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"), ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"))])
+_LOGF_LN2 = _h("0x1.62e42fefa39efp-1")
+_LOGF_A = tuple(_h(c) for c in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2"))
+
+
+def logf(a):
+    """glibc's logf of a float32 array, bit for bit (NaN for a negative number with its sign set)."""
+    x = np.asarray(a, _F32)
+    fma64 = _vec_math.fma
+    with np.errstate(all="ignore"):
+        ix = x.view(np.uint32).astype(np.int64)
+        sub = (ix > 0) & (ix < 0x00800000)  # (a positive subnormal: normalised)
+        ix = np.where(sub, (x * _F32(2.0 ** 23)).view(np.uint32).astype(np.int64) - (23 << 23), ix)
+        tmp = (ix - 0x3F330000) & 0xFFFFFFFF
+        i = (tmp >> 19) % 16
+        k = np.where(tmp >= 1 << 31, tmp - (1 << 32), tmp) >> 23
+        iz = (ix - (tmp & (0x1FF << 23))) & 0xFFFFFFFF
+        z = iz.astype(np.uint32).view(_F32).astype(_F64)
+        r = fma64(z, _LOGF_TAB[i, 0], np.float64(-1.0))
+        y0 = fma64(k.astype(_F64), np.float64(_LOGF_LN2), _LOGF_TAB[i, 1])
+        r2 = r * r
+        y = fma64(np.float64(_LOGF_A[1]), r, np.float64(_LOGF_A[2]))
+        y = fma64(np.float64(_LOGF_A[0]), r2, y)
+        y = fma64(y, r2, y0 + r)
+        out = np.asarray(y).astype(_F32)
+        out = np.where(x == 1, _F32(0), out)
+        out = np.where(x == 0, _F32(-np.inf), out)
+        out = np.where(x == _F32(np.inf), x, out)
+        out = np.where(x < 0, _F32(-np.nan), out)
+        return np.where(np.isnan(x), x, out).astype(_F32, copy=False).reshape(x.shape)
+
+
+#: glibc's double functions: numpy's sin/cos/sqrt are libm's; log, exp and pow computed in long
+#: double and rounded (within 0.05% of glibc's values); tan and log1p (not correctly rounded
+#: in glibc) libm's own, through Python's math module
+_DOUBLE = {"sin": np.sin, "cos": np.cos, "sqrt": np.sqrt, "log": _via_ld(np.log), "exp": _via_ld(np.exp),
+           "tan": each(math.tan, np.tan), "log1p": each(math.log1p, np.log1p)}
+_FLOAT = {"sin": np.sin, "cos": np.cos, "sqrt": np.sqrt, "log": None, "exp": np.exp, "tan": np.tan,
+          "log1p": np.log1p}
+
+
+def libm(name, x):
+    """libm's function ``name`` of an array of x's type: glibc's double function, or its float
+    function (computed in double and rounded once: correctly rounded but in rare cases)."""
+    x = np.asarray(x)
+    with np.errstate(all="ignore"):
+        if x.dtype == _F64:
+            return _DOUBLE[name](x)
+        if x.dtype == np.float16:  # (c10::Half's std::log and co.: the float function, rounded to half)
+            return libm(name, x.astype(_F32)).astype(np.float16)
+        if name == "log":
+            return logf(x)
+        return _FLOAT[name](x.astype(_F64)).astype(x.dtype)
+
+
+def libm_pow(a, b):
+    """pow (powf for float32 operands) of arrays of one type, as libm()."""
+    a, b = np.asarray(a), np.asarray(b)
+    with np.errstate(all="ignore"):
+        if a.dtype == _F64:
+            return np.power(a.astype(_LD), b.astype(_LD)).astype(_F64)
+        return np.power(a.astype(_F64), b.astype(_F64)).astype(a.dtype)
+
+
+FUSED = True
+
+
+def fma(a, b, c):
+    """a * b + c rounded once (the AVX2 build's contraction)."""
+    with np.errstate(all="ignore"):
+        if not FUSED:
+            return a * b + c
+        return _vec_math.fma(a, b, c)
+
+
+def lgamma(x):
+    """std::lgamma: glibc's lgamma (float32 through double, rounded once: within an ulp of
+    lgammaf)."""
+    x = np.asarray(x)
+    if x.dtype == _F64:
+        return lgamma64(x)
+    return lgamma64(x.astype(_F64)).astype(x.dtype)
+
+
+def polevl(x, coeffs, t):
+    """Cephes' polevl: Horner's scheme from the highest coefficient, result * x + c fused."""
+    r = np.zeros_like(x)
+    for c in coeffs:
+        r = fma(r, x, t(c))
+    return r
+
+
+# ---------------------------------------------------------------------------
+# digamma, trigamma, zeta, polygamma
+# ---------------------------------------------------------------------------
+
+_PSI_10 = 2.25175258906672110764
+_DIGAMMA_A = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+              -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+              8.33333333333333333333E-2)
+
+
+def _digamma_positive(x, t):
+    """calc_digamma for x > 0 (or NaN, +inf): the recurrence up to 10, then the asymptotic series."""
+    result = np.zeros_like(x)
+    with np.errstate(all="ignore"):
+        low = x < 10
+        while low.any():
+            result = np.where(low, result - t(1) / x, result)
+            x = np.where(low, x + t(1), x)
+            low = x < 10
+        z = t(1) / (x * x)
+        y = np.where(x < t(1.0e17), z * polevl(z, _DIGAMMA_A, t), t(0))
+        out = result + libm("log", x) - t(0.5) / x - y
+        return np.where(x == 10, result + t(_PSI_10), out)
+
+
+def digamma(a):
+    """calc_digamma of a float64 or float32 array."""
+    x = np.asarray(a)
+    t = x.dtype.type
+    with np.errstate(all="ignore"):
+        neg = x < 0
+        pos = np.where(neg | (x == 0), t(1), x)
+        res = _digamma_positive(np.where(neg, t(1) - x, pos), t)
+        if neg.any():
+            r = np.fmod(x, t(1)).astype(_F64)  # (modf's fraction, in double)
+            cot = math.pi / libm("tan", math.pi * r)
+            res = np.where(neg, res - cot.astype(t), res)
+            res = np.where(neg & (x == np.trunc(x)), t(np.nan), res)
+        res = np.where(x == 0, np.copysign(t(np.inf), -x), res)
+    return res.astype(x.dtype, copy=False)
+
+
+def trigamma(a):
+    """ATen's trigamma of a float64 or float32 array (reflection below 0.5, six steps of the
+    recurrence, then the asymptotic series)."""
+    x = np.asarray(a)
+    t = x.dtype.type
+    with np.errstate(all="ignore"):
+        pi = t(math.pi)
+        refl = x < t(0.5)
+        s = libm("sin", pi * x)
+        result = np.where(refl, -((pi * pi) / (s * s)), t(0))
+        sign = np.where(refl, t(-1), t(1))
+        x = np.where(refl, t(1) - x, x)
+        for _ in range(6):
+            result = result + t(1) / (x * x)
+            x = x + t(1)
+        ixx = t(1) / (x * x)
+        inner = fma(-ixx, t(1) / t(42) if t is _F32 else 1.0 / 42, t(1) / t(30) if t is _F32 else 1.0 / 30)
+        inner = fma(-ixx, inner, t(1) / t(6) if t is _F32 else 1.0 / 6)
+        series = fma(ixx, inner, t(1) + t(1) / (t(2) * x)) / x
+        result = result + series
+    return (sign * result).astype(x.dtype, copy=False)
+
+
+_MACHEP = 1.11022302462515654042E-16
+_ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9, 7.47242496e10,
+           -2.950130727918164224e12, 1.1646782814350067249e14, -4.5979787224074726105e15,
+           1.8152105401943546773e17, -7.1661652561756670113e18)
+
+
+def zeta(x, q):
+    """Cephes' Hurwitz zeta(x, q) as ATen's zeta: in double (float32's first term pow(q, -x) in
+    float), rounded to the inputs' type."""
+    x, q = np.broadcast_arrays(np.asarray(x), np.asarray(q))
+    dtype = np.result_type(x, q)
+    xd = x.astype(_F64)
+    qd = q.astype(_F64)
+    with np.errstate(all="ignore"):
+        s = libm_pow(q, -x).astype(_F64)  # (std::pow of two floats: powf)
+        a = qd.copy()
+        b = np.zeros_like(s)
+        # (the early returns: x <= 1, a pole at q a non-positive integer, NaN for a non-integer x there)
+        done = (xd <= 1.0) | ((qd <= 0) & ((qd == np.floor(qd)) | (xd != np.floor(xd))))
+        out = np.zeros_like(s)
+        i = 0
+        while True:
+            active = ~done & ((i < 9) | (a <= 9.0))
+            if not active.any():
+                break
+            i += 1
+            a = np.where(active, a + 1.0, a)
+            b = np.where(active, libm_pow(a, -xd), b)
+            s = np.where(active, s + b, s)
+            stop = active & (-_MACHEP * s < b) & (b < _MACHEP * s)
+            out = np.where(stop, s, out)
+            done |= stop
+        w = a
+        s = s + b * w / (xd - 1.0)
+        s = s - 0.5 * b
+        aa = np.ones_like(s)
+        k = np.zeros_like(s)
+        for coeff in _ZETA_A:
+            live = ~done
+            aa = aa * (xd + k)
+            b = b / w
+            tt = aa * b / coeff
+            s = np.where(live, s + tt, s)
+            small = live & (np.abs(tt / s) < _MACHEP)
+            out = np.where(small, s, out)
+            done |= small
+            k = k + 1.0
+            aa = aa * (xd + k)
+            b = b / w
+            k = k + 1.0
+        out = np.where(done, out, s)
+        out = np.where((qd <= 0) & (xd != np.floor(xd)), np.nan, out)
+        out = np.where((qd <= 0) & (qd == np.floor(qd)), np.inf, out)
+        out = np.where(xd < 1.0, np.nan, out)
+        out = np.where(xd == 1.0, np.inf, out)
+    return out.astype(dtype)
+
+
+def polygamma(n, a):
+    """calc_polygamma for n >= 2: (-1)^(n+1) n! zeta(n + 1, x), n! as exp(lgamma(n + 1))."""
+    x = np.asarray(a)
+    t = x.dtype.type
+    if n == 0:
+        return digamma(x)
+    if n == 1:
+        return trigamma(x)
+    fact = libm("exp", lgamma(np.asarray(t(n) + t(1))))
+    with np.errstate(all="ignore"):
+        return ((t(1) if n % 2 else t(-1)) * fact * zeta(np.asarray(t(n + 1)), x)).astype(x.dtype, copy=False)
+
+
+# ---------------------------------------------------------------------------
+# erfinv
+# ---------------------------------------------------------------------------
+
+_ERFINV_A = (0.886226899, -1.645349621, 0.914624893, -0.140543331)
+_ERFINV_B = (-2.118377725, 1.442710462, -0.329097515, 0.012229801)
+_ERFINV_C = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
+_ERFINV_D = (3.543889200, 1.637067800)
+
+
+def _erf(x):
+    return calerf(x, False)
+
+
+def erfinv(a):
+    """calc_erfinv: a rational first guess, two Newton steps with erf and exp."""
+    y = np.asarray(a)
+    t = y.dtype.type
+    A, B, C, D = ([t(c) for c in g] for g in (_ERFINV_A, _ERFINV_B, _ERFINV_C, _ERFINV_D))
+    with np.errstate(all="ignore"):
+        y_abs = np.abs(y)
+        z = y * y
+        num = fma(fma(fma(A[3], z, A[2]), z, A[1]), z, A[0])
+        dem = fma(fma(fma(fma(B[3], z, B[2]), z, B[1]), z, B[0]), z, t(1))
+        central = y * num / dem
+        zz = libm("sqrt", -libm("log", (t(1) - y_abs) / t(2)))
+        num = fma(fma(fma(C[3], zz, C[2]), zz, C[1]), zz, C[0])
+        dem = fma(fma(D[1], zz, D[0]), zz, t(1))
+        tail = np.copysign(num, y) / dem
+        x = np.where(y_abs <= t(0.7), central, tail)
+        two_over_sqrt_pi = t(2) * t(0.564189583547756286948)
+        for _ in range(2):
+            x = x - (_erf(x) - y) / (two_over_sqrt_pi * libm("exp", -x * x))
+        x = np.where(y_abs == 1, np.copysign(t(np.inf), y), x)
+        x = np.where(y_abs > 1, t(np.nan), x)
+    return x.astype(y.dtype, copy=False)
+
+
+# ---------------------------------------------------------------------------
+# modified Bessel functions I0, I1 (and scaled): Chebyshev series
+# ---------------------------------------------------------------------------
+
+_I0E_A = (-4.41534164647933937950E-18, 3.33079451882223809783E-17, -2.43127984654795469359E-16,
+          1.71539128555513303061E-15, -1.16853328779934516808E-14, 7.67618549860493561688E-14,
+          -4.85644678311192946090E-13, 2.95505266312963983461E-12, -1.72682629144155570723E-11,
+          9.67580903537323691224E-11, -5.18979560163526290666E-10, 2.65982372468238665035E-9,
+          -1.30002500998624804212E-8, 6.04699502254191894932E-8, -2.67079385394061173391E-7,
+          1.11738753912010371815E-6, -4.41673835845875056359E-6, 1.64484480707288970893E-5,
+          -5.75419501008210370398E-5, 1.88502885095841655729E-4, -5.76375574538582365885E-4,
+          1.63947561694133579842E-3, -4.32430999505057594430E-3, 1.05464603945949983183E-2,
+          -2.37374148058994688156E-2, 4.93052842396707084878E-2, -9.49010970480476444210E-2,
+          1.71620901522208775349E-1, -3.04682672343198398683E-1, 6.76795274409476084995E-1)
+_I0E_B = (-7.23318048787475395456E-18, -4.83050448594418207126E-18, 4.46562142029675999901E-17,
+          3.46122286769746109310E-17, -2.82762398051658348494E-16, -3.42548561967721913462E-16,
+          1.77256013305652638360E-15, 3.81168066935262242075E-15, -9.55484669882830764870E-15,
+          -4.15056934728722208663E-14, 1.54008621752140982691E-14, 3.85277838274214270114E-13,
+          7.18012445138366623367E-13, -1.79417853150680611778E-12, -1.32158118404477131188E-11,
+          -3.14991652796324136454E-11, 1.18891471078464383424E-11, 4.94060238822496958910E-10,
+          3.39623202570838634515E-9, 2.26666899049817806459E-8, 2.04891858946906374183E-7,
+          2.89137052083475648297E-6, 6.88975834691682398426E-5, 3.36911647825569408990E-3,
+          8.04490411014108831608E-1)
+_I1E_A = (2.77791411276104639959E-18, -2.11142121435816608115E-17, 1.55363195773620046921E-16,
+          -1.10559694773538630805E-15, 7.60068429473540693410E-15, -5.04218550472791168711E-14,
+          3.22379336594557470981E-13, -1.98397439776494371520E-12, 1.17361862988909016308E-11,
+          -6.66348972350202774223E-11, 3.62559028155211703701E-10, -1.88724975172282928790E-9,
+          9.38153738649577178388E-9, -4.44505912879632808065E-8, 2.00329475355213526229E-7,
+          -8.56872026469545474066E-7, 3.47025130813767847674E-6, -1.32731636560394358279E-5,
+          4.78156510755005422638E-5, -1.61760815825896745588E-4, 5.12285956168575772895E-4,
+          -1.51357245063125314899E-3, 4.15642294431288815669E-3, -1.05640848946261981558E-2,
+          2.47264490306265168283E-2, -5.29459812080949914269E-2, 1.02643658689847095384E-1,
+          -1.76416518357834055153E-1, 2.52587186443633654823E-1)
+_I1E_B = (7.51729631084210481353E-18, 4.41434832307170791151E-18, -4.65030536848935832153E-17,
+          -3.20952592199342395980E-17, 2.96262899764595013876E-16, 3.30820231092092828324E-16,
+          -1.88035477551078244854E-15, -3.81440307243700780478E-15, 1.04202769841288027642E-14,
+          4.27244001671195135429E-14, -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+          -7.19855177624590851209E-13, 2.03562854414708950722E-12, 1.41258074366137813316E-11,
+          3.25260358301548823856E-11, -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+          -3.83538038596423702205E-9, -2.63146884688951950684E-8, -2.51223623787020892529E-7,
+          -3.88256480887769039346E-6, -1.10588938762623716291E-4, -9.76109749136146840777E-3,
+          7.78576235018280120474E-1)
+#: float32's shorter series for I1 (the tail of the double ones)
+_I1E_A32 = _I1E_A[12:]
+_I1E_B32 = _I1E_B[18:]
+
+
+def chbevl(x, coeffs, t, fused=True):
+    """Cephes' chbevl: the Chebyshev series at x (b0 = x * b1 - b2 + c, the product and the
+    difference fused; ``fused`` False: c10::Half's steps, each rounded), halved."""
+    b0 = np.full_like(x, t(coeffs[0]))
+    b1 = np.zeros_like(x)
+    b2 = b1
+    with np.errstate(all="ignore"):
+        for c in coeffs[1:]:
+            b2 = b1
+            b1 = b0
+            b0 = (fma(x, b1, -b2) if fused else x * b1 - b2) + t(c)
+        return t(0.5) * (b0 - b2)
+
+
+def _bessel_parts(a, small, large):
+    x = np.asarray(a)
+    t = x.dtype.type
+    ax = np.abs(x)
+    with np.errstate(all="ignore"):
+        near = ax <= t(8)
+        lo = chbevl(ax / t(2) - t(2), small, t)
+        hi = chbevl(t(32) / ax - t(2), large, t)
+    return x, t, ax, near, lo, hi
+
+
+def i0(a):
+    x, t, ax, near, lo, hi = _bessel_parts(a, _I0E_A, _I0E_B)
+    with np.errstate(all="ignore"):
+        e = libm("exp", ax)
+        return np.where(near, e * lo, e * hi / libm("sqrt", ax)).astype(x.dtype, copy=False)
+
+
+def i0e(a):
+    x, t, ax, near, lo, hi = _bessel_parts(a, _I0E_A, _I0E_B)
+    with np.errstate(all="ignore"):
+        return np.where(near, lo, hi / libm("sqrt", ax)).astype(x.dtype, copy=False)
+
+
+def i0e_half_steps(a):
+    """calc_i0e of a float16 array in c10::Half's arithmetic (the scalar loop's lanes): the series
+    rounded to half at each step, the last division by sqrt(x) in float."""
+    x = np.asarray(a, np.float16)
+    t = np.float16
+    ax = np.abs(x)
+    with np.errstate(all="ignore"):
+        lo = chbevl(ax / t(2) - t(2), _I0E_A, t, fused=False)
+        hi = chbevl(t(32) / ax - t(2), _I0E_B, t, fused=False)
+        far = (hi.astype(_F32) / np.sqrt(ax.astype(_F32))).astype(t)
+        return np.where(ax <= t(8), lo, far)
+
+
+def _i1_tables(a):
+    return (_I1E_A32, _I1E_B32) if np.asarray(a).dtype == _F32 else (_I1E_A, _I1E_B)
+
+
+def i1(a):
+    x, t, ax, near, lo, hi = _bessel_parts(a, *_i1_tables(a))
+    with np.errstate(all="ignore"):
+        e = libm("exp", ax)
+        out = np.where(near, e * ax * lo, e * hi / libm("sqrt", ax))
+        return np.where(x < 0, -out, out).astype(x.dtype, copy=False)
+
+
+def i1e(a):
+    x, t, ax, near, lo, hi = _bessel_parts(a, *_i1_tables(a))
+    with np.errstate(all="ignore"):
+        out = np.where(near, lo * ax, hi / libm("sqrt", ax))
+        return np.where(x < 0, -out, out).astype(x.dtype, copy=False)
+
+
+# ---------------------------------------------------------------------------
+# ndtri, entr, xlog1py
+# ---------------------------------------------------------------------------
+
+_NDTRI_P0 = (-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1,
+             1.39312609387279679503E1, -1.23916583867381258016E0)
+_NDTRI_Q0 = (1.00000000000000000000E0, 1.95448858338141759834E0, 4.67627912898881538453E0,
+             8.63602421390890590575E1, -2.25462687854119370527E2, 2.00260212380060660359E2,
+             -8.20372256168333339912E1, 1.59056225126211695515E1, -1.18331621121330003142E0)
+_NDTRI_P1 = (4.05544892305962419923E0, 3.15251094599893866154E1, 5.71628192246421288162E1,
+             4.40805073893200834700E1, 1.46849561928858024014E1, 2.18663306850790267539E0,
+             -1.40256079171354495875E-1, -3.50424626827848203418E-2, -8.57456785154685413611E-4)
+_NDTRI_Q1 = (1.00000000000000000000E0, 1.57799883256466749731E1, 4.53907635128879210584E1,
+             4.13172038254672030440E1, 1.50425385692907503408E1, 2.50464946208309415979E0,
+             -1.42182922854787788574E-1, -3.80806407691578277194E-2, -9.33259480895457427372E-4)
+_NDTRI_P2 = (3.23774891776946035970E0, 6.91522889068984211695E0, 3.93881025292474443415E0,
+             1.33303460815807542389E0, 2.01485389549179081538E-1, 1.23716634817820021358E-2,
+             3.01581553508235416007E-4, 2.65806974686737550832E-6, 6.23974539184983293730E-9)
+_NDTRI_Q2 = (1.00000000000000000000E0, 6.02427039364742014255E0, 3.67983563856160859403E0,
+             1.37702099489081330271E0, 2.16236993594496635890E-1, 1.34204006088543189037E-2,
+             3.28014464682127739104E-4, 2.89247864745380683936E-6, 6.79019408009981274425E-9)
+_EXP_M2 = 0.13533528323661269189
+
+
+def ndtri(a):
+    """Cephes' ndtri: the inverse of the standard normal CDF."""
+    y0 = np.asarray(a)
+    t = y0.dtype.type
+    with np.errstate(all="ignore"):
+        upper = y0 > t(1) - t(_EXP_M2)
+        y = np.where(upper, t(1) - y0, y0)
+        yc = y - t(0.5)
+        y2 = yc * yc
+        central = fma(yc, y2 * polevl(y2, _NDTRI_P0, t) / polevl(y2, _NDTRI_Q0, t), yc) * t(2.50662827463100050242)
+        # (::log and ::sqrt: the double functions, float32 arguments promoted)
+        yd = y.astype(_F64)
+        x = libm("sqrt", -2.0 * libm("log", yd)).astype(t)
+        xd = x.astype(_F64)
+        x0 = (xd - libm("log", xd) / xd).astype(t)
+        z = t(1) / x
+        x1 = np.where(x < t(8), z * polevl(z, _NDTRI_P1, t) / polevl(z, _NDTRI_Q1, t),
+                      z * polevl(z, _NDTRI_P2, t) / polevl(z, _NDTRI_Q2, t))
+        tail = x0 - x1
+        tail = np.where(upper, tail, -tail)
+        out = np.where(y > t(_EXP_M2), central, tail)
+        out = np.where((y0 < 0) | (y0 > 1) | np.isnan(y0), t(np.nan), out)
+        out = np.where(y0 == 0, t(-np.inf), out)
+        out = np.where(y0 == 1, t(np.inf), out)
+    return out.astype(y0.dtype, copy=False)
+
+
+def entr(a):
+    """-x log x (0 at 0, -inf below, NaN kept)."""
+    x = np.asarray(a)
+    t = x.dtype.type
+    with np.errstate(all="ignore"):
+        out = np.where(x > 0, -x * libm("log", x), np.where(x == 0, t(0), t(-np.inf)))
+        return np.where(np.isnan(x), x, out).astype(x.dtype, copy=False)
+
+
+def xlog1py(x, y):
+    """x * log1p(y): NaN where y is NaN, else 0 where x is 0."""
+    x, y = np.asarray(x), np.asarray(y)
+    with np.errstate(all="ignore"):
+        out = x * libm("log1p", y)
+        out = np.where(x == 0, x.dtype.type(0), out)
+        return np.where(np.isnan(y), y, out).astype(np.result_type(x, y), copy=False)

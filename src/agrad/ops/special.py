@@ -1,0 +1,387 @@
+"""Special functions: lgamma, digamma, polygamma, mvlgamma, erfinv and i0 (``torch.*`` and Tensor
+methods), torch.special's own ops (i0e, i1, i1e, ndtr, ndtri, entr, xlog1py, zeta), and the
+torch.special names of existing ops (erf, expit, gammaln, psi, multigammaln, softmax, ...).
+
+Each op is one entry: the kernel (agrad/ops/_special_math.py: ATen's Math.h steps), PyTorch's
+node name and the derivative of derivatives.yaml written with agrad ops.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd import grad_mode
+from ..tensor import Tensor
+from . import _special_math as S
+from ._layout import promote
+from ._op import FUNCTIONS, SPECIAL, Op, export, finish_out, inplace, method
+from .factories import arange, full
+from .pointwise import _float_array, _float_operands, _not_implemented_for, broadcast_error, check_operand
+from .selection import where
+from ._vector_loop import unary_lanes
+from .unary import unary
+
+_result_type = dtypes.result_type
+
+
+def _in_float(fn):
+    """``fn`` of a float32 or float64 array; float16 computed in float32 and rounded (ATen's
+    upcast to the op math type)."""
+
+    def kernel(a):
+        a = np.asarray(a)
+        if a.dtype == np.float16:
+            return fn(a.astype(np.float32)).astype(np.float16)
+        return fn(a)
+
+    return kernel
+
+
+def _no_half(fn, kernel_name):
+    """``fn`` of a float32 or float64 array; float16 refused as the kernel's dispatch refuses it."""
+
+    def kernel(a):
+        a = np.asarray(a)
+        if a.dtype == np.float16:
+            _not_implemented_for(kernel_name, dtypes.float16)
+        return fn(a)
+
+    return kernel
+
+
+# ---------------------------------------------------------------------------
+# torch.lgamma, digamma, erfinv, i0 (and their methods, in-place methods)
+# ---------------------------------------------------------------------------
+
+@unary(_in_float(S.lgamma))
+def lgamma(ctx, grad):
+    return grad * digamma(ctx.self)
+
+
+@unary(_in_float(S.digamma))
+def digamma(ctx, grad):
+    return grad * polygamma(1, ctx.self)
+
+
+@unary(_in_float(S.erfinv))
+def erfinv(ctx, grad):
+    return 0.5 * math.sqrt(math.pi) * ctx.self.erfinv().pow(2).exp() * grad
+
+
+@unary(_in_float(S.i0))
+def i0(ctx, grad):
+    return grad * i1(ctx.self)
+
+
+# ---------------------------------------------------------------------------
+# polygamma: torch.polygamma(n, input), Tensor.polygamma(n), Tensor.polygamma_(n)
+# ---------------------------------------------------------------------------
+
+def _polygamma_kernel(ctx, a, n):
+    return _in_float(lambda v: S.polygamma(n, v))(a)
+
+
+_polygamma = Op("PolygammaBackward0", _polygamma_kernel, saves=("self",), jvp="element_wise")
+_polygamma_inplace = Op("PolygammaBackward1", _polygamma_kernel, saves=("self",), jvp="element_wise")
+
+
+@_polygamma.derivative
+@_polygamma_inplace.derivative
+def _polygamma_backward(ctx, grad):
+    return grad * polygamma(ctx.n + 1, ctx.self)
+
+
+def _check_n(n):
+    if type(n) is not int:
+        raise TypeError("polygamma(): argument 'n' must be int")
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+
+
+@export(special=True)
+def polygamma(n, input, *, out=None):
+    """The n-th derivative of digamma (node PolygammaBackward0)."""
+    _check_n(n)
+    return finish_out("polygamma", _polygamma.apply((input,), (_float_array(input),), {"n": n}), out)
+
+
+@method("polygamma")
+def _polygamma_method(self, n):
+    return polygamma(n, self)
+
+
+def _polygamma_into(self, n):  # (what polygamma_ writes into self: its own node, PolygammaBackward1)
+    _check_n(n)
+    return _polygamma_inplace.apply((self,), (_float_array(self),), {"n": n})
+
+
+_polygamma_into.__name__ = "polygamma"
+method("polygamma_")(inplace(_polygamma_into, partial=True))
+
+
+# ---------------------------------------------------------------------------
+# mvlgamma: sum over i < p of lgamma(x - i/2), plus p(p-1)/4 log(pi) (ATen's composite steps)
+# ---------------------------------------------------------------------------
+
+def _mvlgamma_args(x, p):
+    """arange(-p/2 + 1/2, 1/2, 1/2) + x.unsqueeze(-1), in x's dtype."""
+    return arange(-p * 0.5 + 0.5, 0.5, 0.5, dtype=x.dtype) + x.unsqueeze(-1)
+
+
+def _mvlgamma_fwd(ctx, a, p):
+    with grad_mode.no_grad():
+        x = Tensor._make(a)
+        return (_mvlgamma_args(x, p).lgamma().sum(-1) + p * (p - 1) * math.log(math.pi) * 0.25)._data
+
+
+_mvlgamma = Op("MvlgammaBackward0", _mvlgamma_fwd, saves=("self",), jvp="element_wise")
+
+
+@_mvlgamma.derivative
+def _(ctx, grad):
+    return grad * _mvlgamma_args(ctx.self, ctx.p).digamma().sum(-1)
+
+
+@export("mvlgamma", method=True, special="multigammaln")
+def mvlgamma(input, p, *, out=None):
+    """The multivariate log-gamma function of dimension p (node MvlgammaBackward0)."""
+    if type(p) is not int:
+        raise TypeError("mvlgamma(): argument 'p' must be int")
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    return finish_out("mvlgamma", _mvlgamma.apply((input,), (_float_array(input),), {"p": p}), out)
+
+
+method("mvlgamma_")(inplace(mvlgamma, partial=True))
+
+
+# ---------------------------------------------------------------------------
+# torch.special's own unary ops
+# ---------------------------------------------------------------------------
+
+def _special_unary(kernel, fname, node, saves=("self",)):
+    """torch.special.<fname> (input, *, out=None): ints and bools computed in the default float."""
+
+    def deco(derivative):
+        op = Op(node, lambda ctx, a: kernel(a), saves=saves, jvp="element_wise", pointwise=True)
+        op.derivative(derivative)
+
+        def api(input, *, out=None):
+            return finish_out(f"special_{fname}", op.apply((input,), (_float_array(input),), {}), out)
+
+        api.__name__ = fname
+        api.__doc__ = f"torch.special.{fname} (node {node})."
+        api.op = op
+        export(fname, torch=False, special=True)(api)
+        return api
+
+    return deco
+
+
+def _i0e_kernel(a):
+    """calc_i0e; float16: the vector code's lanes in float (rounded once), the scalar loop's in
+    c10::Half's steps."""
+    a = np.asarray(a)
+    if a.dtype != np.float16:
+        return S.i0e(a)
+    lanes = unary_lanes(a)
+    if lanes is False:
+        return S.i0e_half_steps(a)
+    vec = S.i0e(a.astype(np.float32)).astype(np.float16)
+    return vec if lanes is True else np.where(lanes, vec, S.i0e_half_steps(a))
+
+
+@_special_unary(_i0e_kernel, "i0e", "SpecialI0EBackward0", saves=("self", "result"))
+def i0e(ctx, grad):
+    return grad * (i1e(ctx.self) - ctx.self.sgn() * ctx.result)
+
+
+def _tiny_guard(x):
+    """(|x| > eps, x with eps where it is not): i1_backward's and i1e_backward's safe argument."""
+    eps = float(np.finfo(x._data.dtype).eps)
+    not_tiny = x.abs() > eps
+    return not_tiny, where(not_tiny, x, full((), eps, dtype=x.dtype))
+
+
+@_special_unary(_in_float(S.i1), "i1", "SpecialI1Backward0", saves=("self", "result"))
+def i1(ctx, grad):
+    not_tiny, safe = _tiny_guard(ctx.self)
+    gradx = i0(safe) - ctx.result * safe.reciprocal()
+    return grad * where(not_tiny, gradx, full((), 0.5, dtype=ctx.self.dtype))
+
+
+@_special_unary(_in_float(S.i1e), "i1e", "SpecialI1EBackward0", saves=("self", "result"))
+def i1e(ctx, grad):
+    not_tiny, safe = _tiny_guard(ctx.self)
+    gradx = i0e(safe) - ctx.result * (safe.sgn() + safe.reciprocal())
+    return grad * where(not_tiny, gradx, full((), 0.5, dtype=ctx.self.dtype))
+
+
+@_special_unary(_no_half(S.ndtri, "ndtri"), "ndtri", "SpecialNdtriBackward0", saves=("result",))
+def ndtri(ctx, grad):
+    return grad * math.sqrt(2 * math.pi) * (ctx.result.square() / 2).exp()
+
+
+@_special_unary(S.entr, "entr", "SpecialEntrBackward0")  # (float16: log rounded to half, then -x * it)
+def entr(ctx, grad):
+    return grad * (-(1 + ctx.self.log()))
+
+
+@export("ndtr", torch=False, special=True)
+def ndtr(input, *, out=None):
+    """ATen's composite: (1 + erf(x * sqrt(1/2))) * 0.5 (its nodes: MulBackward1, AddBackward1,
+    ErfBackward0, MulBackward1)."""
+    from .nn import add_scalar, mul_scalar
+    from .unary import erf
+
+    x = input if input.dtype.is_floating_point else input.to(dtypes.get_default_dtype())
+    return finish_out("special_ndtr", mul_scalar(add_scalar(erf(mul_scalar(x, 0.7071067811865476)), 1), 0.5), out)
+
+
+# ---------------------------------------------------------------------------
+# xlog1py and zeta: (tensor, tensor), (number, tensor), (tensor, number)
+# ---------------------------------------------------------------------------
+
+def _pair_kernel(fn, name, half=True, half_steps=False):
+    """fn of two arrays in ``dtype``; float16 refused (``half`` False), computed in float32 and
+    rounded, or (``half_steps``) in c10::Half's steps (each rounded to half)."""
+    def kernel(x, y, dtype):
+        x = np.asarray(x, dtype)
+        y = np.asarray(y, dtype)
+        if dtype == np.float16 and not half_steps:
+            if not half:
+                _not_implemented_for(name, dtypes.float16)
+            return fn(x.astype(np.float32), y.astype(np.float32)).astype(np.float16)
+        return fn(x, y)
+
+    return kernel
+
+
+_xlog1py_kernel = _pair_kernel(S.xlog1py, "xlog1py", half_steps=True)  # (as entr)
+_zeta_kernel = _pair_kernel(S.zeta, "zeta", half=False)
+
+
+def _pair_ops(stem, kernel, saves0, saves1, saves2):
+    def two(ctx, a, b):
+        return kernel(a, b, np.result_type(a, b))
+
+    return (Op(f"{stem}Backward0", two, inputs=("self", "other"), saves=saves0, jvp="element_wise", pointwise=True,
+               value_error=broadcast_error),
+            Op(f"{stem}Backward1", lambda ctx, b, x: kernel(x, b, b.dtype), inputs=("other",), saves=saves1,
+               jvp="element_wise"),
+            Op(f"{stem}Backward2", lambda ctx, a, other: kernel(a, other, a.dtype), saves=saves2,
+               jvp="element_wise"))
+
+
+_xlog1py0, _xlog1py1, _xlog1py2 = _pair_ops("SpecialXlog1Py", _xlog1py_kernel, ("self", "other"), ("other",), ("self",))
+_zeta0, _zeta1, _zeta2 = _pair_ops("SpecialZeta", _zeta_kernel, ("self", "other"), ("other",), ())
+
+
+@_xlog1py0.derivative
+def _(ctx, grad):
+    x, y = ctx.self, ctx.other
+    return (xlog1py(grad, y).masked_fill((x == 0.0) & (y <= -1.0), 0.0) if ctx.needs(0) else None,
+            grad * x / (y + 1) if ctx.needs(1) else None)
+
+
+@_xlog1py1.derivative
+def _(ctx, grad):
+    return grad * ctx.x / (ctx.other + 1)
+
+
+@_xlog1py2.derivative
+def _(ctx, grad):
+    g = xlog1py(grad, ctx.other)
+    return g.masked_fill((ctx.self == 0.0) & (ctx.other <= -1), 0.0)
+
+
+def _zeta_self_grad():
+    raise NotImplementedError("the derivative for 'zeta' is not implemented.")
+
+
+@_zeta0.derivative
+def _(ctx, grad):
+    if ctx.needs(0):
+        _zeta_self_grad()
+    x = ctx.self
+    return None, grad * -x * zeta(x + 1.0, ctx.other)
+
+
+@_zeta1.derivative
+def _(ctx, grad):
+    return grad * -ctx.x * zeta(ctx.x + 1.0, ctx.other)
+
+
+@_zeta2.derivative
+def _(ctx, grad):
+    _zeta_self_grad()
+
+
+def _pair(fname, ops, input, other, out):
+    """The three overloads of a binary special op, promoted as xlogy (integers to the default float)."""
+    two, scalar_self, scalar_other = ops
+    if not isinstance(input, Tensor):
+        check_operand(input, fname)
+        if not isinstance(other, Tensor):
+            raise TypeError(f"{fname}(): expected a Tensor")
+        d = _result_type(input, other)
+        if not d.is_floating_point:
+            d = dtypes.get_default_dtype()
+        result = scalar_self.apply((other,), (promote(other._data, d.numpy),), {"x": input})
+    elif isinstance(other, Tensor):
+        ts, arrs = _float_operands(input, other, fname)
+        result = two.apply(ts, arrs, {})
+    else:
+        check_operand(other, fname)
+        d = _result_type(input, other)
+        if not d.is_floating_point:
+            d = dtypes.get_default_dtype()
+        result = scalar_other.apply((input,), (promote(input._data, d.numpy),), {"other": other})
+    return finish_out(fname, result, out)
+
+
+@export(torch=False, special=True)
+def xlog1py(input, other, *, out=None):
+    """input * log1p(other), taken as 0 where input == 0 (unless other is NaN)."""
+    return _pair("special_xlog1py", (_xlog1py0, _xlog1py1, _xlog1py2), input, other, out)
+
+
+@export(torch=False, special=True)
+def zeta(input, other, *, out=None):
+    """The Hurwitz zeta function zeta(input, other)."""
+    return _pair("special_zeta", (_zeta0, _zeta1, _zeta2), input, other, out)
+
+
+# ---------------------------------------------------------------------------
+# torch.special's names of existing ops
+# ---------------------------------------------------------------------------
+
+def _alias(special_name, fn):
+    SPECIAL[special_name] = fn
+
+
+for _name, _torch_name in {"erf": "erf", "erfc": "erfc", "erfinv": "erfinv", "expit": "sigmoid", "exp2": "exp2",
+                           "expm1": "expm1", "log1p": "log1p", "sinc": "sinc", "gammaln": "lgamma",
+                           "psi": "digamma", "digamma": "digamma", "i0": "i0", "logit": "logit",
+                           "xlogy": "xlogy", "logsumexp": "logsumexp"}.items():
+    _alias(_name, FUNCTIONS[_torch_name])
+
+
+@export("round", torch=False, special=True)
+def _special_round(input, *, decimals=0, out=None):
+    """torch.special.round: decimals=0 by default (node RoundBackward1)."""
+    return FUNCTIONS["round"](input, decimals=decimals, out=out)
+
+
+@export("softmax", torch=False, special=True)
+def _special_softmax(input, dim, dtype=None):
+    return FUNCTIONS["softmax"](input, dim, dtype=dtype)
+
+
+@export("log_softmax", torch=False, special=True)
+def _special_log_softmax(input, dim, *, dtype=None):
+    return FUNCTIONS["log_softmax"](input, dim, dtype=dtype)
+
