@@ -379,4 +379,13 @@ CASES += [  # (seed 28000000's error groups)
           "x = torch.tensor([[[2.0, 0.25], [1.25, -2.5], [-3.0, 0.0]]], dtype=torch.float16)",
           "torch.tensor([-0.0, -0.25]).bernoulli()", "d = F.dropout1d(x[::2])"],
          ["a", "b", "c", "d"]),
+    case("scatter-add-src-gradient-only-when-wanted",  # (seed 29000000: raises-only-agrad:grad) autograd.grad of
+         # self computes no src gradient, so a src larger than index fails only a pass that wants src's
+         ["x = torch.tensor([float('-inf'), -2.0, 0.0, 2.5], requires_grad=True)",
+          "src = torch.tensor([-2.25, -1.0, -1.75, -0.25], requires_grad=True)", "idx = torch.tensor([0, 3, 0])",
+          "g1 = torch.autograd.grad(x.scatter_add(-1, idx, src).sum(), [x])",
+          "g2 = torch.autograd.grad(x.scatter_add(-1, idx, src).sum(), [x], create_graph=True)",
+          "torch.autograd.grad(x.scatter_add(-1, idx, src).sum(), [src])",
+          "x.scatter_add(-1, idx, src).sum().backward()"],
+         ["g1", "g2", "x.grad"]),
 ]

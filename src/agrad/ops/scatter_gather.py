@@ -16,6 +16,7 @@ from .._warn_once import warn_once
 from .. import dtypes
 from .._limits import check_shape
 from ..autograd.grad_mode import _state as _grad_state
+from ..autograd.graph import should_compute_output
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from ._layout import c_order
 from ._op import Op, export, finish_out, inplace, method
@@ -434,8 +435,9 @@ def _gathered(grad, ctx):
 
 def _src_grad(grad, ctx):
     """grad.gather(dim, index) shaped as src: PyTorch's engine takes a gradient src's shape expands
-    to (a 0-d src, summed back), and rejects any other (src larger than index)."""
-    if ctx._input_meta[1] is None:
+    to (a 0-d src, summed back), and rejects any other (src larger than index); none at all when
+    the running pass does not want src's (task_should_compute_output: autograd.grad of self)."""
+    if not should_compute_output(ctx, 1):
         return None
     g = _gathered(grad, ctx)
     src_shape = tuple(ctx._input_meta[1][0])
