@@ -125,3 +125,7 @@ def test_float64_tanh_backward_gives_the_fused_bits():
     t = long_double_tanh(x)
     assert np.array_equal(a.grad.numpy().view(_I64), (kept * _fused(t)).view(_I64))
     assert np.array_equal(g, kept)  # (the product is written into the fresh factor, not the gradient)
+    gt = rng.standard_normal((100, 300))  # a transposed gradient: the product after the factor
+    a.grad = None
+    torch.tanh(a).backward(torch.from_numpy(gt).t())
+    assert np.array_equal(a.grad.numpy().view(_I64), (gt.T * _fused(t)).view(_I64))

@@ -37,6 +37,7 @@ costs page faults worth ten numpy steps).
 ``t = 1 - s - p`` (exact), ``r = fl(s + fl(t - e))``: correctly rounded unless ``fl(t - e)`` is
 exactly half of s's gap (2**-54: s is in [1/2, 1]), where the general ``fma`` decides.  A NaN
 y gives y's NaN, as PyTorch's kernel does (the general fma's NaN sign varies with numpy's loop).
+:func:`tanh_backward` multiplies the gradient in as each block's factor is made.
 """
 
 from __future__ import annotations
@@ -221,4 +222,36 @@ def one_minus_square(y: np.ndarray, exact) -> np.ndarray:
         nan = np.isnan(v)
         r[nan] = v[nan]  # a NaN y: itself, as PyTorch's kernel's y * y and 1 - (y * y) pass it on
         out[idx] = r
+    return out.reshape(y.shape)
+
+
+def tanh_backward(g: np.ndarray, y: np.ndarray, exact) -> np.ndarray:
+    """g * fma(-y, y, 1), tanh_backward's kernel, of float64 arrays (``exact``: as for
+    one_minus_square): for C-contiguous ones of one shape the product is taken a block at a
+    time as the factor is made (one pass over memory fewer), otherwise after it."""
+    if y.size < MIN_SIZE or g.shape != y.shape or not (y.flags.c_contiguous and g.flags.c_contiguous):
+        f = one_minus_square(y, exact)
+        if f.size >= MIN_SIZE and g.shape == f.shape:
+            return np.multiply(g, f, out=f)  # (f is fresh: no second large temporary)
+        return np.multiply(g, f)
+    flat, gf = y.reshape(-1), g.reshape(-1)
+    n = flat.size
+    out = np.empty(n)
+    bad = np.empty(n, bool)
+    m = min(_BLOCK, n)
+    a, b, c = np.empty(m), np.empty(m), np.empty(m)
+    with np.errstate(all="ignore"):
+        for i in range(0, n, m):
+            j = min(i + m, n)
+            w = j - i
+            o = out[i:j]
+            _oms_block(flat[i:j], o, bad[i:j], a[:w], b[:w], c[:w])
+            np.multiply(gf[i:j], o, out=o)
+    idx = np.flatnonzero(bad)
+    if idx.size:
+        v = flat[idx]
+        r = exact(v)
+        nan = np.isnan(v)
+        r[nan] = v[nan]
+        out[idx] = np.multiply(gf[idx], r)
     return out.reshape(y.shape)

@@ -201,10 +201,7 @@ def _tanh_backward_np(g, y):
         if y.size == 1 and g.shape == y.shape:  # (one element: fma's steps on Python floats, no arrays)
             v = y.item()
             return np.multiply(g, _fma_float(-v, v, 1.0))
-        f = _tanh64.one_minus_square(y, _fma_one_minus_square)
-        if f.size >= _tanh64.MIN_SIZE and g.shape == f.shape and g.dtype is d:
-            return np.multiply(g, f, out=f)  # (f is fresh: no second large temporary)
-        return np.multiply(g, f)
+        return _tanh64.tanh_backward(g, y, _fma_one_minus_square)
     return np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y)))
 
 
