@@ -82,8 +82,8 @@ def calerf(a, complement):
 
 
 # ---------------------------------------------------------------------------
-# float32 erf of PyTorch's two loops: glibc's erff (the scalar code's std::erf) and
-# Vectorized<float>::erf (the AVX2 vector code's)
+# float32 erf of PyTorch's vector code: Vectorized<float>::erf (AVX2); its scalar code's is
+# glibc's erff (_glibc_float.erff)
 # ---------------------------------------------------------------------------
 
 _F32 = np.float32
@@ -91,72 +91,6 @@ _F32 = np.float32
 
 def _f32s(*values):
     return tuple(_F32(v) for v in values)
-
-
-# glibc's erff (sysdeps/ieee754/flt-32/s_erff.c, Sun's fdlibm in float): its coefficients
-_EFX = _F32(1.2837916613e-01)
-_ERX = _F32(8.4506291151e-01)
-_PP = _f32s(1.2837916613e-01, -3.2504209876e-01, -2.8481749818e-02, -5.7702702470e-03, -2.3763017452e-05)
-_QQ = _f32s(3.9791721106e-01, 6.5022252500e-02, 5.0813062117e-03, 1.3249473704e-04, -3.9602282413e-06)
-_PA = _f32s(-2.3621185683e-03, 4.1485610604e-01, -3.7220788002e-01, 3.1834661961e-01, -1.1089469492e-01,
-            3.5478305072e-02, -2.1663755178e-03)
-_QA = _f32s(1.0642088205e-01, 5.4039794207e-01, 7.1828655899e-02, 1.2617121637e-01, 1.3637083583e-02,
-            1.1984500103e-02)
-_RA = _f32s(-9.8649440333e-03, -6.9385856390e-01, -1.0558626175e+01, -6.2375331879e+01, -1.6239666748e+02,
-            -1.8460508728e+02, -8.1287437439e+01, -9.8143291473e+00)
-_SA = _f32s(1.9651271820e+01, 1.3765776062e+02, 4.3456588745e+02, 6.4538726807e+02, 4.2900814819e+02,
-            1.0863500214e+02, 6.5702495575e+00, -6.0424413532e-02)
-_RB = _f32s(-9.8649431020e-03, -7.9928326607e-01, -1.7757955551e+01, -1.6063638306e+02, -6.3756646729e+02,
-            -1.0250950928e+03, -4.8351919556e+02)
-_SB = _f32s(3.0338060379e+01, 3.2579251099e+02, 1.5367296143e+03, 3.1998581543e+03, 2.5530502930e+03,
-            4.7452853394e+02, -2.2440952301e+01)
-
-
-def _horner(coeffs, s, one_first=False):
-    """c0 + s*(c1 + s*(c2 + ...)) in float32 (1 + s*(...) when ``one_first``: the Q polynomials)."""
-    acc = np.full(s.shape, coeffs[-1], _F32)
-    for c in coeffs[-2::-1]:
-        acc = c + s * acc
-    return _F32(1) + s * acc if one_first else acc
-
-
-def _expf(v):
-    from ._vec_math import glibc_expf
-
-    return glibc_expf(v)
-
-
-def glibc_erff(a):
-    """erf of a float32 array as glibc's erff computes it (its branches, float32 steps and
-    expf), which a float32 std::erf in PyTorch's scalar loops calls."""
-    x = np.asarray(a, _F32)
-    bits = x.view(np.int32)
-    ix = bits & np.int32(0x7fffffff)
-    one = _F32(1)
-    with np.errstate(all="ignore"):
-        # |x| < 0.84375: x + x * P(x^2) / Q(x^2) (below 2**-28: x + efx * x)
-        z = x * x
-        small = x + x * (_horner(_PP, z) / _horner(_QQ, z, True))
-        tiny = x + _EFX * x
-        # 0.84375 <= |x| < 1.25: +-(erx + P(s) / Q(s)), s = |x| - 1
-        s = np.abs(x) - one
-        pq = _horner(_PA, s) / _horner(_QA, s, True)
-        mid = np.where(bits >= 0, _ERX + pq, -_ERX - pq)
-        # 1.25 <= |x| < 6: 1 - exp(-z*z - 0.5625) * exp((z - ax)(z + ax) + R/S) / ax, z = ax's top bits
-        ax = np.abs(x)
-        s = one / (ax * ax)
-        near = ix < np.int32(0x4036DB6E)  # |x| < 1/0.35
-        R = np.where(near, _horner(_RA, s), _horner(_RB, s))
-        S = np.where(near, _horner(_SA, s, True), _horner(_SB, s, True))
-        zt = (ax.view(np.int32) & np.int32(-4096)).view(_F32)  # (0xfffff000)
-        r = _expf(-zt * zt - _F32(0.5625)) * _expf((zt - ax) * (zt + ax) + R / S)
-        big = np.where(bits >= 0, one - r / ax, r / ax - one)
-        out = np.where(ix < np.int32(0x31800000), tiny, small)
-        out = np.where(ix >= np.int32(0x3f580000), mid, out)
-        out = np.where(ix >= np.int32(0x3fa00000), big, out)
-        out = np.where(ix >= np.int32(0x40c00000), np.where(bits >= 0, one, -one), out)  # (1 - tiny rounds to 1)
-        out = np.where(ix >= np.int32(0x7f800000), np.where(np.isnan(x), x, np.where(bits >= 0, one, -one)), out)
-    return out.astype(_F32, copy=False)
 
 
 _AS_P = _F32(0.3275911)

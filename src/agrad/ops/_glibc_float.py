@@ -16,6 +16,11 @@ value in 5-13% of random arguments, so no wider arithmetic gives them; their ste
   approximation of degree 5 in x**2 / 2, then scaled by 2**k through the exponent bits.
 - ``tanhf``: 1 - 2 / (expm1f(2|x|) + 2) for |x| >= 1, -t / (t + 2) with t = expm1f(-2|x|)
   below, 1 from 22 on, the sign of x.
+- ``expf`` (glibc's own since 2.27, its FMA build): in double, x * 32/ln 2 = k + r, a table
+  of 2^(i/32) and a cubic in r; an ulp from the correctly rounded value in 0.06%.
+- ``erff``: fdlibm's four ranges (a rational function of x**2 below 0.84375, erx + P/Q of
+  |x| - 1 below 1.25, 1 - exp(-z*z - 0.5625) exp((z - x)(z + x) + R/S) / x below 6 with z
+  x's top bits, 1 above), with expf.
 """
 
 from __future__ import annotations
@@ -207,3 +212,106 @@ def tanhf(x):
         out = np.where(ix < 0x24000000, z, out)
         out = np.where(ix == 0, x, out)
         return np.where(ix >= 0x7f800000, np.where(jx >= 0, one / x + one, one / x - one), out).astype(_F32, copy=False)
+
+
+# glibc's expf (since 2.27; its FMA build on x86-64): x * 32/ln2 = k + r, exp(x) = 2^(k/32) *
+# 2^(r/32), 2^(k/32) from a table of 2^(i/32) whose exponent field takes k // 32, 2^(r/32) a
+# cubic in r (fused multiply-adds); in double, rounded once to float. An ulp off the correctly
+# rounded result in 0.06% of values.
+_EXPF_N = 32
+_EXPF_TAB = np.array([np.exp2(np.longdouble(i) / _EXPF_N).astype(np.float64) for i in range(_EXPF_N)]).view(
+    np.uint64) - (np.arange(_EXPF_N, dtype=np.uint64) << np.uint64(52 - 5))
+_EXPF_INVLN2N = float.fromhex("0x1.71547652b82fep+0") * _EXPF_N
+_EXPF_SHIFT = float.fromhex("0x1.8p+52")
+_EXPF_C = (float.fromhex("0x1.c6af84b912394p-5") / _EXPF_N ** 3, float.fromhex("0x1.ebfce50fac4f3p-3") / _EXPF_N ** 2,
+           float.fromhex("0x1.62e42ff0c52d6p-1") / _EXPF_N)
+
+
+def expf(a):
+    """expf of a float32 array as glibc computes it (std::exp(float) of PyTorch's scalar loops)."""
+    from ._vec_math import fma as _fma
+
+    x = np.asarray(a, _F32)
+    with np.errstate(all="ignore"):
+        xd = x.astype(np.float64)
+        z = _EXPF_INVLN2N * xd
+        kd = z + _EXPF_SHIFT
+        ki = kd.view(np.uint64)
+        kd = kd - _EXPF_SHIFT
+        r = z - kd
+        t = _EXPF_TAB[(ki % np.uint64(_EXPF_N)).astype(np.intp)] + (ki << np.uint64(52 - 5))
+        s = t.view(np.float64)
+        zc = _fma(_EXPF_C[0], r, _EXPF_C[1])
+        y = _fma(_EXPF_C[2], r, 1.0)
+        y = _fma(zc, r * r, y) * s
+        out = y.astype(_F32)
+        big = np.abs(x) >= _F32(88.0)
+        if big.any() or np.isnan(x).any():
+            out = np.where(np.isnan(x), x + x, out)
+            out = np.where(x > _F32(float.fromhex("0x1.62e42ep6")), _F32(np.inf), out)
+            out = np.where(x < _F32(float.fromhex("-0x1.9fe368p6")), _F32(0), out)
+    return out.astype(_F32, copy=False)
+
+
+def _f32s(*values):
+    return tuple(_F32(v) for v in values)
+
+
+# glibc's erff (sysdeps/ieee754/flt-32/s_erff.c, Sun's fdlibm in float): its coefficients
+_EFX = _F32(1.2837916613e-01)
+_ERX = _F32(8.4506291151e-01)
+_PP = _f32s(1.2837916613e-01, -3.2504209876e-01, -2.8481749818e-02, -5.7702702470e-03, -2.3763017452e-05)
+_QQ = _f32s(3.9791721106e-01, 6.5022252500e-02, 5.0813062117e-03, 1.3249473704e-04, -3.9602282413e-06)
+_PA = _f32s(-2.3621185683e-03, 4.1485610604e-01, -3.7220788002e-01, 3.1834661961e-01, -1.1089469492e-01,
+            3.5478305072e-02, -2.1663755178e-03)
+_QA = _f32s(1.0642088205e-01, 5.4039794207e-01, 7.1828655899e-02, 1.2617121637e-01, 1.3637083583e-02,
+            1.1984500103e-02)
+_RA = _f32s(-9.8649440333e-03, -6.9385856390e-01, -1.0558626175e+01, -6.2375331879e+01, -1.6239666748e+02,
+            -1.8460508728e+02, -8.1287437439e+01, -9.8143291473e+00)
+_SA = _f32s(1.9651271820e+01, 1.3765776062e+02, 4.3456588745e+02, 6.4538726807e+02, 4.2900814819e+02,
+            1.0863500214e+02, 6.5702495575e+00, -6.0424413532e-02)
+_RB = _f32s(-9.8649431020e-03, -7.9928326607e-01, -1.7757955551e+01, -1.6063638306e+02, -6.3756646729e+02,
+            -1.0250950928e+03, -4.8351919556e+02)
+_SB = _f32s(3.0338060379e+01, 3.2579251099e+02, 1.5367296143e+03, 3.1998581543e+03, 2.5530502930e+03,
+            4.7452853394e+02, -2.2440952301e+01)
+
+
+def _horner(coeffs, s, one_first=False):
+    """c0 + s*(c1 + s*(c2 + ...)) in float32 (1 + s*(...) when ``one_first``: the Q polynomials)."""
+    acc = np.full(s.shape, coeffs[-1], _F32)
+    for c in coeffs[-2::-1]:
+        acc = c + s * acc
+    return _F32(1) + s * acc if one_first else acc
+
+
+def erff(a):
+    """erf of a float32 array as glibc's erff computes it (its branches, float32 steps and
+    expf), which a float32 std::erf in PyTorch's scalar loops calls."""
+    x = np.asarray(a, _F32)
+    bits = x.view(np.int32)
+    ix = bits & np.int32(0x7fffffff)
+    one = _F32(1)
+    with np.errstate(all="ignore"):
+        # |x| < 0.84375: x + x * P(x^2) / Q(x^2) (below 2**-28: x + efx * x)
+        z = x * x
+        small = x + x * (_horner(_PP, z) / _horner(_QQ, z, True))
+        tiny = x + _EFX * x
+        # 0.84375 <= |x| < 1.25: +-(erx + P(s) / Q(s)), s = |x| - 1
+        s = np.abs(x) - one
+        pq = _horner(_PA, s) / _horner(_QA, s, True)
+        mid = np.where(bits >= 0, _ERX + pq, -_ERX - pq)
+        # 1.25 <= |x| < 6: 1 - exp(-z*z - 0.5625) * exp((z - ax)(z + ax) + R/S) / ax, z = ax's top bits
+        ax = np.abs(x)
+        s = one / (ax * ax)
+        near = ix < np.int32(0x4036DB6E)  # |x| < 1/0.35
+        R = np.where(near, _horner(_RA, s), _horner(_RB, s))
+        S = np.where(near, _horner(_SA, s, True), _horner(_SB, s, True))
+        zt = (ax.view(np.int32) & np.int32(-4096)).view(_F32)  # (0xfffff000)
+        r = expf(-zt * zt - _F32(0.5625)) * expf((zt - ax) * (zt + ax) + R / S)
+        big = np.where(bits >= 0, one - r / ax, r / ax - one)
+        out = np.where(ix < np.int32(0x31800000), tiny, small)
+        out = np.where(ix >= np.int32(0x3f580000), mid, out)
+        out = np.where(ix >= np.int32(0x3fa00000), big, out)
+        out = np.where(ix >= np.int32(0x40c00000), np.where(bits >= 0, one, -one), out)  # (1 - tiny rounds to 1)
+        out = np.where(ix >= np.int32(0x7f800000), np.where(np.isnan(x), x, np.where(bits >= 0, one, -one)), out)
+    return out.astype(_F32, copy=False)

@@ -314,42 +314,6 @@ def libm_float(np_fn, a):
 _F32_DTYPE = np.dtype(np.float32)
 
 
-# glibc's expf (since 2.27; its FMA build on x86-64): x * 32/ln2 = k + r, exp(x) = 2^(k/32) *
-# 2^(r/32), 2^(k/32) from a table of 2^(i/32) whose exponent field takes k // 32, 2^(r/32) a
-# cubic in r (fused multiply-adds); in double, rounded once to float. An ulp off the correctly
-# rounded result in 0.06% of values.
-_EXPF_N = 32
-_EXPF_TAB = np.array([np.exp2(np.longdouble(i) / _EXPF_N).astype(np.float64) for i in range(_EXPF_N)]).view(
-    np.uint64) - (np.arange(_EXPF_N, dtype=np.uint64) << np.uint64(52 - 5))
-_EXPF_INVLN2N = float.fromhex("0x1.71547652b82fep+0") * _EXPF_N
-_EXPF_SHIFT = float.fromhex("0x1.8p+52")
-_EXPF_C = (float.fromhex("0x1.c6af84b912394p-5") / _EXPF_N ** 3, float.fromhex("0x1.ebfce50fac4f3p-3") / _EXPF_N ** 2,
-           float.fromhex("0x1.62e42ff0c52d6p-1") / _EXPF_N)
-
-
-def glibc_expf(a):
-    """expf of a float32 array as glibc computes it (std::exp(float) of PyTorch's scalar loops)."""
-    x = np.asarray(a, _F32)
-    with np.errstate(all="ignore"):
-        xd = x.astype(np.float64)
-        z = _EXPF_INVLN2N * xd
-        kd = z + _EXPF_SHIFT
-        ki = kd.view(np.uint64)
-        kd = kd - _EXPF_SHIFT
-        r = z - kd
-        t = _EXPF_TAB[(ki % np.uint64(_EXPF_N)).astype(np.intp)] + (ki << np.uint64(52 - 5))
-        s = t.view(np.float64)
-        zc = fma(_EXPF_C[0], r, _EXPF_C[1])
-        y = fma(_EXPF_C[2], r, 1.0)
-        y = fma(zc, r * r, y) * s
-        out = y.astype(_F32)
-        big = np.abs(x) >= _F32(88.0)
-        if big.any() or np.isnan(x).any():
-            out = np.where(np.isnan(x), x + x, out)
-            out = np.where(x > _F32(float.fromhex("0x1.62e42ep6")), _F32(np.inf), out)
-            out = np.where(x < _F32(float.fromhex("-0x1.9fe368p6")), _F32(0), out)
-    return out.astype(_F32, copy=False)
-
 
 #: numpy's float64 functions whose one-element result is libm's, math's (the same bits in 250,000
 #: values of every magnitude; exp and log are not: numpy's own loops, 2% and 0.03% of values differ)

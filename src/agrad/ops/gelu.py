@@ -16,8 +16,9 @@ from .._zero import materialized
 from ._op import Op, export
 from .activations import _opmath, _scalar
 from .nn import check_floating
-from ._erf_math import calerf as _calerf, glibc_erff as _glibc_erff, vec_erff as _vec_erff
-from ._vec_math import _fma32, glibc_expf, sleef_expf
+from . import _glibc_float
+from ._erf_math import calerf as _calerf, vec_erff as _vec_erff
+from ._vec_math import _fma32, sleef_expf
 from ._vector_loop import binary_lanes, unexpanded
 
 # ---------------------------------------------------------------------------
@@ -93,8 +94,8 @@ def _gelu_backward32(dy, x):
         u = x * _ALPHA32
         sq = x * x * f32(-0.5)
         lanes = binary_lanes(x.shape, (unexpanded(np.broadcast_to(dy, x.shape)), unexpanded(x)))
-        cdf = f32(0.5) * (f32(1) + _glibc_erff(u))
-        pdf = _BETA32 * glibc_expf(sq)
+        cdf = f32(0.5) * (f32(1) + _glibc_float.erff(u))
+        pdf = _BETA32 * _glibc_float.expf(sq)
         out = np.asarray(dy * (cdf + x * pdf), f32)
         if lanes is not None:  # (the vector code's cdf + x * pdf is one fused multiply-add)
             cdf = f32(0.5) * (f32(1) + _vec_erff(u))
