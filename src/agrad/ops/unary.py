@@ -35,10 +35,11 @@ from .power import pow as _pow
 # ---------------------------------------------------------------------------
 
 def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True, exports=None, raw=None,
-          no_bool=None):
+          no_bool=None, raw_node=None):
     """Define a unary op from its numpy forward; the decorated function is its derivative
-    (``raw``: the same formula on arrays, ``raw(grad, saved_array)``; ``no_bool``: the
-    exception PyTorch raises for a bool input).
+    (``raw``: the same formula on arrays, ``raw(grad, saved_array)``, or ``raw_node(node, grad)``
+    reading the saved array itself, one Python frame fewer; ``no_bool``: the exception PyTorch
+    raises for a bool input).
 
     Registers ``torch.<name>``, ``Tensor.<name>`` and ``Tensor.<name>_``.
     """
@@ -48,7 +49,9 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
         op = Op(node_name(fname), lambda ctx, a: np_fn(a), saves=saves, jvp="element_wise", pointwise=True,
                 kernel=np_fn)
         op.derivative(derivative)
-        if raw is not None:
+        if raw_node is not None:
+            op.raw_derivative(raw_node)
+        elif raw is not None:
             if saves[0] == "self":
                 op.raw_derivative(lambda ctx, g: raw(g, ctx.self._data))
             elif saves[0] == "result":
@@ -139,12 +142,13 @@ def _to_float32(v):
         return float(_F32(v))
 
 
-def _sin_backward_np(g, x):
-    """g * cos(x).  One float32 or float64 element each (a chain of small ops): on Python floats,
-    the product written into a copy of g, the same bits as the ufuncs (float64: libm's cos is
-    numpy's one-element cos; float32: cos rounded to float32 as _cos rounds it, and the product
-    of two floats is exact in double, rounded once where it is stored).  A ufunc call with a
-    Python number costs more than that copy."""
+def _sin_backward_raw(ctx, g):
+    """SinBackward0's array formula, g * cos(self).  One float32 or float64 element each (a chain
+    of small ops): on Python floats, the product written into a copy of g, the same bits as the
+    ufuncs (float64: libm's cos is numpy's one-element cos; float32: cos rounded to float32 as
+    _cos rounds it, and the product of two floats is exact in double, rounded once where it is
+    stored).  A ufunc call with a Python number costs more than that copy."""
+    x = ctx.self._data
     if g.shape == _ONE and x.shape == _ONE and type(g) is _ndarray:  # (a ZeroTensor's zeros: the ufunc's way)
         d = x.dtype
         if g.dtype is d and (d is _F64_DTYPE or d is _F32_DTYPE):
@@ -157,7 +161,7 @@ def _sin_backward_np(g, x):
     return np.multiply(g, _cos(x))
 
 
-@unary(_sin, raw=_sin_backward_np)
+@unary(_sin, raw_node=_sin_backward_raw)
 def sin(ctx, grad):
     return grad * ctx.self.cos()
 
@@ -185,13 +189,6 @@ def _tanh_backward_np(g, y):
     d = y.dtype
     if g.dtype is not d and g.dtype != d:
         return np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y)))
-    if g.shape == _ONE and y.shape == _ONE and (d is _F64_DTYPE or d is _F32_DTYPE):
-        # one element each: on Python floats, the product written into a copy of g (as in
-        # _sin_backward_np; float32's factor rounded to float32 first, as below)
-        v = y.item()
-        out = _empty(1) if d is _F64_DTYPE else g.copy()  # (a fresh array of g's dtype)
-        out[0] = g.item() * (_fma_float(-v, v, 1.0) if d is _F64_DTYPE else _to_float32(1.0 - v * v))
-        return out
     if d == np.float32:
         if y.size == 1 and g.shape == y.shape:  # (the same steps on a Python float: y * y is exact in double)
             v = y.item()
@@ -209,8 +206,24 @@ def _fma_one_minus_square(y):
     return _vec_math.fma(np.negative(y), y, weak(1, y))
 
 
+def _tanh_backward_raw(ctx, g):
+    """TanhBackward0's array formula, _tanh_backward_np(g, result).  One float32 or float64
+    element each (shape (1,), a chain of small ops): on Python floats, the product written into
+    a fresh array (as in _sin_backward_raw; float32's factor rounded to float32 first, as
+    _tanh_backward_np rounds it), the same bits, without the kernel's frame."""
+    y = ctx.result._data
+    if g.shape == _ONE and y.shape == _ONE and type(g) is _ndarray:  # (a ZeroTensor's zeros: the kernel's way)
+        d = y.dtype
+        if g.dtype is d and (d is _F64_DTYPE or d is _F32_DTYPE):
+            v = y.item()
+            out = _empty(1) if d is _F64_DTYPE else g.copy()  # (a fresh array of g's dtype)
+            out[0] = g.item() * (_fma_float(-v, v, 1.0) if d is _F64_DTYPE else _to_float32(1.0 - v * v))
+            return out
+    return _tanh_backward_np(g, y)
+
+
 @unary(_vec_math.via_long_double(np.tanh, single_as_numpy=True, fast64=_tanh64.tanh), saves=("result",),
-       raw=_tanh_backward_np)
+       raw_node=_tanh_backward_raw)
 def tanh(ctx, grad):
     return _tanh_backward(grad, ctx.result)
 
