@@ -388,4 +388,12 @@ CASES += [  # (seed 28000000's error groups)
           "torch.autograd.grad(x.scatter_add(-1, idx, src).sum(), [src])",
           "x.scatter_add(-1, idx, src).sum().backward()"],
          ["g1", "g2", "x.grad"]),
+    case("loss-legacy-reduction-before-parser",  # (seed 29000000: warning:cross_entropy) the losses' Python fronts warn
+         # of size_average/reduce before the parser refuses a tensor argument (mse_loss reads target.size() first)
+         ["x = torch.tensor([[-0.75, 0.5]], requires_grad=True)", "t = torch.tensor([[0.25, 0.75]])", "c = torch.tensor([1])",
+          "F.cross_entropy(x, c, -3, 1)", "F.nll_loss(3, c, None, True)", "F.binary_cross_entropy(x.sigmoid(), t, 3, True)",
+          "F.binary_cross_entropy_with_logits(x, t, 'a', None, False)", "F.hinge_embedding_loss(x, 3, 1.0, True)",
+          "F.poisson_nll_loss(x, 3, True, False, True)", "F.margin_ranking_loss(x, t, 3, 0.0, True)",
+          "F.cosine_embedding_loss(x, t, 3, 0.0, True)", "F.mse_loss(x, 3, True)"],
+         []),
 ]

@@ -38,6 +38,30 @@ class Unbatched(BaseException):
 BATCHED_CALL: list = [None]
 
 
+#: the losses whose Python front (torch/nn/functional.py) turns a legacy ``size_average``/``reduce``
+#: into a reduction, with its deprecation warning, before anything reads its tensors (mse_loss,
+#: l1_loss and smooth_l1_loss compare ``target.size()`` first: not these)
+LEGACY_FIRST = frozenset({
+    "F.cross_entropy", "F.nll_loss", "F.binary_cross_entropy", "F.binary_cross_entropy_with_logits",
+    "F.hinge_embedding_loss", "F.poisson_nll_loss", "F.margin_ranking_loss", "F.cosine_embedding_loss",
+    "F.multilabel_margin_loss", "F.soft_margin_loss", "F.multilabel_soft_margin_loss", "F.multi_margin_loss",
+    "F.triplet_margin_loss"})
+
+
+def _legacy_warning(fn, args, kwargs) -> None:
+    """The loss front's legacy reduction (and its warning) when the call gives size_average or reduce."""
+    import inspect
+
+    from .nn import legacy_reduction
+    try:
+        bound = inspect.signature(fn).bind_partial(*args, **kwargs).arguments
+    except TypeError:
+        return
+    size_average, reduce = bound.get("size_average"), bound.get("reduce")
+    if size_average is not None or reduce is not None:
+        legacy_reduction(size_average, reduce)
+
+
 def type_name(value) -> str:
     return "NoneType" if value is None else type(value).__name__
 
@@ -68,6 +92,8 @@ def checked(fn, checks, key=None):
         def one(*args, **kwargs):
             value = args[index] if len(args) > index else kwargs.get(name, _MISSING)
             if value is not _MISSING and not isinstance(value, Tensor):
+                if key in LEGACY_FIRST:
+                    _legacy_warning(fn, args, kwargs)
                 _raise_parser_error(key, args, kwargs)  # PyTorch's own parse, where it has one
                 raise wrong_type(message, value)
             try:
@@ -89,6 +115,8 @@ def checked(fn, checks, key=None):
             for check in checks:
                 check_argument(check, args, kwargs)
         except (TypeError, AttributeError):
+            if key in LEGACY_FIRST:
+                _legacy_warning(fn, args, kwargs)
             _raise_parser_error(key, args, kwargs)  # PyTorch's own parse, where it has one
             raise
         try:
