@@ -52,7 +52,7 @@ FLOATS = {"alpha", "beta", "value", "eps", "lambd", "threshold", "min", "max", "
           "neginf", "fill_value", "lower", "upper", "weight", "exponent", "correction", "base"}
 INTS = {"low", "high", "k", "n", "chunks", "diagonal", "offset", "shifts", "decimals", "sections", "indices_or_sections",
         "split_size_or_sections", "length", "start", "num_classes", "padding_idx", "ignore_index", "steps",
-        "split_sizes", "step", "m"}
+        "split_sizes", "step", "m", "bins"}
 DIMS = {"dim", "dim0", "dim1", "dim2", "start_dim", "end_dim", "source", "destination"}
 
 DTYPES = ["float32"] * 8 + ["float64"] * 3 + ["int64"] * 2 + ["bool", "float16", "int32", "uint8"]

@@ -20,6 +20,8 @@ def blocked(text, type_name="AttributeError"):
 @pytest.mark.parametrize("use", [
     "torch.quantile.__globals__", "torch.nanquantile.__code__", "x.quantile.__func__", "x.nanquantile.__self__",
     "torch.quantile(x, q, 1).grad_fn.__dict__", "torch.quantile(x, 0.5).grad_fn._saved_self.__dict__",
+    "torch.histogram(x, 2).__class__.__base__.__subclasses__", "torch.histogram(x, 2).hist.grad_fn.__dict__",
+    "torch.histc.__globals__", "torch.histogram(x, 2)._make.__globals__",
     "torch.cov.__globals__", "x.corrcoef.__func__", "torch.cov(x).grad_fn.__class__.__mro__",
     "torch.cdist.__globals__", "torch.cdist(x, x).grad_fn._saved_x1.__class__.__subclasses__",
     "torch.cdist(x, x, compute_mode='use_mm_for_euclid_dist').grad_fn.next_functions[0][0].__dict__",
@@ -32,6 +34,11 @@ def test_cdist_runs_in_scripts(run_ok):
     res = run_ok(HEAD + "d = torch.cdist(x, x, p=1)\nd.sum().backward()\nprint(d, x.grad)\n")
     assert res.stdout == ("tensor([[0.0000, 6.2500],\n        [6.2500, 0.0000]], grad_fn=<CdistBackward0>) "
                           "tensor([[-2., -2.,  2.],\n        [ 2.,  2., -2.]])\n")
+
+
+def test_histogram_runs_in_scripts(run_ok):
+    res = run_ok(HEAD + "h = torch.histogram(x.detach(), 2)\nprint(h.hist, h[1], torch.histc(x.detach(), 2))\n")
+    assert res.stdout == "tensor([4., 2.]) tensor([-1.,  1.,  3.]) tensor([4., 2.])\n"
 
 
 def test_new_functions_run_in_scripts(run_ok):

@@ -39,4 +39,13 @@ COV = [
     case("corrcoef_method", "a.corrcoef()", a=inp(2, 4)),
 ]
 
-CASES = QUANTILE + CDIST + COV
+HIST = [
+    case("histc_default_range", "torch.histc(a, 7)", a=inp(20, requires_grad=False)),
+    case("histc_given_range", "a.histc(5, -1, 1)", a=inp(20, dtype="float64", requires_grad=False)),
+    case("histogram_bins_weight_density", "torch.histogram(a, 6, weight=w, density=True)",
+         a=inp(15, requires_grad=False), w=inp(15, kind="positive", requires_grad=False)),
+    case("histogram_edges", "torch.histogram(a, e)", a=inp(15, requires_grad=False),
+         e=val([-2.0, -0.5, 0.0, 0.25, 2.0], requires_grad=False)),
+]
+
+CASES = QUANTILE + CDIST + COV + HIST

@@ -239,6 +239,7 @@ PARSED_FIRST = frozenset("""
     torch.tril torch.triu method.tril method.triu method.tril_ method.triu_
     method.scatter_ method.scatter torch.scatter method.logical_not torch.permute
     torch.moveaxis method.moveaxis torch.movedim method.movedim torch.cov method.cov
+    torch.histc method.histc
 """.split())
 #: ... and those where only a call without its size or dim (agrad's defaults) needs the parse
 PARSED_IF_FEWER = {"torch.ones": 1, "torch.zeros": 1, "torch.empty": 1, "torch.rand": 1, "torch.randn": 1,

@@ -245,6 +245,8 @@ TABLE = {
     'torch.hardshrink': ('hardshrink', (((('input', 'Tensor'), ('lambd', 'Number')), 1, ()),)),
     'torch.heaviside': ('heaviside', (((('input', 'Tensor'), ('values', 'Tensor')), 2, (('out', 'Tensor'),)),)),
     'torch.hinge_embedding_loss': ('hinge_embedding_loss', (((('input', 'Tensor'), ('target', 'Tensor'), ('margin', 'float'), ('reduction', 'int')), 2, ()),)),
+    'torch.histc': ('histc', (((('input', 'Tensor'), ('bins', 'int'), ('min', 'Number'), ('max', 'Number')), 1, (('out', 'Tensor'),)),)),
+    'torch.histogram': ('histogram', ('(Tensor input, Tensor bins, *, Tensor weight = None, bool density = False, tuple of Tensors out = None)', '(Tensor input, int bins = 100, *, tuple of floats range = None, Tensor weight = None, bool density = False, tuple of Tensors out = None)'), (((), ()), ((), ('bins',)))),
     'torch.hsplit': ('hsplit', ('(Tensor input, int sections)', '(Tensor input, tuple of ints indices)')),
     'torch.hstack': ('hstack', (((('tensors', 'tuple of Tensors'),), 1, ()),)),
     'torch.hypot': ('hypot', (((('input', 'Tensor'), ('other', 'Tensor')), 2, (('out', 'Tensor'),)),)),

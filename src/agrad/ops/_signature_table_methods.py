@@ -196,6 +196,8 @@ TABLE = {
     'method.hardshrink': ('hardshrink', (((('lambd', 'Number'),), 0, ()),)),
     'method.heaviside': ('heaviside', (((('values', 'Tensor'),), 1, ()),)),
     'method.heaviside_': ('heaviside_', (((('values', 'Tensor'),), 1, ()),)),
+    'method.histc': ('histc', (((('bins', 'int'), ('min', 'Number'), ('max', 'Number')), 0, ()),)),
+    'method.histogram': ('histogram', ('(Tensor bins, *, Tensor weight = None, bool density = False)', '(int bins = 100, *, tuple of floats range = None, Tensor weight = None, bool density = False)'), (((), ()), ((), ('bins',)))),
     'method.hsplit': ('hsplit', ('(int sections)', '(tuple of ints indices)'), (((), ('sections',)), ((), ()))),
     'method.hypot': ('hypot', (((('other', 'Tensor'),), 1, ()),)),
     'method.hypot_': ('hypot_', (((('other', 'Tensor'),), 1, ()),)),

@@ -10,11 +10,15 @@ diagonal along rows and columns, clipped to [-1, 1] (``c / c`` for a single vari
 
 from __future__ import annotations
 
+import math
 import warnings
 
+import numpy as np
+
 from .. import dtypes
-from ..tensor import _scalar_name
-from ._op import export
+from ..tensor import Tensor, _scalar_name
+from ._op import Op, export, is_recording as _is_recording
+from ._return_types import return_type as _return_type
 
 _DOF = ("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
         "observations.")
@@ -97,3 +101,167 @@ def corrcoef(input):
     c = c / stddev.view(-1, 1)
     c = c / stddev.view(1, -1)
     return c.clip(-1, 1)
+
+
+# histc / histogram ---------------------------------------------------------------------------------
+# ATen's Histogram.cpp: the outer edges (given, or the input's aminmax), linspace'd bin edges in the
+# input's dtype, then its CPU kernel: each element inside [edges[0], edges[-1]] (NaN is not) goes to
+# the bin ``(x - lo) * bins / (hi - lo)`` (in the input's dtype, truncated; torch.histogram checks
+# the neighbouring edges too) or, for given edges, to ``upper_bound(edges, x) - 1``; the last bin
+# keeps its right edge.  The weights (or ones) are added in order.
+
+HistogramResult = _return_type("histogram", ("hist", "bin_edges"))
+_histogram_node = Op("torch::autograd::NotImplemented", lambda ctx, *arrays, value: value, inputs=(),
+                     outputs=None, jvp="unsupported", internal=True)
+
+
+@_histogram_node.derivative
+def _(ctx, grad):
+    raise RuntimeError("derivative for aten::histogram is not implemented")
+
+
+def _fmt(v, negative_nan=False):
+    """A double as C++'s ostream prints it; aminmax's NaN is the vector code's (negative) one."""
+    if math.isnan(v):
+        return "-nan" if negative_nan or math.copysign(1.0, v) < 0 else "nan"
+    return f"{v:g}"
+
+
+def _bin_of(a, edges, search, local):
+    """Each element's bin (-1 where it is skipped), as the kernel picks it."""
+    t = a.dtype.type
+    n_edges = edges.shape[0]
+    lo, hi = edges[0], edges[-1]
+    inside = (a >= lo) & (a <= hi)
+    with np.errstate(all="ignore"):
+        if search:
+            pos = np.searchsorted(edges, a, side="right").astype(np.int64) - 1
+        else:
+            scaled = ((a - lo) * t(n_edges - 1)) / (hi - lo)
+            pos = np.where(inside, np.nan_to_num(scaled), 0).astype(np.int64)
+            if local:
+                for i in np.flatnonzero(inside):
+                    first, last = max(0, pos[i] - 1), min(pos[i] + 2, n_edges)
+                    pos[i] = first + np.searchsorted(edges[first:last], a[i], side="right") - 1
+    pos = np.where(pos == n_edges - 1, pos - 1, pos)
+    return np.where(inside, pos, -1)
+
+
+def _histogram_kernel(a, edges, weight, search, local):
+    pos = _bin_of(a, edges, search, local)
+    hist = np.zeros(edges.shape[0] - 1, a.dtype)
+    keep = pos >= 0
+    w = weight[keep] if weight is not None else np.ones(int(keep.sum()), a.dtype)
+    np.add.at(hist, pos[keep], w)
+    return hist
+
+
+def _check_bins(bins):
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+
+
+@export(method=True)
+def histc(input, bins=100, min=0, max=0, *, out=None):
+    """Counts of the input's elements in ``bins`` equal bins between ``min`` and ``max`` (the input's
+    smallest and largest element when they are equal)."""
+    from .factories import linspace
+    from ._op import finish_out
+
+    bins = int(bins)
+    _check_bins(bins)
+    lo, hi = float(min), float(max)
+    from_data = False
+    if lo == hi and input.numel() > 0:
+        lo, hi = (float(v) for v in input.detach().aminmax())
+        from_data = True
+    if lo == hi:
+        lo, hi = lo - 1, hi + 1
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError(f"torch.histc: range of [{_fmt(lo, from_data)}, {_fmt(hi, from_data)}] is not finite")
+    if not lo < hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    edges = linspace(lo, hi, bins + 1, dtype=input.dtype)._data
+    if input.dtype not in (dtypes.float32, dtypes.float64, dtypes.float16):
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_scalar_name(input.dtype)}'")
+    hist = _histogram_kernel(input._data.reshape(-1), edges, None, False, False)
+    return finish_out("histc", Tensor._make(hist), out)
+
+
+@export(method=True)
+def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
+    """The histogram of the input's elements: ``bins`` equal bins over ``range`` (or the data's), or
+    the bins between the given edges; the bins' weights summed, or a density."""
+    from .factories import linspace
+
+    flat = input.reshape(input.numel(), 1)
+    if isinstance(bins, Tensor):
+        if input.dtype is not bins.dtype:
+            raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+                               f"input with dtype {_c_name(input.dtype)} and bins for dimension 0 with dtype "
+                               f"{_c_name(bins.dtype)}")
+        if bins.ndim != 1:
+            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got "
+                               f"{bins.ndim} dimensions in the bins tensor for dimension 0")
+        if bins.numel() == 0:
+            raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements "
+                               "in the bins tensor for dimension 0")
+        _check_weight(flat, input, weight)
+        _check_bins(bins.numel() - 1)
+        edges = bins._data.copy()
+        search, local = True, False
+    else:
+        bins = int(bins)
+        _check_bins(bins)
+        lo, hi = 0.0, 1.0
+        if range is not None:
+            if len(range) != 2:
+                raise RuntimeError("torch.histogramdd: for a 1-dimensional histogram range should have 2 elements, "
+                                   f"but got {len(range)}")
+            lo, hi = float(range[0]), float(range[1])
+        elif input.numel() > 0:  # (the edges from the data: float and double only)
+            if input.dtype not in (dtypes.float32, dtypes.float64):
+                raise NotImplementedError(f"\"histogramdd\" not implemented for '{_scalar_name(input.dtype)}'")
+            lo, hi = (float(v) for v in flat.detach().aminmax(dim=0))
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{_fmt(lo)}, {_fmt(hi)}] is not finite")
+        if not lo <= hi:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {_fmt(lo)} max {_fmt(hi)} "
+                               "for dimension 0")
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = linspace(lo, hi, bins + 1, dtype=input.dtype)._data
+        _check_weight(flat, input, weight)
+        search, local = False, True
+    if input.dtype not in (dtypes.float32, dtypes.float64, dtypes.float16):
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_scalar_name(input.dtype)}'")
+    w = weight._data.reshape(-1) if weight is not None else None
+    hist = _histogram_kernel(input._data.reshape(-1), edges, w, search, local)
+    if density:
+        with np.errstate(all="ignore"):
+            total = hist.sum(dtype=np.float64) if hist.dtype != np.float64 else hist.sum()
+            hist = (hist / hist.dtype.type(total)) / np.diff(edges)
+    grads = [t for t in (input, weight) if t is not None and t._requires_grad]
+    if grads and _is_recording(grads):
+        r, e = _histogram_node.apply(tuple(grads), [t._data for t in grads], {"value": (hist, edges)})
+        return HistogramResult(r, e)
+    return HistogramResult(Tensor._make(hist), Tensor._make(edges))
+
+
+def _c_name(dtype):
+    """ATen's dtype name in messages (``float``, ``double``)."""
+    return {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+            "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+            "uint8": "unsigned char", "bool": "bool"}.get(dtype.name, dtype.name)
+
+
+def _check_weight(flat, input, weight):
+    if weight is None:
+        return
+    if weight.dtype is not input.dtype:
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should have "
+                           f"the same dtype, but got input({_c_name(input.dtype)}), and weight({_c_name(weight.dtype)})")
+    if weight.numel() != flat.shape[0]:
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the input "
+                           f"tensor excluding its innermost dimension, but got input with shape {list(flat.shape)} and "
+                           f"weight with shape [{weight.numel()}]")
