@@ -20,7 +20,7 @@ from pathlib import Path
 import torch
 
 MODULES = ["torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.nn.utils",
-           "torch.autograd", "torch.optim", "torch.optim.lr_scheduler", "torch.utils.data",
+           "torch.autograd", "torch.autograd.graph", "torch.autograd.forward_ad", "torch.autograd.function", "torch.optim", "torch.optim.lr_scheduler", "torch.utils.data",
            "torch.linalg", "torch.special", "torch.fft"]
 OUT = Path(__file__).resolve().parents[1] / "src" / "agrad" / "lang" / "torch_names.txt"
 

@@ -219,6 +219,25 @@ def test_type_and_classes_print_as_pytorch_s(run_ok):
     ]
 
 
+AUTOGRAD_CLASSES = """
+import torch
+print(torch.autograd.graph.saved_tensors_hooks, torch.autograd.graph.save_on_cpu, torch.autograd.graph.Node)
+print(torch.autograd.Function, torch.autograd.forward_ad.dual_level, torch.autograd.forward_ad.UnpackedDualTensor)
+with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t) as h:
+    print(type(h))
+"""
+
+
+def test_autograd_graph_and_forward_ad_classes_print_as_pytorch_s(run_ok):
+    assert run_ok(AUTOGRAD_CLASSES).stdout.splitlines() == [
+        "<class 'torch.autograd.graph.saved_tensors_hooks'> <class 'torch.autograd.graph.save_on_cpu'> "
+        "<class 'torch.autograd.graph.Node'>",
+        "<class 'torch.autograd.function.Function'> <class 'torch.autograd.forward_ad.dual_level'> "
+        "<class 'torch.autograd.forward_ad.UnpackedDualTensor'>",
+        "<class 'NoneType'>",
+    ]
+
+
 CLASSES_IN_CONTAINERS = """
 import torch
 import torch.nn as nn

@@ -22,8 +22,7 @@ class saved_tensors_hooks:
     def __enter__(self):
         if _HOOKS_DISABLED[0] is not None:
             raise RuntimeError(_HOOKS_DISABLED[0])
-        _PACK_HOOKS.append((self.pack_hook, self.unpack_hook))
-        return self
+        _PACK_HOOKS.append((self.pack_hook, self.unpack_hook))  # (``as h`` is None, as in PyTorch)
 
     def __exit__(self, *exc):
         _PACK_HOOKS.pop()
@@ -55,8 +54,7 @@ class disable_saved_tensors_hooks:
 
     def __enter__(self):
         self._previous = _HOOKS_DISABLED[0]
-        _HOOKS_DISABLED[0] = self.error_message
-        return self
+        _HOOKS_DISABLED[0] = self.error_message  # (``as h`` is None: PyTorch's is a generator context manager)
 
     def __exit__(self, *exc):
         _HOOKS_DISABLED[0] = self._previous

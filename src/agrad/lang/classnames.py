@@ -18,7 +18,8 @@ import sys
 from . import safety
 
 _SHOWN: dict = {}  # public torch path -> the name its class prints with
-_PUBLIC_MODULES = ("torch", "torch.nn", "torch.nn.functional", "torch.autograd", "torch.optim",
+_PUBLIC_MODULES = ("torch", "torch.nn", "torch.nn.functional", "torch.autograd", "torch.autograd.graph",
+                   "torch.autograd.forward_ad", "torch.autograd.function", "torch.optim",
                    "torch.optim.lr_scheduler", "torch.utils.data", "torch.linalg")
 
 
