@@ -27,7 +27,11 @@ def cases(graph: str) -> list[dict]:
              [f"({fn})({v}).tolist()" for fn in exact for v in ("x", "x.float()", "e", "e.float()")]
              + [f"torch.special.ndtri({v}).tolist()" for v in ("p", "p.float()", "torch.linspace(0, 1, 33)")]
              + [f"torch.special.entr({v}).tolist()" for v in ("x.float()", "e.float()")]
-             + [f"torch.special.xlog1py(x, {v}).tolist()" for v in ("e", "x * 0.1", "-1.0")]),
+             + [f"torch.special.xlog1py(x, {v}).tolist()" for v in ("e", "x * 0.1", "-1.0")]
+             + [f"torch.erfinv({v}).tolist()" for v in ("x / 13", "(x / 13).float()", "p * 2 - 1", "(p * 2 - 1).float()",
+                                                         "torch.linspace(-1, 1, 41).half()")]
+             + ["torch.erfinv(torch.tensor([2., -2., float('nan'), -float('nan')])).signbit()",
+                "torch.erfinv(torch.tensor([2., -2., float('nan')], dtype=torch.float64)).signbit()"]),
         case("special-values-printed",  # (the last bits of lgamma (Sleef's in PyTorch), erfinv, zeta may differ)
              [f"e = torch.tensor({_EDGES})", "x = torch.linspace(-7.25, 7.5, 12)", "h = x.half()"],
              ["torch.lgamma(e)", "torch.lgamma(x)", "torch.lgamma(x.double())", "torch.lgamma(h)", "torch.digamma(h)",

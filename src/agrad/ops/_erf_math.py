@@ -36,7 +36,7 @@ def calerf(a, complement):
     0.1% of erf, 0.4% of erfc; MKL's, which PyTorch takes, is within 0.5% and 5% of that, and
     the double arithmetic left 35% an ulp away), other float types in double."""
     dtype = np.asarray(a).dtype
-    work = np.longdouble if dtype == np.float64 else float
+    work = np.longdouble if dtype == np.float64 or dtype == np.longdouble else float  # (long double: kept)
     A, B, C, D, P, Q, (one_over_sqrt_pi,) = _ERF_BY_TYPE[work]
     x = np.asarray(a, np.longdouble if work is np.longdouble else np.float64)
     y = np.abs(x)

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from . import _vec_math
-from ._erf_math import calerf
+from ._erf_math import calerf, glibc_erff
 from ._lgamma_math import each, lgamma64
 
 _F64 = np.float64
@@ -87,6 +87,8 @@ def libm(name, x):
             return libm(name, x.astype(_F32)).astype(np.float16)
         if name == "log":
             return logf(x)
+        if name == "exp":
+            return _vec_math.glibc_expf(x)
         return _FLOAT[name](x.astype(_F64)).astype(x.dtype)
 
 
@@ -274,7 +276,38 @@ _ERFINV_D = (3.543889200, 1.637067800)
 
 
 def _erf(x):
+    """std::erf: glibc's erff for float32 (bit for bit); Cody's for float64 (glibc's fdlibm erf
+    is within an ulp of it)."""
+    if np.asarray(x).dtype == _F32:
+        return glibc_erff(x)
     return calerf(x, False)
+
+
+_TWO_OVER_SQRT_PI_LD = np.longdouble(2) / np.sqrt(np.longdouble(np.pi))
+
+
+def erfinv_vml(a):
+    """MKL's vdErfInv/vsErfInv (torch.erfinv's kernel: at::vml's erfinv is MKL's), taken as
+    correctly rounded: calc_erfinv's guess refined by Newton's steps in long double, on erf
+    (erfc near 1, against 1 - |y|, exact there) from Cody's approximations; float32 through
+    double, rounded once (as MKL's single-precision values are)."""
+    y = np.asarray(a)
+    if y.dtype != _F64:  # (vsErfInv's NaN outside [-1, 1] has its sign bit set, vdErfInv's not)
+        out = erfinv_vml(y.astype(_F64)).astype(y.dtype)
+        return np.where(np.abs(y) > 1, y.dtype.type(-np.nan), out)
+    with np.errstate(all="ignore"):
+        ay = np.abs(y)
+        x = np.abs(erfinv(ay)).astype(_LD)
+        yl = ay.astype(_LD)
+        tail = ay > 0.5
+        rest = (1 - ay).astype(_LD)  # (exact for |y| >= 0.5)
+        for _ in range(3):
+            slope = _TWO_OVER_SQRT_PI_LD * np.exp(-x * x)
+            step = np.where(tail, (rest - calerf(x, True)) / slope, (calerf(x, False) - yl) / slope)
+            x = np.where(np.isfinite(step), x - step, x)
+        out = np.copysign(x.astype(_F64), y)
+        out = np.where(ay == 1, np.copysign(np.inf, y), out)
+        return np.where(ay > 1, np.nan, np.where(np.isnan(y), y, out))
 
 
 def erfinv(a):

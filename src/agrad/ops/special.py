@@ -66,7 +66,16 @@ def digamma(ctx, grad):
     return grad * polygamma(1, ctx.self)
 
 
-@unary(_in_float(S.erfinv))
+def _erfinv_kernel(a):
+    """float32/float64: MKL's erfinv (at::vml); float16: calc_erfinv's steps in float (the generic
+    vector code's), rounded to half."""
+    a = np.asarray(a)
+    if a.dtype == np.float16:
+        return S.erfinv(a.astype(np.float32)).astype(np.float16)
+    return S.erfinv_vml(a)
+
+
+@unary(_erfinv_kernel)
 def erfinv(ctx, grad):
     return 0.5 * math.sqrt(math.pi) * ctx.self.erfinv().pow(2).exp() * grad
 
