@@ -28,6 +28,7 @@ def cases(graph: str) -> list[dict]:
              + [f"torch.special.ndtri({v}).tolist()" for v in ("p", "p.float()", "torch.linspace(0, 1, 33)")]
              + [f"torch.special.entr({v}).tolist()" for v in ("x.float()", "e.float()")]
              + [f"torch.special.xlog1py(x, {v}).tolist()" for v in ("e", "x * 0.1", "-1.0")]
+             + [f"torch.special.xlog1py(x.float(), {v}).tolist()" for v in ("x.float() * 0.1", "2.5")]
              + [f"torch.erfinv({v}).tolist()" for v in ("x / 13", "(x / 13).float()", "p * 2 - 1", "(p * 2 - 1).float()",
                                                          "torch.linspace(-1, 1, 41).half()")]
              + ["torch.erfinv(torch.tensor([2., -2., float('nan'), -float('nan')])).signbit()",

@@ -18,6 +18,8 @@ value in 5-13% of random arguments, so no wider arithmetic gives them; their ste
   below, 1 from 22 on, the sign of x.
 - ``expf`` (glibc's own since 2.27, its FMA build): in double, x * 32/ln 2 = k + r, a table
   of 2^(i/32) and a cubic in r; an ulp from the correctly rounded value in 0.06%.
+- ``logf`` (glibc's own since 2.27, its FMA build): x = 2^k z, log(c) + log1p(z / c - 1) in
+  double with c from a table of 16 subintervals and a cubic, k ln 2 fused in.
 - ``erff``: fdlibm's four ranges (a rational function of x**2 below 0.84375, erx + P/Q of
   |x| - 1 below 1.25, 1 - exp(-z*z - 0.5625) exp((z - x)(z + x) + R/S) / x below 6 with z
   x's top bits, 1 above), with expf.
@@ -315,3 +317,47 @@ def erff(a):
         out = np.where(ix >= np.int32(0x40c00000), np.where(bits >= 0, one, -one), out)  # (1 - tiny rounds to 1)
         out = np.where(ix >= np.int32(0x7f800000), np.where(np.isnan(x), x, np.where(bits >= 0, one, -one)), out)
     return out.astype(_F32, copy=False)
+
+
+_h = float.fromhex
+# glibc's logf (e_logf.c, its FMA build): log(c) + log1p(z / c - 1) + k ln2 in double, c from a
+# table of 16 subintervals of [0x3f330000, 2 * that), a degree-3 polynomial
+_LOGF_TAB = np.array([[_h(a), _h(b)] for a, b in (
+    ("0x1.661ec79f8f3bep+0", "-0x1.57bf7808caadep-2"), ("0x1.571ed4aaf883dp+0", "-0x1.2bef0a7c06ddbp-2"),
+    ("0x1.49539f0f010bp+0", "-0x1.01eae7f513a67p-2"), ("0x1.3c995b0b80385p+0", "-0x1.b31d8a68224e9p-3"),
+    ("0x1.30d190c8864a5p+0", "-0x1.6574f0ac07758p-3"), ("0x1.25e227b0b8eap+0", "-0x1.1aa2bc79c81p-3"),
+    ("0x1.1bb4a4a1a343fp+0", "-0x1.a4e76ce8c0e5ep-4"), ("0x1.12358f08ae5bap+0", "-0x1.1973c5a611cccp-4"),
+    ("0x1.0953f419900a7p+0", "-0x1.252f438e10c1ep-5"), ("0x1p+0", "0x0p+0"),
+    ("0x1.e608cfd9a47acp-1", "0x1.aa5aa5df25984p-5"), ("0x1.ca4b31f026aap-1", "0x1.c5e53aa362eb4p-4"),
+    ("0x1.b2036576afce6p-1", "0x1.526e57720db08p-3"), ("0x1.9c2d163a1aa2dp-1", "0x1.bc2860d22477p-3"),
+    ("0x1.886e6037841edp-1", "0x1.1058bc8a07ee1p-2"), ("0x1.767dcf5534862p-1", "0x1.4043057b6ee09p-2"))])
+_LOGF_LN2 = _h("0x1.62e42fefa39efp-1")
+_LOGF_A = tuple(_h(c) for c in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2", "-0x1.ffffef20a4123p-2"))
+
+
+def logf(a):
+    """glibc's logf of a float32 array, bit for bit (NaN for a negative number with its sign set)."""
+    x = np.asarray(a, _F32)
+    from ._vec_math import fma as fma64
+
+    with np.errstate(all="ignore"):
+        ix = x.view(np.uint32).astype(np.int64)
+        sub = (ix > 0) & (ix < 0x00800000)  # (a positive subnormal: normalised)
+        ix = np.where(sub, (x * _F32(2.0 ** 23)).view(np.uint32).astype(np.int64) - (23 << 23), ix)
+        tmp = (ix - 0x3F330000) & 0xFFFFFFFF
+        i = (tmp >> 19) % 16
+        k = np.where(tmp >= 1 << 31, tmp - (1 << 32), tmp) >> 23
+        iz = (ix - (tmp & (0x1FF << 23))) & 0xFFFFFFFF
+        z = iz.astype(np.uint32).view(_F32).astype(np.float64)
+        r = fma64(z, _LOGF_TAB[i, 0], np.float64(-1.0))
+        y0 = fma64(k.astype(np.float64), np.float64(_LOGF_LN2), _LOGF_TAB[i, 1])
+        r2 = r * r
+        y = fma64(np.float64(_LOGF_A[1]), r, np.float64(_LOGF_A[2]))
+        y = fma64(np.float64(_LOGF_A[0]), r2, y)
+        y = fma64(y, r2, y0 + r)
+        out = np.asarray(y).astype(_F32)
+        out = np.where(x == 1, _F32(0), out)
+        out = np.where(x == 0, _F32(-np.inf), out)
+        out = np.where(x == _F32(np.inf), x, out)
+        out = np.where(x < 0, _F32(-np.nan), out)
+        return np.where(np.isnan(x), x, out).astype(_F32, copy=False).reshape(x.shape)
