@@ -396,4 +396,12 @@ CASES += [  # (seed 28000000's error groups)
           "F.poisson_nll_loss(x, 3, True, False, True)", "F.margin_ranking_loss(x, t, 3, 0.0, True)",
           "F.cosine_embedding_loss(x, t, 3, 0.0, True)", "F.mse_loss(x, 3, True)"],
          []),
+    case("std-var-over-everything-as-std-var-all-cpu",  # (seed 29000000: grad-numeric:pow) ATen's std_var_all_cpu:
+         # the mean in the input's dtype, the squared differences added in order (std and its double backward bits)
+         ["x = torch.tensor([[[-2.5, -2.0, 0.0], [2.5, 1.25, -0.0], [2.5, 2.75, 1.5]]], dtype=torch.float64, requires_grad=True)",
+          "g, = torch.autograd.grad(torch.std(x), [x], create_graph=True)", "(g.pow(2).sum()).backward()",
+          "y = torch.tensor([1e3 + 0.1 * k for k in range(37)], dtype=torch.float32)",
+          "z = torch.tensor([[0.3 * k - 2.0 for k in range(50)], [1.7 - 0.01 * k * k for k in range(50)]], dtype=torch.float64)"],
+         ["torch.std(x).item().hex()", "[v.hex() for v in g.flatten().tolist()]", "x.grad", "torch.var(y).item()",
+          "torch.std(y, correction=0).item()", "torch.var(z).item().hex()", "torch.std(z, unbiased=False).item().hex()"]),
 ]

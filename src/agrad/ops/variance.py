@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from .._cascade import cascade_sum
 from .._zero import IMMUTABLE, ZeroArray
 from ..tensor import Tensor
 from ._layout import c_order
@@ -99,6 +100,9 @@ def _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=False, welford=False
             mean, m2 = _welford(work, axes)
             if not keepdim:
                 m2 = np.squeeze(m2, axis=axes)
+        elif (not welford and len(axes) == a.ndim >= 1 and a.dtype.itemsize >= 4 and type(a) is np.ndarray
+              and 0 < a.size < _GRAIN_SIZE and a.flags.c_contiguous):
+            mean, m2 = _all_moments(a, work, keepdim)
         else:
             mean = np.mean(work, axis=axes, keepdims=True)
             dev = work - mean
@@ -117,6 +121,22 @@ def _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=False, welford=False
 
 
 _WELFORD_MAX = 4096
+_GRAIN_SIZE = 32768
+
+
+def _all_moments(a, work, keepdim):
+    """ATen's std_var_all_cpu (a float32/float64 std or var over every element, one thread under
+    GRAIN_SIZE): the mean is ``self.mean()`` in the input's dtype (its sum's order), taken to
+    double; the squares of the differences are added one after the other in memory order.
+    (mean with dims kept, m2)."""
+    total = cascade_sum(a, tuple(range(a.ndim)), False)
+    if total is None:
+        total = np.add.reduce(a, axis=None)
+    mean = np.float64(a.dtype.type(total) / a.dtype.type(a.size))
+    dev = work.reshape(-1) - mean
+    m2 = np.cumsum(dev * dev)[-1]
+    shape = (1,) * a.ndim
+    return np.full(shape, mean), (np.full(shape, m2) if keepdim else np.float64(m2))
 
 
 def _welford(work, axes):
