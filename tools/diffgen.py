@@ -335,7 +335,10 @@ class Generator:
                 elif p.name in ("tensors", "operands"):
                     args.extend([pvar] + [self.like(primary) for _ in range(rng.randint(0, 1))])
                 elif p.name == "args":
-                    args.append(self.like(primary))
+                    value = self.like(primary)
+                    if name == "new" and value not in self.ns and not value.startswith("torch."):
+                        value = f"[{value}]"  # (x.new(2) is uninitialised memory, as torch.empty: the data form)
+                    args.append(value)
                 positional_ok = False
                 continue
             if p.name in PRIMARY and form != "method" and not args:

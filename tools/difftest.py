@@ -59,6 +59,7 @@ import diffgen  # noqa: E402
 import difftest_blas  # noqa: E402
 import difftest_gelu  # noqa: E402
 import difftest_median  # noqa: E402
+import difftest_uninit  # noqa: E402
 
 #: Warnings PyTorch gives once per process (TORCH_WARN_ONCE): agrad may repeat them.
 TORCH_WARNED: set[str] = set()
@@ -681,6 +682,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "gelu-onednn"
     if aspect in ("value", "numeric", "repr") and op == "matrix_exp" and _half_result_only(stmt, want, got):
         return "matrix-exp-half"
+    if aspect in ("value", "numeric", "repr") and op == "new" and difftest_uninit.uninitialised_only(
+            stmt, want, got, _agree_once):
+        return "uninitialised"
     if aspect in ("value", "numeric") and op == "lstsq" and program is not None and _lstsq_pivots(*program, want, got):
         return "lstsq-pivots"
     if (aspect in ("value", "numeric") and op in ("pinv", "pinverse") and program is not None

@@ -184,6 +184,19 @@ def test_nan_only_in_pytorch_after_an_svd_of_an_inf_is_documented():
                                (lines, [state, wrong], 1)) is None
 
 
+def test_values_of_new_given_sizes_are_uninitialised_and_documented():
+    """x.new(2) is uninitialised memory in PyTorch (as torch.empty): its values alone may differ;
+    x.new([2]) (data) and another variable still count."""
+    want, got = _tensor_obs(x=[2.25], r=[0.0, 1.875]), _tensor_obs(x=[2.25], r=[0.0, 0.0])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, "r = x[0].new(2)", want, got) == "uninitialised"
+    assert difftest.documented(aspect, "r = x.new(1, 2)", want, got) == "uninitialised"
+    assert difftest.documented(aspect, "r = x.new([2])", want, got) is None
+    assert difftest.documented(aspect, "r = x.new_zeros(2)", want, got) is None
+    other = _tensor_obs(x=[2.5], r=[0.0, 0.0])
+    assert difftest.documented(*difftest.compare_statement(want, other)[:1], "r = x.new(2)", want, other) is None
+
+
 def test_two_singular_condition_numbers_are_documented():
     want, got = _tensor_obs(r=1.2e16), _tensor_obs(r=3.2e7)
     aspect, _ = difftest.compare_statement(want, got)

@@ -1,0 +1,27 @@
+"""The differential tester's rule ``uninitialised`` (tools/difftest.py, docs/semantics.md):
+``x.new(2, 3)`` (the legacy constructor given sizes) returns uninitialised memory in PyTorch,
+as ``torch.empty`` does, and zeros in agrad. The generator never draws the sizes form (it draws
+``x.new([v])``, data); the rule keeps earlier reproducers of it from counting as a difference."""
+
+from __future__ import annotations
+
+import re
+
+#: ``r = <tensor expression>.new(<int>, <int>, ...)``: the sizes form of the legacy constructor
+_NEW_SIZES = re.compile(r"^\s*(\w+)\s*=\s*\S.*\.new\(\s*-?\d+(?:\s*,\s*-?\d+)*\s*,?\s*\)\s*$")
+
+
+def uninitialised_only(stmt: str, want: dict, got: dict, agree_once) -> bool:
+    """True when ``stmt`` assigns ``x.new(sizes)`` and the one variable that differs is the tensor
+    it assigns, of one dtype and shape on both sides (its values: whatever memory held in PyTorch;
+    difftest's ``_agree_once`` passed in)."""
+    found = _NEW_SIZES.match(stmt.strip().splitlines()[-1])
+    mine = want["vars"].get(found.group(1)) if found else None
+    if not mine or mine["kind"] != "tensor":
+        return False
+
+    def neutral(w, g):
+        if w is not mine or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
+            return None
+        return w, w
+    return agree_once(want, got, neutral)
