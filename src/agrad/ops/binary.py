@@ -31,7 +31,7 @@ _result_type = dtypes.result_type
 
 def _atan2_np(a, b):
     """atan2's kernel: float32 through Sleef's atan2f8_u10 where the loop runs its vector code
-    (_vector_loop.loop_lanes), glibc's atan2f elsewhere (numpy's float32 arctan2 is neither);
+    (_vector_loop.loop_lanes), glibc's atan2f elsewhere (numpy's is only without AVX-512);
     over GRAIN_SIZE elements, for speed, atan2 in double rounded once (within an ulp of both)."""
     if not (type(a) is np.ndarray and type(b) is np.ndarray and a.dtype == b.dtype == np.float32):
         return _binary_quiet(np.arctan2, a, b)
