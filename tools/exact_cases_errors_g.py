@@ -404,4 +404,10 @@ CASES += [  # (seed 28000000's error groups)
           "z = torch.tensor([[0.3 * k - 2.0 for k in range(50)], [1.7 - 0.01 * k * k for k in range(50)]], dtype=torch.float64)"],
          ["torch.std(x).item().hex()", "[v.hex() for v in g.flatten().tolist()]", "x.grad", "torch.var(y).item()",
           "torch.std(y, correction=0).item()", "torch.var(z).item().hex()", "torch.std(z, unbiased=False).item().hex()"]),
+    case("logit-nan-signs-all-vector-lanes",  # (seed 29000000: raises-only-agrad:logit) a strided input whose every
+         # element runs the vector code (rows of 16 floats): Sleef's positive NaNs throughout
+         ["x = torch.tensor([[[2.0, 1.25, -0.5, -2.25], [3.0, 2.75, 3.0, -3.0], [0.0, 2.75, 2.5, 2.5], [-2.5, 1.25, 2.25, 1.75]], "
+          "[[1.0, -0.5, -0.25, -1.25], [1.5, -2.25, 0.5, 0.0], [-3.0, 1.0, -0.5, 2.0], [0.0, -0.75, -0.25, 3.0]], "
+          "[[-2.5, 2.5, -2.0, -0.5], [0.0, 1.5, -0.0, 0.5], [-3.0, 2.75, -2.0, -1.5], [3.0, -1.25, 0.25, 1.75]]])"],
+         ["x[::2].logit()", "x[::2].logit().signbit()", "x.double()[::2].logit().signbit()", "x[:, ::2].logit().signbit()"]),
 ]

@@ -74,7 +74,7 @@ def _logit_lanes(r, q, a):
         return r
     neg = np.where(np.isnan(q), np.signbit(q), a.dtype.char == "f" and not vml)
     if lanes is not False:
-        neg &= ~lanes
+        neg &= ~np.asarray(lanes, bool)  # (lanes may be True: every element in the vector code)
     r = np.array(r, copy=True)
     np.copyto(r, np.copysign(np.asarray(np.nan, r.dtype), np.where(neg, -1.0, 1.0)).astype(r.dtype), where=nan)
     return r
