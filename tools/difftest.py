@@ -59,6 +59,7 @@ import diffgen  # noqa: E402
 import difftest_blas  # noqa: E402
 import difftest_gelu  # noqa: E402
 import difftest_median  # noqa: E402
+import difftest_noise  # noqa: E402
 import difftest_uninit  # noqa: E402
 
 #: Warnings PyTorch gives once per process (TORCH_WARN_ONCE): agrad may repeat them.
@@ -690,6 +691,10 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if (aspect in ("value", "numeric") and op in ("pinv", "pinverse") and program is not None
             and _pinv_of_singular(*program, want, got)):
         return "pinv-singular"
+    if (aspect in ("value", "numeric", "repr") and op in difftest_noise.SIGN_OPS and program is not None
+            and difftest_noise.sign_of_lapack_noise(program, want, got, op_of, CONDITIONED_OPS, _condition_of,
+                                                    _agrees_but_where)):
+        return "lapack-conditioning"
     if program is not None and (aspect in ("numeric", "grad-numeric") or (
             aspect in _VALUE_ASPECTS and _svd_of_inf(*program))) and _conditioned_rounding(
             want, got, program, _svd_of_inf(*program)):

@@ -197,6 +197,26 @@ def test_values_of_new_given_sizes_are_uninitialised_and_documented():
     assert difftest.documented(*difftest.compare_statement(want, other)[:1], "r = x.new(2)", want, other) is None
 
 
+def test_sign_of_a_lapack_result_at_rounding_level_is_documented():
+    """sqrt (or log, sign, ...) of a LAPACK result differs only where that result is rounding
+    noise around zero (MKL's and OpenBLAS's pinv give -1.5e-8 and +1.2e-8 for an exact 0)."""
+    x = [[-3.0, -0.5], [0.0, -2.25]]
+    r7 = [[-0.33333337, 0.07407405], [-1.4901161e-08, -0.44444445]]
+    lines = ["x = torch.tensor(...)", "r7 = torch.linalg.pinv(x)", "r8 = r7.sqrt()"]
+    states = [_tensor_obs(x=x), _tensor_obs(x=x, r7=r7)]
+    want = _tensor_obs(x=x, r7=r7, r8=np.sqrt(np.array(r7, np.float32)))
+    got = _tensor_obs(x=x, r7=r7, r8=np.sqrt(np.abs(np.array(r7, np.float32))) * [[np.nan, 1], [1, np.nan]])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, lines[2], want, got, (lines, states + [want], 2)) == "lapack-conditioning"
+    sin = lines[:2] + ["r8 = torch.sin(r7)"]
+    assert difftest.documented(aspect, sin[2], want, got, (sin, states + [want], 2)) is None
+    made_by_add = [lines[0], "r7 = x + 1", lines[2]]
+    assert difftest.documented(aspect, lines[2], want, got, (made_by_add, states + [want], 2)) is None
+    wrong = _tensor_obs(x=x, r7=r7, r8=np.sqrt(np.abs(np.array(r7, np.float32))) * [[np.nan, 0.5], [1, np.nan]])
+    aspect, _ = difftest.compare_statement(want, wrong)
+    assert difftest.documented(aspect, lines[2], want, wrong, (lines, states + [want], 2)) is None
+
+
 def test_two_singular_condition_numbers_are_documented():
     want, got = _tensor_obs(r=1.2e16), _tensor_obs(r=3.2e7)
     aspect, _ = difftest.compare_statement(want, got)
