@@ -46,13 +46,13 @@ SECOND = {"other", "input2", "x2", "b", "B", "tensor1", "tensor2", "mat2", "vec"
           "batch1", "batch2", "weight", "target", "source", "src", "values", "end", "exponent", "y", "var",
           "bias", "pos_weight"}
 BOOLS = {"keepdim", "descending", "stable", "sorted", "largest", "unbiased", "equal_nan", "return_inverse",
-         "return_counts", "log_input", "full", "log_target", "training", "inplace", "left", "as_tuple", "train"}
+         "return_counts", "log_input", "full", "log_target", "training", "inplace", "left", "as_tuple", "train", "with_replacement"}
 FLOATS = {"alpha", "beta", "value", "eps", "lambd", "threshold", "min", "max", "min_val", "max_val",
           "negative_slope", "margin", "delta", "label_smoothing", "p", "rtol", "atol", "nan", "posinf",
           "neginf", "fill_value", "lower", "upper", "weight", "exponent", "correction", "base"}
 INTS = {"low", "high", "k", "n", "chunks", "diagonal", "offset", "shifts", "decimals", "sections", "indices_or_sections",
         "split_size_or_sections", "length", "start", "num_classes", "padding_idx", "ignore_index", "steps",
-        "split_sizes", "step", "m", "bins"}
+        "split_sizes", "step", "m", "bins", "row", "col", "r"}
 DIMS = {"dim", "dim0", "dim1", "dim2", "start_dim", "end_dim", "source", "destination"}
 
 DTYPES = ["float32"] * 8 + ["float64"] * 3 + ["int64"] * 2 + ["bool", "float16", "int32", "uint8"]

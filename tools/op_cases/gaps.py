@@ -48,4 +48,14 @@ HIST = [
          e=val([-2.0, -0.5, 0.0, 0.25, 2.0], requires_grad=False)),
 ]
 
-CASES = QUANTILE + CDIST + COV + HIST
+BLOCKS = [
+    case("tril_indices_offset", "torch.tril_indices(4, 3, 1)"),
+    case("triu_indices_int32", "torch.triu_indices(3, 5, -1, dtype=torch.int32)"),
+    case("block_diag_mixed", "torch.block_diag(a, b, c)", a=inp(2, 3), b=inp(2), c=inp()),
+    case("block_diag_empty_block", "torch.block_diag(a, b)", a=inp(2, 2, dtype="float64"), b=inp(0, 3, dtype="float64")),
+    case("cartesian_prod_three", "torch.cartesian_prod(a, b, c)", a=inp(2), b=inp(3), c=inp(2)),
+    case("combinations_pairs", "torch.combinations(a)", a=inp(4)),
+    case("combinations_with_replacement", "torch.combinations(a, 3, with_replacement=True)", a=inp(3)),
+]
+
+CASES = QUANTILE + CDIST + COV + HIST + BLOCKS

@@ -1,0 +1,152 @@
+"""Index sets and block constructions: tril_indices / triu_indices (factories), block_diag
+(BlockDiagBackward0), and ATen's composites cartesian_prod (meshgrid "ij", flatten, stack) and
+combinations (meshgrid of r copies, masked_select of the i < j < ... mask, stack), so their
+graphs are PyTorch's (ViewBackward0, ExpandBackward0, CloneBackward0 / UnsafeViewBackward0 or
+MaskedSelectBackward0, StackBackward0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..tensor import Tensor, _scalar_name
+from ._op import Op, export
+
+# tril_indices / triu_indices ----------------------------------------------------------------------
+
+
+def _indices(name, row, col, offset, dtype, device, layout, requires_grad, pin_memory):
+    from .factories import _check_options, _finish
+
+    _check_options(layout, pin_memory)
+    d = dtypes.int64 if dtype is None else dtypes.lookup(dtype)
+    if row < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}")
+    if col < 0:
+        raise RuntimeError(f"col must be non-negative, got{col}")
+    if d not in (dtypes.int64, dtypes.int32):  # (AT_DISPATCH_INDEX_TYPES)
+        raise NotImplementedError(f"\"{name}\" not implemented for '{_scalar_name(d)}'")
+    r, c = np.indices((row, col)).reshape(2, -1)
+    keep = (c - r <= offset) if name == "tril_indices" else (c - r >= offset)
+    data = np.ascontiguousarray(np.stack([r[keep], c[keep]]).astype(d.numpy))
+    if requires_grad:
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    return _finish(data, False, device)
+
+
+@export()
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, requires_grad=False,
+                 pin_memory=False):
+    """The (row, column) indices of the lower triangle of a row x col matrix (row by row)."""
+    return _indices("tril_indices", row, col, offset, dtype, device, layout, requires_grad, pin_memory)
+
+
+@export()
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=None, requires_grad=False,
+                 pin_memory=False):
+    """The (row, column) indices of the upper triangle of a row x col matrix (row by row)."""
+    return _indices("triu_indices", row, col, offset, dtype, device, layout, requires_grad, pin_memory)
+
+
+# block_diag -------------------------------------------------------------------------------------------
+
+def _block_diag_fwd(ctx, *arrays, dtype, shapes):
+    shapes = [(1, 1) if a.ndim == 0 else (1, a.shape[0]) if a.ndim == 1 else a.shape for a in arrays]
+    out = np.zeros((sum(s[0] for s in shapes), sum(s[1] for s in shapes)), dtype)
+    i = j = 0
+    for a, (n, m) in zip(arrays, shapes):
+        out[i:i + n, j:j + m] = np.reshape(a, (n, m))
+        i, j = i + n, j + m
+    return out
+
+
+_block_diag = Op("BlockDiagBackward0", _block_diag_fwd, inputs=(), jvp="linear")
+
+
+@_block_diag.derivative
+def _(ctx, grad):
+    # block_diag_backward: each input's block of the gradient; a 1-d input's stays (1, n) (its
+    # squeeze(-1) is of the last dim), and the engine sums it to the input's shape
+    grads = []
+    i = j = 0
+    for k, shape in enumerate(ctx.shapes):
+        if len(shape) == 1 and shape[0] == 0:  # (an empty input's gradient: zeros((0,)))
+            grads.append(grad.new_zeros((0,)) if ctx.needs(k) else None)
+            continue
+        n, m = (1, 1) if len(shape) == 0 else (1, shape[0]) if len(shape) == 1 else shape
+        if ctx.needs(k):
+            part = grad[i:i + n, j:j + m]
+            if len(shape) == 1:
+                part = part.squeeze(-1)
+            elif len(shape) == 0:
+                part = part.squeeze(-1).squeeze(-1)
+            grads.append(part)
+        else:
+            grads.append(None)
+        i, j = i + n, j + m
+    return tuple(grads)
+
+
+@export()
+def block_diag(*tensors):
+    """A block-diagonal matrix of the tensors (0-d and 1-d ones as one row)."""
+    from .factories import empty
+
+    if not tensors:
+        return empty(1, 0)
+    _tensors(tensors)
+    for k, t in enumerate(tensors):
+        if t.ndim > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {k} has "
+                               f"{t.ndim} dimensions")
+    result_dtype = dtypes.result_type(*tensors)
+    return _block_diag.apply(tuple(tensors), [t._data for t in tensors],
+                             {"dtype": result_dtype.numpy, "shapes": [tuple(t.shape) for t in tensors]})
+
+
+# cartesian_prod / combinations ------------------------------------------------------------------------
+
+def _tensors(tensors):
+    """The parser's check of a TensorList argument."""
+    for k, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {k} in argument 0, but got {type(t).__name__}")
+
+
+def _vector(t):
+    if t.ndim != 1:
+        raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")
+
+
+@export()
+def cartesian_prod(*tensors):
+    """The Cartesian product of 1-D tensors, one row per combination (itertools.product's order)."""
+    from .joining import meshgrid, stack
+
+    _tensors(tensors)
+    for t in tensors:
+        _vector(t)
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return stack([g.flatten() for g in grids], 1)
+
+
+@export()
+def combinations(input, r=2, with_replacement=False):
+    """The length-``r`` combinations of a 1-D tensor's elements (itertools' order), one a row."""
+    from .factories import arange, empty, full
+    from .joining import meshgrid, stack
+
+    _vector(input)
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return empty(0, dtype=input.dtype)
+    grids = meshgrid(*([input] * r), indexing="ij")
+    index = meshgrid(*([arange(input.numel())] * r), indexing="ij")
+    mask = full(index[0].shape, True, dtype=dtypes.bool_)
+    for a, b in zip(index, index[1:]):
+        mask = mask * ((a <= b) if with_replacement else (a < b))
+    return stack([g.masked_select(mask) for g in grids], 1)
