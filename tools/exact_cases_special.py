@@ -31,9 +31,11 @@ def cases(graph: str) -> list[dict]:
              + [f"torch.special.xlog1py(x.float(), {v}).tolist()" for v in ("x.float() * 0.1", "2.5")]
              + [f"torch.erfinv({v}).tolist()" for v in ("x / 13", "(x / 13).float()", "p * 2 - 1", "(p * 2 - 1).float()",
                                                          "torch.linspace(-1, 1, 41).half()")]
+             + [f"torch.lgamma({v}).tolist()" for v in ("x", "x.float()", "e", "e.float()", "x.half()", "x[::3]", "x.float()[1::2]")]
+             + ["torch.mvlgamma(x.abs() + 2, 4).tolist()", "torch.mvlgamma(x.float().abs() + 1, 2).tolist()"]
              + ["torch.erfinv(torch.tensor([2., -2., float('nan'), -float('nan')])).signbit()",
                 "torch.erfinv(torch.tensor([2., -2., float('nan')], dtype=torch.float64)).signbit()"]),
-        case("special-values-printed",  # (the last bits of lgamma (Sleef's in PyTorch), erfinv, zeta may differ)
+        case("special-values-printed",  # (the last bits of erfinv (MKL's), zeta, polygamma may differ)
              [f"e = torch.tensor({_EDGES})", "x = torch.linspace(-7.25, 7.5, 12)", "h = x.half()"],
              ["torch.lgamma(e)", "torch.lgamma(x)", "torch.lgamma(x.double())", "torch.lgamma(h)", "torch.digamma(h)",
               "torch.polygamma(3, x)", "torch.polygamma(2, e)", "torch.special.polygamma(4, x.double())",
