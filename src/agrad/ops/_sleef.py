@@ -169,7 +169,7 @@ _LOG1P_POLY = (0.1532076988502701353e+0, 0.1525629051003428716e+0, 0.18186059329
 
 def sleef_log1p(d):
     """Vectorized<double>::log1p (AVX2): Sleef's log1pd4_u10, bit for bit. Out of range: d above
-    1e307 is inf, d < -1 and NaN are NaN, -1 is -inf, -0.0 stays."""
+    1e307 is Sleef's log(d), d < -1 and NaN are NaN, -1 is -inf, -0.0 stays."""
     d = np.asarray(d, _F64)
     with np.errstate(all="ignore"):
         dp1 = d + 1.0
@@ -187,7 +187,9 @@ def sleef_log1p(d):
         s = _dd_add_dd_dd(s, (x[0] * 2.0, x[1] * 2.0))
         s = _dd_add_dd_d(s, (x2 * x[0]) * t)
         r = s[0] + s[1]
-        r = np.where(d > 1e307, np.inf, r)
+        big = d > 1e307  # (beyond the core approximation's range: Sleef's log of d)
+        if big.any():
+            r = np.where(big, sleef_log(np.where(big, d, 1.0)), r)
         r = np.where((d < -1) | np.isnan(d), np.nan, r)
         r = np.where(d == -1, -np.inf, r)
         return np.where((d == 0) & np.signbit(d), -0.0, r)
