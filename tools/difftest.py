@@ -58,6 +58,7 @@ for extra in (ROOT / "src", ROOT / "tools"):
 import diffgen  # noqa: E402
 import difftest_blas  # noqa: E402
 import difftest_gelu  # noqa: E402
+import difftest_lapack  # noqa: E402
 import difftest_median  # noqa: E402
 import difftest_noise  # noqa: E402
 import difftest_uninit  # noqa: E402
@@ -720,6 +721,9 @@ def diff_program(lines: list[str]):
         if found:
             aspect, detail = found
             name = documented(aspect, lines[i], w, g, (lines, want, i))
+            if not name and aspect in ("value", "numeric") and difftest_lapack.explained(
+                    lines, i, got, w, g, op_of, CONDITIONED_OPS, compare_desc, _agree_once):
+                name = "lapack-downstream"
             if name:
                 return f"{DOCUMENTED}:{name}:{op_of(lines[i])}", i, detail
             return f"{aspect}:{op_of(lines[i])}", i, detail

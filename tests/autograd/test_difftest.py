@@ -500,3 +500,34 @@ def test_nan_against_inf_of_addmm_with_an_infinite_alpha_is_documented():
     assert difftest.documented(aspect, stmt.replace("addmm", "addmv"), want, got) is None
     finite = _tensor_obs(r=[[nan, 1.0], [nan, nan]])
     assert difftest.documented(*difftest.compare_statement(want, finite)[:1], stmt, want, finite) is None
+
+
+@pytest.mark.torch
+def test_a_value_after_a_lapack_op_is_documented_when_lapack_explains_it():
+    """A statement after a LAPACK op whose one difference is its value, and whose value PyTorch gives
+    once it takes agrad's LAPACK result (docs/semantics.md, lapack-downstream); not a difference of
+    its own, nor one after no LAPACK op."""
+    torch = pytest.importorskip("torch")
+    import copy
+
+    lines = ["x = torch.tensor([[2.0, 1.0], [1.0, 3.0]])", "r = torch.linalg.inv(x)", "s = r ** 40"]
+    want = difftest.run_program(torch, lines)
+    bumped = np.nextafter(want[1]["vars"]["r"]["data"], np.float32(1))  # agrad's LAPACK: an ulp up
+    got = copy.deepcopy(want)
+    for obs in got[1:]:
+        obs["vars"]["r"]["data"] = bumped
+    got[2]["vars"]["s"]["data"] = (torch.from_numpy(bumped) ** 40).numpy()
+
+    def documented(lines, got_2):
+        aspect, _ = difftest.compare_statement(want[2], got_2)
+        assert aspect in ("value", "numeric")
+        return difftest.difftest_lapack.explained(lines, 2, got[:2] + [got_2], want[2], got_2, difftest.op_of,
+                                                  difftest.CONDITIONED_OPS, difftest.compare_desc, difftest._agree_once)
+    assert documented(lines, got[2])
+    own = copy.deepcopy(got[2])
+    own["vars"]["s"]["data"] = own["vars"]["s"]["data"] * np.float32(1 + 1e-4)
+    assert not documented(lines, own)  # a difference of its own
+    assert not documented(["x = torch.tensor([[2.0, 1.0], [1.0, 3.0]])", "r = x.exp()", "s = r ** 40"], got[2])
+    more = copy.deepcopy(got[2])
+    more["vars"]["x"] = dict(more["vars"]["x"], data=more["vars"]["x"]["data"] + 1)
+    assert not documented(lines, more)  # another variable differs too

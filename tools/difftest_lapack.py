@@ -1,0 +1,88 @@
+"""The differential tester's rule ``lapack-downstream`` (tools/difftest.py, docs/semantics.md): a
+statement after a LAPACK op (CONDITIONED_OPS) whose one difference is the value it assigns, and
+whose value PyTorch itself gives once the LAPACK results are agrad's (MKL's and OpenBLAS's LAPACK
+round differently; a later ``prod`` or ``**`` magnifies the last bits). The rule re-runs the
+program under PyTorch with agrad's values of each earlier LAPACK statement's target put in place:
+a difference that does not come from those values stays a difference."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+_TARGET = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)")
+
+
+def target_of(stmt: str) -> str | None:
+    found = _TARGET.match(stmt.strip().splitlines()[-1])
+    return found.group(1) if found else None
+
+
+def explained(lines, i, got_obs, want_i, got_i, op_of, lapack_ops, compare_desc, agree_once) -> bool:
+    """True when statement ``i`` (not a LAPACK op) differs from PyTorch only in the value of the
+    variable it assigns, and PyTorch's program, given agrad's results of the LAPACK statements
+    before it, computes agrad's value there (within the tester's tolerance)."""
+    import numpy as np
+    import torch
+
+    target = target_of(lines[i])
+    if target is None or op_of(lines[i]) in lapack_ops or target not in want_i["vars"]:
+        return False
+    mine = want_i["vars"][target]
+    if mine["kind"] != "tensor" or not isinstance(mine["data"], np.ndarray):
+        return False
+
+    def neutral(w, g):  # only the target's values may differ
+        if w is not mine or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
+            return None
+        return w, dict(g, data=w["data"], repr=w["repr"])
+    if not agree_once(want_i, got_i, neutral):
+        return False
+    replaced = {}
+    for j in range(i):
+        name = target_of(lines[j])
+        if name and op_of(lines[j]) in lapack_ops and got_obs[j]["error"] is None:
+            value = got_obs[j]["vars"].get(name)
+            if value is None or value["kind"] not in ("tensor", "seq"):
+                return False
+            replaced[j] = (name, value)
+    if not replaced:
+        return False
+    ns = {"torch": torch, "F": torch.nn.functional}
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for j, stmt in enumerate(lines[:i + 1]):
+            try:
+                exec(stmt, ns)
+            except Exception:  # noqa: BLE001 - as in the tester's run
+                if j == i:
+                    return False
+            if j in replaced:
+                name, value = replaced[j]
+                ns[name] = _as_torch(torch, value, ns.get(name))
+                if ns[name] is None:
+                    return False
+    out = ns.get(target)
+    if not isinstance(out, torch.Tensor):
+        return False
+    data = out.detach().numpy()
+    theirs = dict(mine, data=data)
+    return compare_desc(theirs, dict(mine, data=got_i["vars"][target]["data"]), target) is None
+
+
+def _as_torch(torch, desc, old):
+    """agrad's value (a description) as PyTorch's object of the same kind, or None."""
+    import numpy as np
+
+    if desc["kind"] == "tensor":
+        if not isinstance(desc["data"], np.ndarray) or not isinstance(old, torch.Tensor):
+            return None
+        t = torch.from_numpy(np.array(desc["data"])).to(old.dtype)
+        return t.requires_grad_() if old.requires_grad and t.is_floating_point() else t
+    if not isinstance(old, (tuple, list)) or len(old) != len(desc["items"]):
+        return None
+    items = [_as_torch(torch, d, o) for d, o in zip(desc["items"], old)]
+    if any(x is None for x in items):
+        return None
+    return type(old)(*items) if hasattr(old, "_fields") or type(old).__module__.startswith("torch") else type(old)(items)
