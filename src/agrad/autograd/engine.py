@@ -213,9 +213,6 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     # the node to run next when it is the only one ready (a chain): it skips the heap; ``carried``
     # its gradient (of output 0) when that is the only one it was sent: never buffered
     ready = carried = None
-    # ``carried`` has fewer than two dims (its shape is the input record it was routed by): no
-    # layout of a strided view to take over below
-    flat = False
     if len(roots) == 1:  # (backward() of one tensor: it runs first, nothing buffered)
         node, idx = roots[0]
         g = grad_roots[0]._data
@@ -267,16 +264,13 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                 if carried is not None:
                     g = carried
                     carried = grads = None
-                    g_flat = flat
                 else:
                     grads = buffers.pop(node, None) or {}
                     g = grads.get(0)
-                    g_flat = False
             elif heap:
                 node = heappop(heap)[2]
                 grads = buffers.pop(node, None) or {}
                 g = grads.get(0)
-                g_flat = False
             else:
                 break
             nexts = node.next_functions
@@ -309,7 +303,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         in_grads = formula(g)
                         if type(in_grads) is not tuple:
                             in_grads = node._raw_fallback(g) if in_grads is NotImplemented else (in_grads,)
-                        if not g_flat and g.base is not None and g.ndim > 1 and not g.flags.c_contiguous \
+                        if g.base is not None and g.ndim > 1 and not g.flags.c_contiguous \
                                 and 0 not in g.strides and node._grad_first:
                             in_grads = _like_grad(in_grads, g)
                         if len(in_grads) != len(nexts):  # (every edge counts down below, with or without one)
@@ -356,7 +350,6 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                                 if left == 0 and idx == 0 and ready is None and not heap:
                                     ready = nxt
                                     carried = g
-                                    flat = len(meta[0]) < 2
                                     continue
                                 buffers[nxt] = {idx: g}
                             elif idx in buf:
