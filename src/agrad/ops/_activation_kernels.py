@@ -32,18 +32,13 @@ def _libm64(name):
     return lambda v: _sleef.libm(name, v)
 
 
-def _via_double(fn):
-    return lambda v: _vec_math.libm_float(fn, v)
-
-
 _SLEEF = {np.dtype(np.float64): _Maths(_sleef.sleef_exp, _sleef.sleef_log1p, _sleef.sleef_tanh,
                                        _vec_math.fma),
           np.dtype(np.float32): _Maths(_vec_math.sleef_expf, _vec_math.sleef_log1pf, _sleef.sleef_tanhf,
                                        _vec_math.fma)}
-#: the scalar loop's: glibc's functions (float32's expf: computed in double, rounded once; glibc's
-#: is correctly rounded but in rare cases)
+#: the scalar loop's: glibc's functions
 _LIBM = {np.dtype(np.float64): _Maths(_libm64("exp"), _libm64("log1p"), _libm64("tanh"), _vec_math.fma),
-         np.dtype(np.float32): _Maths(_via_double(np.exp), _glibc_float.log1pf, _glibc_float.tanhf, _vec_math.fma)}
+         np.dtype(np.float32): _Maths(_glibc_float.expf, _glibc_float.log1pf, _glibc_float.tanhf, _vec_math.fma)}
 #: over GRAIN_SIZE elements (where at::parallel_for splits the loop between threads): numpy's
 #: functions and plain arithmetic, each step within an ulp or two of the kernels' (emulating them
 #: costs hundreds of numpy passes an element)
@@ -66,7 +61,7 @@ def _silu_np(a):
         return _kernel(lambda m: lambda x: x / (1.0 + m.exp(-x)), (a,), a.dtype, lambda: unary_lanes(a))
     one = np.float32(1)
     return _vector_blocks(a, lambda x: x / (one + _vec_math.sleef_expf(-x)),
-                          lambda x: x / (one + _vec_math.libm_float(np.exp, -x)))
+                          lambda x: x / (one + _glibc_float.expf(-x)))
 
 
 def _silu_backward_np(g, x):
