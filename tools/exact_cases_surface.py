@@ -174,6 +174,15 @@ def cases(graph: str) -> list[dict]:
               "F.batch_norm(x, w.double(), w.double())", "F.batch_norm(x, w, w.double())", "F.batch_norm(x, w, w, w.half())",
               "F.batch_norm(x.half(), w, w, w)", "F.batch_norm(x.long(), w, w, w.double())", "F.batch_norm(x.double(), None, None, w, training=True)",
               "F.batch_norm(x.double(), None, None, w)", "F.batch_norm(x, w, w.half(), training=True)"]),
+        case("sampler-bounds-and-expanded-view-backward",  # uniform_'s from/to bounds and %g numbers, normal's NaN std;
+             # CopySlices copies the op's gradient back through an expanded view (copy_'s overlap error in backward)
+             ["x = torch.tensor([1.5, -2.0], requires_grad=True)", "y = x * 1", "v = y.expand(2, 2)", "v.tril_(0)",
+              "z = x * 1", "z.expand(2, 2).fill_(1.0)"],
+             ["torch.ones(3).uniform_(0, float('inf'))", "torch.ones(3).half().uniform_(-70000, 70000)", "torch.ones(3).uniform_(float('nan'), 1)",
+              "torch.ones(3).uniform_(-3e38, 3e38)", "torch.ones(3).double().uniform_(-1e308, 1e308)", "torch.ones(3).half().uniform_(-65504, 65504)",
+              "torch.ones(3).uniform_(1234567.0, 1.0)", "torch.ones(3).uniform_(1e-7, 0)", "torch.ones(3).normal_(0, float('nan'))",
+              "torch.tensor([1.0, 2.0]).expand(2, 2).normal_(0, float('nan'))", "y", "v.sum().backward()", "z.sum().backward()",
+              "torch.autograd.grad((x * 1).expand(2, 2).triu_(1).sum(), x)"]),
         case("lerp-logaddexp2-zero-signs",  # lerp's scalar loop: end - diff * (1 - w) (+0 product at w = 1); half logaddexp2 in float32
              ["a = torch.tensor([[1.5, 1.25, 1.25, -1.5], [2.5, 2.5, -0.5, -1.0]], dtype=torch.float16, requires_grad=True)",
               "b = torch.tensor([[1.0, -0.0, -0.25, -0.75], [0.0, 2.75, -2.75, 2.75]], dtype=torch.float16)",

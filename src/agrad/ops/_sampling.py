@@ -58,18 +58,22 @@ def check_uniform(d, low, high):
     if not d.is_floating_point:
         raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{_scalar(d)}\'')
     low, high = float(low), float(high)
+    finfo = np.finfo(d.numpy)
+    for name, value in (("from", low), ("to", high)):  # (a NaN is out of them too)
+        if not float(finfo.min) <= value <= float(finfo.max):
+            raise RuntimeError(f"{name} is out of bounds for {_ctype(d)}")
     if not low <= high:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={_num(low)} > "
                            f"to={_num(high)}")
-    finfo = np.finfo(d.numpy)
     if high - low > float(finfo.max):
-        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{_ctype(d)}>::max(), but found "
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{_scalar(d)}>::max(), but found "
                            f"to={_num(high)} and from={_num(low)} which result in to-from to exceed the limit")
     return low, high
 
 
 def _num(x):
-    return repr(float(x)) if not float(x).is_integer() else str(int(x))
+    """A double as C++'s ``<<`` prints it (six significant digits, %g)."""
+    return f"{float(x):g}"
 
 
 def _ctype(d):
@@ -118,7 +122,7 @@ def normal_values(g, n, dtype, mean=0.0, std=1.0, contiguous=True):
 
 
 def _check_std(std):
-    if std < 0:
+    if not std >= 0:  # (a NaN std too)
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_fmt_double(std)}")
 
 

@@ -143,6 +143,12 @@ class CopySlices(Node):
             res = tuple(inner.apply([_clone(_take(g, idx=self._idx))]))
         else:
             res = tuple(inner.apply([_take(g, idx=self._idx)]))
+        if self.next_functions[0][0] is not None and np.unique(self._idx).size != self._idx.size:
+            # PyTorch copies the op's gradient into the base's gradient through the view's strides
+            # (grad_slice.copy_): an expanded view's elements share memory, which copy_ refuses
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers to a single "
+                "memory location. Please clone() the tensor before performing the operation.")
         g_view = res[0]
         if g_view is None:
             g_view = Tensor._make(np.zeros((), g._data.dtype))
