@@ -60,4 +60,16 @@ def cases(graph: str) -> list[dict]:
               "x1 = torch.tensor([-2.75, 2.25, 0.25], requires_grad=True)", "r4 = x1 * 1", "r4[1:] = 1.0",
               "F.gelu(r4[::2]).sum().backward(create_graph=True)"],
              ["g1", "g2", "g3", "g4", "x1.grad", "x1.grad.grad_fn"]),
+        case("double-backward-last-input-first",  # PyTorch's nodes make the input gradients' steps by input name
+             ["x = torch.tensor([[0.7, -1.3, 2.1, 0.05], [-0.4, 0.9, -2.6, 1.7], [1.1, -0.2, 0.3, -1.9]], requires_grad=True)",
+              "y = torch.tensor([[0.3, 1.6, -0.8, 0.2], [1.4, -0.6, 0.5, -1.1], [-0.9, 2.2, 0.15, 0.8]], requires_grad=True)",
+              "p = torch.tensor([[0.2, 0.1, 0.4, 0.3], [0.25, 0.25, 0.3, 0.2], [0.6, 0.1, 0.1, 0.2]], requires_grad=True)",
+              "w = torch.tensor([[1.5, -0.5, 2.0, 0.75], [-1.25, 0.5, 1.0, -2.0], [0.25, 1.75, -0.75, 1.25]])",
+              "def h2(f, *xs):\n    gs = torch.autograd.grad((f(*xs) * w[:f(*xs).shape[0]] if f(*xs).dim() == 2 else f(*xs) * w[0, :f(*xs).shape[-1]]"
+              ").sum(), xs, create_graph=True)\n    return [g.tolist() for g in torch.autograd.grad(sum((g * g).sum() for g in gs), xs)]"],
+             ["h2(F.softsign, x)", "h2(F.normalize, x)", "h2(lambda a: F.normalize(a, dim=0), x)",
+              "h2(lambda a, b: F.kl_div(a, b, reduction='none'), x, p)", "h2(lambda a, b: F.cosine_similarity(a, b), x, y)",
+              "h2(lambda a, b: a / b, x, y)", "h2(lambda a, b: a * b.exp(), x, y)", "h2(torch.hypot, x, y)",
+              "h2(lambda a, b: torch.lerp(a, b, p), x, y)", "h2(torch.atan2, x, y)",
+              "h2(lambda a, b: a.abs() ** 3.0 * b, x, y)", "h2(lambda a, b: torch.xlogy(a, b.abs()), x, y)"]),
     ]

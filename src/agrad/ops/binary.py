@@ -44,7 +44,8 @@ def _atan2_np(a, b):
 @binary(_atan2_np, "atan2", saves=("self", "other"))
 def _atan2(ctx, grad):
     x, y = ctx.self, ctx.other
-    recip = (x * x + y * y).reciprocal()
+    y2 = y * y  # (self * self + other * other: GCC's right operand first)
+    recip = (x * x + y2).reciprocal()
     recip = recip.masked_fill(recip == float("inf"), 0)  # PyTorch: zero gradient where x*x + y*y is 0
     return grad * y * recip, grad * -x * recip
 
@@ -63,7 +64,8 @@ method("arctan2_")(inplace(atan2, name="arctan2", partial=True))
 @binary(np.hypot, "hypot", saves=("self", "other", "result"), saves_for={"self": (0,), "other": (1,)})
 def _hypot(ctx, grad):  # (a tensor used by one input's formula only is saved only when that input needs it)
     r = ctx.result
-    return (grad * ctx.self / r if ctx.needs(0) else None), (grad * ctx.other / r if ctx.needs(1) else None)
+    g_other = grad * ctx.other / r if ctx.needs(1) else None  # (the last input's first, as PyTorch's node)
+    return (grad * ctx.self / r if ctx.needs(0) else None), g_other
 
 
 @export(method=True)
@@ -161,7 +163,8 @@ _lerp1 = Op("LerpBackward1", lambda ctx, a, b, w: _lerp_kernel(a, b, w),
 @_lerp0.derivative
 def _(ctx, grad):
     w = ctx.weight
-    return grad * (1 - float(w)), grad * w
+    g_end = grad * w  # (end's first: PyTorch's node computes its inputs' gradients by name)
+    return grad * (1 - float(w)), g_end
 
 
 @_lerp0.forward_derivative
@@ -184,9 +187,11 @@ def _tangent_or_zeros(primal, tangent):
 
 @_lerp1.derivative
 def _(ctx, grad):
+    # (in the order PyTorch's generated node computes them: by input name, end, self, weight)
     w = ctx.weight if ctx.needs(0) or ctx.needs(1) else None
-    return (grad * _one_minus(w) if ctx.needs(0) else None, grad * w if ctx.needs(1) else None,
-            grad * (ctx.end - ctx.self) if ctx.needs(2) else None)
+    g_end = grad * w if ctx.needs(1) else None
+    g_self = grad * _one_minus(w) if ctx.needs(0) else None
+    return g_self, g_end, grad * (ctx.end - ctx.self) if ctx.needs(2) else None
 
 
 @_lerp1.forward_derivative
@@ -297,7 +302,8 @@ def _xlogy_kernel(x, y):
 @binary(_xlogy_kernel, "xlogy", saves=("self", "other"))
 def _xlogy0(ctx, grad):
     x, y = ctx.self, ctx.other
-    return xlogy(grad, y).masked_fill((x == 0.0) & (y <= 0.0), 0.0), grad * x / y
+    g_other = grad * x / y  # (the last input's first, as PyTorch's node)
+    return xlogy(grad, y).masked_fill((x == 0.0) & (y <= 0.0), 0.0), g_other
 
 
 _xlogy1 = Op("XlogyBackward1", lambda ctx, y, x: _xlogy_kernel(np.asarray(x, y.dtype), y), inputs=("other",),

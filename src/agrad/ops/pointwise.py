@@ -274,8 +274,10 @@ def _(ctx, g):
 
 @binary(_scalar_kernel(np.multiply), "mul", saves=("self", "other"), saves_for={"self": (1,), "other": (0,)})
 def _mul(ctx, grad):
-    return (_times(grad, ctx.other) if ctx.needs(0) else None,
-            grad * ctx.self if ctx.needs(1) else None)
+    # (PyTorch's generated nodes compute the last input's gradient first: the order the
+    # recorded steps run in, and so the order their gradients add up in, under create_graph)
+    g_other = grad * ctx.self if ctx.needs(1) else None
+    return (_times(grad, ctx.other) if ctx.needs(0) else None), g_other
 
 
 @_mul.raw_derivative
@@ -321,9 +323,12 @@ def _times(grad, other):
 @binary(_scalar_kernel(np.true_divide), "div", saves=("self", "other"), saves_for={"self": (1,)})
 def _div(ctx, grad):
     other = ctx.other
+    g_other = None
+    if ctx.needs(1):  # (first, as PyTorch's node; the quotient before -grad: GCC's right operand first)
+        q = (ctx.self / other) / other
+        g_other = -grad * q
     return ((grad / other if isinstance(other, Tensor) else _div.apply((grad, None), (grad._data, other), _NO_ATTRS))
-            if ctx.needs(0) else None,
-            -grad * ((ctx.self / other) / other) if ctx.needs(1) else None)
+            if ctx.needs(0) else None), g_other
 
 
 @_div.raw_derivative

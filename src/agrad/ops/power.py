@@ -77,15 +77,15 @@ _pow1 = Op("PowBackward1", _pow_tensor_fwd, inputs=("self", "exponent"),
 @_pow1.derivative
 def _(ctx, grad):
     base, exp = ctx.self, ctx.exponent
+    g_exp = None
+    if ctx.needs(1):  # (the exponent's first, as PyTorch's node computes the last input's first)
+        # pow_backward_exponent: base**exp * log(base), taken as 0 where base == 0 and exp >= 0
+        result = ctx.result
+        b = base if base.dtype is result.dtype else base.to(result.dtype)
+        g_exp = grad * where((ctx.self == 0) & (exp >= 0), 0.0, result * b.log())
     # pow_backward_self: 0 where the exponent is 0
     g_base = where(exp == 0.0, 0.0, grad * (exp * base.pow(exp - 1))) if ctx.needs(0) else None
-    if not ctx.needs(1):
-        return g_base, None
-    # pow_backward_exponent: base**exp * log(base), taken as 0 where base == 0 and exp >= 0
-    result = ctx.result
-    if base.dtype is not result.dtype:
-        base = base.to(result.dtype)
-    return g_base, grad * where((ctx.self == 0) & (exp >= 0), 0.0, result * base.log())
+    return g_base, g_exp
 
 
 def _int_pow(a, e):
