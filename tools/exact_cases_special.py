@@ -76,7 +76,12 @@ def cases(graph: str) -> list[dict]:
               "torch.special.logsumexp(x, 0, True)", "torch.special.round(x, decimals=1)", "torch.special.xlogy(2, x)",
               "torch.special.logit(x, eps=0.25)", "torch.special.exp2(x)", "torch.special.sinc(x)", "torch.special.erfc(x)",
               "torch.special.log1p(x)", "torch.special.expm1(x)", "torch.special.erf(x)", "torch.special.i0(x)",
-              "torch.special.polygamma(1, h)", "torch.special.erfinv(x / 2)"]),
+              "torch.special.polygamma(1, h)", "torch.special.erfinv(x / 2)"]
+             + [f"({fn})(torch.linspace(0.1, 0.9, 12).view(3, 4).t()).stride()" for fn in (
+                 "torch.lgamma", "torch.digamma", "torch.erfinv", "torch.i0", "torch.special.i0e", "torch.special.i1",
+                 "torch.special.ndtri", "torch.special.entr", "lambda v: torch.polygamma(2, v)", "torch.special.ndtr",
+                 "lambda v: torch.special.xlog1py(v, v)", "lambda v: torch.special.zeta(v + 2, v)",
+                 "lambda v: torch.mvlgamma(v + 1, 2)", "lambda v: torch.lgamma(v.double())")]),
         case("special-errors",  # the parser's messages, the kernels' checks
              ["x = torch.tensor([0.5, 1.5], requires_grad=True)", "h = torch.tensor([0.5, 1.5], dtype=torch.float16)"],
              ["torch.special.entr(1.0)", "torch.polygamma(1.5, x)", "torch.polygamma(-1, x)", "x.polygamma(1.5)",
@@ -85,5 +90,8 @@ def cases(graph: str) -> list[dict]:
               "torch.special.zeta(h, h)", "torch.i0(x, out=torch.empty(2))", "torch.special.i0e(x, out=torch.empty(2))",
               "torch.special.zeta(x + 2, x).sum().backward()", "torch.special.zeta(x, 2.0).sum().backward()",
               "torch.special.xlog1py(x, 'a')", "torch.special.softmax(x)", "torch.special.polygamma(x, 2)",
-              "torch.special.round(x, 1)", "torch.tensor([1, 2]).lgamma_()"]),
+              "torch.special.round(x, 1)", "torch.tensor([1, 2]).lgamma_()",
+              "torch.autograd.grad(torch.special.i1(h.requires_grad_()).sum(), h)",
+              "torch.autograd.grad(torch.special.i1e(h).sum(), h)", "torch.autograd.grad(torch.i0(h).sum(), h)",
+              "torch.autograd.grad(torch.special.i0e(h).sum(), h)"]),
     ]

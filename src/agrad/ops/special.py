@@ -17,7 +17,7 @@ from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import _special_math as S
 from . import _vec_math
-from ._layout import promote
+from ._layout import iterator_layout, promote
 from ._sleef_gamma import sleef_lgamma, sleef_lgammaf
 from ._op import FUNCTIONS, SPECIAL, Op, export, finish_out, inplace, method
 from .factories import arange, full
@@ -27,6 +27,19 @@ from ._vector_loop import unary_lanes
 from .unary import unary
 
 _result_type = dtypes.result_type
+
+
+def _laid_out(kernel):
+    """``kernel`` whose result (built in C order from fresh arrays) is laid out as TensorIterator
+    lays out a new output of a unary op: like its input (a transposed input, a transposed result)."""
+
+    def run(a):
+        out = kernel(a)
+        if type(a) is np.ndarray and type(out) is np.ndarray and out.ndim > 1 and not a.flags.c_contiguous:
+            return iterator_layout(out, (a,))
+        return out
+
+    return run
 
 
 def _in_float(fn):
@@ -72,12 +85,12 @@ def _lgamma_kernel(a):
     return sleef_lgammaf(a)
 
 
-@unary(_lgamma_kernel)
+@unary(_laid_out(_lgamma_kernel))
 def lgamma(ctx, grad):
     return grad * digamma(ctx.self)
 
 
-@unary(_in_float(S.digamma))
+@unary(_laid_out(_in_float(S.digamma)))
 def digamma(ctx, grad):
     return grad * polygamma(1, ctx.self)
 
@@ -91,12 +104,12 @@ def _erfinv_kernel(a):
     return S.erfinv_vml(a)
 
 
-@unary(_erfinv_kernel)
+@unary(_laid_out(_erfinv_kernel))
 def erfinv(ctx, grad):
     return 0.5 * math.sqrt(math.pi) * ctx.self.erfinv().pow(2).exp() * grad
 
 
-@unary(_in_float(S.i0))
+@unary(_laid_out(_in_float(S.i0)))
 def i0(ctx, grad):
     return grad * i1(ctx.self)
 
@@ -106,7 +119,7 @@ def i0(ctx, grad):
 # ---------------------------------------------------------------------------
 
 def _polygamma_kernel(ctx, a, n):
-    return _in_float(lambda v: S.polygamma(n, v))(a)
+    return _laid_out(_in_float(lambda v: S.polygamma(n, v)))(a)
 
 
 _polygamma = Op("PolygammaBackward0", _polygamma_kernel, saves=("self",), jvp="element_wise")
@@ -162,7 +175,7 @@ def _mvlgamma_fwd(ctx, a, p):
         return (_mvlgamma_args(x, p).lgamma().sum(-1) + p * (p - 1) * math.log(math.pi) * 0.25)._data
 
 
-_mvlgamma = Op("MvlgammaBackward0", _mvlgamma_fwd, saves=("self",), jvp="element_wise")
+_mvlgamma = Op("MvlgammaBackward0", _mvlgamma_fwd, saves=("self",), jvp="element_wise", contiguous=True)  # (sum(-1): C order)
 
 
 @_mvlgamma.derivative
@@ -191,7 +204,8 @@ def _special_unary(kernel, fname, node, saves=("self",)):
     """torch.special.<fname> (input, *, out=None): ints and bools computed in the default float."""
 
     def deco(derivative):
-        op = Op(node, lambda ctx, a: kernel(a), saves=saves, jvp="element_wise", pointwise=True)
+        laid = _laid_out(kernel)
+        op = Op(node, lambda ctx, a: laid(a), saves=saves, jvp="element_wise", pointwise=True)
         op.derivative(derivative)
 
         def api(input, *, out=None):
@@ -224,8 +238,11 @@ def i0e(ctx, grad):
     return grad * (i1e(ctx.self) - ctx.self.sgn() * ctx.result)
 
 
-def _tiny_guard(x):
-    """(|x| > eps, x with eps where it is not): i1_backward's and i1e_backward's safe argument."""
+def _tiny_guard(x, name):
+    """(|x| > eps, x with eps where it is not): i1_backward's and i1e_backward's safe argument
+    (their dispatch has no float16: PyTorch's error)."""
+    if x.dtype is dtypes.float16:
+        raise NotImplementedError(f'"{name}" not implemented for \'Half\'')
     eps = float(np.finfo(x._data.dtype).eps)
     not_tiny = x.abs() > eps
     return not_tiny, where(not_tiny, x, full((), eps, dtype=x.dtype))
@@ -233,14 +250,14 @@ def _tiny_guard(x):
 
 @_special_unary(_in_float(S.i1), "i1", "SpecialI1Backward0", saves=("self", "result"))
 def i1(ctx, grad):
-    not_tiny, safe = _tiny_guard(ctx.self)
+    not_tiny, safe = _tiny_guard(ctx.self, "i1_backward")
     gradx = i0(safe) - ctx.result * safe.reciprocal()
     return grad * where(not_tiny, gradx, full((), 0.5, dtype=ctx.self.dtype))
 
 
 @_special_unary(_in_float(S.i1e), "i1e", "SpecialI1EBackward0", saves=("self", "result"))
 def i1e(ctx, grad):
-    not_tiny, safe = _tiny_guard(ctx.self)
+    not_tiny, safe = _tiny_guard(ctx.self, "i1e_backward")
     gradx = i0e(safe) - ctx.result * (safe.sgn() + safe.reciprocal())
     return grad * where(not_tiny, gradx, full((), 0.5, dtype=ctx.self.dtype))
 
