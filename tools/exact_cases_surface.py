@@ -174,6 +174,15 @@ def cases(graph: str) -> list[dict]:
               "F.batch_norm(x, w.double(), w.double())", "F.batch_norm(x, w, w.double())", "F.batch_norm(x, w, w, w.half())",
               "F.batch_norm(x.half(), w, w, w)", "F.batch_norm(x.long(), w, w, w.double())", "F.batch_norm(x.double(), None, None, w, training=True)",
               "F.batch_norm(x.double(), None, None, w)", "F.batch_norm(x, w, w.half(), training=True)"]),
+        case("instance-norm-running-stats-dtype",  # the running statistics go in the weight's (else the input's) dtype:
+             # no part in the mixed check; in evaluation they stay as they were
+             ["x = torch.arange(24.0).reshape(2, 4, 3) / 7", "m = torch.arange(4.0) / 3", "v = torch.ones(4) * 2",
+              "md = m.double()", "vd = v.double()", "m2 = m.clone()", "v2 = v.clone()"],
+             ["[F.instance_norm(x.double(), m, v), m, v]", "[F.instance_norm(x.half(), md, vd, weight=torch.ones(4)).dtype, md, vd]",
+              "F.instance_norm(x.double(), m, v, weight=torch.ones(4))", "F.instance_norm(x, m, v, weight=torch.ones(4).double())",
+              "[F.instance_norm(x.half(), m2, v2, use_input_stats=False).dtype, m2, v2]",
+              "F.instance_norm(x.half(), m.half(), v.half(), weight=torch.ones(4).half()).dtype",
+              "torch.nn.InstanceNorm1d(4, track_running_stats=True)(x.double())", "F.instance_norm(x, m.half(), v.half(), bias=torch.ones(4).double())"]),
         case("sampler-bounds-and-expanded-view-backward",  # uniform_'s from/to bounds and %g numbers, normal's NaN std;
              # CopySlices copies the op's gradient back through an expanded view (copy_'s overlap error in backward)
              ["x = torch.tensor([1.5, -2.0], requires_grad=True)", "y = x * 1", "v = y.expand(2, 2)", "v.tril_(0)",
