@@ -157,3 +157,11 @@ CASES += [
          ["p = torch.arange(1, 1202, dtype=torch.float64) / 1202"],
          ["p[::2].logit().tolist()", "p[:1200].reshape(40, 30)[:, :19].logit().tolist()", "p[7:27].expand(3, 20).logit(0.25).tolist()"]),
 ]
+
+CASES += [
+    case("elu-selu-celu-sleef-expm1",  # (agrad took numpy's expm1: the vector code's is Sleef's expm1f8/expm1d4_u10)
+         ["x = torch.arange(-1000, 1001, dtype=torch.float64) / 97", "f = x.float()"],
+         [f"F.{fn}({v}).tolist()" for fn in ("elu", "selu") for v in ("x", "f", "x[::3]", "f[5:]")]
+         + ["F.celu(f[:1001], 0.5).tolist()", "F.elu(x[:1003], 2.0).tolist()", "torch.expm1(x[:99]).tolist()",
+            "F.elu(torch.tensor([0.0, -0.0, -1.75, 1.75] * 5), -1.5).signbit().tolist()"]),
+]

@@ -101,3 +101,24 @@ def _mish_backward_np(g, x):
         return steps
 
     return _kernel(kernel, (g, x), x.dtype, lambda: loop_lanes((g, x)))
+
+
+_EXPM1 = {np.dtype(np.float64): (_sleef.sleef_expm1, lambda v: _sleef.libm("expm1", v)),
+          np.dtype(np.float32): (_sleef.sleef_expm1f, _glibc_float.expm1f)}
+
+
+def _elu_np(a, alpha, scale, input_scale):
+    """elu_kernel (elu, selu, celu): expm1(x * input_scale) * alpha * scale where x < 0 (a zero
+    keeps its sign), else x * scale; float32/float64 with Sleef's expm1 in the vector blocks,
+    glibc's in the scalar loop."""
+    t = a.dtype.type
+    neg_c, pos_c, in_c = t(alpha * scale), t(scale), t(input_scale)
+
+    def steps(expm1):
+        return lambda x: np.where(x < 0, expm1(x * in_c) * neg_c, x * pos_c)
+
+    if a.size > _vec_math.GRAIN_SIZE:
+        with np.errstate(all="ignore"):
+            return steps(np.expm1)(a)
+    vec, lib = _EXPM1[a.dtype]
+    return _vector_blocks(a, steps(vec), steps(lib))

@@ -21,8 +21,8 @@ from ..autograd import grad_mode
 from .._zero import ZeroArray, materialized
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
-from ._activation_kernels import (_mish_backward_np, _mish_np, _silu_backward_np, _silu_np,
-                                 _vector_blocks)
+from ._activation_kernels import (_elu_np as _elu_kernel, _mish_backward_np, _mish_np, _silu_backward_np,
+                                 _silu_np, _vector_blocks)
 from ._not_implemented import not_implemented
 from ._layout import iterator_layout
 from ._op import METHODS, Op, export, inplace
@@ -187,6 +187,8 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 
 def _elu_np(a, alpha, scale, input_scale):
+    if a.dtype.char in "fd":
+        return _elu_kernel(a, alpha, scale, input_scale)
     neg = np.expm1(a * _scalar(a, input_scale)) * _scalar(a, alpha * scale)
     return np.where(a < 0, neg, a * _scalar(a, scale))  # a zero keeps its sign, as in PyTorch
 
