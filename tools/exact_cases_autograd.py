@@ -71,5 +71,8 @@ def cases(graph: str) -> list[dict]:
               "h2(lambda a, b: F.kl_div(a, b, reduction='none'), x, p)", "h2(lambda a, b: F.cosine_similarity(a, b), x, y)",
               "h2(lambda a, b: a / b, x, y)", "h2(lambda a, b: a * b.exp(), x, y)", "h2(torch.hypot, x, y)",
               "h2(lambda a, b: torch.lerp(a, b, p), x, y)", "h2(torch.atan2, x, y)",
-              "h2(lambda a, b: a.abs() ** 3.0 * b, x, y)", "h2(lambda a, b: torch.xlogy(a, b.abs()), x, y)"]),
+              "h2(lambda a, b: a.abs() ** 3.0 * b, x, y)", "h2(lambda a, b: torch.xlogy(a, b.abs()), x, y)",
+              "h2(torch.sinc, x)", "h2(lambda a, b: torch.addcdiv(a, a, b, value=0.5), x, y)",
+              "h2(lambda a, b: torch.special.xlog1py(a, b.abs()), x, y)", "h2(lambda a: a.std(1, keepdim=True), x)",
+              "h2(lambda a: a.var(0), x)"]),
     ]

@@ -548,8 +548,12 @@ def _(ctx, grad):
 def _(ctx, grad):
     v = ctx.value
     t2 = ctx.tensor2
-    return (grad, grad * (v / t2) if ctx.needs(1) else None,
-            -grad * (v * ctx.tensor1 / (t2 * t2)) if ctx.needs(2) else None)
+    g_t1 = grad * (v / t2) if ctx.needs(1) else None
+    g_t2 = None
+    if ctx.needs(2):  # (value * tensor1 / (tensor2 * tensor2): GCC's right operand first)
+        t2_sq = t2 * t2
+        g_t2 = -grad * (v * ctx.tensor1 / t2_sq)
+    return grad, g_t1, g_t2
 
 
 @export(method=True)

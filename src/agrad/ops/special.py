@@ -325,13 +325,17 @@ _zeta0, _zeta1, _zeta2 = _pair_ops("SpecialZeta", _zeta_kernel, ("self", "other"
 @_xlog1py0.derivative
 def _(ctx, grad):
     x, y = ctx.self, ctx.other
-    return (xlog1py(grad, y).masked_fill((x == 0.0) & (y <= -1.0), 0.0) if ctx.needs(0) else None,
-            grad * x / (y + 1) if ctx.needs(1) else None)
+    g_other = None
+    if ctx.needs(1):  # (other's first, as PyTorch's node; (other + 1) before grad * self)
+        y1 = y + 1
+        g_other = grad * x / y1
+    return (xlog1py(grad, y).masked_fill((x == 0.0) & (y <= -1.0), 0.0) if ctx.needs(0) else None), g_other
 
 
 @_xlog1py1.derivative
 def _(ctx, grad):
-    return grad * ctx.x / (ctx.other + 1)
+    y1 = ctx.other + 1
+    return grad * ctx.x / y1
 
 
 @_xlog1py2.derivative

@@ -521,7 +521,8 @@ def sinc(ctx, grad):
     x = ctx.self
     x_pi = x * math.pi
     sq_pi = x * x * math.pi
-    out = grad * (((x_pi * x_pi.cos()) - x_pi.sin()) / sq_pi)
+    sin = x_pi.sin()  # ((x_pi * cos(x_pi)) - sin(x_pi)): GCC's right operand first
+    out = grad * (((x_pi * x_pi.cos()) - sin) / sq_pi)
     return where(sq_pi == 0.0, 0.0, out)
 
 

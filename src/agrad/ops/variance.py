@@ -177,12 +177,14 @@ def _var_backward(grad, x, ctx):
         dof = x.numel() - correction
         if dof <= 0:
             return grad * where(x == x.mean(), float("nan"), float("inf"))
-        return (2.0 / dof) * grad * (x - x.mean())
+        diff = x - x.mean()  # (GCC's right operand first: the difference before (2 / dof) * grad)
+        return (2.0 / dof) * grad * diff
     if not ctx.keepdim and x.ndim > 1:
         grad = _unsqueeze_dims(grad, x.shape, ctx.axes, False)
     dof = ctx.n - correction
     factor = 2.0 / dof if dof != 0 else float("inf")
-    return factor * grad * (x - x.mean(ctx.axes, keepdim=True))
+    diff = x - x.mean(ctx.axes, keepdim=True)
+    return factor * grad * diff
 
 
 def _std_backward(grad, x, result, ctx):
