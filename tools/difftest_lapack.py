@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import warnings
 
+_BACKWARD = re.compile(r"\.backward\(|\bautograd\.grad\(")
 _TARGET = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)")
 
 
@@ -86,3 +87,33 @@ def _as_torch(torch, desc, old):
     if any(x is None for x in items):
         return None
     return type(old)(*items) if hasattr(old, "_fields") or type(old).__module__.startswith("torch") else type(old)(items)
+
+
+def zero_gradient_noise(lines, want, i, w_obs, g_obs, op_of, lapack_ops, agrees_but_where) -> bool:
+    """``lapack-zero-gradient``: statement ``i`` is a ``backward``/``grad`` of a program that made a
+    LAPACK op, and every element that differs is, in PyTorch and in agrad, within 4 max(m, n) eps
+    of the largest finite float magnitude the program holds before it: the rounding noise of a
+    gradient that is zero in exact arithmetic, whose sign and size LAPACK's last bits decide
+    (the double backward of a rank-1 float32 ``svdvals``: -8.4e-8 in PyTorch, 8.4e-8 in agrad)."""
+    import numpy as np
+
+    last = lines[i].strip().splitlines()[-1]
+    if not _BACKWARD.search(last) or not any(op_of(lines[j]) in lapack_ops for j in range(i)):
+        return False
+    scale, size = 0.0, 1
+    for d in (want[i - 1]["vars"] if i else {}).values():
+        if d["kind"] != "tensor" or not isinstance(d["data"], np.ndarray) or d["data"].dtype.kind != "f" \
+                or not d["data"].size:
+            continue
+        finite = d["data"][np.isfinite(d["data"])]
+        scale = max(scale, float(np.abs(finite).max(initial=0.0)))
+        if d["data"].ndim >= 2:
+            size = max(size, *d["data"].shape[-2:])
+    if not scale:
+        return False
+
+    def allowed(w, g):
+        bound = 4 * size * np.finfo(w.dtype).eps * scale
+        with np.errstate(all="ignore"):
+            return (np.abs(w) <= bound) & (np.abs(g) <= bound)
+    return agrees_but_where(w_obs, g_obs, allowed)

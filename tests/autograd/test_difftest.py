@@ -531,3 +531,27 @@ def test_a_value_after_a_lapack_op_is_documented_when_lapack_explains_it():
     more = copy.deepcopy(got[2])
     more["vars"]["x"] = dict(more["vars"]["x"], data=more["vars"]["x"]["data"] + 1)
     assert not documented(lines, more)  # another variable differs too
+
+
+def test_rounding_noise_of_a_zero_gradient_after_a_lapack_op_is_documented():
+    """A gradient zero in exact arithmetic after a LAPACK op is its rounding noise in each library
+    (docs/semantics.md, lapack-zero-gradient): elements within 4 max(m, n) eps of the program's
+    largest magnitude may differ, in sign too; nothing larger, and not without a LAPACK op."""
+    def obs(grad):
+        o = _tensor_obs(x=[[1.5, 1.25], [1.5, 1.25]])
+        o["vars"]["x"]["grad"] = _tensor_obs(g=grad)["vars"]["g"]
+        return o
+    lines = ["x = torch.tensor([[1.5, 1.25], [1.5, 1.25]], requires_grad=True)", "r = torch.linalg.svdvals(x)",
+             "sum(g.pow(2).sum() for g in torch.autograd.grad(r.sum(), [x], create_graph=True)).backward()"]
+    state = _tensor_obs(x=[[1.5, 1.25], [1.5, 1.25]])
+    want, got = obs([[-8.4e-8, 0.0], [0.0, 0.0]]), obs([[8.4e-8, 0.0], [0.0, 0.0]])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert aspect == "grad-value"
+
+    def documented(lines, w, g):
+        return difftest.difftest_lapack.zero_gradient_noise(lines, [state, state, w], 2, w, g, difftest.op_of,
+                                                            difftest.CONDITIONED_OPS, difftest._agrees_but_where)
+    assert documented(lines, want, got)
+    assert not documented(lines, want, obs([[8.4e-5, 0.0], [0.0, 0.0]]))  # past the noise
+    assert not documented(lines, want, obs([[8.4e-8, 0.0], [0.0, 0.5]]))  # and another element
+    assert not documented([lines[0], "r = x.exp()", lines[2]], want, got)  # no LAPACK op
