@@ -201,7 +201,11 @@ def cases(graph: str) -> list[dict]:
              ["a.lerp(b, w)", "a.lerp(b, w).signbit()", "torch.lerp(a.detach(), b, 1.0).signbit()", "torch.lerp(a.float(), b.float(), 1.0).signbit()",
               "torch.lerp(a.double(), b.double(), w.double()).signbit()", "torch.lerp(p, q, 1.0).signbit().tolist()",
               "torch.lerp(p, q, torch.ones(60)).signbit().tolist()", "torch.lerp(p, q, torch.ones(1).expand(60)).signbit().tolist()",
-              "torch.lerp(p.half(), q.half(), 1.0).signbit().tolist()", "h.logaddexp2(h)", "h.logaddexp2(h).signbit()", "torch.logaddexp2(h, h.flip(0))",
+              "torch.lerp(p.half(), q.half(), 1.0).signbit().tolist()",
+              "torch.lerp(p.reshape(3, 20)[:, 1:], q.reshape(3, 20)[:, 1:], 1.0).signbit().tolist()",
+              "torch.lerp(p.reshape(20, 3).t(), q.reshape(20, 3).t(), torch.ones(3, 20)).signbit().tolist()",
+              "torch.lerp(p[::2], q[::2], 1.0).signbit().tolist()", "torch.lerp(p.reshape(20, 3), q.reshape(20, 3)[:, :1], 1.0).signbit().tolist()",
+              "h.logaddexp2(h)", "h.logaddexp2(h).signbit()", "torch.logaddexp2(h, h.flip(0))",
               "torch.logaddexp2(h, torch.tensor(-1.0, dtype=torch.float16)).signbit()"]),
         case("kl-div-warning-before-parser",  # F.kl_div warns of 'mean' and checks the reduction, then torch.kl_div's parser
              ["x = torch.tensor([[[1.0]]], requires_grad=True)"],

@@ -144,13 +144,28 @@ def _lerp_kernel(a, b, w):
         out = np.asarray(_vec_math.fma(coeff, diff, base))
         scalar = ~np.broadcast_to(small, out.shape) & (np.broadcast_to(w, out.shape) == 1)
         if scalar.any():
-            lanes = _vector_loop.binary_lanes(out.shape, operands)
+            lanes = _lerp_lanes(out.shape, operands, np.dtype(d).itemsize)
             if lanes is not None:
                 scalar &= ~lanes
-            elif out.size >= _vector_loop.BLOCK_BYTES // d.itemsize:
-                scalar[...] = False  # (a layout _vector_loop does not model: taken as the vector code's)
             out = np.where(scalar, base - diff * m.type(0), out)  # (1 - w is +0 there)
         return out.astype(d, copy=False)
+
+
+def _lerp_lanes(shape, operands, itemsize):
+    """The vector code's elements (None: none): _vector_loop's rows where it models the layout;
+    otherwise rows along the last dim, when every operand steps one element (or none) along it."""
+    lanes = _vector_loop.binary_lanes(shape, operands)
+    if lanes is not None or all(x.flags.c_contiguous for x in operands) or all(
+            x.flags.f_contiguous and x.shape == shape for x in operands):
+        return lanes
+    steps = [np.broadcast_to(x, shape).strides[-1] for x in operands] if shape else [0]
+    n = shape[-1] if shape else 1
+    cut = n - n % (_vector_loop.BLOCK_BYTES // itemsize)
+    if not cut or steps.count(0) > 1 or any(step not in (0, itemsize) for step in steps):
+        return None
+    lanes = np.zeros(shape, bool)
+    lanes[..., :cut] = True
+    return lanes
 
 
 _lerp0 = Op("LerpBackward0", lambda ctx, a, b, weight: _lerp_kernel(a, b, weight),
