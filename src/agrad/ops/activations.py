@@ -403,7 +403,8 @@ def _(ctx, grad):
         return fast
     # infinitely_differentiable_silu_backward
     s = x.sigmoid()
-    return grad * s * (1 + x * (1 - s))
+    inner = 1 + x * (1 - s)  # (GCC's right operand first: before grad * s)
+    return grad * s * inner
 
 
 _mish = Op("MishBackward0", lambda ctx, a: (_mish_np(a) if a.dtype.char in "fd" else _half_mish(_opmath(a))).astype(
@@ -424,7 +425,9 @@ def _(ctx, grad):
     # FunctionsManual's infinitely_differentiable_mish_backward, node for node (softplus as exp().log1p())
     s = x.sigmoid()
     t = x.exp().log1p().tanh()
-    return grad * (t + x * s * (1 - t * t))
+    u = 1 - t * t  # (GCC's right operand first: 1 - t * t before x * s)
+    xs = x * s
+    return grad * (t + xs * u)
 
 
 _hardsigmoid = _elementwise("HardsigmoidBackward0",
