@@ -61,6 +61,10 @@ def cases(graph: str) -> list[dict]:
                  "torch.special.i1(d * 0)", "torch.special.i1e(d * 0)", "torch.special.ndtri(d / 8)", "torch.special.ndtr(d)",
                  "torch.special.entr(d)", "torch.special.zeta(3, d)", "torch.special.xlog1py(d, d)", "torch.special.xlog1py(d, -1)",
                  "torch.special.xlog1py(0.5, d)", "torch.special.xlog1py(d * 0, d - 3)")]
+             + [f"graph(torch.autograd.grad(torch.autograd.grad(({fn})(d).sum(), d, create_graph=True)[0].sum(), d, "
+                f"create_graph=True)[0].grad_fn)" for fn in (
+                 "torch.special.i1", "torch.special.i1e", "torch.special.i0e", "torch.i0", "lambda v: torch.special.xlog1py(v, v)",
+                 "lambda v: torch.mvlgamma(v + 2, 2)", "lambda v: torch.special.zeta(3, v)", "torch.special.entr")]
              + ["torch.autograd.grad(torch.autograd.grad(torch.lgamma(d).sum(), d, create_graph=True)[0].sum(), d)",
                 "graph(torch.autograd.grad(torch.special.i0e(d).sum(), d, create_graph=True)[0].grad_fn)"]),
         case("special-promotion-and-forms",  # ints and bools to the default float; out=, in-place, methods

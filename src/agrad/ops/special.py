@@ -180,7 +180,7 @@ _mvlgamma = Op("MvlgammaBackward0", _mvlgamma_fwd, saves=("self",), jvp="element
 
 @_mvlgamma.derivative
 def _(ctx, grad):
-    return grad * _mvlgamma_args(ctx.self, ctx.p).digamma().sum(-1)
+    return grad * _mvlgamma_args(ctx.self, ctx.p).digamma_().sum(-1)  # (in place, as mvlgamma_backward)
 
 
 @export("mvlgamma", method=True, special="multigammaln")
@@ -235,7 +235,8 @@ def _i0e_kernel(a):
 
 @_special_unary(_i0e_kernel, "i0e", "SpecialI0EBackward0", saves=("self", "result"))
 def i0e(ctx, grad):
-    return grad * (i1e(ctx.self) - ctx.self.sgn() * ctx.result)
+    rhs = ctx.self.sgn() * ctx.result  # (the C++ operands' order of evaluation: right to left)
+    return grad * (i1e(ctx.self) - rhs)
 
 
 def _tiny_guard(x, name):
@@ -251,14 +252,17 @@ def _tiny_guard(x, name):
 @_special_unary(_in_float(S.i1), "i1", "SpecialI1Backward0", saves=("self", "result"))
 def i1(ctx, grad):
     not_tiny, safe = _tiny_guard(ctx.self, "i1_backward")
-    gradx = i0(safe) - ctx.result * safe.reciprocal()
+    rhs = ctx.result * safe.reciprocal()  # (the C++ operands' order of evaluation: right to left)
+    gradx = i0(safe) - rhs
     return grad * where(not_tiny, gradx, full((), 0.5, dtype=ctx.self.dtype))
 
 
 @_special_unary(_in_float(S.i1e), "i1e", "SpecialI1EBackward0", saves=("self", "result"))
 def i1e(ctx, grad):
     not_tiny, safe = _tiny_guard(ctx.self, "i1e_backward")
-    gradx = i0e(safe) - ctx.result * (safe.sgn() + safe.reciprocal())
+    recip = safe.reciprocal()  # (the C++ operands' order of evaluation: right to left)
+    rhs = ctx.result * (safe.sgn() + recip)
+    gradx = i0e(safe) - rhs
     return grad * where(not_tiny, gradx, full((), 0.5, dtype=ctx.self.dtype))
 
 
