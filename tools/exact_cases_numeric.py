@@ -164,4 +164,11 @@ CASES += [
          [f"F.{fn}({v}).tolist()" for fn in ("elu", "selu") for v in ("x", "f", "x[::3]", "f[5:]")]
          + ["F.celu(f[:1001], 0.5).tolist()", "F.elu(x[:1003], 2.0).tolist()", "torch.expm1(x[:99]).tolist()",
             "F.elu(torch.tensor([0.0, -0.0, -1.75, 1.75] * 5), -1.5).signbit().tolist()"]),
+    case("elu-selu-celu-backward-kernel",  # (agrad folded the constants into one and took numpy's exp; celu's scale 1/alpha)
+         ["x = (torch.arange(-500, 501, dtype=torch.float64) / 97).requires_grad_()", "f = x.detach().float().requires_grad_()",
+          "g = (torch.arange(1001, dtype=torch.float64) % 17 - 8) / 3", "gf = g.float()", "n = torch.tensor([float('nan'), -1.0] * 10, requires_grad=True)"],
+         [f"torch.autograd.grad(F.{fn}, {v}, {w})[0].tolist()" for fn, v, w in (
+             ("elu(x, 0.7)", "x", "g"), ("selu(x)", "x", "g"), ("celu(x, 1.3)", "x", "g"), ("celu(x[::2], 1.3)", "x", "g[::2]"),
+             ("elu(f, 0.7)", "f", "gf"), ("selu(f[3:])", "f", "gf[3:]"), ("celu(f[::3], 0.3)", "f", "gf[::3]"),
+             ("elu(n[::2])", "n", "torch.ones(10)"), ("elu(n)", "n", "torch.ones(20)"))]),
 ]

@@ -112,7 +112,7 @@ def _elu_np(a, alpha, scale, input_scale):
     keeps its sign), else x * scale; float32/float64 with Sleef's expm1 in the vector blocks,
     glibc's in the scalar loop."""
     t = a.dtype.type
-    neg_c, pos_c, in_c = t(alpha * scale), t(scale), t(input_scale)
+    neg_c, pos_c, in_c = t(alpha) * t(scale), t(scale), t(input_scale)  # (negcoef: a product in the dtype)
 
     def steps(expm1):
         return lambda x: np.where(x < 0, expm1(x * in_c) * neg_c, x * pos_c)
@@ -122,3 +122,29 @@ def _elu_np(a, alpha, scale, input_scale):
             return steps(np.expm1)(a)
     vec, lib = _EXPM1[a.dtype]
     return _vector_blocks(a, steps(vec), steps(lib))
+
+
+_EXP = {np.dtype(np.float64): (_sleef.sleef_exp, lambda v: _sleef.libm("exp", v)),
+        np.dtype(np.float32): (_vec_math.sleef_expf, _glibc_float.expf)}
+
+
+def _elu_backward_np(g, x, alpha, scale, input_scale):
+    """elu_backward's kernel at the input (is_result false) on float32/float64 arrays of one
+    dtype: g * input_scale * alpha * scale * exp(x * input_scale) (in that order) where x <= 0,
+    else g * scale; Sleef's exp in the vector blocks, glibc's in the scalar loop (whose NaN x
+    takes g * scale)."""
+    t = x.dtype.type
+    neg_c, pos_c, in_c = t(alpha) * t(scale), t(scale), t(input_scale)
+
+    def steps(exp, vector):
+        def kernel(dy, v):
+            neg = dy * in_c * neg_c * exp(v * in_c)
+            # (a NaN x: the vector code's blend takes the exp side, the scalar loop's test g * scale)
+            return np.where(v > 0, dy * pos_c, neg) if vector else np.where(v <= 0, neg, dy * pos_c)
+        return kernel
+
+    if x.size > _vec_math.GRAIN_SIZE:
+        with np.errstate(all="ignore"):
+            return steps(np.exp, True)(g, x)
+    vec, lib = _EXP[x.dtype]
+    return by_lanes(loop_lanes((g, x)), steps(vec, True), steps(lib, False), (g, x), x.dtype)

@@ -21,8 +21,8 @@ from ..autograd import grad_mode
 from .._zero import ZeroArray, materialized
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
-from ._activation_kernels import (_elu_np as _elu_kernel, _mish_backward_np, _mish_np, _silu_backward_np,
-                                 _silu_np, _vector_blocks)
+from ._activation_kernels import (_elu_backward_np as _elu_backward_kernel, _elu_np as _elu_kernel,
+                                 _mish_backward_np, _mish_np, _silu_backward_np, _silu_np, _vector_blocks)
 from ._not_implemented import not_implemented
 from ._layout import iterator_layout
 from ._op import METHODS, Op, export, inplace
@@ -196,7 +196,10 @@ def _elu_np(a, alpha, scale, input_scale):
 def _elu_backward_np(g, x, alpha, scale, input_scale, is_result):
     """elu_backward: the derivative at the input x, or read off the output (``is_result``)."""
     if is_result:
-        neg = g * _scalar(g, input_scale) * (x + _scalar(x, alpha * scale))
+        neg_c = _scalar(x, alpha) * _scalar(x, scale) if x.dtype.char in "fd" else _scalar(x, alpha * scale)
+        neg = g * _scalar(g, input_scale) * (x + neg_c)  # (negcoef: a product in the dtype)
+    elif x.dtype.char in "fd" and g.dtype == x.dtype:
+        return _elu_backward_kernel(g, x, alpha, scale, input_scale)
     else:
         neg = g * _scalar(g, input_scale * alpha * scale) * np.exp(x * _scalar(x, input_scale))
     return np.where(x > 0, g * _scalar(g, scale), neg)
@@ -215,19 +218,27 @@ _elu_backward = _backward_op("EluBackwardBackward0", _elu_backward_np, _ELU_ATTR
                              second="self_or_result", nan_tail=lambda g, scale, **kw: g * _scalar(g, scale))
 
 
-def _elu_grad(ctx, grad, x):
+def _elu_grad(ctx, grad, x, input_scale=None):
     """elu_backward with is_result=False: derivative at the input x."""
-    return _elu_backward(grad, x, alpha=ctx.alpha, scale=ctx.scale, input_scale=ctx.input_scale, is_result=False)
+    return _elu_backward(grad, x, alpha=ctx.alpha, scale=ctx.scale,
+                         input_scale=ctx.input_scale if input_scale is None else input_scale, is_result=False)
 
 
-def _elu_grad_result(ctx, grad, y):
+def _celu_input_scale(ctx):
+    """celu's backward in derivatives.yaml: input_scale 1.0 / alpha.toFloat() (alpha rounded to
+    float32 first; the forward takes 1 / alpha in double)."""
+    return 1.0 / float(np.float32(ctx.alpha))
+
+
+def _elu_grad_result(ctx, grad, y, input_scale=None):
     """elu_backward with is_result=True: derivative read off the output y (in-place forms)."""
     if not ctx.alpha >= 0:  # (a NaN slope too)
         raise RuntimeError(
             "In-place elu backward calculation is triggered with a negative slope which is not supported. "
             "This is caused by calling in-place forward function with a negative slope, please call "
             "out-of-place version instead.")
-    return _elu_backward(grad, y, alpha=ctx.alpha, scale=ctx.scale, input_scale=ctx.input_scale, is_result=True)
+    return _elu_backward(grad, y, alpha=ctx.alpha, scale=ctx.scale,
+                         input_scale=ctx.input_scale if input_scale is None else input_scale, is_result=True)
 
 
 _elu = _elementwise("EluBackward0", _elu_np)
@@ -235,9 +246,9 @@ _elu.derivative(lambda ctx, grad: _elu_grad(ctx, grad, ctx.self))
 _elu_ = _elementwise("EluBackward1", _elu_np, saves=("result",))
 _elu_.derivative(lambda ctx, grad: _elu_grad_result(ctx, grad, ctx.result))
 _celu = _elementwise("CeluBackward0", _elu_np)
-_celu.derivative(lambda ctx, grad: _elu_grad(ctx, grad, ctx.self))
+_celu.derivative(lambda ctx, grad: _elu_grad(ctx, grad, ctx.self, _celu_input_scale(ctx)))
 _celu_ = _elementwise("CeluBackward1", _elu_np, saves=("result",))
-_celu_.derivative(lambda ctx, grad: _elu_grad_result(ctx, grad, ctx.result))
+_celu_.derivative(lambda ctx, grad: _elu_grad_result(ctx, grad, ctx.result, _celu_input_scale(ctx)))
 
 
 def _elu_call(op, kernel, input, alpha, scale, input_scale):
