@@ -410,4 +410,8 @@ CASES += [  # (seed 28000000's error groups)
           "[[1.0, -0.5, -0.25, -1.25], [1.5, -2.25, 0.5, 0.0], [-3.0, 1.0, -0.5, 2.0], [0.0, -0.75, -0.25, 3.0]], "
           "[[-2.5, 2.5, -2.0, -0.5], [0.0, 1.5, -0.0, 0.5], [-3.0, 2.75, -2.0, -1.5], [3.0, -1.25, 0.25, 1.75]]])"],
          ["x[::2].logit()", "x[::2].logit().signbit()", "x.double()[::2].logit().signbit()", "x[:, ::2].logit().signbit()"]),
+    case("take-from-an-empty-tensor",  # (seed 29950000: error-text:take) its own check before the index range
+         ["x = torch.tensor([[[-2.5, 1.25]]], dtype=torch.float64, requires_grad=True)"],
+         ["torch.take(x[:, 1:], torch.tensor([2, 4, 1]))", "torch.take(torch.zeros(2, 0), torch.tensor([0]))",
+          "torch.take(torch.zeros(0), torch.tensor([], dtype=torch.int64))", "torch.take(torch.zeros(3), torch.tensor([4]))"]),
 ]

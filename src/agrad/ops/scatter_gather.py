@@ -723,6 +723,8 @@ def take(input, index):
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {_scalar_name(index.dtype)}")
     n = input.numel()
     idx = _index_array(index)
+    if n == 0 and idx.size:
+        raise IndexError("take(): tried to take from an empty tensor")
     bad = idx[(idx >= n) | (idx < -n)]
     if bad.size:
         raise IndexError(f"out of range: tried to access index {int(bad.flat[0])} on a tensor of {n} elements.")
