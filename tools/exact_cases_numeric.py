@@ -172,3 +172,12 @@ CASES += [
              ("elu(f, 0.7)", "f", "gf"), ("selu(f[3:])", "f", "gf[3:]"), ("celu(f[::3], 0.3)", "f", "gf[::3]"),
              ("elu(n[::2])", "n", "torch.ones(10)"), ("elu(n)", "n", "torch.ones(20)"))]),
 ]
+
+CASES += [
+    case("softplus-kernels-sleef-exp",  # (float64 took logaddexp, the gradients numpy's exp)
+         ["x = (torch.arange(-500, 501, dtype=torch.float64) / 37).requires_grad_()", "f = x.detach().float().requires_grad_()",
+          "g = (torch.arange(1001, dtype=torch.float64) % 17 - 8) / 3", "gf = g.float()"],
+         ["F.softplus(x).tolist()", "F.softplus(x[::2], 0.7, 3.1).tolist()",
+          "torch.autograd.grad(F.softplus(x), x, g)[0].tolist()", "torch.autograd.grad(F.softplus(f, 2.0), f, gf)[0].tolist()",
+          "torch.autograd.grad(F.softplus(f[::3], 1.5, 0.1), f, gf[::3])[0].tolist()"]),
+]

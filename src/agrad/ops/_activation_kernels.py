@@ -148,3 +148,38 @@ def _elu_backward_np(g, x, alpha, scale, input_scale):
             return steps(np.exp, True)(g, x)
     vec, lib = _EXP[x.dtype]
     return by_lanes(loop_lanes((g, x)), steps(vec, True), steps(lib, False), (g, x), x.dtype)
+
+
+def _softplus64(a, bx, beta, threshold):
+    """softplus_kernel of float64: x where beta x > threshold, else log1p(exp(beta x)) / beta with
+    Sleef's exp and log1p in the vector blocks, glibc's in the scalar loop."""
+    t = a.dtype.type
+    if a.size > _vec_math.GRAIN_SIZE:
+        with np.errstate(all="ignore"):
+            soft = np.log1p(np.exp(bx))
+    else:
+        soft = _vector_blocks(bx, lambda v: _sleef.sleef_log1p(_sleef.sleef_exp(v)),
+                              lambda v: _sleef.libm("log1p", _sleef.libm("exp", v)), a)
+    with np.errstate(all="ignore"):
+        return np.where(bx > t(threshold), a, soft / t(beta))
+
+
+def _softplus_backward_np(g, x, beta, threshold):
+    """softplus_backward's kernel on float32/float64 arrays of one dtype: z = exp(beta x),
+    g where beta x > threshold, else g * z / (z + 1) (in that order); Sleef's exp in the vector
+    blocks, glibc's in the scalar loop."""
+    t = x.dtype.type
+    b, th = t(beta), t(threshold)
+
+    def steps(exp):
+        def kernel(dy, v):
+            bx = v * b
+            z = exp(bx)
+            return np.where(bx > th, dy, dy * z / (z + t(1)))
+        return kernel
+
+    if x.size > _vec_math.GRAIN_SIZE:
+        with np.errstate(all="ignore"):
+            return steps(np.exp)(g, x)
+    vec, lib = _EXP[x.dtype]
+    return by_lanes(loop_lanes((g, x)), steps(vec), steps(lib), (g, x), x.dtype)

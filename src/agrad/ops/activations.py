@@ -22,7 +22,8 @@ from .._zero import ZeroArray, materialized
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
 from ._activation_kernels import (_elu_backward_np as _elu_backward_kernel, _elu_np as _elu_kernel,
-                                 _mish_backward_np, _mish_np, _silu_backward_np, _silu_np, _vector_blocks)
+                                 _mish_backward_np, _mish_np, _silu_backward_np, _silu_np, _softplus64,
+                                 _softplus_backward_np as _softplus_backward_kernel, _vector_blocks)
 from ._not_implemented import not_implemented
 from ._layout import iterator_layout
 from ._op import METHODS, Op, export, inplace
@@ -508,6 +509,8 @@ def _softplus_np(a, beta, threshold):
         soft = _vector_blocks(bx, lambda v: _vec_math.sleef_log1pf(_vec_math.sleef_expf(v)),
                               lambda v: np.log1p(_vec_math.libm_float(np.exp, v)), a) / b  # (numpy's float32 log1p: libm's)
         return np.where(bx > _scalar(a, threshold), a, soft)
+    if a.dtype == np.float64:
+        return _softplus64(a, bx, beta, threshold)
     return np.where(bx > threshold, a, np.logaddexp(0, bx) / _scalar(a, beta))
 
 
@@ -517,6 +520,8 @@ _softplus = _elementwise("SoftplusBackward0", _softplus_np)
 def _softplus_backward_np(g, x, beta, threshold):
     if x.dtype == np.float16 and g.dtype == np.float16:  # (the kernel's float opmath, rounded once)
         return _softplus_backward_np(g.astype(np.float32), x.astype(np.float32), beta, threshold).astype(np.float16)
+    if x.dtype.char in "fd" and g.dtype == x.dtype:
+        return _softplus_backward_kernel(g, x, beta, threshold)
     bx = x * _scalar(x, beta)
     with np.errstate(over="ignore"):
         z = np.exp(bx)
