@@ -96,8 +96,9 @@ def _mm_mat2_backward(grad, mat1, column_major):
 @_mm.derivative
 def _(ctx, grad):
     c1, c2 = ctx.layout
-    return (_mm_mat1_backward(grad, ctx.mat2, c1) if ctx.needs(0) else None,
-            _mm_mat2_backward(grad, ctx.self, c2) if ctx.needs(1) else None)
+    # (mat2's first: PyTorch's node computes its inputs' gradients in the order of their names)
+    g_mat2 = _mm_mat2_backward(grad, ctx.self, c2) if ctx.needs(1) else None
+    return (_mm_mat1_backward(grad, ctx.mat2, c1) if ctx.needs(0) else None), g_mat2
 
 
 @_mm.raw_derivative
