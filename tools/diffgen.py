@@ -289,6 +289,12 @@ class Generator:
             perm = list(range(nd))
             rng.shuffle(perm)
             return repr(tuple(perm))
+        if pname == "norm_type":  # (lp_pool's required p; embedding's optional one is never passed)
+            return fmt_float(rng.choice([1.0, 2.0, 3.0, 1.5, float("inf"), 0.5]))
+        if pname == "kernel_size":
+            return str(rng.choice([1, 2, 3]))
+        if pname == "size" and getattr(self, "current", "") == "local_response_norm":
+            return str(rng.choice([1, 2, 3, 5]))
         if pname in ("size", "shape", "sizes"):
             return repr(tuple(self.sizes(t)))
         if pname in ("pad",):
@@ -323,8 +329,9 @@ class Generator:
         if form == "method":
             params = params[1:]
         positional_ok = True
+        self.current = name
         for p in params:
-            if p.name in NEVER:
+            if p.name in NEVER and p.default is not p.empty:
                 continue
             if p.kind is p.VAR_KEYWORD:
                 continue

@@ -55,8 +55,9 @@ def cascade_sum(a, axes, keepdims):
         if not (a.flags.c_contiguous or a.flags.f_contiguous):
             return None
         return _rows(a.ravel(order="K").reshape(1, -1)).reshape(out_shape)
-    if reduced == [len(kept) - 1] and a.flags.c_contiguous:  # the last dim, row by row
-        return _rows(a.reshape(-1, shape[kept[-1]])).reshape(out_shape)
+    if reduced == list(range(len(kept) - len(reduced), len(kept))) and a.flags.c_contiguous:
+        # the last dim(s), row by row (TensorIterator coalesces contiguous trailing dims into one)
+        return _rows(a.reshape(-1, _prod(shape[i] for i in kept[len(kept) - len(reduced):]))).reshape(out_shape)
     if reduced == [len(kept) - 1] and a.strides[kept[-1]] == a.itemsize \
             and all(abs(a.strides[i]) >= a.itemsize for i in kept[:-1]):
         # the last dim is contiguous and innermost, the rows lie anywhere (a slice, Tensor.unfold's

@@ -377,6 +377,7 @@ TABLE = {
     'torch.reshape': ('reshape', (((('input', 'Tensor'), ('shape', 'tuple of ints')), 2, (), ('shape',)),)),
     'torch.resolve_conj': ('resolve_conj', (((('input', 'Tensor'),), 1, ()),)),
     'torch.resolve_neg': ('resolve_neg', (((('input', 'Tensor'),), 1, ()),)),
+    'torch.rms_norm': ('rms_norm', (((('input', 'Tensor'), ('normalized_shape', 'tuple of ints'), ('weight', 'Tensor'), ('eps', 'float')), 2, (), ('normalized_shape',), (), ('weight', 'eps')),)),
     'torch.roll': ('roll', (((('input', 'Tensor'), ('shifts', 'tuple of ints'), ('dims', 'tuple of ints')), 2, (), (), (), ('dims',)),)),
     'torch.rot90': ('rot90', (((('input', 'Tensor'), ('k', 'int'), ('dims', 'tuple of ints')), 1, (), ('dims',)),)),
     'torch.round': ('round', ('(Tensor input, *, Tensor out = None)', '(Tensor input, *, int decimals, Tensor out = None)')),

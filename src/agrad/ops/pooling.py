@@ -18,12 +18,13 @@ import math
 
 import numpy as np
 
+from .. import dtypes
 from ..tensor import Tensor
 from ._layout import c_order, in_input_format
 from ._op import Op, export
 from .convolution import col2im_np, ntuple, windows_np
 from .factories import zeros_like
-from .nn import check_floating, const
+from .nn import _scalar_name, check_floating, const
 
 # ---------------------------------------------------------------------------
 # geometry
@@ -43,7 +44,11 @@ def _pool_args(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mo
     s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else ntuple(stride, sp, "stride")
     p = ntuple(padding, sp, "padding")
     d = ntuple(dilation, sp, "dilation")
-    if input.ndim not in (sp + 1, sp + 2) or any(n == 0 for n in input.shape[-sp - 1:]):
+    wrong_dims = input.ndim not in (sp + 1, sp + 2)
+    if wrong_dims or any(n == 0 for n in input.shape[-sp - 1:]):
+        if sp == 2 and (not wrong_dims or fname.startswith("avg")):  # (pool2d_shape_check: a 0 batch is fine)
+            raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
+                               f"but got:[{', '.join(map(str, input.shape))}]")
         raise RuntimeError(f"non-empty {sp + 1}D or {sp + 2}D (batch mode) tensor expected for input")
     for kk, pp, dd in zip(k, p, d):
         if pp > (dd * (kk - 1) + 1) // 2 and pp > kk // 2:
@@ -82,7 +87,7 @@ def _max_pool_fwd(ctx, x, kernel, stride, pads, dilation, nblocks):
     sp = len(kernel)
     fill = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     win = windows_np(x, kernel, dilation, pads, stride, nblocks, fill=fill)
-    win = win.reshape(win.shape[:x.ndim] + (-1,))
+    win = win.reshape(win.shape[:x.ndim] + (math.prod(kernel),))
     arg = np.argmax(win, axis=-1)[..., None]
     values = np.take_along_axis(win, arg, -1)[..., 0]
     table = _flat_index(x.shape[-sp:], kernel, dilation, pads, stride, nblocks)
@@ -96,7 +101,7 @@ def _scatter_fwd(ctx, g, x, indices, size):
     lead = g.shape[:g.ndim - len(size)]
     rows = math.prod(lead)
     n = math.prod(size)
-    flat = (indices.reshape(rows, -1) + np.arange(rows)[:, None] * n).ravel()
+    flat = (indices.reshape(rows, math.prod(indices.shape[len(lead):])) + np.arange(rows)[:, None] * n).ravel()
     out = np.bincount(flat, weights=g.reshape(-1), minlength=rows * n)
     return out.reshape(lead + tuple(size)).astype(g.dtype, copy=False)
 
@@ -200,8 +205,16 @@ def _divisors(size, k, pads, s, o, count_include_pad, divisor_override):
 def _avg_pool_fwd(ctx, x, kernel, stride, pads, nblocks, divisor):
     sp = len(kernel)
     win = windows_np(x, kernel, (1,) * sp, pads, stride, nblocks)
-    total = win.sum(axis=tuple(range(x.ndim, x.ndim + sp)), dtype=np.float64)
-    return (total / divisor).astype(x.dtype, copy=False)
+    # ATen's cpu_avg_pool: each window summed in order (depth, height, width) in the opmath type
+    # (float for float16), padding adding zeros, then one division by the integer divisor
+    acc = np.float32 if x.dtype == np.float16 else x.dtype
+    total = np.zeros(win.shape[:x.ndim], acc)
+    for offset in np.ndindex(*kernel):
+        total += win[(Ellipsis,) + offset]
+    if x.dtype.kind == "i":  # int64: C++'s integer division (towards zero)
+        q = np.abs(total) // divisor.astype(np.int64)
+        return np.where(total < 0, -q, q)
+    return (total / divisor.astype(acc)).astype(x.dtype, copy=False)
 
 
 def _avg_pool_backward_fwd(ctx, g, x, kernel, stride, pads, nblocks, divisor):
@@ -209,7 +222,7 @@ def _avg_pool_backward_fwd(ctx, g, x, kernel, stride, pads, nblocks, divisor):
     n = len(kernel)
     lead = x.shape[:x.ndim - n]
     batch = math.prod(lead)
-    g = (g / divisor).astype(g.dtype, copy=False).reshape(batch, 1, -1)
+    g = (g / divisor).astype(g.dtype, copy=False).reshape(batch, 1, math.prod(nblocks))
     cols = np.broadcast_to(g, (batch, math.prod(kernel), g.shape[-1]))
     out = col2im_np(cols, x.shape[-n:], kernel, (1,) * n, pads, stride, nblocks)
     return out.reshape(x.shape)
@@ -239,10 +252,18 @@ _AVG_POOL = {n: _avg_pool_op(n) for n in (2, 3)}
 
 
 def _avg_pool(fname, sp, input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    if sp == 2 and input.ndim < 3:  # (avg_pool2d's shape function reads size(-3) first)
+        if input.ndim == 0:
+            raise IndexError("Dimension specified as -3 but tensor has no dimensions")
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-input.ndim}, {input.ndim - 1}], "
+                         f"but got -3)")
     k, s, pads, d, o = _pool_args(fname, sp, input, kernel_size, stride, padding, 1, ceil_mode)
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
-    check_floating(input, f"avg_pool{sp}d_out_frame")
+    # the kernels' dtypes: floating and int64 (avg_pool3d's frame kernel: no float16)
+    if not (input.dtype.is_floating_point or input.dtype == dtypes.int64) or (sp == 3 and input.dtype == dtypes.float16):
+        raise NotImplementedError(f'"{"avg_pool2d" if sp == 2 else "avg_pool3d_out_frame"}" not implemented for '
+                                  f"'{_scalar_name(input.dtype)}'")
     div = _divisors(input.shape[-sp:], k, pads, s, o, count_include_pad, divisor_override)
     return _AVG_POOL[sp](input, kernel=k, stride=s, pads=pads, nblocks=o, divisor=div)
 
@@ -251,7 +272,8 @@ def _avg_pool(fname, sp, input, kernel_size, stride, padding, ceil_mode, count_i
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
     """Mean over sliding windows of the last dim (the 2-D op between unsqueeze and squeeze)."""
     if input.ndim not in (2, 3):
-        raise RuntimeError(f"avg_pool1d() Expected 2D or 3D input tensor, but got {list(input.shape)}")
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
+                           f"'self' (while checking arguments for avg_pool1d)")
     s = None if stride is None or (not isinstance(stride, int) and len(stride) == 0) else (1, ntuple(stride, 1)[0])
     out = _avg_pool("avg_pool2d", 2, input.unsqueeze(-2), (1, ntuple(kernel_size, 1)[0]), s,
                     (0, ntuple(padding, 1)[0]), ceil_mode, count_include_pad, None)

@@ -9,8 +9,9 @@ from .misc import (AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, Embed
                    FeatureAlphaDropout, Flatten, Unflatten)
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: F401
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d,  # noqa: F401
-                      MaxPool1d, MaxPool2d)
-from .normalization import BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm  # noqa: F401
+                      LPPool1d, LPPool2d, LPPool3d, MaxPool1d, MaxPool2d)
+from .normalization import (BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm, LocalResponseNorm,  # noqa: F401
+                            RMSNorm)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .attention import MultiheadAttention  # noqa: F401
 from .shaping import *  # noqa: F401,F403

@@ -1,11 +1,11 @@
-"""Pooling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d."""
+"""Pooling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, LPPool1d/2d/3d."""
 
 from __future__ import annotations
 
 from .module import Module
 
 __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d"]
+           "AdaptiveAvgPool2d", "LPPool1d", "LPPool2d", "LPPool3d"]
 
 
 def _F(name):
@@ -101,3 +101,33 @@ class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
 
 class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     _fn = "adaptive_avg_pool2d"
+
+
+class _LPPoolNd(Module):
+    _fn = "lp_pool2d"
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        self.norm_type = norm_type
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self):
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"ceil_mode={self.ceil_mode}")
+
+    def forward(self, input):
+        return _F(self._fn)(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool1d(_LPPoolNd):
+    _fn = "lp_pool1d"
+
+
+class LPPool2d(_LPPoolNd):
+    _fn = "lp_pool2d"
+
+
+class LPPool3d(_LPPoolNd):
+    _fn = "lp_pool3d"
