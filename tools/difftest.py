@@ -724,6 +724,9 @@ def diff_program(lines: list[str]):
             if not name and aspect in ("value", "numeric") and difftest_lapack.explained(
                     lines, i, got, w, g, op_of, CONDITIONED_OPS, compare_desc, _agree_once):
                 name = "lapack-downstream"
+            if not name and aspect in ("value", "numeric") and difftest_lapack.explained(
+                    lines, i, got, w, g, op_of, difftest_lapack.VML_OPS, compare_desc, _agree_once):
+                name = "vml-downstream"
             if not name and aspect in ("grad-value", "grad-numeric") and difftest_lapack.zero_gradient_noise(
                     lines, want, i, w, g, op_of, CONDITIONED_OPS, _agrees_but_where):
                 name = "lapack-zero-gradient"

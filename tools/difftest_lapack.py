@@ -3,12 +3,17 @@ statement after a LAPACK op (CONDITIONED_OPS) whose one difference is the value 
 whose value PyTorch itself gives once the LAPACK results are agrad's (MKL's and OpenBLAS's LAPACK
 round differently; a later ``prod`` or ``**`` magnifies the last bits). The rule re-runs the
 program under PyTorch with agrad's values of each earlier LAPACK statement's target put in place:
-a difference that does not come from those values stays a difference."""
+a difference that does not come from those values stays a difference. ``vml-downstream`` is the
+same test after ``erf``/``erfc`` (VML_OPS), whose last bit is MKL VML's in PyTorch."""
 
 from __future__ import annotations
 
 import re
 import warnings
+
+#: ops PyTorch hands to MKL VML (vsErf/vsErfc, within an ulp, not the correctly rounded value agrad
+#: gives): the rule ``vml-downstream`` re-runs the program with agrad's results of them as above
+VML_OPS = {"erf", "erfc"}
 
 _BACKWARD = re.compile(r"\.backward\(|\bautograd\.grad\(")
 _TARGET = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)")

@@ -555,3 +555,28 @@ def test_rounding_noise_of_a_zero_gradient_after_a_lapack_op_is_documented():
     assert not documented(lines, want, obs([[8.4e-5, 0.0], [0.0, 0.0]]))  # past the noise
     assert not documented(lines, want, obs([[8.4e-8, 0.0], [0.0, 0.5]]))  # and another element
     assert not documented([lines[0], "r = x.exp()", lines[2]], want, got)  # no LAPACK op
+
+
+@pytest.mark.torch
+def test_a_value_after_a_vml_erfc_is_documented_when_its_last_bit_explains_it():
+    """float32 erfc is MKL VML's in PyTorch (docs/semantics.md, vml-downstream): a float64 value made
+    of it may differ as far as agrad's erfc explains, when PyTorch is given agrad's erfc."""
+    torch = pytest.importorskip("torch")
+    import copy
+
+    lines = ["x = torch.tensor([-0.5, 0.3])", "r = torch.erfc(x)", "s = torch.float_power(r, -1.75)"]
+    want = difftest.run_program(torch, lines)
+    bumped = np.nextafter(want[1]["vars"]["r"]["data"], np.float32(0))
+    got = copy.deepcopy(want)
+    for obs in got[1:]:
+        obs["vars"]["r"]["data"] = bumped
+    got[2]["vars"]["s"]["data"] = torch.float_power(torch.from_numpy(bumped), -1.75).numpy()
+    aspect, _ = difftest.compare_statement(want[2], got[2])
+    assert aspect in ("value", "numeric")
+
+    def documented(lines, ops):
+        return difftest.difftest_lapack.explained(lines, 2, got, want[2], got[2], difftest.op_of, ops,
+                                                  difftest.compare_desc, difftest._agree_once)
+    assert documented(lines, difftest.difftest_lapack.VML_OPS)
+    assert not documented(["x = torch.tensor([-0.5, 0.3])", "r = torch.exp(x)", lines[2]],
+                          difftest.difftest_lapack.VML_OPS)
