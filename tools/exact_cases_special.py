@@ -25,6 +25,7 @@ def cases(graph: str) -> list[dict]:
              ["x = torch.linspace(-12.3, 12.7, 41, dtype=torch.float64)", f"e = torch.tensor({_EDGES}, dtype=torch.float64)",
               f"p = torch.tensor({_PROBS}, dtype=torch.float64)"],
              [f"({fn})({v}).tolist()" for fn in exact for v in ("x", "x.float()", "e", "e.float()")]
+             + [f"torch.polygamma(1, {v}).tolist()" for v in ("x.float() / 3", "-x.float() * 2.5 - 0.3")]
              + [f"torch.special.ndtri({v}).tolist()" for v in ("p", "p.float()", "torch.linspace(0, 1, 33)")]
              + [f"torch.special.entr({v}).tolist()" for v in ("x.float()", "e.float()")]
              + [f"torch.special.xlog1py(x, {v}).tolist()" for v in ("e", "x * 0.1", "-1.0")]

@@ -20,6 +20,8 @@ value in 5-13% of random arguments, so no wider arithmetic gives them; their ste
   of 2^(i/32) and a cubic in r; an ulp from the correctly rounded value in 0.06%.
 - ``logf`` (glibc's own since 2.27, its FMA build): x = 2^k z, log(c) + log1p(z / c - 1) in
   double with c from a table of 16 subintervals and a cubic, k ln 2 fused in.
+- ``sinf`` (glibc's own since 2.28, its FMA build): in double, a polynomial below pi/4, else x
+  reduced by n pi/2 and the sine or cosine polynomial by n's parity (below 120).
 - ``erff``: fdlibm's four ranges (a rational function of x**2 below 0.84375, erx + P/Q of
   |x| - 1 below 1.25, 1 - exp(-z*z - 0.5625) exp((z - x)(z + x) + R/S) / x below 6 with z
   x's top bits, 1 above), with expf.
@@ -361,3 +363,50 @@ def logf(a):
         out = np.where(x == _F32(np.inf), x, out)
         out = np.where(x < 0, _F32(-np.nan), out)
         return np.where(np.isnan(x), x, out).astype(_F32, copy=False).reshape(x.shape)
+
+
+# glibc's sinf (s_sinf.c, its FMA build; glibc's own since 2.28): in double, |x| < pi/4 a degree-7
+# odd polynomial, below 120 x reduced by n pi/2 (n from x 2/pi, rounded through 2^24) and the sine
+# or cosine polynomial of the remainder by n's parity, signs from n; from 120 on (Payne-Hanek's
+# reduction in glibc) agrad takes the correctly rounded value
+_SC_HPI_INV = _h("0x1.45F306DC9C883p+23")
+_SC_HPI = _h("0x1.921FB54442D18p0")
+_SC_C = tuple(_h(c) for c in ("0x1p0", "-0x1.ffffffd0c621cp-2", "0x1.55553e1068f19p-5", "-0x1.6c087e89a359dp-10",
+                              "0x1.99343027bf8c3p-16"))
+_SC_S = tuple(_h(c) for c in ("-0x1.555545995a603p-3", "0x1.1107605230bc4p-7", "-0x1.994eb3774cf24p-13"))
+
+
+def sinf(a):
+    """glibc's sinf of a float32 array, bit for bit below |x| = 120."""
+    from ._vec_math import fma
+
+    y = np.asarray(a, _F32)
+    x = y.astype(np.float64)
+    top = (y.view(np.uint32) >> 20) & 0x7FF
+    with np.errstate(all="ignore"):
+        small = top < (np.array(_h("0x1.921FB6p-1"), _F32).view(np.uint32) >> 20)
+        r = x * _SC_HPI_INV
+        ri = np.where(np.abs(r) < 2.0 ** 31, np.trunc(r), 0).astype(np.int64)
+        n = np.where(small, 0, (ri + 0x800000) >> 24)
+        xr = np.where(small, x, fma(-n.astype(np.float64), np.float64(_SC_HPI), x))
+        sign = np.where((n & 3 == 1) | (n & 3 == 2), -1.0, 1.0)
+        neg_cos = (n & 2) != 0  # (the second table: -cos)
+        xs = xr * sign
+        x2 = xr * xr
+        x3 = xs * x2
+        s1 = fma(x2, np.float64(_SC_S[2]), np.float64(_SC_S[1]))
+        x7 = x3 * x2
+        s = fma(x3, np.float64(_SC_S[0]), xs)
+        sin_part = fma(x7, s1, s)
+        c = np.where(neg_cos, -1.0, 1.0)
+        x4 = x2 * x2
+        c2 = fma(x2, c * _SC_C[4], c * _SC_C[3])
+        c1 = fma(x2, c * _SC_C[1], c * _SC_C[0])
+        x6 = x4 * x2
+        cc = fma(x4, c * _SC_C[2], c1)
+        cos_part = fma(x6, c2, cc)
+        out = np.where(n & 1 == 0, sin_part, cos_part).astype(_F32)
+        out = np.where(top < (np.array(2.0 ** -12, _F32).view(np.uint32) >> 20), y, out)
+        big = top >= (np.array(120.0, _F32).view(np.uint32) >> 20)
+        out = np.where(big, np.sin(x).astype(_F32), out)
+        return np.where(np.isinf(y), _F32(np.nan), out).astype(_F32, copy=False)

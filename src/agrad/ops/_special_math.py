@@ -55,6 +55,8 @@ def libm(name, x):
             return _glibc_float.logf(x)
         if name == "exp":
             return _glibc_float.expf(x)
+        if name == "sin":
+            return _glibc_float.sinf(x)
         if name == "log1p":
             return _glibc_float.log1pf(x)
         return _FLOAT[name](x.astype(_F64)).astype(x.dtype)
