@@ -181,3 +181,13 @@ CASES += [
           "torch.autograd.grad(F.softplus(x), x, g)[0].tolist()", "torch.autograd.grad(F.softplus(f, 2.0), f, gf)[0].tolist()",
           "torch.autograd.grad(F.softplus(f[::3], 1.5, 0.1), f, gf[::3])[0].tolist()"]),
 ]
+
+CASES += [
+    case("logsigmoid-kernels-sleef",  # (float64 took numpy's exp/log1p; float32 gradients were computed in double; NaN's sign)
+         ["x = (torch.arange(-500, 501, dtype=torch.float64) / 37).requires_grad_()", "f = x.detach().float().requires_grad_()",
+          "g = (torch.arange(1001, dtype=torch.float64) % 17 - 8) / 3", "gf = g.float()",
+          "n = torch.tensor([float('nan'), 1.0, -2.0] * 6)"],
+         ["F.logsigmoid(x).tolist()", "F.logsigmoid(x[::3]).tolist()", "torch.autograd.grad(F.logsigmoid(x), x, g)[0].tolist()",
+          "torch.autograd.grad(F.logsigmoid(f), f, gf)[0].tolist()", "torch.autograd.grad(F.logsigmoid(f[::2]), f, gf[::2])[0].tolist()",
+          "F.logsigmoid(n).signbit().tolist()", "F.logsigmoid(n.double()).signbit().tolist()", "F.logsigmoid(n.half()).signbit().tolist()"]),
+]

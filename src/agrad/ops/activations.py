@@ -20,7 +20,7 @@ from .. import dtypes
 from ..autograd import grad_mode
 from .._zero import ZeroArray, materialized
 from ..tensor import Tensor, _scalar_name, _wrap_dim
-from . import _vec_math
+from . import _sleef, _vec_math
 from ._activation_kernels import (_elu_backward_np as _elu_backward_kernel, _elu_np as _elu_kernel,
                                  _mish_backward_np, _mish_np, _silu_backward_np, _silu_np, _softplus64,
                                  _softplus_backward_np as _softplus_backward_kernel, _vector_blocks)
@@ -547,10 +547,18 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 def _logsigmoid_np(a):
     """PyTorch's kernel: min(x, 0) - log1p(exp(-|x|)) (log_sigmoid(inf) is +0.0), all of it
-    vector code: float32 (and float16, computed in float32) with Sleef's expf and log1pf."""
+    vector code: float32 (and float16, computed in float32) with Sleef's expf and log1pf, float64
+    with Sleef's exp and log1p; a NaN gives the vector minimum's all-ones NaN (negative)."""
     if a.dtype == np.float32:
-        return np.minimum(a, 0) - _vec_math.sleef_log1pf(_vec_math.sleef_expf(-np.abs(a)))
-    return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
+        r = np.minimum(a, 0) - _vec_math.sleef_log1pf(_vec_math.sleef_expf(-np.abs(a)))
+    elif a.dtype == np.float64 and a.size <= _vec_math.GRAIN_SIZE:
+        r = np.minimum(a, 0) - _sleef.sleef_log1p(_sleef.sleef_exp(-np.abs(a)))
+    else:
+        return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
+    nan = np.isnan(a)
+    if nan.any():
+        r = np.where(nan, np.array(-1, np.int64 if a.dtype == np.float64 else np.int32).view(a.dtype), r)
+    return r
 
 
 # (log_sigmoid_forward_out_cpu allocates its output contiguous, then runs TensorIterator on it)
@@ -559,9 +567,18 @@ _logsigmoid = _elementwise("LogSigmoidBackward0", _logsigmoid_np, contiguous=Tru
 
 def _logsigmoid_backward_np(g, x):
     # the forward's buffer, exp(-|x|), as its kernel computed it
-    z = _vec_math.sleef_expf(-np.abs(x)) if x.dtype == np.float32 else np.exp(-np.abs(x))
     negative = x < 0
-    return g * (np.where(negative, 1, 0) - np.where(negative, 1, -1) * (z / (1 + z)))
+    if x.dtype.char not in "fd" or g.dtype != x.dtype:
+        z = np.exp(-np.abs(x))
+        return g * (np.where(negative, 1, 0) - np.where(negative, 1, -1) * (z / (1 + z)))
+    if x.dtype == np.float32:
+        z = _vec_math.sleef_expf(-np.abs(x))
+    elif x.size <= _vec_math.GRAIN_SIZE:
+        z = _sleef.sleef_exp(-np.abs(x))
+    else:
+        z = np.exp(-np.abs(x))
+    one, zero = _scalar(z, 1), _scalar(z, 0)  # (max_deriv - sign * (z / (1 + z))) * g, in the dtype
+    return (np.where(negative, one, zero) - np.where(negative, one, -one) * (z / (one + z))) * g
 
 
 def _logsigmoid_double_backward(ctx, grad):
