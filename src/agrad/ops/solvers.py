@@ -65,7 +65,8 @@ _inv_op = Op("LinalgInvExBackward0", _inv_fwd, inputs=("A",), saves=("result",))
 @_inv_op.derivative
 def _(ctx, grad):
     r = ctx.result  # -(inverse.mH() @ (grad @ inverse.mH())): two transposes, two nodes under create_graph
-    return -(r.mT.matmul(grad.matmul(r.mT)))
+    inner = grad.matmul(r.mT)  # (at::matmul's arguments are evaluated right to left: the inner product first)
+    return -(r.mT.matmul(inner))
 
 
 def _inv(A):
@@ -134,10 +135,10 @@ def _(ctx, grad):
     meta = ctx._input_meta
     A, X, left, vector = ctx.A, ctx.result, ctx.left, ctx.vector
     g = grad.unsqueeze(-1) if vector else grad
-    x = X.unsqueeze(-1) if vector else X
     g_b = _solve(A.mT, g, left, False)
     g_a = None
-    if meta[0] is not None:
+    if meta[0] is not None:  # (X made a matrix after the solve, as PyTorch's formula)
+        x = X.unsqueeze(-1) if vector else X
         g_a = -(g_b.matmul(x.mT)) if left else -(x.mT.matmul(g_b))
     g_b = g_b.squeeze(-1) if vector else g_b
     return g_a, (g_b if meta[1] is not None else None)
