@@ -621,4 +621,10 @@ def cases(graph: str) -> list[dict]:
               "g1, = torch.autograd.grad(torch.diff(x).tanh().sum(), [x], create_graph=True)",
               "g2, = torch.autograd.grad(torch.diff(x, n=2, dim=-1, prepend=x[:, :1]).sin().sum(), [x], create_graph=True)"],
              ["graph(g1.grad_fn)", "g1", "graph(g2.grad_fn)", "g2"]),
-    ]
+            case("matmul-vector-result-squeezed-in-place",  # (seed 29960000: grad_fn:t) 1-D @ 2-D squeezes its product
+             # in place (SqueezeBackward4, version 1, no view): an in-place op through r.t() gives r CopySlices
+             [graph, "x = torch.tensor([0.0, -2.5], dtype=torch.float64, requires_grad=True)",
+              "r = (x * 2).matmul(torch.tensor([[-0.25, 0.0], [0.75, -2.25]], dtype=torch.float64))",
+              "v = r._version", "b = r._base is None", "r.t().fill_(0.5)", "r.sum().backward()"],
+             ["v", "b", "graph(r.grad_fn)", "r._version", "x.grad"]),
+]

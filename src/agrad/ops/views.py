@@ -394,8 +394,10 @@ def squeeze(input, dim=None):
 
 
 def squeeze_inplace_dim(input, dim):
-    """matmul's final squeeze_(dim): recorded as SqueezeBackward4."""
-    return _view(_squeeze4, input, input._data, {"axes": (dim,)})
+    """matmul's final squeeze_(dim) on its fresh product: recorded as SqueezeBackward4, the
+    product itself changed (no view of it: an in-place op through a view of the result then
+    gives it CopySlices, not AsStridedBackward0), its version 1."""
+    return view_in_place(input, _squeeze4, {"axes": (dim,)})
 
 
 def _unsqueeze_fwd(ctx, a, dim):
