@@ -25,7 +25,8 @@ def _golden_node_names():
 #: cannot take their gradient, so their error cases (unique_*, heaviside_*, scatter
 #: with reduce) cover them instead.
 BACKWARD_RAISES = {"Unique2Backward0", "UniqueDimBackward0", "torch::autograd::NotImplemented",
-                   "SpecialZetaBackward2"}  # (zeta(x, number): its one input's derivative is not implemented)
+                   "SpecialZetaBackward2",  # (zeta(x, number): its one input's derivative is not implemented)
+                   "UniqueConsecutiveBackward0"}
 
 
 def test_every_op_has_a_golden_case():

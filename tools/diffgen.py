@@ -44,15 +44,15 @@ NEVER = {"out", "memory_format", "device", "layout", "generator", "_stacklevel",
 PRIMARY = {"input", "self", "A", "x", "a", "x1", "tensor", "input1", "ndarray"}
 SECOND = {"other", "input2", "x2", "b", "B", "tensor1", "tensor2", "mat2", "vec", "vec2", "mat1", "mat",
           "batch1", "batch2", "weight", "target", "source", "src", "values", "end", "exponent", "y", "var",
-          "bias", "pos_weight"}
+          "bias", "pos_weight", "vec1"}
 BOOLS = {"keepdim", "descending", "stable", "sorted", "largest", "unbiased", "equal_nan", "return_inverse",
-         "return_counts", "log_input", "full", "log_target", "training", "inplace", "left", "as_tuple", "train", "with_replacement"}
+         "return_counts", "log_input", "full", "log_target", "training", "inplace", "left", "as_tuple", "train", "with_replacement", "increasing"}
 FLOATS = {"alpha", "beta", "value", "eps", "lambd", "threshold", "min", "max", "min_val", "max_val",
           "negative_slope", "margin", "delta", "label_smoothing", "p", "rtol", "atol", "nan", "posinf",
-          "neginf", "fill_value", "lower", "upper", "weight", "exponent", "correction", "base"}
+          "neginf", "fill_value", "lower", "upper", "weight", "exponent", "correction", "base", "maxnorm"}
 INTS = {"low", "high", "k", "n", "chunks", "diagonal", "offset", "shifts", "decimals", "sections", "indices_or_sections",
         "split_size_or_sections", "length", "start", "num_classes", "padding_idx", "ignore_index", "steps",
-        "split_sizes", "step", "m", "bins", "row", "col", "r"}
+        "split_sizes", "step", "m", "bins", "row", "col", "r", "N"}
 DIMS = {"dim", "dim0", "dim1", "dim2", "start_dim", "end_dim", "source", "destination"}
 
 DTYPES = ["float32"] * 8 + ["float64"] * 3 + ["int64"] * 2 + ["bool", "float16", "int32", "uint8"]
@@ -339,7 +339,7 @@ class Generator:
                 if p.name in ("size", "shape", "sizes", "dims"):
                     gen = self.arg(p.name, primary, p.kind)
                     args.append(gen[1:-1].rstrip(","))
-                elif p.name in ("tensors", "operands"):
+                elif p.name in ("tensors", "operands", "matrices"):
                     args.extend([pvar] + [self.like(primary) for _ in range(rng.randint(0, 1))])
                 elif p.name == "args":
                     value = self.like(primary)

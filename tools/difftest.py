@@ -76,6 +76,7 @@ WARN_ONCE_PREFIXES = (
     "adjoint() is deprecated on 0-D tensors",
     "torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument",
     "torch.cholesky is deprecated in favor of torch.linalg.cholesky",
+    "torch.chain_matmul is deprecated and will be removed in a future PyTorch release",
 )
 _SUFFIX = re.compile(r"\s*\(Triggered internally at [^)]*\)\.?\s*$", re.S)
 _ADDRESS = re.compile(r" at 0x[0-9a-f]+")

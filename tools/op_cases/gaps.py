@@ -58,4 +58,17 @@ BLOCKS = [
     case("combinations_with_replacement", "torch.combinations(a, 3, with_replacement=True)", a=inp(3)),
 ]
 
-CASES = QUANTILE + CDIST + COV + HIST + BLOCKS
+MORE = [
+    case("renorm_rows", "torch.renorm(a, 2, 0, 1.5)", a=inp(3, 4, dtype="float64")),
+    case("renorm_p1_method", "a.renorm(1, 1, 0.8)", a=inp(3, 4, dtype="float64")),
+    case("ldexp_int_exponent", "torch.ldexp(a, e)", a=inp(2, 3), e=val([[1, -2, 0]]), numeric=False),
+    case("ldexp_float_exponent", "torch.ldexp(a, e)", a=inp(4, dtype="float64"), e=inp(4, dtype="float64")),
+    case("addr_scaled", "torch.addr(a, v, w, beta=0.5, alpha=2)", a=inp(3, 4), v=inp(3), w=inp(4)),
+    case("addr_broadcast_self", "a.addr(v, w)", a=inp(4, dtype="float64"), v=inp(2, dtype="float64"),
+         w=inp(4, dtype="float64")),
+    case("nextafter_towards", "torch.nextafter(a, b)", a=inp(5), b=inp(5), numeric=False),
+    case("chain_matmul_three", "torch.chain_matmul(a, b, c)", a=inp(2, 3), b=inp(3, 4), c=inp(4, 2)),
+    case("unique_consecutive_values", "torch.unique_consecutive(a)", a=val([1, 1, 2, 2, 3, 1])),
+]
+
+CASES = QUANTILE + CDIST + COV + HIST + BLOCKS + MORE

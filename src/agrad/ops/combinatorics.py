@@ -2,7 +2,8 @@
 (BlockDiagBackward0), and ATen's composites cartesian_prod (meshgrid "ij", flatten, stack) and
 combinations (meshgrid of r copies, masked_select of the i < j < ... mask, stack), so their
 graphs are PyTorch's (ViewBackward0, ExpandBackward0, CloneBackward0 / UnsafeViewBackward0 or
-MaskedSelectBackward0, StackBackward0).
+MaskedSelectBackward0, StackBackward0); vander (ATen's composite: ones, copy_, cumprod in place,
+flip) and unique_consecutive (runs of equal elements or slices; UniqueConsecutiveBackward0).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
-from ._op import Op, export
+from ._op import Op, export, method
 
 # tril_indices / triu_indices ----------------------------------------------------------------------
 
@@ -150,3 +151,113 @@ def combinations(input, r=2, with_replacement=False):
     for a, b in zip(index, index[1:]):
         mask = mask * ((a <= b) if with_replacement else (a < b))
     return stack([g.masked_select(mask) for g in grids], 1)
+
+
+# vander / unique_consecutive ---------------------------------------------------------------------------
+
+@export()
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of a 1-D tensor: columns x^(N-1) ... x^0 (increasing: reversed), as ATen's
+    composite builds it (a column of ones, x copied in, cumprod in place, flip)."""
+    from .cumulative import cumprod
+    from .factories import empty
+
+    if x.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0]
+    if N is not None:
+        n = N
+        if n < 0:
+            raise RuntimeError("N must be non-negative.")
+    result = empty(x.shape[0], n, dtype=dtypes.promote_types(x.dtype, dtypes.int64))
+    if n > 0:
+        result.select(1, 0).fill_(1)
+        if n > 1:
+            result[:, 1:].copy_(x.unsqueeze(1))
+            result[:, 1:].copy_(cumprod(result[:, 1:], 1))
+    return result if increasing else result.flip(1)
+
+
+def _unique_consecutive_fwd(ctx, a, result):
+    return result
+
+
+_unique_consecutive_op = Op("UniqueConsecutiveBackward0", _unique_consecutive_fwd, outputs=1, jvp="unsupported")
+
+
+@_unique_consecutive_op.derivative
+def _(ctx, grad):
+    raise NotImplementedError("the derivative for 'unique_consecutive' is not implemented.")
+
+
+def _runs(keys):
+    """Where each of ``keys`` (a sequence of comparable rows) starts a new run (NaN never equal)."""
+    n = keys.shape[0]
+    new = np.ones(n, bool)
+    if n > 1:
+        same = keys[1:] == keys[:-1]
+        new[1:] = ~same.reshape(n - 1, -1).all(axis=1) if same.ndim > 1 else ~same
+    return new
+
+
+def _unique_consecutive(input, return_inverse, return_counts, dim):
+    """(values, inverse, counts) as ATen's kernels give them: without a dim, the inverse and the
+    counts only when asked for (empty otherwise); along a dim, both always."""
+    from ..tensor import _wrap_dim
+    from ._op import is_recording
+
+    a = input._data
+    if dim is None or (input.ndim == 1 and dim == 0):  # (ATen: a 1-d input along dim 0 is the no-dim case)
+        flat = a.reshape(-1)
+        new = _runs(flat)
+        values = np.ascontiguousarray(flat[new])
+        inverse_shape = a.shape
+    else:
+        d = _wrap_dim(dim, input.ndim)
+        moved = np.moveaxis(a, d, 0)
+        new = _runs(moved.reshape(moved.shape[0], -1)) if moved.shape[0] else np.zeros(0, bool)
+        values = np.moveaxis(np.ascontiguousarray(moved[new]), 0, d)  # (laid out with dim first, as ATen's)
+        inverse_shape = (a.shape[d],)
+        return_inverse = return_counts = True
+    empty = np.zeros(0, np.int64)
+    inverse = (np.cumsum(new) - 1).astype(np.int64).reshape(inverse_shape) if return_inverse else empty
+    starts = np.flatnonzero(new)
+    counts = np.diff(np.append(starts, new.shape[0])).astype(np.int64) if return_counts else empty
+    if input._requires_grad and is_recording((input,)):
+        out = _unique_consecutive_op.apply((input,), (a,), {"result": values})
+    else:
+        out = Tensor._make(values)
+    return out, Tensor._make(inverse), Tensor._make(counts)
+
+
+def _pick(result, inverse, counts):
+    out, inv, cnt = result
+    if inverse and counts:
+        return out, inv, cnt
+    if inverse:
+        return out, inv
+    return (out, cnt) if counts else out
+
+
+def unique_consecutive(*args, **kwargs):
+    """The input's elements (or slices along ``dim``) with each run of equal ones kept once;
+    with the index of each element's run and each run's length.  Which of them come back is
+    decided as torch.functional's boolean_dispatch decides it: by ``return_inverse`` given by
+    name or the third positional argument, and ``return_counts`` by name or the second."""
+    inverse = kwargs["return_inverse"] if "return_inverse" in kwargs else (args[2] if len(args) > 2 else False)
+    counts = kwargs["return_counts"] if "return_counts" in kwargs else (args[1] if len(args) > 1 else False)
+    return _pick(_impl(*args, **kwargs), bool(inverse), bool(counts))
+
+
+def _impl(input, return_inverse=False, return_counts=False, dim=None):
+    return _unique_consecutive(input, bool(return_inverse), bool(return_counts), dim)
+
+
+unique_consecutive.__signature__ = __import__("inspect").signature(_impl)
+export()(unique_consecutive)
+
+
+@method("unique_consecutive")
+def _unique_consecutive_method(input, return_inverse=False, return_counts=False, dim=None):
+    return _pick(_unique_consecutive(input, bool(return_inverse), bool(return_counts), dim),
+                 bool(return_inverse), bool(return_counts))

@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 from ._layout import cast, iterator_layout
-from ._op import Op, export
+from ._op import Op, export, inplace, method
 from ._return_types import return_type
 
 FrexpResult = return_type("frexp", ("mantissa", "exponent"))
@@ -69,3 +69,95 @@ def angle(input, *, out=None):
         from ._op import finish_out
         return finish_out("angle", _angle.apply((input,), (a,), {}), out)
     return _angle.apply((input,), (a,), {})
+
+
+# nextafter / ldexp -------------------------------------------------------------------------------
+
+def _binary_floats(name, input, other, kernel_name, allow_int):
+    """The two tensors of a binary op promoted to their result dtype (ints to the default float for
+    ``allow_int``), with the parser's Tensor check and the dispatch's error for other dtypes."""
+    for t, arg, pos in ((input, "input", 1), (other, "other", 2)):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(t).__name__}")
+    from ..tensor import _scalar_name
+    d = dtypes.result_type(input, other)
+    if not d.is_floating_point:
+        if not allow_int:
+            raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{_scalar_name(d)}'")
+        d = dtypes.get_default_dtype()
+    try:
+        np.broadcast_shapes(input.shape, other.shape)
+    except ValueError:
+        from .pointwise import _mismatch_message
+        raise RuntimeError(_mismatch_message(tuple(input.shape), tuple(other.shape))) from None
+    return d
+
+
+def _nextafter_fwd(ctx, a, b, dtype):
+    return np.nextafter(a.astype(dtype, copy=False), b.astype(dtype, copy=False))
+
+
+_nextafter = Op("NextafterBackward0", _nextafter_fwd, inputs=("self", "other"), saves=("self", "other"),
+                saves_for={"self": (0,), "other": (0,)}, iterated=True)
+
+
+@_nextafter.derivative
+def _(ctx, grad):
+    # the gradient passes to self where it moves (self != other), none to other
+    g_self = grad.masked_fill(ctx.self == ctx.other, 0) if ctx.needs(0) else None
+    return g_self, grad.new_zeros(grad.shape) if ctx.needs(1) else None
+
+
+@export(method=True)
+def nextafter(input, other, *, out=None):
+    """The next float after ``input`` towards ``other``, elementwise."""
+    from ._op import finish_out
+    d = _binary_floats("nextafter", input, other, "nextafter_cpu", False)
+    return finish_out("nextafter", _nextafter.apply((input, other), (input._data, other._data), {"dtype": d.numpy}), out)
+
+
+def _ldexp_fwd(ctx, a, b, dtype):
+    from ..autograd import grad_mode
+    from .power import pow as _pow
+    # at::mul(self, at::pow(2.0, other)): the power in other's dtype (an integer exponent: the
+    # default float), the product in the result dtype
+    with grad_mode.no_grad():
+        scale = _pow(2.0, Tensor._make(np.asarray(b)))
+        x = Tensor._make(np.asarray(a)).to(dtypes.from_numpy(dtype))
+        return (x * scale.to(dtypes.from_numpy(dtype)))._data
+
+
+_ldexp = Op("LdexpBackward0", _ldexp_fwd, inputs=("self", "other"), saves=("other", "result"), iterated=True)
+
+
+@_ldexp.derivative
+def _(ctx, grad):
+    from .nn import mul_scalar
+    from .power import pow as _pow
+    # derivatives.yaml: self: grad * 2^other; other: grad * result * ln(2)
+    g_self = grad * _pow(2, ctx.other) if ctx.needs(0) else None  # (an integer exponent: integer pow, 2**-2 is 0)
+    g_other = mul_scalar(grad * ctx.result, math.log(2.0)) if ctx.needs(1) else None
+    return g_self, g_other
+
+
+@export(method=True)
+def ldexp(input, other, *, out=None):
+    """``input * 2 ** other``, elementwise."""
+    from ._op import finish_out
+    from ..tensor import _scalar_name
+    d = _binary_floats("ldexp", input, other, "ldexp_cpu_exp", True)
+    if other.dtype is dtypes.bool_ and input.dtype is not dtypes.bool_:
+        raise NotImplementedError(f"\"ldexp_cpu_exp\" not implemented for '{_scalar_name(other.dtype)}'")
+    shape = list(np.broadcast_shapes(input.shape, other.shape))
+    if out is None and not other.dtype.is_floating_point and list(input.shape) != shape and input.numel() > 0:
+        import warnings
+        warnings.warn(f"An output with one or more elements was resized since it had shape {list(input.shape)}, which "
+                      f"does not match the required output shape {shape}. This behavior is deprecated, and in a "
+                      "future PyTorch release outputs will not be resized unless they have zero elements. You can "
+                      "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
+                      UserWarning, stacklevel=3)
+    return finish_out("ldexp", _ldexp.apply((input, other), (input._data, other._data), {"dtype": d.numpy}), out)
+
+
+method("nextafter_")(inplace(nextafter, partial=True))
+method("ldexp_")(inplace(ldexp, partial=True))

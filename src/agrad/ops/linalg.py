@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from .._limits import check_numel, check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
@@ -572,3 +573,72 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
 
 for _fn in (addmm, addmv, baddbmm, addbmm):
     method(_fn.__name__ + "_")(inplace(_fn))
+
+
+# addr -------------------------------------------------------------------------------------------------
+
+def _addr_fwd(ctx, s, a, b, beta, alpha, dtype):
+    """ATen's addr kernel on (self, vec1 as a column, vec2): ``beta * self + alpha * vec1 * vec2``
+    (beta 0: self unread); bool: ``(beta and self) or (alpha and vec1 and vec2)``. The vector lanes
+    of a float loop fuse the last multiply-add, the scalar tail does not."""
+    from ._vec_math import fma
+    from ._vector_loop import by_lanes, loop_lanes
+
+    s, a, b = (np.asarray(x).astype(dtype, copy=False) for x in (s, a, b))
+    shape = (a.shape[0], b.shape[0])
+    a = a.reshape(-1, 1)
+    if dtype == np.bool_:
+        return np.broadcast_to((bool(beta) & s) | (bool(alpha) & a & b), shape).copy()
+    t = np.dtype(dtype).type
+    if np.dtype(dtype).kind in "iu":
+        beta, alpha = int(beta), int(alpha)
+    beta, alpha = t(beta), t(alpha)
+    with np.errstate(all="ignore"):
+        if beta == 0:
+            return np.ascontiguousarray(np.broadcast_to((alpha * a) * b, shape))
+        if np.dtype(dtype).kind != "f" or dtype == np.float16:
+            return np.ascontiguousarray(np.broadcast_to(beta * s + (alpha * a) * b, shape))
+        lanes = loop_lanes([np.broadcast_to(s, shape), a, b])
+        return by_lanes(lanes, lambda s_, a_, b_: fma(np.broadcast_to(alpha * a_, shape), np.broadcast_to(b_, shape),
+                                                      np.broadcast_to(beta * s_, shape)),
+                        lambda s_, a_, b_: beta * s_ + (alpha * a_) * b_, [np.broadcast_to(s, shape), a, b], dtype)
+
+
+_addr = Op("AddrBackward0", _addr_fwd, inputs=("self", "vec1", "vec2"), saves=("vec1", "vec2"),
+           saves_for={"vec1": (2,), "vec2": (1,)})
+
+
+@_addr.derivative
+def _(ctx, grad):
+    from .nn import mul_scalar
+    # derivatives.yaml: self: maybe_multiply(grad, beta); vec1: grad.mv(vec2) * alpha; vec2: grad.t().mv(vec1) * alpha
+    g_self = (grad if ctx.beta == 1 else mul_scalar(grad, ctx.beta)) if ctx.needs(0) else None
+    g1 = mul_scalar(grad.mv(ctx.vec2), ctx.alpha) if ctx.needs(1) else None
+    g2 = mul_scalar(grad.t().mv(ctx.vec1), ctx.alpha) if ctx.needs(2) else None
+    return g_self, g1, g2
+
+
+def _addr_scalar(dtype, value, name):
+    if isinstance(value, bool) and dtype is not dtypes.bool_:
+        raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+    if not dtype.is_floating_point and dtype is not dtypes.bool_ and isinstance(value, float):
+        raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating point number.")
+
+
+@export(method=True)
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    """``beta * input + alpha * outer(vec1, vec2)``."""
+    for t, name in ((vec1, "vec1"), (vec2, "vec2")):
+        if t.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {t.ndim}-D")
+    shape = (vec1.shape[0], vec2.shape[0])
+    _check_expand(input, shape)
+    d = dtypes.result_type(input, vec1, vec2)
+    _addr_scalar(d, beta, "beta")
+    _addr_scalar(d, alpha, "alpha")
+    result = _addr.apply((input, vec1, vec2), (input._data, vec1._data, vec2._data),
+                         {"beta": beta, "alpha": alpha, "dtype": d.numpy})
+    return finish_out("addr", result, out)
+
+
+method("addr_")(inplace(addr, partial=True))

@@ -621,3 +621,61 @@ def fill_diagonal_(input, fill_value, wrap=False):
         if start is not None and count > 0:
             fill_through(np.lib.stride_tricks.as_strided(start, (count,), (stride,)))
     return input
+
+
+# renorm -------------------------------------------------------------------------------------------------
+
+def _renorm_fwd(ctx, a, p, dim, maxnorm):
+    """ATen's renorm_out: the p-norm of each slice along ``dim`` (float16: in float32), the factor
+    ``maxnorm / (norm + 1e-7)`` where the norm exceeds maxnorm (1 elsewhere) in the input's dtype,
+    then ``self * factor``."""
+    from ..autograd import grad_mode
+    reduce = tuple(d for d in range(a.ndim) if d != dim)
+    with grad_mode.no_grad():
+        x = Tensor._make(a)
+        wide = dtypes.float32 if x.dtype is dtypes.float16 else None
+        norm = vector_norm(x, p, reduce, True, dtype=wide)._data
+    t = norm.dtype.type  # (float16: the factor in float32, then rounded to float16)
+    with np.errstate(all="ignore"):
+        factor = np.where(norm > t(maxnorm), t(maxnorm) / (norm + t(1e-7)), t(1)).astype(a.dtype)
+        return (a * factor).astype(a.dtype, copy=False)
+
+
+_renorm = Op("RenormBackward0", _renorm_fwd, saves=("self",), iterated=True)
+
+
+@_renorm.derivative
+def _(ctx, grad):
+    from .nn import add_scalar, mul_scalar
+    from .selection import where
+    # renorm_backward: the norm (and the gradient's projection) in the accumulate dtype (double on the CPU)
+    x = ctx.self
+    reduce = tuple(d for d in range(x.ndim) if d != ctx.dim)
+    acc = dtypes.float32 if x.dtype is dtypes.float16 else dtypes.float64
+    norm = vector_norm(x, ctx.p, reduce, True, dtype=acc)
+    grad_output = (x * grad).sum(reduce, keepdim=True, dtype=acc)
+    nb = norm_backward(grad_output, x, ctx.p, norm, reduce)
+    invnorm = add_scalar(norm, 1e-7).reciprocal()
+    grad_norm = mul_scalar(invnorm, ctx.maxnorm) * (grad - invnorm * nb)
+    return where(norm > ctx.maxnorm, grad_norm.to(grad.dtype), grad)
+
+
+@export(method=True)
+def renorm(input, p, dim, maxnorm, *, out=None):
+    """Each slice of ``input`` along ``dim`` whose p-norm exceeds ``maxnorm``, scaled to ``maxnorm``."""
+    p, maxnorm = float(p), float(maxnorm)
+    if not p > 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if not maxnorm >= 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
+    if input.ndim <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {input.ndim} dimensions")
+    d = _wrap_dim(dim, input.ndim)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{_scalar_name(input.dtype)}")
+    result = _renorm.apply((input,), (input._data,), {"p": p, "dim": d, "maxnorm": maxnorm})
+    return finish_out("renorm", result, out)
+
+
+method("renorm_")(inplace(renorm, partial=True))

@@ -294,3 +294,25 @@ export("multi_dot", linalg=True, torch=False)(multi_dot)
 
 
 # ---------------------------------------------------------------------------
+
+
+_CHAIN_MATMUL = ("torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+                 "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
+                 "multiple parameters.")
+
+
+@export()
+def chain_matmul(*matrices, out=None):
+    """The product of matrices (deprecated: torch.linalg.multi_dot; ATen's chain_matmul)."""
+    from ._op import finish_out
+    from .._warn_once import warn_once
+
+    warn_once(_CHAIN_MATMUL, UserWarning, stacklevel=2)
+    for t in matrices:
+        if t.ndim != 2:
+            raise RuntimeError(f"Tensor dimension is {t.ndim}, expected 2 instead.")
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    if len(matrices) == 1:
+        return finish_out("chain_matmul", matrices[0].clone(), out)
+    return finish_out("chain_matmul", multi_dot(list(matrices)), out)
