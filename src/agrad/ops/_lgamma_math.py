@@ -1,10 +1,10 @@
-"""lgamma of float64 as PyTorch's CPU kernel gives it: ``std::lgamma``, glibc's ``lgamma``
-(before glibc 2.42's CORE-MATH version): fdlibm's ``e_lgamma_r`` (argument reduction to
-[1.5, 2.5], a polynomial around the minimum, Stirling's series from 8 on, the reflection
-formula for negative numbers) and, for -28 < x < -2, glibc's expansion around the zeros of
-lgamma (``lgamma_neg``). The same steps on numpy arrays, branch by branch; libm's ``log`` is
-taken as correctly rounded (computed in long double), numpy's float64 ``sin``/``cos``
-are libm's, and ``log1p`` is libm's through Python's math module.
+"""glibc's ``lgamma`` (before glibc 2.42's CORE-MATH version) of float64: the ``std::lgamma`` of
+PyTorch's scalar code (polygamma's n! as exp(lgamma(n + 1))), and agrad's torch.lgamma of large
+tensors (ops/special.py; Sleef's below). fdlibm's ``e_lgamma_r`` (argument reduction to [1.5, 2.5],
+a polynomial around the minimum, Stirling's series from 8 on, the reflection formula for negative
+numbers) and, for -28 < x < -2, glibc's expansion around the zeros of lgamma (``lgamma_neg``):
+the same steps on numpy arrays, branch by branch, with numpy's float64 ``sin``/``cos`` (libm's)
+and libm's ``log``/``log1p`` through Python's math module (20,000 values equal to libm's).
 """
 
 from __future__ import annotations
@@ -108,8 +108,8 @@ _POLY_TABLE = np.array([list(reversed(p)) + [0.0] * (14 - len(p)) for p in _POLY
 
 
 def log(x):
-    """glibc's log, taken as correctly rounded: computed in long double, rounded once."""
-    return np.log(np.asarray(x, np.longdouble)).astype(_F64)
+    """glibc's log, element by element through Python's math module (libm's own)."""
+    return _log_each(x)
 
 
 def each(fn, np_fn):
@@ -130,6 +130,7 @@ def each(fn, np_fn):
 
 
 _log1p_each = each(math.log1p, np.log1p)
+_log_each = each(math.log, np.log)
 
 
 def log1p(x):
