@@ -683,7 +683,10 @@ def cases(graph: str) -> list[dict]:
               "    return (g._is_zerotensor(), g.numpy(force=True).tolist())"],
              ["zg(F.gelu)", "zg(lambda x: F.gelu(x[::2].float(), approximate='tanh'))", "zg(F.elu)", "zg(F.selu)",
               "zg(F.celu)", "zg(F.silu)", "zg(F.mish)", "zg(F.hardswish)", "zg(F.softplus)", "zg(F.logsigmoid)",
-              "zg(F.silu, True)", "zg(F.mish, True)", "zg(F.gelu, True)", "zg(F.elu, True)"]),
+              "zg(F.silu, True)", "zg(F.mish, True)", "zg(F.gelu, True)", "zg(F.elu, True)",
+              "zg(lambda x: F.glu(x[1:].reshape(2, 8), 0))", "zg(lambda x: F.smooth_l1_loss(x, x.detach() * 0.5, reduction='none'))",
+              "zg(lambda x: F.huber_loss(x, x.detach() * 0.5, reduction='none'))",
+              "zg(lambda x: torch.cdist(x[1:].reshape(4, 4), x[1:].reshape(4, 4) * 2))"]),
         case("cummax-cummin-take-the-element",  # (seed 28000000: repr:cummax) the value is the element at the index: -0.0 ties
              ["x = torch.tensor([[0.0, -2.5, -0.0, -1.75], [-0.0, 0.0, float('nan'), 1.0], [0.0, -0.0, 0.0, -0.0]])"],
              ["torch.cummax(x, 1)", "torch.cummax(x, 1)[0].signbit()", "torch.cummin(x, 1)[0].signbit()",

@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from .. import dtypes
+from .._zero import materialized
 from ..autograd import grad_mode
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export
@@ -130,7 +131,7 @@ _cdist = Op("CdistBackward0", _cdist_fwd, inputs=("x1", "x2"), saves=("x1", "x2"
 
 def _grad_of(grad, x, y, p, dist):
     """_cdist_backward(grad, x, y, p, dist): the gradient of ``x``, shaped as its expanded batch."""
-    g, xa, ya, d = grad._data, x._data, y._data, dist._data
+    g, xa, ya, d = materialized(grad._data), x._data, y._data, dist._data  # (a ZeroTensor: plain zeros)
     shape = np.broadcast_shapes(xa.shape[:-2], ya.shape[:-2])
     if 0 in (xa.shape[-2], ya.shape[-2], xa.shape[-1]) or math.prod(shape) == 0:
         value = np.zeros(xa.shape, xa.dtype)

@@ -17,7 +17,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from .._zero import ZeroArray
+from .._zero import ZeroArray, materialized
 from ..autograd import graph
 from ..tensor import Tensor, _can_cast, _scalar_name
 from ..autograd import graph
@@ -189,6 +189,7 @@ _smooth_l1 = Op("SmoothL1LossBackward0", _smooth_l1_np, inputs=("self", "target"
 
 def _smooth_l1_backward_fwd(ctx, g, a, t, reduction, beta):
     """smooth_l1_loss_backward, ATen's kernel: -norm * g, norm * g, or norm * x * g / beta."""
+    g = materialized(g)  # (a ZeroTensor gradient: plain zeros to the kernel)
     norm, b = _norm(a, reduction, 1.0), a.dtype.type(beta)
     x = a - t
     with np.errstate(all="ignore"):
@@ -245,6 +246,7 @@ def _huber_backward_fwd(ctx, g, a, t, reduction, delta):
         if other.dtype != a.dtype:
             raise RuntimeError(f"Found dtype {_scalar_name(dtypes.from_numpy(other.dtype))} but expected "
                                f"{_scalar_name(dtypes.from_numpy(a.dtype))}")
+    g = materialized(g)  # (a ZeroTensor gradient: plain zeros to the kernel)
     norm, d = _norm(a, reduction, 1.0), a.dtype.type(delta)
     x = a - t
     with np.errstate(all="ignore"):
