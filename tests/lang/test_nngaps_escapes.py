@@ -23,6 +23,9 @@ def blocked(text, type_name="AttributeError"):
     "nn.LPPool1d(2, 2).forward.__globals__", "nn.LocalResponseNorm(2).__class__.__mro__",
     "F.rms_norm(x, (4,)).grad_fn.__dict__", "F.lp_pool1d(x, 2, 2).grad_fn.next_functions[0][0].__dict__",
     "F.local_response_norm(x, 2).grad_fn._saved_self.__class__.__subclasses__",
+    "F.adaptive_max_pool1d.__globals__", "torch.adaptive_max_pool1d.__code__", "F.adaptive_max_pool2d_with_indices.__globals__",
+    "F.adaptive_max_pool2d(x, 1).grad_fn.__dict__", "F.adaptive_max_pool1d(x, 2, True)[1].__class__.__subclasses__",
+    "nn.AdaptiveMaxPool2d(1).forward.__globals__",
 ])
 def test_new_nn_functions_expose_no_internals(use):
     blocked(HEAD + f"print({use})\n")
@@ -30,6 +33,7 @@ def test_new_nn_functions_expose_no_internals(use):
 
 def test_new_nn_functions_run_in_scripts(run_ok):
     res = run_ok(HEAD + "m = nn.RMSNorm(4)\ny = m(x) + F.lp_pool1d(x, 1, 2).sum() + F.local_response_norm(x, 2).sum()\n"
+                 "y = y + nn.AdaptiveMaxPool1d(2)(x).sum()\n"
                  "y.sum().backward()\nprint(m, nn.LPPool2d(2, 3), nn.LocalResponseNorm(2), m.weight.grad)\n")
     assert res.stdout.startswith("RMSNorm((4,), eps=None, elementwise_affine=True) "
                                  "LPPool2d(norm_type=2, kernel_size=3, stride=None, ceil_mode=False) "

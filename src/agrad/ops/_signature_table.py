@@ -102,6 +102,7 @@ TABLE = {
     'torch.acos': ('acos', (((('input', 'Tensor'),), 1, (('out', 'Tensor'),)),)),
     'torch.acosh': ('acosh', (((('input', 'Tensor'),), 1, (('out', 'Tensor'),)),)),
     'torch.adaptive_avg_pool1d': ('adaptive_avg_pool1d', (((('input', 'Tensor'), ('output_size', 'tuple of ints')), 2, ()),)),
+    'torch.adaptive_max_pool1d': ('adaptive_max_pool1d', (((('input', 'Tensor'), ('output_size', 'tuple of ints')), 2, ()),)),
     'torch.add': ('add', ('(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)',)),
     'torch.addbmm': ('addbmm', ('(Tensor input, Tensor batch1, Tensor batch2, *, Number beta = 1, Number alpha = 1, Tensor out = None)',)),
     'torch.addcdiv': ('addcdiv', ('(Tensor input, Tensor tensor1, Tensor tensor2, *, Number value = 1, Tensor out = None)',)),

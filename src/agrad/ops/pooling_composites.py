@@ -1,4 +1,5 @@
-"""Pooling that torch.nn.functional writes over other ops (lp_pool1d/2d/3d) and adaptive max pooling.
+"""Pooling that torch.nn.functional writes over other ops (lp_pool1d/2d/3d), and adaptive max pooling
+(adaptive_max_pool1d/2d/3d, with indices: AdaptiveMaxPool2DBackward0/3DBackward0).
 
 ``lp_pool`` is F's Python composite: ``avg_pool(x ** p)`` scaled back to a
 sum by the window's size, ``(sign(s) * relu(|s|)) ** (1 / p)``; p = +-inf is
@@ -7,7 +8,13 @@ a max pooling of ``|x|`` (of ``-|x|``, negated).
 
 from __future__ import annotations
 
-from ._op import FUNCTIONAL, FUNCTIONS, export
+import numpy as np
+
+from ._layout import in_input_format, suggested_format
+from ._op import FUNCTIONAL, FUNCTIONS, Op, export
+from .factories import zeros
+from .nn import _scalar_name, const
+from .pooling import _scatter_fwd
 
 
 def _ntuple(value, n):
@@ -57,3 +64,155 @@ def lp_pool2d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
 def lp_pool3d(input, norm_type, kernel_size, stride=None, ceil_mode=False):
     """Power-average pooling over three dims."""
     return _lp_pool(3, input, norm_type, kernel_size, stride, ceil_mode)
+
+
+# ---------------------------------------------------------------------------
+# adaptive max pooling: AdaptiveMaxPool2DBackward0 / AdaptiveMaxPool3DBackward0 (1-D: the 2-D op
+# between unsqueeze and squeeze, as ATen's adaptive_max_pool1d)
+# ---------------------------------------------------------------------------
+
+def _adaptive_bounds(n_in, n_out):
+    """ATen's start_index/end_index: floor(o * n / m) to ceil((o + 1) * n / m)."""
+    return [((o * n_in) // n_out, -((-(o + 1) * n_in) // n_out)) for o in range(n_out)]
+
+
+def _adaptive_max_fwd(ctx, x, output_size):
+    """Each window's max and its flat index over the spatial dims, as the CPU kernel scans it:
+    a greater value or a NaN takes the place (the last NaN wins; all -inf: the first element)."""
+    sp = len(output_size)
+    lead, size = x.shape[:x.ndim - sp], x.shape[x.ndim - sp:]
+    rows = int(np.prod(lead, dtype=np.int64))
+    values = np.empty((rows,) + tuple(output_size), x.dtype)
+    indices = np.empty((rows,) + tuple(output_size), np.int64)
+    flat_x = x.reshape((rows,) + tuple(size))
+    bounds = [_adaptive_bounds(n, m) for n, m in zip(size, output_size)]
+    for pos in np.ndindex(*output_size):
+        spans = [bounds[i][p] for i, p in enumerate(pos)]
+        win = flat_x[(slice(None),) + tuple(slice(a, b) for a, b in spans)]
+        shape = win.shape[1:]
+        win = win.reshape(rows, -1) if win.size else win.reshape(rows, int(np.prod(shape)))
+        nan = np.isnan(win) if x.dtype.kind == "f" else np.zeros(win.shape, bool)
+        last_nan = win.shape[1] - 1 - np.argmax(nan[:, ::-1], axis=1)
+        arg = np.where(nan.any(axis=1), last_nan, np.argmax(win, axis=1))
+        local = np.unravel_index(arg, shape)
+        flat = np.zeros(rows, np.int64)
+        for i, (a, _) in enumerate(spans):
+            flat = flat * size[i] + (local[i] + a)
+        values[(slice(None),) + pos] = win[np.arange(rows), arg]
+        indices[(slice(None),) + pos] = flat
+    ctx.indices = indices.reshape(lead + tuple(output_size))
+    return values.reshape(lead + tuple(output_size)), ctx.indices
+
+
+# (the gradient is laid out as the input: channels-last when it is)
+_scatter_into_input_format = in_input_format(_scatter_fwd, formats=lambda arrays: suggested_format(arrays[1]))
+
+
+def _adaptive_max_op(n):
+    op = Op(f"AdaptiveMaxPool{n}DBackward0", in_input_format(_adaptive_max_fwd), outputs=1, saves=("self",))
+    # adaptive_max_pool2d_backward(grad_output, self, indices): self only for its shape (zero derivative)
+    back = Op(f"AdaptiveMaxPool{n}DBackwardBackward0", _scatter_into_input_format, inputs=("grad_output", "self"),
+              internal=True, jvp="linear")
+
+    @op.derivative
+    def _(ctx, grad):
+        return back(grad, ctx.self, indices=ctx.indices, size=tuple(ctx.input_shape[-n:]))
+
+    @back.derivative
+    def _(ctx, grad):
+        flat = grad.reshape(*grad.shape[:grad.ndim - n], -1)
+        idx = const(ctx.indices.reshape(*ctx.indices.shape[:ctx.indices.ndim - n], -1))
+        gg = flat.gather(-1, idx).reshape(ctx._input_meta[0][0]) if ctx.needs(0) else None
+        # self's derivative: zeros, contiguous whatever the gradient's layout (as PyTorch gives it)
+        return gg, (zeros(tuple(grad.shape), dtype=grad.dtype) if ctx.needs(1) else None)
+
+    return op
+
+
+_ADAPTIVE_MAX = {n: _adaptive_max_op(n) for n in (2, 3)}
+
+
+def _adaptive_max(sp, input, output_size, kernel_name):
+    fname = f"adaptive_max_pool{sp}d"
+    if input.ndim not in (sp + 1, sp + 2):
+        raise RuntimeError(f"{fname}(): Expected {sp + 1}D or {sp + 2}D tensor, but got: {list(input.shape)}")
+    for i in range(1, input.ndim):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{fname}(): Expected input to have non-zero size for non-batch dimensions, but "
+                               f"input has sizes {list(input.shape)} with dimension {i} being empty")
+    size = tuple(int(v) for v in output_size)
+    if len(size) != sp:
+        raise RuntimeError(f"{fname}(): internal error: output_size.size() must be {sp}")
+    if any(v < 0 for v in size):
+        shape = list(input.shape[:input.ndim - sp]) + list(size)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {shape}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel_name}" not implemented for \'{_scalar_name(input.dtype)}\'')
+    return _ADAPTIVE_MAX[sp](input, output_size=size)
+
+
+def _with_default(output_size, shape):
+    """F's _list_with_default: None entries take the input's size."""
+    if isinstance(output_size, int):
+        return output_size
+    if len(shape) <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    return [v if v is not None else d for v, d in zip(output_size, shape[len(shape) - len(output_size):])]
+
+
+def _adaptive_max1d(input, output_size):
+    if input.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
+                           f"'self' (while checking arguments for adaptive_max_pool1d)")
+    size = tuple(output_size) if isinstance(output_size, (list, tuple)) else (output_size,)
+    if len(size) != 1:
+        raise RuntimeError(f"adaptive_max_pool1d() argument 'output_size' should contain one int (got {len(size)})")
+    values, indices = _adaptive_max(2, input.unsqueeze(-2), (1, size[0]), "adaptive_max_pool2d")
+    return values.squeeze(-2), indices.squeeze(-2)
+
+
+def _ntuple_size(output_size, sp):
+    return (output_size,) * sp if isinstance(output_size, int) else tuple(output_size)
+
+
+@export(functional=True, torch=False)
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """Max over ``output_size`` windows of the last dim that cover it (AdaptiveMaxPool2DBackward0)."""
+    values, indices = _adaptive_max1d(input, output_size)
+    return (values, indices) if return_indices else values
+
+
+@export(functional=True, torch=False)
+def adaptive_max_pool1d_with_indices(input, output_size, return_indices=False):
+    return _adaptive_max1d(input, output_size)
+
+
+@export("adaptive_max_pool1d")
+def torch_adaptive_max_pool1d(input, output_size):
+    return _adaptive_max1d(input, output_size)
+
+
+@export(functional=True, torch=False)
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """Max over the windows that cover the last two dims (AdaptiveMaxPool2DBackward0)."""
+    out = adaptive_max_pool2d_with_indices(input, output_size)
+    return out if return_indices else out[0]
+
+
+@export(functional=True, torch=False)
+def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
+    size = _ntuple_size(_with_default(output_size, tuple(input.shape)), 2)
+    return _adaptive_max(2, input, size, "adaptive_max_pool2d")
+
+
+@export(functional=True, torch=False)
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """Max over the windows that cover the last three dims (AdaptiveMaxPool3DBackward0)."""
+    out = adaptive_max_pool3d_with_indices(input, output_size)
+    return out if return_indices else out[0]
+
+
+@export(functional=True, torch=False)
+def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
+    size = _ntuple_size(_with_default(output_size, tuple(input.shape)), 3)
+    return _adaptive_max(3, input, size, "adaptive_max_pool3d_cpu")

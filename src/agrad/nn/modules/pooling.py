@@ -1,11 +1,13 @@
-"""Pooling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, LPPool1d/2d/3d."""
+"""Pooling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, LPPool1d/2d/3d,
+AdaptiveMaxPool1d/2d/3d."""
 
 from __future__ import annotations
 
 from .module import Module
 
 __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d", "LPPool1d", "LPPool2d", "LPPool3d"]
+           "AdaptiveAvgPool2d", "LPPool1d", "LPPool2d", "LPPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+           "AdaptiveMaxPool3d"]
 
 
 def _F(name):
@@ -131,3 +133,30 @@ class LPPool2d(_LPPoolNd):
 
 class LPPool3d(_LPPoolNd):
     _fn = "lp_pool3d"
+
+
+class _AdaptiveMaxPoolNd(Module):
+    _fn = "adaptive_max_pool2d"
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size = output_size
+        self.return_indices = return_indices
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+    def forward(self, input):
+        return _F(self._fn)(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    _fn = "adaptive_max_pool1d"
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    _fn = "adaptive_max_pool2d"
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    _fn = "adaptive_max_pool3d"
