@@ -414,4 +414,10 @@ CASES += [  # (seed 28000000's error groups)
          ["x = torch.tensor([[[-2.5, 1.25]]], dtype=torch.float64, requires_grad=True)"],
          ["torch.take(x[:, 1:], torch.tensor([2, 4, 1]))", "torch.take(torch.zeros(2, 0), torch.tensor([0]))",
           "torch.take(torch.zeros(0), torch.tensor([], dtype=torch.int64))", "torch.take(torch.zeros(3), torch.tensor([4]))"]),
+    case("max-pool-index-of-the-last-nan",  # (seed 29992000: value:max_pool1d_with_indices) the kernel takes a NaN
+         # whenever it meets one (val > max || isnan(val)): a window's last NaN is its index
+         ["n = float('nan')", "x = torch.tensor([[[n, n, n, 0.0], [1.0, n, 2.0, n], [n, 1.0, n, 3.0]]], dtype=torch.float64)"],
+         ["torch.max_pool1d_with_indices(x, 2)", "torch.max_pool1d_with_indices(x, 3, 1)[1]",
+          "F.max_pool2d(x[None], (2, 3), 1, return_indices=True)[1]", "F.max_pool2d(x[None].float(), 2, 1, 1, return_indices=True)[1]",
+          "F.max_pool3d(x[None, None].expand(1, 1, 2, 3, 4), 2, return_indices=True)[1]"]),
 ]

@@ -89,6 +89,11 @@ def _max_pool_fwd(ctx, x, kernel, stride, pads, dilation, nblocks):
     win = windows_np(x, kernel, dilation, pads, stride, nblocks, fill=fill)
     win = win.reshape(win.shape[:x.ndim] + (math.prod(kernel),))
     arg = np.argmax(win, axis=-1)[..., None]
+    if x.dtype.kind == "f":  # PyTorch's loop takes a NaN whenever it meets one (val > max || isnan(val)): the last
+        nan = np.isnan(win)
+        if nan.any():
+            last = win.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)[..., None]
+            arg = np.where(nan.any(-1, keepdims=True), last, arg)
     values = np.take_along_axis(win, arg, -1)[..., 0]
     table = _flat_index(x.shape[-sp:], kernel, dilation, pads, stride, nblocks)
     indices = np.take_along_axis(np.broadcast_to(table, arg.shape[:-1] + table.shape[-1:]), arg, -1)[..., 0]
