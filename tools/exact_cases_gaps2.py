@@ -152,5 +152,8 @@ def cases(graph: str) -> list[dict]:
               "torch.unique_consecutive(torch.tensor([float('nan'), float('nan'), 1.]))", "torch.unique_consecutive(torch.tensor(3), return_inverse=True)",
               "torch.unique_consecutive(x).grad_fn", "torch.autograd.grad(torch.unique_consecutive(x).sum(), x)", "torch.unique_consecutive(x, dim=2)",
               "torch.chain_matmul(x, x.t(), x)", "graph(torch.chain_matmul(x, x.t(), x).grad_fn)", "torch.chain_matmul(x)", "torch.chain_matmul()",
-              "torch.chain_matmul(x, x)", "torch.chain_matmul(v, v)"]),
+              "torch.chain_matmul(x, x)", "torch.chain_matmul(v, v)", "torch.chain_matmul(x, 0.5)",
+              "torch.unique_consecutive(torch.zeros(0, 2), dim=1)", "torch.unique_consecutive(torch.zeros(0, 0), dim=0)",
+              "torch.unique_consecutive(torch.zeros(2, 0), dim=1, return_inverse=True, return_counts=True)",
+              "torch.tensor(4).unique_consecutive(dim=0)", "torch.ldexp(torch.tensor([[-4, -2, 1]]), torch.tensor([[True, True, False]]))"]),
     ]

@@ -146,7 +146,7 @@ def ldexp(input, other, *, out=None):
     from ._op import finish_out
     from ..tensor import _scalar_name
     d = _binary_floats("ldexp", input, other, "ldexp_cpu_exp", True)
-    if other.dtype is dtypes.bool_ and input.dtype is not dtypes.bool_:
+    if other.dtype is dtypes.bool_ and input.dtype.is_floating_point:
         raise NotImplementedError(f"\"ldexp_cpu_exp\" not implemented for '{_scalar_name(other.dtype)}'")
     shape = list(np.broadcast_shapes(input.shape, other.shape))
     if out is None and not other.dtype.is_floating_point and list(input.shape) != shape and input.numel() > 0:

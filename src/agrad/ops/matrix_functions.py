@@ -307,6 +307,9 @@ def chain_matmul(*matrices, out=None):
     from ._op import finish_out
     from .._warn_once import warn_once
 
+    from .combinatorics import _tensors
+
+    _tensors(matrices)  # (the parser's TensorList check, before the warning)
     warn_once(_CHAIN_MATMUL, UserWarning, stacklevel=2)
     for t in matrices:
         if t.ndim != 2:
