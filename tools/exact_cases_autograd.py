@@ -1,6 +1,7 @@
 """Regression cases of issue 10's backward groups fixed by helper "autograd" (session 29; tools/exact_cases.py
 adds them): logit_backward's kernel, gelu_backward's float32 steps, vector_norm's double backward graph,
-saved tensors freed after a backward, matrix_exp's backward.
+saved tensors freed after a backward, matrix_exp's backward; and of helper "order" (session 29): the order
+in which double-backward graphs are recorded (tools/graph_order.py), seen as the order their nodes run.
 
 Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``;
 ``graph`` is exact_cases.GRAPH, the statement that defines ``graph(fn)``.
@@ -76,4 +77,17 @@ def cases(graph: str) -> list[dict]:
               "h2(lambda a, b: torch.special.xlog1py(a, b.abs()), x, y)", "h2(lambda a: a.std(1, keepdim=True), x)",
               "h2(lambda a: a.var(0), x)", "h2(F.silu, x)", "h2(F.mish, x)", "h2(lambda a: a @ a.t(), x)",
               "h2(lambda a, b: torch.cov(a * b), x, y)", "h2(lambda a: torch.linalg.inv(a[:, :3]), x)"]),
+        case("double-backward-run-order",  # tools/graph_order.py: NotImplemented unnumbered, renorm_backward's operands
+             ["def runs(out, *xs):\n    seen, todo, log = [], [out.grad_fn], []\n    while todo:\n        f = todo.pop(0)\n"
+              "        if f is None or any(f is s for s in seen):\n            continue\n        seen.append(f)\n"
+              "        f.register_prehook(lambda g, f=f: log.append(f.name()))\n"
+              "        todo.extend(n for n, _ in f.next_functions)\n    try:\n"
+              "        r = torch.autograd.grad(out, xs, allow_unused=True)\n    except RuntimeError as e:\n"
+              "        r = str(e)\n    return log, r",
+              "a = torch.tensor([[0.5, -1.25, 2.0], [3.5, -0.75, 0.25]], requires_grad=True)",
+              "g1, = torch.autograd.grad((a.sin() + F.hardsigmoid(a)).sum(), a, create_graph=True)",
+              "g2, = torch.autograd.grad((F.hardsigmoid(a * 0.75) + (a * 2).exp()).sum(), a, create_graph=True)",
+              "g3, = torch.autograd.grad(torch.renorm(a, 2, 0, 1.5).pow(2).sum(), a, create_graph=True)",
+              "g4, = torch.autograd.grad(torch.renorm(a.double(), 1, 1, 0.5).sum(), a, create_graph=True)"],
+             ["runs(g1.sum(), a)", "runs(g2.sum(), a)", "runs(g3.sum(), a)", "runs((g4 * g4).sum(), a)"]),
     ]

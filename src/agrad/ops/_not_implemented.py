@@ -3,11 +3,14 @@
 ``x // 2`` on a float tensor that requires grad gives ``grad_fn=<NotImplemented>``
 in PyTorch: the result requires grad, its node's ``next_functions`` list only the
 inputs that require grad, and a backward pass through it raises
-``derivative for aten::floor_divide is not implemented``.
+``derivative for aten::floor_divide is not implemented``. Like AccumulateGrad, the node
+has no sequence number in PyTorch (UINT64_MAX): a double-backward graph lists it after the
+nodes recorded in the same pass (``F.hardsigmoid``'s gradient times the outer ``MulBackward0``).
 """
 
 from __future__ import annotations
 
+from ..autograd.graph import _INF
 from ..tensor import Tensor
 from ._op import Op, is_recording
 
@@ -25,4 +28,6 @@ def not_implemented(value, tensors, aten: str) -> Tensor:
     inputs = tuple(t for t in tensors if isinstance(t, Tensor) and t._requires_grad)
     if not is_recording(inputs):
         return Tensor._make(value)
-    return _not_implemented.apply(inputs, [t._data for t in inputs], {"value": value, "aten": aten})
+    out = _not_implemented.apply(inputs, [t._data for t in inputs], {"value": value, "aten": aten})
+    out.grad_fn._seq = _INF
+    return out

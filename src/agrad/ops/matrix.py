@@ -656,7 +656,8 @@ def _(ctx, grad):
     grad_output = (x * grad).sum(reduce, keepdim=True, dtype=acc)
     nb = norm_backward(grad_output, x, ctx.p, norm, reduce)
     invnorm = add_scalar(norm, 1e-7).reciprocal()
-    grad_norm = mul_scalar(invnorm, ctx.maxnorm) * (grad - invnorm * nb)
+    diff = grad - invnorm * nb  # (GCC's right operand of maxnorm * invnorm * (...) first)
+    grad_norm = mul_scalar(invnorm, ctx.maxnorm) * diff
     return where(norm > ctx.maxnorm, grad_norm.to(grad.dtype), grad)
 
 
