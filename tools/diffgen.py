@@ -41,10 +41,10 @@ SEEDED_SHARE = 0.1
 NEVER = {"out", "memory_format", "device", "layout", "generator", "_stacklevel", "size_average", "reduce",
          "requires_grad", "non_blocking", "copy", "pin_memory", "cudnn_enable", "sparse",
          "scale_grad_by_freq", "max_norm", "norm_type", "sparse_grad", "seed", "indexing", "is_grads_batched"}
-PRIMARY = {"input", "self", "A", "x", "a", "x1", "tensor", "input1", "ndarray"}
+PRIMARY = {"input", "self", "A", "x", "a", "x1", "tensor", "input1", "ndarray", "anchor"}
 SECOND = {"other", "input2", "x2", "b", "B", "tensor1", "tensor2", "mat2", "vec", "vec2", "mat1", "mat",
           "batch1", "batch2", "weight", "target", "source", "src", "values", "end", "exponent", "y", "var",
-          "bias", "pos_weight", "vec1"}
+          "bias", "pos_weight", "vec1", "positive", "negative"}
 BOOLS = {"keepdim", "descending", "stable", "sorted", "largest", "unbiased", "equal_nan", "return_inverse",
          "return_counts", "log_input", "full", "log_target", "training", "inplace", "left", "as_tuple", "train", "with_replacement", "increasing"}
 FLOATS = {"alpha", "beta", "value", "eps", "lambd", "threshold", "min", "max", "min_val", "max_val",

@@ -78,6 +78,18 @@ def cases(graph: str) -> list[dict]:
               "F.adaptive_max_pool2d(y.view(1, 1, 2, 3, 35), 1)", "F.adaptive_max_pool2d(y.half(), 2)",
               "torch.nn.AdaptiveMaxPool2d((2, None))", "torch.nn.AdaptiveMaxPool1d(3, True)(x)",
               "torch.nn.AdaptiveMaxPool3d(2)(y)"]),
+        case("triplet-margin-loss",  # ops/margin_losses.py: ATen's composite over pairwise_distance
+             [graph, "a = torch.linspace(-2., 3., 20).view(4, 5).double().requires_grad_()",
+              "p = torch.linspace(1., -1.5, 20).view(4, 5).double()", "n = torch.cos(torch.arange(20.)).view(4, 5).double()"],
+             ["F.triplet_margin_loss(a, p, n)", "graph(F.triplet_margin_loss(a, p, n, swap=True).grad_fn)",
+              "F.triplet_margin_loss(a, p, n, margin=0.5, p=1, reduction='none')", "F.triplet_margin_loss(a, p, n, p=3, swap=True, reduction='sum')",
+              "torch.autograd.grad(F.triplet_margin_loss(a, p, n, eps=0.1, swap=True), a, create_graph=True)",
+              "graph(F.triplet_margin_loss(a[0], p[0], n[0], reduction='none').grad_fn)",
+              "F.triplet_margin_loss(a, p[0], n)", "F.triplet_margin_loss(a, p, n, margin=0)", "F.triplet_margin_loss(a, p, n, reduction='x')",
+              "F.triplet_margin_loss(a, p[:2], n)", "F.triplet_margin_loss(a, p, n, size_average=False)",
+              "torch.triplet_margin_loss(a, p, n, 1.0, 2.0, 1e-6, False, 2)",
+              "torch.nn.TripletMarginLoss(margin=-1)", "torch.nn.TripletMarginLoss(margin=2.0, p=1, swap=True)",
+              "torch.nn.TripletMarginLoss(swap=True, reduction='none')(a, p, n)"]),
         case("sum-trailing-dims",  # _cascade.py: contiguous trailing dims reduced as one row
              ["x = torch.linspace(-1.3, 2.9, 3 * 6 * 5).view(3, 6, 5).double().pow(2)", "y = x.float()"],
              ["x.sum((1, 2))", "x.mean([2, 1], keepdim=True)", "y.sum((1, 2))", "y.mean((-1, -2))",

@@ -435,6 +435,7 @@ TABLE = {
     'torch.trapz': ('trapz', ('(Tensor y, *, float dx = 1, int dim = -1)', '(Tensor y, Tensor x, *, int dim = -1)')),
     'torch.tril': ('tril', (((('input', 'Tensor'), ('diagonal', 'int')), 1, (('out', 'Tensor'),), (), ('diagonal',)),)),
     'torch.tril_indices': ('tril_indices', (((('row', 'int'), ('col', 'int'), ('offset', 'int')), 2, (('dtype', 'torch.dtype'), ('device', 'torch.device'), ('layout', 'torch.layout'), ('requires_grad', 'bool'), ('pin_memory', 'bool'))),)),
+    'torch.triplet_margin_loss': ('triplet_margin_loss', (((('anchor', 'Tensor'), ('positive', 'Tensor'), ('negative', 'Tensor'), ('margin', 'float'), ('p', 'float'), ('eps', 'float'), ('swap', 'bool'), ('reduction', 'int')), 3, ()),)),
     'torch.triu': ('triu', (((('input', 'Tensor'), ('diagonal', 'int')), 1, (('out', 'Tensor'),), (), ('diagonal',)),)),
     'torch.triu_indices': ('triu_indices', (((('row', 'int'), ('col', 'int'), ('offset', 'int')), 2, (('dtype', 'torch.dtype'), ('device', 'torch.device'), ('layout', 'torch.layout'), ('requires_grad', 'bool'), ('pin_memory', 'bool'))),)),
     'torch.true_divide': ('true_divide', ('(Tensor input, Tensor other, *, Tensor out = None)', '(Tensor input, Number other)')),
