@@ -420,4 +420,9 @@ CASES += [  # (seed 28000000's error groups)
          ["torch.max_pool1d_with_indices(x, 2)", "torch.max_pool1d_with_indices(x, 3, 1)[1]",
           "F.max_pool2d(x[None], (2, 3), 1, return_indices=True)[1]", "F.max_pool2d(x[None].float(), 2, 1, 1, return_indices=True)[1]",
           "F.max_pool3d(x[None, None].expand(1, 1, 2, 3, 4), 2, return_indices=True)[1]"]),
+    case("avg-pool2d-dtype-error-by-memory-format",  # (seed 29994000: error-text:avg_pool1d) the CPU kernel's name
+         # follows the input's suggested memory format
+         ["c = torch.zeros(2, 3, 4, 4, dtype=torch.uint8).permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)"],
+         ["F.avg_pool2d(c, 2)", "F.avg_pool2d(c.int(), 2)", "F.avg_pool2d(c.contiguous(), 2)",
+          "F.avg_pool2d(torch.zeros(3, 4, 4, dtype=torch.int32).permute(1, 2, 0).contiguous().permute(2, 0, 1), 2)"]),
 ]

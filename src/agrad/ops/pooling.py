@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor
-from ._layout import c_order, in_input_format
+from ._layout import c_order, in_input_format, suggested_format
 from ._op import Op, export
 from .convolution import col2im_np, ntuple, windows_np
 from .factories import zeros_like
@@ -267,8 +267,10 @@ def _avg_pool(fname, sp, input, kernel_size, stride, padding, ceil_mode, count_i
         raise RuntimeError("divisor must be not zero")
     # the kernels' dtypes: floating and int64 (avg_pool3d's frame kernel: no float16)
     if not (input.dtype.is_floating_point or input.dtype == dtypes.int64) or (sp == 3 and input.dtype == dtypes.float16):
-        raise NotImplementedError(f'"{"avg_pool2d" if sp == 2 else "avg_pool3d_out_frame"}" not implemented for '
-                                  f"'{_scalar_name(input.dtype)}'")
+        # (avg_pool2d's CPU kernel dispatches by the input's suggested memory format)
+        name = "avg_pool3d_out_frame" if sp == 3 else "avg_pool2d_channels_last" if suggested_format(
+            input._data) == "channels_last" else "avg_pool2d"
+        raise NotImplementedError(f"\"{name}\" not implemented for '{_scalar_name(input.dtype)}'")
     div = _divisors(input.shape[-sp:], k, pads, s, o, count_include_pad, divisor_override)
     return _AVG_POOL[sp](input, kernel=k, stride=s, pads=pads, nblocks=o, divisor=div)
 
