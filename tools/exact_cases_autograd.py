@@ -88,6 +88,10 @@ def cases(graph: str) -> list[dict]:
               "g1, = torch.autograd.grad((a.sin() + F.hardsigmoid(a)).sum(), a, create_graph=True)",
               "g2, = torch.autograd.grad((F.hardsigmoid(a * 0.75) + (a * 2).exp()).sum(), a, create_graph=True)",
               "g3, = torch.autograd.grad(torch.renorm(a, 2, 0, 1.5).pow(2).sum(), a, create_graph=True)",
-              "g4, = torch.autograd.grad(torch.renorm(a.double(), 1, 1, 0.5).sum(), a, create_graph=True)"],
-             ["runs(g1.sum(), a)", "runs(g2.sum(), a)", "runs(g3.sum(), a)", "runs((g4 * g4).sum(), a)"]),
+              "g4, = torch.autograd.grad(torch.renorm(a.double(), 1, 1, 0.5).sum(), a, create_graph=True)",
+              "b = torch.tensor([[1.5, 0.25, -0.5], [0.75, 2.0, -1.0], [-0.25, 0.5, 1.25]], requires_grad=True)",
+              "gc = torch.autograd.grad(torch.cdist(a, b, compute_mode='use_mm_for_euclid_dist').sum(), (a, b),"
+              " create_graph=True)"],
+             ["runs(g1.sum(), a)", "runs(g2.sum(), a)", "runs(g3.sum(), a)", "runs((g4 * g4).sum(), a)",
+              "runs((gc[0] * gc[0]).sum() + (gc[1] * gc[1]).sum(), a, b)"]),
     ]

@@ -182,8 +182,14 @@ _euclidean = Op("EuclideanDistBackward0", _euclidean_fwd, inputs=("x1", "x2"), s
 def _(ctx, grad):
     ratio = grad / ctx.result
     ratio.masked_fill_(ctx.result == 0, 0)
-    g1 = ctx.x1 * ratio.sum(-1, True) - ratio.matmul(ctx.x2) if ctx.needs(0) else None
-    g2 = ctx.x2 * ratio.sum(-2, False).unsqueeze(-1) - ratio.mT.matmul(ctx.x1) if ctx.needs(1) else None
+    # GCC evaluates the right operands first: the matmul, then the row sums, then the product
+    g1 = g2 = None
+    if ctx.needs(0):
+        m = ratio.matmul(ctx.x2)
+        g1 = ctx.x1 * ratio.sum(-1, True) - m
+    if ctx.needs(1):
+        m = ratio.mT.matmul(ctx.x1)
+        g2 = ctx.x2 * ratio.sum(-2, False).unsqueeze(-1) - m
     return g1, g2
 
 
