@@ -665,3 +665,9 @@ def test_special_runs_in_scripts(run_ok):
                  "try:\n    torch.special.zeta(x + 2, x).sum().backward()\nexcept NotImplementedError as e:\n    print(e)\n")
     assert res.stdout == ("LgammaBackward0\nSpecialI0EBackward0 SpecialXlog1PyBackward2\n"
                           "the derivative for 'zeta' is not implemented.\n")
+
+
+@pytest.mark.parametrize("fn", ["torch.cat", "torch.sort", "torch.linalg.qr", "torch.max"])
+def test_out_wrappers_do_not_hand_out_the_inner_function(fn):
+    # (functions given out= by ops._op.with_out keep the wrapped one in __wrapped__)
+    blocked(f"import torch\nf = {fn}.__wrapped__\n", contains="dunder names are blocked")

@@ -527,6 +527,70 @@ def finish_out(fname, result, out):
     return out
 
 
+_C_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+           "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+           "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def _out_dtype_error(fname, check, i, result, out):
+    """The error PyTorch's ``fname(..., out=)`` raises when ``out`` (the ``i``-th) has another dtype
+    than its result, or None where PyTorch casts into it.  ``check``: "exact" (checkSameType /
+    the linalg and sort kernels), "cast" (cat/stack: any dtype the result can be cast to), None
+    (composites that write through copy_), or a function of (i, result, out) for an op's own text."""
+    from ..tensor import _can_cast, _scalar_name
+
+    rd, od = result.dtype, out.dtype
+    if check is None or rd is od:
+        return None
+    if check == "cast":
+        if _can_cast(rd, od):
+            return None
+        return TypeError(f"torch.cat(): input types can't be cast to the desired output type {_scalar_name(od)}")
+    if callable(check):
+        error = check(i, result, out)
+        if error is not None:
+            return error
+    return RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[rd.name]}, but got {_C_TYPE[od.name]} instead")
+
+
+def write_outs(fname, result, out, check="exact"):
+    """Write ``result`` (a tensor, or a tuple of them such as torch.return_types.sort) into the
+    tensors of ``out=`` and return them as PyTorch does: ``out`` itself, or the same return type
+    holding the ``out`` tensors.  Autograd's refusal comes first, then the dtype checks, then the
+    writes (each resized as ``finish_out`` does)."""
+    results = tuple(result) if isinstance(result, tuple) else (result,)
+    outs = tuple(out) if isinstance(result, tuple) else (out,)
+    if len(outs) != len(results):
+        raise TypeError(f"{fname}(): argument 'out' must be tuple of Tensors of length {len(results)}")
+    from ..autograd import grad_mode
+
+    if grad_mode._state["enabled"] and any(r._requires_grad or o._requires_grad for r, o in zip(results, outs)):
+        raise RuntimeError(
+            f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
+            "but one of the arguments requires grad.")
+    for i, (r, o) in enumerate(zip(results, outs)):
+        error = _out_dtype_error(fname, check, i, r, o)
+        if error is not None:
+            raise error
+    for r, o in zip(results, outs):
+        finish_out(fname, r, o)
+    return type(result)(*outs) if isinstance(result, tuple) else outs[0]
+
+
+def with_out(fname, check="exact"):
+    """Give ``fn`` PyTorch's ``out=`` keyword: the result is computed as without it, then written
+    into ``out`` by ``write_outs`` (with ``check``'s dtype rule)."""
+    import functools
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def with_out_(*args, out=None, **kwargs):
+            result = fn(*args, **kwargs)
+            return result if out is None else write_outs(fname, result, out, check)
+        return with_out_
+    return wrap
+
+
 def inplace(fn, overlap="error", name=None, partial=False, first=None):
     """The in-place form of ``fn(self, *args)``: same maths, written into ``self``.
 

@@ -14,7 +14,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
 from ._layout import c_order
-from ._op import Op, export, finish_out, inplace, method
+from ._op import Op, export, finish_out, inplace, method, write_outs
 from ._return_types import return_type as _return_type
 from .selection import where
 from .reductions import (_REQUIRED, _acc_dtype, _check_int_dim, _quiet, _require_dim, _reverse,
@@ -199,6 +199,14 @@ _cummax.derivative(_cummaxmin_back)
 _cummin.derivative(_cummaxmin_back)
 
 
+def _cummaxmin_dtype(i, result, out):
+    from ..tensor import _scalar_name
+
+    if i == 0:
+        return RuntimeError(f"expected scalar_type {_scalar_name(result.dtype)} but found {_scalar_name(out.dtype)}")
+    return None
+
+
 def _cummaxmin(op, fname, is_max, result_type):
     def fn(input, dim=_REQUIRED, *, out=None):
         _require_dim(fname, dim)
@@ -210,7 +218,8 @@ def _cummaxmin(op, fname, is_max, result_type):
         else:
             axis = _wrap_dim(dim, input.ndim)
         vals, idx = op.apply((input,), (input._data,), {"axis": axis, "is_max": is_max})
-        return result_type(vals, idx)
+        result = result_type(vals, idx)
+        return result if out is None else write_outs(fname, result, out, _cummaxmin_dtype)
 
     fn.__name__ = fname
     fn.__doc__ = f"Running {'maximum' if is_max else 'minimum'} along ``dim`` and where it was found: (values, indices)."

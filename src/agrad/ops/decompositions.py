@@ -25,7 +25,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._lapack import column_major, householder_qr, syevd_info, vector_svd
 from .linalg_triangular import solve_triangular_op
-from ._op import FUNCTIONS, LINALG, METHODS, Op, export
+from ._op import FUNCTIONS, LINALG, METHODS, Op, export, with_out
 from ._return_types import return_type as _return_type
 from .nn import const
 
@@ -179,6 +179,7 @@ _cholesky_legacy.jvp_name = "cholesky"
 _cholesky_legacy.derivative(_cholesky_backward)
 
 
+@with_out("linalg_cholesky")
 def _linalg_cholesky(A, *, upper=False, out=None):
     _square(A, "linalg.cholesky")
     _floating(A, "linalg.cholesky")
@@ -190,6 +191,7 @@ export("cholesky", linalg=True, torch=False)(_linalg_cholesky)
 
 
 @export("cholesky", method=True)
+@with_out("cholesky", None)
 def cholesky(input, upper=False, *, out=None):
     """torch.cholesky (deprecated in favour of torch.linalg.cholesky), with PyTorch's warning."""
     warn_once(
@@ -294,6 +296,7 @@ def _qr_impl(A, mode, who):
     return _qr(A, mode=mode)
 
 
+@with_out("linalg_qr")
 def _linalg_qr(A, mode="reduced", *, out=None):
     return QrResult(*_qr_impl(A, mode, "linalg.qr"))
 
@@ -302,6 +305,7 @@ export("qr", linalg=True, torch=False)(_linalg_qr)
 
 
 @export("qr", method=True)
+@with_out("qr")
 def qr(input, some=True, *, out=None):
     """torch.qr (deprecated in favour of torch.linalg.qr), with PyTorch's warning."""
     warn_once(
@@ -366,10 +370,12 @@ def _eigh_impl(A, UPLO, who, vectors=True):
     return _eigh(A, uplo=UPLO, vectors=vectors)
 
 
+@with_out("linalg_eigh")
 def _linalg_eigh(A, UPLO="L", *, out=None):
     return EighResult(*_eigh_impl(A, UPLO, "linalg.eigh"))
 
 
+@with_out("linalg_eigvalsh")
 def _linalg_eigvalsh(A, UPLO="L", *, out=None):
     # PyTorch's messages name linalg.eigh; it computes the eigenvectors only for a gradient
     return _eigh_impl(A, UPLO, "linalg.eigh", vectors=_needs_grad(A))[0]
@@ -527,10 +533,12 @@ def _svd_impl(A, full_matrices, who):
     return _svd(A, full_matrices=bool(full_matrices))
 
 
+@with_out("linalg_svd")
 def _linalg_svd(A, full_matrices=True, *, driver=None, out=None):
     return SvdResult(*_svd_impl(A, full_matrices, "linalg.svd"))
 
 
+@with_out("linalg_svdvals")
 def svdvals(A, *, driver=None, out=None):
     """The singular values, descending (the S of one LinalgSvdBackward0 node)."""
     return _svd_impl(A, False, "linalg.svd")[1]  # (PyTorch names svd in its errors)
@@ -541,6 +549,7 @@ export("svdvals", linalg=True, torch=False)(svdvals)
 
 
 @export("svd", method=True)
+@with_out("svd")
 def svd(input, some=True, compute_uv=True, *, out=None):
     """torch.svd: (U, S, V) with V = Vh^T; without compute_uv, U and V are zeros."""
     if input.ndim < 2:
@@ -624,6 +633,7 @@ def _tol_value(t):
     return t._data if isinstance(t, Tensor) else t
 
 
+@with_out("linalg_pinv", None)
 def _linalg_pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
     if atol is not None and not isinstance(atol, Tensor) and rtol is None and rcond is None:
         # the float overload's default rtol (eps(dtype) * max(size(-1), size(-2))), before any check
@@ -650,6 +660,7 @@ def pinverse(input, rcond=1e-15):
 _NO_TOL = object()
 
 
+@with_out("linalg_matrix_rank", None)
 def _linalg_matrix_rank(A, tol=_NO_TOL, hermitian=False, *, atol=None, rtol=None, out=None):
     if A.ndim < 2:  # (its own check, before the dtype's)
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
@@ -709,6 +720,7 @@ def svd_matrix_norm(A, ord, d0, d1, keepdim):
     return result
 
 
+@with_out("linalg_cond", None)
 def cond(A, p=None, *, out=None):
     """The condition number: s_max / s_min for p in (None, 2, -2), else norm(A) * norm(A^-1).
     PyTorch's order of checks: a number ord is checked before the shape, a string after it; an

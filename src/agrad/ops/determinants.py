@@ -12,7 +12,7 @@ import numpy as np
 
 from ..autograd import grad_mode
 from ..tensor import Tensor
-from ._op import Op, export, finish_out
+from ._op import Op, export, finish_out, with_out
 from ._return_types import return_type
 from .matrix import _const, _no_half, _require_float, _require_square, _unsqueeze2, diag_embed, diagonal
 from ._lapack import getrf, getrs, idamax, pivot_sign
@@ -191,6 +191,7 @@ _SlogdetResult = return_type("slogdet", ["sign", "logabsdet"])
 _LinalgSlogdetResult = return_type("linalg_slogdet", ["sign", "logabsdet"])
 
 
+@with_out("linalg_slogdet")
 def _linalg_slogdet(A, *, out=None):
     return _slogdet_impl(A, "linalg.slogdet", _LinalgSlogdetResult)
 

@@ -19,7 +19,7 @@ from .._limits import check_numel, check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._layout import cat_memory_format, dense_order, in_memory_format, laid_out_like, torch_strides
-from ._op import Op, export, finish_out, method
+from ._op import Op, export, finish_out, method, with_out
 from .indexing import _FULL, _slice
 from .scatter_gather import _as_views, _is_int
 from .views import _fmt, _sizes, _view, reshape
@@ -69,6 +69,7 @@ def _check_list(tensors, name):
 
 
 @export("cat", "concat", "concatenate")
+@with_out("cat", "cast")
 def cat(tensors, dim=0, *, out=None):
     tensors = _check_list(tensors, "cat")
     for i, t in enumerate(tensors):  # (ATen's first check, before the dim and the shapes)
@@ -117,6 +118,7 @@ def _(ctx, grad):
 
 
 @export()
+@with_out("stack", "cast")
 def stack(tensors, dim=0, *, out=None):
     tensors = _check_list(tensors, "stack")
     first = tensors[0]._data.shape

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..tensor import Tensor, _scalar_name
 from ._lapack import column_major, getrf, getrs
-from ._op import FUNCTIONS, Op, export
+from ._op import FUNCTIONS, Op, export, with_out
 from .linalg_triangular import solve_triangular_op
 from .decompositions import LuFactorResult
 from .nn import const
@@ -130,6 +130,7 @@ def lu_unpack(LU, pivots):
     return const(permutation_np(pivots, LU.shape[-2], LU._data.dtype)), L, U
 
 
+@with_out("linalg_lu_factor")
 def _linalg_lu_factor(A, *, pivot=True, out=None):
     if A.ndim < 2:
         raise RuntimeError("torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: "
@@ -192,6 +193,7 @@ def _(ctx, grad):
     return gLU, gB
 
 
+@with_out("linalg_lu_solve")
 def _linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     if LU.ndim < 2 or LU.shape[-1] != LU.shape[-2]:
         raise RuntimeError(f"linalg.lu_solve: A must be batches of square matrices, but they are "

@@ -12,7 +12,7 @@ import numpy as np
 from ..tensor import Tensor
 from . import _vec_math
 from ._layout import c_order, iterator_layout
-from ._op import FUNCTIONS, LINALG, Op, export
+from ._op import FUNCTIONS, LINALG, Op, export, with_out
 from .decompositions import _floating, _square
 from .nn import const
 
@@ -22,6 +22,13 @@ from .nn import const
 
 #: the largest 1-norm for which each Taylor polynomial (degrees 1, 2, 4, 8, 12, 18) is used,
 #: per dtype (float32 also for float16's upcast computations)
+def _multi_dot_dtype(i, result, out):
+    from ._op import _C_TYPE
+
+    return RuntimeError(f"multi_dot(): expected out tensor to have dtype {_C_TYPE[result.dtype.name]} "
+                        f"but got {_C_TYPE[out.dtype.name]}")
+
+
 _THETAS = {
     np.dtype(np.float32): (1.192092800768788e-07, 5.978858893805233e-04, 5.116619363445086e-02,
                            5.800524627688768e-01, 1.461661507209034e+00, 3.010066362817634e+00),
@@ -240,6 +247,7 @@ def _chain_order(shapes):
     return split
 
 
+@with_out("linalg_multi_dot", _multi_dot_dtype)
 def multi_dot(tensors, *, out=None):
     """The product of a chain of matrices, in the cheapest order (ATen's matrix-chain order)."""
     n = len(tensors)

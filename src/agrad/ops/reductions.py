@@ -17,7 +17,7 @@ from .. import dtypes
 from ..tensor import Tensor, _wrap_dim
 from .._cascade import cascade_sum
 from ._layout import c_order
-from ._op import Op, export, finish_out
+from ._op import Op, export, finish_out, with_out, write_outs
 from ._return_types import return_type
 from .selection import masked_fill
 from .views import expand_array
@@ -279,14 +279,17 @@ _min_dim.derivative(_select_back)
 def _extreme(name, full, by_dim, np_fn, arg_fn, binary):
     def fn(input, dim=None, keepdim=_NO_KEEPDIM, *, out=None):
         if isinstance(dim, Tensor):  # torch.max(a, b): elementwise
-            return binary(input, dim)
+            result = binary(input, dim)
+            return result if out is None else write_outs(name, result, out, None)
         if dim is None:
             _no_dim_keepdim(name, keepdim)
-            return full.apply((input,), (input._data,), {"np_fn": np_fn, "fname": name})
-        d = _wrap_dim(dim, input.ndim)
-        vals, idx = by_dim.apply((input,), (input._data,),
-                                 {"dim": d, "keepdim": bool(keepdim), "arg_fn": arg_fn})
-        return MinMax[name](vals, idx)
+            result = full.apply((input,), (input._data,), {"np_fn": np_fn, "fname": name})
+        else:
+            d = _wrap_dim(dim, input.ndim)
+            vals, idx = by_dim.apply((input,), (input._data,),
+                                     {"dim": d, "keepdim": bool(keepdim), "arg_fn": arg_fn})
+            result = MinMax[name](vals, idx)
+        return result if out is None else write_outs(name, result, out)
 
     fn.__name__ = name
     export(name, method=True)(fn)
@@ -718,6 +721,7 @@ def _(ctx, grads):
 
 
 @export(method=True)
+@with_out("aminmax")
 def aminmax(input, *, dim=None, keepdim=False, out=None):
     """(min, max) over ``dim`` (all by default), in one pass."""
     if dim is not None:

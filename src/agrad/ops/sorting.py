@@ -15,7 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from ._layout import c_order, laid_out_like
-from ._op import Op, export
+from ._op import Op, export, with_out, write_outs
 from ._return_types import return_type as _return_type
 from .indexing import scatter_into
 from .reductions import _check_int_dim, _check_nonempty_dim, _even_split, _select_back, select_along
@@ -30,6 +30,30 @@ ModeResult = _return_type("mode")
 # sort / topk / argsort -------------------------------------------------------------------------------------
 # PyTorch's CPU topk runs libstdc++'s nth_element / sort / partial_sort on (value, index)
 # pairs; how they order tied values is part of the result, so they are reproduced here.
+
+def _kthvalue_dtype(i, result, out):
+    return RuntimeError("output values must be of same type as input") if i == 0 else None
+
+
+def _mode_dtype(i, result, out):
+    from ..tensor import _scalar_name
+
+    if i == 0:
+        return RuntimeError(f"expected scalar type '{_scalar_name(result.dtype)}' but got "
+                            f"'{_scalar_name(out.dtype)}' for values output")
+    return None
+
+
+def _median_dtype(i, result, out):
+    if i == 0:
+        names = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "bfloat16": "BFloat16"}
+        return RuntimeError(
+            "Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; but type "
+            f"torch.{names[out.dtype.name]}Tensor does not equal torch.{names[result.dtype.name]}Tensor "
+            "(while checking arguments for median)")
+    return None
+
 
 def _lg(n):
     return n.bit_length() - 1
@@ -262,6 +286,7 @@ _UNSET = object()
 
 
 @export(method=True)
+@with_out("sort")
 def sort(input, dim=-1, descending=False, *, stable=_UNSET, out=None):
     """Sorted values and indices; ties in PyTorch's order (stable, or std::sort's: :func:`_argsort`)."""
     d = _wrap_dim(dim, input.ndim)
@@ -315,6 +340,7 @@ _topk.derivative(_sort_select_back)
 
 
 @export(method=True)
+@with_out("topk")
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):
     d = _wrap_dim(dim, input.ndim)
     size = input._data.shape[d] if input.ndim else 1
@@ -413,6 +439,8 @@ def _median_family(full_op, dim_op, fname, ignore_nan, result_type):
                 raise TypeError(f'{fname}() missing 1 required positional arguments: "dim"')
             if input.dtype is dtypes.bool_ and input.numel():
                 raise NotImplementedError('"median_cpu" not implemented for \'Bool\'')
+            if out is not None:  # (the full overload has no out=: PyTorch's parser asks for the dim)
+                raise TypeError(f'{fname}() missing 1 required positional arguments: "dim"')
             return full_op.apply((input,), (input._data,), {"ignore_nan": ignore_nan})
         _check_int_dim(fname, dim)
         keepdim = False if keepdim is _NO_KEEPDIM else keepdim
@@ -421,7 +449,8 @@ def _median_family(full_op, dim_op, fname, ignore_nan, result_type):
             raise NotImplementedError('"median_out" not implemented for \'Bool\'')
         vals, idx = dim_op.apply((input,), (input._data,), {"dim": d, "keepdim": bool(keepdim),
                                                              "ignore_nan": ignore_nan, "fname": fname})
-        return result_type(vals, idx)
+        result = result_type(vals, idx)
+        return result if out is None else write_outs(fname, result, out, _median_dtype)
 
     fn.__name__ = fname
     fn.__doc__ = (f"{fname}(input): the lower median (gradient shared by equal elements); "
@@ -505,6 +534,7 @@ _kthvalue.derivative(_select_back)
 
 
 @export(method=True)
+@with_out("kthvalue", _kthvalue_dtype)
 def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     """The k-th smallest element along ``dim``: (values, indices)."""
     _check_int_dim("kthvalue", dim)
@@ -552,6 +582,7 @@ _mode.derivative(_select_back)
 
 
 @export(method=True)
+@with_out("mode", _mode_dtype)
 def mode(input, dim=-1, keepdim=False, *, out=None):
     """The most frequent value along ``dim`` (the smallest on ties) and its index: (values, indices)."""
     _check_int_dim("mode", dim)

@@ -17,8 +17,16 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
-from ._op import Op, export, is_recording as _is_recording
+from ._op import Op, export, is_recording as _is_recording, with_out
 from ._return_types import return_type as _return_type
+
+def _histogram_dtype(i, result, out):
+    from ._op import _C_TYPE
+
+    which = ("hist", "bin_edges")[i]
+    return RuntimeError(f"torch.histogram: input tensor and {which} tensor should have the same dtype, but got "
+                        f"input {_C_TYPE[result.dtype.name]} and {which} {_C_TYPE[out.dtype.name]}")
+
 
 _DOF = ("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
         "observations.")
@@ -189,6 +197,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
 
 
 @export(method=True)
+@with_out("histogram", _histogram_dtype)
 def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
     """The histogram of the input's elements: ``bins`` equal bins over ``range`` (or the data's), or
     the bins between the given edges; the bins' weights summed, or a density."""

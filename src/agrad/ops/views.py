@@ -438,6 +438,12 @@ def view_in_place(input, op, attrs):
     input._vc[0] += 1
     for obs in version_observers:
         obs(input)
+    from ..autograd import _dual
+
+    if _dual._ACTIVE[0]:  # (forward AD: the tangent takes the view's shape too)
+        tangent = _dual.tangent_of(out)
+        if tangent is not None:
+            _dual.set_tangent(input, tangent)
     return input
 
 
