@@ -34,7 +34,7 @@ RANDOM = {
     "rand", "rand_like", "randn", "randn_like", "randint", "randint_like", "randperm", "bernoulli",
     "bernoulli_", "multinomial", "normal", "normal_", "uniform_", "exponential_", "random_", "cauchy_",
     "geometric_", "log_normal_", "dropout", "dropout_", "dropout1d", "dropout2d", "dropout3d",
-    "feature_dropout", "alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_",
+    "feature_dropout", "alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_", "gumbel_softmax",
 }
 SEEDED_SHARE = 0.1
 # Parameters never passed (defaults only).

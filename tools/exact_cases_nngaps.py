@@ -90,6 +90,11 @@ def cases(graph: str) -> list[dict]:
               "torch.triplet_margin_loss(a, p, n, 1.0, 2.0, 1e-6, False, 2)",
               "torch.nn.TripletMarginLoss(margin=-1)", "torch.nn.TripletMarginLoss(margin=2.0, p=1, swap=True)",
               "torch.nn.TripletMarginLoss(swap=True, reduction='none')(a, p, n)"]),
+        case("gumbel-softmax",  # ops/gumbel.py: F's composite over exponential_ (PyTorch's CPU stream)
+             ["torch.manual_seed(3)", "x = torch.linspace(-2., 2., 15).view(5, 3).t().requires_grad_()",
+              "y = F.gumbel_softmax(x, tau=0.5)", "h = F.gumbel_softmax(x, hard=True, dim=0)", "e = F.gumbel_softmax(x[0], eps=1e-3)"],
+             ["y", "h", "e", "torch.autograd.grad((y * torch.arange(15.).view(3, 5)).sum(), x)",
+              "torch.autograd.grad((h * torch.arange(15.).view(3, 5)).sum(), x)", "torch.rand(2)"]),
         case("sum-trailing-dims",  # _cascade.py: contiguous trailing dims reduced as one row
              ["x = torch.linspace(-1.3, 2.9, 3 * 6 * 5).view(3, 6, 5).double().pow(2)", "y = x.float()"],
              ["x.sum((1, 2))", "x.mean([2, 1], keepdim=True)", "y.sum((1, 2))", "y.mean((-1, -2))",
