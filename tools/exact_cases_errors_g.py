@@ -424,5 +424,7 @@ CASES += [  # (seed 28000000's error groups)
          # follows the input's suggested memory format
          ["c = torch.zeros(2, 3, 4, 4, dtype=torch.uint8).permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2)"],
          ["F.avg_pool2d(c, 2)", "F.avg_pool2d(c.int(), 2)", "F.avg_pool2d(c.contiguous(), 2)",
-          "F.avg_pool2d(torch.zeros(3, 4, 4, dtype=torch.int32).permute(1, 2, 0).contiguous().permute(2, 0, 1), 2)"]),
+          "F.avg_pool2d(torch.zeros(3, 4, 4, dtype=torch.int32).permute(1, 2, 0).contiguous().permute(2, 0, 1), 2)",
+          "F.avg_pool1d(torch.zeros(1, 3, 3, dtype=torch.uint8).mT, 2)", "torch.zeros(1, 3, 3).mT.unsqueeze(-2).stride()",
+          "torch.zeros(1, 3, 3).mT.unsqueeze(0).stride()", "torch.zeros(2, 1, 3).transpose(0, 2).unsqueeze(1).stride()"]),
 ]

@@ -406,8 +406,10 @@ def _unsqueeze_fwd(ctx, a, dim):
     out = np.expand_dims(a, dim)
     if type(a) is np.ndarray:
         step = a.shape[dim] * a.strides[dim] if dim < a.ndim else a.itemsize
-        if out.strides[dim] != step:
-            strides = out.strides[:dim] + (step,) + out.strides[dim + 1:]
+        # (the other dims keep the input's strides: numpy's expand_dims reshapes, which may give
+        # a dim of size 1 another one, and suggest_memory_format reads them)
+        strides = a.strides[:dim] + (step,) + a.strides[dim:]
+        if out.strides != strides:
             out = np.lib.stride_tricks.as_strided(out, out.shape, strides, writeable=out.flags.writeable)
     return out
 
