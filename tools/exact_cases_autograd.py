@@ -80,7 +80,8 @@ def cases(graph: str) -> list[dict]:
         case("double-backward-run-order",  # tools/graph_order.py: NotImplemented unnumbered, renorm_backward's operands
              ["def runs(out, *xs):\n    seen, todo, log = [], [out.grad_fn], []\n    while todo:\n        f = todo.pop(0)\n"
               "        if f is None or any(f is s for s in seen):\n            continue\n        seen.append(f)\n"
-              "        f.register_prehook(lambda g, f=f: log.append(f.name()))\n"
+              "        f.register_prehook(lambda g, f=f: log.append((f.name(),"
+              " [n and n.name() for n, _ in f.next_functions])))\n"
               "        todo.extend(n for n, _ in f.next_functions)\n    try:\n"
               "        r = torch.autograd.grad(out, xs, allow_unused=True)\n    except RuntimeError as e:\n"
               "        r = str(e)\n    return log, r",
@@ -91,7 +92,9 @@ def cases(graph: str) -> list[dict]:
               "g4, = torch.autograd.grad(torch.renorm(a.double(), 1, 1, 0.5).sum(), a, create_graph=True)",
               "b = torch.tensor([[1.5, 0.25, -0.5], [0.75, 2.0, -1.0], [-0.25, 0.5, 1.25]], requires_grad=True)",
               "gc = torch.autograd.grad(torch.cdist(a, b, compute_mode='use_mm_for_euclid_dist').sum(), (a, b),"
-              " create_graph=True)"],
+              " create_graph=True)",
+              "gb = torch.autograd.grad(torch.bmm(a.unsqueeze(0), b.unsqueeze(0)).pow(2).sum(), (a, b), create_graph=True)"],
              ["runs(g1.sum(), a)", "runs(g2.sum(), a)", "runs(g3.sum(), a)", "runs((g4 * g4).sum(), a)",
-              "runs((gc[0] * gc[0]).sum() + (gc[1] * gc[1]).sum(), a, b)"]),
+              "runs((gc[0] * gc[0]).sum() + (gc[1] * gc[1]).sum(), a, b)",
+              "runs((gb[0] * gb[0]).sum() + (gb[1] * gb[1]).sum(), a, b)"]),
     ]

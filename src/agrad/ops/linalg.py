@@ -207,8 +207,9 @@ _bmm = Op("BmmBackward0", lambda ctx, a, b: _plus_zero(np.matmul(a, b)), inputs=
 
 @_bmm.derivative
 def _(ctx, grad):
-    return (grad.bmm(ctx.mat2.transpose(1, 2)) if ctx.needs(0) else None,
-            ctx.self.transpose(1, 2).bmm(grad) if ctx.needs(1) else None)
+    # (mat2's first: PyTorch's node computes its inputs' gradients in the order of their names)
+    g_mat2 = ctx.self.transpose(1, 2).bmm(grad) if ctx.needs(1) else None
+    return (grad.bmm(ctx.mat2.transpose(1, 2)) if ctx.needs(0) else None), g_mat2
 
 
 @export(method=True)
