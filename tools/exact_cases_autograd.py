@@ -93,8 +93,10 @@ def cases(graph: str) -> list[dict]:
               "b = torch.tensor([[1.5, 0.25, -0.5], [0.75, 2.0, -1.0], [-0.25, 0.5, 1.25]], requires_grad=True)",
               "gc = torch.autograd.grad(torch.cdist(a, b, compute_mode='use_mm_for_euclid_dist').sum(), (a, b),"
               " create_graph=True)",
-              "gb = torch.autograd.grad(torch.bmm(a.unsqueeze(0), b.unsqueeze(0)).pow(2).sum(), (a, b), create_graph=True)"],
+              "gb = torch.autograd.grad(torch.bmm(a.unsqueeze(0), b.unsqueeze(0)).pow(2).sum(), (a, b), create_graph=True)",
+              "m = torch.tensor([[[1.0, 2.0], [2.0, 4.0]], [[0.5, -1.0], [1.5, 2.0]]], requires_grad=True)",
+              "gd, = torch.autograd.grad(torch.det(m).sum(), m, create_graph=True)"],
              ["runs(g1.sum(), a)", "runs(g2.sum(), a)", "runs(g3.sum(), a)", "runs((g4 * g4).sum(), a)",
               "runs((gc[0] * gc[0]).sum() + (gc[1] * gc[1]).sum(), a, b)",
-              "runs((gb[0] * gb[0]).sum() + (gb[1] * gb[1]).sum(), a, b)"]),
+              "runs((gb[0] * gb[0]).sum() + (gb[1] * gb[1]).sum(), a, b)", "runs((gd * gd).sum(), m)[0]"]),
     ]

@@ -73,7 +73,8 @@ def _(ctx, grad):
     not_mask = _const(~singular)
     out = Tensor._make(np.empty(A._data.shape, A._data.dtype))  # empty_like(A).index_put_(...) twice
     out[mask] = _det_singular_backward(getitem(A, mask), getitem(grad, mask))
-    out[not_mask] = _solve(getitem(A, not_mask).mT, getitem(d, not_mask), True, False)
+    dn = getitem(d, not_mask)  # (GCC evaluates the solve's arguments right to left)
+    out[not_mask] = _solve(getitem(A, not_mask).mT, dn, True, False)
     return out
 
 
