@@ -506,6 +506,50 @@ def node_name(op_name: str, overload: int = 0) -> str:
     return "".join(p[:1].upper() + p[1:] for p in op_name.split("_")) + f"Backward{overload}"
 
 
+#: ``out=`` decides the dtype: factories, and the reductions that take out's dtype as their ``dtype``
+_OUT_GIVES_DTYPE = frozenset({"sum", "prod", "nansum", "cumsum", "cumprod", "arange", "range", "linspace",
+                              "logspace", "eye", "zeros", "ones", "full", "empty", "rand", "randn", "randint",
+                              "randperm", "bernoulli", "normal", "multinomial", "searchsorted", "bucketize",
+                              "frexp", "tensor", "polar", "complex"})
+#: ops whose ``out`` must have the result's dtype: TensorIterator's check_all_same_dtype ("Found dtype")
+_OUT_SAME_FOUND = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "round", "trunc", "fix",
+                             "frac", "sign", "clamp", "clip", "clamp_min", "clamp_max"})
+#: ... or the kernel's own "Expected out tensor to have dtype" (checkSameType-like)
+_OUT_SAME_EXPECTED = frozenset({"mm", "matmul", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm", "addr",
+                                "gather", "diag", "tril", "triu", "linalg_cross", "linalg_vector_norm",
+                                "linalg_matrix_norm", "cross"})
+
+
+def _check_out_dtype(fname, result, out):
+    """PyTorch's refusal of an ``out=`` tensor whose dtype the result cannot go to (by op family)."""
+    from ..tensor import _can_cast, _scalar_name
+
+    r, o = result.dtype, out.dtype
+    if fname in _OUT_SAME_FOUND:
+        raise RuntimeError(f"Found dtype {_scalar_name(o)} but expected {_scalar_name(r)}")
+    if fname in _OUT_SAME_EXPECTED:
+        raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[r.name]}, but got {_C_TYPE[o.name]} instead")
+    if fname == "where":
+        raise RuntimeError(f"Expected out type to be {_scalar_name(r)} but got {_scalar_name(o)}")
+    if fname in ("amax", "amin"):
+        raise RuntimeError(f"Expected the dtype for input and out to match, but got {_scalar_name(r)} for input's "
+                           f"dtype and {_scalar_name(o)} for out's dtype.")
+    if fname in ("dot", "vdot"):
+        raise RuntimeError(f"result dtype {_scalar_name(o)} does not match input dtype {_scalar_name(r)}")
+    if fname in ("index_select", "masked_select"):
+        raise RuntimeError(f"{fname}(): self and result must have the same scalar type")
+    if fname == "take":
+        raise RuntimeError(f"take(): self and out expected to have the same dtype, but got self.dtype = "
+                           f"{_scalar_name(r)} and out.dtype = {_scalar_name(o)}")
+    if fname == "nonzero":
+        raise RuntimeError(f"nonzero: Expected out tensor to have scalar type Long but got scalar type{_scalar_name(o)}")
+    if fname == "logsumexp" and not o.is_floating_point:
+        raise RuntimeError(f"logsumexp(): Expected floating point type for result tensor, but got: {_scalar_name(o)}")
+    if not _can_cast(r, o):  # TensorIterator's common dtype into the output
+        raise RuntimeError(f"result type {_scalar_name(r)} can't be cast to the desired output type "
+                           f"{_scalar_name(o)}")
+
+
 def finish_out(fname, result, out):
     """Write ``result`` into ``out=`` (in place), with PyTorch's checks."""
     if out is None:
@@ -517,6 +561,8 @@ def finish_out(fname, result, out):
             f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
             "but one of the arguments requires grad."
         )
+    if out._data.dtype != result._data.dtype and fname not in _OUT_GIVES_DTYPE:
+        _check_out_dtype(fname, result, out)
     if out.shape != result.shape:
         # (resized: ATen's set_output restrides it as the result is laid out, TensorIterator's or the kernel's)
         out._data = _layout.empty_like(result._data, out._data.dtype)

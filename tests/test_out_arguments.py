@@ -1,7 +1,7 @@
-"""``out=`` of the functions that are no TensorIterator op (joining, sorting, selecting
-reductions, linalg decompositions): the result is written into ``out`` and ``out`` is what
-comes back (a return type holding the ``out`` tensors), and a wrong dtype is PyTorch's error.
-The expected texts were read from PyTorch 2.13."""
+"""``out=``: the result is written into ``out`` and ``out`` is what comes back (for the
+functions that are no TensorIterator op too: joining, sorting, selecting reductions, linalg
+decompositions, a return type holding the ``out`` tensors), and an ``out`` of a dtype PyTorch
+refuses is PyTorch's error, by op family.  The expected texts were read from PyTorch 2.13."""
 import pytest
 
 import agrad as torch
@@ -86,3 +86,41 @@ def test_out_errors_are_pytorchs(call, error, text):
 def test_castable_composites_write_cast_values():
     o = _e(torch.float64)  # (pinv and cond write through copy_: PyTorch casts)
     assert torch.linalg.pinv(_x(), out=o) is o and o.dtype == torch.float64 and o.shape == (2, 2)
+
+
+def _y():
+    return torch.tensor([[1.0, 2.0], [0.5, 4.0]])
+
+
+@pytest.mark.parametrize("call, dtype, text", [
+    (lambda o: torch.sin(_x(), out=o), torch.int64, "result type Float can't be cast to the desired output type Long"),
+    (lambda o: torch.add(_x(), _y(), out=o), torch.bool, "result type Float can't be cast to the desired output type Bool"),
+    (lambda o: torch.mean(_x(), 0, out=o), torch.int32, "result type Float can't be cast to the desired output type Int"),
+    (lambda o: torch.abs(_x(), out=o), torch.float64, "Found dtype Double but expected Float"),
+    (lambda o: torch.clamp(_x(), 0, 2, out=o), torch.float16, "Found dtype Half but expected Float"),
+    (lambda o: torch.mm(_x(), _y(), out=o), torch.float64, "Expected out tensor to have dtype float, but got double instead"),
+    (lambda o: torch.where(_x() > 1, _x(), _y(), out=o), torch.int64, "Expected out type to be Float but got Long"),
+    (lambda o: torch.amax(_x(), 0, out=o), torch.float64,
+     "Expected the dtype for input and out to match, but got Float for input's dtype and Double for out's dtype."),
+    (lambda o: torch.dot(_x()[0], _y()[0], out=o), torch.float16, "result dtype Half does not match input dtype Float"),
+    (lambda o: torch.index_select(_x(), 0, torch.tensor([1]), out=o), torch.float64,
+     "index_select(): self and result must have the same scalar type"),
+    (lambda o: torch.logsumexp(_x(), 0, out=o), torch.int64,
+     "logsumexp(): Expected floating point type for result tensor, but got: Long"),
+])
+def test_tensoriterator_out_dtype_errors(call, dtype, text):
+    # (agrad wrote the float results truncated into the integer or other-dtype out)
+    o = torch.empty(0, dtype=dtype)
+    with pytest.raises(RuntimeError) as e:
+        call(o)
+    assert str(e.value) == text
+    assert o.numel() == 0
+
+
+def test_castable_out_still_written():
+    o = torch.empty(0, dtype=torch.float64)
+    assert torch.sin(_x(), out=o) is o and o.dtype == torch.float64
+    b = torch.empty(0, dtype=torch.float32)
+    assert torch.eq(_x(), _y(), out=b) is b and b.tolist() == [[0.0, 0.0], [1.0, 0.0]]
+    i = torch.empty(0, dtype=torch.int64)
+    assert torch.arange(0, 3, out=i) is i and i.tolist() == [0, 1, 2]
