@@ -95,8 +95,16 @@ def cases(graph: str) -> list[dict]:
               " create_graph=True)",
               "gb = torch.autograd.grad(torch.bmm(a.unsqueeze(0), b.unsqueeze(0)).pow(2).sum(), (a, b), create_graph=True)",
               "m = torch.tensor([[[1.0, 2.0], [2.0, 4.0]], [[0.5, -1.0], [1.5, 2.0]]], requires_grad=True)",
-              "gd, = torch.autograd.grad(torch.det(m).sum(), m, create_graph=True)"],
+              "gd, = torch.autograd.grad(torch.det(m).sum(), m, create_graph=True)",
+              "xn = torch.tensor([[[0.5, -1.0, 2.0], [1.5, 0.25, -0.75], [3.0, -2.0, 0.5], [1.0, 1.0, -1.5]],"
+              " [[-0.5, 2.5, 1.0], [0.75, -1.25, 0.0], [2.0, 0.5, -3.0], [-1.0, 1.5, 0.25]]], requires_grad=True)",
+              "wn = torch.tensor([1.5, -0.5, 2.0, 0.75], requires_grad=True)",
+              "bn = torch.tensor([0.25, 1.0, -0.5, 0.0], requires_grad=True)",
+              "gg = torch.autograd.grad(F.group_norm(xn, 2, wn, bn).pow(2).sum(), (xn, wn), create_graph=True)",
+              "gi = torch.autograd.grad(F.instance_norm(xn, weight=wn, bias=bn).pow(2).sum(), (xn, wn), create_graph=True)"],
              ["runs(g1.sum(), a)", "runs(g2.sum(), a)", "runs(g3.sum(), a)", "runs((g4 * g4).sum(), a)",
               "runs((gc[0] * gc[0]).sum() + (gc[1] * gc[1]).sum(), a, b)",
-              "runs((gb[0] * gb[0]).sum() + (gb[1] * gb[1]).sum(), a, b)", "runs((gd * gd).sum(), m)[0]"]),
+              "runs((gb[0] * gb[0]).sum() + (gb[1] * gb[1]).sum(), a, b)", "runs((gd * gd).sum(), m)[0]",
+              "runs(gg[0].pow(2).sum() + gg[1].pow(2).sum(), xn, wn)[0]",
+              "runs(gi[0].pow(2).sum() + gi[1].pow(2).sum(), xn, wn)[0]"]),
     ]

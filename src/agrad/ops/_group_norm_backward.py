@@ -44,8 +44,11 @@ def group_norm_backward(dY, dmean, drstd, X, mean, rstd, gamma, groups, eps, mas
             b = unsqueeze_((ds * gamma4).sum(2) if gamma4 is not None else ds.sum(2), -2)
             cc = unsqueeze_((db * gamma4).sum(2) if gamma4 is not None else db.sum(2), -2)
             b = (cc * mean4 - b) * rstd_cube * s
-            cc = -b * mean4 - cc * rstd4 * s
-            dx = a * dy4 + b * x4 + cc
+            # (GCC evaluates the right operand of a binary operator first)
+            right = cc * rstd4 * s
+            cc = -b * mean4 - right
+            right = b * x4
+            dx = a * dy4 + right + cc
             if both:
                 dx += _pair_sum(_var_backward(dvar, x4, stats), dmean.view(n, groups, 1, 1), x4, stats)
             dx = dx.reshape_as(X)

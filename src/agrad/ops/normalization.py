@@ -260,14 +260,15 @@ def torch_batch_norm(input, weight, bias, running_mean, running_var, training, m
 def _instance_norm_impl(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps):
     b, c = input.shape[0], input.shape[1]
     shape = (1, b * c) + tuple(input.shape[2:])
-    x = input.contiguous().view(*shape)
     rep = lambda t: None if t is None else t.repeat(b)  # noqa: E731
     # (the running statistics in the dtype of the weight, else the bias, else the input: they take no
     # part in batch_norm's mixed-dtype check, as in PyTorch)
     like = weight if weight is not None else bias if bias is not None else input
     stat = lambda t: None if t is None else t.repeat(b).to(like.dtype)  # noqa: E731
+    w, bi = rep(weight), rep(bias)  # (ATen repeats the weight, bias and statistics before it reshapes the input)
     rm, rv = stat(running_mean), stat(running_var)
-    out = _batch_norm_impl(x, rep(weight), rep(bias), rm, rv, use_input_stats, momentum, eps)
+    x = input.contiguous().view(*shape)
+    out = _batch_norm_impl(x, w, bi, rm, rv, use_input_stats, momentum, eps)
     for given, repeated in ((running_mean, rm), (running_var, rv)):
         if given is not None and use_input_stats:  # (in evaluation they are as they were: no round trip)
             given._data[...] = repeated._data.reshape(b, c).mean(0)
