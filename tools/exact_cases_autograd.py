@@ -30,6 +30,10 @@ def cases(graph: str) -> list[dict]:
               "lg(xh, gh, -0.5)", "lg(xh, gh, 0.0)", "lg(x3, g3, -2.0, True)", "lg(x3, g3, 0.1, True)",
               "torch.logit(x, eps=-1e-9)", "torch.logit(xh, eps=-1e-9)", "torch.logit(x3, eps=-2.0)",
               "torch.signbit(lg(x, g, 0.0))", "torch.signbit(lg(x3, g3, None))"]),
+        case("logit-backward-zerotensor",  # dt20k-29 (triage2): sgn's ZeroTensor gradient reaches the kernel as zeros
+             ["x = torch.tensor([0.25, float('nan'), 1.5, 0.0, 1.0, -0.5], requires_grad=True)",
+              "def zg(eps):\n    return torch.autograd.grad(torch.sgn(torch.logit(x, eps=eps)), x, torch.ones(6))[0]"],
+             ["zg(None)", "zg(0.1)", "zg(-1.0)", "torch.signbit(zg(None))"]),
         case("second-backward-through-saved-self",  # dt20k-28b raises-only-torch:backward (AngleBackward0 saves self)
              ["x = torch.tensor([[[1.75, 0.75]], [[-1.25, -0.75]], [[1.25, float('nan')]]], requires_grad=True)",
               "r = torch.angle(x)", "g = torch.ones(3, 1, 2)", "r.backward(gradient=g)", "r.sum().backward()",

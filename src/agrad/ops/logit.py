@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._zero import materialized
 from .._dense import dense
 from ..autograd import grad_mode
 from ..tensor import Tensor
@@ -110,8 +111,8 @@ def _logit_backward_np(dy, x, eps):
 def _(ctx, grad):
     x = ctx.self
     eps = ctx.eps
-    if not grad_mode._state["enabled"]:  # the logit_backward kernel
-        dy = grad._data
+    if not grad_mode._state["enabled"]:  # the logit_backward kernel (a ZeroTensor gradient as plain zeros)
+        dy = materialized(grad._data)
         xa = x._data
         if dy.dtype != xa.dtype:
             dy = dy.astype(xa.dtype)
