@@ -177,19 +177,23 @@ def _(ctx, grad):
     # gradient, a solve with the adjoint
     LU, X, left, adjoint = ctx.LU, ctx.result, ctx.left, ctx.adjoint
     gLU = gB = None
+    if ctx.needs(1):  # (B's first: PyTorch's node computes its inputs' gradients in the order of their names)
+        gB = _lu_solve_call(LU, grad, ctx.pivots, left, not adjoint)
     if ctx.needs(0):
         P, L, U = lu_unpack(LU, ctx.pivots)
         if left != adjoint:
-            gR = solve_triangular_op(U.mT, -(grad if left else grad.mT).matmul(X.mT if left else X), upper=False)
-            gL = solve_triangular_op(L.mT, gR.matmul(U.mT), upper=True, unitriangular=True).tril(-1)
+            # (GCC evaluates the solves' arguments right to left: the right-hand side before the factor)
+            rhs = -(grad if left else grad.mT).matmul(X.mT if left else X)
+            gR = solve_triangular_op(U.mT, rhs, upper=False)
+            rhs = gR.matmul(U.mT)
+            gL = solve_triangular_op(L.mT, rhs, upper=True, unitriangular=True).tril(-1)
             gLU = gL + gR.triu()
         else:
             gR = -P.mT.matmul(X if left else X.mT).matmul(grad.mT if left else grad).matmul(P)
             gR = solve_triangular_op(L.mT, gR, upper=True, left=False, unitriangular=True)
-            gU = solve_triangular_op(U.mT, L.mT.matmul(gR), upper=False, left=False).triu()
+            rhs = L.mT.matmul(gR)
+            gU = solve_triangular_op(U.mT, rhs, upper=False, left=False).triu()
             gLU = gR.tril(-1) + gU
-    if ctx.needs(1):
-        gB = _lu_solve_call(LU, grad, ctx.pivots, left, not adjoint)
     return gLU, gB
 
 
