@@ -124,3 +124,13 @@ def test_castable_out_still_written():
     assert torch.eq(_x(), _y(), out=b) is b and b.tolist() == [[0.0, 0.0], [1.0, 0.0]]
     i = torch.empty(0, dtype=torch.int64)
     assert torch.arange(0, 3, out=i) is i and i.tolist() == [0, 1, 2]
+
+
+def test_reductions_take_outs_dtype():
+    # (PyTorch casts the input to out's dtype first: 2.5 + 1.5 -> 2 + 1)
+    x = torch.tensor([[2.5, 0.5], [1.5, 3.75]])
+    o = torch.empty(0, dtype=torch.int64)
+    assert torch.sum(x, 0, out=o).tolist() == [3, 3]
+    assert torch.prod(x, 0, out=o).tolist() == [2, 0]
+    assert torch.cumsum(x, 0, out=o).tolist() == [[2, 0], [3, 3]]
+    assert torch.cumprod(x, 1, out=o).tolist() == [[2, 0], [1, 3]]

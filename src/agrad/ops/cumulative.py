@@ -116,7 +116,7 @@ def _cumulative(op, fname, np_fn):
         _require_dim(fname, dim)
         _check_int_dim(fname, dim)
         axis = _wrap_dim(dim, input.ndim)
-        d = _acc_dtype(input, dtype)
+        d = _acc_dtype(input, out.dtype if dtype is None and out is not None else dtype)  # (out's dtype is the scan's)
         if d is dtypes.bool_ and input.ndim and input.numel():  # (the kernel is skipped for these)
             raise NotImplementedError(f'"{fname}_out_cpu" not implemented for \'Bool\'')
         return finish_out(fname, op.apply((input,), (input._data,), {"axis": axis, "dtype": d.numpy,

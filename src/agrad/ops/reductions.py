@@ -143,7 +143,7 @@ def _no_dim_keepdim(fname, keepdim):
 
 @export(method=True)
 def sum(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
-    d = _acc_dtype(input, dtype)
+    d = _acc_dtype(input, out.dtype if dtype is None and out is not None else dtype)  # (out's dtype is the sum's)
     if dim is _NO_DIM:
         _no_dim_keepdim("sum", keepdim)
         op, dim, keepdim = _sum0, None, False
@@ -548,7 +548,7 @@ def _(ctx, grad):
 @export(method=True)
 def prod(input, dim=None, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
     """Product of all elements, or along ``dim`` (an int)."""
-    d = _acc_dtype(input, dtype)
+    d = _acc_dtype(input, out.dtype if dtype is None and out is not None else dtype)  # (out's dtype is the product's)
     if dim is None:
         _no_dim_keepdim("prod", keepdim)
         return finish_out("prod", _prod0.apply((input,), (input._data,),
