@@ -618,12 +618,15 @@ def pinv_backward(grad, pinvA, A):
     if m <= n:
         K = gradh.matmul(pinvA)
         KpinvAh = K.matmul(pinvAh)
-        return (-(pinvA.matmul(K)).mT + KpinvAh - A.matmul(pinvA).matmul(KpinvAh)
-                + pinvAh.matmul(pinvA).matmul(gradh - K.matmul(A)))
+        # GCC evaluates the right operand of + and - first (a matmul's object before its argument)
+        last = pinvAh.matmul(pinvA).matmul(gradh - K.matmul(A))
+        third = A.matmul(pinvA).matmul(KpinvAh)
+        return -(pinvA.matmul(K)).mT + KpinvAh - third + last
     K = pinvA.matmul(gradh)
     pinvAhK = pinvAh.matmul(K)
-    return (-(K.matmul(pinvA)).mT + (gradh - A.matmul(K)).matmul(pinvA).matmul(pinvAh)
-            + pinvAhK - pinvAhK.matmul(pinvA).matmul(A))
+    last = pinvAhK.matmul(pinvA).matmul(A)
+    second = (gradh - A.matmul(K)).matmul(pinvA).matmul(pinvAh)
+    return -(K.matmul(pinvA)).mT + second + pinvAhK - last
 
 
 _pinv.derivative(lambda ctx, grad: pinv_backward(grad, ctx.result, ctx.self))
