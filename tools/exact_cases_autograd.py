@@ -110,11 +110,18 @@ def cases(graph: str) -> list[dict]:
               "    g, = torch.autograd.grad(torch.linalg.lu_solve(LU, piv, b.t(), **kw).pow(2).sum(), b, create_graph=True)\n"
               "    return runs(g.pow(2).sum(), b)[0]",
               "def pv(t):\n    g, = torch.autograd.grad(torch.linalg.pinv(t).pow(2).sum(), a, create_graph=True)\n"
-              "    return runs(g.pow(2).sum(), a)[0]"],
+              "    return runs(g.pow(2).sum(), a)[0]",
+              "def sv(t, f):\n    g, = torch.autograd.grad(f(torch.linalg.svd(t, full_matrices=False)), a, create_graph=True)\n"
+              "    return runs(g.pow(2).sum(), a)[0]",
+              "def eh(f):\n    g, = torch.autograd.grad(f(torch.linalg.eigh(b + b.t())), b, create_graph=True)\n"
+              "    return runs(g.pow(2).sum(), b)[0]"],
              ["runs(g1.sum(), a)", "runs(g2.sum(), a)", "runs(g3.sum(), a)", "runs((g4 * g4).sum(), a)",
               "runs((gc[0] * gc[0]).sum() + (gc[1] * gc[1]).sum(), a, b)",
               "runs((gb[0] * gb[0]).sum() + (gb[1] * gb[1]).sum(), a, b)", "runs((gd * gd).sum(), m)[0]",
               "runs(gg[0].pow(2).sum() + gg[1].pow(2).sum(), xn, wn)[0]",
               "runs(gi[0].pow(2).sum() + gi[1].pow(2).sum(), xn, wn)[0]", "lus()", "lus(adjoint=True)",
-              "lus(left=False)", "lus(left=False, adjoint=True)", "pv(a)", "pv(a.t())"]),
+              "lus(left=False)", "lus(left=False, adjoint=True)", "pv(a)", "pv(a.t())",
+              "sv(a.t(), lambda r: r.U.pow(2).sum())", "sv(a, lambda r: r.Vh.pow(2).sum())",
+              "sv(a, lambda r: (r.U.pow(2).sum() + r.Vh.pow(2).sum() + r.S.sum()))",
+              "eh(lambda r: r.eigenvalues.pow(2).sum())", "eh(lambda r: r.eigenvectors.pow(2).sum())"]),
     ]

@@ -353,7 +353,8 @@ def _(ctx, grads):
     gL, gV = grads
     has_l, has_v = ctx.defined
     if not has_v:
-        return (V * gL.unsqueeze(-2)).matmul(V.mT)
+        Vh = V.mT  # (matmul's arguments right to left: V^H first)
+        return (V * gL.unsqueeze(-2)).matmul(Vh)
     VhgV = V.mT.matmul(gV)
     VhgV = 0.5 * (VhgV - VhgV.mT)
     gA = VhgV.div_(_fill_diagonal(L.unsqueeze(-2) - L.unsqueeze(-1), 1))
@@ -506,23 +507,29 @@ def _(ctx, grads):
     VhgV = skew(Vh.matmul(gVh.mT)) if has_vh else None
     S2 = S * S
     E = _fill_diagonal(S2.unsqueeze(-2) - S2.unsqueeze(-1), 1)
+    # (GCC evaluates the right operand of a binary operator first)
     if has_u and has_vh:
-        gA = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E
+        right = S.unsqueeze(-1) * VhgV
+        gA = (UhgU * S.unsqueeze(-2) + right) / E
     elif has_u:
-        gA = (UhgU / E) * S.unsqueeze(-2)
+        s_row = S.unsqueeze(-2)
+        gA = (UhgU / E) * s_row
     else:
-        gA = S.unsqueeze(-1) * (VhgV / E)
+        right = VhgV / E
+        gA = S.unsqueeze(-1) * right
     if has_s:
         gA = gA + gS.diag_embed()
     if m > n and has_u:
         gA = U.matmul(gA)
         gUSinv = gU / S.unsqueeze(-2)
-        gA = gA + gUSinv - U.matmul(U.mT.matmul(gUSinv))
+        right = U.matmul(U.mT.matmul(gUSinv))
+        gA = gA + gUSinv - right
         return gA.matmul(Vh)
     if m < n and has_vh:
         gA = gA.matmul(Vh)
         SinvgVh = gVh / S.unsqueeze(-1)
-        gA = gA + SinvgVh - SinvgVh.matmul(Vh.mT).matmul(Vh)
+        right = SinvgVh.matmul(Vh.mT).matmul(Vh)
+        gA = gA + SinvgVh - right
         return U.matmul(gA)
     return U.matmul(gA.matmul(Vh)) if m >= n else U.matmul(gA).matmul(Vh)
 
