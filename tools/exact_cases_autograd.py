@@ -114,7 +114,9 @@ def cases(graph: str) -> list[dict]:
               "def sv(t, f):\n    g, = torch.autograd.grad(f(torch.linalg.svd(t, full_matrices=False)), a, create_graph=True)\n"
               "    return runs(g.pow(2).sum(), a)[0]",
               "def eh(f):\n    g, = torch.autograd.grad(f(torch.linalg.eigh(b + b.t())), b, create_graph=True)\n"
-              "    return runs(g.pow(2).sum(), b)[0]"],
+              "    return runs(g.pow(2).sum(), b)[0]",
+              "def ad(**kw):\n    g = torch.autograd.grad(torch.addr(b, a[0], a[1], **kw).pow(2).sum(), (b, a), create_graph=True)\n"
+              "    return runs(g[0].sum() + g[1].sum(), a, b)[0]"],
              ["runs(g1.sum(), a)", "runs(g2.sum(), a)", "runs(g3.sum(), a)", "runs((g4 * g4).sum(), a)",
               "runs((gc[0] * gc[0]).sum() + (gc[1] * gc[1]).sum(), a, b)",
               "runs((gb[0] * gb[0]).sum() + (gb[1] * gb[1]).sum(), a, b)", "runs((gd * gd).sum(), m)[0]",
@@ -123,5 +125,6 @@ def cases(graph: str) -> list[dict]:
               "lus(left=False)", "lus(left=False, adjoint=True)", "pv(a)", "pv(a.t())",
               "sv(a.t(), lambda r: r.U.pow(2).sum())", "sv(a, lambda r: r.Vh.pow(2).sum())",
               "sv(a, lambda r: (r.U.pow(2).sum() + r.Vh.pow(2).sum() + r.S.sum()))",
-              "eh(lambda r: r.eigenvalues.pow(2).sum())", "eh(lambda r: r.eigenvectors.pow(2).sum())"]),
+              "eh(lambda r: r.eigenvalues.pow(2).sum())", "eh(lambda r: r.eigenvectors.pow(2).sum())",
+              "ad()", "ad(alpha=2.5, beta=-0.5)", "ad(alpha=1.0, beta=1.0)"]),
     ]

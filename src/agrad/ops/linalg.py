@@ -612,10 +612,14 @@ _addr = Op("AddrBackward0", _addr_fwd, inputs=("self", "vec1", "vec2"), saves=("
 @_addr.derivative
 def _(ctx, grad):
     from .nn import mul_scalar
-    # derivatives.yaml: self: maybe_multiply(grad, beta); vec1: grad.mv(vec2) * alpha; vec2: grad.t().mv(vec1) * alpha
-    g_self = (grad if ctx.beta == 1 else mul_scalar(grad, ctx.beta)) if ctx.needs(0) else None
-    g1 = mul_scalar(grad.mv(ctx.vec2), ctx.alpha) if ctx.needs(1) else None
-    g2 = mul_scalar(grad.t().mv(ctx.vec1), ctx.alpha) if ctx.needs(2) else None
+    # derivatives.yaml: self: maybe_multiply(grad, beta); vec1: maybe_multiply(grad.mv(vec2), alpha); vec2:
+    # maybe_multiply(grad.t().mv(vec1), alpha) (maybe_multiply: no multiplication, no node, by a scalar 1)
+    def maybe_multiply(t, s):
+        return t if s == 1 else mul_scalar(t, s)
+
+    g_self = maybe_multiply(grad, ctx.beta) if ctx.needs(0) else None
+    g1 = maybe_multiply(grad.mv(ctx.vec2), ctx.alpha) if ctx.needs(1) else None
+    g2 = maybe_multiply(grad.t().mv(ctx.vec1), ctx.alpha) if ctx.needs(2) else None
     return g_self, g1, g2
 
 
