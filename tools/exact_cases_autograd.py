@@ -81,6 +81,16 @@ def cases(graph: str) -> list[dict]:
               "h2(lambda a, b: torch.special.xlog1py(a, b.abs()), x, y)", "h2(lambda a: a.std(1, keepdim=True), x)",
               "h2(lambda a: a.var(0), x)", "h2(F.silu, x)", "h2(F.mish, x)", "h2(lambda a: a @ a.t(), x)",
               "h2(lambda a, b: torch.cov(a * b), x, y)", "h2(lambda a: torch.linalg.inv(a[:, :3]), x)"]),
+        case("det-1x1-gradient",  # linalg_det_backward of a 1x1 matrix: the gradient expanded, no solve
+             ["a = torch.tensor([[[2.5]], [[0.0]], [[3.0]], [[-7.1]], [[float('inf')]], [[float('nan')]]], requires_grad=True)",
+              "w = torch.tensor([3.0, -2.0, 0.1, 1.3, 1.0, 1.0], requires_grad=True)",
+              "g1, = torch.autograd.grad((torch.det(a) * w.detach()).sum(), a)",
+              "g2, = torch.autograd.grad((torch.det(a.double()) * w.detach().double()).sum(), a)",
+              "g3, = torch.autograd.grad((torch.det(a) * w.detach()).sum(), a, create_graph=True)",
+              "g4, = torch.autograd.grad((torch.det(a) * w).sum(), a, create_graph=True)",
+              "g5, = torch.autograd.grad(torch.linalg.det(a[0]), a, create_graph=True)"],
+             ["g1", "g1.flatten().tolist()", "g2", "g3", "g3.requires_grad", "g4", "g4.grad_fn", "g4.grad_fn.next_functions",
+              "torch.autograd.grad(g4.sum(), w)", "g5"]),
         case("double-backward-run-order",  # tools/graph_order.py: NotImplemented unnumbered, renorm_backward's operands
              ["def runs(out, *xs):\n    seen, todo, log = [], [out.grad_fn], []\n    while todo:\n        f = todo.pop(0)\n"
               "        if f is None or any(f is s for s in seen):\n            continue\n        seen.append(f)\n"

@@ -56,6 +56,8 @@ def _(ctx, grad):
     # an LU whose zero pivots are nudged to eps (so an exactly singular A gets G = 0); with it,
     # near-singular inputs take the cofactor matrix adj(A)^T (PyTorch computes it from the SVD).
     A, det = ctx.A, ctx.result
+    if A.shape[-1] == 1:  # a 1x1 matrix: the gradient itself, expanded (no solve, nothing from A recorded)
+        return grad.unsqueeze(-1).unsqueeze(-1).expand(tuple(A.shape))
     if not grad_mode._state["enabled"]:
         return Tensor._make(_adjoint_solve(A._data, (grad * det)._data))
     if A.numel() == 0:  # an empty gradient, recorded nowhere
