@@ -134,3 +134,35 @@ def test_reductions_take_outs_dtype():
     assert torch.prod(x, 0, out=o).tolist() == [2, 0]
     assert torch.cumsum(x, 0, out=o).tolist() == [[2, 0], [3, 3]]
     assert torch.cumprod(x, 1, out=o).tolist() == [[2, 0], [1, 3]]
+
+
+@pytest.mark.parametrize("call, dtype, expected", [
+    (lambda o: torch.argmax(_x(), 0, out=o), torch.int64, [0, 1]),
+    (lambda o: torch.take(_x(), torch.tensor([0, 3]), out=o), torch.float32, [2.0, 3.0]),
+    (lambda o: torch.nansum(torch.tensor([1.0, float('nan')]), 0, out=o), torch.float64, 1.0),
+    (lambda o: torch.all(_x() > 1, 0, out=o), torch.bool, [False, False]),
+    (lambda o: torch.msort(_x(), out=o), torch.float32, [[0.5, 0.5], [2.0, 3.0]]),
+    (lambda o: torch.hstack([_x(), _x()], out=o), torch.float32, [[2.0, 0.5, 2.0, 0.5], [0.5, 3.0, 0.5, 3.0]]),
+    (lambda o: torch.diff(_x(), out=o), torch.float32, [[-1.5], [2.5]]),
+    (lambda o: torch.matrix_power(_x(), 2, out=o), torch.float32, [[4.25, 2.5], [2.5, 9.25]]),
+])
+def test_out_keyword_of_more_functions(call, dtype, expected):
+    # (agrad's parser refused out= for these: "got an unexpected keyword argument 'out'")
+    o = torch.empty(0, dtype=dtype)
+    assert call(o) is o and o.tolist() == expected
+
+
+@pytest.mark.parametrize("call, dtype, text", [
+    (lambda o: torch.argmax(_x(), 0, out=o), torch.float32, "Expected out tensor to have dtype long int, but got float instead"),
+    (lambda o: torch.any(_x() > 1, out=o), torch.int64, "any only supports bool tensor for result, got: Long"),
+    (lambda o: torch.inner(_x(), _x(), out=o), torch.float64,
+     "tensordot: Expected the output tensor to have dtype Float, but got an output tensor with dtype Double"),
+    (lambda o: torch.matrix_power(_x(), 2, out=o), torch.int64,
+     "matrix_power: Expected result to be safely castable from Float dtype, but got result with dtype Long"),
+    (lambda o: torch.take(_x(), torch.tensor([0]), out=o), torch.float64,
+     "take(): self and out expected to have the same dtype, but got self.dtype = Float and out.dtype = Double"),
+])
+def test_out_dtype_errors_of_more_functions(call, dtype, text):
+    with pytest.raises(RuntimeError) as e:
+        call(torch.empty(0, dtype=dtype))
+    assert str(e.value) == text

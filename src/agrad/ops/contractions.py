@@ -9,16 +9,19 @@ import numbers
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor
+from ..tensor import Tensor, _scalar_name
 from ._layout import reorder_dimensions
-from ._op import export, finish_out
+from ._op import export, finish_out, with_out
 from .reductions import dims as _reduction_dims
 from .views import _unsafe_view
 from .linalg import bmm, dot, mm
 
 
 @export(method=True)
-def inner(input, other):
+@with_out("inner", lambda i, result, out: RuntimeError(  # (inner is tensordot's out)
+    f"tensordot: Expected the output tensor to have dtype {_scalar_name(result.dtype)}, but got an output tensor "
+    f"with dtype {_scalar_name(out.dtype)}"))
+def inner(input, other, *, out=None):
     """Sum over the last dims: a product with a 0-d tensor, else tensordot over the last dims."""
     if input.ndim == 0 or other.ndim == 0:
         return input * other

@@ -14,7 +14,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
 from ._layout import c_order
-from ._op import Op, export, finish_out, inplace, method, write_outs
+from ._op import Op, export, finish_out, inplace, method, write_outs, with_out
 from ._return_types import return_type as _return_type
 from .selection import where
 from .reductions import (_REQUIRED, _acc_dtype, _check_int_dim, _quiet, _require_dim, _reverse,
@@ -316,7 +316,8 @@ def _diff_compatible(input, other, dim):
 
 
 @export(method=True)
-def diff(input, n=1, dim=-1, prepend=None, append=None):
+@with_out("diff", None)
+def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
     """n times ``narrow(a, dim, 1, len - 1) - narrow(a, dim, 0, len - 1)`` (logical_xor for bool: SubBackward0
     over two SliceBackward0), after cat(prepend, input, append); n = 0 is zeros_like(input).copy_(input)."""
     if input.ndim < 1:

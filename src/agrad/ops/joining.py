@@ -134,7 +134,8 @@ def stack(tensors, dim=0, *, out=None):
 
 
 @export()
-def hstack(tensors):
+@with_out("hstack", "cast")
+def hstack(tensors, *, out=None):
     tensors = _check_list(tensors, "hstack")
     tensors = [t if t.ndim else atleast_1d(t) for t in tensors]  # ATen's atleast_1d first
     return cat(tensors, 0 if tensors[0].ndim == 1 else 1)

@@ -22,6 +22,15 @@ from .nn import const
 
 #: the largest 1-norm for which each Taylor polynomial (degrees 1, 2, 4, 8, 12, 18) is used,
 #: per dtype (float32 also for float16's upcast computations)
+def _matrix_power_dtype(i, result, out):
+    from ..tensor import _can_cast, _scalar_name
+
+    if not _can_cast(result.dtype, out.dtype):
+        return RuntimeError(f"matrix_power: Expected result to be safely castable from {_scalar_name(result.dtype)} "
+                            f"dtype, but got result with dtype {_scalar_name(out.dtype)}")
+    return None  # (then the "Expected out tensor to have dtype" of the matrix product)
+
+
 def _multi_dot_dtype(i, result, out):
     from ._op import _C_TYPE
 
@@ -200,7 +209,8 @@ def _contiguous_clone(a):
 
 
 @export("matrix_power", method=True)
-def matrix_power(input, n):
+@with_out("matrix_power", _matrix_power_dtype)
+def matrix_power(input, n, *, out=None):
     """A^n by repeated squaring, as ATen builds it (n = 0: a copy of the identity; n < 0: of the inverse)."""
     _square(input, "linalg.matrix_power")
     if not isinstance(n, numbers.Integral):

@@ -175,13 +175,13 @@ def _(ctx, grad):
 
 
 @export(method=True)
-def nansum(input, dim=None, keepdim=False, *, dtype=None):
-    d = _acc_dtype(input, dtype)
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    d = _acc_dtype(input, out.dtype if dtype is None and out is not None else dtype)  # (out's dtype is the sum's)
     if isinstance(dim, (list, tuple)) and len(dim) == 0:  # (an empty dim list reduces every dim, as sum's)
         dim = None
     axes = dims(dim, input.ndim)
-    return _nansum.apply((input,), (input._data,), {"axes": axes, "keepdim": keepdim,  # all dims kept for dim=None
-                                                     "dtype": d.numpy, "full": dim is None})
+    return finish_out("nansum", _nansum.apply((input,), (input._data,), {  # all dims kept for dim=None
+        "axes": axes, "keepdim": keepdim, "dtype": d.numpy, "full": dim is None}), out)
 
 
 # max / min ---------------------------------------------------------------------
@@ -321,8 +321,18 @@ def _check_arg_reduce_empty(input, dim, name):
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
+def _bool_result(fname):
+    """all/any's refusal of an ``out=`` that is not bool."""
+    def check(i, result, out):
+        from ..tensor import _scalar_name
+
+        return RuntimeError(f"{fname} only supports bool tensor for result, got: {_scalar_name(out.dtype)}")
+    return check
+
+
 @export(method=True)
-def argmax(input, dim=None, keepdim=False):
+@with_out("argmax")
+def argmax(input, dim=None, keepdim=False, *, out=None):
     if input.dtype.name == "bool":
         raise RuntimeError("argmax(): does not support bool input")
     _check_arg_reduce_empty(input, dim, "argmax")
@@ -333,7 +343,8 @@ def argmax(input, dim=None, keepdim=False):
 
 
 @export(method=True)
-def argmin(input, dim=None, keepdim=False):
+@with_out("argmin")
+def argmin(input, dim=None, keepdim=False, *, out=None):
     if input.dtype.name == "bool":
         raise RuntimeError("argmin(): does not support bool input")
     _check_arg_reduce_empty(input, dim, "argmin")
@@ -344,12 +355,14 @@ def argmin(input, dim=None, keepdim=False):
 
 
 @export(method=True)
-def all(input, dim=None, keepdim=False):
+@with_out("all", _bool_result("all"))
+def all(input, dim=None, keepdim=False, *, out=None):
     return _logical_reduction(np.all, input, dim, keepdim)
 
 
 @export(method=True)
-def any(input, dim=None, keepdim=False):
+@with_out("any", _bool_result("any"))
+def any(input, dim=None, keepdim=False, *, out=None):
     return _logical_reduction(np.any, input, dim, keepdim)
 
 

@@ -19,7 +19,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import should_compute_output
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from ._layout import c_order
-from ._op import Op, export, finish_out, inplace, method
+from ._op import Op, export, finish_out, inplace, method, with_out
 from .indexing import _FULL, embed
 
 
@@ -286,7 +286,8 @@ def _source_grad(grad, dim, idx, src_shape):
 
 
 @export(method=True)
-def index_copy(input, dim, index, source):
+@with_out("index_copy")
+def index_copy(input, dim, index, source, *, out=None):
     d = _wrap_dim(dim, input.ndim) if isinstance(index, Tensor) else None  # (the dim before the index)
     _check_vector_index(index, "index_copy")
     _index_copy_check(input, d, index, source)
@@ -718,7 +719,8 @@ def _(ctx, grad):
 
 
 @export(method=True)
-def take(input, index):
+@with_out("take", None)
+def take(input, index, *, out=None):
     if index.dtype is not dtypes.int64:
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {_scalar_name(index.dtype)}")
     n = input.numel()

@@ -306,7 +306,8 @@ def argsort(input, dim=-1, descending=False, *, stable=False):
 
 
 @export(method=True)
-def msort(input):
+@with_out("msort")
+def msort(input, *, out=None):
     return sort(input, 0).values
 
 
