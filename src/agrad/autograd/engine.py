@@ -460,14 +460,20 @@ def _route_arrays(node, nexts, in_grads, buffers):
 
 
 def _route(node, nexts, in_grads, buffers):
-    """:func:`_route_arrays` for gradients that are tensors."""
-    for g, (nxt, idx), meta in zip(in_grads, nexts, node._input_meta):
-        if g is None or nxt is None:
+    """:func:`_route_arrays` for gradients that are tensors: every gradient is fitted to its
+    input (its reduction recorded) before any is added into a buffer, as PyTorch's engine
+    validates all of a node's outputs before accumulating them (the recorded order of a
+    ``create_graph`` graph)."""
+    fitted = []
+    for g, nxt_idx, meta in zip(in_grads, nexts, node._input_meta):
+        if g is None or nxt_idx[0] is None:
             continue
         data = g._data
         npd = meta[1].numpy
         if data.shape != meta[0] or (data.dtype is not npd and data.dtype != npd):
             g = _fit(g, meta)
+        fitted.append((g, nxt_idx))
+    for g, (nxt, idx) in fitted:
         buf = buffers.get(nxt)
         if buf is None:
             buffers[nxt] = {idx: g}
