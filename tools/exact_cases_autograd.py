@@ -34,6 +34,23 @@ def cases(graph: str) -> list[dict]:
              ["x = torch.tensor([0.25, float('nan'), 1.5, 0.0, 1.0, -0.5], requires_grad=True)",
               "def zg(eps):\n    return torch.autograd.grad(torch.sgn(torch.logit(x, eps=eps)), x, torch.ones(6))[0]"],
              ["zg(None)", "zg(0.1)", "zg(-1.0)", "torch.signbit(zg(None))"]),
+        case("dt20k-29b-lead",  # the end run of session 29: internal errors and a float16 kernel
+             ["x0 = torch.tensor(-1.0, dtype=torch.float64, requires_grad=True)", "ls = F.logsigmoid(x0)",
+              "ls.backward()",
+              "xu = torch.tensor([[[2.75, 1.0, -2.0]]], requires_grad=True)", "u = F.unfold(xu, 1)",
+              "with torch.no_grad():\n    u[0].abs_()\n    u[:, 1].neg_()",
+              "r6 = torch.full((3, 4, 2), 0.5).expm1()", "r7 = F.unfold(r6, 1)", "r6[:, 0].zero_()",
+              "r4 = torch.tensor([float('-inf'), 1.5, -3.0]).addr(torch.tensor([-1.5, 0.0, 1.5]),"
+              " torch.tensor([1.25, -1.25, -0.75]), beta=-0.0)",
+              "with torch.no_grad():\n    r4.diagonal().neg_()",
+              "xh = torch.tensor([-3.0, -0.5, 0.75, 2.25, 5.0], dtype=torch.float16, requires_grad=True)",
+              "gh, = torch.autograd.grad(xh.tanh(), xh, torch.tensor([1.0, -0.75, 2.0, 0.5, 1.5], dtype=torch.float16),"
+              " create_graph=True)",
+              "def err(f):\n    try:\n        f()\n    except RuntimeError as e:\n        return str(e)"],
+             ["ls", "x0.grad", "xu", "u", "r7", "r4", "gh", "gh.tolist()", "gh.grad_fn",
+              "err(lambda: F.max_pool1d_with_indices(torch.zeros(3), 1))",
+              "err(lambda: F.max_pool1d(torch.zeros(1, 1, 1, 3), 1, return_indices=True))",
+              "err(lambda: F.max_pool1d(torch.zeros(3), 1))"]),
         case("second-backward-through-saved-self",  # dt20k-28b raises-only-torch:backward (AngleBackward0 saves self)
              ["x = torch.tensor([[[1.75, 0.75]], [[-1.25, -0.75]], [[1.25, float('nan')]]], requires_grad=True)",
               "r = torch.angle(x)", "g = torch.ones(3, 1, 2)", "r.backward(gradient=g)", "r.sum().backward()",

@@ -36,7 +36,8 @@ _LN2_DD = (0.693147180559945286226764, 2.319046813846299558417771e-17)
 
 def _fma(a, b, c):
     """A fused multiply-add in the arrays' type (float32 or float64; Python numbers take it)."""
-    dt = np.result_type(*(x for x in (a, b, c) if isinstance(x, np.ndarray)))
+    typed = [x for x in (a, b, c) if isinstance(x, (np.ndarray, np.generic))]  # (0-d maths gives numpy scalars)
+    dt = np.result_type(*typed) if typed else _F64
     if dt == np.float32:
         return _fma32(np.asarray(a, dt), np.asarray(b, dt), np.asarray(c, dt))
     return _fma64(np.asarray(a, _F64), np.asarray(b, _F64), np.asarray(c, _F64))

@@ -596,9 +596,9 @@ def _addr_fwd(ctx, s, a, b, beta, alpha, dtype):
     beta, alpha = t(beta), t(alpha)
     with np.errstate(all="ignore"):
         if beta == 0:
-            return np.ascontiguousarray(np.broadcast_to((alpha * a) * b, shape))
+            return np.array(np.broadcast_to((alpha * a) * b, shape))  # (its own, writable memory)
         if np.dtype(dtype).kind != "f" or dtype == np.float16:
-            return np.ascontiguousarray(np.broadcast_to(beta * s + (alpha * a) * b, shape))
+            return np.array(np.broadcast_to(beta * s + (alpha * a) * b, shape))
         lanes = loop_lanes([np.broadcast_to(s, shape), a, b])
         return by_lanes(lanes, lambda s_, a_, b_: fma(np.broadcast_to(alpha * a_, shape), np.broadcast_to(b_, shape),
                                                       np.broadcast_to(beta * s_, shape)),

@@ -142,6 +142,9 @@ def _max_pool(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mod
 
 def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
     if input.ndim not in (2, 3):
+        if return_indices:  # (max_pool1d_with_indices' own dimension check)
+            raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
+                               "'self' (while checking arguments for max_pool1d)")
         raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
                            f"input, but got:{list(input.shape)}")
     one = lambda v, default=None: v if v is None else (ntuple(v, 1)[0], default if default is not None else 1)

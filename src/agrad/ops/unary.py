@@ -199,6 +199,9 @@ def _tanh_backward_np(g, y):
             v = y.item()
             return np.multiply(g, _fma_float(-v, v, 1.0))
         return _tanh64.tanh_backward(g, y, _fma_one_minus_square)
+    if d == np.float16:  # (the kernel's reduced-precision loop: in float, y * y exact there, rounded once at the end)
+        y32 = y.astype(np.float32)
+        return np.multiply(g.astype(np.float32), np.subtract(np.float32(1), np.multiply(y32, y32))).astype(d)
     return np.multiply(g, np.subtract(weak(1, y), np.multiply(y, y)))
 
 
