@@ -641,7 +641,7 @@ def _renorm_fwd(ctx, a, p, dim, maxnorm):
         return (a * factor).astype(a.dtype, copy=False)
 
 
-_renorm = Op("RenormBackward0", _renorm_fwd, saves=("self",), iterated=True)
+_renorm = Op("RenormBackward0", _renorm_fwd, saves=("self",), contiguous=True)  # (ATen allocates its out so)
 
 
 @_renorm.derivative

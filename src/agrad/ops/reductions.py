@@ -623,8 +623,10 @@ def _amax_family(op, fname, np_fn):
                     "Specify the reduction dim with the 'dim' argument.")
         else:
             axes = _axes(dim, input.ndim)
-            for a in axes:
-                _check_nonempty_dim(fname, input._data, a)
+            for g in (dim if isinstance(dim, (list, tuple)) else (dim,)):
+                # (amax/amin's message names the dim as given: -1, not its index)
+                if input.ndim and input._data.shape[int(g) % input.ndim] == 0:
+                    raise IndexError(f"{fname}(): Expected reduction dim {int(g)} to have non-zero size.")
         return finish_out(fname, op.apply((input,), (input._data,),
                                           {"axes": axes, "keepdim": bool(keepdim), "np_fn": np_fn}), out)
 
