@@ -11,20 +11,7 @@ import agrad
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
-
-def _order(fn):
-    """(name, next names) of the nodes reachable from ``fn``, oldest first (AccumulateGrad aside)."""
-    out, todo, seen = [], [fn], []
-    while todo:
-        f = todo.pop(0)
-        if f is None or any(f is s for s in seen):
-            continue
-        seen.append(f)
-        if f.name() != "torch::autograd::AccumulateGrad":
-            seq = f._sequence_nr() if hasattr(f, "_sequence_nr") else f._seq
-            out.append((seq, f.name(), tuple(None if n is None else n.name() for n, _ in f.next_functions)))
-        todo.extend(n for n, _ in f.next_functions)
-    return [o[1:] for o in sorted(out, key=lambda o: o[0])]
+from graph_order import order as _order  # noqa: E402  (nodes as made: PyTorch's _sequence_nr, agrad's _seq)
 
 
 def _cov_grads(torch):
