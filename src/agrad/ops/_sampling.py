@@ -25,10 +25,11 @@ def _contiguous(a):
 
 # ------------------------------------------------------------------ uniform
 
-def uniform_values(g, n, dtype, low=0.0, high=1.0):
+def uniform_values(g, n, dtype, low=0.0, high=1.0, top_to_low=True):
     """n draws of ``uniform_(low, high)`` on a tensor of ``dtype``: its opmath type's
     uniform_real_distribution (``x * (to - from) + from``, which GCC fuses into one
-    multiply-add), rounded to ``dtype``; a value that rounds to ``to`` becomes ``from``."""
+    multiply-add), rounded to ``dtype``; a value that rounds to ``to`` becomes ``from``
+    (uniform_'s kernel; not ``top_to_low``: the distribution alone, as rrelu draws it)."""
     if dtype is dtypes.float64:
         x = M.unit_float64(g._random64(n))
         lo, hi = float(low), float(high)
@@ -43,6 +44,8 @@ def uniform_values(g, n, dtype, low=0.0, high=1.0):
         x = M.fma32(x, hi - lo, lo).astype(dtype.numpy, copy=False)
     else:
         raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{_scalar(dtype)}\'')
+    if not top_to_low:
+        return x
     top = np.array(high, dtype.numpy)
     return np.where(x == top, np.array(low, dtype.numpy), x) if (x == top).any() else x
 

@@ -150,8 +150,15 @@ def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return
     one = lambda v, default=None: v if v is None else (ntuple(v, 1)[0], default if default is not None else 1)
     k = (1, ntuple(kernel_size, 1)[0])
     s = None if stride is None or (not isinstance(stride, int) and len(stride) == 0) else (1, ntuple(stride, 1)[0])
-    values, indices = _max_pool("max_pool2d", 2, input.unsqueeze(-2), k, s, (0, ntuple(padding, 1)[0]),
-                                (1, ntuple(dilation, 1)[0]), ceil_mode, True)
+    try:
+        values, indices = _max_pool("max_pool2d", 2, input.unsqueeze(-2), k, s, (0, ntuple(padding, 1)[0]),
+                                    (1, ntuple(dilation, 1)[0]), ceil_mode, True)
+    except RuntimeError as e:  # (max_pool1d without indices: its own kernel's output-size check)
+        size = str(e).partition("Calculated output size: (")[2]
+        if return_indices or not size:
+            raise
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {size.split(')')[0].split('x')[-1]}") \
+            from None
     values = values.squeeze(-2)
     if return_indices:
         return values, indices.squeeze(-2)

@@ -74,7 +74,7 @@ def _rrelu_call(op, input, lower, upper, training, generator=None):
         # the bounds are first rounded to the input's opmath type (float for float32)
         lo, hi = (float(a.dtype.type(v)) for v in (lower, upper))
         r[neg] = _random.uniform_values(generator or _generator.default_generator(), int(neg.sum()), dtypes.float64,
-                                        lo, hi).astype(a.dtype)
+                                        lo, hi, top_to_low=False).astype(a.dtype)
         noise = r  # (1 where the input is positive or NaN)
     else:  # leaky_relu with the mean slope; its backward takes the slope where the input is not > 0
         noise = np.where(a > 0, a.dtype.type(1), a.dtype.type((lower + upper) / 2))
