@@ -54,6 +54,8 @@ def cases(graph: str) -> list[dict]:
               "torch.rrelu(torch.tensor([-2.25, 0.75]), lower=-0.0, upper=-0.0, training=True)",
               "err(lambda: F.max_pool1d(torch.zeros(4, 1), 2))", "err(lambda: F.lp_pool1d(torch.zeros(4, 1), float('inf'), 2))",
               "err(lambda: F.max_pool1d(torch.zeros(4, 1, requires_grad=True), 2, return_indices=True))",
+              "torch.ones(1, 1, dtype=torch.bool).ldexp(torch.ones(2, 1, dtype=torch.int64))",
+              "torch.ones(1, 1, dtype=torch.int64).ldexp(torch.ones(2, 1, dtype=torch.bool))",
               "err(lambda: F.max_pool1d_with_indices(torch.zeros(3), 1))",
               "err(lambda: F.max_pool1d(torch.zeros(1, 1, 1, 3), 1, return_indices=True))",
               "err(lambda: F.max_pool1d(torch.zeros(3), 1))"]),

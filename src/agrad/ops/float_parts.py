@@ -149,7 +149,8 @@ def ldexp(input, other, *, out=None):
     if other.dtype is dtypes.bool_ and input.dtype.is_floating_point:
         raise NotImplementedError(f"\"ldexp_cpu_exp\" not implemented for '{_scalar_name(other.dtype)}'")
     shape = list(np.broadcast_shapes(input.shape, other.shape))
-    if out is None and not other.dtype.is_floating_point and list(input.shape) != shape and input.numel() > 0:
+    if (out is None and input.dtype.is_floating_point and not other.dtype.is_floating_point
+            and list(input.shape) != shape and input.numel() > 0):  # (a float input's own out, resized)
         import warnings
         warnings.warn(f"An output with one or more elements was resized since it had shape {list(input.shape)}, which "
                       f"does not match the required output shape {shape}. This behavior is deprecated, and in a "
