@@ -46,7 +46,9 @@ def cases(graph: str) -> list[dict]:
               "xh = torch.tensor([-3.0, -0.5, 0.75, 2.25, 5.0], dtype=torch.float16, requires_grad=True)",
               "gh, = torch.autograd.grad(xh.tanh(), xh, torch.tensor([1.0, -0.75, 2.0, 0.5, 1.5], dtype=torch.float16),"
               " create_graph=True)",
-              "def err(f):\n    try:\n        f()\n    except (RuntimeError, IndexError) as e:\n        return str(e)"],
+              "def err(f):\n    try:\n        f()\n    except (RuntimeError, IndexError) as e:\n        return str(e)",
+              "def si():\n    v = torch.tensor([[-0.75, -1.5, 2.0], [2.25, -1.25, -3.0], [-0.5, 0.25, 2.0]])[::2]\n"
+              "    v[v > 0] = v"],
              ["ls", "x0.grad", "xu", "u", "r7", "r4", "gh", "gh.tolist()", "gh.grad_fn",
               "torch.renorm(torch.tensor([[1.5, -3.0], [2.0, 2.75]]).t(), 1.0, -2, 2.0).stride()",
               "err(lambda: torch.amax(torch.zeros(2, 0, dtype=torch.int64), -1))",
@@ -56,6 +58,7 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: F.max_pool1d(torch.zeros(4, 1, requires_grad=True), 2, return_indices=True))",
               "torch.ones(1, 1, dtype=torch.bool).ldexp(torch.ones(2, 1, dtype=torch.int64))",
               "torch.ones(1, 1, dtype=torch.int64).ldexp(torch.ones(2, 1, dtype=torch.bool))",
+              "err(si)",
               "err(lambda: F.max_pool1d_with_indices(torch.zeros(3), 1))",
               "err(lambda: F.max_pool1d(torch.zeros(1, 1, 1, 3), 1, return_indices=True))",
               "err(lambda: F.max_pool1d(torch.zeros(3), 1))"]),

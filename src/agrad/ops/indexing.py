@@ -601,8 +601,12 @@ def _sliced_part(np_index) -> tuple:
     return tuple(out)
 
 
-def _check_index_put_overlap(sliced, value, index):
-    """index_put_'s assert_no_overlap of the written tensor with the value and each index tensor."""
+def _check_index_put_overlap(sliced, value, index, self=None):
+    """index_put_'s assert_no_overlap of the written tensor with the value and each index tensor
+    (the written tensor itself as the value: a full overlap, whatever its layout)."""
+    if value is self and sliced.shape == self._data.shape and sliced.strides == self._data.strides and \
+            sliced.__array_interface__["data"][0] == self._data.__array_interface__["data"][0]:
+        raise RuntimeError(_OVERLAP)
     items = index if isinstance(index, tuple) else (index,)
     for other in (value, *items):
         if isinstance(other, Tensor) and (other is value or other.ndim) and _overlaps(sliced, other._data):
@@ -662,7 +666,7 @@ def setitem(self, index, value):
     if not advanced:
         _check_copy_overlap(self, index, self._data[np_index], value)
     elif _has_index_tensors(index) and not _masked_fill_dispatch(index, value):
-        _check_index_put_overlap(self._data[_sliced_part(np_index)], value, index)
+        _check_index_put_overlap(self._data[_sliced_part(np_index)], value, index, self)
     target_shape = getitem(self.detach(), index)._data.shape
     if isinstance(value, Tensor):
         v = value
