@@ -59,6 +59,7 @@ def cases(graph: str) -> list[dict]:
               "torch.ones(1, 1, dtype=torch.bool).ldexp(torch.ones(2, 1, dtype=torch.int64))",
               "torch.ones(1, 1, dtype=torch.int64).ldexp(torch.ones(2, 1, dtype=torch.bool))",
               "err(si)",
+              "[err(lambda: F.unfold(torch.zeros(s, requires_grad=r), 2)) for s in ((2,), ()) for r in (False, True)]",
               "err(lambda: F.max_pool1d_with_indices(torch.zeros(3), 1))",
               "err(lambda: F.max_pool1d(torch.zeros(1, 1, 1, 3), 1, return_indices=True))",
               "err(lambda: F.max_pool1d(torch.zeros(3), 1))"]),

@@ -25,6 +25,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes
+from ..autograd import grad_mode
 from ..tensor import _can_cast, _scalar_name
 from ._layout import c_order, in_input_format, suggested_format
 from ._op import Op, export
@@ -149,6 +150,12 @@ def _unfold_args(kernel_size, dilation, padding, stride):
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding local blocks of a (N, C, H, W) input as columns (N, C*kh*kw, L)."""
     k, d, p, s = _unfold_args(kernel_size, dilation, padding, stride)
+    if input.ndim < 2:  # (im2col's node reads self.size(-2) when it is recorded; the kernel, size(1))
+        recorded = input._requires_grad and grad_mode._state["enabled"]
+        dim = -2 if recorded else 1
+        if input.ndim == 0:
+            raise IndexError(f"Dimension specified as {-1 if recorded else 1} but tensor has no dimensions")
+        raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got {dim})")
     if input.ndim < 3:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-input.ndim}, {input.ndim - 1}], "
                          f"but got {input.ndim})")
