@@ -166,3 +166,13 @@ def test_out_dtype_errors_of_more_functions(call, dtype, text):
     with pytest.raises(RuntimeError) as e:
         call(torch.empty(0, dtype=dtype))
     assert str(e.value) == text
+
+
+@pytest.mark.parametrize("fn", [torch.signbit, torch.isposinf, torch.isneginf])
+def test_tests_take_a_bool_out(fn):
+    x = torch.tensor([-0.0, float("-inf"), float("inf"), 2.0])
+    o = torch.empty(0, dtype=torch.bool)
+    assert fn(x, out=o) is o and o.tolist() == fn(x).tolist()
+    with pytest.raises(RuntimeError) as e:
+        fn(x, out=torch.empty(0))
+    assert str(e.value) == f"{fn.__name__} does not support non-boolean outputs."

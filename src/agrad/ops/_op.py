@@ -529,6 +529,8 @@ def _check_out_dtype(fname, result, out):
         raise RuntimeError(f"Found dtype {_scalar_name(o)} but expected {_scalar_name(r)}")
     if fname in _OUT_SAME_EXPECTED:
         raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[r.name]}, but got {_C_TYPE[o.name]} instead")
+    if fname in ("signbit", "isposinf", "isneginf"):
+        raise RuntimeError(f"{fname} does not support non-boolean outputs.")
     if fname == "where":
         raise RuntimeError(f"Expected out type to be {_scalar_name(r)} but got {_scalar_name(o)}")
     if fname in ("amax", "amin"):

@@ -262,7 +262,7 @@ method("bitwise_not_")(inplace(bitwise_not))
 # tests: no gradient
 # ---------------------------------------------------------------------------
 
-def _test(np_fn, fname):
+def _test(np_fn, fname, out_form=False):
     def fn(input):
         if not isinstance(input, Tensor):
             raise TypeError(f"{fname}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
@@ -270,6 +270,12 @@ def _test(np_fn, fname):
         if a.dtype.kind != "f":
             return Tensor._make(_unary_layout(np_fn(cast(a, np.float64)) if fname != "signbit" else np_fn(a), a))
         return Tensor._make(_unary_layout(np_fn(a), a))
+
+    if out_form:  # (isposinf, isneginf and signbit take out=; isnan, isinf and isfinite do not)
+        test = fn
+
+        def fn(input, *, out=None):
+            return finish_out(fname, test(input), out)
 
     fn.__name__ = fname
     fn.__doc__ = f"Elementwise {fname} (a bool tensor, no gradient)."
@@ -280,9 +286,9 @@ def _test(np_fn, fname):
 isnan = _test(np.isnan, "isnan")
 isinf = _test(np.isinf, "isinf")
 isfinite = _test(np.isfinite, "isfinite")
-isposinf = _test(np.isposinf, "isposinf")
-isneginf = _test(np.isneginf, "isneginf")
-signbit = _test(np.signbit, "signbit")
+isposinf = _test(np.isposinf, "isposinf", True)
+isneginf = _test(np.isneginf, "isneginf", True)
+signbit = _test(np.signbit, "signbit", True)
 
 
 @export(method=True)
