@@ -205,25 +205,7 @@ def one_minus_square(y: np.ndarray, exact) -> np.ndarray:
     C-contiguous array)."""
     if y.size < MIN_SIZE or not y.flags.c_contiguous:
         return exact(y)
-    flat = y.reshape(-1)
-    n = flat.size
-    out = np.empty(n)
-    bad = np.empty(n, bool)
-    m = min(_BLOCK, n)
-    a, b, c = np.empty(m), np.empty(m), np.empty(m)
-    with np.errstate(all="ignore"):
-        for i in range(0, n, m):
-            j = min(i + m, n)
-            w = j - i
-            _oms_block(flat[i:j], out[i:j], bad[i:j], a[:w], b[:w], c[:w])
-    idx = np.flatnonzero(bad)
-    if idx.size:
-        v = flat[idx]
-        r = exact(v)
-        nan = np.isnan(v)
-        r[nan] = v[nan]  # a NaN y: itself, as PyTorch's kernel's y * y and 1 - (y * y) pass it on
-        out[idx] = r
-    return out.reshape(y.shape)
+    return _blocks(y.reshape(-1), exact).reshape(y.shape)
 
 
 def tanh_backward(g: np.ndarray, y: np.ndarray, exact) -> np.ndarray:
@@ -235,7 +217,13 @@ def tanh_backward(g: np.ndarray, y: np.ndarray, exact) -> np.ndarray:
         if f.size >= MIN_SIZE and g.shape == f.shape:
             return np.multiply(g, f, out=f)  # (f is fresh: no second large temporary)
         return np.multiply(g, f)
-    flat, gf = y.reshape(-1), g.reshape(-1)
+    return _blocks(y.reshape(-1), exact, g.reshape(-1)).reshape(y.shape)
+
+
+def _blocks(flat, exact, gf=None):
+    """fma(-y, y, 1) of a flat C-contiguous float64 array a block at a time, times ``gf`` (the
+    incoming gradient) as each block is made when given; ``exact`` for the elements the steps
+    leave open (a NaN y: itself, as PyTorch's kernel's y * y and 1 - (y * y) pass it on)."""
     n = flat.size
     out = np.empty(n)
     bad = np.empty(n, bool)
@@ -247,12 +235,13 @@ def tanh_backward(g: np.ndarray, y: np.ndarray, exact) -> np.ndarray:
             w = j - i
             o = out[i:j]
             _oms_block(flat[i:j], o, bad[i:j], a[:w], b[:w], c[:w])
-            np.multiply(gf[i:j], o, out=o)
+            if gf is not None:
+                np.multiply(gf[i:j], o, out=o)
     idx = np.flatnonzero(bad)
     if idx.size:
         v = flat[idx]
         r = exact(v)
         nan = np.isnan(v)
         r[nan] = v[nan]
-        out[idx] = np.multiply(gf[idx], r)
-    return out.reshape(y.shape)
+        out[idx] = r if gf is None else np.multiply(gf[idx], r)
+    return out

@@ -23,7 +23,7 @@ from ..tensor import Tensor
 from ._layout import c_order, in_input_format, suggested_format
 from ._op import Op, export
 from .convolution import col2im_np, ntuple, windows_np
-from .factories import zeros_like
+from .factories import zeros, zeros_like
 from .nn import _scalar_name, check_floating, const
 
 # ---------------------------------------------------------------------------
@@ -111,11 +111,14 @@ def _scatter_fwd(ctx, g, x, indices, size):
     return out.reshape(lead + tuple(size)).astype(g.dtype, copy=False)
 
 
-def _max_pool_op(n):
-    op = Op(f"MaxPool{n}DWithIndicesBackward0", in_input_format(_max_pool_fwd), outputs=1, saves=("self",))
+def _max_pool_op(n, name="MaxPool{n}DWithIndices", forward=_max_pool_fwd, scatter=_scatter_fwd, zeros_c_order=False):
+    """The op of a max pooling with indices (``name``'s node, ``forward``'s values and indices) and
+    its backward op, whose own derivative gathers the gradient back (adaptive max pooling's
+    scatters into the input's memory format and gives self C-ordered zeros)."""
+    name = name.format(n=n)
+    op = Op(f"{name}Backward0", in_input_format(forward), outputs=1, saves=("self",))
     # max_pool2d_with_indices_backward(grad_output, self, ...): self only for its shape (zero derivative)
-    back = Op(f"MaxPool{n}DWithIndicesBackwardBackward0", _scatter_fwd, inputs=("grad_output", "self"),
-              internal=True, jvp="linear")
+    back = Op(f"{name}BackwardBackward0", scatter, inputs=("grad_output", "self"), internal=True, jvp="linear")
 
     @op.derivative
     def _(ctx, grad):
@@ -126,7 +129,9 @@ def _max_pool_op(n):
         flat = grad.reshape(*grad.shape[:grad.ndim - n], -1)
         idx = const(ctx.indices.reshape(*ctx.indices.shape[:ctx.indices.ndim - n], -1))
         gg = flat.gather(-1, idx).reshape(ctx._input_meta[0][0]) if ctx.needs(0) else None
-        return gg, (zeros_like(grad) if ctx.needs(1) else None)
+        if not ctx.needs(1):
+            return gg, None
+        return gg, (zeros(tuple(grad.shape), dtype=grad.dtype) if zeros_c_order else zeros_like(grad))
 
     return op
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._layout import in_input_format, suggested_format
-from ._op import FUNCTIONAL, FUNCTIONS, Op, export
-from .factories import zeros
-from .nn import _scalar_name, const
-from .pooling import _scatter_fwd
+from ._op import FUNCTIONAL, FUNCTIONS, export
+from .nn import _scalar_name
+from .pooling import _max_pool_op, _scatter_fwd
 
 
 def _ntuple(value, n):
@@ -108,28 +107,9 @@ def _adaptive_max_fwd(ctx, x, output_size):
 _scatter_into_input_format = in_input_format(_scatter_fwd, formats=lambda arrays: suggested_format(arrays[1]))
 
 
-def _adaptive_max_op(n):
-    op = Op(f"AdaptiveMaxPool{n}DBackward0", in_input_format(_adaptive_max_fwd), outputs=1, saves=("self",))
-    # adaptive_max_pool2d_backward(grad_output, self, indices): self only for its shape (zero derivative)
-    back = Op(f"AdaptiveMaxPool{n}DBackwardBackward0", _scatter_into_input_format, inputs=("grad_output", "self"),
-              internal=True, jvp="linear")
-
-    @op.derivative
-    def _(ctx, grad):
-        return back(grad, ctx.self, indices=ctx.indices, size=tuple(ctx.input_shape[-n:]))
-
-    @back.derivative
-    def _(ctx, grad):
-        flat = grad.reshape(*grad.shape[:grad.ndim - n], -1)
-        idx = const(ctx.indices.reshape(*ctx.indices.shape[:ctx.indices.ndim - n], -1))
-        gg = flat.gather(-1, idx).reshape(ctx._input_meta[0][0]) if ctx.needs(0) else None
-        # self's derivative: zeros, contiguous whatever the gradient's layout (as PyTorch gives it)
-        return gg, (zeros(tuple(grad.shape), dtype=grad.dtype) if ctx.needs(1) else None)
-
-    return op
-
-
-_ADAPTIVE_MAX = {n: _adaptive_max_op(n) for n in (2, 3)}
+# (self's zeros C-ordered whatever the gradient's layout, as PyTorch gives them)
+_ADAPTIVE_MAX = {n: _max_pool_op(n, "AdaptiveMaxPool{n}D", _adaptive_max_fwd, _scatter_into_input_format, True)
+                 for n in (2, 3)}
 
 
 def _adaptive_max(sp, input, output_size, kernel_name):
