@@ -501,3 +501,6 @@ CASES += _special_cases(GRAPH)
 from exact_cases_nngaps import cases as _nngaps_cases  # noqa: E402
 
 CASES += _nngaps_cases(GRAPH)
+from exact_cases_groups import cases as _groups_cases  # noqa: E402
+
+CASES += _groups_cases(GRAPH)

@@ -585,18 +585,18 @@ def _amax_fwd(ctx, a, axes, keepdim, np_fn):
     return pick_zeros(np.asarray(np_fn(a, axis=axes, keepdims=keepdim)), a, axes, keepdim, np_fn is np.amax)
 
 
-def _first_zero(r, a, axes):
-    """``r`` (extremes of ``a`` over ``axes``) with the first zero of its row where it is a zero:
-    PyTorch's scalar loops keep the element they met first on a tie of -0.0 and 0.0 (numpy's
-    reductions may keep either)."""
-    if r.dtype.kind != "f" or r.all() or not a.size or not axes:
+def _first_met(r, a, axes):
+    """``r`` (extremes of ``a`` over ``axes``) with the element of its row PyTorch's scalar loop
+    keeps: the first zero met on a tie of -0.0 and 0.0, and the first NaN met (its sign: the
+    loop stops there and returns it; numpy's reductions may keep either zero or any NaN)."""
+    if r.dtype.kind != "f" or not a.size or not axes or (r.all() and not np.isnan(r).any()):
         return r
     rows = np.moveaxis(a, axes, tuple(range(a.ndim - len(axes), a.ndim))).reshape(-1, int(np.prod(
         [a.shape[d] for d in axes])))
-    first = np.signbit(rows[np.arange(len(rows)), np.argmax(rows == 0, axis=1)])
     out = r.reshape(-1).copy()
-    zero = out == 0
-    out[zero] = np.where(first[zero], -0.0, 0.0)
+    for hit, test in ((out == 0, rows == 0), (np.isnan(out), np.isnan(rows))):
+        if hit.any():
+            out[hit] = rows[np.arange(len(rows)), np.argmax(test, axis=1)][hit]
     return out.reshape(r.shape)
 
 
@@ -703,8 +703,8 @@ AminmaxResult.__module__ = "torch.return_types"
 def _aminmax_fwd(ctx, a, axes, keepdim, by_dim):
     lo = np.asarray(np.amin(a, axis=axes, keepdims=keepdim))
     hi = np.asarray(np.amax(a, axis=axes, keepdims=keepdim))
-    if by_dim:  # aminmax over a dim is one scalar loop per result: the first of tied zeros
-        lo, hi = _first_zero(lo, a, axes), _first_zero(hi, a, axes)
+    if by_dim:  # aminmax over a dim is one scalar loop per result: the first of tied zeros, the first NaN
+        lo, hi = _first_met(lo, a, axes), _first_met(hi, a, axes)
     elif a.size:
         lo, hi = _reduce_all_zero(lo, a), _reduce_all_zero(hi, a)
         if keepdim:  # over everything with keepdim: one element, every dim kept as 1

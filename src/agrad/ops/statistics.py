@@ -169,6 +169,20 @@ def _check_bins(bins):
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
 
 
+def _histc_widen(v, dtype):
+    """histc's range around a single value: one below and one above it; for a float or double input,
+    an end that rounds back onto the value in the input's type is the next representable number
+    instead (so a large value, or a lone -inf, still gets a range: [-inf, -3.40282e+38])."""
+    lo, hi = v - 1, v + 1
+    if dtype in (dtypes.float32, dtypes.float64):
+        t = dtype.numpy.type
+        if t(lo) == t(v):
+            lo = float(np.nextafter(t(v), t(-math.inf)))
+        if t(hi) == t(v):
+            hi = float(np.nextafter(t(v), t(math.inf)))
+    return lo, hi
+
+
 @export(method=True)
 def histc(input, bins=100, min=0, max=0, *, out=None):
     """Counts of the input's elements in ``bins`` equal bins between ``min`` and ``max`` (the input's
@@ -184,7 +198,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
         lo, hi = (float(v) for v in input.detach().aminmax())
         from_data = True
     if lo == hi:
-        lo, hi = lo - 1, hi + 1
+        lo, hi = _histc_widen(lo, input.dtype)
     if not (math.isfinite(lo) and math.isfinite(hi)):
         raise RuntimeError(f"torch.histc: range of [{_fmt(lo, from_data)}, {_fmt(hi, from_data)}] is not finite")
     if not lo < hi:
