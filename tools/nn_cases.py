@@ -688,3 +688,4 @@ def dropout_train(torch):
 # convolution, pooling and normalisation layers live in their own file
 from nn_cases_conv import *  # noqa: E402,F401,F403
 from nn_cases_rnn import *  # noqa: E402,F401,F403
+from nn_cases_transformer import *  # noqa: E402,F401,F403

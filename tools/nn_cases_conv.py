@@ -41,6 +41,15 @@ _layer_case("avgpool2d", lambda nn: nn.AvgPool2d(2, padding=1, count_include_pad
 _layer_case("avgpool1d", lambda nn: nn.AvgPool1d(3, 2), 1, 2, 8)
 _layer_case("adaptive_avg2d", lambda nn: nn.AdaptiveAvgPool2d((2, 3)), 1, 2, 5, 7)
 _layer_case("adaptive_avg1d", lambda nn: nn.AdaptiveAvgPool1d(3), 2, 1, 8)
+_layer_case("maxpool3d", lambda nn: nn.MaxPool3d((2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0),
+                                                 dilation=(1, 1, 2)), 1, 2, 3, 5, 6)
+_layer_case("maxpool3d_ceil", lambda nn: nn.MaxPool3d(2, ceil_mode=True), 2, 1, 3, 3, 5)
+_layer_case("avgpool3d", lambda nn: nn.AvgPool3d(2, stride=(1, 2, 1), padding=1,
+                                                 count_include_pad=False), 1, 2, 3, 4, 3)
+_layer_case("avgpool3d_divisor", lambda nn: nn.AvgPool3d((1, 2, 2), ceil_mode=True,
+                                                         divisor_override=3), 2, 3, 3, 5)
+_layer_case("adaptive_avg3d", lambda nn: nn.AdaptiveAvgPool3d((2, None, 3)), 1, 2, 5, 3, 7)
+_layer_case("batchnorm3d", lambda nn: nn.BatchNorm3d(3), 2, 3, 2, 3, 2, family="norm")
 _layer_case("layernorm", lambda nn: nn.LayerNorm([3, 4]), 2, 3, 4, family="norm")
 _layer_case("groupnorm", lambda nn: nn.GroupNorm(2, 4), 2, 4, 3, family="norm")
 _layer_case("cnn", lambda nn: nn.Sequential(
@@ -80,13 +89,20 @@ def conv_reprs(torch):
             nn.AvgPool2d(2), nn.AvgPool2d(3, 2, 1, True, False, 2), nn.AdaptiveAvgPool1d(3),
             nn.AdaptiveAvgPool2d((2, 3)), nn.AdaptiveAvgPool2d(1), nn.BatchNorm1d(3),
             nn.BatchNorm2d(3, momentum=None, affine=False), nn.LayerNorm(4),
-            nn.LayerNorm([2, 3], elementwise_affine=False), nn.GroupNorm(2, 4)]
+            nn.LayerNorm([2, 3], elementwise_affine=False), nn.GroupNorm(2, 4), nn.MaxPool3d(2),
+            nn.MaxPool3d((1, 2, 3), 1, (0, 1, 1), 2, True, True), nn.AvgPool3d(2),
+            nn.AvgPool3d((1, 2, 2), (1, 1, 2), 1, True, False, 3), nn.AdaptiveAvgPool3d(2),
+            nn.AdaptiveAvgPool3d((None, 2, 3)), nn.BatchNorm3d(4),
+            nn.BatchNorm3d(2, eps=1e-3, momentum=0.2, affine=False, track_running_stats=False)]
     return {"reprs": [repr(m) for m in mods],
             "bn_state": list(nn.BatchNorm1d(3).state_dict().keys()),
             "errors": [error(lambda: nn.Conv2d(3, 4, 3, groups=2)),
                        error(lambda: nn.Conv2d(2, 4, 3, stride=2, padding="same")),
                        error(lambda: nn.GroupNorm(3, 4)),
-                       error(lambda: nn.Conv2d(2, 4, 3)(torch.ones(1, 3, 5, 5)))]}
+                       error(lambda: nn.Conv2d(2, 4, 3)(torch.ones(1, 3, 5, 5))),
+                       error(lambda: nn.BatchNorm3d(3)(torch.ones(2, 3, 4, 4))),
+                       error(lambda: nn.MaxPool3d(2)(torch.ones(3, 4, 4))),
+                       error(lambda: nn.AdaptiveAvgPool3d((2, 2))(torch.ones(1, 2, 4, 4, 4)))]}
 
 
 @case("random")
@@ -94,5 +110,6 @@ def conv_default_initialisation(torch):
     nn = torch.nn
     torch.manual_seed(2)
     mods = [nn.Conv2d(2, 3, 3), nn.Conv1d(1, 2, 2, bias=False), nn.ConvTranspose2d(2, 1, 2),
-            nn.BatchNorm1d(2), nn.LayerNorm(3), nn.GroupNorm(1, 2)]
+            nn.BatchNorm1d(2), nn.LayerNorm(3), nn.GroupNorm(1, 2), nn.BatchNorm3d(3),
+            nn.Conv3d(1, 2, (1, 2, 2)), nn.ConvTranspose3d(2, 1, 2)]
     return {"params": [[p.detach() for p in m.parameters()] for m in mods]}

@@ -8,10 +8,10 @@ from .loss import *  # noqa: F401,F403
 from .misc import (AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding,  # noqa: F401
                    FeatureAlphaDropout, Flatten, Unflatten)
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: F401
-from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,  # noqa: F401
-                      AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, LPPool1d, LPPool2d, LPPool3d, MaxPool1d, MaxPool2d)
-from .normalization import (BatchNorm1d, BatchNorm2d, GroupNorm, LayerNorm, LocalResponseNorm,  # noqa: F401
+from .pooling import *  # noqa: F401,F403
+from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm, LocalResponseNorm,  # noqa: F401
                             RMSNorm)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .attention import MultiheadAttention  # noqa: F401
 from .shaping import *  # noqa: F401,F403
+from .transformer import *  # noqa: F401,F403

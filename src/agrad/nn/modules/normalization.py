@@ -1,4 +1,4 @@
-"""Normalisation layers: BatchNorm1d/2d (running statistics, momentum, eval
+"""Normalisation layers: BatchNorm1d/2d/3d (running statistics, momentum, eval
 mode), LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm"]
 
 
 def _F(name):
@@ -97,6 +97,11 @@ class BatchNorm2d(_BatchNorm):
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
 
+
+class BatchNorm3d(_BatchNorm):
+    def _check_input_dim(self, input):
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")
 
 
 def _affine_parameters(module, affine, bias, shape, dtype):

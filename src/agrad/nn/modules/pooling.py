@@ -1,13 +1,13 @@
-"""Pooling layers: MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, LPPool1d/2d/3d,
+"""Pooling layers: MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d, LPPool1d/2d/3d,
 AdaptiveMaxPool1d/2d/3d."""
 
 from __future__ import annotations
 
 from .module import Module
 
-__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d", "LPPool1d", "LPPool2d", "LPPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-           "AdaptiveMaxPool3d"]
+__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+           "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "LPPool1d", "LPPool2d",
+           "LPPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"]
 
 
 def _F(name):
@@ -45,6 +45,10 @@ class MaxPool2d(_MaxPoolNd):
     _fn = "max_pool2d"
 
 
+class MaxPool3d(_MaxPoolNd):
+    _fn = "max_pool3d"
+
+
 class AvgPool1d(Module):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
                  count_include_pad=True):
@@ -65,6 +69,8 @@ class AvgPool1d(Module):
 
 
 class AvgPool2d(Module):
+    _fn = "avg_pool2d"
+
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
                  count_include_pad=True, divisor_override=None):
         super().__init__()
@@ -76,11 +82,15 @@ class AvgPool2d(Module):
         self.divisor_override = divisor_override
 
     def forward(self, input):
-        return _F("avg_pool2d")(input, self.kernel_size, self.stride, self.padding,
+        return _F(self._fn)(input, self.kernel_size, self.stride, self.padding,
                                 self.ceil_mode, self.count_include_pad, self.divisor_override)
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool3d(AvgPool2d):
+    _fn = "avg_pool3d"
 
 
 class _AdaptiveAvgPoolNd(Module):
@@ -103,6 +113,10 @@ class AdaptiveAvgPool1d(_AdaptiveAvgPoolNd):
 
 class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
     _fn = "adaptive_avg_pool2d"
+
+
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    _fn = "adaptive_avg_pool3d"
 
 
 class _LPPoolNd(Module):

@@ -1,0 +1,68 @@
+"""Session 30's new layers (Transformer and its parts, the 3-D pools, BatchNorm3d) in scripts:
+they run, and their modules, methods, results and nodes expose nothing of the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from agrad.lang import Source, run
+
+HEAD = ("import torch\nimport torch.nn as nn\n"
+        "x = torch.ones(2, 3, 4, requires_grad=True)\n"
+        "v = torch.ones(1, 2, 2, 4, 4, requires_grad=True)\n"
+        "enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2, 6, 0.0), 1, "
+        "enable_nested_tensor=False)\n")
+
+
+def blocked(text, type_name="AttributeError"):
+    err = run(Source("attack.py", text), timeout=30).error
+    assert err is not None, f"not blocked: {text!r}"
+    assert err.type_name == type_name and "Traceback" not in err.render(), err.render()
+
+
+@pytest.mark.parametrize("use", [
+    "nn.Transformer.__init__.__globals__", "nn.Transformer.generate_square_subsequent_mask.__globals__",
+    "nn.Transformer.__mro__", "enc.forward.__func__", "enc.layers[0].__dict__",
+    "enc.layers[0]._sa_block.__globals__", "enc.layers[0].activation.__globals__",
+    "enc.layers[0]._ff.__code__", "enc._padded_rows.__func__", "enc.layers.__class__.__subclasses__",
+    "enc(x).grad_fn.__dict__", "enc(x).grad_fn.next_functions[0][0].__dict__",
+    "nn.TransformerDecoderLayer(4, 2).forward.__globals__", "nn.TransformerDecoder.__init__.__code__",
+    "nn.MaxPool3d(2).forward.__globals__", "nn.AvgPool3d(2)(v).grad_fn.__dict__",
+    "nn.AdaptiveAvgPool3d(1).__class__.__mro__", "nn.BatchNorm3d(2)._check_input_dim.__func__",
+    "nn.BatchNorm3d(2)(v).grad_fn._saved_self.__class__.__subclasses__",
+])
+def test_new_layers_expose_no_internals(use):
+    blocked(HEAD + f"print({use})\n")
+
+
+def test_script_activation_runs_inside_the_layer(run_ok):
+    res = run_ok(HEAD + "def act(t):\n    return torch.tanh(t) * 2\n"
+                 "layer = nn.TransformerEncoderLayer(4, 2, 6, 0.0, activation=act)\n"
+                 "e = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)\n"
+                 "e(x).sum().backward()\n"
+                 "print(e.layers[1].activation is act, e.layers[0].activation_relu_or_gelu, "
+                 "x.grad.shape)\n")
+    assert res.stdout == "True 0 torch.Size([2, 3, 4])\n"
+
+
+def test_new_layers_run_in_scripts(run_ok):
+    res = run_ok(HEAD + "t = nn.Transformer(4, 2, 1, 1, 6, dropout=0.0)\n"
+                 "y = t(x, x[:2], tgt_mask=t.generate_square_subsequent_mask(2))\n"
+                 "z = nn.MaxPool3d(2)(v).sum() + nn.AvgPool3d(2)(v).sum() + "
+                 "nn.AdaptiveAvgPool3d(1)(v).sum() + nn.BatchNorm3d(2)(v).sum()\n"
+                 "(y.sum() + z).backward()\n"
+                 "print(y.shape, y.grad_fn.name(), list(t.state_dict())[:2])\n")
+    assert res.stdout == ("torch.Size([2, 3, 4]) NativeLayerNormBackward0 "
+                          "['encoder.layers.0.self_attn.in_proj_weight', "
+                          "'encoder.layers.0.self_attn.in_proj_bias']\n")
+
+
+def test_nested_tensor_warning_points_at_the_script_line(run_ok):
+    res = run_ok("import torch\nimport torch.nn as nn\n\n"
+                 "enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2), 1)\n")
+    [w] = res.warnings
+    assert w.render() == ("<script>:4: UserWarning: enable_nested_tensor is True, but "
+                          "self.use_nested_tensor is False because encoder_layer.self_attn."
+                          "batch_first was not True(use batch_first for better inference "
+                          "performance)\n"
+                          "  enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2), 1)")
