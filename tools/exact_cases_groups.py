@@ -33,4 +33,18 @@ def cases(graph: str) -> list[dict]:
               "[torch.tensor([v, v], dtype=torch.float16).histc(3) for v in (2048.0, -2048.0, 4096.0)]",
               "err(lambda: torch.tensor([1e4, 1e4], dtype=torch.float16).histc(3, min=1e20, max=1e20))",
               "torch.tensor([], dtype=torch.float32).histc(3, min=1e20, max=1e20)"]),
+        case("mvlgamma-polygamma-int-tensor-argument",  # (dt20k-29b error-type:mvlgamma_) the parser reads a 0-d
+             # integer tensor as the int p (n); mvlgamma_out's own checks: bool input, p, then its cast text
+             ["def err(f):\n    try:\n        return f()\n    except (RuntimeError, TypeError) as e:\n        return str(e)",
+              "T = torch.tensor", "x = T([2.5, 3.0], requires_grad=True)"],
+             ["err(lambda: T(0).swapdims_(-1, 0).mvlgamma_(T(3)))", "x.mvlgamma(T(2))", "torch.special.multigammaln(x, T(2))",
+              "torch.autograd.grad(x.mvlgamma(p=T(3)).sum(), x)", "err(lambda: x.mvlgamma(T(2.)))", "err(lambda: x.mvlgamma(T([2])))",
+              "err(lambda: x.mvlgamma(T(True)))", "err(lambda: torch.mvlgamma(T([True]), 0))", "err(lambda: T([True]).mvlgamma_(2))",
+              "err(lambda: T([2]).mvlgamma_(0))", "err(lambda: T([2], dtype=torch.int32).mvlgamma_(2))",
+              "err(lambda: torch.mvlgamma(T([2.5]), 2, out=torch.zeros(1, dtype=torch.int64)))",
+              "err(lambda: torch.mvlgamma(T([2]), 2, out=torch.zeros(1, dtype=torch.int64)))",
+              "torch.mvlgamma(T([2], dtype=torch.int32), 2, out=torch.zeros(1, dtype=torch.float16))",
+              "err(lambda: torch.zeros(2, dtype=torch.int64).expand(2, 2).mvlgamma_(2))",
+              "torch.polygamma(T(2), T([1.5]))", "T([1.5, 2.0]).polygamma_(T(1))", "torch.special.polygamma(T(1), x)",
+              "err(lambda: torch.polygamma(T(2.), T([1.5])))"]),
     ]

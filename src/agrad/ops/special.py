@@ -25,6 +25,7 @@ from .pointwise import _float_array, _float_operands, _not_implemented_for, broa
 from .selection import where
 from ._vector_loop import unary_lanes
 from .unary import unary
+from .views import _int_arg
 
 _result_type = dtypes.result_type
 
@@ -133,16 +134,18 @@ def _polygamma_backward(ctx, grad):
 
 
 def _check_n(n):
+    n = _int_arg(n)
     if type(n) is not int:
         raise TypeError("polygamma(): argument 'n' must be int")
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
+    return n
 
 
 @export(special=True)
 def polygamma(n, input, *, out=None):
     """The n-th derivative of digamma (node PolygammaBackward0)."""
-    _check_n(n)
+    n = _check_n(n)
     return finish_out("polygamma", _polygamma.apply((input,), (_float_array(input),), {"n": n}), out)
 
 
@@ -152,7 +155,7 @@ def _polygamma_method(self, n):
 
 
 def _polygamma_into(self, n):  # (what polygamma_ writes into self: its own node, PolygammaBackward1)
-    _check_n(n)
+    n = _check_n(n)
     return _polygamma_inplace.apply((self,), (_float_array(self),), {"n": n})
 
 
@@ -183,17 +186,43 @@ def _(ctx, grad):
     return grad * _mvlgamma_args(ctx.self, ctx.p).digamma_().sum(-1)  # (in place, as mvlgamma_backward)
 
 
+def _mvlgamma_checked(input, p):
+    p = _int_arg(p)  # (a 0-d integer tensor is its value, as PyTorch's parser reads an int)
+    if type(p) is not int:
+        raise TypeError("mvlgamma(): argument 'p' must be int")
+    if input.dtype is dtypes.bool_:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
+    if p < 1:
+        raise RuntimeError("p has to be greater than or equal to 1")
+    return _mvlgamma.apply((input,), (_float_array(input),), {"p": p})
+
+
+def _mvlgamma_cast(input, result, target):
+    """mvlgamma_out's check (also mvlgamma_'s): its text names the input's type, then the result's."""
+    from ..tensor import _can_cast, _scalar_name
+
+    if not _can_cast(result.dtype, target.dtype):
+        raise RuntimeError(f"mvlgamma: result type {_scalar_name(input.dtype)} can't be cast to the desired "
+                           f"output type {_scalar_name(result.dtype)}")
+
+
 @export("mvlgamma", method=True, special="multigammaln")
 def mvlgamma(input, p, *, out=None):
     """The multivariate log-gamma function of dimension p (node MvlgammaBackward0)."""
-    if type(p) is not int:
-        raise TypeError("mvlgamma(): argument 'p' must be int")
-    if p < 1:
-        raise RuntimeError("p has to be greater than or equal to 1")
-    return finish_out("mvlgamma", _mvlgamma.apply((input,), (_float_array(input),), {"p": p}), out)
+    result = _mvlgamma_checked(input, p)
+    if out is not None and not (grad_mode._state["enabled"] and (result._requires_grad or out._requires_grad)):
+        _mvlgamma_cast(input, result, out)
+    return finish_out("mvlgamma", result, out)
 
 
-method("mvlgamma_")(inplace(mvlgamma, partial=True))
+def _mvlgamma_into(self, p):  # (mvlgamma_: the value computed, checked against self's type, copied in)
+    result = _mvlgamma_checked(self, p)
+    _mvlgamma_cast(self, result, self)
+    return result
+
+
+_mvlgamma_into.__name__ = "mvlgamma"
+method("mvlgamma_")(inplace(_mvlgamma_into, partial=True, first=_mvlgamma_into))
 
 
 # ---------------------------------------------------------------------------
