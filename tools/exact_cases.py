@@ -504,3 +504,6 @@ CASES += _nngaps_cases(GRAPH)
 from exact_cases_groups import cases as _groups_cases  # noqa: E402
 
 CASES += _groups_cases(GRAPH)
+from exact_cases_surface2 import cases as _surface2_cases  # noqa: E402
+
+CASES += _surface2_cases(GRAPH)

@@ -61,7 +61,15 @@ try:
     globals().update(_ops.FUNCTIONS)
 
     from . import nn, linalg, special  # noqa: E402,F401
-    from . import accelerator, backends, cuda  # noqa: E402,F401
+    from . import accelerator, backends, cuda, return_types  # noqa: E402,F401
+    from .typeinfo import finfo, iinfo  # noqa: E402,F401
+    from .settings import (  # noqa: E402,F401
+        are_deterministic_algorithms_enabled, get_deterministic_debug_mode, get_float32_matmul_precision,
+        get_num_interop_threads, get_num_threads, is_deterministic_algorithms_warn_only_enabled,
+        is_inference_mode_enabled, is_warn_always_enabled, set_deterministic_debug_mode,
+        set_float32_matmul_precision, set_num_interop_threads, set_num_threads, set_warn_always,
+        use_deterministic_algorithms,
+    )
     from .legacy import (  # noqa: E402,F401
         BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor, ShortTensor,
         Variable as _Variable,

@@ -3,7 +3,7 @@
 PyTorch gives some deprecation warnings (``x.T`` on a non-matrix, ``adjoint()``
 of a 0-D tensor, ``meshgrid`` without ``indexing``, ``torch.cholesky``, ...)
 only the first time they fire in a process, whatever Python's warning filters
-say; agrad gives them the same way. :func:`reset` forgets what was given (the
+say; agrad gives them the same way (every time after ``torch.set_warn_always(True)``). :func:`reset` forgets what was given (the
 test suite calls it before each test).
 """
 
@@ -17,7 +17,10 @@ _GIVEN: set = set()
 def warn_once(message: str, category=UserWarning, stacklevel: int = 2) -> None:
     """``warnings.warn`` the first time ``message`` fires in this process; nothing later."""
     if message in _GIVEN:
-        return
+        from .settings import is_warn_always_enabled
+
+        if not is_warn_always_enabled():
+            return
     _GIVEN.add(message)
     warnings.warn(message, category, stacklevel=stacklevel + 1)
 

@@ -224,7 +224,9 @@ class _Job:
             # numpy's error state is per thread: this one starts with numpy's
             # default, which would print "divide by zero encountered in log"
             # where PyTorch silently gives -inf
-            with _warnings.catch_warnings(), np.errstate(all="ignore"):
+            # torch.set_num_threads, use_deterministic_algorithms, ...: the script's own, until it ends
+            from ..settings import script_scope
+            with _warnings.catch_warnings(), np.errstate(all="ignore"), script_scope():
                 _warnings.simplefilter("always")
                 _warnings.showwarning = self.on_warning
                 try:

@@ -125,7 +125,7 @@ class _Engine:
             subs["nn"] = nn
         if autograd is not None:
             subs["autograd"] = autograd
-        for extra in ("linalg", "special", "fft", "cuda", "accelerator"):
+        for extra in ("linalg", "special", "fft", "cuda", "accelerator", "return_types"):
             p = sub(agrad, f"torch.{extra}", extra)
             if p is not None:
                 subs[extra] = p

@@ -40,6 +40,15 @@ for _name in FAMILIES:
     importlib.import_module(f"{__name__}.{_name}")
 
 
+def _export_inplace_forms():
+    from .functional_forms import export_inplace_forms
+
+    export_inplace_forms()  # (torch.abs_ & co: once every family has made its methods)
+
+
+_export_inplace_forms()
+
+
 def _check_argument_types():
     from ._argcheck import install
 

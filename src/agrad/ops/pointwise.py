@@ -367,12 +367,14 @@ def _scalar_overload(op, ts, arrs):
     return None
 
 
-_rsub = Op("RsubBackward1", lambda ctx, a, b: np.subtract(b, a), inputs=("self", "other"), jvp="linear", pointwise=True)
+_rsub = Op("RsubBackward1", lambda ctx, a, b, alpha=1: np.subtract(b, a if alpha == 1 else _times_alpha(a, b, alpha)),
+           inputs=("self", "other"), jvp="linear", pointwise=True, defaults={"alpha": 1})
 
 
 @_rsub.derivative
 def _(ctx, grad):
-    return -grad, None
+    alpha = ctx.alpha
+    return -grad if alpha == 1 else -grad * alpha, None
 
 
 def _is_bool(x):
