@@ -507,3 +507,6 @@ CASES += _groups_cases(GRAPH)
 from exact_cases_surface2 import cases as _surface2_cases  # noqa: E402
 
 CASES += _surface2_cases(GRAPH)
+from exact_cases_linalg2 import cases as _linalg2_cases  # noqa: E402
+
+CASES += _linalg2_cases(GRAPH)

@@ -269,6 +269,7 @@ TABLE = {
     'method.long': ('long', (((), 0, (('memory_format', 'torch.memory_format'),)),)),
     'method.lt': ('lt', ('(Tensor other)', '(Number other)')),
     'method.lt_': ('lt_', ('(Tensor other)', '(Number other)')),
+    'method.lu_solve': ('lu_solve', (((('LU_data', 'Tensor'), ('LU_pivots', 'Tensor')), 2, ()),)),
     'method.masked_fill': ('masked_fill', ('(Tensor mask, Tensor value)', '(Tensor mask, Number value)')),
     'method.masked_fill_': ('masked_fill_', ('(Tensor mask, Tensor value)', '(Tensor mask, Number value)')),
     'method.masked_scatter': ('masked_scatter', (((('mask', 'Tensor'), ('source', 'Tensor')), 2, ()),)),

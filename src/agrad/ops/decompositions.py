@@ -111,13 +111,17 @@ def _potrf_lower(m):
     """(L, info) of potrf on one matrix's lower triangle, step by step: info is the first column
     (1-based) whose pivot a_jj - sum L_jk^2 is not > 0 (a NaN included, carried on from earlier
     columns), or 0.  In float32 an inf pivot before the last column fails the next one, as MKL's
-    spotrf does (its column below comes out NaN; checked against PyTorch)."""
+    spotrf does (its column below comes out NaN; checked against PyTorch).  A failed factor is
+    potf2's (what linalg.cholesky_ex returns): the columns before the failed one and its row
+    computed, its pivot the failed value, the rest of the lower triangle as it was."""
     n = m.shape[0]
     low = np.zeros_like(m)
     with np.errstate(all="ignore"):
         for j in range(n):
             pivot = m[j, j] - np.sum(low[j, :j] * low[j, :j])
             if not pivot > 0:
+                low[j, j] = pivot
+                low[j + 1:, j:] = np.tril(m)[j + 1:, j:]
                 return low, j + 1
             root = np.sqrt(pivot)
             if m.dtype == np.float32 and np.isinf(root) and j < n - 1:

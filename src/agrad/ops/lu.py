@@ -13,12 +13,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._lapack import column_major, getrf, getrs
-from ._op import FUNCTIONS, Op, export, with_out
+from ._op import FUNCTIONS, Op, export, method, with_out
 from .linalg_triangular import solve_triangular_op
+from ._return_types import return_type
 from .decompositions import LuFactorResult
 from .nn import const
+
+
+LuFactorExResult = return_type("linalg_lu_factor_ex", ["LU", "pivots", "info"])
+LuWithInfoResult = return_type("_lu_with_info", ["LU", "pivots", "info"])
+LinalgLuResult = return_type("linalg_lu", ["P", "L", "U"])
+LuUnpackResult = return_type("lu_unpack", ["P", "L", "U"])
 
 
 def lu_np(a):
@@ -30,7 +38,7 @@ def lu_np(a):
 
 def permutation_np(piv, m, dtype):
     """P with A = P L U, from getrf's pivots."""
-    flat = piv.reshape((-1, piv.shape[-1]))
+    flat = piv.reshape((int(np.prod(piv.shape[:-1])), piv.shape[-1]))
     perm = np.tile(np.arange(m), (flat.shape[0], 1))
     rows = np.arange(flat.shape[0])
     for j in range(flat.shape[1]):
@@ -45,22 +53,23 @@ def permutation_np(piv, m, dtype):
 # lu_factor
 # ---------------------------------------------------------------------------
 
-def _lu_factor_fwd(ctx, a):
+def _lu_factor_fwd(ctx, a, who):
+    """(LU, pivots, info); with ``who``, a zero pivot raises that function's error."""
     lu, piv, info = lu_np(a)
     ctx.pivots = piv
     bad = np.nonzero(info)[0]
-    if bad.size:
+    if bad.size and who:
         b, i = int(bad[0]), int(info[bad[0]])
         where = f"(Batch element {b}): " if a.ndim > 2 else ""
         raise RuntimeError(
-            f"torch.linalg.lu_factor: {where}U[{i},{i}] is zero and using it on lu_solve would result in a division "
+            f"torch.linalg.{who}: {where}U[{i},{i}] is zero and using it on lu_solve would result in a division "
             "by zero. If you still want to perform the factorization, consider calling linalg.lu(A, pivot) or "
             "linalg.lu_factor_ex(A, pivot)")
-    return column_major(lu), piv
+    return column_major(lu), piv, info.astype(np.int32).reshape(a.shape[:-2])
 
 
 _lu_factor = Op("LinalgLuFactorExBackward0", _lu_factor_fwd, inputs=("A",), saves=("LU",), outputs=1,
-                output_names=("LU", "pivots"))
+                output_names=("LU", "pivots", "info"), keeps={"pivots": "pivots"}, defaults={"pivot": True})
 
 
 @_lu_factor.derivative
@@ -80,33 +89,56 @@ def lu_backward(gL, gU, P, L, U):
     or L (tall) carried through."""
     m, n = L.shape[-2], U.shape[-1]
     k = min(m, n)
-    if m == n:
-        gA = L.mT.matmul(gL).tril(-1) + gU.matmul(U.mT).triu()
+    if gL is None and gU is None:
+        return None
+    if m == n:  # (an undefined gradient's term left out, as PyTorch's formula does)
+        terms = ([L.mT.matmul(gL).tril(-1)] if gL is not None else []) + \
+            ([gU.matmul(U.mT).triu()] if gU is not None else [])
+        gA = terms[0] if len(terms) == 1 else terms[0] + terms[1]
         gA = solve_triangular_op(U.mT, gA, upper=False, left=False)
         gA = solve_triangular_op(L.mT, gA, upper=True, left=True, unitriangular=True)
-    elif m < n:
-        gA = L.mT.matmul(gL) - gU.triu().matmul(U.mT)
+        return P.matmul(gA)
+    cat = FUNCTIONS["cat"]
+    if m < n:
+        gA = L.mT.matmul(gL) if gL is not None else None
+        if gU is not None:
+            term = gU.triu().matmul(U.mT)
+            gA = -term if gA is None else gA - term
         gA = solve_triangular_op(U.narrow(-1, 0, k).mT, gA.tril(-1), upper=False, left=False)
-        gA = FUNCTIONS["cat"]([gA + gU.narrow(-1, 0, k).triu(), gU.narrow(-1, k, n - k)], -1)
+        if gU is None:  # (the solve with L first, then the columns past k as zeros)
+            gA = solve_triangular_op(L.mT, gA, upper=True, left=True, unitriangular=True)
+            return P.matmul(cat([gA, const(np.zeros(gA.shape[:-1] + (n - k,), gA._data.dtype))], -1))
+        gA = cat([gA + gU.narrow(-1, 0, k).triu(), gU.narrow(-1, k, n - k)], -1)
         gA = solve_triangular_op(L.mT, gA, upper=True, left=True, unitriangular=True)
     else:
-        gA = gU.matmul(U.mT) - L.mT.matmul(gL.tril(-1))
+        gA = gU.matmul(U.mT) if gU is not None else None
+        if gL is not None:
+            term = L.mT.matmul(gL.tril(-1))
+            gA = -term if gA is None else gA - term
         gA = solve_triangular_op(L.narrow(-2, 0, k).mT, gA.triu(), upper=True, left=True, unitriangular=True)
-        gA = FUNCTIONS["cat"]([gA + gL.narrow(-2, 0, k).tril(-1), gL.narrow(-2, k, m - k)], -2)
+        if gL is None:  # (the solve with U first, then the rows past k as zeros)
+            gA = solve_triangular_op(U.mT, gA, upper=False, left=False)
+            return P.matmul(cat([gA, const(np.zeros(gA.shape[:-2] + (m - k, n), gA._data.dtype))], -2))
+        gA = cat([gA + gL.narrow(-2, 0, k).tril(-1), gL.narrow(-2, k, m - k)], -2)
         gA = solve_triangular_op(U.mT, gA, upper=False, left=False)
     return P.matmul(gA)
 
 
+def _unit_lower(lu):
+    """L of a packed LU: its strict lower part (a -0.0 kept) and ones on the diagonal, m x min(m, n)."""
+    k = min(lu.shape[-2:])
+    lower = np.tril(lu[..., :, :k], -1)
+    lower[..., np.arange(k), np.arange(k)] = 1
+    return lower
+
+
 def _lu_unpack_fwd(ctx, lu, pivots):
-    m, n = lu.shape[-2:]
-    k = min(m, n)
-    lower = np.tril(lu[..., :, :k], -1) + np.eye(m, k, dtype=lu.dtype)
-    return lower, np.triu(lu[..., :k, :])
+    k = min(lu.shape[-2:])
+    return _unit_lower(lu), np.triu(lu[..., :k, :])
 
 
 # L and U of a packed LU, as at::lu_unpack's (whose P is not differentiable: L and U are its outputs 0 and 1)
-_lu_unpack = Op("LuUnpackBackward0", _lu_unpack_fwd, inputs=("LU_data",), outputs=None, multi_grad=True,
-                internal=True)
+_lu_unpack = Op("LuUnpackBackward0", _lu_unpack_fwd, inputs=("LU_data",), outputs=None, multi_grad=True)
 
 
 @_lu_unpack.derivative
@@ -130,24 +162,113 @@ def lu_unpack(LU, pivots):
     return const(permutation_np(pivots, LU.shape[-2], LU._data.dtype)), L, U
 
 
-@with_out("linalg_lu_factor")
-def _linalg_lu_factor(A, *, pivot=True, out=None):
+def _lu_factor_ex_impl(A, pivot, who, size_who="torch.lu_factor"):
+    """(LU, pivots, info) of linalg.lu_factor_ex, with its checks; ``who`` (the function whose error a
+    zero pivot raises) None for no check."""
     if A.ndim < 2:
-        raise RuntimeError("torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: "
+        raise RuntimeError(f"{size_who}: Expected tensor with 2 or more dimensions. Got size: "
                            f"{list(A.shape)} instead")
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     if not A.dtype.is_floating_point:
         if A.numel() == 0:  # an empty matrix never reaches the kernel: nothing to factor, in any dtype
             k = min(A.shape[-2:])
-            return LuFactorResult(A.clone(), Tensor._make(np.zeros(A.shape[:-2] + (k,), np.int32)))
+            return (A.clone(), Tensor._make(np.zeros(A.shape[:-2] + (k,), np.int32)),
+                    Tensor._make(np.zeros(A.shape[:-2], np.int32)))
         raise NotImplementedError(f'"lu_cpu" not implemented for \'{_scalar_name(A.dtype)}\'')
     if A._data.dtype == np.float16 and A.numel():  # no LAPACK kernel either
         raise NotImplementedError('"lu_cpu" not implemented for \'Half\'')
-    return LuFactorResult(*_lu_factor(A))
+    return _lu_factor(A, who=who)
+
+
+@with_out("linalg_lu_factor")
+def _linalg_lu_factor(A, *, pivot=True, out=None):
+    return LuFactorResult(*_lu_factor_ex_impl(A, pivot, "lu_factor")[:2])
 
 
 export("lu_factor", linalg=True, torch=False)(_linalg_lu_factor)
+
+
+@with_out("linalg_lu_factor_ex")
+def _linalg_lu_factor_ex(A, *, pivot=True, check_errors=False):
+    return LuFactorExResult(*_lu_factor_ex_impl(A, pivot, "lu_factor_ex" if check_errors else None))
+
+
+export("lu_factor_ex", linalg=True, torch=False)(_linalg_lu_factor_ex)
+
+
+_LU_DEPRECATED = (
+    "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be removed in a "
+    "future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced with\nLU, pivots = "
+    "torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)"
+    "\nshould be replaced with\nLU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)")
+
+
+@export("lu")
+def lu(A, pivot=True, get_infos=False, out=None):
+    """torch.lu (torch.functional's): _lu_with_info, which warns once and never checks the pivots
+    (linalg.lu_factor_ex without check_errors); (LU, pivots) or, with ``get_infos``, the named triple."""
+    from .._warn_once import warn_once
+
+    warn_once(_LU_DEPRECATED, UserWarning, stacklevel=2)
+    LU, piv, info = _lu_factor_ex_impl(A, pivot, None)
+    if out is not None:
+        from ._op import write_outs
+        return write_outs("_lu_with_info", (LU, piv, info) if get_infos else (LU, piv), out, "exact")
+    return LuWithInfoResult(LU, piv, info) if get_infos else (LU, piv)
+
+
+@method("lu")
+def _tensor_lu(self, pivot=True, get_infos=False):
+    """Tensor.lu (torch/_tensor.py's): the same warning and factorisation, a plain tuple either way."""
+    from .._warn_once import warn_once
+
+    warn_once(_LU_DEPRECATED, UserWarning, stacklevel=2)
+    LU, piv, info = _lu_factor_ex_impl(self, pivot, None)
+    return (LU, piv, info) if get_infos else (LU, piv)
+
+
+# ---------------------------------------------------------------------------
+# linalg.lu and lu_unpack
+# ---------------------------------------------------------------------------
+
+def _linalg_lu_fwd(ctx, a, packed, P):
+    # (getrf ran before the call: P, the non-differentiable output, is the call's attribute)
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    return _unit_lower(packed), np.triu(packed[..., :k, :])
+
+
+_linalg_lu_op = Op("LinalgLuBackward0", _linalg_lu_fwd, inputs=("A",), saves=("L", "U"), outputs=None,
+                   output_names=("L", "U"), multi_grad="undefined", keeps={"P": "P"}, defaults={"pivot": True})
+
+
+@_linalg_lu_op.derivative
+def _(ctx, grads):
+    gL, gU = grads
+    return lu_backward(gL, gU, const(ctx.P), ctx.L, ctx.U)
+
+
+@with_out("linalg_lu")
+def _linalg_lu(A, *, pivot=True):
+    if A.ndim < 2:
+        raise RuntimeError(f"linalg.lu: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} instead")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    if not A.dtype.is_floating_point or A._data.dtype == np.float16 and A.numel():
+        if not A.dtype.is_floating_point and A.numel() == 0:
+            m, n = A.shape[-2:]
+            k = min(m, n)
+            z = lambda *s: Tensor._make(np.zeros(A.shape[:-2] + s, A._data.dtype))  # noqa: E731
+            return LinalgLuResult(z(m, m), z(m, k), z(k, n))
+        raise NotImplementedError(f'"lu_cpu" not implemented for \'{_scalar_name(A.dtype)}\'')
+    packed, piv, _ = lu_np(A._data)
+    P = permutation_np(piv, A.shape[-2], A._data.dtype)
+    L, U = _linalg_lu_op.apply((A,), (A._data,), {"packed": packed, "P": P})
+    return LinalgLuResult(Tensor._make(P), L, U)
+
+
+export("lu", linalg=True, torch=False)(_linalg_lu)
 
 
 # ---------------------------------------------------------------------------
@@ -199,6 +320,9 @@ def _(ctx, grad):
 
 @with_out("linalg_lu_solve")
 def _linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+    if LU.dtype is not B.dtype:
+        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type "
+                           f"{_scalar_name(LU.dtype)} and B of type {_scalar_name(B.dtype)} instead")
     if LU.ndim < 2 or LU.shape[-1] != LU.shape[-2]:
         raise RuntimeError(f"linalg.lu_solve: A must be batches of square matrices, but they are "
                            f"{LU.shape[-2] if LU.ndim >= 2 else 1} by {LU.shape[-1]} matrices")
@@ -208,10 +332,55 @@ def _linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     if (B.shape[-2] if left else B.shape[-1]) != n:
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
                            f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
-    if LU.dtype is not B.dtype:
-        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type "
-                           f"{_scalar_name(LU.dtype)} and B of type {_scalar_name(B.dtype)} instead")
     return _lu_solve_call(LU, B, pivots._data.astype(np.int64), bool(left), bool(adjoint))
 
 
 export("lu_solve", linalg=True, torch=False)(_linalg_lu_solve)
+
+
+_LU_SOLVE_DEPRECATED = (
+    "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future PyTorch release.\n"
+    "Note that torch.linalg.lu_solve has its arguments reversed.\nX = torch.lu_solve(B, LU, pivots)\nshould be "
+    "replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)")
+
+
+@export("lu_solve", method=True)
+def lu_solve(input, LU_data, LU_pivots, *, out=None):
+    """torch.lu_solve (deprecated, warned once): linalg.lu_solve with its arguments reversed."""
+    from .._warn_once import warn_once
+
+    warn_once(_LU_SOLVE_DEPRECATED, UserWarning, stacklevel=2)
+    return _linalg_lu_solve(LU_data, LU_pivots, input, out=out)
+
+
+# ---------------------------------------------------------------------------
+# torch.lu_unpack
+# ---------------------------------------------------------------------------
+
+_LU_UNPACK_PIVOTS = ("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
+                     "Note: this function is intended to be used with the output produced by torch.linalg.lu_factor")
+
+
+@export("lu_unpack")
+@with_out("lu_unpack")
+def _torch_lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    """torch.lu_unpack: (P, L, U) of a packed LU, in any dtype; L and U are LuUnpackBackward0's,
+    P is not differentiable; an output not asked for is an empty tensor."""
+    if LU_data.ndim < 2:
+        raise RuntimeError(f"torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(LU_data.shape)} instead")
+    if LU_pivots.dtype is not dtypes.int32 or not LU_pivots.is_contiguous():
+        raise RuntimeError(_LU_UNPACK_PIVOTS)
+    dt = LU_data._data.dtype
+    empty = lambda: Tensor._make(np.zeros((0,), dt))  # noqa: E731
+    piv = LU_pivots._data
+    m = LU_data.shape[-2]
+    if unpack_pivots and piv.size and (piv.min() < 1 or piv.max() > m):
+        raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive."
+                           "Did you properly pass the result of lu_factor?")
+    if unpack_data:
+        L, U = _lu_unpack.apply((LU_data,), (LU_data._data,), {"pivots": piv})
+    else:
+        L, U = empty(), empty()
+    P = Tensor._make(permutation_np(piv, m, dt)) if unpack_pivots else empty()
+    return LuUnpackResult(P, L, U)

@@ -149,6 +149,12 @@ def _solve(A, B, left, vector):
 
 
 def _linalg_solve(A, B, *, left=True, out=None):
+    _check_solve(A, B, left)
+    return finish_out("linalg_solve", _solve(A, B, left, _is_vector_rhs(A, B)), out)
+
+
+def _check_solve(A, B, left):
+    """linalg.solve's checks (solve_ex's too), in ATen's order."""
     _require_float(A, "linalg.solve")  # (the dtypes are checked before the shapes, as in ATen)
     if A.dtype is not B.dtype:
         raise RuntimeError(
@@ -170,7 +176,6 @@ def _linalg_solve(A, B, *, left=True, out=None):
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {eq} "
                            f"({n}x{n} and {rows}x{cols})")
     _no_half(A, "lu_cpu")  # (the kernel's dispatch, after every check of the shapes)
-    return finish_out("linalg_solve", _solve(A, B, left, vector), out)
 
 
 export("solve", linalg=True, torch=False)(_linalg_solve)

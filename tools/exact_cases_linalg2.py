@@ -1,0 +1,64 @@
+"""Regression cases of issue 10's missing linear algebra (helper "linalg2", session 30; tools/exact_cases.py
+adds them): the ``_ex`` forms and their info tensors, linalg.lu, torch.lu, lu_unpack, torch.lu_solve,
+cholesky_solve, cholesky_inverse, triangular_solve, geqrf, householder_product/orgqr, ormqr, and the
+composites vander, tensorinv, tensorsolve, nuclear_norm, frobenius_norm.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+_N, _I = "float('nan')", "float('inf')"
+
+
+def cases(graph: str) -> list[dict]:
+    return [
+        case("linalg-ex-forms-info",  # info tensors, LAPACK's leftovers where a matrix fails, check_errors' texts
+             ["L = torch.linalg", "A = torch.tensor([[1., 2., 3.], [2., 4., 6.], [1., 0., 1.]])",
+              "S = torch.tensor([[4., 2., 1.], [2., 1., 0.], [1., 0., 3.]])",
+              "G = torch.tensor([[2., 0.5, 1.], [0.25, 3., -1.], [1.5, -0.75, 1.5]], dtype=torch.float64)"],
+             ["L.inv_ex(A)", "L.inv_ex(G)", "L.inv_ex(torch.stack([A, 2 * torch.eye(3)]))", "L.inv_ex(torch.zeros(0, 2, 2))",
+              f"L.inv_ex(torch.tensor([[{_N}, 1.], [1., 1.]]))", "L.inv_ex(A, check_errors=True)",
+              "L.inv_ex(torch.stack([A, A]), check_errors=True)", "L.inv_ex(torch.ones(2, 3))", "L.inv_ex(A.long())",
+              "L.inv_ex(A.half())",
+              "L.solve_ex(A, torch.ones(3, 2))", "L.solve_ex(G, torch.ones(3, dtype=torch.float64))",
+              "L.solve_ex(torch.zeros(3, 3), torch.ones(2, 3, 1))", "L.solve_ex(torch.randn(2, 3, 3).mT @ torch.eye(3), torch.ones(3)).info",
+              "L.solve_ex(A, torch.ones(3), check_errors=True)", "L.solve_ex(torch.zeros(3, 2, 2), torch.ones(2, 2), check_errors=True)",
+              "L.solve_ex(A, torch.ones(3, 2), left=False)", "L.solve_ex(torch.eye(2), torch.ones(3))",
+              "L.cholesky_ex(S)", "L.cholesky_ex(S, upper=True)", "L.cholesky_ex(torch.stack([torch.eye(3), S]))",
+              "L.cholesky_ex(torch.zeros(0, 2, 2))", f"L.cholesky_ex(torch.tensor([[4., 1.], [1., {_N}]]))",
+              "L.cholesky_ex(S, check_errors=True)", "L.cholesky_ex(torch.stack([S, S]), check_errors=True)",
+              "L.cholesky_ex(torch.ones(2))", "L.cholesky_ex(S.long())",
+              "L.lu_factor_ex(A)", "L.lu_factor_ex(torch.zeros(2, 0, 3))", "L.lu_factor_ex(torch.zeros(3, 3, dtype=torch.float64))",
+              "L.lu_factor_ex(A, check_errors=True)", "L.lu_factor_ex(torch.stack([A, A]), check_errors=True)",
+              "L.lu_factor_ex(A.long())", "L.lu_factor_ex(A, pivot=False)",
+              "[t.stride() for t in L.lu_factor_ex(torch.ones(2, 3, 4))]", "L.inv_ex(torch.eye(3).expand(2, 3, 3)).inverse.stride()",
+              "L.solve_ex(torch.eye(3).expand(2, 3, 3), torch.ones(3)).result.stride()"]),
+        case("linalg-lu-unpack-and-deprecated",
+             [graph, "L = torch.linalg", "A = torch.tensor([[1., 2., 3.], [2., 4., 6.], [1., 0., 1.]])",
+              "G = torch.tensor([[2., 0.5, 1.], [0.25, 3., -1.], [1.5, -0.75, 1.5]], dtype=torch.float64)",
+              "LU, p = L.lu_factor(G)",
+              "def gr(f, *xs):\n    xs = [x.clone().requires_grad_() for x in xs]\n    out = f(*xs)\n"
+              "    outs = out if isinstance(out, tuple) else (out,)\n"
+              "    g = torch.autograd.grad(sum((o * o).sum() for o in outs if o.requires_grad), xs, create_graph=True)\n"
+              "    return [o.grad_fn for o in outs], g, [graph(x.grad_fn) for x in g]"],
+             ["L.lu(A)", "L.lu(torch.ones(2, 3))", "L.lu(G[:, :2])", "L.lu(torch.zeros(0, 3))", "L.lu(torch.zeros(2, 0, 0))",
+              "[t.stride() for t in L.lu(torch.ones(2, 4, 3))]", "L.lu(torch.ones(2))", "L.lu(A.long())", "L.lu(A, pivot=False)",
+              "torch.lu(A)", "torch.lu(A, get_infos=True)", "A.lu()", "A.lu(get_infos=True)", "torch.lu(torch.ones(2))",
+              "torch.lu_solve(torch.ones(3, 2, dtype=torch.float64), LU, p)", "torch.ones(3, 2, dtype=torch.float64).lu_solve(LU, p)",
+              "torch.lu_solve(torch.ones(3), LU, p)",
+              "torch.lu_unpack(LU, p)", "torch.lu_unpack(LU, p, unpack_data=False)", "torch.lu_unpack(LU, p, unpack_pivots=False)",
+              "torch.lu_unpack(LU.long(), p)", "torch.lu_unpack(*L.lu_factor(G[:2]))", "torch.lu_unpack(*L.lu_factor(G[:, :2]))",
+              "torch.lu_unpack(LU, p.long())", "torch.lu_unpack(LU, torch.tensor([0, 2, 3], dtype=torch.int32))",
+              "torch.lu_unpack(torch.ones(2), p)",
+              "gr(lambda a: L.inv_ex(a).inverse, G)", "gr(lambda a, b: L.solve_ex(a, b).result, G, torch.ones(3, 2, dtype=torch.float64))",
+              "gr(lambda a: L.cholesky_ex(a @ a.mT).L, G)", "gr(lambda a: L.lu_factor_ex(a).LU, G)",
+              "gr(lambda a: L.lu(a)[1:], G)", "gr(lambda a: L.lu(a).L, G)", "gr(lambda a: L.lu(a).U, G[:2])",
+              "gr(lambda a: L.lu(a)[1:], G[:, :2])", "gr(lambda a: torch.lu_unpack(*L.lu_factor(a))[1:], G)",
+              "gr(lambda a: torch.lu(a)[0], G)", "L.lu(G.requires_grad_()).L.grad_fn._saved_U"]),
+    ]

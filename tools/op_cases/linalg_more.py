@@ -1,0 +1,45 @@
+"""Session 30's linear algebra (issue 10, helper linalg2): the ``_ex`` forms (inv_ex, solve_ex,
+cholesky_ex, lu_factor_ex), linalg.lu, torch.lu, torch.lu_solve, torch.lu_unpack; gradients,
+second derivatives, info tensors, return types and errors."""
+
+from . import case, inp, val
+
+D = {"dtype": "float64"}
+SPD = "a @ a.mT + 3 * torch.eye(a.shape[-1], dtype=a.dtype)"
+SINGULAR3 = [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [1.0, 0.0, 1.0]]
+NOT_PD = [[4.0, 2.0, 1.0], [2.0, 1.0, 0.0], [1.0, 0.0, 3.0]]
+
+CASES = [
+    # the _ex forms
+    case("inv_ex", "torch.linalg.inv_ex(a)", a=inp(3, 3, **D), second=True),
+    case("inv_ex_singular", "torch.linalg.inv_ex(a)", a=val(SINGULAR3, requires_grad=False)),
+    case("error_inv_ex_check", "torch.linalg.inv_ex(a, check_errors=True)", a=val(SINGULAR3)),
+    case("solve_ex", "torch.linalg.solve_ex(a, b)", a=inp(3, 3, **D), b=inp(3, 2, **D), second=True),
+    case("solve_ex_vector_batched", "torch.linalg.solve_ex(a, b)", a=inp(2, 3, 3, **D), b=inp(3, **D)),
+    case("solve_ex_singular", "torch.linalg.solve_ex(a, b)", a=val(SINGULAR3, requires_grad=False),
+         b=inp(3, 2, requires_grad=False)),
+    case("cholesky_ex", f"torch.linalg.cholesky_ex({SPD})", a=inp(3, 3, **D), second=True),
+    case("cholesky_ex_upper_batched", f"torch.linalg.cholesky_ex({SPD}, upper=True)", a=inp(2, 3, 3, **D)),
+    case("cholesky_ex_not_pd", "torch.linalg.cholesky_ex(a)", a=val(NOT_PD, requires_grad=False)),
+    case("error_cholesky_ex_check", "torch.linalg.cholesky_ex(a, check_errors=True)", a=val(NOT_PD)),
+    case("lu_factor_ex", "torch.linalg.lu_factor_ex(a)", a=inp(3, 4, **D), second=True),
+    case("lu_factor_ex_singular", "torch.linalg.lu_factor_ex(a)", a=val(SINGULAR3, requires_grad=False)),
+    # linalg.lu, torch.lu, lu_unpack, torch.lu_solve
+    case("linalg_lu", "torch.linalg.lu(a)", a=inp(3, 3, **D), second=True),
+    case("linalg_lu_wide", "torch.linalg.lu(a)", a=inp(2, 4, **D), second=True),
+    case("linalg_lu_tall_batched", "torch.linalg.lu(a)", a=inp(2, 4, 3, **D)),
+    case("linalg_lu_L_only", "torch.linalg.lu(a).L", a=inp(3, 3, **D)),
+    case("linalg_lu_U_only_tall", "torch.linalg.lu(a).U", a=inp(4, 2, **D)),
+    case("torch_lu", "torch.lu(a)", a=inp(3, 3, **D)),
+    case("torch_lu_infos", "torch.lu(a, get_infos=True)", a=inp(2, 3, 3, **D)),
+    case("lu_unpack", code="lu, piv = torch.linalg.lu_factor(a)\nout = torch.lu_unpack(lu, piv)",
+         a=inp(3, 3, **D), second=True),
+    case("lu_unpack_wide", code="lu, piv = torch.linalg.lu_factor(a)\nout = torch.lu_unpack(lu, piv)",
+         a=inp(2, 4, **D)),
+    case("lu_unpack_tall", code="lu, piv = torch.linalg.lu_factor(a)\nout = torch.lu_unpack(lu, piv)",
+         a=inp(4, 2, **D)),
+    case("torch_lu_solve", code="lu, piv = torch.linalg.lu_factor(a)\nout = torch.lu_solve(b, lu, piv)",
+         a=inp(3, 3, **D), b=inp(3, 2, **D)),
+    case("lu_solve_method", code="lu, piv = torch.linalg.lu_factor(a)\nout = b.lu_solve(lu, piv)",
+         a=inp(3, 3, **D), b=inp(2, 3, 1, **D)),
+]
