@@ -226,6 +226,16 @@ _loss_case("KLDivLoss", lambda torch: (T(torch, 4, 3, grad=True).log_softmax(1),
 _loss_case("KLDivLoss", lambda torch: (T(torch, 4, 3, grad=True).log_softmax(1),
                                        T(torch, 4, 3, k=1).log_softmax(1)), log_target=True)
 
+_loss_case("SoftMarginLoss", lambda torch: (T(torch, 4, 3, scale=2.0, grad=True), T(torch, 4, 3, k=1).sign()))
+_loss_case("MultiLabelSoftMarginLoss", lambda torch: (T(torch, 4, 3, scale=2.0, grad=True), T(torch, 4, 3, k=1).gt(0).float()),
+           weight=lambda torch: torch.tensor([0.5, 1.0, 2.0]))
+_loss_case("MultiMarginLoss", _logits_targets)
+_loss_case("MultiMarginLoss", _logits_targets, p=2, margin=0.5, weight=lambda torch: torch.tensor([0.5, 1.0, 2.0, 1.5]))
+_loss_case("MultiLabelMarginLoss", lambda torch: (T(torch, 3, 4, scale=2.0, grad=True),
+                                                  torch.tensor([[3, 0, -1, 1], [1, 2, 3, 0], [-1, 0, 0, 0]])))
+_loss_case("TripletMarginWithDistanceLoss", lambda torch: (T(torch, 4, 3, grad=True), T(torch, 4, 3, k=1, grad=True),
+                                                           T(torch, 4, 3, k=2, grad=True)), margin=0.5, swap=True)
+
 
 @case("losses")
 def loss_errors(torch):

@@ -8,7 +8,8 @@ from .module import Module
 
 __all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss", "NLLLoss",
            "BCELoss", "BCEWithLogitsLoss", "KLDivLoss", "SoftMarginLoss", "MarginRankingLoss",
-           "HingeEmbeddingLoss", "CosineEmbeddingLoss", "PoissonNLLLoss", "GaussianNLLLoss", "TripletMarginLoss"]
+           "HingeEmbeddingLoss", "CosineEmbeddingLoss", "PoissonNLLLoss", "GaussianNLLLoss", "TripletMarginLoss",
+           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss"]
 
 
 class _Loss(Module):
@@ -108,13 +109,32 @@ class KLDivLoss(_Loss):
 
 class SoftMarginLoss(_Loss):
     def forward(self, input, target):
-        from ...ops import FUNCTIONS
-        loss = FUNCTIONS["log1p"](FUNCTIONS["exp"](-target * input))
-        if self.reduction == "mean":
-            return loss.mean()
-        if self.reduction == "sum":
-            return loss.sum()
-        return loss
+        return _F["soft_margin_loss"](input, target, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_WeightedLoss):
+    def forward(self, input, target):
+        return _F["multilabel_soft_margin_loss"](input, target, weight=self.weight, reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    def forward(self, input, target):
+        return _F["multilabel_margin_loss"](input, target, reduction=self.reduction)
+
+
+class MultiMarginLoss(_WeightedLoss):
+    def __init__(self, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        if p != 1 and p != 2:
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:
+            raise ValueError(f"MultiMarginLoss: expected weight to be None or 1D tensor, got {weight.dim()}D instead")
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input, target):
+        return _F["multi_margin_loss"](input, target, p=self.p, margin=self.margin, weight=self.weight,
+                                       reduction=self.reduction)
 
 
 class MarginRankingLoss(_Loss):
@@ -184,3 +204,21 @@ class TripletMarginLoss(_Loss):
     def forward(self, anchor, positive, negative):
         return _F["triplet_margin_loss"](anchor, positive, negative, margin=self.margin, p=self.p, eps=self.eps,
                                          swap=self.swap, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
+        super().__init__(reduction=reduction)
+        if margin <= 0:
+            raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead")
+        if distance_function is None:
+            from .shaping import PairwiseDistance
+            distance_function = PairwiseDistance()
+        self.distance_function = distance_function
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return _F["triplet_margin_with_distance_loss"](anchor, positive, negative,
+                                                       distance_function=self.distance_function,
+                                                       margin=self.margin, swap=self.swap, reduction=self.reduction)

@@ -1,0 +1,44 @@
+"""Session 30's nn functions and layers (margin losses, unpooling, embedding_bag, pdist, grid
+sampling, channel_shuffle) in scripts: they run, and their functions, modules, results and nodes
+expose nothing of the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from agrad.lang import Source, run
+
+HEAD = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+        "x = torch.tensor([[0.5, -1.0, 2.0, 1.5], [3.0, 0.25, -0.5, 1.0]], requires_grad=True)\n"
+        "y = torch.tensor([1, 3])\nt = torch.tensor([[1, -1, 0, 0], [0, 2, -1, 0]])\n")
+
+
+def blocked(text, type_name="AttributeError"):
+    err = run(Source("attack.py", text), timeout=20).error
+    assert err is not None, f"not blocked: {text!r}"
+    assert err.type_name == type_name and "Traceback" not in err.render(), err.render()
+
+
+LOSSES = [
+    "F.multi_margin_loss.__globals__", "F.multilabel_margin_loss.__code__", "F.soft_margin_loss.__globals__",
+    "F.multilabel_soft_margin_loss.__wrapped__", "F.triplet_margin_with_distance_loss.__globals__",
+    "F.multi_margin_loss(x, y).grad_fn.__dict__", "F.multilabel_margin_loss(x, t).grad_fn._saved_is_target.__class__.__subclasses__",
+    "F.soft_margin_loss(x, x.detach()).grad_fn._op", "torch.autograd.grad(F.multi_margin_loss(x, y), x, create_graph=True)[0].grad_fn.__dict__",
+    "nn.MultiMarginLoss().forward.__globals__", "nn.MultiLabelMarginLoss.__init__.__globals__", "nn.MultiLabelSoftMarginLoss().__class__.__mro__",
+    "nn.TripletMarginWithDistanceLoss().distance_function.forward.__globals__",
+]
+
+
+@pytest.mark.parametrize("use", LOSSES)
+def test_new_nn_functions_expose_no_internals(use):
+    blocked(HEAD + f"print({use})\n")
+
+
+def test_margin_losses_run_in_scripts(run_ok):
+    res = run_ok(HEAD + "def dist(a, b):\n    return (a - b).abs().sum(-1)\n"
+                 "z = F.multi_margin_loss(x, y) + F.multilabel_margin_loss(x, t) + F.soft_margin_loss(x, x.detach().sign())\n"
+                 "z = z + F.multilabel_soft_margin_loss(x, (x > 0).float(), reduction='sum')\n"
+                 "z = z + nn.TripletMarginWithDistanceLoss(distance_function=dist)(x, x + 1, x.flip(0))\n"
+                 "z.backward()\nprint(z.grad_fn.name(), nn.MultiMarginLoss(p=2, margin=0.5), x.grad[0])\n")
+    assert res.stdout == ("AddBackward0 MultiMarginLoss() "  # (PyTorch's numbers)
+                          "tensor([ 0.1084, -0.6491,  0.2053,  0.1816])\n")
