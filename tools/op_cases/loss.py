@@ -256,4 +256,16 @@ BAD_REDUCTION = [
     case("error_mse_weight_size", "F.mse_loss(a, b, weight=w)", a=inp(3, 4), b=inp(3, 4), w=inp(4, requires_grad=False)),
 ]
 
-CASES = MSE_L1 + SMOOTH + BCE + NLL + CROSS_ENTROPY + KL_COSINE + RANKING + BAD_REDUCTION
+MARGIN_KERNELS = [  # ops/margin_kernels.py
+    *_each_reduction("multi_margin", "F.multi_margin_loss(a, t, reduction='{r}')", a=inp(4, 5), t=val([0, 4, 2, 2])),
+    case("multi_margin_p2_weight", "F.multi_margin_loss(a, t, p=2, margin=0.5, weight=w)", a=inp(4, 5), t=val([0, 4, 2, 2]),
+         w=inp(5, kind="rand", requires_grad=False)),
+    *_each_reduction("multilabel_margin", "F.multilabel_margin_loss(a, t, reduction='{r}')", a=inp(3, 4),
+                     t=val([[3, 0, -1, 1], [1, 2, 3, 0], [-1, 0, 0, 0]])),
+    *_each_reduction("soft_margin", "F.soft_margin_loss(a, b, reduction='{r}')", a=inp(3, 4),
+                     b=val([[1.0, -1.0, 1.0, 1.0], [-1.0, -1.0, 1.0, -1.0], [1.0, 1.0, -1.0, 1.0]], requires_grad=False),
+                     second=True),
+    case("error_soft_margin_target_requires_grad", "F.soft_margin_loss(a, b)", a=inp(3), b=inp(3)),
+]
+
+CASES = MARGIN_KERNELS + MSE_L1 + SMOOTH + BCE + NLL + CROSS_ENTROPY + KL_COSINE + RANKING + BAD_REDUCTION
