@@ -82,3 +82,10 @@ def test_new_names_do_not_open_an_escape(text, tmp_path, monkeypatch):
     assert res.error.type_name == "AttributeError", res.error.render()
     assert "Traceback" not in res.error.render()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_window_functions_in_a_script():
+    out = _run("print(torch.hann_window(4), torch.bartlett_window(5, False).tolist())\n"
+               "print(torch.kaiser_window(3, False, 2.0, dtype=torch.float64).tolist())")
+    assert out == ("tensor([0.0000, 0.5000, 1.0000, 0.5000]) [0.0, 0.5, 1.0, 0.5, 0.0]\n"
+                   "[0.4386762798370488, 1.0, 0.4386762798370488]\n")
