@@ -699,3 +699,4 @@ def dropout_train(torch):
 from nn_cases_conv import *  # noqa: E402,F401,F403
 from nn_cases_rnn import *  # noqa: E402,F401,F403
 from nn_cases_transformer import *  # noqa: E402,F401,F403
+from nn_cases_lazy import *  # noqa: E402,F401,F403

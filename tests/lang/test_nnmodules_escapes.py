@@ -1,4 +1,5 @@
-"""Session 30's new layers (Transformer and its parts, the 3-D pools, BatchNorm3d) in scripts:
+"""Session 30's new layers (Transformer and its parts, the 3-D pools, BatchNorm3d, the lazy
+layers and their UninitializedParameter/UninitializedBuffer placeholders) in scripts:
 they run, and their modules, methods, results and nodes expose nothing of the engine."""
 
 from __future__ import annotations
@@ -66,3 +67,45 @@ def test_nested_tensor_warning_points_at_the_script_line(run_ok):
                           "batch_first was not True(use batch_first for better inference "
                           "performance)\n"
                           "  enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(4, 2), 1)")
+
+
+LAZY = ("import torch\nimport torch.nn as nn\n"
+        "lin = nn.LazyLinear(3)\np = nn.UninitializedParameter()\n")
+
+
+@pytest.mark.parametrize("use", [
+    "lin._initialize_hook", "lin._forward_pre_hooks", "lin.weight._data", "lin.weight.__class__",
+    "lin.weight.numel.__closure__", "lin.weight.t.__globals__", "lin.weight.materialize.__func__",
+    "lin.initialize_parameters.__globals__", "lin.cls_to_become.__init__.__globals__",
+    "lin.has_uninitialized_params.__code__", "nn.LazyConv2d.__mro__", "p.__reduce_ex__",
+    "nn.UninitializedBuffer.__subclasses__", "nn.LazyBatchNorm1d().running_mean.__class__",
+])
+def test_lazy_layers_expose_no_internals(use):
+    blocked(LAZY + f"print({use})\n")
+
+
+def test_placeholders_refuse_as_pytorch(run_err):
+    err = run_err(LAZY + "lin.weight.numel()\n")
+    assert err.type_name == "ValueError" and err.message.startswith(
+        "Attempted to use an uninitialized parameter in <method 'numel' of "
+        "'torch._C.TensorBase' objects>.")
+    err = run_err(LAZY + "p.shape\n")
+    assert err.type_name == "RuntimeError" and "Can't access the shape" in err.message
+
+
+def test_materialize_is_size_limited(run_err):
+    err = run_err(LAZY + "p.materialize((100000, 100000))\n")
+    assert err.type_name == "LimitError"
+
+
+def test_lazy_layers_run_in_scripts(run_ok):
+    res = run_ok(LAZY + "net = nn.Sequential(nn.LazyConv2d(2, 3, padding=1), nn.LazyBatchNorm2d(), "
+                 "nn.Flatten(), lin)\nprint(net[0], net[3])\n"
+                 "net(torch.ones(1, 1, 2, 2)).sum().backward()\n"
+                 "print(net[0], net[1], net[3], lin.weight.grad.shape)\n")
+    assert res.stdout == (
+        "LazyConv2d(0, 2, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1)) "
+        "LazyLinear(in_features=0, out_features=3, bias=True)\n"
+        "Conv2d(1, 2, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1)) "
+        "BatchNorm2d(2, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True) "
+        "Linear(in_features=8, out_features=3, bias=True) torch.Size([3, 8])\n")

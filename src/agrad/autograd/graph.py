@@ -60,6 +60,16 @@ class RemovableHandle:
     def __repr__(self):
         return f"<torch.utils.hooks.RemovableHandle object at {id(self):#x}>"
 
+    def __deepcopy__(self, memo):
+        """A handle on the copy of its hooks dict when that was copied first (a module's
+        deep copy), else on the same dict (as PyTorch's state-based copy)."""
+        hooks = self._hooks() if self._hooks is not None else None
+        new = object.__new__(RemovableHandle)
+        new.id = self.id
+        target = memo.get(id(hooks), hooks) if hooks is not None else None
+        new._hooks = weakref.ref(target) if target is not None else None
+        return new
+
 
 class _HookDict(dict):
     """A dict that a weak reference can point at (plain dicts cannot)."""

@@ -7,7 +7,7 @@ import importlib
 from . import functional  # noqa: F401
 
 _SUBMODULES = ("init", "utils", "modules", "parameter")
-_FROM_PARAMETER = ("Parameter", "Buffer")
+_FROM_PARAMETER = ("Parameter", "Buffer", "UninitializedParameter", "UninitializedBuffer")
 
 
 def _layer_names():

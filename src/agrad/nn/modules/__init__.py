@@ -15,3 +15,4 @@ from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBas
 from .attention import MultiheadAttention  # noqa: F401
 from .shaping import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
+from .lazy import *  # noqa: F401,F403

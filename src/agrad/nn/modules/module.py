@@ -596,7 +596,7 @@ class Module:
         memo[id(self)] = new
         for k, v in self.__dict__.items():
             if k in ("_forward_pre_hooks", "_forward_hooks", "_backward_hooks"):
-                new.__dict__[k] = _HookDict(v)
+                new.__dict__[k] = memo[id(v)] = _HookDict(v)
             elif k in ("_parameters", "_buffers", "_modules"):
                 new.__dict__[k] = {n: copy.deepcopy(x, memo) for n, x in v.items()}
             else:
