@@ -26,6 +26,10 @@ LOSSES = [
     "F.soft_margin_loss(x, x.detach()).grad_fn._op", "torch.autograd.grad(F.multi_margin_loss(x, y), x, create_graph=True)[0].grad_fn.__dict__",
     "nn.MultiMarginLoss().forward.__globals__", "nn.MultiLabelMarginLoss.__init__.__globals__", "nn.MultiLabelSoftMarginLoss().__class__.__mro__",
     "nn.TripletMarginWithDistanceLoss().distance_function.forward.__globals__",
+    "torch.pdist.__globals__", "F.pdist.__code__", "torch.pdist(x).grad_fn.__dict__",
+    "torch.autograd.grad(torch.pdist(x).sum(), x, create_graph=True)[0].grad_fn._op",
+    "F.channel_shuffle.__globals__", "torch.channel_shuffle(x.view(1, 2, 4), 2).grad_fn.__dict__",
+    "nn.ChannelShuffle(2).forward.__globals__",
 ]
 
 
@@ -42,3 +46,11 @@ def test_margin_losses_run_in_scripts(run_ok):
                  "z.backward()\nprint(z.grad_fn.name(), nn.MultiMarginLoss(p=2, margin=0.5), x.grad[0])\n")
     assert res.stdout == ("AddBackward0 MultiMarginLoss() "  # (PyTorch's numbers)
                           "tensor([ 0.1084, -0.6491,  0.2053,  0.1816])\n")
+
+
+def test_pdist_and_channel_shuffle_run_in_scripts(run_ok):
+    res = run_ok(HEAD + "d = torch.pdist(x, 1) + F.pdist(x)\n"
+                 "z = nn.ChannelShuffle(2)(x.view(1, 4, 2)).view(2, 4) * torch.arange(8.).view(2, 4)\n"
+                 "(d.sum() + z.sum()).backward()\nprint(d.grad_fn.next_functions[0][0].name(), nn.ChannelShuffle(2), x.grad)\n")
+    assert res.stdout == ("PdistBackward0 ChannelShuffle(groups=2) tensor([[-1.6608, -0.3304,  5.6608,  6.1322],\n"
+                          "        [ 3.6608,  4.3304,  4.3392,  5.8678]])\n")  # (PyTorch's numbers)

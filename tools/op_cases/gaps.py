@@ -71,4 +71,13 @@ MORE = [
     case("unique_consecutive_values", "torch.unique_consecutive(a)", a=val([1, 1, 2, 2, 3, 1])),
 ]
 
-CASES = QUANTILE + CDIST + COV + HIST + BLOCKS + MORE
+PDIST_SHUFFLE = [  # session 30 (nnlosses): torch.pdist, channel_shuffle
+    case("pdist_p2", "torch.pdist(a)", a=inp(5, 3)),
+    case("pdist_p1_float64", "torch.pdist(a, 1)", a=inp(4, 9, dtype="float64")),
+    case("pdist_inf", "torch.pdist(a, float('inf'))", a=inp(4, 3)),
+    case("pdist_transposed", "torch.pdist(a.t())", a=inp(3, 4)),
+    case("channel_shuffle_2", "F.channel_shuffle(a, 2)", a=inp(2, 4, 3), second=True),
+    case("channel_shuffle_4d", "torch.channel_shuffle(a, 3)", a=inp(1, 6, 2, 2)),
+]
+
+CASES = QUANTILE + CDIST + COV + HIST + BLOCKS + MORE + PDIST_SHUFFLE

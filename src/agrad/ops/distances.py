@@ -1,4 +1,5 @@
-"""torch.cdist: the p-norm distance between each pair of rows of two batches (ATen's Distance.cpp).
+"""torch.cdist and torch.pdist: the p-norm distance between each pair of rows of two batches, or of
+one matrix's rows (ATen's Distance.cpp, DistanceOpsKernel.cpp).
 
 Which way it goes is PyTorch's rule: for ``p == 2`` with ``compute_mode`` "use_mm_for_euclid_dist",
 or the default "use_mm_for_euclid_dist_if_necessary" when either input has more than 25 rows, the
@@ -20,7 +21,7 @@ from .._zero import materialized
 from ..autograd import grad_mode
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export
-from ._vec_math import fma
+from ._vec_math import fma, reduce_all_sum
 from .pointwise import _mismatch_message
 
 _MODES = {"use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1, "donot_use_mm_for_euclid_dist": 2}
@@ -78,12 +79,10 @@ def _all_ones(dtype):
     return np.array(-1, np.int64 if dtype == np.float64 else np.int32).view(dtype)
 
 
-def _cdist_backward_kernel(grad, a, b, p, dist):
-    """_cdist_backward's CPU kernel: the gradient of ``a`` (rows of ``b`` summed in order)."""
-    diff = _pairs(a, b)
+def _backward_terms(diff, g, d, p):
+    """The distance kernels' per-pair gradient terms (F::backward of Distance.cpp's kernels): of
+    ``diff`` = a - b, the incoming gradient ``g`` and the distance ``d`` (broadcast against diff)."""
     t = diff.dtype.type
-    g = grad[..., None]
-    d = dist[..., None]
     with np.errstate(all="ignore"):
         # (its sign of a NaN is the all-ones NaN of vec::maximum / vec::minimum)
         sign = np.where(diff != diff, _all_ones(diff.dtype), (diff > 0).astype(diff.dtype) - (diff < 0).astype(diff.dtype))
@@ -105,6 +104,12 @@ def _cdist_backward_kernel(grad, a, b, p, dist):
         terms = np.where(terms != terms, sign.dtype.type(0) + _all_ones(sign.dtype), terms)
     elif p != 2:
         terms = np.where((terms != terms) & (diff == diff), _all_ones(sign.dtype), terms)
+    return terms
+
+
+def _cdist_backward_kernel(grad, a, b, p, dist):
+    """_cdist_backward's CPU kernel: the gradient of ``a`` (rows of ``b`` summed in order)."""
+    terms = _backward_terms(_pairs(a, b), grad[..., None], dist[..., None], p)
     out = np.zeros(a.shape, a.dtype)
     if p == 0:
         return out
@@ -239,3 +244,130 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
             and p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25)))):
         return _euclidean_dist(x1, x2, batch)
     return _cdist.apply((x1, x2), (x1._data, x2._data), {"p": p})
+
+
+# ---------------------------------------------------------------------------
+# pdist
+# ---------------------------------------------------------------------------
+
+def _lane_sum(a):
+    """vec::reduce_all(+) along the last axis (AVX2): reduce_all_sum's vectors, with double's
+    lanes folded one after another (float's halves then neighbours)."""
+    lanes = 32 // a.dtype.itemsize
+    if a.dtype != np.float64 or a.shape[-1] < lanes:
+        return reduce_all_sum(a)
+    acc = a[..., :lanes].copy()
+    full = a.shape[-1] - a.shape[-1] % lanes
+    for start in range(lanes, full, lanes):
+        acc = acc + a[..., start:start + lanes]
+    if full < a.shape[-1]:
+        acc[..., :a.shape[-1] - full] = acc[..., :a.shape[-1] - full] + a[..., full:]
+    total = acc[..., 0]
+    for k in range(1, lanes):
+        total = total + acc[..., k]
+    return total
+
+
+def _pdist_kernel(x, p):
+    """_pdist_forward's CPU kernel: per pair i < j (row-major order), vec::map2_reduce_all of the
+    terms of |x_i - x_j| over the columns (AVX2 lanes, then folded), then the norm's finish."""
+    n = x.shape[0]
+    i, j = np.triu_indices(n, 1)
+    diff = np.abs(x[i] - x[j])
+    t = x.dtype.type
+    with np.errstate(all="ignore"):
+        if p == 0:
+            return _lane_sum(np.minimum(np.ceil(diff), t(1)))
+        if p == 1:
+            return _lane_sum(diff)
+        if p == 2:
+            return np.sqrt(_lane_sum(diff * diff))
+        if math.isinf(p):
+            return _reduce_all_max(diff)
+        agg = _lane_sum(_libm_pow(diff, float(t(p))).astype(x.dtype))
+        return _libm_pow(agg, 1.0 / p).astype(x.dtype)
+
+
+def _reduce_all_max(a):
+    """vec::reduce_all(max) along the last axis: as reduce_all_sum, with vec::maximum (NaN wins)."""
+    lanes = 32 // a.dtype.itemsize
+    n = a.shape[-1]
+    if n < lanes:
+        acc = a[..., 0].copy()
+        for k in range(1, n):
+            acc = np.maximum(acc, a[..., k])
+        return acc
+    acc = a[..., :lanes].copy()
+    full = n - n % lanes
+    for start in range(lanes, full, lanes):
+        acc = np.maximum(acc, a[..., start:start + lanes])
+    if full < n:
+        acc[..., :n - full] = np.maximum(acc[..., :n - full], a[..., full:])
+    return np.max(acc, axis=-1)
+
+
+def _pdist_fwd(ctx, x, p):
+    n, m = x.shape
+    if n <= 1:
+        return np.empty((0,), x.dtype)
+    if m == 0:
+        return np.zeros((n * (n - 1) // 2,), x.dtype)
+    return np.ascontiguousarray(_pdist_kernel(x, p))
+
+
+_pdist = Op("PdistBackward0", _pdist_fwd, saves=("self", "result"))
+
+
+def _pdist_backward_kernel(g, x, p, dist):
+    """_pdist_backward's CPU kernel: down each column, row i gains the terms of its pairs with the
+    later rows (in order) after losing those of the earlier rows' pairs with it."""
+    n = x.shape[0]
+    out = np.zeros(x.shape, x.dtype)
+    if p == 0 or g.size == 0 or x.size == 0:
+        return out
+    k = 0
+    for i in range(n - 1):
+        diff = x[i] - x[i + 1:]
+        terms = _backward_terms(diff, g[k:k + n - 1 - i, None], dist[k:k + n - 1 - i, None], p)
+        row = out[i]
+        for r in range(terms.shape[0]):
+            row = row + terms[r]
+            out[i + 1 + r] = out[i + 1 + r] - terms[r]
+        out[i] = row
+        k += n - 1 - i
+    return out
+
+
+_pdist_backward = Op("PdistBackwardBackward0", lambda ctx, *arrays, value: value,
+                     inputs=("grad", "self", "pdist"), internal=True, jvp="unsupported")
+
+
+@_pdist_backward.derivative
+def _(ctx, grad):
+    raise NotImplementedError("the derivative for '_pdist_backward' is not implemented.")
+
+
+@_pdist.derivative
+def _(ctx, grad):
+    g, x, d = materialized(grad._data), ctx.self._data, ctx.result._data
+    value = _pdist_backward_kernel(g, x, ctx.p, d)
+    return _pdist_backward.apply((grad, ctx.self, ctx.result), (g, x, d), {"value": value})
+
+
+@export(functional=True)
+def pdist(input, p=2):
+    """The p-norm distance between each pair of rows of a matrix: the upper triangle, row by row."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"pdist(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if isinstance(p, bool) or not isinstance(p, (int, float)):
+        raise TypeError(f"pdist(): argument 'p' (position 2) must be float, not {type(p).__name__}")
+    if input.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.ndim}D")
+    if not input.dtype.is_floating_point or input.dtype.is_complex:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if not p >= 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    if input.dtype.name not in ("float32", "float64") and input.shape[0] > 1 and input.shape[1]:
+        raise NotImplementedError(f"\"pdist\" not implemented for '{_scalar_name(input.dtype)}'")
+    x = input.contiguous()
+    return _pdist.apply((x,), (x._data,), {"p": float(p)})

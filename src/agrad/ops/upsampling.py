@@ -15,6 +15,7 @@ would turn -0.0 into 0.0 and spread an inf or NaN to every output).
 from __future__ import annotations
 
 import math
+import numbers
 import warnings
 
 import numpy as np
@@ -316,3 +317,35 @@ def pixel_unshuffle(input, downscale_factor):
             raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
                                f"input.size({i})={input.shape[i]} is not divisible by {r}")
     return _pixel_unshuffle(input, factor=r)
+
+
+# ---------------------------------------------------------------------------
+# channel_shuffle
+# ---------------------------------------------------------------------------
+
+def _channel_shuffle_np(a, groups):
+    n, c = a.shape[0], a.shape[1]
+    rest = a.shape[2:]
+    a = a.reshape(n, groups, c // groups, *rest).swapaxes(1, 2)
+    return np.ascontiguousarray(a).reshape(n, c, *rest)
+
+
+_channel_shuffle = Op("ChannelShuffleBackward0",
+                      in_input_format(lambda ctx, a, groups: _channel_shuffle_np(a, groups)), jvp="linear")
+# (its backward is channel_shuffle of the gradient with C / groups groups)
+_channel_shuffle.derivative(lambda ctx, grad: _channel_shuffle(grad, groups=grad.shape[1] // ctx.groups))
+
+
+@export(functional=True)
+def channel_shuffle(input, groups):
+    """(N, C, *) -> the channels split in ``groups`` groups and interleaved: (N, C/g, g, *) order."""
+    if not isinstance(groups, numbers.Integral) or isinstance(groups, bool):
+        raise TypeError(f"channel_shuffle(): argument 'groups' (position 2) must be int, not {type(groups).__name__}")
+    if input.ndim <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes {list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+    c = input.shape[1]
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
+    return _channel_shuffle(input, groups=int(groups))

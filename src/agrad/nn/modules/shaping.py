@@ -15,7 +15,7 @@ from .normalization import _NormBase
 __all__ = ["ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d",
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
            "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d",
-           "CircularPad2d", "CircularPad3d", "PixelShuffle", "PixelUnshuffle", "Upsample",
+           "CircularPad2d", "CircularPad3d", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "Upsample",
            "UpsamplingNearest2d", "UpsamplingBilinear2d", "Fold", "Unfold", "Softmax2d",
            "CosineSimilarity", "PairwiseDistance", "InstanceNorm1d", "InstanceNorm2d",
            "InstanceNorm3d"]
@@ -108,6 +108,18 @@ class PixelShuffle(Module):
 
     def extra_repr(self):
         return f"upscale_factor={self.upscale_factor}"
+
+
+class ChannelShuffle(Module):
+    def __init__(self, groups):
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input):
+        return _F["channel_shuffle"](input, self.groups)
+
+    def extra_repr(self):
+        return f"groups={self.groups}"
 
 
 class PixelUnshuffle(Module):
