@@ -28,6 +28,10 @@ def blocked(text, type_name="AttributeError"):
     "torch.linalg.lu(a).L.grad_fn.__dict__", "torch.linalg.lu(a).L.grad_fn._saved_P.__class__.__subclasses__",
     "torch.lu_unpack(*torch.linalg.lu_factor(a)).U.grad_fn.__dict__", "torch.linalg.lu_factor_ex(a).LU.grad_fn._op",
     "torch.linalg.lu(a)._asdict.__globals__",
+    "torch.cholesky_solve.__globals__", "b.cholesky_solve.__func__", "torch.cholesky_inverse.__wrapped__",
+    "torch.triangular_solve.__code__", "torch.cholesky_solve(b, s).grad_fn.__dict__",
+    "torch.cholesky_inverse(s).grad_fn._saved_self.__class__.__subclasses__",
+    "torch.triangular_solve(b, a).cloned_coefficient.grad_fn.__dict__", "torch.triangular_solve(b, a).__class__.__mro__",
 ])
 def test_new_linalg_functions_expose_no_internals(use):
     blocked(HEAD + f"print({use})\n")
@@ -37,5 +41,6 @@ def test_new_linalg_functions_run_in_scripts(run_ok):
     res = run_ok(HEAD + "P, L, U = torch.linalg.lu(a)\nX, info = torch.linalg.solve_ex(a, b)\n"
                  "y = (L * U).sum() + X.sum() + torch.linalg.inv_ex(a).inverse.sum() + torch.linalg.cholesky_ex(s).L.sum()\n"
                  "LU, piv, inf = torch.linalg.lu_factor_ex(a)\ny = y + torch.lu_unpack(LU, piv).L.sum() + torch.lu_solve(b, LU, piv).sum()\n"
+                 "y = y + torch.cholesky_solve(b, s).sum() + s.cholesky_inverse().sum() + sum(t.sum() for t in torch.triangular_solve(b, a))\n"
                  "y.backward()\nprint(info, inf, P.dtype, a.grad.shape, b.grad.shape, s.grad.shape)\n")
     assert res.stdout.startswith("tensor(0, dtype=torch.int32) tensor(0, dtype=torch.int32) torch.float32 torch.Size([3, 3])")

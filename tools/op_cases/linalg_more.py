@@ -1,5 +1,5 @@
 """Session 30's linear algebra (issue 10, helper linalg2): the ``_ex`` forms (inv_ex, solve_ex,
-cholesky_ex, lu_factor_ex), linalg.lu, torch.lu, torch.lu_solve, torch.lu_unpack; gradients,
+cholesky_ex, lu_factor_ex), linalg.lu, torch.lu, torch.lu_solve, torch.lu_unpack, cholesky_solve, cholesky_inverse, triangular_solve; gradients,
 second derivatives, info tensors, return types and errors."""
 
 from . import case, inp, val
@@ -42,4 +42,24 @@ CASES = [
          a=inp(3, 3, **D), b=inp(3, 2, **D)),
     case("lu_solve_method", code="lu, piv = torch.linalg.lu_factor(a)\nout = b.lu_solve(lu, piv)",
          a=inp(3, 3, **D), b=inp(2, 3, 1, **D)),
+    # cholesky_solve, cholesky_inverse, triangular_solve
+    case("cholesky_solve", code=f"l = torch.linalg.cholesky({SPD})\nout = torch.cholesky_solve(b, l)",
+         a=inp(3, 3, **D), b=inp(3, 2, **D), second=True),
+    case("cholesky_solve_upper_batched", code=f"u = torch.linalg.cholesky({SPD}, upper=True)\n"
+         "out = torch.cholesky_solve(b, u, upper=True)", a=inp(3, 3, **D), b=inp(2, 3, 2, **D)),
+    case("cholesky_solve_method_float32", code=f"l = torch.linalg.cholesky({SPD})\nout = b.cholesky_solve(l)",
+         a=inp(3, 3), b=inp(3, 1), tol={"rtol": 1e-4, "atol": 1e-5}),
+    case("error_cholesky_solve_sizes", "torch.cholesky_solve(b, a)", a=inp(2, 2), b=inp(3, 2)),
+    case("cholesky_inverse", code=f"l = torch.linalg.cholesky({SPD})\nout = torch.cholesky_inverse(l)",
+         a=inp(3, 3, **D), second=True),
+    case("cholesky_inverse_upper_batched", code=f"u = torch.linalg.cholesky({SPD}, upper=True)\n"
+         "out = u.cholesky_inverse(upper=True)", a=inp(2, 3, 3, **D)),
+    case("error_cholesky_inverse_singular", "torch.cholesky_inverse(a)", a=val([[1.0, 0.0], [1.0, 0.0]])),
+    case("triangular_solve", "torch.triangular_solve(b, a)", a=inp(3, 3, **D), b=inp(3, 2, **D), second=True),
+    case("triangular_solve_lower_transpose_unit", "torch.triangular_solve(b, a, False, True, True)",
+         a=inp(3, 3, **D), b=inp(3, 2, **D), second=True),
+    case("triangular_solve_solution_only_batched", "torch.triangular_solve(b, a, upper=False).solution",
+         a=inp(3, 3, **D), b=inp(2, 3, 1, **D)),
+    case("triangular_solve_copy_only", "torch.triangular_solve(b, a).cloned_coefficient", a=inp(3, 3, **D), b=inp(3, 2, **D)),
+    case("triangular_solve_method", "b.triangular_solve(a)", a=inp(2, 2, **D), b=inp(2, 3, **D)),
 ]
