@@ -11,7 +11,7 @@ Benchmarks (issue 2):
 - large:  loss = mean(tanh(X @ W1 + b1) @ W2) with X 512x1024, W1 1024x1024,
           against a hand-written numpy forward + backward (float32 and float64).
           agrad's float64 tanh is the correctly rounded one PyTorch's MKL gives (the
-          long double path's bits, ops/_tanh64.py: some 5 ms here) and its backward's
+          long double path's bits, ops/_tanh64.py: some 4-5 ms here) and its backward's
           1 - t*t fused; numpy's tanh is an ulp away in a fifth of the values.
 - memory: a 20-op elementwise chain on 4M float32 elements, forward + backward;
           peak memory above the idle process, each engine in its own process.

@@ -4,8 +4,8 @@ agrad's float64 tanh is x87 long double's (``np.tanh`` on ``np.longdouble``, gli
 ``tanhl``) rounded once to double: the correctly rounded value but in about 0.05% of values,
 as PyTorch's (MKL VML's) is but in about 1% (``_vec_math.via_long_double``).  ``tanhl`` costs 27 to 100 ns an element (an idle
 to a loaded machine), 30 to 100 times numpy's own float64 tanh, and numpy's is an ulp away in a
-fifth of the values.  :func:`tanh` gives the long double path's bits in 30 elementwise numpy
-steps (about 9 ns an element):
+fifth of the values.  :func:`tanh` gives the long double path's bits in 25 elementwise numpy
+steps and one table gather (about 9 ns an element):
 
 1. ``|x|`` is split as ``x0 + h``: ``x0`` is |x| rounded to 10 significant bits (a bucket of
    relative width 2**-10; ``h = |x| - x0`` is exact, |h| <= 2**-11 |x0|).  A table holds, for each
@@ -15,17 +15,18 @@ steps (about 9 ns an element):
 2. tanh(x0 + h) = t0 + D with D = tanh(h) (1 - t0**2) / (1 + t0 tanh(h)), tanh(h) = h - h**3/3 +
    2h**5/15 (the next term is below 2**-64 of h).  |D| <= 2**-11 tanh(x) (|h| / x0 <= 2**-11,
    and 2 x0 / sinh(2 x0) <= 1), computed with 4.5 roundings' error (tanh(h), om, the product,
-   the denominator, the division; u = 2**-53 each), so ``t0h + D + t0l``, summed exactly as a
-   double pair ``s + low`` (Fast2Sum: |t0h| >= |D|; low's one rounding is 2**-53 of a gap), is
-   within 4.5 * 2**-64 of tanh(x) relatively: 4.5 * 2**-11 of the result's smaller gap between
-   doubles (2**-10.1 is the largest measured, on 300,000 values against mpmath).
-3. ``r = fl(s + low)`` is the nearest double to the pair and ``rem = s + low - r`` (exact) its
-   distance.  tanhl is within a few long double ulps of tanh(x) (glibc lists 3 ulps; 2.84
-   measured; each is 2**-11 of the double gap).  When ``|rem| <= (1/2 - E) gap`` with E = 2**-7
-   (room for 4.5 * 2**-11 gaps from step 2 and 11 long double ulps), the true tanh(x) and
-   tanhl's value lie strictly inside r's rounding interval, so r is tanhl's value rounded: the
-   long double path's bits.  (``gap`` is the smaller of the gaps beside r, the one below at a
-   power of two; the table keeps the smallest any result in the bucket can have.)
+   the denominator, the division; u = 2**-53 each); ``D' = fl(D + t0l)`` adds one more (|t0l| <=
+   u |t0h|), and ``t0h + D'`` is summed exactly as ``s + rem`` (Fast2Sum: |t0h| >= |D'|), so
+   ``s + rem`` is within 5.5 * 2**-64 of tanh(x) relatively: 5.5 * 2**-11 of the result's smaller
+   gap between doubles (2**-10.1 is the largest measured before D', on 300,000 values against
+   mpmath).
+3. ``r = s`` is the double the pair rounds to when ``|rem|`` is below half a gap, and ``rem``
+   its distance.  tanhl is within a few long double ulps of tanh(x) (glibc lists 3 ulps; 2.84
+   measured; each is 2**-11 of the double gap).  When ``|rem| <= (1/2 - E) gap`` with
+   E = 17 * 2**-11 (room for 5.5 * 2**-11 gaps from step 2 and 11 long double ulps), the true
+   tanh(x) and tanhl's value lie strictly inside r's rounding interval, so r is tanhl's value
+   rounded: the long double path's bits.  (``gap`` is the smaller of the gaps beside r, the one
+   below at a power of two; the table keeps the smallest any result in the bucket can have.)
 4. The other elements (about 1.5% of them; every NaN, |x| below 2**-12 or above 19.5) take
    the long double path, except |x| < 2**-28 (tanh rounds to x: ±0, subnormals) and
    |x| >= 19.1 (tanh rounds to ±1: inf).
@@ -34,9 +35,11 @@ Each step runs on cache-sized blocks (writing into a few reused buffers: a fresh
 costs page faults worth ten numpy steps).
 
 :func:`one_minus_square` is ``fma(-y, y, 1)`` (PyTorch's tanh_backward kernel fuses it) for
-|y| <= 1 in twenty plain numpy steps: Dekker's exact square ``p + e``, ``s = fl(1 - p)``,
+|y| <= 1 in eighteen plain numpy steps: Dekker's exact square ``p + e`` (y split into two halves
+of 26 bits by rounding its bits), ``s = fl(1 - p)``,
 ``t = 1 - s - p`` (exact), ``r = fl(s + fl(t - e))``: correctly rounded unless ``fl(t - e)`` is
-exactly half of s's gap (2**-54: s is in [1/2, 1]), where the general ``fma`` decides.  A NaN
+exactly half of s's gap (2**-54: s is in [1/2, 1]), where the general ``fma`` decides (so does
+a block's |y| > 1, seen as its largest p above 1).  A NaN
 y gives y's NaN, as PyTorch's kernel does (the general fma's NaN sign varies with numpy's loop).
 :func:`tanh_backward` multiplies the gradient in as each block's factor is made.
 """
@@ -58,8 +61,8 @@ _SHIFT = 52 - BITS
 KEY_MIN = (1023 + LOW_EXP) << BITS  # the key (|x|'s bits >> _SHIFT, rounded) of 2**LOW_EXP
 KEY_MAX = int((np.array(TOP).view(_I64) + (1 << (_SHIFT - 1))) >> _SHIFT)
 
-#: the acceptance margin, in the result's gaps (see the module's doc, step 3)
-MARGIN = 2.0 ** -7
+#: the acceptance margin, in the result's gaps (see the module's doc, step 3): 17 * 2**-11
+MARGIN = 2.0 ** -7 + 2.0 ** -11
 
 TABLE = Path(__file__).with_name("_tanh64_table.npy")
 
@@ -106,8 +109,7 @@ def _table() -> np.ndarray:
 
 def _tanh_block(x, out, ok, a, k, h, p, q, rows):
     """Step 1-3 on one block: ``out`` gets r with x's sign, ``ok`` whether it is certain."""
-    xb = x.view(_I64)
-    np.bitwise_and(xb, _ABS, out=a.view(_I64))  # |x|
+    np.bitwise_and(x.view(_I64), _ABS, out=a.view(_I64))  # |x|
     np.add(a.view(_I64), _HALF, out=k)
     k >>= _SHIFT  # the bucket's key
     np.left_shift(k, _SHIFT, out=h.view(_I64))  # x0
@@ -125,17 +127,14 @@ def _tanh_block(x, out, ok, a, k, h, p, q, rows):
     p *= t0h
     p += 1.0
     q /= p  # D
+    q += t0l  # D + t0l, rounded once
     s = np.add(t0h, q, out=p)
     np.subtract(t0h, s, out=a)
-    a += q
-    a += t0l  # low: t0h + D + t0l == s + low (Fast2Sum: |t0h| >= |D|)
-    r = np.add(s, a, out=h)
-    s -= r
-    s += a  # rem = s + low - r (exact)
-    np.abs(s, out=s)
-    np.less_equal(s, thr, out=ok)  # (NaN: not accepted)
-    np.bitwise_and(xb, _SIGN, out=k)
-    np.bitwise_or(r.view(_I64), k, out=out.view(_I64))
+    a += q  # rem = t0h + (D + t0l) - s (exact: Fast2Sum, |t0h| >= |D + t0l|); r = s
+    np.abs(a, out=a)
+    np.less_equal(a, thr, out=ok)  # (NaN: not accepted)
+    np.bitwise_and(x.view(_I64), _SIGN, out=k)
+    np.bitwise_or(s.view(_I64), k, out=out.view(_I64))  # (copysign's numpy loop is not vectorised)
 
 
 def tanh(x: np.ndarray, exact) -> np.ndarray:
@@ -170,16 +169,16 @@ def tanh(x: np.ndarray, exact) -> np.ndarray:
     return out.reshape(x.shape)
 
 
-_SPLIT = 134217729.0  # 2**27 + 1
+_ROUND_27 = _I64(1 << 26)  # y's bits plus half of the 27 low bits' unit, then the low bits cleared:
+_HIGH_26 = _I64(~((1 << 27) - 1))  # y rounded to nearest at 26 significant bits (a carry is a power of two)
 _HALF_GAP = 2.0 ** -54
 
 
-def _oms_block(y, out, bad, a, b, c):
+def _oms_block(y, out, bad, a, b, c, k):
     """one_minus_square on one block; ``bad``: where fl(t - e) is exactly +-2**-54, |y| > 1 or NaN."""
-    np.multiply(y, _SPLIT, out=a)
-    np.subtract(a, y, out=b)
-    np.subtract(a, b, out=a)  # yh: y's high 26 bits
-    np.subtract(y, a, out=b)  # yl = y - yh
+    np.add(y.view(_I64), _ROUND_27, out=k)
+    np.bitwise_and(k, _HIGH_26, out=a.view(_I64))  # yh: y rounded to 26 significant bits
+    np.subtract(y, a, out=b)  # yl = y - yh (exact, at most 26 bits)
     np.multiply(a, b, out=c)
     c += c  # 2 yh yl
     a *= a  # yh yh
@@ -191,12 +190,13 @@ def _oms_block(y, out, bad, a, b, c):
     np.subtract(1.0, out, out=c)  # s = fl(1 - p)
     np.subtract(1.0, c, out=b)
     b -= out  # t = 1 - s - p (exact)
+    in_range = out.max() <= 1.0  # p <= 1 iff |y| <= 1 (False with a NaN)
     b -= a  # fl(t - e)
     np.add(c, b, out=out)  # r
     np.abs(b, out=b)
     np.equal(b, _HALF_GAP, out=bad)
-    np.abs(y, out=a)
-    bad |= ~(a <= 1.0)  # (|y| > 1: the steps do not hold; NaN: see one_minus_square)
+    if not in_range:  # (|y| > 1: the steps do not hold; NaN: see one_minus_square)
+        bad |= ~(np.abs(y) <= 1.0)
 
 
 def one_minus_square(y: np.ndarray, exact) -> np.ndarray:
@@ -229,12 +229,13 @@ def _blocks(flat, exact, gf=None):
     bad = np.empty(n, bool)
     m = min(_BLOCK, n)
     a, b, c = np.empty(m), np.empty(m), np.empty(m)
+    k = np.empty(m, _I64)
     with np.errstate(all="ignore"):
         for i in range(0, n, m):
             j = min(i + m, n)
             w = j - i
             o = out[i:j]
-            _oms_block(flat[i:j], o, bad[i:j], a[:w], b[:w], c[:w])
+            _oms_block(flat[i:j], o, bad[i:j], a[:w], b[:w], c[:w], k[:w])
             if gf is not None:
                 np.multiply(gf[i:j], o, out=o)
     idx = np.flatnonzero(bad)
