@@ -50,6 +50,9 @@ _layer_case("avgpool3d_divisor", lambda nn: nn.AvgPool3d((1, 2, 2), ceil_mode=Tr
                                                          divisor_override=3), 2, 3, 3, 5)
 _layer_case("adaptive_avg3d", lambda nn: nn.AdaptiveAvgPool3d((2, None, 3)), 1, 2, 5, 3, 7)
 _layer_case("batchnorm3d", lambda nn: nn.BatchNorm3d(3), 2, 3, 2, 3, 2, family="norm")
+_layer_case("cross_map_lrn2d", lambda nn: nn.CrossMapLRN2d(3), 2, 5, 3, 3, family="norm")
+_layer_case("cross_map_lrn2d_even", lambda nn: nn.CrossMapLRN2d(4, alpha=0.5, beta=1.3, k=2.0),
+            1, 7, 2, 3, family="norm")
 _layer_case("layernorm", lambda nn: nn.LayerNorm([3, 4]), 2, 3, 4, family="norm")
 _layer_case("groupnorm", lambda nn: nn.GroupNorm(2, 4), 2, 4, 3, family="norm")
 _layer_case("cnn", lambda nn: nn.Sequential(
@@ -93,7 +96,8 @@ def conv_reprs(torch):
             nn.MaxPool3d((1, 2, 3), 1, (0, 1, 1), 2, True, True), nn.AvgPool3d(2),
             nn.AvgPool3d((1, 2, 2), (1, 1, 2), 1, True, False, 3), nn.AdaptiveAvgPool3d(2),
             nn.AdaptiveAvgPool3d((None, 2, 3)), nn.BatchNorm3d(4),
-            nn.BatchNorm3d(2, eps=1e-3, momentum=0.2, affine=False, track_running_stats=False)]
+            nn.BatchNorm3d(2, eps=1e-3, momentum=0.2, affine=False, track_running_stats=False),
+            nn.CrossMapLRN2d(3), nn.CrossMapLRN2d(2, 0.5, 1.5, 2)]
     return {"reprs": [repr(m) for m in mods],
             "bn_state": list(nn.BatchNorm1d(3).state_dict().keys()),
             "errors": [error(lambda: nn.Conv2d(3, 4, 3, groups=2)),
@@ -102,7 +106,12 @@ def conv_reprs(torch):
                        error(lambda: nn.Conv2d(2, 4, 3)(torch.ones(1, 3, 5, 5))),
                        error(lambda: nn.BatchNorm3d(3)(torch.ones(2, 3, 4, 4))),
                        error(lambda: nn.MaxPool3d(2)(torch.ones(3, 4, 4))),
-                       error(lambda: nn.AdaptiveAvgPool3d((2, 2))(torch.ones(1, 2, 4, 4, 4)))]}
+                       error(lambda: nn.AdaptiveAvgPool3d((2, 2))(torch.ones(1, 2, 4, 4, 4))),
+                       error(lambda: nn.CrossMapLRN2d(3)(torch.ones(2, 3, 4))),
+                       error(lambda: nn.CrossMapLRN2d(1)(torch.ones(1, 3, 2, 2,
+                                                              requires_grad=True)).sum().backward())],
+            "lrn_node": nn.CrossMapLRN2d(3)(torch.ones(1, 3, 2, 2,
+                                                       requires_grad=True)).grad_fn.name()}
 
 
 @case("random")

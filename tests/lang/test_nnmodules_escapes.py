@@ -31,6 +31,8 @@ def blocked(text, type_name="AttributeError"):
     "nn.MaxPool3d(2).forward.__globals__", "nn.AvgPool3d(2)(v).grad_fn.__dict__",
     "nn.AdaptiveAvgPool3d(1).__class__.__mro__", "nn.BatchNorm3d(2)._check_input_dim.__func__",
     "nn.BatchNorm3d(2)(v).grad_fn._saved_self.__class__.__subclasses__",
+    "nn.CrossMapLRN2d(2)(v[0]).grad_fn.__dict__", "nn.CrossMapLRN2d(2)(v[0]).grad_fn._function",
+    "nn.CrossMapLRN2d(2)(v[0]).grad_fn.scale.__class__", "nn.CrossMapLRN2d(2).forward.__globals__",
 ])
 def test_new_layers_expose_no_internals(use):
     blocked(HEAD + f"print({use})\n")
@@ -50,7 +52,8 @@ def test_new_layers_run_in_scripts(run_ok):
     res = run_ok(HEAD + "t = nn.Transformer(4, 2, 1, 1, 6, dropout=0.0)\n"
                  "y = t(x, x[:2], tgt_mask=t.generate_square_subsequent_mask(2))\n"
                  "z = nn.MaxPool3d(2)(v).sum() + nn.AvgPool3d(2)(v).sum() + "
-                 "nn.AdaptiveAvgPool3d(1)(v).sum() + nn.BatchNorm3d(2)(v).sum()\n"
+                 "nn.AdaptiveAvgPool3d(1)(v).sum() + nn.BatchNorm3d(2)(v).sum() + "
+                 "nn.CrossMapLRN2d(2)(v[0]).sum()\n"
                  "(y.sum() + z).backward()\n"
                  "print(y.shape, y.grad_fn.name(), list(t.state_dict())[:2])\n")
     assert res.stdout == ("torch.Size([2, 3, 4]) NativeLayerNormBackward0 "

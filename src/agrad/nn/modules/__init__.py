@@ -9,7 +9,7 @@ from .misc import (AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, Embed
                    FeatureAlphaDropout, Flatten, Unflatten)
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: F401
 from .pooling import *  # noqa: F401,F403
-from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, GroupNorm, LayerNorm, LocalResponseNorm,  # noqa: F401
+from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, CrossMapLRN2d, GroupNorm, LayerNorm, LocalResponseNorm,  # noqa: F401
                             RMSNorm)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .attention import MultiheadAttention  # noqa: F401

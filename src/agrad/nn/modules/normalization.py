@@ -1,18 +1,24 @@
 """Normalisation layers: BatchNorm1d/2d/3d (running statistics, momentum, eval
-mode), LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm."""
+mode), LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm, CrossMapLRN2d."""
 
 from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from ... import dtypes
 from ...autograd import grad_mode
+from ...autograd.function import Function
+from ...ops import FUNCTIONS as _T
+from ...tensor import Tensor
 from ...ops.factories import empty, tensor as _tensor, zeros, ones
 from .. import init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm",
+           "CrossMapLRN2d"]
 
 
 def _F(name):
@@ -199,6 +205,80 @@ class LocalResponseNorm(Module):
 
     def forward(self, input):
         return _F("local_response_norm")(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class CrossMapLRN2d(Function):  # noqa: F811 (PyTorch's name: its node is CrossMapLRN2dBackward)
+    """PyTorch's legacy cross-channel LRN (torch/nn/modules/_functions.py), a custom Function
+    with its own backward: the window sums run channel by channel, adding the square that
+    enters and (from channel pre_pad + 1 on) subtracting the one that leaves."""
+
+    @staticmethod
+    def forward(ctx, input, size, alpha=1e-4, beta=0.75, k=1):
+        if input.dim() != 4:
+            raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.dim()}D instead.")
+        ctx.size, ctx.alpha, ctx.beta, ctx.k = size, alpha, beta, k
+        x = input._data
+        dt = x.dtype.type
+        channels = x.shape[1]
+        square = x * x
+        pre_pad = int((size - 1) / 2 + 1)
+        scale = np.empty_like(x)
+        scale[:, 0] = 0
+        for c in range(min(pre_pad, channels)):
+            scale[:, 0] += square[:, c]
+        for c in range(1, channels):
+            scale[:, c] = scale[:, c - 1]
+            if c < channels - pre_pad + 1:
+                scale[:, c] += square[:, c + pre_pad - 1]
+            if c > pre_pad:
+                scale[:, c] -= square[:, c - pre_pad]
+        scale *= dt(alpha / size)
+        scale += dt(k)
+        ctx.scale = Tensor._make(scale)
+        output = _T["pow"](ctx.scale, -beta) * input
+        ctx.save_for_backward(input, output)
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, output = ctx.saved_tensors
+        size = ctx.size
+        x, out, g, scale = input._data, output._data, grad_output._data, ctx.scale._data
+        dt = x.dtype.type
+        batch, channels = x.shape[:2]
+        padded = np.zeros((channels + size - 1,) + x.shape[2:], dtype=x.dtype)
+        ratio = dt(-(2 * ctx.alpha * ctx.beta / size))
+        inverse_pre_pad = int(size - (size - 1) / 2)
+        grad_input = (_T["pow"](ctx.scale, -ctx.beta) * grad_output)._data.copy()
+        center = Tensor._make(padded).narrow(0, inverse_pre_pad, channels)._data  # (its error)
+        for n in range(batch):
+            center[...] = g[n] * out[n] / scale[n]
+            accum = np.zeros(x.shape[2:], dtype=x.dtype)
+            for i in range(size - 1):
+                accum += padded[i]
+            for c in range(channels):
+                accum += padded[c + size - 1]
+                grad_input[n, c] += ratio * x[n, c] * accum
+                accum -= padded[c]
+        return Tensor._make(grad_input), None, None, None, None
+
+
+_cross_map_lrn2d = CrossMapLRN2d
+
+
+class CrossMapLRN2d(Module):  # noqa: F811
+    def __init__(self, size, alpha=1e-4, beta=0.75, k=1):
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        return _cross_map_lrn2d.apply(input, self.size, self.alpha, self.beta, self.k)
 
     def extra_repr(self):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
