@@ -9,4 +9,25 @@ FORMS = [
     case("torch_rsub_number_alpha", "torch.rsub(a, 2.0, 3)", a=inp(2, 3, dtype="float64"), second=True),
 ]
 
-CASES = FORMS
+COPIES = [
+    case("view_copy_shape", "torch.view_copy(a, (3, 4))", a=inp(2, 6), second=True),
+    case("permute_copy_dims", "torch.permute_copy(a, (2, 0, 1))", a=inp(2, 3, 4), second=True),
+    case("transpose_copy_dims", "torch.transpose_copy(a, 0, 1)", a=inp(2, 3)),
+    case("t_copy_matrix", "torch.t_copy(a)", a=inp(2, 3)),
+    case("unsqueeze_copy_dim", "torch.unsqueeze_copy(a, 1)", a=inp(2, 3)),
+    case("squeeze_copy_all", "torch.squeeze_copy(a)", a=inp(2, 1, 3)),
+    case("squeeze_copy_dim", "torch.squeeze_copy(a, 1)", a=inp(2, 1, 3)),
+    case("squeeze_copy_dims", "torch.squeeze_copy(a, (0, 1))", a=inp(1, 1, 3)),
+    case("select_copy_index", "torch.select_copy(a, 1, 2)", a=inp(2, 3)),
+    case("slice_copy_step", "torch.slice_copy(a, 1, 0, 5, 2)", a=inp(2, 5)),
+    case("diagonal_copy_offset", "torch.diagonal_copy(a, 1)", a=inp(3, 4), second=True),
+    case("expand_copy_size", "torch.expand_copy(a, (2, 3, 4))", a=inp(3, 1)),
+    case("alias_copy_tensor", "torch.alias_copy(a)", a=inp(2, 3)),
+    case("split_copy_even", "torch.split_copy(a, 2, 1)", a=inp(2, 4), second=True),
+    case("split_with_sizes_copy_sizes", "torch.split_with_sizes_copy(a, [1, 3], 1)", a=inp(2, 4)),
+    case("unbind_copy_dim", "torch.unbind_copy(a, 1)", a=inp(2, 3), second=True),
+    case("unfold_copy_windows", "torch.unfold_copy(a, 1, 2, 1)", a=inp(2, 4)),
+    case("narrow_copy_range", "torch.narrow_copy(a, 1, 1, 2)", a=inp(2, 4)),
+]
+
+CASES = FORMS + COPIES
