@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._vec_math import _count
+
 
 # ---------------------------------------------------------------------------
 # erf / erfc: W. J. Cody's rational approximations (CALERF), to some 18 digits
@@ -41,42 +43,57 @@ def calerf(a, complement):
     x = np.asarray(a, np.longdouble if work is np.longdouble else np.float64)
     y = np.abs(x)
     with np.errstate(all="ignore"):
-        # |x| <= 0.46875: erf as x * P(x^2) / Q(x^2)
-        ysq = np.where(y > 1.11e-16, y * y, 0.0)
-        num = A[4] * ysq
-        den = ysq
-        for i in range(3):
-            num = (num + A[i]) * ysq
-            den = (den + B[i]) * ysq
-        erf_small = x * (num + A[3]) / (den + B[3])
-        # 0.46875 < |x| <= 4: erfc(|x|) = exp(-x^2) P(|x|) / Q(|x|)
-        num = C[8] * y
-        den = y
-        for i in range(7):
-            num = (num + C[i]) * y
-            den = (den + D[i]) * y
-        mid = (num + C[7]) / (den + D[7])
-        # |x| > 4: erfc(|x|) = exp(-x^2) / |x| (1/sqrt(pi) + R(1/x^2) / x^2)
-        inv = 1.0 / (y * y)
-        num = P[5] * inv
-        den = inv
-        for i in range(4):
-            num = (num + P[i]) * inv
-            den = (den + Q[i]) * inv
-        big = (one_over_sqrt_pi - inv * (num + P[4]) / (den + Q[4])) / y
-        r = np.where(y <= 4.0, mid, big)
+        small = y <= 0.46875
+        n_small = _count(small)
+        # (each range's steps run only when an element is in it: the others' are not selected)
+        if n_small:
+            # |x| <= 0.46875: erf as x * P(x^2) / Q(x^2)
+            ysq = np.where(y > 1.11e-16, y * y, 0.0)
+            num = A[4] * ysq
+            den = ysq
+            for i in range(3):
+                num = (num + A[i]) * ysq
+                den = (den + B[i]) * ysq
+            erf_small = x * (num + A[3]) / (den + B[3])
+            if n_small == small.size:
+                out = (1.0 - erf_small) if complement else erf_small
+                return _finish(out, x, dtype)
+        inside = y <= 4.0
+        if _count(inside):
+            # 0.46875 < |x| <= 4: erfc(|x|) = exp(-x^2) P(|x|) / Q(|x|)
+            num = C[8] * y
+            den = y
+            for i in range(7):
+                num = (num + C[i]) * y
+                den = (den + D[i]) * y
+            r = (num + C[7]) / (den + D[7])
+        if _count(inside) != inside.size:  # (and NaN)
+            # |x| > 4: erfc(|x|) = exp(-x^2) / |x| (1/sqrt(pi) + R(1/x^2) / x^2)
+            inv = 1.0 / (y * y)
+            num = P[5] * inv
+            den = inv
+            for i in range(4):
+                num = (num + P[i]) * inv
+                den = (den + Q[i]) * inv
+            big = (one_over_sqrt_pi - inv * (num + P[4]) / (den + Q[4])) / y
+            r = np.where(inside, r, big) if _count(inside) else big
         # exp(-y^2) split in two factors to keep the accuracy for large y
         y16 = np.trunc(y * 16.0) / 16.0
         erfc_abs = np.exp(-y16 * y16) * np.exp(-(y - y16) * (y + y16)) * r
         erfc_abs = np.where(np.isinf(y), 0.0, erfc_abs)
-        small = y <= 0.46875
         if complement:
             out = np.where(x < 0, 2.0 - erfc_abs, erfc_abs)
-            out = np.where(small, 1.0 - erf_small, out)
+            if n_small:
+                out = np.where(small, 1.0 - erf_small, out)
         else:
             out = (0.5 - erfc_abs) + 0.5
             out = np.where(x < 0, -out, out)
-            out = np.where(small, erf_small, out)
+            if n_small:
+                out = np.where(small, erf_small, out)
+    return _finish(out, x, dtype)
+
+
+def _finish(out, x, dtype):
     out = np.where(np.isnan(x), np.nan, out)
     return out.astype(dtype if dtype.kind == "f" else np.float64, copy=False)
 

@@ -31,41 +31,72 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._vec_math import _count, c32
+
 _F32 = np.float32
 _I32 = np.int32
 
 _ATANHI = np.array([4.6364760399e-01, 7.8539812565e-01, 9.8279368877e-01, 1.5707962513e+00], _F32)
 _ATANLO = np.array([5.0121582440e-09, 3.7748947079e-08, 3.4473217170e-08, 7.5497894159e-08], _F32)
-_AT = tuple(_F32(c) for c in (3.3333334327e-01, -2.0000000298e-01, 1.4285714924e-01, -1.1111110449e-01,
+_AT = tuple(np.array(c, _F32) for c in (3.3333334327e-01, -2.0000000298e-01, 1.4285714924e-01, -1.1111110449e-01,
                               9.0908870101e-02, -7.6918758452e-02, 6.6610731184e-02, -5.8335702866e-02,
                               4.9768779427e-02, -3.6531571299e-02, 1.6285819933e-02))
-_PI_O_4, _PI_O_2, _PI, _PI_LO = (_F32(7.8539818525e-01), _F32(1.5707963705e+00), _F32(3.1415927410e+00),
-                                 _F32(-8.7422776573e-08))
+_PI_O_4, _PI_O_2, _PI, _PI_LO = (np.array(7.8539818525e-01, _F32), np.array(1.5707963705e+00, _F32),
+                                 np.array(3.1415927410e+00, _F32), np.array(-8.7422776573e-08, _F32))
+
+
+def _i32(v):
+    return np.array(v, _I32)
+
+
+def _f32(v):
+    return np.array(v, _F32)
+
+
+#: the bounds of atanf's ranges (|x|'s bits) and each range's reduction r = (|x| * a - b) / (c + |x| * d):
+#: (2|x| - 1) / (2 + |x|), (|x| - 1) / (|x| + 1), (|x| - 1.5) / (1 + 1.5|x|), -1 / |x| (0 * |x| is 0
+#: where that range is used: |x| is finite; the same roundings as each expression's own)
+_ATAN_EDGES = np.array([0x3ee00000, 0x3f300000, 0x3f980000, 0x401c0000], _I32)
+_ATAN_RED = tuple(np.array(col, _F32) for col in zip((2, 1, 2, 1), (1, 1, 1, 1), (1, 1.5, 1, 1.5), (0, 1, 0, 1)))
+_I_TINY, _I_BIG, _I_INF, _I_ONE = _i32(0x31000000), _i32(0x4c000000), _i32(0x7f800000), _i32(0x3f800000)
+_ABS32 = _i32(0x7fffffff)
+_I60, _IM60, _I23 = _i32(60), _i32(-60), _i32(23)
+_I0, _I1, _IM1, _IM2, _I31, _I56 = _i32(0), _i32(1), _i32(-1), _i32(-2), _i32(31), _i32(56)
+_I_TINY25, _I_EDGE, _I_TINY55, _I_22 = _i32(0x33000000), _i32(0x4195b844), _i32(0x24000000), _i32(0x41b00000)
+_TWO31 = _f32(2.0 ** 31)
+_Z32, _ONE32 = _f32(0), _f32(1)
 
 
 def atanf(x):
     """glibc's atanf of a float32 array, bit for bit."""
     x = np.asarray(x, _F32)
-    one = _F32(1)
     with np.errstate(all="ignore"):
         hx = x.view(_I32)
-        ix = hx & _I32(0x7fffffff)
+        ix = hx & _ABS32
         ax = np.abs(x)
-        rng = np.select([ix < 0x3ee00000, ix < 0x3f300000, ix < 0x3f980000, ix < 0x401c0000], [-1, 0, 1, 2], 3)
-        r = np.select([rng == -1, rng == 0, rng == 1, rng == 2],
-                      [x, (_F32(2) * ax - one) / (_F32(2) + ax), (ax - one) / (ax + one),
-                       (ax - _F32(1.5)) / (one + _F32(1.5) * ax)], _F32(-1) / ax).astype(_F32)
+        rng = np.searchsorted(_ATAN_EDGES, ix, side="right") - 1  # -1 (|x| < 7/16) to 3
+        k = np.maximum(rng, 0)
+        a, b, c, d = (t.take(k) for t in _ATAN_RED)
+        r = (ax * a - b) / (c + ax * d)
+        small = rng < 0
+        r = np.where(small, x, r)
         z = r * r
         w = z * z
         s1 = z * (_AT[0] + w * (_AT[2] + w * (_AT[4] + w * (_AT[6] + w * (_AT[8] + w * _AT[10])))))
         s2 = w * (_AT[1] + w * (_AT[3] + w * (_AT[5] + w * (_AT[7] + w * _AT[9]))))
-        k = np.maximum(rng, 0)
-        far = _ATANHI[k] - ((r * (s1 + s2) - _ATANLO[k]) - r)
-        out = np.where(rng < 0, r - r * (s1 + s2), np.where(hx < 0, -far, far))
-        out = np.where(ix < 0x31000000, x, out)  # (|x| < 2**-29)
-        big = _ATANHI[3] + _ATANLO[3]
-        out = np.where(ix >= 0x4c000000, np.where(hx < 0, -big, big), out)  # (|x| >= 2**25)
-        return np.where(ix > 0x7f800000, x + x, out).astype(_F32, copy=False)
+        far = _ATANHI.take(k) - ((r * (s1 + s2) - _ATANLO.take(k)) - r)
+        out = np.where(small, r - r * (s1 + s2), np.where(hx < 0, -far, far))
+        odd = (ix < _I_TINY) | (ix >= _I_BIG)  # (|x| < 2**-29, |x| >= 2**25, inf, NaN)
+        if _count(odd):
+            out = np.where(ix < _I_TINY, x, out)
+            big = _ATANHI[3] + _ATANLO[3]
+            out = np.where(ix >= _I_BIG, np.where(hx < 0, -big, big), out)
+            out = np.where(ix > _I_INF, x + x, out)
+        return out.astype(_F32, copy=False)
+
+
+_U32 = np.uint32
+_FINITE_NONZERO = np.array(0x7f7fffff, _U32)  # (bits - 1, unsigned, below it: a finite nonzero float)
 
 
 def atan2f(y, x):
@@ -73,21 +104,34 @@ def atan2f(y, x):
     y, x = np.broadcast_arrays(np.asarray(y, _F32), np.asarray(x, _F32))
     with np.errstate(all="ignore"):
         hx, hy = x.view(_I32), y.view(_I32)
-        ix, iy = hx & _I32(0x7fffffff), hy & _I32(0x7fffffff)
-        m = ((hy >> 31) & 1) | ((hx >> 30) & 2)  # 2 * sign(x) + sign(y)
-        k = (iy - ix) >> 23
+        ix, iy = hx & _ABS32, hy & _ABS32
+        k = (iy - ix) >> _I23
         z = atanf(np.abs(y / x))
-        z = np.where(k > 60, _PI_O_2 + _F32(0.5) * _PI_LO, np.where((hx < 0) & (k < -60), _F32(0), z))
-        out = np.select([m == 0, m == 1, m == 2], [z, -z, _PI - (z - _PI_LO)], (z - _PI_LO) - _PI)
-        y_inf = iy == 0x7f800000
-        out = np.where(y_inf, np.where(hy < 0, -_PI_O_2, _PI_O_2), out)
-        both = np.select([m == 0, m == 1, m == 2], [_PI_O_4, -_PI_O_4, _F32(3) * _PI_O_4], _F32(-3) * _PI_O_4)
-        along = np.select([m == 0, m == 1, m == 2], [_F32(0), _F32(-0.0), _PI], -_PI)
-        out = np.where(ix == 0x7f800000, np.where(y_inf, both, along), out)
-        out = np.where(ix == 0, np.where(hy < 0, -_PI_O_2, _PI_O_2), out)
-        out = np.where(iy == 0, np.select([m < 2, m == 2], [y, _PI], -_PI), out)
-        out = np.where(hx == 0x3f800000, atanf(y), out)  # (x = 1)
-        return np.where((ix > 0x7f800000) | (iy > 0x7f800000), x + y, out).astype(_F32, copy=False)
+        z = np.where(k > _I60, _PI_O_2 + _F32(0.5) * _PI_LO, np.where((hx < 0) & (k < _IM60), _Z32, z))
+        # the quadrant: z, -z, pi - (z - pi_lo), (z - pi_lo) - pi (the last the third negated:
+        # it is never zero) by the signs of x and y
+        out = np.where(hx < 0, _PI - (z - _PI_LO), z)
+        out = np.where(hy < 0, -out, out)
+        tame = ((ix - 1).view(_U32) < _FINITE_NONZERO) & ((iy - 1).view(_U32) < _FINITE_NONZERO) & (hx != _I_ONE)
+        if type(tame) is not np.ndarray or _count(tame) != tame.size:  # (zeros, infinities, NaN, x = 1)
+            out = _atan2f_special(y, x, hx, hy, ix, iy, out)
+        return out.astype(_F32, copy=False)
+
+
+def _atan2f_special(y, x, hx, hy, ix, iy, out):
+    """atan2f's special values of x, y (0, infinity, NaN, x = 1) over ``out``."""
+    m = ((hy >> 31) & 1) | ((hx >> 30) & 2)  # 2 * sign(x) + sign(y)
+    y_inf = iy == 0x7f800000
+    out = np.where(y_inf, np.where(hy < 0, -_PI_O_2, _PI_O_2), out)
+    both = np.select([m == 0, m == 1, m == 2], [_PI_O_4, -_PI_O_4, _F32(3) * _PI_O_4], _F32(-3) * _PI_O_4)
+    along = np.select([m == 0, m == 1, m == 2], [_F32(0), _F32(-0.0), _PI], -_PI)
+    out = np.where(ix == 0x7f800000, np.where(y_inf, both, along), out)
+    out = np.where(ix == 0, np.where(hy < 0, -_PI_O_2, _PI_O_2), out)
+    out = np.where(iy == 0, np.select([m < 2, m == 2], [y, _PI], -_PI), out)
+    one = hx == 0x3f800000  # (x = 1)
+    if _count(one):
+        out = np.where(one, atanf(y), out)
+    return np.where((ix > 0x7f800000) | (iy > 0x7f800000), x + y, out)
 
 
 def _bits(a):
@@ -98,15 +142,15 @@ def _float(bits):
     return np.asarray(bits, _I32).view(_F32)
 
 
-_LN2_HI, _LN2_LO = _F32(6.9313812256e-01), _F32(9.0580006145e-06)
-_LP = tuple(_F32(c) for c in (6.6666668653e-01, 4.0000000596e-01, 2.8571429849e-01, 2.2222198546e-01,
+_LN2_HI, _LN2_LO = np.array(6.9313812256e-01, _F32), np.array(9.0580006145e-06, _F32)
+_LP = tuple(np.array(c, _F32) for c in (6.6666668653e-01, 4.0000000596e-01, 2.8571429849e-01, 2.2222198546e-01,
                               1.8183572590e-01, 1.5313838422e-01, 1.4798198640e-01))
 
 
 def log1pf(x):
     """glibc's log1pf of a float32 array, bit for bit."""
     x = np.asarray(x, _F32)
-    one, half = _F32(1), _F32(0.5)
+    one, half = c32(1), c32(0.5)
     with np.errstate(all="ignore"):
         hx = _bits(x)
         ax = hx & _I32(0x7fffffff)
@@ -120,7 +164,7 @@ def log1pf(x):
         huge = hx >= 0x5a000000
         hu = np.where(huge, hx, hu)
         k = np.where(huge, (hx >> 23) - 127, k)
-        c = np.where(huge, _F32(0), c)
+        c = np.where(huge, c32(0), c)
         hu = hu & _I32(0x007fffff)
         up = hu >= 0x3504f7
         u = np.where(up, _float(hu | _I32(0x3f000000)), _float(hu | _I32(0x3f800000)))
@@ -131,78 +175,93 @@ def log1pf(x):
         hu = np.where(near, 1, hu)
         kf = k.astype(_F32)
         hfsq = half * f * f
-        # |f| < 2**-20
-        r0 = hfsq * (one - _F32(0.66666666666666666) * f)
-        tiny_f = np.where(f == 0, np.where(k == 0, _F32(0), kf * _LN2_HI + (c + kf * _LN2_LO)),
-                          np.where(k == 0, f - r0, kf * _LN2_HI - ((r0 - (kf * _LN2_LO + c)) - f)))
-        s = f / (_F32(2) + f)
+        s = f / (c32(2) + f)
         z = s * s
         r = z * (_LP[0] + z * (_LP[1] + z * (_LP[2] + z * (_LP[3] + z * (_LP[4] + z * (_LP[5] + z * _LP[6]))))))
         out = np.where(k == 0, f - (hfsq - s * (hfsq + r)),
                        kf * _LN2_HI - ((hfsq - (s * (hfsq + r) + (kf * _LN2_LO + c))) - f))
-        out = np.where(hu == 0, tiny_f, out)
-        out = np.where(hx >= 0x7f800000, x + x, out)
-        small = low & (ax < 0x31000000)  # (|x| < 2**-29)
-        out = np.where(small, np.where(ax < 0x24800000, x, x - x * x * half), out)
-        below = low & (ax >= 0x3f800000)  # (x <= -1)
-        out = np.where(below, np.where(x == -one, _F32(-np.inf), (x - x) / (x - x)), out)
+        # the rare elements (|f| < 2**-20, inf, NaN, |x| < 2**-29, x <= -1), when there are any
+        if _count((hu == _I0) | (ax >= _I_ONE) | (ax < _I_TINY)):
+            out = _log1pf_rare(x, hx, ax, low, hu, f, k, kf, c, hfsq, out)
         return out.astype(_F32, copy=False)
 
 
-_Q = tuple(_F32(c) for c in (-3.3333335072e-02, 1.5873016091e-03, -7.9365076090e-05, 4.0082177293e-06,
+def _log1pf_rare(x, hx, ax, low, hu, f, k, kf, c, hfsq, out):
+    one, half = c32(1), c32(0.5)
+    r0 = hfsq * (one - c32(0.66666666666666666) * f)
+    tiny_f = np.where(f == 0, np.where(k == 0, c32(0), kf * _LN2_HI + (c + kf * _LN2_LO)),
+                      np.where(k == 0, f - r0, kf * _LN2_HI - ((r0 - (kf * _LN2_LO + c)) - f)))
+    out = np.where(hu == 0, tiny_f, out)
+    out = np.where(hx >= 0x7f800000, x + x, out)
+    small = low & (ax < 0x31000000)  # (|x| < 2**-29)
+    out = np.where(small, np.where(ax < 0x24800000, x, x - x * x * half), out)
+    below = low & (ax >= 0x3f800000)  # (x <= -1)
+    return np.where(below, np.where(x == -one, c32(-np.inf), (x - x) / (x - x)), out)
+
+
+_Q = tuple(np.array(c, _F32) for c in (-3.3333335072e-02, 1.5873016091e-03, -7.9365076090e-05, 4.0082177293e-06,
                              -2.0109921195e-07))
 
 
 def expm1f(x):
     """glibc's expm1f of a float32 array, bit for bit."""
     x = np.asarray(x, _F32)
-    one, half = _F32(1), _F32(0.5)
+    one, half = c32(1), c32(0.5)
     with np.errstate(all="ignore"):
         bits = _bits(x)
         neg = bits < 0
         hx = bits & _I32(0x7fffffff)
         # argument reduction: x = k ln 2 + r, r as hi - lo (c: its rounding error)
         one_step = hx < 0x3F851592
-        kk = (_F32(1.4426950216e+00) * x + np.where(neg, _F32(-0.5), half))
-        kk = np.where(np.isfinite(kk) & (np.abs(kk) < 2.0 ** 31), kk, 0).astype(_I32)  # (truncation)
+        kk = (c32(1.4426950216e+00) * x + np.where(neg, c32(-0.5), half))
+        ok = np.abs(kk) < _TWO31
+        if type(ok) is np.ndarray and _count(ok) == ok.size:
+            kk = kk.astype(_I32)  # (truncation)
+        else:
+            kk = np.where(np.isfinite(kk) & ok, kk, 0).astype(_I32)
         k = np.where(one_step, np.where(neg, -1, 1), kk).astype(_I32)
         t = k.astype(_F32)
         hi = np.where(one_step, np.where(neg, x + _LN2_HI, x - _LN2_HI), x - t * _LN2_HI)
         lo = np.where(one_step, np.where(neg, -_LN2_LO, _LN2_LO), t * _LN2_LO)
         reduce = hx > 0x3eb17218
         xr = np.where(reduce, hi - lo, x)
-        c = np.where(reduce, (hi - xr) - lo, _F32(0))
+        c = np.where(reduce, (hi - xr) - lo, c32(0))
         k = np.where(reduce, k, 0)
         hfx = half * xr
         hxs = xr * hfx
         r1 = one + hxs * (_Q[0] + hxs * (_Q[1] + hxs * (_Q[2] + hxs * (_Q[3] + hxs * _Q[4]))))
-        t = _F32(3) - r1 * hfx
-        e = hxs * ((r1 - t) / (_F32(6) - xr * t))
+        t = c32(3) - r1 * hfx
+        e = hxs * ((r1 - t) / (c32(6) - xr * t))
         at0 = xr - (xr * e - hxs)
         e = xr * (e - c) - c
         e = e - hxs
         km1 = half * (xr - e) - half
-        k1 = np.where(xr < _F32(-0.25), _F32(-2) * (e - (xr + half)), one + _F32(2) * (xr - e))
+        k1 = np.where(xr < c32(-0.25), c32(-2) * (e - (xr + half)), one + c32(2) * (xr - e))
         shift = k << 23
         y_far = _float(_bits(one - (e - xr)) + shift) - one
-        tk = _float(_I32(0x3f800000) - (_I32(0x1000000) >> np.clip(k, 0, 31)))
+        tk = _float(_I32(0x3f800000) - (_I32(0x1000000) >> np.minimum(np.maximum(k, _I0), _I31)))  # (np.clip's)
         y_mid = _float(_bits(tk - (e - xr)) + shift)
         tb = _float((_I32(0x7f) - k) << 23)
         y_big = _float(_bits((xr - (e + tb)) + one) + shift)
-        out = np.select([k == 0, k == -1, k == 1, (k <= -2) | (k > 56), k < 23],
-                        [at0, km1, k1, y_far, y_mid], y_big)
-        out = np.where(~reduce & (hx < 0x33000000), x, out)  # (|x| < 2**-25)
-        edge = hx >= 0x4195b844  # (|x| >= 27 ln 2)
-        out = np.where(edge & neg, _F32(1e-30) - one, out)
-        out = np.where(hx >= 0x42b17218, np.select([hx > 0x7f800000, hx == 0x7f800000, x > _F32(8.8721679688e+01)],
-                                                   [x + x, np.where(neg, -one, x), _F32(np.inf)], out), out)
+        # (np.select of k == 0, -1, 1, (k <= -2) | (k > 56), k < 23: its choices in reverse)
+        out = np.where(k < _I23, y_mid, y_big)
+        out = np.where((k <= _IM2) | (k > _I56), y_far, out)
+        out = np.where(k == _I1, k1, out)
+        out = np.where(k == _IM1, km1, out)
+        out = np.where(k == _I0, at0, out)
+        if _count((hx < _I_TINY25) | (hx >= _I_EDGE)):  # (|x| < 2**-25, |x| >= 27 ln 2)
+            out = np.where(~reduce & (hx < 0x33000000), x, out)
+            edge = hx >= 0x4195b844
+            out = np.where(edge & neg, c32(1e-30) - one, out)
+            out = np.where(hx >= 0x42b17218, np.select([hx > 0x7f800000, hx == 0x7f800000, x > c32(8.8721679688e+01)],
+                                                       [x + x, np.where(neg, -one, x), c32(np.inf)], out), out)
         return out.astype(_F32, copy=False)
 
 
 def tanhf(x):
     """glibc's tanhf of a float32 array, bit for bit."""
     x = np.asarray(x, _F32)
-    one, two = _F32(1), _F32(2)
+    one, two = c32(1), c32(2)
     with np.errstate(all="ignore"):
         jx = _bits(x)
         ix = jx & _I32(0x7fffffff)
@@ -210,8 +269,10 @@ def tanhf(x):
         big = ix >= 0x3f800000
         t = expm1f(np.where(big, two * ax, -two * ax))
         z = np.where(big, one - two / (t + two), -t / (t + two))
+        if not _count((ix < _I_TINY55) | (ix >= _I_22)):  # (none of the special ranges below)
+            return np.where(jx >= _I0, z, -z).astype(_F32, copy=False)
         z = np.where(ix < 0x24000000, x * (one + x), z)  # (|x| < 2**-55; its sign is x's)
-        z = np.where(ix >= 0x41b00000, one - _F32(1e-30), z)  # (|x| >= 22)
+        z = np.where(ix >= 0x41b00000, one - c32(1e-30), z)  # (|x| >= 22)
         out = np.where(jx >= 0, z, -z)
         out = np.where(ix < 0x24000000, z, out)
         out = np.where(ix == 0, x, out)
@@ -249,21 +310,21 @@ def expf(a):
         y = _fma(_EXPF_C[2], r, 1.0)
         y = _fma(zc, r * r, y) * s
         out = y.astype(_F32)
-        big = np.abs(x) >= _F32(88.0)
+        big = np.abs(x) >= c32(88.0)
         if big.any() or np.isnan(x).any():
             out = np.where(np.isnan(x), x + x, out)
-            out = np.where(x > _F32(float.fromhex("0x1.62e42ep6")), _F32(np.inf), out)
-            out = np.where(x < _F32(float.fromhex("-0x1.9fe368p6")), _F32(0), out)
+            out = np.where(x > c32(float.fromhex("0x1.62e42ep6")), c32(np.inf), out)
+            out = np.where(x < c32(float.fromhex("-0x1.9fe368p6")), c32(0), out)
     return out.astype(_F32, copy=False)
 
 
 def _f32s(*values):
-    return tuple(_F32(v) for v in values)
+    return tuple(np.array(v, _F32) for v in values)
 
 
 # glibc's erff (sysdeps/ieee754/flt-32/s_erff.c, Sun's fdlibm in float): its coefficients
-_EFX = _F32(1.2837916613e-01)
-_ERX = _F32(8.4506291151e-01)
+_EFX = np.array(1.2837916613e-01, _F32)
+_ERX = np.array(8.4506291151e-01, _F32)
 _PP = _f32s(1.2837916613e-01, -3.2504209876e-01, -2.8481749818e-02, -5.7702702470e-03, -2.3763017452e-05)
 _QQ = _f32s(3.9791721106e-01, 6.5022252500e-02, 5.0813062117e-03, 1.3249473704e-04, -3.9602282413e-06)
 _PA = _f32s(-2.3621185683e-03, 4.1485610604e-01, -3.7220788002e-01, 3.1834661961e-01, -1.1089469492e-01,
@@ -285,7 +346,7 @@ def _horner(coeffs, s, one_first=False):
     acc = np.full(s.shape, coeffs[-1], _F32)
     for c in coeffs[-2::-1]:
         acc = c + s * acc
-    return _F32(1) + s * acc if one_first else acc
+    return c32(1) + s * acc if one_first else acc
 
 
 def erff(a):
@@ -294,7 +355,7 @@ def erff(a):
     x = np.asarray(a, _F32)
     bits = x.view(np.int32)
     ix = bits & np.int32(0x7fffffff)
-    one = _F32(1)
+    one = c32(1)
     with np.errstate(all="ignore"):
         # |x| < 0.84375: x + x * P(x^2) / Q(x^2) (below 2**-28: x + efx * x)
         z = x * x
@@ -311,7 +372,7 @@ def erff(a):
         R = np.where(near, _horner(_RA, s), _horner(_RB, s))
         S = np.where(near, _horner(_SA, s, True), _horner(_SB, s, True))
         zt = (ax.view(np.int32) & np.int32(-4096)).view(_F32)  # (0xfffff000)
-        r = expf(-zt * zt - _F32(0.5625)) * expf((zt - ax) * (zt + ax) + R / S)
+        r = expf(-zt * zt - c32(0.5625)) * expf((zt - ax) * (zt + ax) + R / S)
         big = np.where(bits >= 0, one - r / ax, r / ax - one)
         out = np.where(ix < np.int32(0x31800000), tiny, small)
         out = np.where(ix >= np.int32(0x3f580000), mid, out)
@@ -345,7 +406,7 @@ def logf(a):
     with np.errstate(all="ignore"):
         ix = x.view(np.uint32).astype(np.int64)
         sub = (ix > 0) & (ix < 0x00800000)  # (a positive subnormal: normalised)
-        ix = np.where(sub, (x * _F32(2.0 ** 23)).view(np.uint32).astype(np.int64) - (23 << 23), ix)
+        ix = np.where(sub, (x * c32(2.0 ** 23)).view(np.uint32).astype(np.int64) - (23 << 23), ix)
         tmp = (ix - 0x3F330000) & 0xFFFFFFFF
         i = (tmp >> 19) % 16
         k = np.where(tmp >= 1 << 31, tmp - (1 << 32), tmp) >> 23
@@ -358,9 +419,9 @@ def logf(a):
         y = fma64(np.float64(_LOGF_A[0]), r2, y)
         y = fma64(y, r2, y0 + r)
         out = np.asarray(y).astype(_F32)
-        out = np.where(x == 1, _F32(0), out)
-        out = np.where(x == 0, _F32(-np.inf), out)
-        out = np.where(x == _F32(np.inf), x, out)
+        out = np.where(x == 1, c32(0), out)
+        out = np.where(x == 0, c32(-np.inf), out)
+        out = np.where(x == c32(np.inf), x, out)
         out = np.where(x < 0, _F32(-np.nan), out)
         return np.where(np.isnan(x), x, out).astype(_F32, copy=False).reshape(x.shape)
 

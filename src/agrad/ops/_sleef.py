@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from ._vec_math import _fma32, _fma64, _pow2i as _pow2if
+from ._vec_math import _fma32, _fma64, c32, cvt_i32, fma64_const as _fmak, split_constant as _k, _pow2i as _pow2if
 
 _F64 = np.float64
 _R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
@@ -34,29 +34,72 @@ _L2L = .28235290563031577122588448175013436025525412068e-12
 _LN2_DD = (0.693147180559945286226764, 2.319046813846299558417771e-17)
 
 
+_F32_DT = np.dtype(np.float32)
+
+
 def _fma(a, b, c):
     """A fused multiply-add in the arrays' type (float32 or float64; Python numbers take it)."""
-    typed = [x for x in (a, b, c) if isinstance(x, (np.ndarray, np.generic))]  # (0-d maths gives numpy scalars)
-    dt = np.result_type(*typed) if typed else _F64
-    if dt == np.float32:
-        return _fma32(np.asarray(a, dt), np.asarray(b, dt), np.asarray(c, dt))
+    single = False
+    for x in (a, b, c):  # (float32 when every typed operand is: 0-d maths gives numpy scalars)
+        d = getattr(x, "dtype", None)
+        if d is not None:
+            if d != _F32_DT:
+                single = False
+                break
+            single = True
+    if single:
+        return _fma32(np.asarray(a, _F32), np.asarray(b, _F32), np.asarray(c, _F32))
     return _fma64(np.asarray(a, _F64), np.asarray(b, _F64), np.asarray(c, _F64))
 
 
-def _poly4(x, x2, c3, c2, c1, c0):
-    return _fma(x2, _fma(x, c3, c2), _fma(x, c1, c0))
+class _Estrin:
+    """A float64 polynomial's coefficients as the row-batched evaluation below takes them: its
+    first level's fma(x, c[i], c[i + 1]) (independent of each other) in one call over rows, the
+    multipliers as a column with their halves made once, the addends as a column."""
+
+    def __init__(self, coeffs, order):
+        mul = [coeffs[i] for i in order]
+        halves = [_k(v)[1:] for v in mul]
+        self.mul = np.array(mul).reshape(-1, 1)
+        self.halves = tuple(np.array([h[j] for h in halves]).reshape(-1, 1) for j in (0, 1))
+        self.add = np.array([coeffs[i + 1] for i in order]).reshape(-1, 1)
 
 
-def _poly8(x, x2, x4, c):
-    return _fma(x4, _poly4(x, x2, *c[:4]), _poly4(x, x2, *c[4:]))
+def _first_level(x, k):
+    return _fma64(x, k.mul, k.add, k.halves)
 
 
-def _poly10(x, x2, x4, x8, c):
-    return _fma(x8, _fma(x, c[0], c[1]), _poly8(x, x2, x4, c[2:]))
+def _poly10(x, x2, x4, x8, k):
+    """Estrin's scheme of degree 9 as Sleef's POLY10 nests it: fma(x8, fma(x, c0, c1), fma(x4,
+    fma(x2, F(c2, c3), F(c4, c5)), fma(x2, F(c6, c7), F(c8, c9)))), F(a, b) = fma(x, a, b); each
+    level's independent fmas one call over rows (the same steps on each element)."""
+    shape = x.shape
+    x, x2, x4, x8 = (np.reshape(v, -1) for v in (x, x2, x4, x8))
+    f = _first_level(x, k)  # rows F(c2, c3), F(c6, c7), F(c4, c5), F(c8, c9), F(c0, c1)
+    g = _fma64(x2, f[0:2], f[2:4])
+    return _fma64(x8, f[4], _fma64(x4, g[0], g[1])).reshape(shape)
 
 
-def _poly7(x, x2, x4, c):
-    return _fma(x4, _fma(x2, c[0], _fma(x, c[1], c[2])), _poly4(x, x2, *c[3:]))
+def _poly7(x, x2, x4, k):
+    """Sleef's POLY7: fma(x4, fma(x2, c0, F(c1, c2)), fma(x2, F(c3, c4), F(c5, c6))), batched as
+    _poly10."""
+    shape = x.shape
+    x, x2, x4 = (np.reshape(v, -1) for v in (x, x2, x4))
+    f = _first_level(x, k)  # rows F(c3, c4), F(c5, c6), F(c1, c2)
+    mul = f[0:2].copy()
+    mul[1] = k.c0
+    g = _fma64(x2, mul, f[1:3])  # fma(x2, F(c3, c4), F(c5, c6)), fma(x2, c0, F(c1, c2))
+    return _fma64(x4, g[1], g[0]).reshape(shape)
+
+
+def _estrin10(coeffs):
+    return _Estrin(coeffs, (2, 6, 4, 8, 0))
+
+
+def _estrin7(coeffs):
+    k = _Estrin(coeffs, (3, 5, 1))
+    k.c0 = coeffs[0]
+    return k
 
 
 def _rint_int(u):
@@ -81,20 +124,25 @@ _EXP_POLY = (+0.2081276378237164457e-8, +0.2511210703042288022e-7, +0.2755762628
              +0.1666666666666669072e+0)
 
 
+_EXP_K = _estrin10(_EXP_POLY)
+_M_L2U, _M_L2L = _k(-_L2U), _k(-_L2L)
+_HALF, _ONE = np.array(0.5), np.array(1.0)
+
+
 def sleef_exp(d):
     """Vectorized<double>::exp (AVX2): Sleef's expd4_u10, bit for bit."""
     d = np.asarray(d, _F64)
     with np.errstate(all="ignore"):
         u = np.rint(d * _R_LN2)
         q = _rint_int(u)
-        s = _fma(u, -_L2U, d)
-        s = _fma(u, -_L2L, s)
+        s = _fmak(u, _M_L2U, d)
+        s = _fmak(u, _M_L2L, s)
         s2 = s * s
         s4 = s2 * s2
-        u = _poly10(s, s2, s4, s4 * s4, _EXP_POLY)
-        u = _fma(u, s, 0.5)
-        u = _fma(u, s, 1.0)
-        u = _fma(u, s, 1.0)
+        u = _poly10(s, s2, s4, s4 * s4, _EXP_K)
+        u = _fma64(u, s, _HALF)
+        u = _fma64(u, s, _ONE)
+        u = _fma64(u, s, _ONE)
         u = _ldexp2(u, q)
         u = np.where(d > 709.78271114955742909217217426, np.inf, u)
         return np.where(d < -1000, 0.0, u)
@@ -166,6 +214,7 @@ def _dd_rec(d):  # ddrec_vd2_vd2
 _LOG1P_POLY = (0.1532076988502701353e+0, 0.1525629051003428716e+0, 0.1818605932937785996e+0,
                0.2222214519839380009e+0, 0.2857142932794299317e+0, 0.3999999999635251990e+0,
                0.6666666666667333541e+0)
+_LOG1P_K = _estrin7(_LOG1P_POLY)
 
 
 def sleef_log1p(d):
@@ -184,7 +233,7 @@ def sleef_log1p(d):
         x = _dd_div((m, 0.0), _dd_add_d_d(2.0, m))
         x2 = x[0] * x[0]
         x4 = x2 * x2
-        t = _poly7(x2, x4, x4 * x4, _LOG1P_POLY)
+        t = _poly7(x2, x4, x4 * x4, _LOG1P_K)
         s = _dd_add_dd_dd(s, (x[0] * 2.0, x[1] * 2.0))
         s = _dd_add_dd_d(s, (x2 * x[0]) * t)
         r = s[0] + s[1]
@@ -217,7 +266,7 @@ def sleef_log(d):
         x = _dd_div(_dd_add2_d_d(-1.0, m), _dd_add2_d_d(1.0, m))
         x2 = x[0] * x[0]
         x4 = x2 * x2
-        t = _poly7(x2, x4, x4 * x4, _LOG1P_POLY)
+        t = _poly7(x2, x4, x4 * x4, _LOG1P_K)
         s = _dd_mul_dd_d(_LN2_DD, e)
         s = _dd_add_dd_dd(s, (x[0] * 2.0, x[1] * 2.0))
         s = _dd_add_dd_d(s, (x2 * x[0]) * t)
@@ -231,6 +280,7 @@ _EXPK2_POLY = (+0.1602472219709932072e-9, +0.2092255183563157007e-8, +0.25052300
                +0.2755724800902135303e-6, +0.2755731892386044373e-5, +0.2480158735605815065e-4,
                +0.1984126984148071858e-3, +0.1388888888886763255e-2, +0.8333333333333347095e-2,
                +0.4166666666666669905e-1)
+_EXPK2_K = _estrin10(_EXPK2_POLY)
 
 
 def _expk2(d):
@@ -242,7 +292,7 @@ def _expk2(d):
     s = _dd_add2_dd_d(s, dq * -_L2L)
     s2 = _dd_squ(s)
     s4 = _dd_squ(s2)
-    u = _poly10(s[0], s2[0], s4[0], s4[0] * s4[0], _EXPK2_POLY)
+    u = _poly10(s[0], s2[0], s4[0], s4[0] * s4[0], _EXPK2_K)
     t = _dd_add_d_dd(0.5, _dd_mul_dd_d(s, 0.1666666666666666574e+0))
     t = _dd_add_d_dd(1.0, _dd_mul_dd_dd(t, s))
     t = _dd_add_d_dd(1.0, _dd_mul_dd_dd(t, s))
@@ -306,28 +356,31 @@ def libm(name, a):
 
 
 _F32 = np.float32
-_EXPK2F_POLY = tuple(_F32(c) for c in (+0.1980960224e-3, +0.1394256484e-2, +0.8333456703e-2, +0.4166637361e-1))
+_Z32 = np.array(0, _F32)
+_I32_ONE = np.array(1, np.int32)
+_EXPK2F_POLY = tuple(np.array(c, _F32) for c in (+0.1980960224e-3, +0.1394256484e-2, +0.8333456703e-2, +0.4166637361e-1))
 
 
 def _expk2f(d):
     """Sleef's expk2f: exp of the float pair d, as a float pair."""
-    u = (d[0] + d[1]) * _F32(_R_LN2)
-    q = np.where(np.isfinite(u) & (np.abs(u) < 2.0 ** 31), np.rint(u), -2.0 ** 31).astype(np.int32)
+    u = (d[0] + d[1]) * c32(_R_LN2)
+    # (cvtps2dq of rint(u): a float32 of 2**23 or more is an integer, so rint(u) is as far
+    # below 2**31 as u is)
+    q = cvt_i32(np.rint(u))
     qf = q.astype(_F32)
-    s = _dd_add2_dd_d(d, qf * _F32(-0.693145751953125))
-    s = _dd_add2_dd_d(s, qf * _F32(-1.428606765330187045e-06))
-    u = np.full(s[0].shape, _EXPK2F_POLY[0], _F32)
+    s = _dd_add2_dd_d(d, qf * c32(-0.693145751953125))
+    s = _dd_add2_dd_d(s, qf * c32(-1.428606765330187045e-06))
+    u = _EXPK2F_POLY[0]
     for c in _EXPK2F_POLY[1:]:
-        u = _fma(u, s[0], c)
-    t = _dd_add2_dd_d(_dd_mul_dd_d(s, u), _F32(+0.166666659414234244790680580464e+0))
-    t = _dd_add2_dd_d(_dd_mul_dd_dd(s, t), _F32(0.5))
+        u = _fma32(u, s[0], c)
+    t = _dd_add2_dd_d(_dd_mul_dd_d(s, u), c32(+0.166666659414234244790680580464e+0))
+    t = _dd_add2_dd_d(_dd_mul_dd_dd(s, t), c32(0.5))
     t = _dd_add2_dd_dd(s, _dd_mul_dd_dd(_dd_squ(s), t))
-    t = _dd_add_d_dd(_F32(1), t)
-    h = q >> np.int32(1)
-    gone = d[0] < _F32(-104)
-    scale = (_pow2if(h), _pow2if(q - h))
-    return (np.where(gone, _F32(0), t[0] * scale[0] * scale[1]),
-            np.where(gone, _F32(0), t[1] * scale[0] * scale[1]))
+    t = _dd_add_d_dd(c32(1), t)
+    h = q >> _I32_ONE
+    gone = d[0] < c32(-104)
+    s0, s1 = _pow2if(h), _pow2if(q - h)
+    return (np.where(gone, _Z32, t[0] * s0 * s1), np.where(gone, _Z32, t[1] * s0 * s1))
 
 
 def sleef_tanhf(x):
@@ -345,7 +398,7 @@ def sleef_tanhf(x):
         return np.where(np.isnan(x), _F32(np.nan), y).astype(_F32, copy=False)
 
 
-_ATAN_POLY = tuple(_F32(c) for c in (
+_ATAN_POLY = tuple(np.array(c, _F32) for c in (
     -0.00176397908944636583328247, 0.0107900900766253471374512, -0.0309564601629972457885742,
     0.0577365085482597351074219, -0.0838950723409652709960938, 0.109463557600975036621094,
     -0.142626821994781494140625, 0.199983194470405578613281))
@@ -364,9 +417,9 @@ def _atan2kf(y, x):
     s = _dd_div((np.where(swap, -x, y), zero), (np.where(swap, y, x), zero))
     t = _dd_squ(s)
     t = _dd_add_d_d(t[0], t[1])  # (dfnormalize)
-    u = np.full(x.shape, _ATAN_POLY[0], _F32)
+    u = _ATAN_POLY[0]
     for c in _ATAN_POLY[1:]:
-        u = _fma(u, t[0], c)
+        u = _fma32(u, t[0], c)
     t = _dd_mul_dd_dd(t, _dd_add_d_d(_F32(-0.333332866430282592773438), u * t[0]))
     t = _dd_mul_dd_dd(s, _dd_add_d_dd(_F32(1), t))
     return _dd_add_dd_dd(_dd_mul_dd_d(_PI2_DF, q.astype(_F32)), t)

@@ -50,22 +50,25 @@ def parallel_chunks(n: int, grain: int, threads: int = THREADS) -> list[tuple[in
     return [(b, min(n, b + size)) for b in range(0, n, size)]
 
 
-_MID_MASK = np.int64((1 << 29) - 1)
-_MID = np.int64(1 << 28)
+_MID_MASK = np.array((1 << 29) - 1, np.int64)  # (0-d arrays: a numpy scalar or a Python number
+_MID = np.array(1 << 28, np.int64)              # operand costs a ufunc call twice an array's)
+_count = np.count_nonzero  # (the cheapest "any" of numpy: a tenth of ndarray.any's call)
 
 
 def _fma32(a, b, c):
-    """fma for float32 operands: the product is exact in double, and so is rounding the double
+    """fma for float32 operands (arrays or numpy scalars): the product is exact in double, and so is rounding the double
     sum to float32, but where that sum is exactly halfway between two floats (the bits below
     float32's precision are 100...0) and the double sum itself was rounded; there the exact
     sum (two-sum's error term) decides."""
-    s = np.asarray(np.multiply(a, b, dtype=np.float64))
-    np.add(s, c, out=s, dtype=np.float64)
+    # (the operands cast to double first: a ufunc's dtype= costs as much as six plain calls)
+    s = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)
+    if type(s) is not np.ndarray:
+        s = np.asarray(s)
     r = s.astype(_F32)
     bits = s.view(np.int64)
     np.bitwise_and(bits, _MID_MASK, out=bits)  # (s is not needed again: recomputed where halfway)
     halfway = bits == _MID
-    if not halfway.any():
+    if not _count(halfway):
         return r
     idx = np.flatnonzero(halfway)
 
@@ -78,7 +81,7 @@ def _fma32(a, b, c):
     sh = ph + ch
     t = sh - ph
     err = (ph - (sh - t)) + (ch - t)
-    if not err.any():
+    if not _count(err):
         return r
     even = sh.astype(_F32)
     above = even.astype(np.float64) > sh
@@ -89,16 +92,30 @@ def _fma32(a, b, c):
     return r.reshape(s.shape)
 
 
-def _two_prod(a, b):
-    """a * b as p + e exactly (Dekker's splitting into 26-bit halves)."""
+_SPLIT = np.array(134217729.0)  # 2**27 + 1
+
+
+def _halves(a):
+    """a as hi + lo, each of 26 bits (Dekker's splitting)."""
+    t = _SPLIT * a
+    hi = t - (t - a)
+    return hi, a - hi
+
+
+def split_constant(v: float):
+    """A float64 constant ``b`` of fma(a, b, c) ready for fma64_const: (b, b's halves), 0-d arrays
+    (the halves as _halves makes them, on Python floats: the same IEEE steps)."""
+    t = 134217729.0 * v
+    hi = t - (t - v)
+    return np.array(v), np.array(hi), np.array(v - hi)
+
+
+def _two_prod(a, b, b_halves=None):
+    """a * b as p + e exactly (Dekker's splitting into 26-bit halves; ``b_halves``: b's, made
+    beforehand for a constant b)."""
     p = a * b
-    split = 134217729.0  # 2**27 + 1
-    ta = split * a
-    ah = ta - (ta - a)
-    al = a - ah
-    tb = split * b
-    bh = tb - (tb - b)
-    bl = b - bh
+    ah, al = _halves(a)
+    bh, bl = _halves(b) if b_halves is None else b_halves
     return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
 
@@ -153,15 +170,24 @@ def _c_laid(a, b, c):
         x.ndim == 0 or (x.shape == a.shape and x.flags.c_contiguous) for x in (b, c))
 
 
-def _fma64(a, b, c):
-    p, e = _two_prod(a, b)
+def _fma64(a, b, c, b_halves=None):
+    p, e = _two_prod(a, b, b_halves)
     s = p + c
     t = s - p
     e2 = (p - (s - t)) + (c - t)
     r = s + (e + e2)
     # infinities and NaN: the plain expression (the error terms are NaN there); a zero too
     # (the product is exact there, and the plain sum gives the zero's sign: -0 * 1 + -0 is -0)
-    return np.where(np.isfinite(r) & (r != 0), r, a * b + c)
+    ok = np.isfinite(r)
+    ok &= r != 0
+    if type(r) is np.ndarray and _count(ok) == r.size:  # (the usual case: no second pass)
+        return r
+    return np.where(ok, r, a * b + c)
+
+
+def fma64_const(a, b, c):
+    """_fma64(a, b, c) with ``b`` a constant made by split_constant (its halves made once)."""
+    return _fma64(a, b[0], c, b[1:])
 
 
 _LOG2E = _F32(1.442695040888963407359924681001892137426645954152985934135449406931)
@@ -172,36 +198,69 @@ _EXP_POLY = tuple(_F32(c) for c in (0.000198527617612853646278381, 0.00139304355
                                     0.166666671633720397949219, 0.5))
 
 
+_I32_127, _I32_23 = np.array(127, np.int32), np.array(23, np.int32)
+
+
 def _pow2i(q):
     """2**q built from its exponent bits (as the vector code does; no range check)."""
-    return ((q + np.int32(127)) << np.int32(23)).view(_F32)
+    return ((q + _I32_127) << _I32_23).view(_F32)
+
+
+_C32 = {}
+
+
+def c32(v: float):
+    """The float32 constant v (a number, not NaN) as a 0-d array (cached): a numpy scalar operand
+    costs a ufunc call twice an array's, a Python number four times."""
+    key = v if v else (v, str(v))  # (0.0 and -0.0 are equal keys)
+    try:
+        return _C32[key]
+    except KeyError:
+        return _C32.setdefault(key, np.array(v, _F32))
+
+
+_I32_ONE = np.array(1, np.int32)
+_TWO31 = np.array(2.0 ** 31, _F32)
+
+
+def cvt_i32(t):
+    """cvtps2dq of an integral float32 array (rint's): NaN and out-of-range values become INT_MIN."""
+    ok = np.abs(t) < _TWO31  # (NaN: False)
+    if type(ok) is np.ndarray and _count(ok) == ok.size:
+        return t.astype(np.int32)
+    return np.where(np.isfinite(t) & ok, t, -2.0 ** 31).astype(np.int32)
+
+
+_EXP_POLY_A = tuple(np.array(c, _F32) for c in _EXP_POLY)
+_LOG2E_A, _M_LN2_HI, _M_LN2_LO = np.array(_LOG2E), np.array(-_LN2_HI), np.array(-_LN2_LO)
 
 
 def sleef_expf(d):
     """Vectorized<float>::exp (AVX2): Sleef's expf8_u10, bit for bit."""
     d = np.asarray(d, _F32)
     with np.errstate(all="ignore"):
-        t = np.rint(d * _LOG2E)
-        # cvtps2dq: NaN and out-of-range values become INT_MIN
-        q = np.where(np.isfinite(t) & (np.abs(t) < 2.0 ** 31), t, -2.0 ** 31).astype(np.int32)
+        q = cvt_i32(np.rint(d * _LOG2E_A))
         qf = q.astype(_F32)
-        s = _fma32(qf, -_LN2_HI, d)
-        s = _fma32(qf, -_LN2_LO, s)
-        u = np.full(d.shape, _EXP_POLY[0], _F32)
-        for c in _EXP_POLY[1:]:
+        s = _fma32(qf, _M_LN2_HI, d)
+        s = _fma32(qf, _M_LN2_LO, s)
+        u = _EXP_POLY_A[0]
+        for c in _EXP_POLY_A[1:]:
             u = _fma32(u, s, c)
-        u = _F32(1) + _fma32(s * s, u, s)
-        half = q >> np.int32(1)
+        u = c32(1.0) + _fma32(s * s, u, s)
+        half = q >> _I32_ONE
         u = u * _pow2i(half) * _pow2i(q - half)
-        u = np.where(d < _F32(-104), _F32(0), u)
-        u = np.where(d > _F32(100), _F32(np.inf), u)
+        u = np.where(d < c32(-104.0), c32(0.0), u)
+        u = np.where(d > c32(100.0), c32(np.inf), u)
     return u.astype(_F32, copy=False)
 
 
 _I32 = np.int32
-_LN2_DF = (_F32(0.69314718246459960938), _F32(-1.904654323148236017e-09))  # ln 2 as a float pair
-_LOG_POLY = tuple(_F32(c) for c in (0.3027294874, 0.3996108174, 0.6666694880))
-_F32_MIN = _F32(1.17549435e-38)
+_LN2_DF = (np.array(0.69314718246459960938, _F32), np.array(-1.904654323148236017e-09, _F32))  # ln 2 as a float pair
+_LOG_POLY = tuple(np.array(c, _F32) for c in (0.3027294874, 0.3996108174, 0.6666694880))
+_F32_MIN = np.array(1.17549435e-38, _F32)
+_NAN32, _NEG_NAN32 = np.array(np.nan, _F32), np.array(-np.nan, _F32)
+_I32_FF, _I32_64 = np.array(0xff, np.int32), np.array(64, np.int32)
+_ONE_BITS = np.array(0x3f800000, np.int32)
 
 
 def sleef_log1pf(d):
@@ -213,21 +272,21 @@ def sleef_log1pf(d):
     d < -1 NaN, d == -1 -inf, -0.0 stays -0.0."""
     d = np.asarray(d, _F32)
     with np.errstate(all="ignore"):
-        one = _F32(1)
+        one = c32(1)
         dp1 = d + one
         tiny = dp1 < _F32_MIN
-        dp1 = np.where(tiny, dp1 * _F32(2.0 ** 64), dp1)
-        scaled = (dp1 * _F32(1.0 / 0.75)).astype(_F32, copy=False)
-        e = ((scaled.view(_I32) >> _I32(23)) & _I32(0xff)) - _I32(0x7f)
-        t = (np.full(d.shape, one, _F32).view(_I32) + (-e << _I32(23))).view(_F32)
+        dp1 = np.where(tiny, dp1 * c32(2.0 ** 64), dp1)
+        scaled = (dp1 * c32(1.0 / 0.75)).astype(_F32, copy=False)
+        e = ((scaled.view(_I32) >> _I32_23) & _I32_FF) - _I32_127
+        t = (_ONE_BITS + (-e << _I32_23)).view(_F32)  # (2**-e)
         m = _fma32(d, t, t - one)
-        e = np.where(tiny, e - _I32(64), e).astype(_F32)
+        e = np.where(tiny, e - _I32_64, e).astype(_F32)
         # s = (ln2 pair) * e
         sx = _LN2_DF[0] * e
         sy = _fma32(_LN2_DF[1], e, _fma32(_LN2_DF[0], e, -sx))
         # the pair (2 + m): x + y with y the rounding error (|2| >= |m| here)
-        dx = _F32(2) + m
-        dy = (_F32(2) - dx) + m
+        dx = c32(2) + m
+        dy = (c32(2) - dx) + m
         # x = (m, 0) / (dx, dy)
         rec = one / dx
         qx = m * rec
@@ -235,28 +294,27 @@ def sleef_log1pf(d):
         qy = _fma32(-dy, rec, _fma32(-dx, rec, one))
         qy = _fma32(qx, qy, u)  # (the numerator's low part is 0: fma(0, rec, u) is u)
         x2 = qx * qx
-        p = np.full(d.shape, _LOG_POLY[0], _F32)
-        p = _fma32(p, x2, _LOG_POLY[1])
+        p = _fma32(_LOG_POLY[0], x2, _LOG_POLY[1])
         p = _fma32(p, x2, _LOG_POLY[2])
         # s += 2x (pair + pair), then s += x2 * x * p (pair + float)
-        hx, hy = qx * _F32(2), qy * _F32(2)
+        hx, hy = qx * c32(2), qy * c32(2)
         rx = sx + hx
         ry = (((sx - rx) + hx) + sy) + hy
         v = (x2 * qx) * p
         sx2 = rx + v
         sy2 = ((rx - sx2) + v) + ry
         r = np.asarray(sx2 + sy2, _F32)
-        r = np.where(d > _F32(1e38), _F32(np.inf), r)
-        r = np.where(d < -one, _F32(-np.nan), r)  # (PyTorch's NaN here has its sign bit set)
-        r = np.where(d == -one, _F32(-np.inf), r)
-        r = np.where((d == 0) & np.signbit(d), _F32(-0.0), r)
+        r = np.where(d > c32(1e38), c32(np.inf), r)
+        r = np.where(d < -one, _NEG_NAN32, r)  # (PyTorch's NaN here has its sign bit set)
+        r = np.where(d == -one, c32(-np.inf), r)
+        r = np.where((d == 0) & np.signbit(d), c32(-0.0), r)
         r = np.where(np.isnan(d), d, r)
     return r.astype(_F32, copy=False)
 
 
 def _df_div(nx, ny, dx, dy):
     """Sleef's dfdiv (FMA build): the float pair (nx, ny) / (dx, dy)."""
-    one = _F32(1)
+    one = c32(1)
     rec = one / dx
     qx = nx * rec
     u = _fma32(rec, nx, -qx)
@@ -278,30 +336,29 @@ def sleef_logf(d):
     +inf stays, d < 0 and NaN are NaN, 0 is -inf."""
     d = np.asarray(d, _F32)
     with np.errstate(all="ignore"):
-        one = _F32(1)
+        one = c32(1)
         tiny = d < _F32_MIN
-        dd = np.where(tiny, d * _F32(2.0 ** 64), d)
-        scaled = (dd * _F32(1.0 / 0.75)).astype(_F32, copy=False)
-        e = ((scaled.view(_I32) >> _I32(23)) & _I32(0xff)) - _I32(0x7f)
-        m = (dd.view(_I32) + (-e << _I32(23))).view(_F32)
-        e = np.where(tiny, e - _I32(64), e).astype(_F32)
+        dd = np.where(tiny, d * c32(2.0 ** 64), d)
+        scaled = (dd * c32(1.0 / 0.75)).astype(_F32, copy=False)
+        e = ((scaled.view(_I32) >> _I32_23) & _I32_FF) - _I32_127
+        m = (dd.view(_I32) + (-e << _I32_23)).view(_F32)
+        e = np.where(tiny, e - _I32_64, e).astype(_F32)
         sx = _LN2_DF[0] * e
         sy = _fma32(_LN2_DF[1], e, _fma32(_LN2_DF[0], e, -sx))
         qx, qy = _df_div(*_df_add2(-one, m), *_df_add2(one, m))
         x2 = qx * qx
-        p = np.full(d.shape, _LOG_POLY[0], _F32)
-        p = _fma32(p, x2, _LOG_POLY[1])
+        p = _fma32(_LOG_POLY[0], x2, _LOG_POLY[1])
         p = _fma32(p, x2, _LOG_POLY[2])
-        hx, hy = qx * _F32(2), qy * _F32(2)
+        hx, hy = qx * c32(2), qy * c32(2)
         rx = sx + hx
         ry = (((sx - rx) + hx) + sy) + hy
         v = (x2 * qx) * p
         sx2 = rx + v
         sy2 = ((rx - sx2) + v) + ry
         r = np.asarray(sx2 + sy2, _F32)
-        r = np.where(d == _F32(np.inf), _F32(np.inf), r)
-        r = np.where((d < 0) | np.isnan(d), _F32(np.nan), r)
-        r = np.where(d == 0, _F32(-np.inf), r)
+        r = np.where(d == c32(np.inf), c32(np.inf), r)
+        r = np.where((d < 0) | np.isnan(d), _NAN32, r)
+        r = np.where(d == 0, c32(-np.inf), r)
     return r.astype(_F32, copy=False)
 
 
