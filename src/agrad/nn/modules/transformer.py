@@ -15,6 +15,7 @@ from __future__ import annotations
 import warnings
 
 from ... import copying
+from ..._warn_once import warn_once
 from ...autograd import grad_mode
 from ...ops import FUNCTIONS as _T
 from .. import functional as F
@@ -192,6 +193,8 @@ class TransformerEncoder(Module):
         mask = _canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
         first = self.layers[0]
         padded = self._padded_rows(src, src_key_padding_mask, mask)
+        if padded is not None:   # PyTorch makes nested tensors here (TORCH_WARN_ONCE)
+            warn_once(_NESTED_PROTOTYPE, stacklevel=2)
         is_causal = _detect_is_causal_mask(mask, is_causal,
                                            _seq_len(src, first.self_attn.batch_first))
         output = src
@@ -203,6 +206,12 @@ class TransformerEncoder(Module):
         if self.norm is not None:
             output = self.norm(output)
         return output
+
+
+_NESTED_PROTOTYPE = (
+    "The PyTorch API of nested tensors is in prototype stage and will change in the near future. "
+    "We recommend specifying layout=torch.jagged when constructing a nested tensor, as this layout "
+    "receives active development, has better operator coverage, and works with torch.compile.")
 
 
 def _left_aligned(keep):
