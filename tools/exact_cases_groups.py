@@ -47,4 +47,38 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: torch.zeros(2, dtype=torch.int64).expand(2, 2).mvlgamma_(2))",
               "torch.polygamma(T(2), T([1.5]))", "T([1.5, 2.0]).polygamma_(T(1))", "torch.special.polygamma(T(1), x)",
               "err(lambda: torch.polygamma(T(2.), T([1.5])))"]),
+        case("cast-keeps-a-dense-tensors-strides",  # (dt20k-29b stride:kron) to()'s preserve_format copy of a dense
+             # tensor, and TensorIterator's cast of an operand, keep its very strides (size-1 dims' too)
+             ["x1 = torch.tensor([[[0.0, 1.75, -0.5]], [[0.25, 2.5, -2.75]], [[0.0, 1.25, -2.0]]], dtype=torch.float16)",
+              "x2 = torch.tensor([[0.75], [-1.0], [2.5], [-1.75]], dtype=torch.float32, requires_grad=True)",
+              "r4 = x1.moveaxis(-1, -3)", "a = r4.reshape(3, 1, 3, 1, 1, 1)"],
+             ["torch.kron(r4, x2).stride()", "torch.kron(r4.double(), x2).stride()", "torch.kron(x2, r4).stride()",
+              "a.stride()", "a.float().stride()", "(a * x2.reshape(1, 1, 1, 4, 1, 1)).stride()[:4]",
+              "(a.double() * x2.reshape(1, 1, 1, 4, 1, 1)).stride()[:4]"]),
+        case("zero-tensor-gradient-strides",  # (dt20k-29b stride:grad) sgn's ZeroTensor gradient keeps the strides
+             # its views give it (TBackward0: transposed), and views of it follow them
+             ["x = torch.tensor([[-2.25, 2.25, 3.0], [3.0, float('nan'), -0.75], [0.0, 0.75, 0.75]], requires_grad=True)",
+              "g, = torch.autograd.grad(x.t().sgn().reshape_as(x).sum(), [x], create_graph=True)",
+              "h, = torch.autograd.grad(x.t().sgn().sum(), [x])",
+              "y = torch.zeros(2, 3, 4, requires_grad=True)",
+              "k, = torch.autograd.grad(y.permute(2, 0, 1).sgn().sum(), [y])"],
+             ["g.stride()", "g.is_contiguous()", "h.stride()", "k.stride()", "g.reshape(9).stride()", "g.t().reshape(9)",
+              "g.t().view(9)"]),
+        case("nextafter-gradient-is-a-where",  # (dt20k-29b grad_fn:grad) at::where(self != other, grad, 0)
+             [graph, "x1 = torch.tensor([-2.0, -0.75], requires_grad=True)", "o = torch.tensor([2.0, 2.75], requires_grad=True)",
+              "r9 = x1[0].nextafter(o).sinc()",
+              "g, = torch.autograd.grad(r9.sum(), [x1], create_graph=True, allow_unused=True, materialize_grads=True)",
+              "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)",
+              "ga, gb = torch.autograd.grad((a.nextafter(torch.tensor([2.0, 2.0, 1.0])) * a).sum(), [a, o],"
+              " create_graph=True, allow_unused=True)"],
+             ["graph(g.grad_fn)", "g", "ga", "graph(ga.grad_fn)", "gb"]),
+        case("nansum-dtype-gradient-cast-first",  # (dt20k-29b grad_fn:backward) nansum_backward(grad.to(self's
+             # dtype), ...): the cast, then the expand and the mask
+             [graph, "x1 = torch.tensor([[[-0.5], [0.0], [-3.0]], [[0.0], [1.5], [-0.5]]], dtype=torch.float16, requires_grad=True)",
+              "r2 = x1.atan2(torch.tensor([[-1.0], [1.0], [-0.5]], dtype=torch.float16, requires_grad=True))",
+              "r6 = (torch.nanmean(r2, dtype=torch.float32) / torch.tensor(2.0)).var(unbiased=False)",
+              "r6.sum().backward(create_graph=True)",
+              "y = torch.tensor([1.0, float('nan'), 2.0], dtype=torch.float16, requires_grad=True)",
+              "gy, = torch.autograd.grad(torch.nansum(y * y, dtype=torch.float64), y, create_graph=True)"],
+             ["graph(x1.grad.grad_fn)", "x1.grad", "graph(gy.grad_fn)", "gy"]),
     ]

@@ -722,10 +722,10 @@ def _scalar_name(d) -> str:
 
 
 def _element_strides(data) -> tuple:
-    if type(data) is np.ndarray and data.size:
+    if (type(data) is np.ndarray or type(data) is _ZeroArray) and data.size:  # (a ZeroTensor has its strides)
         from .ops._layout import torch_strides
         return tuple(s // data.itemsize for s in torch_strides(data))
-    strides, step = [], 1  # lazy, zero and empty arrays: contiguous, as PyTorch makes an empty result
+    strides, step = [], 1  # lazy and empty arrays: contiguous, as PyTorch makes an empty result
     for n in reversed(data.shape):
         strides.append(step)
         step *= max(n, 1)

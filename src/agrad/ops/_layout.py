@@ -231,10 +231,20 @@ def cast(a, dtype):
     preserve_format, and TensorIterator's casts of its operands): like ``a``, a broadcast
     (stride-0) dim deciding nothing.  numpy's "K" order would put such a dim innermost:
     ``x.expand(2, 4).double()`` would not be contiguous."""
-    if type(a) is np.ndarray and 0 in a.strides and a.size > 1:
-        out = empty_like(a, dtype)
-        out[...] = a
-        return out
+    if type(a) is np.ndarray and a.size > 1:
+        if 1 in a.shape and _dense(a):
+            # a dense tensor's copy gets its very strides (empty_strided), those of its dims of size 1
+            # too, which TensorIterator's sort of the dims reads later (numpy's would be its own)
+            dtype = np.dtype(dtype)
+            step = dtype.itemsize
+            strides = [s // a.itemsize * step for s in torch_strides(a)]
+            out = np.ndarray(a.shape, dtype, np.empty(a.size, dtype), 0, strides)
+            out[...] = a
+            return out
+        if 0 in a.strides:
+            out = empty_like(a, dtype)
+            out[...] = a
+            return out
     return a.astype(dtype)
 
 

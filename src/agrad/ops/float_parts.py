@@ -103,8 +103,9 @@ _nextafter = Op("NextafterBackward0", _nextafter_fwd, inputs=("self", "other"), 
 
 @_nextafter.derivative
 def _(ctx, grad):
-    # the gradient passes to self where it moves (self != other), none to other
-    g_self = grad.masked_fill(ctx.self == ctx.other, 0) if ctx.needs(0) else None
+    # at::where(self != other, grad, 0): the gradient passes to self where it moves, none to other
+    from .selection import where
+    g_self = where(ctx.self != ctx.other, grad, 0) if ctx.needs(0) else None
     return g_self, grad.new_zeros(grad.shape) if ctx.needs(1) else None
 
 

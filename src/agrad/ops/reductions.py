@@ -169,9 +169,13 @@ _nansum = Op("NansumBackward0", _nansum_fwd, saves=("self",))
 
 @_nansum.derivative
 def _(ctx, grad):
-    # nansum_backward: dim=None reduces over no listed dim, so nothing is unsqueezed before the expand
+    # nansum_backward(grad.to(self's dtype), ...): dim=None reduces over no listed dim, so nothing is
+    # unsqueezed before the expand
     axes = () if ctx.full else ctx.axes
-    return expand_back(grad, ctx.input_shape, axes, ctx.keepdim) * (ctx.self == ctx.self)
+    x = ctx.self
+    if grad.dtype is not x.dtype:  # (a dtype= sum: cast first, then expanded and masked)
+        grad = grad.to(x.dtype)
+    return expand_back(grad, ctx.input_shape, axes, ctx.keepdim) * (x == x)
 
 
 @export(method=True)

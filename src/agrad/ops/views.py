@@ -109,7 +109,7 @@ def _fw_primal(input):
 
 def _viewable(a, shape):
     """A numpy view of ``a`` with ``shape`` if strides allow (torch's view rule), else None."""
-    if type(a) is not np.ndarray:  # a lazy (dask) array has no strides: any reshape will do
+    if not isinstance(a, np.ndarray):  # a lazy (dask) array has no strides: any reshape will do
         return a.reshape(shape)
     try:
         v = a.view()
@@ -141,7 +141,7 @@ def reshape(input, *shape):
     shape = _infer_shape(_sizes(shape), input.numel())
     if _viewable(input._data, shape) is not None:
         # PyTorch: a view of a contiguous tensor is ViewBackward0; of a strided one, an alias
-        op = _view_op if type(input._data) is not np.ndarray or input._data.flags.c_contiguous \
+        op = _view_op if not isinstance(input._data, np.ndarray) or input._data.flags.c_contiguous \
             else _reshape_alias
         return _view(op, input, input._data, {"shape": shape})
     # not expressible as a view: PyTorch copies (clone(contiguous_format): C order), then views the copy
@@ -620,7 +620,7 @@ def contiguous(input, memory_format=None):
 @method("is_contiguous")
 def is_contiguous(input, memory_format=None):
     data = input._data
-    return type(data) is not np.ndarray or bool(data.flags.c_contiguous)  # lazy data has no strides
+    return not isinstance(data, np.ndarray) or bool(data.flags.c_contiguous)  # lazy data has no strides
 
 
 # zero_ / fill_ / copy_ ---------------------------------------------------------------
