@@ -30,6 +30,9 @@ LOSSES = [
     "torch.autograd.grad(torch.pdist(x).sum(), x, create_graph=True)[0].grad_fn._op",
     "F.channel_shuffle.__globals__", "torch.channel_shuffle(x.view(1, 2, 4), 2).grad_fn.__dict__",
     "nn.ChannelShuffle(2).forward.__globals__",
+    "F.max_unpool2d.__globals__", "F.max_unpool1d.__code__", "F.max_unpool3d.__globals__", "F.max_pool3d_with_indices.__globals__",
+    "F.max_unpool1d(x, torch.tensor([[0, 3, 4, 7], [1, 2, 5, 6]]), 2).grad_fn.next_functions[0][0].__dict__",
+    "nn.MaxUnpool2d(2).forward.__globals__", "nn.MaxUnpool1d(2).__class__.__mro__",
 ]
 
 
@@ -54,3 +57,11 @@ def test_pdist_and_channel_shuffle_run_in_scripts(run_ok):
                  "(d.sum() + z.sum()).backward()\nprint(d.grad_fn.next_functions[0][0].name(), nn.ChannelShuffle(2), x.grad)\n")
     assert res.stdout == ("PdistBackward0 ChannelShuffle(groups=2) tensor([[-1.6608, -0.3304,  5.6608,  6.1322],\n"
                           "        [ 3.6608,  4.3304,  4.3392,  5.8678]])\n")  # (PyTorch's numbers)
+
+
+def test_max_unpool_runs_in_scripts(run_ok):
+    res = run_ok(HEAD + "o, i = F.max_pool1d(x.view(1, 2, 4), 2, return_indices=True)\n"
+                 "u = nn.MaxUnpool1d(2)(o, i)\n(u * torch.arange(8.).view(1, 2, 4)).sum().backward()\n"
+                 "print(u.grad_fn.name(), nn.MaxUnpool2d(2), x.grad)\n")
+    assert res.stdout == ("SqueezeBackward1 MaxUnpool2d(kernel_size=(2, 2), stride=(2, 2), padding=(0, 0)) "
+                          "tensor([[0., 0., 2., 0.],\n        [4., 0., 0., 7.]])\n")

@@ -78,6 +78,12 @@ PDIST_SHUFFLE = [  # session 30 (nnlosses): torch.pdist, channel_shuffle
     case("pdist_transposed", "torch.pdist(a.t())", a=inp(3, 4)),
     case("channel_shuffle_2", "F.channel_shuffle(a, 2)", a=inp(2, 4, 3), second=True),
     case("channel_shuffle_4d", "torch.channel_shuffle(a, 3)", a=inp(1, 6, 2, 2)),
+    case("max_unpool2d", "F.max_unpool2d(a, i, 2, output_size=(5, 5))", a=inp(1, 2, 2, 2),
+         i=val([[[[0, 3], [10, 19]], [[5, 7], [13, 24]]]]), second=True),
+    case("max_unpool3d", "F.max_unpool3d(a, i, (1, 2, 2))", a=inp(1, 1, 2, 1, 2),
+         i=val([[[[[0, 3]], [[5, 6]]]]])),
+    case("max_unpool1d", "F.max_unpool1d(a, i, 2)", a=inp(2, 3), i=val([[1, 2, 5], [0, 3, 4]])),
+    case("max_pool3d_with_indices", "F.max_pool3d_with_indices(a, 2)[0]", a=inp(1, 2, 2, 4)),
 ]
 
 CASES = QUANTILE + CDIST + COV + HIST + BLOCKS + MORE + PDIST_SHUFFLE

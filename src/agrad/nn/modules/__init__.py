@@ -14,5 +14,6 @@ from .normalization import (BatchNorm1d, BatchNorm2d, BatchNorm3d, CrossMapLRN2d
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .attention import MultiheadAttention  # noqa: F401
 from .shaping import *  # noqa: F401,F403
+from .unpooling import *  # noqa: F401,F403
 from .transformer import *  # noqa: F401,F403
 from .lazy import *  # noqa: F401,F403
