@@ -112,3 +112,32 @@ def test_lazy_layers_run_in_scripts(run_ok):
         "Conv2d(1, 2, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1)) "
         "BatchNorm2d(2, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True) "
         "Linear(in_features=8, out_features=3, bias=True) torch.Size([3, 8])\n")
+
+
+FAST = ("import torch\nimport torch.nn as nn\ntorch.manual_seed(0)\n"
+        "enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, batch_first=True), 1)"
+        ".eval()\npad = torch.tensor([[False, False, True]])\nx = torch.randn(1, 3, 8)\n")
+
+
+def test_fast_path_switch_and_nested_tensor_zeros(run_ok):
+    # PyTorch 2.13 prints the same two lines (its nested tensors leave zeros at padded positions)
+    res = run_ok(FAST + "with torch.no_grad():\n    a = enc(x, src_key_padding_mask=pad)\n"
+                 "    torch.backends.mha.set_fastpath_enabled(False)\n"
+                 "    b = enc(x, src_key_padding_mask=pad)\n"
+                 "print(a[0, 2, :3], torch.backends.mha.get_fastpath_enabled())\n"
+                 "print(b[0, 2, :3])\n")
+    assert res.stdout == ("tensor([0., 0., 0.]) False\n"
+                          "tensor([ 1.8086,  0.4425, -1.2146])\n")
+    [w] = res.warnings
+    assert w.render().startswith(
+        "<script>:8: UserWarning: The PyTorch API of nested tensors is in prototype stage and will "
+        "change in the near future. We recommend specifying layout=torch.jagged when constructing "
+        "a nested tensor, as this layout receives active development, has better operator "
+        "coverage, and works with torch.compile.")
+
+
+@pytest.mark.parametrize("use", ["torch.backends.mha._fastpath_enabled",
+                                 "torch.backends.mha.set_fastpath_enabled.__globals__",
+                                 "torch.backends.mha.__dict__"])
+def test_mha_switch_exposes_no_internals(use):
+    blocked(f"import torch\nprint({use})\n")

@@ -1,3 +1,4 @@
-"""torch.backends: the parts tutorials query (mps, cudnn); agrad has neither."""
+"""torch.backends: the parts tutorials query (mps, cudnn: agrad has neither; mha's fast-path
+switch)."""
 
-from . import cudnn, mps  # noqa: F401
+from . import cudnn, mha, mps  # noqa: F401

@@ -129,7 +129,8 @@ class _Engine:
             p = sub(agrad, f"torch.{extra}", extra)
             if p is not None:
                 subs[extra] = p
-        backends = sub(agrad, "torch.backends", "backends", [("mps", "mps", ()), ("cudnn", "cudnn", ())])
+        backends = sub(agrad, "torch.backends", "backends", [("mps", "mps", ()), ("cudnn", "cudnn", ()),
+                                                              ("mha", "mha", ())])
         if backends is not None:
             subs["backends"] = backends
         torch = ModuleProxy("torch", agrad, subs)

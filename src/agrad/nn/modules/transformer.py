@@ -16,6 +16,7 @@ import warnings
 
 from ... import copying
 from ..._warn_once import warn_once
+from ...backends import mha
 from ...autograd import grad_mode
 from ...ops import FUNCTIONS as _T
 from .. import functional as F
@@ -172,7 +173,7 @@ class TransformerEncoder(Module):
         """The padding mask where PyTorch would run the layers on nested tensors (its padded
         positions come back as zeros), else None."""
         first = self.layers[0]
-        if (not getattr(self, "use_nested_tensor", False) or first.training or src.dim() != 3
+        if (not mha.get_fastpath_enabled() or not getattr(self, "use_nested_tensor", False) or first.training or src.dim() != 3
                 or padding_mask is None or mask is not None):
             return None
         keep = padding_mask.logical_not()
