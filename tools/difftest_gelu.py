@@ -1,6 +1,7 @@
 """The differential tester's rule ``gelu-onednn`` (tools/difftest.py, docs/semantics.md): PyTorch
 hands the float32 gelu (exact erf) of a contiguous tensor of 2 or more elements to oneDNN, whose
-erf is not PyTorch's own kernel's (which agrad reproduces)."""
+erf is not PyTorch's own kernel's (which agrad reproduces); a value after it that PyTorch computes
+from agrad's gelu result counts too (:func:`downstream`)."""
 
 from __future__ import annotations
 
@@ -93,3 +94,13 @@ def within_onednn_grads(want: dict, got: dict, agree_once) -> bool:
             g = dict(g, data=w["data"], repr=w["repr"])
         return w, g
     return agree_once(want, got, neutral)
+
+
+def downstream(lines: list[str], i: int, got_obs, want_i: dict, got_i: dict, op_of, compare_desc, agree_once) -> bool:
+    """True when statement ``i`` (not a gelu) differs only in the value it assigns, a gelu before it
+    went to oneDNN (:func:`gelu_before_to_onednn`), and PyTorch's program, given agrad's results of
+    the gelu statements, computes agrad's value (difftest_lapack.explained's replay)."""
+    import difftest_lapack
+
+    return gelu_before_to_onednn(lines, i) and difftest_lapack.explained(
+        lines, i, got_obs, want_i, got_i, op_of, GELU_OPS, compare_desc, agree_once)
