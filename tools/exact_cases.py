@@ -498,6 +498,9 @@ CASES += _autograd_cases(GRAPH)
 from exact_cases_special import cases as _special_cases  # noqa: E402
 
 CASES += _special_cases(GRAPH)
+from exact_cases_special2 import cases as _special2_cases  # noqa: E402
+
+CASES += _special2_cases(GRAPH)
 from exact_cases_nngaps import cases as _nngaps_cases  # noqa: E402
 
 CASES += _nngaps_cases(GRAPH)

@@ -667,6 +667,29 @@ def test_special_runs_in_scripts(run_ok):
                           "the derivative for 'zeta' is not implemented.\n")
 
 
+@pytest.mark.parametrize("use", ["torch.special.bessel_j0.__globals__", "torch.special.airy_ai.__code__",
+                                 "torch.special.chebyshev_polynomial_t.__wrapped__", "torch.special.legendre_polynomial_p._parsed",
+                                 "torch.special.modified_bessel_k0.__closure__", "torch.special.bessel_y1.__kwdefaults__",
+                                 "torch.special.hermite_polynomial_h(x, 2).__array_interface__",
+                                 "torch.special.spherical_bessel_j0(x)._data"])
+def test_bessel_and_polynomials_expose_no_internals(use):
+    blocked(SPECIAL + f"print({use})\n")
+
+
+@pytest.mark.parametrize("name", ["B", "P", "TB", "_unary", "_polynomial", "_KERNEL_TYPES", "special_functions"])
+def test_special_module_holds_none_of_the_bessel_internals(name):
+    err = blocked(SPECIAL + f"print(torch.special.{name})\n", type_name="AttributeError")
+    assert f"module 'torch.special' has no attribute '{name}'" in err.message
+
+
+def test_bessel_and_polynomials_run_in_scripts(run_ok):
+    res = run_ok("import torch\nfrom torch.special import bessel_j0, chebyshev_polynomial_t\n"
+                 "x = torch.tensor([0.5, 1.5], requires_grad=True)\n"
+                 "y = bessel_j0(x) + chebyshev_polynomial_t(x, 3) + torch.special.airy_ai(x=x)\n"
+                 "print(y.requires_grad, y.grad_fn, torch.special.legendre_polynomial_p(0.5, torch.tensor([2, 3])).tolist())\n")
+    assert res.stdout == "False None [-0.125, -0.4375]\n"
+
+
 @pytest.mark.parametrize("fn", ["torch.cat", "torch.sort", "torch.linalg.qr", "torch.max"])
 def test_out_wrappers_do_not_hand_out_the_inner_function(fn):
     # (functions given out= by ops._op.with_out keep the wrapped one in __wrapped__)

@@ -430,6 +430,11 @@ def logf(a):
 # odd polynomial, below 120 x reduced by n pi/2 (n from x 2/pi, rounded through 2^24) and the sine
 # or cosine polynomial of the remainder by n's parity, signs from n; from 120 on (Payne-Hanek's
 # reduction in glibc) agrad takes the correctly rounded value
+#: 2/pi's fraction bits, 32 at a time, each entry 8 bits on from the one before (glibc's __inv_pio4)
+_INV_PIO4 = np.array([0xa2, 0xa2f9, 0xa2f983, 0xa2f9836e, 0xf9836e4e, 0x836e4e44, 0x6e4e4415, 0x4e441529, 0x441529fc,
+                      0x1529fc27, 0x29fc2757, 0xfc2757d1, 0x2757d1f5, 0x57d1f534, 0xd1f534dd, 0xf534ddc0, 0x34ddc0db,
+                      0xddc0db62, 0xc0db6295, 0xdb629599, 0x6295993c, 0x95993c43, 0x993c4390, 0x3c439041], np.uint64)
+_PI63 = _h("0x1.921FB54442D18p-62")
 _SC_HPI_INV = _h("0x1.45F306DC9C883p+23")
 _SC_HPI = _h("0x1.921FB54442D18p0")
 _SC_C = tuple(_h(c) for c in ("0x1p0", "-0x1.ffffffd0c621cp-2", "0x1.55553e1068f19p-5", "-0x1.6c087e89a359dp-10",
@@ -439,6 +444,34 @@ _SC_S = tuple(_h(c) for c in ("-0x1.555545995a603p-3", "0x1.1107605230bc4p-7", "
 
 def sinf(a):
     """glibc's sinf of a float32 array, bit for bit below |x| = 120."""
+    return _sincosf(a, False)
+
+
+def cosf(a):
+    """glibc's cosf of a float32 array (sinf's steps, the other polynomial: n + 1's parity; 1
+    below 2^-12), bit for bit below |x| = 120."""
+    return _sincosf(a, True)
+
+
+def _reduce_large(y):
+    """glibc's reduce_large: |y| (120 and beyond) times 2/pi in fixed point from the window of
+    __inv_pio4 its exponent selects (three 32x32-bit products, the top one's low word only),
+    as (remainder * pi/2 in double, quadrant n)."""
+    xi = y.view(np.uint32).astype(np.uint64)
+    arr = (xi >> np.uint64(26)) & np.uint64(15)
+    shift = (xi >> np.uint64(23)) & np.uint64(7)
+    m = ((xi & np.uint64(0xFFFFFF)) | np.uint64(0x800000)) << shift
+    res0 = (m * _INV_PIO4[arr]) & np.uint64(0xFFFFFFFF)
+    res1 = m * _INV_PIO4[arr + np.uint64(4)]
+    res2 = m * _INV_PIO4[arr + np.uint64(8)]
+    res0 = (res2 >> np.uint64(32)) | (res0 << np.uint64(32))
+    res0 = res0 + res1
+    n = (res0 + np.uint64(1 << 61)) >> np.uint64(62)
+    res0 = res0 - (n << np.uint64(62))
+    return res0.view(np.int64).astype(np.float64) * _PI63, n.astype(np.int64)
+
+
+def _sincosf(a, cos):
     from ._vec_math import fma
 
     y = np.asarray(a, _F32)
@@ -450,8 +483,15 @@ def sinf(a):
         ri = np.where(np.abs(r) < 2.0 ** 31, np.trunc(r), 0).astype(np.int64)
         n = np.where(small, 0, (ri + 0x800000) >> 24)
         xr = np.where(small, x, fma(-n.astype(np.float64), np.float64(_SC_HPI), x))
-        sign = np.where((n & 3 == 1) | (n & 3 == 2), -1.0, 1.0)
-        neg_cos = (n & 2) != 0  # (the second table: -cos)
+        big = top >= (np.array(120.0, _F32).view(np.uint32) >> 20)
+        quadrant = n
+        if big.any():  # (from 120 on: glibc's reduce_large; sinf's quadrant takes y's sign in)
+            xl, nl = _reduce_large(np.where(big, y, _F32(0)))
+            xr = np.where(big, xl, xr)
+            n = np.where(big, nl, n)
+            quadrant = np.where(big & ~np.bool_(cos), nl + (y.view(np.uint32) >> 31).astype(np.int64), n)
+        sign = np.where((quadrant & 3 == 1) | (quadrant & 3 == 2), -1.0, 1.0)
+        neg_cos = (quadrant & 2) != 0  # (the second table: -cos)
         xs = xr * sign
         x2 = xr * xr
         x3 = xs * x2
@@ -466,8 +506,47 @@ def sinf(a):
         x6 = x4 * x2
         cc = fma(x4, c * _SC_C[2], c1)
         cos_part = fma(x6, c2, cc)
-        out = np.where(n & 1 == 0, sin_part, cos_part).astype(_F32)
-        out = np.where(top < (np.array(2.0 ** -12, _F32).view(np.uint32) >> 20), y, out)
-        big = top >= (np.array(120.0, _F32).view(np.uint32) >> 20)
-        out = np.where(big, np.sin(x).astype(_F32), out)
-        return np.where(np.isinf(y), _F32(np.nan), out).astype(_F32, copy=False)
+        out = np.where((n ^ cos) & 1 == 0, sin_part, cos_part).astype(_F32)
+        out = np.where(top < (np.array(2.0 ** -12, _F32).view(np.uint32) >> 20), _F32(1) if cos else y, out)
+        return np.where(np.isfinite(y), out, y - y).astype(_F32, copy=False)
+
+
+# acosf: fdlibm's e_acosf.c in float arithmetic (glibc 2.36's): |x| < 0.5 as pi/2 - (x + x r(x^2)),
+# pi/2's low part first; beyond, 2 asin(sqrt((1 -+ x) / 2)) with the root split into a high part
+# (its upper 12 bits) and a correction; r = p / q a rational function
+def _from_bits(v):
+    return np.array(v, np.uint32).view(_F32)[()]
+
+
+_AC_PI = _from_bits(0x40490fda)
+_AC_PIO2_HI = _from_bits(0x3fc90fda)
+_AC_PIO2_LO = _from_bits(0x33a22168)
+_AC_P = tuple(_from_bits(v) for v in (0x3e2aaaab, 0xbea6b090, 0x3e4e0aa8, 0xbd241146, 0x3a4f7f04, 0x3811ef08))
+_AC_Q = tuple(_from_bits(v) for v in (0xc019d139, 0x4001572d, 0xbf303361, 0x3d9dc62e))
+
+
+def _acos_r(z):
+    p = z * (_AC_P[0] + z * (_AC_P[1] + z * (_AC_P[2] + z * (_AC_P[3] + z * (_AC_P[4] + z * _AC_P[5])))))
+    q = _F32(1) + z * (_AC_Q[0] + z * (_AC_Q[1] + z * (_AC_Q[2] + z * _AC_Q[3])))
+    return p / q
+
+
+def acosf(a):
+    """glibc's acosf of a float32 array, bit for bit."""
+    x = np.asarray(a, _F32)
+    hx = x.view(np.int32)
+    ix = hx & 0x7FFFFFFF
+    with np.errstate(all="ignore"):
+        small = _AC_PIO2_HI - (x - (_AC_PIO2_LO - x * _acos_r(x * x)))
+        small = np.where(ix <= 0x32800000, _AC_PIO2_HI + _AC_PIO2_LO, small)
+        zn = (_F32(1) + x) * _F32(0.5)
+        s = np.sqrt(zn)
+        neg = _AC_PI - _F32(2) * (s + (_acos_r(zn) * s - _AC_PIO2_LO))
+        zp = (_F32(1) - x) * _F32(0.5)
+        s = np.sqrt(zp)
+        df = (s.view(np.int32) & np.int32(-4096)).view(_F32)
+        c = (zp - df * df) / (s + df)
+        pos = _F32(2) * (df + (_acos_r(zp) * s + c))
+        out = np.where(ix < 0x3F000000, small, np.where(hx < 0, neg, pos))
+        out = np.where(ix == 0x3F800000, np.where(hx > 0, _F32(0), _AC_PI + _F32(2) * _AC_PIO2_LO), out)
+        return np.where(ix > 0x3F800000, _F32(np.nan), out).astype(_F32, copy=False)

@@ -57,6 +57,8 @@ def libm(name, x):
             return _glibc_float.expf(x)
         if name == "sin":
             return _glibc_float.sinf(x)
+        if name == "cos":
+            return _glibc_float.cosf(x)
         if name == "log1p":
             return _glibc_float.log1pf(x)
         return _FLOAT[name](x.astype(_F64)).astype(x.dtype)

@@ -1,0 +1,77 @@
+"""Regression cases of session 30's helper "special2": torch.special's Airy, Bessel and
+orthogonal-polynomial functions (agrad/ops/special_functions.py, _bessel_math.py,
+_polynomial_math.py): values bit for bit (``tolist()``), printed values, promotion, layouts, no
+history, errors.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``;
+``graph`` is exact_cases.GRAPH.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+_EDGES = ("[0., -0., 1., -1., 2., -2., 0.5, -0.5, 2.09, -2.09, 5., -5., 8., -8., 1e-6, 1e-30, 50., -60., 130., -200.,"
+          " 1e5, 3e9, -1e12, float('inf'), float('-inf'), float('nan')]")
+_UNARY = ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1",
+          "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1",
+          "spherical_bessel_j0"]
+_POLY = ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+         "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+         "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l",
+         "legendre_polynomial_p"]
+#: (no NaN x at degrees from 2: PyTorch's recurrence then never runs and its result is an uninitialised
+#: register, 0 or the previous element's value; docs/semantics.md)
+_X = "[0., -0., 1., -1., 0.5, -0.5, 0.25, 0.75, 0.93, -0.37, 2., -3.5, 1.5, float('inf'), -float('inf')]"
+_N = "[[0.], [1.], [2.], [3.], [5.], [7.], [9.], [12.], [2.5], [-1.], [40.], [150.], [float('nan')], [float('inf')]]"
+
+
+def cases(graph: str) -> list[dict]:
+    return [
+        case("special2-bessel-bit-for-bit",  # Cephes' steps with the AVX2 build's FMAs, glibc's sinf/cosf
+             ["x = torch.linspace(-12.3, 14.7, 37, dtype=torch.float64)", f"e = torch.tensor({_EDGES}, dtype=torch.float64)"],
+             [f"torch.special.{fn}({v}).tolist()" for fn in _UNARY for v in ("x", "x.float()", "e", "e.float()")]),
+        case("special2-polynomials-bit-for-bit",  # closed forms with glibc's acos/acosf, the recurrences fused
+             [f"x = torch.tensor({_X}, dtype=torch.float64)", f"n = torch.tensor({_N}, dtype=torch.float64)"],
+             [f"torch.special.{fn}({a}, {b}).tolist()" for fn in _POLY
+              for a, b in (("x", "n"), ("x.float()", "n.float()"), ("x * 3 - 1", "n[:8]"))]
+             + [f"torch.special.{fn}(torch.tensor([float('nan')]), torch.tensor([[0.], [1.], [-1.], [float('nan')]])).tolist()"
+                for fn in _POLY]
+             + ["torch.special.hermite_polynomial_h(x, torch.tensor([128., 129., 512., 513.]).view(4, 1)).tolist()",
+                "torch.special.hermite_polynomial_he(x.float(), torch.tensor([128., 129.]).view(2, 1)).tolist()"]),
+        case("special2-forms-and-promotion",  # ints/bools to the default float, numbers beside tensors, out=
+             ["i = torch.tensor([1, 2, 3])", "b = torch.tensor([True, False])", "x = torch.tensor([0.25, 1.5, -0.75])",
+              "m = torch.linspace(0.1, 0.9, 12).view(3, 4).t()", "o = torch.empty(3, dtype=torch.float64)"],
+             [f"torch.special.{fn}(i)" for fn in ("bessel_j0", "airy_ai", "modified_bessel_k0")]
+             + ["torch.special.spherical_bessel_j0(b)",
+                "torch.special.airy_ai(x=x)", "torch.special.scaled_modified_bessel_k1(x=x.abs())",
+                "torch.special.bessel_j1(input=x)", "torch.special.bessel_y0(x, out=o)", "o",
+                "torch.special.chebyshev_polynomial_t(i, i)", "torch.special.chebyshev_polynomial_u(i, 2)",
+                "torch.special.chebyshev_polynomial_v(0.5, i)", "torch.special.chebyshev_polynomial_w(x, i.double())",
+                "torch.special.legendre_polynomial_p(x, 2.7)", "torch.special.laguerre_polynomial_l(x, True)",
+                "torch.special.hermite_polynomial_h(b, b)", "torch.special.hermite_polynomial_he(x=x, n=3)",
+                "torch.special.shifted_chebyshev_polynomial_t(x, torch.tensor([3], dtype=torch.uint8))",
+                "torch.special.shifted_chebyshev_polynomial_u(x.view(3, 1), torch.tensor([1., 2.]))",
+                "torch.special.laguerre_polynomial_l(x, 3, out=o)", "o"]
+             + [f"torch.special.{fn}(m).stride()" for fn in ("bessel_j0", "modified_bessel_i1", "airy_ai")]
+             + ["torch.special.legendre_polynomial_p(m, 3).stride()", "torch.special.chebyshev_polynomial_t(2.0, m).stride()",
+                "torch.special.hermite_polynomial_h(m, m).stride()"]),
+        case("special2-no-history",  # derivatives.yaml: non_differentiable (no node, no grad)
+             ["x = torch.tensor([0.5, 1.5, 2.5], requires_grad=True)"],
+             [f"(lambda r: (r.requires_grad, r.grad_fn, r.is_leaf))(torch.special.{fn}(x))" for fn in _UNARY]
+             + [f"(lambda r: (r.requires_grad, r.grad_fn))(torch.special.{fn}(x, 3))" for fn in _POLY]
+             + ["torch.special.chebyshev_polynomial_t(2.0, x).requires_grad", "torch.special.bessel_j0(x, out=torch.empty(3))",
+                "torch.special.bessel_j0(x).sum().backward()"]),
+        case("special2-errors",  # the parser's messages, the kernels' dispatch
+             ["x = torch.tensor([0.5, 1.5])", "h = x.half()"],
+             ["torch.special.bessel_j0(1.0)", "torch.special.airy_ai(input=x)", "torch.special.chebyshev_polynomial_t(2, 3)",
+              "torch.special.chebyshev_polynomial_t(x, 'a')", "torch.special.chebyshev_polynomial_t(input=x, n=2)",
+              "torch.special.legendre_polynomial_p(x, torch.ones(3))", "torch.special.hermite_polynomial_h(h, 2)",
+              "torch.special.chebyshev_polynomial_w(2.0, h)"]
+             + [f"torch.special.{fn}(h)" for fn in _UNARY]
+             + [
+                "torch.special.bessel_j0(torch.tensor([1, 2]), out=torch.empty(2, dtype=torch.int64))"]),
+    ]
