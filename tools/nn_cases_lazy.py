@@ -114,3 +114,21 @@ def lazy_copies_and_optimizers(torch):
     seq(torch.ones(1, 2, 5, 5))
     res["sequential"] = repr(seq)
     return res
+
+
+@case("module")
+def uninitialized_registration(torch):
+    """Placeholders assigned to a module register as a parameter / a (non-)persistent buffer."""
+    nn = torch.nn
+    m = nn.Module()
+    m.a = nn.UninitializedBuffer()
+    m.b = nn.UninitializedBuffer(persistent=False)
+    m.w = nn.UninitializedParameter()
+    res = {"buffers": [n for n, _ in m.named_buffers()],
+           "params": [n for n, _ in m.named_parameters()],
+           "state_error": error(lambda: m.state_dict())}
+    m.a.materialize((2,))
+    m.w.materialize((3,))
+    res["state"] = list(m.state_dict().keys())
+    res["kinds"] = [type(m.a).__name__, type(m.w).__name__, list(m.a.shape)]
+    return res

@@ -10,7 +10,9 @@ from collections import OrderedDict, namedtuple
 from ...autograd import grad_mode
 from ...autograd.graph import RemovableHandle, _HookDict
 from ...tensor import Tensor
-from ..parameter import Buffer, Parameter, _plain
+from ..parameter import Buffer, Parameter, UninitializedBuffer, _plain
+
+_BUFFERS = (Buffer, UninitializedBuffer)   # what registers as a buffer when assigned
 
 __all__ = ["Module"]
 
@@ -206,11 +208,11 @@ class Module:
                 modules[name] = value
             else:
                 buffers = d.get("_buffers")
-                if isinstance(value, Buffer) or (buffers is not None and name in buffers):
+                if isinstance(value, _BUFFERS) or (buffers is not None and name in buffers):
                     if value is not None and not isinstance(value, Tensor):
                         raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
                                         "(torch.nn.Buffer, torch.Tensor or None expected)")
-                    if isinstance(value, Buffer):
+                    if isinstance(value, _BUFFERS):
                         persistent = value.persistent
                     else:
                         persistent = name not in self._non_persistent_buffers_set
