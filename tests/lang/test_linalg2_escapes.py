@@ -32,6 +32,8 @@ def blocked(text, type_name="AttributeError"):
     "torch.triangular_solve.__code__", "torch.cholesky_solve(b, s).grad_fn.__dict__",
     "torch.cholesky_inverse(s).grad_fn._saved_self.__class__.__subclasses__",
     "torch.triangular_solve(b, a).cloned_coefficient.grad_fn.__dict__", "torch.triangular_solve(b, a).__class__.__mro__",
+    "torch.linalg.vander.__globals__", "torch.linalg.tensorinv.__code__", "torch.linalg.tensorsolve.__globals__",
+    "torch.nuclear_norm.__globals__", "torch.frobenius_norm.__code__", "torch.frobenius_norm(a, (0, 1)).grad_fn.__dict__",
 ])
 def test_new_linalg_functions_expose_no_internals(use):
     blocked(HEAD + f"print({use})\n")
@@ -42,5 +44,7 @@ def test_new_linalg_functions_run_in_scripts(run_ok):
                  "y = (L * U).sum() + X.sum() + torch.linalg.inv_ex(a).inverse.sum() + torch.linalg.cholesky_ex(s).L.sum()\n"
                  "LU, piv, inf = torch.linalg.lu_factor_ex(a)\ny = y + torch.lu_unpack(LU, piv).L.sum() + torch.lu_solve(b, LU, piv).sum()\n"
                  "y = y + torch.cholesky_solve(b, s).sum() + s.cholesky_inverse().sum() + sum(t.sum() for t in torch.triangular_solve(b, a))\n"
+                 "y = y + torch.linalg.vander(a[0]).sum() + torch.linalg.tensorinv(s, ind=1).sum() + torch.linalg.tensorsolve(s, b[:, 0]).sum()\n"
+                 "y = y + torch.nuclear_norm(a) + torch.frobenius_norm(a, (0, 1))\n"
                  "y.backward()\nprint(info, inf, P.dtype, a.grad.shape, b.grad.shape, s.grad.shape)\n")
     assert res.stdout.startswith("tensor(0, dtype=torch.int32) tensor(0, dtype=torch.int32) torch.float32 torch.Size([3, 3])")

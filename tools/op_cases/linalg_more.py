@@ -1,5 +1,6 @@
 """Session 30's linear algebra (issue 10, helper linalg2): the ``_ex`` forms (inv_ex, solve_ex,
-cholesky_ex, lu_factor_ex), linalg.lu, torch.lu, torch.lu_solve, torch.lu_unpack, cholesky_solve, cholesky_inverse, triangular_solve; gradients,
+cholesky_ex, lu_factor_ex), linalg.lu, torch.lu, torch.lu_solve, torch.lu_unpack, cholesky_solve, cholesky_inverse, triangular_solve, and the composites vander, tensorinv, tensorsolve,
+nuclear_norm, frobenius_norm; gradients,
 second derivatives, info tensors, return types and errors."""
 
 from . import case, inp, val
@@ -62,4 +63,18 @@ CASES = [
          a=inp(3, 3, **D), b=inp(2, 3, 1, **D)),
     case("triangular_solve_copy_only", "torch.triangular_solve(b, a).cloned_coefficient", a=inp(3, 3, **D), b=inp(3, 2, **D)),
     case("triangular_solve_method", "b.triangular_solve(a)", a=inp(2, 2, **D), b=inp(2, 3, **D)),
+    # composites
+    case("linalg_vander", "torch.linalg.vander(a)", a=inp(3, **D), second=True),
+    case("linalg_vander_N_batched", "torch.linalg.vander(a, N=4)", a=inp(2, 3)),
+    case("linalg_vander_int", "torch.linalg.vander(a)", a=inp(3, kind="int", dtype="int64")),
+    case("linalg_tensorinv", f"torch.linalg.tensorinv(({SPD}).reshape(4, 2, 2), ind=1)", a=inp(4, 4, **D), second=True),
+    case("linalg_tensorsolve", f"torch.linalg.tensorsolve(({SPD}).reshape(2, 3, 6), b)", a=inp(6, 6, **D), b=inp(2, 3, **D),
+         second=True),
+    case("linalg_tensorsolve_dims", f"torch.linalg.tensorsolve(({SPD}).reshape(6, 2, 3), b, dims=(0,))", a=inp(6, 6, **D),
+         b=inp(2, 3, **D)),
+    case("nuclear_norm", "torch.nuclear_norm(a)", a=inp(3, 4, **D), second=True),
+    case("nuclear_norm_dim_keepdim", "torch.nuclear_norm(a, dim=(0, 2), keepdim=True)", a=inp(3, 2, 4, **D)),
+    case("frobenius_norm", "torch.frobenius_norm(a, dim=(0, 1))", a=inp(3, 4, **D), second=True),
+    case("frobenius_norm_dim_keepdim", "torch.frobenius_norm(a, dim=-1, keepdim=True)", a=inp(2, 3, 4)),
+    case("error_frobenius_norm_three_dims", "torch.frobenius_norm(a, dim=(0, 1, 2))", a=inp(2, 3, 4)),
 ]

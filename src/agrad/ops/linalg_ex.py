@@ -47,7 +47,7 @@ def _inv_ex_fwd(ctx, a, check):
         where, i = _where(a, info)
         raise _LinAlgError(f"linalg.inv_ex: {where}The diagonal element {i} is zero, the inversion could not be "
                            "completed because the input matrix is singular.")
-    if info.any() or not np.isfinite(a).all():
+    if info.any() or a.shape[-1] <= solvers._INV_SMALL or not np.isfinite(a).all():
         eye = np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape)
         out = solvers._lapack_solve(a, eye)[0]
     else:

@@ -39,8 +39,14 @@ def _inv_error(a, bad):
                         "completed because the input matrix is singular.")
 
 
+#: the largest n for which inv takes MKL's LU steps (getrf, then getrs on the identity): bit for bit with
+#: PyTorch on 100 random matrices of each n from 2 to 7 (float32 and float64; numpy's inv: 45 of 100 at
+#: n = 2, none from n = 5); MKL factors larger ones in blocks
+_INV_SMALL = 7
+
+
 def _inv_fwd(ctx, a):
-    if not np.isfinite(a).all():
+    if a.shape[-1] <= _INV_SMALL or not np.isfinite(a).all():
         out, info = _lapack_solve(a, np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape))
         bad = np.flatnonzero(info)
         if bad.size:

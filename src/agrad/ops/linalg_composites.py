@@ -1,0 +1,109 @@
+"""ATen's linear-algebra composites: torch.linalg.vander (cumprod of the expanded column, a column of
+ones before it), tensorinv and tensorsolve (inv_ex / solve of the tensor reshaped to a square matrix),
+and the deprecated torch.nuclear_norm (linalg.matrix_norm's 'nuc') and torch.frobenius_norm (at::norm
+with p=2: a NormBackward1 node), each warned once.  Their graphs are the ops they are made of.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import dtypes
+from .._warn_once import warn_once
+from ..tensor import _scalar_name
+from ._op import FUNCTIONS, LINALG, export, finish_out
+
+
+def _integral(dt):
+    return dt in (dtypes.uint8, dtypes.int8, dtypes.int16, dtypes.int32, dtypes.int64)
+
+
+@export("vander", linalg=True, torch=False)
+def linalg_vander(x, *, N=None):
+    """x's powers 0 .. N-1 along a new last dim: ones, then the cumulative product of x repeated."""
+    if not (x.dtype in (dtypes.float32, dtypes.float64) or _integral(x.dtype)):
+        raise RuntimeError(f"linalg.vander supports floating point, complex, and integer tensors, but got "
+                           f"{_scalar_name(x.dtype)}")
+    x_ = x.unsqueeze(-1) if x.ndim == 0 else x
+    shape = list(x_.shape)
+    n = shape[-1] if N is None else int(N)
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    result = FUNCTIONS["cumprod"](x_.unsqueeze(-1).expand(*shape, n - 1), -1)
+    ones = result.new_ones(shape + [1])
+    return FUNCTIONS["cat"]([ones, result], -1)
+
+
+@export("tensorinv", linalg=True, torch=False)
+def linalg_tensorinv(A, ind=2, *, out=None):
+    """The inverse of A taken as a matrix of its first ``ind`` dims by the rest, shaped back."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    if ind > A.ndim:
+        raise RuntimeError(f"ArrayRef: invalid slice, N = {ind}; size = {A.ndim}")
+    end, start = list(A.shape[ind:]), list(A.shape[:ind])
+    p_end, p_start = math.prod(end), math.prod(start)
+    if p_end != p_start:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), "
+                           f"but got {p_end} != {p_start}")
+    result, info = LINALG["inv_ex"](A.reshape(p_start, p_end))
+    if info._data.any():
+        from .matrix import _LinAlgError
+        raise _LinAlgError(f"inv: The diagonal element {int(info._data)} is zero, the inversion could not be "
+                           "completed because the input matrix is singular.")
+    return finish_out("linalg_tensorinv", result.reshape(*(end + start)), out)
+
+
+@export("tensorsolve", linalg=True, torch=False)
+def linalg_tensorsolve(A, B, dims=None, *, out=None):
+    """X with tensordot(A, X, X.ndim) = B: A (its ``dims`` moved last) as a square matrix, B flattened."""
+    nd = A.ndim
+    A_ = A
+    if dims is not None:
+        dims = [dims] if isinstance(dims, int) else list(dims)
+        A_ = FUNCTIONS["movedim"](A, dims, list(range(nd - len(dims), nd)))
+    shape = list(A_.shape[B.ndim:])
+    p_res, p_b = math.prod(shape), math.prod(B.shape)
+    if p_res != p_b:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {p_res} != {p_b}")
+    result = LINALG["solve"](A_.reshape(p_res, p_res), B.flatten())
+    return finish_out("linalg_tensorsolve", result.reshape(*shape), out)
+
+
+_NUCLEAR = ("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be removed in a future "
+            "PyTorch release. Please use `linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead")
+_FROBENIUS = ("at::frobenius_norm is deprecated and it is just left for JIT compatibility. It will be removed in a "
+              "future PyTorch release. Please use `linalg.vector_norm(A, 2., dim, keepdim)` instead")
+
+
+@export("nuclear_norm")
+def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
+    """linalg.matrix_norm(input, 'nuc', dim or (-2, -1), keepdim) (deprecated; an int dim is (d, d)).
+    ``nuclear_norm(x, True)`` is the keepdim overload."""
+    if isinstance(dim, bool):  # nuclear_norm(Tensor self, bool keepdim=False)
+        dim, keepdim = None, dim
+    warn_once(_NUCLEAR, UserWarning, stacklevel=2)
+    if dim is None:
+        dim = (-2, -1)
+    elif isinstance(dim, int):
+        dim = (dim, dim)
+    return LINALG["matrix_norm"](input, "nuc", tuple(dim), bool(keepdim), out=out)
+
+
+@export("frobenius_norm")
+def frobenius_norm(input, dim, keepdim=False, *, out=None):
+    """at::norm(input, 2, dim, keepdim): NormBackward1 (deprecated)."""
+    from .nn import _norm1, _norm_axes
+
+    warn_once(_FROBENIUS, UserWarning, stacklevel=2)
+    dims = [dim] if isinstance(dim, int) else list(dim)
+    if len(dims) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dims)} dimensions instead.")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                           f"{_scalar_name(input.dtype)} instead.")
+    axes = _norm_axes(dims, input.ndim) if input.ndim else ()
+    result = _norm1(input, ord=2.0, axes=axes, keepdim=bool(keepdim), dtype=input._data.dtype)
+    return finish_out("frobenius_norm", result, out)
+
