@@ -4,16 +4,18 @@ whose value PyTorch itself gives once the LAPACK results are agrad's (MKL's and 
 round differently; a later ``prod`` or ``**`` magnifies the last bits). The rule re-runs the
 program under PyTorch with agrad's values of each earlier LAPACK statement's target put in place:
 a difference that does not come from those values stays a difference. ``vml-downstream`` is the
-same test after ``erf``/``erfc`` (VML_OPS), whose last bit is MKL VML's in PyTorch."""
+same test after the functions PyTorch hands to MKL VML (VML_OPS), whose last bit is VML's."""
 
 from __future__ import annotations
 
 import re
 import warnings
 
-#: ops PyTorch hands to MKL VML (vsErf/vsErfc, within an ulp, not the correctly rounded value agrad
-#: gives): the rule ``vml-downstream`` re-runs the program with agrad's results of them as above
-VML_OPS = {"erf", "erfc"}
+#: ops PyTorch hands to MKL VML (vsErf, vsCos, ... in high-accuracy mode: within an ulp, not always
+#: the correctly rounded value agrad gives; docs/semantics.md, "Last bits of PyTorch's vector maths"):
+#: the rule ``vml-downstream`` re-runs the program with agrad's results of them as above
+VML_OPS = {"erf", "erfc", "exp", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "asin", "acos", "atan",
+           "arcsin", "arccos", "arctan", "sqrt"}
 
 _BACKWARD = re.compile(r"\.backward\(|\bautograd\.grad\(")
 _TARGET = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)")
