@@ -1,6 +1,6 @@
 """torch.* functions of issue 10 (session 30) that record nodes: fill, rsub, ..."""
 
-from . import case, inp
+from . import case, inp, val
 
 FORMS = [
     case("torch_fill_number", "torch.fill(a, 2.5)", a=inp(2, 3), second=True, numeric=False),
@@ -30,4 +30,12 @@ COPIES = [
     case("narrow_copy_range", "torch.narrow_copy(a, 1, 1, 2)", a=inp(2, 4)),
 ]
 
-CASES = FORMS + COPIES
+SCATTERS = [
+    case("select_scatter_row", "torch.select_scatter(a, b, 0, 1)", a=inp(3, 4), b=inp(4), second=True),
+    case("slice_scatter_step", "torch.slice_scatter(a, b, 1, 0, 4, 2)", a=inp(3, 4), b=inp(3, 2), second=True),
+    case("diagonal_scatter_offset", "torch.diagonal_scatter(a, b, 1)", a=inp(3, 4), b=inp(3), second=True),
+    case("put_indices", "torch.put(a, i, b)", a=inp(3, 4), i=val([0, 5, -1], dtype="int64"), b=inp(3), second=True),
+    case("put_accumulate", "torch.put(a, i, b, accumulate=True)", a=inp(3, 4), i=val([2, 2, 7], dtype="int64"), b=inp(3)),
+]
+
+CASES = FORMS + COPIES + SCATTERS
