@@ -1,7 +1,7 @@
 """Regression cases of session 30's helper "special2": torch.special's Airy, Bessel and
 orthogonal-polynomial functions (agrad/ops/special_functions.py, _bessel_math.py,
-_polynomial_math.py): values bit for bit (``tolist()``), printed values, promotion, layouts, no
-history, errors.
+_polynomial_math.py), erfcx and log_ndtr (special.py, _erfcx_math.py): values bit for bit
+(``tolist()``), printed values, promotion, layouts, no history, nodes and gradients, errors.
 
 Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``;
 ``graph`` is exact_cases.GRAPH.
@@ -65,6 +65,22 @@ def cases(graph: str) -> list[dict]:
              + [f"(lambda r: (r.requires_grad, r.grad_fn))(torch.special.{fn}(x, 3))" for fn in _POLY]
              + ["torch.special.chebyshev_polynomial_t(2.0, x).requires_grad", "torch.special.bessel_j0(x, out=torch.empty(3))",
                 "torch.special.bessel_j0(x).sum().backward()"]),
+        case("special2-erfcx-log-ndtr",  # the Faddeeva pieces (double Horner), the fused continued fraction
+             ["x = torch.linspace(-30.5, 70.25, 45, dtype=torch.float64)", f"e = torch.tensor({_EDGES}, dtype=torch.float64)",
+              "d = torch.tensor([-3.0, -0.5, 0.25, 2.5], dtype=torch.float64, requires_grad=True)",
+              "i = torch.tensor([1, 2, 3])", "o = torch.empty(4)"],
+             [f"torch.special.erfcx({v}).tolist()" for v in ("x", "x.float()", "e", "e.float()")]
+             + [f"torch.special.log_ndtr({v}).tolist()" for v in ("x", "e")]
+             + ["torch.special.log_ndtr(x.float())", "torch.special.log_ndtr(e.float())",  # (float32 erfc: glibc's erfcf)
+                "torch.special.log_ndtr(torch.linspace(-40, -1, 17)).tolist()", "torch.special.erfcx(i)",
+                "torch.special.log_ndtr(torch.tensor([True, False]))", "torch.special.erfcx(d.detach(), out=o)", "o",
+                "torch.special.erfcx(torch.linspace(0.1, 0.9, 12).view(3, 4).t()).stride()"]
+             + [f"graph(torch.special.{fn}(d).grad_fn)" for fn in ("erfcx", "log_ndtr")]
+             + [f"torch.autograd.grad(torch.special.{fn}(d).sum(), d)" for fn in ("erfcx", "log_ndtr")]
+             + [f"graph(torch.autograd.grad(torch.autograd.grad(torch.special.{fn}(d).sum(), d, create_graph=True)[0].sum(), d,"
+                " create_graph=True)[0].grad_fn)" for fn in ("erfcx", "log_ndtr")]
+             + ["torch.special.erfcx(d.half())", "torch.special.log_ndtr(d.half())", "torch.special.erfcx(1.0)",
+                "torch.special.erfcx(d, out=torch.empty(4))"]),
         case("special2-errors",  # the parser's messages, the kernels' dispatch
              ["x = torch.tensor([0.5, 1.5])", "h = x.half()"],
              ["torch.special.bessel_j0(1.0)", "torch.special.airy_ai(input=x)", "torch.special.chebyshev_polynomial_t(2, 3)",

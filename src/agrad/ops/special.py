@@ -1,6 +1,7 @@
 """Special functions: lgamma, digamma, polygamma, mvlgamma, erfinv and i0 (``torch.*`` and Tensor
-methods), torch.special's own ops (i0e, i1, i1e, ndtr, ndtri, entr, xlog1py, zeta), and the
-torch.special names of existing ops (erf, expit, gammaln, psi, multigammaln, softmax, ...).
+methods), torch.special's own ops (i0e, i1, i1e, ndtr, ndtri, erfcx, log_ndtr, entr, xlog1py,
+zeta), and the torch.special names of existing ops (erf, expit, gammaln, psi, multigammaln,
+softmax, ...).
 
 Each op is one entry: the kernel (agrad/ops/_special_math.py: ATen's Math.h steps), PyTorch's
 node name and the derivative of derivatives.yaml written with agrad ops.
@@ -15,6 +16,7 @@ import numpy as np
 from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import Tensor
+from . import _erfcx_math as E
 from . import _special_math as S
 from . import _vec_math
 from ._layout import iterator_layout, promote
@@ -298,6 +300,16 @@ def i1e(ctx, grad):
 @_special_unary(_no_half(S.ndtri, "ndtri"), "ndtri", "SpecialNdtriBackward0", saves=("result",))
 def ndtri(ctx, grad):
     return grad * math.sqrt(2 * math.pi) * (ctx.result.square() / 2).exp()
+
+
+@_special_unary(_no_half(E.erfcx, "erfcx"), "erfcx", "SpecialErfcxBackward0", saves=("self", "result"))
+def erfcx(ctx, grad):
+    return (2.0 * ctx.self * ctx.result - 2.0 / math.sqrt(math.pi)) * grad
+
+
+@_special_unary(_no_half(E.log_ndtr, "log_ndtr"), "log_ndtr", "SpecialLogNdtrBackward0", saves=("self", "result"))
+def log_ndtr(ctx, grad):
+    return grad / math.sqrt(2 * math.pi) * (ctx.result + ctx.self.pow(2) / 2).neg().exp()
 
 
 @_special_unary(S.entr, "entr", "SpecialEntrBackward0")  # (float16: log rounded to half, then -x * it)
