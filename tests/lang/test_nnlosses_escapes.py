@@ -33,6 +33,9 @@ LOSSES = [
     "F.max_unpool2d.__globals__", "F.max_unpool1d.__code__", "F.max_unpool3d.__globals__", "F.max_pool3d_with_indices.__globals__",
     "F.max_unpool1d(x, torch.tensor([[0, 3, 4, 7], [1, 2, 5, 6]]), 2).grad_fn.next_functions[0][0].__dict__",
     "nn.MaxUnpool2d(2).forward.__globals__", "nn.MaxUnpool1d(2).__class__.__mro__",
+    "F.affine_grid.__globals__", "F.grid_sample.__code__",
+    "F.grid_sample(x.view(1, 1, 2, 4), F.affine_grid(torch.eye(2, 3)[None], (1, 1, 2, 4), False), align_corners=False).grad_fn.__dict__",
+    "F.affine_grid(torch.eye(2, 3)[None].requires_grad_(), (1, 1, 2, 2), False).grad_fn._op",
 ]
 
 
@@ -65,3 +68,12 @@ def test_max_unpool_runs_in_scripts(run_ok):
                  "print(u.grad_fn.name(), nn.MaxUnpool2d(2), x.grad)\n")
     assert res.stdout == ("SqueezeBackward1 MaxUnpool2d(kernel_size=(2, 2), stride=(2, 2), padding=(0, 0)) "
                           "tensor([[0., 0., 2., 0.],\n        [4., 0., 0., 7.]])\n")
+
+
+def test_spatial_transformer_runs_in_scripts(run_ok):
+    res = run_ok(HEAD + "theta = torch.tensor([[[1.0, 0.25, 0.0], [-0.25, 1.0, 0.5]]], requires_grad=True)\n"
+                 "grid = F.affine_grid(theta, (1, 1, 2, 4), align_corners=False)\n"
+                 "y = F.grid_sample(x.view(1, 1, 2, 4), grid, align_corners=False)\n"
+                 "y.sum().backward()\nprint(y.grad_fn.name(), grid.grad_fn.name(), theta.grad)\n")
+    assert res.stdout == ("GridSampler2DBackward0 AffineGridGeneratorBackward0 tensor([[[-0.5156, -2.5312,  0.9375],\n"
+                          "         [-1.7188, -1.9375, -2.1250]]])\n")  # (PyTorch's numbers)

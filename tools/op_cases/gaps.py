@@ -84,6 +84,12 @@ PDIST_SHUFFLE = [  # session 30 (nnlosses): torch.pdist, channel_shuffle
          i=val([[[[[0, 3]], [[5, 6]]]]])),
     case("max_unpool1d", "F.max_unpool1d(a, i, 2)", a=inp(2, 3), i=val([[1, 2, 5], [0, 3, 4]])),
     case("max_pool3d_with_indices", "F.max_pool3d_with_indices(a, 2)[0]", a=inp(1, 2, 2, 4)),
+    case("affine_grid", "F.affine_grid(t, (1, 1, 2, 4), align_corners=False)",
+         t=val([[[1.0, 0.25, 0.125], [-0.125, 0.75, 0.5]]], requires_grad=True)),
+    case("grid_sample_bilinear", "F.grid_sample(a, g, align_corners=False)", a=inp(1, 2, 3, 4, dtype="float64"),
+         g=inp(1, 2, 3, 2, dtype="float64")),
+    case("grid_sample_border_nearest", "F.grid_sample(a, g, mode='nearest', padding_mode='border', align_corners=True)",
+         a=inp(1, 2, 3, 4, dtype="float64"), g=inp(1, 2, 3, 2, dtype="float64")),
 ]
 
 CASES = QUANTILE + CDIST + COV + HIST + BLOCKS + MORE + PDIST_SHUFFLE
