@@ -57,6 +57,23 @@ _tr_case("encoder_padding", _encoder, [(3, 4, 8)], src_key_padding_mask=_pad)
 # eval mode without gradients: PyTorch runs nested tensors; padded positions come out as zeros
 _tr_case("encoder_padding_inference", _encoder, [(3, 4, 8)], eval_mode=True, no_grad=True,
          src_key_padding_mask=_pad)
+# mask_check=False: PyTorch keeps each row's first k positions (k its count of unmasked ones)
+_tr_case("encoder_unaligned_no_mask_check",
+         lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 12, 0.0, batch_first=True),
+                                          2, nn.LayerNorm(8), mask_check=False),
+         [(3, 4, 8)], eval_mode=True, no_grad=True,
+         src_key_padding_mask=lambda torch: torch.tensor([[True, False, False, False],
+                                                          [False, True, False, True],
+                                                          [False, False, False, False]]))
+_tr_case("encoder_unaligned_inference", _encoder, [(3, 4, 8)], eval_mode=True, no_grad=True,
+         src_key_padding_mask=lambda torch: torch.tensor([[True, False, False, False],
+                                                          [False, True, False, True],
+                                                          [False, False, False, False]]))
+# a float padding mask: the nested path leaves out every nonzero position
+_tr_case("encoder_float_padding_inference", _encoder, [(3, 4, 8)], eval_mode=True, no_grad=True,
+         src_key_padding_mask=lambda torch: torch.tensor([[0.0, 0.0, 0.0, -1.0],
+                                                          [0.0, -2.0, -2.0, -2.0],
+                                                          [0.0, 0.0, 0.0, 0.0]]))
 _tr_case("encoder_padding_eval_grad", _encoder, [(3, 4, 8)], eval_mode=True,
          src_key_padding_mask=_pad)
 _tr_case("encoder_causal_mask", lambda nn: _encoder(nn, batch_first=False), [(4, 2, 8)],

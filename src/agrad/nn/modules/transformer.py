@@ -170,11 +170,13 @@ class TransformerEncoder(Module):
             self.use_nested_tensor = False
 
     def _padded_rows(self, src, padding_mask, mask):
-        """The padding mask where PyTorch would run the layers on nested tensors (its padded
-        positions come back as zeros), else None."""
+        """Where PyTorch would run the layers on nested tensors: the (N, S) boolean mask of the
+        positions it leaves out (each row's first ``k`` positions kept, ``k`` its count of
+        unmasked ones: with ``mask_check=False`` it does not check that they come first),
+        else None."""
         first = self.layers[0]
-        if (not mha.get_fastpath_enabled() or not getattr(self, "use_nested_tensor", False) or first.training or src.dim() != 3
-                or padding_mask is None or mask is not None):
+        if (not mha.get_fastpath_enabled() or not getattr(self, "use_nested_tensor", False)
+                or first.training or src.dim() != 3 or padding_mask is None or mask is not None):
             return None
         keep = padding_mask.logical_not()
         if getattr(self, "mask_check", True) and not _left_aligned(keep):
@@ -186,7 +188,8 @@ class TransformerEncoder(Module):
                 first.linear2.bias)
         if grad_mode.is_grad_enabled() and any(a is not None and a.requires_grad for a in args):
             return None
-        return padding_mask
+        counts = keep.sum(1, keepdim=True)
+        return _T["arange"](keep.size(1)).unsqueeze(0) >= counts
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask",
@@ -196,6 +199,9 @@ class TransformerEncoder(Module):
         padded = self._padded_rows(src, src_key_padding_mask, mask)
         if padded is not None:   # PyTorch makes nested tensors here (TORCH_WARN_ONCE)
             warn_once(_NESTED_PROTOTYPE, stacklevel=2)
+            # the layers see each sequence's kept positions only: the others masked out
+            src_key_padding_mask = _canonical_mask(padded, "src_key_padding_mask", None, "",
+                                                   src.dtype)
         is_causal = _detect_is_causal_mask(mask, is_causal,
                                            _seq_len(src, first.self_attn.batch_first))
         output = src
@@ -203,7 +209,7 @@ class TransformerEncoder(Module):
             output = layer(output, src_mask=mask, is_causal=is_causal,
                            src_key_padding_mask=src_key_padding_mask)
         if padded is not None:
-            output = output.masked_fill(padded.unsqueeze(-1) != 0, 0.0)
+            output = output.masked_fill(padded.unsqueeze(-1), 0.0)
         if self.norm is not None:
             output = self.norm(output)
         return output
