@@ -91,7 +91,7 @@ def kernels():
     from agrad.ops import unary as U
 
     f32, f64 = np.float32, np.float64
-    ld_tanh = V.via_long_double(np.tanh, single_as_numpy=True, fast64=T.tanh)
+    ld_tanh = V.via_long_double(np.tanh, single_direct=True, fast64=T.tanh)
     exact_oms = U._fma_one_minus_square
     k = {
         "sleef_exp": (f64, 1, S.sleef_exp), "sleef_log1p": (f64, 1, S.sleef_log1p), "sleef_log": (f64, 1, S.sleef_log),

@@ -382,13 +382,13 @@ _SAME_ONE64 = frozenset(("sin", "cos"))
 _IN_BLOCKS = 1 << 14
 
 
-def via_double(np_fn, other=None, single_as_numpy=False):
+def via_double(np_fn, other=None, single64=None):
     """np_fn (a ufunc) taking float32 arrays through double (libm_float); other dtypes as
     numpy does, or as ``other`` computes them. A single float32 (a numpy scalar or 0-d array)
     goes through Python's math function of the same name, libm's double function too, when
     there is one and it does not refuse the value. (agrad runs numpy with its floating-point
-    warnings off.) ``single_as_numpy``: a one-element array of another dtype takes np_fn
-    itself, not ``other``."""
+    warnings off.) ``single64``: what a one-element float64 array takes instead of ``other``
+    (a cheaper way to the same bits)."""
     plain = other is None
     import math
 
@@ -415,8 +415,10 @@ def via_double(np_fn, other=None, single_as_numpy=False):
             return np_fn(a, dtype=np.float64).astype(_F32)
         if type(a) is np.float32:
             return via_scalar(a)
-        if plain or (single_as_numpy and type(a) is np.ndarray and a.size == 1):
+        if plain:
             return np_fn(a)
+        if single64 is not None and type(a) is np.ndarray and a.size == 1 and a.dtype is _F64_DTYPE:
+            return single64(a)
         return other(a)
 
     def via_scalar(a):
@@ -428,11 +430,11 @@ def via_double(np_fn, other=None, single_as_numpy=False):
         return np_fn(a, dtype=np.float64).astype(_F32)
 
     kernel.__name__ = getattr(np_fn, "__name__", "kernel")
-    # what it runs on float64 arrays: np_fn on any of them, or (single_as_numpy) on those of one element
+    # what it runs on float64 arrays: np_fn on any of them, or single64 on those of one element
     if plain:
         kernel.float64 = np_fn
-    elif single_as_numpy:
-        kernel.single64 = np_fn
+    elif single64 is not None:
+        kernel.single64 = single64
     if scalar_fn is not None:  # ... and on a float32 array of one element (shape (1,)): math's
         kernel.scalar32 = scalar_fn
         if plain and kernel.__name__ in _SAME_ONE64:  # ... and on one float64 element, a finite one
@@ -441,6 +443,7 @@ def via_double(np_fn, other=None, single_as_numpy=False):
 
 
 _F64_DTYPE = np.dtype(np.float64)
+_LONG = np.longdouble
 
 
 def nan_signed(r, x, negative):
@@ -464,7 +467,7 @@ def nan_signed(r, x, negative):
     return r
 
 
-def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False, vector32=None, fast64=None):
+def via_long_double(np_fn, scalar_tail=False, single_direct=False, vector32=None, fast64=None):
     """np_fn (a ufunc) with float64 arrays computed in x87 long double and rounded once: the
     correctly rounded double but in about 0.05% of values, which is what PyTorch's kernels give
     where they are MKL's VML (tanh, log10) or Sleef's 1-ulp vector code (expm1, sinh, cosh,
@@ -473,10 +476,11 @@ def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False, vector32=No
     elements cpu_kernel_vec gives its scalar loop (after each row's blocks of two AVX2 vectors,
     or whole rows: _vector_loop.unary_lanes) are libm's function (numpy's float64 and float32
     loops, which are libm's double and float functions; ``vector32``: the float32 vector code,
-    by default np_fn through double). ``single_as_numpy``
-    keeps a one-element array on numpy's function (tanh: the long double round trip costs some
-    three times numpy's tanh, a cost the 1,000-op chain of bench/bench_engine.py would show).
-    ``fast64(a, exact)``: the same bits for a float64 array by a faster way, ``exact`` (the long
+    by default np_fn through double). ``single_direct`` sends a
+    one-element float64 array straight to the long double round trip, not through ``fast64``
+    (tanh: that way is the cheaper one for one element; numpy's own tanh, which agrad took there
+    before for speed, is an ulp off in a fifth of values, and a backward's 1 - y² makes that
+    ulp visible). ``fast64(a, exact)``: the same bits for a float64 array by a faster way, ``exact`` (the long
     double path) for what that way leaves open (tanh: _tanh64.tanh)."""
     scalar_tail = bool(scalar_tail)
 
@@ -494,7 +498,7 @@ def via_long_double(np_fn, scalar_tail=False, single_as_numpy=False, vector32=No
             return np.float64(long_double(np.asarray(a))[()])
         return np_fn(a)
 
-    double = via_double(np_fn, long_double, single_as_numpy)  # (float32 and single elements: no extra call)
+    double = via_double(np_fn, long_double, exact if single_direct else None)  # (float32 and single elements: no extra call)
     if not scalar_tail:
         return double
 

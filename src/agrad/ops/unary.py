@@ -225,7 +225,7 @@ def _tanh_backward_raw(ctx, g):
     return _tanh_backward_np(g, y)
 
 
-@unary(_vec_math.via_long_double(np.tanh, single_as_numpy=True, fast64=_tanh64.tanh), saves=("result",),
+@unary(_vec_math.via_long_double(np.tanh, single_direct=True, fast64=_tanh64.tanh), saves=("result",),
        raw_node=_tanh_backward_raw)
 def tanh(ctx, grad):
     return _tanh_backward(grad, ctx.result)
