@@ -38,4 +38,9 @@ SCATTERS = [
     case("put_accumulate", "torch.put(a, i, b, accumulate=True)", a=inp(3, 4), i=val([2, 2, 7], dtype="int64"), b=inp(3)),
 ]
 
-CASES = FORMS + COPIES + SCATTERS
+STRIDED = [
+    case("as_strided_windows", "torch.as_strided(a, (3, 3), (1, 1))", a=inp(2, 3), second=True),
+    case("as_strided_copy_offset", "torch.as_strided_copy(a, (2, 2), (3, 1), 1)", a=inp(2, 3)),
+]
+
+CASES = FORMS + COPIES + SCATTERS + STRIDED

@@ -58,6 +58,7 @@ TABLE = {
     'method.argmin': ('argmin', (((('dim', 'int'), ('keepdim', 'bool')), 0, (), (), (), ('dim',)),)),
     'method.argsort': ('argsort', ('(*, bool stable, int dim = -1, bool descending = False)', '(int dim = -1, bool descending = False)')),
     'method.argwhere': ('TensorBase.argwhere', ()),
+    'method.as_strided': ('as_strided', (((('size', 'tuple of ints'), ('stride', 'tuple of ints'), ('storage_offset', 'int')), 2, (), ('size', 'stride'), ('storage_offset',), ('storage_offset',)),)),
     'method.asin': ('TensorBase.asin', ()),
     'method.asin_': ('TensorBase.asin_', ()),
     'method.asinh': ('TensorBase.asinh', ()),

@@ -41,7 +41,7 @@ _COPIES = {n: _copy_op(n) for n in (
     "ViewBackward0", "PermuteBackward0", "TransposeBackward0", "TBackward0", "UnsqueezeBackward0", "SqueezeBackward0",
     "SqueezeBackward1", "SqueezeBackward2", "SelectBackward0", "SliceBackward0", "DiagonalBackward0",
     "ExpandBackward0", "AliasBackward0", "SplitBackward0", "SplitWithSizesBackward0", "UnbindBackward0",
-    "UnfoldBackward0")}
+    "UnfoldBackward0", "AsStridedBackward0")}
 _COPIES["narrow"] = _copy_op("SliceBackward0", "NarrowCopyBackward0")
 
 
@@ -167,3 +167,10 @@ def unfold_copy(input, dimension, size, step):
 @with_out("narrow_copy")
 def narrow_copy(input, dim, start, length):
     return _copy_of(input, input.narrow(dim, start, length), "narrow")
+
+
+@export()
+@with_out("as_strided_copy")
+def as_strided_copy(input, size, stride, storage_offset=None):
+    from .strided import as_strided
+    return _copy_of(input, as_strided(input, size, stride, storage_offset))

@@ -1,0 +1,155 @@
+"""Tensors by their memory layout: ``as_strided`` (a view of the tensor's storage by sizes,
+strides and an offset; AsStridedBackward0), ``empty_strided`` (a new tensor of those sizes
+and strides, zeros as agrad's ``empty`` gives) and ``asarray`` (PyTorch's array-API
+constructor: a tensor as it is when it can be, else converted or copied).
+
+A tensor's storage here is the numpy buffer its data is a view of; ``as_strided``'s default
+offset is the tensor's own, as in PyTorch.  Its gradient reaches the input's elements the
+view reads (PyTorch's as_strided_backward in storage space, then read back at the input's
+positions); a view that reads storage outside the input is refused when it needs a gradient.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from .._warn_once import warn_once
+from ..tensor import Tensor
+from ._op import export
+from .factories import _check_options, _dtype_or_default, _finish, as_tensor, tensor
+
+
+def _storage(a):
+    """(flat storage array, element offset of ``a`` in it), or None when ``a`` is not a view of
+    one contiguous buffer."""
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not (root.flags.c_contiguous or root.flags.f_contiguous):
+        return None
+    flat = root.ravel(order="K")
+    if not np.shares_memory(flat, root) and root.size:
+        return None
+    offset = (a.__array_interface__["data"][0] - flat.__array_interface__["data"][0]) // max(a.itemsize, 1)
+    return flat, offset
+
+
+def _ints(values):
+    return [int(v) for v in values]
+
+
+def _strided_view(input, size, stride, storage_offset):
+    size, stride = _ints(size), _ints(stride)
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {stride}")
+    a = input._data
+    found = _storage(np.asarray(a))
+    if found is None:
+        raise RuntimeError("agrad: as_strided of a tensor whose memory is not one buffer (a broadcast or an "
+                           "expanded tensor) is not supported")
+    flat, own = found
+    offset = own if storage_offset is None else int(storage_offset)
+    need = 0 if 0 in size else offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1
+    if need > flat.size or offset < 0:
+        raise RuntimeError(f"setStorage: sizes {size}, strides {stride}, storage offset {offset}, and itemsize "
+                           f"{a.itemsize} requiring a storage size of {need * a.itemsize} are out of bounds for "
+                           f"storage of size {flat.size * a.itemsize}")
+    base = flat[offset:] if offset < flat.size else flat[:0]
+    view = np.lib.stride_tricks.as_strided(base, tuple(size), tuple(s * a.itemsize for s in stride),
+                                           writeable=a.flags.writeable) if need else np.empty(size, a.dtype)
+    positions = offset + sum(np.arange(n).reshape((-1,) + (1,) * (len(size) - 1 - d)) * s
+                             for d, (n, s) in enumerate(zip(size, stride))) if size else np.asarray(offset)
+    return view, np.asarray(positions, np.int64), flat, own
+
+
+@export(method=True)
+def as_strided(input, size, stride, storage_offset=None):
+    view, positions, flat, own = _strided_view(input, size, stride, storage_offset)
+    from .inplace_view import _take
+
+    if input._requires_grad:
+        # the input's own storage positions, in its logical order: where each output element is read
+        input_pos = _input_positions(input._data, flat)
+        order = np.argsort(input_pos, kind="stable")
+        where = np.searchsorted(input_pos[order], positions.reshape(-1))
+        where = np.clip(where, 0, max(input_pos.size - 1, 0))
+        if input_pos.size == 0 or not np.array_equal(input_pos[order][where], positions.reshape(-1)):
+            raise RuntimeError("agrad: as_strided reading memory outside the input's elements is not supported "
+                               "for a tensor that requires grad")
+        idx = order[where].reshape(positions.shape)
+        out = _take.apply((input,), (input._data,), {"idx": idx})
+        out._data = view
+    else:
+        out = Tensor._make(view)
+    out._make_view_of(input)
+    return out
+
+
+def _input_positions(a, flat):
+    """The storage position of each element of ``a`` (a view of ``flat``), in C order."""
+    start = (a.__array_interface__["data"][0] - flat.__array_interface__["data"][0]) // max(a.itemsize, 1)
+    positions = np.full(a.shape, start, np.int64)
+    for d, (n, s) in enumerate(zip(a.shape, a.strides)):
+        positions += np.arange(n).reshape((-1,) + (1,) * (a.ndim - 1 - d)) * (s // a.itemsize)
+    return positions.reshape(-1)
+
+
+@export()
+def empty_strided(size, stride, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor of ``size`` laid out with ``stride`` (agrad fills "uninitialised" memory
+    with zeros, as ``empty`` does)."""
+    _check_options(layout, pin_memory)
+    size, stride = _ints(size), _ints(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of strides "
+                           f"({len(stride)})")
+    d = _dtype_or_default(dtype)
+    need = 0 if 0 in size else sum((n - 1) * s for n, s in zip(size, stride)) + 1
+    buffer = np.zeros(need, d.numpy)
+    data = np.lib.stride_tricks.as_strided(buffer, tuple(size), tuple(s * buffer.itemsize for s in stride)) \
+        if need else np.zeros(size, d.numpy)
+    return _finish(data, requires_grad, device)
+
+
+_UNSET = object()
+
+
+@export()
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=_UNSET):
+    if isinstance(obj, Tensor):
+        if requires_grad is _UNSET:
+            if obj._requires_grad:
+                warn_once("torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of "
+                          "False. Pass requires_grad=False explicitly to get the old behavior and silence this "
+                          "warning.")
+            requires_grad = obj._requires_grad
+        d = obj.dtype if dtype is None else dtypes.lookup(dtype)
+        if d is not obj.dtype:
+            if copy is False:
+                from ..tensor import _scalar_name
+                raise ValueError(f"can't alias tensor with dtype '{_scalar_name(obj.dtype)}' into dtype "
+                                 f"'{_scalar_name(d)}'.")
+            out = obj.to(d)
+        elif copy:
+            out = obj.clone()
+        else:
+            out = obj
+        if not requires_grad and out._requires_grad:
+            return out.detach()
+        if requires_grad and not out._requires_grad:
+            out = out.detach() if out is obj else out
+            out.requires_grad_(True)
+        return out
+    grad = bool(requires_grad) if requires_grad is not _UNSET else False
+    if isinstance(obj, np.ndarray) and not copy:
+        out = as_tensor(obj, dtype=dtype, device=device)
+    else:
+        out = tensor(obj, dtype=dtype, device=device)
+    if grad:
+        if not out.dtype.is_floating_point:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        out.requires_grad_(True)
+    return out
