@@ -176,3 +176,76 @@ def test_tests_take_a_bool_out(fn):
     with pytest.raises(RuntimeError) as e:
         fn(x, out=torch.empty(0))
     assert str(e.value) == f"{fn.__name__} does not support non-boolean outputs."
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_takes_out_at_torch_level_only(name):
+    fn = getattr(torch, name)
+    o = torch.zeros(2, 2).t()  # (written in place: out keeps its strides)
+    assert fn(_x(), 1, out=o) is o and o.stride() == (1, 2)
+    assert o.tolist() == fn(_x(), 1).tolist()
+    d = _e(torch.float64)
+    assert fn(_x(), 1, dtype=torch.float64, out=d) is d and d.tolist() == fn(_x(), 1, dtype=torch.float64).tolist()
+    with pytest.raises(RuntimeError) as e:
+        fn(_x(), 1, out=_e(torch.float64))
+    assert str(e.value) == "Expected out tensor to have dtype float, but got double instead"
+    with pytest.raises(TypeError) as e:
+        getattr(_x(), name)(1, out=_e())
+    assert str(e.value) == f"{name}() got an unexpected keyword argument 'out'"
+    with pytest.raises(TypeError) as e:
+        getattr(torch.special, name)(_x(), 1, out=_e())
+    assert str(e.value) == f"special_{name}() got an unexpected keyword argument 'out'"
+
+
+@pytest.mark.parametrize("call, aten", [
+    (lambda x, o: torch.softmax(x, 1, out=o), "aten::softmax"),
+    (lambda x, o: torch.conj_physical(x, out=o), "aten::conj_physical")])
+def test_out_of_a_composite_autograd_does_not_record(call, aten):
+    """An input that requires grad leaves a NotImplemented node on out (a backward through it
+    raises); an out that requires grad is refused under the aten name."""
+    x = _x().requires_grad_()
+    o = _e()
+    assert call(x, o) is o
+    assert o.requires_grad and type(o.grad_fn).__name__ == "NotImplemented"
+    assert o.grad_fn.next_functions[0][0] is not None
+    with pytest.raises(RuntimeError) as e:
+        o.sum().backward()
+    assert str(e.value) == f"derivative for {aten} is not implemented"
+    with pytest.raises(RuntimeError) as e:
+        call(_x(), torch.zeros(2, 2, requires_grad=True))
+    assert str(e.value) == (f"{aten}(): functions with out=... arguments don't support automatic differentiation, "
+                            "but one of the arguments requires grad.")
+    base = torch.zeros(1, 2, 2)
+    call(x, base[0])  # (a view: through CopySlices)
+    assert type(base.grad_fn).__name__ == "CopySlices"
+
+
+def test_threshold_and_conj_physical_take_out():
+    o = _e(torch.float64)  # (threshold: TensorIterator's cast into out)
+    assert torch.threshold(_x(), 1.0, -1.0, out=o) is o and o.tolist() == [[2.0, -1.0], [-1.0, 3.0]]
+    with pytest.raises(RuntimeError) as e:
+        torch.threshold(_x(), 1.0, -1.0, out=_e(torch.int64))
+    assert str(e.value) == "result type Float can't be cast to the desired output type Long"
+    with pytest.raises(TypeError) as e:
+        torch.nn.functional.threshold(_x(), 1.0, -1.0, out=_e())
+    assert str(e.value) == "_threshold() got an unexpected keyword argument 'out'"
+    c = _e()
+    assert torch.conj_physical(_x(), out=c) is c and c.tolist() == X
+    with pytest.raises(RuntimeError) as e:
+        torch.conj_physical(_x(), out=_e(torch.float64))
+    assert str(e.value) == "Found dtype Double but expected Float"
+
+
+@pytest.mark.parametrize("dtype, out_dtype, error, text", [
+    (None, torch.int64, NotImplementedError, "\"nansum_cpu\" not implemented for 'Long'"),
+    (None, torch.bool, NotImplementedError, "\"nansum_cpu\" not implemented for 'Bool'"),
+    (torch.float64, torch.int64, RuntimeError, "nansum: provided dtype must match dtype of result. Got Long and Double."),
+    (torch.int32, torch.int64, RuntimeError, "Expected out tensor to have dtype int, but got long int instead"),
+])
+def test_nansum_of_floats_into_out(dtype, out_dtype, error, text):
+    x = torch.tensor([[1.5, float("nan")], [0.5, -1.0]])
+    with pytest.raises(error) as e:
+        torch.nansum(x, 1, dtype=dtype, out=torch.zeros(2, dtype=out_dtype))
+    assert str(e.value).strip("'") == text.strip("'")
+    assert torch.nansum(x, 1, dtype=torch.int64, out=torch.zeros(2, dtype=torch.int64)).tolist() == [1, -1]
+    assert torch.nansum(torch.tensor([1, 2]), out=torch.zeros((), dtype=torch.int32)).item() == 3

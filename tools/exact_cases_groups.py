@@ -81,4 +81,29 @@ def cases(graph: str) -> list[dict]:
               "y = torch.tensor([1.0, float('nan'), 2.0], dtype=torch.float16, requires_grad=True)",
               "gy, = torch.autograd.grad(torch.nansum(y * y, dtype=torch.float64), y, create_graph=True)"],
              ["graph(x1.grad.grad_fn)", "x1.grad", "graph(gy.grad_fn)", "gy"]),
+        case("out-of-softmax-threshold-conj-physical-nansum",  # (docs/semantics.md's out= gaps) torch.softmax and
+             # log_softmax, threshold and conj_physical take out=; nansum of floats into an integer out refuses
+             [graph, "def err(f):\n    try:\n        return f()\n    except (RuntimeError, TypeError, NotImplementedError) as e:\n"
+              "        return type(e).__name__ + ': ' + str(e)",
+              "x = torch.tensor([[1.0, 2.0, -3.0], [0.5, -1.0, 4.0]])", "xg = x.clone().requires_grad_()",
+              "o1 = torch.zeros(3, 2).t()", "r1 = torch.softmax(x, 1, out=o1)", "o2 = torch.zeros(0)",
+              "r2 = torch.log_softmax(xg, 1, out=o2)", "o3 = torch.zeros(1, 2, 3)", "r3 = torch.conj_physical(xg, out=o3[0])"],
+             ["r1 is o1", "o1", "o1.stride()", "o2", "graph(o2.grad_fn)", "err(lambda: o2.sum().backward())",
+              "o3", "graph(o3.grad_fn)",
+              "err(lambda: torch.softmax(x, 1, out=torch.zeros(2, 3, dtype=torch.float64)))",
+              "torch.softmax(x, 1, dtype=torch.float64, out=torch.zeros(2, 3, dtype=torch.float64))",
+              "err(lambda: torch.softmax(torch.tensor([[1, 2]]), 1, out=torch.zeros(1, 2)))",
+              "err(lambda: torch.log_softmax(x, 1, out=torch.zeros(2, 3, requires_grad=True)))",
+              "err(lambda: x.softmax(1, out=torch.zeros(2, 3)))", "err(lambda: torch.special.log_softmax(x, 1, out=torch.zeros(2, 3)))",
+              "torch.threshold(x, 0.5, -1.0, out=torch.zeros(2, 3, dtype=torch.float64))",
+              "torch.threshold(torch.tensor([1, 2, 3]), 2.5, 0, out=torch.zeros(3, dtype=torch.long))",
+              "err(lambda: torch.threshold(x, 0.5, -1.0, out=torch.zeros(2, 3, dtype=torch.int64)))",
+              "err(lambda: torch.threshold(xg, 0.5, -1.0, out=torch.zeros(2, 3)))",
+              "err(lambda: F.threshold(x, 0.5, -1.0, out=torch.zeros(2, 3)))",
+              "err(lambda: torch.conj_physical(torch.tensor([1, 2]), out=torch.zeros(2)))",
+              "torch.conj_physical(torch.tensor([True, False]), out=torch.zeros(2, dtype=torch.bool))",
+              "[err(lambda: torch.nansum(x, 1, dtype=d, out=torch.zeros(2, dtype=o))) for d, o in ((None, torch.int64), "
+              "(None, torch.bool), (torch.float64, torch.int64), (torch.int32, torch.int64), (torch.int64, torch.float32), "
+              "(torch.int64, torch.int64), (None, torch.float64))]",
+              "err(lambda: torch.nansum(xg, out=torch.zeros((), dtype=torch.int64)))"]),
     ]

@@ -31,3 +31,32 @@ def not_implemented(value, tensors, aten: str) -> Tensor:
     out = _not_implemented.apply(inputs, [t._data for t in inputs], {"value": value, "aten": aten})
     out.grad_fn._seq = _INF
     return out
+
+
+def recorded_out(fname: str, result: Tensor, input: Tensor, out: Tensor, dtype_error) -> Tensor:
+    """``result`` (computed without a graph) written into ``out=`` as the out overloads PyTorch's
+    autograd does not know (``softmax.int_out``, ``conj_physical.out``) write it: an ``out`` that
+    requires grad is refused under the aten name, then ``dtype_error(result, out)`` (an exception,
+    or None when out's dtype will do); an ``input`` that requires grad leaves ``out`` with a
+    NotImplemented node (through CopySlices when ``out`` is a view), whose backward raises."""
+    from ..autograd import grad_mode
+    from ._op import finish_out, inplace
+
+    enabled = grad_mode._state["enabled"]
+    if enabled and out._requires_grad:
+        raise RuntimeError(f"aten::{fname}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    error = dtype_error(result, out) if result.dtype is not out.dtype else None
+    if error is not None:
+        raise error
+    if not (enabled and input._requires_grad):
+        return finish_out(fname, result, out)
+    if out.shape != result.shape:
+        finish_out(fname, result, out)  # (resized first, as resize_output does)
+    value = result._data
+
+    def write(o, x):
+        return not_implemented(value, (x,), f"aten::{fname}")
+
+    write.__name__ = fname
+    return inplace(write, overlap="allow")(out, input)

@@ -706,9 +706,13 @@ def threshold(input, threshold, value, inplace=False):
     return _threshold_call(input, threshold, value, inplace)
 
 
-def _torch_threshold(input, threshold, value):
-    """torch.threshold: the C++ op, which has no ``inplace`` (F.threshold's)."""
-    return _threshold_call(input, threshold, value, False)
+threshold.__qualname__ = "_threshold"  # (F.threshold is torch's _threshold: Python's own argument errors)
+
+
+def _torch_threshold(input, threshold, value, *, out=None):
+    """torch.threshold: the C++ op, which has no ``inplace`` (F.threshold's) but an ``out=``."""
+    from ._op import finish_out
+    return finish_out("threshold", _threshold_call(input, threshold, value, False), out)
 
 
 _torch_threshold.__name__ = _torch_threshold.__qualname__ = "threshold"

@@ -43,8 +43,24 @@ def _itself(input):
     return input
 
 
-for _name in ("real", "conj", "resolve_conj", "resolve_neg", "conj_physical"):
+for _name in ("real", "conj", "resolve_conj", "resolve_neg"):
     export(_name, method=_name != "real")(_itself)
+method("conj_physical")(_itself)
+
+
+def _found_dtype(result, out):
+    from ..tensor import _scalar_name
+    return RuntimeError(f"Found dtype {_scalar_name(out.dtype)} but expected {_scalar_name(result.dtype)}")
+
+
+@export()
+def conj_physical(input, *, out=None):
+    """A real tensor itself; ``out=``: copied into it (conj_physical.out, a NotImplemented node when
+    the input requires grad, not_implemented.recorded_out)."""
+    if out is None:
+        return input
+    from ._not_implemented import recorded_out
+    return recorded_out("conj_physical", Tensor._make(input._data.copy()), input, out, _found_dtype)
 
 
 @export(method=True)

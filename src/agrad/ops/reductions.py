@@ -178,8 +178,33 @@ def _(ctx, grad):
     return expand_back(grad, ctx.input_shape, axes, ctx.keepdim) * (x == x)
 
 
+def _nansum_out_dtype(input, dtype, out):
+    """nansum_out's checks of ``out``: autograd's refusal first; then, for a float input, out's dtype
+    is the sum's (the kernel has no integer one) and a given ``dtype`` must be it."""
+    from ..autograd import grad_mode
+    from ..tensor import _scalar_name
+    from ._op import _C_TYPE
+
+    if grad_mode._state["enabled"] and (input._requires_grad or out._requires_grad):
+        raise RuntimeError("nansum(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    if not input.dtype.is_floating_point:
+        return
+    if dtype is None:
+        if not out.dtype.is_floating_point:
+            raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{_scalar_name(out.dtype)}'")
+    elif dtype is not out.dtype:
+        if dtype.is_floating_point:
+            raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got {_scalar_name(out.dtype)} "
+                               f"and {_scalar_name(dtype)}.")
+        raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[dtype.name]}, but got "
+                           f"{_C_TYPE[out.dtype.name]} instead")
+
+
 @export(method=True)
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    if out is not None:
+        _nansum_out_dtype(input, dtype, out)
     d = _acc_dtype(input, out.dtype if dtype is None and out is not None else dtype)  # (out's dtype is the sum's)
     if isinstance(dim, (list, tuple)) and len(dim) == 0:  # (an empty dim list reduces every dim, as sum's)
         dim = None

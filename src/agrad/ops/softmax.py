@@ -350,14 +350,46 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     return _run(_softmax, x, dim)
 
 
-@export("softmax", method=True)
+@export("softmax", method=True, torch=False)
 def _softmax_aten(input, dim, dtype=None):
-    """torch.softmax and Tensor.softmax: ``dim`` is required (nn.functional's picks one, with a warning);
-    a missing or None ``dim`` fails with PyTorch's parser error (agrad/ops/_pyargs.py)."""
+    """Tensor.softmax (and torch.softmax's value): ``dim`` is required (nn.functional's picks one, with
+    a warning); a missing or None ``dim`` fails with PyTorch's parser error (agrad/ops/_pyargs.py)."""
     if dim is None:
         raise TypeError("softmax(): dim")
     x = _prepare(input, dtype, "softmax", dim)
     return _run(_softmax, x, _wrap_dim(dim, input.ndim))
+
+
+def _out_dtype(result, out):
+    """softmax's and log_softmax's out variants: out's dtype must be the result's."""
+    from ._op import _C_TYPE
+    return RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[result.dtype.name]}, but got "
+                        f"{_C_TYPE[out.dtype.name]} instead")
+
+
+def _with_out(fname, fn):
+    """torch.softmax / torch.log_softmax: the method's function with PyTorch's ``out=`` (a composite
+    autograd does not record: a NotImplemented node on ``out``, not_implemented.recorded_out)."""
+    from ..autograd import grad_mode
+    from ._not_implemented import recorded_out
+
+    def torch_fn(input, dim, dtype=None, *, out=None):
+        if out is None:
+            return fn(input, dim, dtype)
+        want = dtype or getattr(input, "dtype", None)
+        if want is not None and out.dtype is not want and not (grad_mode._state["enabled"] and out._requires_grad):
+            raise _out_dtype(Tensor._make(np.empty(0, want.numpy)), out)  # (before the kernel's dtype check)
+        with grad_mode.no_grad():
+            result = fn(input, dim, dtype)
+        return recorded_out(fname, result, input, out, _out_dtype)
+
+    torch_fn.__name__ = torch_fn.__qualname__ = fname
+    torch_fn.__doc__ = fn.__doc__
+    return export(fname)(torch_fn)
+
+
+softmax_out = _with_out("softmax", _softmax_aten)
+_softmax_aten.__qualname__ = "softmax"  # (Python's own argument errors name the method: x.softmax(0, out=y))
 
 
 @export(functional=True, torch=False)
@@ -367,14 +399,18 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     return _run(_log_softmax, x, dim)
 
 
-@export("log_softmax", method=True)
+@export("log_softmax", method=True, torch=False)
 def _log_softmax_aten(input, dim, dtype=None):
-    """torch.log_softmax and Tensor.log_softmax: ``dim`` is required (nn.functional's picks one, with a warning);
-    a missing or None ``dim`` fails with PyTorch's parser error (agrad/ops/_pyargs.py)."""
+    """Tensor.log_softmax (and torch.log_softmax's value): ``dim`` is required (nn.functional's picks
+    one, with a warning); a missing or None ``dim`` fails with PyTorch's parser error (agrad/ops/_pyargs.py)."""
     if dim is None:
         raise TypeError("log_softmax(): dim")
     x = _prepare(input, dtype, "log_softmax", dim)
     return _run(_log_softmax, x, _wrap_dim(dim, input.ndim))
+
+
+log_softmax_out = _with_out("log_softmax", _log_softmax_aten)
+_log_softmax_aten.__qualname__ = "log_softmax"
 
 
 @export(functional=True, torch=False)

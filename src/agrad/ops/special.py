@@ -476,3 +476,7 @@ def _special_softmax(input, dim, dtype=None):
 def _special_log_softmax(input, dim, *, dtype=None):
     return FUNCTIONS["log_softmax"](input, dim, dtype=dtype)
 
+
+# (Python's own argument errors name them as PyTorch's: special_softmax() got an unexpected keyword 'out')
+_special_softmax.__qualname__, _special_log_softmax.__qualname__ = "special_softmax", "special_log_softmax"
+
