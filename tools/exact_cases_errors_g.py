@@ -428,3 +428,16 @@ CASES += [  # (seed 28000000's error groups)
           "F.avg_pool1d(torch.zeros(1, 3, 3, dtype=torch.uint8).mT, 2)", "torch.zeros(1, 3, 3).mT.unsqueeze(-2).stride()",
           "torch.zeros(1, 3, 3).mT.unsqueeze(0).stride()", "torch.zeros(2, 1, 3).transpose(0, 2).unsqueeze(1).stride()"]),
 ]
+
+CASES += [
+    case("pow-inplace-negative-int-before-overlap",  # (dt30 seed 30000000: error-text:pow_) pow's own check before
+         # TensorIterator's overlap check
+         ["v = torch.tensor([4, 0]).expand(2, 2)", "b = torch.tensor([True, False]).expand(2, 2)"],
+         ["v[:, 0].pow_(-3)", "b[:, 0].pow_(-1)", "v[:, 0].pow_(2)", "v[:, 0].pow_(-2.0)", "v[:, 0].__ipow__(-2)",
+          "torch.tensor([2, 3], dtype=torch.uint8).pow_(-1)"]),
+    case("bce-with-logits-pos-weight-number",  # (dt30: error-type:binary_cross_entropy_with_logits) the parser's TypeError
+         ["x = torch.tensor([[1.0, -1.0]])", "t = torch.tensor([[1.0, 0.0]])"],
+         ["F.binary_cross_entropy_with_logits(x, t, pos_weight=2)", "F.binary_cross_entropy_with_logits(x, t, pos_weight=0.5)",
+          "F.binary_cross_entropy_with_logits(x, t, pos_weight=torch.tensor([2.0, 1.0]))",
+          "F.binary_cross_entropy_with_logits(x, t[0, :1], pos_weight=2)"]),
+]

@@ -514,6 +514,10 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     reduction = reduction_arg(reduction, size_average, reduce)
     if input.shape != target.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    if pos_weight is not None and not isinstance(pos_weight, Tensor):  # (torch.binary_cross_entropy_with_logits' parser)
+        from ._pyargs import tp_name
+        raise TypeError("binary_cross_entropy_with_logits(): argument 'pos_weight' (position 4) must be Tensor, "
+                        f"not {tp_name(pos_weight)}")
     return _bce_with_logits(input, target, weight, pos_weight, reduction)
 
 

@@ -244,8 +244,13 @@ def _neg_check(self, *_):
         neg(self)
 
 
+def _pow_check(self, exponent=None, *_):
+    if type(exponent) is int and exponent < 0 and self.dtype._kind < 2:  # (an integer result: bool ** int too)
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
 _FIRST = {"sub_": _sub_check, "subtract_": _sub_check, "__isub__": _sub_check, "neg_": _neg_check,
-          "negative_": _neg_check}
+          "negative_": _neg_check, "pow_": _pow_check, "__ipow__": _pow_check}
 for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": div,
                    "divide_": div, "true_divide_": true_divide, "pow_": pow, "neg_": neg, "negative_": neg,
                    "floor_divide_": floor_divide_, "remainder_": _remainder_in_place}.items():
