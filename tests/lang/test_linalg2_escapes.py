@@ -34,6 +34,9 @@ def blocked(text, type_name="AttributeError"):
     "torch.triangular_solve(b, a).cloned_coefficient.grad_fn.__dict__", "torch.triangular_solve(b, a).__class__.__mro__",
     "torch.linalg.vander.__globals__", "torch.linalg.tensorinv.__code__", "torch.linalg.tensorsolve.__globals__",
     "torch.nuclear_norm.__globals__", "torch.frobenius_norm.__code__", "torch.frobenius_norm(a, (0, 1)).grad_fn.__dict__",
+    "torch.geqrf.__globals__", "a.geqrf.__func__", "torch.linalg.householder_product.__wrapped__", "torch.orgqr.__code__",
+    "torch.ormqr.__globals__", "torch.geqrf(a).a.grad_fn.__dict__", "torch.orgqr(*torch.geqrf(a)).grad_fn._saved_tau.__class__.__subclasses__",
+    "torch.ormqr(*torch.geqrf(a), b).grad_fn.__dict__",
 ])
 def test_new_linalg_functions_expose_no_internals(use):
     blocked(HEAD + f"print({use})\n")
@@ -46,5 +49,6 @@ def test_new_linalg_functions_run_in_scripts(run_ok):
                  "y = y + torch.cholesky_solve(b, s).sum() + s.cholesky_inverse().sum() + sum(t.sum() for t in torch.triangular_solve(b, a))\n"
                  "y = y + torch.linalg.vander(a[0]).sum() + torch.linalg.tensorinv(s, ind=1).sum() + torch.linalg.tensorsolve(s, b[:, 0]).sum()\n"
                  "y = y + torch.nuclear_norm(a) + torch.frobenius_norm(a, (0, 1))\n"
+                 "v, tau = torch.geqrf(a.detach())\ny = y + torch.linalg.householder_product(v, tau).sum() + torch.ormqr(v, tau, b).sum()\n"
                  "y.backward()\nprint(info, inf, P.dtype, a.grad.shape, b.grad.shape, s.grad.shape)\n")
     assert res.stdout.startswith("tensor(0, dtype=torch.int32) tensor(0, dtype=torch.int32) torch.float32 torch.Size([3, 3])")

@@ -1,5 +1,5 @@
 """Session 30's linear algebra (issue 10, helper linalg2): the ``_ex`` forms (inv_ex, solve_ex,
-cholesky_ex, lu_factor_ex), linalg.lu, torch.lu, torch.lu_solve, torch.lu_unpack, cholesky_solve, cholesky_inverse, triangular_solve, and the composites vander, tensorinv, tensorsolve,
+cholesky_ex, lu_factor_ex), linalg.lu, torch.lu, torch.lu_solve, torch.lu_unpack, cholesky_solve, cholesky_inverse, triangular_solve, geqrf, householder_product/orgqr, ormqr, and the composites vander, tensorinv, tensorsolve,
 nuclear_norm, frobenius_norm; gradients,
 second derivatives, info tensors, return types and errors."""
 
@@ -77,4 +77,17 @@ CASES = [
     case("frobenius_norm", "torch.frobenius_norm(a, dim=(0, 1))", a=inp(3, 4, **D), second=True),
     case("frobenius_norm_dim_keepdim", "torch.frobenius_norm(a, dim=-1, keepdim=True)", a=inp(2, 3, 4)),
     case("error_frobenius_norm_three_dims", "torch.frobenius_norm(a, dim=(0, 1, 2))", a=inp(2, 3, 4)),
+    # geqrf, householder_product, ormqr
+    case("geqrf", "torch.geqrf(a)", a=inp(4, 3, **D, requires_grad=False)),
+    case("error_geqrf_backward", code="x = torch.geqrf(a)\nx.a.sum().backward()\nout = a.grad", a=inp(3, 2, **D)),
+    case("householder_product", code="v, tau = torch.geqrf(a.detach())\nv.requires_grad_()\ntau.requires_grad_()\n"
+         "out = torch.linalg.householder_product(v, tau) * torch.linalg.householder_product(v, tau)",
+         a=inp(4, 3, **D)),
+    case("orgqr_batched_fewer_reflectors", code="v, tau = torch.geqrf(a.detach())\nv.requires_grad_()\n"
+         "out = torch.orgqr(v, tau[..., :1])", a=inp(2, 3, 2, **D)),
+    case("ormqr", code="v, tau = torch.geqrf(a.detach())\nv.requires_grad_()\ntau.requires_grad_()\nout = torch.ormqr(v, tau, c)",
+         a=inp(4, 3, **D), c=inp(4, 2, **D)),
+    case("ormqr_right_transpose", code="v, tau = torch.geqrf(a.detach())\nv.requires_grad_()\ntau.requires_grad_()\n"
+         "out = torch.ormqr(v, tau, c, left=False, transpose=True)", a=inp(4, 3, **D), c=inp(2, 4, **D)),
+    case("error_ormqr_tau", "torch.ormqr(a, c, a)", a=inp(3, 2, requires_grad=False), c=inp(3, requires_grad=False)),
 ]

@@ -217,34 +217,54 @@ def _larf_left(v, tau, c, scan=False):
         c[...] = np.where(touch, c - full[:, :, None] * (tau[:, None] * w)[:, None, :], c)
 
 
-def householder_qr(a, complete=False):
-    """(Q, R) of each matrix of ``a`` by Householder reflectors (geqr2, then org2r for Q), in the
-    arithmetic of MKL's: signed zeros, infs and NaNs land where PyTorch's do."""
-    shape = a.shape
-    m, n = shape[-2:]
-    k = min(m, n)
-    r = np.array(a, copy=True).reshape((int(np.prod(shape[:-2])), m, n))
-    taus, vs = [], []
-    for i in range(k):
+def geqr2(a):
+    """(packed, tau) of each matrix of ``a`` (b, m, n) as LAPACK's geqrf leaves them: R on and above the
+    diagonal, each reflector's vector v below it (its leading 1 implied), in MKL's arithmetic."""
+    m, n = a.shape[-2:]
+    r = np.array(a, copy=True)
+    taus = np.zeros(r.shape[:-2] + (min(m, n),), a.dtype)
+    for i in range(min(m, n)):
         beta, tau, v = _larfg(r[:, i, i], r[:, i + 1:, i])
         r[:, i, i], r[:, i + 1:, i] = beta, 0
         if i + 1 < n:
             _larf_left(v, tau, r[:, i:, i + 1:])
-        taus.append(tau)
-        vs.append(v)
-    cols = m if complete else k
-    q = np.zeros((r.shape[0], m, cols), a.dtype)
-    q[:, np.arange(k, cols), np.arange(k, cols)] = 1
-    for i in range(k - 1, -1, -1):  # org2r: Q = H_0 ... H_{k-1}, built from the last one
-        tau, v = taus[i], vs[i]
-        if i + 1 < cols:
+        r[:, i + 1:, i] = v
+        taus[:, i] = tau
+    return r, taus
+
+
+def org2r(packed, taus):
+    """Q's first n columns (b, m, n) from geqrf's reflectors (the first taus.shape[-1] columns of
+    ``packed`` below the diagonal, b x m x n) as LAPACK's org2r builds them: from the last reflector,
+    columns past the reflectors starting as the identity's."""
+    m, n = packed.shape[-2:]
+    k = taus.shape[-1]
+    q = np.zeros(packed.shape, packed.dtype)
+    q[:, np.arange(k, n), np.arange(k, n)] = 1
+    for i in range(k - 1, -1, -1):
+        tau, v = taus[:, i], packed[:, i + 1:, i]
+        if i + 1 < n:
             q[:, i, i] = 1
             _larf_left(v, tau, q[:, i:, i + 1:], scan=True)
         with np.errstate(all="ignore"):
             q[:, i + 1:, i] = -tau[:, None] * v
             q[:, i, i] = 1 - tau
         q[:, :i, i] = 0
-    r = r if complete or m <= n else r[:, :n, :]
+    return q
+
+
+def householder_qr(a, complete=False):
+    """(Q, R) of each matrix of ``a`` by Householder reflectors (geqr2, then org2r for Q), in the
+    arithmetic of MKL's: signed zeros, infs and NaNs land where PyTorch's do."""
+    shape = a.shape
+    m, n = shape[-2:]
+    k = min(m, n)
+    packed, taus = geqr2(a.reshape((int(np.prod(shape[:-2])), m, n)))
+    cols = m if complete else k
+    vs = np.zeros(packed.shape[:-1] + (cols,), a.dtype)
+    vs[..., :k] = packed[..., :k]
+    q = org2r(vs, taus)
+    r = packed if complete or m <= n else packed[:, :n, :]
     return q.reshape(shape[:-2] + (m, cols)), np.triu(r).reshape(shape[:-2] + r.shape[-2:])
 
 
