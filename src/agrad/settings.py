@@ -22,7 +22,8 @@ def _cores() -> int:
 
 
 _DEFAULTS = {"num_threads": None, "num_interop_threads": None, "interop_set": False, "deterministic": False,
-             "warn_only": False, "matmul_precision": "highest", "warn_always": False}
+             "warn_only": False, "matmul_precision": "highest", "warn_always": False,
+             "mha_fastpath": True}
 _STATE = dict(_DEFAULTS)
 
 _PRECISIONS = ("highest", "high", "medium")

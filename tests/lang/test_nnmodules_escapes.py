@@ -136,7 +136,12 @@ def test_fast_path_switch_and_nested_tensor_zeros(run_ok):
         "coverage, and works with torch.compile.")
 
 
-@pytest.mark.parametrize("use", ["torch.backends.mha._fastpath_enabled",
+def test_fast_path_switch_lasts_until_the_script_ends(run_ok):
+    run_ok("import torch\ntorch.backends.mha.set_fastpath_enabled(False)\n")
+    assert run_ok("import torch\nprint(torch.backends.mha.get_fastpath_enabled())\n").stdout == "True\n"
+
+
+@pytest.mark.parametrize("use", ["torch.backends.mha._settings",
                                  "torch.backends.mha.set_fastpath_enabled.__globals__",
                                  "torch.backends.mha.__dict__"])
 def test_mha_switch_exposes_no_internals(use):
