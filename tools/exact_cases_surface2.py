@@ -189,4 +189,22 @@ def cases(graph: str) -> list[dict]:
               "torch.as_strided(x, (2, 2), (0, 1)).stride()", "torch.as_strided(x, (), ())",
               "x.as_strided(size=(2,), stride=(1,), storage_offset=4)", "torch.as_strided_copy(xg, (2, 2), (1, 2))",
               "torch.as_strided_copy(x, (2, 2), (1, 2)).stride()"]),
+        case("scatter-reduce",  # ATen's kernel in index order; scatter_reduce_backward (ties shared, zeros in prod)
+             ["x = torch.tensor([[1.0, 2, 3, 4], [0.0, 5, 5, -1]], dtype=torch.float64, requires_grad=True)",
+              "s = torch.tensor([[5.0, 2, 7, 0, 9], [5.0, 0, 0, 3, 2]], dtype=torch.float64, requires_grad=True)",
+              "i = torch.tensor([[0, 1, 0, 1, 2], [1, 1, 2, 2, 3]])", "w = torch.arange(1.0, 9.0, dtype=torch.float64).reshape(2, 4)",
+              "xl = torch.tensor([1, 2, 3, 4])", "il = torch.tensor([0, 1, 0, 1, 2])", "sl = torch.tensor([5, 6, 7, 8, 9])"],
+             ["[torch.scatter_reduce(x, 1, i, s, r, include_self=inc) for r in ('sum', 'prod', 'mean', 'amax', 'amin') for inc in (True, False)]",
+              "[torch.autograd.grad((torch.scatter_reduce(x, 1, i, s, r, include_self=inc) * w).sum(), [x, s]) "
+              "for r in ('sum', 'prod', 'mean', 'amax', 'amin') for inc in (True, False)]",
+              "[graph(torch.autograd.grad((x.scatter_reduce(1, i, s, r) * w).sum(), s, create_graph=True)[0].grad_fn) for r in ('mean', 'amax')]",
+              "[xl.scatter_reduce(0, il, sl, r).tolist() for r in ('sum', 'prod', 'mean', 'amax', 'amin')]",
+              "[xl.scatter_reduce(0, il, sl, r, include_self=False).tolist() for r in ('sum', 'prod', 'mean', 'amax', 'amin')]",
+              "[y := x.detach().clone(), y.scatter_reduce_(1, i, s.detach(), 'amax'), y._version]",
+              "torch.zeros(2, 3).t().scatter_reduce(0, torch.tensor([[0, 1]]), torch.ones(1, 2), 'sum').stride()",
+              "x.scatter_reduce(1, i, s, 'foo')", "x.scatter_reduce(1, i, s.float(), 'sum')", "x.scatter_reduce(1, torch.tensor([[5]]), s, 'sum')",
+              "x.scatter_reduce(1, i, s, 'sum', True)", "x.scatter_reduce(1, i.float(), s, 'sum')",
+              "torch.autograd.grad(x.scatter_reduce(1, i[:, :2], torch.ones(2, 5, dtype=torch.float64, requires_grad=True), 'sum').sum(), x)",
+              "x.scatter_reduce(1, i[:, :2], torch.ones(2, 5, dtype=torch.float64, requires_grad=True), 'sum').sum().backward()",
+              "torch.scatter_reduce(x.detach(), 1, i, s.detach(), 'mean', out=torch.empty(2, 4, dtype=torch.float64))"]),
     ]

@@ -43,4 +43,15 @@ STRIDED = [
     case("as_strided_copy_offset", "torch.as_strided_copy(a, (2, 2), (3, 1), 1)", a=inp(2, 3)),
 ]
 
-CASES = FORMS + COPIES + SCATTERS + STRIDED
+REDUCES = [
+    case("scatter_reduce_sum_exclude", "torch.scatter_reduce(a, 1, i, b, 'sum', include_self=False)", a=inp(2, 4),
+         i=val([[0, 1, 0], [3, 3, 2]], dtype="int64"), b=inp(2, 3), second=True),
+    case("scatter_reduce_mean", "a.scatter_reduce(1, i, b, 'mean')", a=inp(2, 4), i=val([[0, 1, 0], [3, 3, 2]], dtype="int64"),
+         b=inp(2, 3), second=True),
+    case("scatter_reduce_amax", "a.scatter_reduce(0, i, b, 'amax')", a=inp(3, 2, dtype="float64"),
+         i=val([[0, 1], [2, 2], [0, 0]], dtype="int64"), b=inp(3, 2, dtype="float64")),
+    case("scatter_reduce_prod", "torch.scatter_reduce(a, 0, i, b, 'prod')", a=inp(4, dtype="float64"),
+         i=val([0, 1, 0, 3], dtype="int64"), b=inp(4, dtype="float64"), second=True),
+]
+
+CASES = FORMS + COPIES + SCATTERS + STRIDED + REDUCES

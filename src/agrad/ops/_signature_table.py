@@ -510,6 +510,7 @@ TABLE = {
     'torch.scalar_tensor': ('scalar_tensor', (((('s', 'Number'),), 1, (('dtype', 'torch.dtype'), ('layout', 'torch.layout'), ('device', 'torch.device'), ('pin_memory', 'bool'), ('requires_grad', 'bool'))),)),
     'torch.scatter': ('scatter', ('(Tensor input, int dim, Tensor index, Tensor src, *, Tensor out = None)', '(Tensor input, int dim, Tensor index, Tensor src, *, str reduce, Tensor out = None)', '(Tensor input, int dim, Tensor index, Number value, *, Tensor out = None)', '(Tensor input, int dim, Tensor index, Number value, *, str reduce, Tensor out = None)')),
     'torch.scatter_add': ('scatter_add', (((('input', 'Tensor'), ('dim', 'int'), ('index', 'Tensor'), ('src', 'Tensor')), 4, (('out', 'Tensor'),)),)),
+    'torch.scatter_reduce': ('scatter_reduce', (((('input', 'Tensor'), ('dim', 'int'), ('index', 'Tensor'), ('src', 'Tensor'), ('reduce', 'str')), 5, (('include_self', 'bool'), ('out', 'Tensor'))),)),
     'torch.searchsorted': ('searchsorted', ('(Tensor sorted_sequence, Tensor input, *, bool out_int32 = False, bool right = False, str side = None, Tensor sorter = None, Tensor out = None)', '(Tensor sorted_sequence, Number self, *, bool out_int32 = False, bool right = False, str side = None, Tensor sorter = None, Tensor out = None)')),
     'torch.select': ('select', (((('input', 'Tensor'), ('dim', 'int'), ('index', 'int')), 3, (), (), ('index',)),)),
     'torch.select_copy': ('select_copy', (((('input', 'Tensor'), ('dim', 'int'), ('index', 'int')), 3, (), (), ('index',)),)),

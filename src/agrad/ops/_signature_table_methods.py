@@ -369,6 +369,8 @@ TABLE = {
     'method.scatter_': ('scatter_', ('(int dim, Tensor index, Tensor src)', '(int dim, Tensor index, Tensor src, *, str reduce)', '(int dim, Tensor index, Number value)', '(int dim, Tensor index, Number value, *, str reduce)')),
     'method.scatter_add': ('scatter_add', (((('dim', 'int'), ('index', 'Tensor'), ('src', 'Tensor')), 3, ()),)),
     'method.scatter_add_': ('scatter_add_', (((('dim', 'int'), ('index', 'Tensor'), ('src', 'Tensor')), 3, ()),)),
+    'method.scatter_reduce': ('scatter_reduce', (((('dim', 'int'), ('index', 'Tensor'), ('src', 'Tensor'), ('reduce', 'str')), 4, (('include_self', 'bool'),)),)),
+    'method.scatter_reduce_': ('scatter_reduce_', (((('dim', 'int'), ('index', 'Tensor'), ('src', 'Tensor'), ('reduce', 'str')), 4, ()),)),
     'method.select': ('select', (((('dim', 'int'), ('index', 'int')), 2, (), (), ('index',)),)),
     'method.select_scatter': ('select_scatter', (((('src', 'Tensor'), ('dim', 'int'), ('index', 'int')), 3, (), (), ('index',)),)),
     'method.sgn': ('TensorBase.sgn', ()),
