@@ -20,7 +20,7 @@ from ._limits import check_numel
 from ._zero import IMMUTABLE as _ZERO_IMMUTABLE
 from ._zero import ZeroArray as _ZeroArray
 from .autograd import _dual as forward_ad, engine as _engine, grad_mode
-from .autograd.graph import RemovableHandle, leaf_node, move_retains_grad
+from .autograd.graph import RemovableHandle, leaf_node, move_retains_grad, recording_node
 from .autograd.graph import version_observers as _version_observers
 
 _ndarray = np.ndarray  # (module globals: numpy's module __getattr__ keeps 3.11 from specialising np.X)
@@ -511,7 +511,7 @@ class Tensor:
         t._grad_fn = self._grad_fn
         t._output_nr = self._output_nr
         if self._grad_fn is None and self._requires_grad:
-            t._accumulator = leaf_node(self)
+            t._accumulator = recording_node(self)  # (t holds it: no cycle)
         if _fw_active[0]:
             tangent = forward_ad.tangent_of(self)
             if tangent is not None:

@@ -16,6 +16,7 @@ import pytest
 import agrad
 from agrad import lang
 from agrad.app import diff as D
+from agrad.autograd.graph import accumulator_of
 from agrad.app.session import Request, leaf_names, run_session
 from agrad.ops._op import ALL_OPS
 
@@ -40,7 +41,7 @@ def derivatives(script, params, sets=None, order=1, wrt=None):
     consts = {id(v): k for k, v in s.namespace.items()
               if isinstance(v, agrad.Tensor) and not v.requires_grad}
     r = D.differentiate(s.target, s.target_name, leaves, order, cap,
-                        {lt._accumulator: n for n, lt in leaves}.get, consts)
+                        {accumulator_of(lt): n for n, lt in leaves}.get, consts)
     return r, s
 
 

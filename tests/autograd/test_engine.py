@@ -275,6 +275,45 @@ def test_accumulate_grad_node_points_at_leaf():
     assert (x * 2).grad_fn.next_functions[1] == (None, 0)
 
 
+def test_a_leaf_and_its_graph_are_freed_without_the_cycle_collector():
+    # PyTorch's leaf holds its AccumulateGrad weakly: a leaf made and used in each run of a
+    # loop is freed by reference counts when the run ends (it was cyclic garbage a run)
+    import gc
+    import weakref
+
+    x = torch.ones(2, 2)
+    gc.collect()
+    gc.disable()
+    try:
+        w = torch.tensor(2.0, requires_grad=True)
+        (x * w * w).mean().backward()
+        leaf, node = weakref.ref(w), weakref.ref((x * w).grad_fn.next_functions[1][0])
+        del w
+        assert leaf() is None and node() is None
+    finally:
+        gc.enable()
+
+
+def test_accumulate_grad_node_is_shared_while_a_graph_holds_it():
+    x = torch.ones(2, requires_grad=True)
+    y = x * 2
+    node = y.grad_fn.next_functions[0][0]
+    assert (x * 3).grad_fn.next_functions[0][0] is node
+    assert torch.autograd.grad((x * 3).sum(), x)[0].tolist() == [3.0, 3.0]
+    del y, node  # (no graph holds it: the next graph gets a node of its own, as in PyTorch)
+    assert (x * 2).grad_fn.next_functions[0][0].variable is x
+
+
+def test_a_leaf_hook_outlives_the_graphs():
+    x = torch.ones(2, requires_grad=True)
+    x.register_hook(lambda g: g * 10)
+    (x * 2).sum().backward()
+    import gc
+    gc.collect()
+    (x * 3).sum().backward()
+    assert x.grad.tolist() == [50.0, 50.0]
+
+
 # --- in place and versions -------------------------------------------------------------
 
 def test_version_counter_and_copy_slices():

@@ -9,6 +9,7 @@ import numpy as np
 from rich.console import Console
 
 import agrad
+from agrad.autograd.graph import accumulator_of
 from agrad.render import evalview, graphmodel, graphview
 from agrad.render.console import Output, resolve_format
 from agrad.render.records import array_json, short_value, value_record
@@ -70,7 +71,7 @@ def test_eval_table_rich_golden():
 
 def test_graph_tree_golden_and_rich():
     ns = _seed()
-    names = {ns[k]._accumulator: k for k in ("w1", "w2", "w3")}
+    names = {accumulator_of(ns[k]): k for k in ("w1", "w2", "w3")}
     model = graphmodel.GraphModel(ns["loss"].grad_fn, leaf_names=names.get)
     lines = []
     graphview.render_text(model, lines.append)
@@ -116,7 +117,7 @@ def test_graph_rich_golden():
     from agrad.app.commands import _graph_rich
 
     ns = _seed()
-    names = {ns[k]._accumulator: k for k in ("w1", "w2", "w3")}
+    names = {accumulator_of(ns[k]): k for k in ("w1", "w2", "w3")}
     model = graphmodel.GraphModel(ns["loss"].grad_fn, leaf_names=names.get)
     buf = io.StringIO()
     console = Console(file=buf, color_system=None, width=60, markup=False, highlight=False)

@@ -31,7 +31,7 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd import grad_mode, graph
-from ..autograd.graph import AccumulateGrad
+from ..autograd.graph import AccumulateGrad, accumulator_of
 from ..tensor import Tensor
 
 DEFAULT_EPS = 1e-6
@@ -109,7 +109,7 @@ def _snap(t, arr):
         fn = t._grad_fn
         if fn is not None:
             return ((fn, t._output_nr), None)
-        return ((t._accumulator, 0), np.array(arr, copy=True))
+        return ((accumulator_of(t), 0), np.array(arr, copy=True))
     return (None, np.array(arr, copy=True))
 
 

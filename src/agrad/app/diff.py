@@ -24,6 +24,7 @@ import weakref
 import numpy as np
 
 from . import symbolic as sx
+from ..autograd.graph import accumulator_of
 from .readings import _COMPARE, RULES, _RULES_TR, NoSymbolicForm, _attr, _unary_functions, has_symbolic_form  # noqa: F401
 
 
@@ -247,8 +248,9 @@ class Translator:
         if t._grad_fn is None:
             if id(t) in self.seeds:
                 return sx.num(1.0, tuple(t._data.shape))
-            if t._requires_grad and t._accumulator is not None:
-                return self.edge((t._accumulator, 0))
+            acc = accumulator_of(t) if t._requires_grad else None
+            if acc is not None:
+                return self.edge((acc, 0))
             return self.constant(t, None)
         return self.edge((t._grad_fn, t._output_nr))
 
@@ -569,7 +571,7 @@ def run_diff(req, kw) -> int:
         return _usage(out, "diff", problem)
     names = leaf_names(s)
     leaves = _leaves_of(t, names)
-    leaf_name = {lt._accumulator: n for n, lt in leaves}.get
+    leaf_name = {accumulator_of(lt): n for n, lt in leaves}.get
     wrt = list(dict.fromkeys(kw.get("wrt") or ()))
     if wrt:
         known = {n for n, _ in leaves}
@@ -597,7 +599,7 @@ def run_diff(req, kw) -> int:
                 t, leaves = _replay(s, t, leaves, capture, const_names)
             except CheckError as exc:
                 raise RuntimeError(str(exc)) from None
-            leaf_name = {lt._accumulator: n for n, lt in leaves}.get
+            leaf_name = {accumulator_of(lt): n for n, lt in leaves}.get
             out.info(f"agrad: the script's backward pass freed the graph of {name}: agrad differentiates "
                      "it replayed from its leaves, in float64")
         result = differentiate(t, name, leaves, kw.get("order") or 1, capture, leaf_name, const_names)
@@ -660,7 +662,7 @@ def _replay(s, target, leaves, capture, const_names):
                     break
     new_leaves = []
     for name, lt in leaves:
-        acc = lt._accumulator
+        acc = accumulator_of(lt)
         if acc in fresh:
             new_leaves.append((name, fresh[acc]))
     return new_target, new_leaves

@@ -491,6 +491,7 @@ def _assignment_of(s: Session, name):
 
 def leaf_names(s: Session) -> dict:
     """AccumulateGrad node -> the name of its leaf (``w1``, ``pair[0]``, ``net.fc.weight``)."""
+    from ..autograd.graph import accumulator_of
     from ..tensor import Tensor
 
     out: dict = {}
@@ -499,7 +500,7 @@ def leaf_names(s: Session) -> dict:
     while stack:
         name, v, depth = stack.pop()
         if isinstance(v, Tensor):
-            acc = v._accumulator
+            acc = accumulator_of(v)
             if acc is not None and acc not in out:
                 out[acc] = name
             continue
@@ -544,6 +545,7 @@ def node_vars(s: Session) -> dict:
 def origin_fn(s: Session):
     """``node -> Origin`` for the graph view."""
     from ..autograd.graph import AccumulateGrad
+    from ..autograd.graph import accumulator_of
     from ..tensor import Tensor
     from ..render.graphmodel import Origin
 
@@ -552,13 +554,15 @@ def origin_fn(s: Session):
     leaf_where: dict = {}
     for a in s.result.assignments or []:
         v = a.value
-        if isinstance(v, Tensor) and v._grad_fn is None and v._accumulator is not None:
-            leaf_where.setdefault(v._accumulator, (a.source, a.line, a.text))
+        acc = accumulator_of(v) if isinstance(v, Tensor) and v._grad_fn is None else None
+        if acc is not None:
+            leaf_where.setdefault(acc, (a.source, a.line, a.text))
     for name in s.bindings:
         v = s.bindings[name]
-        if isinstance(v, Tensor) and v._accumulator is not None:
+        acc = accumulator_of(v) if isinstance(v, Tensor) else None
+        if acc is not None:
             opt = "--param" if v._requires_grad else "--set"
-            leaf_where.setdefault(v._accumulator, (opt, None, None))
+            leaf_where.setdefault(acc, (opt, None, None))
 
     made: dict = {}  # (where, var) -> Origin: the nodes of a loop share theirs
 

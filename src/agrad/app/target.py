@@ -61,6 +61,11 @@ def _is_tensor(v) -> bool:
     return isinstance(v, Tensor)
 
 
+def _accumulator_of(v):
+    from ..autograd.graph import accumulator_of
+    return accumulator_of(v)
+
+
 def _wants_backward(v) -> bool:
     """A scalar float tensor with a graph: what ``backward()`` can start from."""
     return (_is_tensor(v) and v._grad_fn is not None and v._requires_grad and v._data.size == 1
@@ -72,7 +77,7 @@ def choose(namespace: dict, result, roots: BackwardRoots | None):
     root = roots.root if roots is not None else None
     if root is not None:
         for name, v in reversed(list(namespace.items())):
-            if _is_tensor(v) and (v._grad_fn is root or v._accumulator is root):
+            if _is_tensor(v) and (v._grad_fn is root or _accumulator_of(v) is root):
                 return name, v, "backward"
     for a in reversed(result.assignments or []):
         name, v = (a.name, a.value) if hasattr(a, "name") else (a[0], a[1])

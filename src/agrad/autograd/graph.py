@@ -496,8 +496,12 @@ class AccumulateGrad(Node):
     It holds its leaf, as PyTorch's does: a graph keeps the leaves it reaches alive, so a
     backward pass through a graph whose leaf the script no longer names still adds into
     that leaf's ``.grad`` (which may be a view of a ``gradient=`` the caller passed and still
-    holds).  The leaf holds its node too (hooks live there): the pair is the one reference
-    cycle of a graph, freed by the cycle collector; the rest of the graph by reference counts."""
+    holds).  The leaf holds its node weakly, as PyTorch's does (``_accumulator`` is a weak
+    reference): a graph and its leaves are freed by reference counts, with no cycle for the
+    collector to find (a leaf made and used in each run of a loop left three objects of
+    cyclic garbage a run).  Once the node holds state of the leaf's (a tensor hook: PyTorch
+    keeps those on the tensor; :func:`leaf_node`), the leaf holds it strongly: the pair is
+    then a cycle, freed by the cycle collector."""
 
     _name = "torch::autograd::AccumulateGrad"
     _raw = True  # in a pass that records nothing, takes its gradient as an array (accumulate_grad._accumulate_array)
@@ -515,16 +519,45 @@ class AccumulateGrad(Node):
 _INF = float("inf")
 
 
+def _new_leaf_node(tensor):
+    node = _new(AccumulateGrad)  # (AccumulateGrad.__init__'s steps, without type.__call__)
+    node._seq = _INF
+    node.variable = tensor
+    data = tensor._data
+    node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
+    return node
+
+
+def recording_node(tensor):
+    """The AccumulateGrad node of a leaf for a graph being recorded: the one the leaf's live
+    graphs share, or a new one (held weakly by the leaf: see AccumulateGrad)."""
+    acc = tensor._accumulator
+    if acc is not None:
+        if acc.__class__ is not _weakref:
+            return acc
+        node = acc()
+        if node is not None:
+            return node
+    node = _new_leaf_node(tensor)
+    tensor._accumulator = _weakref(node)
+    return node
+
+
+def accumulator_of(tensor):
+    """The AccumulateGrad node a leaf has now (None if it has none, or none is alive)."""
+    acc = tensor._accumulator
+    return acc() if acc.__class__ is _weakref else acc
+
+
 def leaf_node(tensor):
-    """The AccumulateGrad node of a leaf, made once and kept while the leaf lives."""
+    """The AccumulateGrad node of a leaf, held strongly by the leaf from now on (the leaf's
+    tensor hooks live there)."""
     node = tensor._accumulator
+    if node.__class__ is _weakref:
+        node = node()
     if node is None:
-        node = _new(AccumulateGrad)  # (AccumulateGrad.__init__'s steps, without type.__call__)
-        node._seq = _INF
-        node.variable = tensor
-        data = tensor._data
-        node._out_meta = _META.get((data.shape, data.dtype)) or _meta(data)
-        tensor._accumulator = node
+        node = _new_leaf_node(tensor)
+    tensor._accumulator = node
     return node
 
 
@@ -537,7 +570,7 @@ def edge(tensor):
     fn = tensor._grad_fn
     if fn is not None:
         return (fn, tensor._output_nr)
-    return (leaf_node(tensor), 0)
+    return (recording_node(tensor), 0)
 
 
 #: the nodes the running backward pass needs (autograd.grad's walk back from its inputs);
@@ -669,7 +702,9 @@ def _link_inputs(node, inputs):
                 t._refresh_view()
             fn = t._grad_fn
             if fn is None:
-                fn = t._accumulator or leaf_node(t)
+                fn = t._accumulator
+                if fn.__class__ is not AccumulateGrad:
+                    fn = recording_node(t)
             nexts.append((fn, t._output_nr))
             data = t._data
             meta.append((_META.get((data.shape, data.dtype)) or _meta(data))[0])
@@ -693,7 +728,9 @@ def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
             t._refresh_view()
         fn = t._grad_fn
         if fn is None:
-            fn = t._accumulator or leaf_node(t)
+            fn = t._accumulator
+            if fn.__class__ is not AccumulateGrad:
+                fn = recording_node(t)
         data = t._data
         meta = _META.get((data.shape, data.dtype)) or _meta(data)
         if n == 1:

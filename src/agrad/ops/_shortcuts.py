@@ -26,7 +26,8 @@ _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 _next_seq = graph._sequence.__next__
 _record_op = graph.record_op
 _META, _meta, _META0, _NO_EDGE, _KEPT = graph._META, graph._meta, graph.META0, graph._NO_EDGE, graph._KEPT
-_leaf_node, _SavedTensor, _SavedNumber = graph.leaf_node, graph.SavedTensor, graph.SavedNumber
+_recording_node, _SavedTensor, _SavedNumber = graph.recording_node, graph.SavedTensor, graph.SavedNumber
+_AccumulateGrad = graph.AccumulateGrad
 _weakref = weakref.ref
 _NO_ATTRS: dict = {}  # (never mutated)
 _pack_hooks = graph._PACK_HOOKS
@@ -113,7 +114,9 @@ class Shortcuts:
         # graph.record_op's work for one tensor and nothing saved, in its order
         fn = t._grad_fn
         if fn is None:
-            fn = t._accumulator or _leaf_node(t)
+            fn = t._accumulator
+            if fn.__class__ is not _AccumulateGrad:
+                fn = _recording_node(t)
         ctx.next_functions = ((fn, t._output_nr),)
         ad = a.dtype  # (float64's and float32's records by shape alone, as in apply_one)
         if ad is _F64:
@@ -183,7 +186,9 @@ class Shortcuts:
         results._vc = [0]
         fn = t._grad_fn
         if fn is None:
-            fn = t._accumulator or _leaf_node(t)
+            fn = t._accumulator
+            if fn.__class__ is not _AccumulateGrad:
+                fn = _recording_node(t)
         if one is not None:  # (t's data and out: arrays of shape (1,) and one dtype, one's)
             meta = one
             if single:
@@ -366,7 +371,9 @@ def _record_two(node, a, b, tensors, out, plan):
     if a._requires_grad:
         fn = a._grad_fn
         if fn is None:
-            fn = a._accumulator or _leaf_node(a)
+            fn = a._accumulator
+            if fn.__class__ is not _AccumulateGrad:
+                fn = _recording_node(a)
         ea = (fn, a._output_nr)
         ma = mx[0]
     else:
@@ -375,7 +382,9 @@ def _record_two(node, a, b, tensors, out, plan):
     if b._requires_grad:
         fn = b._grad_fn
         if fn is None:
-            fn = b._accumulator or _leaf_node(b)
+            fn = b._accumulator
+            if fn.__class__ is not _AccumulateGrad:
+                fn = _recording_node(b)
         eb = (fn, b._output_nr)
         mb = my[0]
     else:
