@@ -1,6 +1,7 @@
 """Regression cases of session 30's helper "special2": torch.special's Airy, Bessel and
 orthogonal-polynomial functions (agrad/ops/special_functions.py, _bessel_math.py,
-_polynomial_math.py), erfcx and log_ndtr (special.py, _erfcx_math.py): values bit for bit
+_polynomial_math.py), erfcx, log_ndtr, igamma, igammac (special.py, _erfcx_math.py, _igamma_math.py):
+values bit for bit
 (``tolist()``), printed values, promotion, layouts, no history, nodes and gradients, errors.
 
 Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``;
@@ -81,6 +82,27 @@ def cases(graph: str) -> list[dict]:
                 " create_graph=True)[0].grad_fn)" for fn in ("erfcx", "log_ndtr")]
              + ["torch.special.erfcx(d.half())", "torch.special.log_ndtr(d.half())", "torch.special.erfcx(1.0)",
                 "torch.special.erfcx(d, out=torch.empty(4))"]),
+        case("special2-igamma",  # SciPy's igam/igamc as Math.h; igammac's build fused, igamma's not
+             ["a = torch.tensor([0.5, 1.5, 3.0, 25.0, 150.0, 250.0, 1e-3, 7.5], dtype=torch.float64)",
+              "x = torch.tensor([[0.25], [1.0], [2.0], [24.0], [160.0], [260.0], [1e-4], [40.0]], dtype=torch.float64)",
+              f"e = torch.tensor({_EDGES}, dtype=torch.float64)",
+              "d = torch.tensor([0.5, 2.0, 4.5], dtype=torch.float64, requires_grad=True)",
+              "i = torch.tensor([1, 2, 3])", "o = torch.empty(3)"],
+             [f"torch.{fn}({u}, {v}).tolist()" for fn in ("igamma", "igammac")
+              for u, v in (("a", "x"), ("e.view(-1, 1)", "e"))]
+             + [f"torch.{fn}(a.float(), x.float())" for fn in ("igamma", "igammac")]
+             + ["torch.special.gammainc(a, x[3])", "torch.special.gammaincc(a.half(), x.half()[2])", "torch.igamma(i, d.detach())",
+                "torch.igammac(torch.tensor([True]), d.detach().float())", "torch.igamma(a[:3].float(), d.detach())",
+                "a[:3].clone().igamma_(d.detach())", "a[:3].float().igammac_(d.detach())", "a[:3].igammac(d.detach())",
+                "torch.igamma(a[:3], d.detach(), out=o)", "o", "torch.igamma(torch.ones(2, 3).t(), torch.ones(3, 2)).stride()"]
+             + [f"graph(torch.{fn}(a[:3], d).grad_fn)" for fn in ("igamma", "igammac")]
+             + ["graph(torch.special.gammainc(a[:3], d).grad_fn)", "graph(torch.special.gammaincc(2.0 * d.detach(), d).grad_fn)"]
+             + [f"torch.autograd.grad(torch.{fn}(a[:3], d).sum(), d)" for fn in ("igamma", "igammac")]
+             + [f"graph(torch.autograd.grad(torch.autograd.grad(torch.{fn}(a[:3], d).sum(), d, create_graph=True)[0].sum(), d,"
+                " create_graph=True)[0].grad_fn)" for fn in ("igamma", "igammac")]
+             + ["torch.igamma(d, d).sum().backward()", "torch.igammac(d, a[:3]).sum().backward()", "torch.igamma(i, i)",
+                "torch.igamma(d, 2.0)", "torch.special.gammainc(2.0, d)", "torch.igammac(d, torch.ones(2))",
+                "torch.igamma(d.detach(), d.detach(), out=torch.empty(3, dtype=torch.int64))"]),
         case("special2-errors",  # the parser's messages, the kernels' dispatch
              ["x = torch.tensor([0.5, 1.5])", "h = x.half()"],
              ["torch.special.bessel_j0(1.0)", "torch.special.airy_ai(input=x)", "torch.special.chebyshev_polynomial_t(2, 3)",

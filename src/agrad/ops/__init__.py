@@ -24,7 +24,7 @@ the groups of PyTorch's documentation:
   ``softmax``, ``losses``, ``cross_entropy`` (nll_loss, cross_entropy);
   convolution, pooling and normalisation families get their own files next to
   them;
-- ``special`` (lgamma, digamma, polygamma, mvlgamma, erfinv, i0 and torch.special);
+- ``special`` (lgamma, digamma, polygamma, mvlgamma, erfinv, i0, igamma/igammac and torch.special);
 - ``special_functions`` (torch.special's Bessel and Airy functions, orthogonal polynomials);
 - ``factories`` (tensor, zeros, arange, rand, ...); ``inplace_view`` (in-place
   changes through views: CopySlices); ``aliases`` (swapaxes, Tensor.broadcast_to, and the

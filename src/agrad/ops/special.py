@@ -1,7 +1,7 @@
 """Special functions: lgamma, digamma, polygamma, mvlgamma, erfinv and i0 (``torch.*`` and Tensor
-methods), torch.special's own ops (i0e, i1, i1e, ndtr, ndtri, erfcx, log_ndtr, entr, xlog1py,
-zeta), and the torch.special names of existing ops (erf, expit, gammaln, psi, multigammaln,
-softmax, ...).
+methods), igamma and igammac (torch.special.gammainc, gammaincc; methods, in-place),
+torch.special's own ops (i0e, i1, i1e, ndtr, ndtri, erfcx, log_ndtr, entr, xlog1py, zeta), and
+the torch.special names of existing ops (erf, expit, gammaln, psi, multigammaln, softmax, ...).
 
 Each op is one entry: the kernel (agrad/ops/_special_math.py: ATen's Math.h steps), PyTorch's
 node name and the derivative of derivatives.yaml written with agrad ops.
@@ -17,13 +17,15 @@ from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from . import _erfcx_math as E
+from . import _igamma_math as G
 from . import _special_math as S
 from . import _vec_math
 from ._layout import iterator_layout, promote
 from ._sleef_gamma import sleef_lgamma, sleef_lgammaf
 from ._op import FUNCTIONS, SPECIAL, Op, export, finish_out, inplace, method
 from .factories import arange, full
-from .pointwise import _float_array, _float_operands, _not_implemented_for, broadcast_error, check_operand
+from .pointwise import (_float_array, _float_operands, _not_implemented_for, _require_tensor, binary, broadcast_error,
+                        check_operand, check_shapes, operands)
 from .selection import where
 from ._vector_loop import unary_lanes
 from .unary import unary
@@ -444,6 +446,66 @@ def xlog1py(input, other, *, out=None):
 def zeta(input, other, *, out=None):
     """The Hurwitz zeta function zeta(input, other)."""
     return _pair("special_zeta", (_zeta0, _zeta1, _zeta2), input, other, out)
+
+
+# ---------------------------------------------------------------------------
+# igamma, igammac (torch.special.gammainc, gammaincc): tensors only, no integer kernel
+# ---------------------------------------------------------------------------
+
+def _igamma_kernel(fn, name):
+    def kernel(a, b):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.dtype.kind != "f":
+            _not_implemented_for(name, dtypes._BY_NP[a.dtype])
+        if a.dtype == np.float16:  # (calc_igamma<Half>: in float, rounded)
+            return fn(a.astype(np.float32), b.astype(np.float32)).astype(np.float16)
+        return fn(a, b)
+
+    return kernel
+
+
+def _igamma_other(ctx):
+    """exp((self - 1) log(other) - other - lgamma(self)): d/d other of the regularized functions."""
+    x, y = ctx.self, ctx.other
+    return ((x - 1) * y.log() - y - lgamma(x)).exp()
+
+
+@binary(_igamma_kernel(G.igamma, "igamma"), "igamma", saves=("self", "other"))
+def _igamma(ctx, grad):
+    if ctx.needs(0):
+        raise NotImplementedError("the derivative for 'igamma: input' is not implemented.")
+    return None, grad * _igamma_other(ctx)
+
+
+@binary(_igamma_kernel(G.igammac, "igammac"), "igammac", saves=("self", "other"))
+def _igammac(ctx, grad):
+    if ctx.needs(0):
+        raise NotImplementedError("the derivative for 'igammac: input' is not implemented.")
+    return None, -grad * _igamma_other(ctx)
+
+
+def _igamma_call(op, fname, input, other, out):
+    _require_tensor(fname, input, "input", 1)
+    _require_tensor(fname, other)
+    ts, arrs = operands(input, other, fname)
+    check_shapes(arrs)
+    return finish_out(fname, op.apply(ts, arrs, {}), out)
+
+
+@export(method=True, special="gammainc")
+def igamma(input, other, *, out=None):
+    """The regularized lower incomplete gamma function P(input, other) (node IgammaBackward0)."""
+    return _igamma_call(_igamma, "igamma", input, other, out)
+
+
+@export(method=True, special="gammaincc")
+def igammac(input, other, *, out=None):
+    """The regularized upper incomplete gamma function Q(input, other) (node IgammacBackward0)."""
+    return _igamma_call(_igammac, "igammac", input, other, out)
+
+
+method("igamma_")(inplace(igamma, partial=True))
+method("igammac_")(inplace(igammac, partial=True))
 
 
 # ---------------------------------------------------------------------------
