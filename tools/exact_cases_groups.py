@@ -106,4 +106,26 @@ def cases(graph: str) -> list[dict]:
               "(None, torch.bool), (torch.float64, torch.int64), (torch.int32, torch.int64), (torch.int64, torch.float32), "
               "(torch.int64, torch.int64), (None, torch.float64))]",
               "err(lambda: torch.nansum(xg, out=torch.zeros((), dtype=torch.int64)))"]),
+        case("reductions-into-an-out-of-another-float-dtype",  # (docs/semantics.md's out= gaps) mean, var/std
+             # over some dims and logsumexp reduce in out's dtype (logsumexp: exp in the input's, the sum,
+             # log and add in out's); std/var over every dim into float/double keep the input's
+             ["y = torch.tensor([[1e-3, 2.5, 3.7, 1e4], [0.1, 0.2, 0.3, 0.4]])",
+              "def into(f, dt, shape=(2,)):\n    o = torch.zeros(shape, dtype=dt)\n    f(o)\n"
+              "    return [v.hex() for v in o.double().flatten().tolist()]",
+              "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)"],
+             ["[into(lambda o: torch.mean(y, 1, out=o), d) for d in (torch.float64, torch.float16)]",
+              "into(lambda o: torch.mean(y, out=o), torch.float64, ())",
+              "into(lambda o: torch.mean(y.double() * 1.0001, 1, out=o), torch.float32)",
+              "err(lambda: torch.mean(y, 1, dtype=torch.float32, out=torch.zeros(2, dtype=torch.float64)))",
+              "[into(lambda o: torch.std(y, 1, out=o), d) for d in (torch.float64, torch.float16)]",
+              "into(lambda o: torch.var(y, 1, correction=0, out=o), torch.float64)",
+              "into(lambda o: torch.var(y.half(), 1, out=o), torch.float32)",
+              "[into(lambda o: torch.var(y, out=o), d, ()) for d in (torch.float64, torch.float16)]",
+              "into(lambda o: torch.var(y[0], 0, out=o), torch.float64, ())",
+              "[into(lambda o: torch.logsumexp(y, 1, out=o), d) for d in (torch.float64, torch.float16)]",
+              "into(lambda o: torch.logsumexp(y.half(), 1, out=o), torch.float32)",
+              "into(lambda o: torch.logsumexp(torch.tensor([[1, 2], [3, 40]]), 1, out=o), torch.float64)",
+              "into(lambda o: torch.logsumexp(torch.tensor([[float('inf'), 1.0], [float('-inf'), float('-inf')]]), 1,"
+              " out=o), torch.float64)",
+              "into(lambda o: torch.logsumexp(torch.zeros(2, 0), 1, out=o), torch.float64)"]),
     ]

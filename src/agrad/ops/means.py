@@ -87,6 +87,10 @@ def mean(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
             raise RuntimeError(
                 "mean(): could not infer output dtype. Optional dtype must be either a floating point or complex "
                 f"dtype. Got: {_scalar_name(dtype)}")
+        if out is not None and out.dtype is not dtype:
+            from ._op import _C_TYPE
+            raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[dtype.name]}, but got "
+                               f"{_C_TYPE[out.dtype.name]} instead")
     elif not input.dtype.is_floating_point:
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
@@ -100,6 +104,8 @@ def mean(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
             dim = None  # mean over no dims: over all of them (MeanBackward1 still)
     axes = dims(dim, input.ndim)
     attrs = {"axes": axes, "keepdim": keepdim}
+    if dtype is None and out is not None and out.dtype.is_floating_point:
+        dtype = out.dtype  # (mean.out reduces in out's dtype, the input cast first)
     if dtype is not None and dtype is not input.dtype:
         attrs["dtype"] = dtype.numpy
     return finish_out("mean", op.apply((input,), (input._data,), attrs), out)

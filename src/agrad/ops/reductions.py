@@ -672,20 +672,31 @@ amin = _amax_family(_amin, "amin", np.amin)
 # logsumexp
 # ---------------------------------------------------------------------------
 
-def _logsumexp_fwd(ctx, a, axes, keepdim):
+def _vml32(fn, a):
+    """float32 exp or log as PyTorch's kernel (MKL VML) gives it but in a few percent of values: the
+    correctly rounded value (through double; numpy's float32 loops are an ulp away more often)."""
+    from ._vec_math import via_double
+    return via_double(fn)(a)
+
+
+def _logsumexp_fwd(ctx, a, axes, keepdim, into=None):
+    """``into``: the dtype of an ``out=`` of another float type, which ATen's sum_out, log_ and add_
+    work in (the maxima and exp in the input's)."""
+    d = a.dtype if into is None else into
     if a.size == 0:
-        return np.log(np.sum(np.exp(a), axis=axes, keepdims=keepdim))
+        return np.log(np.sum(np.exp(a), axis=axes, keepdims=keepdim, dtype=d))
     with np.errstate(all="ignore"):
         m = np.amax(a, axis=axes, keepdims=True)
         m = np.where(np.isinf(m), np.zeros((), a.dtype), m)
-        e = np.exp(a - m)
+        e = _vml32(np.exp, a - m) if a.dtype == np.float32 else np.exp(a - m)
         # a float16 (bfloat16) sum accumulates in float32 in PyTorch, then rounds once
-        total = np.sum(e, axis=axes, keepdims=True, dtype=np.float32 if a.dtype.itemsize < 4 else None)
-        out = np.log(total.astype(a.dtype, copy=False)) + m
+        total = np.sum(e, axis=axes, keepdims=True, dtype=np.float32 if d.itemsize < 4 else d)
+        total = total.astype(d, copy=False)
+        out = (_vml32(np.log, total) if d == np.float32 else np.log(total)) + m.astype(d)
     if not keepdim:
         out = out.reshape([s for i, s in enumerate(a.shape) if i not in axes])
     # (ATen's logsumexp sums into a fresh empty tensor, resized: contiguous)
-    return c_order(out.astype(a.dtype, copy=False))
+    return c_order(out.astype(d, copy=False))
 
 
 _logsumexp = Op("LogsumexpBackward0", _logsumexp_fwd, saves=("self", "result"))
@@ -716,10 +727,13 @@ def logsumexp(input, dim=_REQUIRED, keepdim=False, *, out=None):
             raise RuntimeError("output with shape [] doesn't match the broadcast shape ["
                                + ", ".join(["1"] * input.ndim) + "]")
     data = input._data
+    into = out is not None and out.dtype.is_floating_point
     if data.dtype.kind in "biu":
         data = data.astype(dtypes.get_default_dtype().numpy)
-    return finish_out("logsumexp", _logsumexp.apply((input,), (data,), {"axes": axes, "keepdim": bool(keepdim)}),
-                      out)
+    attrs = {"axes": axes, "keepdim": bool(keepdim)}
+    if into and out.dtype.numpy != data.dtype:
+        attrs["into"] = out.dtype.numpy
+    return finish_out("logsumexp", _logsumexp.apply((input,), (data,), attrs), out)
 
 
 # aminmax, cummax / cummin, logcumsumexp, dist

@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from .. import dtypes
 from .._cascade import cascade_sum
 from .._zero import IMMUTABLE, ZeroArray
 from ..tensor import Tensor
@@ -255,6 +256,11 @@ def _(ctx, grads):
 def _var_family(op, fname):
     def fn(input, dim=_NO_DIM, unbiased=_NO_UNBIASED, keepdim=_NO_KEEPDIM, *, correction=None, out=None):
         axes, full, n, corr, keep = _var_args(fname, input, dim, unbiased, keepdim, correction)
+        if out is not None and out.dtype.is_floating_point and out.dtype is not input.dtype and (
+                len(axes) < input.ndim or out.dtype is dtypes.float16):
+            # std_var_out reduces in out's dtype, the input cast first (but for a reduction over
+            # every dim into float or double: std_var_all_cpu, in the input's)
+            input = input.to(out.dtype)
         result = op.apply((input,), (input._data,), {"axes": axes, "correction": corr, "keepdim": keep,
                                                      "full": full, "n": n, "fname": fname})
         return result if isinstance(result, tuple) else finish_out(fname, result, out)
