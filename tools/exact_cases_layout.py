@@ -281,3 +281,17 @@ CASES = [
              "torch.add(e, t.t(), out=torch.empty(0))")]
          + ["torch.exp(t, out=torch.empty(0)).view(-1)"]),
 ]
+
+CASES += [
+    case("iterator-dims-of-one-element",  # (dt30: stride:adaptive_max_pool1d_with_indices) a dim of one element takes
+         # part in TensorIterator's sort of the strides; operands of one shape, all contiguous, take the fast set-up
+         ["x = torch.zeros(2, 3).t()[:, :1]", "y = torch.zeros(3, 1)", "z = torch.zeros(1, 4, 2).transpose(1, 2)",
+          "w = torch.zeros(2, 4, 1).permute(2, 0, 1)", "v = torch.zeros(3, 2).t()[None]",
+          "p = torch.tensor([[[-1.5], [2.5], [1.75]], [[0.0], [0.0], [-1.0]]]).transpose(0, -1)",
+          "q = torch.tensor([[[0.25, 2.5], [2.0, -0.5], [-0.25, 2.0]]])"],
+         ["[(x + x).stride(), (x + 2).stride(), (x + torch.tensor(2.)).stride(), (x * y).stride(), (y * x).stride()]",
+          "[(z + z).stride(), (z + w).stride(), (w + z).stride(), (w + w).stride(), (z + 1).stride(), (w + 1).stride()]",
+          "[(v + v).stride(), (v * 2).stride(), (v + torch.zeros(2, 3)).stride(), (v + v.contiguous()).stride()]",
+          "(p * q).stride()", "[t.stride() for t in F.adaptive_max_pool1d(p * q, 2, True)]", "F.adaptive_avg_pool1d(p * q, 2).stride()",
+          "[t.stride() for t in F.max_pool1d_with_indices(p * q, 1)]"]),
+]

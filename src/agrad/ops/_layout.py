@@ -38,14 +38,24 @@ def iterator_layout(out, arrays):
         # even when the input is contiguous): numpy's result is C-ordered, as TensorIterator's
         return out
     ndim = out.ndim
+    if ndim < 2:
+        return out
     shape = out.shape
-    if ndim < 2 or sum(n != 1 for n in shape) < 2:
+    if all(type(a) is np.ndarray and a.shape == shape for a in arrays) and all(a.flags.c_contiguous for a in arrays):
+        # TensorIterator's fast set-up: operands of one shape (no Python number, no 0-d tensor), all
+        # contiguous as PyTorch counts it (dims of one element ignored, as numpy's flag ignores them):
+        # a C-ordered output, its dims of one element strided as C order strides them
+        slowest_first = range(ndim)
+    else:
+        slowest_first = iteration_order(shape, arrays)  # (dims of one element too: their strides show in stride())
+    strides = out.strides
+    want = out.itemsize
+    for d in reversed(slowest_first):
+        if strides[d] != want:
+            break
+        want *= shape[d]
+    else:  # numpy's layout is TensorIterator's
         return out
-    order = [d for d in iteration_order(shape, arrays)[::-1] if shape[d] != 1]
-    placed = sorted((d for d in range(ndim) if shape[d] != 1), key=lambda d: out.strides[d])
-    if placed == order:  # numpy's layout (fastest first) is TensorIterator's
-        return out
-    slowest_first = [d for d in range(ndim) if shape[d] == 1] + order[::-1]
     fresh = np.empty([shape[d] for d in slowest_first], out.dtype).transpose(np.argsort(slowest_first))
     fresh[...] = out
     return fresh
@@ -62,7 +72,7 @@ def iteration_order(shape, arrays):
             continue
         offset = ndim - a.ndim
         strides.append([0] * offset + [0 if n == 1 and shape[d] != 1 else s
-                                       for d, (n, s) in enumerate(zip(a.shape, a.strides), offset)])
+                                       for d, (n, s) in enumerate(zip(a.shape, torch_strides(a)), offset)])
     return reorder_dimensions(ndim, shape, strides)[::-1]
 
 
