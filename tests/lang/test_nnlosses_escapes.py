@@ -33,7 +33,8 @@ LOSSES = [
     "F.max_unpool2d.__globals__", "F.max_unpool1d.__code__", "F.max_unpool3d.__globals__", "F.max_pool3d_with_indices.__globals__",
     "F.max_unpool1d(x, torch.tensor([[0, 3, 4, 7], [1, 2, 5, 6]]), 2).grad_fn.next_functions[0][0].__dict__",
     "nn.MaxUnpool2d(2).forward.__globals__", "nn.MaxUnpool1d(2).__class__.__mro__",
-    "F.affine_grid.__globals__", "F.grid_sample.__code__",
+    "F.affine_grid.__globals__", "F.grid_sample.__code__", "F.embedding_bag.__globals__",
+    "nn.EmbeddingBag(4, 2).forward.__globals__", "F.embedding_bag(y // 3, x, torch.tensor([0, 1])).grad_fn.__dict__",
     "F.grid_sample(x.view(1, 1, 2, 4), F.affine_grid(torch.eye(2, 3)[None], (1, 1, 2, 4), False), align_corners=False).grad_fn.__dict__",
     "F.affine_grid(torch.eye(2, 3)[None].requires_grad_(), (1, 1, 2, 2), False).grad_fn._op",
 ]
@@ -77,3 +78,11 @@ def test_spatial_transformer_runs_in_scripts(run_ok):
                  "y.sum().backward()\nprint(y.grad_fn.name(), grid.grad_fn.name(), theta.grad)\n")
     assert res.stdout == ("GridSampler2DBackward0 AffineGridGeneratorBackward0 tensor([[[-0.5156, -2.5312,  0.9375],\n"
                           "         [-1.7188, -1.9375, -2.1250]]])\n")  # (PyTorch's numbers)
+
+
+def test_embedding_bag_runs_in_scripts(run_ok):
+    res = run_ok(HEAD + "torch.manual_seed(0)\nbag = nn.EmbeddingBag(4, 2, mode='sum', padding_idx=1)\n"
+                 "out = bag(torch.tensor([0, 1, 2, 3, 3]), torch.tensor([0, 2]))\nout.sum().backward()\n"
+                 "print(bag, out.grad_fn.name(), bag.weight.grad)\n")
+    assert res.stdout == ("EmbeddingBag(4, 2, mode='sum', padding_idx=1) EmbeddingBagBackward0 tensor([[1., 1.],\n"
+                          "        [0., 0.],\n        [1., 1.],\n        [2., 2.]])\n")

@@ -6,6 +6,7 @@ from .linear import Bilinear, Identity, Linear  # noqa: F401
 from .activation import *  # noqa: F401,F403
 from .loss import *  # noqa: F401,F403
 from .misc import (AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, Embedding,  # noqa: F401
+                   EmbeddingBag,
                    FeatureAlphaDropout, Flatten, Unflatten)
 from .conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d  # noqa: F401
 from .pooling import *  # noqa: F401,F403

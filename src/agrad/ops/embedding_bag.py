@@ -1,0 +1,224 @@
+"""F.embedding_bag: sums, means or maxima of bags of embedding rows (ATen's _embedding_bag).
+
+A bag is the run of ``input`` from one offset to the next (a 2-D input: one bag a row).  Its
+rows are added one after another in the weight's dtype (times ``per_sample_weights`` for
+'sum'), a 'mean' divided by the count of rows that are not ``padding_idx``, a 'max' taken per
+column (an empty bag: zeros).  The node is EmbeddingBagBackward0, with edges to the weight and
+``per_sample_weights``; its gradient of the weight adds each bag's gradient (times 1 / count for
+'mean', times the sample's weight) into the rows of the bag, or into the arg-max rows for 'max'
+(the order of PyTorch's sorted dense backward and its axpy's lanes are not followed: a few
+float32 ulps on rows that several bags share).  The backward records nothing
+under create_graph (PyTorch's _embedding_bag_backward has no derivative).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..tensor import Tensor, _scalar_name
+from ._op import Op, export
+from ._vec_math import fma
+
+_MODES = {"sum": 0, "mean": 1, "max": 2}
+
+
+def _bags(n_input, offsets, include_last):
+    """[(begin, end)] of each bag."""
+    offs = [int(o) for o in offsets]
+    if include_last:
+        ends, offs = offs[1:], offs[:-1]
+    else:
+        ends = offs[1:] + [n_input]
+    return list(zip(offs, ends))
+
+
+def _embedding_bag_fwd(ctx, weight, psw, indices, bags, mode, padding_idx, psw_shape, last_to_end):
+    D = weight.shape[1]
+    out = np.zeros((len(bags), D), weight.dtype)
+    arg = np.full((len(bags), D), -1, np.int64) if mode == 2 else None
+    w = psw
+    n_total = len(indices)
+    for b, (begin, end) in enumerate(bags):
+        acc, count = np.zeros(D, weight.dtype), 0
+        for k in range(begin, end):
+            row = int(indices[k])
+            if row == padding_idx:
+                continue
+            if mode == 2:
+                v = weight[row]
+                better = (count == 0) | (v > acc)
+                acc = np.where(better, v, acc)
+                arg[b] = np.where(better, row, arg[b])
+            elif w is not None:  # (a multiply-add)
+                acc = fma(np.full(D, w[k]), weight[row], acc)
+            else:
+                acc = acc + weight[row]
+            count += 1
+        if mode == 1 and count:
+            # (with include_last_offset the last bag's count is read up to the input's end)
+            if last_to_end and b == len(bags) - 1:
+                count = count + n_total - end
+            acc = acc / weight.dtype.type(count)
+        out[b] = acc
+    ctx.arg = arg
+    return out
+
+
+# (edges to the weight and per_sample_weights, None where there are none, as PyTorch's node has)
+_embedding_bag = Op("EmbeddingBagBackward0", _embedding_bag_fwd, inputs=("weight", "per_sample_weights"),
+                    saves=("weight", "per_sample_weights"))
+
+
+def _embedding_bag_backward(ctx, grad):
+    g = grad._data
+    weight = ctx.weight._data
+    indices, bags, mode, padding_idx = ctx.indices, ctx.bags, ctx.mode, ctx.padding_idx
+    psw = ctx.per_sample_weights._data if getattr(ctx, "per_sample_weights", None) is not None else None
+    g_w = g_psw = None
+    if ctx.needs(0):
+        g_w = np.zeros(weight.shape, g.dtype)
+        for b, (begin, end) in enumerate(bags):
+            if mode == 2:
+                for d in range(weight.shape[1]):
+                    if ctx.arg[b, d] >= 0:
+                        g_w[ctx.arg[b, d], d] += g[b, d]
+                continue
+            rows = [int(indices[k]) for k in range(begin, end) if int(indices[k]) != padding_idx]
+            count = len(rows) + (len(indices) - end if ctx.last_to_end and b == len(bags) - 1 else 0)
+            scale = g.dtype.type(1) / g.dtype.type(count) if mode == 1 and rows else None
+            for k in range(begin, end):
+                row = int(indices[k])
+                if row == padding_idx:
+                    continue
+                alpha = psw[k] if psw is not None else scale  # (an axpy: multiply-adds)
+                if alpha is not None:
+                    g_w[row] = fma(g[b], np.full(g.shape[1], alpha, g.dtype), g_w[row])
+                else:
+                    g_w[row] = g_w[row] + g[b]
+        g_w = Tensor._make(g_w)
+    if psw is not None and ctx.needs(1):
+        g_psw = np.zeros(len(indices), g.dtype)
+        for b, (begin, end) in enumerate(bags):
+            for k in range(begin, end):
+                row = int(indices[k])
+                if row != padding_idx:
+                    g_psw[k] = _dot(g[b], weight[row])
+        g_psw = Tensor._make(g_psw.reshape(ctx.psw_shape))
+    return g_w, g_psw
+
+
+_embedding_bag.derivative(_embedding_bag_backward)
+
+
+def _dot(a, b):
+    """The per-sample weight's gradient: the products added one after another."""
+    total = a.dtype.type(0)
+    for x, y in zip(a, b):
+        total = total + x * y
+    return total
+
+
+def _index_dtype_error(name, t):
+    return RuntimeError(f"Expected tensor for argument #1 '{name}' to have one of the following scalar types: Long, "
+                        f"Int; but got torch.{_tensor_type(t)} instead (while checking arguments for embedding_bag)")
+
+
+def _tensor_type(t):
+    return {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor", "bool": "BoolTensor",
+            "uint8": "ByteTensor", "int8": "CharTensor", "int16": "ShortTensor", "int32": "IntTensor",
+            "int64": "LongTensor", "bfloat16": "BFloat16Tensor"}.get(t.dtype.name, t.dtype.name)
+
+
+@export(functional=True, torch=False)
+def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale_grad_by_freq=False, mode="mean",
+                  sparse=False, per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """Sums, means or maxima of bags of embedding rows, without building the per-index embeddings."""
+    from ._op import FUNCTIONS
+
+    if weight.dtype.name == "int64" and input.is_floating_point():
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
+                      "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.", stacklevel=2)
+        weight, input = input, weight
+    if per_sample_weights is not None and input.shape != per_sample_weights.shape:
+        raise ValueError(f"embedding_bag: If per_sample_weights ({_size(per_sample_weights)}) is not None, then it "
+                         f"must have the same shape as the input ({_size(input)})")
+    if weight.ndim != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.ndim}")
+    psw_shape = None if per_sample_weights is None else tuple(per_sample_weights.shape)
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             f"fixed length sequences. However, found offsets of type {_type_str(offsets)}")
+        offsets = FUNCTIONS["arange"](0, input.numel(), input.shape[1], dtype=input.dtype)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.ndim == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.ndim != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.ndim}")
+    if mode not in _MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:
+        FUNCTIONS["embedding_renorm_"](weight.detach(), input, max_norm, norm_type) if "embedding_renorm_" in FUNCTIONS \
+            else None
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  "GitHub.")
+    if padding_idx is not None and not -weight.shape[0] <= padding_idx < weight.shape[0]:
+        raise RuntimeError(f"padding_idx must be within the number of embeddings, {-weight.shape[0]} through "
+                           f"{weight.shape[0] - 1}, but got {padding_idx}")
+    for t, name in ((input, "indices"), (offsets, "offsets")):
+        if t.dtype.name not in ("int64", "int32"):
+            raise _index_dtype_error(name, t)
+    if weight.dtype.name not in ("float16", "bfloat16", "float32", "float64"):
+        raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the following scalar types: Half, "
+                           f"BFloat16, Float, Double; but got torch.{_tensor_type(weight)} instead (while checking "
+                           "arguments for embedding_bag)")
+    if per_sample_weights is not None and per_sample_weights.dtype is not weight.dtype:
+        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as tensor for argument #1 "
+                           f"'per_sample_weights'; but type torch.{_tensor_type(weight)} does not equal "
+                           f"torch.{_tensor_type(per_sample_weights)} (while checking arguments for embedding_bag)")
+    offs = offsets._data.astype(np.int64)
+    n = input.numel()
+    if offs.size:
+        if offs[0] != 0:
+            raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
+                               f"from position 0. However, got {int(offs[0])}\n[ torch.LongTensor{{}} ]")
+        if offs[-1] > n:
+            raise RuntimeError(f"offsets[-1] can not be greater than input's length {n} but got offsets[-1] of "
+                               f"{int(offs[-1])}")
+    idx = input._data.astype(np.int64)
+    num = weight.shape[0]
+    for k, v in enumerate(idx):
+        if not 0 <= v < num:
+            if weight.dtype.name == "float32" and mode != "max":  # (the fbgemm kernel's text; its threads race)
+                raise RuntimeError(f"Index {k} of input takes value {int(v)} which is not in the valid range "
+                                   f"[0, {num})")
+            raise RuntimeError(f"embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be {int(v)}")
+    pad = -1 if padding_idx is None else (padding_idx + num if padding_idx < 0 else padding_idx)
+    bags = _bags(n, offs, include_last_offset)
+    out = _embedding_bag.apply((weight, per_sample_weights),
+                               [weight._data, None if per_sample_weights is None else per_sample_weights._data], {
+        "indices": idx, "bags": bags, "mode": _MODES[mode], "padding_idx": pad, "psw_shape": psw_shape,
+        "last_to_end": bool(include_last_offset)})
+    return out
+
+
+def _size(t):
+    return "torch.Size([" + ", ".join(str(s) for s in t.shape) + "])"
+
+
+def _type_str(v):
+    return "<class 'torch.Tensor'>" if isinstance(v, Tensor) else str(type(v))
