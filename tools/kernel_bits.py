@@ -7,8 +7,8 @@
     python tools/kernel_bits.py --n 20000 exp    # fewer values, some kernels
     AGRAD_SRC=/other/tree/src python tools/kernel_bits.py --dump /tmp/before   # another tree
 
-The kernels of ops/_sleef.py, _vec_math.py, _glibc_float.py, _erf_math.py, _tanh64.py and
-_activation_kernels.py give PyTorch's bits; a change made for speed must keep every one of them.
+The kernels of ops/_sleef.py, _sleef_gamma.py, _vec_math.py, _glibc_float.py, _erf_math.py,
+_tanh64.py and _activation_kernels.py give PyTorch's bits; a change made for speed must keep every one of them.
 Each kernel runs over the same values: random bit patterns (NaNs with payloads, subnormals,
 huge numbers), numbers of every magnitude, a dense range around 0, ±0, ±inf, NaN, and each
 kernel's thresholds and their neighbours. The values go in chunks of many sizes (1, 2, 7, 8,
@@ -106,6 +106,7 @@ def kernels():
         "glibc_atanf": (f32, 1, G.atanf), "glibc_atan2f": (f32, 2, G.atan2f), "glibc_log1pf": (f32, 1, G.log1pf),
         "glibc_expm1f": (f32, 1, G.expm1f), "glibc_tanhf": (f32, 1, G.tanhf), "glibc_expf": (f32, 1, G.expf),
         "glibc_erff": (f32, 1, G.erff), "glibc_logf": (f32, 1, G.logf), "glibc_sinf": (f32, 1, G.sinf),
+        "glibc_cosf": (f32, 1, G.cosf),
         "calerf64": (f64, 1, lambda a: E.calerf(a, False)), "calerfc64": (f64, 1, lambda a: E.calerf(a, True)),
         "calerf32": (f32, 1, lambda a: E.calerf(a, False)), "calerfc32": (f32, 1, lambda a: E.calerf(a, True)),
         "vec_erff": (f32, 1, E.vec_erff),
@@ -125,7 +126,10 @@ def kernels():
             "softplus_backward" + tn: (t, 2, lambda g, x: A._softplus_backward_np(g, x, 1.0, 20.0)),
             "softplus_backward_beta" + tn: (t, 2, lambda g, x: A._softplus_backward_np(g, x, 2.0, 5.0)),
         })
+    from agrad.ops import _sleef_gamma as SG
     from agrad.ops import activations as AC, binary as B, gelu as GE
+
+    k.update({"sleef_lgamma": (f64, 1, SG.sleef_lgamma), "sleef_lgammaf": (f32, 1, SG.sleef_lgammaf)})
 
     k.update({  # (the ops' own array kernels: the lanes of their loops and their special values)
         "op_atan2_32": (f32, 2, B._atan2_np), "op_log1p32": (f32, 1, U._log1p_kernel), "op_sigmoid32": (f32, 1, U._sigmoid),

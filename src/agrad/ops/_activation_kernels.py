@@ -95,8 +95,12 @@ def _mish_backward_np(g, x):
 
     def kernel(m):
         def steps(dy, v):
-            s = one / (one + m.exp(-v))
-            t = _tanh_softplus(m, v)
+            if m is _QUICK:
+                e_neg, e_pos = m.exp(-v), m.exp(v)
+            else:  # (exp(-x) and exp(x) in one call of the exact kernel: its cost is per call)
+                e_neg, e_pos = m.exp(np.stack((-v, v)))
+            s = one / (one + e_neg)
+            t = m.tanh(m.log1p(e_pos))
             return dy * m.fma(v * s, m.fma(-t, t, one), t)
         return steps
 

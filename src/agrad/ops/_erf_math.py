@@ -110,8 +110,9 @@ def _f32s(*values):
     return tuple(_F32(v) for v in values)
 
 
-_AS_P = _F32(0.3275911)
-_AS_COEFFS = _f32s(1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)  # p5 .. p1
+_AS_P = np.array(0.3275911, _F32)
+_AS_COEFFS = tuple(np.array(c, _F32) for c in (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592))  # p5 .. p1
+_ONE32 = np.array(1, _F32)
 
 
 def vec_erff(a):
@@ -120,13 +121,13 @@ def vec_erff(a):
     from ._vec_math import _fma32, sleef_expf
 
     x = np.asarray(a, _F32)
-    one = _F32(1)
+    one = _ONE32
     with np.errstate(all="ignore"):
         ax = np.abs(x)
-        t = one / _fma32(np.full(x.shape, _AS_P, _F32), ax, np.full(x.shape, one, _F32))
-        r = np.full(x.shape, _AS_COEFFS[0], _F32)
+        t = one / _fma32(_AS_P, ax, one)  # (0-d constants: the fma broadcasts them)
+        r = _AS_COEFFS[0]
         for c in _AS_COEFFS[1:]:
-            r = _fma32(r, t, np.full(x.shape, c, _F32))
+            r = _fma32(r, t, c)
         e = -sleef_expf(-(x * x))
-        out = _fma32(e * t, r, np.full(x.shape, one, _F32))
+        out = _fma32(e * t, r, one)
     return np.where(np.signbit(x), -out, out).astype(_F32)  # (the sign bit put back with xor)

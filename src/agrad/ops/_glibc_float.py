@@ -31,7 +31,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._vec_math import _count, c32
+from ._vec_math import _count, _fma64, c32, fma_float
+
+_F64 = np.float64
+
+
+def _fma_d(a, b, c):
+    """fma in double: _vec_math.fma's steps for float64 operands (one element each: on Python
+    floats) without its dispatch and error state (the functions below run under
+    np.errstate(all="ignore"))."""
+    a, b, c = np.asarray(a, _F64), np.asarray(b, _F64), np.asarray(c, _F64)
+    if a.size == 1 and b.size == 1 and c.size == 1:
+        return np.array(fma_float(a.item(), b.item(), c.item())).reshape(np.broadcast_shapes(a.shape, b.shape, c.shape))
+    return _fma64(a, b, c)
 
 _F32 = np.float32
 _I32 = np.int32
@@ -294,7 +306,7 @@ _EXPF_C = (float.fromhex("0x1.c6af84b912394p-5") / _EXPF_N ** 3, float.fromhex("
 
 def expf(a):
     """expf of a float32 array as glibc computes it (std::exp(float) of PyTorch's scalar loops)."""
-    from ._vec_math import fma as _fma
+    _fma = _fma_d
 
     x = np.asarray(a, _F32)
     with np.errstate(all="ignore"):
@@ -311,7 +323,7 @@ def expf(a):
         y = _fma(zc, r * r, y) * s
         out = y.astype(_F32)
         big = np.abs(x) >= c32(88.0)
-        if big.any() or np.isnan(x).any():
+        if _count(big) or _count(np.isnan(x)):
             out = np.where(np.isnan(x), x + x, out)
             out = np.where(x > c32(float.fromhex("0x1.62e42ep6")), c32(np.inf), out)
             out = np.where(x < c32(float.fromhex("-0x1.9fe368p6")), c32(0), out)
@@ -343,42 +355,61 @@ _SB = _f32s(3.0338060379e+01, 3.2579251099e+02, 1.5367296143e+03, 3.1998581543e+
 
 def _horner(coeffs, s, one_first=False):
     """c0 + s*(c1 + s*(c2 + ...)) in float32 (1 + s*(...) when ``one_first``: the Q polynomials)."""
-    acc = np.full(s.shape, coeffs[-1], _F32)
+    acc = coeffs[-1]  # (a 0-d array: the first step broadcasts it)
     for c in coeffs[-2::-1]:
         acc = c + s * acc
     return c32(1) + s * acc if one_first else acc
 
 
+_ERF_EDGES = tuple(_i32(v) for v in (0x31800000, 0x3f580000, 0x3fa00000, 0x40c00000, 0x7f800000, 0x4036DB6E))
+
+
 def erff(a):
     """erf of a float32 array as glibc's erff computes it (its branches, float32 steps and
-    expf), which a float32 std::erf in PyTorch's scalar loops calls."""
+    expf), which a float32 std::erf in PyTorch's scalar loops calls. (Each range's steps run
+    only when an element is in it: the others' are not selected.)"""
     x = np.asarray(a, _F32)
     bits = x.view(np.int32)
     ix = bits & np.int32(0x7fffffff)
     one = c32(1)
+    e_tiny, e_mid, e_big, e_six, e_inf, e_near = _ERF_EDGES
     with np.errstate(all="ignore"):
-        # |x| < 0.84375: x + x * P(x^2) / Q(x^2) (below 2**-28: x + efx * x)
-        z = x * x
-        small = x + x * (_horner(_PP, z) / _horner(_QQ, z, True))
-        tiny = x + _EFX * x
-        # 0.84375 <= |x| < 1.25: +-(erx + P(s) / Q(s)), s = |x| - 1
-        s = np.abs(x) - one
-        pq = _horner(_PA, s) / _horner(_QA, s, True)
-        mid = np.where(bits >= 0, _ERX + pq, -_ERX - pq)
-        # 1.25 <= |x| < 6: 1 - exp(-z*z - 0.5625) * exp((z - ax)(z + ax) + R/S) / ax, z = ax's top bits
-        ax = np.abs(x)
-        s = one / (ax * ax)
-        near = ix < np.int32(0x4036DB6E)  # |x| < 1/0.35
-        R = np.where(near, _horner(_RA, s), _horner(_RB, s))
-        S = np.where(near, _horner(_SA, s, True), _horner(_SB, s, True))
-        zt = (ax.view(np.int32) & np.int32(-4096)).view(_F32)  # (0xfffff000)
-        r = expf(-zt * zt - c32(0.5625)) * expf((zt - ax) * (zt + ax) + R / S)
-        big = np.where(bits >= 0, one - r / ax, r / ax - one)
-        out = np.where(ix < np.int32(0x31800000), tiny, small)
-        out = np.where(ix >= np.int32(0x3f580000), mid, out)
-        out = np.where(ix >= np.int32(0x3fa00000), big, out)
-        out = np.where(ix >= np.int32(0x40c00000), np.where(bits >= 0, one, -one), out)  # (1 - tiny rounds to 1)
-        out = np.where(ix >= np.int32(0x7f800000), np.where(np.isnan(x), x, np.where(bits >= 0, one, -one)), out)
+        ge_mid, ge_big, ge_six = ix >= e_mid, ix >= e_big, ix >= e_six
+        n_mid, n_big, n_six = _count(ge_mid), _count(ge_big), _count(ge_six)
+        if n_mid < ix.size:
+            # |x| < 0.84375: x + x * P(x^2) / Q(x^2) (below 2**-28: x + efx * x)
+            z = x * x
+            small = x + x * (_horner(_PP, z) / _horner(_QQ, z, True))
+            tiny = x + _EFX * x
+            out = np.where(ix < e_tiny, tiny, small)
+        else:
+            out = x.copy()  # (every element is set below)
+        if n_mid > n_big:
+            # 0.84375 <= |x| < 1.25: +-(erx + P(s) / Q(s)), s = |x| - 1
+            s = np.abs(x) - one
+            pq = _horner(_PA, s) / _horner(_QA, s, True)
+            mid = np.where(bits >= 0, _ERX + pq, -_ERX - pq)
+            out = np.where(ge_mid, mid, out)
+        if n_big > n_six:
+            # 1.25 <= |x| < 6: 1 - exp(-z*z - 0.5625) * exp((z - ax)(z + ax) + R/S) / ax, z = ax's top bits
+            ax = np.abs(x)
+            s = one / (ax * ax)
+            near = ix < e_near  # |x| < 1/0.35
+            n_near = _count(near)
+            if n_near == near.size:
+                R, S = _horner(_RA, s), _horner(_SA, s, True)
+            elif not n_near:
+                R, S = _horner(_RB, s), _horner(_SB, s, True)
+            else:
+                R = np.where(near, _horner(_RA, s), _horner(_RB, s))
+                S = np.where(near, _horner(_SA, s, True), _horner(_SB, s, True))
+            zt = (ax.view(np.int32) & np.int32(-4096)).view(_F32)  # (0xfffff000)
+            r = expf(-zt * zt - c32(0.5625)) * expf((zt - ax) * (zt + ax) + R / S)
+            big = np.where(bits >= 0, one - r / ax, r / ax - one)
+            out = np.where(ge_big, big, out)
+        if n_six:
+            out = np.where(ge_six, np.where(bits >= 0, one, -one), out)  # (1 - tiny rounds to 1)
+            out = np.where(ix >= e_inf, np.where(np.isnan(x), x, np.where(bits >= 0, one, -one)), out)
     return out.astype(_F32, copy=False)
 
 
@@ -401,7 +432,7 @@ _LOGF_A = tuple(_h(c) for c in ("-0x1.00ea348b88334p-2", "0x1.5575b0be00b6ap-2",
 def logf(a):
     """glibc's logf of a float32 array, bit for bit (NaN for a negative number with its sign set)."""
     x = np.asarray(a, _F32)
-    from ._vec_math import fma as fma64
+    fma64 = _fma_d
 
     with np.errstate(all="ignore"):
         ix = x.view(np.uint32).astype(np.int64)
@@ -472,7 +503,7 @@ def _reduce_large(y):
 
 
 def _sincosf(a, cos):
-    from ._vec_math import fma
+    fma = _fma_d
 
     y = np.asarray(a, _F32)
     x = y.astype(np.float64)

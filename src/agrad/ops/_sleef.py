@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from ._vec_math import _fma32, _fma64, c32, cvt_i32, fma64_const as _fmak, split_constant as _k, _pow2i as _pow2if
+from ._vec_math import _count, _fma32, _fma64, _two_prod, fma64_sum, c32, cvt_i32, fma64_const as _fmak, split_constant as _k, _pow2i as _pow2if
 
 _F64 = np.float64
 _R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
@@ -37,19 +37,51 @@ _LN2_DD = (0.693147180559945286226764, 2.319046813846299558417771e-17)
 _F32_DT = np.dtype(np.float32)
 
 
-def _fma(a, b, c):
-    """A fused multiply-add in the arrays' type (float32 or float64; Python numbers take it)."""
+def _single(*operands):
+    """Whether float32 is the type of a fused multiply-add of ``operands`` (every typed one is
+    float32; Python numbers take the others' type, float64 without any)."""
     single = False
-    for x in (a, b, c):  # (float32 when every typed operand is: 0-d maths gives numpy scalars)
+    for x in operands:  # (0-d maths gives numpy scalars)
         d = getattr(x, "dtype", None)
         if d is not None:
             if d != _F32_DT:
-                single = False
-                break
+                return False
             single = True
-    if single:
+    return single
+
+
+def _fma(a, b, c):
+    """A fused multiply-add in the arrays' type (float32 or float64; Python numbers take it)."""
+    if _single(a, b, c):
         return _fma32(np.asarray(a, _F32), np.asarray(b, _F32), np.asarray(c, _F32))
     return _fma64(np.asarray(a, _F64), np.asarray(b, _F64), np.asarray(c, _F64))
+
+
+def _products(pairs, *others):
+    """float64: the products a * b of ``pairs`` as p + e exactly (_two_prod), all in one call
+    over rows (shaped as the pairs and ``others`` broadcast)."""
+    shape = np.broadcast_shapes(*(np.shape(v) for pair in pairs for v in pair), *(np.shape(v) for v in others))
+    a, b = np.empty((len(pairs),) + shape), np.empty((len(pairs),) + shape)
+    for i, (x, y) in enumerate(pairs):
+        a[i] = x
+        b[i] = y
+    return _two_prod(a, b)
+
+
+def _chain(pairs, c):
+    """fma(a_k, b_k, ... fma(a_1, b_1, fma(a_0, b_0, c))) of ``pairs`` (the innermost first):
+    float32 one fma after another; float64 with the products' exact parts made in one call
+    (_products: they do not depend on the sums), then the sums in turn. The same steps as the
+    nested _fma calls, each element's bits theirs."""
+    if _single(c, *(v for pair in pairs for v in pair)):
+        for a, b in pairs:
+            c = _fma(a, b, c)
+        return c
+    p, e = _products(pairs, c)
+    c = np.asarray(c, _F64)
+    for i in range(len(pairs)):
+        c = fma64_sum(p[i], e[i], c)
+    return c
 
 
 class _Estrin:
@@ -185,30 +217,36 @@ def _dd_add2_dd_dd(x, y):  # ddadd2_vd2_vd2_vd2
 
 def _dd_mul_dd_d(x, y):  # ddmul_vd2_vd2_vd
     s = x[0] * y
-    return s, _fma(x[1], y, _fma(x[0], y, -s))
+    return s, _chain(((x[0], y), (x[1], y)), -s)
 
 
 def _dd_mul_dd_dd(x, y):  # ddmul_vd2_vd2_vd2
     s = x[0] * y[0]
-    return s, _fma(x[0], y[1], _fma(x[1], y[0], _fma(x[0], y[0], -s)))
+    return s, _chain(((x[0], y[0]), (x[1], y[0]), (x[0], y[1])), -s)
 
 
 def _dd_squ(x):  # ddsqu_vd2_vd2
     s = x[0] * x[0]
-    return s, _fma(x[0] + x[0], x[1], _fma(x[0], x[0], -s))
+    return s, _chain(((x[0], x[0]), (x[0] + x[0], x[1])), -s)
 
 
 def _dd_div(n, d):  # dddiv_vd2_vd2_vd2
     t = 1.0 / d[0]
     s = n[0] * t
-    u = _fma(t, n[0], -s)
-    v = _fma(-d[1], t, _fma(-d[0], t, 1.0))
-    return s, _fma(s, v, _fma(n[1], t, u))
+    if _single(t, s, n[1], d[1]):
+        u = _fma(t, n[0], -s)
+        v = _fma(-d[1], t, _fma(-d[0], t, 1.0))
+        return s, _fma(s, v, _fma(n[1], t, u))
+    # float64: the four products that do not wait for a sum in one call (_chain's way)
+    p, e = _products(((t, n[0]), (-d[0], t), (-d[1], t), (n[1], t)), s)
+    u = fma64_sum(p[0], e[0], np.asarray(-s, _F64))
+    v = fma64_sum(p[2], e[2], fma64_sum(p[1], e[1], _ONE))
+    return s, _fma64(np.asarray(s, _F64), v, fma64_sum(p[3], e[3], u))
 
 
 def _dd_rec(d):  # ddrec_vd2_vd2
     s = 1.0 / d[0]
-    return s, s * _fma(-d[1], s, _fma(-d[0], s, 1.0))
+    return s, s * _chain(((-d[0], s), (-d[1], s)), 1.0)
 
 
 _LOG1P_POLY = (0.1532076988502701353e+0, 0.1525629051003428716e+0, 0.1818605932937785996e+0,
@@ -426,6 +464,8 @@ def _atan2kf(y, x):
 
 
 _NAN_ALL_ONES = np.array(-1, np.int32).view(_F32)
+_ABS32 = np.array(0x7fffffff, np.int32)
+_FINITE_NONZERO = np.array(0x7f7fffff, np.uint32)  # (|x|'s bits - 1, unsigned, below it: finite, nonzero)
 
 
 def sleef_atan2f(y, x):
@@ -433,12 +473,18 @@ def sleef_atan2f(y, x):
     operand gives the all-ones NaN: negative)."""
     y, x = np.broadcast_arrays(np.asarray(y, _F32), np.asarray(x, _F32))
     with np.errstate(all="ignore"):
-        tiny = np.abs(x) < _F32(2.9387372783541830947e-39)
-        x = np.where(tiny, x * _F32(1 << 24), x)
-        y = np.where(tiny, y * _F32(1 << 24), y)
+        tiny = np.abs(x) < c32(2.9387372783541830947e-39)
+        if _count(tiny):
+            x = np.where(tiny, x * _F32(1 << 24), x)
+            y = np.where(tiny, y * _F32(1 << 24), y)
         d = _atan2kf(np.abs(y), x)
         r = d[0] + d[1]
         r = np.where(np.signbit(x), -r, r)
+        # (finite nonzero x and y, the usual case: none of the special values below)
+        tame = ((x.view(np.int32) & _ABS32) - _I32_ONE).view(np.uint32) < _FINITE_NONZERO
+        tame &= ((y.view(np.int32) & _ABS32) - _I32_ONE).view(np.uint32) < _FINITE_NONZERO
+        if type(tame) is np.ndarray and _count(tame) == tame.size:
+            return np.where(np.signbit(y), -r, r).astype(_F32, copy=False)
         half_pi, pi = _F32(np.pi / 2), _F32(np.pi)
         x_inf = np.isinf(x)
         r = np.where(x_inf | (x == 0), half_pi - np.where(x_inf, np.copysign(half_pi, x), _F32(0)), r)

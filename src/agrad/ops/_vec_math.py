@@ -172,17 +172,22 @@ def _c_laid(a, b, c):
 
 def _fma64(a, b, c, b_halves=None):
     p, e = _two_prod(a, b, b_halves)
+    return fma64_sum(p, e, c)
+
+
+def fma64_sum(p, e, c):
+    """The sum step of _fma64: p + e (a product, exactly: _two_prod's) + c, rounded once."""
     s = p + c
     t = s - p
     e2 = (p - (s - t)) + (c - t)
     r = s + (e + e2)
-    # infinities and NaN: the plain expression (the error terms are NaN there); a zero too
+    # infinities and NaN: the plain expression a * b + c, which is s (p is a * b); a zero too
     # (the product is exact there, and the plain sum gives the zero's sign: -0 * 1 + -0 is -0)
+    if type(r) is np.ndarray and _count(r) == r.size and _count(np.isfinite(r)) == r.size:
+        return r  # (the usual case, no zero and every number finite: no second pass)
     ok = np.isfinite(r)
     ok &= r != 0
-    if type(r) is np.ndarray and _count(ok) == r.size:  # (the usual case: no second pass)
-        return r
-    return np.where(ok, r, a * b + c)
+    return np.where(ok, r, s)
 
 
 def fma64_const(a, b, c):
