@@ -25,6 +25,7 @@ import math
 
 import numpy as np
 
+from . import _sleef_scalar as _scalar
 from ._vec_math import _count, _fma32, _fma64, _two_prod, fma64_sum, c32, cvt_i32, fma64_const as _fmak, split_constant as _k, _pow2i as _pow2if
 
 _F64 = np.float64
@@ -164,6 +165,10 @@ _HALF, _ONE = np.array(0.5), np.array(1.0)
 def sleef_exp(d):
     """Vectorized<double>::exp (AVX2): Sleef's expd4_u10, bit for bit."""
     d = np.asarray(d, _F64)
+    if d.size <= _scalar.MAX_SIZE:  # (a few ordinary elements: the same steps on floats)
+        r = _scalar.each(_scalar.exp, d, _EXP_POLY, -700.0, 700.0)
+        if r is not None:
+            return r
     with np.errstate(all="ignore"):
         u = np.rint(d * _R_LN2)
         q = _rint_int(u)
@@ -259,6 +264,10 @@ def sleef_log1p(d):
     """Vectorized<double>::log1p (AVX2): Sleef's log1pd4_u10, bit for bit. Out of range: d above
     1e307 is Sleef's log(d), d < -1 and NaN are NaN, -1 is -inf, -0.0 stays."""
     d = np.asarray(d, _F64)
+    if d.size <= _scalar.MAX_SIZE:
+        r = _scalar.each(_scalar.log1p, d, _LOG1P_POLY, -0.5, 1e300)
+        if r is not None:
+            return r
     with np.errstate(all="ignore"):
         dp1 = d + 1.0
         tiny = dp1 < 2.2250738585072014e-308
@@ -342,6 +351,10 @@ def _expk2(d):
 def sleef_tanh(x):
     """Vectorized<double>::tanh (AVX2): Sleef's tanhd4_u10, bit for bit."""
     x = np.asarray(x, _F64)
+    if x.size <= _scalar.MAX_SIZE:
+        r = _scalar.each(_scalar.tanh, x, _EXPK2_POLY, -18.7, 18.7)
+        if r is not None:
+            return r
     with np.errstate(all="ignore"):
         y = np.abs(x)
         d = _expk2((y, np.zeros_like(y)))
@@ -498,6 +511,10 @@ def sleef_expm1(a):
     """Vectorized<double>::expm1 (AVX2): Sleef's expm1d4_u10, bit for bit: expk2(a) - 1 in
     double-doubles; inf beyond 709.78..., -1 below -36.73..., -0.0 stays."""
     a = np.asarray(a, _F64)
+    if a.size <= _scalar.MAX_SIZE:
+        r = _scalar.each(_scalar.expm1, a, _EXPK2_POLY, -36.0, 700.0)
+        if r is not None:
+            return r
     with np.errstate(all="ignore"):
         d = _dd_add2_dd_d(_expk2((a, np.zeros_like(a))), -1.0)
         x = d[0] + d[1]

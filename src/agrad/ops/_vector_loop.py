@@ -13,6 +13,8 @@ between threads (over 32,768 elements) are not.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 #: bytes in a block of two AVX2 vectors
@@ -121,12 +123,14 @@ def loop_lanes(arrays):
     shape = np.broadcast_shapes(*(a.shape for a in arrays))
     itemsize = arrays[0].dtype.itemsize
     block = BLOCK_BYTES // itemsize
-    n = int(np.prod(shape))
+    n = math.prod(shape)
     if n < block:
         return False
     dims = [d for d in range(len(shape)) if shape[d] != 1]
     sizes = [shape[d] for d in dims]
-    strides = [[np.broadcast_to(a, shape).strides[d] for d in dims] for a in arrays]
+    # (an input of the result's shape has its own strides: broadcast_to is a slow call)
+    strides = [[(a.strides if a.shape == shape else np.broadcast_to(a, shape).strides)[d] for d in dims]
+               for a in arrays]
     order = sorted(range(len(dims)), key=lambda i: -strides[0][i])  # (slowest first)
     expected, dense = itemsize, all(a.shape == shape for a in arrays) and all(s == strides[0] for s in strides)
     for i in order[::-1]:
