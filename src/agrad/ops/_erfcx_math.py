@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from . import _glibc_float
 from ._erf_math import calerf
 from ._lgamma_math import each
 from ._special_math import fma, libm
@@ -76,10 +77,10 @@ def erfcx(a):
 
 
 def _erfc(x):
-    """std::erfc: glibc's erfc (float32: erfc in double, rounded once)."""
+    """std::erfc: glibc's erfc and erfcf."""
     if x.dtype == _F64:
         return _erfc64(x)
-    return calerf(x.astype(_F64), True).astype(x.dtype)
+    return _glibc_float.erfcf(x)
 
 
 def log_ndtr(a):

@@ -413,6 +413,36 @@ def erff(a):
     return out.astype(_F32, copy=False)
 
 
+def erfcf(a):
+    """erfc of a float32 array as glibc's erfcf computes it (erff's coefficients and branches:
+    1 - erf below 0.84375, 1 - erx - P/Q below 1.25, exp(-z*z - 0.5625) exp(...) / x below 28)."""
+    x = np.asarray(a, _F32)
+    bits = x.view(np.int32)
+    ix = bits & np.int32(0x7fffffff)
+    one, half, two = c32(1), c32(0.5), c32(2)
+    with np.errstate(all="ignore"):
+        z = x * x
+        y = _horner(_PP, z) / _horner(_QQ, z, True)
+        small = np.where(bits < np.int32(0x3e800000), one - (x + x * y), half - (x * y + (x - half)))
+        small = np.where(ix < np.int32(0x32800000), one - x, small)
+        s = np.abs(x) - one
+        pq = _horner(_PA, s) / _horner(_QA, s, True)
+        mid = np.where(bits >= 0, (one - _ERX) - pq, one + (_ERX + pq))
+        ax = np.abs(x)
+        s = one / (ax * ax)
+        near = ix < np.int32(0x4036DB6D)  # |x| < 1/0.35
+        R = np.where(near, _horner(_RA, s), _horner(_RB, s))
+        S = np.where(near, _horner(_SA, s, True), _horner(_SB, s, True))
+        zt = (ax.view(np.int32) & np.int32(-8192)).view(_F32)  # (0xffffe000)
+        r = expf(-zt * zt - c32(0.5625)) * expf((zt - ax) * (zt + ax) + R / S)
+        big = np.where(bits > 0, r / ax, two - r / ax)
+        big = np.where((bits < 0) & ~near & (ix >= np.int32(0x40c00000)), two, big)  # (2 - tiny rounds to 2)
+        out = np.where(ix < np.int32(0x3f580000), small, np.where(ix < np.int32(0x3fa00000), mid, big))
+        out = np.where(ix >= np.int32(0x41e00000), np.where(bits > 0, c32(0), two), out)  # (tiny * tiny: 0)
+        inf_nan = np.where(np.isnan(x), x, np.where(bits >= 0, c32(0), two))
+        return np.where(ix >= np.int32(0x7f800000), inf_nan, out).astype(_F32, copy=False)
+
+
 _h = float.fromhex
 # glibc's logf (e_logf.c, its FMA build): log(c) + log1p(z / c - 1) + k ln2 in double, c from a
 # table of 16 subintervals of [0x3f330000, 2 * that), a degree-3 polynomial

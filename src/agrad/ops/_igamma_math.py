@@ -47,8 +47,8 @@ def _expm1(v):
 
 
 def _erfc(v):
-    """std::erfc (float32: erfc in double rounded once, where glibc's erfcf is fdlibm's float steps)."""
-    return _erfc64(v) if v.dtype == _F64 else calerf(v.astype(_F64), True).astype(v.dtype)
+    """std::erfc: glibc's erfc and erfcf."""
+    return _erfc64(v) if v.dtype == _F64 else _glibc_float.erfcf(v)
 
 
 def _mad(a, b, c, fused):
