@@ -169,9 +169,9 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         raise ValueError("max mode does not support scaling the gradient by the frequency")
     if mode == "max" and sparse:
         raise ValueError("max mode does not support sparse weights")
-    if max_norm is not None:
-        FUNCTIONS["embedding_renorm_"](weight.detach(), input, max_norm, norm_type) if "embedding_renorm_" in FUNCTIONS \
-            else None
+    if max_norm is not None:  # (F's _no_grad_embedding_renorm_: the looked-up rows rescaled in place)
+        from .nn import _embedding_renorm_
+        _embedding_renorm_(weight.detach(), input, max_norm, norm_type)
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
