@@ -207,4 +207,24 @@ def cases(graph: str) -> list[dict]:
               "torch.autograd.grad(x.scatter_reduce(1, i[:, :2], torch.ones(2, 5, dtype=torch.float64, requires_grad=True), 'sum').sum(), x)",
               "x.scatter_reduce(1, i[:, :2], torch.ones(2, 5, dtype=torch.float64, requires_grad=True), 'sum').sum().backward()",
               "torch.scatter_reduce(x.detach(), 1, i, s.detach(), 'mean', out=torch.empty(2, 4, dtype=torch.float64))"]),
+        case("index-reduce",  # scatter_reduce's reduction along a vector index; index_reduce_backward
+             ["x = torch.tensor([[1.0, 2], [0.0, 4], [5, 6]], dtype=torch.float64, requires_grad=True)",
+              "i = torch.tensor([0, 2, 0])", "s = torch.tensor([[10.0, 0], [30, 40], [50, 0]], dtype=torch.float64, requires_grad=True)",
+              "w = torch.arange(1.0, 7.0, dtype=torch.float64).reshape(3, 2)",
+              "xx = torch.tensor([[1.0, 2], [3, 4], [5, 6]])", "ss = torch.tensor([[10.0, 20], [30, 40], [50, 60]])"],
+             ["[x.index_reduce(0, i, s, r, include_self=inc) for r in ('prod', 'mean', 'amax', 'amin') for inc in (True, False)]",
+              "[torch.autograd.grad((x.index_reduce(0, i, s, r, include_self=inc) * w).sum(), [x, s]) "
+              "for r in ('prod', 'mean', 'amax', 'amin') for inc in (True, False)]",
+              "[g := torch.autograd.grad((x.index_reduce(0, i, s, 'prod') * w).sum(), [x, s], create_graph=True), g[1].grad_fn.name()]",
+              "torch.autograd.grad(torch.autograd.grad((x.index_reduce(0, i, s, 'prod') * w).sum(), s, create_graph=True)[0].sum(), s)",
+              "torch.autograd.grad(torch.autograd.grad(x.scatter_reduce(0, torch.tensor([[0, 0], [0, 1], [0, 0]]), s, 'prod').sum(), "
+              "s, create_graph=True)[0].sum(), s)",
+              "graph(torch.autograd.grad((x.index_reduce(0, i, s, 'amax') * w).sum(), s, create_graph=True)[0].grad_fn)",
+              "xx.index_reduce(0, i, ss, 'sum')", "xx.index_reduce(0, i.int(), ss, 'prod')", "xx.index_reduce(0, i.float(), ss, 'prod')",
+              "xx.index_reduce(0, i[:2], ss, 'prod')", "xx.index_reduce(0, torch.tensor([0, 5, 0]), ss, 'prod')",
+              "xx.index_reduce(0, i, ss.double(), 'prod')", "xx.index_reduce(1, torch.tensor([1, 1, 0]), ss.t(), 'mean')",
+              "[y := xx.clone(), y.index_reduce_(0, i, ss, 'amax'), y._version]", "xx.long().index_reduce(0, i, ss.long(), 'mean')",
+              "xx.index_reduce(0, i.view(3, 1), ss, 'prod')", "xx.t().index_reduce(1, i, ss.t(), 'prod').stride()",
+              "xx.index_reduce(0, torch.tensor([-1, 0, -3]), ss, 'amin')",
+              "torch.index_reduce(xx, 1, torch.tensor([1, 1]), ss[:, :2], 'mean', include_self=False)"]),
     ]

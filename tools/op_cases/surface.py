@@ -54,4 +54,11 @@ REDUCES = [
          i=val([0, 1, 0, 3], dtype="int64"), b=inp(4, dtype="float64"), second=True),
 ]
 
+REDUCES += [
+    case("index_reduce_mean_exclude", "a.index_reduce(0, i, b, 'mean', include_self=False)", a=inp(3, 2),
+         i=val([0, 2, 0], dtype="int64"), b=inp(3, 2), second=True),
+    case("index_reduce_prod", "torch.index_reduce(a, 1, i, b, 'prod')", a=inp(2, 3, dtype="float64"),
+         i=val([1, 1], dtype="int64"), b=inp(2, 2, dtype="float64")),
+]
+
 CASES = FORMS + COPIES + SCATTERS + STRIDED + REDUCES

@@ -355,6 +355,7 @@ TABLE = {
     'torch.index_fill': ('index_fill', ('(Tensor input, int dim, Tensor index, Tensor value)', '(Tensor input, int dim, Tensor index, Number value)')),
     'torch.index_put': ('index_put', (((('input', 'Tensor'), ('indices', 'tuple of Tensors'), ('values', 'Tensor'), ('accumulate', 'bool')), 3, ()),)),
     'torch.index_put_': ('index_put_', (((('input', 'Tensor'), ('indices', 'tuple of Tensors'), ('values', 'Tensor'), ('accumulate', 'bool')), 3, ()),)),
+    'torch.index_reduce': ('index_reduce', (((('input', 'Tensor'), ('dim', 'int'), ('index', 'Tensor'), ('source', 'Tensor'), ('reduce', 'str')), 5, (('include_self', 'bool'), ('out', 'Tensor'))),)),
     'torch.index_select': ('index_select', (((('input', 'Tensor'), ('dim', 'int'), ('index', 'Tensor')), 3, (('out', 'Tensor'),)),)),
     'torch.inner': ('inner', (((('input', 'Tensor'), ('other', 'Tensor')), 2, (('out', 'Tensor'),)),)),
     'torch.instance_norm': ('instance_norm', (((('input', 'Tensor'), ('weight', 'Tensor'), ('bias', 'Tensor'), ('running_mean', 'Tensor'), ('running_var', 'Tensor'), ('use_input_stats', 'bool'), ('momentum', 'float'), ('eps', 'float'), ('cudnn_enabled', 'bool')), 9, (), (), (), ('weight', 'bias', 'running_mean', 'running_var')),)),

@@ -222,6 +222,8 @@ TABLE = {
     'method.index_fill_': ('index_fill_', ('(int dim, Tensor index, Tensor value)', '(int dim, Tensor index, Number value)')),
     'method.index_put': ('index_put', (((('indices', 'tuple of Tensors'), ('values', 'Tensor'), ('accumulate', 'bool')), 2, ()),)),
     'method.index_put_': ('index_put_', (((('indices', 'tuple of Tensors'), ('values', 'Tensor'), ('accumulate', 'bool')), 2, ()),)),
+    'method.index_reduce': ('index_reduce', (((('dim', 'int'), ('index', 'Tensor'), ('source', 'Tensor'), ('reduce', 'str')), 4, (('include_self', 'bool'),)),)),
+    'method.index_reduce_': ('index_reduce_', (((('dim', 'int'), ('index', 'Tensor'), ('source', 'Tensor'), ('reduce', 'str')), 4, ()),)),
     'method.index_select': ('index_select', (((('dim', 'int'), ('index', 'Tensor')), 2, ()),)),
     'method.inner': ('inner', (((('other', 'Tensor'),), 1, ()),)),
     'method.int': ('int', (((), 0, (('memory_format', 'torch.memory_format'),)),)),

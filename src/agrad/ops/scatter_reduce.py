@@ -26,6 +26,22 @@ from ._op import Op, export, finish_out, inplace, method
 from .scatter_gather import _along, _expandable, _fmt, _scatter_prepare, gather, scatter, scatter_add
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
+
+# PyTorch's DelayedError: the gradient passed through unchanged, its own gradient an error
+_delayed_error = Op("torch::autograd::Error", lambda ctx, a, message: a.view(), internal=True)
+
+
+@_delayed_error.derivative
+def _(ctx, grad):
+    raise RuntimeError(ctx.message)
+
+
+def _delayed(g_src, num_zeros, message):
+    """``g_src`` behind a DelayedError when it is recorded and more than one zero of the source
+    met at one position (its derivative there is not defined)."""
+    if g_src._requires_grad and bool((num_zeros._data > 1).any()):
+        return _delayed_error.apply((g_src,), (g_src._data,), {"message": message})
+    return g_src
 _UFUNCS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}
 
 
@@ -100,6 +116,8 @@ def _(ctx, grad):
         from .selection import where
         g_src = where(src_single_zero, gather(grad * masked_src_result, dim, index),
                       gather(grad * result, dim, index) / src.masked_fill(src_zero, 1))
+        g_src = _delayed(g_src, src_num_zeros, "scatter_reduce(): Double backward is unsupported for src when >1 zeros "
+                         "in src are scattered to the same position in self")
     if not include_self:
         g_self = scatter(g_self, dim, index, 0)
     if not should_compute_output(ctx, 1):  # (the running pass's needs: src's shape unchecked)
@@ -124,3 +142,101 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
 
 
 method("scatter_reduce_")(inplace(scatter_reduce))
+
+
+# index_reduce ---------------------------------------------------------------------------------------
+# ``source``'s slices along ``dim`` reduced into ``input``'s slices at ``index`` (a vector): the same
+# reduction as scatter_reduce's with the index expanded over source; its backward is derivatives.yaml's
+# index_reduce_backward (index_add / index_select / index_fill in place of scatter_add / gather / scatter).
+
+def _expanded(idx, dim, shape):
+    view = [1] * len(shape)
+    if shape:
+        view[dim] = -1
+    return np.broadcast_to(idx.reshape(view), shape) if shape else idx.reshape(())
+
+
+def _index_reduce_fwd(ctx, a, source, dim, idx, reduce, include_self):
+    return _reduce_fwd(ctx, a, source, dim, _expanded(idx, dim, source.shape), reduce, include_self)
+
+
+_index_reduce = Op("IndexReduceBackward0", _index_reduce_fwd, inputs=("self", "source"),
+                   saves=("self", "source", "result"), keeps={"idx": "index"})
+
+
+@_index_reduce.derivative
+def _(ctx, grad):
+    from .scatter_gather import index_add, index_fill, index_select
+    from .selection import where
+
+    dim, reduce, include_self = ctx.dim, ctx.reduce, ctx.include_self
+    index = Tensor._make(ctx.idx)
+    self, source, result = ctx.self, ctx.source, ctx.result
+    if reduce == "prod":
+        masked_self = self.masked_fill(self == 0, 1)
+        masked_self_result = index_reduce(masked_self, dim, index, source, reduce, include_self=include_self)
+        g_self = grad * masked_self_result / masked_self
+        src_zero = source == 0
+        src_num_zeros = index_select(index_add(self.new_zeros(self.shape), dim, index, src_zero.to(self.dtype)),
+                                     dim, index)
+        src_single_zero = src_zero & (src_num_zeros == 1)
+        masked_src = source.masked_fill(src_single_zero, 1)
+        masked_src_result = index_reduce(self, dim, index, masked_src, reduce, include_self=include_self)
+        g_src = where(src_single_zero, index_select(grad * masked_src_result, dim, index),
+                      index_select(grad * result, dim, index) / source.masked_fill(src_zero, 1))
+        g_src = _delayed(g_src, src_num_zeros, "index_reduce(): Double backward is unsupported for source when >1 zeros "
+                         "in source are scattered to the same position in self")
+    elif reduce == "mean":
+        n = grad.new_ones(grad.shape) if include_self else grad.new_zeros(grad.shape)
+        n = index_add(n, dim, index, source.new_ones(source.shape))
+        n = n.masked_fill(n == 0, 1)
+        g_self = grad / n
+        g_src = index_select(grad, dim, index) / index_select(n, dim, index)
+    else:  # amax, amin
+        value = index_select(result, dim, index)
+        self_is_result = (self == result).to(self.dtype)
+        source_is_result = (source == value).to(self.dtype)
+        n_to_distribute = index_add(self_is_result, dim, index, source_is_result)
+        grad_distributed = grad / n_to_distribute
+        g_self = self_is_result * grad_distributed
+        g_src = source_is_result * index_select(grad_distributed, dim, index)
+    if not include_self:
+        g_self = index_fill(g_self, dim, index, 0)
+    return g_self, g_src
+
+
+@export(method=True)
+def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
+    from .._warn_once import warn_once
+    from ..tensor import _scalar_name, _wrap_dim
+
+    warn_once("index_reduce() is in beta and the API may change at any time.")
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    d = _wrap_dim(dim, max(input.ndim, 1))
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: {_scalar_name(index.dtype)}")
+    if index.ndim > 1:
+        raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: {index.ndim} with type: "
+                         f"{_scalar_name(index.dtype)} and size: {list(index.shape)}")
+    if source.dtype is not input.dtype:
+        raise RuntimeError(f"index_reduce_(): self ({_scalar_name(input.dtype)}) and source "
+                           f"({_scalar_name(source.dtype)}) must have the same scalar type")
+    n = source.shape[d] if source.ndim else 1
+    if index.numel() != n:
+        raise RuntimeError(f"index_reduce_(): Number of indices ({index.numel()}) should be equal to "
+                           f"source.size(dim): ({n}), for dim: {d}")
+    if source.ndim and input.ndim and [s for k, s in enumerate(input.shape) if k != d] != \
+            [s for k, s in enumerate(source.shape) if k != d]:
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
+    size = input.shape[d] if input.ndim else 1
+    idx = index._data.reshape(-1).astype(np.int64)
+    if ((idx >= size) | (idx < 0)).any():
+        raise IndexError("index out of range in self")
+    result = _index_reduce.apply((input, source), (input._data, source._data),
+                                 {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)})
+    return finish_out("index_reduce", result, out)
+
+
+method("index_reduce_")(inplace(index_reduce))
