@@ -107,7 +107,7 @@ def _table() -> np.ndarray:
     return _rows
 
 
-def _tanh_block(x, out, ok, a, k, h, p, q, rows):
+def _tanh_block(x, out, ok, a, k, h, p, q, rows, row):
     """Step 1-3 on one block: ``out`` gets r with x's sign, ``ok`` whether it is certain."""
     np.bitwise_and(x.view(_I64), _ABS, out=a.view(_I64))  # |x|
     np.add(a.view(_I64), _HALF, out=k)
@@ -115,7 +115,7 @@ def _tanh_block(x, out, ok, a, k, h, p, q, rows):
     np.left_shift(k, _SHIFT, out=h.view(_I64))  # x0
     np.subtract(a, h, out=h)  # h = |x| - x0 (exact)
     k -= _KEY_OFF
-    row = rows.take(k, axis=0, mode="clip")  # (clipped keys: the NaN rows)
+    rows.take(k, axis=0, mode="clip", out=row)  # (clipped keys: the NaN rows)
     t0h, om, t0l, thr = row[:, 0], row[:, 1], row[:, 2], row[:, 3]
     np.multiply(h, h, out=p)
     np.multiply(p, 2.0 / 15, out=q)
@@ -151,11 +151,12 @@ def tanh(x: np.ndarray, exact) -> np.ndarray:
     b = min(_BLOCK, n)
     a, h, p, q = np.empty(b), np.empty(b), np.empty(b), np.empty(b)
     k = np.empty(b, _I64)
+    row = np.empty((b, 4))
     with np.errstate(all="ignore"):
         for i in range(0, n, b):
             j = min(i + b, n)
             m = j - i
-            _tanh_block(flat[i:j], out[i:j], ok[i:j], a[:m], k[:m], h[:m], p[:m], q[:m], rows)
+            _tanh_block(flat[i:j], out[i:j], ok[i:j], a[:m], k[:m], h[:m], p[:m], q[:m], rows, row[:m])
     np.logical_not(ok, out=ok)
     idx = np.flatnonzero(ok)
     if idx.size:
