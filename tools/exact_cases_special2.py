@@ -91,6 +91,8 @@ def cases(graph: str) -> list[dict]:
              [f"torch.{fn}({u}, {v}).tolist()" for fn in ("igamma", "igammac")
               for u, v in (("a", "x"), ("e.view(-1, 1)", "e"))]
              + [f"torch.{fn}(a.float(), x.float())" for fn in ("igamma", "igammac")]
+             + [f"torch.{fn}(torch.linspace(0.05, 9.5, 23).view(-1, 1), torch.linspace(0.01, 12.0, 9)).tolist()"
+                for fn in ("igamma", "igammac")]  # (float32: glibc's lgammaf, erfcf ported)
              + ["torch.special.gammainc(a, x[3])", "torch.special.gammaincc(a.half(), x.half()[2])", "torch.igamma(i, d.detach())",
                 "torch.igammac(torch.tensor([True]), d.detach().float())", "torch.igamma(a[:3].float(), d.detach())",
                 "a[:3].clone().igamma_(d.detach())", "a[:3].float().igammac_(d.detach())", "a[:3].igammac(d.detach())",

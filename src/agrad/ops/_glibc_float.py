@@ -443,6 +443,73 @@ def erfcf(a):
         return np.where(ix >= np.int32(0x7f800000), inf_nan, out).astype(_F32, copy=False)
 
 
+def lgammaf_positive(a):
+    """glibc's lgammaf (fdlibm's e_lgammaf_r: e_lgamma_r's steps in float, its coefficients
+    rounded to float, tf split as 0xbdf8cdcd plus the tail tt) for x > 0; other values take
+    the double lgamma rounded (a caller of positive arguments only: igamma's)."""
+    from . import _lgamma_math as L
+
+    x = np.asarray(a, _F32)
+    ix = x.view(np.int32) & np.int32(0x7fffffff)
+    f = _F32
+    one, half = f(1), f(0.5)
+    A = tuple(f(c) for c in L._A)
+    T = tuple(f(c) for c in L._T)
+    U = tuple(f(c) for c in L._U)
+    V = (None,) + tuple(f(c) for c in L._V[1:])
+    S = tuple(f(c) for c in L._S)
+    R = (None,) + tuple(f(c) for c in L._R[1:])
+    W = tuple(f(c) for c in L._W)
+    tc, tf, tt = f(L._TC), np.array(0xbdf8cdcd, np.uint32).view(f)[()], f(6.6971006518e-09)
+    with np.errstate(all="ignore"):
+        # x < 2: lgamma(x + 1) - log(x) below 0.9, then three expansions by the range of y
+        low = ix <= np.int32(0x3f666666)
+        r0 = np.where(low, -logf(x), f(0))
+        y0 = np.where(low, np.where(ix >= np.int32(0x3f3b4a20), one - x, np.where(ix >= np.int32(0x3e6d3308), x - (tc - one), x)),
+                      np.where(ix >= np.int32(0x3fdda618), f(2) - x, np.where(ix >= np.int32(0x3f9da620), x - tc, x - one)))
+        case = np.where(low, np.where(ix >= np.int32(0x3f3b4a20), 0, np.where(ix >= np.int32(0x3e6d3308), 1, 2)),
+                        np.where(ix >= np.int32(0x3fdda618), 0, np.where(ix >= np.int32(0x3f9da620), 1, 2)))
+        y = y0
+        z = y * y
+        p1 = A[0] + z * (A[2] + z * (A[4] + z * (A[6] + z * (A[8] + z * A[10]))))
+        p2 = z * (A[1] + z * (A[3] + z * (A[5] + z * (A[7] + z * (A[9] + z * A[11])))))
+        c0 = r0 + ((y * p1 + p2) - half * y)
+        w = z * y
+        q1 = T[0] + w * (T[3] + w * (T[6] + w * (T[9] + w * T[12])))
+        q2 = T[1] + w * (T[4] + w * (T[7] + w * (T[10] + w * T[13])))
+        q3 = T[2] + w * (T[5] + w * (T[8] + w * (T[11] + w * T[14])))
+        c1 = r0 + (tf + (z * q1 - (tt - w * (q2 + y * q3))))
+        u = y * (U[0] + y * (U[1] + y * (U[2] + y * (U[3] + y * (U[4] + y * U[5])))))
+        v = one + y * (V[1] + y * (V[2] + y * (V[3] + y * (V[4] + y * V[5]))))
+        c2 = r0 + (-half * y + u / v)
+        below2 = np.where(case == 0, c0, np.where(case == 1, c1, c2))
+        below2 = np.where((ix == np.int32(0x3f800000)) | (ix == np.int32(0x40000000)), f(0), below2)
+        # 2 <= x < 8: the rational function of the fraction, log of the product (y + 2)...(y + i - 1)
+        i = np.where(ix < np.int32(0x41000000), np.trunc(x), 2).astype(np.int64)
+        y = x - i.astype(f)
+        p = y * (S[0] + y * (S[1] + y * (S[2] + y * (S[3] + y * (S[4] + y * (S[5] + y * S[6]))))))
+        q = one + y * (R[1] + y * (R[2] + y * (R[3] + y * (R[4] + y * (R[5] + y * R[6])))))
+        r = half * y + p / q
+        zz = np.full_like(x, one)
+        for k in range(7, 2, -1):
+            zz = np.where(i >= k, zz * (y + f(k - 1)), zz)
+        mid = np.where(i >= 3, r + logf(zz), r)
+        # 8 <= x < 2^58: Stirling; beyond, x (log x - 1)
+        t = logf(x)
+        zi = one / x
+        yy = zi * zi
+        ww = W[0] + zi * (W[1] + yy * (W[2] + yy * (W[3] + yy * (W[4] + yy * (W[5] + yy * W[6])))))
+        big = (x - half) * (t - one) + ww
+        huge = x * (t - one)
+        out = np.where(ix < np.int32(0x40000000), below2, np.where(ix < np.int32(0x41000000), mid,
+                                                                    np.where(ix < np.int32(0x5c800000), big, huge)))
+        out = np.where(ix < np.int32(0x35000000), -logf(x), out)
+        fallback = (x <= 0) | ~np.isfinite(x)
+        if fallback.any():
+            out = np.where(fallback, L.lgamma64(x.astype(np.float64)).astype(f), out)
+        return out.astype(f, copy=False)
+
+
 _h = float.fromhex
 # glibc's logf (e_logf.c, its FMA build): log(c) + log1p(z / c - 1) + k ln2 in double, c from a
 # table of 16 subintervals of [0x3f330000, 2 * that), a degree-3 polynomial

@@ -36,10 +36,10 @@ def _consts(t):
 
 
 def _lgamma(v):
-    """std::lgamma (float32: glibc's lgamma rounded, within an ulp of lgammaf)."""
+    """std::lgamma: glibc's lgamma and lgammaf (the arguments here are positive)."""
     if v.dtype == _F64:
         return lgamma64(v)
-    return lgamma64(v.astype(_F64)).astype(v.dtype)
+    return _glibc_float.lgammaf_positive(v)
 
 
 def _expm1(v):
