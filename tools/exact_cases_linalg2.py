@@ -150,4 +150,18 @@ def cases(graph: str) -> list[dict]:
               "gr(lambda a, t, c: torch.ormqr(a, t, c, left=False), a, tau, C.mT)",
               "gr(lambda a, t, c: torch.ormqr(a, t, c, left=False, transpose=True), a, tau, C.mT)",
               "[t.grad_fn for t in torch.geqrf(M.requires_grad_())]"]),
+        case("linalg2-difftest-fixes",  # focused difftest seeds 30100000/30200000: trmv's -0.0s, wrapped dims, parser, layout
+             ["x = torch.eye(2)", "i = float('inf')"],
+             ["torch.tensor([[-1.75, 0.0], [2.25, -3.0]], dtype=torch.float64).mT.cholesky_inverse()",
+              "torch.tensor([[0.5, -2.5, 3.0, 0.25], [0.0, -1.0, 0.5, 1.5], [1.0, 1.75, -2.5, -2.0], [-2.5, -0.0, 0.0, i]]).mT.cholesky_inverse()",
+              "torch.linalg.matrix_norm(torch.ones(2, 2), dim=(-1, -1))", "torch.linalg.matrix_norm(torch.ones(2, 2), dim=(0, -2))",
+              "torch.nuclear_norm(torch.ones(4, 2), dim=-1)", "torch.linalg.matrix_norm(torch.ones(2, 2).bool(), 'fro', dim=(0, 0))",
+              "torch.linalg.matrix_norm(torch.ones(2, 2).half(), 'nuc', dim=(0,))",
+              "[t.stride() for t in torch.linalg.lu(torch.tensor([[[-1.0, 3.0]], [[1.0, 0.5]]]).transpose(0, -1))]",
+              "torch.cholesky_inverse(x, float('nan'))", "torch.cholesky_inverse(x, 1)", "torch.cholesky_solve(x, x, 1.0)",
+              "torch.triangular_solve(x, x, None)", "torch.linalg.inv_ex(x, check_errors=1)", "torch.linalg.lu(x, pivot=0)",
+              "torch.linalg.solve_ex(x, x, left=2.0)", "torch.linalg.lu_factor_ex(x, pivot='a')", "torch.ormqr(x, torch.ones(2), x, 1)",
+              "torch.nuclear_norm(x, 'a')", "torch.frobenius_norm(x, 'a')", "torch.linalg.vander(x, N=2.5)",
+              "torch.linalg.tensorinv(x, ind=1.5)", "torch.geqrf(1.0)", "torch.cholesky_solve(1, x)", "torch.linalg.vander([1, 2])",
+              "torch.linalg.tensorsolve(torch.tensor(2.0, dtype=torch.float64), torch.tensor(2.0, dtype=torch.float64))"]),
     ]

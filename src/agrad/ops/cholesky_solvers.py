@@ -46,6 +46,13 @@ def _broadcast(b, a, name):
         raise RuntimeError(_mismatch_message(tuple(b.shape[:-2]), tuple(a.shape[:-2]))) from None
 
 
+def bool_args(*values):
+    """A TypeError for a flag that is not a bool (the argument parser then gives PyTorch's own text)."""
+    for v in values:
+        if type(v) is not bool:
+            raise TypeError(f"expected bool, got {type(v).__name__}")
+
+
 def _kernel(t, name):
     if t.dtype not in (dtypes.float32, dtypes.float64):
         raise NotImplementedError(f'"{name}" not implemented for \'{_scalar_name(t.dtype)}\'')
@@ -85,6 +92,7 @@ def _(ctx, grad):
 @export("cholesky_solve", method=True)
 @with_out("cholesky_solve")
 def cholesky_solve(input, input2, upper=False):
+    bool_args(upper)
     if input.ndim < 2:
         raise RuntimeError(f"b should have at least 2 dimensions, but has {input.ndim} dimensions instead")
     if input2.ndim < 2:
@@ -110,9 +118,21 @@ def _trtri_lower(l):
         for j in range(n - 1, -1, -1):
             inv[:, j, j] = 1 / l[:, j, j]
             if j < n - 1:
-                col = np.einsum("bik,bk->bi", inv[:, j + 1:, j + 1:], l[:, j + 1:, j])
+                col = _trmv_lower(inv[:, j + 1:, j + 1:], l[:, j + 1:, j]) if n <= 16 else \
+                    np.einsum("bik,bk->bi", inv[:, j + 1:, j + 1:], l[:, j + 1:, j])
                 inv[:, j + 1:, j] = col * -inv[:, j, j, None]
     return inv, info
+
+
+def _trmv_lower(t, x):
+    """T x for lower-triangular T (b, r, r) as MKL's trmv computes it in place: from the last column,
+    x_j added times T's column below it, then x_j scaled by T_jj, no step skipped for a zero (no +0.0
+    starts a sum, so a product's -0.0 stays)."""
+    x = np.array(x, copy=True)
+    for j in range(x.shape[-1] - 1, -1, -1):
+        x[:, j + 1:] += x[:, j, None] * t[:, j + 1:, j]
+        x[:, j] *= t[:, j, j]
+    return x
 
 
 def _cholesky_inverse_fwd(ctx, l, upper):
@@ -161,6 +181,7 @@ def _(ctx, grad):
 @export("cholesky_inverse", method=True)
 @with_out("cholesky_inverse")
 def cholesky_inverse(input, upper=False):
+    bool_args(upper)
     if input.ndim < 2:
         raise RuntimeError("cholesky_inverse: The input tensor A must have at least 2 dimensions.")
     if input.shape[-1] != input.shape[-2]:
@@ -225,6 +246,7 @@ def _(ctx, grads):
 @export("triangular_solve", method=True)
 @with_out("triangular_solve")
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
+    bool_args(upper, transpose, unitriangular)
     warn_once(_TRIANGULAR_SOLVE_DEPRECATED, UserWarning, stacklevel=2)
     for t, name in ((input, "b"), (A, "A")):
         if t.ndim < 2:

@@ -198,6 +198,8 @@ def _(ctx, grad):
 @export("ormqr", method=True)
 @with_out("ormqr")
 def ormqr(input, input2, input3, left=True, transpose=False):
+    from .cholesky_solvers import bool_args
+    bool_args(left, transpose)
     who = "torch.ormqr"
     tau, other = input2, input3
     if input.ndim < 2:

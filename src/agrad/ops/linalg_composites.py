@@ -24,6 +24,8 @@ def linalg_vander(x, *, N=None):
     if not (x.dtype in (dtypes.float32, dtypes.float64) or _integral(x.dtype)):
         raise RuntimeError(f"linalg.vander supports floating point, complex, and integer tensors, but got "
                            f"{_scalar_name(x.dtype)}")
+    if N is not None and (type(N) is bool or not isinstance(N, int)):
+        raise TypeError(f"N must be an int, not {type(N).__name__}")  # (the parser's text replaces it)
     x_ = x.unsqueeze(-1) if x.ndim == 0 else x
     shape = list(x_.shape)
     n = shape[-1] if N is None else int(N)
@@ -46,12 +48,12 @@ def linalg_tensorinv(A, ind=2, *, out=None):
     if p_end != p_start:
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), "
                            f"but got {p_end} != {p_start}")
-    result, info = LINALG["inv_ex"](A.reshape(p_start, p_end))
+    result, info = LINALG["inv_ex"](A.reshape((p_start, p_end)))
     if info._data.any():
         from .matrix import _LinAlgError
         raise _LinAlgError(f"inv: The diagonal element {int(info._data)} is zero, the inversion could not be "
                            "completed because the input matrix is singular.")
-    return finish_out("linalg_tensorinv", result.reshape(*(end + start)), out)
+    return finish_out("linalg_tensorinv", result.reshape(tuple(end + start)), out)
 
 
 @export("tensorsolve", linalg=True, torch=False)
@@ -67,8 +69,8 @@ def linalg_tensorsolve(A, B, dims=None, *, out=None):
     if p_res != p_b:
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
                            f"prod(self.shape[:other.ndim]), but got {p_res} != {p_b}")
-    result = LINALG["solve"](A_.reshape(p_res, p_res), B.flatten())
-    return finish_out("linalg_tensorsolve", result.reshape(*shape), out)
+    result = LINALG["solve"](A_.reshape((p_res, p_res)), B.flatten())
+    return finish_out("linalg_tensorsolve", result.reshape(tuple(shape)), out)
 
 
 _NUCLEAR = ("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be removed in a future "
@@ -77,12 +79,21 @@ _FROBENIUS = ("at::frobenius_norm is deprecated and it is just left for JIT comp
               "future PyTorch release. Please use `linalg.vector_norm(A, 2., dim, keepdim)` instead")
 
 
+def _int_dims(dim, keepdim):
+    """The parser's refusal (before the deprecation warning) of a dim that is not ints, a keepdim not a bool."""
+    dims = [] if dim is None else [dim] if isinstance(dim, int) else dim
+    if not isinstance(dims, (list, tuple)) or any(type(d) is bool or not isinstance(d, int) for d in dims) \
+            or type(keepdim) is not bool:
+        raise TypeError("invalid arguments")  # (the parser's text replaces it)
+
+
 @export("nuclear_norm")
 def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
     """linalg.matrix_norm(input, 'nuc', dim or (-2, -1), keepdim) (deprecated; an int dim is (d, d)).
     ``nuclear_norm(x, True)`` is the keepdim overload."""
     if isinstance(dim, bool):  # nuclear_norm(Tensor self, bool keepdim=False)
         dim, keepdim = None, dim
+    _int_dims(dim, keepdim)
     warn_once(_NUCLEAR, UserWarning, stacklevel=2)
     if dim is None:
         dim = (-2, -1)
@@ -96,6 +107,7 @@ def frobenius_norm(input, dim, keepdim=False, *, out=None):
     """at::norm(input, 2, dim, keepdim): NormBackward1 (deprecated)."""
     from .nn import _norm1, _norm_axes
 
+    _int_dims(dim, keepdim)
     warn_once(_FROBENIUS, UserWarning, stacklevel=2)
     dims = [dim] if isinstance(dim, int) else list(dim)
     if len(dims) > 2:

@@ -19,6 +19,7 @@ from ._return_types import return_type
 from .decompositions import _cholesky_backward, _floating, _kernel_dtype, _potrf_lower, _square
 from .matrix import _LinAlgError, _no_half, _require_float, _require_square
 from . import solvers
+from .cholesky_solvers import bool_args
 
 InvExResult = return_type("linalg_inv_ex", ["inverse", "info"])
 SolveExResult = return_type("linalg_solve_ex", ["result", "info"])
@@ -68,6 +69,7 @@ def _(ctx, grad):
 
 @with_out("linalg_inv_ex")
 def _linalg_inv_ex(A, *, check_errors=False):
+    bool_args(check_errors)
     _require_square(A, "linalg.inv")
     _require_float(A, "linalg.inv")
     _no_half(A, who="linalg.inv")
@@ -102,6 +104,7 @@ _solve_ex.derivative(solvers._solve_op._formula)
 
 @with_out("linalg_solve_ex")
 def _linalg_solve_ex(A, B, *, left=True, check_errors=False):
+    bool_args(left, check_errors)
     solvers._check_solve(A, B, left)
     vector = solvers._is_vector_rhs(A, B)
     return SolveExResult(*_solve_ex.apply((A, B), (A._data, B._data),
@@ -144,6 +147,7 @@ _cholesky_ex.derivative(_cholesky_backward)
 
 @with_out("linalg_cholesky_ex")
 def _linalg_cholesky_ex(A, *, upper=False, check_errors=False):
+    bool_args(upper, check_errors)
     _square(A, "linalg.cholesky")
     _floating(A, "linalg.cholesky")
     _kernel_dtype(A, "cholesky_cpu")

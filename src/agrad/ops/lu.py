@@ -134,7 +134,7 @@ def _unit_lower(lu):
 
 def _lu_unpack_fwd(ctx, lu, pivots):
     k = min(lu.shape[-2:])
-    return _unit_lower(lu), np.triu(lu[..., :k, :])
+    return np.ascontiguousarray(_unit_lower(lu)), np.ascontiguousarray(np.triu(lu[..., :k, :]))
 
 
 # L and U of a packed LU, as at::lu_unpack's (whose P is not differentiable: L and U are its outputs 0 and 1)
@@ -191,6 +191,8 @@ export("lu_factor", linalg=True, torch=False)(_linalg_lu_factor)
 
 @with_out("linalg_lu_factor_ex")
 def _linalg_lu_factor_ex(A, *, pivot=True, check_errors=False):
+    from .cholesky_solvers import bool_args
+    bool_args(pivot, check_errors)
     return LuFactorExResult(*_lu_factor_ex_impl(A, pivot, "lu_factor_ex" if check_errors else None))
 
 
@@ -236,7 +238,7 @@ def _linalg_lu_fwd(ctx, a, packed, P):
     # (getrf ran before the call: P, the non-differentiable output, is the call's attribute)
     m, n = a.shape[-2:]
     k = min(m, n)
-    return _unit_lower(packed), np.triu(packed[..., :k, :])
+    return np.ascontiguousarray(_unit_lower(packed)), np.ascontiguousarray(np.triu(packed[..., :k, :]))
 
 
 _linalg_lu_op = Op("LinalgLuBackward0", _linalg_lu_fwd, inputs=("A",), saves=("L", "U"), outputs=None,
@@ -251,6 +253,8 @@ def _(ctx, grads):
 
 @with_out("linalg_lu")
 def _linalg_lu(A, *, pivot=True):
+    from .cholesky_solvers import bool_args
+    bool_args(pivot)
     if A.ndim < 2:
         raise RuntimeError(f"linalg.lu: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} instead")
     if not pivot:

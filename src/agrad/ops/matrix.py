@@ -330,17 +330,17 @@ def _matrix_norm_impl(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, 
         raise RuntimeError(f"linalg.matrix_norm: Order {_ord_name(float(ord))} not supported.")
     if A.ndim < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    if not A.dtype.is_floating_point:  # (ATen's _linalg_matrix_norm_checks: A, then dim, then dtype)
+        raise RuntimeError(
+            f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {_scalar_name(A.dtype)}")
+    if ord == "nuc" or not isinstance(ord, str) and abs(float(ord)) == 2:
+        _no_half(A, who="linalg.matrix_norm")
     dim = list(dim)
     if len(dim) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dim)}")
     d0, d1 = _wrap_dim(dim[0], A.ndim), _wrap_dim(dim[1], A.ndim)
     if d0 == d1:
-        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
-    if not A.dtype.is_floating_point:
-        raise RuntimeError(
-            f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {_scalar_name(A.dtype)}")
-    if ord == "nuc" or not isinstance(ord, str) and abs(float(ord)) == 2:
-        _no_half(A, who="linalg.matrix_norm")
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")  # (wrapped, as ATen)
     if dtype is not None:
         dtype = _norm_dtype(dtypes.lookup(dtype), A.dtype, "linalg.matrix_norm")
     if ord == "fro":
