@@ -94,10 +94,10 @@ def _asymptotic(x, t, w, pp, pq, qp, qq, phase, first, second):
     q = polevl(w, qp, t) / polevl(w, qq, t)
     ph = x - t(phase)
     a, b = libm(first, ph), libm(second, ph)
-    return fma(p, a, second_sign(first) * (t(5.0) / x * q * b)) * t(0.797884560802865355879892119868763737) / libm("sqrt", x)
+    return fma(p, a, _second_sign(first) * (t(5.0) / x * q * b)) * t(0.797884560802865355879892119868763737) / libm("sqrt", x)
 
 
-def second_sign(first):
+def _second_sign(first):
     return -1 if first == "cos" else 1
 
 

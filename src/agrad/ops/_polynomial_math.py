@@ -81,10 +81,9 @@ def _select(shape, t, cases, default):
         return np.asarray(out).astype(t, copy=False).reshape(shape)
 
 
-def _three_term(y2, q0, y, n, t, first=2):
+def _three_term(y2, q0, n):
     """r_k = y2 r_{k-1} - r_{k-2} from r_0 = 1, r_1 = q0 (y2 = 2y), up to k = n."""
-    p = np.ones_like(q0)
-    return _recur(y2, n, p, q0.copy(), lambda k, a, p, q: fma(a, q, -p), first, lambda m: m)
+    return _recur(y2, n, np.ones_like(q0), q0.copy(), lambda k, a, p, q: fma(a, q, -p), 2, lambda m: m)
 
 
 def _int(t, v):
@@ -97,7 +96,7 @@ def chebyshev_t(x, n):
         ax = np.abs(x)
         one = ax == t(1)
         closed = libm("cos", _int(t, n) * _acos(x))
-        rec = _three_term(x + x, x, x, n, t)
+        rec = _three_term(x + x, x, n)
     return _select(shape, t, [(n < 0, t(0)), (one, np.where((x > 0) | (n % 2 == 0), t(1), t(-1))),
                               ((n > 6) & (ax < t(1)), closed), (n == 0, t(1)), (n == 1, x)], rec)
 
@@ -110,7 +109,7 @@ def chebyshev_u(x, n):
         s = libm("sin", ac)
         n1 = _int(t, n + 1)
         closed = np.where(s != t(0), libm("sin", n1 * ac) / s, n1 * libm("cos", n1 * ac) / x)
-        rec = _three_term(x + x, x + x, x, n, t)
+        rec = _three_term(x + x, x + x, n)
     return _select(shape, t, [(n < 0, t(0)), (ax == t(1), np.where((x > 0) | (n % 2 == 0), n1, -n1)),
                               ((n > 8) & (ax < t(1)), closed), (n == 0, t(1)), (n == 1, x + x)], rec)
 
@@ -125,7 +124,7 @@ def chebyshev_v(x, n):
         half = ac / t(2)
         closed = np.where(libm("sin", half) != t(1), libm("cos", (_int(t, n) + t(0.5)) * ac) / libm("cos", half), alt)
         q0 = x + x - t(1)
-        rec = _three_term(x + x, q0, x, n, t)
+        rec = _three_term(x + x, q0, n)
     return _select(shape, t, [(n < 0, t(0)), (ax == t(1), np.where(x > 0, t(1), alt)),
                               ((n > 8) & (ax < t(1)), closed), (n == 0, t(1)), (n == 1, q0)], rec)
 
@@ -140,7 +139,7 @@ def chebyshev_w(x, n):
         half = ac / t(2)
         closed = np.where(libm("cos", half) != t(1), libm("sin", (_int(t, n) + t(0.5)) * ac) / libm("sin", half), edge)
         q0 = x + x + t(1)
-        rec = _three_term(x + x, q0, x, n, t)
+        rec = _three_term(x + x, q0, n)
     return _select(shape, t, [(n < 0, t(0)), (ax == t(1), edge), ((n > 8) & (ax < t(1)), closed),
                               (n == 0, t(1)), (n == 1, q0)], rec)
 
@@ -151,7 +150,7 @@ def _shifted(x, n, t, last_closed, closed_fn, q_of_y, at_one, at_zero):
     with np.errstate(all="ignore"):
         y = x + x - t(1)
         q0 = q_of_y(y)
-        rec = _three_term(y + y, q0, y, n, t)
+        rec = _three_term(y + y, q0, n)
         closed = closed_fn(y)
     return [(n < 0, t(0)), (x == t(1), at_one), (x == t(0), at_zero),
             ((n > last_closed) & (np.abs(y) < t(1)), closed), (n == 0, t(1)), (n == 1, q0)], rec
