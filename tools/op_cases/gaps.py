@@ -90,6 +90,8 @@ PDIST_SHUFFLE = [  # session 30 (nnlosses): torch.pdist, channel_shuffle
          g=inp(1, 2, 3, 2, dtype="float64")),
     case("grid_sample_border_nearest", "F.grid_sample(a, g, mode='nearest', padding_mode='border', align_corners=True)",
          a=inp(1, 2, 3, 4, dtype="float64"), g=inp(1, 2, 3, 2, dtype="float64")),
+    case("grid_sample_3d", "F.grid_sample(a, g, padding_mode='reflection', align_corners=False)",
+         a=inp(1, 2, 2, 3, 4, dtype="float64"), g=inp(1, 2, 2, 3, 3, dtype="float64")),
     case("embedding_bag_mean", "F.embedding_bag(i, w, o)", w=inp(5, 3, dtype="float64"), i=val([0, 2, 4, 1, 2, 3]),
          o=val([0, 2, 2, 5])),
     case("embedding_bag_max", "F.embedding_bag(i, w, mode='max')", w=inp(5, 3, dtype="float64"), i=val([[0, 2], [4, 1]])),

@@ -1,4 +1,5 @@
-"""Spatial transformers: F.affine_grid (affine_grid_generator) and F.grid_sample (grid_sampler_2d/3d).
+"""Spatial transformers: F.affine_grid (affine_grid_generator) and F.grid_sample (grid_sampler_2d here,
+grid_sampler_3d in grid_sampling_3d.py).
 
 ``affine_grid_generator`` is ATen's: a base grid (x from ``linspace(-1, 1, W)``, y from
 ``linspace(-1, 1, H)``, scaled by ``(n - 1) / n`` without align_corners; a column of ones) times
@@ -373,4 +374,5 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
             raise NotImplementedError("grid_sample with mode='bicubic' is not implemented in agrad")
         return _grid2d(input, grid, mode=_MODES[mode], padding=_PADDINGS[padding_mode],
                        align_corners=bool(align_corners))
-    raise NotImplementedError("3-D grid_sample is not implemented in agrad")
+    from .grid_sampling_3d import grid3d
+    return grid3d(input, grid, mode=_MODES[mode], padding=_PADDINGS[padding_mode], align_corners=bool(align_corners))
