@@ -331,6 +331,7 @@ TABLE = {
     'torch.ge': ('ge', ('(Tensor input, Tensor other, *, Tensor out = None)', '(Tensor input, Number other, *, Tensor out = None)')),
     'torch.geqrf': ('geqrf', (((('input', 'Tensor'),), 1, ()),)),
     'torch.ger': ('ger', (((('input', 'Tensor'), ('vec2', 'Tensor')), 2, (('out', 'Tensor'),)),)),
+    'torch.gradient': ('gradient', ('(Tensor input, *, tuple of ints dim, int edge_order = 1)', '(Tensor input, *, Number spacing, tuple of ints dim, int edge_order = 1)', '(Tensor input, *, Number spacing = None, int dim = None, int edge_order = 1)', '(Tensor input, *, tuple of Scalars spacing, int dim = None, int edge_order = 1)', '(Tensor input, *, tuple of Scalars spacing, tuple of ints dim, int edge_order = 1)', '(Tensor input, *, tuple of Tensors spacing, int dim = None, int edge_order = 1)', '(Tensor input, *, tuple of Tensors spacing, tuple of ints dim, int edge_order = 1)')),
     'torch.greater': ('greater', ('(Tensor input, Tensor other, *, Tensor out = None)', '(Tensor input, Number other, *, Tensor out = None)')),
     'torch.greater_equal': ('greater_equal', ('(Tensor input, Tensor other, *, Tensor out = None)', '(Tensor input, Number other, *, Tensor out = None)')),
     'torch.group_norm': ('group_norm', (((('input', 'Tensor'), ('num_groups', 'int'), ('weight', 'Tensor'), ('bias', 'Tensor'), ('eps', 'float'), ('cudnn_enabled', 'bool')), 2, (), (), (), ('weight', 'bias')),)),

@@ -63,3 +63,106 @@ def diagflat(input, offset=0):
     return diag_embed(input.contiguous().view(-1), offset)
 
 
+
+
+# gradient -----------------------------------------------------------------------------------------
+# ATen's composite (ReduceOps.cpp): central differences inside, one-sided (edge_order 1) or second-order
+# (edge_order 2) ones at the ends, joined by cat; with coordinates, the non-uniform formulas.  Run as C++
+# runs it: ``t / number`` is the Scalar overload (DivBackward1, MulBackward1), as in a formula.
+
+def _gradient_checks(input, spacing_size, dims, edge_order):
+    if input.dtype is dtypes.uint8:
+        raise RuntimeError("torch.gradient does not support uint8 input.")
+    if spacing_size is not None and dims is None and spacing_size != input.ndim:
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal "
+                           f"to 'self.dim() = {input.ndim}', since dim argument was not given, but got a list of "
+                           f"length {spacing_size}")
+    if spacing_size is not None and dims is not None and spacing_size != len(dims):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                           f"arguments to have the same length, but got a spacing argument of length {spacing_size} "
+                           f"and a dim argument of length {len(dims)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    from ..tensor import _wrap_dim
+    wrapped = [_wrap_dim(d, input.ndim) for d in (dims if dims is not None else range(input.ndim))]
+    if dims is not None:
+        seen = set()
+        for d in wrapped:
+            if d in seen:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+            seen.add(d)
+    for d in wrapped:
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    return wrapped
+
+
+def _sl(t, d, start, end=None):
+    return t[(slice(None),) * d + (slice(start, end),)]
+
+
+def _uniform(input, d, h, edge_order):
+    from .joining import cat
+    center = (_sl(input, d, 2) - _sl(input, d, 0, -2)) / h
+    if edge_order == 1:
+        prepend = (_sl(input, d, 1, 2) - _sl(input, d, 0, 1)) / h
+        append = (_sl(input, d, -1) - _sl(input, d, -2, -1)) / h
+    else:
+        prepend = (-1.5 * _sl(input, d, 0, 1) + 2 * _sl(input, d, 1, 2) - 0.5 * _sl(input, d, 2, 3)) / h
+        append = (0.5 * _sl(input, d, -3, -2) - 2 * _sl(input, d, -2, -1) + 1.5 * _sl(input, d, -1)) / h
+    return cat([prepend, center / 2, append], d)
+
+
+def _coordinates(input, d, coords, edge_order):
+    from .joining import cat
+    if coords.ndim != 1:
+        raise RuntimeError(f"torch.gradient expected each element of spacing to have one dimension, but got an "
+                           f"element with {coords.ndim} dimensions!")
+    shape = [1] * input.ndim
+    shape[d] = -1
+    dx = coords.diff(1, 0)
+    dx1, dx2 = dx[:-1], dx[1:]
+    a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+    b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+    c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+    center = a * _sl(input, d, 0, -2) + b * _sl(input, d, 1, -1) + c * _sl(input, d, 2)
+    if edge_order == 1:
+        prepend = (_sl(input, d, 1, 2) - _sl(input, d, 0, 1)) / dx[0]
+        append = (_sl(input, d, -1) - _sl(input, d, -2, -1)) / dx[-1]
+    else:
+        a = -(2.0 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
+        b = (dx[0] + dx[1]) / (dx[0] * dx[1])
+        c = (-dx[0]) / (dx[1] * (dx[0] + dx[1]))
+        prepend = a * _sl(input, d, 0, 1) + b * _sl(input, d, 1, 2) + c * _sl(input, d, 2, 3)
+        a = dx[-1] / (dx[-2] * (dx[-1] + dx[-2]))
+        b = -(dx[-1] + dx[-2]) / (dx[-1] * dx[-2])
+        c = (2 * dx[-1] + dx[-2]) / (dx[-1] * (dx[-1] + dx[-2]))
+        append = a * _sl(input, d, -3, -2) + b * _sl(input, d, -2, -1) + c * _sl(input, d, -1)
+    return cat([prepend, center, append], d)
+
+
+@export()
+def gradient(input, *, spacing=None, dim=None, edge_order=1):
+    from ..autograd import graph
+
+    dims = None if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    if isinstance(spacing, (list, tuple)):
+        sizes = len(spacing)
+        values = list(spacing)
+    else:
+        sizes = None if spacing is None else (len(dims) if dims is not None else input.ndim)
+        values = [1.0 if spacing is None else spacing] * (len(dims) if dims is not None else input.ndim)
+    wrapped = _gradient_checks(input, sizes, dims, edge_order)
+    state = graph._state
+    outer = state["formula"]
+    state["formula"] = True  # (C++'s arithmetic: a number is a Scalar)
+    try:
+        out = []
+        for d, h in zip(wrapped, values):
+            if isinstance(h, Tensor):
+                out.append(_coordinates(input, d, h, edge_order))
+            else:
+                out.append(_uniform(input, d, h, edge_order))
+    finally:
+        state["formula"] = outer
+    return tuple(out)
