@@ -31,7 +31,8 @@ def test_sort_returns_its_out_tensors():
     r = torch.sort(_x(), out=(v, i))
     assert r.values is v and r.indices is i
     assert v.tolist() == [[0.5, 2.0], [0.5, 3.0]] and i.tolist() == [[1, 0], [0, 1]]
-    assert "torch.return_types.sort" in repr(r)
+    assert repr(r).startswith("torch.return_types.sort_out(\nvalues=")  # (the out overload's own structseq)
+    assert type(torch.max(_x(), 0, out=(_e(), _e(torch.int64)))).__name__ == "max_out"
 
 
 @pytest.mark.parametrize("call", [
@@ -249,3 +250,18 @@ def test_nansum_of_floats_into_out(dtype, out_dtype, error, text):
     assert str(e.value).strip("'") == text.strip("'")
     assert torch.nansum(x, 1, dtype=torch.int64, out=torch.zeros(2, dtype=torch.int64)).tolist() == [1, -1]
     assert torch.nansum(torch.tensor([1, 2]), out=torch.zeros((), dtype=torch.int32)).item() == 3
+
+
+def test_an_out_with_elements_and_another_shape_is_resized_with_pytorchs_warning():
+    x = _x()
+    with pytest.warns(UserWarning) as caught:
+        o = torch.sin(x, out=torch.zeros(3))
+    assert o.shape == (2, 2) and len(caught) == 1
+    assert str(caught[0].message).startswith("An output with one or more elements was resized since it had shape "
+                                             "[3], which does not match the required output shape [2, 2].")
+    assert caught[0].filename == __file__  # (the caller's line, as PyTorch's)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        torch.sin(x, out=_e())  # an empty out: resized quietly
+        torch.narrow_copy(x, 0, 0, 1, out=torch.zeros(3))  # (its kernel resizes out itself)

@@ -128,4 +128,11 @@ def cases(graph: str) -> list[dict]:
               "into(lambda o: torch.logsumexp(torch.tensor([[float('inf'), 1.0], [float('-inf'), float('-inf')]]), 1,"
               " out=o), torch.float64)",
               "into(lambda o: torch.logsumexp(torch.zeros(2, 0), 1, out=o), torch.float64)"]),
+        case("out-resized-with-a-warning",  # (issue 10) ATen's resize_output: an out= with elements and another
+             # shape is resized with a UserWarning (narrow_copy's kernel resizes quietly; an empty out quietly)
+             ["x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])", "o1 = torch.sin(x, out=torch.zeros(3))",
+              "o2 = torch.sum(x, 1, out=torch.zeros(1, 1))", "o3 = torch.mm(x, x, out=torch.zeros(0))",
+              "o4 = torch.narrow_copy(x, 0, 0, 1, out=torch.zeros(3))",
+              "o5 = torch.sort(x, out=(torch.zeros(5), torch.zeros(5, dtype=torch.long)))"],
+             ["o1", "o2", "o3", "o4", "o5"]),
     ]

@@ -552,6 +552,24 @@ def _check_out_dtype(fname, result, out):
                            f"{_scalar_name(o)}")
 
 
+def warn_resized(shape, wanted):
+    """ATen's resize_output: an ``out=`` with elements and another shape is resized, with a warning
+    (attributed to the first caller outside agrad, as PyTorch's C++ warning is to the Python line)."""
+    import os
+    import sys
+    import warnings
+
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame, stacklevel = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, stacklevel = frame.f_back, stacklevel + 1
+    warnings.warn(f"An output with one or more elements was resized since it had shape {list(shape)}, which does "
+                  f"not match the required output shape {list(wanted)}. This behavior is deprecated, and in a "
+                  "future PyTorch release outputs will not be resized unless they have zero elements. You can "
+                  "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
+                  UserWarning, stacklevel=stacklevel)
+
+
 def finish_out(fname, result, out):
     """Write ``result`` into ``out=`` (in place), with PyTorch's checks."""
     if out is None:
@@ -566,6 +584,8 @@ def finish_out(fname, result, out):
     if out._data.dtype != result._data.dtype and fname not in _OUT_GIVES_DTYPE:
         _check_out_dtype(fname, result, out)
     if out.shape != result.shape:
+        if out._data.size and fname != "narrow_copy":  # (narrow_copy's kernel resizes out itself, quietly)
+            warn_resized(out.shape, result.shape)
         # (resized: ATen's set_output restrides it as the result is laid out, TensorIterator's or the kernel's)
         out._data = _layout.empty_like(result._data, out._data.dtype)
     out._data[...] = result._data
@@ -622,7 +642,17 @@ def write_outs(fname, result, out, check="exact"):
             raise error
     for r, o in zip(results, outs):
         finish_out(fname, r, o)
-    return type(result)(*outs) if isinstance(result, tuple) else outs[0]
+    return _out_type(type(result))(*outs) if isinstance(result, tuple) else outs[0]
+
+
+def _out_type(cls):
+    """The return type of an ``out=`` call: ``torch.return_types.sort_out`` for sort's (PyTorch's out
+    overloads have their own structseq); a plain tuple stays one."""
+    if getattr(cls, "__module__", None) != "torch.return_types" or not hasattr(cls, "_fields"):
+        return cls
+    from ._return_types import CLASSES, return_type
+    name = cls.__name__ + "_out"
+    return CLASSES.get(name) or return_type(name, cls._fields)
 
 
 def with_out(fname, check="exact"):
