@@ -295,3 +295,17 @@ CASES += [
           "(p * q).stride()", "[t.stride() for t in F.adaptive_max_pool1d(p * q, 2, True)]", "F.adaptive_avg_pool1d(p * q, 2).stride()",
           "[t.stride() for t in F.max_pool1d_with_indices(p * q, 1)]"]),
 ]
+
+CASES += [
+    case("layer-norm-backward-half",  # (dt30: grad-value:backward) float16 layer_norm's backward: mean and rstd as
+         # native_layer_norm returns them (half), the kernel's float opmath, dgamma/dbeta summed in half buffers per thread
+         ["x = torch.tensor([[1.25, 2.75, 1.75], [-2.75, 2.25, -2.75]], dtype=torch.float16, requires_grad=True)",
+          "w = torch.tensor([1.5, -0.5, 2.0], dtype=torch.float16, requires_grad=True)",
+          "g = torch.tensor([1.0, 2.0, -1.0], dtype=torch.float16)",
+          "h = (torch.arange(60, dtype=torch.float16) % 7 - 3).reshape(6, 10).requires_grad_()",
+          "v = torch.linspace(-2, 2, 10, dtype=torch.float16).requires_grad_()"],
+         ["torch.autograd.grad(torch.layer_norm(x, (3,)).sum(), x)[0].tolist()",
+          "[t.tolist() for t in torch.autograd.grad((torch.layer_norm(x, (3,), w, w) * g).sum(), (x, w))]",
+          "[t.tolist() for t in torch.autograd.grad((torch.layer_norm(h, (10,), v, v) * h.detach().cos()).sum(), (h, v))]",
+          "torch.autograd.grad(torch.layer_norm(x, (3,)).sum(), x, create_graph=True)[0].tolist()"]),
+]

@@ -491,9 +491,11 @@ _layer_norm = Op("NativeLayerNormBackward0", _layer_norm_fwd, inputs=("input", "
 def _layer_norm_backward_fwd(ctx, dy, x, mean, rstd, w, b, normalized_shape, mask):
     """native_layer_norm_backward: (d input, d weight, d bias), ATen's CPU kernel's arithmetic."""
     k = len(normalized_shape)
-    dtype = x.dtype
-    X, dY = _as_rows(x, k), _as_rows(dy.astype(dtype, copy=False), k)
-    m, a = mean.reshape(-1).astype(dtype), rstd.reshape(-1).astype(dtype)
+    out_dtype = x.dtype
+    dtype = x.dtype if x.dtype in (np.float32, np.float64) else np.dtype(np.float32)  # (half: the kernel's opmath float)
+    X, dY = _as_rows(x.astype(dtype, copy=False), k), _as_rows(dy.astype(dtype, copy=False), k)
+    # (mean and rstd as native_layer_norm returns them: in the input's dtype, half too)
+    m, a = mean.reshape(-1).astype(out_dtype).astype(dtype), rstd.reshape(-1).astype(out_dtype).astype(dtype)
     T = dtype.type
     n = X.shape[1]
     g = None if w is None else w.reshape(-1).astype(dtype)
@@ -508,12 +510,31 @@ def _layer_norm_backward_fwd(ctx, dy, x, mean, rstd, w, b, normalized_shape, mas
             first = a[:, None] * dY * g if g is not None else a[:, None] * dY
             dx = (_fma(bb[:, None], X, first) + cc[:, None]).reshape(x.shape)
         if mask[1]:
-            dw = (dY * (X * a[:, None] + (-a * m)[:, None])).sum(axis=0, dtype=dtype).reshape(normalized_shape)
+            dw = _through_thread_buffers(dY * (X * a[:, None] + (-a * m)[:, None]), out_dtype).reshape(normalized_shape)
         if mask[2]:
-            db = dY.sum(axis=0, dtype=dtype).reshape(normalized_shape)
+            db = _through_thread_buffers(dY, out_dtype).reshape(normalized_shape)
     shape = tuple(normalized_shape)
-    return (x.copy() if dx is None else dx, np.zeros(shape, dtype) if dw is None else dw,
-            np.zeros(shape, dtype) if db is None else db)
+    return (x.copy() if dx is None else dx.astype(out_dtype, copy=False),
+            np.zeros(shape, out_dtype) if dw is None else dw.astype(out_dtype, copy=False),
+            np.zeros(shape, out_dtype) if db is None else db.astype(out_dtype, copy=False))
+
+
+def _through_thread_buffers(terms, dtype):
+    """The sum over rows of ``terms`` (an (M, N) array in the kernel's opmath type) as
+    LayerNormBackwardKernelImplInternal sums dgamma and dbeta: each intra-op thread adds its
+    range of rows into a buffer of the input's dtype (half rounds after every row), then the
+    buffers are added in opmath from zero, in thread order."""
+    rows, n = terms.shape
+    total = np.zeros(n, terms.dtype)
+    for begin, end in _vec_math.parallel_chunks(rows, 1):
+        if terms.dtype == dtype:
+            buf = terms[begin:end].sum(axis=0)  # (row after row: numpy's outer-axis reduction)
+        else:
+            buf = np.zeros(n, dtype)
+            for i in range(begin, end):
+                buf = (buf.astype(terms.dtype) + terms[i]).astype(dtype)
+        total = total + buf
+    return total.astype(dtype)
 
 
 # PyTorch's native_layer_norm_backward: one node under create_graph, edges (grad_out, input,
