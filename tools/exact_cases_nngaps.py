@@ -368,6 +368,16 @@ def cases(graph: str) -> list[dict]:
               "torch.autograd.grad((F.grid_sample(x.double(), g.double(), padding_mode='border', align_corners=False) * w).sum(), [x, g])[1].tolist()",
               "F.grid_sample(x, g, mode='bicubic', align_corners=False)",
               'F.affine_grid(torch.tensor([[[1., 0.25, 0., 0.5], [0., 0.75, 0.25, 0.], [0.5, 0., 1., -0.25]]]), (1, 2, 2, 3, 4), align_corners=False).tolist()']),
+        case("embedding-bag-freq",  # ops/embedding_bag.py: scale_grad_by_freq's counts as PyTorch reads them (nnlosses)
+             ['w = torch.linspace(-1, 1, 15).view(5, 3).requires_grad_()',
+              'inp = torch.tensor([0, 2, 4, 1, 2, 3, 2])', 'off = torch.tensor([0, 2, 2, 5])',
+              'G = torch.arange(12.).view(4, 3)'],
+             [
+              'torch.autograd.grad((F.embedding_bag(inp, w, off, scale_grad_by_freq=True) * G).sum(), w)[0].tolist()',
+              "torch.autograd.grad((F.embedding_bag(inp, w, off, mode='sum', scale_grad_by_freq=True) * G).sum(), w)[0].tolist()",
+              "torch.autograd.grad((F.embedding_bag(inp, w, off, mode='sum', scale_grad_by_freq=True, per_sample_weights=torch.linspace(0.5, 2, 7)) * G).sum(), w)[0].tolist()",
+              "torch.autograd.grad((F.embedding_bag(inp, w, off, mode='mean', scale_grad_by_freq=True, padding_idx=2) * G).sum(), w)[0].tolist()",
+              "torch.autograd.grad((F.embedding_bag(inp.view(1, 7), w, mode='mean', scale_grad_by_freq=True) * G[:1]).sum(), w)[0].tolist()"]),
         case("gumbel-softmax",  # ops/gumbel.py: F's composite over exponential_ (PyTorch's CPU stream)
              ["torch.manual_seed(3)", "x = torch.linspace(-2., 2., 15).view(5, 3).t().requires_grad_()",
               "y = F.gumbel_softmax(x, tau=0.5)", "h = F.gumbel_softmax(x, hard=True, dim=0)", "e = F.gumbel_softmax(x[0], eps=1e-3)"],

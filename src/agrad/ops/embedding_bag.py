@@ -34,7 +34,7 @@ def _bags(n_input, offsets, include_last):
     return list(zip(offs, ends))
 
 
-def _embedding_bag_fwd(ctx, weight, psw, indices, bags, mode, padding_idx, psw_shape, last_to_end):
+def _embedding_bag_fwd(ctx, weight, psw, indices, bags, mode, padding_idx, psw_shape, last_to_end, freq):
     D = weight.shape[1]
     out = np.zeros((len(bags), D), weight.dtype)
     arg = np.full((len(bags), D), -1, np.int64) if mode == 2 else None
@@ -93,6 +93,8 @@ def _embedding_bag_backward(ctx, grad):
                 if row == padding_idx:
                     continue
                 alpha = psw[k] if psw is not None else scale  # (an axpy: multiply-adds)
+                if ctx.freq is not None:  # scale_grad_by_freq: divided by the index's count in the input
+                    alpha = (alpha if alpha is not None else g.dtype.type(1)) / g.dtype.type(ctx.freq[row])
                 if alpha is not None:
                     g_w[row] = fma(g[b], np.full(g.shape[1], alpha, g.dtype), g_w[row])
                 else:
@@ -110,6 +112,14 @@ def _embedding_bag_backward(ctx, grad):
 
 
 _embedding_bag.derivative(_embedding_bag_backward)
+
+
+def _freq(idx, num):
+    """scale_grad_by_freq's counts as PyTorch's dense backward reads them: the count of the k-th
+    smallest index, looked up at the row's number k (not the row's own count)."""
+    ordered = np.sort(idx)
+    counts = np.bincount(idx, minlength=num)[ordered] if idx.size else np.zeros(0, np.int64)
+    return np.concatenate([counts, np.ones(max(0, num - counts.size), np.int64)])
 
 
 def _dot(a, b):
@@ -212,7 +222,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     out = _embedding_bag.apply((weight, per_sample_weights),
                                [weight._data, None if per_sample_weights is None else per_sample_weights._data], {
         "indices": idx, "bags": bags, "mode": _MODES[mode], "padding_idx": pad, "psw_shape": psw_shape,
-        "last_to_end": bool(include_last_offset)})
+        "last_to_end": bool(include_last_offset), "freq": _freq(idx, num) if scale_grad_by_freq else None})
     return out
 
 
