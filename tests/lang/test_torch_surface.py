@@ -71,6 +71,16 @@ ESCAPES = [
     "torch.abs_.__closure__",
     "torch.typename.__code__",
     "torch.finfo().eps = 3",
+    "x = torch.ones(2, 3, requires_grad=True)\ntorch.permute_copy(x, (1, 0)).grad_fn.view.ctypes",
+    "x = torch.ones(2, 3, requires_grad=True)\ntorch.permute_copy(x, (1, 0)).grad_fn.view.tofile('p.bin')",
+    "x = torch.ones(2, 3, requires_grad=True)\ntorch.permute_copy(x, (1, 0)).grad_fn.node._formula",
+    "x = torch.ones(2, 3, requires_grad=True)\ntorch.split_copy(x, 1)[0].grad_fn.node.__class__.__mro__",
+    "x = torch.ones(4, requires_grad=True)\ny = x.scatter_reduce(0, torch.tensor([0, 0]), x[:2] * 1, 'amax')\ny.grad_fn.idx.dump('p.bin')",
+    "x = torch.ones(4, requires_grad=True)\ny = torch.put(x, torch.tensor([0]), x[:1] * 1)\ny.grad_fn._saved_index.__array_interface__",
+    "x = torch.ones(4, requires_grad=True)\ntorch.as_strided(x, (2,), (2,)).grad_fn.idx.ctypes",
+    "torch.gradient.__wrapped__",
+    "torch.hann_window.__globals__",
+    "torch.scatter_reduce.__code__",
 ]
 
 
@@ -89,3 +99,13 @@ def test_window_functions_in_a_script():
                "print(torch.kaiser_window(3, False, 2.0, dtype=torch.float64).tolist())")
     assert out == ("tensor([0.0000, 0.5000, 1.0000, 0.5000]) [0.0, 0.5, 1.0, 0.5, 0.0]\n"
                    "[0.4386762798370488, 1.0, 0.4386762798370488]\n")
+
+
+def test_new_ops_run_in_scripts():
+    out = _run("x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)\n"
+               "y = x.scatter_reduce(0, torch.tensor([0, 0, 1]), x * 2, 'amax', include_self=False)\n"
+               "z = torch.permute_copy(torch.diagflat(x), (1, 0))\n"
+               "(y.sum() + z.sum() + torch.gradient(x)[0].sum()).backward()\n"
+               "print(y.grad_fn, z.grad_fn.name(), x.grad)")
+    assert out.startswith("<ScatterReduceBackward0 object at 0x")
+    assert out.rstrip().endswith("PermuteBackward0_copy tensor([-0.5000,  3.0000,  5.5000])")
