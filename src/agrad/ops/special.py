@@ -470,18 +470,22 @@ def _igamma_other(ctx):
     return ((x - 1) * y.log() - y - lgamma(x)).exp()
 
 
-@binary(_igamma_kernel(G.igamma, "igamma"), "igamma", saves=("self", "other"))
+@binary(_igamma_kernel(G.igamma, "igamma"), "igamma", saves=("self", "other"), jvp="unsupported")
 def _igamma(ctx, grad):
     if ctx.needs(0):
         raise NotImplementedError("the derivative for 'igamma: input' is not implemented.")
     return None, grad * _igamma_other(ctx)
 
 
-@binary(_igamma_kernel(G.igammac, "igammac"), "igammac", saves=("self", "other"))
+@binary(_igamma_kernel(G.igammac, "igammac"), "igammac", saves=("self", "other"), jvp="unsupported")
 def _igammac(ctx, grad):
     if ctx.needs(0):
         raise NotImplementedError("the derivative for 'igammac: input' is not implemented.")
     return None, -grad * _igamma_other(ctx)
+
+
+_igamma.jvp_name = "igamma"  # (derivatives.yaml has no forward formula: PyTorch's "not implemented yet")
+_igammac.jvp_name = "igammac"
 
 
 def _igamma_call(op, fname, input, other, out):
