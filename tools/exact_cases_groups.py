@@ -135,4 +135,13 @@ def cases(graph: str) -> list[dict]:
               "o4 = torch.narrow_copy(x, 0, 0, 1, out=torch.zeros(3))",
               "o5 = torch.sort(x, out=(torch.zeros(5), torch.zeros(5, dtype=torch.long)))"],
              ["o1", "o2", "o3", "o4", "o5"]),
+        case("trapezoid-spacing-left-slice-first",  # (seed 30888000: grad_fn:backward) ATen's x_left is sliced before
+             # x_right: the older node, so x's double-backward graph adds the two slices' gradients in its order
+             [graph, "x3 = torch.tensor([-3.0, -1.5], requires_grad=True)",
+              "y = torch.tensor([[-2.75, 2.75], [-0.25, -2.25]], requires_grad=True)",
+              "torch.trapz(y, x3.expand(2, 2), dim=-2).sum().backward(create_graph=True)",
+              "x4 = torch.tensor([0.5, 1.0, 3.0], requires_grad=True)",
+              "g, = torch.autograd.grad(torch.cumulative_trapezoid(y.repeat(1, 2)[:, :3] * x4, x4).pow(2).sum(), x4,"
+              " create_graph=True)"],
+             ["graph(x3.grad.grad_fn)", "x3.grad", "graph(g.grad_fn)", "g"]),
     ]

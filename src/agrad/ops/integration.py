@@ -34,7 +34,8 @@ def _spacing(name, y, x, dim):
         x = x.view(sizes)
     elif x.ndim < y.ndim:
         x = x.view([1] * (y.ndim - x.ndim) + list(x.shape))
-    return _slice(x, dim, 1, None) - _slice(x, dim, 0, -1)
+    left = _slice(x, dim, 0, -1)  # (ATen makes x_left first: its node is the older one)
+    return _slice(x, dim, 1, None) - left
 
 
 def _check_dx(name, y, dx):
