@@ -309,3 +309,13 @@ CASES += [
           "[t.tolist() for t in torch.autograd.grad((torch.layer_norm(h, (10,), v, v) * h.detach().cos()).sum(), (h, v))]",
           "torch.autograd.grad(torch.layer_norm(x, (3,)).sum(), x, create_graph=True)[0].tolist()"]),
 ]
+
+CASES += [
+    case("half-max-all-signed-zero",  # (dt30: repr:max) float16 max()/min() over all elements: the zero of the
+         # kernel's vector lanes (16 halves from 16 elements on, else 8 floats), as float32's
+         ["pats = [[-0., -0., 0., 0.], [0., 0., -0., -0.], [-0.] * 9 + [0.], [0.] * 9 + [-0.], [-0., 0.] * 20, [0., -0.] * 20, "
+          "[-0.] * 17 + [0.], [0.] * 33 + [-0.] * 2, [-1., -0., 0.] * 7]"],
+         ["[str(torch.tensor(p, dtype=torch.float16).max()) for p in pats]",
+          "[str(torch.tensor(p, dtype=torch.float16).neg().min()) for p in pats]",
+          "[str(torch.tensor(p, dtype=torch.float32).max()) for p in pats]"]),
+]

@@ -228,19 +228,20 @@ def _reduce_all_zero(r, a):
     of both signs: each of its vector lanes (8 floats, 4 doubles) keeps the last zero it meets
     (AVX2's min/max give the second operand on a tie), then the lanes are combined, the later
     one winning a tie (floats: by halves, lanes 4-7 into 0-3, 2-3 into 0-1, 1 into 0; doubles: in
-    order). For float32/float64 in memory order on one thread (under 32,768 elements)."""
-    if r != 0 or a.dtype not in (np.float32, np.float64) or a.size >= 32768 or not a.flags.c_contiguous:
+    order; halves: 16 lanes from 16 elements on, folded 8-15 into 0-7 first, else as floats).
+    For float32/float64/float16 in memory order on one thread (under 32,768 elements)."""
+    if r != 0 or a.dtype not in (np.float32, np.float64, np.float16) or a.size >= 32768 or not a.flags.c_contiguous:
         return r
     zero = a.reshape(-1) == 0
     where = np.flatnonzero(zero)
-    lanes = 32 // a.itemsize
+    lanes = 4 if a.dtype == np.float64 else 16 if a.dtype == np.float16 and a.size >= 16 else 8
     if a.size < lanes:
         return np.asarray(a.reshape(-1)[where[-1]])
     last = [None] * lanes  # each lane's last zero (None: a lane without one loses every tie)
     for p in where.tolist():
         last[p % lanes] = p
-    if lanes == 8:
-        for step in (4, 2, 1):
+    if lanes != 4:
+        for step in (8, 4, 2, 1) if lanes == 16 else (4, 2, 1):
             last = [last[k ^ step] if last[k ^ step] is not None or last[k] is None else last[k]
                     for k in range(lanes)]
         pick = last[0]
