@@ -153,7 +153,7 @@ def cases(graph: str) -> list[dict]:
               'F.soft_margin_loss(x.long(), s.long())', 'F.soft_margin_loss(x, s.double())',
               'F.soft_margin_loss(x.half(), s)', 'F.soft_margin_loss(x, torch.ones(2,4))',
               'F.soft_margin_loss(x[0], s)', 'F.soft_margin_loss(x, s.requires_grad_())', 'F.soft_margin_loss(d, s)',
-              'F.soft_margin_loss(x, s, size_average=False)', "F.soft_margin_loss(x, s, reduction='bad')"] + [
+              'F.soft_margin_loss(x, s, size_average=False)', "torch.autograd.grad(F.soft_margin_loss(x[:0], s[:0]), x)", "F.soft_margin_loss(x, s, reduction='bad')"] + [
               "F.multi_margin_loss(r, ry, 2, 0.3, reduction='none').tolist()", "torch.autograd.grad(F.multi_margin_loss(r, ry, 2, 0.3), r)[0].tolist()",
               "F.multilabel_margin_loss(r, rt).tolist()", "torch.autograd.grad(F.multilabel_margin_loss(r, rt, reduction='none').sum(), r)[0].tolist()",
               "F.soft_margin_loss(r, r.detach().cos().sign()).tolist()", "torch.autograd.grad(F.soft_margin_loss(r, r.detach().cos().sign(), reduction='sum'), r)[0].tolist()"]),

@@ -72,7 +72,7 @@ def _soft_margin_backward_fwd(ctx, g, x, target, reduction):
     z = ((-tt) * xt).exp()
     out = _t(np.empty(x.shape, x.dtype))
     out.copy_(tt * z)
-    out.mul_(-(1.0 / x.size) if reduction == "mean" else -1.0)
+    out.mul_(-(1.0 / x.size if x.size else float("inf")) if reduction == "mean" else -1.0)  # (C++'s 1. / 0)
     z.add_(1)
     return out.div_(z).mul_(_t(g))._data
 
