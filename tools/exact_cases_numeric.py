@@ -201,3 +201,10 @@ CASES += [
           "(torch.tensor([v], dtype=torch.float64, requires_grad=True) for v in vals)]",
           "[torch.tensor([v], dtype=torch.float64).tanh().item() for v in vals]"]),
 ]
+
+CASES += [
+    case("erf-kernel-empty-range",  # (a float64 erfinv whose tail was empty raised an internal UnboundLocalError)
+         ["x = torch.tensor([0.5, -0.25], dtype=torch.float64, requires_grad=True)"],
+         ["torch.special.erfinv(x * 1)", "torch.erf(torch.zeros(0, dtype=torch.float64))", "torch.erfc(torch.zeros(2, 0))",
+          "torch.special.erfinv(torch.zeros(0))", "torch.autograd.grad(torch.erfinv(x).sum(), x)[0]"]),
+]

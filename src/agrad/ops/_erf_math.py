@@ -41,6 +41,8 @@ def calerf(a, complement):
     work = np.longdouble if dtype == np.float64 or dtype == np.longdouble else float  # (long double: kept)
     A, B, C, D, P, Q, (one_over_sqrt_pi,) = _ERF_BY_TYPE[work]
     x = np.asarray(a, np.longdouble if work is np.longdouble else np.float64)
+    if not x.size:  # (no range has an element: nothing to select from)
+        return _finish(x.copy(), x, dtype)
     y = np.abs(x)
     with np.errstate(all="ignore"):
         small = y <= 0.46875
