@@ -105,6 +105,10 @@ def cases(graph: str) -> list[dict]:
              + ["torch.igamma(d, d).sum().backward()", "torch.igammac(d, a[:3]).sum().backward()", "torch.igamma(i, i)",
                 "torch.igamma(d, 2.0)", "torch.special.gammainc(2.0, d)", "torch.igammac(d, torch.ones(2))",
                 "torch.igamma(d.detach(), d.detach(), out=torch.empty(3, dtype=torch.int64))"]),
+        case("special2-erfinv-central",  # (float64 erfinv of values all in one range: calerf of an empty tail)
+             ["x = torch.tensor([0.1, 0.5, -0.25], dtype=torch.float64, requires_grad=True)"],
+             ["torch.special.erfinv(x * 1).tolist()", "torch.autograd.grad(torch.erfinv(x).sum(), x)",
+              "torch.erfc(torch.tensor([], dtype=torch.float64))", "torch.erf(torch.zeros(0, 3, dtype=torch.float64))"]),
         case("special2-errors",  # the parser's messages, the kernels' dispatch
              ["x = torch.tensor([0.5, 1.5])", "h = x.half()"],
              ["torch.special.bessel_j0(1.0)", "torch.special.airy_ai(input=x)", "torch.special.chebyshev_polynomial_t(2, 3)",
