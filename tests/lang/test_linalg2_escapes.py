@@ -37,6 +37,8 @@ def blocked(text, type_name="AttributeError"):
     "torch.geqrf.__globals__", "a.geqrf.__func__", "torch.linalg.householder_product.__wrapped__", "torch.orgqr.__code__",
     "torch.ormqr.__globals__", "torch.geqrf(a).a.grad_fn.__dict__", "torch.orgqr(*torch.geqrf(a)).grad_fn._saved_tau.__class__.__subclasses__",
     "torch.ormqr(*torch.geqrf(a), b).grad_fn.__dict__",
+    "torch.linalg.ldl_factor.__globals__", "torch.linalg.ldl_factor_ex.__wrapped__", "torch.linalg.ldl_solve.__code__",
+    "torch.linalg.ldl_factor(s).LD.grad_fn.__dict__",
 ])
 def test_new_linalg_functions_expose_no_internals(use):
     blocked(HEAD + f"print({use})\n")
@@ -50,5 +52,6 @@ def test_new_linalg_functions_run_in_scripts(run_ok):
                  "y = y + torch.linalg.vander(a[0]).sum() + torch.linalg.tensorinv(s, ind=1).sum() + torch.linalg.tensorsolve(s, b[:, 0]).sum()\n"
                  "y = y + torch.nuclear_norm(a) + torch.frobenius_norm(a, (0, 1))\n"
                  "v, tau = torch.geqrf(a.detach())\ny = y + torch.linalg.householder_product(v, tau).sum() + torch.ormqr(v, tau, b).sum()\n"
+                 "LD, pv = torch.linalg.ldl_factor(s.detach())\nprint(torch.linalg.ldl_solve(LD, pv, b.detach()).shape)\n"
                  "y.backward()\nprint(info, inf, P.dtype, a.grad.shape, b.grad.shape, s.grad.shape)\n")
-    assert res.stdout.startswith("tensor(0, dtype=torch.int32) tensor(0, dtype=torch.int32) torch.float32 torch.Size([3, 3])")
+    assert res.stdout.startswith("torch.Size([3, 2])\ntensor(0, dtype=torch.int32) tensor(0, dtype=torch.int32) torch.float32 torch.Size([3, 3])")

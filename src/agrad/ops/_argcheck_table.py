@@ -99,6 +99,8 @@ TABLE = {
     'linalg.eigvalsh': ((0, 'A', 'tensor', "linalg_eigvalsh(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'linalg.inv': ((0, 'A', 'tensor', "linalg_inv(): argument 'A' (position 1) must be Tensor, not {}", None),),
     'linalg.inv_ex': ((0, 'A', 'tensor', "linalg_inv_ex(): argument 'A' (position 1) must be Tensor, not {}", None),),
+    'linalg.ldl_factor': ((0, 'A', 'tensor', "linalg_ldl_factor(): argument 'input' (position 1) must be Tensor, not {}", None),),
+    'linalg.ldl_factor_ex': ((0, 'A', 'tensor', "linalg_ldl_factor_ex(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'linalg.lstsq': ((0, 'A', 'tensor', "linalg_lstsq(): argument 'input' (position 1) must be Tensor, not {}", None), (1, 'B', 'tensor', "linalg_lstsq(): argument 'b' (position 2) must be Tensor, not {}", None)),
     'linalg.lu': ((0, 'A', 'tensor', "linalg_lu(): argument 'A' (position 1) must be Tensor, not {}", None),),
     'linalg.lu_factor': ((0, 'A', 'tensor', "linalg_lu_factor(): argument 'A' (position 1) must be Tensor, not {}", None),),
