@@ -119,3 +119,58 @@ def frobenius_norm(input, dim, keepdim=False, *, out=None):
     result = _norm1(input, ord=2.0, axes=axes, keepdim=bool(keepdim), dtype=input._data.dtype)
     return finish_out("frobenius_norm", result, out)
 
+
+
+# ---------------------------------------------------------------------------
+# removed in PyTorch 1.9: torch._linalg_utils keeps the names, each raising its replacement's advice
+# ---------------------------------------------------------------------------
+
+_REMOVED = "This function was deprecated since version 1.9 and is now removed."
+_REMOVED_TEXT = {
+    "matrix_rank": f"{_REMOVED}\nPlease use the `torch.linalg.matrix_rank` function instead. The parameter 'symmetric' was "
+                   "renamed in `torch.linalg.matrix_rank()` to 'hermitian'.",
+    "lstsq": f"{_REMOVED} `torch.lstsq` is deprecated in favor of `torch.linalg.lstsq`.\n`torch.linalg.lstsq` has reversed "
+             "arguments and does not return the QR decomposition in the returned tuple (although it returns other "
+             "information about the problem).\n\nTo get the QR decomposition consider using `torch.linalg.qr`.\n\nThe "
+             "returned solution in `torch.lstsq` stored the residuals of the solution in the last m - n columns of the "
+             "returned value whenever m > n. In torch.linalg.lstsq, the residuals are in the field 'residuals' of the "
+             "returned named tuple.\n\nThe unpacking of the solution, as in\nX, _ = torch.lstsq(B, A).solution[:A.size(1)]"
+             "\nshould be replaced with:\nX = torch.linalg.lstsq(A, B).solution",
+    "symeig": f"{_REMOVED} The default behavior has changed from using the upper triangular portion of the matrix by "
+              "default to using the lower triangular portion.\n\nL, _ = torch.symeig(A, upper=upper) should be replaced "
+              "with:\nL = torch.linalg.eigvalsh(A, UPLO='U' if upper else 'L')\n\nand\n\nL, V = torch.symeig(A, "
+              "eigenvectors=True) should be replaced with:\nL, V = torch.linalg.eigh(A, UPLO='U' if upper else 'L')",
+    "eig": f"{_REMOVED} `torch.linalg.eig` returns complex tensors of dtype `cfloat` or `cdouble` rather than real tensors "
+           "mimicking complex tensors.\n\nL, _ = torch.eig(A) should be replaced with:\nL_complex = "
+           "torch.linalg.eigvals(A)\n\nand\n\nL, V = torch.eig(A, eigenvectors=True) should be replaced with:\n"
+           "L_complex, V_complex = torch.linalg.eig(A)",
+    "solve": f"{_REMOVED} `torch.solve` is deprecated in favor of `torch.linalg.solve`. `torch.linalg.solve` has its "
+             "arguments reversed and does not return the LU factorization.\n\nTo get the LU factorization see `torch.lu`, "
+             "which can be used with `torch.lu_solve` or `torch.lu_unpack`.\nX = torch.solve(B, A).solution should be "
+             "replaced with:\nX = torch.linalg.solve(A, B)",
+}
+
+
+@export("matrix_rank")
+def matrix_rank(input, tol=None, symmetric=False, *, out=None):
+    raise RuntimeError(_REMOVED_TEXT["matrix_rank"])
+
+
+@export("lstsq", method=True)
+def lstsq(input, A, *, out=None):
+    raise RuntimeError(_REMOVED_TEXT["lstsq"])
+
+
+@export("symeig", method=True)
+def symeig(input, eigenvectors=False, upper=True, *, out=None):
+    raise RuntimeError(_REMOVED_TEXT["symeig"])
+
+
+@export("eig", method=True)
+def eig(self, eigenvectors=False, *, e=None, v=None):
+    raise RuntimeError(_REMOVED_TEXT["eig"])
+
+
+@export("solve", method=True)
+def solve(input, A, *, out=None):
+    raise RuntimeError(_REMOVED_TEXT["solve"])
