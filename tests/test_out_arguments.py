@@ -265,3 +265,15 @@ def test_an_out_with_elements_and_another_shape_is_resized_with_pytorchs_warning
         warnings.simplefilter("error")
         torch.sin(x, out=_e())  # an empty out: resized quietly
         torch.narrow_copy(x, 0, 0, 1, out=torch.zeros(3))  # (its kernel resizes out itself)
+
+
+def test_factories_and_samplers_resize_their_out_quietly():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for call in (lambda o: torch.zeros(5, out=o), lambda o: torch.linspace(0, 1, 5, out=o),
+                     lambda o: torch.eye(3, out=o), lambda o: torch.randn(5, out=o),
+                     lambda o: torch.bernoulli(torch.full((5,), 0.5), out=o)):
+            assert call(torch.zeros(3)).numel() > 3
+    with pytest.warns(UserWarning, match="The number of elements in the out tensor of shape"):
+        torch.arange(5.0, out=torch.zeros(3))  # (arange's own check, not resize_output's)

@@ -570,8 +570,9 @@ def warn_resized(shape, wanted):
                   UserWarning, stacklevel=stacklevel)
 
 
-def finish_out(fname, result, out):
-    """Write ``result`` into ``out=`` (in place), with PyTorch's checks."""
+def finish_out(fname, result, out, quiet_resize=False):
+    """Write ``result`` into ``out=`` (in place), with PyTorch's checks.  ``quiet_resize``: the
+    kernel resizes ``out`` itself (factories, samplers, narrow_copy): no resize_output warning."""
     if out is None:
         return result
     from ..autograd import grad_mode
@@ -584,7 +585,7 @@ def finish_out(fname, result, out):
     if out._data.dtype != result._data.dtype and fname not in _OUT_GIVES_DTYPE:
         _check_out_dtype(fname, result, out)
     if out.shape != result.shape:
-        if out._data.size and fname != "narrow_copy":  # (narrow_copy's kernel resizes out itself, quietly)
+        if out._data.size and not (quiet_resize or fname == "narrow_copy"):
             warn_resized(out.shape, result.shape)
         # (resized: ATen's set_output restrides it as the result is laid out, TensorIterator's or the kernel's)
         out._data = _layout.empty_like(result._data, out._data.dtype)

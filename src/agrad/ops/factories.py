@@ -310,7 +310,7 @@ def _filled(fill, shape, dtype, requires_grad, device, out=None, fname="", layou
     _check_options(layout, pin_memory)
     d = out.dtype if out is not None and dtype is None else _dtype_or_default(dtype)
     t = _finish(np.full(shape, dtypes.checked_scalar(fill, d.numpy)), requires_grad, device)
-    return finish_out(fname, t, out) if out is not None else t
+    return finish_out(fname, t, out, quiet_resize=True) if out is not None else t
 
 
 @export()
@@ -353,7 +353,7 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
             raise RuntimeError(f"{name} must be greater or equal to 0, got {int(v)}")
     _shape((n, m))
     t = _finish(np.eye(n, m, dtype=_dtype_or_default(dtype).numpy), requires_grad, device)
-    return finish_out("eye", t, out) if out is not None else t
+    return finish_out("eye", t, out, quiet_resize=True) if out is not None else t
 
 
 # ranges: PyTorch's own formulas (agrad.ops._range_math) ------------------------------
@@ -417,13 +417,13 @@ def _range_result(data, requires_grad, device, out, fname, layout, pin_memory):
     t = _finish(data, requires_grad, device)
     if out is None:
         return t
-    if out.numel() not in (0, t.numel()):
+    if fname == "arange" and out.numel() not in (0, t.numel()):  # (arange's own check; linspace/logspace/range: none)
         import warnings
         warnings.warn(f"The number of elements in the out tensor of shape {list(out.shape)} is {out.numel()} "
                       f"which does not match the computed number of elements {t.numel()}. Note that this may "
                       "occur as a result of rounding error. The out tensor will be resized to a tensor of shape "
                       f"({t.numel()},).", UserWarning, stacklevel=3)
-    return finish_out(fname, t, out)
+    return finish_out(fname, t, out, quiet_resize=True)
 
 
 @export()

@@ -73,7 +73,7 @@ def _new(data, requires_grad=False, device=None, out=None, fname=""):
     t = Tensor._make(data)
     if requires_grad:
         t._new_requires_grad()
-    return finish_out(fname, t, out) if out is not None else t
+    return finish_out(fname, t, out, quiet_resize=True) if out is not None else t
 
 
 # ------------------------------------------------------------------ factories
@@ -477,7 +477,7 @@ def bernoulli(input, p=None, *, generator=None, out=None):
         # autograd has no formula for it
         value = _bernoulli_float(np.empty(input.shape, input._data.dtype), g, float(p))
         res = not_implemented(value, (input,), "aten::bernoulli")
-    return finish_out("bernoulli", res, out) if out is not None else res
+    return finish_out("bernoulli", res, out, quiet_resize=True) if out is not None else res
 
 
 # ------------------------------------------------------------------ normal (functional)
@@ -535,7 +535,7 @@ def normal(mean=None, std=1.0, size=None, *, generator=None, out=None, dtype=Non
             res = _normal_t[3].apply((mean, std), (mean._data, std._data), {"vals": vals})
         else:
             res = _normal_t[2].apply((std,), (std._data,), {"vals": vals})
-    return finish_out("normal", res, out) if out is not None else res
+    return finish_out("normal", res, out, quiet_resize=True) if out is not None else res
 
 
 # ------------------------------------------------------------------ multinomial
@@ -595,7 +595,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
             res[i] = np.searchsorted(cum.astype(np.float64), u, side="left")
     res = res.reshape(input.shape[:-1] + (n,))
     t = Tensor._make(res)
-    return finish_out("multinomial", t, out) if out is not None else t
+    return finish_out("multinomial", t, out, quiet_resize=True) if out is not None else t
 
 
 # ------------------------------------------------------------------ seeding (torch.*)
