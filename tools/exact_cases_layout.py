@@ -318,4 +318,20 @@ CASES += [
          ["[str(torch.tensor(p, dtype=torch.float16).max()) for p in pats]",
           "[str(torch.tensor(p, dtype=torch.float16).neg().min()) for p in pats]",
           "[str(torch.tensor(p, dtype=torch.float32).max()) for p in pats]"]),
+    case("layer-norm-rowwise-moments",  # (issue 10) float32/float64 rows longer than a register: ATen's RowwiseMoments
+         # (Welford in chunks of 16 vectors, cascade merges, tail, lane merges), ds/db with the last partial vector's
+         # products fused, dgamma fused into the per-thread buffers
+         ["a = ((torch.arange(1800) * 7919 % 1013) - 506).reshape(6, 300) / 37.0 + 3.0",
+          "x = a.clone().requires_grad_()",
+          "w = (torch.arange(300) % 11 - 5.0).div(4.0).requires_grad_()",
+          "b = (torch.arange(300) % 7 - 3.0).div(8.0).requires_grad_()",
+          "g = ((torch.arange(1800) * 31 % 97) - 48.0).reshape(6, 300) / 16.0",
+          "xd = a[:, :141].double().requires_grad_()",
+          "wd = w.detach()[:141].double().requires_grad_()"],
+         ["torch.layer_norm(a, (300,), w, b)[:, ::23].tolist()",
+          "torch.layer_norm(a, (300,))[:, 7::29].tolist()",
+          "[t[..., ::19].tolist() for t in torch.autograd.grad((torch.layer_norm(x, (300,), w, b) * g).sum(), (x, w, b))]",
+          "torch.autograd.grad((torch.layer_norm(x, (300,)) * g).sum(), x)[0][:, 5::31].tolist()",
+          "torch.layer_norm(xd, (141,), wd)[:, ::13].tolist()",
+          "[t[..., ::11].tolist() for t in torch.autograd.grad((torch.layer_norm(xd, (141,), wd, wd) * g[:, :141]).sum(), (xd, wd))]"]),
 ]

@@ -388,30 +388,16 @@ def _lanes(dtype):
 
 def _fma(a, b, c):
     """a * b + c rounded once, as the fused multiply-add PyTorch's compiled kernels use."""
-    a, b, c = np.broadcast_arrays(a, b, c)
-    dtype = a.dtype
     with np.errstate(all="ignore"):
-        if dtype != np.float64:  # a float32 product is exact in float64
-            return (a.astype(np.float64) * b + c.astype(np.float64)).astype(dtype)
-        p = a * b  # float64: Dekker's exact product, then a compensated sum
-        ah, al = _split(a)
-        bh, bl = _split(b)
-        err = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-        s = p + c
-        bv = s - p
-        out = s + (((p - (s - bv)) + (c - bv)) + err)
-        return np.where(np.isfinite(out) & np.isfinite(s), out, p + c)
+        return _vec_math.fma(a, b, c)
 
 
-def _split(v):
-    t = v * 134217729.0
-    hi = t - (t - v)
-    return hi, v - hi
-
-
-def _row_sum(v):
-    """Sum of each row as PyTorch's vectorised reduce_all: in order for a row shorter than a
-    register, else lane by lane and the lanes by halves."""
+def _row_sum(head, last=None):
+    """Sum of each row of ``head * last`` (or of ``head``) as PyTorch's vectorised
+    map_reduce_all: in order for a row shorter than a register, else lane by lane (the
+    partial last vector's products fused into the sums), then the lanes: float's by halves
+    (its AVX2 shuffles), double's one after another (the generic vec_reduce_all)."""
+    v = head if last is None else head * last
     rows, n = v.shape
     width = _lanes(v.dtype)
     if n < width:
@@ -424,20 +410,99 @@ def _row_sum(v):
     for d in range(width, full, width):
         acc = acc + v[:, d:d + width]
     if n > full:
-        acc[:, :n - full] += v[:, full:]
+        acc[:, :n - full] = (acc[:, :n - full] + v[:, full:] if last is None else
+                             _fma(head[:, full:], last[..., full:], acc[:, :n - full]))
+    if v.dtype != np.float32:
+        s = acc[:, 0]
+        for k in range(1, width):
+            s = s + acc[:, k]
+        return s
     while acc.shape[1] > 1:
         h = acc.shape[1] // 2
         acc = acc[:, :h] + acc[:, h:]
     return acc[:, 0]
 
 
-def _ln_moments(x, eps):
-    """Each row's mean and 1/sqrt(var + eps): PyTorch's Welford steps for rows shorter than a
-    register (bit for bit), float64 two-pass moments otherwise."""
+_CHUNK = 16  # vectors per Welford chunk in ATen's RowwiseMoments (kChunkSize)
+
+
+def _add_moments(add, into, fused):
+    """ATen's AddMoments: the moments ``add`` (count, mean, m2) merged into ``into``; counts
+    are the same for every row. ``fused``: the scalar form (its m1 and m2 steps compiled to
+    fused multiply-adds), else the vector form (AddMomentsVec: m1 + c * delta rounded twice,
+    m2 as fmadd(delta * m0, c * delta, m2 + m2_add))."""
+    k, a1, a2 = add
+    m0, m1, m2 = into
+    T = m1.dtype.type
+    n = m0 + k
+    c = T(0) if n == 0 else T(k) / T(n)
+    delta = a1 - m1
+    if fused:
+        return n, _fma(c, delta, m1), m2 + _fma(delta * delta * c, T(m0), a2)
+    step = c * delta
+    return n, m1 + step, _fma(delta * T(m0), step, m2 + a2)
+
+
+def _rowwise_moments(x):
+    """Each row's mean and biased variance as ATen's RowwiseMoments computes them (float32 and
+    float64): Welford over register-wide lanes in chunks of 16 vectors (all chunks at once here),
+    the chunks merged through a binary cascade, then the tail elements one by one and the lanes
+    merged into them."""
+    T = x.dtype.type
+    rows, N = x.shape
+    L = _lanes(x.dtype)
+    n = N // L  # vectors per row
+    m = -(-n // _CHUNK)  # chunks
+    zero = (0, np.zeros((rows, L), x.dtype), np.zeros((rows, L), x.dtype))
+    if m:
+        v = np.zeros((rows, m * _CHUNK * L), x.dtype)
+        v[:, :n * L] = x[:, :n * L]
+        v = v.reshape(rows, m, _CHUNK, L)
+        c1 = np.zeros((rows, m, L), x.dtype)
+        c2 = np.zeros((rows, m, L), x.dtype)
+        last = n - (m - 1) * _CHUNK  # vectors in the last chunk
+        for j in range(min(_CHUNK, n)):
+            xv = v[:, :, j]
+            d = xv - c1
+            u1 = _fma(d, T(1) / T(j + 1), c1)
+            u2 = _fma(d, xv - u1, c2)
+            if j >= last:  # (the last chunk has stopped)
+                u1[:, -1], u2[:, -1] = c1[:, -1], c2[:, -1]
+            c1, c2 = u1, u2
+    depth = max(1, int(m - 1).bit_length())  # CeilLog2(m), at least 1
+    stack = [zero] * depth
+    for i in range(m):
+        stack[0] = _add_moments((min(_CHUNK, n - i * _CHUNK), c1[:, i], c2[:, i]), stack[0], False)
+        mask, j = i + 1, 1
+        while j < depth and not mask & 1:
+            stack[j] = _add_moments(stack[j - 1], stack[j], False)
+            stack[j - 1] = zero
+            mask >>= 1
+            j += 1
+    for j in range(1, depth):
+        stack[0] = _add_moments(stack[j], stack[0], False)
+    _, lanes1, lanes2 = stack[0]
+    acc = (0, np.zeros(rows, x.dtype), np.zeros(rows, x.dtype))
+    for k in range(n * L, N):
+        xk = x[:, k]
+        d = xk - acc[1]
+        m1 = acc[1] + d / T(acc[0] + 1)
+        acc = (acc[0] + 1, m1, acc[2] + d * (xk - m1))
+    for i in range(L):
+        acc = _add_moments((n, lanes1[:, i], lanes2[:, i]), acc, True)
+    return acc[1], acc[2] / T(N)
+
+
+def _ln_moments(x, eps, native=True):
+    """Each row's mean and 1/sqrt(var + eps). ``native`` (float32, float64 input): ATen's
+    RowwiseMoments bit for bit; else (half computed in float) Welford steps for rows shorter
+    than a register, float64 two-pass moments otherwise."""
     T = x.dtype.type
     rows, n = x.shape
     with np.errstate(all="ignore"):
-        if n < _lanes(x.dtype):
+        if native:
+            m1, var = _rowwise_moments(x)
+        elif n < _lanes(x.dtype):
             m1 = np.zeros(rows, T)
             m2 = np.zeros(rows, T)
             for k in range(n):
@@ -465,9 +530,9 @@ def _as_rows(a, k):
 
 def _layer_norm_fwd(ctx, x, w, b, normalized_shape, eps):
     k = len(normalized_shape)
-    work = x if x.dtype in (np.float32, np.float64) else x.astype(np.float32)
-    rows = _as_rows(work, k)
-    mean, rstd = _ln_moments(rows, eps)
+    native = x.dtype in (np.float32, np.float64)
+    rows = _as_rows(x if native else x.astype(np.float32), k)
+    mean, rstd = _ln_moments(rows, eps, native)
     stat_shape = x.shape[:x.ndim - k] + (1,) * k
     ctx.mean, ctx.rstd = mean.reshape(stat_shape), rstd.reshape(stat_shape)
     with np.errstate(all="ignore"):
@@ -502,15 +567,19 @@ def _layer_norm_backward_fwd(ctx, dy, x, mean, rstd, w, b, normalized_shape, mas
     with np.errstate(all="ignore"):
         dx = dw = db = None
         if mask[0]:
-            ds = _row_sum(dY * X * g if g is not None else dY * X)
-            dsum = _row_sum(dY * g if g is not None else dY)
+            ds = _row_sum(dY * X, g) if g is not None else _row_sum(dY, X)
+            dsum = _row_sum(dY, g)
             scale = T(1) / T(n)
             bb = _fma(dsum, m, -ds) * a * a * a * scale
             cc = _fma(-bb, m, -(dsum * a * scale))
             first = a[:, None] * dY * g if g is not None else a[:, None] * dY
             dx = (_fma(bb[:, None], X, first) + cc[:, None]).reshape(x.shape)
         if mask[1]:
-            dw = _through_thread_buffers(dY * (X * a[:, None] + (-a * m)[:, None]), out_dtype).reshape(normalized_shape)
+            if dtype == out_dtype:  # each row's dy * (a * x + b) fused into the thread's buffer
+                dw = _through_thread_buffers(dY, out_dtype, _fma(a[:, None], X, (-a * m)[:, None]))
+            else:
+                dw = _through_thread_buffers(dY * (X * a[:, None] + (-a * m)[:, None]), out_dtype)
+            dw = dw.reshape(normalized_shape)
         if mask[2]:
             db = _through_thread_buffers(dY, out_dtype).reshape(normalized_shape)
     shape = tuple(normalized_shape)
@@ -519,15 +588,20 @@ def _layer_norm_backward_fwd(ctx, dy, x, mean, rstd, w, b, normalized_shape, mas
             np.zeros(shape, out_dtype) if db is None else db.astype(out_dtype, copy=False))
 
 
-def _through_thread_buffers(terms, dtype):
-    """The sum over rows of ``terms`` (an (M, N) array in the kernel's opmath type) as
+def _through_thread_buffers(terms, dtype, factors=None):
+    """The sum over rows of ``terms`` (an (M, N) array in the kernel's opmath type; with
+    ``factors``, of terms * factors, each product fused into the running sum) as
     LayerNormBackwardKernelImplInternal sums dgamma and dbeta: each intra-op thread adds its
     range of rows into a buffer of the input's dtype (half rounds after every row), then the
     buffers are added in opmath from zero, in thread order."""
     rows, n = terms.shape
     total = np.zeros(n, terms.dtype)
     for begin, end in _vec_math.parallel_chunks(rows, 1):
-        if terms.dtype == dtype:
+        if factors is not None:
+            buf = np.zeros(n, dtype)
+            for i in range(begin, end):
+                buf = _fma(terms[i], factors[i], buf)
+        elif terms.dtype == dtype:
             buf = terms[begin:end].sum(axis=0)  # (row after row: numpy's outer-axis reduction)
         else:
             buf = np.zeros(n, dtype)
