@@ -597,7 +597,15 @@ def _through_thread_buffers(terms, dtype, factors=None):
     rows, n = terms.shape
     total = np.zeros(n, terms.dtype)
     for begin, end in _vec_math.parallel_chunks(rows, 1):
-        if factors is not None:
+        if factors is not None and dtype == np.float32:  # (products exact in double: _fma32's steps
+            buf = np.zeros(n, dtype)                       # with them made once for all rows)
+            prods = terms[begin:end].astype(np.float64) * factors[begin:end]
+            for i in range(end - begin):
+                s = prods[i] + buf
+                mid = s.view(np.int64) & _vec_math._MID_MASK
+                buf = (_fma(terms[begin + i], factors[begin + i], buf)
+                       if _vec_math._count(mid == _vec_math._MID) else s.astype(dtype))
+        elif factors is not None:
             buf = np.zeros(n, dtype)
             for i in range(begin, end):
                 buf = _fma(terms[i], factors[i], buf)
