@@ -567,8 +567,12 @@ def _layer_norm_backward_fwd(ctx, dy, x, mean, rstd, w, b, normalized_shape, mas
     with np.errstate(all="ignore"):
         dx = dw = db = None
         if mask[0]:
-            ds = _row_sum(dY * X, g) if g is not None else _row_sum(dY, X)
-            dsum = _row_sum(dY, g)
+            if dtype == out_dtype:
+                ds = _row_sum(dY * X, g) if g is not None else _row_sum(dY, X)
+                dsum = _row_sum(dY, g)
+            else:  # (half: the products rounded before every sum)
+                ds = _row_sum(dY * X * g if g is not None else dY * X)
+                dsum = _row_sum(dY * g if g is not None else dY)
             scale = T(1) / T(n)
             bb = _fma(dsum, m, -ds) * a * a * a * scale
             cc = _fma(-bb, m, -(dsum * a * scale))
