@@ -335,3 +335,15 @@ CASES += [
           "torch.layer_norm(xd, (141,), wd)[:, ::13].tolist()",
           "[t[..., ::11].tolist() for t in torch.autograd.grad((torch.layer_norm(xd, (141,), wd, wd) * g[:, :141]).sum(), (xd, wd))]"]),
 ]
+
+CASES += [
+    case("final-run-groups-dt30b",  # (dt30 end run: raises-only-agrad:%, error-type:max_pool1d(_with_indices), stride:rsub)
+         ["v = torch.zeros(2, 3, 4).transpose(0, -1) + 1.5", "x = torch.tensor([2.0, -0.75], dtype=torch.float64)",
+          "b = torch.tensor([[[True, False, True, False]]])",
+          "a = torch.tensor([[2.5, 0.75, -1.25, -1.5], [0.0, 3.0, 3.0, 2.0]], requires_grad=True).transpose(0, -1)",
+          "o = torch.tensor([[0.0, 0.5], [-2.25, 1.75], [-2.0, 2.25], [2.75, 1.5]], requires_grad=True)"],
+         ["(x % v).shape", "(x % v)[0]", "torch.fmod(x, v)[1]", "(x + v).stride()", "torch.max_pool1d(b[0], 2)",
+          "torch.max_pool1d_with_indices(b, 1)", "F.max_pool2d(b[None], 1)", "F.max_pool3d(b[None, None], 1)",
+          "F.max_pool1d(b, 2, return_indices=True)", "torch.rsub(a, o, alpha=0.001).stride()", "torch.rsub(a, o).stride()",
+          "torch.rsub(a, 2.0).stride()", "torch.rsub(a, o, alpha=2)"]),
+]

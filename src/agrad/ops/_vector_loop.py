@@ -34,7 +34,8 @@ def vector_rows(shape: tuple, arrays) -> tuple[int, int, str] | None:
     elif all(a.flags.f_contiguous for a in arrays) and any(a.shape == shape for a in arrays):
         # (F order: the full-shape operands decide it; the others broadcast, as an expanded
         # gradient of a transposed input does)
-        order, shape, arrays = "F", shape[::-1], [a.T for a in arrays]
+        # (an operand of fewer dims broadcasts from the right: its dims padded in front, then reversed)
+        order, shape, arrays = "F", shape[::-1], [a.reshape((1,) * (len(shape) - a.ndim) + a.shape).T for a in arrays]
     else:
         return None
     strides = [np.broadcast_to(a, shape).strides for a in arrays]

@@ -17,6 +17,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 from . import _layout
+from ._layout import iterator_layout
 from ._op import FUNCTIONS, Op, export, finish_out, zeros_like_grad
 from .pointwise import _check_alpha, _rsub, _times_alpha, check_sub, operands
 
@@ -105,7 +106,10 @@ def rsub(input, other, alpha=1):
         _check_alpha(arrs, alpha)
     attrs = {"alpha": alpha} if alpha != 1 or type(alpha) is bool else {}
     if isinstance(other, Tensor):
-        return _rsub0.apply(ts, arrs, attrs)
+        out = _rsub0.apply(ts, arrs, attrs)
+        # (ATen's rsub is sub(other, input): ``other`` is TensorIterator's first operand, its layout decides)
+        out._data = iterator_layout(out._data, (arrs[1], arrs[0]))
+        return out
     return _rsub.apply((ts[0],), arrs, attrs)
 
 
