@@ -347,3 +347,12 @@ CASES += [
           "F.max_pool1d(b, 2, return_indices=True)", "torch.rsub(a, o, alpha=0.001).stride()", "torch.rsub(a, o).stride()",
           "torch.rsub(a, 2.0).stride()", "torch.rsub(a, o, alpha=2)"]),
 ]
+
+CASES += [
+    case("hardtanh-backward-nan-bound",  # (dt30 end run: grad-value:backward) a NaN bound: the vector code's blocks give
+         # 0, the scalar loop past them passes the gradient unless x <= min or x >= max
+         ["n = float('nan')"],
+         [f"[torch.autograd.grad(F.hardtanh(x, lo, hi).sum(), x)[0].tolist() for x in "
+          f"((torch.arange(k, dtype=torch.{d}) / 4 - 1.5).requires_grad_() for k in (1, 3, 8, 9, 17, 20))]"
+          for d in ("float64", "float32") for lo, hi in (("n", "1.0"), ("-1.0", "n"), ("n", "n"))]),
+]

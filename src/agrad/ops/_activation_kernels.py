@@ -187,3 +187,19 @@ def _softplus_backward_np(g, x, beta, threshold):
             return steps(np.exp)(g, x)
     vec, lib = _EXP[x.dtype]
     return by_lanes(loop_lanes((g, x)), steps(vec), steps(lib), (g, x), x.dtype)
+
+
+def hardtanh_backward(g, x, min_val, max_val):
+    """hardtanh_backward's CPU kernel: the gradient where min_val < x < max_val, else 0."""
+    out = np.where((x > min_val) & (x < max_val), g, 0)
+    if min_val == min_val and max_val == max_val:
+        return out
+    # a NaN bound: the vector code's comparisons fail (0), the scalar loop's ``x <= min || x >= max``
+    # too, so the elements past the last whole block (_scalar_tail's) pass the gradient
+    n = out.size
+    cut = n - n % (64 // out.dtype.itemsize)
+    if cut < n:
+        scalar = np.broadcast_to(np.where((x <= min_val) | (x >= max_val), 0, g), out.shape)
+        out = np.array(out, order="C")
+        out.reshape(-1)[cut:] = scalar.reshape(-1)[cut:]
+    return out

@@ -23,7 +23,7 @@ from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _sleef, _vec_math
 from ._activation_kernels import (_elu_backward_np as _elu_backward_kernel, _elu_np as _elu_kernel,
                                  _mish_backward_np, _mish_np, _silu_backward_np, _silu_np, _softplus64,
-                                 _softplus_backward_np as _softplus_backward_kernel, _vector_blocks)
+                                 _softplus_backward_np as _softplus_backward_kernel, _vector_blocks, hardtanh_backward)
 from ._not_implemented import not_implemented
 from ._layout import iterator_layout
 from ._op import METHODS, Op, export, inplace
@@ -140,8 +140,7 @@ _hardtanh = _elementwise("HardtanhBackward0",
 
 
 _hardtanh_backward = _backward_op(
-    "HardtanhBackwardBackward0",
-    lambda g, x, min_val, max_val: np.where((x > min_val) & (x < max_val), g, 0), ("min_val", "max_val"),
+    "HardtanhBackwardBackward0", hardtanh_backward, ("min_val", "max_val"),
     nan_tail=lambda g, **kw: g)
 _hardtanh.derivative(
     lambda ctx, grad: _hardtanh_backward(grad, ctx.self, min_val=ctx.min_val, max_val=ctx.max_val))
