@@ -18,7 +18,7 @@ from .. import dtypes
 from ..tensor import Tensor
 from . import _layout
 from ._layout import iterator_layout
-from ._op import FUNCTIONS, Op, export, finish_out, zeros_like_grad
+from ._op import FUNCTIONS, Op, export, zeros_like_grad
 from .pointwise import _check_alpha, _rsub, _times_alpha, check_sub, operands
 
 #: PyTorch's ``torch.<name>_`` functions whose Tensor method agrad has (torch 2.13's dir(torch))
@@ -84,8 +84,12 @@ def fill(input, value):
 
 # rsub -------------------------------------------------------------------------------------
 
-_rsub0 = Op("RsubBackward0", lambda ctx, a, b, alpha=1: np.subtract(b, a if alpha == 1 else _times_alpha(a, b, alpha)),
-            inputs=("self", "other"), jvp="linear", defaults={"alpha": 1}, iterated=True)
+def _rsub_fwd(ctx, a, b, alpha=1):
+    # (ATen's rsub is sub(other, input): ``other`` is TensorIterator's first operand, its layout decides)
+    return iterator_layout(np.subtract(b, a if alpha == 1 else _times_alpha(a, b, alpha)), (b, a))
+
+
+_rsub0 = Op("RsubBackward0", _rsub_fwd, inputs=("self", "other"), jvp="linear", defaults={"alpha": 1})
 
 
 @_rsub0.derivative
@@ -106,10 +110,7 @@ def rsub(input, other, alpha=1):
         _check_alpha(arrs, alpha)
     attrs = {"alpha": alpha} if alpha != 1 or type(alpha) is bool else {}
     if isinstance(other, Tensor):
-        out = _rsub0.apply(ts, arrs, attrs)
-        # (ATen's rsub is sub(other, input): ``other`` is TensorIterator's first operand, its layout decides)
-        out._data = iterator_layout(out._data, (arrs[1], arrs[0]))
-        return out
+        return _rsub0.apply(ts, arrs, attrs)
     return _rsub.apply((ts[0],), arrs, attrs)
 
 
