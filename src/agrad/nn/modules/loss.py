@@ -9,7 +9,8 @@ from .module import Module
 __all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "CrossEntropyLoss", "NLLLoss",
            "BCELoss", "BCEWithLogitsLoss", "KLDivLoss", "SoftMarginLoss", "MarginRankingLoss",
            "HingeEmbeddingLoss", "CosineEmbeddingLoss", "PoissonNLLLoss", "GaussianNLLLoss", "TripletMarginLoss",
-           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss"]
+           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss", "CTCLoss",
+           "NLLLoss2d"]
 
 
 class _Loss(Module):
@@ -64,6 +65,18 @@ class NLLLoss(_WeightedLoss):
     def forward(self, input, target):
         return _F["nll_loss"](input, target, weight=self.weight, ignore_index=self.ignore_index,
                               reduction=self.reduction)
+
+
+class NLLLoss2d(NLLLoss):
+    """Deprecated NLLLoss (PyTorch's FutureWarning when made)."""
+
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+        import warnings
+
+        warnings.warn("`NLLLoss2d` has been deprecated. Please use `NLLLoss` instead as a drop-in replacement and see "
+                      "https://pytorch.org/docs/main/nn.html#torch.nn.NLLLoss for more details.", FutureWarning,
+                      stacklevel=2)
+        super().__init__(weight, size_average, ignore_index, reduce, reduction)
 
 
 class CrossEntropyLoss(_WeightedLoss):
@@ -222,3 +235,14 @@ class TripletMarginWithDistanceLoss(_Loss):
         return _F["triplet_margin_with_distance_loss"](anchor, positive, negative,
                                                        distance_function=self.distance_function,
                                                        margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return _F["ctc_loss"](log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                              self.zero_infinity)
