@@ -258,6 +258,7 @@ TABLE = {
     'torch.count_nonzero': ('count_nonzero', ('(Tensor input, int dim = None)', '(Tensor input, tuple of ints dim)'), (((), ()), ((), (), ('dim',)))),
     'torch.cov': ('cov', (((('input', 'Tensor'),), 1, (('correction', 'int'), ('fweights', 'Tensor'), ('aweights', 'Tensor'))),)),
     'torch.cross': ('cross', (((('input', 'Tensor'), ('other', 'Tensor'), ('dim', 'int')), 2, (('out', 'Tensor'),), (), (), ('dim',)),)),
+    'torch.ctc_loss': ('ctc_loss', ('(Tensor log_probs, Tensor targets, tuple of ints input_lengths, tuple of ints target_lengths, int blank = 0, int reduction = at::Reduction::Mean, bool zero_infinity = False)', '(Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank = 0, int reduction = at::Reduction::Mean, bool zero_infinity = False)'), ((('input_lengths', 'target_lengths'), ()), ((), ()))),
     'torch.cummax': ('cummax', (((('input', 'Tensor'), ('dim', 'int')), 2, (('out', 'tuple of Tensors'),)),)),
     'torch.cummin': ('cummin', (((('input', 'Tensor'), ('dim', 'int')), 2, (('out', 'tuple of Tensors'),)),)),
     'torch.cumprod': ('cumprod', (((('input', 'Tensor'), ('dim', 'int')), 2, (('dtype', 'torch.dtype'), ('out', 'Tensor'))),)),

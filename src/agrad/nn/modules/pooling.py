@@ -1,5 +1,5 @@
 """Pooling layers: MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d, LPPool1d/2d/3d,
-AdaptiveMaxPool1d/2d/3d."""
+AdaptiveMaxPool1d/2d/3d, FractionalMaxPool2d/3d."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from .module import Module
 
 __all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
            "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "LPPool1d", "LPPool2d",
-           "LPPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"]
+           "LPPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+           "FractionalMaxPool2d", "FractionalMaxPool3d"]
 
 
 def _F(name):
@@ -174,3 +175,44 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
 
 class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
     _fn = "adaptive_max_pool3d"
+
+
+class _FractionalMaxPoolNd(Module):
+    _n = 2
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
+        super().__init__()
+        n, name = self._n, type(self).__name__
+        if n == 3 and ((isinstance(kernel_size, int) and kernel_size <= 0)
+                       or (isinstance(kernel_size, (tuple, list)) and not all(k > 0 for k in kernel_size))):
+            raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
+        self.kernel_size = _ntuple(kernel_size, n)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = _ntuple(output_size, n) if output_size is not None else None
+        self.output_ratio = _ntuple(output_ratio, n) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        return _F(f"fractional_max_pool{self._n}d")(input, self.kernel_size, self.output_size, self.output_ratio,
+                                                     self.return_indices, _random_samples=self._random_samples)
+
+
+def _ntuple(v, n):
+    """torch.nn.modules.utils._ntuple: an iterable as a tuple, anything else repeated."""
+    if isinstance(v, (list, tuple)):
+        return tuple(v)
+    return (v,) * n
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    _n = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    _n = 3
