@@ -513,3 +513,6 @@ CASES += _surface2_cases(GRAPH)
 from exact_cases_linalg2 import cases as _linalg2_cases  # noqa: E402
 
 CASES += _linalg2_cases(GRAPH)
+from exact_cases_nnrest import cases as _nnrest_cases  # noqa: E402
+
+CASES += _nnrest_cases(GRAPH)
