@@ -182,7 +182,8 @@ def _ctc_fwd(ctx, lp, targets, il, tl, offsets, blank, zero_infinity):
 
 # (log_alpha, the second output, is not differentiable: kept on the node for the backward)
 _ctc = Op("CtcLossBackward0", _ctc_fwd, inputs=("log_probs",), saves=("log_probs", "result0"),
-          output_names=("result0", "result1"), outputs=1)
+          output_names=("result0", "result1"), outputs=1, jvp="unsupported")
+_ctc.jvp_name = "_ctc_loss"
 
 
 @_ctc.derivative

@@ -1,0 +1,24 @@
+"""Session 31's nn ops: the CTC loss (ATen's gradient is the one of the logits before log_softmax, not
+the derivative in log_probs: numeric False) and fractional max pooling (seeded samples)."""
+
+from . import case, inp, val
+
+_LP = "F.log_softmax(a, 2)"
+_CTC = dict(a=inp(6, 2, 5), t=val([[1, 2, 2], [3, 1, 0]]))
+
+CASES = [
+    case("ctc_none", f"F.ctc_loss({_LP}, t, (6, 5), (3, 2), reduction='none')", numeric=False, **_CTC),
+    case("ctc_mean", f"F.ctc_loss({_LP}, t, (6, 5), (3, 2))", numeric=False, **_CTC),
+    case("ctc_sum_float64", f"F.ctc_loss({_LP}, t, (6, 6), (3, 2), reduction='sum')", numeric=False,
+         a=inp(6, 2, 5, dtype="float64"), t=val([[1, 2, 2], [3, 1, 0]])),
+    case("ctc_zero_infinity", f"F.ctc_loss({_LP}, t, (3, 6), (3, 2), zero_infinity=True)", numeric=False,
+         a=inp(6, 2, 5), t=val([[1, 1, 1], [3, 3, 0]])),
+    case("ctc_blank_last", f"F.ctc_loss({_LP}, t, (6, 4), (3, 2), blank=4, reduction='sum')", numeric=False,
+         a=inp(6, 2, 5), t=val([[0, 2, 2], [3, 1, 0]])),
+    case("fractional_max_pool2d", code="torch.manual_seed(0)\nout = F.fractional_max_pool2d(a, 2, output_size=(3, 4))",
+         a=inp(2, 3, 6, 7)),
+    case("fractional_max_pool2d_ratio", code="torch.manual_seed(1)\nout = F.fractional_max_pool2d(a, (2, 3), output_ratio=(0.5, 0.5))",
+         second=True, a=inp(1, 2, 8, 8, dtype="float64")),
+    case("fractional_max_pool3d", code="torch.manual_seed(2)\nout = F.fractional_max_pool3d(a, 2, output_size=(2, 3, 2))",
+         second=True, a=inp(1, 2, 5, 6, 5)),
+]
