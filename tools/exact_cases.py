@@ -516,3 +516,6 @@ CASES += _linalg2_cases(GRAPH)
 from exact_cases_nnrest import cases as _nnrest_cases  # noqa: E402
 
 CASES += _nnrest_cases(GRAPH)
+from exact_cases_groups31 import cases as _groups31_cases  # noqa: E402
+
+CASES += _groups31_cases(GRAPH)

@@ -130,12 +130,6 @@ def _feature_dropout_nd(input, p, training, inplace, is_batched):
         from ..autograd import grad_mode
         from .views import _squeeze4, _unsqueeze1, view_in_place
         input._check_inplace(grad_mode._state["enabled"] and input._requires_grad, "allow")
-        if input._base is not None:  # a view: changed through its unsqueezed view (docs/semantics.md)
-            if not 0 <= p <= 1:  # NaN: ATen refuses it after F's unsqueeze_, which the view keeps
-                view_in_place(input, _unsqueeze1, {"dim": 0})
-                _aten_p(p)
-            _feature_dropout(input.unsqueeze(0), p, training, True)
-            return input
         view_in_place(input, _unsqueeze1, {"dim": 0})  # (an error below leaves it unsqueezed, as PyTorch)
         _feature_dropout(input, p, training, True)
         return view_in_place(input, _squeeze4, {"axes": (0,)})

@@ -240,8 +240,8 @@ def transpose_(input, dim0, dim1):
     if tangent is not None:   # a dual tensor's tangent turns with it
         _dual.set_tangent(input, tangent.transpose(d0, d1))
     input._vc[0] += 1
-    if input._base is not None:
-        input._view_ver = input._vc[0]  # its grad_fn is new (recorded) or kept: current either way
+    if input._base is not None and recorded:  # its grad_fn is new (a change not recorded leaves it stale)
+        input._view_ver = input._vc[0]
     return input
 
 
@@ -430,14 +430,18 @@ _unsqueeze1.derivative(lambda ctx, grad: grad.squeeze(ctx.dim))
 
 def view_in_place(input, op, attrs):
     """PyTorch's in-place view ops (``unsqueeze_`` as ``_unsqueeze1``, ``squeeze_(dim)`` as
-    ``_squeeze4``) on a tensor that is no view: its data becomes the op's numpy view of
-    itself, its history the op's node, and its version moves."""
+    ``_squeeze4``): the tensor's data becomes the op's numpy view of itself, its history the
+    op's node, and its version moves.  A view stays a view of its base, with its new shape
+    (an in-place op through it later writes the base, and regenerates it over the base's
+    history: AsStridedBackward0), its history current as of this version, as PyTorch's."""
     from ..autograd.graph import version_observers
     out = op.apply((input,), (input._data,), attrs)
     input._data = out._data
     if out._grad_fn is not None:
         input._grad_fn, input._output_nr = out._grad_fn, out._output_nr
     input._vc[0] += 1
+    if input._base is not None and out._grad_fn is not None:  # (a change not recorded leaves it stale)
+        input._view_ver = input._vc[0]
     for obs in version_observers:
         obs(input)
     from ..autograd import _dual
