@@ -29,4 +29,19 @@ def cases(graph: str) -> list[dict]:
              ["r", "(v._version, x._version)", "b.grad", "graph(r.grad_fn)", "r.stride()", "r2", "v2._version", "b2.grad",
               "graph(v2.grad_fn)", "(v2.shape, v2.stride())", "e3", "(v3.shape, v3._version)",
               "(v4.shape, v4._version)", "graph(v4.grad_fn)", "graph(v5.grad_fn)", "r6", "v6.shape"]),
+        case("gelu-double-backward-as-functionsmanual",  # (numeric:grad gelu) gelu_double_backward's ops in its
+             # order (its graph too); the tanh kernels' fused multiply-adds and Sleef's/glibc's tanh per element;
+             # float64 exact-erf backward: glibc's erf and exp in the scalar loop, Sleef's exp and a fused add in
+             # the vector code
+             [graph, "def d2(x, approximate, n=1):\n    x = x.detach().requires_grad_()\n"
+              "    y = F.gelu(x[::n], approximate=approximate)\n"
+              "    g, = torch.autograd.grad(y, x, torch.linspace(-2, 3, y.numel(), dtype=x.dtype).reshape(y.shape),"
+              " create_graph=True)\n    gg, = torch.autograd.grad((g * g).sum(), x, create_graph=True)\n"
+              "    return y.tolist(), g.tolist(), gg.tolist(), gg",
+              "x32 = torch.tensor([-3.63, -0.7, -1.2, 2.72, 3.1, 0.95, 5.3, 1.31, -4.97, -9.49, -5.24, -4.64,"
+              " -7.98, -2.9, 9.46, 4.88, -3.85, -3.77, 11.64, 0.5, -0.02])",
+              "x64 = x32.double()"],
+             ["d2(x32, 'tanh')[:3]", "d2(x64, 'tanh')[:3]", "d2(x32, 'none', 2)[:3]",
+              "d2(x64, 'none', 2)[:3]", "d2(x32[:3], 'tanh')[:3]", "d2(x64[:5], 'none')[:3]",
+              "graph(d2(x32[:2], 'tanh')[3].grad_fn)", "graph(d2(x64[:2], 'none')[3].grad_fn)"]),
     ]

@@ -39,6 +39,9 @@ _embed_select = Op("SelectBackwardBackward0", _embed_fwd, internal=True, jvp="li
 
 @_embed.derivative
 def _(ctx, grad):
+    index = ctx.index if isinstance(ctx.index, tuple) else (ctx.index,)
+    if index and all(type(i) is slice for i in index):  # slice_backward's derivative: grad.slice(...), a
+        return _view(_slice, grad, grad._data, {"index": index})  # SliceBackward0 even over all of it
     return grad[ctx.index]
 
 
