@@ -75,6 +75,16 @@ w = Variable(y)
 print(w.requires_grad, w.grad_fn)
 """,
     "error_legacy_variable_list": "import torch\ntorch.autograd.Variable([1, 2])",
+    "legacy_variable_class": """
+import torch
+from torch.autograd import Variable
+print(Variable, torch.autograd.Variable is Variable)
+print(isinstance(torch.ones(2), Variable), isinstance(3, Variable), isinstance(torch.nn.Parameter(torch.ones(1)), Variable))
+print(Variable(), Variable(torch.ones(1), True), Variable(data=torch.ones(2)), type(Variable(torch.ones(1))))
+print(issubclass(torch.Tensor, Variable), Variable(torch.ones(1), volatile=True))
+""",
+    "error_legacy_variable_int_grad": "import torch\ntorch.autograd.Variable(torch.ones(1, dtype=torch.long), requires_grad=True)",
+    "error_legacy_variable_keyword": "import torch\ntorch.autograd.Variable(torch.ones(1), foo=1)",
     "error_legacy_requires_grad": "import torch\ntorch.FloatTensor([1.0], requires_grad=True)",
     "torch_version": """
 import torch

@@ -13,7 +13,19 @@ from .tensor import Tensor
 TORCH_VERSION = "2.13.0"
 
 
-class _LegacyTensorType(type):
+class _ClosedMeta(type):
+    """A metaclass whose classes are all made here: a script that reaches it (``type(torch.FloatTensor)``)
+    cannot call it to make a class, as it cannot call ``type`` with three arguments."""
+
+    closed = False
+
+    def __new__(mcs, *args, **kwargs):
+        if _ClosedMeta.closed:
+            raise TypeError("type() with three arguments is not supported in agrad scripts (use a class statement)")
+        return super().__new__(mcs, *args, **kwargs)
+
+
+class _LegacyTensorType(_ClosedMeta):
     """The metaclass of torch.FloatTensor & co: calling one makes a tensor of its dtype,
     ``isinstance(x, torch.FloatTensor)`` is true for float32 tensors."""
 
@@ -46,15 +58,42 @@ LEGACY_TYPES = (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, Sh
                 BoolTensor)
 
 
-def Variable(data, requires_grad=False, volatile=False):
+_MISSING = object()
+
+
+class _VariableMeta(_ClosedMeta):
+    """torch.autograd.Variable's metaclass (VariableMeta): calling Variable makes a tensor, and
+    ``isinstance(x, Variable)`` is true for every tensor (tensors are no subclass of it)."""
+
+    def __call__(cls, data=_MISSING, requires_grad=False, volatile=False, **kwargs):
+        if kwargs:
+            raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this function")
+        if data is _MISSING:  # Variable(): an empty float tensor
+            from .ops.factories import empty
+            return empty(0)
+        if not isinstance(data, Tensor):
+            from .ops._pyargs import tp_name
+            raise TypeError(f"Variable data has to be a tensor, but got {tp_name(data)}")
+        if volatile:
+            warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                          UserWarning, stacklevel=2)
+        out = data.detach()
+        if requires_grad:
+            out._new_requires_grad()
+        return out
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor)
+
+    def __repr__(cls):
+        return "<class 'torch.autograd.variable.Variable'>"
+
+
+class Variable(metaclass=_VariableMeta):
     """torch.autograd.Variable: since PyTorch 0.4 a tensor -- ``data`` detached (sharing its
     storage), a new leaf that requires grad if asked."""
-    if not isinstance(data, Tensor):
-        raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
-    if volatile:
-        warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
-                      UserWarning, stacklevel=2)
-    out = data.detach()
-    if requires_grad:
-        out._new_requires_grad()
-    return out
+
+    __slots__ = ()
+
+
+_ClosedMeta.closed = True

@@ -697,3 +697,20 @@ def test_bessel_and_polynomials_run_in_scripts(run_ok):
 def test_out_wrappers_do_not_hand_out_the_inner_function(fn):
     # (functions given out= by ops._op.with_out keep the wrapped one in __wrapped__)
     blocked(f"import torch\nf = {fn}.__wrapped__\n", contains="dunder names are blocked")
+
+
+# ----------------------------------------------------------------- legacy classes (tutorials, session 31)
+
+def test_legacy_metaclasses_make_no_classes():
+    """type(torch.FloatTensor) and type(torch.autograd.Variable) are metaclasses: calling one
+    would make a class (a Tensor subclass with any namespace), as type() with three arguments,
+    which scripts cannot call."""
+    for name in ("torch.FloatTensor", "torch.autograd.Variable"):
+        blocked(f"import torch\nt = type({name})\nX = t('X', (torch.Tensor,), {{'__array_interface__': 1}})\n",
+                type_name="TypeError", contains="type() with three arguments is not supported")
+
+
+def test_variable_class_exposes_no_attributes():
+    blocked("from torch.autograd import Variable\nVariable.mro()\n", type_name="AttributeError")
+    blocked("from torch.autograd import Variable\nVariable.__call__\n", type_name="AttributeError",
+            contains="dunder names are blocked")
