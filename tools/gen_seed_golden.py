@@ -43,7 +43,12 @@ ROOT = Path(__file__).resolve().parents[1]
 SEED_DIR = ROOT / "tests" / "golden" / "seeds"
 
 #: scripts whose printed numbers depend on the random stream
-NUMBERS_ONLY = {"003_bce.py", "001_mynetwork.py"}  # unseeded: PyTorch seeds from the OS
+NUMBERS_ONLY = {"003_bce.py", "001_mynetwork.py",  # unseeded: PyTorch seeds from the OS
+                # float32 sin is MKL's vsSin in PyTorch (its last bit differs from the correctly
+                # rounded value in 5% of [-pi, pi]), Linear's products MKL's sgemm, x ** 4 Sleef's
+                # powf: docs/semantics.md; the fits drift in the last printed digits
+                "025_polynomial_custom_function.py", "026_polynomial_nn.py", "027_polynomial_optim.py",
+                "029_dynamic_net.py"}
 
 #: deprecation warnings PyTorch raises from its own code, not about the script's
 TORCH_INTERNAL_DEPRECATIONS = ("`torch.jit.script` is deprecated",)
