@@ -385,19 +385,25 @@ _SAME_ONE64 = frozenset(("sin", "cos"))
 #: from this size a float32 array goes through double in numpy's buffered blocks (into its float32
 #: result) rather than as a whole float64 temporary: same bits, a third of the memory
 _IN_BLOCKS = 1 << 14
+_FAST32_MIN = 2048  # (_tanh32.MIN_SIZE: smaller float32 arrays keep the double path)
 
 
-def via_double(np_fn, other=None, single64=None):
+def via_double(np_fn, other=None, single64=None, fast32=None):
     """np_fn (a ufunc) taking float32 arrays through double (libm_float); other dtypes as
     numpy does, or as ``other`` computes them. A single float32 (a numpy scalar or 0-d array)
     goes through Python's math function of the same name, libm's double function too, when
     there is one and it does not refuse the value. (agrad runs numpy with its floating-point
     warnings off.) ``single64``: what a one-element float64 array takes instead of ``other``
-    (a cheaper way to the same bits)."""
+    (a cheaper way to the same bits). ``fast32(a, exact)``: the same bits for a float32 array
+    of _tanh32.MIN_SIZE elements or more by a faster way, ``exact`` (the double path) for what
+    that way leaves open (tanh: _tanh32.tanh)."""
     plain = other is None
     import math
 
     scalar_fn = getattr(math, np_fn.__name__, None)
+
+    def exact32(a):
+        return np_fn(a, dtype=np.float64).astype(_F32)
 
     def kernel(a):
         if type(a) is np.ndarray and a.dtype is _F32_DTYPE:
@@ -411,6 +417,8 @@ def via_double(np_fn, other=None, single64=None):
                 out = a.copy()  # (a fresh array of a's one element; cheaper than empty_like's dispatch)
                 out[0] = v
                 return out
+            if fast32 is not None and a.size >= _FAST32_MIN:
+                return fast32(a, exact32)
             if a.size >= _IN_BLOCKS and a.flags.c_contiguous:
                 # numpy's buffered cast, a block at a time: no whole float64 temporary (a 4M-element
                 # chain's peak memory), the same bits as the double result rounded with astype
@@ -472,7 +480,7 @@ def nan_signed(r, x, negative):
     return r
 
 
-def via_long_double(np_fn, scalar_tail=False, single_direct=False, vector32=None, fast64=None):
+def via_long_double(np_fn, scalar_tail=False, single_direct=False, vector32=None, fast64=None, fast32=None):
     """np_fn (a ufunc) with float64 arrays computed in x87 long double and rounded once: the
     correctly rounded double but in about 0.05% of values, which is what PyTorch's kernels give
     where they are MKL's VML (tanh, log10) or Sleef's 1-ulp vector code (expm1, sinh, cosh,
@@ -486,7 +494,7 @@ def via_long_double(np_fn, scalar_tail=False, single_direct=False, vector32=None
     (tanh: that way is the cheaper one for one element; numpy's own tanh, which agrad took there
     before for speed, is an ulp off in a fifth of values, and a backward's 1 - y² makes that
     ulp visible). ``fast64(a, exact)``: the same bits for a float64 array by a faster way, ``exact`` (the long
-    double path) for what that way leaves open (tanh: _tanh64.tanh)."""
+    double path) for what that way leaves open (tanh: _tanh64.tanh); ``fast32``: as via_double's."""
     scalar_tail = bool(scalar_tail)
 
     def exact(a):
@@ -503,7 +511,7 @@ def via_long_double(np_fn, scalar_tail=False, single_direct=False, vector32=None
             return np.float64(long_double(np.asarray(a))[()])
         return np_fn(a)
 
-    double = via_double(np_fn, long_double, exact if single_direct else None)  # (float32 and single elements: no extra call)
+    double = via_double(np_fn, long_double, exact if single_direct else None, fast32)  # (float32 and single elements: no extra call)
     if not scalar_tail:
         return double
 

@@ -61,13 +61,22 @@ def _column_major(a):
 def _gemm(a, b):
     """a @ b of two matrices, with the signs of zero PyTorch's CPU BLAS gives: a sum starts from +0.0
     (a zero result is +0.0, where numpy's own loops may give -0.0), except a one-term product (k = 1)
-    of at least 2 rows and 2 columns in float32/float64, which BLAS writes as the plain product."""
+    of at least 2 rows and 2 columns in float32/float64, which BLAS writes as the plain product.
+    A float32/float64 product of two C- or F-contiguous matrices is numpy's BLAS call (gemm, or
+    syrk for a @ a.T), whose sums start from +0.0 too: no pass to add +0.0 to its result."""
     r = a @ b
     if r.dtype.kind == "f":
         if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1 and r.dtype.itemsize >= 4:
             return np.multiply(a, b)
+        if r.dtype.char in "fd" and _blas_laid(a) and _blas_laid(b):
+            return r
         r += 0.0
     return r
+
+
+def _blas_laid(m):
+    f = m.flags
+    return f.c_contiguous or f.f_contiguous
 
 
 def _plus_zero(r):

@@ -18,7 +18,7 @@ import numpy as np
 from .. import _zero, dtypes
 from .._zero import ZeroArray
 from ..tensor import Tensor
-from . import _tanh64, _vec_math
+from . import _tanh32, _tanh64, _vec_math
 from ._erf_math import calerf as _calerf
 from ._layout import cast, iterator_layout
 from ._unary_first import checked_first as _checked_first
@@ -193,7 +193,7 @@ def _tanh_backward_np(g, y):
         if y.size == 1 and g.shape == y.shape:  # (the same steps on a Python float: y * y is exact in double)
             v = y.item()
             return np.multiply(g, _F32(1.0 - v * v))
-        return np.multiply(g, np.subtract(1.0, np.multiply(y, y, dtype=np.float64)).astype(np.float32))
+        return _tanh32.tanh_backward(g, y)
     if d == np.float64:
         if y.size == 1 and g.shape == y.shape:  # (one element: fma's steps on Python floats, no arrays)
             v = y.item()
@@ -225,8 +225,8 @@ def _tanh_backward_raw(ctx, g):
     return _tanh_backward_np(g, y)
 
 
-@unary(_vec_math.via_long_double(np.tanh, single_direct=True, fast64=_tanh64.tanh), saves=("result",),
-       raw_node=_tanh_backward_raw)
+@unary(_vec_math.via_long_double(np.tanh, single_direct=True, fast64=_tanh64.tanh, fast32=_tanh32.tanh),
+       saves=("result",), raw_node=_tanh_backward_raw)
 def tanh(ctx, grad):
     return _tanh_backward(grad, ctx.result)
 
