@@ -1,5 +1,5 @@
 """Session 31's nn ops: the CTC loss (ATen's gradient is the one of the logits before log_softmax, not
-the derivative in log_probs: numeric False) and fractional max pooling (seeded samples)."""
+the derivative in log_probs: numeric False) and fractional max pooling (seeded samples), grid_sample's bicubic mode."""
 
 from . import case, inp, val
 
@@ -15,6 +15,10 @@ CASES = [
          a=inp(6, 2, 5), t=val([[1, 1, 1], [3, 3, 0]])),
     case("ctc_blank_last", f"F.ctc_loss({_LP}, t, (6, 4), (3, 2), blank=4, reduction='sum')", numeric=False,
          a=inp(6, 2, 5), t=val([[0, 2, 2], [3, 1, 0]])),
+    case("grid_sample_bicubic", "F.grid_sample(a, g, mode='bicubic', align_corners=False)", a=inp(1, 2, 4, 5),
+         g=inp(1, 3, 4, 2, kind="unit")),
+    case("grid_sample_bicubic_border_float64", "F.grid_sample(a, g, mode='bicubic', padding_mode='border', align_corners=True)",
+         a=inp(2, 1, 5, 3, dtype="float64"), g=inp(2, 2, 3, 2, kind="unit", dtype="float64")),
     case("fractional_max_pool2d", code="torch.manual_seed(0)\nout = F.fractional_max_pool2d(a, 2, output_size=(3, 4))",
          a=inp(2, 3, 6, 7)),
     case("fractional_max_pool2d_ratio", code="torch.manual_seed(1)\nout = F.fractional_max_pool2d(a, (2, 3), output_ratio=(0.5, 0.5))",

@@ -8,7 +8,7 @@ transposed times the gradient).  ``grid_sampler_2d`` follows the CPU kernel lane
 grid's coordinates unnormalised (``(g + 1) * s`` with s = (size - 1) / 2, or ``(g + 1) * size / 2
 - 0.5``), clipped (border) or reflected (reflection), then bilinear weights of the four
 neighbours, ``((nw_v * nw + ne_v * ne) + sw_v * sw) + se_v * se`` with out-of-range neighbours
-zero, or the nearest (rounded half to even) neighbour.  Its backward scatters the gradient
+zero, or the nearest (rounded half to even) neighbour; bicubic in grid_sampling_bicubic.py.  Its backward scatters the gradient
 into the input's neighbours in the kernel's order (each vector of grid points: nw, ne, sw, se)
 and sums the grid's gradient over the channels (GridSampler2DBackward0).
 """
@@ -197,6 +197,9 @@ def _bilinear_parts(ix, iy):
 
 
 def _grid2d_fwd(ctx, x, grid, mode, padding, align_corners):
+    if mode == 2:
+        from .grid_sampling_bicubic import bicubic_forward
+        return bicubic_forward(x, grid, padding, align_corners)
     N, C, H, W = x.shape
     Ho, Wo = grid.shape[1:3]
     out = np.zeros((N, C, Ho, Wo), x.dtype)
@@ -227,6 +230,9 @@ def _b(w, like):
 
 
 def _grid2d_backward_np(g, x, grid, mode, padding, align_corners, need_input, need_grid):
+    if mode == 2:
+        from .grid_sampling_bicubic import bicubic_backward
+        return bicubic_backward(g, x, grid, padding, align_corners, need_input, need_grid)
     N, C, H, W = x.shape
     Ho, Wo = grid.shape[1:3]
     lanes = 32 // x.dtype.itemsize
@@ -358,7 +364,7 @@ def _grid_checks(input, grid, mode):
 
 @export(functional=True, torch=False)
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
-    """Sample ``input`` at the (normalised, -1..1) places of ``grid``: bilinear or nearest."""
+    """Sample ``input`` at the (normalised, -1..1) places of ``grid``: bilinear, nearest or bicubic."""
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
                          f"but got: '{mode}'")
@@ -370,8 +376,6 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         align_corners = False
     _grid_checks(input, grid, mode)
     if input.ndim == 4:
-        if mode == "bicubic":
-            raise NotImplementedError("grid_sample with mode='bicubic' is not implemented in agrad")
         return _grid2d(input, grid, mode=_MODES[mode], padding=_PADDINGS[padding_mode],
                        align_corners=bool(align_corners))
     from .grid_sampling_3d import grid3d
