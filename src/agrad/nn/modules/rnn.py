@@ -22,7 +22,9 @@ import warnings
 from ... import dtypes
 from ...ops import FUNCTIONAL as _F
 from ...ops import FUNCTIONS as _T
+from ..._warn_once import warn_once
 from ...ops.factories import empty, zeros
+from ...ops.mkldnn_rnn import lstm_cell, mkldnn_rnn_layer
 from .. import init
 from ..parameter import Parameter
 from .module import Module
@@ -44,18 +46,6 @@ def _simple_cell(act):
     return cell
 
 
-def _lstm_cell(x_w, hidden, p):
-    hx, cx = hidden
-    gates = _linear(hx, p[1], p[3]) + x_w
-    i, f, g, o = gates.unsafe_chunk(4, 1)
-    i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
-    cy = f * cx + i * g
-    hy = o * cy.tanh()
-    if p[4] is not None:
-        hy = hy.matmul(p[4].t())
-    return hy, cy
-
-
 def _gru_cell(x_w, h, p):
     ir, ii, in_ = x_w.unsafe_chunk(3, 1)
     hr, hi, hn = _linear(h, p[1], p[3]).unsafe_chunk(3, 1)
@@ -66,7 +56,7 @@ def _gru_cell(x_w, h, p):
 
 
 _CELLS = {"RNN_TANH": _simple_cell(lambda t: t.tanh()), "RNN_RELU": _simple_cell(lambda t: t.relu()),
-          "LSTM": _lstm_cell, "GRU": _gru_cell}
+          "LSTM": lstm_cell, "GRU": _gru_cell}
 
 
 def _run_direction(cell, steps, hidden, p):
@@ -359,16 +349,48 @@ class LSTM(RNNBase):
                                        f"but got ({h0.dim()}-D, {c0.dim()}-D) tensors")
                 hx = (h0.unsqueeze(1), c0.unsqueeze(1))
         self.check_forward_args(input, hx)
-        hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0)))
-        output, finals = self._run(input, hiddens)
         stack = _T["stack"]
-        hy, cy = stack([f[0] for f in finals], 0), stack([f[1] for f in finals], 0)
+        if input.dtype is dtypes.float32 and input.numel() != 0 and self.proj_size == 0:
+            output, hy, cy = self._onednn(input, hx)
+        else:
+            if input.dtype is dtypes.float32 and input.numel() != 0:
+                warn_once("LSTM with projections is not supported with oneDNN. Using default implementation.",
+                          stacklevel=3)
+            hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0)))
+            output, finals = self._run(input, hiddens)
+            hy, cy = stack([f[0] for f in finals], 0), stack([f[1] for f in finals], 0)
         if self.batch_first:
             output = output.transpose(0, 1)
         if not is_batched:
             output = output.squeeze(0 if self.batch_first else 1)
             hy, cy = hy.squeeze(1), cy.squeeze(1)
         return output, (hy, cy)
+
+    def _onednn(self, input, hx):
+        """ATen's mkldnn_rnn (a float32 LSTM without projections): each layer and direction one
+        MkldnnRnnLayerBackward0 node (``agrad.ops.mkldnn_rnn``); (output, h_n, c_n), the output
+        still time-major."""
+        x = (input.transpose(0, 1) if self.batch_first else input).contiguous()
+        h0, c0 = hx[0].contiguous(), hx[1].contiguous()
+        dirs = 2 if self.bidirectional else 1
+        params = self._layer_params()
+        hys, cys = [], []
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(dirs):
+                index = layer * dirs + d
+                w_ih, w_hh, b_ih, b_hh, _ = params[index]
+                if not self.bias:
+                    b_ih, b_hh = zeros(w_ih.shape, dtype=w_ih.dtype), zeros(w_hh.shape, dtype=w_hh.dtype)
+                out, hy, cy = mkldnn_rnn_layer(x, w_ih, w_hh, b_ih, b_hh, h0[index], c0[index], d == 1, self.bias)
+                outs.append(out)
+                hys.append(hy)
+                cys.append(cy)
+            x = outs[0] if dirs == 1 else _T["cat"](outs, 2)
+            if self.dropout != 0 and self.training and layer < self.num_layers - 1:
+                x = _F["dropout"](x, self.dropout, True)
+        stack = _T["stack"]
+        return x, stack(hys, 0), stack(cys, 0)
 
 
 # ------------------------------------------------------------------ cells
@@ -482,7 +504,7 @@ class LSTMCell(RNNCellBase):
         if len(hx) != 2:
             raise RuntimeError("lstm_cell expects two hidden states")
         self._check(input, list(hx), 4)
-        hy, cy = _lstm_cell(self._input_projection(input), tuple(hx), self._params())
+        hy, cy = lstm_cell(self._input_projection(input), tuple(hx), self._params())
         return (hy, cy) if is_batched else (hy.squeeze(0), cy.squeeze(0))
 
 
