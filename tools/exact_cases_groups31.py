@@ -44,4 +44,10 @@ def cases(graph: str) -> list[dict]:
              ["d2(x32, 'tanh')[:3]", "d2(x64, 'tanh')[:3]", "d2(x32, 'none', 2)[:3]",
               "d2(x64, 'none', 2)[:3]", "d2(x32[:3], 'tanh')[:3]", "d2(x64[:5], 'none')[:3]",
               "graph(d2(x32[:2], 'tanh')[3].grad_fn)", "graph(d2(x64[:2], 'none')[3].grad_fn)"]),
+        case("polygamma-float16-as-c10-half",  # (numeric:polygamma float16) calc_polygamma<Half>: zeta in float
+             # (its acc_type; powf), rounded to half, times n! in float, rounded once
+             ["x = torch.tensor([2.5625, 0.4197, -2.143, 3.789, 0.503, -0.5283, 5.215, -2.492, -1.122, 7.0, -3.0, 0.0,"
+              " 65504.0, 1e-3, float('inf'), float('nan')], dtype=torch.float16, requires_grad=True)"],
+             ["[torch.polygamma(n, x).tolist() for n in (2, 3, 4, 7, 12)]", "torch.special.polygamma(5, x[::3])",
+              "x.detach().clone().polygamma_(3)", "torch.autograd.grad(torch.polygamma(3, x).sum(), x)[0].tolist()"]),
     ]

@@ -174,14 +174,16 @@ _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606
 
 
 def zeta(x, q):
-    """Cephes' Hurwitz zeta(x, q) as ATen's zeta: in double (float32's first term pow(q, -x) in
-    float), rounded to the inputs' type."""
+    """Cephes' Hurwitz zeta(x, q) as ATen's zeta: in its acc_type, double (float32's first term
+    pow(q, -x) in float) or, for float16, float (powf throughout), rounded to the inputs' type."""
     x, q = np.broadcast_arrays(np.asarray(x), np.asarray(q))
     dtype = np.result_type(x, q)
-    xd = x.astype(_F64)
-    qd = q.astype(_F64)
+    acc = _F32 if dtype == np.float16 else _F64
+    xd = x.astype(acc)
+    qd = q.astype(acc)
+    one, machep = acc(1.0), acc(_MACHEP)
     with np.errstate(all="ignore"):
-        s = libm_pow(q, -x).astype(_F64)  # (std::pow of two floats: powf)
+        s = libm_pow(q.astype(_F32) if acc is _F32 else q, -x.astype(_F32) if acc is _F32 else -x).astype(acc)
         a = qd.copy()
         b = np.zeros_like(s)
         # (the early returns: x <= 1, a pole at q a non-positive integer, NaN for a non-integer x there)
@@ -189,34 +191,34 @@ def zeta(x, q):
         out = np.zeros_like(s)
         i = 0
         while True:
-            active = ~done & ((i < 9) | (a <= 9.0))
+            active = ~done & ((i < 9) | (a <= acc(9.0)))
             if not active.any():
                 break
             i += 1
-            a = np.where(active, a + 1.0, a)
+            a = np.where(active, a + one, a)
             b = np.where(active, libm_pow(a, -xd), b)
             s = np.where(active, s + b, s)
-            stop = active & (-_MACHEP * s < b) & (b < _MACHEP * s)
+            stop = active & (-machep * s < b) & (b < machep * s)
             out = np.where(stop, s, out)
             done |= stop
         w = a
-        s = s + b * w / (xd - 1.0)
-        s = s - 0.5 * b
+        s = s + b * w / (xd - one)
+        s = s - acc(0.5) * b
         aa = np.ones_like(s)
         k = np.zeros_like(s)
         for coeff in _ZETA_A:
             live = ~done
             aa = aa * (xd + k)
             b = b / w
-            tt = aa * b / coeff
+            tt = aa * b / acc(coeff)
             s = np.where(live, s + tt, s)
-            small = live & (np.abs(tt / s) < _MACHEP)
+            small = live & (np.abs(tt / s) < machep)
             out = np.where(small, s, out)
             done |= small
-            k = k + 1.0
+            k = k + one
             aa = aa * (xd + k)
             b = b / w
-            k = k + 1.0
+            k = k + one
         out = np.where(done, out, s)
         out = np.where((qd <= 0) & (xd != np.floor(xd)), np.nan, out)
         out = np.where((qd <= 0) & (qd == np.floor(qd)), np.inf, out)
@@ -226,13 +228,20 @@ def zeta(x, q):
 
 
 def polygamma(n, a):
-    """calc_polygamma for n >= 2: (-1)^(n+1) n! zeta(n + 1, x), n! as exp(lgamma(n + 1))."""
+    """calc_polygamma for n >= 2: (-1)^(n+1) n! zeta(n + 1, x), n! as exp(lgamma(n + 1)). For
+    float16 (c10::Half's arithmetic) the factor is float (lgammaf, expf of the half n + 1), zeta
+    the half one, their product rounded once to half."""
     x = np.asarray(a)
     t = x.dtype.type
     if n == 0:
         return digamma(x)
     if n == 1:
         return trigamma(x)
+    if x.dtype == np.float16:
+        fact = libm("exp", lgamma(np.asarray(np.float16(n) + np.float16(1)).astype(_F32)))
+        with np.errstate(all="ignore"):
+            z = zeta(np.asarray(np.float16(n + 1)), x).astype(_F32)
+            return ((_F32(1) if n % 2 else _F32(-1)) * fact * z).astype(np.float16)
     fact = libm("exp", lgamma(np.asarray(t(n) + t(1))))
     with np.errstate(all="ignore"):
         return ((t(1) if n % 2 else t(-1)) * fact * zeta(np.asarray(t(n + 1)), x)).astype(x.dtype, copy=False)
