@@ -50,4 +50,11 @@ def cases(graph: str) -> list[dict]:
               " 65504.0, 1e-3, float('inf'), float('nan')], dtype=torch.float16, requires_grad=True)"],
              ["[torch.polygamma(n, x).tolist() for n in (2, 3, 4, 7, 12)]", "torch.special.polygamma(5, x[::3])",
               "x.detach().clone().polygamma_(3)", "torch.autograd.grad(torch.polygamma(3, x).sum(), x)[0].tolist()"]),
+        case("float16-full-min-max-short-signed-zeros",  # (float16 max()/min() signed-zero ties) reduce_all of 8 to
+             # 15 halves: elements 8 on folded into lanes 0-7, then the lanes in order (the later wins a tie)
+             ["def lcg(k):\n    while True:\n        k = (k * 1103515245 + 12345) % 2 ** 31\n        yield k >> 16",
+              "g = lcg(7)", "rows = [[[0.0, -0.0, 0.0, -0.0, 1.0][next(g) % 5] for i in range(8 + k % 8)] for k in range(160)]",
+              "def pick(f):\n    out = []\n    for r in rows:\n        v = f(torch.tensor(r, dtype=torch.float16))\n"
+              "        out.append(None if v != 0 else bool(v.signbit()))\n    return out"],
+             ["pick(torch.min)", "pick(torch.max)", "pick(lambda t: t.flip(0).min())", "pick(lambda t: (-t).max())"]),
     ]

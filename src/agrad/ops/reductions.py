@@ -228,7 +228,8 @@ def _reduce_all_zero(r, a):
     of both signs: each of its vector lanes (8 floats, 4 doubles) keeps the last zero it meets
     (AVX2's min/max give the second operand on a tie), then the lanes are combined, the later
     one winning a tie (floats: by halves, lanes 4-7 into 0-3, 2-3 into 0-1, 1 into 0; doubles: in
-    order; halves: 16 lanes from 16 elements on, folded 8-15 into 0-7 first, else as floats).
+    order; halves: 16 lanes from 16 elements on, folded 8-15 into 0-7 first, then as floats; 8 to
+    15 halves: elements 8 on into lanes 0-7, the lanes then in order, as vec_reduce_all's loop).
     For float32/float64/float16 in memory order on one thread (under 32,768 elements)."""
     if r != 0 or a.dtype not in (np.float32, np.float64, np.float16) or a.size >= 32768 or not a.flags.c_contiguous:
         return r
@@ -240,7 +241,7 @@ def _reduce_all_zero(r, a):
     last = [None] * lanes  # each lane's last zero (None: a lane without one loses every tie)
     for p in where.tolist():
         last[p % lanes] = p
-    if lanes != 4:
+    if lanes != 4 and not (a.dtype == np.float16 and lanes == 8):
         for step in (8, 4, 2, 1) if lanes == 16 else (4, 2, 1):
             last = [last[k ^ step] if last[k ^ step] is not None or last[k] is None else last[k]
                     for k in range(lanes)]
