@@ -57,4 +57,17 @@ def cases(graph: str) -> list[dict]:
               "def pick(f):\n    out = []\n    for r in rows:\n        v = f(torch.tensor(r, dtype=torch.float16))\n"
               "        out.append(None if v != 0 else bool(v.signbit()))\n    return out"],
              ["pick(torch.min)", "pick(torch.max)", "pick(lambda t: t.flip(0).min())", "pick(lambda t: (-t).max())"]),
+        case("ldl-factor-nan-inf-as-mkl",  # (value:ldl_factor_ex, raises-only-agrad:ldl_factor) MKL's sytf2 with
+             # NaN/inf: the first NaN is the largest, maxsd's MAX, no NaN test of the pivot, dsyr's quick returns
+             ["n = float('nan'); i = float('inf')",
+              "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "ms = [[[n, 1.0], [1.0, 2.0]], [[i, i], [i, i]], [[1.0, 2.0, n], [2.0, -1.0, 0.5], [n, 0.5, 3.0]],"
+              " [[n, n, 0.3], [n, 0.6, 0.0], [0.3, 0.0, -i]], [[0.2, 1.1, 0.0, i], [1.1, -i, 0.8, -i], [0.0, 0.8, -0.6, n],"
+              " [i, -i, n, 0.1]], [[0.01, 5.0, n, 1.0], [5.0, 0.1, 0, 0], [n, 0, 0.1, 0], [1.0, 0, 0, 0.1]]]",
+              "g = torch.Generator().manual_seed(5)", "r = torch.randn(7, 7, generator=g, dtype=torch.float64)"],
+             ["[torch.linalg.ldl_factor_ex(torch.tensor(m)) for m in ms]",
+              "[torch.linalg.ldl_factor_ex(torch.tensor(m, dtype=torch.float64), hermitian=True) for m in ms]",
+              "[err(lambda: torch.linalg.ldl_factor(torch.tensor(m))) for m in ms]",
+              "[v.tolist() for v in torch.linalg.ldl_factor_ex(r + r.mT)[:2]]",
+              "[v.tolist() for v in torch.linalg.ldl_factor_ex((r + r.mT).float())[:2]]"]),
     ]
