@@ -15,6 +15,7 @@ import difftest_blas
 import difftest_gelu
 import difftest_median
 import difftest_noise
+import difftest_stride0
 import difftest_uninit
 from difftest_compare import compare_desc, op_of
 
@@ -382,6 +383,8 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
             and difftest_noise.sign_of_lapack_noise(program, want, got, op_of, CONDITIONED_OPS, _condition_of,
                                                     _agrees_but_where)):
         return "lapack-conditioning"
+    if aspect == "stride" and program is not None and difftest_stride0.operand_of_size1_stride0(program[0], program[2]):
+        return "size1-stride0"
     if program is not None and (aspect in ("numeric", "grad-numeric") or (
             aspect in _VALUE_ASPECTS and _svd_of_inf(*program))) and _conditioned_rounding(
             want, got, program, _svd_of_inf(*program)):

@@ -519,3 +519,6 @@ CASES += _nnrest_cases(GRAPH)
 from exact_cases_groups31 import cases as _groups31_cases  # noqa: E402
 
 CASES += _groups31_cases(GRAPH)
+from exact_cases_groupsa import cases as _groupsa_cases  # noqa: E402
+
+CASES += _groupsa_cases(GRAPH)

@@ -629,3 +629,19 @@ def test_a_float64_norm_of_a_vml_cos_is_documented_when_agrads_cos_explains_it()
                                                   difftest._agree_once)
     assert documented(lines)
     assert not documented([lines[0], "r4 = torch.exp2(x2)", lines[2]])
+
+
+def test_a_layout_read_off_a_size1_stride0_dim_is_documented():
+    """A dim of one element that PyTorch strides 0 (a slice of an expanded dim) has the stride
+    agrad reads off numpy's 0 (docs/semantics.md), which a later result's sort of its dims may
+    read: a stride mismatch is documented only when an operand of the statement has such a dim."""
+    pytest.importorskip("torch")
+    lines = ["a = torch.tensor([[1], [2], [3], [4]], dtype=torch.int32)",
+             "b = torch.tensor([1.5, 2.5]).reshape(2, 1, 1).expand(2, 3, 1)[:, :1].permute(1, 2, 0)", "r = a % b",
+             "c = torch.tensor([1.5, 2.5]).reshape(2, 1, 1).permute(1, 2, 0)", "s = a % c"]
+    want, got = _tensor_obs(r=np.zeros((1, 4, 2))), _tensor_obs(r=np.zeros((1, 4, 2)))
+    want["vars"]["r"]["stride"], got["vars"]["r"]["stride"] = [None, 2, 1], [None, 1, 4]
+    aspect, _ = difftest.compare_statement(want, got)
+    assert aspect == "stride"
+    assert difftest.documented(aspect, lines[2], want, got, (lines, [want] * 5, 2)) == "size1-stride0"
+    assert difftest.documented(aspect, lines[4], want, got, (lines, [want] * 5, 4)) is None

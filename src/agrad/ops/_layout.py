@@ -41,13 +41,12 @@ def iterator_layout(out, arrays):
     if ndim < 2:
         return out
     shape = out.shape
-    if all(type(a) is np.ndarray and a.shape == shape for a in arrays) and all(a.flags.c_contiguous for a in arrays):
-        # TensorIterator's fast set-up: operands of one shape (no Python number, no 0-d tensor), all
-        # contiguous as PyTorch counts it (dims of one element ignored, as numpy's flag ignores them):
-        # a C-ordered output, its dims of one element strided as C order strides them
-        slowest_first = range(ndim)
-    else:
-        slowest_first = iteration_order(shape, arrays)  # (dims of one element too: their strides show in stride())
+    if all(type(a) is np.ndarray and a.shape == shape for a in arrays) and 0 not in shape:
+        # TensorIterator's fast set-up: operands of one shape (no Python number, no 0-d tensor)
+        strides = _fast_setup_strides(shape, arrays)
+        if strides is not None:
+            return with_strides(out, strides)
+    slowest_first = iteration_order(shape, arrays)  # (dims of one element too: their strides show in stride())
     strides = out.strides
     want = out.itemsize
     for d in reversed(slowest_first):
@@ -57,6 +56,60 @@ def iterator_layout(out, arrays):
     else:  # numpy's layout is TensorIterator's
         return out
     fresh = np.empty([shape[d] for d in slowest_first], out.dtype).transpose(np.argsort(slowest_first))
+    fresh[...] = out
+    return fresh
+
+
+def _fast_setup_strides(shape, arrays):
+    """The output's strides (in elements) TensorIterator's fast set-up gives operands of one shape:
+    C order when all are contiguous as PyTorch counts it (dims of one element ignored, as numpy's
+    flag ignores them), channels-last when all 4-D ones are channels-last contiguous, the very
+    strides of dense operands that all have the same (those of the dims of one element too); None
+    when it does not apply (the dims sorted then)."""
+    if all(a.flags.c_contiguous for a in arrays):
+        strides, step = [], 1
+        for n in reversed(shape):
+            strides.append(step)
+            step *= n
+        return tuple(reversed(strides))
+    if len(shape) == 4 and all(_channels_last_contiguous(a) for a in arrays):
+        s3 = shape[1]
+        s2 = s3 * shape[3]
+        return (s2 * shape[2], 1, s2, s3)
+    strides = None
+    for a in arrays:
+        if not _dense(a):
+            return None
+        step = a.itemsize
+        s = tuple([x // step for x in torch_strides(a)])
+        if strides is None:
+            strides = s
+        elif s != strides:
+            return None
+    return strides
+
+
+def _channels_last_contiguous(a) -> bool:
+    """c10's is_channels_last_contiguous of a 4-D array (dims of one element skipped)."""
+    expected = a.itemsize
+    for d in (1, 3, 2, 0):
+        n = a.shape[d]
+        if n != 1:
+            if a.strides[d] != expected:
+                return False
+            expected *= n
+    return True
+
+
+def with_strides(out, strides):
+    """``out`` with PyTorch's ``strides`` (in elements; those of its dims of one element too):
+    ``out`` itself when it has them, else a copy laid out so."""
+    step = out.itemsize
+    want = tuple(s * step for s in strides)
+    if torch_strides(out) == want:
+        return out
+    span = sum((n - 1) * s for n, s in zip(out.shape, strides)) + 1
+    fresh = np.ndarray(out.shape, out.dtype, np.empty(span, out.dtype), 0, want)
     fresh[...] = out
     return fresh
 
@@ -135,24 +188,72 @@ def like_layout(a, values):
 
 def empty_like(a, dtype=None):
     """An uninitialised array of ``a``'s shape laid out like ``a`` (PyTorch's empty_like)."""
-    order = dense_order(a)
     dtype = a.dtype if dtype is None else dtype
+    if type(a) is np.ndarray and a.ndim > 1 and 1 in a.shape and a.size and _dense(a):
+        # empty_strided with a dense tensor's very strides, those of its dims of one element too
+        return with_strides(np.empty(a.shape, dtype), [s // a.itemsize for s in torch_strides(a)])
+    order = dense_order(a)
     if order is None:
         return np.empty(a.shape, dtype)
     return np.empty([a.shape[d] for d in order], dtype).transpose(np.argsort(order))
 
 
+def storage_of(a):
+    """(flat storage array, element offset of ``a`` in it): the numpy buffer ``a`` is a view of,
+    as PyTorch's storage; None when ``a`` is not a view of one contiguous buffer."""
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not (root.flags.c_contiguous or root.flags.f_contiguous):
+        return None
+    flat = root.ravel(order="K")
+    if not np.shares_memory(flat, root) and root.size:
+        return None
+    offset = (a.__array_interface__["data"][0] - flat.__array_interface__["data"][0]) // max(a.itemsize, 1)
+    return flat, offset
+
+
+def strided_copy(a):
+    """A copy of ``a`` with ``a``'s strides and storage offset in a copy of its whole storage, as
+    ATen's clone_preserve_strides makes the result of the ``*_scatter`` ops: a stepped or otherwise
+    non-dense input keeps its gaps.  An input with internal overlap (a broadcast dim) is cloned as
+    ``clone`` lays it out (:func:`empty_like`)."""
+    found = storage_of(a) if type(a) is np.ndarray and a.size else None
+    if found is None or any(s <= 0 and n > 1 for n, s in zip(a.shape, a.strides)):
+        out = empty_like(a) if type(a) is np.ndarray else np.empty(a.shape, a.dtype)
+        out[...] = a
+        return out
+    flat, offset = found
+    return np.ndarray(a.shape, a.dtype, flat.copy(), offset * a.itemsize, torch_strides(a))
+
+
 def c_order(a):
     """``a`` in C order (a copy unless it is): a result PyTorch's kernel writes contiguous
     whatever its input's layout (softmax, tril, cross, cumsum, ...)."""
-    return a if type(a) is not np.ndarray or a.flags.c_contiguous else a.copy(order="C")
+    if type(a) is not np.ndarray or a.flags.c_contiguous and (1 not in a.shape or a.size == 0 or _c_strides(a)):
+        return a
+    return a.copy(order="C")
+
+
+def _c_strides(a) -> bool:
+    """A C-contiguous ``a``'s dims of one element are strided as C order strides them (numpy's flag
+    skips them; PyTorch's contiguous result shows their strides)."""
+    step = a.itemsize
+    for n, s in zip(reversed(a.shape), reversed(a.strides)):
+        if s != step:
+            return False
+        step *= n
+    return True
 
 
 def laid_out_like(src, out):
-    """``out`` (of ``src``'s shape) laid out like ``src`` (empty_like's order): a result PyTorch
-    allocates like its input (sort's values and indices)."""
+    """``out`` (of ``src``'s shape) laid out like ``src`` as empty_like lays it out (a dense ``src``'s
+    very strides, those of dims of one element too): a result PyTorch allocates like its input
+    (sort's values and indices, flip)."""
     if type(out) is not np.ndarray or type(src) is not np.ndarray or out.ndim < 2:
         return out
+    if 1 in src.shape and src.size and _dense(src):
+        return with_strides(out, [s // src.itemsize for s in torch_strides(src)])
     order = dense_order(src)
     if order is None:
         return c_order(out)
@@ -241,7 +342,7 @@ def cast(a, dtype):
     preserve_format, and TensorIterator's casts of its operands): like ``a``, a broadcast
     (stride-0) dim deciding nothing.  numpy's "K" order would put such a dim innermost:
     ``x.expand(2, 4).double()`` would not be contiguous."""
-    if type(a) is np.ndarray and a.size > 1:
+    if type(a) is np.ndarray and (a.size > 1 or a.ndim > 1 and a.size):
         if 1 in a.shape and _dense(a):
             # a dense tensor's copy gets its very strides (empty_strided), those of its dims of size 1
             # too, which TensorIterator's sort of the dims reads later (numpy's would be its own)
@@ -251,8 +352,8 @@ def cast(a, dtype):
             out = np.ndarray(a.shape, dtype, np.empty(a.size, dtype), 0, strides)
             out[...] = a
             return out
-        if 0 in a.strides:
-            out = empty_like(a, dtype)
+        if 0 in a.strides or 1 in a.shape and not a.flags.c_contiguous:  # (infer_dense_strides; numpy's
+            out = empty_like(a, dtype)  # "K" order strides the dims of one element its own way)
             out[...] = a
             return out
     return a.astype(dtype)

@@ -22,7 +22,7 @@ from ..autograd import graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
 from . import _layout
-from ._layout import _partial_overlap, c_order, iterator_layout
+from ._layout import _partial_overlap, c_order, iterator_layout, laid_out_like
 from ._shortcuts import Shortcuts, _not_differentiable, _record_two, _Scratch, inplace_self
 
 is_recording = graph.is_recording
@@ -209,11 +209,14 @@ def _own_copy(fn, op):
                                                  fn.__closure__), op)
 
 
-def _c_ordered(forward):
-    """``forward`` whose every array result is in C order (Op's ``contiguous``)."""
+def _c_ordered(forward, like=False):
+    """``forward`` whose every array result is in C order (Op's ``contiguous``), or with ``like``
+    laid out as ``empty_like`` of its first input."""
 
     def run(ctx, *arrays, **attrs):
         out = forward(ctx, *arrays, **attrs)
+        if like:
+            return laid_out_like(arrays[0], out)
         if type(out) is tuple:
             return tuple([c_order(o) for o in out])
         return c_order(out)
@@ -248,9 +251,13 @@ class Op(Shortcuts):
     - ``iterated``: an elementwise op of several tensors (PyTorch's TensorIterator): its
       result is laid out as the first input whose strides decide (``pointwise`` implies it;
       with one tensor, so does ``jvp="element_wise"``).
+    - ``number``: an elementwise op of one tensor and a Python number that PyTorch wraps as a
+      TensorIterator operand (remainder, fmod, xlogy, copysign with a number): operands of
+      different shapes, so the dims are sorted, never TensorIterator's fast set-up.
     - ``contiguous``: an op whose results PyTorch allocates in C order whatever its inputs'
       layouts (a reduction over dims: ATen's resize_reduction; masked_fill, number ** tensor):
-      each array its forward returns is made C-ordered, and never re-laid out as TensorIterator's.
+      each array its forward returns is made C-ordered, and never re-laid out as TensorIterator's;
+      ``"like"``: as ``empty_like(input)`` (ATen allocates it first: hardtanh, nan_to_num).
     - ``internal``: the op only appears inside other ops' formulas (double backward),
       so it needs no golden case of its own.
     - ``defaults``: attribute values a node has unless the call gave its own (``alpha``: 1).
@@ -266,8 +273,10 @@ class Op(Shortcuts):
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
                  multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None, keeps=None,
-                 keeps_for=None, pointwise=False, kernel=None, output_names=(), iterated=False, contiguous=False):
+                 keeps_for=None, pointwise=False, kernel=None, output_names=(), iterated=False, contiguous=False,
+                 number=False):
         self.name = name
+        self.number = number
         self.pointwise = pointwise
         self.iterated = pointwise or iterated
         # an elementwise op of one tensor lays out its result as TensorIterator does too (numpy's
@@ -276,7 +285,7 @@ class Op(Shortcuts):
         # number ** tensor and log_sigmoid do, and the forward gives it so)
         self._one_iterated = (self.iterated or jvp == "element_wise") and not contiguous
         if contiguous:
-            forward = _c_ordered(forward)
+            forward = _c_ordered(forward, contiguous == "like")
         # True: its formulas lay their gradients out themselves (relu's kernel takes the result first,
         # mse_loss_backward's output is contiguous); else, an elementwise op's array formula results
         # are laid out by the engine like the incoming gradient (TensorIterator's first operand)
@@ -407,9 +416,10 @@ class Op(Shortcuts):
         if type(out) is np.ndarray and out.ndim > 1 and (
                 len(arrays) > 1 and self.iterated
                 or len(arrays) == 1 and self._one_iterated and type(a := arrays[0]) is np.ndarray
-                and (0 in a.strides or out.flags.c_contiguous and not a.flags.c_contiguous)):
+                and (0 in a.strides or not a.flags.c_contiguous and (out.flags.c_contiguous or 1 in a.shape)
+                     or self.number and 1 in a.shape)):
             # (a kernel that built its result from fresh arrays, np.full or np.where's, wrote it in C order)
-            out = iterator_layout(out, arrays)  # (operands laid out differently: the first decides)
+            out = iterator_layout(out, (*arrays, 0) if self.number else arrays)  # (the first decides)
         if not recorded:
             results = tuple([_make(o) for o in out]) if type(out) is tuple else _make(out)
         elif type(out) is tuple or self.keeps or inplace_self[0] is not None or _pack_hooks:

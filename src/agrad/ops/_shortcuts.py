@@ -165,8 +165,9 @@ class Shortcuts:
                 if not isinstance(out, np.generic):  # (another backend's array: apply's way, run again)
                     return self.apply((t,) if single else (t, None), arrays, _NO_ATTRS)
                 out = np.asarray(out)  # (numpy's scalar for a 0-d array: as Tensor._make wraps it)
-            elif not single and out.ndim > 1:
-                out = iterator_layout(out, arrays)
+            elif out.ndim > 1 and (not single or 1 in out.shape and self._one_iterated
+                                   and type(a := arrays[0]) is _ndarray and not a.flags.c_contiguous):
+                out = iterator_layout(out, arrays)  # (one operand: its dims of one element keep its strides)
         if not (t._requires_grad and _mode_state["enabled"]):
             return _make(out)
         if one is None:

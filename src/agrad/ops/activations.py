@@ -135,8 +135,9 @@ def relu_(input):
 # hardtanh, relu6
 # ---------------------------------------------------------------------------
 
-_hardtanh = _elementwise("HardtanhBackward0",
-                         lambda a, min_val, max_val: np.clip(a, _scalar(a, min_val), _scalar(a, max_val)))
+_hardtanh = _elementwise("HardtanhBackward0",  # (ATen's hardtanh: empty_like(self), then clamp into it)
+                         lambda a, min_val, max_val: np.clip(a, _scalar(a, min_val), _scalar(a, max_val)),
+                         contiguous="like")
 
 
 _hardtanh_backward = _backward_op(

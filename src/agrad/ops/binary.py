@@ -97,7 +97,7 @@ def _fmod0_fwd(ctx, a, other):
     return _fmod_kernel(a, factories.wrap(other, dtypes.from_numpy(a.dtype))._data)
 
 
-_fmod0 = Op("FmodBackward0", _fmod0_fwd, jvp="element_wise")
+_fmod0 = Op("FmodBackward0", _fmod0_fwd, jvp="element_wise", number=True)
 _fmod0.derivative(lambda ctx, grad: grad)
 
 
@@ -277,7 +277,7 @@ def _copysign0(ctx, grad):  # (self is saved for self's gradient only; the resul
 
 
 _copysign1 = Op("CopysignBackward1", lambda ctx, a, other: np.copysign(a, np.asarray(other, a.dtype)),
-                saves=("self", "result"), jvp="element_wise")
+                saves=("self", "result"), jvp="element_wise", number=True)
 
 
 @_copysign1.derivative
@@ -322,8 +322,9 @@ def _xlogy0(ctx, grad):
 
 
 _xlogy1 = Op("XlogyBackward1", lambda ctx, y, x: _xlogy_kernel(np.asarray(x, y.dtype), y), inputs=("other",),
-             saves=("other",), jvp="element_wise")
-_xlogy2 = Op("XlogyBackward2", lambda ctx, x, other: _xlogy_kernel(x, np.asarray(other, x.dtype)), saves=("self",), jvp="element_wise")
+             saves=("other",), jvp="element_wise", number=True)
+_xlogy2 = Op("XlogyBackward2", lambda ctx, x, other: _xlogy_kernel(x, np.asarray(other, x.dtype)), saves=("self",),
+             jvp="element_wise", number=True)
 
 
 @_xlogy1.derivative

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _can_cast, _scalar_name
-from ._layout import cast, empty_like, iterator_layout
+from ._layout import cast, empty_like, iterator_layout, laid_out_like
 from ._op import Op, export, finish_out, inplace, method
 from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop
 from .pointwise import _mismatch_message, _require_tensor, binary, operands
@@ -108,7 +108,9 @@ def _broadcasting(np_fn, arrs):
 def _unary_layout(r, a):
     """A one-input kernel's result laid out as TensorIterator lays it out: numpy's "K" order
     puts a broadcast (stride-0) dim of ``a`` innermost where TensorIterator's sort leaves it."""
-    return iterator_layout(r, (a,)) if type(r) is np.ndarray and r.ndim > 1 and 0 in a.strides else r
+    if type(r) is np.ndarray and r.ndim > 1 and (0 in a.strides or 1 in a.shape and not a.flags.c_contiguous):
+        return iterator_layout(r, (a,))  # (dims of one element: TensorIterator's fast set-up keeps a's strides)
+    return r
 
 
 def _logical(np_fn, name):
@@ -268,6 +270,8 @@ def _test(np_fn, fname, out_form=False):
             raise TypeError(f"{fname}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
         a = input._data
         if a.dtype.kind != "f":
+            if fname in ("isinf", "isfinite"):  # (ATen: zeros_like / ones_like of an integral self)
+                return Tensor._make(laid_out_like(a, np_fn(cast(a, np.float64))))
             return Tensor._make(_unary_layout(np_fn(cast(a, np.float64)) if fname != "signbit" else np_fn(a), a))
         return Tensor._make(_unary_layout(np_fn(a), a))
 

@@ -93,7 +93,7 @@ def _mod(a, b):
     return np.where((m != 0) & ((np.less(b, 0)) != (m < 0)), m + b, m).astype(m.dtype, copy=False)
 
 
-_remainder0 = Op("RemainderBackward0", lambda ctx, a, other: _mod(a, other), jvp="element_wise")
+_remainder0 = Op("RemainderBackward0", lambda ctx, a, other: _mod(a, other), jvp="element_wise", number=True)
 _remainder0.derivative(lambda ctx, grad: grad)
 _remainder1 = Op("RemainderBackward1", lambda ctx, a, b: _mod(a, b), inputs=("self", "other"),
                  saves=("self", "other"), saves_for={"self": (1,), "other": (1,)}, value_error=broadcast_error, jvp="element_wise",

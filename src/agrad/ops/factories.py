@@ -534,7 +534,7 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
 def _filled_like(input, value, d):
     """A new array of ``input``'s shape and layout (PyTorch's preserve_format) holding ``value``."""
     a = input._data
-    if type(a) is not np.ndarray or a.ndim < 2 or a.flags.c_contiguous:
+    if type(a) is not np.ndarray or a.ndim < 2 or a.flags.c_contiguous and 1 not in a.shape:
         return np.full(input.shape, value, d.numpy)
     out = _layout.empty_like(a, d.numpy)
     out.fill(value)

@@ -18,7 +18,7 @@ from .._dense import dense
 from .._limits import check_numel, check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _scalar_name, _wrap_dim
-from ._layout import cat_memory_format, dense_order, in_memory_format, laid_out_like, torch_strides
+from ._layout import c_order, cat_memory_format, dense_order, in_memory_format, laid_out_like, torch_strides
 from ._op import Op, export, finish_out, method, with_out
 from .indexing import _FULL, _slice
 from .scatter_gather import _as_views, _is_int
@@ -145,7 +145,7 @@ def hstack(tensors, *, out=None):
 
 def _repeat_fwd(ctx, a, repeats):
     lead = len(repeats) - a.ndim
-    return np.tile(a.reshape((1,) * lead + a.shape), repeats)
+    return c_order(np.tile(a.reshape((1,) * lead + a.shape), repeats))  # (ATen's at::empty of the result's size)
 
 
 _repeat = Op("RepeatBackward0", _repeat_fwd, jvp="linear")

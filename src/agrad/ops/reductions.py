@@ -68,7 +68,7 @@ def _broadcast(g, shape):
 def _contiguous(r):
     """A reduction's result laid out row-major, as PyTorch allocates it (numpy's follows the
     input's layout: a later reshape would then copy where PyTorch views)."""
-    return r.copy() if type(r) is np.ndarray and not r.flags.c_contiguous else r
+    return c_order(r)  # (numpy's keepdims may stride the kept dims of one element its own way)
 
 
 def _sum_fwd(ctx, a, axes, keepdim, dtype):

@@ -4,7 +4,7 @@
 
 Formulas as derivatives.yaml gives them: ``input`` gets the gradient with the written region
 zeroed (the same scatter of zeros), ``src`` the gradient's view of that region (``put``: the
-gradient taken at the indices).  Results are laid out as ``input`` (a clone of it, written).
+gradient taken at the indices).  Results have ``input``'s strides (ATen's clone_preserve_strides, then the write).
 """
 
 from __future__ import annotations
@@ -27,8 +27,7 @@ def _region(kind, args):
 
 
 def _written(ctx, a, src, kind, args):
-    out = _layout.empty_like(a)
-    out[...] = a
+    out = _layout.strided_copy(a)
     if kind == "diagonal":
         _diagonal_view(out, *args)[...] = src
     else:

@@ -362,9 +362,9 @@ def _pair_ops(stem, kernel, saves0, saves1, saves2):
     return (Op(f"{stem}Backward0", two, inputs=("self", "other"), saves=saves0, jvp="element_wise", pointwise=True,
                value_error=broadcast_error),
             Op(f"{stem}Backward1", lambda ctx, b, x: kernel(x, b, b.dtype), inputs=("other",), saves=saves1,
-               jvp="element_wise"),
+               jvp="element_wise", number=True),
             Op(f"{stem}Backward2", lambda ctx, a, other: kernel(a, other, a.dtype), saves=saves2,
-               jvp="element_wise"))
+               jvp="element_wise", number=True))
 
 
 _xlog1py0, _xlog1py1, _xlog1py2 = _pair_ops("SpecialXlog1Py", _xlog1py_kernel, ("self", "other"), ("other",), ("self",))

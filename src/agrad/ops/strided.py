@@ -16,23 +16,9 @@ import numpy as np
 from .. import dtypes
 from .._warn_once import warn_once
 from ..tensor import Tensor
+from ._layout import storage_of
 from ._op import export
 from .factories import _check_options, _dtype_or_default, _finish, as_tensor, tensor
-
-
-def _storage(a):
-    """(flat storage array, element offset of ``a`` in it), or None when ``a`` is not a view of
-    one contiguous buffer."""
-    root = a
-    while isinstance(root.base, np.ndarray):
-        root = root.base
-    if not (root.flags.c_contiguous or root.flags.f_contiguous):
-        return None
-    flat = root.ravel(order="K")
-    if not np.shares_memory(flat, root) and root.size:
-        return None
-    offset = (a.__array_interface__["data"][0] - flat.__array_interface__["data"][0]) // max(a.itemsize, 1)
-    return flat, offset
 
 
 def _ints(values):
@@ -46,7 +32,7 @@ def _strided_view(input, size, stride, storage_offset):
     if any(s < 0 for s in stride):
         raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {stride}")
     a = input._data
-    found = _storage(np.asarray(a))
+    found = storage_of(np.asarray(a))
     if found is None:
         raise RuntimeError("agrad: as_strided of a tensor whose memory is not one buffer (a broadcast or an "
                            "expanded tensor) is not supported")

@@ -654,7 +654,8 @@ def _nan_to_num_fwd(ctx, a, nan, posinf, neginf):
                          neginf=info.min if neginf is None else neginf)
 
 
-_nan_to_num = Op("NanToNumBackward0", _nan_to_num_fwd, saves=("self",), jvp="element_wise")
+_nan_to_num = Op("NanToNumBackward0", _nan_to_num_fwd, saves=("self",), jvp="element_wise",
+                 contiguous="like")  # (ATen's nan_to_num: empty_like(self), then the kernel into it)
 
 
 @_nan_to_num.derivative

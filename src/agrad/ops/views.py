@@ -600,7 +600,7 @@ def broadcast_shapes(*shapes):
 
 def _clone_fwd(ctx, a, contiguous=False):
     """A copy laid out like ``a`` (PyTorch's preserve_format), or in C order for ``contiguous()``."""
-    if contiguous or type(a) is not np.ndarray or a.ndim < 2 or a.flags.c_contiguous:
+    if contiguous or type(a) is not np.ndarray or a.ndim < 2 or a.flags.c_contiguous and 1 not in a.shape:
         return a.copy()
     out = _layout.empty_like(a)
     out[...] = a

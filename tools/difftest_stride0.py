@@ -1,0 +1,31 @@
+"""The differential tester's rule ``size1-stride0`` (tools/difftest.py, docs/semantics.md): a dim of
+one element that PyTorch strides 0 (a slice of an expanded dim) has another stride in agrad, and
+TensorIterator's sort of a later result's dims reads it."""
+
+from __future__ import annotations
+
+import re
+import warnings
+
+
+def operand_of_size1_stride0(lines: list[str], i: int) -> bool:
+    """True when, after the statements before ``i`` run again under PyTorch, a tensor that
+    statement ``i`` names has a dim of one element with stride 0 (next to other dims: a 1-d
+    tensor's stride decides nothing), which agrad's numpy array cannot tell from ``unsqueeze``'s."""
+    import torch
+
+    ns = {"torch": torch, "F": torch.nn.functional}
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for stmt in lines[:i]:
+            try:
+                exec(stmt, ns)
+            except Exception:  # noqa: BLE001 - only the tensors matter
+                pass
+    for name in set(re.findall(r"\b[A-Za-z_]\w*\b", lines[i])):
+        t = ns.get(name)
+        if isinstance(t, torch.Tensor) and t.dim() > 1 and t.layout == torch.strided \
+                and any(n == 1 and s == 0 for n, s in zip(t.shape, t.stride())):
+            return True
+    return False

@@ -1,0 +1,53 @@
+"""Regression cases of session 31's groups (helper "groupsa"): result layouts (the strides of
+dims of one element too, which TensorIterator's later sorts read), and errors.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    return [
+        case("scatter-ops-keep-input-strides",  # (dt30 stride:slice_scatter) ATen's clone_preserve_strides: the
+             # input's very strides (and storage), gaps of a stepped view too; an expanded input is cloned dense
+             ["y = torch.arange(48.).reshape(4, 12)[:, 1::2]", "w = torch.arange(24.).reshape(2, 3, 4)[:, :, ::2]",
+              "e = torch.arange(4.).expand(3, 4)", "z = torch.arange(24.).reshape(2, 3, 4).permute(2, 0, 1)"],
+             ["torch.slice_scatter(y, torch.zeros(2, 6), 0, 0, 2).stride()",
+              "torch.slice_scatter(y, torch.zeros(2, 6), 0, 0, 2).as_strided((4,), (1,), 0)",
+              "torch.select_scatter(y, torch.zeros(6), 0, 1).stride()",
+              "torch.diagonal_scatter(y, torch.zeros(4)).stride()",
+              "torch.slice_scatter(w, torch.zeros(2, 1, 2), 1, 0, 1).stride()",
+              "torch.diagonal_scatter(w, torch.zeros(2, 2), 0, 1, 2)",
+              "torch.slice_scatter(e, torch.zeros(1, 4), 0, 0, 1).stride()",
+              "torch.select_scatter(z, torch.zeros(4, 3), 1, 0).stride()",
+              "y.t().slice_scatter(torch.ones(6, 2), 1, 1, 3).stride()"]),
+        case("size-one-dims-fast-setup",  # (dt30 stride:%, unary results' strides in size-1 dims) TensorIterator's
+             # fast set-up: operands of one shape that are dense with the same strides give the result those
+             # strides (dims of one element too), channels-last contiguous ones channels-last strides; a Python
+             # number operand (x % 3, fmod, xlogy, copysign) makes the shapes differ: the dims are sorted
+             ["x = torch.arange(1., 7., dtype=torch.float64).reshape(1, 3, 1, 2)",
+              "b = torch.tensor([1.5, 2.5], dtype=torch.float64).reshape(2, 1, 1).permute(1, 2, 0)",
+              "a = torch.tensor([[1], [2], [3], [4]], dtype=torch.int32)"],
+             [f"[{e} for z in (x.permute(0, 3, 2, 1), x.permute(2, 0, 3, 1), x.permute(0, 1, 3, 2), x.permute(3, 0, 1, 2), b)]"
+              for e in ("z.exp().stride()", "(-z).stride()", "(z + z).stride()", "(z + 1).stride()", "(z % 3).stride()",
+                        "torch.fmod(z, 3).stride()", "torch.xlogy(z, 2.0).stride()", "torch.copysign(z, -1.0).stride()",
+                        "torch.zeros_like(z).stride()", "z.clone().stride()", "F.hardtanh(z).stride()",
+                        "z.nan_to_num().stride()", "z.signbit().stride()", "z.isnan().stride()", "z.int().isinf().stride()",
+                        "z.float().stride()", "z.flip(0).stride()", "z.sort(0)[0].stride()")]
+             + ["(a % b.exp()).stride()", "(b.exp() % a).stride()", "(a % (b % 3)).stride()", "((b % 3) % a).stride()",
+                "(a % F.hardtanh(b)).stride()", "(a.expand(4, 1) * torch.xlogy(b, 2.0)).stride()"]),
+        case("size-one-dims-casts-reductions-repeat",  # (dt30 stride:%) a cast of a tensor that is not dense takes
+             # infer_dense_strides; a keepdim reduction and repeat are C-contiguous with C's strides of dims of one
+             ["x = torch.arange(1., 19.).reshape(3, 1, 3, 2).pow(2).transpose(0, -1).flip(0).split(1)[0]",
+              "t = torch.arange(6.).reshape(2, 1, 3).transpose(0, -1)",
+              "r = torch.arange(6., dtype=torch.float64).reshape(1, 3, 2, 1).permute(3, 2, 0, 1)"],
+             ["x.double().stride()", "x.double().sigmoid().stride()", "x.sigmoid().stride()",
+              "[t.sum(0, keepdim=True).stride(), t.sum(-1, keepdim=True).stride(), t.prod(0, keepdim=True).stride()]",
+              "[r.repeat(1, 1, 1, 1).stride(), r.repeat(2, 1, 1, 1).stride()]",
+              "(t.sum(0, keepdim=True) % 2).stride()"]),
+    ]
