@@ -383,7 +383,8 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
             and difftest_noise.sign_of_lapack_noise(program, want, got, op_of, CONDITIONED_OPS, _condition_of,
                                                     _agrees_but_where)):
         return "lapack-conditioning"
-    if aspect == "stride" and program is not None and difftest_stride0.operand_of_size1_stride0(program[0], program[2]):
+    if aspect == "stride" and program is not None and difftest_stride0.operand_of_size1_stride0(
+            program[0], program[2], op == "kron"):
         return "size1-stride0"
     if program is not None and (aspect in ("numeric", "grad-numeric") or (
             aspect in _VALUE_ASPECTS and _svd_of_inf(*program))) and _conditioned_rounding(

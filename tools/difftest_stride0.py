@@ -8,10 +8,12 @@ import re
 import warnings
 
 
-def operand_of_size1_stride0(lines: list[str], i: int) -> bool:
+def operand_of_size1_stride0(lines: list[str], i: int, expanded: bool = False) -> bool:
     """True when, after the statements before ``i`` run again under PyTorch, a tensor that
     statement ``i`` names has a dim of one element with stride 0 (next to other dims: a 1-d
-    tensor's stride decides nothing), which agrad's numpy array cannot tell from ``unsqueeze``'s."""
+    tensor's stride decides nothing), which agrad's numpy array cannot tell from ``unsqueeze``'s;
+    with ``expanded``, a dim of stride 0 of any size (kron's views of it add dims of one element,
+    which c10's computeStride strides 0 beside it)."""
     import torch
 
     ns = {"torch": torch, "F": torch.nn.functional}
@@ -26,6 +28,6 @@ def operand_of_size1_stride0(lines: list[str], i: int) -> bool:
     for name in set(re.findall(r"\b[A-Za-z_]\w*\b", lines[i])):
         t = ns.get(name)
         if isinstance(t, torch.Tensor) and t.dim() > 1 and t.layout == torch.strided \
-                and any(n == 1 and s == 0 for n, s in zip(t.shape, t.stride())):
+                and any((n == 1 or expanded) and s == 0 for n, s in zip(t.shape, t.stride())):
             return True
     return False

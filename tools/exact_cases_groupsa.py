@@ -50,4 +50,16 @@ def cases(graph: str) -> list[dict]:
               "[t.sum(0, keepdim=True).stride(), t.sum(-1, keepdim=True).stride(), t.prod(0, keepdim=True).stride()]",
               "[r.repeat(1, 1, 1, 1).stride(), r.repeat(2, 1, 1, 1).stride()]",
               "(t.sum(0, keepdim=True) % 2).stride()"]),
+        case("kron-views-strides",  # (dt30 stride:kron) ATen's kron: _unsafe_view(mul(_unsafe_view(self, ...),
+             # _unsafe_view(other, ...)), ...): the views' dims of one element take computeStride's strides, which
+             # the product's sort of its dims reads
+             ["a = torch.arange(1., 9.).reshape(1, 2, 2, 2)",
+              "b = torch.arange(1., 3., dtype=torch.float64).reshape(2, 1, 1, 1).mean(-1, keepdim=True).movedim(0, -1).long()",
+              "c = torch.arange(1., 7.).reshape(1, 3, 1, 2)[:, :, :, :1].movedim(0, -1)",
+              "d = torch.arange(1, 5, dtype=torch.int32).reshape(2, 2)",
+              "e = torch.arange(1., 19.).reshape(3, 3, 2, 1).movedim(0, -1).double()",
+              "f = torch.arange(1., 3.).reshape(1, 2, 1)"],
+             ["b.shape, b.stride()", "torch.kron(a, b).stride()", "torch.kron(b, a).stride()", "torch.kron(c, d).stride()",
+              "torch.kron(d.t(), c).stride()", "torch.kron(e, f).stride()", "torch.kron(f, e).stride()",
+              "torch.kron(e, f).sum()", "torch.arange(6.).reshape(2, 3).t().reshape(3, 1, 2).stride()"]),
     ]

@@ -645,3 +645,7 @@ def test_a_layout_read_off_a_size1_stride0_dim_is_documented():
     assert aspect == "stride"
     assert difftest.documented(aspect, lines[2], want, got, (lines, [want] * 5, 2)) == "size1-stride0"
     assert difftest.documented(aspect, lines[4], want, got, (lines, [want] * 5, 4)) is None
+    kron = ["a = torch.tensor([[1.0, 2.0]])", "b = torch.tensor([[1, 3]], dtype=torch.int32).t().expand(2, 2, 1)",
+            "r = torch.kron(a, b)", "c = b.contiguous()", "r = torch.kron(a, c)", "r = a * b"]
+    assert [difftest.documented(aspect, kron[k], want, got, (kron, [want] * 6, k)) for k in (2, 4, 5)] == \
+        ["size1-stride0", None, None]

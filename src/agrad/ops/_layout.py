@@ -198,6 +198,53 @@ def empty_like(a, dtype=None):
     return np.empty([a.shape[d] for d in order], dtype).transpose(np.argsort(order))
 
 
+def view_strides(shape, strides, new_shape):
+    """c10's computeStride: the strides (in elements) of a view of (shape, strides) as ``new_shape``,
+    or None where no view is possible."""
+    if not shape:
+        return [1] * len(new_shape)
+    new = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    base, numel, view_numel = strides[-1], 1, 1
+    for d in range(len(shape) - 1, -1, -1):
+        numel *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != numel * base):
+            while view_d >= 0 and (view_numel < numel or new_shape[view_d] == 1):
+                new[view_d] = view_numel * base
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != numel:
+                return None
+            if d > 0:
+                base, numel, view_numel = strides[d - 1], 1, 1
+    return new if view_d == -1 else None
+
+
+def reshaped(a, shape):
+    """``a.reshape(shape)`` with PyTorch's view strides (c10's computeStride) in its dims of one
+    element too, where it is a view: numpy strides a new dim of one element its own way, which
+    TensorIterator's sort of a later result's dims reads (kron's product)."""
+    out = a.reshape(shape)
+    if type(out) is not np.ndarray or type(a) is not np.ndarray or 1 not in out.shape or out.size < 2 \
+            or a.ndim == 0 or not np.may_share_memory(out, a):
+        return out  # (a copy: numpy's C order is PyTorch's)
+    step = a.itemsize
+    want = view_strides(a.shape, [s // step for s in torch_strides(a)], out.shape)
+    if want is None:
+        return out
+    want = tuple([s * step for s in want])
+    if torch_strides(out) == want:
+        return out
+    found = storage_of(out)
+    if found is None:
+        return out
+    flat, offset = found
+    view = np.ndarray(out.shape, out.dtype, flat, offset * step, want)
+    if not out.flags.writeable:  # (a broadcast array's view stays read-only)
+        view.flags.writeable = False
+    return view
+
+
 def storage_of(a):
     """(flat storage array, element offset of ``a`` in it): the numpy buffer ``a`` is a view of,
     as PyTorch's storage; None when ``a`` is not a view of one contiguous buffer."""

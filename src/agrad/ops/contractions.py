@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
-from ._layout import reorder_dimensions
+from ._layout import reorder_dimensions, torch_strides, view_strides
 from ._op import export, finish_out, with_out
 from .reductions import dims as _reduction_dims
 from .views import _unsafe_view
@@ -377,28 +377,6 @@ def tensordot(a, b, dims=2, out=None):
     return finish_out("tensordot", result.reshape(rsizes), out)
 
 
-def _view_strides(shape, strides, new_shape):
-    """c10's computeStride: the strides (in elements) of a view of (shape, strides) as ``new_shape``,
-    or None where no view is possible."""
-    if not shape:
-        return [1] * len(new_shape)
-    new = [0] * len(new_shape)
-    view_d = len(new_shape) - 1
-    base, numel, view_numel = strides[-1], 1, 1
-    for d in range(len(shape) - 1, -1, -1):
-        numel *= shape[d]
-        if d == 0 or (shape[d - 1] != 1 and strides[d - 1] != numel * base):
-            while view_d >= 0 and (view_numel < numel or new_shape[view_d] == 1):
-                new[view_d] = view_numel * base
-                view_numel *= new_shape[view_d]
-                view_d -= 1
-            if view_numel != numel:
-                return None
-            if d > 0:
-                base, numel, view_numel = strides[d - 1], 1, 1
-    return new if view_d == -1 else None
-
-
 def _product_strides(shape, operands):
     """The strides (in elements) TensorIterator gives the product of ``operands`` ((shape, strides)
     pairs broadcast to ``shape``): its reorder_dimensions' permutation, laid out densely."""
@@ -426,10 +404,10 @@ def kron(input, other, *, out=None):
     # ATen: _unsafe_view(mul(_unsafe_view(self, a_shape), _unsafe_view(other, b_shape)), r_shape); the
     # operands' views only add dims of size 1, the last one is a view of the product as TensorIterator
     # lays it out (not numpy: its layout of transposed operands differs)
-    views = [(shape, _view_strides(list(t._data.shape), [st // t._data.itemsize for st in t._data.strides], shape)
+    views = [(shape, view_strides(list(t._data.shape), [st // t._data.itemsize for st in torch_strides(t._data)], shape)
               if type(t._data) is np.ndarray else None) for t, shape in ((input, a_shape), (other, b_shape))]
     p_shape = [max(x, y) for x, y in zip(a_shape, b_shape)]
-    if None not in (v[1] for v in views) and _view_strides(p_shape, _product_strides(p_shape, views), r_shape) is None:
+    if None not in (v[1] for v in views) and view_strides(p_shape, _product_strides(p_shape, views), r_shape) is None:
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
                            "spans across two contiguous subspaces). Use .reshape(...) instead.")
     result = _unsafe_view.apply((input,), (input._data,), {"shape": tuple(a_shape)}) * \

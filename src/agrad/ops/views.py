@@ -79,7 +79,7 @@ def _fmt(shape):
 
 # view / reshape ----------------------------------------------------------------
 
-_view_op = Op("ViewBackward0", lambda ctx, a, shape: a.reshape(shape), jvp="linear")
+_view_op = Op("ViewBackward0", lambda ctx, a, shape: _layout.reshaped(a, shape), jvp="linear")
 
 
 @_view_op.derivative
@@ -90,9 +90,9 @@ def _(ctx, grad):
 _view_op.raw_derivative(lambda ctx, g: g.reshape(ctx.input_shape))
 
 
-_unsafe_view = Op("UnsafeViewBackward0", lambda ctx, a, shape: a.reshape(shape), jvp="linear")
+_unsafe_view = Op("UnsafeViewBackward0", lambda ctx, a, shape: _layout.reshaped(a, shape), jvp="linear")
 _unsafe_view.derivative(lambda ctx, grad: grad.reshape(ctx.input_shape))
-_reshape_alias = Op("ReshapeAliasBackward0", lambda ctx, a, shape: a.reshape(shape), jvp="linear")
+_reshape_alias = Op("ReshapeAliasBackward0", lambda ctx, a, shape: _layout.reshaped(a, shape), jvp="linear")
 _reshape_alias.derivative(lambda ctx, grad: grad.reshape(ctx.input_shape))
 for _op in (_unsafe_view, _reshape_alias):
     _op.raw_derivative(lambda ctx, g: g.reshape(ctx.input_shape))
