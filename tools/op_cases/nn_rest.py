@@ -1,5 +1,5 @@
 """Session 31's nn ops: the CTC loss (ATen's gradient is the one of the logits before log_softmax, not
-the derivative in log_probs: numeric False) and fractional max pooling (seeded samples), grid_sample's bicubic mode."""
+the derivative in log_probs: numeric False) and fractional max pooling (seeded samples), grid_sample's bicubic mode, conv_tbc."""
 
 from . import case, inp, val
 
@@ -19,6 +19,9 @@ CASES = [
          g=inp(1, 3, 4, 2, kind="unit")),
     case("grid_sample_bicubic_border_float64", "F.grid_sample(a, g, mode='bicubic', padding_mode='border', align_corners=True)",
          a=inp(2, 1, 5, 3, dtype="float64"), g=inp(2, 2, 3, 2, kind="unit", dtype="float64")),
+    case("conv_tbc", "torch.conv_tbc(a, w, b, 1)", a=inp(5, 2, 3), w=inp(3, 3, 4), b=inp(4)),
+    case("conv_tbc_float64", "F.conv_tbc(a, w, b)", a=inp(4, 3, 2, dtype="float64"), w=inp(2, 2, 3, dtype="float64"),
+         b=inp(3, dtype="float64")),
     case("fractional_max_pool2d", code="torch.manual_seed(0)\nout = F.fractional_max_pool2d(a, 2, output_size=(3, 4))",
          a=inp(2, 3, 6, 7)),
     case("fractional_max_pool2d_ratio", code="torch.manual_seed(1)\nout = F.fractional_max_pool2d(a, (2, 3), output_ratio=(0.5, 0.5))",

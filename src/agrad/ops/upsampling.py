@@ -349,3 +349,16 @@ def channel_shuffle(input, groups):
     if c % groups:
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} groups.")
     return _channel_shuffle(input, groups=int(groups))
+
+
+@export(functional=True)
+def native_channel_shuffle(input, groups):
+    """channel_shuffle's kernel without its autograd formula: a result that requires grad has a
+    NotImplemented node (PyTorch's: "derivative for aten::native_channel_shuffle is not implemented")."""
+    from ._not_implemented import not_implemented
+
+    if not isinstance(groups, numbers.Integral) or isinstance(groups, bool):
+        raise TypeError(f"native_channel_shuffle(): argument 'groups' (position 2) must be int, not "
+                        f"{type(groups).__name__}")
+    value = channel_shuffle(input.detach(), groups)._data
+    return not_implemented(value, (input,), "aten::native_channel_shuffle")

@@ -9,7 +9,7 @@ from ...tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
 
 def _index(idx, size):
@@ -17,6 +17,19 @@ def _index(idx, size):
     if not -size <= idx < size:
         raise IndexError(f"index {idx} is out of range")
     return idx % size
+
+
+class Container(Module):
+    """Deprecated: a Module holding the keyword arguments' modules (PyTorch's FutureWarning)."""
+
+    def __init__(self, **kwargs):
+        import warnings
+
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now implemented in `nn.Module`. "
+                      "Subclass that instead.", FutureWarning, stacklevel=2)
+        super().__init__()
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 class Sequential(Module):
