@@ -522,3 +522,6 @@ CASES += _groups31_cases(GRAPH)
 from exact_cases_groupsa import cases as _groupsa_cases  # noqa: E402
 
 CASES += _groupsa_cases(GRAPH)
+from exact_cases_storage import cases as _storage_cases  # noqa: E402
+
+CASES += _storage_cases(GRAPH)

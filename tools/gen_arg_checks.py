@@ -48,7 +48,8 @@ OWN_ORDER = {"F.embedding", "F.kl_div"}
 ELEMENT = re.compile(r"^(expected Tensor as element )1( in argument \d+, but got )float$")
 SKIP = diffgen.SKIP | {"tensor", "as_tensor", "from_numpy", "broadcast_shapes", "pow", "where", "xlogy",
                        "float_power", "full_like", "result_type", "can_cast", "promote_types",
-                       "tensordot"}  # (its Python front parses dims before it reads a or b: agrad does the same)
+                       "tensordot",  # (its Python front parses dims before it reads a or b: agrad does the same)
+                       "set_"}  # (a Tensor or a storage: ops/storage.py gives the parser's message itself)
 
 
 def torch_callable(form: str, name: str):

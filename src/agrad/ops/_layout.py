@@ -245,12 +245,23 @@ def reshaped(a, shape):
     return view
 
 
+def storage_root(a):
+    """The array at the start of ``a``'s chain of views (through numpy's as_strided wrapper,
+    whose ``base`` is a DummyArray holding the array it views)."""
+    while True:
+        b = a.base
+        if isinstance(b, np.ndarray):
+            a = b
+        elif b is not None and isinstance(getattr(b, "base", None), np.ndarray):
+            a = b.base
+        else:
+            return a
+
+
 def storage_of(a):
     """(flat storage array, element offset of ``a`` in it): the numpy buffer ``a`` is a view of,
     as PyTorch's storage; None when ``a`` is not a view of one contiguous buffer."""
-    root = a
-    while isinstance(root.base, np.ndarray):
-        root = root.base
+    root = storage_root(a)
     if not (root.flags.c_contiguous or root.flags.f_contiguous):
         return None
     flat = root.ravel(order="K")

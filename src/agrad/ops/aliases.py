@@ -110,11 +110,6 @@ def is_same_size(input, other):
     return input._data.shape == other._data.shape
 
 
-@method("is_shared")
-def is_shared(input):
-    return False
-
-
 @method("is_pinned")
 def is_pinned(input, device=None):
     return False

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor, _can_cast, _scalar_name
+from ..tensor import Tensor, _can_cast, _has_internal_overlap, _scalar_name
 from ._layout import cast, empty_like, iterator_layout, laid_out_like
 from ._op import Op, export, finish_out, inplace, method
 from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop
@@ -137,6 +137,41 @@ logical_and = _logical(np.logical_and, "logical_and")
 logical_or = _logical(np.logical_or, "logical_or")
 logical_xor = _logical(np.logical_xor, "logical_xor")
 logical_not = _logical(np.logical_not, "logical_not")
+
+
+def _logical_inplace(fn, name):
+    """``x.logical_and_(y)``: the result (0 or 1) written into x in x's dtype.  PyTorch records
+    nothing (no derivative; its out= kernel writes into self): a leaf that requires grad may
+    take it, and x keeps its history and requires_grad; only x's version moves."""
+    def fn_(input, *args):
+        r = fn(input, *args)
+        data = input._data
+        if type(data) is np.ndarray and data.ndim and 0 in data.strides and _has_internal_overlap(data):
+            raise RuntimeError(
+                "unsupported operation: more than one element of the written-to tensor refers to a single "
+                "memory location. Please clone() the tensor before performing the operation.")
+        input._write_data(r)
+        return input
+
+    fn_.__name__ = fn_.__qualname__ = name
+    method(name)(fn_)
+    return fn_
+
+
+def _other_tensor(fn, name):
+    def checked(input, other):
+        if not isinstance(other, Tensor):
+            from ._pyargs import tp_name
+            raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {tp_name(other)}")
+        return fn(input, other)
+
+    return checked
+
+
+logical_and_ = _logical_inplace(_other_tensor(logical_and, "logical_and_"), "logical_and_")
+logical_or_ = _logical_inplace(_other_tensor(logical_or, "logical_or_"), "logical_or_")
+logical_xor_ = _logical_inplace(_other_tensor(logical_xor, "logical_xor_"), "logical_xor_")
+logical_not_ = _logical_inplace(logical_not, "logical_not_")
 
 
 def _bitwise(np_fn, name, sym):

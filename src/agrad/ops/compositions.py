@@ -57,7 +57,7 @@ def unravel_index(indices, shape):
     return coords.unbind(-1)
 
 
-@export()
+@export(method=True)
 def diagflat(input, offset=0):
     from .matrix import diag_embed
     return diag_embed(input.contiguous().view(-1), offset)

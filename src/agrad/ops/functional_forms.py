@@ -27,7 +27,7 @@ INPLACE_FORMS = (
     "ceil_ clamp_ clamp_max_ clamp_min_ clip_ conj_physical_ cos_ cosh_ deg2rad_ detach_ erf_ erfc_ exp2_ exp_ "
     "expm1_ fill_ fix_ floor_ frac_ i0_ ldexp_ log10_ log1p_ log2_ log_ logit_ nan_to_num_ neg_ negative_ "
     "rad2deg_ reciprocal_ round_ rsqrt_ sigmoid_ sin_ sinc_ sinh_ sqrt_ square_ tan_ tanh_ trunc_ xlogy_ "
-    "zero_").split()
+    "zero_ resize_as_ as_strided_").split()
 
 
 def _inplace_form(name):

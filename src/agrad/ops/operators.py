@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._not_implemented import not_implemented
-from ._op import inplace, method
+from ._op import METHODS, inplace, method
 from ._shortcuts import ONE32, ONE64
 from .factories import is_agrad_array as _is_agrad_array
 from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, bitwise_not, bitwise_or,
@@ -267,3 +267,7 @@ method("__ilshift__")(_not_implemented_for_others(bitwise_left_shift_))
 method("__irshift__")(_not_implemented_for_others(bitwise_right_shift_))
 for _name, _fn in {"eq_": eq_, "ne_": ne_, "lt_": lt_, "le_": le_, "gt_": gt_, "ge_": ge_}.items():
     method(_name)(inplace(_fn, partial=True))
+# PyTorch's other names of the in-place comparisons and abs_ (the same ops, the same nodes)
+for _name, _alias in {"ne_": "not_equal_", "lt_": "less_", "le_": "less_equal_", "gt_": "greater_",
+                      "ge_": "greater_equal_", "abs_": "absolute_"}.items():
+    method(_alias)(METHODS[_name])

@@ -11,6 +11,8 @@ positions); a view that reads storage outside the input is refused when it needs
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import dtypes
@@ -31,6 +33,9 @@ def _strided_view(input, size, stride, storage_offset):
         raise RuntimeError("mismatch in length of strides and shape")
     if any(s < 0 for s in stride):
         raise RuntimeError(f"as_strided: Negative strides are not supported at the moment, got strides: {stride}")
+    if all(n >= 0 for n in size) and math.prod(size) > 100_000:  # (before the positions are listed)
+        from .._limits import check_numel
+        check_numel(math.prod(size))
     a = input._data
     found = storage_of(np.asarray(a))
     if found is None:
@@ -57,21 +62,25 @@ def as_strided(input, size, stride, storage_offset=None):
     from .inplace_view import _take
 
     if input._requires_grad:
-        # the input's own storage positions, in its logical order: where each output element is read
-        input_pos = _input_positions(input._data, flat)
-        order = np.argsort(input_pos, kind="stable")
-        where = np.searchsorted(input_pos[order], positions.reshape(-1))
-        where = np.clip(where, 0, max(input_pos.size - 1, 0))
-        if input_pos.size == 0 or not np.array_equal(input_pos[order][where], positions.reshape(-1)):
-            raise RuntimeError("agrad: as_strided reading memory outside the input's elements is not supported "
-                               "for a tensor that requires grad")
-        idx = order[where].reshape(positions.shape)
-        out = _take.apply((input,), (input._data,), {"idx": idx})
+        out = _take.apply((input,), (input._data,), {"idx": _reads_of(input, flat, positions)})
         out._data = view
     else:
         out = Tensor._make(view)
     out._make_view_of(input)
     return out
+
+
+def _reads_of(input, flat, positions):
+    """Where in ``input`` (its elements in C order) each storage position of ``positions`` is."""
+    # the input's own storage positions, in its logical order: where each output element is read
+    input_pos = _input_positions(input._data, flat)
+    order = np.argsort(input_pos, kind="stable")
+    where = np.searchsorted(input_pos[order], positions.reshape(-1))
+    where = np.clip(where, 0, max(input_pos.size - 1, 0))
+    if input_pos.size == 0 or not np.array_equal(input_pos[order][where], positions.reshape(-1)):
+        raise RuntimeError("agrad: as_strided reading memory outside the input's elements is not supported "
+                           "for a tensor that requires grad")
+    return order[where].reshape(positions.shape)
 
 
 def _input_positions(a, flat):

@@ -163,9 +163,16 @@ def unfold_copy(input, dimension, size, step):
     return _copy_of(input, input.unfold(dimension, size, step))
 
 
-@export()
+@export(method=True)
 @with_out("narrow_copy")
 def narrow_copy(input, dim, start, length):
+    # (ATen's narrow_copy_dense_cpu: its own length check, after narrow's checks of dim and start)
+    d = _wrap_dim(dim, input.ndim) if input.ndim else 0
+    size = input.shape[d] if input.ndim else 1
+    if isinstance(start, int) and isinstance(length, int) and -size <= start <= size and input.ndim:
+        start = start + size if start < 0 else start
+        if length < 0 or start > size - length:
+            raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return _copy_of(input, input.narrow(dim, start, length), "narrow")
 
 
