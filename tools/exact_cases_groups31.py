@@ -70,4 +70,12 @@ def cases(graph: str) -> list[dict]:
               "[err(lambda: torch.linalg.ldl_factor(torch.tensor(m))) for m in ms]",
               "[v.tolist() for v in torch.linalg.ldl_factor_ex(r + r.mT)[:2]]",
               "[v.tolist() for v in torch.linalg.ldl_factor_ex((r + r.mT).float())[:2]]"]),
+        case("cholesky-inverse-upper-own-order",  # (repr:cholesky_inverse) potri('U') in the upper triangle's
+             # own order (trti2 from the first column, U U^T); lauu2's sums without a +0.0 start
+             ["i = float('inf')",
+              "ms = [[[-i, -0.0, -0.7], [1.3, -0.6, 0.8], [-i, -0.7, 1.3]], [[2.0, -1.0, 0.0, 1.0], [0.0, -i, 2.0, 0.5], [0.0, 0.0, 1.5, -0.0], [0.0, 0.0, 0.0, 0.7]],"
+              " [[0.5, 0.3, -1.2], [0.2, -1.1, 0.4], [0.9, -0.6, 1.7]]]"],
+             ["[torch.cholesky_inverse(torch.tensor(m), upper=True) for m in ms]",
+              "[torch.cholesky_inverse(torch.tensor(m).t()) for m in ms]",
+              "[torch.cholesky_inverse(torch.tensor(m, dtype=torch.float64), upper=True).tolist() for m in ms]"]),
     ]

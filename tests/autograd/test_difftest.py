@@ -289,6 +289,20 @@ def test_a_float16_matrix_exp_alone_is_documented():
     assert difftest.documented(*difftest.compare_statement(*more)[:1], "r = v.matrix_exp()", *more) is None
 
 
+def test_zero_signs_of_cholesky_inverse_alone_are_documented():
+    """MKL's potri may give a zero beside an infinite diagonal element the other sign
+    (docs/semantics.md): a cholesky_inverse whose values equal PyTorch's but for zero signs."""
+    want, got = _tensor_obs(r=[[0.0, -0.0], [-0.0, 1.5]]), _tensor_obs(r=[[0.0, 0.0], [0.0, 1.5]])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert aspect == "repr"
+    assert difftest.documented(aspect, "r = torch.cholesky_inverse(x)", want, got) == "potri-zero-signs"
+    assert difftest.documented(aspect, "r = x.cholesky_inverse(upper=True)", want, got) == "potri-zero-signs"
+    assert difftest.documented(aspect, "r = torch.linalg.inv(x)", want, got) is None
+    other = _tensor_obs(r=[[0.0, 0.0], [0.0, 1.25]])
+    found = difftest.compare_statement(want, other)[0]
+    assert difftest.documented(found, "r = torch.cholesky_inverse(x)", want, other) is None
+
+
 @pytest.mark.torch
 def test_float32_gelu_given_to_onednn_is_documented():
     """PyTorch hands the float32 exact-erf gelu of a contiguous tensor of 2 or more elements to

@@ -135,18 +135,62 @@ def _trmv_lower(t, x):
     return x
 
 
+def _trtri_upper(u):
+    """trti2's inverse of each upper-triangular matrix of ``u`` (b, n, n), column by column from the
+    first: the column above the diagonal is the inverted leading block times it (trmv, from the
+    first column, no step skipped for a zero), scaled by minus the new diagonal element."""
+    n = u.shape[-1]
+    inv = np.zeros_like(u)
+    diag = np.diagonal(u, axis1=-2, axis2=-1)
+    zero = diag == 0
+    info = np.where(zero.any(axis=-1), np.argmax(zero, axis=-1) + 1, 0)
+    with np.errstate(all="ignore"):
+        for j in range(n):
+            inv[:, j, j] = 1 / u[:, j, j]
+            if j:
+                x = np.array(u[:, :j, j], copy=True)
+                for k in range(j):
+                    x[:, :k] += x[:, k, None] * inv[:, :k, k]
+                    x[:, k] *= inv[:, k, k]
+                inv[:, :j, j] = x * -inv[:, j, j, None]
+    return inv, info
+
+
+def _lauum_upper(inv):
+    """U U^H of each upper-triangular ``inv`` (b, n, n), its upper triangle as lauu2 computes it:
+    column i is U_ii times itself plus the products with the columns to its right (a last column
+    only scaled)."""
+    n = inv.shape[-1]
+    out = np.zeros_like(inv)
+    with np.errstate(all="ignore"):
+        for i in range(n):
+            row = inv[:, i, i:]
+            out[:, i, i] = _dot_from_first(row[:, :, None] * row[:, :, None])[:, 0]
+            col = inv[:, i, i, None] * inv[:, :i, i]
+            if i < n - 1:
+                col = col + _dot_from_first(np.swapaxes(inv[:, :i, i + 1:] * inv[:, i, None, i + 1:], -1, -2))
+            out[:, :i, i] = col
+    return out
+
+
 def _cholesky_inverse_fwd(ctx, l, upper):
     shape = l.shape
     flat = l.reshape((-1,) + shape[-2:])
-    lower = np.tril(np.swapaxes(flat, -1, -2) if upper else flat)
-    inv, info = _trtri_lower(lower)
+    if upper:  # (potri with uplo 'U': its own order of steps, not the lower one's on the transpose)
+        inv, info = _trtri_upper(np.triu(flat))
+    else:
+        inv, info = _trtri_lower(np.tril(flat))
     if info.any():
         b = int(np.flatnonzero(info)[0])
         where = f"(Batch element {b}): " if len(shape) > 2 else ""
         raise _LinAlgError(f"cholesky_inverse: {where}The diagonal element {int(info[b])} is zero, the inversion could "
                            "not be completed because the input matrix is singular.")
-    out = _lauum_lower(inv)
-    out = np.where(np.tri(shape[-1], dtype=bool), out, np.swapaxes(out, -1, -2))  # (LAPACK's triangle, mirrored)
+    if upper:
+        out = _lauum_upper(inv)
+        out = np.where(np.tri(shape[-1], dtype=bool).T, out, np.swapaxes(out, -1, -2))  # (LAPACK's triangle,
+    else:                                                                                 # mirrored)
+        out = _lauum_lower(inv)
+        out = np.where(np.tri(shape[-1], dtype=bool), out, np.swapaxes(out, -1, -2))
     return column_major(out.reshape(shape))
 
 
@@ -157,13 +201,21 @@ def _lauum_lower(inv):
     out = np.zeros_like(inv)
     with np.errstate(all="ignore"):
         for i in range(n):
-            below = inv[:, i + 1:, :]
-            out[:, i, i] = np.einsum("bk,bk->b", inv[:, i:, i], inv[:, i:, i])
+            col = inv[:, i:, i]
+            out[:, i, i] = _dot_from_first(col[:, :, None] * col[:, :, None])[:, 0]
             row = inv[:, i, i, None] * inv[:, i, :i]
-            if i < n - 1:
-                row = row + np.einsum("bk,bkj->bj", below[:, :, i], below[:, :, :i])
+            if i < n - 1:  # (gemv's sum of products from the first, no +0.0 start: a -0.0 product stays)
+                row = row + _dot_from_first(inv[:, i + 1:, i, None] * inv[:, i + 1:, :i])
             out[:, i, :i] = row
     return out
+
+
+def _dot_from_first(p):
+    """The sum of products ``p`` (b, k, j) over k, in order from the first product."""
+    s = p[:, 0]
+    for k in range(1, p.shape[1]):
+        s = s + p[:, k]
+    return s
 
 
 _cholesky_inverse = Op("CholeskyInverseBackward0", _cholesky_inverse_fwd, saves=("self", "result"))
