@@ -83,6 +83,21 @@ print(isinstance(torch.ones(2), Variable), isinstance(3, Variable), isinstance(t
 print(Variable(), Variable(torch.ones(1), True), Variable(data=torch.ones(2)), type(Variable(torch.ones(1))))
 print(issubclass(torch.Tensor, Variable), Variable(torch.ones(1), volatile=True))
 """,
+    "numpy_keyword_names": """
+import torch
+x = torch.arange(6.).reshape(2, 3)
+print(x.sum(axis=0), torch.sum(x, axis=1, keepdims=True), x.mean(axis=0, keepdims=True), x.sum(axis=[0, 1]))
+print(torch.add(x=x, other=x), torch.add(input=x, x2=x), torch.exp(x=x), torch.sum(a=x), x.max(axis=0))
+print(x.softmax(axis=0), torch.cat([x, x], axis=0).shape, torch.stack([x, x], axis=1).shape, x.argmax(axis=1))
+print(x.var(axis=0, keepdims=True), x.unsqueeze(axis=0).shape, x.cumsum(axis=0), torch.all(x, axis=0))
+print(x.std(axis=0), torch.amax(x, axis=0), x.log_softmax(axis=1), torch.prod(x, axis=0), x.sort(axis=0)[0])
+""",
+    "error_numpy_keyword_with_its_name": "import torch\ntorch.sum(torch.ones(2), dim=0, axis=0)",
+    "error_numpy_keyword_beside_unknown": "import torch\ntorch.sum(torch.ones(2), axis=0, foo=1)",
+    "error_numpy_keyword_wrong_type": "import torch\ntorch.sum(torch.ones(2), axis='a')",
+    "error_numpy_keyword_out_of_range": "import torch\ntorch.ones(2).sum(axis=5)",
+    "error_numpy_keyword_python_function": "import torch\ntorch.norm(torch.ones(2), axis=0)",
+    "error_numpy_keyword_functional": "import torch\ntorch.nn.functional.softmax(torch.ones(2), axis=0)",
     "error_legacy_variable_int_grad": "import torch\ntorch.autograd.Variable(torch.ones(1, dtype=torch.long), requires_grad=True)",
     "error_legacy_variable_keyword": "import torch\ntorch.autograd.Variable(torch.ones(1), foo=1)",
     "error_legacy_requires_grad": "import torch\ntorch.FloatTensor([1.0], requires_grad=True)",

@@ -62,6 +62,31 @@ def _legacy_warning(fn, args, kwargs) -> None:
         legacy_reduction(size_average, reduce)
 
 
+def _renamed(key, kwargs):
+    """The call's keywords with numpy's names (axis=, keepdims=, x=, ...) renamed to the parameters'
+    own, where ``key`` is a built-in function that takes them (python_arg_parser.cpp); else None.
+    Asked only once the call has failed (a call that works pays nothing)."""
+    if not kwargs or key is None:
+        return None
+    from ._pyargs import NUMPY_ALIASES, numpy_keywords
+
+    for k in kwargs:
+        if k in NUMPY_ALIASES:
+            return numpy_keywords(key, kwargs)
+    return None
+
+
+def _retry(fn, key, args, kwargs, renamed):
+    """``fn`` called again with numpy's keyword names renamed; its failure is PyTorch's parser error
+    for the call as written (``sum() got an unexpected keyword argument 'axis'`` beside another
+    unknown keyword), else ``fn``'s own."""
+    try:
+        return fn(*args, **renamed)
+    except Exception:
+        _raise_parser_error(key, args, kwargs)
+        raise
+
+
 def type_name(value) -> str:
     return "NoneType" if value is None else type(value).__name__
 
@@ -101,6 +126,8 @@ def checked(fn, checks, key=None):
             except Unbatched:
                 return BATCHED_CALL[0](fn, args, kwargs)
             except Exception:
+                if (renamed := _renamed(key, kwargs)) is not None:
+                    return _retry(fn, key, args, kwargs, renamed)
                 _raise_parser_error(key, args, kwargs)
                 raise
 
@@ -124,6 +151,8 @@ def checked(fn, checks, key=None):
         except Unbatched:
             return BATCHED_CALL[0](fn, args, kwargs)
         except Exception:
+            if (renamed := _renamed(key, kwargs)) is not None:
+                return _retry(fn, key, args, kwargs, renamed)
             _raise_parser_error(key, args, kwargs)
             raise
 
@@ -149,6 +178,8 @@ def batchable(fn, key=None):
         except Unbatched:
             return BATCHED_CALL[0](fn, args, kwargs)
         except Exception:
+            if (renamed := _renamed(key, kwargs)) is not None:
+                return _retry(fn, key, args, kwargs, renamed)
             _raise_parser_error(key, args, kwargs)
             raise
 
@@ -163,6 +194,8 @@ def parsed(fn, key):
         try:
             return fn(*args, **kwargs)
         except Exception:
+            if (renamed := _renamed(key, kwargs)) is not None:
+                return _retry(fn, key, args, kwargs, renamed)
             _raise_parser_error(key, args, kwargs)
             raise
 
@@ -178,6 +211,8 @@ def parsed_unless_ints(fn, key):
     method = key.startswith("method.")
 
     def call(*args, **kwargs):
+        if kwargs and (renamed := _renamed(key, kwargs)) is not None:
+            kwargs = renamed
         for a in args[method:]:
             if type(a) is not int and not (type(a) is Tensor and a._data.ndim and a.dtype._kind == 1):
                 _raise_parser_error(key, args, kwargs)
@@ -211,6 +246,8 @@ def parsed_first(fn, key, fewer_than=None, unless_sequence=False, keyword=None):
             try:
                 return fn(*args, **kwargs)
             except Exception:
+                if (renamed := _renamed(key, kwargs)) is not None:
+                    return _retry(fn, key, args, kwargs, renamed)
                 _raise_parser_error(key, args, kwargs)
                 raise
     elif unless_sequence:
@@ -223,11 +260,15 @@ def parsed_first(fn, key, fewer_than=None, unless_sequence=False, keyword=None):
     elif fewer_than is None:
         def call(*args, **kwargs):
             _raise_parser_error(key, args, kwargs)
+            if kwargs and (renamed := _renamed(key, kwargs)) is not None:
+                kwargs = renamed
             return fn(*args, **kwargs)
     else:
         def call(*args, **kwargs):
             if len(args) < fewer_than:
                 _raise_parser_error(key, args, kwargs)
+            if kwargs and (renamed := _renamed(key, kwargs)) is not None:
+                kwargs = renamed
             return fn(*args, **kwargs)
 
     return _like(call, fn)

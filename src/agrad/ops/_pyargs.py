@@ -39,6 +39,34 @@ _NUMBERS_AS_TENSORS = frozenset(
     "true_divide_ to _to_copy copy_ copy floor_divide floor_divide_ _conj".split())
 
 
+#: python_arg_parser.cpp's numpy_compatibility_arg_names: other keyword names a parameter of a built-in
+#: function answers to (``x.sum(axis=0, keepdims=True)``, ``torch.exp(x=t)``)
+_NUMPY_NAMES = {"dim": ("axis",), "keepdim": ("keepdims",), "input": ("x", "a", "x1"), "other": ("x2",)}
+NUMPY_ALIASES = {alias: name for name, aliases in _NUMPY_NAMES.items() for alias in aliases}
+
+
+def numpy_keywords(key: str, kwargs: dict):
+    """``kwargs`` with the numpy-compatible names the built-in function ``key`` takes (axis=, keepdims=,
+    x=, a=, x1=, x2=) under its parameters' own names; None when there is none to rename (or both the
+    name and an alias are given: the parser's error stands)."""
+    found = _signatures(key)
+    if not found or not found[1]:
+        return None
+    names = {p.name for s in found[1] for p in s.params}
+    out = {}
+    renamed = False
+    for k, v in kwargs.items():
+        real = NUMPY_ALIASES.get(k)
+        if real is not None and k not in names and real in names:
+            if real in kwargs or real in out:
+                return None
+            out[real] = v
+            renamed = True
+        else:
+            out[k] = v
+    return out if renamed else None
+
+
 def _table() -> dict:
     if not _TABLE:
         from ._signature_table import TABLE
@@ -253,6 +281,11 @@ def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_
             is_kwd = True
             present = param.name in kwargs
             value = kwargs.get(param.name)
+            if not present and param.name in _NUMPY_NAMES:  # (axis= for dim=, keepdims= for keepdim=, ...)
+                for alias in _NUMPY_NAMES[param.name]:
+                    if alias in kwargs:
+                        present, value = True, kwargs[alias]
+                        break
         if (not present and param.optional) or (present and value is None and param.allow_none):
             pass
         elif not present:
