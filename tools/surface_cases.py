@@ -98,6 +98,17 @@ print(x.std(axis=0), torch.amax(x, axis=0), x.log_softmax(axis=1), torch.prod(x,
     "error_numpy_keyword_out_of_range": "import torch\ntorch.ones(2).sum(axis=5)",
     "error_numpy_keyword_python_function": "import torch\ntorch.norm(torch.ones(2), axis=0)",
     "error_numpy_keyword_functional": "import torch\ntorch.nn.functional.softmax(torch.ones(2), axis=0)",
+    "range_index": """
+import torch
+x = torch.arange(12.).reshape(3, 4)
+print(x[range(2)], x[range(3), [0, 1, 2]], x[1, range(1, 4)], x[range(0)], x[:, range(3, 0, -1)])
+x[range(2), 0] = -1
+print(x)
+x[range(3)] = 5
+print(x)
+y = torch.tensor([0.1, 0.2], requires_grad=True)
+print(y[range(2)], torch.arange(6).reshape(2, 3)[range(2), range(2)])
+""",
     "error_legacy_variable_int_grad": "import torch\ntorch.autograd.Variable(torch.ones(1, dtype=torch.long), requires_grad=True)",
     "error_legacy_variable_keyword": "import torch\ntorch.autograd.Variable(torch.ones(1), foo=1)",
     "error_legacy_requires_grad": "import torch\ntorch.FloatTensor([1.0], requires_grad=True)",

@@ -258,7 +258,22 @@ def _check_int(i, size, dim):
     return i + size if i < 0 else i
 
 
+def _ranges_as_lists(index):
+    """A ``range`` in an index is a sequence, as a list is (PyTorch's sequence indexing:
+    d2l's ``y_hat[range(len(y_hat)), y]``)."""
+    if type(index) is range:
+        check_numel(len(index), "index")
+        return list(index)
+    if type(index) is tuple:
+        for i in index:
+            if type(i) is range:
+                return tuple(_ranges_as_lists(i) if type(i) is range else i for i in index)
+    return index
+
+
 def getitem(self, index):
+    if type(index) is range or type(index) is tuple:
+        index = _ranges_as_lists(index)
     # A lone slice is always applied, even a full one (PyTorch only skips full
     # slices inside a tuple index).
     keep_full = isinstance(index, slice)
@@ -625,6 +640,8 @@ def _overlaps(a, b) -> bool:
 
 
 def setitem(self, index, value):
+    if type(index) is range or type(index) is tuple:
+        index = _ranges_as_lists(index)
     if not isinstance(value, (Tensor, numbers.Number, np.number, np.bool_)):
         from ._pyargs import tp_name
         from ..autograd.graph import _LEGACY_TYPE
