@@ -53,6 +53,8 @@ class Generators:
     def _generator_body(self, fn, frame):
         try:
             yield from self._gen_block(fn._body, frame, fn._scope.yielding)
+        except GeneratorExit:  # (first: a generator closed at exit, when this module's names are gone)
+            raise
         except _Return:
             return
 
