@@ -62,4 +62,19 @@ def cases(graph: str) -> list[dict]:
              ["b.shape, b.stride()", "torch.kron(a, b).stride()", "torch.kron(b, a).stride()", "torch.kron(c, d).stride()",
               "torch.kron(d.t(), c).stride()", "torch.kron(e, f).stride()", "torch.kron(f, e).stride()",
               "torch.kron(e, f).sum()", "torch.arange(6.).reshape(2, 3).t().reshape(3, 1, 2).stride()"]),
+        case("index-fill-checks-in-aten-order",  # (dt30 error-type:index_fill) the value's dims, the index's dtype,
+             # the dim, the index's dims; an empty self's restrided storage (setStorage); indices checked only
+             # where the kernel visits one
+             ["def err(f):\n    try:\n        return f()\n    except Exception as e:\n        return f'{type(e).__name__}: {e}'",
+              "i0, f0, e = torch.tensor([0]), torch.tensor([0.0]), torch.tensor([], dtype=torch.int64)"],
+             ["[err(lambda: torch.zeros(0).index_fill(0, i, 1.5)) for i in (i0, f0, e, torch.tensor([5]))]",
+              "[err(lambda: torch.zeros(0, 2).index_fill(d, i, 1.5)) for d in (0, 1, 2) for i in (i0, f0, torch.tensor([5]))]",
+              "[err(lambda: torch.zeros(2, 0, dtype=torch.float64).index_fill_(d, torch.tensor([1, 7]), v)) "
+              "for d in (0, 1) for v in (2.0, torch.tensor(2.0), torch.tensor([2.0]))]",
+              "[err(lambda: torch.zeros(3)[:0].index_fill_(0, i, True)) for i in (i0, f0)]",
+              "[err(lambda: torch.zeros(3).index_fill(0, i, torch.tensor(1.0))) for i in (f0, torch.tensor([0], dtype=torch.int32), "
+              "torch.tensor([[0]]))]",
+              "[err(lambda: torch.zeros(3).index_fill(d, torch.tensor([[0]]), 1.0)) for d in (0, 3)]",
+              "[err(lambda: torch.tensor(2.0).index_fill(0, i, 1.0)) for i in (e, torch.tensor([-1]), torch.tensor(1))]",
+              "err(lambda: torch.zeros(3, requires_grad=True)[:0].index_fill(0, i0, 1.0))"]),
     ]

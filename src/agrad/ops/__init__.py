@@ -14,7 +14,7 @@ the groups of PyTorch's documentation:
   (var/std, var_mean/std_mean) and ``cumulative`` (cumsum, cumprod, cummax, logcumsumexp);
 - ``views`` (views, reshaping, copies), ``unfold`` (Tensor.unfold's windows), ``casts`` (to, type, new_*), ``joining`` (cat/stack,
   split/chunk, repeat, flip, meshgrid), ``indexing`` (``x[...]``, select) and
-  ``scatter_gather`` (gather/scatter, index_*, masked_*, take, nonzero);
+  ``scatter_gather`` (gather/scatter, index_select/add/copy, masked_*, take, nonzero), ``index_fill``;
 - ``linalg`` (matrix products), ``contractions`` (einsum, tensordot, kron),
   ``matrix`` (trace, diagonal, tril/triu, cross, norms), ``determinants``
   (det, slogdet), ``solvers`` (inverse, solve), ``decompositions``, ``matrix_functions``

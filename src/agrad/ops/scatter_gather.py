@@ -214,46 +214,6 @@ def _src_shape(input, d, idx):
     return shape
 
 
-def _index_fill_fwd(ctx, a, *value, dim, idx, fill=None):
-    out = a.copy()
-    out[_dim_index(dim, idx) if a.ndim else ()] = value[0] if value else dtypes.checked_scalar(fill, a.dtype)
-    return out
-
-
-_index_fill0 = Op("IndexFillBackward0", _index_fill_fwd, jvp="element_wise", keeps={"idx": "index"})
-_index_fill1 = Op("IndexFillBackward1", _index_fill_fwd, inputs=("self", "value"), keeps={"idx": "index"})
-
-
-@_index_fill0.derivative
-def _(ctx, grad):
-    return index_fill(grad, ctx.dim, Tensor._make(ctx.idx), 0)
-
-
-@_index_fill1.derivative
-def _(ctx, grad):
-    g_value = None
-    if ctx._input_meta[1] is not None:
-        g_value = index_select(grad, ctx.dim, Tensor._make(np.unique(ctx.idx))).sum()
-    return index_fill(grad, ctx.dim, Tensor._make(ctx.idx), 0), g_value
-
-
-@export(method=True)
-def index_fill(input, dim, index, value):
-    if isinstance(value, Tensor) and value.ndim and isinstance(index, Tensor):  # the Tensor overload's own check first
-        raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                           f"{value.ndim} dimension(s).")
-    d = _wrap_dim(dim, input.ndim) if isinstance(index, Tensor) else None  # (the dim before the index)
-    _check_vector_index(index, "index_fill")
-    idx = _index_array(index).reshape(-1)
-    idx = _check_bounds(idx, input._data.shape[d] if input.ndim else 1, d, IndexError, wrap=True)
-    if not input.ndim:
-        idx = idx[:1]
-    if isinstance(value, Tensor):
-        return _index_fill1.apply((input, value), (input._data, value._data.astype(input._data.dtype)),
-                                  {"dim": d, "idx": idx})
-    return _index_fill0.apply((input,), (input._data,), {"dim": d, "idx": idx, "fill": value})
-
-
 def _index_copy_fwd(ctx, a, src, dim, idx):
     out = a.copy()
     if a.ndim == 0:  # a 0-d self is one element: each index (0) writes it in turn, the last one stays
@@ -274,6 +234,8 @@ def _(ctx, grad):
     g_src = None
     if ctx._input_meta[1] is not None:
         g_src = _source_grad(grad, ctx.dim, ctx.idx, ctx._input_meta[1][0])
+    from .index_fill import index_fill
+
     return index_fill(grad, ctx.dim, idx, 0), g_src
 
 
@@ -519,7 +481,6 @@ def scatter_add(input, dim, index, src, *, out=None):
 method("scatter_")(inplace(scatter))
 method("scatter_add_")(inplace(scatter_add))
 method("index_add_")(inplace(index_add))
-method("index_fill_")(inplace(index_fill, overlap="index_fill_"))
 method("index_copy_")(inplace(index_copy))
 
 

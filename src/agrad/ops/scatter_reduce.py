@@ -166,7 +166,8 @@ _index_reduce = Op("IndexReduceBackward0", _index_reduce_fwd, inputs=("self", "s
 
 @_index_reduce.derivative
 def _(ctx, grad):
-    from .scatter_gather import index_add, index_fill, index_select
+    from .index_fill import index_fill
+    from .scatter_gather import index_add, index_select
     from .selection import where
 
     dim, reduce, include_self = ctx.dim, ctx.reduce, ctx.include_self
