@@ -77,4 +77,17 @@ def cases(graph: str) -> list[dict]:
               "[err(lambda: torch.zeros(3).index_fill(d, torch.tensor([[0]]), 1.0)) for d in (0, 3)]",
               "[err(lambda: torch.tensor(2.0).index_fill(0, i, 1.0)) for i in (e, torch.tensor([-1]), torch.tensor(1))]",
               "err(lambda: torch.zeros(3, requires_grad=True)[:0].index_fill(0, i0, 1.0))"]),
+        case("ldexp-cast-check-first",  # (dt30/dt31 error-text:ldexp_) ldexp_out's own dtype check, before the
+             # shapes, the exponent's dtype and the in-place overlap check
+             ["def err(f):\n    try:\n        r = f()\n        return r.dtype, r.shape\n    except Exception as e:\n"
+              "        return f'{type(e).__name__}: {e}'",
+              "i = torch.tensor([[1], [2], [3]])", "f = torch.tensor([[1.5], [2.0], [-3.0]])"],
+             ["[err(lambda: i.clone().ldexp_(b)) for b in (i, f, f.half(), torch.ones(2, 2), i.bool())]",
+              "[err(lambda: i.to(d).ldexp_(f)) for d in (torch.int32, torch.uint8, torch.bool)]",
+              "[err(lambda: torch.ldexp(i, b, out=torch.zeros(3, 1, dtype=torch.int64))) for b in (i, f, torch.ones(2, 2))]",
+              "[err(lambda: torch.ldexp(f, b, out=torch.zeros(3, 1, dtype=torch.float16))) for b in (f, f.double())]",
+              "[err(lambda: f.clone().ldexp_(b)) for b in (i.bool(), f.double(), i)]",
+              "err(lambda: torch.ones(3, dtype=torch.int64).expand(2, 3).ldexp_(torch.ones(3)))",
+              "err(lambda: torch.ones(3).expand(2, 3).ldexp_(torch.ones(3)))",
+              "err(lambda: torch.ldexp(i, f, out=torch.zeros(3, 1, requires_grad=True)))"]),
     ]

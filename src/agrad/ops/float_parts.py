@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from .. import dtypes
+from ..autograd import graph
 from ..tensor import Tensor
 from ._layout import cast, iterator_layout
 from ._op import Op, export, inplace, method
@@ -73,9 +74,11 @@ def angle(input, *, out=None):
 
 # nextafter / ldexp -------------------------------------------------------------------------------
 
-def _binary_floats(name, input, other, kernel_name, allow_int):
+def _binary_floats(name, input, other, kernel_name, allow_int, out=None):
     """The two tensors of a binary op promoted to their result dtype (ints to the default float for
-    ``allow_int``), with the parser's Tensor check and the dispatch's error for other dtypes."""
+    ``allow_int``), with the parser's Tensor check and the dispatch's error for other dtypes;
+    ``out``: the tensor written (ldexp's out= or self), whose dtype the result must cast to, checked
+    before the shapes."""
     for t, arg, pos in ((input, "input", 1), (other, "other", 2)):
         if not isinstance(t, Tensor):
             raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(t).__name__}")
@@ -85,6 +88,8 @@ def _binary_floats(name, input, other, kernel_name, allow_int):
         if not allow_int:
             raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{_scalar_name(d)}'")
         d = dtypes.get_default_dtype()
+    if out is not None:
+        _ldexp_cast_check(d, out)
     try:
         np.broadcast_shapes(input.shape, other.shape)
     except ValueError:
@@ -146,7 +151,10 @@ def ldexp(input, other, *, out=None):
     """``input * 2 ** other``, elementwise."""
     from ._op import finish_out
     from ..tensor import _scalar_name
-    d = _binary_floats("ldexp", input, other, "ldexp_cpu_exp", True)
+    # (ldexp_out's own dtype check comes first, after autograd's refusal of an out= with grad)
+    checked = out is not None and not (graph._state["enabled"] and (
+        input._requires_grad or isinstance(other, Tensor) and other._requires_grad or out._requires_grad))
+    d = _binary_floats("ldexp", input, other, "ldexp_cpu_exp", True, out if checked else None)
     if other.dtype is dtypes.bool_ and input.dtype.is_floating_point:
         raise NotImplementedError(f"\"ldexp_cpu_exp\" not implemented for '{_scalar_name(other.dtype)}'")
     shape = list(np.broadcast_shapes(input.shape, other.shape))
@@ -162,4 +170,19 @@ def ldexp(input, other, *, out=None):
 
 
 method("nextafter_")(inplace(nextafter, partial=True))
-method("ldexp_")(inplace(ldexp, partial=True))
+def _ldexp_cast_check(d, out):
+    from ..tensor import _can_cast, _scalar_name
+    if not _can_cast(d, out.dtype):
+        raise RuntimeError(f"ldexp can't be cast to the desired output type {_scalar_name(out.dtype)}")
+
+
+_ldexp_ = inplace(ldexp, partial=True)
+
+
+@method("ldexp_")
+def ldexp_(self, other):
+    """ATen's ldexp_out(self, self, other): its dtype check before the in-place and overlap checks
+    (an integer self cannot require grad, so the leaf check never comes first)."""
+    if isinstance(other, Tensor) and not self.dtype.is_floating_point:
+        _binary_floats("ldexp", self, other, "ldexp_cpu_exp", True, self)
+    return _ldexp_(self, other)
