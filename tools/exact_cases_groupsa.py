@@ -90,4 +90,15 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: torch.ones(3, dtype=torch.int64).expand(2, 3).ldexp_(torch.ones(3)))",
               "err(lambda: torch.ones(3).expand(2, 3).ldexp_(torch.ones(3)))",
               "err(lambda: torch.ldexp(i, f, out=torch.zeros(3, 1, requires_grad=True)))"]),
+        case("removed-linalg-signatures",  # (dt30/dt31 error-type:symeig) the removed functions' Python stubs:
+             # torch.symeig is torch._linalg_utils._symeig, Tensor's methods have signatures of their own
+             ["def err(f):\n    try:\n        return f()\n    except Exception as e:\n        return f'{type(e).__name__}: {str(e)[:60]}'",
+              "x = torch.ones(2, 2)"],
+             ["[err(f) for f in (lambda: x.symeig(upper=0.25), lambda: x.symeig(True, True), lambda: x.symeig(eigenvectors=True), "
+              "lambda: x.symeig(out=None), lambda: torch.symeig(x, upper=False), lambda: torch.symeig(x, 1, 2, 3), lambda: torch.symeig())]",
+              "[err(f) for f in (lambda: x.eig(e=None), lambda: x.eig(True, True), lambda: torch.eig(x, e=None), lambda: torch.eig(x, foo=2))]",
+              "[err(f) for f in (lambda: x.lstsq(), lambda: x.lstsq(A=x), lambda: x.lstsq(other=x), lambda: x.lstsq(x, out=None), "
+              "lambda: torch.lstsq(x, A=x), lambda: torch.lstsq(x))]",
+              "[err(f) for f in (lambda: x.solve(), lambda: x.solve(A=x), lambda: x.solve(other=x), lambda: torch.solve(x, A=x))]",
+              "[err(f) for f in (lambda: torch.matrix_rank(x, symmetric=True), lambda: torch.matrix_rank(x, hermitian=True))]"]),
     ]

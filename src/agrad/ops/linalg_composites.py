@@ -11,7 +11,7 @@ import math
 from .. import dtypes
 from .._warn_once import warn_once
 from ..tensor import _scalar_name
-from ._op import FUNCTIONS, LINALG, export, finish_out
+from ._op import FUNCTIONS, LINALG, export, finish_out, method
 
 
 def _integral(dt):
@@ -156,21 +156,51 @@ def matrix_rank(input, tol=None, symmetric=False, *, out=None):
     raise RuntimeError(_REMOVED_TEXT["matrix_rank"])
 
 
-@export("lstsq", method=True)
+@export("lstsq")
 def lstsq(input, A, *, out=None):
     raise RuntimeError(_REMOVED_TEXT["lstsq"])
 
 
-@export("symeig", method=True)
+@export("symeig")
 def symeig(input, eigenvectors=False, upper=True, *, out=None):
     raise RuntimeError(_REMOVED_TEXT["symeig"])
 
 
-@export("eig", method=True)
+symeig.__qualname__ = "_symeig"  # (torch.symeig is torch._linalg_utils._symeig: Python's TypeErrors name it so)
+
+
+@export("eig")
 def eig(self, eigenvectors=False, *, e=None, v=None):
     raise RuntimeError(_REMOVED_TEXT["eig"])
 
 
-@export("solve", method=True)
+@export("solve")
 def solve(input, A, *, out=None):
     raise RuntimeError(_REMOVED_TEXT["solve"])
+
+
+# Tensor's own methods (torch/_tensor.py), with their own signatures: x.symeig(upper=True) is Python's
+# TypeError before the removal's RuntimeError
+def _tensor_method(name, fn):
+    fn.__name__, fn.__qualname__ = name, f"Tensor.{name}"
+    method(name)(fn)
+
+
+def _lstsq_method(self, other):
+    return lstsq(self, other)
+
+
+def _eig_method(self, eigenvectors=False):
+    return eig(self, eigenvectors=eigenvectors)
+
+
+def _symeig_method(self, eigenvectors=False):
+    return symeig(self, eigenvectors=eigenvectors)
+
+
+def _solve_method(self, other):
+    return solve(self, other)
+
+
+for _name, _fn in (("lstsq", _lstsq_method), ("eig", _eig_method), ("symeig", _symeig_method), ("solve", _solve_method)):
+    _tensor_method(_name, _fn)
