@@ -101,4 +101,18 @@ def cases(graph: str) -> list[dict]:
               "lambda: torch.lstsq(x, A=x), lambda: torch.lstsq(x))]",
               "[err(f) for f in (lambda: x.solve(), lambda: x.solve(A=x), lambda: x.solve(other=x), lambda: torch.solve(x, A=x))]",
               "[err(f) for f in (lambda: torch.matrix_rank(x, symmetric=True), lambda: torch.matrix_rank(x, hermitian=True))]"]),
+        case("not-implemented-derivative-before-version-check",  # (dt30/dt31 error-type:backward, grad) a tensor
+             # read only by one input's formula is saved only when that input needs its gradient (igamma/igammac's
+             # and zeta's self and other for other's, self's being not_implemented; ldexp's other and result)
+             ["def err(f):\n    try:\n        f()\n        return 'ok'\n    except Exception as e:\n        return f'{type(e).__name__}: {str(e)[:70]}'",
+              "def run(fn, a_grad, x_grad, modify):\n    a0 = torch.tensor([1.5, 2.0, 0.5], requires_grad=a_grad)\n"
+              "    x0 = torch.tensor([0.5, 1.0, 2.5], requires_grad=x_grad)\n    a, x = a0 * 1, x0 * 1\n    y = fn(a, x)\n"
+              "    (a if modify == 'a' else x).add_(1)\n    return err(lambda: y.sum().backward())",
+              "x1 = torch.tensor([[-0.25, 2.0, -2.75, 2.5], [-1.5, -1.5, 2.75, 0.0]], requires_grad=True)", "v2 = x1.mT",
+              "r6 = x1[:1].igammac(torch.tensor([[-1.25, -1.0, 2.5, -0.5], [2.5, 0.5, -2.0, 1.5]]))",
+              "with torch.no_grad():\n    v2.split(1)[0].mul_(2)"],
+             ["err(lambda: r6.sum().backward())"]
+             + [f"[run({fn}, *g, m) for g in ((True, False), (False, True), (True, True)) for m in 'ax']"
+                for fn in ("torch.igamma", "torch.igammac", "lambda a, x: torch.special.zeta(a + 2, x + 1)", "torch.ldexp",
+                           "torch.special.xlog1py")]),
     ]

@@ -133,7 +133,8 @@ def _ldexp_fwd(ctx, a, b, dtype):
         return (x * scale.to(dtypes.from_numpy(dtype)))._data
 
 
-_ldexp = Op("LdexpBackward0", _ldexp_fwd, inputs=("self", "other"), saves=("other", "result"), iterated=True)
+_ldexp = Op("LdexpBackward0", _ldexp_fwd, inputs=("self", "other"), saves=("other", "result"),
+            saves_for={"other": (0,), "result": (1,)}, iterated=True)  # (each read by one input's formula only)
 
 
 @_ldexp.derivative

@@ -355,20 +355,24 @@ _xlog1py_kernel = _pair_kernel(S.xlog1py, "xlog1py", half_steps=True)  # (as ent
 _zeta_kernel = _pair_kernel(S.zeta, "zeta", half=False)
 
 
-def _pair_ops(stem, kernel, saves0, saves1, saves2):
+def _pair_ops(stem, kernel, saves0, saves1, saves2, saves_for0):
     def two(ctx, a, b):
         return kernel(a, b, np.result_type(a, b))
 
-    return (Op(f"{stem}Backward0", two, inputs=("self", "other"), saves=saves0, jvp="element_wise", pointwise=True,
-               value_error=broadcast_error),
+    return (Op(f"{stem}Backward0", two, inputs=("self", "other"), saves=saves0, saves_for=saves_for0,
+               jvp="element_wise", pointwise=True, value_error=broadcast_error),
             Op(f"{stem}Backward1", lambda ctx, b, x: kernel(x, b, b.dtype), inputs=("other",), saves=saves1,
                jvp="element_wise", number=True),
             Op(f"{stem}Backward2", lambda ctx, a, other: kernel(a, other, a.dtype), saves=saves2,
                jvp="element_wise", number=True))
 
 
-_xlog1py0, _xlog1py1, _xlog1py2 = _pair_ops("SpecialXlog1Py", _xlog1py_kernel, ("self", "other"), ("other",), ("self",))
-_zeta0, _zeta1, _zeta2 = _pair_ops("SpecialZeta", _zeta_kernel, ("self", "other"), ("other",), ())
+# (PyTorch saves a tensor only one input's formula reads only when that input needs its gradient: zeta's
+# both for other's, self's being not_implemented; xlog1py's formulas both read both)
+_xlog1py0, _xlog1py1, _xlog1py2 = _pair_ops("SpecialXlog1Py", _xlog1py_kernel, ("self", "other"), ("other",), ("self",),
+                                            None)
+_zeta0, _zeta1, _zeta2 = _pair_ops("SpecialZeta", _zeta_kernel, ("self", "other"), ("other",), (),
+                                   {"self": (1,), "other": (1,)})
 
 
 @_xlog1py0.derivative
@@ -472,14 +476,18 @@ def _igamma_other(ctx):
     return ((x - 1) * y.log() - y - lgamma(x)).exp()
 
 
-@binary(_igamma_kernel(G.igamma, "igamma"), "igamma", saves=("self", "other"), jvp="unsupported")
+# (self's derivative is not_implemented: both are saved for other's only, so only when other needs it, and a
+# backward through self alone meets no saved tensor's version check before the error)
+@binary(_igamma_kernel(G.igamma, "igamma"), "igamma", saves=("self", "other"), saves_for={"self": (1,), "other": (1,)},
+        jvp="unsupported")
 def _igamma(ctx, grad):
     if ctx.needs(0):
         raise NotImplementedError("the derivative for 'igamma: input' is not implemented.")
     return None, grad * _igamma_other(ctx)
 
 
-@binary(_igamma_kernel(G.igammac, "igammac"), "igammac", saves=("self", "other"), jvp="unsupported")
+@binary(_igamma_kernel(G.igammac, "igammac"), "igammac", saves=("self", "other"),
+        saves_for={"self": (1,), "other": (1,)}, jvp="unsupported")
 def _igammac(ctx, grad):
     if ctx.needs(0):
         raise NotImplementedError("the derivative for 'igammac: input' is not implemented.")
