@@ -56,6 +56,7 @@ for extra in (ROOT / "src", ROOT / "tools"):
         sys.path.insert(0, str(extra))
 
 import diffgen  # noqa: E402
+import difftest_blas  # noqa: E402
 import difftest_gelu  # noqa: E402
 import difftest_lapack  # noqa: E402
 from difftest_compare import (  # noqa: E402,F401  (the tests reach them through difftest)
@@ -204,12 +205,18 @@ def diff_program(lines: list[str]):
             if not name and aspect in ("value", "numeric") and difftest_lapack.explained(
                     lines, i, got, w, g, op_of, difftest_lapack.VML_OPS, compare_desc, _agree_once):
                 name = "vml-downstream"
+            if not name and aspect in ("value", "numeric") and difftest_lapack.explained(
+                    lines, i, got, w, g, op_of, difftest_blas.SGEMM_OPS, compare_desc, _agree_once):
+                name = "gemm-downstream"
             if not name and aspect in ("value", "numeric") and difftest_gelu.downstream(
                     lines, i, got, w, g, op_of, compare_desc, _agree_once):
                 name = "gelu-onednn"
             if not name and aspect in ("grad-value", "grad-numeric") and difftest_lapack.zero_gradient_noise(
                     lines, want, i, w, g, op_of, CONDITIONED_OPS, _agrees_but_where):
                 name = "lapack-zero-gradient"
+            if not name and aspect in ("grad-value", "grad-numeric") and difftest_lapack.zero_gradient_noise(
+                    lines, want, i, w, g, op_of, difftest_blas.SGEMM_OPS, _agrees_but_where):
+                name = "gemm-zero-gradient"
             if name:
                 return f"{DOCUMENTED}:{name}:{op_of(lines[i])}", i, detail
             return f"{aspect}:{op_of(lines[i])}", i, detail

@@ -1,4 +1,4 @@
-"""The differential tester's rule ``gemm-nonfinite-alpha`` (tools/difftest.py, docs/semantics.md):
+"""The differential tester's rules ``gemm-nonfinite-alpha`` (tools/difftest.py, docs/semantics.md):
 MKL's gemm applies an infinite ``alpha`` to one operand's elements in some kernels and to the sum
 in others, so an element of ``addmm``/``addbmm`` is NaN in one library and an inf in the other."""
 
@@ -8,6 +8,13 @@ import re
 
 #: the statements' names of the ops
 GEMM_OPS = {"addmm", "addmm_", "addbmm", "addbmm_"}
+
+#: ops whose values come from MKL's gemm/gemv in PyTorch (its order of additions, not reproduced: a plain
+#: sequential sum for small products, fused chains for larger ones; docs/semantics.md, "float32 matrix
+#: products"): the rules ``gemm-downstream`` and ``gemm-zero-gradient`` (tools/difftest.py) take a later
+#: statement's difference that those last bits explain, as ``lapack-downstream`` does after LAPACK
+SGEMM_OPS = {"mm", "matmul", "bmm", "baddbmm", "addmm", "addbmm", "mv", "addmv", "cov", "corrcoef", "linear",
+             "tensordot", "einsum", "inner", "chain_matmul", "multi_dot"}
 
 _ALPHA = re.compile(r"\balpha=float\('(?:-?inf|nan)'\)")
 

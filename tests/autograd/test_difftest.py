@@ -304,6 +304,19 @@ def test_zero_signs_of_cholesky_inverse_alone_are_documented():
 
 
 @pytest.mark.torch
+def test_corrcoef_last_bits_downstream_are_documented():
+    """MKL's sgemm order (docs/semantics.md): a later ``**`` that PyTorch computes as agrad does
+    from agrad's corrcoef, and corrcoef's zero-in-exact-arithmetic gradient noise, are documented."""
+    pytest.importorskip("torch")
+    x = "x1 = torch.tensor([[0.0, -1.75, 0.0], [-0.25, -2.75, 0.5], [-1.0, 0.0, -2.5]], requires_grad=True)"
+    found = difftest.diff_program([x, "r5 = F.softmin(x1)", "r10 = r5.corrcoef()", "r12 = x1 ** r10"])
+    assert found is None or found[0] == "documented:gemm-downstream:**"
+    y = "x1 = torch.tensor([[-3.0, -2.75], [0.25, -3.0], [-3.0, -1.5], [3.0, -1.0]], requires_grad=True)"
+    found = difftest.diff_program([y, "r2 = x1 * 1", "r3 = torch.corrcoef(r2)", "r3.sum().backward()"])
+    assert found is None or found[0] == "documented:gemm-zero-gradient:backward"
+
+
+@pytest.mark.torch
 def test_float32_gelu_given_to_onednn_is_documented():
     """PyTorch hands the float32 exact-erf gelu of a contiguous tensor of 2 or more elements to
     oneDNN (docs/semantics.md): its result may differ within 1e-6, only for such a call."""
