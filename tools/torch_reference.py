@@ -15,5 +15,8 @@ import sys
 from pathlib import Path
 
 os.environ.setdefault("ATEN_CPU_CAPABILITY", "avx2")
+# oneDNN picks its own kernels by the machine's ISA (float32 gelu: NaN at +inf with AVX-512, inf with
+# AVX2; docs/semantics.md, "float32 gelu"): its AVX2 ones on every machine too
+os.environ.setdefault("ONEDNN_MAX_CPU_ISA", "AVX2")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import agrad  # noqa: E402, F401  (before numpy: see above)
