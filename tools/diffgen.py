@@ -23,12 +23,50 @@ import os
 import random
 import warnings
 
-# Functions that touch global state or make uninitialised memory: never drawn.
-SKIP = {
-    "manual_seed", "seed", "empty", "empty_like", "new_empty", "from_numpy", "cpu", "type", "LinAlgError",
-    "tensor", "as_tensor", "__setitem__", "__getitem__", "get_rng_state", "set_rng_state", "initial_seed",
-    # made-up addresses (docs/semantics.md) and the dtypes agrad does not have (a NotImplementedError)
-    "data_ptr", "const_data_ptr", "bfloat16", "cfloat", "cdouble", "chalf",
+from diffgen_recipes import RECIPES
+
+#: The share of the calls of a function with a recipe (diffgen_recipes.py) that use it: the rest take
+#: random live tensors, mostly a test of PyTorch's argument checks.
+RECIPE_SHARE = 0.85
+
+#: Functions (a name, or one form: "Tensor.x") never drawn, with the reason (tools/difftest_coverage.py
+#: lists every other public function the generator does not draw).
+SKIPPED = {
+    "manual_seed": "resets the random stream a seeded program starts with",
+    "seed": "reseeds from the clock: nothing to compare",
+    "initial_seed": "reads the global seed a program set (seeded programs compare the stream itself)",
+    "get_rng_state": "global generator state",
+    "set_rng_state": "global generator state",
+    "empty": "uninitialised memory",
+    "empty_like": "uninitialised memory",
+    "empty_strided": "uninitialised memory",
+    "new_empty": "uninitialised memory",
+    "from_numpy": "takes a numpy array, which programs do not have",
+    "cpu": "a copy to the one device there is: drawn through to()",
+    "type": "a string result naming the class (torch.FloatTensor) that agrad spells as PyTorch but is no op",
+    "LinAlgError": "an exception class",
+    "tensor": "the literal every program builds its inputs with",
+    "as_tensor": "the literal every program builds its inputs with",
+    "__setitem__": "drawn as item assignment (view_inplace)",
+    "__getitem__": "drawn as indexing (view_inplace)",
+    "default_generator": "an object (the global generator), not a function",
+    "data_ptr": "a made-up address (docs/semantics.md)",
+    "const_data_ptr": "a made-up address (docs/semantics.md)",
+    "bfloat16": "a dtype agrad does not have (a NotImplementedError)",
+    "cfloat": "a dtype agrad does not have (a NotImplementedError)",
+    "cdouble": "a dtype agrad does not have (a NotImplementedError)",
+    "chalf": "a dtype agrad does not have (a NotImplementedError)",
+}
+SKIP = {name for name in SKIPPED if "." not in name}
+#: Functions every call of which PyTorch 2.13 rejects: drawn, and kept (now and then) as a test of the error.
+ERRORS_ONLY = {
+    "eig": "removed in PyTorch 1.9 (its message names linalg.eig)",
+    "symeig": "removed in PyTorch 1.9 (its message names linalg.eigh)",
+    "lstsq": "removed in PyTorch 1.9 (its message names linalg.lstsq)",
+    "solve": "removed in PyTorch 1.9 (its message names linalg.solve)",
+    "matrix_rank": "removed in PyTorch 1.9 (its message names linalg.matrix_rank)",
+    "cuda": "no CUDA on a CPU build: 'Torch not compiled with CUDA enabled'",
+    "imag": "real tensors only: 'imag is not implemented for tensors with non-complex dtypes.'",
 }
 # Functions that draw from the random stream: drawn only in seeded programs (about one in ten), which
 # start with ``torch.manual_seed(k)``, so PyTorch's CPU generator and agrad's must give the same numbers.
@@ -39,23 +77,51 @@ RANDOM = {
     "feature_dropout", "alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_", "gumbel_softmax",
 }
 SEEDED_SHARE = 0.1
-# Parameters never passed (defaults only).
-NEVER = {"out", "memory_format", "device", "layout", "generator", "_stacklevel", "size_average", "reduce",
-         "requires_grad", "non_blocking", "copy", "pin_memory", "cudnn_enable", "sparse",
-         "scale_grad_by_freq", "max_norm", "norm_type", "sparse_grad", "seed", "indexing", "is_grads_batched"}
-PRIMARY = {"input", "self", "A", "x", "a", "x1", "tensor", "input1", "ndarray", "anchor"}
+#: Parameters never passed (defaults only), with the reason.
+NEVER = {
+    "out": "an out= tensor is resized and written in place: a contract of its own, tested in the golden cases",
+    "memory_format": "layouts other than contiguous are not modelled (docs/semantics.md)",
+    "device": "the one device there is",
+    "layout": "strided is the only layout",
+    "generator": "programs use the global generator (seeded programs)",
+    "_stacklevel": "private",
+    "size_average": "deprecated (reduction= is drawn)",
+    "reduce": "deprecated (reduction= is drawn)",
+    "requires_grad": "inputs are made with requires_grad= by the program's literals",
+    "non_blocking": "no effect on one device",
+    "copy": "to(copy=True) gives what a copy gives",
+    "pin_memory": "no pinned memory on CPU-only builds",
+    "cudnn_enable": "no cuDNN",
+    "sparse": "sparse tensors are not modelled",
+    "scale_grad_by_freq": "embedding's option, tested by the nn golden cases",
+    "max_norm": "embedding's in-place renorm of the weight, tested by the nn golden cases",
+    "norm_type": "embedding's renorm option (lp_pool's required norm_type is drawn)",
+    "sparse_grad": "sparse gradients are not modelled",
+    "seed": "global generator state",
+    "indexing": "meshgrid's indexing=, tested by the op golden cases",
+    "is_grads_batched": "vmap over gradients is not modelled",
+}
+#: Parameters of one function (a name or a form) never passed, with the reason.
+NEVER_FOR: dict[str, dict[str, str]] = {}
+PRIMARY = {"input", "self", "A", "x", "a", "x1", "tensor", "input1", "ndarray", "anchor", "logits"}
 SECOND = {"other", "input2", "x2", "b", "B", "tensor1", "tensor2", "mat2", "vec", "vec2", "mat1", "mat",
           "batch1", "batch2", "weight", "target", "source", "src", "values", "end", "exponent", "y", "var",
-          "bias", "pos_weight", "vec1", "positive", "negative"}
+          "bias", "pos_weight", "vec1", "positive", "negative", "bound", "append", "prepend"}
 BOOLS = {"keepdim", "descending", "stable", "sorted", "largest", "unbiased", "equal_nan", "return_inverse",
-         "return_counts", "log_input", "full", "log_target", "training", "inplace", "left", "as_tuple", "train", "with_replacement", "increasing"}
+         "return_counts", "log_input", "full", "log_target", "training", "inplace", "left", "as_tuple", "train", "with_replacement", "increasing",
+         "hermitian", "some", "compute_uv", "pivot", "check_errors", "unitriangular", "transpose", "swap",
+         "accumulate", "include_self", "replacement", "right", "out_int32", "invert", "assume_unique", "ceil_mode",
+         "count_include_pad", "return_indices", "periodic", "align_corners", "antialias", "hard", "get_infos",
+         "density", "implicit", "adjoint", "use_input_stats", "unpack_data", "unpack_pivots", "is_causal",
+         "include_last_offset", "eigenvectors", "symmetric", "full_matrices", "wrap"}
 FLOATS = {"alpha", "beta", "value", "eps", "lambd", "threshold", "min", "max", "min_val", "max_val",
           "negative_slope", "margin", "delta", "label_smoothing", "p", "rtol", "atol", "nan", "posinf",
           "neginf", "fill_value", "lower", "upper", "weight", "exponent", "correction", "base", "maxnorm"}
 INTS = {"low", "high", "k", "n", "chunks", "diagonal", "offset", "shifts", "decimals", "sections", "indices_or_sections",
         "split_size_or_sections", "length", "start", "num_classes", "padding_idx", "ignore_index", "steps",
-        "split_sizes", "step", "m", "bins", "row", "col", "r", "N"}
-DIMS = {"dim", "dim0", "dim1", "dim2", "start_dim", "end_dim", "source", "destination"}
+        "split_sizes", "step", "m", "bins", "row", "col", "r", "N", "split_size", "num_samples"}
+DIMS = {"dim", "dim0", "dim1", "dim2", "start_dim", "end_dim", "source", "destination", "axis0", "axis1",
+        "dimension"}
 
 DTYPES = ["float32"] * 8 + ["float64"] * 3 + ["int64"] * 2 + ["bool", "float16", "int32", "uint8"]
 FLOAT_SCALARS = [0.5, -1.5, 2.0, 0.25, 1.0, -0.0, 0.0, 3.0, 1e-3, float("inf"), float("nan"), -2.0]
@@ -74,11 +140,9 @@ def op_table(random_ops=False):
                 continue
             if name in RANDOM and not random_ops:
                 continue
-            try:
-                sig = inspect.signature(fn)
-            except (TypeError, ValueError):
-                continue
-            table.append((name, form, sig))
+            sig = signature(name, fn, names)
+            if sig is not None:
+                table.append((name, form, sig))
     only = os.environ.get("DIFFGEN_ONLY")  # a focused run: DIFFGEN_ONLY=quantile,cdist draws only these
     if only and not random_ops:
         table = [row for row in table if row[0] in set(only.split(","))] or table
@@ -92,6 +156,43 @@ def _holds(pred, v) -> bool:
         return pred(v)
     except RuntimeError:
         return False
+
+
+def signature(name: str, fn, names: dict):
+    """``fn``'s signature; an in-place form made generically (``(self, *args, **kwargs)``) takes its
+    out-of-place op's, and the few generic ones with no such op take PyTorch's (``SIGNATURES``)."""
+    from agrad.ops import FUNCTIONS, METHODS
+
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    kinds = {p.kind for p in sig.parameters.values()}
+    if inspect.Parameter.VAR_POSITIONAL not in kinds or inspect.Parameter.VAR_KEYWORD not in kinds \
+            or "args" not in sig.parameters:
+        return sig
+    if name in SIGNATURES:
+        return inspect.signature(SIGNATURES[name])
+    base = name[:-1] if name.endswith("_") else None
+    for table in (names, METHODS, FUNCTIONS):
+        if base in table:
+            try:
+                return inspect.signature(table[base])
+            except (TypeError, ValueError):
+                return sig
+    return sig
+
+
+def _solve_triangular(A, B, *, upper, left=True, unitriangular=False):  # (PyTorch's signature)
+    raise NotImplementedError
+
+
+def _zero_(input):  # (PyTorch's signature)
+    raise NotImplementedError
+
+
+#: PyTorch's signatures of the op-table functions whose own is ``(*args, **kwargs)``.
+SIGNATURES = {"solve_triangular": _solve_triangular, "zero_": _zero_}
 
 
 def fmt_float(v: float) -> str:
@@ -126,7 +227,10 @@ class Generator:
     # --- running candidates under torch ---------------------------------------------
 
     def try_add(self, stmt: str, keep_error: float = 0.08) -> bool:
+        """Runs ``stmt`` under PyTorch and keeps it (True) unless it raised; a statement PyTorch rejects is
+        kept now and then, as a test of the error text. ``self.last_ran`` says whether PyTorch ran it."""
         snapshot = dict(self.ns)
+        self.last_ran = False
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -136,6 +240,8 @@ class Generator:
             self.ns.update(snapshot)
             if isinstance(e, (NameError, SyntaxError)) or self.rng.random() > keep_error:
                 return False
+        else:
+            self.last_ran = True
         self.lines.append(stmt)
         return True
 
@@ -263,6 +369,10 @@ class Generator:
             if t is not None:
                 return f"({rng.choice(self.tensors()) if rng.random() < 0.2 else self.var_of(t)} > 0)"
             return "True"
+        cur = getattr(self, "current", "")
+        special = self.special_arg(pname, t, cur)
+        if special is not None:
+            return special
         if pname in DIMS and not (pname == "source" and rng.random() < 0.5):
             return str(self.dim(t))
         if pname in SECOND:
@@ -323,38 +433,125 @@ class Generator:
             return fmt_float(rng.choice(FLOAT_SCALARS))
         return "__unknown__"
 
+    def special_arg(self, pname: str, t, cur: str) -> str | None:
+        """Arguments whose values depend on the function (``cur``) more than on their name."""
+        rng = self.rng
+        if pname == "reduction" and getattr(self, "current_form", "") == "torch":  # (ATen's enum: 0, 1, 2)
+            return str(rng.randint(0, 2))
+        if pname == "upper" and not cur.startswith("rrelu"):
+            return repr(rng.random() < 0.5)
+        if pname == "UPLO":
+            return repr(rng.choice(["L", "U"]))
+        if pname == "driver":  # (svd's drivers are cuSOLVER's: PyTorch rejects any on the CPU)
+            return repr(rng.choice([None, "gelsy", "gelsd", "gelss", "gels"] if cur == "lstsq" else [None]))
+        if pname == "mode" and cur in ("qr",):
+            return repr(rng.choice(["reduced", "complete", "r"]))
+        if pname in ("rcond", "tol"):
+            return repr(rng.choice([None, 1e-3, 0.5]))
+        if pname in ("dx", "spacing"):
+            return repr(rng.choice([0.5, 2.0, 1]))
+        if pname == "edge_order":
+            return str(rng.choice([1, 2]))
+        if pname in ("aweights", "fweights") and t is not None and t.dim() in (1, 2):
+            n = t.shape[-1]
+            return self.literal((n,), "int64" if pname == "fweights" else "float32") + ".abs()"
+        if pname == "range":
+            return repr(rng.choice([(0.0, 1.0), (-2.0, 2.0), (1.0, 1.0)]))
+        if pname in ("from_", "to") and cur == "random_":
+            return str(rng.randint(0, 5) + (5 if pname == "to" else 0))
+        if pname in ("mean", "median"):
+            return repr(rng.choice([0.0, 1.5, -1.0]))
+        if pname in ("std", "sigma"):
+            return repr(rng.choice([1.0, 0.5, 2.0]))
+        if pname == "ind":
+            return str(rng.choice([1, 2]))
+        if pname == "dim" and cur in ("matrix_norm", "nuclear_norm"):
+            return repr(rng.choice([(-2, -1), (0, 1), (1, 0)]))
+        if pname == "dims" and cur == "tensordot":
+            return str(rng.randint(0, 2)) if rng.random() < 0.7 else repr(([-1], [0]))
+        if pname == "end" and cur in ("slice_copy", "slice_scatter"):
+            return str(rng.choice([None, 1, 2, -1]))
+        if pname == "p" and cur == "pdist":
+            return fmt_float(rng.choice([0.0, 1.0, 2.0, 0.5, 3.0, float("inf")]))
+        if pname == "distance_function":
+            return rng.choice(["None", "torch.pairwise_distance", "lambda a, b: (a - b).abs().sum(-1)"])
+        if pname == "alpha" and t is not None and not t.is_floating_point() and cur.rstrip("_") in (
+                "add", "sub", "subtract", "index_add"):
+            return str(rng.choice([1, 2, -1]))
+        if pname in ("min", "max") and cur == "histc":
+            return repr(rng.choice([-2.0, 0.0, 1.0]) if pname == "min" else rng.choice([0.0, 2.0, 3.0]))
+        if pname == "N" and cur == "vander":
+            return repr(rng.choice([None, 2, 3, 4, 1]))
+        if pname == "correction" and cur == "cov":
+            return str(rng.choice([0, 1, 2]))
+        if pname == "dtype" and t is not None and (cur in ("cumsum_", "cumprod_") or cur in (
+                "norm", "vector_norm", "matrix_norm") and t.is_floating_point()):
+            return rng.choice([str(t.dtype), "torch.float64"])  # (in-place: its own dtype; norms: not lower)
+        if pname == "dtype" and cur == "normal":
+            return rng.choice(["torch.float64", "torch.float16", "torch.float32"])
+        if pname in ("from_", "to") and cur == "uniform_":
+            return repr(rng.choice([-1.0, 0.0]) if pname == "from_" else rng.choice([1.0, 2.5]))
+        if pname == "tau" and cur == "gumbel_softmax":
+            return repr(rng.choice([1, 0.5, 2.0]))
+        if pname == "p" and cur in ("geometric_", "bernoulli", "bernoulli_"):
+            return repr(rng.choice([0.3, 0.5, 1.0, 0.0]))
+        if pname == "callable":  # (apply_'s function of one number, map_'s of two)
+            return "lambda a, b: a * 2 + b" if cur == "map_" else rng.choice(["lambda v: v * 2", "lambda v: -v"])
+        if pname == "data":
+            return rng.choice(["[1.0, 2.0]", "[[0, 1]]", "3.5", "True"] + self.tensors()[:1])
+        return None
+
     def var_of(self, t) -> str:
         for name, v in self.ns.items():
             if v is t:
                 return name
         raise KeyError("tensor not in namespace")
 
-    def call(self) -> None:
+    def call(self, row=None) -> bool | None:
+        """One call of an op-table function (``row``, or one drawn): True when PyTorch ran the statement,
+        False when it raised, None when no statement was made (``self.last_params`` names the parameters passed)."""
         rng = self.rng
-        table = self.random_table if self.seeded and rng.random() < 0.4 else self.table
-        name, form, sig = rng.choice(table)
+        if row is None:
+            table = self.random_table if self.seeded and rng.random() < 0.4 else self.table
+            row = rng.choice(table)
+        name, form, sig = row
+        self.last_params = []
         pool = self.tensors()
         if not pool:
-            return
+            return None
         pvar = rng.choice(pool)
+        self.current, self.current_form = name, form
+        recipe = {}
+        if name in RECIPES and rng.random() < RECIPE_SHARE:
+            recipe = {k: v for k, v in RECIPES[name](self, name).items() if v is not None}
+            pvar = recipe.pop("@primary", pvar)  # (and "@required"/"@omit": parameters always/never passed)
         primary = self.ns[pvar]
+        if form == "method" and name.endswith("_") and primary.requires_grad and primary.is_leaf \
+                and rng.random() < 0.8:  # (mostly on a non-leaf copy: a leaf's in-place change is an error)
+            copy = self.fresh("r")
+            if self.try_add(f"{copy} = {pvar} * 1", keep_error=0.0):
+                pvar, primary = copy, self.ns[copy]
         args, kwargs = [], []
         params = list(sig.parameters.values())
         if form == "method":
             params = params[1:]
         positional_ok = True
-        self.current = name
         for p in params:
-            if p.name in NEVER and p.default is not p.empty:
+            if "@only" in recipe and p.name != recipe["@only"]:
+                continue
+            if p.name in NEVER and p.default is not p.empty and p.name not in recipe:
                 continue
             if p.kind is p.VAR_KEYWORD:
                 continue
             if p.kind is p.VAR_POSITIONAL:
                 if p.name in ("size", "shape", "sizes", "dims"):
                     gen = self.arg(p.name, primary, p.kind)
-                    args.append(gen[1:-1].rstrip(","))
+                    # (torch.reshape(x, (2, 3)), torch.flip(x, (0,)): PyTorch's functions take one tuple)
+                    args.append(gen if form == "torch" and p.name != "size" else gen[1:-1].rstrip(","))
                 elif p.name in ("tensors", "operands", "matrices"):
                     args.extend([pvar] + [self.like(primary) for _ in range(rng.randint(0, 1))])
+                elif p.name == "args" and "@args" in recipe:
+                    args.append(recipe["@args"])
                 elif p.name == "args":
                     value = self.like(primary)
                     if name == "new" and value not in self.ns and not value.startswith("torch."):
@@ -363,19 +560,24 @@ class Generator:
                 positional_ok = False
                 continue
             if p.name in PRIMARY and form != "method" and not args:
-                args.append(pvar)
+                args.append(recipe.get(p.name, pvar))
+                self.last_params.append(p.name)
                 continue
-            required = p.default is p.empty
-            if not required and rng.random() > 0.3:
+            if p.name in recipe.get("@omit", ()):
                 positional_ok = False
                 continue
-            value = self.arg(p.name, primary, p.kind)
+            required = p.default is p.empty or p.name in recipe.get("@required", ())
+            if not required and rng.random() > (0.5 if p.name in recipe else 0.3):
+                positional_ok = False
+                continue
+            value = recipe[p.name] if p.name in recipe else self.arg(p.name, primary, p.kind)
             if value is None:
                 value = pvar if rng.random() < 0.6 else self.like(primary)
             if value == "__unknown__":
                 if required:
-                    return
+                    return None
                 continue
+            self.last_params.append(p.name)
             if positional_ok and p.kind is not p.KEYWORD_ONLY and (required or rng.random() < 0.5):
                 args.append(value)
             else:
@@ -388,6 +590,7 @@ class Generator:
         if form == "method" and rng.random() < 0.1 and primary.dim() >= 1:  # through a view
             callee = f"{pvar}[{rng.choice(['0', ':1', '...', '::2'])}].{name}"
         self.try_add(f"{self.fresh('r')} = {callee}({call_args})")
+        return self.last_ran
 
     def operator(self) -> None:
         rng = self.rng

@@ -525,3 +525,6 @@ CASES += _groupsa_cases(GRAPH)
 from exact_cases_storage import cases as _storage_cases  # noqa: E402
 
 CASES += _storage_cases(GRAPH)
+from exact_cases_coverage import cases as _coverage_cases  # noqa: E402
+
+CASES += _coverage_cases(GRAPH)

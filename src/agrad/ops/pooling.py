@@ -177,19 +177,19 @@ def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return
     return values
 
 
-@export(functional=True)
+@export(functional=True, torch=False)
 def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """Max over sliding windows of the last dim (the 2-D op between unsqueeze and squeeze)."""
     return _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
 
 
-@export(functional=True)
+@export(functional=True, torch=False)
 def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
                             return_indices=True):
     return _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
-@export(functional=True)
+@export(functional=True, torch=False)
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """Max over sliding windows of the last two dims (MaxPool2DWithIndicesBackward0)."""
     return _max_pool("max_pool2d", 2, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
@@ -201,10 +201,26 @@ def max_pool2d_with_indices(input, kernel_size, stride=None, padding=0, dilation
     return _max_pool("max_pool2d", 2, input, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
-@export(functional=True)
+@export(functional=True, torch=False)
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """Max over sliding windows of the last three dims (MaxPool3DWithIndicesBackward0)."""
     return _max_pool("max_pool3d", 3, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+
+
+def _torch_form(functional, name):
+    """torch.max_pool1d/2d/3d and torch.max_pool1d_with_indices: ATen's functions, which have no
+    ``return_indices`` (F's Python wrappers add it): ``torch.max_pool2d(x, 2, return_indices=True)`` is a
+    TypeError there."""
+
+    def form(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+        return functional(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+    form.__doc__ = functional.__doc__
+    return export(name)(form)
+
+
+for _functional in (max_pool1d, max_pool1d_with_indices, max_pool2d, max_pool3d):
+    _torch_form(_functional, _functional.__name__)
 
 
 # ---------------------------------------------------------------------------
