@@ -75,6 +75,8 @@ RANDOM = {
     "bernoulli_", "multinomial", "normal", "normal_", "uniform_", "exponential_", "random_", "cauchy_",
     "geometric_", "log_normal_", "dropout", "dropout_", "dropout1d", "dropout2d", "dropout3d",
     "feature_dropout", "alpha_dropout", "feature_alpha_dropout", "rrelu", "rrelu_", "gumbel_softmax",
+    "fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d_with_indices",
 }
 SEEDED_SHARE = 0.1
 #: Parameters never passed (defaults only), with the reason.

@@ -584,6 +584,38 @@ def to(gen, name):
             "dtype": rng.choice(["torch.float64", "torch.int64", "torch.float32"])}
 
 
+def fractional(gen, name):
+    rng = gen.rng
+    d = _dims(name)
+    k = rng.randint(1, 2)
+    n, c = rng.randint(1, 2), rng.randint(1, 2)
+    batch = [n] if rng.random() < 0.8 else []
+    dtype = rng.choice(FLOAT)
+    x = tensor(gen, batch + [c] + _spatial(gen, d, k + 1, k + 3), dtype)
+    out = {"@primary": x, "kernel_size": str(k), "return_indices": repr(rng.random() < 0.5),
+           "_random_samples": tensor(gen, [batch[0] if batch else 1, c, d], dtype, 0.0, "{}.abs().remainder(1)")}
+    if rng.random() < 0.5:
+        out.update({"output_size": str(rng.randint(1, 2)), "@required": ["output_size"], "@omit": ["output_ratio"]})
+    else:
+        # (a float ratio is a TypeError in PyTorch 2.13's fractional_max_pool2d: mostly a tuple)
+        ratio = rng.choice([0.5, 0.75]) if rng.random() < 0.2 else tuple(rng.choice([0.5, 0.75]) for _ in range(d))
+        out.update({"output_ratio": repr(ratio), "@required": ["output_ratio"],
+                    "@omit": ["output_size"]})
+    return out
+
+
+def ctc(gen, name):
+    rng = gen.rng
+    t, n, c, s = rng.randint(1, 5), rng.randint(1, 2), rng.randint(2, 4), rng.randint(1, 3)
+    dtype = rng.choice(FLOAT)
+    log_probs = tensor(gen, [t, n, c], dtype, 0.7, "{}.log_softmax(2)")
+    return {"@primary": log_probs, "log_probs": log_probs, "targets": tensor(gen, [n, s], "int64", 0.0,
+                                                                              f"({{}}.abs().remainder({c - 1}) + 1)"),
+            "input_lengths": repr(tuple(rng.randint(1, t) for _ in range(n))),
+            "target_lengths": repr(tuple(rng.randint(0, s) for _ in range(n))),
+            "blank": "0", "zero_infinity": repr(rng.random() < 0.5)}
+
+
 RECIPES = {}
 for _names, _recipe in (
         (["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"], conv),
@@ -620,6 +652,9 @@ for _names, _recipe in (
         (["addmm", "addmm_", "addbmm", "addbmm_", "baddbmm", "baddbmm_", "addmv", "addmv_", "addr", "addr_"], products),
         (["cholesky", "cholesky_ex", "cholesky_inverse", "cholesky_solve", "eigh", "eigvalsh", "ldl_factor",
           "ldl_factor_ex"], spd),
-        (["slice_scatter"], slices), (["to"], to)):
+        (["slice_scatter"], slices), (["to"], to),
+        (["fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+          "fractional_max_pool3d_with_indices"], fractional),
+        (["ctc_loss"], ctc)):
     for _name in _names:
         RECIPES[_name] = _recipe
