@@ -21,4 +21,34 @@ def cases(graph: str) -> list[dict]:
               "torch.max_pool3d(x[None], 2, return_indices=True)", "torch.max_pool2d(x, 3, stride=[])",
               "torch.max_pool2d(input=x, kernel_size=2)", "torch.max_pool1d(x, 2, 1, 1, 2, True)",
               "F.max_pool2d(x, 2, return_indices=True)"]),
+        case("shuffles-by-one-copy",  # a factor of 1 moves nothing, but the result is a new tensor
+             ["x = torch.tensor([[[0.75, -2.75], [2.5, 1.5]]])", "r = F.channel_shuffle(x, 1)",
+              "p = torch.pixel_shuffle(x[None], 1)", "u = torch.pixel_unshuffle(x[None], 1)",
+              "y = torch.tensor([[[0.5, 0.5], [-2.0, 0.25]]], requires_grad=True)", "q = F.channel_shuffle(y, 1) * 1",
+              "x.transpose(0, -1).neg_()"],
+             ["r", "p", "u", "r._version", "q", "F.pixel_shuffle(y[None], 1)"]),
+        case("adaptive-average-nonfinite-stays-in-its-window",  # (a matrix product spread NaN = 0 * inf)
+             ["n, i = float('nan'), float('inf')",
+              "x8 = torch.tensor([[[[[-2.25, n, -1.5, -1.0, -1.25], [0.5, -2.0, 1.25, 0.0, 0.5], "
+              "[1.0, 0.25, -0.75, 0.75, 2.5], [-2.25, 0.0, -0.75, -1.25, -2.5]]]]])",
+              "x11 = torch.tensor([[[[-i], [3.0]], [[-2.25], [-1.25]]]])"],
+             ["F.adaptive_avg_pool3d(x8, (3, 2, 3))", "F.interpolate(x11, scale_factor=2.0, mode='area')",
+              "F.adaptive_avg_pool2d(torch.tensor([[[i, -i, 1.0], [2.0, 3.0, i]]]), (2, 2))",
+              "F.adaptive_avg_pool1d(torch.tensor([[i, -i, 1.0, 2.0, 3.0]]), 3)",
+              "F.adaptive_avg_pool2d(torch.tensor([[[i, 1.0], [2.0, 3.0]]], dtype=torch.float64), (1, 2))"]),
+        case("area-interpolation-of-3d-input",  # (was a KeyError: adaptive_avg_pool1d through 2-D, as ATen)
+             ["x9 = torch.tensor([[[1.25, -2.0, 2.25, -1.5], [0.75, 2.0, 0.75, 1.75]]])",
+              "x3 = torch.tensor([[[0.0]]], requires_grad=True)"],
+             ["F.interpolate(x9, scale_factor=3, mode='area')", "F.interpolate(x3, scale_factor=1.5, mode='area')",
+              "F.interpolate(x3, scale_factor=3, mode='area')", "F.interpolate(x9, size=5, mode='area')"]),
+        case("unfold-of-a-0d-tensor-by-0",  # (the size is the result's length: 0 or 1)
+             ["x = torch.tensor(5., requires_grad=True)", "r = x.unfold(0, 0, 1)", "r.sum().backward()"],
+             ["r", "r.shape", "r.stride()", "x.grad", "torch.tensor(5.).unfold(0, 1, 1)",
+              "torch.tensor(5).unfold(-1, 0, 2)", "x.unfold(0, 2, 1)"]),
+        case("group-norm-checks",  # F.group_norm's _verify_batch_size of [N*C//G, G, *rest]; num_groups <= 0
+             [],
+             ["F.group_norm(torch.ones(1, 4, 1, 1), 4)", "F.group_norm(torch.ones(1, 3, 1), 2)",
+              "F.group_norm(torch.ones(2, 3), 4)", "F.group_norm(torch.ones(1, 1), 1)", "F.group_norm(torch.ones(2, 4, 1), 4)",
+              "F.group_norm(torch.ones(1, 4), 0)", "F.group_norm(torch.ones(1, 4), -1)", "torch.group_norm(torch.ones(1, 4), -1)",
+              "torch.group_norm(torch.ones(1, 4), 0)", "torch.group_norm(torch.ones(1, 4, 1), 4)"]),
     ]

@@ -346,6 +346,8 @@ def _group_norm_impl(input, num_groups, weight, bias, eps):
     if input.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.ndim}")
     c = input.shape[1]
+    if num_groups <= 0:
+        raise RuntimeError(f"Expected num groups to be greater than 0, got {num_groups}")
     if c % num_groups:
         raise RuntimeError(
             f"Expected number of channels in input to be divisible by num_groups, but got input of shape "
@@ -365,9 +367,11 @@ def _group_norm_impl(input, num_groups, weight, bias, eps):
 @export(functional=True, torch=False)
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
     """Normalise each group of channels of each sample (one NativeGroupNormBackward0 node)."""
-    if input.ndim >= 2 and math.prod(input.shape[:1] + input.shape[2:]) * (input.shape[1] // max(num_groups, 1)) == 1:
-        raise ValueError(f"Expected more than 1 value per group when training, got input size "
-                         f"torch.Size({list(input.shape)})")
+    if input.ndim >= 2 and isinstance(num_groups, int):
+        # (F.group_norm's _verify_batch_size of [N * C // G, G, *spatial]: its words and that list)
+        size = [input.shape[0] * input.shape[1] // num_groups, num_groups, *input.shape[2:]]
+        if size[0] * math.prod(size[2:]) == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
     return _group_norm_impl(input, num_groups, weight, bias, eps)
 
 

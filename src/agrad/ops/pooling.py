@@ -351,13 +351,30 @@ def apply_matrices(x, mats):
     return np.ascontiguousarray(out).astype(x.dtype, copy=False)
 
 
-def separable(name, with_self=False):
+def window_average(x, mats):
+    """``apply_matrices`` for averages over windows (each row of ``mats[i]`` positive on its window, zero
+    elsewhere): a NaN or an infinity reaches the outputs whose windows hold it and no other (a matrix
+    product would spread NaN = 0 * inf to every output), as ATen's loop over each window gives."""
+    if x.dtype.kind != "f" or np.isfinite(x).all():
+        return apply_matrices(x, mats)
+    finite = np.isfinite(x)
+    out = apply_matrices(np.where(finite, x, 0), mats)
+    support = tuple((m != 0).astype(np.float64) for m in mats)
+    hits = {k: apply_matrices(mask.astype(np.float64), support) > 0
+            for k, mask in (("nan", np.isnan(x)), ("pos", np.isposinf(x)), ("neg", np.isneginf(x)))}
+    out[hits["pos"]] = np.inf
+    out[hits["neg"]] = -np.inf
+    out[hits["nan"] | (hits["pos"] & hits["neg"])] = np.nan
+    return out
+
+
+def separable(name, with_self=False, forward=apply_matrices):
     """A linear op ``y = x x_i mats[i]`` named ``name``; its derivative applies the transposes.
 
     ``with_self``: the backward op also takes the input (for its shape only, zero derivative), as
     ATen's ``_adaptive_avg_pool2d_backward(grad, self)`` does, so a double backward reaches it.
     """
-    op = Op(name, in_input_format(lambda ctx, x, mats: apply_matrices(x, mats)), saves=("self",) if with_self else (),
+    op = Op(name, in_input_format(lambda ctx, x, mats: forward(x, mats)), saves=("self",) if with_self else (),
             jvp="linear")
     back_name = name.replace("Backward0", "BackwardBackward0")
     if with_self:
@@ -389,7 +406,7 @@ def _adaptive_matrix(n_in, n_out):
     return m / (end - start)[:, None]
 
 
-_ADAPTIVE_AVG = {n: separable(f"AdaptiveAvgPool{n}DBackward0", with_self=True) for n in (2, 3)}
+_ADAPTIVE_AVG = {n: separable(f"AdaptiveAvgPool{n}DBackward0", with_self=True, forward=window_average) for n in (2, 3)}
 
 
 def _adaptive_avg(fname, sp, input, output_size):

@@ -17,9 +17,9 @@ from .views import _view
 
 
 def _windows(a, dim, size, step):
-    """The writeable numpy view of ``a``'s windows (a 0-d ``a``: its one element)."""
+    """The writeable numpy view of ``a``'s windows (a 0-d ``a``: ``size`` (0 or 1) times its one element)."""
     if a.ndim == 0:
-        return a.reshape(1)
+        return a.reshape(1)[:size]
     n = (a.shape[dim] - size) // step + 1
     shape = a.shape[:dim] + (n,) + a.shape[dim + 1:] + (size,)
     strides = a.strides[:dim] + (a.strides[dim] * step,) + a.strides[dim + 1:] + (a.strides[dim],)
@@ -32,7 +32,8 @@ _unfold = Op("UnfoldBackward0", lambda ctx, a, dim, size, step: _windows(a, dim,
 def _unfold_backward_fwd(ctx, g, shape, dim, size, step):
     out = np.zeros(shape, g.dtype)
     if not shape:
-        out[()] = g.reshape(())
+        if g.size:
+            out[()] = g.reshape(())
         return out
     lanes = np.moveaxis(out, dim, -1)  # (a view: writes reach ``out``)
     wins = np.moveaxis(g, dim, -2)  # (..., window, offset)

@@ -24,7 +24,7 @@ from .. import dtypes
 from ..tensor import _scalar_name
 from ._layout import in_input_format
 from ._op import Op, export
-from .pooling import _adaptive_avg, separable
+from .pooling import _adaptive_avg, adaptive_avg_pool1d, separable
 
 _DIMS = {3: 1, 4: 2, 5: 3}
 _OPS = {}
@@ -219,7 +219,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         factors = tuple(float(s) for s in _per_dim(scale_factor, spatial, "scale_factor"))
         out_size = tuple(math.floor(float(s) * f) for s, f in zip(spatial, factors))
         scales = (None,) * n if recompute_scale_factor else factors
-    if mode == "area":
+    if mode == "area":  # (ATen's interpolate calls adaptive_avg_pool1d/2d/3d: the 1-D one through 2-D)
+        if n == 1:
+            return adaptive_avg_pool1d(input, out_size)
         return _adaptive_avg(f"adaptive_avg_pool{n}d", n, input, out_size)
     _common_check(input, spatial, out_size)
     if mode in ("nearest", "nearest-exact"):
@@ -262,13 +264,19 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 # pixel_shuffle, pixel_unshuffle: each the other's derivative
 # ---------------------------------------------------------------------------
 
+def _fresh(a):
+    """A C-ordered copy: a factor (or groups) of 1 moves nothing, and the result must not share the input's
+    memory (ATen's shuffles write a new tensor: a later in-place change of the input leaves it alone)."""
+    return np.array(a, order="C", copy=True)
+
+
 def _shuffle_np(a, r):
     *lead, c, h, w = a.shape
     oc = c // (r * r)
     a = a.reshape(*lead, oc, r, r, h, w)
     k = len(lead)
     a = a.transpose(*range(k), k, k + 3, k + 1, k + 4, k + 2)
-    return np.ascontiguousarray(a).reshape(*lead, oc, h * r, w * r)
+    return _fresh(a).reshape(*lead, oc, h * r, w * r)
 
 
 def _unshuffle_np(a, r):
@@ -276,7 +284,7 @@ def _unshuffle_np(a, r):
     a = a.reshape(*lead, c, h // r, r, w // r, r)
     k = len(lead)
     a = a.transpose(*range(k), k, k + 2, k + 4, k + 1, k + 3)
-    return np.ascontiguousarray(a).reshape(*lead, c * r * r, h // r, w // r)
+    return _fresh(a).reshape(*lead, c * r * r, h // r, w // r)
 
 
 _pixel_shuffle = Op("PixelShuffleBackward0", in_input_format(lambda ctx, a, factor: _shuffle_np(a, factor)),
@@ -327,7 +335,7 @@ def _channel_shuffle_np(a, groups):
     n, c = a.shape[0], a.shape[1]
     rest = a.shape[2:]
     a = a.reshape(n, groups, c // groups, *rest).swapaxes(1, 2)
-    return np.ascontiguousarray(a).reshape(n, c, *rest)
+    return _fresh(a).reshape(n, c, *rest)
 
 
 _channel_shuffle = Op("ChannelShuffleBackward0",
