@@ -507,9 +507,10 @@ def normal(gen, name):
     pool = gen.tensors(lambda v: v.is_floating_point())
     mean = rng.choice(pool) if pool and rng.random() < 0.5 else repr(rng.choice([0.0, 1.5]))
     std = repr(rng.choice([1.0, 0.5]))
-    if mean[0].isdigit() or mean[0] == "-":
-        return {"mean": mean, "std": std, "size": repr(tuple(_spatial(gen, 2, 1, 3)))}
-    return {"mean": mean, "std": std if rng.random() < 0.5 else f"{mean}.abs()"}
+    if mean[0].isdigit() or mean[0] == "-":  # (numbers: a size, and maybe a dtype)
+        return {"mean": mean, "std": std, "size": repr(tuple(_spatial(gen, 2, 1, 3))), "@required": ["size"],
+                "dtype": rng.choice(["torch.float64", "torch.float16", "torch.float32"])}
+    return {"mean": mean, "std": std if rng.random() < 0.5 else f"{mean}.abs()", "@omit": ["size", "dtype"]}
 
 
 def products(gen, name):
