@@ -67,6 +67,7 @@ ERRORS_ONLY = {
     "matrix_rank": "removed in PyTorch 1.9 (its message names linalg.matrix_rank)",
     "cuda": "no CUDA on a CPU build: 'Torch not compiled with CUDA enabled'",
     "imag": "real tensors only: 'imag is not implemented for tensors with non-complex dtypes.'",
+    "pin_memory": "no accelerator: 'Cannot access accelerator device when none is available.'",
 }
 # Functions that draw from the random stream: drawn only in seeded programs (about one in ten), which
 # start with ``torch.manual_seed(k)``, so PyTorch's CPU generator and agrad's must give the same numbers.
@@ -104,18 +105,22 @@ NEVER = {
     "is_grads_batched": "vmap over gradients is not modelled",
 }
 #: Parameters of one function (a name or a form) never passed, with the reason.
-NEVER_FOR: dict[str, dict[str, str]] = {}
+NEVER_FOR: dict[str, dict[str, str]] = {
+    "Tensor.set_": {p: "set_(source, storage_offset, size, stride) views a storage, which programs do not make; "
+                       "drawn as set_() and set_(tensor)" for p in ("storage_offset", "size", "stride")},
+    "linear_cross_entropy": {"options": "chunking options of PyTorch's fused kernel (no effect on the values)"},
+}
 PRIMARY = {"input", "self", "A", "x", "a", "x1", "tensor", "input1", "ndarray", "anchor", "logits"}
 SECOND = {"other", "input2", "x2", "b", "B", "tensor1", "tensor2", "mat2", "vec", "vec2", "mat1", "mat",
           "batch1", "batch2", "weight", "target", "source", "src", "values", "end", "exponent", "y", "var",
-          "bias", "pos_weight", "vec1", "positive", "negative", "bound", "append", "prepend"}
+          "bias", "pos_weight", "vec1", "positive", "negative", "bound", "append", "prepend", "the_template"}
 BOOLS = {"keepdim", "descending", "stable", "sorted", "largest", "unbiased", "equal_nan", "return_inverse",
          "return_counts", "log_input", "full", "log_target", "training", "inplace", "left", "as_tuple", "train", "with_replacement", "increasing",
          "hermitian", "some", "compute_uv", "pivot", "check_errors", "unitriangular", "transpose", "swap",
          "accumulate", "include_self", "replacement", "right", "out_int32", "invert", "assume_unique", "ceil_mode",
          "count_include_pad", "return_indices", "periodic", "align_corners", "antialias", "hard", "get_infos",
          "density", "implicit", "adjoint", "use_input_stats", "unpack_data", "unpack_pivots", "is_causal",
-         "include_last_offset", "eigenvectors", "symmetric", "full_matrices", "wrap"}
+         "include_last_offset", "eigenvectors", "symmetric", "full_matrices", "wrap", "ambiguity_check"}
 FLOATS = {"alpha", "beta", "value", "eps", "lambd", "threshold", "min", "max", "min_val", "max_val",
           "negative_slope", "margin", "delta", "label_smoothing", "p", "rtol", "atol", "nan", "posinf",
           "neginf", "fill_value", "lower", "upper", "weight", "exponent", "correction", "base", "maxnorm"}
@@ -170,11 +175,11 @@ def signature(name: str, fn, names: dict):
     except (TypeError, ValueError):
         return None
     kinds = {p.kind for p in sig.parameters.values()}
+    if "args" in sig.parameters and name in SIGNATURES:
+        return inspect.signature(SIGNATURES[name])
     if inspect.Parameter.VAR_POSITIONAL not in kinds or inspect.Parameter.VAR_KEYWORD not in kinds \
             or "args" not in sig.parameters:
         return sig
-    if name in SIGNATURES:
-        return inspect.signature(SIGNATURES[name])
     base = name[:-1] if name.endswith("_") else None
     for table in (names, METHODS, FUNCTIONS):
         if base in table:
@@ -193,8 +198,12 @@ def _zero_(input):  # (PyTorch's signature)
     raise NotImplementedError
 
 
+def _logical_not_(input):  # (PyTorch's signature)
+    raise NotImplementedError
+
+
 #: PyTorch's signatures of the op-table functions whose own is ``(*args, **kwargs)``.
-SIGNATURES = {"solve_triangular": _solve_triangular, "zero_": _zero_}
+SIGNATURES = {"solve_triangular": _solve_triangular, "zero_": _zero_, "logical_not_": _logical_not_}
 
 
 def fmt_float(v: float) -> str:

@@ -617,6 +617,25 @@ def ctc(gen, name):
             "blank": "0", "zero_infinity": repr(rng.random() < 0.5)}
 
 
+def conv_tbc(gen, name):  # (time, batch, channels) input, (kernel, in, out) weight
+    rng = gen.rng
+    k, cin, cout, pad = rng.randint(1, 3), rng.randint(1, 3), rng.randint(1, 3), rng.randint(0, 1)
+    dtype = rng.choice(FLOAT)
+    x = tensor(gen, [k - 1 + rng.randint(1, 3) - 2 * pad + 2, rng.randint(1, 2), cin], dtype)
+    return {"@primary": x, "weight": tensor(gen, [k, cin, cout], dtype), "bias": tensor(gen, [cout], dtype),
+            "pad": str(pad)}
+
+
+def linear_ce(gen, name):  # F.linear_cross_entropy: input (N, D) @ linear_weight (C, D).T scored against targets
+    rng = gen.rng
+    n, d, c = rng.randint(1, 3), rng.randint(1, 3), rng.randint(2, 4)
+    dtype = rng.choice(FLOAT)
+    return {"@primary": tensor(gen, [n, d], dtype), "linear_weight": tensor(gen, [c, d], dtype),
+            "target": ints(gen, [n], c), "linear_bias": tensor(gen, [c], dtype),
+            "weight": tensor(gen, [c], dtype, 0.3, "{}.abs()"), "ignore_index": str(rng.choice([-100, 0, 1])),
+            "label_smoothing": repr(rng.choice([0.0, 0.1])), "reduction": repr(rng.choice(["mean", "sum", "none"]))}
+
+
 RECIPES = {}
 for _names, _recipe in (
         (["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"], conv),
@@ -628,7 +647,7 @@ for _names, _recipe in (
         (["max_unpool1d", "max_unpool2d", "max_unpool3d"], unpool),
         (["batch_norm", "instance_norm", "group_norm"], norm),
         (["interpolate", "upsample", "upsample_bilinear", "upsample_nearest"], interpolate),
-        (["pixel_shuffle", "pixel_unshuffle", "channel_shuffle"], shuffle),
+        (["pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle"], shuffle),
         (["affine_grid", "grid_sample"], grid),
         (["fold"], fold), (["unfold"], unfold), (["unfold_copy"], windows),
         (["embedding", "embedding_bag", "one_hot"], embedding),
@@ -641,7 +660,7 @@ for _names, _recipe in (
         (["mvlgamma", "mvlgamma_", "multigammaln"], positive),
         (["bincount"], counts),
         (["bucketize", "searchsorted", "isin"], sorted_sequences),
-        (["as_strided", "as_strided_copy"], strided),
+        (["as_strided", "as_strided_copy", "as_strided_"], strided),
         (["index_add", "index_copy", "index_fill", "index_reduce", "index_add_", "index_copy_", "index_fill_",
           "index_reduce_", "index_put", "index_put_", "scatter_reduce", "scatter_reduce_", "select_scatter",
           "diagonal_scatter"], index_family),
@@ -656,6 +675,6 @@ for _names, _recipe in (
         (["slice_scatter"], slices), (["to"], to),
         (["fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
           "fractional_max_pool3d_with_indices"], fractional),
-        (["ctc_loss"], ctc)):
+        (["ctc_loss"], ctc), (["conv_tbc"], conv_tbc), (["linear_cross_entropy"], linear_ce)):
     for _name in _names:
         RECIPES[_name] = _recipe
