@@ -714,3 +714,22 @@ def test_variable_class_exposes_no_attributes():
     blocked("from torch.autograd import Variable\nVariable.mro()\n", type_name="AttributeError")
     blocked("from torch.autograd import Variable\nVariable.__call__\n", type_name="AttributeError",
             contains="dunder names are blocked")
+
+
+def test_module_registries_are_plain_dicts_of_the_module():
+    """``_modules``, ``_parameters`` and ``_buffers`` of an nn.Module are readable (d2l's MySequential
+    writes ``self._modules[str(i)] = m``); they lead nowhere else."""
+    from agrad.lang import Source, run
+
+    res = run(Source("ok.py", "import torch\nclass S(torch.nn.Module):\n    def __init__(self, *a):\n"
+                     "        super().__init__()\n        for i, m in enumerate(a):\n            self._modules[str(i)] = m\n"
+                     "    def forward(self, x):\n        for b in self._modules.values():\n            x = b(x)\n"
+                     "        return x\nnet = S(torch.nn.Identity(), torch.nn.ReLU())\nprint(net(torch.tensor([-1.0, 2.0])), net)\n"),
+              timeout=20)
+    assert res.error is None and res.stdout.startswith("tensor([0., 2.])\nS(\n  (0): Identity()")
+    blocked("import torch\ntorch.nn.Linear(2, 2)._modules.__class__\n", type_name="AttributeError",
+            contains="dunder names are blocked")
+    blocked("import torch\ntorch.nn.Linear(2, 2)._forward_hooks\n", type_name="AttributeError")
+    blocked("import torch\ntorch.ones(2)._modules\n", type_name="AttributeError")
+    blocked("import torch\nm = torch.nn.Sequential()\nm._modules['0'] = 5\nm(torch.ones(1))\n", type_name="TypeError",
+            contains="'int' object is not callable")

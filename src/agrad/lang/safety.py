@@ -114,6 +114,14 @@ _FILE_NAMES = frozenset({
 
 _SAVED_RE = re.compile(r"_saved_\w+\Z|_raw_saved_\w+\Z")
 _EXTRA_PRIVATE = frozenset({"_version"})
+#: an nn.Module's registries, which tutorials write to (d2l's MySequential: ``self._modules[str(i)] = m``):
+#: plain dicts of the module's own children, parameters and buffers
+_MODULE_REGISTRIES = frozenset({"_modules", "_parameters", "_buffers"})
+
+
+def _is_module(obj) -> bool:
+    from ..nn.modules.module import Module
+    return isinstance(obj, Module)
 
 _ENGINE_EXCLUDED_PREFIXES = ("agrad.lang", "agrad.cli", "agrad.app", "agrad.render", "agrad._limits")
 
@@ -615,7 +623,8 @@ def get_attribute(obj, name: str, formatter_factory=None):
     if t.__name__ == "Generator" and t.__module__ == "agrad._generator":
         return _allow(obj, name, GENERATOR_OK)
     if is_engine_class(t) or is_script_class(t):
-        if name.startswith("_") and name not in _EXTRA_PRIVATE and not _SAVED_RE.match(name):
+        if name.startswith("_") and name not in _EXTRA_PRIVATE and not _SAVED_RE.match(name) and not (
+                name in _MODULE_REGISTRIES and _is_module(obj)):
             raise _blocked(obj, name)
         try:
             value = getattr(obj, name)
