@@ -528,3 +528,6 @@ CASES += _storage_cases(GRAPH)
 from exact_cases_coverage import cases as _coverage_cases  # noqa: E402
 
 CASES += _coverage_cases(GRAPH)
+from exact_cases_lead31 import cases as _lead31_cases  # noqa: E402
+
+CASES += _lead31_cases(GRAPH)

@@ -568,9 +568,12 @@ class Tensor:
         elif 0 in target.strides and _has_internal_overlap(target):
             # elements share memory (a write through an expanded view, which PyTorch
             # allows for fill_ and index_put_): write only what the op changed
-            data = np.broadcast_to(data, target.shape)
-            changed = (target != data) & ~(np.isnan(target) & np.isnan(data)) if target.dtype.kind in "fc" \
-                else target != data
+            data = np.broadcast_to(data, target.shape).astype(target.dtype, copy=False)
+            if target.dtype.kind == "f":  # (by bits: a signed zero or a NaN's sign is a change too)
+                bits = np.dtype(f"u{target.dtype.itemsize}")
+                changed = target.view(bits) != data.view(bits)
+            else:
+                changed = target != data
             target[changed] = data[changed]
         else:
             target[...] = data

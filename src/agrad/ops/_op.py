@@ -786,6 +786,9 @@ def _missing(name, names, kwargs):
     missing = [n for n in names if n not in kwargs]
     if len(missing) == 1:
         raise TypeError(f'{name}() missing 1 required positional arguments: "{missing[0]}"')
+    if missing:  # (PyTorch's own plurals; the parser's text replaces this where it has several signatures)
+        raise TypeError(f"{name}() missing {len(missing)} required positional argument: "
+                        + ", ".join(f'"{n}"' for n in missing))
 
 
 def _any_requires_grad(args, kwargs):

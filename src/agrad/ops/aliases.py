@@ -34,6 +34,8 @@ def swapdims(input, dim0, dim1):
 @method("broadcast_to")
 def broadcast_to_method(input, *size, **kw):
     """The method takes the sizes one by one too (``x.broadcast_to(2, 3)``), as ``expand``."""
+    if not size and "size" not in kw:
+        raise TypeError('broadcast_to() missing 1 required positional arguments: "size"')
     return expand(input, *size, **kw)
 
 

@@ -266,7 +266,8 @@ method("lerp_")(inplace(lerp, partial=True))
 
 # copysign: |self| with the sign of other
 def _copysign_grad(grad, x, result):
-    ratio = (result / x).masked_fill(x == 0, 0)
+    ratio = result / x
+    ratio.masked_fill_(x == 0, 0)  # (in place, as FunctionsManual's: the ratio keeps its layout)
     return grad * ratio
 
 

@@ -100,10 +100,18 @@ def _(ctx, grad):
 
 
 @export()
-def rsub(input, other, alpha=1):
-    """``other - alpha * input`` (sub with the operands swapped)."""
+def rsub(input, other, *positional, alpha=1):
+    """``other - alpha * input`` (sub with the operands swapped). A positional alpha selects PyTorch's
+    ``(Tensor input, Number other, Number alpha)`` overload: a tensor ``other`` must then be a 0-d one
+    that needs no grad, and is taken as its number (RsubBackward1)."""
     if not isinstance(input, Tensor):  # (the parser's error: argcheck's wrapper gives its text)
         raise TypeError(f"rsub(): argument 'input' must be Tensor, not {type(input).__name__}")
+    if positional:
+        if len(positional) > 1 or isinstance(other, Tensor) and (other.ndim or other.requires_grad):
+            raise TypeError("rsub(): no overload takes these arguments")  # (the parser's text replaces it)
+        alpha = positional[0]
+        if isinstance(other, Tensor):
+            other = other.item()
     check_sub(input, other)
     ts, arrs = operands(input, other, "rsub")
     if type(alpha) is not int:

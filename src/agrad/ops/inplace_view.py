@@ -76,8 +76,14 @@ _scatter.derivative(lambda ctx, grad: _take(grad, idx=ctx.idx))
 
 
 def _scatter_np(g, shape, idx):
+    """as_strided_backward: the gradient copied into zeros of the base where the view's elements do not
+    overlap (a -0.0 stays), added (index_add_) where they do."""
     out = np.zeros(int(np.prod(shape)), g.dtype)
-    np.add.at(out, idx.reshape(-1), g.reshape(-1))
+    flat = idx.reshape(-1)
+    if np.unique(flat).size == flat.size:
+        out[flat] = g.reshape(-1)
+    else:
+        np.add.at(out, flat, g.reshape(-1))
     return out.reshape(shape)
 
 

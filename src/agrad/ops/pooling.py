@@ -139,10 +139,16 @@ def _max_pool_op(n, name="MaxPool{n}DWithIndices", forward=_max_pool_fwd, scatte
 _MAX_POOL = {n: _max_pool_op(n) for n in (2, 3)}
 
 
+def _kernel_name(fname, input):
+    """The name ATen's dispatch errors give a pooling kernel: ``*_channels_last`` for an input laid out so."""
+    fmt = suggested_format(input._data)
+    return fname + "_channels_last" if fmt is not None and fmt.startswith("channels_last") else fname
+
+
 def _max_pool(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
     k, s, pads, d, o = _pool_args(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mode)
     if input.dtype is dtypes.bool_:  # (the CPU kernels' dispatch: every type but bool)
-        raise NotImplementedError(f"\"{fname}\" not implemented for 'Bool'")
+        raise NotImplementedError(f"\"{_kernel_name(fname, input)}\" not implemented for 'Bool'")
     values, indices = _MAX_POOL[sp](input, kernel=k, stride=s, pads=pads, dilation=d, nblocks=o)
     return (values, indices) if return_indices else values
 
@@ -157,8 +163,9 @@ def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return
     one = lambda v, default=None: v if v is None else (ntuple(v, 1)[0], default if default is not None else 1)
     k = (1, ntuple(kernel_size, 1)[0])
     s = None if stride is None or (not isinstance(stride, int) and len(stride) == 0) else (1, ntuple(stride, 1)[0])
-    if input.dtype is dtypes.bool_ and not return_indices:  # (no grad: ATen's own 1-D kernel)
-        raise NotImplementedError("\"max_pool1d_impl\" not implemented for 'Bool'")
+    if not input.dtype.is_floating_point and not return_indices:  # (no grad: ATen's own 1-D kernel, floats only)
+        from ..tensor import _scalar_name
+        raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{_scalar_name(input.dtype)}'")
     try:
         values, indices = _max_pool("max_pool2d", 2, input.unsqueeze(-2), k, s, (0, ntuple(padding, 1)[0]),
                                     (1, ntuple(dilation, 1)[0]), ceil_mode, True)

@@ -13,7 +13,7 @@ import numpy as np
 from ._layout import in_input_format, suggested_format
 from ._op import FUNCTIONAL, FUNCTIONS, export
 from .nn import _scalar_name
-from .pooling import _max_pool_op, _scatter_fwd
+from .pooling import _kernel_name, _max_pool_op, _scatter_fwd
 
 
 def _ntuple(value, n):
@@ -127,6 +127,8 @@ def _adaptive_max(sp, input, output_size, kernel_name):
         shape = list(input.shape[:input.ndim - sp]) + list(size)
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(size)}: {shape}")
     if not input.dtype.is_floating_point:
+        if sp == 2:
+            kernel_name = _kernel_name(kernel_name, input)
         raise NotImplementedError(f'"{kernel_name}" not implemented for \'{_scalar_name(input.dtype)}\'')
     return _ADAPTIVE_MAX[sp](input, output_size=size)
 

@@ -166,10 +166,17 @@ def unfold_copy(input, dimension, size, step):
 @export(method=True)
 @with_out("narrow_copy")
 def narrow_copy(input, dim, start, length):
-    # (ATen's narrow_copy_dense_cpu: its own length check, after narrow's checks of dim and start)
-    d = _wrap_dim(dim, input.ndim) if input.ndim else 0
-    size = input.shape[d] if input.ndim else 1
-    if isinstance(start, int) and isinstance(length, int) and -size <= start <= size and input.ndim:
+    """narrow's copy, with narrow_copy_dense_cpu_out's own checks (which differ from narrow's)."""
+    if isinstance(input, Tensor) and input.ndim:
+        dim, size = int(dim), None
+        if dim >= input.ndim:
+            raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, but got false.  "
+                               "(Could this error message be improved?  If so, please report an enhancement "
+                               "request to PyTorch.)")
+        size = input.shape[_wrap_dim(dim, input.ndim)]
+        start, length = int(start), int(length)
+        if not -size <= start <= size:
+            raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
         start = start + size if start < 0 else start
         if length < 0 or start > size - length:
             raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")

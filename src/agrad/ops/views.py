@@ -161,6 +161,7 @@ def reshape_as(input, other):
 @export(method=True)
 def flatten(input, start_dim=0, end_dim=-1):
     if input.ndim == 0:
+        _wrap_dim(start_dim, 0), _wrap_dim(end_dim, 0)  # PyTorch wraps both dims of a 0-d input first
         return reshape(input, 1)
     s = _wrap_dim(start_dim, input.ndim)
     e = _wrap_dim(end_dim, input.ndim)
