@@ -78,4 +78,13 @@ def cases(graph: str) -> list[dict]:
              ["[torch.cholesky_inverse(torch.tensor(m), upper=True) for m in ms]",
               "[torch.cholesky_inverse(torch.tensor(m).t()) for m in ms]",
               "[torch.cholesky_inverse(torch.tensor(m, dtype=torch.float64), upper=True).tolist() for m in ms]"]),
+        case("softmax-backward-float64-lanes-in-order",  # (dt31 grad-numeric:backward) vec_reduce_all of doubles
+             # folds the 4 lanes one after another (no AVX2 shuffles for double): sum(g * y) of softmax's backward
+             ["x1 = torch.tensor([[1.5, 1.25, 0.25, float('-inf')], [0.25, -1.75, -1.0, 2.0], [-2.5, 1.5, float('nan'), 1.75],"
+              " [-2.25, 1.0, -3.0, -1.0]], dtype=torch.float64, requires_grad=True)",
+              "torch.special.softmax(x1, -1).sum().backward()",
+              "y = torch.linspace(-3, 2, 26, dtype=torch.float64).reshape(2, 13).requires_grad_()",
+              "g = torch.cos(torch.arange(26, dtype=torch.float64)).reshape(2, 13)"],
+             ["x1.grad.tolist()", "torch.autograd.grad(torch.log_softmax(y, -1), y, g)[0].tolist()",
+              "torch.autograd.grad(torch.log_softmax(y[:, :4], -1), y, g[:, :4])[0].tolist()"]),
     ]
