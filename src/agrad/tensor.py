@@ -387,6 +387,11 @@ class Tensor:
         hooks[handle.id] = hook
         return handle
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Run ``hook(self)`` after backward accumulates into this leaf's ``.grad``."""
+        from .autograd.accumulate_grad import register_post_accumulate_grad_hook
+        return register_post_accumulate_grad_hook(self, hook)
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor w.r.t. the graph leaves (accumulated into .grad)."""
         _engine.backward(self, gradient, retain_graph, create_graph, inputs)

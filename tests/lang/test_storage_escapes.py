@@ -27,6 +27,11 @@ ESCAPES = [
     PRE + "y = x * 1\ny.requires_grad_()\nz = x.clone().requires_grad_() * 1\nz.set_(x)\nz.grad_fn._op",
     PRE + "x.squeeze_().grad_fn.__class__.__mro__",
     PRE + "y = torch.ones(2, 1, requires_grad=True) * 1\ny.t_().grad_fn.__dict__",
+    PRE + "x.map2_(x, x, lambda a, b, c: a.__class__.__subclasses__())",
+    PRE + "v = torch.ones(2, requires_grad=True)\nv.register_post_accumulate_grad_hook.__func__",
+    PRE + "v = torch.ones(2, requires_grad=True)\nh = v.register_post_accumulate_grad_hook(print)\nh._hooks",
+    PRE + "v = torch.ones(6, requires_grad=True)\ntorch.as_strided_scatter(v, v[:2], (2,), (1,)).grad_fn._op",
+    PRE + "x.nonzero_static(size=2).__array_interface__",
 ]
 
 
@@ -60,6 +65,10 @@ def test_storage_surface_runs_in_scripts():
         "z = torch.ones(2, 1, 3)\nz.squeeze_()\nz.unsqueeze_(0)\nprint(z.shape, z.t_() if z.ndim <= 2 else z.ndim)\n"
         "w = torch.arange(4.)\nw.resize_(2, 2)\nprint(w.tolist(), torch.ones(2).logical_not_(), x.name, x.is_shared())\n"
         "try:\n    x.bfloat16()\nexcept NotImplementedError as e:\n    print(e)\n")
+    text += ("v = torch.zeros(2, requires_grad=True)\nseen = []\nv.register_post_accumulate_grad_hook(lambda p: "
+             "seen.append(p.grad.tolist()))\n(v * 3).sum().backward()\n"
+             "print(seen, torch.as_strided_scatter(torch.zeros(4), torch.ones(2), (2,), (2,)).tolist(), "
+             "x.nonzero_static(size=1).tolist())\n")
     res = run(Source("ok.py", text), timeout=10)
     assert res.error is None, res.error.render()
     assert res.stdout.splitlines() == [
@@ -70,5 +79,6 @@ def test_storage_surface_runs_in_scripts():
         "[[0.0, 1.0], [2.0, 3.0]] tensor([0., 0.]) None False",
         "agrad has no bfloat16 dtype: Tensor.bfloat16() is not supported (float16, float32 and float64 are; "
         "docs/semantics.md)",
+        "[[3.0, 3.0]] [1.0, 0.0, 1.0, 0.0] [[0, 0]]",
     ]
     assert not re.search(r"0x[0-9a-f]{6,}", res.stdout)

@@ -17,6 +17,10 @@ CASES = [
          a=inp(3, 1)),
     case("absolute_inplace", code="y = a * 1.0\nout = y.absolute_()", a=inp(2, 3)),
     case("greater_inplace", code="y = a * 1.0\nout = y.greater_(b)", a=inp(2, 3), b=inp(3), numeric=False),
+    case("as_strided_scatter_offset", "torch.as_strided_scatter(a, b, (2,), (2,), 1)", a=inp(6), b=inp(2),
+         numeric=False),  # (PyTorch 2.13 gives self the slice of the gradient, not its complement)
+    case("as_strided_scatter_method_2d", "a.as_strided_scatter(b, (2, 2), (3, 1))", a=inp(2, 3),
+         b=inp(2, 2, dtype="float64"), numeric=False),
     case("logical_and_inplace_keeps_history", code="y = a * 3.0\ny.logical_and_(b)\nout = y",
          a=inp(2, 3), b=inp(2, 3), numeric=False),
 ]

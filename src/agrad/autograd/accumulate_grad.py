@@ -142,3 +142,42 @@ def _new_grad(old, grad, create_graph, seeds=None, like=None):
         return old + grad
     old._add_inplace_raw(grad._data)
     return old
+
+
+# post-accumulate-grad hooks ---------------------------------------------------------------------
+
+def register_post_accumulate_grad_hook(tensor, hook):
+    """``tensor.register_post_accumulate_grad_hook(hook)``: ``hook(tensor)`` runs after each
+    accumulation into the leaf's ``.grad`` by ``backward`` (``autograd.grad`` accumulates
+    nothing, so runs none), after the leaf's tensor hooks, as PyTorch's (torch/_tensor.py)."""
+    from .graph import _HookDict, RemovableHandle, leaf_node
+    from . import engine
+
+    if not tensor.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if tensor.grad_fn is not None:
+        raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+    node = leaf_node(tensor)
+    hooks = node.__dict__.get("_post_hooks")
+    if hooks is None:
+        hooks = node._post_hooks = _HookDict()
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    if _run_post_hooks not in engine.accumulate_observers:
+        engine.accumulate_observers.append(_run_post_hooks)
+    return handle
+
+
+def _run_post_hooks(node, grad):
+    hooks = node.__dict__.get("_post_hooks")
+    if hooks:
+        for hook in tuple(hooks.values()):
+            hook(node.variable)
+
+
+def run_post_hooks_of(tensor):
+    """The post-accumulate-grad hooks of a leaf ``backward(inputs=...)`` accumulated into."""
+    from .graph import accumulator_of
+    node = accumulator_of(tensor)
+    if node is not None:
+        _run_post_hooks(node, None)

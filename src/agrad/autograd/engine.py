@@ -17,7 +17,7 @@ import numpy as np
 from . import _dual, grad_mode, graph
 from .anomaly_mode import _anomaly, nan_message
 from .graph import _KEPT, AccumulateGrad, SavedNumber, SavedTensor, edge
-from .accumulate_grad import _NP_SCALARS, _accumulate, _accumulate_array, _lazy_grads, _new_grad
+from .accumulate_grad import _NP_SCALARS, _accumulate, _accumulate_array, _lazy_grads, _new_grad, run_post_hooks_of
 from .._arrays import KEPT, LAZY
 from .._cascade import cascade_sum
 from .._warn_once import warn_once
@@ -599,6 +599,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             if t.grad_fn is not None and not t.retains_grad:
                 continue
             t._grad = _new_grad(t._grad, g, create_graph, seeds, t._data)
+            if t._grad_fn is None:
+                run_post_hooks_of(t)
         if LAZY:
             _compute_lazy(tensors, [t._grad for t in inputs
                                     if t._grad is not None and type(t._data) not in LAZY])

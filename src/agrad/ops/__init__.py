@@ -14,7 +14,8 @@ the groups of PyTorch's documentation:
   (var/std, var_mean/std_mean) and ``cumulative`` (cumsum, cumprod, cummax, logcumsumexp);
 - ``views`` (views, reshaping, copies), ``unfold`` (Tensor.unfold's windows), ``casts`` (to, type, new_*), ``joining`` (cat/stack,
   split/chunk, repeat, flip, meshgrid), ``indexing`` (``x[...]``, select) and
-  ``scatter_gather`` (gather/scatter, index_select/add/copy, masked_*, take, nonzero), ``index_fill``;
+  ``scatter_gather`` (gather/scatter, index_select/add/copy, masked_*, take), ``index_fill``, ``nonzero``
+  (nonzero, nonzero_static);
 - ``linalg`` (matrix products), ``contractions`` (einsum, tensordot, kron),
   ``matrix`` (trace, diagonal, tril/triu, cross, norms), ``determinants``
   (det, slogdet), ``solvers`` (inverse, solve), ``decompositions``, ``matrix_functions``

@@ -190,6 +190,7 @@ TABLE = {
     'torch.as_strided': ('as_strided', (((('input', 'Tensor'), ('size', 'tuple of ints'), ('stride', 'tuple of ints'), ('storage_offset', 'int')), 3, (), ('size', 'stride'), ('storage_offset',), ('storage_offset',)),)),
     'torch.as_strided_': ('as_strided_', (((('input', 'Tensor'), ('size', 'tuple of ints'), ('stride', 'tuple of ints'), ('storage_offset', 'int')), 3, (), ('size', 'stride'), ('storage_offset',), ('storage_offset',)),)),
     'torch.as_strided_copy': ('as_strided_copy', (((('input', 'Tensor'), ('size', 'tuple of ints'), ('stride', 'tuple of ints'), ('storage_offset', 'int')), 3, (), ('size', 'stride'), ('storage_offset',), ('storage_offset',)),)),
+    'torch.as_strided_scatter': ('as_strided_scatter', (((('input', 'Tensor'), ('src', 'Tensor'), ('size', 'tuple of ints'), ('stride', 'tuple of ints'), ('storage_offset', 'int')), 4, (), ('size', 'stride'), ('storage_offset',), ('storage_offset',)),)),
     'torch.asin': ('asin', (((('input', 'Tensor'),), 1, (('out', 'Tensor'),)),)),
     'torch.asin_': ('asin_', (((('input', 'Tensor'),), 1, ()),)),
     'torch.asinh': ('asinh', (((('input', 'Tensor'),), 1, (('out', 'Tensor'),)),)),

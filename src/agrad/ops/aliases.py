@@ -168,3 +168,17 @@ def map_(input, other, callable):
     if other.dtype is not input.dtype:
         raise TypeError(f"map_: expected {input.type()} for 'other' (got {other.type()})")
     return _each(input, callable, (expand(other, input.shape)._data,))
+
+
+@method("map2_")
+def map2_(input, x, y, callable):
+    for name, pos, other in (("x", 1, x), ("y", 2, y)):
+        if not isinstance(other, Tensor):
+            from ._pyargs import tp_name
+            raise TypeError(f"map2_(): argument '{name}' (position {pos}) must be Tensor, not {tp_name(other)}")
+    if input.requires_grad or x.requires_grad or y.requires_grad:
+        raise RuntimeError("Can't call map2_() on Variable that requires grad. Use var.detach().map2_() instead.")
+    for name, other in (("x", x), ("y", y)):
+        if other.dtype is not input.dtype:
+            raise TypeError(f"map2_: expected {input.type()} for argument '{name}' (got {other.type()})")
+    return _each(input, callable, (expand(x, input.shape)._data, expand(y, input.shape)._data))

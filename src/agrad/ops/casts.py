@@ -140,3 +140,10 @@ def new_tensor(input, data, *, dtype=None, device=None, requires_grad=False):
     return tensor(data, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 
+@method("new_empty_strided")
+def new_empty_strided(input, size, stride, *, dtype=None, layout=None, device=None, requires_grad=False,
+                      pin_memory=False):
+    """``torch.empty_strided`` in the tensor's dtype (zeros, as agrad's ``empty`` gives)."""
+    from .strided import empty_strided
+    return empty_strided(size, stride, dtype=dtype or input.dtype, layout=layout, device=device,
+                         requires_grad=requires_grad, pin_memory=pin_memory)

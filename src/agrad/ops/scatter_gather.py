@@ -1,5 +1,5 @@
 """Indexing by index tensors and masks: index_select, index_add/fill/copy, gather,
-scatter/scatter_add, masked_select/masked_scatter, take, take_along_dim, nonzero.
+scatter/scatter_add, masked_select/masked_scatter, take, take_along_dim (nonzero: ``nonzero``).
 
 (``x[...]`` and ``x[...] = v`` are in ``indexing.py``.)  Each op sits with its
 PyTorch node name and backward formula (derivatives.yaml / FunctionsManual.cpp);
@@ -719,23 +719,3 @@ def take_along_dim(input, indices, dim=None, *, out=None):
     if size:  # PyTorch 2.13 takes any index along ``dim`` modulo its size ([1, 5, 9] at -2 or 4 is 5)
         indices = Tensor._make(np.mod(indices._data, size))
     return finish_out("take_along_dim", gather(input.expand(sshape), d, indices.expand(ishape)), out)
-
-
-# nonzero / unique (no gradient) --------------------------------------------------------------------------
-
-@export(method=True)
-def nonzero(input, *, out=None, as_tuple=False):
-    a = input._data
-    if as_tuple:
-        if a.ndim == 0:
-            return (Tensor._make(np.nonzero(np.atleast_1d(a))[0].astype(np.int64)),)
-        return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(a))
-    if a.ndim == 0:
-        return Tensor._make(np.zeros((1 if a else 0, 0), np.int64))
-    # (n, ndim) laid out column by column (strides (1, n)), as PyTorch's nonzero writes it
-    return finish_out("nonzero", Tensor._make(np.array(np.nonzero(a), np.int64).T), out)
-
-
-@export(method=True)
-def argwhere(input):
-    return nonzero(input)

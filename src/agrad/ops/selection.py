@@ -209,7 +209,7 @@ def _(ctx, grad):
 @export()
 def where(condition, input=None, other=None, *, out=None):
     if input is None and other is None:  # torch.where(condition): nonzero(as_tuple=True)
-        from .scatter_gather import nonzero
+        from .nonzero import nonzero
         return nonzero(condition, as_tuple=True)
     if not isinstance(condition, Tensor):
         raise TypeError("where(): argument 'condition' must be Tensor")

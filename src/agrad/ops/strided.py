@@ -18,8 +18,9 @@ import numpy as np
 from .. import dtypes
 from .._warn_once import warn_once
 from ..tensor import Tensor
-from ._layout import storage_of
-from ._op import export
+from ..autograd import graph
+from ._layout import storage_of, strided_copy
+from ._op import Op, export
 from .factories import _check_options, _dtype_or_default, _finish, as_tensor, tensor
 
 
@@ -81,6 +82,49 @@ def _reads_of(input, flat, positions):
         raise RuntimeError("agrad: as_strided reading memory outside the input's elements is not supported "
                            "for a tensor that requires grad")
     return order[where].reshape(positions.shape)
+
+
+# as_strided_scatter: a copy of the input with the strided view's elements replaced ------------
+
+def _scatter_forward(ctx, a, src, size, stride, storage_offset, idx):
+    out = strided_copy(a)  # (ATen's clone_preserve_strides)
+    view = _strided_view(Tensor._make(out), size, stride, storage_offset)[0]
+    view[...] = src
+    return out
+
+
+_as_strided_scatter = Op("AsStridedScatterBackward0", _scatter_forward, inputs=("self", "src"), jvp="linear")
+
+
+@_as_strided_scatter.derivative
+def _(ctx, grad):
+    """PyTorch 2.13's as_strided_scatter_backward: the slice of the (contiguous) gradient read at the
+    view's storage positions is src's gradient, and, placed in zeros, self's too (not its complement)."""
+    from .inplace_view import replace, take
+    part = take(grad, ctx.idx)
+    return replace(Tensor._make(np.zeros(grad.shape, grad._data.dtype)), part, ctx.idx), part
+
+
+@export(method=True)
+def as_strided_scatter(input, src, size, stride, storage_offset=None):
+    grads = graph._state["enabled"] and (input._requires_grad or src._requires_grad)
+    if input._requires_grad and not input.is_contiguous():
+        raise RuntimeError(
+            '!self.requires_grad() || self.is_contiguous() INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/'
+            'ATen/native/TensorShape.cpp":4754, please report a bug to PyTorch. as_strided_scatter is currently only '
+            "supported for contiguous inputs")
+    holder = Tensor._make(strided_copy(input._data))
+    view, positions, flat, own = _strided_view(holder, size, stride, storage_offset)
+    if view.shape != src._data.shape:
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
+                           f"slice size = {list(view.shape)}")
+    idx = positions if grads else None  # (read in the gradient as if it were the storage, as ATen's)
+    if grads and positions.size and positions.max() >= input.numel():
+        raise RuntimeError("agrad: as_strided_scatter whose view reaches past the input's elements is not "
+                           "supported for tensors that require grad")
+    arrays = (input._data, src._data if src.dtype is input.dtype else src._data.astype(input._data.dtype))
+    return _as_strided_scatter.apply((input, src), arrays, {"size": tuple(size), "stride": tuple(stride),
+                                                           "storage_offset": storage_offset, "idx": idx})
 
 
 def _input_positions(a, flat):
