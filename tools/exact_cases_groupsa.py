@@ -115,4 +115,16 @@ def cases(graph: str) -> list[dict]:
              + [f"[run({fn}, *g, m) for g in ((True, False), (False, True), (True, True)) for m in 'ax']"
                 for fn in ("torch.igamma", "torch.igammac", "lambda a, x: torch.special.zeta(a + 2, x + 1)", "torch.ldexp",
                            "torch.special.xlog1py")]),
+        case("rrelu-bounds-checked-per-draw",  # (dt30 raises-only-agrad:rrelu_) ATen's rrelu_with_noise makes a
+             # uniform_real_distribution(lower, upper), with its range check, for each element <= 0 only; the
+             # bounds go to float first for float32 (checked); huge bounds' fma exact
+             ["def err(f):\n    try:\n        torch.manual_seed(0)\n        return f(), torch.rand(1)\n    except Exception as e:\n"
+              "        return f'{type(e).__name__}: {str(e)[:60]}'",
+              "i = float('inf')"],
+             ["[err(lambda: torch.rrelu_(torch.tensor(x, dtype=d), lo, hi, True)) for x in ([1.0, 2.0], [], [-1.0, 2.0], [float('nan')]) "
+              "for d in (torch.float32, torch.float64) for lo, hi in ((0.1, i), (-i, 0.3), (-i, i), (i, i))]",
+              "[err(lambda: F.rrelu_(torch.tensor([0.5, 3.0]), lo, hi, training=True)) for lo, hi in ((0.1, i), (-i, -i))]",
+              "[err(lambda: torch.rrelu_(torch.tensor([-1.0, 0.5, -2.0], dtype=d), lo, hi, True)) for d in (torch.float32, torch.float64) "
+              "for lo, hi in ((0.1, 1e300), (-1e300, 0.2), (0.1, 3e38), (1e300, 1e308))]",
+              "err(lambda: torch.empty(4, dtype=torch.float64).uniform_(-1e308, 1e308))"]),
     ]

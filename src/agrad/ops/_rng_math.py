@@ -94,7 +94,21 @@ def _fma64(a, b, c):
         n = np.nextafter(r_, np.where(q_ > 0, np.inf, -np.inf))
         fix = (2 * np.abs(q_) == np.abs(n - r_)) & (w_ * q_ > 0)
         r[idx] = np.where(fix, n, r_)
+    lost = ~np.isfinite(r) & np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+    if lost.any():  # (Dekker's split overflows past 2**996: those few exactly, in rationals)
+        r = np.array(r, np.float64)
+        for i in zip(*np.nonzero(lost)):
+            r[i] = _fma_exact(*(float(np.broadcast_to(v, r.shape)[i]) for v in (a, b, c)))
     return r
+
+
+def _fma_exact(a, b, c):
+    from fractions import Fraction
+    v = Fraction(a) * Fraction(b) + Fraction(c)
+    try:
+        return float(v)  # (int / int: rounded once, to nearest even)
+    except OverflowError:
+        return math.copysign(math.inf, v)
 
 
 # ------------------------------------------------------------------ uniform

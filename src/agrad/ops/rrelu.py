@@ -62,17 +62,22 @@ def _rrelu_call(op, input, lower, upper, training, generator=None):
         check_floating(input, "leaky_relu_cpu")
     a = input._data
     if training:
-        if not upper - lower <= sys.float_info.max:  # uniform_real_distribution's own check
-            raise RuntimeError("Expected to - from <= std::numeric_limits<T>::max() to be true, but got false.  "
-                               "(Could this error message be improved?  If so, please report an enhancement "
-                               "request to PyTorch.)")
-        # ATen: one uniform_real_distribution<double>(lower, upper) draw per element <= 0, in order
+        # ATen: one uniform_real_distribution<double>(lower, upper) draw per element <= 0, in order, the
+        # distribution made (and its bounds checked) for each: no such element, no check
         from . import random as _random
         from .. import _generator
+        if a.dtype == np.float32:  # (Scalar::to<float> of the bounds, before the loop: checked)
+            for v in (lower, upper):
+                if math.isfinite(v) and abs(v) > float(np.finfo(np.float32).max):
+                    raise RuntimeError("value cannot be converted to type float without overflow")
         r = np.ones(a.shape, a.dtype)
         neg = a <= 0
         # the bounds are first rounded to the input's opmath type (float for float32)
         lo, hi = (float(a.dtype.type(v)) for v in (lower, upper))
+        if neg.any() and not hi - lo <= sys.float_info.max:  # uniform_real_distribution's own check
+            raise RuntimeError("Expected to - from <= std::numeric_limits<T>::max() to be true, but got false.  "
+                               "(Could this error message be improved?  If so, please report an enhancement "
+                               "request to PyTorch.)")
         r[neg] = _random.uniform_values(generator or _generator.default_generator(), int(neg.sum()), dtypes.float64,
                                         lo, hi, top_to_low=False).astype(a.dtype)
         noise = r  # (1 where the input is positive or NaN)
