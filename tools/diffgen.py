@@ -151,7 +151,7 @@ def op_table(random_ops=False):
             if sig is not None:
                 table.append((name, form, sig))
     only = os.environ.get("DIFFGEN_ONLY")  # a focused run: DIFFGEN_ONLY=quantile,cdist draws only these
-    if only and not random_ops:
+    if only:
         table = [row for row in table if row[0] in set(only.split(","))] or table
     return table
 
@@ -206,6 +206,13 @@ def _logical_not_(input):  # (PyTorch's signature)
 SIGNATURES = {"solve_triangular": _solve_triangular, "zero_": _zero_, "logical_not_": _logical_not_}
 
 
+def _focused_random() -> bool:
+    """Whether a focused run (DIFFGEN_ONLY) names a function of RANDOM: its programs are then seeded
+    one time in two, so that function is drawn."""
+    only = os.environ.get("DIFFGEN_ONLY")
+    return bool(only) and bool(set(only.split(",")) & RANDOM)
+
+
 def fmt_float(v: float) -> str:
     if math.isnan(v):
         return "float('nan')"
@@ -227,11 +234,13 @@ class Generator:
         self.lines: list[str] = []
         self.count = 0
         # decided by a stream of its own, so that the programs of unseeded seeds stay as they were
-        self.seeded = random.Random(seed * 7919 + 1).random() < SEEDED_SHARE
+        self.seeded = random.Random(seed * 7919 + 1).random() < (0.5 if _focused_random() else SEEDED_SHARE)
         self.table = _TABLE_CACHE.get(None) or _TABLE_CACHE.setdefault(None, op_table())
         if self.seeded:  # a call then draws a random function two times in five
             self.random_table = _TABLE_CACHE.get("random") or _TABLE_CACHE.setdefault(
                 "random", [row for row in op_table(True) if row[0] in RANDOM])
+            if not self.random_table:  # (a focused run of functions that draw nothing)
+                self.random_table = self.table
         if self.seeded:
             self.try_add(f"torch.manual_seed({seed % 1000})")
 
@@ -527,6 +536,110 @@ class Generator:
             row = rng.choice(table)
         name, form, sig = row
         self.last_params = []
+
+
+    # --- calls whose arguments must fit together (built whole) -----------------------
+
+    def ctc_call(self, form: str) -> None:
+        """ctc_loss: log_probs (T, N, C) or (T, C), padded or concatenated targets, lengths as tensors or tuples."""
+        rng = self.rng
+        T, N, C = rng.randint(1, 6), rng.randint(1, 3), rng.randint(2, 5)
+        dtype = rng.choice(["float32", "float32", "float64"])
+        batched = rng.random() < 0.85
+        shape = (T, N, C) if batched else (T, C)
+        lp = self.fresh("x")
+        lit = self.literal(shape, dtype)
+        if not self.try_add(f"{lp} = {lit[:-1]}, requires_grad=True).log_softmax(-1)" if lit.startswith("torch.tensor")
+                            else f"{lp} = {lit}"):
+            return
+        n = N if batched else 1
+        blank = rng.choice([0, 0, 0, C - 1])
+        S = rng.randint(0, 4)
+        labels = [c for c in range(C) if c != blank] or [0]
+        tl = [rng.randint(0, S) for _ in range(n)]
+        il = [rng.randint(0, T) if rng.random() < 0.3 else T for _ in range(n)]
+        if rng.random() < 0.5 or not batched:  # padded
+            rows = [[rng.choice(labels) for _ in range(max(S, 1))] for _ in range(n)]
+            targets = f"torch.tensor({rows if batched else rows[0]})"
+        else:
+            targets = f"torch.tensor({[rng.choice(labels) for _ in range(sum(tl))]}, dtype=torch.int64)"
+        if not batched:
+            lengths = (f"torch.tensor({il[0]})", f"torch.tensor({tl[0]})")
+        elif rng.random() < 0.5:
+            lengths = (f"torch.tensor({il})", f"torch.tensor({tl})")
+        else:
+            lengths = (repr(tuple(il)), repr(tuple(tl)))
+        red = rng.choice(["mean", "sum", "none"])
+        zi = rng.random() < 0.3
+        if form == "torch":
+            call = f"torch.ctc_loss({lp}, {targets}, {lengths[0]}, {lengths[1]}, {blank}, {['none', 'mean', 'sum'].index(red)}, {zi})"
+        else:
+            call = f"F.ctc_loss({lp}, {targets}, {lengths[0]}, {lengths[1]}, blank={blank}, reduction={red!r}, zero_infinity={zi})"
+        self.try_add(f"{self.fresh('r')} = {call}")
+
+    def fractional_call(self, name: str) -> None:
+        """fractional_max_pool2d/3d (seeded programs: the samples come from the stream)."""
+        rng = self.rng
+        n = 3 if "3d" in name else 2
+        dtype = rng.choice(["float32", "float32", "float64"])
+        shape = ((rng.randint(1, 2),) if rng.random() < 0.7 else ()) + (rng.randint(1, 3),) + tuple(
+            rng.randint(2, 6) for _ in range(n))
+        x = self.fresh("x")
+        if not self.try_add(f"{x} = {self.literal(shape, dtype)[:-1]}, requires_grad=True)"):
+            return
+        k = [rng.randint(1, 3) for _ in range(n)]
+        sizes = shape[-n:]
+        if rng.random() < 0.5:
+            limit = [s - kk + 1 if n == 2 else s - kk for s, kk in zip(sizes, k)]
+            out = f"output_size={tuple(max(1, rng.randint(1, max(1, l))) for l in limit)}"
+        else:
+            out = f"output_ratio={tuple(rng.choice([0.3, 0.5, 0.7]) for _ in range(n))}"
+        idx = ", return_indices=True" if rng.random() < 0.3 and "indices" not in name else ""
+        self.try_add(f"{self.fresh('r')} = F.{name}({x}, {tuple(k)}, {out}{idx})")
+
+    def conv_tbc_call(self, form: str) -> None:
+        rng = self.rng
+        T, B, I, O, K = rng.randint(1, 5), rng.randint(1, 3), rng.randint(1, 3), rng.randint(1, 3), rng.randint(1, 3)
+        dtype = rng.choice(["float32", "float64"])
+        names = []
+        for shape in ((T, B, I), (K, I, O), (O,)):
+            v = self.fresh("x")
+            rg = ", requires_grad=True)" if rng.random() < 0.7 else ")"
+            if not self.try_add(f"{v} = {self.literal(shape, dtype)[:-1]}{rg}"):
+                return
+            names.append(v)
+        pad = rng.randint(0, 2)
+        self.try_add(f"{self.fresh('r')} = {'torch' if form == 'torch' else 'F'}.conv_tbc({', '.join(names)}, {pad})")
+
+    def grid_sample_call(self) -> None:
+        """grid_sample of a 4-D input at a grid of places in [-1.25, 1.25] (every mode, padding, align_corners)."""
+        rng = self.rng
+        dtype = rng.choice(["float32", "float32", "float64"])
+        N, C, H, W = rng.randint(1, 2), rng.randint(1, 2), rng.randint(1, 4), rng.randint(1, 4)
+        x, g = self.fresh("x"), self.fresh("x")
+        rg = ", requires_grad=True)" if rng.random() < 0.8 else ")"
+        if not self.try_add(f"{x} = {self.literal((N, C, H, W), dtype)[:-1]}{rg}"):
+            return
+        Ho, Wo = rng.randint(1, 3), rng.randint(1, 4)
+        if not self.try_add(f"{g} = ({self.literal((N, Ho, Wo, 2), dtype)[:-1]}) / 2.4).requires_grad_()"):
+            return
+        mode = rng.choice(["bilinear", "nearest", "bicubic", "bicubic"])
+        pad = rng.choice(["zeros", "border", "reflection"])
+        self.try_add(f"{self.fresh('r')} = F.grid_sample({x}, {g}, mode={mode!r}, padding_mode={pad!r}, "
+                     f"align_corners={rng.random() < 0.5})")
+
+    def call(self) -> None:
+        rng = self.rng
+        table = self.random_table if self.seeded and rng.random() < 0.4 else self.table
+        name, form, sig = rng.choice(table)
+        if name == "ctc_loss":
+            return self.ctc_call(form)
+        if name.startswith("fractional_max_pool"):
+            return self.fractional_call(name)
+        if name == "conv_tbc":
+            return self.conv_tbc_call(form)
+        if name == "grid_sample":
+            return self.grid_sample_call()
         pool = self.tensors()
         if not pool:
             return None

@@ -107,7 +107,10 @@ def cases(graph: str) -> list[dict]:
               "F.grid_sample(d.detach(), gd.detach(), mode='bicubic', padding_mode='border', align_corners=True)",
               "graph(F.grid_sample(x, g, mode='bicubic', align_corners=False).grad_fn)",
               "F.grid_sample(x[None], torch.zeros(1, 2, 3, 4, 3), mode='bicubic', align_corners=False)",
-              "F.grid_sample(torch.arange(12.).view(1, 1, 3, 4), torch.tensor([[[[float('nan'), 0.2], [0.3, float('inf')], [5.0, -7.0]]]]), mode='bicubic', padding_mode='border', align_corners=False)"]),
+              "F.grid_sample(torch.arange(12.).view(1, 1, 3, 4), torch.tensor([[[[float('nan'), 0.2], [0.3, float('inf')], [5.0, -7.0]]]]), mode='bicubic', padding_mode='border', align_corners=False)",
+              "[F.grid_sample(torch.arange(12.).view(1, 1, 3, 4), torch.tensor([[[[float('nan'), 0.2], [0.3, float('nan')]]]]), mode=m, padding_mode=p, align_corners=False) for m in ('bilinear', 'nearest') for p in ('border', 'reflection')]",
+              "[(t.requires_grad, t.grad_fn.name()) for t in torch.autograd.grad(F.grid_sample(x, g, align_corners=False).sum(), [x, g], create_graph=True)]",
+              "[(t.requires_grad, t.grad_fn.name()) for t in torch.autograd.grad(F.grid_sample(x, g, mode='bicubic', align_corners=True).sum(), [x, g], create_graph=True)]"]),
         case("adaptive-log-softmax",  # nn/modules/adaptive.py: PyTorch's module, its parameter order and named tuple
              [graph, "torch.manual_seed(0)", "m = torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [3, 6], div_value=2.0)",
               "x = torch.randn(5, 8, requires_grad=True)", "t = torch.tensor([0, 4, 9, 2, 7])", "r = m(x, t)"],

@@ -135,9 +135,12 @@ def _unnormalize(g, size, align_corners):
     return (g + t(1)) * t(size / 2) - t(0.5)
 
 
-def _clip(x, size):
+def _clip(x, size, nan_zero=False):
+    """clip_coordinates; ``nan_zero``: as the kernel's clip of a location (clamp_min(0, x) with its
+    operands inverted, so a NaN place becomes 0), not clip_coordinates_get_grad's (NaN stays)."""
     t = x.dtype.type
-    return np.minimum(t(size - 1), np.maximum(x, t(0)))
+    out = np.minimum(t(size - 1), np.maximum(x, t(0)))
+    return np.where(np.isnan(out), t(0), out) if nan_zero else out
 
 
 def _reflect(x, size, align_corners):
@@ -155,20 +158,21 @@ def _reflect(x, size, align_corners):
     return np.minimum(extra, twice_span - extra) - t(0.5)
 
 
-def _source(g, size, padding, align_corners):
+def _source(g, size, padding, align_corners, nan_zero=False):
     x = _unnormalize(g, size, align_corners)
     if padding == 1:
-        x = _clip(x, size)
+        x = _clip(x, size, nan_zero)
     elif padding == 2:
-        x = _clip(_reflect(x, size, align_corners), size)
+        x = _clip(_reflect(x, size, align_corners), size, nan_zero)
     return x
 
 
-def _sample_points(x, gx, gy, padding, align_corners):
-    """For input (C, H, W): the source places of the points' grid coordinates."""
+def _sample_points(x, gx, gy, padding, align_corners, nan_zero=False):
+    """For input (C, H, W): the source places of the points' grid coordinates (``nan_zero``: the
+    forward's and nearest's, whose clip turns a NaN place into 0)."""
     H, W = x.shape[-2:]
-    ix = _source(gx, W, padding, align_corners)
-    iy = _source(gy, H, padding, align_corners)
+    ix = _source(gx, W, padding, align_corners, nan_zero)
+    iy = _source(gy, H, padding, align_corners, nan_zero)
     return ix, iy
 
 
@@ -206,7 +210,7 @@ def _grid2d_fwd(ctx, x, grid, mode, padding, align_corners):
     with np.errstate(invalid="ignore", over="ignore"):
         for b in range(N):
             gx, gy = grid[b, ..., 0].reshape(-1), grid[b, ..., 1].reshape(-1)
-            ix, iy = _sample_points(x[b], gx, gy, padding, align_corners)
+            ix, iy = _sample_points(x[b], gx, gy, padding, align_corners, nan_zero=True)
             if mode == 1:
                 xr, yr = np.rint(ix), np.rint(iy)
                 ok = _in_bounds(yr, xr, H, W) & ~np.isnan(xr) & ~np.isnan(yr)
@@ -247,6 +251,7 @@ def _grid2d_backward_np(g, x, grid, mode, padding, align_corners, need_input, ne
             my = _grad_mult(gy, H, padding, align_corners)
             if mode == 1:
                 if need_input:
+                    ix, iy = _sample_points(x[b], gx, gy, padding, align_corners, nan_zero=True)
                     xr, yr = np.rint(ix), np.rint(iy)
                     ok = _in_bounds(yr, xr, H, W)
                     for start in range(0, ix.size, lanes):
@@ -329,7 +334,8 @@ def _(ctx, grad):
 # derivative raises
 _grid2d_backward = Op("GridSampler2DBackwardBackward0", lambda ctx, *arrays, value: tuple(
     v if v is not None else np.zeros(a.shape, a.dtype) for v, a in zip(value, arrays[1:])),
-    inputs=("grad_output", "input", "grid"), internal=True, jvp="unsupported")
+    inputs=("grad_output", "input", "grid"), internal=True, jvp="unsupported", outputs=None,
+    multi_grad=True)
 
 
 @_grid2d_backward.derivative

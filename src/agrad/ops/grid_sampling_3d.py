@@ -187,7 +187,8 @@ grid3d = Op("GridSampler3DBackward0", _fwd, inputs=("input", "grid"), saves=("in
 
 _grid3d_backward = Op("GridSampler3DBackwardBackward0", lambda ctx, *arrays, value: tuple(
     v if v is not None else np.zeros(a.shape, a.dtype) for v, a in zip(value, arrays[1:])),
-    inputs=("grad_output", "input", "grid"), internal=True, jvp="unsupported")
+    inputs=("grad_output", "input", "grid"), internal=True, jvp="unsupported", outputs=None,
+    multi_grad=True)
 
 
 @grid3d.derivative

@@ -69,9 +69,9 @@ def _coefficients_grad(tx, fused):
 def _taps(coord, size, padding, align_corners):
     """compute_coordinates of integer tap places: (places, in-range mask)."""
     if padding == 1:
-        coord = _clip(coord, size)
+        coord = _clip(coord, size, nan_zero=True)
     elif padding == 2:
-        coord = _clip(_reflect(coord, size, align_corners), size)
+        coord = _clip(_reflect(coord, size, align_corners), size, nan_zero=True)
     return coord
 
 
@@ -162,8 +162,6 @@ def bicubic_backward(g, x, grid, padding, align_corners, need_input, need_grid):
                         for i in range(4):
                             for j in range(4):
                                 yy, xx = taps[i, j]
-                                # (a NaN place: PyTorch's integer offset is garbage and its write lands
-                                # outside the input; none here)
                                 ok = ((_in_bounds(yy, xx, H, W) if padding == 0 else np.ones(yy.shape, bool))
                                       & ~np.isnan(yy) & ~np.isnan(xx))[sl]
                                 _scatter(g_in[b, c:c + 1], yy[sl], xx[sl], ok, (go * cx[i][sl]) * cy[j][sl])
