@@ -387,6 +387,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "potri-zero-signs"  # (MKL's potri, its order of steps not LAPACK's reference)
     if aspect in ("value", "numeric", "repr") and op == "matrix_exp" and _half_result_only(stmt, want, got):
         return "matrix-exp-half"
+    if aspect in ("value", "numeric") and op in difftest_blas.GEMM_CHAIN_OPS and _agrees_but_where(
+            want, got, difftest_blas.within_gemm_chain):
+        return "gemm-chain"
     if aspect in ("value", "numeric", "repr") and op == "new" and difftest_uninit.uninitialised_only(
             stmt, want, got, _agree_once):
         return "uninitialised"
