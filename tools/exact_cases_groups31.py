@@ -86,5 +86,8 @@ def cases(graph: str) -> list[dict]:
               "y = torch.linspace(-3, 2, 26, dtype=torch.float64).reshape(2, 13).requires_grad_()",
               "g = torch.cos(torch.arange(26, dtype=torch.float64)).reshape(2, 13)"],
              ["x1.grad.tolist()", "torch.autograd.grad(torch.log_softmax(y, -1), y, g)[0].tolist()",
-              "torch.autograd.grad(torch.log_softmax(y[:, :4], -1), y, g[:, :4])[0].tolist()"]),
+              "torch.autograd.grad(torch.log_softmax(y[:, :4], -1), y, g[:, :4])[0].tolist()",
+              "torch.softmax(y, -1).tolist()", "torch.log_softmax(y, -1).tolist()",
+              "torch.autograd.grad(torch.softmax(y, -1), y, g)[0].tolist()",
+              "torch.softmax(torch.tensor([[1.0, float('inf'), 2.0], [float('-inf'), 0.5, float('nan')]], dtype=torch.float64), -1)"]),
     ]
