@@ -17,6 +17,8 @@ import math
 
 import numpy as np
 
+from ._vec_math import GRAIN_SIZE as _ONE_RANGE  # (a loop of this many elements or fewer is one range)
+
 #: bytes in a block of two AVX2 vectors
 BLOCK_BYTES = 64
 
@@ -88,6 +90,13 @@ def unary_lanes(a: np.ndarray):
     n = a.size
     if n < block:
         return False
+    if n <= _ONE_RANGE and a.flags.c_contiguous:  # (one flat row in C order, one range: _row_lanes' answer, directly)
+        cut = n - n % block
+        if cut == n:
+            return True
+        lanes = np.zeros(a.shape, bool)
+        lanes.reshape(-1)[:cut] = True
+        return lanes
     dims = [d for d in range(a.ndim) if a.shape[d] != 1]
     strides = [a.strides[d] for d in dims]
     shape = [a.shape[d] for d in dims]

@@ -258,8 +258,10 @@ def _sigmoid(a):
     if a.dtype != np.float32 or not isinstance(a, np.ndarray):
         return (1 / (1 + np.exp(-x))).astype(a.dtype, copy=False)
     one = weak(1, x)
-    out = one / (one + _exp(np.negative(x)))  # the scalar loop: libm's exp
     lanes = unary_lanes(x) if x.size < _vec_math.GRAIN_SIZE else False  # (larger: numpy's exp, see _vec_math)
+    if lanes is True and x.flags.c_contiguous:  # (every element the vector code's: no scalar loop to take)
+        return one / (one + _vec_math.sleef_expf(np.negative(x)))
+    out = one / (one + _exp(np.negative(x)))  # the scalar loop: libm's exp
     if lanes is not False:  # the vector code's exp (Sleef's) where it runs
         np.copyto(out, one / (one + _vec_math.sleef_expf(np.negative(x))), where=lanes)  # (out keeps x's layout)
     return out
