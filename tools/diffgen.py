@@ -41,6 +41,7 @@ SKIPPED = {
     "empty_like": "uninitialised memory",
     "empty_strided": "uninitialised memory",
     "new_empty": "uninitialised memory",
+    "new_empty_strided": "uninitialised memory",
     "from_numpy": "takes a numpy array, which programs do not have",
     "cpu": "a copy to the one device there is: drawn through to()",
     "type": "a string result naming the class (torch.FloatTensor) that agrad spells as PyTorch but is no op",
@@ -516,6 +517,8 @@ class Generator:
         if pname == "p" and cur in ("geometric_", "bernoulli", "bernoulli_"):
             return repr(rng.choice([0.3, 0.5, 1.0, 0.0]))
         if pname == "callable":  # (apply_'s function of one number, map_'s of two)
+            if cur == "map2_":
+                return "lambda a, b, c: a + b * c"
             return "lambda a, b: a * 2 + b" if cur == "map_" else rng.choice(["lambda v: v * 2", "lambda v: -v"])
         if pname == "data":
             return rng.choice(["[1.0, 2.0]", "[[0, 1]]", "3.5", "True"] + self.tensors()[:1])

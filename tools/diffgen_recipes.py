@@ -395,6 +395,27 @@ def strided(gen, name):  # as_strided: a size and stride within the storage
     return {"@primary": x, "size": repr(tuple(size)), "stride": repr(tuple(stride)), "storage_offset": str(offset)}
 
 
+def strided_scatter(gen, name):  # as_strided_scatter: a 1-D view within the storage (no element twice), its src
+    rng = gen.rng
+    pool = gen.tensors(lambda v: v.is_contiguous() and v.numel() >= 1 and v.is_floating_point())
+    if not pool:
+        return {}
+    x = rng.choice(pool)
+    n = gen.ns[x].numel()
+    size, stride = rng.randint(1, 2), rng.randint(1, 2)
+    offset = rng.randint(0, max(n - 1 - (size - 1) * stride, 0))
+    src = tensor(gen, [size], str(gen.ns[x].dtype).split(".")[-1])
+    return {"@primary": x, "src": src, "size": repr((size,)), "stride": repr((stride,)), "storage_offset": str(offset)}
+
+
+def static_rows(gen, name):  # nonzero_static: a row count below or above the nonzero count
+    rng = gen.rng
+    pool = gen.tensors()
+    if not pool:
+        return {}
+    return {"@primary": rng.choice(pool), "size": str(rng.randint(0, 5)), "fill_value": str(rng.choice([-1, 0, 7]))}
+
+
 def index_family(gen, name):
     """index_add/copy/fill/reduce, scatter_reduce, select_scatter, diagonal_scatter, index_put."""
     rng = gen.rng
@@ -660,7 +681,8 @@ for _names, _recipe in (
         (["mvlgamma", "mvlgamma_", "multigammaln"], positive),
         (["bincount"], counts),
         (["bucketize", "searchsorted", "isin"], sorted_sequences),
-        (["as_strided", "as_strided_copy", "as_strided_"], strided),
+        (["as_strided", "as_strided_copy", "as_strided_"], strided), (["as_strided_scatter"], strided_scatter),
+        (["nonzero_static"], static_rows),
         (["index_add", "index_copy", "index_fill", "index_reduce", "index_add_", "index_copy_", "index_fill_",
           "index_reduce_", "index_put", "index_put_", "scatter_reduce", "scatter_reduce_", "select_scatter",
           "diagonal_scatter"], index_family),
