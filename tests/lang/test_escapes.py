@@ -733,3 +733,23 @@ def test_module_registries_are_plain_dicts_of_the_module():
     blocked("import torch\ntorch.ones(2)._modules\n", type_name="AttributeError")
     blocked("import torch\nm = torch.nn.Sequential()\nm._modules['0'] = 5\nm(torch.ones(1))\n", type_name="TypeError",
             contains="'int' object is not callable")
+
+
+def test_string_and_unicodedata_modules_are_allow_lists():
+    """``string`` (constants, capwords) and ``unicodedata`` (lookups, normalize within the size
+    limit), as the char-RNN tutorial imports them: no Template or Formatter (their format fields
+    read attributes), nothing else of either module."""
+    from agrad.lang import Source, run
+
+    res = run(Source("ok.py", "import string\nimport unicodedata\nfrom string import ascii_letters\n"
+                     "print(len(string.ascii_letters + \" .,;'\"), string.capwords('a b'), ascii_letters[:3])\n"
+                     "print(unicodedata.normalize('NFD', 'Ślusàrski'), unicodedata.category('\\u0301'))\n"),
+              timeout=20)
+    import unicodedata
+    assert res.error is None and res.stdout == f"57 A B abc\n{unicodedata.normalize('NFD', 'Ślusàrski')} Mn\n"
+    for name in ("Formatter", "Template", "_re", "sys"):
+        blocked(f"import string\nstring.{name}\n", type_name="AttributeError")
+    blocked("import unicodedata\nunicodedata.ucd_3_2_0\n", type_name="AttributeError")
+    blocked("from string import Formatter\n", type_name="ImportError")
+    blocked("import unicodedata\nunicodedata.normalize('NFKD', '\\ufdfa' * 1000)\n", max_elements=10_000,
+            contains="exceeds the limit")

@@ -184,7 +184,7 @@ SUPPORTED_IMPORTS = ("torch, torch.nn, torch.nn.functional, torch.nn.init, torch
                      "torch.autograd, torch.autograd.functional, torch.func, torch.optim, "
                      "torch.optim.lr_scheduler, torch.utils.data, "
                      "math, numpy and the standard modules time, random, collections, itertools, "
-                     "functools, operator, typing, copy, gc, dataclasses")
+                     "functools, operator, typing, copy, gc, dataclasses, string, unicodedata")
 
 
 # ------------------------------------------------------------- functions

@@ -10,6 +10,8 @@ arbitrary size; ``gc`` only has ``collect``, a no-op).  Per run:
 * ``time.sleep`` sleeps in short steps and stops when the run's time limit cancels it;
 * ``random`` is Python's own generator (the same numbers after ``random.seed(n)``), one
   per run;
+* ``string`` has its constants and ``capwords``; ``unicodedata`` its lookups and ``normalize``
+  (within the size limit);
 * ``copy.deepcopy`` goes through agrad's own copier (agrad.copying), which never calls
   ``__reduce__``/``__reduce_ex__`` on a script's objects.
 
@@ -53,6 +55,11 @@ ALLOWED = {
     "gc": ("collect",),
     "dataclasses": ("dataclass", "field", "fields", "asdict", "astuple", "replace", "is_dataclass",
                     "FrozenInstanceError", "MISSING"),
+    # (no Template or Formatter: they read attributes and items through format fields)
+    "string": ("ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits",
+               "punctuation", "printable", "whitespace", "capwords"),
+    "unicodedata": ("normalize", "is_normalized", "category", "name", "lookup", "combining", "decimal", "digit",
+                    "numeric", "east_asian_width", "mirrored", "bidirectional", "decomposition", "unidata_version"),
 }
 
 #: the decorators from these modules a script may apply with ``@`` (functools' caches and
@@ -119,6 +126,15 @@ def _namedtuple(typename, field_names, *, rename=False, defaults=None, module=No
     return cls
 
 
+def _normalize(form, unistr):
+    """unicodedata.normalize, within the size limit (a compatibility decomposition can make a string
+    up to 18 times longer)."""
+    import unicodedata
+    if isinstance(unistr, str):
+        check_size(len(unistr) * 18, "a normalized string")
+    return unicodedata.normalize(form, unistr)
+
+
 def _collect(generation=2):
     """gc.collect: agrad manages no cycles a script could break; a no-op that reports 0."""
     return 0
@@ -144,6 +160,14 @@ def _members(name, interp):
     if name == "dataclasses":
         from . import dataclasses_module
         return dataclasses_module.members()
+    if name in ("string", "unicodedata"):
+        import string
+        import unicodedata
+        module = string if name == "string" else unicodedata
+        m = {n: getattr(module, n) for n in ALLOWED[name]}
+        if name == "unicodedata":
+            m["normalize"] = _normalize
+        return m
     module = {"itertools": itertools, "functools": functools, "operator": operator, "typing": typing}[name]
     m = {n: getattr(module, n) for n in ALLOWED[name] if hasattr(module, n)}
     if name == "itertools":
