@@ -28,6 +28,7 @@ WARN_ONCE_PREFIXES = (
     "torch.chain_matmul is deprecated and will be removed in a future PyTorch release",
     "torch.lu is deprecated in favor of torch.linalg.lu_factor", "torch.lu_solve is deprecated in favor of",
     "torch.triangular_solve is deprecated in favor of", "at::nuclear_norm is deprecated", "at::frobenius_norm is deprecated",
+    "index_reduce() is in beta and the API may change at any time.",
 )
 STRICT = {"float16": (1e-3, 2), "bfloat16": (1e-2, 2), "float32": (1e-6, 2), "float64": (1e-14, 2)}
 

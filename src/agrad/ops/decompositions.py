@@ -570,8 +570,9 @@ def svd(input, some=True, compute_uv=True, *, out=None):
     if not compute_uv:
         m, n = input.shape[-2:]
         d = input._data.dtype
+        # (V is Vh^T of a C-ordered zero Vh, as PyTorch's: transposed strides)
         return TorchSvdResult(Tensor._make(np.zeros(input.shape[:-2] + (m, m), d)), S,
-                              Tensor._make(np.zeros(input.shape[:-2] + (n, n), d)))
+                              Tensor._make(np.zeros(input.shape[:-2] + (n, n), d)).mT)
     return TorchSvdResult(U, S, Vh.mT)
 
 

@@ -15,7 +15,7 @@ from .._limits import check_numel
 from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
-from ._layout import _dense, _partial_overlap, dense_order, in_order, iterator_layout, torch_strides
+from ._layout import _dense, _partial_overlap, dense_order, empty_like, in_order, iterator_layout, torch_strides
 from ._op import Op, export, inplace, method
 from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
@@ -392,7 +392,8 @@ def select(input, dim, index):
 def _put_fwd(ctx, a, v, index, torch_index, accumulate=False):
     ctx.values_shape = np.shape(v)
     ctx.self_order = dense_order(a)  # (CopySlices' gradient of self is laid out as self was)
-    out = a.copy()
+    out = empty_like(a)  # (ATen's index_put clones self preserving its format: a transpose stays one)
+    out[...] = a
     if accumulate:  # one value after the other, in index order (the CPU kernel's serial loop)
         np.add.at(out, index, np.broadcast_to(v, out[index].shape))
     else:

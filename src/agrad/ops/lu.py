@@ -132,7 +132,9 @@ def _unit_lower(lu):
     return lower
 
 
-def _lu_unpack_fwd(ctx, lu, pivots):
+def _lu_unpack_fwd(ctx, lu, pivots, unpack_data=True):
+    if not unpack_data:  # (torch.lu_unpack(..., unpack_data=False): the node still makes L and U, empty)
+        return np.zeros((0,), lu.dtype), np.zeros((0,), lu.dtype)
     k = min(lu.shape[-2:])
     return np.ascontiguousarray(_unit_lower(lu)), np.ascontiguousarray(np.triu(lu[..., :k, :]))
 
@@ -148,7 +150,8 @@ def _(ctx, grads):
     m, n = ctx.input_shape[-2:]
     k = min(m, n)
     if m == n:
-        return gL.tril(-1) + gU.triu()
+        upper = gU.triu()  # (first, as the compiled lu_unpack_backward: its error names triu for empty grads)
+        return gL.tril(-1) + upper
     if m < n:
         gU = gU.triu()
         return FUNCTIONS["cat"]([gU.narrow(-1, 0, k) + gL.tril(-1), gU.narrow(-1, k, n - k)], -1)
@@ -168,8 +171,6 @@ def _lu_factor_ex_impl(A, pivot, who, size_who="torch.lu_factor"):
     if A.ndim < 2:
         raise RuntimeError(f"{size_who}: Expected tensor with 2 or more dimensions. Got size: "
                            f"{list(A.shape)} instead")
-    if not pivot:
-        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     if not A.dtype.is_floating_point:
         if A.numel() == 0:  # an empty matrix never reaches the kernel: nothing to factor, in any dtype
             k = min(A.shape[-2:])
@@ -178,6 +179,8 @@ def _lu_factor_ex_impl(A, pivot, who, size_who="torch.lu_factor"):
         raise NotImplementedError(f'"lu_cpu" not implemented for \'{_scalar_name(A.dtype)}\'')
     if A._data.dtype == np.float16 and A.numel():  # no LAPACK kernel either
         raise NotImplementedError('"lu_cpu" not implemented for \'Half\'')
+    if not pivot and A.numel():  # (the kernel's check: after the dtype's, and never for an empty matrix)
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     return _lu_factor(A, who=who)
 
 
@@ -257,18 +260,21 @@ def _linalg_lu(A, *, pivot=True):
     bool_args(pivot)
     if A.ndim < 2:
         raise RuntimeError(f"linalg.lu: Expected tensor with 2 or more dimensions. Got size: {list(A.shape)} instead")
-    if not pivot:
-        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     if not A.dtype.is_floating_point or A._data.dtype == np.float16 and A.numel():
         if not A.dtype.is_floating_point and A.numel() == 0:
             m, n = A.shape[-2:]
             k = min(m, n)
             z = lambda *s: Tensor._make(np.zeros(A.shape[:-2] + s, A._data.dtype))  # noqa: E731
-            return LinalgLuResult(z(m, m), z(m, k), z(k, n))
+            P = z(m, m) if pivot else Tensor._make(np.zeros((0,), A._data.dtype))  # (no pivoting: P is empty)
+            return LinalgLuResult(P, z(m, k), z(k, n))
         raise NotImplementedError(f'"lu_cpu" not implemented for \'{_scalar_name(A.dtype)}\'')
+    if not pivot and A.numel():  # (the kernel's check: after the dtype's, and never for an empty matrix)
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     packed, piv, _ = lu_np(A._data)
     P = permutation_np(piv, A.shape[-2], A._data.dtype)
     L, U = _linalg_lu_op.apply((A,), (A._data,), {"packed": packed, "P": P})
+    if not pivot:  # (an empty matrix: no pivoting makes no P at all)
+        return LinalgLuResult(Tensor._make(np.zeros((0,), A._data.dtype)), L, U)
     return LinalgLuResult(Tensor._make(P), L, U)
 
 
@@ -382,9 +388,6 @@ def _torch_lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     if unpack_pivots and piv.size and (piv.min() < 1 or piv.max() > m):
         raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive."
                            "Did you properly pass the result of lu_factor?")
-    if unpack_data:
-        L, U = _lu_unpack.apply((LU_data,), (LU_data._data,), {"pivots": piv})
-    else:
-        L, U = empty(), empty()
+    L, U = _lu_unpack.apply((LU_data,), (LU_data._data,), {"pivots": piv, "unpack_data": bool(unpack_data)})
     P = Tensor._make(permutation_np(piv, m, dt)) if unpack_pivots else empty()
     return LuUnpackResult(P, L, U)

@@ -211,7 +211,6 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
     from .._warn_once import warn_once
     from ..tensor import _scalar_name, _wrap_dim
 
-    warn_once("index_reduce() is in beta and the API may change at any time.")
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
     d = _wrap_dim(dim, max(input.ndim, 1))
@@ -223,11 +222,15 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
     if source.dtype is not input.dtype:
         raise RuntimeError(f"index_reduce_(): self ({_scalar_name(input.dtype)}) and source "
                            f"({_scalar_name(source.dtype)}) must have the same scalar type")
+    if d != 0 and d >= source.ndim:
+        raise RuntimeError(f"index_reduce_(): Indexing dim {d} is out of bounds of the source tensor with dim "
+                           f"{source.ndim}")
     n = source.shape[d] if source.ndim else 1
     if index.numel() != n:
         raise RuntimeError(f"index_reduce_(): Number of indices ({index.numel()}) should be equal to "
                            f"source.size(dim): ({n}), for dim: {d}")
-    if source.ndim and input.ndim and [s for k, s in enumerate(input.shape) if k != d] != \
+    # (index_func_meta_impl: the slices without dim, of tensors of as many dims: a 0-d self takes a 0-d source)
+    if source.ndim != input.ndim or [s for k, s in enumerate(input.shape) if k != d] != \
             [s for k, s in enumerate(source.shape) if k != d]:
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
                            f"Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
@@ -235,6 +238,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
     idx = index._data.reshape(-1).astype(np.int64)
     if ((idx >= size) | (idx < 0)).any():
         raise IndexError("index out of range in self")
+    warn_once("index_reduce() is in beta and the API may change at any time.")  # (the kernel's: after the checks)
     result = _index_reduce.apply((input, source), (input._data, source._data),
                                  {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)})
     return finish_out("index_reduce", result, out)
