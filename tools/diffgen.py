@@ -23,8 +23,10 @@ import os
 import random
 import warnings
 
-from diffgen_recipes import RECIPES
+from diffgen_recipes import RECIPES, special_arg
 
+FRACTIONAL = {"fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+              "fractional_max_pool3d_with_indices"}
 #: The share of the calls of a function with a recipe (diffgen_recipes.py) that use it: the rest take
 #: random live tensors, mostly a test of PyTorch's argument checks.
 RECIPE_SHARE = 0.85
@@ -391,7 +393,7 @@ class Generator:
                 return f"({rng.choice(self.tensors()) if rng.random() < 0.2 else self.var_of(t)} > 0)"
             return "True"
         cur = getattr(self, "current", "")
-        special = self.special_arg(pname, t, cur)
+        special = special_arg(self, pname, t, cur)
         if special is not None:
             return special
         if pname in DIMS and not (pname == "source" and rng.random() < 0.5):
@@ -454,92 +456,11 @@ class Generator:
             return fmt_float(rng.choice(FLOAT_SCALARS))
         return "__unknown__"
 
-    def special_arg(self, pname: str, t, cur: str) -> str | None:
-        """Arguments whose values depend on the function (``cur``) more than on their name."""
-        rng = self.rng
-        if pname == "reduction" and getattr(self, "current_form", "") == "torch":  # (ATen's enum: 0, 1, 2)
-            return str(rng.randint(0, 2))
-        if pname == "upper" and not cur.startswith("rrelu"):
-            return repr(rng.random() < 0.5)
-        if pname == "UPLO":
-            return repr(rng.choice(["L", "U"]))
-        if pname == "driver":  # (svd's drivers are cuSOLVER's: PyTorch rejects any on the CPU)
-            return repr(rng.choice([None, "gelsy", "gelsd", "gelss", "gels"] if cur == "lstsq" else [None]))
-        if pname == "mode" and cur in ("qr",):
-            return repr(rng.choice(["reduced", "complete", "r"]))
-        if pname in ("rcond", "tol"):
-            return repr(rng.choice([None, 1e-3, 0.5]))
-        if pname in ("dx", "spacing"):
-            return repr(rng.choice([0.5, 2.0, 1]))
-        if pname == "edge_order":
-            return str(rng.choice([1, 2]))
-        if pname in ("aweights", "fweights") and t is not None and t.dim() in (1, 2):
-            n = t.shape[-1]
-            return self.literal((n,), "int64" if pname == "fweights" else "float32") + ".abs()"
-        if pname == "range":
-            return repr(rng.choice([(0.0, 1.0), (-2.0, 2.0), (1.0, 1.0)]))
-        if pname in ("from_", "to") and cur == "random_":
-            return str(rng.randint(0, 5) + (5 if pname == "to" else 0))
-        if pname in ("mean", "median"):
-            return repr(rng.choice([0.0, 1.5, -1.0]))
-        if pname in ("std", "sigma"):
-            return repr(rng.choice([1.0, 0.5, 2.0]))
-        if pname == "ind":
-            return str(rng.choice([1, 2]))
-        if pname == "dim" and cur in ("matrix_norm", "nuclear_norm"):
-            return repr(rng.choice([(-2, -1), (0, 1), (1, 0)]))
-        if pname == "dims" and cur == "tensordot":
-            return str(rng.randint(0, 2)) if rng.random() < 0.7 else repr(([-1], [0]))
-        if pname == "end" and cur in ("slice_copy", "slice_scatter"):
-            return str(rng.choice([None, 1, 2, -1]))
-        if pname == "p" and cur == "pdist":
-            return fmt_float(rng.choice([0.0, 1.0, 2.0, 0.5, 3.0, float("inf")]))
-        if pname == "distance_function":
-            return rng.choice(["None", "torch.pairwise_distance", "lambda a, b: (a - b).abs().sum(-1)"])
-        if pname == "alpha" and t is not None and not t.is_floating_point() and cur.rstrip("_") in (
-                "add", "sub", "subtract", "index_add"):
-            return str(rng.choice([1, 2, -1]))
-        if pname in ("min", "max") and cur == "histc":
-            return repr(rng.choice([-2.0, 0.0, 1.0]) if pname == "min" else rng.choice([0.0, 2.0, 3.0]))
-        if pname == "N" and cur == "vander":
-            return repr(rng.choice([None, 2, 3, 4, 1]))
-        if pname == "correction" and cur == "cov":
-            return str(rng.choice([0, 1, 2]))
-        if pname == "dtype" and t is not None and (cur in ("cumsum_", "cumprod_") or cur in (
-                "norm", "vector_norm", "matrix_norm") and t.is_floating_point()):
-            return rng.choice([str(t.dtype), "torch.float64"])  # (in-place: its own dtype; norms: not lower)
-        if pname == "dtype" and cur == "normal":
-            return rng.choice(["torch.float64", "torch.float16", "torch.float32"])
-        if pname in ("from_", "to") and cur == "uniform_":
-            return repr(rng.choice([-1.0, 0.0]) if pname == "from_" else rng.choice([1.0, 2.5]))
-        if pname == "tau" and cur == "gumbel_softmax":
-            return repr(rng.choice([1, 0.5, 2.0]))
-        if pname == "p" and cur in ("geometric_", "bernoulli", "bernoulli_"):
-            return repr(rng.choice([0.3, 0.5, 1.0, 0.0]))
-        if pname == "callable":  # (apply_'s function of one number, map_'s of two)
-            if cur == "map2_":
-                return "lambda a, b, c: a + b * c"
-            return "lambda a, b: a * 2 + b" if cur == "map_" else rng.choice(["lambda v: v * 2", "lambda v: -v"])
-        if pname == "data":
-            return rng.choice(["[1.0, 2.0]", "[[0, 1]]", "3.5", "True"] + self.tensors()[:1])
-        return None
-
     def var_of(self, t) -> str:
         for name, v in self.ns.items():
             if v is t:
                 return name
         raise KeyError("tensor not in namespace")
-
-    def call(self, row=None) -> bool | None:
-        """One call of an op-table function (``row``, or one drawn): True when PyTorch ran the statement,
-        False when it raised, None when no statement was made (``self.last_params`` names the parameters passed)."""
-        rng = self.rng
-        if row is None:
-            table = self.random_table if self.seeded and rng.random() < 0.4 else self.table
-            row = rng.choice(table)
-        name, form, sig = row
-        self.last_params = []
-
 
     # --- calls whose arguments must fit together (built whole) -----------------------
 
@@ -631,17 +552,25 @@ class Generator:
         self.try_add(f"{self.fresh('r')} = F.grid_sample({x}, {g}, mode={mode!r}, padding_mode={pad!r}, "
                      f"align_corners={rng.random() < 0.5})")
 
-    def call(self) -> None:
+    def call(self, row=None) -> bool | None:
+        """One call of an op-table function (``row``, or one drawn): True when PyTorch ran the statement,
+        False when it raised, None when no statement was made (``self.last_params`` names the parameters passed).
+        A drawn ctc_loss, fractional max pool, conv_tbc or grid_sample is built whole half the time (the
+        ``*_call`` builders above), otherwise by its recipe (diffgen_recipes.py), as a ``row`` always is."""
         rng = self.rng
-        table = self.random_table if self.seeded and rng.random() < 0.4 else self.table
-        name, form, sig = rng.choice(table)
-        if name == "ctc_loss":
-            return self.ctc_call(form)
-        if name.startswith("fractional_max_pool"):
-            return self.fractional_call(name)
-        if name == "conv_tbc":
-            return self.conv_tbc_call(form)
-        if name == "grid_sample":
+        built = row is None
+        if row is None:
+            table = self.random_table if self.seeded and rng.random() < 0.4 else self.table
+            row = rng.choice(table)
+        name, form, sig = row
+        self.last_params = []
+        if built and name in {"ctc_loss", "conv_tbc", "grid_sample"} | FRACTIONAL and rng.random() < 0.5:
+            if name == "ctc_loss":
+                return self.ctc_call(form)
+            if name.startswith("fractional_max_pool"):
+                return self.fractional_call(name)
+            if name == "conv_tbc":
+                return self.conv_tbc_call(form)
             return self.grid_sample_call()
         pool = self.tensors()
         if not pool:

@@ -657,6 +657,75 @@ def linear_ce(gen, name):  # F.linear_cross_entropy: input (N, D) @ linear_weigh
             "label_smoothing": repr(rng.choice([0.0, 0.1])), "reduction": repr(rng.choice(["mean", "sum", "none"]))}
 
 
+def special_arg(gen, pname: str, t, cur: str) -> str | None:
+    """Arguments whose values depend on the function (``cur``) more than on their name."""
+    rng = gen.rng
+    if pname == "reduction" and getattr(gen, "current_form", "") == "torch":  # (ATen's enum: 0, 1, 2)
+        return str(rng.randint(0, 2))
+    if pname == "upper" and not cur.startswith("rrelu"):
+        return repr(rng.random() < 0.5)
+    if pname == "UPLO":
+        return repr(rng.choice(["L", "U"]))
+    if pname == "driver":  # (svd's drivers are cuSOLVER's: PyTorch rejects any on the CPU)
+        return repr(rng.choice([None, "gelsy", "gelsd", "gelss", "gels"] if cur == "lstsq" else [None]))
+    if pname == "mode" and cur in ("qr",):
+        return repr(rng.choice(["reduced", "complete", "r"]))
+    if pname in ("rcond", "tol"):
+        return repr(rng.choice([None, 1e-3, 0.5]))
+    if pname in ("dx", "spacing"):
+        return repr(rng.choice([0.5, 2.0, 1]))
+    if pname == "edge_order":
+        return str(rng.choice([1, 2]))
+    if pname in ("aweights", "fweights") and t is not None and t.dim() in (1, 2):
+        n = t.shape[-1]
+        return gen.literal((n,), "int64" if pname == "fweights" else "float32") + ".abs()"
+    if pname == "range":
+        return repr(rng.choice([(0.0, 1.0), (-2.0, 2.0), (1.0, 1.0)]))
+    if pname in ("from_", "to") and cur == "random_":
+        return str(rng.randint(0, 5) + (5 if pname == "to" else 0))
+    if pname in ("mean", "median"):
+        return repr(rng.choice([0.0, 1.5, -1.0]))
+    if pname in ("std", "sigma"):
+        return repr(rng.choice([1.0, 0.5, 2.0]))
+    if pname == "ind":
+        return str(rng.choice([1, 2]))
+    if pname == "dim" and cur in ("matrix_norm", "nuclear_norm"):
+        return repr(rng.choice([(-2, -1), (0, 1), (1, 0)]))
+    if pname == "dims" and cur == "tensordot":
+        return str(rng.randint(0, 2)) if rng.random() < 0.7 else repr(([-1], [0]))
+    if pname == "end" and cur in ("slice_copy", "slice_scatter"):
+        return str(rng.choice([None, 1, 2, -1]))
+    if pname == "p" and cur == "pdist":
+        return rng.choice(["0.0", "1.0", "2.0", "0.5", "3.0", "float('inf')"])
+    if pname == "distance_function":
+        return rng.choice(["None", "torch.pairwise_distance", "lambda a, b: (a - b).abs().sum(-1)"])
+    if pname == "alpha" and t is not None and not t.is_floating_point() and cur.rstrip("_") in (
+            "add", "sub", "subtract", "index_add"):
+        return str(rng.choice([1, 2, -1]))
+    if pname in ("min", "max") and cur == "histc":
+        return repr(rng.choice([-2.0, 0.0, 1.0]) if pname == "min" else rng.choice([0.0, 2.0, 3.0]))
+    if pname == "N" and cur == "vander":
+        return repr(rng.choice([None, 2, 3, 4, 1]))
+    if pname == "correction" and cur == "cov":
+        return str(rng.choice([0, 1, 2]))
+    if pname == "dtype" and t is not None and (cur in ("cumsum_", "cumprod_") or cur in (
+            "norm", "vector_norm", "matrix_norm") and t.is_floating_point()):
+        return rng.choice([str(t.dtype), "torch.float64"])  # (in-place: its own dtype; norms: not lower)
+    if pname == "dtype" and cur == "normal":
+        return rng.choice(["torch.float64", "torch.float16", "torch.float32"])
+    if pname in ("from_", "to") and cur == "uniform_":
+        return repr(rng.choice([-1.0, 0.0]) if pname == "from_" else rng.choice([1.0, 2.5]))
+    if pname == "tau" and cur == "gumbel_softmax":
+        return repr(rng.choice([1, 0.5, 2.0]))
+    if pname == "p" and cur in ("geometric_", "bernoulli", "bernoulli_"):
+        return repr(rng.choice([0.3, 0.5, 1.0, 0.0]))
+    if pname == "callable":  # (apply_'s function of one number, map_'s of two)
+        return "lambda a, b: a * 2 + b" if cur == "map_" else rng.choice(["lambda v: v * 2", "lambda v: -v"])
+    if pname == "data":
+        return rng.choice(["[1.0, 2.0]", "[[0, 1]]", "3.5", "True"] + gen.tensors()[:1])
+    return None
+
+
 RECIPES = {}
 for _names, _recipe in (
         (["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d"], conv),
