@@ -719,7 +719,9 @@ def special_arg(gen, pname: str, t, cur: str) -> str | None:
         return repr(rng.choice([1, 0.5, 2.0]))
     if pname == "p" and cur in ("geometric_", "bernoulli", "bernoulli_"):
         return repr(rng.choice([0.3, 0.5, 1.0, 0.0]))
-    if pname == "callable":  # (apply_'s function of one number, map_'s of two)
+    if pname == "callable":  # (apply_'s function of one number, map_'s of two, map2_'s of three)
+        if cur == "map2_":
+            return "lambda a, b, c: a + b * c"
         return "lambda a, b: a * 2 + b" if cur == "map_" else rng.choice(["lambda v: v * 2", "lambda v: -v"])
     if pname == "data":
         return rng.choice(["[1.0, 2.0]", "[[0, 1]]", "3.5", "True"] + gen.tensors()[:1])
