@@ -106,8 +106,18 @@ def with_strides(out, strides):
     ``out`` itself when it has them, else a copy laid out so."""
     step = out.itemsize
     want = tuple(s * step for s in strides)
-    if torch_strides(out) == want:
+    have = torch_strides(out)
+    if have == want:
         return out
+    if all(h == w for n, h, w in zip(out.shape, have, want) if n != 1) and out.flags.writeable:
+        # (only the dims of one element differ: the same memory, restrided; a kernel's fresh result
+        # is its own buffer, in C or Fortran order)
+        flags = out.flags
+        if out.base is None and (flags.c_contiguous or flags.f_contiguous):
+            return np.ndarray(out.shape, out.dtype, out.reshape(-1, order="C" if flags.c_contiguous else "F"), 0, want)
+        found = storage_of(out)
+        if found is not None:
+            return np.ndarray(out.shape, out.dtype, found[0], found[1] * step, want)
     span = sum((n - 1) * s for n, s in zip(out.shape, strides)) + 1
     fresh = np.ndarray(out.shape, out.dtype, np.empty(span, out.dtype), 0, want)
     fresh[...] = out
@@ -226,8 +236,8 @@ def reshaped(a, shape):
     TensorIterator's sort of a later result's dims reads (kron's product)."""
     out = a.reshape(shape)
     if type(out) is not np.ndarray or type(a) is not np.ndarray or 1 not in out.shape or out.size < 2 \
-            or a.ndim == 0 or not np.may_share_memory(out, a):
-        return out  # (a copy: numpy's C order is PyTorch's)
+            or a.ndim == 0 or a.flags.c_contiguous and _c_strides(out) or not np.may_share_memory(out, a):
+        return out  # (a contiguous view has C's strides, as computeStride gives them; a copy: C order)
     step = a.itemsize
     want = view_strides(a.shape, [s // step for s in torch_strides(a)], out.shape)
     if want is None:
