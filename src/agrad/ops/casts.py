@@ -10,7 +10,15 @@ from ._layout import cast
 from ._op import Op, method
 
 
-_to_copy = Op("ToCopyBackward0", lambda ctx, a, dtype: cast(a, dtype.numpy), jvp="linear")
+def _to_copy_fwd(ctx, a, dtype, fmt=None):
+    out = cast(a, dtype.numpy)
+    if fmt is not None:  # (_to_copy's memory_format: the result allocated in it)
+        from .memory_format import laid_out
+        out = laid_out(out if out is not a else out.copy(), fmt)
+    return out
+
+
+_to_copy = Op("ToCopyBackward0", _to_copy_fwd, jvp="linear")
 
 
 @_to_copy.derivative
@@ -21,12 +29,25 @@ def _(ctx, grad):
     return grad.to(d) if d.is_floating_point or d.is_complex else grad
 
 
-def _cast(input, d, copy=False):
+def _cast(input, d, copy=False, memory_format=None):
+    """``input`` in the dtype ``d``: itself when it has it (and ``memory_format``, if one is asked for, is
+    its suggested one: to_will_alias), else a copy (ToCopyBackward0) laid out in ``memory_format``."""
+    fmt = None
+    if memory_format is not None:
+        from ._layout import suggested_format
+        from .memory_format import explicit, order
+        fmt = explicit(memory_format, "to")
+        if fmt is not None:
+            order(input.shape, fmt)
+            if (suggested_format(input._data) or "contiguous_format") == fmt._name:
+                fmt = None
+            elif d is input.dtype and not copy:
+                copy = True
     if d is input.dtype and not copy:
         return input
     if input._requires_grad and not d.is_floating_point:
         return Tensor._make(cast(input._data, d.numpy))
-    return _to_copy.apply((input,), (input._data,), {"dtype": d})
+    return _to_copy.apply((input,), (input._data,), {"dtype": d, "fmt": fmt} if fmt is not None else {"dtype": d})
 
 
 @method("to")
@@ -54,12 +75,12 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, me
             _device(a)
     if device is not None:
         _device(device)
-    return _cast(input, input.dtype if dtype is None else dtypes.lookup(dtype), copy)
+    return _cast(input, input.dtype if dtype is None else dtypes.lookup(dtype), copy, memory_format)
 
 
 def _caster(d):
     def cast(self, memory_format=None):
-        return _cast(self, d)
+        return _cast(self, d, memory_format=memory_format)
 
     return cast
 

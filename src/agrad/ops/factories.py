@@ -333,7 +333,13 @@ def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=Fa
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False,
           memory_format=None, **kw):
     # agrad fills "uninitialised" memory with zeros, so runs are repeatable.
-    return _filled(0, _sizes(size, kw, "empty"), dtype, requires_grad, device, out, "empty", layout, pin_memory)
+    result = _filled(0, _sizes(size, kw, "empty"), dtype, requires_grad, device, out, "empty", layout, pin_memory)
+    if memory_format is not None and out is None:
+        from .memory_format import checked, laid_out, preserve_format
+        if checked(memory_format, "empty") is preserve_format:
+            raise RuntimeError("unsupported memory format Preserve")
+        result._data = laid_out(result._data, memory_format)
+    return result
 
 
 @export()
@@ -531,8 +537,13 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
     return _range_result(data, requires_grad, device, out, "logspace", layout, pin_memory)
 
 
-def _filled_like(input, value, d):
-    """A new array of ``input``'s shape and layout (PyTorch's preserve_format) holding ``value``."""
+def _filled_like(input, value, d, memory_format=None):
+    """A new array of ``input``'s shape and layout (PyTorch's preserve_format), or in
+    ``memory_format``, holding ``value``."""
+    from .memory_format import explicit, laid_out
+    fmt = explicit(memory_format, "empty_like")
+    if fmt is not None:
+        return laid_out(np.full(input.shape, value, d.numpy), fmt)
     a = input._data
     if type(a) is not np.ndarray or a.ndim < 2 or a.flags.c_contiguous and 1 not in a.shape:
         return np.full(input.shape, value, d.numpy)
@@ -544,7 +555,7 @@ def _filled_like(input, value, d):
 def _like(value, name):
     def like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
         d = input.dtype if dtype is None else dtypes.lookup(dtype)
-        return _finish(_filled_like(input, value, d), requires_grad, device)
+        return _finish(_filled_like(input, value, d, memory_format), requires_grad, device)
 
     like.__name__ = like.__qualname__ = name  # (vmap finds its batching rule by this name)
     return export(name)(like)
@@ -559,7 +570,8 @@ empty_like = _like(0, "empty_like")
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     d = input.dtype if dtype is None else dtypes.lookup(dtype)
     # (fill_'s checked conversion: PyTorch's overflow error, an unsigned type wraps -1 round)
-    return _finish(_filled_like(input, dtypes.checked_scalar(fill_value, d.numpy), d), requires_grad, device)
+    return _finish(_filled_like(input, dtypes.checked_scalar(fill_value, d.numpy), d, memory_format), requires_grad,
+                   device)
 
 
 def wrap(value, dtype) -> Tensor:

@@ -172,7 +172,7 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, re
     if not d.is_floating_point:
         raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{_scalar(d)}\'')
     data = uniform_values(_gen(generator), input.numel(), d).astype(d.numpy, copy=False)
-    return _new(like_layout(input._data, data), requires_grad, device)
+    return _new(_like_in(input, data, memory_format, "rand_like"), requires_grad, device)
 
 
 @export()
@@ -181,10 +181,12 @@ def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, r
     d = _like_dtype(input, dtype)
     if not d.is_floating_point and input.numel():
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(d)}\'')
-    a = input._data
-    # (laid out like a non-contiguous input, the result takes the kernel's element-by-element path)
-    data = normal_values(_gen(generator), input.numel(), d, contiguous=dense_order(a) is None)
-    return _new(like_layout(a, data), requires_grad, device)
+    # (laid out like a non-contiguous input, or in a format that is not C order, the result takes
+    # the kernel's element-by-element path)
+    probe = _like_in(input, np.empty(input.numel(), np.int8), memory_format, "randn_like")
+    contiguous = probe.flags.c_contiguous if probe.ndim else True
+    data = normal_values(_gen(generator), input.numel(), d, contiguous=contiguous)
+    return _new(_like_in(input, data, memory_format, "randn_like"), requires_grad, device)
 
 
 @export()
@@ -196,7 +198,15 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
     d = _like_dtype(input, dtype)
     low, high = _check_range(low, high, d)
     data = int_values(_gen(generator), input.numel(), low, high, d)
-    return _new(like_layout(input._data, data), requires_grad, device)
+    return _new(_like_in(input, data, memory_format, "randint_like"), requires_grad, device)
+
+
+def _like_in(input, data, memory_format, fname):
+    """The numbers drawn for a tensor like ``input``, placed in its layout (preserve_format) or in
+    ``memory_format``'s."""
+    from .memory_format import drawn_in, explicit
+    fmt = explicit(memory_format, fname)
+    return like_layout(input._data, data) if fmt is None else drawn_in(data, input.shape, fmt)
 
 
 # ------------------------------------------------------------------ in-place samplers

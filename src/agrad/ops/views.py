@@ -599,8 +599,11 @@ def broadcast_shapes(*shapes):
 
 # copies and casts -------------------------------------------------------------------
 
-def _clone_fwd(ctx, a, contiguous=False):
-    """A copy laid out like ``a`` (PyTorch's preserve_format), or in C order for ``contiguous()``."""
+def _clone_fwd(ctx, a, contiguous=False, fmt=None):
+    """A copy laid out like ``a`` (PyTorch's preserve_format), in C order for ``contiguous()``, or
+    in the memory format ``fmt`` ("channels_last(_3d)", ops/memory_format.py)."""
+    if fmt is not None and type(a) is np.ndarray:
+        return _layout.in_order(a.copy(), [0, *range(2, a.ndim), 1]) if a.ndim > 2 else a.copy()
     if contiguous or type(a) is not np.ndarray or a.ndim < 2 or a.flags.c_contiguous and 1 not in a.shape:
         return a.copy()
     out = _layout.empty_like(a)
@@ -612,20 +615,7 @@ _clone = Op("CloneBackward0", _clone_fwd, jvp="linear")
 _clone.derivative(lambda ctx, grad: grad)
 
 
-@export(method=True)
-def clone(input, *, memory_format=None):
-    return _clone(input)
-
-
-@method("contiguous")
-def contiguous(input, memory_format=None):
-    return input if is_contiguous(input) else _clone(input, contiguous=True)
-
-
-@method("is_contiguous")
-def is_contiguous(input, memory_format=None):
-    data = input._data
-    return not isinstance(data, np.ndarray) or bool(data.flags.c_contiguous)  # lazy data has no strides
+# (clone, contiguous and is_contiguous, which take a memory format: ops/memory_format.py)
 
 
 # zero_ / fill_ / copy_ ---------------------------------------------------------------

@@ -428,6 +428,7 @@ class Module:
             _check_device(kwargs["device"])
         kwargs.pop("device", None)
         kwargs.pop("non_blocking", None)
+        fmt = kwargs.pop("memory_format", None)
         if kwargs:
             raise TypeError(f"to() received an invalid combination of arguments - got "
                             f"unexpected keyword '{next(iter(kwargs))}'")
@@ -444,8 +445,13 @@ class Module:
             if not (dtype.is_floating_point or dtype.is_complex):
                 raise TypeError("nn.Module.to only accepts floating point or complex dtypes, "
                                 f"but got desired dtype={dtype}")
-            return self._apply(lambda t: t.to(dtype) if t.is_floating_point() else t)
-        return self
+        if fmt is None and dtype is None:
+            return self
+
+        def convert(t):  # (4-D and 5-D tensors take the memory format, as PyTorch's Module.to)
+            d = dtype if dtype is not None and t.is_floating_point() else t.dtype
+            return t.to(d, memory_format=fmt) if fmt is not None and t.dim() in (4, 5) else t.to(d)
+        return self._apply(convert)
 
     def cpu(self):
         return self
