@@ -81,3 +81,11 @@ def test_no_internal_attribute_errors_for_a_number_in_place_of_a_tensor():
 
 def test_wrappers_keep_the_signature():
     assert str(inspect.signature(agrad.relu)) == str(inspect.signature(agrad.relu.__wrapped__))
+
+
+def test_numpy_keyword_names_agree():
+    """The wrappers' quick test for numpy's keyword names matches the parser's table."""
+    from agrad.ops._argcheck import _NUMPY_ALIASES
+    from agrad.ops._pyargs import NUMPY_ALIASES
+
+    assert set(NUMPY_ALIASES) == _NUMPY_ALIASES

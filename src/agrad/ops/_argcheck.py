@@ -68,12 +68,15 @@ def _renamed(key, kwargs):
     Asked only once the call has failed (a call that works pays nothing)."""
     if not kwargs or key is None:
         return None
-    from ._pyargs import NUMPY_ALIASES, numpy_keywords
-
     for k in kwargs:
-        if k in NUMPY_ALIASES:
+        if k in _NUMPY_ALIASES:
+            from ._pyargs import numpy_keywords  # (imported only then: a run that needs none never loads it)
             return numpy_keywords(key, kwargs)
     return None
+
+
+#: the keyword names python_arg_parser.cpp takes for others (agrad/ops/_pyargs.py's NUMPY_ALIASES)
+_NUMPY_ALIASES = frozenset(("axis", "keepdims", "x", "a", "x1", "x2"))
 
 
 def _retry(fn, key, args, kwargs, renamed):
