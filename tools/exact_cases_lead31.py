@@ -86,4 +86,13 @@ def cases(graph: str) -> list[dict]:
              ["torch.manual_seed(0)", "m = torch.nn.Conv2d(2, 3, 2).to(memory_format=torch.channels_last)",
               "y = torch.arange(24.).view(1, 2, 3, 4).contiguous(memory_format=torch.channels_last)"],
              ["(m.weight.stride(), m.bias.stride(), m(y).stride())", "m(y)"]),
+        case("resize-memory-format",  # resize_(..., memory_format=): the storage restrided in that format
+             ["x = torch.arange(24.)", "z = torch.zeros(2, 3, 4, 5).contiguous(memory_format=torch.channels_last)"],
+             ["x.clone().resize_(1, 2, 3, 4, memory_format=torch.channels_last).stride()",
+              "x.clone().resize_(1, 2, 3, 4, memory_format=torch.channels_last).flatten()[:5]",
+              "torch.arange(6.).resize_(1, 2, 3, 1, memory_format=torch.channels_last).stride()",
+              "err(lambda: torch.zeros(3).resize_(2, 2, memory_format=torch.channels_last))",
+              "err(lambda: torch.zeros(3).resize_(2, 2, memory_format=torch.preserve_format))",
+              "torch.zeros(3).resize_(2, 2, memory_format=torch.contiguous_format).stride()",
+              "(torch.zeros(1).resize_as_(z).stride(), torch.zeros(1).resize_as_(z, memory_format=torch.contiguous_format).stride())"]),
     ]

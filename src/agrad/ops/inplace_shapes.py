@@ -144,17 +144,23 @@ def _resize_to(input, size, memory_format):
     if input.requires_grad:
         raise RuntimeError(_GRAD_RESIZE)
     data = input._values()
-    if memory_format is not None:  # (agrad has no memory formats)
-        raise NotImplementedError("agrad: resize_ with a memory_format is not supported")
+    dims = None
+    if memory_format is not None:  # (the storage's first elements restrided in that format)
+        from .memory_format import checked, order, preserve_format
+        if checked(memory_format, "resize_") is preserve_format:
+            raise RuntimeError("Unsupported memory formatPreserve")
+        dims = order(tuple(size), memory_format)
     n = int(np.prod(size, dtype=np.int64)) if size else 1
     _limits.check_numel(n)
-    if tuple(size) != data.shape:
+    if tuple(size) != data.shape or dims is not None:
         flat, offset = storage_of(input)
         if offset + n > flat.size:  # PyTorch grows the storage: here a new buffer with the old bytes first
             grown = np.zeros(offset + n, data.dtype)
             grown[:flat.size] = flat
             flat = grown
-        input._data = flat[offset:offset + n].reshape(size)
+        part = flat[offset:offset + n]
+        input._data = part.reshape(size) if dims is None else \
+            part.reshape([size[d] for d in dims]).transpose(np.argsort(dims))
     input._vc[0] += 1
     for obs in graph.version_observers:
         obs(input)
