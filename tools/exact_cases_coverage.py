@@ -92,4 +92,13 @@ def cases(graph: str) -> list[dict]:
               "torch.ones(2, 3).index_reduce_(1, torch.tensor([0, 1]), torch.ones(2), 'amax')",
               "torch.ones(2).index_reduce_(0, torch.tensor([0]), torch.ones(1, 1), 'amax')",
               "torch.ones(2, 1).index_reduce_(0, torch.tensor([0]), torch.ones(1), 'amax')"]),
+        case("inplace-inverse-hyperbolic-has-no-derivative",  # (AsinhBackward1 & co.: not_implemented in derivatives.yaml)
+             ["x = torch.tensor([1.5, 2.0], requires_grad=True) * 1", "y = x.asinh_()",
+              "z = torch.tensor([0.5, 0.25], requires_grad=True) * 1", "w = torch.tensor([1.5, 2.0], requires_grad=True) * 1",
+              "v = w[:1]", "v.acosh_()"],
+             ["y", "y.sum().backward()", "torch.arcsinh_(x * 1).grad_fn", "torch.atanh_(x * 0.1).grad_fn",
+              "(x * 1).arccosh_().grad_fn", "z.arctanh_()", "torch.autograd.grad(z.sum(), z)",
+              "torch.tensor([1.5, 2.0]).asinh_()", "torch.tensor([1, 2]).asinh_()",
+              "torch.tensor([1.5, 2.0], requires_grad=True).asinh_()", "w", "v.grad_fn", "w.sum().backward()",
+              "(torch.tensor([1.5, 2.0], dtype=torch.float16, requires_grad=True) * 1).atanh_()"]),
     ]

@@ -548,6 +548,34 @@ for _alias, _fn in {"arcsin": asin, "arccos": acos, "arctan": atan, "arcsinh": a
     method(_alias + "_")(inplace(_fn, name=_alias))
 
 
+def _inplace_not_differentiable(fn, aten):
+    """asinh_/acosh_/atanh_ (and the arc* spellings): derivatives.yaml gives the in-place forms
+    ``not_implemented("inplace version of asinh")``, so PyTorch records AsinhBackward1 & co., whose
+    backward raises; the values are the op's."""
+    node = Op(f"{aten.capitalize()}Backward1", lambda ctx, a, value: value, jvp="unsupported")
+
+    @node.derivative
+    def _(ctx, grad):
+        raise NotImplementedError(f"the derivative for 'inplace version of {aten}' is not implemented.")
+
+    def write(x):
+        from ._op import is_recording
+
+        value = fn(x.detach())
+        if not x._requires_grad or not is_recording((x,)):
+            return value
+        return node.apply((x,), (x._data,), {"value": value._data})
+
+    write.__name__ = aten
+    return write
+
+
+for _names, _fn in ((("asinh", "arcsinh"), asinh), (("acosh", "arccosh"), acosh), (("atanh", "arctanh"), atanh)):
+    _write = _inplace_not_differentiable(_fn, _names[0])
+    for _n in _names:
+        method(_n + "_")(inplace(_write, name=_n))
+
+
 @export(method=True)
 def square(input, *, out=None):
     """input ** 2 (PyTorch records it as PowBackward0)."""
