@@ -75,6 +75,9 @@ def _gemm(a, b):
 
 
 def _blas_laid(m):
+    """A numpy matrix BLAS reads as it is (lazy or device arrays: no, the +0.0 pass stays)."""
+    if type(m) is not np.ndarray:
+        return False
     f = m.flags
     return f.c_contiguous or f.f_contiguous
 
