@@ -63,10 +63,6 @@ SKIPPED = {
     "cfloat": "a dtype agrad does not have (a NotImplementedError)",
     "cdouble": "a dtype agrad does not have (a NotImplementedError)",
     "chalf": "a dtype agrad does not have (a NotImplementedError)",
-    "channels_last": "a memory format (a value, not a function; memory_format= is in NEVER)",
-    "channels_last_3d": "a memory format (a value, not a function; memory_format= is in NEVER)",
-    "contiguous_format": "a memory format (a value, not a function; memory_format= is in NEVER)",
-    "preserve_format": "a memory format (a value, not a function; memory_format= is in NEVER)",
 }
 SKIP = {name for name in SKIPPED if "." not in name}
 #: Functions every call of which PyTorch 2.13 rejects: drawn, and kept (now and then) as a test of the error.
