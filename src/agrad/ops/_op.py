@@ -784,10 +784,9 @@ def _too_many(name, most, given):
 
 def _missing(name, names, kwargs):
     missing = [n for n in names if n not in kwargs]
-    if len(missing) == 1:
-        raise TypeError(f'{name}() missing 1 required positional arguments: "{missing[0]}"')
-    if missing:  # (PyTorch's own plurals; the parser's text replaces this where it has several signatures)
-        raise TypeError(f"{name}() missing {len(missing)} required positional argument: "
+    if missing:  # (PyTorch's own plurals, "1 ... arguments"; the parser's text replaces this where it has several)
+        plural = "s" if len(missing) == 1 else ""
+        raise TypeError(f"{name}() missing {len(missing)} required positional argument{plural}: "
                         + ", ".join(f'"{n}"' for n in missing))
 
 
