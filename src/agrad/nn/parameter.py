@@ -71,7 +71,7 @@ def _plain(t: Tensor) -> Tensor:
 # ------------------------------------------------------------------ lazy modules' placeholders
 
 _UNINIT_ALLOWED = frozenset("size copy_ is_complex is_floating_point half float double char short "
-                            "int long cuda cpu to get_device".split())
+                            "int long cuda cpu to get_device share_memory_".split())  # (the mixin's own)
 _tensor_methods = None
 
 
