@@ -95,4 +95,10 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: torch.zeros(3).resize_(2, 2, memory_format=torch.preserve_format))",
               "torch.zeros(3).resize_(2, 2, memory_format=torch.contiguous_format).stride()",
               "(torch.zeros(1).resize_as_(z).stride(), torch.zeros(1).resize_as_(z, memory_format=torch.contiguous_format).stride())"]),
+        case("end-run-keywords",  # (dt31b raises-only-agrad:*_window, :random_; warning:new_tensor)
+             ["x = torch.zeros(3)", "import warnings"],
+             ["(torch.manual_seed(0), x.random_(to=10))[1]", "(torch.manual_seed(0), x.random_(2, to=10))[1]",
+              "torch.kaiser_window(3, periodic=True, beta=5.0)", "torch.hamming_window(4, periodic=False, alpha=0.5, beta=0.5)",
+              "torch.bartlett_window(5, periodic=True, dtype=torch.float64)", "torch.blackman_window(2, periodic=True)",
+              "torch.hann_window(4, periodic=False)", "x.new_tensor(x, dtype=torch.int64)"]),
     ]

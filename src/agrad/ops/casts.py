@@ -158,6 +158,14 @@ def new_empty(input, *size, dtype=None, device=None, requires_grad=False):
 @method("new_tensor")
 def new_tensor(input, data, *, dtype=None, device=None, requires_grad=False):
     from .factories import tensor
+    if isinstance(data, Tensor):  # (torch.tensor's warning, in new_tensor's words)
+        import warnings
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                      "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                      "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            return tensor(data, dtype=dtype or input.dtype, requires_grad=requires_grad)
     return tensor(data, dtype=dtype or input.dtype, requires_grad=requires_grad)
 
 

@@ -274,16 +274,24 @@ def _normal_first(d, std):
 
 
 @method("random_")
-def random_(input, from_=None, to=None, *, generator=None, **kw):
-    """random_(), random_(to), random_(from, to)."""
-    low = kw.pop("from", from_)
+def random_(input, *args, generator=None, **kw):
+    """random_(), random_(to), random_(from, to); ``from`` and ``to`` by keyword too."""
+    low, to = kw.pop("from", None), kw.pop("to", None)
     _no_extra(kw, "random_")
+    if len(args) > 2:
+        raise TypeError(f"random_() takes from 0 to 2 positional arguments but {len(args)} were given")
+    if len(args) == 2:
+        low, to = args
+    elif args and to is None:
+        to = args[0]  # (random_(to))
+    elif args:
+        low = args[0]  # (random_(from, to=...))
     g = _gen(generator)
     d = input.dtype
     if low is None and to is None:
         op, low_, high = _random[2], None, None
-    elif to is None:
-        op, low_, high = _random[1], 0, _as_int(low)
+    elif low is None or to is None:
+        op, low_, high = _random[1], 0, _as_int(to if low is None else low)
     else:
         op, low_, high = _random[0], _as_int(low), _as_int(to)
     def run(s):  # (the range is checked after autograd's check of the in-place write, as in PyTorch)

@@ -65,16 +65,28 @@ def _hamming(n, d, alpha, beta):
     return arange(n, dtype=d).mul_(_s(math.pi * 2.0 / (n - 1), d)).cos_().mul_(_s(-beta, d)).add_(_s(alpha, d))
 
 
+def _in_order(fname, *given):
+    """A parameter given without the one before it (by keyword): no overload of PyTorch's takes it (the
+    parser's text replaces this one)."""
+    for before, after in zip(given, given[1:]):
+        if before is None and after is not None:
+            raise TypeError(f"{fname}() received an invalid combination of arguments")
+
+
 @export()
-def hann_window(window_length, periodic=True, /, *, dtype=None, layout=None, device=None, pin_memory=False,
+def hann_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
                 requires_grad=False):
     return _window("hann_window", window_length, periodic, (dtype, layout, device, pin_memory, requires_grad),
                    lambda n, d: _hamming(n, d, 0.5, 0.5))
 
 
 @export()
-def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, /, *, dtype=None, layout=None, device=None,
+def hamming_window(window_length, periodic=None, alpha=None, beta=None, *, dtype=None, layout=None, device=None,
                    pin_memory=False, requires_grad=False):
+    # (PyTorch's overloads take alpha only after periodic, beta only after alpha: by keyword too)
+    _in_order("hamming_window", periodic, alpha, beta)
+    periodic = True if periodic is None else periodic
+    alpha, beta = 0.54 if alpha is None else alpha, 0.46 if beta is None else beta
     return _window("hamming_window", window_length, periodic, (dtype, layout, device, pin_memory, requires_grad),
                    lambda n, d: _hamming(n, d, alpha, beta))
 
@@ -85,7 +97,7 @@ def _blackman(n, d):
 
 
 @export()
-def blackman_window(window_length, periodic=True, /, *, dtype=None, layout=None, device=None, pin_memory=False,
+def blackman_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
                     requires_grad=False):
     return _window("blackman_window", window_length, periodic, (dtype, layout, device, pin_memory, requires_grad),
                    _blackman)
@@ -99,7 +111,7 @@ def _bartlett(n, d):
 
 
 @export()
-def bartlett_window(window_length, periodic=True, /, *, dtype=None, layout=None, device=None, pin_memory=False,
+def bartlett_window(window_length, periodic=True, *, dtype=None, layout=None, device=None, pin_memory=False,
                     requires_grad=False):
     return _window("bartlett_window", window_length, periodic, (dtype, layout, device, pin_memory, requires_grad),
                    _bartlett)
@@ -126,7 +138,9 @@ class _Data:  # (what _window reads of a body's result)
 
 
 @export()
-def kaiser_window(window_length, periodic=True, beta=12.0, /, *, dtype=None, layout=None, device=None,
+def kaiser_window(window_length, periodic=None, beta=None, *, dtype=None, layout=None, device=None,
                   pin_memory=False, requires_grad=False):
+    _in_order("kaiser_window", periodic, beta)
+    periodic, beta = True if periodic is None else periodic, 12.0 if beta is None else beta
     return _window("kaiser_window", window_length, periodic, (dtype, layout, device, pin_memory, requires_grad),
                    _kaiser(beta))
