@@ -274,18 +274,10 @@ def _normal_first(d, std):
 
 
 @method("random_")
-def random_(input, *args, generator=None, **kw):
+def random_(input, from_=None, to=None, *, generator=None, **kw):
     """random_(), random_(to), random_(from, to); ``from`` and ``to`` by keyword too."""
-    low, to = kw.pop("from", None), kw.pop("to", None)
+    low = kw.pop("from", from_)
     _no_extra(kw, "random_")
-    if len(args) > 2:
-        raise TypeError(f"random_() takes from 0 to 2 positional arguments but {len(args)} were given")
-    if len(args) == 2:
-        low, to = args
-    elif args and to is None:
-        to = args[0]  # (random_(to))
-    elif args:
-        low = args[0]  # (random_(from, to=...))
     g = _gen(generator)
     d = input.dtype
     if low is None and to is None:
