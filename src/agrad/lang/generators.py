@@ -50,11 +50,11 @@ class ScriptGenerator:
 class Generators:
     """The interpreter's statements that yield (mixed into Interpreter)."""
 
-    def _generator_body(self, fn, frame):
+    def _generator_body(self, fn, frame, _Return=_Return):
+        # _Return is bound here: a generator finalised at interpreter exit runs
+        # this handler after the module's globals have been cleared
         try:
             yield from self._gen_block(fn._body, frame, fn._scope.yielding)
-        except GeneratorExit:  # (first: a generator closed at exit, when this module's names are gone)
-            raise
         except _Return:
             return
 
