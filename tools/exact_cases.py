@@ -531,3 +531,6 @@ CASES += _coverage_cases(GRAPH)
 from exact_cases_lead31 import cases as _lead31_cases  # noqa: E402
 
 CASES += _lead31_cases(GRAPH)
+from exact_cases_groupsa32 import cases as _groupsa32_cases  # noqa: E402
+
+CASES += _groupsa32_cases(GRAPH)

@@ -18,7 +18,7 @@ from .. import dtypes
 from ..tensor import Tensor
 from . import _layout
 from ._layout import iterator_layout
-from ._op import FUNCTIONS, Op, export, zeros_like_grad
+from ._op import FUNCTIONS, Op, export, inplace, zeros_like_grad
 from .pointwise import _check_alpha, _rsub, _times_alpha, check_sub, operands
 
 #: PyTorch's ``torch.<name>_`` functions whose Tensor method agrad has (torch 2.13's dir(torch))
@@ -48,12 +48,18 @@ def export_inplace_forms():
             FUNCTIONS[name] = _inplace_form(name)
 
 
-def _conj_physical_(input):
-    """A real tensor's physical conjugate is itself (in place: nothing changes)."""
-    return input
+# conj_physical_: a real tensor's physical conjugate is itself, but PyTorch still runs the in-place op:
+# a new version, ConjPhysicalBackward1 (whose formula, grad.conj_physical(), is the gradient itself),
+# a leaf that requires grad refused
+_conj_physical1 = Op("ConjPhysicalBackward1", lambda ctx, a: a.copy(order="K"), jvp="linear")
+_conj_physical1.derivative(lambda ctx, grad: grad)
 
 
-Tensor.conj_physical_ = _conj_physical_
+def conj_physical(input):
+    return _conj_physical1(input)
+
+
+Tensor.conj_physical_ = inplace(conj_physical, overlap="allow")  # (no kernel runs: no overlap check)
 
 
 # fill -------------------------------------------------------------------------------------

@@ -397,18 +397,28 @@ def _put_fwd(ctx, a, v, index, torch_index, accumulate=False):
     if accumulate:  # one value after the other, in index order (the CPU kernel's serial loop)
         np.add.at(out, index, np.broadcast_to(v, out[index].shape))
     else:
-        out[index] = v
+        out[index] = v if np.ndim(v) <= 1 or np.ndim(v) <= out[index].ndim else np.reshape(v, ())  # (masked_fill_'s)
     return out
 
 
 def _put_backward(ctx, grad):
     # derivatives.yaml's index_put: self: accumulate ? grad : grad.index_put(indices, zeros_like(values),
     # false), values: grad.index(indices)
+    g_values = grad[ctx.torch_index] if ctx.needs(1) else None
+    if g_values is not None and not _expandable(ctx.values_shape, g_values.shape):
+        # (a value of more dims than the indexed part, that masked_fill_ took: the engine's check)
+        raise RuntimeError(f"Function IndexPutBackward0 returned an invalid gradient at index 1 - got "
+                           f"{list(g_values.shape)} but expected shape compatible with {list(ctx.values_shape)}")
     if getattr(ctx, "accumulate", False):
-        return grad, grad[ctx.torch_index]
+        return grad, g_values
     zeros = np.zeros(ctx.values_shape, grad._data.dtype)
     g_self = _index_put.apply((grad, None), (grad._data, zeros), {"index": ctx.index, "torch_index": ctx.torch_index})
-    return g_self, grad[ctx.torch_index]
+    return g_self, g_values
+
+
+def _expandable(shape, to) -> bool:
+    """ATen's is_expandable_to(shape, to)."""
+    return len(shape) <= len(to) and all(n in (1, m) for n, m in zip(reversed(shape), reversed(to)))
 
 
 # x[basic index] = v records CopySlices; an advanced index (mask, index tensor) IndexPutBackward0
@@ -641,6 +651,12 @@ def _overlaps(a, b) -> bool:
 
 
 def setitem(self, index, value):
+    return _assign(self, index, value, True)
+
+
+def _assign(self, index, value, strip):
+    """``self[index] = value``; ``strip``: as setitem, whose value loses its leading dims of one
+    first (a view); index_put_ writes the value as it is, broadcast to the indexed shape."""
     if type(index) is range or type(index) is tuple:
         index = _ranges_as_lists(index)
     if not isinstance(value, (Tensor, numbers.Number, np.number, np.bool_)):
@@ -696,11 +712,15 @@ def setitem(self, index, value):
         v = None
         varr = number
     basic = not advanced
+    checked = varr
     if v is not None and v.ndim and (advanced or varr.shape != target_shape):
-        v = _setitem_value(v, target_shape if basic else None)
-        varr = v._data.astype(self._data.dtype, copy=False)
+        if strip or basic:
+            v = _setitem_value(v, target_shape if basic else None)
+            checked = varr = v._data.astype(self._data.dtype, copy=False)
+        elif varr.ndim > len(target_shape) and _masked_fill_dispatch(index, value):
+            checked = varr.reshape(())  # (masked_fill_ takes the one value, whatever its shape)
     try:
-        np.broadcast_to(varr, target_shape)
+        np.broadcast_to(checked, target_shape)
     except ValueError:
         if basic:  # copy_ expands the value: PyTorch's expand error
             original = value._data if isinstance(value, Tensor) else varr
@@ -716,7 +736,7 @@ def setitem(self, index, value):
         v = v.detach()  # a copy_ into an integer or bool tensor is not differentiable
     recording = graph.is_recording((self, v))
     if not recording:
-        self._data[np_index] = varr
+        self._data[np_index] = checked
         self._vc[0] += 1
         if _fw_active[0]:
             _forward_ad.setitem_tangent(self, np_index, v)
@@ -758,7 +778,7 @@ def index_put(input, indices, values, accumulate=False):
     """One IndexPutBackward0 on ``input`` and ``values`` (``x[indices] = values`` on a copy, or
     ``+=`` one value after the other with ``accumulate``)."""
     index = _index_put_checked("index_put", indices, values, accumulate)
-    setitem(input.detach().clone(), index, values.detach())  # (PyTorch's checks and errors, on a copy)
+    _assign(input.detach().clone(), index, values.detach(), False)  # (PyTorch's checks and errors, on a copy)
     varr = np.asarray(values._data)
     return _index_put.apply((input, values), (input._data, varr), {
         "index": _to_numpy_index(index, input.ndim), "torch_index": index, "accumulate": accumulate})
@@ -768,7 +788,7 @@ def index_put(input, indices, values, accumulate=False):
 def index_put_(input, indices, values, accumulate=False):
     index = _index_put_checked("index_put_", indices, values, accumulate)
     if not accumulate:
-        setitem(input, index, values)  # (``x[indices] = values`` is PyTorch's index_put_)
+        _assign(input, index, values, False)  # (``x[indices] = values`` is PyTorch's index_put_)
         return input
     return _index_put_inplace(input, index, values, True)
 

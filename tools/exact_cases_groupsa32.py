@@ -1,0 +1,50 @@
+"""Regression cases of session 32's groups (helper "groupsa"): autograd graphs and gradients
+(in-place ops on real tensors, index_put_'s value, errors at backward time).
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    return [
+        case("conj-physical-inplace-real",  # (dt31 grad_fn:conj_physical_) a real tensor's conj_physical_ changes
+             # nothing, but autograd still records ConjPhysicalBackward1, bumps the version (a saved tensor's
+             # backward fails) and refuses a leaf; no kernel runs, so an expanded tensor is fine
+             [graph, "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "x = torch.tensor([[0.0], [-3.0], [2.0]], requires_grad=True)", "r = torch.erf(x)",
+              "r2 = torch.conj_physical_(r)", "i = torch.tensor([1, 2])", "i.conj_physical_()",
+              "b = torch.tensor([True, False])", "b.conj_physical_()",
+              "e = torch.tensor([1., 2.]).expand(2, 2)", "e.conj_physical_()",
+              "x7 = torch.tensor([[-1.25], [1.5], [-0.25]])", "x6 = torch.tensor([[-1.75], [-3.0], [-1.25]], requires_grad=True)",
+              "l = torch.cosine_embedding_loss(x6, x7, torch.tensor([1., -1., 1.]))", "x7.conj_physical_()",
+              "y = x * 2", "y.conj_physical_()", "g, = torch.autograd.grad(y.sum(), x, create_graph=True)",
+              "v = (x * 1)[1:]", "v.conj_physical_()"],
+             ["r2 is r", "graph(r.grad_fn)", "r._version", "(i._version, b._version, e._version)",
+              "err(lambda: x.conj_physical_())", "err(lambda: l.backward())", "g", "graph(g.grad_fn)",
+              "graph(v.grad_fn)"]),
+        case("index-put-value-unstripped",  # (dt31 grad_fn:index_put_) index_put_ writes its value as it is:
+             # no ViewBackward0 for leading dims of one (x[i] = v strips them); more dims than the indexed part is
+             # an error, unless masked_fill_ takes a lone value (whose gradient the engine then refuses)
+             [graph, "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "w = torch.tensor([float('inf')], dtype=torch.float16, requires_grad=True)",
+              "a = torch.arange(64.).reshape(4, 4, 4).half()", "r = a.mT.index_put_((torch.tensor([2]),), w)",
+              "v = torch.ones(1, 4, requires_grad=True)", "k = torch.arange(16.).reshape(4, 4)",
+              "b = torch.zeros(4, 4, requires_grad=True) * 1", "b.index_put_((torch.tensor([2, 1]),), v)",
+              "(b * k).sum().backward()",
+              "c = torch.zeros(4, 4) * 1", "c[torch.tensor([1])] = torch.ones(1, 1, 1, 4, requires_grad=True)",
+              "m = torch.tensor([True, False, True, False])", "u = torch.ones(1, 1, 1, requires_grad=True)",
+              "d = torch.zeros(4, 4, requires_grad=True) * 1", "d.index_put_((m,), u)"],
+             ["graph(r.grad_fn)", "r[:, 2]", "graph(b.grad_fn)", "v.grad", "graph(c.grad_fn)", "graph(d.grad_fn)",
+              "err(lambda: d.sum().backward())",
+              "err(lambda: torch.zeros(4, 4).index_put_((m,), torch.ones(1, 1, 4)))",
+              "err(lambda: torch.zeros(4, 4).index_put_((torch.tensor(1),), torch.ones(1, 4)))",
+              "err(lambda: torch.zeros(4, 4).index_put_((torch.tensor([1]),), torch.ones(1, 1, 4), accumulate=True))",
+              "err(lambda: torch.zeros(4, 4).index_put((torch.tensor([1]),), torch.ones(1, 1, 4)))",
+              "torch.zeros(4, 4).index_put_((torch.tensor([[True, False, True, False]] * 4),), torch.ones(1, 1, 1))"]),
+    ]
