@@ -19,6 +19,7 @@ UNARY = [
     case("expm1_infinities", "torch.expm1(a)", a=val([-INF, 0.0, INF, -1e-8])),
     case("expm1_int64", "torch.expm1(a)", a=inp(3, 2, kind="int", dtype="int64")),
     _inplace("expm1", "expm1_()", a=inp(3, 2)),
+    _inplace("conj_physical", "conj_physical_()", a=inp(3, 2)),  # (real: the value itself, ConjPhysicalBackward1)
     case("log1p", "torch.log1p(a)", a=inp(3, 2, kind="unit"), second=True),
     case("log1p_method", "a.log1p()", a=inp(3, 2, kind="positive")),
     case("log1p_edges", "torch.log1p(a)", a=val([-1.0, -2.0, 0.0, 1e-10])),
