@@ -534,3 +534,6 @@ CASES += _lead31_cases(GRAPH)
 from exact_cases_groupsa32 import cases as _groupsa32_cases  # noqa: E402
 
 CASES += _groupsa32_cases(GRAPH)
+from exact_cases_groupsc32 import cases as _groupsc32_cases  # noqa: E402
+
+CASES += _groupsc32_cases(GRAPH)

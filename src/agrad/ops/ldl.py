@@ -156,6 +156,20 @@ def linalg_ldl_factor(A, *, hermitian=False):
     return LdlResult(*_factor(A, hermitian, True, "ldl_factor")[:2])
 
 
+def _ger(rows, col, y):
+    """MKL's dger(-1, col, y) on rows: a column whose y is zero is left alone (so a -0 stays -0)."""
+    rows[...] = np.where(y != 0, rows + col[:, None] * -y, rows)
+
+
+def _dot(col, rows):
+    """MKL's dgemv('T') sums: from the first product, not from +0 (-0 products sum to -0)."""
+    prods = col[:, None] * rows
+    total = prods[0]
+    for p in prods[1:]:
+        total = total + p
+    return total
+
+
 def _sytrs(ld, piv, b):
     """X with A X = B from sytf2's (LD, pivots) of A, as LAPACK's sytrs (lower): L D X = B, then L^T X = B."""
     n = ld.shape[0]
@@ -167,7 +181,7 @@ def _sytrs(ld, piv, b):
                 kp = piv[k] - 1
                 if kp != k:
                     b[[k, kp]] = b[[kp, k]]
-                b[k + 1:] -= ld[k + 1:, k, None] * b[k]
+                _ger(b[k + 1:], ld[k + 1:, k], b[k])
                 b[k] *= 1 / ld[k, k]
                 k += 1
             else:
@@ -175,8 +189,8 @@ def _sytrs(ld, piv, b):
                 if kp != k + 1:
                     b[[k + 1, kp]] = b[[kp, k + 1]]
                 if k < n - 2:
-                    b[k + 2:] -= ld[k + 2:, k, None] * b[k]
-                    b[k + 2:] -= ld[k + 2:, k + 1, None] * b[k + 1]
+                    _ger(b[k + 2:], ld[k + 2:, k], b[k])
+                    _ger(b[k + 2:], ld[k + 2:, k + 1], b[k + 1])
                 akm1k = ld[k + 1, k]
                 akm1, ak = ld[k, k] / akm1k, ld[k + 1, k + 1] / akm1k
                 denom = akm1 * ak - 1
@@ -187,15 +201,15 @@ def _sytrs(ld, piv, b):
         while k >= 0:
             if piv[k] > 0:
                 if k < n - 1:
-                    b[k] -= ld[k + 1:, k] @ b[k + 1:]
+                    b[k] -= _dot(ld[k + 1:, k], b[k + 1:])
                 kp = piv[k] - 1
                 if kp != k:
                     b[[k, kp]] = b[[kp, k]]
                 k -= 1
             else:
                 if k < n - 1:
-                    b[k] -= ld[k + 1:, k] @ b[k + 1:]
-                    b[k - 1] -= ld[k + 1:, k - 1] @ b[k + 1:]
+                    b[k] -= _dot(ld[k + 1:, k], b[k + 1:])
+                    b[k - 1] -= _dot(ld[k + 1:, k - 1], b[k + 1:])
                 kp = -piv[k] - 1
                 if kp != k:
                     b[[k, kp]] = b[[kp, k]]

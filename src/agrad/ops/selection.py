@@ -164,7 +164,7 @@ def _one_sided_clamp(name, np_fn, tensor_fn, keep, bound_wins):
                    saves=("self",), jvp="element_wise")
     scalar_op.derivative(lambda ctx, grad: where(keep(ctx.self, ctx.bound), grad, 0.0))
     tensor_op = Op(node_name(name, 1), lambda ctx, a, b: tensor_fn(a, b), inputs=("self", name[6:]),
-                   saves=("self", name[6:]), value_error=broadcast_error, jvp="element_wise")
+                   saves=("self", name[6:]), value_error=broadcast_error, jvp="element_wise", iterated=True)
 
     @tensor_op.derivative
     def _(ctx, grad):

@@ -1,0 +1,43 @@
+"""Regression cases of the smaller tensor-surface groups of the session-31 end run, replayed in session 32
+(helper "groupsc").
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    return [
+        case("ldl-solve-signed-zeros-as-mkl",  # (repr:ldl_solve) MKL's sytrs: dger leaves a column whose
+             # multiplier is zero alone, dgemv('T') sums from the first product (not from +0)
+             ["def lcg(k):\n    while True:\n        k = (k * 1103515245 + 12345) % 2 ** 31\n        yield k >> 16",
+              "g = lcg(11)",
+              "def sample(n, dt):\n    a = torch.tensor([[[-2., -1., 0., 0., 1., 2., 0.5][next(g) % 7] for j in range(n)]"
+              " for i in range(n)], dtype=dt)\n    a = a + a.T\n"
+              "    b = torch.tensor([[[-1., -0., 0., 0., 1.][next(g) % 5] for j in range(3)] for i in range(n)], dtype=dt)\n"
+              "    return a, b",
+              "def signs(k):\n    out = []\n    for t in range(k):\n        a, b = sample(2 + t % 4, (torch.float32, torch.float64)[t % 2])\n"
+              "        ld, piv, info = torch.linalg.ldl_factor_ex(a)\n        if info.item():\n            continue\n"
+              "        x = torch.linalg.ldl_solve(ld, piv, b)\n        out.append((x.tolist(), x.signbit().tolist()))\n"
+              "    return out",
+              "x6 = (torch.tensor([[[3.0, -2.25, -2.25], [float('-inf'), -3.0, 0.25], [0.0, -2.5, float('inf')]]])"
+              " + 4 * torch.eye(3)).requires_grad_()",
+              "ld6, piv6 = torch.linalg.ldl_factor(x6)",
+              "x9 = torch.tensor([[[2.5, 1.75], [-2.25, -1.25], [-2.25, -2.5]]], requires_grad=True)"],
+             ["signs(120)", "torch.linalg.ldl_solve(ld6, piv6, x9)"]),
+        case("clamp-min-max-tensor-bound-layout",  # (stride:clamp_min, stride:clamp_max) a tensor bound: the
+             # result laid out by TensorIterator (the first input decides), as maximum's
+             ["v = torch.arange(8.).reshape(4, 2).t()", "p = torch.ones(3, 4, 2).permute(2, 0, 1)",
+              "vi = torch.arange(16).reshape(4, 4).mT",
+              "x = torch.ones(4, 2, requires_grad=True)"],
+             ["[(f(v, torch.ones(2, 4)).stride(), f(torch.ones(2, 4), v).stride(), f(v, torch.ones(4)).stride(),"
+              " f(p, torch.ones(4)).stride(), f(p, torch.ones(2, 1, 4)).stride(), f(p[:, :1], torch.ones(2, 3, 4)).stride())"
+              " for f in (torch.clamp_min, torch.clamp_max)]",
+              "torch.clamp_max(vi, torch.full((4, 4), 5)).stride()",
+              "torch.autograd.grad(torch.clamp_min(x.t(), torch.zeros(2, 4)).sum(), x)[0].stride()"]),
+    ]
