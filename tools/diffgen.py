@@ -627,6 +627,8 @@ class Generator:
                 positional_ok = False
                 continue
             required = p.default is p.empty or p.name in recipe.get("@required", ())
+            if p.kind is p.POSITIONAL_ONLY and not positional_ok:
+                continue  # (uniform_'s from_: PyTorch's name is `from`, which no keyword argument can be)
             if not required and rng.random() > (0.5 if p.name in recipe else 0.3):
                 positional_ok = False
                 continue
@@ -638,7 +640,8 @@ class Generator:
                     return None
                 continue
             self.last_params.append(p.name)
-            if positional_ok and p.kind is not p.KEYWORD_ONLY and (required or rng.random() < 0.5):
+            if positional_ok and p.kind is not p.KEYWORD_ONLY and (
+                    required or p.kind is p.POSITIONAL_ONLY or rng.random() < 0.5):
                 args.append(value)
             else:
                 kwargs.append(f"{p.name}={value}")

@@ -40,4 +40,19 @@ def cases(graph: str) -> list[dict]:
               " for f in (torch.clamp_min, torch.clamp_max)]",
               "torch.clamp_max(vi, torch.full((4, 4), 5)).stride()",
               "torch.autograd.grad(torch.clamp_min(x.t(), torch.zeros(2, 4)).sum(), x)[0].stride()"]),
+        case("uniform-random-normal-argument-parsing",  # (raises-only-torch:uniform_, raises-only-torch:normal) the
+             # keyword of uniform_'s and random_'s first parameter is `from` (from_= is refused); normal's overloads:
+             # a number mean needs std and size, a tensor mean or std takes no size, dtype, layout, device
+             ["def err(f):\n    try:\n        return f()\n    except TypeError as e:\n        return str(e)",
+              "x = torch.ones(2, 3, dtype=torch.float64)", "torch.manual_seed(5)"],
+             ["err(lambda: x.uniform_(from_=-1.0, to=2.5))", "err(lambda: x.random_(from_=2))",
+              "err(lambda: x.random_(2, from_=1))", "x.uniform_(-1.0, to=2.5)", "x.uniform_(**{'from': 3.0, 'to': 4.0})",
+              "x.uniform_(to=0.5)", "x.random_(2, to=5)", "x.random_(**{'from': 1, 'to': 3})", "x.random_(to=3)",
+              "err(lambda: torch.normal(0.0, size=(2, 1), dtype=torch.float16))",
+              "err(lambda: torch.normal(mean=0.0, size=(2, 1)))", "err(lambda: torch.normal(torch.zeros(2), size=(2, 1)))",
+              "err(lambda: torch.normal(torch.zeros(2), 2.0, dtype=torch.float64))",
+              "err(lambda: torch.normal(2.0, torch.ones(2), size=(2,)))", "err(lambda: torch.normal(torch.zeros(2), device='cpu'))",
+              "torch.normal(0.0, 1.0, size=(2, 1), dtype=torch.float16)", "torch.normal(0.0, std=2.0, size=(2,))",
+              "torch.normal(torch.zeros(2))", "torch.normal(torch.zeros(2), 0.5)", "torch.normal(2.0, torch.ones(2))",
+              "torch.normal(1, 2, (3,))"]),
     ]

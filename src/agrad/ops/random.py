@@ -251,7 +251,8 @@ _exponential = _sampler("ExponentialBackward0", _exponential_fill)
 
 
 @method("uniform_")
-def uniform_(input, from_=0.0, to=1.0, *, generator=None, **kw):
+def uniform_(input, from_=0.0, /, to=1.0, *, generator=None, **kw):
+    """uniform_(from, to); ``from`` by keyword only as ``**{'from': v}`` (PyTorch's name is a Python keyword)."""
     low = kw.pop("from", from_)
     _no_extra(kw, "uniform_")
     g = _gen(generator)
@@ -274,8 +275,9 @@ def _normal_first(d, std):
 
 
 @method("random_")
-def random_(input, from_=None, to=None, *, generator=None, **kw):
-    """random_(), random_(to), random_(from, to); ``from`` and ``to`` by keyword too."""
+def random_(input, from_=None, /, to=None, *, generator=None, **kw):
+    """random_(), random_(to), random_(from, to); ``from`` and ``to`` by keyword too (``from`` as
+    ``**{'from': v}``: PyTorch's name is a Python keyword, ``from_`` is no keyword of its)."""
     low = kw.pop("from", from_)
     _no_extra(kw, "random_")
     g = _gen(generator)
@@ -499,14 +501,21 @@ _normal_t[2].derivative(_zero_grad)
 _normal_t[3].derivative(lambda ctx, grad: tuple(None if m is None else _zeros(m) for m in ctx._input_meta))
 
 
+#: normal's std when the call gives none (told apart by identity: only normal(Tensor mean) may leave it out)
+_STD_OMITTED = float("1.0")
+
+
 @export()
-def normal(mean=None, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
-           requires_grad=False, pin_memory=False):
+def normal(mean=None, std=_STD_OMITTED, size=None, *, generator=None, out=None, dtype=None, layout=None,
+           device=None, requires_grad=False, pin_memory=False):
     """normal(mean, std) with tensor mean and/or std, or normal(mean, std, size) with numbers."""
     if mean is None:
         raise TypeError('normal() missing 1 required positional arguments: "mean"')
-    g = _gen(generator)
     mt, st = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if (mt or st) and (size is not None or dtype is not None or layout is not None or device is not None
+                       or requires_grad or pin_memory) or not (mt or st) and std is _STD_OMITTED:
+        raise TypeError("normal(): no overload takes these arguments")  # (the parser's text replaces it)
+    g = _gen(generator)
     if not mt and not st:
         if size is None:
             raise TypeError("normal() received an invalid combination of arguments - got (float, float), "
