@@ -55,4 +55,16 @@ def cases(graph: str) -> list[dict]:
               "torch.normal(0.0, 1.0, size=(2, 1), dtype=torch.float16)", "torch.normal(0.0, std=2.0, size=(2,))",
               "torch.normal(torch.zeros(2))", "torch.normal(torch.zeros(2), 0.5)", "torch.normal(2.0, torch.ones(2))",
               "torch.normal(1, 2, (3,))"]),
+        case("linalg-pinv-overloads",  # (raises-only-torch:pinv) rcond (positional, with hermitian) takes no atol
+             # or rtol beside it; the parameter is `input`; hermitian of a non-square matrix is eigh's error
+             ["def err(f):\n    try:\n        return f()\n    except (TypeError, RuntimeError) as e:\n        return str(e)",
+              "A = torch.tensor([[-2.0, 1.0], [-0.25, 3.0], [0.25, 1.0], [2.75, 0.0]])",
+              "S = torch.tensor([[-2.0, 1.0], [1.0, 3.0]], dtype=torch.float64)"],
+             ["err(lambda: torch.linalg.pinv(A, atol=3.0, rtol=-1.5, rcond=0.5))",
+              "err(lambda: torch.linalg.pinv(A, rcond=0.5, atol=0.1))", "err(lambda: torch.linalg.pinv(A, 0.5, rtol=0.1))",
+              "err(lambda: torch.linalg.pinv(A=A))", "err(lambda: torch.linalg.pinv(A, 0.5, True))",
+              "err(lambda: torch.linalg.pinv(A, hermitian=True, atol=1.0))",
+              "torch.linalg.pinv(A, 0.5)", "torch.linalg.pinv(A, torch.tensor(0.5))",
+              "torch.linalg.pinv(input=A, rcond=torch.tensor(0.5))", "torch.linalg.pinv(S, 0.1, True)",
+              "torch.linalg.pinv(S, rcond=0.1, hermitian=True)"]),
     ]

@@ -649,7 +649,12 @@ def _tol_value(t):
 
 
 @with_out("linalg_pinv", None)
-def _linalg_pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=None):
+def _linalg_pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
+    """PyTorch's four overloads: (input, *, atol, rtol, hermitian), Tensor or float tolerances, and
+    (input, rcond, hermitian): rcond takes no atol or rtol beside it."""
+    if rcond is not None and (atol is not None or rtol is not None):
+        raise TypeError("linalg_pinv(): rcond with atol or rtol")  # (the parser's text replaces it)
+    A = input
     if atol is not None and not isinstance(atol, Tensor) and rtol is None and rcond is None:
         # the float overload's default rtol (eps(dtype) * max(size(-1), size(-2))), before any check
         _wrap_dim_no_scalar(-2, A.ndim)
@@ -659,6 +664,9 @@ def _linalg_pinv(A, *, atol=None, rtol=None, hermitian=False, out=None, rcond=No
         raise RuntimeError(f"linalg.pinv({_scalar_name(A.dtype)}{{{list(A.shape)}}}): expected a tensor with 2 or "
                            "more dimensions of float, double, cfloat or cdouble types")
     _matrix(A, "linalg.pinv")
+    if hermitian and A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"linalg.eigh: A must be batches of square matrices, but they are {A.shape[-2]} by "
+                           f"{A.shape[-1]} matrices")
     if rcond is not None:
         rtol = rcond
     return _pinv(A, atol=_tol_value(atol), rtol=_tol_value(rtol), hermitian=bool(hermitian))
