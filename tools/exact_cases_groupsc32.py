@@ -67,4 +67,17 @@ def cases(graph: str) -> list[dict]:
               "torch.linalg.pinv(A, 0.5)", "torch.linalg.pinv(A, torch.tensor(0.5))",
               "torch.linalg.pinv(input=A, rcond=torch.tensor(0.5))", "torch.linalg.pinv(S, 0.1, True)",
               "torch.linalg.pinv(S, rcond=0.1, hermitian=True)"]),
+        case("as-strided-reads-outside-the-input",  # (raises-only-agrad:as_strided_) a view reading storage the
+             # input does not hold: as_strided_backward reads its storage back at the input's positions, so those
+             # elements get no gradient (as_strided_ in place: AsStridedBackward1)
+             [graph, "x1 = torch.tensor([[1.75], [2.0]], requires_grad=True)", "r2 = x1 * 1",
+              "r3 = r2[0].as_strided_((1,), (1,), 1)", "r3.sum().backward()",
+              "x = torch.arange(6., requires_grad=True)", "w = torch.arange(4., requires_grad=True)", "v = (x * 1)[1:4]",
+              "a = v.as_strided((2, 2), (3, 2), 0)", "b = v.as_strided((2, 2), (1, 1), 0)",
+              "ga, = torch.autograd.grad((a * w.reshape(2, 2)).sum(), x, create_graph=True)",
+              "gb, = torch.autograd.grad((b * w.reshape(2, 2)).sum(), x, create_graph=True)",
+              "(ga * torch.arange(6.)).sum().backward()", "wa = w.grad.clone()",
+              "(gb * torch.arange(6.)).sum().backward()"],
+             ["(r3, r2._version, x1.grad)", "graph(r3.grad_fn)", "(a, ga, b, gb)", "graph(ga.grad_fn)", "graph(gb.grad_fn)",
+              "(wa, w.grad)"]),
     ]

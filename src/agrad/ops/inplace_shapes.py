@@ -104,7 +104,12 @@ def t_(input):
 
 # as_strided_ ----------------------------------------------------------------------------
 
-_as_strided1 = Op("AsStridedBackward1", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="linear")
+def _gather(ctx, a, idx):
+    from .inplace_view import gather
+    return gather(a, idx)
+
+
+_as_strided1 = Op("AsStridedBackward1", _gather, jvp="linear")
 
 
 @_as_strided1.derivative

@@ -51,7 +51,16 @@ def flat_index(view, base):
 
 # the three array moves, each differentiable (for create_graph) ---------------------
 
-_take = Op("AsStridedBackward0", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="linear")
+def gather(a, idx):
+    """``a``'s elements at flat ``idx``; an index past them (as_strided's read outside the input, whose
+    value the view takes from the storage) reads a zero."""
+    flat = a.reshape(-1)
+    if idx.size and idx.max() >= flat.size:
+        flat = np.concatenate([flat, np.zeros(int(idx.max()) + 1 - flat.size, a.dtype)])
+    return flat[idx]
+
+
+_take = Op("AsStridedBackward0", lambda ctx, a, idx: gather(a, idx), jvp="linear")
 
 
 @_take.derivative
@@ -62,11 +71,21 @@ def _(ctx, grad):
         # copied into zeros of the base (CopySlices), read back through as_strided
         # (its dims of size 1 squeezed away first, the last first: a SqueezeBackward1 each)
         shape = tuple(ctx.input_shape)
-        zeros = Tensor._make(np.zeros(shape, grad._data.dtype))
+        n = int(np.prod(shape))
+        past = int(idx.max()) + 1 - n if idx.size else 0  # (reads outside the input: dropped at the end)
+        zeros = Tensor._make(np.zeros(shape if past <= 0 else (n + past,), grad._data.dtype))
         for i in range(grad.ndim - 1, -1, -1):
             if grad.shape[i] == 1:
                 grad, idx = grad.squeeze(i), idx.squeeze(i)
-        return _take(_replace(zeros, grad, idx=idx), idx=np.arange(zeros._data.size).reshape(shape))
+        return _take(_replace(zeros, grad, idx=idx), idx=np.arange(n).reshape(shape))
+    if graph._state["enabled"]:
+        # create_graph, a view whose elements overlap: the gradient index_add_-ed into zeros of the
+        # storage (IndexAddBackward0 over its reshape), read back through as_strided
+        shape = tuple(ctx.input_shape)
+        n = int(np.prod(shape))
+        storage = Tensor._make(np.zeros(max(n, int(idx.max()) + 1), grad._data.dtype))
+        storage.index_add_(0, Tensor._make(idx.reshape(-1).astype(np.int64)), grad.reshape(-1))
+        return _take(storage, idx=np.arange(n).reshape(shape))
     return _scatter_add(grad, ctx.input_shape, idx)
 
 
@@ -78,13 +97,14 @@ _scatter.derivative(lambda ctx, grad: _take(grad, idx=ctx.idx))
 def _scatter_np(g, shape, idx):
     """as_strided_backward: the gradient copied into zeros of the base where the view's elements do not
     overlap (a -0.0 stays), added (index_add_) where they do."""
-    out = np.zeros(int(np.prod(shape)), g.dtype)
+    n = int(np.prod(shape))
     flat = idx.reshape(-1)
+    out = np.zeros(max(n, int(flat.max()) + 1 if flat.size else 0), g.dtype)  # (past n: reads outside the input)
     if np.unique(flat).size == flat.size:
         out[flat] = g.reshape(-1)
     else:
         np.add.at(out, flat, g.reshape(-1))
-    return out.reshape(shape)
+    return out[:n].reshape(shape)
 
 
 def take(a, idx):

@@ -6,7 +6,7 @@ constructor: a tensor as it is when it can be, else converted or copied).
 A tensor's storage here is the numpy buffer its data is a view of; ``as_strided``'s default
 offset is the tensor's own, as in PyTorch.  Its gradient reaches the input's elements the
 view reads (PyTorch's as_strided_backward in storage space, then read back at the input's
-positions); a view that reads storage outside the input is refused when it needs a gradient.
+positions); what the view reads outside the input's elements gets no gradient.
 """
 
 from __future__ import annotations
@@ -78,10 +78,15 @@ def _reads_of(input, flat, positions):
     order = np.argsort(input_pos, kind="stable")
     where = np.searchsorted(input_pos[order], positions.reshape(-1))
     where = np.clip(where, 0, max(input_pos.size - 1, 0))
-    if input_pos.size == 0 or not np.array_equal(input_pos[order][where], positions.reshape(-1)):
-        raise RuntimeError("agrad: as_strided reading memory outside the input's elements is not supported "
-                           "for a tensor that requires grad")
-    return order[where].reshape(positions.shape)
+    flat_pos = positions.reshape(-1)
+    outside = input_pos[order][where] != flat_pos if input_pos.size else np.ones(flat_pos.shape, bool)
+    reads = order[where] if input_pos.size else np.zeros(flat_pos.shape, np.int64)
+    if outside.any():
+        # storage the input does not hold: an index past its elements, one per storage position (the
+        # gradient read there is dropped, as as_strided_backward reads its storage back at the input's)
+        reads = np.where(outside, input_pos.size + np.unique(flat_pos[outside], return_inverse=True)[1]
+                         .reshape(-1)[np.cumsum(outside) - 1], reads)
+    return reads.reshape(positions.shape)
 
 
 # as_strided_scatter: a copy of the input with the strided view's elements replaced ------------
