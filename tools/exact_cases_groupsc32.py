@@ -80,4 +80,18 @@ def cases(graph: str) -> list[dict]:
               "(gb * torch.arange(6.)).sum().backward()"],
              ["(r3, r2._version, x1.grad)", "graph(r3.grad_fn)", "(a, ga, b, gb)", "graph(ga.grad_fn)", "graph(gb.grad_fn)",
               "(wa, w.grad)"]),
+        case("add-sub-integer-alpha-and-deprecated-overloads",  # (raises-only-agrad:add, raises-only-agrad:sub) an
+             # integer alpha converted as the kernel's Scalar::to<T> (uint8 takes -1 as 255; out of range: PyTorch's
+             # overflow error); add/sub/add_/sub_(input, Number alpha, Tensor other): the deprecated overloads
+             [graph, "def err(f):\n    try:\n        return f()\n    except (TypeError, RuntimeError) as e:\n        return str(e)",
+              "u = torch.tensor([[0, 5], [1, 6]], dtype=torch.uint8)", "v = torch.tensor([[3, 7], [4, 2]], dtype=torch.uint8)",
+              "x = torch.tensor([1., 2.], requires_grad=True)", "y = torch.tensor([3., 4.], requires_grad=True)",
+              "r = torch.sub(x, 2.5, y)", "r.sum().backward()"],
+             ["u.add(v, alpha=-1)", "torch.sub(u[::2], v, alpha=-1)", "u.clone().sub_(v, alpha=-3)", "torch.add(u, 3, alpha=-1)",
+              "err(lambda: torch.add(u, v, alpha=300))", "err(lambda: torch.add(u, v, alpha=2 ** 63))",
+              "err(lambda: torch.add(u.short(), 2, alpha=-70000))", "torch.add(u.to(torch.int8), v.to(torch.int8), alpha=-200)",
+              "torch.add(x, 2, y)", "x.add(2, y)", "torch.sub(x, 2, y)", "x.sub(2, y)", "x.detach().add_(2, y)",
+              "x.detach().sub_(2, y)", "torch.add(x, 2, other=y)", "torch.add(x, 2.5, 3)", "x.add(2, 3)",
+              "torch.add(u, -1, v)", "err(lambda: torch.add(x, 2, y, alpha=3))", "err(lambda: torch.subtract(x, 2, y))",
+              "(r, x.grad, y.grad)", "graph(r.grad_fn)"]),
     ]

@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._not_implemented import not_implemented
-from ._op import METHODS, inplace, method
+from ._op import FUNCTIONS, METHODS, inplace, method
 from ._shortcuts import ONE32, ONE64
 from .factories import is_agrad_array as _is_agrad_array
 from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, bitwise_not, bitwise_or,
@@ -256,6 +256,41 @@ for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "mul
                    "floor_divide_": floor_divide_, "remainder_": _remainder_in_place}.items():
     _fn = inplace(_fn, partial=True)
     method(_name)(_checked_first(_fn, _FIRST[_name]) if _name in _FIRST else _fn)
+
+
+def _alpha_first(fn, name, form):
+    """``fn`` (add, sub, add_, sub_) also as PyTorch's deprecated overload ``(input, Number alpha, Tensor
+    other)``, ``other`` by position or keyword: its warning (one per process for every such overload:
+    python_arg_parser's TORCH_WARN_ONCE), then the call with ``alpha=``."""
+    if form == "function":
+        old = f"{name}(Tensor input, Number alpha, Tensor other, *, Tensor out = None)"
+        new = f"{name}(Tensor input, Tensor other, *, Number alpha = 1, Tensor out = None)"
+    else:
+        old, new = f"{name}(Number alpha, Tensor other)", f"{name}(Tensor other, *, Number alpha = 1)"
+    text = f"This overload of {name} is deprecated:\n\t{old}\nConsider using one of the following signatures instead:\n\t{new}"
+
+    def call(input, *args, **kwargs):
+        if (len(args) == 2 or len(args) == 1 and "other" in kwargs) and "alpha" not in kwargs and (
+                isinstance(args[0], numbers.Number) or type(args[0]) is Tensor and args[0].ndim == 0):
+            from .. import _warn_once
+            from ..settings import is_warn_always_enabled
+            if is_warn_always_enabled() or not _warn_once._GIVEN & _DEPRECATED_ALPHA:
+                _warn_once.warn_once(text, stacklevel=2)
+            _DEPRECATED_ALPHA.add(text)
+            alpha = args[0].item() if type(args[0]) is Tensor else args[0]
+            return fn(input, args[1] if len(args) == 2 else kwargs.pop("other"), alpha=alpha, **kwargs)
+        return fn(input, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__, call.__module__, call.__wrapped__ = fn.__doc__, fn.__module__, fn
+    return call
+
+
+_DEPRECATED_ALPHA: set = set()  # (the texts: any of them given stops the others)
+for _name, _fn in {"add": add, "sub": sub}.items():
+    FUNCTIONS[_name] = _alpha_first(_fn, _name, "function")
+    METHODS[_name] = _alpha_first(_fn, _name, "method")
+    METHODS[_name + "_"] = _alpha_first(METHODS[_name + "_"], _name + "_", "method")
 for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul, "__itruediv__": div,
                    "__ipow__": pow, "__ifloordiv__": floor_divide_, "__imod__": _remainder_in_place}.items():
     _fn = inplace(_fn, partial=True)

@@ -228,6 +228,8 @@ def _sub_fwd(ctx, a, b, alpha=1):
 def _times_alpha(b, a, alpha):
     """``alpha * b`` in ``b``'s dtype (a Python number takes the tensor's); a bool result takes bool(alpha)."""
     d = b.dtype if hasattr(b, "dtype") else a.dtype
+    if d.kind in "iu":  # (the kernel's Scalar::to<scalar_t>: PyTorch's overflow error; uint8 takes -1 as 255)
+        alpha = dtypes.kernel_scalar(alpha, d)
     return np.multiply(b, bool(alpha) if d == np.bool_ else alpha, dtype=d)
 
 
