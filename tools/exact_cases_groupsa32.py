@@ -47,4 +47,27 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: torch.zeros(4, 4).index_put_((torch.tensor([1]),), torch.ones(1, 1, 4), accumulate=True))",
               "err(lambda: torch.zeros(4, 4).index_put((torch.tensor([1]),), torch.ones(1, 1, 4)))",
               "torch.zeros(4, 4).index_put_((torch.tensor([[True, False, True, False]] * 4),), torch.ones(1, 1, 1))"]),
+        case("householder-product-backward-ops",  # (dt31 grad_fn:backward, type:grad, grad-requires_grad) PyTorch's
+             # householder_product_backward op for op: its double-backward graph (CopySlices per column), its
+             # gradient of tau through the saved result (requires grad though input does not), None for an empty
+             # tau; ormqr's four forms reuse it (the flipped order for C Q and Q^T C)
+             [graph, "a = torch.tensor([[float('nan'), -0.75, 0.5], [2.75, -1.25, -0.5], [1.5, 3.0, 2.25], [0.0, -2.5, -1.75]])",
+              "t = torch.tensor([0.0, 0.0, 0.25], requires_grad=True)", "r = a.orgqr(t)",
+              "g, = torch.autograd.grad(r.sum(), t, create_graph=True)",
+              "b = torch.tensor([[-2.75, 0.25], [3.0, -0.5], [1.0, -2.25]], dtype=torch.float64)",
+              "u = torch.tensor([0.25], dtype=torch.float64, requires_grad=True)",
+              "h, = torch.autograd.grad(torch.linalg.householder_product(b, u).sum(), u, create_graph=True)",
+              "c = torch.tensor([[2.75, -0.75], [2.5, -3.0]], dtype=torch.float64, requires_grad=True)",
+              "e = torch.autograd.grad(torch.orgqr(c, torch.zeros(0, dtype=torch.float64)).sum(), [c], allow_unused=True)",
+              "p = torch.tensor([[[1.0, 0.5], [-0.5, 2.0], [0.25, 1.5]]] * 2, dtype=torch.float64, requires_grad=True)",
+              "q = torch.tensor([[0.5, 1.25]] * 2, dtype=torch.float64, requires_grad=True)",
+              "w = torch.tensor([[[0.5, -1.0, 2.0], [1.5, 0.25, -0.5], [2.0, 1.0, 0.75]]] * 2, dtype=torch.float64)",
+              "hp = torch.autograd.grad((torch.linalg.householder_product(p, q) * w[..., :2]).sum(), [p, q], create_graph=True)",
+              "hh = torch.autograd.grad(sum((x * x).sum() for x in hp), [p, q])",
+              "o = torch.tensor([[1.5, -2.0, 0.5], [0.25, 1.0, -1.25], [2.0, 0.5, 1.0]], dtype=torch.float64, requires_grad=True)",
+              "def orm(left, tr):\n    y = torch.ormqr(p[0], q[0], o if left else o.mT, left=left, transpose=tr)\n"
+              "    gs = torch.autograd.grad((y * w[0]).sum(), [p, q, o], create_graph=True)\n"
+              "    return [torch.autograd.grad(sum((x * x).sum() for x in gs), [p, q, o]), graph(gs[1].grad_fn)[:6]]"],
+             ["g", "graph(g.grad_fn)", "h", "h.requires_grad", "graph(h.grad_fn)", "e", "hp", "graph(hp[0].grad_fn)", "hh",
+              "orm(True, False)", "orm(True, True)", "orm(False, False)", "orm(False, True)"]),
     ]

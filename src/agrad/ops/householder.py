@@ -5,11 +5,8 @@ and torch.ormqr (OrmqrBackward0).
 geqrf and orgqr are ``_lapack``'s geqr2 and org2r (MKL's arithmetic, as linalg.qr's); ormqr applies
 the reflectors H_i = I - tau_i v_i v_i^H one at a time in LAPACK's order.  Results are column-major.
 
-The gradients are the derivative of Q = H_0 ... H_{k-1} written with agrad ops: for the gradient M
-of the full m x m product reaching H_i (H_0..H_{i-1} on its left, the rest on its right),
-tau_i's gradient is -v_i^H M v_i and v_i's is -tau_i (M + M^H) v_i below the diagonal.  The values
-are PyTorch's (its householder_product_backward); its double-backward graph differs (see
-docs/semantics.md).
+The gradients are PyTorch's householder_product_backward, op for op (:func:`householder_grads`):
+its values, and under ``create_graph=True`` its graph.
 """
 
 from __future__ import annotations
@@ -21,7 +18,6 @@ from ..tensor import _scalar_name
 from ._lapack import column_major, geqr2, org2r
 from ._op import FUNCTIONS, Op, export, with_out
 from ._return_types import return_type
-from .nn import const
 
 GeqrfResult = return_type("geqrf", ["a", "tau"])
 
@@ -66,47 +62,73 @@ def geqrf(input):
 # householder_product (orgqr)
 # ---------------------------------------------------------------------------
 
-def _reflectors(V, tau):
-    """The reflectors' vectors v_i (unit at i, zeros above, V's column below) as the columns of a
-    tensor (..., m, k), built with agrad ops from V (..., m, n)."""
-    m, k = V.shape[-2], tau.shape[-1]
-    eye = const(np.eye(m, k, dtype=V._data.dtype))
-    return V.narrow(-1, 0, k).tril(-1) + eye
+def _transform(m, k, v_full, t, K, in_place, left):
+    """PyTorch's apply_simple_transformation with u = v: (I - t v v^H) K (``left``) or K (I - t v v^H);
+    ``in_place`` (a first derivative, grad mode off): K's rows (columns) from k on rewritten, v's
+    first k entries being zeros."""
+    if in_place:
+        v = v_full.narrow(-2, k, m - k)
+        if left:
+            u = v.mT.matmul(K.narrow(-2, k, m - k))
+            K.narrow(-2, k, m - k).sub_((t.unsqueeze(-1) * v) * u)
+        else:
+            u = K.narrow(-1, k, m - k).matmul(t.unsqueeze(-1) * v)
+            K.narrow(-1, k, m - k).sub_(u * v.mT)
+        return K
+    if left:
+        return K - (t.unsqueeze(-1) * v_full) * v_full.mT.matmul(K)
+    return K - K.matmul(t.unsqueeze(-1) * v_full) * v_full.mT
 
 
-def householder_grads(gQ, V, tau):
-    """(V's gradient, tau's) from gQ, the gradient of the full m x m product Q = H_0 ... H_{k-1}."""
-    m, k = V.shape[-2], tau.shape[-1]
-    vs = _reflectors(V, tau)
-    eye = const(np.eye(m, dtype=V._data.dtype))
-    hs = []
-    for i in range(k):
-        v = vs.narrow(-1, i, 1)
-        hs.append(eye - tau.narrow(-1, i, 1).unsqueeze(-1) * v.matmul(v.mT))
-    left = [eye]  # H_0 ... H_{i-1}
-    for h in hs[:-1]:
-        left.append(left[-1].matmul(h))
-    right = [eye]  # H_{i+1} ... H_{k-1}, from the last
-    for h in reversed(hs[1:]):
-        right.append(h.matmul(right[-1]))
-    right.reverse()
-    g_v, g_tau = [], []
-    for i in range(k):
-        M = left[i].mT.matmul(gQ).matmul(right[i].mT)
-        v = vs.narrow(-1, i, 1)
-        t = tau.narrow(-1, i, 1).unsqueeze(-1)
-        g_tau.append(-(v.mT.matmul(M).matmul(v)).squeeze(-1))
-        g_v.append(-(t * (M + M.mT).matmul(v)))
-    cat = FUNCTIONS["cat"]
-    g_tau = cat(g_tau, -1) if k else const(np.zeros(tau.shape, tau._data.dtype))
-    n = V.shape[-1]
-    cols = g_v + [const(np.zeros(V.shape[:-1] + (n - k,), V._data.dtype))] if n > k else g_v
-    g_V = cat(cols, -1).tril(-1) if cols else const(np.zeros(V.shape, V._data.dtype))
-    return g_V, g_tau
+def _update_grad(m, k, v_full, t, K):
+    """(v_k's gradient (..., m, 1), tau_k's (..., 1)) from K (PyTorch's update_grad)."""
+    v = v_full.narrow(-2, k, m - k)
+    vHK = v.mT.matmul(K.narrow(-2, k, m - k))
+    Kv = K.narrow(-1, k, m - k).matmul(v)
+    t = t.unsqueeze(-1)
+    v_grad = (-t * vHK).squeeze(-2) - (t * Kv).squeeze(-1)
+    tau_grad = -(vHK.narrow(-1, k, m - k).matmul(v))
+    return v_grad.unsqueeze(-1), tau_grad.squeeze(-1)
+
+
+def householder_grads(grad, result, input_, tau, flip_order=False):
+    """(input's gradient, tau's) as PyTorch's householder_product_backward computes them, op for op
+    (so its values and, under create_graph, its graph): K = result grad^H, updated by one reflector
+    from each side per column (H_{i+1}^{-1} K H_i, with H(tau)^{-1} = H(tau / (tau ||v||^2 - 1)));
+    in place when no graph is recorded, out of place otherwise (whose 0 * inf differ).  None, None
+    for an empty input or tau."""
+    from ..autograd import graph
+    if input_.numel() == 0 or tau.numel() == 0:
+        return None, None
+    m, k = input_.shape[-2], tau.shape[-1]
+    inp = input_.tril(-1)
+    inp.diagonal(0, -2, -1).fill_(1.0)
+    cols = inp.narrow(-1, 0, k)
+    sigma = tau / (tau * (cols * cols).sum(-2) - 1.0)
+    K = result.matmul(grad.mT)
+    in_place = not graph._state["enabled"]
+    flip = (lambda i: k - i - 1) if flip_order else (lambda i: i)
+    left = not flip_order
+    zero = flip(0)
+    K = _transform(m, zero, inp.narrow(-1, zero, 1), sigma.narrow(-1, zero, 1), K, in_place, left)
+    zeros_like = FUNCTIONS["zeros_like"]
+    input_grad, tau_grad = zeros_like(input_), zeros_like(tau)
+    for step in range(k):
+        i = flip(step)
+        v_i, t_i = inp.narrow(-1, i, 1), tau.narrow(-1, i, 1)
+        v_grad, t_grad = _update_grad(m, i, v_i, t_i, K)
+        input_grad.select(-1, i).copy_(v_grad.squeeze(-1))
+        tau_grad.select(-1, i).copy_(t_grad.squeeze(-1))
+        if i != flip(k - 1):
+            j = i - 1 if flip_order else i + 1
+            K = _transform(m, j, inp.narrow(-1, j, 1), sigma.narrow(-1, j, 1), K, in_place, left)
+            K = _transform(m, i, v_i, t_i, K, in_place, not left)
+    input_grad.tril_(-1)
+    return input_grad, tau_grad
 
 
 def _householder_fwd(ctx, a, tau):
-    q = org2r(_flat(a), tau.reshape((-1, tau.shape[-1])) if a.ndim > 2 else tau[None])
+    q = org2r(_flat(a), tau.reshape((int(np.prod(tau.shape[:-1])), tau.shape[-1])) if a.ndim > 2 else tau[None])
     return column_major(q.reshape(a.shape))
 
 
@@ -116,10 +138,7 @@ _householder = Op("LinalgHouseholderProductBackward0", _householder_fwd, inputs=
 
 @_householder.derivative
 def _(ctx, grad):
-    V, tau = ctx.input, ctx.tau
-    m, n = V.shape[-2:]
-    gQ = grad if m == n else FUNCTIONS["cat"]([grad, const(np.zeros(grad.shape[:-1] + (m - n,), grad._data.dtype))], -1)
-    g_V, g_tau = householder_grads(gQ, V, tau)
+    g_V, g_tau = householder_grads(grad, ctx.result, ctx.input, ctx.tau)
     return (g_V if ctx.needs(0) else None), (g_tau if ctx.needs(1) else None)
 
 
@@ -187,11 +206,12 @@ def _(ctx, grad):
     g_c = _ormqr(A, tau, grad, left=left, transpose=not transpose) if ctx.needs(2) else None
     g_a = g_tau = None
     if ctx.needs(0) or ctx.needs(1):
-        if left:
-            gQ = C.matmul(grad.mT) if transpose else grad.matmul(C.mT)
-        else:
-            gQ = grad.mT.matmul(C) if transpose else C.mT.matmul(grad)
-        g_a, g_tau = householder_grads(gQ, A, tau)
+        result = ctx.result
+        if left != transpose:  # Q C (C Q^H): householder_product's backward of (grad, result)
+            g_a, g_tau = householder_grads(grad.mT if transpose else grad, result.mT if transpose else result, A, tau)
+        else:  # C Q (Q^H C): of (result^H, grad^H), the reflectors from the last
+            g_a, g_tau = householder_grads(result if transpose else result.mT, grad if transpose else grad.mT, A, tau,
+                                           flip_order=True)
     return (g_a if ctx.needs(0) else None), (g_tau if ctx.needs(1) else None), g_c
 
 
