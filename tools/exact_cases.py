@@ -537,3 +537,6 @@ CASES += _groupsa32_cases(GRAPH)
 from exact_cases_groupsc32 import cases as _groupsc32_cases  # noqa: E402
 
 CASES += _groupsc32_cases(GRAPH)
+from exact_cases_groupsb32 import cases as _groupsb32_cases  # noqa: E402
+
+CASES += _groupsb32_cases(GRAPH)

@@ -298,8 +298,10 @@ def _ctc_impl(log_probs, targets, input_lengths, target_lengths, blank, reductio
 
 
 @export("ctc_loss")
-def torch_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False):
-    """The CTC loss of each sequence (reduction: 0 none, 1 mean over lengths, 2 sum)."""
+def torch_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0, zero_infinity=False):
+    """The CTC loss of each sequence (reduction: 0 none, 1 mean over lengths, 2 sum).  Omitted, the
+    reduction is 0, not the signature's ``at::Reduction::Mean``: PyTorch's argument parser reads that
+    default with ``atol`` (as for torch.kl_div, torch.hinge_embedding_loss, ...)."""
     args = (log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
     tensors = isinstance(input_lengths, Tensor) and isinstance(target_lengths, Tensor)
     if not (isinstance(log_probs, Tensor) and isinstance(targets, Tensor)
