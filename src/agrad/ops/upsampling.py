@@ -1,15 +1,13 @@
 """Resampling: F.interpolate (nearest, nearest-exact, linear, bilinear, bicubic, trilinear,
 area), the deprecated F.upsample* spellings, pixel_shuffle and pixel_unshuffle.
 
-Every interpolation mode is separable: along each resized dim the output is a
-fixed matrix (out, in) times the input, built from ATen's own index and weight
-formulas (``area_pixel_compute_source_index``, the cubic convolution with
-A = -0.75), computed in the input's precision as ATen's ``opmath_t`` does.  So
-each mode is one ``separable`` op from the pooling family, whose derivative
-applies the transposed matrices; ``area`` is adaptive average pooling, as in
-PyTorch.  The nearest modes pick each output's source (``nearest_idx``) and sum
-gradients back in the output's order, as ATen's kernels do (a matrix product
-would turn -0.0 into 0.0 and spread an inf or NaN to every output).
+The interpolating modes (linear, bilinear, trilinear, bicubic) run ATen's own CPU kernels step by
+step (agrad/ops/_upsample_kernels.py: its indices and weights, its fused multiply-adds, the
+channels-last kernel where ATen picks it, NaN where an inf neighbour has weight 0), forward and
+backward, each the other's derivative; ``area`` is adaptive average pooling, as in PyTorch.  The
+nearest modes pick each output's source (``nearest_idx``) and sum gradients back in the output's
+order, as ATen's kernels do (a matrix product would turn -0.0 into 0.0 and spread an inf or NaN to
+every output).
 """
 
 from __future__ import annotations
@@ -23,8 +21,10 @@ import numpy as np
 from .. import dtypes
 from ..tensor import _scalar_name
 from ._layout import in_input_format
+from . import _upsample_kernels as _kernels
 from ._op import Op, export
-from .pooling import _adaptive_avg, adaptive_avg_pool1d, separable
+from .memory_format import _is_contiguous_in, channels_last, channels_last_3d
+from .pooling import _adaptive_avg, adaptive_avg_pool1d
 
 _DIMS = {3: 1, 4: 2, 5: 3}
 _OPS = {}
@@ -35,7 +35,7 @@ def _op(kind, n):
             "bilinear": "UpsampleBilinear", "bicubic": "UpsampleBicubic", "trilinear": "UpsampleTrilinear"}[kind]
     key = f"{name}{n}DBackward0"
     if key not in _OPS:
-        _OPS[key] = _picking(key) if kind.startswith("nearest") else separable(key)
+        _OPS[key] = _picking(key) if kind.startswith("nearest") else _resampling(key)
     return _OPS[key]
 
 
@@ -71,6 +71,26 @@ def _picking(name):
     return op
 
 
+def _channels_last_input(x):
+    fmt = {4: channels_last, 5: channels_last_3d}.get(x.ndim)
+    return fmt is not None and _is_contiguous_in(x, fmt)
+
+
+def _resampling(name):
+    """An interpolating op named ``name`` (ATen's kernels, agrad/ops/_upsample_kernels.py); its
+    derivative is the backward kernel, whose own derivative is the forward kernel again."""
+    op = Op(name, in_input_format(lambda ctx, x, mode, size, in_size, scales, align_corners: _kernels.forward(
+        x, mode, size, scales, align_corners, _channels_last_input(x))), jvp="linear")
+    back = Op(name.replace("Backward0", "BackwardBackward0"),
+              lambda ctx, g, mode, size, in_size, scales, align_corners: _kernels.backward(
+                  g, mode, in_size, scales, align_corners), internal=True, jvp="linear")
+    op.derivative(lambda ctx, grad: back(grad, mode=ctx.mode, size=ctx.size, in_size=ctx.in_size, scales=ctx.scales,
+                                         align_corners=ctx.align_corners))
+    back.derivative(lambda ctx, grad: op(grad, mode=ctx.mode, size=ctx.size, in_size=ctx.in_size, scales=ctx.scales,
+                                         align_corners=ctx.align_corners))
+    return op
+
+
 for _kind, _n in (("nearest", 1), ("nearest", 2), ("nearest", 3), ("nearest-exact", 1), ("nearest-exact", 2),
                   ("nearest-exact", 3), ("linear", 1), ("bilinear", 2), ("bicubic", 2), ("trilinear", 3)):
     _op(_kind, _n)
@@ -101,48 +121,6 @@ def _nearest_index(n_in, n_out, scale, exact):
         pos = (j.astype(np.float32) + np.float32(0.5)) * s if exact else j.astype(np.float32) * s
         src = np.minimum(np.floor(pos).astype(np.int64), n_in - 1)
     return src
-
-
-def _linear_matrix(n_in, n_out, scale, align_corners, ft):
-    s = _scale(n_in, n_out, scale, align_corners, ft)
-    j = np.arange(n_out).astype(ft)
-    real = s * j if align_corners else np.maximum(s * (j + ft(0.5)) - ft(0.5), ft(0))
-    i0 = np.minimum(np.floor(real).astype(np.int64), n_in - 1)
-    lam = np.clip(real - i0.astype(ft), 0, 1).astype(ft)
-    i1 = i0 + (i0 < n_in - 1)
-    m = np.zeros((n_out, n_in))
-    rows = np.arange(n_out)
-    np.add.at(m, (rows, i0), (ft(1) - lam).astype(np.float64))
-    np.add.at(m, (rows, i1), lam.astype(np.float64))
-    return m
-
-
-def _cubic_matrix(n_in, n_out, scale, align_corners, ft):
-    s = _scale(n_in, n_out, scale, align_corners, ft)
-    j = np.arange(n_out).astype(ft)
-    real = s * j if align_corners else s * (j + ft(0.5)) - ft(0.5)
-    i0 = np.minimum(np.floor(real).astype(np.int64), n_in - 1)
-    t = np.clip(real - i0.astype(ft), 0, 1).astype(ft)
-    a = ft(-0.75)
-
-    def conv1(x):
-        return ((a + 2) * x - (a + 3)) * x * x + 1
-
-    def conv2(x):
-        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
-
-    coeffs = (conv2(t + 1), conv1(t), conv1(1 - t), conv2(2 - t))
-    m = np.zeros((n_out, n_in))
-    rows = np.arange(n_out)
-    for off, c in zip((-1, 0, 1, 2), coeffs):
-        np.add.at(m, (rows, np.clip(i0 + off, 0, n_in - 1)), c.astype(np.float64))
-    return m
-
-
-def _matrix(mode, n_in, n_out, scale, align_corners, ft):
-    if mode == "bicubic":
-        return _cubic_matrix(n_in, n_out, scale, align_corners, ft)
-    return _linear_matrix(n_in, n_out, scale, align_corners, ft)
 
 
 # ---------------------------------------------------------------------------
@@ -230,13 +208,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input.dtype)}\'')
         idxs = tuple(_nearest_index(a, b, s, mode == "nearest-exact") for a, b, s in zip(spatial, out_size, scales))
         return _op(mode, n)(input, idxs=idxs, shape=spatial)
-    ft = np.float64 if input._data.dtype == np.float64 else np.float32
-    mats = tuple(_matrix(mode, a, b, s, align_corners, ft) for a, b, s in zip(spatial, out_size, scales))
     if not input.dtype.is_floating_point:  # (uint8 bilinear / bicubic: ATen's own uint8 kernels, not agrad's)
         kernel = {"bilinear": "upsample_bilinear2d_channels_last", "bicubic": "compute_indices_weights_cubic"}.get(
             mode, "compute_indices_weights_linear")
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input.dtype)}\'')
-    return _op(mode, n)(input, mats=mats)
+    return _op(mode, n)(input, mode=mode, size=out_size, in_size=spatial, scales=scales,
+                        align_corners=bool(align_corners))
 
 
 @export(functional=True, torch=False)
