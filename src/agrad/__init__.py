@@ -58,7 +58,7 @@ try:
     cfloat = None  # complex dtypes are not supported; see docs
     del cfloat
 
-    globals().update(_ops.FUNCTIONS)
+    globals().update(dict.items(_ops.FUNCTIONS))  # (the loaded families'; the others: __getattr__)
 
     from . import nn, linalg, special  # noqa: E402,F401
     from . import accelerator, backends, cuda, return_types  # noqa: E402,F401
@@ -125,4 +125,11 @@ def __getattr__(name):
     if name == "vmap":  # torch.vmap is torch.func.vmap
         from .func import vmap
         return vmap
+    if _ops._families.lookup("FUNCTIONS", name):  # an op family not loaded yet
+        value = globals()[name] = _ops.FUNCTIONS[name]
+        return value
     raise AttributeError(f"module 'torch' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted({*globals(), *_ops._families.names("FUNCTIONS")})

@@ -4,6 +4,18 @@ The classes are the ones the ops make (ops/_return_types.py), so ``isinstance(x.
 torch.return_types.max)`` holds; each is made from its fields or from one sequence of them.
 """
 
+from .ops import _families
 from .ops._return_types import CLASSES as _CLASSES
 
-globals().update(_CLASSES)
+globals().update(_CLASSES)  # (the loaded op families'; the others: __getattr__)
+
+
+def __getattr__(name):
+    if _families.lookup("CLASSES", name) and name in _CLASSES:  # an op family not loaded yet
+        value = globals()[name] = _CLASSES[name]
+        return value
+    raise AttributeError(f"module 'torch.return_types' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted({*globals(), *_families.names("CLASSES")})

@@ -2,13 +2,15 @@
 
 from ..ops import FUNCTIONAL as _FUNCTIONAL
 from ..ops import FUNCTIONS as _FUNCTIONS
+from ..ops import _families
 
 # Activations that torch also has at the top level (relu, sigmoid, tanh, ...) are
 # reachable here too, as in PyTorch.
-for _name in ("relu", "sigmoid", "tanh", "softmax", "log_softmax"):
-    if _name in _FUNCTIONS:
+_TOP_LEVEL = ("relu", "sigmoid", "tanh", "softmax", "log_softmax")
+for _name in _TOP_LEVEL:
+    if dict.__contains__(_FUNCTIONS, _name):
         globals()[_name] = _FUNCTIONS[_name]
-globals().update(_FUNCTIONAL)
+globals().update(dict.items(_FUNCTIONAL))  # (the loaded op families'; the others: __getattr__)
 
 
 def __getattr__(name):
@@ -16,4 +18,14 @@ def __getattr__(name):
     if name == "multi_head_attention_forward":
         from .modules.attention import multi_head_attention_forward
         return multi_head_attention_forward
+    if _families.lookup("FUNCTIONAL", name):  # an op family not loaded yet
+        value = globals()[name] = _FUNCTIONAL[name]
+        return value
+    if name in _TOP_LEVEL and name in _FUNCTIONS:
+        value = globals()[name] = _FUNCTIONS[name]
+        return value
     raise AttributeError(f"module 'torch.nn.functional' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted({*globals(), *_families.names("FUNCTIONAL"), *(n for n in _TOP_LEVEL if n in _FUNCTIONS)})

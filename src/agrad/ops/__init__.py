@@ -1,7 +1,8 @@
 """The op table: every op module in this package registers its functions here.
 
-Modules are discovered (every ``agrad/ops/<family>.py`` not starting with an
-underscore), so adding an op family is adding one file.  The families follow
+Every ``agrad/ops/<family>.py`` not starting with an underscore is a family, and
+loads on first use (agrad/ops/_families.py): adding a family is adding one file,
+then ``python tools/gen_op_index.py`` (its names in agrad/ops/_index.py).  The families follow
 the groups of PyTorch's documentation:
 
 - pointwise: ``pointwise`` (arithmetic, promotion, clamp, where, masked_fill), ``division``
@@ -33,38 +34,40 @@ the groups of PyTorch's documentation:
 """
 
 import importlib
-import pkgutil
 
+from . import _families
 from ._op import ALL_OPS, FUNCTIONAL, FUNCTIONS, LINALG, METHODS, OPS, SPECIAL, export, method  # noqa: F401
 
-FAMILIES = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
-for _name in FAMILIES:
+FAMILIES = list(_families.FAMILIES)
+for _name in _families.EAGER:
     importlib.import_module(f"{__name__}.{_name}")
 
 
 def _export_inplace_forms():
     from .functional_forms import export_inplace_forms
 
-    export_inplace_forms()  # (torch.abs_ & co: once every family has made its methods)
+    export_inplace_forms()  # (torch.abs_ & co: those no family exports, loaded or not)
 
 
 _export_inplace_forms()
 
 
-def _check_argument_types():
+def _finish_eager():
+    """What the eager families (and torch.abs_ & co) registered: argument checks, methods on Tensor
+    (a family loaded later does the same for its names: _families._finish)."""
+    import sys
+
+    from ..tensor import Tensor
     from ._argcheck import install
 
-    install(FUNCTIONS, METHODS, FUNCTIONAL, LINALG, SPECIAL)
+    tables = {"FUNCTIONS": FUNCTIONS, "METHODS": METHODS, "FUNCTIONAL": FUNCTIONAL, "LINALG": LINALG,
+              "SPECIAL": SPECIAL}
+    own = {key: [n for n in dict.keys(t) if n not in _families.owners(key)] for key, t in tables.items()}
+    install(*tables.values(), only=own)
+    for name in own["METHODS"]:
+        setattr(Tensor, name, dict.__getitem__(METHODS, name))
+    _families._finished.update(f for f in FAMILIES if f"{__name__}.{f}" in sys.modules)
+    _families.install_stubs()
 
 
-_check_argument_types()
-
-
-def _attach_methods():
-    from ..tensor import Tensor
-
-    for name, fn in METHODS.items():
-        setattr(Tensor, name, fn)
-
-
-_attach_methods()
+_finish_eager()

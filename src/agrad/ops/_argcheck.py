@@ -367,10 +367,20 @@ def _check_elements(values, element: str) -> None:
             raise TypeError(element.format(i, type_name(value)))
 
 
-def install(functions: dict, methods: dict, functional: dict, linalg: dict, special: dict) -> None:
-    """Replace the table's entries of the five namespaces by checked wrappers."""
-    for form, names in (("torch", functions), ("F", functional), ("linalg", linalg), ("special", special)):
-        for name, fn in list(names.items()):
+def install(functions: dict, methods: dict, functional: dict, linalg: dict, special: dict, only=None) -> None:
+    """Replace the table's entries of the five namespaces by checked wrappers; with ``only``
+    ({"FUNCTIONS": names, "METHODS": ..., "FUNCTIONAL": ..., "LINALG": ..., "SPECIAL": ...}),
+    just those entries (the names an op family registered when it loaded: agrad/ops/_families.py)."""
+    tables = {"torch": functions, "F": functional, "linalg": linalg, "special": special, "method": methods}
+    if only is None:
+        chosen = {form: list(dict.keys(names)) for form, names in tables.items()}
+    else:
+        chosen = {form: list(only.get(key, ())) for form, key in (("torch", "FUNCTIONS"), ("F", "FUNCTIONAL"),
+                  ("linalg", "LINALG"), ("special", "SPECIAL"), ("method", "METHODS"))}
+    for form in ("torch", "F", "linalg", "special"):
+        names = tables[form]
+        for name in chosen[form]:
+            fn = dict.__getitem__(names, name)
             key = f"{form}.{name}"
             checks = TABLE.get(key)
             if checks:
@@ -381,23 +391,29 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict, spec
                 names[name] = batchable(fn, key)
             else:
                 names[name] = parsed(fn, key)
-    for name, fn in list(methods.items()):
+    for name in chosen["method"]:
         if name.startswith("__"):
             continue  # operators: Python's protocol (NotImplemented), not PyTorch's parser
+        fn = dict.__getitem__(methods, name)
         key = f"method.{name}"
         checks = TABLE.get(key)
         if checks:  # positions count after self, as PyTorch counts them
             methods[name] = checked(fn, tuple((i + 1, *rest) for i, *rest in checks), key)
         else:
             methods[name] = parsed(fn, key)
-    for key in PARSED_FIRST | set(PARSED_IF_FEWER) | PARSED_UNLESS_SEQUENCE | set(PARSED_WITH_KEYWORD):
+    chosen = {form: set(v) for form, v in chosen.items()}
+    for key in _PARSED_KEYS:
         form, name = key.split(".", 1)
-        names = {"torch": functions, "F": functional, "linalg": linalg, "special": special, "method": methods}[form]
-        if name in names:
-            names[name] = parsed_first(names[name], key, PARSED_IF_FEWER.get(key), key in PARSED_UNLESS_SEQUENCE,
-                                       PARSED_WITH_KEYWORD.get(key))
+        names = tables[form]
+        if name in chosen[form]:
+            names[name] = parsed_first(dict.__getitem__(names, name), key, PARSED_IF_FEWER.get(key),
+                                       key in PARSED_UNLESS_SEQUENCE, PARSED_WITH_KEYWORD.get(key))
     for key in PARSED_UNLESS_INTS:
         form, name = key.split(".", 1)
         names = functions if form == "torch" else methods
-        if name in names:
-            names[name] = parsed_unless_ints(names[name], key)
+        if name in chosen["torch" if form == "torch" else "method"]:
+            names[name] = parsed_unless_ints(dict.__getitem__(names, name), key)
+
+
+#: (in the order the eager install used: a frozenset's, for the same wrappers)
+_PARSED_KEYS = PARSED_FIRST | set(PARSED_IF_FEWER) | PARSED_UNLESS_SEQUENCE | set(PARSED_WITH_KEYWORD)

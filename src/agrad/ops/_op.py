@@ -22,6 +22,7 @@ from ..autograd import graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
 from . import _layout
+from ._families import LazyList, LazyTable
 from ._layout import _partial_overlap, c_order, iterator_layout, laid_out_like
 from ._shortcuts import Shortcuts, _not_differentiable, _record_two, _Scratch, inplace_self
 
@@ -32,15 +33,16 @@ _fw_active = _forward_ad._ACTIVE
 _fw_level = _forward_ad._LEVEL
 
 # Names exported to the torch namespace, Tensor methods and nn.functional.
-FUNCTIONS: dict = {}
-METHODS: dict = {}
-FUNCTIONAL: dict = {}
-LINALG: dict = {}
-SPECIAL: dict = {}  # torch.special
+# (LazyTables: a name of an op family not loaded yet loads it; a listing loads them all)
+FUNCTIONS: dict = LazyTable("FUNCTIONS")
+METHODS: dict = LazyTable("METHODS")
+FUNCTIONAL: dict = LazyTable("FUNCTIONAL")
+LINALG: dict = LazyTable("LINALG")
+SPECIAL: dict = LazyTable("SPECIAL")  # torch.special
 #: Ops by node name (the last one made wins where several share a name, e.g.
 #: torch::autograd::NotImplemented); ALL_OPS keeps every one, for docs and tests.
-OPS: dict = {}
-ALL_OPS: list = []
+OPS: dict = LazyTable("OPS")
+ALL_OPS: list = LazyList()
 
 
 def export(*names, method=None, functional=None, linalg=None, special=None, torch=True):

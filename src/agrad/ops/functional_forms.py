@@ -42,7 +42,8 @@ def _inplace_form(name):
 
 
 def export_inplace_forms():
-    """Register ``torch.<name>_`` for each in-place method of :data:`INPLACE_FORMS` not yet exported."""
+    """Register ``torch.<name>_`` for each in-place method of :data:`INPLACE_FORMS` no op family
+    exports (loaded or not: ``in`` asks the index too)."""
     for name in INPLACE_FORMS:
         if name not in FUNCTIONS:
             FUNCTIONS[name] = _inplace_form(name)

@@ -165,4 +165,4 @@ def _draw_seed(generator):
 
 def _generator_class():
     import agrad
-    return agrad.__dict__.get("Generator")
+    return getattr(agrad, "Generator", None)
