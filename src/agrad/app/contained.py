@@ -491,6 +491,42 @@ def prepare(command: str | None = None, kw=None) -> None:
         pass
     for name in _child_modules(command, kw or {}):
         importlib.import_module(name, __package__)
+    from ..ops import _families
+    for family in _FAMILIES.get(command, ()):
+        _families.load(family)
+    _prefetch_families(kw or {})
+
+
+#: the op families (agrad/ops/_families.py) a command's own code uses beyond the eager ones
+_FAMILIES = {"jacobian": ("joining",), "hessian": ("joining",)}
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_COMMENT = re.compile(r"#[^\n]*")
+
+
+def _prefetch_families(kw) -> None:
+    """The op families whose names the script's text uses (``sort``, ``F.gelu``, ``x.real``, ...),
+    loaded here: the child would import them itself (agrad/ops/_families.py), compiling them
+    from source on every run until the parent wrote their bytecode.  Only a guess from the
+    words of the text: a family it misses still loads in the child, one it adds costs time."""
+    texts = [*(kw.get("exprs") or ()), *(kw.get("sets") or ()), *(kw.get("params") or ())]
+    for path in kw.get("sources") or ():
+        if path == "-" or path in _STDIN_PATHS or _FD_PATH.match(path):
+            continue  # (standard input, a pipe: read once, by the run)
+        try:
+            with open(path, "rb") as f:
+                texts.append(f.read(1 << 20).decode("utf-8", "replace"))
+        except OSError:
+            continue
+    if not texts:
+        return
+    from ..ops import _families
+    words = set(_WORD.findall(_COMMENT.sub("", "\n".join(map(str, texts)))))
+    for kind in ("FUNCTIONS", "METHODS", "FUNCTIONAL", "LINALG", "SPECIAL", "TENSOR", "CLASSES"):
+        owners = _families.owners(kind)
+        for family in {owners[w] for w in words & owners.keys()}:
+            _families.load(family)
 
 
 def run_command(command: str, run, req, kw) -> int:

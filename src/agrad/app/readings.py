@@ -415,10 +415,12 @@ _RULES_TR = {"WhereBackward0": _where, "SliceBackwardBackward0": _embed, "Select
 
 
 def _unary_functions() -> dict:
-    """op -> its torch function's name, for the ops ``unary()`` made (the op table's own names)."""
+    """op -> its torch function's name, for the ops ``unary()`` made (the op table's own names).
+    The loaded op families' entries: an op a graph holds is one of theirs (and no two of the
+    table's names share an op, so the order they loaded in does not matter)."""
     from ..ops._op import FUNCTIONS
     out = {}
-    for name, fn in FUNCTIONS.items():
+    for name, fn in dict.items(FUNCTIONS):
         op = getattr(fn, "op", None)
         if op is not None and op not in out and getattr(fn, "__name__", name) == name:
             out[op] = name

@@ -164,18 +164,72 @@ class _Engine:
         if self.names is not None:
             return self.names
         proxies = self.module_proxies()
-        names = {k: proxies[k] for k in ("torch", "nn", "F", "optim", "math") if k in proxies}
-        torch = proxies.get("torch")
-        if torch is not None:
-            for n in torch._public_names():
-                if n in torch._submodules:
-                    continue
-                try:
-                    names.setdefault(n, torch._get(n))
-                except Exception:
-                    pass
+        names = _BareNames({k: proxies[k] for k in ("torch", "nn", "F", "optim", "math") if k in proxies})
+        names.torch = proxies.get("torch")
         self.names = names
         return names
+
+
+class _BareNames(dict):
+    """The bare names: the fixed ones, then torch's public names (not its submodules), each
+    looked up when first asked for (a name of an op family not loaded yet loads it only then:
+    agrad/ops/_families.py); listing them looks every one up."""
+
+    __slots__ = ("torch", "_candidates", "_complete")
+
+    def __init__(self, fixed):
+        super().__init__(fixed)
+        self.torch, self._candidates, self._complete = None, None, False
+
+    def get(self, name, default=None):
+        if dict.__contains__(self, name):
+            return dict.__getitem__(self, name)
+        torch = self.torch
+        if torch is None or self._complete or type(name) is not str:
+            return default
+        if self._candidates is None:
+            self._candidates = {n for n in dir(torch._mod()) if not n.startswith("_")}
+        if name not in self._candidates or name in torch._submodules:
+            return default
+        try:
+            value = torch._get(name)
+        except Exception:
+            return default
+        dict.__setitem__(self, name, value)
+        return value
+
+    def _fill(self):
+        if not self._complete and self.torch is not None:
+            for n in self.torch._public_names():
+                if n not in self.torch._submodules:
+                    self.get(n)
+            self._complete = True
+
+    def __iter__(self):
+        self._fill()
+        return dict.__iter__(self)
+
+    def __len__(self):
+        self._fill()
+        return dict.__len__(self)
+
+    def keys(self):
+        self._fill()
+        return dict.keys(self)
+
+    def items(self):
+        self._fill()
+        return dict.items(self)
+
+    def values(self):
+        self._fill()
+        return dict.values(self)
+
+    def __contains__(self, name):
+        return self.get(name, _ABSENT) is not _ABSENT
+
+
+_ABSENT = object()
 
 
 ENGINE = _Engine()

@@ -399,10 +399,6 @@ FAMILIES = {
         'METHODS': 'as_strided as_strided_scatter',
         'OPS': 'AsStridedScatterBackward0',
     },
-    'sum_to': {
-        'METHODS': 'sum_to_size',
-        'OPS': 'SumToSizeBackward0',
-    },
     'unfold': {
         'METHODS': 'unfold',
         'OPS': 'UnfoldBackward0 UnfoldBackwardBackward0',
