@@ -515,9 +515,12 @@ def _prefetch_families(kw) -> None:
         if path == "-" or path in _STDIN_PATHS or _FD_PATH.match(path):
             continue  # (standard input, a pipe: read once, by the run)
         try:
+            import stat
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                continue  # (a FIFO would give its data to this read, not to the run's)
             with open(path, "rb") as f:
                 texts.append(f.read(1 << 20).decode("utf-8", "replace"))
-        except OSError:
+        except (OSError, ValueError):
             continue
     if not texts:
         return

@@ -85,10 +85,16 @@ def load_all() -> None:
 
 
 def settle() -> None:
-    """Finish every family imported so far (also one a module imported directly)."""
-    new = [f for f in FAMILIES if f not in _finished and _PREFIX + f in sys.modules]
+    """Finish every family imported so far (also one a module imported directly), once its
+    module has run to the end."""
+    new = [f for f in FAMILIES if f not in _finished and _PREFIX + f in sys.modules and not _initializing(f)]
     if new:
         _finish(new)
+
+
+def _initializing(family) -> bool:
+    spec = getattr(sys.modules.get(_PREFIX + family), "__spec__", None)
+    return bool(getattr(spec, "_initializing", False))
 
 
 def _finish(families) -> None:
@@ -215,8 +221,10 @@ class _Stub:
     def _real(self, cls):
         load(self.family)
         from ..tensor import Tensor
-        if isinstance(Tensor.__dict__.get(self.name), _Stub):  # (the family did not set it)
-            delattr(Tensor, self.name)
+        if isinstance(Tensor.__dict__.get(self.name), _Stub):
+            if _initializing(self.family):  # (asked while its family runs: not set yet)
+                raise AttributeError(f"type object 'Tensor' has no attribute '{self.name}'")
+            delattr(Tensor, self.name)  # (the family did not set it)
         return cls
 
     def __get__(self, obj, cls=None):

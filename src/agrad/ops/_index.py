@@ -2,7 +2,8 @@
 
 Per lazily loaded op family: the names it registers in the op tables (FUNCTIONS, METHODS,
 FUNCTIONAL, LINALG, SPECIAL), the attributes it sets on Tensor itself (TENSOR), its node names
-(OPS) and its torch.return_types classes (CLASSES).  See agrad/ops/_families.py.
+(OPS) and its torch.return_types classes (CLASSES); ``{}`` for a family ``import agrad`` loads.
+See agrad/ops/_families.py.
 """
 
 FAMILIES = {
@@ -61,6 +62,7 @@ FAMILIES = {
         'METHODS': 'unique_consecutive',
         'OPS': 'BlockDiagBackward0 UniqueConsecutiveBackward0',
     },
+    'comparison': {},  # (loaded by import agrad)
     'compositions': {
         'FUNCTIONS': 'diagflat gradient isin unravel_index',
         'METHODS': 'diagflat',
@@ -115,6 +117,7 @@ FAMILIES = {
         'OPS': 'CdistBackward0 CdistBackwardBackward0 EuclideanDistBackward0 PdistBackward0 '
             'PdistBackwardBackward0',
     },
+    'division': {},  # (loaded by import agrad)
     'dropout': {
         'FUNCTIONS': 'alpha_dropout alpha_dropout_ dropout dropout_ feature_alpha_dropout feature_alpha_dropout_ '
             'feature_dropout',
@@ -124,6 +127,7 @@ FAMILIES = {
         'FUNCTIONAL': 'embedding_bag',
         'OPS': 'EmbeddingBagBackward0',
     },
+    'factories': {},  # (loaded by import agrad)
     'float_parts': {
         'FUNCTIONS': 'angle frexp ldexp nextafter',
         'METHODS': 'angle frexp ldexp ldexp_ nextafter nextafter_',
@@ -136,6 +140,7 @@ FAMILIES = {
         'OPS': 'FractionalMaxPool2DBackward0 FractionalMaxPool2DBackwardBackward0 FractionalMaxPool3DBackward0 '
             'FractionalMaxPool3DBackwardBackward0',
     },
+    'functional_forms': {},  # (loaded by import agrad)
     'gcd': {
         'FUNCTIONS': 'gcd gcd_ lcm lcm_',
         'METHODS': 'gcd gcd_ lcm lcm_',
@@ -168,10 +173,12 @@ FAMILIES = {
         'METHODS': 'index_fill index_fill_',
         'OPS': 'IndexFillBackward0 IndexFillBackward1',
     },
+    'indexing': {},  # (loaded by import agrad)
     'inplace_shapes': {
         'METHODS': 'as_strided_ resize resize_ resize_as resize_as_ squeeze_ t_ unsqueeze_',
         'OPS': 'AsStridedBackward1 SqueezeBackward3 SqueezeBackward5 TBackward1',
     },
+    'inplace_view': {},  # (loaded by import agrad)
     'integration': {
         'FUNCTIONS': 'cumulative_trapezoid trapezoid trapz',
     },
@@ -188,6 +195,7 @@ FAMILIES = {
         'LINALG': 'ldl_factor ldl_factor_ex ldl_solve',
         'CLASSES': 'linalg_ldl_factor linalg_ldl_factor_ex',
     },
+    'linalg': {},  # (loaded by import agrad)
     'linalg_composites': {
         'FUNCTIONS': 'eig frobenius_norm lstsq matrix_rank nuclear_norm solve symeig',
         'METHODS': 'eig lstsq solve symeig',
@@ -240,6 +248,7 @@ FAMILIES = {
         'FUNCTIONS': 'triplet_margin_loss',
         'FUNCTIONAL': 'multilabel_soft_margin_loss triplet_margin_loss triplet_margin_with_distance_loss',
     },
+    'matrix': {},  # (loaded by import agrad)
     'matrix_functions': {
         'FUNCTIONS': 'chain_matmul matrix_exp matrix_power',
         'METHODS': 'matrix_exp matrix_power',
@@ -255,6 +264,8 @@ FAMILIES = {
         'FUNCTIONS': 'channels_last channels_last_3d clone contiguous_format memory_format preserve_format',
         'METHODS': 'clone contiguous is_contiguous',
     },
+    'mkldnn_rnn': {},  # (loaded by import agrad)
+    'nn': {},  # (loaded by import agrad)
     'nonzero': {
         'FUNCTIONS': 'argwhere nonzero nonzero_static',
         'METHODS': 'argwhere nonzero nonzero_static',
@@ -269,6 +280,7 @@ FAMILIES = {
         'OPS': 'NativeBatchNormBackward0 NativeBatchNormBackwardBackward0 NativeGroupNormBackward0 '
             'NativeLayerNormBackward0 NativeLayerNormBackwardBackward0',
     },
+    'operators': {},  # (loaded by import agrad)
     'padding': {
         'FUNCTIONS': 'constant_pad_nd',
         'FUNCTIONAL': 'pad',
@@ -278,6 +290,7 @@ FAMILIES = {
             'ReplicationPad2DBackward0 ReplicationPad2DBackwardBackward0 ReplicationPad3DBackward0 '
             'ReplicationPad3DBackwardBackward0',
     },
+    'pointwise': {},  # (loaded by import agrad)
     'pooling': {
         'FUNCTIONS': 'adaptive_avg_pool1d avg_pool1d max_pool1d max_pool1d_with_indices max_pool2d max_pool3d',
         'FUNCTIONAL': 'adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d avg_pool1d avg_pool2d avg_pool3d '
@@ -296,6 +309,7 @@ FAMILIES = {
         'OPS': 'AdaptiveMaxPool2DBackward0 AdaptiveMaxPool2DBackwardBackward0 AdaptiveMaxPool3DBackward0 '
             'AdaptiveMaxPool3DBackwardBackward0',
     },
+    'power': {},  # (loaded by import agrad)
     'prelu': {
         'FUNCTIONS': 'prelu',
         'METHODS': 'prelu',
@@ -315,6 +329,7 @@ FAMILIES = {
             'GeometricBackward0 LogNormalBackward0 NormalBackward0 NormalBackward1 NormalBackward2 '
             'NormalBackward3 RandomBackward0 RandomBackward1 RandomBackward2 UniformBackward0',
     },
+    'reductions': {},  # (loaded by import agrad)
     'repeats': {
         'FUNCTIONS': 'repeat_interleave',
         'METHODS': 'repeat_interleave',
@@ -343,6 +358,7 @@ FAMILIES = {
         'METHODS': 'diagonal_scatter put put_ select_scatter slice_scatter',
         'OPS': 'DiagonalScatterBackward0 SelectScatterBackward0 SliceScatterBackward0',
     },
+    'selection': {},  # (loaded by import agrad)
     'softmax': {
         'FUNCTIONS': 'log_softmax softmax',
         'METHODS': 'log_softmax softmax',
@@ -399,6 +415,8 @@ FAMILIES = {
         'METHODS': 'as_strided as_strided_scatter',
         'OPS': 'AsStridedScatterBackward0',
     },
+    'sum_to': {},  # (loaded by import agrad)
+    'unary': {},  # (loaded by import agrad)
     'unfold': {
         'METHODS': 'unfold',
         'OPS': 'UnfoldBackward0 UnfoldBackwardBackward0',
@@ -421,6 +439,7 @@ FAMILIES = {
             'UpsampleNearestExact3DBackward0 UpsampleNearestExact3DBackwardBackward0 '
             'UpsampleTrilinear3DBackward0 UpsampleTrilinear3DBackwardBackward0',
     },
+    'variance': {},  # (loaded by import agrad)
     'view_copies': {
         'FUNCTIONS': 'alias_copy as_strided_copy detach_copy diagonal_copy expand_copy narrow_copy permute_copy '
             'select_copy slice_copy split_copy split_with_sizes_copy squeeze_copy t_copy transpose_copy '
@@ -432,6 +451,7 @@ FAMILIES = {
             'TBackward0_copy TransposeBackward0_copy UnbindBackward0_copy UnfoldBackward0_copy '
             'UnsqueezeBackward0_copy ViewBackward0_copy',
     },
+    'views': {},  # (loaded by import agrad)
     'windows': {
         'FUNCTIONS': 'bartlett_window blackman_window hamming_window hann_window kaiser_window',
     },
