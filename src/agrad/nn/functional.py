@@ -8,7 +8,7 @@ from ..ops import _families
 # reachable here too, as in PyTorch.
 _TOP_LEVEL = ("relu", "sigmoid", "tanh", "softmax", "log_softmax")
 for _name in _TOP_LEVEL:
-    if dict.__contains__(_FUNCTIONS, _name):
+    if dict.__contains__(_FUNCTIONS, _name) and _name not in _FUNCTIONAL:  # (F's own wins: __getattr__)
         globals()[_name] = _FUNCTIONS[_name]
 globals().update(dict.items(_FUNCTIONAL))  # (the loaded op families'; the others: __getattr__)
 

@@ -367,6 +367,18 @@ def _check_elements(values, element: str) -> None:
             raise TypeError(element.format(i, type_name(value)))
 
 
+#: "torch.erf" -> the function the table held before install() wrapped it (see :func:`unchecked`)
+UNCHECKED: dict = {}
+
+
+def unchecked(functions: dict, name: str):
+    """``functions[name]`` as registered, without its argument checks: what an op family that
+    registers it under another name too (torch.special.erf) takes, so that install() wraps it
+    once, for that name -- also when ``name``'s own family loaded (and was checked) first."""
+    fn = functions[name]
+    return UNCHECKED.get(f"torch.{name}", fn)
+
+
 def install(functions: dict, methods: dict, functional: dict, linalg: dict, special: dict, only=None) -> None:
     """Replace the table's entries of the five namespaces by checked wrappers; with ``only``
     ({"FUNCTIONS": names, "METHODS": ..., "FUNCTIONAL": ..., "LINALG": ..., "SPECIAL": ...}),
@@ -382,6 +394,7 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict, spec
         for name in chosen[form]:
             fn = dict.__getitem__(names, name)
             key = f"{form}.{name}"
+            UNCHECKED[key] = fn
             checks = TABLE.get(key)
             if checks:
                 names[name] = checked(fn, checks, key)

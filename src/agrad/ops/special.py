@@ -20,6 +20,7 @@ from . import _erfcx_math as E
 from . import _igamma_math as G
 from . import _special_math as S
 from . import _vec_math
+from ._argcheck import unchecked
 from ._layout import iterator_layout, promote
 from ._sleef_gamma import sleef_lgamma, sleef_lgammaf
 from ._op import FUNCTIONS, SPECIAL, Op, export, finish_out, inplace, method
@@ -534,7 +535,7 @@ for _name, _torch_name in {"erf": "erf", "erfc": "erfc", "erfinv": "erfinv", "ex
                            "expm1": "expm1", "log1p": "log1p", "sinc": "sinc", "gammaln": "lgamma",
                            "psi": "digamma", "digamma": "digamma", "i0": "i0", "logit": "logit",
                            "xlogy": "xlogy", "logsumexp": "logsumexp"}.items():
-    _alias(_name, FUNCTIONS[_torch_name])
+    _alias(_name, unchecked(FUNCTIONS, _torch_name))
 
 
 @export("round", torch=False, special=True)
