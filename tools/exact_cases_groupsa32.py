@@ -70,4 +70,23 @@ def cases(graph: str) -> list[dict]:
               "    return [torch.autograd.grad(sum((x * x).sum() for x in gs), [p, q, o]), graph(gs[1].grad_fn)[:6]]"],
              ["g", "graph(g.grad_fn)", "h", "h.requires_grad", "graph(h.grad_fn)", "e", "hp", "graph(hp[0].grad_fn)", "hh",
               "orm(True, False)", "orm(True, True)", "orm(False, False)", "orm(False, True)"]),
+        case("leaf-no-longer-requires-grad-takes-nothing",  # (dt31 grad:backward) a leaf detach_()ed (or
+             # requires_grad_(False)) after it was used: AccumulateGrad returns before accumulating
+             ["x = torch.tensor(1.75, dtype=torch.float64, requires_grad=True)", "r = -x", "d = torch.detach_(x)",
+              "r.sum().backward()", "y = torch.tensor([1.0, 2.0], requires_grad=True)", "z = y * 2",
+              "y.requires_grad_(False)", "z.sum().backward()", "w = torch.tensor([1.0, 2.0], requires_grad=True)",
+              "v = w * 2", "w.detach_()", "w.requires_grad_()", "v.sum().backward()"],
+             ["(d is x, x.grad, x.requires_grad)", "y.grad", "w.grad"]),
+        case("lu-saved-pivots-version",  # (dt31 raises-only-torch:grad) lu_factor's and lu_solve's nodes save the
+             # pivots, linalg.lu's its P: changed in place before the backward, PyTorch's error
+             ["def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "def a():\n    return (torch.tensor([[-2.0, -1.5], [-1.5, -3.0]]) + 4 * torch.eye(2)).requires_grad_()",
+              "def solve():\n    LU, piv = torch.linalg.lu_factor(a())\n    r = torch.linalg.lu_solve(LU, piv, torch.ones(2, 1))\n"
+              "    piv.split(1)[0].fill_(1)\n    return torch.autograd.grad(r.sum(), [LU], create_graph=True)",
+              "def factor():\n    LU, piv = torch.linalg.lu_factor(a())\n    piv.add_(0)\n    LU.sum().backward()",
+              "def factor_ex():\n    LU, piv, info = torch.linalg.lu_factor_ex(a())\n    piv.add_(0)\n    LU.sum().backward()",
+              "def lu():\n    P, L, U = torch.linalg.lu(a())\n    P.add_(0)\n    L.sum().backward()",
+              "def fine():\n    A = a()\n    LU, piv = torch.linalg.lu_factor(A)\n    r = torch.linalg.lu_solve(LU, piv, torch.ones(2, 1))\n"
+              "    (r.sum() + LU.sum()).backward()\n    return A.grad"],
+             ["err(solve)", "err(factor)", "err(factor_ex)", "err(lu)", "fine()"]),
     ]

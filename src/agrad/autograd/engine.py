@@ -278,7 +278,9 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             if raw and (formula := node._raw) is not None and (not capture_at or node not in capture_at):
                 # the hot path: an array formula (or a leaf's accumulation), nothing watching
                 if type(node) is AccumulateGrad:
-                    if accumulate and g is not None:
+                    # (a leaf that no longer requires grad, detach_() or requires_grad_(False) after it was
+                    # used, takes nothing: PyTorch's AccumulateGrad returns first)
+                    if accumulate and g is not None and (node.variable is None or node.variable._requires_grad):
                         if type(g) in _NP_SCALARS and node.variable is not None and node.variable._grad is None:
                             node.variable._grad = _make(g)  # (a reduction's scalar: no one else holds it)
                         else:
@@ -387,7 +389,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         obs(node, grads)
 
                 if type(node) is AccumulateGrad:
-                    if accumulate and 0 in grads:
+                    if accumulate and 0 in grads and (node.variable is None or node.variable._requires_grad):
                         g = grads[0]
                         _accumulate(node, g, create_graph, seeds)
                         for obs in accumulate_observers:

@@ -686,6 +686,23 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
             hook(node, inputs, outputs, call)
 
 
+def save_extra(node, name, tensor, after=None):
+    """Save ``tensor``, not one of the op's inputs or outputs (lu_solve's pivots, linalg.lu's P), on
+    ``node`` as ``name`` (after the saved ``after``, PyTorch's order of unpacking): checked against
+    its version when the formula runs, as the op's own saved tensors are."""
+    slot = SavedTensor.of(tensor, name, False)
+    kept = {k: v for k, v in (node._saved or {}).items() if k != name}
+    if after in kept:
+        items = list(kept.items())
+        at = [k for k, _ in items].index(after) + 1
+        kept = dict(items[:at] + [(name, slot)] + items[at:])
+    else:
+        kept[name] = slot
+    node._saved = kept
+    if not _PACK_HOOKS:
+        setattr(node, name, slot.tensor)
+
+
 def _link_inputs(node, inputs):
     """A node's edges to its inputs (``next_functions``) and their metadata (``_input_meta``).
     (:func:`record_op` links a node with one tensor input itself.)"""

@@ -489,8 +489,8 @@ class Op(Shortcuts):
                             break
                     else:
                         continue  # no input that needs this one requires grad
-                if i < 0:
-                    saves[name] = outs[-1 - i]
+                if i < 0:  # (an output: a differentiable one, or one that is not, as lu_factor's pivots)
+                    saves[name] = outs[-1 - i] if -1 - i < len(outs) else results[-1 - i]
                 elif tensors[i] is not None:
                     t = tensors[i]
                     saves[name] = _saved_original(t) if i == 0 and t is inplace_self[0] and t._requires_grad else t

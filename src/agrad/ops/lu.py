@@ -16,6 +16,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._lapack import column_major, getrf, getrs
+from ..autograd.graph import save_extra
 from ._op import FUNCTIONS, Op, export, method, with_out
 from .linalg_triangular import solve_triangular_op
 from ._return_types import return_type
@@ -68,8 +69,9 @@ def _lu_factor_fwd(ctx, a, who):
     return column_major(lu), piv, info.astype(np.int32).reshape(a.shape[:-2])
 
 
-_lu_factor = Op("LinalgLuFactorExBackward0", _lu_factor_fwd, inputs=("A",), saves=("LU",), outputs=1,
-                output_names=("LU", "pivots", "info"), keeps={"pivots": "pivots"}, defaults={"pivot": True})
+# (the pivots saved as a tensor, an output: changed in place before the backward, PyTorch's error)
+_lu_factor = Op("LinalgLuFactorExBackward0", _lu_factor_fwd, inputs=("A",), saves=("LU", "pivots"), outputs=1,
+                output_names=("LU", "pivots", "info"), defaults={"pivot": True})
 
 
 @_lu_factor.derivative
@@ -79,7 +81,7 @@ def _(ctx, grad):
     LU = ctx.LU
     m, n = LU.shape[-2:]
     k = min(m, n)
-    P, L, U = lu_unpack(LU, ctx.pivots)
+    P, L, U = lu_unpack(LU, _array(ctx.pivots))
     return lu_backward(grad.narrow(-1, 0, k), grad.narrow(-2, 0, k), P, L, U)
 
 
@@ -251,7 +253,7 @@ _linalg_lu_op = Op("LinalgLuBackward0", _linalg_lu_fwd, inputs=("A",), saves=("L
 @_linalg_lu_op.derivative
 def _(ctx, grads):
     gL, gU = grads
-    return lu_backward(gL, gU, const(ctx.P), ctx.L, ctx.U)
+    return lu_backward(gL, gU, const(_array(ctx.P)), ctx.L, ctx.U)
 
 
 @with_out("linalg_lu")
@@ -275,7 +277,11 @@ def _linalg_lu(A, *, pivot=True):
     L, U = _linalg_lu_op.apply((A,), (A._data,), {"packed": packed, "P": P})
     if not pivot:  # (an empty matrix: no pivoting makes no P at all)
         return LinalgLuResult(Tensor._make(np.zeros((0,), A._data.dtype)), L, U)
-    return LinalgLuResult(Tensor._make(P), L, U)
+    P = Tensor._make(P)
+    if L.grad_fn is not None:  # (PyTorch saves P, the output, first: changed in place, its error)
+        save_extra(L.grad_fn, "P", P)
+        L.grad_fn._saved = {k: L.grad_fn._saved[k] for k in ("P", "L", "U") if k in L.grad_fn._saved}
+    return LinalgLuResult(P, L, U)
 
 
 export("lu", linalg=True, torch=False)(_linalg_lu)
@@ -295,11 +301,23 @@ def _lu_solve_fwd(ctx, lu, b, pivots, left, adjoint):
     return column_major(x) if left else np.ascontiguousarray(x)  # (X A = B: the transposed system's layout)
 
 
-_lu_solve = Op("LinalgLuSolveBackward0", _lu_solve_fwd, inputs=("LU", "B"), saves=("LU", "result"))
+_lu_solve = Op("LinalgLuSolveBackward0", _lu_solve_fwd, inputs=("LU", "B"), saves=("LU", "result"),
+               keeps={"pivots": "pivots"})
+
+
+def _array(t):
+    """A saved tensor's array (a formula that forward AD runs sees the call's array itself)."""
+    return t._data if type(t) is Tensor else t
 
 
 def _lu_solve_call(LU, B, pivots, left, adjoint):
-    return _lu_solve.apply((LU, B), (LU._data, B._data), {"pivots": pivots, "left": left, "adjoint": adjoint})
+    """linalg.lu_solve's node; ``pivots`` the tensor, saved (changed in place before the backward:
+    PyTorch's error)."""
+    X = _lu_solve.apply((LU, B), (LU._data, B._data),
+                        {"pivots": _array(pivots).astype(np.int64, copy=False), "left": left, "adjoint": adjoint})
+    if X.grad_fn is not None and type(X.grad_fn) is _lu_solve.node and type(pivots) is Tensor:
+        save_extra(X.grad_fn, "pivots", pivots, after="LU")
+    return X
 
 
 @_lu_solve.derivative
@@ -311,7 +329,7 @@ def _(ctx, grad):
     if ctx.needs(1):  # (B's first: PyTorch's node computes its inputs' gradients in the order of their names)
         gB = _lu_solve_call(LU, grad, ctx.pivots, left, not adjoint)
     if ctx.needs(0):
-        P, L, U = lu_unpack(LU, ctx.pivots)
+        P, L, U = lu_unpack(LU, _array(ctx.pivots).astype(np.int64, copy=False))
         if left != adjoint:
             # (GCC evaluates the solves' arguments right to left: the right-hand side before the factor)
             rhs = -(grad if left else grad.mT).matmul(X.mT if left else X)
@@ -342,7 +360,7 @@ def _linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
     if (B.shape[-2] if left else B.shape[-1]) != n:
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
                            f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
-    return _lu_solve_call(LU, B, pivots._data.astype(np.int64), bool(left), bool(adjoint))
+    return _lu_solve_call(LU, B, pivots, bool(left), bool(adjoint))
 
 
 export("lu_solve", linalg=True, torch=False)(_linalg_lu_solve)
