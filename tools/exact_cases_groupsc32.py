@@ -94,4 +94,28 @@ def cases(graph: str) -> list[dict]:
               "x.detach().sub_(2, y)", "torch.add(x, 2, other=y)", "torch.add(x, 2.5, 3)", "x.add(2, 3)",
               "torch.add(u, -1, v)", "err(lambda: torch.add(x, 2, y, alpha=3))", "err(lambda: torch.subtract(x, 2, y))",
               "(r, x.grad, y.grad)", "graph(r.grad_fn)"]),
+        case("empty-slice-storage-offset",  # (value:storage_offset) an empty slice starts at its (clamped) start
+             # times the stride, as PyTorch's slice (numpy's starts at the input's first element)
+             ["x = torch.zeros(3, 1)", "y = torch.zeros(3, 4)"],
+             ["[v.storage_offset() for v in (x[:, 1:], x[1:, 1:], x[5:], x[:, 3:], x[2:2], y[:, 4:], y[1:1, 2:], y[:, 10:],"
+              " y[4:], y.narrow(1, 4, 0), y[:, 2:][:, 3:], y.t()[4:], y[2:][5:])]"]),
+        case("nonzero-static-size-parsing",  # (error-text:nonzero_static) size is an int to PyTorch's parser: an
+             # integral one-element tensor too; a tuple, a float, None, a float tensor are refused by name
+             ["def err(f):\n    try:\n        return f()\n    except (TypeError, RuntimeError) as e:\n        return str(e)",
+              "x = torch.tensor([[-3.0, 0.5, 0.0, 0.75]])"],
+             ["[err(lambda: x.nonzero_static(size=s)) for s in ((4, 1), 2.0, None, True, torch.tensor(2.0), torch.tensor([1, 2]))]",
+              "x.nonzero_static(size=torch.tensor(2))", "x.nonzero_static(size=torch.tensor([3]), fill_value=7)"]),
+        case("addmm-baddbmm-addr-inplace-shape-errors",  # (error-text:addmm_, error-text:addr_) structured in-place
+             # calls keep self's sizes ("Bad in-place call"); addr_ wants self 2-D and of the outer product's size
+             ["def err(f):\n    try:\n        return f()\n    except (TypeError, RuntimeError) as e:\n        return str(e)",
+              "m = torch.ones(2, 2)", "n = torch.ones(2, 3)", "b = torch.ones(2, 3, 3)",
+              "x = torch.zeros(2, 3, requires_grad=True)"],
+             ["err(lambda: torch.zeros(2, 3)[0].addmm_(m, n, alpha=-1.5))", "err(lambda: torch.zeros(5).addmm_(m, n))",
+              "err(lambda: torch.zeros(2, 1).addmm_(m, n))", "err(lambda: x.clone()[0].addmm_(m, n))",
+              "err(lambda: torch.zeros(3, 3).baddbmm_(b, b))", "err(lambda: torch.zeros(2, 3, 3)[:, :1].baddbmm_(b, b))",
+              "err(lambda: torch.zeros(5).baddbmm_(b, b))", "err(lambda: torch.tensor([1, 1]).addr_(torch.tensor([-1, 2]), torch.tensor([3, -1])))",
+              "err(lambda: torch.zeros(3, 2).addr_(torch.ones(2), torch.ones(3)))", "err(lambda: torch.zeros(1, 3).addr_(torch.ones(2), torch.ones(3)))",
+              "err(lambda: torch.zeros(2, 3, 1).addr_(torch.ones(2), torch.ones(3)))",
+              "err(lambda: torch.zeros(2, dtype=torch.int64).addr_(torch.ones(2), torch.ones(3)))",
+              "torch.zeros(2, 3).addmm_(m, n, beta=2)", "torch.zeros(2, 3).addr_(torch.ones(2), torch.ones(3), alpha=2)"]),
     ]

@@ -281,6 +281,21 @@ def storage_of(a):
     return flat, offset
 
 
+def empty_slice(out, a, dim, start):
+    """``out`` (``a[..., start:stop]`` along ``dim``); when empty, at PyTorch's storage offset (the start
+    times the stride, where numpy's empty slice starts at the input's first element)."""
+    if type(out) is not np.ndarray or out.size:
+        return out
+    found = storage_of(a) if type(a) is np.ndarray and start else None
+    if found is None:
+        return out
+    flat, own = found
+    offset = own + start * (a.strides[dim] // max(a.itemsize, 1))
+    if offset > flat.size or offset < 0:  # (PyTorch's may lie past the storage's end: numpy's cannot)
+        return out
+    return np.ndarray(out.shape, out.dtype, buffer=flat, offset=offset * a.itemsize, strides=out.strides)
+
+
 def strided_copy(a):
     """A copy of ``a`` with ``a``'s strides and storage offset in a copy of its whole storage, as
     ATen's clone_preserve_strides makes the result of the ``*_scatter`` ops: a stepped or otherwise

@@ -15,7 +15,8 @@ from .._limits import check_numel
 from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
-from ._layout import _dense, _partial_overlap, dense_order, empty_like, in_order, iterator_layout, torch_strides
+from ._layout import (_dense, _partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
+                      torch_strides)
 from ._op import Op, export, inplace, method
 from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
@@ -116,7 +117,8 @@ def _select_fwd(ctx, a, index):
 
 
 _select = Op("SelectBackward0", _select_fwd, jvp="linear")
-_slice = Op("SliceBackward0", _select_fwd, jvp="linear")
+_slice = Op("SliceBackward0", lambda ctx, a, index: empty_slice(a[index], a, len(index) - 1, index[-1].start),
+            jvp="linear")
 
 
 def _index_fwd(ctx, a, index):

@@ -584,7 +584,34 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     return finish_out("addbmm", result, out)
 
 
-for _fn in (addmm, addmv, baddbmm, addbmm):
+def _shape_checked_inplace(fn, errors, text, partial=False):
+    """``fn``'s in-place form, whose errors that say ``self`` does not take the result's shape (agrad's
+    broadcast ones, starting with one of ``errors``) are PyTorch's: ``text(self, *args)``."""
+    method_ = inplace(fn, partial=partial)
+
+    def call(self, *args, **kwargs):
+        try:
+            return method_(self, *args, **kwargs)
+        except RuntimeError as e:
+            if str(e).startswith(errors):
+                raise RuntimeError(text(self, *args)) from None
+            raise
+
+    call.__name__ = call.__qualname__ = method_.__name__
+    call.__doc__ = method_.__doc__
+    return call
+
+
+def _bad_inplace(self, *mats):
+    """The structured kernels' check of an in-place call (addmm_, baddbmm_): self keeps its sizes."""
+    a, b = (m._data.shape if isinstance(m, Tensor) else () for m in mats[:2])
+    out = list(a[:-1]) + list(b[-1:])
+    return f"Bad in-place call: input tensor size {list(self.shape)} and output tensor size {out} should match"
+
+
+method("addmm_")(_shape_checked_inplace(addmm, ("output with shape", "The expanded size", "expand("), _bad_inplace))
+method("baddbmm_")(_shape_checked_inplace(baddbmm, ("output with shape",), _bad_inplace))
+for _fn in (addmv, addbmm):
     method(_fn.__name__ + "_")(inplace(_fn))
 
 
@@ -658,4 +685,11 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
     return finish_out("addr", result, out)
 
 
-method("addr_")(inplace(addr, partial=True))
+def _addr_inplace_text(self, vec1, vec2, *_):
+    if self.ndim != 2:
+        return f"2D tensor expected, got {self.ndim}D tensor for input"
+    return f"size mismatch, input: {list(self.shape)}, v1: {list(vec1.shape)}, v2: {list(vec2.shape)}"
+
+
+method("addr_")(_shape_checked_inplace(addr, ("output with shape", "The expanded size", "expand("), _addr_inplace_text,
+                                      partial=True))

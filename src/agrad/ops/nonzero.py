@@ -32,6 +32,14 @@ def nonzero_static(input, *, size, fill_value=-1):
     if not isinstance(input, Tensor):  # (the table of tools/gen_arg_checks.py cannot call it: keyword-only size)
         from ._pyargs import tp_name
         raise TypeError(f"nonzero_static(): argument 'input' (position 1) must be Tensor, not {tp_name(input)}")
+    if isinstance(size, Tensor) and size.numel() == 1 and size.dtype._kind < 2:
+        if size.dtype._kind == 0:  # (the parser's SymInt of a bool tensor)
+            raise RuntimeError('scalar.isIntegral( false) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/'
+                               'utils/pybind.cpp":27, please report a bug to PyTorch. ')
+        size = int(size.item())  # (an integral one-element tensor is an int to PyTorch's parser)
+    if type(size) is bool or not isinstance(size, int):
+        from ._pyargs import tp_name
+        raise TypeError(f"nonzero_static(): argument 'size' must be int, not {tp_name(size)}")
     if type(fill_value) is bool or not isinstance(fill_value, int):
         raise TypeError(f"nonzero_static(): argument 'fill_value' must be int, not {type(fill_value).__name__}")
     if size < 0:
