@@ -118,4 +118,23 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: torch.zeros(2, 3, 1).addr_(torch.ones(2), torch.ones(3)))",
               "err(lambda: torch.zeros(2, dtype=torch.int64).addr_(torch.ones(2), torch.ones(3)))",
               "torch.zeros(2, 3).addmm_(m, n, beta=2)", "torch.zeros(2, 3).addr_(torch.ones(2), torch.ones(3), alpha=2)"]),
+        case("scatter-index-put-no-overlap-and-logical-inplace-overlap-first",  # (raises-only-torch:scatter_add_,
+             # error-type:index_copy_, error-text:logical_and_) scatter_/scatter_add_/scatter_reduce_/index_add_/
+             # index_copy_/put_ refuse an index or src sharing the written tensor's memory (assert_no_overlap), before
+             # their own checks; logical_and_ & co.: the written tensor's internal overlap before the shapes
+             ["def err(f):\n    try:\n        return f()\n    except (TypeError, RuntimeError, IndexError) as e:\n"
+              "        return type(e).__name__ + ': ' + str(e)",
+              "r = torch.tensor([1.25, 2.0, 3.0])", "i = torch.tensor([0, 1])",
+              "b = torch.tensor([[True, False, False, True], [False, True, True, False]])",
+              "v = torch.tensor([1, -4, -1, -4]).expand(2, 4)"],
+             ["err(lambda: torch.tensor(1.25).scatter_add_(-1, torch.tensor(0), torch.tensor(1.25)))",
+              "err(lambda: r.scatter_add_(0, i, r))", "err(lambda: r.scatter_(0, i, r))", "err(lambda: r.scatter_add_(0, i, r[1:]))",
+              "err(lambda: r.scatter_reduce_(0, i, r, 'sum'))", "err(lambda: r.index_add_(0, i, r))",
+              "err(lambda: r.put_(i, r))", "err(lambda: b[...].index_copy_(1, torch.tensor([[0, 1, 0, 0], [0, 0, 1, 1]]), b))",
+              "err(lambda: b.index_copy_(1, torch.tensor([0, 1, 0, 0]), b))",
+              "err(lambda: b.index_copy_(1, torch.tensor([0, 1, 0, 0]), b[:, :2]))",
+              "torch.arange(8.).reshape(2, 4).index_copy_(1, i, torch.arange(8.).reshape(2, 4)[:, 2:])",
+              "err(lambda: v.logical_and_(v.ceil().swapaxes_(-1, -2)))", "err(lambda: v.logical_or_(torch.ones(3, 4)))",
+              "err(lambda: v.logical_xor_(torch.ones(2, 4)))", "err(lambda: v.logical_not_())",
+              "err(lambda: torch.tensor([1, 0]).logical_and_(torch.ones(3, 2)))"]),
     ]

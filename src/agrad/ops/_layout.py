@@ -473,6 +473,14 @@ def _partial_overlap(a, b) -> bool:
     return a0 < b1 and b0 < a1
 
 
+def overlaps(a, b) -> bool:
+    """c10's get_overlap_status(a, b) is Full or Partial (both dense, their byte ranges meet)."""
+    if not a.size or not b.size or not _dense(a) or not _dense(b):
+        return False
+    a0, b0 = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
+    return a0 < b0 + b.nbytes and b0 < a0 + a.nbytes
+
+
 def torch_strides(a) -> tuple:
     """numpy's strides as PyTorch's would be: a dim of size 1 that numpy added with stride 0 (None in an
     index, broadcast_to) has PyTorch's unsqueeze / expand stride, the next dim's size times its stride."""

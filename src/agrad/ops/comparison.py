@@ -144,12 +144,13 @@ def _logical_inplace(fn, name):
     nothing (no derivative; its out= kernel writes into self): a leaf that requires grad may
     take it, and x keeps its history and requires_grad; only x's version moves."""
     def fn_(input, *args):
-        r = fn(input, *args)
-        data = input._data
-        if type(data) is np.ndarray and data.ndim and 0 in data.strides and _has_internal_overlap(data):
+        data = input._data  # (TensorIterator's overlap checks of its output come before its shapes)
+        if (not args or isinstance(args[0], Tensor)) and type(data) is np.ndarray and data.ndim \
+                and 0 in data.strides and _has_internal_overlap(data):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers to a single "
                 "memory location. Please clone() the tensor before performing the operation.")
+        r = fn(input, *args)
         input._write_data(r)
         return input
 

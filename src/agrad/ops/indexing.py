@@ -15,8 +15,8 @@ from .._limits import check_numel
 from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
-from ._layout import (_dense, _partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
-                      torch_strides)
+from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
+                      overlaps, torch_strides)
 from ._op import Op, export, inplace, method
 from .factories import is_agrad_array as _is_agrad_array
 from .views import _fmt, _view, unsqueeze
@@ -640,16 +640,8 @@ def _check_index_put_overlap(sliced, value, index, self=None):
         raise RuntimeError(_OVERLAP)
     items = index if isinstance(index, tuple) else (index,)
     for other in (value, *items):
-        if isinstance(other, Tensor) and (other is value or other.ndim) and _overlaps(sliced, other._data):
+        if isinstance(other, Tensor) and (other is value or other.ndim) and overlaps(sliced, other._data):
             raise RuntimeError(_OVERLAP)
-
-
-def _overlaps(a, b) -> bool:
-    """c10's get_overlap_status(a, b) is Full or Partial (both dense, their byte ranges meet)."""
-    if not a.size or not b.size or not _dense(a) or not _dense(b):
-        return False
-    a0, b0 = a.__array_interface__["data"][0], b.__array_interface__["data"][0]
-    return a0 < b0 + b.nbytes and b0 < a0 + a.nbytes
 
 
 def setitem(self, index, value):

@@ -18,7 +18,7 @@ from .._limits import check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import should_compute_output
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
-from ._layout import c_order
+from ._layout import c_order, overlaps
 from ._op import Op, export, finish_out, inplace, method, with_out
 from .indexing import _FULL, embed
 
@@ -478,10 +478,40 @@ def scatter_add(input, dim, index, src, *, out=None):
     return finish_out("scatter_add", result, out)
 
 
-method("scatter_")(inplace(scatter))
-method("scatter_add_")(inplace(scatter_add))
-method("index_add_")(inplace(index_add))
-method("index_copy_")(inplace(index_copy))
+def no_overlap_inplace(fn, name=None, checks=None):
+    """The in-place form of a scatter-like op (scatter_, index_add_, put_, ...): after autograd's checks
+    and the written tensor's internal overlap, its meta's assert_no_overlap of each tensor argument
+    (index, src) against it, before any other check of theirs but ``checks(self, *args, **kwargs)``."""
+    method_ = inplace(fn, name=name)
+
+    def call(self, *args, **kwargs):
+        if type(self) is Tensor:
+            if checks is not None:
+                checks(self, *args, **kwargs)
+            others = [a for a in (*args, *kwargs.values()) if type(a) is Tensor]
+            recorded = _grad_state["enabled"] and (self._requires_grad or any(a._requires_grad for a in others))
+            self._check_inplace(recorded, "error")
+            for a in others:
+                if a is self or (a._base is not None or self._base is not None) and overlaps(self._data, a._data):
+                    raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to "
+                                       "tensor refer to a single memory location. Please clone() the tensor before "
+                                       "performing the operation.")
+        return method_(self, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = method_.__name__
+    call.__doc__ = method_.__doc__
+    return call
+
+
+method("scatter_")(no_overlap_inplace(scatter))
+method("scatter_add_")(no_overlap_inplace(scatter_add))
+def _index_add_first(input, dim, index, source, **_):
+    _check_vector_index(index, "index_add")
+    _index_add_checks(input, _wrap_dim(dim, input.ndim), index, source)
+
+
+method("index_add_")(no_overlap_inplace(index_add, checks=_index_add_first))
+method("index_copy_")(no_overlap_inplace(index_copy))
 
 
 # masked_select / masked_scatter / take / take_along_dim ---------------------------------------------------

@@ -23,7 +23,8 @@ from .. import dtypes
 from ..autograd.graph import should_compute_output
 from ..tensor import Tensor
 from ._op import Op, export, finish_out, inplace, method
-from .scatter_gather import _along, _expandable, _fmt, _scatter_prepare, gather, scatter, scatter_add
+from .scatter_gather import (_along, _expandable, _fmt, _scatter_prepare, gather, no_overlap_inplace, scatter,
+                             scatter_add)
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
 
@@ -141,7 +142,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
     return finish_out("scatter_reduce", result, out)
 
 
-method("scatter_reduce_")(inplace(scatter_reduce))
+method("scatter_reduce_")(no_overlap_inplace(scatter_reduce))
 
 
 # index_reduce ---------------------------------------------------------------------------------------

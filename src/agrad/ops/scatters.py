@@ -14,7 +14,8 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _wrap_dim
 from . import _layout
-from ._op import Op, export, inplace, method
+from ._op import Op, export, method
+from .scatter_gather import no_overlap_inplace
 
 
 def _region(kind, args):
@@ -149,8 +150,7 @@ def _(ctx, grad):
     return g_self, g_source
 
 
-@export(method=True)
-def put(input, index, source, accumulate=False):
+def _put_checks(input, index, source, *_, **__):
     if not isinstance(index, Tensor) or index.dtype is not dtypes.int64:
         got = index.dtype if isinstance(index, Tensor) else type(index).__name__
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_scalar(got)}")
@@ -159,7 +159,12 @@ def put(input, index, source, accumulate=False):
                            f"{_scalar(input.dtype)} and source.dtype = {_scalar(source.dtype)}")
     if index.numel() != source.numel():
         raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
-                           f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+                         f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+
+
+@export(method=True)
+def put(input, index, source, accumulate=False):
+    _put_checks(input, index, source)
     n = input.numel()
     idx = index._data.reshape(-1).astype(np.int64)
     bad = (idx >= n) | (idx < -n)
@@ -176,4 +181,4 @@ def _scalar(d):
     return _scalar_name(d) if isinstance(d, dtypes.dtype) else d
 
 
-method("put_")(inplace(put, name="put"))
+method("put_")(no_overlap_inplace(put, name="put", checks=_put_checks))
