@@ -137,4 +137,18 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: v.logical_and_(v.ceil().swapaxes_(-1, -2)))", "err(lambda: v.logical_or_(torch.ones(3, 4)))",
               "err(lambda: v.logical_xor_(torch.ones(2, 4)))", "err(lambda: v.logical_not_())",
               "err(lambda: torch.tensor([1, 0]).logical_and_(torch.ones(3, 2)))"]),
+        case("to-overloads-and-storage-of-a-permuted-result",  # (raises-only-torch:to, raises-only-agrad:share_memory_)
+             # to()'s three overloads: a dtype or tensor first takes no dtype=/device= beside it; the storage of a
+             # result laid out like a permuted input (one dense buffer in another order)
+             ["def err(f):\n    try:\n        return f()\n    except (TypeError, RuntimeError) as e:\n        return str(e)",
+              "x = torch.tensor([[True, False], [True, False], [False, False]])",
+              "x3 = torch.tensor([[[-4, 4, -2], [3, 1, 1]], [[-3, -1, -3], [-1, 2, 3]]])", "r5 = -x3.mT",
+              "r6 = r5.share_memory_()"],
+             ["err(lambda: x.to(torch.float64, dtype=torch.float32))", "err(lambda: x.to('cpu', torch.float64, dtype=torch.float32))",
+              "err(lambda: x.to(torch.float64, False, True, dtype=torch.float32))", "err(lambda: x.to('cpu', device='cpu'))",
+              "err(lambda: x.to(torch.ones(1), dtype=torch.int32))", "err(lambda: x.to(torch.int32, device='cpu'))",
+              "x.to('cpu', torch.int32, False, True)", "x.to(torch.float64, copy=True)", "x.to(torch.int32, False, True)",
+              "x.to(None, torch.int32)", "x.to(2.0)",
+              "(r6 is r5, r5.is_shared(), r5.stride(), r5.storage_offset(), r5.untyped_storage().size())",
+              "r5.untyped_storage().tolist()", "r5[1:, :, 1:].storage_offset()", "r5.as_strided((2, 2), (1, 3), 1)"]),
     ]

@@ -272,7 +272,7 @@ def storage_of(a):
     """(flat storage array, element offset of ``a`` in it): the numpy buffer ``a`` is a view of,
     as PyTorch's storage; None when ``a`` is not a view of one contiguous buffer."""
     root = storage_root(a)
-    if not (root.flags.c_contiguous or root.flags.f_contiguous):
+    if not _dense(root):  # (a dense root in another order, a ufunc's result laid out like its input, too)
         return None
     flat = root.ravel(order="K")
     if not np.shares_memory(flat, root) and root.size:

@@ -50,16 +50,39 @@ def _cast(input, d, copy=False, memory_format=None):
     return _to_copy.apply((input,), (input._data,), {"dtype": d, "fmt": fmt} if fmt is not None else {"dtype": d})
 
 
+def _is_device(a):
+    return isinstance(a, (str, int)) and not isinstance(a, bool) or type(a).__name__ == "device"
+
+
+#: to()'s overloads: their positional parameters in order, and what each takes
+_TO_OVERLOADS = (("device", "dtype", "non_blocking", "copy"), ("dtype", "non_blocking", "copy"),
+                 ("tensor", "non_blocking", "copy"))
+_TO_TAKES = {"device": lambda a: a is None or _is_device(a), "dtype": lambda a: a is None or isinstance(a, dtypes.dtype),
+             "non_blocking": lambda a: isinstance(a, bool), "copy": lambda a: isinstance(a, bool),
+             "tensor": lambda a: isinstance(a, (Tensor, bool, int, float))}
+
+
+def _to_parses(args, given):
+    """Whether one of to()'s overloads takes these positional arguments and keywords (``given``)."""
+    for params in _TO_OVERLOADS:
+        if len(args) > len(params) or any(k not in params or k in params[:len(args)] for k in given):
+            continue
+        bound = {**dict(zip(params, args)), **given}
+        if params[0] != "device" and bound.get(params[0]) is None:
+            continue  # (to(dtype) and to(tensor) need it)
+        if all(_TO_TAKES[k](v) for k, v in bound.items()):
+            return True
+    return False
+
+
 @method("to")
 def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
     """to(dtype), to(device), to(other), to(device, dtype): only the CPU exists."""
     from ..tensor import device as _device
     first = args[0] if args else None
-    if isinstance(first, (Tensor, bool, float)) and (dtype is not None or device is not None) \
-            or isinstance(first, dtypes.dtype) and device is not None \
-            or any(isinstance(a, (str, dtypes.dtype)) or type(a).__name__ == "device" for a in args[1:]) \
-            and not (first is None or isinstance(first, (str, int)) or type(first).__name__ == "device"):
-        # no overload of to() takes these together (PyTorch's parser message replaces this one)
+    given = {k: v for k, v in (("dtype", dtype), ("device", device), ("non_blocking", non_blocking),
+                               ("copy", copy)) if v is not None and v is not False}
+    if not _to_parses(args, given):  # (PyTorch's parser message replaces this one)
         raise TypeError("to() received an invalid combination of arguments")
     if isinstance(first, (bool, float)):
         # to(Tensor other) takes a number as a wrapped 0-d tensor: to(2.0) is float64, to(True) bool
