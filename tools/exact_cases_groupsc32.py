@@ -151,4 +151,14 @@ def cases(graph: str) -> list[dict]:
               "x.to(None, torch.int32)", "x.to(2.0)",
               "(r6 is r5, r5.is_shared(), r5.stride(), r5.storage_offset(), r5.untyped_storage().size())",
               "r5.untyped_storage().tolist()", "r5[1:, :, 1:].storage_offset()", "r5.as_strided((2, 2), (1, 3), 1)"]),
+        case("custom-function-output-views-refuse-inplace",  # (error-text:pow_) a view a custom Function returns
+             # (resize_as's Resize) and views of it: IN_CUSTOM_FUNCTION, PyTorch's refusal of an in-place change to it,
+             # directly or through its base, with grad mode on or off when the Function ran
+             ["def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "x1 = torch.tensor([[-1.75, -0.25], [1.25, -1.75]], requires_grad=True)", "r6 = x1.resize_as(x1)",
+              "y = x1 * 1", "r7 = y.resize_as(y)", "r8 = r7[0]", "y.add_(1)",
+              "with torch.no_grad():\n    r9 = x1.resize(4)", "with torch.no_grad():\n    v = r6[0]",
+              "z = torch.tensor([[1.0, 2.0]])", "rz = z.resize_as(z)", "rz.mul_(2)"],
+             ["err(lambda: r6[:, 0].pow_(-1.5))", "err(lambda: r6.pow_(2))", "err(lambda: r7.grad_fn)",
+              "err(lambda: r8.grad_fn)", "err(lambda: r9.mul_(2))", "err(lambda: v.mul_(2))", "rz"]),
     ]

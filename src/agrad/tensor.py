@@ -91,6 +91,13 @@ def _make_size(items):
     return Size(items)
 
 
+#: the end of PyTorch's refusal of an in-place change to a view a custom Function returned (IN_CUSTOM_FUNCTION)
+_CUSTOM_VIEW = (" This view was created inside a custom Function (or because an input was returned as-is) and the "
+                "autograd logic to handle view+inplace would override the custom backward associated with the "
+                "custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by "
+                "cloning the output of the custom Function.")
+
+
 class Tensor:
     """A multi-dimensional array that records the operations that made it."""
 
@@ -270,7 +277,8 @@ class Tensor:
 
         Also how PyTorch will judge an in-place change to it (its CreationMeta):
         ``"no_grad"`` for a view made with grad mode off, ``"multi"`` for an output
-        of split/chunk/unbind (and views of it), else None."""
+        of split/chunk/unbind (and views of it), ``"custom"`` for a view a custom Function
+        returned (and views of it), else None."""
         base = input if input._base is None else input._base
         self._base = base
         self._vc = input._vc
@@ -314,6 +322,12 @@ class Tensor:
                     "been modified inplace. This view is the output of a function that returns multiple views. "
                     "Such functions do not allow the output views to be modified inplace. You should replace the "
                     "inplace operation by an out-of-place one.")
+            if self._view_meta == "custom":
+                name = type(self._grad_fn).__name__.rstrip("0123456789").removesuffix("Backward")
+                raise RuntimeError(
+                    ("A view was created in no_grad mode" if self._grad_fn is None else f"Output {self._output_nr} "
+                     f"of {name} is a view") + " and its base or another view of its base has been modified inplace"
+                    + (" with grad mode enabled." if self._grad_fn is None else ".") + _CUSTOM_VIEW)
             from .ops.inplace_view import regenerate_view
             regenerate_view(self)
 
@@ -493,6 +507,12 @@ class Tensor:
                 "code by moving both the view and the inplace either both inside the no_grad block (if you "
                 "don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
         fn = self.grad_fn
+        if self._view_meta == "custom":  # (a view a custom Function returned, or a view of one)
+            head = ("A view was created in no_grad mode and is being modified inplace with grad mode enabled."
+                    if fn is None else f"Output {self._output_nr} of "
+                    f"{type(fn).__name__.rstrip('0123456789').removesuffix('Backward')} is a view and is being "
+                    "modified inplace.")
+            raise RuntimeError(head + _CUSTOM_VIEW)
         if fn is not None:
             name = type(fn).__name__.rstrip("0123456789").removesuffix("Backward")
             raise RuntimeError(

@@ -180,6 +180,9 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
                 raise TypeError(
                     f"{cls.__name__}.forward returned {type(o).__name__}; a custom Function's forward must "
                     "return tensors (or a tuple of them)")
+        for o in outputs:  # (PyTorch's CreationMeta::IN_CUSTOM_FUNCTION: no in-place change of them)
+            if isinstance(o, Tensor) and o._base is not None and o.dtype.is_floating_point:
+                o._view_meta = "custom"
         if not recording:
             if _fw_active[0]:
                 _set_tangents(outputs, _forward_tangents(cls, ctx, args, outputs))
