@@ -2,23 +2,30 @@
 
 agrad's float32 tanh is glibc's double ``tanh`` of the float32 value rounded once to float32
 (``_vec_math.via_double``: numpy's float64 loop); that costs 14 to 18 ns an element, ten times
-numpy's own float32 tanh.  :func:`tanh` gives the same bits in about fifteen elementwise numpy
-steps on cache-sized blocks and two table gathers (some 6 ns an element):
+numpy's own float32 tanh.  :func:`tanh` gives the same bits in thirteen elementwise numpy steps
+on cache-sized blocks and one table gather (some 6 ns an element):
 
-1. ``|x|`` is split as ``x0 + h``, ``x0`` being |x| rounded to 10 significant bits (the buckets
-   of ``_tanh64``, whose table gives tanh(x0) and ``1 - tanh(x0)**2``, each rounded once; the
-   float32 key plus a constant is the float64 key).  ``h`` is exact (float32 Sterbenz), and
-   ``|h| <= 2**-11 x0``.
-2. ``s = t0 + h om (1 - h t0)`` (Taylor to second order) in double.  The remainder is at most
-   ``(2/3) om |h|**3 <= (4/3) x0**3 / sinh(2 x0) 2**-33 tanh(x) <= 2**-34.2 tanh(x)`` (the
-   largest at x0 near 1.5), the roundings add a few 2**-53: ``s`` is within 2**18.8 units of
-   tanh(x), a unit being 2**-52 of the power of two below s.
+1. ``x`` is split as ``x0 + h``, ``x0`` being x rounded to 10 significant bits with x's sign
+   (the buckets of ``_tanh64``: x's bits plus half a bucket, the bits below cleared); ``h`` is
+   exact (float32 Sterbenz), ``|h| <= 2**-11 |x0|``.  The bits of ``x0`` shifted right, sign
+   included, index a table of tanh(x0) rounded once (:func:`_signed_table`: 2**19 rows, one per
+   float32 bucket of either sign; the rows outside ``2**-12 <= |x0| <= 19.5`` hold 1 + 2**-24
+   below it and +-1 above it).
+2. ``s = (t0 + h) / (1 + t0 h)``, in double: the addition formula of tanh with tanh(h)
+   replaced by h.  That changes s by ``(1 - t0**2) (h - tanh(h)) / (1 + t0 tanh(h))**2``,
+   at most ``(1 - t0**2) |h|**3 / 3 <= 2**-33 x0**3 (1 - t0**2) / (3 t0) tanh(x)``, below
+   ``2**-35.2 tanh(x)`` (the largest at x0 near 1.5); the roundings add a few 2**-53: ``s`` is
+   within 2**18 units of tanh(x), a unit being 2**-52 of the power of two below |s|.
 3. Rounding ``s`` to float32 keeps its top 24 bits: the 29 bits dropped tell how far s is from
    the nearest midpoint between two floats.  When that is at least 2**20 units, tanh(x) and
    glibc's double tanh (within 2 ulps of it) lie on s's side of the midpoint, and the float32
-   s rounds to is the double path's result.
-4. The others (0.4% of normal values, and every |x| below 2**-12 or above 19.5, inf and NaN)
-   take the double path.
+   s rounds to is the double path's result.  The table's rows beyond the ends give: below,
+   s within 2**-46 of 1 + 2**-24, a midpoint (not accepted); above, s = +-1 exactly
+   (``fl(1 + h) / fl(1 + h)``; tanh(x) rounds to +-1 from |x| = 9.01 on) or NaN (step 4).
+4. The others (0.4% of normal values, every |x| below 2**-12) take the double path, and so do
+   the NaNs s has: where x is NaN or inf, where x0 rounds to inf (|x| near the largest float),
+   and where ``h = -+1`` above the table (|x| of 2048 or more: ``0 / 0``).  A float32 dot
+   product of the result with itself tells once for the whole array whether to look for them.
 
 tools/tanh32_exhaustive.py checks every float32 against the double path.
 
@@ -28,6 +35,8 @@ difference rounded in double and then to float32) a block at a time: no whole fl
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _tanh64
@@ -36,18 +45,21 @@ _F32 = np.float32
 _F64 = np.float64
 _I32 = np.int32
 _I64 = np.int64
+_U32 = np.uint32
 
 #: the fast path's smallest array (below it the double path costs less than the steps' calls)
 MIN_SIZE = 2048
 _BLOCK = 32768
+_BACK_BLOCK = 65536
 
-_ABS = _I32(0x7FFFFFFF)
-_SIGN = ~_ABS
-_SHIFT = 23 - _tanh64.BITS
+_SHIFT = _U32(23 - _tanh64.BITS)
 _HALF = _I32(1 << (_SHIFT - 1))
-_LOW = _I32(-(1 << _SHIFT))  # clears the bits below the bucket's
-#: a float32 key (|x|'s bits >> _SHIFT, rounded) plus this is the row of _tanh64's table
-_ROW_OFF = _I64(((1023 - 127) << _tanh64.BITS) - int(_tanh64._KEY_OFF))
+_LOW = _I32(-(1 << int(_SHIFT)))  # clears the bits below the bucket's
+#: the float32 key (x's bits >> _SHIFT, rounded, sign included) of 2**LOW_EXP, and the count of
+#: keys from there to the largest x0 (TOP)
+_KEY_MIN = (127 + _tanh64.LOW_EXP) << _tanh64.BITS
+_KEYS = _tanh64.KEY_MAX - _tanh64.KEY_MIN + 1
+_NEG = 1 << (31 - int(_SHIFT))  # the sign bit's place in a key
 
 #: step 3: s is rejected when its 29 dropped bits lie within 2**_MARGIN_BITS of the midpoint
 _MARGIN_BITS = 20
@@ -57,51 +69,45 @@ _NEAR = _I64(2 << _MARGIN_BITS)
 _TINY = 2.0 ** -12  # |x| below: tanh(x) rounds to x
 _ONE_AT = 19.5  # |x| at or above: to +-1
 
-_cols = None
+_table = None
 
 
-def _columns():
-    """tanh(x0) and 1 - tanh(x0)**2 by row, contiguous; the rows beyond either end of the table
-    (clipped keys) hold 1 + 2**-24 and 0: s is then 1 + 2**-24, exactly a midpoint (rejected)."""
-    global _cols
-    if _cols is None:
-        rows = _tanh64._table()
-        t0 = np.ascontiguousarray(rows[:, 0])
-        om = np.ascontiguousarray(rows[:, 1])
-        t0[0] = t0[-1] = 1.0 + 2.0 ** -24
-        om[0] = om[-1] = 0.0
-        _cols = (t0, om)
-    return _cols
+def _signed_table():
+    """tanh(x0) by float32 key (2**19 rows, 4 MB): _tanh64's column for keys of 2**-12 to 19.5,
+    negated for negative keys; 1 + 2**-24 for the keys below (|x| < 2**-12, zeros, subnormals)
+    and +-1 for those above (up to inf and NaN) (step 3 of the module's doc)."""
+    global _table
+    if _table is None:
+        t0 = _tanh64._table()[1:-1, 0]
+        if t0.size != _KEYS:
+            raise RuntimeError("_tanh64's table is not for this module's buckets")
+        tab = np.full(2 * _NEG, 1.0 + 2.0 ** -24)
+        for sign, base in ((1.0, 0), (-1.0, _NEG)):
+            tab[base + _KEY_MIN:base + _KEY_MIN + _KEYS] = sign * t0
+            tab[base + _KEY_MIN + _KEYS:base + _NEG] = sign
+        _table = tab
+    return _table
 
 
-def _tanh_block(x, out, bad, a, k, key, h, p, t0, om, t0s, oms):
-    """Steps 1-3 on one block: ``out`` gets the float32 s rounds to with x's sign, ``bad``
-    where that is not certain."""
-    xi = x.view(_I32)
-    np.bitwise_and(xi, _ABS, out=a)  # |x|
-    np.add(a, _HALF, out=k)
-    k &= _LOW  # x0
-    np.subtract(a.view(_F32), k.view(_F32), out=h)  # h = |x| - x0 (exact), in double
-    k >>= _SHIFT
-    np.add(k, _ROW_OFF, out=key)
-    t0s.take(key, mode="clip", out=t0)
-    oms.take(key, mode="clip", out=om)
-    np.multiply(h, t0, out=p)
-    np.subtract(1.0, p, out=p)
-    p *= h
-    p *= om
-    p += t0  # s
+def _tanh_block(x, out, bad, k, key, h, p, t0, tab):
+    """Steps 1-3 on one block: ``out`` gets the float32 s rounds to, ``bad`` where that is not
+    certain (a NaN or inf in x aside)."""
+    np.add(x.view(_I32), _HALF, out=k)
+    k &= _LOW  # x0's bits
+    np.subtract(x, k.view(_F32), out=h)  # h = x - x0 (exact), in double
+    ku = k.view(_U32)
+    ku >>= _SHIFT  # the key, its sign bit at _NEG
+    np.copyto(key, ku)
+    tab.take(key, mode="clip", out=t0)
+    np.add(h, t0, out=p)
+    h *= t0
+    h += 1.0
+    p /= h  # s
     np.copyto(out, p, casting="same_kind")
-    nan = np.add.reduce(out)  # (NaN when x is NaN or inf: h is NaN)
     pi = p.view(_I64)
     pi += _TO_MID
     pi &= _DROPPED
     np.less(pi, _NEAR, out=bad)
-    if nan != nan:
-        bad |= np.isnan(out)
-    np.bitwise_and(xi, _SIGN, out=a)
-    ov = out.view(_I32)
-    ov |= a
 
 
 def tanh(x: np.ndarray, exact) -> np.ndarray:
@@ -114,17 +120,19 @@ def tanh(x: np.ndarray, exact) -> np.ndarray:
     n = flat.size
     out = np.empty(n, _F32)
     bad = np.empty(n, bool)
-    t0s, oms = _columns()
+    tab = _signed_table()
     b = min(_BLOCK, n)
-    a, k = np.empty(b, _I32), np.empty(b, _I32)
-    key = np.empty(b, _I64)
-    h, p, t0, om = np.empty(b), np.empty(b), np.empty(b), np.empty(b)
+    k, key = np.empty(b, _I32), np.empty(b, _I64)
+    h, p, t0 = np.empty(b), np.empty(b), np.empty(b)
     with np.errstate(all="ignore"):
         for i in range(0, n, b):
             j = min(i + b, n)
             m = j - i
-            _tanh_block(flat[i:j], out[i:j], bad[i:j], a[:m], k[:m], key[:m], h[:m], p[:m], t0[:m], om[:m],
-                        t0s, oms)
+            if m != b:
+                k, key, h, p, t0 = k[:m], key[:m], h[:m], p[:m], t0[:m]
+            _tanh_block(flat[i:j], out[i:j], bad[i:j], k, key, h, p, t0, tab)
+        if not math.isfinite(np.dot(out, out)):  # (a NaN in s: step 4)
+            bad |= np.isnan(out)
     idx = np.flatnonzero(bad)
     if idx.size:
         v = flat[idx]
@@ -145,12 +153,14 @@ def tanh_backward(g: np.ndarray, y: np.ndarray) -> np.ndarray:
     yf, gf = y.reshape(-1), g.reshape(-1)
     n = yf.size
     out = np.empty(n, _F32)
-    m = min(_BLOCK, n)
+    m = min(_BACK_BLOCK, n)
     buf = np.empty(m)
     for i in range(0, n, m):
         j = min(i + m, n)
-        d = buf[:j - i]
-        np.multiply(yf[i:j], yf[i:j], out=d, dtype=_F64)
+        d, o = buf[:j - i], out[i:j]
+        np.copyto(d, yf[i:j])
+        d *= d
         np.subtract(1.0, d, out=d)
-        np.multiply(gf[i:j], d, out=out[i:j], dtype=_F32, casting="same_kind")
+        np.copyto(o, d, casting="same_kind")
+        o *= gf[i:j]
     return out.reshape(y.shape)
