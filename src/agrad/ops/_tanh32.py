@@ -13,9 +13,10 @@ on cache-sized blocks and one table gather (some 6 ns an element):
    below it and +-1 above it).
 2. ``s = (t0 + h) / (1 + t0 h)``, in double: the addition formula of tanh with tanh(h)
    replaced by h.  That changes s by ``(1 - t0**2) (h - tanh(h)) / (1 + t0 tanh(h))**2``,
-   at most ``(1 - t0**2) |h|**3 / 3 <= 2**-33 x0**3 (1 - t0**2) / (3 t0) tanh(x)``, below
-   ``2**-35.2 tanh(x)`` (the largest at x0 near 1.5); the roundings add a few 2**-53: ``s`` is
-   within 2**18 units of tanh(x), a unit being 2**-52 of the power of two below |s|.
+   at most ``(1 - t0**2) |h|**3 / 3 <= 2**-33 x0**3 (1 - t0**2) / (3 t0) |tanh(x)|``, at most
+   ``2**-35.15 |tanh(x)|`` (the largest at x0 near 1.49); the roundings add a few 2**-53: ``s``
+   is within 2**18 units of tanh(x), a unit being 2**-52 of the power of two below |s| (2**17.6
+   the most measured, on every fifth float32 of the table's range against long double).
 3. Rounding ``s`` to float32 keeps its top 24 bits: the 29 bits dropped tell how far s is from
    the nearest midpoint between two floats.  When that is at least 2**20 units, tanh(x) and
    glibc's double tanh (within 2 ulps of it) lie on s's side of the midpoint, and the float32

@@ -312,14 +312,47 @@ _I32_FF, _I32_64 = np.array(0xff, np.int32), np.array(64, np.int32)
 _ONE_BITS = np.array(0x3f800000, np.int32)
 
 
+class _Deferred:
+    """_fma32 with its check for a double sum exactly halfway between two floats left for later:
+    each call rounds the double sum to float32 and keeps it, and :meth:`certain` checks them all
+    at once (a kernel of a few elements costs its numpy calls, a third of them _fma32's checks).
+    When one is halfway, the kernel runs again with _fma32's own steps: the same bits."""
+
+    __slots__ = ("sums",)
+
+    def __init__(self):
+        self.sums = []
+
+    def __call__(self, a, b, c):
+        s = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)
+        self.sums.append(s.reshape(-1))
+        return s.astype(_F32)
+
+    def certain(self):
+        bits = np.concatenate(self.sums).view(np.int64)
+        np.bitwise_and(bits, _MID_MASK, out=bits)
+        return not _count(bits == _MID)
+
+
 def sleef_log1pf(d):
     """Vectorized<float>::log1p (AVX2): Sleef's log1pf8_u10, bit for bit. Steps (float32,
     fused multiply-adds where Sleef's FMA build has them): e = the exponent of (d + 1) * 4/3
     (d + 1 below FLT_MIN scaled by 2**64 first), m = d * 2**-e + (2**-e - 1); x = m / (2 + m)
     as a float pair (the division refined with fma); ln 2 * e as a float pair, plus 2x, plus
     x**3 times a degree-2 polynomial in x**2; the pair's sum. Out of range: d > 1e38 is inf,
-    d < -1 NaN, d == -1 -inf, -0.0 stays -0.0."""
+    d < -1 NaN, d == -1 -inf, -0.0 stays -0.0. Up to _FEW elements, the fused multiply-adds'
+    checks are made once (_Deferred)."""
     d = np.asarray(d, _F32)
+    if 0 < d.ndim and d.size <= _FEW:
+        fma = _Deferred()
+        r = _log1pf_steps(d, fma)
+        if fma.certain():
+            return r
+    return _log1pf_steps(d, _fma32)
+
+
+def _log1pf_steps(d, _fma32):
+    """sleef_log1pf's steps with ``_fma32`` as the fused multiply-add."""
     with np.errstate(all="ignore"):
         one = c32(1)
         dp1 = d + one
