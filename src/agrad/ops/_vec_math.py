@@ -71,16 +71,7 @@ def _fma32(a, b, c):
     if not _count(halfway):
         return r
     idx = np.flatnonzero(halfway)
-
-    def at(v):
-        v = np.asarray(v)
-        return (v.reshape(-1) if v.shape == s.shape else np.broadcast_to(v, s.shape).reshape(-1))[idx]
-
-    ph = at(a).astype(np.float64) * at(b)
-    ch = at(c).astype(np.float64)
-    sh = ph + ch
-    t = sh - ph
-    err = (ph - (sh - t)) + (ch - t)
+    sh, err = _sum_error(a, b, c, s.shape, idx)
     if not _count(err):
         return r
     even = sh.astype(_F32)
@@ -90,6 +81,20 @@ def _fma32(a, b, c):
     r = np.array(r, copy=True, ndmin=1)
     r.reshape(-1)[idx] = np.where(err > 0, hi, np.where(err < 0, lo, even))
     return r.reshape(s.shape)
+
+
+def _sum_error(a, b, c, shape, idx):
+    """_fma32's double sum at the flat indices ``idx`` of its result (of ``shape``), and its
+    rounding error (two-sum's: zero where the double sum is exact)."""
+    def at(v):
+        v = np.asarray(v)
+        return (v.reshape(-1) if v.shape == shape else np.broadcast_to(v, shape).reshape(-1))[idx]
+
+    ph = at(a).astype(np.float64) * at(b)
+    ch = at(c).astype(np.float64)
+    sh = ph + ch
+    t = sh - ph
+    return sh, (ph - (sh - t)) + (ch - t)
 
 
 _SPLIT = np.array(134217729.0)  # 2**27 + 1
@@ -316,22 +321,41 @@ class _Deferred:
     """_fma32 with its check for a double sum exactly halfway between two floats left for later:
     each call rounds the double sum to float32 and keeps it, and :meth:`certain` checks them all
     at once (a kernel of a few elements costs its numpy calls, a third of them _fma32's checks).
-    When one is halfway, the kernel runs again with _fma32's own steps: the same bits."""
+    A halfway sum that is exact (two-sum's error is zero) rounds as _fma32 rounds it; when one is
+    not, the kernel runs again with _fma32's own steps: the same bits."""
 
-    __slots__ = ("sums",)
+    __slots__ = ("sums", "terms")
 
     def __init__(self):
         self.sums = []
+        self.terms = []
 
     def __call__(self, a, b, c):
-        s = a.astype(np.float64) * b.astype(np.float64) + c.astype(np.float64)
+        p = a.astype(np.float64) * b.astype(np.float64)
+        c = c.astype(np.float64)
+        s = p + c
         self.sums.append(s.reshape(-1))
+        self.terms.append((p, c))
         return s.astype(_F32)
 
     def certain(self):
-        bits = np.concatenate(self.sums).view(np.int64)
+        sums = self.sums
+        bits = np.concatenate(sums).view(np.int64)
         np.bitwise_and(bits, _MID_MASK, out=bits)
-        return not _count(bits == _MID)
+        halfway = bits == _MID
+        if not _count(halfway):
+            return True
+        at = 0
+        for s, (p, c) in zip(sums, self.terms):
+            flag = halfway[at:at + s.size]
+            at += s.size
+            if _count(flag):
+                s = s.reshape(np.shape(p + c))
+                t = s - p
+                err = (p - (s - t)) + (c - t)
+                if _count(np.broadcast_to(err, s.shape).reshape(-1)[flag]):
+                    return False
+        return True
 
 
 def sleef_log1pf(d):
@@ -352,17 +376,21 @@ def sleef_log1pf(d):
 
 
 def _log1pf_steps(d, _fma32):
-    """sleef_log1pf's steps with ``_fma32`` as the fused multiply-add."""
+    """sleef_log1pf's steps with ``_fma32`` as the fused multiply-add; the special values' steps
+    only when d holds one (below -0.5, above 1e38, NaN; -0.0 when d holds a value <= 0)."""
     with np.errstate(all="ignore"):
         one = c32(1)
+        lo = d.min() if d.size else one
+        ordinary = lo > -0.5 and d.max() <= 1e38  # (NaN: False)
         dp1 = d + one
-        tiny = dp1 < _F32_MIN
-        dp1 = np.where(tiny, dp1 * c32(2.0 ** 64), dp1)
+        if not ordinary:
+            tiny = dp1 < _F32_MIN
+            dp1 = np.where(tiny, dp1 * c32(2.0 ** 64), dp1)
         scaled = (dp1 * c32(1.0 / 0.75)).astype(_F32, copy=False)
         e = ((scaled.view(_I32) >> _I32_23) & _I32_FF) - _I32_127
         t = (_ONE_BITS + (-e << _I32_23)).view(_F32)  # (2**-e)
         m = _fma32(d, t, t - one)
-        e = np.where(tiny, e - _I32_64, e).astype(_F32)
+        e = (e if ordinary else np.where(tiny, e - _I32_64, e)).astype(_F32)
         # s = (ln2 pair) * e
         sx = _LN2_DF[0] * e
         sy = _fma32(_LN2_DF[1], e, _fma32(_LN2_DF[0], e, -sx))
@@ -386,11 +414,14 @@ def _log1pf_steps(d, _fma32):
         sx2 = rx + v
         sy2 = ((rx - sx2) + v) + ry
         r = np.asarray(sx2 + sy2, _F32)
-        r = np.where(d > c32(1e38), c32(np.inf), r)
-        r = np.where(d < -one, _NEG_NAN32, r)  # (PyTorch's NaN here has its sign bit set)
-        r = np.where(d == -one, c32(-np.inf), r)
-        r = np.where((d == 0) & np.signbit(d), c32(-0.0), r)
-        r = np.where(np.isnan(d), d, r)
+        if not ordinary:
+            r = np.where(d > c32(1e38), c32(np.inf), r)
+            r = np.where(d < -one, _NEG_NAN32, r)  # (PyTorch's NaN here has its sign bit set)
+            r = np.where(d == -one, c32(-np.inf), r)
+        if lo <= 0 or not ordinary:
+            r = np.where((d == 0) & np.signbit(d), c32(-0.0), r)
+        if not ordinary:
+            r = np.where(np.isnan(d), d, r)
     return r.astype(_F32, copy=False)
 
 
@@ -424,7 +455,7 @@ def sleef_logf(d):
         scaled = (dd * c32(1.0 / 0.75)).astype(_F32, copy=False)
         e = ((scaled.view(_I32) >> _I32_23) & _I32_FF) - _I32_127
         m = (dd.view(_I32) + (-e << _I32_23)).view(_F32)
-        e = np.where(tiny, e - _I32_64, e).astype(_F32)
+        e = (e if ordinary else np.where(tiny, e - _I32_64, e)).astype(_F32)
         sx = _LN2_DF[0] * e
         sy = _fma32(_LN2_DF[1], e, _fma32(_LN2_DF[0], e, -sx))
         qx, qy = _df_div(*_df_add2(-one, m), *_df_add2(one, m))
