@@ -380,8 +380,10 @@ def _log1pf_steps(d, _fma32):
     only when d holds one (below -0.5, above 1e38, NaN; -0.0 when d holds a value <= 0)."""
     with np.errstate(all="ignore"):
         one = c32(1)
-        lo = d.min() if d.size else one
-        ordinary = lo > -0.5 and d.max() <= 1e38  # (NaN: False)
+        lo, ordinary = one, False
+        if d.size:
+            lo = d.min()
+            ordinary = lo > -0.5 and d.max() <= 1e38  # (NaN: False)
         dp1 = d + one
         if not ordinary:
             tiny = dp1 < _F32_MIN
@@ -455,7 +457,7 @@ def sleef_logf(d):
         scaled = (dd * c32(1.0 / 0.75)).astype(_F32, copy=False)
         e = ((scaled.view(_I32) >> _I32_23) & _I32_FF) - _I32_127
         m = (dd.view(_I32) + (-e << _I32_23)).view(_F32)
-        e = (e if ordinary else np.where(tiny, e - _I32_64, e)).astype(_F32)
+        e = np.where(tiny, e - _I32_64, e).astype(_F32)
         sx = _LN2_DF[0] * e
         sy = _fma32(_LN2_DF[1], e, _fma32(_LN2_DF[0], e, -sx))
         qx, qy = _df_div(*_df_add2(-one, m), *_df_add2(one, m))
