@@ -90,3 +90,15 @@ def test_blas_products_of_zeros_are_plus_zero(dtype):
                 r = _gemm(aa, bb)
                 assert not np.signbit(r).any(), (n, k, m)
         assert not np.signbit(_gemm(a, a.T)).any()
+
+
+def test_large_values_whose_remainder_is_one_and_the_largest_floats():
+    # above the table s is fl(1 + h) / fl(1 + h): 0 / 0 where h = -1 (x0 above |x| by one, from
+    # |x| = 2048 on), and x0 rounds to inf near the largest float; both go to the double path
+    x0 = np.array([2048.0, 12296.0, 1e6, 3.0e38], _F32)
+    x = np.concatenate([x0 - 1, x0 + 1, np.nextafter(x0, _F32(np.inf)), [np.finfo(_F32).max] * 2])
+    x = np.concatenate([x, -x])
+    ordinary = (np.random.default_rng(3).standard_normal(4096) * 2).astype(_F32)
+    a = np.concatenate([ordinary, x])
+    assert _same(_tanh32.tanh(a, double_path), double_path(a))
+    assert _same(_tanh32.tanh(a[::-1].copy(), double_path), double_path(a[::-1]))
