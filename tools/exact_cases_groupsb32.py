@@ -50,4 +50,15 @@ def cases(graph: str) -> list[dict]:
               "F.interpolate(v, (2,), mode='linear', align_corners=True)",
               "F.interpolate(x.detach().half(), scale_factor=2.5, mode='bilinear').tolist()",
               "F.interpolate(y32.detach().half()[0, :4], size=7, mode='linear').tolist()"]),
+        case("group-norm-fused-scale-and-bias",  # (value:group_norm, numeric:group_norm) GroupNormKernelImplInternal:
+             # RowwiseMoments, rstd in double (eps a double), y = fma(scale, x, fma(-scale, mean, beta)): a group of
+             # one element gives the product's rounding error, not 0
+             ["x = torch.tensor([[2.75], [-2.5]], requires_grad=True)", "x3 = torch.tensor([[0.0], [-1.5], [2.0]])",
+              "y = ((torch.arange(360.) * 0.6180339).frac() - 0.5).reshape(2, 6, 30)",
+              "w = torch.linspace(-2, 2, 6)", "b = torch.linspace(1, 3, 6)"],
+             ["torch.group_norm(x, 1, weight=torch.tensor([-0.75]), eps=1e-05, cudnn_enabled=False)",
+              "torch.group_norm(x3, 1, bias=torch.tensor([2.75])).tolist()",
+              "F.group_norm(y, 3, w, b).tolist()", "F.group_norm(y, 2).tolist()", "F.group_norm(y, 6, w).tolist()",
+              "F.group_norm(y.double(), 3, None, b.double()).tolist()",
+              "F.group_norm(y.reshape(2, 6, 5, 6) * 1e3, 2, w, b).tolist()"]),
     ]

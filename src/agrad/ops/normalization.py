@@ -24,7 +24,7 @@ from ._argcheck import _raise_parser_error
 from ..autograd import graph
 from ._batch_norm_backward import batch_norm_backward
 from ._group_norm_backward import group_norm_backward
-from ._layout import c_order, in_input_format
+from ._layout import c_order, in_input_format, suggested_format
 from ._op import Op, export
 from .nn import check_floating, const, div_scalar, mul_scalar
 
@@ -303,8 +303,11 @@ def torch_instance_norm(input, weight, bias, running_mean, running_var, use_inpu
 
 def _group_norm_fwd(ctx, x, w, b, groups, eps):
     n, c = x.shape[:2]
+    hw = math.prod(x.shape[2:])
+    if suggested_format(x) is None and x.dtype in (np.float32, np.float64) and n * c * hw:
+        return _group_norm_kernel(x, w, b, groups, eps)
     shape = (1, -1) + (1,) * (x.ndim - 2)
-    xd = x.astype(np.float64).reshape(n, groups, (c // groups) * math.prod(x.shape[2:]))  # (no -1: an empty batch)
+    xd = x.astype(np.float64).reshape(n, groups, (c // groups) * hw)  # (no -1: an empty batch)
     if xd.shape[-1] == 0:  # groups of no element: numpy's mean would warn (the result is empty anyway)
         mu = var = np.zeros(xd.shape[:-1] + (1,))
     else:
@@ -318,6 +321,31 @@ def _group_norm_fwd(ctx, x, w, b, groups, eps):
         out = out + b.reshape(shape)
     # native_group_norm's three outputs: the result, each group's mean and rstd (N, G): result1, result2
     return out.astype(x.dtype), mu.reshape(n, groups).astype(x.dtype), rstd.reshape(n, groups).astype(x.dtype)
+
+
+def _group_norm_kernel(x, w, b, groups, eps):
+    """ATen's GroupNormKernelImplInternal (a contiguous float32/float64 input): each group's
+    RowwiseMoments, rstd = 1 / sqrt(var + eps) in double (eps is a double) rounded once; then
+    without weight and bias (x - mean) * rstd, else per channel scale = rstd * gamma,
+    bias = fma(-scale, mean, beta) and y = fma(scale, x, bias) (the compiler's contractions)."""
+    n, c = x.shape[:2]
+    T = x.dtype.type
+    rows = np.ascontiguousarray(x).reshape(n * groups, -1)
+    with np.errstate(all="ignore"):
+        mean, var = _rowwise_moments(rows)
+        rstd = (1.0 / np.sqrt(np.maximum(var, T(0)).astype(np.float64) + eps)).astype(T)
+        d = c // groups
+        if w is None and b is None:
+            y = (rows - mean[:, None]) * rstd[:, None]
+        else:
+            gamma = np.ones(c, T) if w is None else w.reshape(-1).astype(T)
+            beta = np.zeros(c, T) if b is None else b.reshape(-1).astype(T)
+            scale = rstd.reshape(n, groups, 1) * gamma.reshape(1, groups, d)  # (n, G, D)
+            bias = _fma(-scale, np.broadcast_to(mean.reshape(n, groups, 1), scale.shape),
+                        np.broadcast_to(beta.reshape(1, groups, d), scale.shape))
+            xs = rows.reshape(n, groups, d, -1)
+            y = _fma(np.broadcast_to(scale[..., None], xs.shape), xs, np.broadcast_to(bias[..., None], xs.shape))
+    return y.reshape(x.shape).astype(T, copy=False), mean.reshape(n, groups), rstd.reshape(n, groups)
 
 
 _group_norm = Op("NativeGroupNormBackward0", in_input_format(_group_norm_fwd), inputs=("input", "weight", "bias"),
