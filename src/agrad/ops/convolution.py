@@ -27,6 +27,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import _can_cast, _scalar_name
+from . import _vec_math
 from ._layout import c_order, in_input_format, suggested_format
 from ._op import Op, export
 
@@ -217,7 +218,14 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
     if not transposed:
         o = blocks(x.shape[2:], k, dilation, pads, stride)
         cols = im2col_np(x, k, dilation, pads, stride, o).reshape(n, g, -1, math.prod(o))
-        out = np.matmul(w.reshape(g, w.shape[0] // g, -1), cols).reshape(n, w.shape[0], *o)
+        wg = w.reshape(g, w.shape[0] // g, -1)
+        if wg.shape[-1] == 1 and not _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, stride, dilation, False,
+                                                  output_padding, groups):
+            # (a reduction of one term: the slow kernel's gemm gives the product itself, -0.0 kept;
+            # oneDNN's accumulator starts at +0.0)
+            out = (wg * cols).reshape(n, w.shape[0], *o)
+        else:
+            out = np.matmul(wg, cols).reshape(n, w.shape[0], *o)
     else:
         size = _transposed_size(x.shape[2:], k, stride, padding, dilation, output_padding)
         xg = x.reshape(n, g, x.shape[1] // g, -1)
@@ -377,7 +385,8 @@ def _double_backward(ggI, ggW, ggb, gO, x, w, geo):
 def _check(fname, input, weight, bias, sp, groups, transposed, params):
     """conv{1,2,3}d's checks, then _convolution's and its check_shape_forward's, in their order; the
     geometry ``params`` ((name, value), ...) expanded to the weight's spatial dims."""
-    if not transposed and bias is not None and bias.dtype is not input.dtype:  # conv{1,2,3}d's first check
+    if not transposed and bias is not None and bias.dtype is not input.dtype and not isinstance(
+            dict(params)["padding"], str):  # conv{1,2,3}d's first check (not their padding-string overloads')
         raise RuntimeError(f"Input type ({_cname(input)}) and bias type ({_cname(bias)}) should be the same")
     if input.ndim not in (sp + 1, sp + 2):
         raise RuntimeError(
@@ -483,6 +492,17 @@ def _check_kernel(x, weight, bias, sp, attrs):
     empty = x.shape[0] == 0 or x.shape[1] == 0
     if empty:
         out = _empty_dtype(x.dtype, weight.dtype)
+    elif _uses_mkldnn(x.dtype is dtypes.float32, x.shape, weight.shape, attrs["stride"], attrs["dilation"], transposed,
+                      attrs["output_padding"], attrs["groups"]):  # (check_input_same_type_as_parameters for the oneDNN backend)
+        for what, t in (("weight", weight), ("bias", bias)):
+            if t is not None and t.dtype is not x.dtype:
+                raise RuntimeError(f"Input type ({_tname(x)}) and {what} type ({_tname(t)}) should be the same or "
+                                   f"input should be a MKLDNN tensor and {what} is a dense tensor")
+        _check_geometry(x, weight, sp, attrs, sizes=False)
+        if transposed and min(_transposed_size(x.shape[2:], weight.shape[2:], attrs["stride"], attrs["padding"],
+                                               attrs["dilation"], attrs["output_padding"])) < 0:
+            raise RuntimeError("could not construct a memory descriptor using a format tag")
+        return
     else:
         _check_geometry(x, weight, sp, attrs)
         name, supported = _KERNELS[transposed, sp]
@@ -498,8 +518,34 @@ def _check_kernel(x, weight, bias, sp, attrs):
                                f"{_scalar_name(out)}")
 
 
-def _check_geometry(x, weight, sp, attrs):
-    """The kernels' own shape checks (slow_conv2d's, slow_conv_transpose{2,3}d's), on 1-D as 2-D."""
+def _uses_mkldnn(float32, x_shape, w_shape, stride, dilation, transposed, output_padding, groups):
+    """ConvParams::use_mkldnn: oneDNN runs a float32 convolution unless it is a small one-sample one
+    (sizes of the 4-D views: a 1-D convolution as a 2-D one) or a transposed one whose output
+    padding reaches its stride."""
+    if not float32:
+        return False
+    if transposed and any(op >= st for op, st in zip(output_padding, stride)):
+        return False
+    xs = tuple(x_shape) if len(x_shape) > 3 else (x_shape[0], x_shape[1], 1, x_shape[2])
+    ws = tuple(w_shape) if len(w_shape) > 3 else (w_shape[0], w_shape[1], 1, w_shape[2])
+    first = (any(v != 1 for v in stride) or any(v != 1 for v in dilation) or xs[0] >= 16 or ws[-1] != 1
+             or ws[-2] != 1 or _vec_math.THREADS > 1)
+    return first and (groups > 1 or (ws[-1] > 3 and ws[-2] > 3) or xs[0] > 1
+                      or xs[0] * xs[1] * xs[2] * xs[3] > 20480)
+
+
+def _tname(t):
+    """Tensor::toString of a CPU tensor: torch.FloatTensor, torch.DoubleTensor, ..."""
+    return {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "float16": "torch.HalfTensor",
+            "bfloat16": "torch.BFloat16Tensor", "int64": "torch.LongTensor", "int32": "torch.IntTensor",
+            "int16": "torch.ShortTensor", "int8": "torch.CharTensor", "uint8": "torch.ByteTensor",
+            "bool": "torch.BoolTensor", "complex64": "torch.ComplexFloatTensor",
+            "complex128": "torch.ComplexDoubleTensor"}.get(t.dtype.name, t.dtype.name)
+
+
+def _check_geometry(x, weight, sp, attrs, sizes=True):
+    """The kernels' own shape checks (slow_conv2d's, slow_conv_transpose{2,3}d's), on 1-D as 2-D
+    (``sizes``: the transposed output's size too)."""
     def as_2d(values, one):
         return ((one,) + tuple(values)) if sp == 1 else tuple(values)
 
@@ -519,7 +565,7 @@ def _check_geometry(x, weight, sp, attrs):
         raise RuntimeError("output padding must be smaller than either stride or dilation, but got " + " ".join(
             f"{k}_{n}: {v}" for k, vs in values.items() for n, v in zip(names, vs)))
     size = _transposed_size(x.shape[2:], weight.shape[2:], stride, attrs["padding"], dilation, output_padding)
-    if any(n <= 0 for n in size):
+    if sizes and any(n <= 0 for n in size):
         raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, as_2d(x.shape[2:], 1)))}). "
                            f"Calculated output size per channel: ({' x '.join(map(str, as_2d(size, 1)))}). "
                            "Output size is too small")

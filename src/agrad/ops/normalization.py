@@ -212,6 +212,8 @@ def _batch_norm_impl(input, weight, bias, running_mean, running_var, training, m
     if not training and (running_mean is None or running_var is None):
         which = "running_mean" if running_mean is None else "running_var"
         raise RuntimeError(f"{which} must be defined in evaluation mode")
+    if (running_mean is None) != (running_var is None):  # (batch_norm_cpu's first check, a ValueError)
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
     check_floating(input, "batch_norm")
     _same_dtype(input, _mixed(input, weight, bias, running_mean, running_var), weight, bias, running_mean,
                 running_var)
@@ -258,6 +260,12 @@ def torch_batch_norm(input, weight, bias, running_mean, running_var, training, m
 # ---------------------------------------------------------------------------
 
 def _instance_norm_impl(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps):
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
+    if input.ndim < 2:  # (input.size(0), input.size(1))
+        if input.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got 1)")
     b, c = input.shape[0], input.shape[1]
     shape = (1, b * c) + tuple(input.shape[2:])
     rep = lambda t: None if t is None else t.repeat(b)  # noqa: E731

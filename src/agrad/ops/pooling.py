@@ -145,7 +145,27 @@ def _kernel_name(fname, input):
     return fname + "_channels_last" if fmt is not None and fmt.startswith("channels_last") else fname
 
 
+_WITH_INDICES = ("(Tensor input, tuple of ints kernel_size, tuple of ints stride = (), tuple of ints padding = 0, "
+                 "tuple of ints dilation = 1, bool ceil_mode = False)")
+
+
+def parse_as_aten(name, args):
+    """F's Python front passes its arguments on to ATen's ``name`` (torch.max_pool2d,
+    torch._C._nn.max_pool2d_with_indices, ...), whose parser refuses a bool or float where it takes
+    ints: its TypeError first."""
+    from ._pyargs import parser_error, signature_error
+
+    if name.endswith("with_indices") and name != "max_pool1d_with_indices":
+        message = signature_error(name, _WITH_INDICES, args, {})
+    else:
+        message = parser_error("torch." + name, args, {})
+    if message is not None:
+        raise TypeError(message)
+
+
 def _max_pool(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    parse_as_aten(fname + ("_with_indices" if return_indices else ""),
+                  (input, kernel_size, () if stride is None else stride, padding, dilation, ceil_mode))
     k, s, pads, d, o = _pool_args(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mode)
     if input.dtype is dtypes.bool_:  # (the CPU kernels' dispatch: every type but bool)
         raise NotImplementedError(f"\"{_kernel_name(fname, input)}\" not implemented for 'Bool'")
@@ -154,6 +174,8 @@ def _max_pool(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mod
 
 
 def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
+    parse_as_aten("max_pool1d_with_indices" if return_indices else "max_pool1d",
+                  (input, kernel_size, () if stride is None else stride, padding, dilation, ceil_mode))
     if input.ndim not in (2, 3):
         if return_indices:  # (max_pool1d_with_indices' own dimension check)
             raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "

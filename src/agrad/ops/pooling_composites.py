@@ -143,6 +143,9 @@ def _with_default(output_size, shape):
 
 
 def _adaptive_max1d(input, output_size):
+    from .pooling import parse_as_aten
+
+    parse_as_aten("adaptive_max_pool1d", (input, output_size))
     if input.ndim not in (2, 3):
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
                            f"'self' (while checking arguments for adaptive_max_pool1d)")
