@@ -89,4 +89,18 @@ def cases(graph: str) -> list[dict]:
               "def fine():\n    A = a()\n    LU, piv = torch.linalg.lu_factor(A)\n    r = torch.linalg.lu_solve(LU, piv, torch.ones(2, 1))\n"
               "    (r.sum() + LU.sum()).backward()\n    return A.grad"],
              ["err(solve)", "err(factor)", "err(factor_ex)", "err(lu)", "fine()"]),
+        case("max-unpool-saved-indices-and-addcdiv-wanted-gradients",  # (dt31 error-text:grad, raises-only-agrad:
+             # grad) max_unpool saves its indices (1d: the unsqueezed view): changed in place, PyTorch's error; addcdiv
+             # and addcmul make only the gradients the pass wants (an integer tensor2 fails for tensor1's alone)
+             ["def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "def unpool(n):\n    x = torch.tensor([[[1.5, 0.5, 0.75, 2.0]], [[-2.0, 3.0, 0.0, 2.0]]], requires_grad=True)\n"
+              "    if n == 1:\n        y, i = F.max_pool1d(x, 3, 1, 0, return_indices=True)\n        r = F.max_unpool1d(y, i, 3)\n"
+              "    else:\n        y, i = F.max_pool2d(x.unsqueeze(0), (1, 3), 1, 0, return_indices=True)\n"
+              "        r = F.max_unpool2d(y, i, (1, 3))\n    i.add_(0)\n    return torch.autograd.grad(r.sum(), [x])",
+              "x = torch.tensor([[1.0, 2.0]], requires_grad=True)", "t1 = torch.tensor([[1.0, 2.0]], requires_grad=True)",
+              "t2 = torch.tensor([[2, 4]], dtype=torch.int32)", "r = x.addcdiv(t1, t2)", "q = x.addcmul(t1, t2, value=0.5)"],
+             ["err(lambda: unpool(1))", "err(lambda: unpool(2))", "torch.autograd.grad(r.sum(), [x], create_graph=True)",
+              "err(lambda: torch.autograd.grad(r.sum(), [x, t1], create_graph=True))",
+              "torch.autograd.grad(q.sum(), [x], create_graph=True)",
+              "err(lambda: torch.autograd.grad(q.sum(), [x, t1], create_graph=True))"]),
     ]

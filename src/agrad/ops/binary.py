@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..autograd import graph
 from .._limits import check_broadcast
 from . import _glibc_float, _sleef, _vec_math, _vector_loop, factories
 from ..tensor import Tensor, _scalar_name
@@ -554,20 +555,23 @@ _addcdiv = Op("AddcdivBackward0", _addcdiv_fwd, inputs=("self", "tensor1", "tens
 # (tensor2 is in two inputs' formulas: PyTorch saves it always; tensor1 only for tensor2's gradient)
 
 
+# (each gradient only when the running pass wants it, PyTorch's task_should_compute_output: an
+# integer tensor2's ``value / tensor2`` fails to cast only when tensor1's gradient is made)
 @_addcmul.derivative
 def _(ctx, grad):
     v = ctx.value
-    return (grad, grad * (ctx.tensor2 * v) if ctx.needs(1) else None,
-            grad * (ctx.tensor1 * v) if ctx.needs(2) else None)
+    want = graph.should_compute_output
+    return (grad, grad * (ctx.tensor2 * v) if want(ctx, 1) else None,
+            grad * (ctx.tensor1 * v) if want(ctx, 2) else None)
 
 
 @_addcdiv.derivative
 def _(ctx, grad):
     v = ctx.value
     t2 = ctx.tensor2
-    g_t1 = grad * (v / t2) if ctx.needs(1) else None
+    g_t1 = grad * (v / t2) if graph.should_compute_output(ctx, 1) else None
     g_t2 = None
-    if ctx.needs(2):  # (value * tensor1 / (tensor2 * tensor2): GCC's right operand first)
+    if graph.should_compute_output(ctx, 2):  # (value * tensor1 / (tensor2 * tensor2): GCC's right operand first)
         t2_sq = t2 * t2
         g_t2 = -grad * (v * ctx.tensor1 / t2_sq)
     return grad, g_t1, g_t2

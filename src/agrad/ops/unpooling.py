@@ -15,6 +15,7 @@ import numbers
 
 import numpy as np
 
+from ..autograd.graph import save_extra
 from ..tensor import Tensor, _scalar_name
 from ._layout import in_input_format, suggested_format
 from ._op import Op, export
@@ -57,7 +58,7 @@ def _unpool_op(n):
     @op.derivative
     def _(ctx, grad):
         # max_pool_double_backward(grad, indices, n): the gradient gathered at the indices
-        idx = Tensor._make(ctx.indices)
+        idx = Tensor._make(ctx.indices._data if type(ctx.indices) is Tensor else ctx.indices)
         if idx.numel() == 0:
             return Tensor._make(np.empty(idx.shape, grad._data.dtype))
         size = tuple(idx.shape[:idx.ndim - n]) + (-1,)
@@ -136,7 +137,10 @@ def _unpool(op, fname, n, input, indices, size, stride=None):
     lead = input.shape[:-n]
     if int(np.prod(lead + tuple(size))) and input.dtype.name not in ("float32", "float64", "float16", "bfloat16"):
         raise NotImplementedError(f'"{fname}" not implemented for \'{_scalar_name(input.dtype)}\'')
-    return op.apply((input,), (input._data,), {"indices": indices._data, "size": tuple(int(s) for s in size)})
+    out = op.apply((input,), (input._data,), {"indices": indices._data, "size": tuple(int(s) for s in size)})
+    if out.grad_fn is not None and type(out.grad_fn) is op.node:  # (the indices saved: changed in place, the error)
+        save_extra(out.grad_fn, "indices", indices)
+    return out
 
 
 def _f_unpool(n, input, indices, kernel_size, stride, padding, output_size):
