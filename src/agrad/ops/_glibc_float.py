@@ -304,6 +304,28 @@ _EXPF_C = (float.fromhex("0x1.c6af84b912394p-5") / _EXPF_N ** 3, float.fromhex("
            float.fromhex("0x1.62e42ff0c52d6p-1") / _EXPF_N)
 
 
+_MID_MASK = np.array((1 << 29) - 1, np.int64)
+_MID = np.array(1 << 28, np.int64)
+_NEAR_MID = np.array(8, np.int64)
+
+
+def _expf_plain(r, s):
+    """expf's polynomial with plain double steps in place of its three fmas, or None.  Each fma
+    rounds once where the plain steps round twice: the products rounded first are below 2**-13
+    of the sums they join (|r| <= ln 2 / 64), so 1 + C2 r differs by at most an ulp, and the
+    result (in [0.99, 1.01] before s, a power of two, scales it) by at most two ulps, four
+    units of 2**-53 of its power of two.  Rounded to float32 the two agree unless the plain one
+    lies within 8 units of a float32 midpoint (its 29 dropped bits say so); then the fmas' steps
+    run (for the whole array: one check for all of it)."""
+    y = (_EXPF_C[0] * r + _EXPF_C[1]) * (r * r) + (_EXPF_C[2] * r + 1.0)
+    y *= s
+    low = y.view(np.int64) & _MID_MASK
+    low -= _MID
+    if _count(np.abs(low) <= _NEAR_MID):
+        return None
+    return y
+
+
 def expf(a):
     """expf of a float32 array as glibc computes it (std::exp(float) of PyTorch's scalar loops)."""
     _fma = _fma_d
@@ -318,9 +340,13 @@ def expf(a):
         r = z - kd
         t = _EXPF_TAB[(ki % np.uint64(_EXPF_N)).astype(np.intp)] + (ki << np.uint64(52 - 5))
         s = t.view(np.float64)
-        zc = _fma(_EXPF_C[0], r, _EXPF_C[1])
-        y = _fma(_EXPF_C[2], r, 1.0)
-        y = _fma(zc, r * r, y) * s
+        y = None
+        if not _count(np.abs(x) >= c32(87.0)):  # (and no float32 subnormal result; NaN: below)
+            y = _expf_plain(r, s)
+        if y is None:
+            zc = _fma(_EXPF_C[0], r, _EXPF_C[1])
+            y = _fma(_EXPF_C[2], r, 1.0)
+            y = _fma(zc, r * r, y) * s
         out = y.astype(_F32)
         big = np.abs(x) >= c32(88.0)
         if _count(big) or _count(np.isnan(x)):
