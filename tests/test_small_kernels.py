@@ -82,3 +82,41 @@ def test_sigmoid_float32_lanes(n):
     scalar = one / (one + np.exp(-x, dtype=np.float64).astype(np.float32))  # (libm's exp in double, rounded)
     want = vec if lanes is True else scalar if lanes is False else np.where(lanes, vec, scalar)
     assert np.array_equal(U._sigmoid(x).view(_I32), want.view(_I32))
+
+
+def test_glibc_expf_plain_steps_leave_results_near_a_midpoint_to_the_fmas():
+    # expf's plain double steps stand for its three fmas where the result is not within 8 units
+    # (2**-53 of its power of two) of a float32 midpoint; these are (found by search)
+    from agrad.ops import _glibc_float as G
+    near = np.array([float.fromhex(h) for h in ("0x1.1265d0p-4", "0x1.e75bc4p-3", "-0x1.bc6008p+0",
+                                                "0x1.1b318ep+1", "-0x1.aec4d6p+2", "0x1.2e4ed8p+4")], np.float32)
+    x = np.concatenate([near, np.linspace(-80, 80, 200, dtype=np.float32)])
+    forced = G.expf(np.append(x, np.float32(100.0)))[:-1]  # (an |x| of 87 or more: the fmas for all)
+    assert np.array_equal(G.expf(x).view(np.uint32), forced.view(np.uint32))
+    assert np.array_equal(G.expf(x[6:]).view(np.uint32), forced[6:].view(np.uint32))
+    for v in near:
+        xd = np.array([v], np.float64)
+        z = G._EXPF_INVLN2N * xd
+        kd = z + G._EXPF_SHIFT
+        ki = kd.view(np.uint64)
+        r = z - (kd - G._EXPF_SHIFT)
+        s = (G._EXPF_TAB[(ki % np.uint64(G._EXPF_N)).astype(np.intp)] + (ki << np.uint64(47))).view(np.float64)
+        assert G._expf_plain(r, s) is None
+
+
+@pytest.mark.parametrize("kind", range(4))
+@pytest.mark.parametrize("n", [1, 16, 64, 1000, 5000])
+def test_sleef_log1pf_checked_once_and_without_absent_special_values(kind, n):
+    # sleef_log1pf: its fmas' halfway checks made at once (V._Deferred) up to V._FEW elements, the
+    # special values' steps only when present; against the step-by-step fmas with every special step
+    rng = np.random.default_rng(n + kind)
+    d = _values(rng, n, kind)
+    if kind == 3:  # softplus's and logsigmoid's argument: exp(-|x|), in (0, 1]; and zeros of both signs
+        d = np.exp(-np.abs(d * 1e4)).astype(np.float32)
+        d[:n // 3] = np.where(np.arange(n // 3) % 2, np.float32(-0.0), np.float32(0.0))
+    want = V._log1pf_steps(d, V._fma32) if kind != 3 else None
+    got = V.sleef_log1pf(d)
+    if want is None:  # (the zeros: the ordinary path with the -0.0 step)
+        d2 = np.append(d, np.float32(np.nan))  # (a NaN: every special step)
+        want = V._log1pf_steps(d2, V._fma32)[:-1]
+    assert np.array_equal(got.view(_I32), want.view(_I32))
