@@ -111,4 +111,37 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: torch.batch_norm(x.int(), None, None, None, torch.ones(3), True, 0.1, 1e-5, False))",
               "err(lambda: torch.batch_norm(x.float(), None, None, torch.ones(3).double(), None, True, 0.1, 1e-5, False))",
               "err(lambda: torch.batch_norm(x.float(), None, None, torch.ones(3), None, False, 0.1, 1e-5, False))", "rv"]),
+        case("max-pool-window-of-minus-inf-starts-inside",  # (value:max_pool2d_with_indices, value:max_pool3d,
+             # value:max_pool3d_with_indices) a window of -inf and padding only: the kernel's starting index, its
+             # first position inside the input (ih0, iw0 stepped by the dilation), not a padded one
+             ["x = torch.tensor([[[float('-inf'), 0.0, -0.75, -2.75], [-0.75, -1.25, 0.0, 1.5], [0.0, -0.25, 2.5, 0.75],"
+              " [2.25, -0.75, 1.25, -2.5], [0.25, 3.0, -0.5, 1.5]]], requires_grad=True)",
+              "y = torch.tensor([[[[[-1.25, 1.75], [0.75, -2.0]], [[-0.5, 0.0], [1.25, 2.5]]]], [[[[-1.0, float('-inf')],"
+              " [0.25, 0.0]], [[0.5, -1.5], [2.0, -1.25]]]]])", "m = torch.full((1, 5, 6), float('-inf'))"],
+             ["F.max_pool2d_with_indices(x, 2, padding=1)", "F.max_pool2d(x, 3, padding=1, dilation=2, return_indices=True)",
+              "F.max_pool2d(m, 3, 2, padding=1, dilation=2, return_indices=True)[1]",
+              "F.max_pool2d(m[None].contiguous(memory_format=torch.channels_last), 2, padding=1, return_indices=True)[1]",
+              "F.max_pool3d(y, 2, 2, 1, return_indices=True)[1]", "F.max_pool3d_with_indices(m[None], 2, padding=1)[1]",
+              "F.max_pool1d(m[0], 2, 1, 1, return_indices=True)[1]",
+              "torch.autograd.grad(F.max_pool2d(x, 2, padding=1).sum(), x)[0]"]),
+        case("nll-loss-ignored-target-is-zero",  # (repr:nll_loss) an ignored target's loss is 0.0 (skipped), not
+             # -x * 0 (-0.0, or NaN at an inf)
+             ["x = torch.tensor([[[0.0, 0.25, 1.25], [2.25, 2.25, -0.25], [2.5, 0.25, -0.75]], [[0.5, 2.75, float('inf')],"
+              " [-0.75, -2.0, 3.0], [-2.5, -2.5, -0.25]], [[-1.75, -0.5, 1.5], [-2.75, 0.0, 2.25], [0.25, 3.0, 0.0]]],"
+              " requires_grad=True)", "t = torch.tensor([[1, 0, 0], [2, 2, 0], [1, 1, 2]])"],
+             ["F.nll_loss(x, t, ignore_index=1, reduction='none')", "F.nll_loss(x, t, ignore_index=1, reduction='sum')",
+              "F.nll_loss(x, t, ignore_index=1)", "F.nll_loss(x[:, :, 0], t[:, 0], ignore_index=1, reduction='none')",
+              "F.nll_loss(-x[:, :, 2], t[:, 2], ignore_index=2, reduction='none')",
+              "F.cross_entropy(x[:, :, 0], t[:, 0], ignore_index=1, reduction='none')",
+              "torch.autograd.grad(F.nll_loss(x, t, ignore_index=1, reduction='none').sum(), x)[0]"]),
+        case("sdpa-flash-row-masked-everywhere-is-zero",  # (value:scaled_dot_product_attention) the CPU flash kernel
+             # gives a row masked everywhere probabilities 0: output and gradients 0, not NaN
+             ["q = torch.tensor([[[[-0.5, -3.0], [-0.5, 1.0]]]], requires_grad=True)",
+              "k = torch.tensor([[[[2.5, 2.5], [-1.25, -2.5]]]], requires_grad=True)",
+              "v = torch.tensor([[[[-0.75, 0.0], [3.0, 1.5]]]], requires_grad=True)",
+              "mask = torch.tensor([[2.0, -1.5], [-1.25, -2.75]]) > 0",
+              "r = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)"],
+             ["r", "torch.autograd.grad((r * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum(), [q, k, v])",
+              "F.scaled_dot_product_attention(q, k, v, attn_mask=torch.tensor([[0.0, -float('inf')], [-float('inf'), -float('inf')]]))",
+              "F.scaled_dot_product_attention(q[0], k[0], v[0], attn_mask=mask)"]),
     ]

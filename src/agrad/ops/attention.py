@@ -69,7 +69,11 @@ def _probs(q, k, mask, scale, groups):
     if mask is not None:
         s = s + mask
     m = np.max(s, axis=-1, keepdims=True)
-    e = np.exp(s - np.where(np.isneginf(m), 0, m))
+    masked = np.isneginf(m)
+    e = np.exp(s - np.where(masked, 0, m))
+    if masked.any():  # (a row masked everywhere: the CPU kernel's probabilities 0, its output and gradients 0)
+        total = np.sum(e, axis=-1, keepdims=True)
+        return np.where(masked, 0, e / np.where(masked, 1, total)).astype(e.dtype, copy=False)
     return e / np.sum(e, axis=-1, keepdims=True)
 
 

@@ -41,6 +41,8 @@ def _nll_np(ctx, logp, target, weight, reduction, ignore_index):
     wt = np.where(valid, w[safe_t], 0).astype(logp.dtype)
     ctx.wt, ctx.safe_t, ctx.total = wt, safe_t, wt.sum(dtype=np.float64)
     loss = -picked * wt
+    if not valid.all():  # (an ignored target is skipped: its loss 0.0, whatever its input, -0.0 or inf there)
+        loss = np.where(valid, loss, 0).astype(loss.dtype, copy=False)
     if reduction == "none":
         return loss.astype(logp.dtype).reshape(target.shape)
     if reduction == "sum":

@@ -94,6 +94,13 @@ def _max_pool_fwd(ctx, x, kernel, stride, pads, dilation, nblocks):
         if nan.any():
             last = win.shape[-1] - 1 - np.argmax(nan[..., ::-1], axis=-1)[..., None]
             arg = np.where(nan.any(-1, keepdims=True), last, arg)
+        # a window of -inf (and padding) only: the kernel's starting index, its first position inside the input
+        lowest = np.take_along_axis(win, arg, -1)[..., 0] == -np.inf
+        if lowest.any():
+            inside = windows_np(np.ones((1,) * (x.ndim - sp) + x.shape[-sp:], bool), kernel, dilation, pads, stride,
+                                nblocks, fill=False)
+            first = np.argmax(inside.reshape(inside.shape[:x.ndim] + (-1,)), axis=-1)[..., None]
+            arg = np.where(lowest[..., None], first, arg)
     values = np.take_along_axis(win, arg, -1)[..., 0]
     table = _flat_index(x.shape[-sp:], kernel, dilation, pads, stride, nblocks)
     indices = np.take_along_axis(np.broadcast_to(table, arg.shape[:-1] + table.shape[-1:]), arg, -1)[..., 0]
