@@ -144,4 +144,14 @@ def cases(graph: str) -> list[dict]:
              ["r", "torch.autograd.grad((r * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum(), [q, k, v])",
               "F.scaled_dot_product_attention(q, k, v, attn_mask=torch.tensor([[0.0, -float('inf')], [-float('inf'), -float('inf')]]))",
               "F.scaled_dot_product_attention(q[0], k[0], v[0], attn_mask=mask)"]),
+        case("layer-norm-half-fused-in-float",  # (value:layer_norm) layer_norm_kernel_mixed_type: float16 (and
+             # float16 with float32 parameters) as fma(fma(x, rstd, -rstd * mean), gamma, beta) in float: a row of
+             # one element gives the product's rounding error, not 0
+             ["x = torch.tensor([[[0.25], [-2.0], [1.25]]], dtype=torch.float16, requires_grad=True)",
+              "y = ((torch.arange(360.) * 0.6180339).frac() - 0.5).reshape(4, 3, 30).half()"],
+             ["torch.layer_norm((x * 1).i0_(), (1,)).tolist()", "F.layer_norm(y, (30,)).tolist()",
+              "F.layer_norm(y, (3, 30), torch.linspace(-1, 1, 90).reshape(3, 30).half(),"
+              " torch.linspace(0, 2, 90).reshape(3, 30).half()).tolist()",
+              "F.layer_norm(y, (30,), torch.linspace(-1, 1, 30), torch.linspace(0, 2, 30)).tolist()",
+              "F.layer_norm(y[:, :, :7], (7,), None, torch.linspace(0, 2, 7).half()).tolist()"]),
     ]

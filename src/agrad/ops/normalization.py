@@ -576,6 +576,12 @@ def _layer_norm_fwd(ctx, x, w, b, normalized_shape, eps):
     stat_shape = x.shape[:x.ndim - k] + (1,) * k
     ctx.mean, ctx.rstd = mean.reshape(stat_shape), rstd.reshape(stat_shape)
     with np.errstate(all="ignore"):
+        if not native:  # layer_norm_kernel_mixed_type: (x * rstd + (-rstd * mean)) * gamma + beta, in float, fused
+            gamma = np.float32(1) if w is None else w.reshape(-1).astype(np.float32)
+            beta = np.float32(0) if b is None else b.reshape(-1).astype(np.float32)
+            y = _fma(rows, np.broadcast_to(rstd[:, None], rows.shape), np.broadcast_to((-rstd * mean)[:, None], rows.shape))
+            y = _fma(y, np.broadcast_to(gamma, y.shape), np.broadcast_to(beta, y.shape))
+            return c_order(y.reshape(x.shape).astype(x.dtype, copy=False))
         y = (rows - mean[:, None]) * rstd[:, None]
         if w is not None and b is not None:
             y = _fma(y, w.reshape(-1).astype(y.dtype), b.reshape(-1).astype(y.dtype))
