@@ -161,4 +161,12 @@ def cases(graph: str) -> list[dict]:
               "z = torch.tensor([[1.0, 2.0]])", "rz = z.resize_as(z)", "rz.mul_(2)"],
              ["err(lambda: r6[:, 0].pow_(-1.5))", "err(lambda: r6.pow_(2))", "err(lambda: r7.grad_fn)",
               "err(lambda: r8.grad_fn)", "err(lambda: r9.mul_(2))", "err(lambda: v.mul_(2))", "rz"]),
+        case("float32-short-dot-and-mv-sequential",  # (numeric:@) MKL's sdot of up to 3 elements and sgemv of up to
+             # 4 columns: a plain left-to-right sum of the float32 products (numpy's BLAS may pair them)
+             ["def lcg(k):\n    while True:\n        k = (k * 1103515245 + 12345) % 2 ** 31\n        yield k >> 16",
+              "g = lcg(5)", "def vec(n):\n    return torch.tensor([(next(g) % 2001 - 1000) / 337.0 for _ in range(n)])",
+              "r4 = torch.tensor([2, 4, 4]).sigmoid()", "w = torch.tensor([-0.25, -2.25, 2.5])"],
+             ["[(r4 @ w).item(), torch.dot(r4, w).item(), torch.matmul(r4[None], w).item(), torch.mv(r4[None], w).item()]",
+              "[torch.dot(a, b).item() for a, b in ((vec(n), vec(n)) for n in (2, 3, 3, 3, 2, 3) * 10)]",
+              "[torch.mv(m, v).tolist() for m, v in ((vec(3 * k).reshape(3, k), vec(k)) for k in (2, 3, 4) * 10)]"]),
     ]

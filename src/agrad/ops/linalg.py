@@ -136,7 +136,22 @@ def mm(input, mat2, *, out=None):
     return finish_out("mm", _mm(input, mat2), out)
 
 
-_mv = Op("MvBackward0", lambda ctx, a, v: _plus_zero(a @ v), inputs=("self", "vec"), saves=("self", "vec"),
+def _sequential(p):
+    """The sum over the last axis of products ``p``, left to right in their dtype (MKL's plain loop)."""
+    total = p[..., 0]
+    for j in range(1, p.shape[-1]):
+        total = total + p[..., j]
+    return total
+
+
+def _mv_fwd(ctx, a, v):
+    """A float32 mv of up to 4 columns is MKL's sgemv's sequential sum per row (numpy's BLAS may pair)."""
+    if a.dtype == np.float32 and 1 < a.shape[1] <= 4 and a.shape[0]:
+        return _plus_zero(_sequential(a * v))
+    return _plus_zero(a @ v)
+
+
+_mv = Op("MvBackward0", _mv_fwd, inputs=("self", "vec"), saves=("self", "vec"),
          saves_for={"self": (1,), "vec": (0,)}, jvp="multilinear")
 
 
@@ -161,7 +176,15 @@ def mv(input, vec, *, out=None):
     return finish_out("mv", _mv(input, vec), out)
 
 
-_dot = Op("DotBackward0", lambda ctx, a, b: _plus_zero(np.asarray(np.dot(a, b))), inputs=("self", "tensor"),
+def _dot_fwd(ctx, a, b):
+    """A float32 dot of up to 3 elements is MKL's sdot's plain sequential sum (numpy's BLAS may pair
+    them); longer ones take numpy's (MKL's order is not found: docs/semantics.md, float32 matrix products)."""
+    if a.dtype == np.float32 and 1 < a.shape[0] <= 3:
+        return _plus_zero(np.asarray(_sequential(a * b)))
+    return _plus_zero(np.asarray(np.dot(a, b)))
+
+
+_dot = Op("DotBackward0", _dot_fwd, inputs=("self", "tensor"),
           saves=("self", "tensor"), saves_for={"self": (1,), "tensor": (0,)}, jvp="multilinear")
 
 
