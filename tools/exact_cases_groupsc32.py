@@ -169,4 +169,20 @@ def cases(graph: str) -> list[dict]:
              ["[(r4 @ w).item(), torch.dot(r4, w).item(), torch.matmul(r4[None], w).item(), torch.mv(r4[None], w).item()]",
               "[torch.dot(a, b).item() for a, b in ((vec(n), vec(n)) for n in (2, 3, 3, 3, 2, 3) * 10)]",
               "[torch.mv(m, v).tolist() for m, v in ((vec(3 * k).reshape(3, k), vec(k)) for k in (2, 3, 4) * 10)]"]),
+        case("groups32b-small-surface-fixes",  # (error-text:addmv_, raises-only-torch:pinverse, warning:resize_as,
+             # error-type:rsub, raises-only-agrad:repeat_interleave, stride:new_tensor) addmv_'s Bad in-place call;
+             # pinverse's rcond is a float; resize_as warns before its argument fails; rsub's broadcast error names
+             # other first; repeat_interleave of a transposed input; a copy of an expanded tensor is contiguous
+             [graph, "def err(f):\n    try:\n        return f()\n    except (TypeError, RuntimeError, AttributeError) as e:\n"
+              "        return type(e).__name__ + ': ' + str(e)",
+              "r5 = torch.tensor([[3.0, 1.75], [1.0, 2.0]]).t()", "v4 = torch.tensor([1.75, -3.0, 2.0, -2.25]).expand(2, 4)",
+              "x = torch.tensor([[3.0, 1.75]], dtype=torch.float64, requires_grad=True)", "ri = (x.mT * 1).repeat_interleave(3, 0)",
+              "w = err(lambda: torch.ones(4, 2).t()[:1].resize_as(1.75))"],
+             ["err(lambda: torch.tensor([0.0, -3.0])[::2].addmv_(torch.ones(2, 2), torch.ones(2)))",
+              "err(lambda: torch.pinverse(torch.ones(2, 3), rcond=None))", "torch.pinverse(torch.ones(2, 3), 0.5)", "w",
+              "err(lambda: torch.rsub(torch.ones(1, 2, 3), torch.ones(2, 4, 3, 3)))",
+              "err(lambda: torch.rsub(torch.ones(2, 3), torch.ones(3, 2), alpha=2))",
+              "(ri, ri.stride())", "graph(ri.grad_fn)", "r5.repeat_interleave(2, 1)", "r5.repeat_interleave(2)",
+              "[torch.tensor(v4, dtype=d).stride() for d in (None, torch.int32, torch.float64)]",
+              "torch.tensor([1], dtype=torch.int32).new_tensor(v4).stride()", "torch.tensor(r5).stride()"]),
     ]

@@ -44,7 +44,8 @@ VARYING_ATTRIBUTE = {"softmax", "softmin", "log_softmax"}
 # nn.functionals that check their arguments in PyTorch's order themselves (F.embedding: weight.size(0) with a
 # padding_idx, input.contiguous() with a max_norm, then torch.embedding's parser, weight before indices)
 # (F.kl_div: its 'mean' warning and the reduction's ValueError, then torch.kl_div's parser)
-OWN_ORDER = {"F.embedding", "F.kl_div"}
+OWN_ORDER = {"F.embedding", "F.kl_div",
+             "method.resize_as"}  # (its deprecation warning comes before the argument's AttributeError)
 ELEMENT = re.compile(r"^(expected Tensor as element )1( in argument \d+, but got )float$")
 SKIP = diffgen.SKIP | {"tensor", "as_tensor", "from_numpy", "broadcast_shapes", "pow", "where", "xlogy",
                        "float_power", "full_like", "result_type", "can_cast", "promote_types",

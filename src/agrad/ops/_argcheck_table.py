@@ -175,7 +175,6 @@ TABLE = {
     'method.outer': ((0, 'vec2', 'tensor', "outer(): argument 'vec2' (position 1) must be Tensor, not {}", None),),
     'method.prelu': ((0, 'weight', 'tensor', "prelu(): argument 'weight' (position 1) must be Tensor, not {}", None),),
     'method.reshape_as': ((0, 'other', 'tensor', "reshape_as(): argument 'other' (position 1) must be Tensor, not {}", None),),
-    'method.resize_as': ((0, 'tensor', 'tensor', "AttributeError: '{}' object has no attribute 'size'", None),),
     'method.scatter': ((1, 'index', 'tensor', "scatter(): argument 'index' (position 2) must be Tensor, not {}", None),),
     'method.scatter_add': ((1, 'index', 'tensor', "scatter_add(): argument 'index' (position 2) must be Tensor, not {}", None), (2, 'src', 'tensor', "scatter_add(): argument 'src' (position 3) must be Tensor, not {}", None)),
     'method.take': ((0, 'index', 'tensor', "take(): argument 'index' (position 1) must be Tensor, not {}", None),),

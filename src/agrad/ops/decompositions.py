@@ -677,6 +677,9 @@ export("pinv", linalg=True, torch=False)(_linalg_pinv)
 
 @export("pinverse", method=True)
 def pinverse(input, rcond=1e-15):
+    if type(rcond) is bool or not isinstance(rcond, (int, float)):  # (the parser's double: no None, no Tensor)
+        from ._pyargs import tp_name
+        raise TypeError(f"pinverse(): argument 'rcond' must be float, not {tp_name(rcond)}")
     return _linalg_pinv(input, rtol=rcond)
 
 

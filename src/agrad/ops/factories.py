@@ -98,8 +98,13 @@ def _to_array(data, dtype):
     arrays) as an array of ``dtype``.  Anything else is refused before numpy
     sees it: numpy would otherwise read a foreign object through its sequence
     or buffer protocols, or make an object array of it."""
-    if isinstance(data, Tensor):
-        return data._data.astype(dtype.numpy, copy=True)
+    if isinstance(data, Tensor):  # (a copy laid out as _to_copy's empty_like: an expanded one contiguous)
+        a = data._data
+        if type(a) is not np.ndarray:
+            return a.astype(dtype.numpy, copy=True)
+        out = _layout.empty_like(a, dtype.numpy)
+        out[...] = a
+        return out
     if isinstance(data, np.ndarray):
         dtypes.from_numpy(data.dtype)  # PyTorch's error for object, string, void arrays
         return data.astype(dtype.numpy, copy=True)

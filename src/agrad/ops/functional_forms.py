@@ -19,7 +19,7 @@ from ..tensor import Tensor
 from . import _layout
 from ._layout import iterator_layout
 from ._op import FUNCTIONS, Op, export, inplace, zeros_like_grad
-from .pointwise import _check_alpha, _rsub, _times_alpha, check_sub, operands
+from .pointwise import _check_alpha, _rsub, _times_alpha, broadcast_error, check_sub, operands
 
 #: PyTorch's ``torch.<name>_`` functions whose Tensor method agrad has (torch 2.13's dir(torch))
 INPLACE_FORMS = (
@@ -96,7 +96,8 @@ def _rsub_fwd(ctx, a, b, alpha=1):
     return iterator_layout(np.subtract(b, a if alpha == 1 else _times_alpha(a, b, alpha)), (b, a))
 
 
-_rsub0 = Op("RsubBackward0", _rsub_fwd, inputs=("self", "other"), jvp="linear", defaults={"alpha": 1})
+_rsub0 = Op("RsubBackward0", _rsub_fwd, inputs=("self", "other"), jvp="linear", defaults={"alpha": 1},
+            value_error=lambda arrays: broadcast_error(arrays[::-1]))  # (ATen's sub(other, self): other is a)
 
 
 @_rsub0.derivative

@@ -634,8 +634,10 @@ def _bad_inplace(self, *mats):
 
 method("addmm_")(_shape_checked_inplace(addmm, ("output with shape", "The expanded size", "expand("), _bad_inplace))
 method("baddbmm_")(_shape_checked_inplace(baddbmm, ("output with shape",), _bad_inplace))
-for _fn in (addmv, addbmm):
-    method(_fn.__name__ + "_")(inplace(_fn))
+method("addmv_")(_shape_checked_inplace(addmv, ("output with shape",), lambda self, mat, *_: (
+    f"Bad in-place call: input tensor size {list(self.shape)} and output tensor size {list(mat.shape[:1])} should "
+    "match")))
+method("addbmm_")(inplace(addbmm))
 
 
 # addr -------------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from ._op import export, method
+from .memory_format import contiguous_format
 
 
 def _indices(repeats, output_size=None):
@@ -65,7 +66,7 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     shape[d + 1] = repeats
     final = list(x.shape)
     final[d] = size
-    return y.expand(shape).clone().view(final)
+    return y.expand(shape).clone(memory_format=contiguous_format).view(final)  # (ATen's clone: contiguous)
 
 
 @method("repeat_interleave")
