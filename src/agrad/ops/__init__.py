@@ -62,7 +62,10 @@ def _finish_eager():
 
     tables = {"FUNCTIONS": FUNCTIONS, "METHODS": METHODS, "FUNCTIONAL": FUNCTIONAL, "LINALG": LINALG,
               "SPECIAL": SPECIAL}
-    own = {key: [n for n in dict.keys(t) if n not in _families.owners(key)] for key, t in tables.items()}
+    own = {}
+    for key, table in tables.items():
+        lazy = _families.owners(key)
+        own[key] = [n for n in dict.keys(table) if n not in lazy]
     install(*tables.values(), only=own)
     for name in own["METHODS"]:
         setattr(Tensor, name, dict.__getitem__(METHODS, name))
