@@ -69,7 +69,9 @@ def _finish_eager():
     install(*tables.values(), only=own)
     for name in own["METHODS"]:
         setattr(Tensor, name, dict.__getitem__(METHODS, name))
-    _families._finished.update(f for f in FAMILIES if f"{__name__}.{f}" in sys.modules)
+    from ._index import FAMILIES as index
+    _families._finished.update(f for f in FAMILIES if f"{__name__}.{f}" in sys.modules and not index.get(f))
+    _families.settle()  # (a lazy family an eager one imported: its own names)
     _families.install_stubs()
 
 

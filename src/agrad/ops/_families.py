@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from importlib.machinery import PathFinder, SourceFileLoader
 
 from . import _index
 
@@ -84,12 +85,41 @@ def load_all() -> None:
     _state["all"] = True
 
 
-def settle() -> None:
-    """Finish every family imported so far (also one a module imported directly), once its
-    module has run to the end."""
-    new = [f for f in FAMILIES if f not in _finished and _PREFIX + f in sys.modules and not _initializing(f)]
+def settle(done=None) -> None:
+    """Finish every family imported so far, once its module has run to the end (``done``: one
+    that has, though the import system has not marked it yet)."""
+    new = [f for f in FAMILIES if f not in _finished and _PREFIX + f in sys.modules
+           and (f == done or not _initializing(f))]
     if new:
         _finish(new)
+
+
+class _Loader(SourceFileLoader):
+    """A lazy family's loader, whoever imports it (a module of agrad's, a test, a tool): once the
+    outermost family import running has run to its end, the families it imported are finished
+    (as the eager import did, the tables hold the functions as registered until then)."""
+
+    def exec_module(self, module):
+        super().exec_module(module)
+        family = module.__name__[len(_PREFIX):]
+        if not any(_initializing(f) for f in FAMILIES if f != family and f not in _finished):
+            settle(family)
+
+
+class _Finder:
+    """On ``sys.meta_path``: the lazy families' specs get a :class:`_Loader`."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        if not name.startswith(_PREFIX) or not _index.FAMILIES.get(name[len(_PREFIX):]):
+            return None
+        spec = PathFinder.find_spec(name, path)
+        if spec is not None and type(spec.loader) is SourceFileLoader:
+            spec.loader = _Loader(spec.loader.name, spec.loader.path)
+        return spec
+
+
+sys.meta_path.insert(0, _Finder)
 
 
 def _initializing(family) -> bool:
