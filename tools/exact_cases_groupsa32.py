@@ -103,4 +103,26 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: torch.autograd.grad(r.sum(), [x, t1], create_graph=True))",
               "torch.autograd.grad(q.sum(), [x], create_graph=True)",
               "err(lambda: torch.autograd.grad(q.sum(), [x, t1], create_graph=True))"]),
+        case("saved-index-tensors-version",  # (brief: version checks of saved index tensors) the index_* ops, gather,
+             # scatter*, take, put, x[i], x[i] = v and index_put(_) save their index tensors: changed in place before
+             # the backward, PyTorch's error; a 0-d integer tensor indexes as its integer (SelectBackward0, nothing saved)
+             ["def go(f, mod=lambda i: i.add_(0)):\n    x = torch.arange(6., requires_grad=True).reshape(2, 3)\n"
+              "    i = torch.tensor([1, 0])\n    try:\n        y = f(x, i)\n        mod(i)\n        y.sum().backward()\n"
+              "        return 'ok'\n    except RuntimeError as e:\n        return str(e)",
+              "fs = [lambda x, i: (x * 1).index_put_((i,), torch.ones(3)),\n"
+              "      lambda x, i: x.index_put((i,), torch.ones(3, requires_grad=True), accumulate=True),\n"
+              "      lambda x, i: (x * 1).index_copy_(0, i, torch.ones(2, 3, requires_grad=True)),\n"
+              "      lambda x, i: (x * 1).index_reduce_(0, i, torch.ones(2, 3, requires_grad=True), 'prod'),\n"
+              "      lambda x, i: x.index_add(0, i, torch.ones(2, 3, requires_grad=True)),\n"
+              "      lambda x, i: x.index_select(0, i), lambda x, i: x.index_fill(0, i, 1.0), lambda x, i: x[i],\n"
+              "      lambda x, i: x[1:, i], lambda x, i: x.gather(1, i.view(2, 1)),\n"
+              "      lambda x, i: x.scatter(1, i.view(2, 1), torch.ones(2, 1, requires_grad=True)),\n"
+              "      lambda x, i: x.scatter_add(1, i.view(2, 1), torch.ones(2, 1, requires_grad=True)),\n"
+              "      lambda x, i: x.scatter_reduce(1, i.view(2, 1), torch.ones(2, 1, requires_grad=True), 'amax'),\n"
+              "      lambda x, i: x.take(i), lambda x, i: x.put(i, torch.ones(2, requires_grad=True))]",
+              "def setit(x, i):\n    y = x * 1\n    y[i.bool()] = torch.ones(3, requires_grad=True)\n    return y",
+              "k = torch.tensor(1)", "x = torch.arange(6., requires_grad=True).reshape(2, 3)"],
+             ["[go(f) for f in fs]", "go(setit, lambda i: i.mul_(1))", "go(lambda x, i: x[i.bool()], lambda i: i.mul_(1))",
+              "go(lambda x, i: x[k] + x[:, k], lambda i: k.add_(0))",
+              "(x[k].grad_fn.name(), x[:, k].grad_fn.name(), x[k, torch.tensor([0, 1])].grad_fn.name())"]),
     ]

@@ -692,7 +692,9 @@ def save_extra(node, name, tensor, after=None):
     its version when the formula runs, as the op's own saved tensors are."""
     slot = SavedTensor.of(tensor, name, False)
     kept = {k: v for k, v in (node._saved or {}).items() if k != name}
-    if after in kept:
+    if name in (node._saved or {}):  # (a slot the op kept as an array: the tensor in its place)
+        kept = {k: slot if k == name else v for k, v in node._saved.items()}
+    elif after in kept:
         items = list(kept.items())
         at = [k for k, _ in items].index(after) + 1
         kept = dict(items[:at] + [(name, slot)] + items[at:])

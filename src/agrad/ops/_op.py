@@ -668,6 +668,16 @@ def _out_type(cls):
     return CLASSES.get(name) or return_type(name, cls._fields)
 
 
+def keep_tensor(result, op, name, tensor):
+    """``result`` of ``op``, whose node keeps ``name`` (an index the formula reads as an array): the
+    node saves ``tensor`` itself in that slot, as PyTorch saves the index, so a change in place
+    before the backward is PyTorch's error.  Returns ``result``."""
+    fn = result._grad_fn
+    if fn is not None and type(fn) is op.node and type(tensor) is Tensor and fn._saved and name in fn._saved:
+        graph.save_extra(fn, name, tensor)
+    return result
+
+
 def with_out(fname, check="exact"):
     """Give ``fn`` PyTorch's ``out=`` keyword: the result is computed as without it, then written
     into ``out`` by ``write_outs`` (with ``check``'s dtype rule)."""

@@ -15,7 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _wrap_dim
 from ._layout import storage_of
-from ._op import Op, export, inplace, method
+from ._op import Op, export, inplace, keep_tensor, method
 from .scatter_gather import _check_bounds, _check_vector_index, _dim_index, _index_array, index_select
 
 
@@ -88,9 +88,10 @@ def index_fill(input, dim, index, value):
     if not input.ndim:
         idx = idx[:1]
     if isinstance(value, Tensor):
-        return _index_fill1.apply((input, value), (input._data, value._data.astype(input._data.dtype)),
-                                  {"dim": d, "idx": idx})
-    return _index_fill0.apply((input,), (input._data,), {"dim": d, "idx": idx, "fill": value})
+        return keep_tensor(_index_fill1.apply((input, value), (input._data, value._data.astype(input._data.dtype)),
+                                              {"dim": d, "idx": idx}), _index_fill1, "index", index)
+    return keep_tensor(_index_fill0.apply((input,), (input._data,), {"dim": d, "idx": idx, "fill": value}),
+                       _index_fill0, "index", index)
 
 
 _index_fill_ = inplace(index_fill, overlap="index_fill_")

@@ -273,7 +273,18 @@ def _ranges_as_lists(index):
     return index
 
 
+def _int_tensors(index):
+    """PyTorch's indexing takes a 0-d integer tensor as its integer (a select, no saved index)."""
+    if type(index) is Tensor:
+        return int(index._data) if index.ndim == 0 and index._data.dtype.kind == "i" else index
+    if type(index) is tuple and any(type(i) is Tensor and i.ndim == 0 for i in index):
+        return tuple(int(i._data) if type(i) is Tensor and i.ndim == 0 and i._data.dtype.kind == "i" else i
+                     for i in index)
+    return index
+
+
 def getitem(self, index):
+    index = _int_tensors(index)
     if type(index) is range or type(index) is tuple:
         index = _ranges_as_lists(index)
     # A lone slice is always applied, even a full one (PyTorch only skips full
@@ -340,7 +351,7 @@ def getitem(self, index):
         idx = tuple(advanced.get(d, _FULL) for d in range(max(advanced) + 1))
         _check_advanced_size(result._data.shape, advanced)
         try:
-            result = _index.apply((result,), (result._data,), {"index": idx})
+            result = _keep_indices(_index.apply((result,), (result._data,), {"index": idx}), _index, index)
         except IndexError as e:
             raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together ({e})") from None
     elif result is self:
@@ -451,6 +462,17 @@ def _(ctx, grad):
 _index_put = Op("IndexPutBackward0", _put_fwd, inputs=("self", "values"), jvp="linear",
                  keeps={"index": None})  # (PyTorch saves the indices)
 _index_put.derivative(_put_backward)
+
+
+def _keep_indices(result, op, index):
+    """``result`` of ``op`` (IndexBackward0, IndexPutBackward0): its node saves the index's tensors, as
+    PyTorch saves the indices (changed in place before the backward: its error).  Returns ``result``."""
+    fn = result._grad_fn
+    if fn is not None and type(fn) is op.node:
+        for k, t in enumerate(index if type(index) is tuple else (index,)):
+            if type(t) is Tensor:
+                graph.save_extra(fn, f"indices{k}", t)
+    return result
 
 
 def _masked_fill_dispatch(index, value):
@@ -645,7 +667,7 @@ def _check_index_put_overlap(sliced, value, index, self=None):
 
 
 def setitem(self, index, value):
-    return _assign(self, index, value, True)
+    return _assign(self, _int_tensors(index), value, True)
 
 
 def _assign(self, index, value, strip):
@@ -741,7 +763,7 @@ def _assign(self, index, value, strip):
     op = _index_put if _is_advanced(index) else _copy_slices
 
     def put(old):
-        return op.apply((old, src), (old._data, varr), {"index": np_index, "torch_index": index})
+        return _keep_indices(op.apply((old, src), (old._data, varr), {"index": np_index, "torch_index": index}), op, index)
 
     if self._base is not None:  # through a view: the base's history is rewritten
         from .inplace_view import inplace_through_view
@@ -774,8 +796,8 @@ def index_put(input, indices, values, accumulate=False):
     index = _index_put_checked("index_put", indices, values, accumulate)
     _assign(input.detach().clone(), index, values.detach(), False)  # (PyTorch's checks and errors, on a copy)
     varr = np.asarray(values._data)
-    return _index_put.apply((input, values), (input._data, varr), {
-        "index": _to_numpy_index(index, input.ndim), "torch_index": index, "accumulate": accumulate})
+    return _keep_indices(_index_put.apply((input, values), (input._data, varr), {
+        "index": _to_numpy_index(index, input.ndim), "torch_index": index, "accumulate": accumulate}), _index_put, index)
 
 
 @export(method=True)

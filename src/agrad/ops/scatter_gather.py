@@ -19,7 +19,7 @@ from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import should_compute_output
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from ._layout import c_order, overlaps
-from ._op import Op, export, finish_out, inplace, method, with_out
+from ._op import Op, export, finish_out, inplace, keep_tensor, method, with_out
 from .indexing import _FULL, embed
 
 
@@ -115,7 +115,8 @@ def index_select(input, dim, index, *, out=None):
             raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
     else:
         check_shape(input._data.shape[:d] + (idx.size,) + input._data.shape[d + 1:])
-    return finish_out("index_select", _index_select.apply((input,), (input._data,), {"dim": d, "idx": idx}), out)
+    return finish_out("index_select", keep_tensor(_index_select.apply((input,), (input._data,), {"dim": d, "idx": idx}),
+                                                  _index_select, "index", index), out)
 
 
 def _index_add_fwd(ctx, a, src, dim, idx, alpha):
@@ -204,7 +205,8 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
     elif idx.size and ((idx < 0) | (idx >= size)).any():  # its loop over slices does not
         raise IndexError("index out of range in self")
     src = source._data
-    result = _index_add.apply((input, source), (input._data, src), {"dim": d, "idx": idx, "alpha": alpha})
+    result = keep_tensor(_index_add.apply((input, source), (input._data, src), {"dim": d, "idx": idx, "alpha": alpha}),
+                         _index_add, "index", index)
     return finish_out("index_add", result, out)
 
 
@@ -256,7 +258,8 @@ def index_copy(input, dim, index, source, *, out=None):
     idx = _index_array(index).reshape(-1)
     idx = _check_bounds(idx, input._data.shape[d] if input.ndim else 1, d, IndexError, prefix="index_copy_(): ")
     src = source._data.reshape(_src_shape(input, d, idx)) if input.ndim else source._data
-    return _index_copy.apply((input, source), (input._data, src), {"dim": d, "idx": idx})
+    return keep_tensor(_index_copy.apply((input, source), (input._data, src), {"dim": d, "idx": idx}),
+                       _index_copy, "index", index)
 
 
 # gather / scatter / scatter_add ---------------------------------------------------------------------
@@ -350,7 +353,8 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     idx = _index_array(index)
     size = input._data.shape[d] if input.ndim else 1
     idx = _check_bounds(idx, size, d)
-    result = _gather.apply((input,), (input._data,), {"dim": d, "idx": idx, "shape": idx.shape})
+    result = keep_tensor(_gather.apply((input,), (input._data,), {"dim": d, "idx": idx, "shape": idx.shape}),
+                         _gather, "index", index)
     return finish_out("gather", result, out)
 
 
@@ -464,17 +468,20 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
             op = _scatter_reduce
         else:
             op = _scatter0
-        result = op.apply((input, src), (input._data, src._data), {"dim": d, "idx": idx, "reduce": reduce})
+        result = keep_tensor(op.apply((input, src), (input._data, src._data), {"dim": d, "idx": idx, "reduce": reduce}),
+                             op, "index", index)
     else:
         op = _scatter1 if reduce is None else _scatter_reduce
-        result = op.apply((input,), (input._data,), {"dim": d, "idx": idx, "value": src, "reduce": reduce})
+        result = keep_tensor(op.apply((input,), (input._data,), {"dim": d, "idx": idx, "value": src, "reduce": reduce}),
+                             op, "index", index)
     return finish_out("scatter", result, out)
 
 
 @export(method=True)
 def scatter_add(input, dim, index, src, *, out=None):
     d, idx = _scatter_prepare(input, dim, index, src, "scatter_add")
-    result = _scatter_add.apply((input, src), (input._data, src._data), {"dim": d, "idx": idx})
+    result = keep_tensor(_scatter_add.apply((input, src), (input._data, src._data), {"dim": d, "idx": idx}),
+                         _scatter_add, "index", index)
     return finish_out("scatter_add", result, out)
 
 
@@ -722,7 +729,7 @@ def take(input, index, *, out=None):
     if bad.size:
         raise IndexError(f"out of range: tried to access index {int(bad.flat[0])} on a tensor of {n} elements.")
     idx = np.where(idx < 0, idx + n, idx)
-    return _take.apply((input,), (input._data,), {"idx": idx})
+    return keep_tensor(_take.apply((input,), (input._data,), {"idx": idx}), _take, "index", index)
 
 
 @export(method=True)

@@ -22,7 +22,7 @@ import numpy as np
 from .. import dtypes
 from ..autograd.graph import should_compute_output
 from ..tensor import Tensor
-from ._op import Op, export, finish_out, inplace, method
+from ._op import Op, export, finish_out, inplace, keep_tensor, method
 from .scatter_gather import (_along, _expandable, _fmt, _scatter_prepare, gather, no_overlap_inplace, scatter,
                              scatter_add)
 
@@ -137,8 +137,9 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
     if index.dtype not in (dtypes.int64, dtypes.int32) and index.numel():
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     d, idx = _scatter_prepare(input, dim, index, src, "scatter_reduce")
-    result = _scatter_reduce.apply((input, src), (input._data, src._data),
-                                   {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)})
+    result = keep_tensor(_scatter_reduce.apply((input, src), (input._data, src._data),
+                                               {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)}),
+                         _scatter_reduce, "index", index)
     return finish_out("scatter_reduce", result, out)
 
 
@@ -240,8 +241,9 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
     if ((idx >= size) | (idx < 0)).any():
         raise IndexError("index out of range in self")
     warn_once("index_reduce() is in beta and the API may change at any time.")  # (the kernel's: after the checks)
-    result = _index_reduce.apply((input, source), (input._data, source._data),
-                                 {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)})
+    result = keep_tensor(_index_reduce.apply((input, source), (input._data, source._data),
+                                             {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)}),
+                         _index_reduce, "index", index)
     return finish_out("index_reduce", result, out)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _wrap_dim
 from . import _layout
-from ._op import Op, export, method
+from ._op import Op, export, keep_tensor, method
 from .scatter_gather import no_overlap_inplace
 
 
@@ -172,8 +172,9 @@ def put(input, index, source, accumulate=False):
         i = int(idx[bad][0])
         raise IndexError(f"out of range: tried to access index {i} on a tensor of {n} elements.")
     idx = np.where(idx < 0, idx + n, idx)
-    return _put.apply((input, source), (input._data, source._data),
-                      {"idx": idx, "accumulate": bool(accumulate), "source_shape": tuple(source.shape)})
+    return keep_tensor(_put.apply((input, source), (input._data, source._data),
+                                  {"idx": idx, "accumulate": bool(accumulate), "source_shape": tuple(source.shape)}),
+                       _put, "index", index)
 
 
 def _scalar(d):
