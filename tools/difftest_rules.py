@@ -345,6 +345,15 @@ def _zero_signs_only(want: dict, got: dict) -> bool:
     return _agree_once(want, got, neutral)
 
 
+def _vml_log_inside(stmt: str, want: dict, got: dict) -> bool:
+    """poisson_nll_loss whose log (of the target with ``full=True``, of the input with
+    ``log_input=False``) PyTorch takes from MKL VML: agrad's values within float32 rounding of the
+    loss (a float64 loss of a float32 target holds the target's float32 Stirling term)."""
+    if "full=True" not in stmt.replace(" ", "") and "log_input=False" not in stmt.replace(" ", ""):
+        return False
+    return _agrees_but_where(want, got, lambda w, g: np.abs(w - g) <= 2e-6 * np.maximum(np.abs(w), 1.0))
+
+
 def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> str | None:
     """The name of the deliberate difference (docs/semantics.md) that this mismatch is, or None.
     ``program`` is (lines, PyTorch's observations, index of this statement), for the rules that
@@ -393,6 +402,8 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if aspect in ("value", "numeric", "repr") and op == "new" and difftest_uninit.uninitialised_only(
             stmt, want, got, _agree_once):
         return "uninitialised"
+    if aspect == "numeric" and op == "poisson_nll_loss" and _vml_log_inside(stmt, want, got):
+        return "vml-log-inside"
     if aspect in ("value", "numeric") and op == "lstsq" and program is not None and _lstsq_pivots(*program, want, got):
         return "lstsq-pivots"
     if (aspect in ("value", "numeric") and op in ("pinv", "pinverse") and program is not None
