@@ -46,3 +46,11 @@ def test_ops_doc_is_current():
     result = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_ops_doc.py"), "--check"],
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_op_index_is_current():
+    """The lazily loaded op families' names (src/agrad/ops/_index.py): after adding, renaming or
+    moving an op, run ``python tools/gen_op_index.py`` (a merge conflict in it: rerun the tool)."""
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_op_index.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
