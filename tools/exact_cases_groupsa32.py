@@ -125,4 +125,14 @@ def cases(graph: str) -> list[dict]:
              ["[go(f) for f in fs]", "go(setit, lambda i: i.mul_(1))", "go(lambda x, i: x[i.bool()], lambda i: i.mul_(1))",
               "go(lambda x, i: x[k] + x[:, k], lambda i: k.add_(0))",
               "(x[k].grad_fn.name(), x[:, k].grad_fn.name(), x[k, torch.tensor([0, 1])].grad_fn.name())"]),
+        case("convolution-backward-output-numbers",  # (dt32 grad_fn:backward) ConvolutionBackwardBackward0 has three
+             # outputs (input, weight, bias) whichever are asked for: the bias's gradient is output 2 of it
+             [graph, "x = torch.arange(24.).reshape(1, 2, 3, 4).requires_grad_()",
+              "w = torch.tensor([[[[1.0, -1.0]], [[0.5, 2.0]]], [[[0.25, -0.5]], [[1.5, 1.0]]]])",
+              "b = torch.tensor([-1.0, 0.5], requires_grad=True)", "r = F.conv2d(x, w, b, stride=2, groups=1)",
+              "r.sum().backward(create_graph=True)", "w2 = w.clone().requires_grad_()", "x2 = x.detach()",
+              "gw, gb = torch.autograd.grad(F.conv2d(x2, w2, b).pow(2).sum(), [w2, b], create_graph=True)"],
+             ["[(f.name(), n) for f, n in b.grad.grad_fn.next_functions]", "[(f.name(), n) for f, n in x.grad.grad_fn.next_functions]",
+              "b.grad", "[(None if f is None else f.name(), n) for f, n in gb.grad_fn.next_functions]", "gb",
+              "torch.autograd.grad((gw * gw).sum() + gb.sum(), [w2, b])"]),
     ]

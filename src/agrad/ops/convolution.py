@@ -262,9 +262,9 @@ def _(ctx, grad):
                            + " ".join(map(str, geo["output_padding"])))
     # convolution_backward is one op (ConvolutionBackwardBackward0 under create_graph, edges to
     # grad_output, input and weight); it makes only the gradients asked for
-    outs = iter(_conv_backward.apply((grad, ctx.input, ctx.weight), (grad._data, ctx.input._data, ctx.weight._data),
-                                     {**geo, "mask": need, "bias_sizes": ctx._input_meta[2][0] if need[2] else None}))
-    return tuple(next(outs) if n else None for n in need)
+    outs = _conv_backward.apply((grad, ctx.input, ctx.weight), (grad._data, ctx.input._data, ctx.weight._data),
+                                {**geo, "mask": need, "bias_sizes": ctx._input_meta[2][0] if need[2] else None})
+    return tuple(o if n else None for o, n in zip(outs, need))
 
 
 def _conv_grads(grad, x, w, x_shape, w_shape, geo, need):
@@ -305,11 +305,14 @@ def _conv_grads(grad, x, w, x_shape, w_shape, geo, need):
 
 
 def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
+    # (three outputs always, as convolution_backward's: (input, weight, bias) are outputs 0, 1, 2 of the
+    # node whichever the mask asks for; an unasked one is an empty stand-in that no formula reads)
+    unasked = np.zeros((0,), g.dtype)
     if g.size == 0:  # (an empty batch or no channels: every gradient zeros)
-        return tuple(np.zeros(shape, g.dtype) for shape, m in zip((x.shape, w.shape, bias_sizes), mask) if m)
+        return tuple(np.zeros(shape, g.dtype) if m else unasked for shape, m in zip((x.shape, w.shape, bias_sizes), mask))
     from ..tensor import Tensor
     grads = _conv_grads(Tensor._make(g), Tensor._make(x), Tensor._make(w), x.shape, w.shape, geo, mask)
-    return tuple(t._data for t, m in zip(grads, mask) if m)
+    return tuple(t._data if m else unasked for t, m in zip(grads, mask))
 
 
 _conv_backward = Op("ConvolutionBackwardBackward0", _conv_backward_fwd, inputs=("grad_output", "input", "weight"),
@@ -318,8 +321,7 @@ _conv_backward = Op("ConvolutionBackwardBackward0", _conv_backward_fwd, inputs=(
 
 @_conv_backward.derivative
 def _(ctx, grads):
-    it = iter(grads)  # ggI, ggW, ggb: the gradients of the outputs that exist (None where none came)
-    ggI, ggW, ggb = (next(it) if m else None for m in ctx.mask)
+    ggI, ggW, ggb = (g if m else None for g, m in zip(grads, ctx.mask))  # (None where none came)
     return _double_backward(ggI, ggW, ggb, ctx.grad_output, ctx.input, ctx.weight,
                             {a: getattr(ctx, a) for a in _GEOMETRY})
 
