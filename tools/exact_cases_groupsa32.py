@@ -135,4 +135,13 @@ def cases(graph: str) -> list[dict]:
              ["[(f.name(), n) for f, n in b.grad.grad_fn.next_functions]", "[(f.name(), n) for f, n in x.grad.grad_fn.next_functions]",
               "b.grad", "[(None if f is None else f.name(), n) for f, n in gb.grad_fn.next_functions]", "gb",
               "torch.autograd.grad((gw * gw).sum() + gb.sum(), [w2, b])"]),
+        case("batch-norm-saved-running-stats",  # (dt32 raises-only-torch:grad) NativeBatchNormBackward0 saves the
+             # running mean and variance: changed in place before the backward (mish_ of the variance), PyTorch's error
+             ["def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "def bn(training, change):\n    x = torch.arange(8.).reshape(2, 2, 2).requires_grad_()\n"
+              "    w = torch.tensor([1.75, 0.25], requires_grad=True)\n    rm = torch.tensor([1.25, -2.0])\n"
+              "    rv = torch.tensor([0.5, 1.25])\n    y = torch.batch_norm(x, w, None, rm, rv, training, 0.1, 1e-05, False)\n"
+              "    change(rm, rv)\n    return torch.autograd.grad(y.sum(), [x, w], create_graph=True)"],
+             ["err(lambda: bn(True, lambda m, v: F.mish(v, True)))", "err(lambda: bn(False, lambda m, v: m.add_(1)))",
+              "err(lambda: bn(True, lambda m, v: None))"]),
     ]

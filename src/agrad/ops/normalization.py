@@ -18,10 +18,11 @@ import numbers
 import numpy as np
 
 from .. import dtypes
-from ..tensor import _scalar_name
+from ..tensor import Tensor, _scalar_name
 from . import _vec_math
 from ._argcheck import _raise_parser_error
 from ..autograd import graph
+from ..autograd.graph import save_extra
 from ._batch_norm_backward import batch_norm_backward
 from ._group_norm_backward import group_norm_backward
 from ._layout import c_order, in_input_format, suggested_format
@@ -191,7 +192,7 @@ def _(ctx, grad):
     arrays = (grad._data, x._data, None if w is None else w._data, None, None)
     outs = batch_norm_backward.apply((grad, x, w, None, None), arrays, {
         "mean": ctx.__dict__.get("save_mean"), "invstd": ctx.__dict__.get("save_invstd"),
-        "running_mean": ctx.running_mean, "running_var": ctx.running_var, "training": ctx.training,
+        "running_mean": _array(ctx.running_mean), "running_var": _array(ctx.running_var), "training": ctx.training,
         "eps": ctx.eps, "mask": mask})
     return tuple(o if need else None for o, need in zip(outs, mask))
 
@@ -218,10 +219,21 @@ def _batch_norm_impl(input, weight, bias, running_mean, running_var, training, m
     _same_dtype(input, _mixed(input, weight, bias, running_mean, running_var), weight, bias, running_mean,
                 running_var)
     arrays = (input._data, None if weight is None else weight._data, None if bias is None else bias._data)
-    return _batch_norm.apply((input, weight, bias), arrays, {
+    out = _batch_norm.apply((input, weight, bias), arrays, {
         "running_mean": None if running_mean is None else running_mean._data,
         "running_var": None if running_var is None else running_var._data,
         "training": bool(training), "momentum": float(momentum), "eps": float(eps)})
+    fn = out._grad_fn
+    if fn is not None and type(fn) is _batch_norm.node and running_mean is not None:
+        # (PyTorch saves the running statistics too: changed in place before the backward, its error)
+        save_extra(fn, "running_mean", running_mean, after="input")
+        save_extra(fn, "running_var", running_var, after="running_mean")
+    return out
+
+
+def _array(t):
+    """A saved tensor's array (the call's array itself where the node saved none)."""
+    return t._data if type(t) is Tensor else t
 
 
 def _check_batch_size(input):
