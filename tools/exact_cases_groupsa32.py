@@ -144,4 +144,18 @@ def cases(graph: str) -> list[dict]:
               "    change(rm, rv)\n    return torch.autograd.grad(y.sum(), [x, w], create_graph=True)"],
              ["err(lambda: bn(True, lambda m, v: F.mish(v, True)))", "err(lambda: bn(False, lambda m, v: m.add_(1)))",
               "err(lambda: bn(True, lambda m, v: None))"]),
+        case("nll-loss-saved-target-and-weight",  # (dt32 error-type:backward, error-type:grad) nll_loss's node saves
+             # target and weight (cross_entropy's and linear_cross_entropy's too): changed in place, PyTorch's error
+             ["def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "def go(fn, change):\n    x = torch.arange(12.).reshape(3, 4).requires_grad_()\n    t = torch.tensor([1, 0, 3])\n"
+              "    w = torch.tensor([1.0, 2.0, 0.5, 1.5])\n    l = fn(x, t, w)\n    change(t, w)\n"
+              "    return torch.autograd.grad(l, [x], create_graph=True)",
+              "def go4(change):\n    x = torch.arange(24.).reshape(1, 4, 2, 3).requires_grad_()\n"
+              "    t = torch.tensor([[[1, 0, 3], [0, 0, 1]]])\n    l = F.nll_loss(x, t)\n    change(t)\n    l.backward()\n"
+              "    return x.grad.sum()"],
+             ["err(lambda: go(lambda x, t, w: F.cross_entropy(x, t, weight=w), lambda t, w: w.mul_(2)))",
+              "err(lambda: go(lambda x, t, w: F.nll_loss(x, t), lambda t, w: t.add_(0)))",
+              "err(lambda: go(lambda x, t, w: F.nll_loss(x.unsqueeze(-1), t.unsqueeze(-1), ignore_index=1), lambda t, w: t[:].add_(1)))",
+              "go(lambda x, t, w: F.nll_loss(x, t, weight=w), lambda t, w: None)",
+              "err(lambda: go4(lambda t: t.add_(0)))"]),
     ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..autograd.graph import save_extra
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export
 from .nn import add_scalar, check_not_differentiable, const, div_scalar, mul_scalar, reduction_arg
@@ -105,7 +106,10 @@ def _nll_derivative_raw(ctx, g):
 
 
 def _nll_attrs(ctx):
-    return {"target": ctx.target, "weight": ctx.weight, "reduction": ctx.reduction, "ignore_index": ctx.ignore_index}
+    target, weight = ctx.target, ctx.weight  # (the saved tensors, or the call's arrays where none were saved)
+    return {"target": (target._data.astype(np.int64, copy=False) if type(target) is Tensor else target),
+            "weight": weight._data if type(weight) is Tensor else weight, "reduction": ctx.reduction,
+            "ignore_index": ctx.ignore_index}
 
 
 _nll = Op("NllLossBackward0", _nll_np, saves=("self",))
@@ -120,10 +124,16 @@ _nll2d_bw = _nll_backward_op("NllLoss2DBackwardBackward0")
 
 def _nll_call(op, input, target, weight, reduction, ignore_index):
     check_not_differentiable(weight, "weight", "nll_loss_forward" if op is _nll else "nll_loss2d_forward")
-    return op.apply((input,), (input._data,), {
+    out = op.apply((input,), (input._data,), {
         "target": target._data.astype(np.int64, copy=False),
         "weight": None if weight is None else weight._data,
         "reduction": reduction, "ignore_index": ignore_index})
+    fn = out._grad_fn
+    if fn is not None and type(fn) is op.node:  # (PyTorch saves target and weight: changed in place, its error)
+        save_extra(fn, "target", target, after="self")
+        if weight is not None:
+            save_extra(fn, "weight", weight, after="target")
+    return out
 
 
 def _nll_target_dtype(target):
