@@ -154,4 +154,20 @@ def cases(graph: str) -> list[dict]:
               " torch.linspace(0, 2, 90).reshape(3, 30).half()).tolist()",
               "F.layer_norm(y, (30,), torch.linspace(-1, 1, 30), torch.linspace(0, 2, 30)).tolist()",
               "F.layer_norm(y[:, :, :7], (7,), None, torch.linspace(0, 2, 7).half()).tolist()"]),
+        case("interpolate-antialias-as-aten",  # (raises-only-agrad:interpolate) _upsample_bilinear2d_aa /
+             # _upsample_bicubic2d_aa: PIL's filters, the width first then the height, GCC's unrolled sums (float64
+             # bit for bit), one output column making every row take row 0's window; the backward's fused sums
+             ["x = torch.tensor([[[[2.25, 1.0], [-0.75, -1.0], [2.5, 1.75], [-2.0, -2.25]], [[1.5, -1.75], [-0.75, 2.25],"
+              " [-0.5, 1.5], [2.0, -2.0]]]], dtype=torch.float64, requires_grad=True)",
+              "y = ((torch.arange(360.) * 0.6180339).frac() - 0.5).reshape(2, 2, 9, 10).double().requires_grad_()",
+              "def err(f):\n    try:\n        return f()\n    except Exception as e:\n        return type(e).__name__ + ': ' + str(e)",
+              "r = F.interpolate(x, (1, 2), mode='bicubic', antialias=True)",
+              "g, = torch.autograd.grad((r * r).sum(), x, create_graph=True)"],
+             ["r", "g", "torch.autograd.grad(g.sum(), x)", "F.interpolate(y, (4, 3), mode='bilinear', antialias=True).tolist()",
+              "F.interpolate(y, (5, 7), mode='bicubic', antialias=True, align_corners=True).tolist()",
+              "F.interpolate(y, (3, 1), mode='bilinear', antialias=True).tolist()",
+              "F.interpolate(y, scale_factor=0.4, mode='bicubic', antialias=True).tolist()",
+              "torch.autograd.grad(F.interpolate(y, (4, 13), mode='bicubic', antialias=True).pow(2).sum(), y)[0].tolist()",
+              "err(lambda: F.interpolate(x[0], (3,), mode='linear', antialias=True))",
+              "err(lambda: F.interpolate(x.half(), (3, 1), mode='bilinear', antialias=True))"]),
     ]

@@ -274,3 +274,109 @@ def backward(g, mode, in_size, scales, align_corners):
             sources = np.repeat(np.arange(n_out), len(terms))
             acc = _in_order(g2, targets, sources, n_in, lambda a, gv, sel: fma(weights[sel], gv, a), ft)
     return acc.reshape(tuple(lead) + tuple(in_size)).astype(st)
+
+
+# ---------------------------------------------------------------------------
+# antialias=True (bilinear and bicubic): the separable kernels of PIL's filters
+# ---------------------------------------------------------------------------
+
+def _aa_filter(cubic, ft):
+    a = ft(-0.5)
+
+    def linear(x):
+        x = np.abs(x)
+        return np.where(x < 1, ft(1) - x, ft(0)).astype(ft)
+
+    def keys(x):  # (every step contracted here)
+        x = np.abs(x)
+        c1 = fma(fma(np.full_like(x, a + 2), x, np.full_like(x, -(a + 3))) * x, x, np.ones_like(x))
+        c2 = fma(fma(fma(np.full_like(x, a), x, np.full_like(x, -5 * a)), x, np.full_like(x, 8 * a)), x,
+                 np.full_like(x, -4 * a))
+        return np.where(x < 1, c1, np.where(x < 2, c2, ft(0))).astype(ft)
+
+    return keys if cubic else linear
+
+
+def aa_weights(n_in, n_out, scale, align_corners, ft, cubic):
+    """_compute_indices_min_size_weights_aa of each output index: [(xmin, weights)] (weights normalised
+    by their sum, in ``ft``; the centre and support in ``ft``, the bounds' + 0.5 in double)."""
+    s = compute_scale(n_in, n_out, scale, align_corners, ft)
+    size = 4 if cubic else 2
+    support = ft(size * 0.5 * float(s)) if s >= 1.0 else ft(size * 0.5)
+    longest = int(np.ceil(support)) * 2 + 1
+    invscale = ft(1.0 / float(s)) if s >= 1.0 else ft(1.0)
+    filt = _aa_filter(cubic, ft)
+    out = []
+    for i in range(n_out):
+        center = ft(float(s) * (i + 0.5))
+        xmin = max(int(float(center - support) + 0.5), 0)
+        xsize = min(max(min(int(float(center + support) + 0.5), n_in) - xmin, 0), longest)
+        j = np.arange(xsize)
+        args = ((((j + xmin).astype(ft) - center).astype(np.float64) + 0.5) * float(invscale)).astype(ft)
+        w = filt(args)
+        total = ft(0)
+        for v in w:
+            total = ft(total + v)
+        if total != 0:
+            w = (w / total).astype(ft)
+        out.append((xmin, w))
+    return out
+
+
+def aa_forward(x, cubic, out_size, scales, align_corners):
+    """separable_upsample_generic_Nd_kernel_impl: the last dim first, then the one before; an
+    unchanged dim is skipped (both: a copy); each output t0 * w0 + t1 * w1 + ... in order (GCC's
+    unrolled loop: the last product fused where the window has an even number of taps)."""
+    st = x.dtype.type
+    ft = opmath(x.dtype)
+    y = x.astype(ft)
+    with np.errstate(all="ignore"):
+        for axis in (3, 2):
+            n_in, n_out = y.shape[axis], out_size[axis - 2]
+            if n_in == n_out:
+                continue
+            cols = []
+            taps = aa_weights(n_in, n_out, scales[axis - 2], align_corners, ft, cubic)
+            if axis == 2 and y.shape[3] == 1:
+                # (the vertical pass reads the window of the loop's first element; with one column its
+                # inner loop runs down the rows: every row takes row 0's window and weights)
+                taps = taps[:1] * n_out
+            for xmin, w in taps:
+                t = np.take(y, np.arange(xmin, xmin + w.size), axis=axis)
+                if not w.size:
+                    cols.append(np.zeros(np.delete(y.shape, axis), ft))
+                    continue
+                acc = np.take(t, 0, axis=axis) * w[0]
+                for k in range(1, w.size):  # (the loop unrolled by two, uncontracted; a last odd step fused)
+                    if w.size % 2 == 0 and k == w.size - 1:
+                        acc = np.asarray(fma(np.take(t, k, axis=axis), w[k], acc), ft)
+                    else:
+                        acc = acc + np.take(t, k, axis=axis) * w[k]
+                cols.append(acc)
+            y = np.stack(cols, axis=axis)
+    return y.astype(st)
+
+
+def aa_backward(g, cubic, in_size, scales, align_corners):
+    """cpu_upsample_genNd_backward_aa: per output (row-major) its weights' products wx * wy times the
+    gradient added into the input's, rows of the window outer: fma(wx * wy, g, acc)."""
+    st = g.dtype.type
+    ft = opmath(g.dtype)
+    out_size = g.shape[2:]
+    lead = g.shape[:2]
+    rows_w = aa_weights(in_size[0], out_size[0], scales[0], align_corners, ft, cubic)
+    cols_w = aa_weights(in_size[1], out_size[1], scales[1], align_corners, ft, cubic)
+    targets, sources, weights = [], [], []
+    for oh, (ymin, wy) in enumerate(rows_w):
+        for ow, (xmin, wx) in enumerate(cols_w):
+            for yy in range(wy.size):
+                for xx in range(wx.size):
+                    targets.append((ymin + yy) * in_size[1] + xmin + xx)
+                    sources.append(oh * out_size[1] + ow)
+                    weights.append(wx[xx] * wy[yy])
+    targets, sources = np.asarray(targets, np.int64), np.asarray(sources, np.int64)
+    weights = np.asarray(weights, ft)
+    g2 = np.ascontiguousarray(g, dtype=ft).reshape(-1, int(np.prod(out_size)))
+    with np.errstate(all="ignore"):
+        acc = _in_order(g2, targets, sources, int(np.prod(in_size)), lambda a, gv, sel: fma(weights[sel], gv, a), ft)
+    return acc.reshape(tuple(lead) + tuple(in_size)).astype(st)

@@ -91,6 +91,25 @@ def _resampling(name):
     return op
 
 
+def _antialiased(name, cubic):
+    """_upsample_bilinear2d_aa / _upsample_bicubic2d_aa (PIL's filters, separable); its backward
+    (``cpu_upsample_genNd_backward_aa``) is its derivative, whose own derivative is the forward."""
+    op = Op(name, in_input_format(lambda ctx, x, size, in_size, scales, align_corners: _kernels.aa_forward(
+        x, cubic, size, scales, align_corners)), jvp="linear")
+    back = Op(name.replace("Backward0", "BackwardBackward0"),
+              lambda ctx, g, size, in_size, scales, align_corners: _kernels.aa_backward(
+                  g, cubic, in_size, scales, align_corners), internal=True, jvp="linear")
+    op.derivative(lambda ctx, grad: back(grad, size=ctx.size, in_size=ctx.in_size, scales=ctx.scales,
+                                         align_corners=ctx.align_corners))
+    back.derivative(lambda ctx, grad: op(grad, size=ctx.size, in_size=ctx.in_size, scales=ctx.scales,
+                                         align_corners=ctx.align_corners))
+    return op
+
+
+_AA = {"bilinear": _antialiased("UpsampleBilinear2DAaBackward0", False),
+       "bicubic": _antialiased("UpsampleBicubic2DAaBackward0", True)}
+
+
 for _kind, _n in (("nearest", 1), ("nearest", 2), ("nearest", 3), ("nearest-exact", 1), ("nearest-exact", 2),
                   ("nearest-exact", 3), ("linear", 1), ("bilinear", 2), ("bicubic", 2), ("trilinear", 3)):
     _op(_kind, _n)
@@ -186,9 +205,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             f"linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got {mode})")
     if mode in _NEEDS and input.ndim != _NEEDS[mode]:
         raise NotImplementedError(f"Got {input.ndim}D input, but {mode} mode needs {_NEEDS[mode]}D input")
-    if antialias:
-        raise NotImplementedError("agrad's interpolate has no antialias=True (bilinear/bicubic "
-                                  "anti-aliasing is not implemented); use antialias=False")
+    if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a "
+                         "4-D tensor as input")
     spatial = tuple(input.shape[2:])
     if size is not None:
         out_size = tuple(int(s) for s in _per_dim(size, spatial, "size"))
@@ -208,6 +227,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
             raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input.dtype)}\'')
         idxs = tuple(_nearest_index(a, b, s, mode == "nearest-exact") for a, b, s in zip(spatial, out_size, scales))
         return _op(mode, n)(input, idxs=idxs, shape=spatial)
+    if antialias:
+        if input.dtype not in (dtypes.float32, dtypes.float64):  # (uint8: ATen's own int16-weight kernels, not agrad's)
+            raise NotImplementedError(f'"compute_index_ranges_weights" not implemented for '
+                                      f"'{_scalar_name(input.dtype)}'")
+        return _AA[mode](input, size=out_size, in_size=spatial, scales=scales, align_corners=bool(align_corners))
     if not input.dtype.is_floating_point:  # (uint8 bilinear / bicubic: ATen's own uint8 kernels, not agrad's)
         kernel = {"bilinear": "upsample_bilinear2d_channels_last", "bicubic": "compute_indices_weights_cubic"}.get(
             mode, "compute_indices_weights_linear")
