@@ -429,8 +429,10 @@ FAMILIES = {
         'FUNCTIONS': 'channel_shuffle native_channel_shuffle pixel_shuffle pixel_unshuffle',
         'FUNCTIONAL': 'channel_shuffle interpolate native_channel_shuffle pixel_shuffle pixel_unshuffle upsample '
             'upsample_bilinear upsample_nearest',
-        'OPS': 'ChannelShuffleBackward0 PixelShuffleBackward0 PixelUnshuffleBackward0 UpsampleBicubic2DBackward0 '
-            'UpsampleBicubic2DBackwardBackward0 UpsampleBilinear2DBackward0 '
+        'OPS': 'ChannelShuffleBackward0 PixelShuffleBackward0 PixelUnshuffleBackward0 '
+            'UpsampleBicubic2DAaBackward0 UpsampleBicubic2DAaBackwardBackward0 UpsampleBicubic2DBackward0 '
+            'UpsampleBicubic2DBackwardBackward0 UpsampleBilinear2DAaBackward0 '
+            'UpsampleBilinear2DAaBackwardBackward0 UpsampleBilinear2DBackward0 '
             'UpsampleBilinear2DBackwardBackward0 UpsampleLinear1DBackward0 UpsampleLinear1DBackwardBackward0 '
             'UpsampleNearest1DBackward0 UpsampleNearest1DBackwardBackward0 UpsampleNearest2DBackward0 '
             'UpsampleNearest2DBackwardBackward0 UpsampleNearest3DBackward0 UpsampleNearest3DBackwardBackward0 '
