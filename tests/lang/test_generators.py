@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from agrad.lang import Source, run
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
 
 SCRIPT = textwrap.dedent("""
     import torch
@@ -136,3 +142,28 @@ def test_bad_generators_are_refused(code, type_name, fragment):
         assert res.error.type_name == type_name, res.error.render()
     assert fragment in res.error.message
     assert "Traceback" not in res.error.render()
+
+
+def test_a_suspended_generator_leaves_no_traceback_at_exit():
+    """Python clears module names at exit, then finalises what is left: a script
+    generator suspended in a for loop then met ``except _Break`` with ``_Break``
+    None and printed "Exception ignored ... TypeError".  The subprocess does what
+    the interpreter's exit does, in that order: atexit handlers, cleared names,
+    the last collection."""
+    code = textwrap.dedent("""
+        import atexit, gc, sys
+        from agrad.lang import run, Source
+        import agrad.lang.generators as G
+        r = run(Source("g.py", "def f():\\n    for i in range(3):\\n        yield i\\n"
+                               "h = f()\\nprint(next(h))\\n"))
+        print(r.stdout, end="")
+        atexit._run_exitfuncs()
+        for name in ("_Break", "_Continue", "_Return", "Cancelled", "ScriptError"):
+            setattr(G, name, None)
+        del r
+        gc.collect()
+    """)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": SRC}, timeout=60)
+    assert p.returncode == 0 and p.stdout == "0\n", p.stderr
+    assert p.stderr == ""

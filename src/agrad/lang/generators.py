@@ -13,19 +13,43 @@ attributes (``gi_frame``, ``send``, ...) are not on any allow-list.
 
 from __future__ import annotations
 
+import atexit
+import weakref
+
 from .errors import ScriptError
 from .runtime import Cancelled, ScriptRecursionError, _Break, _Continue, _Return
+
+
+#: the script generators alive now; the ones left unfinished are closed at exit (below)
+_LIVE = weakref.WeakSet()
+
+
+def _close_at_exit():
+    """Close the generators scripts left suspended, before Python clears this module's
+    names (a generator finalised later would meet ``except _Break`` with ``_Break`` gone
+    and print a traceback).  Their interpreter is cancelled first, so none of the
+    script's code (a ``finally`` block) runs after the script's time is over."""
+    for sg in list(_LIVE):
+        sg._interp.cancelled = True
+        try:
+            sg._gen.close()
+        except BaseException:  # the Cancelled that a finally block meets; nothing to report at exit
+            pass
+
+
+atexit.register(_close_at_exit)
 
 
 class ScriptGenerator:
     """What calling a script's generator function returns: an iterator over its yields."""
 
-    __slots__ = ("_interp", "_gen", "__qualname__")
+    __slots__ = ("_interp", "_gen", "__qualname__", "__weakref__")
 
     def __init__(self, interp, fn, frame):
         self._interp = interp
         self.__qualname__ = fn.__qualname__
         self._gen = interp._generator_body(fn, frame)
+        _LIVE.add(self)
 
     def __iter__(self):
         return self
@@ -50,9 +74,7 @@ class ScriptGenerator:
 class Generators:
     """The interpreter's statements that yield (mixed into Interpreter)."""
 
-    def _generator_body(self, fn, frame, _Return=_Return):
-        # _Return is bound here: a generator finalised at interpreter exit runs
-        # this handler after the module's globals have been cleared
+    def _generator_body(self, fn, frame):
         try:
             yield from self._gen_block(fn._body, frame, fn._scope.yielding)
         except _Return:
