@@ -158,4 +158,11 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: go(lambda x, t, w: F.nll_loss(x.unsqueeze(-1), t.unsqueeze(-1), ignore_index=1), lambda t, w: t[:].add_(1)))",
               "go(lambda x, t, w: F.nll_loss(x, t, weight=w), lambda t, w: None)",
               "err(lambda: go4(lambda t: t.add_(0)))"]),
+        case("slice-copy-gradient-layout",  # (dt32 stride:grad) slice_copy's SliceBackward0_copy is the slice op's
+             # slice_backward even over a whole dim (zeros with the slice copied in): a contiguous gradient
+             ["x = torch.tensor([[2.0, -0.75], [-1.0, 1.0]], dtype=torch.float16, requires_grad=True)",
+              "z = torch.arange(12.).reshape(3, 4).requires_grad_()"],
+             ["torch.autograd.grad(torch.slice_copy(x, step=1).sum(), [x], create_graph=True)[0].stride()",
+              "torch.autograd.grad(torch.slice_copy(x, 1).sum(), [x])[0].stride()",
+              "[torch.autograd.grad((torch.slice_copy(z, *a) ** 2).sum(), z)[0] for a in ((1, -10, 10), (1, 1, 3, 2), (0, 2, 1))]"]),
     ]

@@ -112,7 +112,13 @@ def slice_copy(input, dim=0, start=None, end=None, step=1):
     d = _wrap_dim(dim, input.ndim)
     if step <= 0:
         raise RuntimeError("slice step must be positive")
-    return _copy_of(input, input[(slice(None),) * d + (slice(start, end, step),)], "SliceBackward0")
+    # (the slice op itself, as narrow's, even over all of the dim: its gradient is slice_backward's, zeros
+    # with the slice copied in, never the incoming gradient as it is)
+    from .indexing import _slice
+    from .views import _view
+    bounds = slice(start, end, step).indices(input.shape[d])
+    view = _view(_slice, input, input._data, {"index": (slice(None),) * d + (slice(*bounds),)})
+    return _copy_of(input, view, "SliceBackward0")
 
 
 @export()
