@@ -185,4 +185,14 @@ def cases(graph: str) -> list[dict]:
               "(ri, ri.stride())", "graph(ri.grad_fn)", "r5.repeat_interleave(2, 1)", "r5.repeat_interleave(2)",
               "[torch.tensor(v4, dtype=d).stride() for d in (None, torch.int32, torch.float64)]",
               "torch.tensor([1], dtype=torch.int32).new_tensor(v4).stride()", "torch.tensor(r5).stride()"]),
+        case("soft-margin-loss-saves-its-target",  # (known: soft_margin_loss missed an in-place change of its target)
+             # PyTorch saves the target: changed in place before backward, the backward fails its version check
+             ["def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "x = torch.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)",
+              "t = torch.tensor([[1.0, -1.0], [-1.0, 1.0]])", "l = F.soft_margin_loss(x, t)",
+              "l2 = F.soft_margin_loss(x, t, reduction='none')", "l3 = F.multilabel_soft_margin_loss(x, t.abs())",
+              "l4 = F.soft_margin_loss(x, t.clone(), reduction='sum')",
+              "g, = torch.autograd.grad(l4, x, create_graph=True)", "t.mul_(2)"],
+             ["err(lambda: l.backward())", "err(lambda: l2.sum().backward())", "err(lambda: l3.backward())",
+              "l4.grad_fn._saved_target", "g", "torch.autograd.grad(g.sum(), x)"]),
     ]

@@ -19,6 +19,7 @@ import numbers
 
 import numpy as np
 
+from ..autograd.graph import save_extra
 from ..tensor import Tensor, _scalar_name
 from ._layout import c_order
 from ._not_implemented import not_implemented
@@ -84,7 +85,9 @@ _soft_margin_backward = Op("SoftMarginLossBackwardBackward0", _soft_margin_backw
 
 @_soft_margin.derivative
 def _(ctx, grad):
-    return _soft_margin_backward(grad, ctx.self, target=ctx.target, reduction=ctx.reduction)
+    target = ctx.target  # (the saved target tensor, checked against its version: an array when not recorded)
+    return _soft_margin_backward(grad, ctx.self, target=target._data if isinstance(target, Tensor) else target,
+                                 reduction=ctx.reduction)
 
 
 @_soft_margin_backward.derivative
@@ -115,7 +118,10 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     # (the in-place chain's checks: the product's dtype must cast to the input's, and the target
     # broadcast to the input's shape)
     _t(np.empty(input.shape, input._data.dtype)).mul_(_t(np.zeros(target.shape, target._data.dtype)))
-    return _soft_margin.apply((input,), (input._data,), {"target": target._data, "reduction": reduction})
+    out = _soft_margin.apply((input,), (input._data,), {"target": target._data, "reduction": reduction})
+    if out.grad_fn is not None:  # PyTorch saves the target: an in-place change of it fails the backward
+        save_extra(out.grad_fn, "target", target, after="self")
+    return out
 
 
 # ---------------------------------------------------------------------------
