@@ -195,4 +195,20 @@ def cases(graph: str) -> list[dict]:
               "g, = torch.autograd.grad(l4, x, create_graph=True)", "t.mul_(2)"],
              ["err(lambda: l.backward())", "err(lambda: l2.sum().backward())", "err(lambda: l3.backward())",
               "l4.grad_fn._saved_target", "g", "torch.autograd.grad(g.sum(), x)"]),
+        case("as-strided-scatter-src-gradient-is-a-view",  # (raises-only-agrad:as_strided_scatter; known: src's
+             # gradient aliasing) src's gradient is grad.contiguous().as_strided(...): it shares the caller's gradient;
+             # a view past the gradient's elements is as_strided's setStorage error at backward; self's gradient is the
+             # buffer read back through as_strided (AsStridedBackward0 over CopySlices)
+             [graph, "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "x = torch.zeros(2, 3, requires_grad=True)", "s = torch.ones(2, requires_grad=True)",
+              "r = x.as_strided_scatter(s, (2,), (1,), 1)", "g = torch.arange(6.).reshape(2, 3)", "r.backward(g)",
+              "s.grad.mul_(10)",
+              "x3 = torch.arange(64.).reshape(4, 4, 4)", "x4 = torch.tensor([3.0, 2.25], requires_grad=True)",
+              "r5 = x3[::2].as_strided_scatter(x4, (2,), (1,), storage_offset=40)",
+              "x2 = torch.zeros(2, 3, requires_grad=True)", "s2 = torch.ones(2, requires_grad=True)",
+              "r2 = x2.as_strided_scatter(s2 * 2, (2,), (1,), 1)",
+              "gx, gs = torch.autograd.grad((r2 * r2).sum(), (x2, s2), create_graph=True)",
+              "(gs.sum() + gx.sum()).backward()"],
+             ["(x.grad, s.grad, g)", "r5[1]", "err(lambda: r5.sum().backward())", "(gx, gs, s2.grad, x2.grad)",
+              "graph(gx.grad_fn)", "graph(gs.grad_fn)"]),
     ]

@@ -105,9 +105,13 @@ _as_strided_scatter = Op("AsStridedScatterBackward0", _scatter_forward, inputs=(
 def _(ctx, grad):
     """PyTorch 2.13's as_strided_scatter_backward: the slice of the (contiguous) gradient read at the
     view's storage positions is src's gradient, and, placed in zeros, self's too (not its complement)."""
-    from .inplace_view import replace, take
-    part = take(grad, ctx.idx)
-    return replace(Tensor._make(np.zeros(grad.shape, grad._data.dtype)), part, ctx.idx), part
+    from .inplace_view import replace
+    # src's gradient is a view of the (contiguous) incoming gradient, as_strided's, as PyTorch's (it aliases
+    # the caller's gradient; a view past that gradient's elements is as_strided's setStorage error)
+    part = as_strided(grad.contiguous(), ctx.size, ctx.stride, ctx.storage_offset)
+    full = replace(Tensor._make(np.zeros(grad.shape, grad._data.dtype)), part, ctx.idx)
+    strides = [int(np.prod(grad.shape[d + 1:])) for d in range(grad.ndim)]
+    return as_strided(full, grad.shape, strides, 0), part  # (the buffer read back at self's geometry)
 
 
 @export(method=True)
@@ -124,9 +128,6 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
                            f"slice size = {list(view.shape)}")
     idx = positions if grads else None  # (read in the gradient as if it were the storage, as ATen's)
-    if grads and positions.size and positions.max() >= input.numel():
-        raise RuntimeError("agrad: as_strided_scatter whose view reaches past the input's elements is not "
-                           "supported for tensors that require grad")
     arrays = (input._data, src._data if src.dtype is input.dtype else src._data.astype(input._data.dtype))
     return _as_strided_scatter.apply((input, src), arrays, {"size": tuple(size), "stride": tuple(stride),
                                                            "storage_offset": storage_offset, "idx": idx})
