@@ -53,7 +53,7 @@ SKIPPED = {
     "__setitem__": "drawn as item assignment (view_inplace)",
     "__getitem__": "drawn as indexing (view_inplace)",
     "default_generator": "an object (the global generator), not a function",
-    "channels_last": "a torch.memory_format constant, not a function (memory_format= is never passed: NEVER)",
+    "channels_last": "a torch.memory_format constant, not a function (memory_format= is drawn: diffgen_recipes)",
     "channels_last_3d": "a torch.memory_format constant, not a function",
     "contiguous_format": "a torch.memory_format constant, not a function",
     "preserve_format": "a torch.memory_format constant, not a function",
@@ -90,7 +90,6 @@ SEEDED_SHARE = 0.1
 #: Parameters never passed (defaults only), with the reason.
 NEVER = {
     "out": "an out= tensor is resized and written in place: a contract of its own, tested in the golden cases",
-    "memory_format": "golden cases (memory-formats, resize-memory-format) test it; programs draw layouts by permute",
     "device": "the one device there is",
     "layout": "strided is the only layout",
     "generator": "programs use the global generator (seeded programs)",

@@ -715,6 +715,11 @@ def special_arg(gen, pname: str, t, cur: str) -> str | None:
         return rng.choice(["torch.float64", "torch.float16", "torch.float32"])
     if pname in ("from_", "to") and cur == "uniform_":
         return repr(rng.choice([-1.0, 0.0]) if pname == "from_" else rng.choice([1.0, 2.5]))
+    if pname == "memory_format":  # (channels_last fits a 4-d tensor, channels_last_3d a 5-d one; now and then
+        nd = t.dim() if t is not None else 0  # the other, whose error both must give)
+        fits = {4: ["torch.channels_last"] * 3, 5: ["torch.channels_last_3d"] * 3}.get(nd, [])
+        return rng.choice(["torch.contiguous_format", "torch.preserve_format", "torch.channels_last",
+                           "torch.channels_last_3d"] + fits + ["torch.contiguous_format", "torch.preserve_format"] * 2)
     if pname == "tau" and cur == "gumbel_softmax":
         return repr(rng.choice([1, 0.5, 2.0]))
     if pname == "p" and cur in ("geometric_", "bernoulli", "bernoulli_"):

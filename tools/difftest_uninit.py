@@ -1,4 +1,5 @@
-"""The differential tester's rule ``uninitialised`` (tools/difftest.py, docs/semantics.md):
+"""The differential tester's rules ``uninitialised`` and ``resize-uninitialised`` (tools/difftest.py,
+docs/semantics.md):
 ``x.new(2, 3)`` (the legacy constructor given sizes) returns uninitialised memory in PyTorch,
 as ``torch.empty`` does, and zeros in agrad. The generator never draws the sizes form (it draws
 ``x.new([v])``, data); the rule keeps earlier reproducers of it from counting as a difference."""
@@ -24,4 +25,26 @@ def uninitialised_only(stmt: str, want: dict, got: dict, agree_once) -> bool:
         if w is not mine or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
             return None
         return w, w
+    return agree_once(want, got, neutral)
+
+
+def grown_only(want: dict, got: dict, agree_once) -> bool:
+    """A ``resize_``/``resize_as_`` statement that grew its tensor past its storage: PyTorch's new
+    elements are whatever memory held, agrad's zeros. True when every variable that differs is a
+    tensor of one dtype and shape on both sides whose elements (in C order) agree up to some point
+    and are all zeros in agrad from there on (the old storage's elements, then the new ones)."""
+    import numpy as np
+
+    def neutral(w, g):
+        if w["kind"] != "tensor" or g["kind"] != "tensor" or w["dtype"] != g["dtype"] or w["shape"] != g["shape"]:
+            return None
+        if isinstance(w["data"], str) or isinstance(g["data"], str):
+            return None
+        a, b = np.asarray(w["data"]).reshape(-1), np.asarray(g["data"]).reshape(-1)
+        if a.shape != b.shape:
+            return None
+        differ = np.flatnonzero(~((a == b) | (a != a) & (b != b)))
+        if not differ.size or (b[differ[0]:] != 0).any():
+            return None
+        return g, g
     return agree_once(want, got, neutral)

@@ -211,4 +211,22 @@ def cases(graph: str) -> list[dict]:
               "(gs.sum() + gx.sum()).backward()"],
              ["(x.grad, s.grad, g)", "r5[1]", "err(lambda: r5.sum().backward())", "(gx, gs, s2.grad, x2.grad)",
               "graph(gx.grad_fn)", "graph(gs.grad_fn)"]),
+        case("memory-format-keyword-and-preserve",  # (the generator's new memory_format= draws) casts, contiguous and
+             # is_contiguous take memory_format by keyword only (the parser's "takes 0 positional arguments but 1 was
+             # given"); contiguous(preserve_format) of a non-contiguous tensor is refused; resize_as_(preserve_format)
+             # takes the template's suggested format; the parser names torch.memory_format
+             ["def err(f):\n    try:\n        return f()\n    except (TypeError, RuntimeError) as e:\n        return str(e)",
+              "x = torch.tensor([[[-4, 4], [0, 2]]], dtype=torch.int32)", "y = torch.zeros(2, 3, 4, 5)",
+              "t = torch.ones(2, 3, 4, 5).contiguous(memory_format=torch.channels_last)"],
+             ["err(lambda: x.long(torch.preserve_format))", "err(lambda: x.half(torch.channels_last_3d))",
+              "err(lambda: x.is_contiguous(torch.preserve_format))", "err(lambda: x.float(1, 2))",
+              "err(lambda: x.contiguous(torch.contiguous_format))", "x.long(memory_format=torch.preserve_format).dtype",
+              "err(lambda: y.t().contiguous(memory_format=torch.preserve_format) if False else y.transpose(0, 1).contiguous(memory_format=torch.preserve_format))",
+              "y.contiguous(memory_format=torch.preserve_format).stride()",
+              "y.clone().resize_as_(t, memory_format=torch.preserve_format).stride()",
+              "y.clone().resize_as_(torch.ones(2, 3, 4, 5).permute(0, 2, 1, 3), memory_format=torch.preserve_format).stride()",
+              "torch.tensor([[[3, -1], [4, 1], [-1, 3]]]).resize_as_(torch.ones(1, 3, 2), memory_format=torch.preserve_format)",
+              "err(lambda: torch.ones(2).to(torch.float16, dtype=torch.int64, memory_format=torch.preserve_format))",
+              "err(lambda: torch.randint_like(torch.ones(3, 4, 1), memory_format=torch.channels_last_3d))",
+              "err(lambda: torch.tensor([0.0]).resize_())"]),
     ]

@@ -197,6 +197,21 @@ def test_values_of_new_given_sizes_are_uninitialised_and_documented():
     assert difftest.documented(*difftest.compare_statement(want, other)[:1], "r = x.new(2)", want, other) is None
 
 
+def test_elements_a_growing_resize_adds_are_uninitialised_and_documented():
+    """resize_/resize_as_ past the storage: PyTorch's new elements are uninitialised memory, agrad's
+    zeros; the old elements, another op, or nonzero new elements in agrad still count."""
+    want, got = _tensor_obs(x=[-4.0, 7.5, 3.0, 1.0]), _tensor_obs(x=[-4.0, 0.0, 0.0, 0.0])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, "r = x.resize_(4)", want, got) == "resize-uninitialised"
+    assert difftest.documented(aspect, "r = x.resize_as_(y)", want, got) == "resize-uninitialised"
+    assert difftest.documented(aspect, "r = x.add_(1)", want, got) is None
+    early = _tensor_obs(x=[-3.0, 0.0, 0.0, 0.0])
+    assert difftest.documented(*difftest.compare_statement(want, early)[:1], "r = x.resize_(4)", want, early) is None
+    nonzero = _tensor_obs(x=[-4.0, 0.0, 2.0, 0.0])
+    assert difftest.documented(*difftest.compare_statement(want, nonzero)[:1], "r = x.resize_(4)", want,
+                               nonzero) is None
+
+
 def test_sign_of_a_lapack_result_at_rounding_level_is_documented():
     """sqrt (or log, sign, ...) of a LAPACK result differs only where that result is rounding
     noise around zero (MKL's and OpenBLAS's pinv give -1.5e-8 and +1.2e-8 for an exact 0)."""

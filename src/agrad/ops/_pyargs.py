@@ -83,7 +83,7 @@ def tp_name(value) -> str:
     if isinstance(value, Size):
         return "torch.Size"
     t = type(value)
-    if t.__module__ in ("agrad.dtypes", "agrad.devices", "agrad._generator"):
+    if t.__module__ in ("agrad.dtypes", "agrad.devices", "agrad._generator", "agrad.ops.memory_format"):
         return "torch." + t.__name__
     if t.__module__ == "numpy":
         return "numpy." + t.__name__
@@ -338,8 +338,10 @@ def _parse(sig: Signature, args: tuple, kwargs: dict, raise_error: bool, strict_
 def _extra_args(sig: Signature, nargs: int):
     most = sig.max_pos_args
     if sig.min_args != most:
-        raise _Mismatch(f"{sig.name}() takes from {sig.min_args} to {most} positional arguments but {nargs} were given")
-    raise _Mismatch(f"{sig.name}() takes {most} positional argument{'' if most == 1 else 's'} but {nargs} were given")
+        raise _Mismatch(f"{sig.name}() takes from {sig.min_args} to {most} positional arguments but {nargs} "
+                        f"{'was' if nargs == 1 else 'were'} given")
+    raise _Mismatch(f"{sig.name}() takes {most} positional argument{'' if most == 1 else 's'} but {nargs} "
+                    f"{'was' if nargs == 1 else 'were'} given")
 
 
 def _missing_args(sig: Signature, index: int):

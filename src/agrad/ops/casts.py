@@ -102,7 +102,7 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, me
 
 
 def _caster(d):
-    def cast(self, memory_format=None):
+    def cast(self, *, memory_format=None):
         return _cast(self, d, memory_format=memory_format)
 
     return cast

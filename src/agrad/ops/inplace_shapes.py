@@ -174,17 +174,28 @@ def _resize_to(input, size, memory_format):
 
 @method("resize_")
 def resize_(input, *size, memory_format=None):
+    if not size:  # (the parser's own plural)
+        raise TypeError('resize_() missing 1 required positional arguments: "size"')
     if input.requires_grad:  # (before the sizes are read, as PyTorch's check)
         raise RuntimeError(_GRAD_RESIZE)
     return _resize_to(input, _resize_sizes(size), memory_format)
 
 
 @method("resize_as_")
-def resize_as_(input, the_template, memory_format=None):
+def resize_as_(input, the_template, *, memory_format=None):
     if not isinstance(the_template, Tensor):
         from ._pyargs import tp_name
         raise TypeError(f"resize_as_(): argument 'the_template' (position 1) must be Tensor, not "
                         f"{tp_name(the_template)}")
+    if memory_format is not None:
+        from .memory_format import _is_contiguous_in, channels_last, channels_last_3d, checked, contiguous_format, \
+            preserve_format
+        if checked(memory_format, "resize_as_") is preserve_format:  # (the template's suggested format)
+            a = the_template._data
+            memory_format = contiguous_format
+            for nd, fmt in ((4, channels_last), (5, channels_last_3d)):
+                if a.ndim == nd and not a.flags.c_contiguous and _is_contiguous_in(a, fmt):
+                    memory_format = fmt
     return _resize_to(input, tuple(the_template.shape), memory_format)
 
 

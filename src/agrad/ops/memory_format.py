@@ -123,12 +123,14 @@ def clone(input, *, memory_format=None):
 
 
 @method("contiguous")
-def contiguous(input, memory_format=None):
+def contiguous(input, *, memory_format=None):
     """The tensor itself when it is contiguous in ``memory_format`` (C order by default), else a
-    copy that is (CloneBackward0); preserve_format gives the tensor itself."""
+    copy that is (CloneBackward0); preserve_format only a tensor contiguous in C order (itself)."""
     fmt = checked(memory_format, "contiguous")
     if fmt is preserve_format:
-        return input
+        if _is_contiguous_in(input._data, contiguous_format):
+            return input
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
     fmt = contiguous_format if fmt is None else fmt
     order(input.shape, fmt)
     if _is_contiguous_in(input._data, fmt):
@@ -137,6 +139,6 @@ def contiguous(input, memory_format=None):
 
 
 @method("is_contiguous")
-def is_contiguous(input, memory_format=None):
+def is_contiguous(input, *, memory_format=None):
     fmt = checked(memory_format, "is_contiguous")
     return _is_contiguous_in(input._data, contiguous_format if fmt in (None, preserve_format) else fmt)
