@@ -99,7 +99,7 @@ def test_watchdog_ends_one_long_numpy_call():
     """A single long matmul cannot be interrupted from Python: run() returns
     after the timeout anyway and the process can exit (as the CLI will).  A
     loaded machine may not reach the matmul before the timeout (the worker
-    then stops at its next statement, in time): the script marks the point
+    then stops at its next statement, or is inside torch.ones): the script marks the point
     just before the matmul, and the test retries with a longer timeout until
     the timeout finds the worker inside it."""
     code = textwrap.dedent("""
@@ -126,7 +126,7 @@ def test_watchdog_ends_one_long_numpy_call():
         if ready == "True":
             assert alive == "True"      # inside the matmul: run() returned anyway
             return
-        assert alive == "False"         # stopped before the matmul, at a statement
+        # not there yet: stopped at a statement, or inside torch.ones (itself one numpy call)
     raise AssertionError("the worker never reached the matmul within 12 s")
 
 
