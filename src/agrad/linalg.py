@@ -5,13 +5,4 @@ from .ops import _families
 
 globals().update(dict.items(_LINALG))  # (the loaded op families'; the others: __getattr__)
 
-
-def __getattr__(name):
-    if _families.lookup("LINALG", name):  # an op family not loaded yet
-        value = globals()[name] = _LINALG[name]
-        return value
-    raise AttributeError(f"module 'torch.linalg' has no attribute '{name}'")
-
-
-def __dir__():
-    return sorted({*globals(), *_families.names("LINALG")})
+__getattr__, __dir__ = _families.module_attrs(globals(), "LINALG", _LINALG, "torch.linalg")

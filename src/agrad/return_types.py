@@ -9,13 +9,4 @@ from .ops._return_types import CLASSES as _CLASSES
 
 globals().update(_CLASSES)  # (the loaded op families'; the others: __getattr__)
 
-
-def __getattr__(name):
-    if _families.lookup("CLASSES", name) and name in _CLASSES:  # an op family not loaded yet
-        value = globals()[name] = _CLASSES[name]
-        return value
-    raise AttributeError(f"module 'torch.return_types' has no attribute '{name}'")
-
-
-def __dir__():
-    return sorted({*globals(), *_families.names("CLASSES")})
+__getattr__, __dir__ = _families.module_attrs(globals(), "CLASSES", _CLASSES, "torch.return_types")

@@ -5,13 +5,4 @@ from .ops import _families
 
 globals().update(dict.items(_SPECIAL))  # (the loaded op families'; the others: __getattr__)
 
-
-def __getattr__(name):
-    if _families.lookup("SPECIAL", name):  # an op family not loaded yet
-        value = globals()[name] = _SPECIAL[name]
-        return value
-    raise AttributeError(f"module 'torch.special' has no attribute '{name}'")
-
-
-def __dir__():
-    return sorted({*globals(), *_families.names("SPECIAL")})
+__getattr__, __dir__ = _families.module_attrs(globals(), "SPECIAL", _SPECIAL, "torch.special")

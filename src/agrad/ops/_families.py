@@ -68,6 +68,21 @@ def names(kind: str) -> set:
     return set(owners(kind))
 
 
+def module_attrs(namespace: dict, kind: str, table, shown: str):
+    """``__getattr__`` and ``__dir__`` of a module that shows one table (torch.linalg,
+    torch.special, torch.return_types): a name whose family has not loaded yet loads it."""
+    def __getattr__(name):
+        if lookup(kind, name) and name in table:
+            value = namespace[name] = table[name]
+            return value
+        raise AttributeError(f"module '{shown}' has no attribute '{name}'")
+
+    def __dir__():
+        return sorted({*namespace, *names(kind)})
+
+    return __getattr__, __dir__
+
+
 def load(family: str) -> None:
     if family in _finished:
         return

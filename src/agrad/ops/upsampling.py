@@ -119,15 +119,6 @@ for _kind, _n in (("nearest", 1), ("nearest", 2), ("nearest", 3), ("nearest-exac
 # the matrices, from ATen's UpSample.h
 # ---------------------------------------------------------------------------
 
-def _scale(n_in, n_out, scale, align_corners, ft):
-    """area_pixel_compute_scale / compute_scales_value, in the op's precision ``ft``."""
-    if align_corners:
-        return ft(n_in - 1) / ft(n_out - 1) if n_out > 1 else ft(0)
-    if scale is not None and scale > 0:
-        return ft(1.0 / scale)
-    return ft(n_in) / ft(n_out)
-
-
 def _nearest_index(n_in, n_out, scale, exact):
     """ATen's nearest_idx / nearest_neighbor_exact_compute_source_index of each output."""
     j = np.arange(n_out)
@@ -136,7 +127,7 @@ def _nearest_index(n_in, n_out, scale, exact):
     elif not exact and n_out == 2 * n_in:
         src = j >> 1
     else:
-        s = _scale(n_in, n_out, scale, False, np.float32)  # ATen computes these in float
+        s = _kernels.compute_scale(n_in, n_out, scale, False, np.float32)  # ATen computes these in float
         pos = (j.astype(np.float32) + np.float32(0.5)) * s if exact else j.astype(np.float32) * s
         src = np.minimum(np.floor(pos).astype(np.int64), n_in - 1)
     return src
