@@ -165,4 +165,10 @@ def cases(graph: str) -> list[dict]:
              ["torch.autograd.grad(torch.slice_copy(x, step=1).sum(), [x], create_graph=True)[0].stride()",
               "torch.autograd.grad(torch.slice_copy(x, 1).sum(), [x])[0].stride()",
               "[torch.autograd.grad((torch.slice_copy(z, *a) ** 2).sum(), z)[0] for a in ((1, -10, 10), (1, 1, 3, 2), (0, 2, 1))]"]),
+        case("embedding-saved-indices-version",  # (noticed with the saved index tensors) embedding's node saves the
+             # indices: changed in place before the backward, PyTorch's error
+             ["def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "def go():\n    w = torch.arange(12.).reshape(4, 3).requires_grad_()\n    i = torch.tensor([1, 0, 1])\n"
+              "    y = F.embedding(i, w)\n    i.add_(0)\n    y.sum().backward()"],
+             ["err(go)"]),
     ]

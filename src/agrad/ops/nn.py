@@ -28,7 +28,7 @@ from .._cascade import cascade_sum
 from ..autograd import graph
 from ._argcheck import _raise_parser_error
 from ._layout import c_order
-from ._op import Op, export
+from ._op import Op, export, keep_tensor
 from .linalg import addmm
 from .matrix import _vector_norm, _vector_norm_fwd, vector_norm
 from .selection import _CPP_NAMES, clamp_min
@@ -318,7 +318,9 @@ _embedding = Op("EmbeddingBackward0", _embedding_fwd, inputs=("weight",), jvp="l
 
 @_embedding.derivative
 def _(ctx, grad):
-    return _embedding_backward(grad, indices=ctx.indices, num_weights=ctx.input_shape[0],
+    idx = ctx.indices  # (the saved tensor; the call's array where none was saved)
+    return _embedding_backward(grad, indices=idx._data.astype(np.int64) if type(idx) is Tensor else idx,
+                               num_weights=ctx.input_shape[0],
                                padding_idx=ctx.padding_idx, scale_grad_by_freq=ctx.scale_grad_by_freq)
 
 
@@ -376,7 +378,8 @@ def _embedding_impl(weight, indices, padding_idx, scale_grad_by_freq):
     if idx.size and (idx.min() < 0 or idx.max() >= n):
         raise IndexError("index out of range in self")
     check_shape(idx.shape + weight._data.shape[1:])
-    return _embedding(weight, indices=idx, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
+    out = _embedding(weight, indices=idx, padding_idx=padding_idx, scale_grad_by_freq=scale_grad_by_freq)
+    return keep_tensor(out, _embedding, "indices", indices)  # (saved: changed in place, PyTorch's error)
 
 
 @export(functional=True, torch=False)
