@@ -540,3 +540,6 @@ CASES += _groupsc32_cases(GRAPH)
 from exact_cases_groupsb32 import cases as _groupsb32_cases  # noqa: E402
 
 CASES += _groupsb32_cases(GRAPH)
+from exact_cases_lead32 import cases as _lead32_cases  # noqa: E402
+
+CASES += _lead32_cases(GRAPH)

@@ -318,7 +318,10 @@ def getitem(self, index):
             if step is not None and step < 0:
                 raise ValueError("step must be greater than zero")
             s = slice(*slice(start, stop, step).indices(size))
-            if keep_full or not (s.start == 0 and s.stop == size and s.step == 1):
+            # PyTorch skips a full slice by its written bounds, before wrapping: x[0:] and
+            # x[:5] of 3 elements are skipped, x[-3:] and (0 elements) x[:-1] are sliced
+            full = start in (None, 0) and step in (None, 1) and (stop is None or stop >= size)
+            if keep_full or not full:
                 idx = (_FULL,) * dim + (s,)
                 result = _view(_slice, result, result._data, {"index": idx})
             dim += 1
