@@ -17,6 +17,7 @@ import warnings
 
 import numpy as np
 
+from ..autograd.graph import save_extra
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export
 from ._vec_math import fma
@@ -75,6 +76,8 @@ def _embedding_bag_backward(ctx, grad):
     g = grad._data
     weight = ctx.weight._data
     indices, bags, mode, padding_idx = ctx.indices, ctx.bags, ctx.mode, ctx.padding_idx
+    if type(indices) is Tensor:  # (the saved input, checked against its version)
+        indices = indices._data.astype(np.int64)
     psw = ctx.per_sample_weights._data if getattr(ctx, "per_sample_weights", None) is not None else None
     g_w = g_psw = None
     if ctx.needs(0):
@@ -223,6 +226,11 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
                                [weight._data, None if per_sample_weights is None else per_sample_weights._data], {
         "indices": idx, "bags": bags, "mode": _MODES[mode], "padding_idx": pad, "psw_shape": psw_shape,
         "last_to_end": bool(include_last_offset), "freq": _freq(idx, num) if scale_grad_by_freq else None})
+    # the indices and offsets saved as tensors: changed in place before the backward, PyTorch's error
+    fn = out._grad_fn
+    if fn is not None and type(fn) is _embedding_bag.node:
+        save_extra(fn, "indices", input)
+        save_extra(fn, "offsets", offsets, after="indices")
     return out
 
 

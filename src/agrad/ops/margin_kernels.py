@@ -23,7 +23,7 @@ from ..autograd.graph import save_extra
 from ..tensor import Tensor, _scalar_name
 from ._layout import c_order
 from ._not_implemented import not_implemented
-from ._op import Op, export
+from ._op import Op, export, keep_tensor
 from .nn import check_not_differentiable, reduction_arg
 
 _ENUM = {"none": 0, "mean": 1, "sum": 2}
@@ -199,14 +199,19 @@ def _multi_margin_backward_np(g, x, target, p, margin, weight, reduction):
     return out.reshape(x.shape)
 
 
+def _array(v):
+    """A slot the node keeps: the saved tensor's array (or the array, or None, kept as given)."""
+    return v._data if type(v) is Tensor else v
+
+
 _multi_margin = Op("MultiMarginLossBackward0", _multi_margin_fwd, saves=("self",),
                    keeps={"target": "target", "weight": "weight"})
 
 
 @_multi_margin.derivative
 def _(ctx, grad):
-    value = _multi_margin_backward_np(grad._data, ctx.self._data, ctx.target, ctx.p, ctx.margin, ctx.weight,
-                                      ctx.reduction)
+    value = _multi_margin_backward_np(grad._data, ctx.self._data, _array(ctx.target), ctx.p, ctx.margin,
+                                      _array(ctx.weight), ctx.reduction)
     return not_implemented(value, (grad, ctx.self), "aten::multi_margin_loss_backward")
 
 
@@ -237,9 +242,11 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     _long_target(target)
     if weight is not None and weight.dtype is not input.dtype:
         raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found {_scalar_name(weight.dtype)}")
-    return _multi_margin.apply((input,), (input._data,), {
+    out = _multi_margin.apply((input,), (input._data,), {
         "target": target._data, "p": int(p), "margin": float(margin),
         "weight": None if weight is None else weight._data, "reduction": reduction})
+    # (target and weight saved as tensors: changed in place before the backward, PyTorch's error)
+    return keep_tensor(keep_tensor(out, _multi_margin, "target", target), _multi_margin, "weight", weight)
 
 
 # ---------------------------------------------------------------------------
@@ -312,7 +319,7 @@ _multilabel = Op("MultilabelMarginLossBackward0", _multilabel_fwd, saves=("self"
 
 @_multilabel.derivative
 def _(ctx, grad):
-    value = _multilabel_backward_np(grad._data, ctx.self._data, ctx.target, ctx.is_target, ctx.reduction)
+    value = _multilabel_backward_np(grad._data, ctx.self._data, _array(ctx.target), ctx.is_target, ctx.reduction)
     return not_implemented(value, (grad, ctx.self), "aten::multilabel_margin_loss_backward")
 
 
@@ -334,4 +341,5 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
             raise RuntimeError("argument #2 'target' is out of range")
     _kernel_dtype(input, "multilabel_margin_loss_forward_out_frame")
     _long_target(target)
-    return _multilabel.apply((input,), (input._data,), {"target": target._data, "reduction": reduction})
+    out = _multilabel.apply((input,), (input._data,), {"target": target._data, "reduction": reduction})
+    return keep_tensor(out, _multilabel, "target", target)  # (saved: changed in place, PyTorch's error)
