@@ -34,4 +34,11 @@ def cases(graph: str) -> list[dict]:
           "    return err(lambda: l.backward())"],
          ["bag('i')", "bag('o')", "bag('i', mode='max')", "bag('p', mode='sum')", "bag('i', mode='sum')",
           "margin('y')", "margin('w')", "multilabel(True)", "multilabel(False)"]),
+        case("scatter-reduce-amin-amax-zero-ties",  # (repr:scatter_reduce: std::min keeps the value held)
+         ["x = torch.tensor([[1.25, 0.0, -0.0, 5.0], [-0.0, 2.0, 0.0, 1.0]])",
+          "s = torch.tensor([[-0.0, 0.0, 0.0, -0.0], [0.0, -0.0, -0.0, 0.0]])",
+          "i = torch.tensor([[0, 0, 1, 2], [0, 0, 2, 2]])"],
+         ["[torch.signbit(x.scatter_reduce(1, i, s, r, include_self=b)).tolist() "
+          "for r in ('amin', 'amax') for b in (True, False)]",
+          "[torch.signbit(x.scatter_reduce(0, i[:, :2].flip(0), s[:, :2], r)).tolist() for r in ('amin', 'amax')]"]),
     ]

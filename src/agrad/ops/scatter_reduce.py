@@ -59,6 +59,25 @@ def _identity(reduce, dtype):
     return info.min if reduce == "amax" else info.max
 
 
+def _zero_ties(out, a, where, vals):
+    """ATen's std::min/std::max keep the value held on a tie, numpy's minimum/maximum take the
+    newer one: the two differ only in the sign of a zero result, which is the first zero met (the
+    input's own value first, ``a`` when included, then the scattered values in index order)."""
+    zero = out.reshape(-1) == 0
+    if not zero.any():
+        return
+    flat = out.reshape(-1)  # (out is a C-ordered copy: a view)
+    pos = np.ravel_multi_index(np.broadcast_arrays(*where), out.shape).reshape(-1)
+    v = vals.reshape(-1)
+    z = v == 0
+    first, at = np.unique(pos[z], return_index=True)
+    take = zero[first]
+    flat[first[take]] = v[z][at[take]]
+    if a is not None:  # (the input's zero came first)
+        own = zero & (a.reshape(-1) == 0)
+        flat[own] = a.reshape(-1)[own]
+
+
 def _reduce_fwd(ctx, a, src, dim, idx, reduce, include_self):
     out = a.copy()  # (C order, as scatter's meta allocates it)
     if not idx.size:
@@ -68,6 +87,8 @@ def _reduce_fwd(ctx, a, src, dim, idx, reduce, include_self):
     if not include_self:
         out[where] = _identity(reduce, a.dtype)
     _UFUNCS[reduce].at(out, where, vals)
+    if reduce in ("amax", "amin") and out.dtype.kind == "f":
+        _zero_ties(out, a if include_self else None, where, vals)
     if reduce == "mean":
         count = np.ones(a.shape, a.dtype) if include_self else np.zeros(a.shape, a.dtype)
         np.add.at(count, where, 1)
