@@ -128,8 +128,10 @@ def _safe_repr(v) -> str:
 def describe_tensor(mod, t, depth: int) -> dict:
     try:
         # (numpy() of the tensor itself would mark PyTorch's storage not resizable: a later resize_ that
-        # grows it would then fail under the tester only)
-        data = (t.detach().clone() if mod.__name__ == "torch" else t.detach()).numpy().copy()
+        # grows it would then fail under the tester only; a ZeroTensor is read as itself, since its clone
+        # is an ordinary tensor)
+        copy = mod.__name__ == "torch" and not t._is_zerotensor()
+        data = (t.detach().clone() if copy else t.detach()).numpy().copy()
     except Exception as e:  # noqa: BLE001
         data = f"<{type(e).__name__}>"
     try:  # a view modified where PyTorch forbids it raises on reading its history

@@ -691,3 +691,17 @@ def test_a_layout_read_off_a_size1_stride0_dim_is_documented():
             "r = torch.kron(a, b)", "c = b.contiguous()", "r = torch.kron(a, c)", "r = a * b"]
     assert [difftest.documented(aspect, kron[k], want, got, (kron, [want] * 6, k)) for k in (2, 4, 5)] == \
         ["size1-stride0", None, None]
+
+
+def test_a_zero_tensor_is_read_as_itself():
+    """The tester reads PyTorch's values through a clone (numpy() would pin the storage), but a
+    ZeroTensor's clone is an ordinary tensor: read as itself, its numpy() refuses as agrad's does."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    for mod in (torch, agrad):
+        x = mod.tensor([0.25, -0.25], requires_grad=True)
+        g, = mod.autograd.grad(mod.sgn(x).sum(), [x])
+        assert difftest.describe_tensor(mod, g, 1)["data"] == "<RuntimeError>", mod.__name__
+        y = mod.tensor([1.5])
+        assert difftest.describe_tensor(mod, y, 1)["data"].tolist() == [1.5]
