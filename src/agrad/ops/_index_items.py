@@ -1,0 +1,118 @@
+"""An index as getitem/setitem read it: the items of ``x[...]`` normalised (Ellipsis expanded,
+ranges and integer tensors as PyTorch's parser takes them), index arrays checked before numpy sees
+them."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .._limits import check_numel
+from ..tensor import Tensor
+from .factories import is_agrad_array as _is_agrad_array
+
+_FULL = slice(None)
+
+
+_BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+              "are valid indices")
+
+
+def _as_index_array(item, size_hint=None):
+    """A tensor, list or array index as a numpy int64 or bool array.  Nothing
+    else reaches numpy: a foreign object would be read through its sequence
+    protocol or become an object array."""
+    if isinstance(item, Tensor):
+        arr = item._data
+    else:
+        if isinstance(item, (list, tuple)):
+            from .factories import _check_nested
+
+            try:
+                _check_nested(item)
+            except TypeError:
+                raise IndexError(_BAD_INDEX) from None
+        elif not (isinstance(item, (np.ndarray, np.integer, np.bool_))
+                  or _is_agrad_array(item)):
+            raise IndexError(_BAD_INDEX)
+        arr = np.asarray(item)
+        if arr.dtype == object:
+            raise IndexError(_BAD_INDEX)
+        if arr.size == 0:
+            arr = arr.astype(np.int64)
+    if arr.dtype.kind == "b":
+        return arr
+    if arr.dtype.kind not in "iu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return arr.astype(np.int64, copy=False)
+
+
+def _normalise(index, ndim, positions=None):
+    """The index as a list of items with Ellipsis expanded; ``positions`` (a list) gets each item's place in
+    the index as given, which PyTorch's errors name ("index 5 is out of bounds for dimension 1")."""
+    if not isinstance(index, tuple):
+        index = (index,)
+    if any(_is_agrad_array(i) for i in index):
+        index = tuple(np.asarray(i) if _is_agrad_array(i) else i for i in index)
+    consumed = 0
+    for item in index:
+        if item is None or item is Ellipsis:
+            continue
+        if ndim == 0 and isinstance(item, slice):
+            raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+        if ndim == 0 and isinstance(item, numbers.Integral) and not isinstance(item, (bool, Tensor)):
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                             "in C++ to convert a 0-dim tensor to a number")
+        if isinstance(item, (Tensor, np.ndarray)) and _as_index_array(item).dtype.kind == "b":
+            consumed += _as_index_array(item).ndim  # a 0-d mask adds a dim and uses none
+        elif isinstance(item, bool):
+            continue
+        else:
+            consumed += 1
+    if consumed > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    out = []
+    seen_ellipsis = False
+    for k, item in enumerate(index):
+        if item is Ellipsis:
+            if seen_ellipsis:
+                raise IndexError("an index can only have a single ellipsis ('...')")
+            seen_ellipsis = True
+            out.extend([_FULL] * (ndim - consumed))
+            if positions is not None:
+                positions.extend([k] * (ndim - consumed))
+        else:
+            out.append(item)
+            if positions is not None:
+                positions.append(k)
+    return out
+
+
+def _check_int(i, size, dim):
+    if i < -size or i >= size:
+        raise IndexError(f"index {i} is out of bounds for dimension {dim} with size {size}")
+    return i + size if i < 0 else i
+
+
+def _ranges_as_lists(index):
+    """A ``range`` in an index is a sequence, as a list is (PyTorch's sequence indexing:
+    d2l's ``y_hat[range(len(y_hat)), y]``)."""
+    if type(index) is range:
+        check_numel(len(index), "index")
+        return list(index)
+    if type(index) is tuple:
+        for i in index:
+            if type(i) is range:
+                return tuple(_ranges_as_lists(i) if type(i) is range else i for i in index)
+    return index
+
+
+def _int_tensors(index):
+    """PyTorch's indexing takes a 0-d integer tensor as its integer (a select, no saved index)."""
+    if type(index) is Tensor:
+        return int(index._data) if index.ndim == 0 and index._data.dtype.kind == "i" else index
+    if type(index) is tuple and any(type(i) is Tensor and i.ndim == 0 for i in index):
+        return tuple(int(i._data) if type(i) is Tensor and i.ndim == 0 and i._data.dtype.kind == "i" else i
+                     for i in index)
+    return index
