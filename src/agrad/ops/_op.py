@@ -21,9 +21,9 @@ from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..autograd.graph import Node
 from ..tensor import Tensor
-from . import _layout
 from ._families import LazyList, LazyTable
 from ._layout import _partial_overlap, c_order, iterator_layout, laid_out_like
+from ._outs import _C_TYPE, finish_out, with_out, write_outs  # noqa: F401 (imported from here by the op families)
 from ._shortcuts import Shortcuts, _not_differentiable, _record_two, _Scratch, inplace_self
 
 is_recording = graph.is_recording
@@ -518,156 +518,6 @@ def node_name(op_name: str, overload: int = 0) -> str:
     return "".join(p[:1].upper() + p[1:] for p in op_name.split("_")) + f"Backward{overload}"
 
 
-#: ``out=`` decides the dtype: factories, and the reductions that take out's dtype as their ``dtype``
-_OUT_GIVES_DTYPE = frozenset({"sum", "prod", "nansum", "cumsum", "cumprod", "arange", "range", "linspace",
-                              "logspace", "eye", "zeros", "ones", "full", "empty", "rand", "randn", "randint",
-                              "randperm", "bernoulli", "normal", "multinomial", "searchsorted", "bucketize",
-                              "frexp", "tensor", "polar", "complex"})
-#: ops whose ``out`` must have the result's dtype: TensorIterator's check_all_same_dtype ("Found dtype")
-_OUT_SAME_FOUND = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "round", "trunc", "fix",
-                             "frac", "sign", "clamp", "clip", "clamp_min", "clamp_max"})
-#: ... or the kernel's own "Expected out tensor to have dtype" (checkSameType-like)
-_OUT_SAME_EXPECTED = frozenset({"mm", "matmul", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm", "addr",
-                                "gather", "diag", "tril", "triu", "linalg_cross", "linalg_vector_norm",
-                                "linalg_matrix_norm", "cross"})
-
-
-def _check_out_dtype(fname, result, out):
-    """PyTorch's refusal of an ``out=`` tensor whose dtype the result cannot go to (by op family)."""
-    from ..tensor import _can_cast, _scalar_name
-
-    r, o = result.dtype, out.dtype
-    if fname in _OUT_SAME_FOUND:
-        raise RuntimeError(f"Found dtype {_scalar_name(o)} but expected {_scalar_name(r)}")
-    if fname in _OUT_SAME_EXPECTED:
-        raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[r.name]}, but got {_C_TYPE[o.name]} instead")
-    if fname in ("signbit", "isposinf", "isneginf"):
-        raise RuntimeError(f"{fname} does not support non-boolean outputs.")
-    if fname == "where":
-        raise RuntimeError(f"Expected out type to be {_scalar_name(r)} but got {_scalar_name(o)}")
-    if fname in ("amax", "amin"):
-        raise RuntimeError(f"Expected the dtype for input and out to match, but got {_scalar_name(r)} for input's "
-                           f"dtype and {_scalar_name(o)} for out's dtype.")
-    if fname in ("dot", "vdot"):
-        raise RuntimeError(f"result dtype {_scalar_name(o)} does not match input dtype {_scalar_name(r)}")
-    if fname in ("index_select", "masked_select"):
-        raise RuntimeError(f"{fname}(): self and result must have the same scalar type")
-    if fname == "take":
-        raise RuntimeError(f"take(): self and out expected to have the same dtype, but got self.dtype = "
-                           f"{_scalar_name(r)} and out.dtype = {_scalar_name(o)}")
-    if fname == "nonzero":
-        raise RuntimeError(f"nonzero: Expected out tensor to have scalar type Long but got scalar type{_scalar_name(o)}")
-    if fname == "logsumexp" and not o.is_floating_point:
-        raise RuntimeError(f"logsumexp(): Expected floating point type for result tensor, but got: {_scalar_name(o)}")
-    if not _can_cast(r, o):  # TensorIterator's common dtype into the output
-        raise RuntimeError(f"result type {_scalar_name(r)} can't be cast to the desired output type "
-                           f"{_scalar_name(o)}")
-
-
-def warn_resized(shape, wanted):
-    """ATen's resize_output: an ``out=`` with elements and another shape is resized, with a warning
-    (attributed to the first caller outside agrad, as PyTorch's C++ warning is to the Python line)."""
-    import os
-    import sys
-    import warnings
-
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    frame, stacklevel = sys._getframe(1), 2
-    while frame is not None and frame.f_code.co_filename.startswith(package):
-        frame, stacklevel = frame.f_back, stacklevel + 1
-    warnings.warn(f"An output with one or more elements was resized since it had shape {list(shape)}, which does "
-                  f"not match the required output shape {list(wanted)}. This behavior is deprecated, and in a "
-                  "future PyTorch release outputs will not be resized unless they have zero elements. You can "
-                  "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
-                  UserWarning, stacklevel=stacklevel)
-
-
-def finish_out(fname, result, out, quiet_resize=False):
-    """Write ``result`` into ``out=`` (in place), with PyTorch's checks.  ``quiet_resize``: the
-    kernel resizes ``out`` itself (factories, samplers, narrow_copy): no resize_output warning."""
-    if out is None:
-        return result
-    from ..autograd import grad_mode
-
-    if grad_mode._state["enabled"] and (result._requires_grad or out._requires_grad):
-        raise RuntimeError(
-            f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
-            "but one of the arguments requires grad."
-        )
-    if out._data.dtype != result._data.dtype and fname not in _OUT_GIVES_DTYPE:
-        _check_out_dtype(fname, result, out)
-    if out.shape != result.shape:
-        if out._data.size and not (quiet_resize or fname == "narrow_copy"):
-            warn_resized(out.shape, result.shape)
-        # (resized: ATen's set_output restrides it as the result is laid out, TensorIterator's or the kernel's)
-        out._data = _layout.empty_like(result._data, out._data.dtype)
-    out._data[...] = result._data
-    out._vc[0] += 1
-    for obs in graph.version_observers:
-        obs(out)
-    return out
-
-
-_C_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-           "int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-           "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
-
-
-def _out_dtype_error(fname, check, i, result, out):
-    """The error PyTorch's ``fname(..., out=)`` raises when ``out`` (the ``i``-th) has another dtype
-    than its result, or None where PyTorch casts into it.  ``check``: "exact" (checkSameType /
-    the linalg and sort kernels), "cast" (cat/stack: any dtype the result can be cast to), None
-    (composites that write through copy_), or a function of (i, result, out) for an op's own text."""
-    from ..tensor import _can_cast, _scalar_name
-
-    rd, od = result.dtype, out.dtype
-    if check is None or rd is od:
-        return None
-    if check == "cast":
-        if _can_cast(rd, od):
-            return None
-        return TypeError(f"torch.cat(): input types can't be cast to the desired output type {_scalar_name(od)}")
-    if callable(check):
-        error = check(i, result, out)
-        if error is not None:
-            return error
-    return RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[rd.name]}, but got {_C_TYPE[od.name]} instead")
-
-
-def write_outs(fname, result, out, check="exact"):
-    """Write ``result`` (a tensor, or a tuple of them such as torch.return_types.sort) into the
-    tensors of ``out=`` and return them as PyTorch does: ``out`` itself, or the same return type
-    holding the ``out`` tensors.  Autograd's refusal comes first, then the dtype checks, then the
-    writes (each resized as ``finish_out`` does)."""
-    results = tuple(result) if isinstance(result, tuple) else (result,)
-    outs = tuple(out) if isinstance(result, tuple) else (out,)
-    if len(outs) != len(results):
-        raise TypeError(f"{fname}(): argument 'out' must be tuple of Tensors of length {len(results)}")
-    from ..autograd import grad_mode
-
-    if grad_mode._state["enabled"] and any(r._requires_grad or o._requires_grad for r, o in zip(results, outs)):
-        raise RuntimeError(
-            f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
-            "but one of the arguments requires grad.")
-    for i, (r, o) in enumerate(zip(results, outs)):
-        error = _out_dtype_error(fname, check, i, r, o)
-        if error is not None:
-            raise error
-    for r, o in zip(results, outs):
-        finish_out(fname, r, o)
-    return _out_type(type(result))(*outs) if isinstance(result, tuple) else outs[0]
-
-
-def _out_type(cls):
-    """The return type of an ``out=`` call: ``torch.return_types.sort_out`` for sort's (PyTorch's out
-    overloads have their own structseq); a plain tuple stays one."""
-    if getattr(cls, "__module__", None) != "torch.return_types" or not hasattr(cls, "_fields"):
-        return cls
-    from ._return_types import CLASSES, return_type
-    name = cls.__name__ + "_out"
-    return CLASSES.get(name) or return_type(name, cls._fields)
-
-
 def keep_tensor(result, op, name, tensor):
     """``result`` of ``op``, whose node keeps ``name`` (an index the formula reads as an array): the
     node saves ``tensor`` itself in that slot, as PyTorch saves the index, so a change in place
@@ -676,20 +526,6 @@ def keep_tensor(result, op, name, tensor):
     if fn is not None and type(fn) is op.node and type(tensor) is Tensor and fn._saved and name in fn._saved:
         graph.save_extra(fn, name, tensor)
     return result
-
-
-def with_out(fname, check="exact"):
-    """Give ``fn`` PyTorch's ``out=`` keyword: the result is computed as without it, then written
-    into ``out`` by ``write_outs`` (with ``check``'s dtype rule)."""
-    import functools
-
-    def wrap(fn):
-        @functools.wraps(fn)
-        def with_out_(*args, out=None, **kwargs):
-            result = fn(*args, **kwargs)
-            return result if out is None else write_outs(fname, result, out, check)
-        return with_out_
-    return wrap
 
 
 def inplace(fn, overlap="error", name=None, partial=False, first=None):
