@@ -14,6 +14,7 @@ import weakref
 from weakref import ref as _weakref
 
 from . import grad_mode
+from .hooks import RemovableHandle, _HookDict  # noqa: F401 (imported from here by tensors, nodes, modules)
 from .saved_hooks import (_HOOKS_DISABLED, _PACK_HOOKS, disable_saved_tensors_hooks,  # noqa: F401 (torch.autograd.graph's)
                           save_on_cpu, saved_tensors_hooks)
 from ..dtypes import _BY_NP
@@ -35,46 +36,6 @@ _LEGACY_TYPE = {
     "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
     "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor",
 }
-
-
-class RemovableHandle:
-    """What ``register_hook`` returns; ``remove()`` takes the hook away."""
-
-    _ids = itertools.count()
-
-    def __init__(self, hooks: dict):
-        self.id = next(RemovableHandle._ids)
-        self._hooks = weakref.ref(hooks) if hooks is not None else None
-
-    def remove(self) -> None:
-        hooks = self._hooks() if self._hooks is not None else None
-        if hooks is not None:
-            hooks.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-
-    def __repr__(self):
-        return f"<torch.utils.hooks.RemovableHandle object at {id(self):#x}>"
-
-    def __deepcopy__(self, memo):
-        """A handle on the copy of its hooks dict when that was copied first (a module's
-        deep copy), else on the same dict (as PyTorch's state-based copy)."""
-        hooks = self._hooks() if self._hooks is not None else None
-        new = object.__new__(RemovableHandle)
-        new.id = self.id
-        target = memo.get(id(hooks), hooks) if hooks is not None else None
-        new._hooks = weakref.ref(target) if target is not None else None
-        return new
-
-
-class _HookDict(dict):
-    """A dict that a weak reference can point at (plain dicts cannot)."""
-
-    __slots__ = ("__weakref__",)
 
 
 _NOT_PACKED = object()
