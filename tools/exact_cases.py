@@ -543,3 +543,6 @@ CASES += _groupsb32_cases(GRAPH)
 from exact_cases_lead32 import cases as _lead32_cases  # noqa: E402
 
 CASES += _lead32_cases(GRAPH)
+from exact_cases_groupsa33 import cases as _groupsa33_cases  # noqa: E402
+
+CASES += _groupsa33_cases(GRAPH)

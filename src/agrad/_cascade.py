@@ -27,6 +27,13 @@ GRAIN_SIZE = 32768
 _LEVELS = 4
 
 
+def _dense(a):
+    """Whether ``a``'s elements fill its memory in some order of its dims (channels-last, a
+    transpose): ``ravel(order="K")`` then reads them in memory order."""
+    order = sorted(range(a.ndim), key=lambda i: -abs(a.strides[i]))
+    return all(s > 0 for s in a.strides) and np.transpose(a, order).flags.c_contiguous
+
+
 def cascade_sum(a, axes, keepdims):
     """The sum of ``a`` (an ndarray) over ``axes`` in PyTorch's order, or None when not covered.
     float16 is summed in float (ATen's accumulation type for it), rounded once."""
@@ -52,7 +59,7 @@ def cascade_sum(a, axes, keepdims):
     if not reduced:
         return None
     if len(reduced) == len(kept):  # every element: in memory order, as TensorIterator walks it
-        if not (a.flags.c_contiguous or a.flags.f_contiguous):
+        if not (a.flags.c_contiguous or a.flags.f_contiguous or _dense(a)):
             return None
         return _rows(a.ravel(order="K").reshape(1, -1)).reshape(out_shape)
     if reduced == list(range(len(kept) - len(reduced), len(kept))) and a.flags.c_contiguous:

@@ -7,9 +7,9 @@ handled inside the op.  Backward formulas are agrad ops: max pooling's is a
 scatter of the gradient to the arg-max positions (whose derivative is a
 ``gather``), average pooling's a ``col2im`` of the gradient over each window.
 
-``separable`` defines ops that apply one matrix per trailing dim (adaptive
-average pooling here, interpolation in the upsampling family): each is linear,
-its derivative the same op with the transposed matrices.
+Adaptive average pooling runs ATen's loops over each output's window (a step
+per window offset, vectorised over the outputs): the same sums in the same
+order, and a NaN or an infinity reaches only the windows that hold it.
 """
 
 from __future__ import annotations
@@ -375,74 +375,92 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 # ---------------------------------------------------------------------------
-# separable linear maps: one matrix per trailing dim
+# adaptive average pooling: ATen's loops over each output's window
 # ---------------------------------------------------------------------------
 
-def apply_matrices(x, mats):
-    """Apply ``mats[i]`` (out_i, in_i) along the i-th of the last len(mats) dims."""
-    out = x
-    for i, m in enumerate(mats):
-        axis = x.ndim - len(mats) + i
-        out = np.moveaxis(np.tensordot(m, out, axes=([1], [axis])), 0, axis)
-    return np.ascontiguousarray(out).astype(x.dtype, copy=False)
+def _adaptive_windows(n_in, n_out):
+    """Output i averages input [floor(i*n_in/n_out), ceil((i+1)*n_in/n_out)): (starts, ends)."""
+    i = np.arange(n_out)
+    return (i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)
 
 
-def window_average(x, mats):
-    """``apply_matrices`` for averages over windows (each row of ``mats[i]`` positive on its window, zero
-    elsewhere): a NaN or an infinity reaches the outputs whose windows hold it and no other (a matrix
-    product would spread NaN = 0 * inf to every output), as ATen's loop over each window gives."""
-    if x.dtype.kind != "f" or np.isfinite(x).all():
-        return apply_matrices(x, mats)
-    finite = np.isfinite(x)
-    out = apply_matrices(np.where(finite, x, 0), mats)
-    support = tuple((m != 0).astype(np.float64) for m in mats)
-    hits = {k: apply_matrices(mask.astype(np.float64), support) > 0
-            for k, mask in (("nan", np.isnan(x)), ("pos", np.isposinf(x)), ("neg", np.isneginf(x)))}
-    out[hits["pos"]] = np.inf
-    out[hits["neg"]] = -np.inf
-    out[hits["nan"] | (hits["pos"] & hits["neg"])] = np.nan
-    return out
+def _along(values, d, sp):
+    """``values`` (1-D) shaped to broadcast along the d-th of the last ``sp`` dims."""
+    shape = [1] * sp
+    shape[d] = -1
+    return values.reshape(shape)
 
 
-def separable(name, with_self=False, forward=apply_matrices):
-    """A linear op ``y = x x_i mats[i]`` named ``name``; its derivative applies the transposes.
+def _sequential_sums(arr, first, count, acc):
+    """For each position p of the trailing len(first) dims (sizes len(first[d])): the sum from 0, in
+    ``acc``, one element at a time in C order, of ``arr[..., first[d][p_d] + k_d]`` over the steps
+    ``k_d < count[d][p_d]`` (a cumsum adds in order; the missing steps add zeros at the end)."""
+    sp = len(first)
+    steps = tuple(int(c.max()) for c in count)
+    index, mask = [], True
+    for d, (f, c, k) in enumerate(zip(first, count, steps)):
+        shape = [1] * (2 * sp)
+        shape[d], shape[sp + d] = -1, k
+        ks = np.arange(k)
+        mask = mask & (ks < c[:, None]).reshape(shape)
+        index.append(np.minimum(f[:, None] + ks, arr.shape[d - sp] - 1).reshape(shape))
+    picked = np.where(mask, arr[(...,) + tuple(index)], 0).astype(acc, copy=False)
+    picked = picked.reshape(picked.shape[:picked.ndim - sp] + (-1,))
+    return np.cumsum(picked, axis=-1, dtype=acc)[..., -1] + acc.type(0)  # (from 0: -0.0 sums to +0.0)
 
-    ``with_self``: the backward op also takes the input (for its shape only, zero derivative), as
-    ATen's ``_adaptive_avg_pool2d_backward(grad, self)`` does, so a double backward reaches it.
-    """
-    op = Op(name, in_input_format(lambda ctx, x, mats: forward(x, mats)), saves=("self",) if with_self else (),
+
+def _adaptive_avg_np(x, windows):
+    """cpu_adaptive_avg_pool{2,3}d: each output sums its window in C order from 0, then divides by
+    the window's extent dim by dim (sum / kh / kw). 2-D: in the accumulate type (float for float16);
+    3-D's float16 kernel sums and divides in float16 (c10::Half arithmetic: in float, rounded)."""
+    sp = len(windows)
+    acc = np.dtype(np.float32 if x.dtype == np.float16 and sp == 2 else x.dtype)
+    work = np.float32 if acc == np.float16 else acc
+    out = _sequential_sums(x, [s for s, _ in windows], [e - s for s, e in windows], acc)
+    for d, (s, e) in enumerate(windows):
+        out = (out.astype(work) / _along(e - s, d, sp)).astype(acc)
+    return np.ascontiguousarray(out.astype(x.dtype, copy=False))
+
+
+def _adaptive_avg_backward_np(g, size, windows):
+    """cpu_adaptive_avg_pool{2,3}d_backward: grad_delta = grad / kh / kw (in the tensor's dtype),
+    added to each input of the window, outputs in C order, into zeros: an input gets its covering
+    outputs' deltas in that order (a NaN or an infinity reaches its window only)."""
+    sp = len(windows)
+    work = np.float32 if g.dtype == np.float16 else g.dtype
+    delta = g
+    for d, (s, e) in enumerate(windows):
+        delta = (delta.astype(work) / _along(e - s, d, sp)).astype(g.dtype)
+    first, count = [], []
+    for n, (s, e) in zip(size, windows):
+        cover = (np.arange(n)[:, None] >= s) & (np.arange(n)[:, None] < e)
+        first.append(cover.argmax(1))
+        count.append(cover.sum(1))
+    return np.ascontiguousarray(_sequential_sums(delta, first, count, g.dtype))
+
+
+def _adaptive_op(sp):
+    """AdaptiveAvgPool{sp}DBackward0; its backward ``_adaptive_avg_pool{sp}d_backward(grad, self)`` (self
+    for its shape only, zero derivative) is linear, its derivative the forward op on the gradient."""
+    name = f"AdaptiveAvgPool{sp}DBackward0"
+    op = Op(name, in_input_format(lambda ctx, x, windows: _adaptive_avg_np(x, windows)), saves=("self",),
             jvp="linear")
-    back_name = name.replace("Backward0", "BackwardBackward0")
-    if with_self:
-        back = Op(back_name, lambda ctx, g, x, mats: apply_matrices(g, mats), inputs=("grad_output", "self"),
-                  internal=True, jvp="linear")
-    else:
-        back = Op(back_name, lambda ctx, g, mats: apply_matrices(g, mats), internal=True, jvp="linear")
+    back = Op(name.replace("Backward0", "BackwardBackward0"),
+              lambda ctx, g, x, windows: _adaptive_avg_backward_np(g, x.shape[-sp:], windows),
+              inputs=("grad_output", "self"), internal=True, jvp="linear")
 
     @op.derivative
     def _(ctx, grad):
-        mats = tuple(m.T for m in ctx.mats)
-        return back(grad, ctx.self, mats=mats) if with_self else back(grad, mats=mats)
+        return back(grad, ctx.self, windows=ctx.windows)
 
     @back.derivative
     def _(ctx, grad):
-        gg = op(grad, mats=tuple(m.T for m in ctx.mats))
-        return (gg, zeros_like(grad) if ctx.needs(1) else None) if with_self else gg
+        return op(grad, windows=ctx.windows), zeros_like(grad) if ctx.needs(1) else None
 
     return op
 
 
-def _adaptive_matrix(n_in, n_out):
-    """Row i averages input [floor(i*n_in/n_out), ceil((i+1)*n_in/n_out))."""
-    i = np.arange(n_out)
-    start = (i * n_in) // n_out
-    end = -((-(i + 1) * n_in) // n_out)
-    j = np.arange(n_in)
-    m = (j >= start[:, None]) & (j < end[:, None])
-    return m / (end - start)[:, None]
-
-
-_ADAPTIVE_AVG = {n: separable(f"AdaptiveAvgPool{n}DBackward0", with_self=True, forward=window_average) for n in (2, 3)}
+_ADAPTIVE_AVG = {n: _adaptive_op(n) for n in (2, 3)}
 
 
 def _adaptive_avg(fname, sp, input, output_size):
@@ -458,8 +476,8 @@ def _adaptive_avg(fname, sp, input, output_size):
     check_floating(input, fname)
     if all(v == 1 for v in output_size):
         return input.mean(tuple(range(-sp, 0)), keepdim=True)
-    mats = tuple(_adaptive_matrix(n, m) for n, m in zip(size, output_size))
-    return _ADAPTIVE_AVG[sp](input, mats=mats)
+    windows = tuple(_adaptive_windows(n, m) for n, m in zip(size, output_size))
+    return _ADAPTIVE_AVG[sp](input, windows=windows)
 
 
 @export(functional=True)

@@ -1,0 +1,38 @@
+"""Regression cases of session 33's groups (helper "groupsa"): autograd graphs and gradients.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    return [
+        case("adaptive-avg-pool-window-loops",  # (dt32 grad-value:backward) ATen's loops over each output's
+             # window: a NaN in the gradient reaches that window's inputs only; sums in C order from 0 divided
+             # dim by dim (2-D float16 in float, 3-D float16 in float16); the deltas added output by output
+             [graph, "g = torch.tensor([[[1.75, -3.0, 1.5], [-2.0, float('nan'), 1.25], [0.5, 2.5, float('inf')]]],"
+              " dtype=torch.float64)",
+              "x = torch.tensor([[[3.0, 2.75, 0.5, -0.75, -2.0], [-1.0, 2.0, -1.75, -0.75, 2.25], [1.0, -2.5, -1.0,"
+              " -2.75, -1.0], [0.0, -0.5, -2.0, -2.5, 0.0]]], dtype=torch.float64, requires_grad=True)",
+              "y = F.adaptive_avg_pool2d(x, (3, 3))", "y.backward(g)",
+              "a = ((torch.arange(105.).reshape(3, 5, 7) * 7 % 11 - 5) / 3).requires_grad_()",
+              "b = F.adaptive_avg_pool2d(a, (4, 6))", "b.backward((torch.arange(72.).reshape(3, 4, 6) * 5 % 13 - 6) / 7)",
+              "h = ((torch.arange(210.).reshape(2, 3, 5, 7) * 7 % 11 - 5) / 3).half().requires_grad_()",
+              "h2 = F.adaptive_avg_pool2d(h, (3, 4))", "h3 = F.adaptive_avg_pool3d(h, (2, 4, 3))",
+              "h3.backward(((torch.arange(24.).reshape(1, 2, 4, 3) * 5 % 13 - 6) / 7).half().expand(2, 2, 4, 3))",
+              "u = ((torch.arange(12.).reshape(1, 2, 6) * 5 % 7 - 3) / 9).requires_grad_()",
+              "v = F.adaptive_avg_pool1d(u, 17)", "gu, = torch.autograd.grad(v, u, ((torch.arange(34.).reshape(1, 2, 17) * 3 % 10 - 4) / 7)"
+              ", create_graph=True)"],
+             ["x.grad.tolist()", "y.tolist()", "b.tolist()", "a.grad.tolist()", "h2.tolist()", "h3.tolist()",
+              "h.grad.tolist()", "v.tolist()", "gu.tolist()", "graph(gu.grad_fn)"]),
+        case("sum-dense-memory-order",  # a sum of every element of a channels-last or permuted tensor adds in
+             # memory order (TensorIterator's), as a contiguous one does
+             [graph, "c = ((torch.arange(210.).reshape(2, 3, 5, 7) * 7 % 11 - 5) / 3).to(memory_format=torch.channels_last)",
+              "p = ((torch.arange(336.).reshape(4, 2, 6, 7) * 5 % 13 - 6) / 7).permute(2, 0, 3, 1)"],
+             ["c.sum().item()", "c.mean().item()", "p.sum().item()", "p.double().permute(1, 0, 2, 3).sum().item()"]),
+    ]
