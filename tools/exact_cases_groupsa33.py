@@ -35,4 +35,14 @@ def cases(graph: str) -> list[dict]:
              [graph, "c = ((torch.arange(210.).reshape(2, 3, 5, 7) * 7 % 11 - 5) / 3).to(memory_format=torch.channels_last)",
               "p = ((torch.arange(336.).reshape(4, 2, 6, 7) * 5 % 13 - 6) / 7).permute(2, 0, 3, 1)"],
              ["c.sum().item()", "c.mean().item()", "p.sum().item()", "p.double().permute(1, 0, 2, 3).sum().item()"]),
+        case("saved-output-unpacked-as-new-tensor",  # (dt32 error-text:backward) under create_graph a saved
+             # output comes back as a new tensor whose grad_fn is the node that saved it: a later in-place op on
+             # the output (which rebases it) leaves that grad_fn, which the version error names
+             [graph, "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "x = torch.tensor([-1.0, 0.5], dtype=torch.float64, requires_grad=True)", "r = torch.sigmoid(x)",
+              "g, = torch.autograd.grad(r.sum(), [x], create_graph=True)", "r[:] = 3.0",
+              "y = torch.tanh(x)", "h, = torch.autograd.grad(y.sum(), [x], create_graph=True)", "y.mul_(2)",
+              "z = x.exp()", "k, = torch.autograd.grad(z.sum(), [x], create_graph=True)", "z[0] = 1.0"],
+             ["graph(g.grad_fn)", "graph(r.grad_fn)", "err(lambda: g.sum().backward())", "graph(h.grad_fn)",
+              "err(lambda: h.sum().backward())", "err(lambda: k.sum().backward())"]),
     ]

@@ -17,6 +17,7 @@ from . import grad_mode
 from .hooks import RemovableHandle, _HookDict  # noqa: F401 (imported from here by tensors, nodes, modules)
 from .saved_hooks import (_HOOKS_DISABLED, _PACK_HOOKS, disable_saved_tensors_hooks,  # noqa: F401 (torch.autograd.graph's)
                           save_on_cpu, saved_tensors_hooks)
+from ._dual import _LEVEL as _DUAL_LEVEL
 from ..dtypes import _BY_NP
 from ..dtypes import dtype as _DTYPE
 
@@ -112,8 +113,12 @@ class SavedTensor:
             return _linked(t, self._view_fn() or node)
         if self._output is not None:
             out = self._output()
-            if out is not None and out._grad_fn is node and out._data is t._data:
-                return out  # the output itself, while it lives and is still this node's
+            if out is not None and out._grad_fn is node and out._data is t._data and (
+                    not _state["enabled"] or _DUAL_LEVEL[0] is not None):
+                # the output itself, while it lives and is still this node's, unless a formula under
+                # create_graph may save it: a new object then (PyTorch's), whose grad_fn stays this
+                # node when an in-place op later rebases the output (the saved input's error names it)
+                return out
             out = _linked(t, node)
             fw = getattr(t, "_fw", None)  # the output's forward-AD tangent (agrad.autograd._dual)
             if fw is not None:
