@@ -546,3 +546,6 @@ CASES += _lead32_cases(GRAPH)
 from exact_cases_groupsa33 import cases as _groupsa33_cases  # noqa: E402
 
 CASES += _groupsa33_cases(GRAPH)
+from exact_cases_groupsb33 import cases as _groupsb33_cases  # noqa: E402
+
+CASES += _groupsb33_cases(GRAPH)

@@ -110,8 +110,9 @@ def _batch_where(a):
 def _potrf_lower(m):
     """(L, info) of potrf on one matrix's lower triangle, step by step: info is the first column
     (1-based) whose pivot a_jj - sum L_jk^2 is not > 0 (a NaN included, carried on from earlier
-    columns), or 0.  In float32 an inf pivot before the last column fails the next one, as MKL's
-    spotrf does (its column below comes out NaN; checked against PyTorch).  A failed factor is
+    columns), or 0.  In float32 and n <= 16 an inf pivot stays L_jj = inf but the column below it comes
+    out NaN (failing the next pivot), as MKL's spotrf does (checked against PyTorch; larger matrices
+    divide).  A failed factor is
     potf2's (what linalg.cholesky_ex returns): the columns before the failed one and its row
     computed, its pivot the failed value, the rest of the lower triangle as it was."""
     n = m.shape[0]
@@ -124,10 +125,10 @@ def _potrf_lower(m):
                 low[j + 1:, j:] = np.tril(m)[j + 1:, j:]
                 return low, j + 1
             root = np.sqrt(pivot)
-            if m.dtype == np.float32 and np.isinf(root) and j < n - 1:
-                root = m.dtype.type(np.nan)
             low[j, j] = root
             low[j + 1:, j] = (m[j + 1:, j] - low[j + 1:, :j] @ low[j, :j]) / root
+            if m.dtype == np.float32 and np.isinf(root) and n <= 16:
+                low[j + 1:, j] = np.nan  # (MKL's small spotrf scales by a refined reciprocal: 0 * (2 - inf * 0))
     return low, 0
 
 
