@@ -25,4 +25,16 @@ def cases(graph: str) -> list[dict]:
               "torch.linalg.cholesky_ex(a.double())", "torch.linalg.cholesky_ex(torch.tensor([[inf, 1.0], [1.0, 1.0]]))",
               "torch.linalg.cholesky_ex(c)[0][:6, :5]", "torch.linalg.cholesky_ex(c)[1]",
               "torch.linalg.cholesky(c)[5:7, 2:5]", "torch.linalg.cholesky(b)"]),
+        case("ormqr-as-larf-skips-zero-tau-and-zero-v",  # (value:ormqr) LAPACK's larf: a reflector with tau 0
+             # is skipped (no 0 * inf); from the right a column where v is 0 is left as it is (ger's zero skip)
+             ["inf, nan = float('inf'), float('nan')",
+              "q, t = torch.geqrf(torch.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=torch.float64))",
+              "q1, t1 = torch.geqrf(torch.tensor([[-1.75]], dtype=torch.float64))",
+              "q3, t3 = torch.geqrf(torch.tensor([[1.0, 0.5, 0.0], [2.0, -1.0, 0.0], [0.0, 1.0, 0.0]]))",
+              "b = torch.tensor([[-inf, 1.0], [1.0, 2.0]], dtype=torch.float64)",
+              "d = torch.tensor([[1.0, 1.0], [inf, 2.0]], dtype=torch.float64)",
+              "e = torch.tensor([[1.5, -1.0, 0.0], [0.0, -1.0, 1.5], [1.5, 1.5, inf]])"],
+             ["torch.ormqr(q1, t1, torch.tensor([[-inf, 0.75]], dtype=torch.float64))",
+              "[torch.ormqr(q, t, x, left, tr) for x in (b, d) for left in (True, False) for tr in (False, True)]",
+              "[torch.ormqr(q3, t3, x, left, tr) for x in (e, e.mT) for left in (True, False) for tr in (False, True)]"]),
     ]

@@ -177,7 +177,10 @@ export("orgqr", method=True)(linalg_householder_product)
 # ---------------------------------------------------------------------------
 
 def _apply(a, tau, c, left, transpose):
-    """Q C, Q^H C, C Q or C Q^H for Q = H_0 ... H_{k-1} from geqrf's (a, tau), one reflector at a time."""
+    """Q C, Q^H C, C Q or C Q^H for Q = H_0 ... H_{k-1} from geqrf's (a, tau), one reflector at a time
+    as LAPACK's larf: a reflector whose tau is 0 skipped; from the left w = C^T v (summed from the last
+    row up, MKL's order more often than not) and C -= v (tau w); from the right w = C v and each
+    column j with v_j != 0 less w (tau v_j) (ger's zero skip: an inf or a NaN of C stays where v is 0)."""
     k = tau.shape[-1]
     c = np.array(c, copy=True)
     forward = left == transpose  # Q^H C = H_{k-1} .. H_0 C and C Q = C H_0 .. H_{k-1}: the first reflector first
@@ -185,12 +188,18 @@ def _apply(a, tau, c, left, transpose):
         for i in (range(k) if forward else range(k - 1, -1, -1)):
             v = np.concatenate([np.ones(a.shape[:-2] + (1,), a.dtype), a[..., i + 1:, i]], -1)
             t = tau[..., i, None, None]
+            skip = t == 0
             if left:
                 sub = c[..., i:, :]
-                sub -= t * v[..., :, None] * np.einsum("...r,...rc->...c", v, sub)[..., None, :]
+                w = np.zeros(sub.shape[:-2] + sub.shape[-1:], c.dtype)
+                for r in range(sub.shape[-2] - 1, -1, -1):
+                    w += v[..., r, None] * sub[..., r, :]
+                sub[...] = np.where(skip, sub, sub - v[..., :, None] * (t * w[..., None, :]))
             else:
                 sub = c[..., :, i:]
-                sub -= t * np.einsum("...cr,...r->...c", sub, v)[..., :, None] * v[..., None, :]
+                w = np.einsum("...cr,...r->...c", sub, v)
+                keep = skip | (v[..., None, :] == 0)
+                sub[...] = np.where(keep, sub, sub - w[..., :, None] * (t * v[..., None, :]))
     return c
 
 
