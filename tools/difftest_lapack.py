@@ -26,22 +26,31 @@ def target_of(stmt: str) -> str | None:
     return found.group(1) if found else None
 
 
+def _base(op: str) -> str:
+    """An op's name without the in-place underscore (``atan_`` is VML's ``atan``)."""
+    return op[:-1] if op.endswith("_") and not op.endswith("__") else op
+
+
 def explained(lines, i, got_obs, want_i, got_i, op_of, lapack_ops, compare_desc, agree_once) -> bool:
-    """True when statement ``i`` (not a LAPACK op) differs from PyTorch only in the value of the
-    variable it assigns, and PyTorch's program, given agrad's results of the LAPACK statements
-    before it, computes agrad's value there (within the tester's tolerance)."""
+    """True when statement ``i`` (not a LAPACK op) differs from PyTorch only in the values of
+    variables (the one it assigns, or the tensors an in-place op changed: its aliases), and
+    PyTorch's program, given agrad's results of the LAPACK statements before it (written into
+    their tensors, so their views see them), computes agrad's value of every one of them (within
+    the tester's tolerance)."""
     import numpy as np
     import torch
 
-    target = target_of(lines[i])
-    if target is None or op_of(lines[i]) in lapack_ops or target not in want_i["vars"]:
+    if _base(op_of(lines[i])) in lapack_ops:
         return False
-    mine = want_i["vars"][target]
-    if mine["kind"] != "tensor" or not isinstance(mine["data"], np.ndarray):
-        return False
+    differing = [k for k, w in want_i["vars"].items()
+                 if k in got_i["vars"] and compare_desc(w, got_i["vars"][k], k) is not None]
+    for k in differing:
+        w = want_i["vars"][k]
+        if w["kind"] != "tensor" or not isinstance(w["data"], np.ndarray):
+            return False
 
-    def neutral(w, g):  # only the target's values may differ
-        if w is not mine or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
+    def neutral(w, g):  # only the values may differ
+        if w["kind"] != "tensor" or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
             return None
         return w, dict(g, data=w["data"], repr=w["repr"])
     if not agree_once(want_i, got_i, neutral):
@@ -49,7 +58,7 @@ def explained(lines, i, got_obs, want_i, got_i, op_of, lapack_ops, compare_desc,
     replaced = {}
     for j in range(i):
         name = target_of(lines[j])
-        if name and op_of(lines[j]) in lapack_ops and got_obs[j]["error"] is None:
+        if name and _base(op_of(lines[j])) in lapack_ops and got_obs[j]["error"] is None:
             value = got_obs[j]["vars"].get(name)
             if value is None or value["kind"] not in ("tensor", "seq"):
                 return False
@@ -71,12 +80,15 @@ def explained(lines, i, got_obs, want_i, got_i, op_of, lapack_ops, compare_desc,
                 ns[name] = _as_torch(torch, value, ns.get(name))
                 if ns[name] is None:
                     return False
-    out = ns.get(target)
-    if not isinstance(out, torch.Tensor):
-        return False
-    data = out.detach().numpy()
-    theirs = dict(mine, data=data)
-    return compare_desc(theirs, dict(mine, data=got_i["vars"][target]["data"]), target) is None
+    for k in differing:
+        out = ns.get(k)
+        if not isinstance(out, torch.Tensor):
+            return False
+        mine = want_i["vars"][k]
+        theirs = dict(mine, data=out.detach().numpy())
+        if compare_desc(theirs, dict(mine, data=got_i["vars"][k]["data"]), k) is not None:
+            return False
+    return True
 
 
 def _as_torch(torch, desc, old):
@@ -87,6 +99,12 @@ def _as_torch(torch, desc, old):
         if not isinstance(desc["data"], np.ndarray) or not isinstance(old, torch.Tensor):
             return None
         t = torch.from_numpy(np.array(desc["data"])).to(old.dtype)
+        if tuple(t.shape) == tuple(old.shape):
+            try:  # into its storage (an in-place op's aliases see it), its graph and version kept
+                old.data.copy_(t)
+                return old
+            except RuntimeError:  # (an expanded tensor: a new one in its place)
+                pass
         return t.requires_grad_() if old.requires_grad and t.is_floating_point() else t
     if not isinstance(old, (tuple, list)) or len(old) != len(desc["items"]):
         return None

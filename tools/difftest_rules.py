@@ -17,6 +17,7 @@ import difftest_median
 import difftest_noise
 import difftest_stride0
 import difftest_uninit
+import difftest_unpool
 from difftest_compare import compare_desc, op_of
 
 #: the aspect of a group whose difference is one docs/semantics.md explains ("Left as they are")
@@ -374,6 +375,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
             and want["error"][1].startswith("linalg.svd: ") and _GESDD_FAILED in want["error"][1]
             and _svd_of_inf(*program)):
         return "svd-inf-nan"  # (MKL's gesdd gives up on some of them)
+    if (aspect in ("value", "numeric", "repr") and op in difftest_unpool.UNPOOL_OPS and program is not None
+            and difftest_unpool.only_shared_places_differ(program[0], program[2], want, got, _agree_once)):
+        return "unpool-shared-places"
     if (aspect in ("value", "numeric") and op in difftest_median.MEDIAN_OPS and program is not None
             and difftest_median.only_target_differs(stmt, want, got, compare_desc, _agree_once)
             and difftest_median.median_of_stride0(program[0], program[2])):

@@ -1,0 +1,68 @@
+"""The differential tester's rules of session 33: ``vml-downstream`` through an in-place op's aliases,
+and ``unpool-shared-places`` (tools/difftest_unpool.py)."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import difftest  # noqa: E402
+
+
+@pytest.mark.torch
+def test_an_inplace_value_after_an_inplace_vml_atan_is_documented_when_agrads_atan_explains_it():
+    """float32 atan is MKL VML's in PyTorch, an ulp from the correctly rounded value at -1.5
+    (dt20k-32 numeric:polygamma_): trigamma near its pole magnifies it; the in-place polygamma_
+    changes the tensor and its aliases, each of them what PyTorch gives from agrad's atan."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x8 = torch.tensor([[-1.5]], dtype=torch.float32)", "v9 = x8.transpose(0, -1)",
+             "r12 = torch.arctan_(v9)", "r17 = r12.polygamma_(1)"]
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    aspect, _ = difftest.compare_statement(want[3], got[3])
+    assert aspect in ("value", "numeric")
+
+    def documented(lines, got_3):
+        return difftest.difftest_lapack.explained(lines, 3, got[:3] + [got_3], want[3], got_3, difftest.op_of,
+                                                  difftest.difftest_lapack.VML_OPS, difftest.compare_desc,
+                                                  difftest._agree_once)
+    assert documented(lines, got[3])
+    own = copy.deepcopy(got[3])
+    own["vars"]["x8"]["data"] = own["vars"]["x8"]["data"] * np.float32(1 + 1e-4)
+    assert not documented(lines, own)  # an alias off on its own
+    assert not documented(lines[:2] + ["r12 = torch.exp2_(v9)", lines[3]], got[3])  # not VML's
+
+
+@pytest.mark.torch
+def test_unpool_values_differ_only_where_indices_share_a_place():
+    """max_unpool with repeated in-range indices: which value stays in a shared place is the threads'
+    timing in PyTorch (dt20k-32 value:max_unpool2d, 0.25 in one run, 0.5 in the next); a difference
+    elsewhere, or with unique indices, is not covered."""
+    torch = pytest.importorskip("torch")
+
+    lines = ["x2 = torch.tensor([[[-2.25], [0.5], [2.25]], [[1.0], [1.0], [0.25]]], requires_grad=True)",
+             "v3 = x2.transpose(0, -1)",
+             "r5 = F.max_unpool2d(v3, torch.tensor([[[0, -1], [1, -1], [4, -2]]]).clamp(0, 0), 3)"]
+    want = difftest.run_program(torch, lines)
+    got = copy.deepcopy(want)
+    data = got[2]["vars"]["r5"]["data"].copy()
+    data[0, 0, 0] = -2.25 if data[0, 0, 0] != -2.25 else 1.0
+    got[2]["vars"]["r5"]["data"] = data
+    aspect, _ = difftest.compare_statement(want[2], got[2])
+    assert aspect == "value"
+    assert difftest.documented(aspect, lines[2], want[2], got[2], (lines, want, 2)) == "unpool-shared-places"
+    elsewhere = copy.deepcopy(got[2])
+    elsewhere["vars"]["r5"]["data"][0, 1, 1] = 3.0
+    assert difftest.documented(aspect, lines[2], want[2], elsewhere, (lines, want, 2)) is None
+    unique = lines[:2] + ["r5 = F.max_unpool2d(v3, torch.tensor([[[0, 1], [2, 3], [4, 5]]]), 3)"]
+    want_u = difftest.run_program(torch, unique)
+    got_u = copy.deepcopy(want_u)
+    got_u[2]["vars"]["r5"]["data"] = got_u[2]["vars"]["r5"]["data"] + 1
+    assert difftest.documented("value", unique[2], want_u[2], got_u[2], (unique, want_u, 2)) is None
