@@ -14,6 +14,7 @@ import numpy as np
 import difftest_blas
 import difftest_gelu
 import difftest_median
+import difftest_nansign
 import difftest_noise
 import difftest_stride0
 import difftest_uninit
@@ -375,6 +376,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
             and want["error"][1].startswith("linalg.svd: ") and _GESDD_FAILED in want["error"][1]
             and _svd_of_inf(*program)):
         return "svd-inf-nan"  # (MKL's gesdd gives up on some of them)
+    if (aspect in ("value", "numeric", "repr") and op in difftest_nansign.SIGN_READERS and program is not None
+            and difftest_nansign.only_nan_signs_differ(program[0], program[2], want, got, _agree_once)):
+        return "nan-sign"
     if (aspect in ("value", "numeric", "repr") and op in difftest_unpool.UNPOOL_OPS and program is not None
             and difftest_unpool.only_shared_places_differ(program[0], program[2], want, got, _agree_once)):
         return "unpool-shared-places"

@@ -66,3 +66,31 @@ def test_unpool_values_differ_only_where_indices_share_a_place():
     got_u = copy.deepcopy(want_u)
     got_u[2]["vars"]["r5"]["data"] = got_u[2]["vars"]["r5"]["data"] + 1
     assert difftest.documented("value", unique[2], want_u[2], got_u[2], (unique, want_u, 2)) is None
+
+
+@pytest.mark.torch
+def test_signbit_differs_only_at_nan_operands_is_documented():
+    """Which operand's NaN a two-NaN op passes on is PyTorch's compiled kernel's (dt20k-32 value:signbit
+    after binary_cross_entropy_with_logits of a NaN): a signbit/copysign differing only where the operand
+    whose sign it reads is NaN is nan-sign; a difference elsewhere is not."""
+    torch = pytest.importorskip("torch")
+
+    lines = ["x = torch.tensor([float('nan'), -1.5, 0.0, -float('nan')])", "r = torch.signbit(x)"]
+    want = difftest.run_program(torch, lines)
+    got = copy.deepcopy(want)
+    got[1]["vars"]["r"]["data"] = np.array([True, True, False, False])
+    aspect, _ = difftest.compare_statement(want[1], got[1])
+    assert aspect == "value"
+    assert difftest.documented(aspect, lines[1], want[1], got[1], (lines, want, 1)) == "nan-sign"
+    method = [lines[0], "r = x.signbit()"]
+    assert difftest.documented(aspect, method[1], want[1], got[1], (method, want, 1)) == "nan-sign"
+    wrong = copy.deepcopy(got[1])
+    wrong["vars"]["r"]["data"] = np.array([True, False, False, False])
+    assert difftest.documented(aspect, lines[1], want[1], wrong, (lines, want, 1)) is None
+    cs = ["x = torch.tensor([float('nan'), -1.5, 0.0, -float('nan')])", "r = torch.copysign(torch.ones(4), x)"]
+    want_c = difftest.run_program(torch, cs)
+    got_c = copy.deepcopy(want_c)
+    got_c[1]["vars"]["r"]["data"] = np.array([-1.0, -1.0, 1.0, 1.0], np.float32)
+    assert difftest.documented("value", cs[1], want_c[1], got_c[1], (cs, want_c, 1)) == "nan-sign"
+    got_c[1]["vars"]["r"]["data"] = np.array([1.0, 1.0, 1.0, -1.0], np.float32)
+    assert difftest.documented("value", cs[1], want_c[1], got_c[1], (cs, want_c, 1)) is None
