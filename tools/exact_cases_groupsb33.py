@@ -37,4 +37,11 @@ def cases(graph: str) -> list[dict]:
              ["torch.ormqr(q1, t1, torch.tensor([[-inf, 0.75]], dtype=torch.float64))",
               "[torch.ormqr(q, t, x, left, tr) for x in (b, d) for left in (True, False) for tr in (False, True)]",
               "[torch.ormqr(q3, t3, x, left, tr) for x in (e, e.mT) for left in (True, False) for tr in (False, True)]"]),
+        case("nanmedian-dim-all-nan-row-index",  # (value:nanmedian) a row of NaNs only: ATen's std::nth_element
+             # with its NaNs all equivalent leaves index 2 of 4 (0, 0, 0, 2, 2, 3, 5, 6, ... for 1, 2, 3, ...) first
+             ["nan = float('nan')", "x = torch.full((3, 7), nan)", "x[1, 2] = 1.5", "x[2, ::2] = 0.25"],
+             ["torch.special.logit(torch.tensor([-3, -3, 4, -1]), eps=float('inf')).nanmedian(dim=0)",
+              "x.nanmedian(1)", "x.t().nanmedian(0, keepdim=True)",
+              "[torch.full((n,), nan).nanmedian(0).indices.item() for n in range(1, 20)]",
+              "torch.full((2, 5), nan, dtype=torch.float64).nanmedian(-1)"]),
     ]

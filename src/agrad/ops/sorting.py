@@ -416,6 +416,11 @@ def _median_dim_fwd(ctx, a, dim, keepdim, ignore_nan, fname):
     idx = np.take_along_axis(order, pos[..., None], axis=-1)[..., 0]
     if not ignore_nan and nan is not None:
         idx = np.where(n_nan > 0, np.argmax(nan, axis=-1), idx)
+    elif ignore_nan and (m == 0).any():
+        # a row of NaNs only: ATen's std::nth_element (its NaNs all equivalent) leaves one at the front
+        v = list(range(n))
+        _nth_element(v, 0, 0, n, lambda x, y: False)
+        idx = np.where(m == 0, v[0], idx)
     return select_along(ctx, a, np.expand_dims(idx, dim), dim, keepdim)
 
 
