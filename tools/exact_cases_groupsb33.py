@@ -44,4 +44,12 @@ def cases(graph: str) -> list[dict]:
               "x.nanmedian(1)", "x.t().nanmedian(0, keepdim=True)",
               "[torch.full((n,), nan).nanmedian(0).indices.item() for n in range(1, 20)]",
               "torch.full((2, 5), nan, dtype=torch.float64).nanmedian(-1)"]),
+        case("matrix-rank-tol-with-atol-or-rtol-is-a-parser-error",  # (raises-only-torch:matrix_rank) no signature
+             # of linalg_matrix_rank takes tol with atol or rtol (None included): the parser's TypeError
+             ["x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64)"],
+             ["torch.linalg.matrix_rank(x, tol=0.001, rtol=2.0)", "torch.linalg.matrix_rank(x, tol=0.001, atol=2.0)",
+              "torch.linalg.matrix_rank(x, 0.1, rtol=0.1)", "torch.linalg.matrix_rank(x, tol=0.1, atol=None)",
+              "torch.linalg.matrix_rank(x, torch.tensor(0.1), rtol=torch.tensor(0.2))",
+              "torch.linalg.matrix_rank(x, tol=0.1)", "torch.linalg.matrix_rank(x, atol=None, rtol=None)",
+              "torch.linalg.matrix_rank(x, atol=0.1, rtol=0.2)", "torch.linalg.matrix_rank(x, 0.1, True)"]),
     ]

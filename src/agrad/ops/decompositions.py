@@ -688,7 +688,10 @@ _NO_TOL = object()
 
 
 @with_out("linalg_matrix_rank", None)
-def _linalg_matrix_rank(A, tol=_NO_TOL, hermitian=False, *, atol=None, rtol=None, out=None):
+def _linalg_matrix_rank(A, tol=_NO_TOL, hermitian=False, *, atol=_NO_TOL, rtol=_NO_TOL, out=None):
+    if tol is not _NO_TOL and (atol is not _NO_TOL or rtol is not _NO_TOL):
+        raise TypeError("tol with atol or rtol")  # (no signature takes both, None included: the parser's error)
+    atol, rtol = (None if atol is _NO_TOL else atol), (None if rtol is _NO_TOL else rtol)
     if A.ndim < 2:  # (its own check, before the dtype's)
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
     if tol is not _NO_TOL:
