@@ -52,4 +52,12 @@ def cases(graph: str) -> list[dict]:
               "torch.linalg.matrix_rank(x, torch.tensor(0.1), rtol=torch.tensor(0.2))",
               "torch.linalg.matrix_rank(x, tol=0.1)", "torch.linalg.matrix_rank(x, atol=None, rtol=None)",
               "torch.linalg.matrix_rank(x, atol=0.1, rtol=0.2)", "torch.linalg.matrix_rank(x, 0.1, True)"]),
+        case("tensorsolve-other-of-more-dims-than-self",  # (error-text:tensorsolve) ATen slices self's sizes from
+             # other.dim() for ndim - other.dim(): a negative length wraps round, std::vector's length error
+             ["a = torch.tensor([4.0, 0.0, -1.0])", "b = torch.ones(3, 3, 1)"],
+             ["torch.linalg.tensorsolve(a, b)", "torch.linalg.tensorsolve(a, b, dims=(0,))",
+              "torch.linalg.tensorsolve(torch.ones(6), torch.ones(2, 3))",
+              "torch.linalg.tensorsolve(torch.ones(2, 3), torch.ones(2, 3, 1))",
+              "torch.linalg.tensorsolve(a, torch.ones(3))",
+              "torch.linalg.tensorsolve(torch.eye(6).reshape(2, 3, 6), torch.ones(2, 3))"]),
     ]

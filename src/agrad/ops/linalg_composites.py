@@ -64,6 +64,8 @@ def linalg_tensorsolve(A, B, dims=None, *, out=None):
     if dims is not None:
         dims = [dims] if isinstance(dims, int) else list(dims)
         A_ = FUNCTIONS["movedim"](A, dims, list(range(nd - len(dims), nd)))
+    if B.ndim > nd:  # (ATen's sizes().slice(other.dim(), ndim - other.dim()): a negative length wraps round)
+        raise RuntimeError("cannot create std::vector larger than max_size()")
     shape = list(A_.shape[B.ndim:])
     p_res, p_b = math.prod(shape), math.prod(B.shape)
     if p_res != p_b:
