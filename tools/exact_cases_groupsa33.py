@@ -45,4 +45,18 @@ def cases(graph: str) -> list[dict]:
               "z = x.exp()", "k, = torch.autograd.grad(z.sum(), [x], create_graph=True)", "z[0] = 1.0"],
              ["graph(g.grad_fn)", "graph(r.grad_fn)", "err(lambda: g.sum().backward())", "graph(h.grad_fn)",
               "err(lambda: h.sum().backward())", "err(lambda: k.sum().backward())"]),
+        case("view-of-detached-base-regenerated",  # (dt32 grad_fn:add_, clamp_) a view with a grad_fn whose
+             # base was detached in place: an in-place change since (version) regenerates its grad_fn as
+             # AsStridedBackward0 with no next edge; no change keeps it; an in-place op on such a view of a (now
+             # leaf) base is refused as one on a view of a leaf
+             [graph, "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "x4 = torch.tensor([[1.25]], requires_grad=True)", "v5 = x4[:, 1:]", "r9 = torch.detach_(x4)",
+              "r11 = r9.add_(-2)",
+              "x1 = torch.tensor([[1.0, -2.0], [3.0, -4.0]], requires_grad=True)", "v2 = x1.t()",
+              "r3 = torch.detach_(x1)", "r3[0].clamp_(min=0.0)",
+              "x = torch.tensor([[1.0, -2.0], [3.0, -4.0]], requires_grad=True)", "y = x * 2", "a = y[0]",
+              "b = y[1]", "y.detach_()", "c = a[1:]",
+              "z = x * 3", "d = z[0]", "z.detach_()", "e = err(lambda: d.mul_(2))", "z.add_(1)"],
+             ["graph(v5.grad_fn)", "(v5.requires_grad, v5.is_leaf)", "graph(v2.grad_fn)", "graph(a.grad_fn)",
+              "graph(b.grad_fn)", "graph(c.grad_fn)", "e", "graph(d.grad_fn)"]),
     ]

@@ -103,7 +103,7 @@ class Tensor:
 
     __slots__ = (
         "_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_accumulator",
-        "_vc", "_base", "_view_src", "_view_meta", "_view_ver", "_retains", "_fw", "__weakref__",
+        "_vc", "_base", "_view_meta", "_view_ver", "_retains", "_fw", "__weakref__",
     )  # _fw: the tangent inside a forward-AD dual level (unset outside: autograd.forward_ad)
     __array_priority__ = 1000  # ndarray ⊕ Tensor defers to Tensor's reflected operators
 
@@ -282,7 +282,6 @@ class Tensor:
         base = input if input._base is None else input._base
         self._base = base
         self._vc = input._vc
-        self._view_src = base._grad_fn
         self._view_ver = input._vc[0]  # PyTorch's attr_version: a change since makes a new grad_fn
         if not grad_mode._state["enabled"]:
             self._view_meta = "no_grad"
@@ -299,9 +298,9 @@ class Tensor:
         differentiated through the base, as PyTorch does (AsStridedBackward0); PyTorch refuses
         this for a view made in no_grad mode or by a multi-output op (split, unbind, ...)."""
         base = self._base
-        if not base._requires_grad:
-            return
-        if self._vc[0] != self._view_ver or base._grad_fn is not self._view_src:
+        if not base._requires_grad and self._grad_fn is None:
+            return  # (a view with a grad_fn of a base detached in place since is regenerated too)
+        if self._vc[0] != self._view_ver:
             if self._view_meta == "no_grad":
                 raise RuntimeError(
                     "A view was created in no_grad mode and its base or another view of its base has been "
@@ -474,7 +473,7 @@ class Tensor:
                 self._check_view_meta()
             if self._requires_grad and self._grad_fn is None:
                 raise RuntimeError(LEAF_INPLACE_MESSAGE)
-            if recorded and base is not None and base._requires_grad and base._grad_fn is None:
+            if recorded and base is not None and base._grad_fn is None and (base._requires_grad or self._grad_fn is not None):
                 raise RuntimeError(
                     "a view of a leaf Variable that requires grad is being used in an in-place operation.")
         data = self._data

@@ -285,7 +285,7 @@ def _linked(t, grad_fn):
     out._requires_grad = t._requires_grad
     out._grad_fn = grad_fn
     out._output_nr = t._output_nr
-    out._grad = out._accumulator = out._base = None  # (_view_src, _view_*: set for views only)
+    out._grad = out._accumulator = out._base = None  # (_view_*: set for views only)
     out._vc = t._vc
     out._retains = False
     return out

@@ -176,7 +176,7 @@ class BatchedTensor(Tensor):
 
 
 for _name in ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_accumulator", "_vc", "_base",
-              "_view_src", "_view_meta", "_view_ver", "_retains", "_fw", "_version", "output_nr", "retains_grad", "H", "mH"):
+              "_view_meta", "_view_ver", "_retains", "_fw", "_version", "output_nr", "retains_grad", "H", "mH"):
     setattr(BatchedTensor, _name, _INTERNAL)
 for _name in ("_add_inplace_raw", "_check_inplace", "_check_view_meta", "_make_view_of", "_own", "_refresh_view",
               "_scalar", "_snapshot", "_values", "_write", "_write_data"):

@@ -46,7 +46,7 @@ def _shape_in_place(input, steps):
     if recorded and input._grad_fn is None:
         raise RuntimeError(LEAF_INPLACE_MESSAGE)
     base = input._base
-    if recorded and base is not None and base._requires_grad and base._grad_fn is None:
+    if recorded and base is not None and base._grad_fn is None and (base._requires_grad or input._grad_fn is not None):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     op, attrs, again, view = steps()
     tangent = _dual.tangent_of(input) if _dual._LEVEL[0] is not None else None

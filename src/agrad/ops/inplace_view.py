@@ -213,7 +213,6 @@ def regenerate_view(view):
     graph.record(node, (base,), (view,))
     if view._retains:
         graph.move_retains_grad(view, old_fn, old_nr)
-    view._view_src = base._grad_fn
     view._view_ver = view._vc[0]
 
 

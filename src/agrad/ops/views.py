@@ -226,7 +226,7 @@ def transpose_(input, dim0, dim1):
     if recorded and input._grad_fn is None:  # (before the dims: PyTorch's autograd check comes first)
         raise RuntimeError(LEAF_INPLACE_MESSAGE)
     base = input._base
-    if recorded and base is not None and base._requires_grad and base._grad_fn is None:
+    if recorded and base is not None and base._grad_fn is None and (base._requires_grad or input._grad_fn is not None):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     d0, d1 = _wrap_dim(dim0, n), _wrap_dim(dim1, n)
     from ..autograd import _dual
