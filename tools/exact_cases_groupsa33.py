@@ -59,4 +59,16 @@ def cases(graph: str) -> list[dict]:
               "z = x * 3", "d = z[0]", "z.detach_()", "e = err(lambda: d.mul_(2))", "z.add_(1)"],
              ["graph(v5.grad_fn)", "(v5.requires_grad, v5.is_leaf)", "graph(v2.grad_fn)", "graph(a.grad_fn)",
               "graph(b.grad_fn)", "graph(c.grad_fn)", "e", "graph(d.grad_fn)"]),
+        case("set-on-view-rebases-base",  # (dt32 grad_fn:set_) set_ on a view is an in-place op on the view:
+             # the base's history becomes a CopySlices wrapping set_'s NotImplemented node and the view (now on
+             # other memory) an AsStridedBackward0 of the base; on a view of a leaf that requires grad, refused
+             [graph, "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "x = torch.tensor([[2.5, -2.5], [0.75, 0.5], [-2.5, -2.75], [2.5, -0.75]], dtype=torch.float16)",
+              "v = x[::2]", "s = torch.tensor([[0.25, 1.0], [-0.5, 2.5]], dtype=torch.float16, requires_grad=True)",
+              "r = v.set_(source=s)", "y = torch.zeros(4, 2, requires_grad=True) * 1", "w = y[1]",
+              "t = torch.ones(3, requires_grad=True)", "w.set_(t.untyped_storage(), 1, (2,), (1,))",
+              "z = torch.zeros(4, requires_grad=True)", "u = z[:2]"],
+             ["r is v", "graph(r.grad_fn)", "graph(x.grad_fn)", "(r.shape, r.stride(), r._base is x)",
+              "err(lambda: r.sum().backward())", "graph(w.grad_fn)", "graph(y.grad_fn)",
+              "err(lambda: u.set_(torch.ones(3)))", "x._version"]),
     ]

@@ -203,12 +203,43 @@ class CopySlices(Node):
         return self._inner.saved_tensors_info()
 
 
+def view_index(view, base):
+    """:func:`flat_index`; for a view whose data ``set_`` moved to other memory (still a view of its
+    base to autograd, as in PyTorch), the base's elements its geometry (storage offset, strides)
+    addresses, as PyTorch's as_strided of the base reads them."""
+    try:
+        return flat_index(view, base)
+    except RuntimeError:
+        idx = np.full(view._data.shape, view.storage_offset() - base.storage_offset(), np.intp)
+        for k, (n, step) in enumerate(zip(view._data.shape, view.stride())):
+            shape = [1] * idx.ndim
+            shape[k] = n
+            idx = idx + (np.arange(n, dtype=np.intp) * step).reshape(shape)
+        return idx
+
+
+def rebase_view(view, inner):
+    """An in-place op recorded as ``inner`` on ``view`` itself (set_, which gives the view other
+    memory), then PyTorch's rebase_history: the base's history becomes a CopySlices wrapping
+    ``inner``, and the view is differentiated through it (AsStridedBackward0)."""
+    base = view._base
+    node = CopySlices(graph.edge(base), (base._data.shape, base.dtype), inner, view_index(view, base))
+    node._order = dense_order(base._data)
+    old_fn, old_nr = base._grad_fn, base._output_nr
+    base._grad_fn = node
+    base._output_nr = 0
+    base._requires_grad = True
+    if base._retains:
+        graph.move_retains_grad(base, old_fn, old_nr)
+    regenerate_view(view)
+
+
 def regenerate_view(view):
     """Make ``view``'s gradient flow through its base's current history."""
     base = view._base
     node = _take.node()
     node._seq = next(graph._sequence)  # (OpNode has no __init__ of its own)
-    node.idx = flat_index(view, base)
+    node.idx = view_index(view, base)
     old_fn, old_nr = view._grad_fn, view._output_nr
     graph.record(node, (base,), (view,))
     if view._retains:

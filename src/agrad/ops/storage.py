@@ -223,6 +223,9 @@ def set_(input, source=None, storage_offset=None, size=None, stride=None):
     enabled = graph._state["enabled"]
     if enabled and input._requires_grad and input._grad_fn is None:
         raise RuntimeError(LEAF_INPLACE_MESSAGE)
+    base = input._base
+    if enabled and input._requires_grad and base is not None and base._grad_fn is None:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     if source is None:
         data = np.empty(0, input._data.dtype)
     elif isinstance(source, Tensor):
@@ -242,13 +245,22 @@ def set_(input, source=None, storage_offset=None, size=None, stride=None):
         else:  # (set_() and set_(storage): self its one input)
             out = _set_alone.apply((input,), (input._data,), {"value": data})
         out.grad_fn._seq = _INF
+        if input._base is not None:  # a view: its base's history takes the op (CopySlices)
+            _replace_data(input, data)
+            from .inplace_view import rebase_view
+            rebase_view(input, out._grad_fn)
+            return input
         input._grad_fn, input._output_nr = out._grad_fn, out._output_nr
         input._requires_grad = True
+    _replace_data(input, data)
+    return input
+
+
+def _replace_data(input, data):
     input._data = data
     input._vc[0] += 1
     for obs in graph.version_observers:
         obs(input)
-    return input
 
 
 @method("is_set_to")
