@@ -12,6 +12,7 @@ import re
 import numpy as np
 
 import difftest_blas
+import difftest_empty
 import difftest_gelu
 import difftest_median
 import difftest_nansign
@@ -376,6 +377,11 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
             and want["error"][1].startswith("linalg.svd: ") and _GESDD_FAILED in want["error"][1]
             and _svd_of_inf(*program)):
         return "svd-inf-nan"  # (MKL's gesdd gives up on some of them)
+    if (aspect in ("value", "repr", "raises-only-torch", "raises-only-agrad", "error-text")
+            and op in difftest_empty.LAYOUT_OPS and program is not None
+            and difftest_empty.only_statement_differs(stmt, want, got, compare_desc)
+            and difftest_empty.of_empty(program[0], program[2])):
+        return "empty-layout"
     if (aspect in ("value", "numeric", "repr") and op in difftest_nansign.SIGN_READERS and program is not None
             and difftest_nansign.only_nan_signs_differ(program[0], program[2], want, got, _agree_once)):
         return "nan-sign"

@@ -60,4 +60,18 @@ def cases(graph: str) -> list[dict]:
               "torch.linalg.tensorsolve(torch.ones(2, 3), torch.ones(2, 3, 1))",
               "torch.linalg.tensorsolve(a, torch.ones(3))",
               "torch.linalg.tensorsolve(torch.eye(6).reshape(2, 3, 6), torch.ones(2, 3))"]),
+        case("median-dim-of-bool-empty-dim-checked-first",  # (error-type:median) ATen's zero_numel_check_dims
+             # comes before the dtype dispatch: a bool tensor's empty reduction dim is the IndexError
+             [],
+             ["torch.median(torch.zeros(0, dtype=torch.bool), -1)", "torch.nanmedian(torch.zeros(0, 2, dtype=torch.bool), 0)",
+              "torch.median(torch.zeros(2, 0, dtype=torch.bool), 1)", "torch.nanmedian(torch.zeros(2, 0, dtype=torch.bool), 0)",
+              "torch.median(torch.zeros(2, dtype=torch.bool), 0)", "torch.median(torch.zeros(0, dtype=torch.bool))"]),
+        case("dim-order-memory-format-list",  # (raises-only-agrad:dim_order) a list of memory formats passes the
+             # ambiguity check when the tensor is contiguous in exactly one; channels-last has no empty shortcut
+             ["x = torch.zeros(1, 2, 3, 4)", "y = torch.zeros(2, 3, 4, 5).permute(0, 2, 3, 1)", "z = torch.zeros(2, 3, 1, 1)"],
+             ["x.dim_order(ambiguity_check=[torch.contiguous_format, torch.channels_last])",
+              "x.dim_order(ambiguity_check=[torch.channels_last])", "y.dim_order(ambiguity_check=[torch.channels_last])",
+              "z.dim_order(ambiguity_check=[torch.contiguous_format])", "z.dim_order(ambiguity_check=[])",
+              "z.dim_order()", "torch.zeros(1, 1, 1, 1).dim_order()", "x.dim_order(ambiguity_check=[torch.contiguous_format, 1])",
+              "torch.zeros(1, 1).dim_order(ambiguity_check=[torch.channels_last])"]),
     ]

@@ -94,3 +94,19 @@ def test_signbit_differs_only_at_nan_operands_is_documented():
     assert difftest.documented("value", cs[1], want_c[1], got_c[1], (cs, want_c, 1)) == "nan-sign"
     got_c[1]["vars"]["r"]["data"] = np.array([1.0, 1.0, 1.0, -1.0], np.float32)
     assert difftest.documented("value", cs[1], want_c[1], got_c[1], (cs, want_c, 1)) is None
+
+
+@pytest.mark.torch
+def test_a_layout_read_of_an_empty_tensor_is_documented():
+    """An empty tensor's strides are contiguous in agrad (dt20k-33 raises-only-agrad:dim_order): what
+    reads them on an empty tensor is empty-layout; not on a tensor with elements."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x2 = torch.zeros(0, dtype=torch.int64)", "v3 = x2.expand(2, 0)", "r8 = v3.dim_order(ambiguity_check=True)"]
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    aspect, _ = difftest.compare_statement(want[2], got[2])
+    assert aspect == "raises-only-agrad"
+    assert difftest.documented(aspect, lines[2], want[2], got[2], (lines, want, 2)) == "empty-layout"
+    full = ["x2 = torch.zeros(3, dtype=torch.int64)", "v3 = x2.expand(2, 3)", "r8 = v3.dim_order(ambiguity_check=True)"]
+    assert difftest.documented(aspect, full[2], want[2], got[2], (full, want, 2)) is None

@@ -451,7 +451,8 @@ def _median_family(full_op, dim_op, fname, ignore_nan, result_type):
         _check_int_dim(fname, dim)
         keepdim = False if keepdim is _NO_KEEPDIM else keepdim
         d = _wrap_dim(dim, input.ndim)
-        if input.dtype is dtypes.bool_:
+        if input.dtype is dtypes.bool_:  # (after ATen's zero_numel_check_dims)
+            _check_nonempty_dim("median", input._data, d)
             raise NotImplementedError('"median_out" not implemented for \'Bool\'')
         vals, idx = dim_op.apply((input,), (input._data,), {"dim": d, "keepdim": bool(keepdim),
                                                              "ignore_nan": ignore_nan, "fname": fname})

@@ -272,8 +272,10 @@ def is_set_to(input, tensor):
 
 # dim_order ----------------------------------------------------------------------------------
 
-def _contiguous_dims(shape, strides, order):
-    if int(np.prod(shape)) < 2:
+def _contiguous_dims(shape, strides, order, small=True):
+    """_prims_common's is_contiguous (``small``: fewer than 2 elements are contiguous) or its
+    is_channels_last_contiguous_2d (no such shortcut) over ``order``, the dims fastest first."""
+    if small and int(np.prod(shape)) < 2:
         return True
     expected = 1
     for d in order:
@@ -288,12 +290,17 @@ def _contiguous_dims(shape, strides, order):
 @method("dim_order")
 def dim_order(input, *, ambiguity_check=False):
     """PyTorch's Python ``Tensor.dim_order`` (torch/_tensor.py and _prims_common's
-    compute_elementwise_output_logical_to_physical_perm); agrad has no memory formats to list."""
-    if not isinstance(ambiguity_check, bool) and not (isinstance(ambiguity_check, list) and not ambiguity_check):
+    compute_elementwise_output_logical_to_physical_perm); a list of memory formats passes the
+    ambiguity check when the tensor is contiguous in exactly one of them."""
+    from .memory_format import memory_format
+    if not isinstance(ambiguity_check, bool) and not (isinstance(ambiguity_check, list) and all(
+            isinstance(f, memory_format) for f in ambiguity_check)):
         raise TypeError("The ambiguity_check argument must be a bool or a list of memory formats.")
     shape, strides, n = tuple(input.shape), input.stride(), input.ndim
     check = ambiguity_check if isinstance(ambiguity_check, bool) else True
-    if check and (any(a == b for a, b in zip(strides, strides[1:])) or 1 in shape):
+    formats = ambiguity_check if isinstance(ambiguity_check, list) else []
+    if check and (any(a == b for a, b in zip(strides, strides[1:])) or 1 in shape) and sum(
+            bool(input.is_contiguous(memory_format=f)) for f in formats) != 1:
         raise RuntimeError("The tensor does not have unique dim order, or cannot map to exact one of the given "
                            "memory formats.")
     if n == 0:
@@ -301,7 +308,7 @@ def dim_order(input, *, ambiguity_check=False):
     if n == 1:
         return (0,)
     contiguous = _contiguous_dims(shape, strides, range(n - 1, -1, -1))
-    channels_last = n == 4 and _contiguous_dims(shape, strides, (1, 3, 2, 0))
+    channels_last = n == 4 and _contiguous_dims(shape, strides, (1, 3, 2, 0), small=False)
     if contiguous and not channels_last:
         return tuple(range(n))
     if channels_last and not contiguous:
