@@ -74,4 +74,11 @@ def cases(graph: str) -> list[dict]:
               "z.dim_order(ambiguity_check=[torch.contiguous_format])", "z.dim_order(ambiguity_check=[])",
               "z.dim_order()", "torch.zeros(1, 1, 1, 1).dim_order()", "x.dim_order(ambiguity_check=[torch.contiguous_format, 1])",
               "torch.zeros(1, 1).dim_order(ambiguity_check=[torch.channels_last])"]),
+        case("kron-product-laid-out-as-tensoriterator",  # (stride:kron) the product of the two views is laid out as
+             # TensorIterator sorts its operands' strides (size-1 dims' view strides included), and so is its view
+             ["a = torch.tensor([[4, 1]], dtype=torch.int32)", "b = torch.tensor([[-2, 2]], dtype=torch.int32).t()",
+              "c = torch.ones(3, 2).t()"],
+             ["a.kron(b).stride()", "a.kron(b)", "torch.kron(torch.ones(1, 2), torch.ones(1, 2).t()).stride()",
+              "torch.kron(c, torch.ones(2, 2)).stride()", "torch.kron(torch.ones(2, 1, 3), c).stride()",
+              "torch.kron(c.double().requires_grad_(), torch.ones(2, 1, dtype=torch.float64))"]),
     ]

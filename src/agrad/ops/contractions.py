@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
-from ._layout import reorder_dimensions, torch_strides, view_strides
+from ._layout import reorder_dimensions, torch_strides, view_strides, with_strides
 from ._op import export, finish_out, with_out
 from .reductions import dims as _reduction_dims
 from .views import _unsafe_view
@@ -407,9 +407,12 @@ def kron(input, other, *, out=None):
     views = [(shape, view_strides(list(t._data.shape), [st // t._data.itemsize for st in torch_strides(t._data)], shape)
               if type(t._data) is np.ndarray else None) for t, shape in ((input, a_shape), (other, b_shape))]
     p_shape = [max(x, y) for x, y in zip(a_shape, b_shape)]
-    if None not in (v[1] for v in views) and view_strides(p_shape, _product_strides(p_shape, views), r_shape) is None:
+    p_strides = _product_strides(p_shape, views) if None not in (v[1] for v in views) else None
+    if p_strides is not None and view_strides(p_shape, p_strides, r_shape) is None:
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
                            "spans across two contiguous subspaces). Use .reshape(...) instead.")
     result = _unsafe_view.apply((input,), (input._data,), {"shape": tuple(a_shape)}) * \
         _unsafe_view.apply((other,), (other._data,), {"shape": tuple(b_shape)})
+    if p_strides is not None and type(result._data) is np.ndarray:  # (its fresh product, as TensorIterator lays it)
+        result._data = with_strides(result._data, p_strides)
     return finish_out("kron", _unsafe_view.apply((result,), (result._data,), {"shape": tuple(r_shape)}), out)
