@@ -81,4 +81,12 @@ def cases(graph: str) -> list[dict]:
              ["a.kron(b).stride()", "a.kron(b)", "torch.kron(torch.ones(1, 2), torch.ones(1, 2).t()).stride()",
               "torch.kron(c, torch.ones(2, 2)).stride()", "torch.kron(torch.ones(2, 1, 3), c).stride()",
               "torch.kron(c.double().requires_grad_(), torch.ones(2, 1, dtype=torch.float64))"]),
+        case("bce-with-logits-float16-log-sigmoid-in-float-lanes",  # (numeric:binary_cross_entropy_with_logits)
+             # a float16 input's log_sigmoid runs in float32 lanes (Sleef's expf and log1pf, the tail too), rounded
+             # once to float16, before a float32 target's loss takes it
+             ["x = torch.tensor([[1.0, float('inf'), -2.5], [2.5, 2.75, 0.25], [0.0, -0.5, 11.0]], dtype=torch.float16)",
+              "t = torch.tensor([[-0.25, -1.75, -0.25], [-1.0, 0.0, 1.25], [2.75, 2.25, 0.0]])"],
+             ["torch.binary_cross_entropy_with_logits(x, t, reduction=0)",
+              "torch.binary_cross_entropy_with_logits(x, t.half(), None, torch.tensor(1.5, dtype=torch.float16), 0)",
+              "F.binary_cross_entropy_with_logits(x, t.double(), weight=torch.tensor(0.75, dtype=torch.float64))"]),
     ]

@@ -429,8 +429,9 @@ def _bce_logits_np(ctx, x, y, weight, pos_weight, reduction):
     .mul_(weight): the loss has the target's dtype, each in-place step rounded to it."""
     dx, dy = x.dtype, y.dtype
     with np.errstate(all="ignore"):
-        if dx == np.float32:  # log_sigmoid's vector code: Sleef's expf and log1pf
-            log_sig = np.minimum(x, 0) - _vec_math.sleef_log1pf(_vec_math.sleef_expf(-np.abs(x)))
+        if dx == np.float32 or dx == np.float16:  # log_sigmoid's vector code: Sleef's expf and log1pf (float16's
+            x32 = x.astype(np.float32)  # in float lanes, its tail too, rounded once)
+            log_sig = (np.minimum(x32, 0) - _vec_math.sleef_log1pf(_vec_math.sleef_expf(-np.abs(x32)))).astype(dx)
         else:
             log_sig = (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(dx, copy=False)
         if pos_weight is not None:
