@@ -71,4 +71,16 @@ def cases(graph: str) -> list[dict]:
              ["r is v", "graph(r.grad_fn)", "graph(x.grad_fn)", "(r.shape, r.stride(), r._base is x)",
               "err(lambda: r.sum().backward())", "graph(w.grad_fn)", "graph(y.grad_fn)",
               "err(lambda: u.set_(torch.ones(3)))", "x._version"]),
+        case("narrow-copy-backward-unwrapped-start",  # (dt33 value:grad) NarrowCopyBackward0 is
+             # slice_backward(grad, sizes, dim, start, start + length): a negative start is wrapped there but the
+             # end is not, so start + length == 0 slices nothing (zeros, or copy_'s error past one element)
+             [graph, "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "x = torch.tensor([[-2.0, -0.5, 3.0], [1.0, 2.0, 3.0]], requires_grad=True)",
+              "g1, = torch.autograd.grad(x.narrow_copy(-1, -1, 1).sum(), [x], create_graph=True)",
+              "g2, = torch.autograd.grad(x.narrow_copy(1, -3, 1).sum(), [x], create_graph=True)",
+              "g3, = torch.autograd.grad(x.narrow_copy(0, -1, 1).sum(), [x], create_graph=True)"],
+             ["g1", "g2", "graph(g2.grad_fn)", "g3",
+              "err(lambda: torch.autograd.grad(x.narrow_copy(-1, -2, 2).sum(), [x]))",
+              "err(lambda: torch.autograd.grad(x.narrow_copy(0, -2, 2).sum(), [x]))",
+              "graph(x.narrow_copy(1, 1, 2).grad_fn)"]),
     ]

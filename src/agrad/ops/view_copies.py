@@ -183,10 +183,37 @@ def narrow_copy(input, dim, start, length):
         start, length = int(start), int(length)
         if not -size <= start <= size:
             raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
-        start = start + size if start < 0 else start
-        if length < 0 or start > size - length:
-            raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+        wrapped = start + size if start < 0 else start
+        if length < 0 or wrapped > size - length:
+            raise RuntimeError(f"start ({wrapped}) + length ({length}) exceeds dimension size ({size}).")
+        input.narrow(dim, wrapped, length)  # (narrow's own checks)
+        # (the start as given: NarrowCopyBackward0's formula reads it unwrapped)
+        d = _wrap_dim(dim, input.ndim)
+        return _narrow_copy.apply((input,), (input._data,), {"dim": d, "start": start, "length": length})
     return _copy_of(input, input.narrow(dim, start, length), "narrow")
+
+
+def _narrow_copy_fwd(ctx, a, dim, start, length):
+    start = start + a.shape[dim] if start < 0 else start
+    return np.array(a[(slice(None),) * dim + (slice(start, start + length),)], order="C")
+
+
+_narrow_copy = Op("NarrowCopyBackward0", _narrow_copy_fwd, jvp="linear")
+
+
+@_narrow_copy.derivative
+def _(ctx, grad):
+    """slice_backward(grad, sizes, dim, start, start + length, 1) with the start as given: a negative
+    start is wrapped but start + length is not, so a negative start whose end is 0 gives an empty
+    slice (the gradient broadcast into it: zeros, or copy_'s error for a length above 1)."""
+    from .indexing import embed
+    shape, d = tuple(ctx.input_shape), ctx.dim
+    lo, hi, _ = slice(ctx.start, ctx.start + ctx.length).indices(shape[d])
+    n = max(hi - lo, 0)
+    if grad.shape[d] not in (n, 1):
+        raise RuntimeError(f"The size of tensor a ({n}) must match the size of tensor b ({grad.shape[d]}) at "
+                           f"non-singleton dimension {d}")
+    return embed(grad, shape, (slice(None),) * d + (slice(lo, lo + n),))
 
 
 @export()
