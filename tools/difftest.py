@@ -221,6 +221,10 @@ def diff_program(lines: list[str]):
             if not name and aspect in ("grad-value", "grad-numeric") and difftest_lapack.zero_gradient_noise(
                     lines, want, i, w, g, op_of, difftest_blas.SGEMM_OPS, _agrees_but_where):
                 name = "gemm-zero-gradient"
+            if not name and aspect in ("grad-value", "grad-numeric") and difftest_lapack.zero_gradient_noise(
+                    lines, want, i, w, g, op_of, difftest_lapack.VML_OPS | difftest_lapack.VML_INSIDE_OPS,
+                    _agrees_but_where):
+                name = "vml-zero-gradient"
             if name:
                 return f"{DOCUMENTED}:{name}:{op_of(lines[i])}", i, detail
             return f"{aspect}:{op_of(lines[i])}", i, detail

@@ -17,6 +17,9 @@ import warnings
 VML_OPS = {"erf", "erfc", "exp", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "asin", "acos", "atan",
            "arcsin", "arccos", "arctan", "sqrt"}
 
+#: ops that take a float32/float64 ``log`` from MKL VML inside (gumbel_softmax's -log(exponential_()) noise)
+VML_INSIDE_OPS = {"gumbel_softmax"}
+
 _BACKWARD = re.compile(r"\.backward\(|\bautograd\.grad\(")
 _TARGET = re.compile(r"^\s*([A-Za-z_]\w*)\s*=(?!=)")
 

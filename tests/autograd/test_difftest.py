@@ -705,3 +705,30 @@ def test_a_zero_tensor_is_read_as_itself():
         assert difftest.describe_tensor(mod, g, 1)["data"] == "<RuntimeError>", mod.__name__
         y = mod.tensor([1.5])
         assert difftest.describe_tensor(mod, y, 1)["data"].tolist() == [1.5]
+
+
+@pytest.mark.torch
+def test_gumbel_softmax_zero_gradient_noise_is_documented():
+    """gumbel_softmax's noise takes VML's float32 log in PyTorch (docs/semantics.md, vml-zero-gradient):
+    the rounding noise of the zero gradient of its sum is documented; a program without a VML op is not."""
+    pytest.importorskip("torch")
+    lines = ["torch.manual_seed(493)",
+             "x1 = torch.tensor([[[-2.5], [0.25]], [[2.25], [0.75]]], dtype=torch.float32, requires_grad=True)",
+             "r3 = F.gumbel_softmax(x1, 0.5, False, dim=-3)", "r3.sum().backward()"]
+    found = difftest.diff_program(lines)
+    assert found is None or found[0] == "documented:vml-zero-gradient:backward"
+    state = _tensor_obs(x=[[1.5, 1.25], [1.5, 1.25]])
+
+    def obs(grad):
+        o = _tensor_obs(x=[[1.5, 1.25], [1.5, 1.25]])
+        o["vars"]["x"]["grad"] = _tensor_obs(g=grad)["vars"]["g"]
+        return o
+    want, got = obs([[3.2e-8, 0.0], [0.0, 0.0]]), obs([[0.0, 0.0], [0.0, 0.0]])
+    ops = difftest.difftest_lapack.VML_OPS | difftest.difftest_lapack.VML_INSIDE_OPS
+    noise = ["x = torch.tensor([[1.5, 1.25], [1.5, 1.25]], requires_grad=True)", "r = F.gumbel_softmax(x)",
+             "r.sum().backward()"]
+    assert difftest.difftest_lapack.zero_gradient_noise(noise, [state, state, want], 2, want, got, difftest.op_of,
+                                                        ops, difftest._agrees_but_where)
+    assert not difftest.difftest_lapack.zero_gradient_noise([noise[0], "r = F.softmax(x, 0)", noise[2]],
+                                                            [state, state, want], 2, want, got, difftest.op_of,
+                                                            ops, difftest._agrees_but_where)
