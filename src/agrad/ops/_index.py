@@ -20,6 +20,7 @@ FAMILIES = {
             'LogSigmoidBackwardBackward0 MishBackward0 SiluBackward0 SoftplusBackward0 '
             'SoftplusBackwardBackward0 SoftshrinkBackward0 SoftshrinkBackwardBackward0 ThresholdBackward0 '
             'ThresholdBackward1',
+        'CLASSES': 'aminmax max min',
     },
     'aliases': {
         'FUNCTIONS': 'conj conj_physical imag is_conj is_neg is_nonzero is_same_size is_signed positive real '
@@ -173,7 +174,13 @@ FAMILIES = {
         'METHODS': 'index_fill index_fill_',
         'OPS': 'IndexFillBackward0 IndexFillBackward1',
     },
-    'indexing': {},  # (loaded by import agrad)
+    'indexing': {
+        'FUNCTIONS': 'index_put index_put_ select',
+        'METHODS': '__getitem__ __setitem__ index_put index_put_ select',
+        'OPS': 'AliasBackward0 CopySlices IndexBackward0 IndexBackwardBackward0 IndexPutBackward0 '
+            'IndexPutImplBackward0 SelectBackward0 SelectBackwardBackward0 SliceBackward0 '
+            'SliceBackwardBackward0 TakeAlongDimBackward0 ValueSelectingReductionBackwardBackward0',
+    },
     'inplace_shapes': {
         'METHODS': 'as_strided_ resize resize_ resize_as resize_as_ squeeze_ t_ unsqueeze_',
         'OPS': 'AsStridedBackward1 SqueezeBackward3 SqueezeBackward5 TBackward1',
@@ -195,7 +202,14 @@ FAMILIES = {
         'LINALG': 'ldl_factor ldl_factor_ex ldl_solve',
         'CLASSES': 'linalg_ldl_factor linalg_ldl_factor_ex',
     },
-    'linalg': {},  # (loaded by import agrad)
+    'linalg': {
+        'FUNCTIONS': 'addbmm addmm addmv addr baddbmm bmm dot ger matmul mm mv outer vdot',
+        'METHODS': 'addbmm addbmm_ addmm addmm_ addmv addmv_ addr addr_ baddbmm baddbmm_ bmm dot ger matmul mm mv '
+            'outer vdot',
+        'LINALG': 'matmul vecdot',
+        'OPS': 'AddbmmBackward0 AddmmBackward0 AddmvBackward0 AddrBackward0 BaddbmmBackward0 BmmBackward0 '
+            'DotBackward0 MmBackward0 MvBackward0 VdotBackward0',
+    },
     'linalg_composites': {
         'FUNCTIONS': 'eig frobenius_norm lstsq matrix_rank nuclear_norm solve symeig',
         'METHODS': 'eig lstsq solve symeig',
@@ -248,7 +262,15 @@ FAMILIES = {
         'FUNCTIONS': 'triplet_margin_loss',
         'FUNCTIONAL': 'multilabel_soft_margin_loss triplet_margin_loss triplet_margin_with_distance_loss',
     },
-    'matrix': {},  # (loaded by import agrad)
+    'matrix': {
+        'FUNCTIONS': 'cross diag diag_embed diagonal dist norm renorm trace tril triu',
+        'METHODS': 'cross diag diag_embed diagonal dist fill_diagonal_ norm renorm renorm_ trace tril tril_ triu '
+            'triu_',
+        'LINALG': 'LinAlgError cross diagonal matrix_norm norm vector_norm',
+        'OPS': 'DiagEmbedBackward0 DiagonalBackward0 DiagonalBackward0_copy DiagonalBackwardBackward0 '
+            'DistBackward0 LinalgCrossBackward0 LinalgVectorNormBackward0 RenormBackward0 TraceBackward0 '
+            'TrilBackward0 TriuBackward0',
+    },
     'matrix_functions': {
         'FUNCTIONS': 'chain_matmul matrix_exp matrix_power',
         'METHODS': 'matrix_exp matrix_power',
@@ -264,8 +286,14 @@ FAMILIES = {
         'FUNCTIONS': 'channels_last channels_last_3d clone contiguous_format memory_format preserve_format',
         'METHODS': 'clone contiguous is_contiguous',
     },
-    'mkldnn_rnn': {},  # (loaded by import agrad)
-    'nn': {},  # (loaded by import agrad)
+    'mkldnn_rnn': {
+        'OPS': 'MkldnnRnnLayerBackward0',
+    },
+    'nn': {
+        'FUNCTIONS': 'bilinear cosine_similarity embedding pairwise_distance',
+        'FUNCTIONAL': 'bilinear cosine_similarity embedding linear normalize one_hot pairwise_distance',
+        'OPS': 'EmbeddingBackward0 EmbeddingDenseBackwardBackward0 NormBackward1 TrilinearBackward0',
+    },
     'nonzero': {
         'FUNCTIONS': 'argwhere nonzero nonzero_static',
         'METHODS': 'argwhere nonzero nonzero_static',
@@ -329,7 +357,12 @@ FAMILIES = {
             'GeometricBackward0 LogNormalBackward0 NormalBackward0 NormalBackward1 NormalBackward2 '
             'NormalBackward3 RandomBackward0 RandomBackward1 RandomBackward2 UniformBackward0',
     },
-    'reductions': {},  # (loaded by import agrad)
+    'reductions': {
+        'FUNCTIONS': 'all amax amin aminmax any argmax argmin count_nonzero logsumexp max min nansum prod sum',
+        'METHODS': 'all amax amin aminmax any argmax argmin count_nonzero logsumexp max min nansum prod sum',
+        'OPS': 'AmaxBackward0 AminBackward0 AminmaxBackward0 LogsumexpBackward0 MaxBackward0 MaxBackward1 '
+            'MinBackward0 MinBackward1 NansumBackward0 ProdBackward0 ProdBackward1 SumBackward0 SumBackward1',
+    },
     'repeats': {
         'FUNCTIONS': 'repeat_interleave',
         'METHODS': 'repeat_interleave',
@@ -441,7 +474,11 @@ FAMILIES = {
             'UpsampleNearestExact3DBackward0 UpsampleNearestExact3DBackwardBackward0 '
             'UpsampleTrilinear3DBackward0 UpsampleTrilinear3DBackwardBackward0',
     },
-    'variance': {},  # (loaded by import agrad)
+    'variance': {
+        'FUNCTIONS': 'std std_mean var var_mean',
+        'METHODS': 'std var',
+        'OPS': 'StdBackward0 StdMeanBackward0 VarBackward0 VarMeanBackward0',
+    },
     'view_copies': {
         'FUNCTIONS': 'alias_copy as_strided_copy detach_copy diagonal_copy expand_copy narrow_copy permute_copy '
             'select_copy slice_copy split_copy split_with_sizes_copy squeeze_copy t_copy transpose_copy '

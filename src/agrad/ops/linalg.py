@@ -358,7 +358,7 @@ def _batched(a, b):
     return _unsafe(prod.squeeze(-1) if d2 == 1 else prod, shape)
 
 
-method("__matmul__")(matmul)
+# (Tensor.__matmul__ is operators.py's, which calls matmul: an eager family's)
 
 
 # helpers ------------------------------------------------------------------------------
