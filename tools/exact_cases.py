@@ -549,3 +549,6 @@ CASES += _groupsa33_cases(GRAPH)
 from exact_cases_groupsb33 import cases as _groupsb33_cases  # noqa: E402
 
 CASES += _groupsb33_cases(GRAPH)
+from exact_cases_groupsc33 import cases as _groupsc33_cases  # noqa: E402
+
+CASES += _groupsc33_cases(GRAPH)

@@ -528,7 +528,7 @@ def keep_tensor(result, op, name, tensor):
     return result
 
 
-def inplace(fn, overlap="error", name=None, partial=False, first=None):
+def inplace(fn, overlap="error", name=None, partial=False, first=None, checks=None):
     """The in-place form of ``fn(self, *args)``: same maths, written into ``self``.
 
     When the op is recorded, the node sees a snapshot of ``self`` as it was, so
@@ -537,7 +537,8 @@ def inplace(fn, overlap="error", name=None, partial=False, first=None):
     TensorIterator ops, which refuse an argument that partly overlaps ``self``'s
     memory (``x[1:].add_(x[:-1])``), after autograd's checks and before any other.
     ``first``: the op's own check that comes before TensorIterator's overlap errors
-    (relu_'s of a bool), asked only once one of those has been raised.
+    (relu_'s of a bool), asked only once one of those has been raised.  ``checks``: the op's own
+    checks of ``self`` itself (not its snapshot) and the arguments, after autograd's.
     """
 
     code = getattr(fn, "__code__", None)
@@ -556,6 +557,8 @@ def inplace(fn, overlap="error", name=None, partial=False, first=None):
             self._check_inplace(recorded, overlap)
             if partial:
                 _check_partial_overlap(self, args, kwargs)
+            if checks is not None:
+                checks(self, *args, **kwargs)
         except RuntimeError as e:
             if first is not None and str(e).startswith("unsupported operation"):
                 first(self, *args, **kwargs)

@@ -121,7 +121,15 @@ def normal_values(g, n, dtype, mean=0.0, std=1.0, contiguous=True):
     vals = np.array([draw() for _ in range(n)], dtype=np.float64)
     if (mean, std) != (0.0, 1.0):
         vals = M.fma64(vals, std, mean)
-    return vals.astype(dtype.numpy)
+    return from_double(vals, dtype.numpy)
+
+
+def from_double(vals, np_dtype):
+    """A kernel's ``static_cast<scalar_t>(double)``: to half through float (c10::Half's constructor takes a
+    float: two roundings, which differ from numpy's one now and then)."""
+    if np_dtype == np.float16:
+        vals = vals.astype(np.float32)
+    return vals.astype(np_dtype)
 
 
 def _check_std(std):

@@ -150,6 +150,12 @@ def _(ctx, grad):
 @export(method=True)
 def ldexp(input, other, *, out=None):
     """``input * 2 ** other``, elementwise."""
+    return _ldexp_to(input, other, out, True)
+
+
+def _ldexp_to(input, other, out, warn):
+    """ldexp into ``out``; ``warn``: the out-of-place call, whose float result of another shape than a float
+    ``input``'s with an integer ``other`` is warned about as a resized output (ldexp_ is refused quietly)."""
     from ._op import finish_out
     from ..tensor import _scalar_name
     # (ldexp_out's own dtype check comes first, after autograd's refusal of an out= with grad)
@@ -159,7 +165,7 @@ def ldexp(input, other, *, out=None):
     if other.dtype is dtypes.bool_ and input.dtype.is_floating_point:
         raise NotImplementedError(f"\"ldexp_cpu_exp\" not implemented for '{_scalar_name(other.dtype)}'")
     shape = list(np.broadcast_shapes(input.shape, other.shape))
-    if (out is None and input.dtype.is_floating_point and not other.dtype.is_floating_point
+    if (warn and out is None and input.dtype.is_floating_point and not other.dtype.is_floating_point
             and list(input.shape) != shape and input.numel() > 0):  # (a float input's own out, resized)
         import warnings
         warnings.warn(f"An output with one or more elements was resized since it had shape {list(input.shape)}, which "
@@ -177,7 +183,11 @@ def _ldexp_cast_check(d, out):
         raise RuntimeError(f"ldexp can't be cast to the desired output type {_scalar_name(out.dtype)}")
 
 
-_ldexp_ = inplace(ldexp, partial=True)
+def _ldexp_self(input, other):
+    return _ldexp_to(input, other, None, False)
+
+
+_ldexp_ = inplace(_ldexp_self, partial=True, name="ldexp")
 
 
 @method("ldexp_")

@@ -300,9 +300,11 @@ def select(input, dim, index):
 
 # setitem -------------------------------------------------------------------------------
 
-def _put_fwd(ctx, a, v, index, torch_index, accumulate=False):
+def _put_fwd(ctx, a, v, index, torch_index, accumulate=False, shared=()):
     ctx.values_shape = np.shape(v)
     ctx.self_order = dense_order(a)  # (CopySlices' gradient of self is laid out as self was)
+    if shared:  # index_put_ into an expanded tensor: the sums land in the memory its elements share
+        return _accumulate_shared(a, v, index, shared)
     out = empty_like(a)  # (ATen's index_put clones self preserving its format: a transpose stays one)
     out[...] = a
     if accumulate:  # one value after the other, in index order (the CPU kernel's serial loop)
@@ -310,6 +312,17 @@ def _put_fwd(ctx, a, v, index, torch_index, accumulate=False):
     else:
         out[index] = v if np.ndim(v) <= 1 or np.ndim(v) <= out[index].ndim else np.reshape(v, ())  # (masked_fill_'s)
     return out
+
+
+def _accumulate_shared(a, v, index, shared):
+    """``a[index] += v`` one value after the other into memory laid out as ``a`` was before its
+    snapshot: dims ``shared`` of stride 0 (an expand), whose elements take every sum written to any
+    of them (PyTorch's kernel adds into the memory itself)."""
+    memory = a[tuple(slice(0, 1) if d in shared else slice(None) for d in range(a.ndim))].copy()
+    out = np.lib.stride_tricks.as_strided(
+        memory, a.shape, tuple(0 if d in shared else s for d, s in enumerate(memory.strides)))
+    np.add.at(out, index, np.broadcast_to(v, out[index].shape))
+    return np.ascontiguousarray(out)
 
 
 def _put_backward(ctx, grad):
@@ -675,23 +688,44 @@ method("__setitem__")(setitem)
 
 # index_put / index_put_ ------------------------------------------------------------------------
 
-def _index_put_checked(fname, indices, values, accumulate):
+def _index_put_checked(fname, input, indices, values, accumulate):
     """The parser's types (its TypeError replaces the one raised here: agrad/ops/_argcheck.py), then
-    the index as ``x[...]`` takes it."""
+    _index_put_impl_'s count of the indices; returns the index as ``x[...]`` takes it."""
     if not isinstance(indices, (tuple, list)) or not isinstance(values, Tensor) or type(accumulate) is not bool:
         raise TypeError(fname)
     for i, t in enumerate(indices):
         if not isinstance(t, Tensor):
             from ._pyargs import tp_name
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {tp_name(t)}")
+    if len(indices) > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {len(indices)})")
     return tuple(indices)
+
+
+def _check_mask_dims(input, index):
+    """make_info's error when masks, one index per dim of theirs, index more dims than ``input`` has."""
+    shapes = []
+    for t in index:
+        if t.dtype in (dtypes.bool_, dtypes.uint8):
+            shapes += [[int(np.count_nonzero(t._data))]] * t.ndim
+        else:
+            shapes.append(list(t.shape))
+    if len(shapes) > input.ndim:
+        try:  # (expandTensors' broadcast of the indices comes first)
+            np.broadcast_shapes(*map(tuple, shapes))
+        except ValueError:
+            raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                             + ", ".join(map(str, shapes))) from None
+        n = input.ndim
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {n})")
 
 
 @export(method=True)
 def index_put(input, indices, values, accumulate=False):
     """One IndexPutBackward0 on ``input`` and ``values`` (``x[indices] = values`` on a copy, or
     ``+=`` one value after the other with ``accumulate``)."""
-    index = _index_put_checked("index_put", indices, values, accumulate)
+    index = _index_put_checked("index_put", input, indices, values, accumulate)
+    _check_mask_dims(input, index)
     _assign(input.detach().clone(), index, values.detach(), False)  # (PyTorch's checks and errors, on a copy)
     varr = np.asarray(values._data)
     return _keep_indices(_index_put.apply((input, values), (input._data, varr), {
@@ -700,11 +734,35 @@ def index_put(input, indices, values, accumulate=False):
 
 @export(method=True)
 def index_put_(input, indices, values, accumulate=False):
-    index = _index_put_checked("index_put_", indices, values, accumulate)
+    index = _index_put_checked("index_put_", input, indices, values, accumulate)
     if not accumulate:
+        try:
+            _check_mask_dims(input, index)
+        except IndexError:  # (after autograd's checks and the warning of an expanded tensor)
+            input._check_inplace(graph.is_recording((input, values)), "index_put_")
+            raise
         _assign(input, index, values, False)  # (``x[indices] = values`` is PyTorch's index_put_)
         return input
-    return _index_put_inplace(input, index, values, True)
+    data = input._data
+    shared = ()
+    if type(data) is np.ndarray and 0 in data.strides and _has_internal_overlap(data):  # (warned, not refused)
+        shared = tuple(d for d, (n, s) in enumerate(zip(data.shape, data.strides)) if s == 0 and n > 1)
+    return _index_put_inplace(input, index, values, True, shared)
 
 
-_index_put_inplace = inplace(index_put)
+def _index_put_accumulate(input, index, values, accumulate, shared):
+    _assign(input.detach().clone(), index, values.detach(), False)  # (PyTorch's checks and errors, on a copy)
+    return _keep_indices(_index_put.apply((input, values), (input._data, np.asarray(values._data)), {
+        "index": _to_numpy_index(index, input.ndim), "torch_index": index, "accumulate": True, "shared": shared}),
+        _index_put, index)
+
+
+def _index_put_overlaps(self, index, values, accumulate, shared):
+    """_index_put_impl_'s assert_no_overlap of the written tensor with the value and each index."""
+    if _has_index_tensors(index):
+        _check_index_put_overlap(self._data, values, index, self)
+    _check_mask_dims(self, index)
+
+
+_index_put_inplace = inplace(_index_put_accumulate, overlap="index_put_", name="index_put",
+                             checks=_index_put_overlaps)

@@ -604,7 +604,7 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     check_shape((batch1._data.shape[0], n, p))  # the products, before their sum
     result = _addbmm.apply((input, batch1, batch2), (input._data, batch1._data, batch2._data),
                            {"beta": beta, "alpha": alpha})
-    return finish_out("addbmm", result, out)
+    return finish_out("addbmm", result, out, quiet_resize=True)  # (addbmm_out resizes with resize_as_)
 
 
 def _shape_checked_inplace(fn, errors, text, partial=False):
@@ -637,7 +637,17 @@ method("baddbmm_")(_shape_checked_inplace(baddbmm, ("output with shape",), _bad_
 method("addmv_")(_shape_checked_inplace(addmv, ("output with shape",), lambda self, mat, *_: (
     f"Bad in-place call: input tensor size {list(self.shape)} and output tensor size {list(mat.shape[:1])} should "
     "match")))
-method("addbmm_")(inplace(addbmm))
+_addbmm_same_shape = inplace(addbmm)
+
+
+@method("addbmm_")
+def addbmm_(input, batch1, batch2, *, beta=1, alpha=1):
+    """addbmm_out into ``input``: a ``input`` of another shape than the product's is resized (_addbmm_resize.py)."""
+    if type(batch1) is Tensor and type(batch2) is Tensor and batch1.ndim == 3 and batch2.ndim == 3 and \
+            type(input) is Tensor and input._data.shape != (batch1._data.shape[1], batch2._data.shape[2]):
+        from ._addbmm_resize import addbmm_resized
+        return addbmm_resized(input, batch1, batch2, beta, alpha, _addbmm_same_shape)
+    return _addbmm_same_shape(input, batch1, batch2, beta=beta, alpha=alpha)
 
 
 # addr -------------------------------------------------------------------------------------------------

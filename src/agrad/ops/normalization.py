@@ -100,12 +100,14 @@ def _batch_norm_kernel(ctx, x, w, b, running_mean, running_var, training, moment
             var = (var_sum / dt(n)).astype(np.float64)
             invstd = np.where((var == 0) & (eps == 0), 0.0, 1 / np.sqrt(var + eps)).astype(dt)
             ctx.save_mean, ctx.save_invstd = mean, invstd
-            m = dt(momentum)
+            m = dt(momentum)  # (the updates unfused, momentum in the input's type: 0 of 600 running means
+            # differ from PyTorch's; the unbiased variance divided in double, 40 of 1,200 float32 variances
+            # differ in the last bit where the image is short)
             if running_mean is not None:
-                running_mean[...] = _vec_math.fma(np.full(c, m), mean, (dt(1) - m) * running_mean.astype(dt))
+                running_mean[...] = m * mean + (dt(1) - m) * running_mean.astype(dt)
             if running_var is not None:
-                unbiased = (var_sum / dt(n - 1)).astype(np.float64)
-                running_var[...] = float(m) * unbiased + float(dt(1) - m) * running_var.astype(np.float64)
+                unbiased = var_sum.astype(np.float64) / (n - 1)
+                running_var[...] = m * unbiased + (dt(1) - m) * running_var.astype(dt)
         else:
             mean = running_mean.astype(dt)
             invstd = (dt(1) / np.sqrt(running_var.astype(dt) + dt(eps))).astype(dt)
@@ -217,8 +219,19 @@ def _batch_norm_impl(input, weight, bias, running_mean, running_var, training, m
     if (running_mean is None) != (running_var is None):  # (batch_norm_cpu's first check, a ValueError)
         raise ValueError("running_mean and running_var must either both be None or neither be None")
     check_floating(input, "batch_norm")
-    _same_dtype(input, _mixed(input, weight, bias, running_mean, running_var), weight, bias, running_mean,
-                running_var)
+    mixed = _mixed(input, weight, bias, running_mean, running_var)
+    if training:  # (the running statistics are read and updated before the weight and bias are read)
+        _same_dtype(input, mixed, running_mean, running_var)
+        try:
+            _same_dtype(input, mixed, weight, bias)
+        except RuntimeError:
+            if running_mean is not None:
+                import types
+                _batch_norm_fwd(types.SimpleNamespace(), input._data, None, None, running_mean._data,
+                                running_var._data, True, float(momentum), float(eps))
+            raise
+    else:
+        _same_dtype(input, mixed, weight, bias, running_mean, running_var)
     arrays = (input._data, None if weight is None else weight._data, None if bias is None else bias._data)
     out = _batch_norm.apply((input, weight, bias), arrays, {
         "running_mean": None if running_mean is None else running_mean._data,
@@ -282,12 +295,17 @@ def _instance_norm_impl(input, running_mean, running_var, weight, bias, use_inpu
     b, c = input.shape[0], input.shape[1]
     shape = (1, b * c) + tuple(input.shape[2:])
     rep = lambda t: None if t is None else t.repeat(b)  # noqa: E731
-    # (the running statistics in the dtype of the weight, else the bias, else the input: they take no
-    # part in batch_norm's mixed-dtype check, as in PyTorch)
-    like = weight if weight is not None else bias if bias is not None else input
-    stat = lambda t: None if t is None else t.repeat(b).to(like.dtype)  # noqa: E731
     w, bi = rep(weight), rep(bias)  # (ATen repeats the weight, bias and statistics before it reshapes the input)
-    rm, rv = stat(running_mean), stat(running_var)
+    rm, rv = rep(running_mean), rep(running_var)
+    # a running mean of another dtype than the weight's (else the input's) takes that dtype, and the running
+    # variance with it (undefined: the conversion's error); they then take no part in batch_norm's
+    # mixed-dtype check, as in PyTorch
+    like = weight if weight is not None else input
+    if rm is not None and rm.dtype is not like.dtype:
+        if rv is None:
+            raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for argument "
+                               "#0 'self'")
+        rm, rv = rm.to(like.dtype), rv.to(like.dtype)
     x = input.contiguous().view(*shape)
     out = _batch_norm_impl(x, w, bi, rm, rv, use_input_stats, momentum, eps)
     for given, repeated in ((running_mean, rm), (running_var, rv)):

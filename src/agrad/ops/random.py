@@ -33,7 +33,7 @@ from ..tensor import Tensor, device as _device
 from . import _rng_math as M
 from ._layout import dense_order, like_layout
 from ._sampling import (_CTYPE, _check_randperm, _check_range, _check_std, _fmt_double,
-                        _normal_fill, _random_full, _scalar, _uniform_fill, check_uniform, int_values,
+                        _normal_fill, _random_full, _scalar, _uniform_fill, check_uniform, from_double, int_values,
                         normal_values, permutation, uniform_values)
 from ._not_implemented import not_implemented
 from ._op import FUNCTIONS, Op, _zeros, export, finish_out, inplace, method, zeros_like_grad
@@ -244,7 +244,7 @@ def _exponential_fill(a, g, lambd):
                            f"a floating point but you specified {_scalar(d)}")
     u = M.unit_float64(g._random64(a.size))
     vals = (-1.0 / lambd) * np.log1p(-u)
-    return like_layout(a, vals.astype(a.dtype))
+    return like_layout(a, from_double(vals, a.dtype))
 
 
 _exponential = _sampler("ExponentialBackward0", _exponential_fill)
@@ -321,7 +321,7 @@ def _cauchy_fill(a, g, median, sigma):
     _cauchy_dtype(dtypes.from_numpy(a.dtype))
     u = M.unit_float64(g._random64(a.size))
     vals = M.fma64(sigma, np.tan(math.pi * (u - 0.5)), median)   # median + sigma * tan(pi (u - 1/2))
-    return like_layout(a, vals.astype(a.dtype))
+    return like_layout(a, from_double(vals, a.dtype))
 
 
 def _log_normal_fill(a, g, mean, std):
@@ -330,7 +330,7 @@ def _log_normal_fill(a, g, mean, std):
         raise NotImplementedError(f'"log_normal_cpu" not implemented for \'{_scalar(d)}\'')
     draw = g._draw_normal_double
     vals = np.exp(M.fma64(np.array([draw() for _ in range(a.size)], np.float64), std, mean))
-    return like_layout(a, vals.astype(a.dtype))
+    return like_layout(a, from_double(vals, a.dtype))
 
 
 def _geometric_fill(a, g, p):
@@ -575,35 +575,33 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
     if k > 1 << 24:
         raise RuntimeError("number of categories cannot exceed 2^24")
-    if input.dtype is dtypes.float16:
-        raise RuntimeError("multinomial is not implemented for half on CPU")
     p = input._data.reshape(-1, k) if input.ndim == 2 else input._data.reshape(1, k)
     if p.size == 0 or p.shape[0] == 0:
         res = np.zeros(input.shape[:-1] + (n,), np.int64)
-    else:
+    elif not replacement or n == 1:
+        # ATen's fast path (also for one sample with replacement): its checks, then topk of p / Exp(1)
         if not (np.all(p < np.inf) and np.all(p >= 0)):
             raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
         if (p.sum(axis=1) == 0).any():
             raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    if p.size == 0 or p.shape[0] == 0:
-        pass
-    elif not replacement or n == 1:
-        # ATen's fast path (also for one sample with replacement): topk of p / Exp(1)
         # q = empty_like(p).exponential_(1): drawn in the memory order of the input's layout
         u = like_layout(input._data, M.unit_float64(g._random64(p.size))).reshape(p.shape)
-        q = ((-1.0) * np.log1p(-u)).astype(p.dtype)
+        q = from_double((-1.0) * np.log1p(-u), p.dtype)
         q = p / q
         # topk: largest first; among equal keys the lower index first
         order = np.argsort(-q, axis=1, kind="stable")
         res = order[:, :n].astype(np.int64)
     else:
         res = np.empty((p.shape[0], n), np.int64)
-        for i, row in enumerate(p):
-            if (row < 0).any():
-                raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
-            if not np.isfinite(row).all():
+        for i, row in enumerate(p):  # (row by row: a bad row fails after the rows before it drew)
+            bad = ~(row >= 0) | ~np.isfinite(row)
+            if bad.any():  # (each entry checked in turn: not >= 0 (NaN too), then finite)
+                if not row[np.argmax(bad)] >= 0:
+                    raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
                 raise RuntimeError("invalid multinomial distribution (encountering probability entry = "
                                    "infinity or NaN)")
+            if row.dtype == np.float16:  # (half sums in float)
+                row = row.astype(np.float32)
             cum = np.cumsum(row, dtype=row.dtype)
             total = cum[-1]
             if not total > 0:

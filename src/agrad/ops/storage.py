@@ -214,12 +214,29 @@ def _from_storage(input, storage, storage_offset, size, stride):
     return _strided_view(holder, size, stride, storage_offset)[0]
 
 
+def _set_types(storage_offset, size, stride) -> bool:
+    """Whether the parser takes these for set_'s ``int storage_offset, tuple of ints size, stride`` (a
+    lone int is no size here)."""
+    from ._pyargs import _is_index, _is_int
+    return (storage_offset is None or _is_int(storage_offset)) and all(
+        v is None or isinstance(v, (tuple, list)) and (not v or _is_index(v[0])) for v in (size, stride))
+
+
 @method("set_")
 def set_(input, source=None, storage_offset=None, size=None, stride=None):
     if source is not None and not isinstance(source, (Tensor, _StorageBase)):  # (the parser's, first)
         from ._pyargs import format_invalid_args
         given = tuple(a for a in (source, storage_offset, size, stride) if a is not None)
         raise TypeError(format_invalid_args(given, {}, "set_()", list(_SET_FORMS)))
+    if (storage_offset is None) != (size is None) or (source is None or size is None) and \
+            (storage_offset is not None or stride is not None) or not _set_types(storage_offset, size, stride):
+        # none of its forms: the text for the arguments given positionally (the parser's text for the
+        # call as written replaces it where it has one: keywords)
+        from ._pyargs import format_invalid_args
+        given = [source, storage_offset, size, stride]
+        while given and given[-1] is None:
+            given.pop()
+        raise TypeError(format_invalid_args(tuple(given), {}, "set_()", list(_SET_FORMS)))
     enabled = graph._state["enabled"]
     if enabled and input._requires_grad and input._grad_fn is None:
         raise RuntimeError(LEAF_INPLACE_MESSAGE)

@@ -1,0 +1,122 @@
+"""Regression cases of the tensor-surface groups (in-place ops, errors) of the session-32 end run, replayed in
+session 33 (helper "groupsc").
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+ERR = "def err(f):\n    try:\n        return f()\n    except Exception as e:\n        return type(e).__name__ + ': ' + str(e)"
+
+
+def cases(graph: str) -> list[dict]:
+    return [
+        case("index-put-accumulate-expanded-memory",  # (raises-only-agrad:index_put_) accumulate into an expanded
+             # tensor is warned, not refused: every sum lands in the memory its elements share; the value and
+             # index tensors must not overlap the written tensor; too many indices: "(got n)", masks past the dims
+             [ERR, "i = torch.tensor([0, 0])",
+              "v = torch.tensor([[-1, 0, 1, -2], [0, -2, -2, -4]])",
+              "c = torch.tensor([[1., 2.]])"],
+             ["torch.index_put_(torch.tensor([-4, 2, 3, 0]).expand(2, 4), (i,), v, True)",
+              "torch.tensor([1., 2.]).expand(3, 2).index_put_((torch.tensor([0, 2]),), torch.tensor([5., 6.]), True)",
+              "torch.tensor([1.]).expand(3).index_put_((torch.tensor([0, 2]),), torch.tensor([5., 6.]), True)",
+              "torch.tensor([1., 2.]).expand(3, 2).index_put_((torch.tensor([True, False, True]),), torch.tensor(5.), True)",
+              "torch.tensor([1., 2.]).expand(3, 2).index_put_((torch.tensor([0, 1]), torch.tensor([1, 1])), torch.tensor(5.), True)",
+              "torch.tensor([1., 2.]).expand(3, 2).index_put((torch.tensor([0, 2]),), torch.tensor([5., 6.]), True)",
+              "err(lambda: (lambda x: x.index_put_((torch.tensor([0, 1]),), x[1:3], True))(torch.arange(4.)))",
+              "err(lambda: (lambda x: x.index_put_((x[:2],), torch.tensor([7, 8]), True))(torch.arange(4)))",
+              "err(lambda: (lambda x: x.index_put_((torch.tensor([0, 1]),), x, True))(torch.arange(4.)))",
+              "err(lambda: torch.zeros(2, 2).index_put_((i, i, torch.tensor(1)), torch.tensor(1.), True))",
+              "err(lambda: torch.index_put(torch.zeros(2, 2), (i, i, i), torch.tensor(1.)))",
+              "err(lambda: torch.tensor(0.).index_put_((torch.tensor(True),), torch.tensor(1.)))",
+              "err(lambda: torch.zeros(2, 2).index_put_((torch.ones(2, 2, 2, dtype=torch.bool),), torch.tensor(1.)))",
+              "err(lambda: torch.zeros(2, 2).expand(2, 2).index_put_((torch.ones(2, 2, dtype=torch.bool), i), torch.tensor(1.), True))",
+              "(lambda e: (e.index_put_((torch.tensor([0, 2]),), torch.tensor([5., 6.], requires_grad=True), True), e.grad_fn.name()))"
+              "(c.expand(3, 2))"]),
+        case("addbmm-inplace-resizes-self",  # (raises-only-agrad:addbmm_) addbmm_out's resize_as_: self takes the
+             # product's shape, the old self copied in element by element over the same storage; a one-element
+             # self whose expanded strides differ is refused by the copy (after the resize); out= resizes quietly
+             [ERR, "B1 = torch.ones(2, 2, 3)", "B2 = torch.ones(2, 3, 2)",
+              "b1 = torch.tensor([[[0.0]], [[3.0]]])", "b2 = torch.tensor([[[-1.0]], [[0.5]]])",
+              "def g(x, **kw):\n    r = x.addbmm_(B1, B2, **kw)\n    return r, r.stride(), r.storage_offset()",
+              "def h():\n    a = torch.tensor([1., 2.], requires_grad=True)\n    x = a * 1\n"
+              "    b = torch.ones(2, 2, 3, requires_grad=True)\n    r = x.addbmm_(b, B2, beta=2)\n    r.sum().backward()\n"
+              "    return r, x.shape, a.grad, b.grad.sum(), [n[0].name() for n in r.grad_fn.next_functions if n[0]]",
+              "def h2():\n    a = torch.tensor([1., 2.], requires_grad=True)\n    x = a * 1\n    v = x[:1]\n"
+              "    r = v.addbmm_(torch.ones(2, 1, 3), torch.ones(2, 3, 1, requires_grad=True), beta=2)\n"
+              "    r.sum().backward()\n    return r, x, a.grad"],
+             ["(lambda x: (x[0].addbmm_(b1, b2, beta=0), x))(torch.tensor([[-2.5]]))",
+              "g(torch.tensor([[1.], [2.]]))", "g(torch.tensor([[1., 2.]]))", "g(torch.tensor([5.]))",
+              "g(torch.tensor(5.))", "g(torch.tensor([[1.], [2.]]), beta=0)", "g(torch.tensor([[1., 2.], [3., 4.]]).t())",
+              "(lambda b: (g(b[0]), b))(torch.tensor([[1., 2.], [3., 4.]]))",
+              "(lambda b: (g(b[:, 0]), b))(torch.tensor([[1., 2.], [3., 4.]]))",
+              "torch.tensor([1, 2]).addbmm_(torch.ones(2, 2, 3, dtype=torch.int64), torch.ones(2, 3, 2, dtype=torch.int64))",
+              "torch.tensor([1., 2.]).addbmm_(torch.ones(0, 2, 3), torch.ones(0, 3, 2), beta=2)",
+              "(lambda x: (err(lambda: x.addbmm_(b1, b2)), x.shape))(torch.tensor(5.))",
+              "err(lambda: torch.tensor([4., 5.])[1].addbmm_(b1, b2))",
+              "err(lambda: torch.tensor([[4., 5.], [6., 7.]])[:1, 1].addbmm_(b1, b2))",
+              "torch.tensor([4., 5.])[1:].addbmm_(b1, b2)", "torch.tensor(5.).addbmm_(b1, b2, beta=0)",
+              "err(lambda: torch.zeros(4).addbmm_(B1, B2))",
+              "torch.addbmm(torch.zeros(1), b1, b2, out=torch.zeros(1))", "h()", "h2()"]),
+        case("multinomial-half-and-row-checks",  # (raises-only-agrad:multinomial, error-text:multinomial) half
+             # samples (its Exp(1) draws cast to half through float, the cumulative sums in float); the fast
+             # path's checks only on the fast path; with replacement each entry in turn: not >= 0 (NaN too), then
+             # finite, row after row (a bad row fails after the rows before it drew)
+             [ERR, "def draws(dt):\n    out = []\n    for seed in range(12):\n        torch.manual_seed(seed)\n"
+              "        x = torch.rand(3, 7).to(dt)\n        out.append((x.multinomial(4), x.multinomial(5, True),"
+              " x[0].multinomial(1), x.t().multinomial(2)))\n    return out",
+              "def rows(vals, dt):\n    torch.manual_seed(1)\n    x = torch.tensor(vals, dtype=dt)\n"
+              "    return err(lambda: x.multinomial(3, replacement=True)), torch.rand(2)",
+              "def draw(f, n, i):\n    torch.manual_seed(0)\n    return f(torch.empty(n, dtype=torch.float16))[i].item()"],
+             ["draws(torch.float16)", "draws(torch.float32)",
+              "torch.tensor([2.25, 1.75], dtype=torch.float16, requires_grad=True).multinomial(1)",
+              "[rows(v, dt) for dt in (torch.float16, torch.float32, torch.float64) for v in ([[1.5, 2.], "
+              "[float('inf'), -1.]], [[float('nan'), 1.]], [[-1., float('inf')]], [[0., 0.]], [[1.6], [float('inf')]])]",
+              "err(lambda: torch.tensor([1.5, float('inf')], dtype=torch.float16).multinomial(1, True))",
+              "err(lambda: torch.tensor([[0., 0.]], dtype=torch.float16).multinomial(2))",
+              "draw(lambda x: x.exponential_(2.5), 34860, 34859)", "draw(lambda x: x.cauchy_(1., 3.), 16978, 16977)",
+              "draw(lambda x: x.log_normal_(0.3, 1.5), 2502, 2501)", "draw(lambda x: x[::2].normal_(1, 3), 26932, 13465)"]),
+        case("ldexp-inplace-no-resize-warning",  # (warning:ldexp_) the out-of-place ldexp warns of a resized output
+             # (a float input, an integer exponent, a broadcast shape); ldexp_ refuses without the warning
+             [ERR, "e3 = torch.tensor([-3, 0, -1], dtype=torch.int32)"],
+             ["err(lambda: torch.tensor([-1.5, 2.25])[0].ldexp_(e3))", "err(lambda: torch.tensor([-1.5]).ldexp_(e3))",
+              "err(lambda: torch.tensor([[2.]]).ldexp_(torch.tensor([[1], [2]])))",
+              "err(lambda: (torch.tensor([2.], requires_grad=True) * 1).ldexp_(torch.tensor([1, 2])))",
+              "torch.ldexp(torch.tensor([1.]), e3)", "torch.tensor([2., 3.]).ldexp_(torch.tensor([1, 2]))"]),
+        case("set-overload-mismatch",  # (raises-only-torch:set_) set_'s forms: () / (source) / (source,
+             # storage_offset, size, stride=None); any other combination is the parser's TypeError
+             [ERR, "def Y():\n    return torch.tensor([1., 2., 3.])"],
+             ["err(lambda: torch.tensor([False]).set_(size=()))", "err(lambda: Y().set_(stride=(1,)))",
+              "err(lambda: Y().set_(Y(), size=(2,)))", "err(lambda: Y().set_(Y(), 1))",
+              "err(lambda: Y().set_(Y(), 1, stride=(1,)))", "err(lambda: Y().set_(Y(), stride=(1,)))",
+              "err(lambda: Y().set_(Y(), 1.5, (2,)))", "err(lambda: Y().set_(Y(), 1, 2))",
+              "err(lambda: Y().set_(None, 1, (2,)))", "Y().set_(source=Y())", "Y().set_(Y(), 1, (2,))",
+              "Y().set_(Y(), storage_offset=1, size=(2,))", "Y().set_(Y(), 1, (2,), (1,))",
+              "Y().set_(Y().untyped_storage(), 1, (2,))", "Y().set_()"]),
+        case("instance-norm-running-stat-dtypes",  # (error-type:instance_norm) a running mean of another dtype than
+             # the weight's (else the input's) converts both statistics (an undefined variance: its error); batch
+             # norm's typed reads: the running statistics before the bias in training; the running updates unfused
+             [ERR, "x = torch.tensor([[[-0.75, 0.5], [2.25, -0.75], [1.25, 1.25], [0.75, -0.25]]])",
+              "m = torch.tensor([2.0, -1.0, 0.0, 0.75], dtype=torch.float64)",
+              "v = torch.tensor([1.0, 2.0, 3.0, 0.75])",
+              "def inn(dx, dw, db, dm, dv):\n    mm = None if dm is None else m.to(dm).clone()\n"
+              "    vv = None if dv is None else v.to(dv).clone()\n"
+              "    r = err(lambda: F.instance_norm(x.to(dx), mm, vv, weight=None if dw is None else torch.ones(4, dtype=dw),"
+              " bias=None if db is None else torch.ones(4, dtype=db)))\n    return r, mm, vv",
+              "def bn(training, *ds):\n    w, b, rm, rv = (torch.full((4,), 0.5, dtype=d) for d in ds)\n"
+              "    r = err(lambda: F.batch_norm(x, rm, rv, w, b, training=training, momentum=0.3))\n    return r, rm, rv",
+              "f32, f64, f16 = torch.float32, torch.float64, torch.float16"],
+             ["err(lambda: F.instance_norm(x, m, bias=torch.ones(4), momentum=0.1, eps=1e-05))",
+              "[inn(f32, None, None, dm, dv) for dm in (None, f32, f64, f16) for dv in (None, f32, f64, f16)]",
+              "[inn(f32, dw, db, dm, None) for dw in (None, f32, f64) for db in (None, f64) for dm in (f32, f64)]",
+              "[inn(f64, dw, None, f64, f64) for dw in (None, f64)]",
+              "[inn(f32, f32, db, f32, dv) for db in (f64, f16) for dv in (f16, f64)]",
+              "[bn(t, f32, db, dm, dv) for t in (True, False) for db in (f32, f64, f16) for dm in (f32, f64, f16)"
+              " for dv in (f32, f64, f16)]",
+              "[bn(True, d, d, d, d) for d in (f32, f64)]"]),
+    ]
