@@ -83,4 +83,24 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: torch.autograd.grad(x.narrow_copy(-1, -2, 2).sum(), [x]))",
               "err(lambda: torch.autograd.grad(x.narrow_copy(0, -2, 2).sum(), [x]))",
               "graph(x.narrow_copy(1, 1, 2).grad_fn)"]),
+        case("sdpa-math-softmax-backward-data-and-flash-edges",  # (dt32 grad_fn:grad, dt33 grad_fn:backward,
+             # grad_fn:scaled_dot_product_attention) the math path's _safe_softmax backward is
+             # _softmax_backward_data (SoftmaxBackwardDataBackward0 under create_graph); an attn_mask that
+             # requires grad takes the math path even for 4-D inputs; the flash backward's NotImplemented node
+             # has edges for its arguments that require grad only (grad_out, query, key, value, out)
+             [graph, "q = torch.tensor([[2.0, 1.5, 2.0], [-2.0, 0.0, 0.0], [2.5, 1.0, -2.75]], requires_grad=True)",
+              "k = torch.tensor([[-0.5, -0.0, 2.75]])", "v = torch.tensor([[-0.5, 2.25, 0.25]], requires_grad=True)",
+              "r = F.scaled_dot_product_attention(q, k, v)",
+              "gq, gv = torch.autograd.grad(r.sum(), [q, v], create_graph=True)",
+              "(gq.pow(2).sum() + gv.pow(2).sum()).backward()",
+              "q4 = (torch.arange(16.).reshape(1, 2, 2, 4) / 7 - 1).double()",
+              "k4 = (torch.arange(24.).reshape(1, 2, 3, 4) / 5 - 2).double()",
+              "v4 = (torch.arange(24.).reshape(1, 2, 3, 4) / 9 - 1).double().requires_grad_()",
+              "m = torch.tensor([[-2.5, -2.0, 1.25]], dtype=torch.float64, requires_grad=True)",
+              "r4 = F.scaled_dot_product_attention(q4, k4, v4, attn_mask=m)",
+              "a = (torch.arange(24.).reshape(1, 2, 3, 4) / 11).requires_grad_()",
+              "b = (torch.arange(24.).reshape(1, 2, 3, 4) / 13 - 1).requires_grad_()",
+              "c = torch.arange(24.).reshape(1, 2, 3, 4) / 17", "r5 = F.scaled_dot_product_attention(a, c, b)",
+              "g5 = torch.autograd.grad(r5, [b], torch.ones(1, 2, 3, 4), create_graph=True)[0]"],
+             ["graph(gq.grad_fn)", "graph(gv.grad_fn)", "q.grad", "graph(r4.grad_fn)", "r4", "graph(g5.grad_fn)"]),
     ]

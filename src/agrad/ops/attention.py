@@ -21,6 +21,7 @@ from .. import dtypes
 from ..tensor import Tensor
 from ._op import Op, export
 from .nn import const, mul_scalar
+from .softmax import _softmax_backward, _softmax_backward_fwd, _softmax_fwd
 
 # ---------------------------------------------------------------------------
 # _safe_softmax
@@ -28,11 +29,10 @@ from .nn import const, mul_scalar
 
 
 def _safe_softmax_fwd(ctx, a, dim):
-    m = np.max(a, axis=dim, keepdims=True)
-    masked = np.isneginf(m)
-    e = np.exp(a - np.where(masked, 0, m))
-    s = np.sum(e, axis=dim, keepdims=True)
-    return np.where(masked, 0, e / np.where(s == 0, 1, s)).astype(a.dtype, copy=False)
+    """ATen's _safe_softmax: softmax (its kernels), zeros where a row is -inf everywhere."""
+    out = _softmax_fwd(ctx, a, dim)
+    masked = np.all(np.isneginf(a), axis=dim, keepdims=True)
+    return np.where(masked, out.dtype.type(0), out) if masked.any() else out
 
 
 _safe_softmax = Op("SafeSoftmaxBackward0", _safe_softmax_fwd, saves=("result",))
@@ -40,8 +40,14 @@ _safe_softmax = Op("SafeSoftmaxBackward0", _safe_softmax_fwd, saves=("result",))
 
 @_safe_softmax.derivative
 def _(ctx, grad):
-    y = ctx.result
-    return y * (grad - (grad * y).sum(ctx.dim, keepdim=True))
+    # (derivatives.yaml: _softmax_backward_data(grad, result, dim), SoftmaxBackwardDataBackward0 under
+    # create_graph)
+    return _softmax_backward(grad, ctx.result, dim=ctx.dim)
+
+
+@_safe_softmax.raw_derivative
+def _(ctx, g):
+    return _softmax_backward_fwd(ctx, g, ctx.result._data, dim=ctx.dim)
 
 
 # ---------------------------------------------------------------------------
@@ -97,19 +103,24 @@ def _flash_backward_fwd(ctx, g, q, k, v, mask, scale, groups):
 
 
 _flash = Op("ScaledDotProductFlashAttentionForCpuBackward0", _flash_fwd, inputs=("query", "key", "value"),
-            saves=("query", "key", "value"), jvp="unsupported")
+            saves=("query", "key", "value", "result"), jvp="unsupported")
 _flash.jvp_name = "_scaled_dot_product_flash_attention_for_cpu"
-# the backward of the flash kernel has no derivative in PyTorch
-_flash_backward = Op("torch::autograd::NotImplemented", _flash_backward_fwd,
-                     inputs=("grad_out", "query", "key", "value"), internal=True, jvp="unsupported")
+# the backward of the flash kernel has no derivative in PyTorch: a NotImplemented node whose edges are
+# those of its tensor arguments that require grad (grad_out, query, key, value, out)
+_flash_backward = Op("torch::autograd::NotImplemented",
+                     lambda ctx, *arrays, g, q, k, v, mask, scale, groups: _flash_backward_fwd(
+                         ctx, g, q, k, v, mask, scale, groups), inputs=(), outputs=3, internal=True,
+                     jvp="unsupported")
 _flash_backward.jvp_name = "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
 
 
 @_flash.derivative
 def _(ctx, grad):
     q, k, v = ctx.query, ctx.key, ctx.value
-    dq, dk, dv = _flash_backward.apply((grad, q, k, v), (grad._data, q._data, k._data, v._data),
-                                       {"mask": ctx.mask, "scale": ctx.scale, "groups": ctx.groups})
+    needing = tuple(t for t in (grad, q, k, v, ctx.result) if t._requires_grad)
+    dq, dk, dv = _flash_backward.apply(needing, tuple(t._data for t in needing),
+                                       {"g": grad._data, "q": q._data, "k": k._data, "v": v._data,
+                                        "mask": ctx.mask, "scale": ctx.scale, "groups": ctx.groups})
     return (dq if ctx.needs(0) else None, dk if ctx.needs(1) else None, dv if ctx.needs(2) else None)
 
 
@@ -154,7 +165,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         groups = query.shape[-3] // key.shape[-3]
     flash = (query.ndim == key.ndim == value.ndim == 4 and dropout_p == 0.0
              and query.shape[-1] == key.shape[-1] == value.shape[-1]
-             and query.dtype.is_floating_point and L > 0 and S > 0)
+             and query.dtype.is_floating_point and L > 0 and S > 0
+             and not (attn_mask is not None and attn_mask.requires_grad))  # (a mask's gradient: math only)
     if flash:
         mask = _mask_np(None if attn_mask is None else attn_mask._data, is_causal, L, S, query._data.dtype)
         return _flash(query, key, value, mask=mask, scale=float(scale), groups=groups)
