@@ -103,4 +103,20 @@ def cases(graph: str) -> list[dict]:
               "c = torch.arange(24.).reshape(1, 2, 3, 4) / 17", "r5 = F.scaled_dot_product_attention(a, c, b)",
               "g5 = torch.autograd.grad(r5, [b], torch.ones(1, 2, 3, 4), create_graph=True)[0]"],
              ["graph(gq.grad_fn)", "graph(gv.grad_fn)", "q.grad", "graph(r4.grad_fn)", "r4", "graph(g5.grad_fn)"]),
+        case("saved-tensor-checks-sigmoid-ldexp-maxpool",  # (dt33 grad_fn:grad, raises-only-torch:grad and
+             # :backward) sigmoid_backward's output derivative is grad * grad_output * (-2 * output + 1) (MulBackward1,
+             # AddBackward1); ldexp saves other and its result whichever input requires grad (a later in-place
+             # change is caught); max pooling's backward saves its indices (a second pass through it fails)
+             [graph, "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "x1 = torch.tensor([[0.0, -0.25, 0.75, 1.75]], dtype=torch.float64, requires_grad=True)",
+              "r3 = x1 * 1", "r3[1:].sigmoid_()", "q5, = torch.autograd.grad(r3.sum(), [x1], create_graph=True)",
+              "g9, = torch.autograd.grad(torch.fmax(q5, torch.tensor([[3.0, -1.75, 0.75, -2.75]], dtype=torch.float64,"
+              " requires_grad=True)).sum(), [x1], create_graph=True)",
+              "a = torch.tensor([[2.5, -1.5], [0.5, -0.75]], dtype=torch.float16, requires_grad=True)",
+              "r = torch.ldexp(a, torch.tensor([[3.0, 0.5], [-2.25, -2.5]], dtype=torch.float16))", "r.log_()",
+              "p = torch.tensor([[[[[2.0], [-0.5]], [[-1.25], [0.75]]]]], dtype=torch.float64, requires_grad=True)",
+              "q, = torch.autograd.grad(F.adaptive_max_pool3d(p, 2).sum(), [p], create_graph=True)",
+              "q.pow(2).sum().backward()"],
+             ["graph(g9.grad_fn)", "g9", "err(lambda: torch.autograd.grad(r.sum(), [a]))", "graph(q.grad_fn)",
+              "err(lambda: q.sum().backward())"]),
     ]

@@ -134,7 +134,7 @@ def _ldexp_fwd(ctx, a, b, dtype):
 
 
 _ldexp = Op("LdexpBackward0", _ldexp_fwd, inputs=("self", "other"), saves=("other", "result"),
-            saves_for={"other": (0,), "result": (1,)}, iterated=True)  # (each read by one input's formula only)
+            iterated=True)  # (both saved whichever input requires grad: the version checks see them)
 
 
 @_ldexp.derivative

@@ -125,7 +125,9 @@ def _max_pool_op(n, name="MaxPool{n}DWithIndices", forward=_max_pool_fwd, scatte
     name = name.format(n=n)
     op = Op(f"{name}Backward0", in_input_format(forward), outputs=1, saves=("self",))
     # max_pool2d_with_indices_backward(grad_output, self, ...): self only for its shape (zero derivative)
-    back = Op(f"{name}BackwardBackward0", scatter, inputs=("grad_output", "self"), internal=True, jvp="linear")
+    # (it saves indices, which a backward frees: a second one through it fails, as PyTorch's)
+    back = Op(f"{name}BackwardBackward0", scatter, inputs=("grad_output", "self"), internal=True, jvp="linear",
+              keeps={"indices": "indices"})
 
     @op.derivative
     def _(ctx, grad):

@@ -280,7 +280,7 @@ def sigmoid(ctx, grad):
 
 _sigmoid_backward = _fused_backward(
     "SigmoidBackwardBackward0", _sigmoid_backward_np,
-    lambda grad, y: _sigmoid_backward(grad, y), lambda grad, go, y: grad * go * (1 - 2 * y))
+    lambda grad, y: _sigmoid_backward(grad, y), lambda grad, go, y: grad * go * (-2 * y + 1))  # (derivatives.yaml: -2 * output + 1)
 
 
 @unary(lambda a: np.where(a < 0, 0, a).astype(a.dtype, copy=False), saves=("result",), float_out=False,  # keeps -0.0
