@@ -133,8 +133,9 @@ def _ldexp_fwd(ctx, a, b, dtype):
         return (x * scale.to(dtypes.from_numpy(dtype)))._data
 
 
+# (other saved for self's formula only; the result whichever input requires grad: PyTorch's version checks)
 _ldexp = Op("LdexpBackward0", _ldexp_fwd, inputs=("self", "other"), saves=("other", "result"),
-            iterated=True)  # (both saved whichever input requires grad: the version checks see them)
+            saves_for={"other": (0,)}, iterated=True)
 
 
 @_ldexp.derivative
