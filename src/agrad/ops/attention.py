@@ -21,7 +21,7 @@ from .. import dtypes
 from ..tensor import Tensor
 from ._op import Op, export
 from .nn import const, mul_scalar
-from .softmax import _softmax_backward, _softmax_backward_fwd, _softmax_fwd
+from .softmax import _softmax_backward, _softmax_fwd
 
 # ---------------------------------------------------------------------------
 # _safe_softmax
@@ -43,11 +43,6 @@ def _(ctx, grad):
     # (derivatives.yaml: _softmax_backward_data(grad, result, dim), SoftmaxBackwardDataBackward0 under
     # create_graph)
     return _softmax_backward(grad, ctx.result, dim=ctx.dim)
-
-
-@_safe_softmax.raw_derivative
-def _(ctx, g):
-    return _softmax_backward_fwd(ctx, g, ctx.result._data, dim=ctx.dim)
 
 
 # ---------------------------------------------------------------------------
