@@ -157,6 +157,9 @@ CONDITIONED_OPS = {"pinv", "pinverse", "svd", "svdvals", "lstsq", "det", "slogde
                    "geqrf", "householder_product", "orgqr", "ormqr", "tensorinv", "tensorsolve", "nuclear_norm"}
 
 
+_A_BACKWARD = re.compile(r"\.backward\(|\bautograd\.grad\(")
+
+
 def _condition_of(lines: list[str], want: list[dict], i: int):
     """(condition number, power) for statement ``i``: a CONDITIONED_OPS call (power 1) or a
     ``backward``/``grad`` of a program that made one before (power 2, a derivative's rounding
@@ -165,7 +168,8 @@ def _condition_of(lines: list[str], want: list[dict], i: int):
     op = op_of(lines[i])
     if op in CONDITIONED_OPS:
         calls, power = [i], 1
-    elif op in ("backward", "grad"):
+    elif op in ("backward", "grad") or _A_BACKWARD.search(lines[i].strip().splitlines()[-1]):
+        # (the generator's ``sum(g.pow(2).sum() for g in gs if ...).backward()`` is named after pow)
         calls, power = [j for j in range(i) if op_of(lines[j]) in CONDITIONED_OPS], 2
     else:
         return None

@@ -429,6 +429,12 @@ def test_lapack_rounding_within_the_condition_number_is_documented():
     assert difftest.documented(aspect, lines[2], gw, gg, (lines, [well, well, gw], 2)) is None
     plain = [lines[0], "r = a * 2", lines[2]]
     assert difftest.documented(aspect, lines[2], gw, gg, (plain, [ill, ill, gw], 2)) is None
+    # a statement that ends in a backward, named after its first call (the generator's double-backward form)
+    pow_form = [lines[0], lines[1], "sum(g.pow(2).sum() for g in gs if g is not None).backward()"]
+    assert difftest.op_of(pow_form[2]) == "pow"
+    assert difftest.documented(aspect, pow_form[2], gw, gg, (pow_form, [ill, ill, gw], 2)) == "lapack-conditioning"
+    assert difftest.documented(aspect, "q = g.pow(2)", gw, gg, ([lines[0], lines[1], "q = g.pow(2)"],
+                                                                 [ill, ill, gw], 2)) is None
 
 
 def test_svd_signs_with_lapack_rounding_are_documented():
