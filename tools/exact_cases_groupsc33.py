@@ -119,4 +119,17 @@ def cases(graph: str) -> list[dict]:
               "[bn(t, f32, db, dm, dv) for t in (True, False) for db in (f32, f64, f16) for dm in (f32, f64, f16)"
               " for dv in (f32, f64, f16)]",
               "[bn(True, d, d, d, d) for d in (f32, f64)]"]),
+        case("conv-one-output-channel-plus-zero",  # (repr:conv2d) the slow kernel's one-term reduction keeps the
+             # product's -0.0, except with one output channel per group and no bias (a matrix-vector product whose
+             # sum starts at +0.0; with a bias, at the bias)
+             ["def s(t):\n    return t.detach().signbit().int().flatten().tolist()"],
+             ["F.conv2d(torch.tensor([[[[2.0]]]], requires_grad=True), torch.tensor([[[[-0.75]]]], requires_grad=True), padding=1)",
+              "s(F.conv2d(torch.zeros(1, 1, 3, 3), -torch.ones(1, 1, 1, 1)))",
+              "s(F.conv1d(torch.ones(1, 1, 3), -torch.ones(1, 1, 1), padding=1, stride=2))",
+              "s(F.conv3d(torch.ones(1, 1, 1, 1, 1), -torch.ones(1, 1, 1, 1, 1), padding=1))",
+              "[s(F.conv2d(x.to(dt), w.to(dt), None if b is None else b.to(dt), padding=1)) for b in (None, torch.tensor([-0.0]),"
+              " torch.tensor([0.0])) for x in (torch.zeros(1, 1, 2, 2), -torch.zeros(1, 1, 2, 2)) for w in (-torch.ones(1, 1, 1, 1),"
+              " torch.ones(1, 1, 1, 1)) for dt in (torch.float32, torch.float64)]",
+              "s(F.conv2d(torch.zeros(1, 1, 2, 2, dtype=torch.float64), -torch.ones(2, 1, 1, 1, dtype=torch.float64), padding=1))",
+              "s(F.conv2d(torch.zeros(1, 2, 2, 2, dtype=torch.float64), -torch.ones(2, 1, 1, 1, dtype=torch.float64), padding=1, groups=2))"]),
     ]

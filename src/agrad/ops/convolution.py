@@ -221,9 +221,12 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
         wg = w.reshape(g, w.shape[0] // g, -1)
         if wg.shape[-1] == 1 and not _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, stride, dilation, False,
                                                   output_padding, groups):
-            # (a reduction of one term: the slow kernel's gemm gives the product itself, -0.0 kept;
-            # oneDNN's accumulator starts at +0.0)
+            # (a reduction of one term: the slow kernel's gemm gives the product itself, -0.0 kept, unless
+            # there is one output channel per group and no bias, a matrix-vector product whose sum starts at
+            # +0.0 (with a bias, at the bias); oneDNN's accumulator starts at +0.0)
             out = (wg * cols).reshape(n, w.shape[0], *o)
+            if wg.shape[1] == 1 and b is None:
+                out = out + 0.0
         else:
             out = np.matmul(wg, cols).reshape(n, w.shape[0], *o)
     else:
