@@ -132,4 +132,17 @@ def cases(graph: str) -> list[dict]:
               " torch.ones(1, 1, 1, 1)) for dt in (torch.float32, torch.float64)]",
               "s(F.conv2d(torch.zeros(1, 1, 2, 2, dtype=torch.float64), -torch.ones(2, 1, 1, 1, dtype=torch.float64), padding=1))",
               "s(F.conv2d(torch.zeros(1, 2, 2, 2, dtype=torch.float64), -torch.ones(2, 1, 1, 1, dtype=torch.float64), padding=1, groups=2))"]),
+        case("loss-fronts-read-as-functional",  # (error-text:margin_ranking_loss) F's Python fronts: margin_ranking_loss
+             # reads .dim() then .size() in its message; binary_cross_entropy compares sizes before weight.size(),
+             # broadcast_shapes and expand, the kernel's mul_ of a larger weight; poisson_nll_loss's parser takes
+             # bools; multilabel_soft_margin_loss's logsigmoid(input) parses first
+             [ERR, "x = torch.tensor([0.25, 0.5])", "v = torch.tensor([[0.5, 0.5], [1., 0.]])"],
+             ["err(lambda: F.margin_ranking_loss(x, v, 3))", "err(lambda: F.margin_ranking_loss(x, x, 3))",
+              "err(lambda: F.margin_ranking_loss(3, v, x))", "err(lambda: F.margin_ranking_loss(x, 3., x))",
+              "err(lambda: F.binary_cross_entropy(x, v, 3))", "err(lambda: F.binary_cross_entropy(x, x, 3))",
+              "err(lambda: F.binary_cross_entropy(x, x, torch.ones(3)))", "err(lambda: F.binary_cross_entropy(x, x, torch.ones(2, 2)))",
+              "err(lambda: F.binary_cross_entropy(x, 3.))", "F.binary_cross_entropy(x, x, torch.ones(1))",
+              "F.binary_cross_entropy(x, x, torch.ones(2, dtype=torch.float64))",
+              "err(lambda: F.poisson_nll_loss(x, v, 3))", "err(lambda: F.poisson_nll_loss(x, x, True, 1))",
+              "err(lambda: F.multilabel_soft_margin_loss(3, x))", "err(lambda: F.multilabel_soft_margin_loss(3., x, v))"]),
     ]

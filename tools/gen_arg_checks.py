@@ -45,6 +45,8 @@ VARYING_ATTRIBUTE = {"softmax", "softmin", "log_softmax"}
 # padding_idx, input.contiguous() with a max_norm, then torch.embedding's parser, weight before indices)
 # (F.kl_div: its 'mean' warning and the reduction's ValueError, then torch.kl_div's parser)
 OWN_ORDER = {"F.embedding", "F.kl_div",
+             "F.margin_ranking_loss",  # (input1.dim() != input2.dim() decides whether target's .dim() or .size() fails)
+             "F.binary_cross_entropy",  # (target.size() != input.size() before weight.size())
              "method.resize_as"}  # (its deprecation warning comes before the argument's AttributeError)
 ELEMENT = re.compile(r"^(expected Tensor as element )1( in argument \d+, but got )float$")
 SKIP = diffgen.SKIP | {"tensor", "as_tensor", "from_numpy", "broadcast_shapes", "pow", "where", "xlogy",

@@ -406,10 +406,14 @@ def _(ctx, grad):
 @export(functional=True, torch=False)
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     reduction = reduction_arg(reduction, size_average, reduce)
-    if target.shape != input.shape:
+    if target.size() != input.size():  # (torch/nn/functional.py's reads: a number fails on .size())
         raise ValueError(
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
             "deprecated. Please ensure they have the same size.")
+    if weight is not None:  # (torch.broadcast_shapes(target.size(), weight.size()) and the expand, first)
+        from .views import broadcast_shapes
+        new_size = broadcast_shapes(target.size(), weight.size())
+        weight = weight.expand(new_size)
     if target.dtype is not input.dtype:  # TensorIterator's check of the kernel's operands
         raise RuntimeError(f"Found dtype {_scalar_name(target.dtype)} but expected {_scalar_name(input.dtype)}")
     if not input.dtype.is_floating_point:  # the kernel's dispatch, before its check of the values
@@ -417,8 +421,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     w = None
     if weight is not None:
         check_not_differentiable(weight, "weight", "binary_cross_entropy")
-        shape = np.broadcast_shapes(target.shape, weight.shape)
-        w = np.broadcast_to(weight._data, shape).astype(input._data.dtype)
+        if weight.shape != input.shape:  # (the kernel's loss.mul_(weight))
+            raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
+                               f"{list(weight.shape)}")
+        w = weight._data.astype(input._data.dtype)
     ts, arrs = _common(input, target)
     return _bce.apply(ts, arrs, {"weight": w, "reduction": reduction})
 
@@ -640,10 +646,10 @@ def _margin_ranking(input1, input2, target, margin, reduction):
 @export(functional=True, torch=False)
 def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
     reduction = reduction_arg(reduction, size_average, reduce)
-    if input1.ndim != input2.ndim or input1.ndim != target.ndim:
-        raise RuntimeError(
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():  # (as torch/nn/functional.py reads them:
+        raise RuntimeError(  # a target that is no tensor fails on .dim() or, in this message, .size())
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: "
-            f"{input1.shape}, input2: {input2.shape}, target: {target.shape} ")
+            f"{input1.size()}, input2: {input2.size()}, target: {target.size()} ")
     return _margin_ranking(input1, input2, target, margin, reduction)
 
 
@@ -679,6 +685,10 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         reduction = reduction_arg(reduction, size_average, reduce)
     if reduction not in ("none", "mean", "sum"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    if type(log_input) is not bool or type(full) is not bool or type(eps) is not float:  # torch.poisson_nll_loss's
+        from ._argcheck import _raise_parser_error  # parser (a number for a bool, say)
+        _raise_parser_error("torch.poisson_nll_loss", (input, target, log_input, full, eps,
+                                                        ("none", "mean", "sum").index(reduction)), {})
     return _poisson_nll(input, target, log_input, full, eps, reduction)
 
 

@@ -8,6 +8,7 @@ with ``d`` = ``pairwise_distance`` (NormBackward1 nodes); ``swap`` takes the
 
 from __future__ import annotations
 
+from ..tensor import Tensor
 from ._argcheck import _raise_parser_error
 from ._op import export
 from .activations import logsigmoid
@@ -82,6 +83,8 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     """The multi-label one-versus-all logistic loss, averaged over the classes: F's composite."""
     if size_average is not None or reduce is not None:
         reduction = reduction_arg(reduction, size_average, reduce)
+    if not isinstance(input, Tensor):  # (F's logsigmoid(input): its parser's TypeError)
+        _raise_parser_error("F.logsigmoid", (input,), {})
     loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
