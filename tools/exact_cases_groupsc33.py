@@ -145,4 +145,15 @@ def cases(graph: str) -> list[dict]:
               "F.binary_cross_entropy(x, x, torch.ones(2, dtype=torch.float64))",
               "err(lambda: F.poisson_nll_loss(x, v, 3))", "err(lambda: F.poisson_nll_loss(x, x, True, 1))",
               "err(lambda: F.multilabel_soft_margin_loss(3, x))", "err(lambda: F.multilabel_soft_margin_loss(3., x, v))"]),
+        case("cast-memory-format-copy-layout",  # (stride:bool) a cast to another dtype with memory_format= is laid out
+             # in that format even where the input's suggested format is it (a transpose); the same dtype aliases
+             # when the suggested format is the one asked for
+             ["x = torch.arange(12.).reshape(1, 4, 3).transpose(0, -1)",
+              "y = torch.arange(24.).reshape(1, 2, 3, 4).permute(0, 2, 3, 1)"],
+             ["[getattr(x, n)(memory_format=torch.contiguous_format).stride() for n in ('bool', 'double', 'half', 'int', 'long')]",
+              "x.float(memory_format=torch.contiguous_format) is x", "x.bool(memory_format=torch.preserve_format).stride()",
+              "x.to(torch.bool, memory_format=torch.contiguous_format).stride()",
+              "x.to(torch.float32, memory_format=torch.contiguous_format).stride()",
+              "y.bool(memory_format=torch.channels_last).stride()", "y.float(memory_format=torch.channels_last).stride()",
+              "y.float(memory_format=torch.contiguous_format).stride()"]),
     ]

@@ -39,9 +39,9 @@ def _cast(input, d, copy=False, memory_format=None):
         fmt = explicit(memory_format, "to")
         if fmt is not None:
             order(input.shape, fmt)
-            if (suggested_format(input._data) or "contiguous_format") == fmt._name:
-                fmt = None
-            elif d is input.dtype and not copy:
+            if d is input.dtype and not copy:
+                if (suggested_format(input._data) or "contiguous_format") == fmt._name:
+                    return input  # (to_will_alias: the suggested format is the one asked for)
                 copy = True
     if d is input.dtype and not copy:
         return input
