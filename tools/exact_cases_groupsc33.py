@@ -155,5 +155,7 @@ def cases(graph: str) -> list[dict]:
               "x.to(torch.bool, memory_format=torch.contiguous_format).stride()",
               "x.to(torch.float32, memory_format=torch.contiguous_format).stride()",
               "y.bool(memory_format=torch.channels_last).stride()", "y.float(memory_format=torch.channels_last).stride()",
-              "y.float(memory_format=torch.contiguous_format).stride()"]),
+              "y.float(memory_format=torch.contiguous_format).stride()",
+              "torch.ones(3, 4, 1, requires_grad=True).transpose(0, -1).bool(memory_format=torch.contiguous_format).stride()",
+              "torch.ones(3, 4, 1, requires_grad=True).transpose(0, -1).long(memory_format=torch.contiguous_format).stride()"]),
     ]

@@ -46,7 +46,7 @@ def _cast(input, d, copy=False, memory_format=None):
     if d is input.dtype and not copy:
         return input
     if input._requires_grad and not d.is_floating_point:
-        return Tensor._make(cast(input._data, d.numpy))
+        return Tensor._make(_to_copy_fwd(None, input._data, d, fmt))
     return _to_copy.apply((input,), (input._data,), {"dtype": d, "fmt": fmt} if fmt is not None else {"dtype": d})
 
 
