@@ -158,4 +158,17 @@ def cases(graph: str) -> list[dict]:
               "y.float(memory_format=torch.contiguous_format).stride()",
               "torch.ones(3, 4, 1, requires_grad=True).transpose(0, -1).bool(memory_format=torch.contiguous_format).stride()",
               "torch.ones(3, 4, 1, requires_grad=True).transpose(0, -1).long(memory_format=torch.contiguous_format).stride()"]),
+        case("uint8-data-wraps-negative-ints",  # (raises-only-agrad:new) a uint8 tensor made from Python ints takes
+             # -255..-1 wrapping round (c10's checked_convert of an unsigned type); a negative float or past -255 overflows
+             [ERR, "x = torch.tensor([1, 0], dtype=torch.uint8)"],
+             ["x.new([-3])", "x.new([True, -1])", "x.new([[-1, 2]])", "x.new_tensor([-3])", "torch.tensor([-255], dtype=torch.uint8)",
+              "err(lambda: torch.tensor([-256], dtype=torch.uint8))", "err(lambda: x.new([-3.5]))", "err(lambda: x.new([300]))",
+              "err(lambda: torch.tensor([-3], dtype=torch.int8).new([300]))"]),
+        case("unique-dim-result-storage",  # (raises-only-agrad:as_strided_scatter) unique along a dim: its result's
+             # storage is its own elements (as_strided_scatter's bounds, untyped_storage)
+             ["x3 = torch.tensor([[[2.5], [-2.25]], [[-2.75], [-0.25]], [[-3.0], [-2.0]], [[2.75], [1.5]]], dtype=torch.float16)",
+              "r6 = x3.unique(dim=2)"],
+             ["(r6.shape, r6.stride(), r6.untyped_storage().size(), r6.storage_offset())",
+              "r6.as_strided_scatter(torch.tensor([0.0, -0.5], dtype=torch.float16), (2,), (2,), 3)",
+              "[(r.stride(), r.untyped_storage().size()) for r in (x3.unique(dim=0), x3.unique(dim=1))]"]),
     ]

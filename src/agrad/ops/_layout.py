@@ -277,6 +277,8 @@ def storage_of(a):
     flat = root.ravel(order="K")
     if not np.shares_memory(flat, root) and root.size:
         return None
+    if flat.dtype.kind == "V" and a.dtype.kind != "V":  # (numpy's unique along an axis views rows as records)
+        flat = flat.view(a.dtype)
     offset = (a.__array_interface__["data"][0] - flat.__array_interface__["data"][0]) // max(a.itemsize, 1)
     return flat, offset
 

@@ -118,8 +118,24 @@ def _to_array(data, dtype):
     except (ValueError, TypeError) as e:
         raise ValueError(f"expected sequence of equal-length lists or numbers: {e}") from None
     except OverflowError:
-        raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow") from None
+        arr = _wrapped_unsigned(data, dtype)
+        if arr is None:
+            raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow") from None
     return arr
+
+
+def _wrapped_unsigned(data, dtype):
+    """uint8 data of Python ints (and bools) some of them negative: c10's checked_convert lets an unsigned
+    type take an integer down to -max, wrapping round (-3 is 253); None where that does not apply."""
+    if dtype is not dtypes.uint8:
+        return None
+    try:
+        ints = np.array(data)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    if ints.dtype.kind not in "biu" or ints.size and (ints.min() < -255 or ints.max() > 255):
+        return None
+    return (ints.astype(np.int64) & 0xFF).astype(np.uint8)
 
 
 def _tensor_leaves(data, dtype):
