@@ -89,4 +89,12 @@ def cases(graph: str) -> list[dict]:
              ["torch.binary_cross_entropy_with_logits(x, t, reduction=0)",
               "torch.binary_cross_entropy_with_logits(x, t.half(), None, torch.tensor(1.5, dtype=torch.float16), 0)",
               "F.binary_cross_entropy_with_logits(x, t.double(), weight=torch.tensor(0.75, dtype=torch.float64))"]),
+        case("random-like-format-rank-before-kernel-checks",  # (error-text:randint_like) empty_like's rank error for
+             # the memory format comes before random_'s range check and the samplers' dtype errors
+             ["x = torch.zeros(3, 3, 1, dtype=torch.bool)"],
+             ["torch.randint_like(x, 3, high=1, memory_format=torch.channels_last)",
+              "torch.randint_like(x, -1, 1, memory_format=torch.channels_last)",
+              "torch.randint_like(x, 5, 1, dtype=torch.float32, memory_format=torch.channels_last_3d)",
+              "torch.randn_like(x, memory_format=torch.channels_last)", "torch.rand_like(x, memory_format=torch.channels_last)",
+              "torch.randint_like(x, 3, high=1)", "torch.rand_like(x, memory_format=torch.contiguous_format)"]),
     ]

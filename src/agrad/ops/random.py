@@ -169,6 +169,7 @@ def _like_dtype(input, dtype):
 def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
               memory_format=None):
     d = _like_dtype(input, dtype)
+    _format_rank(input, memory_format, "rand_like")
     if not d.is_floating_point:
         raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{_scalar(d)}\'')
     data = uniform_values(_gen(generator), input.numel(), d).astype(d.numpy, copy=False)
@@ -179,6 +180,7 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, re
 def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, requires_grad=False,
                memory_format=None):
     d = _like_dtype(input, dtype)
+    _format_rank(input, memory_format, "randn_like")
     if not d.is_floating_point and input.numel():
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(d)}\'')
     # (laid out like a non-contiguous input, or in a format that is not C order, the result takes
@@ -196,9 +198,18 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
         low, high = 0, low
     low, high = _as_int(low), _as_int(high)
     d = _like_dtype(input, dtype)
+    _format_rank(input, memory_format, "randint_like")
     low, high = _check_range(low, high, d)
     data = int_values(_gen(generator), input.numel(), low, high, d)
     return _new(_like_in(input, data, memory_format, "randint_like"), requires_grad, device)
+
+
+def _format_rank(input, memory_format, fname):
+    """empty_like's error for a format of another rank, which comes before the kernel's own checks."""
+    from .memory_format import explicit, order
+    fmt = explicit(memory_format, fname)
+    if fmt is not None:
+        order(input.shape, fmt)
 
 
 def _like_in(input, data, memory_format, fname):
