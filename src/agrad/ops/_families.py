@@ -30,8 +30,8 @@ from . import _index
 
 #: the families ``import agrad`` loads (with the families they import): operators, the
 #: factories, and those modules outside the families import directly
-EAGER = ("comparison", "factories", "functional_forms", "inplace_view", "operators", "pointwise", "sum_to",
-         "views")
+EAGER = ("comparison", "factories", "functional_forms", "inplace_view", "means", "operators", "pointwise",
+         "sum_to", "views")
 
 _PREFIX = __package__ + "."
 _TABLE_KEYS = ("FUNCTIONS", "METHODS", "FUNCTIONAL", "LINALG", "SPECIAL")

@@ -20,7 +20,6 @@ FAMILIES = {
             'LogSigmoidBackwardBackward0 MishBackward0 SiluBackward0 SoftplusBackward0 '
             'SoftplusBackwardBackward0 SoftshrinkBackward0 SoftshrinkBackwardBackward0 ThresholdBackward0 '
             'ThresholdBackward1',
-        'CLASSES': 'aminmax max min',
     },
     'aliases': {
         'FUNCTIONS': 'conj conj_physical imag is_conj is_neg is_nonzero is_same_size is_signed positive real '
@@ -277,11 +276,7 @@ FAMILIES = {
         'LINALG': 'matrix_exp matrix_power multi_dot',
         'OPS': 'LinalgMatrixExpBackward0',
     },
-    'means': {
-        'FUNCTIONS': 'mean nanmean',
-        'METHODS': 'mean nanmean',
-        'OPS': 'MeanBackward0 MeanBackward1',
-    },
+    'means': {},  # (loaded by import agrad)
     'memory_format': {
         'FUNCTIONS': 'channels_last channels_last_3d clone contiguous_format memory_format preserve_format',
         'METHODS': 'clone contiguous is_contiguous',
@@ -357,12 +352,7 @@ FAMILIES = {
             'GeometricBackward0 LogNormalBackward0 NormalBackward0 NormalBackward1 NormalBackward2 '
             'NormalBackward3 RandomBackward0 RandomBackward1 RandomBackward2 UniformBackward0',
     },
-    'reductions': {
-        'FUNCTIONS': 'all amax amin aminmax any argmax argmin count_nonzero logsumexp max min nansum prod sum',
-        'METHODS': 'all amax amin aminmax any argmax argmin count_nonzero logsumexp max min nansum prod sum',
-        'OPS': 'AmaxBackward0 AminBackward0 AminmaxBackward0 LogsumexpBackward0 MaxBackward0 MaxBackward1 '
-            'MinBackward0 MinBackward1 NansumBackward0 ProdBackward0 ProdBackward1 SumBackward0 SumBackward1',
-    },
+    'reductions': {},  # (loaded by import agrad)
     'repeats': {
         'FUNCTIONS': 'repeat_interleave',
         'METHODS': 'repeat_interleave',
