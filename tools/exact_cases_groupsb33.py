@@ -97,4 +97,16 @@ def cases(graph: str) -> list[dict]:
               "torch.randint_like(x, 5, 1, dtype=torch.float32, memory_format=torch.channels_last_3d)",
               "torch.randn_like(x, memory_format=torch.channels_last)", "torch.rand_like(x, memory_format=torch.channels_last)",
               "torch.randint_like(x, 3, high=1)", "torch.rand_like(x, memory_format=torch.contiguous_format)"]),
+        case("group-norm-backward-as-the-cpu-kernel",  # (grad-value:backward, mini run seed 33910000) the first-order
+             # backward is ATen's CPU kernel: c2, c3 from the gamma-weighted group sums of ds and db, dX = rstd gamma dY
+             # + c2 X + c3, so an infinite weight gives -inf where PyTorch's does, not NaN everywhere
+             ["x = torch.tensor([[[[1.0, 2.25], [1.75, 1.25], [-1.5, 3.0]], [[-0.25, 3.0], [1.75, 1.75], [2.75, -2.5]],"
+              " [[-2.75, 0.75], [1.5, -0.5], [0.5, 2.5]]]], requires_grad=True)",
+              "w = torch.tensor([-2.0, float('-inf'), 1.25], requires_grad=True)",
+              "g = torch.tensor([[[[-1.5, 1.75], [1.0, -0.5], [-0.25, 3.0]], [[-1.75, 0.0], [-0.5, -1.75], [2.5, 0.25]],"
+              " [[-3.0, -3.0], [-2.0, 0.0], [1.25, -2.25]]]])",
+              "gx, gw, gb = torch.autograd.grad(F.group_norm(x, 1, w, torch.tensor([-0.25, -2.25, -1.0])), [x, w, x], g,"
+              " allow_unused=True)",
+              "gx2, gw2 = torch.autograd.grad(F.group_norm(x.double(), 3, w.double()), [x, w], g.double())"],
+             ["torch.isinf(gx)", "torch.isnan(gx).sum()", "gw", "torch.isinf(gx2)", "gw2"]),
     ]

@@ -59,3 +59,37 @@ def group_norm_backward(dY, dmean, drstd, X, mean, rstd, gamma, groups, eps, mas
     if mask[2] and dY is not None:
         dbeta = db.sum(0).reshape_as(gamma)
     return dx, dgamma, dbeta
+
+
+def group_norm_kernel_grads(dy, x, mean, rstd, gamma, groups, mask):
+    """(dX, dgamma, dbeta) arrays as ATen's CPU GroupNormBackward kernel computes them (no graph):
+    ds = sum dY X and db = sum dY per channel, c2 = (db_g mean - ds_g) rstd^3 s and
+    c3 = -c2 mean - db_g rstd s from the gamma-weighted group sums, dX = rstd gamma dY + c2 X + c3,
+    so an infinite gamma spreads as the kernel spreads it (not through a mean of gamma dY)."""
+    import numpy as np
+
+    n, c = x.shape[0], x.shape[1]
+    hxw = x.size // (n * c) if n * c else 0
+    d = c // groups
+    t = x.dtype.type
+    x4 = x.reshape(n, groups, d, hxw)
+    dy4 = dy.reshape(n, groups, d, hxw)
+    m, r = mean.reshape(n, groups), rstd.reshape(n, groups)
+    with np.errstate(all="ignore"):
+        ds = (dy4 * x4).sum(3, dtype=x.dtype)
+        db = dy4.sum(3, dtype=x.dtype)
+        dx = dgamma = dbeta = None
+        if mask[0]:
+            s = t(1.0 / (d * hxw)) if d * hxw else t(np.inf)
+            g = gamma.reshape(1, groups, d) if gamma is not None else None
+            ds_val = (ds * g).sum(2) if g is not None else ds.sum(2)
+            db_val = (db * g).sum(2) if g is not None else db.sum(2)
+            c2 = (db_val * m - ds_val) * r * r * r * s
+            c3 = -c2 * m - db_val * r * s
+            c1 = r[:, :, None] * g if g is not None else np.broadcast_to(r[:, :, None], (n, groups, d))
+            dx = (c1[..., None] * dy4 + c2[:, :, None, None] * x4 + c3[:, :, None, None]).reshape(x.shape)
+        if mask[1] and gamma is not None:
+            dgamma = ((ds - db * m[:, :, None]) * r[:, :, None]).sum(0).reshape(gamma.shape)
+        if mask[2]:
+            dbeta = db.sum(0).reshape(c)
+    return dx, dgamma, dbeta

@@ -24,7 +24,7 @@ from ._argcheck import _raise_parser_error
 from ..autograd import graph
 from ..autograd.graph import save_extra
 from ._batch_norm_backward import batch_norm_backward
-from ._group_norm_backward import group_norm_backward
+from ._group_norm_backward import group_norm_backward, group_norm_kernel_grads
 from ._layout import c_order, in_input_format, suggested_format
 from ._norm_moments import _as_rows, _fma, _ln_moments, _row_sum, _rowwise_moments
 from ._op import Op, export
@@ -400,6 +400,11 @@ def _(ctx, grads):
     if graph._state["enabled"] or dmean is not None or drstd is not None:
         # infinitely_differentiable_native_group_norm_backward, on the saved mean and rstd
         return group_norm_backward(grad, dmean, drstd, x, ctx.result1, ctx.result2, w, ctx.groups, ctx.eps, mask)
+    if x.dtype in (dtypes.float32, dtypes.float64) and grad.dtype is x.dtype and type(x._data) is np.ndarray \
+            and type(grad._data) is np.ndarray:  # (ATen's CPU kernel's steps)
+        arrays = group_norm_kernel_grads(grad._data, x._data, ctx.result1._data, ctx.result2._data,
+                                         None if w is None else w._data, ctx.groups, mask)
+        return tuple(None if a is None else const(a) for a in arrays)
     n = x.shape[0]
     gw = grad * _channel_shape(x.ndim)(w) if w is not None else grad
     dx, xhat = _norm_grad(x.reshape(n, ctx.groups, -1), gw.reshape(n, ctx.groups, -1), (-1,), ctx.eps)
