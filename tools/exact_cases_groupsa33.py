@@ -119,4 +119,17 @@ def cases(graph: str) -> list[dict]:
               "q.pow(2).sum().backward()"],
              ["graph(g9.grad_fn)", "g9", "err(lambda: torch.autograd.grad(r.sum(), [a]))", "graph(q.grad_fn)",
               "err(lambda: q.sum().backward())"]),
+        case("conv-onednn-direct-kernel-skips-padding",  # (dt32 grad-value:backward) oneDNN's direct float32
+             # kernel (ungrouped, 2+ samples, padding below the kernel size) never reads the padding: an inf weight
+             # or a NaN gradient meets no padded zero (the gemm kernel's im2col and float64's slow path: NaN)
+             [graph, "x = ((torch.arange(50.).reshape(2, 1, 5, 5) * 7 % 11 - 5) / 4).requires_grad_()",
+              "w = torch.tensor([[[[float('inf'), 0.5, -1.0], [0.25, 1.5, -0.75], [2.0, -0.5, 1.0]]]], requires_grad=True)",
+              "y = F.conv2d(x, w, padding=1)",
+              "g = torch.ones(2, 1, 5, 5)", "g[1, 0, 4, 1] = float('nan')", "g[0, 0, 2, 3] = float('inf')",
+              "w2 = torch.tensor([[[[-1.75, -1.75, -0.75], [0.75, -1.25, -1.75], [2.0, -0.25, -2.5]]]], requires_grad=True)",
+              "y2 = F.conv2d(x, w2, padding=1)", "y2.backward(g)",
+              "y3 = F.conv2d(x.double(), w.double(), padding=1)",
+              "y4 = F.conv2d(x[:1], w, padding=1)", "y5 = F.conv1d(x.flatten(2), w[:, :, 0], padding=1)"],
+             ["y.isnan().sum()", "y[:, :, 1:, 1:]", "w2.grad", "y3.isnan().sum()", "y4.isnan().sum()",
+              "y5.isnan().sum()"]),
     ]

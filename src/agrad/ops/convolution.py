@@ -219,14 +219,19 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
         o = blocks(x.shape[2:], k, dilation, pads, stride)
         cols = im2col_np(x, k, dilation, pads, stride, o).reshape(n, g, -1, math.prod(o))
         wg = w.reshape(g, w.shape[0] // g, -1)
-        if wg.shape[-1] == 1 and not _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, stride, dilation, False,
-                                                  output_padding, groups):
+        mkldnn = _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, stride, dilation, False, output_padding,
+                              groups)
+        if wg.shape[-1] == 1 and not mkldnn:
             # (a reduction of one term: the slow kernel's gemm gives the product itself, -0.0 kept, unless
             # there is one output channel per group and no bias, a matrix-vector product whose sum starts at
             # +0.0 (with a bias, at the bias); oneDNN's accumulator starts at +0.0)
             out = (wg * cols).reshape(n, w.shape[0], *o)
             if wg.shape[1] == 1 and b is None:
                 out = out + 0.0
+        elif mkldnn and any(padding) and _direct_kernel(x.shape, w.shape, groups, padding) \
+                and not np.isfinite(w).all():
+            valid = _valid_cols(x, k, dilation, pads, stride, o).reshape(g, 1, -1, math.prod(o))
+            out = _unpadded_products(wg[None], cols, valid, 2).reshape(n, w.shape[0], *o)
         else:
             out = np.matmul(wg, cols).reshape(n, w.shape[0], *o)
     else:
@@ -238,6 +243,40 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
     if b is not None:
         out = out + b.reshape((1, -1) + (1,) * sp)
     return out.astype(x.dtype, copy=False)
+
+
+def _direct_kernel(x_shape, w_shape, groups, padding, stride=None, dilation=None):
+    """Whether oneDNN runs a float32 convolution with a direct kernel, which never reads the padding,
+    rather than a gemm one, whose im2col pads with zeros (an inf weight times one is NaN there, as in
+    agrad): measured on this machine's AVX2 for an ungrouped convolution of 2 or more samples whose
+    padding is below the kernel's size in every dim. (Grouped and depthwise ones choose by stride and
+    shape otherwise, not reproduced.) The weight gradient (``stride``, ``dilation`` given): 1-D and 2-D
+    with stride and dilation 1 only."""
+    if groups != 1 or x_shape[0] < 2 or not all(p < k for p, k in zip(padding, w_shape[2:])):
+        return False
+    return stride is None or (len(x_shape) <= 4 and all(v == 1 for v in stride) and all(v == 1 for v in dilation))
+
+
+def _valid_cols(x, k, d, pads, s, o):
+    """(C*K, L) for ``x``'s im2col: True where a column reads the input, False where it reads padding."""
+    ones = np.ones((1, x.shape[1]) + x.shape[2:], bool)
+    return im2col_np(ones, k, d, pads, s, o)[0]
+
+
+def _unpadded_products(a, b, valid, axis):
+    """oneDNN's float32 convolution never reads the padding: the sums of a * b over ``axis`` of their
+    broadcast product, leaving out the terms at padded positions (``valid`` False), so an inf or a
+    NaN times a padded zero adds nothing (numpy's matmul with the zeros gives NaN). Forward (``axis``
+    2): ``a`` the weight (1, G, O, CK), ``b`` the columns (N, G, CK, L); weight gradient (``axis`` 3):
+    ``a`` the gradient (N, G, O, L); ``valid`` (G, 1, CK, L). One sample at a time, for the memory."""
+    n = max(a.shape[0], b.shape[0])
+    out = []
+    for i in range(n):
+        ai, bi = a[min(i, a.shape[0] - 1)], b[min(i, b.shape[0] - 1)]
+        with np.errstate(invalid="ignore"):
+            prod = ai[:, :, :, None] * bi[:, None, :, :] if axis == 2 else ai[:, :, None, :] * bi[:, None, :, :]
+        out.append(np.where(valid, prod, prod.dtype.type(0)).sum(axis=axis))
+    return np.stack(out)
 
 
 def _transposed_size(size, k, stride, padding, dilation, output_padding):
@@ -315,7 +354,22 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
         return tuple(np.zeros(shape, g.dtype) if m else unasked for shape, m in zip((x.shape, w.shape, bias_sizes), mask))
     from ..tensor import Tensor
     grads = _conv_grads(Tensor._make(g), Tensor._make(x), Tensor._make(w), x.shape, w.shape, geo, mask)
-    return tuple(t._data if m else unasked for t, m in zip(grads, mask))
+    out = [t._data if m else unasked for t, m in zip(grads, mask)]
+    if mask[1] and not geo["transposed"] and any(geo["padding"]) and not np.isfinite(g).all() \
+            and _direct_kernel(x.shape, w.shape, geo["groups"], geo["padding"], geo["stride"], geo["dilation"]) \
+            and _uses_mkldnn(
+                x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], False, geo["output_padding"],
+                geo["groups"]):
+        # (oneDNN's weight gradient never reads the padding: a NaN or an inf of grad times a padded zero adds
+        # nothing)
+        n, grp, k = x.shape[0], geo["groups"], w.shape[2:]
+        pads = tuple((q, q) for q in geo["padding"])
+        o = g.shape[2:]
+        cols = im2col_np(x, k, geo["dilation"], pads, geo["stride"], o).reshape(n, grp, -1, math.prod(o))
+        gg = g.reshape(n, grp, g.shape[1] // grp, -1)
+        valid = _valid_cols(x, k, geo["dilation"], pads, geo["stride"], o).reshape(grp, -1, math.prod(o))
+        out[1] = _unpadded_products(gg, cols, valid[:, None], 3).sum(0).reshape(w.shape).astype(g.dtype, copy=False)
+    return tuple(out)
 
 
 _conv_backward = Op("ConvolutionBackwardBackward0", _conv_backward_fwd, inputs=("grad_output", "input", "weight"),
