@@ -109,10 +109,25 @@ def _ranges_as_lists(index):
 
 
 def _int_tensors(index):
-    """PyTorch's indexing takes a 0-d integer tensor as its integer (a select, no saved index)."""
+    """PyTorch's indexing takes a 0-d integer tensor as its integer (a select, no saved index), and a uint8
+    tensor as a mask (:func:`uint8_mask`)."""
     if type(index) is Tensor:
-        return int(index._data) if index.ndim == 0 and index._data.dtype.kind == "i" else index
-    if type(index) is tuple and any(type(i) is Tensor and i.ndim == 0 for i in index):
-        return tuple(int(i._data) if type(i) is Tensor and i.ndim == 0 and i._data.dtype.kind == "i" else i
+        kind = index._data.dtype.kind
+        if kind == "u":
+            return uint8_mask(index)
+        return int(index._data) if index.ndim == 0 and kind == "i" else index
+    if type(index) is tuple and any(type(i) is Tensor and (i.ndim == 0 or i._data.dtype.kind == "u") for i in index):
+        return tuple(uint8_mask(i) if type(i) is Tensor and i._data.dtype.kind == "u" else
+                     int(i._data) if type(i) is Tensor and i.ndim == 0 and i._data.dtype.kind == "i" else i
                      for i in index)
     return index
+
+
+def uint8_mask(t):
+    """A uint8 index is a mask (its nonzero elements true): a 0-d one as a bool (THPVariable's own), one of
+    more dims with expandTensors' deprecation warning."""
+    if t.ndim:
+        import warnings
+        warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
+                      UserWarning, stacklevel=4)
+    return Tensor._make(t._data != 0)

@@ -76,12 +76,12 @@ def _to_parses(args, given):
 
 
 @method("to")
-def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None):
-    """to(dtype), to(device), to(other), to(device, dtype): only the CPU exists."""
+def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, memory_format=None, tensor=None):
+    """to(dtype), to(device), to(other), to(device, dtype): only the CPU exists (``tensor=``: to(other))."""
     from ..tensor import device as _device
     first = args[0] if args else None
     given = {k: v for k, v in (("dtype", dtype), ("device", device), ("non_blocking", non_blocking),
-                               ("copy", copy)) if v is not None and v is not False}
+                               ("copy", copy), ("tensor", tensor)) if v is not None and v is not False}
     if not _to_parses(args, given):  # (PyTorch's parser message replaces this one)
         raise TypeError("to() received an invalid combination of arguments")
     if isinstance(first, (bool, float)):
@@ -98,6 +98,10 @@ def to(input, *args, dtype=None, device=None, non_blocking=False, copy=False, me
             _device(a)
     if device is not None:
         _device(device)
+    if isinstance(tensor, Tensor):
+        dtype = tensor.dtype
+    elif isinstance(tensor, (bool, int, float)):  # (a number as a wrapped 0-d tensor)
+        dtype = dtypes.bool_ if isinstance(tensor, bool) else dtypes.int64 if isinstance(tensor, int) else dtypes.float64
     return _cast(input, input.dtype if dtype is None else dtypes.lookup(dtype), copy, memory_format)
 
 

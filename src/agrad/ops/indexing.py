@@ -17,7 +17,7 @@ from ..autograd import graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
 from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
                       overlaps, torch_strides)
-from ._index_items import _FULL, _as_index_array, _check_int, _int_tensors, _normalise, _ranges_as_lists
+from ._index_items import _FULL, _as_index_array, _check_int, _int_tensors, _normalise, _ranges_as_lists, uint8_mask
 from ._op import Op, export, inplace, method
 from .views import _fmt, _view, unsqueeze
 
@@ -578,7 +578,18 @@ def _check_index_put_overlap(sliced, value, index, self=None):
 
 
 def setitem(self, index, value):
+    _uint8_masked_fill(index, value)
     return _assign(self, _int_tensors(index), value, True)
+
+
+def _uint8_masked_fill(index, value):
+    """masked_fill_'s refusal of a uint8 mask that index_put_ hands it (one mask of one or more dims, the
+    only tensor index, one value; index_put_'s own call: a 0-d one too)."""
+    items = index if isinstance(index, (tuple, list)) else (index,)
+    tensors = [i for i in items if isinstance(i, Tensor)]
+    if len(tensors) == 1 and tensors[0]._data.dtype == np.uint8 and (tensors[0].ndim or type(index) is list) and \
+            (not isinstance(value, Tensor) or value.numel() == 1):
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
 
 
 def _assign(self, index, value, strip):
@@ -725,6 +736,9 @@ def index_put(input, indices, values, accumulate=False):
     """One IndexPutBackward0 on ``input`` and ``values`` (``x[indices] = values`` on a copy, or
     ``+=`` one value after the other with ``accumulate``)."""
     index = _index_put_checked("index_put", input, indices, values, accumulate)
+    if not accumulate:
+        _uint8_masked_fill(list(index), values)
+    index = _int_tensors(index) if any(t._data.dtype == np.uint8 for t in index) else index
     _check_mask_dims(input, index)
     _assign(input.detach().clone(), index, values.detach(), False)  # (PyTorch's checks and errors, on a copy)
     varr = np.asarray(values._data)
@@ -735,6 +749,10 @@ def index_put(input, indices, values, accumulate=False):
 @export(method=True)
 def index_put_(input, indices, values, accumulate=False):
     index = _index_put_checked("index_put_", input, indices, values, accumulate)
+    if not accumulate:
+        _uint8_masked_fill(list(index), values)
+    if any(t._data.dtype == np.uint8 for t in index):
+        index = tuple(uint8_mask(t) if t._data.dtype == np.uint8 else t for t in index)
     if not accumulate:
         try:
             _check_mask_dims(input, index)
