@@ -738,3 +738,15 @@ def test_gumbel_softmax_zero_gradient_noise_is_documented():
     assert not difftest.difftest_lapack.zero_gradient_noise([noise[0], "r = F.softmax(x, 0)", noise[2]],
                                                             [state, state, want], 2, want, got, difftest.op_of,
                                                             ops, difftest._agrees_but_where)
+
+
+def test_resize_to_a_negative_size_is_documented():
+    """resize_ with a negative size: PyTorch keeps the sizes it refuses (and with a 0 among them makes a
+    tensor of negative size); agrad raises and keeps its tensor. Positive sizes, or another error, count."""
+    x = "x1 = torch.tensor([1.0, 2.0], dtype=torch.float32)"
+    for stmt in ("r2 = x1.resize_(-1, 2)", "r2 = x1.resize_(0, -1, memory_format=torch.contiguous_format)",
+                 "r2 = x1.resize_((-2, 0))"):
+        found = difftest.diff_program([x, stmt])
+        assert found is not None and found[0] == "documented:resize-negative-size:resize_", (stmt, found)
+    assert difftest.diff_program([x, "r2 = x1.resize_(3, 2)"]) is None or \
+        not difftest.diff_program([x, "r2 = x1.resize_(3, 2)"])[0].startswith("documented:resize-negative")

@@ -27,7 +27,7 @@ from ._op import Op, export
 from .activations import logsigmoid
 from .binary import xlogy
 from .nn import (add_scalar, apply_reduction, aten_reduction, broadcast_pair, check_not_differentiable, const,
-                 div_scalar, mul_scalar, reduce_array, reduction_arg, size_warning, sub_scalar)
+                 div_scalar, in_loss_storage, mul_scalar, reduce_array, reduction_arg, size_warning, sub_scalar)
 from .pointwise import _mismatch_message
 from .selection import clamp_min, masked_fill, where
 
@@ -73,8 +73,14 @@ def _check_weight(weight, input):
 
 # (mse, smooth_l1 and huber are TensorIterator binary ops of (self, target): with reduction='none'
 # the result is laid out as they decide, self first)
-_mse = Op("MseLossBackward0", lambda ctx, a, t, reduction: reduce_array((a - t) ** 2, reduction, a.dtype),
+_mse = Op("MseLossBackward0", lambda ctx, a, t, reduction: _reduced_in_place((a - t) ** 2, reduction, a.dtype),
           inputs=("self", "target"), saves=("self", "target"), iterated=True)
+
+
+def _reduced_in_place(loss, reduction, dtype):
+    """reduce_array, a reduced loss in a storage of the unreduced loss's elements (nn.in_loss_storage)."""
+    out = reduce_array(loss, reduction, dtype)
+    return out if reduction == "none" else in_loss_storage(out, loss.size)
 
 
 def _norm(a, reduction, scale):
@@ -180,7 +186,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
 def _smooth_l1_np(ctx, a, t, reduction, beta):
     d = np.abs(a - t)
     loss = np.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta)
-    return reduce_array(loss, reduction, a.dtype)
+    return _reduced_in_place(loss, reduction, a.dtype)
 
 
 _smooth_l1 = Op("SmoothL1LossBackward0", _smooth_l1_np, inputs=("self", "target"), saves=("self", "target"),
@@ -321,7 +327,7 @@ def _bce_np(ctx, x, t, weight, reduction):
     if weight is not None:
         loss = loss * weight
     # (binary_cross_entropy_cpu writes into empty_like(self): the input's layout)
-    return reduce_array(laid_out_like(x, loss) if reduction == "none" else loss, reduction, x.dtype)
+    return _reduced_in_place(laid_out_like(x, loss) if reduction == "none" else loss, reduction, x.dtype)
 
 
 _bce = Op("BinaryCrossEntropyBackward0", _bce_np, inputs=("self", "target"), saves=("self", "target"))

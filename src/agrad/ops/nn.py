@@ -86,6 +86,16 @@ def apply_reduction(loss, reduction):
     return loss
 
 
+def in_loss_storage(total, count):
+    """A reduced loss (0-d) as ATen's mse/smooth_l1/soft_margin/binary_cross_entropy return it: reduced into
+    the unreduced loss's tensor, whose storage keeps its ``count`` elements (one at least)."""
+    if type(total) is not np.ndarray:  # (lazy data stays lazy)
+        return total
+    buffer = np.empty(max(count, 1), total.dtype)
+    buffer[0] = total
+    return buffer[:1].reshape(())
+
+
 def reduce_array(a, reduction, dtype):
     """The same on a numpy array (inside one op's forward)."""
     # astype, not np.asarray: a lazy (dask) array stays lazy
