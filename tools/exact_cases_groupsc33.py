@@ -171,4 +171,38 @@ def cases(graph: str) -> list[dict]:
              ["(r6.shape, r6.stride(), r6.untyped_storage().size(), r6.storage_offset())",
               "r6.as_strided_scatter(torch.tensor([0.0, -0.5], dtype=torch.float16), (2,), (2,), 3)",
               "[(r.stride(), r.untyped_storage().size()) for r in (x3.unique(dim=0), x3.unique(dim=1))]"]),
+        case("uint8-index-is-a-mask",  # (known: a 0-d uint8 index) a uint8 index tensor is a mask: 0-d as a bool
+             # (no warning), more dims with the deprecation warning; a uint8 mask with one value is masked_fill_'s
+             # refusal (index_put_ hands it over)
+             [ERR, "x = torch.tensor([1., 2., 3.])", "u = torch.tensor([1, 0, 2], dtype=torch.uint8)",
+              "def st(idx, v):\n    y = x.clone()\n    y[idx] = v\n    return y"],
+             ["x[torch.tensor(1, dtype=torch.uint8)]", "x[torch.tensor(0, dtype=torch.uint8)]",
+              "x[torch.tensor(2, dtype=torch.uint8)]", "x[torch.tensor(1, dtype=torch.uint8), 1]",
+              "torch.tensor(5.)[torch.tensor(1, dtype=torch.uint8)]", "x[u]", "torch.ones(3, 2)[u, 1]",
+              "st(torch.tensor(1, dtype=torch.uint8), 5.)", "st(torch.tensor(0, dtype=torch.uint8), torch.tensor([5.]))",
+              "err(lambda: st(u, 5.))", "err(lambda: st(u, torch.tensor([5.])))", "st(u, torch.tensor([5., 6.]))",
+              "x.clone().index_put_((u,), torch.tensor([5., 6.]))", "err(lambda: x.clone().index_put_((u,), torch.tensor(5.)))",
+              "err(lambda: x.clone().index_put_((torch.tensor(1, dtype=torch.uint8),), torch.tensor(7.)))",
+              "x.clone().index_put_((u,), torch.tensor(5.), True)"]),
+        case("to-tensor-keyword",  # (known: x.to(tensor=t)) to(other)'s parameter by its name
+             [ERR, "x = torch.tensor([1., 2., 3.])", "t = torch.zeros(2, dtype=torch.float64)"],
+             ["x.to(tensor=t)", "x.to(tensor=t, non_blocking=True)", "x.to(tensor=x) is x", "x.to(tensor=x, copy=True) is x",
+              "x.to(tensor=2.0)", "x.to(tensor=2)", "x.to(tensor=True)", "err(lambda: x.to(t, tensor=t))",
+              "err(lambda: x.to(tensor=t, dtype=torch.float16))", "err(lambda: x.to(other=t))"]),
+        case("reduced-loss-storage",  # (known: reduced losses' untyped_storage().size()) mse, smooth_l1, soft_margin
+             # and binary_cross_entropy reduce into the unreduced loss's tensor: its storage keeps its elements
+             ["a = torch.tensor([0.25, 0.5, 0.75])", "b = torch.tensor([0.5, 0.25, 1.0])",
+              "def sz(r):\n    return r.untyped_storage().size(), r.stride(), r.storage_offset()"],
+             ["[(f, red, sz(getattr(F, f)(a, b, reduction=red))) for f in ('mse_loss', 'l1_loss', 'smooth_l1_loss', 'huber_loss',"
+              " 'soft_margin_loss', 'binary_cross_entropy', 'binary_cross_entropy_with_logits') for red in ('mean', 'sum', 'none')]",
+              "sz(F.mse_loss(a.double(), b.double()))", "sz(F.mse_loss(a[:0], b[:0]))", "sz(F.mse_loss(a, b[:1]))",
+              "sz(F.mse_loss(torch.ones(2, 3), torch.ones(2, 3), reduction='sum'))"]),
+        case("as-strided-scatter-overlapping-slice",  # (known: as_strided_scatter with an overlapping view) the slice
+             # is written with copy_: a stride 0 over more than one element is its internal-overlap refusal
+             [ERR, "b = torch.arange(6.)"],
+             ["err(lambda: b.as_strided_scatter(torch.ones(3), (3,), (0,)))",
+              "err(lambda: b.as_strided_scatter(torch.ones(2, 2), (2, 2), (0, 1)))",
+              "err(lambda: b.as_strided_scatter(torch.ones(2), (3,), (0,)))",
+              "b.as_strided_scatter(torch.ones(1), (1,), (0,))", "b.as_strided_scatter(torch.ones(0, 2), (0, 2), (0, 0))",
+              "b.as_strided_scatter(torch.ones(2, 2), (2, 2), (1, 1))"]),
     ]

@@ -89,7 +89,7 @@ def apply_reduction(loss, reduction):
 def in_loss_storage(total, count):
     """A reduced loss (0-d) as ATen's mse/smooth_l1/soft_margin/binary_cross_entropy return it: reduced into
     the unreduced loss's tensor, whose storage keeps its ``count`` elements (one at least)."""
-    if type(total) is not np.ndarray:  # (lazy data stays lazy)
+    if not isinstance(total, (np.ndarray, np.generic)):  # (lazy data stays lazy)
         return total
     buffer = np.empty(max(count, 1), total.dtype)
     buffer[0] = total

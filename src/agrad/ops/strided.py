@@ -127,6 +127,9 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
     if view.shape != src._data.shape:
         raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
                            f"slice size = {list(view.shape)}")
+    if view.size > 1 and any(int(st) == 0 and n > 1 for n, st in zip(view.shape, stride)):  # (slice.copy_(src))
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
     idx = positions if grads else None  # (read in the gradient as if it were the storage, as ATen's)
     arrays = (input._data, src._data if src.dtype is input.dtype else src._data.astype(input._data.dtype))
     return _as_strided_scatter.apply((input, src), arrays, {"size": tuple(size), "stride": tuple(stride),
