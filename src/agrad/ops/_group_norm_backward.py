@@ -57,6 +57,8 @@ def group_norm_backward(dY, dmean, drstd, X, mean, rstd, gamma, groups, eps, mas
     if mask[1] and dY is not None:
         dgamma = ((ds - db * mean4) * rstd4).sum(0).reshape_as(gamma)
     if mask[2] and dY is not None:
+        if gamma is None:  # (reshape_as of the undefined weight: its shape is [0])
+            raise RuntimeError(f"shape '[0]' is invalid for input of size {c}")
         dbeta = db.sum(0).reshape_as(gamma)
     return dx, dgamma, dbeta
 

@@ -396,10 +396,12 @@ _group_norm = Op("NativeGroupNormBackward0", in_input_format(_group_norm_fwd), i
 def _(ctx, grads):
     grad, dmean, drstd = grads
     x, w = ctx.input, ctx.__dict__.get("weight")
-    mask = (ctx.needs(0), ctx.needs(1), ctx.needs(2))
+    mask = tuple(graph.should_compute_output(ctx, i) for i in range(3))  # (the pass's own needs, as ATen's)
     if graph._state["enabled"] or dmean is not None or drstd is not None:
         # infinitely_differentiable_native_group_norm_backward, on the saved mean and rstd
         return group_norm_backward(grad, dmean, drstd, x, ctx.result1, ctx.result2, w, ctx.groups, ctx.eps, mask)
+    if w is None and mask[2]:  # (the CPU kernel's dbeta reads the undefined weight's device)
+        raise RuntimeError("tensor does not have a device")
     if x.dtype in (dtypes.float32, dtypes.float64) and grad.dtype is x.dtype and type(x._data) is np.ndarray \
             and type(grad._data) is np.ndarray:  # (ATen's CPU kernel's steps)
         arrays = group_norm_kernel_grads(grad._data, x._data, ctx.result1._data, ctx.result2._data,
