@@ -225,6 +225,9 @@ def diff_program(lines: list[str]):
                     lines, want, i, w, g, op_of, difftest_lapack.VML_OPS | difftest_lapack.VML_INSIDE_OPS,
                     _agrees_but_where):
                 name = "vml-zero-gradient"
+            if not name and aspect == "grad-numeric" and difftest_lapack.sqrt_inside_gradient(
+                    lines, i, w, g, op_of, _agrees_but_where):
+                name = "vml-sqrt-gradient"
             if name:
                 return f"{DOCUMENTED}:{name}:{op_of(lines[i])}", i, detail
             return f"{aspect}:{op_of(lines[i])}", i, detail

@@ -145,3 +145,27 @@ def zero_gradient_noise(lines, want, i, w_obs, g_obs, op_of, lapack_ops, agrees_
         with np.errstate(all="ignore"):
             return (np.abs(w) <= bound) & (np.abs(g) <= bound)
     return agrees_but_where(w_obs, g_obs, allowed)
+
+
+#: ops whose float32 result goes through PyTorch's sqrt kernel (MKL VML's vsSqrt): lp_pool's pow(1 / 2)
+SQRT_INSIDE_OPS = {"lp_pool1d", "lp_pool2d", "lp_pool3d"}
+
+
+def sqrt_inside_gradient(lines, i, w_obs, g_obs, op_of, agrees_but_where) -> bool:
+    """``vml-sqrt-gradient``: statement ``i`` is (or ends in) a ``backward``/``grad`` of a program that
+    called an lp_pool (whose ``pow(1 / norm_type)`` of 2 is PyTorch's sqrt kernel, VML's last bit), and
+    every gradient that differs is within 1e-4 of its tensor's largest finite magnitude (a double
+    backward through it: lp_pool3d then local_response_norm, 8.4e-6 apart in 3 of 150 elements)."""
+    import numpy as np
+
+    last = lines[i].strip().splitlines()[-1]
+    if not _BACKWARD.search(last) or not any(op_of(lines[j]) in SQRT_INSIDE_OPS for j in range(i)):
+        return False
+
+    def allowed(w, g):
+        finite = np.isfinite(w)
+        scale = float(np.abs(w[finite]).max(initial=0.0))
+        with np.errstate(all="ignore"):
+            return finite & np.isfinite(g) & (np.abs(w - g) <= 1e-4 * scale)
+    return agrees_but_where(w_obs, g_obs, allowed)
+

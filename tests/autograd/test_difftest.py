@@ -750,3 +750,22 @@ def test_resize_to_a_negative_size_is_documented():
         assert found is not None and found[0] == "documented:resize-negative-size:resize_", (stmt, found)
     assert difftest.diff_program([x, "r2 = x1.resize_(3, 2)"]) is None or \
         not difftest.diff_program([x, "r2 = x1.resize_(3, 2)"])[0].startswith("documented:resize-negative")
+
+
+def test_lp_pool_sqrt_last_bit_in_a_gradient_is_documented():
+    """lp_pool's sqrt is VML's in PyTorch (docs/semantics.md, vml-sqrt-gradient): a later gradient within
+    1e-4 of its largest magnitude is documented; not further, not without an lp_pool."""
+    def obs(grad):
+        o = _tensor_obs(x=[[1.5, 1.25], [1.5, 1.25]])
+        o["vars"]["x"]["grad"] = _tensor_obs(g=grad)["vars"]["g"]
+        return o
+    lines = ["x = torch.tensor([[1.5, 1.25], [1.5, 1.25]], requires_grad=True)", "r = F.lp_pool2d(x, 2.0, 1)",
+             "sum(g.pow(2).sum() for g in torch.autograd.grad(r.sum(), [x], create_graph=True)).backward()"]
+    want, got, far = obs([[0.5, 0.25], [0.0, 0.07]]), obs([[0.5, 0.25], [0.0, 0.070004]]), obs([[0.5, 0.25], [0.0, 0.08]])
+
+    def documented(lines, w, g):
+        return difftest.difftest_lapack.sqrt_inside_gradient(lines, 2, w, g, difftest.op_of,
+                                                             difftest._agrees_but_where)
+    assert documented(lines, want, got)
+    assert not documented(lines, want, far)
+    assert not documented([lines[0], "r = x.exp()", lines[2]], want, got)
