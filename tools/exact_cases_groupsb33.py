@@ -117,4 +117,10 @@ def cases(graph: str) -> list[dict]:
              ["torch.autograd.grad(y.sum(), [u, x], create_graph=True, allow_unused=True)[1]",
               "torch.autograd.grad(y.sum(), [x, b], create_graph=True)", "torch.autograd.grad(y.sum(), [x, b])",
               "torch.autograd.grad(y.sum(), [x])[0]"]),
+        case("gradient-of-a-0d-tensor-with-a-dim",  # (error-text:gradient, mini run seed 33920000) a dim of a 0-d
+             # tensor is maybe_wrap_dim's IndexError (no scalar wrapping)
+             ["x = torch.tensor(True)"],
+             ["torch.gradient(x, spacing=1, dim=-1)", "torch.gradient(torch.tensor(1.0), dim=0)",
+              "torch.gradient(torch.tensor(1.0), dim=[0])", "torch.gradient(torch.tensor(1.0))",
+              "torch.gradient(torch.tensor(1.0), spacing=[torch.tensor(1.0)], dim=0)"]),
     ]

@@ -84,6 +84,8 @@ def _gradient_checks(input, spacing_size, dims, edge_order):
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
     from ..tensor import _wrap_dim
+    if input.ndim == 0 and dims:  # (maybe_wrap_dim without wrap_scalar)
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     wrapped = [_wrap_dim(d, input.ndim) for d in (dims if dims is not None else range(input.ndim))]
     if dims is not None:
         seen = set()
