@@ -132,3 +132,19 @@ def test_lstsq_differing_only_in_zero_signs_is_documented():
     off = copy.deepcopy(got[1])
     off["vars"]["r"]["items"][0]["data"] = off["vars"]["r"]["items"][0]["data"] + 0.5
     assert difftest.documented("value", lines[1], want[1], off, (lines, want, 1)) is None
+
+
+@pytest.mark.torch
+def test_a_zero_sign_of_a_gelu_given_to_onednn_is_documented():
+    """oneDNN's float32 gelu gives 0. where PyTorch's own kernel (agrad's) gives -0. far below zero
+    (dt20k-33 repr:gelu): gelu-onednn; not for a one-element gelu (PyTorch's own kernel)."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x3 = torch.tensor([1.25, 2.75, -2.5], dtype=torch.float32)", "r4 = x3.sinh()", "r6 = F.gelu(r4)"]
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    aspect, _ = difftest.compare_statement(want[2], got[2])
+    assert aspect == "repr"
+    assert difftest.documented(aspect, lines[2], want[2], got[2], (lines, want, 2)) == "gelu-onednn"
+    single = ["x3 = torch.tensor([-2.5], dtype=torch.float32)", "r4 = x3.sinh()", "r6 = F.gelu(r4)"]
+    assert difftest.documented(aspect, single[2], want[2], got[2], (single, want, 2)) is None
