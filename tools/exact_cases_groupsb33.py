@@ -123,4 +123,11 @@ def cases(graph: str) -> list[dict]:
              ["torch.gradient(x, spacing=1, dim=-1)", "torch.gradient(torch.tensor(1.0), dim=0)",
               "torch.gradient(torch.tensor(1.0), dim=[0])", "torch.gradient(torch.tensor(1.0))",
               "torch.gradient(torch.tensor(1.0), spacing=[torch.tensor(1.0)], dim=0)"]),
+        case("unique-dim-output-layout",  # (stride:unique, mini run seed 33920000) unique(dim) of a non-contiguous
+             # input: the moved dim first, contiguous, moved back (not the input's layout)
+             ["x = torch.tensor([[[-0.25, -2.0], [1.0, -2.75]], [[0.5, float('nan')], [float('-inf'), -1.5]], [[-2.25, 2.25],"
+              " [-3.0, -1.5]], [[2.75, 2.75], [1.0, -0.25]]], dtype=torch.float16).transpose(0, -1)",
+              "y = torch.tensor([[1, 2], [3, 4], [1, 2]]).t()"],
+             ["torch.unique(x, dim=-2).stride()", "torch.unique(x, dim=0).stride()", "torch.unique(x, dim=2).stride()",
+              "torch.unique(y, dim=1).stride()", "torch.unique(y, dim=1)", "torch.unique(y.float(), dim=0).stride()"]),
     ]

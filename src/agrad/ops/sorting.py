@@ -688,6 +688,8 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
             values, inverse, counts = _unique_dim_nan(a, d)
         else:
             values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True, axis=d)
+        # (ATen's output: the moved dim first, contiguous, moved back)
+        values = np.moveaxis(np.ascontiguousarray(np.moveaxis(values, d, 0)), 0, d)
         inverse = inverse.reshape(-1)
         op = _unique_dim
     out = op.apply((input,), (input._data,), {"result": values})
