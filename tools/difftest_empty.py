@@ -5,7 +5,7 @@ may differ there; the tester compares no layout of an empty tensor either."""
 
 from __future__ import annotations
 
-import warnings
+import difftest_watch
 
 #: the Tensor methods that read the strides
 LAYOUT_OPS = {"stride", "dim_order", "is_contiguous"}
@@ -25,22 +25,7 @@ def of_empty(lines: list[str], i: int) -> bool:
             return fn(self, *args, **kwargs)
         return call
 
-    ns = {"torch": torch, "F": torch.nn.functional}
-    torch.manual_seed(0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for j, stmt in enumerate(lines[:i + 1]):
-            if j == i:
-                for name, fn in saved:
-                    setattr(torch.Tensor, name, watch(fn))
-            try:
-                exec(stmt, ns)
-            except Exception:  # noqa: BLE001 - only the call matters
-                pass
-            finally:
-                if j == i:
-                    for name, fn in saved:
-                        setattr(torch.Tensor, name, fn)
+    difftest_watch.replay(lines, i, [(torch.Tensor, name, watch(fn)) for name, fn in saved])
     return bool(seen) and all(seen)
 
 

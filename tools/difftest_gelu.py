@@ -5,7 +5,7 @@ from agrad's gelu result counts too (:func:`downstream`)."""
 
 from __future__ import annotations
 
-import warnings
+import difftest_watch
 
 #: the statements' names of the op
 GELU_OPS = {"gelu"}
@@ -28,19 +28,7 @@ def gelu_to_onednn(lines: list[str], i: int) -> bool:
                         and input.is_contiguous())
         return fn(input, *args, **kwargs)
 
-    ns = {"torch": torch, "F": F}
-    torch.manual_seed(0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for j, stmt in enumerate(lines[:i + 1]):
-            if j == i:
-                F.gelu = watch
-            try:
-                exec(stmt, ns)
-            except Exception:  # noqa: BLE001 - only the call matters
-                pass
-            finally:
-                F.gelu = fn
+    difftest_watch.replay(lines, i, [(F, "gelu", watch)])
     return bool(seen) and all(seen)
 
 

@@ -4,7 +4,8 @@ PyTorch's median kernel reads a dim of stride 0 as if it were contiguous."""
 from __future__ import annotations
 
 import re
-import warnings
+
+import difftest_watch
 
 
 #: ops whose CPU kernel reads a dim of stride 0 as if it were contiguous
@@ -30,22 +31,7 @@ def median_of_stride0(lines: list[str], i: int) -> bool:
         return call
 
     saved = [(owner, name, getattr(owner, name)) for owner in (torch, torch.Tensor) for name in MEDIAN_OPS]
-    ns = {"torch": torch, "F": torch.nn.functional}
-    torch.manual_seed(0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for j, stmt in enumerate(lines[:i + 1]):
-            if j == i:
-                for owner, name, fn in saved:
-                    setattr(owner, name, watch(fn))
-            try:
-                exec(stmt, ns)
-            except Exception:  # noqa: BLE001 - only the call matters
-                pass
-            finally:
-                if j == i:
-                    for owner, name, fn in saved:
-                        setattr(owner, name, fn)
+    difftest_watch.replay(lines, i, [(owner, name, watch(fn)) for owner, name, fn in saved])
     return any(seen)
 
 

@@ -4,8 +4,7 @@ its operand order in PyTorch's compiled kernel; only ``signbit`` and ``copysign`
 
 from __future__ import annotations
 
-import re
-import warnings
+import difftest_watch
 
 #: the ops that read a sign bit, and the position of the operand whose sign they read
 SIGN_READERS = {"signbit": 0, "copysign": 1, "copysign_": 1}
@@ -34,40 +33,13 @@ def nan_places(lines: list[str], i: int):
             return out
         return call
 
-    ns = {"torch": torch, "F": torch.nn.functional}
-    torch.manual_seed(0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for j, stmt in enumerate(lines[:i + 1]):
-            if j == i:
-                for owner, name, fn in saved:
-                    setattr(owner, name, watch(fn, name))
-            try:
-                exec(stmt, ns)
-            except Exception:  # noqa: BLE001 - only the call matters
-                pass
-            finally:
-                if j == i:
-                    for owner, name, fn in saved:
-                        setattr(owner, name, fn)
+    difftest_watch.replay(lines, i, [(owner, name, watch(fn, name)) for owner, name, fn in saved])
     return seen[0] if len(seen) == 1 else None
 
 
 def only_nan_signs_differ(lines: list[str], i: int, want: dict, got: dict, agree_once) -> bool:
     """True when the one variable that differs is the tensor statement ``i`` assigns, and only where
     the operand whose sign it reads is NaN (:func:`nan_places`)."""
-    import numpy as np
-
-    target = re.match(r"^\s*(\w+)\s*=", lines[i].strip().splitlines()[-1])
-    mine = want["vars"].get(target.group(1)) if target else None
-    if not mine or mine["kind"] != "tensor" or not isinstance(mine["data"], np.ndarray):
+    if difftest_watch.assigned_tensor(lines[i], want) is None:  # (before the replay: cheap)
         return False
-    mask = nan_places(lines, i)
-    if mask is None or not mask.any() or mask.shape != mine["data"].shape:
-        return False
-
-    def neutral(w, g):
-        if w is not mine or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
-            return None
-        return w, dict(g, data=np.where(mask, w["data"], g["data"]), repr=w["repr"])
-    return agree_once(want, got, neutral)
+    return difftest_watch.only_places_differ(lines[i], nan_places(lines, i), want, got, agree_once)

@@ -5,8 +5,7 @@ there depends on the threads' timing (the same program gives 0.25 in one run, 0.
 
 from __future__ import annotations
 
-import re
-import warnings
+import difftest_watch
 
 #: the statements' names of the op
 UNPOOL_OPS = {"max_unpool1d", "max_unpool2d", "max_unpool3d"}
@@ -36,40 +35,13 @@ def shared_places(lines: list[str], i: int):
             return out
         return call
 
-    ns = {"torch": torch, "F": F}
-    torch.manual_seed(0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for j, stmt in enumerate(lines[:i + 1]):
-            if j == i:
-                for name, fn in saved.items():
-                    setattr(F, name, watch(fn, int(name[-2])))
-            try:
-                exec(stmt, ns)
-            except Exception:  # noqa: BLE001 - only the call matters
-                pass
-            finally:
-                if j == i:
-                    for name, fn in saved.items():
-                        setattr(F, name, fn)
+    difftest_watch.replay(lines, i, [(F, name, watch(fn, int(name[-2]))) for name, fn in saved.items()])
     return seen[0] if len(seen) == 1 else None
 
 
 def only_shared_places_differ(lines: list[str], i: int, want: dict, got: dict, agree_once) -> bool:
     """True when the one variable that differs is the tensor statement ``i`` assigns, and only in
     places that two or more in-range indices write (:func:`shared_places`)."""
-    import numpy as np
-
-    target = re.match(r"^\s*(\w+)\s*=", lines[i].strip().splitlines()[-1])
-    mine = want["vars"].get(target.group(1)) if target else None
-    if not mine or mine["kind"] != "tensor" or not isinstance(mine["data"], np.ndarray):
+    if difftest_watch.assigned_tensor(lines[i], want) is None:  # (before the replay: cheap)
         return False
-    mask = shared_places(lines, i)
-    if mask is None or not mask.any() or mask.shape != mine["data"].shape:
-        return False
-
-    def neutral(w, g):
-        if w is not mine or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
-            return None
-        return w, dict(g, data=np.where(mask, w["data"], g["data"]), repr=w["repr"])
-    return agree_once(want, got, neutral)
+    return difftest_watch.only_places_differ(lines[i], shared_places(lines, i), want, got, agree_once)
