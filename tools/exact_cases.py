@@ -552,3 +552,6 @@ CASES += _groupsb33_cases(GRAPH)
 from exact_cases_groupsc33 import cases as _groupsc33_cases  # noqa: E402
 
 CASES += _groupsc33_cases(GRAPH)
+from exact_cases_groupsd33 import cases as _groupsd33_cases  # noqa: E402
+
+CASES += _groupsd33_cases(GRAPH)

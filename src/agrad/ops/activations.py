@@ -27,7 +27,7 @@ from ._activation_kernels import (_elu_backward_np as _elu_backward_kernel, _elu
 from ._not_implemented import not_implemented
 from ._layout import iterator_layout
 from ._op import METHODS, Op, export, inplace
-from ._vector_loop import unary_lanes
+from ._vector_loop import loop_lanes, unary_lanes
 from .nn import check_floating, const
 from .pointwise import _zeros_like
 from .selection import where
@@ -54,22 +54,22 @@ def _scalar(a, v):
     return a.dtype.type(v)
 
 
-def _scalar_tail(out, g, x, value):
-    """PyTorch's CPU kernels run blocks of two AVX2 vectors (8 doubles, 16 floats) and
-    the remaining ``n % block`` elements with the scalar loop, and for some backward
-    kernels the two disagree where the input is NaN (the vector code takes the other
-    branch). ``out`` holds the vector result; NaN inputs in the tail get ``value(g)``."""
-    n = out.size
-    cut = n - n % (64 // out.dtype.itemsize)
-    if cut == n:
+def _scalar_tail(out, g, x, value, operands=None):
+    """PyTorch's CPU kernels run each row of the loop (loop_lanes: the inputs' coalesced inner dims, in
+    blocks of two AVX2 vectors, 8 doubles, 16 floats) in the vector code and the remaining ``row % block``
+    elements with the scalar loop (an expanded or strided input: the scalar loop throughout), and for
+    some backward kernels the two disagree where the input is NaN (the vector code takes the other
+    branch). ``out`` holds the vector result; NaN inputs outside the vector lanes get ``value(g)``.
+    ``operands``: the loop's inputs in the kernel's order, (g, x) unless given."""
+    lanes = loop_lanes(operands if operands is not None else (g, x))
+    if lanes is True:
         return out
-    xs = np.broadcast_to(x, out.shape).reshape(-1)[cut:]
-    nan = np.isnan(xs)
+    nan = np.isnan(np.broadcast_to(x, out.shape))
+    if lanes is not False and lanes is not None:
+        nan &= ~lanes
     if nan.any():
         out = np.array(out)
-        tail = np.zeros(out.shape, bool)  # (a mask: out may not be C-contiguous, its reshape a copy)
-        tail.reshape(-1)[cut:] = nan
-        np.copyto(out, np.broadcast_to(value(g), out.shape), where=tail)
+        np.copyto(out, np.broadcast_to(value(g), out.shape), where=nan)
     return out
 
 
@@ -93,7 +93,7 @@ def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None,
         g = materialized(g)  # (a ZeroTensor gradient: plain zeros to the kernel)
         out = np.asarray(fwd(g, x, **kw)).astype(g.dtype, copy=False)
         if nan_tail is not None:
-            out = _scalar_tail(out, g, x, lambda g: nan_tail(g, **kw))
+            out = _scalar_tail(out, g, x, lambda g: nan_tail(g, **kw), (x, g) if self_first else (g, x))
         return iterator_layout(out, (x, g) if self_first else (g, x)) if out.ndim > 1 else out
 
     op = Op(name, forward,
@@ -635,7 +635,7 @@ def _shrink_backward_np(g, x, lambd):
     out = np.where((x > lambd) | (x < -lambd), g, 0)
     if lambd != lambd:  # hardshrink's NaN lambd: the vector code's tests fail (0), so does the scalar
         # loop's x >= -lambd && x <= lambd (the gradient): the elements after the last full block
-        out = _scalar_tail(np.asarray(out, g.dtype), g, np.float32("nan"), lambda g: g)
+        out = _scalar_tail(np.asarray(out, g.dtype), g, np.float32("nan"), lambda g: g, (g, x))
     return out
 
 

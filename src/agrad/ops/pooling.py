@@ -210,8 +210,8 @@ def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return
     if return_indices:
         return values, indices.squeeze(-2)
     if values.grad_fn is None and not values.requires_grad:
-        # (without grad, ATen's max_pool1d runs its own 1-D kernel into a fresh C-ordered result)
-        values._data = c_order(values._data)
+        # (without grad, ATen's max_pool1d runs its own 1-D kernel into a fresh C-ordered result: no view)
+        return Tensor._make(c_order(values._data))
     return values
 
 

@@ -1,0 +1,48 @@
+"""Regression cases of the groups of the session-33 second difftest run (seed 33050000) handed to helper
+"groupsd" in session 33.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    return [
+        case("max-pool1d-no-grad-not-a-view",  # (grad_fn:addcmul_) without grad ATen's max_pool1d runs its own
+             # 1-D kernel into a fresh tensor (no view of max_pool2d's output): an in-place op on it records its
+             # own node, not CopySlices; with grad (or return_indices) the squeezed max_pool2d output, a view
+             [graph, "x = torch.tensor([[[-0.0, float('-inf'), 1.25, 0.5]]])",
+              "def h(y):\n    r = y.addcmul_(torch.tensor([[[-1.25]]]), torch.tensor(-0.25, requires_grad=True))\n"
+              "    return r, graph(r.grad_fn)",
+              "def v(r):\n    return r._base is not None, r.stride(), r.grad_fn is None",
+              "def nog(y):\n    with torch.no_grad():\n        return v(F.max_pool1d(y, 2))"],
+             ["h(torch.max_pool1d(x, 3, dilation=1, ceil_mode=True))", "v(F.max_pool1d(x, 2))",
+              "v(F.max_pool1d(x[0], 2))", "v(F.max_pool1d(x, 2, return_indices=True)[0])",
+              "v(F.max_pool1d(x.clone().requires_grad_(), 2))",
+              "nog(x.clone().requires_grad_())"]),
+        case("nan-backward-scalar-loop-by-rows",  # (grad-value:backward) the backward kernels whose vector and
+             # scalar code disagree at a NaN (hardshrink with a NaN lambd; hardtanh, elu, hardswish, leaky_relu,
+             # shrink at a NaN input): the scalar loop runs each row's last row % block elements, a row being the
+             # coalesced inner dims of (grad, self): an expanded or strided input is cut in short rows or runs
+             # the scalar loop throughout, not one flat loop
+             ["nan = float('nan')",
+              "def g(f, dt, lay, gk):\n"
+              "    b = torch.tensor([nan if i % 3 == 0 else (i % 7) - 3.0 for i in range(40)], dtype=dt)\n"
+              "    x = b.clone().requires_grad_()\n    r = f(lay(x))\n"
+              "    if gk: r.sum().backward()\n"
+              "    else: r.backward(torch.arange(r.numel(), dtype=dt).reshape(r.shape) - 3)\n"
+              "    return x.grad",
+              "L = [lambda b: b[:20].reshape(4, 5), lambda b: b[:10].expand(3, 10), lambda b: b[:10].reshape(10, 1).expand(10, 3), "
+              "lambda b: b[:36].reshape(6, 6).t(), lambda b: b[::2], lambda b: b, lambda b: b[:20].expand(2, 20)]",
+              "Fs = [lambda v: F.hardtanh(v), lambda v: F.elu(v, 1.5), F.hardswish, lambda v: F.hardshrink(v, nan), "
+              "lambda v: F.softshrink(v, 0.5), lambda v: F.leaky_relu(v, 0.2)]"],
+             ["[[g(f, dt, lay, gk) for lay in L for gk in (0, 1)] for f in Fs for dt in (torch.float64, torch.float32)]",
+              "(lambda x: (x.expand(2, 4).hardshrink(nan).backward(torch.tensor([[1.75, 2.75, 0.0, -1.0], "
+              "[-2.25, -1.0, -0.75, 0.0]], dtype=torch.float64)), x.grad)[1])"
+              "(torch.tensor([1.5, 0.75, 1.0, 0.5], dtype=torch.float64, requires_grad=True))"]),
+    ]
