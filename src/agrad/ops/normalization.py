@@ -100,9 +100,9 @@ def _batch_norm_kernel(ctx, x, w, b, running_mean, running_var, training, moment
             var = (var_sum / dt(n)).astype(np.float64)
             invstd = np.where((var == 0) & (eps == 0), 0.0, 1 / np.sqrt(var + eps)).astype(dt)
             ctx.save_mean, ctx.save_invstd = mean, invstd
-            m = dt(momentum)  # (the updates unfused, momentum in the input's type: 0 of 600 running means
-            # differ from PyTorch's; the unbiased variance divided in double, 40 of 1,200 float32 variances
-            # differ in the last bit where the image is short)
+            m = dt(momentum)  # (the updates unfused, momentum in the input's type, as PyTorch rounds them; the
+            # unbiased variance divided in double: a float32 variance of a short image may still differ in its
+            # last bit, var_sum's own order)
             if running_mean is not None:
                 running_mean[...] = m * mean + (dt(1) - m) * running_mean.astype(dt)
             if running_var is not None:
