@@ -45,4 +45,16 @@ def cases(graph: str) -> list[dict]:
               "(lambda x: (x.expand(2, 4).hardshrink(nan).backward(torch.tensor([[1.75, 2.75, 0.0, -1.0], "
               "[-2.25, -1.0, -0.75, 0.0]], dtype=torch.float64)), x.grad)[1])"
               "(torch.tensor([1.5, 0.75, 1.0, 0.5], dtype=torch.float64, requires_grad=True))"]),
+        case("trilinear-gradients-contiguous",  # (stride:grad) _trilinear adds into zeros(output_size): every
+             # gradient of bilinear (the weight's: a _trilinear summing over the batch) is C-contiguous, whatever
+             # order the sum of products takes
+             ["def g(n, i1, i2, o, cg):\n"
+              "    x1 = torch.arange(n * i1, dtype=torch.float64).reshape(n, i1).requires_grad_()\n"
+              "    x2 = (torch.arange(n * i2, dtype=torch.float64).reshape(n, i2) - 2).requires_grad_()\n"
+              "    w = (torch.arange(o * i1 * i2, dtype=torch.float64).reshape(o, i1, i2) / 3).requires_grad_()\n"
+              "    gs = torch.autograd.grad(F.bilinear(x1, x2, w).sum(), [x1, x2, w], create_graph=cg)\n"
+              "    return [(t, t.stride()) for t in gs]"],
+             ["[g(*s, cg) for s in [(3, 3, 4, 2), (1, 2, 2, 3), (2, 3, 3, 1), (4, 1, 5, 2)] for cg in (False, True)]",
+              "(lambda x, w: (lambda gs: [t.stride() for t in gs])(torch.autograd.grad(F.bilinear(x[..., :3], x, w).sum(), "
+              "[w], create_graph=True)))(torch.ones(2, 3, 4, requires_grad=True), torch.ones(2, 3, 4, requires_grad=True))"]),
     ]

@@ -228,7 +228,8 @@ def _trilinear_fwd(ctx, a1, a2, a3, expand1, expand2, expand3, sumdim):
         for k in range(out.shape[axis]):
             acc += np.take(out, k, axis=axis)
         out = acc
-    return np.asarray(out, a1.dtype).reshape(shape) + a1.dtype.type(0)  # (added into zeros: no -0.0)
+    # (added into ATen's zeros(output_size): no -0.0, laid out C-contiguous whatever the einsum's order)
+    return np.ascontiguousarray(np.asarray(out, a1.dtype).reshape(shape) + a1.dtype.type(0))
 
 
 _trilinear_op = Op("TrilinearBackward0", _trilinear_fwd, inputs=("i1", "i2", "i3"), saves=("i1", "i2", "i3"),
