@@ -205,4 +205,13 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: b.as_strided_scatter(torch.ones(2), (3,), (0,)))",
               "b.as_strided_scatter(torch.ones(1), (1,), (0,))", "b.as_strided_scatter(torch.ones(0, 2), (0, 2), (0, 0))",
               "b.as_strided_scatter(torch.ones(2, 2), (2, 2), (1, 1))"]),
+        case("scatter-like-inplace-autograd-first",  # (error-text:put_) put_/index_add_: autograd's leaf check before
+             # the op's own checks (dtypes, index type, sizes)
+             [ERR, "x = torch.ones(4, requires_grad=True)"],
+             ["err(lambda: x.put_(torch.tensor([0], dtype=torch.int32), torch.ones(1)))",
+              "err(lambda: x.put_(torch.tensor([0]), torch.ones(1, dtype=torch.float64)))",
+              "err(lambda: x.put_(torch.tensor([0]), torch.ones(2)))",
+              "err(lambda: x.index_add_(0, torch.tensor([0.]), torch.ones(1)))",
+              "err(lambda: x.index_add_(3, torch.tensor([0]), torch.ones(1)))",
+              "err(lambda: torch.ones(4).put_(torch.tensor([0]), torch.ones(1, dtype=torch.float64)))"]),
     ]

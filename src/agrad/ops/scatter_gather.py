@@ -488,15 +488,17 @@ def scatter_add(input, dim, index, src, *, out=None):
 def no_overlap_inplace(fn, name=None, checks=None):
     """The in-place form of a scatter-like op (scatter_, index_add_, put_, ...): after autograd's checks
     and the written tensor's internal overlap, its meta's assert_no_overlap of each tensor argument
-    (index, src) against it, before any other check of theirs but ``checks(self, *args, **kwargs)``."""
+    (index, src) against it, before any other check of theirs but ``checks(self, *args, **kwargs)`` (which
+    come after autograd's and before the overlap checks)."""
     method_ = inplace(fn, name=name)
 
     def call(self, *args, **kwargs):
         if type(self) is Tensor:
-            if checks is not None:
-                checks(self, *args, **kwargs)
             others = [a for a in (*args, *kwargs.values()) if type(a) is Tensor]
             recorded = _grad_state["enabled"] and (self._requires_grad or any(a._requires_grad for a in others))
+            if checks is not None:
+                self._check_inplace(recorded, "allow")  # (autograd's checks come first)
+                checks(self, *args, **kwargs)
             self._check_inplace(recorded, "error")
             for a in others:
                 if a is self or (a._base is not None or self._base is not None) and overlaps(self._data, a._data):
