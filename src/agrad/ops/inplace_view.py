@@ -223,7 +223,12 @@ def rebase_view(view, inner):
     memory), then PyTorch's rebase_history: the base's history becomes a CopySlices wrapping
     ``inner``, and the view is differentiated through it (AsStridedBackward0)."""
     base = view._base
-    node = CopySlices(graph.edge(base), (base._data.shape, base.dtype), inner, view_index(view, base))
+    _rebase(base, CopySlices(graph.edge(base), (base._data.shape, base.dtype), inner, view_index(view, base)))
+    regenerate_view(view)
+
+
+def _rebase(base, node):
+    """The base's history becomes ``node`` (a CopySlices), its retained gradient following."""
     node._order = dense_order(base._data)
     old_fn, old_nr = base._grad_fn, base._output_nr
     base._grad_fn = node
@@ -231,7 +236,6 @@ def rebase_view(view, inner):
     base._requires_grad = True
     if base._retains:
         graph.move_retains_grad(base, old_fn, old_nr)
-    regenerate_view(view)
 
 
 def regenerate_view(view):
@@ -263,13 +267,7 @@ def inplace_through_view(view, fn, args, kwargs):
         _dual.write_tangent(view, result)
     idx = flat_index(view, base)
     node = CopySlices(base_edge, (base._data.shape, base.dtype), inner, idx)
-    node._order = dense_order(base._data)
-    old_fn, old_nr = base._grad_fn, base._output_nr
-    base._grad_fn = node
-    base._output_nr = 0
-    base._requires_grad = True
-    if base._retains:
-        graph.move_retains_grad(base, old_fn, old_nr)
+    _rebase(base, node)
     for hook in graph.record_hooks:  # call: ("view", base's edge and value before, inner node, index)
         hook(node, (base,), (base,), ("view", base_edge, before, inner, idx))
     regenerate_view(view)
