@@ -555,3 +555,6 @@ CASES += _groupsc33_cases(GRAPH)
 from exact_cases_groupsd33 import cases as _groupsd33_cases  # noqa: E402
 
 CASES += _groupsd33_cases(GRAPH)
+from exact_cases_groupse33 import cases as _groupse33_cases  # noqa: E402
+
+CASES += _groupse33_cases(GRAPH)

@@ -154,7 +154,9 @@ def _resize_to(input, size, memory_format):
         from .memory_format import checked, order, preserve_format
         if checked(memory_format, "resize_") is preserve_format:
             raise RuntimeError("Unsupported memory formatPreserve")
-        dims = order(tuple(size), memory_format)
+        dims = order(tuple(size), memory_format)  # (contiguous_format too: empty_tensor_restride)
+        if dims is None:
+            dims = list(range(len(size)))
     n = int(np.prod(size, dtype=np.int64)) if size else 1
     _limits.check_numel(n)
     if tuple(size) != data.shape or dims is not None:

@@ -428,9 +428,19 @@ def _add_scaled(self, prod, beta, alpha, blas=True):
     return np.asarray(out, prod.dtype)
 
 
+def _gemm_into_zero(s, a, b, beta, alpha):
+    """addmm's BLAS call: with beta 0, gemm adds alpha * a @ b into a zeroed C, so a zero is +0.0 (also
+    with a negative alpha), except the plain-product path of _gemm; float32/float64 only (ATen's
+    own half gemm scales the sum in place: -0.0 stays)."""
+    out = _add_scaled(s, _gemm(a, b), beta, alpha)
+    if beta == 0 and out.dtype.char in "fd" and not (a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1):
+        out = out + 0.0
+    return out
+
+
 def _addmm_fwd(ctx, s, a, b, beta, alpha):
     ctx.layout = (_column_major(a), _column_major(b))
-    return _add_scaled(s, _gemm(a, b), beta, alpha)
+    return _gemm_into_zero(s, a, b, beta, alpha)
 
 
 _addmm = Op("AddmmBackward0", _addmm_fwd, inputs=("self", "mat1", "mat2"), saves=("mat1", "mat2"),
@@ -479,8 +489,17 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     return finish_out("addmm", result, out)
 
 
+def _gemv(s, a, v, beta, alpha):
+    """addmv's gemv: with beta 0, y is zeroed and alpha * a @ v added into it (a zero is +0.0, also with
+    a negative alpha, in every float dtype)."""
+    out = _add_scaled(s, a @ v, beta, alpha)
+    if beta == 0 and out.dtype.kind == "f":
+        out = out + out.dtype.type(0)
+    return out
+
+
 _addmv = Op("AddmvBackward0",
-            lambda ctx, s, a, v, beta, alpha: _add_scaled(s, a @ v, beta, alpha),
+            lambda ctx, s, a, v, beta, alpha: _gemv(s, a, v, beta, alpha),
             inputs=("self", "mat", "vec"), saves=("mat", "vec"),
             saves_for={"mat": (2,), "vec": (1,)}, jvp="affine")
 
@@ -558,8 +577,22 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     return finish_out("baddbmm", result, out)
 
 
-_addbmm = Op("AddbmmBackward0",
-             lambda ctx, s, a, b, beta, alpha: _add_scaled(s, np.matmul(a, b).sum(0, dtype=s.dtype), beta, alpha),
+def _addbmm_fwd(ctx, s, a, b, beta, alpha):
+    """addbmm_impl_: an addmm_ per batch into the result, beta on the first only (so -0.0 products stay
+    -0.0 with beta 0, and each batch's sum rounds as BLAS's alpha * a @ b + result)."""
+    shape = (a.shape[1], b.shape[2])
+    if not a.shape[0]:  # (result.zero_() with beta 0, else result.mul_(beta))
+        if beta == 0:
+            return np.zeros(shape, s.dtype)
+        scaled = s * s.dtype.type(beta) if s.dtype.kind in "fc" else _add_scaled(s, np.zeros(shape, s.dtype), beta, 0)
+        return np.array(np.broadcast_to(scaled, shape))
+    out = _gemm_into_zero(s, a[0], b[0], beta, alpha)
+    for i in range(1, a.shape[0]):
+        out = _add_scaled(out, _gemm(a[i], b[i]), 1, alpha)
+    return np.asarray(out, s.dtype)
+
+
+_addbmm = Op("AddbmmBackward0", _addbmm_fwd,
              inputs=("self", "batch1", "batch2"), saves=("batch1", "batch2"),
               saves_for={"batch1": (2,), "batch2": (1,)}, jvp="affine")
 
