@@ -57,4 +57,22 @@ def cases(graph: str) -> list[dict]:
              ["[g(*s, cg) for s in [(3, 3, 4, 2), (1, 2, 2, 3), (2, 3, 3, 1), (4, 1, 5, 2)] for cg in (False, True)]",
               "(lambda x, w: (lambda gs: [t.stride() for t in gs])(torch.autograd.grad(F.bilinear(x[..., :3], x, w).sum(), "
               "[w], create_graph=True)))(torch.ones(2, 3, 4, requires_grad=True), torch.ones(2, 3, 4, requires_grad=True))"]),
+        case("max-pool-saved-indices-version",  # (error-type:grad) max/adaptive/fractional max pooling save the
+             # indices they return (result1): a change to them in place, even under no_grad, fails the backward
+             # with the version error, not a wrong scatter; the node shows _saved_result1
+             ["def g(f, x):\n    x = x.requires_grad_()\n    a, i = f(x)\n    n = a.grad_fn\n"
+              "    while n.name().startswith('Squeeze'):\n        n = n.next_functions[0][0]\n"
+              "    s = n._saved_result1.shape\n"
+              "    with torch.no_grad():\n        i.narrow(0, 0, 1).add_(1)\n"
+              "    try:\n        return s, torch.autograd.grad(a.sum(), [x], create_graph=True)\n"
+              "    except RuntimeError as e:\n        return s, str(e).split(' Hint')[0]"],
+             ["g(lambda x: F.max_pool3d(x, 1, 1, 0, return_indices=True), torch.arange(12.).reshape(1, 1, 2, 3, 2))",
+              "g(lambda x: F.max_pool2d(x, 1, 1, 0, return_indices=True), torch.arange(12.).reshape(1, 2, 3, 2))",
+              "g(lambda x: F.max_pool1d(x, 1, 1, 0, return_indices=True), torch.arange(6.).reshape(1, 2, 3))",
+              "g(lambda x: F.adaptive_max_pool2d(x, 1, return_indices=True), torch.arange(12.).reshape(1, 2, 3, 2))",
+              "g(lambda x: F.adaptive_max_pool1d(x, 1, return_indices=True), torch.arange(6.).reshape(1, 2, 3))",
+              "g(lambda x: F.fractional_max_pool2d(x, 1, output_size=(2, 2), return_indices=True, "
+              "_random_samples=torch.full((1, 2, 2), 0.5)), torch.arange(12.).reshape(1, 2, 3, 2))",
+              "(lambda x: torch.autograd.grad(F.max_pool2d(x, 2, return_indices=True)[0].sum(), [x], create_graph=True)[0]"
+              ".grad_fn._saved_indices)(torch.arange(16.).reshape(1, 1, 4, 4).requires_grad_())"]),
     ]

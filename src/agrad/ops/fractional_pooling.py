@@ -113,13 +113,14 @@ def _scatter_fwd(ctx, g, x, indices, size):
 
 def _fractional_op(n):
     # (random_samples is not differentiable: an attribute, no edge, as PyTorch's node has none)
-    op = Op(f"FractionalMaxPool{n}DBackward0", _fractional_fwd, outputs=1, saves=("self",))
+    op = Op(f"FractionalMaxPool{n}DBackward0", _fractional_fwd, outputs=1, saves=("self", "result1"),
+            output_names=("result0", "result1"))
     back = Op(f"FractionalMaxPool{n}DBackwardBackward0", _scatter_fwd, inputs=("grad_output", "self"),
-              internal=True, jvp="linear")
+              internal=True, jvp="linear", keeps={"indices": "indices"})
 
     @op.derivative
     def _(ctx, grad):
-        return back(grad, ctx.self, indices=ctx.indices, size=tuple(ctx.input_shape[-n:]))
+        return back(grad, ctx.self, indices=ctx.result1._data, size=tuple(ctx.input_shape[-n:]))
 
     @back.derivative
     def _(ctx, grad):

@@ -123,7 +123,9 @@ def _max_pool_op(n, name="MaxPool{n}DWithIndices", forward=_max_pool_fwd, scatte
     its backward op, whose own derivative gathers the gradient back (adaptive max pooling's
     scatters into the input's memory format and gives self C-ordered zeros)."""
     name = name.format(n=n)
-    op = Op(f"{name}Backward0", in_input_format(forward), outputs=1, saves=("self",))
+    # (it saves the indices it returns, result1: a change in place to them fails the backward, as PyTorch's)
+    op = Op(f"{name}Backward0", in_input_format(forward), outputs=1, saves=("self", "result1"),
+            output_names=("result0", "result1"))
     # max_pool2d_with_indices_backward(grad_output, self, ...): self only for its shape (zero derivative)
     # (it saves indices, which a backward frees: a second one through it fails, as PyTorch's)
     back = Op(f"{name}BackwardBackward0", scatter, inputs=("grad_output", "self"), internal=True, jvp="linear",
@@ -131,7 +133,7 @@ def _max_pool_op(n, name="MaxPool{n}DWithIndices", forward=_max_pool_fwd, scatte
 
     @op.derivative
     def _(ctx, grad):
-        return back(grad, ctx.self, indices=ctx.indices, size=tuple(ctx.input_shape[-n:]))
+        return back(grad, ctx.self, indices=ctx.result1._data, size=tuple(ctx.input_shape[-n:]))
 
     @back.derivative
     def _(ctx, grad):
