@@ -19,7 +19,8 @@ the groups of PyTorch's documentation:
   (nonzero, nonzero_static);
 - ``linalg`` (matrix products), ``contractions`` (einsum, tensordot, kron),
   ``matrix`` (trace, diagonal, tril/triu, cross, norms), ``determinants``
-  (det, slogdet), ``solvers`` (inverse, solve), ``decompositions``, ``matrix_functions``
+  (det, slogdet), ``solvers`` (inverse, solve), ``decompositions``, ``pseudoinverse``
+  (pinv, matrix_rank, cond), ``matrix_functions``
   (matrix_exp, matrix_power, multi_dot) and ``lu``;
 - nn.functional: ``nn`` (linear, dropout, pad, embedding, layer_norm,
   distances, and what activations and losses share), ``activations``,

@@ -97,11 +97,11 @@ FAMILIES = {
         'CLASSES': 'cummax cummin',
     },
     'decompositions': {
-        'FUNCTIONS': 'cholesky pinverse qr svd',
-        'METHODS': 'cholesky pinverse qr svd',
-        'LINALG': 'cholesky cond eigh eigvalsh matrix_rank pinv qr svd svdvals',
-        'OPS': 'CholeskyBackward0 LinalgCholeskyExBackward0 LinalgEighBackward0 LinalgPinvBackward0 '
-            'LinalgQrBackward0 LinalgSvdBackward0',
+        'FUNCTIONS': 'cholesky qr svd',
+        'METHODS': 'cholesky qr svd',
+        'LINALG': 'cholesky eigh eigvalsh qr svd svdvals',
+        'OPS': 'CholeskyBackward0 LinalgCholeskyExBackward0 LinalgEighBackward0 LinalgQrBackward0 '
+            'LinalgSvdBackward0',
         'CLASSES': 'linalg_eigh linalg_lu_factor linalg_qr linalg_svd qr svd',
     },
     'determinants': {
@@ -338,6 +338,12 @@ FAMILIES = {
         'METHODS': 'prelu',
         'FUNCTIONAL': 'prelu',
         'OPS': 'PreluKernelBackward0 PreluKernelBackwardBackward0',
+    },
+    'pseudoinverse': {
+        'FUNCTIONS': 'pinverse',
+        'METHODS': 'pinverse',
+        'LINALG': 'cond matrix_rank pinv',
+        'OPS': 'LinalgPinvBackward0',
     },
     'quantiles': {
         'FUNCTIONS': 'nanquantile quantile',

@@ -12,7 +12,8 @@ from ..tensor import _scalar_name
 from ._lapack import column_major, gelsy_unpivoted
 from ._op import Op, export
 from ._return_types import return_type as _return_type
-from .decompositions import _pinv, pinv_backward, svd_arrays
+from .decompositions import svd_arrays
+from .pseudoinverse import _pinv, pinv_backward
 
 LstsqResult = _return_type("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
 

@@ -346,7 +346,7 @@ def _matrix_norm_impl(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, 
     if ord == "fro":
         return _linalg_vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype, out=out)
     if ord == "nuc" or abs(float(ord)) == 2:
-        from .decompositions import svd_matrix_norm
+        from .pseudoinverse import svd_matrix_norm
         if dtype is not None:  # (ATen converts A first for the singular values)
             A = A.to(dtype)
         return finish_out("linalg_matrix_norm", svd_matrix_norm(A, ord, d0, d1, keepdim), out)
