@@ -44,4 +44,24 @@ def cases(graph: str) -> list[dict]:
               "torch.addbmm(s, torch.stack([a, -a]), torch.stack([b, b]), beta=0, alpha=-1)",
               "torch.addbmm(s, a[None][:0], b[None][:0], beta=0, alpha=-1)",
               "torch.addbmm(torch.tensor([-0.0, 1.0]), a[None][:0], b[None][:0], beta=2)"]),
+        case("grid-sample-3d-nan-place-clips-to-last",  # (value:grid_sample) the 3-D scalar kernel's forward
+             # clip_coordinates is std::min(size - 1, std::max(x, 0)): a NaN place (a NaN or infinite coordinate
+             # under border/reflection) samples index size - 1; the backward's clip keeps NaN (no gradient);
+             # reflection's flip count beyond int's range is INT_MIN, even (the grid gradient's zero signs)
+             ["inf, nan = float('inf'), float('nan')",
+              "x = torch.arange(24.0).reshape(1, 1, 2, 3, 4).requires_grad_()",
+              "vals = [inf, -inf, nan, 1e30, -1e30, 0.2]",
+              "g = torch.tensor([[[[[v, 0.3, -0.2] for v in vals], [[0.1, v, 0.9] for v in vals]]]], "
+              "requires_grad=True)",
+              "w = torch.arange(1.0, 13.0).reshape(1, 1, 1, 2, 6)",
+              "gd = torch.tensor([[[[[2.0 ** 32 + 2, 0.0, 0.0], [2.0 ** 32 + 4, 0.5, 0.0]]]]], dtype=torch.float64)",
+              "x10 = torch.tensor([[[[[1.5, nan, -2.5], [-1.5, 2.25, 0.25]]], [[[0.75, 1.25, 2.5], [1.0, 1.75, -3.0]]]]])",
+              "x11 = torch.tensor([[[[[-1.25, -3.0, 0.0], [1.25, -2.75, -1.0]], [[3.0, 3.0, 2.5], [-3.0, 0.0, 0.0]]], "
+              "[[[-inf, 2.0, 2.25], [0.5, 1.25, 1.25]], [[-2.75, -1.25, -0.25], [2.0, -2.5, -3.0]]]]]) / 3"],
+             ["F.grid_sample(x10, x11, mode='nearest', padding_mode='reflection', align_corners=True)",
+              "[F.grid_sample(x, g, mode=m, padding_mode=p, align_corners=a) for m in ('nearest', 'bilinear') "
+              "for p in ('zeros', 'border', 'reflection') for a in (True, False)]",
+              "[torch.autograd.grad((F.grid_sample(x, g, mode=m, padding_mode=p, align_corners=a) * w).sum(), [x, g]) "
+              "for m in ('nearest', 'bilinear') for p in ('border', 'reflection') for a in (True, False)]",
+              "F.grid_sample(x.detach().double(), gd, padding_mode='reflection', align_corners=True)"]),
     ]

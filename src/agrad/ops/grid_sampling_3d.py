@@ -16,16 +16,21 @@ import numpy as np
 from ._op import Op
 
 
-def _source(g, size, padding, align_corners):
+def _source(g, size, padding, align_corners, clip_nan=False):
+    """grid_sampler_compute_source_index; ``clip_nan``: the forward's clip_coordinates,
+    ``std::min(size - 1, std::max(x, 0))``, which takes a NaN place (a NaN or infinite coordinate,
+    reflected) to size - 1; the backward's clip_coordinates_set_grad keeps it NaN (out of bounds)."""
     t = g.dtype.type
     if align_corners:
         x = ((g + t(1)) / t(2)) * t(size - 1)
     else:
         x = ((g + t(1)) * t(size) - t(1)) / t(2)
-    if padding == 1:
+    if padding == 2:
+        x = _reflect(x, size, align_corners)
+    if padding in (1, 2):
         x = np.minimum(t(size - 1), np.maximum(x, t(0)))
-    elif padding == 2:
-        x = np.minimum(t(size - 1), np.maximum(_reflect(x, size, align_corners), t(0)))
+        if clip_nan:
+            x = np.where(np.isnan(x), t(size - 1), x)
     return x
 
 
@@ -39,7 +44,14 @@ def _reflect(x, size, align_corners):
     with np.errstate(invalid="ignore"):
         extra = np.fmod(a, span)
         flips = np.floor(a / span)
-    return np.where(np.fmod(flips, 2) == 0, extra + low, span - extra + low)
+    return np.where(_even(flips), extra + low, span - extra + low)
+
+
+def _even(flips):
+    """``static_cast<int>(flips) % 2 == 0``: a count beyond int's range, infinite or NaN converts to
+    INT_MIN (x86's cvttss2si), which is even."""
+    with np.errstate(invalid="ignore"):
+        return (np.fmod(flips, 2) == 0) | ~(np.abs(flips) < 2.0 ** 31)
 
 
 def _source_grad(g, size, padding, align_corners):
@@ -62,7 +74,7 @@ def _source_grad(g, size, padding, align_corners):
         sign = np.where(r < 0, t(-1), t(1))
         with np.errstate(invalid="ignore"):
             flips = np.floor(np.abs(r) / span)
-        sign = np.where(np.fmod(flips, 2) == 0, sign, -sign)
+        sign = np.where(_even(flips), sign, -sign)
         refl = _reflect(x, size, align_corners)
         clip = ((refl > t(0)) & (refl < t(size - 1))).astype(g.dtype)
         return (mult * sign) * clip  # (scale * reflection's sign * clip's 0 or 1: a signed zero)
@@ -82,9 +94,9 @@ def _fwd(ctx, x, grid, mode, padding, align_corners):
     with np.errstate(invalid="ignore", over="ignore"):
         for b in range(N):
             g = grid[b].reshape(-1, 3)
-            ix = _source(g[:, 0], W, padding, align_corners)
-            iy = _source(g[:, 1], H, padding, align_corners)
-            iz = _source(g[:, 2], D, padding, align_corners)
+            ix = _source(g[:, 0], W, padding, align_corners, True)
+            iy = _source(g[:, 1], H, padding, align_corners, True)
+            iz = _source(g[:, 2], D, padding, align_corners, True)
             if mode == 1:
                 xr, yr, zr = np.rint(ix), np.rint(iy), np.rint(iz)
                 ok = _inb(zr, yr, xr, D, H, W)
