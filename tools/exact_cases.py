@@ -558,3 +558,6 @@ CASES += _groupsd33_cases(GRAPH)
 from exact_cases_groupse33 import cases as _groupse33_cases  # noqa: E402
 
 CASES += _groupse33_cases(GRAPH)
+from exact_cases_lead33 import cases as _lead33_cases  # noqa: E402
+
+CASES += _lead33_cases(GRAPH)

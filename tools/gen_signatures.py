@@ -165,9 +165,9 @@ def probe_each(fn, name: str, texts) -> tuple:
     linalg.matrix_norm; ``int[2]`` and ``SymInt[1]`` take one): a call that parses with a tuple
     there and fails the parse with an int instead; the names of its ints that take a one-element
     integral tensor (``SymInt length`` of narrow): a call that parses with an int there parses with
-    such a tensor too; and, where there are any, the names of its positional parameters that take None
-    without printing a default (``int[1]? dim`` of var(dim, unbiased, keepdim)): a call with every
-    positional parameter parses with None there too)."""
+    such a tensor too; and, where there are any, the names of its parameters that take None without
+    printing a default (``int[1]? dim`` of var(dim, unbiased, keepdim), ``str? rounding_mode`` of div):
+    a call with every positional and required keyword-only parameter parses with None there too)."""
     from agrad.ops._pyargs import _from_text
 
     out = []
@@ -180,6 +180,13 @@ def probe_each(fn, name: str, texts) -> tuple:
                 continue
             filled = [filler(p.type) for p in positional]
             if call(fn, filled) is None and call(fn, filled[:i] + [None] + filled[i + 1:]) is None:
+                nullable.append(param.name)
+        # a keyword-only parameter printed without a default that takes None (``str? rounding_mode`` of div)
+        filled = [filler(p.type) for p in positional]
+        required = {p.name: filler(p.type) for p in sig.params if p.keyword_only and not p.optional}
+        for param in sig.params:
+            if param.keyword_only and not param.optional and not param.allow_none \
+                    and call_kw(fn, filled, required) is None and call_kw(fn, filled, {**required, param.name: None}) is None:
                 nullable.append(param.name)
         for i, param in enumerate(sig.params):
             if param.type not in ("tuple of ints", "int"):

@@ -82,6 +82,9 @@ def _reduce_fwd(ctx, a, src, dim, idx, reduce, include_self):
     out = a.copy()  # (C order, as scatter's meta allocates it)
     if not idx.size:
         return out
+    if a.ndim == 0:  # every index entry reduces into the one element (as a 1-element 1-d self)
+        vals = src.reshape(-1)[:idx.size] if src.ndim else np.broadcast_to(src, idx.size)
+        return _reduce_fwd(ctx, a.reshape(1), vals, 0, np.zeros(idx.size, np.intp), reduce, include_self).reshape(())
     where = _along(idx, dim)
     vals = src[tuple(slice(0, n) for n in idx.shape)] if src.ndim else np.broadcast_to(src, idx.shape)
     if not include_self:
