@@ -561,3 +561,6 @@ CASES += _groupse33_cases(GRAPH)
 from exact_cases_lead33 import cases as _lead33_cases  # noqa: E402
 
 CASES += _lead33_cases(GRAPH)
+from exact_cases_groupsa34 import cases as _groupsa34_cases  # noqa: E402
+
+CASES += _groupsa34_cases(GRAPH)

@@ -421,14 +421,20 @@ def _quiet(fn):
     return formula
 
 
-def _restore(t, shape, axes, keepdim):
-    """restore_reduced_dims: a reduced tensor reshaped to keep size-1 dims (no expand)."""
-    if keepdim or not len(shape):
+def _restore(t, dims_given, keepdim):
+    """PyTorch's restore_reduced_dims: a reduced tensor reshaped to keep size-1 dims (no expand).
+    ``dims_given``: the dims as the call gave them (unwrapped; [] for all), as the formula sees
+    them: the reshape is always a view (ViewBackward0, a 0-d result too), and dim 0 of a 0-d
+    input restores a [1] (the engine sums it back: SumBackward0)."""
+    if keepdim:
         return t
-    kept = list(shape)
-    for a in axes:
-        kept[a] = 1
-    return t.reshape(kept)
+    total = t.ndim + len(dims_given)
+    target = [0] * total
+    for i in dims_given:
+        target[i + total if i < 0 else i] = 1
+    sizes = iter(t.shape)
+    target = [s if s else next(sizes) for s in target]
+    return t.reshape(target)
 
 
 def _unsqueeze_dims(t, shape, axes, keepdim):
@@ -611,7 +617,7 @@ def prod(input, dim=None, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
 # amax / amin: ties share the gradient evenly
 # ---------------------------------------------------------------------------
 
-def _amax_fwd(ctx, a, axes, keepdim, np_fn):
+def _amax_fwd(ctx, a, axes, keepdim, np_fn, dims_given=()):
     from ._reduce_ties import pick_zeros
     return pick_zeros(np.asarray(np_fn(a, axis=axes, keepdims=keepdim)), a, axes, keepdim, np_fn is np.amax)
 
@@ -632,10 +638,11 @@ def _first_met(r, a, axes):
 
 
 def _amax_back(ctx, grad):
+    # scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim), restore_reduced_dims(result, ...) == self, dim)
     x = ctx.self
-    g = _restore(grad, x.shape, ctx.axes, ctx.keepdim)
-    mask = _restore(ctx.result, x.shape, ctx.axes, ctx.keepdim) == x
-    return (g / mask.sum(ctx.axes, keepdim=True)) * mask
+    g = _restore(grad, ctx.dims_given, ctx.keepdim)
+    mask = _restore(ctx.result, ctx.dims_given, ctx.keepdim) == x
+    return (g / mask.sum(ctx.dims_given, keepdim=True)) * mask
 
 
 _amax = Op("AmaxBackward0", _amax_fwd, saves=("self", "result"), contiguous=True)
@@ -658,8 +665,10 @@ def _amax_family(op, fname, np_fn):
                 # (amax/amin's message names the dim as given: -1, not its index)
                 if input.ndim and input._data.shape[int(g) % input.ndim] == 0:
                     raise IndexError(f"{fname}(): Expected reduction dim {int(g)} to have non-zero size.")
+        given = [] if dim is None else list(dim) if isinstance(dim, (list, tuple)) else [dim]
         return finish_out(fname, op.apply((input,), (input._data,),
-                                          {"axes": axes, "keepdim": bool(keepdim), "np_fn": np_fn}), out)
+                                          {"axes": axes, "keepdim": bool(keepdim), "np_fn": np_fn,
+                                           "dims_given": [int(d) for d in given]}), out)
 
     fn.__name__ = fname
     fn.__doc__ = f"{fname} over ``dim`` (all dims by default); equal extremes share the gradient."
@@ -745,7 +754,7 @@ AminmaxResult = return_type("aminmax", ["min", "max"])
 AminmaxResult.__module__ = "torch.return_types"
 
 
-def _aminmax_fwd(ctx, a, axes, keepdim, by_dim):
+def _aminmax_fwd(ctx, a, axes, keepdim, by_dim, dims_given=()):
     lo = np.asarray(np.amin(a, axis=axes, keepdims=keepdim))
     hi = np.asarray(np.amax(a, axis=axes, keepdims=keepdim))
     if by_dim:  # aminmax over a dim is one scalar loop per result: the first of tied zeros, the first NaN
@@ -769,13 +778,13 @@ _aminmax = Op("AminmaxBackward0", _aminmax_fwd, saves=("self",), outputs=None, m
 def _(ctx, grads):
     # aminmax_backward: each extreme's gradient shared by the elements equal to it
     x = ctx.self
-    axes, keepdim = ctx.axes, ctx.keepdim
+    given, keepdim = ctx.dims_given, ctx.keepdim
     grad_self = None
     for g, extreme in zip(grads, (ctx.min_value, ctx.max_value)):
         if g is None:  # (an output without a gradient adds nothing)
             continue
-        mask = _restore(extreme, x.shape, axes, keepdim) == x
-        part = (_restore(g, x.shape, axes, keepdim) / mask.sum(axes, keepdim=True)) * mask
+        mask = _restore(extreme, given, keepdim) == x
+        part = (_restore(g, given, keepdim) / mask.sum(given, keepdim=True)) * mask
         grad_self = part if grad_self is None else grad_self + part
     return grad_self
 
@@ -794,5 +803,6 @@ def aminmax(input, *, dim=None, keepdim=False, out=None):
         if input.shape[ax] == 0:
             raise IndexError(f"aminmax: Expected reduction dim {ax} to have non-zero size.")
     keep = bool(keepdim)
-    lo, hi = _aminmax.apply((input,), (input._data,), {"axes": axes, "keepdim": keep, "by_dim": dim is not None})
+    lo, hi = _aminmax.apply((input,), (input._data,), {"axes": axes, "keepdim": keep, "by_dim": dim is not None,
+                                            "dims_given": [] if dim is None else [int(dim)]})
     return AminmaxResult(lo, hi)

@@ -1,0 +1,30 @@
+"""Regression cases of session 34's groups (helper "groupsa"): autograd graphs and gradients.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    return [
+        case("amax-restore-reduced-dims-view",  # (dt34 grad_fn:grad) restore_reduced_dims of amax/amin/aminmax
+             # backward reshapes with the dims as given: always a view (ViewBackward0, a 0-d result too), and
+             # dim 0 of a 0-d input restores a [1] that the engine sums back (SumBackward0)
+             [graph, "x = torch.tensor(2.5, dtype=torch.float16, requires_grad=True)",
+              "g1, = torch.autograd.grad(torch.exp2(torch.amax(x)).sum(), [x], create_graph=True)",
+              "g2, = torch.autograd.grad(torch.amin(x, 0).exp(), [x], create_graph=True)",
+              "g3, = torch.autograd.grad(sum(torch.aminmax(x)).exp(), [x], create_graph=True)",
+              "g4, = torch.autograd.grad(sum(torch.aminmax(x, dim=-1)).exp(), [x], create_graph=True)",
+              "y = torch.tensor([[1.0, 3.0, 3.0], [2.0, -1.0, 2.0]], dtype=torch.float64, requires_grad=True)",
+              "h1, = torch.autograd.grad(torch.amax(y, ()).exp(), [y], create_graph=True)",
+              "h2, = torch.autograd.grad(torch.amin(y, [0, -1]).exp(), [y], create_graph=True)",
+              "h3, = torch.autograd.grad(sum(torch.aminmax(y, dim=1)).exp().sum(), [y], create_graph=True)"],
+             ["graph(g1.grad_fn)", "graph(g2.grad_fn)", "graph(g3.grad_fn)", "graph(g4.grad_fn)",
+              "g1.item()", "g4.item()", "graph(h1.grad_fn)", "h1.tolist()", "graph(h2.grad_fn)",
+              "graph(h3.grad_fn)", "h3.tolist()"]),
+    ]
