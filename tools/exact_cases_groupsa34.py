@@ -27,4 +27,23 @@ def cases(graph: str) -> list[dict]:
              ["graph(g1.grad_fn)", "graph(g2.grad_fn)", "graph(g3.grad_fn)", "graph(g4.grad_fn)",
               "g1.item()", "g4.item()", "graph(h1.grad_fn)", "h1.tolist()", "graph(h2.grad_fn)",
               "graph(h3.grad_fn)", "h3.tolist()"]),
+        case("half-activation-float-opmath",  # (dt34 grad-value:pow) PyTorch's float16 activation kernels work
+             # in float (Sleef's expf/erf in the vector blocks of 16 halves, libm's in the tail) and round once:
+             # hardswish/elu/selu/celu/leaky_relu/logsigmoid/gelu backward, sigmoid/silu/mish/gelu forward,
+             # rrelu (eval: leaky_relu's kernels); hardshrink compares in float16 (lambd rounded to it)
+             ["x = ((torch.arange(-700., 700.) * 7 % 1399 - 699) / 97).half().requires_grad_()",
+              "g = ((torch.arange(1400.) * 5 % 13 - 6) / 3.7).half()",
+              "def grads(f):\n    y = f(x)\n    gx, = torch.autograd.grad(y, [x], g[:y.numel()], create_graph=True)\n"
+              "    return [y.tolist(), gx.tolist()]",
+              "r = {n: grads(f) for n, f in [('hardswish', F.hardswish), ('elu', F.elu), ('selu', F.selu),"
+              " ('celu', lambda t: F.celu(t, 0.3)), ('leaky', lambda t: F.leaky_relu(t, 0.3)),"
+              " ('logsigmoid', F.logsigmoid), ('gelu', F.gelu), ('gelu_tanh', lambda t: F.gelu(t, approximate='tanh')),"
+              " ('sigmoid', torch.sigmoid), ('silu', F.silu), ('mish', F.mish), ('rrelu', lambda t: F.rrelu(t, 0.1, 0.3)),"
+              " ('hardshrink', lambda t: F.hardshrink(t, 0.3)), ('silu_strided', lambda t: F.silu(t[1::3])),"
+              " ('gelu_tail', lambda t: F.gelu(t[:37]))]}",
+              "xs = torch.tensor([[[-1.75, 2.0, -2.75], [1.75, -2.5, 1.5], [0.75, 0.75, -1.0]], [[-3.0, 1.0, 0.25],"
+              " [0.0, 1.0, 0.5], [0.0, -2.75, -3.0]]], dtype=torch.float16, requires_grad=True)",
+              "gs, = torch.autograd.grad(torch.special.expm1(F.hardswish(xs)).sum(), [xs], create_graph=True)",
+              "gs.pow(2).sum().backward()"],
+             ["r", "gs.tolist()", "xs.grad.tolist()"]),
     ]

@@ -55,13 +55,14 @@ def _kernel(kernel, arrays, dtype, lanes):
     return by_lanes(lanes(), kernel(_SLEEF[dtype]), kernel(_LIBM[dtype]), arrays, dtype)
 
 
-def _silu_np(a):
-    """x / (1 + exp(-x)): Sleef's exp (expf8_u10, expd4_u10) in the vector blocks, libm's in the tail."""
+def _silu_np(a, loop=None):
+    """x / (1 + exp(-x)): Sleef's exp (expf8_u10, expd4_u10) in the vector blocks, libm's in the tail.
+    ``loop``: the float16 input a float32 ``a`` was widened from (its blocks: 16 halves)."""
     if a.dtype == np.float64:
         return _kernel(lambda m: lambda x: x / (1.0 + m.exp(-x)), (a,), a.dtype, lambda: unary_lanes(a))
     one = np.float32(1)
     return _vector_blocks(a, lambda x: x / (one + _vec_math.sleef_expf(-x)),
-                          lambda x: x / (one + _glibc_float.expf(-x)))
+                          lambda x: x / (one + _glibc_float.expf(-x)), loop)
 
 
 def _silu_backward_np(g, x):
@@ -82,10 +83,11 @@ def _tanh_softplus(m, x):
     return m.tanh(m.log1p(m.exp(x)))
 
 
-def _mish_np(a):
+def _mish_np(a, loop=None):
     """x * tanh(log1p(exp(x))), the kernel's steps: Sleef's exp, log1p and tanh in the vector
-    blocks, libm's in the tail."""
-    return _kernel(lambda m: lambda x: x * _tanh_softplus(m, x), (a,), a.dtype, lambda: unary_lanes(a))
+    blocks, libm's in the tail (``loop``: as _silu_np's)."""
+    return _kernel(lambda m: lambda x: x * _tanh_softplus(m, x), (a,), a.dtype,
+                   lambda: unary_lanes(a if loop is None else loop))
 
 
 def _mish_backward_np(g, x):

@@ -196,6 +196,9 @@ def _elu_np(a, alpha, scale, input_scale):
 
 def _elu_backward_np(g, x, alpha, scale, input_scale, is_result):
     """elu_backward: the derivative at the input x, or read off the output (``is_result``)."""
+    if g.dtype == np.float16 and x.dtype == np.float16:  # (the kernel's float opmath, rounded once)
+        return _elu_backward_np(g.astype(np.float32), x.astype(np.float32), alpha, scale, input_scale,
+                                is_result).astype(np.float16)
     if is_result:
         neg_c = _scalar(x, alpha) * _scalar(x, scale) if x.dtype.char in "fd" else _scalar(x, alpha * scale)
         neg = g * _scalar(g, input_scale) * (x + neg_c)  # (negcoef: a product in the dtype)
@@ -328,9 +331,14 @@ def _leaky_np(a, negative_slope):
 _leaky = _elementwise("LeakyReluBackward0", _leaky_np)
 
 
-_leaky_backward = _backward_op(
-    "LeakyReluBackwardBackward0", lambda g, x, negative_slope: np.where(x > 0, g, g * _scalar(g, negative_slope)),
-    ("negative_slope",), self_first=True)
+def _leaky_backward_np(g, x, negative_slope):
+    if g.dtype == np.float16 and x.dtype == np.float16:  # (the kernel's float opmath, rounded once)
+        return _leaky_backward_np(g.astype(np.float32), x.astype(np.float32), negative_slope).astype(np.float16)
+    return np.where(x > 0, g, g * _scalar(g, negative_slope))
+
+
+_leaky_backward = _backward_op("LeakyReluBackwardBackward0", _leaky_backward_np, ("negative_slope",),
+                               self_first=True)
 _leaky.own_grad_layout = True  # (leaky_relu_backward's kernel takes self first)
 _leaky.derivative(lambda ctx, grad: _leaky_backward(grad, ctx.self, negative_slope=ctx.negative_slope))
 
@@ -381,8 +389,17 @@ def _sigmoid_np(a):
     return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
 
 
-_silu = Op("SiluBackward0", lambda ctx, a: (_silu_np(a) if a.dtype.char in "fd" else a * _sigmoid_np(_opmath(a))).astype(
-    a.dtype, copy=False), saves=("self",), jvp="element_wise")
+def _widened(kernel):
+    """A float32/float64 kernel, float16 through the float32 one (the kernels' float opmath), its
+    vector blocks those of the float16 loop, rounded once."""
+    def forward(ctx, a):
+        if a.dtype.char in "fd":
+            return kernel(a)
+        return kernel(a.astype(np.float32), loop=a).astype(a.dtype)
+    return forward
+
+
+_silu = Op("SiluBackward0", _widened(_silu_np), saves=("self",), jvp="element_wise")
 
 
 def _kernel_backward(kernel, grad, x):
@@ -419,12 +436,7 @@ def _(ctx, grad):
     return grad * s * inner
 
 
-_mish = Op("MishBackward0", lambda ctx, a: (_mish_np(a) if a.dtype.char in "fd" else _half_mish(_opmath(a))).astype(
-    a.dtype, copy=False), saves=("self",), jvp="element_wise")
-
-
-def _half_mish(a):
-    return a * np.tanh(np.logaddexp(0, a))
+_mish = Op("MishBackward0", _widened(_mish_np), saves=("self",), jvp="element_wise")
 
 
 @_mish.derivative
@@ -467,6 +479,8 @@ _hardswish = _elementwise("HardswishBackward0",
 
 
 def _hardswish_backward_np(g, x):
+    if g.dtype.itemsize < 4:  # (half types: the kernel works in float, rounds once)
+        return _hardswish_backward_np(g.astype(np.float32), x.astype(np.float32)).astype(g.dtype)
     mid = g * (x / _scalar(x, 3) + _scalar(x, 0.5))
     return np.where(x <= -3, 0, np.where(x >= 3, g, mid))
 
@@ -568,6 +582,12 @@ _logsigmoid = _elementwise("LogSigmoidBackward0", _logsigmoid_np, contiguous=Tru
 def _logsigmoid_backward_np(g, x):
     # the forward's buffer, exp(-|x|), as its kernel computed it
     negative = x < 0
+    if x.dtype == np.float16 and g.dtype == np.float16:
+        # the forward's float16 buffer (computed in float, rounded), then the kernel's float opmath
+        z = _vec_math.sleef_expf(-np.abs(x.astype(np.float32))).astype(np.float16).astype(np.float32)
+        one, zero = np.float32(1), np.float32(0)
+        return ((np.where(negative, one, zero) - np.where(negative, one, -one) * (z / (one + z)))
+                * g.astype(np.float32)).astype(np.float16)
     if x.dtype.char not in "fd" or g.dtype != x.dtype:
         z = np.exp(-np.abs(x))
         return g * (np.where(negative, 1, 0) - np.where(negative, 1, -1) * (z / (1 + z)))
@@ -627,8 +647,13 @@ def _softshrink_np(a, lambd):
 
 _softshrink = Op("SoftshrinkBackward0", lambda ctx, a, lambd: _softshrink_np(a, lambd), saves=("self",),
                  jvp="element_wise")
-_hardshrink = _elementwise("HardshrinkBackward0",
-                           lambda a, lambd: np.where((a >= -lambd) & (a <= lambd), 0, a))
+def _hardshrink_np(ctx, a, lambd):
+    # (the kernel compares in the input's type, lambd rounded to it: float16 too, no float opmath)
+    lambd = _scalar(a, lambd)
+    return np.where((a >= -lambd) & (a <= lambd), 0, a).astype(a.dtype, copy=False)
+
+
+_hardshrink = Op("HardshrinkBackward0", _hardshrink_np, saves=("self",), jvp="element_wise")
 
 
 def _shrink_backward_np(g, x, lambd):

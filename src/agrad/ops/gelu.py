@@ -82,9 +82,25 @@ def _gelu_np(a, approximate):
     return _scalar(a, 0.5) * a * (1 + e)
 
 
+def _gelu_half(a):
+    """GeluKernelImpl (exact erf) on float16: in float, ``x * 0.5 * (1 + erf(x * M_SQRT1_2))``, its
+    vector code (blocks of 16 halves) with Vectorized<float>::erf, its scalar loop glibc's erff."""
+    x = a.astype(np.float32)
+    f32 = np.float32
+
+    def steps(erf):
+        return lambda v: v * f32(0.5) * (f32(1) + erf(v * _ALPHA32))
+
+    return by_lanes(unary_lanes(a), steps(_vec_erff), steps(_glibc_float.erff), (x,), np.float32).astype(a.dtype)
+
+
 def _gelu_fwd(ctx, a, approximate):
     # (PyTorch hands a contiguous float32 tensor of 2 or more elements to oneDNN: its AVX2 kernel, which
     # tools/torch_reference.py pins, gives inf at +inf as this one does; its AVX-512 one NaN)
+    if a.dtype == np.float16 and approximate != "tanh":
+        return _gelu_half(a)
+    if a.dtype == np.float16:  # (the float32 steps, the float16 loop's vector blocks, rounded once)
+        return _kernel(_gelu_tanh_kernel, (a.astype(np.float32),), np.dtype(np.float32), lambda: unary_lanes(a)).astype(a.dtype)
     return np.asarray(_gelu_np(_opmath(a), approximate)).astype(a.dtype, copy=False)
 
 
@@ -96,6 +112,10 @@ def _gelu_backward_np(ctx, g, x, approximate):
     if approximate == "tanh" and x.dtype in (np.float32, np.float64) and g.dtype == x.dtype:
         return _kernel(_gelu_tanh_backward_kernel, (g, x), x.dtype,
                        lambda: binary_lanes(np.broadcast_shapes(g.shape, x.shape), (unexpanded(g), unexpanded(x))))
+    if approximate == "tanh" and x.dtype == np.float16 and g.dtype == x.dtype:  # (in float, rounded once)
+        return _kernel(_gelu_tanh_backward_kernel, (g.astype(np.float32), x.astype(np.float32)), np.dtype(np.float32),
+                       lambda: binary_lanes(np.broadcast_shapes(g.shape, x.shape), (unexpanded(g), unexpanded(x))),
+                       ).astype(np.float16)
     if approximate == "tanh":
         inner = _scalar(x, _BETA) * (x + _scalar(x, _KAPPA) * (x * x * x))
         t = _tanh(inner)
@@ -105,6 +125,8 @@ def _gelu_backward_np(ctx, g, x, approximate):
         return (g * d).astype(x.dtype, copy=False)
     if x.dtype == np.float32 and g.dtype == np.float32:
         return _gelu_backward32(g, x)
+    if x.dtype == np.float16 and g.dtype == np.float16:  # (the same steps in float, rounded once)
+        return _gelu_backward32(g.astype(np.float32), x.astype(np.float32), (g, x)).astype(np.float16)
     if x.dtype == np.float64 and g.dtype == np.float64:
         lanes = binary_lanes(np.broadcast_shapes(g.shape, x.shape), (unexpanded(g), unexpanded(x)))
         return by_lanes(lanes, _gelu_backward_kernel(_SLEEF[x.dtype]), _gelu_backward_kernel(None), (g, x), x.dtype)
@@ -136,18 +158,20 @@ _ALPHA32 = np.float32(math.sqrt(0.5))  # M_SQRT1_2
 _BETA32 = np.float32(2 / math.sqrt(math.pi) * math.sqrt(0.5) * 0.5)  # M_2_SQRTPI * M_SQRT1_2 * 0.5
 
 
-def _gelu_backward32(dy, x):
+def _gelu_backward32(dy, x, loop=None):
     """GeluBackwardKernelImpl (exact erf) on float32, step by step in float32: ``dy * (cdf + x *
     pdf)``, cdf = 0.5 * (1 + erf(x * M_SQRT1_2)), pdf = kBeta * exp(x * x * -0.5). Its scalar
     loop takes glibc's erff and expf, its vector code Vectorized<float>::erf and Sleef's expf,
     and fuses ``cdf + x * pdf`` (_vector_loop.binary_lanes says which element runs which).
-    PyTorch gives a contiguous tensor of 2 or more elements to oneDNN instead (docs/semantics.md)."""
+    PyTorch gives a contiguous tensor of 2 or more elements to oneDNN instead (docs/semantics.md).
+    ``loop``: the float16 (grad, input) they were widened from (its loop's vector blocks)."""
     f32 = np.float32
     dy = np.asarray(dy, f32)
     with np.errstate(all="ignore"):
         u = x * _ALPHA32
         sq = x * x * f32(-0.5)
-        lanes = binary_lanes(x.shape, (unexpanded(np.broadcast_to(dy, x.shape)), unexpanded(x)))
+        lg, lx = (dy, x) if loop is None else loop
+        lanes = binary_lanes(lx.shape, (unexpanded(np.broadcast_to(lg, lx.shape)), unexpanded(lx)))
         cdf = f32(0.5) * (f32(1) + _glibc_float.erff(u))
         pdf = _BETA32 * _glibc_float.expf(sq)
         out = np.asarray(dy * (cdf + x * pdf), f32)

@@ -82,7 +82,9 @@ def _rrelu_call(op, input, lower, upper, training, generator=None):
                                         lo, hi, top_to_low=False).astype(a.dtype)
         noise = r  # (1 where the input is positive or NaN)
     else:  # leaky_relu with the mean slope; its backward takes the slope where the input is not > 0
-        noise = np.where(a > 0, a.dtype.type(1), a.dtype.type((lower + upper) / 2))
+        # (float16: leaky_relu's kernels work in float with the slope as a float, rounding once)
+        t = np.float32 if a.dtype == np.float16 else a.dtype.type
+        noise = np.where(a > 0, t(1), t((lower + upper) / 2))
     return op(input, noise=noise, eval_slope=None if training else (lower + upper) / 2)
 
 

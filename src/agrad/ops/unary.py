@@ -254,11 +254,19 @@ _tanh_backward = _fused_backward(
 
 def _sigmoid(a):
     # PyTorch's steps, 1 / (1 + exp(-a)) (an overflow to inf gives 0); float16 in float32, rounded once
-    x = a.astype(np.float32) if a.dtype == np.float16 else a
+    # (its vector code, 16 halves a block, with Sleef's expf; the scalar loop with libm's)
+    if a.dtype == np.float16 and isinstance(a, np.ndarray):
+        return _sigmoid32(a.astype(np.float32), a).astype(np.float16)
     if a.dtype != np.float32 or not isinstance(a, np.ndarray):
+        x = a.astype(np.float32) if a.dtype == np.float16 else a
         return (1 / (1 + np.exp(-x))).astype(a.dtype, copy=False)
+    return _sigmoid32(a, a)
+
+
+def _sigmoid32(x, a):
+    """sigmoid of the float32 array ``x`` with the vector code where the loop over ``a`` runs it."""
     one = weak(1, x)
-    lanes = unary_lanes(x) if x.size < _vec_math.GRAIN_SIZE else False  # (larger: numpy's exp, see _vec_math)
+    lanes = unary_lanes(a) if x.size < _vec_math.GRAIN_SIZE else False  # (larger: numpy's exp, see _vec_math)
     if lanes is True and x.flags.c_contiguous:  # (every element the vector code's: no scalar loop to take)
         return one / (one + _vec_math.sleef_expf(np.negative(x)))
     out = one / (one + _exp(np.negative(x)))  # the scalar loop: libm's exp
