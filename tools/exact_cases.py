@@ -564,3 +564,6 @@ CASES += _lead33_cases(GRAPH)
 from exact_cases_groupsa34 import cases as _groupsa34_cases  # noqa: E402
 
 CASES += _groupsa34_cases(GRAPH)
+from exact_cases_groupsc34 import cases as _groupsc34_cases  # noqa: E402
+
+CASES += _groupsc34_cases(GRAPH)

@@ -126,9 +126,18 @@ def _ldexp_fwd(ctx, a, b, dtype):
     from ..autograd import grad_mode
     from .power import pow as _pow
     # at::mul(self, at::pow(2.0, other)): the power in other's dtype (an integer exponent: the
-    # default float), the product in the result dtype
+    # default float), the product in the result dtype; a 0-d floating exponent with a floating self
+    # other than float32 raises its power to the common dtype of both first (float64 self with a
+    # float32 exponent: a float64 power; half self, half exponent: half), as PyTorch 2.13's kernel;
+    # a half result times a 0-d power is mul's reduced-float scalar path (the power read as float)
+    b = np.asarray(b)
+    if (b.ndim == 0 and b.dtype.kind == "f" and a.dtype.kind == "f" and a.dtype != np.float32
+            and b.dtype != a.dtype):
+        b = b.astype(np.promote_types(a.dtype, b.dtype))
     with grad_mode.no_grad():
-        scale = _pow(2.0, Tensor._make(np.asarray(b)))
+        scale = _pow(2.0, Tensor._make(b))
+        if b.ndim == 0 and np.dtype(dtype) == np.float16:
+            return (np.asarray(a, np.float32) * scale._data.astype(np.float32)).astype(np.float16)
         x = Tensor._make(np.asarray(a)).to(dtypes.from_numpy(dtype))
         return (x * scale.to(dtypes.from_numpy(dtype)))._data
 

@@ -1,0 +1,29 @@
+"""Regression cases of the numerics / linear-algebra / convolution groups of the session-34 run (helper "groupsc").
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    return [
+        case("ldexp-0d-exponent-power-dtype",  # (numeric:ldexp) a 0-d floating exponent with a floating self other
+             # than float32: the power in the common dtype of both (float64 self: a float64 power), a half result
+             # through mul's reduced-float scalar path; float32 self keeps the exponent's own dtype
+             ["x = torch.tensor([0.25, -2.75, 3.0], dtype=torch.float64, requires_grad=True)",
+              "e = torch.tensor(1.5, requires_grad=True)",
+              "r = torch.ldexp(x, e)", "r.sum().backward()"],
+             ["r.tolist()", "x.grad.tolist()", "e.grad.item()",
+              "torch.ldexp(torch.tensor([0.7, 3.0]), torch.tensor(0.1, dtype=torch.float16)).tolist()",
+              "torch.ldexp(torch.tensor([0.7, 3.0], dtype=torch.float64), torch.tensor(0.1, dtype=torch.float16)).tolist()",
+              "torch.ldexp(torch.tensor([0.7, 3.0], dtype=torch.float64), torch.tensor([0.1])).tolist()",
+              "torch.ldexp(torch.tensor([0.7, 3.0], dtype=torch.float16), torch.tensor(0.1, dtype=torch.float64)).tolist()",
+              "torch.ldexp(torch.tensor([0.7, 3.0], dtype=torch.float16), torch.tensor(-3.3)).tolist()",
+              "torch.ldexp(torch.tensor(0.7, dtype=torch.float16), torch.tensor(0.1, dtype=torch.float64)).tolist()",
+              "(lambda r: (r.dtype, r.tolist()))(torch.ldexp(torch.tensor([3, 5]), torch.tensor(0.1, dtype=torch.float16)))"]),
+    ]
