@@ -20,6 +20,7 @@ import difftest_noise
 import difftest_stride0
 import difftest_uninit
 import difftest_unpool
+import difftest_vmlsqrt
 from difftest_compare import compare_desc, op_of
 
 #: the aspect of a group whose difference is one docs/semantics.md explains ("Left as they are")
@@ -505,6 +506,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "uninitialised"
     if aspect == "numeric" and op == "poisson_nll_loss" and _vml_log_inside(stmt, want, got):
         return "vml-log-inside"
+    if (aspect == "numeric" and op in difftest_vmlsqrt.COSINE_OPS and program is not None
+            and difftest_vmlsqrt.rounded_root_explains(program[0], program[2], stmt, want, got, _agree_once)):
+        return "vml-sqrt-inside"
     if aspect in ("value", "numeric", "repr") and op in ("resize_", "resize_as_") and difftest_uninit.grown_only(
             want, got, _agree_once):
         return "resize-uninitialised"

@@ -26,4 +26,19 @@ def cases(graph: str) -> list[dict]:
               "torch.ldexp(torch.tensor([0.7, 3.0], dtype=torch.float16), torch.tensor(-3.3)).tolist()",
               "torch.ldexp(torch.tensor(0.7, dtype=torch.float16), torch.tensor(0.1, dtype=torch.float64)).tolist()",
               "(lambda r: (r.dtype, r.tolist()))(torch.ldexp(torch.tensor([3, 5]), torch.tensor(0.1, dtype=torch.float16)))"]),
+        case("lstsq-inf-b-residuals-zero-a",  # (value:lstsq) residuals are rows n.. of B as LAPACK leaves them
+             # (scaled back in the first n rows only): an inf in B makes its own column's residual NaN, the others
+             # 0; an all-zero A is a zero solution (and gels's residuals 0) whatever B holds
+             ["A = torch.tensor([[2.0, 2.5], [-0.5, -2.0], [-1.0, 0.0]])",
+              "B = torch.tensor([[0.0, -1.5], [2.25, 0.25], [float('inf'), 1.0]])",
+              "Z = torch.zeros(3, 2)"],
+             ["[t.tolist() for t in torch.linalg.lstsq(A, B, driver='gelss')]",
+              "[t.tolist() for t in torch.linalg.lstsq(A.double(), B.double(), driver='gelsd')]",
+              "[t.tolist() for t in torch.linalg.lstsq(A, B, driver='gels')]",
+              "[t.tolist() for t in torch.linalg.lstsq(A, B.flip(0), driver='gels')]",
+              "[t.tolist() for t in torch.linalg.lstsq(torch.stack([A, A]), torch.stack([B, B.flip(1)]), driver='gelss')]",
+              "[t.tolist() for t in torch.linalg.lstsq(Z, B, driver='gels')]",
+              "[t.tolist() for t in torch.linalg.lstsq(Z, B.nan_to_num(posinf=1.0), driver='gels')]",
+              "[t.tolist() for t in torch.linalg.lstsq(Z, B, driver='gelsd')]",
+              "[t.tolist() for t in torch.linalg.lstsq(Z, B.nan_to_num(posinf=float('nan')), driver='gelss')]"]),
     ]

@@ -39,13 +39,24 @@ def _lstsq_fwd(ctx, a, b, vector, driver, rcond):
         x, rank = x.reshape((count,) + x.shape[-2:]).copy(), rank.reshape(-1).copy()
         x[finite.reshape(-1)], rank[finite.reshape(-1)] = gx, grank
         x, rank = x.reshape(batch + x.shape[-2:]), rank.reshape(batch)
+    zero_a = ~(aa != 0).any(axis=(-2, -1))  # (LAPACK's drivers: an all-zero A sets all of B to 0 at once)
+    if zero_a.any():
+        x = np.where(zero_a[..., None, None], 0, x)
     x, rank = _lstsq_not_finite(aa, bb, x, rank, driver)
     dt = a.dtype
     empty = np.zeros((0,), dt)
     residuals = empty
     if driver in ("gels", "gelsd", "gelss") and m > n and (driver == "gels" or np.all(rank == n)):
-        r = np.matmul(aa, x) - bb
-        residuals = (r * r).sum(-2).astype(dt)
+        with np.errstate(all="ignore"):
+            r = np.matmul(aa, x) - bb
+            residuals = (r * r).sum(-2).astype(dt)
+        # PyTorch's residuals are rows n.. of B as LAPACK leaves them, which it scales back only in the
+        # first n: with an inf in B (scaled by 0: NaN there, 0 elsewhere) a column is NaN where it holds
+        # an inf and 0 elsewhere; with an all-zero A they are 0
+        inf_b = np.isinf(bb).any(axis=(-2, -1)) & ~zero_a
+        if inf_b.any():
+            residuals = np.where(inf_b[..., None], np.where(np.isinf(bb).any(-2), np.nan, 0).astype(dt), residuals)
+        residuals = np.where(zero_a[..., None], 0, residuals).astype(dt)
     sv = np.ascontiguousarray(s, dt) if driver in ("gelsd", "gelss") else empty
     rank_out = np.zeros((0,), np.int64) if driver == "gels" else rank
     # LAPACK's layout: the solution is the first n rows of B's column-major copy of max(m, n) rows

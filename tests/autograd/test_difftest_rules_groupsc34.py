@@ -1,0 +1,58 @@
+"""The differential tester's rule of session 34's "groupsc": ``vml-sqrt-inside`` (tools/difftest_vmlsqrt.py),
+cosine_embedding_loss's root from MKL VML in PyTorch."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import difftest  # noqa: E402
+import difftest_vmlsqrt  # noqa: E402
+
+
+@pytest.mark.torch
+def test_cosine_embedding_loss_off_by_vml_sqrt_is_documented_only_when_the_rounded_root_explains_it():
+    """sqrt(3.625 * 11.5625) is 6.4741068 in VML (6.4741073 correctly rounded): 1 - cos shows it
+    (session 34's run, numeric:cosine_embedding_loss); an agrad value off on its own is not covered."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x9 = (torch.tensor([[-1.75, -0.75]], dtype=torch.float32)).requires_grad_()",
+             "x10 = (torch.tensor([[-2.75, -2.0]], dtype=torch.float32)).requires_grad_()",
+             "x11 = (torch.tensor([2.25], dtype=torch.float32).sign() + 0.5).sign()",
+             "r12 = F.cosine_embedding_loss(x9, x10, x11)"]
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    aspect, _ = difftest.compare_statement(want[3], got[3])
+    assert aspect == "numeric"
+    program = (lines, want, 3)
+    assert difftest.documented(aspect, lines[3], want[3], got[3], program) == "vml-sqrt-inside"
+    own = copy.deepcopy(got[3])
+    own["vars"]["r12"]["data"] = own["vars"]["r12"]["data"] * np.float32(1 + 1e-5)
+    assert difftest.documented(*difftest.compare_statement(want[3], own)[:1], lines[3], want[3], own, program) is None
+    other = lines[:3] + ["r12 = F.cosine_embedding_loss(x9, x10 + 0.5, x11)"]  # (its replay gives another loss)
+    assert difftest.documented(aspect, other[3], want[3], got[3], (other, want, 3)) is None
+
+
+@pytest.mark.torch
+def test_the_rules_composite_with_a_rounded_root_is_agrads_loss():
+    """The rule's replay writes out ATen's composite: with the correctly rounded root it gives agrad's
+    values bit for bit (float32 and float64, every reduction, both targets, a margin)."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    rng = np.random.default_rng(5)
+    for dtype in ("float32", "float64"):
+        for reduction, name in ((0, "none"), (1, "mean"), (2, "sum")):
+            a, b = rng.uniform(-3, 3, (6, 4)).astype(dtype), rng.uniform(-3, 3, (6, 4)).astype(dtype)
+            y = np.array([1, -1, 1, -1, 1, 1], dtype)
+            mine = difftest_vmlsqrt._rounded_root_loss(torch.from_numpy(a), torch.from_numpy(b), torch.from_numpy(y),
+                                                       0.25, reduction)
+            theirs = agrad.nn.functional.cosine_embedding_loss(agrad.tensor(a), agrad.tensor(b), agrad.tensor(y),
+                                                                margin=0.25, reduction=name)
+            assert np.array_equal(mine.numpy(), np.asarray(theirs.tolist(), dtype)), (dtype, name)
