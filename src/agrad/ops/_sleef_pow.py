@@ -216,3 +216,55 @@ def sleef_pow(x, y):
         result = np.where(d[0] > 709.78271114955742909217217426, np.inf, result)
         r = _special(x, y, result, yisint, yisodd, _ALL_ONES64, 1.0, 0.0, np.inf)
     return np.asarray(r, _F64).reshape(x.shape)
+
+
+# --- PyTorch's pow kernels --------------------------------------------------------------------
+
+def _glibc_number(a, exponent):
+    """The scalar loop of pow_tensor_scalar_optimized_kernel: std::pow(scalar_t, double), glibc's
+    double pow (numpy's float64 power calls it), a float32 result rounded once."""
+    if a.dtype == _F32:
+        return np.power(a.astype(_F64), exponent).astype(_F32)
+    return np.power(a, exponent)
+
+
+def _glibc_tensors(a, b):
+    """The scalar loop of pow_tensor_tensor_kernel: ::pow(scalar_t, scalar_t), glibc's powf or
+    pow (numpy's float32 and float64 power call them)."""
+    out = np.power(a, b)
+    if _count_half(b):
+        # numpy may take sqrt for a 0.5 exponent (a 0-d one): pow(-0.0, 0.5) is +0.0, pow(-inf, 0.5) +inf
+        out = np.where(b == 0.5, np.where(a == -np.inf, np.inf, out + 0.0), out).astype(out.dtype, copy=False)
+    return out
+
+
+def _count_half(b):
+    return np.count_nonzero(b == 0.5)
+
+
+def pow_number(a, exponent):
+    """PyTorch's pow of a float32/float64 array and a number (its kernel's general case, the
+    exponent neither 0, 1, 2, 3, 0.5, -0.5, -1 nor -2): Sleef's vector code with the exponent
+    rounded to a's type where the loop runs it (_vector_loop.unary_lanes), std::pow(scalar_t,
+    double) where it runs the scalar loop."""
+    from ._vector_loop import by_lanes, unary_lanes
+
+    exponent = float(exponent)
+    vec = sleef_powf if a.dtype == _F32 else sleef_pow
+    with np.errstate(all="ignore"):
+        y = np.array(exponent, a.dtype)
+    return by_lanes(unary_lanes(a), lambda v: vec(v, y), lambda v: _glibc_number(v, exponent), (a,), a.dtype)
+
+
+def pow_tensors(a, b):
+    """PyTorch's pow of two float32/float64 arrays of one dtype (broadcast): Sleef's vector code
+    where the loop runs it (_vector_loop.loop_lanes: both contiguous along a row, or one
+    repeating a value: number ** tensor's base), glibc's powf/pow where it runs the scalar loop."""
+    from ._vector_loop import by_lanes, loop_lanes
+
+    try:
+        shape = np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise  # (the op's broadcast error)
+    vec = sleef_powf if a.dtype == _F32 else sleef_pow
+    return by_lanes(loop_lanes((a, b)), vec, _glibc_tensors, (a, b), a.dtype).reshape(shape)

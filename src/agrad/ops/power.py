@@ -12,7 +12,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor
-from . import _vec_math
+from . import _sleef_pow, _vec_math
 from ._layout import cast, empty_like, iterator_layout
 from ._op import Op, export, finish_out
 from .pointwise import _like, _zeros_like, broadcast_error, check_operand, check_shapes, operands
@@ -24,7 +24,8 @@ def _pow_scalar_array(a, exponent):
     """``a ** exponent`` for a number exponent, with PyTorch's kernel's exact forms for float
     tensors: ``x * x * x`` for 3, ``1 / sqrt(x)`` for -0.5, ``1 / (x * x)`` for -2 (numpy's
     power rounds these differently; 2 and -1 agree already), ``sqrt(x)`` for 0.5 (a negative
-    number's NaN has its sign bit clear)."""
+    number's NaN has its sign bit clear); any other exponent: _sleef_pow.pow_number's (Sleef's
+    vector code and glibc's pow, element by element as the loop runs them)."""
     if type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.itemsize >= 4:
         if exponent == 3:
             return a * a * a
@@ -35,6 +36,8 @@ def _pow_scalar_array(a, exponent):
                 if exponent == -0.5:
                     return np.reciprocal(np.sqrt(a))  # (its NaN has the sign bit set, as PyTorch's)
                 return _vec_math.nan_signed(np.sqrt(a), a, False)  # (sqrt's NaN: sign bit clear)
+        if exponent != 2 and exponent != -1 and exponent != 1 and exponent != 0 and not isinstance(exponent, complex):
+            return _sleef_pow.pow_number(a, exponent)
     return np.power(a, exponent)
 
 
@@ -62,6 +65,9 @@ def _(ctx, g):
 
 
 def _pow_tensor_fwd(ctx, a, b):
+    if type(a) is np.ndarray and type(b) is np.ndarray and a.dtype == b.dtype and a.dtype.kind == "f" \
+            and a.dtype.itemsize >= 4:
+        return _sleef_pow.pow_tensors(a, b)
     out = np.power(a, b)
     if out.dtype.kind == "f" and np.any(b == 0.5):
         # numpy may take sqrt for a 0.5 exponent (a 0-d one): std::pow(-0.0, 0.5) is +0.0, std::pow(-inf, 0.5) +inf
@@ -100,7 +106,10 @@ def _int_pow(a, e):
 
 
 def _pow2_fwd(ctx, e, base):
-    out = _int_pow(base, e) if e.dtype.kind in "iu" and (e < 0).any() else np.power(base, e)
+    if e.dtype.kind == "f" and e.dtype.itemsize >= 4 and base.dtype == e.dtype:
+        out = _sleef_pow.pow_tensors(base, e)
+    else:
+        out = _int_pow(base, e) if e.dtype.kind in "iu" and (e < 0).any() else np.power(base, e)
     # PyTorch's number ** tensor is contiguous whatever the exponent's layout
     return out.copy() if type(out) is np.ndarray and not out.flags.c_contiguous else out
 
