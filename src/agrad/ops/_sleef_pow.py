@@ -256,15 +256,15 @@ def pow_number(a, exponent):
     return by_lanes(unary_lanes(a), lambda v: vec(v, y), lambda v: _glibc_number(v, exponent), (a,), a.dtype)
 
 
-def pow_tensors(a, b):
+def pow_tensors(a, b, c_ordered=False):
     """PyTorch's pow of two float32/float64 arrays of one dtype (broadcast): Sleef's vector code
     where the loop runs it (_vector_loop.loop_lanes: both contiguous along a row, or one
-    repeating a value: number ** tensor's base), glibc's powf/pow where it runs the scalar loop."""
+    repeating a value: number ** tensor's base), glibc's powf/pow where it runs the scalar loop.
+    ``c_ordered``: the result is allocated in C order before the loop (number ** tensor), and its
+    strides decide the loop's order."""
     from ._vector_loop import by_lanes, loop_lanes
 
-    try:
-        shape = np.broadcast_shapes(a.shape, b.shape)
-    except ValueError:
-        raise  # (the op's broadcast error)
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    loop = (np.empty(shape, a.dtype), a, b) if c_ordered else (a, b)
     vec = sleef_powf if a.dtype == _F32 else sleef_pow
-    return by_lanes(loop_lanes((a, b)), vec, _glibc_tensors, (a, b), a.dtype).reshape(shape)
+    return by_lanes(loop_lanes(loop), vec, _glibc_tensors, (a, b), a.dtype).reshape(shape)

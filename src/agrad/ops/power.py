@@ -107,7 +107,7 @@ def _int_pow(a, e):
 
 def _pow2_fwd(ctx, e, base):
     if e.dtype.kind == "f" and e.dtype.itemsize >= 4 and base.dtype == e.dtype:
-        out = _sleef_pow.pow_tensors(base, e)
+        out = _sleef_pow.pow_tensors(base, e, c_ordered=True)
     else:
         out = _int_pow(base, e) if e.dtype.kind in "iu" and (e < 0).any() else np.power(base, e)
     # PyTorch's number ** tensor is contiguous whatever the exponent's layout
