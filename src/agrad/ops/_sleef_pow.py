@@ -16,10 +16,12 @@ the rest plain IEEE arithmetic in the operands' type. tools/kernel_bits.py keeps
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _sleef as S
-from ._vec_math import _fma32, c32, cvt_i32
+from ._vec_math import GRAIN_SIZE, _count, _fma32, c32, cvt_i32
 
 _F32, _F64, _I32, _I64 = np.float32, np.float64, np.int32, np.int64
 
@@ -42,43 +44,44 @@ _ALL_ONES32 = np.array(-1, _I32).view(_F32)
 _TWO24F = c32(float(1 << 24))
 
 
-def _df_mul_dd_d(x, y):  # dfmul_vf2_vf2_vf
+def _df_mul_dd_d(f, x, y):  # dfmul_vf2_vf2_vf (f: the fused multiply-add)
     s = x[0] * y
-    return s, _fma32(x[1], y, _fma32(x[0], y, -s))
+    return s, f(x[1], y, f(x[0], y, -s))
 
 
-def _df_mul_dd_dd(x, y):  # dfmul_vf2_vf2_vf2
+def _df_mul_dd_dd(f, x, y):  # dfmul_vf2_vf2_vf2
     s = x[0] * y[0]
-    return s, _fma32(x[0], y[1], _fma32(x[1], y[0], _fma32(x[0], y[0], -s)))
+    return s, f(x[0], y[1], f(x[1], y[0], f(x[0], y[0], -s)))
 
 
-def _df_squ(x):  # dfsqu_vf2_vf2
+def _df_squ(f, x):  # dfsqu_vf2_vf2
     s = x[0] * x[0]
-    return s, _fma32(x[0] + x[0], x[1], _fma32(x[0], x[0], -s))
+    return s, f(x[0] + x[0], x[1], f(x[0], x[0], -s))
 
 
-def _df_div(n, d):  # dfdiv_vf2_vf2_vf2
+def _df_div(f, n, d):  # dfdiv_vf2_vf2_vf2
     t = _ONE / d[0]
     s = n[0] * t
-    u = _fma32(t, n[0], -s)
-    v = _fma32(-d[1], t, _fma32(-d[0], t, _ONE))
-    return s, _fma32(s, v, _fma32(n[1], t, u))
+    u = f(t, n[0], -s)
+    v = f(-d[1], t, f(-d[0], t, _ONE))
+    return s, f(s, v, f(n[1], t, u))
 
 
-def _logkf(d):
+def _logkf(f, d):
     """Sleef's logkf of the float32 array d >= 0: log d as a float pair."""
     i = _I32_
     tiny = d < _FLT_MIN
-    d = np.where(tiny, d * _TWO64F, d)
+    if _count(tiny):
+        d = np.where(tiny, d * _TWO64F, d)
     e = (((d * _FOUR_THIRDS).view(_I32) >> i[23]) & i[0xff]) - i[0x7f]
     m = (d.view(_I32) + (-e << i[23])).view(_F32)
     e = np.where(tiny, e - i[64], e).astype(_F32)
-    x = _df_div(S._dd_add2_d_d(c32(-1.0), m), S._dd_add2_d_d(_ONE, m))
-    x2 = _df_squ(x)
-    t = _fma32(_fma32(_LOGKF_POLY[0], x2[0], _LOGKF_POLY[1]), x2[0], _LOGKF_POLY[2])
-    s = _df_mul_dd_d(_LN2_DF, e)
+    x = _df_div(f, S._dd_add2_d_d(c32(-1.0), m), S._dd_add2_d_d(_ONE, m))
+    x2 = _df_squ(f, x)
+    t = f(f(_LOGKF_POLY[0], x2[0], _LOGKF_POLY[1]), x2[0], _LOGKF_POLY[2])
+    s = _df_mul_dd_d(f, _LN2_DF, e)
     s = S._dd_add_dd_dd(s, (x[0] * c32(2.0), x[1] * c32(2.0)))
-    return S._dd_add_dd_dd(s, _df_mul_dd_dd(_df_mul_dd_dd(x2, x), S._dd_add2_dd_dd(_df_mul_dd_d(x2, t), _LOGKF_C)))
+    return S._dd_add_dd_dd(s, _df_mul_dd_dd(f, _df_mul_dd_dd(f, x2, x), S._dd_add2_dd_dd(_df_mul_dd_d(f, x2, t), _LOGKF_C)))
 
 
 def _ldexpf(x, q):
@@ -96,7 +99,7 @@ def _ldexpf(x, q):
     return x * ((q + i[0x7f]) << i[23]).view(_F32)
 
 
-def _expkf(d):
+def _expkf(f, d):
     """Sleef's expkf: exp of the float pair d, as a float32 array (0 where d < -104)."""
     q = cvt_i32(np.rint((d[0] + d[1]) * _R_LN2F))
     qf = q.astype(_F32)
@@ -105,8 +108,8 @@ def _expkf(d):
     s = S._dd_add_d_d(s[0], s[1])  # (dfnormalize)
     u = _EXPKF_POLY[0]
     for c in _EXPKF_POLY[1:]:
-        u = _fma32(u, s[0], c)
-    t = S._dd_add_dd_dd(s, _df_mul_dd_d(_df_squ(s), u))
+        u = f(u, s[0], c)
+    t = S._dd_add_dd_dd(s, _df_mul_dd_d(f, _df_squ(f, s), u))
     t = S._dd_add_d_dd(_ONE, t)
     u = _ldexpf(t[0] + t[1], q)
     return np.where(d[0] < c32(-104.0), c32(0.0), u)
@@ -135,7 +138,8 @@ def sleef_powf(x, y):
         yisint = (np.trunc(y) == y) | (ay > _TWO24F)
         small = ay < _TWO24F
         yisodd = ((np.where(small, y, c32(0.0)).astype(_I32) & _I32_[1]) == _I32_[1]) & yisint & small
-        result = _expkf(_df_mul_dd_d(_logkf(np.abs(x)), y))
+        f = _fma32
+        result = _expkf(f, _df_mul_dd_d(f, _logkf(f, np.abs(x)), y))
         result = np.where(np.isnan(result), c32(np.inf), result)
         r = _special(x, y, result, yisint, yisodd, _ALL_ONES32, _ONE, c32(0.0), c32(np.inf))
     return np.asarray(r, _F32).reshape(x.shape)
@@ -242,6 +246,15 @@ def _count_half(b):
     return np.count_nonzero(b == 0.5)
 
 
+def _vector(dtype, size):
+    """The vector code's function: Sleef's steps, or beyond GRAIN_SIZE elements (where their
+    numpy calls would cost some forty times numpy's power) glibc's powf/pow, which is Sleef's
+    value but in about 2% of elements (an ulp apart)."""
+    if size > GRAIN_SIZE:
+        return _glibc_tensors
+    return sleef_powf if dtype == _F32 else sleef_pow
+
+
 def pow_number(a, exponent):
     """PyTorch's pow of a float32/float64 array and a number (its kernel's general case, the
     exponent neither 0, 1, 2, 3, 0.5, -0.5, -1 nor -2): Sleef's vector code with the exponent
@@ -250,7 +263,7 @@ def pow_number(a, exponent):
     from ._vector_loop import by_lanes, unary_lanes
 
     exponent = float(exponent)
-    vec = sleef_powf if a.dtype == _F32 else sleef_pow
+    vec = _vector(a.dtype, a.size)
     with np.errstate(all="ignore"):
         y = np.array(exponent, a.dtype)
     return by_lanes(unary_lanes(a), lambda v: vec(v, y), lambda v: _glibc_number(v, exponent), (a,), a.dtype)
@@ -266,5 +279,5 @@ def pow_tensors(a, b, c_ordered=False):
 
     shape = np.broadcast_shapes(a.shape, b.shape)
     loop = (np.empty(shape, a.dtype), a, b) if c_ordered else (a, b)
-    vec = sleef_powf if a.dtype == _F32 else sleef_pow
+    vec = _vector(a.dtype, math.prod(shape))
     return by_lanes(loop_lanes(loop), vec, _glibc_tensors, (a, b), a.dtype).reshape(shape)
