@@ -567,3 +567,6 @@ CASES += _groupsa34_cases(GRAPH)
 from exact_cases_groupsc34 import cases as _groupsc34_cases  # noqa: E402
 
 CASES += _groupsc34_cases(GRAPH)
+from exact_cases_sleef34 import cases as _sleef34_cases  # noqa: E402
+
+CASES += _sleef34_cases(GRAPH)

@@ -130,6 +130,12 @@ def kernels():
     from agrad.ops import activations as AC, binary as B, gelu as GE
 
     k.update({"sleef_lgamma": (f64, 1, SG.sleef_lgamma), "sleef_lgammaf": (f32, 1, SG.sleef_lgammaf)})
+    from agrad.ops import _sleef_pow as SP
+
+    k.update({"sleef_powf": (f32, 2, SP.sleef_powf), "sleef_pow": (f64, 2, SP.sleef_pow),
+              # (ordinary operands: |x| and y / 8 of dense values, a result in range)
+              "sleef_powf_dense": (f32, 2, lambda x, y: SP.sleef_powf(np.abs(x), y / np.float32(8))),
+              "sleef_pow_dense": (f64, 2, lambda x, y: SP.sleef_pow(np.abs(x), y / 8))})
 
     k.update({  # (the ops' own array kernels: the lanes of their loops and their special values)
         "op_atan2_32": (f32, 2, B._atan2_np), "op_log1p32": (f32, 1, U._log1p_kernel), "op_sigmoid32": (f32, 1, U._sigmoid),
@@ -138,6 +144,9 @@ def kernels():
         "op_logsigmoid32": (f32, 1, AC._logsigmoid_np), "op_logsigmoid64": (f64, 1, AC._logsigmoid_np),
         "op_logsigmoid_backward32": (f32, 2, AC._logsigmoid_backward_np),
         "op_logsigmoid_backward64": (f64, 2, AC._logsigmoid_backward_np),
+        "op_pow32": (f32, 2, SP.pow_tensors), "op_pow64": (f64, 2, SP.pow_tensors),
+        "op_pow_number32": (f32, 1, lambda a: SP.pow_number(a, 0.7)),
+        "op_pow_number64": (f64, 1, lambda a: SP.pow_number(a, -1.3)),
     })
     for name in ("sleef_exp", "sleef_log1p", "sleef_tanh", "sleef_expm1", "mish64", "mish_backward64", "silu64",
                  "silu_backward64", "elu64", "elu_backward64", "softplus_backward64", "op_logsigmoid64"):

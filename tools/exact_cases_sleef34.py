@@ -1,0 +1,55 @@
+"""Regression cases of session 34's helper "sleef": pow through Sleef's powf8_u10 / powd4_u10 where
+PyTorch's loop runs its vector code, glibc's pow in its scalar loop (ops/_sleef_pow.py).
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+Each tensor of 37 elements is two vector blocks (16 floats, or 4 blocks of 8 doubles) and a scalar tail
+of 5: both codes show.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+_SPECIALS = ("[0.0, -0.0, float('inf'), float('-inf'), float('nan'), 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0,"
+             " 1e-40, 1e30, -1e30, 2.5, -2.5]")
+
+
+def _forms(dtype: str) -> list[str]:
+    return [f"x = ((torch.arange(37.) * 7 % 23 + 0.5) / 3.7).to({dtype})",
+            f"n = ((torch.arange(37.) * 5 % 17 - 8) / 1.3).to({dtype})",
+            f"e = ((torch.arange(37.) * 3 % 11 - 5) / 2.9).to({dtype})",
+            f"k = (torch.arange(37.) % 7 - 3).to({dtype})",
+            "p1 = x.pow(1 / 3)", "p2 = x ** 0.7", "p3 = x.pow(-1.3)", "p4 = x ** 2.5", "p5 = x ** 4",
+            "p6 = x.pow(e)", "p7 = n.pow(k)", "p8 = 2.0 ** e", "p9 = 3.3 ** x.reshape(1, 37).t()",
+            "q = x.reshape(37, 1).expand(37, 5).t()", "p10 = q ** 1.7", "p11 = q.contiguous() ** 1.7",
+            "p12 = x[::2] ** 0.3", "w = x.clone()", "w.pow_(0.9)", "p13 = torch.pow(x, torch.tensor(0.7, dtype=x.dtype))",
+            f"s = torch.tensor({_SPECIALS}, dtype={dtype})", "S = s.reshape(18, 1).expand(18, 18).contiguous()",
+            "p14 = S.pow(S.t())", "p15 = torch.float_power(x, 0.3)"]
+
+
+def cases(graph: str) -> list[dict]:
+    shows = ["p1.tolist()", "p2.tolist()", "p3.tolist()", "p4.tolist()", "p5.tolist()", "p6.tolist()",
+             "p7.tolist()", "p8.tolist()", "p9.tolist()", "p10.tolist()", "p11.tolist()", "p12.tolist()",
+             "w.tolist()", "p13.tolist()", "p14.tolist()", "torch.signbit(p14).tolist()", "p15.tolist()"]
+    return [
+        case("pow-sleef-float32-vector-and-tail", _forms("torch.float32"), shows),
+        case("pow-sleef-float64-vector-and-tail", _forms("torch.float64"), shows),
+        case("pow-sleef-gradients",  # pow's backward takes pow again (exponent - 1), lp_pool's double
+             # backward goes through pow of pow, ldexp's gradient through 2 ** other
+             [graph, "x = ((torch.arange(37.) * 7 % 23 + 0.5) / 3.7).requires_grad_()",
+              "y = x.pow(1 / 3)", "g, = torch.autograd.grad(y.sum(), x, create_graph=True)",
+              "g2, = torch.autograd.grad(g.sum(), x)",
+              "e = ((torch.arange(37.) * 3 % 11 - 5) / 2.9).requires_grad_()",
+              "z = x.pow(e)", "ga, gb = torch.autograd.grad(z.sum(), (x, e), create_graph=True)",
+              "gg, = torch.autograd.grad(ga.sum(), x)",
+              "u = ((torch.arange(80.) * 7 % 23 + 0.5) / 3.7).reshape(2, 1, 40).double().requires_grad_()",
+              "v = F.lp_pool1d(u, 3, 4)", "gu, = torch.autograd.grad(v.sum(), u, create_graph=True)",
+              "gu2, = torch.autograd.grad((gu * gu).sum(), u)",
+              "m = ((torch.arange(37.) * 7 % 23 + 0.5) / 3.7).requires_grad_()",
+              "l = torch.ldexp(m, (torch.arange(37) % 9 - 4))", "gl, = torch.autograd.grad(l.sum(), m)"],
+             ["y.tolist()", "g.tolist()", "g2.tolist()", "z.tolist()", "ga.tolist()", "gg.tolist()",
+              "v.tolist()", "gu.tolist()", "gu2.tolist()", "l.tolist()", "gl.tolist()", "graph(g.grad_fn)"]),
+    ]
