@@ -258,3 +258,46 @@ def test_classes_inside_containers_print_as_pytorch_s(run_ok):
         f"[{tensor}, {relu}, [...]] {{{relu}: ({tanh}, 1)}} [{relu}, 's'] [{relu}] [{relu}] 'q'",
         f"{relu} and [{tanh}] [{tensor}] [1, 'a'] {{'k': 2.5}}",
     ]
+
+
+DELETE_PRE = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+              "x = torch.ones(2, requires_grad=True)\nm = nn.Linear(2, 2)\n")
+
+DELETE_BLOCKED = [
+    ("del torch.nn", "AttributeError", "cannot delete attribute 'nn' of module 'torch'"),
+    ("del F.relu", "AttributeError", "cannot delete attribute 'relu' of module 'torch.nn.functional'"),
+    ("del torch.Tensor.add", "AttributeError", "cannot delete attribute 'add' of 'type'"),
+    ("del nn.Linear.forward", "AttributeError", "cannot delete attribute 'forward' of 'type'"),
+    ("del x.__class__", "AttributeError", "names starting with '_' cannot be deleted"),
+    ("del m._parameters", "AttributeError", "names starting with '_' cannot be deleted"),
+    ("del (1).real", "AttributeError", "cannot delete attribute 'real' of 'int'"),
+    ("del print.__self__", "AttributeError", "names starting with '_'"),
+    ("del x.grad_fn", "AttributeError", "attribute 'grad_fn' of 'torch._C.TensorBase' objects is not writable"),
+    ("del x.data", "RuntimeError", "Deleting tensor data is not allowed. Delete tensor instead!"),
+    ("del x.foo", "AttributeError", "'Tensor' object has no attribute 'foo'"),
+]
+
+
+@pytest.mark.parametrize("stmt,type_name,contains", DELETE_BLOCKED, ids=[s for s, _, _ in DELETE_BLOCKED])
+def test_del_attribute_obeys_the_allow_lists(stmt, type_name, contains):
+    blocked(DELETE_PRE + stmt + "\n", type_name=type_name, contains=contains)
+
+
+def test_del_attribute_deletes_what_a_script_may_set():
+    """``del`` of a script's own attributes, a Function's ctx (PyTorch's forward-AD tutorial
+    deletes ``ctx.result`` in ``jvp``), a layer of a module and ``x.grad``, as in PyTorch."""
+    text = DELETE_PRE + (
+        "x.sum().backward()\ndel x.grad\nprint(x.grad)\n"
+        "del m.weight\nprint(list(dict(m.named_parameters())))\n"
+        "class A:\n    pass\na = A()\na.v = 1\ndel a.v\n"
+        "try:\n    a.v\nexcept AttributeError as e:\n    print(e)\n"
+        "class Exp(torch.autograd.Function):\n"
+        "    @staticmethod\n    def forward(ctx, t):\n        ctx.result = t.exp()\n        return ctx.result\n"
+        "    @staticmethod\n    def jvp(ctx, g):\n        out = g * ctx.result\n        del ctx.result\n        return out\n"
+        "import torch.autograd.forward_ad as fwAD\n"
+        "with fwAD.dual_level():\n"
+        "    d = fwAD.make_dual(torch.zeros(2), torch.ones(2))\n"
+        "    print(fwAD.unpack_dual(Exp.apply(d)).tangent)\n")
+    res = run(Source("ok.py", text))
+    assert res.error is None, res.error.render()
+    assert res.stdout == "None\n['bias']\n'A' object has no attribute 'v'\ntensor([1., 1.])\n"

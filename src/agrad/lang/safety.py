@@ -754,6 +754,33 @@ def set_attribute(obj, name, value, tensor_class=None):
                       f"scripts")
 
 
+def delete_attribute(obj, name, tensor_class=None):
+    """``del obj.name``: what ``obj.name = ...`` may set, a script may delete, with PyTorch's
+    behaviour (``del x.grad`` is ``x.grad = None``; ``del model.fc`` unregisters the layer)."""
+    if name.startswith("_"):
+        raise _blocked(obj, name, "names starting with '_' cannot be deleted in agrad scripts")
+    t = type(obj)
+    if tensor_class is not None and isinstance(obj, tensor_class):
+        if name == "grad":
+            del obj.grad
+            return
+        if name == "data":
+            raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+        if name == "requires_grad":
+            raise RuntimeError("requires_grad must be a bool")  # (PyTorch's setter, given no value)
+        if hasattr(t, name):
+            raise AttributeError(f"attribute '{name}' of 'torch._C.TensorBase' objects is not writable")
+        raise AttributeError(f"'Tensor' object has no attribute '{name}'")
+    if is_ctx_object(obj) or is_script_class(t) or (isinstance(obj, type) and is_script_class(obj)) \
+            or _is_nn_module(obj):
+        delattr(obj, name)
+        return
+    if t is ModuleProxy or t is MissingModule:
+        raise SafetyError(f"cannot delete attribute '{name}' of module '{obj._name}'")
+    raise SafetyError(f"cannot delete attribute '{name}' of '{_type_name(obj)}' objects in agrad "
+                      f"scripts")
+
+
 # ------------------------------------------------------------- formatting
 
 def _formatter_class():

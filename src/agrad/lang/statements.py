@@ -13,7 +13,7 @@ from . import stdlib as _stdlib
 from .errors import CompileTimeSyntaxError, ScriptError, ScriptSyntaxError
 from .runtime import _BREAK, _CONTINUE, SUPPORTED_IMPORTS, Cancelled, _Break, _Continue, _Return
 from .safety import (MissingModule, ModuleProxy, SafetyError, ScriptImportError, bounded_list, check_size,
-                     int_pow, is_engine_class, set_attribute, sized_len, suggest)
+                     delete_attribute, int_pow, is_engine_class, set_attribute, sized_len, suggest)
 
 
 _NAME = A.Name
@@ -196,8 +196,16 @@ class Statements:
             elif t.__class__ is A.Subscript:
                 obj = self.eval(t.value, frame)
                 del obj[self.index_value(t.index, frame)]
+            elif t.__class__ is A.Attribute:
+                obj = self.eval(t.value, frame)
+                try:
+                    delete_attribute(obj, t.attr, self.engine.tensor)
+                except (ScriptError, _Break, _Continue, _Return):
+                    raise
+                except Exception as e:
+                    raise self.wrap(e, t, frame) from None
             else:
-                raise SafetyError("attributes cannot be deleted in agrad scripts")
+                raise SafetyError("this target cannot be deleted in agrad scripts")
 
     def ex_Pass(self, node, frame):
         pass
