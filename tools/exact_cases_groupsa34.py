@@ -46,4 +46,18 @@ def cases(graph: str) -> list[dict]:
               "gs, = torch.autograd.grad(torch.special.expm1(F.hardswish(xs)).sum(), [xs], create_graph=True)",
               "gs.pow(2).sum().backward()"],
              ["r", "gs.tolist()", "xs.grad.tolist()"]),
+        case("sdpa-flash-one-key-plain-product",  # (dt34 repr:scaled_dot_product_attention) one key: the flash
+             # kernel's gemm per block of queries is a one-term product, which BLAS writes as the plain product
+             # (a -0.0 value stays -0.0) for a block of 2 or more queries and a head size of 2 or more
+             ["q = ((torch.arange(396.) % 7 - 3) / 2).reshape(2, 1, 66, 3)",
+              "k = torch.tensor([[[[-1.75, 3.0, 0.5]]], [[[0.5, 0.25, -1.0]]]])",
+              "v = torch.tensor([[[[-0.0, 1.0, -0.0]]], [[[0.0, -0.0, 3.0]]]])",
+              "m = torch.where(torch.arange(66) % 3 != 0, 0.0, float('-inf')).reshape(66, 1)",
+              "def signs(t):\n    return torch.signbit(t).flatten().tolist()"],
+             ["signs(F.scaled_dot_product_attention(q, k, v))", "signs(F.scaled_dot_product_attention(q, k, v, attn_mask=m))",
+              "signs(F.scaled_dot_product_attention(q.double(), k.double(), v.double()))",
+              "signs(F.scaled_dot_product_attention(q[:, :, :1], k, v))",
+              "signs(F.scaled_dot_product_attention(q[:, :, :33], k, v))",
+              "signs(F.scaled_dot_product_attention(q[..., :1], k[..., :1], v[..., :1]))",
+              "signs(F.scaled_dot_product_attention(q.half(), k.half(), v.half()))"]),
     ]

@@ -80,7 +80,19 @@ def _probs(q, k, mask, scale, groups):
 
 def _flash_fwd(ctx, q, k, v, mask, scale, groups):
     p = _probs(q, k, mask, scale, groups)
-    return np.matmul(p, _repeat_heads(v, groups)).astype(q.dtype, copy=False)
+    v = _repeat_heads(v, groups)
+    out = np.matmul(p, v)
+    L, S, E = p.shape[-2], p.shape[-1], v.shape[-1]
+    if S == 1 and E > 1 and out.dtype.char in "fd":
+        # one key: the kernel's gemm of each block of queries (qSplitSize rows) is a one-term product,
+        # which BLAS writes as the plain product when the block has 2 or more rows (a -0.0 stays; see
+        # linalg._gemm); a block of one row sums from +0.0
+        split = 256 if L >= 768 else 64 if L >= 192 else 32
+        plain = np.ones(L, bool)
+        if L % split == 1:
+            plain[-1] = False
+        out = np.where(plain[:, None], p * v, out)
+    return out.astype(q.dtype, copy=False)
 
 
 def _flash_backward_fwd(ctx, g, q, k, v, mask, scale, groups):
