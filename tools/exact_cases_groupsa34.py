@@ -60,4 +60,25 @@ def cases(graph: str) -> list[dict]:
               "signs(F.scaled_dot_product_attention(q[:, :, :33], k, v))",
               "signs(F.scaled_dot_product_attention(q[..., :1], k[..., :1], v[..., :1]))",
               "signs(F.scaled_dot_product_attention(q.half(), k.half(), v.half()))"]),
+        case("bce-weight-requires-grad-before-dtypes",  # (dt34 error-text:binary_cross_entropy) autograd's check
+             # of a weight that requires grad comes before the kernel's check of the dtypes
+             ["def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "x = torch.tensor([[-0.75, 2.75], [2.75, -2.75]], dtype=torch.float64).sigmoid()",
+              "y = torch.tensor([[-0.75, 1.5], [2.75, 2.25]]).sigmoid()",
+              "w = torch.tensor([[1.25, -0.25], [-0.25, 2.0]], requires_grad=True)"],
+             ["err(lambda: F.binary_cross_entropy(x, y, w))", "err(lambda: F.binary_cross_entropy(y, x, w[0]))",
+              "err(lambda: F.binary_cross_entropy(x, y, w.detach()))",
+              "err(lambda: F.binary_cross_entropy(x.int(), x.int(), w))"]),
+        case("masked-scatter-check-order",  # (dt34 error-text:masked_scatter_) masked_scatter_ checks the dtypes of
+             # self and source, then expands the mask to self, then the mask's dtype; masked_scatter broadcasts
+             # mask and self first
+             ["def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "s = torch.tensor([0.5, 3.0])", "d = torch.zeros(2, 2, 3, 1, 1, dtype=torch.float64)"],
+             ["err(lambda: d.clone().masked_scatter_(s > 0, s))", "err(lambda: d.masked_scatter(s > 0, s))",
+              "err(lambda: torch.zeros(2).masked_scatter_(torch.ones(3, 2, dtype=torch.bool), s.double()))",
+              "err(lambda: torch.zeros(2).masked_scatter_(torch.ones(3, 2), s))",
+              "err(lambda: torch.zeros(2).masked_scatter(torch.ones(2), s.double()))",
+              "err(lambda: torch.zeros(2, 3).masked_scatter_(torch.ones(3, dtype=torch.uint8), torch.zeros(6)))",
+              "err(lambda: torch.zeros(2, 3).masked_scatter(torch.ones(4, dtype=torch.bool), torch.zeros(6).int()))",
+              "err(lambda: d.clone().masked_scatter_(s > 0, s.double()))"]),
     ]

@@ -420,13 +420,14 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         from .views import broadcast_shapes
         new_size = broadcast_shapes(target.size(), weight.size())
         weight = weight.expand(new_size)
+        # (the autograd kernel's check, before the CPU kernel's of the dtypes)
+        check_not_differentiable(weight, "weight", "binary_cross_entropy")
     if target.dtype is not input.dtype:  # TensorIterator's check of the kernel's operands
         raise RuntimeError(f"Found dtype {_scalar_name(target.dtype)} but expected {_scalar_name(input.dtype)}")
     if not input.dtype.is_floating_point:  # the kernel's dispatch, before its check of the values
         raise NotImplementedError(f'"binary_cross_entropy" not implemented for \'{_scalar_name(input.dtype)}\'')
     w = None
     if weight is not None:
-        check_not_differentiable(weight, "weight", "binary_cross_entropy")
         if weight.shape != input.shape:  # (the kernel's loss.mul_(weight))
             raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape "
                                f"{list(weight.shape)}")

@@ -529,6 +529,10 @@ def _check_mask(mask, who):
     if mask.dtype is not dtypes.bool_:
         if who == "masked_select":
             raise RuntimeError("masked_select: expected BoolTensor for mask")
+        if mask.dtype is dtypes.uint8:  # (masked_scatter_'s deprecation warning, then its error)
+            import warnings
+            warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
+                          "please use a mask with dtype torch.bool instead.", UserWarning, stacklevel=4)
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
                            f"{_scalar_name(mask.dtype)}")
 
@@ -644,15 +648,20 @@ _SHORT_SOURCE = "Number of elements of source < number of ones in mask"
 
 @export(method=True)
 def masked_scatter(input, mask, source):
+    _broadcast_or_raise(mask._data.shape, input._data.shape)  # (expand_outplace(mask, self) first)
+    _check_source_dtype(input, source)  # (then masked_scatter_ on the expanded clone: its checks)
+    _check_mask(mask, "masked_scatter")
     return _masked_scatter_impl(input, mask, source, None)
 
 
-def _masked_scatter_impl(input, mask, source, written):
-    shape = _broadcast_or_raise(mask._data.shape, input._data.shape)  # (expand_outplace(mask, self) first)
-    _check_mask(mask, "masked_scatter")
+def _check_source_dtype(input, source):
     if source.dtype is not input.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but got"
                            f"{_scalar_name(input.dtype)} and {_scalar_name(source.dtype)}")
+
+
+def _masked_scatter_impl(input, mask, source, written):
+    shape = _broadcast_or_raise(mask._data.shape, input._data.shape)
     if int(np.broadcast_to(mask._data, shape).sum()) > source.numel():
         raise RuntimeError(_SHORT_SOURCE)
     return _masked_scatter.apply((input, source), (input._data, source._data),
@@ -678,10 +687,12 @@ def masked_scatter_(input, mask, source):
 
 
 def _masked_scatter_checked(input, mask, source):
-    """masked_scatter_'s checks, after autograd's check of the in-place write (as in PyTorch)."""
-    _check_mask(mask, "masked_scatter")
-    if mask._data.shape != input._data.shape:  # the mask is expanded to self: expand's errors
+    """masked_scatter_'s checks, after autograd's check of the in-place write (as in PyTorch): the
+    dtypes of self and source, the mask expanded to self (expand's errors), the mask's dtype."""
+    _check_source_dtype(input, source)
+    if mask._data.shape != input._data.shape:
         mask.expand(input._data.shape)
+    _check_mask(mask, "masked_scatter")
     return _masked_scatter_impl(input, mask, source, _written_memory[0])
 
 
