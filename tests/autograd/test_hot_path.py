@@ -481,3 +481,62 @@ def test_mul_backward_of_one_float64_element_and_a_float_gives_the_ufuncs_bits()
             (x * c).backward(g)
             want = np.multiply(g._data, weak(c, g._data))
             assert x.grad._data.dtype == want.dtype and x.grad._data.tobytes() == want.tobytes(), (gv, c)
+
+
+@pytest.mark.parametrize("grad", [True, False])
+def test_shortcuts_tell_the_record_hooks_what_apply_tells_them(grad):
+    """With a record hook installed (``agrad graph``'s origins) the short ways still run and tell
+    it what apply tells it: the node, the tensors, the outputs and the call, once a recorded op."""
+    from agrad.autograd import graph
+    from agrad.ops import means
+    from agrad.ops.pointwise import _add, _mul
+    from agrad.ops.unary import sin, tanh
+
+    def calls(way, op, make, numbers=(), attrs=None):
+        seen = []
+
+        def hook(node, tensors, outputs, call):
+            seen.append((node, tensors, outputs, call))
+
+        ts = make()
+        arrays = tuple(t._data for t in ts) + numbers
+        graph.record_hooks.append(hook)
+        try:
+            with agrad.set_grad_enabled(grad):
+                if way == "apply":
+                    y = op.apply(ts + (None,) * len(numbers), arrays, dict(attrs or {}))
+                elif way == "apply_one":
+                    y = op.apply_one(ts[0], arrays)
+                elif way == "apply_two":
+                    y = op.apply_two(ts[0], ts[1], arrays)
+                else:
+                    y = op.apply_single(ts[0], dict(attrs))
+        finally:
+            graph.record_hooks.remove(hook)
+        assert all(node is y.grad_fn and outputs == (y,) for node, _, outputs, _ in seen)
+        return [(_node_record(y), [id(t) if t is not None else None for t in tensors] == [id(t) for t in ts]
+                 + [None] * len(numbers), call[0], [np.asarray(a).tobytes() for a in call[1]], call[2])
+                for _, tensors, _, call in seen]
+
+    rng = np.random.RandomState(6)
+    for dt in (agrad.float32, agrad.float64):
+        def one():
+            return (agrad.tensor(rng.randn(3), dtype=dt, requires_grad=True),)
+
+        def two():
+            return (agrad.tensor(rng.randn(3), dtype=dt, requires_grad=True), agrad.tensor(0.5, dtype=dt))
+        for op, numbers in ((sin.op, ()), (tanh.op, ()), (_mul, (0.9,)), (_add, (2,))):
+            state = rng.get_state()
+            want = calls("apply", op, one, numbers)
+            rng.set_state(state)
+            assert calls("apply_one", op, one, numbers) == want and len(want) == grad
+        for op in (_add, _mul):
+            state = rng.get_state()
+            want = calls("apply", op, two)
+            rng.set_state(state)
+            assert calls("apply_two", op, two) == want and len(want) == grad
+        attrs = {"axes": (0,), "keepdim": False}
+        state = rng.get_state()
+        want = calls("apply", means._mean0, one, attrs=attrs)
+        rng.set_state(state)
+        assert calls("apply_single", means._mean0, one, attrs=attrs) == want and len(want) == grad

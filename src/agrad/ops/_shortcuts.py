@@ -2,7 +2,8 @@
 does, step by step in its order, for the calls a program makes most (a pointwise op on one
 tensor and maybe a number, on two tensors; a reduction of one tensor), without apply's loops,
 lists and calls.  Each takes apply's way for anything it does not cover (views, forward AD,
-observers, record and pack hooks, an in-place snapshot, another backend's arrays);
+forward observers, pack hooks, an in-place snapshot, another backend's arrays) and tells the
+record hooks (``agrad graph``'s origins) what apply tells them;
 tests/autograd/test_hot_path.py checks both ways give the same result, node and metadata."""
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class Shortcuts:
         :meth:`apply_one`); apply's way otherwise."""
         a = t._data
         if t._base is not None or type(a) is not _ndarray or _fw_active[0] or _forward_observers \
-                or _record_hooks or _pack_hooks or inplace_self[0] is not None or self.keeps:
+                or _pack_hooks or inplace_self[0] is not None or self.keeps:
             return self.apply((t,), (a,), attrs)
         recorded = t._requires_grad and _mode_state["enabled"]
         if recorded:
@@ -110,6 +111,8 @@ class Shortcuts:
         results._requires_grad = True
         if self._save_plan:
             _record_op(ctx, (t,), (a,), results, self._save_plan)
+            if _record_hooks:
+                _tell(ctx, (t,), results, (self, (a,), attrs))
             return results
         # graph.record_op's work for one tensor and nothing saved, in its order
         fn = t._grad_fn
@@ -129,13 +132,15 @@ class Shortcuts:
             ctx._out_meta = _META0_64 if d is _F64 else _META0_32 if d is _F32 else _META0[d]
         else:
             ctx._out_meta = _META.get((out.shape, d)) or _meta(out)
+        if _record_hooks:
+            _tell(ctx, (t,), results, (self, (a,), attrs))
         return results
 
     def apply_one(self, t, arrays, kernel=None, operand=None, result=None, one=None):
         """:meth:`apply` of a pointwise op with a kernel, no attributes and one tensor ``t``
         (``arrays``: its array, prepared, and for an op of two operands the Python number
         after it): the same result, node, edges and saved tensors on a shorter way when ``t``
-        is no view and nothing watches the call (forward AD, observers, record or pack hooks,
+        is no view and nothing watches the call (forward AD, forward observers, pack hooks,
         an in-place snapshot); apply's way otherwise.  (The node's sequence number is taken
         after the kernel ran: numpy records nothing, so the order of the nodes is apply's.)
         What the op's kernel would run, where the caller knows it: ``kernel`` on the array (and
@@ -143,7 +148,7 @@ class Shortcuts:
         ``one``: :data:`ONE64` (:data:`ONE32`) where the caller checked that ``t``'s data is a
         float64 (float32) ndarray of shape (1,) and knows the kernel's result is one too: the
         graph record of both, and nothing is read from either array again."""
-        if t._base is not None or _fw_active[0] or _forward_observers or _record_hooks or _pack_hooks \
+        if t._base is not None or _fw_active[0] or _forward_observers or _pack_hooks \
                 or inplace_self[0] is not None or self.keeps:
             return self.apply((t,) if len(arrays) == 1 else (t, None), arrays, _NO_ATTRS)
         single = len(arrays) == 1
@@ -224,8 +229,7 @@ class Shortcuts:
             slot._meta = meta[0]
             node.self = t
             node._saved = {"self": slot}
-            return results
-        if kind == 2:
+        elif kind == 2:
             slot = _SavedTensor()
             slot.name = "result"
             slot.is_output = True
@@ -243,8 +247,7 @@ class Shortcuts:
             slot._meta = node._out_meta[0]
             node.result = kept_out
             node._saved = {"result": slot}
-            return results
-        if kind == 3:
+        elif kind == 3:
             number = arrays[1]
             slot = _SavedNumber()
             slot.number = number
@@ -253,9 +256,7 @@ class Shortcuts:
             slot.freed = False
             node.other = number
             node._saved = {"other": slot}
-            return results
-        plan = self._plan_one
-        if plan:
+        elif plan := self._plan_one:
             kept = {}
             for name, i in plan:  # (SavedTensor.__init__'s work, attribute by attribute in its order)
                 if i == 0:
@@ -284,6 +285,8 @@ class Shortcuts:
                     setattr(node, name, number)
                 kept[name] = slot
             node._saved = kept
+        if _record_hooks:  # (agrad graph's "which line made this": as apply tells them)
+            _tell(node, (t,) if single else (t, None), results, (self, arrays, _NO_ATTRS))
         return results
 
     def apply_two(self, a, b, arrays, kernel=None):
@@ -293,7 +296,7 @@ class Shortcuts:
         watches the call (as :meth:`apply_one`); apply's way otherwise.  ``kernel``: what the
         op's kernel runs on these arrays, where the caller knows it (``Op.ufunc`` for two float32
         or two float64 arrays)."""
-        if a._base is not None or b._base is not None or _fw_active[0] or _forward_observers or _record_hooks \
+        if a._base is not None or b._base is not None or _fw_active[0] or _forward_observers \
                 or _pack_hooks or inplace_self[0] is not None or self.keeps:
             return self.apply((a, b), arrays, _NO_ATTRS)
         x, y = arrays
@@ -330,7 +333,15 @@ class Shortcuts:
         results._grad_fn = node
         results._requires_grad = True
         _record_two(node, a, b, (a, b), results, self._plans_two[a._requires_grad, b._requires_grad])
+        if _record_hooks:
+            _tell(node, (a, b), results, (self, arrays, _NO_ATTRS))
         return results
+
+
+def _tell(node, tensors, results, call):
+    """:data:`graph.record_hooks` told of the node a short way recorded, with what apply gives them."""
+    for hook in _record_hooks:
+        hook(node, tensors, (results,), call)
 
 
 def _record_two(node, a, b, tensors, out, plan):
