@@ -158,7 +158,31 @@ def _sin_backward_raw(ctx, g):
                 out = _empty(1) if d is _F64_DTYPE else g.copy()  # (a fresh array of g's dtype)
                 out[0] = g.item() * (c if d is _F64_DTYPE else _to_float32(c))
                 return out
-    return np.multiply(g, _cos(x))
+    return _times_fresh(g, _cos(x))
+
+
+#: from this many elements a backward formula writes its product over the fresh array of its
+#: other factor (cos(self) of sin's): one array fewer at once (a large chain's peak memory)
+FRESH_MIN = 1 << 16
+
+
+def _times_fresh(g, c):
+    """``np.multiply(g, c)`` where ``c`` is a fresh array no one else holds (a kernel's result): for a
+    large one of g's shape, dtype and C layout, written over ``c`` (the same bits, operands in their
+    order, and the same array np.multiply would make); a new array otherwise."""
+    if type(c) is _ndarray and type(g) is _ndarray and c.size >= FRESH_MIN and c.shape == g.shape \
+            and c.dtype is g.dtype and c.flags.c_contiguous and g.flags.c_contiguous:
+        return np.multiply(g, c, out=c)
+    return np.multiply(g, c)
+
+
+def _cos_backward_raw(g, x):
+    """CosBackward0's array formula, g * -sin(self): the negation and the product written over
+    sin's fresh array where :func:`_times_fresh` can."""
+    s = _sin(x)
+    if type(s) is _ndarray and s.size >= FRESH_MIN:
+        return _times_fresh(g, np.negative(s, out=s))
+    return np.multiply(g, np.negative(s))
 
 
 @unary(_sin, raw_node=_sin_backward_raw)
@@ -166,7 +190,7 @@ def sin(ctx, grad):
     return grad * ctx.self.cos()
 
 
-@unary(_cos, raw=lambda g, x: np.multiply(g, np.negative(_sin(x))))
+@unary(_cos, raw=_cos_backward_raw)
 def cos(ctx, grad):
     return grad * -ctx.self.sin()
 
