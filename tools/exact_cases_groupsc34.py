@@ -41,4 +41,23 @@ def cases(graph: str) -> list[dict]:
               "[t.tolist() for t in torch.linalg.lstsq(Z, B.nan_to_num(posinf=1.0), driver='gels')]",
               "[t.tolist() for t in torch.linalg.lstsq(Z, B, driver='gelsd')]",
               "[t.tolist() for t in torch.linalg.lstsq(Z, B.nan_to_num(posinf=float('nan')), driver='gelss')]"]),
+        case("conv-transpose-strided-kernel-inf-weight",  # (value:conv_transpose3d) oneDNN's float32 transposed
+             # convolution whose output's last dim is not a multiple of the stride there (ungrouped, or over 8
+             # input channels a group) sums every stride-aligned tap of that dim, reading zeros past the input's
+             # ends: an inf weight makes NaN there; other shapes, dilation, few channels a group do not
+             ["x = torch.arange(20.).reshape(2, 2, 5) / 4 - 2",
+              "w = torch.ones(2, 2, 3)", "w[0, 0, 0] = float('inf')", "w[1, 1, 2] = -float('inf')",
+              "x3 = torch.arange(48.).reshape(2, 1, 2, 3, 4) / 8 - 3",
+              "w3 = torch.ones(1, 2, 2, 2, 3)", "w3[0, 1, 0, 1, 0] = float('inf')",
+              "xg = torch.ones(2, 18, 4)", "wg = torch.ones(18, 1, 3)", "wg[0, 0, 0] = float('inf')"],
+             ["torch.conv_transpose1d(x, w, stride=2).tolist()",
+              "torch.conv_transpose1d(x, w, stride=2, padding=1).tolist()",
+              "torch.conv_transpose1d(x, w, stride=2, output_padding=1).tolist()",
+              "torch.conv_transpose1d(x, w, stride=3, output_padding=1).tolist()",
+              "torch.conv_transpose1d(x, w, stride=2, dilation=2).tolist()",
+              "torch.conv_transpose1d(x[:1], w, stride=2).tolist()",
+              "torch.conv_transpose3d(x3, w3, stride=2).isnan().nonzero().tolist()",
+              "torch.conv_transpose2d(x3[:, :, 0], w3[:, :, 0], stride=(1, 2)).isnan().nonzero().tolist()",
+              "torch.conv_transpose1d(xg, wg, stride=2, groups=2).isnan().nonzero().tolist()",
+              "torch.conv_transpose1d(xg[:, :16], wg[:16], stride=2, groups=2).isnan().nonzero().tolist()"]),
     ]

@@ -236,6 +236,10 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
             out = np.matmul(wg, cols).reshape(n, w.shape[0], *o)
     else:
         size = _transposed_size(x.shape[2:], k, stride, padding, dilation, output_padding)
+        if ((g == 1 or x.shape[1] // g > 8) and size[-1] % stride[-1] and all(v == 1 for v in dilation)
+                and not np.isfinite(w).all() and _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, stride,
+                                                              dilation, True, output_padding, groups)):
+            x, pads = _strided_deconv_rows(x, k, stride, pads)
         xg = x.reshape(n, g, x.shape[1] // g, -1)
         wg = w.reshape(g, w.shape[0] // g, -1)
         cols = np.matmul(wg.transpose(0, 2, 1), xg).reshape(n, -1, xg.shape[-1])
@@ -255,6 +259,20 @@ def _direct_kernel(x_shape, w_shape, groups, padding, stride=None, dilation=None
     if groups != 1 or x_shape[0] < 2 or not all(p < k for p, k in zip(padding, w_shape[2:])):
         return False
     return stride is None or (len(x_shape) <= 4 and all(v == 1 for v in stride) and all(v == 1 for v in dilation))
+
+
+def _strided_deconv_rows(x, k, stride, pads):
+    """oneDNN's float32 transposed convolution (without dilation; ungrouped, or more than 8 input
+    channels a group) whose output's last dim is not a multiple of its stride there runs its brgemm
+    "strided" backward-data kernel (oneDNN's verbose names it; measured on this machine's AVX2), which
+    multiplies the weights with the input rows one step or more past either end of that dim, zeros:
+    every stride-aligned tap of the output's own positions is summed, so an inf or NaN weight makes
+    NaN where agrad's sum leaves the tap out (its other kernels, and the other dims, skip them). The
+    input padded with those zeros (and the padding moved by as many strides) gives the same output
+    with those terms."""
+    e = -(-k[-1] // stride[-1]) + 1
+    widths = [(0, 0)] * (x.ndim - 1) + [(e, e)]
+    return np.pad(x, widths), pads[:-1] + ((pads[-1][0] + e * stride[-1], pads[-1][1] + e * stride[-1]),)
 
 
 def _valid_cols(x, k, d, pads, s, o):
