@@ -12,6 +12,7 @@ import re
 import numpy as np
 
 import difftest_blas
+import difftest_convpad
 import difftest_empty
 import difftest_gelu
 import difftest_median
@@ -506,6 +507,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "uninitialised"
     if aspect == "numeric" and op == "poisson_nll_loss" and _vml_log_inside(stmt, want, got):
         return "vml-log-inside"
+    if (aspect in ("value", "numeric", "repr") and op in difftest_convpad.CONV_OPS and program is not None
+            and difftest_convpad.padding_free_explains(program[0], program[2], stmt, want, got, _agree_once)):
+        return "onednn-grouped-padding"
     if (aspect == "numeric" and op in difftest_vmlsqrt.COSINE_OPS and program is not None
             and difftest_vmlsqrt.rounded_root_explains(program[0], program[2], stmt, want, got, _agree_once)):
         return "vml-sqrt-inside"

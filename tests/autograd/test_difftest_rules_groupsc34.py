@@ -56,3 +56,25 @@ def test_the_rules_composite_with_a_rounded_root_is_agrads_loss():
             theirs = agrad.nn.functional.cosine_embedding_loss(agrad.tensor(a), agrad.tensor(b), agrad.tensor(y),
                                                                 margin=0.25, reduction=name)
             assert np.array_equal(mine.numpy(), np.asarray(theirs.tolist(), dtype)), (dtype, name)
+
+
+@pytest.mark.torch
+def test_grouped_conv_padding_free_in_onednn_is_documented_only_where_its_kernel_explains_it():
+    """A float32 depthwise/grouped convolution that oneDNN runs with a direct kernel never reads the
+    padding: an inf weight gives inf there in PyTorch and NaN in agrad (whose sum reads the padded zeros,
+    as oneDNN's gemm kernel does); an agrad value off elsewhere, or an ungrouped convolution, is not covered."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x = torch.ones(3, 16, 4, 4)", "w = torch.ones(16, 1, 3, 3)", "w[0, 0, 0, 0] = float('inf')",
+             "r = F.conv2d(x, w, padding=2, dilation=(1, 2), groups=16)"]
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    aspect, _ = difftest.compare_statement(want[3], got[3])
+    assert aspect == "value"
+    program = (lines, want, 3)
+    assert difftest.documented(aspect, lines[3], want[3], got[3], program) == "onednn-grouped-padding"
+    own = copy.deepcopy(got[3])
+    own["vars"]["r"]["data"][0, 1, 0, 0] += 1
+    assert difftest.documented(*difftest.compare_statement(want[3], own)[:1], lines[3], want[3], own, program) is None
+    ungrouped = lines[:3] + ["r = F.conv2d(x[:, :1], w[:1], padding=2, dilation=(1, 2))"]
+    assert difftest.documented(aspect, ungrouped[3], want[3], got[3], (ungrouped, want, 3)) is None
