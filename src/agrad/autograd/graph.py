@@ -18,6 +18,7 @@ from .hooks import RemovableHandle, _HookDict  # noqa: F401 (imported from here 
 from .saved_hooks import (_HOOKS_DISABLED, _PACK_HOOKS, disable_saved_tensors_hooks,  # noqa: F401 (torch.autograd.graph's)
                           save_on_cpu, saved_tensors_hooks)
 from ._dual import _LEVEL as _DUAL_LEVEL
+from .node_attrs import NodeAPI
 from ..dtypes import _BY_NP
 from ..dtypes import dtype as _DTYPE
 
@@ -322,7 +323,7 @@ def _by_name(slot):
     return slot.is_output, slot.name
 
 
-class Node:
+class Node(NodeAPI):
     """A backward function in the graph (PyTorch's ``torch.autograd.graph.Node``)."""
 
     _name = "Node"
@@ -470,6 +471,7 @@ class AccumulateGrad(Node):
     then a cycle, freed by the cycle collector."""
 
     _name = "torch::autograd::AccumulateGrad"
+    _dir_extra = ("variable",)  # (PyTorch's AccumulateGrad lists its leaf)
     _raw = True  # in a pass that records nothing, takes its gradient as an array (accumulate_grad._accumulate_array)
 
     def __init__(self, variable):

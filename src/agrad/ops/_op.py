@@ -20,6 +20,7 @@ import numpy as np
 from ..autograd import _dual as _forward_ad
 from ..autograd import graph
 from ..autograd.graph import Node
+from ..autograd.node_attrs import add_torch_saved
 from ..tensor import Tensor
 from ._families import LazyList, LazyTable
 from ._layout import _partial_overlap, c_order, iterator_layout, laid_out_like
@@ -351,6 +352,7 @@ class Op(Shortcuts):
             "_raw": self._raw, "__module__": "agrad.autograd.nodes", **self._defaults,
             "_grad_first": self._one_iterated and not self.own_grad_layout,
             **{"_saved_" + n: graph.saved_property(n) for n in self.saves + tuple(p for _, p in self.keeps if p)}})
+        add_torch_saved(node, self.inputs)
         return node
 
     def derivative(self, fn):

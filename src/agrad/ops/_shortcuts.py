@@ -370,16 +370,18 @@ def _record_two(node, a, b, tensors, out, plan):
             my = _META32.get(sy) or _meta_of(y, _META32)
         else:
             my = _META.get((sy, yd)) or _meta(y)
-        if d is yd and (not x.ndim or sy == mx[0][0]):
+        # (the output's shape compared, not the inputs': cat, stack, outer, dist of two tensors of one shape)
+        ds = data.shape
+        if d is yd and ds == sy:
             out_meta = my
-        elif d is xd and sy == mx[0][0]:
+        elif d is xd and ds == x.shape:
             out_meta = mx
         else:
             out_meta = _META.get((data.shape, d)) or _meta(data)
     else:
         yd = y.dtype
         my = _META0_64 if yd is _F64 else _META0_32 if yd is _F32 else _META0[yd]
-        out_meta = mx if d is xd else _META.get((data.shape, d)) or _meta(data)
+        out_meta = mx if d is xd and data.shape == x.shape else _META.get((data.shape, d)) or _meta(data)
     if a._requires_grad:
         fn = a._grad_fn
         if fn is None:
