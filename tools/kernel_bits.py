@@ -145,6 +145,10 @@ def kernels():
         "op_logsigmoid_backward32": (f32, 2, AC._logsigmoid_backward_np),
         "op_logsigmoid_backward64": (f64, 2, AC._logsigmoid_backward_np),
         "op_pow32": (f32, 2, SP.pow_tensors), "op_pow64": (f64, 2, SP.pow_tensors),
+        "sleef_exp2f": (f32, 1, S.sleef_exp2f), "sleef_exp2": (f64, 1, S.sleef_exp2),
+        "op_exp2_32": (f32, 1, U._exp2_kernel), "op_exp2_64": (f64, 1, U._exp2_kernel),
+        "op_log1p64": (f64, 1, U._log1p_kernel), "op_sigmoid64": (f64, 1, U._sigmoid),
+        "op_expm1_32": (f32, 1, U._expm1_kernel), "op_expm1_64": (f64, 1, U._expm1_kernel),
         "op_pow_number32": (f32, 1, lambda a: SP.pow_number(a, 0.7)),
         "op_pow_number64": (f64, 1, lambda a: SP.pow_number(a, -1.3)),
     })

@@ -199,7 +199,7 @@ def sleef_exp(d):
         u = _fma64(u, s, _ONE)
         u = _fma64(u, s, _ONE)
         u = _ldexp2(u, q)
-        u = np.where(d > 709.78271114955742909217217426, np.inf, u)
+        u = np.where(d > 709.782712893383996732223, np.inf, u)
         return np.where(d < -1000, 0.0, u)
 
 
@@ -551,3 +551,52 @@ def sleef_expm1f(a):
         x = np.where(a > _F32(88.72283172607421875), _F32(np.inf), x)
         x = np.where(a < _F32(-16.635532333438687426013570), _F32(-1), x)
         return np.where((a == 0) & np.signbit(a), _F32(-0.0), x).astype(_F32, copy=False)
+
+
+_EXP2F_POLY = tuple(np.array(c, _F32) for c in (+0.1535920892e-3, +0.1339262701e-2, +0.9618384764e-2,
+                                                +0.5550347269e-1, +0.2402264476e+0, +0.6931471825e+0, 1.0))
+
+
+def sleef_exp2f(d):
+    """Vectorized<float>::exp2 (AVX2): Sleef's exp2f8_u10, bit for bit: s = d - rint(d), a
+    degree-6 polynomial in s by fused multiply-adds (the last one adds 1), times 2**rint(d) in two
+    steps; inf from d >= 128, 0 below -150."""
+    d = np.asarray(d, _F32)
+    with np.errstate(all="ignore"):
+        u = np.rint(d)
+        q = cvt_i32(u)
+        s = d - u
+        u = _EXP2F_POLY[0]
+        for c in _EXP2F_POLY[1:]:
+            u = _fma32(u, s, c)
+        h = q >> _I32_ONE
+        u = u * _pow2if(h) * _pow2if(q - h)
+        u = np.where(d >= c32(128.0), c32(np.inf), u)
+        return np.where(d < c32(-150.0), c32(0.0), u).astype(_F32, copy=False)
+
+
+_EXP2_POLY = (+0.4434359082926529454e-9, +0.7073164598085707425e-8, +0.1017819260921760451e-6,
+              +0.1321543872511327615e-5, +0.1525273353517584730e-4, +0.1540353045101147808e-3,
+              +0.1333355814670499073e-2, +0.9618129107597600536e-2, +0.5550410866482046596e-1,
+              +0.2402265069591012214e+0)
+_EXP2_K = _estrin10(_EXP2_POLY)
+_EXP2_LN2 = np.array(+0.6931471805599452862e+0)
+
+
+def sleef_exp2(d):
+    """Vectorized<double>::exp2 (AVX2): Sleef's exp2d4_u10, bit for bit: s = d - rint(d), a
+    degree-9 polynomial in s (Estrin's), two fused multiply-adds to ln 2 and 1, times 2**rint(d)
+    in two steps; inf from d >= 1024, 0 below -2000."""
+    d = np.asarray(d, _F64)
+    with np.errstate(all="ignore"):
+        u = np.rint(d)
+        q = _rint_int(u)
+        s = d - u
+        s2 = s * s
+        s4 = s2 * s2
+        u = _poly10(s, s2, s4, s4 * s4, _EXP2_K)
+        u = _fma64(u, s, _EXP2_LN2)
+        u = _fma64(u, s, _ONE)
+        u = _ldexp2(u, q)
+        u = np.where(d >= 1024, np.inf, u)
+        return np.where(d < -2000, 0.0, u)

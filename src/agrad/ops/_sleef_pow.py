@@ -217,7 +217,7 @@ def sleef_pow(x, y):
         yisodd = (np.rint(half) != half) & yisint
         d = S._dd_mul_dd_d(_logk(np.abs(x)), y)
         result = _expk(d)
-        result = np.where(d[0] > 709.78271114955742909217217426, np.inf, result)
+        result = np.where(d[0] > 709.782712893383996732223, np.inf, result)
         r = _special(x, y, result, yisint, yisodd, _ALL_ONES64, 1.0, 0.0, np.inf)
     return np.asarray(r, _F64).reshape(x.shape)
 

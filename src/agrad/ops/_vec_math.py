@@ -312,7 +312,8 @@ _I32 = np.int32
 _LN2_DF = (np.array(0.69314718246459960938, _F32), np.array(-1.904654323148236017e-09, _F32))  # ln 2 as a float pair
 _LOG_POLY = tuple(np.array(c, _F32) for c in (0.3027294874, 0.3996108174, 0.6666694880))
 _F32_MIN = np.array(1.17549435e-38, _F32)
-_NAN32, _NEG_NAN32 = np.array(np.nan, _F32), np.array(-np.nan, _F32)
+_NAN32 = np.array(np.nan, _F32)
+_ALL_ONES_NAN32 = np.array(-1, np.int32).view(_F32)  # (Sleef ORs an all-ones mask into the result)
 _I32_FF, _I32_64 = np.array(0xff, np.int32), np.array(64, np.int32)
 _ONE_BITS = np.array(0x3f800000, np.int32)
 
@@ -363,8 +364,8 @@ def sleef_log1pf(d):
     fused multiply-adds where Sleef's FMA build has them): e = the exponent of (d + 1) * 4/3
     (d + 1 below FLT_MIN scaled by 2**64 first), m = d * 2**-e + (2**-e - 1); x = m / (2 + m)
     as a float pair (the division refined with fma); ln 2 * e as a float pair, plus 2x, plus
-    x**3 times a degree-2 polynomial in x**2; the pair's sum. Out of range: d > 1e38 is inf,
-    d < -1 NaN, d == -1 -inf, -0.0 stays -0.0. Up to _FEW elements, the fused multiply-adds'
+    x**3 times a degree-2 polynomial in x**2; the pair's sum. Out of range: d > 1e38 is
+    sleef_logf(d), d < -1 the all-ones NaN, d == -1 -inf, -0.0 stays -0.0, a NaN the default NaN. Up to _FEW elements, the fused multiply-adds'
     checks are made once (_Deferred)."""
     d = np.asarray(d, _F32)
     if 0 < d.ndim and d.size <= _FEW:
@@ -417,13 +418,15 @@ def _log1pf_steps(d, _fma32):
         sy2 = ((rx - sx2) + v) + ry
         r = np.asarray(sx2 + sy2, _F32)
         if not ordinary:
-            r = np.where(d > c32(1e38), c32(np.inf), r)
-            r = np.where(d < -one, _NEG_NAN32, r)  # (PyTorch's NaN here has its sign bit set)
+            big = d > c32(1e38)  # (PyTorch's Sleef: logf(d) there, as the float64 kernel's log(d))
+            if _count(big):
+                r = np.where(big, sleef_logf(np.where(big, d, one)), r)
+            r = np.where(d < -one, _ALL_ONES_NAN32, r)  # (PyTorch's NaN here: every bit set)
             r = np.where(d == -one, c32(-np.inf), r)
         if lo <= 0 or not ordinary:
             r = np.where((d == 0) & np.signbit(d), c32(-0.0), r)
         if not ordinary:
-            r = np.where(np.isnan(d), d, r)
+            r = np.where(np.isnan(d), _NAN32, r)  # (a NaN operand: the default NaN, sign bit clear)
     return r.astype(_F32, copy=False)
 
 

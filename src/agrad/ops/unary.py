@@ -18,7 +18,7 @@ import numpy as np
 from .. import _zero, dtypes
 from .._zero import ZeroArray
 from ..tensor import Tensor
-from . import _tanh32, _tanh64, _vec_math
+from . import _sleef, _tanh32, _tanh64, _vec_math
 from ._erf_math import calerf as _calerf
 from ._layout import cast, iterator_layout
 from ._unary_first import checked_first as _checked_first
@@ -281,10 +281,26 @@ def _sigmoid(a):
     # (its vector code, 16 halves a block, with Sleef's expf; the scalar loop with libm's)
     if a.dtype == np.float16 and isinstance(a, np.ndarray):
         return _sigmoid32(a.astype(np.float32), a).astype(np.float16)
+    if a.dtype == np.float64 and type(a) is np.ndarray and a.size < _vec_math.GRAIN_SIZE:
+        return _sigmoid64(a)
     if a.dtype != np.float32 or not isinstance(a, np.ndarray):
         x = a.astype(np.float32) if a.dtype == np.float16 else a
         return (1 / (1 + np.exp(-x))).astype(a.dtype, copy=False)
     return _sigmoid32(a, a)
+
+
+def _sigmoid64(a):
+    """float64 sigmoid: 1 / (1 + exp(-x)) with Sleef's expd4_u10 where the loop runs the vector
+    code, glibc's exp in the scalar loop."""
+    lanes = unary_lanes(a)
+    with np.errstate(all="ignore"):
+        if lanes is False:
+            return 1 / (1 + _sleef.libm("exp", np.negative(a)))
+        out = 1 / (1 + _sleef.sleef_exp(np.negative(a)))
+        if lanes is not True:
+            rest = ~lanes
+            out[rest] = 1 / (1 + _sleef.libm("exp", np.negative(a[rest])))
+    return out
 
 
 def _sigmoid32(x, a):
@@ -406,7 +422,22 @@ def _unary(np_fn, node=None, *, saves=("self",)):
     return deco
 
 
-@unary(_vec_math.via_long_double(np.expm1), saves=("result",))
+_expm1_long_double = _vec_math.via_long_double(np.expm1)
+
+
+def _expm1_kernel(a):
+    """float32 and float64: Vectorized<float/double>::expm1 (Sleef's expm1f8_u10/expm1d4_u10; vec::map
+    runs the tail through the vector code too), up to GRAIN_SIZE elements; beyond, and other dtypes,
+    the correctly rounded value (long double), Sleef's but in about 0.1% of values."""
+    if type(a) is np.ndarray and a.size <= _vec_math.GRAIN_SIZE:
+        if a.dtype == np.float32:
+            return _sleef.sleef_expm1f(a)
+        if a.dtype == np.float64:
+            return _sleef.sleef_expm1(a)
+    return _expm1_long_double(a)
+
+
+@unary(_expm1_kernel, saves=("result",))
 def expm1(ctx, grad):
     return grad * (ctx.result + 1)
 
@@ -419,11 +450,14 @@ def _log1p_double(a):  # (PyTorch's NaN below -1: sign bit clear; numpy's double
 
 
 def _log1p_kernel(a):
-    """float32: Vectorized<float>::log1p (Sleef's log1pf8_u10; MKL's log1p is not used, and
-    vec::map runs the tail through the vector code too); other dtypes through _via_double."""
+    """float32 and float64: Vectorized<float/double>::log1p (Sleef's log1pf8_u10/log1pd4_u10; MKL's
+    log1p is not used, and vec::map runs the tail through the vector code too; float64 beyond
+    GRAIN_SIZE elements numpy's); other dtypes through _via_double."""
     if getattr(a, "dtype", None) == np.float32:
         r = _vec_math.sleef_log1pf(a)
         return r if type(a) is np.ndarray else r[()]
+    if type(a) is np.ndarray and a.dtype == np.float64 and a.size <= _vec_math.GRAIN_SIZE:
+        return _sleef.sleef_log1p(a)  # (Vectorized<double>::log1p, Sleef's log1pd4_u10, tail included)
     return _log1p_double(a)
 
 
@@ -535,7 +569,21 @@ def erfc(ctx, grad):
     return -_TWO_OVER_SQRT_PI * (-(ctx.self.pow(2))).exp() * grad
 
 
-@unary(_quiet(np.exp2), saves=("result",))
+def _exp2_kernel(a):
+    """exp2's kernel: float32/float64 through Sleef's exp2f8_u10/exp2d4_u10 where the loop runs its
+    vector code, glibc's exp2f/exp2 (numpy's) in the scalar loop; beyond GRAIN_SIZE elements
+    numpy's throughout (an ulp from Sleef's in about 6% of values, see _vec_math)."""
+    if type(a) is np.ndarray and (a.dtype == np.float32 or a.dtype == np.float64) and a.size <= _vec_math.GRAIN_SIZE:
+        with np.errstate(all="ignore"):
+            return _vec_math._scalar_lanes(_sleef.sleef_exp2f if a.dtype == np.float32 else _sleef.sleef_exp2, a,
+                                           np.exp2)
+    return _exp2_np(a)
+
+
+_exp2_np = _quiet(np.exp2)
+
+
+@unary(_exp2_kernel, saves=("result",))
 def exp2(ctx, grad):
     return grad * ctx.result * _LN2
 
