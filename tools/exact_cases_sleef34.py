@@ -37,6 +37,19 @@ def cases(graph: str) -> list[dict]:
     return [
         case("pow-sleef-float32-vector-and-tail", _forms("torch.float32"), shows),
         case("pow-sleef-float64-vector-and-tail", _forms("torch.float64"), shows),
+        case("sleef-exp2-expm1-log1p-sigmoid",  # exp2 and float64 sigmoid: Sleef's in the vector blocks,
+             # glibc's in the tail; expm1 and log1p: Sleef's for every element (vec::map); double exp finite
+             # up to ln(DBL_MAX); float32 log1p of d > 1e38 is logf(d), NaN signs as Sleef's
+             ["a = (torch.arange(37.) * 7 % 23 - 11) * 1.37", "b = a.double()",
+              "c = (torch.arange(37.) * 5 % 17 + 0.25) / 3.1 - 0.8", "d = c.double()",
+              "w = torch.tensor([-709.7827125, -709.78271, -709.7827129] + [-700.5] * 13, dtype=torch.float64)",
+              "v = torch.tensor([3e38, float('nan'), -3.0, -float('nan'), 1.5e38] + [0.5] * 11)",
+              "p = torch.full((8,), 2.0, dtype=torch.float64) ** torch.full((8,), 709.7827125 / 0.6931471805599453,"
+              " dtype=torch.float64)"],
+             ["a.exp2().tolist()", "b.exp2().tolist()", "a.expm1().tolist()", "b.expm1().tolist()",
+              "c.log1p().tolist()", "d.log1p().tolist()", "b.sigmoid().tolist()", "F.silu(b).tolist()",
+              "w.sigmoid().tolist()", "v.log1p().tolist()", "torch.signbit(v.log1p()).tolist()", "p.tolist()",
+              "torch.exp2(a.reshape(1, 37).expand(3, 37).t()).tolist()"]),
         case("pow-sleef-gradients",  # pow's backward takes pow again (exponent - 1), lp_pool's double
              # backward goes through pow of pow, ldexp's gradient through 2 ** other
              [graph, "x = ((torch.arange(37.) * 7 % 23 + 0.5) / 3.7).requires_grad_()",
