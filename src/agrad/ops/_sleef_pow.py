@@ -22,6 +22,7 @@ import numpy as np
 
 from . import _sleef as S
 from ._vec_math import GRAIN_SIZE, _count, _fma32, c32, cvt_i32
+from ._vector_loop import by_lanes, loop_lanes, unary_lanes
 
 _F32, _F64, _I32, _I64 = np.float32, np.float64, np.int32, np.int64
 
@@ -246,6 +247,9 @@ def _count_half(b):
     return np.count_nonzero(b == 0.5)
 
 
+_BLOCK_BYTES = 64  # (two AVX2 vectors: _vector_loop.BLOCK_BYTES)
+
+
 def _vector(dtype, size):
     """The vector code's function: Sleef's steps, or beyond GRAIN_SIZE elements (where their
     numpy calls would cost some forty times numpy's power) glibc's powf/pow, which is Sleef's
@@ -260,9 +264,19 @@ def pow_number(a, exponent):
     exponent neither 0, 1, 2, 3, 0.5, -0.5, -1 nor -2): Sleef's vector code with the exponent
     rounded to a's type where the loop runs it (_vector_loop.unary_lanes), std::pow(scalar_t,
     double) where it runs the scalar loop."""
-    from ._vector_loop import by_lanes, unary_lanes
-
     exponent = float(exponent)
+    if a.size * a.itemsize < _BLOCK_BYTES:  # (no whole block: the scalar loop alone)
+        if a.size == 1:  # (one element: glibc's pow through Python's math, which calls it)
+            v = a.item()
+            if math.isfinite(v):
+                try:
+                    r = math.pow(v, exponent)
+                except (ValueError, OverflowError):  # (a domain error or an overflow: numpy's answer)
+                    return _glibc_number(a, exponent)
+                out = a.copy()
+                out[...] = r  # (float32: the double rounded once)
+                return out
+        return _glibc_number(a, exponent)  # (agrad runs numpy with its warnings off)
     vec = _vector(a.dtype, a.size)
     with np.errstate(all="ignore"):
         y = np.array(exponent, a.dtype)
@@ -275,9 +289,9 @@ def pow_tensors(a, b, c_ordered=False):
     repeating a value: number ** tensor's base), glibc's powf/pow where it runs the scalar loop.
     ``c_ordered``: the result is allocated in C order before the loop (number ** tensor), and its
     strides decide the loop's order."""
-    from ._vector_loop import by_lanes, loop_lanes
-
     shape = np.broadcast_shapes(a.shape, b.shape)
+    if math.prod(shape) * a.itemsize < _BLOCK_BYTES:  # (no whole block: the scalar loop alone)
+        return _glibc_tensors(a, b).reshape(shape)
     loop = (np.empty(shape, a.dtype), a, b) if c_ordered else (a, b)
     vec = _vector(a.dtype, math.prod(shape))
     return by_lanes(loop_lanes(loop), vec, _glibc_tensors, (a, b), a.dtype).reshape(shape)
