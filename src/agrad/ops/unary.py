@@ -295,8 +295,8 @@ def _sigmoid64(a):
     lanes = unary_lanes(a)
     with np.errstate(all="ignore"):
         if lanes is False:
-            return 1 / (1 + _sleef.libm("exp", np.negative(a)))
-        out = 1 / (1 + _sleef.sleef_exp(np.negative(a)))
+            return _laid_like(1 / (1 + _sleef.libm("exp", np.negative(a))), a)
+        out = _laid_like(1 / (1 + _sleef.sleef_exp(np.negative(a))), a)
         if lanes is not True:
             rest = ~lanes
             out[rest] = 1 / (1 + _sleef.libm("exp", np.negative(a[rest])))
@@ -431,9 +431,9 @@ def _expm1_kernel(a):
     the correctly rounded value (long double), Sleef's but in about 0.1% of values."""
     if type(a) is np.ndarray and a.size <= _vec_math.GRAIN_SIZE:
         if a.dtype == np.float32:
-            return _sleef.sleef_expm1f(a)
+            return _laid_like(_sleef.sleef_expm1f(a), a)
         if a.dtype == np.float64:
-            return _sleef.sleef_expm1(a)
+            return _laid_like(_sleef.sleef_expm1(a), a)
     return _expm1_long_double(a)
 
 
@@ -457,7 +457,7 @@ def _log1p_kernel(a):
         r = _vec_math.sleef_log1pf(a)
         return r if type(a) is np.ndarray else r[()]
     if type(a) is np.ndarray and a.dtype == np.float64 and a.size <= _vec_math.GRAIN_SIZE:
-        return _sleef.sleef_log1p(a)  # (Vectorized<double>::log1p, Sleef's log1pd4_u10, tail included)
+        return _laid_like(_sleef.sleef_log1p(a), a)  # (Vectorized<double>::log1p, Sleef's log1pd4_u10, tail included)
     return _log1p_double(a)
 
 
@@ -569,14 +569,24 @@ def erfc(ctx, grad):
     return -_TWO_OVER_SQRT_PI * (-(ctx.self.pow(2))).exp() * grad
 
 
+def _laid_like(r, a):
+    """``r`` (a kernel's result of ``a``'s shape, in C order) laid out as numpy's elementwise
+    function of ``a`` lays its result out (empty_like's order)."""
+    if a.flags.c_contiguous or r.ndim < 2:
+        return r
+    out = np.empty_like(a, dtype=r.dtype)
+    out[...] = r
+    return out
+
+
 def _exp2_kernel(a):
     """exp2's kernel: float32/float64 through Sleef's exp2f8_u10/exp2d4_u10 where the loop runs its
     vector code, glibc's exp2f/exp2 (numpy's) in the scalar loop; beyond GRAIN_SIZE elements
     numpy's throughout (an ulp from Sleef's in about 6% of values, see _vec_math)."""
     if type(a) is np.ndarray and (a.dtype == np.float32 or a.dtype == np.float64) and 8 <= a.size <= _vec_math.GRAIN_SIZE:
         with np.errstate(all="ignore"):
-            return _vec_math._scalar_lanes(_sleef.sleef_exp2f if a.dtype == np.float32 else _sleef.sleef_exp2, a,
-                                           np.exp2)
+            return _laid_like(_vec_math._scalar_lanes(_sleef.sleef_exp2f if a.dtype == np.float32 else _sleef.sleef_exp2,
+                                                      a, np.exp2), a)
     return _exp2_np(a)
 
 
