@@ -81,4 +81,12 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: torch.zeros(2, 3).masked_scatter_(torch.ones(3, dtype=torch.uint8), torch.zeros(6)))",
               "err(lambda: torch.zeros(2, 3).masked_scatter(torch.ones(4, dtype=torch.bool), torch.zeros(6).int()))",
               "err(lambda: d.clone().masked_scatter_(s > 0, s.double()))"]),
+        case("half-silu-mish-backward-kernels",  # without create_graph silu's and mish's float16 gradients are
+             # their backward kernels' (in float, Sleef's in the 16-half vector blocks, libm's in the tail)
+             ["x = ((torch.arange(-700., 700.) * 7 % 1399 - 699) / 97).half().requires_grad_()",
+              "g = ((torch.arange(1400.) * 5 % 13 - 6) / 3.7).half()",
+              "gs, = torch.autograd.grad(F.silu(x), [x], g)", "gm, = torch.autograd.grad(F.mish(x), [x], g)",
+              "t = x.detach()[:594].reshape(18, 33).t().requires_grad_()",
+              "gt, = torch.autograd.grad(F.silu(t), [t], torch.full((33, 18), 1.37, dtype=torch.float16))"],
+             ["gs.tolist()", "gm.tolist()", "gt.tolist()", "gt.stride()"]),
     ]

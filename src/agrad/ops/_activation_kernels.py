@@ -65,9 +65,9 @@ def _silu_np(a, loop=None):
                           lambda x: x / (one + _glibc_float.expf(-x)), loop)
 
 
-def _silu_backward_np(g, x):
+def _silu_backward_np(g, x, loop=None):
     """silu_backward's kernel: s = 1 / (1 + exp(-x)), dy * s * (1 + x * (1 - s)), the compiler
-    fusing 1 + x * (1 - s); exp as in _silu_np."""
+    fusing 1 + x * (1 - s); exp as in _silu_np (``loop``: as _silu_np's, the float16 pair)."""
     one = x.dtype.type(1)
 
     def kernel(m):
@@ -76,7 +76,7 @@ def _silu_backward_np(g, x):
             return dy * s * m.fma(v, one - s, one)
         return steps
 
-    return _kernel(kernel, (g, x), x.dtype, lambda: loop_lanes((g, x)))
+    return _kernel(kernel, (g, x), x.dtype, lambda: loop_lanes((g, x) if loop is None else loop))
 
 
 def _tanh_softplus(m, x):
@@ -90,7 +90,7 @@ def _mish_np(a, loop=None):
                    lambda: unary_lanes(a if loop is None else loop))
 
 
-def _mish_backward_np(g, x):
+def _mish_backward_np(g, x, loop=None):
     """mish_backward's kernel: s = 1 / (1 + exp(-x)), t = tanh(log1p(exp(x))),
     dy * (t + x * s * (1 - t * t)), the compiler fusing both multiply-adds."""
     one = x.dtype.type(1)
@@ -106,7 +106,7 @@ def _mish_backward_np(g, x):
             return dy * m.fma(v * s, m.fma(-t, t, one), t)
         return steps
 
-    return _kernel(kernel, (g, x), x.dtype, lambda: loop_lanes((g, x)))
+    return _kernel(kernel, (g, x), x.dtype, lambda: loop_lanes((g, x) if loop is None else loop))
 
 
 _EXPM1 = {np.dtype(np.float64): (_sleef.sleef_expm1, lambda v: _sleef.libm("expm1", v)),

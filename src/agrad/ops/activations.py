@@ -406,10 +406,14 @@ def _kernel_backward(kernel, grad, x):
     """A first-order gradient (grad mode off in backward) from PyTorch's backward kernel, laid
     out as TensorIterator lays out its result over (grad_output, self); None where derivatives.yaml
     takes the differentiable formula instead (create_graph, or a dtype the kernel is not modelled for)."""
-    if grad_mode._state["enabled"] or x.dtype not in (dtypes.float32, dtypes.float64) or grad.dtype != x.dtype:
+    if grad_mode._state["enabled"] or x.dtype not in (dtypes.float32, dtypes.float64, dtypes.float16) \
+            or grad.dtype != x.dtype:
         return None
     g, a = np.asarray(grad._data), np.asarray(x._data)
-    out = kernel(g, a)
+    if a.dtype == np.float16:  # (the kernel's float opmath, the float16 loop's vector blocks, rounded once)
+        out = kernel(g.astype(np.float32), a.astype(np.float32), loop=(g, a)).astype(np.float16)
+    else:
+        out = kernel(g, a)
     return Tensor._make(iterator_layout(out, (g, a)) if out.ndim > 1 else out)
 
 
