@@ -60,4 +60,15 @@ def cases(graph: str) -> list[dict]:
               "torch.conv_transpose2d(x3[:, :, 0], w3[:, :, 0], stride=(1, 2)).isnan().nonzero().tolist()",
               "torch.conv_transpose1d(xg, wg, stride=2, groups=2).isnan().nonzero().tolist()",
               "torch.conv_transpose1d(xg[:, :16], wg[:16], stride=2, groups=2).isnan().nonzero().tolist()"]),
+        case("conv-backward-data-onednn-inf-weight",  # (grad-value, the kernels of the forward's case) oneDNN's
+             # backward-data kernels: a strided convolution's input gradient sums every stride-aligned tap of the
+             # last dim (zeros past the ends: NaN with an inf weight); a transposed one's input gradient is the
+             # direct forward kernel, which never reads the padding
+             ["x = torch.ones(2, 2, 5, requires_grad=True)", "w = torch.ones(2, 2, 3)", "w[0, 0, 0] = float('inf')",
+              "torch.conv1d(x, w, stride=2).sum().backward()", "g1 = x.grad.tolist()", "x.grad = None",
+              "torch.conv1d(x, w, stride=2, padding=1).sum().backward()", "g2 = x.grad.tolist()", "x.grad = None",
+              "torch.conv_transpose1d(x, w, padding=1).sum().backward()", "g3 = x.grad.tolist()", "x.grad = None",
+              "torch.conv_transpose1d(x, w, stride=2, padding=2).sum().backward()", "g4 = x.grad.tolist()",
+              "x.grad = None", "torch.conv1d(x[:1], w, stride=2).sum().backward()", "g5 = x.grad.tolist()"],
+             ["g1", "g2", "g3", "g4", "g5"]),
     ]

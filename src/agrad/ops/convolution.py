@@ -387,6 +387,31 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
         gg = g.reshape(n, grp, g.shape[1] // grp, -1)
         valid = _valid_cols(x, k, geo["dilation"], pads, geo["stride"], o).reshape(grp, -1, math.prod(o))
         out[1] = _unpadded_products(gg, cols, valid[:, None], 3).sum(0).reshape(w.shape).astype(g.dtype, copy=False)
+    grp = geo["groups"]
+    if mask[0] and not geo["transposed"] and (grp == 1 or g.shape[1] // grp > 8) and x.shape[-1] % geo["stride"][-1] \
+            and all(v == 1 for v in geo["dilation"]) and not np.isfinite(w).all() and _uses_mkldnn(
+                x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], False, geo["output_padding"],
+                grp):
+        # (the input's gradient is oneDNN's backward-data kernel, the brgemm "strided" one of a transposed
+        # convolution (_strided_deconv_rows): every stride-aligned tap of the last dim is summed)
+        k = w.shape[2:]
+        ge, pads = _strided_deconv_rows(g, k, geo["stride"], tuple((q, q) for q in geo["padding"]))
+        gg = ge.reshape(ge.shape[0], grp, ge.shape[1] // grp, -1)
+        wg = w.reshape(grp, w.shape[0] // grp, -1)
+        with np.errstate(invalid="ignore"):
+            cols = np.matmul(wg.transpose(0, 2, 1), gg).reshape(ge.shape[0], -1, gg.shape[-1])
+        out[0] = col2im_np(cols, x.shape[2:], k, geo["dilation"], pads, geo["stride"], ge.shape[2:]).astype(
+            g.dtype, copy=False)
+    if mask[0] and geo["transposed"] and geo["groups"] == 1 and any(geo["padding"]) and not np.isfinite(w).all() \
+            and _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], True,
+                             geo["output_padding"], 1):
+        # (oneDNN's transposed convolution takes the input's gradient with its direct forward kernel, which
+        # never reads the padding: an inf or a NaN weight times a padded zero of the gradient adds nothing)
+        k, pads = w.shape[2:], tuple((q, q) for q in geo["padding"])
+        cols = im2col_np(g, k, geo["dilation"], pads, geo["stride"], x.shape[2:])[:, None]
+        valid = _valid_cols(g, k, geo["dilation"], pads, geo["stride"], x.shape[2:])[None, None]
+        out[0] = _unpadded_products(w.reshape(1, 1, w.shape[0], -1), cols, valid, 2).reshape(x.shape).astype(
+            g.dtype, copy=False)
     return tuple(out)
 
 
