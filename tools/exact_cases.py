@@ -570,3 +570,6 @@ CASES += _groupsc34_cases(GRAPH)
 from exact_cases_sleef34 import cases as _sleef34_cases  # noqa: E402
 
 CASES += _sleef34_cases(GRAPH)
+from exact_cases_groupsb34 import cases as _groupsb34_cases  # noqa: E402
+
+CASES += _groupsb34_cases(GRAPH)

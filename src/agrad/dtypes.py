@@ -122,7 +122,9 @@ def checked_scalar(value, np_dtype):
         return np_dtype.type(value)
     if isinstance(value, (int, np.integer)):
         v = int(value)
-        if v < -2 ** 63 or v >= 2 ** 64:
+        if v < -2 ** 63:  # (the parser's unsigned retry of a long long that overflowed)
+            raise OverflowError("can't convert negative int to unsigned")
+        if v >= 2 ** 64:
             raise OverflowError("int too big to convert")
         if kind in "iu":
             info = np.iinfo(np_dtype)

@@ -495,7 +495,11 @@ class Op(Shortcuts):
                     saves[name] = outs[-1 - i] if -1 - i < len(outs) else results[-1 - i]
                 elif tensors[i] is not None:
                     t = tensors[i]
-                    saves[name] = _saved_original(t) if i == 0 and t is inplace_self[0] and t._requires_grad else t
+                    if i == 0 and t is inplace_self[0] and t._requires_grad:
+                        if t._data.dtype.kind != "f":  # PyTorch saves self.clone(), a node for an integer tensor
+                            _not_differentiable(t._data.dtype)
+                        t = _saved_original(t)
+                    saves[name] = t
                 else:  # a Python number given in place of a tensor: PyTorch saves it wrapped
                     setattr(ctx, name, arrays[i])
                     saves[name] = graph.SavedNumber.of(arrays[i], name)

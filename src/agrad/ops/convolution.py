@@ -105,7 +105,9 @@ def col2im_np(cols, size, k, d, pads, s, o):
 
 def _im2col_fwd(ctx, x, kernel, dilation, pads, stride, nblocks, unbatched=False):
     out = im2col_np(x[None] if unbatched else x, kernel, dilation, pads, stride, nblocks)
-    if np.may_share_memory(out, x):  # (a 1x1 kernel's columns are a view of the input: F.unfold's are new memory)
+    if not out.flags.writeable or np.may_share_memory(out, x):
+        # (a 1x1 kernel's columns are a view of the input, or of its padded copy's read-only windows: F.unfold's
+        # are new memory, which a view of the result writes into)
         out = out.copy()
     return out[0] if unbatched else out
 

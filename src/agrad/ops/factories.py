@@ -118,10 +118,19 @@ def _to_array(data, dtype):
     except (ValueError, TypeError) as e:
         raise ValueError(f"expected sequence of equal-length lists or numbers: {e}") from None
     except OverflowError:
+        if not dtype.is_floating_point and _past_int64(data):  # (an integer type unpacks a long long first)
+            raise ValueError("Overflow when unpacking long long") from None
         arr = _wrapped_unsigned(data, dtype)
         if arr is None:
             raise RuntimeError(f"value cannot be converted to type {dtype.name} without overflow") from None
     return arr
+
+
+def _past_int64(data) -> bool:
+    """Whether a Python int of ``data`` (nested lists or tuples of numbers) lies outside int64."""
+    if isinstance(data, (list, tuple)):
+        return any(_past_int64(d) for d in data)
+    return type(data) is int and not -(1 << 63) <= data < (1 << 63)
 
 
 def _wrapped_unsigned(data, dtype):

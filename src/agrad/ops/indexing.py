@@ -18,7 +18,8 @@ from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_di
 from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
                       overlaps, torch_strides)
 from ._index_items import _FULL, _as_index_array, _check_int, _int_tensors, _normalise, _ranges_as_lists, uint8_mask
-from ._op import Op, export, inplace, method
+from ._op import Op, export, inplace, inplace_self, method
+from ._shortcuts import _not_differentiable
 from .views import _fmt, _view, unsqueeze
 
 _fw_active = _forward_ad._ACTIVE
@@ -625,6 +626,8 @@ def _assign(self, index, value, strip):
     items = _normalise(index, self.ndim, positions)  # PyTorch indexes first: "too many indices ..." before
     advanced = _is_advanced(index)                    # the in-place checks
     view = _slices_to_view(items, self.shape, positions)  # (and PyTorch's error for an int out of range)
+    if view and self._requires_grad and self._data.dtype.kind != "f" and graph._state["enabled"]:
+        _not_differentiable(self._data.dtype)  # the slice's view node: autograd refuses an integer tensor
     if not advanced and isinstance(value, Tensor) and value.ndim:
         _expand_to_slice(self, index, value)  # copy_to expands the value before copy_'s in-place checks
     if view and self._requires_grad and self._grad_fn is None and graph._state["enabled"]:
@@ -691,7 +694,16 @@ def _assign(self, index, value, strip):
         from .inplace_view import inplace_through_view
         inplace_through_view(self, put, (), {})
     else:
-        self._write(put(self._snapshot()))
+        # index_put_ is an in-place op on self (an integer self that requires grad takes its node); the basic
+        # indices' copy goes through a view of self, which an integer self cannot have in autograd
+        before = self._snapshot()
+        if op is _index_put:
+            inplace_self[0] = before
+        try:
+            result = put(before)
+        finally:
+            inplace_self[0] = None
+        self._write(result)
 
 
 method("__setitem__")(setitem)

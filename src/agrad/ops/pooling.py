@@ -400,7 +400,9 @@ def _sequential_sums(arr, first, count, acc):
     ``acc``, one element at a time in C order, of ``arr[..., first[d][p_d] + k_d]`` over the steps
     ``k_d < count[d][p_d]`` (a cumsum adds in order; the missing steps add zeros at the end)."""
     sp = len(first)
-    steps = tuple(int(c.max()) for c in count)
+    steps = tuple(int(c.max()) if c.size else 0 for c in count)
+    if 0 in steps:  # an empty output (size 0), or positions that each sum nothing: zeros
+        return np.zeros(arr.shape[:arr.ndim - sp] + tuple(len(f) for f in first), acc)
     index, mask = [], True
     for d, (f, c, k) in enumerate(zip(first, count, steps)):
         shape = [1] * (2 * sp)
@@ -409,7 +411,7 @@ def _sequential_sums(arr, first, count, acc):
         mask = mask & (ks < c[:, None]).reshape(shape)
         index.append(np.minimum(f[:, None] + ks, arr.shape[d - sp] - 1).reshape(shape))
     picked = np.where(mask, arr[(...,) + tuple(index)], 0).astype(acc, copy=False)
-    picked = picked.reshape(picked.shape[:picked.ndim - sp] + (-1,))
+    picked = picked.reshape(picked.shape[:picked.ndim - sp] + (math.prod(steps),))
     return np.cumsum(picked, axis=-1, dtype=acc)[..., -1] + acc.type(0)  # (from 0: -0.0 sums to +0.0)
 
 
@@ -426,11 +428,16 @@ def _adaptive_avg_np(x, windows):
     return np.ascontiguousarray(out.astype(x.dtype, copy=False))
 
 
-def _adaptive_avg_backward_np(g, size, windows):
+def _adaptive_avg_backward_np(g, size, windows, sp):
     """cpu_adaptive_avg_pool{2,3}d_backward: grad_delta = grad / kh / kw (in the tensor's dtype),
     added to each input of the window, outputs in C order, into zeros: an input gets its covering
-    outputs' deltas in that order (a NaN or an infinity reaches its window only)."""
-    sp = len(windows)
+    outputs' deltas in that order (a NaN or an infinity reaches its window only). First its check that
+    every dim of the gradient but the first is non-empty."""
+    for i in range(1, g.ndim):
+        if g.shape[i] == 0:
+            raise RuntimeError(f"adaptive_avg_pool{sp}d_backward(): Expected grad_output to have non-zero size for "
+                               f"non-batch dimensions, but grad_output has sizes {list(g.shape)} with dimension {i} "
+                               f"being empty")
     work = np.float32 if g.dtype == np.float16 else g.dtype
     delta = g
     for d, (s, e) in enumerate(windows):
@@ -450,7 +457,7 @@ def _adaptive_op(sp):
     op = Op(name, in_input_format(lambda ctx, x, windows: _adaptive_avg_np(x, windows)), saves=("self",),
             jvp="linear")
     back = Op(name.replace("Backward0", "BackwardBackward0"),
-              lambda ctx, g, x, windows: _adaptive_avg_backward_np(g, x.shape[-sp:], windows),
+              lambda ctx, g, x, windows: _adaptive_avg_backward_np(g, x.shape[-sp:], windows, sp),
               inputs=("grad_output", "self"), internal=True, jvp="linear")
 
     @op.derivative
@@ -468,18 +475,37 @@ _ADAPTIVE_AVG = {n: _adaptive_op(n) for n in (2, 3)}
 
 
 def _adaptive_avg(fname, sp, input, output_size):
+    """adaptive_avg_pool{sp}d_symint: the size checks, 1 x 1 as a mean (before any check of the input), then
+    the CPU template's: 2-D checks the rank, then the last two dims, and an empty output skips the kernel (and its
+    dtype dispatch); 3-D checks every non-batch dim, then the rank, and always dispatches."""
     if isinstance(output_size, int):
         output_size = (output_size,) * sp
-    size = tuple(input.shape[-sp:])
-    output_size = tuple(size[i] if v is None else int(v) for i, v in enumerate(output_size))
+    else:  # F's _list_with_default
+        from .pooling_composites import _with_default
+
+        output_size = _with_default(output_size, tuple(input.shape))
+    output_size = tuple(int(v) for v in output_size)
     if len(output_size) != sp:
         raise RuntimeError(f"{fname}: output_size must be {sp}")
-    if input.ndim not in (sp + 1, sp + 2) or any(n == 0 for n in input.shape[-sp:]):
-        raise RuntimeError(
-            f"{fname}(): Expected {sp + 1}D or {sp + 2}D tensor, but got {list(input.shape)}")
-    check_floating(input, fname)
+    if any(v < 0 for v in output_size):
+        received = ", ".join(str(v) for v in output_size[:2]) + "".join(f",{v}" for v in output_size[2:])
+        raise RuntimeError(f"{fname}: elements of output_size must be greater than or equal to 0 but received "
+                           f"{{{received}}}")
     if all(v == 1 for v in output_size):
-        return input.mean(tuple(range(-sp, 0)), keepdim=True)
+        return input.mean(tuple(range(-1, -sp - 1, -1)), keepdim=True)
+    ndim = input.ndim
+    if sp == 2 and ndim not in (3, 4):
+        raise RuntimeError(f"{fname}(): Expected 3D or 4D tensor, but got {list(input.shape)}")
+    for i in (range(ndim - 2, ndim) if sp == 2 else range(1, ndim)):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"{fname}(): Expected input to have non-zero size for non-batch dimensions, but input "
+                               f"has sizes {list(input.shape)} with dimension {i} being empty")
+    if sp == 3 and ndim not in (4, 5):
+        raise RuntimeError(f"{fname}(): Expected 4D or 5D tensor, but got {list(input.shape)}")
+    empty = 0 in output_size or 0 in input.shape[:ndim - sp]
+    if sp == 3 or not empty:
+        check_floating(input, fname + ("_cpu" if sp == 3 else ""))
+    size = tuple(input.shape[-sp:])
     windows = tuple(_adaptive_windows(n, m) for n, m in zip(size, output_size))
     return _ADAPTIVE_AVG[sp](input, windows=windows)
 

@@ -134,7 +134,8 @@ def pow(input, exponent, *, out=None):
             raise NotImplementedError('"pow" not implemented for \'Bool\'')
         e = exponent
         arr = e._data.astype(d.numpy, copy=False)
-        return finish_out("pow", _pow2.apply((e,), (arr,), {"base": np.array(input, d.numpy)}), out)
+        base = np.array(input).astype(d.numpy) if isinstance(input, int) else np.array(input, d.numpy)  # (wraps)
+        return finish_out("pow", _pow2.apply((e,), (arr,), {"base": base}), out)
     if isinstance(exponent, Tensor):
         ts, arrs = operands(input, exponent, "pow")
         if arrs[0].dtype.kind in "biu":
@@ -152,5 +153,7 @@ def pow(input, exponent, *, out=None):
         value = empty_like(input._data)  # (the output TensorIterator lays out like the input)
         value[...] = input._data if exponent else True
         return finish_out("pow", Tensor._make(value), out)
+    if d._kind == 1 or d is dtypes.float16:  # the kernel's exp.to<scalar_t>(): a checked conversion
+        dtypes.checked_scalar(exponent, d.numpy)
     arr = input._data if input._data.dtype == d.numpy else cast(input._data, d.numpy)
     return finish_out("pow", _pow0.apply((input,), (arr,), {"exponent": exponent}), out)

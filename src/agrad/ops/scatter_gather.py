@@ -121,6 +121,8 @@ def index_select(input, dim, index, *, out=None):
 
 def _index_add_fwd(ctx, a, src, dim, idx, alpha):
     out = a.copy()
+    if not out.size:  # (more than one dim: an index past an empty self is not read)
+        return out
     if alpha != 1:  # the integer kernels take alpha as an integer (index_add_cpu_: alpha.to<scalar_t>())
         src = src * (alpha if a.dtype.kind in "fc" else np.asarray(alpha).astype(a.dtype))
     np.add.at(out.reshape(out.shape or (1,)), _dim_index(dim, idx), src.reshape(src.shape or (1,)))
@@ -193,6 +195,26 @@ def _index_add_checks(input, d, index, source):
                            f"Got self.shape = {_fmt(input.shape)} source.shape = {_fmt(source.shape)}")
 
 
+def _index_add_bounds(input, d, index, idx, size, alpha):
+    """index_add_cpu_'s order: more than one dim, nothing for an empty index or self; then, along the first or
+    last dim with alpha 1 and a long index, scatter_add_'s bounds error naming the index, else a loop over the
+    index that checks each entry, then adds its slice (add's alpha, checked); one dim or none: alpha.to<scalar_t>()
+    (checked) before the loop."""
+    dt = input._data.dtype
+    if input.ndim > 1:
+        if not idx.size or not input._data.size:
+            return
+        if d in (0, input.ndim - 1) and alpha == 1 and index.dtype is dtypes.int64:
+            _check_bounds(idx, size, d)
+            return
+        if not 0 <= idx[0] < size:
+            raise IndexError("index out of range in self")
+    if dt != np.float64:
+        dtypes.checked_scalar(alpha, dt)
+    if idx.size and ((idx < 0) | (idx >= size)).any():
+        raise IndexError("index out of range in self")
+
+
 @export(method=True)
 def index_add(input, dim, index, source, *, alpha=1, out=None):
     d = _wrap_dim(dim, input.ndim) if isinstance(index, Tensor) else None  # (the dim before the index)
@@ -200,10 +222,7 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
     _index_add_checks(input, d, index, source)
     idx = _index_array(index).reshape(-1)
     size = input._data.shape[d] if input.ndim else 1
-    if input.ndim > 1 and d in (0, input.ndim - 1):  # the CPU kernel's scatter_add path names the index
-        _check_bounds(idx, size, d)
-    elif idx.size and ((idx < 0) | (idx >= size)).any():  # its loop over slices does not
-        raise IndexError("index out of range in self")
+    _index_add_bounds(input, d, index, idx, size, alpha)
     src = source._data
     result = keep_tensor(_index_add.apply((input, source), (input._data, src), {"dim": d, "idx": idx, "alpha": alpha}),
                          _index_add, "index", index)
@@ -298,7 +317,7 @@ def _(ctx, grad):
 
 def _check_index_dtype(index, who):
     if index.dtype not in (dtypes.int64, dtypes.int32) and index.numel():  # (an empty index of any dtype)
-        raise RuntimeError(f"{who}(): Expected dtype int64 for index")
+        raise RuntimeError(f"{who}(): Expected dtype int32/int64 for index")
 
 
 def _check_gather_shape(input, d, index, who, src=None):
@@ -372,7 +391,7 @@ def _scatter_fwd(ctx, a, *src, dim, idx, value=None, reduce=None):
     if src:
         vals = src[0][tuple(slice(0, n) for n in idx.shape)] if src[0].ndim else np.broadcast_to(src[0], idx.shape)
     else:
-        vals = np.broadcast_to(np.asarray(value, a.dtype), idx.shape)
+        vals = np.broadcast_to(dtypes.checked_scalar(value, a.dtype), idx.shape)  # (Scalar::to<scalar_t>: checked)
     if reduce == "add":
         np.add.at(out, where, vals)
     elif reduce == "multiply":
@@ -439,12 +458,19 @@ def _(ctx, grad):
     raise RuntimeError("derivative for aten::scatter is not implemented")
 
 
-def _scatter_prepare(input, dim, index, src, who):
-    _check_index_dtype(index, "scatter" if who != "scatter_add" else "scatter_add")
+def _scatter_meta(input, dim, index, src, who):
+    """scatter_meta_impl's checks (scatter_gather_dtype_check, then the shapes): before the in-place forms'
+    overlap checks."""
+    _check_index_dtype(index, "scatter")
     d = _wrap_dim(dim, input.ndim)
     if isinstance(src, Tensor) and src.dtype is not input.dtype:  # (scatter_gather_dtype_check, before the shapes)
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     _check_gather_shape(input, d, index, who, src if isinstance(src, Tensor) else None)
+    return d
+
+
+def _scatter_prepare(input, dim, index, src, who):
+    d = _scatter_meta(input, dim, index, src, who)
     idx = _index_array(index)
     idx = _check_bounds(idx, input._data.shape[d] if input.ndim else 1, d)
     if input.ndim and idx.ndim == 0:
@@ -512,8 +538,16 @@ def no_overlap_inplace(fn, name=None, checks=None):
     return call
 
 
-method("scatter_")(no_overlap_inplace(scatter))
-method("scatter_add_")(no_overlap_inplace(scatter_add))
+def _scatter_first(input, dim, index, src=None, *_, value=None, **__):
+    _scatter_meta(input, dim, index, value if src is None else src, "scatter")
+
+
+def _scatter_add_first(input, dim, index, src, *_, **__):
+    _scatter_meta(input, dim, index, src, "scatter_add")
+
+
+method("scatter_")(no_overlap_inplace(scatter, checks=_scatter_first))
+method("scatter_add_")(no_overlap_inplace(scatter_add, checks=_scatter_add_first))
 def _index_add_first(input, dim, index, source, **_):
     _check_vector_index(index, "index_add")
     _index_add_checks(input, _wrap_dim(dim, input.ndim), index, source)

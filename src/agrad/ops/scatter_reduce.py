@@ -23,7 +23,7 @@ from .. import dtypes
 from ..autograd.graph import should_compute_output
 from ..tensor import Tensor
 from ._op import Op, export, finish_out, inplace, keep_tensor, method
-from .scatter_gather import (_along, _expandable, _fmt, _scatter_prepare, gather, no_overlap_inplace, scatter,
+from .scatter_gather import (_along, _expandable, _fmt, _scatter_meta, _scatter_prepare, gather, no_overlap_inplace, scatter,
                              scatter_add)
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
@@ -160,6 +160,11 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
     if index.dtype not in (dtypes.int64, dtypes.int32) and index.numel():
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    if reduce == "mean" and input.dtype is dtypes.bool_:  # the mean kernel before its loop's index bounds (nothing
+        # to scatter: the division by the counts); without self, the scatter_ of the initial values first
+        (_scatter_meta if include_self else _scatter_prepare)(input, dim, index, src, "scatter_reduce")
+        kernel = "scatter_gather_tensor_cpu_reduce_mean" if index.numel() else "div_floor_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
     d, idx = _scatter_prepare(input, dim, index, src, "scatter_reduce")
     result = keep_tensor(_scatter_reduce.apply((input, src), (input._data, src._data),
                                                {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)}),
@@ -262,9 +267,24 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
                            f"Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
     size = input.shape[d] if input.ndim else 1
     idx = index._data.reshape(-1).astype(np.int64)
+    warn_once("index_reduce() is in beta and the API may change at any time.")  # (the kernel's: after the checks)
+    if input.dtype is dtypes.bool_:  # index_reduce_func_impl's dispatches without bool: the init of an excluded
+        # self; one dim or none, the loop's; more, mean's division by the counts (after the loop's bounds checks)
+        if not include_self or input.ndim <= 1:
+            kernel = "index_reduce_func_exclude_input_init" if not include_self else "index_func_"
+            raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+    if not include_self:  # the excluded self's initial values go in by index_fill_ (its errors)
+        from ..autograd import grad_mode
+        from .index_fill import index_fill
+
+        with grad_mode.no_grad():
+            index_fill(input.detach(), d, Tensor._make(idx), 0)
+    if input.ndim > 1 and idx.size and not size:
+        raise IndexError(f"select(): index 0 out of range for tensor of size {list(input.shape)} at dimension {d}")
     if ((idx >= size) | (idx < 0)).any():
         raise IndexError("index out of range in self")
-    warn_once("index_reduce() is in beta and the API may change at any time.")  # (the kernel's: after the checks)
+    if input.dtype is dtypes.bool_ and reduce == "mean" and idx.size:
+        raise NotImplementedError('"div_floor_cpu" not implemented for \'Bool\'')
     result = keep_tensor(_index_reduce.apply((input, source), (input._data, source._data),
                                              {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)}),
                          _index_reduce, "index", index)

@@ -213,15 +213,34 @@ def where(condition, input=None, other=None, *, out=None):
         return nonzero(condition, as_tuple=True)
     if not isinstance(condition, Tensor):
         raise TypeError("where(): argument 'condition' must be Tensor")
-    if condition.dtype is not dtypes.bool_:
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {_scalar(condition.dtype)}")
     ts, arrs = operands(input, other, "where")
+    _check_where_numbers(input, other, arrs)  # (the number's tensor is made before where_self's checks)
+    if condition.dtype is dtypes.uint8:
+        from .._warn_once import warn_once
+
+        warn_once("where received a uint8 condition tensor. This behavior is deprecated and will be removed in a future "
+                  "version of PyTorch. Use a boolean condition instead.", UserWarning, stacklevel=3)
+        condition = Tensor._make(condition._data.astype(bool))
+    elif condition.dtype is not dtypes.bool_:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {_scalar(condition.dtype)}")
     try:
         np.broadcast_shapes(condition._data.shape, np.shape(arrs[0]), np.shape(arrs[1]))
     except ValueError:
         raise broadcast_all_error((condition._data, arrs[0], arrs[1])) from None
     check_broadcast(condition._data, arrs[0], arrs[1])
     return finish_out("where", _where.apply(ts, arrs, {"condition": condition._data}), out)
+
+
+def _check_where_numbers(input, other, arrs):
+    """A Python number becomes a tensor of the result's dtype through a checked conversion (c10's
+    checked_convert: an integer type's range, float's; float16 takes an overflow as inf)."""
+    d = next((a.dtype for a in arrs if isinstance(a, np.ndarray) and a.ndim), None)
+    d = d or next((a.dtype for a in arrs if isinstance(a, np.ndarray)), None)
+    if d is None or d.kind not in "iu" and d != np.float32:
+        return
+    for v in (input, other):
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            dtypes.checked_scalar(v, d)
 
 
 @method("where")

@@ -706,6 +706,12 @@ def copy_(input, src, non_blocking=False):
     elif not input.dtype.is_floating_point and src._requires_grad:
         src = src.detach()  # PyTorch records copy_ only into a differentiable dtype
     same = _same_data(input._data, src._data)  # (copy_'s early exit comes before TensorIterator's checks)
+    if not input.dtype.is_floating_point and input._requires_grad:  # (an integer tensor a node gave requires_grad)
+        from ..autograd import grad_mode
+
+        with grad_mode.no_grad():  # not recorded: its history stays (copy_'s requires_grad &= isDifferentiableType)
+            return inplace(lambda s, v: _copy.apply((s, v), (s._data, v._data.astype(s._data.dtype, copy=False)), {}),
+                           overlap="allow" if same else "error", partial=not same)(input, src)
     return inplace(lambda s, v: _copy.apply((s, v), (s._data, v._data.astype(s._data.dtype, copy=False)), {}),
                    overlap="allow" if same else "error", partial=not same)(  # (TensorIterator's overlap checks)
         input, src)
