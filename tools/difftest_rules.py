@@ -216,34 +216,62 @@ def _conditioned_rounding(want: dict, got: dict, program, nan_too: bool) -> bool
 _LSTSQ_A = re.compile(r"\blstsq\(\s*([A-Za-z_]\w*)\s*,")
 
 
+def _lstsq_a(lines: list[str], want: list[dict], i: int):
+    """The A of statement ``i``'s ``linalg.lstsq`` (a variable) as PyTorch held it before, or None."""
+    found = _LSTSQ_A.search(lines[i])
+    d = (want[i - 1]["vars"] if i else {}).get(found.group(1)) if found else None
+    if not d or d["kind"] != "tensor" or not isinstance(d["data"], np.ndarray) or d["data"].ndim < 2 \
+            or d["data"].dtype.kind != "f":
+        return None
+    return d["data"]
+
+
+_SVD_DRIVERS = re.compile(r"driver=['\"](gels|gelsd|gelss)['\"]")
+
+
+def _lstsq_inf_a(aspect: str, lines: list[str], want: list[dict], i: int, w_obs: dict, g_obs: dict) -> bool:
+    """True when statement ``i`` is a ``linalg.lstsq`` with the gels, gelsd or gelss driver of an A with
+    an inf, and its results agree with PyTorch's once PyTorch's are taken in the batch elements whose A
+    is not finite, or one of the two raises (MKL's NaN arithmetic on the A scaled by 0, docs/semantics.md)."""
+    a = _lstsq_a(lines, want, i) if _SVD_DRIVERS.search(lines[i]) else None
+    if a is None or not np.isinf(a).any():
+        return False
+    if aspect in ("raises-only-torch", "raises-only-agrad"):
+        return True
+    return _lstsq_loose(~np.isfinite(a).all(axis=(-2, -1)), w_obs, g_obs)
+
+
 def _lstsq_pivots(lines: list[str], want: list[dict], i: int, w_obs: dict, g_obs: dict) -> bool:
     """True when statement ``i`` is a ``linalg.lstsq`` with gelsy (the default driver) and its
     results agree with PyTorch's once PyTorch's are taken in the batch elements whose A is not
     finite or has a rank below min(m, n) in its own column order, where PyTorch's uninitialised
     column pivots decide the answer (docs/semantics.md)."""
     stmt = lines[i]
-    found = _LSTSQ_A.search(stmt)
-    if not found or ("driver=" in stmt and not re.search(r"driver=['\"]gelsy['\"]", stmt)):
+    if "driver=" in stmt and not re.search(r"driver=['\"]gelsy['\"]", stmt):
         return False
-    d = (want[i - 1]["vars"] if i else {}).get(found.group(1))
-    if not d or d["kind"] != "tensor" or not isinstance(d["data"], np.ndarray) or d["data"].ndim < 2 \
-            or d["data"].dtype.kind != "f":
+    a = _lstsq_a(lines, want, i)
+    if a is None:
         return False
     from agrad.ops._lapack import gelsy_unpivoted
-    a = d["data"]
     m, n = a.shape[-2:]
     flat = a.reshape((-1, m, n))
     finite = np.isfinite(flat).all(axis=(-2, -1))
     rank = np.zeros(len(flat), np.int64)
     rank[finite] = gelsy_unpivoted(flat[finite], np.zeros((int(finite.sum()), m, 1), a.dtype),
                                    np.finfo(a.dtype).eps * max(m, n))[1]
-    loose = (~finite | (rank < min(m, n))).reshape(a.shape[:-2])
+    return _lstsq_loose((~finite | (rank < min(m, n))).reshape(a.shape[:-2]), w_obs, g_obs)
+
+
+def _lstsq_loose(loose, w_obs: dict, g_obs: dict) -> bool:
+    """True when lstsq's results agree once both are taken as zero in the batch elements ``loose``."""
 
     def neutral(w, g):
         if w["kind"] != "seq" or w["type"] != "torch.return_types.linalg_lstsq" or len(w["items"]) != 4 \
                 or g["kind"] != "seq" or len(g["items"]) != 4:
             return None
         batch = tuple(w["items"][2]["shape"])
+        if batch == (0,):  # (gels: no rank; the solution's batch dims)
+            batch = tuple(w["items"][0]["shape"][:-2])
         try:
             mask = np.broadcast_to(loose, batch)
         except ValueError:
@@ -520,6 +548,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "resize-negative-size"
     if aspect in ("value", "numeric") and op == "lstsq" and program is not None and _lstsq_pivots(*program, want, got):
         return "lstsq-pivots"
+    if (aspect in ("value", "numeric", "repr", "raises-only-torch", "raises-only-agrad") and op == "lstsq"
+            and program is not None and _lstsq_inf_a(aspect, *program, want, got)):
+        return "lstsq-inf-a"
     if (aspect in ("value", "numeric") and op in ("pinv", "pinverse") and program is not None
             and _pinv_of_singular(*program, want, got)):
         return "pinv-singular"

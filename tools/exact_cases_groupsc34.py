@@ -6,6 +6,9 @@ Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "s
 from __future__ import annotations
 
 
+ERR = "def err(f):\n    try:\n        return f()\n    except Exception as e:\n        return type(e).__name__ + ': ' + str(e)"
+
+
 def case(case_id: str, code: list[str], show: list[str]) -> dict:
     return {"id": case_id, "code": code, "show": show}
 
@@ -71,4 +74,16 @@ def cases(graph: str) -> list[dict]:
               "torch.conv_transpose1d(x, w, stride=2, padding=2).sum().backward()", "g4 = x.grad.tolist()",
               "x.grad = None", "torch.conv1d(x[:1], w, stride=2).sum().backward()", "g5 = x.grad.tolist()"],
              ["g1", "g2", "g3", "g4", "g5"]),
+        case("lstsq-inf-a-gels-gelsd-errors",  # (raises-only-torch:lstsq) an inf in A: gels factors A scaled by 0
+             # (NaNs among zeros) and reports the first zero left on R's diagonal as a rank error; gelsd of
+             # min(m, n) <= 2 rejects the scaled A as a NaN (argument 4)
+             [ERR, "inf = float('inf')", "B = torch.ones(3, 2)"],
+             ["err(lambda: torch.linalg.lstsq(torch.tensor([[inf, 2.5], [-0.5, -2.0], [-1.0, 0.0]]), B, driver='gels'))",
+              "err(lambda: torch.linalg.lstsq(torch.tensor([[2.0, 2.5], [-0.5, -inf], [-1.0, 0.0]]), B, driver='gels'))",
+              "err(lambda: torch.linalg.lstsq(torch.tensor([[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], [[inf, 2.5], [-0.5, -2.0], "
+              "[-1.0, 0.0]]]), torch.stack([B, B]), driver='gels'))",
+              "err(lambda: torch.linalg.lstsq(torch.tensor([[2.0, 2.5, 1.0], [-0.5, -inf, 1.0]]), B[:2], driver='gels'))",
+              "err(lambda: torch.linalg.lstsq(torch.tensor([[2.0, 2.5], [-0.5, -inf], [-1.0, 0.0]]), B, driver='gelsd'))",
+              "err(lambda: torch.linalg.lstsq(torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]).double(), B.double(), "
+              "driver='gelsd').rank)"]),
     ]

@@ -78,3 +78,25 @@ def test_grouped_conv_padding_free_in_onednn_is_documented_only_where_its_kernel
     assert difftest.documented(*difftest.compare_statement(want[3], own)[:1], lines[3], want[3], own, program) is None
     ungrouped = lines[:3] + ["r = F.conv2d(x[:, :1], w[:1], padding=2, dilation=(1, 2))"]
     assert difftest.documented(aspect, ungrouped[3], want[3], got[3], (ungrouped, want, 3)) is None
+
+
+@pytest.mark.torch
+def test_lstsq_of_an_infinite_a_under_the_other_drivers_is_documented_only_there():
+    """gels/gelsd/gelss of an A with an inf: MKL's NaN arithmetic on A scaled by 0 decides between a zero
+    solution, NaNs and a rank error (gelss of an inf at (1, 1): NaN in PyTorch, zeros in agrad); a finite
+    A, or the default driver, is not covered by this rule."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["A = torch.tensor([[2.0, 2.5], [-0.5, -float('inf')], [-1.0, 0.0]])",
+             "B = torch.tensor([[0.0, -1.5], [2.25, 0.25], [1.0, 1.0]])",
+             "r = torch.linalg.lstsq(A, B, driver='gelss')"]
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    aspect, _ = difftest.compare_statement(want[2], got[2])
+    assert aspect == "value"
+    assert difftest.documented(aspect, lines[2], want[2], got[2], (lines, want, 2)) == "lstsq-inf-a"
+    finite = ["A = torch.tensor([[2.0, 2.5], [-0.5, -2.0], [-1.0, 0.0]])"] + lines[1:]
+    want_f = difftest.run_program(torch, finite)
+    assert difftest.documented(aspect, lines[2], want[2], got[2], (finite, want_f, 2)) is None
+    default = lines[:2] + ["r = torch.linalg.lstsq(A, B)"]
+    assert difftest.documented(aspect, default[2], want[2], got[2], (default, want, 2)) != "lstsq-inf-a"
