@@ -267,6 +267,8 @@ def _grid2d_backward_np(g, x, grid, mode, padding, align_corners, need_input, ne
                     sl = slice(start, start + lanes)
                     for (yy, xx), ok, wt in zip(corners, masks, (nw, ne, sw, se)):
                         _scatter(g_in[b], yy[sl], xx[sl], ok[sl], gout[:, sl] * wt[sl])
+                if padding and x.dtype == np.float32:  # (float64's crash PyTorch)
+                    _nan_place_writes(g_in, b, x_w, y_n)
             if need_grid:
                 v = [_gather(x[b], yy, xx, ok) for (yy, xx), ok in zip(corners, masks)]
                 gxs = np.zeros(ix.shape, x.dtype)
@@ -283,6 +285,39 @@ def _grid2d_backward_np(g, x, grid, mode, padding, align_corners, need_input, ne
                 g_grid[b, ..., 0] = (gxs * mx).reshape(Ho, Wo)
                 g_grid[b, ..., 1] = (gys * my).reshape(Ho, Wo)
     return g_in, g_grid
+
+
+def _nan_place_writes(g_in, b, x_w, y_n):
+    """The kernel's writes of a NaN place under border/reflection (``must_in_bound``: no mask but
+    the east/south ones): its corners' offsets ``y * W + x`` from the NaN floor converted to an
+    int of the scalar's size (INT_MIN), wrapping; the weights are NaN.  An even W takes the
+    product to 0, so a NaN y writes NaN into row 0 (and one row down); other offsets land outside
+    the batch's planes (memory PyTorch corrupts or a crash): those within the tensor are written
+    as it does, by the flat offset from the channel's plane."""
+    bad = np.flatnonzero(np.isnan(x_w) | np.isnan(y_n))
+    if not bad.size:
+        return
+    N, C, H, W = g_in.shape
+    bits = g_in.dtype.itemsize * 8
+    lo, span = -(1 << (bits - 1)), 1 << bits
+
+    def wrap(v):
+        return (v - lo) % span + lo
+
+    def to_int(v):
+        return lo if not np.isfinite(v) or not lo <= v < -lo else int(v)
+
+    flat = g_in.reshape(-1)
+    for p in bad:
+        xw, yn = to_int(x_w[p]), to_int(y_n[p])
+        nw = wrap(yn * W + xw)
+        east, south = wrap(xw + 1) < W, wrap(yn + 1) < H
+        for off, ok in ((nw, True), (wrap(nw + 1), east), (wrap(nw + W), south), (wrap(nw + W + 1), east and south)):
+            if ok:
+                for c in range(C):
+                    pos = (b * C + c) * H * W + off
+                    if 0 <= pos < flat.size:
+                        flat[pos] = np.nan
 
 
 def _scatter(target, yy, xx, ok, vals):
@@ -326,21 +361,30 @@ def _(ctx, grad):
     g_in, g_grid = _grid2d_backward_np(grad._data, ctx.input._data, ctx.grid._data, ctx.mode, ctx.padding,
                                        ctx.align_corners, ctx.needs(0), ctx.needs(1))
     return _grid2d_backward.apply((grad, ctx.input, ctx.grid), (grad._data, ctx.input._data, ctx.grid._data),
-                                  {"value": (g_in, g_grid)})
+                                  {"value": (g_in, g_grid), "mode": ctx.mode, "padding": ctx.padding,
+                                   "align_corners": ctx.align_corners})
 
 
-# grid_sampler_2d_backward: its double backward is not written here (PyTorch's
-# grid_sampler_2d_double_backward): under create_graph its node is recorded and a second
-# derivative raises
-_grid2d_backward = Op("GridSampler2DBackwardBackward0", lambda ctx, *arrays, value: tuple(
+# grid_sampler_2d_backward, an op of its own under create_graph (its values computed above);
+# its derivative is PyTorch's grid_sampler_2d_double_backward (grid_sampling_double.py)
+_grid2d_backward = Op("GridSampler2DBackwardBackward0", lambda ctx, *arrays, value, **attrs: tuple(
     v if v is not None else np.zeros(a.shape, a.dtype) for v, a in zip(value, arrays[1:])),
-    inputs=("grad_output", "input", "grid"), internal=True, jvp="unsupported", outputs=None,
-    multi_grad=True)
+    inputs=("grad_output", "input", "grid"), saves=("grad_output", "input", "grid"), internal=True,
+    jvp="unsupported", outputs=None, multi_grad="undefined")
 
 
 @_grid2d_backward.derivative
-def _(ctx, grad):
-    raise NotImplementedError("the derivative for 'grid_sampler_2d_backward' is not implemented in agrad.")
+def _(ctx, grads):
+    from .grid_sampling_double import double_backward
+    attrs = {"mode": ctx.mode, "padding": ctx.padding, "align_corners": ctx.align_corners}
+
+    def sample_backward(g, inp, grid):  # (output_mask [False, True]: the grid's gradient)
+        value = _grid2d_backward_np(g._data, inp._data, grid._data, ctx.mode, ctx.padding, ctx.align_corners,
+                                    False, True)
+        return _grid2d_backward.apply((g, inp, grid), (g._data, inp._data, grid._data),
+                                      {"value": value, **attrs})[1]
+
+    return double_backward(ctx, grads, 2, lambda inp, grid: _grid2d(inp, grid, **attrs), sample_backward)
 
 
 def _grid_checks(input, grid, mode):

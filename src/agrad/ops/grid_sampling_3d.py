@@ -197,10 +197,10 @@ def _grid_grad(out, x, gout, ix, iy, iz, D, H, W):
 
 grid3d = Op("GridSampler3DBackward0", _fwd, inputs=("input", "grid"), saves=("input", "grid"))
 
-_grid3d_backward = Op("GridSampler3DBackwardBackward0", lambda ctx, *arrays, value: tuple(
+_grid3d_backward = Op("GridSampler3DBackwardBackward0", lambda ctx, *arrays, value, **attrs: tuple(
     v if v is not None else np.zeros(a.shape, a.dtype) for v, a in zip(value, arrays[1:])),
-    inputs=("grad_output", "input", "grid"), internal=True, jvp="unsupported", outputs=None,
-    multi_grad=True)
+    inputs=("grad_output", "input", "grid"), saves=("grad_output", "input", "grid"), internal=True,
+    jvp="unsupported", outputs=None, multi_grad="undefined")
 
 
 @grid3d.derivative
@@ -208,9 +208,18 @@ def _(ctx, grad):
     g_in, g_grid = _backward_np(grad._data, ctx.input._data, ctx.grid._data, ctx.mode, ctx.padding,
                                 ctx.align_corners, ctx.needs(0), ctx.needs(1))
     return _grid3d_backward.apply((grad, ctx.input, ctx.grid), (grad._data, ctx.input._data, ctx.grid._data),
-                                  {"value": (g_in, g_grid)})
+                                  {"value": (g_in, g_grid), "mode": ctx.mode, "padding": ctx.padding,
+                                   "align_corners": ctx.align_corners})
 
 
 @_grid3d_backward.derivative
-def _(ctx, grad):
-    raise NotImplementedError("the derivative for 'grid_sampler_3d_backward' is not implemented in agrad.")
+def _(ctx, grads):
+    """PyTorch's grid_sampler_3d_double_backward (grid_sampling_double.py)."""
+    from .grid_sampling_double import double_backward
+    attrs = {"mode": ctx.mode, "padding": ctx.padding, "align_corners": ctx.align_corners}
+
+    def sample_backward(g, inp, grid):  # (output_mask [False, True]: the grid's gradient)
+        value = _backward_np(g._data, inp._data, grid._data, ctx.mode, ctx.padding, ctx.align_corners, False, True)
+        return _grid3d_backward.apply((g, inp, grid), (g._data, inp._data, grid._data), {"value": value, **attrs})[1]
+
+    return double_backward(ctx, grads, 3, lambda inp, grid: grid3d(inp, grid, **attrs), sample_backward)
