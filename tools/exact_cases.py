@@ -573,3 +573,6 @@ CASES += _sleef34_cases(GRAPH)
 from exact_cases_groupsb34 import cases as _groupsb34_cases  # noqa: E402
 
 CASES += _groupsb34_cases(GRAPH)
+from exact_cases_grid34 import cases as _grid34_cases  # noqa: E402
+
+CASES += _grid34_cases(GRAPH)

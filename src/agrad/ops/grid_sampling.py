@@ -262,15 +262,22 @@ def _grid2d_backward_np(g, x, grid, mode, padding, align_corners, need_input, ne
             nw, ne, sw, se = s * e, s * w, n * e, n * w
             corners = ((y_n, x_w), (y_n, x_w + 1), (y_n + 1, x_w), (y_n + 1, x_w + 1))
             masks = [_in_bounds(yy, xx, H, W) for yy, xx in corners]
+            # (a NaN place under border/reflection: float32's wrapped offsets; float64's crash PyTorch)
+            nan_places = _nan_places(x.shape, 4, x_w, y_n) if padding and x.dtype == np.float32 else []
             if need_input:
                 for start in range(0, ix.size, lanes):
                     sl = slice(start, start + lanes)
                     for (yy, xx), ok, wt in zip(corners, masks, (nw, ne, sw, se)):
                         _scatter(g_in[b], yy[sl], xx[sl], ok[sl], gout[:, sl] * wt[sl])
-                if padding and x.dtype == np.float32:  # (float64's crash PyTorch)
-                    _nan_place_writes(g_in, b, x_w, y_n)
+                if nan_places:
+                    _nan_place_writes(g_in, b, nan_places)
             if need_grid:
                 v = [_gather(x[b], yy, xx, ok) for (yy, xx), ok in zip(corners, masks)]
+                if nan_places:
+                    _nan_place_reads(v, x, b, nan_places)
+                    for p, _ in nan_places:  # (the clip's gradient: a NaN's bits are not 0's or size - 1's)
+                        mx[p] = mx.dtype.type(W / 2 if not align_corners else (W - 1) / 2) if np.isnan(ix[p]) else mx[p]
+                        my[p] = my.dtype.type(H / 2 if not align_corners else (H - 1) / 2) if np.isnan(iy[p]) else my[p]
                 gxs = np.zeros(ix.shape, x.dtype)
                 gys = np.zeros(ix.shape, x.dtype)
                 for c in range(C):
@@ -287,18 +294,17 @@ def _grid2d_backward_np(g, x, grid, mode, padding, align_corners, need_input, ne
     return g_in, g_grid
 
 
-def _nan_place_writes(g_in, b, x_w, y_n):
-    """The kernel's writes of a NaN place under border/reflection (``must_in_bound``: no mask but
-    the east/south ones): its corners' offsets ``y * W + x`` from the NaN floor converted to an
-    int of the scalar's size (INT_MIN), wrapping; the weights are NaN.  An even W takes the
-    product to 0, so a NaN y writes NaN into row 0 (and one row down); other offsets land outside
-    the batch's planes (memory PyTorch corrupts or a crash): those within the tensor are written
-    as it does, by the flat offset from the channel's plane."""
+def _nan_places(shape, itemsize, x_w, y_n):
+    """The kernel's corners of the NaN places under border/reflection (``must_in_bound``: no mask
+    but the east/south ones): [(point, [(flat offset in the channel's plane, mask)] * 4)], the
+    offsets ``y * W + x`` from the NaN floor converted to an int of the scalar's size (INT_MIN),
+    wrapping.  An even W takes the product to 0: a NaN y reads and writes rows 0 and 1; other
+    offsets land outside the batch's planes (memory PyTorch corrupts, or a crash)."""
     bad = np.flatnonzero(np.isnan(x_w) | np.isnan(y_n))
     if not bad.size:
-        return
-    N, C, H, W = g_in.shape
-    bits = g_in.dtype.itemsize * 8
+        return []
+    H, W = shape[-2:]
+    bits = itemsize * 8
     lo, span = -(1 << (bits - 1)), 1 << bits
 
     def wrap(v):
@@ -307,17 +313,39 @@ def _nan_place_writes(g_in, b, x_w, y_n):
     def to_int(v):
         return lo if not np.isfinite(v) or not lo <= v < -lo else int(v)
 
-    flat = g_in.reshape(-1)
+    out = []
     for p in bad:
         xw, yn = to_int(x_w[p]), to_int(y_n[p])
         nw = wrap(yn * W + xw)
         east, south = wrap(xw + 1) < W, wrap(yn + 1) < H
-        for off, ok in ((nw, True), (wrap(nw + 1), east), (wrap(nw + W), south), (wrap(nw + W + 1), east and south)):
+        out.append((p, [(nw, True), (wrap(nw + 1), east), (wrap(nw + W), south), (wrap(nw + W + 1), east and south)]))
+    return out
+
+
+def _nan_place_writes(g_in, b, places):
+    """The NaN-weighted writes of those places, by the flat offset from each channel's plane
+    (those within the tensor)."""
+    N, C, H, W = g_in.shape
+    flat = g_in.reshape(-1)
+    for _, corners in places:
+        for off, ok in corners:
             if ok:
                 for c in range(C):
                     pos = (b * C + c) * H * W + off
                     if 0 <= pos < flat.size:
                         flat[pos] = np.nan
+
+
+def _nan_place_reads(v, x, b, places):
+    """... and the corners' values the grid's gradient reads there (beyond the tensor, memory that
+    is not the input's: read as 0 here)."""
+    N, C, H, W = x.shape
+    flat = x.reshape(-1)
+    for p, corners in places:
+        for k, (off, ok) in enumerate(corners):
+            for c in range(C):
+                pos = (b * C + c) * H * W + off
+                v[k][c, p] = flat[pos] if ok and 0 <= pos < flat.size else 0
 
 
 def _scatter(target, yy, xx, ok, vals):
