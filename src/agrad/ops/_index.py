@@ -158,6 +158,8 @@ FAMILIES = {
     },
     'grid_sampling_bicubic': {
     },
+    'grid_sampling_double': {
+    },
     'gumbel': {
         'FUNCTIONAL': 'gumbel_softmax',
     },
