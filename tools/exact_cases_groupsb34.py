@@ -86,4 +86,11 @@ def cases(graph: str) -> list[dict]:
               "b.scatter_reduce(0, i, s, 'mean')", "b.scatter_reduce(0, torch.tensor([5]), s[:1], 'mean')",
               "b.scatter_reduce(0, torch.tensor([5]), s[:1], 'mean', include_self=False)",
               "b.scatter_reduce(0, i[:0], s[:0], 'mean')", "b.scatter_reduce(0, i, s, 'prod', include_self=False)"]),
+        case("set-none-matches-no-form",  # (known: set_(None)) a None given for source, storage_offset or size (a
+             # stride without a size) is the parser's TypeError for the call as written; storage and Generator names
+             ["x = torch.ones(2, 3)"],
+             ["x.set_(None)", "x.set_(source=None)", "x.set_(x.untyped_storage(), None)", "x.set_(x, 0, None)",
+              "x.set_(x, storage_offset=None)", "x.set_(x, stride=None)", "x.set_(x, 0, (2,), None)",
+              "x.set_(x, 0, (2,), stride=None)", "x.set_(x, x.untyped_storage())", "x.set_(x, torch.Generator())",
+              "x.set_()", "x.set_(torch.ones(4))"]),
     ]

@@ -83,10 +83,14 @@ def tp_name(value) -> str:
     if isinstance(value, Size):
         return "torch.Size"
     t = type(value)
+    if t.__module__ == "agrad._generator" and t.__name__ == "Generator":  # (a C type: tp_name torch._C.Generator)
+        return "torch._C.Generator"
     if t.__module__ in ("agrad.dtypes", "agrad.devices", "agrad._generator", "agrad.ops.memory_format"):
         return "torch." + t.__name__
     if t.__module__ == "numpy":
         return "numpy." + t.__name__
+    if t.__module__ == "torch.storage":  # (Python classes of torch.storage: their qualified names)
+        return "torch.storage." + t.__name__
     return t.__name__
 
 

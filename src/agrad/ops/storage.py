@@ -11,6 +11,7 @@ numpy copies and PyTorch views (or the reverse) the two disagree; docs/semantics
 
 from __future__ import annotations
 
+import inspect
 import weakref
 
 import numpy as np
@@ -222,8 +223,23 @@ def _set_types(storage_offset, size, stride) -> bool:
         v is None or isinstance(v, (tuple, list)) and (not v or _is_index(v[0])) for v in (size, stride))
 
 
+_SET_NAMES = ("source", "storage_offset", "size", "stride")
+
+
 @method("set_")
-def set_(input, source=None, storage_offset=None, size=None, stride=None):
+def set_(input, *args, **kwargs):
+    """Tensor.set_: a None given for source, storage_offset or size (or a stride without a size) matches none of
+    its forms, the parser's TypeError for the call as written (None is the default of the ones not given)."""
+    if len(args) <= 4 and not set(kwargs) - set(_SET_NAMES[len(args):]):
+        given = dict(zip(_SET_NAMES, args), **kwargs)
+        if any(n in given and given[n] is None for n in _SET_NAMES[:3]) or \
+                "stride" in given and given["stride"] is None and given.get("size") is None:
+            from ._pyargs import format_invalid_args
+            raise TypeError(format_invalid_args(args, kwargs, "set_()", list(_SET_FORMS)))
+    return _set_forms(input, *args, **kwargs)
+
+
+def _set_forms(input, source=None, storage_offset=None, size=None, stride=None):
     if source is not None and not isinstance(source, (Tensor, _StorageBase)):  # (the parser's, first)
         from ._pyargs import format_invalid_args
         given = tuple(a for a in (source, storage_offset, size, stride) if a is not None)
@@ -271,6 +287,9 @@ def set_(input, source=None, storage_offset=None, size=None, stride=None):
         input._requires_grad = True
     _replace_data(input, data)
     return input
+
+
+set_.__signature__ = inspect.signature(_set_forms)  # (the parameters of PyTorch's forms: drawn and documented)
 
 
 def _replace_data(input, data):
@@ -405,3 +424,4 @@ for _m, _d in (("bfloat16", "bfloat16"), ("cfloat", "complex64"), ("cdouble", "c
                ("chalf", "complex32")):
     _no_such_dtype(_m, _d)
 del _m, _d
+
