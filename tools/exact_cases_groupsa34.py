@@ -89,4 +89,15 @@ def cases(graph: str) -> list[dict]:
               "t = x.detach()[:594].reshape(18, 33).t().requires_grad_()",
               "gt, = torch.autograd.grad(F.silu(t), [t], torch.full((33, 18), 1.37, dtype=torch.float16))"],
              ["gs.tolist()", "gm.tolist()", "gt.tolist()", "gt.stride()"]),
+        case("half-scalar-arithmetic-and-rsqrt",  # float16 kernels: add/sub round a scalar operand to float16
+             # first (mul/div read it in float); alpha: one fused multiply-add in float in the vector code, float16
+             # steps in the scalar loop; rsqrt: 1 / sqrt in float (vector), 1 / float16 sqrt (scalar loop);
+             # number ** tensor's gradient takes the log of the number as given, in double
+             ["x = ((torch.arange(-700., 700.) * 7 % 1399 - 699) / 97).half()", "y = x.flip(0)",
+              "p = (torch.arange(1., 301.) / 37).half().requires_grad_()", "g = ((torch.arange(300.) * 5 % 13 - 6) / 3.7).half()"],
+             ["(x + 0.5306282510621704).tolist()", "(x - 0.1).tolist()", "(x[:13] + torch.tensor(0.53, dtype=torch.float64)).tolist()",
+              "torch.add(x, y, alpha=0.3).tolist()", "torch.add(x[:13], y[:13], alpha=0.3).tolist()",
+              "torch.sub(x, y, alpha=0.3).tolist()", "torch.add(x, 0.53, alpha=0.3).tolist()",
+              "x.abs().rsqrt().tolist()", "x[:31].abs().rsqrt().tolist()",
+              "torch.autograd.grad(1.7 ** p, [p], g)[0].tolist()", "torch.autograd.grad(0.3 ** p.float(), [p], g.float())[0].tolist()"]),
     ]

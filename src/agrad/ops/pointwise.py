@@ -115,9 +115,10 @@ def _weak_new(number, d):
 
 def _scalar_math(np_fn, a, b):
     """``np_fn(a, b)`` as PyTorch's CPU add/sub/mul/div kernels compute a float16 tensor ``a`` with a
-    scalar second operand ``b`` (a Python number, a 0-d tensor of another dtype): in float32, their
-    math type, with the scalar read as float32, and rounded to float16 once.  numpy would round the
-    scalar to float16 first (``x * math.pi`` would differ in the last bit).  A Python number beside
+    scalar second operand ``b`` (a Python number, a 0-d tensor of another dtype): mul and div in
+    float32, their math type, with the scalar read as float32, and rounded to float16 once (numpy
+    would round the scalar to float16 first: ``x * math.pi`` would differ in the last bit); add and
+    sub with the scalar rounded to float16 first, as numpy does.  A Python number beside
     a float32 or float64 array is read as :func:`weak` gives it."""
     if type(a) is _ndarray:
         d = a.dtype
@@ -128,6 +129,9 @@ def _scalar_math(np_fn, a, b):
                 return np_fn(a, c if c is not None else _weak_new(b, d))
             return np_fn(a, b)
         if d == _F16 and (type(b) is not np.ndarray or b.ndim == 0 and b.dtype != _F16):
+            if np_fn is np.add or np_fn is np.subtract:  # (add's kernel reads the scalar as float16: rounded)
+                with np.errstate(over="ignore"):
+                    return np_fn(a, np.float16(b))
             return np_fn(a, np.float32(b)).astype(_F16)
     return np_fn(a, b)
 
@@ -218,11 +222,36 @@ def binary(np_fn, name, *, saves=(), saves_for=None, overload=0, jvp="element_wi
 
 
 def _add_fwd(ctx, a, b, alpha=1):
-    return _scalar_math(np.add, a, b) if alpha == 1 else np.add(a, _times_alpha(b, a, alpha))
+    if alpha == 1:
+        return _scalar_math(np.add, a, b)
+    if getattr(a, "dtype", None) == _F16:
+        return _half_alpha(a, b, alpha)
+    return np.add(a, _times_alpha(b, a, alpha))
 
 
 def _sub_fwd(ctx, a, b, alpha=1):
-    return _scalar_math(np.subtract, a, b) if alpha == 1 else np.subtract(a, _times_alpha(b, a, alpha))
+    if alpha == 1:
+        return _scalar_math(np.subtract, a, b)
+    if getattr(a, "dtype", None) == _F16:
+        return _half_alpha(a, b, -alpha)  # (sub: add's kernel with -alpha)
+    return np.subtract(a, _times_alpha(b, a, alpha))
+
+
+def _half_alpha(a, b, alpha):
+    """add's float16 kernel, ``a + alpha * b`` with alpha (and a scalar ``b``) rounded to float16: the
+    vector code's one fused multiply-add in float, rounded once; the scalar loop's float16
+    arithmetic (the product rounded, then the sum)."""
+    from ._vec_math import _fma32
+    from ._vector_loop import binary_lanes, by_lanes, unexpanded
+    with np.errstate(over="ignore", invalid="ignore"):
+        b = np.asarray(b, _F16) if not isinstance(b, np.ndarray) or b.dtype != _F16 else b
+        al = np.float16(alpha)
+        shape = np.broadcast_shapes(a.shape, b.shape)
+        lanes = binary_lanes(shape, (unexpanded(np.asarray(a)), unexpanded(b))) if isinstance(a, np.ndarray) else None
+        out = by_lanes(lanes, lambda x, y: _fma32(y.astype(np.float32), np.float32(al), x.astype(np.float32)),
+                       lambda x, y: np.add(x, np.multiply(y, al), dtype=np.float32),
+                       (np.broadcast_to(a, shape), np.broadcast_to(b, shape)), np.float32)
+        return out.astype(_F16)
 
 
 def _times_alpha(b, a, alpha):

@@ -105,7 +105,7 @@ def _int_pow(a, e):
     return np.where(neg, special, np.power(a, np.where(neg, 0, e))).astype(a.dtype)
 
 
-def _pow2_fwd(ctx, e, base):
+def _pow2_fwd(ctx, e, base, number=None):
     if e.dtype.kind == "f" and e.dtype.itemsize >= 4 and base.dtype == e.dtype:
         out = _sleef_pow.pow_tensors(base, e, c_ordered=True)
     else:
@@ -120,10 +120,11 @@ _pow2 = Op("PowBackward2", _pow2_fwd, inputs=("exponent",), saves=("exponent", "
 
 @_pow2.derivative
 def _(ctx, grad):
-    base = ctx.base
-    if base == 0:
+    # (the formula's Scalar base as given, its log in double: the forward's base is rounded to the dtype)
+    number = float(ctx.number if ctx.number is not None else ctx.base)
+    if number == 0:
         return grad * where(ctx.exponent >= 0, 0.0, ctx.result * float("-inf"))
-    return grad * (ctx.result * float(np.log(base)))
+    return grad * (ctx.result * float(np.log(number)))
 
 
 @export(method=True)
@@ -135,7 +136,7 @@ def pow(input, exponent, *, out=None):
         e = exponent
         arr = e._data.astype(d.numpy, copy=False)
         base = np.array(input).astype(d.numpy) if isinstance(input, int) else np.array(input, d.numpy)  # (wraps)
-        return finish_out("pow", _pow2.apply((e,), (arr,), {"base": base}), out)
+        return finish_out("pow", _pow2.apply((e,), (arr,), {"base": base, "number": input}), out)
     if isinstance(exponent, Tensor):
         ts, arrs = operands(input, exponent, "pow")
         if arrs[0].dtype.kind in "biu":

@@ -23,7 +23,7 @@ from ._erf_math import calerf as _calerf
 from ._layout import cast, iterator_layout
 from ._unary_first import checked_first as _checked_first
 from ._op import OPS, Op, export, finish_out, inplace, method, node_name, zeros_like_grad
-from ._vector_loop import unary_lanes
+from ._vector_loop import by_lanes, unary_lanes
 from .comparison import isfinite
 from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, weak
 from .selection import where
@@ -550,8 +550,15 @@ def atanh(ctx, grad):
 
 
 def _rsqrt(a):
+    """1 / sqrt(a); float16: the vector code's 1 / sqrt in float, rounded once, the scalar loop's
+    1 / std::sqrt(Half) (the square root rounded to float16 first)."""
     with np.errstate(all="ignore"):
-        return (1 / np.sqrt(a)).astype(a.dtype, copy=False)
+        if a.dtype != np.float16:
+            return (1 / np.sqrt(a)).astype(a.dtype, copy=False)
+        root = np.sqrt(a.astype(np.float32))
+        one = np.float32(1)
+        return by_lanes(unary_lanes(a) if isinstance(a, np.ndarray) else False, lambda r: one / r,
+                        lambda r: one / r.astype(np.float16).astype(np.float32), (root,), np.float32).astype(a.dtype)
 
 
 @unary(_rsqrt, saves=("result",))
