@@ -72,8 +72,10 @@ def cases(graph: str) -> list[dict]:
               "torch.conv1d(x, w, stride=2, padding=1).sum().backward()", "g2 = x.grad.tolist()", "x.grad = None",
               "torch.conv_transpose1d(x, w, padding=1).sum().backward()", "g3 = x.grad.tolist()", "x.grad = None",
               "torch.conv_transpose1d(x, w, stride=2, padding=2).sum().backward()", "g4 = x.grad.tolist()",
-              "x.grad = None", "torch.conv1d(x[:1], w, stride=2).sum().backward()", "g5 = x.grad.tolist()"],
-             ["g1", "g2", "g3", "g4", "g5"]),
+              "x.grad = None", "torch.conv1d(x[:1], w, stride=2).sum().backward()", "g5 = x.grad.tolist()",
+              "xi = torch.ones(2, 2, 5)", "xi[0, 0, 1] = float('inf')", "wi = torch.ones(2, 2, 3, requires_grad=True)",
+              "torch.conv_transpose1d(xi, wi, padding=1).sum().backward()", "g6 = wi.grad.tolist()"],
+             ["g1", "g2", "g3", "g4", "g5", "g6"]),
         case("lstsq-inf-a-gels-gelsd-errors",  # (raises-only-torch:lstsq) an inf in A: gels factors A scaled by 0
              # (NaNs among zeros) and reports the first zero left on R's diagonal as a rank error; gelsd of
              # min(m, n) <= 2 rejects the scaled A as a NaN (argument 4)

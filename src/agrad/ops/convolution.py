@@ -404,6 +404,15 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
             cols = np.matmul(wg.transpose(0, 2, 1), gg).reshape(ge.shape[0], -1, gg.shape[-1])
         out[0] = col2im_np(cols, x.shape[2:], k, geo["dilation"], pads, geo["stride"], ge.shape[2:]).astype(
             g.dtype, copy=False)
+    if mask[1] and geo["transposed"] and grp == 1 and any(geo["padding"]) and not np.isfinite(x).all() \
+            and _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], True,
+                             geo["output_padding"], 1):
+        # (so is its weight gradient's: an inf or a NaN input times a padded zero of the gradient adds nothing)
+        k, pads = w.shape[2:], tuple((q, q) for q in geo["padding"])
+        cols = im2col_np(g, k, geo["dilation"], pads, geo["stride"], x.shape[2:])[:, None]
+        valid = _valid_cols(g, k, geo["dilation"], pads, geo["stride"], x.shape[2:])[None, None]
+        xg = x.reshape(x.shape[0], 1, x.shape[1], -1)
+        out[1] = _unpadded_products(xg, cols, valid, 3).sum(0).reshape(w.shape).astype(g.dtype, copy=False)
     if mask[0] and geo["transposed"] and geo["groups"] == 1 and any(geo["padding"]) and not np.isfinite(w).all() \
             and _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], True,
                              geo["output_padding"], 1):
