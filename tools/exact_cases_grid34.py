@@ -81,6 +81,15 @@ def cases(graph: str) -> list[dict]:
              ["n.name()", "[t.shape for t in (n._saved_grad_output, n._saved_input, n._saved_grid)]",
               "n._saved_grid.equal(gs)",
               "[t.grad_fn.name() for t in r]", "[q(t) for t in r3]", "[t.grad_fn.name() for t in rn]", "[q(t) for t in rn]"]),
+        case("grid-sample-double-backward-zero-multiplier-signs",  # a clipped place (border's multiplier 0):
+             # the grid's second derivative (m_b * (ggGrid_a * m_a)) * sum_c(gO * curvature), PyTorch's order
+             ["torch.manual_seed(17)",
+              "x1 = torch.randn(1, 2, 4, 1, dtype=torch.float64).requires_grad_()",
+              "g1 = (torch.rand(1, 1, 1, 2, dtype=torch.float64) * 2.6 - 1.3).requires_grad_()",
+              "r1 = F.grid_sample(x1, g1, mode='bilinear', padding_mode='border', align_corners=False)",
+              "a1, b1 = torch.autograd.grad((r1 * r1).sum(), [x1, g1], create_graph=True)",
+              "c1 = torch.autograd.grad((a1 * a1).sum() + (b1 * b1).sum(), [x1, g1], allow_unused=True)"],
+             ["c1"]),
         case("grid-sample-border-nan-place-float32",  # (grad-value:backward) the float32 bilinear backward
              # under border/reflection: a NaN place's corners at offsets y * W + x from INT_MIN, wrapping (an
              # even W: rows 0 and 1), written with NaN weights, read for the grid's gradient, whose clip

@@ -237,6 +237,11 @@ def _along_grid(ctx, ggG, spatial, need_go, need_x, need_grid):
     if need_grid:  # m_b sum_c gO sum_a q_a sum_t d2W_t/du_a du_b x_t
         parts = []
         for b in range(spatial):
+            if spatial == 2 and axes[0].kind == "linear":  # (one cross term: PyTorch's product order,
+                a = 1 - b                                       # its signed zeros where a multiplier is 0)
+                curv = stack([vals[k] * ddweight(t, a, b) for k, t in enumerate(taps)], -1).sum(-1)
+                parts.append((ms[b][:, 0] * q[a][:, 0]) * (gO * curv).sum(1))
+                continue
             acc = None
             for a in range(spatial):
                 terms = [vals[k] * ddweight(t, a, b) for k, t in enumerate(taps) if ddweight(t, a, b) is not None]
