@@ -600,3 +600,48 @@ def sleef_exp2(d):
         u = _ldexp2(u, q)
         u = np.where(d >= 1024, np.inf, u)
         return np.where(d < -2000, 0.0, u)
+
+
+def _dd_sub_dd_dd(x, y):  # ddsub_vd2_vd2_vd2 / dfsub_vf2_vf2_vf2 (|x| >= |y|)
+    s = x[0] - y[0]
+    return s, (((x[0] - s) - y[0]) + x[1]) - y[1]
+
+
+def _sinh_cosh(x, sign, f32):
+    """Sleef's xsinh(f)/xcosh(f): e = exp(|x|) as a pair (expk2), (e -+ 1/e) / 2 in pairs, inf beyond
+    |x| > 710 (float: 89) or a NaN on the way, sinh's sign from x, a NaN x the all-ones NaN."""
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        if f32:
+            d = _expk2f((y, np.zeros_like(y)))
+            half, big, inf, nan = c32(0.5), c32(89.0), c32(np.inf), _NAN_ALL_ONES
+        else:
+            d = _expk2((y, np.zeros_like(y)))
+            half, big, inf, nan = 0.5, 710.0, np.inf, np.array(-1, np.int64).view(_F64)
+        e = _dd_rec(d)
+        d = _dd_sub_dd_dd(d, e) if sign else _dd_add_dd_dd(d, e)
+        y = (d[0] + d[1]) * half
+        y = np.where((np.abs(x) > big) | np.isnan(y), inf, y)
+        if sign:
+            y = np.where(np.signbit(x), -y, y)
+        return np.where(np.isnan(x), nan, y)
+
+
+def sleef_sinhf(x):
+    """Vectorized<float>::sinh (AVX2): Sleef's sinhf8_u10, bit for bit."""
+    return _sinh_cosh(np.asarray(x, _F32), True, True).astype(_F32, copy=False)
+
+
+def sleef_coshf(x):
+    """Vectorized<float>::cosh (AVX2): Sleef's coshf8_u10, bit for bit."""
+    return _sinh_cosh(np.asarray(x, _F32), False, True).astype(_F32, copy=False)
+
+
+def sleef_sinh(x):
+    """Vectorized<double>::sinh (AVX2): Sleef's sinhd4_u10, bit for bit."""
+    return _sinh_cosh(np.asarray(x, _F64), True, False)
+
+
+def sleef_cosh(x):
+    """Vectorized<double>::cosh (AVX2): Sleef's coshd4_u10, bit for bit."""
+    return _sinh_cosh(np.asarray(x, _F64), False, False)

@@ -593,7 +593,8 @@ def nan_signed(r, x, negative):
     return r
 
 
-def via_long_double(np_fn, scalar_tail=False, single_direct=False, vector32=None, fast64=None, fast32=None):
+def via_long_double(np_fn, scalar_tail=False, single_direct=False, vector32=None, fast64=None, fast32=None,
+                    vector64=None):
     """np_fn (a ufunc) with float64 arrays computed in x87 long double and rounded once: the
     correctly rounded double but in about 0.05% of values, which is what PyTorch's kernels give
     where they are MKL's VML (tanh, log10) or Sleef's 1-ulp vector code (expm1, sinh, cosh,
@@ -602,7 +603,8 @@ def via_long_double(np_fn, scalar_tail=False, single_direct=False, vector32=None
     elements cpu_kernel_vec gives its scalar loop (after each row's blocks of two AVX2 vectors,
     or whole rows: _vector_loop.unary_lanes) are libm's function (numpy's float64 and float32
     loops, which are libm's double and float functions; ``vector32``: the float32 vector code,
-    by default np_fn through double). ``single_direct`` sends a
+    by default np_fn through double; ``vector64``: the float64 one, by default the long double
+    round trip). ``single_direct`` sends a
     one-element float64 array straight to the long double round trip, not through ``fast64``
     (tanh: that way is the cheaper one for one element; numpy's own tanh, which agrad took there
     before for speed, is an ulp off in a fifth of values, and a backward's 1 - y² makes that
@@ -618,7 +620,7 @@ def via_long_double(np_fn, scalar_tail=False, single_direct=False, vector32=None
             if fast64 is not None:
                 return fast64(a, exact)
             if scalar_tail:
-                return _scalar_lanes(lambda v: np_fn(v.astype(np.longdouble)).astype(np.float64), a, np_fn)
+                return _scalar_lanes(vector64 or (lambda v: np_fn(v.astype(np.longdouble)).astype(np.float64)), a, np_fn)
             return np_fn(a.astype(np.longdouble)).astype(np.float64)
         if type(a) is np.float64:
             return np.float64(long_double(np.asarray(a))[()])

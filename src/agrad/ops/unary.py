@@ -516,12 +516,26 @@ def atan(ctx, grad):
     return grad / (x * x + 1)
 
 
-@unary(_vec_math.via_long_double(np.sinh, scalar_tail=True))
+def _sleef_lanes(sleef_fn, np_fn, dtype):
+    """A via_long_double vector-code function: Sleef's ``sleef_fn`` laid out as numpy's result, or
+    beyond GRAIN_SIZE elements the correctly rounded value (Sleef's but in about 0.2% of values)."""
+    def vector(v):
+        if v.size <= _vec_math.GRAIN_SIZE:
+            return _laid_like(sleef_fn(v), v)
+        if dtype == np.float32:
+            return np_fn(v, dtype=np.float64).astype(np.float32)
+        return np_fn(v.astype(np.longdouble)).astype(np.float64)
+    return vector
+
+
+@unary(_vec_math.via_long_double(np.sinh, scalar_tail=True, vector32=_sleef_lanes(_sleef.sleef_sinhf, np.sinh, np.float32),
+                                 vector64=_sleef_lanes(_sleef.sleef_sinh, np.sinh, np.float64)))
 def sinh(ctx, grad):
     return grad * ctx.self.cosh()
 
 
-@unary(_vec_math.via_long_double(np.cosh, scalar_tail=True))
+@unary(_vec_math.via_long_double(np.cosh, scalar_tail=True, vector32=_sleef_lanes(_sleef.sleef_coshf, np.cosh, np.float32),
+                                 vector64=_sleef_lanes(_sleef.sleef_cosh, np.cosh, np.float64)))
 def cosh(ctx, grad):
     return grad * ctx.self.sinh()
 
