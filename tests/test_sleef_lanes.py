@@ -72,3 +72,17 @@ def test_log1pf_edges():
     y[1], y[2], y[3], y[4] = np.nan, -3, np.float32(-np.nan), 1.5e38
     got = _vec_math.sleef_log1pf(y).view(np.uint32)[:5]
     assert [hex(v) for v in got] == ['0x42b13196', '0x7fc00000', '0xffffffff', '0x7fc00000', '0x42afceb2']
+
+
+@pytest.mark.parametrize("name,dtype,vec", [("sinh", np.float32, _sleef.sleef_sinhf), ("cosh", np.float32, _sleef.sleef_coshf),
+                                            ("sinh", np.float64, _sleef.sleef_sinh), ("cosh", np.float64, _sleef.sleef_cosh)])
+def test_sinh_cosh_vector_blocks_then_glibc_tail(name, dtype, vec):
+    import agrad
+
+    np_fn = getattr(np, name)
+    block = 64 // np.dtype(dtype).itemsize
+    a = _apart(dtype, vec, np_fn)[:2 * block + 3]
+    got = getattr(agrad, name)(agrad.tensor(a)).numpy()
+    assert np.array_equal(got[:2 * block], vec(a[:2 * block]))
+    assert np.array_equal(got[2 * block:], np_fn(a[2 * block:]))
+    assert not np.array_equal(got[2 * block:], vec(a[2 * block:]))
