@@ -50,7 +50,7 @@ def cases(graph: str) -> list[dict]:
               "c.log1p().tolist()", "d.log1p().tolist()", "b.sigmoid().tolist()", "F.silu(b).tolist()",
               "w.sigmoid().tolist()", "v.log1p().tolist()", "torch.signbit(v.log1p()).tolist()", "p.tolist()",
               "torch.exp2(a.reshape(1, 37).expand(3, 37).t()).tolist()"]),
-        case("sleef-sinh-cosh-vector-and-tail",  # Sleef's sinhf8/coshf8 (sinhd4/coshd4) in the vector
+        case("sleef-sinh-cosh-vector-and-tail",  # Sleef's sinhf8/coshf8/atanhf8 (d4) in the vector
              # blocks, glibc's sinh/cosh in the tail; inf beyond 89 (710), a NaN the all-ones NaN
              ["a = (torch.arange(37.) * 7 % 23 - 11) * 0.83", "b = a.double()",
               "s = torch.tensor([88.9, 89.0, 89.5, -89.5, float('nan'), float('inf'), -0.0, 1e-40] * 2)",
@@ -58,7 +58,9 @@ def cases(graph: str) -> list[dict]:
               "x = b.clone().requires_grad_()", "g, = torch.autograd.grad(x.sinh().sum() + x.cosh().sum(), x)"],
              ["a.sinh().tolist()", "a.cosh().tolist()", "b.sinh().tolist()", "b.cosh().tolist()", "s.sinh().tolist()",
               "torch.signbit(s.sinh()).tolist()", "s.cosh().tolist()", "s.double().sinh().tolist()",
-              "r.t().sinh().tolist()", "r.t().sinh().stride()", "r[:, ::2].cosh().tolist()", "g.tolist()"]),
+              "r.t().sinh().tolist()", "r.t().sinh().stride()", "r[:, ::2].cosh().tolist()", "g.tolist()",
+              "(a / 11.5).atanh().tolist()", "(b / 11.5).atanh().tolist()", "torch.signbit((a / 9).atanh()).tolist()",
+              "(r / 4.6).t().atanh().tolist()"]),
         case("pow-sleef-gradients",  # pow's backward takes pow again (exponent - 1), lp_pool's double
              # backward goes through pow of pow, ldexp's gradient through 2 ** other
              [graph, "x = ((torch.arange(37.) * 7 % 23 + 0.5) / 3.7).requires_grad_()",

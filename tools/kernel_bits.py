@@ -148,6 +148,7 @@ def kernels():
         "sleef_exp2f": (f32, 1, S.sleef_exp2f), "sleef_exp2": (f64, 1, S.sleef_exp2),
         "sleef_sinhf": (f32, 1, S.sleef_sinhf), "sleef_coshf": (f32, 1, S.sleef_coshf),
         "sleef_sinh": (f64, 1, S.sleef_sinh), "sleef_cosh": (f64, 1, S.sleef_cosh),
+        "sleef_atanhf": (f32, 1, S.sleef_atanhf), "sleef_atanh": (f64, 1, S.sleef_atanh),
         "op_exp2_32": (f32, 1, U._exp2_kernel), "op_exp2_64": (f64, 1, U._exp2_kernel),
         "op_log1p64": (f64, 1, U._log1p_kernel), "op_sigmoid64": (f64, 1, U._sigmoid),
         "op_expm1_32": (f32, 1, U._expm1_kernel), "op_expm1_64": (f64, 1, U._expm1_kernel),

@@ -645,3 +645,79 @@ def sleef_sinh(x):
 def sleef_cosh(x):
     """Vectorized<double>::cosh (AVX2): Sleef's coshd4_u10, bit for bit."""
     return _sinh_cosh(np.asarray(x, _F64), False, False)
+
+
+_LOGK2F_POLY = tuple(np.array(c, _F32) for c in (0.2392828464508056640625, 0.28518211841583251953125,
+                                                 0.400005877017974853515625, 0.666666686534881591796875))
+_LN2_DF32 = (np.array(0.69314718246459960938, _F32), np.array(-1.904654323148236017e-09, _F32))
+
+
+def _logk2f(d):
+    """Sleef's logk2f: log of the float pair d (> 0), as a float pair."""
+    x0 = d[0] * c32(1.0 / 0.75)
+    o = x0 < c32(5.421010862427522e-20)
+    x0 = np.where(o, c32(1.8446744073709552e19) * x0, x0)
+    e = ((x0.view(np.int32) >> np.int32(23)) & np.int32(0xff)) - np.where(o, np.int32(64 + 0x7f), np.int32(0x7f))
+    p = _pow2if(-e)
+    m = (d[0] * p, d[1] * p)
+    x = _dd_div(_dd_add2_dd_d(m, c32(-1.0)), _dd_add2_dd_d(m, c32(1.0)))
+    x2 = _dd_squ(x)
+    t = _LOGK2F_POLY[0]
+    for c in _LOGK2F_POLY[1:]:
+        t = _fma32(t, x2[0], c)
+    s = _dd_mul_dd_d(_LN2_DF32, e.astype(_F32))
+    s = _dd_add_dd_dd(s, (x[0] * c32(2.0), x[1] * c32(2.0)))
+    return _dd_add_dd_dd(s, _dd_mul_dd_d(_dd_mul_dd_dd(x2, x), t))
+
+
+def sleef_atanhf(x):
+    """Vectorized<float>::atanh (AVX2): Sleef's atanhf8_u10, bit for bit: log((1 + |x|) / (1 - |x|)) / 2
+    in float pairs; |x| > 1 and infinities the all-ones NaN (its sign then x's), 1 inf."""
+    x = np.asarray(x, _F32)
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        one = c32(1.0)
+        d = _logk2f(_dd_div(_dd_add2_d_d(one, y), _dd_add2_d_d(one, -y)))
+        r = np.where(y == one, c32(np.inf), (d[0] + d[1]) * c32(0.5))
+        r = np.where(y > one, _NAN_ALL_ONES, r)
+        r = np.where(np.isinf(x) | np.isnan(r), _NAN_ALL_ONES, r)
+        r = np.where(np.signbit(x), -r, r)  # (mulsign: the sign bit flipped, a NaN's too)
+        return np.where(np.isnan(x), _NAN_ALL_ONES, r).astype(_F32, copy=False)
+
+
+_LOGK2_POLY = (0.13860436390467167910856, 0.131699838841615374240845, 0.153914168346271945653214,
+               0.181816523941564611721589, 0.22222224632662035403996, 0.285714285511134091777308,
+               0.400000000000914013309483)
+_LOGK2_K = _estrin7(_LOGK2_POLY)
+_ALL_ONES64 = np.array(-1, np.int64).view(_F64)
+
+
+def _logk2(d):
+    """Sleef's logk2: log of the double-double d (> 0), as a double-double."""
+    x0 = d[0] * (1.0 / 0.75)
+    o = x0 < 4.9090934652977266e-91
+    x0 = np.where(o, 2.037035976334486e90 * x0, x0)
+    e = ((x0.view(np.int64) >> 52) & 0x7ff) - np.where(o, 300 + 0x3ff, 0x3ff)
+    m = (_ldexp2(d[0], -e), _ldexp2(d[1], -e))
+    x = _dd_div(_dd_add2_dd_d(m, -1.0), _dd_add2_dd_d(m, 1.0))
+    x2 = _dd_squ(x)
+    x4 = x2[0] * x2[0]
+    t = _poly7(x2[0], x4, x4 * x4, _LOGK2_K)
+    t = _fma64(t, x2[0], np.asarray(0.666666666666664853302393))
+    s = _dd_mul_dd_d(_LN2_DD, e.astype(_F64))
+    s = _dd_add_dd_dd(s, (x[0] * 2.0, x[1] * 2.0))
+    return _dd_add_dd_dd(s, _dd_mul_dd_d(_dd_mul_dd_dd(x2, x), t))
+
+
+def sleef_atanh(x):
+    """Vectorized<double>::atanh (AVX2): Sleef's atanhd4_u10, bit for bit (sleef_atanhf's steps in
+    double-doubles; x's sign is given before the NaN of |x| > 1 and infinities is made)."""
+    x = np.asarray(x, _F64)
+    with np.errstate(all="ignore"):
+        y = np.abs(x)
+        d = _logk2(_dd_div(_dd_add2_d_d(1.0, y), _dd_add2_d_d(1.0, -y)))
+        r = np.where(y == 1.0, np.inf, (d[0] + d[1]) * 0.5)
+        r = np.where(y > 1.0, _ALL_ONES64, r)
+        r = np.where(np.signbit(x), -r, r)
+        r = np.where(np.isinf(x) | np.isnan(r), _ALL_ONES64, r)
+        return np.where(np.isnan(x), _ALL_ONES64, r)

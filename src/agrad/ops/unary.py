@@ -558,7 +558,18 @@ def _atanh_vector32(v):
     return _vec_math.nan_signed(r, v, ~np.signbit(v))
 
 
-@unary(_vec_math.via_long_double(np.arctanh, scalar_tail=True, vector32=_atanh_vector32))
+def _atanh_vector(sleef_fn, fallback):
+    def vector(v):
+        if v.size <= _vec_math.GRAIN_SIZE:
+            return _laid_like(sleef_fn(v), v)
+        return fallback(v)
+    return vector
+
+
+@unary(_vec_math.via_long_double(np.arctanh, scalar_tail=True,
+                                 vector32=_atanh_vector(_sleef.sleef_atanhf, _atanh_vector32),
+                                 vector64=_atanh_vector(_sleef.sleef_atanh,
+                                                        lambda v: np.arctanh(v.astype(np.longdouble)).astype(np.float64))))
 def atanh(ctx, grad):
     return grad * 1 / (1 - ctx.self.pow(2))
 
