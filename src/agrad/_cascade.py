@@ -34,20 +34,19 @@ def _dense(a):
     return all(s > 0 for s in a.strides) and np.transpose(a, order).flags.c_contiguous
 
 
-def cascade_sum(a, axes, keepdims):
+def cascade_sum(a, axes, keepdims, ignore_nan=False):
     """The sum of ``a`` (an ndarray) over ``axes`` in PyTorch's order, or None when not covered.
-    float16 is summed in float (ATen's accumulation type for it), rounded once."""
-    if type(a) is np.ndarray and a.dtype == np.float16 and axes:
-        wide = a.astype(np.float32)
-        out = cascade_sum(wide, axes, keepdims)
-        if out is None:
-            out = np.add.reduce(wide, axis=axes, keepdims=keepdims)
-        return np.asarray(out).astype(np.float16)
-    if type(a) is not np.ndarray or not 4 < a.size < GRAIN_SIZE or a.dtype.kind != "f" or a.dtype.itemsize < 4:
+    ``ignore_nan``: nansum's (a NaN read as 0).  float16 is added in float (ATen's accumulation
+    type), rounded to float16 at each store into the output, as ATen's Half kernel does."""
+    if type(a) is not np.ndarray or not 4 < a.size < GRAIN_SIZE or a.dtype.kind != "f" or not axes:
         # (up to 4 elements, numpy adds in PyTorch's order: one after the other)
         return None
-    if not axes:
-        return None
+    if a.dtype.itemsize < 4:
+        if a.dtype != np.float16:
+            return None
+        return _general(a, axes, keepdims, ignore_nan)
+    if ignore_nan:
+        return _general(a, axes, keepdims, True)
     shape = a.shape
     if keepdims:
         out_shape = tuple(1 if i in axes else n for i, n in enumerate(shape))
@@ -59,21 +58,166 @@ def cascade_sum(a, axes, keepdims):
     if not reduced:
         return None
     if len(reduced) == len(kept):  # every element: in memory order, as TensorIterator walks it
-        if not (a.flags.c_contiguous or a.flags.f_contiguous or _dense(a)):
-            return None
-        return _rows(a.ravel(order="K").reshape(1, -1)).reshape(out_shape)
-    if reduced == list(range(len(kept) - len(reduced), len(kept))) and a.flags.c_contiguous:
+        if a.flags.c_contiguous or a.flags.f_contiguous or _dense(a):
+            return _rows(a.ravel(order="K").reshape(1, -1)).reshape(out_shape)
+    elif reduced == list(range(len(kept) - len(reduced), len(kept))) and a.flags.c_contiguous:
         # the last dim(s), row by row (TensorIterator coalesces contiguous trailing dims into one)
         return _rows(a.reshape(-1, _prod(shape[i] for i in kept[len(kept) - len(reduced):]))).reshape(out_shape)
-    if reduced == [len(kept) - 1] and a.strides[kept[-1]] == a.itemsize \
-            and all(abs(a.strides[i]) >= a.itemsize for i in kept[:-1]):
-        # the last dim is contiguous and innermost, the rows lie anywhere (a slice, Tensor.unfold's
-        # overlapping windows): each row is summed as a contiguous one
-        return _rows(np.ascontiguousarray(a).reshape(-1, shape[kept[-1]])).reshape(out_shape)
-    if reduced == list(range(len(reduced))) and a.flags.c_contiguous:  # leading dims, column by column
+    elif reduced == list(range(len(reduced))) and a.flags.c_contiguous:  # leading dims, column by column
         rows = _prod(shape[i] for i in kept[: len(reduced)])
         return _columns(a.reshape(rows, -1)).reshape(out_shape)
-    return None
+    return _general(a, axes, keepdims, False)
+
+
+def as_float(a):
+    """``a.to(torch.float)``'s copy: the same strides when ``a`` is dense (preserve_format), else
+    row-major."""
+    if a.flags.c_contiguous or a.flags.f_contiguous or _dense(a):
+        return a.astype(np.float32, order="K")
+    return np.ascontiguousarray(a, dtype=np.float32)
+
+
+def _layout(a, axes):
+    """TensorIterator's dims for a reduction of ``a`` over ``axes``, fastest first: [size, input
+    stride, output stride] (bytes; 0 for a reduced dim), reordered (reduced dims first, then by
+    the output's and the input's strides) and coalesced.  Dims of size 1 drop out."""
+    nd = a.ndim
+    out_strides = [0] * nd
+    step = a.itemsize
+    for i in range(nd - 1, -1, -1):  # the output: row-major over the kept dims
+        if i not in axes:
+            out_strides[i] = step
+            step *= a.shape[i]
+    dims = [[a.shape[i], a.strides[i], out_strides[i]] for i in range(nd - 1, -1, -1) if a.shape[i] != 1]
+    for i in range(1, len(dims)):  # reorder_dimensions' insertion sort (ambiguous: stays)
+        k = i
+        for j in range(i - 1, -1, -1):
+            c = _should_swap(dims[j], dims[k])
+            if c > 0:
+                dims[j], dims[k] = dims[k], dims[j]
+                k = j
+            elif c < 0:
+                break
+    out = [dims[0]]
+    for d in dims[1:]:  # coalesce_dimensions
+        p = out[-1]
+        if p[0] * p[1] == d[1] and p[0] * p[2] == d[2]:
+            p[0] *= d[0]
+        else:
+            out.append(d)
+    return out
+
+
+def _should_swap(d0, d1):
+    o0, o1 = d0[2], d1[2]
+    if (o0 == 0) != (o1 == 0):  # reduced dims to the front
+        return 1 if o1 == 0 else -1
+    for s0, s1 in ((o0, o1), (d0[1], d1[1])):  # the output, then the input
+        if s0 == 0 or s1 == 0:
+            continue
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        if d0[0] > d1[0]:
+            return 1
+    return 0
+
+
+def _general(a, axes, keepdims, ignore_nan):
+    """Any reduction TensorIterator runs on one thread: its two innermost dims in one of
+    cascade_sum's four loops (vectorized or scalar, inner or outer), the other dims one step
+    at a time, each result added into the zero-filled output in order."""
+    if any(s < 0 for s in a.strides):  # (PyTorch has no negative strides: flip copies)
+        a = np.ascontiguousarray(a)
+    half = a.dtype == np.float16
+    dims = _layout(a, axes)
+    if half and not ignore_nan and len(dims) >= 2 and dims[0][2] == 0 and dims[1][2] == 0:
+        # sum_out's should_use_acc_buffer (nansum has none): the input taken to float, summed, rounded once
+        wide = as_float(a)
+        out = _general(wide, axes, keepdims, ignore_nan)
+        return out.astype(np.float16)
+    d0 = dims[0]
+    d1 = dims[1] if len(dims) > 1 else [1, 0, 0]
+    if d0[2] != 0 and d1[2] == 0:
+        d0, d1 = d1, d0
+    if d0[2] != 0:  # nothing reduced (only dims of size 1)
+        return None
+    outer = dims[2:]
+    kept = [d for d in outer if d[2] != 0][::-1]  # slowest first
+    red = [d for d in outer if d[2] == 0][::-1]
+    vdims = kept + red + [d1, d0]
+    view = np.lib.stride_tricks.as_strided(a, [d[0] for d in vdims], [d[1] for d in vdims], writeable=False)
+    if half:
+        view = view.astype(np.float32)
+    if ignore_nan:
+        view = np.where(np.isnan(view), view.dtype.type(0), view)
+    nk, nr = _prod(d[0] for d in kept), _prod(d[0] for d in red)
+    s0, s1 = d0[0], d1[0]
+    x = view.reshape(nk * nr, s1, s0)
+    size = a.itemsize
+    v = 32 // size  # lanes of an AVX2 vector of the input's dtype
+    vacc = 32 // x.itemsize  # ... of the accumulation type
+    if d0[1] == size and s0 >= v:  # vectorized_inner_sum
+        part = _inner(x.reshape(-1, s0), v, vacc).reshape(nk * nr, s1)
+    elif d0[1] < d1[1] and not (d1[1] == size and s1 >= v):  # scalar_inner_sum
+        part = _row_sum(x.reshape(-1, s0, 1))[:, 0].reshape(nk * nr, s1)
+    else:  # vectorized_outer_sum / scalar_outer_sum: whole groups of columns in the cascade
+        group = 4 * vacc if d1[1] == size and s1 >= v else 4
+        cut = (s1 // group) * group
+        cols = x.transpose(0, 2, 1)
+        part = np.empty((nk * nr, s1), x.dtype)
+        if cut:
+            part[:, :cut] = _multi_row_sum(cols[:, :, :cut].reshape(nk * nr, s0, 1, cut))[:, 0]
+        if cut < s1:
+            part[:, cut:] = _row_sum(cols[:, :, cut:])
+    if d1[2] == 0:  # every step adds into the same output element
+        seq = part.reshape(nk, nr * s1)
+        outv = [d[0] for d in kept]
+    else:
+        seq = part.reshape(nk, nr, s1).transpose(0, 2, 1).reshape(nk * s1, nr)
+        outv = [d[0] for d in kept] + [s1]
+    total = _in_order(seq, a.dtype)
+    if keepdims:
+        out_shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape))
+    else:
+        out_shape = tuple(n for i, n in enumerate(a.shape) if i not in axes)
+    out = np.empty(_prod(out_shape), a.dtype)
+    ostrides = [d[2] for d in kept] + ([d1[2]] if d1[2] else [])
+    place = np.lib.stride_tricks.as_strided(out, outv, [o // a.itemsize * out.itemsize for o in ostrides])
+    place[...] = total.reshape(outv)
+    return out.reshape(out_shape)
+
+
+def _in_order(seq, dtype):
+    """Each row of ``seq`` added into a zero, one element after the other (float16: ``*out +=
+    value`` into a Half output rounds the value to float16, adds in float, rounds again)."""
+    if dtype == np.float16:
+        out = np.zeros(seq.shape[0], np.float16)
+        for t in range(seq.shape[1]):
+            # (Half's ``+=`` takes a Half: the value is rounded first, then the sum)
+            out = (out.astype(np.float32) + seq[:, t].astype(np.float16).astype(np.float32)).astype(np.float16)
+        return out
+    return seq.dtype.type(0) + np.cumsum(seq, axis=1)[:, -1]
+
+
+def _inner(x, v, vacc):
+    """ATen's vectorized_inner_sum of each row of ``x`` (R, n), without the store: V-wide loads
+    (float16: 16 elements, neighbours added pairwise into 8 float lanes), row_sum's four
+    accumulators, then the leftover elements and the lanes one by one."""
+    r, n = x.shape
+    vec = n // v
+    body = x[:, : vec * v].reshape(r, vec, vacc, v // vacc)
+    loaded = body[..., 0]
+    if v != vacc:
+        loaded = x.dtype.type(0) + loaded
+        for k in range(1, v // vacc):
+            loaded = loaded + body[..., k]
+    lanes = _row_sum(loaded)
+    final = np.zeros(r, x.dtype)
+    for k in range(vec * v, n):
+        final = final + x[:, k]
+    for k in range(vacc):
+        final = final + lanes[:, k]
+    return final
 
 
 def _prod(items):
@@ -144,6 +288,9 @@ def _row_sum(e):
 
 def _multi_row_sum(b):
     """ATen's multi_row_sum: ``b`` (R, size, rows, W) summed over ``size`` in the 4-level cascade."""
+    # row-major, so that numpy adds along ``size`` one row after the other (along an axis of
+    # smaller stride than the others, its own order is pairwise)
+    b = np.ascontiguousarray(b)
     r, size = b.shape[:2]
     log2 = (size - 1).bit_length() if size > 2 else 1  # CeilLog2
     power = max(4, log2 // _LEVELS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _arrays
-from .._cascade import cascade_sum
+from .._cascade import as_float, cascade_sum
 from .._zero import ZeroArray
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out
@@ -30,13 +30,14 @@ def _mean_fwd(ctx, a, axes, keepdim, dtype=None):
     if n == 0:  # nan, without numpy's "Mean of empty slice" warning
         with np.errstate(all="ignore"):
             return np.true_divide(np.sum(a, axis=axes, keepdims=keepdim), a.dtype.type(0))
-    if type(a) is np.ndarray and a.dtype.kind == "f" and a.dtype.itemsize > 2:
+    if type(a) is np.ndarray and a.dtype.kind == "f":
         # PyTorch's steps (a sum, then a division by the count), without np.mean's Python
-        # layer; float16 keeps np.mean, which sums in float32
-        total = cascade_sum(a, axes, keepdim)
+        # layer; float16 is taken to float first (mean_out), summed and divided there, rounded once
+        wide = as_float(a) if a.dtype.itemsize == 2 else a
+        total = cascade_sum(wide, axes, keepdim)
         if total is None:
-            total = _add_reduce(a, axis=axes, keepdims=keepdim)
-        return _contiguous(total / n)  # (np.true_divide's value; a numpy scalar's ``/`` skips a ufunc call)
+            total = _add_reduce(wide, axis=axes, keepdims=keepdim)
+        return _contiguous(np.asarray(total / n).astype(a.dtype, copy=False))  # (np.true_divide's value)
     return _contiguous(np.mean(a, axis=axes, keepdims=keepdim))
 
 

@@ -158,7 +158,7 @@ def sum(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
 
 def _nansum_fwd(ctx, a, axes, keepdim, dtype, full):
     if dtype == a.dtype and type(a) is np.ndarray and a.dtype.kind == "f":
-        out = cascade_sum(np.where(np.isnan(a), a.dtype.type(0), a), axes, keepdim)  # a NaN read as 0
+        out = cascade_sum(a, axes, keepdim, ignore_nan=True)  # a NaN read as 0
         if out is not None:
             return _contiguous(out)
     return _contiguous(np.nansum(a, axis=axes, keepdims=keepdim, dtype=dtype))
