@@ -576,3 +576,6 @@ CASES += _groupsb34_cases(GRAPH)
 from exact_cases_grid34 import cases as _grid34_cases  # noqa: E402
 
 CASES += _grid34_cases(GRAPH)
+from exact_cases_sums34 import cases as _sums34_cases  # noqa: E402
+
+CASES += _sums34_cases(GRAPH)

@@ -11,11 +11,14 @@ PyTorch's CPU sum of float32/float64 (``cascade_sum`` in ATen's SumKernel.cpp, b
   the V lanes; the result is added to the zero-filled output.
 
 This module makes the same additions, vectorised over rows with numpy (which adds
-along a non-innermost axis one element after the other, in order).  It covers what
-PyTorch runs on one thread (inputs under 32,768 elements, its GRAIN_SIZE): a sum of
-every element of a contiguous array and a sum over the last dim of a C-contiguous
-one.  Other reductions return None and keep numpy's sum (the same value up to float
-rounding).
+along a non-innermost axis of a row-major array one element after the other, in
+order).  It covers what PyTorch runs on one thread (inputs under 32,768 elements, its
+GRAIN_SIZE), any dims of any layout: TensorIterator's reordered and coalesced dims
+(``_layout``), the two innermost in cascade_sum's inner or outer, vectorized or scalar
+loop, the others one step at a time, each partial result added into the output in
+order (``_general``).  A sum of every element of a contiguous array, of its last or
+its leading dims keep shorter paths to the same additions.  Larger inputs return None
+and keep numpy's sum (the same value up to float rounding).
 """
 
 from __future__ import annotations
