@@ -215,12 +215,8 @@ def _inner(x, v, vacc):
         for k in range(1, v // vacc):
             loaded = loaded + body[..., k]
     lanes = _row_sum(loaded)
-    final = np.zeros(r, x.dtype)
-    for k in range(vec * v, n):
-        final = final + x[:, k]
-    for k in range(vacc):
-        final = final + lanes[:, k]
-    return final
+    seq = np.concatenate([np.zeros((r, 1), x.dtype), x[:, vec * v:], lanes], axis=1)
+    return np.cumsum(seq, axis=1)[:, -1]  # from zero: the leftover elements, then the lanes
 
 
 def _prod(items):
@@ -281,12 +277,9 @@ def _row_sum(e):
     r, size, w = e.shape
     ilp = size // 4
     partial = _multi_row_sum(e[:, : ilp * 4].reshape(r, ilp, 4, w))
-    p = partial[:, 0]
-    for i in range(ilp * 4, size):
-        p = p + e[:, i]
-    for k in range(1, 4):
-        p = p + partial[:, k]
-    return p
+    # the first accumulator, the leftover elements, the other accumulators, one after the other
+    # (np.cumsum adds in order)
+    return np.cumsum(np.concatenate([partial[:, :1], e[:, ilp * 4:], partial[:, 1:]], axis=1), axis=1)[:, -1]
 
 
 def _multi_row_sum(b):
