@@ -185,7 +185,7 @@ def _general(a, axes, keepdims, ignore_nan):
         out_shape = tuple(n for i, n in enumerate(a.shape) if i not in axes)
     out = np.empty(_prod(out_shape), a.dtype)
     ostrides = [d[2] for d in kept] + ([d1[2]] if d1[2] else [])
-    place = np.lib.stride_tricks.as_strided(out, outv, [o // a.itemsize * out.itemsize for o in ostrides])
+    place = np.ndarray(outv, out.dtype, out, 0, [o // a.itemsize * out.itemsize for o in ostrides])
     place[...] = total.reshape(outv)
     return out.reshape(out_shape)
 
