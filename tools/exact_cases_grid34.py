@@ -90,6 +90,18 @@ def cases(graph: str) -> list[dict]:
               "a1, b1 = torch.autograd.grad((r1 * r1).sum(), [x1, g1], create_graph=True)",
               "c1 = torch.autograd.grad((a1 * a1).sum() + (b1 * b1).sum(), [x1, g1], allow_unused=True)"],
              ["c1"]),
+        case("grid-sample-double-backward-infinite-place",  # (value:grad, grad-value:pow) ggGrid's input term
+             # at an infinite or NaN coordinate (zeros padding): each axis's floor as int64 (INT64_MIN) plus the
+             # tap's offset, wrapping, clamped into the axis; NaN weights masked by a product land there
+             ["x = torch.arange(1.0, 13.0, dtype=torch.float64).reshape(1, 1, 3, 4).requires_grad_()",
+              "def dd(mode, gv):\n"
+              "    g = torch.tensor([[[gv, [0.1, -0.2]]]], dtype=torch.float64).requires_grad_()\n"
+              "    y = F.grid_sample(x, g, mode=mode, padding_mode='zeros', align_corners=False)\n"
+              "    go = torch.ones_like(y).requires_grad_()\n"
+              "    gx, gg = torch.autograd.grad(y, [x, g], go, create_graph=True)\n"
+              "    return torch.autograd.grad(gg.sum(), [go, x, g], allow_unused=True)"],
+             ["[dd(m, gv) for m in ('bilinear', 'bicubic') for gv in ([float('inf'), 0.3], [-float('inf'), 0.3], "
+              "[0.3, float('inf')], [float('nan'), 0.3])]"]),
         case("grid-sample-border-nan-place-float32",  # (grad-value:backward) the float32 bilinear backward
              # under border/reflection: a NaN place's corners at offsets y * W + x from INT_MIN, wrapping (an
              # even W: rows 0 and 1), written with NaN weights, read for the grid's gradient, whose clip

@@ -44,8 +44,9 @@ class _Axis:
     """One spatial axis: ``taps`` (index arrays (N, P), float), ``frac`` (N, P), ``mult``
     (N, P), and the kind of weights ("linear", "cubic", "nearest")."""
 
-    def __init__(self, taps, valid, frac, mult, kind, size):
+    def __init__(self, taps, valid, frac, mult, kind, size, base=None, offsets=None):
         self.taps, self.valid, self.frac, self.mult, self.kind, self.size = taps, valid, frac, mult, kind, size
+        self.base, self.offsets = base, offsets  # (the taps as floor + offset in int64, when unpadded)
 
 
 def _axes_2d(grid, sizes, mode, padding, align_corners):
@@ -64,7 +65,7 @@ def _axes_2d(grid, sizes, mode, padding, align_corners):
             f0 = np.floor(src)
             taps = [f0, f0 + 1]
             axes.append(_Axis(taps, [(t > -1) & (t < size) for t in taps], src - f0,
-                              _grad_mult(g, size, padding, align_corners), "linear", size))
+                              _grad_mult(g, size, padding, align_corners), "linear", size, f0, (0, 1)))
         else:
             u = _unnormalize(g, size, align_corners)
             f0 = np.floor(u)
@@ -72,7 +73,8 @@ def _axes_2d(grid, sizes, mode, padding, align_corners):
             valid = [((t > -1) & (t < size) if padding == 0 else np.ones(t.shape, bool)) & ~np.isnan(t)
                      for t in taps]
             scale = g.dtype.type((size - 1) / 2) if align_corners else g.dtype.type(size / 2)
-            axes.append(_Axis(taps, valid, u - f0, np.full(g.shape, scale), "cubic", size))
+            axes.append(_Axis(taps, valid, u - f0, np.full(g.shape, scale), "cubic", size,
+                              f0 if padding == 0 else None, (-1, 0, 1, 2)))
     return axes
 
 
@@ -255,15 +257,29 @@ def _along_grid(ctx, ggG, spatial, need_go, need_x, need_grid):
 
 
 def _tap_index(axes, t, strides):
-    """The flat spatial index (N, P) of tap ``t`` (one tap number per axis) and its validity."""
+    """The flat spatial index (N, P) of tap ``t`` (one tap number per axis) and its validity.  As
+    PyTorch's composition: each axis's place converted to int64 (a non-finite or out-of-range
+    floor is INT64_MIN, x86's conversion), plus the tap's offset (wrapping), clamped into the axis;
+    an invalid tap keeps that place (its weight, NaN at an infinite coordinate, is masked by a
+    product: NaN lands there)."""
     idx = 0
     ok = True
     for a, ax in enumerate(axes):
-        place = ax.taps[t[a]]
-        v = ax.valid[t[a]]
-        ok = ok & v
-        idx = idx + np.where(v, place, 0).astype(np.int64) * strides[a]
-    return np.where(ok, idx, 0), ok
+        ok = ok & ax.valid[t[a]]
+        if ax.base is not None:
+            with np.errstate(over="ignore"):
+                i = _to_long(ax.base) + np.int64(ax.offsets[t[a]])
+        else:
+            i = _to_long(ax.taps[t[a]])
+        idx = idx + np.clip(i, 0, ax.size - 1) * strides[a]
+    return idx, ok
+
+
+def _to_long(v):
+    lim = 2.0 ** 63
+    with np.errstate(invalid="ignore"):
+        fits = np.isfinite(v) & (v >= -lim) & (v < lim)
+    return np.where(fits, np.where(fits, v, 0).astype(np.int64), np.iinfo(np.int64).min)
 
 
 def _gather(xf, idx, ok):
