@@ -9,10 +9,11 @@ import re
 #: the statements' names of the ops
 GEMM_OPS = {"addmm", "addmm_", "addbmm", "addbmm_"}
 
-#: ops whose values come from MKL's gemm/gemv in PyTorch (its order of additions, not reproduced: a plain
-#: sequential sum for small products, fused chains for larger ones; docs/semantics.md, "float32 matrix
-#: products"): the rules ``gemm-downstream`` and ``gemm-zero-gradient`` (tools/difftest.py) take a later
-#: statement's difference that those last bits explain, as ``lapack-downstream`` does after LAPACK
+#: ops whose values come from MKL's gemm/gemv in PyTorch (its order of additions: agrad follows the orders
+#: found, src/agrad/ops/_gemm_order.py, and takes numpy's BLAS for the rest: float64, shapes whose order is
+#: not found, products above the cost caps; docs/semantics.md, "float32 matrix products"): the rules
+#: ``gemm-downstream`` and ``gemm-zero-gradient`` (tools/difftest.py) take a later statement's difference
+#: that those last bits explain, as ``lapack-downstream`` does after LAPACK
 SGEMM_OPS = {"mm", "matmul", "bmm", "baddbmm", "addmm", "addbmm", "mv", "addmv", "cov", "corrcoef", "linear",
              "tensordot", "einsum", "inner", "chain_matmul", "multi_dot", "matrix_exp", "matrix_power"}
 

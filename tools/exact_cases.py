@@ -579,3 +579,6 @@ CASES += _grid34_cases(GRAPH)
 from exact_cases_sums34 import cases as _sums34_cases  # noqa: E402
 
 CASES += _sums34_cases(GRAPH)
+from exact_cases_gemm34 import cases as _gemm34_cases  # noqa: E402
+
+CASES += _gemm34_cases(GRAPH)

@@ -11,6 +11,7 @@ from .. import dtypes
 from .._limits import check_numel, check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
+from ._gemm_order import bmm_product, dot_lanes, mkl_product
 from .views import _unsafe_view, squeeze_inplace_dim
 
 
@@ -64,10 +65,14 @@ def _gemm(a, b):
     of at least 2 rows and 2 columns in float32/float64, which BLAS writes as the plain product.
     A float32/float64 product of two C- or F-contiguous matrices is numpy's BLAS call (gemm, or
     syrk for a @ a.T), whose sums start from +0.0 too: no pass to add +0.0 to its result."""
+    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1 and a.dtype.kind == "f" and a.dtype.itemsize >= 4:
+        return np.multiply(a, b)
+    if a.dtype == np.float32 and b.dtype == np.float32 and type(a) is np.ndarray and type(b) is np.ndarray:
+        r = mkl_product(a, b)  # MKL's order of additions where it is known (ops/_gemm_order.py)
+        if r is not None:
+            return r + np.float32(0)
     r = a @ b
     if r.dtype.kind == "f":
-        if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1 and r.dtype.itemsize >= 4:
-            return np.multiply(a, b)
         if r.dtype.char in "fd" and _blas_laid(a) and _blas_laid(b):
             return r
         r += 0.0
@@ -136,18 +141,12 @@ def mm(input, mat2, *, out=None):
     return finish_out("mm", _mm(input, mat2), out)
 
 
-def _sequential(p):
-    """The sum over the last axis of products ``p``, left to right in their dtype (MKL's plain loop)."""
-    total = p[..., 0]
-    for j in range(1, p.shape[-1]):
-        total = total + p[..., j]
-    return total
-
-
 def _mv_fwd(ctx, a, v):
-    """A float32 mv of up to 4 columns is MKL's sgemv's sequential sum per row (numpy's BLAS may pair)."""
-    if a.dtype == np.float32 and 1 < a.shape[1] <= 4 and a.shape[0]:
-        return _plus_zero(_sequential(a * v))
+    """A float32 mv is MKL's sgemv in its order of additions (ops/_gemm_order.py)."""
+    if a.dtype == np.float32 == v.dtype and type(a) is np.ndarray and type(v) is np.ndarray and a.shape[0]:
+        r = mkl_product(a, v[:, None])
+        if r is not None:
+            return _plus_zero(r[:, 0])
     return _plus_zero(a @ v)
 
 
@@ -177,10 +176,12 @@ def mv(input, vec, *, out=None):
 
 
 def _dot_fwd(ctx, a, b):
-    """A float32 dot of up to 3 elements is MKL's sdot's plain sequential sum (numpy's BLAS may pair
-    them); longer ones take numpy's (MKL's order is not found: docs/semantics.md, float32 matrix products)."""
-    if a.dtype == np.float32 and 1 < a.shape[0] <= 3:
-        return _plus_zero(np.asarray(_sequential(a * b)))
+    """A float32 dot is MKL's sdot in its order of additions: contiguous vectors in lanes (_gemm_order.py's
+    dot_lanes), a strided one a plain sequential sum."""
+    if a.dtype == np.float32 == b.dtype and type(a) is np.ndarray and type(b) is np.ndarray and a.shape[0] > 1:
+        if a.flags.c_contiguous and b.flags.c_contiguous:
+            return _plus_zero(np.asarray(dot_lanes(a, b), np.float32))
+        return _plus_zero(np.cumsum(a * b, dtype=np.float32)[-1])
     return _plus_zero(np.asarray(np.dot(a, b)))
 
 
@@ -236,7 +237,17 @@ def vdot(input, other, *, out=None):
     return finish_out("vdot", _vdot(input, other), out)
 
 
-_bmm = Op("BmmBackward0", lambda ctx, a, b: _plus_zero(np.matmul(a, b)), inputs=("self", "mat2"), saves=("self", "mat2"),
+def _bmm_fwd(ctx, a, b):
+    """A float32 bmm in PyTorch's order: its own loop (sequential sums) for matrices of fewer than 400
+    multiply-adds, MKL's sgemm per matrix (ops/_gemm_order.py) from there."""
+    if a.dtype == np.float32 == b.dtype and type(a) is np.ndarray and type(b) is np.ndarray and a.shape[2] > 1:
+        r = bmm_product(a, b)
+        if r is not None:
+            return _plus_zero(r)
+    return _plus_zero(np.matmul(a, b))
+
+
+_bmm = Op("BmmBackward0", _bmm_fwd, inputs=("self", "mat2"), saves=("self", "mat2"),
           saves_for={"self": (1,), "mat2": (0,)}, jvp="multilinear")
 
 
@@ -431,7 +442,14 @@ def _add_scaled(self, prod, beta, alpha, blas=True):
 def _gemm_into_zero(s, a, b, beta, alpha):
     """addmm's BLAS call: with beta 0, gemm adds alpha * a @ b into a zeroed C, so a zero is +0.0 (also
     with a negative alpha), except the plain-product path of _gemm; float32/float64 only (ATen's
-    own half gemm scales the sum in place: -0.0 stays)."""
+    own half gemm scales the sum in place: -0.0 stays). A float32 beta * self enters MKL's order of
+    additions (ops/_gemm_order.py: the sequential kernels start from it)."""
+    if (alpha == 1 and beta != 0 and a.dtype == np.float32 == b.dtype == s.dtype and a.shape[1] > 1
+            and type(a) is np.ndarray and type(b) is np.ndarray):
+        c = np.broadcast_to(s * np.float32(beta) if beta != 1 else s, (a.shape[0], b.shape[1]))
+        r = mkl_product(a, b, c.astype(np.float32))
+        if r is not None:
+            return r
     out = _add_scaled(s, _gemm(a, b), beta, alpha)
     if beta == 0 and out.dtype.char in "fd" and not (a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1):
         out = out + 0.0

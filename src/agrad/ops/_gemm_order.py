@@ -1,0 +1,247 @@
+"""MKL's order of additions in PyTorch's small float32 matrix products (what tools/gemm_order.py measured).
+
+PyTorch hands ``a @ b`` (m x k times k x n, a row-major result) to MKL's sgemm, whose kernels sum each
+element's k products in an order of their own; numpy's BLAS (OpenBLAS) sums in another, so the last
+bits differ. Measured on this machine class (AMD EPYC, AVX2; docs/semantics.md "float32 matrix
+products"), for m >= 2 unless said:
+
+- ``b`` row-major (``x @ w``, and ``g.t() @ x``, nn.Linear's weight gradient): n from 2 to 11, and 1
+  when ``a`` is transposed, a plain sequential float32 sum over k (n of 2, 3, 4, 8 every element;
+  n of 5-7 and 9-11 all but the first n % 4 (or 3) columns, whose order is not found); m = 1 the same;
+- ``b`` transposed (``x @ w.t()``, nn.Linear's forward): n from 2 to 11, k split over SSE/AVX lanes
+  (lane l sums the products k = l mod L, unfused), the lanes added by halves ((l0 + l2) + (l1 + l3)),
+  then the k % L remaining products one by one: L = 4 for the first 4 * (n // 4) columns, 8 for the
+  rest (exact when k % L is 0, or k < L, or for L = 8, k % 8 == 4; other tails are not found);
+- n of 12 or more, any layout: a fused multiply-add chain over k (each step's product exact, one
+  rounding), started from zero (below 12 rows, the m % 4 last rows are sequential sums, or 4 lanes for a
+  transposed b), for k up to 192; two such chains over the halves of k (the second
+  added to the first) for k up to 384 (odd k: not every element); above, chains over K-blocks of 192
+  and the rest, added in order;
+- n = 1 with a row-major ``a`` (MKL's gemv): gemv_lanes below; with a transposed ``a``: sequential;
+- m = 1 with a transposed b: not found, numpy's.
+
+A beta * C (addmm's bias) is added after the product, as agrad's _add_scaled does. Vectorised: one
+np.cumsum for a sequential chain (an m x k x n array of products), a k-step loop over the m x n result
+for an FMA chain; products above the cost caps keep numpy's BLAS (issue 12's speed).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+SEQ_CAP = 1 << 20      # m * k * n products materialised for np.cumsum
+FMA_CAP = 1 << 20      # m * k * n multiply-adds of the k-step FMA loop (a numpy pass per k)
+FMA_MAX_K = 512        # (so at most 512 passes: ~20 ms)
+KBLOCK = 192           # MKL's K-block
+
+
+def _transposed(x):
+    """Whether PyTorch passes this matrix to BLAS transposed: column-major strides (1, rows), also for a
+    single column that is a transposed row (``w.t()`` of a 1 x k weight: strides (1, k))."""
+    f = x.flags
+    if f.c_contiguous and f.f_contiguous:
+        return x.shape[0] > 1 and x.strides[0] == x.itemsize and x.strides[1] != x.itemsize
+    return f.f_contiguous
+
+
+def sequential(a, b, c=None):
+    """Each element's products summed left to right in float32 (product rounded, then added), from c."""
+    p = a[:, :, None] * b[None, :, :]
+    if c is not None:
+        p = np.concatenate([c[:, None, :], p], axis=1)
+    return np.cumsum(p, axis=1, dtype=np.float32)[:, -1, :]
+
+
+def fma_chain(a, b):
+    """acc = fma(a[:, j], b[j, :], acc) for j in order, from +0.0: the float64 product is exact and
+    the float64 sum rounds to float32 once, except where it lies exactly halfway between two float32
+    values with the float64 sum itself inexact (double rounding), fixed by rounding that sum to odd."""
+    m, k = a.shape
+    n = b.shape[1]
+    a64 = a.astype(np.float64)
+    b64 = b.astype(np.float64)
+    acc = np.zeros((m, n), np.float64)
+    for j in range(k):
+        p = a64[:, j:j + 1] * b64[j:j + 1, :]
+        s = acc + p
+        r = s.astype(np.float32)
+        half = (s.view(np.int64) & 0x1FFFFFFF) == 0x10000000
+        if half.any():  # (rare) a tie in float32: decide it with the exact sum's sign of error
+            bp = s - acc
+            e = (acc - (s - bp)) + (p - bp)
+            fix = half & (e != 0)
+            if fix.any():
+                s = s.copy()
+                s[fix] = np.nextafter(s[fix], np.where(e[fix] > 0, np.inf, -np.inf))
+                r = s.astype(np.float32)
+        acc = r.astype(np.float64)
+    return acc.astype(np.float32)
+
+
+def _fma_rows(a, b, c=None, batched=False):
+    """The FMA kernel's rows (c added after); below 12 rows it takes four at a time and the m % 4 last
+    rows are another kernel's: a sequential sum from c (b row-major), or 4 lanes (b transposed); not in
+    a bmm of two or more matrices (MKL's batched path)."""
+    m = a.shape[0]
+    q = m - m % 4
+    if q == m or m >= 12 or batched:
+        r = fma_chain(a, b)
+        return r if c is None else r + c
+    r = fma_chain(a[:q], b) if q else None
+    if c is not None and r is not None:
+        r = r + c[:q]
+    cq = None if c is None else c[q:]
+    if _transposed(b):
+        last = lanes(a[q:], b, 4)
+        last = last if cq is None else last + cq
+    else:
+        last = sequential(a[q:], b, cq)
+    return last if r is None else np.concatenate([r, last])
+
+
+def fma_blocks(a, b, c=None, batched=False):
+    """FMA chains over K-blocks, each from zero, their results added in order: one block up to 192, two
+    halves up to 384 (an odd k's halves k // 2 and k - k // 2: not all elements agree), then blocks of
+    192 and the rest; each added to c (beta * C) when there is one."""
+    k = a.shape[1]
+    if k <= KBLOCK:
+        return _fma_rows(a, b, c, batched)
+    if k <= 2 * KBLOCK:
+        cuts = [0, k // 2, k]
+    else:
+        cuts = list(range(0, k, KBLOCK)) + [k]
+    out = c
+    for s, e in zip(cuts, cuts[1:]):
+        part = _fma_rows(a[:, s:e], b[s:e], None, batched)
+        out = part if out is None else out + part
+    return out
+
+
+def gemv_lanes(a, v, c=None):
+    """MKL's sgemv of a row-major a (each y_i a dot of a contiguous row): the first h = (k - 1) % 4 + 1
+    products summed in order, that sum the start of lane 0 of four lanes over the other k - h
+    (lane l sums k = h + l mod 4 in order), the lanes added by halves ((l0 + l2) + (l1 + l3)); a c
+    (beta * y) added last. Found with FPRev's probes (+-2**40 at two places, ones elsewhere: the ones
+    that survive count the leaves outside the two places' smallest common subtree)."""
+    m, k = a.shape
+    p = a * v[None, :]
+    h = (k - 1) % 4 + 1
+    head = np.cumsum(p[:, :h], axis=1, dtype=np.float32)[:, -1]
+    if k > h:
+        rest = p[:, h:].reshape(m, (k - h) // 4, 4).copy()
+        rest[:, 0, 0] = head + rest[:, 0, 0]
+        ln = np.cumsum(rest, axis=1, dtype=np.float32)[:, -1]
+        head = (ln[:, 0] + ln[:, 2]) + (ln[:, 1] + ln[:, 3])
+    return head if c is None else head + c
+
+
+def dot_lanes(x, y):
+    """MKL's sdot (FPRev-probed as gemv_lanes): blocks of four lanes, four at a time into accumulators
+    0-3, then two at a time into 0-1, then one into 0; the k % 4 last products added to lane 0 of
+    accumulator 0 one by one; the accumulators added in order, then the lanes by halves."""
+    k = x.shape[0]
+    p = x * y
+    if k < 4:
+        return np.cumsum(p, dtype=np.float32)[-1] if k else np.float32(0)
+    nb = k // 4
+    blocks = p[:nb * 4].reshape(nb, 4)
+    acc = [None] * 4
+    i = 0
+    for width in (4, 2, 1):
+        while nb - i >= width:
+            for j in range(width):
+                acc[j] = blocks[i + j].copy() if acc[j] is None else acc[j] + blocks[i + j]
+            i += width
+    acc0 = acc[0]
+    for j in range(nb * 4, k):
+        acc0[0] = acc0[0] + p[j]
+    total = acc0
+    for a in acc[1:]:
+        if a is not None:
+            total = total + a
+    return (total[0] + total[2]) + (total[1] + total[3])
+
+
+def lanes(a, b, L):
+    """k over L lanes (unfused), the lanes added by halves, then the k % L rest one by one."""
+    m, k = a.shape
+    n = b.shape[1]
+    nb = k // L
+    p = a[:, :, None] * b[None, :, :]
+    if not nb:
+        return np.cumsum(p, axis=1, dtype=np.float32)[:, -1, :]
+    acc = np.cumsum(p[:, :nb * L].reshape(m, nb, L, n), axis=1, dtype=np.float32)[:, -1]
+    while acc.shape[1] > 1:
+        h = acc.shape[1] // 2
+        acc = acc[:, :h] + acc[:, h:]
+    total = acc[:, 0]
+    for j in range(nb * L, k):
+        total = total + p[:, j]
+    return total
+
+
+def _mkl_product(a, b, c=None, batched=False):
+    """a @ b (+ c, an m x n float32 beta * C, for addmm) of two float32 numpy matrices in MKL's order, or
+    None where that order is not known (or the product is above the cost caps): the caller then takes
+    numpy's BLAS. The sequential kernels start their sums from c, the others add it to their result."""
+    m, k = a.shape
+    n = b.shape[1]
+    if k < 2 or not m or not n:
+        return None
+    cost = m * k * n
+    tb = _transposed(b)
+    if m == 1:
+        if cost > SEQ_CAP or (tb and n > 1):
+            return None
+        if tb:  # (x @ w.t() of one row and one column: the sum, then the bias)
+            r = sequential(a, b)
+            return r if c is None else r + c
+        return sequential(a, b, c)
+    if n >= 12:
+        return None if cost > FMA_CAP or k > FMA_MAX_K else fma_blocks(a, b, c, batched)
+    if cost > SEQ_CAP:
+        return None
+    if n == 1:
+        if _transposed(a):
+            return sequential(a, b, c)
+        return gemv_lanes(a, b[:, 0], None if c is None else c[:, 0])[:, None]
+    if not tb:
+        return sequential(a, b, c)
+    q = 4 * (n // 4)
+    if q == n:
+        r = lanes(a, b, 4)
+    elif not q:
+        r = lanes(a, b, 8)
+    else:
+        r = np.concatenate([lanes(a, b[:, :q], 4), lanes(a, b[:, q:], 8)], axis=1)
+    return r if c is None else r + c
+
+
+def mkl_product(a, b, c=None, batched=False):
+    """a @ b (+ c, an m x n float32 beta * C, for addmm) of two float32 numpy matrices in MKL's order, a
+    C-ordered result; None where that order is not known or the product is above the cost caps (the
+    caller then takes numpy's BLAS)."""
+    r = _mkl_product(a, b, c, batched)
+    return None if r is None else np.ascontiguousarray(r)
+
+
+def bmm_product(a, b):
+    """A batch of float32 products as PyTorch's bmm makes them: below 400 multiply-adds a matrix its own
+    loop (a sequential sum from zero per element), else MKL's sgemm per matrix; None: numpy's."""
+    nb, m, k = a.shape
+    n = b.shape[2]
+    if not (nb and m and n):
+        return None
+    if m * k * n < 400:
+        if nb * m * k * n > SEQ_CAP:
+            return None
+        p = a[:, :, :, None] * b[:, None, :, :]
+        return np.ascontiguousarray(np.cumsum(p, axis=2, dtype=np.float32)[:, :, -1, :])
+    if nb > 64:
+        return None
+    out = []
+    for i in range(nb):
+        r = mkl_product(a[i], b[i], batched=nb > 1)
+        if r is None:
+            return None
+        out.append(r)
+    return np.stack(out)
