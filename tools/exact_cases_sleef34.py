@@ -61,6 +61,11 @@ def cases(graph: str) -> list[dict]:
               "r.t().sinh().tolist()", "r.t().sinh().stride()", "r[:, ::2].cosh().tolist()", "g.tolist()",
               "(a / 11.5).atanh().tolist()", "(b / 11.5).atanh().tolist()", "torch.signbit((a / 9).atanh()).tolist()",
               "(r / 4.6).t().atanh().tolist()"]),
+        case("pdist-sleef-pow",  # pdist's map: Sleef's pow of every column's |x_i - x_j| (tail lanes too), then
+             # std::pow(agg, 1.0 / p) with p a scalar_t (float32: 1 / float(0.7))
+             ["x = ((torch.arange(99.) * 7 % 23 - 11) / 3.7).reshape(9, 11)", "y = x.double()"],
+             ["[torch.pdist(x, p).tolist() for p in (0.7, 1.5, 2.5, 3.0)]",
+              "[torch.pdist(y, p).tolist() for p in (0.7, 1.5, 2.5, 3.0)]"]),
         case("pow-sleef-gradients",  # pow's backward takes pow again (exponent - 1), lp_pool's double
              # backward goes through pow of pow, ldexp's gradient through 2 ** other
              [graph, "x = ((torch.arange(37.) * 7 % 23 + 0.5) / 3.7).requires_grad_()",
