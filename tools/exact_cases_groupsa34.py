@@ -100,4 +100,17 @@ def cases(graph: str) -> list[dict]:
               "torch.sub(x, y, alpha=0.3).tolist()", "torch.add(x, 0.53, alpha=0.3).tolist()",
               "x.abs().rsqrt().tolist()", "x[:31].abs().rsqrt().tolist()",
               "torch.autograd.grad(1.7 ** p, [p], g)[0].tolist()", "torch.autograd.grad(0.3 ** p.float(), [p], g.float())[0].tolist()"]),
+        case("empty-view-as-strided-backward-and-empty-mm-layout",  # (dt34 requires_grad:grad, grad_fn:grad)
+             # as_strided_backward of a view with no elements gives new zeros (no history); an empty (1, 0)
+             # matrix has PyTorch's contiguous strides (1, 1): mm's backward takes it as column-major
+             [graph, "x = torch.zeros(0).requires_grad_()", "r = x * 1", "v = r[:1].neg_()",
+              "g, = torch.autograd.grad(torch.log1p(v).sum(), [x], create_graph=True)",
+              "y = torch.ones(3).requires_grad_()",
+              "h, = torch.autograd.grad(torch.log1p(torch.as_strided(y * 2, (2, 0), (1, 1))).sum(), [y], create_graph=True)",
+              "z = torch.zeros(0, dtype=torch.float64).requires_grad_()",
+              "k, = torch.autograd.grad(z.corrcoef().sum(), [z], create_graph=True)",
+              "a = torch.zeros(1, 0, dtype=torch.float64).requires_grad_()", "b = torch.zeros(0, 3, dtype=torch.float64).requires_grad_()",
+              "ga, gb = torch.autograd.grad((torch.mm(a, b) ** 2).sum(), [a, b], create_graph=True)"],
+             ["(g.requires_grad, g.grad_fn)", "(h.requires_grad, h.tolist())", "graph(k.grad_fn)", "graph(ga.grad_fn)",
+              "graph(gb.grad_fn)"]),
     ]

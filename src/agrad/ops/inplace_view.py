@@ -66,6 +66,8 @@ _take = Op("AsStridedBackward0", lambda ctx, a, idx: gather(a, idx), jvp="linear
 @_take.derivative
 def _(ctx, grad):
     idx = ctx.idx
+    if not idx.size:  # (as_strided_backward of a view with no elements: new zeros of the input's, no history)
+        return Tensor._make(np.zeros(tuple(ctx.input_shape), grad._data.dtype))
     if graph._state["enabled"] and np.unique(idx).size == idx.size:
         # create_graph: PyTorch's as_strided_backward for a view without overlap: the gradient
         # copied into zeros of the base (CopySlices), read back through as_strided
