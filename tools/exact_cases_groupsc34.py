@@ -88,4 +88,10 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: torch.linalg.lstsq(torch.tensor([[2.0, 2.5], [-0.5, -inf], [-1.0, 0.0]]), B, driver='gelsd'))",
               "err(lambda: torch.linalg.lstsq(torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]).double(), B.double(), "
               "driver='gelsd').rank)"]),
+        case("var-mean-nan-before-inf",  # (value:var_mean) Welford's mean of a slice with a NaN before its one
+             # infinity (the last element) is NaN, not the infinity
+             ["t = torch.tensor([[float('nan'), float('nan'), -float('inf')], [1.0, float('inf'), 2.0], "
+              "[2.0, 1.0, float('inf')], [float('nan'), 1.0, 2.0]]).t()"],
+             ["[r.tolist() for r in torch.var_mean(t, 0)]", "[r.tolist() for r in torch.std_mean(t, 0)]",
+              "[r.tolist() for r in torch.var_mean(t.t(), 1)]"]),
     ]

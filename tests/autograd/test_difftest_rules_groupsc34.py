@@ -100,3 +100,23 @@ def test_lstsq_of_an_infinite_a_under_the_other_drivers_is_documented_only_there
     assert difftest.documented(aspect, lines[2], want[2], got[2], (finite, want_f, 2)) is None
     default = lines[:2] + ["r = torch.linalg.lstsq(A, B)"]
     assert difftest.documented(aspect, default[2], want[2], got[2], (default, want, 2)) != "lstsq-inf-a"
+
+
+@pytest.mark.torch
+def test_triangular_solve_zero_signs_alone_are_documented():
+    """MKL's trsm keeps -0. where agrad's substitution gives 0. (session 34's run, repr:triangular_solve):
+    documented when only zero signs differ, not when a value does."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["b = torch.diagflat(torch.full((3,), -0.0))",
+             "A = torch.tensor([[1.25, 0.0, 0.0], [-1.5, 2.0, 0.0], [-1.5, 2.25, -0.5]])",
+             "r = b.triangular_solve(A, upper=False)"]
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    aspect, _ = difftest.compare_statement(want[2], got[2])
+    assert aspect == "repr"
+    assert difftest.documented(aspect, lines[2], want[2], got[2], (lines, want, 2)) == "trsm-zero-signs"
+    own = copy.deepcopy(got[2])
+    own["vars"]["r"]["items"][0]["data"][0, 1] = 1.0
+    assert difftest.documented(*difftest.compare_statement(want[2], own)[:1], lines[2], want[2], own,
+                               (lines, want, 2)) is None

@@ -162,11 +162,11 @@ def _welford(work, axes):
 def _welford_inf_mean(work, axes, mean):
     """The mean of var_mean/std_mean where a slice holds an infinity: PyTorch's one pass
     (Welford: mean += (x - mean) / k, in memory order) keeps +-inf only when the one
-    infinity is the slice's last element; any later element makes it NaN."""
+    infinity is the slice's last element; any later element makes it NaN, and so does a NaN before it."""
     last = tuple(range(work.ndim - len(axes), work.ndim))
     flat = np.moveaxis(work, axes, last).reshape(mean.size, -1)
     inf = np.isinf(flat)
-    welford = np.where((inf.sum(-1) == 1) & inf[:, -1], flat[:, -1], np.nan)
+    welford = np.where((inf.sum(-1) == 1) & inf[:, -1] & ~np.isnan(flat).any(-1), flat[:, -1], np.nan)
     out = np.where(inf.any(-1), welford, mean.reshape(-1))
     return out.reshape(mean.shape)
 
