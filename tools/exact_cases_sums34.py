@@ -36,6 +36,10 @@ def cases(graph: str) -> list[dict]:
              ["h.sum(dim=0).tolist()", "h.sum(dim=2).tolist()", "h.sum(dim=(1, 2)).tolist()", "(h * 9).sum(dim=2).tolist()", "h.sum(dim=(0, 2)).tolist()", "h.sum(dim=1).tolist()", "h.sum().item()",
               "h.mean(dim=(0, 2)).tolist()", "h.mean(dim=0).tolist()", "h.permute(2, 1, 0).sum(dim=2).tolist()",
               "torch.nansum(n, dim=(0, 2)).tolist()", "torch.nansum(n).item()"]),
+        case("logsumexp-sum-order",  # logsumexp's sum of exp(x - max) is at::sum_out: PyTorch's order of additions
+             ["d = (" + _Z.format(n=2640, shape="6, 11, 40") + " / 4).double()"],
+             ["d.logsumexp(dim=1).tolist()", "d.logsumexp(dim=(0, 2)).tolist()", "d.logsumexp(dim=2).tolist()",
+              "d.permute(2, 0, 1).logsumexp(dim=0).tolist()", "(d - d.amax(dim=1, keepdim=True)).exp().sum(dim=1).float().tolist()"]),
         case("broadcast-gradient-middle-dim",  # the gradient of a broadcast input is summed back (sum_to) over
              # a middle dim in PyTorch's order
              [graph, "x = (" + _Z.format(n=120, shape="3, 1, 40") + ").requires_grad_()",

@@ -701,7 +701,9 @@ def _logsumexp_fwd(ctx, a, axes, keepdim, into=None):
         m = np.where(np.isinf(m), np.zeros((), a.dtype), m)
         e = _vml32(np.exp, a - m) if a.dtype == np.float32 else np.exp(a - m)
         # a float16 (bfloat16) sum accumulates in float32 in PyTorch, then rounds once
-        total = np.sum(e, axis=axes, keepdims=True, dtype=np.float32 if d.itemsize < 4 else d)
+        total = cascade_sum(e, axes, True) if into is None else None  # sum_out: PyTorch's order
+        if total is None:
+            total = np.sum(e, axis=axes, keepdims=True, dtype=np.float32 if d.itemsize < 4 else d)
         total = total.astype(d, copy=False)
         out = (_vml32(np.log, total) if d == np.float32 else np.log(total)) + m.astype(d)
     if not keepdim:
