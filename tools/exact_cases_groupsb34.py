@@ -93,4 +93,12 @@ def cases(graph: str) -> list[dict]:
               "x.set_(x, storage_offset=None)", "x.set_(x, stride=None)", "x.set_(x, 0, (2,), None)",
               "x.set_(x, 0, (2,), stride=None)", "x.set_(x, x.untyped_storage())", "x.set_(x, torch.Generator())",
               "x.set_()", "x.set_(torch.ones(4))"]),
+        case("set-keyword-source-text-and-prelu-0d",  # (error-text:set_, raises-only-agrad:prelu, mini run seed
+             # 34350000) set_'s TypeError for a call with keywords names them; prelu of a 0-d input takes a 0-d weight
+             ["x = torch.tensor([2.5, -2.0, 0.5, 2.25], requires_grad=True)", "v = x.expand(2, 4)",
+              "w = torch.tensor([0.5], dtype=torch.float64, requires_grad=True)",
+              "r = torch.tensor(-2.0, dtype=torch.float64, requires_grad=True).prelu(w)"],
+             ["v.set_(source=1)", "v.set_(x, storage_offset=1)", "v.set_(x, 1, (2,), stride=1.5)",
+              "r", "torch.autograd.grad(r, w)", "r.grad_fn.next_functions",
+              "torch.tensor(2.0).prelu(torch.tensor([0.5, 1.0]))"]),
     ]

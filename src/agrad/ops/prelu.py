@@ -84,7 +84,7 @@ def prelu(input, weight):
         shape = [1] * input.ndim
         if input.ndim > 1:
             shape[1] = weight.numel()
-        weight = weight.reshape(*shape)
+        weight = weight.reshape(tuple(shape))  # (a 0-d input: a 0-d weight)
     check_floating(input, "prelu_cpu")
     return _prelu(input, weight)
 

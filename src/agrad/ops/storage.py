@@ -236,7 +236,13 @@ def set_(input, *args, **kwargs):
                 "stride" in given and given["stride"] is None and given.get("size") is None:
             from ._pyargs import format_invalid_args
             raise TypeError(format_invalid_args(args, kwargs, "set_()", list(_SET_FORMS)))
-    return _set_forms(input, *args, **kwargs)
+    try:
+        return _set_forms(input, *args, **kwargs)
+    except TypeError as e:
+        if not kwargs or not str(e).startswith("set_() received an invalid combination"):
+            raise
+        from ._pyargs import format_invalid_args  # (the text for the call as written: its keywords)
+        raise TypeError(format_invalid_args(args, kwargs, "set_()", list(_SET_FORMS))) from None
 
 
 def _set_forms(input, source=None, storage_offset=None, size=None, stride=None):
@@ -246,8 +252,8 @@ def _set_forms(input, source=None, storage_offset=None, size=None, stride=None):
         raise TypeError(format_invalid_args(given, {}, "set_()", list(_SET_FORMS)))
     if (storage_offset is None) != (size is None) or (source is None or size is None) and \
             (storage_offset is not None or stride is not None) or not _set_types(storage_offset, size, stride):
-        # none of its forms: the text for the arguments given positionally (the parser's text for the
-        # call as written replaces it where it has one: keywords)
+        # none of its forms: the text for the arguments given positionally (set_ gives the text for the call
+        # as written where it has keywords)
         from ._pyargs import format_invalid_args
         given = [source, storage_offset, size, stride]
         while given and given[-1] is None:
