@@ -615,7 +615,8 @@ def _exp2_kernel(a):
     """exp2's kernel: float32/float64 through Sleef's exp2f8_u10/exp2d4_u10 where the loop runs its
     vector code, glibc's exp2f/exp2 (numpy's) in the scalar loop; beyond GRAIN_SIZE elements
     numpy's throughout (an ulp from Sleef's in about 6% of values, see _vec_math)."""
-    if type(a) is np.ndarray and (a.dtype == np.float32 or a.dtype == np.float64) and 8 <= a.size <= _vec_math.GRAIN_SIZE:
+    if type(a) is np.ndarray and (a.dtype == np.float32 or a.dtype == np.float64) and 64 <= a.nbytes \
+            and a.size <= _vec_math.GRAIN_SIZE:  # (a whole vector block at least: else the scalar loop alone)
         with np.errstate(all="ignore"):
             return _laid_like(_vec_math._scalar_lanes(_sleef.sleef_exp2f if a.dtype == np.float32 else _sleef.sleef_exp2,
                                                       a, np.exp2), a)
