@@ -15,6 +15,7 @@ import difftest_blas
 import difftest_convpad
 import difftest_empty
 import difftest_gelu
+import difftest_gridsample
 import difftest_median
 import difftest_nansign
 import difftest_noise
@@ -563,6 +564,12 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if aspect == "stride" and program is not None and difftest_stride0.operand_of_size1_stride0(
             program[0], program[2], op == "kron"):
         return "size1-stride0"
+    if (aspect in ("grad_fn", "repr") and op in ("grad", "backward") and program is not None
+            and difftest_gridsample.after_double_backward(program[0], program[2])):
+        if aspect == "grad_fn" and difftest_gridsample.composed_graph_only(want, got, _agree_once):
+            return "grid-sample-double-backward-graph"
+        if aspect == "repr" and _zero_signs_within(want, got):
+            return "grid-sample-double-backward-zero-signs"
     if program is not None and (aspect in ("numeric", "grad-numeric") or (
             aspect in _VALUE_ASPECTS and _svd_of_inf(*program))) and _conditioned_rounding(
             want, got, program, _svd_of_inf(*program)):
