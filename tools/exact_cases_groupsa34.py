@@ -113,4 +113,12 @@ def cases(graph: str) -> list[dict]:
               "ga, gb = torch.autograd.grad((torch.mm(a, b) ** 2).sum(), [a, b], create_graph=True)"],
              ["(g.requires_grad, g.grad_fn)", "(h.requires_grad, h.tolist())", "graph(k.grad_fn)", "graph(ga.grad_fn)",
               "graph(gb.grad_fn)"]),
+        case("regenerated-view-without-edge-backward",  # (dt34 raises-only-agrad:backward) a view whose base was
+             # detached and changed in place regenerates AsStridedBackward0 with no next edge: backward through
+             # it computes nothing (was a TypeError from agrad's formula)
+             ["x1 = torch.tensor([0.25], dtype=torch.float64, requires_grad=True)", "v2 = x1.expand(2, 1)",
+              "r4 = torch.detach_(x1)", "x1[None].relu_()", "v2.sum().backward()",
+              "x = torch.tensor([0.25, 1.0], requires_grad=True)", "v = x[:1]", "torch.detach_(x)", "x.mul_(2)",
+              "y = (v * 3).sum()", "y.backward()"],
+             ["x1.grad", "(v2.requires_grad, v2.grad_fn.name())", "x.grad", "y.requires_grad"]),
     ]

@@ -65,6 +65,8 @@ _take = Op("AsStridedBackward0", lambda ctx, a, idx: gather(a, idx), jvp="linear
 
 @_take.derivative
 def _(ctx, grad):
+    if not ctx.needs(0):  # (a view regenerated after its base was detached: no edge, nothing to compute)
+        return None
     idx = ctx.idx
     if not idx.size:  # (as_strided_backward of a view with no elements: new zeros of the input's, no history)
         return Tensor._make(np.zeros(tuple(ctx.input_shape), grad._data.dtype))
