@@ -91,7 +91,7 @@ def _fma_rows(a, b, c=None, batched=False):
         r = r + c[:q]
     cq = None if c is None else c[q:]
     if _transposed(b):
-        last = lanes(a[q:], b, 4)
+        last = lanes4_aligned(a[q:], b)
         last = last if cq is None else last + cq
     else:
         last = sequential(a[q:], b, cq)
@@ -161,6 +161,44 @@ def dot_lanes(x, y):
     return (total[0] + total[2]) + (total[1] + total[3])
 
 
+def _lanes_from(a, b, L, h):
+    """lanes() after a head of h products summed in order, which starts lane 0."""
+    m, k = a.shape
+    n = b.shape[1]
+    p = a[:, :, None] * b[None, :, :]
+    nb = (k - h) // L
+    if not nb:
+        return np.cumsum(p, axis=1, dtype=np.float32)[:, -1, :]
+    blocks = p[:, h:h + nb * L].reshape(m, nb, L, n).copy()
+    if h:
+        blocks[:, 0, 0] += np.cumsum(p[:, :h], axis=1, dtype=np.float32)[:, -1]
+    acc = np.cumsum(blocks, axis=1, dtype=np.float32)[:, -1]
+    while acc.shape[1] > 1:
+        half = acc.shape[1] // 2
+        acc = acc[:, :half] + acc[:, half:]
+    total = acc[:, 0]
+    for j in range(h + nb * L, k):
+        total = total + p[:, j]
+    return total
+
+
+def lanes4_aligned(a, b):
+    """The 4-lane kernel peels the products before each row of a's first 16-byte boundary (summed in
+    order, the start of lane 0): row i's head is -(address / 4) mod 4 elements (PyTorch's storage and
+    numpy's buffers both 16-byte aligned, so the same for a row at the same offset)."""
+    m = a.shape[0]
+    if a.strides[1] != a.itemsize or not m:
+        return lanes(a, b, 4)
+    peel = (-((a.ctypes.data + np.arange(m) * a.strides[0]) // a.itemsize)) % 4
+    if not peel.any():
+        return lanes(a, b, 4)
+    out = np.empty((m, b.shape[1]), np.float32)
+    for h in np.unique(peel):
+        rows = np.nonzero(peel == h)[0]
+        out[rows] = _lanes_from(a[rows], b, 4, int(h))
+    return out
+
+
 def lanes(a, b, L):
     """k over L lanes (unfused), the lanes added by halves, then the k % L rest one by one."""
     m, k = a.shape
@@ -208,11 +246,11 @@ def _mkl_product(a, b, c=None, batched=False):
         return sequential(a, b, c)
     q = 4 * (n // 4)
     if q == n:
-        r = lanes(a, b, 4)
+        r = lanes4_aligned(a, b)
     elif not q:
         r = lanes(a, b, 8)
     else:
-        r = np.concatenate([lanes(a, b[:, :q], 4), lanes(a, b[:, q:], 8)], axis=1)
+        r = np.concatenate([lanes4_aligned(a, b[:, :q]), lanes(a, b[:, q:], 8)], axis=1)
     return r if c is None else r + c
 
 
