@@ -10,8 +10,9 @@ products"), for m >= 2 unless said:
   n of 5-7 and 9-11 all but the first n % 4 (or 3) columns, whose order is not found); m = 1 the same;
 - ``b`` transposed (``x @ w.t()``, nn.Linear's forward): n from 2 to 11, k split over SSE/AVX lanes
   (lane l sums the products k = l mod L, unfused), the lanes added by halves ((l0 + l2) + (l1 + l3)),
-  then the k % L remaining products one by one: L = 4 for the first 4 * (n // 4) columns, 8 for the
-  rest (exact when k % L is 0, or k < L, or for L = 8, k % 8 == 4; other tails are not found);
+  then the k % L remaining products one by one: L = 4 for the first 4 * (n // 4) columns (each row's
+  products before its first 16-byte boundary summed first, into lane 0: lanes4_aligned), 8 for the
+  rest (exact when k % 8 is 0 or 4, or k < 8; other tails are not found);
 - n of 12 or more, any layout: a fused multiply-add chain over k (each step's product exact, one
   rounding), started from zero (below 12 rows, the m % 4 last rows are sequential sums, or 4 lanes for a
   transposed b), for k up to 192; two such chains over the halves of k (the second
