@@ -124,3 +124,23 @@ def test_middle_dims_differ_from_numpys_order():
         got = torch.tensor(z).sum(dim=(0, 2, 3))._data
         differ += int((got != np.add.reduce(z, axis=(0, 2, 3))).sum())
     assert differ >= 5
+
+
+@pytest.mark.torch
+def test_threaded_sizes_where_the_split_keeps_the_order():
+    """Over GRAIN_SIZE PyTorch splits the output's elements between threads; where that leaves each
+    element's additions as they are (two reduced dims, or a loop along the reduced dim), agrad's
+    bits are PyTorch's; elsewhere (a single output, columns split) numpy's sum stays."""
+    from agrad._cascade import cascade_sum
+
+    real = pytest.importorskip("torch")
+    rng = np.random.default_rng(12)
+    for shape, dims, dtype in [((64, 64, 16, 16), (0, 2, 3), "float32"), ((300, 200), (1,), "float64"),
+                               ((40, 30, 50), (0, 2), "float16"), ((50, 30, 40), (2, 0), "float32")]:
+        x = (rng.standard_normal(shape) * 3).astype(dtype)
+        assert cascade_sum(x, tuple(sorted(dims)), False) is not None
+        for op in ("sum", "mean", "nansum"):
+            want = getattr(real.from_numpy(x), op)(dim=dims).numpy()
+            assert getattr(torch.tensor(x), op)(dim=dims)._data.tobytes() == want.tobytes(), (shape, dims, op)
+    assert cascade_sum(np.ones((300, 200), np.float32), (0,), False) is None  # columns split between threads
+    assert cascade_sum(np.ones((300, 200), np.float32), (0, 1), False) is None  # one output: two passes

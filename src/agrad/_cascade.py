@@ -17,8 +17,10 @@ GRAIN_SIZE), any dims of any layout: TensorIterator's reordered and coalesced di
 (``_layout``), the two innermost in cascade_sum's inner or outer, vectorized or scalar
 loop, the others one step at a time, each partial result added into the output in
 order (``_general``).  A sum of every element of a contiguous array, of its last or
-its leading dims keep shorter paths to the same additions.  Larger inputs return None
-and keep numpy's sum (the same value up to float rounding).
+its leading dims keep shorter paths to the same additions.  Larger inputs (PyTorch's
+threads) are covered where the split between threads leaves the order as it is
+(``_same_when_split``); the others return None and keep numpy's sum (the same value up
+to float rounding).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ import numpy as np
 
 #: PyTorch reduces inputs of this many elements or more on several threads
 GRAIN_SIZE = 32768
+#: above this many elements a sum over dims keeps numpy's (faster) order
+_THREADED_MAX = 1 << 21
 _LEVELS = 4
 
 
@@ -41,9 +45,11 @@ def cascade_sum(a, axes, keepdims, ignore_nan=False):
     """The sum of ``a`` (an ndarray) over ``axes`` in PyTorch's order, or None when not covered.
     ``ignore_nan``: nansum's (a NaN read as 0).  float16 is added in float (ATen's accumulation
     type), rounded to float16 at each store into the output, as ATen's Half kernel does."""
-    if type(a) is not np.ndarray or not 4 < a.size < GRAIN_SIZE or a.dtype.kind != "f" or not axes:
+    if type(a) is not np.ndarray or a.size <= 4 or a.dtype.kind != "f" or not axes:
         # (up to 4 elements, numpy adds in PyTorch's order: one after the other)
         return None
+    if a.size >= GRAIN_SIZE:  # PyTorch's threads: where their split leaves the order as it is
+        return _general(a, axes, keepdims, ignore_nan, True) if a.size < _THREADED_MAX and a.dtype.itemsize >= 2 else None
     if a.dtype.itemsize < 4:
         if a.dtype != np.float16:
             return None
@@ -125,7 +131,7 @@ def _should_swap(d0, d1):
     return 0
 
 
-def _general(a, axes, keepdims, ignore_nan):
+def _general(a, axes, keepdims, ignore_nan, threaded=False):
     """Any reduction TensorIterator runs on one thread: its two innermost dims in one of
     cascade_sum's four loops (vectorized or scalar, inner or outer), the other dims one step
     at a time, each result added into the zero-filled output in order."""
@@ -136,13 +142,20 @@ def _general(a, axes, keepdims, ignore_nan):
     if half and not ignore_nan and len(dims) >= 2 and dims[0][2] == 0 and dims[1][2] == 0:
         # sum_out's should_use_acc_buffer (nansum has none): the input taken to float, summed, rounded once
         wide = as_float(a)
-        out = _general(wide, axes, keepdims, ignore_nan)
+        out = _general(wide, axes, keepdims, ignore_nan, threaded)
+        if out is None:
+            return None
         return out.astype(np.float16)
     d0 = dims[0]
     d1 = dims[1] if len(dims) > 1 else [1, 0, 0]
     if d0[2] != 0 and d1[2] == 0:
         d0, d1 = d1, d0
     if d0[2] != 0:  # nothing reduced (only dims of size 1)
+        return None
+    size = a.itemsize
+    v = 32 // size  # lanes of an AVX2 vector of the input's dtype
+    inner = d0[1] == size and d0[0] >= v or d0[1] < d1[1] and not (d1[1] == size and d1[0] >= v)
+    if threaded and not _same_when_split(dims, inner):
         return None
     outer = dims[2:]
     kept = [d for d in outer if d[2] != 0][::-1]  # slowest first
@@ -156,8 +169,6 @@ def _general(a, axes, keepdims, ignore_nan):
     nk, nr = _prod(d[0] for d in kept), _prod(d[0] for d in red)
     s0, s1 = d0[0], d1[0]
     x = view.reshape(nk * nr, s1, s0)
-    size = a.itemsize
-    v = 32 // size  # lanes of an AVX2 vector of the input's dtype
     vacc = 32 // x.itemsize  # ... of the accumulation type
     if d0[1] == size and s0 >= v:  # vectorized_inner_sum
         part = _inner(x.reshape(-1, s0), v, vacc).reshape(nk * nr, s1)
@@ -188,6 +199,18 @@ def _general(a, axes, keepdims, ignore_nan):
     place = np.ndarray(outv, out.dtype, out, 0, [o // a.itemsize * out.itemsize for o in ostrides])
     place[...] = total.reshape(outv)
     return out.reshape(out_shape)
+
+
+def _same_when_split(dims, inner):
+    """Whether PyTorch's threads (parallel_dim_reduction: the output's elements split between
+    them along a kept dim) leave each element's additions as on one thread: the split dim is
+    outside the two innermost when two dims are reduced; with one reduced dim it may be the
+    innermost kept one, which only a loop along the reduced dim (each output from one row) does
+    not notice.  A single output element (two_pass_reduction) depends on the thread count."""
+    reduced = sum(1 for d in dims if d[2] == 0)
+    if reduced == len(dims):
+        return False
+    return reduced >= 2 or inner
 
 
 def _in_order(seq, dtype):
