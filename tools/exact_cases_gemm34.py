@@ -37,6 +37,11 @@ def cases(graph: str) -> list[dict]:
              ["[torch.mv(M[:, :k].contiguous(), v[:k]).tolist() for k in (3, 5, 8, 13, 45)]",
               "[torch.dot(M[0, :k], v[:k]).item() for k in (3, 4, 6, 9, 12, 17, 28, 33, 44)]",
               "torch.dot(v[::2], M[1]).item()", "(M[0] @ v[:45]).item()"]),
+        case("gemm-order-short-rows-transposed",  # x @ w.t() with k below a row's alignment peel (n 4-11)
+             [r, "x = torch.randn(6, 3)", "w = torch.randn(5, 3)", "x2 = torch.randn(5, 2)", "w2 = torch.randn(8, 2)",
+              "x7 = torch.randn(9, 7)", "w7 = torch.randn(4, 7)"],
+             ["(x @ w.t()).tolist()", "(x2 @ w2.t()).tolist()", "torch.nn.functional.linear(x7, w7).tolist()",
+              "(x7[1:] @ w7.t()).tolist()"]),
         case("gemm-order-bmm",  # PyTorch's own loop below 400 multiply-adds, MKL's per matrix above
              [r, "a = torch.randn(3, 5, 7)", "b = torch.randn(3, 7, 4)", "c = torch.randn(2, 6, 40)",
               "d = torch.randn(2, 40, 16)"],

@@ -167,8 +167,8 @@ def _lanes_from(a, b, L, h):
     m, k = a.shape
     n = b.shape[1]
     p = a[:, :, None] * b[None, :, :]
-    nb = (k - h) // L
-    if not nb:
+    nb = (k - h) // L if k > h else 0
+    if nb <= 0:
         return np.cumsum(p, axis=1, dtype=np.float32)[:, -1, :]
     blocks = p[:, h:h + nb * L].reshape(m, nb, L, n).copy()
     if h:
