@@ -101,4 +101,10 @@ def cases(graph: str) -> list[dict]:
              ["v.set_(source=1)", "v.set_(x, storage_offset=1)", "v.set_(x, 1, (2,), stride=1.5)",
               "r", "torch.autograd.grad(r, w)", "r.grad_fn.next_functions",
               "torch.tensor(2.0).prelu(torch.tensor([0.5, 1.0]))"]),
+        case("div-in-place-integer-written-until-zero",  # (value:divide_, dt34a) div_/divide_ with a floor or trunc
+             # rounding of integers write their results in TensorIterator's order up to the first zero divisor
+             ["x = torch.tensor([[[-4], [-4], [-4]], [[3], [2], [0]]])", "y = torch.tensor([[[2], [-2], [-4]], [[4], [0], [-1]]])",
+              "z = torch.tensor([3, -7, 0, 5])"],
+             ["x.divide_(y, rounding_mode='floor')", "x", "z.div_(torch.tensor([4, 2, 0, 2]), rounding_mode='trunc')", "z",
+              "z.divide_(torch.tensor(2.0), rounding_mode=None)"]),
     ]

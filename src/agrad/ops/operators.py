@@ -18,8 +18,8 @@ from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, b
                          bitwise_right_shift, bitwise_right_shift_, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, into_self,
                          le, le_, logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
 from .division import floor_divide, floor_divide_, in_order_until_zero, reciprocal, remainder
-from .pointwise import (_F32, _F64, _WEAK32, _WEAK64, _add, _div, _formula_state, _mul, _rsub, _sub, _weak_new, add,
-                        check_operand, check_sub, div, mul, neg, operands, sub, true_divide)
+from .pointwise import (_F32, _F64, _NO_MODE, _WEAK32, _WEAK64, _add, _div, _formula_state, _mul, _rsub, _sub,
+                        _weak_new, add, check_operand, check_sub, div, mul, neg, operands, sub, true_divide)
 from .._limits import check_broadcast
 from .power import pow
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
@@ -249,10 +249,20 @@ def _pow_check(self, exponent=None, *_):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
+def _div_in_place(input, other, *, rounding_mode=_NO_MODE):
+    """div_ / divide_: an integer floor or trunc division writes its results in order up to a zero divisor."""
+    from .pointwise import _trunc_divide
+
+    if rounding_mode not in ("floor", "trunc"):
+        return div(input, other) if rounding_mode is _NO_MODE else div(input, other, rounding_mode=rounding_mode)
+    kernel = np.floor_divide if rounding_mode == "floor" else _trunc_divide
+    return in_order_until_zero(lambda a, b: div(a, b, rounding_mode=rounding_mode), kernel)(input, other)
+
+
 _FIRST = {"sub_": _sub_check, "subtract_": _sub_check, "__isub__": _sub_check, "neg_": _neg_check,
           "negative_": _neg_check, "pow_": _pow_check, "__ipow__": _pow_check}
-for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": div,
-                   "divide_": div, "true_divide_": true_divide, "pow_": pow, "neg_": neg, "negative_": neg,
+for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul, "multiply_": mul, "div_": _div_in_place,
+                   "divide_": _div_in_place, "true_divide_": true_divide, "pow_": pow, "neg_": neg, "negative_": neg,
                    "floor_divide_": floor_divide_, "remainder_": _remainder_in_place}.items():
     _fn = inplace(_fn, partial=True)
     method(_name)(_checked_first(_fn, _FIRST[_name]) if _name in _FIRST else _fn)

@@ -23,8 +23,8 @@ from .. import dtypes
 from ..autograd.graph import should_compute_output
 from ..tensor import Tensor
 from ._op import Op, export, finish_out, inplace, keep_tensor, method
-from .scatter_gather import (_along, _expandable, _fmt, _scatter_meta, _scatter_prepare, gather, no_overlap_inplace, scatter,
-                             scatter_add)
+from .scatter_gather import (_along, _expandable, _fmt, _scatter_meta, _scatter_prepare, gather, no_overlap_inplace,
+                             scatter, scatter_add)
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
 
