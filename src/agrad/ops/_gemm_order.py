@@ -11,8 +11,8 @@ products"), for m >= 2 unless said:
 - ``b`` transposed (``x @ w.t()``, nn.Linear's forward): n from 2 to 11, k split over SSE/AVX lanes
   (lane l sums the products k = l mod L, unfused), the lanes added by halves ((l0 + l2) + (l1 + l3)),
   then the k % L remaining products one by one: L = 4 for the first 4 * (n // 4) columns (each row's
-  products before its first 16-byte boundary summed first, into lane 0: lanes4_aligned), 8 for the
-  rest (exact when k % 8 is 0 or 4, or k < 8; other tails are not found);
+  products before its first 16-byte boundary summed first, into lane 0: lanes_aligned), 8 for the
+  rest (the same peel);
 - n of 12 or more, any layout: a fused multiply-add chain over k (each step's product exact, one
   rounding), started from zero (below 12 rows, the m % 4 last rows are sequential sums, or 4 lanes for a
   transposed b), for k up to 192; two such chains over the halves of k (the second
@@ -92,7 +92,7 @@ def _fma_rows(a, b, c=None, batched=False):
         r = r + c[:q]
     cq = None if c is None else c[q:]
     if _transposed(b):
-        last = lanes4_aligned(a[q:], b)
+        last = lanes_aligned(a[q:], b, 4)
         last = last if cq is None else last + cq
     else:
         last = sequential(a[q:], b, cq)
@@ -183,20 +183,20 @@ def _lanes_from(a, b, L, h):
     return total
 
 
-def lanes4_aligned(a, b):
-    """The 4-lane kernel peels the products before each row of a's first 16-byte boundary (summed in
+def lanes_aligned(a, b, L=4):
+    """The lane kernels (4 or 8 lanes) peel the products before each row of a's first 16-byte boundary (summed in
     order, the start of lane 0): row i's head is -(address / 4) mod 4 elements (PyTorch's storage and
     numpy's buffers both 16-byte aligned, so the same for a row at the same offset)."""
     m = a.shape[0]
     if a.strides[1] != a.itemsize or not m:
-        return lanes(a, b, 4)
+        return lanes(a, b, L)
     peel = (-((a.ctypes.data + np.arange(m) * a.strides[0]) // a.itemsize)) % 4
     if not peel.any():
-        return lanes(a, b, 4)
+        return lanes(a, b, L)
     out = np.empty((m, b.shape[1]), np.float32)
     for h in np.unique(peel):
         rows = np.nonzero(peel == h)[0]
-        out[rows] = _lanes_from(a[rows], b, 4, int(h))
+        out[rows] = _lanes_from(a[rows], b, L, int(h))
     return out
 
 
@@ -247,11 +247,11 @@ def _mkl_product(a, b, c=None, batched=False):
         return sequential(a, b, c)
     q = 4 * (n // 4)
     if q == n:
-        r = lanes4_aligned(a, b)
+        r = lanes_aligned(a, b, 4)
     elif not q:
-        r = lanes(a, b, 8)
+        r = lanes_aligned(a, b, 8)
     else:
-        r = np.concatenate([lanes4_aligned(a, b[:, :q]), lanes(a, b[:, q:], 8)], axis=1)
+        r = np.concatenate([lanes_aligned(a, b[:, :q], 4), lanes_aligned(a, b[:, q:], 8)], axis=1)
     return r if c is None else r + c
 
 
