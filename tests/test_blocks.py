@@ -10,8 +10,13 @@ import agrad as torch
 from agrad.ops import _vec_math
 
 
-@pytest.mark.parametrize("name", ["sin", "cos", "exp", "log", "tanh", "expm1"])
-@pytest.mark.parametrize("n", [_vec_math._IN_BLOCKS - 1, _vec_math._IN_BLOCKS, 100_003])
+_SIZES = [_vec_math._IN_BLOCKS - 1, _vec_math._IN_BLOCKS, 100_003]
+# (float32 expm1 of up to 32,768 elements is Sleef's, as PyTorch's: tests/test_sleef_lanes.py)
+_CASES = [(name, n) for name in ("sin", "cos", "exp", "log", "tanh", "expm1") for n in _SIZES
+          if not (name == "expm1" and n <= 32_768)]
+
+
+@pytest.mark.parametrize("name,n", _CASES)
 def test_blocks_give_the_whole_array_bits(name, n):
     a = (np.random.default_rng(n).standard_normal(n) * 30).astype(np.float32)
     a[:4] = [np.inf, -np.inf, np.nan, -0.0]
