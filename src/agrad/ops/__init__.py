@@ -7,7 +7,7 @@ the groups of PyTorch's documentation:
 
 - pointwise: ``pointwise`` (arithmetic, promotion, clamp, where, masked_fill), ``division``
   (floor_divide, remainder, reciprocal),
-  ``power`` (pow's three overloads), ``unary`` (exp, log, trigonometry, erf, rounding), ``binary`` (atan2, fmod,
+  ``power`` (pow's three overloads), ``unary`` (exp, log, trigonometry, erf), ``rounding`` (floor, round, trunc, frac, sgn, nan_to_num), ``binary`` (atan2, fmod,
   lerp, xlogy, addcmul, ...), ``operators`` (Tensor's ``+``, ``==``, ``&``, ...);
 - ``comparison``: comparisons, logical and bitwise ops, isnan/isclose,
   maximum/minimum; ``sorting``: sort/topk, median/kthvalue/mode, unique;

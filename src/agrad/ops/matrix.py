@@ -23,7 +23,7 @@ from ._op import FUNCTIONS, LINALG, Op, export, finish_out, inplace, method
 from ..autograd.graph import should_compute_output
 from .comparison import isnan
 from .reductions import _axes, _quiet, _unsqueeze_dims
-from .unary import sgn
+from .rounding import sgn
 from .views import _view
 
 INF = float("inf")

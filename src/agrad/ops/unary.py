@@ -1,6 +1,5 @@
 """Unary pointwise maths: exp, log, trigonometric and hyperbolic functions, erf/erfc,
-sqrt/rsqrt, sigmoid, relu, abs, sign, rounding (floor, ceil, round, trunc, frac),
-nan_to_num and logit.
+sqrt/rsqrt, sigmoid, relu, abs, sign, square (rounding and nan_to_num: :mod:`rounding`).
 
 Each differentiable op is one entry: numpy forward, PyTorch's node name, what it
 saves, and its derivative written with agrad ops (derivatives.yaml's formulas),
@@ -9,7 +8,6 @@ so ``create_graph=True`` gives higher derivatives.
 
 from __future__ import annotations
 
-import builtins
 import math
 import struct
 
@@ -708,142 +706,3 @@ def square(input, *, out=None):
 
 
 method("square_")(inplace(square))
-
-
-# ---------------------------------------------------------------------------
-# rounding: zero gradient, but recorded (PyTorch keeps a node)
-# ---------------------------------------------------------------------------
-
-def _rounding(np_fn, fname, aliases=()):
-    def kernel(a):
-        if a.dtype.kind == "b":  # integers are copied before the dispatch; bool reaches the float kernel
-            raise NotImplementedError(f'"{fname}_vml_cpu" not implemented for \'Bool\'')
-        return a.copy(order="K") if a.dtype.kind in "iu" else np_fn(a)
-
-    def derivative(ctx, grad):
-        return _zeros_like(grad)
-
-    derivative.__name__ = fname
-    api = unary(kernel, saves=(), float_out=False, exports=(fname,) + aliases)(derivative)
-    for alias in aliases:
-        method(alias)(api)
-        method(alias + "_")(inplace(api, name=alias))
-    return api
-
-
-floor = _rounding(np.floor, "floor")
-ceil = _rounding(np.ceil, "ceil")
-trunc = _rounding(np.trunc, "trunc", ("fix",))
-
-def _round0_fwd(ctx, a):
-    if a.dtype.kind == "b":
-        raise NotImplementedError('"round_vml_cpu" not implemented for \'Bool\'')
-    return a.copy(order="K") if a.dtype.kind in "iu" else np.rint(a)
-
-
-_round0 = Op("RoundBackward0", _round0_fwd, jvp="element_wise")
-_round1 = Op("RoundBackward1", lambda ctx, a, decimals: _round_decimals(a, decimals), jvp="element_wise")
-_round0.derivative(lambda ctx, grad: _zeros_like(grad))
-_round1.derivative(lambda ctx, grad: _zeros_like(grad))
-
-
-def _round_decimals(a, decimals):
-    ten = np.asarray(10.0 ** builtins.abs(decimals), a.dtype)  # abs is an op here
-    with np.errstate(all="ignore"):
-        if decimals < 0:
-            return (np.rint(a / ten) * ten).astype(a.dtype, copy=False)
-        return (np.rint(a * ten) / ten).astype(a.dtype, copy=False)
-
-
-@export(method=True)
-def round(input, *, decimals=None, out=None):
-    """Round half to even; with ``decimals``, to that many decimal places."""
-    if decimals is None:
-        return finish_out("round", _round0(input), out)
-    if type(decimals) is not int:
-        from ._pyargs import check
-
-        if not check("int", decimals):  # (a bool, a float: the parser's message replaces this one)
-            raise TypeError(f"round(): argument 'decimals' must be int, not {type(decimals).__name__}")
-        decimals = int(decimals)
-    if not input.dtype.is_floating_point:  # (decimals=0 runs round's own kernel, the vectorised one)
-        _not_implemented_for("round" if decimals else "round_vml", input.dtype)
-    return finish_out("round", _round1.apply((input,), (input._data,), {"decimals": int(decimals)}), out)
-
-
-method("round_")(inplace(round))
-
-_frac = Op("FracBackward0", lambda ctx, a: (a - np.trunc(a)).astype(a.dtype, copy=False), jvp="element_wise")
-_frac.derivative(lambda ctx, grad: grad)
-
-
-@export(method=True)
-def frac(input, *, out=None):
-    if not input.dtype.is_floating_point:
-        _not_implemented_for("frac", input.dtype)
-    return finish_out("frac", _frac(input), out)
-
-
-method("frac_")(inplace(frac))
-
-
-@unary(_sign, saves=("self", "result"), float_out=False)  # (PyTorch's sgn_backward reads both)
-def sgn(ctx, grad):  # sgn_backward: a ZeroTensor for a real input
-    data = grad._data
-    if data.dtype.kind == "c":
-        return _zeros_like(grad)
-    return Tensor._make(_zero.zeros(data.shape, data.dtype))
-
-
-# ---------------------------------------------------------------------------
-# nan_to_num
-# ---------------------------------------------------------------------------
-
-def _nan_to_num_fwd(ctx, a, nan, posinf, neginf):
-    if a.dtype.kind != "f":
-        return a.copy(order="K")
-    info = np.finfo(a.dtype)
-    return np.nan_to_num(a, nan=nan, posinf=info.max if posinf is None else posinf,
-                         neginf=info.min if neginf is None else neginf)
-
-
-_nan_to_num = Op("NanToNumBackward0", _nan_to_num_fwd, saves=("self",), jvp="element_wise",
-                 contiguous="like")  # (ATen's nan_to_num: empty_like(self), then the kernel into it)
-
-
-@_nan_to_num.derivative
-def _(ctx, grad):
-    return grad * isfinite(ctx.self)
-
-
-@export(method=True)
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
-    if type(nan) is not float or posinf is not None or neginf is not None:
-        nan, posinf, neginf = (_float_arg(v) for v in (nan, posinf, neginf))
-    nan = 0.0 if nan is None else nan
-    return finish_out("nan_to_num", _nan_to_num.apply(
-        (input,), (input._data,), {"nan": nan, "posinf": posinf, "neginf": neginf}), out)
-
-
-def _float_arg(value):
-    """A ``float`` parameter's value (a number or a 0-d tensor without grad, as PyTorch's parser
-    takes it); anything else fails, and the public function's wrapper gives the parser's message."""
-    if value is None or type(value) is float:
-        return value
-    from ._pyargs import _is_float
-
-    if not _is_float(value):
-        raise TypeError(f"float expected, not {type(value).__name__}")
-    return float(value.item() if isinstance(value, Tensor) else value)
-
-
-_nan_to_num_ = inplace(nan_to_num)
-
-
-@method("nan_to_num_")
-def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
-    if self.dtype.is_floating_point:
-        return _nan_to_num_(self, nan, posinf, neginf)
-    for value in (nan, posinf, neginf):
-        _float_arg(value)
-    return self  # PyTorch copies an integral tensor onto itself: nothing written, an expanded one too
