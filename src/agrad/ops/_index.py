@@ -8,18 +8,14 @@ See agrad/ops/_families.py.
 
 FAMILIES = {
     'activations': {
-        'FUNCTIONS': 'celu celu_ hardshrink relu_ selu selu_ threshold threshold_',
-        'METHODS': 'hardshrink',
-        'FUNCTIONAL': 'celu celu_ elu elu_ glu hardshrink hardsigmoid hardswish hardtanh hardtanh_ leaky_relu '
-            'leaky_relu_ logsigmoid mish relu relu6 relu_ selu selu_ silu softplus softshrink softsign '
-            'tanhshrink threshold threshold_',
+        'FUNCTIONS': 'celu celu_ relu_ selu selu_',
+        'FUNCTIONAL': 'celu celu_ elu elu_ glu hardsigmoid hardswish hardtanh hardtanh_ leaky_relu leaky_relu_ '
+            'logsigmoid mish relu relu6 relu_ selu selu_ silu softplus softsign tanhshrink',
         'OPS': 'CeluBackward0 CeluBackward1 EluBackward0 EluBackward1 EluBackwardBackward0 GluBackward0 '
-            'GluBackwardBackward0 HardshrinkBackward0 HardshrinkBackwardBackward0 HardsigmoidBackward0 '
-            'HardswishBackward0 HardswishBackwardBackward0 HardtanhBackward0 HardtanhBackwardBackward0 '
-            'LeakyReluBackward0 LeakyReluBackward1 LeakyReluBackwardBackward0 LogSigmoidBackward0 '
-            'LogSigmoidBackwardBackward0 MishBackward0 SiluBackward0 SoftplusBackward0 '
-            'SoftplusBackwardBackward0 SoftshrinkBackward0 SoftshrinkBackwardBackward0 ThresholdBackward0 '
-            'ThresholdBackward1',
+            'GluBackwardBackward0 HardsigmoidBackward0 HardswishBackward0 HardswishBackwardBackward0 '
+            'HardtanhBackward0 HardtanhBackwardBackward0 LeakyReluBackward0 LeakyReluBackward1 '
+            'LeakyReluBackwardBackward0 LogSigmoidBackward0 LogSigmoidBackwardBackward0 MishBackward0 '
+            'SiluBackward0 SoftplusBackward0 SoftplusBackwardBackward0',
     },
     'aliases': {
         'FUNCTIONS': 'conj conj_physical imag is_conj is_neg is_nonzero is_same_size is_signed positive real '
@@ -397,6 +393,13 @@ FAMILIES = {
         'OPS': 'DiagonalScatterBackward0 SelectScatterBackward0 SliceScatterBackward0',
     },
     'selection': {},  # (loaded by import agrad)
+    'shrink': {
+        'FUNCTIONS': 'hardshrink threshold threshold_',
+        'METHODS': 'hardshrink',
+        'FUNCTIONAL': 'hardshrink softshrink threshold threshold_',
+        'OPS': 'HardshrinkBackward0 HardshrinkBackwardBackward0 SoftshrinkBackward0 SoftshrinkBackwardBackward0 '
+            'ThresholdBackward0 ThresholdBackward1',
+    },
     'softmax': {
         'FUNCTIONS': 'log_softmax softmax',
         'METHODS': 'log_softmax softmax',
