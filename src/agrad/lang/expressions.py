@@ -19,7 +19,8 @@ from .runtime import _MISSING, Cancelled, Frame, _Break, _Continue, _Return
 from .limits import (as_count, bounded_list, check_format_spec, check_int_bits, check_percent_format,
                      check_size, int_pow, trusted_items)
 from .classnames import shown
-from .safety import NO_GUARD, SafeFormatter, get_attribute, guard
+from .safe_format import SafeFormatter
+from .safety import NO_GUARD, get_attribute, guard
 
 # ------------------------------------------------------------ operators
 
