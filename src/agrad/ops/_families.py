@@ -30,7 +30,7 @@ from . import _index
 
 #: the families ``import agrad`` loads (with the families they import): operators, the
 #: factories, and those modules outside the families import directly
-EAGER = ("comparison", "factories", "functional_forms", "inplace_view", "means", "operators", "pointwise",
+EAGER = ("comparison", "factories", "functional_forms", "inplace_view", "means", "operators", "pointwise", "rounding",
          "sum_to", "views")
 
 _PREFIX = __package__ + "."

@@ -361,13 +361,7 @@ FAMILIES = {
         'FUNCTIONS': 'repeat_interleave',
         'METHODS': 'repeat_interleave',
     },
-    'rounding': {
-        'FUNCTIONS': 'ceil fix floor frac nan_to_num round sgn trunc',
-        'METHODS': 'ceil ceil_ fix fix_ floor floor_ frac frac_ nan_to_num nan_to_num_ round round_ sgn sgn_ trunc '
-            'trunc_',
-        'OPS': 'CeilBackward0 FloorBackward0 FracBackward0 NanToNumBackward0 RoundBackward0 RoundBackward1 '
-            'SgnBackward0 TruncBackward0',
-    },
+    'rounding': {},  # (loaded by import agrad)
     'rrelu': {
         'FUNCTIONS': 'rrelu rrelu_',
         'FUNCTIONAL': 'rrelu rrelu_',
