@@ -582,3 +582,18 @@ CASES += _sums34_cases(GRAPH)
 from exact_cases_gemm34 import cases as _gemm34_cases  # noqa: E402
 
 CASES += _gemm34_cases(GRAPH)
+from exact_cases_groupsa35 import cases as _groupsa35_cases  # noqa: E402
+
+CASES += _groupsa35_cases(GRAPH)
+from exact_cases_groupsb35 import cases as _groupsb35_cases  # noqa: E402
+
+CASES += _groupsb35_cases(GRAPH)
+from exact_cases_tutorials35 import cases as _tutorials35_cases  # noqa: E402
+
+CASES += _tutorials35_cases(GRAPH)
+from exact_cases_gemm35 import cases as _gemm35_cases  # noqa: E402
+
+CASES += _gemm35_cases(GRAPH)
+from exact_cases_lead35 import cases as _lead35_cases  # noqa: E402
+
+CASES += _lead35_cases(GRAPH)
