@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._dense import insertion_sort
+
 #: PyTorch reduces inputs of this many elements or more on several threads
 GRAIN_SIZE = 32768
 #: above this many elements a sum over dims keeps numpy's (faster) order
@@ -98,15 +100,7 @@ def _layout(a, axes):
             out_strides[i] = step
             step *= a.shape[i]
     dims = [[a.shape[i], a.strides[i], out_strides[i]] for i in range(nd - 1, -1, -1) if a.shape[i] != 1]
-    for i in range(1, len(dims)):  # reorder_dimensions' insertion sort (ambiguous: stays)
-        k = i
-        for j in range(i - 1, -1, -1):
-            c = _should_swap(dims[j], dims[k])
-            if c > 0:
-                dims[j], dims[k] = dims[k], dims[j]
-                k = j
-            elif c < 0:
-                break
+    insertion_sort(dims, _should_swap)  # reorder_dimensions (ambiguous: stays)
     out = [dims[0]]
     for d in dims[1:]:  # coalesce_dimensions
         p = out[-1]

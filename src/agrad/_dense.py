@@ -1,5 +1,6 @@
-"""c10's ``is_non_overlapping_and_dense`` for numpy arrays: below both the ops (result
-layouts, overlap checks) and the engine (a leaf's gradient layout contract)."""
+"""Layout rules below both the ops (result layouts, overlap checks, reduction orders) and the
+engine (a leaf's gradient layout contract): c10's ``is_non_overlapping_and_dense`` for numpy
+arrays, and the insertion sort by which TensorIterator (and ``dim_order``) order dimensions."""
 
 from __future__ import annotations
 
@@ -16,3 +17,20 @@ def dense(a) -> bool:
             return False
         expected *= size
     return True
+
+
+def insertion_sort(items: list, should_swap) -> list:
+    """``items`` sorted in place as ATen sorts dimensions (TensorIterator's reorder_dimensions,
+    Tensor.dim_order): each item moves towards the front while ``should_swap(earlier, item)``
+    is 1 and stops at -1; 0 (the comparison cannot decide) passes over the earlier item
+    without swapping, so an undecided pair keeps its order."""
+    for i in range(1, len(items)):
+        k = i
+        for j in range(i - 1, -1, -1):
+            c = should_swap(items[j], items[k])
+            if c > 0:
+                items[j], items[k] = items[k], items[j]
+                k = j
+            elif c < 0:
+                break
+    return items

@@ -11,7 +11,7 @@ the groups of PyTorch's documentation:
   lerp, xlogy, addcmul, ...), ``operators`` (Tensor's ``+``, ``==``, ``&``, ...);
 - ``comparison``: comparisons, logical and bitwise ops, isnan/isclose,
   maximum/minimum; ``sorting``: sort/topk, median/kthvalue/mode, unique;
-- ``reductions`` (sum, max, prod, logsumexp, ...), ``means`` (mean, nanmean), ``variance``
+- ``reductions`` (sum, max, prod, ...), ``logsumexp``, ``means`` (mean, nanmean), ``variance``
   (var/std, var_mean/std_mean) and ``cumulative`` (cumsum, cumprod, cummax, logcumsumexp);
 - ``views`` (views, reshaping, copies), ``unfold`` (Tensor.unfold's windows), ``casts`` (to, type, new_*), ``joining`` (cat/stack,
   split/chunk, repeat, flip, meshgrid), ``indexing`` (``x[...]``, select) and

@@ -228,6 +228,11 @@ FAMILIES = {
         'METHODS': 'logit logit_',
         'OPS': 'LogitBackward0',
     },
+    'logsumexp': {
+        'FUNCTIONS': 'logsumexp',
+        'METHODS': 'logsumexp',
+        'OPS': 'LogsumexpBackward0',
+    },
     'losses': {
         'FUNCTIONS': 'binary_cross_entropy_with_logits cosine_embedding_loss hinge_embedding_loss kl_div '
             'margin_ranking_loss poisson_nll_loss',
@@ -258,6 +263,12 @@ FAMILIES = {
     'margin_losses': {
         'FUNCTIONS': 'triplet_margin_loss',
         'FUNCTIONAL': 'multilabel_soft_margin_loss triplet_margin_loss triplet_margin_with_distance_loss',
+    },
+    'masked': {
+        'FUNCTIONS': 'masked_scatter masked_select take take_along_dim',
+        'METHODS': 'masked_scatter masked_scatter_ masked_select take take_along_dim',
+        'OPS': 'MaskedScatterBackward0 MaskedScatterBackwardBackward0 MaskedSelectBackward0 PutBackward0 '
+            'TakeBackward0',
     },
     'matrix': {
         'FUNCTIONS': 'cross diag diag_embed diagonal dist norm renorm trace tril triu',
@@ -368,13 +379,11 @@ FAMILIES = {
         'OPS': 'RreluWithNoiseBackward0 RreluWithNoiseBackward1 RreluWithNoiseBackwardBackward0',
     },
     'scatter_gather': {
-        'FUNCTIONS': 'gather index_add index_copy index_select masked_scatter masked_select scatter scatter_add take '
-            'take_along_dim',
-        'METHODS': 'gather index_add index_add_ index_copy index_copy_ index_select masked_scatter masked_scatter_ '
-            'masked_select scatter scatter_ scatter_add scatter_add_ take take_along_dim',
-        'OPS': 'GatherBackward0 IndexAddBackward0 IndexCopyBackward0 IndexSelectBackward0 MaskedScatterBackward0 '
-            'MaskedScatterBackwardBackward0 MaskedSelectBackward0 NotImplemented PutBackward0 '
-            'ScatterAddBackward0 ScatterBackward0 ScatterBackward1 TakeBackward0',
+        'FUNCTIONS': 'gather index_add index_copy index_select scatter scatter_add',
+        'METHODS': 'gather index_add index_add_ index_copy index_copy_ index_select scatter scatter_ scatter_add '
+            'scatter_add_',
+        'OPS': 'GatherBackward0 IndexAddBackward0 IndexCopyBackward0 IndexSelectBackward0 NotImplemented '
+            'ScatterAddBackward0 ScatterBackward0 ScatterBackward1',
     },
     'scatter_reduce': {
         'FUNCTIONS': 'index_reduce scatter_reduce',

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dense import dense as _dense
+from .._dense import dense as _dense, insertion_sort
 
 
 def iterator_layout(out, arrays):
@@ -160,17 +160,7 @@ def reorder_dimensions(ndim, shape, strides, reduction=False):
                 return 1
         return 0
 
-    perm = list(range(ndim - 1, -1, -1))
-    for i in range(1, len(perm)):
-        d1 = i
-        for d0 in range(i - 1, -1, -1):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
-    return perm
+    return insertion_sort(list(range(ndim - 1, -1, -1)), should_swap)
 
 
 def dense_order(a):

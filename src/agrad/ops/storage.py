@@ -16,6 +16,7 @@ import weakref
 
 import numpy as np
 
+from .._dense import insertion_sort
 from ..autograd import graph
 from ..autograd.graph import _INF
 from ..tensor import LEAF_INPLACE_MESSAGE, Tensor
@@ -369,16 +370,7 @@ def dim_order(input, *, ambiguity_check=False):
             return -1
         return 1 if ge(sa, sb) else 0
 
-    perm = list(reversed(range(n)))
-    for i in range(1, n):
-        d1 = i
-        for d0 in reversed(range(i)):
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
+    perm = insertion_sort(list(reversed(range(n))), should_swap)
     if ambiguity_check and any(should_swap(perm[i], perm[i + 1]) != -1 for i in range(n - 1)):
         raise RuntimeError("The tensor does not have unique dim order.")
     return tuple(reversed(perm))
