@@ -79,6 +79,16 @@ def test_imports_run_one_way(path):
     assert not wrong, f"{path.relative_to(PKG)} ({_part(path)}) must not import {sorted(forbidden)}: {wrong}"
 
 
+#: a module longer than this is split by concern (issue 12: "each file a readable size")
+MAX_LINES = 800
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(PKG)))
+def test_modules_stay_a_readable_size(path):
+    lines = path.read_text().count("\n")
+    assert lines <= MAX_LINES, f"{path.relative_to(PKG)} has {lines} lines: split it by concern"
+
+
 def test_the_check_sees_every_kind_of_import():
     """The checker itself: lazy, relative, absolute and ``from .. import x`` imports are all seen."""
     text = ("import numpy\n"
