@@ -14,9 +14,9 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from .._cascade import cascade_sum
 from .._zero import IMMUTABLE, ZeroArray
 from ..tensor import Tensor
+from . import _welford
 from ._layout import c_order
 from ._op import Op, export, finish_out
 from .selection import where
@@ -80,12 +80,11 @@ def _var_args(fname, input, dim, unbiased, keepdim, correction):
 
 
 def _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=False, welford=False):
-    """(var or std, mean) as PyTorch's kernel: accumulated in double, the square root (std)
-    taken in double before the one rounding to the input's type; an empty input gives NaN.
-    ``welford`` (var_mean, std_mean): WelfordOps' one pass in memory order for slices of up to
-    _WELFORD_MAX elements under GRAIN_SIZE in all (one thread): its mean and m2 are an ulp
-    or so off the two-pass ones (a mean of +-1s is -6.9e-18, not 0)."""
-    work = a.astype(np.float64) if a.dtype != np.float64 else a
+    """(var or std, mean) as PyTorch's kernels (ops/_welford.py): WelfordOps in double for
+    var_mean/std_mean and for var/std with several output elements, std_var_all_cpu's two
+    passes for a float/double var/std with one; the square root (std) taken in double before
+    the one rounding to the input's type; an empty input gives NaN. Where PyTorch's threads
+    split a slice: numpy's two passes (the same value up to rounding)."""
     count = 1
     for ax in axes:
         count *= a.shape[ax]
@@ -95,68 +94,41 @@ def _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=False, welford=False
         warnings.warn(
             f"{fname}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
             "(input numel divided by output numel).", UserWarning, stacklevel=5)
+    out_shape = tuple(1 if d in axes else n for d, n in enumerate(a.shape))
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if welford and a.ndim and 0 < count <= _WELFORD_MAX and a.size < 32768 and a.flags.c_contiguous:
-            mean, m2 = _welford(work, axes)
-            if not keepdim:
-                m2 = np.squeeze(m2, axis=axes)
-        elif (not welford and len(axes) == a.ndim >= 1 and a.dtype.itemsize >= 4 and type(a) is np.ndarray
-              and 0 < a.size < _GRAIN_SIZE and a.flags.c_contiguous):
-            mean, m2 = _all_moments(a, work, keepdim)
+        moments = None
+        if type(a) is np.ndarray and a.size:
+            if not welford and a.size == count:
+                moments = _welford.all_moments(a)
+                if moments is not None:
+                    moments = (np.full(out_shape, moments[0]), np.full(out_shape, moments[1]))
+            else:
+                moments = _welford.welford(a, axes)
+                if moments is not None:
+                    moments = (moments[0].reshape(out_shape), moments[1].reshape(out_shape))
+        if moments is not None:
+            mean, m2 = moments
         else:
+            work = a.astype(np.float64) if a.dtype != np.float64 else a
             mean = np.mean(work, axis=axes, keepdims=True)
             dev = work - mean
-            m2 = np.sum(dev * dev, axis=axes, keepdims=keepdim)
+            m2 = np.sum(dev * dev, axis=axes, keepdims=True)
+            if count > 1 and a.ndim and type(work) is np.ndarray and np.isinf(work).any():
+                mean = _welford_inf_mean(work, axes, mean)
         dof = count - correction
         var = m2 / (dof if dof > 0 else 0)  # C++'s std::max(0, dof): a NaN correction divides by 0
         if a.size == 0:  # std_var_out fills an empty reduction with NaN, whatever the correction
             var = np.full(np.shape(var), np.nan)
         if take_sqrt:
             var = np.sqrt(var)
-        if count > 1 and a.ndim and type(work) is np.ndarray and np.isinf(work).any():
-            mean = _welford_inf_mean(work, axes, mean)
-        mean = mean if keepdim else np.squeeze(mean, axis=axes) if axes else mean.reshape(())
+        if not keepdim:
+            var = np.squeeze(var, axis=axes) if axes else np.reshape(var, ())
+            mean = np.squeeze(mean, axis=axes) if axes else np.reshape(mean, ())
+    if a.dtype == np.float16:  # (c10::Half from a double: through float, rounded twice)
+        var, mean = np.asarray(var).astype(np.float32), np.asarray(mean).astype(np.float32)
     # (ATen allocates a reduction's results contiguous, whatever the input's layout)
     return c_order(np.asarray(var).astype(a.dtype, copy=False)), c_order(np.asarray(mean).astype(a.dtype, copy=False))
-
-
-_WELFORD_MAX = 4096
-_GRAIN_SIZE = 32768
-
-
-def _all_moments(a, work, keepdim):
-    """ATen's std_var_all_cpu (a float32/float64 std or var over every element, one thread under
-    GRAIN_SIZE): the mean is ``self.mean()`` in the input's dtype (its sum's order), taken to
-    double; the squares of the differences are added one after the other in memory order.
-    (mean with dims kept, m2)."""
-    total = cascade_sum(a, tuple(range(a.ndim)), False)
-    if total is None:
-        total = np.add.reduce(a, axis=None)
-    mean = np.float64(a.dtype.type(total) / a.dtype.type(a.size))
-    dev = work.reshape(-1) - mean
-    m2 = np.cumsum(dev * dev)[-1]
-    shape = (1,) * a.ndim
-    return np.full(shape, mean), (np.full(shape, m2) if keepdim else np.float64(m2))
-
-
-def _welford(work, axes):
-    """WelfordOps::reduce over each slice (double, memory order of a contiguous input):
-    delta = x - mean, mean += delta / n, m2 += delta * (x - mean). (mean, m2), dims kept."""
-    axes = tuple(sorted(axes))
-    last = tuple(range(work.ndim - len(axes), work.ndim))
-    flat = np.moveaxis(work, axes, last)
-    keep = flat.shape[:work.ndim - len(axes)]
-    flat = flat.reshape(int(np.prod(keep)), int(np.prod(flat.shape[len(keep):])))  # (-1 fails on no elements)
-    mean = np.zeros(flat.shape[0])
-    m2 = np.zeros(flat.shape[0])
-    for k in range(flat.shape[1]):
-        x = flat[:, k]
-        delta = x - mean
-        mean = mean + delta / float(k + 1)
-        m2 = m2 + delta * (x - mean)
-    shape = [1 if d in axes else work.shape[d] for d in range(work.ndim)]
-    return mean.reshape(shape), m2.reshape(shape)
 
 
 def _welford_inf_mean(work, axes, mean):
