@@ -10,6 +10,22 @@ def case(case_id: str, code: list[str], show: list[str]) -> dict:
     return {"id": case_id, "code": code, "show": show}
 
 
+_Z = "((torch.arange({n}.) * 7919 % 1009 - 504) / 37).reshape({shape})"
+
+
 def cases(graph: str) -> list[dict]:
     del graph
-    return []
+    return [
+        case("var-welford-order",  # var/std with several outputs and every var_mean/std_mean: ATen's Welford in
+             # double, each slice read in TensorIterator's order (permuted, sliced, expanded inputs); var/std into
+             # one element: std_var_all_cpu's two passes; float16 results rounded through float
+             ["w = " + _Z.format(n=2640, shape="6, 11, 40") + " + 3", "d = w.double()", "p = w.permute(2, 0, 1)",
+              "s = w[:, ::2, 1:]", "e = " + _Z.format(n=160, shape="4, 40, 1") + ".expand(4, 40, 3)",
+              "h = w.half()"],
+             ["w.var(dim=1).tolist()", "w.std(dim=(0, 2)).tolist()", "d.var(dim=(0, 2), correction=0).tolist()",
+              "[t.tolist() for t in torch.var_mean(p, dim=0)]", "[t.tolist() for t in torch.std_mean(p, dim=(1, 2))]",
+              "s.var(dim=(0, 2)).tolist()", "s.std(dim=(0, 1, 2)).item()", "s.var().item()", "p.var().item()",
+              "[t.tolist() for t in torch.var_mean(e, dim=1)]", "e.std(dim=(0, 1)).tolist()",
+              "[t.tolist() for t in torch.var_mean(w)]", "[t.tolist() for t in torch.std_mean(h, dim=(0, 1))]",
+              "h.var(dim=2).tolist()", "w[:1, :, :1].var(dim=(0, 1)).tolist()"]),
+    ]
