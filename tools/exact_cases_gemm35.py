@@ -1,6 +1,7 @@
 """Regression cases of session 35's gemm work (issue 10), compared with PyTorch 2.13.
 
-Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [expressions]}``.
+Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [expressions]}``. Values
+are shown with .tolist() (every bit of each float32).
 """
 
 from __future__ import annotations
@@ -12,4 +13,16 @@ def case(case_id: str, code: list[str], show: list[str]) -> dict:
 
 def cases(graph: str) -> list[dict]:
     del graph
-    return []
+    r = "torch.manual_seed(7)"
+    return [
+        case("gemm-order-odd-k-halves",  # k 193-384: two chains of k // 2, an odd k's last product added after
+             [r, "A = torch.randn(14, 301)", "B = torch.randn(301, 13)", "W = torch.randn(13, 301)",
+              "c = torch.randn(13)"],
+             ["(A @ B).tolist()", "(A @ W.t()).tolist()", "(A.t().contiguous().t() @ B).tolist()",
+              "torch.addmm(c, A, B).tolist()", "(A[:, :197] @ B[:197]).tolist()"]),
+        case("gemm-order-long-k-short-rows",  # below 12 rows the m % 4 last rows' kernel is not K-blocked
+             [r, "A = torch.randn(7, 250)", "B = torch.randn(250, 16)", "W = torch.randn(16, 250)",
+              "c = torch.randn(16)"],
+             ["(A @ B).tolist()", "(A @ W.t()).tolist()", "(A[:3] @ B).tolist()", "torch.addmm(c, A[:5], B).tolist()",
+              "(A.t().contiguous().t()[:6] @ B).tolist()"]),
+    ]

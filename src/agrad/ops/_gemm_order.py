@@ -15,9 +15,9 @@ products"), for m >= 2 unless said:
   rest (the same peel);
 - n of 12 or more, any layout: a fused multiply-add chain over k (each step's product exact, one
   rounding), started from zero (below 12 rows, the m % 4 last rows are sequential sums, or 4 lanes for a
-  transposed b), for k up to 192; two such chains over the halves of k (the second
-  added to the first) for k up to 384 (odd k: not every element); above, chains over K-blocks of 192
-  and the rest, added in order;
+  transposed b, over the whole of k), for k up to 192; two such chains over k // 2 each (the second
+  added to the first; an odd k's last product, rounded, added after) for k up to 384; above, chains
+  over K-blocks of 192 and the rest, added in order;
 - n = 1 with a row-major ``a`` (MKL's gemv): gemv_lanes below; with a transposed ``a``: sequential;
 - m = 1 with a transposed b: not found, numpy's.
 
@@ -78,43 +78,45 @@ def fma_chain(a, b):
     return acc.astype(np.float32)
 
 
-def _fma_rows(a, b, c=None, batched=False):
-    """The FMA kernel's rows (c added after); below 12 rows it takes four at a time and the m % 4 last
-    rows are another kernel's: a sequential sum from c (b row-major), or 4 lanes (b transposed); not in
-    a bmm of two or more matrices (MKL's batched path)."""
+def _split_rows(a, batched):
+    """How many of a's rows the FMA kernel takes: all from 12 rows (or in a batched bmm), else four at
+    a time (the m % 4 last rows another kernel's, over the whole of k, not K-blocked)."""
     m = a.shape[0]
-    q = m - m % 4
-    if q == m or m >= 12 or batched:
-        r = fma_chain(a, b)
-        return r if c is None else r + c
-    r = fma_chain(a[:q], b) if q else None
-    if c is not None and r is not None:
-        r = r + c[:q]
-    cq = None if c is None else c[q:]
+    return m if m >= 12 or batched else m - m % 4
+
+
+def _tail_rows(a, b, c):
+    """The m % 4 last rows below 12: a sequential sum from c (b row-major), or 4 lanes (b transposed)."""
     if _transposed(b):
-        last = lanes_aligned(a[q:], b, 4)
-        last = last if cq is None else last + cq
-    else:
-        last = sequential(a[q:], b, cq)
-    return last if r is None else np.concatenate([r, last])
+        r = lanes_aligned(a, b, 4)
+        return r if c is None else r + c
+    return sequential(a, b, c)
 
 
 def fma_blocks(a, b, c=None, batched=False):
-    """FMA chains over K-blocks, each from zero, their results added in order: one block up to 192, two
-    halves up to 384 (an odd k's halves k // 2 and k - k // 2: not all elements agree), then blocks of
-    192 and the rest; each added to c (beta * C) when there is one."""
-    k = a.shape[1]
+    """The FMA kernel's rows (_split_rows; the others _tail_rows): FMA chains over K-blocks, each from
+    zero, their results added in order (to c, beta * C, when there is one): one block up to 192, two
+    halves of k // 2 up to 384 (an odd k's last product, rounded, added after them), then blocks of
+    192 and the rest."""
+    m, k = a.shape
+    q = _split_rows(a, batched)
+    tail = _tail_rows(a[q:], b, None if c is None else c[q:]) if q < m else None
+    if not q:
+        return tail
+    a = a[:q]
+    out = None if c is None else c[:q]
     if k <= KBLOCK:
-        return _fma_rows(a, b, c, batched)
-    if k <= 2 * KBLOCK:
-        cuts = [0, k // 2, k]
+        cuts = [0, k]
+    elif k <= 2 * KBLOCK:
+        cuts = [0, k // 2, k - k % 2]
     else:
         cuts = list(range(0, k, KBLOCK)) + [k]
-    out = c
     for s, e in zip(cuts, cuts[1:]):
-        part = _fma_rows(a[:, s:e], b[s:e], None, batched)
+        part = fma_chain(a[:, s:e], b[s:e])
         out = part if out is None else out + part
-    return out
+    if cuts[-1] < k:
+        out = out + a[:, k - 1:] * b[k - 1:]
+    return out if tail is None else np.concatenate([out, tail])
 
 
 def gemv_lanes(a, v, c=None):
