@@ -24,6 +24,8 @@ ONCE = {
         lambda: torch.ones(2, requires_grad=True).exp().sum().backward(create_graph=True),
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.":
         lambda: float(torch.ones((), requires_grad=True)),
+    "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy":
+        lambda: F.conv2d(torch.ones(1, 1, 5, 5), torch.ones(1, 1, 2, 2), padding="same"),
 }
 
 
@@ -76,4 +78,6 @@ _SOURCE = {
         "torch.ones(2, requires_grad=True).exp().sum().backward(create_graph=True)",
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.":
         "float(torch.ones((), requires_grad=True))",
+    "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy":
+        "F.conv2d(torch.ones(1, 1, 5, 5), torch.ones(1, 1, 2, 2), padding='same')",
 }

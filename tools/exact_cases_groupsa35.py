@@ -11,5 +11,24 @@ def case(case_id: str, code: list[str], show: list[str]) -> dict:
 
 
 def cases(graph: str) -> list[dict]:
-    del graph
-    return []
+    return [
+        case("set-view-then-inplace-view-of-it",  # (end run raises-only-agrad:setitem) a view that set_ gave other
+             # memory stays a view of its base to autograd: an in-place op on a view of it writes that memory (the
+             # base keeps its values), its CopySlices reads the base's gradient through the view's geometry
+             # (as_strided: refused where that reaches past the base)
+             [graph, "a = torch.arange(12., requires_grad=True)", "b = a * 1", "r6 = b[4:8]",
+              "t = torch.tensor([5.0, 6.0, 7.0])",
+              "with torch.no_grad():\n    r6.set_(source=t)", "r7 = r6[1:]", "r7[None] = -2.0",
+              "r7.mul_(3.0)", "b.sum().backward(retain_graph=True)",
+              "a2 = torch.arange(4., requires_grad=True)", "b2 = a2 * 1", "v = b2[1:3]",
+              "with torch.no_grad():\n    v.set_(source=torch.arange(10.))", "w = v[5:]", "w.mul_(-2.0)",
+              "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)"],
+             ["b", "r6", "r7", "t", "graph(b.grad_fn)", "a.grad", "b2", "v", "w",
+              "err(lambda: b2.sum().backward())", "w.sum()"]),
+        case("set-view-with-grad-then-setitem",  # (end run raises-only-agrad:setitem) set_ recorded on a view,
+             # then setitem on a view of it: values and nodes; backward meets set_'s missing derivative
+             ["a = torch.arange(12., requires_grad=True)", "b = a * 1", "r6 = b[4:8]",
+              "t = torch.tensor([5.0, 6.0, 7.0])", "r6.set_(source=t)", "r7 = r6[1:]", "r7[None] = -2.0",
+              "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)"],
+             ["b", "r6", "r7", "t", "err(lambda: b.sum().backward())"]),
+    ]

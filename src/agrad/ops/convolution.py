@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -736,8 +735,9 @@ def _same_padding(input, k, dilation):
         right.append(total - total // 2)
     if left == right:
         return input, tuple(left)
-    warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
-                  "of the input be created", UserWarning, stacklevel=4)
+    from .._warn_once import warn_once  # (ATen's TORCH_WARN_ONCE: the first time in a process)
+    warn_once("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
+              "of the input be created", UserWarning, stacklevel=4)
     pad_nd = [0] * (2 * sp)
     for i in range(sp):
         delta = right[i] - left[i]

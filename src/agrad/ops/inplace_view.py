@@ -157,6 +157,7 @@ class CopySlices(Node):
         self._inner = inner
         self._idx = idx
         self._order = None  # the base's layout (dense_order), which the base's gradient takes
+        self._outside = None  # as_strided's error, for a view that set_ moved past its base's elements
 
     _released = False
 
@@ -166,6 +167,8 @@ class CopySlices(Node):
             return (None,) * len(self.next_functions)
         if self._released:  # PyTorch's CopySlices drops its op when released (ERR_BACKWARD_TWICE)
             raise RuntimeError(graph.FREED_MESSAGE)
+        if self._outside is not None:  # (a view that set_ moved past its base: as_strided refuses it)
+            raise RuntimeError(self._outside)
         inner = self._inner
         if graph._state["enabled"]:  # create_graph: PyTorch's steps, each recorded (copy_ into a new
             # tensor, as_strided, a contiguous clone for the op's formula, copy_ back into the slice)
@@ -222,12 +225,33 @@ def view_index(view, base):
         return idx
 
 
+def _outside(view, base, idx):
+    """CopySlices' as_strided of the base's gradient (a new tensor of the base's sizes and strides) with the
+    view's geometry: its error where the geometry reaches past that storage (a view set_ moved), else None."""
+    n = base._data.size
+    if not idx.size or n and int(idx.max()) < n:
+        return None
+    item = base._data.itemsize
+    have = 0 if not n else (1 + sum((k - 1) * abs(s) for k, s in zip(base.shape, base.stride()))) * item
+    offset = view.storage_offset() - base.storage_offset()
+    need = (offset + 1 + sum((k - 1) * s for k, s in zip(view.shape, view.stride()))) * item
+    return (f"setStorage: sizes {list(view.shape)}, strides {list(view.stride())}, storage offset {offset}, and "
+            f"itemsize {item} requiring a storage size of {need} are out of bounds for storage of size {have}")
+
+
+def _copy_slices(base_edge, base, inner, view):
+    idx = view_index(view, base)
+    node = CopySlices(base_edge, (base._data.shape, base.dtype), inner, idx)
+    node._outside = _outside(view, base, idx)
+    return node, idx
+
+
 def rebase_view(view, inner):
     """An in-place op recorded as ``inner`` on ``view`` itself (set_, which gives the view other
     memory), then PyTorch's rebase_history: the base's history becomes a CopySlices wrapping
     ``inner``, and the view is differentiated through it (AsStridedBackward0)."""
     base = view._base
-    _rebase(base, CopySlices(graph.edge(base), (base._data.shape, base.dtype), inner, view_index(view, base)))
+    _rebase(base, _copy_slices(graph.edge(base), base, inner, view)[0])
     regenerate_view(view)
 
 
@@ -269,8 +293,7 @@ def inplace_through_view(view, fn, args, kwargs):
     view._write_data(result)  # through the numpy view: the base's data changes too
     if _dual._ACTIVE[0]:
         _dual.write_tangent(view, result)
-    idx = flat_index(view, base)
-    node = CopySlices(base_edge, (base._data.shape, base.dtype), inner, idx)
+    node, idx = _copy_slices(base_edge, base, inner, view)
     _rebase(base, node)
     for hook in graph.record_hooks:  # call: ("view", base's edge and value before, inner node, index)
         hook(node, (base,), (base,), ("view", base_edge, before, inner, idx))
