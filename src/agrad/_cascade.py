@@ -21,6 +21,9 @@ its leading dims keep shorter paths to the same additions.  Larger inputs (PyTor
 threads) are covered where the split between threads leaves the order as it is
 (``_same_when_split``); the others return None and keep numpy's sum (the same value up
 to float rounding).
+
+A shape (with its strides, dtype and dims) summed again and again takes a plan of these same
+additions made once (_cascade_plan: a few numpy calls a call rather than some thirty).
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ GRAIN_SIZE = 32768
 #: above this many elements a sum over dims keeps numpy's (faster) order
 _THREADED_MAX = 1 << 21
 _LEVELS = 4
+#: inputs of up to this many elements take a cached plan of the additions (_cascade_plan)
+_PLAN_MAX = GRAIN_SIZE - 1
 
 
 def _dense(a):
@@ -58,6 +63,14 @@ def cascade_sum(a, axes, keepdims, ignore_nan=False):
         return _general(a, axes, keepdims, ignore_nan)
     if ignore_nan:
         return _general(a, axes, keepdims, True)
+    if a.size <= _PLAN_MAX:  # the same additions by a plan made once per shape (_cascade_plan)
+        return _cascade_plan.planned(a, axes, keepdims, _paths)
+    return _paths(a, axes, keepdims)
+
+
+def _paths(a, axes, keepdims):
+    """cascade_sum's paths for a float32/float64 array of under GRAIN_SIZE elements (or the index
+    twin _cascade_plan runs them on, whose strides are the array's times 8 / its itemsize)."""
     shape = a.shape
     if keepdims:
         out_shape = tuple(1 if i in axes else n for i, n in enumerate(shape))
@@ -147,7 +160,7 @@ def _general(a, axes, keepdims, ignore_nan, threaded=False):
     if d0[2] != 0:  # nothing reduced (only dims of size 1)
         return None
     size = a.itemsize
-    v = 32 // size  # lanes of an AVX2 vector of the input's dtype
+    v = _lanes(a)  # lanes of an AVX2 vector of the input's dtype
     inner = d0[1] == size and d0[0] >= v or d0[1] < d1[1] and not (d1[1] == size and d1[0] >= v)
     if threaded and not _same_when_split(dims, inner):
         return None
@@ -156,6 +169,7 @@ def _general(a, axes, keepdims, ignore_nan, threaded=False):
     red = [d for d in outer if d[2] == 0][::-1]
     vdims = kept + red + [d1, d0]
     view = np.lib.stride_tricks.as_strided(a, [d[0] for d in vdims], [d[1] for d in vdims], writeable=False)
+    view = _symbols(view)
     if half:
         view = view.astype(np.float32)
     if ignore_nan:
@@ -163,7 +177,7 @@ def _general(a, axes, keepdims, ignore_nan, threaded=False):
     nk, nr = _prod(d[0] for d in kept), _prod(d[0] for d in red)
     s0, s1 = d0[0], d1[0]
     x = view.reshape(nk * nr, s1, s0)
-    vacc = 32 // x.itemsize  # ... of the accumulation type
+    vacc = _lanes(x)  # ... of the accumulation type
     if d0[1] == size and s0 >= v:  # vectorized_inner_sum
         part = _inner(x.reshape(-1, s0), v, vacc).reshape(nk * nr, s1)
     elif d0[1] < d1[1] and not (d1[1] == size and s1 >= v):  # scalar_inner_sum
@@ -188,8 +202,13 @@ def _general(a, axes, keepdims, ignore_nan, threaded=False):
         out_shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape))
     else:
         out_shape = tuple(n for i, n in enumerate(a.shape) if i not in axes)
-    out = np.empty(_prod(out_shape), a.dtype)
     ostrides = [d[2] for d in kept] + ([d1[2]] if d1[2] else [])
+    if total.dtype == object:  # (_cascade_plan's symbols: placed by their positions)
+        out = np.empty(_prod(out_shape), object)
+        at = np.arange(out.size)
+        out[np.ndarray(outv, at.dtype, at, 0, [o // a.itemsize * at.itemsize for o in ostrides]).reshape(-1)] = total.reshape(-1)
+        return out.reshape(out_shape)
+    out = np.empty(_prod(out_shape), a.dtype)
     place = np.ndarray(outv, out.dtype, out, 0, [o // a.itemsize * out.itemsize for o in ostrides])
     place[...] = total.reshape(outv)
     return out.reshape(out_shape)
@@ -236,6 +255,17 @@ def _inner(x, v, vacc):
     return np.cumsum(seq, axis=1)[:, -1]  # from zero: the leftover elements, then the lanes
 
 
+def _lanes(x):
+    """32 // itemsize: the lanes of an AVX2 vector of ``x``'s float type (_cascade_plan's index
+    twin and symbols: those of the array it plans for)."""
+    return 32 // x.itemsize if x.dtype.kind == "f" else _cascade_plan.LANES[0]
+
+
+def _symbols(x):
+    """``x`` itself, or, for _cascade_plan's index twin, its symbols (the additions recorded)."""
+    return x if x.dtype.kind != "i" else _cascade_plan.symbols(x)
+
+
 def _prod(items):
     out = 1
     for n in items:
@@ -247,8 +277,9 @@ def _columns(x):
     """Each column of ``x`` (n, c) summed as ATen's vectorized_outer_sum / scalar_outer_sum do:
     whole groups of columns (4 vectors of V lanes, or 4 single columns when c < V) in the
     cascade down the rows, the other columns with row_sum's four accumulators."""
+    x = _symbols(x)
     n, c = x.shape
-    v = 32 // x.itemsize
+    v = _lanes(x)
     group = 4 * v if c >= v else 4
     cut = (c // group) * group
     out = np.empty(c, x.dtype)
@@ -261,8 +292,9 @@ def _columns(x):
 
 def _rows(x):
     """Each row of ``x`` (R, n) summed as ATen's vectorized_inner_sum / row_sum do."""
+    x = _symbols(x)
     r, n = x.shape
-    v = 32 // x.itemsize  # lanes of an AVX2 vector
+    v = _lanes(x)  # lanes of an AVX2 vector
     if r == 1 and n < v:  # one short row, with numpy scalars (what _row_sum below does for it)
         e = x[0]
         zero = x.dtype.type(0)
@@ -330,3 +362,6 @@ def _multi_row_sum(b):
     for j in range(1, _LEVELS):
         total = total + acc[j]
     return total
+
+
+from . import _cascade_plan  # noqa: E402  (it runs the paths above on symbols)
