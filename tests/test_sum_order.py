@@ -130,7 +130,8 @@ def test_middle_dims_differ_from_numpys_order():
 def test_threaded_sizes_where_the_split_keeps_the_order():
     """Over GRAIN_SIZE PyTorch splits the output's elements between threads; where that leaves each
     element's additions as they are (two reduced dims, or a loop along the reduced dim), agrad's
-    bits are PyTorch's; elsewhere (a single output, columns split) numpy's sum stays."""
+    bits are PyTorch's; columns split between threads are summed a
+    thread's columns at a time; a single output keeps numpy's sum."""
     from agrad._cascade import cascade_sum
 
     real = pytest.importorskip("torch")
@@ -142,5 +143,12 @@ def test_threaded_sizes_where_the_split_keeps_the_order():
         for op in ("sum", "mean", "nansum"):
             want = getattr(real.from_numpy(x), op)(dim=dims).numpy()
             assert getattr(torch.tensor(x), op)(dim=dims)._data.tobytes() == want.tobytes(), (shape, dims, op)
-    assert cascade_sum(np.ones((300, 200), np.float32), (0,), False) is None  # columns split between threads
+    # columns split between threads (get_num_threads() of them, rounded to 128 bytes where adjacent): each
+    # thread's columns summed as on one thread
+    for x, view, dims in [((rng.standard_normal((300, 200)) * 3).astype("float32"), lambda t: t, (0,)),
+                          ((rng.standard_normal((200, 331)) * 3).astype("float64"), lambda t: t.t(), (1,)),
+                          ((rng.standard_normal((90, 1, 337)) * 3).astype("float16"), lambda t: t.expand(90, 3, 337), (1,)),
+                          ((rng.standard_normal((151, 400))).astype("float32"), lambda t: t[:, ::2], (0,))]:
+        want = view(real.from_numpy(x)).sum(dim=dims).numpy()
+        assert view(torch.tensor(x)).sum(dim=dims)._data.tobytes() == want.tobytes(), (x.shape, dims)
     assert cascade_sum(np.ones((300, 200), np.float32), (0, 1), False) is None  # one output: two passes

@@ -28,4 +28,9 @@ def cases(graph: str) -> list[dict]:
               "[t.tolist() for t in torch.var_mean(e, dim=1)]", "e.std(dim=(0, 1)).tolist()",
               "[t.tolist() for t in torch.var_mean(w)]", "[t.tolist() for t in torch.std_mean(h, dim=(0, 1))]",
               "h.var(dim=2).tolist()", "w[:1, :, :1].var(dim=(0, 1)).tolist()"]),
+        case("sum-threaded-columns",  # over GRAIN_SIZE, one reduced dim summed across contiguous columns: PyTorch's
+             # threads split the columns at multiples of 128 bytes; each thread's columns summed as on one thread
+             ["h = (" + _Z.format(n=700, shape="1, 700") + ").half().expand(60, 700)",
+              "f = " + _Z.format(n=60000, shape="300, 200"), "g = f.double().reshape(120, 500)"],
+             ["h.sum(dim=0).tolist()", "f.sum(dim=0).tolist()", "g.sum(dim=0).tolist()", "h.float().mean(dim=0).tolist()"]),
     ]

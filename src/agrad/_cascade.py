@@ -19,7 +19,7 @@ loop, the others one step at a time, each partial result added into the output i
 order (``_general``).  A sum of every element of a contiguous array, of its last or
 its leading dims keep shorter paths to the same additions.  Larger inputs (PyTorch's
 threads) are covered where the split between threads leaves the order as it is
-(``_same_when_split``); the others return None and keep numpy's sum (the same value up
+(``_split_plan``: each thread's columns summed as on one thread); the others return None and keep numpy's sum (the same value up
 to float rounding).
 
 A shape (with its strides, dtype and dims) summed again and again takes a plan of these same
@@ -162,8 +162,12 @@ def _general(a, axes, keepdims, ignore_nan, threaded=False):
     size = a.itemsize
     v = _lanes(a)  # lanes of an AVX2 vector of the input's dtype
     inner = d0[1] == size and d0[0] >= v or d0[1] < d1[1] and not (d1[1] == size and d1[0] >= v)
-    if threaded and not _same_when_split(dims, inner):
-        return None
+    if threaded:
+        plan = _split_plan(dims, inner, size)
+        if plan is None:
+            return None
+        if plan is not True:
+            return _split_sum(a, dims, axes, keepdims, ignore_nan, plan)
     outer = dims[2:]
     kept = [d for d in outer if d[2] != 0][::-1]  # slowest first
     red = [d for d in outer if d[2] == 0][::-1]
@@ -214,16 +218,68 @@ def _general(a, axes, keepdims, ignore_nan, threaded=False):
     return out.reshape(out_shape)
 
 
-def _same_when_split(dims, inner):
-    """Whether PyTorch's threads (parallel_dim_reduction: the output's elements split between
-    them along a kept dim) leave each element's additions as on one thread: the split dim is
-    outside the two innermost when two dims are reduced; with one reduced dim it may be the
-    innermost kept one, which only a loop along the reduced dim (each output from one row) does
-    not notice.  A single output element (two_pass_reduction) depends on the thread count."""
-    reduced = sum(1 for d in dims if d[2] == 0)
-    if reduced == len(dims):
-        return False
-    return reduced >= 2 or inner
+def _split_plan(dims, inner, itemsize):
+    """How PyTorch's threads split a reduction of GRAIN_SIZE elements or more
+    (parallel_dim_reduction, ``get_num_threads()`` of them): True where each output element's
+    additions stay as on one thread, the column ranges of the threads where they do not (the
+    split is the innermost kept dim of a loop across it), None for a single output element
+    (two_pass_reduction: not covered).  find_split_dim takes the outermost dim of at least as
+    many elements as threads; parallel_for gives each thread ceil(cols / threads) columns,
+    rounded to 128 bytes where the columns are adjacent in memory."""
+    if all(d[2] == 0 for d in dims):
+        return None
+    from .settings import get_num_threads
+
+    threads = get_num_threads()
+    best = split = len(dims) - 1
+    for i in range(len(dims) - 1, -1, -1):
+        if dims[i][2] == 0:
+            break
+        if dims[i][0] >= threads:
+            split = i
+            break
+        if dims[i][0] > dims[best][0]:
+            best = split = i
+    if threads == 1 or split != 1 or inner:
+        return True
+    cols = dims[1][0]
+    n = min(threads, cols)
+    chunk = -(-cols // n)
+    ranges = []
+    for t in range(n):
+        begin, end = t * chunk, min(cols, (t + 1) * chunk)
+        if begin >= cols:
+            break
+        if dims[1][1] == itemsize:  # round_columns: multiples of 128 bytes (the last end as it is)
+            m = 128 // itemsize
+            begin -= begin % m
+            if end != cols:
+                end -= end % m
+        if begin != end:
+            ranges.append((begin, end))
+    return True if ranges == [(0, cols)] else ranges
+
+
+def _split_sum(a, dims, axes, keepdims, ignore_nan, ranges):
+    """The sum on PyTorch's threads: each thread's columns (of the iterator's dim 1) summed as
+    on one thread, side by side."""
+    vd = dims[::-1]  # the iterator's dims, slowest first (its kept dims in the output's order)
+    view = np.lib.stride_tricks.as_strided(a, [d[0] for d in vd], [d[1] for d in vd], writeable=False)
+    red = tuple(k for k, d in enumerate(vd) if d[2] == 0)
+    at = sum(1 for d in vd[:-2] if d[2] != 0)  # dim 1 among the output's dims
+    parts = []
+    for begin, end in ranges:
+        chunk = view[(slice(None),) * (len(vd) - 2) + (slice(begin, end),)]
+        part = _general(chunk, red, False, ignore_nan)
+        if part is None:
+            return None
+        parts.append(part)
+    out = np.concatenate(parts, axis=at)
+    if keepdims:
+        out_shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape))
+    else:
+        out_shape = tuple(n for i, n in enumerate(a.shape) if i not in axes)
+    return out.reshape(out_shape)
 
 
 def _in_order(seq, dtype):
