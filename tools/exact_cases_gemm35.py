@@ -25,4 +25,10 @@ def cases(graph: str) -> list[dict]:
               "c = torch.randn(16)"],
              ["(A @ B).tolist()", "(A @ W.t()).tolist()", "(A[:3] @ B).tolist()", "torch.addmm(c, A[:5], B).tolist()",
               "(A.t().contiguous().t()[:6] @ B).tolist()"]),
+        case("gemm-order-peeled-columns",  # b row-major, n 5-11: a C row off a 16-byte boundary peels columns
+             [r, "A = torch.randn(9, 45)", "B = torch.randn(45, 11)", "c = torch.randn(11)", "T = torch.randn(20, 7)"],
+             ["[(A @ B[:, :n]).tolist() for n in (5, 6, 7, 9, 10, 11)]", "(A[:, :13] @ B[:13, :7]).tolist()",
+              "torch.addmm(c[:6], A, B[:, :6]).tolist()", "(A.t().contiguous().t() @ B[:, :9]).tolist()",
+              "(T.t() @ T).tolist()", "(A[:7, :40] @ torch.randn(40, 13)).tolist()",
+              "(A[:7] @ torch.randn(15, 45).t()).tolist()"]),
     ]

@@ -6,8 +6,8 @@ bits differ. Measured on this machine class (AMD EPYC, AVX2; docs/semantics.md "
 products"), for m >= 2 unless said:
 
 - ``b`` row-major (``x @ w``, and ``g.t() @ x``, nn.Linear's weight gradient): n from 2 to 11, and 1
-  when ``a`` is transposed, a plain sequential float32 sum over k (n of 2, 3, 4, 8 every element;
-  n of 5-7 and 9-11 all but the first n % 4 (or 3) columns, whose order is not found); m = 1 the same;
+  when ``a`` is transposed, a plain sequential float32 sum over k, but for a C row off a 16-byte
+  boundary's first columns (_peel_blocks); m = 1 the same;
 - ``b`` transposed (``x @ w.t()``, nn.Linear's forward): n from 2 to 11, k split over SSE/AVX lanes
   (lane l sums the products k = l mod L, unfused), the lanes added by halves ((l0 + l2) + (l1 + l3)),
   then the k % L remaining products one by one: L = 4 for the first 4 * (n // 4) columns (each row's
@@ -44,12 +44,36 @@ def _transposed(x):
     return f.f_contiguous
 
 
-def sequential(a, b, c=None):
-    """Each element's products summed left to right in float32 (product rounded, then added), from c."""
+def sequential(a, b, c=None, row0=None):
+    """Each element's products summed left to right in float32 (product rounded, then added), from c.
+    With row0 (b row-major, a's rows those of C from row0 on), the elements of the peeled columns of a
+    C row off a 16-byte boundary take their kernel's order (_peel_blocks) in the same pass."""
     p = a[:, :, None] * b[None, :, :]
-    if c is not None:
-        p = np.concatenate([c[:, None, :], p], axis=1)
+    if c is not None and p.shape[1]:
+        p[:, 0] += c  # (the first step of the sum from c)
+    if row0 is not None:
+        _peel_blocks(p, row0)
     return np.cumsum(p, axis=1, dtype=np.float32)[:, -1, :]
+
+
+def _peel_blocks(p, row0):
+    """b row-major (n from 5 to 11, or the m % 4 last rows below 12): a row of C (row-major, row i at
+    offset i n) that does not start on a 16-byte boundary has its first h = -(i n) mod 4 columns
+    summed by another kernel when the other n - h columns hold a vector of 4: per block of 8
+    products the first 4 added one by one, then the other 4's own sequential sum; the k % 8 last
+    products one by one. Written into p (m x k x n products) for one sequential pass: each block's
+    product 4 becomes that sum, products 5-7 -0.0 (x + -0.0 is x, also for x = +-0.0)."""
+    m, k, n = p.shape
+    nb = k // 8
+    if n < 5 or n % 4 == 0 or not nb:
+        return
+    blocks = p[:, :nb * 8].reshape(m, nb, 8, n)  # (a view)
+    for i in range(min(m, 4)):  # (the rows i, i + 4, ...: the same peel)
+        h = (-(row0 + i) * n) % 4
+        if h and n - h >= 4:
+            q = blocks[i::4, :, :, :h]
+            q[:, :, 4] = ((q[:, :, 4] + q[:, :, 5]) + q[:, :, 6]) + q[:, :, 7]
+            q[:, :, 5:] = -0.0
 
 
 def fma_chain(a, b):
@@ -85,12 +109,13 @@ def _split_rows(a, batched):
     return m if m >= 12 or batched else m - m % 4
 
 
-def _tail_rows(a, b, c):
-    """The m % 4 last rows below 12: a sequential sum from c (b row-major), or 4 lanes (b transposed)."""
+def _tail_rows(a, b, c, row0):
+    """The m % 4 last rows below 12 (row0 on): as for n below 12, a sequential sum from c (b row-major,
+    _peel_blocks), or transposed_lanes (b transposed)."""
     if _transposed(b):
-        r = lanes_aligned(a, b, 4)
+        r = transposed_lanes(a, b)
         return r if c is None else r + c
-    return sequential(a, b, c)
+    return sequential(a, b, c, row0)
 
 
 def fma_blocks(a, b, c=None, batched=False):
@@ -100,7 +125,7 @@ def fma_blocks(a, b, c=None, batched=False):
     192 and the rest."""
     m, k = a.shape
     q = _split_rows(a, batched)
-    tail = _tail_rows(a[q:], b, None if c is None else c[q:]) if q < m else None
+    tail = _tail_rows(a[q:], b, None if c is None else c[q:], q) if q < m else None
     if not q:
         return tail
     a = a[:q]
@@ -220,6 +245,17 @@ def lanes(a, b, L):
     return total
 
 
+def transposed_lanes(a, b):
+    """A transposed b's lane kernels: 4 lanes for the first 4 (n // 4) columns, 8 for the rest."""
+    n = b.shape[1]
+    q = 4 * (n // 4)
+    if q == n:
+        return lanes_aligned(a, b, 4)
+    if not q:
+        return lanes_aligned(a, b, 8)
+    return np.concatenate([lanes_aligned(a, b[:, :q], 4), lanes_aligned(a, b[:, q:], 8)], axis=1)
+
+
 def _mkl_product(a, b, c=None, batched=False):
     """a @ b (+ c, an m x n float32 beta * C, for addmm) of two float32 numpy matrices in MKL's order, or
     None where that order is not known (or the product is above the cost caps): the caller then takes
@@ -246,14 +282,8 @@ def _mkl_product(a, b, c=None, batched=False):
             return sequential(a, b, c)
         return gemv_lanes(a, b[:, 0], None if c is None else c[:, 0])[:, None]
     if not tb:
-        return sequential(a, b, c)
-    q = 4 * (n // 4)
-    if q == n:
-        r = lanes_aligned(a, b, 4)
-    elif not q:
-        r = lanes_aligned(a, b, 8)
-    else:
-        r = np.concatenate([lanes_aligned(a, b[:, :q], 4), lanes_aligned(a, b[:, q:], 8)], axis=1)
+        return sequential(a, b, c, 0)
+    r = transposed_lanes(a, b)
     return r if c is None else r + c
 
 
