@@ -31,4 +31,19 @@ def cases(graph: str) -> list[dict]:
               "t = torch.tensor([5.0, 6.0, 7.0])", "r6.set_(source=t)", "r7 = r6[1:]", "r7[None] = -2.0",
               "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)"],
              ["b", "r6", "r7", "t", "err(lambda: b.sum().backward())"]),
+        case("group-norm-backward-kernel-order",  # (end run grad-value:backward) ATen's GroupNormBackward kernel:
+             # ds/db per channel (map2_reduce_all), CalcDsDb's lanes then the channels past them (fused; with N * G
+             # == 1 parallel_for's inline copy: unfused blocks of half a register first), c2/c3 contracted as the
+             # compiler does, dX = fma(c1, dY, c2 X) + c3; dgamma/dbeta summed over the batch from zero
+             ["torch.manual_seed(7)",
+              "def bits(shape, groups, dt, weight):\n"
+              "    x = torch.randn(shape, dtype=dt).requires_grad_()\n"
+              "    w = torch.randn(shape[1], dtype=dt).requires_grad_() if weight else None\n"
+              "    g = torch.randn(shape, dtype=dt)\n"
+              "    ins = [x] + ([w] if weight else [])\n"
+              "    return [t.tolist() for t in torch.autograd.grad(F.group_norm(x, groups, w), ins, g)]",
+              "r = [bits(s, G, dt, wt) for dt in (torch.float32, torch.float64) for s, G in [((1, 4), 2), ((1, 4), 1),"
+              " ((1, 6, 5), 1), ((2, 6), 3), ((1, 7), 1), ((2, 4, 3, 3), 2), ((3, 16, 9), 4), ((2, 8, 17), 2),"
+              " ((1, 12, 7), 1), ((1, 10, 2), 1)] for wt in (False, True) for _ in range(3)]"],
+             ["r"]),
     ]

@@ -236,6 +236,9 @@ def test_two_singular_condition_numbers_are_documented():
     want, got = _tensor_obs(r=1.2e16), _tensor_obs(r=3.2e7)
     aspect, _ = difftest.compare_statement(want, got)
     assert difftest.documented(aspect, "r = torch.linalg.cond(v)", want, got) == "cond-singular"
+    under = _tensor_obs(r=np.float32(8051461.0))  # (PyTorch's noise just under 1/eps, agrad's far above)
+    assert difftest.documented(aspect, "r = torch.linalg.cond(v)", under, _tensor_obs(r=np.float32(4.3e15))) \
+        == "cond-singular"
     small = _tensor_obs(r=3.2e5)
     assert difftest.documented(aspect, "r = torch.linalg.cond(v)", want, small) is None
     assert difftest.documented(aspect, "r = torch.linalg.norm(v)", want, got) is None

@@ -64,34 +64,65 @@ def group_norm_backward(dY, dmean, drstd, X, mean, rstd, gamma, groups, eps, mas
 
 
 def group_norm_kernel_grads(dy, x, mean, rstd, gamma, groups, mask):
-    """(dX, dgamma, dbeta) arrays as ATen's CPU GroupNormBackward kernel computes them (no graph):
-    ds = sum dY X and db = sum dY per channel, c2 = (db_g mean - ds_g) rstd^3 s and
-    c3 = -c2 mean - db_g rstd s from the gamma-weighted group sums, dX = rstd gamma dY + c2 X + c3,
-    so an infinite gamma spreads as the kernel spreads it (not through a mean of gamma dY)."""
+    """(dX, dgamma, dbeta) arrays as ATen's CPU GroupNormBackward kernel computes them (no graph; float32 and
+    float64, contiguous): ds = sum dY X and db = sum dY per channel (map2_reduce_all and reduce_all over HxW; a
+    float32 row's partial last vector multiplied, then added, a double's fused), then per group the
+    gamma-weighted sums (CalcDsDb: register-wide lanes, fused, summed in order, then the channels past them
+    fused one by one), c2 = fma(db, mean, -ds) rstd^3 s, c3 = fma(-db rstd, s, -c2 mean) and
+    dX = fma(c1, dY, c2 X) + c3 with c1 = rstd gamma, so an infinite gamma spreads as the kernel spreads it.
+    With one group in all (N * G == 1: parallel_for runs its body inline, compiled apart from the OpenMP
+    copy) the channels past the lanes go in unfused blocks of half a register, the rest fused.  dgamma sums
+    fma(fma(-db, mean, ds), rstd, acc) over the batch, dbeta db from +0.0 (GammaBackward, BetaBackward)."""
     import numpy as np
+
+    from ._norm_moments import _fma, _lanes, _row_sum
 
     n, c = x.shape[0], x.shape[1]
     hxw = x.size // (n * c) if n * c else 0
     d = c // groups
     t = x.dtype.type
-    x4 = x.reshape(n, groups, d, hxw)
-    dy4 = dy.reshape(n, groups, d, hxw)
+    k = _lanes(x.dtype)
+    rows_x = np.ascontiguousarray(x).reshape(n * c, hxw)
+    rows_dy = np.ascontiguousarray(dy).reshape(n * c, hxw)
     m, r = mean.reshape(n, groups), rstd.reshape(n, groups)
     with np.errstate(all="ignore"):
-        ds = (dy4 * x4).sum(3, dtype=x.dtype)
-        db = dy4.sum(3, dtype=x.dtype)
+        ds = (_row_sum(rows_dy * rows_x) if x.dtype == np.float32 and hxw >= k else _row_sum(rows_dy, rows_x))
+        ds, db = ds.reshape(n, groups, d), _row_sum(rows_dy).reshape(n, groups, d)
         dx = dgamma = dbeta = None
         if mask[0]:
-            s = t(1.0 / (d * hxw)) if d * hxw else t(np.inf)
-            g = gamma.reshape(1, groups, d) if gamma is not None else None
-            ds_val = (ds * g).sum(2) if g is not None else ds.sum(2)
-            db_val = (db * g).sum(2) if g is not None else db.sum(2)
-            c2 = (db_val * m - ds_val) * r * r * r * s
-            c3 = -c2 * m - db_val * r * s
-            c1 = r[:, :, None] * g if g is not None else np.broadcast_to(r[:, :, None], (n, groups, d))
-            dx = (c1[..., None] * dy4 + c2[:, :, None, None] * x4 + c3[:, :, None, None]).reshape(x.shape)
+            s = t(1.0) / t(d * hxw) if d * hxw else t(np.inf)
+            g = np.broadcast_to(np.ones((1, groups, d), x.dtype) if gamma is None
+                                else gamma.reshape(1, groups, d).astype(t), ds.shape)
+            ds_val, db_val = np.zeros((n, groups), x.dtype), np.zeros((n, groups), x.dtype)
+            full = d // k * k
+            if full:  # (the lanes, each the sum of its channels, then added in order)
+                acc_s, acc_b = ds[..., :k] * g[..., :k], db[..., :k] * g[..., :k]
+                for j in range(k, full, k):
+                    acc_s = _fma(ds[..., j:j + k], g[..., j:j + k], acc_s)
+                    acc_b = _fma(db[..., j:j + k], g[..., j:j + k], acc_b)
+                for lane in range(k):
+                    ds_val, db_val = ds_val + acc_s[..., lane], db_val + acc_b[..., lane]
+            half = k // 2
+            block = (d - full) // half * half if n * groups == 1 else 0
+            for j in range(full, full + block):
+                ds_val, db_val = ds_val + ds[..., j] * g[..., j], db_val + db[..., j] * g[..., j]
+            for j in range(full + block, d):
+                ds_val, db_val = _fma(ds[..., j], g[..., j], ds_val), _fma(db[..., j], g[..., j], db_val)
+            c2 = _fma(db_val, m, -ds_val) * r * r * r * s
+            c3 = _fma(-(db_val * r), s, -(c2 * m))
+            c1 = r[:, :, None] * g
+            shape = (n, groups, d, hxw)
+            x4, dy4 = x.reshape(shape), dy.reshape(shape)
+            dx = _fma(np.broadcast_to(c1[..., None], shape), dy4, c2[:, :, None, None] * x4) + c3[:, :, None, None]
+            dx = dx.reshape(x.shape).astype(t, copy=False)
         if mask[1] and gamma is not None:
-            dgamma = ((ds - db * m[:, :, None]) * r[:, :, None]).sum(0).reshape(gamma.shape)
+            acc = np.zeros((groups, d), x.dtype)
+            for i in range(n):
+                acc = _fma(_fma(-db[i], m[i, :, None], ds[i]), r[i, :, None], acc)
+            dgamma = acc.reshape(gamma.shape)
         if mask[2]:
-            dbeta = db.sum(0).reshape(c)
+            acc = np.zeros(c, x.dtype)
+            for i in range(n):
+                acc = acc + db[i].reshape(c)
+            dbeta = acc
     return dx, dgamma, dbeta
