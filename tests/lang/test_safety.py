@@ -70,7 +70,7 @@ MORE_ESCAPES = [
     "e = None\ntry:\n    1/0\nexcept Exception as err:\n    e = err\ne.with_traceback",
     # modules and engine internals
     "torch.np", "torch.os", "torch.sys", "torch.dtypes", "torch.ops", "torch.printing",
-    "torch.autograd.engine", "torch.autograd.function", "torch.lang", "torch._limits",
+    "torch.autograd.engine", "torch.lang", "torch._limits",
     "torch.set_limits(max_elements=None)", "torch.save", "torch.load", "torch.utils.bottleneck",
     "torch.utils.data.dataloader", "torch.utils.data._utils", "torch.optim.optimizer",
     "torch.ones(2).numpy().dtype.type",
@@ -99,7 +99,7 @@ MORE_ESCAPES = [
     "type('A', (), {})", "type(print)", "type(lambda: 0)", "type(iter([1]))", "type(math)",
     "type(torch.ones(2)).__subclasses__()", "type(1).__base__", "type(1).mro()", "type(torch.ones(2)).mro",
     "type(type(1))", "type(torch.ones(2).numpy()).__init__",
-    "type(torch.ones(2, requires_grad=True).sum().grad_fn).__module__", "type(Exception())",
+    "type(torch.ones(2, requires_grad=True).sum().grad_fn).__module__",
 ]
 
 

@@ -6,6 +6,8 @@ forward runs with grad mode off and stores what backward needs on it.
 
 from __future__ import annotations
 
+import inspect
+
 from . import _dual as forward_ad, graph, grad_mode
 from .graph import FREED_MESSAGE, Node, SavedTensor
 
@@ -158,6 +160,10 @@ class Function(FunctionCtx, metaclass=_FunctionMeta):
     @classmethod
     def apply(cls, *args, **kwargs):
         Tensor = _tensor_type()
+        if cls.setup_context is not Function.setup_context:  # (PyTorch binds forward's defaults then)
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
         tensor_args = [a for a in args if isinstance(a, Tensor)]
         recording = graph.is_recording(tensor_args)
         ctx = cls._backward_cls()
@@ -271,12 +277,27 @@ class NestedIOFunction(Function):
 
 
 def once_differentiable(fn):
-    """Decorator for backward: runs it with grad mode off (no double backward)."""
+    """Decorator for backward: runs it with grad mode off; where grad mode is on and a gradient
+    it got requires grad, its results come out behind PyTorch's DelayedError node
+    (``torch::autograd::Error``), whose own backward raises."""
     import functools
 
     @functools.wraps(fn)
     def wrapper(ctx, *args):
         with grad_mode.no_grad():
-            return fn(ctx, *args)
+            outputs = fn(ctx, *args)
+        Tensor = _tensor_type()
+        if not grad_mode.is_grad_enabled() or not any(isinstance(a, Tensor) and a.requires_grad for a in args):
+            return outputs
+        from ..ops.scatter_reduce import _delayed_error
+        message = "trying to differentiate twice a function that was marked with @once_differentiable"
+        single = not isinstance(outputs, tuple)
+        wrapped = []
+        for o in ((outputs,) if single else outputs):
+            if isinstance(o, Tensor):
+                o = o.detach().requires_grad_(True)
+                o = _delayed_error.apply((o,), (o._data,), {"message": message})
+            wrapped.append(o)
+        return wrapped[0] if single else tuple(wrapped)
 
     return wrapper

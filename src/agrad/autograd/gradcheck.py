@@ -192,6 +192,24 @@ def _check_backward(func, inputs, eps, atol, rtol, nondet_tol, raise_exception):
     return numerical
 
 
+def _random_grad_output(out, noncontiguous):
+    """A random gradient for ``out`` as PyTorch's gradgradcheck makes it (torch.testing.make_tensor
+    with low=-1, high=1): an empty tensor of its shape (the last dim doubled, then every second
+    element from 1, if ``noncontiguous`` and it has more than one element) filled by uniform_."""
+    import agrad
+
+    dtype = out.dtype if (out.dtype.is_floating_point or out.dtype.is_complex) else agrad.float64
+    shape = tuple(out.shape)
+    noncontiguous = noncontiguous and int(np.prod(shape, dtype=np.int64)) > 1
+    if noncontiguous:
+        shape = shape[:-1] + (2 * shape[-1],)
+    result = agrad.empty(shape, dtype=dtype)
+    (agrad.view_as_real(result) if dtype.is_complex else result).uniform_(-1, 1)
+    if noncontiguous:
+        result = result[..., 1::2]
+    return result.requires_grad_(True)
+
+
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
                   gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
                   check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
@@ -202,10 +220,8 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     Tensor = _tensor()
     inputs = _as_tuple(inputs)
     outs = _differentiable_outputs(func(*inputs))
-    if grad_outputs is None:
-        gen = np.random.default_rng(0)
-        grad_outputs = tuple(
-            Tensor._make(gen.standard_normal(o.shape).astype(o._data.dtype)).requires_grad_(True) for o in outs)
+    if grad_outputs is None:  # (torch.testing.make_tensor's: uniform in [-1, 1) from the global generator)
+        grad_outputs = tuple(_random_grad_output(o, gen_non_contig_grad_outputs) for o in outs)
     else:
         grad_outputs = _as_tuple(grad_outputs)
     n_in = len(inputs)

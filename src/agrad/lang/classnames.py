@@ -13,9 +13,11 @@ array class.  Building a class with three arguments is refused.
 
 from __future__ import annotations
 
+import builtins
 import sys
 
 from . import safety
+from .builtins import _EXCEPTIONS
 
 _SHOWN: dict = {}  # public torch path -> the name its class prints with
 _PUBLIC_MODULES = ("torch", "torch.nn", "torch.nn.functional", "torch.autograd", "torch.autograd.graph",
@@ -114,7 +116,9 @@ def script_type(*args):
                         "(use a class statement)" if len(args) == 3 else "type() takes 1 argument")
     cls = type(args[0])
     if cls in safety._BUILTIN_TYPE_RULES or cls is type(None) or safety.is_engine_class(cls) or safety.is_script_class(cls) \
-            or (cls.__module__ == "agrad.lang.guarded" and cls.__name__ == "ndarray"):
+            or (cls.__module__ == "agrad.lang.guarded" and cls.__name__ == "ndarray") \
+            or (cls.__module__ == "builtins" and cls.__name__ in _EXCEPTIONS
+                and getattr(builtins, cls.__name__) is cls):  # (an exception class the script can name)
         return cls
     raise TypeError(f"type() of a '{cls.__name__}' object is not available in agrad scripts "
                     "(use isinstance(x, ...))")

@@ -28,6 +28,12 @@ _MODULES, _GUARDED = sys.modules, "agrad.lang.guarded"
 _FUNCTION = types.FunctionType
 
 
+def _once_differentiable():
+    """torch.autograd.function.once_differentiable (an engine decorator scripts apply to backward)."""
+    from ..autograd.function import once_differentiable
+    return once_differentiable
+
+
 class Functions:
     """Calls, function and class definitions."""
 
@@ -246,7 +252,8 @@ class Functions:
         if deco is staticmethod:
             return staticmethod(value)
         ok = (deco.__class__ is ScriptFunction or is_engine_class(type(deco))
-              or (isinstance(deco, type) and is_engine_class(deco)) or _stdlib_decorator(deco))
+              or (isinstance(deco, type) and is_engine_class(deco)) or _stdlib_decorator(deco)
+              or deco is _once_differentiable())
         if not ok:
             raise self.wrap(TypeError(
                 "agrad scripts support only @staticmethod, grad-mode decorators "

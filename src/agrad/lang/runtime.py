@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import sys
+import inspect
 import types
 
 from .safety import ModuleProxy
@@ -112,7 +113,7 @@ class _Engine:
         if nn is not None:
             nn._submodules.update({"init": nn_init, "utils": nn_utils})
         autograd = sub(agrad, "torch.autograd", "autograd",
-                       [("graph", "graph", ()), ("forward_ad", "forward_ad", ())])
+                       [("graph", "graph", ()), ("forward_ad", "forward_ad", ()), ("function", "function", ())])
         if autograd is not None:   # loaded when a script first reaches it
             autograd._submodules["functional"] = lazy("torch.autograd.functional", "agrad.autograd.functional")
         lr_scheduler = lazy("torch.optim.lr_scheduler", "agrad.optim.lr_scheduler")
@@ -235,7 +236,7 @@ _ABSENT = object()
 ENGINE = _Engine()
 
 SUPPORTED_IMPORTS = ("torch, torch.nn, torch.nn.functional, torch.nn.init, torch.nn.utils, "
-                     "torch.autograd, torch.autograd.functional, torch.func, torch.optim, "
+                     "torch.autograd, torch.autograd.function, torch.autograd.functional, torch.func, torch.optim, "
                      "torch.optim.lr_scheduler, torch.utils.data, "
                      "math, numpy and the standard modules time, random, collections, itertools, "
                      "functools, operator, typing, copy, gc, dataclasses, string, unicodedata")
@@ -270,6 +271,23 @@ class ScriptFunction:
 
     def __call__(self, *args, **kwargs):
         return self._interp.call_script(self, args, kwargs)
+
+    @property
+    def __signature__(self):
+        """The parameters as ``inspect.signature`` reads them (the engine binds a custom
+        Function's forward arguments with them, defaults applied, as PyTorch's apply does)."""
+        P = inspect.Parameter
+        kinds = {"pos": P.POSITIONAL_OR_KEYWORD, "kwonly": P.KEYWORD_ONLY, "vararg": P.VAR_POSITIONAL,
+                 "kwarg": P.VAR_KEYWORD}
+        params = []
+        for p in self._params:
+            if p.name is None:  # (a bare *)
+                continue
+            kind = kinds[p.kind]
+            default = self._defaults.get(p.name, P.empty) if kind in (P.POSITIONAL_OR_KEYWORD,
+                                                                     P.KEYWORD_ONLY) else P.empty
+            params.append(P(p.name, kind, default=default))
+        return inspect.Signature(params)
 
     def __get__(self, obj, objtype=None):
         if obj is None:

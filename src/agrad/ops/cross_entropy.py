@@ -16,6 +16,7 @@ from ._op import Op, export
 from .nn import add_scalar, check_not_differentiable, const, div_scalar, mul_scalar, reduction_arg
 from .selection import masked_fill
 from .softmax import log_softmax
+from ._nll_sum import cascade_total
 
 
 # ---------------------------------------------------------------------------
@@ -46,13 +47,23 @@ def _nll_np(ctx, logp, target, weight, reduction, ignore_index):
         loss = np.where(valid, loss, 0).astype(loss.dtype, copy=False)
     if reduction == "none":
         return loss.astype(logp.dtype).reshape(target.shape)
+    if logp.dtype.kind == "f":  # (ATen's kernels add the picked values in their own order)
+        flat_valid = valid.ravel()
+        index = np.flatnonzero(flat_valid)
+        vals = picked.ravel()[index]
+        if weight is not None:
+            vals = vals * wt.ravel()[index]
+        loss_sum = cascade_total(vals, index, subtract=True)
+        total = (cascade_total(wt.ravel()[index], index) if weight is not None
+                 else logp.dtype.type(index.size))
+    else:
+        loss_sum, total = loss.sum(), wt.sum()
     if reduction == "sum":
-        return np.asarray(loss.sum(), logp.dtype)
-    total = wt.sum()
+        return np.asarray(loss_sum, logp.dtype)
     if not total:  # every target ignored: 0 / 0, nan as in PyTorch, without numpy's warning
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.asarray(loss.sum() / total, logp.dtype)
-    return np.asarray(loss.sum() / total, logp.dtype)
+            return np.asarray(loss_sum / total, logp.dtype)
+    return np.asarray(loss_sum / total, logp.dtype)
 
 
 def _nll_backward_fwd(ctx, g, x, target, weight, reduction, ignore_index):
@@ -71,7 +82,10 @@ def _nll_backward_fwd(ctx, g, x, target, weight, reduction, ignore_index):
         else:
             gv = g.astype(dtype, copy=False)
             if reduction == "mean":
-                total = np.where(valid, 1 if w is None else w, 0).sum(dtype=dtype)
+                index = np.flatnonzero(valid.ravel())
+                total = (dtype.type(index.size) if w is None
+                         else cascade_total(w.ravel()[index], index) if dtype.kind == "f"
+                         else np.where(valid, w, 0).sum(dtype=dtype))
                 gv = gv / total
             val = np.broadcast_to(-gv, t.shape) if w is None else w * -gv
     out = np.zeros((t.shape[0], C) + t.shape[1:], dtype)

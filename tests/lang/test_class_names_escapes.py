@@ -1,0 +1,64 @@
+"""``type(e).__name__`` in scripts (tutorials print ``type(e).__name__``): a class's ``__name__`` and
+``__qualname__`` are strings, the name PyTorch's class has; the class's other dunders stay blocked,
+and ``type()`` of a caught built-in exception is its class, nothing more."""
+
+from __future__ import annotations
+
+import pytest
+
+from agrad.lang import Source, run
+
+
+def test_class_names_are_pytorchs(run_ok):
+    res = run_ok("import torch\nfrom torch import nn\nclass Foo(nn.Module):\n    pass\n"
+                 "x = torch.ones(1, requires_grad=True)\n"
+                 "print(type(x).__name__, nn.Linear.__name__, Foo.__name__, Foo.__qualname__, int.__name__)\n"
+                 "print(type(x.exp().grad_fn).__name__, type(nn.Linear(2, 2).weight).__name__)\n"
+                 "class Bad(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, t):\n        return t * 2\n"
+                 "    @staticmethod\n    def backward(ctx, g):\n        return g\n"
+                 "try:\n    torch.autograd.gradcheck(Bad.apply, torch.ones(2, dtype=torch.double,"
+                 " requires_grad=True))\nexcept Exception as e:\n    print(type(e).__name__)\n"
+                 "try:\n    int('a')\nexcept ValueError as e:\n    print(type(e).__name__, type(e) is ValueError)\n"
+                 "print(type(Exception()) is Exception)\n")
+    assert res.stdout == ("Tensor Linear Foo Foo int\nExpBackward0 Parameter\nGradcheckError\n"
+                          "ValueError True\nTrue\n")
+
+
+@pytest.mark.parametrize("use", [
+    "type(x).__name__.__class__", "type(x).__dict__", "type(x).__mro__", "type(x).__subclasses__",
+    "type(x).__name__.__class__.__subclasses__", "type(x).__module__", "type(x).__init__",
+    "type(e).__subclasses__", "type(e).__mro__", "type(e).__traceback__", "e.__traceback__",
+    "type(e).__init__.__globals__", "e.__class__", "type(e).__base__",
+])
+def test_other_class_dunders_stay_blocked(use):
+    code = ("import torch\nx = torch.ones(1)\ntry:\n    int('a')\nexcept ValueError as err:\n    e = err\n"
+            f"print({use})\n")
+    err = run(Source("attack.py", code), timeout=20).error
+    assert err is not None, f"not blocked: {use!r}"
+    assert "Traceback" not in err.render(), err.render()
+
+
+ONCE = ("import torch\nfrom torch.autograd.function import once_differentiable\n"
+        "class F1(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+        "        return x * 2\n    @staticmethod\n    @once_differentiable\n    def backward(ctx, g):\n"
+        "        return g * 2\n")
+
+
+def test_once_differentiable_applies_and_its_double_backward_raises(run_ok):
+    res = run_ok(ONCE + "x = torch.tensor([1.5], requires_grad=True)\ngy = torch.ones(1, requires_grad=True)\n"
+                 "g, = torch.autograd.grad(F1.apply(x), x, gy, create_graph=True)\n"
+                 "print(g, g.grad_fn.name())\ntry:\n    g.sum().backward()\nexcept RuntimeError as e:\n    print(e)\n")
+    assert res.stdout == ("tensor([2.], grad_fn=<Error>) torch::autograd::Error\n"
+                          "trying to differentiate twice a function that was marked with @once_differentiable\n")
+
+
+@pytest.mark.parametrize("use", [
+    "F1.backward.__wrapped__", "F1.backward.__globals__", "F1.backward.__closure__", "F1.backward.__code__",
+    "torch.autograd.function.grad_mode", "torch.autograd.function.graph", "torch.autograd.function.inspect",
+    "torch.autograd.function._tensor_type", "torch.autograd.function.once_differentiable.__globals__",
+    "torch.autograd.function.Function.apply.__func__", "torch.autograd.function.forward_ad",
+])
+def test_autograd_function_module_reaches_nothing_more(use):
+    err = run(Source("attack.py", ONCE + f"print({use})\n"), timeout=20).error
+    assert err is not None, f"not blocked: {use!r}"
+    assert "Traceback" not in err.render(), err.render()
