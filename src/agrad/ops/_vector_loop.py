@@ -171,12 +171,34 @@ def by_lanes(lanes, vec, scalar, arrays, dtype):
     with np.errstate(all="ignore"):
         if lanes is None or lanes is False:
             return np.asarray(scalar(*arrays), dtype)
-        out = np.array(vec(*arrays), dtype)
+        out = np.array(_in_blocks(vec, arrays), dtype)
         if lanes is not True:
             rest = ~lanes
             if rest.any():
                 out[rest] = scalar(*(np.broadcast_to(a, out.shape)[rest] for a in arrays))
     return out
+
+
+#: an elementwise kernel's steps (some hundred numpy passes over its operands, Sleef's in numpy)
+#: go over arrays of more than twice this many elements a block at a time, so that their
+#: temporaries stay in the cache (16,384-32,768 elements: 1.3-1.6x less time; the same bits)
+VEC_BLOCK = 8192
+
+
+def _in_blocks(vec, arrays):
+    """``vec(*arrays)`` (elementwise) in equal blocks of about VEC_BLOCK elements where every
+    operand is C-contiguous of the result's shape or 0-d (the result then laid out as the
+    whole-array call lays it out: C order)."""
+    shape = np.broadcast_shapes(*(np.shape(a) for a in arrays))
+    n = math.prod(shape)
+    if n <= 2 * VEC_BLOCK or not all(
+            np.ndim(a) == 0 or (isinstance(a, np.ndarray) and a.shape == shape and a.flags.c_contiguous) for a in arrays):
+        return vec(*arrays)
+    count = -(-n // VEC_BLOCK)
+    step = -(-n // count)
+    flat = [a if np.ndim(a) == 0 else a.reshape(-1) for a in arrays]
+    parts = [np.asarray(vec(*(f if np.ndim(f) == 0 else f[i:i + step] for f in flat))) for i in range(0, n, step)]
+    return np.concatenate(parts).reshape(shape)
 
 
 def _row_lanes(n, row, block, loop_shape, back, shape):
