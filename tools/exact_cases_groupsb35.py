@@ -33,4 +33,14 @@ def cases(graph: str) -> list[dict]:
              ["h = (" + _Z.format(n=700, shape="1, 700") + ").half().expand(60, 700)",
               "f = " + _Z.format(n=60000, shape="300, 200"), "g = f.double().reshape(120, 500)"],
              ["h.sum(dim=0).tolist()", "f.sum(dim=0).tolist()", "g.sum(dim=0).tolist()", "h.float().mean(dim=0).tolist()"]),
+        case("crossmaplrn-backward-addcmul-fma",  # CrossMapLRN2d's backward as its Python Function: torch.sum's
+             # order for the first window, addcmul_'s kernel as fma(value * t1, t2, self); addcmul itself
+             ["x = (" + _Z.format(n=420, shape="2, 7, 5, 6") + " / 4).requires_grad_()",
+              "xd = x.detach().double().requires_grad_()", "g = " + _Z.format(n=420, shape="2, 7, 5, 6") + ".flip(0)",
+              "m = torch.nn.CrossMapLRN2d(7, alpha=0.05, beta=0.75, k=1.5)",
+              "m(x).backward(g)", "m(xd).backward(g.double())",
+              "i = torch.arange(2000.)", "a = (i * 7919 % 1009 - 504) / 37", "b = (i * 104729 % 1013 - 500) / 73",
+              "c = (i * 3571 % 997 + 1) / 91"],
+             ["x.grad.tolist()", "xd.grad.tolist()", "torch.addcmul(a, b, c, value=-0.37).tolist()",
+              "a.double().addcmul(b.double(), c.double(), value=0.3).tolist()"]),
     ]

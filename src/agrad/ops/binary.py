@@ -530,7 +530,13 @@ def _addcmul_fwd(ctx, a, t1, t2, value):
         a, t1, t2 = a.astype(np.float32), t1.astype(np.float32), t2.astype(np.float32)
     v = np.asarray(value, a.dtype)
     with np.errstate(all="ignore"):
+        if a.dtype in _FMA_TYPES and type(a) is np.ndarray:
+            # (the kernel's ``self + value * t1 * t2`` is compiled to fma(value * t1, t2, self))
+            return _vec_math.fma(v * t1, t2, a).astype(d, copy=False)
         return (a + v * t1 * t2).astype(d, copy=False)
+
+
+_FMA_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _addcdiv_fwd(ctx, a, t1, t2, value):

@@ -8,9 +8,11 @@ import numbers
 import numpy as np
 
 from ... import dtypes
+from ..._cascade import cascade_sum
 from ...autograd import grad_mode
 from ...autograd.function import Function
 from ...ops import FUNCTIONS as _T
+from ...ops import _vec_math
 from ...tensor import Tensor
 from ...ops.factories import empty, tensor as _tensor, zeros, ones
 from .. import init
@@ -301,12 +303,15 @@ class CrossMapLRN2d(Function):  # noqa: F811 (PyTorch's name: its node is CrossM
         center = Tensor._make(padded).narrow(0, inverse_pre_pad, channels)._data  # (its error)
         for n in range(batch):
             center[...] = g[n] * out[n] / scale[n]
-            accum = np.zeros(x.shape[2:], dtype=x.dtype)
-            for i in range(size - 1):
-                accum += padded[i]
+            accum = cascade_sum(padded[:size - 1], (0,), False) if size > 5 else None  # (torch.sum's order)
+            if accum is None:
+                accum = np.zeros(x.shape[2:], dtype=x.dtype)
+                for i in range(size - 1):
+                    accum += padded[i]
             for c in range(channels):
                 accum += padded[c + size - 1]
-                grad_input[n, c] += ratio * x[n, c] * accum
+                # (addcmul_'s kernel: fma(value * input, accum_ratio, grad_input))
+                grad_input[n, c] = _vec_math.fma(ratio * x[n, c], accum, grad_input[n, c])
                 accum -= padded[c]
         return Tensor._make(grad_input), None, None, None, None
 
