@@ -46,4 +46,22 @@ def cases(graph: str) -> list[dict]:
               " ((1, 6, 5), 1), ((2, 6), 3), ((1, 7), 1), ((2, 4, 3, 3), 2), ((3, 16, 9), 4), ((2, 8, 17), 2),"
               " ((1, 12, 7), 1), ((1, 10, 2), 1)] for wt in (False, True) for _ in range(3)]"],
              ["r"]),
+        case("reduce-all-nan-sign-histc-text",  # (end run error-text:histc) max()/min()/aminmax() over a dense
+             # float/double/half tensor of 2 or more elements give AVX2's all-ones (negative) NaN, a single element or
+             # a strided input its own NaN; histc prints the range's NaN with that sign ("nan" from cov's 0/0)
+             ["pn = abs(torch.tensor(float('nan')))",
+              "def err(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "def signs(x):\n    a, b = x.aminmax()\n"
+              "    return [bool(torch.signbit(t)) for t in (a, b, x.max(), x.min(), x.amax(), x.reshape(-1).aminmax(dim=0)[1])]",
+              "xs = [torch.arange(float(n), dtype=dt) for n in (1, 2, 3, 9, 40) for dt in (torch.float32, torch.float64,"
+              " torch.float16)]",
+              "for x in xs:\n    x[x.numel() // 2] = pn",
+              "m = torch.arange(12.).reshape(3, 4)", "m[1, 2] = pn",
+              "c = torch.cov(torch.tensor([[1.0, 1.0]]), correction=2)",
+              "c2 = torch.cov(torch.tensor([[1.0, float('nan')]]), correction=1)"],
+             ["[signs(x) for x in xs]", "signs(m.t())",
+              "[bool(torch.signbit(t)) for t in (m[:, ::2].max(), m[:, ::2].aminmax()[0], m.t().max())]",
+              "[err(lambda: torch.histc(x)) for x in xs if x.dtype != torch.float16]",
+              "err(lambda: torch.histc(c))", "err(lambda: torch.histc(c2))", "err(lambda: torch.histc(-c))",
+              "err(lambda: torch.histc(m[:, ::2]))", "err(lambda: torch.histogram(xs[4], 3))"]),
     ]

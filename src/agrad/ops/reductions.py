@@ -220,7 +220,16 @@ def _extreme_full_fwd(ctx, a, np_fn, fname):
         raise RuntimeError(
             f"{fname}(): Expected reduction dim to be specified for input.numel() == 0. "
             "Specify the reduction dim with the 'dim' argument.")
-    return _reduce_all_zero(np.asarray(np_fn(a)), a)
+    return _vector_nan(_reduce_all_zero(np.asarray(np_fn(a)), a), a)
+
+
+def _vector_nan(r, a):
+    """``r``, min or max over all of ``a``: a NaN result of reduce_all over two or more elements (float, double,
+    half; any layout) is the all-ones NaN of AVX2's maximum/minimum (their NaN mask or-ed in), whose sign is
+    negative; a single element's NaN keeps its sign."""
+    if a.size < 2 or a.dtype not in (np.float32, np.float64, np.float16) or not np.isnan(r).any():
+        return r
+    return np.where(np.isnan(r), np.copysign(np.array(np.nan, a.dtype), -1), r)
 
 
 def _reduce_all_zero(r, a):
@@ -692,7 +701,7 @@ def _aminmax_fwd(ctx, a, axes, keepdim, by_dim, dims_given=()):
     if by_dim:  # aminmax over a dim is one scalar loop per result: the first of tied zeros, the first NaN
         lo, hi = _first_met(lo, a, axes), _first_met(hi, a, axes)
     elif a.size:
-        lo, hi = _reduce_all_zero(lo, a), _reduce_all_zero(hi, a)
+        lo, hi = _vector_nan(_reduce_all_zero(lo, a), a), _vector_nan(_reduce_all_zero(hi, a), a)
         if keepdim:  # over everything with keepdim: one element, every dim kept as 1
             lo, hi = lo.reshape((1,) * a.ndim), hi.reshape((1,) * a.ndim)
     # the formula compares the input with both extremes (constants: the comparison has no gradient)

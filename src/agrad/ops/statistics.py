@@ -128,10 +128,10 @@ def _(ctx, grad):
     raise RuntimeError("derivative for aten::histogram is not implemented")
 
 
-def _fmt(v, negative_nan=False):
-    """A double as C++'s ostream prints it; aminmax's NaN is the vector code's (negative) one."""
+def _fmt(v):
+    """A double as C++'s ostream prints it (a NaN's sign shown: aminmax's is its kernel's)."""
     if math.isnan(v):
-        return "-nan" if negative_nan or math.copysign(1.0, v) < 0 else "nan"
+        return "-nan" if math.copysign(1.0, v) < 0 else "nan"
     return f"{v:g}"
 
 
@@ -193,14 +193,12 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
     bins = int(bins)
     _check_bins(bins)
     lo, hi = float(min), float(max)
-    from_data = False
     if lo == hi and input.numel() > 0:
         lo, hi = (float(v) for v in input.detach().aminmax())
-        from_data = True
     if lo == hi:
         lo, hi = _histc_widen(lo, input.dtype)
     if not (math.isfinite(lo) and math.isfinite(hi)):
-        raise RuntimeError(f"torch.histc: range of [{_fmt(lo, from_data)}, {_fmt(hi, from_data)}] is not finite")
+        raise RuntimeError(f"torch.histc: range of [{_fmt(lo)}, {_fmt(hi)}] is not finite")
     if not lo < hi:
         raise RuntimeError("torch.histc: max must be larger than min")
     edges = linspace(lo, hi, bins + 1, dtype=input.dtype)._data
