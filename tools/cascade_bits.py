@@ -3,6 +3,7 @@
     PYTHONPATH=src python tools/cascade_bits.py --save /tmp/cascade-old.npz   # before the change
     PYTHONPATH=src python tools/cascade_bits.py --check /tmp/cascade-old.npz  # after: every bit the same
     PYTHONPATH=src python tools/cascade_bits.py --check F --first-call        # ... every case by its plan
+    PYTHONPATH=src python tools/cascade_bits.py --big --count 300 --save/--check F   # large inputs
 
 Random cases from a fixed seed: float16/32/64 arrays of 1-4 dims (sizes 1-40,000 elements, dims of
 size 1), laid out contiguous, transposed, sliced with steps, reversed (negative strides) or broadcast
@@ -48,9 +49,15 @@ def _values(rng, n, dtype):
     return out
 
 
+#: --big: 40,000-1,500,000 elements (PyTorch's threads: the paths that keep their order)
+BIG = [False]
+
+
 def _shape(rng):
     nd = int(rng.integers(1, 5))
     cap = int(rng.choice([16, 64, 512, 4096, 40000], p=[0.25, 0.3, 0.25, 0.15, 0.05]))
+    if BIG[0]:
+        cap = int(rng.choice([40000, 300000, 1500000]))
     shape = []
     for _ in range(nd):
         r = rng.random()
@@ -114,11 +121,13 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=1)
     p.add_argument("--first-call", action="store_true",
                    help="plans made on a shape's first call (else: after size // 32 calls, so mostly the steps)")
+    p.add_argument("--big", action="store_true", help="40,000-1,500,000 elements a case")
     p.add_argument("--strict", action="store_true", help="a NaN's payload or sign counts too")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--save")
     g.add_argument("--check")
     args = p.parse_args(argv)
+    BIG[0] = args.big
     if args.first_call:
         from agrad import _cascade_plan
         _cascade_plan._PLAN_AFTER = 1 << 40
