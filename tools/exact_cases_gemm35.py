@@ -31,4 +31,9 @@ def cases(graph: str) -> list[dict]:
               "torch.addmm(c[:6], A, B[:, :6]).tolist()", "(A.t().contiguous().t() @ B[:, :9]).tolist()",
               "(T.t() @ T).tolist()", "(A[:7, :40] @ torch.randn(40, 13)).tolist()",
               "(A[:7] @ torch.randn(15, 45).t()).tolist()"]),
+        case("gemm-order-gemv-last-rows",  # sgemv's m % 4 last rows: a head of 4, 8 lanes (4 for the second)
+             [r, "M = torch.randn(11, 61)", "v = torch.randn(61)", "b = torch.randn(11)"],
+             ["[torch.mv(M[:m, :k].contiguous(), v[:k]).tolist() for m, k in ((5, 13), (7, 40), (10, 61), (3, 20))]",
+              "torch.mv(M[:1], v).tolist()", "(M @ v).tolist()", "torch.nn.functional.linear(M[:7], v[None], b[:1]).tolist()",
+              "(M[:6] @ v[:, None]).tolist()"]),
     ]

@@ -18,7 +18,8 @@ products"), for m >= 2 unless said:
   transposed b, over the whole of k), for k up to 192; two such chains over k // 2 each (the second
   added to the first; an odd k's last product, rounded, added after) for k up to 384; above, chains
   over K-blocks of 192 and the rest, added in order;
-- n = 1 with a row-major ``a`` (MKL's gemv): gemv_lanes below; with a transposed ``a``: sequential;
+- n = 1 with a row-major ``a`` (MKL's gemv): gemv_lanes below (its m % 4 last rows _gemv_tail's); with a
+  transposed ``a``: sequential;
 - m = 1 with a transposed b: not found, numpy's.
 
 A beta * C (addmm's bias) is added after the product, as agrad's _add_scaled does. Vectorised: one
@@ -145,21 +146,49 @@ def fma_blocks(a, b, c=None, batched=False):
 
 
 def gemv_lanes(a, v, c=None):
-    """MKL's sgemv of a row-major a (each y_i a dot of a contiguous row): the first h = (k - 1) % 4 + 1
-    products summed in order, that sum the start of lane 0 of four lanes over the other k - h
-    (lane l sums k = h + l mod 4 in order), the lanes added by halves ((l0 + l2) + (l1 + l3)); a c
-    (beta * y) added last. Found with FPRev's probes (+-2**40 at two places, ones elsewhere: the ones
-    that survive count the leaves outside the two places' smallest common subtree)."""
+    """MKL's sgemv of a row-major a (each y_i a dot of a contiguous row), rows four at a time: the
+    first h = (k - 1) % 4 + 1 products summed in order, that sum the start of lane 0 of four lanes
+    over the other k - h (lane l sums k = h + l mod 4 in order), the lanes added by halves
+    ((l0 + l2) + (l1 + l3)); the m % 4 last rows _gemv_tail's; a c (beta * y) added last. Found with
+    FPRev's probes (+-2**40 at two places, ones elsewhere: the ones that survive count the leaves
+    outside the two places' smallest common subtree)."""
     m, k = a.shape
-    p = a * v[None, :]
+    q = m - m % 4
+    p = a[:q] * v[None, :]
     h = (k - 1) % 4 + 1
     head = np.cumsum(p[:, :h], axis=1, dtype=np.float32)[:, -1]
     if k > h:
-        rest = p[:, h:].reshape(m, (k - h) // 4, 4).copy()
+        rest = p[:, h:].reshape(q, (k - h) // 4, 4)
         rest[:, 0, 0] = head + rest[:, 0, 0]
         ln = np.cumsum(rest, axis=1, dtype=np.float32)[:, -1]
         head = (ln[:, 0] + ln[:, 2]) + (ln[:, 1] + ln[:, 3])
+    if q < m:
+        head = np.concatenate([head, _gemv_tail(a[q:], v)])
     return head if c is None else head + c
+
+
+def _gemv_tail(a, v):
+    """sgemv's m % 4 last rows, each its own kernel: the first 4 products summed in order, the start of
+    lane 0 of 8 lanes (4 for the second of these rows) over the next 8 ((k - 4) // 8) products (lane l
+    sums k = 4 + l mod L), the lanes added by halves, then the rest one by one (FPRev-probed)."""
+    m, k = a.shape
+    p = a * v[None, :]
+    n8 = 8 * ((k - 4) // 8)
+    if n8 <= 0:
+        return np.cumsum(p, axis=1, dtype=np.float32)[:, -1]
+    out = np.empty(m, np.float32)
+    head = np.cumsum(p[:, :4], axis=1, dtype=np.float32)[:, -1]
+    for rows, L in ((slice(0, None, 2), 8), (slice(1, 2), 4)):
+        blocks = p[rows, 4:4 + n8].reshape(-1, n8 // L, L)
+        if not blocks.shape[0]:
+            continue
+        blocks[:, 0, 0] = head[rows] + blocks[:, 0, 0]
+        ln = np.cumsum(blocks, axis=1, dtype=np.float32)[:, -1]
+        while ln.shape[1] > 1:
+            ln = ln[:, :ln.shape[1] // 2] + ln[:, ln.shape[1] // 2:]
+        tail = np.concatenate([ln, p[rows, 4 + n8:]], axis=1)
+        out[rows] = np.cumsum(tail, axis=1, dtype=np.float32)[:, -1]
+    return out
 
 
 def dot_lanes(x, y):
@@ -293,6 +322,16 @@ def mkl_product(a, b, c=None, batched=False):
     caller then takes numpy's BLAS)."""
     r = _mkl_product(a, b, c, batched)
     return None if r is None else np.ascontiguousarray(r)
+
+
+def mkl_gemv(a, v, c=None):
+    """mv (addmv: + c, beta * y) of a float32 matrix and vector in MKL's sgemv order (also a single row,
+    which a 1 x k @ k x 1 product is not: that is sequential), or None (numpy's)."""
+    m, k = a.shape
+    if m == 1 and k >= 2 and k <= SEQ_CAP and not _transposed(a):
+        return gemv_lanes(a, v, c)
+    r = mkl_product(a, v[:, None], None if c is None else c[:, None])
+    return None if r is None else r[:, 0]
 
 
 def bmm_product(a, b):

@@ -11,7 +11,7 @@ from .. import dtypes
 from .._limits import check_numel, check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
-from ._gemm_order import bmm_product, dot_lanes, mkl_product
+from ._gemm_order import bmm_product, dot_lanes, mkl_gemv, mkl_product
 from .views import _unsafe_view, squeeze_inplace_dim
 
 
@@ -146,9 +146,9 @@ def mm(input, mat2, *, out=None):
 def _mv_fwd(ctx, a, v):
     """A float32 mv is MKL's sgemv in its order of additions (ops/_gemm_order.py)."""
     if a.dtype == np.float32 == v.dtype and type(a) is np.ndarray and type(v) is np.ndarray and a.shape[0]:
-        r = mkl_product(a, v[:, None])
+        r = mkl_gemv(a, v)
         if r is not None:
-            return _plus_zero(r[:, 0])
+            return _plus_zero(r)
     return _plus_zero(a @ v)
 
 
