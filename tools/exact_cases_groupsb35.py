@@ -43,4 +43,11 @@ def cases(graph: str) -> list[dict]:
               "c = (i * 3571 % 997 + 1) / 91"],
              ["x.grad.tolist()", "xd.grad.tolist()", "torch.addcmul(a, b, c, value=-0.37).tolist()",
               "a.double().addcmul(b.double(), c.double(), value=0.3).tolist()"]),
+        case("silu-backward-nan-bits",  # both the gradient and the input NaN: the kernel's products keep the
+             # sigmoid's NaN (sign flipped by -x), vector lanes and scalar tail alike
+             ["v = torch.tensor([float('nan'), -float('nan'), 1.5, float('inf')], dtype=torch.float64)",
+              "x = v.repeat(4).requires_grad_()", "d = v.repeat_interleave(4)",
+              "torch.nn.functional.silu(x).backward(d)", "xf = x.detach().float().requires_grad_()",
+              "torch.nn.functional.silu(xf).backward(d.float())"],
+             ["x.grad.signbit().tolist()", "xf.grad.signbit().tolist()", "x.grad.isnan().tolist()"]),
     ]

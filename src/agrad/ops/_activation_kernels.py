@@ -73,7 +73,9 @@ def _silu_backward_np(g, x, loop=None):
     def kernel(m):
         def steps(dy, v):
             s = one / (one + m.exp(-v))
-            return dy * s * m.fma(v, one - s, one)
+            # (s * dy: where both are NaN, the compiled kernel's product keeps s's, as x86's
+            # multiply keeps its first operand's)
+            return s * dy * m.fma(v, one - s, one)
         return steps
 
     return _kernel(kernel, (g, x), x.dtype, lambda: loop_lanes((g, x) if loop is None else loop))
@@ -103,7 +105,7 @@ def _mish_backward_np(g, x, loop=None):
                 e_neg, e_pos = m.exp(np.stack((-v, v)))
             s = one / (one + e_neg)
             t = m.tanh(m.log1p(e_pos))
-            return dy * m.fma(v * s, m.fma(-t, t, one), t)
+            return m.fma(v * s, m.fma(-t, t, one), t) * dy  # (the NaN of the two: the fma's)
         return steps
 
     return _kernel(kernel, (g, x), x.dtype, lambda: loop_lanes((g, x) if loop is None else loop))
