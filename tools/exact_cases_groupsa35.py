@@ -64,4 +64,21 @@ def cases(graph: str) -> list[dict]:
               "[err(lambda: torch.histc(x)) for x in xs if x.dtype != torch.float16]",
               "err(lambda: torch.histc(c))", "err(lambda: torch.histc(c2))", "err(lambda: torch.histc(-c))",
               "err(lambda: torch.histc(m[:, ::2]))", "err(lambda: torch.histogram(xs[4], 3))"]),
+        case("python-int-past-64-bits-and-generator-type",  # (end run error-text:add_, error-text:rand) a Python
+             # int that no Scalar holds (under -2**63, 2**64 or more): the parser's OverflowError; a generator= of
+             # another type: the parser's TypeError (one signature: 'must be torch.Generator', several: the list)
+             ["def err(f):\n    try:\n        return f()\n    except Exception as e:\n"
+              "        return type(e).__name__ + ': ' + str(e)",
+              "x = torch.ones(2)", "i = torch.ones(2, dtype=torch.int64)"],
+             ["[[err(f) for f in (lambda: x.add_(v), lambda: x + v, lambda: v - x, lambda: x * v, lambda: i + v,"
+              " lambda: x.div_(v), lambda: x.pow(v), lambda: x.add(1, alpha=v), lambda: x.sub(v), lambda: x > v,"
+              " lambda: x.fill_(v))] for v in (2**64, -2**63 - 1, 2**70, 2**63)]",
+              "err(lambda: torch.rand(3, generator=5))", "err(lambda: torch.randn(3, generator='a'))",
+              "err(lambda: torch.ones(3).uniform_(generator=5))",
+              "err(lambda: torch.multinomial(torch.ones(3), 2, generator=1.5))",
+              "err(lambda: torch.randint(5, (2,), generator=[1]))", "err(lambda: torch.randperm(4, generator=3))",
+              "err(lambda: torch.normal(0., 1., (2,), generator=3))",
+              "err(lambda: torch.bernoulli(torch.ones(2), generator=3))",
+              "torch.rand(2, generator=torch.Generator().manual_seed(3))",
+              "torch.randperm(3, generator=torch.Generator().manual_seed(1))"]),
     ]

@@ -155,7 +155,9 @@ def check(type_name: str, value, numbers_as_tensors: bool = False) -> bool:
     if type_name == "torch.device":  # a device, a str or an int (not a bool): the parser's own test
         return isinstance(value, str) or _is_int(value) and not isinstance(value, (bool, Tensor)) \
             or type(value).__name__ == "device"
-    return True  # layouts, devices, memory formats, generators, objects: agrad's own checks decide
+    if type_name == "torch.Generator":
+        return type(value).__module__ == "agrad._generator" and type(value).__name__ == "Generator"
+    return True  # layouts, devices, memory formats, objects: agrad's own checks decide
 
 
 # --- signatures -----------------------------------------------------------------------

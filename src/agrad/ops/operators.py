@@ -18,7 +18,7 @@ from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, b
                          bitwise_right_shift, bitwise_right_shift_, bitwise_xor, eq, eq_, ge, ge_, gt, gt_, into_self,
                          le, le_, logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
 from .division import floor_divide, floor_divide_, in_order_until_zero, reciprocal, remainder
-from .pointwise import (_F32, _F64, _NO_MODE, _WEAK32, _WEAK64, _add, _div, _formula_state, _mul, _rsub, _sub,
+from .pointwise import (_F32, _F64, _LONG, _ULONG, _NO_MODE, _WEAK32, _WEAK64, _add, _div, _formula_state, _mul, _rsub, _sub,
                         _weak_new, add, check_operand, check_sub, div, mul, neg, operands, sub, true_divide)
 from .._limits import check_broadcast
 from .power import pow
@@ -157,7 +157,8 @@ def _arithmetic(fn, op, is_mul):
                         # (a 0-d operand or equal shapes: the result has a checked tensor's size)
                         check_broadcast(a, b)
                     return apply_two(self, other, (a, b), ufunc)
-        elif (t is float or t is int) and type(self) is Tensor and not _formula_state["formula"]:
+        elif (t is float or t is int and -_LONG <= other < _ULONG) and type(self) is Tensor \
+                and not _formula_state["formula"]:
             a = self._data
             d = a.dtype
             # (the op's kernel's case: the number as weak() gives it; one element (shape (1,)): apply_one

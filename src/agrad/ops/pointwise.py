@@ -43,6 +43,15 @@ def check_operand(x, fname):
         f"{fname}(): argument 'other' (position 2) must be Tensor or Number, not {type(x).__name__}")
 
 
+_LONG, _ULONG = 2 ** 63, 2 ** 64
+
+
+def unpack_overflow(x):
+    """The parser's error for a Python int that is no Scalar: past int64 it retries it as an unsigned
+    64-bit number, which refuses a negative one and one of 2**64 or more."""
+    raise OverflowError("can't convert negative int to unsigned" if x < 0 else "int too big to convert")
+
+
 def operands(a, b, fname="op", dtype=None):
     """(tensors, arrays) for a binary op: both cast to the promoted dtype (``dtype``
     overrides).  The arrays are what the kernel reads; the tensors are what the graph
@@ -56,12 +65,15 @@ def operands(a, b, fname="op", dtype=None):
             if a._data.dtype == b._data.dtype:
                 check_broadcast(a._data, b._data)
                 return (a, b), (a._data, b._data)
-        elif (tb is float or tb is int) and a._data.dtype.kind == "f":
+        elif (tb is float or tb is int and -_LONG <= b < _ULONG) and a._data.dtype.kind == "f":
             # numpy treats a Python number as weak, exactly like torch's wrapped
             # numbers with a float tensor: no wrapping, no cast
             return (a, None), (a._data, b)
     check_operand(a, fname)
     check_operand(b, fname)
+    for x in (a, b):
+        if type(x) is int and not -_LONG <= x < _ULONG:
+            unpack_overflow(x)
     d = dtype or _result_type(a, b)
     if not isinstance(a, Tensor):
         a = factories.wrap(a, d)
@@ -263,6 +275,8 @@ def _times_alpha(b, a, alpha):
 
 
 def _check_alpha(arrs, alpha):
+    if type(alpha) is int and not -_LONG <= alpha < _ULONG:
+        unpack_overflow(alpha)
     kind = np.asarray(arrs[0]).dtype.kind
     if kind in "iub" and isinstance(alpha, float):
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
@@ -426,7 +440,7 @@ def check_sub(a, b):
 def add(input, other, *, alpha=1, out=None):
     """input + alpha * other."""
     ts, arrs = operands(input, other, "add")
-    if type(alpha) is not int:  # alpha=1.0 too: a float alpha is refused for integral results
+    if type(alpha) is not int or not -_LONG <= alpha < _ULONG:  # (alpha=1.0 too: refused for integral results)
         _check_alpha(arrs, alpha)
     if alpha == 1 and type(alpha) is not bool:
         arrs = _scalar_operand(arrs, other)
@@ -441,7 +455,7 @@ def sub(input, other, *, alpha=1, out=None):
     """input - alpha * other."""
     check_sub(input, other)
     ts, arrs = operands(input, other, "sub")
-    if type(alpha) is not int:  # alpha=1.0 too: a float alpha is refused for integral results
+    if type(alpha) is not int or not -_LONG <= alpha < _ULONG:  # (alpha=1.0 too: refused for integral results)
         _check_alpha(arrs, alpha)
     if alpha == 1 and type(alpha) is not bool:
         arrs = _scalar_operand(arrs, other)

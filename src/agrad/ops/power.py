@@ -129,6 +129,10 @@ def _(ctx, grad):
 
 @export(method=True)
 def pow(input, exponent, *, out=None):
+    for x in (input, exponent):
+        if type(x) is int and not -2 ** 63 <= x < 2 ** 64:
+            from .pointwise import unpack_overflow
+            unpack_overflow(x)
     if not isinstance(input, Tensor):  # scalar ** tensor
         d = _result_type(input, exponent)
         if d is dtypes.bool_:
