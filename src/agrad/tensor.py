@@ -736,9 +736,12 @@ _SCALAR_NAMES = {
 
 
 def _warn_scalar_conversion() -> None:
-    """PyTorch's warning (once per process) when ``float()``/``complex()`` reads a tensor that requires grad.
+    """PyTorch's warning (once per process) when ``float()``/``complex()`` reads a tensor that requires grad
+    with grad mode on (LBFGS's float(closure()) under no_grad does not warn).
 
     ``int()``, ``bool()``, ``__index__`` and ``item()`` do not give it."""
+    if not grad_mode._state["enabled"]:
+        return
     from ._warn_once import warn_once
     warn_once("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
               "Consider using tensor.detach() first.", UserWarning, stacklevel=3)

@@ -62,3 +62,20 @@ def test_autograd_function_module_reaches_nothing_more(use):
     err = run(Source("attack.py", ONCE + f"print({use})\n"), timeout=20).error
     assert err is not None, f"not blocked: {use!r}"
     assert "Traceback" not in err.render(), err.render()
+
+
+def test_cudnn_flags_set_for_the_block(run_ok):
+    res = run_ok("import torch\nc = torch.backends.cudnn\nprint(c.enabled, c.allow_tf32)\n"
+                 "with c.flags(allow_tf32=False):\n    print(c.enabled, c.allow_tf32)\nprint(c.enabled, c.allow_tf32)\n")
+    assert res.stdout == "True True\nFalse False\nTrue True\n"
+
+
+@pytest.mark.parametrize("use", [
+    "torch.backends.cudnn.sys", "torch.backends.cudnn._set_flags", "torch.backends.cudnn.flags()._old",
+    "torch.backends.cudnn.flags()._values", "torch.backends.cudnn.flags().__enter__.__globals__",
+    "torch.func.stack_module_state.__globals__", "torch.func._stacked_leaf",
+])
+def test_cudnn_flags_and_stack_module_state_reach_nothing_more(use):
+    err = run(Source("attack.py", f"import torch\nprint({use})\n"), timeout=20).error
+    assert err is not None, f"not blocked: {use!r}"
+    assert "Traceback" not in err.render(), err.render()

@@ -129,3 +129,34 @@ def _tie(module, values):
             for n in names:
                 out.setdefault(n, values[given[0]])
     return out
+
+
+def stack_module_state(models):
+    """torch.func.stack_module_state: the parameters and the buffers of same-class models, each
+    stacked along a new leading dim (a new leaf requiring grad where the models' do), as two dicts
+    keyed by the first model's names (PyTorch's checks and messages, in its order)."""
+    models = list(models)
+    if len(models) == 0:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if not (all(m.training for m in models) or all(not m.training for m in models)):
+        raise RuntimeError("stack_module_state: Expected all models to have the same training/eval mode.")
+    first = type(models[0])
+    if not all(type(m) is first for m in models):
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+    all_params = [dict(m.named_parameters()) for m in models]
+    params = {k: _stacked_leaf(tuple(p[k] for p in all_params), k) for k in all_params[0]}
+    all_buffers = [dict(m.named_buffers()) for m in models]
+    buffers = {k: _stacked_leaf(tuple(b[k] for b in all_buffers), k) for k in all_buffers[0]}
+    return params, buffers
+
+
+def _stacked_leaf(tensors, name):
+    from ..ops.joining import stack
+
+    all_requires_grad = all(t.requires_grad for t in tensors)
+    if not all_requires_grad and any(t.requires_grad for t in tensors):
+        raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
+    result = stack(tensors)
+    if all_requires_grad:
+        result = result.detach().requires_grad_()
+    return result

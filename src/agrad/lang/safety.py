@@ -216,7 +216,8 @@ class ModuleProxy:
             raise self._missing(name) from None
         if not module_member_ok(value, module):
             raise self._missing(name)
-        self._cache[name] = value
+        if type(value) not in (bool, int, float, str, type(None)):  # (flags such as cudnn.enabled change)
+            self._cache[name] = value
         return value
 
     def _public_names(self):

@@ -153,7 +153,8 @@ class LBFGS(Optimizer):
     def _directional_evaluate(self, closure, x, t, d):
         self._add_grad(t, d)
         with grad_mode.enable_grad():
-            loss = float(closure())
+            out = closure()
+        loss = float(out)  # (outside grad mode, as PyTorch: no warning for a loss that requires grad)
         flat_grad = self._gather_flat_grad()
         self._set_param(x)
         return loss, flat_grad
@@ -246,7 +247,8 @@ class LBFGS(Optimizer):
                 opt_cond = False
                 if n_iter != max_iter:
                     with grad_mode.enable_grad():
-                        loss = float(closure())
+                        out = closure()
+                    loss = float(out)
                     flat_grad = self._gather_flat_grad()
                     opt_cond = flat_grad.abs().max() <= tolerance_grad
                     ls_func_evals = 1

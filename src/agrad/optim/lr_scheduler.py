@@ -35,8 +35,15 @@ def _set_val(group, key, val):
         group[key] = val
 
 
+def _warn_get_lr_called_within_step(scheduler):
+    if not scheduler._get_lr_called_within_step:
+        warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
+                      UserWarning, stacklevel=3)
+
+
 class LRScheduler:
     _is_initial = False
+    _get_lr_called_within_step = False
 
     def __init__(self, optimizer, last_epoch=-1):
         if not isinstance(optimizer, Optimizer):
@@ -99,14 +106,19 @@ class LRScheduler:
                 "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
                 UserWarning, stacklevel=2)
         self._step_count += 1
-        if epoch is None:
-            self.last_epoch += 1
-            values = self.get_lr()
-        else:
+        if epoch is not None:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
-            self.last_epoch = epoch
-            closed = getattr(self, "_get_closed_form_lr", None)
-            values = closed() if closed is not None else self.get_lr()
+        self._get_lr_called_within_step = True  # (PyTorch's _enable_get_lr_call: in state_dict too)
+        try:
+            if epoch is None:
+                self.last_epoch += 1
+                values = self.get_lr()
+            else:
+                self.last_epoch = epoch
+                closed = getattr(self, "_get_closed_form_lr", None)
+                values = closed() if closed is not None else self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values):
             _set_val(group, "lr", lr)
         self._last_lr = _vals(self.optimizer, "lr")
@@ -135,6 +147,7 @@ class LambdaLR(LRScheduler):
         self.__dict__.update(state_dict)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         return [base_lr * lmbda(self.last_epoch)
                 for lmbda, base_lr in zip(self.lr_lambdas, self.base_lrs)]
 
@@ -146,6 +159,7 @@ class StepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self.last_epoch == 0 or self.last_epoch % self.step_size != 0:
             return _vals(self.optimizer, "lr")
         return [g["lr"] * self.gamma for g in self.optimizer.param_groups]
@@ -162,6 +176,7 @@ class MultiStepLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self.last_epoch not in self.milestones:
             return _vals(self.optimizer, "lr")
         return [g["lr"] * self.gamma ** self.milestones[self.last_epoch]
@@ -179,6 +194,7 @@ class ExponentialLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         if self._is_initial:
             return _vals(self.optimizer, "lr")
         return [g["lr"] * self.gamma for g in self.optimizer.param_groups]
@@ -194,6 +210,7 @@ class CosineAnnealingLR(LRScheduler):
         super().__init__(optimizer, last_epoch)
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         groups = self.optimizer.param_groups
         if self._is_initial:
             return _vals(self.optimizer, "lr")
@@ -299,6 +316,7 @@ class OneCycleLR(LRScheduler):
         return (end - start) * pct + start
 
     def get_lr(self):
+        _warn_get_lr_called_within_step(self)
         lrs = []
         step_num = self.last_epoch
         if step_num > self.total_steps:
