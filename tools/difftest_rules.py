@@ -507,6 +507,8 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if (aspect in ("value", "numeric", "repr") and op in difftest_unpool.UNPOOL_OPS and program is not None
             and difftest_unpool.only_shared_places_differ(program[0], program[2], want, got, _agree_once)):
         return "unpool-shared-places"
+    if aspect == "error-text" and op in difftest_unpool.UNPOOL_OPS and difftest_unpool.other_bad_index(want, got):
+        return "unpool-bad-index"
     if (aspect in ("value", "numeric") and op in difftest_median.MEDIAN_OPS and program is not None
             and difftest_median.only_target_differs(stmt, want, got, compare_desc, _agree_once)
             and difftest_median.median_of_stride0(program[0], program[2])):

@@ -5,6 +5,8 @@ there depends on the threads' timing (the same program gives 0.25 in one run, 0.
 
 from __future__ import annotations
 
+import re
+
 import difftest_watch
 
 #: the statements' names of the op
@@ -45,3 +47,17 @@ def only_shared_places_differ(lines: list[str], i: int, want: dict, got: dict, a
     if difftest_watch.assigned_tensor(lines[i], want) is None:  # (before the replay: cheap)
         return False
     return difftest_watch.only_places_differ(lines[i], shared_places(lines, i), want, got, agree_once)
+
+
+_BAD_INDEX = re.compile(r"Found an invalid max index: -?\d+ (\(output volumes are of size [\dx]+\)?)$")
+
+
+def other_bad_index(want: dict, got: dict) -> bool:
+    """True when PyTorch and agrad both refuse a max_unpool call for an out-of-range index of the same
+    output size, naming different ones (rule ``unpool-bad-index``): each of PyTorch's threads keeps the
+    last bad index of its range and they race to report it."""
+    w, g = want.get("error"), got.get("error")
+    if not w or not g or w[0] != "RuntimeError" or g[0] != "RuntimeError":
+        return False
+    mw, mg = _BAD_INDEX.match(w[1]), _BAD_INDEX.match(g[1])
+    return bool(mw and mg and mw.group(1) == mg.group(1))

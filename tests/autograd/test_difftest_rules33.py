@@ -148,3 +148,18 @@ def test_a_zero_sign_of_a_gelu_given_to_onednn_is_documented():
     assert difftest.documented(aspect, lines[2], want[2], got[2], (lines, want, 2)) == "gelu-onednn"
     single = ["x3 = torch.tensor([-2.5], dtype=torch.float32)", "r4 = x3.sinh()", "r6 = F.gelu(r4)"]
     assert difftest.documented(aspect, single[2], want[2], got[2], (single, want, 2)) is None
+
+
+def test_unpool_bad_index_named_differently_is_documented():
+    """Several out-of-range indices: which one "Found an invalid max index" names is PyTorch's threads'
+    race (275 of 300 runs the first half's, 25 the second's); the size must agree, and other texts count."""
+    def obs(text):
+        return {"error": ("RuntimeError", text), "warnings": [], "vars": {}}
+    stmt = "r3 = F.max_unpool3d(v1, v2, 2)"
+    want = obs("Found an invalid max index: 100 (output volumes are of size 4x4x4)")
+    got = obs("Found an invalid max index: -1 (output volumes are of size 4x4x4)")
+    assert difftest.documented("error-text", stmt, want, got) == "unpool-bad-index"
+    other_size = obs("Found an invalid max index: -1 (output volumes are of size 4x5x4)")
+    assert difftest.documented("error-text", stmt, want, other_size) is None
+    assert difftest.documented("error-text", "r3 = F.max_pool3d(v1, 2)", want, got) is None
+    assert difftest.documented("error-text", stmt, want, obs("something else")) is None
