@@ -335,22 +335,6 @@ def _singular_cond(wd, gd):
     return (np.abs(wd) >= big) & (np.abs(gd) >= big)
 
 
-def _int_history_only(want: dict, got: dict) -> bool:
-    """True when a statement's variables agree but for integer tensors to which PyTorch gave a
-    history (``requires_grad``, ``is_leaf``, ``grad_fn``, ``repr``'s grad_fn) and agrad none:
-    an integer written with a value that requires grad (docs/semantics.md, integer setitem)."""
-    def neutral(w, g):
-        if (w["kind"] != "tensor" or g["kind"] != "tensor" or w["dtype"] != g["dtype"]
-                or not w["dtype"].startswith(("torch.int", "torch.uint", "torch.bool"))
-                or w["requires_grad"] is not True or g["requires_grad"] is not False
-                or g["graph"] is not None or w["graph"] is None):
-            return None
-        plain = dict(w, requires_grad=False, is_leaf=True, graph=None, repr=g["repr"])
-        plain.pop("grad", None)
-        return plain, {key: v for key, v in g.items() if key != "grad"}
-    return _agree_once(want, got, neutral)
-
-
 def _half_result_only(stmt: str, want: dict, got: dict) -> bool:
     """True when the one variable that differs is the float16 tensor the statement assigns (on
     both sides, of one shape): PyTorch's float16 matrix_exp overflows in its own constants."""
@@ -485,8 +469,6 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "lapack-signs"
     if aspect in ("value", "numeric") and op == "svd" and _null_space_dropped(want, got):
         return "svd-null-space"
-    if aspect in ("requires_grad", "is_leaf", "grad_fn", "repr") and op == "setitem" and _int_history_only(want, got):
-        return "int-setitem-grad"
     if aspect in ("value", "numeric") and op == "cond" and _agrees_but_where(want, got, _singular_cond):
         return "cond-singular"
     if (aspect in _VALUE_ASPECTS and program is not None and _agrees_but_where(want, got, lambda w, g: np.isnan(w))

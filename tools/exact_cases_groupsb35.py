@@ -50,4 +50,14 @@ def cases(graph: str) -> list[dict]:
               "torch.nn.functional.silu(x).backward(d)", "xf = x.detach().float().requires_grad_()",
               "torch.nn.functional.silu(xf).backward(d.float())"],
              ["x.grad.signbit().tolist()", "xf.grad.signbit().tolist()", "x.grad.isnan().tolist()"]),
+        case("int-setitem-history",  # setitem into an integer/bool tensor with a value that requires grad:
+             # copy_to's copy_ records nothing; index_put_ and a 0-d value's fill_ of a slice record into any dtype
+             ["v = torch.tensor(2.5, requires_grad=True)", "a = torch.arange(6)", "a[a > 2] = v",
+              "b = torch.arange(6)", "b[2:4] = v", "c = torch.arange(6)", "c[True] = v", "d = torch.arange(6)",
+              "d[0] = v", "e = torch.tensor(3)", "e[...] = v", "f = torch.tensor(3.)", "f[()] = v",
+              "g = torch.arange(6).reshape(2, 3)", "g[:, 1] = v", "h = torch.arange(6)", "h[1:3] = v.reshape(1).expand(2)",
+              "k = torch.arange(6)", "k[k > 2] = torch.tensor([1.5], requires_grad=True)", "m = torch.zeros(6, dtype=torch.bool)",
+              "m[m] = v", "n = torch.arange(6)", "y = n[1:]", "y[y > 2] = v"],
+             [f"({t}.requires_grad, {t}.is_leaf, type({t}.grad_fn).__name__, {t}.tolist())"
+              for t in "abcdefghkmny"] + ["k.grad_fn.next_functions[1][0].name()", "(a * 2.0).grad_fn.name()"]),
     ]

@@ -265,28 +265,6 @@ def test_null_space_vectors_of_an_svd_are_documented():
     assert difftest.documented(aspect, "r = torch.svd(x)", full_rank, other) is None
 
 
-def test_history_of_an_integer_written_with_a_grad_value_is_documented():
-    """``x[0] = v`` on an integer ``x`` with a ``v`` that requires grad: PyTorch gives ``x`` a
-    history and agrad none (docs/semantics.md). Only that: the values and dtype must agree, the
-    tensor must be an integer one, the statement a setitem, and PyTorch's the side with history."""
-    def obs(dtype, data, history):
-        a = np.array(data, np.int64 if dtype == "torch.int64" else np.float32)
-        return {"error": None, "warnings": [], "vars": {"x": {
-            "kind": "tensor", "dtype": dtype, "shape": list(a.shape), "data": a,
-            "requires_grad": history, "is_leaf": not history, "graph": [["CopySlices", []]] if history else None,
-            "repr": f"tensor({a.tolist()}" + (", grad_fn=<CopySlices>)" if history else ")")}}}
-    want, got = obs("torch.int64", [3, 1], True), obs("torch.int64", [3, 1], False)
-    aspect, _ = difftest.compare_statement(want, got)
-    assert difftest.documented(aspect, "x[0] = v", want, got) == "int-setitem-grad"
-    assert difftest.documented(aspect, "y = x.add_(v)", want, got) is None
-    assert difftest.documented(aspect, "x[0] = v", got, want) is None  # the history in agrad's only
-    other_value = obs("torch.int64", [2, 1], False)
-    assert difftest.documented(*difftest.compare_statement(want, other_value)[:1], "x[0] = v", want,
-                               other_value) is None
-    floats = obs("torch.float32", [3, 1], True), obs("torch.float32", [3, 1], False)
-    assert difftest.documented(*difftest.compare_statement(*floats)[:1], "x[0] = v", *floats) is None
-
-
 def test_a_float16_matrix_exp_alone_is_documented():
     """PyTorch's float16 matrix_exp overflows in its own constants (docs/semantics.md): its float16
     result may differ, nothing else, and no other op's or dtype's."""

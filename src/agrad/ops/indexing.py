@@ -620,7 +620,8 @@ def _assign(self, index, value, strip):
                 # its one element, expanded from 0-d with strides 0 against self's own: a partial overlap
                 self._check_inplace(graph._state["enabled"] and (self._requires_grad or value._requires_grad))
                 raise RuntimeError(_OVERLAP)
-        (fill_ if value.ndim == 0 else copy_)(self, value)
+        # (copy_to: copy_ where the shapes are equal, a 0-d value into a 0-d self too)
+        (fill_ if value.ndim == 0 and self.ndim else copy_)(self, value)
         return
     positions = []
     items = _normalise(index, self.ndim, positions)  # PyTorch indexes first: "too many indices ..." before
@@ -673,8 +674,11 @@ def _assign(self, index, value, strip):
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{_scalar_name(self.dtype)} for the destination and {_scalar_name(value.dtype)} for the source.")
-    if v is not None and not self.dtype.is_floating_point and v._requires_grad:
-        v = v.detach()  # a copy_ into an integer or bool tensor is not differentiable
+    if v is not None and not self.dtype.is_floating_point and v._requires_grad and basic and (
+            value.ndim or not target_shape):
+        # a copy_ into an integer or bool tensor is not differentiable; index_put_ and copy_to's fill_ (a
+        # 0-d value into a slice of another shape) record into any dtype, as in-place ops do
+        v = v.detach()
     recording = graph.is_recording((self, v))
     if not recording:
         self._data[np_index] = checked
@@ -694,10 +698,10 @@ def _assign(self, index, value, strip):
         from .inplace_view import inplace_through_view
         inplace_through_view(self, put, (), {})
     else:
-        # index_put_ is an in-place op on self (an integer self that requires grad takes its node); the basic
-        # indices' copy goes through a view of self, which an integer self cannot have in autograd
+        # index_put_ is an in-place op on self (an integer self that requires grad takes its node), and so is
+        # copy_to's fill_ of a slice of an integer self (CopySlices)
         before = self._snapshot()
-        if op is _index_put:
+        if op is _index_put or self._data.dtype.kind != "f":  # (an integer self takes CopySlices too)
             inplace_self[0] = before
         try:
             result = put(before)
