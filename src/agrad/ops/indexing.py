@@ -620,8 +620,7 @@ def _assign(self, index, value, strip):
                 # its one element, expanded from 0-d with strides 0 against self's own: a partial overlap
                 self._check_inplace(graph._state["enabled"] and (self._requires_grad or value._requires_grad))
                 raise RuntimeError(_OVERLAP)
-        # (copy_to: copy_ where the shapes are equal, a 0-d value into a 0-d self too)
-        (fill_ if value.ndim == 0 and self.ndim else copy_)(self, value)
+        (fill_ if value.ndim == 0 and self.ndim else copy_)(self, value)  # (copy_to: copy_ for equal shapes)
         return
     positions = []
     items = _normalise(index, self.ndim, positions)  # PyTorch indexes first: "too many indices ..." before
@@ -676,9 +675,7 @@ def _assign(self, index, value, strip):
             f"{_scalar_name(self.dtype)} for the destination and {_scalar_name(value.dtype)} for the source.")
     if v is not None and not self.dtype.is_floating_point and v._requires_grad and basic and (
             value.ndim or not target_shape):
-        # a copy_ into an integer or bool tensor is not differentiable; index_put_ and copy_to's fill_ (a
-        # 0-d value into a slice of another shape) record into any dtype, as in-place ops do
-        v = v.detach()
+        v = v.detach()  # (copy_ into an integer: nothing; index_put_ and copy_to's fill_ record into any dtype)
     recording = graph.is_recording((self, v))
     if not recording:
         self._data[np_index] = checked
