@@ -45,7 +45,7 @@ DTYPES = ("float32", "float64")
 
 def _np_unary(name):
     return {"exp": np.exp, "log": np.log, "log1p": np.log1p, "expm1": np.expm1, "tanh": np.tanh,
-            "sin": np.sin, "cos": np.cos}[name]
+            "sin": np.sin, "cos": np.cos, "exp2": np.exp2, "sigmoid": lambda x: 1 / (1 + np.exp(-x))}[name]
 
 
 def _np_erf(x):
@@ -80,8 +80,8 @@ def _np_act(name):
     raise KeyError(name)
 
 
-UNARY = ("exp", "log", "log1p", "expm1", "tanh", "erf", "sin", "cos")
-BINARY = ("atan2",)
+UNARY = ("exp", "log", "log1p", "expm1", "tanh", "erf", "sin", "cos", "exp2", "sigmoid")
+BINARY = ("atan2", "pow")
 ACTIVATIONS = ("silu", "mish", "gelu", "elu", "softplus")
 KERNELS = UNARY + BINARY + ACTIVATIONS
 
@@ -93,6 +93,8 @@ def _data(name, size, dtype, seed=0):
         x = np.abs(x) + 1e-3
     if name == "log1p":
         x = np.abs(x) - 0.5
+    if name == "pow":
+        x = np.abs(x)
     return x.astype(dtype)
 
 
@@ -104,6 +106,8 @@ def cases(kernel, size, dtype):
     x = _data(kernel, size, dtype)
     if kernel in UNARY or kernel in BINARY:
         xa, xt = agrad.tensor(x), torch.tensor(x)
+        if kernel == "pow":  # (a tensor to a number: Sleef's pow where the vector code runs)
+            return (lambda: agrad.pow(xa, 2.7), lambda: torch.pow(xt, 2.7), lambda: np.power(x, 2.7))
         if kernel in BINARY:
             y = _data("atan2-y", size, dtype, seed=1)
             ya, yt = agrad.tensor(y), torch.tensor(y)

@@ -34,6 +34,11 @@ try:
     # numpy's error state for the process: agrad is the numerics layer here.)
     _np.seterr(all="ignore")
 
+    # numpy's temporaries of 128 KiB-4 MiB from glibc's heap, not a fresh mmap each (_heap.py)
+    from . import _heap
+
+    _heap.keep_temporaries()
+
     from . import dtypes as _dtypes
     from .dtypes import (  # noqa: F401
         bool_ as bool, dtype, float16, float32, float64, int8, int16, int32, int64, uint8,
