@@ -204,7 +204,7 @@ class _NodeOrigins:
     (columns None when only the line is known); ``get(node)`` reads it.
 
     The language's record hook (``lang.span_hook``, one of the engine's
-    ``graph.record_hooks``) notes it.  The note is kept on the node itself (freed
+    ``graph.record_hooks``, a ``graph.NodeHook``: it reads the node alone) notes it.  The note is kept on the node itself (freed
     with it: a training loop's old graphs go as they went), else, for a node
     without a ``__dict__``, in a weak dictionary.
     """
@@ -223,7 +223,7 @@ class _NodeOrigins:
     def __enter__(self):
         from ..autograd import graph
         from ..lang import span_hook
-        self._hook = span_hook(self.others)
+        self._hook = graph.NodeHook(span_hook(self.others))
         graph.record_hooks.append(self._hook)
         return self
 

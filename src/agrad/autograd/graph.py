@@ -577,8 +577,24 @@ def _is_one_of(t, tensors):
 #: recorded (tools that inspect graphs: the graph view's "which line made this",
 #: ``agrad check``'s replay).  ``call`` says how the node was made: for a
 #: built-in op ``(op, arrays, attrs)``, for a custom Function
-#: ``(cls, values_before_forward, args, kwargs)``.
+#: ``(cls, values_before_forward, args, kwargs)``.  A hook that reads only the node is a
+#: :class:`NodeHook`: the ops' short ways then build no tuples of arguments for it.
 record_hooks: list = []
+
+
+class NodeHook:
+    """A record hook that reads only the node (``fn(node)``: the graph view's origins).  Called as
+    any hook is, it calls ``fn``; the short ways of ``ops/_shortcuts.py``, which tell every node the
+    program records, call ``fn`` directly, without the tuples of inputs, outputs and call that the
+    other hooks are given (three objects fewer for the collector per node of a deep graph)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, node, inputs, outputs, call):
+        self.fn(node)
 
 #: Callables ``observer(op, tensors, arrays, attrs, results)`` told of every
 #: forward op's result (``agrad eval --anomaly``): ``op`` an ops ``Op`` or, for a

@@ -437,18 +437,20 @@ def _new_span(interp, key, expr, stmt, frame):
 
 
 def span_hook(fallback):
-    """A record hook for the engine (``graph.record_hooks``) that notes on each node
-    recorded while a script runs in this thread the :func:`current_span` of the op
-    that made it: as the node's attribute ``_agrad_origin`` (an attribute, not
-    ``node.__dict__[...]``: reading ``__dict__`` makes Python build it), else, for a
-    node without a ``__dict__``, in ``fallback[node]`` (a weak dictionary).  One call
-    per op: the span is looked up here, not through current_span()."""
+    """A function ``note(node)`` for the engine's record hooks (``graph.record_hooks``, as a
+    ``graph.NodeHook``: it reads the node alone) that notes on each node recorded while a
+    script runs in this thread the :func:`current_span` of the op that made it: as the node's
+    attribute ``_agrad_origin`` (an attribute, not ``node.__dict__[...]``: reading ``__dict__``
+    makes Python build it), else, for a node without a ``__dict__``, in ``fallback[node]`` (a
+    weak dictionary).  One call per op: the span is looked up here, not through current_span()."""
+    running = _running
 
-    def hook(node, inputs, outputs, call):
-        interp = getattr(_running, "interp", None)
+    def note(node):
+        interp = getattr(running, "interp", None)
         if interp is None:
             return
-        stmt, frame = interp.cur_stmt, interp.cur_frame
+        stmt = interp.cur_stmt
+        frame = interp.cur_frame
         if stmt is None or frame is None:
             return
         expr = interp.cur_expr
@@ -461,7 +463,7 @@ def span_hook(fallback):
         except AttributeError:
             fallback[node] = span
 
-    return hook
+    return note
 
 
 def arm_hard_exit(seconds: float) -> None:

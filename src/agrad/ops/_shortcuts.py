@@ -33,6 +33,8 @@ _weakref = weakref.ref
 _NO_ATTRS: dict = {}  # (never mutated)
 _pack_hooks = graph._PACK_HOOKS
 _record_hooks = graph.record_hooks
+_NodeHook = graph.NodeHook
+_ONE_TENSOR = object()  # (_tell's ``b`` for a call of one tensor)
 #: The snapshot of ``self`` an in-place op runs on while it is recorded (set by ``_op.inplace`` and
 #: inplace_through_view).  PyTorch saves ``original_self = self.clone()`` for an in-place op whose
 #: formula uses self: a CloneBackward0 a create_graph gradient passes through.
@@ -112,7 +114,7 @@ class Shortcuts:
         if self._save_plan:
             _record_op(ctx, (t,), (a,), results, self._save_plan)
             if _record_hooks:
-                _tell(ctx, (t,), results, (self, (a,), attrs))
+                _tell(ctx, t, _ONE_TENSOR, results, self, (a,), attrs)
             return results
         # graph.record_op's work for one tensor and nothing saved, in its order
         fn = t._grad_fn
@@ -133,7 +135,7 @@ class Shortcuts:
         else:
             ctx._out_meta = _META.get((out.shape, d)) or _meta(out)
         if _record_hooks:
-            _tell(ctx, (t,), results, (self, (a,), attrs))
+            _tell(ctx, t, _ONE_TENSOR, results, self, (a,), attrs)
         return results
 
     def apply_one(self, t, arrays, kernel=None, operand=None, result=None, one=None):
@@ -286,7 +288,7 @@ class Shortcuts:
                 kept[name] = slot
             node._saved = kept
         if _record_hooks:  # (agrad graph's "which line made this": as apply tells them)
-            _tell(node, (t,) if single else (t, None), results, (self, arrays, _NO_ATTRS))
+            _tell(node, t, _ONE_TENSOR if single else None, results, self, arrays, _NO_ATTRS)
         return results
 
     def apply_two(self, a, b, arrays, kernel=None):
@@ -334,14 +336,19 @@ class Shortcuts:
         results._requires_grad = True
         _record_two(node, a, b, (a, b), results, self._plans_two[a._requires_grad, b._requires_grad])
         if _record_hooks:
-            _tell(node, (a, b), results, (self, arrays, _NO_ATTRS))
+            _tell(node, a, b, results, self, arrays, _NO_ATTRS)
         return results
 
 
-def _tell(node, tensors, results, call):
-    """:data:`graph.record_hooks` told of the node a short way recorded, with what apply gives them."""
+def _tell(node, a, b, results, op, arrays, attrs):
+    """:data:`graph.record_hooks` told of the node a short way recorded, with what apply gives them:
+    the tensors ``(a,)`` (``b`` :data:`_ONE_TENSOR`) or ``(a, b)``, the outputs ``(results,)`` and
+    the call ``(op, arrays, attrs)``, built only for a hook that is no :class:`graph.NodeHook`."""
     for hook in _record_hooks:
-        hook(node, tensors, (results,), call)
+        if hook.__class__ is _NodeHook:
+            hook.fn(node)
+        else:
+            hook(node, (a,) if b is _ONE_TENSOR else (a, b), (results,), (op, arrays, attrs))
 
 
 def _record_two(node, a, b, tensors, out, plan):
