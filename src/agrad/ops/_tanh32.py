@@ -45,6 +45,7 @@ from . import _tanh64
 
 _F32 = np.float32
 _F64 = np.float64
+_D32, _D64 = np.dtype(_F32), np.dtype(_F64)
 _I32 = np.int32
 _I64 = np.int64
 _U32 = np.uint32
@@ -155,7 +156,11 @@ def tanh_backward(g: np.ndarray, y: np.ndarray) -> np.ndarray:
     """g * fl32(1 - y*y) of float32 arrays of one shape (y*y in double, where it is exact,
     1 - y*y rounded there and then to float32, the product in float32), a block at a time."""
     if y.size < MIN_SIZE or g.shape != y.shape or not (y.flags.c_contiguous and g.flags.c_contiguous):
-        return np.multiply(g, np.subtract(1.0, np.multiply(y, y, dtype=_F64)).astype(_F32))
+        # (the same steps: y in double, squared there exactly, 1 - y*y rounded there, then to float32;
+        # two numpy calls fewer than ufuncs with a dtype, on arrays of a few elements the cost)
+        d = y.astype(_D64)
+        d *= d
+        return np.multiply(g, np.subtract(1.0, d, out=d).astype(_D32))
     yf, gf = y.reshape(-1), g.reshape(-1)
     n = yf.size
     out = np.empty(n, _F32)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor
-from . import _argcheck
+from . import _argcheck, _vec_math
 from ._shortcuts import ONE32 as _ONE32, ONE64 as _ONE64
 
 _MISSING = _argcheck._MISSING
@@ -17,12 +17,14 @@ _F64, _F32 = np.dtype(np.float64), np.dtype(np.float32)
 _ONE = (1,)
 _empty = np.empty
 _ndarray = np.ndarray
+_SMALL32 = _vec_math.SMALL32
 
 
-def checked_first(api, apply_one, any64, single64, scalar32, scalar64):
-    """``api.checked_first``: makes ``first(input)``, which runs api's float64 / one-element float32
-    ways itself, and math's function on one finite float64 element where it is numpy's (``scalar64``: sin, cos) (``any64``, ``single64``, ``scalar32``, ``scalar64``: as api reads them) and api for any other
-    tensor; ``general`` (the full check) for any other call."""
+def checked_first(api, apply_one, any64, single64, scalar32, scalar64, small32=None):
+    """``api.checked_first``: makes ``first(input)``, which runs api's float64 / float32 ways
+    itself, and math's function on one finite float64 element where it is numpy's (``scalar64``:
+    sin, cos) (``any64``, ``single64``, ``scalar32``, ``scalar64``, ``small32``: as api reads them)
+    and api for any other tensor; ``general`` (the full check) for any other call."""
 
     one64 = any64 or single64  # (a kernel of float64 arrays: one of shape (1,) in, one out)
 
@@ -47,15 +49,19 @@ def checked_first(api, apply_one, any64, single64, scalar32, scalar64):
                                 return apply_one(input, (arr,), any64)
                             elif single64 is not None and arr.size == 1:
                                 return apply_one(input, (arr,), single64)
-                        elif d is _F32 and scalar32 is not None and arr.shape == _ONE:
-                            try:
-                                v = scalar32(arr.item())
-                            except (ValueError, OverflowError):
-                                pass  # (numpy's answer: api's way)
-                            else:
-                                res = arr.copy()
-                                res[0] = v
-                                return apply_one(input, (arr,), None, None, res, _ONE32)
+                        elif d is _F32:
+                            if scalar32 is not None and arr.shape == _ONE:
+                                try:
+                                    v = scalar32(arr.item())
+                                except (ValueError, OverflowError):
+                                    pass  # (numpy's answer: api's way)
+                                else:
+                                    res = arr.copy()
+                                    res[0] = v
+                                    return apply_one(input, (arr,), None, None, res, _ONE32)
+                            elif small32 is not None and arr.size < _SMALL32 and arr.size != 1:
+                                # (the kernel's steps for a small float32 array, without its frame)
+                                return apply_one(input, (arr,), None, None, small32(arr, dtype=_F64).astype(_F32))
                     return api(input)
                 except _Unbatched:
                     return _BATCHED_CALL[0](api, (input,), {})

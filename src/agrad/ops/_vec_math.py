@@ -499,6 +499,9 @@ _SAME_ONE64 = frozenset(("sin", "cos"))
 #: result) rather than as a whole float64 temporary: same bits, a third of the memory
 _IN_BLOCKS = 1 << 14
 _FAST32_MIN = 2048  # (_tanh32.MIN_SIZE: smaller float32 arrays keep the double path)
+#: float32 arrays of fewer elements than this (one element aside) go through numpy's float64 loop
+#: and back: ``kernel.small32(a, dtype=float64).astype(float32)`` (the callers' short way)
+SMALL32 = min(_FAST32_MIN, _IN_BLOCKS)
 
 
 def via_double(np_fn, other=None, single64=None, fast32=None):
@@ -556,6 +559,7 @@ def via_double(np_fn, other=None, single64=None, fast32=None):
         return np_fn(a, dtype=np.float64).astype(_F32)
 
     kernel.__name__ = getattr(np_fn, "__name__", "kernel")
+    kernel.small32 = np_fn  # (a float32 array of 2 to SMALL32 - 1 elements, or none: np_fn through double)
     # what it runs on float64 arrays: np_fn on any of them, or single64 on those of one element
     if plain:
         kernel.float64 = np_fn

@@ -338,8 +338,20 @@ def _(ctx, g):
                 return out, None
             return _scalar_math(_multiply, g, other), None
         return _scalar_math(_multiply, g, _like(other, g, True)), None
-    return (_scalar_math(_multiply, g, _like(ctx.other, g, True)) if edges[0][0] is not None else None,
-            _multiply(g, _like(ctx.self, g)))
+    self_ = ctx.self
+    needs_self = edges[0][0] is not None
+    if type(self_) is Tensor and type(g) is _ndarray:
+        # (tensors' float32 or float64 arrays of g's dtype, the common case: _scalar_math and _like read
+        # them as they are, np.multiply of g and each; without their frames)
+        s, gd = self_._data, g.dtype
+        if (gd is _F32 or gd is _F64) and type(s) is _ndarray and s.dtype is gd:
+            if not needs_self:
+                return None, _multiply(g, s)
+            other = ctx.other
+            if type(other) is Tensor and type(o := other._data) is _ndarray and o.dtype is gd:
+                return _multiply(g, o), _multiply(g, s)
+    return (_scalar_math(_multiply, g, _like(ctx.other, g, True)) if needs_self else None,
+            _multiply(g, _like(self_, g)))
 
 
 def _like(x, g, scalar=False):

@@ -62,6 +62,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
         # and the Python function it runs on one float32 element (``scalar32``: via_double's own way)
         any64, single64 = getattr(np_fn, "float64", None), getattr(np_fn, "single64", None)
         scalar32, scalar64 = getattr(np_fn, "scalar32", None), getattr(np_fn, "scalar64", None)
+        small32 = getattr(np_fn, "small32", None)  # (a float32 array of a few elements: through double)
 
         def api(input, *, out=None):
             arr = input._data
@@ -72,15 +73,18 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
                         return apply_one(input, (arr,), any64)
                     if single64 is not None and arr.size == 1:
                         return apply_one(input, (arr,), single64)
-                elif d is _F32_DTYPE and scalar32 is not None and arr.shape == _ONE:
-                    try:  # (the kernel's steps, without its frame)
-                        v = scalar32(arr.item())
-                    except (ValueError, OverflowError):
-                        pass  # (numpy's answer: the kernel's way)
-                    else:
-                        res = arr.copy()
-                        res[0] = v
-                        return apply_one(input, (arr,), None, None, res)
+                elif d is _F32_DTYPE:
+                    if scalar32 is not None and arr.shape == _ONE:
+                        try:  # (the kernel's steps, without its frame)
+                            v = scalar32(arr.item())
+                        except (ValueError, OverflowError):
+                            pass  # (numpy's answer: the kernel's way)
+                        else:
+                            res = arr.copy()
+                            res[0] = v
+                            return apply_one(input, (arr,), None, None, res)
+                    elif small32 is not None and arr.size < _SMALL32 and arr.size != 1:
+                        return apply_one(input, (arr,), None, None, small32(arr, dtype=_F64_DTYPE).astype(_F32_DTYPE))
             if no_bool is not None and arr.dtype == np.bool_:
                 raise no_bool[0](no_bool[1])
             if float_out and arr.dtype.kind in "biu":
@@ -91,7 +95,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
         api.__name__ = fname
         api.__doc__ = f"Elementwise {fname} (node {op.name})."
         api.op = op
-        api.checked_first = _checked_first(api, apply_one, any64, single64, scalar32, scalar64)  # (torch.<name>'s check)
+        api.checked_first = _checked_first(api, apply_one, any64, single64, scalar32, scalar64, small32)  # (torch.<name>'s check)
         export(*(exports or (fname,)), method=method_name)(api)
         own_check = None
         if no_bool is not None and no_bool[0] is RuntimeError:  # the op's own check (relu's), not its kernel's
@@ -107,6 +111,7 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
 _F64_DTYPE = np.dtype(np.float64)
 _F32_DTYPE = np.dtype(np.float32)
 _ONE = (1,)
+_SMALL32 = _vec_math.SMALL32
 _empty = np.empty
 _ndarray = np.ndarray
 
@@ -118,6 +123,7 @@ _ndarray = np.ndarray
 # 1.0148240 here; docs/semantics.md, "Last bits of PyTorch's vector maths")
 _via_double = _vec_math.via_double
 _exp, _log, _sin, _cos = (_via_double(f) for f in (np.exp, np.log, np.sin, np.cos))
+_COS = _cos.small32
 
 
 @unary(_exp, saves=("result",), raw=lambda g, y: np.multiply(g, y))
@@ -158,6 +164,8 @@ def _sin_backward_raw(ctx, g):
                 out = _empty(1) if d is _F64_DTYPE else g.copy()  # (a fresh array of g's dtype)
                 out[0] = g.item() * (c if d is _F64_DTYPE else _to_float32(c))
                 return out
+    elif type(x) is _ndarray and x.dtype is _F32_DTYPE and x.size < _SMALL32 and x.size != 1:
+        return np.multiply(g, _COS(x, dtype=_F64_DTYPE).astype(_F32_DTYPE))  # (_cos's steps, no frames)
     return _times_fresh(g, _cos(x))
 
 
