@@ -36,4 +36,12 @@ def cases(graph: str) -> list[dict]:
              ["[torch.mv(M[:m, :k].contiguous(), v[:k]).tolist() for m, k in ((5, 13), (7, 40), (10, 61), (3, 20))]",
               "torch.mv(M[:1], v).tolist()", "(M @ v).tolist()", "torch.nn.functional.linear(M[:7], v[None], b[:1]).tolist()",
               "(M[:6] @ v[:, None]).tolist()"]),
+        case("gemm-order-one-row-and-short-k",  # x @ w.t() of one row: w's rows through sgemv; from 4 rows
+             # with k <= 4 (or k, n <= 16) the FMA kernel takes the m % 4 last rows too
+             [r, "x = torch.randn(1, 40)", "W = torch.randn(21, 40)", "c = torch.randn(21)", "A = torch.randn(7, 16)",
+              "B = torch.randn(16, 20)"],
+             ["(x @ W.t()).tolist()", "torch.nn.functional.linear(x, W, c).tolist()",
+              "(x[:, :9] @ W[:5, :9].contiguous().t()).tolist()",
+              "(A[:5, :5] @ B[:5, :12]).tolist()", "(A @ B[:, :13]).tolist()", "(A[:6, :4] @ B[:4]).tolist()",
+              "(A[:6] @ B[:, :17]).tolist()", "torch.addmm(c[:13], A[:, :9], B[:9, :13]).tolist()"]),
     ]

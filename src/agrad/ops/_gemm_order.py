@@ -20,7 +20,7 @@ products"), for m >= 2 unless said:
   over K-blocks of 192 and the rest, added in order;
 - n = 1 with a row-major ``a`` (MKL's gemv): gemv_lanes below (its m % 4 last rows _gemv_tail's); with a
   transposed ``a``: sequential;
-- m = 1 with a transposed b: not found, numpy's.
+- m = 1 with a transposed b (n > 1): gemv_lanes of b's rows.
 
 A beta * C (addmm's bias) is added after the product, as agrad's _add_scaled does. Vectorised: one
 np.cumsum for a sequential chain (an m x k x n array of products), a k-step loop over the m x n result
@@ -103,11 +103,14 @@ def fma_chain(a, b):
     return acc.astype(np.float32)
 
 
-def _split_rows(a, batched):
-    """How many of a's rows the FMA kernel takes: all from 12 rows (or in a batched bmm), else four at
-    a time (the m % 4 last rows another kernel's, over the whole of k, not K-blocked)."""
-    m = a.shape[0]
-    return m if m >= 12 or batched else m - m % 4
+def _split_rows(a, b, batched):
+    """How many of a's rows the FMA kernel takes: all from 12 rows (or in a batched bmm, or from 4 rows
+    with k up to 4, or up to 16 with n up to 16 too), else four at a time (the m % 4 last rows another
+    kernel's, over the whole of k, not K-blocked)."""
+    m, k = a.shape
+    if m >= 12 or batched or (m >= 4 and (k <= 4 or (k <= 16 and b.shape[1] <= 16))):
+        return m
+    return m - m % 4
 
 
 def _tail_rows(a, b, c, row0):
@@ -125,7 +128,7 @@ def fma_blocks(a, b, c=None, batched=False):
     halves of k // 2 up to 384 (an odd k's last product, rounded, added after them), then blocks of
     192 and the rest."""
     m, k = a.shape
-    q = _split_rows(a, batched)
+    q = _split_rows(a, b, batched)
     tail = _tail_rows(a[q:], b, None if c is None else c[q:], q) if q < m else None
     if not q:
         return tail
@@ -296,8 +299,12 @@ def _mkl_product(a, b, c=None, batched=False):
     cost = m * k * n
     tb = _transposed(b)
     if m == 1:
-        if cost > SEQ_CAP or (tb and n > 1):
+        if cost > SEQ_CAP:
             return None
+        if tb and n > 1:  # (x @ w.t() of one row, w packed: sgemv of w, a dot per row of w, the bias after;
+            if b.strides[1] != k * b.itemsize:  # a w of longer rows (w[:, :k]): not found)
+                return None
+            return gemv_lanes(b.T, a[0], None if c is None else c[0])[None, :]
         if tb:  # (x @ w.t() of one row and one column: the sum, then the bias)
             r = sequential(a, b)
             return r if c is None else r + c
