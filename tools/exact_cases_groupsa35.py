@@ -81,4 +81,20 @@ def cases(graph: str) -> list[dict]:
               "err(lambda: torch.bernoulli(torch.ones(2), generator=3))",
               "torch.rand(2, generator=torch.Generator().manual_seed(3))",
               "torch.randperm(3, generator=torch.Generator().manual_seed(1))"]),
+        case("addmm-one-term-into-c-keeps-negative-zero",  # (end run value:conv_tbc) a one-term product (k = 1)
+             # added into C (beta not 0) is the plain product, -0.0 kept, for one row or one column as for more:
+             # addmm/addmm_ and conv_tbc's taps (addmm_ into the bias rows)
+             ["def sb(t):\n    return torch.signbit(t).int().flatten().tolist()",
+              "def case(m, n, beta, alpha, dt):\n    c = torch.full((m, n), -0.0, dtype=dt)\n"
+              "    a = torch.tensor([(-0.0 if i % 2 == 0 else 0.0) for i in range(m)], dtype=dt).reshape(m, 1)\n"
+              "    b = torch.tensor([(1.0 if j % 2 == 0 else -1.0) for j in range(n)], dtype=dt).reshape(1, n)\n"
+              "    return [sb(torch.addmm(c, a, b, beta=beta, alpha=alpha)), sb(c.clone().addmm_(a, b, beta=beta,"
+              " alpha=alpha)), sb(torch.addmm(c, a, b, beta=0, alpha=alpha))]",
+              "x = torch.tensor([[[-2.0], [-2.0]], [[-0.0], [0.0]], [[0.0], [-0.0]]], requires_grad=True)",
+              "w = torch.tensor([[[1.0]]], requires_grad=True)", "b = torch.tensor([-0.0], requires_grad=True)",
+              "y = torch.conv_tbc(x, w, b, 1)",
+              "gx, gw, gb = torch.autograd.grad(y, (x, w, b), torch.full_like(y, -0.0))"],
+             ["[case(m, n, be, al, dt) for dt in (torch.float32, torch.float64) for m, n in ((1, 1), (2, 1), (1, 3),"
+              " (9, 1), (2, 2), (3, 4)) for be, al in ((1, 1), (1, -1), (0.5, 2))]", "sb(y)", "y",
+              "[sb(gx), sb(gw), sb(gb)]"]),
     ]

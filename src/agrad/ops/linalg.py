@@ -452,6 +452,11 @@ def _gemm_into_zero(s, a, b, beta, alpha):
         r = mkl_product(a, b, c.astype(np.float32))
         if r is not None:
             return r
+    if (beta != 0 and a.shape[1] == 1 and a.dtype.char in "fd" and b.dtype == a.dtype
+            and type(a) is type(b) is np.ndarray):
+        # a one-term product added into C (beta not 0): the plain product, its -0.0 kept, for one row or one
+        # column too (gemm's own rule for 2 x 2 and more, _gemm)
+        return _add_scaled(s, np.multiply(a, b), beta, alpha)
     out = _add_scaled(s, _gemm(a, b), beta, alpha)
     if beta == 0 and out.dtype.char in "fd" and not (a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1):
         out = out + 0.0
