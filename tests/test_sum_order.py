@@ -152,3 +152,17 @@ def test_threaded_sizes_where_the_split_keeps_the_order():
         want = view(real.from_numpy(x)).sum(dim=dims).numpy()
         assert view(torch.tensor(x)).sum(dim=dims)._data.tobytes() == want.tobytes(), (x.shape, dims)
     assert cascade_sum(np.ones((300, 200), np.float32), (0, 1), False) is None  # one output: two passes
+
+
+def test_var_mean_of_one_threaded_slice():
+    """var_mean/std_mean into one element over GRAIN_SIZE: each of get_num_threads() threads runs
+    Welford over ceil(n / threads) elements, the runs merged with WelfordOps::combine, in order
+    (a live comparison: the split depends on the machine's thread count, as PyTorch's does)."""
+    real = pytest.importorskip("torch")
+    rng = np.random.default_rng(35)
+    for shape, dtype in [((200, 300), "float32"), ((40000,), "float64"), ((33, 1000), "float16")]:
+        x = (rng.standard_normal(shape) * 3 + 1).astype(dtype)
+        for op in ("var_mean", "std_mean"):
+            want = getattr(real, op)(real.from_numpy(x).t() if x.ndim == 2 else real.from_numpy(x))
+            got = getattr(torch, op)(torch.tensor(x).t() if x.ndim == 2 else torch.tensor(x))
+            assert [g._data.tobytes() for g in got] == [w.numpy().tobytes() for w in want], (shape, op)

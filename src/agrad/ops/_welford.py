@@ -11,8 +11,10 @@ PyTorch's bits.
   blocks, the block sums one after the other into the total.
 
 Both run on one thread under GRAIN_SIZE elements (and ``std_var_stub`` on any size when
-there are several output elements: the threads split the outputs, not a slice); the other
-cases return None (their split depends on PyTorch's thread count).
+there are several output elements: the threads split the outputs, not a slice). Over it,
+``std_var_stub``'s one slice is split into ``get_num_threads()`` runs merged with
+WelfordOps::combine (``_threaded``); ``std_var_all_cpu``'s returns None (its mean is a
+threaded sum).
 """
 
 from __future__ import annotations
@@ -50,9 +52,11 @@ def welford(a, axes):
     n = 1
     for ax in axes:
         n *= a.shape[ax]
-    if a.size == 0 or (a.size // n == 1 and a.size >= GRAIN_SIZE):
+    if a.size == 0:
         return None
     x = _slices(a, axes)
+    if x.shape[0] == 1 and a.size >= GRAIN_SIZE:
+        return _threaded(x[0], n)
     if x.shape[0] <= _FEW_ROWS:  # Python floats (IEEE doubles), a row at a time: quicker than short arrays
         means, m2s = [], []
         for row in x.astype(np.float64).tolist():
@@ -75,6 +79,45 @@ def welford(a, axes):
         mean = mean + delta / float(k + 1)
         m2 = m2 + delta * (v - mean)
     return mean, m2, n
+
+
+def _serial(values):
+    """WelfordOps::reduce over a list of floats from an empty accumulator: (mean, m2, count)."""
+    mean = m2 = 0.0
+    for k, v in enumerate(values, 1):
+        delta = v - mean
+        mean = mean + delta / k
+        m2 = m2 + delta * (v - mean)
+    return mean, m2, len(values)
+
+
+def _threaded(row, n):
+    """One output element of GRAIN_SIZE elements or more: binary_kernel_reduce gives each of
+    ``get_num_threads()`` threads one run of ceil(n / threads) elements (parallel_for's chunks),
+    then merges the threads' accumulators in order with WelfordOps::combine."""
+    from ..settings import get_num_threads
+
+    if row.size > _THREADED_MAX:
+        return None
+    values = row.astype(np.float64).tolist()
+    threads = min(get_num_threads(), -(-len(values) // GRAIN_SIZE))
+    chunk = -(-len(values) // threads)
+    total = None
+    for t in range(0, len(values), chunk):
+        part = _serial(values[t:t + chunk])
+        if total is None:
+            total = part
+            continue
+        a_mean, a_m2, a_n = total
+        b_mean, b_m2, b_n = part
+        delta = b_mean - a_mean
+        count = float(a_n + b_n)
+        ratio = b_n / count
+        total = (a_mean + delta * ratio, a_m2 + b_m2 + delta * delta * a_n * ratio, a_n + b_n)
+    return np.array([total[0]]), np.array([total[1]]), n
+
+
+_THREADED_MAX = 1 << 20
 
 
 def all_moments(a):
