@@ -154,7 +154,7 @@ def test_threaded_sizes_where_the_split_keeps_the_order():
     assert cascade_sum(np.ones((300, 200), np.float32), (0, 1), False) is None  # one output: two passes
 
 
-def test_var_mean_of_one_threaded_slice():
+def test_var_mean_and_var_of_one_threaded_slice():
     """var_mean/std_mean into one element over GRAIN_SIZE: each of get_num_threads() threads runs
     Welford over ceil(n / threads) elements, the runs merged with WelfordOps::combine, in order
     (a live comparison: the split depends on the machine's thread count, as PyTorch's does)."""
@@ -166,3 +166,9 @@ def test_var_mean_of_one_threaded_slice():
             want = getattr(real, op)(real.from_numpy(x).t() if x.ndim == 2 else real.from_numpy(x))
             got = getattr(torch, op)(torch.tensor(x).t() if x.ndim == 2 else torch.tensor(x))
             assert [g._data.tobytes() for g in got] == [w.numpy().tobytes() for w in want], (shape, op)
+    for shape, dtype in [((200, 300), "float32"), ((300000,), "float64")]:  # var/std: std_var_all_cpu's split
+        x = (rng.standard_normal(shape) * 3 + 1).astype(dtype)
+        for op in ("var", "std"):
+            want = getattr(real.from_numpy(x).t() if x.ndim == 2 else real.from_numpy(x), op)()
+            got = getattr(torch.tensor(x).t() if x.ndim == 2 else torch.tensor(x), op)()
+            assert got._data.tobytes() == want.numpy().tobytes(), (shape, op)

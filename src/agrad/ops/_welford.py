@@ -123,9 +123,11 @@ _THREADED_MAX = 1 << 20
 def all_moments(a):
     """(mean, m2) of std_var_all_cpu for a float32/float64 ``a`` (float64 scalars), or None
     where PyTorch's threads split the sum."""
-    if a.size == 0 or a.size >= GRAIN_SIZE or a.dtype not in (np.float32, np.float64):
+    if a.size == 0 or a.dtype not in (np.float32, np.float64):
         return None
     axes = tuple(range(a.ndim))
+    if a.size >= GRAIN_SIZE:
+        return _threaded_all(a, axes)
     total = cascade_sum(a, axes, False) if a.ndim else None
     if total is None:
         total = np.add.reduce(a, axis=None)
@@ -145,3 +147,34 @@ def all_moments(a):
     for s in blocks.tolist():
         total = total + s
     return mean, np.float64(total)
+
+
+def _threaded_all(a, axes):
+    """std_var_all_cpu over GRAIN_SIZE elements whose iterator is one run of memory (a dense
+    tensor in some order of its dims): ``get_num_threads()`` threads, each given ceil(n / threads)
+    elements (parallel_for's chunks). The mean's sum is two_pass_reduction's (each thread's
+    cascade sum into its own zero, then the threads' sums summed); the squared differences are
+    parallel_reduce's (each thread's sum from 0.0 in order, the threads' in order)."""
+    from .._cascade import _rows
+    from ..settings import get_num_threads
+
+    if any(s < 0 for s in a.strides) or a.size > _THREADED_MAX * 4:
+        return None
+    dims = _layout(a, axes)
+    if len(dims) != 1:
+        return None
+    n = a.size
+    flat = np.lib.stride_tricks.as_strided(a, [n], [dims[0][1]], writeable=False)
+    slots = get_num_threads()
+    chunk = -(-n // min(slots, -(-n // GRAIN_SIZE)))
+    starts = range(0, n, chunk)
+    buffer = np.zeros((1, slots), a.dtype)
+    for t, b in enumerate(starts):
+        buffer[0, t] = _rows(flat[b:b + chunk].reshape(1, -1))[0]
+    total = a.dtype.type(0) + _rows(buffer)[0]  # (the final reduce into the zero-filled output)
+    mean = np.float64(total / a.dtype.type(n))
+    squares = 0.0
+    for b in starts:
+        dev = flat[b:b + chunk].astype(np.float64) - mean
+        squares = squares + (0.0 + float(np.cumsum(dev * dev)[-1]))
+    return mean, np.float64(squares)
