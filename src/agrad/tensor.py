@@ -689,7 +689,8 @@ class Tensor:
         return (self[i] for i in range(self._data.shape[0]))
 
     def __reversed__(self):
-        return (self[i] for i in range(self._data.shape[0] - 1, -1, -1))
+        """PyTorch's: ``self.flip(0)`` (a tensor, FlipBackward0), a 0-d tensor itself."""
+        return self if self._data.ndim == 0 else self.flip(0)
 
     def __contains__(self, item):
         return bool((self == item).any())

@@ -79,3 +79,23 @@ def test_cudnn_flags_and_stack_module_state_reach_nothing_more(use):
     err = run(Source("attack.py", f"import torch\nprint({use})\n"), timeout=20).error
     assert err is not None, f"not blocked: {use!r}"
     assert "Traceback" not in err.render(), err.render()
+
+
+def test_rnn_weight_names_and_reversed_tensor(run_ok):
+    res = run_ok("import torch\nfrom torch import nn\ng = nn.GRU(2, 3)\nprint(g._flat_weights_names)\n"
+                 "print(len(g._flat_weights), g._all_weights)\n"
+                 "x = torch.arange(4.).reshape(2, 2).requires_grad_()\nprint(reversed(x), reversed(torch.tensor(1.)))\n")
+    assert res.stdout == ("['weight_ih_l0', 'weight_hh_l0', 'bias_ih_l0', 'bias_hh_l0']\n"
+                          "4 [['weight_ih_l0', 'weight_hh_l0', 'bias_ih_l0', 'bias_hh_l0']]\n"
+                          "tensor([[2., 3.],\n        [0., 1.]], grad_fn=<FlipBackward0>) tensor(1.)\n")
+
+
+@pytest.mark.parametrize("use", [
+    "g._flat_weights_names.__class__", "g._flat_weights[0]._data", "g._flat_weights.__class__.__subclasses__",
+    "g._all_weights[0].__class__", "g._flat_weights[0].__dict__", "nn.Linear(2, 2)._flat_weights_names",
+])
+def test_rnn_weight_lists_reach_nothing_more(use):
+    err = run(Source("attack.py", f"import torch\nfrom torch import nn\ng = nn.GRU(2, 3)\nprint({use})\n"),
+              timeout=20).error
+    assert err is not None, f"not blocked: {use!r}"
+    assert "Traceback" not in err.render(), err.render()

@@ -115,8 +115,10 @@ _FILE_NAMES = frozenset({
 _SAVED_RE = re.compile(r"_saved_\w+\Z|_raw_saved_\w+\Z")
 _EXTRA_PRIVATE = frozenset({"_version"})
 #: an nn.Module's registries, which tutorials write to (d2l's MySequential: ``self._modules[str(i)] = m``):
-#: plain dicts of the module's own children, parameters and buffers
-_MODULE_REGISTRIES = frozenset({"_modules", "_parameters", "_buffers"})
+#: plain dicts of the module's own children, parameters and buffers; and an RNN's lists of its weights'
+#: names and weights (d2l's init_seq2seq: ``for param in module._flat_weights_names``)
+_MODULE_REGISTRIES = frozenset({"_modules", "_parameters", "_buffers", "_flat_weights_names", "_flat_weights",
+                                "_all_weights"})
 
 
 def _is_module(obj) -> bool:
