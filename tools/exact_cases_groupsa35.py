@@ -97,4 +97,17 @@ def cases(graph: str) -> list[dict]:
              ["[case(m, n, be, al, dt) for dt in (torch.float32, torch.float64) for m, n in ((1, 1), (2, 1), (1, 3),"
               " (9, 1), (2, 2), (3, 4)) for be, al in ((1, 1), (1, -1), (0.5, 2))]", "sb(y)", "y",
               "[sb(gx), sb(gw), sb(gb)]"]),
+        case("unsqueeze-inplace-strides-gelu-onednn-zero",  # (dt35 groupsa value:dim_order, repr:round)
+             # unsqueeze_ takes unsqueeze's strides (the new dim: the next dim's size times its stride, 1 at the
+             # end; the others kept); oneDNN's exact gelu of a contiguous float32 tensor of 2 or more elements
+             # gives +0.0 for its zeros (of -0.0, and far below zero), the kernel elsewhere -0.0
+             ["x4 = torch.tensor([[[-3]], [[3]], [[-2]]], dtype=torch.int64)", "v5 = x4.transpose(0, -1)",
+              "r7 = v5.unsqueeze_(2)", "z = torch.zeros(1, 3)[:, ::2]", "z2 = z.clone()",
+              "def fresh():\n    return torch.zeros(2, 1, 3).transpose(0, 2)",
+              "x = torch.tensor([-0.0, 0.0, -1e-30, -1e-40, -1e-10, -1.0, -10.0, -20.0, -50.0, -100.0, -0.0, 3.0])",
+              "def sb(t):\n    return torch.signbit(t).int().tolist()"],
+             ["r7.stride()", "r7.dim_order()", "z.unsqueeze_(2).stride()", "z2.unsqueeze_(0).stride()",
+              "[fresh().unsqueeze_(d).stride() for d in range(4)]",
+              "[sb(F.gelu(t)) for t in (x, x[:1], x[::2], x.double(), x.half())]",
+              "[sb(F.gelu(t, approximate='tanh')) for t in (x, x[::2])]", "sb(F.gelu(x).round())"]),
     ]

@@ -101,7 +101,10 @@ def _gelu_fwd(ctx, a, approximate):
         return _gelu_half(a)
     if a.dtype == np.float16:  # (the float32 steps, the float16 loop's vector blocks, rounded once)
         return _kernel(_gelu_tanh_kernel, (a.astype(np.float32),), np.dtype(np.float32), lambda: unary_lanes(a)).astype(a.dtype)
-    return np.asarray(_gelu_np(_opmath(a), approximate)).astype(a.dtype, copy=False)
+    out = np.asarray(_gelu_np(_opmath(a), approximate)).astype(a.dtype, copy=False)
+    if approximate != "tanh" and a.dtype == np.float32 and a.size >= 2 and a.flags.c_contiguous:
+        out = out + np.float32(0)  # (oneDNN's zeros are +0.0: of -0.0, and far below zero where agrad's is -0.0)
+    return out
 
 
 _gelu = Op("GeluBackward0", _gelu_fwd, saves=("self",), jvp="element_wise")

@@ -424,8 +424,7 @@ def _(ctx, grad):
 
 
 _unsqueeze.raw_derivative(lambda ctx, g: np.squeeze(g, axis=ctx.dim))
-_unsqueeze1 = Op("UnsqueezeBackward1", lambda ctx, a, dim: np.expand_dims(a, dim), internal=True,  # unsqueeze_
-                  jvp="linear")
+_unsqueeze1 = Op("UnsqueezeBackward1", _unsqueeze_fwd, internal=True, jvp="linear")  # unsqueeze_: unsqueeze's strides
 _unsqueeze1.derivative(lambda ctx, grad: grad.squeeze(ctx.dim))
 
 
