@@ -44,4 +44,10 @@ def cases(graph: str) -> list[dict]:
               "(x[:, :9] @ W[:5, :9].contiguous().t()).tolist()",
               "(A[:5, :5] @ B[:5, :12]).tolist()", "(A @ B[:, :13]).tolist()", "(A[:6, :4] @ B[:4]).tolist()",
               "(A[:6] @ B[:, :17]).tolist()", "torch.addmm(c[:13], A[:, :9], B[:9, :13]).tolist()"]),
+        case("gemm-order-addmm-alpha",  # alpha scales a (sequential), b (FMA, gemv of a transposed a), or the sum
+             [r, "A = torch.randn(9, 30)", "B = torch.randn(30, 14)", "W = torch.randn(7, 30)", "c = torch.randn(14)"],
+             ["torch.addmm(c, A, B, alpha=0.7, beta=1.3).tolist()", "torch.addmm(c[:6], A, B[:, :6], alpha=-2.5).tolist()",
+              "torch.addmm(c[:7], A, W.t(), alpha=0.3, beta=0.5).tolist()", "torch.addmm(c[:1], A, B[:, :1].contiguous(), alpha=1.7).tolist()",
+              "torch.addmm(c[:1], A.t().contiguous().t(), B[:, :1], alpha=1.7).tolist()",
+              "torch.addmm(c[:7], A[:1], W.t(), alpha=-0.7, beta=0).tolist()", "torch.addmm(c, A, B, alpha=2, beta=0).tolist()"]),
     ]

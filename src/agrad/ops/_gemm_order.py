@@ -22,7 +22,9 @@ products"), for m >= 2 unless said:
   transposed ``a``: sequential;
 - m = 1 with a transposed b (n > 1): gemv_lanes of b's rows.
 
-A beta * C (addmm's bias) is added after the product, as agrad's _add_scaled does. Vectorised: one
+A beta * C (addmm's bias) starts the sequential kernels' sums and is added after the others'; an alpha
+!= 1 scales a (sequential kernels) or b (FMA chains, gemv of a transposed a) before, or the sum after
+(the lane kernels, gemv). Vectorised: one
 np.cumsum for a sequential chain (an m x k x n array of products), a k-step loop over the m x n result
 for an FMA chain; products above the cost caps keep numpy's BLAS (issue 12's speed).
 """
@@ -113,26 +115,27 @@ def _split_rows(a, b, batched):
     return m - m % 4
 
 
-def _tail_rows(a, b, c, row0):
+def _tail_rows(a, b, c, row0, alpha=None):
     """The m % 4 last rows below 12 (row0 on): as for n below 12, a sequential sum from c (b row-major,
     _peel_blocks), or transposed_lanes (b transposed)."""
     if _transposed(b):
-        r = transposed_lanes(a, b)
+        r = _scaled(transposed_lanes(a, b), alpha)
         return r if c is None else r + c
-    return sequential(a, b, c, row0)
+    return sequential(_scaled(a, alpha), b, c, row0)
 
 
-def fma_blocks(a, b, c=None, batched=False):
+def fma_blocks(a, b, c=None, batched=False, alpha=None):
     """The FMA kernel's rows (_split_rows; the others _tail_rows): FMA chains over K-blocks, each from
     zero, their results added in order (to c, beta * C, when there is one): one block up to 192, two
     halves of k // 2 up to 384 (an odd k's last product, rounded, added after them), then blocks of
     192 and the rest."""
     m, k = a.shape
     q = _split_rows(a, b, batched)
-    tail = _tail_rows(a[q:], b, None if c is None else c[q:], q) if q < m else None
+    tail = _tail_rows(a[q:], b, None if c is None else c[q:], q, alpha) if q < m else None
     if not q:
         return tail
     a = a[:q]
+    b = _scaled(b, alpha)
     out = None if c is None else c[:q]
     if k <= KBLOCK:
         cuts = [0, k]
@@ -148,7 +151,7 @@ def fma_blocks(a, b, c=None, batched=False):
     return out if tail is None else np.concatenate([out, tail])
 
 
-def gemv_lanes(a, v, c=None):
+def gemv_lanes(a, v, c=None, alpha=None):
     """MKL's sgemv of a row-major a (each y_i a dot of a contiguous row), rows four at a time: the
     first h = (k - 1) % 4 + 1 products summed in order, that sum the start of lane 0 of four lanes
     over the other k - h (lane l sums k = h + l mod 4 in order), the lanes added by halves
@@ -167,6 +170,7 @@ def gemv_lanes(a, v, c=None):
         head = (ln[:, 0] + ln[:, 2]) + (ln[:, 1] + ln[:, 3])
     if q < m:
         head = np.concatenate([head, _gemv_tail(a[q:], v)])
+    head = _scaled(head, alpha)
     return head if c is None else head + c
 
 
@@ -288,7 +292,12 @@ def transposed_lanes(a, b):
     return np.concatenate([lanes_aligned(a, b[:, :q], 4), lanes_aligned(a, b[:, q:], 8)], axis=1)
 
 
-def _mkl_product(a, b, c=None, batched=False):
+def _scaled(x, alpha):
+    """x * alpha in float32 (addmm's alpha where a kernel's packing applies it; None: 1), x's layout kept."""
+    return x if alpha is None else np.multiply(x, np.float32(alpha), order="K")
+
+
+def _mkl_product(a, b, c=None, batched=False, alpha=None):
     """a @ b (+ c, an m x n float32 beta * C, for addmm) of two float32 numpy matrices in MKL's order, or
     None where that order is not known (or the product is above the cost caps): the caller then takes
     numpy's BLAS. The sequential kernels start their sums from c, the others add it to their result."""
@@ -301,33 +310,30 @@ def _mkl_product(a, b, c=None, batched=False):
     if m == 1:
         if cost > SEQ_CAP:
             return None
-        if tb and n > 1:  # (x @ w.t() of one row, w packed: sgemv of w, a dot per row of w, the bias after;
+        if tb:  # (x @ w.t() of one row, w packed: sgemv of w, a dot per row of w, alpha and the bias after;
             if b.strides[1] != k * b.itemsize:  # a w of longer rows (w[:, :k]): not found)
                 return None
-            return gemv_lanes(b.T, a[0], None if c is None else c[0])[None, :]
-        if tb:  # (x @ w.t() of one row and one column: the sum, then the bias)
-            r = sequential(a, b)
-            return r if c is None else r + c
-        return sequential(a, b, c)
+            return gemv_lanes(b.T, a[0], None if c is None else c[0], alpha)[None, :]
+        return sequential(_scaled(a, alpha), b, c)
     if n >= 12:
-        return None if cost > FMA_CAP or k > FMA_MAX_K else fma_blocks(a, b, c, batched)
+        return None if cost > FMA_CAP or k > FMA_MAX_K else fma_blocks(a, b, c, batched, alpha)
     if cost > SEQ_CAP:
         return None
     if n == 1:
         if _transposed(a):
-            return sequential(a, b, c)
-        return gemv_lanes(a, b[:, 0], None if c is None else c[:, 0])[:, None]
+            return sequential(a, _scaled(b, alpha), c)
+        return gemv_lanes(a, b[:, 0], None if c is None else c[:, 0], alpha)[:, None]
     if not tb:
-        return sequential(a, b, c, 0)
-    r = transposed_lanes(a, b)
+        return sequential(_scaled(a, alpha), b, c, 0)
+    r = _scaled(transposed_lanes(a, b), alpha)
     return r if c is None else r + c
 
 
-def mkl_product(a, b, c=None, batched=False):
+def mkl_product(a, b, c=None, batched=False, alpha=None):
     """a @ b (+ c, an m x n float32 beta * C, for addmm) of two float32 numpy matrices in MKL's order, a
     C-ordered result; None where that order is not known or the product is above the cost caps (the
     caller then takes numpy's BLAS)."""
-    r = _mkl_product(a, b, c, batched)
+    r = _mkl_product(a, b, c, batched, alpha)
     return None if r is None else np.ascontiguousarray(r)
 
 

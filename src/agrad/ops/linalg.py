@@ -445,11 +445,12 @@ def _gemm_into_zero(s, a, b, beta, alpha):
     """addmm's BLAS call: with beta 0, gemm adds alpha * a @ b into a zeroed C, so a zero is +0.0 (also
     with a negative alpha), except the plain-product path of _gemm; float32/float64 only (ATen's
     own half gemm scales the sum in place: -0.0 stays). A float32 beta * self enters MKL's order of
-    additions (ops/_gemm_order.py: the sequential kernels start from it)."""
-    if (alpha == 1 and beta != 0 and a.dtype == np.float32 == b.dtype == s.dtype and a.shape[1] > 1
+    additions (ops/_gemm_order.py: the sequential kernels start from it), and so does an alpha (each
+    kernel applies it where MKL's does: to a or b before, or to the sum after)."""
+    if (alpha != 0 and beta != 0 and a.dtype == np.float32 == b.dtype == s.dtype and a.shape[1] > 1
             and type(a) is np.ndarray and type(b) is np.ndarray):
         c = np.broadcast_to(s * np.float32(beta) if beta != 1 else s, (a.shape[0], b.shape[1]))
-        r = mkl_product(a, b, c.astype(np.float32))
+        r = mkl_product(a, b, c.astype(np.float32), alpha=None if alpha == 1 else alpha)
         if r is not None:
             return r
     if (beta != 0 and a.shape[1] == 1 and a.dtype.char in "fd" and b.dtype == a.dtype
@@ -457,6 +458,11 @@ def _gemm_into_zero(s, a, b, beta, alpha):
         # a one-term product added into C (beta not 0): the plain product, its -0.0 kept, for one row or one
         # column too (gemm's own rule for 2 x 2 and more, _gemm)
         return _add_scaled(s, np.multiply(a, b), beta, alpha)
+    if (alpha not in (0, 1) and beta == 0 and a.dtype == np.float32 == b.dtype and a.shape[1] > 1
+            and type(a) is np.ndarray and type(b) is np.ndarray):
+        r = mkl_product(a, b, alpha=alpha)  # (alpha where MKL's kernel applies it; C zeroed: +0.0)
+        if r is not None:
+            return r + np.float32(0)
     out = _add_scaled(s, _gemm(a, b), beta, alpha)
     if beta == 0 and out.dtype.char in "fd" and not (a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1):
         out = out + 0.0
