@@ -151,7 +151,13 @@ def test_threaded_sizes_where_the_split_keeps_the_order():
                           ((rng.standard_normal((151, 400))).astype("float32"), lambda t: t[:, ::2], (0,))]:
         want = view(real.from_numpy(x)).sum(dim=dims).numpy()
         assert view(torch.tensor(x)).sum(dim=dims)._data.tobytes() == want.tobytes(), (x.shape, dims)
-    assert cascade_sum(np.ones((300, 200), np.float32), (0, 1), False) is None  # one output: two passes
+    # one output (two_pass_reduction) of elements adjacent in memory: each thread's run summed into its own
+    # zero, then the threads' sums; float16 through its Half buffer; other layouts keep numpy's sum
+    for x in [(rng.standard_normal((300, 200)) * 3).astype(d) for d in ("float32", "float64", "float16")]:
+        for op in ("sum", "mean", "nansum"):
+            want = getattr(real.from_numpy(x), op)().numpy()
+            assert getattr(torch.tensor(x), op)()._data.tobytes() == want.tobytes(), (x.dtype, op)
+    assert cascade_sum(np.ones((300, 400), np.float32)[:, ::2], (0, 1), False) is None
 
 
 def test_var_mean_and_var_of_one_threaded_slice():

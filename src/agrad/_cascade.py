@@ -165,7 +165,7 @@ def _general(a, axes, keepdims, ignore_nan, threaded=False):
     if threaded:
         plan = _split_plan(dims, inner, size)
         if plan is None:
-            return None
+            return _two_pass(a, dims, axes, keepdims, ignore_nan)
         if plan is not True:
             return _split_sum(a, dims, axes, keepdims, ignore_nan, plan)
     outer = dims[2:]
@@ -258,6 +258,34 @@ def _split_plan(dims, inner, itemsize):
         if begin != end:
             ranges.append((begin, end))
     return True if ranges == [(0, cols)] else ranges
+
+
+def _two_pass(a, dims, axes, keepdims, ignore_nan):
+    """A float32/float64 sum into one element over GRAIN_SIZE (two_pass_reduction) of elements
+    adjacent in memory: ``get_num_threads()`` threads, each summing ceil(n / threads) of them
+    (parallel_for's chunks) as vectorized_inner_sum does into its own zero, then those sums
+    summed into the zero-filled output.  Other layouts: None."""
+    from .settings import get_num_threads
+
+    if len(dims) != 1 or dims[0][1] != a.itemsize or a.dtype not in (np.float16, np.float32, np.float64):
+        return None
+    n = a.size
+    flat = np.lib.stride_tricks.as_strided(a, [n], [a.itemsize], writeable=False)
+    if ignore_nan:
+        flat = np.where(np.isnan(flat), a.dtype.type(0), flat)
+    slots = get_num_threads()
+    chunk = -(-n // min(slots, -(-n // GRAIN_SIZE)))
+    buffer = np.zeros((1, slots), a.dtype)
+    for t, b in enumerate(range(0, n, chunk)):
+        part = flat[b:b + chunk].reshape(1, -1)
+        # (float16: the 16-half loads summed in float, stored into the Half buffer: rounded)
+        buffer[0, t] = _inner(part.astype(np.float32), 16, 8)[0] if a.dtype == np.float16 else _rows(part)[0]
+    if a.dtype == np.float16:  # the final reduce of the Half buffer: in float, one by one (scalar_inner_sum)
+        total = np.float16(_row_sum(buffer.astype(np.float32)[:, :, None])[0, 0])
+    else:
+        total = a.dtype.type(0) + _rows(buffer)[0]
+    out_shape = tuple(1 for _ in a.shape) if keepdims else tuple(n for i, n in enumerate(a.shape) if i not in axes)
+    return np.full(out_shape, total)
 
 
 def _split_sum(a, dims, axes, keepdims, ignore_nan, ranges):
