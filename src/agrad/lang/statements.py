@@ -135,8 +135,13 @@ class Statements:
             frame.vars[name] = value
             if frame is self.globals:
                 t = self.engine.tensor
-                if t is not None and isinstance(value, t):
-                    self._note_tensor(name, value, node, frame)
+                if t is not None and isinstance(value, t):  # (_note_tensor, inline: a loop's step makes one)
+                    self.last_tensor_name = name
+                    if len(self.assignments) < 100_000:
+                        text = self.stmt_texts.get(node)
+                        if text is None:
+                            text = self.stmt_texts[node] = frame.src.line_text(node.line).strip()
+                        self.assignments.append((name, value, frame.src, node.line, text))
             return
         for target in targets:
             self.assign(target, value, frame)
@@ -372,6 +377,7 @@ class Statements:
         if self.loop_watch is not None:
             iterator = self.loop_watch.iterate(node, frame, it, iterator)
         body, target = node.body, node.target
+        ex = self.ex
         # ``for name in ...`` outside a function: the name is stored as store() would
         name = target.id if target.__class__ is _NAME and frame.scope is None else None
         for item in iterator:
@@ -384,7 +390,18 @@ class Statements:
             else:
                 self.assign(target, item, frame)
             try:
-                self.exec_block(body, frame)
+                for stmt in body:  # exec_block(body, frame), inline: one frame fewer a step
+                    if self.cancelled:
+                        raise self.wrap(Cancelled(), stmt, frame)
+                    self.cur_stmt = stmt
+                    self.cur_frame = frame
+                    self.cur_expr = None
+                    try:
+                        ex[stmt.__class__](stmt, frame)
+                    except (ScriptError, _Break, _Continue, _Return):
+                        raise
+                    except Exception as e:
+                        raise self.wrap(e, stmt, frame) from None
             except _Break:
                 return
             except _Continue:

@@ -288,7 +288,10 @@ class Shortcuts:
                 kept[name] = slot
             node._saved = kept
         if _record_hooks:  # (agrad graph's "which line made this": as apply tells them)
-            _tell(node, t, _ONE_TENSOR if single else None, results, self, arrays, _NO_ATTRS)
+            if len(_record_hooks) == 1 and (h := _record_hooks[0]).__class__ is _NodeHook:
+                h.fn(node)  # (_tell's work for the one hook, a NodeHook: one frame fewer)
+            else:
+                _tell(node, t, _ONE_TENSOR if single else None, results, self, arrays, _NO_ATTRS)
         return results
 
     def apply_two(self, a, b, arrays, kernel=None):
@@ -336,7 +339,10 @@ class Shortcuts:
         results._requires_grad = True
         _record_two(node, a, b, (a, b), results, self._plans_two[a._requires_grad, b._requires_grad])
         if _record_hooks:
-            _tell(node, a, b, results, self, arrays, _NO_ATTRS)
+            if len(_record_hooks) == 1 and (h := _record_hooks[0]).__class__ is _NodeHook:
+                h.fn(node)  # (as in apply_one)
+            else:
+                _tell(node, a, b, results, self, arrays, _NO_ATTRS)
         return results
 
 
