@@ -50,4 +50,10 @@ def cases(graph: str) -> list[dict]:
               "torch.addmm(c[:7], A, W.t(), alpha=0.3, beta=0.5).tolist()", "torch.addmm(c[:1], A, B[:, :1].contiguous(), alpha=1.7).tolist()",
               "torch.addmm(c[:1], A.t().contiguous().t(), B[:, :1], alpha=1.7).tolist()",
               "torch.addmm(c[:7], A[:1], W.t(), alpha=-0.7, beta=0).tolist()", "torch.addmm(c, A, B, alpha=2, beta=0).tolist()"]),
+        case("gemm-order-addmv",  # addmv: sgemv's order, alpha on the sum (on vec for a transposed mat), + beta * y
+             [r, "M = torch.randn(11, 37)", "v = torch.randn(37)", "y = torch.randn(11)", "col = torch.randn(37, 1)"],
+             ["torch.addmv(y, M, v).tolist()", "torch.addmv(y, M, v, alpha=0.7, beta=1.3).tolist()",
+              "torch.addmv(y[:6], M[:6], v, alpha=-2.5, beta=0).tolist()",
+              "torch.addmv(y, M.t().contiguous().t(), v, alpha=2.0, beta=0.5).tolist()",
+              "torch.addmv(y[:1], col.t(), v, alpha=0.7).tolist()", "torch.addmv(y[:1], M[:1], v, alpha=0.7).tolist()"]),
     ]

@@ -337,14 +337,28 @@ def mkl_product(a, b, c=None, batched=False, alpha=None):
     return None if r is None else np.ascontiguousarray(r)
 
 
-def mkl_gemv(a, v, c=None):
-    """mv (addmv: + c, beta * y) of a float32 matrix and vector in MKL's sgemv order (also a single row,
-    which a 1 x k @ k x 1 product is not: that is sequential), or None (numpy's)."""
+def mkl_gemv(a, v, c=None, alpha=None):
+    """mv (addmv: alpha, + c, beta * y) of a float32 matrix and vector in MKL's sgemv order (also a single
+    row, which a 1 x k @ k x 1 product is not: that is sequential), or None (numpy's)."""
     m, k = a.shape
-    if m == 1 and k >= 2 and k <= SEQ_CAP and not _transposed(a):
-        return gemv_lanes(a, v, c)
-    r = mkl_product(a, v[:, None], None if c is None else c[:, None])
+    if m == 1 and 2 <= k <= SEQ_CAP:  # (a column-major row, strides (1, 1) in PyTorch: the transposed gemv)
+        if a.strides[0] == a.itemsize:
+            return sequential(a, _scaled(v, alpha)[:, None], None if c is None else c[:, None])[:, 0]
+        return gemv_lanes(a, v, c, alpha)
+    r = mkl_product(a, v[:, None], None if c is None else c[:, None], alpha=alpha)
     return None if r is None else r[:, 0]
+
+
+def mkl_addmv(s, a, v, beta, alpha):
+    """addmv's float32 sgemv: beta * s + alpha * a @ v, alpha and beta * y where MKL applies them (a
+    zero +0.0 with beta 0: y zeroed first); None: not float32 numpy arrays, or no known order."""
+    if not (alpha != 0 and a.dtype == np.float32 == v.dtype == s.dtype and type(a) is np.ndarray
+            and type(v) is np.ndarray and type(s) is np.ndarray and a.shape[0] and a.shape[1] > 1):
+        return None
+    c = None if beta == 0 else np.ascontiguousarray(
+        np.broadcast_to(s * np.float32(beta) if beta != 1 else s, (a.shape[0],)), np.float32)
+    r = mkl_gemv(a, v, c, None if alpha == 1 else alpha)
+    return None if r is None else (r + np.float32(0) if beta == 0 else r)
 
 
 def bmm_product(a, b):
