@@ -18,7 +18,7 @@ from .hooks import RemovableHandle, _HookDict  # noqa: F401 (imported from here 
 from .saved_hooks import (_HOOKS_DISABLED, _PACK_HOOKS, disable_saved_tensors_hooks,  # noqa: F401 (torch.autograd.graph's)
                           save_on_cpu, saved_tensors_hooks)
 from ._dual import _LEVEL as _DUAL_LEVEL
-from .node_attrs import NodeAPI
+from .node_attrs import NodeAPI, pack_order as _pack_order
 from ..dtypes import _BY_NP
 from ..dtypes import dtype as _DTYPE
 
@@ -657,7 +657,7 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
         kept = {}
         plain = not _PACK_HOOKS  # formulas read saved tensors as plain attributes (checked in apply)
         out0 = outputs[0] if len(outputs) == 1 else None
-        for name, t in saves.items():
+        for name, t in (saves.items() if plain else _pack_order(node, saves)):
             if type(t) is SavedNumber:  # the op has set the number as the node's attribute
                 kept[name] = t
                 continue

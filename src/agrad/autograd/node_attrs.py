@@ -151,3 +151,11 @@ def _unkept_property(attr: str) -> property:
         raise AttributeError(f"agrad's {type(node).__name__} {text}")
     get.__name__ = attr
     return property(get)
+
+
+def pack_order(node, saves):
+    """``saves`` (name -> tensor) in the order PyTorch's node packs them (what a saved_tensors_hooks
+    pack hook sees): its saved attributes' order (this file's table: mul packs other, then self)."""
+    listed = [n for n, _ in saved_names(type(node).__name__) or ()]
+    rank = {n: i for i, n in enumerate(listed)}
+    return sorted(saves.items(), key=lambda kv: rank.get(kv[0], len(listed)))
