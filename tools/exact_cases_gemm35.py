@@ -56,4 +56,12 @@ def cases(graph: str) -> list[dict]:
               "torch.addmv(y[:6], M[:6], v, alpha=-2.5, beta=0).tolist()",
               "torch.addmv(y, M.t().contiguous().t(), v, alpha=2.0, beta=0.5).tolist()",
               "torch.addmv(y[:1], col.t(), v, alpha=0.7).tolist()", "torch.addmv(y[:1], M[:1], v, alpha=0.7).tolist()"]),
+        case("gemm-order-baddbmm-addbmm",  # baddbmm: own loop below 400 (self * beta + alpha * sum), batched sgemm
+             # above (a matrix's C rows at their offset in the batch: peeled columns); addbmm: an addmm_ per batch
+             [r, "a = torch.randn(3, 6, 5)", "b = torch.randn(3, 5, 7)", "c = torch.randn(3, 9, 40)",
+              "d = torch.randn(3, 40, 7)", "s = torch.randn(3, 9, 7)"],
+             ["torch.baddbmm(s[:, :6], a, b, alpha=0.7, beta=1.3).tolist()", "torch.baddbmm(s, c, d).tolist()",
+              "torch.baddbmm(s, c, d, alpha=-2.5, beta=0.5).tolist()", "torch.baddbmm(s, c, d, alpha=2.0, beta=0).tolist()",
+              "torch.bmm(c, d).tolist()", "torch.addbmm(s[0], c, d, alpha=0.7, beta=1.3).tolist()",
+              "torch.addbmm(s[0], c, d).tolist()"]),
     ]

@@ -47,7 +47,7 @@ def _transposed(x):
     return f.f_contiguous
 
 
-def sequential(a, b, c=None, row0=None):
+def sequential(a, b, c=None, row0=None, off=0):
     """Each element's products summed left to right in float32 (product rounded, then added), from c.
     With row0 (b row-major, a's rows those of C from row0 on), the elements of the peeled columns of a
     C row off a 16-byte boundary take their kernel's order (_peel_blocks) in the same pass."""
@@ -55,14 +55,15 @@ def sequential(a, b, c=None, row0=None):
     if c is not None and p.shape[1]:
         p[:, 0] += c  # (the first step of the sum from c)
     if row0 is not None:
-        _peel_blocks(p, row0)
+        _peel_blocks(p, row0, off)
     return np.cumsum(p, axis=1, dtype=np.float32)[:, -1, :]
 
 
-def _peel_blocks(p, row0):
+def _peel_blocks(p, row0, off=0):
     """b row-major (n from 5 to 11, or the m % 4 last rows below 12): a row of C (row-major, row i at
-    offset i n) that does not start on a 16-byte boundary has its first h = -(i n) mod 4 columns
-    summed by another kernel when the other n - h columns hold a vector of 4: per block of 8
+    element offset o = off + i n, off a batch's matrix's) that does not start on a 16-byte boundary has
+    its first h = -o mod 4 columns summed by another kernel when the other n - h columns hold a vector
+    of 4: per block of 8
     products the first 4 added one by one, then the other 4's own sequential sum; the k % 8 last
     products one by one. Written into p (m x k x n products) for one sequential pass: each block's
     product 4 becomes that sum, products 5-7 -0.0 (x + -0.0 is x, also for x = +-0.0)."""
@@ -72,7 +73,7 @@ def _peel_blocks(p, row0):
         return
     blocks = p[:, :nb * 8].reshape(m, nb, 8, n)  # (a view)
     for i in range(min(m, 4)):  # (the rows i, i + 4, ...: the same peel)
-        h = (-(row0 + i) * n) % 4
+        h = (-(off + (row0 + i) * n)) % 4
         if h and n - h >= 4:
             q = blocks[i::4, :, :, :h]
             q[:, :, 4] = ((q[:, :, 4] + q[:, :, 5]) + q[:, :, 6]) + q[:, :, 7]
@@ -297,7 +298,7 @@ def _scaled(x, alpha):
     return x if alpha is None else np.multiply(x, np.float32(alpha), order="K")
 
 
-def _mkl_product(a, b, c=None, batched=False, alpha=None):
+def _mkl_product(a, b, c=None, batched=False, alpha=None, c_off=0):
     """a @ b (+ c, an m x n float32 beta * C, for addmm) of two float32 numpy matrices in MKL's order, or
     None where that order is not known (or the product is above the cost caps): the caller then takes
     numpy's BLAS. The sequential kernels start their sums from c, the others add it to their result."""
@@ -324,16 +325,16 @@ def _mkl_product(a, b, c=None, batched=False, alpha=None):
             return sequential(a, _scaled(b, alpha), c)
         return gemv_lanes(a, b[:, 0], None if c is None else c[:, 0], alpha)[:, None]
     if not tb:
-        return sequential(_scaled(a, alpha), b, c, 0)
+        return sequential(_scaled(a, alpha), b, c, 0, c_off)
     r = _scaled(transposed_lanes(a, b), alpha)
     return r if c is None else r + c
 
 
-def mkl_product(a, b, c=None, batched=False, alpha=None):
+def mkl_product(a, b, c=None, batched=False, alpha=None, c_off=0):
     """a @ b (+ c, an m x n float32 beta * C, for addmm) of two float32 numpy matrices in MKL's order, a
     C-ordered result; None where that order is not known or the product is above the cost caps (the
     caller then takes numpy's BLAS)."""
-    r = _mkl_product(a, b, c, batched, alpha)
+    r = _mkl_product(a, b, c, batched, alpha, c_off)
     return None if r is None else np.ascontiguousarray(r)
 
 
@@ -361,6 +362,36 @@ def mkl_addmv(s, a, v, beta, alpha):
     return None if r is None else (r + np.float32(0) if beta == 0 else r)
 
 
+def baddbmm_f32(s, a, b, beta, alpha):
+    """baddbmm of float32 numpy arrays as PyTorch makes it, or None: below 400 multiply-adds a matrix its
+    own loop (a sequential sum, then self * beta + alpha * sum, or alpha * sum with beta 0), else MKL's
+    batched sgemm per matrix (alpha and beta * self where its kernels apply them)."""
+    if not (a.dtype == np.float32 == b.dtype == s.dtype and type(a) is type(b) is type(s) is np.ndarray):
+        return None
+    nb, m, k = a.shape
+    n = b.shape[2]
+    if not (nb and m and n and k) or alpha == 0:
+        return None
+    c = np.broadcast_to(s, (nb, m, n))
+    if m * k * n < 400:
+        if nb * m * k * n > SEQ_CAP:
+            return None
+        p = a[:, :, :, None] * b[:, None, :, :]
+        acc = np.cumsum(p, axis=2, dtype=np.float32)[:, :, -1, :] * np.float32(alpha)
+        return acc if beta == 0 else c * np.float32(beta) + acc
+    if nb > 64:
+        return None
+    out = []
+    for i in range(nb):
+        ci = None if beta == 0 else np.ascontiguousarray(c[i] * np.float32(beta), np.float32)
+        r = mkl_product(a[i], b[i], ci, nb > 1, None if alpha == 1 else alpha, i * m * n)
+        if r is None:
+            return None
+        out.append(r)
+    r = np.stack(out)
+    return r + np.float32(0) if beta == 0 else r
+
+
 def bmm_product(a, b):
     """A batch of float32 products as PyTorch's bmm makes them: below 400 multiply-adds a matrix its own
     loop (a sequential sum from zero per element), else MKL's sgemm per matrix; None: numpy's."""
@@ -377,7 +408,7 @@ def bmm_product(a, b):
         return None
     out = []
     for i in range(nb):
-        r = mkl_product(a[i], b[i], batched=nb > 1)
+        r = mkl_product(a[i], b[i], batched=nb > 1, c_off=i * m * n)
         if r is None:
             return None
         out.append(r)

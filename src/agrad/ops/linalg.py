@@ -11,7 +11,7 @@ from .. import dtypes
 from .._limits import check_numel, check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
-from ._gemm_order import bmm_product, dot_lanes, mkl_addmv, mkl_gemv, mkl_product
+from ._gemm_order import baddbmm_f32, bmm_product, dot_lanes, mkl_addmv, mkl_gemv, mkl_product
 from .views import _unsafe_view, squeeze_inplace_dim
 
 
@@ -567,10 +567,12 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     return finish_out("addmv", result, out)
 
 
-_baddbmm = Op("BaddbmmBackward0",
-              # (PyTorch's own loop below 400 multiply-adds a matrix, BLAS from there)
-              lambda ctx, s, a, b, beta, alpha: _add_scaled(s, np.matmul(a, b), beta, alpha,
-                                                            a.shape[1] * a.shape[2] * b.shape[2] >= 400),
+def _baddbmm_fwd(ctx, s, a, b, beta, alpha):  # (PyTorch's loop below 400 multiply-adds a matrix, then BLAS)
+    r = baddbmm_f32(s, a, b, beta, alpha)  # (float32: _gemm_order's)
+    return r if r is not None else _add_scaled(s, np.matmul(a, b), beta, alpha, a.shape[1] * a.shape[2] * b.shape[2] >= 400)
+
+
+_baddbmm = Op("BaddbmmBackward0", _baddbmm_fwd,
               inputs=("self", "batch1", "batch2"), saves=("batch1", "batch2"),
               saves_for={"batch1": (2,), "batch2": (1,)}, jvp="affine")
 
@@ -622,7 +624,7 @@ def _addbmm_fwd(ctx, s, a, b, beta, alpha):
         return np.array(np.broadcast_to(scaled, shape))
     out = _gemm_into_zero(s, a[0], b[0], beta, alpha)
     for i in range(1, a.shape[0]):
-        out = _add_scaled(out, _gemm(a[i], b[i]), 1, alpha)
+        out = _gemm_into_zero(out, a[i], b[i], 1, alpha)
     return np.asarray(out, s.dtype)
 
 
