@@ -60,4 +60,8 @@ def cases(graph: str) -> list[dict]:
               "m[m] = v", "n = torch.arange(6)", "y = n[1:]", "y[y > 2] = v"],
              [f"({t}.requires_grad, {t}.is_leaf, type({t}.grad_fn).__name__, {t}.tolist())"
               for t in "abcdefghkmny"] + ["k.grad_fn.next_functions[1][0].name()", "(a * 2.0).grad_fn.name()"]),
+        case("expm1-nan-sign",  # float64 expm1 (Sleef's, tail included): a NaN comes out as it went in, its sign
+             # kept past the first vectors too
+             ["x = torch.tensor([float('nan'), -float('nan'), 1.5] * 5, dtype=torch.float64)"],
+             ["torch.expm1(x).signbit().tolist()", "torch.expm1(x).isnan().tolist()"]),
     ]

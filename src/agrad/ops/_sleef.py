@@ -538,6 +538,7 @@ def sleef_expm1(a):
         x = d[0] + d[1]
         x = np.where(a > 709.782712893383996732223, np.inf, x)
         x = np.where(a < -36.736800569677101399113302437, -1.0, x)
+        x = np.where(np.isnan(a), a, x)  # (a NaN comes out as it went in; numpy's loops may flip its sign)
         return np.where((a == 0) & np.signbit(a), -0.0, x)
 
 
