@@ -64,4 +64,8 @@ def cases(graph: str) -> list[dict]:
               "torch.baddbmm(s, c, d, alpha=-2.5, beta=0.5).tolist()", "torch.baddbmm(s, c, d, alpha=2.0, beta=0).tolist()",
               "torch.bmm(c, d).tolist()", "torch.addbmm(s[0], c, d, alpha=0.7, beta=1.3).tolist()",
               "torch.addbmm(s[0], c, d).tolist()"]),
+        case("gemm-order-float64-row-major",  # dgemm, b row-major, n 2-11: sequential, a C row off 16 bytes peels
+             [r, "A = torch.randn(9, 45, dtype=torch.float64)", "B = torch.randn(45, 11, dtype=torch.float64)"],
+             ["[(A @ B[:, :n]).tolist() for n in (2, 3, 5, 7, 11)]", "(A.t().contiguous().t() @ B[:, :9]).tolist()",
+              "(A[:1] @ B[:, :7]).tolist()"]),
     ]

@@ -48,7 +48,7 @@ def _transposed(x):
 
 
 def sequential(a, b, c=None, row0=None, off=0):
-    """Each element's products summed left to right in float32 (product rounded, then added), from c.
+    """Each element's products summed left to right in a's dtype (product rounded, then added), from c.
     With row0 (b row-major, a's rows those of C from row0 on), the elements of the peeled columns of a
     C row off a 16-byte boundary take their kernel's order (_peel_blocks) in the same pass."""
     p = a[:, :, None] * b[None, :, :]
@@ -56,26 +56,27 @@ def sequential(a, b, c=None, row0=None, off=0):
         p[:, 0] += c  # (the first step of the sum from c)
     if row0 is not None:
         _peel_blocks(p, row0, off)
-    return np.cumsum(p, axis=1, dtype=np.float32)[:, -1, :]
+    return np.cumsum(p, axis=1, dtype=p.dtype)[:, -1, :]
 
 
 def _peel_blocks(p, row0, off=0):
     """b row-major (n from 5 to 11, or the m % 4 last rows below 12): a row of C (row-major, row i at
     element offset o = off + i n, off a batch's matrix's) that does not start on a 16-byte boundary has
-    its first h = -o mod 4 columns summed by another kernel when the other n - h columns hold a vector
-    of 4: per block of 8
+    its first h = -o mod w columns summed by another kernel when the other n - h columns hold a vector
+    of w (w = 4 float32s or 2 float64s, 16 bytes): per block of 8
     products the first 4 added one by one, then the other 4's own sequential sum; the k % 8 last
     products one by one. Written into p (m x k x n products) for one sequential pass: each block's
     product 4 becomes that sum, products 5-7 -0.0 (x + -0.0 is x, also for x = +-0.0)."""
     m, k, n = p.shape
     nb = k // 8
-    if n < 5 or n % 4 == 0 or not nb:
+    w = 16 // p.itemsize
+    if n <= w or n % w == 0 or not nb:
         return
     blocks = p[:, :nb * 8].reshape(m, nb, 8, n)  # (a view)
-    for i in range(min(m, 4)):  # (the rows i, i + 4, ...: the same peel)
-        h = (-(off + (row0 + i) * n)) % 4
-        if h and n - h >= 4:
-            q = blocks[i::4, :, :, :h]
+    for i in range(min(m, w)):  # (the rows i, i + w, ...: the same peel)
+        h = (-(off + (row0 + i) * n)) % w
+        if h and n - h >= w:
+            q = blocks[i::w, :, :, :h]
             q[:, :, 4] = ((q[:, :, 4] + q[:, :, 5]) + q[:, :, 6]) + q[:, :, 7]
             q[:, :, 5:] = -0.0
 
@@ -307,6 +308,11 @@ def _mkl_product(a, b, c=None, batched=False, alpha=None, c_off=0):
     if k < 2 or not m or not n:
         return None
     cost = m * k * n
+    if a.dtype == np.float64:  # (dgemm: b row-major and n from 2 to 11 only, as sgemm's, 2-double vectors)
+        tb = _transposed(b) if n > 1 else True
+        if tb or n > 11 or c is not None or alpha is not None or cost > SEQ_CAP:
+            return None
+        return sequential(a, b, None, 0, c_off)
     tb = _transposed(b)
     if m == 1:
         if cost > SEQ_CAP:

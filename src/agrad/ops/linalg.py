@@ -69,10 +69,10 @@ def _gemm(a, b):
     syrk for a @ a.T), whose sums start from +0.0 too: no pass to add +0.0 to its result."""
     if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1 and a.dtype.kind == "f" and a.dtype.itemsize >= 4:
         return np.multiply(a, b)
-    if a.dtype == np.float32 and b.dtype == np.float32 and type(a) is np.ndarray and type(b) is np.ndarray:
+    if a.dtype == b.dtype and a.dtype.char in "fd" and type(a) is np.ndarray and type(b) is np.ndarray:
         r = mkl_product(a, b)  # MKL's order of additions where it is known (ops/_gemm_order.py)
         if r is not None:
-            return r + np.float32(0)
+            return r + a.dtype.type(0)
     r = a @ b
     if r.dtype.kind == "f":
         if r.dtype.char in "fd" and _blas_laid(a) and _blas_laid(b):
