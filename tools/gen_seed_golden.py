@@ -48,9 +48,7 @@ NUMBERS_ONLY = {"003_bce.py", "001_mynetwork.py",  # unseeded: PyTorch seeds fro
                 # rounded value in 5% of [-pi, pi]), Linear's products MKL's sgemm, x ** 4 Sleef's
                 # powf: docs/semantics.md; the fits drift in the last printed digits
                 "025_polynomial_custom_function.py", "026_polynomial_nn.py", "027_polynomial_optim.py",
-                "029_dynamic_net.py",
-                # x @ w with w (784, 10) row-major: MKL's sgemm order for n of 9-11 is not yet agrad's
-                "044_nn_tutorial.py"}
+                "029_dynamic_net.py"}
 
 #: deprecation warnings PyTorch raises from its own code, not about the script's
 TORCH_INTERNAL_DEPRECATIONS = ("`torch.jit.script` is deprecated",)
