@@ -594,6 +594,3 @@ CASES += _tutorials35_cases(GRAPH)
 from exact_cases_gemm35 import cases as _gemm35_cases  # noqa: E402
 
 CASES += _gemm35_cases(GRAPH)
-from exact_cases_lead35 import cases as _lead35_cases  # noqa: E402
-
-CASES += _lead35_cases(GRAPH)

@@ -729,8 +729,8 @@ def test_resize_to_a_negative_size_is_documented():
                  "r2 = x1.resize_((-2, 0))"):
         found = difftest.diff_program([x, stmt])
         assert found is not None and found[0] == "documented:resize-negative-size:resize_", (stmt, found)
-    assert difftest.diff_program([x, "r2 = x1.resize_(3, 2)"]) is None or \
-        not difftest.diff_program([x, "r2 = x1.resize_(3, 2)"])[0].startswith("documented:resize-negative")
+    grown = difftest.diff_program([x, "r2 = x1.resize_(3, 2)"])  # once: the new elements are uninitialised memory
+    assert grown is None or not grown[0].startswith("documented:resize-negative")
 
 
 def test_lp_pool_sqrt_last_bit_in_a_gradient_is_documented():
