@@ -594,3 +594,9 @@ CASES += _tutorials35_cases(GRAPH)
 from exact_cases_gemm35 import cases as _gemm35_cases  # noqa: E402
 
 CASES += _gemm35_cases(GRAPH)
+from exact_cases_groupsa36 import cases as _groupsa36_cases  # noqa: E402
+
+CASES += _groupsa36_cases(GRAPH)
+from exact_cases_groupsb36 import cases as _groupsb36_cases  # noqa: E402
+
+CASES += _groupsb36_cases(GRAPH)
