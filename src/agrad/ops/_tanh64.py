@@ -50,6 +50,8 @@ from pathlib import Path
 
 import numpy as np
 
+from . import _threads
+
 _F64 = np.float64
 _I64 = np.int64
 
@@ -160,15 +162,19 @@ def tanh(x: np.ndarray, exact) -> np.ndarray:
     out = np.empty(n)
     ok = np.empty(n, bool)
     cols = _columns()
-    b = min(_BLOCK, n)
-    a, h, p, q = np.empty(b), np.empty(b), np.empty(b), np.empty(b)
-    k = np.empty(b, _I64)
-    row = np.empty((4, b))
-    with np.errstate(all="ignore"):
-        for i in range(0, n, b):
-            j = min(i + b, n)
-            m = j - i
-            _tanh_block(flat[i:j], out[i:j], ok[i:j], a[:m], k[:m], h[:m], p[:m], q[:m], cols, row[:, :m])
+
+    def blocks(lo, hi):  # (one thread's range: _threads)
+        b = min(_BLOCK, hi - lo)
+        a, h, p, q = np.empty(b), np.empty(b), np.empty(b), np.empty(b)
+        k = np.empty(b, _I64)
+        row = np.empty((4, b))
+        with np.errstate(all="ignore"):
+            for i in range(lo, hi, b):
+                j = min(i + b, hi)
+                m = j - i
+                _tanh_block(flat[i:j], out[i:j], ok[i:j], a[:m], k[:m], h[:m], p[:m], q[:m], cols, row[:, :m])
+
+    _threads.run(blocks, n, _BLOCK)
     np.logical_not(ok, out=ok)
     idx = np.flatnonzero(ok)
     if idx.size:
@@ -240,17 +246,21 @@ def _blocks(flat, exact, gf=None):
     n = flat.size
     out = np.empty(n)
     bad = np.empty(n, bool)
-    m = min(_BLOCK, n)
-    a, b, c = np.empty(m), np.empty(m), np.empty(m)
-    k = np.empty(m, _I64)
-    with np.errstate(all="ignore"):
-        for i in range(0, n, m):
-            j = min(i + m, n)
-            w = j - i
-            o = out[i:j]
-            _oms_block(flat[i:j], o, bad[i:j], a[:w], b[:w], c[:w], k[:w])
-            if gf is not None:
-                np.multiply(gf[i:j], o, out=o)
+
+    def blocks(lo, hi):  # (one thread's range: _threads)
+        m = min(_BLOCK, hi - lo)
+        a, b, c = np.empty(m), np.empty(m), np.empty(m)
+        k = np.empty(m, _I64)
+        with np.errstate(all="ignore"):
+            for i in range(lo, hi, m):
+                j = min(i + m, hi)
+                w = j - i
+                o = out[i:j]
+                _oms_block(flat[i:j], o, bad[i:j], a[:w], b[:w], c[:w], k[:w])
+                if gf is not None:
+                    np.multiply(gf[i:j], o, out=o)
+
+    _threads.run(blocks, n, _BLOCK)
     idx = np.flatnonzero(bad)
     if idx.size:
         v = flat[idx]
