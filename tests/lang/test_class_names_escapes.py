@@ -25,13 +25,41 @@ def test_class_names_are_pytorchs(run_ok):
 
 
 @pytest.mark.parametrize("use", [
-    "type(x).__name__.__class__", "type(x).__dict__", "type(x).__mro__", "type(x).__subclasses__",
+    "type(x).__name__.__class__.__mro__", "type(x).__dict__", "type(x).__mro__", "type(x).__subclasses__",
     "type(x).__name__.__class__.__subclasses__", "type(x).__module__", "type(x).__init__",
     "type(e).__subclasses__", "type(e).__mro__", "type(e).__traceback__", "e.__traceback__",
-    "type(e).__init__.__globals__", "e.__class__", "type(e).__base__",
+    "type(e).__init__.__globals__", "e.__class__.__mro__", "type(e).__base__",
 ])
 def test_other_class_dunders_stay_blocked(use):
     code = ("import torch\nx = torch.ones(1)\ntry:\n    int('a')\nexcept ValueError as err:\n    e = err\n"
+            f"print({use})\n")
+    err = run(Source("attack.py", code), timeout=20).error
+    assert err is not None, f"not blocked: {use!r}"
+    assert "Traceback" not in err.render(), err.render()
+
+
+def test_dunder_class_is_what_type_gives(run_ok):
+    """d2l prints ``layer.__class__.__name__`` for each layer; ``obj.__class__`` is ``type(obj)``."""
+    res = run_ok("import torch\nfrom torch import nn\nclass Net(nn.Module):\n    def __repr__(self):\n"
+                 "        return self.__class__.__name__ + '()'\n"
+                 "net = nn.Sequential(nn.Linear(2, 2), nn.ReLU(), Net())\n"
+                 "for layer in net:\n    print(layer.__class__.__name__, layer.__class__ is type(layer))\n"
+                 "print(net[2], torch.ones(1).__class__, (1.5).__class__.__name__, [].__class__)\n"
+                 "print(net[0].__class__(3, 1).weight.shape)\n")
+    assert res.stdout == ("Linear True\nReLU True\nNet True\nNet() <class 'torch.Tensor'> float <class 'list'>\n"
+                          "torch.Size([1, 3])\n")
+
+
+@pytest.mark.parametrize("use", [
+    "x.__class__.__mro__", "x.__class__.__bases__", "x.__class__.__subclasses__()", "x.__class__.__dict__",
+    "x.__class__.__init__.__globals__", "().__class__.__base__", "''.__class__.__mro__[1].__subclasses__()",
+    "torch.__class__", "print.__class__", "f.__class__", "g.__class__", "(lambda: 0).__class__",
+    "x.__class__.__class__.__subclasses__", "x.grad_fn.__class__.__mro__", "net.__class__.__module__",
+    "x.__class__.__getattribute__", "x.__class__.__reduce_ex__", "torch.nn.__class__", "range(2).__class__.__mro__",
+])
+def test_dunder_class_reaches_no_further_than_type(use):
+    code = ("import torch\nfrom torch import nn\nx = torch.ones(1, requires_grad=True).exp()\n"
+            "net = nn.Linear(1, 1)\ndef f():\n    return 1\ng = (i for i in range(2))\n"
             f"print({use})\n")
     err = run(Source("attack.py", code), timeout=20).error
     assert err is not None, f"not blocked: {use!r}"
@@ -91,8 +119,8 @@ def test_rnn_weight_names_and_reversed_tensor(run_ok):
 
 
 @pytest.mark.parametrize("use", [
-    "g._flat_weights_names.__class__", "g._flat_weights[0]._data", "g._flat_weights.__class__.__subclasses__",
-    "g._all_weights[0].__class__", "g._flat_weights[0].__dict__", "nn.Linear(2, 2)._flat_weights_names",
+    "g._flat_weights_names.__class__.__base__", "g._flat_weights[0]._data", "g._flat_weights.__class__.__subclasses__",
+    "g._all_weights[0].__class__.__subclasses__", "g._flat_weights[0].__dict__", "nn.Linear(2, 2)._flat_weights_names",
 ])
 def test_rnn_weight_lists_reach_nothing_more(use):
     err = run(Source("attack.py", f"import torch\nfrom torch import nn\ng = nn.GRU(2, 3)\nprint({use})\n"),

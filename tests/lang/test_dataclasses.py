@@ -165,7 +165,7 @@ def test_annotations_are_evaluated_in_class_bodies():
 
 @pytest.mark.parametrize("code,fragment", [
     ("from dataclasses import dataclass, fields\n@dataclass\nclass P:\n    x: int\n"
-     "fields(P)[0].__class__", "dunder names are blocked"),
+     "fields(P)[0].__class__.__mro__", "dunder names are blocked"),
     ("from dataclasses import dataclass, fields\n@dataclass\nclass P:\n    x: int\n"
      "f = fields(P)[0]\nf.name = '__class__'", "cannot set attribute 'name' of 'Field'"),
     ("from dataclasses import dataclass, fields\n@dataclass\nclass P:\n    x: int\n"

@@ -15,7 +15,7 @@ ESCAPES = [
     PRE + "torch.memory_format.__init__",
     PRE + "type(torch.channels_last).__subclasses__()",
     PRE + "torch.preserve_format.__class__.__mro__",
-    PRE + "'{0.__class__}'.format(torch.contiguous_format)",
+    PRE + "'{0.__class__.__mro__}'.format(torch.contiguous_format)",
     PRE + "f'{torch.channels_last_3d.__slots__}'",
     PRE + "x.to(memory_format=torch.channels_last)._data.ctypes",
 ]

@@ -22,14 +22,14 @@ def blocked(text, type_name="AttributeError"):
 USES = [
     "F.ctc_loss.__globals__", "torch.ctc_loss.__code__", "nn.CTCLoss().forward.__globals__", "nn.CTCLoss.__init__.__globals__",
     "F.ctc_loss(lp, tg, [5], [2]).grad_fn.__dict__", "F.ctc_loss(lp, tg, [5], [2], reduction='none').grad_fn._op",
-    "F.ctc_loss(lp, tg, [5], [2], reduction='none').grad_fn.tp.__class__",  # (a node's arrays: no dunders)
+    "F.ctc_loss(lp, tg, [5], [2], reduction='none').grad_fn.tp.__class__.__mro__",  # (a node's arrays: no dunders)
     "torch.autograd.grad(F.ctc_loss(lp, tg, [5], [2]), lp, create_graph=True)[0].grad_fn.__dict__",
     "F.fractional_max_pool2d.__globals__", "F.fractional_max_pool3d_with_indices.__code__",
     "F.fractional_max_pool2d(x, 2, output_size=3).grad_fn.__dict__",
     "F.fractional_max_pool2d(x, 2, output_size=3).grad_fn.indices.__array_interface__",
     "nn.FractionalMaxPool2d(2, output_size=2).forward.__globals__", "nn.FractionalMaxPool3d.__mro__",
     "nn.NLLLoss2d.__init__.__globals__",
-    "nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2]).forward.__globals__", "nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2])(x.view(8, 4), tg.view(-1).repeat(4)).__class__",
+    "nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2]).forward.__globals__", "nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2])(x.view(8, 4), tg.view(-1).repeat(4)).__class__.__mro__",
     "nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2])(x.view(8, 4), tg.view(-1).repeat(4)).loss.grad_fn.__dict__",
     "nn.LinearCrossEntropyLoss(4, 3).forward.__globals__", "F.linear_cross_entropy.__globals__",
     "nn.SyncBatchNorm(2).forward.__globals__", "nn.SyncBatchNorm.convert_sync_batchnorm.__func__",

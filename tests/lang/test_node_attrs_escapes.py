@@ -17,7 +17,7 @@ def test_scripts_read_public_and_saved_names(run_ok):
 
 
 @pytest.mark.parametrize("use", [
-    "x.sum().grad_fn._input_metadata", "x.sum().grad_fn._input_metadata[0].__class__",
+    "x.sum().grad_fn._input_metadata", "x.sum().grad_fn._input_metadata[0].__class__.__mro__",
     "x.sum().grad_fn._sequence_nr", "x.sum().grad_fn._set_sequence_nr", "x.sum().grad_fn._register_hook_dict",
     "x.sum().grad_fn.__dir__", "x.sum().grad_fn.__class__._saved_dim.fget.__globals__",
     "x.sum().grad_fn._saved_self_sym_sizes.__class__.__subclasses__",

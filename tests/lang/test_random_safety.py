@@ -25,7 +25,7 @@ ESCAPES = [
     "torch.Generator()._bg",
     "torch.Generator()._random32(2)",
     "torch.Generator()._key_pos()",
-    "torch.Generator().__class__",
+    "torch.Generator().__class__.__mro__",
     "torch.Generator().get_state.__self__",
     "torch.Generator().manual_seed.__func__",
     "torch.Generator().__slots__",

@@ -32,8 +32,8 @@ ISSUE_ESCAPES = [
     ("open('/etc/passwd')", "NameError", "cannot access files"),
     (PRE + "getattr(x, 'data')", "NameError", "'getattr' is not available"),
     ("exec('1')", "NameError", "'exec' is not available"),
-    (PRE + "'{0.__class__}'.format(x)", "AttributeError", "'__class__'"),
-    (PRE + "f'{x.__class__}'", "AttributeError", "'__class__'"),
+    (PRE + "'{0.__class__.__mro__}'.format(x)", "AttributeError", "'__mro__'"),
+    (PRE + "f'{x.__class__.__mro__}'", "AttributeError", "'__mro__'"),
     (PRE + "x.numpy().tofile('p.bin')", "AttributeError", "'tofile' of 'ndarray'"),
     ("import os", "ImportError", "'os'"),
     ("from os import path", "ImportError", "'os'"),
@@ -55,17 +55,17 @@ MORE_ESCAPES = [
     "print.__self__",
     "isinstance.__self__",
     "staticmethod(print).__func__",
-    "x = 1\nx.__class__",
+    "x = 1\nx.__class__.__mro__",
     "torch.Tensor.mro()",
     "torch.Tensor.__subclasses__()",
-    "torch.ones(2).grad_fn.__class__",
+    "torch.ones(2).grad_fn.__class__.__mro__",
     "torch.nn.functional.__dict__",
     "math.__loader__",
-    "'{0[0].__class__}'.format([1])",
+    "'{0[0].__class__.__mro__}'.format([1])",
     "'{x.__init__.__globals__}'.format(x=1)",
-    "'{0.__class__}'.format_map({})",
-    "str.format('{0.__class__}', 1)",
-    "f'{(1).__class__!r}'",
+    "'{0.__class__.__mro__}'.format_map({})",
+    "str.format('{0.__class__.__mro__}', 1)",
+    "f'{(1).__class__.__mro__!r}'",
     "e = None\ntry:\n    1/0\nexcept Exception as err:\n    e = err\ne.__traceback__",
     "e = None\ntry:\n    1/0\nexcept Exception as err:\n    e = err\ne.with_traceback",
     # modules and engine internals
@@ -124,7 +124,7 @@ def test_blocked_messages_are_clear():
 
 
 def test_blocked_access_cannot_be_caught():
-    e = blocked("try:\n    (1).__class__\nexcept AttributeError:\n    print('caught')\n")
+    e = blocked("try:\n    (1).__class__.__mro__\nexcept AttributeError:\n    print('caught')\n")
     assert "dunder" in e.message
 
 
