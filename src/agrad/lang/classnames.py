@@ -122,3 +122,22 @@ def script_type(*args):
         return cls
     raise TypeError(f"type() of a '{cls.__name__}' object is not available in agrad scripts "
                     "(use isinstance(x, ...))")
+
+
+def class_dunder(obj, name: str):
+    """The three dunders a script may read: a class's ``__name__`` and ``__qualname__`` (a string,
+    the name PyTorch's class prints with: agrad's classes live under other modules) and
+    ``obj.__class__``, what ``type(obj)`` gives a script (d2l's ``layer.__class__.__name__``);
+    None for a ``__name__`` of something that is not a class (blocked as any dunder)."""
+    if name == "__class__":
+        try:
+            return script_type(obj)
+        except TypeError:
+            raise safety._blocked(obj, name, "dunder names are blocked in agrad scripts") from None
+    if not isinstance(obj, type):
+        return None
+    if not safety.is_script_class(obj):
+        shown = class_name(obj)
+        if shown is not None:
+            return shown.rpartition(".")[2]
+    return str(obj.__name__ if name == "__name__" else obj.__qualname__)

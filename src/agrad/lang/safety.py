@@ -571,37 +571,17 @@ def _torch_version(proxy):
     return TORCH_VERSION
 
 
-def _class_name_attr(cls, name):
-    """A class's ``__name__`` or ``__qualname__``: the script's own, Python's, or the last part of
-    the name PyTorch's class prints with (agrad's classes live under other modules)."""
-    if not is_script_class(cls):
-        from .classnames import class_name
-        shown = class_name(cls)
-        if shown is not None:
-            return shown.rpartition(".")[2]
-    return str(cls.__name__ if name == "__name__" else cls.__qualname__)
-
-
-def _class_of(obj):
-    """``obj.__class__``: what ``type(obj)`` gives a script (d2l's ``layer.__class__.__name__``),
-    and where type() would refuse, the attribute is blocked."""
-    from .classnames import script_type
-    try:
-        return script_type(obj)
-    except TypeError:
-        raise _blocked(obj, "__class__", "dunder names are blocked in agrad scripts") from None
-
-
 def get_attribute(obj, name: str, formatter_factory=None):
     """``obj.name`` as a script may see it."""
     if type(obj) is _script_super():   # its own rules, also for super().__init__
         return obj._get(name)
     if name == "__version__" and type(obj) is ModuleProxy and obj._name == "torch":
         return _torch_version(obj)  # the one dunder scripts read: PyTorch's version string
-    if name in ("__name__", "__qualname__") and isinstance(obj, type):
-        return _class_name_attr(obj, name)  # (type(e).__name__: a string, the name PyTorch's class has)
-    if name == "__class__":
-        return _class_of(obj)
+    if name in ("__name__", "__qualname__", "__class__"):
+        from .classnames import class_dunder  # (type(e).__name__, layer.__class__.__name__)
+        found = class_dunder(obj, name)
+        if found is not None:
+            return found
     if name.startswith("__"):
         raise _blocked(obj, name, "dunder names are blocked in agrad scripts")
     t = type(obj)
