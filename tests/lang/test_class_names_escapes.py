@@ -66,6 +66,32 @@ def test_dunder_class_reaches_no_further_than_type(use):
     assert "Traceback" not in err.render(), err.render()
 
 
+def test_nested_classes_and_functions_have_pythons_qualnames(run_ok):
+    """A class or function defined in a function or class body is named as Python names it."""
+    res = run_ok("import torch\nfrom torch import nn\nimport torch.nn.functional as F\n"
+                 "def make():\n    class Inner(nn.Module):\n        pass\n    return Inner\n"
+                 "class Outer:\n    class Nested:\n        pass\n    def method(self):\n"
+                 "        def inner():\n            pass\n        return inner\n"
+                 "I = make()\nprint(I, I.__qualname__, I.__name__, Outer.Nested.__qualname__)\n"
+                 "print(Outer.method.__qualname__, Outer().method().__qualname__, Outer().method().__name__)\n"
+                 "print((lambda: 0).__qualname__, [F.relu.__name__, torch.tanh.__name__, make.__name__])\n")
+    assert res.stdout == ("<class '__main__.make.<locals>.Inner'> make.<locals>.Inner Inner Outer.Nested\n"
+                          "Outer.method Outer.method.<locals>.inner inner\n<lambda> ['relu', 'tanh', 'make']\n")
+
+
+@pytest.mark.parametrize("use", [
+    "f.__globals__", "f.__code__", "f.__closure__", "f.__dict__", "f.__name__.__class__.__mro__",
+    "F.relu.__globals__", "F.relu.__qualname__", "F.relu.__module__", "F.relu.__code__", "torch.tanh.__self__",
+    "f.__call__", "f.__defaults__", "torch.nn.functional.__name__", "torch.__name__",
+])
+def test_function_names_reach_nothing_more(use):
+    code = ("import torch\nimport torch.nn.functional as F\ndef f():\n    return 1\n"
+            f"print({use})\n")
+    err = run(Source("attack.py", code), timeout=20).error
+    assert err is not None, f"not blocked: {use!r}"
+    assert "Traceback" not in err.render(), err.render()
+
+
 ONCE = ("import torch\nfrom torch.autograd.function import once_differentiable\n"
         "class F1(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
         "        return x * 2\n    @staticmethod\n    @once_differentiable\n    def backward(ctx, g):\n"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 import sys
+import types
 
 from . import safety
 from .builtins import _EXCEPTIONS
@@ -126,15 +127,20 @@ def script_type(*args):
 
 def class_dunder(obj, name: str):
     """The three dunders a script may read: a class's ``__name__`` and ``__qualname__`` (a string,
-    the name PyTorch's class prints with: agrad's classes live under other modules) and
-    ``obj.__class__``, what ``type(obj)`` gives a script (d2l's ``layer.__class__.__name__``);
-    None for a ``__name__`` of something that is not a class (blocked as any dunder)."""
+    the name PyTorch's class prints with: agrad's classes live under other modules), a function's
+    (the script's own: both; agrad's: ``__name__``), and ``obj.__class__``, what ``type(obj)``
+    gives a script (d2l's ``layer.__class__.__name__``); None elsewhere (blocked as any dunder)."""
     if name == "__class__":
         try:
             return script_type(obj)
         except TypeError:
             raise safety._blocked(obj, name, "dunder names are blocked in agrad scripts") from None
     if not isinstance(obj, type):
+        from .runtime import ScriptFunction
+        if isinstance(obj, ScriptFunction):  # (the script's own function: its names)
+            return str(getattr(obj, name))
+        if name == "__name__" and isinstance(obj, (types.FunctionType, types.BuiltinFunctionType)):
+            return str(obj.__name__)  # (an activation's name: F.relu.__name__)
         return None
     if not safety.is_script_class(obj):
         shown = class_name(obj)

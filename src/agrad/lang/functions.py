@@ -15,7 +15,7 @@ from .builtins import CHECKED
 from .classes import BASES_MESSAGE, SUPER, adopt_methods, base_allowed, make_super
 from .errors import ScriptError
 from .generators import ScriptGenerator
-from .runtime import _MISSING, Frame, ScriptFunction, ScriptRecursionError, _Break, _Continue, _Return
+from .runtime import _MISSING, Frame, ScriptFunction, ScriptRecursionError, _Break, _Continue, _Return, qualname_prefix
 from .expressions import PLAIN_RESULTS
 from .limits import bounded_list, trusted_items
 from .safety import (NO_GUARD, MissingModule, ModuleProxy, check_class_namespace, guard, is_engine_class,
@@ -46,8 +46,11 @@ class Functions:
         # class bodies are not visible to the functions defined in them
         while closure is not None and closure.is_class:
             closure = closure.parent
-        return ScriptFunction(self, name, params, body, is_lambda, closure, frame.globals,
-                              frame.src, scope, defaults, doc)
+        fn = ScriptFunction(self, name, params, body, is_lambda, closure, frame.globals,
+                            frame.src, scope, defaults, doc)
+        if frame.parent is not None:
+            fn.__qualname__ = qualname_prefix(frame) + name  # (make.<locals>.inner, Net.forward)
+        return fn
 
     def ev_Lambda(self, node, frame):
         return self.make_function("<lambda>", node.params, node.body, True, node.scope, frame)
@@ -276,6 +279,7 @@ class Functions:
             raise TypeError("class keywords (metaclass=...) are not supported")
         ns: dict = {}
         cframe = Frame(ns, None, frame, frame.globals, frame.src, is_class=True)
+        cframe.qual = qualname_prefix(frame) + node.name
         saved = self.cur_stmt, self.cur_frame, self.cur_expr
         try:
             self.exec_block(node.body, cframe)
@@ -287,7 +291,7 @@ class Functions:
             ns["__repr__"] = script_object_repr
         ns["_agrad_script_class"] = True
         ns["__module__"] = "__main__"
-        ns["__qualname__"] = node.name
+        ns["__qualname__"] = cframe.qual
         cls = types.new_class(node.name, tuple(bases), {}, lambda body: body.update(ns))
         adopt_methods(cls, ns)
         if cframe.annotations:

@@ -298,12 +298,24 @@ class ScriptFunction:
         return f"<function {self.__qualname__}>"
 
 
+def qualname_prefix(frame) -> str:
+    """What Python puts before a name defined in ``frame``: ``f.<locals>.`` in a call of f,
+    ``C.`` in class C's body (a class frame's ``qual``), nothing at the top level."""
+    while frame.parent is not None and frame.fn is None and not frame.is_class:
+        frame = frame.parent  # (a comprehension's frame: its enclosing scope's prefix)
+    if frame.is_class:
+        return frame.qual + "."
+    if frame.fn is not None:
+        return frame.fn.__qualname__ + ".<locals>."
+    return ""
+
+
 class Frame:
     """Variables of one scope.  ``scope`` is the function's Scope (None for the
     module, a class body or a comprehension); ``parent`` the lexically
     enclosing frame."""
 
-    __slots__ = ("vars", "scope", "parent", "globals", "src", "is_class", "fn", "annotations")
+    __slots__ = ("vars", "scope", "parent", "globals", "src", "is_class", "fn", "annotations", "qual")
 
     def __init__(self, vars, scope, parent, globals_frame, src, is_class=False):
         self.fn = None  # the ScriptFunction whose call this frame is (for super())
