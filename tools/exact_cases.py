@@ -600,3 +600,6 @@ CASES += _groupsa36_cases(GRAPH)
 from exact_cases_groupsb36 import cases as _groupsb36_cases  # noqa: E402
 
 CASES += _groupsb36_cases(GRAPH)
+from exact_cases_lead36 import cases as _lead36_cases  # noqa: E402
+
+CASES += _lead36_cases(GRAPH)

@@ -18,10 +18,11 @@
   summed lane by lane, then the lanes folded as the AVX2 shuffles fold them.
 - ``parallel_chunks``: the ranges ``at::parallel_for`` gives its threads.
 
-The ops that take these steps (softmax, log_softmax's and softmax's backward, sigmoid's vector
-code, batch_norm) do so for tensors under GRAIN_SIZE elements, as agrad/_cascade.py does for
-sums: emulating them costs tens of numpy calls per element-wise step, and larger tensors keep
-numpy's faster arithmetic (the same values up to float rounding).
+The ops that take these steps (sigmoid's vector code, batch_norm) do so for tensors under
+GRAIN_SIZE elements, as agrad/_cascade.py does for sums: emulating them costs tens of numpy
+calls per element-wise step, and larger tensors keep numpy's faster arithmetic (the same
+values up to float rounding). softmax and log_softmax (and their backward) take them at every
+size: a whole validation set's loss is printed to the last digit.
 """
 
 from __future__ import annotations

@@ -38,6 +38,13 @@ def _half(fn):
     return run
 
 
+def _kernel_steps(a, dim) -> bool:
+    """Whether the kernels' own steps run (else numpy's, the same values up to rounding): along
+    the last dim at any size (_vec_*_lastdim computes each row alone, whatever the threads'
+    split), along another dim under GRAIN_SIZE elements."""
+    return a.ndim > 0 and a.size > 0
+
+
 @_half
 def _softmax_float(ctx, a, dim):
     if a.ndim == 0:  # exp(x - x) / exp(x - x): NaN for a NaN or an infinity, as PyTorch computes it
@@ -51,9 +58,9 @@ def _softmax_float(ctx, a, dim):
 
 def _softmax_fwd(ctx, a, dim):
     a = c_order(a)  # PyTorch's kernels read a contiguous copy and write a contiguous result
-    if a.dtype == np.float32 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE:
+    if a.dtype == np.float32 and _kernel_steps(a, dim):
         return _softmax_f32(a, dim)
-    if a.dtype == np.float64 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE and dim == a.ndim - 1:
+    if a.dtype == np.float64 and a.ndim and a.size and dim == a.ndim - 1:
         # _vec_softmax_lastdim on doubles: Sleef's exp (vec::map's partial vectors too), the row's sum
         # as vec::reduce_all adds it, the exps times 1 / sum (1,600 random rows of 1 to 100: all bit for bit)
         with np.errstate(all="ignore"):
@@ -148,7 +155,7 @@ def _softmax_backward_fwd(ctx, g, y, dim):
     with np.errstate(all="ignore"):
         if y.ndim == 0:
             return y * (g - g * y)
-        if g.dtype in (np.float32, np.float64) and 0 < g.size < _vec_math.GRAIN_SIZE and g.dtype == y.dtype:
+        if g.dtype in (np.float32, np.float64) and g.dtype == y.dtype and _kernel_steps(g, dim):
             return _softmax_backward_kernel(g, y, dim)
         return y * (g - np.sum(g * y, axis=dim, keepdims=True))
 
@@ -195,16 +202,16 @@ def _(ctx, g):
 
 def _log_softmax_fwd(ctx, a, dim):
     a = c_order(a)  # PyTorch's kernels read a contiguous copy and write a contiguous result
-    if a.dtype == np.float32 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE:
+    if a.dtype == np.float32 and _kernel_steps(a, dim):
         return _log_softmax_f32(a, dim)
-    if a.dtype == np.float64 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE and dim == a.ndim - 1:
+    if a.dtype == np.float64 and a.ndim and a.size and dim == a.ndim - 1:
         # _vec_log_softmax_lastdim on doubles: Sleef's exp and log, the sum as vec::reduce_all adds it
         # (1,600 random rows of 1 to 100: all bit for bit)
         mx = np.max(a, axis=dim, keepdims=True)
         with np.errstate(all="ignore"):
             total = _vec_math.reduce_all_sum(_sleef.sleef_exp(a - mx))[..., None]
             return (a - mx) - _sleef.sleef_log(total)
-    if a.dtype == np.float16 and a.ndim and 0 < a.size < _vec_math.GRAIN_SIZE and dim == a.ndim - 1:
+    if a.dtype == np.float16 and a.ndim and a.size and dim == a.ndim - 1:
         return _log_softmax_f16_lastdim(a)
     return _log_softmax_float(ctx, a, dim=dim)
 
@@ -273,7 +280,7 @@ def _log_softmax_backward_fwd(ctx, g, y, dim):
     with np.errstate(all="ignore"):
         if y.ndim == 0:
             return g - np.exp(y) * g
-        if g.dtype in (np.float32, np.float64) and 0 < g.size < _vec_math.GRAIN_SIZE and g.dtype == y.dtype:
+        if g.dtype in (np.float32, np.float64) and g.dtype == y.dtype and _kernel_steps(g, dim):
             return _log_softmax_backward_kernel(g, y, dim)
         return g - np.exp(y) * np.sum(g, axis=dim, keepdims=True)
 

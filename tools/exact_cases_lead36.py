@@ -1,0 +1,31 @@
+"""Regression cases of session 36's lead work (issues 10 and 12), compared with PyTorch 2.13.
+
+Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [expressions]}``.
+Values are shown with .tolist() (every bit of each float).
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    del graph
+    r = "torch.manual_seed(0)"
+    return [
+        case("softmax-large-lastdim",  # over GRAIN_SIZE elements: the kernels' steps (were numpy's)
+             [r, "x = (torch.randn(5000, 7) * 3).requires_grad_()", "y = torch.log_softmax(x, 1)",
+              "g = torch.randn(5000, 7)", "y.backward(g)", "z = torch.softmax(x.detach().double() * 2, -1)",
+              "w = torch.softmax(torch.randn(3, 20000), 1)"],
+             ["y[::97].tolist()", "x.grad[::89].tolist()", "z[::211].tolist()", "w[:, ::997].tolist()"]),
+        case("softmax-large-otherdim-float32",  # _vec_softmax over 8 inner positions at once, libm's after
+             [r, "x = (torch.randn(7, 5000) * 3).requires_grad_()", "y = torch.softmax(x, 0)",
+              "y.backward(torch.randn(7, 5000))", "l = torch.log_softmax(x.detach(), 0)"],
+             ["y[:, ::101].tolist()", "x.grad[:, ::103].tolist()", "l[:, ::107].tolist()"]),
+        case("tanh-large-threads",  # float32/float64 tanh over 32,768 elements on get_num_threads() threads
+             [r, "x = torch.randn(70000, dtype=torch.float64) * 4", "y = torch.tanh(x)",
+              "f = torch.tanh(x.float())", "xg = x.clone().requires_grad_()", "torch.tanh(xg).sum().backward()"],
+             ["y[::311].tolist()", "f[::313].tolist()", "xg.grad[::317].tolist()"]),
+    ]
