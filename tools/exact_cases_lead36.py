@@ -24,7 +24,7 @@ def cases(graph: str) -> list[dict]:
              [r, "x = (torch.randn(7, 5000) * 3).requires_grad_()", "y = torch.softmax(x, 0)",
               "y.backward(torch.randn(7, 5000))", "l = torch.log_softmax(x.detach(), 0)"],
              ["y[:, ::101].tolist()", "x.grad[:, ::103].tolist()", "l[:, ::107].tolist()"]),
-        case("tanh-large-threads",  # float32/float64 tanh over 32,768 elements on get_num_threads() threads
+        case("tanh-large",  # float32/float64 tanh over 65,536 elements: several blocks
              [r, "x = torch.randn(70000, dtype=torch.float64) * 4", "y = torch.tanh(x)",
               "f = torch.tanh(x.float())", "xg = x.clone().requires_grad_()", "torch.tanh(xg).sum().backward()"],
              ["y[::311].tolist()", "f[::313].tolist()", "xg.grad[::317].tolist()"]),

@@ -41,7 +41,7 @@ import math
 
 import numpy as np
 
-from . import _tanh64, _threads
+from . import _tanh64
 
 _F32 = np.float32
 _F64 = np.float64
@@ -126,25 +126,20 @@ def tanh(x: np.ndarray, exact) -> np.ndarray:
     n = flat.size
     out = np.empty(n, _F32)
     tab = _signed_table()
-
-    def blocks(lo, hi):  # (one thread's range: _threads)
-        b = min(_BLOCK, hi - lo)
-        k, pk, t0 = np.empty(b, _I32), np.empty(b, _I64), np.empty(b)
-        found = []
-        with np.errstate(all="ignore"):
-            for i in range(lo, hi, b):
-                j = min(i + b, hi)
-                if j - i != b:
-                    k, pk, t0 = k[:j - i], pk[:j - i], t0[:j - i]
-                o = out[i:j]
-                idx = _tanh_block(flat[i:j], o, k, pk, t0, tab)
-                if not math.isfinite(np.dot(o, o)):  # (a NaN in s: step 4)
-                    idx = np.union1d(idx, np.flatnonzero(np.isnan(o)))
-                if idx.size:
-                    found.append(idx + i if i else idx)
-        return found
-
-    open_ = [idx for part in _threads.run(blocks, n, _BLOCK) for idx in part]
+    b = min(_BLOCK, n)
+    k, pk, t0 = np.empty(b, _I32), np.empty(b, _I64), np.empty(b)
+    open_ = []
+    with np.errstate(all="ignore"):
+        for i in range(0, n, b):
+            j = min(i + b, n)
+            if j - i != b:
+                k, pk, t0 = k[:j - i], pk[:j - i], t0[:j - i]
+            o = out[i:j]
+            idx = _tanh_block(flat[i:j], o, k, pk, t0, tab)
+            if not math.isfinite(np.dot(o, o)):  # (a NaN in s: step 4)
+                idx = np.union1d(idx, np.flatnonzero(np.isnan(o)))
+            if idx.size:
+                open_.append(idx + i if i else idx)
     if open_:
         idx = np.concatenate(open_)
         v = flat[idx]
@@ -169,18 +164,14 @@ def tanh_backward(g: np.ndarray, y: np.ndarray) -> np.ndarray:
     yf, gf = y.reshape(-1), g.reshape(-1)
     n = yf.size
     out = np.empty(n, _F32)
-
-    def blocks(lo, hi):  # (one thread's range: _threads)
-        m = min(_BACK_BLOCK, hi - lo)
-        buf = np.empty(m)
-        for i in range(lo, hi, m):
-            j = min(i + m, hi)
-            d, o = buf[:j - i], out[i:j]
-            np.copyto(d, yf[i:j])
-            d *= d
-            np.subtract(1.0, d, out=d)
-            np.copyto(o, d, casting="same_kind")
-            o *= gf[i:j]
-
-    _threads.run(blocks, n, _BACK_BLOCK)
+    m = min(_BACK_BLOCK, n)
+    buf = np.empty(m)
+    for i in range(0, n, m):
+        j = min(i + m, n)
+        d, o = buf[:j - i], out[i:j]
+        np.copyto(d, yf[i:j])
+        d *= d
+        np.subtract(1.0, d, out=d)
+        np.copyto(o, d, casting="same_kind")
+        o *= gf[i:j]
     return out.reshape(y.shape)
