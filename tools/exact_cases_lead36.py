@@ -28,4 +28,12 @@ def cases(graph: str) -> list[dict]:
              [r, "x = torch.randn(70000, dtype=torch.float64) * 4", "y = torch.tanh(x)",
               "f = torch.tanh(x.float())", "xg = x.clone().requires_grad_()", "torch.tanh(xg).sum().backward()"],
              ["y[::311].tolist()", "f[::313].tolist()", "xg.grad[::317].tolist()"]),
+        case("index-fill-writes-before-the-bad-index",  # the kernel's C-order visit: written, then IndexError
+             ["a = torch.arange(12.).reshape(4, 3)", "v = a[::2]",
+              "try:\n    v.index_fill_(0, torch.tensor([0, 0, 1]), 0.5)\nexcept IndexError as e:\n    err = str(e)",
+              "b = torch.arange(12.).reshape(4, 3)",
+              "try:\n    b.index_fill_(1, torch.tensor([1, -7, 0]), torch.tensor(-2.))\nexcept IndexError as e:\n    err2 = str(e)",
+              "x = torch.ones(3, 2, requires_grad=True)", "y = x * 2",
+              "try:\n    y.index_fill_(0, torch.tensor([-1, 9]), 7.)\nexcept IndexError as e:\n    err3 = str(e)"],
+             ["err", "a", "a._version", "err2", "b", "err3", "y", "y._version", "y.grad_fn.name()"]),
     ]

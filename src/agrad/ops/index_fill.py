@@ -71,6 +71,17 @@ def _restrided_storage_check(input, d, count):
                            f"{item} requiring a storage size of {need} are out of bounds for storage of size {storage}")
 
 
+def _fill_before_the_bad_index(input, d, idx, size, value):
+    """What index_fill_'s kernel has written when it meets an index out of range: it visits the
+    dims before ``dim``, the index and the dims after in C order, so the first position of the
+    dims before gets the slices of the indices before the bad one (PyTorch's tensor keeps them)."""
+    good = idx[:np.flatnonzero((idx < -size) | (idx >= size))[0]]
+    if good.size and input.ndim:
+        a = input._data
+        fill = value._data.astype(a.dtype) if isinstance(value, Tensor) else dtypes.checked_scalar(value, a.dtype)
+        a[(0,) * d + (np.where(good < 0, good + size, good),)] = fill
+
+
 @export(method=True)
 def index_fill(input, dim, index, value):
     if isinstance(value, Tensor) and value.ndim and isinstance(index, Tensor):  # the Tensor overload's own check first
@@ -84,7 +95,15 @@ def index_fill(input, dim, index, value):
     _restrided_storage_check(input, d, idx.size)
     visited = idx.size and all(n for k, n in enumerate(input.shape) if k != d)  # (the kernel's loop runs)
     size = input._data.shape[d] if input.ndim else 1
-    idx = _check_bounds(idx, size, d, IndexError, wrap=True) if visited else np.where(idx < 0, idx + size, idx)
+    if visited:
+        try:
+            idx = _check_bounds(idx, size, d, IndexError, wrap=True)
+        except IndexError:
+            if _written[0] is not None:  # (index_fill_: the caller's tensor, a view's base sees it)
+                _fill_before_the_bad_index(_written[0], d, idx, size, value)
+            raise
+    else:
+        idx = np.where(idx < 0, idx + size, idx)
     if not input.ndim:
         idx = idx[:1]
     if isinstance(value, Tensor):
