@@ -36,4 +36,23 @@ def cases(graph: str) -> list[dict]:
               "x = torch.ones(3, 2, requires_grad=True)", "y = x * 2",
               "try:\n    y.index_fill_(0, torch.tensor([-1, 9]), 7.)\nexcept IndexError as e:\n    err3 = str(e)"],
              ["err", "a", "a._version", "err2", "b", "err3", "y", "y._version", "y.grad_fn.name()"]),
+        case("indexing-kernels-write-before-the-bad-index",  # index_add_/index_copy_/scatter_/scatter_add_/put_
+             ["ops = [lambda a: a.index_add_(0, torch.tensor([1, 7, 2]), torch.ones(3, 3)),\n"
+              "       lambda a: a.index_add_(1, torch.tensor([1, 7]), torch.ones(4, 2)),\n"
+              "       lambda a: a.view(2, 2, 3).index_add_(1, torch.tensor([1, 0, 9]), torch.ones(2, 3, 3), alpha=2),\n"
+              "       lambda a: a.index_add_(0, torch.tensor([3, 3, -1]), torch.ones(3, 3), alpha=2),\n"
+              "       lambda a: a.view(-1).index_add_(0, torch.tensor([3, 3, 12]), torch.tensor([1., 2., 3.])),\n"
+              "       lambda a: a.index_copy_(0, torch.tensor([1, 7, 2]), torch.ones(3, 3)),\n"
+              "       lambda a: a.index_copy_(1, torch.tensor([2, 3]), -torch.ones(4, 2)),\n"
+              "       lambda a: a.scatter_(0, torch.tensor([[1, 2, 9], [0, 0, 0]]), -1.),\n"
+              "       lambda a: a.scatter_(1, torch.tensor([[2, 0], [1, 5]]), torch.tensor([[-1., -2.], [-3., -4.]])),\n"
+              "       lambda a: a.scatter_add_(1, torch.tensor([[2, 2], [1, -1]]), torch.full((2, 2), 10.)),\n"
+              "       lambda a: a.put_(torch.tensor([1, 40, 2]), torch.tensor([-1., -2., -3.])),\n"
+              "       lambda a: a.put_(torch.tensor([1, 1, -2, 99]), torch.ones(4), accumulate=True)]",
+              "out = []",
+              "for f in ops:\n    a = torch.arange(12.).reshape(4, 3)\n    try:\n        f(a)\n"
+              "    except (IndexError, RuntimeError) as e:\n        out.append(str(e))\n    out.append(a.tolist())",
+              "x = torch.zeros(4, 3, requires_grad=True)", "y = x * 1",
+              "try:\n    y[::2].scatter_(0, torch.tensor([[1, 0, 3]]), 5.)\nexcept RuntimeError as e:\n    err = str(e)"],
+             ["out", "err", "y", "y._version"]),
     ]

@@ -581,8 +581,11 @@ def inplace(fn, overlap="error", name=None, partial=False, first=None, checks=No
             finally:
                 inplace_self[0] = None
             return self._write(result)
-        except (NotImplementedError, ValueError, RuntimeError) as e:
-            if partial:
+        except Exception as e:
+            written = getattr(e, "written_before", None)  # (a kernel that stops at a bad index: _written_before)
+            if written is not None and type(self._data) is np.ndarray:
+                written(self._data)
+            if partial and isinstance(e, (NotImplementedError, ValueError, RuntimeError)):
                 _output_shape_first(self, args, kwargs, e)
             raise
 

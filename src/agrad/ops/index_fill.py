@@ -15,6 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _wrap_dim
 from ._layout import storage_of
+from . import _written_before
 from ._op import Op, export, inplace, keep_tensor, method
 from .scatter_gather import _check_bounds, _check_vector_index, _dim_index, _index_array, index_select
 
@@ -71,15 +72,13 @@ def _restrided_storage_check(input, d, count):
                            f"{item} requiring a storage size of {need} are out of bounds for storage of size {storage}")
 
 
-def _fill_before_the_bad_index(input, d, idx, size, value):
-    """What index_fill_'s kernel has written when it meets an index out of range: it visits the
-    dims before ``dim``, the index and the dims after in C order, so the first position of the
-    dims before gets the slices of the indices before the bad one (PyTorch's tensor keeps them)."""
-    good = idx[:np.flatnonzero((idx < -size) | (idx >= size))[0]]
-    if good.size and input.ndim:
-        a = input._data
-        fill = value._data.astype(a.dtype) if isinstance(value, Tensor) else dtypes.checked_scalar(value, a.dtype)
-        a[(0,) * d + (np.where(good < 0, good + size, good),)] = fill
+def _fill_before_the_bad_index(error, input, d, idx, size, value):
+    """index_fill_'s kernel visits the dims before ``dim``, the index and the dims after in C
+    order: what it has filled when it meets the bad index (_written_before)."""
+    good = idx[:_written_before.first_bad(idx, -size, size)]
+    a = input._data
+    fill = value._data.astype(a.dtype) if isinstance(value, Tensor) else dtypes.checked_scalar(value, a.dtype)
+    return _written_before.attach(error, _written_before.c_order_slices(d, good, lambda part: fill))
 
 
 @export(method=True)
@@ -98,10 +97,8 @@ def index_fill(input, dim, index, value):
     if visited:
         try:
             idx = _check_bounds(idx, size, d, IndexError, wrap=True)
-        except IndexError:
-            if _written[0] is not None:  # (index_fill_: the caller's tensor, a view's base sees it)
-                _fill_before_the_bad_index(_written[0], d, idx, size, value)
-            raise
+        except IndexError as e:
+            raise _fill_before_the_bad_index(e, input, d, idx, size, value)
     else:
         idx = np.where(idx < 0, idx + size, idx)
     if not input.ndim:

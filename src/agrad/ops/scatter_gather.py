@@ -17,6 +17,7 @@ from .._limits import check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import should_compute_output
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
+from . import _written_before
 from ._layout import c_order, overlaps
 from ._op import Op, export, finish_out, inplace, keep_tensor, method, with_out
 from .indexing import _FULL, embed
@@ -214,6 +215,17 @@ def _index_add_bounds(input, d, index, idx, size, alpha):
         raise IndexError("index out of range in self")
 
 
+def _index_add_written(error, input, d, index, idx, size, alpha, source):
+    """What index_add_ has added when _index_add_bounds' error comes (_written_before)."""
+    if "out of" not in str(error) or not ((idx < 0) | (idx >= size)).any():
+        return error
+    good = idx[:_written_before.first_bad(idx, 0, size)]
+    src = source._data.reshape(_src_shape(input, d, idx)) if input.ndim and source.ndim else source._data
+    if input.ndim > 1 and d in (0, input.ndim - 1) and alpha == 1 and index.dtype is dtypes.int64:
+        return _written_before.attach(error, _written_before.c_order_added(d, good, src[(0,) * d][:good.size]))
+    return _written_before.attach(error, _written_before.slices_added(d or 0, good, src, alpha))
+
+
 @export(method=True)
 def index_add(input, dim, index, source, *, alpha=1, out=None):
     d = _wrap_dim(dim, input.ndim) if isinstance(index, Tensor) else None  # (the dim before the index)
@@ -221,7 +233,10 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
     _index_add_checks(input, d, index, source)
     idx = _index_array(index).reshape(-1)
     size = input._data.shape[d] if input.ndim else 1
-    _index_add_bounds(input, d, index, idx, size, alpha)
+    try:
+        _index_add_bounds(input, d, index, idx, size, alpha)
+    except (IndexError, RuntimeError) as e:
+        raise _index_add_written(e, input, d, index, idx, size, alpha, source)
     src = source._data
     result = keep_tensor(_index_add.apply((input, source), (input._data, src), {"dim": d, "idx": idx, "alpha": alpha}),
                          _index_add, "index", index)
@@ -274,7 +289,13 @@ def index_copy(input, dim, index, source, *, out=None):
     _check_vector_index(index, "index_copy")
     _index_copy_check(input, d, index, source)
     idx = _index_array(index).reshape(-1)
-    idx = _check_bounds(idx, input._data.shape[d] if input.ndim else 1, d, IndexError, prefix="index_copy_(): ")
+    size = input._data.shape[d] if input.ndim else 1
+    try:
+        idx = _check_bounds(idx, size, d, IndexError, prefix="index_copy_(): ")
+    except IndexError as e:  # (C order over the dims before dim, the index, the dims after)
+        good = idx[:_written_before.first_bad(idx, 0, size)]
+        rows = source._data.reshape(_src_shape(input, d, idx))[(0,) * d][:good.size] if input.ndim else None
+        raise _written_before.attach(e, _written_before.c_order_slices(d, good, lambda part: rows))
     src = source._data.reshape(_src_shape(input, d, idx)) if input.ndim else source._data
     return keep_tensor(_index_copy.apply((input, source), (input._data, src), {"dim": d, "idx": idx}),
                        _index_copy, "index", index)
@@ -468,10 +489,16 @@ def _scatter_meta(input, dim, index, src, who):
     return d
 
 
-def _scatter_prepare(input, dim, index, src, who):
+def _scatter_prepare(input, dim, index, src, who, add=False):
     d = _scatter_meta(input, dim, index, src, who)
     idx = _index_array(index)
-    idx = _check_bounds(idx, input._data.shape[d] if input.ndim else 1, d)
+    size = input._data.shape[d] if input.ndim else 1
+    try:
+        idx = _check_bounds(idx, size, d)
+    except RuntimeError as e:  # (the index's elements in C order: those before the bad one written)
+        values = src._data if isinstance(src, Tensor) else src
+        raise _written_before.attach(e, _written_before.scatter_prefix(
+            d, idx, _written_before.first_bad(idx, 0, size), values, add)) from None
     if input.ndim and idx.ndim == 0:
         idx = idx.reshape((1,) * input.ndim)
     return d, idx
@@ -504,7 +531,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
 
 @export(method=True)
 def scatter_add(input, dim, index, src, *, out=None):
-    d, idx = _scatter_prepare(input, dim, index, src, "scatter_add")
+    d, idx = _scatter_prepare(input, dim, index, src, "scatter_add", add=True)
     result = keep_tensor(_scatter_add.apply((input, src), (input._data, src._data), {"dim": d, "idx": idx}),
                          _scatter_add, "index", index)
     return finish_out("scatter_add", result, out)

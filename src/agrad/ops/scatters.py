@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _wrap_dim
-from . import _layout
+from . import _layout, _written_before
 from ._op import Op, export, keep_tensor, method
 from .scatter_gather import no_overlap_inplace
 
@@ -169,8 +169,11 @@ def put(input, index, source, accumulate=False):
     idx = index._data.reshape(-1).astype(np.int64)
     bad = (idx >= n) | (idx < -n)
     if bad.any():
-        i = int(idx[bad][0])
-        raise IndexError(f"out of range: tried to access index {i} on a tensor of {n} elements.")
+        count = int(np.flatnonzero(bad)[0])
+        i = int(idx[count])
+        raise _written_before.attach(
+            IndexError(f"out of range: tried to access index {i} on a tensor of {n} elements."),
+            _written_before.flat_prefix(idx, count, source._data, bool(accumulate)))
     idx = np.where(idx < 0, idx + n, idx)
     return keep_tensor(_put.apply((input, source), (input._data, source._data),
                                   {"idx": idx, "accumulate": bool(accumulate), "source_shape": tuple(source.shape)}),

@@ -1,0 +1,91 @@
+"""What PyTorch's indexing kernels have written into ``self`` when they stop at a bad index.
+
+The kernels check each index as they visit it, so an in-place call that raises leaves what it
+visited before the bad index written, and PyTorch's tensor (a view's base too) keeps it:
+``x.index_fill_(0, torch.tensor([1, 7]), 0.)`` fills row 1, then raises.  An op attaches
+``written_before(array)`` to its error (:func:`attach`); the in-place wrapper (``_op.inplace``)
+applies it to the tensor the caller named and raises the error on.  The out-of-place forms work
+on a copy, so nothing is seen.
+
+The visit orders (TensorIterator's, for contiguous tensors):
+- index_fill_, index_copy_, index_add_ along the first or last dim: C order over (the dims
+  before ``dim``, the index, the dims after): the first outer position's slices of the indices
+  before the bad one (:func:`c_order_slices`);
+- scatter_, scatter_add_: C order over the index tensor's elements (:func:`scatter_prefix`);
+- put_: the index in flat order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def attach(error: BaseException, write) -> BaseException:
+    """``error`` carrying ``write(array)``, what the kernel wrote before raising it."""
+    error.written_before = write
+    return error
+
+
+def first_bad(idx: np.ndarray, low: int, high: int) -> int:
+    """The position (in C order) of the first entry of ``idx`` outside ``[low, high)``."""
+    return int(np.flatnonzero((idx.reshape(-1) < low) | (idx.reshape(-1) >= high))[0])
+
+
+def c_order_slices(d: int, good: np.ndarray, values):
+    """Writes the slices ``good`` (in range, negatives counted from the end) of dim ``d`` at the
+    first position of the dims before it: ``values(target_part)`` gives the new values of
+    ``target[0, ..., 0, good]`` (an assignment, duplicates' last wins)."""
+    def write(a):
+        if a.ndim and good.size:
+            part = (0,) * d + (np.where(good < 0, good + a.shape[d], good),)
+            a[part] = values(a[part])
+    return write
+
+
+def c_order_added(d: int, good: np.ndarray, rows: np.ndarray):
+    """index_add_ along the first or last dim: ``rows`` (the source at the first outer position,
+    one row a good index) added into those slices, duplicates each in turn."""
+    def write(a):
+        if a.ndim and good.size:
+            np.add.at(a[(0,) * d], np.where(good < 0, good + a.shape[d], good), rows.astype(a.dtype))
+    return write
+
+
+def slices_added(d: int, good: np.ndarray, source: np.ndarray, alpha):
+    """index_add_'s loop over the index (a middle dim, or alpha != 1): each good index's whole
+    slice of ``source`` times alpha added (self.select(dim, i).add_(source.select(dim, k), alpha))."""
+    def write(a):
+        for k, i in enumerate(good):
+            if a.ndim:
+                part = (slice(None),) * d + (int(i),)
+                a[part] = a[part] + (source[(slice(None),) * d + (k,)] * alpha).astype(a.dtype)
+            else:
+                a[()] = a[()] + source.reshape(-1)[k] * alpha
+    return write
+
+
+def scatter_prefix(d: int, idx: np.ndarray, count: int, src, add: bool = False):
+    """scatter_ / scatter_add_: the first ``count`` entries of ``idx`` in C order written (``src``
+    a tensor's array, read at the same positions, or a number)."""
+    def write(a):
+        if not count or not a.ndim:
+            return
+        coords = np.unravel_index(np.arange(count), idx.shape)
+        target = tuple(idx[coords] if k == d else c for k, c in enumerate(coords))
+        values = src[coords] if isinstance(src, np.ndarray) and src.ndim else src
+        values = np.asarray(values).astype(a.dtype)
+        if add:
+            np.add.at(a, target, values)
+        else:
+            a[target] = values
+    return write
+
+
+def flat_prefix(idx: np.ndarray, count: int, source: np.ndarray, accumulate: bool):
+    """put_: the first ``count`` entries of the flat index written (or added) in order."""
+    def write(a):
+        n = a.size
+        for i, v in zip(idx.reshape(-1)[:count], source.reshape(-1)[:count]):
+            pos = np.unravel_index(int(i) % n, a.shape) if a.ndim else ()
+            a[pos] = a[pos] + v if accumulate else v
+    return write
