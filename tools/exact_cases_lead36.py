@@ -55,4 +55,14 @@ def cases(graph: str) -> list[dict]:
               "x = torch.zeros(4, 3, requires_grad=True)", "y = x * 1",
               "try:\n    y[::2].scatter_(0, torch.tensor([[1, 0, 3]]), 5.)\nexcept RuntimeError as e:\n    err = str(e)"],
              ["out", "err", "y", "y._version"]),
+        case("index-out-of-bounds-names-the-tensors-place",  # a[:, idx]: "dimension 0"; the first bad entry
+             ["a = torch.arange(24.).reshape(2, 3, 4)", "m = torch.tensor([True, False])",
+              "uses = [lambda: a[:, torch.tensor([5])], lambda: a[:, :, torch.tensor([1, 9])], lambda: a[0, torch.tensor([7])],\n"
+              "        lambda: a[:, torch.tensor([0]), torch.tensor([9])], lambda: a[torch.tensor([1, -5, 9])],\n"
+              "        lambda: a[:, torch.tensor([[1, 7], [-9, 0]])], lambda: a[m, torch.tensor([8])],\n"
+              "        lambda: a[None, :, torch.tensor([4, 2])], lambda: a[..., torch.tensor([4])]]",
+              "out = []",
+              "for f in uses:\n    try:\n        f()\n    except IndexError as e:\n        out.append(str(e))",
+              "try:\n    a[:, torch.tensor([2, 5])] = 1.\nexcept IndexError as e:\n    out.append(str(e))"],
+             ["out"]),
     ]

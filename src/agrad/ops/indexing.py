@@ -242,8 +242,9 @@ def getitem(self, index):
                 if arr.size and (arr.max() >= size or arr.min() < -size):
                     if size == 0:  # (the index kernel's own words for an empty dimension)
                         raise IndexError("index is out of bounds for dimension with size 0")
-                    bad = arr.max() if arr.max() >= size else arr.min()
-                    raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
+                    bad = arr[(arr >= size) | (arr < -size)][0]  # (the first the kernel visits; its dim: the
+                    raise IndexError(  # tensor's place among the tensors, a mask one a dim: a[:, idx] says "dimension 0")
+                        f"index {bad} is out of bounds for dimension {len(advanced)} with size {size}")
                 advanced[dim] = arr
                 dim += 1
     if advanced:
