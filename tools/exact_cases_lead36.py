@@ -65,4 +65,13 @@ def cases(graph: str) -> list[dict]:
               "for f in uses:\n    try:\n        f()\n    except IndexError as e:\n        out.append(str(e))",
               "try:\n    a[:, torch.tensor([2, 5])] = 1.\nexcept IndexError as e:\n    out.append(str(e))"],
              ["out"]),
+        case("argument-and-check-order-texts",  # dt36a error-text:argsort, error-text:soft_margin_loss, error-type:index_select
+             ["r = torch.tensor([1.25])", "out = []",
+              "uses = [lambda: r.argsort(-1, descending=True, stable=True), lambda: torch.argsort(r, -1, True),\n"
+              "        lambda: F.soft_margin_loss(torch.tensor([False, True]), torch.tensor([1.5], dtype=torch.float64)),\n"
+              "        lambda: torch.tensor(-3.0).index_select(0, torch.tensor([-3, -2])),\n"
+              "        lambda: torch.tensor(-3.0).index_select(0, torch.tensor([], dtype=torch.long)),\n"
+              "        lambda: torch.tensor(-3.0).index_select(0, torch.tensor([1]))]",
+              "for f in uses:\n    try:\n        out.append(f())\n    except Exception as e:\n        out.append(type(e).__name__ + ': ' + str(e))"],
+             ["out"]),
     ]

@@ -345,7 +345,7 @@ def _extra_args(sig: Signature, nargs: int):
     most = sig.max_pos_args
     if sig.min_args != most:
         raise _Mismatch(f"{sig.name}() takes from {sig.min_args} to {most} positional arguments but {nargs} "
-                        f"{'was' if nargs == 1 else 'were'} given")
+                        "were given")  # (PyTorch's parser: "were", even for 1)
     raise _Mismatch(f"{sig.name}() takes {most} positional argument{'' if most == 1 else 's'} but {nargs} "
                     f"{'was' if nargs == 1 else 'were'} given")
 

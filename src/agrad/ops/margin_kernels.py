@@ -25,6 +25,7 @@ from ._layout import c_order
 from ._not_implemented import not_implemented
 from ._op import Op, export, keep_tensor
 from .nn import check_not_differentiable, reduction_arg
+from .pointwise import neg
 
 _ENUM = {"none": 0, "mean": 1, "sum": 2}
 
@@ -119,6 +120,8 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="m
     reduction = reduction_arg(reduction, size_average, reduce)
     _tensor_args("soft_margin_loss", input, target)
     check_not_differentiable(target, "target", "soft_margin_loss")
+    if input._data.dtype == np.bool_:
+        neg(input)  # (the kernel's first step, neg_out: its error for a bool input)
     # (the in-place chain's checks: the product's dtype must cast to the input's, and the target
     # broadcast to the input's shape)
     _t(np.empty(input.shape, input._data.dtype)).mul_(_t(np.zeros(target.shape, target._data.dtype)))

@@ -105,15 +105,14 @@ def index_select(input, dim, index, *, out=None):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     idx = _index_array(index).reshape(-1)
     size = input._data.shape[d] if input.ndim else 1
+    if input.ndim == 0 and idx.size != 1:  # (before the bounds): the one index must be 0, a copy of the input
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
     bad = idx[(idx < 0) | (idx >= size)]
     if bad.size:
         if d == 1:
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(bad[0])} axis_dim={size}")
         raise IndexError("index out of range in self")
-    if input.ndim == 0:
-        if idx.size != 1:  # (the one index is 0, checked above): a 0-d result, a copy of the input
-            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
-    else:
+    if input.ndim:
         check_shape(input._data.shape[:d] + (idx.size,) + input._data.shape[d + 1:])
     return finish_out("index_select", keep_tensor(_index_select.apply((input,), (input._data,), {"dim": d, "idx": idx}),
                                                   _index_select, "index", index), out)
