@@ -74,4 +74,9 @@ def cases(graph: str) -> list[dict]:
               "        lambda: torch.tensor(-3.0).index_select(0, torch.tensor([1]))]",
               "for f in uses:\n    try:\n        out.append(f())\n    except Exception as e:\n        out.append(type(e).__name__ + ': ' + str(e))"],
              ["out"]),
+        case("xlog1py-number-other-nan-gradient",  # SpecialXlog1PyBackward2: other > -1 else self's zeros masked
+             ["out = []",
+              "for other in (float('nan'), -1.0, -3.0, 2.0):\n    x = torch.tensor([0.0, 1.5, -0.0], requires_grad=True)\n"
+              "    torch.special.xlog1py(x, other).sum().backward()\n    out.append(x.grad.tolist())"],
+             ["out"]),
     ]

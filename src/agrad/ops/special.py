@@ -394,8 +394,8 @@ def _(ctx, grad):
 
 @_xlog1py2.derivative
 def _(ctx, grad):
-    g = xlog1py(grad, ctx.other)
-    return g.masked_fill((ctx.self == 0.0) & (ctx.other <= -1), 0.0)
+    g = xlog1py(grad, ctx.other)  # (PyTorch's: not other > -1, so a NaN other masks self's zeros too)
+    return g if float(ctx.other) > -1.0 else g.masked_fill(ctx.self == 0.0, 0.0)
 
 
 def _zeta_self_grad():
