@@ -79,4 +79,11 @@ def cases(graph: str) -> list[dict]:
               "for other in (float('nan'), -1.0, -3.0, 2.0):\n    x = torch.tensor([0.0, 1.5, -0.0], requires_grad=True)\n"
               "    torch.special.xlog1py(x, other).sum().backward()\n    out.append(x.grad.tolist())"],
              ["out"]),
+        case("baddbmm-small-loop-sum-from-plus-zero",  # below 400 multiply-adds: acc = 0 + products, then alpha *
+             ["a = torch.tensor([[[-2.25], [2.5]], [[-0.75], [2.25]]])", "b = torch.tensor([[[1.25, 3.0, 3.0]], [[0.75, 0.0, 1.75]]])",
+              "out = []",
+              "for beta, alpha in ((0, 2), (0, -1), (1, 2), (0.5, -1)):\n"
+              "    s = torch.tensor([[[-0.25, -2.25, float('inf')], [-0.25, -2.75, 1.25]], [[-0.5, float('nan'), -0.5], [-2.5, 3.0, 1.25]]])\n"
+              "    out.append(repr(s.baddbmm_(a, b, beta=beta, alpha=alpha)))"],
+             ["out"]),
     ]

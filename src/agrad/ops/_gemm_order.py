@@ -383,7 +383,8 @@ def baddbmm_f32(s, a, b, beta, alpha):
         if nb * m * k * n > SEQ_CAP:
             return None
         p = a[:, :, :, None] * b[:, None, :, :]
-        acc = np.cumsum(p, axis=2, dtype=np.float32)[:, :, -1, :] * np.float32(alpha)
+        # (the loop's sum starts from +0.0: a sum of -0.0 products is +0.0, then times alpha)
+        acc = (np.cumsum(p, axis=2, dtype=np.float32)[:, :, -1, :] + np.float32(0)) * np.float32(alpha)
         return acc if beta == 0 else c * np.float32(beta) + acc
     if nb > 64:
         return None
