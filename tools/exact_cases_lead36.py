@@ -86,4 +86,13 @@ def cases(graph: str) -> list[dict]:
               "    s = torch.tensor([[[-0.25, -2.25, float('inf')], [-0.25, -2.75, 1.25]], [[-0.5, float('nan'), -0.5], [-2.5, 3.0, 1.25]]])\n"
               "    out.append(repr(s.baddbmm_(a, b, beta=beta, alpha=alpha)))"],
              ["out"]),
+        case("scalar-op-keeps-layout-sdpa-double-backward",  # mul.Scalar of a transposed key: TensorIterator's layout
+             ["q = torch.tensor([[-2.75]])", "k = torch.tensor([[2.0], [-2.25]]).requires_grad_()",
+              "v = torch.tensor([[2.0, 0.25, 0.25], [-1.25, 0.0, -0.5]]).requires_grad_()",
+              "g, = torch.autograd.grad(F.scaled_dot_product_attention(q, k, v).sum(), k, create_graph=True)",
+              "names = []",
+              "def walk(fn, depth=0):\n    if fn is not None and depth < 9:\n        names.append('  ' * depth + fn.name())\n"
+              "        for f, _ in fn.next_functions:\n            walk(f, depth + 1)",
+              "walk(g.grad_fn)"],
+             ["names", "g"]),
     ]
