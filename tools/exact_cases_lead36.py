@@ -95,4 +95,9 @@ def cases(graph: str) -> list[dict]:
               "        for f, _ in fn.next_functions:\n            walk(f, depth + 1)",
               "walk(g.grad_fn)"],
              ["names", "g"]),
+        case("copy-slices-into-an-overlapping-base-raises",  # CopySlices' result.copy_(grad) into the base's strides
+             ["x = torch.arange(16.).reshape(4, 4, 1).requires_grad_()", "r = x * 1", "v = r.as_strided_((2, 1), (0, 2), 3)",
+              "v.narrow(0, 0, 1).add_(1)",
+              "try:\n    r.sum().backward()\nexcept RuntimeError as e:\n    err = str(e)"],
+             ["err", "x.grad", "r.grad_fn.name()"]),
     ]

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..autograd import _dual, graph
 from ..autograd.graph import Node
-from ..tensor import Tensor
+from ..tensor import Tensor, _has_internal_overlap
 from ._layout import dense_order, in_order
 from ._op import Op, inplace_self
 from .views import _clone, _copy
@@ -143,6 +143,10 @@ def _(ctx, grad):
 
 # the nodes ----------------------------------------------------------------------------
 
+_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+            "location. Please clone() the tensor before performing the operation.")
+
+
 class CopySlices(Node):
     """The base's node after an in-place op on one of its views: runs that op's
     backward on the viewed part of the gradient, passes the rest through."""
@@ -158,6 +162,7 @@ class CopySlices(Node):
         self._idx = idx
         self._order = None  # the base's layout (dense_order), which the base's gradient takes
         self._outside = None  # as_strided's error, for a view that set_ moved past its base's elements
+        self._base_overlaps = False  # the base's elements share memory (as_strided_ with a stride 0)
 
     _released = False
 
@@ -167,6 +172,8 @@ class CopySlices(Node):
             return (None,) * len(self.next_functions)
         if self._released:  # PyTorch's CopySlices drops its op when released (ERR_BACKWARD_TWICE)
             raise RuntimeError(graph.FREED_MESSAGE)
+        if self._base_overlaps:  # (the gradient copied into a tensor of the base's strides: copy_ refuses)
+            raise RuntimeError(_OVERLAP)
         if self._outside is not None:  # (a view that set_ moved past its base: as_strided refuses it)
             raise RuntimeError(self._outside)
         inner = self._inner
@@ -179,9 +186,7 @@ class CopySlices(Node):
         if self.next_functions[0][0] is not None and np.unique(self._idx).size != self._idx.size:
             # PyTorch copies the op's gradient into the base's gradient through the view's strides
             # (grad_slice.copy_): an expanded view's elements share memory, which copy_ refuses
-            raise RuntimeError(
-                "unsupported operation: more than one element of the written-to tensor refers to a single "
-                "memory location. Please clone() the tensor before performing the operation.")
+            raise RuntimeError(_OVERLAP)
         g_view = res[0]
         if g_view is None:
             g_view = Tensor._make(np.zeros((), g._data.dtype))
@@ -243,6 +248,7 @@ def _copy_slices(base_edge, base, inner, view):
     idx = view_index(view, base)
     node = CopySlices(base_edge, (base._data.shape, base.dtype), inner, idx)
     node._outside = _outside(view, base, idx)
+    node._base_overlaps = _has_internal_overlap(base._data)
     return node, idx
 
 
