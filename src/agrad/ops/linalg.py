@@ -432,10 +432,9 @@ def _add_scaled(self, prod, beta, alpha, blas=True):
     products take beta and alpha as integers (truncated, as Scalar.to<int64_t>() does)."""
     if prod.dtype.kind in "iu":
         beta, alpha = int(beta), int(alpha)
-    if alpha == 0 and blas:
-        out = np.zeros_like(prod)
-    else:
-        out = prod * alpha if alpha != 1 else prod
+    if alpha == 0 and blas:  # (BLAS then scales C alone: beta * self, its -0.0 kept)
+        return np.zeros_like(prod) if beta == 0 else np.array(np.broadcast_to(self * beta, prod.shape), prod.dtype)
+    out = prod * alpha if alpha != 1 else prod
     if beta != 0:
         out = out + (self * beta if beta != 1 else self)
     return np.asarray(out, prod.dtype)
