@@ -100,4 +100,13 @@ def cases(graph: str) -> list[dict]:
               "v.narrow(0, 0, 1).add_(1)",
               "try:\n    r.sum().backward()\nexcept RuntimeError as e:\n    err = str(e)"],
              ["err", "x.grad", "r.grad_fn.name()"]),
+        case("saved-input-detached-in-place-raises",  # SavedVariable::unpack: a non-leaf input detach_ took out
+             ["a = torch.ones(3, requires_grad=True)", "b = a * 2", "c = b.exp()", "d = b.sin()", "b.detach_()",
+              "c.sum().backward(retain_graph=True)", "g1 = a.grad.clone()",
+              "try:\n    d.sum().backward()\nexcept RuntimeError as e:\n    err = str(e)",
+              "x = torch.tensor([[-2.0, 1.75], [1.0, float('nan')]], requires_grad=True)", "r = x * 1", "r.abs_()",
+              "n = torch.norm(r, dtype=torch.float64)", "torch.detach_(r)",
+              "try:\n    torch.autograd.grad(n, [x], create_graph=True)\nexcept RuntimeError as e:\n    err2 = str(e)",
+              "e0 = torch.ones(2, requires_grad=True)", "k = e0 * 1", "k.detach_()", "z = (k * e0).sum()", "z.backward()"],
+             ["g1", "err", "err2", "e0.grad"]),
     ]

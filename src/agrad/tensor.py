@@ -423,6 +423,9 @@ class Tensor:
                 "DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, "
                 "please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
             )
+        if self._grad_fn is not None:
+            from .autograd.graph import note_detached
+            note_detached(self)
         self._grad_fn = None
         self._output_nr = 0
         self._requires_grad = False

@@ -43,6 +43,24 @@ _LEGACY_TYPE = {
 _NOT_PACKED = object()
 
 
+#: id(tensor) -> (weakref to it, the grad_fn it had) for tensors detach_ took out of a graph
+_DETACHED: dict = {}
+
+
+def note_detached(t):
+    """``t.detach_()`` of a tensor with history: remembered, so that a node that saved it as an
+    input (while it had that history) refuses it in backward, as PyTorch's SavedVariable does."""
+    key = id(t)
+    _DETACHED[key] = (weakref.ref(t, lambda _, key=key: _DETACHED.pop(key, None)), t._grad_fn)
+
+
+def _check_not_detached(t, node):
+    entry = _DETACHED.get(id(t))
+    if entry is not None and entry[0]() is t and any(f is entry[1] for f, _ in node.next_functions):
+        raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+                           "This is not supported, please use out-of-place `.detach()` instead")
+
+
 class SavedTensor:
     """A tensor kept for backward, with the version it had when saved.
 
@@ -126,6 +144,8 @@ class SavedTensor:
                 from ._dual import set_tangent
                 set_tangent(out, fw)
             return out
+        if _DETACHED and t._grad_fn is None:
+            _check_not_detached(t, node)
         return t
 
     def _stale(self, node, t):
@@ -415,6 +435,8 @@ class Node(NodeAPI):
         linked = False
         for slot in self._saved.values():
             t = slot.tensor
+            if t is not None and _DETACHED and t._grad_fn is None and not slot.is_output:
+                _check_not_detached(t, self)  # (an input detach_ took out of the graph: unpack's error)
             if t is None or t._vc[0] != slot.version:
                 if t is not None:  # a changed tensor (an error): PyTorch unpacks, and checks, by name
                     slot = min((s for s in self._saved.values()

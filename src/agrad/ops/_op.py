@@ -147,7 +147,8 @@ class OpNode(Node):
         if saved is not None:  # each checked against its version (_unpack_saved without a link)
             for slot in saved.values():
                 t = slot.tensor
-                if t is None or t._vc[0] != slot.version:
+                if t is None or t._vc[0] != slot.version or (
+                        graph._DETACHED and t._grad_fn is None and not slot.is_output):  # (detach_: unpack's check)
                     self._unpack_saved(False)  # (every one that needs it, in PyTorch's order)
                     break
         res = type(self)._raw(self, grad)  # (the class's: a watched node has None of its own)
