@@ -435,7 +435,7 @@ class Node(NodeAPI):
         linked = False
         for slot in self._saved.values():
             t = slot.tensor
-            if t is not None and _DETACHED and t._grad_fn is None and not slot.is_output:
+            if _DETACHED and t is not None and getattr(t, "_grad_fn", 0) is None and not slot.is_output:
                 _check_not_detached(t, self)  # (an input detach_ took out of the graph: unpack's error)
             if t is None or t._vc[0] != slot.version:
                 if t is not None:  # a changed tensor (an error): PyTorch unpacks, and checks, by name
