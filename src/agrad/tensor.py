@@ -424,7 +424,7 @@ class Tensor:
                 "please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
             )
         if self._grad_fn is not None:
-            from .autograd.graph import note_detached
+            from .autograd._detached import note_detached
             note_detached(self)
         self._grad_fn = None
         self._output_nr = 0

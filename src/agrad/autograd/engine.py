@@ -16,7 +16,8 @@ import numpy as np
 
 from . import _dual, grad_mode, graph
 from .anomaly_mode import _anomaly, nan_message
-from .graph import _DETACHED, _KEPT, AccumulateGrad, SavedNumber, SavedTensor, edge
+from ._detached import DETACHED as _DETACHED
+from .graph import _KEPT, AccumulateGrad, SavedNumber, SavedTensor, edge
 from .accumulate_grad import _NP_SCALARS, _accumulate, _accumulate_array, _lazy_grads, _new_grad, run_post_hooks_of
 from .._arrays import KEPT, LAZY
 from .._cascade import cascade_sum

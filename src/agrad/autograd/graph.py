@@ -14,9 +14,10 @@ import weakref
 from weakref import ref as _weakref
 
 from . import grad_mode
-from .hooks import RemovableHandle, _HookDict  # noqa: F401 (imported from here by tensors, nodes, modules)
+from .hooks import NodeHook, RemovableHandle, _HookDict  # noqa: F401 (imported from here by tensors, nodes, modules, ops)
 from .saved_hooks import (_HOOKS_DISABLED, _PACK_HOOKS, disable_saved_tensors_hooks,  # noqa: F401 (torch.autograd.graph's)
                           save_on_cpu, saved_tensors_hooks)
+from ._detached import DETACHED, check_not_detached
 from ._dual import _LEVEL as _DUAL_LEVEL
 from .node_attrs import NodeAPI, pack_order as _pack_order
 from ..dtypes import _BY_NP
@@ -41,24 +42,6 @@ _LEGACY_TYPE = {
 
 
 _NOT_PACKED = object()
-
-
-#: id(tensor) -> (weakref to it, the grad_fn it had) for tensors detach_ took out of a graph
-_DETACHED: dict = {}
-
-
-def note_detached(t):
-    """``t.detach_()`` of a tensor with history: remembered, so that a node that saved it as an
-    input (while it had that history) refuses it in backward, as PyTorch's SavedVariable does."""
-    key = id(t)
-    _DETACHED[key] = (weakref.ref(t, lambda _, key=key: _DETACHED.pop(key, None)), t._grad_fn)
-
-
-def _check_not_detached(t, node):
-    entry = _DETACHED.get(id(t))
-    if entry is not None and entry[0]() is t and any(f is entry[1] for f, _ in node.next_functions):
-        raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
-                           "This is not supported, please use out-of-place `.detach()` instead")
 
 
 class SavedTensor:
@@ -144,9 +127,7 @@ class SavedTensor:
                 from ._dual import set_tangent
                 set_tangent(out, fw)
             return out
-        if _DETACHED and t._grad_fn is None:
-            _check_not_detached(t, node)
-        return t
+        return t if not DETACHED or t._grad_fn is not None else check_not_detached(t, node)
 
     def _stale(self, node, t):
         now = t._vc[0]
@@ -435,8 +416,8 @@ class Node(NodeAPI):
         linked = False
         for slot in self._saved.values():
             t = slot.tensor
-            if _DETACHED and t is not None and getattr(t, "_grad_fn", 0) is None and not slot.is_output:
-                _check_not_detached(t, self)  # (an input detach_ took out of the graph: unpack's error)
+            if DETACHED and t is not None and getattr(t, "_grad_fn", 0) is None and not slot.is_output:
+                check_not_detached(t, self)  # (an input detach_ took out of the graph: unpack's error)
             if t is None or t._vc[0] != slot.version:
                 if t is not None:  # a changed tensor (an error): PyTorch unpacks, and checks, by name
                     slot = min((s for s in self._saved.values()
@@ -603,20 +584,6 @@ def _is_one_of(t, tensors):
 #: :class:`NodeHook`: the ops' short ways then build no tuples of arguments for it.
 record_hooks: list = []
 
-
-class NodeHook:
-    """A record hook that reads only the node (``fn(node)``: the graph view's origins).  Called as
-    any hook is, it calls ``fn``; the short ways of ``ops/_shortcuts.py``, which tell every node the
-    program records, call ``fn`` directly, without the tuples of inputs, outputs and call that the
-    other hooks are given (three objects fewer for the collector per node of a deep graph)."""
-
-    __slots__ = ("fn",)
-
-    def __init__(self, fn):
-        self.fn = fn
-
-    def __call__(self, node, inputs, outputs, call):
-        self.fn(node)
 
 #: Callables ``observer(op, tensors, arrays, attrs, results)`` told of every
 #: forward op's result (``agrad eval --anomaly``): ``op`` an ops ``Op`` or, for a

@@ -45,3 +45,18 @@ class _HookDict(dict):
     """A dict that a weak reference can point at (plain dicts cannot)."""
 
     __slots__ = ("__weakref__",)
+
+
+class NodeHook:
+    """A record hook that reads only the node (``fn(node)``: the graph view's origins).  Called as
+    any hook is, it calls ``fn``; the short ways of ``ops/_shortcuts.py``, which tell every node the
+    program records, call ``fn`` directly, without the tuples of inputs, outputs and call that the
+    other hooks are given (three objects fewer for the collector per node of a deep graph)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, node, inputs, outputs, call):
+        self.fn(node)

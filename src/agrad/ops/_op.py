@@ -18,7 +18,7 @@ import types as _types
 import numpy as np
 
 from ..autograd import _dual as _forward_ad
-from ..autograd import graph
+from ..autograd import _detached, graph
 from ..autograd.graph import Node
 from ..autograd.node_attrs import add_torch_saved
 from ..tensor import Tensor
@@ -148,7 +148,7 @@ class OpNode(Node):
             for slot in saved.values():
                 t = slot.tensor
                 if t is None or t._vc[0] != slot.version or (
-                        graph._DETACHED and getattr(t, "_grad_fn", 0) is None and not slot.is_output):  # (detach_: unpack's check)
+                        _detached.DETACHED and getattr(t, "_grad_fn", 0) is None and not slot.is_output):  # (detach_: unpack's check)
                     self._unpack_saved(False)  # (every one that needs it, in PyTorch's order)
                     break
         res = type(self)._raw(self, grad)  # (the class's: a watched node has None of its own)
