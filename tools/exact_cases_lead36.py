@@ -109,4 +109,14 @@ def cases(graph: str) -> list[dict]:
               "try:\n    torch.autograd.grad(n, [x], create_graph=True)\nexcept RuntimeError as e:\n    err2 = str(e)",
               "e0 = torch.ones(2, requires_grad=True)", "k = e0 * 1", "k.detach_()", "z = (k * e0).sum()", "z.backward()"],
              ["g1", "err", "err2", "e0.grad"]),
+        case("setitem-writes-before-the-bad-index",  # index_put's C-order visit over the indexing result
+             ["def s1(a): a[:, torch.tensor([2, 0, 5])] = -1.",
+              "def s2(a): a[1, :, torch.tensor([[3, -1], [9, 0]])] = torch.tensor([-1., -2.])",
+              "def s3(a): a[torch.tensor([1, -1, 2])] = torch.arange(12.).reshape(3, 4) * -1",
+              "def s4(a): a.index_put_((torch.tensor([0, 7]),), torch.tensor(-5.))",
+              "def s5(a): a[torch.tensor([1, 2]), :, 0] = -9.",
+              "out = []",
+              "for f in (s1, s2, s3, s4, s5):\n    a = torch.arange(24.).reshape(2, 3, 4)\n    try:\n        f(a)\n"
+              "    except IndexError as e:\n        out.append(str(e))\n    out.append(a.tolist())"],
+             ["out"]),
     ]

@@ -89,3 +89,56 @@ def flat_prefix(idx: np.ndarray, count: int, source: np.ndarray, accumulate: boo
             pos = np.unravel_index(int(i) % n, a.shape) if a.ndim else ()
             a[pos] = a[pos] + v if accumulate else v
     return write
+
+
+def assigned(assign, target, index, value, *rest):
+    """``assign(target, index, value, *rest)`` (``x[index] = value``, index_put_); when an index
+    tensor is out of range, what PyTorch's index_put kernel wrote before it is written first."""
+    try:
+        return assign(target, index, value, *rest)
+    except IndexError as e:
+        if "is out of bounds for dimension" in str(e) and type(target._data) is np.ndarray:
+            write = _index_put_prefix(target._data.shape, index, value)
+            if write is not None:
+                write(target._data)
+        raise
+
+
+def _index_put_prefix(shape, index, value):
+    """index_put's kernel visits the indexing result (the dims sliced before the index tensor, the
+    index's, the dims after) in C order: at the first position of the dims before, the index's
+    entries before the bad one, with every position of the dims after.  Full slices, ints and one
+    integer index tensor only (else None: nothing written)."""
+    from ..tensor import Tensor
+
+    items = index if isinstance(index, tuple) else (index,)
+    pre, post, fixed, tensor_dim, idx = [], [], {}, None, None
+    for d, item in enumerate(items):
+        if isinstance(item, slice) and item == slice(None):
+            (pre if tensor_dim is None else post).append(d)
+        elif type(item) is int and -shape[d] <= item < shape[d]:
+            fixed[d] = item
+        elif isinstance(item, Tensor) and idx is None and item._data.dtype.kind in "iu":
+            tensor_dim, idx = d, np.asarray(item._data)
+        else:
+            return None
+    if idx is None or len(items) > len(shape) or any(shape[d] == 0 for d in pre):
+        return None
+    post += range(len(items), len(shape))
+    size = shape[tensor_dim]
+    flat = idx.reshape(-1)
+    count = first_bad(flat, -size, size)
+    try:
+        values = np.broadcast_to(np.asarray(value._data if isinstance(value, Tensor) else value),
+                                 [shape[d] for d in pre] + list(idx.shape) + [shape[d] for d in post])
+    except ValueError:
+        return None
+    values = values[(0,) * len(pre)].reshape((-1,) + values.shape[len(pre) + idx.ndim:])[:count]
+    good = np.where(flat[:count] < 0, flat[:count] + size, flat[:count])
+    where = tuple(fixed.get(d, 0) if d in fixed or d in pre else good if d == tensor_dim else slice(None)
+                  for d in range(len(shape)))
+
+    def write(a):
+        if count:
+            a[where] = values.astype(a.dtype)
+    return write

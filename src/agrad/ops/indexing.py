@@ -12,9 +12,9 @@ import numpy as np
 
 from .. import dtypes
 from .._limits import check_numel
-from ..autograd import _dual as _forward_ad
-from ..autograd import graph
+from ..autograd import _dual as _forward_ad, graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
+from . import _written_before
 from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
                       overlaps, torch_strides)
 from ._index_items import _FULL, _as_index_array, _check_int, _int_tensors, _normalise, _ranges_as_lists, uint8_mask
@@ -581,7 +581,7 @@ def _check_index_put_overlap(sliced, value, index, self=None):
 
 def setitem(self, index, value):
     _uint8_masked_fill(index, value)
-    return _assign(self, _int_tensors(index), value, True)
+    return _written_before.assigned(_assign, self, _int_tensors(index), value, True)  # (a bad index: what came before)
 
 
 def _uint8_masked_fill(index, value):
@@ -773,7 +773,7 @@ def index_put_(input, indices, values, accumulate=False):
         except IndexError:  # (after autograd's checks and the warning of an expanded tensor)
             input._check_inplace(graph.is_recording((input, values)), "index_put_")
             raise
-        _assign(input, index, values, False)  # (``x[indices] = values`` is PyTorch's index_put_)
+        _written_before.assigned(_assign, input, index, values, False)  # (``x[indices] = values`` is PyTorch's index_put_)
         return input
     data = input._data
     shared = ()
