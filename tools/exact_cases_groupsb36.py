@@ -12,4 +12,32 @@ def case(case_id: str, code: list[str], show: list[str]) -> dict:
 
 def cases(graph: str) -> list[dict]:
     del graph
-    return []
+    return [
+        case("saved-input-detached-in-place-which-unpacks",  # SavedVariable::unpack: a non-leaf input saved, grad_fn gone
+             ["x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)",
+              "def attempt(f):\n    x.grad = None\n    try:\n        f()\n        return x.grad\n"
+              "    except RuntimeError as e:\n        return str(e)",
+              "def norm_of_abs():\n    r = x * 1\n    n = torch.norm(r.abs_(), dtype=torch.float64)\n"
+              "    torch.detach_(r)\n    torch.autograd.grad(n, [x], create_graph=True)",
+              "def output_saved():\n    r = x * 1\n    y = r.exp()\n    z = y * 2\n    y.detach_()\n    z.sum().backward()",
+              "def leaf_saved_then_rebased():\n    a = torch.ones(3)\n    y = a * x\n    a.add_(x)\n    a.detach_()\n"
+              "    y.sum().backward()",
+              "def changed_then_detached():\n    r = x * 1\n    y = r * x\n    r.add_(1)\n    r.detach_()\n"
+              "    y.sum().backward()",
+              "def by_name():\n    a = x * 1\n    b = x * 2\n    y = a * b\n    b.add_(1)\n    a.detach_()\n"
+              "    y.sum().backward()",
+              "def saved_after_detach():\n    r = x * 1\n    r.detach_()\n    y = r * x\n    y.sum().backward()",
+              "def second_pass():\n    r = x * 1\n    y = r.sin()\n    y.sum().backward(retain_graph=True)\n"
+              "    r.detach_()\n    y.sum().backward()",
+              "def custom_function():\n    class Fn(torch.autograd.Function):\n        @staticmethod\n"
+              "        def forward(ctx, a):\n            ctx.save_for_backward(a)\n            return a * 2\n"
+              "        @staticmethod\n        def backward(ctx, g):\n            (a,) = ctx.saved_tensors\n"
+              "            return g * a\n    r = x * 1\n    y = Fn.apply(r)\n    r.detach_()\n    y.sum().backward()",
+              "def view_of_it_saved():\n    r = x * 1\n    y = r[1:].sin()\n    r.detach_()\n    y.sum().backward()",
+              "def packed():\n    r = x * 1\n    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):\n"
+              "        y = r.sin()\n    r.detach_()\n    y.sum().backward()",
+              "out = [attempt(f) for f in (norm_of_abs, output_saved, leaf_saved_then_rebased, changed_then_detached, by_name,"
+              " saved_after_detach, second_pass, custom_function, view_of_it_saved, packed)]",
+              "r = x * 1", "y = r.sin()", "r.detach_()", "s = y.grad_fn._saved_self"],
+             ["out", "s", "s.grad_fn"]),
+    ]

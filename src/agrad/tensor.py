@@ -423,9 +423,9 @@ class Tensor:
                 "DDP buckets, and hence detach_() cannot be called on these gradients. To fix this error, "
                 "please refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
             )
-        if self._grad_fn is not None:
-            from .autograd._detached import note_detached
-            note_detached(self)
+        if self._grad_fn is not None:  # (a saved input's formula raises PyTorch's error: autograd._detached)
+            from .autograd._detached import mark
+            mark(self)
         self._grad_fn = None
         self._output_nr = 0
         self._requires_grad = False

@@ -1,27 +1,40 @@
-"""Tensors ``detach_()`` took out of a graph, for PyTorch's SavedVariable::unpack check: a node that
-saved such a tensor as an input while it had history refuses it in backward ("Trying to use a
-saved tensor that has been detached in-place ..."); a saved output does not.  The engine looks
-here only once some tensor with history was detached in place (:data:`DETACHED` not empty)."""
+"""A saved input detached in place: PyTorch's check in ``SavedVariable::unpack``.
+
+PyTorch keeps a saved input (not an output) as the tensor itself and reads its ``grad_fn``
+when a formula unpacks it; ``detach_()`` clears that, so an input that had a history when it
+was saved (``is_leaf_`` false) and has none now raises :data:`MESSAGE` (before the version
+check).  Only a formula's unpack of a saved input raises it: a saved output is unpacked with its
+node (``saved_for``), and so are a custom Function's ``ctx.saved_tensors`` and
+``node._saved_<name>``; a tensor packed by saved-tensor hooks keeps the history it had.
+
+A saved input's slot keeps the ``grad_fn`` its tensor had when saved (``_history``, None: a
+leaf).  ``DETACHES`` counts the tensors with a history detached in place (:func:`mark`): until
+one is, the backward pass never looks.
+"""
 
 from __future__ import annotations
 
-import weakref
+#: how many tensors with a history were detached in place (0: the backward pass skips the check)
+DETACHES = [0]
 
-#: id(tensor) -> (weakref to it, the grad_fn it had when detach_ took it out)
-DETACHED: dict = {}
-
-
-def note_detached(t):
-    """``t.detach_()`` of a tensor with history: remembered while ``t`` lives."""
-    key = id(t)
-    DETACHED[key] = (weakref.ref(t, lambda _, key=key: DETACHED.pop(key, None)), t._grad_fn)
+MESSAGE = ("Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
+           "This is not supported, please use out-of-place `.detach()` instead")
 
 
-def check_not_detached(t, node):
-    """``t``, or PyTorch's error when ``node`` saved ``t`` as an input while ``t`` had the history
-    detach_ took (``node`` has an edge to it)."""
-    entry = DETACHED.get(id(t))
-    if entry is not None and entry[0]() is t and any(f is entry[1] for f, _ in node.next_functions):
-        raise RuntimeError("Trying to use a saved tensor that has been detached in-place, i.e. with .detach_()."
-                           "This is not supported, please use out-of-place `.detach()` instead")
-    return t
+def mark(tensor) -> None:
+    """``tensor.detach_()`` is about to clear its history: from now on, formulas check."""
+    if tensor._grad_fn is not None:
+        DETACHES[0] += 1
+
+
+def detached(node, slot) -> bool:
+    """Whether ``slot``, an input ``node``'s formula saved while it had a history, has none now
+    (a saved output, a custom Function's, a packed one: never)."""
+    return (getattr(slot, "_history", None) is not None and getattr(slot.tensor, "_grad_fn", 0) is None
+            and not slot.is_output and not node._custom)
+
+
+def check(node, slot) -> None:
+    """Raise PyTorch's error if ``slot`` is a saved input detached in place (:func:`detached`)."""
+    if DETACHES[0] and detached(node, slot):
+        raise RuntimeError(MESSAGE)

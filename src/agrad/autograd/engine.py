@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _dual, grad_mode, graph
 from .anomaly_mode import _anomaly, nan_message
-from ._detached import DETACHED as _DETACHED
+from ._detached import DETACHES as _DETACHES
 from .graph import _KEPT, AccumulateGrad, SavedNumber, SavedTensor, edge
 from .accumulate_grad import _NP_SCALARS, _accumulate, _accumulate_array, _lazy_grads, _new_grad, run_post_hooks_of
 from .._arrays import KEPT, LAZY
@@ -297,11 +297,12 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                     if g is None:
                         in_grads = (None,) * len(nexts)
                     else:  # OpNode.apply_raw, inlined (one Python frame less for every node of the pass)
-                        if saved is not None:  # each checked against its version
+                        if saved is not None and _DETACHES[0]:  # (a saved input detached in place? autograd._detached)
+                            node._unpack_saved(False)
+                        elif saved is not None:  # each checked against its version
                             for slot in saved.values():
                                 t = slot.tensor
-                                if t is not _KEPT and (t is None or t._vc[0] != slot.version or (  # (_KEPT: a number's)
-                                        _DETACHED and t._grad_fn is None and not slot.is_output)):  # (detach_: unpack's check)
+                                if t is not _KEPT and (t is None or t._vc[0] != slot.version):  # (_KEPT: a number's)
                                     node._unpack_saved(False)  # (every one that needs it, in PyTorch's order)
                                     break
                         in_grads = formula(g)

@@ -17,7 +17,7 @@ from . import grad_mode
 from .hooks import NodeHook, RemovableHandle, _HookDict  # noqa: F401 (imported from here by tensors, nodes, modules, ops)
 from .saved_hooks import (_HOOKS_DISABLED, _PACK_HOOKS, disable_saved_tensors_hooks,  # noqa: F401 (torch.autograd.graph's)
                           save_on_cpu, saved_tensors_hooks)
-from ._detached import DETACHED, check_not_detached
+from ._detached import DETACHES as _DETACHES, check as _check_detached, detached as _detached
 from ._dual import _LEVEL as _DUAL_LEVEL
 from .node_attrs import NodeAPI, pack_order as _pack_order
 from ..dtypes import _BY_NP
@@ -63,6 +63,7 @@ class SavedTensor:
     _unpack = None
     _identity = None
     _view_fn = None  # the view an in-place op on a view saved (save_view)
+    _history = None  # a saved input's grad_fn when saved (None: a leaf): autograd._detached
 
     # (no __init__: the recording makes a slot with SavedTensor() and sets its fields, which a
     # class without one makes without calling Python code)
@@ -81,6 +82,8 @@ class SavedTensor:
             if tensor._base is None:
                 self._output = weakref.ref(tensor)
                 tensor = _linked(tensor, None)
+        else:
+            self._history = tensor._grad_fn
         self.tensor = tensor
         self.version = tensor._vc[0]
         if _PACK_HOOKS:
@@ -127,7 +130,7 @@ class SavedTensor:
                 from ._dual import set_tangent
                 set_tangent(out, fw)
             return out
-        return t if not DETACHED or t._grad_fn is not None else check_not_detached(t, node)
+        return t
 
     def _stale(self, node, t):
         now = t._vc[0]
@@ -416,12 +419,11 @@ class Node(NodeAPI):
         linked = False
         for slot in self._saved.values():
             t = slot.tensor
-            if DETACHED and t is not None and getattr(t, "_grad_fn", 0) is None and not slot.is_output:
-                check_not_detached(t, self)  # (an input detach_ took out of the graph: unpack's error)
-            if t is None or t._vc[0] != slot.version:
-                if t is not None:  # a changed tensor (an error): PyTorch unpacks, and checks, by name
-                    slot = min((s for s in self._saved.values()
-                                if s.tensor is not None and s.tensor._vc[0] != s.version), key=_by_name)
+            if t is None or t._vc[0] != slot.version or _DETACHES[0] and _detached(self, slot):
+                if t is not None:  # a changed or detached tensor (an error): PyTorch unpacks, and checks, by name
+                    slot = min((s for s in self._saved.values() if s.tensor is not None and (
+                        s.tensor._vc[0] != s.version or _DETACHES[0] and _detached(self, s))), key=_by_name)
+                    _check_detached(self, slot)  # (checked before the version)
                 setattr(self, slot.name, slot.unpack(self))
             elif link and slot.is_output:
                 setattr(self, slot.name, slot.unpack(self))
@@ -771,6 +773,7 @@ def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
                     slot = SavedTensor()
                     slot.name = name
                     slot.tensor = t
+                    slot._history = t._grad_fn
                     slot.version = t._vc[0]
                     slot._meta = node._input_meta[i]  # (None where t needs no gradient: read at free())
             setattr(node, name, t)

@@ -144,11 +144,12 @@ class OpNode(Node):
         (not None); what a pass that records nothing runs (the engine decides).  An array
         formula returns NotImplemented for cases it leaves to the formula on tensors."""
         saved = self._saved
-        if saved is not None:  # each checked against its version (_unpack_saved without a link)
+        if saved is not None and _detached.DETACHES[0]:  # (a saved input detached in place? autograd._detached)
+            self._unpack_saved(False)
+        elif saved is not None:  # each checked against its version (_unpack_saved without a link)
             for slot in saved.values():
                 t = slot.tensor
-                if t is None or t._vc[0] != slot.version or (
-                        _detached.DETACHED and getattr(t, "_grad_fn", 0) is None and not slot.is_output):  # (detach_: unpack's check)
+                if t is None or t._vc[0] != slot.version:
                     self._unpack_saved(False)  # (every one that needs it, in PyTorch's order)
                     break
         res = type(self)._raw(self, grad)  # (the class's: a watched node has None of its own)

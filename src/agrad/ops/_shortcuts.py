@@ -227,6 +227,7 @@ class Shortcuts:
             slot = _SavedTensor()
             slot.name = "self"
             slot.tensor = t
+            slot._history = t._grad_fn
             slot.version = t._vc[0]
             slot._meta = meta[0]
             node.self = t
@@ -265,6 +266,7 @@ class Shortcuts:
                     slot = _SavedTensor()
                     slot.name = name
                     slot.tensor = t
+                    slot._history = t._grad_fn
                     slot.version = t._vc[0]
                     slot._meta = meta[0]
                     setattr(node, name, t)
@@ -436,6 +438,7 @@ def _record_two(node, a, b, tensors, out, plan):
                 slot = _SavedTensor()
                 slot.name = name
                 slot.tensor = t
+                slot._history = t._grad_fn
                 slot.version = t._vc[0]
                 slot._meta = node._input_meta[i]  # (None where t needs no gradient: read at free())
             setattr(node, name, t)
