@@ -32,4 +32,22 @@ CASES = [
         "torch.addmv(c[0], a, b[0], alpha=0, beta=-1).tolist()",
         "torch.baddbmm(c[None], a[None], b[None], alpha=0).tolist()",
     ]),
+    # baddbmm with k = 1 at 400+ multiply-adds a matrix (MKL's gemm): the plain product, its -0.0 kept, alpha on
+    # batch1 first (on the product for a single column); with beta 0 a zeroed C (+0.0) except for one matrix
+    case("baddbmm-one-term-mkl", [
+        "a = (torch.arange(40.) * 0.37 % 3 - 1.5).reshape(2, 20, 1)",
+        "b = (torch.arange(40.) * 0.53 % 2 - 1).reshape(2, 1, 20)",
+        "a[:, ::3] = 0.0",
+        "b[:, :, ::4] = -0.0",
+        "c = (torch.arange(800.) * 0.11 % 2 - 1).reshape(2, 20, 20)",
+        "c[:, ::2] = -0.0",
+        "def sig(r):\n    return [torch.signbit(r).sum().item(), r.sum().item(), r.flatten()[::7].tolist()]",
+    ], [
+        "[sig(torch.baddbmm(c.to(d), a.to(d), b.to(d), alpha=al, beta=be)) for d in (torch.float32, torch.float64) "
+        "for al, be in ((0.3, 0.7), (1.7, 0), (-1, 0), (1, 1), (-2.1, -0.3))]",
+        "[sig(torch.baddbmm(c[:1], a[:1], b[:1], alpha=al, beta=0)) for al in (1, -1.5, 1.7)]",
+        "[sig(torch.baddbmm(c[:1, :, :1].expand(1, 400, 1), a.reshape(1, 40, 1).repeat(1, 10, 1), b[:1, :, :1], "
+        "alpha=al, beta=be)) for al, be in ((1.7, 0), (0.3, 0.7))]",
+        "sig(torch.baddbmm(c[:1].reshape(1, 1, 400), a[:1, :1], b.reshape(1, 1, 40).repeat(1, 1, 10), alpha=1.7, beta=0.7))",
+    ]),
 ]

@@ -399,6 +399,22 @@ def baddbmm_f32(s, a, b, beta, alpha):
     return r + np.float32(0) if beta == 0 else r
 
 
+def baddbmm_one_term(s, a, b, beta, alpha):
+    """baddbmm of float32/float64 arrays with k = 1 at 400 multiply-adds a matrix or more, as MKL's gemm makes
+    it: the plain product (its -0.0 kept), alpha on batch1 first (on the product for a single column), then
+    + beta * self; with beta 0 a zeroed C (+0.0) except for a lone matrix of 2+ rows and columns (gemm, not
+    gemm_batch). None: another case."""
+    nb, m, k = a.shape
+    n = b.shape[2]
+    if not (k == 1 and m * n >= 400 and alpha != 0 and a.dtype == b.dtype and a.dtype.char in "fd"):
+        return None
+    al = a.dtype.type(alpha)
+    r = a * al * b if n > 1 else a * b * al
+    if beta == 0:
+        return r if nb == 1 and m > 1 and n > 1 else r + a.dtype.type(0)
+    return np.asarray(r + s * a.dtype.type(beta), a.dtype)
+
+
 def bmm_product(a, b):
     """A batch of float32 products as PyTorch's bmm makes them: below 400 multiply-adds a matrix its own
     loop (a sequential sum from zero per element), else MKL's sgemm per matrix; None: numpy's."""

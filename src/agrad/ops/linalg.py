@@ -11,7 +11,7 @@ from .. import dtypes
 from .._limits import check_numel, check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
-from ._gemm_order import baddbmm_f32, bmm_product, dot_lanes, mkl_addmv, mkl_gemv, mkl_product
+from ._gemm_order import baddbmm_f32, baddbmm_one_term, bmm_product, dot_lanes, mkl_addmv, mkl_gemv, mkl_product
 from .views import _unsafe_view, squeeze_inplace_dim
 
 
@@ -568,6 +568,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
 
 def _baddbmm_fwd(ctx, s, a, b, beta, alpha):  # (PyTorch's loop below 400 multiply-adds a matrix, then BLAS)
     r = baddbmm_f32(s, a, b, beta, alpha)  # (float32: _gemm_order's)
+    r = baddbmm_one_term(s, a, b, beta, alpha) if r is None else r
     return r if r is not None else _add_scaled(s, np.matmul(a, b), beta, alpha, a.shape[1] * a.shape[2] * b.shape[2] >= 400)
 
 
