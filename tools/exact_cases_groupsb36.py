@@ -40,4 +40,8 @@ def cases(graph: str) -> list[dict]:
               " saved_after_detach, second_pass, custom_function, view_of_it_saved, packed)]",
               "r = x * 1", "y = r.sin()", "r.detach_()", "s = y.grad_fn._saved_self"],
              ["out", "s", "s.grad_fn"]),
+        case("rad2deg-deg2rad-half-in-float",  # mul by a wrapped number: float16 computed in float32, then rounded
+             ["x = torch.tensor([-2.75, 2.75, -1.0, 3.0, -0.5, 0.75, 1e3, -2e4], dtype=torch.float16)",
+              "y = torch.linspace(-400, 400, 33, dtype=torch.float16)"],
+             ["torch.rad2deg(x)", "torch.deg2rad(y)", "x.clone().rad2deg_()", "torch.rad2deg(x).sin()"]),
     ]

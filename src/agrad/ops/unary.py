@@ -662,12 +662,21 @@ def sinc(ctx, grad):
     return where(sq_pi == 0.0, 0.0, out)
 
 
-@_unary(lambda a: (a * np.asarray(_PI_180, a.dtype)).astype(a.dtype, copy=False), "Deg2RadBackward0", saves=())
+def _times(c):
+    """``a * c`` as PyTorch's mul by a wrapped number: in the opmath type (float16 in float32, the
+    number as a float), then rounded to the input's dtype."""
+    def kernel(a):
+        work = np.float32 if a.dtype == np.float16 else a.dtype
+        return (a.astype(work, copy=False) * np.asarray(c, work)).astype(a.dtype, copy=False)
+    return kernel
+
+
+@_unary(_times(_PI_180), "Deg2RadBackward0", saves=())
 def deg2rad(ctx, grad):
     return grad * _PI_180
 
 
-@_unary(lambda a: (a * np.asarray(_180_PI, a.dtype)).astype(a.dtype, copy=False), "Rad2DegBackward0", saves=())
+@_unary(_times(_180_PI), "Rad2DegBackward0", saves=())
 def rad2deg(ctx, grad):
     return grad * _180_PI
 
