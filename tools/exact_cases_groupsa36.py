@@ -50,4 +50,23 @@ CASES = [
         "alpha=al, beta=be)) for al, be in ((1.7, 0), (0.3, 0.7))]",
         "sig(torch.baddbmm(c[:1].reshape(1, 1, 400), a[:1, :1], b.reshape(1, 1, 40).repeat(1, 1, 10), alpha=1.7, beta=0.7))",
     ]),
+    # embedding_bag with include_last_offset: ATen's fast path (float32/half/bfloat16, weight.stride(1) == 1, no
+    # padding_idx, not 'max') sums up to the last offset (mean: counted to the end); the others (padding_idx, 'max',
+    # float64, a strided weight) run the last bag to the input's end
+    case("embedding-bag-last-offset-paths", [
+        "w = torch.tensor([[2.0, 1.0], [0.5, -1.0], [-2.75, 3.0], [8.0, 0.25], [-2.25, 1.5]])",
+        "i = torch.tensor([1, 2, 2, 4])",
+        "o = torch.tensor([0, 1, 3])",
+        "def eb(w, mode, pi=None):\n    w = w.detach().requires_grad_()\n"
+        "    r = F.embedding_bag(i, w, o, mode=mode, include_last_offset=True, padding_idx=pi)\n"
+        "    if mode != 'sum' or pi is not None or w.dtype == torch.float64:\n"
+        "        r.backward(torch.tensor([[1.0, 2.0], [3.0, -1.0]], dtype=w.dtype))\n"
+        "    return [r.tolist(), None if w.grad is None else w.grad.tolist()]",
+    ], [
+        "[eb(w, m, pi) for m in ('sum', 'mean', 'max') for pi in (None, 2, 4)]",
+        "[eb(w.double(), m) for m in ('sum', 'mean', 'max')]",
+        "[eb(w.t().contiguous().t(), m) for m in ('sum', 'mean')]",
+        "F.embedding_bag(torch.tensor([1, 2, 2]), w[:, :1], torch.tensor([0, 2]), mode='mean', include_last_offset=True, "
+        "padding_idx=4).tolist()",
+    ]),
 ]

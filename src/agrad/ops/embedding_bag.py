@@ -91,6 +91,8 @@ def _embedding_bag_backward(ctx, grad):
             rows = [int(indices[k]) for k in range(begin, end) if int(indices[k]) != padding_idx]
             count = len(rows) + (len(indices) - end if ctx.last_to_end and b == len(bags) - 1 else 0)
             scale = g.dtype.type(1) / g.dtype.type(count) if mode == 1 and rows else None
+            if mode == 1 and ctx.last_to_end and b == len(bags) - 1:
+                end = len(indices)  # (mean's backward gives the rows after the last offset the last bag's share too)
             for k in range(begin, end):
                 row = int(indices[k])
                 if row == padding_idx:
@@ -222,10 +224,16 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
             raise RuntimeError(f"embedding_bag: Expected idx >= 0 && idx < num_embeddings but found idx to be {int(v)}")
     pad = -1 if padding_idx is None else (padding_idx + num if padding_idx < 0 else padding_idx)
     bags = _bags(n, offs, include_last_offset)
+    # ATen's fast path (fbgemm: float32/half/bfloat16, weight.stride(1) == 1, no padding_idx, not 'max') reads
+    # the last offset; the others count bags from offset2bag: the last bag runs to the input's end
+    last_to_end = bool(include_last_offset)
+    if include_last_offset and bags and (mode == "max" or pad >= 0 or weight.stride(1) != 1 or weight.dtype.name
+                                         not in ("float32", "float16", "bfloat16")):
+        bags[-1], last_to_end = (bags[-1][0], n), False
     out = _embedding_bag.apply((weight, per_sample_weights),
                                [weight._data, None if per_sample_weights is None else per_sample_weights._data], {
         "indices": idx, "bags": bags, "mode": _MODES[mode], "padding_idx": pad, "psw_shape": psw_shape,
-        "last_to_end": bool(include_last_offset), "freq": _freq(idx, num) if scale_grad_by_freq else None})
+        "last_to_end": last_to_end, "freq": _freq(idx, num) if scale_grad_by_freq else None})
     # the indices and offsets saved as tensors: changed in place before the backward, PyTorch's error
     fn = out._grad_fn
     if fn is not None and type(fn) is _embedding_bag.node:
