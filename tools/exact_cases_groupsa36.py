@@ -69,4 +69,16 @@ CASES = [
         "F.embedding_bag(torch.tensor([1, 2, 2]), w[:, :1], torch.tensor([0, 2]), mode='mean', include_last_offset=True, "
         "padding_idx=4).tolist()",
     ]),
+    # scatter_add_ with a number as src: the parser's TypeError, before the kernel writes anything (an index
+    # out of range after good ones no longer leaves their sums in the tensor)
+    case("scatter-add-number-src-writes-nothing", [
+        "x = torch.tensor([[0.25, 0.5, 0.75], [1.0, 2.0, 3.0]])",
+        "v = x[::2]",
+        "def err(f):\n    try:\n        f()\n    except Exception as e:\n        return [type(e).__name__, str(e)]",
+    ], [
+        "err(lambda: v.scatter_add_(0, torch.tensor([[0, 0, 1], [1, 1, 0]]), 0.5))",
+        "x.tolist()",
+        "err(lambda: v.scatter_add_(0, torch.tensor([[0, 0, 1]]), src=0.5))",
+        "x.tolist()",
+    ]),
 ]

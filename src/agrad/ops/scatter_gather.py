@@ -489,6 +489,8 @@ def _scatter_meta(input, dim, index, src, who):
 
 
 def _scatter_prepare(input, dim, index, src, who, add=False):
+    if add and not isinstance(src, Tensor):  # (the parser's TypeError (ops/_argcheck) before the kernel writes)
+        raise TypeError("scatter_add: src must be a Tensor")
     d = _scatter_meta(input, dim, index, src, who)
     idx = _index_array(index)
     size = input._data.shape[d] if input.ndim else 1
