@@ -81,4 +81,16 @@ CASES = [
         "err(lambda: v.scatter_add_(0, torch.tensor([[0, 0, 1]]), src=0.5))",
         "x.tolist()",
     ]),
+    # unflatten checks its sizes are non-empty before it wraps the dim
+    case("unflatten-empty-sizes-before-dim", [
+        "x = torch.tensor(1.0)",
+        "y = torch.ones(2, 3)",
+        "def err(f):\n    try:\n        return f().shape\n    except Exception as e:\n        return [type(e).__name__, str(e)]",
+    ], [
+        "err(lambda: x.unflatten(1, ()))",
+        "err(lambda: y.unflatten(5, ()))",
+        "err(lambda: y.unflatten(5, (1,)))",
+        "err(lambda: x.unflatten(1, (2, 2)))",
+        "err(lambda: y.unflatten(-3, []))",
+    ]),
 ]

@@ -727,10 +727,10 @@ def _same_data(a, b) -> bool:
 
 @export(method=True)
 def unflatten(input, dim, sizes):
-    d = _wrap_dim(dim, input.ndim)
     sizes = [int(s) for s in sizes]
-    if not sizes:
+    if not sizes:  # (checked before the dim is wrapped)
         raise RuntimeError("unflatten: sizes must be non-empty")
+    d = _wrap_dim(dim, input.ndim)
     if input.ndim == 0:  # (PyTorch's C++ frames follow its text: difftest and the goldens cut them)
         raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but tensor has no dimensions")
     size = input._data.shape[d]
