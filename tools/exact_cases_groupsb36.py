@@ -44,4 +44,9 @@ def cases(graph: str) -> list[dict]:
              ["x = torch.tensor([-2.75, 2.75, -1.0, 3.0, -0.5, 0.75, 1e3, -2e4], dtype=torch.float16)",
               "y = torch.linspace(-400, 400, 33, dtype=torch.float16)"],
              ["torch.rad2deg(x)", "torch.deg2rad(y)", "x.clone().rad2deg_()", "torch.rad2deg(x).sin()"]),
+        case("rms-norm-int-weight-warning-names",  # layer_norm.cpp's TORCH_WARN_ONCE: ATen's C type names
+             ["torch.set_warn_always(True)", "x = torch.tensor([[0.0, -2.0], [1.5, 0.25]], requires_grad=True)",
+              "r = F.rms_norm(x, (2,), weight=torch.tensor([4, 1], dtype=torch.int32), eps=-1.5)",
+              "r2 = F.rms_norm(x, (2,), weight=torch.tensor([True, False]))", "torch.set_warn_always(False)"],
+             ["r", "r2"]),
     ]

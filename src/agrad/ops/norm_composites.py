@@ -21,12 +21,7 @@ from .._warn_once import warn_once
 from ._argcheck import _raise_parser_error
 from ._op import export
 from .nn import add_scalar, check_floating
-
-_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half"}
-
-
-def _c_name(d) -> str:
-    return _C_NAMES.get(d.name, d.name)
+from .statistics import _c_name  # (ATen's dtype names: an int32 weight is 'int')
 
 
 def _shape_text(shape) -> str:
