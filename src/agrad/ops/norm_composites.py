@@ -19,9 +19,8 @@ import numpy as np
 from .. import dtypes
 from .._warn_once import warn_once
 from ._argcheck import _raise_parser_error
-from ._op import export
+from ._op import _C_TYPE, export
 from .nn import add_scalar, check_floating
-from .statistics import _c_name  # (ATen's dtype names: an int32 weight is 'int')
 
 
 def _shape_text(shape) -> str:
@@ -63,8 +62,8 @@ def _rms_norm(input, normalized_shape, weight, eps):
     d = input.dtype
     check_floating(input, "rms_norm")
     if weight is not None and weight.dtype != d:
-        warn_once(f"Mismatch dtype between input and weight: input dtype = {_c_name(d)}, weight dtype = "
-                  f"{_c_name(weight.dtype)}, Cannot dispatch to fused implementation.")
+        warn_once(f"Mismatch dtype between input and weight: input dtype = {_C_TYPE[d.name]}, weight dtype = "
+                  f"{_C_TYPE[weight.dtype.name]}, Cannot dispatch to fused implementation.")  # (int32: 'int')
     opmath = dtypes.float32 if d == dtypes.float16 else d
     if eps is None:
         eps = float(np.finfo(opmath.numpy).eps)
