@@ -93,4 +93,14 @@ CASES = [
         "err(lambda: x.unflatten(1, (2, 2)))",
         "err(lambda: y.unflatten(-3, []))",
     ]),
+    # conv with padding='same' and an odd total padding: the channel error shows the input as _convolution_same
+    # padded it
+    case("conv-same-odd-padding-channel-text", [
+        "def err(f):\n    try:\n        return f().shape\n    except Exception as e:\n        return [type(e).__name__, str(e)]",
+    ], [
+        "err(lambda: torch.conv3d(torch.ones(4, 3, 3, 3), torch.ones(4, 2, 2, 1, 2), torch.ones(4), padding='same'))",
+        "err(lambda: torch.conv2d(torch.ones(1, 4, 5, 5), torch.ones(4, 2, 2, 3), padding='same', dilation=2))",
+        "err(lambda: torch.conv1d(torch.ones(4, 5), torch.ones(4, 2, 2), padding='same'))",
+        "err(lambda: torch.conv1d(torch.ones(4, 5), torch.ones(4, 2, 3), padding='same'))",
+    ]),
 ]

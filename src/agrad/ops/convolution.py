@@ -531,6 +531,9 @@ def _check(fname, input, weight, bias, sp, groups, transposed, params):
             f"{input.ndim}-dimensional input of size {list(input.shape)} instead")
     shape = list(input.shape) if input.ndim == sp + 2 else [1] + list(input.shape)
     c = shape[1]
+    if given["padding"] == "same":  # (an odd total padding: _convolution_same pads the input first, texts show it)
+        tot = [d * (kk - 1) for d, kk in zip(geo["dilation"], weight.shape[2:])]
+        shape = shape[:2] + [n + t % 2 for n, t in zip(shape[2:], tot)]
     if weight.shape[0] < groups:
         raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
                            f"weight of size {list(weight.shape)} instead")
