@@ -119,4 +119,16 @@ def cases(graph: str) -> list[dict]:
               "for f in (s1, s2, s3, s4, s5):\n    a = torch.arange(24.).reshape(2, 3, 4)\n    try:\n        f(a)\n"
               "    except IndexError as e:\n        out.append(str(e))\n    out.append(a.tolist())"],
              ["out"]),
+        case("dt36b-checks-divide-cat-histc",  # divide(rounding_mode=None)'s broadcast error, cat of legacy empties, histc's ends
+             ["out = []",
+              "uses = [lambda: torch.divide(torch.ones(4), torch.ones(2, 4, 3), rounding_mode=None),\n"
+              "        lambda: torch.ones(4).div(torch.ones(2, 4, 3), rounding_mode=None),\n"
+              "        lambda: torch.concat([torch.zeros(0, dtype=torch.float64).requires_grad_()], dim=1),\n"
+              "        lambda: torch.cat([torch.zeros(0)], dim=-2),\n"
+              "        lambda: torch.histc(torch.zeros(0, dtype=torch.uint8), bins=3),\n"
+              "        lambda: torch.histc(torch.tensor([0, 0], dtype=torch.uint8), bins=3),\n"
+              "        lambda: torch.histc(torch.tensor([127], dtype=torch.int8), bins=3),\n"
+              "        lambda: torch.histc(torch.tensor([5, 5], dtype=torch.uint8), bins=3)]",
+              "for f in uses:\n    try:\n        out.append(repr(f()))\n    except Exception as e:\n        out.append(type(e).__name__ + ': ' + str(e))"],
+             ["out"]),
     ]

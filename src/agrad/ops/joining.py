@@ -78,7 +78,7 @@ def cat(tensors, dim=0, *, out=None):
     d = dtypes.result_type(*tensors)
     # PyTorch skips 1-D empty tensors in cat
     ref = next((t for t in tensors if t._data.shape != (0,)), tensors[0])
-    axis = _wrap_dim(dim, ref.ndim)
+    axis = _wrap_dim(dim, ref.ndim) if ref._data.shape != (0,) else 0  # (all skipped: no dim to check)
     for i, t in enumerate(tensors):
         if t._data.shape == (0,) and ref._data.shape != (0,):
             continue

@@ -554,7 +554,7 @@ def _trunc_divide(a, b):
 # rounding_mode=None given, true division with div's derivative
 _div_mode = Op("DivBackward2", lambda ctx, a, b, fn: np.true_divide(a, b) if fn is None else fn(a, b),
                inputs=("self", "other"), saves=("self", "other"), saves_for={"self": (1,)}, jvp="element_wise",
-               iterated=True)
+               iterated=True, value_error=broadcast_error)
 
 
 @_div_mode.derivative

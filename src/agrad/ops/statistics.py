@@ -174,6 +174,9 @@ def _histc_widen(v, dtype):
     an end that rounds back onto the value in the input's type is the next representable number
     instead (so a large value, or a lone -inf, still gets a range: [-inf, -3.40282e+38])."""
     lo, hi = v - 1, v + 1
+    if not dtype.is_floating_point:  # (the ends are converted to the input's type, checked: uint8's -1)
+        dtypes.checked_scalar(lo, dtype.numpy)
+        dtypes.checked_scalar(hi, dtype.numpy)
     if dtype in (dtypes.float32, dtypes.float64):
         t = dtype.numpy.type
         if t(lo) == t(v):
