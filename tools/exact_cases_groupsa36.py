@@ -103,4 +103,16 @@ CASES = [
         "err(lambda: torch.conv1d(torch.ones(4, 5), torch.ones(4, 2, 2), padding='same'))",
         "err(lambda: torch.conv1d(torch.ones(4, 5), torch.ones(4, 2, 3), padding='same'))",
     ]),
+    # ctc_loss's node saves targets: changed in place before the backward, PyTorch's version error
+    case("ctc-loss-targets-saved-version", [
+        "x = torch.tensor([[[0.75, -1.5], [1.0, 2.0]], [[-2.5, -0.25], [-2.5, 2.0]], [[0.25, -0.5], [-0.75, -0.25]]]).log_softmax(2)",
+        "x.requires_grad_()",
+        "t = torch.tensor([[1, 1, 1], [1, 1, 1]])",
+        "r = torch.ctc_loss(x, t, (1, 2), (1, 2), 0, zero_infinity=False)",
+        "r6 = t.add_(0)",
+        "def err(f):\n    try:\n        return f()\n    except Exception as e:\n        return [type(e).__name__, str(e)]",
+    ], [
+        "err(lambda: torch.autograd.grad(r.sum(), [x], create_graph=True, allow_unused=True))",
+        "sorted(a for a in dir(r.grad_fn) if a.startswith('_saved_t'))",
+    ]),
 ]

@@ -286,6 +286,9 @@ def _ctc_impl(log_probs, targets, input_lengths, target_lengths, blank, reductio
     tg = targets._data.astype(np.int64)
     _check_targets_in_range(tg, offsets, tl, lp.shape[2])
     res = _ctc(lp, targets=tg, il=il, tl=tl, offsets=offsets, blank=int(blank), zero_infinity=bool(zero_infinity))[0]
+    if res._grad_fn is not None and type(res._grad_fn) is _ctc.node:  # (PyTorch's node saves targets: its version checked)
+        from ..autograd.graph import save_extra
+        save_extra(res._grad_fn, "targets", targets, after="log_probs")
     if zero_infinity:
         zero = Tensor._make(np.zeros((), res._data.dtype))
         res = FUNCTIONS["where"](res == float("inf"), zero, res)
