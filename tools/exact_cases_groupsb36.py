@@ -49,4 +49,13 @@ def cases(graph: str) -> list[dict]:
               "r = F.rms_norm(x, (2,), weight=torch.tensor([4, 1], dtype=torch.int32), eps=-1.5)",
               "r2 = F.rms_norm(x, (2,), weight=torch.tensor([True, False]))", "torch.set_warn_always(False)"],
              ["r", "r2"]),
+        case("mean-backward-of-zerotensor-with-history-is-ordinary",  # mean_backward's / n: div.Scalar's fallback
+             ["x = torch.tensor([[[[-2.75, 0.0, -0.25], [0.5, 0.25, 1.0]]]], requires_grad=True)",
+              "w = torch.tensor([[[[1.0]]]], requires_grad=True)", "out = []",
+              "for f in (lambda x: x.mean((-1, -2), keepdim=True) / w, lambda x: x.mean() * w,\n"
+              "          lambda x: F.adaptive_avg_pool2d(x, 1) * w, lambda x: x.sum(-1) * w):\n"
+              "    for cg in (True, False):\n        g = torch.autograd.grad(torch.sgn(f(x)).sum(), x, create_graph=cg)[0]\n"
+              "        out.append((g._is_zerotensor(), g.grad_fn))",
+              "g = torch.autograd.grad(torch.sgn(x.mean((-1, -2), keepdim=True) / w).sum(), x, create_graph=True)[0]"],
+             ["out", "g.detach().numpy()", "(g * -1).detach()"]),
     ]

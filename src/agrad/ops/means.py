@@ -53,14 +53,23 @@ def _materialized(grad):
     return grad
 
 
+def _ordinary(t):
+    """mean_backward's ``/ n`` (div by a number: no ZeroTensor kernel, PyTorch's fallback computes
+    on plain zeros) gives ordinary zeros also from a ZeroTensor with history (create_graph): the
+    recorded result, its data a plain array."""
+    if type(t._data) is ZeroArray:
+        t._data = t._data.view(np.ndarray)
+    return t
+
+
 @_mean0.derivative
 def _(ctx, grad):
-    return _materialized(grad).expand(ctx.input_shape) / ctx.n
+    return _ordinary(_materialized(grad).expand(ctx.input_shape) / ctx.n)
 
 
 @_mean1.derivative
 def _(ctx, grad):
-    return expand_back(_materialized(grad), ctx.input_shape, ctx.axes, ctx.keepdim) / ctx.n
+    return _ordinary(expand_back(_materialized(grad), ctx.input_shape, ctx.axes, ctx.keepdim) / ctx.n)
 
 
 @_mean0.raw_derivative
