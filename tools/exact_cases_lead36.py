@@ -131,4 +131,13 @@ def cases(graph: str) -> list[dict]:
               "        lambda: torch.histc(torch.tensor([5, 5], dtype=torch.uint8), bins=3)]",
               "for f in uses:\n    try:\n        out.append(repr(f()))\n    except Exception as e:\n        out.append(type(e).__name__ + ': ' + str(e))"],
              ["out"]),
+        case("resize-same-shape-keeps-the-version",  # resize_/resize_as_ bump the version only for a new shape
+             ["x = torch.ones(4)", "v = [x._version]", "x.resize_(4)", "v.append(x._version)", "x.resize_(2, 2)",
+              "v.append(x._version)", "x.resize_as_(torch.ones(2, 2, dtype=torch.int64))", "v.append(x._version)",
+              "y = torch.ones(2, 3, 4, 5)", "y.resize_(2, 3, 4, 5, memory_format=torch.channels_last)",
+              "a = torch.tensor([0.5, -2.25, -0.0, -1.0])", "r = a.resize_as_(torch.tensor([2, -4, 3, -2]))",
+              "t = torch.tensor([0.25, -1.0, -1.0, -3.0], requires_grad=True)",
+              "l = torch.binary_cross_entropy_with_logits(a, t, reduction=1)", "r[0].mul_(2.0)",
+              "try:\n    l.backward(gradient=torch.tensor(-1.25))\nexcept RuntimeError as e:\n    err = str(e)"],
+             ["v", "y._version", "y.stride()", "err"]),
     ]

@@ -159,7 +159,8 @@ def _resize_to(input, size, memory_format):
             dims = list(range(len(size)))
     n = int(np.prod(size, dtype=np.int64)) if size else 1
     _limits.check_numel(n)
-    if tuple(size) != data.shape or dims is not None:
+    resized = tuple(size) != data.shape  # (only a new shape is a new version: PyTorch's, a format's restride too)
+    if resized or dims is not None:
         flat, offset = storage_of(input)
         if offset + n > flat.size:  # PyTorch grows the storage: here a new buffer with the old bytes first
             grown = np.zeros(offset + n, data.dtype)
@@ -168,9 +169,10 @@ def _resize_to(input, size, memory_format):
         part = flat[offset:offset + n]
         input._data = part.reshape(size) if dims is None else \
             part.reshape([size[d] for d in dims]).transpose(np.argsort(dims))
-    input._vc[0] += 1
-    for obs in graph.version_observers:
-        obs(input)
+    if resized:
+        input._vc[0] += 1
+        for obs in graph.version_observers:
+            obs(input)
     return input
 
 
