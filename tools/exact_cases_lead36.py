@@ -140,4 +140,9 @@ def cases(graph: str) -> list[dict]:
               "l = torch.binary_cross_entropy_with_logits(a, t, reduction=1)", "r[0].mul_(2.0)",
               "try:\n    l.backward(gradient=torch.tensor(-1.25))\nexcept RuntimeError as e:\n    err = str(e)"],
              ["v", "y._version", "y.stride()", "err"]),
+        case("bce-with-logits-laid-out-as-the-target",  # (1 - target).mul_(input)...: the target's layout
+             [r, "x = torch.randn(4, 4, 3, dtype=torch.float64, requires_grad=True)", "v = x.transpose(0, -1)",
+              "g = torch.randn(3, 4, 4, dtype=torch.float64)", "a = torch.binary_cross_entropy_with_logits(g, v)",
+              "b = F.binary_cross_entropy_with_logits(v, g, reduction='none')"],
+             ["a.stride()", "b.stride()", "a[0].tolist()"]),
     ]

@@ -453,7 +453,8 @@ def _bce_logits_np(ctx, x, y, weight, pos_weight, reduction):
         loss = (loss - log_sig).astype(dy, copy=False)
         if weight is not None:
             loss = (loss * weight).astype(dy, copy=False)
-    return reduce_array(loss, reduction, dy)
+    # ((1 - target) makes the loss: laid out as the target, which the in-place steps keep)
+    return reduce_array(laid_out_like(y, loss) if reduction == "none" else loss, reduction, dy)
 
 
 _bce_logits = Op("BinaryCrossEntropyWithLogitsBackward0", _bce_logits_np, inputs=("self", "target"),
