@@ -58,4 +58,16 @@ def cases(graph: str) -> list[dict]:
               "        out.append((g._is_zerotensor(), g.grad_fn))",
               "g = torch.autograd.grad(torch.sgn(x.mean((-1, -2), keepdim=True) / w).sum(), x, create_graph=True)[0]"],
              ["out", "g.detach().numpy()", "(g * -1).detach()"]),
+        case("scatter-reduce-bad-index-leaves-what-the-kernel-wrote",  # its loop combines in C order; without
+             ["out = []",                                                # self, scatter_ of the initial value first
+              "for reduce in ('sum', 'prod', 'mean', 'amax', 'amin'):\n    for include_self in (True, False):\n"
+              "        for view in (lambda b: b, lambda b: b[::2], lambda b: b.t()):\n"
+              "            b = torch.arange(24.).reshape(4, 6) * 1\n"
+              "            try:\n                view(b).scatter_reduce_(1, torch.tensor([[1, 0], [2, 9]]), torch.full((2, 2), 3.),"
+              " reduce, include_self=include_self)\n            except RuntimeError as e:\n                out.append(str(e))\n"
+              "            out.append(b.tolist())",
+              "i = torch.arange(6, dtype=torch.int32).reshape(2, 3)",
+              "try:\n    i.scatter_reduce_(1, torch.tensor([[2, 7]]), torch.tensor([[5, 5]], dtype=torch.int32), 'amax',"
+              " include_self=False)\nexcept RuntimeError as e:\n    out.append(str(e))"],
+             ["out", "i"]),
     ]

@@ -74,8 +74,10 @@ def scatter_prefix(d: int, idx: np.ndarray, count: int, src, add: bool = False):
         target = tuple(idx[coords] if k == d else c for k, c in enumerate(coords))
         values = src[coords] if isinstance(src, np.ndarray) and src.ndim else src
         values = np.asarray(values).astype(a.dtype)
-        if add:
+        if add is True:
             np.add.at(a, target, values)
+        elif add:  # (scatter_reduce_: the reduction's ufunc, np.multiply, np.maximum, ...)
+            add.at(a, target, values)
         else:
             a[target] = values
     return write

@@ -165,7 +165,16 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
         (_scatter_meta if include_self else _scatter_prepare)(input, dim, index, src, "scatter_reduce")
         kernel = "scatter_gather_tensor_cpu_reduce_mean" if index.numel() else "div_floor_cpu"
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
-    d, idx = _scatter_prepare(input, dim, index, src, "scatter_reduce")
+    if include_self:  # (the kernel's loop, combining in the index's C order; mean: its sums)
+        combine = {"sum": True, "mean": True, "prod": np.multiply, "amax": np.maximum, "amin": np.minimum}[reduce]
+        d, idx = _scatter_prepare(input, dim, index, src, "scatter_reduce", add=combine)
+    else:  # (its scatter_ of the reduction's initial value first: what that wrote before a bad index)
+        init = {"sum": 0, "mean": 0, "prod": 1, "amax": -np.inf, "amin": np.inf}[reduce]
+        if input.dtype.is_floating_point is False and reduce in ("amax", "amin"):
+            info = np.iinfo(input._data.dtype) if input._data.dtype != np.bool_ else None
+            init = (info.min if reduce == "amax" else info.max) if info is not None else reduce == "amin"
+        _scatter_meta(input, dim, index, src, "scatter_reduce")  # (src's checks first, as the meta function)
+        d, idx = _scatter_prepare(input, dim, index, init, "scatter_reduce")
     result = keep_tensor(_scatter_reduce.apply((input, src), (input._data, src._data),
                                                {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)}),
                          _scatter_reduce, "index", index)
