@@ -144,5 +144,5 @@ def cases(graph: str) -> list[dict]:
              [r, "x = torch.randn(4, 4, 3, dtype=torch.float64, requires_grad=True)", "v = x.transpose(0, -1)",
               "g = torch.randn(3, 4, 4, dtype=torch.float64)", "a = torch.binary_cross_entropy_with_logits(g, v)",
               "b = F.binary_cross_entropy_with_logits(v, g, reduction='none')"],
-             ["a.stride()", "b.stride()"]),
+             ["a.stride()", "b.stride()", "a[0].tolist()"]),
     ]

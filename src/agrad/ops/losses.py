@@ -20,11 +20,10 @@ from .. import dtypes
 from .._zero import ZeroArray, materialized
 from ..autograd import graph
 from ..tensor import Tensor, _can_cast, _scalar_name
-from ..autograd import graph
 from . import _vec_math
 from ._layout import c_order, laid_out_like
 from ._op import Op, export
-from .activations import logsigmoid
+from .activations import _logsigmoid_np, logsigmoid
 from .binary import xlogy
 from .nn import (add_scalar, apply_reduction, aten_reduction, broadcast_pair, check_not_differentiable, const,
                  div_scalar, in_loss_storage, mul_scalar, reduce_array, reduction_arg, size_warning, sub_scalar)
@@ -445,8 +444,8 @@ def _bce_logits_np(ctx, x, y, weight, pos_weight, reduction):
         if dx == np.float32 or dx == np.float16:  # log_sigmoid's vector code: Sleef's expf and log1pf (float16's
             x32 = x.astype(np.float32)  # in float lanes, its tail too, rounded once)
             log_sig = (np.minimum(x32, 0) - _vec_math.sleef_log1pf(_vec_math.sleef_expf(-np.abs(x32)))).astype(dx)
-        else:
-            log_sig = (np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))).astype(dx, copy=False)
+        else:  # (float64: log_sigmoid's own kernel, Sleef's exp and log1p)
+            log_sig = _logsigmoid_np(x).astype(dx, copy=False)
         if pos_weight is not None:
             log_sig = (log_sig * ((pos_weight - 1) * y + 1)).astype(dx, copy=False)
         loss = ((1 - y) * x).astype(dy, copy=False)
