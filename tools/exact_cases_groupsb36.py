@@ -70,4 +70,11 @@ def cases(graph: str) -> list[dict]:
               "try:\n    i.scatter_reduce_(1, torch.tensor([[2, 7]]), torch.tensor([[5, 5]], dtype=torch.int32), 'amax',"
               " include_self=False)\nexcept RuntimeError as e:\n    out.append(str(e))"],
              ["out", "i"]),
+        case("index-put-accumulate-bad-index-leaves-what-the-kernel-added",  # index_put's visits, each added
+             ["out = []",
+              "for view in (lambda b: b, lambda b: b[::2], lambda b: b.t()):\n"
+              "    b = torch.arange(24.).reshape(4, 6) * 1\n"
+              "    try:\n        view(b).index_put_((torch.tensor([1, 0, 9]),), torch.tensor(50.), accumulate=True)\n"
+              "    except IndexError as e:\n        out.append(str(e))\n    out.append(b.tolist())"],
+             ["out"]),
     ]

@@ -93,20 +93,23 @@ def flat_prefix(idx: np.ndarray, count: int, source: np.ndarray, accumulate: boo
     return write
 
 
-def assigned(assign, target, index, value, *rest):
+def assigned(assign, target, index, value, *rest, into=None):
     """``assign(target, index, value, *rest)`` (``x[index] = value``, index_put_); when an index
-    tensor is out of range, what PyTorch's index_put kernel wrote before it is written first."""
+    tensor is out of range, what PyTorch's index_put kernel wrote before it is written first (into
+    ``into`` when given: index_put_ with accumulate checks on a copy, then adds those into it)."""
     try:
         return assign(target, index, value, *rest)
     except IndexError as e:
+        if into is not None:
+            target = into
         if "is out of bounds for dimension" in str(e) and type(target._data) is np.ndarray:
-            write = _index_put_prefix(target._data.shape, index, value)
+            write = _index_put_prefix(target._data.shape, index, value, into is not None)
             if write is not None:
                 write(target._data)
         raise
 
 
-def _index_put_prefix(shape, index, value):
+def _index_put_prefix(shape, index, value, accumulate=False):
     """index_put's kernel visits the indexing result (the dims sliced before the index tensor, the
     index's, the dims after) in C order: at the first position of the dims before, the index's
     entries before the bad one, with every position of the dims after.  Full slices, ints and one
@@ -141,6 +144,8 @@ def _index_put_prefix(shape, index, value):
                   for d in range(len(shape)))
 
     def write(a):
-        if count:
+        if count and accumulate:  # (index_put_ with accumulate: the same visits, each added)
+            np.add.at(a, where, values.astype(a.dtype))
+        elif count:
             a[where] = values.astype(a.dtype)
     return write

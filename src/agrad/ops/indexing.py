@@ -783,7 +783,7 @@ def index_put_(input, indices, values, accumulate=False):
 
 
 def _index_put_accumulate(input, index, values, accumulate, shared):
-    _assign(input.detach().clone(), index, values.detach(), False)  # (PyTorch's checks and errors, on a copy)
+    _written_before.assigned(_assign, input.detach().clone(), index, values.detach(), False, into=input)  # (on a copy)
     return _keep_indices(_index_put.apply((input, values), (input._data, np.asarray(values._data)), {
         "index": _to_numpy_index(index, input.ndim), "torch_index": index, "accumulate": True, "shared": shared}),
         _index_put, index)
