@@ -77,4 +77,13 @@ def cases(graph: str) -> list[dict]:
               "    try:\n        view(b).index_put_((torch.tensor([1, 0, 9]),), torch.tensor(50.), accumulate=True)\n"
               "    except IndexError as e:\n        out.append(str(e))\n    out.append(b.tolist())"],
              ["out"]),
+        case("index-reduce-bad-index-leaves-the-reduced-slices",  # its loop: each index's slice reduced in turn
+             ["import warnings", "warnings.simplefilter('ignore')", "out = []",
+              "for reduce in ('prod', 'mean', 'amax', 'amin'):\n    for dim in (0, 1):\n"
+              "        for view in (lambda b: b, lambda b: b[::2], lambda b: b.t()):\n"
+              "            b = torch.arange(24.).reshape(4, 6) * 1 - 7\n            v = view(b)\n"
+              "            shape = list(v.shape)\n            shape[dim] = 3\n"
+              "            try:\n                v.index_reduce_(dim, torch.tensor([1, 0, 9]), torch.full(shape, 2.5), reduce)\n"
+              "            except IndexError as e:\n                out.append(str(e))\n            out.append(b.tolist())"],
+             ["out"]),
     ]

@@ -22,6 +22,7 @@ import numpy as np
 from .. import dtypes
 from ..autograd.graph import should_compute_output
 from ..tensor import Tensor
+from . import _written_before
 from ._op import Op, export, finish_out, inplace, keep_tensor, method
 from .scatter_gather import (_along, _expandable, _fmt, _scatter_meta, _scatter_prepare, gather, no_overlap_inplace,
                              scatter, scatter_add)
@@ -246,6 +247,18 @@ def _(ctx, grad):
     return g_self, g_src
 
 
+def _reduced_slices(d, good, source, reduce):
+    """index_reduce_'s loop over the index: each good index's slice of ``self`` combined with its
+    slice of ``source`` (mean: added, its division comes after the loop)."""
+    combine = {"prod": np.multiply, "mean": np.add, "amax": np.maximum, "amin": np.minimum}[reduce]
+
+    def write(a):
+        for k, i in enumerate(good):
+            part = (slice(None),) * d + (int(i),)
+            a[part] = combine(a[part], source[(slice(None),) * d + (k,)]).astype(a.dtype)
+    return write
+
+
 @export(method=True)
 def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=None):
     from .._warn_once import warn_once
@@ -290,8 +303,9 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
             index_fill(input.detach(), d, Tensor._make(idx), 0)
     if input.ndim > 1 and idx.size and not size:
         raise IndexError(f"select(): index 0 out of range for tensor of size {list(input.shape)} at dimension {d}")
-    if ((idx >= size) | (idx < 0)).any():
-        raise IndexError("index out of range in self")
+    if ((idx >= size) | (idx < 0)).any():  # (the kernel's loop reduced the slices of the indices before it)
+        raise _written_before.attach(IndexError("index out of range in self"), _reduced_slices(
+            d, idx[:_written_before.first_bad(idx, 0, size)], source._data, reduce) if include_self else lambda a: None)
     if input.dtype is dtypes.bool_ and reduce == "mean" and idx.size:
         raise NotImplementedError('"div_floor_cpu" not implemented for \'Bool\'')
     result = keep_tensor(_index_reduce.apply((input, source), (input._data, source._data),
