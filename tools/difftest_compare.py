@@ -31,6 +31,7 @@ WARN_ONCE_PREFIXES = (
     "index_reduce() is in beta and the API may change at any time.",
     "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad",
     "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy",
+    "Mismatch dtype between input and weight: ",  # (rms_norm: layer_norm.cpp's TORCH_WARN_ONCE)
 )
 STRICT = {"float16": (1e-3, 2), "bfloat16": (1e-2, 2), "float32": (1e-6, 2), "float64": (1e-14, 2)}
 
