@@ -603,3 +603,7 @@ CASES += _groupsb36_cases(GRAPH)
 from exact_cases_lead36 import cases as _lead36_cases  # noqa: E402
 
 CASES += _lead36_cases(GRAPH)
+
+from exact_cases_groupsb37 import cases as _groupsb37_cases  # noqa: E402
+
+CASES += _groupsb37_cases(GRAPH)

@@ -26,6 +26,7 @@ import numpy as np
 
 from . import grad_mode
 from .anomaly_mode import _anomaly
+from .engine import _Tie
 from .graph import AccumulateGrad, edge
 from .graph import _state as graph_state
 
@@ -287,15 +288,15 @@ def batched_grad(outputs, inputs, grad_outputs, *, retain_graph, create_graph, a
         buf[idx] = g if idx not in buf else buf[idx] + g
     captured = [None] * len(capture)
     heap = []
-    for node in {n for n, _ in roots}:
+    for node in dict.fromkeys(n for n, _ in roots):
         if deps.get(node, 0) == 0:
-            heapq.heappush(heap, (-node._seq, id(node), node))
+            heapq.heappush(heap, (-node._seq, _Tie(node)))
     state = grad_mode._state
     prev = state["enabled"]
     state["enabled"] = bool(create_graph)
     try:
         while heap:
-            node = heapq.heappop(heap)[2]
+            node = heapq.heappop(heap)[1].node
             grads = buffers.pop(node, None) or {}
             for i, k in capture_at.get(node, ()):
                 captured[k] = grads.get(i)
@@ -328,7 +329,7 @@ def batched_grad(outputs, inputs, grad_outputs, *, retain_graph, create_graph, a
                 if nxt is not None:
                     deps[nxt] -= 1
                     if deps[nxt] == 0:
-                        heapq.heappush(heap, (-nxt._seq, id(nxt), nxt))
+                        heapq.heappush(heap, (-nxt._seq, _Tie(nxt)))
     finally:
         state["enabled"] = prev
     result = []

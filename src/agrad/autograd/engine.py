@@ -67,6 +67,26 @@ hook_observers: list = []
 accumulate_observers: list = []
 
 
+class _Tie:
+    """A ready node in the heap: nodes of one sequence number (leaves' AccumulateGrad) compare equal.
+
+    PyTorch's ready queue is a ``std::priority_queue`` ordered by sequence number alone, and
+    heapq moves items as libstdc++'s ``push_heap``/``pop_heap`` do (a tie: the right child, no
+    swap with the parent), so with ties left equal the leaves run in PyTorch's order (which hook
+    raises first, which ``.grad`` is set before it).
+    """
+
+    __slots__ = ("node",)
+
+    def __init__(self, node):
+        self.node = node
+
+    def __eq__(self, other):
+        return True
+
+    __hash__ = None
+
+
 #: ``capture_at`` of a pass that captures nothing (read only)
 _NONE_CAPTURED: dict = {}
 
@@ -197,9 +217,12 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
         capture_at = {}
         for k, (n, i) in enumerate(capture):
             capture_at.setdefault(n, []).append((i, k))
-    needed = None
+    needed = wanted = None
     if not accumulate:
         needed = _needed(nodes, [n for n, _ in capture])
+        # the nodes PyTorch's engine queues (exec_info's should_execute: needed or captured); others
+        # would only take places in the heap, and those decide the order of leaves that tie
+        wanted = needed | capture_at.keys()
 
     check_nan = _anomaly["enabled"] and _anomaly["check_nan"]
     watched = bool(observers or apply_observers or capture_at or check_nan)
@@ -236,14 +259,14 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             buf[idx] = g if idx not in buf else buf[idx] + g
         pushed = set()
         for node in root_nodes:
-            if deps.get(node, 0) == 0 and node not in pushed:
+            if deps.get(node, 0) == 0 and node not in pushed and (wanted is None or node in wanted):
                 pushed.add(node)
-                heapq.heappush(heap, (-node._seq, id(node), node))
+                heapq.heappush(heap, (-node._seq, _Tie(node)))
 
     captured = [None] * len(capture)
     if start_observers and (ready is not None or heap):
         for obs in start_observers:
-            obs(ready if ready is not None else heap[0][2])
+            obs(ready if ready is not None else heap[0][1].node)
 
     state = grad_mode._state
     prev_enabled = state["enabled"]
@@ -251,7 +274,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     heappop, heappush = heapq.heappop, heapq.heappush
     active += 1
     # (a formula asks whether an input's gradient is wanted: its edge runs or is captured)
-    was_needed, graph.needed_now[0] = graph.needed_now[0], None if needed is None else needed | capture_at.keys()
+    was_needed, graph.needed_now[0] = graph.needed_now[0], wanted
     # Nothing a backward pass makes is cyclic (without create_graph); the collector
     # would only walk the whole graph again and again while its gradients come and go.
     paused = not create_graph and gc.isenabled()
@@ -269,7 +292,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                     grads = buffers.pop(node, None) or {}
                     g = grads.get(0)
             elif heap:
-                node = heappop(heap)[2]
+                node = heappop(heap)[1].node
                 grads = buffers.pop(node, None) or {}
                 g = grads.get(0)
             else:
@@ -352,7 +375,8 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                                     g = _add_reduce(g, axis=None)
                             buf = buffers.get(nxt)
                             if buf is None:
-                                if left == 0 and idx == 0 and ready is None and not heap:
+                                if left == 0 and idx == 0 and ready is None and not heap \
+                                        and (wanted is None or nxt in wanted):
                                     ready = nxt
                                     carried = g
                                     continue
@@ -361,7 +385,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                                 buf[idx] = buf[idx] + g
                             else:
                                 buf[idx] = g
-                        if left == 0:
+                        if left == 0 and (wanted is None or nxt in wanted):
                             if ready is None and not heap:
                                 ready = nxt
                             else:
@@ -369,9 +393,9 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                                     if carried is not None:
                                         buffers[ready] = {0: carried}
                                         carried = None
-                                    heappush(heap, (-ready._seq, id(ready), ready))
+                                    heappush(heap, (-ready._seq, _Tie(ready)))
                                     ready = None
-                                heappush(heap, (-nxt._seq, id(nxt), nxt))
+                                heappush(heap, (-nxt._seq, _Tie(nxt)))
                     in_grads = g = None
                     continue
             else:
@@ -429,14 +453,14 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                 if nxt is not None:
                     left = deps[nxt] - 1
                     deps[nxt] = left
-                    if left == 0:
+                    if left == 0 and (wanted is None or nxt in wanted):
                         if ready is None and not heap:
                             ready = nxt
                         else:
                             if ready is not None:
-                                heappush(heap, (-ready._seq, id(ready), ready))
+                                heappush(heap, (-ready._seq, _Tie(ready)))
                                 ready = None
-                            heappush(heap, (-nxt._seq, id(nxt), nxt))
+                            heappush(heap, (-nxt._seq, _Tie(nxt)))
     finally:
         state["enabled"] = prev_enabled
         active -= 1

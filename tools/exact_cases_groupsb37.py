@@ -1,0 +1,43 @@
+"""Regression cases of session 37's groupsb37 work (issue 10), compared with PyTorch 2.13.
+
+Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    del graph
+    return [
+        case("leaves-ready-together-run-in-the-ready-queue-order",  # std::priority_queue ties: libstdc++'s heap
+             ["x = torch.tensor([[[[-2.0, -2.0, 2.0], [1.75, -0.5, 1.25], [3.0, -1.25, 0.25]]]], requires_grad=True)",
+              "w = torch.tensor([[[[-0.5], [0.0], [-0.75]]]], requires_grad=True)",
+              "b = torch.tensor([0.0], requires_grad=True)",
+              "h = x.register_hook(lambda g: g * 2)",
+              "gs = torch.autograd.grad(F.conv2d(x, w, b).sum(), [x], create_graph=True)",
+              "def second():\n    try:\n        gs[0].pow(2).sum().backward()\n    except TypeError as e:\n"
+              "        return str(e)",
+              "err = second()",
+              "out = []",
+              "ls = [torch.tensor([float(i), 1.0], requires_grad=True) for i in range(12)]",
+              "hs = [l.register_hook(lambda g, i=i: out.append(i)) for i, l in enumerate(ls)]",
+              "s = sum(ls[i] * ls[i + 1] for i in range(0, 12, 2))",
+              "tot = torch.cat(ls).sum().add(s.sum())",
+              "tot.backward(retain_graph=True)",
+              "o1 = list(out)",
+              "out.clear()",
+              "g2 = torch.autograd.grad(tot, ls[1::3] + ls[::4], retain_graph=True)",
+              "o2 = list(out)",
+              "out.clear()",
+              "a = [torch.tensor([0.5, float(i), -1.0], requires_grad=True) for i in range(6)]",
+              "ha = [t.register_hook(lambda g, i=i: out.append(i)) for i, t in enumerate(a)]",
+              "m = torch.stack(a[:3]) @ torch.stack(a[3:]).t()",
+              "p = m.exp() * a[0][:, None] + a[5].sin().sum()",
+              "g3 = torch.autograd.grad(p.sum(), a, create_graph=True)",
+              "o3 = list(out)"],
+             ["err", "w.grad", "b.grad", "o1", "o2", "o3"]),
+    ]
