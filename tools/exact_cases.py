@@ -607,3 +607,7 @@ CASES += _lead36_cases(GRAPH)
 from exact_cases_groupsb37 import cases as _groupsb37_cases  # noqa: E402
 
 CASES += _groupsb37_cases(GRAPH)
+
+from exact_cases_groupsa37 import cases as _groupsa37_cases  # noqa: E402
+
+CASES += _groupsa37_cases(GRAPH)

@@ -154,30 +154,85 @@ def _nrm2_scaled(x):
         return scale * np.sqrt(ssq)
 
 
-def _larfg(alpha, x):
+def _larfg(alpha, x, nrm2=None, divide=None):
     """(beta, tau, v) of the reflector H with H [alpha; x] = [beta; 0], for a batch: alpha (b,),
     x (b, r).  No reflector (tau 0, x kept) where x is all zero; beta is -|.| for an alpha >= 0
     (MKL takes a -0.0 as positive), +|.| otherwise (a NaN included).  float32 rounds as MKL's
     sgeqrf does bit for bit (the scaled nrm2, x divided by alpha - beta); float64 as close as
-    agrad got to dgeqrf (a plain norm, x times the reciprocal)."""
+    agrad got to dgeqrf (a plain norm, x times the reciprocal); ``nrm2`` and ``divide`` say otherwise
+    (gebrd's: the scaled nrm2 and the reciprocal for both).  alpha and x may have any batch shape.  Where |beta| is below LAPACK's
+    safmin (2^-102 float32, 2^-969 float64: slamch('S') / slamch('E')), alpha and x are scaled
+    up by 1/safmin (up to 20 times) and beta recomputed, then scaled back one safmin at a time,
+    as larfg does: a subnormal column gets an orthonormal reflector, as PyTorch's."""
+    dt = alpha.dtype
     single = x.dtype == np.float32
-    if single:
-        xnorm = _nrm2_scaled(x) if x.shape[-1] else np.zeros_like(alpha)
-    else:
-        xnorm = np.sqrt(np.sum(x * x, axis=-1)) if x.shape[-1] else np.zeros_like(alpha)
-        infs = np.isinf(x).sum(axis=-1)
-        # (nrm2 scales by the largest so far: one inf is inf, not inf^2; a second adds (inf/inf)^2, NaN)
-        xnorm = np.where((infs == 1) & ~np.isnan(xnorm), np.inf, np.where(infs > 1, np.nan, xnorm))
+    nrm2 = nrm2 or _xnorm
+    divide = single if divide is None else divide
+    xnorm = nrm2(x, alpha)
     none = xnorm == 0
-    beta = np.where(alpha >= 0, -_lapy2(alpha, xnorm), _lapy2(alpha, xnorm)).astype(alpha.dtype)
+    beta = _signed_beta(alpha, xnorm)
+    safmin = np.asarray(np.finfo(dt).tiny / (np.finfo(dt).eps / 2), dt)
+    knt = np.zeros(alpha.shape, np.int64)
+    small = ~none & (np.abs(beta) < safmin)
+    if small.any():
+        rsafmn = np.asarray(1 / safmin, dt)
+        x, alpha = x.copy(), alpha.copy()
+        with np.errstate(all="ignore"):
+            todo = small.copy()
+            for _ in range(20):
+                knt += todo
+                x[todo] = x[todo] * rsafmn
+                beta = np.where(todo, beta * rsafmn, beta)
+                alpha = np.where(todo, alpha * rsafmn, alpha).astype(dt)
+                todo &= np.abs(beta) < safmin
+                if not todo.any():
+                    break
+        beta = np.where(small, _signed_beta(alpha, nrm2(x, alpha)), beta)
     with np.errstate(all="ignore"):
-        tau = np.where(none, 0, (beta - alpha) / beta)
-        if single:
-            v = np.where(none[:, None], x, x / np.where(none, 1, alpha - beta)[:, None])
+        tau = np.where(none, 0, (beta - alpha) / np.where(none, 1, beta))
+        if divide:
+            v = np.where(none[..., None], x, x / np.where(none, 1, alpha - beta)[..., None])
         else:
-            scale = np.where(none, 1, 1 / (alpha - beta))
-            v = np.where(none[:, None], x, x * scale[:, None])
-    return np.where(none, alpha, beta), tau.astype(alpha.dtype), v.astype(x.dtype)
+            scale = (np.ones((), dt) / np.where(none, 1, alpha - beta)).astype(dt)
+            v = np.where(none[..., None], x, x * scale[..., None])
+        for k in range(1, int(knt.max(initial=0)) + 1):
+            beta = np.where(knt >= k, beta * safmin, beta).astype(dt)
+    return np.where(none, alpha, beta), tau.astype(dt), v.astype(x.dtype)
+
+
+def _xnorm(x, alpha):
+    """BLAS nrm2 of each row of x (b, r) as larfg takes it: float32 MKL's scaled one, float64 a
+    plain norm (one inf gives inf, two or more NaN, as nrm2's scaling does)."""
+    if not x.shape[-1]:
+        return np.zeros_like(alpha)
+    if x.dtype == np.float32:
+        return _nrm2_scaled(x)
+    with np.errstate(all="ignore"):
+        xnorm = np.asarray(np.sqrt(np.sum(x * x, axis=-1)))
+        # all below 2^-511 (Blue's tsml, as the reference dnrm2): the squares of x * 2^537, so they
+        # do not underflow, the root scaled back
+        tiny = np.all(np.abs(x) < 2.0 ** -511, axis=-1)
+        if tiny.any():
+            xs = x[tiny] * 2.0 ** 537
+            xnorm[tiny] = np.sqrt(np.sum(xs * xs, axis=-1)) * 2.0 ** -537
+    infs = np.isinf(x).sum(axis=-1)
+    return np.where((infs == 1) & ~np.isnan(xnorm), np.inf, np.where(infs > 1, np.nan, xnorm))
+
+
+def _nrm2_gebrd(x, alpha):
+    """gebrd's nrm2: the scaled one; float64 where all of x is below 2^-511 as :func:`_xnorm`."""
+    if not x.shape[-1]:
+        return np.zeros_like(alpha)
+    xnorm = _nrm2_scaled(x)
+    if x.dtype == np.float64:
+        tiny = np.all(np.abs(x) < 2.0 ** -511, axis=-1)
+        if tiny.any():
+            xnorm = np.where(tiny, _xnorm(x, alpha), xnorm)
+    return xnorm
+
+
+def _signed_beta(alpha, xnorm):
+    return np.where(alpha >= 0, -_lapy2(alpha, xnorm), _lapy2(alpha, xnorm)).astype(alpha.dtype)
 
 
 def _column_dots(v, c, first):
@@ -277,22 +332,54 @@ def vector_svd(a, full_matrices=True, compute_uv=True):
     singular value only (``compute_uv`` False): |beta| of the column, likewise."""
     row = a[..., 0, :] if a.shape[-2] == 1 else a[..., 0]
     dt = a.dtype
-    alpha, x = row[..., 0], row[..., 1:]
-    xnorm = _nrm2_scaled(x) if x.shape[-1] else np.zeros_like(alpha)
-    none = xnorm == 0
+    # gesdd first scales a matrix whose largest magnitude is outside [sqrt(safmin) / eps, its
+    # reciprocal] to that bound (lascl), and S back at the end
+    finfo = np.finfo(dt)
+    smlnum = np.asarray(np.sqrt(finfo.tiny) / (finfo.eps / 2), dt)
+    bignum = np.asarray(1 / smlnum, dt)
     with np.errstate(all="ignore"):
-        beta = np.where(none, alpha, np.where(alpha >= 0, -_lapy2(alpha, xnorm), _lapy2(alpha, xnorm))).astype(dt)
-        s = np.abs(beta)[..., None]
-        if not compute_uv:
-            return s
-        tau = np.where(none, 0, (beta - alpha) / np.where(none, 1, beta)).astype(dt)
-        scale = (np.ones((), dt) / np.where(none, 1, alpha - beta)).astype(dt)
-        v = np.where(none[..., None], x, x * scale[..., None]).astype(dt)
+        anrm = np.max(np.abs(row), axis=-1, initial=0)
+    target = np.where((anrm > 0) & (anrm < smlnum), smlnum, np.where(anrm > bignum, bignum, anrm))
+    scaled = target != anrm
+    if scaled.any():
+        row = np.where(scaled[..., None], _lascl(row, anrm[..., None], target[..., None]), row)
+    alpha, x = row[..., 0], row[..., 1:]
+    beta, tau, v = _larfg(alpha, x, _nrm2_gebrd, divide=False)
+    s = np.abs(beta)[..., None]
+    if scaled.any():
+        s = np.where(scaled[..., None], _lascl(s, target[..., None], anrm[..., None]), s)
+    if not compute_uv:
+        return s
     n = a.shape[-1]
     full = np.concatenate([np.ones(v.shape[:-1] + (1,), dt), v], axis=-1)
     h = np.eye(n, dtype=dt) + full[..., :, None] * (-tau[..., None] * full)[..., None, :]
-    u = np.where(beta >= 0, 1, -1).astype(dt)[..., None, None]
+    u = np.where(beta < 0, -1, 1).astype(dt)[..., None, None]  # (+1 for a NaN)
     return u, s, h if full_matrices else h[..., :1, :]
+
+
+def _lascl(a, cfrom, cto):
+    """a * (cto / cfrom) as LAPACK's lascl multiplies it: in steps of safmin or 1/safmin while
+    the quotient would under- or overflow (cfrom, cto nonzero, broadcasting with a)."""
+    dt = a.dtype
+    small = np.asarray(np.finfo(dt).tiny, dt)
+    big = np.asarray(1 / small, dt)
+    a, cfrom, cto = a.copy(), np.array(cfrom, dt), np.array(cto, dt)
+    done = np.zeros(np.broadcast_shapes(cfrom.shape, cto.shape), bool)
+    with np.errstate(all="ignore"):
+        for _ in range(200):
+            if done.all():
+                break
+            cfrom1, cto1 = cfrom * small, cto / big
+            inf = ~done & (cfrom1 == cfrom)  # (an inf: multiplied by cto / inf, 0)
+            down = ~done & ~inf & (np.abs(cfrom1) > np.abs(cto)) & (cto != 0)
+            up = ~done & ~inf & ~down & (np.abs(cto1) > np.abs(cfrom))
+            last = ~done & ~down & ~up
+            mul = np.where(down, small, np.where(up, big, np.where(last, cto / cfrom, 1))).astype(dt)
+            a = np.where(done, a, a * mul)
+            cfrom = np.where(down, cfrom1, cfrom)
+            cto = np.where(up, cto1, cto)
+            done = done | last
+    return a
 
 
 # ---------------------------------------------------------------------------

@@ -436,6 +436,9 @@ def svd_arrays(a, full_matrices=False, compute_uv=True, who="linalg.svd"):
     if finite.all():
         return _gesdd(a, full_matrices, compute_uv)
     nan = np.isnan(a).any(axis=(-2, -1))
+    if a.shape[-2] == 1 or (a.shape[-1] == 1 and not compute_uv):
+        if not nan.any():  # (one row, or one column's values: LAPACK's arithmetic, infs and all)
+            return _gesdd(a, full_matrices, compute_uv)
     if nan.any():
         where = f"(Batch element {int(np.flatnonzero(nan.reshape(-1))[0])}): " if a.ndim > 2 else ""
         raise _error(f"{who}: {where}The algorithm failed to converge because the input matrix contained "

@@ -1,0 +1,53 @@
+"""Regression cases of session 37's groupsa37 work (issue 10), compared with PyTorch 2.13.
+
+Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    del graph
+    return CASES
+
+
+CASES = [
+    # larfg scales a column whose reflector's beta is below safmin (2^-102 float32, 2^-969 float64) up by
+    # 1/safmin before the reflector, and beta back: a subnormal matrix gets an orthonormal Q (was Q's
+    # columns of +-1, not orthonormal); float64's norm of values below 2^-511 squares them scaled up
+    case("qr-subnormal-orthonormal", [
+        "t = 1.401298464324817e-45",
+        "a = torch.tensor([[0.0, t, t], [-t, 0.0, t], [-t, t, -t]])",
+        "d = torch.tensor([[3.0, 1.0, 2.0], [1.0, -2.0, 0.0], [2.0, 1.0, 1.0]], dtype=torch.float64)",
+    ], [
+        "[x.tolist() for x in torch.linalg.qr(a)]",
+        "[x.tolist() for x in torch.linalg.qr(a, mode='complete')]",
+        "[x.tolist() for x in torch.linalg.qr(a * 3e-40)]",
+        "[x.tolist() for x in torch.linalg.qr(d * 1e-160)]",
+        "[x.tolist() for x in torch.linalg.qr(d * 1e-300)]",
+        "[x.tolist() for x in torch.linalg.qr(d * 5e-324, mode='complete')]",
+        "[x.tolist() for x in torch.geqrf(a)]",
+    ]),
+    # gesdd scales a matrix whose largest magnitude is outside [sqrt(safmin)/eps, its reciprocal] to that
+    # bound first (lascl), S back after: a one-row SVD of tiny or huge values (was infs and NaNs in Vh for
+    # subnormals, last bits off for the others); a row with an inf: gesdd's NaNs, U +1
+    case("svd-one-row-scaled", [
+        "t = 1.401298464324817e-45",
+        "a = torch.tensor([[t, t, 0.0, -t]])",
+        "b = torch.tensor([[2.5, -1.0, 0.75, 3.0]])",
+        "inf = float('inf')",
+    ], [
+        "[x.tolist() for x in torch.linalg.svd(a)]",
+        "torch.linalg.svdvals(a.t()).tolist()",
+        "[x.tolist() for x in torch.linalg.svd(b * 1e-30)]",
+        "[x.tolist() for x in torch.linalg.svd(b * 3e37, full_matrices=False)]",
+        "[x.tolist() for x in torch.linalg.svd(b.double() * 1e-310)]",
+        "[x.tolist() for x in torch.linalg.svd(b.double() * 1e300)]",
+        "[x.tolist() for x in torch.linalg.svd(torch.tensor([[1.0, inf, -2.0]]))]",
+        "torch.linalg.svdvals(torch.tensor([[-inf], [1.0]], dtype=torch.float64)).tolist()",
+    ]),
+]
