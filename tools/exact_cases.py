@@ -611,3 +611,6 @@ CASES += _groupsb37_cases(GRAPH)
 from exact_cases_groupsa37 import cases as _groupsa37_cases  # noqa: E402
 
 CASES += _groupsa37_cases(GRAPH)
+from exact_cases_lead37 import cases as _lead37_cases  # noqa: E402
+
+CASES += _lead37_cases(GRAPH)

@@ -28,6 +28,12 @@ def shown(value) -> str:
     return _ADDRESS.sub("", repr(value))
 
 
+def _torch_import_artifact(w) -> bool:
+    """PyTorch's own lazy imports (torch.func's first use runs torch.jit.script on its helpers, which warns
+    that jit.script is deprecated): not the case's warning."""
+    return issubclass(w.category, DeprecationWarning) and "/torch/jit/" in str(w.filename).replace("\\", "/")
+
+
 def run_exact_case(mod, case: dict) -> dict:
     """{"shown": [printed value or 'Error: text'], "warnings": ['Category: text']} under ``mod``."""
     ns = {"torch": mod, "F": mod.nn.functional}
@@ -44,7 +50,8 @@ def run_exact_case(mod, case: dict) -> dict:
                 out.append(shown(eval(expr, ns)))
             except Exception as e:  # noqa: BLE001
                 out.append(f"{type(e).__name__}: {_FRAMES.sub('', str(e))}")
-    found = [f"{w.category.__name__}: {_SUFFIX.sub('', str(w.message))}" for w in caught]
+    found = [f"{w.category.__name__}: {_SUFFIX.sub('', str(w.message))}" for w in caught
+             if not _torch_import_artifact(w)]
     return {"shown": out, "warnings": sorted(set(found))}
 
 

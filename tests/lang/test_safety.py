@@ -30,7 +30,7 @@ ISSUE_ESCAPES = [
     (PRE + "x.__dict__", "AttributeError", "'__dict__'"),
     ("__import__('os')", "NameError", "not available"),
     ("open('/etc/passwd')", "NameError", "cannot access files"),
-    (PRE + "getattr(x, 'data')", "NameError", "'getattr' is not available"),
+    (PRE + "getattr(x, '__dict__', None)", "AttributeError", "'__dict__'"),
     ("exec('1')", "NameError", "'exec' is not available"),
     (PRE + "'{0.__class__.__mro__}'.format(x)", "AttributeError", "'__mro__'"),
     (PRE + "f'{x.__class__.__mro__}'", "AttributeError", "'__mro__'"),
@@ -83,7 +83,7 @@ MORE_ESCAPES = [
     # forbidden builtins
     "globals()", "locals()", "vars()", "dir()", "compile('1', 'f', 'eval')",
     "eval('1')", "input()", "breakpoint()", "help()", "memoryview(b'')", "object()",
-    "setattr(1, 'a', 2)", "__builtins__", "__name__", "exit()",
+    "setattr(1, 'a', 2)", "getattr(1, '__class__').__mro__", "__builtins__", "__name__", "exit()",
     # attribute assignment outside the allow-list
     "x = torch.ones(2)\nx.foo = 1", "x = torch.ones(2)\nx._version = 3",
     "x = torch.ones(2)\nx.__class__ = int", "torch.ones = 1", "x = [1]\nx.append = 1",

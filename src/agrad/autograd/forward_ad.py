@@ -73,6 +73,17 @@ class UnpackedDualTensor(NamedTuple):
 
 def make_dual(tensor, tangent, *, level=None):
     """A new tensor aliased to ``tensor`` (a view; backward-differentiable) that carries ``tangent``."""
+    tangent = _checked_tangent(tensor, tangent, level)
+    from ..ops.views import _view, _view_op
+
+    with _dual._paused():
+        dual = _view(_view_op, tensor, tensor._data, {"shape": tensor._data.shape})
+    _dual.set_tangent(dual, tangent)
+    return dual
+
+
+def _checked_tangent(tensor, tangent, level=None):
+    """make_dual's checks, in PyTorch's order; the tangent to store (copied to ``tensor``'s layout)."""
     if level is None:
         level = -1 if _LEVEL[0] is None else _LEVEL[0]
     if level < 0:
@@ -93,14 +104,9 @@ def make_dual(tensor, tangent, *, level=None):
     if _dual.tangent_of(tensor) is not None:
         raise RuntimeError(f"Making a dual Tensor based on a Tensor that already has a forward gradient at the "
                            f"same level {level} is not supported.")
-    from ..ops.views import _view, _view_op
-
-    with _dual._paused():
-        dual = _view(_view_op, tensor, tensor._data, {"shape": tensor._data.shape})
     if tangent._data.strides != tensor._data.strides and tangent._data.dtype == tensor._data.dtype:
         tangent = tangent.contiguous() if tensor._data.flags.c_contiguous else tangent.clone()  # copied, as PyTorch
-    _dual.set_tangent(dual, tangent)
-    return dual
+    return tangent
 
 
 def unpack_dual(tensor, *, level=None):

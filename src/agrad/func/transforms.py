@@ -117,7 +117,7 @@ def _lift(x, batch=None):
 class _Inputs:
     """The arguments with the differentiated ones (``argnums``) replaced by lifted tensors."""
 
-    def __init__(self, args, argnums, batch=None):
+    def __init__(self, args, argnums, batch=None, lift=None):
         self.argnums = _argnums(argnums, len(args))
         self.outer_grad = any(isinstance(t, Tensor) and t.requires_grad
                               for t in _pytree.flatten(list(args))[0])
@@ -126,7 +126,7 @@ class _Inputs:
         self.leaves, self.specs = [], []
         for i in idx:
             leaves, spec = _pytree.flatten(args[i])
-            lifted = [_lift(t, batch) for t in leaves]
+            lifted = [(lift or _lift)(t, batch) for t in leaves]
             args[i] = _pytree.unflatten(lifted, spec)
             self.leaves.append(lifted)
             self.specs.append(spec)
@@ -326,13 +326,29 @@ def vjp(func, *primals, has_aux=False):
 
 # ------------------------------------------------------------------ jvp
 
-def _forward_ad_call(func, inp, kwargs, tangents, has_aux, api):
+def _forward_lift(x, batch=None):
+    """jvp's stand-in for ``x``: an alias (AliasBackward0 when ``x`` requires grad, as PyTorch's graph
+    shows), which carries the tangent itself; it requires grad only when ``x`` does."""
+    if not isinstance(x, Tensor):
+        raise RuntimeError(f"Expected tensors, got unsupported type {type(x)}")
+    from ..ops.indexing import alias
+    return alias(x)
+
+
+def _forward_ad_call(func, inp, kwargs, tangents, has_aux, api, own_duals=False):
     """func at the lifted inputs with ``tangents`` on them, by forward-mode AD:
-    (output, aux, flat outputs, output spec, their tangents)."""
+    (output, aux, flat outputs, output spec, their tangents).  ``own_duals``: the lifted inputs are
+    jvp's own aliases (:func:`_forward_lift`) and carry the tangents themselves; the primal outputs
+    are aliases of the outputs and aux is returned as computed (PyTorch's graphs)."""
     from ..autograd import forward_ad as fwAD
     zeros_like = _ops()["zeros_like"]
     with fwAD.dual_level():
-        duals = [fwAD.make_dual(x, t) for x, t in zip(inp.flat, tangents)]
+        if own_duals:
+            duals = list(inp.flat)
+            for x, t in zip(duals, tangents):
+                _dual.set_tangent(x, fwAD._checked_tangent(x, t))
+        else:
+            duals = [fwAD.make_dual(x, t) for x, t in zip(inp.flat, tangents)]
         args = list(inp.args)
         it = iter(duals)
         idx = (inp.argnums,) if type(inp.argnums) is int else inp.argnums
@@ -344,9 +360,14 @@ def _forward_ad_call(func, inp, kwargs, tangents, has_aux, api):
         primals, jv = [], []
         for o in outs:
             p, t = fwAD.unpack_dual(o)
+            if own_duals:
+                from ..ops.indexing import alias
+                with _dual._paused():
+                    p = alias(o)
+                _dual.set_tangent(p, None)
             primals.append(p)
             jv.append(t if t is not None else zeros_like(p))
-        if has_aux:
+        if has_aux and not own_duals:
             aux_leaves, aux_spec = _pytree.flatten(aux)
             aux = _pytree.unflatten([fwAD.unpack_dual(a).primal if isinstance(a, Tensor) else a
                                      for a in aux_leaves], aux_spec)
@@ -428,9 +449,10 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                                f"forward gradient is of size {list(t.shape)}.")
     with grad_mode.enable_grad():
         batch = _vmap_batch(primals)
-        inp = _Inputs(primals, tuple(range(len(primals))), batch)
-        if _dual._LEVEL[0] is None and batch is None:     # forward-mode AD, as PyTorch
-            output, aux, outs, out_spec, jv = _forward_ad_call(func, inp, {}, t_leaves, has_aux, api)
+        forward = _dual._LEVEL[0] is None and batch is None  # forward-mode AD, as PyTorch
+        inp = _Inputs(primals, tuple(range(len(primals))), batch, _forward_lift if forward else None)
+        if forward:
+            output, aux, outs, out_spec, jv = _forward_ad_call(func, inp, {}, t_leaves, has_aux, api, True)
         else:   # inside another forward transform (one dual level at a time) or inside vmap (on the batch):
             # the double-backward construction
             output = _call(func, inp.args, {})

@@ -126,8 +126,60 @@ def make_builtins(interp) -> dict:
     ns["repr"] = lambda obj: repr(shown(obj))
     from .classes import SUPER
     ns["super"] = SUPER
+    ns.update(_attribute_builtins(interp))
     ns["NotImplemented"] = NotImplemented
     return ns
+
+
+def _attribute_builtins(interp) -> dict:
+    """getattr, setattr, delattr and hasattr with a name in a string (``getattr(nn, name)()``,
+    ``setattr(model, name, make_dual(p, t))``): each is the attribute syntax's own guarded step
+    (:func:`safety.get_attribute`, ...), so a string reaches exactly what ``obj.name`` reaches."""
+    from .safety import SafetyError, delete_attribute, get_attribute, set_attribute
+
+    def name_of(name):
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
+        return str.__str__(name)  # a str subclass's own methods never see the checks
+
+    def count(fn, args, low, high):  # Python's texts ("getattr expected at least 2 arguments, got 1")
+        n = len(args)
+        if n < low:
+            raise TypeError(f"{fn} expected {'at least ' if low != high else ''}{low} arguments, got {n}")
+        if n > high:
+            raise TypeError(f"{fn} expected {'at most ' if low != high else ''}{high} arguments, got {n}")
+
+    def getattr(*args):  # noqa: A001 - the script's getattr
+        count("getattr", args, 2, 3)
+        name = name_of(args[1])
+        if len(args) == 2:
+            return get_attribute(args[0], name, interp.formatter)
+        try:
+            return get_attribute(args[0], name, interp.formatter)
+        except SafetyError:
+            raise
+        except AttributeError:
+            return args[2]
+
+    def hasattr(*args):  # noqa: A001
+        count("hasattr", args, 2, 2)
+        try:
+            get_attribute(args[0], name_of(args[1]), interp.formatter)
+        except SafetyError:
+            raise
+        except AttributeError:
+            return False
+        return True
+
+    def setattr(*args):  # noqa: A001
+        count("setattr", args, 3, 3)
+        set_attribute(args[0], name_of(args[1]), args[2], interp.engine.tensor)
+
+    def delattr(*args):  # noqa: A001
+        count("delattr", args, 2, 2)
+        delete_attribute(args[0], name_of(args[1]), interp.engine.tensor)
+
+    return {"getattr": getattr, "hasattr": hasattr, "setattr": setattr, "delattr": delattr}
 
 
 def is_checked_builtin(f) -> bool:

@@ -68,10 +68,6 @@ FORBIDDEN_NAMES = {
     "compile": "agrad scripts cannot run code from strings",
     "__import__": "use an import statement (torch, torch.nn, torch.nn.functional, "
                   "torch.autograd, torch.optim, math)",
-    "getattr": "use attribute syntax (x.name)",
-    "setattr": "use attribute syntax (x.name = value)",
-    "delattr": "attributes cannot be deleted in agrad scripts",
-    "hasattr": "use attribute syntax (x.name)",
     "globals": "agrad scripts cannot inspect the interpreter",
     "locals": "agrad scripts cannot inspect the interpreter",
     "vars": "agrad scripts cannot inspect the interpreter",
@@ -237,9 +233,9 @@ class ModuleProxy:
         return names
 
     def _missing(self, name):
-        if name in _FILE_NAMES:
-            return AttributeError(f"module '{self._name}' has no attribute '{name}' (agrad scripts "
-                                  f"cannot access files)")
+        if name in _FILE_NAMES:  # (a refusal: getattr's default and hasattr do not hide it)
+            return SafetyError(f"module '{self._name}' has no attribute '{name}' (agrad scripts "
+                               f"cannot access files)")
         allowed = getattr(self._module, "_agrad_allowed", None)
         if allowed is not None and self._note is None:
             return AttributeError(f"module '{self._name}' has no attribute '{name}' in agrad scripts (allowed: "
