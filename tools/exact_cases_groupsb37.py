@@ -40,4 +40,21 @@ def cases(graph: str) -> list[dict]:
               "g3 = torch.autograd.grad(p.sum(), a, create_graph=True)",
               "o3 = list(out)"],
              ["err", "w.grad", "b.grad", "o1", "o2", "o3"]),
+        case("setitem-of-a-view-writes-the-slice-with-copy-or-fill",  # copy_to on the slice: one CopySlices
+             ["def walk(f, seen):\n    if f is not None and f not in seen:\n        seen.append(f)\n"
+              "        for n, _ in f.next_functions:\n            walk(n, seen)",
+              "def shape_of(f):\n    s = []\n    walk(f, s)\n    return [(n.name(), [None if m is None else s.index(m) "
+              "for m, _ in n.next_functions]) for n in s]",
+              "v = torch.tensor([3.0], requires_grad=True)",
+              "def write(k):\n    x = torch.tensor([0.0, 2.0, 1.0], requires_grad=True)\n    r = x * 1\n"
+              "    if k == 0:\n        r[1:][0] = 2.0\n    elif k == 1:\n        r[1:][0] = v[0]\n"
+              "    elif k == 2:\n        r[::2][None] = 0.5\n    else:\n        r[:2][None, 1:] = v\n"
+              "    g = torch.autograd.grad(r.exp().sum(), [x, v], create_graph=True, allow_unused=True)\n"
+              "    return r, shape_of(r.grad_fn), g, [None if t is None else shape_of(t.grad_fn) for t in g]",
+              "h = torch.tensor([0.0], dtype=torch.float16, requires_grad=True)",
+              "r6 = h * 1",
+              "r10 = r6[::2].contiguous()",
+              "r10[None] = 0.5",
+              "torch.special.ndtr(r6).sum().backward(create_graph=True)"],
+             ["write(0)", "write(1)", "write(2)", "write(3)", "shape_of(h.grad.grad_fn)"]),
     ]

@@ -692,7 +692,13 @@ def _assign(self, index, value, strip):
     def put(old):
         return _keep_indices(op.apply((old, src), (old._data, varr), {"index": np_index, "torch_index": index}), op, index)
 
-    if self._base is not None:  # through a view: the base's history is rewritten
+    if self._base is not None and basic:
+        # a view written through a basic index: PyTorch's copy_to on the slice (a view of the same base):
+        # copy_ for the slice's shape, fill_ for a 0-d value, one CopySlices around that op alone
+        from .views import copy_, fill_
+        sliced = getitem(self, index)
+        (fill_ if src.ndim == 0 and sliced.ndim else copy_)(sliced, src)
+    elif self._base is not None:  # through a view: the base's history is rewritten
         from .inplace_view import inplace_through_view
         inplace_through_view(self, put, (), {})
     else:
