@@ -8,6 +8,7 @@ import numbers
 
 import numpy as np
 
+from .. import dtypes
 from .._limits import check_numel
 from ..tensor import Tensor
 from .factories import is_agrad_array as _is_agrad_array
@@ -131,3 +132,37 @@ def uint8_mask(t):
         warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
                       UserWarning, stacklevel=4)
     return Tensor._make(t._data != 0)
+
+
+# index_put's own checks ------------------------------------------------------------------------
+
+def _index_put_checked(fname, input, indices, values, accumulate):
+    """The parser's types (its TypeError replaces the one raised here: agrad/ops/_argcheck.py), then
+    _index_put_impl_'s count of the indices; returns the index as ``x[...]`` takes it."""
+    if not isinstance(indices, (tuple, list)) or not isinstance(values, Tensor) or type(accumulate) is not bool:
+        raise TypeError(fname)
+    for i, t in enumerate(indices):
+        if not isinstance(t, Tensor):
+            from ._pyargs import tp_name
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {tp_name(t)}")
+    if len(indices) > input.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {len(indices)})")
+    return tuple(indices)
+
+
+def _check_mask_dims(input, index):
+    """make_info's error when masks, one index per dim of theirs, index more dims than ``input`` has."""
+    shapes = []
+    for t in index:
+        if t.dtype in (dtypes.bool_, dtypes.uint8):
+            shapes += [[int(np.count_nonzero(t._data))]] * t.ndim
+        else:
+            shapes.append(list(t.shape))
+    if len(shapes) > input.ndim:
+        try:  # (expandTensors' broadcast of the indices comes first)
+            np.broadcast_shapes(*map(tuple, shapes))
+        except ValueError:
+            raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                             + ", ".join(map(str, shapes))) from None
+        n = input.ndim
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {n})")

@@ -17,7 +17,8 @@ from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_di
 from . import _written_before
 from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
                       overlaps, torch_strides)
-from ._index_items import _FULL, _as_index_array, _check_int, _int_tensors, _normalise, _ranges_as_lists, uint8_mask
+from ._index_items import (_FULL, _as_index_array, _check_int, _check_mask_dims, _index_put_checked, _int_tensors,
+                           _normalise, _ranges_as_lists, uint8_mask)
 from ._op import Op, export, inplace, inplace_self, method
 from ._shortcuts import _not_differentiable
 from .views import _fmt, _view, unsqueeze
@@ -718,38 +719,6 @@ method("__setitem__")(setitem)
 
 
 # index_put / index_put_ ------------------------------------------------------------------------
-
-def _index_put_checked(fname, input, indices, values, accumulate):
-    """The parser's types (its TypeError replaces the one raised here: agrad/ops/_argcheck.py), then
-    _index_put_impl_'s count of the indices; returns the index as ``x[...]`` takes it."""
-    if not isinstance(indices, (tuple, list)) or not isinstance(values, Tensor) or type(accumulate) is not bool:
-        raise TypeError(fname)
-    for i, t in enumerate(indices):
-        if not isinstance(t, Tensor):
-            from ._pyargs import tp_name
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {tp_name(t)}")
-    if len(indices) > input.ndim:
-        raise IndexError(f"too many indices for tensor of dimension {input.ndim} (got {len(indices)})")
-    return tuple(indices)
-
-
-def _check_mask_dims(input, index):
-    """make_info's error when masks, one index per dim of theirs, index more dims than ``input`` has."""
-    shapes = []
-    for t in index:
-        if t.dtype in (dtypes.bool_, dtypes.uint8):
-            shapes += [[int(np.count_nonzero(t._data))]] * t.ndim
-        else:
-            shapes.append(list(t.shape))
-    if len(shapes) > input.ndim:
-        try:  # (expandTensors' broadcast of the indices comes first)
-            np.broadcast_shapes(*map(tuple, shapes))
-        except ValueError:
-            raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
-                             + ", ".join(map(str, shapes))) from None
-        n = input.ndim
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {n})")
-
 
 @export(method=True)
 def index_put(input, indices, values, accumulate=False):
