@@ -207,7 +207,7 @@ def diff_program(lines: list[str]):
                     lines, i, got, w, g, op_of, CONDITIONED_OPS, compare_desc, _agree_once):
                 name = "lapack-downstream"
             if not name and aspect in ("value", "numeric") and difftest_lapack.explained(
-                    lines, i, got, w, g, op_of, difftest_lapack.VML_OPS, compare_desc, _agree_once):
+                    lines, i, got, w, g, op_of, difftest_lapack.VML_OPS, compare_desc, _agree_once, True):
                 name = "vml-downstream"
             if not name and aspect in ("value", "numeric") and difftest_lapack.explained(
                     lines, i, got, w, g, op_of, difftest_blas.SGEMM_OPS, compare_desc, _agree_once):

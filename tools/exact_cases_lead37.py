@@ -31,4 +31,18 @@ CASES = [
           "o5, j5 = ft.jvp(lambda x: x.exp(), (torch.ones(2),), (t,))"],
          ["o1", "j1", "chain(o1)", "o2", "chain(o2)", "o3", "a3", "chain(a3)", "o4", "o4.requires_grad", "j4",
           "chain(j4)", "o5", "j5"]),
+    # index_reduce_'s reduce check is its meta function's: before the internal-overlap error
+    case("index-reduce-inplace-checks-reduce-before-overlap",
+         ["v = torch.tensor([1, 1]).expand(2, 2)", "i = torch.tensor([0, 1])", "s = torch.tensor([[3, -3], [-2, -4]])",
+          "try:\n    v.index_reduce_(1, i, s, 'sum')\nexcept RuntimeError as e:\n    e1 = str(e)",
+          "try:\n    v.index_reduce_(1, i, s, 'prod')\nexcept RuntimeError as e:\n    e2 = str(e)"],
+         ["e1", "e2"]),
+    # hinge_embedding_loss of an integer input converts the margin with c10's overflow check
+    case("hinge-embedding-integer-margin-overflow",
+         ["x = torch.tensor([-2, 3, 0], dtype=torch.int32)", "t = torch.tensor([2, -1, 4], dtype=torch.int32)",
+          "out = []",
+          "for m in [float('inf'), float('nan'), 1e10, 2.5, -3.0]:\n    try:\n"
+          "        out.append(torch.hinge_embedding_loss(x, t, margin=m, reduction=0))\n"
+          "    except Exception as e:\n        out.append(type(e).__name__ + ': ' + str(e))"],
+         ["out"]),
 ]

@@ -625,6 +625,7 @@ def torch_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0)
 def _hinge_embedding(input, target, margin, reduction):
     zeros = const(np.zeros(input.shape, input._data.dtype))
     # ATen's ``margin - self``: a wrapped-number tensor minus self (SubBackward0, not Rsub)
+    margin = dtypes.checked_scalar(margin, input._data.dtype)  # (an integer input: c10's overflow check)
     margin_clamp = clamp_min(const(np.asarray(margin, input._data.dtype)) - input, 0)
     out_margin = where(target != 1, margin_clamp, zeros)
     out_self = where(target != -1, input, zeros)

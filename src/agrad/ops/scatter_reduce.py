@@ -264,8 +264,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
     from .._warn_once import warn_once
     from ..tensor import _scalar_name, _wrap_dim
 
-    if reduce not in ("prod", "mean", "amax", "amin"):
-        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    _reduce_named_first(input, dim, index, source, reduce)
     d = _wrap_dim(dim, max(input.ndim, 1))
     if index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: {_scalar_name(index.dtype)}")
@@ -314,4 +313,10 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
     return finish_out("index_reduce", result, out)
 
 
-method("index_reduce_")(inplace(index_reduce))
+def _reduce_named_first(self, dim, index, source, reduce, *args, **kwargs):
+    """index_reduce_'s check of ``reduce`` comes before the internal-overlap error (its meta function)."""
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+
+
+method("index_reduce_")(inplace(index_reduce, first=_reduce_named_first))

@@ -1,0 +1,40 @@
+"""The differential tester's rules of session 37: ``vml-downstream`` for a statement that is itself a
+VML op (a float32 ``cos`` of a ``tan_`` result near cos's zero)."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import difftest  # noqa: E402
+
+
+@pytest.mark.torch
+def test_a_vml_cos_of_a_vml_tan_is_documented_when_agrads_tan_explains_it():
+    """float32 tan(1.5) is VML's 14.101419 in PyTorch, the correctly rounded 14.101420 in agrad (dt37a
+    numeric:cos, seed 37000000 run): cos of it, 0.0357, magnifies the ulp to 2.7e-5 relative.  With
+    agrad's tan_ in place PyTorch's cos gives agrad's value; a cos off on its own is not covered."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x1 = torch.tensor(1.5, dtype=torch.float32, requires_grad=True)", "r7 = x1 * 1",
+             "r8 = r7.tan_()", "r9 = torch.cos(r8)"]
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    aspect, _ = difftest.compare_statement(want[3], got[3])
+    assert aspect in ("value", "numeric")
+
+    def documented(lines, got_3, self_ok=True):
+        return difftest.difftest_lapack.explained(lines, 3, got[:3] + [got_3], want[3], got_3, difftest.op_of,
+                                                  difftest.difftest_lapack.VML_OPS, difftest.compare_desc,
+                                                  difftest._agree_once, self_ok)
+    assert documented(lines, got[3])
+    assert not documented(lines, got[3], self_ok=False)  # (the rule before: a VML statement was never covered)
+    own = copy.deepcopy(got[3])
+    own["vars"]["r9"]["data"] = own["vars"]["r9"]["data"] * 1.001
+    assert not documented(lines, own)  # cos off on its own
+    assert not documented(lines[:2] + ["r8 = r7.exp2_()", "r9 = torch.cos(r8 * 7.25)"], got[3])  # no VML op before
