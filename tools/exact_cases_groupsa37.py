@@ -50,4 +50,31 @@ CASES = [
         "[x.tolist() for x in torch.linalg.svd(torch.tensor([[1.0, inf, -2.0]]))]",
         "torch.linalg.svdvals(torch.tensor([[-inf], [1.0]], dtype=torch.float64)).tolist()",
     ]),
+    # _vec_softmax / _vec_logsoftmax along another dim than the last: float64 as float32 (Sleef's exp
+    # on whole vectors of 4 inner positions within a thread's range, glibc's exp on the rest, the exps
+    # added in the dim's order; log_softmax: chunks of 128 KiB / dim_size, Sleef's log of every sum);
+    # float32's scalar exp is glibc's expf (not exp in double rounded once); the backward's exp likewise
+    case("softmax-float64-other-dim-kernel", [
+        "x = torch.tensor([[[-0.0, -2.75, 2.75, 1.75], [2.25, 1.75, -2.25, -2.25], [0.0, 2.25, 0.0, -0.5], [-1.5, 2.5, 1.0, -2.75]], "
+        "[[0.5, -1.5, 1.5, 2.5], [0.0, 0.25, -0.25, -1.75], [-2.25, 0.25, -1.25, 0.0], [-2.0, 1.75, 1.0, -2.5]]], "
+        "dtype=torch.float64, requires_grad=True)",
+        "torch.softmax(x, 1).sum().backward()",
+        "b = (torch.arange(20000, dtype=torch.float64) * 0.37 % 7 - 3).reshape(2000, 10)",
+        "c = (torch.arange(6000, dtype=torch.float64) * 0.61 % 9 - 4).reshape(6, 40, 25)",
+        "w = (torch.arange(6000, dtype=torch.float64) * 0.23 % 3 - 1).reshape(6, 40, 25)",
+        "cr = c.clone().requires_grad_()",
+        "torch.log_softmax(cr, 1).backward(w)",
+    ], [
+        "torch.softmax(x, 1).tolist()",
+        "x.grad.tolist()",
+        "torch.log_softmax(x, 0).tolist()",
+        "torch.softmax(b, 0)[::50].tolist()",
+        "torch.log_softmax(b, 0)[::50].tolist()",
+        "torch.softmax(b.float(), 0)[::50].tolist()",
+        "torch.log_softmax(b.float(), 0)[::50].tolist()",
+        "torch.softmax(c, 1)[:, ::8].tolist()",
+        "torch.log_softmax(c, 0)[:, ::8].tolist()",
+        "torch.softmax(c.float(), 1)[:, ::8].tolist()",
+        "cr.grad[:, ::8].tolist()",
+    ]),
 ]

@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from ..tensor import Tensor, _wrap_dim
-from . import _sleef, _vec_math
+from . import _glibc_float, _sleef, _vec_math
 from ._layout import c_order
 from ._op import Op, export
 from .nn import check_floating
@@ -66,6 +66,8 @@ def _softmax_fwd(ctx, a, dim):
         with np.errstate(all="ignore"):
             e = _sleef.sleef_exp(a - np.max(a, axis=dim, keepdims=True))
             return e * (1 / _vec_math.reduce_all_sum(e))[..., None]
+    if a.dtype == np.float64 and a.ndim and a.size:
+        return _vec_softmax(a, dim, 4, _sleef.sleef_exp, _libm_exp)
     if a.dtype != np.float16 or a.ndim == 0 or a.size == 0 or dim == a.ndim - 1:
         return _softmax_float(ctx, a, dim=dim)
     # PyTorch's kernel for another dim than the last (_vec_softmax) computes in float; its scalar
@@ -107,6 +109,13 @@ def _softmax_f32(a, dim):
     if dim == a.ndim - 1:
         e = _vec_math.sleef_expf(a - np.max(a, axis=dim, keepdims=True))
         return e * (np.float32(1) / _vec_math.reduce_all_sum(e))[..., None]
+    return _vec_softmax(a, dim, 8, _vec_math.sleef_expf, _libm_expf)
+
+
+def _vec_softmax(a, dim, step, vec_exp, libm_exp):
+    """_vec_softmax along a dim other than the last: ``step`` inner positions at once (8 floats, 4
+    doubles) with the vector exp where they fit (see _vector_lanes), libm's exp one by one
+    elsewhere; the exps added from 0 in the dim's order, each divided by the sum."""
     dim_size = a.shape[dim]
     inner = math.prod(a.shape[dim + 1:])
     x = a.reshape(-1, dim_size, inner)
@@ -114,35 +123,48 @@ def _softmax_f32(a, dim):
     shifted = (x - np.max(x, axis=1, keepdims=True)).transpose(0, 2, 1)
     out = np.empty_like(x)
     rows = out.transpose(0, 2, 1)
-    vector = _vector_lanes(x.shape[0], inner)
-    for lanes, exp in ((vector, _vec_math.sleef_expf), (~vector, _libm_expf)):
-        if lanes.any():
-            e = exp(shifted[lanes])
-            total = e[:, 0].copy()
-            for d in range(1, dim_size):  # (0 + e0 is e0)
-                total += e[:, d]
-            rows[lanes] = e / total[:, None]
+    vector = _vector_lanes(x.shape[0], inner, step, dim_size)
+    with np.errstate(all="ignore"):
+        for lanes, exp in ((vector, vec_exp), (~vector, libm_exp)):
+            if lanes.any():
+                _softmax_lanes(rows, lanes, exp(shifted[lanes]), dim_size)
     return out.reshape(a.shape)
 
 
+def _softmax_lanes(rows, lanes, e, dim_size):
+    rows[lanes] = e / _sum_in_order(e)[:, None]
+
+
+def _sum_in_order(e):
+    """The rows of e (lanes, dim) summed from 0 one element after the other, as the kernels'
+    loops over the dim add them (accumulate's running sums are those additions; 0 + e0 is e0 but
+    for a -0.0, which x + 0.0 makes +0.0)."""
+    return np.add.accumulate(e, axis=1)[:, -1] + e.dtype.type(0)
+
+
+def _libm_exp(v):
+    return _sleef.libm("exp", v)
+
+
 def _libm_expf(v):
-    return _vec_math.libm_float(np.exp, v)
+    """std::exp(float): glibc's expf (not always exp in double rounded once: 3 in 10,000 differ)."""
+    return _glibc_float.expf(v)
 
 
-def _vector_lanes(outer, inner):
+def _vector_lanes(outer, inner, step=8, dim_size=1):
     """Which of the outer x inner positions _vec_softmax gives its vector code: within a
-    thread's range (every thread has one: a grain size of 0), 8 positions at once while 8
-    are left both in the row and in the range."""
+    thread's range (parallel_for's with a grain of GRAIN_SIZE / dim_size), ``step`` positions at
+    once while that many are left both in the row and in the range."""
     lanes = np.zeros((outer, inner), bool)
-    lanes[:, :inner - inner % 8] = True  # a whole row in one range
+    lanes[:, :inner - inner % step] = True  # a whole row in one range
     flat = lanes.reshape(-1)
     for begin, end in _vec_math.parallel_chunks(outer * inner, 0):
         # the range's first and last rows may be cut short
         first = min(inner - begin % inner, end - begin)
-        flat[begin:begin + first] = np.arange(first) < first - first % 8
+        flat[begin:begin + first] = np.arange(first) < first - first % step
         last = end % inner
         if last and end - last >= begin + first:
-            flat[end - last:end] = np.arange(last) < last - last % 8
+            flat[end - last:end] = np.arange(last) < last - last % step
     return lanes
 
 
@@ -211,6 +233,8 @@ def _log_softmax_fwd(ctx, a, dim):
         with np.errstate(all="ignore"):
             total = _vec_math.reduce_all_sum(_sleef.sleef_exp(a - mx))[..., None]
             return (a - mx) - _sleef.sleef_log(total)
+    if a.dtype == np.float64 and a.ndim and a.size:
+        return _vec_logsoftmax(a, dim, 4, _sleef.sleef_exp, _libm_exp, _sleef.sleef_log)
     if a.dtype == np.float16 and a.ndim and a.size and dim == a.ndim - 1:
         return _log_softmax_f16_lastdim(a)
     return _log_softmax_float(ctx, a, dim=dim)
@@ -242,33 +266,42 @@ def _log_softmax_float(ctx, a, dim):
 def _log_softmax_f32(a, dim):
     """log_softmax of a float32 array as PyTorch's AVX2 kernels compute it: x - max - log(sum of
     exp(x - max)). Along the last dim (_vec_log_softmax_lastdim): the vector code's exp and log
-    (Sleef's), the sum as vec::reduce_all adds it. Along another (_vec_log_softmax): the vector
-    code for 8 inner positions at once where a whole vector fits (as softmax's), libm's exp and
-    log one by one elsewhere, the exps added in the dim's order."""
-    mx = np.max(a, axis=dim, keepdims=True)
-    with np.errstate(all="ignore"):
-        if dim == a.ndim - 1:
+    (Sleef's), the sum as vec::reduce_all adds it. Along another: :func:`_vec_logsoftmax`."""
+    if dim == a.ndim - 1:
+        mx = np.max(a, axis=dim, keepdims=True)
+        with np.errstate(all="ignore"):
             total = _vec_math.reduce_all_sum(_vec_math.sleef_expf(a - mx))[..., None]
             return (a - mx) - _vec_math.sleef_logf(total)
-        dim_size = a.shape[dim]
-        inner = math.prod(a.shape[dim + 1:])
-        x = a.reshape(-1, dim_size, inner)
-        m = mx.reshape(x.shape[0], 1, inner)
+    return _vec_logsoftmax(a, dim, 8, _vec_math.sleef_expf, _libm_expf, _vec_math.sleef_logf)
+
+
+def _vec_logsoftmax(a, dim, step, vec_exp, libm_exp, vec_log):
+    """_vec_logsoftmax along a dim other than the last: the inner positions in chunks of
+    128 KiB / dim_size / itemsize (a multiple of ``step``: 8 floats, 4 doubles), each chunk's
+    whole vectors with the vector exp, its last size % step positions with libm's; the exps added
+    from 0 in the dim's order, the vector log (vec::map: a partial vector too) of every sum."""
+    dim_size = a.shape[dim]
+    inner = math.prod(a.shape[dim + 1:])
+    x = a.reshape(-1, dim_size, inner)
+    vector = np.broadcast_to(_chunk_lanes(inner, dim_size, step, a.itemsize), (x.shape[0], inner))
+    with np.errstate(all="ignore"):
+        m = np.max(x, axis=1, keepdims=True)
         shifted = (x - m).transpose(0, 2, 1)
-        lse = np.empty((x.shape[0], inner), np.float32)
-        vector = _vector_lanes(x.shape[0], inner)
-        for lanes, exp, log in ((vector, _vec_math.sleef_expf, _vec_math.sleef_logf), (~vector, _libm_expf, _libm_logf)):
+        total = np.empty((x.shape[0], inner), a.dtype)
+        for lanes, exp in ((vector, vec_exp), (~vector, libm_exp)):
             if lanes.any():
-                e = exp(shifted[lanes])
-                total = e[:, 0].copy()
-                for d in range(1, dim_size):
-                    total += e[:, d]
-                lse[lanes] = log(total)
-        return ((x - m) - lse[:, None, :]).reshape(a.shape)
+                total[lanes] = _sum_in_order(exp(shifted[lanes]))
+        return ((x - m) - vec_log(total)[:, None, :]).reshape(a.shape)
 
 
-def _libm_logf(v):
-    return _vec_math.libm_float(np.log, v)
+def _chunk_lanes(inner, dim_size, step, itemsize):
+    """Which inner positions the log_softmax kernels along another dim than the last give their
+    vector code: the inner positions go in chunks of 128 KiB / dim_size / itemsize (a multiple
+    of ``step``, at least one), each chunk's whole vectors."""
+    chunk = max(131072 // dim_size // itemsize, step) // step * step
+    at = np.arange(inner)
+    size = np.minimum(chunk, inner - at // chunk * chunk)
+    return at % chunk < size - size % step
 
 
 _log_softmax = Op("LogSoftmaxBackward0", _log_softmax_fwd, saves=("result",))
@@ -296,20 +329,15 @@ def _log_softmax_backward_kernel(g, y, dim):
         total = _vec_math.reduce_all_sum(g)[..., None]
         e = _vec_math.sleef_expf(y) if f32 else _sleef.sleef_exp(y)
     else:
-        gm = np.moveaxis(g, dim, 0)
-        total = np.zeros(gm.shape[1:], g.dtype)
-        for d in range(gm.shape[0]):
-            total = total + gm[d]
-        total = np.expand_dims(total, dim)
-        e = np.exp(y)
-        if f32:
-            inner = math.prod(g.shape[dim + 1:])
-            e = _libm_expf(y)
-            cut = inner - inner % 8
-            if cut:
-                yv = y.reshape(y.shape[:dim + 1] + (inner,))
-                ev = e.reshape(yv.shape)
-                ev[..., :cut] = _vec_math.sleef_expf(yv[..., :cut])
+        # (from 0 in the dim's order: accumulate's running sums, a -0.0 made +0.0)
+        total = np.add.accumulate(g, axis=dim).take([-1], axis=dim) + g.dtype.type(0)
+        inner = math.prod(g.shape[dim + 1:])
+        yv = y.reshape(y.shape[:dim + 1] + (inner,))
+        vector = _chunk_lanes(inner, g.shape[dim], 8 if f32 else 4, g.itemsize)
+        e = np.empty_like(yv)
+        e[..., vector] = (_vec_math.sleef_expf if f32 else _sleef.sleef_exp)(yv[..., vector])
+        e[..., ~vector] = (_libm_expf if f32 else _libm_exp)(yv[..., ~vector])
+        e = e.reshape(y.shape)
     return _vec_math.fma(-e, total, g)
 
 
