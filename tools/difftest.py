@@ -228,6 +228,9 @@ def diff_program(lines: list[str]):
             if not name and aspect == "grad-numeric" and difftest_lapack.sqrt_inside_gradient(
                     lines, i, w, g, op_of, _agrees_but_where):
                 name = "vml-sqrt-gradient"
+            if not name and aspect in ("numeric", "grad-numeric") and difftest_lapack.cos_inside_gradient(
+                    lines, i, w, g, op_of, _agrees_but_where):
+                name = "vml-sinc-gradient"
             if name:
                 return f"{DOCUMENTED}:{name}:{op_of(lines[i])}", i, detail
             return f"{aspect}:{op_of(lines[i])}", i, detail

@@ -149,6 +149,30 @@ def zero_gradient_noise(lines, want, i, w_obs, g_obs, op_of, lapack_ops, agrees_
     return agrees_but_where(w_obs, g_obs, allowed)
 
 
+#: ops whose backward formula takes MKL VML's cos and sin in PyTorch: sinc's (x pi cos(x pi) - sin(x pi))
+#: / (x^2 pi), where the subtraction cancels, so cos's last bit moves the gradient's ~5e-6 relative
+COS_INSIDE_GRADIENT_OPS = {"sinc", "sinc_"}
+
+
+def cos_inside_gradient(lines, i, w_obs, g_obs, op_of, agrees_but_where) -> bool:
+    """``vml-sinc-gradient``: statement ``i`` is (or ends in) a ``backward``/``grad`` of a program that
+    called ``sinc``/``sinc_``, and every gradient that differs is within 1000 ulps (of its dtype's 1.0:
+    1.2e-4 float32, 2.2e-13 float64) of its tensor's largest finite magnitude."""
+    import numpy as np
+
+    last = lines[i].strip().splitlines()[-1]
+    if not _BACKWARD.search(last) or not any(op_of(lines[j]) in COS_INSIDE_GRADIENT_OPS for j in range(i)):
+        return False
+
+    def allowed(w, g):
+        finite = np.isfinite(w)
+        scale = float(np.abs(w[finite]).max(initial=0.0))
+        tol = 1000 * float(np.finfo(w.dtype).eps) if w.dtype.kind == "f" else 0.0
+        with np.errstate(all="ignore"):
+            return finite & np.isfinite(g) & (np.abs(w - g) <= tol * scale)
+    return agrees_but_where(w_obs, g_obs, allowed)
+
+
 #: ops whose float32 result goes through PyTorch's sqrt kernel (MKL VML's vsSqrt): lp_pool's pow(1 / 2)
 SQRT_INSIDE_OPS = {"lp_pool1d", "lp_pool2d", "lp_pool3d"}
 

@@ -750,3 +750,28 @@ def test_lp_pool_sqrt_last_bit_in_a_gradient_is_documented():
     assert documented(lines, want, got)
     assert not documented(lines, want, far)
     assert not documented([lines[0], "r = x.exp()", lines[2]], want, got)
+
+
+def test_sinc_cos_last_bit_in_a_gradient_is_documented():
+    """sinc's backward takes VML's cos in PyTorch, where x pi cos(x pi) - sin(x pi) cancels
+    (docs/semantics.md, vml-sinc-gradient): a later gradient within 1000 ulps of its largest
+    magnitude is documented, as a grad's tuple or a .grad; not further, not without a sinc, not
+    for a statement that takes no gradient. And the replay of the difftest group fires it."""
+    lines = ["x = torch.tensor([[1.5, -0.0625]], requires_grad=True)", "r = x.sinc()",
+             "g = torch.autograd.grad(r.sum(), [x], create_graph=True)"]
+    want, got = _tensor_obs(g=[[-0.2, 0.30254590]]), _tensor_obs(g=[[-0.2, 0.30254683]])
+    far = _tensor_obs(g=[[-0.2, 0.3027]])
+
+    def documented(lines, w, g):
+        return difftest.difftest_lapack.cos_inside_gradient(lines, 2, w, g, difftest.op_of,
+                                                            difftest._agrees_but_where)
+    assert documented(lines, want, got)
+    assert not documented(lines, want, far)
+    assert not documented([lines[0], "r = x.exp()", lines[2]], want, got)
+    assert not documented(lines[:2] + ["g = r * 2"], want, got)
+    program = ["x5 = (torch.tensor([[[2.75, 1.75, -1.75, -1.5], [1.25, 1.5, -0.25, 0.0]]], "
+               "dtype=torch.float32)).requires_grad_()",
+               "r6 = F.interpolate(x5, scale_factor=2.0, mode='linear')", "r11 = r6.sinc_()",
+               "gs12 = torch.autograd.grad(r6.sum(), [x5], create_graph=True, allow_unused=True)"]
+    found = difftest.diff_program(program)
+    assert found is not None and found[0] == "documented:vml-sinc-gradient:grad", found
