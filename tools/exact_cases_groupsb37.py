@@ -57,4 +57,22 @@ def cases(graph: str) -> list[dict]:
               "r10[None] = 0.5",
               "torch.special.ndtr(r6).sum().backward(create_graph=True)"],
              ["write(0)", "write(1)", "write(2)", "write(3)", "shape_of(h.grad.grad_fn)"]),
+        case("vector-norm-2-in-the-kernels-order",  # is_reduce_lastdim after coalescing, else NormTwoOps in order
+             ["x1 = torch.tensor([[[0.75, 1.25, -2.0, 1.5], [-1.5, 3.0, -0.5, -1.0], [0.75, 2.5, -1.75, 2.0]], "
+              "[[1.0, -2.0, 1.0, -0.5], [2.0, -3.0, 0.0, 3.0], [0.0, -2.25, 2.5, 0.0]]], dtype=torch.float64, "
+              "requires_grad=True)",
+              "r5 = torch.linalg.matrix_norm(x1.deg2rad(), dtype=torch.float64)",
+              "gs = torch.autograd.grad(r5.sum(), [x1], create_graph=True)",
+              "gs[0].pow(2).sum().backward()",
+              "g = torch.Generator().manual_seed(3)",
+              "a = torch.randn(3, 5, 7, generator=g, dtype=torch.float64)",
+              "b = torch.randn(2, 3, 1, 5, generator=g)",
+              "c = torch.tensor([[5.0], [-1e200]], dtype=torch.float64)"],
+             ["r5.tolist()", "x1.grad", "[v.hex() for v in torch.linalg.vector_norm(a, dim=(0, 2)).tolist()]",
+              "[v.hex() for v in torch.linalg.vector_norm(a, dim=(1, 2)).tolist()]",
+              "[v.hex() for v in torch.linalg.vector_norm(a.transpose(0, 2), dim=0).flatten().tolist()]",
+              "[v.hex() for v in torch.linalg.vector_norm(a[..., ::2], dim=(0, 1), dtype=torch.float64).tolist()]",
+              "torch.linalg.vector_norm(b, dim=(1, 3)).flatten().tolist()",
+              "torch.linalg.vector_norm(b.half(), dim=(0, 1)).flatten().tolist()",
+              "torch.linalg.vector_norm(c, dim=1)", "torch.linalg.vector_norm(c[1])", "torch.norm(c, dim=1)"]),
     ]

@@ -15,11 +15,13 @@ import numpy as np
 
 from .._warn_once import warn_once
 from .. import dtypes
+from .._dense import dense
 from .._limits import check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
-from ._layout import c_order
+from ._layout import c_order, reorder_dimensions, torch_strides
 from ._op import FUNCTIONS, LINALG, Op, export, finish_out, inplace, method
+from ._reduce_ties import _dims as _reduce_dims
 from ..autograd.graph import should_compute_output
 from .comparison import isnan
 from .reductions import _axes, _quiet, _unsqueeze_dims
@@ -387,39 +389,57 @@ export("norm", linalg=True, torch=False)(_linalg_norm)
 # vector norm: torch.norm, Tensor.norm, torch.linalg.vector_norm
 # ---------------------------------------------------------------------------
 
-def _norm2_lastdim(x, a, axes, keepdim):
-    """The 2-norm of float64 or float32 ``x`` (|a|) over its last dim (or all of it), ``a``
-    C-contiguous, as ATen's reduce-lastdim kernel computes it: vectors of squares (4 float64 or 8
-    float32 lanes) added lane by lane, the lanes folded left to right, then each leftover element's
-    square fused into the sum (``acc + x * x`` in one rounding; float32's first four leftovers
-    are the compiler's vector block: their squares rounded, then added in order); None for another
-    reduction. (3,000 random float32 rows of 1-70 elements: all equal to PyTorch's.)"""
-    if type(a) is not np.ndarray or not a.flags.c_contiguous or not a.ndim or not 0 < a.size < _vec_math.GRAIN_SIZE:
+def _norm2(x, layout, axes, keepdim):
+    """The 2-norm of float64 or float32 ``x`` (|input|) over ``axes`` in the order of ATen's CPU kernel, or
+    None (over GRAIN_SIZE elements, a layout with negative strides).  TensorIterator orders the dims
+    (``layout``: the input's strides) reduced ones first and merges the contiguous ones; reduced into
+    one dim of contiguous rows (is_reduce_lastdim), each row is read as vectors of squares (4 float64
+    or 8 float32 lanes) added lane by lane, the lanes folded left to right, then each leftover
+    element's square fused into the sum (``acc + x * x`` in one rounding; float32's first four
+    leftovers are the compiler's vector block: their squares rounded, then added in order); any other
+    reduction adds each square, rounded, one after the other in the iteration's order
+    (binary_kernel_reduce with NormTwoOps).  (``lastdim``: whether the row path may run: the input's
+    dtype is the result's, float32 or float64.)"""
+    if type(layout) is not np.ndarray or not layout.ndim or not 0 < layout.size < _vec_math.GRAIN_SIZE \
+            or min(layout.strides) < 0:
         return None
-    if tuple(axes) == tuple(range(a.ndim)):
-        rows = x.reshape(1, -1)
-    elif tuple(axes) == (a.ndim - 1,):
-        rows = x.reshape(-1, a.shape[-1])
-    else:
-        return None
+    axes = set(axes)
+    dims = _reduce_dims(layout, axes)  # (coalesced, fastest first: size, input stride, output stride)
+    out_strides, step = [0] * layout.ndim, 1
+    for i in reversed(range(layout.ndim)):
+        out_strides[i] = 0 if i in axes else step
+        step *= 1 if i in axes else layout.shape[i]
+    order = reorder_dimensions(layout.ndim, layout.shape, [out_strides, [s // layout.itemsize for s in
+                                                                            torch_strides(layout)]], reduction=True)
+    kept = [d for d in range(layout.ndim) if d not in axes]
+    # each output's elements in the order the kernel visits them
+    rows = np.transpose(x, kept + [d for d in reversed(order) if d in axes]).reshape(
+        int(np.prod([x.shape[d] for d in kept])), -1)
     n = rows.shape[1]
-    lanes = 32 // x.dtype.itemsize
-    full = n - n % lanes
-    acc = np.zeros((rows.shape[0], lanes), x.dtype)
-    for k in range(0, full, lanes):
-        block = rows[:, k:k + lanes]
-        acc = acc + block * block
-    total = acc[:, 0]
-    for j in range(1, lanes):
-        total = total + acc[:, j]
-    if lanes == 8 and n - full >= 4:  # float32: the compiler's 4-wide block of the tail, squares rounded
-        for d in range(full, full + 4):
+    lastdim = x.dtype == layout.dtype and x.dtype in (np.float32, np.float64) and \
+        sum(d[2] == 0 for d in dims) == 1 and dims[0][2] == 0 and dims[0][0] > 1 and dims[0][1] == 1
+    if lastdim:
+        lanes = 32 // x.dtype.itemsize
+        full = n - n % lanes
+        acc = np.zeros((rows.shape[0], lanes), x.dtype)
+        for k in range(0, full, lanes):
+            block = rows[:, k:k + lanes]
+            acc = acc + block * block
+        total = acc[:, 0]
+        for j in range(1, lanes):
+            total = total + acc[:, j]
+        if lanes == 8 and n - full >= 4:  # float32: the compiler's 4-wide block of the tail, squares rounded
+            for d in range(full, full + 4):
+                total = total + rows[:, d] * rows[:, d]
+            full += 4
+        for d in range(full, n):
+            total = _vec_math.fma(rows[:, d], rows[:, d], total)
+    else:
+        total = np.zeros(rows.shape[0], x.dtype)
+        for d in range(n):
             total = total + rows[:, d] * rows[:, d]
-        full += 4
-    for d in range(full, n):
-        total = _vec_math.fma(rows[:, d], rows[:, d], total)
-    shape = tuple(1 if i in axes else m for i, m in enumerate(a.shape)) if keepdim else \
-        tuple(m for i, m in enumerate(a.shape) if i not in axes)
+    shape = tuple(1 if i in axes else m for i, m in enumerate(x.shape)) if keepdim else \
+        tuple(m for i, m in enumerate(x.shape) if i not in axes)
     return np.sqrt(total).reshape(shape)
 
 
@@ -439,14 +459,18 @@ def _vector_norm_fwd(ctx, a, ord, axes, keepdim, dtype, every=False):
             r = np.sum(work != 0, axis=axes, keepdims=keepdim)
         elif ord == 1:
             r = np.sum(work, axis=axes, keepdims=keepdim)
-        elif ord == 2:
-            r = _norm2_lastdim(work, a, axes, keepdim) if a.dtype == work.dtype else None
-            if r is None:
-                r = np.sqrt(np.sum(work * work, axis=axes, keepdims=keepdim))
         elif (all(x.shape[i] == 1 for i in axes) and (a.ndim or every)):
             # one element per result: PyTorch's reduction passes it through, unpowered (p = 0.001
-            # or NaN give |x|); a 0-d tensor with a dim (pairwise_distance's, norm(x, p, -1)) is computed
+            # or NaN give |x|, p = 2 of 1e200 no inf); a 0-d tensor with a dim (pairwise_distance's,
+            # norm(x, p, -1)) is computed
             r = np.sum(work, axis=axes, keepdims=keepdim)
+        elif ord == 2:
+            # (the input ATen reads: ``a`` itself, or ``a`` cast to the result's dtype: to()'s copy keeps
+            # a dense tensor's strides, C order for another)
+            r = _norm2(work, a if a.dtype == x.dtype else x if type(a) is not np.ndarray or dense(a) else
+                       np.ascontiguousarray(x), axes, keepdim)
+            if r is None:
+                r = np.sqrt(np.sum(work * work, axis=axes, keepdims=keepdim))
         else:
             r = np.sum(work ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
     if x.size == 0:  # PyTorch fills the norm of an empty tensor with zeros (a NaN ord too)
