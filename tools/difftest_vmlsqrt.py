@@ -45,7 +45,9 @@ def rounded_root_explains(lines: list[str], i: int, stmt: str, want: dict, got: 
         return False
     seen = []
 
-    def watch(input1, input2, target, margin=0.0, reduction=1):
+    # (torch.cosine_embedding_loss without a reduction reduces nothing: its schema's default "Mean"
+    # is not an int to Python's argument parser, which takes 0, none)
+    def watch(input1, input2, target, margin=0.0, reduction=0):
         seen.append(_rounded_root_loss(input1, input2, target, margin, reduction))
         return seen[-1]
 

@@ -1,0 +1,39 @@
+"""The differential tester's rules touched by session 37's groupsa37: ``vml-sqrt-inside`` for a
+``torch.cosine_embedding_loss`` called without a reduction (which reduces nothing)."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import difftest  # noqa: E402
+
+
+@pytest.mark.torch
+def test_vml_sqrt_inside_replays_torch_cosine_embedding_loss_without_a_reduction():
+    """torch.cosine_embedding_loss(x, y, t, 0.5) gives one loss a row (its schema's default "Mean" is
+    not an int to Python's parser: none); the rule's replay must do the same, or a VML root's ulp
+    (sqrt(9.0625 * 5), 1 - cos = 0.03438425 against agrad's 0.03438419, difftest dt36b) stays
+    undocumented. An agrad value off on its own is still a difference."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x11 = (torch.tensor([[-2.0, 2.25], [0.25, 0.25]], dtype=torch.float32)).requires_grad_()",
+             "x12 = (torch.tensor([[-1.0, 2.0], [0.5, float('inf')]], dtype=torch.float32)).requires_grad_()",
+             "x13 = (torch.tensor([2.75, -1.0], dtype=torch.float32).sign() + 0.5).sign()",
+             "r14 = torch.cosine_embedding_loss(x11, x12, x13, 0.5)"]
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    assert want[3]["vars"]["r14"]["shape"] == [2]
+    aspect, _ = difftest.compare_statement(want[3], got[3])
+    assert aspect == "numeric"
+    program = (lines, want, 3)
+    assert difftest.documented(aspect, lines[3], want[3], got[3], program) == "vml-sqrt-inside"
+    own = copy.deepcopy(got[3])
+    own["vars"]["r14"]["data"] = own["vars"]["r14"]["data"] * np.float32(1 + 1e-5)
+    assert difftest.documented(*difftest.compare_statement(want[3], own)[:1], lines[3], want[3], own, program) is None
