@@ -75,4 +75,15 @@ def cases(graph: str) -> list[dict]:
               "torch.linalg.vector_norm(b, dim=(1, 3)).flatten().tolist()",
               "torch.linalg.vector_norm(b.half(), dim=(0, 1)).flatten().tolist()",
               "torch.linalg.vector_norm(c, dim=1)", "torch.linalg.vector_norm(c[1])", "torch.norm(c, dim=1)"]),
+        case("ldexp-float-exponent-takes-mul-layout",  # at::mul(self, at::pow(2.0, other))'s own layout
+             ["base = torch.arange(8.0).reshape(4, 2, 1) / 4",
+              "def run(sv, k):\n    o = [base.permute(2, 0, 1), base.permute(2, 0, 1).transpose(1, 2), base.permute(2, 1, 0),"
+              " torch.arange(8.0).reshape(2, 4).t()][k].detach().requires_grad_()\n"
+              "    s = sv.clone().requires_grad_()\n    r = torch.ldexp(s, o)\n"
+              "    g = torch.arange(float(r.numel())).reshape(r.shape)\n"
+              "    gs = torch.autograd.grad(r, [s, o], g.transpose(0, -1).contiguous().transpose(0, -1))\n"
+              "    return r.stride(), [x.stride() for x in gs], [x.tolist() for x in gs]"],
+             ["run(torch.tensor(1.5), 0)", "run(torch.tensor([1.5, 2.0]), 1)", "run(torch.ones(1, 4, 2), 0)",
+              "run(torch.tensor([[1.5], [2.0], [3.0], [4.0]]), 2)", "run(torch.tensor(1.5), 3)",
+              "torch.ldexp(torch.tensor(1.5), base.permute(2, 0, 1).long()).stride()"]),
     ]

@@ -147,6 +147,13 @@ _ldexp = Op("LdexpBackward0", _ldexp_fwd, inputs=("self", "other"), saves=("othe
             saves_for={"other": (0,)}, iterated=True)
 
 
+# a floating exponent: the result is mul(self, pow(2.0, other))'s own, laid out as that mul lays it out
+# (an integer one: PyTorch's ldexp kernel's TensorIterator layout)
+_ldexp_float = Op("LdexpBackward0", _ldexp_fwd, inputs=("self", "other"), saves=("other", "result"),
+                  saves_for={"other": (0,)})
+
+
+@_ldexp_float.derivative
 @_ldexp.derivative
 def _(ctx, grad):
     from .nn import mul_scalar
@@ -183,7 +190,8 @@ def _ldexp_to(input, other, out, warn):
                       "future PyTorch release outputs will not be resized unless they have zero elements. You can "
                       "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
                       UserWarning, stacklevel=3)
-    return finish_out("ldexp", _ldexp.apply((input, other), (input._data, other._data), {"dtype": d.numpy}), out)
+    op = _ldexp_float if other.dtype.is_floating_point else _ldexp
+    return finish_out("ldexp", op.apply((input, other), (input._data, other._data), {"dtype": d.numpy}), out)
 
 
 method("nextafter_")(inplace(nextafter, partial=True))
