@@ -45,4 +45,22 @@ CASES = [
           "        out.append(torch.hinge_embedding_loss(x, t, margin=m, reduction=0))\n"
           "    except Exception as e:\n        out.append(type(e).__name__ + ': ' + str(e))"],
          ["out"]),
+    # x[i, j] = v / index_put_ with several index tensors meeting a bad entry: index_put's kernel has written
+    # the entries before it (C order over the dims before, the broadcast index, the dims after; index tensors
+    # apart: the broadcast dims first), each index tensor checked in turn
+    case("index-put-several-index-tensors-writes-before-the-bad-entry",
+         ["def put(x, i, v):\n    x[i] = v",
+          "def probe(f, shape=(2, 3, 4)):\n    x = torch.arange(float(torch.Size(shape).numel())).reshape(shape)\n"
+          "    try:\n        f(x)\n    except IndexError as e:\n        return str(e), x.flatten().tolist()\n"
+          "    return None, x.flatten().tolist()",
+          "t = torch.tensor",
+          "r = [probe(lambda x: put(x, (t([0, 1, 1, 0]), t([2, 0, 5, 1])), -1.)),\n"
+          "     probe(lambda x: put(x, (t([0, 1, 1, 0]), t([2, 0, 1, 1]), t([3, 1, 4, 0])), t([-1., -2, -3, -4]))),\n"
+          "     probe(lambda x: put(x, (slice(None), t([[0, 2], [1, 7]]), t([1, 3])), -5.)),\n"
+          "     probe(lambda x: put(x, (t([0, 3]), t([[1], [2]])), t([-1., -2, -3, -4]))),\n"
+          "     probe(lambda x: x.index_put_((t([1, 1, 9]), t([2, 2, 1])), t(10.), accumulate=True)),\n"
+          "     probe(lambda x: put(x, (t([1, -3, 0]), slice(None), t([-1, 2, 0])), -7.)),\n"
+          "     probe(lambda x: put(x, (slice(None), t([0, 1, 1]), 0, t([1, 2, 9])), -1.), (2, 2, 3, 4)),\n"
+          "     probe(lambda x: put(x, (slice(None), t([0, 1, 1]), slice(None), t([1, 2, 9])), -1.), (2, 2, 3, 4))]"],
+         ["r"]),
 ]

@@ -110,37 +110,48 @@ def assigned(assign, target, index, value, *rest, into=None):
 
 
 def _index_put_prefix(shape, index, value, accumulate=False):
-    """index_put's kernel visits the indexing result (the dims sliced before the index tensor, the
-    index's, the dims after) in C order: at the first position of the dims before, the index's
-    entries before the bad one, with every position of the dims after.  Full slices, ints and one
-    integer index tensor only (else None: nothing written)."""
+    """index_put's kernel visits the indexing result (the dims sliced before the index tensors, their
+    broadcast shape, the dims after; index tensors apart: the broadcast shape, then every sliced dim)
+    in C order, checking each index tensor's entry in turn: at the first position of the dims before,
+    the broadcast entries before the first bad one, with every position of the dims after.  Full
+    slices, ints and integer index tensors only (else None: nothing written)."""
     from ..tensor import Tensor
 
     items = index if isinstance(index, tuple) else (index,)
-    pre, post, fixed, tensor_dim, idx = [], [], {}, None, None
+    pre, post, fixed, tensor_dims, idxs = [], [], {}, [], []
     for d, item in enumerate(items):
         if isinstance(item, slice) and item == slice(None):
-            (pre if tensor_dim is None else post).append(d)
+            (pre if not tensor_dims else post).append(d)
         elif type(item) is int and -shape[d] <= item < shape[d]:
             fixed[d] = item
-        elif isinstance(item, Tensor) and idx is None and item._data.dtype.kind in "iu":
-            tensor_dim, idx = d, np.asarray(item._data)
+        elif isinstance(item, Tensor) and item._data.dtype.kind in "iu":
+            tensor_dims.append(d)
+            idxs.append(np.asarray(item._data))
         else:
             return None
-    if idx is None or len(items) > len(shape) or any(shape[d] == 0 for d in pre):
+    if tensor_dims and any(d < tensor_dims[-1] for d in post):  # a slice between index tensors (ints are
+        pre, post = [], sorted(pre + post)  # selects, made first): the broadcast dims come first, every slice after
+    if not idxs or len(items) > len(shape) or any(shape[d] == 0 for d in pre):
         return None
-    post += range(len(items), len(shape))
-    size = shape[tensor_dim]
-    flat = idx.reshape(-1)
-    count = first_bad(flat, -size, size)
     try:
-        values = np.broadcast_to(np.asarray(value._data if isinstance(value, Tensor) else value),
-                                 [shape[d] for d in pre] + list(idx.shape) + [shape[d] for d in post])
+        idxs = np.broadcast_arrays(*idxs)
     except ValueError:
         return None
-    values = values[(0,) * len(pre)].reshape((-1,) + values.shape[len(pre) + idx.ndim:])[:count]
-    good = np.where(flat[:count] < 0, flat[:count] + size, flat[:count])
-    where = tuple(fixed.get(d, 0) if d in fixed or d in pre else good if d == tensor_dim else slice(None)
+    post += range(len(items), len(shape))
+    bshape = idxs[0].shape
+    flats = [i.reshape(-1) for i in idxs]
+    bad = np.zeros(flats[0].shape, bool)
+    for d, flat in zip(tensor_dims, flats):
+        bad |= (flat < -shape[d]) | (flat >= shape[d])
+    count = int(np.argmax(bad)) if bad.any() else len(bad)
+    try:
+        values = np.broadcast_to(np.asarray(value._data if isinstance(value, Tensor) else value),
+                                 [shape[d] for d in pre] + list(bshape) + [shape[d] for d in post])
+    except ValueError:
+        return None
+    values = values[(0,) * len(pre)].reshape((-1,) + values.shape[len(pre) + len(bshape):])[:count]
+    good = {d: np.where(f[:count] < 0, f[:count] + shape[d], f[:count]) for d, f in zip(tensor_dims, flats)}
+    where = tuple(fixed.get(d, 0) if d in fixed or d in pre else good[d] if d in good else slice(None)
                   for d in range(len(shape)))
 
     def write(a):
