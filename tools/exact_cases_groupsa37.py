@@ -77,4 +77,20 @@ CASES = [
         "torch.softmax(c.float(), 1)[:, ::8].tolist()",
         "cr.grad[:, ::8].tolist()",
     ]),
+    # float32 lstsq (gelsy) of a full-column-rank A: MKL's sgelsy in float32 (geqr2's reflectors, orm2r's
+    # larf adding each w from the last row up, back substitution dividing for one column of B and by the
+    # reciprocal for more); was numpy's QR in double (0.009900983 where PyTorch's cancellation gives
+    # 0.009900916, difftest dt37a numeric:lstsq)
+    case("lstsq-float32-gelsy-steps", [
+        "a = torch.tensor([[-2.25], [-2.75]])",
+        "b = torch.tensor([[-2.5], [2.0]])",
+        "c = torch.tensor([[1.5, -0.75], [2.0, 0.5], [-1.25, 2.75], [0.25, -3.0]])",
+        "d = torch.tensor([[-1.0, 2.5], [0.5, 0.25], [3.0, -2.0], [1.75, 1.0]])",
+    ], [
+        "torch.linalg.lstsq(a, b).solution.tolist()",
+        "torch.linalg.lstsq(a, torch.cat([b, b * 3 - 1], 1)).solution.tolist()",
+        "torch.linalg.lstsq(c, d).solution.tolist()",
+        "torch.linalg.lstsq(c, d[:, :1]).solution.tolist()",
+        "torch.linalg.lstsq(c[:3, :1], d[:3, 1:]).solution.tolist()",
+    ]),
 ]
