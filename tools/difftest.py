@@ -203,7 +203,8 @@ def diff_program(lines: list[str]):
         if found:
             aspect, detail = found
             name = documented(aspect, lines[i], w, g, (lines, want, i))
-            if not name and aspect in ("value", "numeric") and difftest_lapack.explained(
+            storage = aspect == "repr" and op_of(lines[i]) == "untyped_storage"  # (a LAPACK result's bytes)
+            if not name and (aspect in ("value", "numeric") or storage) and difftest_lapack.explained(
                     lines, i, got, w, g, op_of, CONDITIONED_OPS, compare_desc, _agree_once):
                 name = "lapack-downstream"
             if not name and aspect in ("value", "numeric") and difftest_lapack.explained(

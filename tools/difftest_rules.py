@@ -156,7 +156,7 @@ def _agree_once(want: dict, got: dict, neutral) -> bool:
 CONDITIONED_OPS = {"pinv", "pinverse", "svd", "svdvals", "lstsq", "det", "slogdet", "logdet", "inv", "inverse",
                    "solve", "eigh", "eigvalsh", "cond",
                    # (session 30's LAPACK family: MKL's blocked kernels round otherwise past small sizes)
-                   "inv_ex", "solve_ex", "cholesky_ex", "cholesky_solve", "cholesky_inverse", "triangular_solve",
+                   "inv_ex", "solve_ex", "cholesky", "cholesky_ex", "cholesky_solve", "cholesky_inverse", "triangular_solve",
                    "geqrf", "householder_product", "orgqr", "ormqr", "tensorinv", "tensorsolve", "nuclear_norm"}
 
 

@@ -37,3 +37,29 @@ def test_vml_sqrt_inside_replays_torch_cosine_embedding_loss_without_a_reduction
     own = copy.deepcopy(got[3])
     own["vars"]["r14"]["data"] = own["vars"]["r14"]["data"] * np.float32(1 + 1e-5)
     assert difftest.documented(*difftest.compare_statement(want[3], own)[:1], lines[3], want[3], own, program) is None
+
+
+@pytest.mark.torch
+def test_lapack_downstream_covers_the_bytes_of_a_cholesky_factor_only_as_the_replay_gives_them():
+    """untyped_storage() of a float32 cholesky factor shows MKL's last bit (0.71648771 against agrad's
+    0.71648777, run dt37a): documented as lapack-downstream when PyTorch's replay with agrad's factor
+    gives agrad's bytes; other bytes are not."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x5 = torch.tensor([[[-1.75, -1.5], [1.25, -2.75]]], dtype=torch.float32)",
+             "x6 = (x5 @ x5.mT + 2 * torch.eye(2, dtype=torch.float32)).requires_grad_()",
+             "x7 = torch.linalg.cholesky(x6)", "r12 = x7.untyped_storage()"]
+    found = difftest.diff_program(lines)
+    assert found is not None and found[0] == "documented:lapack-downstream:untyped_storage", found
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    assert difftest.compare_statement(want[3], got[3])[0] == "repr"
+
+    def explained(got_obs, got_i):
+        return difftest.difftest_lapack.explained(lines, 3, got_obs, want[3], got_i, difftest.op_of,
+                                                  difftest.CONDITIONED_OPS, difftest.compare_desc,
+                                                  difftest._agree_once)
+    assert explained(got, got[3])
+    other = copy.deepcopy(got[3])
+    other["vars"]["r12"]["repr"] = other["vars"]["r12"]["repr"].replace(" 107\n", " 108\n", 1)
+    assert not explained(got, other)
