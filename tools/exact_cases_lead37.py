@@ -63,4 +63,17 @@ CASES = [
           "     probe(lambda x: put(x, (slice(None), t([0, 1, 1]), 0, t([1, 2, 9])), -1.), (2, 2, 3, 4)),\n"
           "     probe(lambda x: put(x, (slice(None), t([0, 1, 1]), slice(None), t([1, 2, 9])), -1.), (2, 2, 3, 4))]"],
          ["r"]),
+    # torch.nn.utils.rnn.pad_sequence / unpad_sequence (ATen's full + select/narrow copy_ per sequence)
+    case("pad-sequence",
+         ["ps = torch.nn.utils.rnn.pad_sequence", "up = torch.nn.utils.rnn.unpad_sequence",
+          "a = torch.ones(3, 2, requires_grad=True)", "b = torch.ones(1, 2) * 2", "p = ps([a, b])",
+          "p2 = ps([a, b], batch_first=True, padding_value=-1)", "p3 = ps([a, b], batch_first=True, padding_side='left')",
+          "u = up(p2, torch.tensor([3, 1]), batch_first=True)",
+          "i = ps([torch.ones(2, dtype=torch.int64), torch.ones(3, dtype=torch.int64)], padding_value=2.7)",
+          "m = ps((torch.ones(2, dtype=torch.float64), torch.ones(3)))",
+          "errs = []",
+          "for f in [lambda: ps([torch.ones(2), torch.ones(3, 2)]), lambda: ps([]), lambda: ps([a], padding_side='mid')]:\n"
+          "    try:\n        f()\n    except RuntimeError as e:\n        errs.append(str(e))",
+          "p.sum().backward()"],
+         ["p", "p2", "p2.grad_fn.next_functions[1]", "p3", "u", "i", "m", "errs", "a.grad", "ps(torch.ones(2, 3))"]),
 ]

@@ -108,7 +108,7 @@ class _Engine:
         # first reaches them (the proxy holds the module's dotted name until then)
         lazy = ModuleProxy
         nn_init = lazy("torch.nn.init", "agrad.nn.init")
-        nn_utils = lazy("torch.nn.utils", "agrad.nn.utils")
+        nn_utils = lazy("torch.nn.utils", "agrad.nn.utils", {"rnn": lazy("torch.nn.utils.rnn", "agrad.nn.utils.rnn")})
         nn = sub(agrad, "torch.nn", "nn", [("functional", "functional", ())])
         if nn is not None:
             nn._submodules.update({"init": nn_init, "utils": nn_utils})
@@ -236,7 +236,7 @@ _ABSENT = object()
 ENGINE = _Engine()
 
 SUPPORTED_IMPORTS = ("torch, torch.nn, torch.nn.functional, torch.nn.init, torch.nn.utils, "
-                     "torch.autograd, torch.autograd.function, torch.autograd.functional, torch.func, torch.optim, "
+                     "torch.nn.utils.rnn, torch.autograd, torch.autograd.function, torch.autograd.functional, torch.func, torch.optim, "
                      "torch.optim.lr_scheduler, torch.utils.data, "
                      "math, numpy and the standard modules time, random, collections, itertools, "
                      "functools, operator, typing, copy, gc, dataclasses, string, unicodedata")
