@@ -86,4 +86,21 @@ def cases(graph: str) -> list[dict]:
              ["run(torch.tensor(1.5), 0)", "run(torch.tensor([1.5, 2.0]), 1)", "run(torch.ones(1, 4, 2), 0)",
               "run(torch.tensor([[1.5], [2.0], [3.0], [4.0]]), 2)", "run(torch.tensor(1.5), 3)",
               "torch.ldexp(torch.tensor(1.5), base.permute(2, 0, 1).long()).stride()"]),
+        case("sdpa-flash-short-rows-in-the-kernels-order",  # glibc exp, sum in order, gemm, times 1 / sum
+             ["x5 = torch.tensor([[[[-3.0, float('-inf')], [-1.0, 0.75], [1.25, 0.75]], [[1.0, 1.75], [-0.25, 2.25], "
+              "[-3.0, -0.5]]], [[[0.0, 0.0], [-1.25, 0.0], [0.5, -2.0]], [[-1.5, -1.75], [2.5, -1.25], [-0.75, 1.75]]]])",
+              "x6 = torch.tensor([[[[0.0, 2.0], [0.25, 1.75], [3.0, 0.0]], [[-3.0, 3.0], [-0.75, -1.75], [1.0, 1.25]]], "
+              "[[[0.0, float('-inf')], [2.25, 0.25], [2.75, 0.5]], [[1.5, -0.25], [3.0, 2.25], [2.0, 2.75]]]])",
+              "x7 = torch.tensor([[[[-0.5, -0.5], [-0.5, 2.25], [0.0, -0.5]], [[0.75, -1.75], [2.0, -1.25], [0.75, -2.5]]], "
+              "[[[2.75, -0.5], [2.5, 2.75], [3.0, 1.5]], [[2.25, -1.5], [-3.0, 2.5], [-2.0, 3.0]]]])",
+              "g = torch.Generator().manual_seed(5)",
+              "q, k, v = (torch.randn(2, 2, 4, 3, generator=g, dtype=d) for d in (torch.float32,) * 3)",
+              "m = torch.randn(4, 4, generator=g)",
+              "qd, kd, vd = (t.double() for t in (q, k, v))",
+              "def hexes(t):\n    return [v.hex() for v in t.flatten().tolist()]"],
+             ["hexes(F.scaled_dot_product_attention(x5, x6, x7))", "hexes(F.scaled_dot_product_attention(q, k, v))",
+              "hexes(F.scaled_dot_product_attention(q, k, v, attn_mask=m))",
+              "hexes(F.scaled_dot_product_attention(q, k, v, is_causal=True))",
+              "hexes(F.scaled_dot_product_attention(qd, kd[..., :3, :], vd[..., :3, :]))",
+              "hexes(F.scaled_dot_product_attention(qd, kd[..., :3, :], vd[..., :3, :], attn_mask=m[:, :3].double()))"]),
     ]

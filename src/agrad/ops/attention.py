@@ -65,12 +65,39 @@ def _repeat_heads(a, groups):
     return a if groups == 1 else np.repeat(a, groups, axis=-3)
 
 
+_KV_SPLIT = 512  # the kernel's kvSplitSize
+
+
+def _zero_rows(s, lanes, masked):
+    """The rows the flash kernel gives zeros: each block of keys' maximum is -inf.  Without a mask
+    its maximum is fused with the scaling: the block's whole vectors by vector max (a NaN is kept),
+    the elements after them by std::max (a NaN is passed over), so a row of -inf scores with a NaN
+    among the last ones is a zero row; with a mask, vector max throughout."""
+    zero = np.ones(s.shape[:-1], bool)
+    with np.errstate(invalid="ignore"):
+        for n in range(0, s.shape[-1], _KV_SPLIT):
+            blk = s[..., n:n + _KV_SPLIT]
+            if masked:
+                zero &= np.isneginf(np.max(blk, -1))
+                continue
+            whole = blk.shape[-1] // lanes * lanes
+            tail = np.isneginf(blk[..., whole:]) | np.isnan(blk[..., whole:])
+            zero &= np.all(tail, -1)
+            if whole:
+                zero &= np.isneginf(np.max(blk[..., :whole], -1))
+    return zero[..., None]
+
+
+def _scores(q, k, mask, scale):
+    s = np.matmul(q, np.swapaxes(k, -1, -2)) * q.dtype.type(scale)
+    return s if mask is None else s + mask
+
+
 def _probs(q, k, mask, scale, groups):
-    s = np.matmul(q, np.swapaxes(_repeat_heads(k, groups), -1, -2)) * q.dtype.type(scale)
-    if mask is not None:
-        s = s + mask
+    s = _scores(q, _repeat_heads(k, groups), mask, scale)
     m = np.max(s, axis=-1, keepdims=True)
-    masked = np.isneginf(m)
+    masked = _zero_rows(s, 32 // max(s.dtype.itemsize, 4), mask is not None)
+    m = np.where(masked, -np.inf, m)
     e = np.exp(s - np.where(masked, 0, m))
     if masked.any():  # (a row masked everywhere: the CPU kernel's probabilities 0, its output and gradients 0)
         total = np.sum(e, axis=-1, keepdims=True)
@@ -78,7 +105,58 @@ def _probs(q, k, mask, scale, groups):
     return e / np.sum(e, axis=-1, keepdims=True)
 
 
+def _flash_rows(q, k, v, mask, scale):
+    """The flash kernel's forward where each row of scores is shorter than a vector (float32: 8
+    keys, float64: 4): per batch and head, the scores' gemm (MKL's order, key transposed) times
+    the scale (plus the mask), exp(s - max) by glibc's exp, the sum added in order, the values'
+    gemm of the unnormalised weights (float64: added in order), times 1 / sum."""
+    from ._gemm_order import mkl_product
+    from . import _vec_math
+    from ._glibc_float import expf
+    from ._lgamma_math import each
+    kind = q.dtype.type
+    lead = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
+    qb, kb, vb = (np.broadcast_to(a, lead + a.shape[-2:]) for a in (q, k, v))
+    L, S, E = q.shape[-2], k.shape[-2], v.shape[-1]
+    mb = None if mask is None else np.broadcast_to(mask, lead + (L, S))
+    out = np.empty(lead + (L, E), q.dtype)
+    exp = expf if q.dtype == np.float32 else each(math.exp, np.exp)
+    for idx in np.ndindex(*lead):
+        a, b = qb[idx], kb[idx].T
+        s = mkl_product(a, b) if q.dtype == np.float32 else _in_order(a, b)
+        s = a @ b if s is None else s
+        # (a mask: the kernel's scalar loop, a * scale + mask in one fused multiply-add)
+        s = s * kind(scale) if mb is None else _vec_math.fma(s, np.full(s.shape, scale, q.dtype), mb[idx])
+        zero = _zero_rows(s, 32 // q.dtype.itemsize, mask is not None)
+        with np.errstate(invalid="ignore", over="ignore"):
+            m = np.where(zero, kind(0), np.max(s, -1, keepdims=True))
+            e = np.where(zero, kind(0), exp(np.ascontiguousarray(s - m)).astype(q.dtype, copy=False))
+        total = np.zeros(L, q.dtype)
+        for j in range(S):
+            total = total + e[:, j]
+        vv = np.ascontiguousarray(vb[idx])
+        if q.dtype == np.float32:
+            d = mkl_product(e, vv)
+            d = e @ vv if d is None else d
+        else:
+            d = _in_order(e, vv)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out[idx] = np.where(zero, kind(0), d * (kind(1) / total)[:, None])
+    return out
+
+
+def _in_order(a, b):
+    """a @ b with each sum's products added one after the other from zero (float64's small gemms)."""
+    out = np.zeros((a.shape[0], b.shape[1]), a.dtype)
+    for j in range(a.shape[1]):
+        out = out + a[:, j:j + 1] * b[j:j + 1, :]
+    return out
+
+
 def _flash_fwd(ctx, q, k, v, mask, scale, groups):
+    if q.dtype.char in "fd" and 1 < k.shape[-2] < 32 // q.dtype.itemsize \
+            and q.size * k.shape[-2] <= 1 << 16:
+        return _flash_rows(q, _repeat_heads(k, groups), _repeat_heads(v, groups), mask, scale)
     p = _probs(q, k, mask, scale, groups)
     v = _repeat_heads(v, groups)
     out = np.matmul(p, v)
