@@ -326,6 +326,36 @@ def _pinv_of_singular(lines: list[str], want: list[dict], i: int, w_obs: dict, g
     return _agree_once(w_obs, g_obs, neutral)
 
 
+_RANK_A = re.compile(r"\bmatrix_rank\(\s*([A-Za-z_]\w*)\s*[,)]")
+
+
+def _rank_of_singular(lines: list[str], want: list[dict], i: int, w_obs: dict, g_obs: dict) -> bool:
+    """True when statement ``i`` is a ``matrix_rank`` whose ranks agree with PyTorch's except in batch
+    elements whose matrix is singular in its dtype (2-norm condition number 1/eps or more): there
+    the singular values LAPACK's rounding leaves (MKL's exact 0, OpenBLAS's 3e-17 for a float32
+    ones(2, 2)) meet a tolerance that may be 0 (docs/semantics.md, as pinv-singular)."""
+    found = _RANK_A.search(lines[i])
+    if not found:
+        return False
+    d = (want[i - 1]["vars"] if i else {}).get(found.group(1))
+    if not d or d["kind"] != "tensor" or not isinstance(d["data"], np.ndarray) or d["data"].ndim < 2 \
+            or d["data"].dtype.kind != "f" or 0 in d["data"].shape:
+        return False
+    a = d["data"]
+    with np.errstate(all="ignore"):
+        kappa = np.linalg.cond(np.where(np.isfinite(a), a, 0).astype(np.float64))
+    loose = ~(kappa < 1 / np.finfo(a.dtype).eps) & np.isfinite(a).all(axis=(-2, -1))
+
+    def neutral(w, g):
+        if w["kind"] != "tensor" or g["kind"] != "tensor" or not isinstance(w["data"], np.ndarray) \
+                or not isinstance(g["data"], np.ndarray) or w["data"].shape != g["data"].shape \
+                or w["data"].shape != loose.shape or w["data"].dtype.kind != "i":
+            return None
+        return (dict(w, data=np.where(loose, 0, w["data"]).astype(w["data"].dtype), repr=""),
+                dict(g, data=np.where(loose, 0, g["data"]).astype(g["data"].dtype), repr=""))
+    return _agree_once(w_obs, g_obs, neutral)
+
+
 def _singular_cond(wd, gd):
     """Both condition numbers say "singular in this dtype": 1/(8 eps) or more (an inf included), the
     smallest singular value within 8 eps s_max, LAPACK's rounding noise for the tester's matrices
@@ -544,6 +574,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if (aspect in ("value", "numeric") and op in ("pinv", "pinverse") and program is not None
             and _pinv_of_singular(*program, want, got)):
         return "pinv-singular"
+    if aspect in ("value", "numeric") and op == "matrix_rank" and program is not None \
+            and _rank_of_singular(*program, want, got):
+        return "rank-singular"
     if (aspect in ("value", "numeric", "repr") and op in difftest_noise.SIGN_OPS and program is not None
             and difftest_noise.sign_of_lapack_noise(program, want, got, op_of, CONDITIONED_OPS, _condition_of,
                                                     _agrees_but_where)):

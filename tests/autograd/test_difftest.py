@@ -505,6 +505,29 @@ def test_pinv_of_a_matrix_singular_in_its_dtype_is_documented():
     assert difftest.documented(aspect, inv[1], want, got, (inv, [singular, want], 1)) is None
 
 
+def _rank_obs(ranks):
+    obs = _tensor_obs(r=ranks)
+    obs["vars"]["r"].update(dtype="torch.int64", data=np.array(ranks, np.int64))
+    return obs
+
+
+def test_matrix_rank_of_a_matrix_singular_in_its_dtype_is_documented():
+    """A zero tolerance meets LAPACK's rounding-level singular values of a singular matrix: the rank
+    there is MKL's rounding (docs/semantics.md); a regular matrix's rank still counts."""
+    lines = ["a = torch.tensor(...)", "r = torch.linalg.matrix_rank(a, rtol=0.0)"]
+    singular = _tensor_obs(a=[[[1.0, 1.0], [1.0, 1.0]], [[1.0, 0.0], [0.0, 2.0]]])
+    want, got = _rank_obs([1, 2]), _rank_obs([2, 2])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [singular, want], 1)) == "rank-singular"
+    wrong = _rank_obs([1, 1])  # the regular one's rank
+    assert difftest.documented(*difftest.compare_statement(want, wrong)[:1], lines[1], want, wrong,
+                               (lines, [singular, want], 1)) is None
+    regular = _tensor_obs(a=[[[1.0, 1.0], [-1.0, 1.0]], [[1.0, 0.0], [0.0, 2.0]]])
+    assert difftest.documented(aspect, lines[1], want, got, (lines, [regular, want], 1)) is None
+    other = [lines[0], "r = torch.linalg.det(a)"]
+    assert difftest.documented(aspect, other[1], want, got, (other, [singular, want], 1)) is None
+
+
 def test_layout_is_compared_where_it_places_elements():
     """A result laid out otherwise than PyTorch's differs ("stride"); a dim of one element,
     whose stride places nothing, does not."""
