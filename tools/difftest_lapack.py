@@ -144,7 +144,7 @@ def zero_gradient_noise(lines, want, i, w_obs, g_obs, op_of, lapack_ops, agrees_
     import numpy as np
 
     last = lines[i].strip().splitlines()[-1]
-    if not _BACKWARD.search(last) or not any(op_of(lines[j]) in lapack_ops for j in range(i)):
+    if not _BACKWARD.search(last) or not any(_base(op_of(lines[j])) in lapack_ops for j in range(i)):
         return False
     scale, size = 0.0, 1
     for d in (want[i - 1]["vars"] if i else {}).values():

@@ -93,4 +93,13 @@ CASES = [
         "torch.linalg.lstsq(a, torch.cat([b, b * 3 - 1], 1)).solution.tolist()",
         "torch.linalg.lstsq(c[:3, :1], d[:3, 1:]).solution.tolist()",
     ]),
+    # clamp_ without bounds on a tensor whose elements overlap: clamp's own check comes before the written-to
+    # tensor's overlap (after autograd's leaf and view checks); was the overlap error (run 37210000)
+    case("clamp-in-place-no-bounds-overlap", [
+        "x = torch.tensor([-1], dtype=torch.int32).expand(2, 1)",
+        "y = torch.tensor([-1.5, 2.0], requires_grad=True)",
+    ], [
+        "torch.clamp_(x)", "x.clamp_()", "x.clip_(None, None)", "x.clamp_(min=0)", "y.clamp_()",
+        "torch.tensor([0.5]).expand(3).clamp_(max=None)",
+    ]),
 ]

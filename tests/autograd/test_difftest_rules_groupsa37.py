@@ -63,3 +63,26 @@ def test_lapack_downstream_covers_the_bytes_of_a_cholesky_factor_only_as_the_rep
     other = copy.deepcopy(got[3])
     other["vars"]["r12"]["repr"] = other["vars"]["r12"]["repr"].replace(" 107\n", " 108\n", 1)
     assert not explained(got, other)
+
+
+@pytest.mark.torch
+def test_vml_zero_gradient_counts_an_in_place_vml_function():
+    """sin_'s backward takes VML's cos(1) (0.54030234, agrad's 0.54030228), and x / x's gradient, zero in
+    exact arithmetic, is -1.5e-8 in PyTorch and 0 in agrad (run 37210000): vml-zero-gradient, with the
+    in-place sin_ as its VML op; an op outside the list (abs_) does not qualify."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x1 = torch.tensor([-1.75, -0.25, 0.25], dtype=torch.float32, requires_grad=True)",
+             "r3 = x1 / x1", "r4 = r3.sin_()", "g6 = torch.tensor([-0.75, -1.5, 1.5], dtype=torch.float32)",
+             "r4.backward(gradient=g6)"]
+    found = difftest.diff_program(lines)
+    assert found is not None and found[0] == "documented:vml-zero-gradient:backward", found
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    ops = difftest.difftest_lapack.VML_OPS
+
+    def noise(lines):
+        return difftest.difftest_lapack.zero_gradient_noise(lines, want, 4, want[4], got[4], difftest.op_of, ops,
+                                                            difftest._agrees_but_where)
+    assert noise(lines)
+    assert not noise(lines[:2] + ["r4 = r3.abs_()"] + lines[3:])

@@ -141,6 +141,9 @@ def _clamp_inplace(fn, name):
             numbers = not any(isinstance(b, Tensor) for b in bounds)
             if text.startswith("result type") and text.endswith(tail) and numbers:
                 raise RuntimeError(text[: -len(_scalar_name(self.dtype))] + _CPP_NAMES[self.dtype.name]) from None
+            if text.startswith("unsupported operation: more than one") and all(b is None for b in bounds):
+                # (clamp's own check comes before the written-to tensor's overlap, after autograd's)
+                raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None") from None
             if text.startswith("unsupported operation: more than one") and numbers:  # (the cast check comes first)
                 d = _result_type(self, *(b for b in bounds if b is not None))
                 if not _can_cast(d, self.dtype):
