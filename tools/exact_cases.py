@@ -614,3 +614,6 @@ CASES += _groupsa37_cases(GRAPH)
 from exact_cases_lead37 import cases as _lead37_cases  # noqa: E402
 
 CASES += _lead37_cases(GRAPH)
+from exact_cases_convonednn37 import cases as _convonednn37_cases  # noqa: E402
+
+CASES += _convonednn37_cases(GRAPH)

@@ -26,7 +26,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import _can_cast, _scalar_name
-from . import _vec_math
+from . import _conv_order, _vec_math
 from ._layout import c_order, in_input_format, suggested_format
 from ._op import Op, export
 
@@ -233,6 +233,8 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
                 and not np.isfinite(w).all():
             valid = _valid_cols(x, k, dilation, pads, stride, o).reshape(g, 1, -1, math.prod(o))
             out = _unpadded_products(wg[None], cols, valid, 2).reshape(n, w.shape[0], *o)
+        elif (c := _conv_order.forward(x, w, b, cols, stride, padding, dilation, mkldnn, g)) is not None:
+            out, b = c.reshape(n, w.shape[0], *o), None  # (oneDNN's direct kernel: its FMA chain, from the bias)
         else:
             out = np.matmul(wg, cols).reshape(n, w.shape[0], *o)
     else:
@@ -254,9 +256,8 @@ def _direct_kernel(x_shape, w_shape, groups, padding, stride=None, dilation=None
     """Whether oneDNN runs a float32 convolution with a direct kernel, which never reads the padding,
     rather than a gemm one, whose im2col pads with zeros (an inf weight times one is NaN there, as in
     agrad): measured on this machine's AVX2 for an ungrouped convolution of 2 or more samples whose
-    padding is below the kernel's size in every dim. (Grouped and depthwise ones choose by stride and
-    shape otherwise, not reproduced.) The weight gradient (``stride``, ``dilation`` given): 1-D and 2-D
-    with stride and dilation 1 only."""
+    padding is below the kernel's size in every dim (grouped, depthwise ones: by stride and shape, not
+    reproduced). The weight gradient (``stride``, ``dilation`` given): 1-D and 2-D, stride, dilation 1."""
     if groups != 1 or x_shape[0] < 2 or not all(p < k for p, k in zip(padding, w_shape[2:])):
         return False
     return stride is None or (len(x_shape) <= 4 and all(v == 1 for v in stride) and all(v == 1 for v in dilation))
