@@ -76,4 +76,19 @@ CASES = [
           "    try:\n        f()\n    except RuntimeError as e:\n        errs.append(str(e))",
           "p.sum().backward()"],
          ["p", "p2", "p2.grad_fn.next_functions[1]", "p3", "u", "i", "m", "errs", "a.grad", "ps(torch.ones(2, 3))"]),
+    # a 0-d tensor's index_fill_/index_copy_/scatter_/scatter_add_/scatter_reduce_ meeting a bad index: each
+    # entry before it wrote the one element (dt37b value:index_fill_)
+    case("zero-dim-indexing-writes-before-the-bad-index",
+         ["def probe(f):\n    x = torch.tensor([2.0, -1.0, 1.5, 1.0])\n    try:\n        f(x)\n"
+          "    except (IndexError, RuntimeError) as e:\n        return str(e), x.tolist()\n    return None, x.tolist()",
+          "t = torch.tensor",
+          "r = [probe(lambda x: x[0].index_fill_(0, t([0, 3, 3]), -1.0)),\n"
+          "     probe(lambda x: x[0].index_fill_(0, t([-1, 1]), t(4.0))),\n"
+          "     probe(lambda x: x[0].index_copy_(0, t([0, 0, 3]), t([7.0, 8.0, 9.0]))),\n"
+          "     probe(lambda x: x[0].scatter_(0, t([0, 2]), t([7.0, 8.0]))),\n"
+          "     probe(lambda x: x[0].scatter_(0, t([0, 0, 2]), 5.0)),\n"
+          "     probe(lambda x: x[0].scatter_add_(0, t([0, 0, 2]), t([7.0, 8.0, 9.0]))),\n"
+          "     probe(lambda x: x[0].scatter_reduce_(0, t([0, 0, 2]), t([7.0, 8.0, 9.0]), 'prod')),\n"
+          "     probe(lambda x: x[0].scatter_reduce_(0, t([0, 0, 2]), t([7.0, 8.0, 9.0]), 'amax', include_self=False))]"],
+         ["r"]),
 ]

@@ -39,6 +39,8 @@ def c_order_slices(d: int, good: np.ndarray, values):
         if a.ndim and good.size:
             part = (0,) * d + (np.where(good < 0, good + a.shape[d], good),)
             a[part] = values(a[part])
+        elif good.size:  # (a 0-d tensor: each good entry writes its one element, the last one stays)
+            a[()] = np.asarray(values(a[()])).reshape(-1)[-1]
     return write
 
 
@@ -68,7 +70,13 @@ def scatter_prefix(d: int, idx: np.ndarray, count: int, src, add: bool = False):
     """scatter_ / scatter_add_: the first ``count`` entries of ``idx`` in C order written (``src``
     a tensor's array, read at the same positions, or a number)."""
     def write(a):
-        if not count or not a.ndim:
+        if not count:
+            return
+        if not a.ndim:  # (a 0-d tensor: every entry before the bad one writes its one element, in turn)
+            vals = np.asarray(src).reshape(-1)[:count] if isinstance(src, np.ndarray) and src.ndim else [src] * count
+            for v in vals:
+                v = np.asarray(v).astype(a.dtype)
+                a[()] = a[()] + v if add is True else add(a[()], v) if add else v
             return
         coords = np.unravel_index(np.arange(count), idx.shape)
         target = tuple(idx[coords] if k == d else c for k, c in enumerate(coords))

@@ -293,7 +293,8 @@ def index_copy(input, dim, index, source, *, out=None):
         idx = _check_bounds(idx, size, d, IndexError, prefix="index_copy_(): ")
     except IndexError as e:  # (C order over the dims before dim, the index, the dims after)
         good = idx[:_written_before.first_bad(idx, 0, size)]
-        rows = source._data.reshape(_src_shape(input, d, idx))[(0,) * d][:good.size] if input.ndim else None
+        rows = source._data.reshape(_src_shape(input, d, idx))[(0,) * d][:good.size] if input.ndim else \
+            source._data.reshape(-1)[:good.size]
         raise _written_before.attach(e, _written_before.c_order_slices(d, good, lambda part: rows))
     src = source._data.reshape(_src_shape(input, d, idx)) if input.ndim else source._data
     return keep_tensor(_index_copy.apply((input, source), (input._data, src), {"dim": d, "idx": idx}),
