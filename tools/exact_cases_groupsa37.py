@@ -91,8 +91,7 @@ CASES = [
     ], [
         "torch.linalg.lstsq(a, b).solution.tolist()",
         "torch.linalg.lstsq(a, torch.cat([b, b * 3 - 1], 1)).solution.tolist()",
-        "torch.linalg.lstsq(c[:3, :1], d[:3, 1:]).solution.tolist()",
-    ]),
+    ]),  # (the 3 x 1 c[:3, :1] gave PyTorch 0.86400008 or 0.86399996 from one golden run to the next: dropped)
     # clamp_ without bounds on a tensor whose elements overlap: clamp's own check comes before the written-to
     # tensor's overlap (after autograd's leaf and view checks); was the overlap error (run 37210000)
     case("clamp-in-place-no-bounds-overlap", [
