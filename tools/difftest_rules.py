@@ -163,6 +163,43 @@ CONDITIONED_OPS = {"pinv", "pinverse", "svd", "svdvals", "lstsq", "det", "slogde
 _A_BACKWARD = re.compile(r"\.backward\(|\bautograd\.grad\(")
 
 
+#: ops whose first tensor holds Householder reflectors below its diagonal (what is on and above it unread)
+_REFLECTOR_OPS = {"orgqr", "householder_product", "ormqr"}
+_REFLECTOR_CALL = re.compile(r"\b(?:torch|linalg)\.(?:orgqr|householder_product|ormqr)\(\s*([A-Za-z_]\w*)")
+_REFLECTOR_METHOD = re.compile(r"\b([A-Za-z_]\w*)\.(?:orgqr|ormqr)\(")
+
+
+def _first_argument(line: str):
+    """The variable holding the reflectors of an orgqr-like call (``torch.orgqr(a, t)``, ``a.orgqr(t)``)."""
+    found = _REFLECTOR_CALL.search(line) or _REFLECTOR_METHOD.search(line)
+    return found.group(1) if found else None
+
+
+def _reflectors(mats):
+    """The matrices of reflectors an orgqr-like op reads, where a matrix is not finite only in what
+    it does not read: unit lower triangular, [1; v] in each column (its condition number, not one of
+    an inf on or above the diagonal); the others as they are."""
+    m, n = mats.shape[-2:]
+    unit = np.tril(mats, -1) + np.eye(m, n)
+    read = np.isfinite(np.tril(mats, -1)).all(axis=(-2, -1)) & ~np.isfinite(mats).all(axis=(-2, -1))
+    return np.where(read[:, None, None], unit, mats)
+
+
+def _result_condition(line: str, state: dict):
+    """The largest 2-norm condition number of the finite matrices a statement assigns (PyTorch's), or None."""
+    found = re.match(r"\s*([A-Za-z_]\w*)\s*=(?!=)", line)
+    d = state["vars"].get(found.group(1)) if found and state["error"] is None else None
+    if not d or d["kind"] != "tensor" or not isinstance(d["data"], np.ndarray) or d["data"].ndim < 2 \
+            or d["data"].dtype.kind != "f" or 0 in d["data"].shape:
+        return None
+    mats = d["data"].astype(np.float64).reshape((-1,) + d["data"].shape[-2:])
+    mats = mats[np.isfinite(mats).all(axis=(-2, -1))]
+    if not len(mats):
+        return None
+    with np.errstate(all="ignore"):
+        return float(np.nanmax(np.linalg.cond(mats)))
+
+
 def _condition_of(lines: list[str], want: list[dict], i: int):
     """(condition number, power) for statement ``i``: a CONDITIONED_OPS call (power 1) or a
     ``backward``/``grad`` of a program that made one before (power 2, a derivative's rounding
@@ -179,12 +216,18 @@ def _condition_of(lines: list[str], want: list[dict], i: int):
     kappa = None
     for j in calls:
         before = want[j - 1]["vars"] if j else {}
+        if op_of(lines[j]) in _REFLECTOR_OPS:  # (a product of reflectors whose taus are not 2 / |v|^2 is
+            k = _result_condition(lines[j], want[j])  # no longer orthogonal: its own condition counts)
+            if k is not None:
+                kappa = k if kappa is None else max(kappa, k)
         for name in set(re.findall(r"\b[A-Za-z_]\w*\b", lines[j])):
             d = before.get(name)
             if not d or d["kind"] != "tensor" or not isinstance(d["data"], np.ndarray) or d["data"].ndim < 2 \
                     or d["data"].dtype.kind != "f" or 0 in d["data"].shape:
                 continue
             mats = d["data"].astype(np.float64).reshape((-1,) + d["data"].shape[-2:])
+            if op_of(lines[j]) in _REFLECTOR_OPS and name == _first_argument(lines[j]):
+                mats = _reflectors(mats)
             mats = mats[np.isfinite(mats).all(axis=(-2, -1))]
             if len(mats):
                 with np.errstate(all="ignore"):
