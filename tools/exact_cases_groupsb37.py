@@ -103,4 +103,15 @@ def cases(graph: str) -> list[dict]:
               "hexes(F.scaled_dot_product_attention(q, k, v, is_causal=True))",
               "hexes(F.scaled_dot_product_attention(qd, kd[..., :3, :], vd[..., :3, :]))",
               "hexes(F.scaled_dot_product_attention(qd, kd[..., :3, :], vd[..., :3, :], attn_mask=m[:, :3].double()))"]),
+        case("sdpa-flash-one-key-block-exp-u20",  # exp_u20 over whole vectors, lanes folded, mask fused
+             ["g = torch.Generator().manual_seed(9)",
+              "q, k, v = (torch.randn(2, 1, n, 3, generator=g) for n in (5, 19, 19))",
+              "m = torch.randn(5, 19, generator=g)",
+              "mb = torch.rand(5, 19, generator=g) > 0.3",
+              "def hexes(t):\n    return [v.hex() for v in t.flatten().tolist()]"],
+             ["hexes(F.scaled_dot_product_attention(q, k, v))",
+              "hexes(F.scaled_dot_product_attention(q, k, v, attn_mask=m))",
+              "hexes(F.scaled_dot_product_attention(q, k, v, attn_mask=mb))",
+              "hexes(F.scaled_dot_product_attention(q, k, v, is_causal=True))",
+              "hexes(F.scaled_dot_product_attention(q[..., :2], k[..., :2], v[..., :2], scale=0.3))"]),
     ]

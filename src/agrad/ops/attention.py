@@ -105,43 +105,93 @@ def _probs(q, k, mask, scale, groups):
     return e / np.sum(e, axis=-1, keepdims=True)
 
 
+def _bits32(bits):
+    return np.array(bits, np.uint32).view(np.float32)[()]
+
+
+_U20 = (_bits32(0x3fb8aa3b), _bits32(0x3f317218), _bits32(0xc2aeac50), _bits32(0x42b17218),  # log2 e, ln 2, bounds
+        [np.float32(c) for c in (0.999999701, 0.499991506, 0.166676521, 0.0418978221, 0.00828929059)])
+
+
+def exp_u20(x):
+    """Vectorized<float>::exp_u20 (AVX2): x clamped to float's exp range (NaN: the top), 2^n with
+    n = floor(x log2 e + 1/2), a degree-5 polynomial of x - n ln 2 by fused multiply-adds, times
+    2^(n-1) then 2 (0 below the range)."""
+    from ._vec_math import fma
+    log2e, ln2, low, high, (c1, c2, c3, c4, c5) = _U20
+    one = np.float32(1)
+    x = np.asarray(x, np.float32)
+    src = np.where(np.isnan(x) | (x > high), high, x)  # (_mm256_min_ps gives its second operand for a NaN)
+    src = np.where(src < low, low, src).astype(np.float32)
+    fx = np.floor(fma(src, log2e, np.float32(0.5))).astype(np.float32)
+    p = fma(-fx, ln2, src)
+    r = fma(p, fma(p, fma(p, fma(p, fma(p, c5, c4), c3), c2), c1), one)
+    power = ((np.rint(fx - one).astype(np.int32) + 127) << 23).view(np.float32)
+    return (r * np.where(x < low, np.float32(0), power)) * np.float32(2)
+
+
+def _lane_sum(acc):
+    """vec_reduce_all's sum of the 8 float lanes (AVX2: halves, then pairs, then neighbours)."""
+    v = acc[:, :4] + acc[:, 4:]
+    v = v + v[:, [2, 3, 0, 1]]
+    return v[:, 0] + v[:, 1]
+
+
 def _flash_rows(q, k, v, mask, scale):
-    """The flash kernel's forward where each row of scores is shorter than a vector (float32: 8
-    keys, float64: 4): per batch and head, the scores' gemm (MKL's order, key transposed) times
-    the scale (plus the mask), exp(s - max) by glibc's exp, the sum added in order, the values'
-    gemm of the unnormalised weights (float64: added in order), times 1 / sum."""
+    """The flash kernel's forward for one block of keys (float32 up to 512 keys; float64 fewer than a
+    vector's 4): per batch, head and block of queries (qSplitSize rows), the scores' gemm (MKL's
+    order, key transposed) times the scale (plus the mask: fused in the scalar loop past the last
+    whole vector), exp(s - max) (exp_u20 over whole vectors, glibc's exp past them), the sum (the
+    vectors' lanes, folded, then the rest in order), the values' gemm of the unnormalised weights
+    (float64: added in order), times 1 / sum."""
     from ._gemm_order import mkl_product
     from . import _vec_math
     from ._glibc_float import expf
     from ._lgamma_math import each
     kind = q.dtype.type
+    f32 = q.dtype == np.float32
     lead = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
     qb, kb, vb = (np.broadcast_to(a, lead + a.shape[-2:]) for a in (q, k, v))
     L, S, E = q.shape[-2], k.shape[-2], v.shape[-1]
+    lanes = 8 if f32 else 4
+    whole = S // lanes * lanes
+    split = 256 if L >= 768 else 64 if L >= 192 else 32
     mb = None if mask is None else np.broadcast_to(mask, lead + (L, S))
     out = np.empty(lead + (L, E), q.dtype)
-    exp = expf if q.dtype == np.float32 else each(math.exp, np.exp)
+    exp = expf if f32 else each(math.exp, np.exp)
     for idx in np.ndindex(*lead):
-        a, b = qb[idx], kb[idx].T
-        s = mkl_product(a, b) if q.dtype == np.float32 else _in_order(a, b)
-        s = a @ b if s is None else s
-        # (a mask: the kernel's scalar loop, a * scale + mask in one fused multiply-add)
-        s = s * kind(scale) if mb is None else _vec_math.fma(s, np.full(s.shape, scale, q.dtype), mb[idx])
-        zero = _zero_rows(s, 32 // q.dtype.itemsize, mask is not None)
-        with np.errstate(invalid="ignore", over="ignore"):
-            m = np.where(zero, kind(0), np.max(s, -1, keepdims=True))
-            e = np.where(zero, kind(0), exp(np.ascontiguousarray(s - m)).astype(q.dtype, copy=False))
-        total = np.zeros(L, q.dtype)
-        for j in range(S):
-            total = total + e[:, j]
-        vv = np.ascontiguousarray(vb[idx])
-        if q.dtype == np.float32:
-            d = mkl_product(e, vv)
-            d = e @ vv if d is None else d
-        else:
-            d = _in_order(e, vv)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out[idx] = np.where(zero, kind(0), d * (kind(1) / total)[:, None])
+        for r0 in range(0, L, split):
+            a, b = qb[idx][r0:r0 + split], kb[idx].T
+            rows = a.shape[0]
+            s = mkl_product(a, b) if f32 else _in_order(a, b)
+            s = a @ b if s is None else s
+            if mb is None:
+                s = s * kind(scale)
+            else:  # (a * scale + mask in one fused multiply-add, the compiler's contraction)
+                s = _vec_math.fma(s, np.full(s.shape, scale, q.dtype), mb[idx][r0:r0 + split])
+            zero = _zero_rows(s, lanes, mask is not None)
+            with np.errstate(invalid="ignore", over="ignore"):
+                d = np.ascontiguousarray(s - np.where(zero, kind(0), np.max(s, -1, keepdims=True)))
+                e = np.concatenate([exp_u20(d[:, :whole]).astype(q.dtype, copy=False),
+                                    exp(d[:, whole:]).astype(q.dtype, copy=False)], 1) if whole else \
+                    exp(d).astype(q.dtype, copy=False)
+                e = np.where(zero, kind(0), e)
+            total = np.zeros(rows, q.dtype)
+            if whole:
+                acc = np.zeros((rows, lanes), q.dtype)
+                for j in range(0, whole, lanes):
+                    acc = acc + e[:, j:j + lanes]
+                total = _lane_sum(acc)
+            for j in range(whole, S):
+                total = total + e[:, j]
+            vv = np.ascontiguousarray(vb[idx])
+            if f32:
+                dv = mkl_product(e, vv)
+                dv = e @ vv if dv is None else dv
+            else:
+                dv = _in_order(e, vv)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out[idx][r0:r0 + split] = np.where(zero, kind(0), dv * (kind(1) / total)[:, None])
     return out
 
 
@@ -154,8 +204,9 @@ def _in_order(a, b):
 
 
 def _flash_fwd(ctx, q, k, v, mask, scale, groups):
-    if q.dtype.char in "fd" and 1 < k.shape[-2] < 32 // q.dtype.itemsize \
-            and q.size * k.shape[-2] <= 1 << 16:
+    S = k.shape[-2]
+    if (q.dtype.char in "fd" and 1 < S < 32 // q.dtype.itemsize or q.dtype == np.float32 and 8 <= S <= _KV_SPLIT
+            and 2 <= q.shape[-1] <= 4) and q.size * S <= 1 << 16:  # (where the steps are known to be PyTorch's)
         return _flash_rows(q, _repeat_heads(k, groups), _repeat_heads(v, groups), mask, scale)
     p = _probs(q, k, mask, scale, groups)
     v = _repeat_heads(v, groups)
