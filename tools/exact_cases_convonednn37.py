@@ -56,8 +56,29 @@ def cases(graph: str) -> list[dict]:
               "w = torch.tensor([[[[1.0]], [[2**-24 * (1 - 2**-23)]]]])"],
              ["(torch.nn.functional.conv2d(x, w) - 1).tolist()",
               "(torch.nn.functional.conv1d(x[..., 0], w[..., 0]) - 1).tolist()"]),
+        case("conv-onednn-input-grad-chunks",  # backward data, stride 1: chunks of 4 / 2 / 1 blocks of 8 output
+             # channels by the output's width (below 15, below 40, else), each chunk a chain, the chunks added
+             [r, "F = torch.nn.functional", "x = torch.randn(2, 8, 9, 9, requires_grad=True)",
+              "w = torch.randn(40, 8, 3, 3)",
+              "F.conv2d(x, w, None, 1, 1).backward(torch.randn(2, 40, 9, 9))",
+              "u = torch.randn(2, 4, 20, 20, requires_grad=True)", "v = torch.randn(20, 4, 3, 3)",
+              "F.conv2d(u, v, None, 1, 1).backward(torch.randn(2, 20, 20, 20))",
+              "a = torch.randn(2, 3, 50, requires_grad=True)", "c = torch.randn(24, 3, 3)",
+              "F.conv1d(a, c).backward(torch.randn(2, 24, 48))"],
+             ["x.grad.tolist()", "u.grad[:, :, :6].tolist()", "a.grad.tolist()"]),
+        case("conv-onednn-input-grad-kinds",  # 1x1 (jit_1x1: chunks of 64), 3-D (chunks of 8), dilated
+             [r, "F = torch.nn.functional", "x = torch.randn(2, 16, 5, 5, requires_grad=True)",
+              "w = torch.randn(72, 16, 1, 1)",
+              "F.conv2d(x, w).backward(torch.randn(2, 72, 5, 5))",
+              "v = torch.randn(2, 8, 4, 5, 6, requires_grad=True)", "k = torch.randn(16, 8, 2, 3, 2)",
+              "F.conv3d(v, k, None, 1, (1, 1, 0)).backward(torch.randn(2, 16, 5, 5, 5))",
+              "d = torch.randn(2, 5, 10, 10, requires_grad=True)", "e = torch.randn(12, 5, 3, 3)",
+              "F.conv2d(d, e, None, 1, 2, 2).backward(torch.randn(2, 12, 10, 10))"],
+             ["x.grad.tolist()", "v.grad.tolist()", "d.grad.tolist()"]),
         case("conv-onednn-modules",  # nn.Conv2d with its bias, the DCGAN discriminator's first layer
              [r, "nn = torch.nn", "m = nn.Conv2d(3, 4, 4, 2, 1)", "d = nn.Conv2d(4, 8, 4, 2, 1, bias=False)",
+              "q = nn.Conv2d(3, 8, 3, 1, 1)",
               "x = torch.rand(6, 3, 16, 16)"],
-             ["m(x).tolist()", "d(m(x)).sum().item()", "nn.functional.leaky_relu(m(x), 0.2).mean().item()"]),
+             ["m(x).tolist()", "d(m(x)).sum().item()", "nn.functional.leaky_relu(m(x), 0.2).mean().item()",
+              "torch.autograd.grad(q(x.requires_grad_()).square().sum(), x)[0][:2].tolist()"]),
     ]

@@ -72,44 +72,45 @@ def direct_kernel(x_shape, w_shape, stride, padding, dilation):
     return True
 
 
-def fits(x_shape, w_shape, out_size):
-    """Whether the emulated chain is cheap enough: N * OC * L outputs times IC * K steps."""
-    steps = math.prod(w_shape[1:])
-    return steps <= MAX_STEPS and x_shape[0] * w_shape[0] * out_size * steps <= FMA_CAP
+def fits(steps, outputs):
+    """Whether the emulated chain is cheap enough: ``steps`` (channels times taps) passes over
+    ``outputs`` elements."""
+    return steps <= MAX_STEPS and steps * outputs <= FMA_CAP
 
 
-def fma_chain(cols, w, b, padded=None):
-    """The direct kernel's sums: ``cols`` the im2col (N, C, K, L) of the input (zeros in the padding),
-    ``w`` (OC, C, K) float32, ``b`` the bias (OC,) or None. Returns (N, OC, L) float32. ``padded``
-    (C, K, L) True at the padding's taps, whose products then add -0.0 (the sum's identity), as the
-    kernel skips them: only a bias's -0.0 can tell (where every other product is -0.0 too). Each step
-    one product pass and one add pass (float64, exact) rounded into the float32 accumulator, laid out
-    (OC, N * L) so that both run along rows."""
-    n, c, k, length = cols.shape
-    oc = w.shape[0]
-    acc = np.zeros((oc, n * length), np.float32)
-    if b is not None:
-        acc[...] = b[:, None]  # (a copy: 0.0 + -0.0 would lose the bias's sign)
-    cols = cols.transpose(1, 2, 0, 3).reshape(c, k, n * length).astype(np.float64)
-    wc = w.transpose(1, 2, 0).astype(np.float64)[..., None]
-    if padded is not None:
-        padded = np.tile(padded, n)
-    tmp = np.empty(acc.shape, np.float64)
-    s = np.empty(acc.shape, np.float64)
-    low = np.empty(acc.shape, np.int64)
-    for c0 in range(0, c, IC_BLOCK):
-        for t in range(k):
-            for ci in range(c0, min(c, c0 + IC_BLOCK)):
-                np.multiply(cols[ci, t], wc[ci, t], out=tmp)
-                if padded is not None:
-                    np.copyto(tmp, -0.0, where=padded[ci, t])
-                np.add(tmp, acc, out=s)
-                np.bitwise_and(s.view(np.int64), 0x1FFFFFFF, out=low)
-                np.bitwise_xor(low, 0x10000000, out=low)
-                if not low.all():  # (rare) a float32 tie
-                    _round_ties(s, acc, tmp, low == 0)
-                acc[...] = s  # (the exact sum rounded once)
-    return np.ascontiguousarray(acc.reshape(oc, n, length).transpose(1, 0, 2))
+def blocked_chain(a, b, chunk, acc0=None, padded=None):
+    """oneDNN's blocked FMA chains: ``a`` (R, K, M) and ``b`` (R, K, L) float64, the reduction's R
+    channels and K taps; returns the (M, L) float32 sums over both of a[r, k, :, None] * b[r, k, None, :]:
+    per chunk of ``chunk`` channels, one chain from +0.0 (the first from ``acc0``, the bias) over blocks
+    of 8 channels, each block's taps, each tap's channels (acc = fma(a, b, acc)), then the chunks'
+    sums added in order (each to the sum before, float32). ``padded`` (R, K, L) True at the padding's
+    taps, whose products then add -0.0 (the sum's identity), as the kernel skips them: only a bias's
+    -0.0 can tell (where every other product is -0.0 too). Each step one product pass and one add
+    pass (float64, exact) rounded into the float32 accumulator, along rows."""
+    r, k = a.shape[:2]
+    shape = (a.shape[2], b.shape[2])
+    tmp = np.empty(shape, np.float64)
+    s = np.empty(shape, np.float64)
+    low = np.empty(shape, np.int64)
+    out = None
+    for q0 in range(0, r, chunk):
+        acc = np.zeros(shape, np.float32)
+        if q0 == 0 and acc0 is not None:
+            acc[...] = acc0[:, None]  # (a copy: 0.0 + -0.0 would lose the bias's sign)
+        for c0 in range(q0, min(r, q0 + chunk), IC_BLOCK):
+            for t in range(k):
+                for ci in range(c0, min(r, c0 + IC_BLOCK)):
+                    np.multiply(a[ci, t, :, None], b[ci, t], out=tmp)
+                    if padded is not None:
+                        np.copyto(tmp, -0.0, where=padded[ci, t])
+                    np.add(tmp, acc, out=s)
+                    np.bitwise_and(s.view(np.int64), 0x1FFFFFFF, out=low)
+                    np.bitwise_xor(low, 0x10000000, out=low)
+                    if not low.all():  # (rare) a float32 tie
+                        _round_ties(s, acc, tmp, low == 0)
+                    acc[...] = s  # (the exact sum rounded once)
+        out = acc if out is None else np.add(acc, out, out=acc)
+    return out
 
 
 def _round_ties(s, acc, p, half):
@@ -123,23 +124,135 @@ def _round_ties(s, acc, p, half):
     s[half] = np.where(e != 0, np.nextafter(sh, np.where(e > 0, np.inf, -np.inf)), sh)
 
 
+def _plain(x, w):
+    """Neither array channels-last (oneDNN's brgemm kernels then, another order; a 1-D weight's view
+    as 2-D too), both float32."""
+    return (x.dtype == np.float32 and w.dtype == np.float32 and not suggested_format(x)
+            and not suggested_format(w) and (w.ndim != 3 or w.flags.c_contiguous))
+
+
 def forward(x, w, b, cols, stride, padding, dilation, mkldnn, groups):
     """The convolution's (N, OC, L) float32 output, bias included, where oneDNN's direct kernel runs it
-    and the emulation is cheap enough (``cols`` im2col's (N, C * K, L)); else None. Channels-last
-    input or weight (oneDNN's ``brg_conv_fwd:avx2``, another order) keep numpy's matmul."""
-    if not (mkldnn and groups == 1 and x.dtype == np.float32 and w.dtype == np.float32
-            and direct_kernel(x.shape, w.shape, stride, padding, dilation) and fits(x.shape, w.shape, cols.shape[-1])):
+    and the emulation is cheap enough (``cols`` im2col's (N, C * K, L)); else None. A 1x1 kernel's
+    jit_1x1 sums chunks of 128 input channels (its reduce blocking), each from +0.0 (the first from
+    the bias), and adds them; channels-last input or weight keep numpy's matmul."""
+    n, c, k = x.shape[0], x.shape[1], math.prod(w.shape[2:])
+    if not (mkldnn and groups == 1 and _plain(x, w) and direct_kernel(x.shape, w.shape, stride, padding, dilation)
+            and fits(c * k, n * w.shape[0] * cols.shape[-1])):
         return None
-    if suggested_format(x) or suggested_format(w) or (w.ndim == 3 and not w.flags.c_contiguous):
-        return None  # channels-last (a 1-D weight's view as 2-D too): oneDNN's brgemm kernels, not these
-    k = math.prod(w.shape[2:])
+    chunk = c
+    if k == 1 and c > 128:
+        if any(v != 1 for v in stride):
+            return None  # (jit_1x1 or jit:avx2: not told apart)
+        chunk = 128
     padded = None
     if b is not None and any(padding) and np.signbit(b[b == 0]).any():
-        ones = np.ones((1, x.shape[1]) + x.shape[2:], np.float32)
+        ones = np.ones((1, c) + x.shape[2:], np.float32)
         from .convolution import im2col_np  # (the rare case; convolution imports this module)
         o = [(i + 2 * p - (kk - 1) * d - 1) // s + 1
              for i, p, kk, d, s in zip(x.shape[2:], padding, w.shape[2:], dilation, stride)]
         padded = im2col_np(ones, w.shape[2:], dilation, tuple((p, p) for p in padding), stride, o)[0] == 0
-        padded = padded.reshape(x.shape[1], k, -1)
-    return fma_chain(cols.reshape(x.shape[0], x.shape[1], k, -1), w.reshape(w.shape[0], x.shape[1], k),
-                     b, padded)
+        padded = np.tile(padded.reshape(c, k, -1), n)
+    length = cols.shape[-1]
+    bb = cols.reshape(n, c, k, length).transpose(1, 2, 0, 3).reshape(c, k, n * length).astype(np.float64)
+    a = w.reshape(w.shape[0], c, k).transpose(1, 2, 0).astype(np.float64)
+    out = blocked_chain(a, bb, chunk, b, padded)
+    return np.ascontiguousarray(out.reshape(-1, n, length).transpose(1, 0, 2))
+
+
+def backward_data_chunk(x_shape, w_shape, stride, padding, dilation):
+    """oneDNN's (AVX2) output-channel chunk for the input gradient of this ungrouped float32
+    convolution, or None where another kernel (or an unknown order) runs it: stride 1 only (strided
+    ones go to ``brgconv_strided:avx2``). A 1x1 kernel without padding: ``jit_1x1:avx2``, chunks of 64
+    (its reduce blocking); else ``jit:avx2``'s backward-data kernel where its init_conf accepts the
+    shape (no tap's extent within the padding, a width unroll covering the left overflow, the right
+    one within a block): chunks of nb_oc_blocking blocks of 8, 4 below 15 output columns, 2 below 40,
+    else 1 (3-D: 1)."""
+    if len(x_shape) == 3:
+        x_shape, w_shape = (x_shape[0], x_shape[1], 1, x_shape[2]), (w_shape[0], w_shape[1], 1, w_shape[2])
+        stride, padding, dilation = (1,) + tuple(stride), (0,) + tuple(padding), (1,) + tuple(dilation)
+    if any(s != 1 for s in stride):
+        return None
+    if all(k == 1 for k in w_shape[2:]) and not any(padding):
+        return 64
+    ext = [(k - 1) * d + 1 for k, d in zip(w_shape[2:], dilation)]
+    out = [i + 2 * p - e + 1 for i, p, e in zip(x_shape[2:], padding, ext)]
+    if any(o <= 0 for o in out) or any(e <= p for e, p in zip(ext, padding)):
+        return None
+    iw, ow, l_pad, e_w = x_shape[-1], out[-1], padding[-1], ext[-1]
+    l_over = max(0, e_w - 1 - l_pad)
+    nb_ic = -(-x_shape[1] // IC_BLOCK)
+    best, ur_w = 0, 1
+    for b in range(1, 5):
+        if nb_ic % b:
+            continue
+        u = 1
+        while u * b + u <= 15 and u < iw + 1:
+            ur = min(u, iw)
+            if not (l_over > ur and ur != iw) and (ur * b > best or (ur * b == best and ur_w < ur)):
+                best, ur_w = ur * b, ur
+            u += 1
+    if best == 0:
+        return None
+    tail = iw % ur_w
+    r_pad = _end_pad(l_pad, ow, iw, 1, e_w)
+    if max(0, e_w - 1 - r_pad - tail) > ur_w or (iw > ur_w and r_pad + tail < 0):
+        return None
+    if len(x_shape) == 5:
+        return IC_BLOCK
+    return IC_BLOCK * (4 if ow < 15 else 2 if ow < 40 else 1)
+
+
+def _tap_grad(g, in_size, tap, padding, dilation):
+    """(N, OC, *in_size) float64: the output gradient ``g`` at the input positions that kernel tap
+    ``tap`` reads from each output position (stride 1), zeros elsewhere."""
+    t = np.zeros(g.shape[:2] + tuple(in_size), np.float64)
+    src, dst = [slice(None)] * 2, [slice(None)] * 2
+    for size, o, k, p, d in zip(in_size, g.shape[2:], tap, padding, dilation):
+        off = k * d - p
+        o0, o1 = max(0, -off), min(o, size - off)
+        if o1 <= o0:
+            return t
+        src.append(slice(o0, o1))
+        dst.append(slice(o0 + off, o1 + off))
+    t[tuple(dst)] = g[tuple(src)]
+    return t
+
+
+def input_grad(g, x, w, stride, padding, dilation, mkldnn, groups):
+    """The input gradient (N, C, *S) float32 of a convolution with output gradient ``g`` in oneDNN's
+    backward-data kernels' order (backward_data_chunk), or None: for each chunk of output channels,
+    one FMA chain over blocks of 8 of them, each block's taps, the block's channels; the chunks'
+    sums added. A finite weight only (the kernels skip the taps outside the input, whose zeros an inf
+    would make NaN)."""
+    n, oc, c = g.shape[0], w.shape[0], w.shape[1]
+    k = math.prod(w.shape[2:])
+    if not (mkldnn and groups == 1 and _plain(x, w) and g.dtype == np.float32
+            and fits(oc * k, n * c * math.prod(x.shape[2:]))):
+        return None
+    chunk = backward_data_chunk(x.shape, w.shape, stride, padding, dilation)
+    if chunk is None or not np.isfinite(w).all():
+        return None
+    taps = np.ndindex(*w.shape[2:])
+    g64 = g.astype(np.float64)
+    b = np.stack([_tap_grad(g64, x.shape[2:], t, padding, dilation) for t in taps], 2)  # (N, OC, K, *S)
+    b = b.reshape(n, oc, k, -1).transpose(1, 2, 0, 3).reshape(oc, k, -1)
+    a = w.reshape(oc, c, k).transpose(0, 2, 1).astype(np.float64)
+    out = blocked_chain(a, b, chunk)
+    return np.ascontiguousarray(out.reshape((c, n) + x.shape[2:]).swapaxes(0, 1))
+
+
+def _unpadded_products(a, b, valid, axis):
+    """oneDNN's float32 convolution never reads the padding: the sums of a * b over ``axis`` of their
+    broadcast product, leaving out the terms at padded positions (``valid`` False), so an inf or a
+    NaN times a padded zero adds nothing (numpy's matmul with the zeros gives NaN). Forward (``axis``
+    2): ``a`` the weight (1, G, O, CK), ``b`` the columns (N, G, CK, L); weight gradient (``axis`` 3):
+    ``a`` the gradient (N, G, O, L); ``valid`` (G, 1, CK, L). One sample at a time, for the memory."""
+    n = max(a.shape[0], b.shape[0])
+    out = []
+    for i in range(n):
+        ai, bi = a[min(i, a.shape[0] - 1)], b[min(i, b.shape[0] - 1)]
+        with np.errstate(invalid="ignore"):
+            prod = ai[:, :, :, None] * bi[:, None, :, :] if axis == 2 else ai[:, :, None, :] * bi[:, None, :, :]
+        out.append(np.where(valid, prod, prod.dtype.type(0)).sum(axis=axis))
+    return np.stack(out)

@@ -27,6 +27,7 @@ from .. import dtypes
 from ..autograd import grad_mode
 from ..tensor import _can_cast, _scalar_name
 from . import _conv_order, _vec_math
+from ._conv_order import _unpadded_products
 from ._layout import c_order, in_input_format, suggested_format
 from ._op import Op, export
 
@@ -283,22 +284,6 @@ def _valid_cols(x, k, d, pads, s, o):
     return im2col_np(ones, k, d, pads, s, o)[0]
 
 
-def _unpadded_products(a, b, valid, axis):
-    """oneDNN's float32 convolution never reads the padding: the sums of a * b over ``axis`` of their
-    broadcast product, leaving out the terms at padded positions (``valid`` False), so an inf or a
-    NaN times a padded zero adds nothing (numpy's matmul with the zeros gives NaN). Forward (``axis``
-    2): ``a`` the weight (1, G, O, CK), ``b`` the columns (N, G, CK, L); weight gradient (``axis`` 3):
-    ``a`` the gradient (N, G, O, L); ``valid`` (G, 1, CK, L). One sample at a time, for the memory."""
-    n = max(a.shape[0], b.shape[0])
-    out = []
-    for i in range(n):
-        ai, bi = a[min(i, a.shape[0] - 1)], b[min(i, b.shape[0] - 1)]
-        with np.errstate(invalid="ignore"):
-            prod = ai[:, :, :, None] * bi[:, None, :, :] if axis == 2 else ai[:, :, None, :] * bi[:, None, :, :]
-        out.append(np.where(valid, prod, prod.dtype.type(0)).sum(axis=axis))
-    return np.stack(out)
-
-
 def _transposed_size(size, k, stride, padding, dilation, output_padding):
     return tuple((n - 1) * s - 2 * p + d * (kk - 1) + op + 1
                  for n, kk, s, p, d, op in zip(size, k, stride, padding, dilation, output_padding))
@@ -390,6 +375,10 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
         valid = _valid_cols(x, k, geo["dilation"], pads, geo["stride"], o).reshape(grp, -1, math.prod(o))
         out[1] = _unpadded_products(gg, cols, valid[:, None], 3).sum(0).reshape(w.shape).astype(g.dtype, copy=False)
     grp = geo["groups"]
+    if mask[0] and not geo["transposed"] and (gx := _conv_order.input_grad(g, x, w, geo["stride"], geo["padding"],
+            geo["dilation"], _uses_mkldnn(True, x.shape, w.shape, geo["stride"], geo["dilation"], False,
+                                          geo["output_padding"], grp), grp)) is not None:
+        out[0] = gx  # (oneDNN's backward-data kernels' FMA chains)
     if mask[0] and not geo["transposed"] and (grp == 1 or g.shape[1] // grp > 8) and x.shape[-1] % geo["stride"][-1] \
             and all(v == 1 for v in geo["dilation"]) and not np.isfinite(w).all() and _uses_mkldnn(
                 x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], False, geo["output_padding"],
