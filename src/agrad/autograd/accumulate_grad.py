@@ -26,16 +26,35 @@ def _make(array):
     return _make(array)
 
 
-def _accumulate(node, grad, create_graph, seeds=()):
+def _held(pending, data):
+    """Whether a gradient waiting in another node's buffer (``pending``) is the array ``data`` (add's
+    formula hands one gradient to both inputs): PyTorch's AccumulateGrad then sees a use count of 2
+    and copies it; the last of the leaves it goes to takes it."""
+    for buf in pending.values():
+        for v in buf.values():
+            if v is data or getattr(v, "_data", None) is data:
+                return True
+    return False
+
+
+def _accumulate(node, grad, create_graph, seeds=(), pending=None):
     var = node.variable
     if var is None:
         return
-    var._grad = _new_grad(var._grad, grad, create_graph, seeds, var._data)
+    data = grad._data
+    if pending and var._grad is None and not create_graph and id(data) not in seeds and _held(pending, data):
+        seeds[id(data)] = True  # (copied, as a gradient the caller holds; the last taker takes it)
+        try:
+            var._grad = _new_grad(None, grad, create_graph, seeds, var._data)
+        finally:
+            del seeds[id(data)]
+    else:
+        var._grad = _new_grad(var._grad, grad, create_graph, seeds, var._data)
     if type(var._grad._data) in LAZY and type(var._data) not in LAZY:
         _lazy_grads.append(var._grad)  # a parameter's gradient: computed when the pass ends
 
 
-def _accumulate_array(node, data, seeds):
+def _accumulate_array(node, data, seeds, pending=None):
     """:func:`_accumulate` in a pass that records nothing, where the gradient arrives as an
     array: the first ``.grad`` takes it when :func:`_takes` says PyTorch would, else a copy;
     later ones are added in place."""
@@ -45,7 +64,7 @@ def _accumulate_array(node, data, seeds):
     old = var._grad
     if old is not None:
         old._add_inplace_raw(data)
-    elif id(data) in seeds or not _stealable(data, var._data, seeds):
+    elif id(data) in seeds or (pending and _held(pending, data)) or not _stealable(data, var._data, seeds):
         var._grad = _make(_copy_for(data, var._data))
     else:
         seeds[id(data)] = False

@@ -308,7 +308,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         if type(g) in _NP_SCALARS and node.variable is not None and node.variable._grad is None:
                             node.variable._grad = _make(g)  # (a reduction's scalar: no one else holds it)
                         else:
-                            _accumulate_array(node, g, seeds)
+                            _accumulate_array(node, g, seeds, buffers)
                         if accumulate_observers:
                             g = node.variable._grad
                             for obs in accumulate_observers:
@@ -418,7 +418,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                 if type(node) is AccumulateGrad:
                     if accumulate and 0 in grads and (node.variable is None or node.variable._requires_grad):
                         g = grads[0]
-                        _accumulate(node, g, create_graph, seeds)
+                        _accumulate(node, g, create_graph, seeds, buffers)
                         for obs in accumulate_observers:
                             obs(node, g)
                 elif needed is None or node in needed:
