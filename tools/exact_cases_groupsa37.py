@@ -101,4 +101,18 @@ CASES = [
         "torch.clamp_(x)", "x.clamp_()", "x.clip_(None, None)", "x.clamp_(min=0)", "y.clamp_()",
         "torch.tensor([0.5]).expand(3).clamp_(max=None)",
     ]),
+    # layer_norm's double backward over an empty normalized shape: ATen's 3.0 / N is inf for N = 0 (was
+    # Python's ZeroDivisionError; run 37220000)
+    case("layer-norm-empty-double-backward", [
+        "x = torch.zeros(0, dtype=torch.float32).requires_grad_()",
+        "r = torch.nn.functional.layer_norm(x, (0,), eps=-0.0)",
+        "g, = torch.autograd.grad(r.sum(), [x], create_graph=True)",
+        "g.pow(2).sum().backward()",
+        "w = torch.zeros(2, 0, dtype=torch.float64).requires_grad_()",
+        "rw = torch.nn.functional.layer_norm(w, (0,))",
+        "gw, = torch.autograd.grad(rw.sum(), [w], create_graph=True)",
+        "gw.sum().backward()",
+    ], [
+        "g", "x.grad", "gw", "w.grad",
+    ]),
 ]

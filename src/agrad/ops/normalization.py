@@ -650,7 +650,7 @@ def _(ctx, grads):
         ggI_sum = ggI_e.sum(1, True)
         ggI_mu_sum = (ggI_e * x_mu).sum(1, True)
         all_sub = div_scalar(ggI_sum * gxhat_sum, N) - (ggI_e * gxhat).sum(1, True) + mul_scalar(
-            s1 * gxhat_mu_sum * ggI_mu_sum, 3.0 / N)
+            s1 * gxhat_mu_sum * ggI_mu_sum, 3.0 / N if N else math.inf)  # (C++: 3.0 / 0 is inf)
         gI_0t = div_scalar(x_mu_s32 * all_sub, N)
         gI_1t = div_scalar(ggI_mu_sum * s32, N) * (div_scalar(gxhat_sum, N) - gxhat)
         gI_2t = div_scalar(gxhat_mu_sum * s32, N) * (div_scalar(ggI_sum, N) - ggI_e)
