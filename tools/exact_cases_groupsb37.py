@@ -129,4 +129,12 @@ def cases(graph: str) -> list[dict]:
               "a.grad += 1",
               "b.grad += 100"],
              ["g10", "x1.grad", "o.grad", "g", "a.grad", "b.grad"]),
+        case("normal-through-a-strided-view-reads-the-views-layout",  # normal_'s vector path: the view's own
+             ["torch.manual_seed(605)",
+              "x = torch.zeros(3, 3, 4, requires_grad=True) * 1",
+              "r = x[::2].normal_(std=0.5)",
+              "torch.manual_seed(605)",
+              "y = torch.zeros(3, 3, 4, requires_grad=True) * 1",
+              "s = y[:, :, ::2].normal_()"],
+             ["x", "y"]),
     ]

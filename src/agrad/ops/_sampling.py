@@ -144,12 +144,12 @@ def _fmt_double(x):
     return str(int(x)) if x.is_integer() else repr(x)
 
 
-def _normal_fill(a, g, mean, std):
+def _normal_fill(a, g, mean, std, contiguous=None):
     _check_std(std)
     if not a.size:  # the kernel's dtype is only dispatched on for an element to draw
         return a.copy()
     d = dtypes.from_numpy(a.dtype)
-    vals = normal_values(g, a.size, d, mean, std, contiguous=_contiguous(a))
+    vals = normal_values(g, a.size, d, mean, std, contiguous=_contiguous(a) if contiguous is None else contiguous)
     return like_layout(a, vals)
 
 

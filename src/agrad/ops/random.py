@@ -233,7 +233,8 @@ def _sampler(name, fill):
 
 
 _uniform = _sampler("UniformBackward0", lambda a, g, low, high: _uniform_fill(a, g, low, high))
-_normal = _sampler("NormalBackward0", lambda a, g, mean, std: _normal_fill(a, g, mean, std))
+_normal = _sampler("NormalBackward0", lambda a, g, mean, std, contiguous=None: _normal_fill(a, g, mean, std,
+                                                                                         contiguous))
 
 
 def _random_fill(a, g, low, high):
@@ -274,7 +275,12 @@ def uniform_(input, from_=0.0, /, to=1.0, *, generator=None, **kw):
 @method("normal_")
 def normal_(input, mean=0.0, std=1.0, *, generator=None):
     g = _gen(generator)
-    return inplace(lambda s: _normal.apply((s,), (s._data,), {"g": g, "mean": mean, "std": std}),
+    # (the kernel's choice of its vector path reads the tensor written: a strided view's own layout, not
+    # that of the copy an in-place op through a view works on)
+    flags = getattr(input._data, "flags", None)
+    contiguous = None if flags is None else bool(flags.c_contiguous)
+    return inplace(lambda s: _normal.apply((s,), (s._data,), {"g": g, "mean": mean, "std": std,
+                                                              "contiguous": contiguous}),
                    first=lambda s: _normal_first(s.dtype, std))(input)
 
 
