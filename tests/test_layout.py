@@ -27,6 +27,7 @@ FORBIDDEN = {
     "printing": {"lang", "app", "render", "cli"},
     "linalg": {"lang", "app", "render", "cli"},
     "func": {"lang", "app", "render", "cli"},
+    "distributions": {"lang", "app", "render", "cli"},
 }
 
 

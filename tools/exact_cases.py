@@ -617,3 +617,6 @@ CASES += _lead37_cases(GRAPH)
 from exact_cases_convonednn37 import cases as _convonednn37_cases  # noqa: E402
 
 CASES += _convonednn37_cases(GRAPH)
+from exact_cases_distributions37 import cases as _distributions37_cases  # noqa: E402
+
+CASES += _distributions37_cases(GRAPH)

@@ -21,7 +21,8 @@ import torch
 
 MODULES = ["torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.nn.utils",
            "torch.autograd", "torch.autograd.graph", "torch.autograd.forward_ad", "torch.autograd.function", "torch.optim", "torch.optim.lr_scheduler", "torch.utils.data",
-           "torch.linalg", "torch.special", "torch.fft"]
+           "torch.linalg", "torch.special", "torch.fft", "torch.distributions", "torch.distributions.kl",
+           "torch.distributions.constraints"]
 OUT = Path(__file__).resolve().parents[1] / "src" / "agrad" / "lang" / "torch_names.txt"
 
 

@@ -119,11 +119,11 @@ def set_limits(*, max_elements="keep"):
         _limits.set_max_elements(max_elements)
 
 
-_LAZY_SUBMODULES = ("optim", "utils", "func")
+_LAZY_SUBMODULES = ("optim", "utils", "func", "distributions")
 
 
 def __getattr__(name):
-    # torch.optim, torch.utils.data and torch.func load on first use (start-up stays small)
+    # torch.optim, torch.utils.data, torch.func and torch.distributions load on first use (start-up stays small)
     if name in _LAZY_SUBMODULES:
         import importlib
         return importlib.import_module(f"{__name__}.{name}")

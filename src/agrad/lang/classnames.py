@@ -48,6 +48,8 @@ def class_name(cls) -> str | None:
         return "numpy.ndarray"
     if not module.startswith("agrad"):
         return None
+    if module.startswith("agrad.distributions."):  # (its modules are named as PyTorch's)
+        return f"torch{module[5:]}.{cls.__qualname__}"
     table = _shown_table()
     for public in _PUBLIC_MODULES:
         mod = sys.modules.get("agrad" + public[5:])

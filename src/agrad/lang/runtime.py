@@ -104,7 +104,7 @@ class _Engine:
                     subs[cattr] = p
             return ModuleProxy(name, m, subs)
 
-        # torch.optim, torch.utils.data, nn.init and nn.utils load when a script
+        # torch.optim, torch.utils.data, torch.distributions, nn.init and nn.utils load when a script
         # first reaches them (the proxy holds the module's dotted name until then)
         lazy = ModuleProxy
         nn_init = lazy("torch.nn.init", "agrad.nn.init")
@@ -121,7 +121,11 @@ class _Engine:
         data = lazy("torch.utils.data", "agrad.utils.data")
         utils = lazy("torch.utils", "agrad.utils", {"data": data})
         func = lazy("torch.func", "agrad.func")
-        subs = {"optim": optim, "utils": utils, "func": func}
+        distributions = lazy("torch.distributions", "agrad.distributions",
+                             {"kl": lazy("torch.distributions.kl", "agrad.distributions.kl"),
+                              "constraints": lazy("torch.distributions.constraints",
+                                                  "agrad.distributions.constraints")})
+        subs = {"optim": optim, "utils": utils, "func": func, "distributions": distributions}
         if nn is not None:
             subs["nn"] = nn
         if autograd is not None:
@@ -237,7 +241,8 @@ ENGINE = _Engine()
 
 SUPPORTED_IMPORTS = ("torch, torch.nn, torch.nn.functional, torch.nn.init, torch.nn.utils, "
                      "torch.nn.utils.rnn, torch.autograd, torch.autograd.function, torch.autograd.functional, torch.func, torch.optim, "
-                     "torch.optim.lr_scheduler, torch.utils.data, "
+                     "torch.optim.lr_scheduler, torch.utils.data, torch.distributions, torch.distributions.kl, "
+                     "torch.distributions.constraints, "
                      "math, numpy and the standard modules time, random, collections, itertools, "
                      "functools, operator, typing, copy, gc, dataclasses, string, unicodedata")
 

@@ -1,0 +1,75 @@
+"""torch.distributions in scripts: the import forms tutorials use run, a missing distribution says PyTorch has
+it, and the new module, classes and objects reach nothing more (values: tests/golden/exact.json cases
+distributions-*)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agrad.lang import Source, run
+
+
+def test_import_forms_and_a_reinforce_step(run_ok):
+    res = run_ok("import torch\nimport torch.distributions as D\nfrom torch.distributions import Categorical, Normal\n"
+                 "from torch.distributions.kl import kl_divergence\nfrom torch.distributions import constraints\n"
+                 "import torch.distributions.kl as kl\n"
+                 "torch.manual_seed(0)\nm = Categorical(torch.tensor([0.2, 0.3, 0.5]))\na = m.sample()\n"
+                 "print(m, a, m.log_prob(a))\n"
+                 "n = torch.distributions.Normal(torch.zeros(2), torch.ones(2))\n"
+                 "print(kl_divergence(n, Normal(torch.ones(2), 2.0)), kl.kl_divergence(n, n))\n"
+                 "print(type(m), type(D.constraints.real), constraints.positive, D.Bernoulli(0.5).support)\n"
+                 "try:\n    Normal(0.0, -1.0)\nexcept ValueError as e:\n    print(str(e).splitlines()[0])\n")
+    assert res.stdout == (
+        "Categorical(probs: torch.Size([3]), logits: torch.Size([3])) tensor(2) tensor(-0.6931)\n"
+        "tensor([0.4431, 0.4431]) tensor([0., 0.])\n"
+        "<class 'torch.distributions.categorical.Categorical'> <class 'torch.distributions.constraints._Real'> "
+        "GreaterThan(lower_bound=0.0) Boolean()\n"
+        "Expected parameter scale (Tensor of shape ()) of distribution Normal(loc: 0.0, scale: -1.0) to satisfy "
+        "the constraint GreaterThan(lower_bound=0.0), but found invalid values:\n")
+
+
+@pytest.mark.parametrize("use,text", [
+    ("D.Gamma", "module 'torch.distributions' has no attribute 'Gamma' (PyTorch has torch.distributions.Gamma; "
+                "agrad does not implement it)"),
+    ("from torch.distributions import MultivariateNormal", "MultivariateNormal"),
+    ("D.kl.kl_divergence(D.Normal(0.0, 1.0), 3)", "No KL(p || q) is implemented for p type Normal and q type int"),
+])
+def test_missing_names_say_so(use, text):
+    err = run(Source("s.py", f"import torch\nimport torch.distributions as D\n{use}\n"), timeout=20).error
+    assert err is not None and text in err.message, err and err.render()
+
+
+def test_class_constraints_are_not_changed_for_later_scripts():
+    err = run(Source("s.py", "import torch\nD = torch.distributions\n"
+                             "D.Normal.arg_constraints['scale'] = D.constraints.real\n"), timeout=20).error
+    assert err is not None and err.type_name == "TypeError"
+    assert "arg_constraints cannot be changed" in err.message
+    res = run(Source("s.py", "import torch\nprint(torch.distributions.Normal(0.0, 1.0).arg_constraints)\n"), timeout=20)
+    assert res.stdout == "{'loc': Real(), 'scale': GreaterThan(lower_bound=0.0)}\n"
+
+
+@pytest.mark.parametrize("use", [
+    "D.__dict__", "D.__loader__", "D.kl.__dict__", "getattr(D, '__spec__')", "D.normal", "D.utils",
+    "D.distribution", "D.kl.math", "D.kl.warnings", "D.kl.total_ordering", "D.kl._KL_REGISTRY",
+    "D.kl._KL_MEMOIZE", "D.register_kl", "D.kl.register_kl", "from torch.distributions.kl import register_kl",
+    "from torch.distributions import utils", "import torch.distributions.utils",
+    "import torch.distributions.normal", "D.annotations", "D.constraints.torch", "D.constraints._Frozen",
+    "D.Normal.__init__", "D.Normal.__subclasses__", "D.Normal.mro", "D.Normal._get_checked_instance",
+    "D.Normal(0.0, 1.0).__dict__", "D.Normal(0.0, 1.0)._validate_sample", "D.Normal(0.0, 1.0)._extended_shape",
+    "D.Normal(0.0, 1.0).__class__.__mro__", "D.Normal(0.0, 1.0).sample.__func__",
+    "D.Normal(0.0, 1.0).sample.__globals__", "D.Categorical(torch.ones(2))._param",
+    "D.Categorical.logits.wrapped.__globals__", "D.Categorical.support.fget.__globals__",
+    "D.constraints.real.__class__.__subclasses__()", "D.constraints.dependent.__call__",
+    "D.kl_divergence.__globals__",
+    "D.Normal(0.0, 1.0).loc = torch.ones(1)", "D.constraints.positive.lower_bound = -1.0",
+    "D.Normal.has_rsample = False", "setattr(D.Normal(0.0, 1.0), '_validate_args', False)",
+    "D.Normal(0.0, 1.0)._validate_args = False", "del D.Normal(0.0, 1.0).loc",
+    "D.Normal(0.0, 1.0).arg_constraints.clear()", "D.Categorical.arg_constraints.update({})",
+    "D.Normal.arg_constraints.pop('loc')", "type(D.Normal(0.0, 1.0).arg_constraints).__setitem__",
+    "D.Normal(0.0, 1.0).expand((2,), _instance=1).__dict__",
+])
+def test_distributions_reach_nothing_more(use):
+    err = run(Source("attack.py", f"import torch\nimport torch.distributions as D\n{use}\nprint('not blocked')\n"),
+              timeout=20).error
+    assert err is not None, f"not blocked: {use!r}"
+    assert "Traceback" not in err.render()

@@ -1,0 +1,78 @@
+"""Regression cases of session 37's distributions37 work: torch.distributions (Normal, Categorical, Bernoulli,
+Uniform, kl_divergence), compared with PyTorch 2.13: values, seeded draws, graphs, reprs and ValueError texts.
+
+Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    del graph
+    return [
+        case("distributions-normal-draws-and-densities",
+             ["torch.manual_seed(0)", "D = torch.distributions",
+              "m = D.Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]))",
+              "s1 = m.sample()", "s2 = m.sample((3,))", "r = m.rsample((2,))"],
+             ["m", "s1", "s2", "r", "m.log_prob(torch.tensor([0.5, -1.0]))", "m.entropy()", "m.mean", "m.mode",
+              "m.stddev", "m.variance", "m.batch_shape", "m.event_shape", "m.cdf(torch.tensor([0.5, 2.0]))",
+              "m.icdf(torch.tensor([0.5, 0.9]))", "D.Normal(0.0, 1.0)", "D.Normal(0.0, 1.0).rsample((3,))",
+              "D.Normal(torch.zeros(2, dtype=torch.float64), 1.0).sample().dtype", "m.expand((2, 2)).sample()",
+              "m.perplexity()", "m.arg_constraints", "m.support"]),
+        case("distributions-normal-graph-and-kl",
+             ["torch.manual_seed(3)", "mu = torch.tensor([0.5, -0.2], requires_grad=True)",
+              "s = torch.tensor([1.5, 0.7], requires_grad=True)", "m = torch.distributions.Normal(mu, s)",
+              "z = m.rsample()", "lp = m.log_prob(torch.tensor([1.0, 2.0]))", "e = m.entropy()",
+              "q = torch.distributions.Normal(torch.zeros(2), torch.ones(2))",
+              "k = torch.distributions.kl.kl_divergence(m, q)", "(lp.sum() + k.sum() + z.sum()).backward()"],
+             ["z", "lp", "e", "k", "torch.distributions.kl_divergence(q, m)", "mu.grad", "s.grad",
+              "lp.grad_fn.name()", "e.grad_fn.name()", "k.grad_fn.name()", "z.grad_fn.name()"]),
+        case("distributions-validation-errors",
+             ["D = torch.distributions",
+              "def err(f):\n    try:\n        f()\n    except Exception as e:\n        return type(e).__name__ + ': ' + str(e)"],
+             ["err(lambda: D.Normal(torch.tensor([0.0]), torch.tensor([-1.0])))",
+              "err(lambda: D.Normal(0.0, -1.0))", "err(lambda: D.Normal(float('nan'), 1.0))",
+              "err(lambda: D.Normal(0.0, 1.0).log_prob(torch.tensor([float('nan')])))",
+              "err(lambda: D.Normal(0.0, 1.0).log_prob(0.5))",
+              "err(lambda: D.Normal(torch.zeros(2), 1.0).log_prob(torch.ones(3)))",
+              "err(lambda: D.Categorical(torch.tensor([0.5, -0.5])))",
+              "err(lambda: D.Categorical(torch.tensor(0.5)))", "err(lambda: D.Categorical())",
+              "err(lambda: D.Categorical(torch.tensor([0.0, 0.0])))",
+              "err(lambda: D.Categorical(torch.tensor([0.2, 0.8])).log_prob(torch.tensor(2)))",
+              "err(lambda: D.Categorical(logits=torch.zeros(2, 3)).log_prob(torch.tensor([0.5, 1])))",
+              "err(lambda: D.Bernoulli(torch.tensor([1.3])))", "err(lambda: D.Bernoulli(0.3).log_prob(torch.tensor(2.0)))",
+              "err(lambda: D.Uniform(1.0, 0.0))", "err(lambda: D.Uniform(0.0, 1.0).log_prob(torch.tensor(1.5)))",
+              "err(lambda: D.kl_divergence(D.Categorical(torch.ones(2)), D.Normal(0.0, 1.0)))",
+              "err(lambda: D.Categorical(torch.ones(3)).rsample())"]),
+        case("distributions-categorical-reinforce",
+             ["torch.manual_seed(5)", "logits = torch.tensor([[1.0, -1.0, 0.5], [0.2, 0.3, -2.0]], requires_grad=True)",
+              "c = torch.distributions.Categorical(logits=logits)", "a = c.sample()", "lp = c.log_prob(a)",
+              "ent = c.entropy()", "(-lp.sum() - ent.sum()).backward()",
+              "p = torch.distributions.Categorical(torch.tensor([0.1, 0.2, 0.7]))", "pa = p.sample((5,))"],
+             ["c", "a", "lp", "lp.grad_fn.name()", "ent", "ent.grad_fn.name()", "c.probs", "c.sample((2, 2))",
+              "logits.grad", "c.log_prob(torch.tensor([[0], [2]]))", "p", "pa", "p.log_prob(pa)", "p", "p.logits",
+              "p.mean", "p.mode", "p.variance", "p.param_shape", "p.support", "p.enumerate_support()",
+              "torch.distributions.kl_divergence(p, torch.distributions.Categorical(torch.tensor([0.5, 0.0, 0.5])))",
+              "torch.distributions.kl_divergence(torch.distributions.Categorical(torch.tensor([0.0, 0.5, 0.5])), p)",
+              "torch.distributions.Categorical(torch.tensor([1.0, 3.0], dtype=torch.float64)).entropy()"]),
+        case("distributions-bernoulli-uniform",
+             ["torch.manual_seed(2)", "D = torch.distributions", "b = D.Bernoulli(torch.tensor([0.3, 0.5, 0.9]))",
+              "bs = b.sample((2,))", "u = D.Uniform(torch.tensor([0.0, 1.0]), torch.tensor([2.0, 5.0]))",
+              "us = u.rsample((3,))", "lo = torch.tensor([0.0], requires_grad=True)", "w = D.Uniform(lo, 3.0)",
+              "r = w.rsample()"],
+             ["b", "bs", "b.log_prob(torch.tensor([1.0, 0.0, 1.0]))", "b.entropy()", "b.mean", "b.mode",
+              "b.variance", "b.logits", "b", "D.Bernoulli(0.3)", "D.Bernoulli(logits=torch.tensor([0.0, 2.0])).probs",
+              "D.Bernoulli(logits=0.5)", "b.enumerate_support()",
+              "D.kl_divergence(D.Bernoulli(torch.tensor([0.3, 0.0])), D.Bernoulli(torch.tensor([0.6, 1.0])))",
+              "u", "us", "u.log_prob(torch.tensor([1.0, 4.0]))", "u.entropy()", "u.mean", "u.mode", "u.stddev",
+              "u.variance", "u.support", "u.arg_constraints", "D.Uniform(0.0, 1.0)",
+              "D.kl_divergence(D.Uniform(0.0, 1.0), D.Uniform(-1.0, 2.0))",
+              "D.kl_divergence(D.Uniform(0.0, 1.0), D.Uniform(0.5, 2.0))",
+              "D.kl_divergence(D.Uniform(0.0, 1.0), D.Normal(0.0, 2.0))",
+              "D.kl_divergence(D.Normal(0.0, 1.0), D.Uniform(0.0, 2.0))", "w", "r",
+              "w.log_prob(torch.tensor([1.0]))", "D.constraints.real_vector", "D.constraints.simplex"]),
+    ]
