@@ -75,6 +75,14 @@ def cases(graph: str) -> list[dict]:
               "d = torch.randn(2, 5, 10, 10, requires_grad=True)", "e = torch.randn(12, 5, 3, 3)",
               "F.conv2d(d, e, None, 1, 2, 2).backward(torch.randn(2, 12, 10, 10))"],
              ["x.grad.tolist()", "v.grad.tolist()", "d.grad.tolist()"]),
+        case("conv-onednn-transposed",  # stride 1: oneDNN's backward-data chains, the bias added after; the input
+             # gradient (any stride): its forward kernel's chains; the DCGAN generator's first layer
+             [r, "F = torch.nn.functional", "z = torch.randn(6, 8, 1, 1)", "g = torch.randn(8, 16, 4, 4)",
+              "x = torch.randn(2, 40, 5, 5, requires_grad=True)", "w = torch.randn(40, 8, 3, 3)", "b = torch.randn(8)",
+              "y = F.conv_transpose2d(x, w, b, 2, 1)", "y.backward(torch.randn(y.shape))",
+              "a = torch.randn(3, 12, 20)", "c = torch.randn(12, 5, 4)"],
+             ["F.conv_transpose2d(z, g).tolist()", "F.conv_transpose2d(x, w, b, 1, 1).tolist()",
+              "F.conv_transpose1d(a, c, b[:5], 1, 2, 0, 1, 2).tolist()", "x.grad.tolist()"]),
         case("conv-onednn-modules",  # nn.Conv2d with its bias, the DCGAN discriminator's first layer
              [r, "nn = torch.nn", "m = nn.Conv2d(3, 4, 4, 2, 1)", "d = nn.Conv2d(4, 8, 4, 2, 1, bias=False)",
               "q = nn.Conv2d(3, 8, 3, 1, 1)",

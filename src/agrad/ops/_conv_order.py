@@ -225,21 +225,46 @@ def input_grad(g, x, w, stride, padding, dilation, mkldnn, groups):
     one FMA chain over blocks of 8 of them, each block's taps, the block's channels; the chunks'
     sums added. A finite weight only (the kernels skip the taps outside the input, whose zeros an inf
     would make NaN)."""
+    if not (mkldnn and groups == 1 and _plain(x, w) and g.dtype == np.float32):
+        return None
+    return _data_grad(g, x.shape, w, stride, padding, dilation)
+
+
+def transposed(x, w, size, stride, padding, dilation, mkldnn, groups):
+    """A transposed convolution's output (N, C_out, *size) float32, bias not added (oneDNN adds it
+    after), where oneDNN runs it as the backward-data kernels above (input_grad's order), or None."""
+    if not (mkldnn and groups == 1 and _plain(x, w)):
+        return None
+    return _data_grad(x, (x.shape[0], w.shape[1]) + tuple(size), w, stride, padding, dilation)
+
+
+def transposed_input_grad(g, x, w, stride, padding, dilation, mkldnn, groups):
+    """A transposed convolution's input gradient (N, C_in, *S) float32, which oneDNN computes with its
+    forward kernels (forward()'s order: the convolution of ``g`` with ``w``), or None."""
+    if not (mkldnn and groups == 1 and _plain(x, w) and g.dtype == np.float32
+            and fits(math.prod(w.shape[1:]), g.shape[0] * w.shape[0] * math.prod(x.shape[2:]))
+            and direct_kernel(g.shape, w.shape, stride, padding, dilation)):
+        return None
+    from .convolution import im2col_np
+    cols = im2col_np(g, w.shape[2:], dilation, tuple((p, p) for p in padding), stride, x.shape[2:])
+    out = forward(g, w, None, cols, stride, padding, dilation, True, 1)
+    return None if out is None else out.reshape((g.shape[0], w.shape[0]) + tuple(x.shape[2:]))
+
+
+def _data_grad(g, x_shape, w, stride, padding, dilation):
     n, oc, c = g.shape[0], w.shape[0], w.shape[1]
     k = math.prod(w.shape[2:])
-    if not (mkldnn and groups == 1 and _plain(x, w) and g.dtype == np.float32
-            and fits(oc * k, n * c * math.prod(x.shape[2:]))):
+    if not fits(oc * k, n * c * math.prod(x_shape[2:])):
         return None
-    chunk = backward_data_chunk(x.shape, w.shape, stride, padding, dilation)
+    chunk = backward_data_chunk(x_shape, w.shape, stride, padding, dilation)
     if chunk is None or not np.isfinite(w).all():
         return None
-    taps = np.ndindex(*w.shape[2:])
     g64 = g.astype(np.float64)
-    b = np.stack([_tap_grad(g64, x.shape[2:], t, padding, dilation) for t in taps], 2)  # (N, OC, K, *S)
-    b = b.reshape(n, oc, k, -1).transpose(1, 2, 0, 3).reshape(oc, k, -1)
+    b = np.stack([_tap_grad(g64, x_shape[2:], t, padding, dilation) for t in np.ndindex(*w.shape[2:])], 2)
+    b = b.reshape(n, oc, k, -1).transpose(1, 2, 0, 3).reshape(oc, k, -1)  # (OC, K, N * S)
     a = w.reshape(oc, c, k).transpose(0, 2, 1).astype(np.float64)
     out = blocked_chain(a, b, chunk)
-    return np.ascontiguousarray(out.reshape((c, n) + x.shape[2:]).swapaxes(0, 1))
+    return np.ascontiguousarray(out.reshape((c, n) + tuple(x_shape[2:])).swapaxes(0, 1))
 
 
 def _unpadded_products(a, b, valid, axis):

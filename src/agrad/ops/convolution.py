@@ -240,14 +240,16 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
             out = np.matmul(wg, cols).reshape(n, w.shape[0], *o)
     else:
         size = _transposed_size(x.shape[2:], k, stride, padding, dilation, output_padding)
-        if ((g == 1 or x.shape[1] // g > 8) and size[-1] % stride[-1] and all(v == 1 for v in dilation)
-                and not np.isfinite(w).all() and _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, stride,
-                                                              dilation, True, output_padding, groups)):
-            x, pads = _strided_deconv_rows(x, k, stride, pads)
-        xg = x.reshape(n, g, x.shape[1] // g, -1)
-        wg = w.reshape(g, w.shape[0] // g, -1)
-        cols = np.matmul(wg.transpose(0, 2, 1), xg).reshape(n, -1, xg.shape[-1])
-        out = col2im_np(cols, size, k, dilation, pads, stride, x.shape[2:])
+        mkldnn = _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, stride, dilation, True, output_padding, g)
+        out = _conv_order.transposed(x, w, size, stride, padding, dilation, mkldnn, g)  # (oneDNN's chains)
+        if out is None:
+            if ((g == 1 or x.shape[1] // g > 8) and size[-1] % stride[-1] and all(v == 1 for v in dilation)
+                    and not np.isfinite(w).all() and mkldnn):
+                x, pads = _strided_deconv_rows(x, k, stride, pads)
+            xg = x.reshape(n, g, x.shape[1] // g, -1)
+            wg = w.reshape(g, w.shape[0] // g, -1)
+            cols = np.matmul(wg.transpose(0, 2, 1), xg).reshape(n, -1, xg.shape[-1])
+            out = col2im_np(cols, size, k, dilation, pads, stride, x.shape[2:])
     if b is not None:
         out = out + b.reshape((1, -1) + (1,) * sp)
     return out.astype(x.dtype, copy=False)
@@ -379,6 +381,10 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
             geo["dilation"], _uses_mkldnn(True, x.shape, w.shape, geo["stride"], geo["dilation"], False,
                                           geo["output_padding"], grp), grp)) is not None:
         out[0] = gx  # (oneDNN's backward-data kernels' FMA chains)
+    if mask[0] and geo["transposed"] and (gx := _conv_order.transposed_input_grad(
+            g, x, w, geo["stride"], geo["padding"], geo["dilation"], _uses_mkldnn(
+                True, x.shape, w.shape, geo["stride"], geo["dilation"], True, geo["output_padding"], grp), grp)) is not None:
+        out[0] = gx  # (oneDNN's forward kernels' FMA chains)
     if mask[0] and not geo["transposed"] and (grp == 1 or g.shape[1] // grp > 8) and x.shape[-1] % geo["stride"][-1] \
             and all(v == 1 for v in geo["dilation"]) and not np.isfinite(w).all() and _uses_mkldnn(
                 x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], False, geo["output_padding"],
