@@ -115,4 +115,18 @@ CASES = [
     ], [
         "g", "x.grad", "gw", "w.grad",
     ]),
+    # setitem into a size-1 slice of an expanded dim: PyTorch's slice keeps stride 0 there, so the value
+    # expanded to the slice (its new dim's stride the next size times stride) has other strides over the
+    # same bytes: a partial overlap, refused; was copied (copy_'s early exit; run 37220000)
+    case("setitem-slice-of-expanded-dim-overlap", [
+        "x1 = torch.tensor([3, 0], dtype=torch.int32)",
+        "v2 = x1.expand(2, 2)",
+        "y = torch.tensor([3.0, 0.0])",
+        "w = y.expand(3, 2)",
+    ], [
+        "v2.__setitem__(slice(None, None, 2), x1)", "v2.__setitem__(slice(None, 1), x1)",
+        "v2.__setitem__(0, x1)", "v2.__setitem__(slice(None, 1), x1[None])",
+        "w.__setitem__(slice(1, 2), y.clone())", "w.__setitem__((None, slice(None, None, 2)), y)",
+        "w.__setitem__((Ellipsis, slice(None, 1), slice(None)), y)", "x1", "y",
+    ]),
 ]

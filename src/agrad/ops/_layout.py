@@ -484,3 +484,31 @@ def torch_strides(a) -> tuple:
         if a.shape[d] == 1 and out[d] == 0:
             out[d] = a.itemsize if d == a.ndim - 1 else a.shape[d + 1] * out[d + 1]
     return tuple(out)
+
+
+def sliced_zero_strides(a, np_index):
+    """PyTorch's element strides of ``a[np_index]`` (a basic index: ints, slices, None, one Ellipsis) where
+    they differ from :func:`torch_strides`': a dim of size 1 sliced from a dim of stride 0 (an expanded
+    one) keeps stride 0 in PyTorch (slice multiplies the stride), where numpy's 0 reads as unsqueeze's.
+    None when the index has other items or no such dim."""
+    items = list(np_index) if isinstance(np_index, tuple) else [np_index]
+    if any(not (i is None or i is Ellipsis or type(i) in (int, slice)) for i in items) or items.count(Ellipsis) > 1:
+        return None
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        fill = a.ndim - sum(1 for i in items if i is not None and i is not Ellipsis)
+        items[at:at + 1] = [slice(None)] * fill
+    items += [slice(None)] * (a.ndim - sum(1 for i in items if i is not None))
+    out = a[tuple(items)]
+    strides = [s // a.itemsize for s in torch_strides(out)] if out.size else None
+    dim, src, found = 0, 0, False
+    for i in items:
+        if i is None:
+            dim += 1
+        elif type(i) is int:
+            src += 1
+        else:
+            if strides is not None and out.shape[dim] == 1 and a.strides[src] == 0 and a.shape[src] > 1:
+                strides[dim], found = 0, True
+            dim, src = dim + 1, src + 1
+    return tuple(strides) if found else None

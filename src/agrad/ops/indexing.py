@@ -11,12 +11,13 @@ import numbers
 import numpy as np
 
 from .. import dtypes
+from .._dense import dense
 from .._limits import check_numel
 from ..autograd import _dual as _forward_ad, graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
 from . import _written_before
 from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
-                      overlaps, torch_strides)
+                      overlaps, sliced_zero_strides, torch_strides)
 from ._index_items import (_FULL, _as_index_array, _check_int, _check_mask_dims, _index_put_checked, _int_tensors,
                            _normalise, _ranges_as_lists, uint8_mask)
 from ._op import Op, export, inplace, inplace_self, method
@@ -520,7 +521,7 @@ def _check_copy_overlap(self, index, dst, value):
     a slice whose elements share memory, then a value that partly overlaps it (``x[:2] = x[1:3]``;
     ``x[::2] = x`` of a size-1 dim: the same bytes, other strides).  A number or 0-d value is
     fill_'s: only the first check."""
-    src = None
+    src = zero = None
     from_0d = False  # a value of size-1 dims only: stripped to 0-d, whose expand has strides 0 in PyTorch
     if isinstance(value, Tensor) and value.ndim:
         src = value._data
@@ -530,11 +531,18 @@ def _check_copy_overlap(self, index, dst, value):
                 lead += 1
             from_0d = lead == src.ndim
             src = _expanded(src[(0,) * lead + (Ellipsis,)], dst.shape)
-        if src.dtype == dst.dtype and ((0,) * dst.ndim if from_0d else torch_strides(src)) == torch_strides(dst) \
+        zero = sliced_zero_strides(self._data, _to_numpy_index(index, self.ndim))
+        dst_strides = tuple(z * dst.itemsize for z in zero) if zero is not None else torch_strides(dst)
+        if src.dtype == dst.dtype and ((0,) * dst.ndim if from_0d else torch_strides(src)) == dst_strides \
                 and src.shape == dst.shape and src.__array_interface__["data"][0] == dst.__array_interface__["data"][0]:
             return  # copy_'s early exit: self and src are views of the same data
+        if zero is not None and (from_0d or dst_strides == torch_strides(src)):
+            zero = None
     if _has_internal_overlap(dst):
         getitem(self.detach(), index)._check_inplace(False)
+    if zero is not None and src.__array_interface__["data"][0] == dst.__array_interface__["data"][0] \
+            and src.nbytes == dst.nbytes and dense(src) and dense(dst):
+        raise RuntimeError(_OVERLAP)  # (a size-1 slice of an expanded dim keeps stride 0: other strides)
     if src is not None and (_partial_overlap(dst, src) or from_0d and dst.ndim and dst.size == 1
                             and src.__array_interface__["data"][0] == dst.__array_interface__["data"][0]):
         raise RuntimeError(_OVERLAP)  # (the one element, strides 0 against the slice's own)
