@@ -137,4 +137,11 @@ def cases(graph: str) -> list[dict]:
               "y = torch.zeros(3, 3, 4, requires_grad=True) * 1",
               "s = y[:, :, ::2].normal_()"],
              ["x", "y"]),
+        case("pow-inplace-exponent-grad-in-the-promoted-dtype",  # pow_backward_exponent: self.to(result_type)
+             ["x1 = torch.tensor([[[2.0, 2.25, -1.0, 3.0]]], dtype=torch.float64, requires_grad=True)",
+              "v = torch.tensor([[[1.5, 0.25, 0.5, 2.0], [3.0, 1.1, 0.7, 0.3]]])",
+              "r = v * 1",
+              "r.pow_(x1)",
+              "r.sum().backward()"],
+             ["[t.hex() for t in x1.grad.flatten().tolist()]", "r.dtype"]),
     ]

@@ -86,8 +86,11 @@ def _(ctx, grad):
     g_exp = None
     if ctx.needs(1):  # (the exponent's first, as PyTorch's node computes the last input's first)
         # pow_backward_exponent: base**exp * log(base), taken as 0 where base == 0 and exp >= 0
+        # (self in the promoted dtype of self and exponent, not the result's: an in-place pow_ of a float32
+        # self by a float64 exponent takes its log in double)
         result = ctx.result
-        b = base if base.dtype is result.dtype else base.to(result.dtype)
+        d = _result_type(base, exp)
+        b = base if base.dtype is d else base.to(d)
         g_exp = grad * where((ctx.self == 0) & (exp >= 0), 0.0, result * b.log())
     # pow_backward_self: 0 where the exponent is 0
     g_base = where(exp == 0.0, 0.0, grad * (exp * base.pow(exp - 1))) if ctx.needs(0) else None
