@@ -75,4 +75,13 @@ def cases(graph: str) -> list[dict]:
               "D.kl_divergence(D.Uniform(0.0, 1.0), D.Normal(0.0, 2.0))",
               "D.kl_divergence(D.Normal(0.0, 1.0), D.Uniform(0.0, 2.0))", "w", "r",
               "w.log_prob(torch.tensor([1.0]))", "D.constraints.real_vector", "D.constraints.simplex"]),
+        case("tensor-from-a-deque-a-range-and-refused-data",  # REINFORCE's torch.tensor(returns) of a deque
+         ["import collections", "d = collections.deque([1.0, 2.0])", "d.appendleft(0.5)",
+          "def err(f):\n    try:\n        f()\n    except Exception as e:\n        return type(e).__name__ + ': ' + str(e)"],
+         ["torch.tensor(d)", "torch.tensor(collections.deque([1, 2]))", "torch.tensor(range(3))",
+          "torch.tensor([range(2), range(2)], dtype=torch.float64)", "torch.tensor((collections.deque([1]),))",
+          "err(lambda: torch.tensor(object()))", "err(lambda: torch.tensor([None]))", "err(lambda: torch.tensor(None))",
+          "err(lambda: torch.tensor('ab'))", "err(lambda: torch.tensor(['a']))",
+          "err(lambda: torch.tensor(['a'], dtype=torch.float32))", "err(lambda: torch.tensor('a', dtype=torch.int64))",
+          "err(lambda: torch.tensor([None], dtype=torch.float32))"]),
     ]

@@ -73,3 +73,23 @@ def test_distributions_reach_nothing_more(use):
               timeout=20).error
     assert err is not None, f"not blocked: {use!r}"
     assert "Traceback" not in err.render()
+
+
+def test_numpy_finfo_as_reinforcement_learning_examples_use_it(run_ok):
+    res = run_ok("import numpy as np\nfi = np.finfo(np.float32)\n"
+                 "print(fi.eps.item(), fi.bits, fi.dtype, np.finfo(np.float64).tiny, np.finfo('float16').max)\n")
+    assert res.stdout == "1.1920928955078125e-07 32 float32 2.2250738585072014e-308 6.55e+04\n"
+    err = run(Source("s.py", "import numpy as np\nnp.finfo(np.int32)\n"), timeout=20).error
+    assert err is not None and err.type_name == "ValueError"
+
+
+@pytest.mark.parametrize("use", [
+    "np.finfo(np.float32)._asdict()", "np.finfo(np.float32)._make([1])", "np.finfo(np.float32)._fields",
+    "np.finfo(np.float32).__class__.__mro__", "type(np.finfo(np.float32)).__new__", "np.finfo.__globals__",
+    "np.finfo(np.float32).eps.__class__.__mro__", "np.finfo(np.float32).dtype.type", "np.finfo(np.float32).eps = 1",
+    "np.finfo(np.float32).__getattribute__", "np.finfo('O')",
+])
+def test_numpy_finfo_reaches_nothing_more(use):
+    err = run(Source("attack.py", f"import numpy as np\n{use}\nprint('not blocked')\n"), timeout=20).error
+    assert err is not None, f"not blocked: {use!r}"
+    assert "Traceback" not in err.render()

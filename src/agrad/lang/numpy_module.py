@@ -279,6 +279,23 @@ _UFUNCS_1 = """abs absolute negative positive sign sqrt square exp exp2 expm1 lo
 _UFUNCS_2 = """add subtract multiply divide true_divide floor_divide power mod remainder fmod
     maximum minimum fmax fmin arctan2 hypot logical_and logical_or logical_xor equal not_equal
     less less_equal greater greater_equal copysign""".split()
+#: np.finfo(dtype): numpy's values as a read-only record (its fields are numpy scalars, an int and a dtype;
+#: the class is admitted like a script's namedtuple: fields, count and index only)
+_FINFO_FIELDS = ("bits", "dtype", "eps", "max", "min", "resolution", "smallest_normal", "tiny")
+_FInfo = None
+
+
+def _finfo(dtype):
+    global _FInfo
+    if _FInfo is None:
+        import collections
+        from .safety import NAMEDTUPLE_CLASSES
+        _FInfo = collections.namedtuple("finfo", _FINFO_FIELDS)
+        NAMEDTUPLE_CLASSES.add(_FInfo)
+    fi = np.finfo(as_dtype(dtype))
+    return _FInfo(*(getattr(fi, f) for f in _FINFO_FIELDS))
+
+
 _REDUCTIONS = "sum mean std var prod max min amax amin median all any".split()
 _ARG_FNS = "argmax argmin cumsum cumprod argsort sort".split()
 _DTYPES = "float16 float32 float64 int8 int16 int32 int64 uint8 bool_ complex64 complex128".split()
@@ -307,7 +324,7 @@ def _build_numpy():
         array_equal=_array_equal, where=_where, clip=_clip, concatenate=_concatenate,
         stack=_stack, vstack=_vstack, hstack=_hstack, reshape=_reshape, transpose=_transpose,
         squeeze=_squeeze, expand_dims=_expand_dims, round=_round, around=_round,
-        shape=_shape_fn, ndarray=ndarray,
+        shape=_shape_fn, ndarray=ndarray, finfo=_finfo,
         pi=math.pi, e=math.e, inf=math.inf, nan=math.nan, newaxis=None,
     )
     ns["identity"].__name__ = "identity"

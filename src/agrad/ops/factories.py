@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections import deque as _deque
 import operator
 
 import numpy as np
@@ -86,8 +87,10 @@ def _infer_dtype(data):
             kinds.add(1)
         elif isinstance(x, numbers.Real):
             kinds.add(2)
+        elif isinstance(x, str):  # (a str inside the data: PyTorch reads it as one more dimension)
+            raise ValueError("too many dimensions 'str'")
         else:
-            raise TypeError(f"Could not infer dtype of {type(x).__name__}")
+            raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
     if 2 in kinds or not kinds:
         return dtypes.get_default_dtype()
     return dtypes.int64 if 1 in kinds else dtypes.bool_
@@ -190,6 +193,8 @@ def is_agrad_array(x) -> bool:
 def _check_leaf(x):
     if isinstance(x, (bool, int, float, np.number, np.bool_, Tensor)):
         return
+    if isinstance(x, str):
+        raise ValueError("too many dimensions 'str'")
     if isinstance(x, np.ndarray) or is_agrad_array(x):
         dtypes.from_numpy(np.asarray(x).dtype)
         return
@@ -218,8 +223,23 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
             "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
             UserWarning, stacklevel=2)
+    elif isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    elif isinstance(data, (range, _deque)) or (type(data) in (list, tuple) and data
+                                               and isinstance(data[0], (range, _deque))):
+        data = _as_lists(data)   # (PyTorch reads any sequence: a range, a deque of returns)
     d = _infer_dtype(data) if dtype is None else dtypes.lookup(dtype)
     return _finish(_to_array(data, d), requires_grad, device)
+
+
+def _as_lists(data):
+    """``data`` with its ranges and deques (nested ones too) as lists."""
+    if isinstance(data, (range, _deque)):
+        check_numel(len(data))
+        data = list(data)
+    if isinstance(data, (list, tuple)) and any(isinstance(d, (range, _deque, list, tuple)) for d in data):
+        return [_as_lists(d) for d in data]
+    return data
 
 
 @export()
