@@ -129,4 +129,16 @@ CASES = [
         "w.__setitem__(slice(1, 2), y.clone())", "w.__setitem__((None, slice(None, None, 2)), y)",
         "w.__setitem__((Ellipsis, slice(None, 1), slice(None)), y)", "x1", "y",
     ]),
+    # map_'s dtype check names a dtype without a legacy torch.*Tensor class by its C++ type (CPUBoolType);
+    # asarray of a non-float tensor with requires_grad=True: its own "Only ... and complex" text (run 37240000)
+    case("map-legacy-type-and-asarray-grad-text", [
+        "x = torch.tensor([-3.0, 2.0])",
+        "b = torch.tensor([True, False])",
+        "w = torch.tensor([[1.5]], requires_grad=True)",
+    ], [
+        "x.expand(2, 2).map_(b.expand(2, 2), lambda p, q: p)", "x.clone().map_(b, lambda p, q: p)",
+        "b.clone().map_(x, lambda p, q: p)", "x.clone().map_(torch.tensor([1, 2]), lambda p, q: p)",
+        "torch.asarray(w, dtype=torch.int64)", "torch.asarray(w, dtype=torch.bool, requires_grad=True)",
+        "torch.asarray(w.detach(), dtype=torch.int32, requires_grad=True)",
+    ]),
 ]

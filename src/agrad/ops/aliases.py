@@ -158,6 +158,15 @@ def apply_(input, callable):
     return _each(input, callable)
 
 
+#: the dtypes without a legacy torch.*Tensor class: map_'s check names them by their C++ type
+_LEGACY_TYPES = {"bool": "CPUBoolType", "bfloat16": "CPUBFloat16Type", "complex64": "CPUComplexFloatType",
+                 "complex128": "CPUComplexDoubleType"}
+
+
+def _legacy_type(t):
+    return _LEGACY_TYPES.get(t.dtype.name) or t.type()
+
+
 @method("map_")
 def map_(input, other, callable):
     if not isinstance(other, Tensor):
@@ -166,7 +175,7 @@ def map_(input, other, callable):
     if input.requires_grad or other.requires_grad:
         raise RuntimeError("Can't call map_() on Variable that requires grad. Use var.detach().map_() instead.")
     if other.dtype is not input.dtype:
-        raise TypeError(f"map_: expected {input.type()} for 'other' (got {other.type()})")
+        raise TypeError(f"map_: expected {_legacy_type(input)} for 'other' (got {_legacy_type(other)})")
     return _each(input, callable, (expand(other, input.shape)._data,))
 
 

@@ -188,6 +188,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=_UNSET):
         if not requires_grad and out._requires_grad:
             return out.detach()
         if requires_grad and not out._requires_grad:
+            if not out.dtype.is_floating_point:  # (asarray's own check, worded as tensor()'s)
+                raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
             out = out.detach() if out is obj else out
             out.requires_grad_(True)
         return out
