@@ -141,4 +141,12 @@ CASES = [
         "torch.asarray(w, dtype=torch.int64)", "torch.asarray(w, dtype=torch.bool, requires_grad=True)",
         "torch.asarray(w.detach(), dtype=torch.int32, requires_grad=True)",
     ]),
+    # ldl_factor reads the lower triangle as it is: symmetrising by adding the mirrored zeros made a -0.0
+    # +0.0, whose scaling by a negative pivot then gave -0.0 where PyTorch has 0.0 (run 37240000 repr)
+    case("ldl-factor-signed-zeros", [
+        "x = torch.tensor([[1.0, 3.0, 0.0, -1.25], [0.0, -1.5, -2.5, 2.0], [-0.75, -1.5, 0.75, 0.0], "
+        "[1.5, -2.25, 1.5, -1.25]])",
+    ], [
+        "torch.linalg.ldl_factor(-x)", "torch.linalg.ldl_factor(x)", "torch.linalg.ldl_factor_ex(-x.double())",
+    ]),
 ]

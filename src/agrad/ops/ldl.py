@@ -73,8 +73,8 @@ def _pivot_choice(a, k, alpha):
 
 def sytf2_lower(m):
     """(LD, pivots, info) of one symmetric matrix (its lower triangle read) as LAPACK's sytf2."""
-    a = np.tril(m)
-    a = a + np.tril(a, -1).T
+    low = np.tri(*m.shape, dtype=bool)
+    a = np.where(low, m, m.T)  # (the lower triangle as it is: adding a zero would make a -0.0 +0.0)
     n = a.shape[0]
     piv = np.zeros(n, np.int32)
     info, k = 0, 0
