@@ -84,4 +84,17 @@ def cases(graph: str) -> list[dict]:
           "err(lambda: torch.tensor('ab'))", "err(lambda: torch.tensor(['a']))",
           "err(lambda: torch.tensor(['a'], dtype=torch.float32))", "err(lambda: torch.tensor('a', dtype=torch.int64))",
           "err(lambda: torch.tensor([None], dtype=torch.float32))"]),
+        case("index-with-python-true-and-0d-bool-tensors",  # TensorIndexing.h: a bool is an unsqueeze, then an
+         # index of [0] (True) or of none (False): an IndexBackward0 read; a 0-d bool tensor written (kl_divergence
+         # of 0-d Uniform/Bernoulli: result[mask] = inf) is an index_put_ on that view, a CopySlices
+         ["b = torch.tensor([2.0, 3.0], requires_grad=True)", "a = torch.tensor(2.0, requires_grad=True)",
+          "r1 = b[True]", "r2 = b[True, True]", "r3 = b[None, True]", "r4 = b[True, 0]", "r5 = b[..., True]",
+          "(r1.sum() + r2.sum() + r3.sum() + r4.sum() + r5.sum()).backward()",
+          "t = a * 1", "t[torch.tensor(True)] = float('inf')", "u = b * 1", "u[torch.tensor(False)] = 5.0",
+          "w = b * 1", "v = torch.tensor(4.0, requires_grad=True)", "w[..., torch.tensor(True)] = v",
+          "(t + u.sum() + w.sum()).backward()",
+          "p = torch.distributions.Uniform(torch.tensor(0.0, requires_grad=True), 1.0)",
+          "k = torch.distributions.kl_divergence(p, torch.distributions.Uniform(-1.0, 2.0))"],
+         ["r1", "r2", "r3", "r4", "r5", "b.grad", "t", "t.grad_fn.name()", "t.grad_fn.next_functions[0][0].name()",
+          "a.grad", "u", "u.grad_fn.name()", "w", "w.grad_fn.name()", "v.grad", "u._version", "k"]),
     ]

@@ -166,3 +166,23 @@ def _check_mask_dims(input, index):
                              + ", ".join(map(str, shapes))) from None
         n = input.ndim
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {n})")
+
+
+def bool_scalar_rewrite(index, ndim):
+    """PyTorch's applySlicing for a 0-d bool tensor in a written index (alone, or with an Ellipsis):
+    (dim, the index of the view that dim unsqueezed): the bool becomes an unsqueeze of self, then a
+    long index of [0] (True) or of none (False), so the write is an index_put_ on a view (a CopySlices).
+    None for any other index."""
+    items = index if type(index) is tuple else (index,)
+    if not 1 <= len(items) <= 2 or sum(i is Ellipsis for i in items) != len(items) - 1:
+        return None
+    b = items[-1] if items[0] is Ellipsis else items[0]
+    if not (isinstance(b, Tensor) and b.ndim == 0 and b._data.dtype == np.bool_):
+        return None
+    at = np.zeros(1 if bool(b._data) else 0, np.int64)
+    new = Tensor._make(at)
+    if type(index) is not tuple:
+        return 0, new
+    if items[0] is Ellipsis:
+        return ndim, (Ellipsis, new)
+    return 0, (new,) + items[1:]

@@ -19,7 +19,7 @@ from . import _written_before
 from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
                       overlaps, sliced_zero_strides, torch_strides)
 from ._index_items import (_FULL, _as_index_array, _check_int, _check_mask_dims, _index_put_checked, _int_tensors,
-                           _normalise, _ranges_as_lists, uint8_mask)
+                           _normalise, _ranges_as_lists, bool_scalar_rewrite, uint8_mask)
 from ._op import Op, export, inplace, inplace_self, method
 from ._shortcuts import _not_differentiable
 from .views import _fmt, _view, unsqueeze
@@ -198,10 +198,9 @@ def getitem(self, index):
         if item is None:
             result = unsqueeze(result, dim)
             dim += 1
-        elif isinstance(item, bool):
+        elif isinstance(item, bool):  # (TensorIndexing.h: an unsqueeze, then an index of [0] or of none)
             result = unsqueeze(result, dim)
-            if not item:
-                advanced[dim] = np.zeros(0, np.int64)
+            advanced[dim] = np.zeros(1 if item else 0, np.int64)
             dim += 1
         elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
             i = _check_int(int(item), shape[dim], position)
@@ -590,6 +589,9 @@ def _check_index_put_overlap(sliced, value, index, self=None):
 
 def setitem(self, index, value):
     _uint8_masked_fill(index, value)
+    rewrite = bool_scalar_rewrite(index, self.ndim)
+    if rewrite is not None and graph.is_recording((self, value if isinstance(value, Tensor) else None)):
+        self, index = unsqueeze(self, rewrite[0]), rewrite[1]  # (a 0-d bool: an index_put_ on a view)
     return _written_before.assigned(_assign, self, _int_tensors(index), value, True)  # (a bad index: what came before)
 
 
