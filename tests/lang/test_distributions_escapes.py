@@ -93,3 +93,95 @@ def test_numpy_finfo_reaches_nothing_more(use):
     err = run(Source("attack.py", f"import numpy as np\n{use}\nprint('not blocked')\n"), timeout=20).error
     assert err is not None, f"not blocked: {use!r}"
     assert "Traceback" not in err.render()
+
+
+VAE_SCRIPT = """\
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.distributions import Normal, kl_divergence, Bernoulli, Categorical, Uniform
+import torch.distributions as D
+
+torch.manual_seed(0)
+
+class VAE(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Linear(6, 8)
+        self.mu = nn.Linear(8, 2)
+        self.logvar = nn.Linear(8, 2)
+        self.dec = nn.Linear(2, 6)
+
+    def forward(self, x):
+        h = F.relu(self.enc(x))
+        mu, logvar = self.mu(h), self.logvar(h)
+        std = torch.exp(0.5 * logvar)
+        q = Normal(mu, std)
+        z = q.rsample()
+        p = Normal(torch.zeros_like(mu), torch.ones_like(std))
+        kl = kl_divergence(q, p).sum(-1)
+        logits = self.dec(z)
+        rec = Bernoulli(logits=logits).log_prob(x).sum(-1)
+        return (kl - rec).mean(), z, q
+
+model = VAE()
+opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+x = torch.bernoulli(torch.full((4, 6), 0.4))
+for step in range(5):
+    loss, z, q = model(x)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, f"{loss.item():.6f}", z.shape, q)
+print(loss.grad_fn, z.grad_fn)
+print(model.mu.weight.grad)
+
+s = D.Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 3.0]))
+m = Categorical(logits=torch.tensor([0.5, 1.5, -1.0]))
+counts = [0, 0, 0]
+for _ in range(30):
+    counts[m.sample().item()] += 1
+print(counts, m.probs.sum().item(), f"{m.entropy().item():.4f}", m)
+print(Uniform(-1.0, 1.0).sample((4,)), D.Uniform(torch.zeros(2), torch.ones(2)).mean)
+print(str(D.Normal(0.0, 1.0)), repr(D.Categorical(torch.ones(2))), "{}".format(D.Bernoulli(0.5)))
+try:
+    Categorical(torch.tensor([[0.3, -0.1]]))
+except ValueError as e:
+    print("ValueError:", e)
+try:
+    kl_divergence(m, s)
+except NotImplementedError as e:
+    print("NotImplementedError:", e)
+print(m.support, D.Normal.arg_constraints, D.Normal.has_rsample, m.batch_shape, m.event_shape)
+"""
+
+VAE_STDOUT = """\
+0 4.689334 torch.Size([4, 2]) Normal(loc: torch.Size([4, 2]), scale: torch.Size([4, 2]))
+1 4.475384 torch.Size([4, 2]) Normal(loc: torch.Size([4, 2]), scale: torch.Size([4, 2]))
+2 4.680986 torch.Size([4, 2]) Normal(loc: torch.Size([4, 2]), scale: torch.Size([4, 2]))
+3 4.117976 torch.Size([4, 2]) Normal(loc: torch.Size([4, 2]), scale: torch.Size([4, 2]))
+4 4.595482 torch.Size([4, 2]) Normal(loc: torch.Size([4, 2]), scale: torch.Size([4, 2]))
+<MeanBackward0 object> <AddBackward0 object>
+tensor([[ 0.0000,  0.0000,  0.0000, -0.2277, -0.0699,  0.0000, -0.0286,  0.0000],
+        [ 0.0000,  0.0000,  0.0000, -0.0470,  0.0267,  0.0000,  0.0053,  0.0000]])
+[8, 22, 0] 1.0000001192092896 0.7668 Categorical(probs: torch.Size([3]), logits: torch.Size([3]))
+tensor([-0.7695,  0.6713,  0.7109, -0.1138]) tensor([0.5000, 0.5000])
+Normal(loc: 0.0, scale: 1.0) Categorical(probs: torch.Size([2])) Bernoulli(probs: 0.5)
+ValueError: Expected parameter probs (Tensor of shape (1, 2)) of distribution Categorical(probs: torch.Size([1, 2])) to satisfy the constraint Simplex(), but found invalid values:
+tensor([[ 1.5000, -0.5000]])
+NotImplementedError: No KL(p || q) is implemented for p type Categorical and q type Normal
+IntegerInterval(lower_bound=0, upper_bound=2) {'loc': Real(), 'scale': GreaterThan(lower_bound=0.0)} True torch.Size([]) torch.Size([])
+"""
+
+
+def test_a_vae_step_and_the_distributions_api_print_what_pytorch_prints(run_ok):
+    """Normal(mu, std).rsample(), kl_divergence to a standard normal, a Bernoulli(logits=...) likelihood, five Adam
+    steps, then the objects' reprs and errors (the expected text is PyTorch 2.13's output of this script)."""
+    import re
+    res = run_ok(VAE_SCRIPT)
+    assert re.sub(r" at 0x[0-9a-f]+", "", res.stdout) == VAE_STDOUT
+
+
+def test_a_script_class_cannot_subclass_a_distribution():
+    err = run(Source("s.py", "import torch\nclass N(torch.distributions.Normal):\n    pass\n"), timeout=20).error
+    assert err is not None and err.type_name == "TypeError" and "classes without a base" in err.message

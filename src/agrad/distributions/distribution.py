@@ -16,6 +16,14 @@ def _torch():
     return agrad
 
 
+def _class_text(cls):
+    """``str(cls)`` as PyTorch's class prints (agrad's modules are named as PyTorch's, under torch)."""
+    module = cls.__module__
+    if module.startswith("agrad."):
+        module = "torch" + module[5:]
+    return f"<class '{module}.{cls.__qualname__}'>"
+
+
 def _size(shape=()):
     from ..tensor import Size
     return Size(shape)
@@ -44,7 +52,7 @@ class Distribution:
                 arg_constraints = self.arg_constraints
             except NotImplementedError:
                 arg_constraints = {}
-                warnings.warn(f"{self.__class__} does not define `arg_constraints`. "
+                warnings.warn(f"{_class_text(type(self))} does not define `arg_constraints`. "
                               "Please set `arg_constraints = {}` or initialize the distribution "
                               "with `validate_args=False` to turn off validation.", stacklevel=2)
             for param, constraint in arg_constraints.items():
@@ -86,7 +94,7 @@ class Distribution:
 
     @property
     def mode(self):
-        raise NotImplementedError(f"{self.__class__} does not implement mode")
+        raise NotImplementedError(f"{_class_text(type(self))} does not implement mode")
 
     @property
     def variance(self):
@@ -149,7 +157,7 @@ class Distribution:
         try:
             support = self.support
         except NotImplementedError:
-            warnings.warn(f"{self.__class__} does not define `support` to enable "
+            warnings.warn(f"{_class_text(type(self))} does not define `support` to enable "
                           "sample validation. Please initialize the distribution with "
                           "`validate_args=False` to turn off validation.", stacklevel=2)
             return
