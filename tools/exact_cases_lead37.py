@@ -91,4 +91,29 @@ CASES = [
           "     probe(lambda x: x[0].scatter_reduce_(0, t([0, 0, 2]), t([7.0, 8.0, 9.0]), 'prod')),\n"
           "     probe(lambda x: x[0].scatter_reduce_(0, t([0, 0, 2]), t([7.0, 8.0, 9.0]), 'amax', include_self=False))]"],
          ["r"]),
+    # addmv with one column: gemv's y = beta * y, then y += (alpha * x[0]) * A[:, 0] (dt37c repr:addmv_: -0.0 kept)
+    case("addmv-one-column-gemv-order",
+         ["x = torch.tensor([-0.0])", "r1 = x.addmv_(torch.tensor([[0.0]]), torch.tensor([-0.25]))",
+          "r2 = torch.addmv(torch.tensor([-0.0, -0.0], dtype=torch.float64), torch.tensor([[0.0], [1.0]], dtype=torch.float64),"
+          " torch.tensor([-0.25], dtype=torch.float64))",
+          "g = torch.Generator().manual_seed(3)",
+          "s, a, v = torch.randn(9, generator=g), torch.randn(9, 1, generator=g), torch.randn(1, generator=g)",
+          "r3 = [torch.addmv(s, a, v, beta=b, alpha=al).tolist() for b, al in [(1, 1), (0.5, 1), (1, 0.7), (2.5, -1.5), (0, 2.0)]]",
+          "r4 = torch.addmv(s.double(), a.double(), v.double(), beta=0.3, alpha=-2.0).tolist()"],
+         ["r1", "r2", "r3", "r4"]),
+    # tensordot of a 0-d tensor with dims: sym_size's "Dimension specified as 0 but tensor has no dimensions"
+    case("tensordot-zero-dim-dims",
+         ["errs = []",
+          "for f in [lambda: torch.tensordot(torch.ones(4, 3), torch.tensor(2.), dims=([-1], [0])),\n"
+          "          lambda: torch.tensordot(torch.tensor(2.), torch.ones(3), dims=([0], [0])),\n"
+          "          lambda: torch.tensordot(torch.ones(3), torch.tensor(2.), dims=([0], [-1]))]:\n"
+          "    try:\n        f()\n    except IndexError as e:\n        errs.append(str(e))"],
+         ["errs"]),
+    # resize_ with a memory format of the wrong rank: PyTorch resizes (C-contiguous) first, then raises; no version
+    case("resize-memory-format-rank-after-resize",
+         ["x1 = torch.tensor([0.75, 2.5, -1.5])", "v2 = x1.expand(2, 3)",
+          "try:\n    v2.resize_(1, 3, 2, memory_format=torch.channels_last_3d)\nexcept RuntimeError as e:\n    e1 = str(e)",
+          "z = torch.zeros(2, 3)",
+          "try:\n    z.resize_(1, 3, 2, 2, memory_format=torch.channels_last_3d)\nexcept RuntimeError as e:\n    e2 = str(e)"],
+         ["e1", "v2.shape", "v2.stride()", "v2._version", "e2", "z.shape", "z.stride()", "z._version"]),
 ]

@@ -38,3 +38,30 @@ def test_a_vml_cos_of_a_vml_tan_is_documented_when_agrads_tan_explains_it():
     own["vars"]["r9"]["data"] = own["vars"]["r9"]["data"] * 1.001
     assert not documented(lines, own)  # cos off on its own
     assert not documented(lines[:2] + ["r8 = r7.exp2_()", "r9 = torch.cos(r8 * 7.25)"], got[3])  # no VML op before
+
+
+@pytest.mark.torch
+def test_a_grown_resize_of_a_tuple_item_is_documented():
+    """``gs = torch.autograd.grad(...)`` then ``gs[0].resize_as_(x1)`` growing it (dt37c value:resize_as_): the
+    tuple differs only in the grown tensor's new elements (PyTorch's uninitialised memory, agrad's zeros); an old
+    element off, or a nonzero new one in agrad, still counts."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x1 = torch.tensor([-1.0, -0.5, 0.5, 0.25, 1.0, 2.0])", "x2 = torch.ones(2, 2, requires_grad=True)",
+             "gs3 = torch.autograd.grad(x2.sum(), [x2], create_graph=True)", "q4 = gs3[0]", "r5 = q4.resize_as_(x1)"]
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    w, g = copy.deepcopy(want[4]), copy.deepcopy(got[4])
+    for obs in (w, g):  # (PyTorch's new elements: whatever memory held; made nonzero here)
+        for name in ("q4", "r5"):
+            obs["vars"][name]["data"] = obs["vars"][name]["data"].copy()
+        obs["vars"]["gs3"] = copy.deepcopy(obs["vars"]["gs3"])
+    for name in ("q4", "r5"):
+        w["vars"][name]["data"][4:] = 7.5
+    w["vars"]["gs3"]["items"][0]["data"] = w["vars"]["q4"]["data"]
+    aspect, _ = difftest.compare_statement(w, g)
+    assert aspect in ("value", "numeric")
+    assert difftest.documented(aspect, lines[4], w, g, (lines, want[:4] + [w], 4)) == "resize-uninitialised"
+    old = copy.deepcopy(g)
+    old["vars"]["gs3"]["items"][0]["data"][0] = 3.0
+    assert difftest.documented(aspect, lines[4], w, old, (lines, want[:4] + [w], 4)) is None

@@ -9,7 +9,7 @@ import numbers
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor, _scalar_name
+from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._layout import reorder_dimensions, torch_strides, view_strides, with_strides
 from ._op import export, finish_out, with_out
 from .reductions import dims as _reduction_dims
@@ -339,8 +339,9 @@ def tensordot(a, b, dims=2, out=None):
         raise RuntimeError("both inputs should have same dtype")
     csize = 1
     t1, t2 = a, b
-    for da, db in zip(dims_a, dims_b):
-        s1, s2 = a.shape[da], b.shape[db]
+    for da, db in zip(dims_a, dims_b):  # (sym_size(dim): maybe_wrap_dim's errors, a's dim first)
+        s1 = a.shape[_wrap_dim_no_scalar(da, a.ndim)]
+        s2 = b.shape[_wrap_dim_no_scalar(db, b.ndim)]
         if s2 == 1:
             t1 = t1.sum(da, keepdim=True, dtype=t1.dtype)  # the dtype kept (bool too)
         elif s1 == 1:

@@ -149,14 +149,18 @@ def _resize_to(input, size, memory_format):
     if input.requires_grad:
         raise RuntimeError(_GRAD_RESIZE)
     data = input._values()
-    dims = None
+    dims = rank_error = None
     if memory_format is not None:  # (the storage's first elements restrided in that format)
         from .memory_format import checked, order, preserve_format
         if checked(memory_format, "resize_") is preserve_format:
             raise RuntimeError("Unsupported memory formatPreserve")
-        dims = order(tuple(size), memory_format)  # (contiguous_format too: empty_tensor_restride)
-        if dims is None:
-            dims = list(range(len(size)))
+        try:
+            dims = order(tuple(size), memory_format)  # (contiguous_format too: empty_tensor_restride)
+        except RuntimeError as e:  # (PyTorch resizes first, C-contiguous, then restrides: the rank's error
+            rank_error = e          # comes with the new shape, and no new version)
+        else:
+            if dims is None:
+                dims = list(range(len(size)))
     n = int(np.prod(size, dtype=np.int64)) if size else 1
     _limits.check_numel(n)
     resized = tuple(size) != data.shape  # (only a new shape is a new version: PyTorch's, a format's restride too)
@@ -169,6 +173,8 @@ def _resize_to(input, size, memory_format):
         part = flat[offset:offset + n]
         input._data = part.reshape(size) if dims is None else \
             part.reshape([size[d] for d in dims]).transpose(np.argsort(dims))
+    if rank_error is not None:
+        raise rank_error
     if resized:
         input._vc[0] += 1
         for obs in graph.version_observers:
