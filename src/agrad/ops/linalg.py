@@ -11,7 +11,7 @@ from .. import dtypes
 from .._limits import check_numel, check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
-from ._gemm_order import baddbmm_f32, baddbmm_one_term, bmm_product, dot_lanes, mkl_addmv, mkl_gemv, mkl_product
+from ._gemm_order import baddbmm_f32, baddbmm_one_term, bmm_product, dot_lanes, gemv_one_column, mkl_addmv, mkl_gemv, mkl_product
 from .views import _unsafe_view, squeeze_inplace_dim
 
 
@@ -525,12 +525,9 @@ def _gemv(s, a, v, beta, alpha):
     r = mkl_addmv(s, a, v, beta, alpha)
     if r is not None:
         return r
-    if a.ndim == 2 and a.shape[1] == 1 and alpha != 0 and a.dtype.kind == "f" and type(a) is np.ndarray:
-        # one column: gemv's y = beta * y (zeroed with beta 0), then y += (alpha * x[0]) * A[:, 0], each
-        # product rounded (3,120 random float32 and float64 calls: all PyTorch's; -0.0 + -0.0 stays -0.0)
-        y = np.zeros(a.shape[0], a.dtype) if beta == 0 else np.broadcast_to(
-            s * a.dtype.type(beta) if beta != 1 else s, (a.shape[0],))
-        return (y + (a.dtype.type(alpha) * v[0]) * a[:, 0]).astype(a.dtype, copy=False)
+    r = gemv_one_column(s, a, v, beta, alpha)
+    if r is not None:
+        return r
     out = _add_scaled(s, a @ v, beta, alpha)
     if beta == 0 and out.dtype.kind == "f":
         out = out + out.dtype.type(0)
