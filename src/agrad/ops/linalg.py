@@ -11,7 +11,8 @@ from .. import dtypes
 from .._limits import check_numel, check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
-from ._gemm_order import baddbmm_f32, baddbmm_one_term, bmm_product, dot_lanes, gemv_one_column, mkl_addmv, mkl_gemv, mkl_product
+from ._gemm_order import (baddbmm_f32, baddbmm_one_term, bmm_product, dot_lanes, gemv_one_column, mkl_addmv,
+                          mkl_gemv, mkl_product)
 from .views import _unsafe_view, squeeze_inplace_dim
 
 
@@ -522,10 +523,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
 def _gemv(s, a, v, beta, alpha):
     """addmv's gemv: with beta 0, y is zeroed and alpha * a @ v added into it (a zero is +0.0, also with
     a negative alpha, in every float dtype); float32 in MKL's sgemv order (ops/_gemm_order.py)."""
-    r = mkl_addmv(s, a, v, beta, alpha)
-    if r is not None:
-        return r
-    r = gemv_one_column(s, a, v, beta, alpha)
+    r = (mkl_addmv if a.shape[-1] > 1 else gemv_one_column)(s, a, v, beta, alpha)  # (float32 sgemv; one column)
     if r is not None:
         return r
     out = _add_scaled(s, a @ v, beta, alpha)
