@@ -144,4 +144,13 @@ def cases(graph: str) -> list[dict]:
               "r.pow_(x1)",
               "r.sum().backward()"],
              ["[t.hex() for t in x1.grad.flatten().tolist()]", "r.dtype"]),
+        case("as-strided-backward-sums-stride-zero-dims",  # as_strided_backward: size 1 squeezed, stride 0 summed
+             ["def walk(f, seen):\n    if f is not None and f not in seen:\n        seen.append(f)\n"
+              "        for n, _ in f.next_functions:\n            walk(n, seen)",
+              "def names(t):\n    s = []\n    walk(t.grad_fn, s)\n    return [n.name() for n in s]",
+              "x1 = torch.tensor([-1.0, -2.0, 3.0, 0.75], dtype=torch.float64, requires_grad=True)",
+              "def run(size, stride):\n    r = torch.as_strided(x1 * 1, size, stride)\n"
+              "    g, = torch.autograd.grad((r * r).sum(), [x1], create_graph=True)\n    return g, names(g)"],
+             ["run((2,), (0,))", "run((2, 1, 2), (0, 5, 1))", "run((2, 2, 2), (0, 2, 0))", "run((2, 1, 2), (1, 7, 1))",
+              "run((2, 2), (1, 1))"]),
     ]

@@ -70,17 +70,21 @@ def _(ctx, grad):
     idx = ctx.idx
     if not idx.size:  # (as_strided_backward of a view with no elements: new zeros of the input's, no history)
         return Tensor._make(np.zeros(tuple(ctx.input_shape), grad._data.dtype))
+    if graph._state["enabled"]:
+        # create_graph: PyTorch's as_strided_backward walks the view's dims from the last: one of size 1
+        # is squeezed away (SqueezeBackward1), one of stride 0 summed, keeping it (SumBackward1)
+        for i in range(grad.ndim - 1, -1, -1):
+            if grad.shape[i] == 1:
+                grad, idx = grad.squeeze(i), idx.squeeze(i)
+            elif (idx == np.take(idx, [0], axis=i)).all():
+                grad, idx = grad.sum(i, keepdim=True), np.take(idx, [0], axis=i)
     if graph._state["enabled"] and np.unique(idx).size == idx.size:
-        # create_graph: PyTorch's as_strided_backward for a view without overlap: the gradient
-        # copied into zeros of the base (CopySlices), read back through as_strided
-        # (its dims of size 1 squeezed away first, the last first: a SqueezeBackward1 each)
+        # without overlap (what is left): the gradient copied into zeros of the base (CopySlices), read
+        # back through as_strided
         shape = tuple(ctx.input_shape)
         n = int(np.prod(shape))
         past = int(idx.max()) + 1 - n if idx.size else 0  # (reads outside the input: dropped at the end)
         zeros = Tensor._make(np.zeros(shape if past <= 0 else (n + past,), grad._data.dtype))
-        for i in range(grad.ndim - 1, -1, -1):
-            if grad.shape[i] == 1:
-                grad, idx = grad.squeeze(i), idx.squeeze(i)
         return _take(_replace(zeros, grad, idx=idx), idx=np.arange(n).reshape(shape))
     if graph._state["enabled"]:
         # create_graph, a view whose elements overlap: the gradient index_add_-ed into zeros of the
