@@ -337,7 +337,24 @@ def _lstsq_loose(loose, w_obs: dict, g_obs: dict) -> bool:
 
 
 _PINV_A = re.compile(r"\bpinv(?:erse)?\(\s*([A-Za-z_]\w*)\s*[,)]")
-_PINV_METHOD = re.compile(r"\b([A-Za-z_]\w*)\.pinverse\(")
+_PINV_METHOD = re.compile(r"\b([A-Za-z_]\w*)((?:\[[-0-9:, ]*\])*)\.pinverse\(")
+_SLICE_ITEM = re.compile(r"^\s*(-?\d+)?\s*(?::\s*(-?\d+)?\s*(?::\s*(-?\d+)?\s*)?)?$")
+
+
+def _basic_index(text: str):
+    """The basic index of ``[...]`` subscripts written with ints and slices (``[::2]``, ``[1:, 0]``), as a
+    list of tuples to apply in turn, or None."""
+    out = []
+    for group in re.findall(r"\[([^\]]*)\]", text):
+        items = []
+        for part in group.split(","):
+            found = _SLICE_ITEM.match(part)
+            if not found or not part.strip():
+                return None
+            nums = [int(v) if v is not None else None for v in found.groups()]
+            items.append(nums[0] if ":" not in part else slice(*nums))
+        out.append(tuple(items))
+    return out
 
 
 def _pinv_of_singular(lines: list[str], want: list[dict], i: int, w_obs: dict, g_obs: dict) -> bool:
@@ -349,10 +366,19 @@ def _pinv_of_singular(lines: list[str], want: list[dict], i: int, w_obs: dict, g
     if not found:
         return False
     d = (want[i - 1]["vars"] if i else {}).get(found.group(1))
-    if not d or d["kind"] != "tensor" or not isinstance(d["data"], np.ndarray) or d["data"].ndim < 2 \
-            or d["data"].dtype.kind != "f" or 0 in d["data"].shape:
+    if not d or d["kind"] != "tensor" or not isinstance(d["data"], np.ndarray):
         return False
     a = d["data"]
+    index = _basic_index(found.group(2)) if found.re is _PINV_METHOD and found.group(2) else []
+    if index is None:
+        return False
+    try:  # (a receiver sliced in the statement, ``v2[::2].pinverse()``: numpy's basic slicing is PyTorch's)
+        for items in index:
+            a = a[items]
+    except IndexError:
+        return False
+    if a.ndim < 2 or a.dtype.kind != "f" or 0 in a.shape:
+        return False
     with np.errstate(all="ignore"):
         kappa = np.linalg.cond(np.where(np.isfinite(a), a, 0).astype(np.float64))
     loose = ~(kappa < 1 / np.finfo(a.dtype).eps) & np.isfinite(a).all(axis=(-2, -1))

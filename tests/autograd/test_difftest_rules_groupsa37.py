@@ -114,3 +114,23 @@ def test_orgqr_conditioning_reads_the_reflectors_and_the_product():
     assert difftest.documented(aspect, lines[4], want[4], far, (lines, want, 4)) is None
     assert difftest_rules._first_argument("r = torch.orgqr(a1, t)") == "a1"
     assert difftest_rules._first_argument("r = torch.linalg.householder_product(A, tau)") == "A"
+
+
+@pytest.mark.torch
+def test_pinv_singular_reads_a_receiver_sliced_in_the_statement():
+    """v2[::2].pinverse() of a float32 matrix of -1.25s (rank 1): MKL leaves a noise singular value 1.5e-7
+    above rcond=1e-15 (4.2e6 in the result), agrad 0 (-0.1): pinv-singular, the matrix read by slicing v2
+    (run 37250000); a slice that is not singular is not covered."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x1 = torch.full((4, 3), -1.25)", "v2 = x1.transpose(0, -1)", "r7 = v2[::2].pinverse()"]
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    aspect, _ = difftest.compare_statement(want[2], got[2])
+    assert aspect == "value"
+    assert difftest.documented(aspect, lines[2], want[2], got[2], (lines, want, 2)) == "pinv-singular"
+    regular = ["x1 = torch.tensor([[1.0, 2.0, 0.5], [3.0, -1.0, 2.0], [0.5, 0.25, 1.0], [2.0, 1.0, -1.5]])",
+               lines[1], lines[2]]
+    want_r = difftest.run_program(torch, regular)
+    assert not difftest_rules._pinv_of_singular(regular, want_r, 2, want[2], got[2])
+    assert difftest_rules._basic_index("[::2][1:, -1]") == [(slice(None, None, 2),), (slice(1, None), -1)]
