@@ -153,4 +153,10 @@ def cases(graph: str) -> list[dict]:
               "    g, = torch.autograd.grad((r * r).sum(), [x1], create_graph=True)\n    return g, names(g)"],
              ["run((2,), (0,))", "run((2, 1, 2), (0, 5, 1))", "run((2, 2, 2), (0, 2, 0))", "run((2, 1, 2), (1, 7, 1))",
               "run((2, 2), (1, 1))"]),
+        case("nextafter-half-equal-returns-other",  # c10's Half nextafter: y when x == y (+0.0 for -0.0 -> 0.0)
+             ["a = torch.tensor([-0.0, 0.0, 1.0, float('nan'), -0.0], dtype=torch.float16)",
+              "b = torch.tensor([0.0, -0.0, 1.0, 1.0, -0.0], dtype=torch.float16)",
+              "c = a.clone()",
+              "d = c.nextafter_(b)"],
+             ["torch.nextafter(a, b)", "c", "torch.nextafter(a.float(), b.float())"]),
     ]

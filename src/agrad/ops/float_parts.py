@@ -99,7 +99,11 @@ def _binary_floats(name, input, other, kernel_name, allow_int, out=None):
 
 
 def _nextafter_fwd(ctx, a, b, dtype):
-    return np.nextafter(a.astype(dtype, copy=False), b.astype(dtype, copy=False))
+    a, b = a.astype(dtype, copy=False), b.astype(dtype, copy=False)
+    out = np.nextafter(a, b)
+    if out.dtype == np.float16:  # (numpy's half nextafter keeps x where x == y; C's, and c10's Half, return y)
+        out = np.where(a == b, b, out).astype(np.float16, copy=False)
+    return out
 
 
 _nextafter = Op("NextafterBackward0", _nextafter_fwd, inputs=("self", "other"), saves=("self", "other"),
