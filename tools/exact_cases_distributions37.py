@@ -97,4 +97,13 @@ def cases(graph: str) -> list[dict]:
           "k = torch.distributions.kl_divergence(p, torch.distributions.Uniform(-1.0, 2.0))"],
          ["r1", "r2", "r3", "r4", "r5", "b.grad", "t", "t.grad_fn.name()", "t.grad_fn.next_functions[0][0].name()",
           "a.grad", "u", "u.grad_fn.name()", "w", "w.grad_fn.name()", "v.grad", "u._version", "k"]),
+        case("index-a-0-dim-tensor-errors",  # a lone int or slice: THPVariable_getitem's own paths (only 0 is an
+         # "invalid index"); in a tuple applySlicing counts the indices first ("too many indices")
+         ["a = torch.tensor(2.0)",
+          "def err(f):\n    try:\n        f()\n    except Exception as e:\n        return type(e).__name__ + ': ' + str(e)",
+          "def put(i):\n    a[i] = 1.0"],
+         ["err(lambda: a[0])", "err(lambda: a[-1])", "err(lambda: a[5])", "err(lambda: a[0,])", "err(lambda: a[0, ...])",
+          "err(lambda: a[None, 0])", "err(lambda: a[True, 0])", "err(lambda: a[:])", "err(lambda: a[:,])",
+          "err(lambda: a[..., :])", "err(lambda: put(0))", "err(lambda: put(-1))", "err(lambda: put(5))",
+          "err(lambda: put((0,)))", "err(lambda: put(slice(0, 1)))", "err(lambda: put((None, 0)))", "a"]),
     ]

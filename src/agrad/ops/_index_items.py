@@ -52,7 +52,8 @@ def _as_index_array(item, size_hint=None):
 def _normalise(index, ndim, positions=None):
     """The index as a list of items with Ellipsis expanded; ``positions`` (a list) gets each item's place in
     the index as given, which PyTorch's errors name ("index 5 is out of bounds for dimension 1")."""
-    if not isinstance(index, tuple):
+    lone = not isinstance(index, tuple)  # (a lone int or slice: THPVariable_getitem's own paths and errors;
+    if lone:                             # in a tuple, applySlicing counts the indices first)
         index = (index,)
     if any(_is_agrad_array(i) for i in index):
         index = tuple(np.asarray(i) if _is_agrad_array(i) else i for i in index)
@@ -60,9 +61,11 @@ def _normalise(index, ndim, positions=None):
     for item in index:
         if item is None or item is Ellipsis:
             continue
-        if ndim == 0 and isinstance(item, slice):
+        if ndim == 0 and lone and isinstance(item, slice):
             raise IndexError("slice() cannot be applied to a 0-dim tensor.")
-        if ndim == 0 and isinstance(item, numbers.Integral) and not isinstance(item, (bool, Tensor)):
+        if ndim == 0 and lone and isinstance(item, numbers.Integral) and not isinstance(item, (bool, Tensor)):
+            if int(item) != 0:  # (applySelect: only 0 is "invalid"; any other int is out of a size-0 range)
+                raise IndexError(f"index {int(item)} is out of bounds for dimension 0 with size 0")
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
                              "in C++ to convert a 0-dim tensor to a number")
         if isinstance(item, (Tensor, np.ndarray)) and _as_index_array(item).dtype.kind == "b":

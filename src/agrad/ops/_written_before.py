@@ -126,6 +126,8 @@ def _index_put_prefix(shape, index, value, accumulate=False):
     from ..tensor import Tensor
 
     items = index if isinstance(index, tuple) else (index,)
+    if len(items) > len(shape):
+        return None
     pre, post, fixed, tensor_dims, idxs = [], [], {}, [], []
     for d, item in enumerate(items):
         if isinstance(item, slice) and item == slice(None):
