@@ -316,9 +316,9 @@ def _(ctx, grad):
     return tuple(o if n else None for o, n in zip(outs, need))
 
 
-def _conv_grads(grad, x, w, x_shape, w_shape, geo, need):
-    """The gradients (input, weight, bias) of a convolution with output gradient ``grad``, written
-    with agrad ops (``x`` is needed for the weight's, ``w`` for the input's)."""
+def _conv_grads(grad, x, w, x_shape, w_shape, geo, need, cols2=(im2col, col2im)):
+    """The gradients (input, weight, bias) of a convolution with output gradient ``grad`` (``x`` needed for
+    the weight's, ``w`` for the input's): agrad ops, or numpy's with ``cols2`` numpy's."""
     g = geo["groups"]
     k = tuple(w_shape[2:])
     n = grad.shape[0]
@@ -332,24 +332,26 @@ def _conv_grads(grad, x, w, x_shape, w_shape, geo, need):
         gg = grad.reshape(n, g, grad.shape[1] // g, -1)  # (N, G, O/G, L)
         if need[0]:
             wg = w.reshape(g, w.shape[0] // g, -1)
-            cols = wg.transpose(1, 2).matmul(gg)
-            gx = col2im(cols.reshape(n, -1, cols.shape[-1]), size, *win, o)
+            cols = wg.swapaxes(1, 2) @ gg
+            gx = cols2[1](cols.reshape(n, -1, cols.shape[-1]), size, *win, o)
         if need[1]:
-            cols = im2col(x, *win, o)
+            cols = cols2[0](x, *win, o)
             cols = cols.reshape(n, g, cols.shape[1] // g, -1)
-            gw = gg.matmul(cols.transpose(2, 3)).sum(0).reshape(w_shape)
+            gw = (gg @ cols.swapaxes(2, 3)).sum(0).reshape(w_shape)
     else:
         in_size = tuple(x_shape[2:])
-        cols = im2col(grad, *win, in_size)
+        cols = cols2[0](grad, *win, in_size)
         cols = cols.reshape(n, g, cols.shape[1] // g, -1)  # (N, G, Cout/G*K, L_in)
         if need[0]:
             wg = w.reshape(g, w.shape[0] // g, -1)
-            gx = wg.matmul(cols).reshape(n, -1, *in_size)
+            gx = (wg @ cols).reshape(n, -1, *in_size)
         if need[1]:
             xg = x.reshape(n, g, x.shape[1] // g, -1)
-            gw = xg.matmul(cols.transpose(2, 3)).sum(0).reshape(w_shape)
-    if need[2]:
+            gw = (xg @ cols.swapaxes(2, 3)).sum(0).reshape(w_shape)
+    if need[2] and cols2[0] is im2col:
         gb = grad.sum((0,) + tuple(range(2, grad.ndim)))
+    elif need[2]:  # (oneDNN's, one thread's: a float32 sum over the samples and positions in order, from +0.0)
+        gb = np.cumsum(grad.swapaxes(0, 1).reshape(grad.shape[1], -1), 1, dtype=grad.dtype)[:, -1] + grad.dtype.type(0)
     return gx, gw, gb
 
 
@@ -360,8 +362,19 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
     if g.size == 0:  # (an empty batch or no channels: every gradient zeros)
         return tuple(np.zeros(shape, g.dtype) if m else unasked for shape, m in zip((x.shape, w.shape, bias_sizes), mask))
     from ..tensor import Tensor
-    grads = _conv_grads(Tensor._make(g), Tensor._make(x), Tensor._make(w), x.shape, w.shape, geo, mask)
-    out = [t._data if m else unasked for t, m in zip(grads, mask)]
+    grp = geo["groups"]
+    mk = _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], geo["transposed"],
+                      geo["output_padding"], grp)
+    fast = (_conv_order.transposed_input_grad if geo["transposed"] else _conv_order.input_grad)(
+        g, x, w, geo["stride"], geo["padding"], geo["dilation"], mk, grp) if mask[0] else None
+    need = (mask[0] and fast is None,) + tuple(mask[1:])
+    if mk:  # (oneDNN's sums: numpy's, not agrad's matmul emulating MKL's, which PyTorch's slow kernels take)
+        grads = _conv_grads(g, x, w, x.shape, w.shape, geo, need, (im2col_np, col2im_np))
+    else:
+        grads = _conv_grads(Tensor._make(g), Tensor._make(x), Tensor._make(w), x.shape, w.shape, geo, need)
+    out = [getattr(t, "_data", t) if m else unasked for t, m in zip(grads, need)]
+    if fast is not None:
+        out[0] = fast  # (oneDNN's FMA chains: _conv_order)
     if mask[1] and not geo["transposed"] and any(geo["padding"]) and not np.isfinite(g).all() \
             and _direct_kernel(x.shape, w.shape, geo["groups"], geo["padding"], geo["stride"], geo["dilation"]) \
             and _uses_mkldnn(
@@ -376,15 +389,6 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
         gg = g.reshape(n, grp, g.shape[1] // grp, -1)
         valid = _valid_cols(x, k, geo["dilation"], pads, geo["stride"], o).reshape(grp, -1, math.prod(o))
         out[1] = _unpadded_products(gg, cols, valid[:, None], 3).sum(0).reshape(w.shape).astype(g.dtype, copy=False)
-    grp = geo["groups"]
-    if mask[0] and not geo["transposed"] and (gx := _conv_order.input_grad(g, x, w, geo["stride"], geo["padding"],
-            geo["dilation"], _uses_mkldnn(True, x.shape, w.shape, geo["stride"], geo["dilation"], False,
-                                          geo["output_padding"], grp), grp)) is not None:
-        out[0] = gx  # (oneDNN's backward-data kernels' FMA chains)
-    if mask[0] and geo["transposed"] and (gx := _conv_order.transposed_input_grad(
-            g, x, w, geo["stride"], geo["padding"], geo["dilation"], _uses_mkldnn(
-                True, x.shape, w.shape, geo["stride"], geo["dilation"], True, geo["output_padding"], grp), grp)) is not None:
-        out[0] = gx  # (oneDNN's forward kernels' FMA chains)
     if mask[0] and not geo["transposed"] and (grp == 1 or g.shape[1] // grp > 8) and x.shape[-1] % geo["stride"][-1] \
             and all(v == 1 for v in geo["dilation"]) and not np.isfinite(w).all() and _uses_mkldnn(
                 x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], False, geo["output_padding"],
