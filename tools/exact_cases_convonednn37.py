@@ -83,6 +83,17 @@ def cases(graph: str) -> list[dict]:
               "a = torch.randn(3, 12, 20)", "c = torch.randn(12, 5, 4)"],
              ["F.conv_transpose2d(z, g).tolist()", "F.conv_transpose2d(x, w, b, 1, 1).tolist()",
               "F.conv_transpose1d(a, c, b[:5], 1, 2, 0, 1, 2).tolist()", "x.grad.tolist()"]),
+        case("conv-onednn-weight-grad",  # jit:avx2 backward-weights: samples split over the reducer's threads,
+             # each thread's FMA chain over its samples, rows, columns; the bias's plain sums alike
+             [r, "F = torch.nn.functional", "x = torch.randn(8, 1, 10, 10)",
+              "w = torch.randn(6, 1, 3, 3, requires_grad=True)",
+              "b = torch.randn(6, requires_grad=True)", "F.conv2d(x, w, b).backward(torch.randn(8, 6, 8, 8))",
+              "u = torch.randn(5, 9, 7, 8)", "v = torch.randn(3, 9, 1, 3, requires_grad=True)",
+              "c = torch.randn(3, requires_grad=True)",
+              "F.conv2d(u, v, c, 1, (0, 1)).backward(torch.randn(5, 3, 7, 8))",
+              "a = torch.randn(7, 3, 16)", "q = torch.randn(20, 3, 5, requires_grad=True)",
+              "F.conv1d(a, q, None, 1, 2).backward(torch.randn(7, 20, 16))"],
+             ["w.grad.tolist()", "b.grad.tolist()", "v.grad.tolist()", "c.grad.tolist()", "q.grad.tolist()"]),
         case("conv-onednn-modules",  # nn.Conv2d with its bias, the DCGAN discriminator's first layer
              [r, "nn = torch.nn", "m = nn.Conv2d(3, 4, 4, 2, 1)", "d = nn.Conv2d(4, 8, 4, 2, 1, bias=False)",
               "q = nn.Conv2d(3, 8, 3, 1, 1)",

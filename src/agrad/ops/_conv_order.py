@@ -281,3 +281,100 @@ def _unpadded_products(a, b, valid, axis):
             prod = ai[:, :, :, None] * bi[:, None, :, :] if axis == 2 else ai[:, :, None, :] * bi[:, None, :, :]
         out.append(np.where(valid, prod, prod.dtype.type(0)).sum(axis=axis))
     return np.stack(out)
+
+
+def _balance(nthr, job_size, njobs, reduction, max_buffer=1 << 21):
+    """oneDNN's reduce_balancer_t::balance: how many threads split the reduction (the samples) of
+    each group of jobs (a weight gradient's blocks of 8 x 8 channels, a bias's of 8)."""
+    min_jpg = max(1, njobs // nthr)
+    max_jpg = max(1, max_buffer // (nthr * job_size))
+    ngroups = min(njobs // min_jpg, nthr)
+    per_group = min(nthr // ngroups, reduction)
+    best = njobs * job_size * reduction
+    for jpg in range(min_jpg, njobs):
+        c_groups = min(njobs // jpg, nthr)
+        c_per = min(nthr // c_groups, reduction)
+        c_jpg_ub = -(-njobs // c_groups)
+        if c_per > 1 and c_jpg_ub > max_jpg:
+            continue
+        cost = job_size * c_jpg_ub * (-(-reduction // c_per) + (c_per != 1))
+        if cost < best:
+            per_group, best = c_per, cost
+    return per_group
+
+
+def weight_grads(g, x, w, cols, stride, padding, dilation, mkldnn, groups, threads, bias):
+    """The weight gradient (and the bias's, ``bias`` True) of a 1-D or 2-D convolution in oneDNN's
+    ``jit:avx2`` backward-weights order, or None: the samples split over the threads its reducer's
+    balance gives (balance211: the first ones one more), each thread one FMA chain per weight element
+    over its samples, output rows and columns in order (from +0.0), the threads' sums added in
+    order; the bias alike, plain float32 sums. ``cols`` the input's im2col (N, C * K, L)."""
+    n, oc, c = g.shape[0], w.shape[0], w.shape[1]
+    k, length = math.prod(w.shape[2:]), g[0, 0].size
+    if not (mkldnn and groups == 1 and _plain(x, w) and g.dtype == np.float32 and x.ndim in (3, 4)
+            and k > 1 and all(s == 1 for s in stride) and all(d == 1 for d in dilation)):
+        return None
+    kh, kw = (1,) + tuple(w.shape[2:]) if x.ndim == 3 else tuple(w.shape[2:])
+    ih = 1 if x.ndim == 3 else x.shape[2]
+    t_pad = 0 if x.ndim == 3 else padding[0]
+    if not (kw < 14 and kh <= ih and t_pad < kh and padding[-1] < kw):
+        return None
+    nb_ic = 1 if c == 3 else -(-c // IC_BLOCK)
+    per = _balance(threads, IC_BLOCK * (3 if c == 3 else IC_BLOCK) * k, nb_ic * -(-oc // IC_BLOCK), n)
+    steps = -(-n // per) * length
+    if steps > MAX_STEPS or per * steps * oc * c * k > FMA_CAP:
+        return None
+    parts, xc = np.array_split(np.arange(n), per), cols()
+    a = np.zeros((per, steps, oc), np.float64)
+    b = np.zeros((per, steps, c * k), np.float64)
+    for t, idx in enumerate(parts):
+        a[t, :len(idx) * length] = g[idx].reshape(len(idx), oc, length).transpose(0, 2, 1).reshape(-1, oc)
+        b[t, :len(idx) * length] = xc[idx].transpose(0, 2, 1).reshape(-1, c * k)
+    acc = np.zeros((per, oc, c * k), np.float32)
+    tmp, s, low = np.empty(acc.shape), np.empty(acc.shape), np.empty(acc.shape, np.int64)
+    for i in range(steps):
+        np.multiply(a[:, i, :, None], b[:, i, None, :], out=tmp)
+        _fma_into(acc, tmp, s, low)
+    gw = acc[0]
+    for t in range(1, per):
+        gw = gw + acc[t]
+    return gw.reshape(w.shape), bias_grad(g, threads) if bias else None
+
+
+def bias_grad(g, threads):
+    """oneDNN's bias gradient (its backward-weights): the samples split over the threads its
+    reducer's balance gives, each thread's plain float32 sum over its samples and positions in order
+    (from +0.0), the threads' sums added in order."""
+    n, oc = g.shape[:2]
+    per = _balance(threads, IC_BLOCK, -(-oc // IC_BLOCK), n)
+    sums = [np.cumsum(g[idx].swapaxes(0, 1).reshape(oc, -1), 1, dtype=g.dtype)[:, -1] + g.dtype.type(0)
+            for idx in np.array_split(np.arange(n), per)]
+    out = sums[0]
+    for v in sums[1:]:
+        out = out + v
+    return out
+
+
+def fast_grads(g, x, w, geo, mkldnn, mask, threads):
+    """(input, weight, bias) gradients in oneDNN's orders where emulated (None elsewhere): the input's
+    by input_grad (transposed_input_grad), the weight's and bias's by weight_grads."""
+    grp, st, pad, dil = geo["groups"], geo["stride"], geo["padding"], geo["dilation"]
+    gx = gw = gb = None
+    if mask[0]:
+        gx = (transposed_input_grad if geo["transposed"] else input_grad)(g, x, w, st, pad, dil, mkldnn, grp)
+    if mask[1] and not geo["transposed"]:
+        def cols():
+            from .convolution import im2col_np
+            return im2col_np(x, w.shape[2:], dil, tuple((p, p) for p in pad), st, g.shape[2:])
+        gw, gb = weight_grads(g, x, w, cols, st, pad, dil, mkldnn, grp, threads, mask[2]) or (None, None)
+    return gx, gw, gb
+
+
+def _fma_into(acc, p, s, low):
+    """acc = fma(.., .., acc) for the exact float64 products ``p``: one rounding of the exact sum."""
+    np.add(p, acc, out=s)
+    np.bitwise_and(s.view(np.int64), 0x1FFFFFFF, out=low)
+    np.bitwise_xor(low, 0x10000000, out=low)
+    if not low.all():  # (rare) a float32 tie
+        _round_ties(s, acc, p, low == 0)
+    acc[...] = s

@@ -350,8 +350,8 @@ def _conv_grads(grad, x, w, x_shape, w_shape, geo, need, cols2=(im2col, col2im))
             gw = (xg @ cols.swapaxes(2, 3)).sum(0).reshape(w_shape)
     if need[2] and cols2[0] is im2col:
         gb = grad.sum((0,) + tuple(range(2, grad.ndim)))
-    elif need[2]:  # (oneDNN's, one thread's: a float32 sum over the samples and positions in order, from +0.0)
-        gb = np.cumsum(grad.swapaxes(0, 1).reshape(grad.shape[1], -1), 1, dtype=grad.dtype)[:, -1] + grad.dtype.type(0)
+    elif need[2]:
+        gb = _conv_order.bias_grad(grad, _vec_math.THREADS)  # (oneDNN's)
     return gx, gw, gb
 
 
@@ -365,16 +365,14 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
     grp = geo["groups"]
     mk = _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], geo["transposed"],
                       geo["output_padding"], grp)
-    fast = (_conv_order.transposed_input_grad if geo["transposed"] else _conv_order.input_grad)(
-        g, x, w, geo["stride"], geo["padding"], geo["dilation"], mk, grp) if mask[0] else None
-    need = (mask[0] and fast is None,) + tuple(mask[1:])
+    fast = _conv_order.fast_grads(g, x, w, geo, mk, mask, _vec_math.THREADS)  # (oneDNN's FMA chains, or None)
+    need = tuple(m and f is None for m, f in zip(mask, fast))
     if mk:  # (oneDNN's sums: numpy's, not agrad's matmul emulating MKL's, which PyTorch's slow kernels take)
         grads = _conv_grads(g, x, w, x.shape, w.shape, geo, need, (im2col_np, col2im_np))
     else:
         grads = _conv_grads(Tensor._make(g), Tensor._make(x), Tensor._make(w), x.shape, w.shape, geo, need)
     out = [getattr(t, "_data", t) if m else unasked for t, m in zip(grads, need)]
-    if fast is not None:
-        out[0] = fast  # (oneDNN's FMA chains: _conv_order)
+    out = [a if f is None else f for a, f in zip(out, fast)]
     if mask[1] and not geo["transposed"] and any(geo["padding"]) and not np.isfinite(g).all() \
             and _direct_kernel(x.shape, w.shape, geo["groups"], geo["padding"], geo["stride"], geo["dilation"]) \
             and _uses_mkldnn(
