@@ -104,6 +104,62 @@ def explained(lines, i, got_obs, want_i, got_i, op_of, lapack_ops, compare_desc,
     return True
 
 
+def explained_gradient(lines, i, got_obs, want_i, got_i, op_of, vml_ops, compare_desc) -> bool:
+    """``vml-downstream`` for a gradient: statement ``i`` is (or ends in) a ``backward``/``grad`` whose one
+    difference is the ``.grad`` of some leaves, and PyTorch's program, given agrad's results of the VML
+    statements before it (written into their tensors, whose saved results the backward then reads),
+    computes agrad's gradients (within the tester's tolerance): a VML function's last bit, magnified by
+    the gradient (``sinh(tan(x))`` near tan's pole: 132997312 against 132997464)."""
+    import numpy as np
+    import torch
+
+    if not _BACKWARD.search(lines[i].strip().splitlines()[-1]) or set(want_i["vars"]) != set(got_i["vars"]):
+        return False
+    differing = []
+    for k, w in want_i["vars"].items():
+        g = got_i["vars"][k]
+        if compare_desc(w, g, k) is None:
+            continue
+        wg, gg = w.get("grad"), g.get("grad")
+        if w["kind"] != "tensor" or g["kind"] != "tensor" or wg is None or gg is None \
+                or compare_desc(w, dict(g, grad=wg), k) is not None or not isinstance(wg["data"], np.ndarray):
+            return False
+        differing.append(k)
+    replaced = {}
+    for j in range(i):
+        name = target_of(lines[j])
+        if name and _base(op_of(lines[j])) in vml_ops and got_obs[j]["error"] is None:
+            value = got_obs[j]["vars"].get(name)
+            if value is None or value["kind"] != "tensor":
+                return False
+            replaced[j] = (name, value)
+    if not differing or not replaced:
+        return False
+    ns = {"torch": torch, "F": torch.nn.functional}
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for j, stmt in enumerate(lines[:i + 1]):
+            try:
+                exec(stmt, ns)
+            except Exception:  # noqa: BLE001 - as in the tester's run
+                if j == i:
+                    return False
+            if j in replaced:
+                name, value = replaced[j]
+                ns[name] = _as_torch(torch, value, ns.get(name))
+                if ns[name] is None:
+                    return False
+    for k in differing:
+        out = ns.get(k)
+        if not isinstance(out, torch.Tensor) or out.grad is None:
+            return False
+        mine, theirs = want_i["vars"][k]["grad"], got_i["vars"][k]["grad"]
+        if compare_desc(dict(mine, data=out.grad.detach().numpy()), dict(mine, data=theirs["data"]), k) is not None:
+            return False
+    return True
+
+
 _ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
 

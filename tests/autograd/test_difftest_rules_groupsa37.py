@@ -134,3 +134,27 @@ def test_pinv_singular_reads_a_receiver_sliced_in_the_statement():
     want_r = difftest.run_program(torch, regular)
     assert not difftest_rules._pinv_of_singular(regular, want_r, 2, want[2], got[2])
     assert difftest_rules._basic_index("[::2][1:, -1]") == [(slice(None, None, 2),), (slice(1, None), -1)]
+
+
+@pytest.mark.torch
+def test_vml_downstream_explains_a_gradient_through_vml_results():
+    """tan's VML ulp at -1.5, magnified by sinh's gradient (132997312 against 132997464, run 37250000):
+    PyTorch's replay with agrad's tan result gives agrad's gradient, so vml-downstream; a gradient off on
+    its own, or no VML op before it, is not covered."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x1 = torch.tensor([[-1.5, -2.0], [-2.25, -0.25]], dtype=torch.float32, requires_grad=True)",
+             "r8 = x1.tan()", "r9 = torch.sinh(r8)", "r9.sum().backward(create_graph=True)"]
+    found = difftest.diff_program(lines)
+    assert found is not None and found[0] == "documented:vml-downstream:backward", found
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+
+    def explained(lines, got_i):
+        return difftest.difftest_lapack.explained_gradient(lines, 3, got, want[3], got_i, difftest.op_of,
+                                                           difftest.difftest_lapack.VML_OPS, difftest.compare_desc)
+    assert explained(lines, got[3])
+    own = copy.deepcopy(got[3])
+    own["vars"]["x1"]["grad"]["data"] = own["vars"]["x1"]["grad"]["data"] * np.float32(1 + 1e-4)
+    assert not explained(lines, own)
+    assert not explained([lines[0], "r8 = x1 * 1.0", lines[2], lines[3]], got[3])
