@@ -159,4 +159,14 @@ def cases(graph: str) -> list[dict]:
               "c = a.clone()",
               "d = c.nextafter_(b)"],
              ["torch.nextafter(a, b)", "c", "torch.nextafter(a.float(), b.float())"]),
+        case("rrelu-backward-layout",  # leaky_relu_backward(grad, self): self first; training: noise * grad (C)
+             ["x2 = torch.tensor([[-0.0, 0.75, -2.0], [-0.75, 0.25, 1.25], [1.25, 2.5, -0.5]], requires_grad=True)",
+              "def run(train, t):\n    torch.manual_seed(3)\n    r = F.rrelu(x2.t().to(t), upper=0.25, training=train)\n"
+              "    r = r / torch.tensor([[-0.25, -0.75, -0.25], [-1.75, 2.0, 1.0], [2.5, 0.25, 0.25]], dtype=t)\n"
+              "    g, = torch.autograd.grad(r.sum(), [x2], create_graph=True)\n    return g.stride(), g",
+              "x = torch.arange(24.0).reshape(4, 3, 2).sub(11.5).permute(2, 0, 1).detach().requires_grad_()",
+              "def perm(train):\n    torch.manual_seed(4)\n    r = F.rrelu(x, training=train)\n"
+              "    g, = torch.autograd.grad(r, [x], torch.ones(2, 4, 3), create_graph=True)\n    return r.stride(), g.stride()"],
+             ["run(False, torch.float32)", "run(True, torch.float32)", "run(False, torch.float16)",
+              "run(False, torch.float64)", "perm(False)", "perm(True)"]),
     ]

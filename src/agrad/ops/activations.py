@@ -73,7 +73,8 @@ def _scalar_tail(out, g, x, value, operands=None):
     return out
 
 
-def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None, self_first=False):
+def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None, self_first=False,
+                 layout=None):
     """PyTorch's ``<op>_backward(grad_output, self, *attrs)`` as an op of its own.
 
     The activation's derivative calls it, so a gradient taken with
@@ -81,7 +82,8 @@ def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None,
     with its two edges. ``fwd(g, x, **attrs)`` computes it on arrays, with
     the conditions of PyTorch's vectorised CPU kernels (which decide where a NaN
     input or an infinite gradient ends up); its result laid out as TensorIterator lays it out over
-    (grad_output, self), or (self, grad_output) with ``self_first`` (leaky_relu_backward's order).
+    (grad_output, self), or (self, grad_output) with ``self_first`` (leaky_relu_backward's order), or as
+    ``layout(out, g, x, **attrs)`` says.
     It is linear in ``grad_output``, so its derivative for
     ``grad_output`` is itself; ``d_self(ctx, grad)`` gives the one for ``self``,
     or zeros where derivatives.yaml says ``zeros_like(grad)`` (piecewise-linear
@@ -94,6 +96,8 @@ def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None,
         out = np.asarray(fwd(g, x, **kw)).astype(g.dtype, copy=False)
         if nan_tail is not None:
             out = _scalar_tail(out, g, x, lambda g: nan_tail(g, **kw), (x, g) if self_first else (g, x))
+        if layout is not None and out.ndim > 1:
+            return layout(out, g, x, **kw)
         return iterator_layout(out, (x, g) if self_first else (g, x)) if out.ndim > 1 else out
 
     op = Op(name, forward,

@@ -30,21 +30,29 @@ _rrelu_ = Op("RreluWithNoiseBackward1", _rrelu_fwd, saves=("result",), jvp="unsu
 _rrelu_.jvp_name = "rrelu_with_noise_"
 
 
+def _rrelu_backward_layout(out, g, x, noise, training):
+    """ATen's rrelu_with_noise_backward: noise * grad when training (noise contiguous: C order), else
+    leaky_relu_backward(grad, self), whose TensorIterator takes self first."""
+    from ._layout import iterator_layout
+    return c_order(out) if training else iterator_layout(out, (x, g))
+
+
 # rrelu_with_noise_backward is an op of its own (RreluWithNoiseBackwardBackward0, edges to grad_output and
 # self; zeros for self): grad * noise (the slope, or 1 where the input is positive)
-_rrelu_backward = _backward_op("RreluWithNoiseBackwardBackward0", lambda g, x, noise: g * noise, ("noise",))
+_rrelu_backward = _backward_op("RreluWithNoiseBackwardBackward0", lambda g, x, noise, training: g * noise,
+                               ("noise", "training"), layout=_rrelu_backward_layout)
 
 
 @_rrelu_op.derivative
 def _(ctx, grad):
-    return _rrelu_backward(grad, ctx.self, noise=ctx.noise)
+    return _rrelu_backward(grad, ctx.self, noise=ctx.noise, training=ctx.eval_slope is None)
 
 
 @_rrelu_.derivative
 def _(ctx, grad):
     if ctx.eval_slope is not None:  # (not training: leaky_relu_backward of the result, which checks the slope)
         check_in_place_slope(ctx.eval_slope)
-    return _rrelu_backward(grad, ctx.result, noise=ctx.noise)
+    return _rrelu_backward(grad, ctx.result, noise=ctx.noise, training=ctx.eval_slope is None)
 
 
 def _check_training_dtype(input):
