@@ -149,4 +149,15 @@ CASES = [
     ], [
         "torch.linalg.ldl_factor(-x)", "torch.linalg.ldl_factor(x)", "torch.linalg.ldl_factor_ex(-x.double())",
     ]),
+    # ldexp of an integer self with an integer exponent: mul(self, pow(2.0, other)), whose power is laid out
+    # contiguous, so a transposed exponent gives a C-ordered result (was the kernel's TensorIterator layout,
+    # (1, 8, 4); run 37250000 stride:ldexp)
+    case("ldexp-integer-self-layout", [
+        "x1 = torch.tensor([[[-1, 3], [-1, 4]]], dtype=torch.int32)",
+        "x2 = torch.tensor([[[1, 0, 0, 1], [1, 1, 0, 1]], [[0, 1, 1, 1], [0, 0, 1, 1]]])",
+        "v3 = x2.transpose(0, -1)",
+    ], [
+        "torch.ldexp(x1, v3).stride()", "torch.ldexp(x1, v3)", "torch.ldexp(x1.to(torch.uint8), v3.int()).stride()",
+        "torch.ldexp(x1.expand(4, 2, 2).transpose(1, 2), v3).stride()",
+    ]),
 ]

@@ -151,8 +151,8 @@ _ldexp = Op("LdexpBackward0", _ldexp_fwd, inputs=("self", "other"), saves=("othe
             saves_for={"other": (0,)}, iterated=True)
 
 
-# a floating exponent: the result is mul(self, pow(2.0, other))'s own, laid out as that mul lays it out
-# (an integer one: PyTorch's ldexp kernel's TensorIterator layout)
+# a floating exponent or an integer self: the result is mul(self, pow(2.0, other))'s own, laid out as that
+# mul lays it out (a float self with an integer exponent: PyTorch's ldexp kernel's TensorIterator layout)
 _ldexp_float = Op("LdexpBackward0", _ldexp_fwd, inputs=("self", "other"), saves=("other", "result"),
                   saves_for={"other": (0,)})
 
@@ -194,7 +194,9 @@ def _ldexp_to(input, other, out, warn):
                       "future PyTorch release outputs will not be resized unless they have zero elements. You can "
                       "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
                       UserWarning, stacklevel=3)
-    op = _ldexp_float if other.dtype.is_floating_point else _ldexp
+    # (an integer self with an integer exponent too: mul(self, pow(2.0, other)), whose power is laid out
+    # contiguous; a float self with an integer exponent is the kernel's TensorIterator layout)
+    op = _ldexp_float if other.dtype.is_floating_point or not input.dtype.is_floating_point else _ldexp
     return finish_out("ldexp", op.apply((input, other), (input._data, other._data), {"dtype": d.numpy}), out)
 
 
