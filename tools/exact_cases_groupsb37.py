@@ -169,4 +169,18 @@ def cases(graph: str) -> list[dict]:
               "    g, = torch.autograd.grad(r, [x], torch.ones(2, 4, 3), create_graph=True)\n    return r.stride(), g.stride()"],
              ["run(False, torch.float32)", "run(True, torch.float32)", "run(False, torch.float16)",
               "run(False, torch.float64)", "perm(False)", "perm(True)"]),
+        case("inplace-on-view-saved-result-error-names-its-node",  # CopySlices' release drops its op's edges
+             ["x3 = torch.tensor([[[2.0, 1.0], [0.75, -0.25]], [[0.25, 1.0], [0.75, 1.25]]], dtype=torch.float64)"
+              ".requires_grad_()",
+              "r4 = torch.adaptive_avg_pool1d(x3, (2,))",
+              "r5 = F.celu(r4, inplace=True)",
+              "r4[[0, 0]] = 2.0",
+              "def attempt(f):\n    try:\n        f()\n    except RuntimeError as e:\n        return str(e)",
+              "e1 = attempt(lambda: r4.backward(gradient=torch.ones(2, 2, 2, dtype=torch.float64)))",
+              "y = torch.tensor([1.0, -2.0, 3.0], requires_grad=True) * 1",
+              "v = y[1:]",
+              "w = v.relu_()",
+              "v[0] = 5.0",
+              "e2 = attempt(lambda: y.sum().backward())"],
+             ["e1", "e2"]),
     ]

@@ -213,7 +213,12 @@ class CopySlices(Node):
         # else holds the op: under create_graph, a saved output whose view is gone has the op
         # itself as its history, and a later pass runs the op directly (it frees them then)
         if sys.getrefcount(self._inner) == 2:  # (this node's attribute and the call's argument)
-            self._inner.release()
+            inner = self._inner
+            inner.release()
+            # (and its edges: the view's node of the time, which an earlier in-place op on the view saved
+            # by a weak reference, dies with it unless something else keeps it: that op's error then names
+            # its own node, as PyTorch's)
+            inner.next_functions = ((None, 0),) + tuple(inner.next_functions[1:])
 
     def saved_tensors_info(self):
         return self._inner.saved_tensors_info()
