@@ -106,4 +106,16 @@ def cases(graph: str) -> list[dict]:
           "err(lambda: a[None, 0])", "err(lambda: a[True, 0])", "err(lambda: a[:])", "err(lambda: a[:,])",
           "err(lambda: a[..., :])", "err(lambda: put(0))", "err(lambda: put(-1))", "err(lambda: put(5))",
           "err(lambda: put((0,)))", "err(lambda: put(slice(0, 1)))", "err(lambda: put((None, 0)))", "a"]),
+        case("setitem-index-tensors-with-a-view-part",  # applySlicing: ints, Nones, bools and slices that are not
+         # full make a view; index_put_ writes into it (CopySlices, was IndexPutBackward0 on the tensor itself)
+         ["c = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)",
+          "v = torch.tensor(7.0, requires_grad=True)", "outs = []",
+          "for idx in [(0, torch.tensor([0, 2])), (torch.tensor([0, 1]), 1), (None, torch.tensor([0, 1])), "
+          "(slice(0, 1), torch.tensor([0, 2])), (slice(None), torch.tensor([0, 2])), (Ellipsis, torch.tensor([0, 2])), "
+          "(torch.tensor([True, False]), 0), (True, torch.tensor([1, 0])), (torch.tensor(True), torch.tensor(True)), "
+          "(slice(0, 2), torch.tensor([2])), (1, Ellipsis, torch.tensor([True, False, True]))]:\n"
+          "    t = c * 1\n    t[idx] = v\n    t.sum().backward(retain_graph=True)\n"
+          "    outs.append((t.tolist(), t.grad_fn.name(), t._version, c.grad.tolist(), v.grad.item()))\n"
+          "    c.grad = None\n    v.grad = None"],
+         ["outs"]),
     ]

@@ -171,21 +171,49 @@ def _check_mask_dims(input, index):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {n})")
 
 
-def bool_scalar_rewrite(index, ndim):
-    """PyTorch's applySlicing for a 0-d bool tensor in a written index (alone, or with an Ellipsis):
-    (dim, the index of the view that dim unsqueezed): the bool becomes an unsqueeze of self, then a
-    long index of [0] (True) or of none (False), so the write is an index_put_ on a view (a CopySlices).
-    None for any other index."""
+def view_rewrite(index, shape):
+    """PyTorch's applySlicing of a written index with index tensors: Nones, bools (Python's and 0-d bool
+    tensors: an unsqueeze, then an index of [0] or of none), ints and slices that are not full make a view
+    first, and index_put_ writes into that view (a CopySlices).  (the view's basic index, the index of the
+    view) when the index has both kinds; None otherwise (and for an index _normalise refuses)."""
+    def is_bool0(item):
+        return isinstance(item, (Tensor, np.ndarray)) and item.ndim == 0 and _as_index_array(item).dtype == np.bool_
+
     items = index if type(index) is tuple else (index,)
-    if not 1 <= len(items) <= 2 or sum(i is Ellipsis for i in items) != len(items) - 1:
+    if not any(isinstance(i, (list, np.ndarray)) or isinstance(i, Tensor) for i in items):
         return None
-    b = items[-1] if items[0] is Ellipsis else items[0]
-    if not (isinstance(b, Tensor) and b.ndim == 0 and b._data.dtype == np.bool_):
+    positions = []
+    try:
+        normal = _normalise(index, len(shape), positions)
+    except (IndexError, TypeError, ValueError):
         return None
-    at = np.zeros(1 if bool(b._data) else 0, np.int64)
-    new = Tensor._make(at)
-    if type(index) is not tuple:
-        return 0, new
-    if items[0] is Ellipsis:
-        return ndim, (Ellipsis, new)
-    return 0, (new,) + items[1:]
+    basic, rest, d, viewed = [], [], 0, False
+    for item in (items[k] if normal[j] is not _FULL else _FULL for j, k in enumerate(positions)):  # (as given)
+        if item is None:
+            basic.append(None)
+            rest.append(_FULL)
+            viewed = True
+        elif isinstance(item, bool) or is_bool0(item):
+            basic.append(None)
+            rest.append(Tensor._make(np.zeros(1 if bool(item) else 0, np.int64)))
+            viewed = True
+        elif isinstance(item, numbers.Integral) and not isinstance(item, Tensor):
+            basic.append(item)
+            viewed = True
+            d += 1
+        elif isinstance(item, slice):
+            basic.append(item)
+            rest.append(_FULL)
+            if d < len(shape) and item.indices(shape[d]) != (0, shape[d], 1):
+                viewed = True
+            d += 1
+        elif isinstance(item, (Tensor, list, np.ndarray)):
+            n = _as_index_array(item).ndim if _as_index_array(item).dtype == np.bool_ else 1
+            basic.extend([_FULL] * n)
+            rest.append(item)
+            d += n
+        else:
+            return None
+    if not viewed or not any(isinstance(r, (Tensor, list, np.ndarray)) for r in rest):
+        return None
+    return tuple(basic), tuple(rest)

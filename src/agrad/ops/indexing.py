@@ -19,7 +19,7 @@ from . import _written_before
 from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
                       overlaps, sliced_zero_strides, torch_strides)
 from ._index_items import (_FULL, _as_index_array, _check_int, _check_mask_dims, _index_put_checked, _int_tensors,
-                           _normalise, _ranges_as_lists, bool_scalar_rewrite, uint8_mask)
+                           _normalise, _ranges_as_lists, uint8_mask, view_rewrite)
 from ._op import Op, export, inplace, inplace_self, method
 from ._shortcuts import _not_differentiable
 from .views import _fmt, _view, unsqueeze
@@ -589,10 +589,12 @@ def _check_index_put_overlap(sliced, value, index, self=None):
 
 def setitem(self, index, value):
     _uint8_masked_fill(index, value)
-    rewrite = bool_scalar_rewrite(index, self.ndim)
-    if rewrite is not None and graph.is_recording((self, value if isinstance(value, Tensor) else None)):
-        self, index = unsqueeze(self, rewrite[0]), rewrite[1]  # (a 0-d bool: an index_put_ on a view)
-    return _written_before.assigned(_assign, self, _int_tensors(index), value, True)  # (a bad index: what came before)
+    index = _int_tensors(index)
+    if graph.is_recording((self, value if isinstance(value, Tensor) else None)):
+        rewrite = view_rewrite(index, self.shape)
+        if rewrite is not None:  # (index tensors with Nones, bools, ints or slices: index_put_ on a view)
+            self, index = getitem(self, rewrite[0]), rewrite[1]
+    return _written_before.assigned(_assign, self, index, value, True)  # (a bad index: what came before)
 
 
 def _uint8_masked_fill(index, value):
