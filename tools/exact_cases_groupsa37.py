@@ -160,4 +160,13 @@ CASES = [
         "torch.ldexp(x1, v3).stride()", "torch.ldexp(x1, v3)", "torch.ldexp(x1.to(torch.uint8), v3.int()).stride()",
         "torch.ldexp(x1.expand(4, 2, 2).transpose(1, 2), v3).stride()",
     ]),
+    # an integer nextafter(_) whose operands do not broadcast: TensorIterator's size error comes before the
+    # kernel's dtype dispatch (run 37260000 error-type:nextafter_)
+    case("nextafter-shapes-before-dtype", [
+        "b = torch.zeros(4, 4, dtype=torch.bool)",
+        "i = torch.tensor([-2, -4, 3], dtype=torch.int32)",
+    ], [
+        "i.nextafter_(b)", "i.nextafter(b)", "torch.nextafter(i, b)", "i.clone().nextafter_(i)",
+        "i.clone().atan2_(torch.zeros(4, 4, dtype=torch.int32))",
+    ]),
 ]

@@ -610,6 +610,9 @@ def _output_shape_first(self, args, kwargs, error):
     try:
         shape = np.broadcast_shapes(tuple(self.shape), *shapes)
     except ValueError:
+        if type(error) is NotImplementedError and len(shapes) == 1 and "not implemented for" in str(error):
+            from .pointwise import _mismatch_message  # (the kernel's dispatch comes after TensorIterator's shapes)
+            raise RuntimeError(_mismatch_message(tuple(self.shape), tuple(shapes[0]))) from None
         return
     if shape != tuple(self.shape):
         raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}") \

@@ -86,16 +86,21 @@ def _binary_floats(name, input, other, kernel_name, allow_int, out=None):
     d = dtypes.result_type(input, other)
     if not d.is_floating_point:
         if not allow_int:
+            _shapes_first(input, other)  # (TensorIterator's shapes before the kernel's dispatch)
             raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{_scalar_name(d)}'")
         d = dtypes.get_default_dtype()
     if out is not None:
         _ldexp_cast_check(d, out)
+    _shapes_first(input, other)
+    return d
+
+
+def _shapes_first(input, other):
     try:
         np.broadcast_shapes(input.shape, other.shape)
     except ValueError:
         from .pointwise import _mismatch_message
         raise RuntimeError(_mismatch_message(tuple(input.shape), tuple(other.shape))) from None
-    return d
 
 
 def _nextafter_fwd(ctx, a, b, dtype):
