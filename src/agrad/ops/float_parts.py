@@ -216,7 +216,8 @@ def _ldexp_self(input, other):
     return _ldexp_to(input, other, None, False)
 
 
-_ldexp_ = inplace(_ldexp_self, partial=True, name="ldexp")
+# (ldexp_ is self.mul_(pow(2.0, other)): other is read through a new tensor, so no overlap with self counts)
+_ldexp_ = inplace(_ldexp_self, partial="shapes", name="ldexp")
 
 
 @method("ldexp_")
