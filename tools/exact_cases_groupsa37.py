@@ -178,4 +178,19 @@ CASES = [
         "(lambda y: y[::2].ldexp_(y))(torch.tensor([2.75]))", "x.clone().expand(2, 3).ldexp_(x)",
         "x.clone().ldexp_(torch.zeros(2, 3))",
     ]),
+    # embedding's backward skips the padding_idx rows (an inf there is not read: no inf * 0 NaN in the padding
+    # row's gradient; run 37260000 grad-value:backward)
+    case("embedding-padding-inf-gradient", [
+        "w = torch.tensor([[-2.5, 2.25, -0.25], [0.5, -1.0, -3.0], [-2.75, 2.75, 1.5]]).requires_grad_()",
+        "idx = torch.tensor([[0, 0, 2], [0, 0, 2], [0, 0, 0]])",
+        "g = torch.tensor([[[-1.0, -3.0, 1.0], [0.0, 1.25, float('inf')], [2.5, 3.0, 1.5]], "
+        "[[-1.25, 0.0, 0.0], [2.5, -2.0, -3.0], [-0.5, -2.5, -1.25]], [[0.0, 0.5, -1.5], [1.5, -3.0, 0.25], "
+        "[2.25, -2.0, -1.5]]])",
+        "torch.nn.functional.embedding(idx, w, padding_idx=0).backward(g)",
+        "a = w.grad.clone()",
+        "w.grad = None",
+        "torch.nn.functional.embedding(idx, w, padding_idx=0, scale_grad_by_freq=True).backward(g)",
+    ], [
+        "a", "w.grad",
+    ]),
 ]

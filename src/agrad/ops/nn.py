@@ -338,14 +338,11 @@ def _(ctx, grad):
 def _embedding_backward_fwd(ctx, g, indices, num_weights, padding_idx, scale_grad_by_freq):
     """embedding_dense_backward: each row's gradient added into its weight row (scaled by 1 / its count
     with scale_grad_by_freq; none for padding_idx)."""
-    if scale_grad_by_freq or padding_idx >= 0:
-        scale = np.ones(indices.shape, g.dtype)
-        if scale_grad_by_freq:
-            values, inverse, counts = np.unique(indices.ravel(), return_inverse=True, return_counts=True)
-            scale = (1.0 / counts[inverse]).reshape(indices.shape).astype(g.dtype)
-        if padding_idx >= 0:
-            scale = np.where(indices == padding_idx, 0, scale).astype(g.dtype)
-        g = g * scale[..., None]
+    if scale_grad_by_freq:
+        values, inverse, counts = np.unique(indices.ravel(), return_inverse=True, return_counts=True)
+        g = g * (1.0 / counts[inverse]).reshape(indices.shape).astype(g.dtype)[..., None]
+    if padding_idx >= 0:  # (the kernel skips those rows: an inf or NaN there is not read, no inf * 0)
+        g = np.where((indices == padding_idx)[..., None], g.dtype.type(0), g)
     out = np.zeros((num_weights,) + g.shape[indices.ndim:], g.dtype)
     np.add.at(out, indices, g)
     return out
