@@ -481,7 +481,12 @@ def _zero_signs_taken(w: dict, g: dict) -> dict:
         return g
     wd, gd = w["data"], g["data"]
     flip = (wd == 0) & (gd == 0) & (np.signbit(wd) != np.signbit(gd))
-    return dict(g, data=np.where(flip, wd, gd), repr=w["repr"]) if flip.any() else g
+    out = dict(g, data=np.where(flip, wd, gd), repr=w["repr"]) if flip.any() else g
+    if isinstance(w.get("grad"), dict) and isinstance(g.get("grad"), dict):  # (a leaf's .grad: its zeros too)
+        grad = _zero_signs_taken(w["grad"], g["grad"])
+        if grad is not g["grad"]:
+            out = dict(out, grad=grad)
+    return out
 
 
 def _zero_signs_within(want: dict, got: dict) -> bool:
@@ -653,11 +658,11 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if aspect == "stride" and program is not None and difftest_stride0.operand_of_size1_stride0(
             program[0], program[2], op == "kron"):
         return "size1-stride0"
-    if (aspect in ("grad_fn", "repr") and op in ("grad", "backward") and program is not None
-            and difftest_gridsample.after_double_backward(program[0], program[2])):
+    if (aspect in ("grad_fn", "repr", "grad-repr") and (op in ("grad", "backward") or _A_BACKWARD.search(stmt))
+            and program is not None and difftest_gridsample.after_double_backward(program[0], program[2])):
         if aspect == "grad_fn" and difftest_gridsample.composed_graph_only(want, got, _agree_once):
             return "grid-sample-double-backward-graph"
-        if aspect == "repr" and _zero_signs_within(want, got):
+        if aspect in ("repr", "grad-repr") and _zero_signs_within(want, got):  # (a leaf's .grad too)
             return "grid-sample-double-backward-zero-signs"
     if program is not None and (aspect in ("numeric", "grad-numeric") or (
             aspect in _VALUE_ASPECTS and _svd_of_inf(*program))) and _conditioned_rounding(

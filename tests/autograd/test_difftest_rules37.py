@@ -7,6 +7,7 @@ import copy
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
@@ -65,3 +66,32 @@ def test_a_grown_resize_of_a_tuple_item_is_documented():
     old = copy.deepcopy(g)
     old["vars"]["gs3"]["items"][0]["data"][0] = 3.0
     assert difftest.documented(aspect, lines[4], w, old, (lines, want[:4] + [w], 4)) is None
+
+
+@pytest.mark.torch
+def test_grid_sample_double_backward_zero_signs_of_a_leaf_grad_are_documented():
+    """grid_sample's double backward through ``sum(g.pow(2).sum() ...).backward()`` (dt37d grad-repr:pow): the
+    leaf's .grad differs only in zeros' signs -> grid-sample-double-backward-zero-signs; a nonzero off, or the
+    same program without grid_sample, still counts."""
+    torch = pytest.importorskip("torch")
+
+    lines = ["x5 = torch.tensor([[[[-0.5, 0.0, 1.25]]]], dtype=torch.float64).requires_grad_()",
+             "x6 = (torch.tensor([[[[2.0, -2.75], [2.5, 1.0], [-2.0, -1.25]]]], dtype=torch.float64) / 3).requires_grad_()",
+             "r7 = F.grid_sample(x5, x6, 'bilinear', padding_mode='reflection', align_corners=True)",
+             "gs9 = torch.autograd.grad(r7.sum(), [x6], create_graph=True, allow_unused=True)",
+             "sum(g.pow(2).sum() for g in gs9 if g is not None).backward()"]
+    want = difftest.run_program(torch, lines)
+    got = copy.deepcopy(want)
+    mine, theirs = want[4]["vars"]["x6"]["grad"], got[4]["vars"]["x6"]["grad"]
+    mine["data"], mine["repr"] = np.zeros_like(mine["data"]), "tensor([[[[0., 0.], ...]]])"  # PyTorch's +0.0
+    theirs["data"], theirs["repr"] = -np.zeros_like(mine["data"]), "tensor([[[[-0., -0.], ...]]])"  # agrad's -0.0
+    aspect, _ = difftest.compare_statement(want[4], got[4])
+    assert aspect == "grad-repr"
+    assert difftest.documented(aspect, lines[4], want[4], got[4], (lines, want, 4)) == \
+        "grid-sample-double-backward-zero-signs"
+    off = copy.deepcopy(got[4])
+    off["vars"]["x6"]["grad"]["data"] = off["vars"]["x6"]["grad"]["data"] + 0.5
+    assert difftest.documented(difftest.compare_statement(want[4], off)[0], lines[4], want[4], off,
+                               (lines, want, 4)) is None
+    plain = lines[:2] + ["r7 = x5.sum() * x6", lines[3], lines[4]]
+    assert difftest.documented(aspect, plain[4], want[4], got[4], (plain, want, 4)) is None
