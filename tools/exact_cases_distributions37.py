@@ -118,4 +118,10 @@ def cases(graph: str) -> list[dict]:
           "    outs.append((t.tolist(), t.grad_fn.name(), t._version, c.grad.tolist(), v.grad.item()))\n"
           "    c.grad = None\n    v.grad = None"],
          ["outs"]),
+        case("size-concatenation-and-repeat-are-sizes",  # torch.Size's + and * give a Size (a tuple on the left too)
+         ["s = torch.Size([2, 3])", "m = torch.distributions.Categorical(torch.ones(2, 3))",
+          "def err(f):\n    try:\n        f()\n    except Exception as e:\n        return type(e).__name__ + ': ' + str(e)"],
+         ["s + (4,)", "(4,) + s", "s + s", "s * 2", "2 * s", "s * 0", "s * True", "() + torch.Size([1])",
+          "m.batch_shape + m.event_shape", "torch.zeros(2, 3).shape + torch.zeros(4).shape",
+          "err(lambda: s + [1])", "err(lambda: s + 1)"]),
     ]

@@ -78,6 +78,14 @@ class Size(tuple):
         r = tuple.__getitem__(self, item)
         return Size(r) if isinstance(item, slice) else r
 
+    def __add__(self, other):  # (PyTorch's: a Size, with a tuple on the left too; and so is a repeat)
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to torch.Size")
+        return Size(tuple.__add__(self, other))
+
+    __radd__ = lambda self, other: Size(other + tuple(self)) if isinstance(other, tuple) else NotImplemented  # noqa
+    __mul__ = __rmul__ = lambda self, n: (lambda r: r if r is NotImplemented else Size(r))(tuple.__mul__(self, n))  # noqa
+
     def __reduce__(self):  # by agrad's own name: pickle must not look up "torch.Size"
         return _make_size, (tuple(self),)
 
