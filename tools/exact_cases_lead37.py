@@ -116,4 +116,13 @@ CASES = [
           "z = torch.zeros(2, 3)",
           "try:\n    z.resize_(1, 3, 2, 2, memory_format=torch.channels_last_3d)\nexcept RuntimeError as e:\n    e2 = str(e)"],
          ["e1", "v2.shape", "v2.stride()", "v2._version", "e2", "z.shape", "z.stride()", "z._version"]),
+    # igamma/igammac: autograd.grad of `other` alone does not ask for the input's not-implemented derivative
+    # (PyTorch's output_mask; dt37b raises-only-agrad:grad)
+    case("igamma-grad-of-other-alone",
+         ["x1 = torch.tensor([[0.75, 3.0], [float('inf'), 1.5]], requires_grad=True)",
+          "x2 = torch.tensor([2.5, 2.0], requires_grad=True)",
+          "g1 = torch.autograd.grad(x1.igamma(x2).sum(), [x2], create_graph=True)",
+          "g2 = torch.autograd.grad(x1.igammac(x2).sum(), [x2])",
+          "try:\n    torch.autograd.grad(x1.igamma(x2).sum(), [x1, x2])\nexcept NotImplementedError as e:\n    e1 = str(e)"],
+         ["g1", "g2", "e1"]),
 ]
