@@ -74,21 +74,9 @@ def explained(lines, i, got_obs, want_i, got_i, op_of, lapack_ops, compare_desc,
             replaced[j] = (name, value)
     if not replaced:
         return False
-    ns = {"torch": torch, "F": torch.nn.functional}
-    torch.manual_seed(0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for j, stmt in enumerate(lines[:i + 1]):
-            try:
-                exec(stmt, ns)
-            except Exception:  # noqa: BLE001 - as in the tester's run
-                if j == i:
-                    return False
-            if j in replaced:
-                name, value = replaced[j]
-                ns[name] = _as_torch(torch, value, ns.get(name))
-                if ns[name] is None:
-                    return False
+    ns = _replayed(torch, lines, i, replaced)
+    if ns is None:
+        return False
     for k in differing:
         out = ns.get(k)
         if _storage(want_i["vars"][k]):
@@ -135,21 +123,9 @@ def explained_gradient(lines, i, got_obs, want_i, got_i, op_of, vml_ops, compare
             replaced[j] = (name, value)
     if not differing or not replaced:
         return False
-    ns = {"torch": torch, "F": torch.nn.functional}
-    torch.manual_seed(0)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for j, stmt in enumerate(lines[:i + 1]):
-            try:
-                exec(stmt, ns)
-            except Exception:  # noqa: BLE001 - as in the tester's run
-                if j == i:
-                    return False
-            if j in replaced:
-                name, value = replaced[j]
-                ns[name] = _as_torch(torch, value, ns.get(name))
-                if ns[name] is None:
-                    return False
+    ns = _replayed(torch, lines, i, replaced)
+    if ns is None:
+        return False
     for k in differing:
         out = ns.get(k)
         if not isinstance(out, torch.Tensor) or out.grad is None:
@@ -166,6 +142,28 @@ _ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 def _storage(desc) -> bool:
     """Whether a variable's description is an untyped storage's (its bytes, by repr)."""
     return desc["kind"] == "other" and "torch.storage.UntypedStorage" in desc.get("repr", "")
+
+
+def _replayed(torch, lines, i, replaced):
+    """PyTorch's namespace after ``lines[:i + 1]``, each statement of ``replaced`` ({index: (name,
+    agrad's description)}) followed by agrad's value put in its target; None when statement ``i``
+    raises or a value cannot be put."""
+    ns = {"torch": torch, "F": torch.nn.functional}
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for j, stmt in enumerate(lines[:i + 1]):
+            try:
+                exec(stmt, ns)
+            except Exception:  # noqa: BLE001 - as in the tester's run
+                if j == i:
+                    return None
+            if j in replaced:
+                name, value = replaced[j]
+                ns[name] = _as_torch(torch, value, ns.get(name))
+                if ns[name] is None:
+                    return None
+    return ns
 
 
 def _as_torch(torch, desc, old):
