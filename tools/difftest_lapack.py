@@ -224,23 +224,30 @@ def zero_gradient_noise(lines, want, i, w_obs, g_obs, op_of, lapack_ops, agrees_
 COS_INSIDE_GRADIENT_OPS = {"sinc", "sinc_"}
 
 
-def cos_inside_gradient(lines, i, w_obs, g_obs, op_of, agrees_but_where) -> bool:
-    """``vml-sinc-gradient``: statement ``i`` is (or ends in) a ``backward``/``grad`` of a program that
-    called ``sinc``/``sinc_``, and every gradient that differs is within 1000 ulps (of its dtype's 1.0:
-    1.2e-4 float32, 2.2e-13 float64) of its tensor's largest finite magnitude."""
+def _gradients_within(lines, i, w_obs, g_obs, op_of, agrees_but_where, ops, tolerance) -> bool:
+    """Statement ``i`` is (or ends in) a ``backward``/``grad`` of a program that called one of ``ops``, and
+    every gradient that differs is within ``tolerance(dtype)`` times its tensor's largest finite magnitude."""
     import numpy as np
 
     last = lines[i].strip().splitlines()[-1]
-    if not _BACKWARD.search(last) or not any(op_of(lines[j]) in COS_INSIDE_GRADIENT_OPS for j in range(i)):
+    if not _BACKWARD.search(last) or not any(op_of(lines[j]) in ops for j in range(i)):
         return False
 
     def allowed(w, g):
         finite = np.isfinite(w)
         scale = float(np.abs(w[finite]).max(initial=0.0))
-        tol = 1000 * float(np.finfo(w.dtype).eps) if w.dtype.kind == "f" else 0.0
         with np.errstate(all="ignore"):
-            return finite & np.isfinite(g) & (np.abs(w - g) <= tol * scale)
+            return finite & np.isfinite(g) & (np.abs(w - g) <= tolerance(w.dtype) * scale)
     return agrees_but_where(w_obs, g_obs, allowed)
+
+
+def cos_inside_gradient(lines, i, w_obs, g_obs, op_of, agrees_but_where) -> bool:
+    """``vml-sinc-gradient``: a ``backward``/``grad`` after ``sinc``/``sinc_``, every gradient that differs
+    within 1000 ulps (of its dtype's 1.0: 1.2e-4 float32, 2.2e-13 float64) of its largest finite magnitude."""
+    import numpy as np
+
+    return _gradients_within(lines, i, w_obs, g_obs, op_of, agrees_but_where, COS_INSIDE_GRADIENT_OPS,
+                             lambda dt: 1000 * float(np.finfo(dt).eps) if dt.kind == "f" else 0.0)
 
 
 #: ops whose float32 result goes through PyTorch's sqrt kernel (MKL VML's vsSqrt): lp_pool's pow(1 / 2)
@@ -248,20 +255,8 @@ SQRT_INSIDE_OPS = {"lp_pool1d", "lp_pool2d", "lp_pool3d"}
 
 
 def sqrt_inside_gradient(lines, i, w_obs, g_obs, op_of, agrees_but_where) -> bool:
-    """``vml-sqrt-gradient``: statement ``i`` is (or ends in) a ``backward``/``grad`` of a program that
-    called an lp_pool (whose ``pow(1 / norm_type)`` of 2 is PyTorch's sqrt kernel, VML's last bit), and
-    every gradient that differs is within 1e-4 of its tensor's largest finite magnitude (a double
-    backward through it: lp_pool3d then local_response_norm, 8.4e-6 apart in 3 of 150 elements)."""
-    import numpy as np
-
-    last = lines[i].strip().splitlines()[-1]
-    if not _BACKWARD.search(last) or not any(op_of(lines[j]) in SQRT_INSIDE_OPS for j in range(i)):
-        return False
-
-    def allowed(w, g):
-        finite = np.isfinite(w)
-        scale = float(np.abs(w[finite]).max(initial=0.0))
-        with np.errstate(all="ignore"):
-            return finite & np.isfinite(g) & (np.abs(w - g) <= 1e-4 * scale)
-    return agrees_but_where(w_obs, g_obs, allowed)
+    """``vml-sqrt-gradient``: a ``backward``/``grad`` after an lp_pool (whose ``pow(1 / norm_type)`` of 2 is
+    PyTorch's sqrt kernel, VML's last bit), every gradient that differs within 1e-4 of its largest finite
+    magnitude (a double backward through it: lp_pool3d then local_response_norm, 8.4e-6 apart in 3 of 150)."""
+    return _gradients_within(lines, i, w_obs, g_obs, op_of, agrees_but_where, SQRT_INSIDE_OPS, lambda dt: 1e-4)
 
