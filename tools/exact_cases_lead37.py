@@ -125,4 +125,19 @@ CASES = [
           "g2 = torch.autograd.grad(x1.igammac(x2).sum(), [x2])",
           "try:\n    torch.autograd.grad(x1.igamma(x2).sum(), [x1, x2])\nexcept NotImplementedError as e:\n    e1 = str(e)"],
          ["g1", "g2", "e1"]),
+    # a transposed convolution's bias of another dtype: oneDNN's check where it runs, slow_conv_transpose3d's read in
+    # 3-D otherwise, accepted by the 1-D/2-D slow path (dt37b raises-only-torch:conv_transpose3d)
+    case("conv-transpose-bias-dtype",
+         ["b = torch.tensor([2.0], dtype=torch.float64)", "out = []",
+          "for f, xs, ws, dt in [(F.conv_transpose1d, (1, 2, 4), (2, 1, 2), torch.float32),\n"
+          "                      (F.conv_transpose1d, (2, 2, 4), (2, 1, 2), torch.float32),\n"
+          "                      (F.conv_transpose2d, (1, 2, 4, 4), (2, 1, 5, 5), torch.float32),\n"
+          "                      (F.conv_transpose3d, (1, 2, 3, 3, 1), (2, 1, 2, 3, 1), torch.float32),\n"
+          "                      (F.conv_transpose3d, (2, 2, 3, 3, 1), (2, 1, 2, 3, 1), torch.float32),\n"
+          "                      (F.conv_transpose3d, (1, 2, 3, 3, 1), (2, 1, 2, 3, 1), torch.float64)]:\n"
+          "    for bias in [b, torch.tensor([2.0], dtype=torch.float16), torch.tensor([2.0])]:\n"
+          "        try:\n            r = f(torch.ones(xs, dtype=dt), torch.ones(ws, dtype=dt), bias=bias)\n"
+          "            out.append((r.dtype, r.sum().item()))\n"
+          "        except RuntimeError as e:\n            out.append(str(e))"],
+         ["out"]),
 ]

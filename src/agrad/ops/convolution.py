@@ -623,6 +623,8 @@ def _check_kernel(x, weight, bias, sp, attrs):
             raise NotImplementedError(f'"{name}" not implemented for \'{_scalar_name(x.dtype)}\'')
         if x.dtype is not weight.dtype:
             raise RuntimeError(f"expected scalar type {_scalar_name(x.dtype)} but found {_scalar_name(weight.dtype)}")
+        if transposed and sp == 3 and bias is not None and bias.dtype is not x.dtype:  # (slow_conv_transpose3d's read)
+            raise RuntimeError(f"expected scalar type {_scalar_name(x.dtype)} but found {_scalar_name(bias.dtype)}")
         out = x.dtype
     if bias is not None and (transposed or empty):
         d = dtypes.result_type(_Meta(out, 1), _Meta(bias.dtype, 0 if empty else 1))
