@@ -140,4 +140,15 @@ CASES = [
           "            out.append((r.dtype, r.sum().item()))\n"
           "        except RuntimeError as e:\n            out.append(str(e))"],
          ["out"]),
+    # bilinear with an inf or a NaN: every product of _trilinear's two bmms is made, so an inf times a zero is NaN
+    # (dt37c value:bilinear)
+    case("bilinear-inf-times-zero",
+         ["inf, nan = float('inf'), float('nan')",
+          "cases = [(torch.tensor([[0.0]]), torch.tensor([[0.0, -0.25]]), torch.tensor([[[1.25, -inf]], [[2.0, -2.0]]])),\n"
+          "         (torch.tensor([[1.0, 0.0]]), torch.tensor([[0.0, 2.0]]), torch.tensor([[[inf, 1.0], [2.0, 3.0]]])),\n"
+          "         (torch.tensor([[1.0, 1.0]]), torch.tensor([[inf, 0.0]]), torch.tensor([[[0.0, 1.0], [2.0, 3.0]]])),\n"
+          "         (torch.tensor([[nan, 1.0], [1.0, 2.0]]), torch.tensor([[1.0, 0.0], [0.5, 1.0]]),"
+          " torch.tensor([[[0.0, 1.0], [2.0, 3.0]]]))]",
+          "out = [torch.bilinear(a, b, w, torch.ones(w.shape[0])) for a, b, w in cases]"],
+         ["out"]),
 ]

@@ -203,7 +203,11 @@ def _trilinear_fwd(ctx, a1, a2, a3, expand1, expand2, expand3, sumdim):
     if (expand1, expand2, expand3, sumdim) == _BILINEAR and a1.size and a2.size and a3.size:
         # x1 with W over i first, then that with x2 over j (the order decides where an inf
         # meets a product of the other sign and gives NaN); ATen adds the result into zeros
-        return np.matmul(np.tensordot(a1, a2, axes=([1], [1])), a3[:, :, None])[..., 0] + a1.dtype.type(0)
+        if np.isfinite(a1).all() and np.isfinite(a2).all() and np.isfinite(a3).all():
+            return np.matmul(np.tensordot(a1, a2, axes=([1], [1])), a3[:, :, None])[..., 0] + a1.dtype.type(0)
+        with np.errstate(invalid="ignore", over="ignore"):  # (an inf or a NaN: every product made, as MKL's bmm
+            t = (a1[:, None, :, None] * a2[None]).sum(2)   # makes them, so an inf times a zero is NaN; numpy's
+            return (t * a3[:, None, :]).sum(-1) + a1.dtype.type(0)  # BLAS path left such terms out)
     total = a1.ndim + len(expand1)
     arrays, expands = (a1, a2, a3), (expand1, expand2, expand3)
     labels = [[i for i in range(total) if i not in e] for e in expands]  # each input's dims
