@@ -151,4 +151,23 @@ CASES = [
           " torch.tensor([[[0.0, 1.0], [2.0, 3.0]]]))]",
           "out = [torch.bilinear(a, b, w, torch.ones(w.shape[0])) for a, b, w in cases]"],
          ["out"]),
+    # batch_norm without weight, double backward through both the input's and the bias's gradients: ATen's
+    # batchnorm_double_backward adds an undefined term (ggB is expanded only when affine); with the bias's alone,
+    # its term is dropped (dt37c raises-only-torch:pow)
+    case("batch-norm-no-weight-double-backward",
+         ["x = torch.tensor([[0.0, 0.0, -2.0, -1.5], [-2.25, 0.5, -3.0, -0.25], [-2.0, 1.5, 0.5, 3.0]], requires_grad=True)",
+          "rm, rv = torch.tensor([1.5, 3.0, 2.5, -1.25]), torch.tensor([1.25, 0.5, 2.5, 1.25])",
+          "b = torch.tensor([0.25, -2.25, -1.25, -2.0], requires_grad=True)",
+          "out = []",
+          "for training in (False, True):\n"
+          "    for inputs in ([x, b], [b], [x]):\n"
+          "        r = F.batch_norm(x, rm, rv, bias=b, eps=1e-05, training=training)\n"
+          "        gs = torch.autograd.grad(r.sum(), inputs, create_graph=True)\n"
+          "        x.grad = None\n"
+          "        try:\n"
+          "            sum(g.pow(2).sum() for g in gs).backward()\n"
+          "            out.append(None if x.grad is None else x.grad.abs().max().item() < 1e-12)\n"
+          "        except RuntimeError as e:\n"
+          "            out.append(str(e))"],
+         ["out"]),
 ]

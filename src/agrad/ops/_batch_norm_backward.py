@@ -239,4 +239,7 @@ def _(ctx, grads):
         ggO = term if ggO is None else ggO.add_(term)
     if ggB is not None and affine:
         ggO = ggB_e if ggO is None else ggO.add_(ggB_e)
+    elif ggB is not None and ggO is not None:  # (ATen expands ggB only when affine: add_ of the undefined term)
+        raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for argument #1 "
+                           "'other'")
     return ggO, gI, gG, None, None
