@@ -170,4 +170,10 @@ CASES = [
           "        except RuntimeError as e:\n"
           "            out.append(str(e))"],
          ["out"]),
+    # resize_ with preserve_format: resized (C-contiguous) first, then refused, no new version (dt37e shape:resize_)
+    case("resize-preserve-format-after-resize",
+         ["x = torch.tensor([-1.75, 1.75, 0.25, 0.0])",
+          "try:\n    x.resize_(1, 2, 2, memory_format=torch.preserve_format)\nexcept RuntimeError as e:\n    e1 = str(e)",
+          "z = torch.zeros(2, 3)", "z.resize_as_(torch.zeros(1, 2, 2), memory_format=torch.preserve_format)"],
+         ["e1", "x.shape", "x.stride()", "x._version", "z.shape", "z._version"]),
 ]

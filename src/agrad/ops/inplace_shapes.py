@@ -152,12 +152,12 @@ def _resize_to(input, size, memory_format):
     dims = rank_error = None
     if memory_format is not None:  # (the storage's first elements restrided in that format)
         from .memory_format import checked, order, preserve_format
-        if checked(memory_format, "resize_") is preserve_format:
-            raise RuntimeError("Unsupported memory formatPreserve")
-        try:
+        try:  # (PyTorch resizes first, C-contiguous, then restrides: preserve_format's and the rank's errors
+            if checked(memory_format, "resize_") is preserve_format:  # come with the new shape, no new version)
+                raise RuntimeError("Unsupported memory formatPreserve")
             dims = order(tuple(size), memory_format)  # (contiguous_format too: empty_tensor_restride)
-        except RuntimeError as e:  # (PyTorch resizes first, C-contiguous, then restrides: the rank's error
-            rank_error = e          # comes with the new shape, and no new version)
+        except RuntimeError as e:
+            rank_error = e
         else:
             if dims is None:
                 dims = list(range(len(size)))
