@@ -176,4 +176,11 @@ CASES = [
           "try:\n    x.resize_(1, 2, 2, memory_format=torch.preserve_format)\nexcept RuntimeError as e:\n    e1 = str(e)",
           "z = torch.zeros(2, 3)", "z.resize_as_(torch.zeros(1, 2, 2), memory_format=torch.preserve_format)"],
          ["e1", "x.shape", "x.stride()", "x._version", "z.shape", "z._version"]),
+    # addbmm's result owns its storage (untyped_storage() of a 1 x 1 result: 4 bytes; dt37e repr:untyped_storage)
+    case("addbmm-result-storage",
+         ["x2 = torch.tensor([[[-1.75, 0.0]], [[-1.25, 1.25]]], requires_grad=True)",
+          "x3 = torch.tensor([[[-2.25], [2.75]], [[1.25], [1.75]]], requires_grad=True)",
+          "x4 = torch.tensor([[-0.75]], requires_grad=True)", "r5 = x4.addbmm(x2, x3, beta=2.0, alpha=1)",
+          "r6 = torch.addbmm(torch.zeros(2, 1), torch.ones(3, 2, 4), torch.ones(3, 4, 1))"],
+         ["r5", "r5.untyped_storage().nbytes()", "r6.untyped_storage().nbytes()", "r6.stride()"]),
 ]

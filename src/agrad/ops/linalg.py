@@ -626,7 +626,7 @@ def _addbmm_fwd(ctx, s, a, b, beta, alpha):
     out = _gemm_into_zero(s, a[0], b[0], beta, alpha)
     for i in range(1, a.shape[0]):
         out = _gemm_into_zero(out, a[i], b[i], 1, alpha)
-    return np.asarray(out, s.dtype)
+    return np.asarray(out, s.dtype) if getattr(out, "base", None) is None else np.array(out, s.dtype)  # (own storage)
 
 
 _addbmm = Op("AddbmmBackward0", _addbmm_fwd,
