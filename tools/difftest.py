@@ -59,6 +59,7 @@ import diffgen  # noqa: E402
 import difftest_blas  # noqa: E402
 import difftest_gelu  # noqa: E402
 import difftest_lapack  # noqa: E402
+import difftest_vmlsqrt  # noqa: E402
 from difftest_compare import (  # noqa: E402,F401  (the tests reach them through difftest)
     STRICT, TORCH_WARNED, WARN_ONCE_PREFIXES, compare_data, compare_desc, compare_statement, op_of)
 from difftest_rules import (  # noqa: E402,F401
@@ -232,6 +233,9 @@ def diff_program(lines: list[str]):
             if not name and aspect == "grad-numeric" and difftest_lapack.sqrt_inside_gradient(
                     lines, i, w, g, op_of, _agrees_but_where):
                 name = "vml-sqrt-gradient"
+            if not name and aspect in ("numeric", "grad-numeric") and difftest_vmlsqrt.rounded_root_gradient(
+                    lines, i, w, g, op_of, compare_desc):
+                name = "vml-sqrt-inside"
             if not name and aspect in ("numeric", "grad-numeric") and difftest_lapack.cos_inside_gradient(
                     lines, i, w, g, op_of, _agrees_but_where):
                 name = "vml-sinc-gradient"

@@ -4,15 +4,19 @@ kernel is MKL VML's ``vsSqrt``/``vdSqrt`` (an ulp from the correctly rounded roo
 values), and ``1 - cos`` near cos = 1 turns that ulp into a ``numeric`` difference of the loss.
 The rule runs the statement again under PyTorch with ``torch.cosine_embedding_loss`` replaced by
 ATen's composite written out step for step, only its root correctly rounded (what agrad computes),
-and accepts the difference when that replay gives agrad's values bit for bit."""
+and accepts the difference when that replay gives agrad's values bit for bit. A later
+``backward``/``autograd.grad`` (:func:`rounded_root_gradient`) likewise: the program replayed with that
+composite (its root an autograd function with SqrtBackward0's formula) must give agrad's gradients."""
 
 from __future__ import annotations
+
+import re
 
 import difftest_watch
 
 #: the statements' names of the op
 COSINE_OPS = {"cosine_embedding_loss"}
-_EPSILON = 1e-12
+_EPSILON = 9.999999960041972e-13  # (Loss.cpp's float EPSILON = 1e-12, added as a Scalar: the float's value)
 
 
 def _rounded_root_loss(input1, input2, target, margin=0.0, reduction=1):
@@ -24,14 +28,38 @@ def _rounded_root_loss(input1, input2, target, margin=0.0, reduction=1):
     prod_sum = (input1 * input2).sum(tdim)
     mag_square1 = (input1 * input1).sum(tdim) + _EPSILON
     mag_square2 = (input2 * input2).sum(tdim) + _EPSILON
-    square = (mag_square1 * mag_square2).detach()
-    denom = torch.from_numpy(np.sqrt(square.numpy()))  # (IEEE's sqrt: correctly rounded in its dtype)
+    denom = _root_function().apply(mag_square1 * mag_square2)
     cos = prod_sum / denom
     zeros = torch.zeros_like(cos)
     pos = 1 - cos
     neg = (cos - margin).clamp_min_(0)
     output = torch.where(target == 1, pos, zeros) + torch.where(target == -1, neg, zeros)
     return output if reduction == 0 else output.mean() if reduction == 1 else output.sum()
+
+
+_ROOT = []
+
+
+def _root_function():
+    """sqrt as an autograd function: IEEE's correctly rounded root forward, SqrtBackward0's
+    ``grad / (2 * result.conj())`` backward (the result saved: a double backward differentiates it)."""
+    import numpy as np
+    import torch
+
+    if not _ROOT:
+        class RoundedRoot(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, square):
+                root = torch.from_numpy(np.asarray(np.sqrt(square.detach().numpy())))
+                ctx.save_for_backward(root)
+                return root
+
+            @staticmethod
+            def backward(ctx, grad):
+                root, = ctx.saved_tensors
+                return grad / (2 * root.conj())
+        _ROOT.append(RoundedRoot)
+    return _ROOT[0]
 
 
 def rounded_root_explains(lines: list[str], i: int, stmt: str, want: dict, got: dict, agree_once) -> bool:
@@ -63,3 +91,67 @@ def rounded_root_explains(lines: list[str], i: int, stmt: str, want: dict, got: 
         same = data.shape == value.shape and bool(((data == value) | (np.isnan(data) & np.isnan(value))).all())
         return (w, dict(g, data=w["data"], repr=w["repr"])) if same else None
     return agree_once(want, got, neutral)
+
+
+_BACKWARD = re.compile(r"\.backward\(|\bautograd\.grad\(")
+
+
+def _tensors(w, g, out):
+    """(agrad's observation, the replay's tensor) pairs of a variable's tensors (its items, its .grad)."""
+    import torch
+
+    if w["kind"] == "seq" and g["kind"] == "seq" and isinstance(out, (tuple, list)) and len(out) == len(g["items"]):
+        return [p for wi, gi, oi in zip(w["items"], g["items"], out) for p in _tensors(wi, gi, oi)]
+    if w["kind"] != "tensor" or g["kind"] != "tensor" or not isinstance(out, torch.Tensor):
+        return [(g, None)]
+    pairs = [(g, out.detach())]
+    if g.get("grad") is not None:
+        pairs.append((g["grad"], out.grad if out.grad is None else out.grad.detach()))
+    return pairs
+
+
+def _with_data(w, g):
+    """``w`` with agrad's values in place (those only: graphs, reprs, layouts stay PyTorch's)."""
+    if w["kind"] == "seq" and g["kind"] == "seq" and len(w["items"]) == len(g["items"]):
+        return dict(w, items=[_with_data(a, b) for a, b in zip(w["items"], g["items"])])
+    if w["kind"] != "tensor" or g["kind"] != "tensor":
+        return w
+    out = dict(w, data=g["data"], repr=g["repr"])
+    if w.get("grad") is not None and g.get("grad") is not None:
+        out["grad"] = dict(w["grad"], data=g["grad"]["data"], repr=g["grad"]["repr"])
+    return out
+
+
+def rounded_root_gradient(lines, i, want_i, got_i, op_of, compare_desc) -> bool:
+    """``vml-sqrt-inside`` for a gradient: statement ``i`` is (or ends in) a ``backward``/``grad`` after a
+    ``cosine_embedding_loss``, and PyTorch's program replayed with the loss's composite (a correctly
+    rounded root) gives, bit for bit, agrad's values of every variable that differs (a create_graph
+    gradient, 0.0060996858 against PyTorch's 0.0060997158, run dt37e), nothing else differing."""
+    import numpy as np
+    import torch
+
+    if not _BACKWARD.search(lines[i].strip().splitlines()[-1]) or set(want_i["vars"]) != set(got_i["vars"]):
+        return False
+    if not any(op_of(lines[j]) in COSINE_OPS for j in range(i)):
+        return False
+    differing = [k for k, w in want_i["vars"].items() if compare_desc(w, got_i["vars"][k], k) is not None]
+    if not differing:
+        return False
+
+    def torch_loss(input1, input2, target, margin=0.0, reduction=0):
+        return _rounded_root_loss(input1, input2, target, margin, reduction)
+
+    patches = [(torch, "cosine_embedding_loss", torch_loss)]  # (F.cosine_embedding_loss calls it)
+    ns = difftest_watch.replay(lines, i, patches, every=True)
+    for k in differing:
+        w, g = want_i["vars"][k], got_i["vars"][k]
+        for desc, out in _tensors(w, g, ns.get(k)):
+            data = desc.get("data")
+            if out is None or not isinstance(data, np.ndarray):
+                return False
+            mine = out.numpy()
+            if mine.shape != data.shape or mine.dtype != data.dtype or not np.array_equal(mine, data, equal_nan=True):
+                return False
+        if compare_desc(_with_data(w, g), g, k) is not None:
+            return False
+    return True

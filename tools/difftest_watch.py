@@ -8,10 +8,11 @@ import re
 import warnings
 
 
-def replay(lines: list[str], upto: int, patches=()) -> dict:
+def replay(lines: list[str], upto: int, patches=(), every: bool = False) -> dict:
     """Run ``lines[:upto + 1]`` again under PyTorch as the tester does (seed 0, warnings silenced;
     a statement's error is ignored: only the watched calls matter), with ``patches`` -- (owner,
-    name, replacement) triples -- in place while statement ``upto`` runs; returns the namespace."""
+    name, replacement) triples -- in place while statement ``upto`` runs (``every``: while each
+    statement runs); returns the namespace."""
     import torch
 
     ns = {"torch": torch, "F": torch.nn.functional}
@@ -19,8 +20,9 @@ def replay(lines: list[str], upto: int, patches=()) -> dict:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for j, stmt in enumerate(lines[:upto + 1]):
-            saved = [(owner, name, getattr(owner, name)) for owner, name, _new in patches] if j == upto else []
-            for owner, name, new in (patches if j == upto else ()):
+            now = j == upto or every
+            saved = [(owner, name, getattr(owner, name)) for owner, name, _new in patches] if now else []
+            for owner, name, new in (patches if now else ()):
                 setattr(owner, name, new)
             try:
                 exec(stmt, ns)

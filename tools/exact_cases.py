@@ -620,3 +620,6 @@ CASES += _convonednn37_cases(GRAPH)
 from exact_cases_distributions37 import cases as _distributions37_cases  # noqa: E402
 
 CASES += _distributions37_cases(GRAPH)
+from exact_cases_groupsa38 import cases as _groupsa38_cases  # noqa: E402
+
+CASES += _groupsa38_cases(GRAPH)

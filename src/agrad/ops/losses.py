@@ -31,6 +31,9 @@ from .pointwise import _mismatch_message
 from .selection import clamp_min, masked_fill, where
 
 _EPSILON = 1e-12
+#: Loss.cpp's ``constexpr float EPSILON = 1e-12`` (cosine_embedding_loss adds it as a Scalar: the float's
+#: value, 9.99999996e-13, not 1e-12)
+_FLOAT_EPSILON = float(np.float32(1e-12))
 
 
 def _mean_scale(ctx, grad, n):
@@ -601,8 +604,8 @@ def _cosine_embedding(input1, input2, target, margin, reduction):
             f"0D target tensor expects 1D input tensors, but found inputs with sizes {list(input1.shape)} and "
             f"{list(input2.shape)}.")
     prod_sum = (input1 * input2).sum(tdim)
-    mag1 = add_scalar((input1 * input1).sum(tdim), _EPSILON)
-    mag2 = add_scalar((input2 * input2).sum(tdim), _EPSILON)
+    mag1 = add_scalar((input1 * input1).sum(tdim), _FLOAT_EPSILON)
+    mag2 = add_scalar((input2 * input2).sum(tdim), _FLOAT_EPSILON)
     denom = (mag1 * mag2).sqrt()
     cos = prod_sum / denom
     zeros = const(np.zeros(cos.shape, cos._data.dtype))
