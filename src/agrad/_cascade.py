@@ -166,7 +166,7 @@ def _general(a, axes, keepdims, ignore_nan, threaded=False):
         plan = _split_plan(dims, inner, size)
         if plan is None:
             return _two_pass(a, dims, axes, keepdims, ignore_nan)
-        if plan is not True:
+        if plan is not True and not _split_whole(plan, dims, size, v, half):
             return _split_sum(a, dims, axes, keepdims, ignore_nan, plan)
     outer = dims[2:]
     kept = [d for d in outer if d[2] != 0][::-1]  # slowest first
@@ -258,6 +258,18 @@ def _split_plan(dims, inner, itemsize):
         if begin != end:
             ranges.append((begin, end))
     return True if ranges == [(0, cols)] else ranges
+
+
+def _split_whole(ranges, dims, itemsize, v, half):
+    """Whether the threads' column ranges make the additions of one pass over all the columns: a
+    2-dim float32/float64 reduction down adjacent columns (vectorized_outer_sum), each range whole
+    groups of 4 vectors.  Each column is then summed down the rows in the same cascade, on its
+    thread or in one pass (no range has leftover columns for row_sum's scalar loop), and one pass
+    reads the array as it lies (no copy of each range's columns)."""
+    if half or len(dims) != 2 or dims[1][1] != itemsize:
+        return False
+    group = 4 * v
+    return all((end - begin) % group == 0 for begin, end in ranges)
 
 
 def _two_pass(a, dims, axes, keepdims, ignore_nan):
