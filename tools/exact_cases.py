@@ -623,3 +623,6 @@ CASES += _distributions37_cases(GRAPH)
 from exact_cases_groupsa38 import cases as _groupsa38_cases  # noqa: E402
 
 CASES += _groupsa38_cases(GRAPH)
+from exact_cases_groupsb38 import cases as _groupsb38_cases  # noqa: E402
+
+CASES += _groupsb38_cases(GRAPH)

@@ -50,8 +50,8 @@ def _(ctx, grad):
 # ---------------------------------------------------------------------------
 
 def _mask_np(mask, is_causal, L, S, dtype):
-    """The additive mask (or None): a bool mask becomes 0 / -inf; causal adds tril(ones(L, S)) (on the
-    flash path both apply, as in PyTorch's CPU kernel; the math path refuses both)."""
+    """The additive mask (or None) of the math path: a bool mask becomes 0 / -inf; causal adds
+    tril(ones(L, S)) (the math path refuses both; the flash path takes is_causal apart: _causal_fill)."""
     out = None
     if mask is not None:
         out = np.where(mask, 0, -np.inf).astype(dtype) if mask.dtype == np.bool_ else mask.astype(dtype, copy=False)
@@ -88,21 +88,36 @@ def _zero_rows(s, lanes, masked):
     return zero[..., None]
 
 
-def _scores(q, k, mask, scale):
-    s = np.matmul(q, np.swapaxes(k, -1, -2)) * q.dtype.type(scale)
-    return s if mask is None else s + mask
+def _causal_fill(s, r0=0):
+    """is_causal on the flash path: the CPU kernel writes -inf over the unscaled scores past each query's
+    own position (query r0 + i keeps keys 0..r0 + i), before the scale and the mask, so a NaN or an
+    inf product there is gone, and a scale <= 0 turns the -inf into +inf or NaN."""
+    rows, S = s.shape[-2:]
+    past = np.arange(S)[None, :] > (r0 + np.arange(rows))[:, None]
+    return np.where(past, s.dtype.type(-np.inf), s)
 
 
-def _probs(q, k, mask, scale, groups):
-    s = _scores(q, _repeat_heads(k, groups), mask, scale)
+def _scores(q, k, mask, scale, causal=False):
+    s = np.matmul(q, np.swapaxes(k, -1, -2))
+    if causal:
+        s = _causal_fill(s)
+    with np.errstate(invalid="ignore"):
+        s = s * q.dtype.type(scale)
+        return s if mask is None else s + mask
+
+
+def _probs(q, k, mask, scale, groups, causal=False, lse=None):
+    """The weights (numpy's steps); ``lse`` (given) receives each row's max + log(sum) as the kernel's."""
+    s = _scores(q, _repeat_heads(k, groups), mask, scale, causal)
     m = np.max(s, axis=-1, keepdims=True)
     masked = _zero_rows(s, 32 // max(s.dtype.itemsize, 4), mask is not None)
-    m = np.where(masked, -np.inf, m)
-    e = np.exp(s - np.where(masked, 0, m))
-    if masked.any():  # (a row masked everywhere: the CPU kernel's probabilities 0, its output and gradients 0)
+    with np.errstate(invalid="ignore", over="ignore"):
+        e = np.where(masked, 0, np.exp(s - np.where(masked, 0, m)))
         total = np.sum(e, axis=-1, keepdims=True)
-        return np.where(masked, 0, e / np.where(masked, 1, total)).astype(e.dtype, copy=False)
-    return e / np.sum(e, axis=-1, keepdims=True)
+        if lse is not None:
+            lse[...] = np.where(masked, 0, m + np.log(np.where(masked, 1, total)))[..., 0]
+        # (a row masked everywhere: the CPU kernel's weights 0, so its output 0 but where a value is NaN or inf)
+        return (e / np.where(masked, 1, total)).astype(e.dtype, copy=False)
 
 
 def _bits32(bits):
@@ -137,17 +152,20 @@ def _lane_sum(acc):
     return v[:, 0] + v[:, 1]
 
 
-def _flash_rows(q, k, v, mask, scale):
+def _flash_rows(q, k, v, mask, scale, causal=False, lse=None):
     """The flash kernel's forward for one block of keys (float32 up to 512 keys; float64 fewer than a
     vector's 4): per batch, head and block of queries (qSplitSize rows), the scores' gemm (MKL's
     order, key transposed) times the scale (plus the mask: fused in the scalar loop past the last
     whole vector), exp(s - max) (exp_u20 over whole vectors, glibc's exp past them), the sum (the
     vectors' lanes, folded, then the rest in order), the values' gemm of the unnormalised weights
-    (float64: added in order), times 1 / sum."""
+    (float64: added in order), times 1 / sum.  A row whose maximum is -inf has zero weights (their
+    gemm still multiplies: a NaN or an inf value gives NaN) and a sum of 1; ``lse`` (given) receives
+    each row's max + log(sum) (0 for such a row), which the backward kernel starts from."""
     from ._gemm_order import mkl_product
     from . import _vec_math
     from ._glibc_float import expf
     from ._lgamma_math import each
+    from ._sleef import sleef_exp
     kind = q.dtype.type
     f32 = q.dtype == np.float32
     lead = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])
@@ -165,6 +183,8 @@ def _flash_rows(q, k, v, mask, scale):
             rows = a.shape[0]
             s = mkl_product(a, b) if f32 else _in_order(a, b)
             s = a @ b if s is None else s
+            if causal:
+                s = _causal_fill(s, r0)
             if mb is None:
                 s = s * kind(scale)
             else:  # (a * scale + mask in one fused multiply-add, the compiler's contraction)
@@ -172,7 +192,7 @@ def _flash_rows(q, k, v, mask, scale):
             zero = _zero_rows(s, lanes, mask is not None)
             with np.errstate(invalid="ignore", over="ignore"):
                 d = np.ascontiguousarray(s - np.where(zero, kind(0), np.max(s, -1, keepdims=True)))
-                e = np.concatenate([exp_u20(d[:, :whole]).astype(q.dtype, copy=False),
+                e = np.concatenate([(exp_u20 if f32 else sleef_exp)(d[:, :whole]).astype(q.dtype, copy=False),
                                     exp(d[:, whole:]).astype(q.dtype, copy=False)], 1) if whole else \
                     exp(d).astype(q.dtype, copy=False)
                 e = np.where(zero, kind(0), e)
@@ -181,18 +201,33 @@ def _flash_rows(q, k, v, mask, scale):
                 acc = np.zeros((rows, lanes), q.dtype)
                 for j in range(0, whole, lanes):
                     acc = acc + e[:, j:j + lanes]
-                total = _lane_sum(acc)
+                total = _lane_sum(acc) if f32 else ((acc[:, 0] + acc[:, 1]) + acc[:, 2]) + acc[:, 3]
             for j in range(whole, S):
                 total = total + e[:, j]
             vv = np.ascontiguousarray(vb[idx])
-            if f32:
+            if S == 1 and E > 1 and rows > 1:  # (a one-term product: BLAS writes the plain product, -0.0 kept)
+                dv = e * vv
+            elif f32:
                 dv = mkl_product(e, vv)
                 dv = e @ vv if dv is None else dv
             else:
                 dv = _in_order(e, vv)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                out[idx][r0:r0 + split] = np.where(zero, kind(0), dv * (kind(1) / total)[:, None])
+            if S > 1:  # (the kernel's sums start from +0.0: a row of -0.0 products, e.g. a zero row's, is +0.0)
+                dv = dv + kind(0)
+            total = np.where(total == 0, kind(1), total)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                out[idx][r0:r0 + split] = dv * (kind(1) / total)[:, None]
+                if lse is not None:
+                    lse[idx][r0:r0 + split] = _lse(np.where(zero[:, 0], kind(0), np.max(s, -1)), total)
     return out
+
+
+def _lse(top, total):
+    """The kernel's logsumexp of a row: its max (0 for -inf) + log(sum) (std::log: glibc's)."""
+    from ._glibc_float import logf
+    from ._sleef import libm
+    with np.errstate(invalid="ignore", over="ignore"):
+        return top + (logf(total) if total.dtype == np.float32 else libm("log", total).astype(total.dtype))
 
 
 def _in_order(a, b):
@@ -203,12 +238,18 @@ def _in_order(a, b):
     return out
 
 
-def _flash_fwd(ctx, q, k, v, mask, scale, groups):
+def _known_steps(q, S):
+    """Where the flash kernel's steps are known to be PyTorch's (_flash_rows, _flash_grads)."""
+    return q.dtype.char in "fd" and S <= _KV_SPLIT and q.size * S <= 1 << 16
+
+
+def _flash_fwd(ctx, q, k, v, mask, scale, groups, causal=False):
     S = k.shape[-2]
-    if (q.dtype.char in "fd" and 1 < S < 32 // q.dtype.itemsize or q.dtype == np.float32 and 8 <= S <= _KV_SPLIT
-            and 2 <= q.shape[-1] <= 4) and q.size * S <= 1 << 16:  # (where the steps are known to be PyTorch's)
-        return _flash_rows(q, _repeat_heads(k, groups), _repeat_heads(v, groups), mask, scale)
-    p = _probs(q, k, mask, scale, groups)
+    lead = np.broadcast_shapes(q.shape[:-2], _repeat_heads(k, groups).shape[:-2], _repeat_heads(v, groups).shape[:-2])
+    ctx.lse = np.zeros(lead + q.shape[-2:-1], q.dtype)
+    if _known_steps(q, S):
+        return _flash_rows(q, _repeat_heads(k, groups), _repeat_heads(v, groups), mask, scale, causal, ctx.lse)
+    p = _probs(q, k, mask, scale, groups, causal, ctx.lse)
     v = _repeat_heads(v, groups)
     out = np.matmul(p, v)
     L, S, E = p.shape[-2], p.shape[-1], v.shape[-1]
@@ -224,14 +265,74 @@ def _flash_fwd(ctx, q, k, v, mask, scale, groups):
     return out.astype(q.dtype, copy=False)
 
 
-def _flash_backward_fwd(ctx, g, q, k, v, mask, scale, groups):
-    p = _probs(q, k, mask, scale, groups)
+def _gemm(a, b, c=None, alpha=None):
+    """a @ b (times alpha, plus c) in the kernel's BLAS order where it is known: MKL's sgemm
+    (_gemm_order); dgemm's products added in order (alpha: a scaled first where b is row-major, else
+    the sum scaled), then c; else numpy's."""
+    if a.dtype == np.float32:
+        from ._gemm_order import mkl_product
+        r = mkl_product(a, b, c, alpha=alpha)
+        if r is not None:
+            return r
+        r = a @ b
+    else:
+        from ._gemm_order import _transposed
+        if alpha is not None and not _transposed(b):  # (b row-major: alpha scales a first)
+            a, alpha = a * a.dtype.type(alpha), None
+        r = _in_order(a, b)
+    with np.errstate(invalid="ignore", over="ignore"):
+        r = r if alpha is None else r * a.dtype.type(alpha)
+        return r if c is None else r + c
+
+
+def _flash_grads(g, q, k, v, out, lse, mask, scale, causal):
+    """cpu_flash_attention_backward: per batch, head and block of queries (qSplitSize rows), dsum = the
+    rows of g * out summed (map2_reduce_all); for the block of keys the weights again, exp(scale *
+    q k^T (+ mask) - lse) (Sleef's vector exp; causal: 0 past each query's position), grad_v += w^T g,
+    grad_w = w * (g v^T - dsum), grad_q += scale * grad_w k, grad_k += scale * grad_w^T q."""
+    from ._batch_norm_backward import _reduce
+    from ._sleef import sleef_exp
+    from ._vec_math import sleef_expf
+    kind = q.dtype.type
+    lead = lse.shape[:-1]
+    qb, kb, vb, gb, ob = (np.broadcast_to(a, lead + a.shape[-2:]) for a in (q, k, v, g, out))
+    L, S = q.shape[-2], k.shape[-2]
+    if not _known_steps(q, S):  # (numpy's steps, all blocks at once)
+        with np.errstate(invalid="ignore", over="ignore"):
+            w = np.matmul(qb, np.swapaxes(kb, -1, -2)) * kind(scale)
+            w = np.exp((w if mask is None else w + mask) - lse[..., None])
+            if causal:
+                w = np.where(_causal_fill(w) == -np.inf, kind(0), w)
+            dw = w * (np.matmul(gb, np.swapaxes(vb, -1, -2)) - np.sum(gb * ob, -1, keepdims=True))
+            return (np.matmul(dw, kb) * kind(scale), np.matmul(np.swapaxes(dw, -1, -2), qb) * kind(scale),
+                    np.matmul(np.swapaxes(w, -1, -2), gb))
+    exp = sleef_expf if q.dtype == np.float32 else sleef_exp
+    split = 256 if L >= 768 else 64 if L >= 192 else 32
+    mb = None if mask is None else np.broadcast_to(mask, lead + (L, S))
+    dq, dk, dv = np.zeros(qb.shape, q.dtype), np.zeros(kb.shape, q.dtype), np.zeros(vb.shape, q.dtype)
+    for idx in np.ndindex(*lead):
+        kk, vv = np.ascontiguousarray(kb[idx]), np.ascontiguousarray(vb[idx])
+        for r0 in range(0, L, split):
+            rows = slice(r0, r0 + split)
+            qq, gg = np.ascontiguousarray(qb[idx][rows]), np.ascontiguousarray(gb[idx][rows])
+            with np.errstate(invalid="ignore", over="ignore"):
+                dsum = _reduce(gg, np.ascontiguousarray(ob[idx][rows]))
+                w = _gemm(qq, kk.T, alpha=scale)
+                if mb is not None:
+                    w = w + mb[idx][rows]
+                w = exp(np.ascontiguousarray(w - lse[idx][rows][:, None])).astype(q.dtype, copy=False)
+                if causal:
+                    w = np.where(_causal_fill(w, r0) == -np.inf, kind(0), w)
+                dv[idx] = _gemm(w.T, gg, dv[idx])
+                dw = w * (_gemm(gg, vv.T) - dsum[:, None])
+                dq[idx][rows] = _gemm(dw, kk, dq[idx][rows], alpha=scale)
+                dk[idx] = _gemm(dw.T, qq, dk[idx], alpha=scale)
+    return dq, dk, dv
+
+
+def _flash_backward_fwd(ctx, g, q, k, v, out, lse, mask, scale, groups, causal=False):
     kr, vr = _repeat_heads(k, groups), _repeat_heads(v, groups)
-    dv = np.matmul(np.swapaxes(p, -1, -2), g)
-    dp = np.matmul(g, np.swapaxes(vr, -1, -2))
-    ds = p * (dp - np.sum(dp * p, axis=-1, keepdims=True)) * q.dtype.type(scale)
-    dq = np.matmul(ds, kr)
-    dk = np.matmul(np.swapaxes(ds, -1, -2), q)
+    dq, dk, dv = _flash_grads(g, q, kr, vr, out, lse, mask, scale, causal)
     if groups > 1:
         shape = dk.shape[:-3] + (dk.shape[-3] // groups, groups) + dk.shape[-2:]
         dk, dv = dk.reshape(shape).sum(-3), dv.reshape(shape[:-1] + dv.shape[-1:]).sum(-3)
@@ -244,8 +345,8 @@ _flash.jvp_name = "_scaled_dot_product_flash_attention_for_cpu"
 # the backward of the flash kernel has no derivative in PyTorch: a NotImplemented node whose edges are
 # those of its tensor arguments that require grad (grad_out, query, key, value, out)
 _flash_backward = Op("torch::autograd::NotImplemented",
-                     lambda ctx, *arrays, g, q, k, v, mask, scale, groups: _flash_backward_fwd(
-                         ctx, g, q, k, v, mask, scale, groups), inputs=(), outputs=3, internal=True,
+                     lambda ctx, *arrays, g, q, k, v, out, lse, mask, scale, groups, causal: _flash_backward_fwd(
+                         ctx, g, q, k, v, out, lse, mask, scale, groups, causal), inputs=(), outputs=3, internal=True,
                      jvp="unsupported")
 _flash_backward.jvp_name = "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
 
@@ -255,8 +356,10 @@ def _(ctx, grad):
     q, k, v = ctx.query, ctx.key, ctx.value
     needing = tuple(t for t in (grad, q, k, v, ctx.result) if t._requires_grad)
     dq, dk, dv = _flash_backward.apply(needing, tuple(t._data for t in needing),
-                                       {"g": grad._data, "q": q._data, "k": k._data, "v": v._data,
-                                        "mask": ctx.mask, "scale": ctx.scale, "groups": ctx.groups})
+                                       {"g": grad._data, "q": q._data, "k": k._data, "v": v._data, "out": ctx.result._data,
+                                        "lse": ctx.lse,
+                                        "mask": ctx.mask, "scale": ctx.scale, "groups": ctx.groups,
+                                        "causal": ctx.causal})
     return (dq if ctx.needs(0) else None, dk if ctx.needs(1) else None, dv if ctx.needs(2) else None)
 
 
@@ -304,8 +407,8 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
              and query.dtype.is_floating_point and L > 0 and S > 0
              and not (attn_mask is not None and attn_mask.requires_grad))  # (a mask's gradient: math only)
     if flash:
-        mask = _mask_np(None if attn_mask is None else attn_mask._data, is_causal, L, S, query._data.dtype)
-        return _flash(query, key, value, mask=mask, scale=float(scale), groups=groups)
+        mask = _mask_np(None if attn_mask is None else attn_mask._data, False, L, S, query._data.dtype)
+        return _flash(query, key, value, mask=mask, scale=float(scale), groups=groups, causal=bool(is_causal))
     return _math(query, key, value, attn_mask, dropout_p, is_causal, scale, groups)
 
 

@@ -1,0 +1,60 @@
+"""Regression cases of session 38's groupsb38 work (issue 10), compared with PyTorch 2.13.
+
+Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    del graph
+    return [
+        case("sdpa-flash-causal-fills-scores-before-scale",  # (dt37e value:scaled_dot_product_attention) is_causal
+             # on the flash path writes -inf over the unscaled scores past each query (an inf * 0 NaN there is gone),
+             # then the unmasked max (a NaN in the scalar tail passed over: a zero row); a zero row's weights still
+             # multiply the values (0 * NaN); a scale < 0 turns the -inf into +inf (NaN rows)
+             ["x5 = torch.tensor([[[[-0.75, -1.75, 1.25]], [[-1.5, -1.5, -2.75]]], [[[float('inf'), 0.0, 1.5]],"
+              " [[-2.75, -1.0, 2.0]]]], requires_grad=True)",
+              "x6 = torch.tensor([[[[-2.5, -1.0, 1.0]], [[1.5, -2.75, -2.25]]], [[[0.0, float('inf'), -2.0]],"
+              " [[0.25, 0.5, 2.75]]]], requires_grad=True)",
+              "x7 = torch.tensor([[[[1.75, 0.75, 2.5]], [[-0.5, -1.75, 3.0]]], [[[-1.0, -1.25, 0.0]],"
+              " [[2.75, -2.0, -0.25]]]], requires_grad=True)",
+              "r9 = F.scaled_dot_product_attention(x5, x6, x7, is_causal=True)",
+              "r9.sum().backward()",
+              "g = torch.Generator().manual_seed(38)",
+              "q, k, v = (torch.randn(1, 2, n, 3, generator=g) for n in (4, 6, 6))",
+              "q[0, 0, 0, 0] = float('nan')", "k[0, 1, 3, 1] = float('inf')", "v[0, 0, 5, 2] = float('nan')",
+              "def hexes(t):\n    return [v.hex() for v in t.flatten().tolist()]"],
+             ["r9", "x5.grad", "x6.grad", "x7.grad",
+              "hexes(F.scaled_dot_product_attention(q, k, v, is_causal=True))",
+              "hexes(F.scaled_dot_product_attention(q[..., :3, :], k[..., :2, :], v[..., :2, :], is_causal=True))",
+              "hexes(F.scaled_dot_product_attention(q.double(), k.double(), v.double(), is_causal=True))",
+              "F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=-1.0)",
+              "F.scaled_dot_product_attention(q, k, v, attn_mask=torch.zeros(4, 6), is_causal=True)"]),
+        case("sdpa-flash-backward-in-the-kernels-steps",  # (dt37c grad-numeric:backward) the flash backward:
+             # the weights again from the forward's logsumexp, dsum = rowsum(grad * out), grad_v = w^T g,
+             # grad_w = w * (g v^T - dsum), scale * grad_w k, scale * grad_w^T q, in the kernel's gemm orders
+             ["x7 = torch.tensor([[[[-1.25, -2.75, 0.75]], [[0.25, 0.0, 0.75]]], [[[-2.0, -1.75, -1.75]],"
+              " [[-1.75, -2.75, -1.0]]]], requires_grad=True)",
+              "x8 = torch.tensor([[[[-1.0, -2.5, 1.75], [1.5, 0.0, -0.25], [0.0, 2.75, -0.25]], [[1.0, 0.5, -2.0],"
+              " [1.75, -0.5, 2.5], [0.25, 3.0, 2.5]]], [[[0.75, -1.0, -1.25], [-0.0, -0.0, 1.75], [0.0, -1.0, 1.75]],"
+              " [[0.5, -0.5, -0.25], [1.0, 0.25, 1.5], [0.0, 1.75, 1.25]]]], requires_grad=True)",
+              "x9 = torch.tensor([[[[-0.5, -1.0, 1.5], [-2.25, 2.25, 2.0], [-1.5, 1.0, 0.0]], [[-2.25, 0.25, -3.0],"
+              " [-2.75, 2.25, 1.75], [-3.0, 1.0, -0.5]]], [[[1.0, 0.75, float('nan')], [0.0, 0.0, 2.0],"
+              " [0.5, 0.5, 0.5]], [[-2.75, -1.25, 2.25], [0.0, 1.25, 0.75], [-2.5, 0.0, -0.25]]]], requires_grad=True)",
+              "torch.log2(F.scaled_dot_product_attention(x7, x8, x9, scale=2.0)).sum().backward()",
+              "g = torch.Generator().manual_seed(7)",
+              "def grads(dt, n, e, **kw):\n"
+              "    q, k, v = (torch.randn(2, 2, m, e, generator=g, dtype=dt).requires_grad_() for m in (3, n, n))\n"
+              "    F.scaled_dot_product_attention(q, k, v, **kw).backward(torch.randn(2, 2, 3, e, generator=g, dtype=dt))\n"
+              "    return [x.hex() for t in (q, k, v) for x in t.grad.flatten().tolist()]"],
+             ["[x.hex() for x in x8.grad.flatten().tolist()]", "[x.hex() for x in x7.grad.flatten().tolist()]",
+              "grads(torch.float32, 3, 2)", "grads(torch.float32, 2, 3, is_causal=True)",
+              "grads(torch.float32, 3, 1, attn_mask=torch.randn(3, 3, generator=g))",
+              "grads(torch.float64, 3, 3)", "grads(torch.float64, 2, 2, scale=0.5, is_causal=True)",
+              "grads(torch.float64, 3, 2, attn_mask=torch.randn(3, 3, generator=g, dtype=torch.float64))"]),
+    ]
