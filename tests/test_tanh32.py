@@ -18,6 +18,13 @@ def double_path(x):
     return np.tanh(x, dtype=np.float64).astype(_F32)
 
 
+@pytest.fixture(autouse=True)
+def _steps_not_direct(monkeypatch):
+    """The table's steps under test, whichever way _direct_faster picks on this machine
+    (test_direct_path_gives_the_double_path_bits takes the other)."""
+    monkeypatch.setattr(_tanh32, "_direct_choice", False)
+
+
 def _same(a, b):
     return np.array_equal(np.asarray(a).view(_U32), np.asarray(b).view(_U32))
 
@@ -62,6 +69,24 @@ def test_few_elements_take_the_double_path_and_small_or_strided_arrays_all():
     t = torch.tanh(torch.from_numpy(x).t())
     assert t.stride() == (1, 1024) and _same(t.numpy(), double_path(x.T))
     assert _same(_tanh32.tanh(x[0, :100], counted), double_path(x[0, :100])) and left == [100]
+
+
+def test_direct_path_gives_the_double_path_bits(monkeypatch):
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 1 << 32, 300_001, dtype=np.uint64).astype(_U32).view(_F32).copy()
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 2.0 ** -12, 9.01, 1e-45, 3e38], _F32)
+    x[:specials.size] = specials
+    x[100:102] = np.array([0x7FC01234, 0xFFA00001], _U32).view(_F32)  # NaN payloads
+    x[200:300] = (rng.standard_normal(100) * 2).astype(_F32)
+    monkeypatch.setattr(_tanh32, "_DIRECT_BLOCK", 65536)  # (a last block shorter than the others)
+    assert _same(_tanh32._direct(x), double_path(x))
+    monkeypatch.setattr(_tanh32, "_direct_choice", True)
+    left = []
+    y = _tanh32.tanh(x.reshape(1, -1), lambda v: left.append(v) or double_path(v))
+    assert y.shape == (1, x.size) and _same(y[0], double_path(x))
+    assert not left  # (all of it the blocked double path)
+    assert _same(torch.tanh(torch.from_numpy(x[:5000])).numpy(), double_path(x[:5000]))
+    assert isinstance(_tanh32._direct_faster(), bool)
 
 
 @pytest.mark.parametrize("shape", [(512, 1024), (3000,), (7, 5)])
