@@ -57,4 +57,17 @@ def cases(graph: str) -> list[dict]:
               "grads(torch.float32, 3, 1, attn_mask=torch.randn(3, 3, generator=g))",
               "grads(torch.float64, 3, 3)", "grads(torch.float64, 2, 2, scale=0.5, is_causal=True)",
               "grads(torch.float64, 3, 2, attn_mask=torch.randn(3, 3, generator=g, dtype=torch.float64))"]),
+        case("block-diag-backward-slices-twice-a-full-block-too",  # (dt37b grad_fn:backward) block_diag_backward
+             # takes each block as grad.slice(0, ...).slice(1, ...): two SliceBackward0 under create_graph, also over
+             # the whole gradient (Python's x[0:2, 0:2] there would be one AliasBackward0)
+             ["x3 = torch.tensor([[-2.75, 0.5], [2.0, -2.25]], requires_grad=True)",
+              "r10 = torch.block_diag(x3 * 1).sin()[...].diag_embed(dim1=0)",
+              "r10.sum().backward(create_graph=True)",
+              "b = torch.tensor([5.0, 6.0, 7.0], requires_grad=True)", "c = torch.tensor(8.0, requires_grad=True)",
+              "gs = torch.autograd.grad(torch.block_diag(x3 * 1, b * 1, c * 1).sin().sum(), [x3, b, c],"
+              " create_graph=True)",
+              "def chain(f):\n    out = []\n    while f is not None:\n        out.append(f.name())\n"
+              "        nf = [n for n, _ in f.next_functions if n is not None]\n        f = nf[0] if nf else None\n"
+              "    return out"],
+             ["chain(x3.grad.grad_fn)", "[chain(g.grad_fn) for g in gs]", "x3.grad"]),
     ]

@@ -77,7 +77,8 @@ def _(ctx, grad):
             continue
         n, m = (1, 1) if len(shape) == 0 else (1, shape[0]) if len(shape) == 1 else shape
         if ctx.needs(k):
-            part = grad[i:i + n, j:j + m]
+            part = grad.narrow(0, i, n).narrow(1, j, m)  # (grad.slice(0, ...).slice(1, ...): SliceBackward0 twice,
+            # a full range too)
             if len(shape) == 1:
                 part = part.squeeze(-1)
             elif len(shape) == 0:
