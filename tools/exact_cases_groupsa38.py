@@ -33,4 +33,30 @@ CASES = [
     ], [
         "r.tolist()", "a.grad.tolist()", "b.grad.tolist()", "s.tolist()", "c.grad.tolist()", "e.grad.tolist()",
     ]),
+    # gesdd of a matrix of zeros: its singular values are the bidiagonal's diagonal, A's (no reflector
+    # changes a -0.0), or for m >= int(1.5 n) rows R's of geqrf first (MKL applies its reflectors);
+    # svdvals without a gradient computes no vectors: +0.0 (dlasq1's magnitudes)
+    case("svd-signed-zeros", [
+        "a = torch.full((2, 4), -0.0)",
+        "b = torch.full((3, 3), -0.0, dtype=torch.float64); b[0, 0] = 0.0",
+        "c = torch.full((4, 2), -0.0)",
+        "d = torch.full((5, 4), -0.0, dtype=torch.float64); d[1, 1] = 0.0",
+        "e = torch.full((2, 3, 2), -0.0)",
+        "f = torch.full((2, 2), -0.0, requires_grad=True)",
+    ], [
+        "torch.linalg.svd(a)", "torch.linalg.svd(b, full_matrices=False).S", "torch.linalg.svd(c).S",
+        "torch.linalg.svd(d).S", "torch.linalg.svd(e).S", "torch.linalg.svdvals(a)", "torch.linalg.svdvals(f)",
+        "torch.svd(f, compute_uv=False).S", "torch.svd(a).S",
+    ]),
+    # MKL's geqrf past 20 rows leaves a column whose tau * w is zero as it is (BLAS ger's skip): a matrix
+    # of signed zeros keeps its -0.0s (up to 20 rows every column takes the update: -0.0 - 0 * w = +0.0);
+    # a NaN's product is not zero
+    case("geqrf-past-20-rows-signed-zeros", [
+        "a = torch.full((21, 2), -0.0)",
+        "b = torch.full((20, 2), -0.0)",
+        "c = torch.full((24, 3), -0.0, dtype=torch.float64); c[1:, 0] = 0.0; c[4, 2] = 1.5",
+        "d = torch.zeros(24, 3, dtype=torch.float64); d[0, 0] = 1.5; d[5, 1] = float('nan'); d[2, 1] = 2.0",
+    ], [
+        "torch.geqrf(a)", "torch.geqrf(b).a[:3]", "torch.geqrf(c)", "torch.geqrf(d).a[:4]", "torch.linalg.qr(a).R",
+    ]),
 ]

@@ -19,7 +19,7 @@ import numpy as np
 from .._warn_once import warn_once
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
-from ._lapack import column_major, householder_qr, syevd_info, vector_svd
+from ._lapack import column_major, geqr2, householder_qr, syevd_info, vector_svd
 from .linalg_triangular import solve_triangular_op
 from ._op import FUNCTIONS, LINALG, Op, export, with_out
 from ._return_types import return_type as _return_type
@@ -423,7 +423,7 @@ def _gesdd(a, full_matrices, compute_uv):
     return u[..., :m, :m], s[..., :m], vh if full_matrices else vh[..., :m, :]
 
 
-def svd_arrays(a, full_matrices=False, compute_uv=True, who="linalg.svd"):
+def svd_arrays(a, full_matrices=False, compute_uv=True, who="linalg.svd", signed_zeros=False):
     """numpy's SVD of a (batch of) matrices, with PyTorch's answer where the input is not
     finite: LAPACK's gesdd can loop forever on an inf, so it is never given one.  A NaN is
     PyTorch's LinAlgError; a matrix with an inf and no NaN gets what PyTorch's LAPACK gives
@@ -431,10 +431,14 @@ def svd_arrays(a, full_matrices=False, compute_uv=True, who="linalg.svd"):
     with them on the diagonal of a square matrix, or one at (0, 0), U and Vh are the identity in
     bdsqr's sorting order of those NaNs and zeros; elsewhere MKL spreads NaNs, which agrad does
     not: the first k reversed)."""
+    signed = a
     a = _plus_zero(_empty_lapack(a) if a.size == 0 else a)
     finite = np.isfinite(a).all(axis=(-2, -1))
     if finite.all():
-        return _gesdd(a, full_matrices, compute_uv)
+        out = _gesdd(a, full_matrices, compute_uv)
+        if signed_zeros and compute_uv and a.size and min(a.shape[-2:]) > 1:
+            _zero_signs(signed, out[1])
+        return out
     nan = np.isnan(a).any(axis=(-2, -1))
     if a.shape[-2] == 1 or (a.shape[-1] == 1 and not compute_uv):
         if not nan.any():  # (one row, or one column's values: LAPACK's arithmetic, infs and all)
@@ -465,6 +469,22 @@ def svd_arrays(a, full_matrices=False, compute_uv=True, who="linalg.svd"):
     return flat_u.reshape(u.shape), s, flat_vh.reshape(vh.shape)
 
 
+def _zero_signs(a, s):
+    """The signed zeros MKL's gesdd gives as the singular values of a matrix of zeros (with vectors:
+    svdvals' are +0.0, dlasq1's magnitudes): no reflector changes a -0.0 of the bidiagonal it
+    builds (tau 0), whose diagonal then is A's; but a matrix of m >= int(1.5 n) rows (MKL's
+    threshold, found by experiment: the reference's is 11n/6) is first factored A = QR by geqrf,
+    whose reflectors it applies even where tau is 0, and the diagonal is R's."""
+    zero = (a == 0).all(axis=(-2, -1))
+    if not zero.any():
+        return
+    m, n = a.shape[-2:]
+    flat, out = a.reshape((-1, m, n))[zero.reshape(-1)], s.reshape((-1, s.shape[-1]))
+    if m >= int(1.5 * n):
+        flat = geqr2(flat)[0]
+    out[zero.reshape(-1)] = np.diagonal(flat, axis1=-2, axis2=-1)
+
+
 def _bdsqr_order(d):
     """The order LAPACK's bdsqr sorts singular values ``d`` into (descending): k - 1 passes, each
     swapping the last entry with the smallest before it (the last one found by ``<=``; a NaN is
@@ -481,8 +501,8 @@ def _bdsqr_order(d):
     return order
 
 
-def _svd_fwd(ctx, a, full_matrices):
-    u, s, vh = svd_arrays(a, full_matrices)
+def _svd_fwd(ctx, a, full_matrices, signed_zeros=True):
+    u, s, vh = svd_arrays(a, full_matrices, signed_zeros=signed_zeros)
     return (column_major(u.astype(a.dtype, copy=False)), np.ascontiguousarray(s, a.dtype),
             column_major(vh.astype(a.dtype, copy=False)))
 
@@ -538,10 +558,12 @@ def _(ctx, grads):
     return U.matmul(gA.matmul(Vh)) if m >= n else U.matmul(gA).matmul(Vh)
 
 
-def _svd_impl(A, full_matrices, who):
+def _svd_impl(A, full_matrices, who, values=False):
+    """``values``: svdvals or svd(compute_uv=False), whose gesdd computes no vectors unless A may need
+    a gradient (ATen's _may_require_fw_or_bw_grad); then a matrix of zeros has +0.0 singular values."""
     _matrix(A, who)
     _kernel_dtype(A, "linalg_svd_cpu")
-    return _svd(A, full_matrices=bool(full_matrices))
+    return _svd(A, full_matrices=bool(full_matrices), signed_zeros=not values or _needs_grad(A))
 
 
 @with_out("linalg_svd")
@@ -552,7 +574,7 @@ def _linalg_svd(A, full_matrices=True, *, driver=None, out=None):
 @with_out("linalg_svdvals")
 def svdvals(A, *, driver=None, out=None):
     """The singular values, descending (the S of one LinalgSvdBackward0 node)."""
-    return _svd_impl(A, False, "linalg.svd")[1]  # (PyTorch names svd in its errors)
+    return _svd_impl(A, False, "linalg.svd", values=True)[1]  # (PyTorch names svd in its errors)
 
 
 export("svd", linalg=True, torch=False)(_linalg_svd)
@@ -566,7 +588,7 @@ def svd(input, some=True, compute_uv=True, *, out=None):
     if input.ndim < 2:
         raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {input.ndim} dimensions "
                            "instead")
-    U, S, Vh = _svd_impl(input, not some, "linalg.svd")
+    U, S, Vh = _svd_impl(input, not some, "linalg.svd", values=not compute_uv)
     if not compute_uv:
         m, n = input.shape[-2:]
         d = input._data.dtype
