@@ -59,4 +59,17 @@ CASES = [
     ], [
         "torch.geqrf(a)", "torch.geqrf(b).a[:3]", "torch.geqrf(c)", "torch.geqrf(d).a[:4]", "torch.linalg.qr(a).R",
     ]),
+    # gels takes no rcond (it assumes a full-rank A): an rcond of 0.5 cut two of an underdetermined
+    # system's singular values from agrad's solution (its residual 2.9, PyTorch's 1e-15; run dt37b)
+    case("lstsq-gels-ignores-rcond", [
+        "a = torch.tensor([[[-2.25, -2.75, 0.0, 1.5], [1.25, -0.5, 0.0, -2.75], [-3.0, -1.0, 2.75, -2.25]]], "
+        "dtype=torch.float64)",
+        "b = torch.tensor([[[2.0, 0.75, -1.0, -2.0], [1.25, 2.75, -1.25, -3.0], [2.75, 2.5, 0.5, 1.25]]], "
+        "dtype=torch.float64)",
+        "x = torch.linalg.lstsq(a, b, rcond=0.5, driver='gels').solution",
+        "c = torch.tensor([[1.0, 0.5], [2.0, -1.0], [0.5, 3.0]])",
+        "y = torch.linalg.lstsq(c, torch.ones(3, 2), rcond=0.9, driver='gels').solution",
+    ], [
+        "bool((a @ x - b).abs().max() < 1e-12)", "x.round(decimals=6)", "y.round(decimals=5)",
+    ]),
 ]

@@ -26,7 +26,8 @@ def _lstsq_fwd(ctx, a, b, vector, driver, rcond):
     _lstsq_check_nan(aa, bb, driver)
     cut = rcond if rcond is not None else np.finfo(a.dtype).eps * max(m, n)
     u, s, vh = svd_arrays(aa, False, who="torch.linalg.lstsq")
-    keep = s > cut * s.max(-1, keepdims=True, initial=0.0)
+    # (gels takes no rcond: it assumes A of full rank, every singular value kept)
+    keep = s > (0 if driver == "gels" else cut * s.max(-1, keepdims=True, initial=0.0))
     inv = np.where(keep, 1.0 / np.where(keep, s, 1), 0)
     with np.errstate(all="ignore"):
         x = np.matmul(np.swapaxes(vh, -1, -2) * inv[..., None, :], np.matmul(np.swapaxes(u, -1, -2), bb))
