@@ -70,4 +70,25 @@ def cases(graph: str) -> list[dict]:
               "        nf = [n for n, _ in f.next_functions if n is not None]\n        f = nf[0] if nf else None\n"
               "    return out"],
              ["chain(x3.grad.grad_fn)", "[chain(g.grad_fn) for g in gs]", "x3.grad"]),
+        case("conv-memory-format-1d-weight-decides-3d-float64-contiguous",  # (conv1d, a transposed weight: output
+             # strides) a 1-D convolution runs as a 2-D one of its contiguous input and its weight unsqueezed at dim 2:
+             # channels-last where that weight suggests it; the backward's input and weight gradients in the
+             # backend's format too; a 3-D one only on oneDNN (float64's slow kernels are contiguous)
+             ["def lay(t, how):\n    if how == 'cl':\n        return t.transpose(1, -1).contiguous().transpose(1, -1)\n"
+              "    if how == 'p':\n        return t.movedim(1, -1).contiguous().movedim(-1, 1)\n    return t",
+              "def strides(f, x, w, **kw):\n    x = x.detach().requires_grad_()\n    w = w.detach().requires_grad_()\n"
+              "    o = f(x, w, **kw)\n    gx, gw = torch.autograd.grad(o.pow(2).sum(), (x, w), create_graph=True)\n"
+              "    return [o.stride(), gx.stride(), gw.stride()]",
+              "x1 = torch.arange(36.).reshape(2, 3, 6) / 7",
+              "w1 = lay(torch.arange(24.).reshape(4, 3, 2) / 5, 'cl')",
+              "x2 = torch.arange(48.).reshape(1, 2, 4, 6) / 7",
+              "w2 = lay(torch.arange(24.).reshape(2, 2, 2, 3) / 5, 'p')",
+              "x3 = lay(torch.arange(128.).reshape(2, 2, 4, 4, 2) / 7, 'p')",
+              "w3 = torch.arange(24.).reshape(3, 2, 2, 2, 1) / 5"],
+             ["strides(F.conv1d, x1, w1)", "strides(F.conv1d, x1.double(), w1.double(), padding=1)",
+              "strides(F.conv1d, lay(x1, 'cl'), w1[..., :1].contiguous())", "F.conv1d(x1[0], w1).stride()",
+              "strides(F.conv_transpose1d, x1, lay(torch.arange(18.).reshape(3, 2, 3), 'cl'))",
+              "strides(F.conv2d, x2, w2)", "strides(F.conv2d, x2.double(), w2.double())",
+              "strides(F.conv3d, x3, w3)", "strides(F.conv3d, x3.double(), w3.double())",
+              "F.conv1d(x1, w1)"]),
     ]

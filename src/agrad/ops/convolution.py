@@ -28,7 +28,8 @@ from ..autograd import grad_mode
 from ..tensor import _can_cast, _scalar_name
 from . import _conv_order, _vec_math
 from ._conv_order import _unpadded_products
-from ._layout import c_order, in_input_format, suggested_format
+from ._conv_layout import backward_format, in_conv_format
+from ._layout import c_order
 from ._op import Op, export
 
 # ---------------------------------------------------------------------------
@@ -292,9 +293,7 @@ def _transposed_size(size, k, stride, padding, dilation, output_padding):
 
 
 # (PyTorch saves input and weight whatever needs a gradient: a later in-place change to either is caught)
-# (the CPU backends lay the output out channels-last when the input or the weight is)
-_convolution = Op("ConvolutionBackward0",
-                  in_input_format(_conv_fwd, lambda arrays: suggested_format(arrays[0]) or suggested_format(arrays[1])),
+_convolution = Op("ConvolutionBackward0", in_conv_format(_conv_fwd),
                   inputs=("input", "weight", "bias"),
                   saves=("input", "weight"), jvp="affine")
 _convolution.jvp_additive = 2  # the bias
@@ -423,7 +422,7 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
     return tuple(out)
 
 
-_conv_backward = Op("ConvolutionBackwardBackward0", _conv_backward_fwd, inputs=("grad_output", "input", "weight"),
+_conv_backward = Op("ConvolutionBackwardBackward0", backward_format(_conv_backward_fwd), inputs=("grad_output", "input", "weight"),
                     saves=("grad_output", "input", "weight"), outputs=None, multi_grad="undefined", internal=True)
 
 
