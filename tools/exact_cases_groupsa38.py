@@ -72,4 +72,15 @@ CASES = [
     ], [
         "bool((a @ x - b).abs().max() < 1e-12)", "x.round(decimals=6)", "y.round(decimals=5)",
     ]),
+    # ormqr from the left as MKL's larf: the first row always takes tau * w, the rows below only in the
+    # columns whose w is not zero (ger's skip of a zero y): a NaN tau keeps 2.5 below a zero w (run dt37d);
+    # w summed from the last row up with no +0.0 to start
+    case("ormqr-left-zero-w-columns", [
+        "g, tau = torch.geqrf(torch.tensor([[float('inf')], [1.25]], dtype=torch.float64))",
+        "h, s = torch.geqrf(torch.tensor([[float('-inf')], [-0.3], [-1.3], [0.0]]))",
+        "c = torch.tensor([[0.0, -1.9, 0.0], [float('inf'), -0.6, -0.1], [0.0, -0.8, -1.9], [0.0, -0.8, 0.0]])",
+    ], [
+        "g.ormqr(tau, torch.tensor([[0.0], [2.5]], dtype=torch.float64))",
+        "torch.ormqr(h, s, c, transpose=True)", "torch.ormqr(h, s, c)",
+    ]),
 ]

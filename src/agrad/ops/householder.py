@@ -179,7 +179,8 @@ export("orgqr", method=True)(linalg_householder_product)
 def _apply(a, tau, c, left, transpose):
     """Q C, Q^H C, C Q or C Q^H for Q = H_0 ... H_{k-1} from geqrf's (a, tau), one reflector at a time
     as LAPACK's larf: a reflector whose tau is 0 skipped; from the left w = C^T v (summed from the last
-    row up, MKL's order more often than not) and C -= v (tau w); from the right w = C v and each
+    row up, MKL's order more often than not) and C -= v (tau w), the rows below the first only in the
+    columns whose w is not zero (ger's zero skip); from the right w = C v and each
     column j with v_j != 0 less w (tau v_j) (ger's zero skip: an inf or a NaN of C stays where v is 0)."""
     k = tau.shape[-1]
     c = np.array(c, copy=True)
@@ -191,10 +192,15 @@ def _apply(a, tau, c, left, transpose):
             skip = t == 0
             if left:
                 sub = c[..., i:, :]
-                w = np.zeros(sub.shape[:-2] + sub.shape[-1:], c.dtype)
-                for r in range(sub.shape[-2] - 1, -1, -1):
-                    w += v[..., r, None] * sub[..., r, :]
-                sub[...] = np.where(skip, sub, sub - v[..., :, None] * (t * w[..., None, :]))
+                last = sub.shape[-2] - 1
+                w = v[..., last, None] * sub[..., last, :]  # (no +0.0 to start: -0.0 products sum to -0.0)
+                for r in range(last - 1, -1, -1):
+                    w = w + v[..., r, None] * sub[..., r, :]
+                upd = sub - v[..., :, None] * (t * w[..., None, :])
+                # (the first row always takes its update; the rest only in the columns whose w is not
+                # zero, as ger skips a zero y: an inf or a NaN below stays where the column's w is 0)
+                keep = skip | ((w == 0)[..., None, :] & (np.arange(sub.shape[-2]) > 0)[:, None])
+                sub[...] = np.where(keep, sub, upd)
             else:
                 sub = c[..., :, i:]
                 w = np.einsum("...cr,...r->...c", sub, v)
