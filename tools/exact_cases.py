@@ -626,3 +626,6 @@ CASES += _groupsa38_cases(GRAPH)
 from exact_cases_groupsb38 import cases as _groupsb38_cases  # noqa: E402
 
 CASES += _groupsb38_cases(GRAPH)
+from exact_cases_lead38 import cases as _lead38_cases  # noqa: E402
+
+CASES += _lead38_cases(GRAPH)

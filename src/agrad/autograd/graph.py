@@ -64,6 +64,7 @@ class SavedTensor:
     _identity = None
     _view_fn = None  # the view an in-place op on a view saved (save_view)
     _history = None  # a saved input's grad_fn when saved (None: a leaf): autograd._detached
+    _leaf_node = None  # a packed leaf's AccumulateGrad (a weak reference)
 
     # (no __init__: the recording makes a slot with SavedTensor() and sets its fields, which a
     # class without one makes without calling Python code)
@@ -91,6 +92,10 @@ class SavedTensor:
             self._meta = (tuple(tensor._data.shape), tensor.dtype)
             # requires_grad, grad_fn (None for outputs: the node itself), output_nr
             self._identity = (tensor._requires_grad, None if is_output else tensor._grad_fn, tensor._output_nr)
+            if not is_output and tensor._requires_grad and tensor._grad_fn is None:
+                # a leaf: its AccumulateGrad, held weakly (PyTorch's SavedVariable keeps grad_accumulator_
+                # so): what the unpacked tensor's gradient reaches under create_graph
+                self._leaf_node = _weakref(recording_node(tensor))
             self.tensor = None
             self.packed = pack(tensor)
         return self
@@ -165,6 +170,8 @@ class SavedTensor:
         out._requires_grad = requires_grad
         out._grad_fn = node if self.is_output else grad_fn
         out._output_nr = output_nr
+        if self._leaf_node is not None:
+            out._accumulator = self._leaf_node
         return out
 
     def output_alias(self, node):
@@ -664,7 +671,11 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
 def save_extra(node, name, tensor, after=None):
     """Save ``tensor``, not one of the op's inputs or outputs (lu_solve's pivots, linalg.lu's P), on
     ``node`` as ``name`` (after the saved ``after``, PyTorch's order of unpacking): checked against
-    its version when the formula runs, as the op's own saved tensors are."""
+    its version when the formula runs, as the op's own saved tensors are.  ``tensor`` None: an optional
+    tensor not given (``node._saved_<name>`` is None, as PyTorch's undefined SavedVariable reads; no slot)."""
+    if tensor is None:
+        node._saved_none = getattr(node, "_saved_none", ()) + (name,)
+        return
     slot = SavedTensor.of(tensor, name, False)
     kept = {k: v for k, v in (node._saved or {}).items() if k != name}
     if name in (node._saved or {}):  # (a slot the op kept as an array: the tensor in its place)

@@ -147,7 +147,15 @@ def _unkept_property(attr: str) -> property:
         text = (f"does not keep '{attr}' (PyTorch's node saves it; agrad's backward formula keeps what it "
                 "needs in its own form)")
 
+    name = attr[len("_saved_"):]
+
     def get(node):
+        if attr.startswith("_saved_") and node._saved and name in node._saved:
+            # a tensor the op saved after its call (graph.save_extra: nll_loss's weight): the slot's own read
+            from .graph import saved_property
+            return saved_property(name).fget(node)
+        if name in getattr(node, "_saved_none", ()):  # (an optional tensor the op was not given)
+            return None
         raise AttributeError(f"agrad's {type(node).__name__} {text}")
     get.__name__ = attr
     return property(get)

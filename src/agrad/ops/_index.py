@@ -17,6 +17,11 @@ FAMILIES = {
             'LeakyReluBackwardBackward0 LogSigmoidBackward0 LogSigmoidBackwardBackward0 MishBackward0 '
             'SiluBackward0 SoftplusBackward0 SoftplusBackwardBackward0',
     },
+    'addr': {
+        'FUNCTIONS': 'addr',
+        'METHODS': 'addr addr_',
+        'OPS': 'AddrBackward0',
+    },
     'aliases': {
         'FUNCTIONS': 'conj conj_physical imag is_conj is_neg is_nonzero is_same_size is_signed positive real '
             'resolve_conj resolve_neg swapaxes swapdims',
@@ -200,12 +205,11 @@ FAMILIES = {
         'CLASSES': 'linalg_ldl_factor linalg_ldl_factor_ex',
     },
     'linalg': {
-        'FUNCTIONS': 'addbmm addmm addmv addr baddbmm bmm dot ger matmul mm mv outer vdot',
-        'METHODS': 'addbmm addbmm_ addmm addmm_ addmv addmv_ addr addr_ baddbmm baddbmm_ bmm dot ger matmul mm mv '
-            'outer vdot',
+        'FUNCTIONS': 'addbmm addmm addmv baddbmm bmm dot ger matmul mm mv outer vdot',
+        'METHODS': 'addbmm addbmm_ addmm addmm_ addmv addmv_ baddbmm baddbmm_ bmm dot ger matmul mm mv outer vdot',
         'LINALG': 'matmul vecdot',
-        'OPS': 'AddbmmBackward0 AddmmBackward0 AddmvBackward0 AddrBackward0 BaddbmmBackward0 BmmBackward0 '
-            'DotBackward0 MmBackward0 MvBackward0 VdotBackward0',
+        'OPS': 'AddbmmBackward0 AddmmBackward0 AddmvBackward0 BaddbmmBackward0 BmmBackward0 DotBackward0 '
+            'MmBackward0 MvBackward0 VdotBackward0',
     },
     'linalg_composites': {
         'FUNCTIONS': 'eig frobenius_norm lstsq matrix_rank nuclear_norm solve symeig',

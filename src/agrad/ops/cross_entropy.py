@@ -145,8 +145,7 @@ def _nll_call(op, input, target, weight, reduction, ignore_index):
     fn = out._grad_fn
     if fn is not None and type(fn) is op.node:  # (PyTorch saves target and weight: changed in place, its error)
         save_extra(fn, "target", target, after="self")
-        if weight is not None:
-            save_extra(fn, "weight", weight, after="target")
+        save_extra(fn, "weight", weight, after="target")
     return out
 
 

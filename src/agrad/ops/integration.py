@@ -19,6 +19,8 @@ from .nn import div_scalar, mul_scalar
 
 
 def _slice(t, dim, start, stop):
+    if t.ndim == 0:  # (ATen's slice checks this before it wraps the dim)
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     index = (slice(None),) * dim + (slice(start, stop),)
     return t[index]
 
@@ -27,6 +29,8 @@ def _spacing(name, y, x, dim):
     if y.dtype is dtypes.bool_ or x.dtype is dtypes.bool_:
         raise RuntimeError(f"{name}: received a bool input for `x` or `y`, but bool is not supported")
     if x.ndim == 1:
+        if y.ndim == 0:  # (y.size(dim) of a 0-d y)
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         if x.shape[0] != y.shape[dim]:
             raise RuntimeError(f"{name}: There must be one `x` value for each sample point")
         sizes = [1] * y.ndim
@@ -110,8 +114,8 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
         d = _wrap_dim(dim, y.ndim)
         dxs = _spacing("cumulative_trapezoid", y, x, d)
         return div_scalar(((_slice(y, d, 0, -1) + _slice(y, d, 1, None)) * dxs).cumsum(d), 2.)
-    d = _wrap_dim(dim, y.ndim)
     step = _check_dx("cumulative_trapezoid", y, 1 if dx is None else dx)
+    d = _wrap_dim(dim, y.ndim) if y.ndim else 0  # (a 0-d y: the slice's own error, whatever dim)
     return mul_scalar(_slice(y, d, 0, -1) + _slice(y, d, 1, None), step / 2.).cumsum(d)
 
 

@@ -353,10 +353,16 @@ _bce_backward = Op("BinaryCrossEntropyBackwardBackward0", _bce_backward_fwd,
                    saves=("grad_output", "self", "target"))
 
 
+def _bce_weight(ctx):
+    """The weight binary_cross_entropy saved (a tensor: save_extra), as the array its kernels read."""
+    w = ctx.weight
+    return w._data.astype(ctx.self._data.dtype, copy=False) if isinstance(w, Tensor) else w
+
+
 def _weighted_mean(g, ctx, n):
     """The in-place tail of ATen's BCE formulas: ``g.mul_(weight)``, ``g.div_(numel)`` for 'mean'."""
     if ctx.weight is not None:
-        g.mul_(const(ctx.weight))
+        g.mul_(const(_bce_weight(ctx)))
     return g.div_(n) if ctx.reduction == "mean" else g
 
 
@@ -366,7 +372,7 @@ def _(ctx, grad):
     meta = ctx._input_meta
     gx = gt = None
     if meta[0] is not None:
-        gx = _bce_backward(grad, x, t, weight=ctx.weight, reduction=ctx.reduction)
+        gx = _bce_backward(grad, x, t, weight=_bce_weight(ctx), reduction=ctx.reduction)
     if meta[1] is not None:  # binary_cross_entropy_target_backward: logit(x).neg_().mul_(grad) ...
         gt = _weighted_mean(x.logit().neg_().mul_(grad), ctx, t.numel())
     return gx, gt
@@ -435,7 +441,10 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                                f"{list(weight.shape)}")
         w = weight._data.astype(input._data.dtype)
     ts, arrs = _common(input, target)
-    return _bce.apply(ts, arrs, {"weight": w, "reduction": reduction})
+    out = _bce.apply(ts, arrs, {"weight": w, "reduction": reduction})
+    if type(out._grad_fn) is _bce.node:  # (PyTorch saves the expanded weight: changed in place, its error)
+        graph.save_extra(out._grad_fn, "weight", weight, after="target")
+    return out
 
 
 def _bce_logits_np(ctx, x, y, weight, pos_weight, reduction):
@@ -466,8 +475,7 @@ _bce_logits = Op("BinaryCrossEntropyWithLogitsBackward0", _bce_logits_np, inputs
 @_bce_logits.derivative
 def _(ctx, grad):
     x, y = ctx.self, ctx.target
-    w = None if ctx.weight is None else const(ctx.weight)
-    pw = None if ctx.pos_weight is None else const(ctx.pos_weight)
+    w, pw = (None if v is None else v if isinstance(v, Tensor) else const(v) for v in (ctx.weight, ctx.pos_weight))
     gx = gy = None
     if graph.should_compute_output(ctx, 0):  # (the pass's own needs, as ATen's)
         if pw is not None:
@@ -519,10 +527,14 @@ def _bce_with_logits(input, target, weight, pos_weight, reduction):
     if not target.dtype.is_floating_point:
         raise RuntimeError(f"result type {_scalar_name(dtypes.result_type(input, target))} can't be cast to the "
                            f"desired output type {_scalar_name(target.dtype)}")
-    return _bce_logits.apply((input, target), (input._data, target._data), {
+    out = _bce_logits.apply((input, target), (input._data, target._data), {
         "weight": None if weight is None else weight._data,
         "pos_weight": None if pos_weight is None else pos_weight._data,
         "reduction": reduction})
+    if type(out._grad_fn) is _bce_logits.node:  # (PyTorch saves both: changed in place, its error)
+        for name, t in (("pos_weight", pos_weight), ("weight", weight)):
+            graph.save_extra(out._grad_fn, name, t)
+    return out
 
 
 @export(functional=True, torch=False)

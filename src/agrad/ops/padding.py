@@ -165,6 +165,11 @@ def pad(input, pad, mode="constant", value=None):
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
     if mode == "circular":
         return _circular_pad(input, pad)
+    # ATen's check_valid_input: only a batch dim (of k + 2 dims) may be empty
+    if 0 in input.shape[int(input.ndim == k + 2):]:
+        raise RuntimeError(
+            f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch size and other non-zero "
+            f"dimensions for input, but got: {list(input.shape)}")
     for i in range(k):
         dim = input.ndim - 1 - i
         n = input.shape[dim]

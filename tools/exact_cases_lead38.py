@@ -1,0 +1,85 @@
+"""Regression cases of session 38's lead work (issue 10), compared with PyTorch 2.13.
+
+Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    del graph
+    return CASES
+
+
+def _outcomes(calls: list[str]) -> list[str]:
+    """Statements that run each call and record its result or its exception's type and text in ``out``."""
+    code = ["out = []"]
+    for call in calls:
+        code.append(f"try:\n    out.append({call})\nexcept Exception as e:\n"
+                    f"    out.append(type(e).__name__ + ': ' + str(e))")
+    return code
+
+
+CASES = [
+    # cumulative_trapezoid of a 0-d y: ATen slices before it wraps the dim (the slice's own error, whatever
+    # dim), after its dtype and dx checks; with a 1-D x, y.size(dim)'s error (dt38a error-text)
+    case("cumulative-trapezoid-0d",
+         _outcomes(["torch.cumulative_trapezoid(torch.tensor(-0.25))",
+                    "torch.cumulative_trapezoid(torch.tensor(-0.25), dx=2.)",
+                    "torch.cumulative_trapezoid(torch.tensor(-0.25), dim=1)",
+                    "torch.cumulative_trapezoid(torch.tensor(-0.25), torch.tensor(1.))",
+                    "torch.cumulative_trapezoid(torch.tensor(1.), torch.tensor([1., 2]))",
+                    "torch.cumulative_trapezoid(torch.tensor(True))",
+                    "torch.cumulative_trapezoid(torch.tensor(1.), dx=True)"]),
+         ["out"]),
+    # reflection/replication pad: ATen's check_valid_input (only a batch dim may be empty) before the padding
+    # checks (dt38a error-type:pad: an IndexError from inside agrad)
+    case("pad-reflect-replicate-empty-dims",
+         _outcomes([f"tuple(F.pad(torch.zeros({s}), {p}, mode='{m}').shape)"
+                    for s in ["(2, 0)", "(0, 3)", "(2, 0, 3)", "(0, 2, 3)", "(1, 2, 0, 2)", "(0, 1, 2, 2)"]
+                    for m in ["replicate", "reflect"] for p in ["(2, 1)", "(1, 1, 1, 1)", "(0, 0)"]]),
+         ["out"]),
+    # addr_: after the vectors' 1-D checks, self's 2-D shape (ATen's addr_), then beta and alpha (dt38a error-text)
+    case("addr-inplace-check-order",
+         ["i3 = torch.tensor([1, 2, 3])", "i33 = torch.ones(3, 3, dtype=torch.int64)", "v = torch.tensor([1, 2, 3])"] +
+         _outcomes(["i3.clone().addr_(v, v, beta=2.0)", "i3.clone().addr_(v, v, alpha=True)",
+                    "i33.clone().addr_(v, v, beta=2.0)", "i3.clone().addr_(i33, v, beta=2.0)",
+                    "torch.ones(3, 4, dtype=torch.int64).addr_(v, v, beta=2.0)",
+                    "torch.ones(1, 3, dtype=torch.int64).addr_(v, v, alpha=0.5)",
+                    "torch.ones((), dtype=torch.int64).addr_(v, v, alpha=0.5)",
+                    "i33.clone().addr_(v.float(), v, alpha=0.5)", "i33.clone().addr_(v, v, beta=2, alpha=3)"]),
+         ["out"]),
+    # binary_cross_entropy saves its (expanded) weight, binary_cross_entropy_with_logits its weight and
+    # pos_weight: changed in place before backward, PyTorch's version error (dt38a raises-only-torch:backward)
+    case("bce-saved-weight-version",
+         ["x = torch.tensor([[0.25, 0.5, 0.75], [0.5, 0.125, 0.625]], requires_grad=True)",
+          "t = torch.tensor([[0., 1, 1], [1, 0, 1]])", "out = []",
+          "for k in range(5):\n    w = torch.tensor([1.5, 0.5, 2.0])\n    try:\n"
+          "        if k == 0:\n            r = F.binary_cross_entropy(x, t, weight=w)\n"
+          "        elif k == 1:\n            r = F.binary_cross_entropy(x, t, weight=w.expand(2, 3), reduction='none')\n"
+          "        elif k == 2:\n            r = F.binary_cross_entropy_with_logits(x, t, weight=w)\n"
+          "        elif k == 3:\n            r = F.binary_cross_entropy_with_logits(x, t, pos_weight=w)\n"
+          "        else:\n            r = F.nll_loss(x, torch.tensor([2, 0]), weight=w)\n"
+          "        w.mul_(2)\n        r.sum().backward()\n        out.append(x.grad.clone())\n"
+          "    except RuntimeError as e:\n        out.append(str(e))",
+          "w = torch.tensor([1.5, 0.5, 2.0])",
+          "r1 = F.binary_cross_entropy(x, t, weight=w)", "r2 = F.binary_cross_entropy_with_logits(x, t, pos_weight=w)",
+          "r3 = F.nll_loss(x, torch.tensor([2, 0]), weight=w)"],
+         ["out", "r1.grad_fn._saved_weight", "r2.grad_fn._saved_pos_weight", "r2.grad_fn._saved_weight",
+          "r3.grad_fn._saved_weight"]),
+    # a leaf packed by a saved_tensors_hooks pack hook: its unpacked tensor's gradient reaches the leaf's
+    # AccumulateGrad under create_graph (was "appears to not have been used in the graph")
+    case("saved-tensors-hooks-leaf-double-backward",
+         ["x = torch.tensor([[0.25, 0.5, 0.75], [0.5, 0.125, 0.625]], requires_grad=True)",
+          "t = torch.tensor([[0., 1, 1], [1, 0, 0.5]], requires_grad=True)", "w = torch.tensor([1.5, 0.5, 2.0])",
+          "with torch.autograd.graph.saved_tensors_hooks(lambda a: a * 1, lambda a: a):\n"
+          "    r = F.binary_cross_entropy(x, t, weight=w) + x.sin().sum()\n"
+          "    r = r + F.binary_cross_entropy_with_logits(x, t, weight=w, pos_weight=w * 2, reduction='sum')",
+          "g = torch.autograd.grad(r, [x, t], create_graph=True)",
+          "gg = torch.autograd.grad(g[0].sum() + g[1].sum(), [x, t])"],
+         ["g", "gg"]),
+]
