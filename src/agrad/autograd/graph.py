@@ -92,10 +92,8 @@ class SavedTensor:
             self._meta = (tuple(tensor._data.shape), tensor.dtype)
             # requires_grad, grad_fn (None for outputs: the node itself), output_nr
             self._identity = (tensor._requires_grad, None if is_output else tensor._grad_fn, tensor._output_nr)
-            if not is_output and tensor._requires_grad and tensor._grad_fn is None:
-                # a leaf: its AccumulateGrad, held weakly (PyTorch's SavedVariable keeps grad_accumulator_
-                # so): what the unpacked tensor's gradient reaches under create_graph
-                self._leaf_node = _weakref(recording_node(tensor))
+            if not is_output and tensor._requires_grad and tensor._grad_fn is None:  # (a leaf: PyTorch's
+                self._leaf_node = _weakref(recording_node(tensor))  # SavedVariable's grad_accumulator_)
             self.tensor = None
             self.packed = pack(tensor)
         return self
@@ -671,8 +669,7 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
 def save_extra(node, name, tensor, after=None):
     """Save ``tensor``, not one of the op's inputs or outputs (lu_solve's pivots, linalg.lu's P), on
     ``node`` as ``name`` (after the saved ``after``, PyTorch's order of unpacking): checked against
-    its version when the formula runs, as the op's own saved tensors are.  ``tensor`` None: an optional
-    tensor not given (``node._saved_<name>`` is None, as PyTorch's undefined SavedVariable reads; no slot)."""
+    its version when the formula runs, as the op's own saved tensors are (None: ``_saved_<name>`` is None)."""
     if tensor is None:
         node._saved_none = getattr(node, "_saved_none", ()) + (name,)
         return
