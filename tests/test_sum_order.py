@@ -160,6 +160,33 @@ def test_threaded_sizes_where_the_split_keeps_the_order():
     assert cascade_sum(np.ones((300, 400), np.float32)[:, ::2], (0, 1), False) is None
 
 
+def test_a_split_of_whole_vector_groups_is_summed_in_one_pass(monkeypatch):
+    """Columns split between threads in whole groups of 4 AVX2 vectors (the MLP's bias gradient,
+    512 x 1024 over dim 0) take one pass over all the columns: the bits of the thread-by-thread
+    sums; a split with leftover columns (row_sum's scalar loop) still goes range by range."""
+    from agrad import _cascade, settings
+
+    rng = np.random.default_rng(40)
+    taken = []
+    whole = _cascade._split_whole
+    monkeypatch.setattr(_cascade, "_split_whole", lambda *a: taken.append(whole(*a)) or taken[-1])
+    for threads in (2, 3, 4, 7):
+        monkeypatch.setattr(settings, "get_num_threads", lambda t=threads: t)
+        for shape, dtype in [((512, 1024), "float32"), ((512, 1024), "float64"), ((100, 640), "float32"),
+                             ((70, 1000), "float64"), ((64, 1000), "float32")]:
+            x = (rng.standard_normal(shape) * 10.0 ** rng.uniform(-3, 3, shape)).astype(dtype)
+            x.flat[::101] = -0.0
+            dims = _cascade._layout(x, (0,))
+            plan = _cascade._split_plan(dims, False, x.itemsize)
+            got = _cascade.cascade_sum(x, (0,), False)
+            if plan is True:
+                continue
+            by_range = _cascade._split_sum(x, dims, (0,), False, False, plan)
+            assert got.tobytes() == by_range.tobytes(), (threads, shape, dtype)
+            assert taken[-1] == all((e - b) % (128 // x.itemsize) == 0 for b, e in plan)
+    assert True in taken and False in taken
+
+
 def test_var_mean_and_var_of_one_threaded_slice():
     """var_mean/std_mean into one element over GRAIN_SIZE: each of get_num_threads() threads runs
     Welford over ceil(n / threads) elements, the runs merged with WelfordOps::combine, in order
