@@ -83,4 +83,21 @@ CASES = [
         "g.ormqr(tau, torch.tensor([[0.0], [2.5]], dtype=torch.float64))",
         "torch.ormqr(h, s, c, transpose=True)", "torch.ormqr(h, s, c)",
     ]),
+    # grid_sample's double backward: a tap outside the input reads its clamped place times 0, so an inf
+    # there is NaN in the grid's gradient (run dt37e: x8.grad NaN, was inf)
+    case("grid-sample-double-backward-masked-inf", [
+        "x = torch.tensor([[[[-1.25, -0.5], [2.5, 0.0], [2.0, 1.75]], [[0.5, 0.0], [float('inf'), -1.25], [-0.5, 0.0]]]])",
+        "g = (torch.tensor([[[[-2.0, -0.5]]]]) / 3).requires_grad_()",
+        "r = F.grid_sample(x, g, align_corners=False)",
+        "gs = torch.autograd.grad(r.sum(), [g], create_graph=True)",
+        "gs[0].pow(2).sum().backward()",
+        "y = torch.tensor([[[[float('inf'), -0.5], [2.5, 0.0], [2.0, 1.75]]]], requires_grad=True)",
+        "h = (torch.tensor([[[[-2.0, -0.5]]]]) / 3).requires_grad_()",
+        "o = F.grid_sample(y, h, align_corners=False)",
+        "go = torch.ones_like(o).requires_grad_()",
+        "gi, gh = torch.autograd.grad(o, [y, h], go, create_graph=True)",
+        "dd = torch.autograd.grad(gh, [go, y, h], torch.tensor([[[[1.0, 0.0]]]]))",
+    ], [
+        "gs[0]", "g.grad", "dd",
+    ]),
 ]

@@ -283,8 +283,10 @@ def _to_long(v):
 
 
 def _gather(xf, idx, ok):
-    """xf (N, C, S) at the places (N, P), zero where not ``ok``: (N, C, P)."""
+    """xf (N, C, S) at the places (N, P), times 0 where not ``ok`` (N, C, P): as PyTorch's, an invalid
+    tap reads its clamped place, so an inf or a NaN there makes NaN (a grid's double-backward gradient
+    NaN next to an inf of the input, run dt37e)."""
     N, C = xf.shape[:2]
     index = _t(np.broadcast_to(idx[:, None, :], (N, C, idx.shape[1])))
     v = xf.gather(2, index)
-    return where(_t(np.broadcast_to(ok[:, None, :], v.shape)), v, _t(np.zeros((), xf._data.dtype)))
+    return v * _t(np.broadcast_to(ok[:, None, :], v.shape).astype(xf._data.dtype))
