@@ -19,8 +19,8 @@ def _outcomes(calls: list[str]) -> list[str]:
     """Statements that run each call and record its result or its exception's type and text in ``out``."""
     code = ["out = []"]
     for call in calls:
-        code.append(f"try:\n    out.append({call})\nexcept Exception as e:\n"
-                    f"    out.append(type(e).__name__ + ': ' + str(e))")
+        code.append(f"try:\n    out.append({call})\nexcept Exception as ex_:\n"
+                    f"    out.append(type(ex_).__name__ + ': ' + str(ex_))")
     return code
 
 
@@ -82,4 +82,24 @@ CASES = [
           "g = torch.autograd.grad(r, [x, t], create_graph=True)",
           "gg = torch.autograd.grad(g[0].sum() + g[1].sum(), [x, t])"],
          ["g", "gg"]),
+    # renorm_: its meta function's checks (p, maxnorm, the input's dims, dim) before TensorIterator's overlap
+    # error, the dtype's after (dt38a error-text:renorm_)
+    case("renorm-inplace-meta-before-overlap",
+         ["e = torch.ones(1, 3).expand(4, 3)", "i = torch.ones(1, 3, dtype=torch.int64).expand(4, 3)"] +
+         _outcomes(["e.renorm_(-2.0, 0, 0.25)", "e.renorm_(2.0, 0, -0.25)", "e.renorm_(2.0, 3, 0.25)",
+                    "e.renorm_(2.0, 0, 0.25)", "i.renorm_(2, 0, 1)", "i.renorm_(-2, 0, 1)",
+                    "torch.ones(2, 3, dtype=torch.int64).renorm_(2, 0, 1)"]),
+         ["out"]),
+    # float64 convolutions of one-term reductions without a bias: one output position (as one output channel
+    # per group) makes the slow kernel's gemm a matrix-vector product whose sums start at +0.0 (dt38a repr:conv1d)
+    case("conv-one-term-zero-signs",
+         ["out = []",
+          "for g, cin, cout, L in [(2, 2, 4, 1), (1, 1, 2, 1), (1, 1, 3, 1), (2, 2, 4, 3), (3, 3, 6, 1), (1, 1, 1, 2)]:\n"
+          "    x = -torch.arange(1., cin * L + 1, dtype=torch.float64).reshape(1, cin, L)\n"
+          "    w = torch.zeros(cout, cin // g, 1, dtype=torch.float64)\n"
+          "    out.append(torch.conv1d(x, w, groups=g))\n"
+          "    out.append(torch.conv2d(x[..., None], w[..., None], groups=g))",
+          "r = torch.conv1d(torch.tensor([[-0.75], [-1.75]], dtype=torch.float64), "
+          "torch.tensor([[[-1.5]], [[-2.0]], [[0.0]], [[-2.0]]], dtype=torch.float64), padding='same', groups=2)"],
+         ["out", "r"]),
 ]

@@ -692,9 +692,9 @@ def _(ctx, grad):
     return where(norm > ctx.maxnorm, grad_norm.to(grad.dtype), grad)
 
 
-@export(method=True)
-def renorm(input, p, dim, maxnorm, *, out=None):
-    """Each slice of ``input`` along ``dim`` whose p-norm exceeds ``maxnorm``, scaled to ``maxnorm``."""
+def _renorm_checks(input, p, dim, maxnorm):
+    """renorm's meta function's checks, then its kernel's norm's dtype check (all before renorm_'s
+    overlap error, which its last step, a mul into self, raises); the wrapped dim."""
     p, maxnorm = float(p), float(maxnorm)
     if not p > 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
@@ -706,8 +706,15 @@ def renorm(input, p, dim, maxnorm, *, out=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                            f"{_scalar_name(input.dtype)}")
+    return p, d, maxnorm
+
+
+@export(method=True)
+def renorm(input, p, dim, maxnorm, *, out=None):
+    """Each slice of ``input`` along ``dim`` whose p-norm exceeds ``maxnorm``, scaled to ``maxnorm``."""
+    p, d, maxnorm = _renorm_checks(input, p, dim, maxnorm)
     result = _renorm.apply((input,), (input._data,), {"p": p, "dim": d, "maxnorm": maxnorm})
     return finish_out("renorm", result, out)
 
 
-method("renorm_")(inplace(renorm, partial=True))
+method("renorm_")(inplace(renorm, partial=True, first=_renorm_checks))
