@@ -91,4 +91,20 @@ def cases(graph: str) -> list[dict]:
               "strides(F.conv2d, x2, w2)", "strides(F.conv2d, x2.double(), w2.double())",
               "strides(F.conv3d, x3, w3)", "strides(F.conv3d, x3.double(), w3.double())",
               "F.conv1d(x1, w1)"]),
+        case("forward-ad-formulas-read-primals-through-views-zero-tangents",  # (jvp / forward AD grad_fn chains)
+             # a forward formula reads a primal that requires grad through _fw_primal (Identity; torch.func.jvp's:
+             # an alias), and a missing tangent is a zero tensor whose terms join the graph: mul's formula
+             # other_t * self_p + self_t * other_p (a Python number's too), div's (self_t - other_t * result) / other_p
+             ["def tree(f):\n    if f is None:\n        return 'None'\n"
+              "    return f.name() + '(' + ', '.join(tree(n) for n, _ in f.next_functions) + ')'",
+              "x = torch.tensor([1.0, 2.0], requires_grad=True)", "b = torch.tensor([3.0, 0.5], requires_grad=True)",
+              "t = torch.tensor([0.5, 0.25])", "tr = torch.tensor([0.5, 0.25], requires_grad=True)",
+              "fns = [lambda a: a * 2, lambda a: 2 * a, torch.sin, lambda a: a * b, lambda a: b * a, lambda a: a / 2,"
+              " lambda a: a / b, lambda a: b / a, lambda a: a + b, lambda a: a.exp()]",
+              "fwAD = torch.autograd.forward_ad",
+              "def fw(f, p, tt):\n    with fwAD.dual_level():\n        y = f(fwAD.make_dual(p, tt))\n"
+              "        pr, tg = fwAD.unpack_dual(y)\n        return [tree(pr.grad_fn), tree(tg.grad_fn), tg]",
+              "def jv(f, p, tt):\n    o, j = torch.func.jvp(f, (p,), (tt,))\n    return [tree(o.grad_fn), tree(j.grad_fn), j]"],
+             ["[fw(f, x, t) for f in fns]", "[fw(f, x.detach(), tr) for f in fns]",
+              "[jv(f, x, t) for f in fns]", "[jv(f, x.detach(), t) for f in fns]", "[jv(f, x, tr) for f in fns]"]),
     ]

@@ -41,6 +41,9 @@ _LEVEL = [None]
 _ACTIVE = [False]
 #: weak references to the tensors given a tangent (or marked as having none) at this level
 _DUALS: list = []
+#: how a formula reads a primal that requires grad: through _fw_primal (torch::autograd::Identity), or
+#: (["alias"]: torch.func.jvp's level) through an alias (AliasBackward0)
+_PRIMAL_VIEW = [None]
 
 _NOT_IMPLEMENTED = (
     "Trying to use forward AD with {} that does not support it because it has not been implemented yet.\n"
@@ -289,6 +292,7 @@ def _tangents(op, tensors, arrays, attrs, results, fwd_ctx, tangents, diff):
         raise NotImplementedError(_NOT_IMPLEMENTED.format(name))
     if kind == "linear":
         return _apply_to(op, tensors, arrays, attrs, tangents, range(len(tensors)))
+    tensors = _primals(tensors)
     # As PyTorch's formulas, where a missing tangent is a zero tensor: when an input requires
     # grad, the terms of the inputs without a tangent are kept (zero, but on the graph), so the
     # tangent requires grad as PyTorch's does.
@@ -313,10 +317,17 @@ def _tangents(op, tensors, arrays, attrs, results, fwd_ctx, tangents, diff):
     if kind == "element_wise":
         out_shape = diff[0]._data.shape
         parts = []
+        order = op.jvp_order
+        if order is not None:  # (the formula's own order of terms; a Python number is a tensor there too,
+            # whose zero tangent's term joins the graph as the others')
+            live = _grad_mode._state["enabled"] and any(
+                t is not None and t._requires_grad for t in tuple(tensors) + tuple(tangents))
+            terms = [i for i in order if i in terms or (live and tensors[i] is None and type(arrays[i]) in (int, float))]
         for i in terms:
             tt = tangents[i]
             if tt is None:
-                tt = _zeros_tangent(tensors[i])
+                tt = _zeros_tangent(tensors[i]) if tensors[i] is not None else \
+                    _zeros_tangent(diff[0])
             if tt._data.shape != out_shape:
                 tt = tt.expand(out_shape)
             res = op._formula(_Only(ctx, i), tt)
@@ -328,33 +339,57 @@ def _tangents(op, tensors, arrays, attrs, results, fwd_ctx, tangents, diff):
             if type(term._data) is _ZeroArray:  # a tangent is never a ZeroTensor in PyTorch (sgn's)
                 term = type(term)._make(term._data.copy())
             parts.append((term, tangents[i] is None))
-        return _combine(parts)
+        return _combine(parts, ordered=order is not None)
     return op._jvp(ctx, *tangents)
 
 
-def _combine(parts):
-    """The sum of the (term, from a zero tangent) pairs.  The terms of zero tangents add nothing
-    to the values (not even the sign of a zero, as PyTorch's zero tensors) but join the graph
-    (AddBackward0), so the tangent requires grad where PyTorch's does."""
+def _primals(tensors):
+    """The primals as a formula reads them (PyTorch's toNonOptPrimal: ``_fw_primal``): a view that is on
+    the graph (torch::autograd::Identity; AliasBackward0 at torch.func.jvp's level) where the input
+    requires grad, else the input itself."""
+    if not _grad_mode._state["enabled"]:
+        return tensors
+    out = None
+    for i, t in enumerate(tensors):
+        if t is not None and t._requires_grad:
+            if out is None:
+                out = list(tensors)
+            if _PRIMAL_VIEW[0] == "alias":
+                from ..ops.indexing import alias
+                out[i] = alias(t)
+            else:
+                out[i] = _alias(t)
+    return tensors if out is None else tuple(out)
+
+
+def _combine(parts, ordered=False):
+    """The sum of the (term, from a zero tangent) pairs (the real terms first, unless ``ordered``: the
+    formula's order).  The terms of zero tangents add nothing to the values (not even the sign of a zero,
+    as PyTorch's zero tensors) but join the graph (AddBackward0), so the tangent requires grad where
+    PyTorch's does."""
+    from ..ops.pointwise import _add
     total = None
-    for term, zero in sorted(parts, key=lambda p: p[1]):  # the real terms first
+    total_zero = False
+    for term, zero in (parts if ordered else sorted(parts, key=lambda p: p[1])):
         if total is None:
-            total = term
-        elif not zero:
+            total, total_zero = term, zero
+        elif not zero and not total_zero:
             total = total + term
-        else:
-            from ..ops.pointwise import _add
+        elif zero:
             total = _add.apply((total, term), (total._data, _np.full_like(term._data, -0.0)), {})
+        else:  # (a zero term first: the sum's value is the real term's)
+            total = _add.apply((total, term), (_np.full_like(total._data, -0.0), term._data), {})
+            total_zero = False
     return total
 
 
 def _terms(tensors, tangents):
-    """The inputs whose term a formula adds: those with a tangent, and, when an input requires
-    grad (and grad mode is on), the other floating inputs too (with zero tangents)."""
+    """The inputs whose term a formula adds: those with a tangent, and, when an input or a tangent
+    requires grad (and grad mode is on), the other floating inputs too (with zero tangents)."""
     with_t = [i for i, tt in enumerate(tangents) if tt is not None]
     if not _grad_mode._state["enabled"]:
         return with_t
-    for t in tensors:
+    for t in tuple(tensors) + tuple(tangents):  # (a tangent that requires grad: the sum is on the graph too)
         if t is not None and t._requires_grad:
             break
     else:

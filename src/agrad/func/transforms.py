@@ -343,34 +343,45 @@ def _forward_ad_call(func, inp, kwargs, tangents, has_aux, api, own_duals=False)
     from ..autograd import forward_ad as fwAD
     zeros_like = _ops()["zeros_like"]
     with fwAD.dual_level():
+        view = _dual._PRIMAL_VIEW[0]
+        if own_duals:  # (torch.func's level: its formulas read primals through aliases)
+            _dual._PRIMAL_VIEW[0] = "alias"
+        try:
+            return _forward_ad_run(func, inp, kwargs, tangents, has_aux, api, own_duals, fwAD, zeros_like)
+        finally:
+            _dual._PRIMAL_VIEW[0] = view
+
+
+def _forward_ad_run(func, inp, kwargs, tangents, has_aux, api, own_duals, fwAD, zeros_like):
+    """_forward_ad_call's body, inside its dual level."""
+    if own_duals:
+        duals = list(inp.flat)
+        for x, t in zip(duals, tangents):
+            _dual.set_tangent(x, fwAD._checked_tangent(x, t))
+    else:
+        duals = [fwAD.make_dual(x, t) for x, t in zip(inp.flat, tangents)]
+    args = list(inp.args)
+    it = iter(duals)
+    idx = (inp.argnums,) if type(inp.argnums) is int else inp.argnums
+    for i, ls, spec in zip(idx, inp.leaves, inp.specs):
+        args[i] = _pytree.unflatten([next(it) for _ in ls], spec)
+    output = _call(func, tuple(args), kwargs)
+    output, aux = _aux_split(output, has_aux, api.split("(")[0])
+    outs, out_spec = _tensor_outputs(output, api)
+    primals, jv = [], []
+    for o in outs:
+        p, t = fwAD.unpack_dual(o)
         if own_duals:
-            duals = list(inp.flat)
-            for x, t in zip(duals, tangents):
-                _dual.set_tangent(x, fwAD._checked_tangent(x, t))
-        else:
-            duals = [fwAD.make_dual(x, t) for x, t in zip(inp.flat, tangents)]
-        args = list(inp.args)
-        it = iter(duals)
-        idx = (inp.argnums,) if type(inp.argnums) is int else inp.argnums
-        for i, ls, spec in zip(idx, inp.leaves, inp.specs):
-            args[i] = _pytree.unflatten([next(it) for _ in ls], spec)
-        output = _call(func, tuple(args), kwargs)
-        output, aux = _aux_split(output, has_aux, api.split("(")[0])
-        outs, out_spec = _tensor_outputs(output, api)
-        primals, jv = [], []
-        for o in outs:
-            p, t = fwAD.unpack_dual(o)
-            if own_duals:
-                from ..ops.indexing import alias
-                with _dual._paused():
-                    p = alias(o)
-                _dual.set_tangent(p, None)
-            primals.append(p)
-            jv.append(t if t is not None else zeros_like(p))
-        if has_aux and not own_duals:
-            aux_leaves, aux_spec = _pytree.flatten(aux)
-            aux = _pytree.unflatten([fwAD.unpack_dual(a).primal if isinstance(a, Tensor) else a
-                                     for a in aux_leaves], aux_spec)
+            from ..ops.indexing import alias
+            with _dual._paused():
+                p = alias(o)
+            _dual.set_tangent(p, None)
+        primals.append(p)
+        jv.append(t if t is not None else zeros_like(p))
+    if has_aux and not own_duals:
+        aux_leaves, aux_spec = _pytree.flatten(aux)
+        aux = _pytree.unflatten([fwAD.unpack_dual(a).primal if isinstance(a, Tensor) else a
+                                 for a in aux_leaves], aux_spec)
     return _pytree.unflatten(primals, out_spec), aux, primals, out_spec, jv
 
 
@@ -459,7 +470,8 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
             output, aux = _aux_split(output, has_aux, "jvp")
             outs, out_spec = _tensor_outputs(output, api)
             jv = _forward_products(outs, inp.flat, t_leaves, batched=False, batch=batch)
-    keep = inp.keep_graph() or any(t.requires_grad for t in t_leaves)
+    # (forward-mode AD makes no graph of its own: a tensor from outside that requires grad keeps its graph)
+    keep = forward or inp.keep_graph() or any(t.requires_grad for t in t_leaves)
     result = (_finish(output, keep), _finish(_pytree.unflatten(jv, out_spec), keep))
     return result + (_finish(aux, keep),) if has_aux else result
 

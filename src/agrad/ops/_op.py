@@ -275,6 +275,7 @@ class Op(Shortcuts):
 
     jvp_name = None  # the aten name PyTorch's "not implemented" error gives, for jvp="unsupported"
     jvp_additive = 0  # for jvp="affine": the input that is added (addmm's self, conv's bias)
+    jvp_order = None  # for jvp="element_wise": the order of the formula's terms by input (mul's: other's first)
 
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
                  multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None, keeps=None,

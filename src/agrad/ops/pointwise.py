@@ -325,6 +325,9 @@ def _mul(ctx, grad):
     return (_times(grad, ctx.other) if ctx.needs(0) else None), g_other
 
 
+_mul.jvp_order = (1, 0)  # (derivatives.yaml: other_t * self_p + self_t * other_p)
+
+
 @_mul.raw_derivative
 def _(ctx, g):
     edges = ctx.next_functions  # (ctx.needs(i), inline)
@@ -386,6 +389,26 @@ def _div(ctx, grad):
         g_other = -grad * q
     return ((grad / other if isinstance(other, Tensor) else _div.apply((grad, None), (grad._data, other), _NO_ATTRS))
             if ctx.needs(0) else None), g_other
+
+
+@_div.forward_derivative
+def _(ctx, st, ot):
+    # derivatives.yaml: (self_t - other_t * result) / other_p, a missing tangent a zero tensor: its
+    # product records MulBackward0 where result requires grad but adds nothing (nor does it negate)
+    res, other = ctx.result, ctx.other
+    if ot is not None:
+        prod, zero = ot * res, False
+    else:
+        z = np.zeros(res._data.shape, res._data.dtype)
+        prod, zero = _mul.apply((Tensor._make(z), res), (z, z), _NO_ATTRS), True
+    if st is None:  # (zero - prod: -prod)
+        diff = _sub.apply((Tensor._make(np.zeros_like(prod._data)), prod),
+                          (np.full_like(prod._data, -0.0), prod._data), _NO_ATTRS)
+    elif zero:
+        diff = _sub.apply((st, prod), (st._data, np.zeros_like(prod._data)), _NO_ATTRS)
+    else:
+        diff = st - prod
+    return diff / other if isinstance(other, Tensor) else _div.apply((diff, None), (diff._data, other), _NO_ATTRS)
 
 
 @_div.raw_derivative
