@@ -16,9 +16,11 @@ import difftest_convpad
 import difftest_empty
 import difftest_gelu
 import difftest_gridsample
+import difftest_lapack
 import difftest_median
 import difftest_nansign
 import difftest_noise
+import difftest_storage
 import difftest_stride0
 import difftest_uninit
 import difftest_unpool
@@ -627,6 +629,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if aspect in ("value", "numeric", "repr") and op == "new" and difftest_uninit.uninitialised_only(
             stmt, want, got, _agree_once):
         return "uninitialised"
+    if aspect == "repr" and op.rstrip("_") in difftest_lapack.VML_OPS and difftest_storage.vml_bytes_only(
+            stmt, want, got):
+        return "vml-storage-bytes"  # (a storage's bytes that a VML op rewrote: its last bits, printed raw)
     if aspect == "numeric" and op == "poisson_nll_loss" and _vml_log_inside(stmt, want, got):
         return "vml-log-inside"
     if (aspect in ("value", "numeric", "repr") and op in difftest_convpad.CONV_OPS and program is not None
