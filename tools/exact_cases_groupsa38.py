@@ -100,4 +100,20 @@ CASES = [
     ], [
         "gs[0]", "g.grad", "dd",
     ]),
+    # gels as dgels: QR (geqrf, ormqr, trsm) for m >= n, LQ (gelqf, trsm, ormlq) for m < n; a zero on
+    # R's (L's) diagonal is trtrs's rank error, a rank-deficient A otherwise gives dgels's huge values
+    case("lstsq-gels-steps", [
+        "a = torch.tensor([[[-2.25, -2.75, 0.0, 1.5], [1.25, -0.5, 0.0, -2.75], [-3.0, -1.0, 2.75, -2.25]]], "
+        "dtype=torch.float64)",
+        "b = torch.tensor([[[2.0, 0.75], [1.25, 2.75], [2.75, 2.5]]], dtype=torch.float64)",
+        "c = torch.tensor([[1.0, 0.5], [2.0, -1.0], [0.5, 3.0]])",
+        "d = torch.tensor([[[1.0, 1.0], [0.0, 2.0]], [[0.0, 1.0], [0.0, 2.0]]])",
+        "e = torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=torch.float64)",
+    ], [
+        "torch.linalg.lstsq(a, b, driver='gels').solution.tolist()",
+        "torch.linalg.lstsq(a.float(), b.float(), driver='gels').solution.round(decimals=4)",
+        "torch.linalg.lstsq(c, torch.tensor([[1.0], [0.5], [-2.0]]), driver='gels').solution.tolist()",
+        "torch.linalg.lstsq(d, torch.ones(2, 1), driver='gels')",
+        "torch.linalg.lstsq(e, torch.ones(2, 1, dtype=torch.float64), driver='gels').solution.tolist()",
+    ]),
 ]

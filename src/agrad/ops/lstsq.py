@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import _scalar_name
-from ._lapack import column_major, gelsy_unpivoted
+from ._lapack import column_major, geqr2, gelsy_unpivoted
 from ._op import Op, export
 from ._return_types import return_type as _return_type
 from .decompositions import svd_arrays
@@ -40,6 +40,15 @@ def _lstsq_fwd(ctx, a, b, vector, driver, rcond):
         x, rank = x.reshape((count,) + x.shape[-2:]).copy(), rank.reshape(-1).copy()
         x[finite.reshape(-1)], rank[finite.reshape(-1)] = gx, grank
         x, rank = x.reshape(batch + x.shape[-2:]), rank.reshape(batch)
+    if driver == "gels":  # dgels's own steps where A and B are finite (and A not all zero)
+        count = int(np.prod(batch))
+        flat_a, flat_b = aa.reshape((count, m, n)), bb.reshape((count, m, bb.shape[-1]))
+        ok = (np.isfinite(flat_a).all(axis=(-2, -1)) & np.isfinite(flat_b).all(axis=(-2, -1))
+              & (flat_a != 0).any(axis=(-2, -1)))
+        if ok.any():
+            x = np.array(x.reshape((count,) + x.shape[-2:]), dtype=a.dtype)
+            x[ok] = _gels(flat_a[ok].astype(a.dtype), flat_b[ok].astype(a.dtype))
+            x = x.reshape(batch + x.shape[-2:])
     zero_a = ~(aa != 0).any(axis=(-2, -1))  # (LAPACK's drivers: an all-zero A sets all of B to 0 at once)
     if zero_a.any():
         x = np.where(zero_a[..., None, None], 0, x)
@@ -81,6 +90,8 @@ def _lstsq_check_nan(a, b, driver):
     if driver == "gels":
         for i in np.flatnonzero(~bad & np.isinf(flat_a).any(axis=(-2, -1))):
             rank[i] = _gels_inf_rank(flat_a[i])
+        for i in np.flatnonzero(~bad & np.isfinite(flat_a).all(axis=(-2, -1)) & (flat_a != 0).any(axis=(-2, -1))):
+            rank[i] = _gels_zero_rank(flat_a[i])
     if rank.any() and (not bad.any() or np.argmax(rank > 0) < np.argmax(bad)):
         i = int(np.argmax(rank > 0))
         where = f"(Batch element {i}): " if len(flat_a) > 1 else ""
@@ -95,6 +106,43 @@ def _lstsq_check_nan(a, b, driver):
             'false INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp":1613, '
             f"please report a bug to PyTorch. torch.linalg.lstsq: {where}Argument {arg} has illegal value. Most certainly "
             "there is a bug in the implementation calling the backend library.")
+
+
+def _gels_factor(a):
+    """dgels's factorisation of matrices (b, m, n): geqrf's (packed, tau) of A for m >= n; for m < n
+    gelqf's, as geqrf of A^T (bit for bit as MKL's gelqf on the checked cases), and the triangle
+    (R, or L = R^T) whose diagonal trtrs checks."""
+    m, n = a.shape[-2:]
+    tall = m >= n
+    packed, tau = geqr2(np.ascontiguousarray(a if tall else np.swapaxes(a, -1, -2)))
+    k = min(m, n)
+    tri = np.triu(packed[:, :k, :k])
+    return packed, tau, (tri if tall else np.swapaxes(tri, -1, -2))
+
+
+def _gels(a, b):
+    """dgels (no transpose) of finite matrices of full rank (b, m, n), B (b, m, k): for m >= n
+    Q^T B by ormqr, then R X = (Q^T B)[:n] by trsm; for m < n L Y = B by trsm, then X = Q^T [Y; 0]
+    by ormlq (ormqr of A^T's reflectors)."""
+    from .householder import _apply
+    from .linalg_triangular import trsm
+    m, n = a.shape[-2:]
+    packed, tau, tri = _gels_factor(a)
+    with np.errstate(all="ignore"):
+        if m >= n:
+            c = _apply(packed, tau, b, True, True)
+            return trsm(tri, c[:, :n], True)
+        full = np.zeros((a.shape[0], n, b.shape[-1]), a.dtype)
+        full[:, :m] = trsm(tri, b, False)
+        return _apply(packed, tau, full, True, False)
+
+
+def _gels_zero_rank(a):
+    """trtrs's info for a finite A (m, n): the first zero on the diagonal of R (L for m < n), 1-based,
+    0 for none."""
+    diag = np.diagonal(_gels_factor(a[None])[2][0])
+    zero = np.flatnonzero(diag == 0)
+    return int(zero[0]) + 1 if zero.size else 0
 
 
 def _gels_inf_rank(a):
