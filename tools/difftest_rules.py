@@ -634,6 +634,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "vml-storage-bytes"  # (a storage's bytes that a VML op rewrote: its last bits, printed raw)
     if aspect == "numeric" and op == "poisson_nll_loss" and _vml_log_inside(stmt, want, got):
         return "vml-log-inside"
+    if (aspect == "numeric" and op in difftest_vmlsqrt.LOG_OPS and program is not None
+            and difftest_vmlsqrt.rounded_log_explains(program[0], program[2], stmt, want, got, _agree_once)):
+        return "vml-log-inside"
     if (aspect in ("value", "numeric", "repr") and op in difftest_convpad.CONV_OPS and program is not None
             and difftest_convpad.padding_free_explains(program[0], program[2], stmt, want, got, _agree_once)):
         return "onednn-grouped-padding"
