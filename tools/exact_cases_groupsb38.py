@@ -107,4 +107,18 @@ def cases(graph: str) -> list[dict]:
               "def jv(f, p, tt):\n    o, j = torch.func.jvp(f, (p,), (tt,))\n    return [tree(o.grad_fn), tree(j.grad_fn), j]"],
              ["[fw(f, x, t) for f in fns]", "[fw(f, x.detach(), tr) for f in fns]",
               "[jv(f, x, t) for f in fns]", "[jv(f, x.detach(), t) for f in fns]", "[jv(f, x, tr) for f in fns]"]),
+        case("retain-grad-stranded-by-inplace-view-op-then-inplace-asserts",  # (dt38-2 raises-only-torch:reciprocal_)
+             # an in-place view op (squeeze_, t_, unsqueeze_, as_strided_) gives a tensor that retains grad its node
+             # without moving the retain_grad hook (set_history); the next in-place op's rebase_history finds none on
+             # the old node: PyTorch's INTERNAL ASSERT (the op has written the tensor)
+             ["def run(f):\n    try:\n        return f()\n    except RuntimeError as e:\n        return str(e)",
+              "def sq():\n    x1 = torch.tensor([-1.0, 2.25, -1.25, -2.0], requires_grad=True)\n"
+              "    r4 = x1.expand(2, 4).log()\n    r4.retain_grad()\n    r5 = r4.squeeze_(-2)\n    r5.reciprocal_()",
+              "def tt():\n    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\n    r = x * 1\n"
+              "    r.retain_grad()\n    r.t_()\n    r[0].mul_(2)\n    return r.grad_fn.name()",
+              "def ok():\n    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\n    r = x * 1\n"
+              "    r.retain_grad()\n    r.t_()\n    r.t_()\n    r.sum().backward()\n    return r.grad",
+              "def view():\n    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\n    r = x * 1\n"
+              "    v = r[0]\n    v.retain_grad()\n    r.mul_(2)\n    v.sum().backward()\n    return v.grad_fn.name(), v.grad"],
+             ["run(sq)", "run(tt)", "run(ok)", "run(view)"]),
     ]

@@ -322,7 +322,8 @@ def _tangents(op, tensors, arrays, attrs, results, fwd_ctx, tangents, diff):
             # whose zero tangent's term joins the graph as the others')
             live = _grad_mode._state["enabled"] and any(
                 t is not None and t._requires_grad for t in tuple(tensors) + tuple(tangents))
-            terms = [i for i in order if i in terms or (live and tensors[i] is None and type(arrays[i]) in (int, float))]
+            terms = [i for i in order
+                     if i in terms or (live and tensors[i] is None and type(arrays[i]) in (int, float))]
         for i in terms:
             tt = tangents[i]
             if tt is None:

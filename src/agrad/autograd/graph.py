@@ -14,7 +14,7 @@ import weakref
 from weakref import ref as _weakref
 
 from . import grad_mode
-from .hooks import NodeHook, RemovableHandle, _HookDict  # noqa: F401 (imported from here by tensors, nodes, modules, ops)
+from .hooks import STRANDED_RETAIN, NodeHook, RemovableHandle, _HookDict  # noqa: F401 (imported from here by tensors, nodes, modules, ops)
 from .saved_hooks import (_HOOKS_DISABLED, _PACK_HOOKS, disable_saved_tensors_hooks,  # noqa: F401 (torch.autograd.graph's)
                           save_on_cpu, saved_tensors_hooks)
 from ._detached import DETACHES as _DETACHES, check as _check_detached, detached as _detached
@@ -791,10 +791,10 @@ def record_op(node, inputs, arrays, out, plan, pointwise=False) -> None:
 
 
 def move_retains_grad(t, old_fn, old_nr: int) -> None:
-    """``t``'s history was rebased from output ``old_nr`` of ``old_fn`` (an in-place op, an in-place
-    change through a view): as PyTorch's ``update_tensor_hooks_on_new_gradfn``, its ``retain_grad``
-    moves to the new ``grad_fn`` (hooks registered before stay on the old one)."""
-    if t._retains and old_fn is not None and old_fn._retained and t._grad_fn is not old_fn:
-        ref = old_fn._retained.pop(old_nr, None)
-        if ref is not None and t._grad_fn is not None:
+    """``t``'s history was rebased from ``old_fn``'s output ``old_nr`` (update_tensor_hooks_on_new_gradfn): its
+    retain_grad moves to the new grad_fn; none there (left by squeeze_, t_...): PyTorch's assert."""
+    if t._retains and old_fn is not None and t._grad_fn is not old_fn:
+        if (ref := old_fn._retained.pop(old_nr, None) if old_fn._retained else None) is None:
+            raise RuntimeError(STRANDED_RETAIN)
+        if t._grad_fn is not None:
             t._grad_fn._retain(t._output_nr, ref)

@@ -6,6 +6,10 @@ from __future__ import annotations
 import itertools
 import weakref
 
+#: PyTorch's assert when a tensor that retains grad has no retain_grad hook on its old node (graph.move_retains_grad)
+STRANDED_RETAIN = ('out != nullptr INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/autograd/'
+                   'variable.cpp":207, please report a bug to PyTorch. ')
+
 
 class RemovableHandle:
     """What ``register_hook`` returns; ``remove()`` takes the hook away."""

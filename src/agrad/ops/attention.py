@@ -356,8 +356,8 @@ def _(ctx, grad):
     q, k, v = ctx.query, ctx.key, ctx.value
     needing = tuple(t for t in (grad, q, k, v, ctx.result) if t._requires_grad)
     dq, dk, dv = _flash_backward.apply(needing, tuple(t._data for t in needing),
-                                       {"g": grad._data, "q": q._data, "k": k._data, "v": v._data, "out": ctx.result._data,
-                                        "lse": ctx.lse,
+                                       {"g": grad._data, "q": q._data, "k": k._data, "v": v._data,
+                                        "out": ctx.result._data, "lse": ctx.lse,
                                         "mask": ctx.mask, "scale": ctx.scale, "groups": ctx.groups,
                                         "causal": ctx.causal})
     return (dq if ctx.needs(0) else None, dk if ctx.needs(1) else None, dv if ctx.needs(2) else None)
