@@ -121,4 +121,14 @@ def cases(graph: str) -> list[dict]:
               "def view():\n    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\n    r = x * 1\n"
               "    v = r[0]\n    v.retain_grad()\n    r.mul_(2)\n    v.sum().backward()\n    return v.grad_fn.name(), v.grad"],
              ["run(sq)", "run(tt)", "run(ok)", "run(view)"]),
+        case("zero-tensor-diagonal-stays-zero-through-diag-embed-backward",  # (dt38-2 grad-value:pow) a ZeroTensor's
+             # diagonal is a ZeroTensor (a view): diag_embed's backward of sgn's zero gradient keeps it, so times
+             # -inf it is 0, not NaN; diagonal's own backward (diagonal_backward: zeros, then a copy) is plain zeros
+             ["def dd(f):\n    x1 = torch.tensor(2.5, dtype=torch.float64, requires_grad=True)\n"
+              "    y = torch.tensor(float('-inf'), dtype=torch.float64, requires_grad=True)\n"
+              "    g, = torch.autograd.grad(f(x1 * y).sum(), [x1], create_graph=True)\n"
+              "    g.pow(2).sum().backward()\n    return x1.grad, y.grad"],
+             ["dd(lambda r: r.diagflat().abs())", "dd(lambda r: r.view(1, 1).diagonal().abs())",
+              "dd(lambda r: r.view(1).diag_embed().abs())", "dd(lambda r: torch.diag(r.view(1, 1)).abs())",
+              "dd(lambda r: r.view(1, 1).diag_embed(dim1=0).abs())"]),
     ]

@@ -114,9 +114,9 @@ def _diag_view(a, offset, d1, d2):
     else:
         b = b[..., -offset:, :]
         length = max(min(n1 + offset, n2), 0)
-    return np.lib.stride_tricks.as_strided(
+    return np.lib.stride_tricks.as_strided(  # (subok: a ZeroTensor's diagonal is one, as its other views)
         b, b.shape[:-2] + (length,), b.strides[:-2] + (b.strides[-2] + b.strides[-1],),
-        writeable=a.flags.writeable)
+        writeable=a.flags.writeable, subok=True)
 
 
 def _diagonal_fwd(ctx, a, offset, dim1, dim2):
