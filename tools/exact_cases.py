@@ -629,3 +629,6 @@ CASES += _groupsb38_cases(GRAPH)
 from exact_cases_lead38 import cases as _lead38_cases  # noqa: E402
 
 CASES += _lead38_cases(GRAPH)
+from exact_cases_groupsd38 import cases as _groupsd38_cases  # noqa: E402
+
+CASES += _groupsd38_cases(GRAPH)

@@ -14,7 +14,6 @@ TABLE = {
     'F.avg_pool2d': ((0, 'input', 'tensor', "avg_pool2d(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'F.avg_pool3d': ((0, 'input', 'tensor', "avg_pool3d(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'F.bilinear': ((0, 'input1', 'tensor', "bilinear(): argument 'input1' (position 1) must be Tensor, not {}", None), (1, 'input2', 'tensor', "bilinear(): argument 'input2' (position 2) must be Tensor, not {}", None), (2, 'weight', 'tensor', "bilinear(): argument 'weight' (position 3) must be Tensor, not {}", None), (3, 'bias', 'optional', "bilinear(): argument 'bias' (position 4) must be Tensor, not {}", None)),
-    'F.binary_cross_entropy_with_logits': ((0, 'input', 'tensor', "AttributeError: '{}' object has no attribute 'size'", None), (1, 'target', 'tensor', "AttributeError: '{}' object has no attribute 'size'", None), (2, 'weight', 'optional', "binary_cross_entropy_with_logits(): argument 'weight' (position 3) must be Tensor, not {}", None)),
     'F.celu': ((0, 'input', 'tensor', "celu(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'F.celu_': ((0, 'input', 'tensor', "celu_(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'F.conv1d': ((0, 'input', 'tensor', "conv1d(): argument 'input' (position 1) must be Tensor, not {}", None), (1, 'weight', 'tensor', "conv1d(): argument 'weight' (position 2) must be Tensor, not {}", None), (2, 'bias', 'optional', "conv1d(): argument 'bias' (position 3) must be Tensor, not {}", None)),

@@ -30,7 +30,7 @@ from . import _glibc_float, _sleef
 from ._argcheck import _raise_parser_error
 from ._not_implemented import not_implemented
 from ._op import FUNCTIONS, Op, export
-from .nn import reduction_arg
+from .nn import aten_reduction, reduction_arg
 
 _C = "ctc_loss_allocate_outputs"
 
@@ -315,14 +315,12 @@ def torch_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, r
         for t, name in ((input_lengths, "input_lengths"), (target_lengths, "target_lengths")):
             if t.dtype.is_floating_point or t.dtype.is_complex or t.dtype is dtypes.bool_:
                 raise RuntimeError(f"{name} must be integral")
-    return _ctc_impl(log_probs, targets, input_lengths, target_lengths, blank, reduction_arg(reduction),
+    return _ctc_impl(log_probs, targets, input_lengths, target_lengths, blank, aten_reduction(reduction),
                      zero_infinity)
 
 
 @export(functional="ctc_loss", torch=False)
 def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
     """The Connectionist Temporal Classification loss (F's front: the reduction's name to its enum)."""
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    enum = {"none": 0, "mean": 1, "sum": 2}[reduction]
+    enum = {"none": 0, "mean": 1, "sum": 2}[reduction_arg(reduction)]
     return torch_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, enum, zero_infinity)

@@ -541,12 +541,13 @@ def _bce_with_logits(input, target, weight, pos_weight, reduction):
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
                                      reduction="mean", pos_weight=None):
     reduction = reduction_arg(reduction, size_average, reduce)
-    if input.shape != target.shape:
+    if not (target.size() == input.size()):  # (torch/nn/functional.py's reads: a number fails on .size())
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
-    if pos_weight is not None and not isinstance(pos_weight, Tensor):  # (torch.binary_cross_entropy_with_logits' parser)
-        from ._pyargs import tp_name
-        raise TypeError("binary_cross_entropy_with_logits(): argument 'pos_weight' (position 4) must be Tensor, "
-                        f"not {tp_name(pos_weight)}")
+    for position, name, value in ((3, "weight", weight), (4, "pos_weight", pos_weight)):
+        if value is not None and not isinstance(value, Tensor):  # (torch.binary_cross_entropy_with_logits' parser)
+            from ._pyargs import tp_name
+            raise TypeError(f"binary_cross_entropy_with_logits(): argument '{name}' (position {position}) must be "
+                            f"Tensor, not {tp_name(value)}")
     return _bce_with_logits(input, target, weight, pos_weight, reduction)
 
 
@@ -706,8 +707,8 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
                      reduction="mean"):
     if size_average is not None or reduce is not None:
         reduction = reduction_arg(reduction, size_average, reduce)
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if reduction != "none" and reduction != "mean" and reduction != "sum":  # (torch/nn/functional.py's
+        raise ValueError(reduction + " is not a valid value for reduction")  # concatenation: a number's TypeError)
     if type(log_input) is not bool or type(full) is not bool or type(eps) is not float:  # torch.poisson_nll_loss's
         from ._argcheck import _raise_parser_error  # parser (a number for a bool, say)
         _raise_parser_error("torch.poisson_nll_loss", (input, target, log_input, full, eps,

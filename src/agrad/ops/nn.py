@@ -38,28 +38,30 @@ from .selection import _CPP_NAMES, clamp_min
 # ---------------------------------------------------------------------------
 
 REDUCTIONS = ("none", "mean", "sum")
-_REDUCTION_ENUM = {0: "none", 1: "mean", 2: "sum"}
 
 
 def reduction_arg(reduction, size_average=None, reduce=None):
-    """The reduction string, from ``reduction`` or the legacy ``size_average``/``reduce``."""
+    """The reduction string, from ``reduction`` or the legacy ``size_average``/``reduce``: PyTorch's
+    ``_Reduction.get_enum`` (strings only: the enum's number is a ValueError too)."""
     if size_average is not None or reduce is not None:
         return legacy_reduction(size_average, reduce)
-    if isinstance(reduction, numbers.Integral) and not isinstance(reduction, bool):
-        # torch-level functions (torch.kl_div, ...) take the enum: 0 none, 1 mean, 2 sum
-        if reduction in _REDUCTION_ENUM:
-            return _REDUCTION_ENUM[reduction]
-    if reduction not in REDUCTIONS:
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    return reduction
+    if isinstance(reduction, str):
+        if reduction in REDUCTIONS:
+            return reduction
+        if reduction == "elementwise_mean":
+            warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+                          stacklevel=3)
+            return "mean"
+    raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
 def aten_reduction(reduction):
-    """The torch-level losses' reduction: the enum only (a string fails in PyTorch's parser,
-    whose message the public function's wrapper gives)."""
+    """The torch-level losses' reduction: the enum only (a string fails in PyTorch's parser, whose
+    message the public function's wrapper gives); at::Reduction's Mean (1) and Sum (2) reduce, any
+    other number leaves the loss unreduced (ATen's apply_loss_reduction)."""
     if not isinstance(reduction, numbers.Integral) or isinstance(reduction, bool):
         raise TypeError(f"reduction must be int, not {type(reduction).__name__}")
-    return reduction_arg(reduction)
+    return {1: "mean", 2: "sum"}.get(int(reduction), "none")
 
 
 def legacy_reduction(size_average, reduce):

@@ -1,0 +1,39 @@
+"""Regression cases of session 38's groupsd38 work (issue 10), compared with PyTorch 2.13.
+
+Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+
+def case(case_id: str, code: list[str], show: list[str]) -> dict:
+    return {"id": case_id, "code": code, "show": show}
+
+
+def cases(graph: str) -> list[dict]:
+    del graph
+    return [
+        case("loss-reduction-enum-only-at-torch-level",  # (gd38 error-type:binary_cross_entropy_with_logits)
+             # F's losses take the reduction's name only (_Reduction.get_enum: a number is a ValueError, F.poisson_nll_loss
+             # concatenates it: a TypeError); F.binary_cross_entropy_with_logits compares the sizes before
+             # torch.binary_cross_entropy_with_logits' parser reads weight and pos_weight; the torch-level losses
+             # reduce for 1 (mean) and 2 (sum) only, any other number is unreduced
+             ["x = torch.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]], requires_grad=True)",
+              "y = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])", "z = torch.tensor([[1.0, 2.0]])",
+              "t1 = torch.tensor([1.0, -1.0])",
+              "lp = torch.tensor([[[-1.0, -2.0, -0.5]], [[-0.3, -1.0, -2.0]], [[-1.0, -1.0, -1.0]]], requires_grad=True)",
+              "r1 = torch.binary_cross_entropy_with_logits(x, y, None, None, 5)", "r1.sum().backward()",
+              "r2 = torch.ctc_loss(lp, torch.tensor([[1, 2]]), [3], [2], 0, -1, False)", "r2.sum().backward()",
+              "r3 = F.mse_loss(x, y, reduction='elementwise_mean')"],
+             ["F.binary_cross_entropy_with_logits(z, y, -1, pos_weight=-1.0)",
+              "F.binary_cross_entropy_with_logits(z, y, 1.5, reduction='foo')",
+              "F.binary_cross_entropy_with_logits(x, y, -1, pos_weight=-1.0)",
+              "F.binary_cross_entropy_with_logits(x, y, None, pos_weight=2)",
+              "F.binary_cross_entropy_with_logits(x, 1)",
+              "F.binary_cross_entropy_with_logits(x, y, reduction=1)", "F.mse_loss(x, y, reduction=2)",
+              "F.kl_div(x, y, reduction=0)", "F.triplet_margin_loss(x, y, x + 1, reduction=1)",
+              "F.multi_margin_loss(x, torch.tensor([0, 2]), reduction=2)", "F.poisson_nll_loss(x, y, reduction=1)",
+              "F.poisson_nll_loss(x, y, reduction=None)", "F.ctc_loss(lp, torch.tensor([[1, 2]]), [3], [2], reduction=1)",
+              "r1", "x.grad", "r2", "lp.grad", "r3", "torch.kl_div(x, y, 3)",
+              "torch.cosine_embedding_loss(x, y, t1, 0.0, 7)", "torch.triplet_margin_loss(x, y, x + 1, 1.0, 2.0, 1e-6, False, -2)"]),
+    ]
