@@ -131,4 +131,14 @@ def cases(graph: str) -> list[dict]:
              ["dd(lambda r: r.diagflat().abs())", "dd(lambda r: r.view(1, 1).diagonal().abs())",
               "dd(lambda r: r.view(1).diag_embed().abs())", "dd(lambda r: torch.diag(r.view(1, 1)).abs())",
               "dd(lambda r: r.view(1, 1).diag_embed(dim1=0).abs())"]),
+        case("forward-ad-formula-numbers-are-scalars",  # (forward AD of pow) a forward formula is C++: a Python number
+             # in its arithmetic is a Scalar (pow_backward's exponent * self.pow(exponent - 1): MulBackward1)
+             ["def tree(f):\n    if f is None:\n        return 'None'\n"
+              "    return f.name() + '(' + ', '.join(tree(n) for n, _ in f.next_functions) + ')'",
+              "fwAD = torch.autograd.forward_ad",
+              "def fw(f, p, tt):\n    with fwAD.dual_level():\n        tg = fwAD.unpack_dual(f(fwAD.make_dual(p, tt))).tangent\n"
+              "        return [tree(tg.grad_fn), tg]",
+              "x = torch.tensor([1.0, 2.0], requires_grad=True)", "t = torch.tensor([0.5, 0.25])"],
+             ["fw(lambda a: a ** 2, x, t)", "fw(lambda a: a ** 0.5, x, t)", "fw(lambda a: a ** 3, x.detach(), t.requires_grad_())",
+              "torch.func.jvp(lambda a: a ** 2, (x,), (t,))[1].grad_fn.next_functions"]),
     ]

@@ -253,10 +253,14 @@ def propagate(op, tensors, arrays, attrs, results, fwd_ctx):
     if not any(o._data.dtype.kind == "f" for o in diff):
         return
     _ACTIVE[0] = False
+    state = _grad_mode._state
+    outer = state["formula"]
+    state["formula"] = True  # (formulas are C++: a number in their arithmetic is a Scalar, MulBackward1...)
     try:
         new = _tangents(op, tensors, arrays, attrs, results, fwd_ctx, tangents, diff)
     finally:
         _ACTIVE[0] = True
+        state["formula"] = outer
     if type(new) is not tuple:
         new = (new,)
     for o, t in zip(diff, new):
