@@ -116,4 +116,17 @@ CASES = [
         "torch.linalg.lstsq(d, torch.ones(2, 1), driver='gels')",
         "torch.linalg.lstsq(e, torch.ones(2, 1, dtype=torch.float64), driver='gels').solution.tolist()",
     ]),
+    # index_put_ with accumulate stops at a bad index having added what came before, into the tensor the
+    # caller named: through a view of a tensor that requires grad too (its base keeps the sums, no
+    # CopySlices: the op raised; run 38110000)
+    case("index-put-accumulate-written-before-grad-view", [
+        "x = torch.tensor([[-0.75, 1.0, -0.5, 0.5], [-1.75, -2.25, -0.25, -1.25]], dtype=torch.float64, "
+        "requires_grad=True)",
+        "v = torch.tensor([[-1.0, -1.25, -0.0, -2.5], [2.75, -2.0, float('inf'), 1.0], [2.25, 2.0, -3.0, -0.25]], "
+        "dtype=torch.float64)",
+        "r = x * 1",
+        "try:\n    r[::2].index_put_((torch.tensor([0, 0, 1]),), v, True)\nexcept IndexError as e:\n    err = str(e)",
+    ], [
+        "err", "r", "r._version",
+    ]),
 ]

@@ -104,15 +104,18 @@ def flat_prefix(idx: np.ndarray, count: int, source: np.ndarray, accumulate: boo
 def assigned(assign, target, index, value, *rest, into=None):
     """``assign(target, index, value, *rest)`` (``x[index] = value``, index_put_); when an index
     tensor is out of range, what PyTorch's index_put kernel wrote before it is written first (into
-    ``into`` when given: index_put_ with accumulate checks on a copy, then adds those into it)."""
+    ``into`` when given: index_put_ with accumulate checks on a copy, and the error carries those
+    additions for the in-place wrapper)."""
     try:
         return assign(target, index, value, *rest)
     except IndexError as e:
-        if into is not None:
-            target = into
+        if into is not None:  # (index_put_ with accumulate runs in the in-place wrapper: the write goes
+            target = into     # with the error, applied to the tensor the caller named, a view's base too)
         if "is out of bounds for dimension" in str(e) and type(target._data) is np.ndarray:
             write = _index_put_prefix(target._data.shape, index, value, into is not None)
             if write is not None:
+                if into is not None:
+                    raise attach(e, write)
                 write(target._data)
         raise
 
