@@ -141,4 +141,13 @@ def cases(graph: str) -> list[dict]:
               "x = torch.tensor([1.0, 2.0], requires_grad=True)", "t = torch.tensor([0.5, 0.25])"],
              ["fw(lambda a: a ** 2, x, t)", "fw(lambda a: a ** 0.5, x, t)", "fw(lambda a: a ** 3, x.detach(), t.requires_grad_())",
               "torch.func.jvp(lambda a: a ** 2, (x,), (t,))[1].grad_fn.next_functions"]),
+        case("addr-inplace-autograd-checks-before-the-vectors",  # (dt38-4 error-text:addr_) autograd's in-place checks
+             # (a leaf that requires grad, a view of one) come before addr's own; the write's overlap check after them
+             ["def run(f):\n    try:\n        f()\n        return 'ok'\n    except RuntimeError as e:\n        return str(e)",
+              "x = torch.tensor([-0.75, -2.5, -3.0], dtype=torch.float16, requires_grad=True)",
+              "m = torch.ones(4, 3, dtype=torch.float16)", "w = torch.ones(3, 3, requires_grad=True)",
+              "e = torch.ones(1, 3).expand(2, 3)"],
+             ["run(lambda: x.addr_(m.t(), torch.tensor([-2.75, -0.25, 0.5], dtype=torch.float64)))",
+              "run(lambda: w[0:2].addr_(torch.ones(2, 2), torch.ones(3)))",
+              "run(lambda: e.addr_(torch.ones(2, 2), torch.ones(3)))", "run(lambda: e.addr_(torch.ones(2), torch.ones(3)))"]),
     ]

@@ -88,10 +88,12 @@ _addr_same_shape = inplace(addr, partial=True)
 
 @method("addr_")
 def addr_(self, vec1, vec2, *, beta=1, alpha=1):
-    """addr into ``self``: after the vectors' checks, ``self`` must have the outer product's 2-D shape
-    (ATen's addr_ checks it before beta and alpha)."""
+    """addr into ``self``: after autograd's in-place checks (a leaf, a view of one) and the vectors',
+    ``self`` must have the outer product's 2-D shape (ATen's addr_ checks it before beta and alpha)."""
     if isinstance(vec1, Tensor) and isinstance(vec2, Tensor) and isinstance(self, Tensor):
-        _check_vectors(vec1, vec2)
+        from ..autograd import graph
+        self._check_inplace(graph.is_recording((self, vec1, vec2)), "allow")  # (autograd's checks first; the
+        _check_vectors(vec1, vec2)  # write's own overlap check comes after the op's)
         if self.ndim != 2:
             raise RuntimeError(f"2D tensor expected, got {self.ndim}D tensor for input")
         if self._data.shape != (vec1._data.shape[0], vec2._data.shape[0]):
