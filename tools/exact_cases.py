@@ -632,3 +632,6 @@ CASES += _lead38_cases(GRAPH)
 from exact_cases_groupsd38 import cases as _groupsd38_cases  # noqa: E402
 
 CASES += _groupsd38_cases(GRAPH)
+from exact_cases_groupsc38 import cases as _groupsc38_cases  # noqa: E402
+
+CASES += _groupsc38_cases(GRAPH)

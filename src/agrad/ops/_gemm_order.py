@@ -227,6 +227,44 @@ def dot_lanes(x, y):
     return (total[0] + total[2]) + (total[1] + total[3])
 
 
+#: from this many doubles on MKL's ddot splits the sum between its threads (an order not found): numpy's
+DDOT_MAX = 4095
+
+
+def ddot_lanes(x, y):
+    """MKL's ddot (FPRev-probed), n up to DDOT_MAX. Contiguous vectors: blocks of two lanes, four at a
+    time into accumulators 0-3, the n // 2 % 4 last blocks into accumulator 0 one by one, an odd n's last
+    product into its lane 0; the accumulators added in order, then the two lanes; a y off a 16-byte
+    boundary (numpy's buffers and PyTorch's storages both aligned: the same offsets) has its first product
+    added to the second, the rest as if aligned. Strided (either one):
+    two lanes (even and odd places) each summed in order, then added."""
+    k = x.shape[0]
+    p = x * y
+    if k < 2:
+        return p[0] if k else np.float64(0)
+    if not (x.flags.c_contiguous and y.flags.c_contiguous):
+        return np.cumsum(p[0::2])[-1] + np.cumsum(p[1::2])[-1]
+    if (y.ctypes.data // 8) % 2:  # (y off a 16-byte boundary: its first product starts lane 0, the rest as aligned)
+        p = p[1:].copy()
+        p[0] = x[0] * y[0] + p[0]
+        k -= 1
+        if k < 2:
+            return p[0]
+    nb = k // 2
+    blocks = p[:nb * 2].reshape(nb, 2)
+    m = nb - nb % 4
+    acc = list(np.cumsum(blocks[:m].reshape(m // 4, 4, 2), axis=0)[-1]) if m else []
+    rest = blocks[m:]
+    if len(rest):
+        acc0 = np.cumsum(np.concatenate([np.reshape(acc[:1], (-1, 2)), rest]), axis=0)[-1]
+        acc = [acc0] + acc[1:]
+    if k % 2:
+        acc[0] = acc[0].copy()
+        acc[0][0] = acc[0][0] + p[-1]
+    total = np.cumsum(acc, axis=0)[-1] if len(acc) > 1 else acc[0]
+    return total[0] + total[1]
+
+
 def _lanes_from(a, b, L, h):
     """lanes() after a head of h products summed in order, which starts lane 0."""
     m, k = a.shape
