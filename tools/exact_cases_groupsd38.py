@@ -36,4 +36,26 @@ def cases(graph: str) -> list[dict]:
               "F.poisson_nll_loss(x, y, reduction=None)", "F.ctc_loss(lp, torch.tensor([[1, 2]]), [3], [2], reduction=1)",
               "r1", "x.grad", "r2", "lp.grad", "r3", "torch.kl_div(x, y, 3)",
               "torch.cosine_embedding_loss(x, y, t1, 0.0, 7)", "torch.triplet_margin_loss(x, y, x + 1, 1.0, 2.0, 1e-6, False, -2)"]),
+        case("loss-parser-checks-after-reduction",  # (own probe after gd38_38500000) F.cross_entropy and F.nll_loss
+             # check the reduction's name, then torch._C._nn's parser checks every argument in order: ignore_index a
+             # SymInt (a one-element integral tensor too; a bool one its conversion's assert; 2**63 overflows),
+             # label_smoothing a float (a 0-d tensor too); kl_div's log_target a bool (None, ints refused); the
+             # torch-level reduction an int (a 0-d integral tensor too)
+             ["x = torch.tensor([[0.1, 0.2, 0.3], [0.5, 0.9, 0.2]], requires_grad=True)",
+              "y = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])", "c = torch.tensor([0, 2])",
+              "r1 = F.cross_entropy(x, c, ignore_index=torch.tensor([[2]]), label_smoothing=torch.tensor(0.25))",
+              "r1.backward()"],
+             ["F.cross_entropy(x, c, ignore_index=1.5)", "F.nll_loss(x, c, ignore_index=True)",
+              "F.nll_loss(x, c, ignore_index=None)", "F.cross_entropy(x, c, ignore_index=torch.tensor(True))",
+              "F.cross_entropy(x, c, ignore_index=2 ** 63)", "F.nll_loss(x, c, ignore_index=torch.tensor([2, 3]))",
+              "F.cross_entropy(x, c, label_smoothing=None)", "F.cross_entropy(x, y, label_smoothing=[1])",
+              "F.cross_entropy(x, c, label_smoothing=torch.tensor([0.1]))",
+              "F.cross_entropy(1, c, reduction='foo')", "F.nll_loss(x, c, 2, reduction='foo')",
+              "F.cross_entropy(x, c, 2, ignore_index=1.5)", "F.cross_entropy(x, 1, ignore_index=1.5)",
+              "F.kl_div(x, y, log_target=1)", "F.kl_div(x, y, reduction='batchmean', log_target=None)",
+              "torch.kl_div(x, y, 1, log_target=1.5)", "torch.kl_div(x, y, torch.tensor(2, dtype=torch.uint8))",
+              "torch.kl_div(x, y, 2 ** 63)", "torch.kl_div(x, y, torch.tensor([2]))",
+              "F.nll_loss(x.log_softmax(1), c, ignore_index=torch.tensor(2, dtype=torch.int16))",
+              "F.cross_entropy(x, y, label_smoothing=torch.tensor(1, dtype=torch.uint8))",
+              "r1", "x.grad"]),
     ]

@@ -48,6 +48,7 @@ OWN_ORDER = {"F.embedding", "F.kl_div",
              "F.margin_ranking_loss",  # (input1.dim() != input2.dim() decides whether target's .dim() or .size() fails)
              "F.binary_cross_entropy",  # (target.size() != input.size() before weight.size())
              "F.binary_cross_entropy_with_logits",  # (its size check, then the parser's of weight and pos_weight)
+             "F.cross_entropy", "F.nll_loss",  # (the reduction's ValueError, then the parser's of every argument)
              "method.resize_as"}  # (its deprecation warning comes before the argument's AttributeError)
 ELEMENT = re.compile(r"^(expected Tensor as element )1( in argument \d+, but got )float$")
 SKIP = diffgen.SKIP | {"tensor", "as_tensor", "from_numpy", "broadcast_shapes", "pow", "where", "xlogy",

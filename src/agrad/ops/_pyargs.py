@@ -387,16 +387,20 @@ def parser_error(key: str, args: tuple, kwargs: dict) -> str | None:
     return format_invalid_args(args, kwargs, f"{name}()", [s.text for s in sigs])
 
 
-def signature_error(name: str, text: str, args: tuple, kwargs: dict) -> str | None:
+def signature_error(name: str, text: str, args: tuple, kwargs: dict, flags=((), ())) -> str | None:
     """PyTorch's TypeError text for calling the one-signature function ``name`` (whose printed
-    signature is ``text``, for one the generated table cannot describe) with these arguments, or None."""
+    signature is ``text``, for one the generated table cannot describe) with these arguments, or None
+    (``flags`` as :func:`_from_text`'s). A bool tensor for a SymInt is the conversion's RuntimeError."""
     sig = _PARSED.get(text)
     if sig is None:
-        sig = _PARSED[text] = _from_text(name, text)
+        sig = _PARSED[text] = _from_text(name, text, flags)
     try:
         _parse(sig, args, kwargs, True, strict_kwargs=True)
     except (_Mismatch, _Unpack) as e:
         return str(e)
+    except _BoolSymInt:
+        raise RuntimeError('scalar.isIntegral( false) INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/utils/'
+                           'pybind.cpp":27, please report a bug to PyTorch. ') from None
     return None
 
 

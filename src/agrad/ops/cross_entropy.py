@@ -212,9 +212,33 @@ def _nll_nd(input, target, weight, reduction, ignore_index):
     return out if reduction != "none" else out.view(*out_size)
 
 
+# the signatures of the calls F.nll_loss and F.cross_entropy make (torch._C._nn's: no public torch.*
+# function to generate them from); ignore_index is a SymInt (a one-element integral tensor too)
+_NLL_ND = "(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100)"
+_CROSS_ENTROPY = ("(Tensor input, Tensor target, Tensor weight = None, int reduction = 1, int ignore_index = -100, "
+                  "float label_smoothing = 0.0)")
+_ENUM = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _parsed(name, text, input, target, weight, reduction, ignore_index, *more):
+    """The parser's checks of F's call of ``name`` (after F's own of the reduction), in the order of
+    its arguments; ``ignore_index`` as the int it converts to."""
+    from ._pyargs import signature_error
+    message = signature_error(name, text, (input, target, weight, _ENUM[reduction], ignore_index, *more), {},
+                              ((), ("ignore_index",)))
+    if message is not None:
+        raise TypeError(message)
+    if isinstance(ignore_index, Tensor):
+        return ignore_index.item()
+    if not -2 ** 63 <= ignore_index < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    return int(ignore_index)
+
+
 @export(functional=True, torch=False)
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
     reduction = reduction_arg(reduction, size_average, reduce)
+    ignore_index = _parsed("nll_loss_nd", _NLL_ND, input, target, weight, reduction, ignore_index)
     return _nll_nd(input, target, weight, reduction, ignore_index)
 
 
@@ -283,6 +307,9 @@ def _ce_label_smoothing(input, target, weight, reduction, ignore_index, label_sm
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
                   reduction="mean", label_smoothing=0.0):
     reduction = reduction_arg(reduction, size_average, reduce)
+    ignore_index = _parsed("cross_entropy_loss", _CROSS_ENTROPY, input, target, weight, reduction, ignore_index,
+                           label_smoothing)
+    label_smoothing = float(label_smoothing)
     if input.shape == target.shape:  # class probabilities
         if not target.dtype.is_floating_point:
             raise RuntimeError(

@@ -585,18 +585,25 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
             "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
             UserWarning, stacklevel=2)
     enum = "sum" if reduction == "batchmean" else reduction_arg(reduction)
-    for position, (name, value) in enumerate((("input", input), ("target", target)), 1):
-        if not isinstance(value, Tensor):  # torch.kl_div's parser, after the warning and the reduction's check
-            from ._pyargs import tp_name
-            raise TypeError(f"kl_div(): argument '{name}' (position {position}) must be Tensor, not {tp_name(value)}")
+    # torch.kl_div's parser, after the warning and the reduction's check
+    _kl_div_parsed(input, target, ("none", "mean", "sum").index(enum), log_target)
     out = _kl_div(input, target, enum, log_target)
     if reduction == "batchmean":
         return out / input.shape[0] if input.ndim != 0 else out
     return out
 
 
+def _kl_div_parsed(input, target, reduction, log_target):
+    if not (isinstance(input, Tensor) and isinstance(target, Tensor) and type(log_target) is bool):
+        from ._argcheck import _raise_parser_error
+        _raise_parser_error("torch.kl_div", (input, target, reduction), {"log_target": log_target})
+        from ._pyargs import tp_name  # (the table takes None for every keyword-only parameter: a bool refuses it)
+        raise TypeError(f"kl_div(): argument 'log_target' must be bool, not {tp_name(log_target)}")
+
+
 @export("kl_div")
 def torch_kl_div(input, target, reduction=0, *, log_target=False):
+    _kl_div_parsed(input, target, reduction, log_target)
     return _kl_div(input, target, aten_reduction(reduction), log_target)
 
 

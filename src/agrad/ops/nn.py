@@ -59,8 +59,12 @@ def aten_reduction(reduction):
     """The torch-level losses' reduction: the enum only (a string fails in PyTorch's parser, whose
     message the public function's wrapper gives); at::Reduction's Mean (1) and Sum (2) reduce, any
     other number leaves the loss unreduced (ATen's apply_loss_reduction)."""
+    if isinstance(reduction, Tensor) and reduction.ndim == 0 and reduction.dtype._kind == 1:
+        reduction = reduction.item()  # (the parser's int takes a 0-d integral tensor)
     if not isinstance(reduction, numbers.Integral) or isinstance(reduction, bool):
         raise TypeError(f"reduction must be int, not {type(reduction).__name__}")
+    if not -2 ** 63 <= reduction < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
     return {1: "mean", 2: "sum"}.get(int(reduction), "none")
 
 
