@@ -34,4 +34,16 @@ def cases(graph: str) -> list[dict]:
               "[torch.dot(a[:n], b[:1].expand(n)).item() for n in (2, 3, 9, 17)]",
               "[(a[:n] @ b[:n]).item() for n in (7, 21, 39)]",
               "torch.inner(a[:23], b[2:25]).item()"]),
+        case("linspace-fma-exact-zero-sign",  # (gc38 repr:histogram) the second half's end - step * k, fused, is
+             # -0.0 at k = 0 for a -0.0 end (an exact zero's IEEE sign; was +0.0), so histogram's last edge too
+             ["x = torch.tensor([-0.0, -1.5], dtype=torch.float64, requires_grad=True)",
+              "h = torch.histogram(x.expand(2, 2), 1)",
+              "h3 = torch.histogram(x.float(), 3)",
+              "y = torch.tensor([[-0.0], [-2.0]])"],
+             ["h", "h3.bin_edges", "torch.histc(y, 4, min=-2.0, max=-0.0)",
+              "torch.linspace(-1.5, -0.0, 2, dtype=torch.float64)", "torch.linspace(3.0, -0.0, 5)",
+              "torch.linspace(-0.0, -0.0, 3)", "torch.linspace(0.0, -0.0, 4, dtype=torch.float64)",
+              "torch.linspace(-2.0, -0.0, 9, dtype=torch.float16)",
+              "torch.logspace(-1.0, -0.0, 3, dtype=torch.float64)",
+              "torch.arange(-1.5, 0.25, 0.5, dtype=torch.float64)"]),
     ]
