@@ -150,4 +150,13 @@ def cases(graph: str) -> list[dict]:
              ["run(lambda: x.addr_(m.t(), torch.tensor([-2.75, -0.25, 0.5], dtype=torch.float64)))",
               "run(lambda: w[0:2].addr_(torch.ones(2, 2), torch.ones(3)))",
               "run(lambda: e.addr_(torch.ones(2, 2), torch.ones(3)))", "run(lambda: e.addr_(torch.ones(2), torch.ones(3)))"]),
+        case("forward-ad-where-one-node",  # (forward AD of where) derivatives.yaml's where(condition, self_t, other_t):
+             # one WhereBackward0, a missing tangent a zero tensor (plain zeros in the values)
+             ["fwAD = torch.autograd.forward_ad", "x = torch.tensor([1.0, -2.0, 3.0], requires_grad=True)",
+              "t = torch.tensor([0.5, -0.0, 2.0], requires_grad=True)",
+              "def fw(f):\n    with fwAD.dual_level():\n        d = fwAD.make_dual(x, t)\n"
+              "        tg = fwAD.unpack_dual(f(d)).tangent\n"
+              "        return tg, tg.grad_fn.name(), [n is not None and n.name() for n, _ in tg.grad_fn.next_functions]"],
+             ["fw(lambda d: torch.where(x > 0, d, 0.0))", "fw(lambda d: torch.where(x > 0, 1.0, d))",
+              "fw(lambda d: torch.where(x > 0, d, d * 2))", "fw(lambda d: torch.where(x > 0, d, torch.tensor([[1.0], [2.0]])))"]),
     ]

@@ -209,6 +209,14 @@ def _(ctx, grad):
     return where(cond, grad, zero), where(cond, zero, grad)
 
 
+@_where.forward_derivative
+def _(ctx, st, ot):
+    # derivatives.yaml: where(condition, self_t, other_t), a missing tangent a zero tensor: one WhereBackward0
+    def zero(i):  # (the input's shape, as PyTorch's zero tensor)
+        return Tensor._make(np.zeros(ctx._shapes[i] or (), ctx.result._data.dtype))
+    return where(Tensor._make(ctx.condition), zero(0) if st is None else st, zero(1) if ot is None else ot)
+
+
 @export()
 def where(condition, input=None, other=None, *, out=None):
     if input is None and other is None:  # torch.where(condition): nonzero(as_tuple=True)
