@@ -102,4 +102,31 @@ CASES = [
           "r = torch.conv1d(torch.tensor([[-0.75], [-1.75]], dtype=torch.float64), "
           "torch.tensor([[[-1.5]], [[-2.0]], [[0.0]], [[-2.0]]], dtype=torch.float64), padding='same', groups=2)"],
          ["out", "r"]),
+    # torch.unflatten wraps the dim before its empty-sizes check, Tensor.unflatten checks the sizes first;
+    # linalg.pinv's rcond is no optional: rcond=None is the parser's TypeError (dt38b error-type:unflatten,
+    # raises-only-torch:pinv)
+    case("unflatten-sizes-and-pinv-rcond-none",
+         ["x = torch.tensor([[1.75], [-1.5]])"] +
+         _outcomes(["torch.unflatten(torch.tensor(2.25), 1, ())", "torch.unflatten(torch.tensor(2.25), 0, ())",
+                    "torch.tensor(2.25).unflatten(-2, ())", "torch.ones(2).unflatten(3, ())",
+                    "torch.unflatten(torch.ones(2), 3, ())", "torch.ones(2, 3).unflatten(1, (3, 1))",
+                    "torch.linalg.pinv(x, rcond=None)", "torch.linalg.pinv(x, None)",
+                    "torch.linalg.pinv(x, rcond=None, hermitian=True)", "torch.linalg.pinv(x, rcond=0.1)",
+                    "torch.linalg.pinv(x)", "torch.linalg.pinv(x, atol=None, rtol=None)"]),
+         ["out"]),
+    # a not-implemented derivative raises when no gradient reaches its node too (norm(0)'s backward gives
+    # none): PyTorch's generated code runs not_implemented formulas unconditionally (dt38b raises-only-torch:grad)
+    case("not-implemented-derivative-with-undefined-gradient",
+         ["x1 = torch.tensor(0.75, requires_grad=True)", "y = torch.tensor(0.5)",
+          "w = torch.tensor([1.0, 2.0], requires_grad=True)"] +
+         _outcomes(["torch.autograd.grad(torch.igamma(x1, x1).norm(0.0), [x1], create_graph=True)",
+                    "torch.autograd.grad(torch.igamma(x1, y).norm(0.0), [x1])",
+                    "torch.autograd.grad(torch.igamma(y, x1).norm(0.0), [x1])",
+                    "torch.autograd.grad(torch.igamma(x1, x1).norm(0.0), [x1], allow_unused=True, "
+                    "materialize_grads=True)",
+                    "torch.autograd.grad(torch.igammac(w, w).sign().sum(), [w])",
+                    "torch.autograd.grad(torch.special.zeta(x1 + 1, x1).norm(0.0), [x1])",
+                    "torch.autograd.grad(torch.special.zeta(torch.tensor(2.0), x1).norm(0.0), [x1])",
+                    "torch.autograd.grad((torch.igamma(w, w) * 1).norm(0.0), [w], create_graph=True)"]),
+         ["out"]),
 ]

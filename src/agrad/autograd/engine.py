@@ -318,7 +318,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                 if needed is None or node in needed:
                     saved = node._saved
                     if g is None:
-                        in_grads = (None,) * len(nexts)
+                        in_grads = node.apply((None,)) if getattr(node, "_runs_undefined", False) else (None,) * len(nexts)
                     else:  # OpNode.apply_raw, inlined (one Python frame less for every node of the pass)
                         if saved is not None and _DETACHES[0]:  # (a saved input detached in place? autograd._detached)
                             node._unpack_saved(False)

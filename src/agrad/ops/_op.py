@@ -106,6 +106,7 @@ class OpNode(Node):
     _raw = None  # the same formula on numpy arrays, for passes that record nothing (optional)
     _multi = False  # the formula takes the list of output gradients
     _undefined_grads = False  # ... with None for an output no gradient reached (else zeros)
+    _runs_undefined = False  # the formula runs for an undefined gradient too (a not-implemented derivative raises)
 
     @property
     def input_shape(self):
@@ -126,7 +127,7 @@ class OpNode(Node):
                 grads = [g if g is not None else _zeros(meta) for g, meta in zip(grads, self._out_meta)]
         else:
             grads = grads[0]
-            if grads is None:
+            if grads is None and not self._runs_undefined:
                 return (None,) * len(self.next_functions)
         state = _mode_state
         outer = state["formula"]
@@ -274,6 +275,9 @@ class Op(Shortcuts):
     """
 
     jvp_name = None  # the aten name PyTorch's "not implemented" error gives, for jvp="unsupported"
+    # True: the backward formula runs when no gradient reached the node (None), as PyTorch's generated
+    # code runs a not_implemented formula (the others are ``any_grad_defined ? ... : Tensor()``)
+    runs_undefined = False
     jvp_additive = 0  # for jvp="affine": the input that is added (addmm's self, conv's bias)
     jvp_order = None  # for jvp="element_wise": the order of the formula's terms by input (mul's: other's first)
 
@@ -351,7 +355,7 @@ class Op(Shortcuts):
         # descriptor that fills the instance's dict is not)
         node = self._node = type(self.name.rsplit("::", 1)[-1], (OpNode,), {
             "_name": self.name, "_multi": self._multi, "_undefined_grads": self._undefined_grads,
-            "_op": self, "_formula": self._formula,
+            "_op": self, "_formula": self._formula, "_runs_undefined": self.runs_undefined,
             "_raw": self._raw, "__module__": "agrad.autograd.nodes", **self._defaults,
             "_grad_first": self._one_iterated and not self.own_grad_layout,
             **{"_saved_" + n: graph.saved_property(n) for n in self.saves + tuple(p for _, p in self.keeps if p)}})

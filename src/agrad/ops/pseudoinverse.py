@@ -85,10 +85,24 @@ def _tol_value(t):
     return t._data if isinstance(t, Tensor) else t
 
 
+class _NoRcond:
+    """rcond not given (an explicit None is no overload's: the parser's TypeError); shown as None."""
+
+    def __repr__(self):
+        return "None"
+
+
+_NO_RCOND = _NoRcond()
+
+
 @with_out("linalg_pinv", None)
-def _linalg_pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
+def _linalg_pinv(input, rcond=_NO_RCOND, hermitian=False, *, atol=None, rtol=None, out=None):
     """PyTorch's four overloads: (input, *, atol, rtol, hermitian), Tensor or float tolerances, and
-    (input, rcond, hermitian): rcond takes no atol or rtol beside it."""
+    (input, rcond, hermitian): rcond takes no atol or rtol beside it, and is no optional (None)."""
+    if rcond is None:
+        raise TypeError("linalg_pinv(): rcond None")  # (the parser's text replaces it)
+    if rcond is _NO_RCOND:
+        rcond = None
     if rcond is not None and (atol is not None or rtol is not None):
         raise TypeError("linalg_pinv(): rcond with atol or rtol")  # (the parser's text replaces it)
     A = input

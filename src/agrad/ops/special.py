@@ -399,6 +399,9 @@ def _(ctx, grad):
     return g if float(ctx.other) > -1.0 else g.masked_fill(ctx.self == 0.0, 0.0)
 
 
+_zeta0.runs_undefined = True  # (self's not_implemented raises with no gradient too)
+
+
 def _zeta_self_grad():
     raise NotImplementedError("the derivative for 'zeta' is not implemented.")
 
@@ -407,6 +410,8 @@ def _zeta_self_grad():
 def _(ctx, grad):
     if ctx.needs(0):
         _zeta_self_grad()
+    if grad is None:
+        return None, None
     x = ctx.self
     return None, grad * -x * zeta(x + 1.0, ctx.other)
 
@@ -485,7 +490,7 @@ def _igamma_other(ctx):
 def _igamma(ctx, grad):
     if should_compute_output(ctx, 0):  # (autograd.grad of other alone: not asked, as PyTorch's output_mask)
         raise NotImplementedError("the derivative for 'igamma: input' is not implemented.")
-    return None, grad * _igamma_other(ctx)
+    return None, None if grad is None else grad * _igamma_other(ctx)
 
 
 @binary(_igamma_kernel(G.igammac, "igammac"), "igammac", saves=("self", "other"),
@@ -493,11 +498,12 @@ def _igamma(ctx, grad):
 def _igammac(ctx, grad):
     if should_compute_output(ctx, 0):  # (autograd.grad of other alone: not asked, as PyTorch's output_mask)
         raise NotImplementedError("the derivative for 'igammac: input' is not implemented.")
-    return None, -grad * _igamma_other(ctx)
+    return None, None if grad is None else -grad * _igamma_other(ctx)
 
 
 _igamma.jvp_name = "igamma"  # (derivatives.yaml has no forward formula: PyTorch's "not implemented yet")
 _igammac.jvp_name = "igammac"
+_igamma.runs_undefined = _igammac.runs_undefined = True  # (self's not_implemented raises with no gradient too)
 
 
 def _igamma_call(op, fname, input, other, out):

@@ -725,12 +725,20 @@ def _same_data(a, b) -> bool:
 
 # unflatten -------------------------------------------------------------------------------
 
-@export(method=True)
+@method("unflatten")
+def _unflatten_method(input, dim, sizes):
+    """Tensor.unflatten (torch/_tensor.py): its empty-sizes check before ATen wraps the dim."""
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    return unflatten(input, dim, sizes)
+
+
+@export()
 def unflatten(input, dim, sizes):
     sizes = [int(s) for s in sizes]
-    if not sizes:  # (checked before the dim is wrapped)
-        raise RuntimeError("unflatten: sizes must be non-empty")
     d = _wrap_dim(dim, input.ndim)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
     if input.ndim == 0:  # (PyTorch's C++ frames follow its text: difftest and the goldens cut them)
         raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but tensor has no dimensions")
     size = input._data.shape[d]
