@@ -465,6 +465,10 @@ FAMILIES = {
     },
     'sum_to': {},  # (loaded by import agrad)
     'unary': {},  # (loaded by import agrad)
+    'unflatten': {
+        'FUNCTIONS': 'unflatten',
+        'METHODS': 'unflatten',
+    },
     'unfold': {
         'METHODS': 'unfold',
         'OPS': 'UnfoldBackward0 UnfoldBackwardBackward0',
