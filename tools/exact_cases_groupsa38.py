@@ -129,4 +129,21 @@ CASES = [
     ], [
         "err", "r", "r._version",
     ]),
+    # a freed saved input lets go of its history (PyTorch's reset_data): sinc_'s saved clone of a view no
+    # longer keeps the view's node of the time alive, so tan_'s stale saved result names its own node
+    # ("output 0 of Tan", was AsStrided; run 38120000); kept alive by the caller, it is AsStrided
+    case("stale-saved-result-of-inplace-on-view-names-its-op", [
+        "x = torch.tensor([[0.75, 2.0], [1.75, -1.75]], requires_grad=True)",
+        "r = x * 1",
+        "v = r[0].tan_()",
+        "v.sinc_()",
+        "try:\n    r.sum().backward()\nexcept RuntimeError as e:\n    err = str(e)[:150]",
+        "y = x * 1",
+        "w = y[0].tan_()",
+        "keep = w.grad_fn",
+        "w.sin_()",
+        "try:\n    y.sum().backward()\nexcept RuntimeError as e:\n    err2 = str(e)[:150]",
+    ], [
+        "err", "err2",
+    ]),
 ]

@@ -347,6 +347,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                                     data = t._data
                                     s._meta = (data.shape, data.dtype)
                                 s.tensor = None
+                                s._history = None  # (and the input's history: its nodes may die now)
                                 s.freed = True
                             elif ts is SavedNumber:
                                 s.tensor = None

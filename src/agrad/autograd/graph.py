@@ -204,7 +204,7 @@ class SavedTensor:
         if t is not None and self._meta is None:
             data = t._data
             self._meta = (data.shape, data.dtype)
-        self.tensor = None
+        self.tensor = self._history = None  # (PyTorch's reset_data: the saved input and its history go)
         if self.packed is not _NOT_PACKED:
             self.packed = None
         self.freed = True
