@@ -46,4 +46,15 @@ def cases(graph: str) -> list[dict]:
               "torch.linspace(-2.0, -0.0, 9, dtype=torch.float16)",
               "torch.logspace(-1.0, -0.0, 3, dtype=torch.float64)",
               "torch.arange(-1.5, 0.25, 0.5, dtype=torch.float64)"]),
+        case("sdot-float32-alignment",  # MKL's sdot by the vectors' 16-byte offsets: y's first products before its
+             # boundary summed first; x on the same offset: lanes after; on another: one vector, lane 0 sequential
+             ["g = torch.Generator().manual_seed(383)",
+              "u, v = torch.randn(2, 37, generator=g).unbind(0)",
+              "a = torch.randn(90, generator=g)",
+              "m = torch.randn(5, 7, generator=g)"],
+             ["[torch.vdot(u[:n], v[:n]).item() for n in (2, 5, 8, 13, 32, 37)]",
+              "[[torch.dot(a[i:i + n], a[40 + j:40 + j + n]).item() for i in range(4) for j in range(4)]"
+              " for n in (3, 6, 11, 29, 45)]",
+              "[(m[i] @ m[j]).item() for i in range(5) for j in range(5)]",
+              "torch.inner(a[1:50], a[41:90]).item()"]),
     ]

@@ -227,6 +227,29 @@ def dot_lanes(x, y):
     return (total[0] + total[2]) + (total[1] + total[3])
 
 
+def sdot_aligned(x, y):
+    """MKL's sdot of contiguous float32 vectors by their 16-byte alignment (numpy's buffers and PyTorch's
+    storages both aligned: the same offsets), n below 8192: the h = -(y's offset) mod 4 products before y's
+    boundary summed in order; x on the same offset: that sum added to the next product, the rest as
+    dot_lanes; x on another: one vector of the next 4 products, the sum and then every later product added
+    in order to its lane 0, the lanes added as (l0 + l2) + (l1 + l3) (fewer than 4 left: all in order)."""
+    k = x.shape[0]
+    h = (-(y.ctypes.data // 4)) % 4
+    if not h and not (x.ctypes.data // 4) % 4:
+        return dot_lanes(x, y)
+    p = x * y
+    if (x.ctypes.data - y.ctypes.data) % 16 == 0:
+        if h >= k:
+            return np.cumsum(p, dtype=np.float32)[-1]
+        q = p[h:].copy()
+        q[0] = np.cumsum(p[:h + 1], dtype=np.float32)[-1]
+        return dot_lanes(q, np.ones_like(q))
+    if k - h < 4:
+        return np.cumsum(p, dtype=np.float32)[-1]
+    l0 = np.cumsum(np.concatenate([p[:h + 1], p[h + 4:]]), dtype=np.float32)[-1]
+    return (l0 + p[h + 2]) + (p[h + 1] + p[h + 3])
+
+
 #: from this many doubles on MKL's ddot splits the sum between its threads (an order not found): numpy's
 DDOT_MAX = 4095
 

@@ -12,7 +12,7 @@ from .._limits import check_numel, check_shape
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
 from ._gemm_order import (DDOT_MAX, baddbmm_f32, baddbmm_one_term, bmm_product, ddot_lanes, dot_lanes,
-                          gemv_one_column, mkl_addmv, mkl_gemv, mkl_product)
+                          gemv_one_column, mkl_addmv, mkl_gemv, mkl_product, sdot_aligned)
 from .views import _unsafe_view, squeeze_inplace_dim
 
 
@@ -180,10 +180,11 @@ def mv(input, vec, *, out=None):
 
 def _dot_fwd(ctx, a, b):
     """A float32 dot is MKL's sdot in its order of additions: contiguous vectors in lanes (_gemm_order.py's
-    dot_lanes), a strided one a plain sequential sum; a float64 one MKL's ddot's (ddot_lanes)."""
+    dot_lanes, by alignment sdot_aligned), a strided one a plain sequential sum; a float64 one MKL's ddot's
+    (ddot_lanes)."""
     if a.dtype == np.float32 == b.dtype and type(a) is np.ndarray and type(b) is np.ndarray and a.shape[0] > 1:
         if a.flags.c_contiguous and b.flags.c_contiguous:
-            return _plus_zero(np.asarray(dot_lanes(a, b), np.float32))
+            return _plus_zero(np.asarray(sdot_aligned(a, b) if a.shape[0] < 8192 else dot_lanes(a, b), np.float32))
         return _plus_zero(np.cumsum(a * b, dtype=np.float32)[-1])
     if a.dtype == np.float64 == b.dtype and type(a) is np.ndarray and type(b) is np.ndarray \
             and 1 < a.shape[0] <= DDOT_MAX:
