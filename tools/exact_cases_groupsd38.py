@@ -58,4 +58,26 @@ def cases(graph: str) -> list[dict]:
               "F.nll_loss(x.log_softmax(1), c, ignore_index=torch.tensor(2, dtype=torch.int16))",
               "F.cross_entropy(x, y, label_smoothing=torch.tensor(1, dtype=torch.uint8))",
               "r1", "x.grad"]),
+        case("loss-float-parameters-parsed",  # (own probe) F's Python-level losses: a call that does not bind fails
+             # there first; cosine/hinge_embedding_loss and poisson_nll_loss check the reduction's name before the
+             # parser's tensor checks; the parser's float margin/eps/delta/beta (a 0-d tensor without grad too, no
+             # None, str, 1-element tensor) at the torch level too; huber_loss's reduction before its delta check;
+             # smooth_l1_loss tests beta == 0 before the reduction
+             ["x = torch.tensor([[0.1, 0.2, 0.3], [0.5, 0.9, 0.2]], requires_grad=True)",
+              "y = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])", "t1 = torch.tensor([1.0, -1.0])",
+              "ty = torch.tensor([[1.0, -1.0, 1.0], [-1.0, 1.0, 1.0]])",
+              "r1 = torch.hinge_embedding_loss(x, ty, torch.tensor(0.5), 1) + F.cosine_embedding_loss(x, y, t1,"
+              " torch.tensor(2))", "r1.backward()"],
+             ["F.huber_loss(1, y, size_average=False)", "F.gaussian_nll_loss(1, y, y, reduce=False)",
+              "F.cosine_embedding_loss(1, y, t1, reduction='foo')", "F.hinge_embedding_loss(x, 1.5, reduction='foo')",
+              "F.poisson_nll_loss(None, y, reduction='foo')", "F.cosine_embedding_loss(x, y, t1, None)",
+              "torch.cosine_embedding_loss(x, y, t1, None, 1)", "torch.hinge_embedding_loss(x, ty, torch.tensor([0.5]), 1)",
+              "torch.poisson_nll_loss(x, y, True, False, 'a', 1)", "F.margin_ranking_loss(x, y, ty, None)",
+              "torch.margin_ranking_loss(x, y, ty, torch.tensor(0.5, requires_grad=True), 1)",
+              "F.hinge_embedding_loss(x, ty, 2 ** 70)", "F.hinge_embedding_loss(x.int(), ty, 2 ** 70)",
+              "F.huber_loss(x, y, delta=None)", "F.huber_loss(x, y, delta=torch.tensor([0.5]))",
+              "F.huber_loss(x, y, 'foo', -1.0)", "F.huber_loss(x.int(), y, 'foo')", "F.huber_loss(x, y, 'sum', torch.tensor(2))",
+              "F.smooth_l1_loss(x, y, reduction='foo', beta=torch.tensor([0.0, 1.0]))",
+              "F.smooth_l1_loss(x, y, beta='a')", "F.smooth_l1_loss(x, y, beta=torch.tensor(0.5))",
+              "F.poisson_nll_loss(x, y, eps=torch.tensor(0.5), log_input=False)", "r1", "x.grad"]),
     ]

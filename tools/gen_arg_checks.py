@@ -49,6 +49,7 @@ OWN_ORDER = {"F.embedding", "F.kl_div",
              "F.binary_cross_entropy",  # (target.size() != input.size() before weight.size())
              "F.binary_cross_entropy_with_logits",  # (its size check, then the parser's of weight and pos_weight)
              "F.cross_entropy", "F.nll_loss",  # (the reduction's ValueError, then the parser's of every argument)
+             "F.cosine_embedding_loss", "F.hinge_embedding_loss", "F.poisson_nll_loss",  # (the same)
              "method.resize_as"}  # (its deprecation warning comes before the argument's AttributeError)
 ELEMENT = re.compile(r"^(expected Tensor as element )1( in argument \d+, but got )float$")
 SKIP = diffgen.SKIP | {"tensor", "as_tensor", "from_numpy", "broadcast_shapes", "pow", "where", "xlogy",

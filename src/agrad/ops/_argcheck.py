@@ -62,6 +62,41 @@ def _legacy_warning(fn, args, kwargs) -> None:
         legacy_reduction(size_average, reduce)
 
 
+def _binding_first(fn, key, args, kwargs) -> None:
+    """A call of a Python-level nn.functional (one without a parser signature) that does not bind
+    fails there, before the body's first read of an argument: Python's own TypeError
+    (``huber_loss() got an unexpected keyword argument 'size_average'``)."""
+    if key is None or not key.startswith("F."):
+        return
+    import inspect
+
+    from ._pyargs import _signatures
+    if _signatures(key) is not None:
+        return
+    try:
+        signature = inspect.signature(fn)
+        signature.bind(*args, **kwargs)
+    except TypeError:
+        try:
+            fn(*args, **kwargs)  # (raises the binding's error before the body runs)
+        except TypeError as e:
+            name = fn.__name__
+            if name in _DISPATCHED:  # boolean_dispatch's choice by return_indices: _max_pool2d or ..._with_indices
+                at = list(signature.parameters).index("return_indices")
+                chosen = kwargs["return_indices"] if "return_indices" in kwargs else (
+                    args[at] if len(args) > at else False)
+                e.args = (f"{name + '_with_indices' if chosen else '_' + name}{e.args[0][len(name):]}",)
+            raise
+    except ValueError:
+        return
+
+
+#: nn.functionals that PyTorch defines by boolean_dispatch (torch/_jit_internal.py): a call runs
+#: ``_name`` or ``name_with_indices``, whose names its binding errors give
+_DISPATCHED = frozenset(f"{kind}max_pool{n}d" for kind in ("", "adaptive_", "fractional_") for n in (1, 2, 3)) \
+    - {"fractional_max_pool1d"}
+
+
 def _renamed(key, kwargs):
     """The call's keywords with numpy's names (axis=, keepdims=, x=, ...) renamed to the parameters'
     own, where ``key`` is a built-in function that takes them (python_arg_parser.cpp); else None.
@@ -120,6 +155,7 @@ def checked(fn, checks, key=None):
         def one(*args, **kwargs):
             value = args[index] if len(args) > index else kwargs.get(name, _MISSING)
             if value is not _MISSING and not isinstance(value, Tensor):
+                _binding_first(fn, key, args, kwargs)
                 if key in LEGACY_FIRST:
                     _legacy_warning(fn, args, kwargs)
                 _raise_parser_error(key, args, kwargs)  # PyTorch's own parse, where it has one
@@ -145,6 +181,7 @@ def checked(fn, checks, key=None):
             for check in checks:
                 check_argument(check, args, kwargs)
         except (TypeError, AttributeError):
+            _binding_first(fn, key, args, kwargs)
             if key in LEGACY_FIRST:
                 _legacy_warning(fn, args, kwargs)
             _raise_parser_error(key, args, kwargs)  # PyTorch's own parse, where it has one
@@ -168,7 +205,7 @@ BATCHABLE = frozenset("""
     add sub mul div pow remainder floor_divide float_power xlogy bitwise_and bitwise_or bitwise_xor where
     full_like reshape permute movedim select flip conv1d conv2d conv3d max_pool1d max_pool2d max_pool3d
     max_pool1d_with_indices max_pool2d_with_indices avg_pool1d avg_pool2d avg_pool3d adaptive_avg_pool1d
-    adaptive_avg_pool2d adaptive_avg_pool3d embedding
+    adaptive_avg_pool2d adaptive_avg_pool3d embedding nll_loss cross_entropy
 """.split())
 
 

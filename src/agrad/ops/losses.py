@@ -26,7 +26,8 @@ from ._op import Op, export
 from .activations import _logsigmoid_np, logsigmoid
 from .binary import xlogy
 from .nn import (add_scalar, apply_reduction, aten_reduction, broadcast_pair, check_not_differentiable, const,
-                 div_scalar, in_loss_storage, mul_scalar, reduce_array, reduction_arg, size_warning, sub_scalar)
+                 div_scalar, in_loss_storage, mul_scalar, parse_signature, parse_torch_loss, reduce_array, reduction_arg, size_warning,
+                 sub_scalar)
 from .pointwise import _mismatch_message
 from .selection import clamp_min, masked_fill, where
 
@@ -34,6 +35,7 @@ _EPSILON = 1e-12
 #: Loss.cpp's ``constexpr float EPSILON = 1e-12`` (cosine_embedding_loss adds it as a Scalar: the float's
 #: value, 9.99999996e-13, not 1e-12)
 _FLOAT_EPSILON = float(np.float32(1e-12))
+_ENUM = {"none": 0, "mean": 1, "sum": 2}  # (at::Reduction's numbers)
 
 
 def _mean_scale(ctx, grad, n):
@@ -228,9 +230,14 @@ def _(ctx, grad):
 @export(functional=True, torch=False)
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
     input, target, reduction = _pointwise_pair(input, target, reduction, size_average, reduce)
+    l1 = bool(beta == 0.0)  # (F's test of beta, before its get_enum of the reduction)
     reduction = reduction_arg(reduction)
-    if beta == 0.0:
+    if l1:
         return _l1(input, target, reduction)
+    if type(beta) is not float and type(beta) is not int:  # torch._C._nn.smooth_l1_loss's parser
+        parse_signature("smooth_l1_loss", "(Tensor input, Tensor target, int reduction = 1, float beta = 1.0)",
+                        (input, target, _ENUM[reduction], beta))
+        beta = float(beta)
     if not beta >= 0:  # (NaN too)
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     ts, arrs = _common(input, target, "smooth_l1_cpu")
@@ -293,6 +300,11 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     input, target = broadcast_pair(input, target)
     if weight is not None:  # F.huber_loss checks the weight against the input before the C++ op runs
         _check_weight(weight, shape)
+    enum = "none" if weight is not None else reduction_arg(reduction)  # (F's get_enum, then the op's parser)
+    if type(delta) is not float and type(delta) is not int:
+        parse_signature("huber_loss", "(Tensor input, Tensor target, int reduction = 1, float delta = 1.0)",
+                        (input, target, _ENUM[enum], delta))
+        delta = float(delta)
     if not delta > 0:  # (NaN too)
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     common = dtypes.result_type(input, target)  # the loss is written into a tensor of the input's dtype
@@ -303,7 +315,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     if common is not input.dtype:
         arrs = tuple(a.astype(input._data.dtype) for a in arrs)
     if weight is None:
-        return _huber.apply(ts, arrs, {"reduction": reduction_arg(reduction), "delta": delta})
+        return _huber.apply(ts, arrs, {"reduction": enum, "delta": delta})
     loss = _huber.apply(ts, arrs, {"reduction": "none", "delta": delta}) * weight
     if reduction == "none":
         return loss
@@ -637,12 +649,15 @@ def _cosine_embedding(input1, input2, target, margin, reduction):
 
 @export(functional=True, torch=False)
 def cosine_embedding_loss(input1, input2, target, margin=0.0, size_average=None, reduce=None, reduction="mean"):
-    return _cosine_embedding(input1, input2, target, margin, reduction_arg(reduction, size_average, reduce))
+    reduction = reduction_arg(reduction, size_average, reduce)
+    parse_torch_loss("torch.cosine_embedding_loss", (input1, input2, target, margin, _ENUM[reduction]), 3)
+    return _cosine_embedding(input1, input2, target, float(margin), reduction)
 
 
 @export("cosine_embedding_loss")
 def torch_cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=0):
-    return _cosine_embedding(input1, input2, target, margin, aten_reduction(reduction))
+    parse_torch_loss("torch.cosine_embedding_loss", (input1, input2, target, margin, reduction), 3)
+    return _cosine_embedding(input1, input2, target, float(margin), aten_reduction(reduction))
 
 
 def _hinge_embedding(input, target, margin, reduction):
@@ -657,12 +672,15 @@ def _hinge_embedding(input, target, margin, reduction):
 
 @export(functional=True, torch=False)
 def hinge_embedding_loss(input, target, margin=1.0, size_average=None, reduce=None, reduction="mean"):
-    return _hinge_embedding(input, target, margin, reduction_arg(reduction, size_average, reduce))
+    reduction = reduction_arg(reduction, size_average, reduce)
+    parse_torch_loss("torch.hinge_embedding_loss", (input, target, margin, _ENUM[reduction]), 2)
+    return _hinge_embedding(input, target, float(margin), reduction)
 
 
 @export("hinge_embedding_loss")
 def torch_hinge_embedding_loss(input, target, margin=1.0, reduction=0):
-    return _hinge_embedding(input, target, margin, aten_reduction(reduction))
+    parse_torch_loss("torch.hinge_embedding_loss", (input, target, margin, reduction), 2)
+    return _hinge_embedding(input, target, float(margin), aten_reduction(reduction))
 
 
 def _margin_ranking(input1, input2, target, margin, reduction):
@@ -681,11 +699,13 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, size_average=None, r
         raise RuntimeError(  # a target that is no tensor fails on .dim() or, in this message, .size())
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: input1: "
             f"{input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    parse_torch_loss("torch.margin_ranking_loss", (input1, input2, target, margin, _ENUM[reduction]), 3)
     return _margin_ranking(input1, input2, target, margin, reduction)
 
 
 @export("margin_ranking_loss")
 def torch_margin_ranking_loss(input1, input2, target, margin=0.0, reduction=0):
+    parse_torch_loss("torch.margin_ranking_loss", (input1, input2, target, margin, reduction), 3)
     return _margin_ranking(input1, input2, target, margin, aten_reduction(reduction))
 
 
@@ -716,16 +736,17 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
         reduction = reduction_arg(reduction, size_average, reduce)
     if reduction != "none" and reduction != "mean" and reduction != "sum":  # (torch/nn/functional.py's
         raise ValueError(reduction + " is not a valid value for reduction")  # concatenation: a number's TypeError)
-    if type(log_input) is not bool or type(full) is not bool or type(eps) is not float:  # torch.poisson_nll_loss's
+    if type(log_input) is not bool or type(full) is not bool or type(eps) is not float \
+            or not isinstance(input, Tensor) or not isinstance(target, Tensor):  # torch.poisson_nll_loss's
         from ._argcheck import _raise_parser_error  # parser (a number for a bool, say)
-        _raise_parser_error("torch.poisson_nll_loss", (input, target, log_input, full, eps,
-                                                        ("none", "mean", "sum").index(reduction)), {})
-    return _poisson_nll(input, target, log_input, full, eps, reduction)
+        _raise_parser_error("torch.poisson_nll_loss", (input, target, log_input, full, eps, _ENUM[reduction]), {})
+    return _poisson_nll(input, target, log_input, full, float(eps), reduction)
 
 
 @export("poisson_nll_loss")
 def torch_poisson_nll_loss(input, target, log_input, full, eps, reduction):
-    return _poisson_nll(input, target, log_input, full, eps, aten_reduction(reduction))
+    parse_torch_loss("torch.poisson_nll_loss", (input, target, log_input, full, eps, reduction), 2)
+    return _poisson_nll(input, target, log_input, full, float(eps), aten_reduction(reduction))
 
 
 @export(functional=True, torch=False)

@@ -68,6 +68,25 @@ def aten_reduction(reduction):
     return {1: "mean", 2: "sum"}.get(int(reduction), "none")
 
 
+def parse_torch_loss(key, args, tensors):
+    """F's call of the torch-level loss ``key`` (its reduction's enum last), after F's own check of the
+    reduction: the parser's checks in the order of ``args``, where one of the first ``tensors`` is no
+    Tensor or a later one no plain number."""
+    if not all(isinstance(a, Tensor) for a in args[:tensors]) \
+            or not all(type(a) in (int, float) for a in args[tensors:]):
+        from ._argcheck import _raise_parser_error
+        _raise_parser_error(key, args, {})
+
+
+def parse_signature(name, text, args):
+    """PyTorch's parser's TypeError for calling ``name`` (printed signature ``text``: a torch._C._nn
+    function that F calls, with no public name to generate it from) with ``args``."""
+    from ._pyargs import signature_error
+    message = signature_error(name, text, args, {})
+    if message is not None:
+        raise TypeError(message)
+
+
 def legacy_reduction(size_average, reduce):
     """PyTorch's ``_Reduction.legacy_get_string``, with its deprecation warning."""
     size_average = True if size_average is None else size_average
