@@ -146,4 +146,18 @@ CASES = [
     ], [
         "err", "err2",
     ]),
+    # setitem with basic indexing on a view a custom Function made writes into the slice, a view of it:
+    # the refusal names the slice's op (Select, Slice, Unsqueeze), not the Function's (run 38130000)
+    case("setitem-custom-view-names-the-slice", [
+        "import warnings",
+        "warnings.simplefilter('ignore')",
+        "x = torch.tensor([[1.75, 2.0], [-2.5, 1.0]], requires_grad=True)",
+        "r = (x * 1).resize_as(torch.zeros(2, 2))",
+        "errs = []",
+        "for code in ('r[..., 0] = -2.0', 'r[0:1] = -2.0', 'r[None] = -2.0', 'r[...] = -2.0', "
+        "'r[torch.tensor([0])] = -2.0'):\n    try:\n        exec(code)\n    except RuntimeError as e:\n"
+        "        errs.append(str(e)[:40])",
+    ], [
+        "errs",
+    ]),
 ]

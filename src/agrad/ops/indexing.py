@@ -646,7 +646,7 @@ def _assign(self, index, value, strip):
         _expand_to_slice(self, index, value)  # copy_to expands the value before copy_'s in-place checks
     if view and self._requires_grad and self._grad_fn is None and graph._state["enabled"]:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    if not advanced and self._base is not None and self._view_meta == "multi" and graph.is_recording(
+    if not advanced and self._base is not None and self._view_meta in ("multi", "custom") and graph.is_recording(
             (self, value if isinstance(value, Tensor) else None)):
         getitem(self, index)._check_view_meta()  # PyTorch writes into the slice, a view of the view
     self._check_inplace(graph.is_recording((self, value if isinstance(value, Tensor) else None)),
