@@ -159,4 +159,23 @@ def cases(graph: str) -> list[dict]:
               "        return tg, tg.grad_fn.name(), [n is not None and n.name() for n, _ in tg.grad_fn.next_functions]"],
              ["fw(lambda d: torch.where(x > 0, d, 0.0))", "fw(lambda d: torch.where(x > 0, 1.0, d))",
               "fw(lambda d: torch.where(x > 0, d, d * 2))", "fw(lambda d: torch.where(x > 0, d, torch.tensor([[1.0], [2.0]])))"]),
+        case("forward-ad-div-maximum-atan2-formulas-with-zero-tangents",  # (forward AD values and graphs) PyTorch's
+             # formulas: div (self_t - other_t * result) / other_p, maximum/minimum other_t + where(self_p == other_p,
+             # 0.5, self_p > other_p) * (self_t - other_t), atan2 (-self_p * other_t + other_p * self_t) /
+             # (self_p^2 + other_p^2); a missing tangent a zero tensor (no NaN from 0 * inf, signs of zeros kept)
+             ["fwAD = torch.autograd.forward_ad",
+              "a = torch.tensor([1.0, 2.0, -0.0, 0.0, float('inf'), 3.0, float('nan'), -1.5], dtype=torch.float64)",
+              "b = torch.tensor([1.0, -2.0, 0.0, -0.0, 2.0, float('inf'), 1.0, 2.5], dtype=torch.float64)",
+              "ta = torch.tensor([0.5, -0.0, 2.0, -1.0, 0.25, 1.0, 3.0, -0.0], dtype=torch.float64)",
+              "tb = torch.tensor([-0.0, 1.5, 0.0, 2.0, -3.0, 0.5, 1.0, 0.0], dtype=torch.float64)",
+              "def fw(f, which):\n    with fwAD.dual_level():\n        x = fwAD.make_dual(a, ta) if 'a' in which else a\n"
+              "        y = fwAD.make_dual(b, tb) if 'b' in which else b\n        t = fwAD.unpack_dual(f(x, y)).tangent\n"
+              "        return [v.hex() if v == v else 'nan' for v in t.tolist()]",
+              "def tree(f):\n    if f is None:\n        return 'None'\n"
+              "    return f.name() + '(' + ', '.join(tree(n) for n, _ in f.next_functions) + ')'",
+              "x = torch.tensor([1.0, 2.0], requires_grad=True)", "y = torch.tensor([3.0, 0.5], requires_grad=True)",
+              "def g(f):\n    with fwAD.dual_level():\n"
+              "        return tree(fwAD.unpack_dual(f(fwAD.make_dual(x, torch.tensor([0.5, 0.25])), y)).tangent.grad_fn)"],
+             ["[fw(f, w) for f in (torch.maximum, torch.minimum, torch.atan2, torch.div) for w in ('a', 'b', 'ab')]",
+              "[g(f) for f in (torch.maximum, torch.minimum, torch.atan2, torch.div, lambda p, q: q / p)]"]),
     ]

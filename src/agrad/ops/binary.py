@@ -51,6 +51,15 @@ def _atan2(ctx, grad):
     return grad * y * recip, grad * -x * recip
 
 
+@_atan2.forward_derivative
+def _(ctx, st, ot):
+    # derivatives.yaml: (-self_p * other_t + other_p * self_t) / (self_p.pow(2) + other_p.pow(2))
+    from ..autograd import _zero_terms as z
+    x, y = ctx.self, ctx.other
+    num = z.add(z.mul(-x, z.tangent(ot)), z.mul(y, z.tangent(st)))
+    return z.done(num, ctx.result) / (x.pow(2) + y.pow(2))
+
+
 @export("atan2", "arctan2", method=True)
 def atan2(input, other, *, out=None):
     _require_tensor("atan2", other)

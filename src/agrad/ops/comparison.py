@@ -410,6 +410,21 @@ def _minimum(ctx, grad):
     return _tie_split(ctx, grad, lambda a, b: a > b, lambda a, b: a < b)
 
 
+def _extremum_jvp(pick):
+    def jvp(ctx, st, ot):
+        # derivatives.yaml: other_t + where(self_p == other_p, 0.5, pick(self_p, other_p)) * (self_t - other_t)
+        from ..autograd import _zero_terms as z
+        a, b, res = ctx.self, ctx.other, ctx.result
+        w = where(a == b, Tensor._make(np.array(0.5, res._data.dtype)), pick(a, b).to(res.dtype))
+        st, ot = z.tangent(st), z.tangent(ot)
+        return z.done(z.add(ot, z.mul(w, z.sub(st, ot))), res)
+    return jvp
+
+
+_maximum.forward_derivative(_extremum_jvp(lambda a, b: a > b))
+_minimum.forward_derivative(_extremum_jvp(lambda a, b: a < b))
+
+
 @export(method=True)
 def maximum(input, other, *, out=None):
     """Elementwise maximum (NaN propagates); ties share the gradient."""
