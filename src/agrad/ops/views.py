@@ -8,7 +8,6 @@ result remembers its base so in-place changes through a view are caught.
 
 from __future__ import annotations
 
-import math
 import numbers
 
 import numpy as np
