@@ -59,6 +59,7 @@ import diffgen  # noqa: E402
 import difftest_blas  # noqa: E402
 import difftest_gelu  # noqa: E402
 import difftest_lapack  # noqa: E402
+import difftest_uninit  # noqa: E402
 import difftest_vmlsqrt  # noqa: E402
 from difftest_compare import (  # noqa: E402,F401  (the tests reach them through difftest)
     STRICT, TORCH_WARNED, WARN_ONCE_PREFIXES, compare_data, compare_desc, compare_statement, op_of)
@@ -208,6 +209,9 @@ def diff_program(lines: list[str]):
             if not name and (aspect in ("value", "numeric") or storage) and difftest_lapack.explained(
                     lines, i, got, w, g, op_of, CONDITIONED_OPS, compare_desc, _agree_once):
                 name = "lapack-downstream"
+            if not name and aspect in ("value", "numeric", "repr") and difftest_lapack.explained(
+                    lines, i, got, w, g, op_of, difftest_uninit.RESIZE_OPS, compare_desc, _agree_once):
+                name = "resize-uninitialised"  # (a later read of the grown tensor's uninitialised elements)
             if not name and aspect in ("value", "numeric") and difftest_lapack.explained(
                     lines, i, got, w, g, op_of, difftest_lapack.VML_OPS, compare_desc, _agree_once, True):
                 name = "vml-downstream"

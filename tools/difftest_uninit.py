@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import re
 
+#: the statements whose grown tensors hold uninitialised elements in PyTorch: a later statement that
+#: differs only by reading them is covered when PyTorch's replay with agrad's values of those tensors
+#: (zeros there) gives agrad's result (difftest_lapack.explained)
+RESIZE_OPS = {"resize", "resize_as"}  # (difftest_lapack._base: in-place names without the underscore)
+
 #: ``r = <tensor expression>.new(<int>, <int>, ...)``: the sizes form of the legacy constructor
 _NEW_SIZES = re.compile(r"^\s*(\w+)\s*=\s*\S.*\.new\(\s*-?\d+(?:\s*,\s*-?\d+)*\s*,?\s*\)\s*$")
 
