@@ -160,4 +160,16 @@ CASES = [
     ], [
         "errs",
     ]),
+    # trapezoid with a constant spacing: ATen's (y.sum(dim) - (ends) * 0.5) * dx takes its right operand
+    # first (GCC), so a backward runs the sum's node first and sums its gradient into y first: the
+    # create_graph gradient's graph (run 38130000 grad_fn:grad)
+    case("trapezoid-right-operand-first-graph", [
+        "x = torch.tensor([-2.0, 0.0, 1.5], dtype=torch.float64, requires_grad=True)",
+        "r = torch.trapezoid(x.expand(2, 3).diagonal())",
+        "g = torch.autograd.grad(r.sum(), [x], create_graph=True)[0]",
+        "def names(fn, d=0):\n    return [] if fn is None or d > 6 else [fn.name()] + [n for f, _ in fn.next_functions "
+        "for n in names(f, d + 1)]",
+    ], [
+        "g", "names(g.grad_fn)",
+    ]),
 ]

@@ -87,7 +87,10 @@ def _trapezoid(y, x, dx, dim, name):
     if y.shape[d] == 0:
         return _zeros_except(y, d)
     step = _check_dx("trapezoid", y, 1 if dx is None else dx)
-    return mul_scalar(y.sum(d) - mul_scalar(y.select(d, 0) + y.select(d, -1), 0.5), step)
+    # (GCC evaluates ``y.sum(dim) - (...)``'s right operand first: the ends' nodes come before the sum's,
+    # which a backward then runs first, its gradient the first one summed into y's)
+    ends = mul_scalar(y.select(d, 0) + y.select(d, -1), 0.5)
+    return mul_scalar(y.sum(d) - ends, step)
 
 
 def _zeros_except(y, dim):
