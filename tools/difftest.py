@@ -243,6 +243,9 @@ def diff_program(lines: list[str]):
             if not name and aspect in ("numeric", "grad-numeric") and difftest_lapack.cos_inside_gradient(
                     lines, i, w, g, op_of, _agrees_but_where):
                 name = "vml-sinc-gradient"
+            if not name and aspect in ("numeric", "grad-numeric") and difftest_lapack.log_inside_gradient(
+                    lines, i, w, g, op_of, _agrees_but_where):
+                name = "vml-log-gradient"
             if name:
                 return f"{DOCUMENTED}:{name}:{op_of(lines[i])}", i, detail
             return f"{aspect}:{op_of(lines[i])}", i, detail

@@ -250,6 +250,20 @@ def cos_inside_gradient(lines, i, w_obs, g_obs, op_of, agrees_but_where) -> bool
                              lambda dt: 1000 * float(np.finfo(dt).eps) if dt.kind == "f" else 0.0)
 
 
+#: ops whose backward formula takes PyTorch's log kernel (MKL VML's vsLn/vdLn, not correctly rounded) of the
+#: incoming gradient: logcumsumexp's log|grad|, whose positive and negative parts' exp then cancel
+LOG_INSIDE_GRADIENT_OPS = {"logcumsumexp"}
+
+
+def log_inside_gradient(lines, i, w_obs, g_obs, op_of, agrees_but_where) -> bool:
+    """``vml-log-gradient``: a ``backward``/``grad`` after ``logcumsumexp``, every gradient that differs within
+    1000 ulps (of its dtype's 1.0: 1.2e-4 float32, 2.2e-13 float64) of its largest finite magnitude."""
+    import numpy as np
+
+    return _gradients_within(lines, i, w_obs, g_obs, op_of, agrees_but_where, LOG_INSIDE_GRADIENT_OPS,
+                             lambda dt: 1000 * float(np.finfo(dt).eps) if dt.kind == "f" else 0.0)
+
+
 #: ops whose float32 result goes through PyTorch's sqrt kernel (MKL VML's vsSqrt): lp_pool's pow(1 / 2)
 SQRT_INSIDE_OPS = {"lp_pool1d", "lp_pool2d", "lp_pool3d"}
 
