@@ -178,4 +178,10 @@ def cases(graph: str) -> list[dict]:
               "        return tree(fwAD.unpack_dual(f(fwAD.make_dual(x, torch.tensor([0.5, 0.25])), y)).tangent.grad_fn)"],
              ["[fw(f, w) for f in (torch.maximum, torch.minimum, torch.atan2, torch.div) for w in ('a', 'b', 'ab')]",
               "[g(f) for f in (torch.maximum, torch.minimum, torch.atan2, torch.div, lambda p, q: q / p)]"]),
+        case("pdist-backward-has-no-half",  # (dt38-6 raises-only-torch:grad) _pdist_backward's kernel dispatch has no
+             # Half: a float16 pdist that ran (one row, no rows, no columns) cannot be differentiated
+             ["def run(shape):\n    x = torch.ones(shape, dtype=torch.float16, requires_grad=True)\n    try:\n"
+              "        r = torch.pdist(x)\n        return torch.autograd.grad(r.sum(), [x], create_graph=True)\n"
+              "    except NotImplementedError as e:\n        return str(e)"],
+             ["run((1, 4))", "run((0, 2))", "run((2, 0))", "run((3, 2))"]),
     ]
