@@ -164,12 +164,15 @@ CASES = [
     # first (GCC), so a backward runs the sum's node first and sums its gradient into y first: the
     # create_graph gradient's graph (run 38130000 grad_fn:grad)
     case("trapezoid-right-operand-first-graph", [
-        "x = torch.tensor([-2.0, 0.0, 1.5], dtype=torch.float64, requires_grad=True)",
+        "x = torch.tensor([-2.0, 0.0, float('nan')], dtype=torch.float64, requires_grad=True)",
         "r = torch.trapezoid(x.expand(2, 3).diagonal())",
+        "r.exp2_()",
         "g = torch.autograd.grad(r.sum(), [x], create_graph=True)[0]",
-        "def names(fn, d=0):\n    return [] if fn is None or d > 6 else [fn.name()] + [n for f, _ in fn.next_functions "
-        "for n in names(f, d + 1)]",
+        "def bfs(fn):\n    order, seen, i = [fn], {id(fn)}, 0\n    while i < len(order):\n"
+        "        for f, _ in order[i].next_functions:\n            if f is not None and id(f) not in seen:\n"
+        "                seen.add(id(f))\n                order.append(f)\n        i += 1\n"
+        "    return [f.name() for f in order]",
     ], [
-        "g", "names(g.grad_fn)",
+        "g", "bfs(g.grad_fn)",
     ]),
 ]
