@@ -80,4 +80,19 @@ def cases(graph: str) -> list[dict]:
               "F.smooth_l1_loss(x, y, reduction='foo', beta=torch.tensor([0.0, 1.0]))",
               "F.smooth_l1_loss(x, y, beta='a')", "F.smooth_l1_loss(x, y, beta=torch.tensor(0.5))",
               "F.poisson_nll_loss(x, y, eps=torch.tensor(0.5), log_input=False)", "r1", "x.grad"]),
+        case("sub-alpha-other-gradient-negated-then-scaled",  # (gd38_38560000 grad_fn:grad) sub's other gradient
+             # is derivatives.yaml's maybe_multiply(-grad, alpha): NegBackward0 under MulBackward1 under create_graph,
+             # and a NaN gradient's sign flipped before the product (first-order too)
+             ["x1 = torch.tensor([float('inf'), -0.5, 2.5, -1.75], requires_grad=True)",
+              "x2 = torch.tensor([[[-2.25], [3.0]], [[-1.25], [-1.0]]])",
+              "r4 = x2.subtract(x1, alpha=0.25).acosh()",
+              "gs6 = torch.autograd.grad(r4.sum(), [x1], create_graph=True)",
+              "x = torch.tensor([float('nan'), 1.5, -2.0], dtype=torch.float64, requires_grad=True)",
+              "y = torch.tensor([0.5, -float('nan'), 3.0], dtype=torch.float64, requires_grad=True)",
+              "g = torch.tensor([float('nan'), -float('nan'), 2.0], dtype=torch.float64, requires_grad=True)",
+              "gx, gy = torch.autograd.grad(x.sub(y, alpha=-0.5), [x, y], g, create_graph=True)",
+              "y2 = y.detach().requires_grad_()", "torch.sub(x.detach(), y2, alpha=2).backward(g.detach())"],
+             ["gs6[0]", "gs6[0].grad_fn.next_functions[0][0].next_functions[0][0]",
+              "gy", "torch.signbit(gy)", "gy.grad_fn", "gy.grad_fn.next_functions", "torch.signbit(y2.grad)",
+              "y2.grad"]),
     ]

@@ -307,14 +307,14 @@ def _(ctx, g):
 
 @_sub.derivative
 def _(ctx, grad):
-    alpha = ctx.alpha
-    return grad, -grad if alpha == 1 else grad * -alpha
+    alpha = ctx.alpha  # (derivatives.yaml: maybe_multiply(-grad, alpha): NegBackward0 under MulBackward1)
+    return grad, -grad if alpha == 1 else -grad * alpha
 
 
 @_sub.raw_derivative
 def _(ctx, g):
-    alpha = ctx.alpha
-    return g, np.negative(g) if alpha == 1 else _scalar_math(np.multiply, g, -alpha)
+    alpha = ctx.alpha  # (-grad, then times alpha: a NaN's sign flipped first)
+    return g, np.negative(g) if alpha == 1 else _scalar_math(np.multiply, np.negative(g), alpha)
 
 
 @binary(_scalar_kernel(np.multiply), "mul", saves=("self", "other"), saves_for={"self": (1,), "other": (0,)})
