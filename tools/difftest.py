@@ -212,7 +212,7 @@ def diff_program(lines: list[str]):
             if not name and aspect in ("value", "numeric", "repr") and difftest_lapack.explained(
                     lines, i, got, w, g, op_of, difftest_uninit.RESIZE_OPS, compare_desc, _agree_once):
                 name = "resize-uninitialised"  # (a later read of the grown tensor's uninitialised elements)
-            if not name and aspect in ("value", "numeric") and difftest_lapack.explained(
+            if not name and (aspect in ("value", "numeric") or storage) and difftest_lapack.explained(
                     lines, i, got, w, g, op_of, difftest_lapack.VML_OPS, compare_desc, _agree_once, True):
                 name = "vml-downstream"
             if not name and aspect == "grad-numeric" and difftest_lapack.explained_gradient(

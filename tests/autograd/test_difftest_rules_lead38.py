@@ -71,3 +71,16 @@ def test_a_read_of_a_resized_tensors_uninitialised_element_is_documented_only_wh
     wrong = copy.deepcopy(got[3])
     wrong["vars"]["r7"]["data"] = np.full_like(wrong["vars"]["r7"]["data"], 5.0)
     assert not difftest_lapack.explained(lines, 3, got, want[3], wrong, *args)
+
+
+@pytest.mark.torch
+def test_storage_bytes_after_a_vml_op_are_vml_downstream_when_the_replay_gives_them():
+    """float64 acos_ (VML's vdAcos in PyTorch, an ulp from agrad's correctly rounded value), then the
+    tensor's untyped_storage(): its printed bytes differ (session 38's run dt38c, repr:untyped_storage);
+    PyTorch's replay with agrad's acos_ result in place prints agrad's bytes."""
+    torch = pytest.importorskip("torch")
+
+    lines = ["x1 = torch.tensor([[-2.0, -0.25, 0.75, -2.75]], dtype=torch.float64, requires_grad=True)",
+             "r3 = x1 * 1", "r4 = r3.acos_()", "r5 = r4.untyped_storage()"]
+    found = difftest.diff_program(lines)
+    assert found is not None and found[0] == "documented:vml-downstream:untyped_storage", found
