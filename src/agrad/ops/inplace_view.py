@@ -181,12 +181,21 @@ class CopySlices(Node):
         if self._outside is not None:  # (a view that set_ moved past its base: as_strided refuses it)
             raise RuntimeError(self._outside)
         inner = self._inner
-        if graph._state["enabled"]:  # create_graph: PyTorch's steps, each recorded (copy_ into a new
-            # tensor, as_strided, a contiguous clone for the op's formula, copy_ back into the slice)
-            g = _copy(Tensor._make(np.empty_like(g._data)), g)
-            res = tuple(inner.apply([_clone(_take(g, idx=self._idx))]))
-        else:
-            res = tuple(inner.apply([_take(g, idx=self._idx)]))
+        needed = graph.needed_now[0]
+        own = inner.next_functions[0][0]
+        if needed is not None and own is not None and own not in needed and self.next_functions[0][0] in needed:
+            # (the op's self edge, its view's node of the time, is no part of autograd.grad's pass: it is
+            # wanted when the base is, as PyTorch's op asks: igamma_'s not-implemented input raises)
+            graph.needed_now[0] = needed | {own}
+        try:
+            if graph._state["enabled"]:  # create_graph: PyTorch's steps, each recorded (copy_ into a new
+                # tensor, as_strided, a contiguous clone for the op's formula, copy_ back into the slice)
+                g = _copy(Tensor._make(np.empty_like(g._data)), g)
+                res = tuple(inner.apply([_clone(_take(g, idx=self._idx))]))
+            else:
+                res = tuple(inner.apply([_take(g, idx=self._idx)]))
+        finally:
+            graph.needed_now[0] = needed
         if self.next_functions[0][0] is not None and np.unique(self._idx).size != self._idx.size:
             # PyTorch copies the op's gradient into the base's gradient through the view's strides
             # (grad_slice.copy_): an expanded view's elements share memory, which copy_ refuses
