@@ -83,14 +83,7 @@ def rounded_root_explains(lines: list[str], i: int, stmt: str, want: dict, got: 
     if len(seen) != 1:
         return False
     value = seen[0].detach().numpy()
-
-    def neutral(w, g):
-        if w is not mine or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
-            return None
-        data = np.asarray(g["data"])
-        same = data.shape == value.shape and bool(((data == value) | (np.isnan(data) & np.isnan(value))).all())
-        return (w, dict(g, data=w["data"], repr=w["repr"])) if same else None
-    return agree_once(want, got, neutral)
+    return _only_replayed_value_differs(want, got, mine, value, agree_once)
 
 
 _BACKWARD = re.compile(r"\.backward\(|\bautograd\.grad\(")
@@ -187,7 +180,12 @@ def rounded_log_explains(lines: list[str], i: int, stmt: str, want: dict, got: d
     if not isinstance(out, torch.Tensor):
         return False
     value = out.detach().numpy()
+    return _only_replayed_value_differs(want, got, mine, value, agree_once)
 
+
+def _only_replayed_value_differs(want, got, mine, value, agree_once) -> bool:
+    """Whether the one variable ``mine`` (PyTorch's observation) is all that differs, and agrad's value of
+    it is ``value`` (the replay's), bit for bit (NaNs in the same places)."""
     def neutral(w, g):
         if w is not mine or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
             return None
