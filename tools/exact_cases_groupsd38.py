@@ -95,4 +95,12 @@ def cases(graph: str) -> list[dict]:
              ["gs6[0]", "gs6[0].grad_fn.next_functions[0][0].next_functions[0][0]",
               "gy", "torch.signbit(gy)", "gy.grad_fn", "gy.grad_fn.next_functions", "torch.signbit(y2.grad)",
               "y2.grad"]),
+        case("pointwise-loss-cast-keeps-expanded-dims",  # (gd38_38580000 stride:mse_loss) a broadcast input cast to
+             # the common dtype keeps its expanded dims: the unreduced loss is laid out as TensorIterator lays it out
+             ["x1 = torch.tensor([[1.5, 1.5], [2.25, 2.0]], dtype=torch.float16, requires_grad=True)",
+              "x2 = torch.ones(3, 2, 2, dtype=torch.float64, requires_grad=True)"],
+             ["F.mse_loss(x1, x2, reduction='none').stride()", "F.mse_loss(x2, x1, reduction='none').stride()",
+              "F.smooth_l1_loss(x1.float(), x2, reduction='none').stride()",
+              "F.huber_loss(x1, x2, reduction='none').stride()", "F.huber_loss(x1[:1].float(), x2, reduction='none')",
+              "F.mse_loss(x1.float().t(), x2, reduction='none').stride()", "F.mse_loss(x1, x2, reduction='none')"]),
     ]

@@ -48,7 +48,16 @@ def _common(input, target, kernel=None):
     d = dtypes.result_type(input, target)
     if kernel is not None and not d.is_floating_point:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(d)}\'')
-    return (input, target), (input._data.astype(d.numpy, copy=False), target._data.astype(d.numpy, copy=False))
+    return (input, target), (_cast(input._data, d.numpy), _cast(target._data, d.numpy))
+
+
+def _cast(a, dtype):
+    """``a`` in ``dtype``, an expanded (stride-0) dim kept so: numpy's astype would make it the innermost
+    one, and the result's layout with it (TensorIterator's casts leave the operands' strides)."""
+    if a.dtype == dtype or 0 not in a.strides or not a.size:
+        return a.astype(dtype, copy=False)
+    base = a[tuple(slice(0, 1) if st == 0 else slice(None) for st in a.strides)]
+    return np.broadcast_to(base.astype(dtype), a.shape)
 
 
 def _weighted(loss, weight, reduction):
@@ -313,7 +322,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
                            f"{_scalar_name(input.dtype)}")
     ts, arrs = _common(input, target, "huber_cpu")
     if common is not input.dtype:
-        arrs = tuple(a.astype(input._data.dtype) for a in arrs)
+        arrs = tuple(_cast(a, input._data.dtype) for a in arrs)
     if weight is None:
         return _huber.apply(ts, arrs, {"reduction": enum, "delta": delta})
     loss = _huber.apply(ts, arrs, {"reduction": "none", "delta": delta}) * weight
