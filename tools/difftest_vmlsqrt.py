@@ -186,6 +186,8 @@ def rounded_log_explains(lines: list[str], i: int, stmt: str, want: dict, got: d
 def _only_replayed_value_differs(want, got, mine, value, agree_once) -> bool:
     """Whether the one variable ``mine`` (PyTorch's observation) is all that differs, and agrad's value of
     it is ``value`` (the replay's), bit for bit (NaNs in the same places)."""
+    import numpy as np
+
     def neutral(w, g):
         if w is not mine or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
             return None
