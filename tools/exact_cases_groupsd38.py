@@ -103,4 +103,12 @@ def cases(graph: str) -> list[dict]:
               "F.smooth_l1_loss(x1.float(), x2, reduction='none').stride()",
               "F.huber_loss(x1, x2, reduction='none').stride()", "F.huber_loss(x1[:1].float(), x2, reduction='none')",
               "F.mse_loss(x1.float().t(), x2, reduction='none').stride()", "F.mse_loss(x1, x2, reduction='none')"]),
+        case("slogdet-backward-diag-embed-zero-signs",  # (gd38_38580000 grad-repr:backward) slogdet_backward solves
+             # A^T X = diag_embed(g): +0.0 off the diagonal for a negative g too (was eye * g: -0.0)
+             ["x2 = torch.tensor([[[2.0, -1.5], [-1.75, 1.0]], [[0.5, -0.0], [0.0, 0.5]], [[-0.25, 0.5], [-1.5, 1.25]],"
+              " [[1.5, -1.25], [-0.25, 1.0]]], requires_grad=True)",
+              "r10 = x2.logdet()", "r10.backward(gradient=torch.tensor([-0.5, -3.0, float('nan'), 1.25]))",
+              "y = torch.tensor([[0.5, -0.0], [0.0, -1.5]], dtype=torch.float64, requires_grad=True)",
+              "torch.linalg.slogdet(y)[1].backward(torch.tensor(-3.0, dtype=torch.float64))"],
+             ["x2.grad", "torch.signbit(x2.grad)", "y.grad", "torch.signbit(y.grad)"]),
     ]

@@ -163,7 +163,9 @@ def _(ctx, grads):
     # A^{-T} g from the forward's LU (of A^T for a contiguous A), unchecked: a singular A gives infs
     a = A._data
     lu, piv, _ = getrf(_lu_input(a))
-    rhs = np.eye(a.shape[-1], dtype=a.dtype) * g._data[..., None, None]
+    n = a.shape[-1]  # (diag_embed's: +0.0 off the diagonal, whatever g's sign; eye * g would give -0.0)
+    rhs = np.zeros(g._data.shape + (n, n), a.dtype)
+    rhs[..., np.arange(n), np.arange(n)] = g._data[..., None]
     return _const(getrs(lu, piv, rhs, trans=_lu_input(a) is a))
 
 
