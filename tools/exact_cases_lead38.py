@@ -139,4 +139,15 @@ CASES = [
           "    return torch.autograd.grad(r11.sum(), [x5], create_graph=True, allow_unused=True)"] +
          _outcomes(["prog(0)", "prog(1)", "prog(2)"]),
          ["out"]),
+    # put/put_ with repeated indices: TensorIterator visits (source, index) in the source's memory order, so a
+    # transposed source's last-visited value wins, and accumulate adds in that order (dt38c value:put)
+    case("put-repeated-index-source-memory-order",
+         ["x1 = torch.arange(48.).reshape(3, 4, 4)", "v2 = x1.transpose(0, -1)",
+          "i = torch.tensor([[[-4, -3, -2, 4], [4, -1, -2, 2], [-3, -2, -3, 3], [2, -1, -3, 0]], "
+          "[[-2, 3, -4, 1], [4, -3, 0, -3], [4, -2, -4, 3], [0, 1, -3, -3]], "
+          "[[3, 1, 1, 0], [3, -1, -4, -4], [-3, -1, -4, 0], [1, -1, -4, -1]]]).transpose(0, -1)",
+          "s = torch.tensor([[0.1, 0.2, 0.3], [1e8, 1.0, -1e8]]).t()",
+          "j = torch.tensor([[0, 0], [1, 0], [0, 1]])"],
+         ["x1.put(i, v2)", "x1.put(i, v2, accumulate=True)", "torch.zeros(2).put(j, s)",
+          "torch.zeros(2).put(j, s, accumulate=True)", "torch.zeros(2).put_(j, s)"]),
 ]

@@ -119,12 +119,19 @@ def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
 
 # put ----------------------------------------------------------------------------------------
 
-def _put_fwd(ctx, a, source, idx, accumulate, source_shape):
+def _put_fwd(ctx, a, source, idx, accumulate, source_shape, order=None):
+    """put_'s kernel: TensorIterator over (source, index reshaped to it) visits the elements with the
+    dims in ``order`` (by the source's strides: a transposed source in its memory order), so a repeated
+    index keeps the value visited last, and accumulate adds them in that order."""
     flat = np.array(a, order="C").reshape(-1)
+    values = source.reshape(-1)
+    if order is not None:
+        values = np.transpose(source, order).reshape(-1)
+        idx = np.transpose(idx.reshape(source_shape), order).reshape(-1)
     if accumulate:
-        np.add.at(flat, idx, source.reshape(-1))
+        np.add.at(flat, idx, values)
     else:
-        flat[idx] = source.reshape(-1)
+        flat[idx] = values
     out = _layout.empty_like(a)
     out[...] = flat.reshape(a.shape)
     return out
@@ -175,8 +182,12 @@ def put(input, index, source, accumulate=False):
             IndexError(f"out of range: tried to access index {i} on a tensor of {n} elements."),
             _written_before.flat_prefix(idx, count, source._data, bool(accumulate)))
     idx = np.where(idx < 0, idx + n, idx)
-    return keep_tensor(_put.apply((input, source), (input._data, source._data),
-                                  {"idx": idx, "accumulate": bool(accumulate), "source_shape": tuple(source.shape)}),
+    src = source._data
+    order = _layout.iteration_order(src.shape, [src, idx.reshape(src.shape)]) if src.ndim > 1 else None
+    order = None if order is None or list(order) == sorted(order) else tuple(order)
+    return keep_tensor(_put.apply((input, source), (input._data, src),
+                                  {"idx": idx, "accumulate": bool(accumulate), "source_shape": tuple(source.shape),
+                                   "order": order}),
                        _put, "index", index)
 
 
