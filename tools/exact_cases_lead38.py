@@ -150,4 +150,11 @@ CASES = [
           "j = torch.tensor([[0, 0], [1, 0], [0, 1]])"],
          ["x1.put(i, v2)", "x1.put(i, v2, accumulate=True)", "torch.zeros(2).put(j, s)",
           "torch.zeros(2).put(j, s, accumulate=True)", "torch.zeros(2).put_(j, s)"]),
+    # bernoulli(p) draws into a C-ordered result whatever p's layout (dt38c stride:bernoulli)
+    case("bernoulli-tensor-p-contiguous-result",
+         ["torch.manual_seed(0)", "p = torch.full((4, 3), 0.5)",
+          "ts = [p.t(), torch.full((2, 3, 4), 0.5).permute(0, 2, 1), "
+          "torch.full((1, 3, 2, 2), 0.5).contiguous(memory_format=torch.channels_last)]",
+          "out = [(torch.bernoulli(t), torch.bernoulli(t).stride(), t.bernoulli().stride()) for t in ts]"],
+         ["out"]),
 ]

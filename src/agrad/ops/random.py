@@ -446,8 +446,9 @@ _bernoulli2.derivative(_zero_grad)
 _bernoulli1 = Op("BernoulliBackward1", lambda ctx, a, p, g: _bernoulli_tensor(a, p, g),
                  inputs=("self", "p"))
 _bernoulli1.derivative(lambda ctx, grad: (zeros_like_grad(grad), _zeros(ctx._input_meta[1])))
-_bernoulli0 = Op("BernoulliBackward0", lambda ctx, p, g: _bernoulli_tensor(np.empty_like(p), p, g),
-                 jvp="element_wise")
+# (bernoulli(p): ATen draws into empty_like(p, LEGACY_CONTIGUOUS_MEMORY_FORMAT): a C-ordered result)
+_bernoulli0 = Op("BernoulliBackward0", lambda ctx, p, g: _bernoulli_tensor(np.empty(p.shape, p.dtype), p, g),
+                 jvp="element_wise", contiguous=True)
 _bernoulli0.derivative(_zero_grad)
 
 
