@@ -470,8 +470,9 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
             output, aux = _aux_split(output, has_aux, "jvp")
             outs, out_spec = _tensor_outputs(output, api)
             jv = _forward_products(outs, inp.flat, t_leaves, batched=False, batch=batch)
-    # (forward-mode AD makes no graph of its own: a tensor from outside that requires grad keeps its graph)
-    keep = forward or inp.keep_graph() or any(t.requires_grad for t in t_leaves)
+    # (a tensor from outside that requires grad keeps its graph in PyTorch; agrad cannot tell it from an inner
+    # transform's own graph (jvp(grad(f)): PyTorch's levels unwrap that), so only the tangents' decide)
+    keep = inp.keep_graph() or any(t.requires_grad for t in t_leaves)
     result = (_finish(output, keep), _finish(_pytree.unflatten(jv, out_spec), keep))
     return result + (_finish(aux, keep),) if has_aux else result
 
