@@ -753,3 +753,19 @@ def test_string_and_unicodedata_modules_are_allow_lists():
     blocked("from string import Formatter\n", type_name="ImportError")
     blocked("import unicodedata\nunicodedata.normalize('NFKD', '\\ufdfa' * 1000)\n", max_elements=10_000,
             contains="exceeds the limit")
+
+
+LOSS = ("import torch\nimport torch.nn.functional as F\nx = torch.tensor([[0.25, 0.5]], requires_grad=True)\n"
+        "r = F.nll_loss(x, torch.tensor([0]))\n")
+
+
+@pytest.mark.parametrize("use", ["r.grad_fn._none_saved", "r.grad_fn._saved", "r.grad_fn._saved_target.__dict__"])
+def test_saved_after_the_call_exposes_no_internals(use):
+    """nll_loss and binary_cross_entropy save their target and weight after the call (graph.save_extra): the
+    node's bookkeeping of an optional tensor not given is no ``_saved_*`` name a script reaches."""
+    blocked(LOSS + f"print({use})\n", type_name="AttributeError")
+
+
+def test_saved_after_the_call_reads_as_pytorchs(run_ok):
+    res = run_ok(LOSS + "print(r.grad_fn._saved_weight, r.grad_fn._saved_target)\n")
+    assert res.stdout == "None tensor([0])\n"

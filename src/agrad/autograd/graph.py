@@ -671,7 +671,7 @@ def save_extra(node, name, tensor, after=None):
     ``node`` as ``name`` (after the saved ``after``, PyTorch's order of unpacking): checked against
     its version when the formula runs, as the op's own saved tensors are (None: ``_saved_<name>`` is None)."""
     if tensor is None:
-        node._saved_none = getattr(node, "_saved_none", ()) + (name,)
+        node._none_saved = getattr(node, "_none_saved", ()) + (name,)
         return
     slot = SavedTensor.of(tensor, name, False)
     kept = {k: v for k, v in (node._saved or {}).items() if k != name}

@@ -154,7 +154,7 @@ def _unkept_property(attr: str) -> property:
             # a tensor the op saved after its call (graph.save_extra: nll_loss's weight): the slot's own read
             from .graph import saved_property
             return saved_property(name).fget(node)
-        if name in getattr(node, "_saved_none", ()):  # (an optional tensor the op was not given)
+        if name in getattr(node, "_none_saved", ()):  # (an optional tensor the op was not given)
             return None
         raise AttributeError(f"agrad's {type(node).__name__} {text}")
     get.__name__ = attr
