@@ -157,4 +157,13 @@ CASES = [
           "torch.full((1, 3, 2, 2), 0.5).contiguous(memory_format=torch.channels_last)]",
           "out = [(torch.bernoulli(t), torch.bernoulli(t).stride(), t.bernoulli().stride()) for t in ts]"],
          ["out"]),
+    # take's backward puts the gradient into zeros_like(self): laid out as take's input (a transposed or
+    # permuted one too), so the leaf's gradient has PyTorch's strides (dt38d stride:grad)
+    case("take-backward-zeros-like-self-layout",
+         ["x2 = torch.tensor([[0.0, 1.5], [0.5, -0.0], [0.0, -1.5]], requires_grad=True)",
+          "y = torch.arange(24.).reshape(2, 3, 4).requires_grad_()",
+          "def g(v, leaf, cg):\n    r = torch.take(v, torch.tensor([0, 1, 1]))\n"
+          "    out = torch.autograd.grad(r.sum(), [leaf], create_graph=cg)[0]\n    return out, out.stride()"],
+         ["g(x2.t(), x2, True)", "g(x2.t(), x2, False)", "g(x2[::2], x2, False)", "g(y.permute(2, 0, 1), y, False)",
+          "g(y.transpose(1, 2)[:, ::2], y, True)", "g(y[:1].expand(3, 3, 4), y, False)"]),
 ]

@@ -198,9 +198,12 @@ _take = Op("TakeBackward0", lambda ctx, a, idx: a.reshape(-1)[idx], jvp="linear"
            keeps={"idx": "index"})
 
 
-def _put_accumulate_fwd(ctx, s, src, shape, idx):
+def _put_accumulate_fwd(ctx, s, src, shape, idx, like=None):
     out = np.zeros(shape, src.dtype)
     np.add.at(out.reshape(-1), idx.reshape(-1), src.reshape(-1))  # in index order, as put_ adds
+    if like is not None:  # (zeros_like(self): laid out as take's input, a transposed one too)
+        from ._layout import laid_out_like
+        out = laid_out_like(like, out)
     return out
 
 
@@ -218,7 +221,8 @@ def _(ctx, grad):
 
 @_take.derivative
 def _(ctx, grad):
-    return _put_accumulate.apply((None, grad), (None, grad._data), {"shape": tuple(ctx.input_shape), "idx": ctx.idx})
+    return _put_accumulate.apply((None, grad), (None, grad._data), {"shape": tuple(ctx.input_shape), "idx": ctx.idx,
+                                                                     "like": ctx.self._data})
 
 
 @export(method=True)
