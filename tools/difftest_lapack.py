@@ -64,14 +64,7 @@ def explained(lines, i, got_obs, want_i, got_i, op_of, lapack_ops, compare_desc,
         return w, dict(g, data=w["data"], repr=w["repr"])
     if not agree_once(want_i, got_i, neutral):
         return False
-    replaced = {}
-    for j in range(i):
-        name = target_of(lines[j])
-        if name and _base(op_of(lines[j])) in lapack_ops and got_obs[j]["error"] is None:
-            value = got_obs[j]["vars"].get(name)
-            if value is None or value["kind"] not in ("tensor", "seq"):
-                return False
-            replaced[j] = (name, value)
+    replaced = _replacements(lines, i, got_obs, op_of, lapack_ops, ("tensor", "seq"))
     if not replaced:
         return False
     ns = _replayed(torch, lines, i, replaced)
@@ -113,14 +106,7 @@ def explained_gradient(lines, i, got_obs, want_i, got_i, op_of, vml_ops, compare
                 or compare_desc(w, dict(g, grad=wg), k) is not None or not isinstance(wg["data"], np.ndarray):
             return False
         differing.append(k)
-    replaced = {}
-    for j in range(i):
-        name = target_of(lines[j])
-        if name and _base(op_of(lines[j])) in vml_ops and got_obs[j]["error"] is None:
-            value = got_obs[j]["vars"].get(name)
-            if value is None or value["kind"] != "tensor":
-                return False
-            replaced[j] = (name, value)
+    replaced = _replacements(lines, i, got_obs, op_of, vml_ops, ("tensor",))
     if not differing or not replaced:
         return False
     ns = _replayed(torch, lines, i, replaced)
@@ -274,3 +260,17 @@ def sqrt_inside_gradient(lines, i, w_obs, g_obs, op_of, agrees_but_where) -> boo
     magnitude (a double backward through it: lp_pool3d then local_response_norm, 8.4e-6 apart in 3 of 150)."""
     return _gradients_within(lines, i, w_obs, g_obs, op_of, agrees_but_where, SQRT_INSIDE_OPS, lambda dt: 1e-4)
 
+
+def _replacements(lines, i, got_obs, op_of, ops, kinds) -> dict | None:
+    """{statement index: (target, agrad's description)} of the statements before ``i`` that are one of
+    ``ops`` and raised nothing: what a replay puts in place; None (nothing to replay) when a target's
+    value is missing or not of ``kinds``."""
+    replaced = {}
+    for j in range(i):
+        name = target_of(lines[j])
+        if name and _base(op_of(lines[j])) in ops and got_obs[j]["error"] is None:
+            value = got_obs[j]["vars"].get(name)
+            if value is None or value["kind"] not in kinds:
+                return None
+            replaced[j] = (name, value)
+    return replaced
