@@ -635,3 +635,6 @@ CASES += _groupsd38_cases(GRAPH)
 from exact_cases_groupsc38 import cases as _groupsc38_cases  # noqa: E402
 
 CASES += _groupsc38_cases(GRAPH)
+from exact_cases_groupsb39 import cases as _groupsb39_cases  # noqa: E402
+
+CASES += _groupsb39_cases(GRAPH)

@@ -187,18 +187,21 @@ def _ldexp_to(input, other, out, warn):
     # (ldexp_out's own dtype check comes first, after autograd's refusal of an out= with grad)
     checked = out is not None and not (graph._state["enabled"] and (
         input._requires_grad or isinstance(other, Tensor) and other._requires_grad or out._requires_grad))
+    from ._outs import warn_resized
     d = _binary_floats("ldexp", input, other, "ldexp_cpu_exp", True, out if checked else None)
-    if other.dtype is dtypes.bool_ and input.dtype.is_floating_point:
-        raise NotImplementedError(f"\"ldexp_cpu_exp\" not implemented for '{_scalar_name(other.dtype)}'")
     shape = list(np.broadcast_shapes(input.shape, other.shape))
-    if (warn and out is None and input.dtype.is_floating_point and not other.dtype.is_floating_point
-            and list(input.shape) != shape and input.numel() > 0):  # (a float input's own out, resized)
-        import warnings
-        warnings.warn(f"An output with one or more elements was resized since it had shape {list(input.shape)}, which "
-                      f"does not match the required output shape {shape}. This behavior is deprecated, and in a "
-                      "future PyTorch release outputs will not be resized unless they have zero elements. You can "
-                      "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
-                      UserWarning, stacklevel=3)
+    float_int = input.dtype.is_floating_point and not other.dtype.is_floating_point
+    # (a float input's own out, or out=, resized by the kernel's TensorIterator before its dispatch
+    # refuses a bool exponent; ldexp_ is refused quietly)
+    written = out if out is not None else input if warn else None
+    if float_int and written is not None and list(written.shape) != shape and written.numel() > 0 and (
+            out is None or checked and other.dtype is dtypes.bool_):
+        warn_resized(written.shape, shape)
+    if other.dtype is dtypes.bool_ and input.dtype.is_floating_point:
+        if out is not None and not checked:  # (autograd's refusal of out= with grad comes first)
+            raise RuntimeError("ldexp(): functions with out=... arguments don't support automatic differentiation, "
+                               "but one of the arguments requires grad.")
+        raise NotImplementedError(f"\"ldexp_cpu_exp\" not implemented for '{_scalar_name(other.dtype)}'")
     # (an integer self with an integer exponent too: mul(self, pow(2.0, other)), whose power is laid out
     # contiguous; a float self with an integer exponent is the kernel's TensorIterator layout)
     op = _ldexp_float if other.dtype.is_floating_point or not input.dtype.is_floating_point else _ldexp
