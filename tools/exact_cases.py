@@ -638,3 +638,6 @@ CASES += _groupsc38_cases(GRAPH)
 from exact_cases_groupsb39 import cases as _groupsb39_cases  # noqa: E402
 
 CASES += _groupsb39_cases(GRAPH)
+from exact_cases_groupsa39 import cases as _groupsa39_cases  # noqa: E402
+
+CASES += _groupsa39_cases(GRAPH)

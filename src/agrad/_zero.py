@@ -8,7 +8,8 @@ ZeroTensor does, checked under torch 2.13:
 * ``.numpy()`` raises "Cannot convert a ZeroTensor to numpy. Set force=True if you need the
   zero array."; ``.tolist()`` raises; an in-place op on one raises "ZeroTensors are
   immutable...";
-* views of one are ZeroTensors, and so are ``z * t``, ``t * z``, ``z / t`` and ``z + z``;
+* views of one are ZeroTensors, and so are ``z * t``, ``t * z``, ``z / t``, ``z + z`` and
+  dot, vdot and linalg.cross with a ZeroTensor on either side (their kernels: ``any_zero``);
   ``z + t`` is ``t``'s values (a ``-0.0`` stays), ``t + z`` adds a zero (``-0.0`` becomes
   ``+0.0``: the engine's ``old.add_(z)`` when a ZeroTensor arrives second);
 * every other op sees plain zeros (PyTorch's fallback materialises it).
@@ -34,12 +35,18 @@ def zeros(shape, dtype) -> "ZeroArray":
     return out
 
 
+def any_zero(*arrays) -> bool:
+    """Whether one of ``arrays`` is a ZeroTensor's: an op with a ZeroTensor kernel of its own (dot,
+    vdot, linalg_cross) then returns a ZeroTensor, after its checks."""
+    return any(type(a) is ZeroArray for a in arrays)
+
+
 def _plain(x):
     return x.view(np.ndarray) if type(x) is ZeroArray else x
 
 
 #: What a kernel of PyTorch's own (gelu_backward, elu_backward, ... any op without a ZeroTensor
-#: kernel: all but add, sub, mul, div, linalg_cross and the views) receives for a ZeroTensor:
+#: kernel: all but add, sub, mul, div, dot, vdot, linalg_cross and the views) receives for a ZeroTensor:
 #: plain zeros (the ZeroTensor fallback materialises it), so its result is no ZeroTensor and
 #: keeps the kernel's -0.0 and NaN (0 * inf). The kernel ops in agrad call it on their inputs.
 materialized = _plain

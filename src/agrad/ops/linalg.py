@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import dtypes
 from .._limits import check_numel, check_shape
+from .._zero import any_zero, zeros
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
 from ._gemm_order import (DDOT_MAX, baddbmm_f32, baddbmm_one_term, bmm_product, ddot_lanes, dot_lanes,
@@ -181,7 +182,9 @@ def mv(input, vec, *, out=None):
 def _dot_fwd(ctx, a, b):
     """A float32 dot is MKL's sdot in its order of additions: contiguous vectors in lanes (_gemm_order.py's
     dot_lanes, by alignment sdot_aligned), a strided one a plain sequential sum; a float64 one MKL's ddot's
-    (ddot_lanes)."""
+    (ddot_lanes). A ZeroTensor on either side: a ZeroTensor (dot's kernel for them)."""
+    if any_zero(a, b):
+        return zeros((), np.result_type(a, b))
     if a.dtype == np.float32 == b.dtype and type(a) is np.ndarray and type(b) is np.ndarray and a.shape[0] > 1:
         if a.flags.c_contiguous and b.flags.c_contiguous:
             return _plus_zero(np.asarray(sdot_aligned(a, b) if a.shape[0] < 8192 else dot_lanes(a, b), np.float32))

@@ -17,6 +17,7 @@ from .._warn_once import warn_once
 from .. import dtypes
 from .._dense import dense
 from .._limits import check_shape
+from .._zero import any_zero, zeros
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
 from ._layout import c_order, reorder_dimensions, torch_strides
@@ -247,6 +248,8 @@ def _cross_fwd(ctx, a, b, dim):
     shape = np.broadcast_shapes(a.shape, b.shape)
     a, b = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
     dtype = np.result_type(a, b)
+    if any_zero(a, b):  # linalg_cross's ZeroTensor kernel
+        return zeros(shape, dtype)
     if dtype == np.float32 or dtype == np.float64:
         # the kernel's a[i] * b[j] - a[j] * b[i], the first product fused into the subtraction
         # (AVX2 build: one rounding less than numpy's; -x cross x is then its products' rounding error)
