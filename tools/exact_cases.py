@@ -641,3 +641,6 @@ CASES += _groupsb39_cases(GRAPH)
 from exact_cases_groupsa39 import cases as _groupsa39_cases  # noqa: E402
 
 CASES += _groupsa39_cases(GRAPH)
+from exact_cases_groupsd39 import cases as _groupsd39_cases  # noqa: E402
+
+CASES += _groupsd39_cases(GRAPH)

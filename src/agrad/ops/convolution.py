@@ -25,6 +25,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes
 from ..autograd import grad_mode
+from ..autograd.graph import _LEGACY_TYPE
 from ..tensor import _can_cast, _scalar_name
 from . import _conv_order, _vec_math
 from ._conv_order import _unpadded_products
@@ -174,6 +175,8 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
             f"Given input with spatial size ({input.shape[-2]}, {input.shape[-1]}), kernel_size=({k[0]}, {k[1]}), "
             f"dilation=({d[0]}, {d[1]}), padding=({p[0]}, {p[1]}), calculated shape of the array of sliding "
             f"blocks as ({o[0]}, {o[1]}), but its components must be at least one.")
+    if input.dtype._kind == 1:  # (after the shape checks, im2col's kernel dispatches: floating types and bool)
+        raise NotImplementedError(f"\"im2col_out_cpu\" not implemented for '{_scalar_name(input.dtype)}'")
     return im2col(input, k, d, pads, s, o, unbatched=input.ndim == 3)
 
 
@@ -200,6 +203,8 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
             f"{d[1]}), padding=({p[0]}, {p[1]}), stride=({s[0]}, {s[1]}), expected size of input's dimension 2 "
             f"to match the calculated number of sliding blocks {o[0]} * {o[1]} = {math.prod(o)}, but got "
             f"input.size(2)={l_dim}.")
+    if input.dtype._kind == 1:  # (col2im's kernel alike)
+        raise NotImplementedError(f"\"col2im_out_cpu\" not implemented for '{_scalar_name(input.dtype)}'")
     return col2im(input, size, k, d, pads, s, o, unbatched=input.ndim == 2)
 
 
@@ -649,12 +654,8 @@ def _uses_mkldnn(float32, x_shape, w_shape, stride, dilation, transposed, output
 
 
 def _tname(t):
-    """Tensor::toString of a CPU tensor: torch.FloatTensor, torch.DoubleTensor, ..."""
-    return {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "float16": "torch.HalfTensor",
-            "bfloat16": "torch.BFloat16Tensor", "int64": "torch.LongTensor", "int32": "torch.IntTensor",
-            "int16": "torch.ShortTensor", "int8": "torch.CharTensor", "uint8": "torch.ByteTensor",
-            "bool": "torch.BoolTensor", "complex64": "torch.ComplexFloatTensor",
-            "complex128": "torch.ComplexDoubleTensor"}.get(t.dtype.name, t.dtype.name)
+    """Tensor::toString of a CPU tensor: torch.FloatTensor, torch.DoubleTensor, ..., CPUBoolType."""
+    return "CPUBoolType" if t.dtype is dtypes.bool_ else "torch." + _LEGACY_TYPE[t.dtype.name]
 
 
 def _check_geometry(x, weight, sp, attrs, sizes=True):
