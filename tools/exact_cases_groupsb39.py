@@ -26,4 +26,19 @@ CASES = [
         "r5 = torch.ldexp(torch.ones(1, requires_grad=True), torch.ones(2, dtype=torch.bool), out=torch.ones(3))",
         "r6 = torch.ldexp(torch.ones(1, dtype=torch.int64), torch.ones(5, dtype=torch.bool), out=torch.ones(1))",
     ], ["r6"]),
+    # (dt38d value:erfinv) a float64 bmm of fewer than 400 multiply-adds a matrix is ATen's own loop (a
+    # sequential sum from zero), as float32's: affine_grid's grid (and so erfinv's arguments near +-1)
+    case("bmm-float64-own-loop-sequential", [
+        "x = torch.tensor([[[-2.5, 1.75, 0.25, 1.25], [1.5, -2.0, -1.25, -0.25], [-3.0, 3.0, 2.0, float('-inf')]],"
+        " [[-1.5, -1.25, 2.75, -2.75], [-0.75, 0.0, 0.0, 2.5], [float('inf'), -0.5, 0.0, 3.0]]], dtype=torch.float64,"
+        " requires_grad=True)",
+        "g = F.affine_grid(x, (2, 1, 3, 3, 2), False)",
+        "g.backward((torch.arange(108, dtype=torch.float64).view(2, 3, 3, 2, 3) - 50) / 13)",
+        "a = (torch.arange(60, dtype=torch.float64).view(2, 6, 5) - 29) / 7",
+        "b = (torch.arange(40, dtype=torch.float64).view(2, 5, 4) - 17) / 11",
+        "s = torch.linspace(-1, 1, 48, dtype=torch.float64).view(2, 6, 4) / 3",
+    ], ["[v.hex() for v in g.flatten().tolist()]", "[v.hex() for v in x.grad.flatten().tolist()]",
+        "[v.hex() for v in a.bmm(b).flatten().tolist()]", "[v.hex() for v in (a @ b).flatten().tolist()]",
+        "[v.hex() for v in torch.baddbmm(s, a, b, beta=0.5, alpha=-1.5).flatten().tolist()]",
+        "[v.hex() for v in g.erfinv().flatten().tolist()]"]),
 ]

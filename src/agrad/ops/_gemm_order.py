@@ -441,24 +441,25 @@ def mkl_addmv(s, a, v, beta, alpha):
 
 
 def baddbmm_f32(s, a, b, beta, alpha):
-    """baddbmm of float32 numpy arrays as PyTorch makes it, or None: below 400 multiply-adds a matrix its
-    own loop (a sequential sum, then self * beta + alpha * sum, or alpha * sum with beta 0), else MKL's
-    batched sgemm per matrix (alpha and beta * self where its kernels apply them)."""
-    if not (a.dtype == np.float32 == b.dtype == s.dtype and type(a) is type(b) is type(s) is np.ndarray):
+    """baddbmm of float32 (or float64) numpy arrays as PyTorch makes it, or None: below 400 multiply-adds a
+    matrix its own loop (a sequential sum, then self * beta + alpha * sum, or alpha * sum with beta 0), else
+    MKL's batched sgemm per matrix (alpha and beta * self where its kernels apply them; float64: None)."""
+    if not (a.dtype == b.dtype == s.dtype and a.dtype.char in "fd" and type(a) is type(b) is type(s) is np.ndarray):
         return None
     nb, m, k = a.shape
     n = b.shape[2]
     if not (nb and m and n and k) or alpha == 0:
         return None
     c = np.broadcast_to(s, (nb, m, n))
+    t = a.dtype.type
     if m * k * n < 400:
         if nb * m * k * n > SEQ_CAP:
             return None
         p = a[:, :, :, None] * b[:, None, :, :]
         # (the loop's sum starts from +0.0: a sum of -0.0 products is +0.0, then times alpha)
-        acc = (np.cumsum(p, axis=2, dtype=np.float32)[:, :, -1, :] + np.float32(0)) * np.float32(alpha)
-        return acc if beta == 0 else c * np.float32(beta) + acc
-    if nb > 64:
+        acc = (np.cumsum(p, axis=2, dtype=a.dtype)[:, :, -1, :] + t(0)) * t(alpha)
+        return acc if beta == 0 else c * t(beta) + acc
+    if nb > 64 or t is not np.float32:  # (float64: MKL's dgemm, numpy's order here)
         return None
     out = []
     for i in range(nb):
@@ -488,8 +489,9 @@ def baddbmm_one_term(s, a, b, beta, alpha):
 
 
 def bmm_product(a, b):
-    """A batch of float32 products as PyTorch's bmm makes them: below 400 multiply-adds a matrix its own
-    loop (a sequential sum from zero per element), else MKL's sgemm per matrix; None: numpy's."""
+    """A batch of float32 or float64 products as PyTorch's bmm makes them: below 400 multiply-adds a matrix
+    its own loop (a sequential sum from zero per element), else MKL's sgemm per matrix (float64's dgemm:
+    numpy's order); None: numpy's."""
     nb, m, k = a.shape
     n = b.shape[2]
     if not (nb and m and n):
@@ -498,8 +500,8 @@ def bmm_product(a, b):
         if nb * m * k * n > SEQ_CAP:
             return None
         p = a[:, :, :, None] * b[:, None, :, :]
-        return np.ascontiguousarray(np.cumsum(p, axis=2, dtype=np.float32)[:, :, -1, :])
-    if nb > 64:
+        return np.ascontiguousarray(np.cumsum(p, axis=2, dtype=a.dtype)[:, :, -1, :])
+    if nb > 64 or a.dtype != np.float32:
         return None
     out = []
     for i in range(nb):

@@ -248,9 +248,10 @@ def vdot(input, other, *, out=None):
 
 
 def _bmm_fwd(ctx, a, b):
-    """A float32 bmm in PyTorch's order: its own loop (sequential sums) for matrices of fewer than 400
-    multiply-adds, MKL's sgemm per matrix (ops/_gemm_order.py) from there."""
-    if a.dtype == np.float32 == b.dtype and type(a) is np.ndarray and type(b) is np.ndarray and a.shape[2] > 1:
+    """A float32/float64 bmm in PyTorch's order: its own loop (sequential sums) for matrices of fewer than 400
+    multiply-adds, MKL's sgemm per matrix (ops/_gemm_order.py) from there (dgemm: numpy's)."""
+    if (a.dtype == b.dtype and a.dtype.char in "fd" and type(a) is np.ndarray and type(b) is np.ndarray
+            and a.shape[2] > 1):
         r = bmm_product(a, b)
         if r is not None:
             return _plus_zero(r)
@@ -575,7 +576,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
 
 
 def _baddbmm_fwd(ctx, s, a, b, beta, alpha):  # (PyTorch's loop below 400 multiply-adds a matrix, then BLAS)
-    r = baddbmm_f32(s, a, b, beta, alpha)  # (float32: _gemm_order's)
+    r = baddbmm_f32(s, a, b, beta, alpha)  # (float32, float64's own loop: _gemm_order's)
     r = baddbmm_one_term(s, a, b, beta, alpha) if r is None else r
     return r if r is not None else _add_scaled(s, np.matmul(a, b), beta, alpha, a.shape[1] * a.shape[2] * b.shape[2] >= 400)
 
