@@ -81,6 +81,31 @@ def test_table_is_tanh_of_the_buckets():
         assert pair[i, 2] == float(1 - t * t)
 
 
+def test_step_3_accepts_rem_within_the_margin_of_the_gap_on_its_side():
+    # s + rem is the pair; s is certain where |rem| <= (1/2 - E) gap, gap the one between s and its
+    # neighbour on rem's side (at a power of two, the gap below is half the gap above)
+    rng = np.random.default_rng(7)
+    e = _tanh64.MARGIN
+    s = np.concatenate([np.exp2(np.arange(-13.0, 1.0)), rng.uniform(2.0 ** -13, 1.0, 200)])
+    above = np.nextafter(s, np.inf) - s
+    below = s - np.nextafter(s, 0.0)
+    cases = []  # (s, rem, certain)
+    for frac, want in (((0.5 - e) * (1 - 2.0 ** -30), True), ((0.5 - e) * (1 + 2.0 ** -30), False),
+                       (0.5 - e / 2, False), (0.25, True), (0.0, True)):
+        for sign in (1.0, -1.0):
+            gap = above if sign > 0 else below
+            cases += [(s, sign * frac * gap, want)]
+    # a power of two, rem below it: a fraction of the gap above that is too much of the gap below
+    powers = np.exp2(np.arange(-13.0, 0.0))
+    cases += [(powers, -0.3 * (np.nextafter(powers, np.inf) - powers), False),
+              (powers, 0.45 * (np.nextafter(powers, np.inf) - powers), True),
+              (np.array([0.5, np.nan]), np.array([np.nan, 0.0]), False)]
+    for ss, rem, want in cases:
+        ok = np.empty(ss.size, bool)
+        _tanh64._certain(ss.copy(), rem.copy(), ok)
+        assert ok.tolist() == [want] * ss.size, (want, ss[ok != want][:3], rem[ok != want][:3])
+
+
 def _fused(y):
     return _vec_math.fma(np.negative(y), y, 1.0)
 

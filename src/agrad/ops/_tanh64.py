@@ -5,13 +5,12 @@ agrad's float64 tanh is x87 long double's (``np.tanh`` on ``np.longdouble``, gli
 as PyTorch's (MKL VML's) is but in about 1% (``_vec_math.via_long_double``).  ``tanhl`` costs 27 to 100 ns an element (an idle
 to a loaded machine), 30 to 100 times numpy's own float64 tanh, and numpy's is an ulp away in a
 fifth of the values.  :func:`tanh` gives the long double path's bits in 25 elementwise numpy
-steps and four gathers, one per table column (about 9 ns an element):
+steps and three gathers, one per table column (about 8 ns an element):
 
 1. ``|x|`` is split as ``x0 + h``: ``x0`` is |x| rounded to 10 significant bits (a bucket of
    relative width 2**-10; ``h = |x| - x0`` is exact, |h| <= 2**-11 |x0|).  A table holds, for each
    ``x0`` in [2**-12, 19.5], tanh(x0) as a double pair ``t0h + t0l`` (to 2**-100) and
-   ``om = 1 - tanh(x0)**2`` rounded once (tools/gen_tanh64_table.py, with mpmath), and the
-   bucket's acceptance threshold.
+   ``om = 1 - tanh(x0)**2`` rounded once (tools/gen_tanh64_table.py, with mpmath).
 2. tanh(x0 + h) = t0 + D with D = tanh(h) (1 - t0**2) / (1 + t0 tanh(h)), tanh(h) = h - h**3/3 +
    2h**5/15 (the next term is below 2**-64 of h).  |D| <= 2**-11 tanh(x) (|h| / x0 <= 2**-11,
    and 2 x0 / sinh(2 x0) <= 1), computed with 4.5 roundings' error (tanh(h), om, the product,
@@ -25,8 +24,12 @@ steps and four gathers, one per table column (about 9 ns an element):
    measured; each is 2**-11 of the double gap).  When ``|rem| <= (1/2 - E) gap`` with
    E = 17 * 2**-11 (room for 5.5 * 2**-11 gaps from step 2 and 11 long double ulps), the true
    tanh(x) and tanhl's value lie strictly inside r's rounding interval, so r is tanhl's value
-   rounded: the long double path's bits.  (``gap`` is the smaller of the gaps beside r, the one
-   below at a power of two; the table keeps the smallest any result in the bucket can have.)
+   rounded: the long double path's bits.  (``gap`` is the gap beside r on rem's side: the
+   errors above are at most E of the smaller gap, and the other side of r's interval is at least
+   half that gap away.)  The test is ``fl(s + fl(rem / (1 - 2E))) == s`` (the factor rounded up):
+   s + y rounds to s only where |y| is at most half the gap on y's side.  (A table column of each
+   bucket's smallest gap served for the test before: a fourth gather, and a quarter of the
+   elements left to step 4 where tanh(x) is near a power of two, against 1.7% now.)
 4. The other elements (about 1.5% of them; every NaN, |x| below 2**-12 or above 19.5) take
    the long double path, except |x| < 2**-28 (tanh rounds to x: ±0, subnormals) and
    |x| >= 19.1 (tanh rounds to ±1: inf).
@@ -63,6 +66,9 @@ KEY_MAX = int((np.array(TOP).view(_I64) + (1 << (_SHIFT - 1))) >> _SHIFT)
 
 #: the acceptance margin, in the result's gaps (see the module's doc, step 3): 17 * 2**-11
 MARGIN = 2.0 ** -7 + 2.0 ** -11
+#: 1 / (1 - 2 MARGIN), rounded up: ``s + rem * _STRETCH`` rounds to s only where |rem| is
+#: at most (1/2 - MARGIN) of the gap beside s on rem's side
+_STRETCH = np.array(np.nextafter(1.0 / (1.0 - 2 * MARGIN), np.inf))
 
 TABLE = Path(__file__).with_name("_tanh64_table.npy")
 
@@ -91,19 +97,15 @@ def bucket_x0() -> np.ndarray:
 
 
 def _table() -> np.ndarray:
-    """Rows [t0h, 1 - t0**2, t0l, threshold] for keys KEY_MIN - 1 .. KEY_MAX + 1 (the first and
-    last rows NaN: an element whose key is clipped to them is not accepted)."""
+    """Rows [t0h, 1 - t0**2, t0l] for keys KEY_MIN - 1 .. KEY_MAX + 1 (the first and last rows
+    NaN: an element whose key is clipped to them is not accepted)."""
     global _rows
     if _rows is None:
         table = np.load(TABLE)
         if table.shape != (KEY_MAX - KEY_MIN + 1, 3):
             raise RuntimeError(f"{TABLE.name}: shape {table.shape}, not for this module's buckets")
-        rows = np.full((len(table) + 2, 4), np.nan)
-        rows[1:-1, :3] = table[:, [0, 2, 1]]
-        # the smallest gap any result in the bucket can have: below tanh of the bucket's low end
-        # (x0 (1 - 2**-10) is below it), a little lower still for r's rounding
-        low_end = np.tanh((bucket_x0() * (1 - 2.0 ** -10)).astype(np.longdouble)).astype(_F64)
-        rows[1:-1, 3] = (0.5 - MARGIN) * np.spacing(low_end * (1 - 2.0 ** -50))
+        rows = np.full((len(table) + 2, 3), np.nan)
+        rows[1:-1] = table[:, [0, 2, 1]]
         _rows = rows
     return _rows
 
@@ -128,7 +130,7 @@ def _tanh_block(x, out, ok, a, k, h, p, q, cols, row):
     k -= _KEY_OFF
     for col, r in zip(cols, row):
         col.take(k, mode="clip", out=r)  # (clipped keys: the NaN rows)
-    t0h, om, t0l, thr = row
+    t0h, om, t0l = row
     np.multiply(h, h, out=p)
     np.multiply(p, 2.0 / 15, out=q)
     q += -1.0 / 3
@@ -143,10 +145,18 @@ def _tanh_block(x, out, ok, a, k, h, p, q, cols, row):
     s = np.add(t0h, q, out=p)
     np.subtract(t0h, s, out=a)
     a += q  # rem = t0h + (D + t0l) - s (exact: Fast2Sum, |t0h| >= |D + t0l|); r = s
-    np.abs(a, out=a)
-    np.less_equal(a, thr, out=ok)  # (NaN: not accepted)
+    _certain(s, a, ok)
     np.bitwise_and(x.view(_I64), _SIGN, out=k)
     np.bitwise_or(s.view(_I64), k, out=out.view(_I64))  # (copysign's numpy loop is not vectorised)
+
+
+def _certain(s, rem, ok):
+    """Step 3's test, into ``ok``: whether ``|rem| <= (1/2 - E) gap``, ``gap`` the one between s and
+    the double beside it on rem's side: ``s + rem / (1 - 2E)`` (rounded up) rounds to s.  NaN: not
+    certain.  ``rem`` is written over."""
+    rem *= _STRETCH
+    rem += s
+    np.equal(rem, s, out=ok)
 
 
 def tanh(x: np.ndarray, exact) -> np.ndarray:
@@ -163,7 +173,7 @@ def tanh(x: np.ndarray, exact) -> np.ndarray:
     b = min(_BLOCK, n)
     a, h, p, q = np.empty(b), np.empty(b), np.empty(b), np.empty(b)
     k = np.empty(b, _I64)
-    row = np.empty((4, b))
+    row = np.empty((3, b))
     with np.errstate(all="ignore"):
         for i in range(0, n, b):
             j = min(i + b, n)
