@@ -34,4 +34,29 @@ CASES = [
         " lambda: Z @ t, lambda: Z @ torch.ones(2, 2), lambda: z.sum())]",
         "try:\n    (z @ t).numpy()\nexcept RuntimeError as e:\n    err = str(e)",
     ], ["out", "err"]),
+    # (dt38d grad_fn:grad) the backward of a CopySlices recorded by a create_graph pass (copy_ into a slice)
+    # takes CopySlices' own steps under create_graph again: the gradient copied (CopyBackwards), as_strided, a
+    # clone for copy_'s CopyBackwards (src's part), the slice zeroed by copy_ (self's part); was as_strided alone
+    case("copy-slices-double-backward-records-copy-and-clone", [
+        "def walk(fn):\n    idx, out, q = {}, [], [fn]\n    while q:\n        f = q.pop(0)\n"
+        "        if f is None or id(f) in idx:\n            continue\n        idx[id(f)] = len(idx)\n        out.append(f)\n"
+        "        q.extend(n for n, _ in f.next_functions)\n"
+        "    return [(f.name(), [None if n is None else idx[id(n)] for n, _ in f.next_functions]) for f in out]",
+        "x = torch.tensor([-2.0, 3.0, -3.0, 0.25], requires_grad=True)",
+        "r = x * 1",
+        "r.erf_()",
+        "r[0].sigmoid_()",
+        "q = torch.autograd.grad(r.sum(), [x], create_graph=True)[0]",
+        "g = torch.autograd.grad(q.sum(), [x], create_graph=True)[0]",
+        "a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)",
+        "y = torch.tensor([0.5, -1.0], requires_grad=True)",
+        "b = a * a",
+        "b[1:] = y * y",
+        "h = torch.autograd.grad(b.pow(2).sum(), [a, y], create_graph=True)",
+        "h2 = torch.autograd.grad((h[0].sum() + h[1].sum()) ** 2, [a, y], create_graph=True)",
+        "h3 = torch.autograd.grad((h2[0] * h2[0]).sum() + h2[1].sum(), [a, y])",
+        "v = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)",
+        "k = torch.autograd.grad((v.as_strided((2,), (2,), 1) ** 2).sum(), [v], create_graph=True)[0]",
+        "k2 = torch.autograd.grad((k ** 3).sum(), [v], create_graph=True)[0]",
+    ], ["walk(g.grad_fn)", "g", "walk(h2[0].grad_fn)", "walk(h2[1].grad_fn)", "h2", "h3", "walk(k2.grad_fn)", "k2"]),
 ]

@@ -141,8 +141,16 @@ _replace = Op("torch::autograd::CopySlices", _replace_np, inputs=("self", "src")
 
 @_replace.derivative
 def _(ctx, grad):
-    kept = _replace(grad, Tensor._make(np.zeros((), grad._data.dtype)), idx=ctx.idx)
-    return kept, _take(grad, idx=ctx.idx)
+    # PyTorch's CopySlices around copy_'s CopyBackwards: under create_graph its steps are recorded (the
+    # gradient copied into a new tensor, as_strided, a clone for CopyBackwards, which passes it to src;
+    # self's part the slice zeroed by copy_ again, a CopySlices over that same copy)
+    if graph._state["enabled"]:
+        grad = _copy(Tensor._make(np.empty_like(grad._data)), grad)
+        g_src = _clone(_take(grad, idx=ctx.idx)) if ctx.needs(1) else None
+    else:
+        g_src = _take(grad, idx=ctx.idx) if ctx.needs(1) else None
+    kept = _replace(grad, Tensor._make(np.zeros((), grad._data.dtype)), idx=ctx.idx) if ctx.needs(0) else None
+    return kept, g_src
 
 
 # the nodes ----------------------------------------------------------------------------
