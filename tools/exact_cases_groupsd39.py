@@ -25,4 +25,21 @@ def cases(graph: str) -> list[dict]:
              ["x = torch.ones(2, 3, 8, 8)"],
              ["F.conv2d(x, torch.ones(4, 3, 3, 3, dtype=torch.bool), stride=2)",
               "F.conv2d(x, torch.ones(4, 3, 3, 3, dtype=torch.uint8), stride=2)"]),
+        case("embedding-bag-promotes-indices-and-offsets",  # (raises-only-agrad:embedding_bag, a probe)
+             # _embedding_bag_cpu_impl casts indices and offsets to their common type before checking it is
+             # Long or Int: bool/uint8/int8/int16 indices with int64 offsets are taken; the texts name the common
+             # type (c10's toString: CPUBoolType for bool)
+             ["w = torch.arange(10.0).view(5, 2).requires_grad_()",
+              "o = torch.tensor([0, 1])",
+              "r = F.embedding_bag(torch.tensor([True, False, True]), w, o, mode='mean', scale_grad_by_freq=True)",
+              "r.sum().backward()"],
+             ["r", "w.grad", "F.embedding_bag(torch.tensor([1, 3, 4], dtype=torch.uint8), w, o, mode='max')",
+              "F.embedding_bag(torch.tensor([1, 3, 4], dtype=torch.int8), w, o.to(torch.int32))",
+              "F.embedding_bag(torch.tensor([1, 3, 4], dtype=torch.int8), w, o.to(torch.uint8))",
+              "F.embedding_bag(torch.tensor([True, False]), w, torch.tensor([False]))",
+              "F.embedding_bag(torch.tensor([1, 2]), w, torch.tensor([0.0]))",
+              "F.embedding_bag(torch.tensor([[1, 2]], dtype=torch.uint8), w)",
+              "F.embedding_bag(torch.tensor([1, 2]), w.detach().bool(), o)",
+              "F.embedding_bag(torch.tensor([1, 2]), w.detach(), o, per_sample_weights=torch.ones(2, dtype=torch.bool), "
+              "mode='sum')"]),
     ]

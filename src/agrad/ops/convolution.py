@@ -24,8 +24,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import dtypes
+from .._cpp_print import cpp_type_name
 from ..autograd import grad_mode
-from ..autograd.graph import _LEGACY_TYPE
 from ..tensor import _can_cast, _scalar_name
 from . import _conv_order, _vec_math
 from ._conv_order import _unpadded_products
@@ -613,8 +613,8 @@ def _check_kernel(x, weight, bias, sp, attrs):
                       attrs["output_padding"], attrs["groups"]):  # (check_input_same_type_as_parameters for the oneDNN backend)
         for what, t in (("weight", weight), ("bias", bias)):
             if t is not None and t.dtype is not x.dtype:
-                raise RuntimeError(f"Input type ({_tname(x)}) and {what} type ({_tname(t)}) should be the same or "
-                                   f"input should be a MKLDNN tensor and {what} is a dense tensor")
+                raise RuntimeError(f"Input type ({cpp_type_name(x.dtype)}) and {what} type ({cpp_type_name(t.dtype)}) "
+                                   f"should be the same or input should be a MKLDNN tensor and {what} is a dense tensor")
         _check_geometry(x, weight, sp, attrs, sizes=False)
         if transposed and min(_transposed_size(x.shape[2:], weight.shape[2:], attrs["stride"], attrs["padding"],
                                                attrs["dilation"], attrs["output_padding"])) < 0:
@@ -651,11 +651,6 @@ def _uses_mkldnn(float32, x_shape, w_shape, stride, dilation, transposed, output
              or ws[-2] != 1 or _vec_math.THREADS > 1)
     return first and (groups > 1 or (ws[-1] > 3 and ws[-2] > 3) or xs[0] > 1
                       or xs[0] * xs[1] * xs[2] * xs[3] > 20480)
-
-
-def _tname(t):
-    """Tensor::toString of a CPU tensor: torch.FloatTensor, torch.DoubleTensor, ..., CPUBoolType."""
-    return "CPUBoolType" if t.dtype is dtypes.bool_ else "torch." + _LEGACY_TYPE[t.dtype.name]
 
 
 def _check_geometry(x, weight, sp, attrs, sizes=True):

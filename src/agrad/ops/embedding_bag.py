@@ -17,6 +17,8 @@ import warnings
 
 import numpy as np
 
+from .. import dtypes
+from .._cpp_print import cpp_type_name
 from ..autograd.graph import save_extra
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export
@@ -135,15 +137,6 @@ def _dot(a, b):
     return total
 
 
-def _index_dtype_error(name, t):
-    return RuntimeError(f"Expected tensor for argument #1 '{name}' to have one of the following scalar types: Long, "
-                        f"Int; but got torch.{_tensor_type(t)} instead (while checking arguments for embedding_bag)")
-
-
-def _tensor_type(t):
-    return {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor", "bool": "BoolTensor",
-            "uint8": "ByteTensor", "int8": "CharTensor", "int16": "ShortTensor", "int32": "IntTensor",
-            "int64": "LongTensor", "bfloat16": "BFloat16Tensor"}.get(t.dtype.name, t.dtype.name)
 
 
 @export(functional=True, torch=False)
@@ -194,17 +187,20 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     if padding_idx is not None and not -weight.shape[0] <= padding_idx < weight.shape[0]:
         raise RuntimeError(f"padding_idx must be within the number of embeddings, {-weight.shape[0]} through "
                            f"{weight.shape[0] - 1}, but got {padding_idx}")
-    for t, name in ((input, "indices"), (offsets, "offsets")):
-        if t.dtype.name not in ("int64", "int32"):
-            raise _index_dtype_error(name, t)
+    # (_embedding_bag_cpu_impl's promoteIndicesAndOffsets: both as their common type, then check_arguments; the
+    # offsets' own dtype check and their same-type check cannot fail after it)
+    common = dtypes.promote_types(offsets.dtype, input.dtype)
+    if common.name not in ("int64", "int32"):
+        raise RuntimeError("Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, "
+                           f"Int; but got {cpp_type_name(common)} instead (while checking arguments for embedding_bag)")
     if weight.dtype.name not in ("float16", "bfloat16", "float32", "float64"):
         raise RuntimeError("Expected tensor for argument #1 'weight' to have one of the following scalar types: Half, "
-                           f"BFloat16, Float, Double; but got torch.{_tensor_type(weight)} instead (while checking "
+                           f"BFloat16, Float, Double; but got {cpp_type_name(weight.dtype)} instead (while checking "
                            "arguments for embedding_bag)")
     if per_sample_weights is not None and per_sample_weights.dtype is not weight.dtype:
         raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as tensor for argument #1 "
-                           f"'per_sample_weights'; but type torch.{_tensor_type(weight)} does not equal "
-                           f"torch.{_tensor_type(per_sample_weights)} (while checking arguments for embedding_bag)")
+                           f"'per_sample_weights'; but type {cpp_type_name(weight.dtype)} does not equal "
+                           f"{cpp_type_name(per_sample_weights.dtype)} (while checking arguments for embedding_bag)")
     offs = offsets._data.astype(np.int64)
     n = input.numel()
     if offs.size:
