@@ -644,3 +644,6 @@ CASES += _groupsa39_cases(GRAPH)
 from exact_cases_groupsd39 import cases as _groupsd39_cases  # noqa: E402
 
 CASES += _groupsd39_cases(GRAPH)
+from exact_cases_groupsc39 import cases as _groupsc39_cases  # noqa: E402
+
+CASES += _groupsc39_cases(GRAPH)

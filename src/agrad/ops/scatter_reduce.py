@@ -247,12 +247,19 @@ def _(ctx, grad):
     return g_self, g_src
 
 
-def _reduced_slices(d, good, source, reduce):
+def _reduced_slices(d, good, source, reduce, filled=None):
     """index_reduce_'s loop over the index: each good index's slice of ``self`` combined with its
-    slice of ``source`` (mean: added, its division comes after the loop)."""
+    slice of ``source`` (mean: added, its division comes after the loop); ``filled``, an excluded
+    self's: all its index's slices (negatives from the end) set to the reduction's identity first."""
     combine = {"prod": np.multiply, "mean": np.add, "amax": np.maximum, "amin": np.minimum}[reduce]
 
     def write(a):
+        if not a.size:  # (an empty self: index_fill_ checked no index)
+            return
+        if filled is not None and a.ndim:
+            a[(slice(None),) * d + (np.where(filled < 0, filled + a.shape[d], filled),)] = _identity(reduce, a.dtype)
+        elif filled is not None and filled.size:  # (a 0-d self: its one element, index 0 or -1)
+            a[()] = _identity(reduce, a.dtype)
         for k, i in enumerate(good):
             part = (slice(None),) * d + (int(i),)
             a[part] = combine(a[part], source[(slice(None),) * d + (k,)]).astype(a.dtype)
@@ -294,19 +301,20 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
         if not include_self or input.ndim <= 1:
             kernel = "index_reduce_func_exclude_input_init" if not include_self else "index_func_"
             raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
-    if not include_self:  # the excluded self's initial values go in by index_fill_ (its errors)
-        from ..autograd import grad_mode
+    if not include_self:  # the excluded self's initial values go in by index_fill_ (its errors, and what it
+        from ..autograd import grad_mode  # filled before a bad index: the reduction's identity)
         from .index_fill import index_fill
 
         with grad_mode.no_grad():
-            index_fill(input.detach(), d, Tensor._make(idx), 0)
+            index_fill(input.detach(), d, Tensor._make(idx), _identity(reduce, input._data.dtype))
     if input.ndim > 1 and idx.size and not size:
         raise IndexError(f"select(): index 0 out of range for tensor of size {list(input.shape)} at dimension {d}")
     if ((idx >= size) | (idx < 0)).any():  # (the kernel's loop reduced the slices of the indices before it)
         raise _written_before.attach(IndexError("index out of range in self"), _reduced_slices(
-            d, idx[:_written_before.first_bad(idx, 0, size)], source._data, reduce) if include_self else lambda a: None)
-    if input.dtype is dtypes.bool_ and reduce == "mean" and idx.size:
-        raise NotImplementedError('"div_floor_cpu" not implemented for \'Bool\'')
+            d, idx[:_written_before.first_bad(idx, 0, size)], source._data, reduce, None if include_self else idx))
+    if input.dtype is dtypes.bool_ and reduce == "mean" and idx.size:  # (the loop has added every slice in)
+        raise _written_before.attach(NotImplementedError('"div_floor_cpu" not implemented for \'Bool\''),
+                                     _reduced_slices(d, idx, source._data, reduce))
     result = keep_tensor(_index_reduce.apply((input, source), (input._data, source._data),
                                              {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)}),
                          _index_reduce, "index", index)
