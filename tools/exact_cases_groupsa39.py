@@ -59,4 +59,28 @@ CASES = [
         "k = torch.autograd.grad((v.as_strided((2,), (2,), 1) ** 2).sum(), [v], create_graph=True)[0]",
         "k2 = torch.autograd.grad((k ** 3).sum(), [v], create_graph=True)[0]",
     ], ["walk(g.grad_fn)", "g", "walk(h2[0].grad_fn)", "walk(h2[1].grad_fn)", "h2", "h3", "walk(k2.grad_fn)", "k2"]),
+    # (dt38c error-text:setitem) an empty bool mask tensor is a mask (it was taken as an empty long index:
+    # x[mask] of a (1, 0) tensor had shape [1, 0, 0], and a write through it leaked numpy's TypeError/ValueError);
+    # setitem's value with leading dims of one is a view without them, another tensor than self: an empty one
+    # overlaps nothing (shape mismatch or no error), where self itself (or index_put_'s value) is a full overlap
+    case("empty-bool-mask-and-setitem-self-overlap", [
+        "def err(f):\n    try:\n        f()\n        return 'ok'\n    except Exception as e:\n        return (type(e).__name__, str(e)[:110])",
+        "x2 = torch.tensor([[[0, -1]]])",
+        "v3 = x2[:, 1:]",
+        "x = torch.tensor([[1., 2.]])",
+        "v = x[:, :0]",
+        "z = torch.zeros(1, 0, 2)",
+        "shapes = [tuple(t.shape) for t in (v[v > 0], v3[v3 > 0], z[z > 0], z[torch.zeros(1, 0, dtype=torch.bool)],"
+        " torch.zeros(2, 0, 3)[torch.zeros(2, 0, dtype=torch.bool)], torch.zeros(2, 0, 3)[0, torch.zeros(0, dtype=torch.bool)])]",
+        "def put(t, m, val):\n    t[m] = val",
+        "out = [err(lambda: put(v3, v3 > 0, v3)), err(lambda: put(v3, v3 > 0, v3[0])), err(lambda: put(v3, v3 >= 0, x2)),"
+        " err(lambda: put(v, v > 0, torch.zeros(1, 0, 3))), err(lambda: put(v, v > 0, v.t())),"
+        " err(lambda: put(torch.zeros(1, 0), torch.zeros(1, 0, dtype=torch.bool), torch.zeros(1, 0))),"
+        " err(lambda: put(torch.zeros(0, 2), torch.zeros(0, 2, dtype=torch.bool), torch.zeros(1, 2)[:0])),"
+        " err(lambda: torch.zeros(2, 0).index_put_((torch.zeros(2, 0, dtype=torch.bool),), torch.zeros(2, 0)))]",
+        "y = torch.zeros(0, 2)",
+        "out.append(err(lambda: put(y, y > 0, y)))",
+        "w = torch.zeros(1, 0)",
+        "out.append(err(lambda: put(w, w > 0, w)))",
+    ], ["shapes", "out"]),
 ]

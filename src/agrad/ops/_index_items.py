@@ -40,7 +40,7 @@ def _as_index_array(item, size_hint=None):
         arr = np.asarray(item)
         if arr.dtype == object:
             raise IndexError(_BAD_INDEX)
-        if arr.size == 0:
+        if arr.size == 0 and arr.dtype.kind != "b":  # ([] is an empty long index; an empty mask stays one)
             arr = arr.astype(np.int64)
     if arr.dtype.kind == "b":
         return arr

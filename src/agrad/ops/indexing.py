@@ -575,10 +575,13 @@ def _sliced_part(np_index) -> tuple:
     return tuple(out)
 
 
-def _check_index_put_overlap(sliced, value, index, self=None):
+def _check_index_put_overlap(sliced, value, index, self=None, strip=False):
     """index_put_'s assert_no_overlap of the written tensor with the value and each index tensor
-    (the written tensor itself as the value: a full overlap, whatever its layout)."""
-    if value is self and sliced.shape == self._data.shape and sliced.strides == self._data.strides and \
+    (the written tensor itself as the value: a full overlap, whatever its layout, even empty; but
+    setitem's value with leading dims of one is a view without them, another tensor: an empty one
+    overlaps nothing)."""
+    if value is self and not (strip and value.ndim and value.shape[0] == 1) and sliced.shape == self._data.shape \
+            and sliced.strides == self._data.strides and \
             sliced.__array_interface__["data"][0] == self._data.__array_interface__["data"][0]:
         raise RuntimeError(_OVERLAP)
     items = index if isinstance(index, tuple) else (index,)
@@ -658,7 +661,7 @@ def _assign(self, index, value, strip):
     if not advanced:
         _check_copy_overlap(self, index, self._data[np_index], value)
     elif _has_index_tensors(index) and not _masked_fill_dispatch(index, value):
-        _check_index_put_overlap(self._data[_sliced_part(np_index)], value, index, self)
+        _check_index_put_overlap(self._data[_sliced_part(np_index)], value, index, self, strip)
     target_shape = getitem(self.detach(), index)._data.shape
     if isinstance(value, Tensor):
         v = value
