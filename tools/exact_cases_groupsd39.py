@@ -42,4 +42,17 @@ def cases(graph: str) -> list[dict]:
               "F.embedding_bag(torch.tensor([1, 2]), w.detach().bool(), o)",
               "F.embedding_bag(torch.tensor([1, 2]), w.detach(), o, per_sample_weights=torch.ones(2, dtype=torch.bool), "
               "mode='sum')"]),
+        case("reflection-replication-pad-checks",  # (a dtype sweep) the kernels dispatch on every dtype but bool,
+             # after the checks: reflect's per dim (argument #4, #6, #8), then "too small" only when every output dim
+             # is below one (2-D/3-D), then the output made (a negative size: empty's text; reflection_pad2d's resize_:
+             # numel's overflow)
+             ["b = torch.ones(1, 2, 4, 6, dtype=torch.bool)", "f = torch.ones(1, 2, 4, 6)"],
+             ["F.pad(b[0, 0], (1, 1), mode='reflect')", "F.pad(b, (1, 1, 1, 1), mode='replicate')",
+              "F.pad(b[None], (1, 1, 1, 1, 0, 0), mode='reflect')", "F.pad(b, (5, 5, 9, 1), mode='reflect')",
+              "F.pad(f, (1, 1, 9, 1), mode='reflect')", "F.pad(f[None], (1, 1, 1, 1, 1, 2), mode='reflect')",
+              "F.pad(f, (-3, -3, 1, 1), mode='reflect').shape", "F.pad(b, (-3, -3, 1, 1), mode='replicate')",
+              "F.pad(f, (-4, -3, 1, 1), mode='reflect')", "F.pad(f, (-4, -3, 1, 1), mode='replicate')",
+              "F.pad(f[None], (-4, -3, 1, 1, 0, 0), mode='reflect')", "F.pad(f, (-4, -3, -2, -2), mode='reflect')",
+              "F.pad(f, (-4, -3, -2, -2), mode='replicate')", "F.pad(f[None], (-4, -3, -2, -2, -1, -1), mode='replicate')",
+              "F.pad(f[0], (-4, -3), mode='replicate')"]),
     ]

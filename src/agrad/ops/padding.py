@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from .._limits import check_shape
 from ..tensor import Tensor
 from ._layout import in_input_format, in_memory_format, laid_out_like, suggested_format
@@ -170,18 +171,30 @@ def pad(input, pad, mode="constant", value=None):
         raise RuntimeError(
             f"Expected {k + 1}D or {k + 2}D (batch mode) tensor with possibly 0 batch size and other non-zero "
             f"dimensions for input, but got: {list(input.shape)}")
-    for i in range(k):
-        dim = input.ndim - 1 - i
-        n = input.shape[dim]
-        lo, hi = pad[2 * i], pad[2 * i + 1]
-        if mode == "reflect" and (lo >= n or hi >= n):
-            raise RuntimeError(
-                f"Argument #4: Padding size should be less than the corresponding input dimension, but got: "
-                f"padding ({lo}, {hi}) at dimension {dim} of input {list(input.shape)}")
-        if n + lo + hi <= 0:
-            letter = "WHD"[i]
-            raise RuntimeError(
-                f"input ({letter}: {n}) is too small. Calculated output {letter}: {n + lo + hi}")
+    sizes = [input.shape[input.ndim - 1 - i] for i in range(k)]  # (W, H, D)
+    outs = [n + pad[2 * i] + pad[2 * i + 1] for i, n in enumerate(sizes)]
+    if mode == "reflect":  # (W's is argument #4, H's #6, D's #8)
+        for i, n in enumerate(sizes):
+            lo, hi = pad[2 * i], pad[2 * i + 1]
+            if lo >= n or hi >= n:
+                raise RuntimeError(
+                    f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding input dimension, "
+                    f"but got: padding ({lo}, {hi}) at dimension {input.ndim - 1 - i} of input {list(input.shape)}")
+    if max(outs) < 1:  # (a 2-D or 3-D padding only needs one output dim of at least one)
+        sizes_text = f"W: {sizes[0]}" + (" " if (mode, k) == ("replicate", 2) else "")  # (sic)
+        if k > 1:
+            sizes_text = (f"D: {sizes[2]} " if k == 3 else "") + f"H: {sizes[1]}, " + sizes_text
+        outs_text = " ".join(f"{letter}: {outs[i]}" for i, letter in reversed(list(enumerate("WHD"[:k]))))
+        raise RuntimeError(f"input ({sizes_text}) is too small. Calculated output {outs_text}")
+    out_shape = list(input.shape[:input.ndim - k]) + outs[::-1]
+    if min(outs) < 0:  # (the output made with the negative size the check above lets through)
+        if (mode, k) == ("reflect", 2):  # (reflection_pad2d resizes an empty output: its numel check)
+            raise RuntimeError("numel: integer multiplication overflow")
+        first = next(o for o in out_shape if o < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {first}: {out_shape}")
+    if input.dtype is dtypes.bool_:  # (the kernels' dispatch, after the checks: every dtype but bool)
+        kernel = {"reflect": "reflection", "replicate": "replication"}[mode]
+        raise NotImplementedError(f"\"{kernel}_pad{k}d\" not implemented for 'Bool'")
     return _PAD_OPS[(mode, k)](input, maps=_index_maps(input.shape, pad, mode))
 
 
