@@ -41,4 +41,26 @@ CASES = [
         "[v.hex() for v in a.bmm(b).flatten().tolist()]", "[v.hex() for v in (a @ b).flatten().tolist()]",
         "[v.hex() for v in torch.baddbmm(s, a, b, beta=0.5, alpha=-1.5).flatten().tolist()]",
         "[v.hex() for v in g.erfinv().flatten().tolist()]"]),
+    # (dt38b repr:conv1d) oneDNN's jit_1x1 (and jit:avx2 from 9 channels) reads an input blocked by 8 channels,
+    # zeros after the last: their +0.0 products end each chain, no -0.0 sum; ATen's slow_conv2d/3d (a small
+    # one-sample float32 convolution, any float64 one) is a gemm per sample into rows holding the bias:
+    # MKL's sums start from it (float64's zero signs: dgemm's, dgemv's blocks of 4 and 4 x 12 ones aside)
+    case("conv-bias-zero-signs-and-slow-gemm-from-bias", [
+        "x = torch.tensor([[[-0.0, -2.5, 2.0]], [[0.25, -2.5, -1.5]]])",
+        "r1 = F.conv1d(x, torch.tensor([[[2.25]]]), bias=torch.tensor([-0.0]), dilation=2)",
+        "r2 = F.conv1d(x, torch.tensor([[[2.25]]]), bias=torch.tensor([-0.0]), stride=2)",
+        "r3 = F.conv1d(-torch.zeros(2, 9, 5), torch.ones(2, 9, 2), -torch.zeros(2))",
+        "r4 = F.conv2d(-torch.zeros(2, 8, 3, 3), torch.ones(1, 8, 1, 1), -torch.zeros(1))",
+        "xs = (torch.arange(60.0).view(1, 3, 4, 5) - 29) / 7",
+        "ws = (torch.arange(54.0).view(2, 3, 3, 3) - 25) / 11",
+        "r5 = F.conv2d(xs, ws, torch.tensor([0.3, -1.7]), padding=1)",
+        "r6 = F.conv1d(xs[:, :, 0], ws[:, :, 0], torch.tensor([0.3, -1.7]))",
+        "r7 = F.conv3d(xs.view(1, 3, 2, 2, 5), ws[:, :, :2, :2].reshape(2, 3, 2, 1, 2), torch.tensor([1e-3, -2.5]))",
+        "z = [F.conv1d(-torch.zeros(1, c, l, dtype=torch.float64), torch.ones(o, c, k, dtype=torch.float64),"
+        " -torch.zeros(o, dtype=torch.float64)) for c, l, k, o in ((1, 2, 2, 3), (5, 2, 2, 3), (2, 20, 2, 5),"
+        " (3, 14, 1, 4), (3, 6, 2, 2))]",
+        "t = torch.addmm(-torch.zeros(5, 13, dtype=torch.float64), -torch.zeros(5, 3, dtype=torch.float64),"
+        " torch.ones(3, 13, dtype=torch.float64))",
+    ], ["r1", "r2", "r3", "r4", "[v.hex() for v in r5.flatten().tolist()]", "[v.hex() for v in r6.flatten().tolist()]",
+        "[v.hex() for v in r7.flatten().tolist()]", "[str(v.flatten().tolist()) for v in z]", "str(t.tolist())"]),
 ]

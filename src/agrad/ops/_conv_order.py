@@ -157,7 +157,39 @@ def forward(x, w, b, cols, stride, padding, dilation, mkldnn, groups):
     bb = cols.reshape(n, c, k, length).transpose(1, 2, 0, 3).reshape(c, k, n * length).astype(np.float64)
     a = w.reshape(w.shape[0], c, k).transpose(1, 2, 0).astype(np.float64)
     out = blocked_chain(a, bb, chunk, b, padded)
+    if c % IC_BLOCK and (c > IC_BLOCK or k == 1 and all(v == 1 for v in stride)):
+        # (an input blocked by 8 channels, zeros after its last: jit_1x1's always, jit:avx2's from 9 channels;
+        # each tap's chain over that block adds their +0.0 products last, so no sum ends at -0.0)
+        out += np.float32(0)
     return np.ascontiguousarray(out.reshape(-1, n, length).transpose(1, 0, 2))
+
+
+def slow_forward(x, w, b, cols):
+    """ATen's slow_conv2d / slow_conv3d (no oneDNN: float64, a small one-sample float32 one): per sample
+    (and group: ATen convolves each group alone), one gemm of the weight (OC x C * K) and the sample's
+    im2col (C * K x L, ``cols`` (N, G, C * K / G, L)) into the output, whose rows hold the bias first
+    (beta 1, MKL's sums start from it where they are sequential) or are ignored (beta 0: sums from +0.0):
+    addmm's order where _gemm_order knows it (the output's offset for its peeled columns), numpy's
+    matmul otherwise. None: a channels-last input or weight (another gemm) or other dtypes."""
+    from ._gemm_order import dgemm_zero_signs, mkl_product
+    if not (x.dtype == w.dtype and x.dtype.char in "fd" and type(x) is type(w) is np.ndarray
+            and not suggested_format(x) and not suggested_format(w)):
+        return None
+    n, g, _, length = cols.shape
+    oc = w.shape[0] // g
+    wg = w.reshape(g, oc, -1)
+    out = np.empty((n, g, oc, length), x.dtype)
+    for j in range(g):
+        c = None if b is None else np.ascontiguousarray(np.broadcast_to(b[j * oc:(j + 1) * oc, None], (oc, length)))
+        for i in range(n):
+            cm = np.ascontiguousarray(cols[i, j])
+            r = mkl_product(wg[j], cm, c, c_off=i * oc * length)
+            if r is None:
+                r = wg[j] @ cm
+                if c is not None:
+                    r = r + c if r.dtype != np.float64 else dgemm_zero_signs(r + c, wg[j], cm, c)
+            out[i, j] = r + x.dtype.type(0) if c is None else r
+    return out.reshape(n, g * oc, length)
 
 
 def backward_data_chunk(x_shape, w_shape, stride, padding, dilation):

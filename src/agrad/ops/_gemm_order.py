@@ -369,11 +369,11 @@ def _mkl_product(a, b, c=None, batched=False, alpha=None, c_off=0):
     if k < 2 or not m or not n:
         return None
     cost = m * k * n
-    if a.dtype == np.float64:  # (dgemm: b row-major and n from 2 to 11 only, as sgemm's, 2-double vectors)
-        tb = _transposed(b) if n > 1 else True
-        if tb or n > 11 or c is not None or alpha is not None or cost > SEQ_CAP:
+    if a.dtype == np.float64:  # (dgemm: b row-major and n from 2 to 11 only, as sgemm's, 2-double vectors;
+        tb = _transposed(b) if n > 1 else True  # a beta * C starts the sums, as sgemm's)
+        if tb or n > 11 or alpha is not None or cost > SEQ_CAP:
             return None
-        return sequential(a, b, None, 0, c_off)
+        return sequential(a, b, c, 0, c_off)
     tb = _transposed(b)
     if m == 1:
         if cost > SEQ_CAP:
@@ -403,6 +403,30 @@ def mkl_product(a, b, c=None, batched=False, alpha=None, c_off=0):
     caller then takes numpy's BLAS)."""
     r = _mkl_product(a, b, c, batched, alpha, c_off)
     return None if r is None else np.ascontiguousarray(r)
+
+
+def dgemm_zero_signs(r, a, b, c):
+    """numpy's float64 a @ b + c (``r``, C-ordered, written in place) with the zero signs of MKL's dgemm for a
+    row-major a and b, where every product of an element and its C are -0.0 (numpy's sum of them starts from
+    +0.0: +0.0): -0.0, as MKL's sums start from C, except (measured) for n = 1 (dgemv) the rows of its blocks
+    of 4 (all rows from m = 2 on for k >= 10) for k >= 3, and for n >= 12 the elements of its 4 x 12 blocks
+    for an odd k >= 3 (n from 2 to 11: mkl_product's sequential sums)."""
+    m, k = a.shape
+    n = b.shape[1]
+    if _transposed(a) or (n > 1 and _transposed(b)):
+        return r
+    rows, cols = np.nonzero((r == 0) & np.signbit(c))
+    if not rows.size:
+        return r
+    p = a[rows] * b[:, cols].T
+    neg = ((p == 0) & np.signbit(p)).all(axis=1)
+    tail = rows >= 4 * (m // 4)
+    if n == 1:
+        neg &= (m == 1) | (k <= 2) | (tail & (k <= 9))
+    elif n >= 12:
+        neg &= (k % 2 == 0) | (k < 3) | tail | (cols >= 12 * (n // 12))
+    r[rows[neg], cols[neg]] = -0.0
+    return r
 
 
 def mkl_gemv(a, v, c=None, alpha=None):

@@ -240,8 +240,9 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
                 and not np.isfinite(w).all():
             valid = _valid_cols(x, k, dilation, pads, stride, o).reshape(g, 1, -1, math.prod(o))
             out = _unpadded_products(wg[None], cols, valid, 2).reshape(n, w.shape[0], *o)
-        elif (c := _conv_order.forward(x, w, b, cols, stride, padding, dilation, mkldnn, g)) is not None:
-            out, b = c.reshape(n, w.shape[0], *o), None  # (oneDNN's direct kernel: its FMA chain, from the bias)
+        elif (c := _conv_order.forward(x, w, b, cols, stride, padding, dilation, mkldnn, g) if mkldnn else
+              _conv_order.slow_forward(x, w, b, cols)) is not None:  # (oneDNN's direct kernel, or ATen's gemms)
+            out, b = c.reshape(n, w.shape[0], *o), None  # (its FMA chain from the bias, or gemm's from C)
         else:
             out = np.matmul(wg, cols).reshape(n, w.shape[0], *o)
     else:

@@ -12,7 +12,7 @@ from .._limits import check_numel, check_shape
 from .._zero import any_zero, zeros
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
-from ._gemm_order import (DDOT_MAX, baddbmm_f32, baddbmm_one_term, bmm_product, ddot_lanes, dot_lanes,
+from ._gemm_order import (DDOT_MAX, baddbmm_f32, baddbmm_one_term, bmm_product, ddot_lanes, dgemm_zero_signs, dot_lanes,
                           gemv_one_column, mkl_addmv, mkl_gemv, mkl_product, sdot_aligned)
 from .views import _unsafe_view, squeeze_inplace_dim
 
@@ -455,10 +455,10 @@ def _gemm_into_zero(s, a, b, beta, alpha):
     own half gemm scales the sum in place: -0.0 stays). A float32 beta * self enters MKL's order of
     additions (ops/_gemm_order.py: the sequential kernels start from it), and so does an alpha (each
     kernel applies it where MKL's does: to a or b before, or to the sum after)."""
-    if (alpha != 0 and beta != 0 and a.dtype == np.float32 == b.dtype == s.dtype and a.shape[1] > 1
+    if (alpha != 0 and beta != 0 and a.dtype == b.dtype == s.dtype and a.dtype.char in "fd" and a.shape[1] > 1
             and type(a) is np.ndarray and type(b) is np.ndarray):
-        c = np.broadcast_to(s * np.float32(beta) if beta != 1 else s, (a.shape[0], b.shape[1]))
-        r = mkl_product(a, b, c.astype(np.float32), alpha=None if alpha == 1 else alpha)
+        c = np.broadcast_to(s * a.dtype.type(beta) if beta != 1 else s, (a.shape[0], b.shape[1]))
+        r = mkl_product(a, b, c.astype(a.dtype), alpha=None if alpha == 1 else alpha)
         if r is not None:
             return r
     if (beta != 0 and a.shape[1] == 1 and a.dtype.char in "fd" and b.dtype == a.dtype
@@ -474,6 +474,9 @@ def _gemm_into_zero(s, a, b, beta, alpha):
     out = _add_scaled(s, _gemm(a, b), beta, alpha)
     if beta == 0 and out.dtype.char in "fd" and not (a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1):
         out = out + 0.0
+    elif (beta != 0 and alpha == 1 and out.dtype == np.float64 == a.dtype == b.dtype and a.shape[1] > 1
+          and type(a) is type(b) is np.ndarray):  # (dgemm's sums from C: its zero signs)
+        out = dgemm_zero_signs(np.array(out), a, b, np.broadcast_to(s * beta if beta != 1 else s, out.shape))
     return out
 
 
@@ -576,7 +579,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
 
 
 def _baddbmm_fwd(ctx, s, a, b, beta, alpha):  # (PyTorch's loop below 400 multiply-adds a matrix, then BLAS)
-    r = baddbmm_f32(s, a, b, beta, alpha)  # (float32, float64's own loop: _gemm_order's)
+    r = baddbmm_f32(s, a, b, beta, alpha)  # (float32, float64's loop: _gemm_order's)
     r = baddbmm_one_term(s, a, b, beta, alpha) if r is None else r
     return r if r is not None else _add_scaled(s, np.matmul(a, b), beta, alpha, a.shape[1] * a.shape[2] * b.shape[2] >= 400)
 
