@@ -35,4 +35,31 @@ def cases(graph: str) -> list[dict]:
              ["x", "v", "ys", "err", "w", "err0",
               "u.index_reduce_(0, torch.tensor([-1]), torch.tensor([1], dtype=torch.uint8), 'amin', "
               "include_self=False)", "u"]),
+        case("sdpa-flash-path-and-layouts",  # (gc39 stride:grad) the flash kernel's gradients are zeros of (B, L, H, E)
+             # transposed (was C order); its output is laid out like the query (empty_like); the CPU flash path
+             # needs each input's last dim of stride 1, one batch size, one number of heads (or enable_gqa's),
+             # a mask of 2 or 4 dims broadcasting to (B, H, L, S): else the math path (UnsafeViewBackward0)
+             ["F = torch.nn.functional",
+              "g = torch.Generator().manual_seed(391)",
+              "q = torch.randn(2, 3, 4, 2, generator=g, requires_grad=True)",
+              "k = torch.randn(2, 3, 5, 2, generator=g, requires_grad=True)",
+              "v = torch.randn(2, 3, 5, 2, generator=g, requires_grad=True)",
+              "r = F.scaled_dot_product_attention(q, k, v)",
+              "gs = torch.autograd.grad(r.sum(), [q, k, v], create_graph=True)",
+              "qt = torch.randn(2, 4, 3, 2, generator=g).transpose(1, 2).requires_grad_()",
+              "r2 = F.scaled_dot_product_attention(qt, k, v, is_causal=True)",
+              "qp = torch.randn(4, 2, 3, 2, generator=g).permute(1, 2, 0, 3)",
+              "r3 = F.scaled_dot_product_attention(qp, k, v)",
+              "kl = torch.randn(2, 3, 2, 5, generator=g).transpose(-1, -2).requires_grad_()",
+              "r4 = F.scaled_dot_product_attention(q, kl, v)",
+              "gs4 = torch.autograd.grad(r4.sum(), [q, kl])",
+              "r5 = F.scaled_dot_product_attention(q, k[:1], v[:1])",
+              "r6 = F.scaled_dot_product_attention(q, k, v, attn_mask=torch.zeros(3, 4, 5))",
+              "r7 = F.scaled_dot_product_attention(q, k, v, attn_mask=torch.zeros(1, 3, 4, 1))",
+              "r8 = F.scaled_dot_product_attention(q, k[:, :1], v[:, :1], enable_gqa=True)",
+              "r9 = F.scaled_dot_product_attention(q, k[:, :1], v[:, :1])"],
+             ["r.grad_fn.name()", "r.stride()", "[t.stride() for t in gs]", "gs[0].grad_fn.name()",
+              "r2.grad_fn.name()", "r2.stride()", "r3.stride()", "r4.grad_fn.name()", "r4.stride()",
+              "[t.stride() for t in gs4]", "[t.grad_fn.name() for t in (r5, r6, r7, r8, r9)]",
+              "[t.stride() for t in (r5, r6, r7, r8, r9)]", "r4", "gs4[1]"]),
     ]

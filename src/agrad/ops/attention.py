@@ -248,10 +248,25 @@ def _flash_fwd(ctx, q, k, v, mask, scale, groups, causal=False):
     lead = np.broadcast_shapes(q.shape[:-2], _repeat_heads(k, groups).shape[:-2], _repeat_heads(v, groups).shape[:-2])
     ctx.lse = np.zeros(lead + q.shape[-2:-1], q.dtype)
     if _known_steps(q, S):
-        return _flash_rows(q, _repeat_heads(k, groups), _repeat_heads(v, groups), mask, scale, causal, ctx.lse)
+        return _like_query(q, _flash_rows(q, _repeat_heads(k, groups), _repeat_heads(v, groups), mask, scale, causal,
+                                          ctx.lse))
     p = _probs(q, k, mask, scale, groups, causal, ctx.lse)
     v = _repeat_heads(v, groups)
     out = np.matmul(p, v)
+    return _like_query(q, _flash_values(p, v, out).astype(q.dtype, copy=False))
+
+
+def _like_query(q, out):
+    """The kernel's output is empty_like(query) (transposed to B, L, H, E for the kernel and back):
+    laid out like the query."""
+    from ._layout import empty_like
+    fresh = empty_like(q, out.dtype)
+    fresh[...] = out
+    return fresh
+
+
+def _flash_values(p, v, out):
+    """numpy's p @ v as the kernel's: one key's plain products."""
     L, S, E = p.shape[-2], p.shape[-1], v.shape[-1]
     if S == 1 and E > 1 and out.dtype.char in "fd":
         # one key: the kernel's gemm of each block of queries (qSplitSize rows) is a one-term product,
@@ -262,7 +277,7 @@ def _flash_fwd(ctx, q, k, v, mask, scale, groups, causal=False):
         if L % split == 1:
             plain[-1] = False
         out = np.where(plain[:, None], p * v, out)
-    return out.astype(q.dtype, copy=False)
+    return out
 
 
 def _gemm(a, b, c=None, alpha=None):
@@ -336,7 +351,15 @@ def _flash_backward_fwd(ctx, g, q, k, v, out, lse, mask, scale, groups, causal=F
     if groups > 1:
         shape = dk.shape[:-3] + (dk.shape[-3] // groups, groups) + dk.shape[-2:]
         dk, dv = dk.reshape(shape).sum(-3), dv.reshape(shape[:-1] + dv.shape[-1:]).sum(-3)
-    return tuple(a.astype(q.dtype, copy=False) for a in (dq, dk, dv))
+    return tuple(_heads_inner(a.astype(q.dtype, copy=False)) for a in (dq, dk, dv))
+
+
+def _heads_inner(a):
+    """The backward kernel's gradients are zeros of (B, L, H, E) transposed to (B, H, L, E): their
+    heads' dim is laid out inside the sequence's."""
+    out = np.empty((a.shape[0], a.shape[2], a.shape[1], a.shape[3]), a.dtype).transpose(0, 2, 1, 3)
+    out[...] = a
+    return out
 
 
 _flash = Op("ScaledDotProductFlashAttentionForCpuBackward0", _flash_fwd, inputs=("query", "key", "value"),
@@ -402,14 +425,29 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         if query.shape[-3] % key.shape[-3]:
             raise RuntimeError("Number of heads in key and value must divide the number of heads in query")
         groups = query.shape[-3] // key.shape[-3]
-    flash = (query.ndim == key.ndim == value.ndim == 4 and dropout_p == 0.0
-             and query.shape[-1] == key.shape[-1] == value.shape[-1]
-             and query.dtype.is_floating_point and L > 0 and S > 0
-             and not (attn_mask is not None and attn_mask.requires_grad))  # (a mask's gradient: math only)
-    if flash:
+    if _flash_path(query, key, value, attn_mask, dropout_p, enable_gqa):
         mask = _mask_np(None if attn_mask is None else attn_mask._data, False, L, S, query._data.dtype)
         return _flash(query, key, value, mask=mask, scale=float(scale), groups=groups, causal=bool(is_causal))
     return _math(query, key, value, attn_mask, dropout_p, is_causal, scale, groups)
+
+
+def _flash_path(query, key, value, attn_mask, dropout_p, enable_gqa):
+    """ATen's use_flash_attention_cpp (sdp_utils_cpp): no dropout; 4-D inputs of one batch size and
+    one number of heads (enable_gqa: key's and value's the same, dividing query's); a mask that needs
+    no gradient, of 2 or 4 dims broadcasting to (batch, heads, L, S); one head size; nonzero sequence
+    lengths; each input's last dim of stride 1; floating point.  Else the math path."""
+    if not (dropout_p <= 0.0 and query.ndim == key.ndim == value.ndim == 4):
+        return False
+    (B, H, L, E), (Bk, Hk, S, _), (Bv, Hv) = query.shape, key.shape, value.shape[:2]
+    if not B == Bk == Bv or not (Hk == Hv and H % Hk == 0 if enable_gqa else H == Hk == Hv):
+        return False
+    if attn_mask is not None and (attn_mask.requires_grad or attn_mask.shape[-2] not in (L, 1)
+                                  or attn_mask.shape[-1] not in (S, 1) or attn_mask.ndim not in (2, 4)
+                                  or attn_mask.ndim == 4 and (attn_mask.shape[0] not in (1, B)
+                                                              or attn_mask.shape[1] not in (1, H))):
+        return False
+    return (E == key.shape[-1] == value.shape[-1] and L > 0 and S > 0
+            and query.stride(-1) == key.stride(-1) == value.stride(-1) == 1 and query.dtype.is_floating_point)
 
 
 def _math(query, key, value, attn_mask, dropout_p, is_causal, scale, groups):
