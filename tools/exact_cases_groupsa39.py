@@ -83,4 +83,26 @@ CASES = [
         "w = torch.zeros(1, 0)",
         "out.append(err(lambda: put(w, w > 0, w)))",
     ], ["shapes", "out"]),
+    # (dt38c error-text:backward) a slice write into a tensor whose elements share memory (as_strided_ with a
+    # stride 0, not a view): its CopySlices copies the gradient into a new tensor of those strides, which copy_
+    # refuses, before the older nodes run (was their "backward through the graph a second time" / version error)
+    case("copy-slices-of-overlapping-base-refuses-gradient", [
+        "def err(f):\n    try:\n        f()\n        return 'ok'\n    except Exception as e:\n        return (type(e).__name__, str(e)[:90])",
+        "out = []",
+        "for dt in (torch.float16, torch.float32):\n"
+        "    for k in range(3):\n"
+        "        x1 = torch.tensor([[[1.0]]], dtype=dt, requires_grad=True)\n"
+        "        y = torch.tensor([[[-1.25]]], dtype=dt, requires_grad=True)\n"
+        "        r3 = (x1.logaddexp(y), x1.exp(), x1 + 1)[k]\n"
+        "        r4 = r3.as_strided_((2,), (0,), storage_offset=0)\n"
+        "        out.append(err(lambda: r3.sum().backward()))\n"
+        "        r4[1:] = 0.001\n"
+        "        out.append(err(lambda: r3.sum().backward()))\n"
+        "        out.append(x1.grad)",
+        "x = torch.tensor([[[1.0]]], requires_grad=True)",
+        "r = x * 2",
+        "r.as_strided_((2,), (0,), storage_offset=0)",
+        "r[1:].mul_(2)",
+        "e2 = err(lambda: r.sum().backward())",
+    ], ["out", "e2"]),
 ]

@@ -303,8 +303,9 @@ def select(input, dim, index):
 
 # setitem -------------------------------------------------------------------------------
 
-def _put_fwd(ctx, a, v, index, torch_index, accumulate=False, shared=()):
+def _put_fwd(ctx, a, v, index, torch_index, accumulate=False, shared=(), base_overlaps=False):
     ctx.values_shape = np.shape(v)
+    ctx.base_overlaps = base_overlaps  # (CopySlices: self's elements shared memory, as_strided_ with a stride 0)
     ctx.self_order = dense_order(a)  # (CopySlices' gradient of self is laid out as self was)
     if shared:  # index_put_ into an expanded tensor: the sums land in the memory its elements share
         return _accumulate_shared(a, v, index, shared)
@@ -357,6 +358,9 @@ _copy_slices.node._name = "torch::autograd::CopySlices"
 
 @_copy_slices.derivative
 def _(ctx, grad):
+    if ctx.base_overlaps:  # (PyTorch copies the gradient into a new tensor of self's strides: copy_ refuses)
+        from .inplace_view import _OVERLAP as _WRITTEN_OVERLAP
+        raise RuntimeError(_WRITTEN_OVERLAP)
     if not graph._state["enabled"]:
         g_self, g_src = _put_backward(ctx, grad)
         g_self._data = in_order(g_self._data, ctx.self_order)
@@ -704,9 +708,12 @@ def _assign(self, index, value, strip):
         return
     src = v if v is not None else Tensor._make(varr)
     op = _index_put if _is_advanced(index) else _copy_slices
+    kwargs = {"index": np_index, "torch_index": index}
+    if op is _copy_slices and _has_internal_overlap(self._data):
+        kwargs["base_overlaps"] = True
 
     def put(old):
-        return _keep_indices(op.apply((old, src), (old._data, varr), {"index": np_index, "torch_index": index}), op, index)
+        return _keep_indices(op.apply((old, src), (old._data, varr), kwargs), op, index)
 
     if self._base is not None and basic:
         # a view written through a basic index: PyTorch's copy_to on the slice (a view of the same base):
