@@ -55,4 +55,8 @@ def cases(graph: str) -> list[dict]:
               "F.pad(f[None], (-4, -3, 1, 1, 0, 0), mode='reflect')", "F.pad(f, (-4, -3, -2, -2), mode='reflect')",
               "F.pad(f, (-4, -3, -2, -2), mode='replicate')", "F.pad(f[None], (-4, -3, -2, -2, -1, -1), mode='replicate')",
               "F.pad(f[0], (-4, -3), mode='replicate')"]),
+        case("histogram-default-bins",  # (a sweep) torch.histogram's int overload: bins = 100 by default
+             ["x = torch.tensor([1.0, 2.0, 3.0, 7.0, -1.0, 0.5])"],
+             ["torch.histogram(x).hist.shape", "x.histogram(range=(0.0, 1.0)).bin_edges[:3]",
+              "torch.histogram(x, weight=x, density=True).hist.sum()"]),
     ]

@@ -213,7 +213,7 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
 
 @export(method=True)
 @with_out("histogram", _histogram_dtype)
-def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
+def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
     """The histogram of the input's elements: ``bins`` equal bins over ``range`` (or the data's), or
     the bins between the given edges; the bins' weights summed, or a density."""
     from .factories import linspace
