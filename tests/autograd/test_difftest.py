@@ -703,6 +703,27 @@ def test_a_layout_read_off_a_size1_stride0_dim_is_documented():
         ["size1-stride0", None, None]
 
 
+def test_a_setitem_refused_for_a_size1_stride0_operand_is_documented():
+    """copy_'s early exit for the very same elements: a sum's gradient of one element is strided 0 in
+    PyTorch (a 0-d gradient expanded), which agrad reads as unsqueeze's 1, so ``q[None] = q`` is refused
+    by agrad alone. Documented only for that overlap refusal of an operand PyTorch strides 0 in a dim of
+    one element: not for a plain tensor, nor for another error."""
+    pytest.importorskip("torch")
+    lines = ["x1 = torch.tensor([2.25], requires_grad=True)",
+             "q9 = torch.autograd.grad(x1.sum(), [x1], create_graph=True)[0]", "q9[None] = q9",
+             "p = x1.detach().clone()", "p[None] = p"]
+    overlap = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+               "single memory location. Please clone() the tensor before performing the operation.")
+    want = {"error": None, "warnings": [], "vars": {}}
+    got = {"error": ("RuntimeError", overlap), "warnings": [], "vars": {}}
+    aspect, _ = difftest.compare_statement(want, got)
+    assert aspect == "raises-only-agrad"
+    assert difftest.documented(aspect, lines[2], want, got, (lines, [want] * 5, 2)) == "size1-stride0"
+    assert difftest.documented(aspect, lines[4], want, got, (lines, [want] * 5, 4)) is None
+    other = {"error": ("RuntimeError", "shape mismatch"), "warnings": [], "vars": {}}
+    assert difftest.documented(aspect, lines[2], want, other, (lines, [want] * 5, 2)) is None
+
+
 def test_a_zero_tensor_is_read_as_itself():
     """The tester reads PyTorch's values through a clone (numpy() would pin the storage), but a
     ZeroTensor's clone is an ordinary tensor: read as itself, its numpy() refuses as agrad's does."""
