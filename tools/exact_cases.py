@@ -647,3 +647,6 @@ CASES += _groupsd39_cases(GRAPH)
 from exact_cases_groupsc39 import cases as _groupsc39_cases  # noqa: E402
 
 CASES += _groupsc39_cases(GRAPH)
+from exact_cases_lead39 import cases as _lead39_cases  # noqa: E402
+
+CASES += _lead39_cases(GRAPH)

@@ -7,8 +7,10 @@ column (an empty bag: zeros).  The node is EmbeddingBagBackward0, with edges to 
 ``per_sample_weights``; its gradient of the weight adds each bag's gradient (times 1 / count for
 'mean', times the sample's weight) into the rows of the bag, or into the arg-max rows for 'max'
 (the order of PyTorch's sorted dense backward and its axpy's lanes are not followed: a few
-float32 ulps on rows that several bags share).  The backward records nothing
-under create_graph (PyTorch's _embedding_bag_backward has no derivative).
+float32 ulps on rows that several bags share).  Under create_graph the weight's gradient is
+_embedding_bag_backward's: an EmbeddingBagBackwardBackward0 node with edges to the gradient and
+``per_sample_weights``, whose own derivative is not implemented; the per-sample weights' gradient
+is a NotImplemented node (aten::_embedding_bag_per_sample_weights_backward, no derivative formula).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .. import dtypes
 from .._cpp_print import cpp_type_name
 from ..autograd.graph import save_extra
 from ..tensor import Tensor, _scalar_name
+from ._not_implemented import not_implemented
 from ._op import Op, export
 from ._vec_math import fma
 
@@ -74,13 +77,26 @@ _embedding_bag = Op("EmbeddingBagBackward0", _embedding_bag_fwd, inputs=("weight
                     saves=("weight", "per_sample_weights"))
 
 
+# _embedding_bag_backward as an op of its own (recorded under create_graph when the gradient or the per-sample
+# weights require grad): the value is computed by _embedding_bag_backward below
+_embedding_bag_weight_backward = Op("EmbeddingBagBackwardBackward0", lambda ctx, *arrays, value: value,
+                                    inputs=("grad", "per_sample_weights"), internal=True, jvp="unsupported")
+_embedding_bag_weight_backward.runs_undefined = True  # (a not_implemented formula raises with no gradient too)
+
+
+@_embedding_bag_weight_backward.derivative
+def _(ctx, grad):
+    raise NotImplementedError("the derivative for '_embedding_bag_backward' is not implemented.")
+
+
 def _embedding_bag_backward(ctx, grad):
     g = grad._data
     weight = ctx.weight._data
     indices, bags, mode, padding_idx = ctx.indices, ctx.bags, ctx.mode, ctx.padding_idx
     if type(indices) is Tensor:  # (the saved input, checked against its version)
         indices = indices._data.astype(np.int64)
-    psw = ctx.per_sample_weights._data if getattr(ctx, "per_sample_weights", None) is not None else None
+    psw_t = getattr(ctx, "per_sample_weights", None)
+    psw = psw_t._data if psw_t is not None else None
     g_w = g_psw = None
     if ctx.needs(0):
         g_w = np.zeros(weight.shape, g.dtype)
@@ -106,7 +122,7 @@ def _embedding_bag_backward(ctx, grad):
                     g_w[row] = fma(g[b], np.full(g.shape[1], alpha, g.dtype), g_w[row])
                 else:
                     g_w[row] = g_w[row] + g[b]
-        g_w = Tensor._make(g_w)
+        g_w = _embedding_bag_weight_backward.apply((grad, psw_t), (g, psw), {"value": g_w})
     if psw is not None and ctx.needs(1):
         g_psw = np.zeros(len(indices), g.dtype)
         for b, (begin, end) in enumerate(bags):
@@ -114,7 +130,8 @@ def _embedding_bag_backward(ctx, grad):
                 row = int(indices[k])
                 if row != padding_idx:
                     g_psw[k] = _dot(g[b], weight[row])
-        g_psw = Tensor._make(g_psw.reshape(ctx.psw_shape))
+        g_psw = not_implemented(g_psw.reshape(ctx.psw_shape), (grad, ctx.weight),
+                                "aten::_embedding_bag_per_sample_weights_backward")
     return g_w, g_psw
 
 

@@ -1,0 +1,41 @@
+"""Regression cases of session 39's lead work (issue 10), compared with PyTorch 2.13.
+
+Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_cases_lead38 import _outcomes, case
+
+
+def cases(graph: str) -> list[dict]:
+    del graph
+    return CASES
+
+
+_EMBEDDING_BAG = [
+    "W = torch.tensor([[0.75, 3.0, -1.25], [-2.25, 0.0, -0.75], [-1.75, 3.0, -0.25]]).requires_grad_()",
+    "idx = torch.tensor([1, 0, 2, 1])",
+    "psw = torch.tensor([-0.25, -2.5, 1.0, 0.0]).requires_grad_()",
+    "r = F.embedding_bag(idx, W, offsets=torch.tensor([0, 1, 3]), mode='sum', per_sample_weights=psw)",
+    "gw, gp = torch.autograd.grad(r, [W, psw], torch.ones(3, 3).requires_grad_(), create_graph=True)",
+    "rm = F.embedding_bag(idx, W, offsets=torch.tensor([0, 1, 3]), mode='max')",
+    "gm, = torch.autograd.grad(rm.sum(), [W], create_graph=True)",
+    "go = torch.ones(3, 3).requires_grad_()",
+    "gm2, = torch.autograd.grad(rm, [W], go, create_graph=True)",
+]
+
+CASES = [
+    # embedding_bag under create_graph: the weight's gradient is _embedding_bag_backward's node
+    # (EmbeddingBagBackwardBackward0: edges to the gradient and the per-sample weights, its derivative not
+    # implemented), the per-sample weights' a NotImplemented node (dt39a grad-requires_grad: .grad of the
+    # weight did not require grad)
+    case("embedding-bag-create-graph",
+         _EMBEDDING_BAG + _outcomes([
+             "torch.autograd.grad(gw.sum(), [psw])",
+             "torch.autograd.grad(gp.sum(), [W])",
+             "torch.autograd.grad(gm2.sum(), [go])"]),
+         ["gw", "gp", "gw.grad_fn.name()", "[f is None or f.name() for f, _ in gw.grad_fn.next_functions]",
+          "[f.name() for f, _ in gp.grad_fn.next_functions]", "gm.requires_grad", "gm2.grad_fn.name()",
+          "[f is None or f.name() for f, _ in gm2.grad_fn.next_functions]", "out"]),
+]
