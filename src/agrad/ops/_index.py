@@ -126,7 +126,7 @@ FAMILIES = {
     },
     'embedding_bag': {
         'FUNCTIONAL': 'embedding_bag',
-        'OPS': 'EmbeddingBagBackward0',
+        'OPS': 'EmbeddingBagBackward0 EmbeddingBagBackwardBackward0',
     },
     'factories': {},  # (loaded by import agrad)
     'float_parts': {
