@@ -450,6 +450,35 @@ def _half_result_only(stmt: str, want: dict, got: dict) -> bool:
     return _agree_once(want, got, neutral)
 
 
+def _take_half_values(w: dict, g: dict) -> dict:
+    """PyTorch's description ``w`` with agrad's values of its float16 tensors (same shape), a leaf's
+    float16 ``.grad`` and those in a tuple of them included: what is left to differ is all else."""
+    if w.get("kind") == "tensor" and g.get("kind") == "tensor":
+        out = dict(w)
+        if w["dtype"] == g["dtype"] == "torch.float16" and w["shape"] == g["shape"]:
+            out["data"], out["repr"] = g["data"], g["repr"]
+        if isinstance(w.get("grad"), dict) and isinstance(g.get("grad"), dict):
+            out["grad"] = _take_half_values(w["grad"], g["grad"])
+        return out
+    if w.get("kind") == "seq" and g.get("kind") == "seq" and len(w["items"]) == len(g["items"]):
+        return dict(w, repr=g["repr"], items=[_take_half_values(a, b) for a, b in zip(w["items"], g["items"])])
+    return w
+
+
+def _half_matrix_exp_gradient(lines: list[str], want: list[dict], i: int, w_obs: dict, g_obs: dict) -> bool:
+    """Statement ``i`` takes a gradient (``backward``, ``autograd.grad``) after a float16 ``matrix_exp``
+    whose result requires grad, and only float16 values differ: MatrixExpBackward0 runs PyTorch's
+    float16 kernel too (on the block matrix [[A^H, G], [0, A^H]]), which overflows in its own constants."""
+    if not _A_BACKWARD.search(lines[i]):
+        return False
+    for j in range(i):
+        target = re.match(r"^\s*(\w+)\s*=(?!=)", lines[j].strip().splitlines()[-1])
+        d = want[j]["vars"].get(target.group(1)) if target and op_of(lines[j]) == "matrix_exp" else None
+        if d and d.get("kind") == "tensor" and d["dtype"] == "torch.float16" and d.get("requires_grad"):
+            return _agree_once(w_obs, g_obs, lambda w, g: (_take_half_values(w, g), g))
+    return False
+
+
 #: the polynomials whose recurrence loop stops at a NaN before its first step (docs/semantics.md)
 POLYNOMIAL_RECURRENCE_OPS = frozenset(
     "chebyshev_polynomial_t chebyshev_polynomial_u chebyshev_polynomial_v chebyshev_polynomial_w "
@@ -623,6 +652,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "trsm-zero-signs"  # (MKL's trsm: its blocked order of steps, not the reference substitution)
     if aspect in ("value", "numeric", "repr") and op == "matrix_exp" and _half_result_only(stmt, want, got):
         return "matrix-exp-half"
+    if (aspect in ("value", "numeric", "repr", "grad-value", "grad-numeric", "grad-repr") and op in ("grad", "backward")
+            and program is not None and _half_matrix_exp_gradient(*program, want, got)):
+        return "matrix-exp-half"  # (its gradient: the same float16 kernel)
     if aspect in ("value", "numeric") and op in difftest_blas.GEMM_CHAIN_OPS and _agrees_but_where(
             want, got, difftest_blas.within_gemm_chain):
         return "gemm-chain"
