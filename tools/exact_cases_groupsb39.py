@@ -63,4 +63,28 @@ CASES = [
         " torch.ones(3, 13, dtype=torch.float64))",
     ], ["r1", "r2", "r3", "r4", "[v.hex() for v in r5.flatten().tolist()]", "[v.hex() for v in r6.flatten().tolist()]",
         "[v.hex() for v in r7.flatten().tolist()]", "[str(v.flatten().tolist()) for v in z]", "str(t.tolist())"]),
+    # (dt38d grad-value:backward) a float32 convolution's weight gradient is oneDNN's jit kernel, which skips the
+    # padding, only where jit_avx2_conv_bwd_weights_kernel_f32::init_conf accepts it (1-D/2-D, undilated, each
+    # side's padding below the kernel, a kernel no taller than the input); else gemm:jit's im2col multiplies an inf
+    # by its padded zeros: NaN (a transposed 3-D one's here; its roles: grad_output the input, input the gradient)
+    case("conv-weight-grad-jit-or-gemm-padding", [
+        "x = torch.tensor([[[[[2.75, 2.0, 2.25], [-2.25, 2.25, -0.5], [-0.75, -1.75, 0.0], [2.75, -3.0, 2.75]],"
+        " [[float('inf'), -0.25, 2.25], [3.0, -2.25, 1.75], [0.0, -1.0, 0.0], [-2.0, -3.0, 1.25]]]],"
+        " [[[[0.0, 2.5, -3.0], [0.0, 3.0, 0.0], [-0.5, -0.25, -2.5], [-0.0, 2.25, -2.0]], [[3.0, 1.75, -0.5],"
+        " [-2.25, -1.0, -1.25], [0.5, 2.25, 1.0], [0.75, 0.0, -2.75]]]]], requires_grad=True)",
+        "w = torch.tensor([[[[[-3.0, -1.0], [2.0, 0.25], [1.25, -2.75]], [[-1.75, -3.0], [-0.25, -3.0], [1.25, -1.25]]]]],"
+        " requires_grad=True)",
+        "torch.conv_transpose3d(x, w, torch.tensor([-2.25]), padding=1).sum().backward()",
+        "x2 = x[:, :, 1].detach().requires_grad_()",
+        "w2 = w[:, :, 0].detach().requires_grad_()",
+        "F.conv_transpose2d(x2, w2, padding=1).sum().backward()",
+        "w3 = w[:, :, 0].detach().requires_grad_()",
+        "F.conv_transpose2d(x2, w3, padding=1, dilation=2).sum().backward()",
+        "w4 = torch.ones(2, 3, 2, requires_grad=True)",
+        "r4 = F.conv1d(torch.ones(2, 3, 1), w4, padding=1)",
+        "(r4 * torch.tensor([[[1.0, float('inf')], [1.0, 2.0]], [[0.5, 1.0], [1.0, 1.0]]])).sum().backward()",
+        "w5 = torch.ones(1, 2, 3, 2, requires_grad=True)",
+        "r5 = F.conv2d(torch.ones(2, 2, 1, 3), w5, padding=1)",
+        "(r5 * torch.where(torch.arange(r5.numel()).view(r5.shape) == 3, float('inf'), 1.0)).sum().backward()",
+    ], ["w.grad", "w2.grad", "w3.grad", "w4.grad", "w5.grad"]),
 ]

@@ -379,7 +379,8 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
     out = [getattr(t, "_data", t) if m else unasked for t, m in zip(grads, need)]
     out = [a if f is None else f for a, f in zip(out, fast)]
     if mask[1] and not geo["transposed"] and any(geo["padding"]) and not np.isfinite(g).all() \
-            and _direct_kernel(x.shape, w.shape, geo["groups"], geo["padding"], geo["stride"], geo["dilation"]) \
+            and _direct_kernel(x.shape, w.shape, geo["groups"], geo["padding"]) and _conv_order.bwd_weights_direct(
+                x.shape, g.shape[2:], w.shape[2:], geo["stride"], geo["padding"], geo["dilation"]) \
             and _uses_mkldnn(
                 x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], False, geo["output_padding"],
                 geo["groups"]):
@@ -407,9 +408,10 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
         out[0] = col2im_np(cols, x.shape[2:], k, geo["dilation"], pads, geo["stride"], ge.shape[2:]).astype(
             g.dtype, copy=False)
     if mask[1] and geo["transposed"] and grp == 1 and any(geo["padding"]) and not np.isfinite(x).all() \
-            and _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], True,
-                             geo["output_padding"], 1):
-        # (so is its weight gradient's: an inf or a NaN input times a padded zero of the gradient adds nothing)
+            and _conv_order.bwd_weights_direct(g.shape, x.shape[2:], w.shape[2:], geo["stride"], geo["padding"],
+                                               geo["dilation"]) and _uses_mkldnn(
+                x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], True, geo["output_padding"], 1):
+        # (so is its weight gradient's where oneDNN's jit kernel takes it: an inf or a NaN input adds nothing)
         k, pads = w.shape[2:], tuple((q, q) for q in geo["padding"])
         cols = im2col_np(g, k, geo["dilation"], pads, geo["stride"], x.shape[2:])[:, None]
         valid = _valid_cols(g, k, geo["dilation"], pads, geo["stride"], x.shape[2:])[None, None]
