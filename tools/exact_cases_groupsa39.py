@@ -105,4 +105,42 @@ CASES = [
         "r[1:].mul_(2)",
         "e2 = err(lambda: r.sum().backward())",
     ], ["out", "e2"]),
+    # (dt38b grad_fn:grad) a LAPACK result of no elements has PyTorch's column-major strides (a size 0 counted
+    # as 1: svd's U of a 2 x 0 matrix is (1, 2)), and so does a slice of a tensor (numpy's strides kept): mm's
+    # backward takes the column-major branch for them as PyTorch's does (nuclear_norm's double backward graph)
+    case("empty-lapack-results-column-major-strides", [
+        "def walk(fn):\n    idx, out, q = {}, [], [fn]\n    while q:\n        f = q.pop(0)\n"
+        "        if f is None or id(f) in idx:\n            continue\n        idx[id(f)] = len(idx)\n        out.append(f)\n"
+        "        q.extend(n for n, _ in f.next_functions)\n"
+        "    return [(f.name(), [None if n is None else idx[id(n)] for n, _ in f.next_functions]) for f in out]",
+        "L = torch.linalg",
+        "x = torch.arange(12.).reshape(3, 4)",
+        "strides = [t.stride() for t in (L.svd(torch.zeros(2, 0), full_matrices=False)[0], L.svd(torch.zeros(3, 2, 0), full_matrices=False)[0],"
+        " L.qr(torch.zeros(2, 0))[0], L.qr(torch.zeros(3, 0, 2))[1], L.lstsq(torch.zeros(2, 0), torch.zeros(2, 1))[0],"
+        " torch.geqrf(torch.zeros(0, 2))[0], L.solve(torch.zeros(0, 0), torch.zeros(0, 2)), L.lu_factor(torch.zeros(2, 0))[0],"
+        " x[:, :0], x.t()[:, :0], x[:0].t(), x.narrow(1, 2, 0), x[:0].reshape(0, 2, 2).permute(2, 0, 1))]",
+        "x1 = torch.zeros(0).requires_grad_()",
+        "r3 = torch.nuclear_norm(x1.expand(2, 0), dim=(0, 1))",
+        "q8 = torch.autograd.grad(r3.sum(), [x1], create_graph=True)[0]",
+        "g9 = torch.autograd.grad(q8.sum(), [x1], create_graph=True)[0]",
+    ], ["strides", "walk(g9.grad_fn)"]),
+    # linalg ops of empty matrices that leaked numpy's errors (ldl_factor, ldl_solve, cholesky_ex, cholesky_inverse:
+    # a reshape(-1, 0, 0)); matrix_norm of a positive ord over a dim of no elements is zeros without history
+    # (amin of a negative one refuses)
+    case("empty-matrices-ldl-cholesky-matrix-norm", [
+        "def err(f):\n    try:\n        r = f()\n        r = r if isinstance(r, tuple) else (r,)\n"
+        "        return [(tuple(t.shape), t.stride(), t.dtype, t.grad_fn is not None) for t in r]\n"
+        "    except Exception as e:\n        return (type(e).__name__, str(e)[:80])",
+        "L = torch.linalg",
+        "out = []",
+        "for sh in [(0, 0), (2, 0, 0)]:\n"
+        "    Z = torch.zeros(*sh)\n"
+        "    out += [err(lambda: L.ldl_factor_ex(Z)), err(lambda: L.ldl_solve(*L.ldl_factor(Z), torch.zeros(*sh[:-1], 1))),"
+        " err(lambda: L.cholesky_ex(Z)), err(lambda: torch.cholesky_inverse(Z)), err(lambda: torch.cholesky_inverse(Z, upper=True))]",
+        "x = torch.zeros(2, 3, 0, requires_grad=True)",
+        "norms = [err(lambda: L.matrix_norm(x, o, keepdim=k)) for o in (2, -2, 1, -1, float('inf'), 'nuc', 'fro') for k in (False, True)]",
+        "more = [err(lambda: L.matrix_norm(x, 2, dim=(0, 2), dtype=torch.float64)), err(lambda: L.matrix_norm(x, 1, dim=(2, 0))),"
+        " err(lambda: L.matrix_norm(torch.zeros(2, 3, 0, dtype=torch.float16), 1)), err(lambda: L.norm(torch.zeros(3, 0), 2)),"
+        " err(lambda: L.matrix_norm(torch.zeros(0, 3), -1))]",
+    ], ["out", "norms", "more"]),
 ]

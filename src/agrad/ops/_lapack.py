@@ -21,9 +21,21 @@ def column_major(a, rows=None):
     if a.ndim < 2:
         return a
     m = a.shape[-2] if rows is None else max(rows, a.shape[-2])
+    if not a.size:  # (no elements: PyTorch's strides all the same, a size 0 counted as 1; numpy's would be 0)
+        strides, step = [0] * a.ndim, a.itemsize
+        for d in [a.ndim - 2, a.ndim - 1] + list(range(a.ndim - 3, -1, -1)):  # (rows innermost, then columns)
+            strides[d] = step
+            step *= max(m if d == a.ndim - 2 else a.shape[d], 1)
+        return np.lib.stride_tricks.as_strided(np.empty(0, a.dtype), a.shape, tuple(strides))
     out = np.swapaxes(np.empty(a.shape[:-2] + (a.shape[-1], m), a.dtype), -1, -2)[..., :a.shape[-2], :]
     out[...] = a
     return out
+
+
+def matrices(a):
+    """``a``'s matrices along one batch dim: ``a.reshape(-1, m, n)``, which numpy cannot work out for
+    an array of no elements (a 0 x 0 matrix, an empty batch)."""
+    return a.reshape((int(np.prod(a.shape[:-2], dtype=np.int64)),) + a.shape[-2:])
 
 
 def idamax(absx):

@@ -18,7 +18,7 @@ import numpy as np
 from .. import dtypes
 from .._warn_once import warn_once
 from ..tensor import _scalar_name
-from ._lapack import column_major
+from ._lapack import column_major, matrices
 from ._op import Op, export, with_out
 from ._return_types import return_type
 from .linalg_triangular import trsm
@@ -175,7 +175,9 @@ def _lauum_upper(inv):
 
 def _cholesky_inverse_fwd(ctx, l, upper):
     shape = l.shape
-    flat = l.reshape((-1,) + shape[-2:])
+    if not l.size:  # (no matrices, or 0 x 0 ones: nothing to invert)
+        return column_major(np.zeros(shape, l.dtype))
+    flat = matrices(l)
     if upper:  # (potri with uplo 'U': its own order of steps, not the lower one's on the transpose)
         inv, info = _trtri_upper(np.triu(flat))
     else:

@@ -19,7 +19,7 @@ import numpy as np
 from .._warn_once import warn_once
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
-from ._lapack import column_major, geqr2, householder_qr, syevd_info, vector_svd
+from ._lapack import column_major, geqr2, householder_qr, matrices, syevd_info, vector_svd
 from .linalg_triangular import solve_triangular_op
 from ._op import FUNCTIONS, LINALG, Op, export, with_out
 from ._return_types import return_type as _return_type
@@ -132,7 +132,7 @@ def _cholesky_fwd(ctx, a, upper, who):
     if a.size == 0 and (a.ndim < 2 or a.shape[-1] != a.shape[-2]):
         return a.copy()  # torch.cholesky's empty input, returned as it is (through its node)
     if not np.isfinite(a).all():  # LAPACK's steps: a NaN or an inf in the triangle it reads
-        flat = a.reshape((-1,) + a.shape[-2:])
+        flat = matrices(a)
         out = np.empty_like(flat)
         for b, m in enumerate(flat):
             out[b], info = _potrf_lower(m.T if upper else m)
@@ -144,7 +144,7 @@ def _cholesky_fwd(ctx, a, upper, who):
     try:
         out = np.linalg.cholesky(_empty_lapack(a) if a.size == 0 else a)
     except np.linalg.LinAlgError:
-        flat = a.reshape((-1,) + a.shape[-2:])
+        flat = matrices(a)
         for b, m in enumerate(flat):
             for k in range(1, m.shape[0] + 1):
                 try:
@@ -325,7 +325,7 @@ def eigh_arrays(a, uplo="L", vectors=True):
     """numpy's eigh, with PyTorch's error where its LAPACK (syevd; sterf without ``vectors``)
     does not converge on a matrix that is not finite (``_lapack.syevd_info``)."""
     if not np.isfinite(a).all():
-        flat = a.reshape((-1,) + a.shape[-2:])
+        flat = matrices(a)
         for b, m in enumerate(flat):
             info = syevd_info(m, uplo == "L", vectors)
             if info:

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
-from ._lapack import column_major
+from ._lapack import column_major, matrices
 from ._not_implemented import not_implemented
 from ._op import export, with_out
 from ._return_types import return_type
@@ -112,7 +112,7 @@ def sytf2_lower(m):
 
 
 def _ldl_arrays(a):
-    flat = a.reshape((-1,) + a.shape[-2:])
+    flat = matrices(a)
     out = [sytf2_lower(m) for m in flat]
     n = a.shape[-1]
     ld = np.stack([o[0] for o in out]) if out else np.zeros(flat.shape, a.dtype)
@@ -235,9 +235,9 @@ def linalg_ldl_solve(LD, pivots, B, *, hermitian=False):
     if LD.dtype not in (dtypes.float32, dtypes.float64):
         raise NotImplementedError(f'"ldl_solve_kernel_cpu" not implemented for \'{_scalar_name(LD.dtype)}\'')
     batch = np.broadcast_shapes(LD.shape[:-2], B.shape[:-2])
-    ld = np.broadcast_to(LD._data, batch + LD.shape[-2:]).reshape((-1,) + LD.shape[-2:])
-    piv = np.broadcast_to(pivots._data, batch + pivots.shape[-1:]).reshape((-1, pivots.shape[-1]))
-    b = np.broadcast_to(B._data, batch + B.shape[-2:]).reshape((-1,) + B.shape[-2:])
+    ld = matrices(np.broadcast_to(LD._data, batch + LD.shape[-2:]))
+    piv = np.broadcast_to(pivots._data, batch + pivots.shape[-1:]).reshape((ld.shape[0], pivots.shape[-1]))
+    b = matrices(np.broadcast_to(B._data, batch + B.shape[-2:]))
     x = np.stack([_sytrs(ld[i], piv[i], b[i]) for i in range(b.shape[0])]) if b.shape[0] else b.copy()
     x = column_major(x.reshape(batch + B.shape[-2:]))
     return not_implemented(x, (LD, B), "aten::linalg_ldl_solve")

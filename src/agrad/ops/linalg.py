@@ -58,8 +58,10 @@ def _column_major(a):
     """Whether a matrix is laid out column-major (strides (1, rows)): PyTorch's mm backward then
     computes that input's gradient transposed, so that it has the input's layout."""
     s = getattr(a, "strides", None)  # (a lazy array has no layout)
-    if s is not None and not a.size:  # (an empty one: PyTorch's contiguous strides, a dim of 0 counted as 1)
-        return max(a.shape[1], 1) == 1 and a.shape[0] == 1
+    if s is not None and not a.size:  # (an empty one: its strides as Tensor.stride() reports them)
+        from ..tensor import _element_strides
+        s = _element_strides(a)
+        return s[0] == 1 and s[1] == a.shape[0]
     return s is not None and s[0] == a.itemsize and s[1] == a.shape[0] * a.itemsize
 
 

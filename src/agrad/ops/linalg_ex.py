@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._lapack import column_major, getrf
+from ._lapack import column_major, getrf, matrices
 from ._op import Op, export, with_out
 from ._return_types import return_type
 from .decompositions import _cholesky_backward, _floating, _kernel_dtype, _potrf_lower, _square
@@ -119,7 +119,7 @@ export("solve_ex", linalg=True, torch=False)(_linalg_solve_ex)
 # ---------------------------------------------------------------------------
 
 def _cholesky_ex_fwd(ctx, a, upper, check):
-    flat = a.reshape((-1,) + a.shape[-2:])
+    flat = matrices(a)
     out = np.empty_like(flat)
     info = np.zeros(flat.shape[0], np.int32)
     finite = np.isfinite(a).all()

@@ -356,14 +356,12 @@ def _matrix_norm_impl(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, 
             A = A.to(dtype)
         return finish_out("linalg_matrix_norm", svd_matrix_norm(A, ord, d0, d1, keepdim), out)
     # 1 / inf: the max (min) over one dim of the 1-norm over the other, as ATen does
-    reducer = FUNCTIONS.get("amax" if float(ord) > 0 else "amin")
-    if reducer is None:
-        raise NotImplementedError(f"agrad: linalg.matrix_norm with ord={ord!r} needs amax/amin")
+    from .pseudoinverse import norm_max_min
     if abs(float(ord)) == INF:
         d0, d1 = d1, d0
     if not keepdim and d0 < d1:
         d1 -= 1
-    result = reducer(_linalg_vector_norm(A, 1, (d0,), keepdim, dtype=dtype), d1, keepdim)
+    result = norm_max_min(_linalg_vector_norm(A, 1, (d0,), keepdim, dtype=dtype), d1, keepdim, float(ord))
     return finish_out("linalg_matrix_norm", result, out)
 
 

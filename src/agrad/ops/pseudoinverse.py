@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
+from ._lapack import matrices
 from ._op import FUNCTIONS, LINALG, Op, export, with_out
 from .decompositions import (_floating, _kernel_dtype, _matrix, _needs_grad, _square, eigh_arrays, svd_arrays,
                              svdvals)
@@ -185,15 +186,25 @@ export("matrix_rank", linalg=True, torch=False)(_linalg_matrix_rank)
 # matrix norms through the singular values, cond
 # ---------------------------------------------------------------------------
 
+def norm_max_min(x, dim, keepdim, ord):
+    """matrix_norm's last step: amax over ``dim`` for a positive ``ord``, amin for a negative one; a
+    positive ord over a dim of no elements is zeros (no history), where amin refuses."""
+    if ord > 0 and x.shape[dim] == 0:
+        shape = list(x.shape)
+        if keepdim:
+            shape[dim] = 1
+        else:
+            del shape[dim]
+        return Tensor._make(np.zeros(shape, x._data.dtype))
+    return FUNCTIONS["amax" if ord > 0 else "amin"](x, dim, keepdim)
+
+
 def svd_matrix_norm(A, ord, d0, d1, keepdim):
     """linalg.matrix_norm for ord = 2, -2 ('largest / smallest singular value') and 'nuc' (their sum),
     as ATen builds it: dims moved to the end, svdvals, amax / amin / sum."""
     perm = [i for i in range(A.ndim) if i not in (d0, d1)] + [d0, d1]
     s = svdvals(A.permute(*perm))
-    if ord == "nuc":
-        result = s.sum(-1, keepdim=keepdim)
-    else:
-        result = FUNCTIONS["amax" if float(ord) > 0 else "amin"](s, -1, keepdim)
+    result = s.sum(-1, keepdim=keepdim) if ord == "nuc" else norm_max_min(s, -1, keepdim, float(ord))
     if keepdim:
         inverse = [perm.index(i) for i in range(A.ndim)]
         result = result.unsqueeze(-1).permute(*inverse)
@@ -236,7 +247,7 @@ def cond(A, p=None, *, out=None):
     # (a matrix with an inf or NaN is never rank-deficient here, as LU finds no zero pivot in it;
     # and LAPACK's SVD behind matrix_rank could loop forever on it)
     singular = np.array([bool(np.isfinite(m).all()) and np.linalg.matrix_rank(m) < m.shape[-1]
-                         for m in a.reshape((-1,) + a.shape[-2:])])
+                         for m in matrices(a)])
     singular = singular.reshape(a.shape[:-2])
     if singular.any():
         safe = Tensor._make(np.where(singular[..., None, None], np.eye(a.shape[-1], dtype=a.dtype), a))
