@@ -764,13 +764,9 @@ def _scalar_name(d) -> str:
 
 
 def _element_strides(data) -> tuple:
-    if (type(data) is np.ndarray or type(data) is _ZeroArray) and data.size:  # (a ZeroTensor has its strides)
-        from .ops._layout import torch_strides
-        return tuple(s // data.itemsize for s in torch_strides(data))
-    if type(data) is np.ndarray and data.ndim and 0 not in data.strides:
-        # an empty array that carries strides (a slice of a tensor, a LAPACK result laid out column-major):
-        # numpy's; one of numpy's own new empty arrays has strides 0
-        return tuple(s // data.itemsize for s in data.strides)
+    if (type(data) is np.ndarray or type(data) is _ZeroArray) and (data.size or data.ndim and 0 not in data.strides):
+        from .ops._layout import torch_strides  # (a ZeroTensor has its strides; an empty array that carries
+        return tuple(s // data.itemsize for s in torch_strides(data))  # strides, a slice or a LAPACK result, too)
     strides, step = [], 1  # lazy and empty arrays: contiguous, as PyTorch makes an empty result
     for n in reversed(data.shape):
         strides.append(step)
