@@ -37,6 +37,7 @@ from . import _sleef_scalar as _scalar
 from ._vec_math import _count, _fma32, _fma64, _two_prod, fma64_sum, c32, cvt_i32, fma64_const as _fmak, split_constant as _k, _pow2i as _pow2if
 
 _F64 = np.float64
+_QUIET64 = np.int64(1 << 51)  # (the quiet bit of a float64 NaN)
 _R_LN2 = 1.442695040888963407359924681001892137426645954152985934135449406931
 _L2U = .69314718055966295651160180568695068359375
 _L2L = .28235290563031577122588448175013436025525412068e-12
@@ -538,7 +539,9 @@ def sleef_expm1(a):
         x = d[0] + d[1]
         x = np.where(a > 709.782712893383996732223, np.inf, x)
         x = np.where(a < -36.736800569677101399113302437, -1.0, x)
-        x = np.where(np.isnan(a), a, x)  # (a NaN comes out as it went in; numpy's loops may flip its sign)
+        # (a NaN comes out as it went in, quieted as Sleef's arithmetic quiets it: sign and payload
+        # kept, a signaling NaN's quiet bit set; numpy's loops may flip the sign of d's NaN)
+        x = np.where(np.isnan(a), (a.view(np.int64) | _QUIET64).view(_F64), x)
         return np.where((a == 0) & np.signbit(a), -0.0, x)
 
 
