@@ -55,6 +55,10 @@ def _signs_only(want: dict, got: dict, program=None) -> bool:
     return program is not None and _conditioned_rounding(dict(want, vars=bare_w), dict(got, vars=bare_g), program, False)
 
 
+#: SVDs whose zero signs (of S, U, V) MKL's gesdd sets by its own arithmetic (docs/semantics.md, svd-zero-signs)
+SVD_ZERO_SIGN_OPS = {"svd", "svdvals"}
+
+
 #: ops that run LAPACK's SVD (gesdd) on their input
 SVD_OPS = {"svd", "svdvals", "pinv", "pinverse", "matrix_rank", "cond", "nuclear_norm"}
 
@@ -604,6 +608,8 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "lapack-signs"
     if aspect in ("value", "numeric") and op == "svd" and _null_space_dropped(want, got):
         return "svd-null-space"
+    if aspect == "repr" and op in SVD_ZERO_SIGN_OPS and _zero_signs_within(want, got):
+        return "svd-zero-signs"
     if aspect in ("value", "numeric") and op == "cond" and _agrees_but_where(want, got, _singular_cond):
         return "cond-singular"
     if (aspect in _VALUE_ASPECTS and program is not None and _agrees_but_where(want, got, lambda w, g: np.isnan(w))

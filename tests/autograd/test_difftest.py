@@ -265,6 +265,31 @@ def test_null_space_vectors_of_an_svd_are_documented():
     assert difftest.documented(aspect, "r = torch.svd(x)", full_rank, other) is None
 
 
+def test_zero_signs_of_an_svd_are_documented():
+    """MKL's gesdd sets the signs of zeros in S, U and V by its own steps (dt38a/dt38b repr:svd): an svd's
+    results that print otherwise only there are svd-zero-signs; a value or a nonzero's sign is not."""
+    def obs(u, s, v):
+        return {"error": None, "warnings": [], "vars": {"r": {
+            "kind": "seq", "type": "torch.return_types.svd", "repr": repr((u, s, v)), "items": [
+                {"kind": "tensor", "dtype": "torch.float64", "shape": list(np.shape(a)),
+                 "data": np.array(a, np.float64), "requires_grad": False, "is_leaf": True,
+                 "repr": repr(a), "graph": None} for a in (u, s, v)]}}}
+    u = [[0.0, 1.0], [1.0, 0.0]]
+    want = obs(u, [1.0, 0.0], [[0.0, 1.0], [1.0, -0.0]])
+    got = obs(u, [1.0, -0.0], [[0.0, 1.0], [1.0, 0.0]])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert aspect == "repr"
+    assert difftest.documented(aspect, "r = torch.svd(x)", want, got) == "svd-zero-signs"
+    assert difftest.documented(aspect, "r = torch.linalg.svd(x)", want, got) == "svd-zero-signs"
+    assert difftest.documented(aspect, "r = torch.qr(x)", want, got) is None
+    flipped = obs(u, [1.0, 0.0], [[0.0, -1.0], [1.0, -0.0]])  # (a nonzero's sign: lapack-signs' business)
+    aspect, _ = difftest.compare_statement(want, flipped)
+    assert difftest.documented(aspect, "r = torch.svd(x)", want, flipped) != "svd-zero-signs"
+    small = obs(u, [1.0, 1e-3], [[0.0, 1.0], [1.0, 0.0]])
+    aspect, _ = difftest.compare_statement(want, small)
+    assert difftest.documented(aspect, "r = torch.svd(x)", want, small) is None
+
+
 def test_a_float16_matrix_exp_alone_is_documented():
     """PyTorch's float16 matrix_exp overflows in its own constants (docs/semantics.md): its float16
     result may differ, nothing else, and no other op's or dtype's."""
