@@ -59,4 +59,11 @@ def cases(graph: str) -> list[dict]:
              ["x = torch.tensor([1.0, 2.0, 3.0, 7.0, -1.0, 0.5])"],
              ["torch.histogram(x).hist.shape", "x.histogram(range=(0.0, 1.0)).bin_edges[:3]",
               "torch.histogram(x, weight=x, density=True).hist.sum()"]),
+        case("bool-parameters-take-only-bools",  # (a sweep) PyTorch's parser refuses an int, a tensor or numpy's
+             # bool for a bool parameter (svd's some, sum's keepdim, ...); a dim where another signature takes one
+             # (std(x, 1)) is a dim
+             ["x = torch.tensor([[3.0, 1.0, 2.0], [0.5, -1.0, 4.0]])"],
+             ["torch.svd(x, 1)", "x.sum(0, 1)", "torch.sort(x, 0, 1)", "x.topk(2, 1, True, 0)", "torch.std(x, 1)",
+              "torch.max(x, 0, x)", "x.var(0, True, True)", "torch.linalg.svd(x, full_matrices=0)",
+              "torch.allclose(x, x, 1e-5, 1e-8, 1)", "x.to(torch.float64, False, 1)"]),
     ]

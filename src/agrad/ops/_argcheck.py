@@ -267,6 +267,23 @@ def parsed_unless_ints(fn, key):
     return _like(call, fn)
 
 
+def parsed_if_not_bool(fn, key, positions, names):
+    """``fn`` parsed before it runs when a call gives one of its ``bool`` parameters (at ``positions``,
+    after self for a method, or by one of ``names``) anything but a bool: PyTorch's parser refuses an
+    int or a tensor there (agrad/ops/_bool_params_table.py; another signature may take it: the parse
+    decides)."""
+    shift = key.startswith("method.")
+    positions = tuple(i + shift for i in positions)
+
+    def call(*args, **kwargs):
+        if any(len(args) > i and type(args[i]) is not bool for i in positions) or kwargs and any(
+                k in kwargs and type(kwargs[k]) is not bool for k in names):
+            _raise_parser_error(key, args, kwargs)
+        return fn(*args, **kwargs)
+
+    return _like(call, fn)
+
+
 def parsed_first(fn, key, fewer_than=None, unless_sequence=False, keyword=None):
     """``fn`` with its arguments parsed by PyTorch's signatures before it runs (:data:`PARSED_FIRST`);
     with ``fewer_than``, only calls with fewer positional arguments (a missing size or dim); with
@@ -463,6 +480,12 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict, spec
         names = functions if form == "torch" else methods
         if name in chosen["torch" if form == "torch" else "method"]:
             names[name] = parsed_unless_ints(dict.__getitem__(names, name), key)
+    from ._bool_params_table import TABLE as bools
+    for form, names in tables.items():
+        for name in chosen[form]:
+            found = bools.get(f"{form}.{name}")
+            if found and not name.startswith("__") and callable(fn := dict.__getitem__(names, name)):
+                names[name] = parsed_if_not_bool(fn, f"{form}.{name}", *found)
 
 
 #: (in the order the eager install used: a frozenset's, for the same wrappers)

@@ -139,8 +139,8 @@ def check(type_name: str, value, numbers_as_tensors: bool = False) -> bool:
         return _is_float(value)
     if type_name in ("Number", "complex"):
         return _is_number(value)
-    if type_name == "bool":
-        return isinstance(value, (bool, np.bool_))
+    if type_name == "bool":  # (a Python bool only: numpy's bool is refused, "must be bool, not numpy.bool")
+        return isinstance(value, bool)
     if type_name == "str":
         return isinstance(value, str)
     if type_name == "tuple of ints":
