@@ -143,4 +143,24 @@ CASES = [
         " err(lambda: L.matrix_norm(torch.zeros(2, 3, 0, dtype=torch.float16), 1)), err(lambda: L.norm(torch.zeros(3, 0), 2)),"
         " err(lambda: L.matrix_norm(torch.zeros(0, 3), -1))]",
     ], ["out", "norms", "more"]),
+    # (own difftest seed 39110000, error-text:solve_triangular) the solvers' argument checks in ATen's order:
+    # solve_triangular's A square before B a matrix; lu_solve's dtypes, int32 pivots, A square ("torch.linalg."),
+    # the pivots' count and shape, their values (numpy's IndexError leaked); ldl_solve's A square and floating
+    # before B's size, the pivots' shape before their dtype, their values
+    case("solver-argument-checks-in-aten-order", [
+        "def err(f):\n    try:\n        r = f()\n        return tuple(r.shape)\n    except Exception as e:\n"
+        "        return (type(e).__name__, str(e)[:100])",
+        "L = torch.linalg",
+        "pi = torch.ones(2, dtype=torch.int32)",
+        "pf = torch.zeros(2)",
+        "E = torch.eye(2)",
+        "args = [(torch.zeros(2, 3), pf, torch.tensor(2.)), (torch.zeros(2, 3), pi, torch.tensor(2.)), (torch.zeros(3), pi, torch.tensor(2.)),"
+        " (E, pf, torch.tensor(2.)), (E, pi, torch.zeros(2)), (E, pi, torch.zeros(2, 1, dtype=torch.float64)),"
+        " (E.long(), pi, torch.zeros(2, 1).long()), (E, pi, torch.zeros(3, 1)), (E, torch.ones(3, dtype=torch.int32), torch.zeros(2, 1)),"
+        " (E, pf, torch.zeros(2, 1)), (E, pi.long(), torch.zeros(2, 1)), (E.half(), pi, torch.zeros(2, 1).half()),"
+        " (E, torch.tensor([0, 1], dtype=torch.int32), torch.ones(2, 1)), (E, torch.tensor([1, 3], dtype=torch.int32), torch.ones(2, 1)),"
+        " (E, torch.tensor([2, 2], dtype=torch.int32), torch.ones(2, 1))]",
+        "out = [[err(lambda: f(A, p, B)) for A, p, B in args] for f in (L.ldl_solve, L.lu_solve,"
+        " lambda A, p, B: L.lu_solve(A, p, B, left=False), lambda A, p, B: L.solve_triangular(A, B, upper=False))]",
+    ], ["out"]),
 ]

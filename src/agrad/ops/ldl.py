@@ -18,6 +18,7 @@ from ._not_implemented import not_implemented
 from ._op import export, with_out
 from ._return_types import return_type
 from .cholesky_solvers import bool_args
+from .decompositions import _floating, _square
 
 LdlResult = return_type("linalg_ldl_factor", ["LD", "pivots"])
 LdlExResult = return_type("linalg_ldl_factor_ex", ["LD", "pivots", "info"])
@@ -221,17 +222,33 @@ def _sytrs(ld, piv, b):
 @with_out("linalg_ldl_solve")
 def linalg_ldl_solve(LD, pivots, B, *, hermitian=False):
     bool_args(hermitian)
-    if pivots.dtype.is_floating_point or pivots.dtype is dtypes.bool_:
-        raise RuntimeError(f"torch.linalg.ldl_solve: Expected pivots to be integers. Got {_scalar_name(pivots.dtype)}")
-    if B.ndim < 2:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(B.ndim, 1)}, {max(B.ndim, 1) - 1}], "
-                         "but got -2)")
+    # (ATen's meta function, in its order: LD square and floating, linearSolveCheckInputs, the pivots)
+    _square(LD, "torch.linalg.ldl_solve")
+    _floating(LD, "torch.linalg.ldl_solve")
     if B.dtype is not LD.dtype:
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {_scalar_name(B.dtype)} and A "
                            f"of type {_scalar_name(LD.dtype)} instead.")
-    if LD.shape[-1] != B.shape[-2]:
-        raise RuntimeError(f"Incompatible matrix sizes for torch.linalg.ldl_solve: each A matrix is {LD.shape[-1]} by "
-                           f"{LD.shape[-1]} but each b matrix is {B.shape[-2]} by {B.shape[-1]}")
+    if B.ndim == 0:  # (B.size(-2))
+        raise IndexError("Dimension specified as -2 but tensor has no dimensions")
+    if B.ndim < 2:
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got -2)")
+    n = LD.shape[-1]
+    if n != B.shape[-2]:
+        raise RuntimeError(f"Incompatible matrix sizes for torch.linalg.ldl_solve: each A matrix is {n} by "
+                           f"{n} but each b matrix is {B.shape[-2]} by {B.shape[-1]}")
+    if tuple(pivots.shape) != tuple(LD.shape[:-1]):
+        raise RuntimeError(f"torch.linalg.ldl_solve: Expected LD.shape[:-1] and pivots.shape to be the same, but got "
+                           f"pivots with shape {list(pivots.shape)} instead")
+    if pivots.dtype.is_floating_point or pivots.dtype is dtypes.bool_:
+        raise RuntimeError(f"torch.linalg.ldl_solve: Expected pivots to be integers. Got {_scalar_name(pivots.dtype)}")
+    if B._data.size and pivots._data.size:  # (the kernel's check of the pivots' values)
+        size = np.abs(pivots._data.astype(np.int64))
+        if size.min() < 1:
+            raise RuntimeError("Pivots given to ldl_solve must all satisfy |pivot| >= 1. Did you properly pass the "
+                               "result of ldl_factor?")
+        if size.max() > n:
+            raise RuntimeError("Pivots given to ldl_solve must all satisfy |pivot| <= LD.size(-2). Did you properly "
+                               "pass the result of ldl_factor?")
     if LD.dtype not in (dtypes.float32, dtypes.float64):
         raise NotImplementedError(f'"ldl_solve_kernel_cpu" not implemented for \'{_scalar_name(LD.dtype)}\'')
     batch = np.broadcast_shapes(LD.shape[:-2], B.shape[:-2])

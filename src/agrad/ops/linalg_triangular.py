@@ -95,13 +95,13 @@ def linalg_solve_triangular(*args, **kwargs):
 
 def _solve_triangular(A, B, upper, left, unitriangular, out):
     who = "linalg.solve_triangular"
-    if A.ndim < 2:
+    if A.ndim < 2:  # (checkInputsSolver: A a matrix, A square, then B a matrix)
         raise RuntimeError(f"{who}: The input tensor A must have at least 2 dimensions.")
-    if B.ndim < 2:
-        raise RuntimeError(f"{who}: The input tensor B must have at least 2 dimensions.")
     n, m = A.shape[-2:]
     if n != m:
         raise RuntimeError(f"{who}: A must be batches of square matrices, but they are {n} by {m} matrices")
+    if B.ndim < 2:
+        raise RuntimeError(f"{who}: The input tensor B must have at least 2 dimensions.")
     rows, cols = B.shape[-2:]
     if (rows if left else cols) != n:
         eq = "AX = B" if left else "XA = B"

@@ -20,7 +20,7 @@ from ..autograd.graph import save_extra
 from ._op import FUNCTIONS, Op, export, method, with_out
 from .linalg_triangular import solve_triangular_op
 from ._return_types import return_type
-from .decompositions import LuFactorResult
+from .decompositions import LuFactorResult, _floating, _square
 from .nn import const
 
 
@@ -348,18 +348,36 @@ def _(ctx, grad):
 
 @with_out("linalg_lu_solve")
 def _linalg_lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+    # (ATen's meta function, in its order: dtypes, LU square, B a matrix of matching size, the pivots' shape)
+    _floating(LU, "torch.linalg.lu_solve")
     if LU.dtype is not B.dtype:
         raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type "
                            f"{_scalar_name(LU.dtype)} and B of type {_scalar_name(B.dtype)} instead")
-    if LU.ndim < 2 or LU.shape[-1] != LU.shape[-2]:
-        raise RuntimeError(f"linalg.lu_solve: A must be batches of square matrices, but they are "
-                           f"{LU.shape[-2] if LU.ndim >= 2 else 1} by {LU.shape[-1]} matrices")
+    if pivots.dtype is not dtypes.int32:
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
+    _square(LU, "torch.linalg.lu_solve")
     if B.ndim < 2:
         raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
     n = LU.shape[-1]
     if (B.shape[-2] if left else B.shape[-1]) != n:
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
                            f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    if not pivots.ndim:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+    if pivots.shape[-1] != n:
+        raise RuntimeError("linalg.lu_solve: Number of pivots per batch should be same as the dimension of the matrix")
+    if tuple(pivots.shape) != tuple(LU.shape[:-1]):
+        raise RuntimeError(f"linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots "
+                           f"with shape {list(pivots.shape)} instead")
+    if B._data.size and pivots._data.size:  # (the kernel's check of the pivots' values)
+        if pivots._data.min() < 1:
+            raise RuntimeError("Pivots given to lu_solve must all be greater or equal to 1. Did you properly pass the "
+                               "result of lu_factor?")
+        if pivots._data.max() > n:
+            raise RuntimeError("Pivots given to lu_solve must all be smaller or equal to LU.size(-2). Did you properly "
+                               "pass the result of lu_factor?")
+    if B._data.size and LU.dtype not in (dtypes.float32, dtypes.float64):
+        raise NotImplementedError(f'"linalg.lu_solve_cpu" not implemented for \'{_scalar_name(LU.dtype)}\'')
     return _lu_solve_call(LU, B, pivots, bool(left), bool(adjoint))
 
 
