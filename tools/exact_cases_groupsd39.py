@@ -66,4 +66,16 @@ def cases(graph: str) -> list[dict]:
              ["torch.svd(x, 1)", "x.sum(0, 1)", "torch.sort(x, 0, 1)", "x.topk(2, 1, True, 0)", "torch.std(x, 1)",
               "torch.max(x, 0, x)", "x.var(0, True, True)", "torch.linalg.svd(x, full_matrices=0)",
               "torch.allclose(x, x, 1e-5, 1e-8, 1)", "x.to(torch.float64, False, 1)"]),
+        case("grid-sample-float16",  # (a dtype sweep) PyTorch 2.13's CPU grid sampler dispatches Half (the vector
+             # kernel in float16 lanes: each operation rounded, no fused multiply-add), forward and backward, 2-D and 3-D
+             ["x = torch.tensor([[[[1.5, -2.25, 0.75], [2.0, 0.5, -1.0]]]], dtype=torch.float16, requires_grad=True)",
+              "g = torch.tensor([[[[0.3, -0.7], [-1.1, 0.45]], [[0.9, 0.2], [0.05, -0.33]]]], dtype=torch.float16, "
+              "requires_grad=True)",
+              "r = F.grid_sample(x, g, mode='bicubic', padding_mode='reflection', align_corners=False)",
+              "r.backward(torch.tensor([[[[0.5, -1.25], [2.0, 0.125]]]], dtype=torch.float16))",
+              "r2 = F.grid_sample(x.detach(), g.detach(), align_corners=True)",
+              "r3 = F.grid_sample(x.detach()[None], torch.tensor([[[[[0.1, -0.4, 0.2]]]]], dtype=torch.float16), "
+              "align_corners=False)"],
+             ["r", "x.grad", "g.grad", "r2", "r3",
+              "F.grid_sample(x.detach(), g.detach().float(), align_corners=False)"]),
     ]

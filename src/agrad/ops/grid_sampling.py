@@ -433,7 +433,7 @@ def _grid_checks(input, grid, mode):
                            f"input with sizes {list(input.shape)} and grid with sizes {list(grid.shape)}")
     if k == 5 and mode == "bicubic":
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
-    if input.dtype.name not in ("float32", "float64"):
+    if input.dtype.name not in ("float16", "float32", "float64"):
         raise NotImplementedError(f'"grid_sampler_{k - 2}d_cpu_kernel_impl" not implemented for '
                                   f"'{_scalar_name(input.dtype)}'")
     if grid.dtype is not input.dtype:
