@@ -62,4 +62,33 @@ def cases(graph: str) -> list[dict]:
               "r2.grad_fn.name()", "r2.stride()", "r3.stride()", "r4.grad_fn.name()", "r4.stride()",
               "[t.stride() for t in gs4]", "[t.grad_fn.name() for t in (r5, r6, r7, r8, r9)]",
               "[t.stride() for t in (r5, r6, r7, r8, r9)]", "r4", "gs4[1]"]),
+        case("grad-strides-of-dims-of-one-element",  # (gc39 probe of the math path of sdpa) the strides PyTorch
+             # gives a gradient's dims of one element: unsqueeze's (squeeze's backward, was numpy's reshape),
+             # computeStride's (view/reshape of an odd-strided tensor and their backward), TensorIterator's sort
+             # for a tensor times a number (the number an operand: no fast set-up; backward too), a gradient
+             # passed through (add's) as it came
+             ["F = torch.nn.functional",
+              "a = torch.ones(1, 2).t()",
+              "g = a.unsqueeze(0) * 1.5",
+              "t = torch.ones(1, 1, 2)",
+              "k = torch.cat([t, t], 2).narrow(2, 0, 2)",
+              "x = torch.ones(1, 2, 1, requires_grad=True)",
+              "s = torch.ones(1, 2, 1, requires_grad=True)",
+              "q = torch.ones(2, 1, 2, requires_grad=True)",
+              "kk = torch.ones(1, 1, 2, requires_grad=True)",
+              "gm = torch.autograd.grad(torch.matmul(q, kk.transpose(-2, -1)).sum(), kk)[0]",
+              "gs = torch.autograd.grad(F.scaled_dot_product_attention(q, kk, kk * 1).sum(), kk)[0]",
+              "y = torch.rand(2, 1).requires_grad_()",
+              "gp = torch.rand(4, 2)[::2, :1]",
+              "z = torch.rand(1, 2, 2, 2).requires_grad_()",
+              "g4 = torch.rand(8).as_strided((1, 2, 2, 2), (1, 1, 4, 2))"],
+             ["a.reshape(1, 2, 1).stride()", "a.view(1, 2, 1).stride()", "torch.ones(2, 1)[:1].view(1, 1).stride()",
+              "(g * 0.5).stride()", "(k.transpose(-2, -1) * 0.5).stride()",
+              "torch.autograd.grad(s.squeeze(0), s, a)[0].stride()",
+              "torch.autograd.grad(x * 0.5, x, g)[0].stride()", "torch.autograd.grad(x / 2.0, x, g)[0].stride()",
+              "torch.autograd.grad(x.view(1, 2, 1), x, g)[0].stride()", "gm.stride()", "gs.stride()",
+              "torch.autograd.grad(y + 1.0, y, gp)[0].stride()",
+              "torch.autograd.grad(y + torch.ones(2, 1), y, gp)[0].stride()",
+              "torch.autograd.grad(z * 0.5, z, g4)[0].stride()",
+              "torch.autograd.grad(z * torch.ones(1, 2, 2, 2), z, g4)[0].stride()"]),
     ]

@@ -569,9 +569,10 @@ def _check_nan(node, in_grads):
 
 def _like_grad(in_grads, g):
     """An elementwise op's input gradients laid out as PyTorch's backward kernels lay them out: like
-    the gradient ``g`` (dense, not C-ordered), their first operand (numpy's leans to C order)."""
+    the gradient ``g`` (dense, not C-ordered), their first operand (numpy's leans to C order); ``g``
+    itself passed through (add's, clone's) as it is."""
     from ..ops._layout import iterator_layout
-    return tuple([iterator_layout(r, (g,)) if type(r) is np.ndarray and r.shape == g.shape else r
+    return tuple([iterator_layout(r, (g,)) if type(r) is np.ndarray and r.shape == g.shape and r is not g else r
                   for r in in_grads])
 
 

@@ -225,9 +225,10 @@ def reshaped(a, shape):
     element too, where it is a view: numpy strides a new dim of one element its own way, which
     TensorIterator's sort of a later result's dims reads (kron's product)."""
     out = a.reshape(shape)
-    if type(out) is not np.ndarray or type(a) is not np.ndarray or 1 not in out.shape or out.size < 2 \
-            or a.ndim == 0 or a.flags.c_contiguous and _c_strides(out) or not np.may_share_memory(out, a):
-        return out  # (a contiguous view has C's strides, as computeStride gives them; a copy: C order)
+    if type(out) is not np.ndarray or type(a) is not np.ndarray or 1 not in out.shape or not out.size \
+            or a.ndim == 0 or a.flags.c_contiguous and _c_strides(a) and _c_strides(out) \
+            or not np.may_share_memory(out, a):
+        return out  # (a view of C's strides has C's strides, as computeStride gives them; a copy: C order)
     step = a.itemsize
     want = view_strides(a.shape, [s // step for s in torch_strides(a)], out.shape)
     if want is None:

@@ -27,7 +27,7 @@ from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from .._cascade import cascade_sum
 from ..autograd import graph
 from ._argcheck import _raise_parser_error
-from ._layout import c_order, laid_out_like
+from ._layout import c_order, iterator_layout
 from ._op import Op, export, keep_tensor
 from .linalg import addmm
 from .matrix import _vector_norm, _vector_norm_fwd, vector_norm
@@ -568,7 +568,9 @@ def _scalar_fwd(np_fn):
     def fwd(ctx, a, other):
         if a.dtype.kind in "biu" and (isinstance(other, (float, np.floating)) or np_fn is np.true_divide):
             a = a.astype(dtypes.get_default_dtype().numpy)  # an integer tensor and a float: PyTorch's promotion
-        return laid_out_like(a, np.asarray(np_fn(a, a.dtype.type(other))))  # (TensorIterator keeps a's layout)
+        # (TensorIterator's layout: the number an operand, so no fast set-up; a's strides sorted, those of
+        # its dims of one element too)
+        return iterator_layout(np.asarray(np_fn(a, a.dtype.type(other))), (a, 0))
 
     return fwd
 

@@ -22,7 +22,7 @@ from .._limits import check_broadcast
 from ..tensor import Tensor, _scalar_name
 from . import factories
 from ..autograd import grad_mode as _mode
-from ._layout import cast
+from ._layout import cast, iterator_layout
 from ._op import Op, export, finish_out, method, node_name, zeros_like_grad
 
 
@@ -326,6 +326,7 @@ def _mul(ctx, grad):
 
 
 _mul.jvp_order = (1, 0)  # (derivatives.yaml: other_t * self_p + self_t * other_p)
+_mul.own_grad_layout = True  # (its array formula lays out each product as TensorIterator does: _laid)
 
 
 @_mul.raw_derivative
@@ -339,8 +340,9 @@ def _(ctx, g):
                 out = _empty(1)
                 out[0] = g.item() * other
                 return out, None
-            return _scalar_math(_multiply, g, other), None
-        return _scalar_math(_multiply, g, _like(other, g, True)), None
+            return _laid(_scalar_math(_multiply, g, other), g, other), None  # (the number an operand: no fast set-up)
+        other = _like(other, g, True)
+        return _laid(_scalar_math(_multiply, g, other), g, other), None
     self_ = ctx.self
     needs_self = edges[0][0] is not None
     if type(self_) is Tensor and type(g) is _ndarray:
@@ -349,12 +351,31 @@ def _(ctx, g):
         s, gd = self_._data, g.dtype
         if (gd is _F32 or gd is _F64) and type(s) is _ndarray and s.dtype is gd:
             if not needs_self:
-                return None, _multiply(g, s)
+                return None, _laid(_multiply(g, s), g, s)
             other = ctx.other
             if type(other) is Tensor and type(o := other._data) is _ndarray and o.dtype is gd:
-                return _multiply(g, o), _multiply(g, s)
-    return (_scalar_math(_multiply, g, _like(ctx.other, g, True)) if needs_self else None,
-            _multiply(g, _like(self_, g)))
+                return _laid(_multiply(g, o), g, o), _laid(_multiply(g, s), g, s)
+    self_ = _like(self_, g)
+    g_other = _laid(_multiply(g, self_), g, self_)
+    if not needs_self:  # (other was not kept)
+        return None, g_other
+    other = _like(ctx.other, g, True)
+    return _laid(_scalar_math(_multiply, g, other), g, other), g_other
+
+
+def _laid(out, *arrays):
+    """An elementwise gradient as TensorIterator lays it out where numpy's layout may differ from it:
+    a gradient ``arrays[0]`` not in C order (numpy leans to C order where TensorIterator follows its
+    operands), or dims of one element (numpy strides them as C order does, TensorIterator by its sort
+    of the operands' strides, a Python number an operand too: ``g * 0.5`` keeps ``g``'s)."""
+    if type(out) is not _ndarray or out.ndim < 2:
+        return out
+    first = arrays[0]
+    strides = getattr(first, "strides", None)
+    if 1 not in out.shape and (out.strides == strides or type(first) is not _ndarray or first.flags.c_contiguous
+                               or 0 in strides):
+        return out
+    return iterator_layout(out, arrays)
 
 
 def _like(x, g, scalar=False):
@@ -414,7 +435,7 @@ def _(ctx, st, ot):
 @_div.raw_derivative
 def _(ctx, g):
     other = _like(ctx.other, g, True)
-    return (_scalar_math(np.true_divide, g, other) if ctx.needs(0) else None,
+    return (_laid(_scalar_math(np.true_divide, g, other), g, other) if ctx.needs(0) else None,
             np.multiply(np.negative(g), _scalar_math(np.true_divide, _scalar_math(
                 np.true_divide, _like(ctx.self, g), other), other))
             if ctx.needs(1) else None)
@@ -424,18 +445,18 @@ def _(ctx, g):
 # are C++, where the number is a Scalar and the Scalar overloads record their own
 # nodes (MulBackward1, DivBackward1, AddBackward1, SubBackward1) with one input.
 _mul_scalar = Op("MulBackward1", lambda ctx, a, other: _scalar_math(np.multiply, a, other), internal=True,
-                 pointwise=True, jvp="linear")
+                 pointwise=True, number=True, jvp="linear")
 _mul_scalar.derivative(lambda ctx, grad: grad * ctx.other)
 _div_scalar = Op("DivBackward1", lambda ctx, a, other: _scalar_math(np.true_divide, a, other), internal=True,
-                 pointwise=True, jvp="linear")
+                 pointwise=True, number=True, jvp="linear")
 # (``other`` a number again: the 0-d array a formula's ``g / n`` keeps would make the next order's
 # division a DivBackward0 by a tensor; PyTorch's ``grad / other`` divides by the Scalar again)
 _div_scalar.derivative(lambda ctx, grad: grad / (ctx.other.item() if type(ctx.other) is np.ndarray else ctx.other))
 _add_scalar = Op("AddBackward1", lambda ctx, a, other: _scalar_math(np.add, a, other), internal=True,
-                 pointwise=True, jvp="element_wise")
+                 pointwise=True, number=True, jvp="element_wise")
 _add_scalar.derivative(lambda ctx, grad: grad)
 _sub_scalar = Op("SubBackward1", lambda ctx, a, other: _scalar_math(np.subtract, a, other), internal=True,
-                 pointwise=True, jvp="element_wise")
+                 pointwise=True, number=True, jvp="element_wise")
 _sub_scalar.derivative(lambda ctx, grad: grad)
 _formula_state = _mode._state
 

@@ -86,7 +86,7 @@ def _(ctx, grad):
     return grad.reshape(ctx.input_shape)
 
 
-_view_op.raw_derivative(lambda ctx, g: g.reshape(ctx.input_shape))
+_view_op.raw_derivative(lambda ctx, g: _layout.reshaped(g, ctx.input_shape))  # (computeStride's strides, as reshape's)
 
 
 _unsafe_view = Op("UnsafeViewBackward0", lambda ctx, a, shape: _layout.reshaped(a, shape), jvp="linear")
@@ -94,7 +94,7 @@ _unsafe_view.derivative(lambda ctx, grad: grad.reshape(ctx.input_shape))
 _reshape_alias = Op("ReshapeAliasBackward0", lambda ctx, a, shape: _layout.reshaped(a, shape), jvp="linear")
 _reshape_alias.derivative(lambda ctx, grad: grad.reshape(ctx.input_shape))
 for _op in (_unsafe_view, _reshape_alias):
-    _op.raw_derivative(lambda ctx, g: g.reshape(ctx.input_shape))
+    _op.raw_derivative(lambda ctx, g: _layout.reshaped(g, ctx.input_shape))
 
 
 # forward AD's unpack_dual: the primal, a view of the dual tensor without its tangent
@@ -370,7 +370,14 @@ _squeeze2 = Op("SqueezeBackward2", _squeeze_fwd, jvp="linear")
 _squeeze4 = Op("SqueezeBackward4", _squeeze_fwd, jvp="linear")  # squeeze_(dim), as matmul uses it
 for _op in (_squeeze0, _squeeze1, _squeeze2, _squeeze4):
     _op.derivative(_unsqueeze_back)
-    _op.raw_derivative(lambda ctx, g: g.reshape(ctx.input_shape) if ctx.axes else g)
+    _op.raw_derivative(lambda ctx, g: _unsqueezed(g, ctx.axes))
+
+
+def _unsqueezed(g, axes):
+    """_unsqueeze_back on arrays: unsqueeze's strides (a reshape strides a new dim of one element numpy's way)."""
+    for d in axes:
+        g = _unsqueeze_fwd(None, g, d)
+    return g
 
 
 @export(method=True)
