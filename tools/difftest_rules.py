@@ -22,6 +22,7 @@ import difftest_nansign
 import difftest_noise
 import difftest_storage
 import difftest_stride0
+import difftest_svdrot
 import difftest_uninit
 import difftest_unpool
 import difftest_vmlsqrt
@@ -608,6 +609,10 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "lapack-signs"
     if aspect in ("value", "numeric") and op == "svd" and _null_space_dropped(want, got):
         return "svd-null-space"
+    if aspect in ("value", "numeric", "repr") and op == "svd" and _agree_once(
+            want, got, lambda w, g: (lambda pair: pair and (_strip_signs(pair[0]), _strip_signs(pair[1])))(
+                difftest_svdrot.rotated(w, g))):
+        return "svd-repeated"
     if aspect == "repr" and op in SVD_ZERO_SIGN_OPS and _zero_signs_within(want, got):
         return "svd-zero-signs"
     if aspect in ("value", "numeric") and op == "cond" and _agrees_but_where(want, got, _singular_cond):

@@ -75,3 +75,42 @@ def test_the_runs_float16_matrix_exp_gradients_are_documented():
                 "r6.sum().backward()"]
     found = difftest.diff_program(backward)
     assert found is not None and found[0] == "documented:matrix-exp-half:backward", found
+
+
+def _svd_obs(u, s, v, kind="torch.return_types.svd"):
+    items = [{"kind": "tensor", "dtype": "torch.float32", "shape": list(np.shape(a)), "data": np.array(a, np.float32),
+              "requires_grad": False, "is_leaf": True, "repr": repr(a), "graph": None} for a in (u, s, v)]
+    return {"error": None, "warnings": [], "vars": {"r": {"kind": "seq", "type": kind, "items": items,
+                                                          "repr": repr([i["repr"] for i in items])}}}
+
+
+def test_another_basis_of_a_repeated_singular_value_is_documented_only_nearby():
+    """[[0, 0, 2.5, 0], [0, 2.5, 0, 0]] has the singular value 2.5 twice: MKL's gesdd gives U = I, V's
+    columns e3, e2; agrad's (numpy's) U = [[0, 1], [1, 0]], V's columns e2, e3 -- the same rotation of both
+    sides. Documented for svd; not when U and V turn differently (U S V^T changes), when the values are not
+    repeated, when S differs, nor for another op."""
+    v_w = [[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 0.0]]
+    v_g = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 0.0]]
+    want = _svd_obs([[1.0, 0.0], [0.0, 1.0]], [2.5, 2.5], v_w)
+    got = _svd_obs([[0.0, 1.0], [1.0, 0.0]], [2.5, 2.5], v_g)
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, "r = torch.svd(a)", want, got) == "svd-repeated"
+    lin_w = _svd_obs([[1.0, 0.0], [0.0, 1.0]], [2.5, 2.5], np.array(v_w).T.tolist(), "torch.return_types.linalg_svd")
+    lin_g = _svd_obs([[0.0, 1.0], [1.0, 0.0]], [2.5, 2.5], np.array(v_g).T.tolist(), "torch.return_types.linalg_svd")
+    assert difftest.documented(aspect, "r = torch.linalg.svd(a, full_matrices=False)", lin_w, lin_g) == "svd-repeated"
+    assert difftest.documented(aspect, "r = torch.linalg.eigh(a)", want, got) is None
+    turned_u_only = _svd_obs([[0.0, 1.0], [1.0, 0.0]], [2.5, 2.5], v_w)
+    assert difftest.documented(aspect, "r = torch.svd(a)", want, turned_u_only) is None
+    distinct_w = _svd_obs([[1.0, 0.0], [0.0, 1.0]], [2.5, 2.0], v_w)
+    distinct_g = _svd_obs([[0.0, 1.0], [1.0, 0.0]], [2.5, 2.0], v_g)
+    assert difftest.documented(aspect, "r = torch.svd(a)", distinct_w, distinct_g) is None
+    other_s = _svd_obs([[0.0, 1.0], [1.0, 0.0]], [2.5, 2.4999], v_g)
+    assert difftest.documented(aspect, "r = torch.svd(a)", want, other_s) is None
+
+
+@pytest.mark.torch
+def test_the_runs_svd_of_a_repeated_singular_value_is_documented():
+    pytest.importorskip("torch")
+    program = ["a = torch.tensor([[0.0, 0.0, 2.5, 0.0], [0.0, 2.5, 0.0, 0.0]])", "r = torch.svd(a)"]
+    found = difftest.diff_program(program)
+    assert found is not None and found[0] == "documented:svd-repeated:svd", found
