@@ -34,7 +34,7 @@ import math
 import numpy as np
 
 from . import _sleef_scalar as _scalar
-from ._vec_math import _count, _fma32, _fma64, _two_prod, fma64_sum, c32, cvt_i32, fma64_const as _fmak, split_constant as _k, _pow2i as _pow2if
+from ._vec_math import _count, _halves, _fma32, _fma64, _two_prod, fma64_sum, c32, cvt_i32, fma64_const as _fmak, split_constant as _k, _pow2i as _pow2if
 
 _F64 = np.float64
 _QUIET64 = np.int64(1 << 51)  # (the quiet bit of a float64 NaN)
@@ -117,17 +117,21 @@ class _Estrin:
         self.add = np.array([coeffs[i + 1] for i in order]).reshape(-1, 1)
 
 
-def _first_level(x, k):
-    return _fma64(x, k.mul, k.add, k.halves)
+def _first_level(x, k, x_halves=None):
+    if x_halves is None:
+        return _fma64(x, k.mul, k.add, k.halves)
+    return _fma64(x, k.mul, k.add, k.halves, x_halves)  # (x's halves made once)
 
 
-def _poly10(x, x2, x4, x8, k):
+def _poly10(x, x2, x4, x8, k, x_halves=None):
     """Estrin's scheme of degree 9 as Sleef's POLY10 nests it: fma(x8, fma(x, c0, c1), fma(x4,
     fma(x2, F(c2, c3), F(c4, c5)), fma(x2, F(c6, c7), F(c8, c9)))), F(a, b) = fma(x, a, b); each
     level's independent fmas one call over rows (the same steps on each element)."""
     shape = x.shape
     x, x2, x4, x8 = (np.reshape(v, -1) for v in (x, x2, x4, x8))
-    f = _first_level(x, k)  # rows F(c2, c3), F(c6, c7), F(c4, c5), F(c8, c9), F(c0, c1)
+    if x_halves is not None:
+        x_halves = tuple(np.reshape(v, -1) for v in x_halves)
+    f = _first_level(x, k, x_halves)  # rows F(c2, c3), F(c6, c7), F(c4, c5), F(c8, c9), F(c0, c1)
     g = _fma64(x2, f[0:2], f[2:4])
     return _fma64(x8, f[4], _fma64(x4, g[0], g[1])).reshape(shape)
 
@@ -181,6 +185,14 @@ _M_L2U, _M_L2L = _k(-_L2U), _k(-_L2L)
 _HALF, _ONE = np.array(0.5), np.array(1.0)
 
 
+#: sleef_exp's block: larger arrays go a block at a time, each step's temporaries (five rows
+#: of the polynomial's first level among them) staying in cache (512 x 1024 doubles: 640 ns an
+#: element whole, ~100 in blocks); elementwise steps, so the same bits
+_EXP_BLOCK = 8192
+_M_L2U_1 = np.array(-_L2U)
+_L2L_P = _k(-_L2L)
+
+
 def sleef_exp(d):
     """Vectorized<double>::exp (AVX2): Sleef's expd4_u10, bit for bit."""
     d = np.asarray(d, _F64)
@@ -188,17 +200,39 @@ def sleef_exp(d):
         r = _scalar.each(_scalar.exp, d, _EXP_POLY, -700.0, 700.0)
         if r is not None:
             return r
+    if d.size > _EXP_BLOCK and (d.flags.c_contiguous or d.flags.f_contiguous):
+        src = d if d.flags.c_contiguous else d.T
+        out = np.empty(src.shape)
+        flat, flat_out = src.reshape(-1), out.reshape(-1)
+        for i in range(0, flat.size, _EXP_BLOCK):
+            flat_out[i:i + _EXP_BLOCK] = _exp_steps(flat[i:i + _EXP_BLOCK])
+        return out if d.flags.c_contiguous else out.T
+    return _exp_steps(d)
+
+
+def _exp_steps(d):
     with np.errstate(all="ignore"):
         u = np.rint(d * _R_LN2)
         q = _rint_int(u)
-        s = _fmak(u, _M_L2U, d)
-        s = _fmak(u, _M_L2L, s)
+        # fma(u, -L2U, d): L2U has 41 bits and |u| <= 1443 wherever the result is not replaced
+        # by 0 or inf below (-1000 <= d <= 709.78), so u * -L2U is exact and the fma is the
+        # plain sum (one rounding; NaN and infinities: the plain expression, as _fma64's)
+        s = u * _M_L2U_1
+        s += d
+        # fma(u, -L2L, s): u is an integer of at most 11 bits there, its own high half (the
+        # low one 0), so the product's exact error is (u * hi - p) + u * lo
+        p = u * _L2L_P[0]
+        e = u * _L2L_P[1]
+        e -= p
+        e += u * _L2L_P[2]
+        s = fma64_sum(p, e, s)
         s2 = s * s
         s4 = s2 * s2
-        u = _poly10(s, s2, s4, s4 * s4, _EXP_K)
-        u = _fma64(u, s, _HALF)
-        u = _fma64(u, s, _ONE)
-        u = _fma64(u, s, _ONE)
+        sh = _halves(s)
+        u = _poly10(s, s2, s4, s4 * s4, _EXP_K, sh)
+        u = _fma64(u, s, _HALF, sh)
+        u = _fma64(u, s, _ONE, sh)
+        u = _fma64(u, s, _ONE, sh)
         u = _ldexp2(u, q)
         u = np.where(d > 709.782712893383996732223, np.inf, u)
         return np.where(d < -1000, 0.0, u)

@@ -116,11 +116,11 @@ def split_constant(v: float):
     return np.array(v), np.array(hi), np.array(v - hi)
 
 
-def _two_prod(a, b, b_halves=None):
+def _two_prod(a, b, b_halves=None, a_halves=None):
     """a * b as p + e exactly (Dekker's splitting into 26-bit halves; ``b_halves``: b's, made
-    beforehand for a constant b)."""
+    beforehand for a constant b; ``a_halves``: a's, made once for several products)."""
     p = a * b
-    ah, al = _halves(a)
+    ah, al = _halves(a) if a_halves is None else a_halves
     bh, bl = _halves(b) if b_halves is None else b_halves
     return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
 
@@ -176,8 +176,8 @@ def _c_laid(a, b, c):
         x.ndim == 0 or (x.shape == a.shape and x.flags.c_contiguous) for x in (b, c))
 
 
-def _fma64(a, b, c, b_halves=None):
-    p, e = _two_prod(a, b, b_halves)
+def _fma64(a, b, c, b_halves=None, a_halves=None):
+    p, e = _two_prod(a, b, b_halves, a_halves)
     return fma64_sum(p, e, c)
 
 
@@ -250,7 +250,8 @@ _F64 = np.float64
 _LOG2E_64, _M_LN2_HI_64, _M_LN2_LO_64 = (np.array(v, _F64) for v in (_LOG2E, -_LN2_HI, -_LN2_LO))
 _EXP_POLY_64 = tuple(np.array(c, _F64) for c in _EXP_POLY)
 _ONE32_A = np.array(1, _F32)
-_FEW = 4096  # (sleef_expf's fused steps checked at once up to this size: see _expf_steps)
+_FEW = 4096  # (sleef_log1pf's fused steps checked at once up to this size)
+_EXPF_FEW = 16384  # (sleef_expf's: see _expf_steps; 16,384 elements 12.8 ns each, _fma32's steps 15.1)
 
 
 def _expf_steps(d, q):
@@ -258,41 +259,78 @@ def _expf_steps(d, q):
     product, rounded to float32) but with every operand carried in double as well, and the
     check for a sum exactly halfway between two floats made once for all the steps: None when
     one is (then _fma32's own steps decide), else (s, u) as sleef_expf's steps give them.  A
-    third of the numpy calls: what a small array's exp costs is the calls."""
-    d64 = d.astype(_F64)
+    third of the numpy calls: what a small array's exp costs is the calls.
+
+    The reduction's two sums are exact in double wherever the result is not replaced (|d| <=
+    104, so |q| <= 150): d and q * ln2_hi are multiples of 2**-25 (q is 0 below |d| = 0.34) and
+    2**-15, below 2**8; s (a float32 multiple of 2**-25) and q * ln2_lo (2**-43) below 2**8: no
+    double rounding, so only the polynomial's six sums are checked, rows of one buffer."""
     q64 = q.astype(_F64)  # (float32(q) is q: |q| < 2**24, or INT_MIN)
-    sums = [q64 * _M_LN2_HI_64 + d64]
-    s = sums[-1].astype(_F32)
-    sums.append(q64 * _M_LN2_LO_64 + s.astype(_F64))
-    s = sums[-1].astype(_F32)
+    t = q64 * _M_LN2_HI_64
+    t += d
+    s = t.astype(_F32)
+    np.multiply(q64, _M_LN2_LO_64, out=t)
+    t += s
+    s = t.astype(_F32)
     s64 = s.astype(_F64)
-    sums.append(_EXP_POLY_64[0] * s64 + _EXP_POLY_64[1])
-    for c in _EXP_POLY_64[2:]:
-        sums.append(sums[-1].astype(_F32).astype(_F64) * s64 + c)
-    u = sums[-1].astype(_F32)
-    sums.append((s * s).astype(_F64) * u.astype(_F64) + s64)
-    bits = np.concatenate(sums).view(np.int64)
+    sums = np.empty((6,) + d.shape)
+    np.multiply(s64, _EXP_POLY_64[0], out=sums[0])
+    sums[0] += _EXP_POLY_64[1]
+    r = np.empty(d.shape, _F32)
+    for i, c in enumerate(_EXP_POLY_64[2:], 1):
+        r[...] = sums[i - 1]  # (rounded to float32)
+        np.multiply(r, s64, out=sums[i])
+        sums[i] += c
+    r[...] = sums[4]
+    np.multiply((s * s).astype(_F64), r, out=sums[5])
+    sums[5] += s64
+    u = sums[5].astype(_F32)
+    bits = sums.view(np.int64)
     np.bitwise_and(bits, _MID_MASK, out=bits)
     if _count(bits == _MID):
         return None
-    return s, sums[-1].astype(_F32)
+    return s, u
+
+
+def _expf_few(d):
+    """sleef_expf of an array of at least one dimension by _expf_steps; None where a sum is halfway.
+    The result laid out as numpy's element-wise steps lay it out (empty_like's order)."""
+    if not d.flags.c_contiguous:
+        u = _expf_few(np.ascontiguousarray(d))
+        if u is not None:
+            out = np.empty_like(d)
+            out[...] = u
+            u = out
+        return u
+    with np.errstate(all="ignore"):
+        q = cvt_i32(np.rint(d * _LOG2E_A))
+        steps = _expf_steps(d, q)
+        if steps is None:
+            return None
+        s, u = steps
+        u += _ONE32_A
+        half = q >> _I32_ONE
+        u *= _pow2i(half)
+        q -= half
+        u *= _pow2i(q)
+        u[d < c32(-104.0)] = c32(0.0)
+        u[d > c32(100.0)] = c32(np.inf)
+        return u
 
 
 def sleef_expf(d):
-    """Vectorized<float>::exp (AVX2): Sleef's expf8_u10, bit for bit."""
+    """Vectorized<float>::exp (AVX2): Sleef's expf8_u10, bit for bit: up to _EXPF_FEW elements by
+    _expf_few, else (or where a sum is halfway) each fused multiply-add by _fma32 (larger arrays
+    in blocks by _expf_few measured no faster: 12-13 ns an element either way)."""
     d = np.asarray(d, _F32)
-    if 0 < d.ndim and d.size <= _FEW:
-        with np.errstate(all="ignore"):
-            q = cvt_i32(np.rint(d * _LOG2E_A))
-            steps = _expf_steps(d, q)
-            if steps is not None:
-                s, u = steps
-                u = _ONE32_A + u
-                half = q >> _I32_ONE
-                u = u * _pow2i(half) * _pow2i(q - half)
-                u = np.where(d < c32(-104.0), c32(0.0), u)
-                u = np.where(d > c32(100.0), c32(np.inf), u)
-                return u.astype(_F32, copy=False)
+    if 0 < d.ndim and d.size <= _EXPF_FEW:
+        u = _expf_few(d)
+        if u is not None:
+            return u
+    return _expf_fused(d)
+
+
+def _expf_fused(d):
     with np.errstate(all="ignore"):
         q = cvt_i32(np.rint(d * _LOG2E_A))
         qf = q.astype(_F32)
@@ -668,6 +706,36 @@ def _fold_lanes(acc, lanes):
         acc = acc[..., :half] + acc[..., half:lanes]
         lanes = half
     return acc[..., 0]
+
+
+def reduce_all_sum_first(t):
+    """reduce_all_sum of moveaxis(t, 0, -1): the lanes along the first axis of ``t`` (a C array
+    of short rows transposed), so each step adds whole contiguous rows: the same additions in
+    the same order, so the same bits, without numpy's slow loops over a short last axis."""
+    lanes = 32 // t.dtype.itemsize
+    n = t.shape[0]
+    if n < lanes:
+        if not n:
+            return np.zeros(t.shape[1:], t.dtype)
+        acc = t[0].copy()
+        for i in range(1, n):
+            acc += t[i]
+        return acc
+    acc = t[:lanes].copy()
+    full = n - n % lanes
+    for start in range(lanes, full, lanes):
+        acc += t[start:start + lanes]
+    if full < n:
+        acc[:n - full] += t[full:]
+    if t.dtype == np.float64:
+        total = acc[0]
+        for i in range(1, lanes):
+            total = total + acc[i]
+        return total
+    while lanes > 1:
+        lanes //= 2
+        acc = acc[:lanes] + acc[lanes:2 * lanes]
+    return acc[0]
 
 
 def reduce_all_sum(a):
