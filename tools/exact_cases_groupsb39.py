@@ -87,4 +87,19 @@ CASES = [
         "r5 = F.conv2d(torch.ones(2, 2, 1, 3), w5, padding=1)",
         "(r5 * torch.where(torch.arange(r5.numel()).view(r5.shape) == 3, float('inf'), 1.0)).sum().backward()",
     ], ["w.grad", "w2.grad", "w3.grad", "w4.grad", "w5.grad"]),
+    # (own run, seed 39200000: error-text:backward) torch.autograd's _make_grads checks every seed's shape (its
+    # message's indices from list.index, each earlier seed compared with ==) and an implicit seed's scalar output
+    # before the engine refuses an output that does not require grad (element i, not always 0)
+    case("backward-seed-checks-before-requires-grad", [
+        "a = torch.ones(2, requires_grad=True) * 2",
+        "b = torch.ones(3)",
+        "c = torch.ones(2, 2, requires_grad=True) * 3",
+        "b.backward(torch.ones(2))",
+        "torch.autograd.backward([a, b], [torch.ones(2), torch.ones(3)])",
+        "torch.autograd.backward([b, a], [torch.ones(4), torch.ones(2)])",
+        "torch.autograd.backward([a, c], [torch.ones(2), torch.ones(3)])",
+        "torch.autograd.backward([b, c], [None, None])",
+        "torch.autograd.grad([a, b], [c], [torch.ones(2), torch.ones(3)])",
+        "torch.autograd.grad([b], [c], [torch.ones(5)])",
+    ], []),
 ]

@@ -752,44 +752,5 @@ def _is_tensor(x):
     return isinstance(x, _Tensor)
 
 
-def _prepare(tensors, grads):
-    """Normalise outputs and their seed gradients; PyTorch's errors for bad ones."""
-    if grads is None and type(tensors) is _Tensor and tensors._requires_grad:
-        # (loss.backward(): a seed of ones for the one output)
-        data = tensors._data
-        if type(data) is np.ndarray and data.size == 1 and data.dtype.kind == "f":
-            return (tensors,), (_make(np.array(1, data.dtype) if data.ndim == 0 else np.ones_like(data)),)
-    tensors = (tensors,) if _is_tensor(tensors) else tuple(tensors)
-    if grads is None:
-        grads = (None,) * len(tensors)
-    elif _is_tensor(grads):
-        grads = (grads,)
-    else:
-        grads = tuple(grads)
-    if len(grads) != len(tensors):
-        raise RuntimeError(f"got {len(tensors)} tensors and {len(grads)} gradients")
-    seeds = []
-    for t, g in zip(tensors, grads):
-        if not t.requires_grad:
-            raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
-        if g is None:
-            if t.numel() != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if not t.dtype.is_floating_point:
-                raise RuntimeError(
-                    f"grad can be implicitly created only for real scalar outputs but got {t.dtype}")
-            # ones of the output's shape and dtype (a lazy seed: what formulas expand from it stays chunked)
-            g = _make(np.ones_like(t._data))
-        else:
-            if not _is_tensor(g):
-                from ..ops import factories
-                g = factories.tensor(g, dtype=t.dtype)
-            if g.shape != t.shape:
-                raise RuntimeError(
-                    f"Mismatch in shape: grad_output[0] has a shape of torch.Size({list(g.shape)}) "
-                    f"and output[0] has a shape of torch.Size({list(t.shape)})."
-                )
-            if g.dtype is not t.dtype:  # the engine casts each incoming gradient to its tensor's dtype
-                g = g.to(t.dtype)
-        seeds.append(g)
-    return tensors, seeds
+from ._seeds import prepare as _prepare  # noqa: E402  (torch.autograd's _make_grads; it uses this module)
+
