@@ -163,4 +163,12 @@ CASES = [
         "out = [[err(lambda: f(A, p, B)) for A, p, B in args] for f in (L.ldl_solve, L.lu_solve,"
         " lambda A, p, B: L.lu_solve(A, p, B, left=False), lambda A, p, B: L.solve_triangular(A, B, upper=False))]",
     ], ["out"]),
+    # as_strided and unfold have ZeroTensor kernels (views): of sgn's zero gradient they are ZeroTensors too
+    case("zero-tensor-as-strided-and-unfold-views", [
+        "w = torch.ones(2, 3, requires_grad=True)",
+        "Z = torch.autograd.grad(w.sgn().sum(), [w])[0]",
+        "out = [(r._is_zerotensor(), tuple(r.shape), r.stride()) for r in (Z.unfold(1, 2, 1), Z.as_strided((2,), (1,)),"
+        " Z.as_strided((2, 2), (1, 2), 1), Z[0].unfold(0, 3, 1), Z.T.unfold(0, 2, 2))]",
+        "try:\n    Z.unfold(1, 2, 1).numpy()\nexcept RuntimeError as e:\n    err = str(e)",
+    ], ["out", "err"]),
 ]

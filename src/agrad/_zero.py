@@ -8,8 +8,8 @@ ZeroTensor does, checked under torch 2.13:
 * ``.numpy()`` raises "Cannot convert a ZeroTensor to numpy. Set force=True if you need the
   zero array."; ``.tolist()`` raises; an in-place op on one raises "ZeroTensors are
   immutable...";
-* views of one are ZeroTensors, and so are ``z * t``, ``t * z``, ``z / t``, ``z + z`` and
-  dot, vdot and linalg.cross with a ZeroTensor on either side (their kernels: ``any_zero``);
+* views of one are ZeroTensors (as_strided and unfold too), and so are ``z * t``, ``t * z``, ``z / t``,
+  ``z + z`` and dot, vdot and linalg.cross with a ZeroTensor on either side (their kernels: ``any_zero``);
   ``z + t`` is ``t``'s values (a ``-0.0`` stays), ``t + z`` adds a zero (``-0.0`` becomes
   ``+0.0``: the engine's ``old.add_(z)`` when a ZeroTensor arrives second);
 * every other op sees plain zeros (PyTorch's fallback materialises it).
@@ -39,6 +39,12 @@ def any_zero(*arrays) -> bool:
     """Whether one of ``arrays`` is a ZeroTensor's: an op with a ZeroTensor kernel of its own (dot,
     vdot, linalg_cross) then returns a ZeroTensor, after its checks."""
     return any(type(a) is ZeroArray for a in arrays)
+
+
+def view_of(src, view):
+    """``view`` (a strided view numpy made of ``src``'s data: as_strided, unfold) a ZeroTensor's data
+    when ``src`` is (their ZeroTensor kernels keep it one)."""
+    return view.view(ZeroArray) if type(src) is ZeroArray and type(view) is not ZeroArray else view
 
 
 def _plain(x):

@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import dtypes
 from .._warn_once import warn_once
+from .._zero import view_of
 from ..tensor import Tensor
 from ..autograd import graph
 from ._layout import storage_of, strided_copy
@@ -60,6 +61,7 @@ def _strided_view(input, size, stride, storage_offset):
 @export(method=True)
 def as_strided(input, size, stride, storage_offset=None):
     view, positions, flat, own = _strided_view(input, size, stride, storage_offset)
+    view = view_of(input._data, view)
     from .inplace_view import _take
 
     if input._requires_grad:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._zero import view_of
 from ..tensor import _wrap_dim
 from ._op import Op, method
 from .views import _view
@@ -23,7 +24,7 @@ def _windows(a, dim, size, step):
     n = (a.shape[dim] - size) // step + 1
     shape = a.shape[:dim] + (n,) + a.shape[dim + 1:] + (size,)
     strides = a.strides[:dim] + (a.strides[dim] * step,) + a.strides[dim + 1:] + (a.strides[dim],)
-    return np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable)
+    return view_of(a, np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable))
 
 
 _unfold = Op("UnfoldBackward0", lambda ctx, a, dim, size, step: _windows(a, dim, size, step), jvp="linear")
