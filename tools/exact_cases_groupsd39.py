@@ -78,4 +78,24 @@ def cases(graph: str) -> list[dict]:
               "align_corners=False)"],
              ["r", "x.grad", "g.grad", "r2", "r3",
               "F.grid_sample(x.detach(), g.detach().float(), align_corners=False)"]),
+        case("unique-dim-zero-sized-dims",  # (dt39b raises-only-torch:unique) _unique_dim_cpu_template: a 0-sized dim
+             # not selected is refused, two are refused, the selected one alone gives an empty result of the input's
+             # sizes (contiguous) with empty inverse and counts
+             ["x = torch.zeros(2, 0, 3)", "y = torch.tensor([[2.25, -3.0], [0.5, -0.5]]).narrow(-2, -1, 0)"],
+             ["torch.unique(y, False, return_counts=True, dim=1)", "torch.unique(x, dim=0)", "torch.unique(x, dim=2)",
+              "(lambda r: [(t.shape, t.stride()) for t in r])(torch.unique(x, dim=1, return_inverse=True, "
+              "return_counts=True))", "torch.unique(torch.zeros(0, 0, 3), dim=0)",
+              "(lambda v: (v.shape, v.stride()))(torch.zeros(3, 0).unique(dim=1))",
+              "torch.unique_consecutive(x, dim=2)"]),
+        case("bce-with-logits-check-order",  # (dt39b error-text:binary_cross_entropy_with_logits) ATen's order:
+             # log_sigmoid(input), pos_weight - 1 (a bool pos_weight: sub's error), .mul(target), the in-place
+             # mul_ into log_sigmoid(input), (1 - target).mul_(input) (an integral target: the cast), then weight
+             ["x = torch.tensor(-0.75, dtype=torch.float64, requires_grad=True)",
+              "m = torch.tensor([[True, True], [False, True]])",
+              "i = torch.full((2, 2), 0.5)"],
+             ["F.binary_cross_entropy_with_logits(x * 1, torch.tensor(2.75, dtype=torch.float64), pos_weight=m)",
+              "F.binary_cross_entropy_with_logits(i, torch.ones(2, 2, dtype=torch.int64), torch.ones(3), "
+              "pos_weight=torch.ones(1, 2, dtype=torch.int64))",
+              "torch.binary_cross_entropy_with_logits(i[0, 0], torch.tensor(1), torch.ones(1, 2), torch.tensor(2.0))",
+              "F.binary_cross_entropy_with_logits(i, torch.ones(2, 2), pos_weight=torch.full((2, 2), 2))"]),
     ]

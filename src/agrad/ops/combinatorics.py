@@ -214,12 +214,9 @@ def _unique_consecutive(input, return_inverse, return_counts, dim):
         values = np.ascontiguousarray(flat[new])
         inverse_shape = a.shape
     else:
+        from .sorting import unique_dim_zeros
         d = _wrap_dim_no_scalar(dim, input.ndim)
-        zeros = list(a.shape).count(0)
-        if a.shape[d] == 0 and zeros != 1:
-            raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot be applied ")
-        if a.shape[d] != 0 and zeros:
-            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+        unique_dim_zeros(a.shape, d)
         moved = np.moveaxis(a, d, 0)
         new = _runs(moved.reshape(moved.shape[0], -1)) if moved.shape[0] else np.zeros(0, bool)
         values = np.moveaxis(np.ascontiguousarray(moved[new]), 0, d)  # (laid out with dim first, as ATen's)

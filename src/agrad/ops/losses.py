@@ -28,7 +28,7 @@ from .binary import xlogy
 from .nn import (add_scalar, apply_reduction, aten_reduction, broadcast_pair, check_not_differentiable, const,
                  div_scalar, in_loss_storage, mul_scalar, parse_signature, parse_torch_loss, reduce_array, reduction_arg, size_warning,
                  sub_scalar)
-from .pointwise import _mismatch_message
+from .pointwise import _mismatch_message, check_sub
 from .selection import clamp_min, masked_fill, where
 
 _EPSILON = 1e-12
@@ -534,6 +534,7 @@ def _bce_with_logits(input, target, weight, pos_weight, reduction):
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"log_sigmoid_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
     if pos_weight is not None:
+        check_sub(pos_weight, 1)  # (pos_weight - 1)
         try:
             log_weight = np.broadcast_shapes(pos_weight.shape, target.shape)
         except ValueError:
@@ -543,11 +544,11 @@ def _bce_with_logits(input, target, weight, pos_weight, reduction):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
                            "`logical_xor()` operator instead.")
     _in_place_shape(target.shape, input.shape)
-    if weight is not None:
-        _in_place_shape(target.shape, weight.shape)
-    if not target.dtype.is_floating_point:
+    if not target.dtype.is_floating_point:  # ((1 - target).mul_(input): before the weight's mul_)
         raise RuntimeError(f"result type {_scalar_name(dtypes.result_type(input, target))} can't be cast to the "
                            f"desired output type {_scalar_name(target.dtype)}")
+    if weight is not None:
+        _in_place_shape(target.shape, weight.shape)
     out = _bce_logits.apply((input, target), (input._data, target._data), {
         "weight": None if weight is None else weight._data,
         "pos_weight": None if pos_weight is None else pos_weight._data,

@@ -671,6 +671,17 @@ def _unique_zero(flat, values):
     return values
 
 
+def unique_dim_zeros(shape, d) -> bool:
+    """_unique_dim_cpu_template's check of a tensor with a 0-sized dim (unique and unique_consecutive
+    along ``d``): True when ``d`` itself is the one (the result: an empty tensor of the input's sizes)."""
+    zeros = list(shape).count(0)
+    if shape[d] == 0 and zeros != 1:
+        raise RuntimeError("Number of zero sized dimensions is more than one, so unique cannot be applied ")
+    if shape[d] != 0 and zeros:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+    return shape[d] == 0
+
+
 @export(method=True)
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
     a = input._data
@@ -684,7 +695,9 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
             values = _unique_zero(a.reshape(-1), values)
     else:
         d = _wrap_dim_no_scalar(dim, input.ndim)
-        if a.dtype.kind == "f" and np.isnan(a).any():
+        if unique_dim_zeros(a.shape, d):  # (an empty result of the input's sizes, contiguous; no inverse, counts)
+            values, inverse, counts = np.zeros(a.shape, a.dtype), np.zeros(0, np.int64), np.zeros(0, np.int64)
+        elif a.dtype.kind == "f" and np.isnan(a).any():
             values, inverse, counts = _unique_dim_nan(a, d)
         else:
             values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True, axis=d)
