@@ -91,4 +91,16 @@ def cases(graph: str) -> list[dict]:
               "torch.autograd.grad(y + torch.ones(2, 1), y, gp)[0].stride()",
               "torch.autograd.grad(z * 0.5, z, g4)[0].stride()",
               "torch.autograd.grad(z * torch.ones(1, 2, 2, 2), z, g4)[0].stride()"]),
+        case("node-post-hook-sees-none-where-no-gradient-is-computed",  # (gc39 probe) a generated node computes an
+             # input's gradient only where task_should_compute_output says so: an edge (an input that requires
+             # grad) to a node the pass executes (autograd.grad's inputs); cat's/stack's list formula and a
+             # custom Function's backward give them all
+             ["x = torch.ones(2, 2, requires_grad=True)", "y = torch.ones(2, 2)",
+              "w = torch.ones(2, 2, requires_grad=True)", "seen = []",
+              "def run(z, inputs=None):\n    z.grad_fn.register_hook(lambda gi, go: seen.append("
+              "[None if t is None else tuple(t.shape) for t in gi]))\n"
+              "    torch.autograd.grad(z.sum(), inputs) if inputs else z.sum().backward()",
+              "run(x + y)", "run(x + y, [x])", "run(torch.mm(x, w), [x])", "run(torch.mm(x, w))", "run(x * y, [x])",
+              "run(torch.addmm(w, x, w), [x])", "run(torch.cat([x, y]), [x])", "run(torch.stack([x, w]), [x])"],
+             ["seen"]),
     ]

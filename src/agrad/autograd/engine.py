@@ -427,6 +427,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                     out_grads = [grads.get(0)] if len(out_meta) == 1 else [grads.get(i) for i in range(len(out_meta))]
                     in_grads = node.apply(out_grads)
                     if node._hooks:
+                        in_grads = _computed_only(node, in_grads, nexts, wanted)
                         for fn in list(node._hooks.values()):
                             in_grads = tuple(in_grads)
                             new = fn(in_grads, tuple(out_grads))
@@ -565,6 +566,16 @@ def _check_nan(node, in_grads):
     for i, g in enumerate(in_grads):
         if g is not None and g._data.dtype.kind in "fc" and np.isnan(g._data).any():
             raise RuntimeError(nan_message(node, i))
+
+
+def _computed_only(node, in_grads, nexts, wanted):
+    """What a node's post-hooks see: PyTorch's generated nodes compute an input's gradient only where
+    task_should_compute_output says so (an edge, to a node this pass executes); a formula over a list
+    of tensors (cat's, stack's) and a custom Function's backward give them all."""
+    if not getattr(getattr(node, "_op", None), "inputs", ()):
+        return in_grads
+    return tuple([None if nxt is None or wanted is not None and nxt not in wanted else g
+                  for g, (nxt, _) in zip(in_grads, nexts)]) + tuple(in_grads[len(nexts):])
 
 
 def _like_grad(in_grads, g):
