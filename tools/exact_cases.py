@@ -650,3 +650,6 @@ CASES += _groupsc39_cases(GRAPH)
 from exact_cases_lead39 import cases as _lead39_cases  # noqa: E402
 
 CASES += _lead39_cases(GRAPH)
+from exact_cases_speedexp39 import cases as _speedexp39_cases  # noqa: E402
+
+CASES += _speedexp39_cases(GRAPH)
