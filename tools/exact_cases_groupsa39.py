@@ -171,4 +171,20 @@ CASES = [
         " Z.as_strided((2, 2), (1, 2), 1), Z[0].unfold(0, 3, 1), Z.T.unfold(0, 2, 2))]",
         "try:\n    Z.unfold(1, 2, 1).numpy()\nexcept RuntimeError as e:\n    err = str(e)",
     ], ["out", "err"]),
+    # (dt39b shape:lstsq) a matrix B of one dim fewer than A: ATen broadcasts A's batch with B's leading dims (its
+    # rows), so lstsq of a (1, 2, 1) A and a (2, 1) B solves two copies: a (2, 1, 1) solution; the rank and the
+    # singular values are of A's batch alone
+    case("lstsq-matrix-b-of-fewer-dims-and-rank-batch", [
+        "A = torch.tensor([[[1.], [2.]]], dtype=torch.float64, requires_grad=True)",
+        "B = torch.tensor([[3.], [5.]], dtype=torch.float64, requires_grad=True)",
+        "r = torch.linalg.lstsq(A, B)",
+        "r.solution.sum().backward()",
+        "shapes = []",
+        "for a, b in [((1, 2, 1), (2, 1)), ((1, 2, 2), (2, 1)), ((1, 3, 2), (3, 1)), ((1, 2, 1), (3, 2, 1)), ((2, 1, 3, 2), (4, 3, 1)),"
+        " ((3, 2), (2,))]:\n"
+        "    for d in ('gelsy', 'gelsd', 'gelss'):\n"
+        "        o = torch.linalg.lstsq(torch.arange(float(torch.Size(a).numel())).reshape(a).double().cos(),"
+        " torch.ones(*b, dtype=torch.float64), driver=d)\n"
+        "        shapes.append([tuple(t.shape) for t in o] + [o.rank.tolist()])",
+    ], ["r", "A.grad", "B.grad", "shapes"]),
 ]

@@ -19,7 +19,8 @@ LstsqResult = _return_type("linalg_lstsq", ["solution", "residuals", "rank", "si
 
 def _lstsq_fwd(ctx, a, b, vector, driver, rcond):
     bb = b[..., None] if vector else b
-    batch = np.broadcast_shapes(a.shape[:-2], bb.shape[:-2])
+    # (a matrix B of one dim fewer than A: ATen broadcasts A's batch with B's leading dims, its rows)
+    batch = np.broadcast_shapes(a.shape[:-2], bb.shape[:a.ndim - 2] if bb.ndim < a.ndim else bb.shape[:-2])
     aa = np.broadcast_to(a, batch + a.shape[-2:])
     bb = np.broadcast_to(bb, batch + bb.shape[-2:])
     m, n = a.shape[-2:]
@@ -67,8 +68,11 @@ def _lstsq_fwd(ctx, a, b, vector, driver, rcond):
         if inf_b.any():
             residuals = np.where(inf_b[..., None], np.where(np.isinf(bb).any(-2), np.nan, 0).astype(dt), residuals)
         residuals = np.where(zero_a[..., None], 0, residuals).astype(dt)
-    sv = np.ascontiguousarray(s, dt) if driver in ("gelsd", "gelss") else empty
-    rank_out = np.zeros((0,), np.int64) if driver == "gels" else rank
+    # (the rank and the singular values are A's alone: of A's batch, not the one broadcast with B's)
+    lead = len(batch) - (a.ndim - 2)
+    of_a = (0,) * lead + tuple(slice(0, 1) if k == 1 else slice(None) for k in a.shape[:-2]) + (Ellipsis,)
+    sv = np.ascontiguousarray(s[of_a], dt) if driver in ("gelsd", "gelss") else empty
+    rank_out = np.zeros((0,), np.int64) if driver == "gels" else rank[of_a].copy()
     # LAPACK's layout: the solution is the first n rows of B's column-major copy of max(m, n) rows
     x = column_major(x.astype(dt, copy=False), rows=m)
     x = x[..., 0] if vector else x
