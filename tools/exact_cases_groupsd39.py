@@ -98,4 +98,10 @@ def cases(graph: str) -> list[dict]:
               "pos_weight=torch.ones(1, 2, dtype=torch.int64))",
               "torch.binary_cross_entropy_with_logits(i[0, 0], torch.tensor(1), torch.ones(1, 2), torch.tensor(2.0))",
               "F.binary_cross_entropy_with_logits(i, torch.ones(2, 2), pos_weight=torch.full((2, 2), 2))"]),
+        case("nan-to-num-integral-version",  # (error-text:backward, seed 39460264) an integral nan_to_num_ is
+             # result.copy_(self): nothing written, the version counter moves (a saved tensor is then modified)
+             ["x1 = torch.tensor([[-1.75], [-0.75]], requires_grad=True)", "x2 = torch.tensor([False])",
+              "r3 = x2 ** x1", "v = x2._version", "r7 = x2[...].nan_to_num_(2.0)",
+              "i = torch.tensor([1, 2]).expand(3, 2)", "i.nan_to_num_()"],
+             ["x2._version - v", "i._version", "r3.sum().backward()"]),
     ]

@@ -11,6 +11,7 @@ import builtins
 import numpy as np
 
 from .. import _zero
+from ..autograd import graph
 from ..tensor import Tensor
 from ._op import Op, export, finish_out, inplace, method
 from .comparison import isfinite
@@ -153,4 +154,10 @@ def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
         return _nan_to_num_(self, nan, posinf, neginf)
     for value in (nan, posinf, neginf):
         _float_arg(value)
-    return self  # PyTorch copies an integral tensor onto itself: nothing written, an expanded one too
+    # PyTorch copies an integral tensor onto itself (result.copy_(self)): nothing written, an expanded one
+    # too, and its version counter moves (a tensor saved for a backward is then "modified by an inplace
+    # operation")
+    self._vc[0] += 1
+    for obs in graph.version_observers:
+        obs(self)
+    return self
