@@ -38,4 +38,18 @@ CASES = [
          ["gw", "gp", "gw.grad_fn.name()", "[f is None or f.name() for f, _ in gw.grad_fn.next_functions]",
           "[f.name() for f, _ in gp.grad_fn.next_functions]", "gm.requires_grad", "gm2.grad_fn.name()",
           "[f is None or f.name() for f, _ in gm2.grad_fn.next_functions]", "out"]),
+    # an expression statement's value is dropped at once, as Python drops it: the view `r4[:, 0]` that exp_
+    # changed in place dies, and with it the node its regenerated history had (AsStridedBackward0), which
+    # exp_'s saved result holds weakly: unpacked under create_graph, the result's history is ExpBackward0
+    # itself (agrad kept the statement's value until the next one: groupsb38's grad_fn:backward)
+    case("inplace-view-saved-result-after-expression-statement",
+         ["x1 = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)",
+          "r4 = x1 * 1",
+          "r4[:, 0].exp_()",
+          "q, = torch.autograd.grad(r4.sum(), [x1], create_graph=True)",
+          "names = []",
+          "def walk(fn, depth):\n    if fn is not None:\n        names.append((depth, fn.name()))\n"
+          "        for f, _ in fn.next_functions:\n            walk(f, depth + 1)",
+          "walk(q.grad_fn, 0)"],
+         ["q", "names"]),
 ]

@@ -141,6 +141,7 @@ class Interpreter(Expressions, Statements, Functions, Generators):
         frame = self.globals
         frame.src = src
         ex = self.ex
+        last = module.body[-1] if module.body else None
         for stmt in module.body:
             if self.cancelled:
                 raise self.wrap(Cancelled(), stmt, frame)
@@ -149,8 +150,12 @@ class Interpreter(Expressions, Statements, Functions, Generators):
             self.cur_expr = None
             try:
                 if stmt.__class__ is A.ExprStmt:
-                    value = self.eval(stmt.value, frame)
-                    self.last_top_value = value
+                    # (only the last statement's value is kept, to be shown: an earlier one is dropped at once, as
+                    # Python drops it, so what it alone held is freed: a view's node an in-place op saved weakly)
+                    if stmt is last:
+                        self.last_top_value = self.eval(stmt.value, frame)
+                    else:
+                        self.eval(stmt.value, frame)
                     continue
                 self.last_top_value = None
                 ex[stmt.__class__](stmt, frame)
