@@ -291,9 +291,62 @@ def erfinv_vml(a):
             miss[head] = calerf(x[head], False) - yl[head]
             step = miss / slope
             x = np.where(np.isfinite(step), x - step, x)
-        out = np.copysign(x.astype(_F64), y)
+        out = np.copysign(_rounded_erfinv(ay, x), y)
         out = np.where(ay == 1, np.copysign(np.inf, y), out)
         return np.where(ay > 1, np.nan, np.where(np.isnan(y), y, out))
+
+
+#: how near (in ulps) a long-double erfinv may lie to a midpoint of two doubles before _rounded_erfinv decides
+#: exactly (Cody's erf in long double leaves the Newton steps within some 0.012 ulp of erfinv), and how many
+#: elements a call decides so at most (past that, the nearest double of the long-double value stays)
+_MIDPOINT_ULPS = 0.03
+_EXACT_CAP = 512
+_PI80 = "3.14159265358979323846264338327950288419716939937510582097494459230781640628620899863"
+
+
+def _rounded_erfinv(ay, x):
+    """The double nearest erfinv(ay) (MKL's vdErfInv is correctly rounded), from ``x``, its long-double value:
+    where x lies within _MIDPOINT_ULPS of a midpoint m of two doubles, erf(m) in 80-digit decimals against ay
+    picks the side."""
+    out = x.astype(_F64)
+    with np.errstate(all="ignore"):
+        ulp = np.spacing(out).astype(_LD)
+        mid = out.astype(_LD) + np.copysign(ulp / 2, x - out.astype(_LD))
+        near = (np.abs(x - mid) < _MIDPOINT_ULPS * ulp) & (ay > 0) & (ay < 1) & np.isfinite(x)
+    idx = np.flatnonzero(near)
+    if not 0 < idx.size <= _EXACT_CAP:
+        return out
+    import decimal
+    flat, ays = out.reshape(-1), ay.reshape(-1)
+    with decimal.localcontext() as ctx:
+        ctx.prec = 80
+        two_over_sqrt_pi = 2 / decimal.Decimal(_PI80).sqrt()
+        for i in idx:
+            o = float(flat[i])
+            up = x.reshape(-1)[i] > _LD(o)
+            other = float(np.nextafter(flat[i], np.inf if up else 0.0))
+            m = (decimal.Decimal(o) + decimal.Decimal(other)) / 2
+            e = two_over_sqrt_pi * (-m * m).exp() * _erf_series(m)
+            y = decimal.Decimal(float(ays[i]))
+            if e != y:
+                flat[i] = max(o, other) if e < y else min(o, other)
+    return out
+
+
+def _erf_series(m):
+    """sum of 2^n m^(2n+1) / (2n+1)!!, erf(m) = 2/sqrt(pi) exp(-m^2) times it (positive terms: no cancellation)."""
+    term, total, n, m2 = m, m, 0, 2 * m * m
+    eps = total * _decimal_eps()
+    while term > eps:
+        n += 1
+        term = term * m2 / (2 * n + 1)
+        total += term
+    return total
+
+
+def _decimal_eps():
+    import decimal
+    return decimal.Decimal(10) ** (-decimal.getcontext().prec)
 
 
 def erfinv(a, steps=2):
