@@ -103,4 +103,20 @@ def cases(graph: str) -> list[dict]:
               "run(x + y)", "run(x + y, [x])", "run(torch.mm(x, w), [x])", "run(torch.mm(x, w))", "run(x * y, [x])",
               "run(torch.addmm(w, x, w), [x])", "run(torch.cat([x, y]), [x])", "run(torch.stack([x, w]), [x])"],
              ["seen"]),
+        case("grid-sample-backward-output-mask-is-the-pass-s-needs",  # (gc39 value:grad) grid_sampler's backward
+             # kernel is chosen by output_mask, task_should_compute_output's: an input that requires grad but whose
+             # gradient autograd.grad does not ask for takes the grid-only kernel (other float32 roundings)
+             ["F = torch.nn.functional",
+              "x5 = torch.tensor([[[[-0.5]]], [[[1.75]]]], requires_grad=True)",
+              "x6 = (torch.tensor([[[[-1.5, 0.25], [-2.0, 1.0], [-2.0, 1.0]], [[-0.25, 2.5], [2.75, -0.5], "
+              "[-0.75, 1.25]]], [[[0.0, 2.25], [0.0, -2.0], [0.0, -2.0]], [[-2.0, -2.25], [0.0, -2.25], "
+              "[2.0, 2.25]]]]) / 2.4).requires_grad_()",
+              "g = torch.Generator().manual_seed(392)",
+              "x = torch.randn(2, 2, 3, 3, 3, generator=g, requires_grad=True)",
+              "grid = (torch.rand(2, 2, 2, 2, 3, generator=g) * 3 - 1.5).requires_grad_()"],
+             ["[torch.autograd.grad(F.grid_sample(x5, x6, mode='bicubic', padding_mode=p).sum(), [x6])[0].tolist() "
+              "for p in ('zeros', 'border', 'reflection')]",
+              "torch.autograd.grad(F.grid_sample(x5, x6, mode='bicubic', padding_mode='border').sum(), [x5, x6])[1]"
+              ".tolist()",
+              "torch.autograd.grad(F.grid_sample(x, grid, padding_mode='reflection').sum(), [grid])[0].tolist()"]),
     ]

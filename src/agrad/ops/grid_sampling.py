@@ -19,6 +19,7 @@ import warnings
 
 import numpy as np
 
+from ..autograd.graph import should_compute_output  # (output_mask: the pass's needs)
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export
 from ._vec_math import fma
@@ -387,7 +388,7 @@ _grid2d = Op("GridSampler2DBackward0", _grid2d_fwd, inputs=("input", "grid"), sa
 @_grid2d.derivative
 def _(ctx, grad):
     g_in, g_grid = _grid2d_backward_np(grad._data, ctx.input._data, ctx.grid._data, ctx.mode, ctx.padding,
-                                       ctx.align_corners, ctx.needs(0), ctx.needs(1))
+                                       ctx.align_corners, should_compute_output(ctx, 0), should_compute_output(ctx, 1))
     return _grid2d_backward.apply((grad, ctx.input, ctx.grid), (grad._data, ctx.input._data, ctx.grid._data),
                                   {"value": (g_in, g_grid), "mode": ctx.mode, "padding": ctx.padding,
                                    "align_corners": ctx.align_corners})

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..autograd.graph import should_compute_output  # (output_mask: the pass's needs)
 from ._op import Op
 
 
@@ -206,7 +207,7 @@ _grid3d_backward = Op("GridSampler3DBackwardBackward0", lambda ctx, *arrays, val
 @grid3d.derivative
 def _(ctx, grad):
     g_in, g_grid = _backward_np(grad._data, ctx.input._data, ctx.grid._data, ctx.mode, ctx.padding,
-                                ctx.align_corners, ctx.needs(0), ctx.needs(1))
+                                ctx.align_corners, should_compute_output(ctx, 0), should_compute_output(ctx, 1))
     return _grid3d_backward.apply((grad, ctx.input, ctx.grid), (grad._data, ctx.input._data, ctx.grid._data),
                                   {"value": (g_in, g_grid), "mode": ctx.mode, "padding": ctx.padding,
                                    "align_corners": ctx.align_corners})
