@@ -187,4 +187,18 @@ CASES = [
         " torch.ones(*b, dtype=torch.float64), driver=d)\n"
         "        shapes.append([tuple(t.shape) for t in o] + [o.rank.tolist()])",
     ], ["r", "A.grad", "B.grad", "shapes"]),
+    # (dt39b stride:grad) masked_select's gradient is laid out as zeros_like(self.expand(...)) (preserve): a
+    # transposed or permuted input's gradient has its layout (a leaf's then contiguous), with and without create_graph
+    case("masked-select-gradient-layout", [
+        "x = torch.arange(24.).reshape(3, 2, 4).cos().requires_grad_()",
+        "out = []",
+        "for k in range(5):\n"
+        "    for cg in (False, True):\n"
+        "        v = (x.transpose(0, -1), x.permute(1, 2, 0), x[:, :, ::2], x.transpose(0, 1), x.transpose(0, 2)[None])[k]\n"
+        "        m = v[0] > 0 if k == 3 else v > 0\n"
+        "        r = v.masked_select(m)\n"
+        "        g = torch.autograd.grad(r.sum(), [x], create_graph=cg, retain_graph=True)[0]\n"
+        "        gv = torch.autograd.grad((r * r).sum(), [v], create_graph=cg)[0]\n"
+        "        out.append((g.stride(), gv.stride(), gv.grad_fn is not None))",
+    ], ["out"]),
 ]

@@ -15,6 +15,7 @@ from .. import dtypes
 from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, keep_tensor, method, with_out
+from ._layout import empty_like
 from .indexing import embed
 from .scatter_gather import _bool_tensor, _index_array, gather
 
@@ -45,12 +46,19 @@ _masked_select = Op("MaskedSelectBackward0", _masked_select_fwd, jvp="linear", s
 
 @_masked_select.derivative
 def _(ctx, grad):
-    # masked_select_backward: zeros of the broadcast shape with grad where the mask is set
+    # masked_select_backward: zeros_like(self.expand(broadcast shape), preserve) with grad where the mask is
+    # set (masked_scatter_ in place: the zeros' layout, self's)
     if grad._requires_grad and _grad_state["enabled"]:
         # recorded: zeros.masked_scatter_(mask, grad), PyTorch's MaskedScatterBackward0 (edges None, grad)
         zeros = np.zeros(np.broadcast_shapes(tuple(ctx.input_shape), np.shape(ctx.mask)), grad._data.dtype)
-        return _masked_scatter.apply((Tensor._make(zeros), grad), (zeros, grad._data), {"mask": ctx.mask})
-    return embed(grad, ctx.shape, ctx.where)
+        out = _masked_scatter.apply((Tensor._make(zeros), grad), (zeros, grad._data), {"mask": ctx.mask})
+    else:
+        out = embed(grad, ctx.shape, ctx.where)
+    if out.ndim > 1 and type(ctx.self._data) is np.ndarray and type(out._data) is np.ndarray:
+        laid = empty_like(np.broadcast_to(ctx.self._data, out._data.shape))
+        laid[...] = out._data
+        out._data = laid
+    return out
 
 
 def _broadcast_or_raise(a, b):
