@@ -104,4 +104,10 @@ def cases(graph: str) -> list[dict]:
               "r3 = x2 ** x1", "v = x2._version", "r7 = x2[...].nan_to_num_(2.0)",
               "i = torch.tensor([1, 2]).expand(3, 2)", "i.nan_to_num_()"],
              ["x2._version - v", "i._version", "r3.sum().backward()"]),
+        case("rrelu-inplace-half-leaf",  # (error-type:rrelu_, seed 39471777) autograd's leaf and view-of-leaf checks
+             # come before the training kernel's dtype; that before the in-place overlap error
+             ["h = torch.tensor([-1.0, 2.0], dtype=torch.float16, requires_grad=True)"],
+             ["torch.rrelu_(h, upper=0.5, training=True)", "F.rrelu(h[:1], training=True, inplace=True)",
+              "torch.rrelu_(h * 1, training=True)", "torch.rrelu_(torch.tensor([-1.0], dtype=torch.float16).expand(3), "
+              "training=True)", "torch.rrelu_(torch.tensor([-1.0]).expand(3), training=True)"]),
     ]

@@ -15,8 +15,8 @@ import numpy as np
 
 from .. import dtypes
 from ._layout import c_order
-from ._op import Op, export
-from .activations import _backward_op, _in_place, check_in_place_slope
+from ._op import Op, export, inplace as _inplace
+from .activations import _backward_op, check_in_place_slope
 from .nn import check_floating
 
 def _rrelu_fwd(ctx, a, noise, eval_slope=None):
@@ -115,10 +115,10 @@ def _rrelu(input, lower, upper, training, inplace, generator=None):
         _check_finite(lower, upper)
     if not lower <= upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
-    if inplace:
-        if training:  # (the training kernel's dtype is checked before the in-place write)
-            _check_training_dtype(input)
-        return _in_place(lambda x: _rrelu_call(_rrelu_, x, lower, upper, training, generator), input)
+    if inplace:  # (the training kernel's dtype: after autograd's checks, before the in-place write's overlap error)
+        first = (lambda x, *args, **kwargs: _check_training_dtype(x)) if training else None
+        return _inplace(lambda x: _rrelu_call(_rrelu_, x, lower, upper, training, generator), "error",
+                        first=first)(input)
     return _rrelu_call(_rrelu_op, input, lower, upper, training, generator)
 
 
