@@ -77,3 +77,21 @@ def test_short_rows_are_taken():
     x[3, 4] = np.nan
     assert SM._short_rows_max(x, 1) is None  # a NaN: the last-dim steps
     assert not SM._short_rows(x[:100], 1) and not SM._short_rows(x, 0)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_float64_exp_in_blocks_gives_the_whole_arrays_bits(order):
+    """sleef_exp of an array over two blocks goes a block at a time: the same bits, the same layout."""
+    from agrad.ops import _sleef
+
+    rng = np.random.default_rng(5)
+    x = np.asarray((rng.standard_normal((300, 150)) * 300).reshape(300, 150), order=order)
+    flat = x.reshape(-1, order=order)  # (a view: x is laid out in that order)
+    flat[::997] = np.nan
+    flat[1::991] = -0.0
+    assert np.isnan(x).any()
+    assert x.size > 2 * _sleef._EXP_BLOCK
+    blocked = _sleef.sleef_exp(x)
+    with np.errstate(all="ignore"):
+        whole = _sleef._exp_steps(x)
+    _same(blocked, whole)
