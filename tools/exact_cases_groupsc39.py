@@ -94,14 +94,16 @@ def cases(graph: str) -> list[dict]:
         case("node-post-hook-sees-none-where-no-gradient-is-computed",  # (gc39 probe) a generated node computes an
              # input's gradient only where task_should_compute_output says so: an edge (an input that requires
              # grad) to a node the pass executes (autograd.grad's inputs); cat's/stack's list formula and a
-             # custom Function's backward give them all
+             # custom Function's backward give them all; each fitted to its input's shape and dtype first
              ["x = torch.ones(2, 2, requires_grad=True)", "y = torch.ones(2, 2)",
               "w = torch.ones(2, 2, requires_grad=True)", "seen = []",
               "def run(z, inputs=None):\n    z.grad_fn.register_hook(lambda gi, go: seen.append("
               "[None if t is None else tuple(t.shape) for t in gi]))\n"
               "    torch.autograd.grad(z.sum(), inputs) if inputs else z.sum().backward()",
               "run(x + y)", "run(x + y, [x])", "run(torch.mm(x, w), [x])", "run(torch.mm(x, w))", "run(x * y, [x])",
-              "run(torch.addmm(w, x, w), [x])", "run(torch.cat([x, y]), [x])", "run(torch.stack([x, w]), [x])"],
+              "run(torch.addmm(w, x, w), [x])", "run(torch.cat([x, y]), [x])", "run(torch.stack([x, w]), [x])",
+              "b = torch.ones(2, 1, requires_grad=True)", "c = torch.ones(2, dtype=torch.float64, requires_grad=True)",
+              "run(b * w)", "run(torch.addmm(c.float(), x, w))", "run(x + c)"],
              ["seen"]),
         case("grid-sample-backward-output-mask-is-the-pass-s-needs",  # (gc39 value:grad) grid_sampler's backward
              # kernel is chosen by output_mask, task_should_compute_output's: an input that requires grad but whose

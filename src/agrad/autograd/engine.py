@@ -571,11 +571,15 @@ def _check_nan(node, in_grads):
 def _computed_only(node, in_grads, nexts, wanted):
     """What a node's post-hooks see: PyTorch's generated nodes compute an input's gradient only where
     task_should_compute_output says so (an edge, to a node this pass executes); a formula over a list
-    of tensors (cat's, stack's) and a custom Function's backward give them all."""
-    if not getattr(getattr(node, "_op", None), "inputs", ()):
-        return in_grads
-    return tuple([None if nxt is None or wanted is not None and nxt not in wanted else g
-                  for g, (nxt, _) in zip(in_grads, nexts)]) + tuple(in_grads[len(nexts):])
+    of tensors (cat's, stack's) and a custom Function's backward give them all; each one fitted to its input
+    first (validate_outputs)."""
+    if getattr(getattr(node, "_op", None), "inputs", ()):
+        in_grads = tuple([None if nxt is None or wanted is not None and nxt not in wanted else g
+                          for g, (nxt, _) in zip(in_grads, nexts)]) + tuple(in_grads[len(nexts):])
+    # (validate_outputs runs before the post-hooks: each gradient summed to its input's shape, cast to its dtype)
+    metas = node._input_meta
+    return tuple([g if g is None or meta is None or g._data.shape == meta[0] and g._data.dtype == meta[1].numpy
+                  else _fit(g, meta) for g, meta in zip(in_grads, metas)]) + tuple(in_grads[len(metas):])
 
 
 def _like_grad(in_grads, g):
