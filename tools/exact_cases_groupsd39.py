@@ -110,4 +110,9 @@ def cases(graph: str) -> list[dict]:
              ["torch.rrelu_(h, upper=0.5, training=True)", "F.rrelu(h[:1], training=True, inplace=True)",
               "torch.rrelu_(h * 1, training=True)", "torch.rrelu_(torch.tensor([-1.0], dtype=torch.float16).expand(3), "
               "training=True)", "torch.rrelu_(torch.tensor([-1.0]).expand(3), training=True)"]),
+        case("linalg-lu-integral-empty-permutation",  # (value:lu, run 39490000) an integral matrix without
+             # elements: P is the identity (no row swapped), in the input's dtype
+             ["x3 = torch.tensor(2, dtype=torch.int32)"],
+             ["torch.linalg.lu(x3.nonzero())", "torch.linalg.lu(torch.zeros(2, 3, 0, dtype=torch.bool)).P",
+              "torch.linalg.lu(torch.zeros(0, 3, dtype=torch.int64)).P.shape"]),
     ]

@@ -267,7 +267,8 @@ def _linalg_lu(A, *, pivot=True):
             m, n = A.shape[-2:]
             k = min(m, n)
             z = lambda *s: Tensor._make(np.zeros(A.shape[:-2] + s, A._data.dtype))  # noqa: E731
-            P = z(m, m) if pivot else Tensor._make(np.zeros((0,), A._data.dtype))  # (no pivoting: P is empty)
+            eye = np.broadcast_to(np.eye(m, dtype=A._data.dtype), A.shape[:-2] + (m, m)).copy()  # (no row swapped)
+            P = Tensor._make(eye) if pivot else Tensor._make(np.zeros((0,), A._data.dtype))  # (no pivoting: empty)
             return LinalgLuResult(P, z(m, k), z(k, n))
         raise NotImplementedError(f'"lu_cpu" not implemented for \'{_scalar_name(A.dtype)}\'')
     if not pivot and A.numel():  # (the kernel's check: after the dtype's, and never for an empty matrix)
