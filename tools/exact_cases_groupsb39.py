@@ -109,4 +109,14 @@ CASES = [
         "x = torch.tensor([-0.9336688192733864, -0.7397635902989819, -0.49624395925217124, -0.5732070403640201,"
         " -0.9953101125550127, 0.9953101125550127, 0.25, -1.0, 1.0 - 2 ** -40], dtype=torch.float64)",
     ], ["[v.hex() for v in x.erfinv().tolist()]"]),
+    # (own run, seed 39240000: error-text:set_) set_(source=Tensor) checks the dtypes before autograd's in-place
+    # checks (a leaf, a view of one); its storage form (an offset and sizes) after them
+    case("set-source-dtype-before-leaf-check", [
+        "x = torch.ones(2, dtype=torch.float64, requires_grad=True)",
+        "v = torch.ones(4, dtype=torch.float64, requires_grad=True)[:2]",
+        "x.set_(source=torch.ones(3))",
+        "v.set_(torch.ones(3, dtype=torch.int64))",
+        "x.set_(torch.ones(3), 0, (2,))",
+        "x.set_(source=torch.ones(3, dtype=torch.float64))",
+    ], []),
 ]

@@ -260,6 +260,10 @@ def _set_forms(input, source=None, storage_offset=None, size=None, stride=None):
         while given and given[-1] is None:
             given.pop()
         raise TypeError(format_invalid_args(tuple(given), {}, "set_()", list(_SET_FORMS)))
+    if isinstance(source, Tensor) and storage_offset is None and source.dtype is not input.dtype:
+        # (set_.source_Tensor's dtype check comes before autograd's in-place checks; its storage form's after)
+        raise RuntimeError(f"Could not set tensor of type {_TYPE_META[source.dtype.name]} to a tensor of "
+                           f"type {_TYPE_META[input.dtype.name]}")
     enabled = graph._state["enabled"]
     if enabled and input._requires_grad and input._grad_fn is None:
         raise RuntimeError(LEAF_INPLACE_MESSAGE)
