@@ -653,3 +653,7 @@ CASES += _lead39_cases(GRAPH)
 from exact_cases_speedexp39 import cases as _speedexp39_cases  # noqa: E402
 
 CASES += _speedexp39_cases(GRAPH)
+
+from exact_cases_groupse39 import cases as _groupse39_cases  # noqa: E402
+
+CASES += _groupse39_cases(GRAPH)

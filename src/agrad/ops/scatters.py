@@ -10,6 +10,7 @@ gradient taken at the indices).  Results have ``input``'s strides (ATen's clone_
 from __future__ import annotations
 
 import numpy as np
+from numpy.lib.array_utils import byte_bounds as _bounds
 
 from .. import dtypes
 from ..tensor import Tensor, _wrap_dim
@@ -185,6 +186,9 @@ def put(input, index, source, accumulate=False):
     src = source._data
     order = _layout.iteration_order(src.shape, [src, idx.reshape(src.shape)]) if src.ndim > 1 else None
     order = None if order is None or list(order) == sorted(order) else tuple(order)
+    if _live[0] is not None and np.may_share_memory(_live[0]._data, src) \
+            and np.shares_memory(_live[0]._data, src):
+        src = _read_live(_live[0]._data, src, idx, order, bool(accumulate))
     return keep_tensor(_put.apply((input, source), (input._data, src),
                                   {"idx": idx, "accumulate": bool(accumulate), "source_shape": tuple(source.shape),
                                    "order": order}),
@@ -196,4 +200,55 @@ def _scalar(d):
     return _scalar_name(d) if isinstance(d, dtypes.dtype) else d
 
 
-method("put_")(no_overlap_inplace(put, name="put", checks=_put_checks))
+_live = [None]  # put_'s self while it runs: a source sharing its memory is read live
+
+
+def _read_live(a, s, idx, order, accumulate):
+    """put_ of a source that shares memory with self: PyTorch's serial loop reads each source element
+    when it visits it, after the earlier writes (``x[::2].put_(i, x, accumulate=True)``). Replays that
+    loop on a scratch copy of the memory both cover and returns the values each visit read, laid out
+    as the source (so the op, visiting in the same order, writes what PyTorch writes)."""
+    size = a.itemsize
+    starts = [x.__array_interface__["data"][0] for x in (a, s)]
+    lo = min(_bounds(a)[0], _bounds(s)[0])
+    hi = max(_bounds(a)[1], _bounds(s)[1])
+    if any((p - lo) % size for p in starts):
+        return s
+    scratch = np.empty((hi - lo) // size, a.dtype)
+    va, vs = (np.lib.stride_tricks.as_strided(scratch[(p - lo) // size:], x.shape, x.strides)
+              for p, x in zip(starts, (a, s)))
+    vs[...] = s
+    va[...] = a
+    pos = np.arange(s.size).reshape(s.shape)
+    if order is not None:
+        pos = np.transpose(pos, order)
+        idx = np.transpose(idx.reshape(s.shape), order)
+    pos, idx = pos.reshape(-1), idx.reshape(-1)
+    s_at = list(zip(*np.unravel_index(pos, s.shape))) if s.ndim else [()] * len(pos)
+    a_at = list(zip(*np.unravel_index(idx, a.shape))) if a.ndim else [()] * len(idx)
+    out = np.empty(s.shape, s.dtype)
+    with np.errstate(all="ignore"):
+        for k, at in enumerate(s_at):
+            v = vs[at]
+            out[at] = v
+            if accumulate:
+                va[a_at[k]] = va[a_at[k]] + v
+            else:
+                va[a_at[k]] = v
+    return out
+
+
+_put_inplace = no_overlap_inplace(put, name="put", checks=_put_checks)
+
+
+def put_(self, *args, **kwargs):
+    _live[0] = self if type(self) is Tensor else None
+    try:
+        return _put_inplace(self, *args, **kwargs)
+    finally:
+        _live[0] = None
+
+
+put_.__name__ = put_.__qualname__ = _put_inplace.__name__
+put_.__doc__ = _put_inplace.__doc__
+method("put_")(put_)
