@@ -219,6 +219,9 @@ def diff_program(lines: list[str]):
                 name = "lapack-downstream"
             if not name and aspect == "repr" and lapack_zero_signs(lines, i, got, w, g):
                 name = "lapack-downstream"
+            if not name and aspect in ("value", "numeric") and difftest_uninit.view_growth(
+                    lines, i, want, got, compare_desc, _agree_once):
+                name = "resize-view-growth"
             if not name and aspect in ("value", "numeric", "repr") and difftest_lapack.explained(
                     lines, i, got, w, g, op_of, difftest_uninit.RESIZE_OPS, compare_desc, _agree_once):
                 name = "resize-uninitialised"  # (a later read of the grown tensor's uninitialised elements)

@@ -81,3 +81,58 @@ def grown_only(want: dict, got: dict, agree_once) -> bool:
     def neutral(w, g):
         return (g, g) if grown(w, g) else None
     return agree_once(want, got, neutral)
+
+
+#: ``[T =] V.resize_(...)`` / ``V.resize_as_(...)`` with V a name
+_RESIZE_OF = re.compile(r"^\s*(?:(\w+)\s*=\s*)?(\w+)\.resize_(?:as_)?\(")
+
+
+def view_growth(lines, i, want, got, compare_desc, agree_once) -> bool:
+    """``resize-view-growth``: statement ``i`` writes through some alias of a base whose view an earlier
+    ``resize_``/``resize_as_`` grew past the storage's end. PyTorch grows the shared storage itself, so
+    the write shows through the resized view; agrad gives that view a new buffer (docs/semantics.md,
+    "In place and views"). True when the differing variables are only names of such a view, statement
+    ``i`` names none of them, agrad's values of them are what they were right after the resize, and
+    everything else agrees; the growth is checked by replaying PyTorch's program (the view's storage
+    had a base and grew)."""
+    import warnings
+
+    import torch
+
+    stmt = lines[i]
+    differing = {k for k, w in want[i]["vars"].items()
+                 if k in got[i]["vars"] and compare_desc(w, got[i]["vars"][k], k) is not None}
+    if not differing:
+        return False
+    grown = {}  # statement index -> the names of its resized view
+    ns = {"torch": torch, "F": torch.nn.functional}
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for j, line in enumerate(lines[:i]):
+            found = _RESIZE_OF.match(line.strip())
+            before = None
+            if found:
+                v = ns.get(found.group(2))
+                if isinstance(v, torch.Tensor) and v._base is not None:
+                    before = v.untyped_storage().nbytes()
+            try:
+                exec(line, ns)
+            except Exception:  # noqa: BLE001 - as in the tester's run
+                continue
+            if before is not None and ns[found.group(2)].untyped_storage().nbytes() > before:
+                grown[j] = {n for n in found.groups() if n}
+    for j, names in grown.items():
+        if not differing <= names or any(re.search(rf"\b{n}\b", stmt) for n in names):
+            continue
+        if not all(k in got[j]["vars"] and compare_desc(got[j]["vars"][k], got[i]["vars"][k], k) is None
+                   for k in differing):
+            continue
+
+        def neutral(w, g):
+            if w["kind"] != "tensor" or g["kind"] != "tensor" or w["dtype"] != g["dtype"] or w["shape"] != g["shape"]:
+                return None
+            return w, dict(g, data=w["data"], repr=w["repr"])
+        if agree_once(want[i], got[i], neutral):
+            return True
+    return False
