@@ -52,4 +52,24 @@ CASES = [
           "        for f, _ in fn.next_functions:\n            walk(f, depth + 1)",
           "walk(q.grad_fn, 0)"],
          ["q", "names"]),
+    # frobenius_norm's dims as linalg_vector_norm checks them: each wrapped (a 0-d input's as if it had one dim),
+    # none twice, the first met a second time named, in the order given (dt39c raises-only-torch:frobenius_norm:
+    # agrad skipped the checks for a 0-d input); the same message for the reductions' dim lists (was the smallest)
+    case("frobenius-norm-dim-checks",
+         ["x = torch.tensor(2.0, requires_grad=True)", "y = torch.ones(2, 3, requires_grad=True)"] + _outcomes([
+             "torch.frobenius_norm(x, (0,))", "torch.frobenius_norm(x, 1)", "torch.frobenius_norm(x, (0, -1))",
+             "torch.frobenius_norm(x, (5, 5))", "torch.frobenius_norm(x, (0, 0, 0))",
+             "torch.frobenius_norm(torch.tensor(2), (1,))", "torch.frobenius_norm(y, (5,))",
+             "torch.frobenius_norm(y, (-1, 1))", "torch.frobenius_norm(y, ())", "torch.frobenius_norm(x, (-1,), True)",
+             "torch.sum(torch.ones(2, 2, 2), (0, 1, 1))", "torch.sum(torch.ones(2, 2, 2), (2, 0, -1))",
+             "torch.amax(torch.ones(2, 2, 2), (1, 0, -2))"]),
+         ["out"]),
+    # addcdiv_'s refusal of integer division comes before TensorIterator's overlap errors (dt39c error-text:addcdiv_)
+    case("addcdiv-inplace-integer-division-first",
+         ["x1 = torch.tensor([[[3, 4, 4, -3], [2, -3, 0, 0]], [[3, 1, 4, 3], [-3, 3, 0, -1]]], dtype=torch.int32)",
+          "f = torch.tensor([[1., 2.], [3., 4.]])"] + _outcomes([
+             "x1[::2].addcdiv_(torch.tensor([2, 3, -4, 2], dtype=torch.int32), x1)",
+             "x1[:, :1].addcdiv_(x1, x1, value=2)", "f[:1].addcdiv_(f, f)",
+             "f.expand(2, 2, 2).addcdiv_(f.long(), f.long())", "x1.addcdiv_(x1, torch.ones(4))"]),
+         ["out"]),
 ]

@@ -602,20 +602,25 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     return finish_out("addcmul", _addcmul.apply((input, tensor1, tensor2), arrs, {"value": value}), out)
 
 
-@export(method=True)
-def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
-    """input + value * tensor1 / tensor2."""
-    if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:  # (before the shapes)
+def _addcdiv_checks(input, tensor1, tensor2, **kwargs):
+    """addcdiv's own refusal of integer division: before the shapes, and (addcdiv_) before the overlap checks."""
+    if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
         raise RuntimeError(
             "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform "
             "a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "
             "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
             "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter "
             "implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+
+
+@export(method=True)
+def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+    """input + value * tensor1 / tensor2."""
+    _addcdiv_checks(input, tensor1, tensor2)
     d, arrs = _ternary_arrays("addcdiv", (input, tensor1, tensor2))
     value = _kernel_value(value, d)
     return finish_out("addcdiv", _addcdiv.apply((input, tensor1, tensor2), arrs, {"value": value}), out)
 
 
 method("addcmul_")(inplace(addcmul, partial=True))
-method("addcdiv_")(inplace(addcdiv, partial=True))
+method("addcdiv_")(inplace(addcdiv, partial=True, first=_addcdiv_checks))

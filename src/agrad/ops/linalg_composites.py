@@ -107,7 +107,8 @@ def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
 @export("frobenius_norm")
 def frobenius_norm(input, dim, keepdim=False, *, out=None):
     """at::norm(input, 2, dim, keepdim): NormBackward1 (deprecated)."""
-    from .nn import _norm1, _norm_axes
+    from .nn import _norm1
+    from .reductions import dims as reduction_dims
 
     _int_dims(dim, keepdim)
     warn_once(_FROBENIUS, UserWarning, stacklevel=2)
@@ -117,7 +118,8 @@ def frobenius_norm(input, dim, keepdim=False, *, out=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
                            f"{_scalar_name(input.dtype)} instead.")
-    axes = _norm_axes(dims, input.ndim) if input.ndim else ()
+    # (linalg_vector_norm's dims: each wrapped, a 0-d input's as if it had one dim, none twice; none: all)
+    axes = reduction_dims(dims, input.ndim) if dims else tuple(range(input.ndim))
     result = _norm1(input, ord=2.0, axes=axes, keepdim=bool(keepdim), dtype=input._data.dtype)
     return finish_out("frobenius_norm", result, out)
 

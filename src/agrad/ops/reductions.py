@@ -31,10 +31,13 @@ def dims(dim, ndim):
     if dim is None:
         return tuple(range(ndim))
     if isinstance(dim, (list, tuple)):
-        out = tuple(sorted(_wrap_dim(d, ndim) for d in dim))
-        if len(set(out)) != len(out):
-            raise RuntimeError(f"dim {out[0]} appears multiple times in the list of dims")
-        return out if ndim else ()
+        wrapped = [_wrap_dim(d, ndim) for d in dim]
+        seen = set()
+        for d in wrapped:  # (ATen's dim_list_to_bitset: the first dim met a second time, in the order given)
+            if d in seen:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+            seen.add(d)
+        return tuple(sorted(wrapped)) if ndim else ()
     d = _wrap_dim(dim, ndim)
     # a 0-d tensor takes dim 0 or -1 (as if it had one dimension) and has no axis to reduce
     return (d,) if ndim else ()
