@@ -657,3 +657,7 @@ CASES += _speedexp39_cases(GRAPH)
 from exact_cases_groupse39 import cases as _groupse39_cases  # noqa: E402
 
 CASES += _groupse39_cases(GRAPH)
+
+from exact_cases_groupsf39 import cases as _groupsf39_cases  # noqa: E402
+
+CASES += _groupsf39_cases(GRAPH)

@@ -331,6 +331,8 @@ _mul.own_grad_layout = True  # (its array formula lays out each product as Tenso
 
 @_mul.raw_derivative
 def _(ctx, g):
+    if _promotes(getattr(ctx, "self", None), g) or _promotes(getattr(ctx, "other", None), g):
+        return NotImplemented
     edges = ctx.next_functions  # (ctx.needs(i), inline)
     if edges[1][0] is None:  # only self needs a gradient (so other was kept)
         other = ctx.other
@@ -393,6 +395,20 @@ def _like(x, g, scalar=False):
     return a if d is gd or d == gd else a.astype(gd)
 
 
+def _promotes(x, g):
+    """Whether a saved tensor ``x`` widens the gradient array ``g``'s dtype in the formula on tensors:
+    an in-place (or out=) result narrower than its operands' common dtype (``h16 /= x32``: PyTorch's
+    ``-grad * self / other / other`` is float32, not float16); :func:`_like` would round ``x`` to
+    ``g``'s dtype.  (A 0-d tensor of ``g``'s category beside a tensor with dims does not promote.)"""
+    if type(x) is not Tensor:
+        return False
+    a = x._data
+    d, gd = a.dtype, g.dtype
+    if d == gd or d.kind not in "fc" or a.ndim == 0 and g.ndim > 0 and d.kind == gd.kind:
+        return False
+    return np.promote_types(d, gd) != gd
+
+
 def _times(grad, other):
     """grad * other where other may be the forward's Python number: PyTorch wrapped it in a
     tensor there, so its formula records MulBackward0 (with a None edge), not MulBackward1."""
@@ -434,6 +450,8 @@ def _(ctx, st, ot):
 
 @_div.raw_derivative
 def _(ctx, g):
+    if _promotes(getattr(ctx, "other", None), g) or _promotes(getattr(ctx, "self", None), g):
+        return NotImplemented
     other = _like(ctx.other, g, True)
     return (_laid(_scalar_math(np.true_divide, g, other), g, other) if ctx.needs(0) else None,
             np.multiply(np.negative(g), _scalar_math(np.true_divide, _scalar_math(
