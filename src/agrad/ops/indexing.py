@@ -641,6 +641,9 @@ def _assign(self, index, value, strip):
                 # its one element, expanded from 0-d with strides 0 against self's own: a partial overlap
                 self._check_inplace(graph._state["enabled"] and (self._requires_grad or value._requires_grad))
                 raise RuntimeError(_OVERLAP)
+            if from_0d and _has_internal_overlap(self._data) and any(self._data.strides):
+                # (``v[:] = b`` of ``v = b.expand(2, 1)``: strides 0 only against v's: copy_ refuses v's overlap)
+                self._check_inplace(graph._state["enabled"] and (self._requires_grad or value._requires_grad))
         (fill_ if value.ndim == 0 and self.ndim else copy_)(self, value)  # (copy_to: copy_ for equal shapes)
         return
     positions = []
