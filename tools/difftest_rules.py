@@ -712,6 +712,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if aspect == "raises-only-agrad" and op == "setitem" and program is not None and \
             difftest_stride0.setitem_refused_for_stride0(program[0], program[2], got):
         return "size1-stride0"  # (copy_'s early exit for the same elements: PyTorch's strides 0 alike)
+    if aspect == "raises-only-torch" and op == "setitem" and program is not None and \
+            difftest_stride0.setitem_refused_by_torch_for_stride0(program[0], program[2], want):
+        return "size1-stride0"  # (not the same elements for PyTorch: its stride 0 against another)
     if (aspect in ("grad_fn", "repr", "grad-repr") and (op in ("grad", "backward") or _A_BACKWARD.search(stmt))
             and program is not None and difftest_gridsample.after_double_backward(program[0], program[2])):
         if aspect == "grad_fn" and difftest_gridsample.composed_graph_only(want, got, _agree_once):

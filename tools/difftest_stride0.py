@@ -13,11 +13,25 @@ _SETITEM_OVERLAP = ("unsupported operation: some elements of the input tensor an
                     "single memory location. Please clone() the tensor before performing the operation.")
 
 
+_INTERNAL_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single "
+                     "memory location. Please clone() the tensor before performing the operation.")
+
+
 def setitem_refused_for_stride0(lines: list[str], i: int, got: dict) -> bool:
-    """A write ``t[...] = v`` that agrad alone refuses with copy_'s overlap error, where PyTorch's copy_
-    returns early for the very same elements laid out alike: an operand has a dim of one element that
-    PyTorch strides 0 (a sum's gradient, a 0-d tensor expanded), which agrad reads as unsqueeze's."""
+    """A write ``t[...] = v`` that agrad alone refuses with copy_'s overlap error (or its internal-overlap
+    error: ``v[..., 0] = b`` of ``v = b.expand(2, 1, 2)``), where PyTorch's copy_ returns early for the
+    very same elements laid out alike: an operand has a dim of one element that PyTorch strides 0 (a
+    sum's gradient, a 0-d tensor expanded, a new dim of expand), which agrad reads as unsqueeze's."""
     error = got.get("error")
+    return error is not None and error[1] in (_SETITEM_OVERLAP, _INTERNAL_OVERLAP) and operand_of_size1_stride0(
+        lines, i, one_d=True)
+
+
+def setitem_refused_by_torch_for_stride0(lines: list[str], i: int, want: dict) -> bool:
+    """The converse: PyTorch alone refuses a write with copy_'s overlap error, the same bytes with other
+    strides, where the other stride is PyTorch's 0 of a dim of one element (``v[:, :] = b[:1]`` of
+    ``v = b.expand(2, 1)[:1]``), which agrad reads as unsqueeze's: the very same elements for agrad."""
+    error = want.get("error")
     return error is not None and error[1] == _SETITEM_OVERLAP and operand_of_size1_stride0(lines, i, one_d=True)
 
 

@@ -749,6 +749,35 @@ def test_a_setitem_refused_for_a_size1_stride0_operand_is_documented():
     assert difftest.documented(aspect, lines[2], want, other, (lines, [want] * 5, 2)) is None
 
 
+def test_setitem_overlap_of_a_size1_stride0_dim_either_way_is_documented():
+    """A dim of one element that PyTorch strides 0 (a new dim of expand, a slice of an expanded dim) read
+    as unsqueeze's: agrad alone refusing with the internal-overlap error, or PyTorch alone refusing with
+    copy_'s overlap error, is documented (size1-stride0); not where no operand has such a dim (the
+    expanded v of ``v[:] = x1``, strides (0, 1), whose refusal agrad must match), nor for another error."""
+    pytest.importorskip("torch")
+    internal = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+                "location. Please clone() the tensor before performing the operation.")
+    overlap = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+               "single memory location. Please clone() the tensor before performing the operation.")
+    ok = {"error": None, "warnings": [], "vars": {}}
+    lines = ["b = torch.tensor([-3])", "v = b.expand(2, 1, 2)", "v[..., 0] = b.reshape(-1)[:1]"]
+    got = {"error": ("RuntimeError", internal), "warnings": [], "vars": {}}
+    aspect, _ = difftest.compare_statement(ok, got)
+    assert aspect == "raises-only-agrad"
+    assert difftest.documented(aspect, lines[2], ok, got, (lines, [ok] * 5, 2)) == "size1-stride0"
+    lines = ["b = torch.tensor([[4]])", "v = b.expand(2, 1)[:1]", "v[:, :] = b[:1]",
+             "x1 = torch.tensor([-3])", "v2 = x1.expand(2, 1)", "v2[:] = x1", "p = torch.tensor([[4]])", "p[:] = p"]
+    want = {"error": ("RuntimeError", overlap), "warnings": [], "vars": {}}
+    aspect, _ = difftest.compare_statement(want, ok)
+    assert aspect == "raises-only-torch"
+    assert difftest.documented(aspect, lines[2], want, ok, (lines, [ok] * 8, 2)) == "size1-stride0"
+    assert difftest.documented(aspect, lines[7], want, ok, (lines, [ok] * 8, 7)) is None
+    real = {"error": ("RuntimeError", internal), "warnings": [], "vars": {}}
+    assert difftest.documented(aspect, lines[5], real, ok, (lines, [ok] * 8, 5)) is None
+    other = {"error": ("RuntimeError", "shape mismatch"), "warnings": [], "vars": {}}
+    assert difftest.documented(aspect, lines[2], other, ok, (lines, [ok] * 8, 2)) is None
+
+
 def test_a_zero_tensor_is_read_as_itself():
     """The tester reads PyTorch's values through a clone (numpy() would pin the storage), but a
     ZeroTensor's clone is an ordinary tensor: read as itself, its numpy() refuses as agrad's does."""
