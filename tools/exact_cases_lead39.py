@@ -72,4 +72,13 @@ CASES = [
              "x1[:, :1].addcdiv_(x1, x1, value=2)", "f[:1].addcdiv_(f, f)",
              "f.expand(2, 2, 2).addcdiv_(f.long(), f.long())", "x1.addcdiv_(x1, torch.ones(4))"]),
          ["out"]),
+    # a float32 product in MKL's order has a memory of its own: the emulated kernels' last step could be a
+    # slice of their scratch buffer, which as_strided_scatter / as_strided / untyped_storage then saw (dt39d
+    # value:as_strided_scatter: a silent wrong result; 108 probe products 18 -> 0)
+    case("mkl-product-owns-its-storage",
+         ["x5 = torch.tensor([-1.0, 0.5, -0.25])", "x3 = torch.tensor([[-2.75, 2.25, 1.5]])",
+          "x4 = torch.tensor([[-0.75, -1.75, 0.0], [2.5, 1.75, -0.0], [2.5, 0.0, -1.25]])",
+          "r6 = x5.addmm(x3, x4)", "r7 = torch.mm(torch.ones(1, 3), x4)"],
+         ["r6.stride()", "r6.untyped_storage().nbytes()", "r6.as_strided_scatter(torch.tensor([0.5, 0.0]), (2,), (1,), 1)",
+          "r7.stride()", "r7.as_strided((2,), (1,), 1)"]),
 ]

@@ -402,7 +402,11 @@ def mkl_product(a, b, c=None, batched=False, alpha=None, c_off=0):
     C-ordered result; None where that order is not known or the product is above the cost caps (the
     caller then takes numpy's BLAS)."""
     r = _mkl_product(a, b, c, batched, alpha, c_off)
-    return None if r is None else np.ascontiguousarray(r)
+    if r is None or r.flags.c_contiguous and r.flags.owndata:
+        return r
+    # (a memory of its own, C strides: the kernels' last step can be a slice of a scratch buffer, whose
+    # other elements as_strided / as_strided_scatter / untyped_storage would otherwise see, as PyTorch's never)
+    return np.array(r, order="C")
 
 
 def dgemm_zero_signs(r, a, b, c):
