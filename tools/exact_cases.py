@@ -7,6 +7,8 @@ as ``TypeName: text``; the warnings of the whole case are recorded too.
 tests/golden/exact.json; tests/test_exact_golden.py runs them under agrad.
 
 Case: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+The case files (tools/exact_cases_*.py) build cases with tools/exact_case_form.py's ``case`` (and
+``outcomes``: calls whose result or exception is recorded) and are added at the end of this file.
 """
 
 from __future__ import annotations
@@ -635,29 +637,29 @@ CASES += _groupsd38_cases(GRAPH)
 from exact_cases_groupsc38 import cases as _groupsc38_cases  # noqa: E402
 
 CASES += _groupsc38_cases(GRAPH)
-from exact_cases_groupsb39 import cases as _groupsb39_cases  # noqa: E402
+from exact_cases_groupsb39 import CASES as _GROUPSB39_CASES  # noqa: E402
 
-CASES += _groupsb39_cases(GRAPH)
-from exact_cases_groupsa39 import cases as _groupsa39_cases  # noqa: E402
+CASES += _GROUPSB39_CASES
+from exact_cases_groupsa39 import CASES as _GROUPSA39_CASES  # noqa: E402
 
-CASES += _groupsa39_cases(GRAPH)
-from exact_cases_groupsd39 import cases as _groupsd39_cases  # noqa: E402
+CASES += _GROUPSA39_CASES
+from exact_cases_groupsd39 import CASES as _GROUPSD39_CASES  # noqa: E402
 
-CASES += _groupsd39_cases(GRAPH)
-from exact_cases_groupsc39 import cases as _groupsc39_cases  # noqa: E402
+CASES += _GROUPSD39_CASES
+from exact_cases_groupsc39 import CASES as _GROUPSC39_CASES  # noqa: E402
 
-CASES += _groupsc39_cases(GRAPH)
-from exact_cases_lead39 import cases as _lead39_cases  # noqa: E402
+CASES += _GROUPSC39_CASES
+from exact_cases_lead39 import CASES as _LEAD39_CASES  # noqa: E402
 
-CASES += _lead39_cases(GRAPH)
+CASES += _LEAD39_CASES
 from exact_cases_speedexp39 import cases as _speedexp39_cases  # noqa: E402
 
 CASES += _speedexp39_cases(GRAPH)
 
-from exact_cases_groupse39 import cases as _groupse39_cases  # noqa: E402
+from exact_cases_groupse39 import CASES as _GROUPSE39_CASES  # noqa: E402
 
-CASES += _groupse39_cases(GRAPH)
+CASES += _GROUPSE39_CASES
 
-from exact_cases_groupsf39 import cases as _groupsf39_cases  # noqa: E402
+from exact_cases_groupsf39 import CASES as _GROUPSF39_CASES  # noqa: E402
 
-CASES += _groupsf39_cases(GRAPH)
+CASES += _GROUPSF39_CASES

@@ -5,23 +5,12 @@ Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [
 
 from __future__ import annotations
 
-
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
+from exact_case_form import case, outcomes as _outcomes
 
 
 def cases(graph: str) -> list[dict]:
     del graph
     return CASES
-
-
-def _outcomes(calls: list[str]) -> list[str]:
-    """Statements that run each call and record its result or its exception's type and text in ``out``."""
-    code = ["out = []"]
-    for call in calls:
-        code.append(f"try:\n    out.append({call})\nexcept Exception as ex_:\n"
-                    f"    out.append(type(ex_).__name__ + ': ' + str(ex_))")
-    return code
 
 
 CASES = [

@@ -5,12 +5,7 @@ Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [
 
 from __future__ import annotations
 
-from exact_cases_lead38 import _outcomes, case
-
-
-def cases(graph: str) -> list[dict]:
-    del graph
-    return CASES
+from exact_case_form import case, outcomes as _outcomes
 
 
 _EMBEDDING_BAG = [

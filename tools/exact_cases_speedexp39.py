@@ -8,9 +8,7 @@ checked steps of up to 16,384 elements must give PyTorch's bits.
 
 from __future__ import annotations
 
-
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
+from exact_case_form import case
 
 
 def _bits(name: str, itype: str) -> str:
