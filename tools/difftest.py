@@ -231,6 +231,9 @@ def diff_program(lines: list[str]):
             if not name and aspect == "grad-numeric" and difftest_lapack.explained_gradient(
                     lines, i, got, w, g, op_of, difftest_lapack.VML_OPS, compare_desc):
                 name = "vml-downstream"
+            if not name and aspect in ("grad-value", "grad-numeric") and difftest_lapack.explained_gradient(
+                    lines, i, got, w, g, op_of, CONDITIONED_OPS, compare_desc, ("tensor", "seq")):
+                name = "lapack-downstream"
             if not name and aspect in ("value", "numeric") and difftest_lapack.explained(
                     lines, i, got, w, g, op_of, difftest_blas.SGEMM_OPS, compare_desc, _agree_once):
                 name = "gemm-downstream"

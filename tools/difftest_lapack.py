@@ -85,12 +85,15 @@ def explained(lines, i, got_obs, want_i, got_i, op_of, lapack_ops, compare_desc,
     return True
 
 
-def explained_gradient(lines, i, got_obs, want_i, got_i, op_of, vml_ops, compare_desc) -> bool:
+def explained_gradient(lines, i, got_obs, want_i, got_i, op_of, vml_ops, compare_desc, kinds=("tensor",)) -> bool:
     """``vml-downstream`` for a gradient: statement ``i`` is (or ends in) a ``backward``/``grad`` whose one
     difference is the ``.grad`` of some leaves, and PyTorch's program, given agrad's results of the VML
     statements before it (written into their tensors, whose saved results the backward then reads),
     computes agrad's gradients (within the tester's tolerance): a VML function's last bit, magnified by
-    the gradient (``sinh(tan(x))`` near tan's pole: 132997312 against 132997464)."""
+    the gradient (``sinh(tan(x))`` near tan's pole: 132997312 against 132997464).  With the LAPACK ops
+    (``kinds`` then also tuples of results) it is ``lapack-downstream``'s test for a gradient: a float32
+    ``pinverse``'s last bits decide whether ``A @ pinv(A)`` holds an exact 0, which an inf in the
+    incoming gradient turns into a NaN (PyTorch) or an inf (agrad) (run dt39d)."""
     import numpy as np
     import torch
 
@@ -106,7 +109,7 @@ def explained_gradient(lines, i, got_obs, want_i, got_i, op_of, vml_ops, compare
                 or compare_desc(w, dict(g, grad=wg), k) is not None or not isinstance(wg["data"], np.ndarray):
             return False
         differing.append(k)
-    replaced = _replacements(lines, i, got_obs, op_of, vml_ops, ("tensor",))
+    replaced = _replacements(lines, i, got_obs, op_of, vml_ops, kinds)
     if not differing or not replaced:
         return False
     ns = _replayed(torch, lines, i, replaced)
