@@ -18,3 +18,17 @@ def outcomes(calls: list[str]) -> list[str]:
         code.append(f"try:\n    out.append({call})\nexcept Exception as ex_:\n"
                     f"    out.append(type(ex_).__name__ + ': ' + str(ex_))")
     return code
+
+
+# a definition for a case's code (``[GRAPH, ...]``): ``graph(f)`` lists the nodes of f's graph, breadth first,
+# each with the names of its next functions (None for no edge)
+GRAPH = ("def graph(f):\n"
+         "    out, todo, seen = [], [f], []\n"
+         "    while todo:\n"
+         "        f = todo.pop(0)\n"
+         "        if f is None or any(f is s for s in seen):\n"
+         "            continue\n"
+         "        seen.append(f)\n"
+         "        out.append((f.name(), [None if n is None else n.name() for n, _ in f.next_functions]))\n"
+         "        todo.extend(n for n, _ in f.next_functions)\n"
+         "    return out")

@@ -7,15 +7,18 @@ as ``TypeName: text``; the warnings of the whole case are recorded too.
 tests/golden/exact.json; tests/test_exact_golden.py runs them under agrad.
 
 Case: ``{"id": group name, "code": [statements], "show": [expressions]}``.
-The case files (tools/exact_cases_*.py) build cases with tools/exact_case_form.py's ``case`` (and
-``outcomes``: calls whose result or exception is recorded) and are added at the end of this file.
+This file holds the first cases; the rest live in case files, tools/exact_cases_NAME.py, each a module-level
+list ``CASES`` built with tools/exact_case_form.py's ``case`` (and ``outcomes``: calls whose result or exception
+is recorded, ``GRAPH``: a function listing a graph's nodes). A new case file needs no import here: every
+tools/exact_cases_*.py is added, in the order of the file names.
 """
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
 
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
+from exact_case_form import GRAPH, case
 
 
 CASES = [
@@ -204,17 +207,6 @@ CASES = [
 ]
 
 
-# the nodes of a graph, breadth first, each with the names of its next functions (None for no edge)
-GRAPH = ("def graph(f):\n"
-         "    out, todo, seen = [], [f], []\n"
-         "    while todo:\n"
-         "        f = todo.pop(0)\n"
-         "        if f is None or any(f is s for s in seen):\n"
-         "            continue\n"
-         "        seen.append(f)\n"
-         "        out.append((f.name(), [None if n is None else n.name() for n, _ in f.next_functions]))\n"
-         "        todo.extend(n for n, _ in f.next_functions)\n"
-         "    return out")
 
 CASES += [
     case("double-backward-sum-to",
@@ -299,39 +291,7 @@ CASES += [
 ]
 
 # the error, warning, printing and type groups live in their own table
-from exact_cases_diff import CASES as _DIFF_CASES  # noqa: E402
-
-CASES += _DIFF_CASES
-from exact_cases_errors import CASES as _ERROR_CASES  # noqa: E402
-
-CASES += _ERROR_CASES
-from exact_cases_errors_g import CASES as _ERROR_CASES_G  # noqa: E402
-
-CASES += _ERROR_CASES_G
-from exact_cases_numeric import CASES as _NUMERIC_CASES  # noqa: E402
-
-CASES += _NUMERIC_CASES
-
 # ... and the value, gradient, dtype and graph groups in theirs
-from exact_cases_values import cases as _value_cases  # noqa: E402
-
-CASES += _value_cases(GRAPH)
-from exact_cases_graphs import cases as _graph_cases  # noqa: E402
-
-CASES += _graph_cases(GRAPH)
-from exact_cases_conv import cases as _conv_cases  # noqa: E402
-
-CASES += _conv_cases(GRAPH)
-from exact_cases_linalg import cases as _linalg_cases  # noqa: E402
-
-CASES += _linalg_cases(GRAPH)
-from exact_cases_layout import CASES as _LAYOUT_CASES  # noqa: E402
-
-CASES += _LAYOUT_CASES
-from exact_cases_surface import cases as _surface_cases  # noqa: E402
-
-CASES += _surface_cases(GRAPH)
-
 CASES += [
     case("zeros-like-grad",
          ["x = torch.tensor([1.0, -2.0, 3.5], requires_grad=True)",
@@ -488,178 +448,7 @@ CASES += [
          ["r", "torch.aminmax(v, keepdim=True)", "torch.aminmax(torch.tensor(2.), keepdim=True)",
           "torch.autograd.grad(r.max.sum(), x)"]),
 ]
-from exact_cases_gaps import cases as _gaps_cases  # noqa: E402
 
-CASES += _gaps_cases(GRAPH)
-from exact_cases_gaps2 import cases as _gaps2_cases  # noqa: E402
-
-CASES += _gaps2_cases(GRAPH)
-from exact_cases_autograd import cases as _autograd_cases  # noqa: E402
-
-CASES += _autograd_cases(GRAPH)
-from exact_cases_special import cases as _special_cases  # noqa: E402
-
-CASES += _special_cases(GRAPH)
-from exact_cases_special2 import cases as _special2_cases  # noqa: E402
-
-CASES += _special2_cases(GRAPH)
-from exact_cases_nngaps import cases as _nngaps_cases  # noqa: E402
-
-CASES += _nngaps_cases(GRAPH)
-from exact_cases_groups import cases as _groups_cases  # noqa: E402
-
-CASES += _groups_cases(GRAPH)
-from exact_cases_surface2 import cases as _surface2_cases  # noqa: E402
-
-CASES += _surface2_cases(GRAPH)
-from exact_cases_linalg2 import cases as _linalg2_cases  # noqa: E402
-
-CASES += _linalg2_cases(GRAPH)
-from exact_cases_nnrest import cases as _nnrest_cases  # noqa: E402
-
-CASES += _nnrest_cases(GRAPH)
-from exact_cases_groups31 import cases as _groups31_cases  # noqa: E402
-
-CASES += _groups31_cases(GRAPH)
-from exact_cases_groupsa import cases as _groupsa_cases  # noqa: E402
-
-CASES += _groupsa_cases(GRAPH)
-from exact_cases_storage import cases as _storage_cases  # noqa: E402
-
-CASES += _storage_cases(GRAPH)
-from exact_cases_coverage import cases as _coverage_cases  # noqa: E402
-
-CASES += _coverage_cases(GRAPH)
-from exact_cases_lead31 import cases as _lead31_cases  # noqa: E402
-
-CASES += _lead31_cases(GRAPH)
-from exact_cases_groupsa32 import cases as _groupsa32_cases  # noqa: E402
-
-CASES += _groupsa32_cases(GRAPH)
-from exact_cases_groupsc32 import cases as _groupsc32_cases  # noqa: E402
-
-CASES += _groupsc32_cases(GRAPH)
-from exact_cases_groupsb32 import cases as _groupsb32_cases  # noqa: E402
-
-CASES += _groupsb32_cases(GRAPH)
-from exact_cases_lead32 import cases as _lead32_cases  # noqa: E402
-
-CASES += _lead32_cases(GRAPH)
-from exact_cases_groupsa33 import cases as _groupsa33_cases  # noqa: E402
-
-CASES += _groupsa33_cases(GRAPH)
-from exact_cases_groupsb33 import cases as _groupsb33_cases  # noqa: E402
-
-CASES += _groupsb33_cases(GRAPH)
-from exact_cases_groupsc33 import cases as _groupsc33_cases  # noqa: E402
-
-CASES += _groupsc33_cases(GRAPH)
-from exact_cases_groupsd33 import cases as _groupsd33_cases  # noqa: E402
-
-CASES += _groupsd33_cases(GRAPH)
-from exact_cases_groupse33 import cases as _groupse33_cases  # noqa: E402
-
-CASES += _groupse33_cases(GRAPH)
-from exact_cases_lead33 import cases as _lead33_cases  # noqa: E402
-
-CASES += _lead33_cases(GRAPH)
-from exact_cases_groupsa34 import cases as _groupsa34_cases  # noqa: E402
-
-CASES += _groupsa34_cases(GRAPH)
-from exact_cases_groupsc34 import cases as _groupsc34_cases  # noqa: E402
-
-CASES += _groupsc34_cases(GRAPH)
-from exact_cases_sleef34 import cases as _sleef34_cases  # noqa: E402
-
-CASES += _sleef34_cases(GRAPH)
-from exact_cases_groupsb34 import cases as _groupsb34_cases  # noqa: E402
-
-CASES += _groupsb34_cases(GRAPH)
-from exact_cases_grid34 import cases as _grid34_cases  # noqa: E402
-
-CASES += _grid34_cases(GRAPH)
-from exact_cases_sums34 import cases as _sums34_cases  # noqa: E402
-
-CASES += _sums34_cases(GRAPH)
-from exact_cases_gemm34 import cases as _gemm34_cases  # noqa: E402
-
-CASES += _gemm34_cases(GRAPH)
-from exact_cases_groupsa35 import cases as _groupsa35_cases  # noqa: E402
-
-CASES += _groupsa35_cases(GRAPH)
-from exact_cases_groupsb35 import cases as _groupsb35_cases  # noqa: E402
-
-CASES += _groupsb35_cases(GRAPH)
-from exact_cases_tutorials35 import cases as _tutorials35_cases  # noqa: E402
-
-CASES += _tutorials35_cases(GRAPH)
-from exact_cases_gemm35 import cases as _gemm35_cases  # noqa: E402
-
-CASES += _gemm35_cases(GRAPH)
-from exact_cases_groupsa36 import cases as _groupsa36_cases  # noqa: E402
-
-CASES += _groupsa36_cases(GRAPH)
-from exact_cases_groupsb36 import cases as _groupsb36_cases  # noqa: E402
-
-CASES += _groupsb36_cases(GRAPH)
-from exact_cases_lead36 import cases as _lead36_cases  # noqa: E402
-
-CASES += _lead36_cases(GRAPH)
-
-from exact_cases_groupsb37 import cases as _groupsb37_cases  # noqa: E402
-
-CASES += _groupsb37_cases(GRAPH)
-
-from exact_cases_groupsa37 import cases as _groupsa37_cases  # noqa: E402
-
-CASES += _groupsa37_cases(GRAPH)
-from exact_cases_lead37 import cases as _lead37_cases  # noqa: E402
-
-CASES += _lead37_cases(GRAPH)
-from exact_cases_convonednn37 import cases as _convonednn37_cases  # noqa: E402
-
-CASES += _convonednn37_cases(GRAPH)
-from exact_cases_distributions37 import cases as _distributions37_cases  # noqa: E402
-
-CASES += _distributions37_cases(GRAPH)
-from exact_cases_groupsa38 import cases as _groupsa38_cases  # noqa: E402
-
-CASES += _groupsa38_cases(GRAPH)
-from exact_cases_groupsb38 import cases as _groupsb38_cases  # noqa: E402
-
-CASES += _groupsb38_cases(GRAPH)
-from exact_cases_lead38 import cases as _lead38_cases  # noqa: E402
-
-CASES += _lead38_cases(GRAPH)
-from exact_cases_groupsd38 import cases as _groupsd38_cases  # noqa: E402
-
-CASES += _groupsd38_cases(GRAPH)
-from exact_cases_groupsc38 import cases as _groupsc38_cases  # noqa: E402
-
-CASES += _groupsc38_cases(GRAPH)
-from exact_cases_groupsb39 import CASES as _GROUPSB39_CASES  # noqa: E402
-
-CASES += _GROUPSB39_CASES
-from exact_cases_groupsa39 import CASES as _GROUPSA39_CASES  # noqa: E402
-
-CASES += _GROUPSA39_CASES
-from exact_cases_groupsd39 import CASES as _GROUPSD39_CASES  # noqa: E402
-
-CASES += _GROUPSD39_CASES
-from exact_cases_groupsc39 import CASES as _GROUPSC39_CASES  # noqa: E402
-
-CASES += _GROUPSC39_CASES
-from exact_cases_lead39 import CASES as _LEAD39_CASES  # noqa: E402
-
-CASES += _LEAD39_CASES
-from exact_cases_speedexp39 import cases as _speedexp39_cases  # noqa: E402
-
-CASES += _speedexp39_cases(GRAPH)
-
-from exact_cases_groupse39 import CASES as _GROUPSE39_CASES  # noqa: E402
-
-CASES += _GROUPSE39_CASES
-
-from exact_cases_groupsf39 import CASES as _GROUPSF39_CASES  # noqa: E402
-
-CASES += _GROUPSF39_CASES
+# then every case file, tools/exact_cases_*.py, in the order of their names
+for _path in sorted(Path(__file__).parent.glob("exact_cases_*.py")):
+    CASES += importlib.import_module(_path.stem).CASES

@@ -8,9 +8,7 @@ tools/exact_cases.py. Values are shown with .tolist() (every bit of each float32
 
 from __future__ import annotations
 
-
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
+from exact_case_form import GRAPH, case
 
 
 def _conv2d(name, shapes, extra=""):
@@ -101,3 +99,6 @@ def cases(graph: str) -> list[dict]:
              ["m(x).tolist()", "d(m(x)).sum().item()", "nn.functional.leaky_relu(m(x), 0.2).mean().item()",
               "torch.autograd.grad(q(x.requires_grad_()).square().sum(), x)[0][:2].tolist()"]),
     ]
+
+
+CASES = cases(GRAPH)

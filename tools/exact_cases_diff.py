@@ -7,9 +7,7 @@ checked by tests/test_warn_once.py.
 
 from __future__ import annotations
 
-
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
+from exact_case_form import case
 
 
 CASES = [

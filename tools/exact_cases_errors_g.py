@@ -6,9 +6,7 @@ Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "s
 
 from __future__ import annotations
 
-
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
+from exact_case_form import case
 
 
 CASES = [

@@ -7,9 +7,7 @@ are shown with .tolist() (every bit of each float32).
 
 from __future__ import annotations
 
-
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
+from exact_case_form import GRAPH, case
 
 
 def cases(graph: str) -> list[dict]:
@@ -48,3 +46,6 @@ def cases(graph: str) -> list[dict]:
              ["torch.bmm(a, b).tolist()", "torch.bmm(c, d).tolist()", "(c @ d[0]).tolist()",
               "torch.bmm(c, d.transpose(1, 2).contiguous().transpose(1, 2)).tolist()"]),
     ]
+
+
+CASES = cases(GRAPH)

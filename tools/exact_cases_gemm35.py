@@ -6,9 +6,7 @@ are shown with .tolist() (every bit of each float32).
 
 from __future__ import annotations
 
-
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
+from exact_case_form import GRAPH, case
 
 
 def cases(graph: str) -> list[dict]:
@@ -69,3 +67,6 @@ def cases(graph: str) -> list[dict]:
              ["[(A @ B[:, :n]).tolist() for n in (2, 3, 5, 7, 11)]", "(A.t().contiguous().t() @ B[:, :9]).tolist()",
               "(A[:1] @ B[:, :7]).tolist()"]),
     ]
+
+
+CASES = cases(GRAPH)

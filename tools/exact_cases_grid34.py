@@ -5,9 +5,7 @@ Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "s
 
 from __future__ import annotations
 
-
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
+from exact_case_form import GRAPH, case
 
 
 _SETUP_2D = [
@@ -117,3 +115,6 @@ def cases(graph: str) -> list[dict]:
               "F.grid_sample(xb, gb, padding_mode='border', align_corners=False).sum().backward()"],
              ["x3.grad", "xa.grad", "ga.grad", "xb.grad", "gb.grad"]),
     ]
+
+
+CASES = cases(GRAPH)

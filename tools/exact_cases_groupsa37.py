@@ -5,14 +5,7 @@ Same form as tools/exact_cases.py: ``{"id": ..., "code": [statements], "show": [
 
 from __future__ import annotations
 
-
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
-
-
-def cases(graph: str) -> list[dict]:
-    del graph
-    return CASES
+from exact_case_form import case
 
 
 CASES = [

@@ -6,9 +6,7 @@ Values are shown with .tolist() (every bit of each float).
 
 from __future__ import annotations
 
-
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
+from exact_case_form import GRAPH, case
 
 
 def cases(graph: str) -> list[dict]:
@@ -146,3 +144,6 @@ def cases(graph: str) -> list[dict]:
               "b = F.binary_cross_entropy_with_logits(v, g, reduction='none')"],
              ["a.stride()", "b.stride()", "a[0].tolist()"]),
     ]
+
+
+CASES = cases(GRAPH)

@@ -8,11 +8,6 @@ from __future__ import annotations
 from exact_case_form import case, outcomes as _outcomes
 
 
-def cases(graph: str) -> list[dict]:
-    del graph
-    return CASES
-
-
 CASES = [
     # cumulative_trapezoid of a 0-d y: ATen slices before it wraps the dim (the slice's own error, whatever
     # dim), after its dtype and dx checks; with a 1-D x, y.size(dim)'s error (dt38a error-text)

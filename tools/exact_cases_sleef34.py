@@ -8,9 +8,7 @@ of 5: both codes show.
 
 from __future__ import annotations
 
-
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
+from exact_case_form import GRAPH, case
 
 
 _SPECIALS = ("[0.0, -0.0, float('inf'), float('-inf'), float('nan'), 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0,"
@@ -82,3 +80,6 @@ def cases(graph: str) -> list[dict]:
              ["y.tolist()", "g.tolist()", "g2.tolist()", "z.tolist()", "ga.tolist()", "gg.tolist()",
               "v.tolist()", "gu.tolist()", "gu2.tolist()", "l.tolist()", "gl.tolist()", "graph(g.grad_fn)"]),
     ]
+
+
+CASES = cases(GRAPH)

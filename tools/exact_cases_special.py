@@ -9,9 +9,7 @@ Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "s
 
 from __future__ import annotations
 
-
-def case(case_id: str, code: list[str], show: list[str]) -> dict:
-    return {"id": case_id, "code": code, "show": show}
+from exact_case_form import GRAPH, case
 
 
 _EDGES = "[0., -0., 1., 2., -1., -2.5, 0.5, 8., -8., 9.5, 1e-30, 1e30, float('inf'), float('-inf'), float('nan')]"
@@ -100,3 +98,6 @@ def cases(graph: str) -> list[dict]:
               "torch.autograd.grad(torch.special.i1e(h).sum(), h)", "torch.autograd.grad(torch.i0(h).sum(), h)",
               "torch.autograd.grad(torch.special.i0e(h).sum(), h)"]),
     ]
+
+
+CASES = cases(GRAPH)

@@ -8,7 +8,7 @@ checked steps of up to 16,384 elements must give PyTorch's bits.
 
 from __future__ import annotations
 
-from exact_case_form import case
+from exact_case_form import GRAPH, case
 
 
 def _bits(name: str, itype: str) -> str:
@@ -55,3 +55,6 @@ def cases(graph: str) -> list[dict]:
         code, show = _classify(dtype, itype, 64, 1000)
         out.append(case(f"speedexp39-classify-{dtype}-64x1000", code, show))
     return out
+
+
+CASES = cases(GRAPH)
