@@ -231,6 +231,9 @@ def diff_program(lines: list[str]):
             if not name and aspect == "grad-numeric" and difftest_lapack.explained_gradient(
                     lines, i, got, w, g, op_of, difftest_lapack.VML_OPS, compare_desc):
                 name = "vml-downstream"
+            # (the gradients a backward leaves in .grad, or those ``gs = torch.autograd.grad(...)`` returns)
+            gradients = aspect in ("grad-value", "grad-numeric") or (
+                aspect in ("value", "numeric") and op_of(lines[i]) == "grad")
             if not name and aspect in ("grad-value", "grad-numeric") and difftest_lapack.explained_gradient(
                     lines, i, got, w, g, op_of, CONDITIONED_OPS, compare_desc, ("tensor", "seq")):
                 name = "lapack-downstream"
@@ -240,13 +243,13 @@ def diff_program(lines: list[str]):
             if not name and aspect in ("value", "numeric") and difftest_gelu.downstream(
                     lines, i, got, w, g, op_of, compare_desc, _agree_once):
                 name = "gelu-onednn"
-            if not name and aspect in ("grad-value", "grad-numeric") and difftest_lapack.zero_gradient_noise(
+            if not name and gradients and difftest_lapack.zero_gradient_noise(
                     lines, want, i, w, g, op_of, CONDITIONED_OPS, _agrees_but_where):
                 name = "lapack-zero-gradient"
-            if not name and aspect in ("grad-value", "grad-numeric") and difftest_lapack.zero_gradient_noise(
+            if not name and gradients and difftest_lapack.zero_gradient_noise(
                     lines, want, i, w, g, op_of, difftest_blas.SGEMM_OPS, _agrees_but_where):
                 name = "gemm-zero-gradient"
-            if not name and aspect in ("grad-value", "grad-numeric") and difftest_lapack.zero_gradient_noise(
+            if not name and gradients and difftest_lapack.zero_gradient_noise(
                     lines, want, i, w, g, op_of, difftest_lapack.VML_OPS | difftest_lapack.VML_INSIDE_OPS,
                     _agrees_but_where):
                 name = "vml-zero-gradient"

@@ -49,3 +49,40 @@ def test_lapack_downstream_explains_a_pinverse_gradient_with_an_inf():
         data[where] = data[where] * np.float32(1 + 1e-3) if value is None else value
         assert not explained(_PINV, own)
     assert not explained([_PINV[0], "r6 = x4.mT * 1.0", _PINV[2], _PINV[3]], got[3])
+
+
+_GUMBEL = ["torch.manual_seed(121)",
+           "x4 = torch.tensor([[[-0.75, 2.5, 0.5, 0.75], [0.5, -0.25, 3.0, -1.75], [-3.0, -2.0, 0.25, -0.75], "
+           "[-0.25, -0.25, 1.5, 2.25]], [[2.25, 1.25, -1.75, -0.75], [1.25, -1.5, -2.5, 2.75], [-2.25, 0.0, -1.5, 0.0], "
+           "[-2.25, 1.25, -1.5, -0.25]], [[-3.0, -1.75, 0.5, -0.5], [0.5, 1.25, -1.0, -2.5], [0.25, -2.5, 2.5, 0.0], "
+           "[-2.75, -2.75, 2.5, -2.25]]], dtype=torch.float32, requires_grad=True)",
+           "r8 = F.gumbel_softmax(x4, hard=True)",
+           "gs13 = torch.autograd.grad(r8.sum(), [x4], create_graph=True, allow_unused=True)"]
+
+
+@pytest.mark.torch
+def test_vml_zero_gradient_covers_the_gradients_autograd_grad_returns():
+    """The straight-through gradient of a hard float32 gumbel_softmax's sum, zero in exact arithmetic, as
+    ``autograd.grad``'s returned tuple (a ``value`` difference of op ``grad``, run dt39c): its rounding noise
+    (8.3e-9 in PyTorch, -1.7e-8 in agrad; MKL's float32 log of the exponential sample an ulp from agrad's
+    correctly rounded one in 4 of 48) is vml-zero-gradient as it is for a leaf's ``.grad``. A gradient
+    above the noise bound, or the same values with no VML op before, is not covered."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    found = difftest.diff_program(_GUMBEL)
+    assert found is not None and found[0] == "documented:vml-zero-gradient:grad", found
+    want, got = difftest.run_program(torch, _GUMBEL), difftest.run_program(agrad, _GUMBEL)
+    assert difftest.compare_statement(want[3], got[3])[0] == "value"
+    lapack = difftest.difftest_lapack
+    ops = lapack.VML_OPS | lapack.VML_INSIDE_OPS
+
+    def noise(lines, got_i):
+        return lapack.zero_gradient_noise(lines, want, 3, want[3], got_i, difftest.op_of, ops,
+                                          difftest._agrees_but_where)
+    assert noise(_GUMBEL, got[3])
+    own = copy.deepcopy(got[3])
+    item = own["vars"]["gs13"]["items"][0]
+    item["data"] = item["data"] + np.float32(1e-3)
+    assert not noise(_GUMBEL, own)
+    assert not noise([_GUMBEL[0], _GUMBEL[1], "r8 = F.softmax(x4, -1)", _GUMBEL[3]], got[3])
