@@ -75,9 +75,13 @@ def _transform(m, k, v_full, t, K, in_place, left):
             u = K.narrow(-1, k, m - k).matmul(t.unsqueeze(-1) * v)
             K.narrow(-1, k, m - k).sub_(u * v.mT)
         return K
+    # (PyTorch's C++ evaluates a product's right operand first: the order its graph's nodes are made in,
+    # which decides the order gradients meet in a double backward)
     if left:
-        return K - (t.unsqueeze(-1) * v_full) * v_full.mT.matmul(K)
-    return K - K.matmul(t.unsqueeze(-1) * v_full) * v_full.mT
+        vK = v_full.mT.matmul(K)
+        return K - (t.unsqueeze(-1) * v_full) * vK
+    vT = v_full.mT
+    return K - K.matmul(t.unsqueeze(-1) * v_full) * vT
 
 
 def _update_grad(m, k, v_full, t, K):
@@ -86,7 +90,8 @@ def _update_grad(m, k, v_full, t, K):
     vHK = v.mT.matmul(K.narrow(-2, k, m - k))
     Kv = K.narrow(-1, k, m - k).matmul(v)
     t = t.unsqueeze(-1)
-    v_grad = (-t * vHK).squeeze(-2) - (t * Kv).squeeze(-1)
+    Kv_part = (t * Kv).squeeze(-1)  # (the right operand first, as PyTorch's C++ evaluates it)
+    v_grad = (-t * vHK).squeeze(-2) - Kv_part
     tau_grad = -(vHK.narrow(-1, k, m - k).matmul(v))
     return v_grad.unsqueeze(-1), tau_grad.squeeze(-1)
 
@@ -110,7 +115,8 @@ def householder_grads(grad, result, input_, tau, flip_order=False):
     flip = (lambda i: k - i - 1) if flip_order else (lambda i: i)
     left = not flip_order
     zero = flip(0)
-    K = _transform(m, zero, inp.narrow(-1, zero, 1), sigma.narrow(-1, zero, 1), K, in_place, left)
+    s_zero = sigma.narrow(-1, zero, 1)  # (C++ arguments: the last first)
+    K = _transform(m, zero, inp.narrow(-1, zero, 1), s_zero, K, in_place, left)
     zeros_like = FUNCTIONS["zeros_like"]
     input_grad, tau_grad = zeros_like(input_), zeros_like(tau)
     for step in range(k):

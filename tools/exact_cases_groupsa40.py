@@ -1,0 +1,40 @@
+"""Regression cases of helper "groupsa40" (session 40): groups of the lead's runs dt39c/dt40a.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case
+
+# every node of a graph with its edges as indices, in breadth-first order (the order of next_functions
+# shows which gradient an AddBackward0 of the engine's accumulation took first)
+EDGES = ("def edges(f):\n"
+         "    order, out, i = [f], [], 0\n"
+         "    while i < len(order):\n"
+         "        row = []\n"
+         "        for n, _ in order[i].next_functions:\n"
+         "            if n is not None and not any(n is o for o in order):\n"
+         "                order.append(n)\n"
+         "            row.append(None if n is None else [j for j, o in enumerate(order) if o is n][0])\n"
+         "        out.append((order[i].name(), row))\n"
+         "        i += 1\n"
+         "    return out")
+
+CASES = [
+    case("householder-product-double-backward-order",  # (grad_fn:grad, dt39c) the create_graph graph of
+         # householder_product_backward: PyTorch's C++ evaluates a product's right operand (and a call's last
+         # argument) first, so its first-backward nodes are made in that order and a double backward's
+         # gradients meet in it
+         [EDGES, "a = torch.tensor([[1.0, -2.25], [-2.0, -2.0], [-0.75, -0.25]], dtype=torch.float64, "
+                 "requires_grad=True)",
+          "t = torch.tensor([0.0], dtype=torch.float64)",
+          "g1, = torch.autograd.grad(a.orgqr(t).sum(), [a], create_graph=True)",
+          "g2, = torch.autograd.grad(g1.sum(), [a], create_graph=True)",
+          "b = torch.tensor([[0.5, 1.0], [-1.0, 0.25], [2.0, -0.5]], dtype=torch.float64, requires_grad=True)",
+          "tb = torch.tensor([0.5, -0.75], dtype=torch.float64, requires_grad=True)",
+          "c = torch.tensor([[1.0, -0.5, 0.25], [0.75, 2.0, -1.0]], dtype=torch.float64)",
+          "h1 = torch.autograd.grad(torch.ormqr(b, tb, c, left=False).sum(), [b, tb], create_graph=True)",
+          "h2 = torch.autograd.grad(h1[0].sum() + h1[1].sum(), [b, tb], create_graph=True)"],
+         ["edges(g2.grad_fn)", "g2", "edges(h2[0].grad_fn)", "edges(h2[1].grad_fn)", "h2[0]"]),
+]
