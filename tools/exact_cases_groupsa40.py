@@ -5,7 +5,7 @@ Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "s
 
 from __future__ import annotations
 
-from exact_case_form import case
+from exact_case_form import case, outcomes
 
 # every node of a graph with its edges as indices, in breadth-first order (the order of next_functions
 # shows which gradient an AddBackward0 of the engine's accumulation took first)
@@ -37,4 +37,15 @@ CASES = [
           "h1 = torch.autograd.grad(torch.ormqr(b, tb, c, left=False).sum(), [b, tb], create_graph=True)",
           "h2 = torch.autograd.grad(h1[0].sum() + h1[1].sum(), [b, tb], create_graph=True)"],
          ["edges(g2.grad_fn)", "g2", "edges(h2[0].grad_fn)", "edges(h2[1].grad_fn)", "h2[0]"]),
+    case("setitem-value-view-restrided",  # (raises-only-torch:setitem, dt39) copy_to views the value without
+         # its leading dims of one: c10's computeStride restrides a dim of one beside stride-0 dims to 0
+         # ((0, 1, 0) -> (0, 0, 0)), so the expanded value is not laid out as ``v[None]`` (0, 0, 1, 0): no
+         # early exit, and copy_ refuses v's internal overlap; the same value of the slice's own shape is
+         # copy_'s early exit
+         ["b = torch.tensor([[4]])", "v = b.expand(2, 1, 2)", "c = torch.tensor([[4, 5]])", "w = c.expand(2, 1, 2)",
+          *outcomes(["v.__setitem__(None, v)", "v.__setitem__((None, None), v)",
+                     "v.__setitem__(None, v.expand(1, 2, 1, 2))", "v.__setitem__((None, Ellipsis), v[None])",
+                     "v.__setitem__(slice(None), v)", "w.__setitem__((None, None), c)", "w.__setitem__(None, w)",
+                     "v.__setitem__(slice(None), v[None])"])],
+         ["out", "b", "c"]),
 ]

@@ -513,3 +513,27 @@ def sliced_zero_strides(a, np_index):
                 strides[dim], found = 0, True
             dim, src = dim + 1, src + 1
     return tuple(strides) if found else None
+
+
+def setitem_value_strides(a, shape) -> tuple:
+    """PyTorch's byte strides of a setitem value ``a`` (of another shape than the slice, ``shape``) as copy_to
+    hands it to copy_: viewed without its leading dims of one (a view: c10's computeStride restrides it, a dim
+    of one next to a stride-0 dim gets 0: (0, 1, 0) -> (0, 0, 0)), then expanded to ``shape`` (a 0-d: strides
+    0 only)."""
+    lead = 0
+    while lead < a.ndim and a.shape[lead] == 1:
+        lead += 1
+    kept = a.shape[lead:]
+    if not kept:
+        return (0,) * len(shape)
+    step = a.itemsize
+    viewed = view_strides(a.shape, [s // step for s in torch_strides(a)], kept)
+    if viewed is None:  # (not a view: no such value reaches copy_)
+        viewed = [s // step for s in torch_strides(a)][lead:]
+    # (expand: a new dim has unsqueeze's stride, the next dim's size times its stride; one made larger 0)
+    out = [0] * len(shape)
+    for d in range(len(shape) - 1, -1, -1):
+        k = d - (len(shape) - len(kept))
+        n, st = (kept[k], viewed[k]) if k >= 0 else (1, shape[d + 1] * out[d + 1] // step)
+        out[d] = 0 if n != shape[d] else st * step
+    return tuple(out)

@@ -17,7 +17,7 @@ from ..autograd import _dual as _forward_ad, graph
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
 from . import _written_before
 from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
-                      overlaps, sliced_zero_strides, torch_strides)
+                      overlaps, setitem_value_strides, sliced_zero_strides, torch_strides)
 from ._index_items import (_FULL, _as_index_array, _check_int, _check_mask_dims, _index_put_checked, _int_tensors,
                            _normalise, _ranges_as_lists, uint8_mask, view_rewrite)
 from ._op import Op, export, inplace, inplace_self, method
@@ -528,18 +528,17 @@ def _check_copy_overlap(self, index, dst, value):
     from_0d = False  # a value of size-1 dims only: stripped to 0-d, whose expand has strides 0 in PyTorch
     if isinstance(value, Tensor) and value.ndim:
         src = value._data
-        if src.shape != dst.shape:
-            lead = 0
-            while lead < src.ndim and src.shape[lead] == 1:
-                lead += 1
-            from_0d = lead == src.ndim
+        src_strides = torch_strides(src)
+        if src.shape != dst.shape:  # (the value's view (computeStride's strides) expanded)
+            lead = next((d for d, n in enumerate(src.shape) if n != 1), src.ndim)
+            from_0d, src_strides = lead == src.ndim, setitem_value_strides(src, dst.shape)
             src = _expanded(src[(0,) * lead + (Ellipsis,)], dst.shape)
         zero = sliced_zero_strides(self._data, _to_numpy_index(index, self.ndim))
         dst_strides = tuple(z * dst.itemsize for z in zero) if zero is not None else torch_strides(dst)
-        if src.dtype == dst.dtype and ((0,) * dst.ndim if from_0d else torch_strides(src)) == dst_strides \
+        if src.dtype == dst.dtype and src_strides == dst_strides \
                 and src.shape == dst.shape and src.__array_interface__["data"][0] == dst.__array_interface__["data"][0]:
             return  # copy_'s early exit: self and src are views of the same data
-        if zero is not None and (from_0d or dst_strides == torch_strides(src)):
+        if zero is not None and (from_0d or dst_strides == src_strides):
             zero = None
     if _has_internal_overlap(dst):
         getitem(self.detach(), index)._check_inplace(False)
