@@ -4,7 +4,8 @@ area), the deprecated F.upsample* spellings, pixel_shuffle and pixel_unshuffle.
 The interpolating modes (linear, bilinear, trilinear, bicubic) run ATen's own CPU kernels step by
 step (agrad/ops/_upsample_kernels.py: its indices and weights, its fused multiply-adds, the
 channels-last kernel where ATen picks it, NaN where an inf neighbour has weight 0), forward and
-backward, each the other's derivative; ``area`` is adaptive average pooling, as in PyTorch.  The
+backward, each the other's derivative (a uint8 image in bilinear or bicubic mode: ATen's integer
+kernels, agrad/ops/_upsample_uint8.py); ``area`` is adaptive average pooling, as in PyTorch.  The
 nearest modes pick each output's source (``nearest_idx``) and sum gradients back in the output's
 order, as ATen's kernels do (a matrix product would turn -0.0 into 0.0 and spread an inf or NaN to
 every output).
@@ -22,6 +23,7 @@ from .. import dtypes
 from ..tensor import _scalar_name
 from ._layout import in_input_format
 from . import _upsample_kernels as _kernels
+from . import _upsample_uint8 as _uint8
 from ._op import Op, export
 from .memory_format import _is_contiguous_in, channels_last, channels_last_3d
 from .pooling import _adaptive_avg, adaptive_avg_pool1d
@@ -79,8 +81,9 @@ def _channels_last_input(x):
 def _resampling(name):
     """An interpolating op named ``name`` (ATen's kernels, agrad/ops/_upsample_kernels.py); its
     derivative is the backward kernel, whose own derivative is the forward kernel again."""
-    op = Op(name, in_input_format(lambda ctx, x, mode, size, in_size, scales, align_corners: _kernels.forward(
-        x, mode, size, scales, align_corners, _channels_last_input(x))), jvp="linear")
+    op = Op(name, in_input_format(lambda ctx, x, mode, size, in_size, scales, align_corners: _uint8.forward(
+        x, mode == "bicubic", size, scales, align_corners, False, _channels_last_input(x)) if x.dtype == np.uint8
+        else _kernels.forward(x, mode, size, scales, align_corners, _channels_last_input(x))), jvp="linear")
     back = Op(name.replace("Backward0", "BackwardBackward0"),
               lambda ctx, g, mode, size, in_size, scales, align_corners: _kernels.backward(
                   g, mode, in_size, scales, align_corners), internal=True, jvp="linear")
@@ -94,8 +97,9 @@ def _resampling(name):
 def _antialiased(name, cubic):
     """_upsample_bilinear2d_aa / _upsample_bicubic2d_aa (PIL's filters, separable); its backward
     (``cpu_upsample_genNd_backward_aa``) is its derivative, whose own derivative is the forward."""
-    op = Op(name, in_input_format(lambda ctx, x, size, in_size, scales, align_corners: _kernels.aa_forward(
-        x, cubic, size, scales, align_corners)), jvp="linear")
+    op = Op(name, in_input_format(lambda ctx, x, size, in_size, scales, align_corners: _uint8.forward(
+        x, cubic, size, scales, align_corners, True, _channels_last_input(x)) if x.dtype == np.uint8
+        else _kernels.aa_forward(x, cubic, size, scales, align_corners)), jvp="linear")
     back = Op(name.replace("Backward0", "BackwardBackward0"),
               lambda ctx, g, size, in_size, scales, align_corners: _kernels.aa_backward(
                   g, cubic, in_size, scales, align_corners), internal=True, jvp="linear")
@@ -138,7 +142,7 @@ def _nearest_index(n_in, n_out, scale, exact):
 # ---------------------------------------------------------------------------
 
 _MODES = ("nearest", "linear", "bilinear", "bicubic", "trilinear", "area", "nearest-exact")
-_NEEDS = {"linear": 3, "bilinear": 4, "bicubic": 4, "trilinear": 5}
+_NEEDS = {"linear": 3, "bilinear": 4, "trilinear": 5}  # (bicubic of another rank: the "Input Error" below)
 
 
 def _common_check(input, spatial, out_size):
@@ -190,7 +194,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         raise ValueError("either size or scale_factor should be defined")
     # PyTorch checks the lengths of size / scale_factor before the input's rank
     _per_dim(size if size is not None else scale_factor, input.shape[2:], "size" if size is not None else "scale", n)
-    if mode not in _MODES or input.ndim not in _DIMS:
+    if mode not in _MODES or input.ndim not in _DIMS or (mode == "bicubic" and input.ndim != 4):
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.ndim}D) for the modes: nearest | "
             f"linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact (got {mode})")
@@ -219,11 +223,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         idxs = tuple(_nearest_index(a, b, s, mode == "nearest-exact") for a, b, s in zip(spatial, out_size, scales))
         return _op(mode, n)(input, idxs=idxs, shape=spatial)
     if antialias:
-        if input.dtype not in (dtypes.float32, dtypes.float64):  # (uint8: ATen's own int16-weight kernels, not agrad's)
+        if input.dtype not in (dtypes.float32, dtypes.float64, dtypes.uint8):  # (uint8: _upsample_uint8.py)
             raise NotImplementedError(f'"compute_index_ranges_weights" not implemented for '
                                       f"'{_scalar_name(input.dtype)}'")
         return _AA[mode](input, size=out_size, in_size=spatial, scales=scales, align_corners=bool(align_corners))
-    if not input.dtype.is_floating_point:  # (uint8 bilinear / bicubic: ATen's own uint8 kernels, not agrad's)
+    if not input.dtype.is_floating_point and not (input.dtype is dtypes.uint8 and mode in ("bilinear", "bicubic")):
         kernel = {"bilinear": "upsample_bilinear2d_channels_last", "bicubic": "compute_indices_weights_cubic"}.get(
             mode, "compute_indices_weights_linear")
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input.dtype)}\'')
