@@ -1,0 +1,21 @@
+"""Regression cases of helper "groupsb40" (session 40).
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case
+
+
+CASES = [
+    case("lstsq-residuals-of-an-exact-fit",  # (numeric:lstsq, run 39500000) B = A: the residuals are LAPACK's
+         # noise, rows n.. of Q^T B (ormqr of geqrf's reflectors) squared and summed, not |A X - B|^2
+         ["a = torch.tensor([[[-2.5], [-2.75]], [[1.25], [-1.75]]])",
+          "r1 = torch.linalg.lstsq(a, a, rcond=0.001, driver='gelsd')",
+          "b = torch.tensor([[1.5, -0.75], [2.25, 0.5], [-1.25, 2.75]])",
+          "c = b @ torch.tensor([[0.5, -1.0], [1.75, 0.25]])",
+          "r2 = torch.linalg.lstsq(b, c, driver='gels')", "r3 = torch.linalg.lstsq(b, c, driver='gelss')",
+          "r4 = torch.linalg.lstsq(b.double(), c.double() + 0.125, driver='gelsd')"],
+         ["r1.residuals.tolist()", "r2.residuals.tolist()", "r3.residuals.tolist()", "r4.residuals.tolist()"]),
+]
