@@ -48,4 +48,17 @@ CASES = [
                      "v.__setitem__(slice(None), v)", "w.__setitem__((None, None), c)", "w.__setitem__(None, w)",
                      "v.__setitem__(slice(None), v[None])"])],
          ["out", "b", "c"]),
+    case("put-saves-source",  # (put_ on a view from a source aliasing it, groupse39) PutBackward0 saves source
+         # where source requires grad: modified in place before the backward (put_ itself bumping the version of
+         # the base the source views) is the version-counter error; a source that does not require grad is not
+         # saved (_saved_source None) and may change
+         ["x = torch.tensor([1., 2., 3., 4., 5., 6., 7., 8.], requires_grad=True)", "y = x * 1",
+          "i = torch.tensor([0, 1, 2, 3])", "y[::2].put_(i, y[:4], accumulate=True)",
+          "p = torch.tensor([1., 2., 3., 4.], requires_grad=True)", "q = p * 1", "s = torch.tensor([1., 2.])",
+          "r = q.put(torch.tensor([0, 1]), s)", "s.add_(1)", "r.sum().backward()",
+          "z = torch.tensor([1., 2.], requires_grad=True)", "w = z * 1",
+          "r2 = torch.zeros(3).put(torch.tensor([2, 0]), w, accumulate=True)", "w.mul_(2)",
+          *outcomes(["y.sum().backward()", "r2.sum().backward()", "r.grad_fn._saved_source",
+                     "r2.grad_fn._saved_source"])],
+         ["out", "p.grad", "x.grad", "z.grad"]),
 ]

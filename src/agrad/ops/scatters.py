@@ -138,7 +138,10 @@ def _put_fwd(ctx, a, source, idx, accumulate, source_shape, order=None):
     return out
 
 
-_put = Op("PutBackward0", _put_fwd, inputs=("self", "source"), jvp="linear", keeps={"idx": "index"})
+# (PyTorch's node saves source when source requires grad (its gradient's reshape_as), so a change of it in place,
+# or of its base, before the backward is the version-counter error)
+_put = Op("PutBackward0", _put_fwd, inputs=("self", "source"), jvp="linear", keeps={"idx": "index"},
+          saves=("source",), saves_for={"source": (1,)})
 
 
 @_put.derivative
