@@ -19,7 +19,7 @@ from ._arrays import LAZY as _LAZY
 from ._limits import check_numel
 from ._zero import IMMUTABLE as _ZERO_IMMUTABLE
 from ._zero import ZeroArray as _ZeroArray
-from .autograd import _dual as forward_ad, engine as _engine, grad_mode
+from .autograd import _dual as forward_ad, engine as _engine, grad_mode, inference, view_errors
 from .autograd.graph import RemovableHandle, leaf_node, move_retains_grad, recording_node
 from .autograd.graph import version_observers as _version_observers
 
@@ -31,6 +31,8 @@ _NOT_LEAF_TRUE = "you can only change requires_grad flags of leaf variables."
 _NOT_LEAF_FALSE = (_NOT_LEAF_TRUE + " If you want to use a computed variable in a subgraph that doesn't require "
                    "differentiation use var_no_grad = var.detach().")
 _fw_active = forward_ad._ACTIVE
+_mode = grad_mode._state
+_InfVersion = inference.Version
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -99,13 +101,6 @@ def _make_size(items):
     return Size(items)
 
 
-#: the end of PyTorch's refusal of an in-place change to a view a custom Function returned (IN_CUSTOM_FUNCTION)
-_CUSTOM_VIEW = (" This view was created inside a custom Function (or because an input was returned as-is) and the "
-                "autograd logic to handle view+inplace would override the custom backward associated with the "
-                "custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by "
-                "cloning the output of the custom Function.")
-
-
 class Tensor:
     """A multi-dimensional array that records the operations that made it."""
 
@@ -140,6 +135,8 @@ class Tensor:
         t._vc = [0]
         t._base = None
         t._retains = False
+        if _mode["inference"]:  # an inference tensor (autograd.inference)
+            t._vc = _InfVersion((0,))
         if data.size > 100_000:
             check_numel(data.size)
         return t
@@ -158,6 +155,8 @@ class Tensor:
         t._vc = [0]
         t._base = None
         t._retains = False
+        if _mode["inference"]:
+            t._vc = _InfVersion((0,))
         return t
 
     # metadata ---------------------------------------------------------------
@@ -249,12 +248,14 @@ class Tensor:
             raise RuntimeError(_NOT_LEAF_TRUE if value else _NOT_LEAF_FALSE)
         if value and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        inference.check_requires_grad(self, value)
         self._requires_grad = value
 
     def _new_requires_grad(self):
         """A new tensor made to require grad (factories' requires_grad=True, Parameter, Variable)."""
         if not self.dtype.is_floating_point:
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        inference.check_requires_grad(self, True)
         self._requires_grad = True
         return self
 
@@ -270,6 +271,7 @@ class Tensor:
             raise RuntimeError(_NOT_LEAF_FALSE)
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        inference.check_requires_grad(self, requires_grad)
         self._requires_grad = requires_grad
         return self
 
@@ -291,14 +293,15 @@ class Tensor:
         self._base = base
         self._vc = input._vc
         self._view_ver = input._vc[0]  # PyTorch's attr_version: a change since makes a new grad_fn
-        if not grad_mode._state["enabled"]:
-            self._view_meta = "no_grad"
+        prev = input._view_meta if input._base is not None else None
+        if not _mode["enabled"]:  # (PyTorch's propagate_creation_meta: a view of an inference mode view is one)
+            self._view_meta = "inference" if _mode["inference"] or prev == "inference" else "no_grad"
             if base._requires_grad:  # PyTorch: a leaf that requires grad, as its base does
                 self._requires_grad = True
-        elif multi:
+        elif multi and prev != "inference":
             self._view_meta = "multi"
         else:
-            self._view_meta = input._view_meta if input._base is not None else None
+            self._view_meta = prev
 
     def _refresh_view(self):
         """A view whose data changed in place since its grad_fn was made (through itself, its
@@ -309,32 +312,8 @@ class Tensor:
         if not base._requires_grad and self._grad_fn is None:
             return  # (a view with a grad_fn of a base detached in place since is regenerated too)
         if self._vc[0] != self._view_ver:
-            if self._view_meta == "no_grad":
-                raise RuntimeError(
-                    "A view was created in no_grad mode and its base or another view of its base has been "
-                    "modified inplace with grad mode enabled. Given that this use case is ambiguous and "
-                    "error-prone, it is forbidden. You can clarify your code by moving both the view and the "
-                    "inplace either both inside the no_grad block (if you don't want the inplace to be tracked) "
-                    "or both outside (if you want the inplace to be tracked).")
-            if self._view_meta == "multi" and self._grad_fn is None:  # of a base that needed no gradient then
-                raise RuntimeError(
-                    "A view was created in no_grad mode and its base or another view of its base has been "
-                    "modified inplace with grad mode enabled. This view is the output of a function that returns "
-                    "multiple views. Such functions do not allow the output views to be modified inplace. You "
-                    "should replace the inplace operation by an out-of-place one.")
-            if self._view_meta == "multi" and self._grad_fn is not None:
-                name = type(self._grad_fn).__name__.rstrip("0123456789").removesuffix("Backward")
-                raise RuntimeError(
-                    f"Output {self._output_nr} of {name} is a view and its base or another view of its base has "
-                    "been modified inplace. This view is the output of a function that returns multiple views. "
-                    "Such functions do not allow the output views to be modified inplace. You should replace the "
-                    "inplace operation by an out-of-place one.")
-            if self._view_meta == "custom":
-                name = type(self._grad_fn).__name__.rstrip("0123456789").removesuffix("Backward")
-                raise RuntimeError(
-                    ("A view was created in no_grad mode" if self._grad_fn is None else f"Output {self._output_nr} "
-                     f"of {name} is a view") + " and its base or another view of its base has been modified inplace"
-                    + (" with grad mode enabled." if self._grad_fn is None else ".") + _CUSTOM_VIEW)
+            if self._view_meta is not None:
+                view_errors.check_rebase(self)
             from .ops.inplace_view import regenerate_view
             regenerate_view(self)
 
@@ -374,7 +353,7 @@ class Tensor:
 
     @property
     def _version(self) -> int:
-        return self._vc[0]
+        return self._vc[0] if type(self._vc) is list else inference.version(self)
 
     @property
     def output_nr(self) -> int:
@@ -420,7 +399,7 @@ class Tensor:
     # views outside the graph ------------------------------------------------------
     def detach(self):
         t = Tensor._make(self._data)
-        t._vc = self._vc  # a detached tensor shares data and version counter
+        t._vc = inference.detached_version(self)  # a detached tensor shares data and version counter
         return t
 
     def detach_(self):
@@ -442,6 +421,7 @@ class Tensor:
     @property
     def data(self):
         t = Tensor._make(self._data)  # shares storage; its own version counter, as in PyTorch
+        t._vc = inference.detached_version(t if type(self._vc) is list else self)
         return t
 
     @data.setter
@@ -481,7 +461,7 @@ class Tensor:
         if grad_mode._state["enabled"]:
             base = self._base
             if recorded and base is not None and self._view_meta is not None:
-                self._check_view_meta()
+                view_errors.check_view_meta(self)
             if self._requires_grad and self._grad_fn is None:
                 raise RuntimeError(LEAF_INPLACE_MESSAGE)
             if recorded and base is not None and base._grad_fn is None and (base._requires_grad or self._grad_fn is not None):
@@ -507,34 +487,6 @@ class Tensor:
             # a read-only array that no other tensor shares (numpy's broadcast of a
             # gradient, say): PyTorch's tensor would be writable, so own the memory
             self._data = data.copy()
-
-    def _check_view_meta(self):
-        """PyTorch's refusal of an in-place change to a view it cannot rebase."""
-        if self._view_meta == "no_grad":
-            raise RuntimeError(
-                "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
-                "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
-                "code by moving both the view and the inplace either both inside the no_grad block (if you "
-                "don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
-        fn = self.grad_fn
-        if self._view_meta == "custom":  # (a view a custom Function returned, or a view of one)
-            head = ("A view was created in no_grad mode and is being modified inplace with grad mode enabled."
-                    if fn is None else f"Output {self._output_nr} of "
-                    f"{type(fn).__name__.rstrip('0123456789').removesuffix('Backward')} is a view and is being "
-                    "modified inplace.")
-            raise RuntimeError(head + _CUSTOM_VIEW)
-        if fn is not None:
-            name = type(fn).__name__.rstrip("0123456789").removesuffix("Backward")
-            raise RuntimeError(
-                f"Output {self._output_nr} of {name} is a view and is being modified inplace. This view is the "
-                "output of a function that returns multiple views. Such functions do not allow the output views "
-                "to be modified inplace. You should replace the inplace operation by an out-of-place one.")
-        if self._view_meta == "multi":  # one of a base that needed no gradient then (see _refresh_view)
-            raise RuntimeError(
-                "A view was created in no_grad mode and is being modified inplace with grad mode enabled. This "
-                "view is the output of a function that returns multiple views. Such functions do not allow the "
-                "output views to be modified inplace. You should replace the inplace operation by an out-of-place "
-                "one.")
 
     def _snapshot(self):
         """A copy of this tensor at its current place in the graph (the value in-place ops save)."""

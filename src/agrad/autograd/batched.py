@@ -293,7 +293,7 @@ def batched_grad(outputs, inputs, grad_outputs, *, retain_graph, create_graph, a
             heapq.heappush(heap, (-node._seq, _Tie(node)))
     state = grad_mode._state
     prev = state["enabled"]
-    state["enabled"] = bool(create_graph)
+    state["enabled"] = bool(create_graph) and not state["inference"]  # (inference mode records nothing)
     try:
         while heap:
             node = heapq.heappop(heap)[1].node

@@ -270,7 +270,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
 
     state = grad_mode._state
     prev_enabled = state["enabled"]
-    state["enabled"] = bool(create_graph)
+    state["enabled"] = bool(create_graph) and not state["inference"]  # (inference mode records nothing)
     heappop, heappush = heapq.heappop, heapq.heappush
     active += 1
     # (a formula asks whether an input's gradient is wanted: its edge runs or is captured)

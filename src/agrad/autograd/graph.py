@@ -20,8 +20,8 @@ from .saved_hooks import (_HOOKS_DISABLED, _PACK_HOOKS, disable_saved_tensors_ho
 from ._detached import DETACHES as _DETACHES, check as _check_detached, detached as _detached
 from ._dual import _LEVEL as _DUAL_LEVEL
 from .node_attrs import NodeAPI, pack_order as _pack_order
-from ..dtypes import _BY_NP
-from ..dtypes import dtype as _DTYPE
+from ..dtypes import _BY_NP, dtype as _DTYPE
+from .inference import SEEN as _INFERENCE_SEEN, check_saved as _check_inference
 
 _sequence = itertools.count()
 _state = grad_mode._state
@@ -34,11 +34,8 @@ FREED_MESSAGE = (
     "calling backward."
 )
 
-_LEGACY_TYPE = {
-    "float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
-    "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
-    "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor",
-}
+_LEGACY_TYPE = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor", "int64": "LongTensor",
+                "int32": "IntTensor", "int16": "ShortTensor", "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
 
 
 _NOT_PACKED = object()
@@ -77,6 +74,8 @@ class SavedTensor:
         # point back at the node, a reference cycle that only the garbage collector frees.
         # A weak reference finds the output while it lives (its forward-AD tangent, identity).
         self = cls()
+        if _INFERENCE_SEEN[0]:  # (PyTorch's SavedVariable refuses an inference tensor)
+            _check_inference(tensor)
         self.name = name
         if is_output:
             self.is_output = True

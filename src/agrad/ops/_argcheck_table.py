@@ -313,6 +313,7 @@ TABLE = {
     'torch.inverse': ((0, 'input', 'tensor', "inverse(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'torch.is_conj': ((0, 'input', 'tensor', "is_conj(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'torch.is_neg': ((0, 'input', 'tensor', "is_neg(): argument 'input' (position 1) must be Tensor, not {}", None),),
+    'torch.is_inference': ((0, 'input', 'tensor', "is_inference(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'torch.is_nonzero': ((0, 'input', 'tensor', "is_nonzero(): argument 'input' (position 1) must be Tensor, not {}", None),),
     'torch.is_same_size': ((0, 'input', 'tensor', "is_same_size(): argument 'input' (position 1) must be Tensor, not {}", None), (1, 'other', 'tensor', "is_same_size(): argument 'other' (position 2) must be Tensor, not {}", None)),
     'torch.is_signed': ((0, 'input', 'tensor', "is_signed(): argument 'input' (position 1) must be Tensor, not {}", None),),

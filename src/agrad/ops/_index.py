@@ -23,10 +23,10 @@ FAMILIES = {
         'OPS': 'AddrBackward0',
     },
     'aliases': {
-        'FUNCTIONS': 'conj conj_physical imag is_conj is_neg is_nonzero is_same_size is_signed positive real '
-            'resolve_conj resolve_neg swapaxes swapdims',
-        'METHODS': 'apply_ broadcast_to conj conj_physical is_conj is_neg is_nonzero is_pinned is_same_size '
-            'is_signed map2_ map_ new positive resolve_conj resolve_neg swapaxes swapdims',
+        'FUNCTIONS': 'conj conj_physical imag is_conj is_inference is_neg is_nonzero is_same_size is_signed positive '
+            'real resolve_conj resolve_neg swapaxes swapdims',
+        'METHODS': 'apply_ broadcast_to conj conj_physical is_conj is_inference is_neg is_nonzero is_pinned '
+            'is_same_size is_signed map2_ map_ new positive resolve_conj resolve_neg swapaxes swapdims',
         'TENSOR': 'imag is_cpu is_meta is_mkldnn is_mps is_nested is_quantized is_sparse is_sparse_csr is_vulkan '
             'is_xpu itemsize layout nbytes real',
     },

@@ -18,7 +18,7 @@ import types as _types
 import numpy as np
 
 from ..autograd import _dual as _forward_ad
-from ..autograd import _detached, graph
+from ..autograd import _detached, graph, inference as _inference
 from ..autograd.graph import Node
 from ..autograd.node_attrs import add_torch_saved
 from ..tensor import Tensor
@@ -32,6 +32,7 @@ _forward_observers = graph.forward_observers
 _mode_state = graph._state
 _fw_active = _forward_ad._ACTIVE
 _fw_level = _forward_ad._LEVEL
+_inference_seen = _inference.SEEN
 
 # Names exported to the torch namespace, Tensor methods and nn.functional.
 # (LazyTables: a name of an op family not loaded yet loads it; a listing loads them all)
@@ -408,6 +409,8 @@ class Op(Shortcuts):
                                       and _view_requires_grad(t)):
                     recorded = True
                     break
+            if recorded and _inference_seen[0]:  # (PyTorch's autograd kernel and inference tensors)
+                recorded = _inference.records(self, tensors, attrs)
         if recorded:
             ctx = (self._node or self._make_node())()  # (OpNode has no __init__: the sequence number is set here)
             ctx._seq = _next_seq()

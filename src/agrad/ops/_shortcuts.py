@@ -13,13 +13,14 @@ import weakref
 import numpy as np
 
 from ..autograd import _dual as _forward_ad
-from ..autograd import graph
+from ..autograd import graph, inference
 from ..tensor import Tensor
 from ._layout import iterator_layout
 
 _forward_observers = graph.forward_observers
 _mode_state = graph._state
 _fw_active = _forward_ad._ACTIVE
+_inference_seen = inference.SEEN  # (once inference tensors exist, every call takes apply's way: autograd.inference)
 _make = Tensor._make
 _new_node = _new_tensor = object.__new__
 _linked = graph._linked
@@ -78,7 +79,7 @@ class Shortcuts:
         :meth:`apply_one`); apply's way otherwise."""
         a = t._data
         if t._base is not None or type(a) is not _ndarray or _fw_active[0] or _forward_observers \
-                or _pack_hooks or inplace_self[0] is not None or self.keeps:
+                or _pack_hooks or inplace_self[0] is not None or self.keeps or _inference_seen[0]:
             return self.apply((t,), (a,), attrs)
         recorded = t._requires_grad and _mode_state["enabled"]
         if recorded:
@@ -151,7 +152,7 @@ class Shortcuts:
         float64 (float32) ndarray of shape (1,) and knows the kernel's result is one too: the
         graph record of both, and nothing is read from either array again."""
         if t._base is not None or _fw_active[0] or _forward_observers or _pack_hooks \
-                or inplace_self[0] is not None or self.keeps:
+                or inplace_self[0] is not None or self.keeps or _inference_seen[0]:
             return self.apply((t,) if len(arrays) == 1 else (t, None), arrays, _NO_ATTRS)
         single = len(arrays) == 1
         try:
@@ -304,7 +305,7 @@ class Shortcuts:
         op's kernel runs on these arrays, where the caller knows it (``Op.ufunc`` for two float32
         or two float64 arrays)."""
         if a._base is not None or b._base is not None or _fw_active[0] or _forward_observers \
-                or _pack_hooks or inplace_self[0] is not None or self.keeps:
+                or _pack_hooks or inplace_self[0] is not None or self.keeps or _inference_seen[0]:
             return self.apply((a, b), arrays, _NO_ATTRS)
         x, y = arrays
         try:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..autograd.inference import is_inference as _is_inference
 from ..tensor import Tensor
 from ._op import export, method
 from .factories import legacy_new, strided
@@ -92,6 +93,12 @@ def is_neg(input):
 
 
 # predicates and sizes ----------------------------------------------------------------------
+
+@export(method=True)
+def is_inference(input):
+    """Whether ``input`` is an inference tensor (made in inference mode: agrad.autograd.inference)."""
+    return _is_inference(input)
+
 
 @export(method=True)
 def is_signed(input):

@@ -14,7 +14,7 @@ from .._limits import check_numel
 from ..devices import check_default as _check_default_device
 from ..tensor import Tensor, device as _device
 from . import _layout, _range_math
-from ._op import FUNCTIONS, _forward_observers, _new_tensor, export, finish_out
+from ._op import FUNCTIONS, _forward_observers, _inference_seen, _new_tensor, export, finish_out
 
 _np_array = np.array  # (a module global: numpy's module __getattr__ keeps 3.11 from specialising np.X)
 
@@ -204,7 +204,7 @@ def _check_leaf(x):
 @export()
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a copy of ``data``."""
-    if type(data) is float and dtype is None and device is None and not _forward_observers:
+    if type(data) is float and dtype is None and device is None and not _forward_observers and not _inference_seen[0]:
         # torch.tensor(2.0): _infer_dtype's, _to_array's and _finish's steps for a Python float
         # (the default float dtype, no check of its own), without their calls
         _check_default_device()

@@ -13,7 +13,7 @@ import numpy as np
 from .. import dtypes
 from .._dense import dense
 from .._limits import check_numel
-from ..autograd import _dual as _forward_ad, graph
+from ..autograd import _dual as _forward_ad, graph, view_errors
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
 from . import _written_before
 from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
@@ -653,11 +653,11 @@ def _assign(self, index, value, strip):
         _not_differentiable(self._data.dtype)  # the slice's view node: autograd refuses an integer tensor
     if not advanced and isinstance(value, Tensor) and value.ndim:
         _expand_to_slice(self, index, value)  # copy_to expands the value before copy_'s in-place checks
+    if not advanced and self._base is not None and self._view_meta is not None and graph.is_recording(
+            (self, value if isinstance(value, Tensor) else None)):
+        view_errors.check_view_meta(getitem(self, index))  # PyTorch writes into the slice, a view of the view
     if view and self._requires_grad and self._grad_fn is None and graph._state["enabled"]:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    if not advanced and self._base is not None and self._view_meta in ("multi", "custom") and graph.is_recording(
-            (self, value if isinstance(value, Tensor) else None)):
-        getitem(self, index)._check_view_meta()  # PyTorch writes into the slice, a view of the view
     self._check_inplace(graph.is_recording((self, value if isinstance(value, Tensor) else None)),
                         "index_put_" if advanced else "allow")
     if advanced and _masked_fill_dispatch(index, value) and self._data.ndim and 0 in self._data.strides \

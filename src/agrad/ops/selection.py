@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from .._limits import check_broadcast, check_shape
+from ..autograd.inference import check_kept
 from ..tensor import Tensor, _can_cast, _scalar_name
 from ._layout import c_order, iterator_layout, promote
 from ._op import Op, export, finish_out, inplace, method, node_name
@@ -239,6 +240,7 @@ def where(condition, input=None, other=None, *, out=None):
     except ValueError:
         raise broadcast_all_error((condition._data, arrs[0], arrs[1])) from None
     check_broadcast(condition._data, arrs[0], arrs[1])
+    check_kept(condition, ts)  # (PyTorch saves the condition)
     return finish_out("where", _where.apply(ts, arrs, {"condition": condition._data}), out)
 
 
@@ -302,6 +304,7 @@ def masked_fill(input, mask, value):
             f"masked_fill_ only supports boolean masks, but got mask with dtype {_C_NAMES[mask.dtype.name]}")
     check_shape(shape)
     m = mask._data
+    check_kept(mask, (input, value if isinstance(value, Tensor) else None))  # (PyTorch saves the mask)
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "

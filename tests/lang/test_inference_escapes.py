@@ -1,0 +1,36 @@
+"""Inference tensors in scripts (session 40): Tensor.is_inference, torch.is_inference and
+torch.inference_mode's objects run, and expose nothing of the engine (the version counter class
+that marks an inference tensor stays out of reach)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agrad.lang import Source, run
+
+HEAD = ("import torch\nwith torch.inference_mode():\n    x = torch.ones(3)\n"
+        "w = torch.ones(3, requires_grad=True)\nim = torch.inference_mode()\n")
+
+
+def blocked(text, type_name="AttributeError"):
+    err = run(Source("attack.py", text), timeout=20).error
+    assert err is not None, f"not blocked: {text!r}"
+    assert err.type_name == type_name and "Traceback" not in err.render(), err.render()
+
+
+@pytest.mark.parametrize("use", [
+    "x._vc", "x._vc.__class__", "x.is_inference.__func__", "x.is_inference.__self__", "torch.is_inference.__globals__",
+    "torch.is_inference.__code__", "im.__class__.__new__", "im._target", "im.__dict__", "im._prev",
+    "torch.inference_mode.__mro__", "torch.is_inference_mode_enabled.__globals__", "x.detach()._vc",
+    "im.clone().__class__.__init__.__globals__", "x[1:]._view_meta", "w[1:]._base",
+])
+def test_inference_surface_exposes_no_internals(use):
+    blocked(HEAD + f"print({use})\n")
+
+
+def test_inference_tensors_run_in_scripts(run_ok):
+    res = run_ok(HEAD + "print(x.is_inference(), torch.is_inference(w), im.mode, im.clone().mode)\n"
+                 "try:\n    x.add_(1)\nexcept RuntimeError as e:\n    print(str(e)[:40])\nprint(x)\n"
+                 "with im:\n    print(torch.is_inference_mode_enabled(), (w * 2).is_inference())\n")
+    assert res.stdout == ("True False True True\nInplace update to inference tensor outsi\ntensor([2., 2., 2.])\n"
+                          "True True\n")

@@ -1,0 +1,60 @@
+"""Regression cases of helper "surface40" (session 40): inference tensors (torch.inference_mode's rules),
+torch.poisson, torch.histogramdd.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case, outcomes
+
+_INF = ["with torch.inference_mode():\n    x = torch.ones(3)\n    y = x * 2\n    m = torch.arange(6.).reshape(2, 3)",
+        "w = torch.ones(3, requires_grad=True)"]
+
+CASES = [
+    case("inference-tensor-flags",  # tensors made in inference mode are inference tensors, views of them too;
+         # a clone, an op's result outside and a view of a normal tensor are not
+         _INF + ["n = torch.ones(3)", "with torch.inference_mode():\n    v = n[1:]\n    v0 = w[1:]",
+                 "flags = [x.is_inference(), y.is_inference(), x[1:].is_inference(), m.t().is_inference(),"
+                 " m.t().reshape(6).is_inference(), x.clone().is_inference(), (x + 1).is_inference(),"
+                 " x.detach().is_inference(), n.is_inference(), v.is_inference(), torch.is_inference(x)]",
+                 "meta = [x.requires_grad, y.grad_fn, v0.requires_grad, v0.is_leaf, v0.grad_fn]"],
+         ["flags", "meta", "x", "y"]),
+    case("inference-tensor-refusals",  # outside inference mode: in place (after the write), _version,
+         # requires_grad=True, saved for backward (before the op), an inference view of a normal tensor
+         _INF + outcomes(["x.add_(1)", "x._version", "x[1:]._version", "x.requires_grad_()", "w * x", "x @ w",
+                          "torch.nn.functional.mse_loss(w, x)", "(w + x).grad_fn.name()", "x.mul_(w)",
+                          "torch.is_inference(1)", "torch.nn.Parameter(x)", "x.detach()._version"])
+         + ["def f():\n    x[0] = 5\ntry:\n    f()\nexcept RuntimeError as e:\n    out.append(str(e)[:40])"],
+         ["out", "x"]),
+    case("inference-mode-state",  # grad mode inside inference mode records nothing; no_grad and enable_grad
+         # inside keep inference mode on; inference_mode(False) turns grad mode on; the bare decorator
+         ["w = torch.ones(3, requires_grad=True)", "s = []",
+          "with torch.inference_mode():\n    with torch.enable_grad():\n        k = w * 2\n"
+          "        s.append((torch.is_grad_enabled(), k.requires_grad, k.is_inference()))\n"
+          "    with torch.no_grad():\n        s.append(torch.is_inference_mode_enabled())\n"
+          "    with torch.inference_mode(False):\n        k2 = w * 2\n"
+          "        s.append((torch.is_grad_enabled(), k2.grad_fn.name(), k2.is_inference()))",
+          "with torch.no_grad():\n    with torch.inference_mode(False):\n        s.append(torch.is_grad_enabled())",
+          "@torch.inference_mode\ndef g(a):\n    return a * 2", "s.append(g(w).is_inference())",
+          "@torch.inference_mode(mode=False)\ndef h():\n    return torch.is_inference_mode_enabled()",
+          "with torch.inference_mode():\n    s.append(h())", "s.append(torch.is_inference_mode_enabled())"],
+         ["s"]),
+    case("inference-mode-views-of-normal",  # a view made in inference mode of a normal tensor: PyTorch's
+         # INFERENCE_MODE CreationMeta refusals (and the no_grad "view of a view" texts alike)
+         ["w = torch.ones(3, requires_grad=True)", "b = w.clone()",
+          "with torch.inference_mode():\n    v = b[1:]", "v2 = v[1:]",
+          "with torch.no_grad():\n    u = b[1:]", "u2 = u[1:]"]
+         + outcomes(["v.mul_(2)", "v2.mul_(2)", "u2.mul_(2)", "b.mul_(2).grad_fn.name()", "v2.grad_fn", "v.grad_fn"])
+         + ["def f():\n    u[0] = 5\ntry:\n    f()\nexcept RuntimeError as e:\n    out.append(str(e)[:70])"],
+         ["out"]),
+    case("inference-module-and-backward",  # a module made in inference mode trains until its step; a loss
+         # made in inference mode has no graph; grad with create_graph in inference mode records nothing
+         ["torch.manual_seed(0)", "with torch.inference_mode():\n    lin = torch.nn.Linear(3, 1)",
+          "opt = torch.optim.SGD(lin.parameters(), lr=0.1)", "lin(torch.ones(2, 3)).sum().backward()",
+          "w = torch.ones(3, requires_grad=True)", "y = (w * w).sum()",
+          "with torch.inference_mode():\n    g, = torch.autograd.grad(y, w, create_graph=True)\n    loss = (w * 2).sum()"]
+         + outcomes(["opt.step()", "loss.backward()", "(g.is_inference(), g.requires_grad)",
+                     "lin.weight.is_inference()"]),
+         ["out", "lin.weight.grad"]),
+]
