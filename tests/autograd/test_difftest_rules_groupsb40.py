@@ -86,3 +86,39 @@ def test_vml_zero_gradient_covers_the_gradients_autograd_grad_returns():
     item["data"] = item["data"] + np.float32(1e-3)
     assert not noise(_GUMBEL, own)
     assert not noise([_GUMBEL[0], _GUMBEL[1], "r8 = F.softmax(x4, -1)", _GUMBEL[3]], got[3])
+
+
+_FIT = ["a = torch.tensor([[-1.5, -0.75], [0.5, -0.5], [-2.25, -2.75], [-3.0, -2.75]])",
+        "b = torch.tensor([[0.375], [-0.875], [-1.0625], [-0.5]])", "r = torch.linalg.lstsq(a, b, driver='gelsd')"]
+
+
+@pytest.mark.torch
+def test_lstsq_exact_fit_covers_residual_noise_only():
+    """float32 gelsd of a 4 x 2 A and B = A [0.25, 0.75]^T: the residual, zero in exact arithmetic, is
+    1.04e-13 in PyTorch and 5.8e-14 in agrad (MKL's sormqr's order of additions): lstsq-exact-fit. A
+    residual above the noise, the same difference of a fit that is not exact, or a solution that differs
+    too, is not covered."""
+    torch = pytest.importorskip("torch")
+    import agrad
+    import difftest_lstsqfit
+    import difftest_rules
+
+    found = difftest.diff_program(_FIT)
+    assert found is not None and found[0] == "documented:lstsq-exact-fit:lstsq", found
+    want, got = difftest.run_program(torch, _FIT), difftest.run_program(agrad, _FIT)
+
+    def covered(lines, want, got_i):
+        return difftest_lstsqfit.residual_noise_only(lines, want, 2, want[2], got_i, difftest_rules._agree_once)
+    assert covered(_FIT, want, got[2])
+    big = copy.deepcopy(got[2])
+    big["vars"]["r"]["items"][1]["data"] = np.array([1e-6], np.float32)
+    assert not covered(_FIT, want, big)
+    moved = copy.deepcopy(got[2])
+    moved["vars"]["r"]["items"][0]["data"] = moved["vars"]["r"]["items"][0]["data"] * np.float32(1.01)
+    assert not covered(_FIT, want, moved)
+    loose = [_FIT[0], "b = torch.tensor([[0.375], [-0.875], [-1.0625], [-0.25]])", _FIT[2]]
+    want_l, got_l = difftest.run_program(torch, loose), difftest.run_program(agrad, loose)
+    off = copy.deepcopy(got_l[2])
+    off["vars"]["r"]["items"][1]["data"] = off["vars"]["r"]["items"][1]["data"] * np.float32(1 + 1e-4)
+    assert difftest.compare_statement(want_l[2], off) is not None
+    assert not covered(loose, want_l, off)
