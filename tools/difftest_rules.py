@@ -684,7 +684,7 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if (aspect in ("value", "numeric", "repr") and op in difftest_convpad.CONV_OPS and program is not None
             and difftest_convpad.padding_free_explains(program[0], program[2], stmt, want, got, _agree_once)):
         return "onednn-grouped-padding"
-    if (aspect == "numeric" and op in difftest_vmlsqrt.COSINE_OPS and program is not None
+    if (aspect == "numeric" and op in difftest_vmlsqrt.ROOT_OPS and program is not None
             and difftest_vmlsqrt.rounded_root_explains(program[0], program[2], stmt, want, got, _agree_once)):
         return "vml-sqrt-inside"
     if aspect in ("value", "numeric", "repr") and op in ("resize_", "resize_as_") and difftest_uninit.grown_only(

@@ -1,8 +1,10 @@
 """The differential tester's rule ``vml-sqrt-inside`` (tools/difftest.py, docs/semantics.md): ATen's
-``cosine_embedding_loss`` takes ``sqrt_`` of the squared magnitudes' product, whose float32/float64
-kernel is MKL VML's ``vsSqrt``/``vdSqrt`` (an ulp from the correctly rounded root in 16% / 1% of
-values), and ``1 - cos`` near cos = 1 turns that ulp into a ``numeric`` difference of the loss.
-The rule runs the statement again under PyTorch with ``torch.cosine_embedding_loss`` replaced by
+``cosine_embedding_loss`` takes ``sqrt_`` of the squared magnitudes' product, and ``corrcoef``
+``at::sqrt`` of its covariance's diagonal, whose float32/float64 kernel is MKL VML's
+``vsSqrt``/``vdSqrt`` (an ulp from the correctly rounded root in 16% / 1% of values): ``1 - cos``
+near cos = 1 turns that ulp into a ``numeric`` difference of the loss, ``clip(-1, 1)`` of a
+correlation an ulp past +-1 a zero gradient where PyTorch's is 1.
+The rule runs the statement again under PyTorch with the op (``ROOT_OPS``) replaced by
 ATen's composite written out step for step, only its root correctly rounded (what agrad computes),
 and accepts the difference when that replay gives agrad's values bit for bit. A later
 ``backward``/``autograd.grad`` (:func:`rounded_root_gradient`) likewise: the program replayed with that
@@ -16,6 +18,8 @@ import difftest_watch
 
 #: the statements' names of the op
 COSINE_OPS = {"cosine_embedding_loss"}
+#: the ops whose composite takes a VML root (see ``_patches``)
+ROOT_OPS = COSINE_OPS | {"corrcoef"}
 _EPSILON = 9.999999960041972e-13  # (Loss.cpp's float EPSILON = 1e-12, added as a Scalar: the float's value)
 
 
@@ -35,6 +39,48 @@ def _rounded_root_loss(input1, input2, target, margin=0.0, reduction=1):
     neg = (cos - margin).clamp_min_(0)
     output = torch.where(target == 1, pos, zeros) + torch.where(target == -1, neg, zeros)
     return output if reduction == 0 else output.mean() if reduction == 1 else output.sum()
+
+
+def _rounded_root_corrcoef(input):
+    """at::corrcoef (aten/src/ATen/native/Correlation.cpp) with a correctly rounded sqrt."""
+    import torch
+
+    c = torch.cov(input)
+    if c.ndim == 0:
+        return c / c
+    d = c.diagonal()
+    stddev = _root_function().apply(d.real if d.is_complex() else d)
+    c = c / stddev.view(-1, 1)
+    c = c / stddev.view(1, -1)
+    if c.is_complex():
+        return torch.complex(c.real.clip(-1, 1), c.imag.clip(-1, 1))
+    return c.clip(-1, 1)
+
+
+def _patches(ops, seen=None):
+    """(owner, name, replacement) triples that put the composites of ``ops`` with a rounded root in
+    place of PyTorch's (function and method; ``seen`` collects their results)."""
+    import torch
+
+    def keep(value):
+        if seen is not None:
+            seen.append(value)
+        return value
+
+    # (torch.cosine_embedding_loss without a reduction reduces nothing: its schema's default "Mean"
+    # is not an int to Python's argument parser, which takes 0, none; F.cosine_embedding_loss calls it)
+    def loss(input1, input2, target, margin=0.0, reduction=0):
+        return keep(_rounded_root_loss(input1, input2, target, margin, reduction))
+
+    def corrcoef(input):
+        return keep(_rounded_root_corrcoef(input))
+
+    out = []
+    if ops & COSINE_OPS:
+        out.append((torch, "cosine_embedding_loss", loss))
+    if "corrcoef" in ops:
+        out += [(torch, "corrcoef", corrcoef), (torch.Tensor, "corrcoef", corrcoef)]
+    return out
 
 
 _ROOT = []
@@ -72,15 +118,8 @@ def rounded_root_explains(lines: list[str], i: int, stmt: str, want: dict, got: 
     if mine is None or mine["dtype"] not in ("torch.float32", "torch.float64"):
         return False
     seen = []
-
-    # (torch.cosine_embedding_loss without a reduction reduces nothing: its schema's default "Mean"
-    # is not an int to Python's argument parser, which takes 0, none)
-    def watch(input1, input2, target, margin=0.0, reduction=0):
-        seen.append(_rounded_root_loss(input1, input2, target, margin, reduction))
-        return seen[-1]
-
-    difftest_watch.replay(lines, i, [(torch, "cosine_embedding_loss", watch)])
-    if len(seen) != 1:
+    difftest_watch.replay(lines, i, _patches(ROOT_OPS, seen))
+    if len(seen) != 1 or not isinstance(seen[0], torch.Tensor):
         return False
     value = seen[0].detach().numpy()
     return _only_replayed_value_differs(want, got, mine, value, agree_once)
@@ -106,7 +145,10 @@ def _tensors(w, g, out):
 def _with_data(w, g):
     """``w`` with agrad's values in place (those only: graphs, reprs, layouts stay PyTorch's)."""
     if w["kind"] == "seq" and g["kind"] == "seq" and len(w["items"]) == len(g["items"]):
-        return dict(w, items=[_with_data(a, b) for a, b in zip(w["items"], g["items"])])
+        out = dict(w, items=[_with_data(a, b) for a, b in zip(w["items"], g["items"])])
+        if "repr" in w and "repr" in g:  # (a tuple's repr prints its items': agrad's values, PyTorch's rest)
+            out["repr"] = g["repr"]
+        return out
     if w["kind"] != "tensor" or g["kind"] != "tensor":
         return w
     out = dict(w, data=g["data"], repr=g["repr"])
@@ -117,25 +159,23 @@ def _with_data(w, g):
 
 def rounded_root_gradient(lines, i, want_i, got_i, op_of, compare_desc) -> bool:
     """``vml-sqrt-inside`` for a gradient: statement ``i`` is (or ends in) a ``backward``/``grad`` after a
-    ``cosine_embedding_loss``, and PyTorch's program replayed with the loss's composite (a correctly
-    rounded root) gives, bit for bit, agrad's values of every variable that differs (a create_graph
-    gradient, 0.0060996858 against PyTorch's 0.0060997158, run dt37e), nothing else differing."""
+    ``cosine_embedding_loss`` or ``corrcoef``, and PyTorch's program replayed with their composites (a
+    correctly rounded root) gives, bit for bit, agrad's values of every variable that differs (a create_graph
+    gradient, 0.0060996858 against PyTorch's 0.0060997158, run dt37e; corrcoef's clip of a float64
+    correlation 1 - 2^-53 in PyTorch, 1 + 2^-52 in agrad: the gradient 0 against 4.4e-16, run 39906000),
+    nothing else differing."""
     import numpy as np
-    import torch
 
     if not _BACKWARD.search(lines[i].strip().splitlines()[-1]) or set(want_i["vars"]) != set(got_i["vars"]):
         return False
-    if not any(op_of(lines[j]) in COSINE_OPS for j in range(i)):
+    ops = {op_of(lines[j]) for j in range(i)} & ROOT_OPS
+    if not ops:
         return False
     differing = [k for k, w in want_i["vars"].items() if compare_desc(w, got_i["vars"][k], k) is not None]
     if not differing:
         return False
 
-    def torch_loss(input1, input2, target, margin=0.0, reduction=0):
-        return _rounded_root_loss(input1, input2, target, margin, reduction)
-
-    patches = [(torch, "cosine_embedding_loss", torch_loss)]  # (F.cosine_embedding_loss calls it)
-    ns = difftest_watch.replay(lines, i, patches, every=True)
+    ns = difftest_watch.replay(lines, i, _patches(ops), every=True)
     for k in differing:
         w, g = want_i["vars"][k], got_i["vars"][k]
         for desc, out in _tensors(w, g, ns.get(k)):
