@@ -64,6 +64,14 @@ CASES = [
           # (more than GRAIN_SIZE outputs: the intra-op pool's chunks start loops mid-image)
           "r4 = F.interpolate(img(1, 5, 40, 3), size=(7001, 1), mode='bicubic')", "c4 = csum(r4)"],
          ["r0", "r1", "r2", "r3", "c4"]),
+    case("uint8-interpolate-one-column-view",  # up to 4 channels, one column, contiguous with stride(3) not
+         # stride(2) (a transpose): unpack_rgb reads row h at h * stride(3), here inside the storage
+         ["import math", IMG, "b = img(3, 6, 9, 8)", "x = b[:1, :1, :1, :7].transpose(2, 3)",
+          "r0 = F.interpolate(x, size=(3, 1), mode='bilinear')",
+          "r1 = F.interpolate(x, size=(12, 2), mode='bicubic', antialias=True)",
+          "r2 = F.interpolate(b[:1, :1, :7, :1], size=(3, 1), mode='bilinear')",
+          "r3 = F.interpolate(b[:, :2, 0, :].unsqueeze(-1), size=(3, 2), mode='bicubic')"],
+         ["x.is_contiguous()", "r0", "r1", "r2", "r3"]),
     case("uint8-interpolate-errors",  # what PyTorch refuses for uint8 (and bicubic of another rank)
          ["x3 = torch.zeros(1, 2, 5, dtype=torch.uint8)",
           "x4 = torch.zeros(1, 2, 5, 5, dtype=torch.uint8)", "x5 = torch.zeros(1, 2, 3, 5, 5, dtype=torch.uint8)"]
@@ -75,6 +83,13 @@ CASES = [
                      "F.interpolate(x4.int(), size=3, mode='bicubic', antialias=True)",
                      "F.interpolate(x4.requires_grad_(), size=3, mode='bilinear')",
                      "F.interpolate(x4, size=(3, 0), mode='bilinear', antialias=True)",
-                     "F.interpolate(x4, size=3, mode='bicubic').requires_grad"]),
+                     "F.interpolate(x4, size=3, mode='bicubic').requires_grad",
+                     # (3 channels-first channels to a 1 x 1 output: the AVX2 kernel's assertion)
+                     "F.interpolate(torch.zeros(2, 3, 5, 5, dtype=torch.uint8), size=1, mode='bicubic', antialias=True)",
+                     "F.interpolate(torch.zeros(2, 3, 4, 1, dtype=torch.uint8), size=1, mode='bilinear')",
+                     "F.interpolate(torch.zeros(2, 3, 1, 4, dtype=torch.uint8), size=1, mode='bilinear').shape",
+                     "F.interpolate(torch.zeros(2, 4, 4, 4, dtype=torch.uint8), size=1, mode='bilinear').shape",
+                     "F.interpolate(torch.zeros(2, 3, 4, 4, dtype=torch.uint8).transpose(2, 3), size=1, "
+                     "mode='bilinear').shape"]),
          ["out"]),
 ]

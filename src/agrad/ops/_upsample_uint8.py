@@ -29,7 +29,9 @@ import math
 import numpy as np
 
 from . import _upsample_kernels as _kernels
+from ._layout import torch_strides
 from ._vec_math import GRAIN_SIZE, THREADS, fma, parallel_chunks
+from .memory_format import _is_contiguous_in, channels_last
 
 _F64 = np.float64
 
@@ -150,12 +152,55 @@ def _loop_first_rows(nc, n_out):
     return rows
 
 
+def check_avx_packing(channels, in_size, out_size, contiguous, channels_last):
+    """The AVX2 kernel's assertion for 3 channels: a channels-first input (not also channels-last) is
+    unpacked to 4 channels a pixel, but a 1 x 1 output (channels-last as well) is written unpacked: its
+    vertical pass (the height changes) asserts that the channels agree."""
+    if channels == 3 and tuple(out_size) == (1, 1) and in_size[0] != 1 and contiguous and not channels_last:
+        raise RuntimeError('num_channels == unpacked_output.size(0) INTERNAL ASSERT FAILED at "/__w/pytorch/'
+                           'pytorch/aten/src/ATen/native/cpu/UpSampleKernelAVXAntialias.h":269, please report a bug '
+                           'to PyTorch. ')
+
+
+def _storage_extent(a):
+    """(offset of ``a``'s first byte in the buffer that owns it, the buffer's size), or None."""
+    base = a
+    while isinstance(base.base, np.ndarray):
+        base = base.base
+    if not base.flags.c_contiguous and not base.flags.f_contiguous:
+        return None
+    return a.__array_interface__["data"][0] - base.__array_interface__["data"][0], base.nbytes
+
+
+def _as_unpacked(x):
+    """The pixels the AVX2 kernel (up to 4 channels) reads: ``unpack_rgb`` takes pixel ``i`` of an image
+    at ``i * stride(3)`` and each channel at its stride; with one column (W = 1) and a stride of W that
+    is not H's (a transpose, an expand: the input still contiguous), row ``h`` is read at ``h * stride(3)``.
+    Where those reads leave the input's storage PyTorch reads memory outside the tensor: agrad keeps the
+    rows (docs/semantics.md)."""
+    n, c, h, w = x.shape
+    if c > 4 or w != 1 or h == 1 or not x.size:
+        return x
+    st = torch_strides(x)
+    cl = _is_contiguous_in(x, channels_last)
+    if not (cl or _is_contiguous_in(x, None)) or (c in (3, 4) and cl) or st[3] == st[2]:
+        return x  # (converted to channels-last, or not unpacked, or read where it lies)
+    strides = (x.strides[0], x.strides[1], st[3], st[3])
+    extent = _storage_extent(x)
+    if extent is None or min(strides) < 0:
+        return x
+    last = extent[0] + (n - 1) * strides[0] + (c - 1) * strides[1] + (h - 1) * strides[2]
+    if last >= extent[1]:
+        return x
+    return np.lib.stride_tricks.as_strided(x, x.shape, strides, writeable=False)
+
+
 def forward(x, cubic, out_size, scales, align_corners, antialias, channels_last_out):
     """The uint8 result of resizing the (N, C, H, W) uint8 array ``x`` to ``out_size``."""
     h_out, w_out = out_size
     if x.shape[2:] == tuple(out_size):
         return x.copy()
-    y = x.astype(np.int64)
+    y = _as_unpacked(x).astype(np.int64)
     if x.shape[3] != w_out:
         y = _pass(y, 3, w_out, scales[1], align_corners, cubic, antialias)
     if x.shape[2] != h_out:

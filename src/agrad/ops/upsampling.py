@@ -226,11 +226,17 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         if input.dtype not in (dtypes.float32, dtypes.float64, dtypes.uint8):  # (uint8: _upsample_uint8.py)
             raise NotImplementedError(f'"compute_index_ranges_weights" not implemented for '
                                       f"'{_scalar_name(input.dtype)}'")
+        if input.dtype is dtypes.uint8:
+            _uint8.check_avx_packing(input.shape[1], spatial, out_size, input.is_contiguous(),
+                                     input.is_contiguous(memory_format=channels_last))
         return _AA[mode](input, size=out_size, in_size=spatial, scales=scales, align_corners=bool(align_corners))
     if not input.dtype.is_floating_point and not (input.dtype is dtypes.uint8 and mode in ("bilinear", "bicubic")):
         kernel = {"bilinear": "upsample_bilinear2d_channels_last", "bicubic": "compute_indices_weights_cubic"}.get(
             mode, "compute_indices_weights_linear")
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(input.dtype)}\'')
+    if input.dtype is dtypes.uint8:
+        _uint8.check_avx_packing(input.shape[1], spatial, out_size, input.is_contiguous(),
+                                 input.is_contiguous(memory_format=channels_last))
     return _op(mode, n)(input, mode=mode, size=out_size, in_size=spatial, scales=scales,
                         align_corners=bool(align_corners))
 
