@@ -24,6 +24,7 @@ import difftest_noise
 import difftest_storage
 import difftest_stride0
 import difftest_svdrot
+import difftest_unpack
 import difftest_uninit
 import difftest_unpool
 import difftest_vmlsqrt
@@ -642,6 +643,10 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
             and difftest_median.only_target_differs(stmt, want, got, compare_desc, _agree_once)
             and difftest_median.median_of_stride0(program[0], program[2])):
         return "median-stride0"
+    if (aspect in ("value", "numeric", "repr") and op in difftest_unpack.INTERPOLATE_OPS and program is not None
+            and difftest_median.only_target_differs(stmt, want, got, compare_desc, _agree_once)
+            and difftest_unpack.unpacks_outside(program[0], program[2])):
+        return "uint8-unpack-outside"
     if (aspect in ("value", "numeric", "repr") and op in difftest_gelu.GELU_OPS and program is not None
             and difftest_gelu.within_onednn_erf(stmt, want, got, _agree_once)
             and difftest_gelu.gelu_to_onednn(program[0], program[2])):

@@ -378,6 +378,35 @@ def test_median_along_an_expanded_dim_is_documented():
     assert difftest.documented(aspect, sort[2], want, got, (sort, [state, state, want], 2)) is None
     more = _tensor_obs(r=[-3.0, -3.0], y=[1.0]), _tensor_obs(r=[1.0, -3.0], y=[2.0])
     assert difftest.documented(aspect, expanded[2], *more, (expanded, [state, state, more[0]], 2)) is None
+@pytest.mark.torch
+def test_uint8_one_column_unpacked_past_its_storage_is_documented():
+    """PyTorch's AVX2 uint8 resize reads row h of a one-column image at h * stride(3) (docs/semantics.md):
+    a resized uint8 result that differs counts as documented only when those reads leave the input's
+    storage, and only that result differs."""
+    pytest.importorskip("torch")
+    resize = "r = F.interpolate(x, size=(3, 1), mode='bilinear')"
+    want, got = _tensor_obs(r=[[[[9.0], [0.0], [4.0]]]]), _tensor_obs(r=[[[[0.0], [0.0], [0.0]]]])
+    aspect, _ = difftest.compare_statement(want, got)
+    state = _tensor_obs()
+
+    def rule(lines):
+        return difftest.documented(aspect, lines[-1], want, got, (lines, [state] * (len(lines) - 1) + [want],
+                                                                  len(lines) - 1))
+    outside = "x = torch.zeros(1, 1, 1, 7, dtype=torch.uint8).transpose(2, 3)"
+    assert rule([outside, resize]) == "uint8-unpack-outside"
+    assert rule([outside, resize.replace("bilinear'", "bicubic', antialias=True")]) == "uint8-unpack-outside"
+    assert rule(["x = torch.zeros(2, 2, 1, 5, dtype=torch.uint8).transpose(2, 3)", resize]) == "uint8-unpack-outside"
+    inside = "x = torch.zeros(1, 1, 8, 8, dtype=torch.uint8)[:, :, :1, :4].transpose(2, 3)"
+    assert rule([inside, resize]) is None  # (read inside the storage: agrad reads the same)
+    assert rule(["x = torch.zeros(1, 1, 7, 1, dtype=torch.uint8)", resize]) is None  # (stride(3) == stride(2))
+    assert rule([outside.replace("(1, 1, 1, 7", "(1, 5, 1, 7"), resize]) is None  # (the generic kernel)
+    assert rule([outside.replace("torch.uint8", "torch.float32"), resize]) is None
+    assert rule([outside, resize.replace("bilinear", "nearest")]) is None
+    assert rule([outside, "r = F.pad(x, (1, 1))"]) is None
+    more = _tensor_obs(r=[[[[9.0], [0.0], [4.0]]]], y=[1.0]), _tensor_obs(r=[[[[0.0], [0.0], [0.0]]]], y=[2.0])
+    assert difftest.documented(aspect, resize, *more, ([outside, resize], [state, more[0]], 1)) is None
+
+
 def test_lstsq_where_pytorchs_column_pivots_decide_is_documented():
     """PyTorch's gelsy lstsq leaves its column pivots uninitialised (docs/semantics.md): results
     may differ only in the batch elements whose A is not finite or rank-deficient in its own
