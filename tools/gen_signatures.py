@@ -247,6 +247,8 @@ def main() -> int:
                     mine = list(inspect.signature(names[name]).parameters)
                 except (TypeError, ValueError):
                     mine = []
+                if "out" not in mine:  # (agrad's with_out wrapper takes out= where its signature shows none)
+                    mine.append("out")
                 sig = (tuple(params), required, keywords(fn, params, required, mine))
                 flags = (unsized(fn, params, required), one_element(fn, params, required), nullable(fn, params, required))
                 while flags and not flags[-1]:

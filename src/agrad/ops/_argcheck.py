@@ -160,6 +160,8 @@ def checked(fn, checks, key=None):
                     _legacy_warning(fn, args, kwargs)
                 _raise_parser_error(key, args, kwargs)  # PyTorch's own parse, where it has one
                 raise wrong_type(message, value)
+            if kwargs and "out" in kwargs:
+                _out_first(key, args, kwargs)
             try:
                 return fn(*args, **kwargs)
             except Unbatched:
@@ -186,6 +188,8 @@ def checked(fn, checks, key=None):
                 _legacy_warning(fn, args, kwargs)
             _raise_parser_error(key, args, kwargs)  # PyTorch's own parse, where it has one
             raise
+        if kwargs and "out" in kwargs:
+            _out_first(key, args, kwargs)
         try:
             return fn(*args, **kwargs)
         except Unbatched:
@@ -213,6 +217,8 @@ def batchable(fn, key=None):
     """``fn`` handing its call to vmap's batching when an argument is a batched tensor (no type check)."""
 
     def free(*args, **kwargs):
+        if kwargs and "out" in kwargs:
+            _out_first(key, args, kwargs)
         try:
             return fn(*args, **kwargs)
         except Unbatched:
@@ -231,6 +237,8 @@ def parsed(fn, key):
     (agrad/ops/_pyargs.py: only asked once ``fn`` has raised, so a call that works pays a ``try``)."""
 
     def call(*args, **kwargs):
+        if kwargs and "out" in kwargs:
+            _out_first(key, args, kwargs)
         try:
             return fn(*args, **kwargs)
         except Exception:
@@ -296,7 +304,7 @@ def parsed_first(fn, key, fewer_than=None, unless_sequence=False, keyword=None):
         fn = getattr(fn, "_parsed", fn)
 
         def call(*args, **kwargs):
-            if len(args) < fewer_than or kwargs and keyword in kwargs:
+            if len(args) < fewer_than or kwargs and (keyword in kwargs or "out" in kwargs):
                 _raise_parser_error(key, args, kwargs)
                 if positional and len(args) == 1 and positional in kwargs:  # x.reshape(shape=(3, 2)): parsed
                     args, kwargs = (args[0], kwargs.pop(positional)), kwargs
@@ -384,6 +392,19 @@ def _raise_parser_error(key, args, kwargs) -> None:
     message = parser_error(key, args, kwargs)
     if message is not None:
         raise TypeError(message) from None
+
+
+def _out_first(key, args, kwargs) -> None:
+    """A call giving ``out=``, parsed before it runs: agrad's functions share their ``out`` with the
+    Tensor methods (which take none in PyTorch) and with the signatures that have none
+    (``sum(input)`` without a dim, ``relu``)."""
+    _raise_parser_error(key, args, kwargs)
+    if key is not None:
+        from ._pyargs import unexpected_out
+
+        message = unexpected_out(key)
+        if message is not None:
+            raise TypeError(message) from None
 
 
 def check_argument(check, args, kwargs) -> None:

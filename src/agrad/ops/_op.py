@@ -24,6 +24,7 @@ from ..autograd.node_attrs import add_torch_saved
 from ..tensor import Tensor
 from ._families import LazyList, LazyTable
 from ._layout import _partial_overlap, c_order, iterator_layout, laid_out_like
+from ._overlap_loop import hidden_overlap as _hidden_overlap
 from ._outs import _C_TYPE, finish_out, with_out, write_outs  # noqa: F401 (imported from here by the op families)
 from ._shortcuts import Shortcuts, _not_differentiable, _record_two, _Scratch, inplace_self
 
@@ -584,6 +585,9 @@ def inplace(fn, overlap="error", name=None, partial=False, first=None, checks=No
                 from .inplace_view import inplace_through_view
                 return inplace_through_view(self, fn, args, kwargs)
             if not recorded:
+                if _hidden_overlap(self._data):
+                    from ._overlap_loop import in_sequence
+                    return in_sequence(self, fn, args, kwargs, name)
                 return self._write(fn(self, *args, **kwargs))
             src = inplace_self[0] = self._snapshot()
             try:

@@ -88,13 +88,38 @@ def finish_out(fname, result, out, quiet_resize=False):
     if out.shape != result.shape:
         if out._data.size and not (quiet_resize or fname == "narrow_copy"):
             warn_resized(out.shape, result.shape)
-        # (resized: ATen's set_output restrides it as the result is laid out, TensorIterator's or the kernel's)
-        out._data = _layout.empty_like(result._data, out._data.dtype)
+        _resize_out(out, result._data)
     out._data[...] = result._data
     out._vc[0] += 1
     for obs in graph.version_observers:
         obs(out)
     return out
+
+
+def _resize_out(out, like):
+    """ATen's resize_output, then the meta function's restride: ``out`` keeps its storage (resize_:
+    from its offset on; grown past the storage's end as agrad's resize_ grows, a new buffer that starts
+    with the old bytes) and takes the result's layout, TensorIterator's or the kernel's, over it."""
+    import numpy as np
+
+    from .storage import storage_of
+
+    laid = _layout.empty_like(like, out._data.dtype)
+    n = laid.size
+    try:
+        flat, offset = storage_of(out)
+    except RuntimeError:  # (not one buffer: a new one)
+        out._data = laid
+        return
+    if offset + n > flat.size:
+        grown = np.zeros(offset + n, flat.dtype)
+        grown[:flat.size] = flat
+        flat = grown
+    part = flat[offset:offset + n]
+    if not n:
+        out._data = part.reshape(laid.shape)
+        return
+    out._data = np.lib.stride_tricks.as_strided(part, laid.shape, laid.strides)
 
 
 _C_TYPE = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16",

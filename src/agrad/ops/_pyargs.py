@@ -387,6 +387,15 @@ def parser_error(key: str, args: tuple, kwargs: dict) -> str | None:
     return format_invalid_args(args, kwargs, f"{name}()", [s.text for s in sigs])
 
 
+def unexpected_out(key: str) -> str | None:
+    """Python's TypeError for ``out=`` given to ``key`` when its one signature has no ``out`` (the parse
+    of a single signature lets unknown keywords pass); else None."""
+    found = _signatures(key)
+    if found is None or found[2] or not found[1] or any(p.name == "out" for p in found[1][0].params):
+        return None
+    return f"{found[0]}() got an unexpected keyword argument 'out'"
+
+
 def signature_error(name: str, text: str, args: tuple, kwargs: dict, flags=((), ())) -> str | None:
     """PyTorch's TypeError text for calling the one-signature function ``name`` (whose printed
     signature is ``text``, for one the generated table cannot describe) with these arguments, or None

@@ -13,6 +13,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _can_cast, _has_internal_overlap, _scalar_name
+from ._overlap_loop import hidden_overlap as _hidden_overlap
 from ._layout import cast, empty_like, iterator_layout, laid_out_like
 from ._op import Op, export, finish_out, inplace, method
 from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop
@@ -150,6 +151,10 @@ def _logical_inplace(fn, name):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers to a single "
                 "memory location. Please clone() the tensor before performing the operation.")
+        if _hidden_overlap(data):  # (shared elements without a stride of 0: PyTorch's loop, element by element)
+            from ._overlap_loop import in_sequence
+            in_sequence(input, fn, args, {}, name, input._write_data)
+            return input
         r = fn(input, *args)
         input._write_data(r)
         return input

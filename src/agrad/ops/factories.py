@@ -479,6 +479,10 @@ def _range_result(data, requires_grad, device, out, fname, layout, pin_memory):
                       f"which does not match the computed number of elements {t.numel()}. Note that this may "
                       "occur as a result of rounding error. The out tensor will be resized to a tensor of shape "
                       f"({t.numel()},).", UserWarning, stacklevel=3)
+    if out.numel() == t.numel() and out.shape != t.shape:
+        # (RangeFactories.cpp resizes only an out of another numel: one of as many elements keeps its
+        # shape and strides and takes the values in its logical order)
+        t = Tensor._make(t._data.reshape(out.shape))
     return finish_out(fname, t, out, quiet_resize=True)
 
 

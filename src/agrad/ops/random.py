@@ -84,6 +84,8 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
     shape = _size(size, kw.pop("size", None), "rand")
     _no_extra(kw, "rand")
     d = _float_dtype(out.dtype if out is not None and dtype is None else dtype, "check_uniform_bounds")
+    if (a := _drawn_into(out, shape, d)) is not None:
+        return _new(_uniform_fill(a, _gen(generator), 0.0, 1.0), requires_grad, device, out, "rand")
     data = uniform_values(_gen(generator), int(np.prod(shape, dtype=np.int64)), d).astype(d.numpy, copy=False)
     return _new(data.reshape(shape), requires_grad, device, out, "rand")
 
@@ -95,8 +97,20 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
     _no_extra(kw, "randn")
     n = int(np.prod(shape, dtype=np.int64))
     d = _float_dtype(out.dtype if out is not None and dtype is None else dtype, "normal_kernel_cpu", n)
+    if (a := _drawn_into(out, shape, d)) is not None:
+        return _new(_normal_fill(a, _gen(generator), 0.0, 1.0), requires_grad, device, out, "randn")
     data = normal_values(_gen(generator), n, d)
     return _new(data.reshape(shape), requires_grad, device, out, "randn")
+
+
+def _drawn_into(out, shape, d):
+    """The array of an ``out=`` that rand/randn/randint/normal fill in place as it is laid out (their out
+    variants ``resize_`` it, which keeps an out of that size, then draw into it: in its memory order),
+    where that differs from a new tensor's C order; else None."""
+    if out is None or out.dtype is not d or tuple(out.shape) != tuple(shape):
+        return None
+    a = out._data
+    return a if type(a) is np.ndarray and not a.flags.c_contiguous else None
 
 
 def _no_extra(kw, fname):
@@ -133,6 +147,8 @@ def randint(*args, generator=None, out=None, dtype=None, layout=None, device=Non
     if requires_grad and not d.is_floating_point:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
     data = int_values(_gen(generator), int(np.prod(shape, dtype=np.int64)), low, high, d)
+    if (a := _drawn_into(out, shape, d)) is not None:
+        return _new(like_layout(a, data), requires_grad, device, out, "randint")
     return _new(data.reshape(shape), requires_grad, device, out, "randint")
 
 
@@ -268,7 +284,7 @@ def uniform_(input, from_=0.0, /, to=1.0, *, generator=None, **kw):
     low = kw.pop("from", from_)
     _no_extra(kw, "uniform_")
     g = _gen(generator)
-    return inplace(lambda s: _uniform.apply((s,), (s._data,), {"g": g, "low": low, "high": to}),
+    return inplace(lambda s: _uniform.apply((s,), (s._data,), {"g": g, "low": low, "high": to}), name="uniform",
                    first=lambda s: check_uniform(s.dtype, low, to))(input)
 
 
@@ -281,7 +297,7 @@ def normal_(input, mean=0.0, std=1.0, *, generator=None):
     contiguous = None if flags is None else bool(flags.c_contiguous)
     return inplace(lambda s: _normal.apply((s,), (s._data,), {"g": g, "mean": mean, "std": std,
                                                               "contiguous": contiguous}),
-                   first=lambda s: _normal_first(s.dtype, std))(input)
+                   name="normal", first=lambda s: _normal_first(s.dtype, std))(input)
 
 
 def _normal_first(d, std):
@@ -309,7 +325,7 @@ def random_(input, from_=None, /, to=None, *, generator=None, **kw):
         lo, hi = (low_, high) if low_ is None else _check_range(low_, high, d)
         return op.apply((s,), (s._data,), {"g": g, "low": lo, "high": hi})
 
-    return inplace(run)(input)
+    return inplace(run, name="random")(input)
 
 
 @method("exponential_")
@@ -325,7 +341,7 @@ def exponential_(input, lambd=1.0, *, generator=None):
         check(s)
         return _exponential.apply((s,), (s._data,), {"g": g, "lambd": lambd})
 
-    return inplace(run, first=check)(input)
+    return inplace(run, name="exponential", first=check)(input)
 
 
 def _cauchy_dtype(d):
@@ -380,7 +396,7 @@ def cauchy_(input, median=0.0, sigma=1.0, *, generator=None):
         check(s)
         return _cauchy.apply((s,), (s._data,), attrs)
 
-    return inplace(run, first=first)(input)
+    return inplace(run, name="cauchy", first=first)(input)
 
 
 @method("log_normal_")
@@ -396,7 +412,7 @@ def log_normal_(input, mean=1.0, std=2.0, *, generator=None):
         check(s)
         return _log_normal.apply((s,), (s._data,), attrs)
 
-    return inplace(run, first=check)(input)
+    return inplace(run, name="log_normal", first=check)(input)
 
 
 @method("geometric_")
@@ -412,7 +428,7 @@ def geometric_(input, p, *, generator=None):
         check(s)
         return _geometric.apply((s,), (s._data,), {"g": g, "p": p_})
 
-    return inplace(run, first=check)(input)
+    return inplace(run, name="geometric", first=check)(input)
 
 
 # ------------------------------------------------------------------ bernoulli
@@ -548,12 +564,17 @@ def normal(mean=None, std=_STD_OMITTED, size=None, *, generator=None, out=None, 
         shape = _size((), size, "normal")
         n = int(np.prod(shape, dtype=np.int64))
         d = _float_dtype(out.dtype if out is not None and dtype is None else dtype, "normal_kernel_cpu", n)
+        if (a := _drawn_into(out, shape, d)) is not None:
+            return _new(_normal_fill(a, g, mean, std), requires_grad, device, out, "normal")
         data = normal_values(g, n, d, mean, std)
         return _new(data.reshape(shape), requires_grad, device, out, "normal")
     if st and std.numel() and (std._data < 0).any():
         raise RuntimeError("normal expects all elements of std >= 0.0")
     if mt and not st:
         _check_std(float(std))
+    if out is not None:
+        return _normal_out(g, mean, std, mt, st, out)
+    if mt and not st:
         d = mean.dtype
         vals = normal_values(g, mean.numel(), d, 0.0, std).reshape(mean._data.shape)
         vals = (vals + mean._data).astype(d.numpy)
@@ -573,6 +594,34 @@ def normal(mean=None, std=_STD_OMITTED, size=None, *, generator=None, out=None, 
         else:
             res = _normal_t[2].apply((std,), (std._data,), {"vals": vals})
     return finish_out("normal", res, out, quiet_resize=True) if out is not None else res
+
+
+def _normal_out(g, mean, std, mt, st, out):
+    """normal(Tensor mean, float std) / normal(mean, Tensor std) with ``out=`` (normal_out_impl): the
+    shape broadcasts mean with out's own shape (a float std: infer_size with an empty_like of out) or
+    mean with std; out is resized (resize_output, with its warning), drawn into in its own dtype and
+    layout, then scaled by std and shifted by mean in place."""
+    from ..autograd import grad_mode
+    from .pointwise import _mismatch_message
+
+    if grad_mode._state["enabled"] and any(isinstance(t, Tensor) and t._requires_grad for t in (mean, std, out)):
+        raise RuntimeError("normal(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    a, b = (mean.shape, out.shape) if not st else (mean.shape, std.shape) if mt else ((), std.shape)
+    try:
+        shape = tuple(np.broadcast_shapes(a, b))
+    except ValueError:
+        raise RuntimeError(_mismatch_message(a, b)) from None
+    d = out.dtype
+    if not d.is_floating_point and int(np.prod(shape, dtype=np.int64)):
+        raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(d)}\'')
+    template = out._data if tuple(out.shape) == shape else np.empty(shape, d.numpy)
+    if not st:
+        vals = (_normal_fill(template, g, 0.0, float(std)) + mean._data).astype(d.numpy, copy=False)
+    else:
+        vals = (_normal_fill(template, g, 0.0, 1.0) * std._data).astype(d.numpy, copy=False)
+        vals = (vals + (mean._data if mt else np.array(mean, d.numpy))).astype(d.numpy, copy=False)
+    return finish_out("normal", Tensor._make(np.asarray(vals)), out)
 
 
 # ------------------------------------------------------------------ multinomial

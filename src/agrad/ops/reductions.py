@@ -364,13 +364,19 @@ def _check_arg_reduce_empty(input, dim, name):
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
 
 
-def _bool_result(fname):
-    """all/any's refusal of an ``out=`` that is not bool."""
-    def check(i, result, out):
+def _logical_out(fname, fn, input, dim, keepdim, out):
+    """all/any with ``out=``: PyTorch takes a bool or a uint8 ``out`` whatever the input's dtype (the
+    reduction writes 0/1 in out's dtype) and refuses any other dtype."""
+    if out.dtype.name not in ("bool", "uint8"):
         from ..tensor import _scalar_name
 
-        return RuntimeError(f"{fname} only supports bool tensor for result, got: {_scalar_name(out.dtype)}")
-    return check
+        raise RuntimeError(f"{fname} only supports bool tensor for result, got: {_scalar_name(out.dtype)}")
+    if out.dtype.name == "uint8" and input.dtype.name not in ("uint8", "bool"):
+        # (the legacy uint8 result: TensorIterator reduces in out's dtype, the input cast to uint8 first,
+        # so 0.5 is 0; out-of-range values follow ``to``'s conversion, PyTorch's vector loop's)
+        input = input.detach().to(dtypes.uint8)
+    result = _logical_reduction(fn, input, dim, keepdim)
+    return write_outs(fname, Tensor._make(result._data.astype(out._data.dtype, copy=False)), out)
 
 
 @export(method=True)
@@ -398,14 +404,16 @@ def argmin(input, dim=None, keepdim=False, *, out=None):
 
 
 @export(method=True)
-@with_out("all", _bool_result("all"))
 def all(input, dim=None, keepdim=False, *, out=None):
+    if out is not None:
+        return _logical_out("all", np.all, input, dim, keepdim, out)
     return _logical_reduction(np.all, input, dim, keepdim)
 
 
 @export(method=True)
-@with_out("any", _bool_result("any"))
 def any(input, dim=None, keepdim=False, *, out=None):
+    if out is not None:
+        return _logical_out("any", np.any, input, dim, keepdim, out)
     return _logical_reduction(np.any, input, dim, keepdim)
 
 

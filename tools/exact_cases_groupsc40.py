@@ -1,0 +1,80 @@
+"""Regression cases of helper "groupsc40" (session 40): its own differential runs and the probes around
+what they found (out= arguments, in-place ops on a tensor whose elements share memory).
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case, outcomes
+
+CASES = [
+    case("out-refused-by-the-parser",  # torch.sum/prod without a dim, relu and every Tensor method take no
+         # out= in PyTorch (its parser refuses before anything runs); agrad's shared functions took it
+         ["x = torch.tensor([[1.0, 2.0], [0.5, 0.25]])", "o = torch.zeros(2, 2)"] + outcomes([
+             "torch.sum(x, out=o)", "torch.prod(x, out=o)", "torch.relu(x, out=o)", "x.sum(0, out=o)",
+             "x.add(x, out=o)", "x.sin(out=o)", "x.max(0, out=(o, o.long()))", "torch.sum(x, 0, out=o[0])",
+             "torch.prod(x, 1, out=o[1])", "torch.narrow_copy(x, 0, 0, 1, out=o)"]),
+         ["out", "o"]),
+    case("any-all-uint8-out",  # any/all write a bool or a uint8 out= whatever the input's dtype (a uint8
+         # input into a bool out was refused as 'got: Bool'); other dtypes are refused
+         ["a = torch.tensor([[1, 0], [2, 0]], dtype=torch.uint8)", "f = torch.tensor([[0.5, 0.0], [2.0, 0.0]])"]
+         + outcomes(["torch.any(a, out=torch.zeros(3, dtype=torch.bool))",
+                     "torch.all(f, 0, out=torch.zeros(2, dtype=torch.uint8))",
+                     "torch.any(f, (0, 1), out=torch.zeros((), dtype=torch.uint8))",
+                     "torch.all(a, 1, out=torch.zeros(2, dtype=torch.float32))"]),
+         ["out"]),
+    case("range-factories-out-of-as-many-elements",  # arange/range/linspace/logspace resize only an out=
+         # of another numel: one of as many elements keeps its shape and strides (values in logical order)
+         ["import warnings", "warnings.simplefilter('ignore')",
+          "o1 = torch.zeros(2, 2)", "r1 = torch.arange(4, out=o1)",
+          "o2 = torch.zeros(2, 2).t()", "r2 = torch.linspace(0, 1, 4, out=o2)",
+          "o3 = torch.zeros(4, 1, dtype=torch.float64)", "r3 = torch.logspace(0, 1, 4, out=o3)",
+          "o4 = torch.zeros(3, 2)", "r4 = torch.range(0, 5, out=o4)",
+          "o5 = torch.zeros(4, 2)[:, :1]", "r5 = torch.arange(4, out=o5)"],
+         ["o1", "o1.stride()", "o2", "o2.stride()", "o3", "o4", "o5.stride()", "o5"]),
+    case("random-factories-draw-into-out-as-laid-out",  # rand/randn/randint/normal(size) resize_ out= (which
+         # keeps one of the size) and draw into it in its memory order, not C order
+         ["torch.manual_seed(5)", "o1 = torch.zeros(3, 2).t()", "torch.rand(2, 3, out=o1)",
+          "o2 = torch.zeros(5, 4).t()", "torch.randn(4, 5, out=o2)",
+          "o3 = torch.zeros(3, 2, dtype=torch.int64).t()", "torch.randint(0, 9, (2, 3), out=o3)",
+          "o4 = torch.zeros(4, 3, 2).permute(2, 1, 0)", "torch.normal(2., 3., (2, 3, 4), out=o4)",
+          "after = torch.rand(2)"],
+         ["o1", "o2", "o3", "o4", "after"]),
+    case("normal-tensor-mean-out-broadcasts-with-out",  # normal(Tensor mean, float std, out=): the shape is
+         # infer_size(mean, out's own shape) (an empty or mismatched out is an error, a larger one is kept),
+         # out is resized with resize_output's warning, drawn into, then mean is added
+         ["m = torch.tensor([[1., 2.], [3., 4.]])", "s = torch.tensor([[1., 2.], [0.5, 4.]])",
+          "torch.manual_seed(1)"] + outcomes([
+              "torch.normal(m, 1., out=torch.zeros(0))", "torch.normal(m, 1., out=torch.zeros(5))",
+              "torch.normal(m, 2., out=torch.zeros(3, 2, 2))", "torch.normal(m[0], 1., out=torch.zeros(2, 2))",
+              "torch.normal(m, s, out=torch.zeros(1))", "torch.normal(1., s, out=torch.zeros(2, 1))"])
+         + ["after = torch.rand(2)"],
+         ["out", "after"]),
+    case("out-resized-keeps-its-storage",  # an out= of another shape is resize_d over its own storage (from
+         # its offset on) and restrided as the result: a view's base sees the written values
+         ["import warnings", "warnings.simplefilter('ignore')", "x = torch.tensor([1., 2., 3.])",
+          "b1 = torch.zeros(6)", "o1 = b1[1:5]", "torch.add(x, 1, out=o1)",
+          "b2 = torch.zeros(6)", "o2 = b2.view(2, 3)", "torch.sum(x.reshape(3, 1), 1, out=o2)",
+          "b3 = torch.zeros(6)", "o3 = b3[:2]", "torch.cat([x, x], out=o3)",
+          "b4 = torch.zeros(2, 4)", "o4 = b4[:, 1:]", "torch.mul(x.reshape(3, 1), 2, out=o4)"],
+         ["b1", "o1.storage_offset()", "b2", "b3", "b4", "o4.stride()", "o4.storage_offset()"]),
+    case("inplace-on-shared-elements-writes-in-sequence",  # (value:addcmul_, run 39809000) an in-place op
+         # on a self whose elements share memory without a stride of 0 (unfold with overlapping windows):
+         # PyTorch lets it run ("too hard" to judge) and its loop reads each element as the earlier writes
+         # left it; agrad computed the whole result from the old values
+         ["t1 = torch.tensor([[2.5, 1.0], [-2.0, 1.75], [-3.0, 2.75]], dtype=torch.float64)",
+          "t2 = torch.tensor([[0.75, -3.0], [-0.5, 3.0], [-3.0, -2.5]], dtype=torch.float64)",
+          "x1 = torch.tensor([-2.0, -0.5, 0.0, -3.0], dtype=torch.float64)",
+          "r2 = x1.unfold(0, 2, 1)", "r3 = r2.addcmul_(t1, t2)",
+          "x2 = torch.tensor([-2.0, -0.5, 0.0, -3.0])", "x2.unfold(0, 2, 1).add_(x2.unfold(0, 2, 1))",
+          "x3 = torch.tensor([1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])",
+          "x3.unfold(0, 3, 1).logical_and_(torch.tensor([[1., 1, 1], [1, 1, 1], [1, 1, 0], [1, 1, 1], "
+          "[1, 1, 1], [1, 1, 1]]))",
+          "x4 = torch.tensor([-2.0, -0.5, 0.0, -3.0, 1.5], dtype=torch.float64)",
+          "x4.as_strided((3, 3), (1, 1)).masked_fill_(torch.eye(3, dtype=torch.bool), 7.0).exp_()",
+          "torch.manual_seed(0)", "x5 = torch.zeros(8, dtype=torch.float64)", "x5.unfold(0, 2, 1).t().uniform_()",
+          "x6 = torch.zeros(8)", "x6.as_strided((3, 2), (1, 2)).normal_()",
+          "x7 = torch.tensor([0.5, 1.5, 2.0, 3.0])", "x7.unfold(0, 2, 1).mvlgamma_(1)"],
+         ["x1", "r3", "x2", "x3", "x4", "x5", "x6", "x7"]),
+]
