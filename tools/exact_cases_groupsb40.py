@@ -19,3 +19,16 @@ CASES = [
           "r4 = torch.linalg.lstsq(b.double(), c.double() + 0.125, driver='gelsd')"],
          ["r1.residuals.tolist()", "r2.residuals.tolist()", "r3.residuals.tolist()", "r4.residuals.tolist()"]),
 ]
+
+CASES += [
+    case("ormqr-larf-order",  # MKL's larf: from the left w = C^T v over the rows past the first in order, the
+         # first row added last; from the right w = C v over the columns from the first (1,316 of 3,000 differed)
+         ["a = torch.tensor([[-1.5, -0.75], [0.5, -0.5], [-2.25, -2.75], [-3.0, -2.75], [1.25, 0.5]])",
+          "b = torch.tensor([[0.375, 1.25], [-0.875, -2.0], [-1.0625, 0.5], [-0.5, 2.75], [1.5, -0.25]])",
+          "p, t = torch.geqrf(a)",
+          "r = [torch.ormqr(p, t, b if left else b.mT, left=left, transpose=tr) for left in (True, False) "
+          "for tr in (True, False)]",
+          "f = torch.linalg.lstsq(a, a @ torch.tensor([[0.25], [0.75]]), driver='gelsd')",
+          "rd = torch.ormqr(p.double(), t.double(), b.double().mT, left=False, transpose=True)"],
+         ["[x.tolist() for x in r]", "f.residuals.tolist()", "rd.tolist()"]),
+]
