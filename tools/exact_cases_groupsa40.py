@@ -61,4 +61,17 @@ CASES = [
           *outcomes(["y.sum().backward()", "r2.sum().backward()", "r.grad_fn._saved_source",
                      "r2.grad_fn._saved_source"])],
          ["out", "p.grad", "x.grad", "z.grad"]),
+    case("zerotensor-div-functional-only",  # (groupsa39's left difference) a ZeroTensor z (sgn's gradient):
+         # div.Tensor's ZeroTensor kernel gives t / z inf everywhere and z / z NaN; div_, true_divide_, /=,
+         # div(out=), a rounding mode, //, addcdiv, mul_ and mul(out=) have none: PyTorch materialises z (-0.0,
+         # NaN and IEEE quotients)
+         ["x = torch.tensor([0.5, 0.5, 0.5, 0.5], requires_grad=True)",
+          "z, = torch.autograd.grad(x.sgn().sum(), x)", "t = torch.tensor([-2.0, 0.0, float('nan'), -0.0])",
+          *outcomes(["t / z", "z / z", "z / t", "torch.true_divide(t, z)", "t.clone().div_(z)", "z / t.clone().div_(z)",
+                     "t.clone().true_divide_(z)", "t.clone().__itruediv__(z)", "torch.div(z, t, out=torch.empty(4))",
+                     "torch.div(z, z, out=torch.empty(4))", "torch.div(z, t, rounding_mode='floor')",
+                     "torch.div(z, t, rounding_mode='trunc')", "torch.div(z, z, rounding_mode=None)", "z // t",
+                     "torch.addcdiv(t, z, t)", "torch.addcdiv(t, t, z)", "t.clone().mul_(z)", "t.clone().__imul__(z)",
+                     "torch.mul(t, z, out=torch.empty(4))", "(t * z)._is_zerotensor()", "(z / t)._is_zerotensor()"])],
+         ["out"]),
 ]

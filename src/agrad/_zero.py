@@ -10,6 +10,9 @@ ZeroTensor does, checked under torch 2.13:
   immutable...";
 * views of one are ZeroTensors (as_strided and unfold too), and so are ``z * t``, ``t * z``, ``z / t``,
   ``z + z`` and dot, vdot and linalg.cross with a ZeroTensor on either side (their kernels: ``any_zero``);
+  ``t / z`` is inf everywhere (whatever t: -2, 0, NaN) and ``z / z`` NaN (div.Tensor's kernel); these are
+  the functional ops' kernels: mul_, div_, out=, addcmul/addcdiv, a rounding mode and ``//`` materialise
+  (``_materialised``): -0.0, NaN and IEEE quotients;
   ``z + t`` is ``t``'s values (a ``-0.0`` stays), ``t + z`` adds a zero (``-0.0`` becomes
   ``+0.0``: the engine's ``old.add_(z)`` when a ZeroTensor arrives second);
 * every other op sees plain zeros (PyTorch's fallback materialises it).
@@ -74,8 +77,9 @@ class ZeroArray(np.ndarray):
         if method != "__call__" or out or len(inputs) != 2:
             return result
         a, b = (type(x) is ZeroArray for x in inputs)
-        if ufunc is np.multiply or (a and ufunc in (np.true_divide, np.floor_divide)) or (
-                a and b and ufunc in (np.add, np.subtract)):
+        if ufunc is np.true_divide and b:  # (div.Tensor's kernel: x / z inf whatever x, z / z NaN)
+            return np.full(np.shape(result), np.nan if a else np.inf, np.result_type(result))
+        if ufunc is np.multiply or (a and ufunc is np.true_divide) or (a and b and ufunc in (np.add, np.subtract)):
             return _zero_like(result)
         if a and ufunc is np.add:  # z + t: t, as it is
             return np.broadcast_to(plain[1], np.shape(result)).astype(result.dtype)

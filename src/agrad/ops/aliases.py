@@ -196,5 +196,6 @@ def map2_(input, x, y, callable):
         raise RuntimeError("Can't call map2_() on Variable that requires grad. Use var.detach().map2_() instead.")
     for name, other in (("x", x), ("y", y)):
         if other.dtype is not input.dtype:
-            raise TypeError(f"map2_: expected {input.type()} for argument '{name}' (got {other.type()})")
+            raise TypeError(f"map2_: expected {_legacy_type(input)} for argument '{name}' "
+                            f"(got {_legacy_type(other)})")
     return _each(input, callable, (expand(x, input.shape)._data, expand(y, input.shape)._data))

@@ -12,6 +12,7 @@ import numpy as np
 from .. import dtypes
 from ..autograd import graph
 from .._limits import check_broadcast
+from .._zero import materialized
 from . import _glibc_float, _sleef, _vec_math, _vector_loop, factories
 from ..tensor import Tensor, _scalar_name
 from ._layout import cast, iterator_layout, promote
@@ -534,6 +535,7 @@ def _ternary_arrays(fname, tensors):
 
 
 def _addcmul_fwd(ctx, a, t1, t2, value):
+    a, t1, t2 = materialized(a), materialized(t1), materialized(t2)  # (no ZeroTensor kernel)
     d = a.dtype
     if d == np.float16:  # (the kernel's float arithmetic)
         a, t1, t2 = a.astype(np.float32), t1.astype(np.float32), t2.astype(np.float32)
@@ -549,6 +551,7 @@ _FMA_TYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _addcdiv_fwd(ctx, a, t1, t2, value):
+    a, t1, t2 = materialized(a), materialized(t1), materialized(t2)  # (no ZeroTensor kernel)
     d = a.dtype
     if d == np.float16:
         a, t1, t2 = a.astype(np.float32), t1.astype(np.float32), t2.astype(np.float32)

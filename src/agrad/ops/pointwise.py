@@ -22,6 +22,7 @@ from .._limits import check_broadcast
 from ..tensor import Tensor, _scalar_name
 from . import factories
 from ..autograd import grad_mode as _mode
+from .._zero import materialized
 from ._layout import cast, iterator_layout
 from ._op import Op, export, finish_out, method, node_name, zeros_like_grad
 
@@ -539,10 +540,28 @@ def sub(input, other, *, alpha=1, out=None):
     return result if out is None else finish_out("sub", result, out)
 
 
+def _materialised(arrs):
+    """Operands as an op without a ZeroTensor kernel sees them (mul_, div_, out=, a rounding mode: PyTorch's
+    fallback materialises a ZeroTensor, so its -0.0 and NaN products and IEEE quotients): plain zeros."""
+    return type(arrs)(materialized(a) for a in arrs)
+
+
 @export("mul", "multiply", method=True)
 def mul(input, other, *, out=None):
+    return _mul_call(input, other, out, out is not None)
+
+
+def mul_in_place(input, other):
+    """mul_'s computation: no ZeroTensor kernel (a ZeroTensor ``other`` is plain zeros)."""
+    return _mul_call(input, other, None, True)
+
+
+mul_in_place.__name__ = "mul"
+
+
+def _mul_call(input, other, out, plain):
     ts, arrs = operands(input, other, "mul")
-    arrs = _scalar_operand(arrs, other)
+    arrs = _scalar_operand(_materialised(arrs) if plain else arrs, other)
     result = _scalar_overload(_mul_scalar, ts, arrs)
     if result is None:
         result = _mul.apply(ts, arrs, _NO_ATTRS)
@@ -554,6 +573,20 @@ _NO_MODE = object()  # rounding_mode not given: a given None selects the overloa
 
 @export("div", "divide", method=True)
 def div(input, other, *, rounding_mode=_NO_MODE, out=None):
+    return _div_call(input, other, rounding_mode, out, out is not None)
+
+
+def div_in_place(input, other):
+    """div_'s computation (true_divide_, ``/=``): no ZeroTensor kernel (a ZeroTensor is plain zeros)."""
+    return _div_call(input, other, _NO_MODE, None, True)
+
+
+div_in_place.__name__ = "div"
+
+
+def _div_call(input, other, rounding_mode, out, plain):
+    """div; ``plain``: a ZeroTensor materialised (all but the functional div.Tensor, whose ZeroTensor
+    kernel gives x / z inf and z / z NaN: agrad/_zero.py)."""
     if rounding_mode is not _NO_MODE:
         # div.Tensor_mode (DivBackward2), whatever the mode, None included
         if rounding_mode is None:
@@ -568,11 +601,13 @@ def div(input, other, *, rounding_mode=_NO_MODE, out=None):
                     f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
             _no_bool_kernel(arrs, "div_" + rounding_mode)
             check_int_zero_division(arrs)
-        return finish_out("div", _div_mode.apply(ts, arrs, {"fn": fn}), out)
+        return finish_out("div", _div_mode.apply(ts, _materialised(arrs), {"fn": fn}), out)
     d = _result_type(input, other)
     if not d.is_floating_point:
         d = dtypes.get_default_dtype()
     ts, arrs = operands(input, other, "div", dtype=d)
+    if plain:
+        arrs = _materialised(arrs)
     if arrs[0].dtype == _F16 and not isinstance(other, Tensor):
         ts, arrs = (ts[0], None), (arrs[0], other)  # the number itself, as mul's (saved as it is)
     else:

@@ -513,11 +513,14 @@ def _adaptive_avg(fname, sp, input, output_size):
 @export(functional=True)
 def adaptive_avg_pool1d(input, output_size):
     """Average over adaptive windows of the last dim (the 2-D op between unsqueeze and squeeze)."""
+    parse_as_aten("adaptive_avg_pool1d", (input, output_size))
     if input.ndim not in (2, 3):
-        raise RuntimeError(f"adaptive_avg_pool1d() argument 'input' (position 1) must be 2D or 3D, but got "
-                           f"{input.ndim}D")
-    size = ntuple(output_size, 1, "output_size")[0]
-    return _adaptive_avg("adaptive_avg_pool2d", 2, input.unsqueeze(-2), (1, size)).squeeze(-2)
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
+                           f"'self' (while checking arguments for adaptive_avg_pool1d)")
+    size = tuple(output_size) if isinstance(output_size, (list, tuple)) else (output_size,)
+    if len(size) != 1:
+        raise RuntimeError(f"adaptive_avg_pool1d() argument 'output_size' should contain one int (got {len(size)})")
+    return _adaptive_avg("adaptive_avg_pool2d", 2, input.unsqueeze(-2), (1, int(size[0]))).squeeze(-2)
 
 
 @export(functional=True, torch=False)

@@ -152,6 +152,10 @@ def _adaptive_max1d(input, output_size):
     size = tuple(output_size) if isinstance(output_size, (list, tuple)) else (output_size,)
     if len(size) != 1:
         raise RuntimeError(f"adaptive_max_pool1d() argument 'output_size' should contain one int (got {len(size)})")
+    for i in range(1, input.ndim):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"adaptive_max_pool1d(): Expected input to have non-zero size for non-batch dimensions, "
+                               f"but input has sizes {list(input.shape)} with dimension {i} being empty")
     values, indices = _adaptive_max(2, input.unsqueeze(-2), (1, size[0]), "adaptive_max_pool2d")
     return values.squeeze(-2), indices.squeeze(-2)
 
