@@ -74,4 +74,17 @@ CASES = [
                      "torch.addcdiv(t, z, t)", "torch.addcdiv(t, t, z)", "t.clone().mul_(z)", "t.clone().__imul__(z)",
                      "torch.mul(t, z, out=torch.empty(4))", "(t * z)._is_zerotensor()", "(z / t)._is_zerotensor()"])],
          ["out"]),
+    case("zerotensor-add-sub-functional-only",  # a ZeroTensor z (sgn's gradient): add's and sub's ZeroTensor
+         # kernels give t + z and t - z t as it is and z - t -t (a -0.0 kept or made); add_, sub_, +=, out= and
+         # rsub materialise z (-0.0 + 0 is +0.0); the engine adds out of place under create_graph
+         ["x = torch.tensor([0.5, 0.5, 0.5, 0.5], requires_grad=True)",
+          "z, = torch.autograd.grad(x.sgn().sum(), x)", "t = torch.tensor([-2.0, 0.0, float('nan'), -0.0])",
+          *outcomes(["t + z", "z - t", "t - z", "torch.add(t, z, alpha=2)", "torch.sub(z, t, alpha=2)",
+                     "t.clone().add_(z)", "t.clone().__iadd__(z)", "z.__rsub__(t)", "torch.rsub(t, z)",
+                     "torch.add(z, t, out=torch.empty(4))", "torch.sub(z, t, out=torch.empty(4))",
+                     "t.clone().sub_(z, alpha=-1)"]),
+          "y = torch.tensor([-0.0, 0.0, 1.0], requires_grad=True)", "w = y * 1",
+          "loss = (w * torch.tensor([-0.0, -1.0, 1.0]) * torch.tensor([1.0, 0.0, -0.0])).sum() + w.sgn().sum()",
+          "g1, = torch.autograd.grad(loss, w, create_graph=True)", "g2, = torch.autograd.grad(loss, w)"],
+         ["out", "g1", "g2"]),
 ]

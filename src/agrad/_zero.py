@@ -81,8 +81,10 @@ class ZeroArray(np.ndarray):
             return np.full(np.shape(result), np.nan if a else np.inf, np.result_type(result))
         if ufunc is np.multiply or (a and ufunc is np.true_divide) or (a and b and ufunc in (np.add, np.subtract)):
             return _zero_like(result)
-        if a and ufunc is np.add:  # z + t: t, as it is
-            return np.broadcast_to(plain[1], np.shape(result)).astype(result.dtype)
+        if a and ufunc is np.add or b and ufunc in (np.add, np.subtract):  # z + t, t + z, t - z: t, as it is
+            return np.broadcast_to(plain[1] if a else plain[0], np.shape(result)).astype(result.dtype)
+        if a and ufunc is np.subtract:  # z - t: -t (a -0.0 for a 0)
+            return np.negative(np.broadcast_to(plain[1], np.shape(result))).astype(result.dtype)
         return result
 
     def __array_function__(self, func, types, args, kwargs):

@@ -22,6 +22,7 @@ from .accumulate_grad import _NP_SCALARS, _accumulate, _accumulate_array, _lazy_
 from .._arrays import KEPT, LAZY
 from .._cascade import cascade_sum
 from .._warn_once import warn_once
+from .._zero import ZeroArray, materialized
 
 
 #: Whether passes that record nothing run the ops' array formulas where they have one
@@ -256,7 +257,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
             if raw:
                 g = g._data
             buf = buffers.setdefault(node, {})
-            buf[idx] = g if idx not in buf else buf[idx] + g
+            buf[idx] = g if idx not in buf else _plus(buf[idx], g)
         pushed = set()
         for node in root_nodes:
             if deps.get(node, 0) == 0 and node not in pushed and (wanted is None or node in wanted):
@@ -383,7 +384,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                                     continue
                                 buffers[nxt] = {idx: g}
                             elif idx in buf:
-                                buf[idx] = buf[idx] + g
+                                buf[idx] = _plus(buf[idx], g)
                             else:
                                 buf[idx] = g
                         if left == 0 and (wanted is None or nxt in wanted):
@@ -485,7 +486,7 @@ def _route_arrays(node, nexts, in_grads, buffers):
         if buf is None:
             buffers[nxt] = {idx: g}
         elif idx in buf:
-            buf[idx] = buf[idx] + g
+            buf[idx] = _plus(buf[idx], g)
         else:
             buf[idx] = g
 
@@ -509,7 +510,7 @@ def _route(node, nexts, in_grads, buffers):
         if buf is None:
             buffers[nxt] = {idx: g}
         elif idx in buf:
-            buf[idx] = buf[idx] + g
+            buf[idx] = _plus_tensors(buf[idx], g)
         else:
             buf[idx] = g
 
@@ -538,6 +539,25 @@ def _fit_array(grad, meta):
 
 
 _add_reduce = np.add.reduce
+
+
+def _plus(a, b):
+    """InputBuffer's accumulation of two gradient arrays in a pass that records nothing: a ZeroTensor that
+    arrives second is added in place (``old.add_(z)``: no ZeroTensor kernel, -0.0 + 0 is +0.0); one that
+    arrives first gives the other as it is (the ufunc's ``z + t``)."""
+    if type(b) is ZeroArray and type(a) is not ZeroArray:
+        return np.add(a, materialized(b))
+    return a + b
+
+
+def _plus_tensors(a, b):
+    """:func:`_plus` for gradients that are tensors: out of place while a graph is recorded (add's
+    ZeroTensor kernel: ``t + z`` is t, a -0.0 kept), else as :func:`_plus`."""
+    if not grad_mode._state["enabled"] and type(b._data) is ZeroArray and type(a._data) is not ZeroArray:
+        return type(a)._make(_plus(a._data, b._data))
+    return a + b
+
+
 _ndarray = np.ndarray
 
 

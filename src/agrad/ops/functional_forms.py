@@ -19,7 +19,7 @@ from ..tensor import Tensor
 from . import _layout
 from ._layout import iterator_layout
 from ._op import FUNCTIONS, Op, export, inplace, zeros_like_grad
-from .pointwise import _check_alpha, _rsub, _times_alpha, broadcast_error, check_sub, operands
+from .pointwise import _check_alpha, _materialised, _rsub, _times_alpha, broadcast_error, check_sub, operands
 
 #: PyTorch's ``torch.<name>_`` functions whose Tensor method agrad has (torch 2.13's dir(torch))
 INPLACE_FORMS = (
@@ -122,6 +122,7 @@ def rsub(input, other, *positional, alpha=1):
             other = other.item()
     check_sub(input, other)
     ts, arrs = operands(input, other, "rsub")
+    arrs = _materialised(arrs)  # (no ZeroTensor kernel: 0 - t is +0.0 for t = 0)
     if type(alpha) is not int:
         _check_alpha(arrs, alpha)
     attrs = {"alpha": alpha} if alpha != 1 or type(alpha) is bool else {}

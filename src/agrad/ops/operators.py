@@ -19,7 +19,8 @@ from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, b
                          le, le_, logical_and, logical_not, logical_or, logical_xor, lt, lt_, ne, ne_)
 from .division import floor_divide, floor_divide_, in_order_until_zero, reciprocal, remainder
 from .pointwise import (_F32, _F64, _LONG, _ULONG, _NO_MODE, _WEAK32, _WEAK64, _add, _div, _formula_state, _mul, _rsub, _sub,
-                        _weak_new, add, check_operand, check_sub, div, div_in_place, mul, mul_in_place, neg, operands, sub)
+                        _weak_new, add, add_in_place, check_operand, check_sub, div, div_in_place, mul, mul_in_place, neg,
+                        operands, sub, sub_in_place)
 from .._limits import check_broadcast
 from .power import pow
 from .unary import abs  # the ops (Tensor.__abs__, __pow__) shadow the builtins here
@@ -266,7 +267,7 @@ def _true_divide_in_place(input, other):
 
 _FIRST = {"sub_": _sub_check, "subtract_": _sub_check, "__isub__": _sub_check, "neg_": _neg_check,
           "negative_": _neg_check, "pow_": _pow_check, "__ipow__": _pow_check}
-for _name, _fn in {"add_": add, "sub_": sub, "subtract_": sub, "mul_": mul_in_place, "multiply_": mul_in_place,
+for _name, _fn in {"add_": add_in_place, "sub_": sub_in_place, "subtract_": sub_in_place, "mul_": mul_in_place, "multiply_": mul_in_place,
                    "div_": _div_in_place, "divide_": _div_in_place, "true_divide_": _true_divide_in_place, "pow_": pow, "neg_": neg, "negative_": neg,
                    "floor_divide_": floor_divide_, "remainder_": _remainder_in_place}.items():
     _fn = inplace(_fn, partial=True)
@@ -306,7 +307,7 @@ for _name, _fn in {"add": add, "sub": sub}.items():
     FUNCTIONS[_name] = _alpha_first(_fn, _name, "function")
     METHODS[_name] = _alpha_first(_fn, _name, "method")
     METHODS[_name + "_"] = _alpha_first(METHODS[_name + "_"], _name + "_", "method")
-for _name, _fn in {"__iadd__": add, "__isub__": sub, "__imul__": mul_in_place, "__itruediv__": div_in_place,
+for _name, _fn in {"__iadd__": add_in_place, "__isub__": sub_in_place, "__imul__": mul_in_place, "__itruediv__": div_in_place,
                    "__ipow__": pow, "__ifloordiv__": floor_divide_, "__imod__": _remainder_in_place}.items():
     _fn = inplace(_fn, partial=True)
     method(_name)(_checked_first(_fn, _FIRST[_name]) if _name in _FIRST else _fn)

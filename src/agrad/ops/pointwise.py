@@ -514,7 +514,18 @@ def check_sub(a, b):
 @export(method=True)
 def add(input, other, *, alpha=1, out=None):
     """input + alpha * other."""
+    return _add_call(input, other, alpha, out, out is not None)
+
+
+def add_in_place(input, other, *, alpha=1):
+    """add_'s computation: no ZeroTensor kernel (a ZeroTensor is plain zeros: -0.0 + 0 is +0.0)."""
+    return _add_call(input, other, alpha, None, True)
+
+
+def _add_call(input, other, alpha, out, plain):
     ts, arrs = operands(input, other, "add")
+    if plain:
+        arrs = _materialised(arrs)
     if type(alpha) is not int or not -_LONG <= alpha < _ULONG:  # (alpha=1.0 too: refused for integral results)
         _check_alpha(arrs, alpha)
     if alpha == 1 and type(alpha) is not bool:
@@ -528,8 +539,19 @@ def add(input, other, *, alpha=1, out=None):
 @export("sub", "subtract", method=True)
 def sub(input, other, *, alpha=1, out=None):
     """input - alpha * other."""
+    return _sub_call(input, other, alpha, out, out is not None)
+
+
+def sub_in_place(input, other, *, alpha=1):
+    """sub_'s computation: no ZeroTensor kernel (a ZeroTensor is plain zeros)."""
+    return _sub_call(input, other, alpha, None, True)
+
+
+def _sub_call(input, other, alpha, out, plain):
     check_sub(input, other)
     ts, arrs = operands(input, other, "sub")
+    if plain:
+        arrs = _materialised(arrs)
     if type(alpha) is not int or not -_LONG <= alpha < _ULONG:  # (alpha=1.0 too: refused for integral results)
         _check_alpha(arrs, alpha)
     if alpha == 1 and type(alpha) is not bool:
@@ -549,6 +571,9 @@ def _materialised(arrs):
 @export("mul", "multiply", method=True)
 def mul(input, other, *, out=None):
     return _mul_call(input, other, out, out is not None)
+
+
+add_in_place.__name__, sub_in_place.__name__ = "add", "sub"
 
 
 def mul_in_place(input, other):
