@@ -57,4 +57,28 @@ CASES = [
          + outcomes(["opt.step()", "loss.backward()", "(g.is_inference(), g.requires_grad)",
                      "lin.weight.is_inference()"]),
          ["out", "lin.weight.grad"]),
+    case("poisson-draws",  # ATen's sampler draw for draw: Knuth's product below 10, PTRS from 10 on, 0 draws
+         # nothing; an infinite or too large rate samples INT64_MIN (its draws as the kernel's double tests take
+         # them); float16 through float; the generator where the kernel leaves it
+         ["g = torch.Generator().manual_seed(12345)",
+          "a = torch.poisson(torch.tensor([0., 1e-300, 0.5, 3., 9.999999, 10., 12.5, 150., 1e6, 4.5e15], "
+          "dtype=torch.float64), g)",
+          "b = torch.poisson(torch.tensor([[1., 20.], [3., 40.]]).t(), g)",
+          "c = torch.poisson(torch.tensor([float('inf'), 1e19, 9.3e18, 9.2e18], dtype=torch.float64), g)",
+          "d = torch.poisson(torch.tensor([3., 100., 1e5], dtype=torch.float16), g)",
+          "e = torch.rand(2, generator=g, dtype=torch.float64)"],
+         ["a.tolist()", "b", "b.stride()", "c.tolist()", "d", "e.tolist()"]),
+    case("poisson-errors-and-grad",  # the rate check as the loop reaches it (earlier elements drew), dtypes,
+         # arguments; PoissonBackward0's zero gradient and forward derivative
+         ["g = torch.Generator().manual_seed(7)", "x = torch.tensor([1., 2.], requires_grad=True)",
+          "y = torch.poisson(x * 3, g)", "(y * x).sum().backward()",
+          "fw = torch.autograd.forward_ad",
+          "with fw.dual_level():\n    t = fw.unpack_dual(torch.poisson(fw.make_dual(torch.tensor([1., 2.]), "
+          "torch.ones(2)), g)).tangent"]
+         + outcomes(["torch.poisson(torch.tensor([5., 12., -1.]), g)", "torch.rand(1, generator=g)",
+                     "torch.poisson(torch.tensor([3., float('nan')]), g)", "torch.poisson(torch.tensor([1, 2]))",
+                     "torch.poisson(torch.empty(0, dtype=torch.bool))", "torch.poisson(torch.empty(0), g)",
+                     "torch.poisson(torch.tensor(4.), g)", "torch.poisson(1.)",
+                     "torch.poisson(torch.tensor([1.]), generator=1)", "torch.poisson(torch.tensor([-0.]), g)"]),
+         ["out", "y", "x.grad", "t"]),
 ]

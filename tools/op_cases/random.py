@@ -1,6 +1,6 @@
 """Random sampling ops on tensors that require grad: PyTorch records them
 (NormalBackward0, UniformBackward0, RandomBackward0-2, ExponentialBackward0,
-BernoulliBackward0-2, NormalBackward1-3) with zero gradients.  Each case
+BernoulliBackward0-2, NormalBackward1-3, PoissonBackward0) with zero gradients.  Each case
 seeds PyTorch's generator first, so the values are exact too."""
 
 from . import case, inp
@@ -27,4 +27,5 @@ CASES = [
          numeric=False),
     case("normal_tensor_tensor", code=_S + "out = torch.normal(a, s)", a=inp(4, 5),
          s=inp(4, 5, kind="positive"), numeric=False),
+    case("poisson", code=_S + "out = torch.poisson(s * 6)", s=inp(3, 4, kind="positive"), numeric=False),
 ]

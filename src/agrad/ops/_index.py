@@ -327,6 +327,10 @@ FAMILIES = {
             'ReplicationPad3DBackwardBackward0',
     },
     'pointwise': {},  # (loaded by import agrad)
+    'poisson': {
+        'FUNCTIONS': 'poisson',
+        'OPS': 'PoissonBackward0',
+    },
     'pooling': {
         'FUNCTIONS': 'adaptive_avg_pool1d avg_pool1d max_pool1d max_pool1d_with_indices max_pool2d max_pool3d',
         'FUNCTIONAL': 'adaptive_avg_pool1d adaptive_avg_pool2d adaptive_avg_pool3d avg_pool1d avg_pool2d avg_pool3d '

@@ -243,6 +243,7 @@ TABLE = {
     'method.is_conj': ('TensorBase.is_conj', ()),
     'method.is_contiguous': ('is_contiguous', (((), 0, (('memory_format', 'torch.memory_format'),)),)),
     'method.is_distributed': ('TensorBase.is_distributed', ()),
+    'method.is_inference': ('TensorBase.is_inference', ()),
     'method.is_neg': ('TensorBase.is_neg', ()),
     'method.is_nonzero': ('TensorBase.is_nonzero', ()),
     'method.is_pinned': ('is_pinned', (((('device', 'torch.device'),), 0, (), (), (), ('device',)),)),

@@ -1,6 +1,6 @@
-"""Inference tensors in scripts (session 40): Tensor.is_inference, torch.is_inference and
-torch.inference_mode's objects run, and expose nothing of the engine (the version counter class
-that marks an inference tensor stays out of reach)."""
+"""Session 40's surface in scripts: Tensor.is_inference, torch.is_inference and torch.inference_mode's
+objects (the version counter class that marks an inference tensor stays out of reach), torch.poisson
+(its node, its sampler's helpers) and torch.histogramdd run, and expose nothing of the engine."""
 
 from __future__ import annotations
 
@@ -34,3 +34,20 @@ def test_inference_tensors_run_in_scripts(run_ok):
                  "with im:\n    print(torch.is_inference_mode_enabled(), (w * 2).is_inference())\n")
     assert res.stdout == ("True False True True\nInplace update to inference tensor outsi\ntensor([2., 2., 2.])\n"
                           "True True\n")
+
+
+@pytest.mark.parametrize("use", [
+    "torch.poisson.__globals__", "torch.poisson.__code__", "torch.poisson(w).grad_fn.__dict__",
+    "torch.poisson(w).grad_fn._saved_self", "torch.poisson(w).grad_fn.__class__.__mro__",
+    "torch.poisson(w).grad_fn.next_functions[0][0].__dict__", "torch.Generator()._key_pos",
+])
+def test_poisson_exposes_no_internals(use):
+    blocked(HEAD + f"print({use})\n")
+
+
+def test_poisson_runs_in_scripts(run_ok):
+    res = run_ok(HEAD + "g = torch.Generator().manual_seed(0)\n"
+                 "y = torch.poisson(torch.tensor([0., 0.5, 3., 10., 50.]) * w[0], g)\n"
+                 "y.sum().backward()\nprint(y, w.grad, torch.rand(1, generator=g))\n")
+    assert res.stdout == ("tensor([ 0.,  2.,  4., 11., 49.], grad_fn=<PoissonBackward0>) tensor([0., 0., 0.]) "
+                          "tensor([0.4194])\n")  # (PyTorch 2.13's)
