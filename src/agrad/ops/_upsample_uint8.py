@@ -30,7 +30,7 @@ import numpy as np
 
 from . import _upsample_kernels as _kernels
 from ._layout import torch_strides
-from ._vec_math import GRAIN_SIZE, THREADS, fma, parallel_chunks
+from ._vec_math import GRAIN_SIZE, fma, parallel_chunks
 from .memory_format import _is_contiguous_in, channels_last
 
 _F64 = np.float64
@@ -145,8 +145,10 @@ def _rows(x, idx, rows):
 def _loop_first_rows(nc, n_out):
     """Per (n*c, output row): the row whose window the generic vertical loop reads (one output column,
     channels-first): its loop's first row, loops split where the intra-op pool's chunks begin."""
+    from ..settings import get_num_threads
+
     rows = np.zeros((nc, n_out), np.int64)
-    for begin, _ in parallel_chunks(nc * n_out, GRAIN_SIZE, THREADS):
+    for begin, _ in parallel_chunks(nc * n_out, GRAIN_SIZE, get_num_threads()):
         q, r = divmod(begin, n_out)
         rows[q, r:] = r
     return rows
