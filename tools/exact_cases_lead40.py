@@ -20,3 +20,19 @@ CASES = [
                                        ("0, 3", "2"))]),
          ["out"]),
 ]
+CASES += [
+    case("python-level-args-passed-on",  # Python-level functions pass their arguments on to ATen, whose parser
+         # takes a 0-d tensor that does not require grad (and numpy's bool) for a Number and refuses anything
+         # but a bool for a bool: torch.norm / Tensor.norm / linalg.vector_norm with a tensor p, F.dropout's
+         # train, torch.unique's flags (_unique2, unique_dim), torch.lu's pivot (_lu_with_info), F.elu's alpha
+         ["x = torch.tensor([[-1.0, 2.0], [0.5, -0.25]])", "import numpy as np"] +
+         outcomes([f"{call.format(v=v)}" for call in (
+             "torch.norm(x, p={v})", "x.norm({v}, 0)", "torch.linalg.vector_norm(x, {v})",
+             "torch.linalg.vector_norm(x, ord={v})", "torch.linalg.norm(x, {v})", "F.dropout(x, 0.0, {v})",
+             "F.dropout2d(x[None], 0.0, {v})", "F.alpha_dropout(x, 0.0, {v})", "torch.unique(x, sorted={v})",
+             "torch.unique(x, return_counts={v}, dim=0)", "torch.lu(x, pivot={v})", "F.elu(x, alpha={v})",
+             "F.celu(x, {v})")
+             for v in ("torch.tensor(2.0)", "torch.tensor([2.0])", "torch.tensor(2.0, requires_grad=True)",
+                       "torch.tensor(True)", "1", "np.bool_(True)", "'a'")]),
+         ["out"]),
+]

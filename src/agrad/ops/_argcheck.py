@@ -125,6 +125,24 @@ def _retry(fn, key, args, kwargs, renamed):
         raise
 
 
+#: the types PyTorch's parser takes for a parameter without a closer look
+_PLAIN = {"bool": (bool,), "float": (int, float), "Number": (int, float), "int": (int,)}
+
+
+def passed_on(fname: str, params: tuple) -> None:
+    """A Python-level function's call of ATen's ``fname`` (``torch.unique``'s ``_unique2``, ``F.dropout``'s
+    ``dropout``): ``params`` are ``(name, type name, position or None for a keyword, value)`` as that call
+    passes them, and the first that PyTorch's parser refuses is its TypeError."""
+    for name, type_name, position, value in params:
+        if type(value) in _PLAIN[type_name]:
+            continue
+        from ._pyargs import check, tp_name
+
+        if not check(type_name, value):
+            where = "" if position is None else f" (position {position})"
+            raise TypeError(f"{fname}(): argument '{name}'{where} must be {type_name}, not {tp_name(value)}")
+
+
 def type_name(value) -> str:
     return "NoneType" if value is None else type(value).__name__
 

@@ -26,6 +26,7 @@ from ._activation_kernels import (_elu_backward_np as _elu_backward_kernel, _elu
                                  _softplus_backward_np as _softplus_backward_kernel, _vector_blocks, hardtanh_backward)
 from ._not_implemented import not_implemented
 from ._layout import iterator_layout
+from ._argcheck import passed_on
 from ._op import METHODS, Op, export, inplace
 from ._vector_loop import loop_lanes
 from .nn import check_floating, const
@@ -266,6 +267,7 @@ def _elu_call(op, kernel, input, alpha, scale, input_scale):
 
 @export(functional=True, torch=False)
 def elu(input, alpha=1.0, inplace=False):
+    passed_on("elu_" if inplace else "elu", (("alpha", "Number", 2, alpha),))
     if inplace:
         return _in_place(lambda x: _elu_call(_elu_, "elu_cpu", x, alpha, 1.0, 1.0), input)
     return _elu_call(_elu, "elu_cpu", input, alpha, 1.0, 1.0)
@@ -299,6 +301,7 @@ def selu_(input):
 
 @export(functional=True, torch=False)
 def celu(input, alpha=1.0, inplace=False):
+    passed_on("celu_" if inplace else "celu", (("alpha", "Number", 2, alpha),))
     if inplace:  # the in-place checks (a leaf that requires grad ...) come before the op's own
         return _in_place(lambda x: _elu_call(_celu_, "elu_cpu", x, alpha, 1.0, _celu_scale(alpha)), input)
     return _elu_call(_celu, "elu_cpu", input, alpha, 1.0, _celu_scale(alpha))

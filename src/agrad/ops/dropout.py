@@ -16,6 +16,7 @@ import warnings
 import numpy as np
 
 from ._op import export
+from ._argcheck import passed_on
 from ..tensor import _scalar_name
 from .nn import const
 
@@ -56,6 +57,7 @@ def _check_noise_dtype(input):
 
 def _dropout(input, p, train, inplace):
     _python_p(p)
+    passed_on("dropout_" if inplace else "dropout", (("p", "float", 2, p), ("train", "bool", 3, train)))
     _aten_p(p)  # (NaN passes the Python check, not ATen's)
     if p == 0 or not train or input.numel() == 0:
         return input
@@ -91,6 +93,7 @@ def _feature_dropout(input, p, train, inplace):
     """ATen's _dropout_impl<feature_dropout>: one draw per (batch, channel), broadcast
     over the remaining dimensions."""
     _python_p(p)
+    passed_on("feature_dropout_" if inplace else "feature_dropout", (("p", "float", 2, p), ("train", "bool", 3, train)))
     _aten_p(p)  # (NaN passes the Python check, not ATen's)
     if p == 0 or not train or input.numel() == 0:
         return input
@@ -181,6 +184,8 @@ _SELU_ALPHA_PRIME = 1.7580993408473766  # ATen's alpha: SELU's scale * alpha
 def _alpha_dropout(input, p, train, inplace, feature):
     """ATen's _dropout_impl<feature, alpha>: noise = bernoulli(1 - p); b = (noise - 1) * alpha * a
     + alpha * a * p; input * (noise * a) + b, each step in the input's dtype (float16's in float)."""
+    name = ("feature_alpha_dropout" if feature else "alpha_dropout") + ("_" if inplace else "")
+    passed_on(name, (("p", "float", 2, p), ("train", "bool", 3, train)))
     _aten_p(p)
     if p == 0 or not train or input.numel() == 0:
         return input

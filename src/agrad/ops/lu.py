@@ -17,6 +17,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._lapack import column_major, getrf, getrs
 from ..autograd.graph import save_extra
+from ._argcheck import passed_on
 from ._op import FUNCTIONS, Op, export, method, with_out
 from .linalg_triangular import solve_triangular_op
 from ._return_types import return_type
@@ -218,6 +219,7 @@ def lu(A, pivot=True, get_infos=False, out=None):
     from .._warn_once import warn_once
 
     warn_once(_LU_DEPRECATED, UserWarning, stacklevel=2)
+    passed_on("_lu_with_info", (("pivot", "bool", None, pivot),))
     LU, piv, info = _lu_factor_ex_impl(A, pivot, None)
     if out is not None:
         from ._op import write_outs

@@ -369,6 +369,9 @@ export("matrix_norm", linalg=True, torch=False)(_matrix_norm_impl)
 
 
 def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
+    ord = _number(ord)
+    if isinstance(ord, Tensor):  # (the wrapper's parse words it: no signature takes it)
+        raise TypeError("linalg.norm: ord must be a number or a string")
     if dim is not None:
         dim = [dim] if isinstance(dim, numbers.Integral) else list(dim)
         if len(dim) not in (1, 2):
@@ -507,13 +510,22 @@ def _norm_dtype(dtype, x_dtype, fn):
     return dtype
 
 
+def _number(v):
+    """PyTorch's parser takes a 0-d tensor that does not require grad for a Number: its value (a bool's as
+    an int, as a Scalar of a bool converts to a double)."""
+    if isinstance(v, Tensor) and v.ndim == 0 and not v.requires_grad:
+        v = v.item()
+    return int(v) if isinstance(v, (bool, np.bool_)) else v
+
+
 @export("vector_norm", linalg=True, torch=False)
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     """torch.linalg.vector_norm: (sum |x|^ord)^(1/ord) over ``dim`` (all by default)."""
     if not x.dtype.is_floating_point:
         raise RuntimeError(
             f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got {_scalar_name(x.dtype)}")
-    if isinstance(ord, bool) or not isinstance(ord, numbers.Number):
+    ord = _number(ord)
+    if isinstance(ord, bool) or not isinstance(ord, numbers.Number):  # (the wrapper's parse words it)
         raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
     d = x.dtype if dtype is None else _norm_dtype(dtypes.lookup(dtype), x.dtype, "linalg.vector_norm")
     every = dim is None or (isinstance(dim, (list, tuple)) and len(dim) == 0)
@@ -546,7 +558,10 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
         # the nuclear norm, or matrix_norm's error (over all the dims by default)
         return _matrix_norm_impl(input, p, list(range(input.ndim)) if dim is None else dim, keepdim, dtype=dtype,
                                  out=out)
-    return vector_norm(input, 2.0 if p is None else p, dim, keepdim, dtype=dtype, out=out)
+    p = 2.0 if p is None else _number(p)
+    if isinstance(p, bool) or not isinstance(p, numbers.Number):  # (torch.norm passes it on by position)
+        raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not {type(p).__name__}")
+    return vector_norm(input, p, dim, keepdim, dtype=dtype, out=out)
 
 
 def _dist_fwd(ctx, a, b, p):

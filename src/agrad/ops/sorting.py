@@ -15,6 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from ._layout import c_order, laid_out_like
+from ._argcheck import passed_on
 from ._op import Op, export, with_out, write_outs
 from ._return_types import return_type as _return_type
 from .indexing import scatter_into
@@ -684,6 +685,9 @@ def unique_dim_zeros(shape, d) -> bool:
 
 @export(method=True)
 def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    flags = (("sorted", "bool", None, sorted), ("return_inverse", "bool", None, return_inverse),
+             ("return_counts", "bool", None, return_counts))
+    passed_on("_unique2", flags) if dim is None else passed_on("unique_dim", (("dim", "int", 2, dim),) + flags)
     a = input._data
     if dim is None:
         # NaNs stay apart, as PyTorch's sort-then-compare (nan != nan) leaves them
