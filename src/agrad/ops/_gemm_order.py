@@ -44,7 +44,15 @@ def _transposed(x):
     f = x.flags
     if f.c_contiguous and f.f_contiguous:
         return x.shape[0] > 1 and x.strides[0] == x.itemsize and x.strides[1] != x.itemsize
-    return f.f_contiguous
+    if f.f_contiguous:
+        return True
+    # (a column-major slice, a leading dimension past its rows: ATen passes it transposed as it is, where a
+    # row-major one does not come first; anything else it copies row-major)
+    it = x.itemsize
+    rows, cols = x.shape
+    if x.strides[1] == it and x.strides[0] >= max(1, cols) * it:
+        return False
+    return x.strides[0] == it and x.strides[1] >= max(1, rows) * it
 
 
 def sequential(a, b, c=None, row0=None, off=0):
@@ -355,6 +363,53 @@ def transposed_lanes(a, b):
     return np.concatenate([lanes_aligned(a, b[:, :q], 4), lanes_aligned(a, b[:, q:], 8)], axis=1)
 
 
+def _dlanes(p, lanes):
+    """float64 sums of an m x k x n array of products over k: ``lanes`` 2 (an SSE register: lane l sums the
+    products k = l mod 2 in order, then lane 0 + lane 1) or 8 (two AVX registers: lanes l and l + 4 of
+    k = l mod 8, added as ((l0 + l2) + (l4 + l6)) + ((l1 + l3) + (l5 + l7))), then the k % lanes last
+    products one by one; fewer than ``lanes`` products: a sequential sum."""
+    m, k, n = p.shape
+    nb = k // lanes
+    if not nb:
+        return np.cumsum(p, axis=1)[:, -1, :]
+    acc = np.cumsum(p[:, :nb * lanes].reshape(m, nb, lanes, n), axis=1)[:, -1]
+    if lanes == 2:
+        total = acc[:, 0] + acc[:, 1]
+    else:
+        total = ((acc[:, 0] + acc[:, 2]) + (acc[:, 4] + acc[:, 6])) + ((acc[:, 1] + acc[:, 3]) + (acc[:, 5] + acc[:, 7]))
+    for j in range(nb * lanes, k):
+        total = total + p[:, j]
+    return total
+
+
+def dtransposed_lanes(a, b):
+    """MKL's dgemm of a row-major float64 a (m >= 2) and a transposed b, n from 2 to 11 (FPRev-probed,
+    session 40): the first 4 (n // 4) columns of C in 2 lanes, the rest in 8 (_dlanes); a row of a off a
+    16-byte boundary (odd address / 8: numpy's buffers and PyTorch's storages both aligned) adds its first
+    product to its second, which starts lane 0, and sums the rest as an aligned row."""
+    m, k = a.shape
+    n = b.shape[1]
+    p = a[:, :, None] * b[None, :, :]
+    odd = ((a.ctypes.data + np.arange(m) * a.strides[0]) // a.itemsize) % 2 == 1
+    groups = [(~odd, p[~odd])]
+    if odd.any():
+        po = p[odd]
+        if k > 1:
+            po = po[:, 1:].copy()
+            po[:, 0] = p[odd, 0] + po[:, 0]
+        groups.append((odd, po))
+    q4 = 4 * (n // 4)
+    out = np.empty((m, n), np.float64)
+    for rows, prods in groups:
+        if not prods.shape[0]:
+            continue
+        if q4:
+            out[rows, :q4] = _dlanes(prods[:, :, :q4], 2)
+        if q4 < n:
+            out[rows, q4:] = _dlanes(prods[:, :, q4:], 8)
+    return out
+
+
 def _scaled(x, alpha):
     """x * alpha in float32 (addmm's alpha where a kernel's packing applies it; None: 1), x's layout kept."""
     return x if alpha is None else np.multiply(x, np.float32(alpha), order="K")
@@ -369,18 +424,25 @@ def _mkl_product(a, b, c=None, batched=False, alpha=None, c_off=0):
     if k < 2 or not m or not n:
         return None
     cost = m * k * n
-    if a.dtype == np.float64:  # (dgemm: b row-major and n from 2 to 11 only, as sgemm's, 2-double vectors;
-        tb = _transposed(b) if n > 1 else True  # a beta * C starts the sums, as sgemm's)
-        if tb or n > 11 or alpha is not None or cost > SEQ_CAP:
+    if a.dtype == np.float64:  # (dgemm: n from 2 to 11 only; b row-major: sequential, as sgemm's, 2-double
+        tb = _transposed(b) if n > 1 else True  # vectors, a beta * C starts the sums; b transposed: dlanes)
+        if n < 2 or n > 11 or alpha is not None or cost > SEQ_CAP:
             return None
+        if tb:
+            if m < 2 or a.strides[1] != a.itemsize or a.strides[0] < k * a.itemsize:
+                return None
+            r = dtransposed_lanes(a, b)
+            return r if c is None else r + c
         return sequential(a, b, c, 0, c_off)
     tb = _transposed(b)
     if m == 1:
         if cost > SEQ_CAP:
             return None
         if tb:  # (x @ w.t() of one row, w packed: sgemv of w, a dot per row of w, alpha and the bias after;
-            if b.strides[1] != k * b.itemsize:  # a w of longer rows (w[:, :k]): not found)
-                return None
+            if b.strides[1] != k * b.itemsize:  # a w of longer rows (w[:, :k]): not found; the sequential
+                if b.flags.f_contiguous or b.flags.c_contiguous:  # sum is PyTorch's for 10% of them, numpy's
+                    return None  # 3%; a single column's stride means nothing: numpy's)
+                return sequential(_scaled(a, alpha), b, c)
             return gemv_lanes(b.T, a[0], None if c is None else c[0], alpha)[None, :]
         return sequential(_scaled(a, alpha), b, c)
     if n >= 12:
@@ -471,7 +533,7 @@ def mkl_addmv(s, a, v, beta, alpha):
 def baddbmm_f32(s, a, b, beta, alpha):
     """baddbmm of float32 (or float64) numpy arrays as PyTorch makes it, or None: below 400 multiply-adds a
     matrix its own loop (a sequential sum, then self * beta + alpha * sum, or alpha * sum with beta 0), else
-    MKL's batched sgemm per matrix (alpha and beta * self where its kernels apply them; float64: None)."""
+    MKL's batched sgemm/dgemm per matrix (alpha and beta * self where its kernels apply them)."""
     if not (a.dtype == b.dtype == s.dtype and a.dtype.char in "fd" and type(a) is type(b) is type(s) is np.ndarray):
         return None
     nb, m, k = a.shape
@@ -487,17 +549,17 @@ def baddbmm_f32(s, a, b, beta, alpha):
         # (the loop's sum starts from +0.0: a sum of -0.0 products is +0.0, then times alpha)
         acc = (np.cumsum(p, axis=2, dtype=a.dtype)[:, :, -1, :] + t(0)) * t(alpha)
         return acc if beta == 0 else c * t(beta) + acc
-    if nb > 64 or t is not np.float32:  # (float64: MKL's dgemm, numpy's order here)
+    if nb > 64:
         return None
     out = []
     for i in range(nb):
-        ci = None if beta == 0 else np.ascontiguousarray(c[i] * np.float32(beta), np.float32)
+        ci = None if beta == 0 else np.ascontiguousarray(c[i] * t(beta), t)
         r = mkl_product(a[i], b[i], ci, nb > 1, None if alpha == 1 else alpha, i * m * n)
         if r is None:
             return None
         out.append(r)
     r = np.stack(out)
-    return r + np.float32(0) if beta == 0 else r
+    return r + t(0) if beta == 0 else r
 
 
 def baddbmm_one_term(s, a, b, beta, alpha):
@@ -518,8 +580,7 @@ def baddbmm_one_term(s, a, b, beta, alpha):
 
 def bmm_product(a, b):
     """A batch of float32 or float64 products as PyTorch's bmm makes them: below 400 multiply-adds a matrix
-    its own loop (a sequential sum from zero per element), else MKL's sgemm per matrix (float64's dgemm:
-    numpy's order); None: numpy's."""
+    its own loop (a sequential sum from zero per element), else MKL's sgemm/dgemm per matrix; None: numpy's."""
     nb, m, k = a.shape
     n = b.shape[2]
     if not (nb and m and n):
@@ -529,7 +590,7 @@ def bmm_product(a, b):
             return None
         p = a[:, :, :, None] * b[:, None, :, :]
         return np.ascontiguousarray(np.cumsum(p, axis=2, dtype=a.dtype)[:, :, -1, :])
-    if nb > 64 or a.dtype != np.float32:
+    if nb > 64:
         return None
     out = []
     for i in range(nb):

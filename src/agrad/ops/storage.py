@@ -294,8 +294,11 @@ def _set_forms(input, source=None, storage_offset=None, size=None, stride=None):
             from .inplace_view import rebase_view
             rebase_view(input, out._grad_fn)
             return input
+        old_fn, old_nr = input._grad_fn, input._output_nr
         input._grad_fn, input._output_nr = out._grad_fn, out._output_nr
         input._requires_grad = True
+        if input._retains:  # (its retain_grad moves to the new node, as an in-place op's: the
+            graph.move_retains_grad(input, old_fn, old_nr)  # set_ gradient is retained, then it raises)
     _replace_data(input, data)
     return input
 

@@ -1,0 +1,37 @@
+"""Regression cases of helper "groupsd40" (session 40): its own difftest runs (seeds 39900000 on).
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case
+
+_HEX = "def hexes(t):\n    return [v.hex() for v in t.detach().flatten().tolist()]"
+
+CASES = [
+    case("set-moves-retain-grad",  # (grad:backward, run 39909000) ``r.retain_grad(); r.set_()``: the
+         # retain_grad hook moves to set_'s NotImplemented node, as an in-place op's, so the backward
+         # retains the gradient it reaches set_ with (an empty one for set_()) before set_'s error
+         ["x1 = torch.tensor([[0.5, -2.75], [-1.5, 3.0]], requires_grad=True)",
+          "r6 = x1 * 1", "r6.retain_grad()", "r6.set_()",
+          "try:\n    r6.sum().backward(create_graph=True)\nexcept RuntimeError as e:\n    err1 = str(e)",
+          "r7 = x1 * 1", "r7.retain_grad()", "r7.set_(torch.ones(4, requires_grad=True) * 1, 0, (2, 2))",
+          "try:\n    (r7 * 2).sum().backward()\nexcept RuntimeError as e:\n    err2 = str(e)",
+          "r8 = x1 * 1", "r8.retain_grad()", "r8.set_(torch.ones(3))",
+          "try:\n    torch.autograd.grad(r8.sum(), [x1])\nexcept RuntimeError as e:\n    err3 = str(e)"],
+         ["r6.grad", "err1", "r7.grad", "err2", "r8.grad", "err3", "x1.grad"]),
+    case("dgemm-transposed-b-lanes",  # (numeric:grad corrcoef, run 39906000) MKL's float64 dgemm of a
+         # row-major A and a transposed B, n from 2 to 11: 2 lanes for the first 4 (n // 4) columns, 8 (two
+         # AVX registers) for the rest; a row of A off a 16-byte boundary adds its first product to its second
+         [_HEX, "g = torch.Generator().manual_seed(40)",
+          "a = torch.randn(5, 9, generator=g, dtype=torch.float64)",
+          "w = torch.randn(11, 10, generator=g, dtype=torch.float64)",
+          "c = torch.randn(5, 6, generator=g, dtype=torch.float64)",
+          "b3 = torch.randn(2, 7, 21, generator=g, dtype=torch.float64)",
+          "x = torch.tensor([[-1.25, -0.75, -0.5], [0.75, 0.5, 1.0]], dtype=torch.float64)"],
+         ["hexes(a @ w[:, :9].t())", "hexes(a[:, 1:] @ w[:6, 2:].t())", "hexes(torch.addmm(c, a, w[:6, :9].t(), beta=0.5))",
+          "hexes(torch.nn.functional.linear(a, w[:3, :9], w[:3, 9]))", "hexes(torch.bmm(b3[:, :5], b3.transpose(1, 2)))",
+          "hexes(torch.cov(a))", "hexes(torch.corrcoef(x))", "hexes(a[:, :7] @ w[:4, :7].t())",
+          "hexes(torch.randn(4, 29, generator=g) @ torch.randn(5, 30, generator=g)[:, :29].t())"]),
+]
