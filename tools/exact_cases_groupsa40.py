@@ -87,4 +87,9 @@ CASES = [
           "loss = (w * torch.tensor([-0.0, -1.0, 1.0]) * torch.tensor([1.0, 0.0, -0.0])).sum() + w.sgn().sum()",
           "g1, = torch.autograd.grad(loss, w, create_graph=True)", "g2, = torch.autograd.grad(loss, w)"],
          ["out", "g1", "g2"]),
+    case("zerotensor-renorm-plain",  # renorm of a ZeroTensor: its own kernel, a plain result (agrad's forward
+         # multiplied the ZeroTensor's data, which numpy kept a ZeroTensor)
+         ["x = torch.tensor([[0.5, 0.5], [0.5, 0.5]], requires_grad=True)",
+          "z, = torch.autograd.grad(x.sgn().sum(), x)", "r = torch.renorm(z, 2, 0, 1)"],
+         ["r._is_zerotensor()", "r.clone()", "r + torch.tensor([-0.0, 1.0])"]),
 ]

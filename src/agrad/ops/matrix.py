@@ -17,7 +17,7 @@ from .._warn_once import warn_once
 from .. import dtypes
 from .._dense import dense
 from .._limits import check_shape
-from .._zero import any_zero, zeros
+from .._zero import any_zero, materialized, zeros
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
 from ._layout import c_order, reorder_dimensions, torch_strides
@@ -677,6 +677,7 @@ def _renorm_fwd(ctx, a, p, dim, maxnorm):
     ``maxnorm / (norm + 1e-7)`` where the norm exceeds maxnorm (1 elsewhere) in the input's dtype,
     then ``self * factor``."""
     from ..autograd import grad_mode
+    a = materialized(a)  # (a kernel of its own, no ZeroTensor one: its result is a plain tensor)
     reduce = tuple(d for d in range(a.ndim) if d != dim)
     with grad_mode.no_grad():
         x = Tensor._make(a)
