@@ -77,4 +77,35 @@ CASES = [
           "x6 = torch.zeros(8)", "x6.as_strided((3, 2), (1, 2)).normal_()",
           "x7 = torch.tensor([0.5, 1.5, 2.0, 3.0])", "x7.unfold(0, 2, 1).mvlgamma_(1)"],
          ["x1", "r3", "x2", "x3", "x4", "x5", "x6", "x7"]),
+    case("out-cast-resize-warns-twice",  # a structured TensorIterator op casting its common dtype into an
+         # out= of another dtype works through a temporary of out's old shape: resize_output warns for the
+         # temporary and for out (clamp with tensor bounds casts; with number bounds it is refused)
+         ["import warnings", "a = torch.tensor([0.5, 1.5, 2.5])", "i = torch.tensor([1, 2, 3])",
+          "def count(f):\n    with warnings.catch_warnings(record=True) as w:\n        warnings.simplefilter('always')\n"
+          "        try:\n            f()\n        except RuntimeError as e:\n            return str(e)\n    return len(w)",
+          "n = [count(lambda: torch.sin(a, out=torch.zeros(5, dtype=torch.float64))), "
+          "count(lambda: torch.sin(i, out=torch.zeros(5))), count(lambda: torch.add(a, a, out=torch.zeros(5))), "
+          "count(lambda: torch.add(i, i, out=torch.zeros(5))), count(lambda: torch.eq(a, a, out=torch.zeros(5))), "
+          "count(lambda: torch.eq(i, a.long(), out=torch.zeros(5))), count(lambda: torch.eq(a, a, out=torch.zeros(5, dtype=torch.bool))), "
+          "count(lambda: torch.clamp(a, a, out=torch.zeros(5, dtype=torch.float64))), "
+          "count(lambda: torch.clamp(a, 0.5, out=torch.zeros(5, dtype=torch.float64))), "
+          "count(lambda: torch.clamp_min(a, a, out=torch.zeros(5, dtype=torch.float16))), "
+          "count(lambda: torch.lerp(a, a, 0.5, out=torch.zeros(5, dtype=torch.float64))), "
+          "count(lambda: torch.sum(a, 0, out=torch.zeros(5, dtype=torch.float64))), "
+          "count(lambda: torch.floor_divide(a, a, out=torch.zeros(5, dtype=torch.float64)))]"],
+         ["n"]),
+    case("out-dtype-checks-of-their-own",  # the out= dtype checks PyTorch makes before the kernel's: where's
+         # before its condition's, frac/abs/sgn/bitwise_not/round's check_all_same_dtype before the kernel's
+         # dtype refusal, lerp with a tensor weight the same, heaviside/float_power/nan_to_num their own texts
+         ["a = torch.tensor([0.5, 1.5, 2.5])", "i = torch.tensor([1, 2, 3])"] + outcomes([
+             "torch.where(a, a, a, out=torch.zeros(3, dtype=torch.float64))",
+             "torch.where(a > 1, i, i, out=torch.zeros(3))", "torch.frac(i, out=torch.zeros(3))",
+             "torch.abs(torch.tensor([True]), out=torch.zeros(1))", "torch.sgn(i, out=torch.zeros(3))",
+             "torch.bitwise_not(a, out=torch.zeros(3, dtype=torch.int64))", "torch.round(i, decimals=1, out=torch.zeros(3))",
+             "torch.lerp(i, i, i, out=torch.zeros(3))", "torch.lerp(a, a, a, out=torch.zeros(3, dtype=torch.float64))",
+             "torch.heaviside(a, a, out=torch.zeros(3, dtype=torch.float64))",
+             "torch.float_power(a, 2, out=torch.zeros(3))", "torch.float_power(i, i, out=torch.zeros(3, dtype=torch.int32))",
+             "torch.nan_to_num(a, out=torch.zeros(3, dtype=torch.float64))",
+             "torch.clamp_max(a, a, out=torch.zeros(3, dtype=torch.float64))", "torch.clamp_max(a, 0.5, out=torch.zeros(3, dtype=torch.float64))"]),
+         ["out"]),
 ]

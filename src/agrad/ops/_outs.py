@@ -14,7 +14,7 @@ _OUT_GIVES_DTYPE = frozenset({"sum", "prod", "nansum", "cumsum", "cumprod", "ara
                               "frexp", "tensor", "polar", "complex"})
 #: ops whose ``out`` must have the result's dtype: TensorIterator's check_all_same_dtype ("Found dtype")
 _OUT_SAME_FOUND = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "round", "trunc", "fix",
-                             "frac", "sign", "clamp", "clip", "clamp_min", "clamp_max"})
+                             "frac", "sign", "sgn", "bitwise_not", "clamp", "clip", "clamp_min", "clamp_max"})
 #: ... or the kernel's own "Expected out tensor to have dtype" (checkSameType-like)
 _OUT_SAME_EXPECTED = frozenset({"mm", "matmul", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm", "addr",
                                 "gather", "diag", "tril", "triu", "linalg_cross", "linalg_vector_norm",
@@ -53,6 +53,16 @@ def _check_out_dtype(fname, result, out):
                            f"{_scalar_name(o)}")
 
 
+def same_dtype_out(fname, input, out):
+    """A unary op that keeps its dtype (TensorIterator's check_all_same_dtype): an ``out=`` of another
+    dtype is refused as the iterator is built, before the kernel's own refusal of the dtype
+    (``frac`` of an integer tensor, ``abs`` of a bool one)."""
+    if out is not None and out.dtype is not input.dtype:
+        from ..tensor import _scalar_name
+
+        raise RuntimeError(f"Found dtype {_scalar_name(out.dtype)} but expected {_scalar_name(input.dtype)}")
+
+
 def warn_resized(shape, wanted):
     """ATen's resize_output: an ``out=`` with elements and another shape is resized, with a warning
     (attributed to the first caller outside agrad, as PyTorch's C++ warning is to the Python line)."""
@@ -71,9 +81,25 @@ def warn_resized(shape, wanted):
                   UserWarning, stacklevel=stacklevel)
 
 
-def finish_out(fname, result, out, quiet_resize=False):
+#: structured TensorIterator ops that cast their common dtype into ``out`` (cast_common_dtype_to_outputs):
+#: an ``out`` of another dtype gives way to a temporary of the common dtype (empty_like of out, its old
+#: shape), which resize_output resizes as well: an ``out`` with elements and another shape warns twice
+_TEMPORARY_OUT = frozenset("""
+    acos acosh add addcdiv addcmul asin asinh atan atan2 atanh bitwise_and bitwise_left_shift bitwise_or
+    bitwise_right_shift bitwise_xor copysign cos cosh deg2rad digamma div eq erf erfc erfinv exp exp2 expm1
+    fmax fmin fmod gcd ge gt hypot i0 igamma igammac lcm ldexp le lgamma log log10 log1p log2 logaddexp
+    logaddexp2 lt maximum minimum mul ne nextafter polygamma pow rad2deg reciprocal remainder rsqrt sigmoid
+    sin sinc sinh special_entr special_i0e special_i1 special_log_ndtr special_ndtri special_xlog1py
+    special_zeta sqrt square sub tan tanh true_divide xlogy
+""".split())
+
+
+def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None):
     """Write ``result`` into ``out=`` (in place), with PyTorch's checks.  ``quiet_resize``: the
-    kernel resizes ``out`` itself (factories, samplers, narrow_copy): no resize_output warning."""
+    kernel resizes ``out`` itself (factories, samplers, narrow_copy): no resize_output warning.
+    ``common``: the dtype the op computes in where it is not the result's (a comparison's operands'
+    dtype); ``cast``: True for a TensorIterator op that casts into ``out`` (:data:`_TEMPORARY_OUT`'s
+    rule and check) under a name that does not always (clamp with tensor bounds)."""
     if out is None:
         return result
     from ..autograd import grad_mode
@@ -84,10 +110,12 @@ def finish_out(fname, result, out, quiet_resize=False):
             "but one of the arguments requires grad."
         )
     if out._data.dtype != result._data.dtype and fname not in _OUT_GIVES_DTYPE:
-        _check_out_dtype(fname, result, out)
+        _check_out_dtype(None if cast else fname, result, out)
     if out.shape != result.shape:
         if out._data.size and not (quiet_resize or fname == "narrow_copy"):
             warn_resized(out.shape, result.shape)
+            if (cast or fname in _TEMPORARY_OUT) and out.dtype is not (common or result.dtype):
+                warn_resized(out.shape, result.shape)  # (the temporary's resize)
         _resize_out(out, result._data)
     out._data[...] = result._data
     out._vc[0] += 1

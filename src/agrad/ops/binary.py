@@ -264,12 +264,14 @@ def lerp(input, end, weight, *, out=None):
             d = _result_type(input, end, weight)
             arrays = tuple(a if a.dtype == d.numpy else cast(a, d.numpy) for a in arrays)
         check_broadcast(*arrays)
+        if out is not None and out.dtype is not (d or input.dtype):  # (check_all_same_dtype, then the kernel)
+            raise RuntimeError(f"Found dtype {_scalar_name(out.dtype)} but expected {_scalar_name(d or input.dtype)}")
         _lerp_kernel_dtype(input, "lerp_kernel_tensor", end, weight, dtype=d)
         return finish_out("lerp", _lerp1.apply((input, end, weight), arrays, {}), out)
     check_operand(weight, "lerp")
     check_broadcast(input._data, end._data)
     _lerp_kernel_dtype(input, "lerp_kernel_scalar", end)
-    return finish_out("lerp", _lerp0.apply((input, end), (input._data, end._data), {"weight": weight}), out)
+    return finish_out("lerp", _lerp0.apply((input, end), (input._data, end._data), {"weight": weight}), out, cast=True)
 
 
 method("lerp_")(inplace(lerp, partial=True))
@@ -469,6 +471,9 @@ def float_power(input, exponent, *, out=None):
     f64 = dtypes.float64
     if not isinstance(input, Tensor):
         check_operand(input, "float_power")
+    if out is not None and out.dtype is not f64:  # (float_power_out's first check)
+        raise RuntimeError(f"the output given to float_power has dtype {_scalar_name(out.dtype)} but the "
+                           "operation's result requires dtype Double")
     # the exponent is cast first, as PyTorch's C++ call evaluates its arguments (right to
     # left): its ToCopyBackward0 is the older node, so a backward pass runs the base's first
     # and a gradient for a tensor that is both is summed base's part + exponent's part
@@ -497,7 +502,7 @@ def heaviside(input, values, *, out=None):
     from ._not_implemented import not_implemented
 
     _require_tensor("heaviside", values, "values")
-    if input.dtype is not values.dtype:
+    if input.dtype is not values.dtype or out is not None and out.dtype is not input.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     arrays = (input._data, values._data)
     try:

@@ -48,7 +48,10 @@ def _compare(np_fn, name, aliases=()):
             r = iterator_layout(r, arrs)
         if mask_hooks and out is None:
             return _told(name, (input, other), Tensor._make(r))
-        return finish_out(name, Tensor._make(r), out)
+        common = None  # (an out of another dtype than bool: the operands' dtype is cast into it)
+        if out is not None and out.dtype is not dtypes.bool_:
+            common = dtypes.from_numpy(np.result_type(*arrs))
+        return finish_out(name, Tensor._make(r), out, common=common)
 
     fn.__name__ = name
     export(name, *aliases, method=True)(fn)
@@ -240,6 +243,9 @@ method("bitwise_xor_")(bitwise_xor_)
 
 @export(method=True)
 def bitwise_not(input, *, out=None):
+    from ._outs import same_dtype_out
+
+    same_dtype_out("bitwise_not", input, out)
     if input.dtype.is_floating_point:  # (``~x`` is refused before, agrad.ops.operators)
         raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
     return finish_out("bitwise_not", Tensor._make(_unary_layout(np.invert(input._data), input._data)), out)

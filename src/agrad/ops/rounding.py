@@ -14,6 +14,7 @@ from .. import _zero
 from ..autograd import graph
 from ..tensor import Tensor
 from ._op import Op, export, finish_out, inplace, method
+from ._outs import same_dtype_out
 from .comparison import isfinite
 from .pointwise import _not_implemented_for, _zeros_like
 from .unary import _sign, unary
@@ -66,6 +67,7 @@ def _round_decimals(a, decimals):
 @export(method=True)
 def round(input, *, decimals=None, out=None):
     """Round half to even; with ``decimals``, to that many decimal places."""
+    same_dtype_out("round", input, out)
     if decimals is None:
         return finish_out("round", _round0(input), out)
     if type(decimals) is not int:
@@ -87,6 +89,7 @@ _frac.derivative(lambda ctx, grad: grad)
 
 @export(method=True)
 def frac(input, *, out=None):
+    same_dtype_out("frac", input, out)
     if not input.dtype.is_floating_point:
         _not_implemented_for("frac", input.dtype)
     return finish_out("frac", _frac(input), out)
@@ -129,6 +132,10 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
     if type(nan) is not float or posinf is not None or neginf is not None:
         nan, posinf, neginf = (_float_arg(v) for v in (nan, posinf, neginf))
     nan = 0.0 if nan is None else nan
+    if out is not None and out.dtype is not input.dtype:
+        from ..tensor import _scalar_name
+        raise RuntimeError(f"nan_to_num: dtype of out: {_scalar_name(out.dtype)} should be same as input: "
+                           f"{_scalar_name(input.dtype)}")
     return finish_out("nan_to_num", _nan_to_num.apply(
         (input,), (input._data,), {"nan": nan, "posinf": posinf, "neginf": neginf}), out)
 

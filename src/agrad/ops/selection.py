@@ -105,7 +105,7 @@ def clamp(input, min=None, max=None, *, out=None):
             except ValueError:
                 raise broadcast_all_error(arrs) from None
             raise NotImplementedError("\"clamp_cpu\" not implemented for 'Bool'")
-        return finish_out("clamp", _clamp0.apply((input, lo, hi), arrs, {"bounds": bounds}), out)
+        return finish_out("clamp", _clamp0.apply((input, lo, hi), arrs, {"bounds": bounds}), out, cast=True)
     d = _result_type(input, *(v for v in (min, max) if v is not None))
     if d is dtypes.bool_:
         kernel = "clamp_min_scalar_cpu" if max is None else "clamp_max_scalar_cpu" if min is None else "clamp_scalar_cpu"
@@ -179,7 +179,7 @@ def _one_sided_clamp(name, np_fn, tensor_fn, keep, bound_wins):
     def fn(input, bound, *, out=None):
         if isinstance(bound, Tensor):
             ts, arrs = operands(input, bound, name)
-            return finish_out(name, tensor_op.apply(ts, arrs, {}), out)
+            return finish_out(name, tensor_op.apply(ts, arrs, {}), out, cast=True)
         d = _result_type(input, bound)
         if d is dtypes.bool_:
             raise NotImplementedError(f"\"{name}_scalar_cpu\" not implemented for 'Bool'")
@@ -227,6 +227,11 @@ def where(condition, input=None, other=None, *, out=None):
         raise TypeError("where(): argument 'condition' must be Tensor")
     ts, arrs = operands(input, other, "where")
     _check_where_numbers(input, other, arrs)  # (the number's tensor is made before where_self's checks)
+    if out is not None:  # (where_self_out's first check, before the condition's)
+        from ._outs import _check_out_dtype
+        common = _result_type(input, other)
+        if out.dtype is not common:
+            _check_out_dtype("where", Tensor._make(np.empty(0, common.numpy)), out)
     if condition.dtype is dtypes.uint8:
         from .._warn_once import warn_once
 

@@ -21,6 +21,7 @@ from ._erf_math import calerf as _calerf
 from ._layout import cast, iterator_layout
 from ._unary_first import checked_first as _checked_first
 from ._op import OPS, Op, export, finish_out, inplace, method, node_name, zeros_like_grad
+from ._outs import _OUT_SAME_FOUND as _SAME_DTYPE, same_dtype_out
 from ._vector_loop import by_lanes, unary_lanes
 from .comparison import isfinite
 from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, weak
@@ -85,6 +86,8 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
                             return apply_one(input, (arr,), None, None, res)
                     elif small32 is not None and arr.size < _SMALL32 and arr.size != 1:
                         return apply_one(input, (arr,), None, None, small32(arr, dtype=_F64_DTYPE).astype(_F32_DTYPE))
+            if out is not None and fname in _SAME_DTYPE:
+                same_dtype_out(fname, input, out)
             if no_bool is not None and arr.dtype == np.bool_:
                 raise no_bool[0](no_bool[1])
             if float_out and arr.dtype.kind in "biu":
