@@ -81,4 +81,40 @@ CASES = [
                      "torch.poisson(torch.tensor(4.), g)", "torch.poisson(1.)",
                      "torch.poisson(torch.tensor([1.]), generator=1)", "torch.poisson(torch.tensor([-0.]), g)"]),
          ["out", "y", "x.grad", "t"]),
+    case("histogramdd-forms",  # bins as an int, ints, 0-d tensor, tensors (returned as they are), range (also
+         # positional), weight, density; the return type's printing; an input of more dimensions
+         ["x = torch.tensor([[0., 1.], [1., 0.], [2., 0.], [2., 2.], [0.5, 0.25]])",
+          "b0 = torch.tensor([0., 1., 2.])", "b1 = torch.tensor([0., .5, 3.])",
+          "r1 = torch.histogramdd(x, bins=[3, 3], weight=torch.tensor([1., 2., 4., 8., 16.]))",
+          "r2 = torch.histogramdd(x, 2, [0., 1., 0., 2.], density=True)",
+          "r3 = torch.histogramdd(x, [b0, b1], weight=torch.tensor([0.1, 0.2, 0.3, 0.7, 1.9]), density=True)",
+          "r4 = torch.histogramdd(torch.arange(24.).reshape(2, 3, 4), [2, 1, 3, 2], weight=torch.ones(2, 3))",
+          "r5 = torch.histogramdd(x, torch.tensor(2))", "r6 = torch.histogramdd(torch.empty(0, 3), [2, 1, 1], density=True)",
+          "same = [r3.bin_edges[0] is b0, r3.bin_edges[1] is b1, type(r1.bin_edges).__name__]"],
+         ["r1", "r2", "r3", "r4", "r5", "r6", "same"]),
+    case("histogramdd-errors-and-grad",  # PyTorch's checks in its order; NotImplemented nodes (the edges' one node
+         # with two outputs) whose backward raises
+         ["x = torch.tensor([[0., 1.], [1., 0.], [2., 0.]])", "b0 = torch.tensor([0., 1., 2.])",
+          "xr = x.clone().requires_grad_()", "r = torch.histogramdd(xr, 2)",
+          "meta = [r.hist.grad_fn.name(), r.bin_edges[0].grad_fn is r.bin_edges[1].grad_fn, r.bin_edges[1].output_nr]"]
+         + outcomes(["r.hist.sum().backward()", "r.bin_edges[0].sum().backward()",
+                     "torch.histogramdd(xr, [b0, b0]).hist.sum().backward()",
+                     "torch.histogramdd(x, [2, 2, 2])", "torch.histogramdd(x[:, 0], 2)",
+                     "torch.histogramdd(x, 2, range=[0., 1.])", "torch.histogramdd(x.long(), 2)",
+                     "torch.histogramdd(x.long(), 2, range=[0., 1., 0., 1.])", "torch.histogramdd(x, [b0])",
+                     "torch.histogramdd(x, [-1, 2])", "torch.histogramdd(x, [-2, 2])", "torch.histogramdd(x, [2, 0])",
+                     "torch.histogramdd(x, 2, weight=torch.ones(4))", "torch.histogramdd(x, 2, weight=torch.tensor(1.))",
+                     "torch.histogramdd(x, 2, weight=torch.ones(3, dtype=torch.float64))",
+                     "torch.histogramdd(torch.tensor([[float('nan'), 1.]]), 2)",
+                     "torch.histogramdd(x, 2, range=[1., 0., 0., 1.])", "torch.histogramdd(x, [b0, b0.double()])",
+                     "torch.histogramdd(x, [b0, b0[None]])", "torch.histogramdd(x, [b0, b0[:0]])",
+                     "torch.histogramdd(x, [2.5, 2])", "torch.histogramdd(x, torch.tensor([0., 1., 2.]))"]),
+         ["meta", "out"]),
+    case("histogram-weights-threads",  # torch.histogram's weighted sums split as parallel_for splits the elements
+         # (two threads past 200), and density's sum and divisions in the dtype (was float64 then rounded)
+         ["g = torch.Generator().manual_seed(3000)", "x = torch.randn(3000, generator=g)",
+          "w = torch.rand(3000, generator=g)", "h1 = torch.histogram(x, 7, weight=w).hist",
+          "h2 = torch.histogram(x, torch.tensor([-2., -0.5, 0., 0.3, 2.]), weight=w, density=True).hist",
+          "h3 = torch.histogramdd(torch.stack([x, w], 1)[:700], [3, 4], weight=w[:700], density=True).hist"],
+         ["h1.tolist()", "h2.tolist()", "h3.tolist()"]),
 ]

@@ -51,3 +51,20 @@ def test_poisson_runs_in_scripts(run_ok):
                  "y.sum().backward()\nprint(y, w.grad, torch.rand(1, generator=g))\n")
     assert res.stdout == ("tensor([ 0.,  2.,  4., 11., 49.], grad_fn=<PoissonBackward0>) tensor([0., 0., 0.]) "
                           "tensor([0.4194])\n")  # (PyTorch 2.13's)
+
+
+@pytest.mark.parametrize("use", [
+    "torch.histogramdd.__globals__", "torch.histogramdd(x[:, None], 2).__class__.__base__.__subclasses__",
+    "torch.histogramdd(x[:, None], 2)._make.__globals__", "torch.histogramdd(w[:, None], 2).hist.grad_fn.__dict__",
+    "torch.histogramdd(w[:, None], 2).bin_edges[0].grad_fn._saved_value",
+    "torch.return_types.histogramdd.__new__.__globals__",
+])
+def test_histogramdd_exposes_no_internals(use):
+    blocked(HEAD + f"print({use})\n")
+
+
+def test_histogramdd_runs_in_scripts(run_ok):
+    res = run_ok(HEAD + "r = torch.histogramdd(torch.tensor([[0., 1.], [1., 0.], [2., 0.]]), [2, 1])\n"
+                 "print(r)\nprint(r.hist.shape, len(r.bin_edges), type(r).__name__)\n")
+    assert res.stdout == ("torch.return_types.histogramdd(\nhist=tensor([[1.],\n        [2.]]),\n"
+                          "bin_edges=(tensor([0., 1., 2.]), tensor([0., 1.])))\ntorch.Size([2, 1]) 2 histogramdd\n")

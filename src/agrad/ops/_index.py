@@ -164,6 +164,10 @@ FAMILIES = {
     'gumbel': {
         'FUNCTIONAL': 'gumbel_softmax',
     },
+    'histogramdd': {
+        'FUNCTIONS': 'histogramdd',
+        'CLASSES': 'histogram histogramdd',
+    },
     'householder': {
         'FUNCTIONS': 'geqrf orgqr ormqr',
         'METHODS': 'geqrf orgqr ormqr',
@@ -455,7 +459,6 @@ FAMILIES = {
     'statistics': {
         'FUNCTIONS': 'corrcoef cov histc histogram',
         'METHODS': 'corrcoef cov histc histogram',
-        'CLASSES': 'histogram',
     },
     'storage': {
         'METHODS': 'bfloat16 cdouble cfloat chalf const_data_ptr data_ptr dim_order is_distributed is_set_to '

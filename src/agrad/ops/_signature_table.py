@@ -352,6 +352,7 @@ TABLE = {
     'torch.hinge_embedding_loss': ('hinge_embedding_loss', (((('input', 'Tensor'), ('target', 'Tensor'), ('margin', 'float'), ('reduction', 'int')), 2, ()),)),
     'torch.histc': ('histc', (((('input', 'Tensor'), ('bins', 'int'), ('min', 'Number'), ('max', 'Number')), 1, (('out', 'Tensor'),)),)),
     'torch.histogram': ('histogram', ('(Tensor input, Tensor bins, *, Tensor weight = None, bool density = False, tuple of Tensors out = None)', '(Tensor input, int bins = 100, *, tuple of floats range = None, Tensor weight = None, bool density = False, tuple of Tensors out = None)'), (((), ()), ((), ('bins',)))),
+    'torch.histogramdd': ('histogramdd', ('(Tensor input, int bins, tuple of floats range = None, Tensor weight = None, bool density = False)', '(Tensor input, tuple of ints bins, tuple of floats range = None, Tensor weight = None, bool density = False)', '(Tensor input, tuple of Tensors bins, tuple of floats range = None, Tensor weight = None, bool density = False)')),
     'torch.hsplit': ('hsplit', ('(Tensor input, int sections)', '(Tensor input, tuple of ints indices)')),
     'torch.hstack': ('hstack', (((('tensors', 'tuple of Tensors'),), 1, (('out', 'Tensor'),)),)),
     'torch.hypot': ('hypot', (((('input', 'Tensor'), ('other', 'Tensor')), 2, (('out', 'Tensor'),)),)),

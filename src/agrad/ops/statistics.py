@@ -157,11 +157,26 @@ def _bin_of(a, edges, search, local):
 
 def _histogram_kernel(a, edges, weight, search, local):
     pos = _bin_of(a, edges, search, local)
-    hist = np.zeros(edges.shape[0] - 1, a.dtype)
-    keep = pos >= 0
-    w = weight[keep] if weight is not None else np.ones(int(keep.sum()), a.dtype)
-    np.add.at(hist, pos[keep], w)
-    return hist
+    return threaded_sums(pos, weight if weight is not None else np.ones(a.shape[0], a.dtype), edges.shape[0] - 1, 200)
+
+
+def threaded_sums(pos, w, bins, grain):
+    """The kernel's sums of the weights ``w`` into ``bins`` bins at ``pos`` (-1: skipped): the elements
+    split as at::parallel_for splits them (``get_num_threads()`` chunks once there are more than
+    ``grain``), each chunk's histogram added up in order, then the chunks' histograms summed."""
+    from ..settings import get_num_threads
+
+    m = pos.shape[0]
+    tasks = min(get_num_threads(), -(-m // grain)) if m > grain else 1
+    chunk = -(-m // tasks) if m else 1
+    total = None
+    for start in range(0, max(m, 1), chunk):
+        part = np.zeros(bins, w.dtype)
+        p, v = pos[start:start + chunk], w[start:start + chunk]
+        keep = p >= 0
+        np.add.at(part, p[keep], v[keep])
+        total = part if total is None else total + part
+    return total
 
 
 def _check_bins(bins):
@@ -261,10 +276,9 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
         raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_scalar_name(input.dtype)}'")
     w = weight._data.reshape(-1) if weight is not None else None
     hist = _histogram_kernel(input._data.reshape(-1), edges, w, search, local)
-    if density:
-        with np.errstate(all="ignore"):
-            total = hist.sum(dtype=np.float64) if hist.dtype != np.float64 else hist.sum()
-            hist = (hist / hist.dtype.type(total)) / np.diff(edges)
+    if density:  # (hist.div_(hist.sum().item()), then by the bin lengths: in the dtype's own sum and divisions)
+        h = Tensor._make(hist)
+        hist = ((h / h.sum().item()) / Tensor._make(edges).diff())._data
     grads = [t for t in (input, weight) if t is not None and t._requires_grad]
     if grads and _is_recording(grads):
         r, e = _histogram_node.apply(tuple(grads), [t._data for t in grads], {"value": (hist, edges)})
