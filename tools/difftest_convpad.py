@@ -1,5 +1,6 @@
 """The differential tester's rule ``onednn-grouped-padding`` (tools/difftest.py, docs/semantics.md): a
-float32 grouped or depthwise convolution that PyTorch hands to oneDNN runs a direct kernel
+channels-last float32 grouped or depthwise convolution (plain layouts: agrad follows oneDNN's kernel choice,
+src/agrad/ops/_conv_groups.py) that PyTorch hands to oneDNN runs a direct kernel
 (``jit:avx2``, ``jit_dw:avx2``) or a gemm one (``x64:gemm:jit``) by oneDNN's own heuristics; the
 direct kernels never read the padding, so an inf or NaN weight times a padded zero adds nothing
 there, where the gemm kernel's (and agrad's) im2col sum is NaN. The rule replays the statement under
@@ -37,6 +38,12 @@ def _nan_sums(x, w, stride, padding, dilation, groups):
     return np.isnan(direct.reshape(shape)), np.isnan(gemm.reshape(shape))
 
 
+def _channels_last(t, torch) -> bool:
+    """Whether a 4-d or 5-d tensor is laid out channels-last (and not also contiguous)."""
+    fmt = {4: torch.channels_last, 5: torch.channels_last_3d}.get(t.dim())
+    return fmt is not None and t.is_contiguous(memory_format=fmt) and not t.is_contiguous()
+
+
 def padding_free_explains(lines: list[str], i: int, stmt: str, want: dict, got: dict, agree_once) -> bool:
     """True when statement ``i`` calls one grouped (groups > 1) float32 convolution with padding and a
     non-finite weight, the one variable that differs is the tensor it assigns, PyTorch's value is NaN
@@ -66,6 +73,8 @@ def padding_free_explains(lines: list[str], i: int, stmt: str, want: dict, got: 
         return False
     x, w, stride, padding, dilation, groups, sp = seen[0]
     if groups < 2 or isinstance(padding, str) or x.dtype != torch.float32 or bool(torch.isfinite(w).all()):
+        return False
+    if not any(_channels_last(t, torch) for t in (x, w)):  # (plain layouts: agrad names the kernel, _conv_groups)
         return False
 
     def tup(v):

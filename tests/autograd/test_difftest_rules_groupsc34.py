@@ -13,6 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 import difftest  # noqa: E402
+import difftest_convpad  # noqa: E402
 import difftest_vmlsqrt  # noqa: E402
 
 
@@ -60,14 +61,19 @@ def test_the_rules_composite_with_a_rounded_root_is_agrads_loss():
 
 @pytest.mark.torch
 def test_grouped_conv_padding_free_in_onednn_is_documented_only_where_its_kernel_explains_it():
-    """A float32 depthwise/grouped convolution that oneDNN runs with a direct kernel never reads the
-    padding: an inf weight gives inf there in PyTorch and NaN in agrad (whose sum reads the padded zeros,
-    as oneDNN's gemm kernel does); an agrad value off elsewhere, or an ungrouped convolution, is not covered."""
+    """A channels-last float32 depthwise/grouped convolution that oneDNN runs with a direct kernel never
+    reads the padding: an inf weight gives inf there in PyTorch and NaN in agrad (whose sum reads the padded
+    zeros, as oneDNN's gemm kernel does); an agrad value off elsewhere, an ungrouped convolution, or a plain
+    layout (agrad follows oneDNN's kernel there, _conv_groups: no difference left) is not covered."""
     torch = pytest.importorskip("torch")
     import agrad
 
-    lines = ["x = torch.ones(3, 16, 4, 4)", "w = torch.ones(16, 1, 3, 3)", "w[0, 0, 0, 0] = float('inf')",
+    plain = ["x = torch.ones(3, 16, 4, 4)", "w = torch.ones(16, 1, 3, 3)", "w[0, 0, 0, 0] = float('inf')",
              "r = F.conv2d(x, w, padding=2, dilation=(1, 2), groups=16)"]
+    want, got = difftest.run_program(torch, plain), difftest.run_program(agrad, plain)
+    assert difftest.compare_statement(want[3], got[3]) is None
+    assert difftest_convpad.padding_free_explains(plain, 3, plain[3], want[3], got[3], lambda *a: True) is False
+    lines = ["x = torch.ones(3, 16, 4, 4).contiguous(memory_format=torch.channels_last)"] + plain[1:]
     want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
     aspect, _ = difftest.compare_statement(want[3], got[3])
     assert aspect == "value"

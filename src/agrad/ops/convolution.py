@@ -27,7 +27,7 @@ from .. import dtypes
 from .._cpp_print import cpp_type_name
 from ..autograd import grad_mode
 from ..tensor import _can_cast, _scalar_name
-from . import _conv_order, _vec_math
+from . import _conv_groups, _conv_order, _vec_math
 from ._conv_order import _unpadded_products
 from ._conv_layout import backward_format, in_conv_format
 from ._layout import c_order
@@ -236,8 +236,8 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
             out = (wg * cols).reshape(n, w.shape[0], *o)
             if (wg.shape[1] == 1 or cols.shape[-1] == 1) and b is None:
                 out = out + 0.0
-        elif mkldnn and any(padding) and _direct_kernel(x.shape, w.shape, groups, padding) \
-                and not np.isfinite(w).all():
+        elif mkldnn and any(padding) and _direct_kernel(x.shape, w.shape, groups, padding, fwd=(
+                stride, dilation, _conv_order._plain(x, w))) and not np.isfinite(w).all():
             valid = _valid_cols(x, k, dilation, pads, stride, o).reshape(g, 1, -1, math.prod(o))
             out = _unpadded_products(wg[None], cols, valid, 2).reshape(n, w.shape[0], *o)
         elif (c := _conv_order.forward(x, w, b, cols, stride, padding, dilation, mkldnn, g) if mkldnn else
@@ -262,13 +262,15 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
     return out.astype(x.dtype, copy=False)
 
 
-def _direct_kernel(x_shape, w_shape, groups, padding, stride=None, dilation=None):
-    """Whether oneDNN runs a float32 convolution with a direct kernel, which never reads the padding,
-    rather than a gemm one, whose im2col pads with zeros (an inf weight times one is NaN there, as in
-    agrad): measured on this machine's AVX2 for an ungrouped convolution of 2 or more samples whose
-    padding is below the kernel's size in every dim (grouped, depthwise ones: by stride and shape, not
-    reproduced). The weight gradient (``stride``, ``dilation`` given): 1-D and 2-D, stride, dilation 1."""
-    if groups != 1 or x_shape[0] < 2 or not all(p < k for p, k in zip(padding, w_shape[2:])):
+def _direct_kernel(x_shape, w_shape, groups, padding, stride=None, dilation=None, fwd=None):
+    """Whether oneDNN runs a float32 convolution with a direct kernel, which never reads the padding, not
+    a gemm one, whose im2col pads with zeros (inf * 0: NaN, as in agrad): measured (AVX2) for an ungrouped
+    one of 2 or more samples, padding below the kernel in every dim; a grouped one's forward (``fwd``:
+    stride, dilation, plain layouts) by _conv_groups. The weight gradient (``stride``, ``dilation`` given):
+    1-D and 2-D, stride, dilation 1 (a grouped one's: _conv_groups.grads)."""
+    if groups != 1:
+        return fwd is not None and fwd[2] and _conv_groups.forward_direct(x_shape, w_shape, groups, fwd[0], padding, fwd[1])
+    if x_shape[0] < 2 or not all(p < k for p, k in zip(padding, w_shape[2:])):
         return False
     return stride is None or (len(x_shape) <= 4 and all(v == 1 for v in stride) and all(v == 1 for v in dilation))
 
@@ -427,6 +429,7 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
         valid = _valid_cols(g, k, geo["dilation"], pads, geo["stride"], x.shape[2:])[None, None]
         out[0] = _unpadded_products(w.reshape(1, 1, w.shape[0], -1), cols, valid, 2).reshape(x.shape).astype(
             g.dtype, copy=False)
+    out = _conv_groups.grads(g, x, w, geo, mask, out) if grp > 1 and mk and _conv_order._plain(x, w) else out
     return tuple(out)
 
 
