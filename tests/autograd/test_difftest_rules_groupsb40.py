@@ -88,17 +88,18 @@ def test_vml_zero_gradient_covers_the_gradients_autograd_grad_returns():
     assert not noise([_GUMBEL[0], _GUMBEL[1], "r8 = F.softmax(x4, -1)", _GUMBEL[3]], got[3])
 
 
-_FIT = ["a = torch.tensor([[-2.25, -2.25], [1.75, 0.0], [0.5, 0.75], [1.25, -3.0]], dtype=torch.float64)",
-        "b = torch.tensor([[1.6875], [0.0], [-0.5625], [2.25]], dtype=torch.float64)",
+_FIT = ["a = torch.tensor([[-2.25, -2.25, 1.75, 0.0], [0.5, 0.75, 1.25, -3.0], [0.0, -2.25, -0.5, 2.75], "
+        "[0.25, -2.75, 0.25, -2.25], [1.5, 2.75, 3.0, 0.75]])",
+        "b = torch.tensor([[-2.4375], [-0.75], [0.9375], [0.6875], [-1.8125]])",
         "r = torch.linalg.lstsq(a, b, driver='gelsd')"]
 
 
 @pytest.mark.torch
 def test_lstsq_exact_fit_covers_residual_noise_only():
-    """float64 gelsd of a 4 x 2 A and B = A [0, -0.75]^T, an exact fit: the residual, zero in exact arithmetic,
-    is 7.9e-31 in PyTorch and 3.1e-33 in agrad (MKL's float64 geqrf an ulp from agrad's): lstsq-exact-fit. A
-    residual above the noise, the same difference of a fit that is not exact, or a solution that differs
-    too, is not covered."""
+    """float32 gelsd of a 5 x 4 A (n < m < 1.6 n: MKL bidiagonalises A, gebrd's Q^T B) and B in its column
+    space, an exact fit: the residual, zero in exact arithmetic, is 7.6e-14 in PyTorch and 4.6e-14 in agrad:
+    lstsq-exact-fit. A residual above the noise, the same difference of a fit that is not exact, or a
+    solution that differs too, is not covered."""
     torch = pytest.importorskip("torch")
     import agrad
     import difftest_lstsqfit
@@ -112,14 +113,14 @@ def test_lstsq_exact_fit_covers_residual_noise_only():
         return difftest_lstsqfit.residual_noise_only(lines, want, 2, want[2], got_i, difftest_rules._agree_once)
     assert covered(_FIT, want, got[2])
     big = copy.deepcopy(got[2])
-    big["vars"]["r"]["items"][1]["data"] = np.array([1e-20])
+    big["vars"]["r"]["items"][1]["data"] = np.array([1e-6], np.float32)
     assert not covered(_FIT, want, big)
     moved = copy.deepcopy(got[2])
-    moved["vars"]["r"]["items"][0]["data"] = moved["vars"]["r"]["items"][0]["data"] * 1.01
+    moved["vars"]["r"]["items"][0]["data"] = moved["vars"]["r"]["items"][0]["data"] * np.float32(1.01)
     assert not covered(_FIT, want, moved)
-    loose = [_FIT[0], "b = torch.tensor([[1.6875], [0.0], [-0.5625], [2.5]], dtype=torch.float64)", _FIT[2]]
+    loose = [_FIT[0], "b = torch.tensor([[-2.4375], [-0.75], [0.9375], [0.6875], [-1.5]])", _FIT[2]]
     want_l, got_l = difftest.run_program(torch, loose), difftest.run_program(agrad, loose)
     off = copy.deepcopy(got_l[2])
-    off["vars"]["r"]["items"][1]["data"] = off["vars"]["r"]["items"][1]["data"] * (1 + 1e-10)
+    off["vars"]["r"]["items"][1]["data"] = off["vars"]["r"]["items"][1]["data"] * np.float32(1 + 1e-4)
     assert difftest.compare_statement(want_l[2], off) is not None
     assert not covered(loose, want_l, off)
