@@ -92,4 +92,16 @@ CASES = [
          ["x = torch.tensor([[0.5, 0.5], [0.5, 0.5]], requires_grad=True)",
           "z, = torch.autograd.grad(x.sgn().sum(), x)", "r = torch.renorm(z, 2, 0, 1)"],
          ["r._is_zerotensor()", "r.clone()", "r + torch.tensor([-0.0, 1.0])"]),
+    case("vector-lanes-permuted-dims",  # (grad-value:backward, own run 39711000) operands dense in another order
+         # of their dims (x.mT of a batch, an expanded gradient): TensorIterator walks them in that order, one
+         # flat loop, so the vector code runs (logit_backward with a NaN eps: 0 there, the scalar loop's
+         # dy / (x (1 - x)) elsewhere; gelu's tanh backward's own rounding); agrad took the scalar loop's
+         ["x2 = torch.tensor([[[2.75, -0.75], [1.5, 2.5]], [[1.5, -1.5], [-1.25, 2.5]], [[-1.0, 1.0], [0.0, -0.75]], "
+          "[[2.25, -2.0], [1.25, 0.0]]], requires_grad=True)",
+          "torch.logit(x2.mT, float('nan')).sum().backward()",
+          "x3 = (torch.arange(32.) / 7 - 2.3).reshape(2, 4, 4).requires_grad_()",
+          "g3, = torch.autograd.grad(torch.nn.functional.gelu(x3.permute(1, 2, 0), approximate='tanh').sum(), x3)",
+          "x4 = (torch.arange(32.) / 9 - 1.7).reshape(2, 4, 4).requires_grad_()",
+          "g4, = torch.autograd.grad(torch.logit(x4.mT, float('nan')).sum(), x4)"],
+         ["x2.grad", "g3", "g4"]),
 ]

@@ -56,14 +56,34 @@ def vector_rows(shape: tuple, arrays) -> tuple[int, int, str] | None:
 
 def binary_lanes(shape: tuple, arrays):
     """Where PyTorch's loop over ``arrays`` (operands broadcast to ``shape``; a fresh result)
-    runs the vector code: a bool array of ``shape``, or None where it runs none (vector_rows)."""
+    runs the vector code: a bool array of ``shape``, or None where it runs none (vector_rows).
+    Operands dense in another order of their dims (``x.mT`` of a batch, a gradient expanded beside
+    it) are walked in that order (TensorIterator's reorder_dimensions; the fresh result laid out so)."""
     rows = vector_rows(shape, arrays)
     if rows is None:
-        return None
+        perm = _dense_order(shape, arrays)
+        if perm is None:
+            return None
+        inner = tuple(shape[d] for d in perm)
+        padded = [a.reshape((1,) * (len(shape) - a.ndim) + a.shape).transpose(perm) for a in arrays]
+        if vector_rows(inner, padded) is None:
+            return None
+        return binary_lanes(inner, padded).transpose(np.argsort(perm))
     n, cut, order = rows
     lanes = np.zeros((int(np.prod(shape)) // n, n), bool)
     lanes[:, :cut] = True
     return lanes.reshape(shape) if order == "C" else lanes.reshape(shape[::-1]).T
+
+
+def _dense_order(shape, arrays):
+    """The order of the dims (outermost first) in which the first operand of the full shape lays its
+    elements out, where that is neither C's nor F's; None otherwise."""
+    full = [a for a in arrays if type(a) is np.ndarray and a.shape == tuple(shape) and len(shape) > 2]
+    if not full or full[0].flags.c_contiguous or full[0].flags.f_contiguous:
+        return None
+    a = full[0]
+    perm = tuple(sorted(range(a.ndim), key=lambda d: -a.strides[d] if a.shape[d] != 1 else 0))
+    return perm if a.transpose(perm).flags.c_contiguous else None
 
 
 def unexpanded(a: np.ndarray) -> np.ndarray:
