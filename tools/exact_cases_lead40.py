@@ -36,3 +36,15 @@ CASES += [
                        "torch.tensor(True)", "1", "np.bool_(True)", "'a'")]),
          ["out"]),
 ]
+CASES += [
+    case("not-implemented-integer-result-records-nothing",  # (dt40b raises-only-agrad://) an integer tensor that
+         # requires grad (a masked write of a float that does: IndexPutBackward0 on an int64 tensor): ops whose
+         # derivative is not implemented (floor_divide, in place too, heaviside, detach_copy) record nothing for
+         # an integer result, where a differentiable op refuses its dtype
+         ["x4 = torch.tensor(0.25, requires_grad=True)", "w = torch.tensor([[0, 0], [4, -4]])", "w[w > 0] = x4",
+          "v = torch.tensor([[0, 0], [4, -4]]).t()", "v[v > 0] = x4", "r = v // torch.tensor([[4, -4], [-1, -2]])",
+          "y = torch.tensor([[0, 0], [4, -4]])", "y[y > 0] = x4", "y //= 2"] +
+         outcomes(["w // 2", "torch.floor_divide(w, 2).requires_grad", "torch.heaviside(w, w).grad_fn",
+                   "torch.detach_copy(w).requires_grad", "w % 3", "(w * 2).grad_fn"]),
+         ["r", "r.requires_grad", "y", "y.grad_fn.name()", "y._version", "out"]),
+]

@@ -26,7 +26,7 @@ def _(ctx, grad):
 def not_implemented(value, tensors, aten: str) -> Tensor:
     """The array ``value`` as the result of ``aten`` on ``tensors`` (Python numbers allowed)."""
     inputs = tuple(t for t in tensors if isinstance(t, Tensor) and t._requires_grad)
-    if not is_recording(inputs):
+    if not is_recording(inputs) or value.dtype.kind not in "fc":  # (nothing recorded for an integer result)
         return Tensor._make(value)
     out = _not_implemented.apply(inputs, [t._data for t in inputs], {"value": value, "aten": aten})
     out.grad_fn._seq = _INF
