@@ -32,6 +32,13 @@ import math
 import numpy as np
 
 from ._conv_order import bwd_weights_direct, direct_kernel
+from ._layout import suggested_format
+
+
+def plain(x, w):
+    """Neither the input nor the weight channels-last (PyTorch's mkldnn_conv_use_channels_last: then oneDNN's
+    nhwc kernels, brgemm ones, not modelled here)."""
+    return not suggested_format(x) and not suggested_format(w)
 
 
 def _end_pad(start, out, size, stride, ext):

@@ -237,7 +237,7 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
             if (wg.shape[1] == 1 or cols.shape[-1] == 1) and b is None:
                 out = out + 0.0
         elif mkldnn and any(padding) and _direct_kernel(x.shape, w.shape, groups, padding, fwd=(
-                stride, dilation, _conv_order._plain(x, w))) and not np.isfinite(w).all():
+                stride, dilation, _conv_groups.plain(x, w))) and not np.isfinite(w).all():
             valid = _valid_cols(x, k, dilation, pads, stride, o).reshape(g, 1, -1, math.prod(o))
             out = _unpadded_products(wg[None], cols, valid, 2).reshape(n, w.shape[0], *o)
         elif (c := _conv_order.forward(x, w, b, cols, stride, padding, dilation, mkldnn, g) if mkldnn else
@@ -429,7 +429,7 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
         valid = _valid_cols(g, k, geo["dilation"], pads, geo["stride"], x.shape[2:])[None, None]
         out[0] = _unpadded_products(w.reshape(1, 1, w.shape[0], -1), cols, valid, 2).reshape(x.shape).astype(
             g.dtype, copy=False)
-    out = _conv_groups.grads(g, x, w, geo, mask, out) if grp > 1 and mk and _conv_order._plain(x, w) else out
+    out = _conv_groups.grads(g, x, w, geo, mask, out) if grp > 1 and mk and _conv_groups.plain(x, w) else out
     return tuple(out)
 
 
