@@ -115,7 +115,15 @@ def test_tensoriterator_out_dtype_errors(call, dtype, text):
     with pytest.raises(RuntimeError) as e:
         call(o)
     assert str(e.value) == text
-    assert o.numel() == 0
+    # (as PyTorch leaves it: mean's sum_out wrote the sums before div_ refused; dot_out resized out to 0-d)
+    left = {"result type Float can't be cast to the desired output type Int": [2, 3],
+            "result dtype Half does not match input dtype Float": ()}.get(text)
+    if left is None:
+        assert o.numel() == 0
+    elif left == ():
+        assert o.shape == ()
+    else:
+        assert o.tolist() == left
 
 
 def test_castable_out_still_written():

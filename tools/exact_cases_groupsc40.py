@@ -108,4 +108,31 @@ CASES = [
              "torch.nan_to_num(a, out=torch.zeros(3, dtype=torch.float64))",
              "torch.clamp_max(a, a, out=torch.zeros(3, dtype=torch.float64))", "torch.clamp_max(a, 0.5, out=torch.zeros(3, dtype=torch.float64))"]),
          ["out"]),
+    case("out-checked-and-resized-before-the-kernel",  # a TensorIterator op checks out='s dtype and
+         # resizes it before its kernel refuses the dtype: the cast error comes first, else out is resized
+         ["import warnings", "warnings.simplefilter('ignore')", "f = torch.tensor([[0.5, 1.5, 2.5]])",
+          "i = torch.tensor([[1, 2, 3]])", "b = torch.tensor([[True, False, True]])",
+          "outs = [torch.zeros(5, dtype=torch.bool), torch.zeros(5), torch.zeros(5), torch.zeros(5, dtype=torch.bool), "
+          "torch.zeros(5), torch.zeros(5, dtype=torch.int64), torch.zeros(5), torch.zeros(5, dtype=torch.bool), "
+          "torch.zeros(5, dtype=torch.bool), torch.zeros(5, dtype=torch.float64), torch.zeros(5, dtype=torch.int64)]"]
+         + outcomes(["torch.gcd(f, f, out=outs[0])", "torch.gcd(f, f, out=outs[1])", "torch.bitwise_and(f, f, out=outs[2])",
+                     "torch.abs(b, out=outs[3])", "torch.nextafter(i, i, out=outs[4])",
+                     "torch.lerp(i, i, 0.5, out=outs[5])", "torch.hypot(i, i, out=outs[6])",
+                     "torch.pow(b, b, out=outs[7])", "torch.addcmul(b, b, b, out=outs[8])",
+                     "torch.bitwise_not(f.double(), out=outs[9])", "torch.bitwise_left_shift(f, 1, out=outs[10])"])
+         + ["shapes = [tuple(o.shape) for o in outs]"],
+         ["out", "shapes"]),
+    case("dot-mean-cat-out-orders",  # dot/vdot resize out to 0-d and check its dtype against the first
+         # input's before their own checks; mean into an integer out sums into it, then div_ refuses the
+         # Float quotient (mean() without a dim: mean.dtype_out's text); cat checks the cast before shapes
+         ["import warnings", "warnings.simplefilter('ignore')", "a = torch.tensor([0.5, 1.5, 2.5])",
+          "m = torch.tensor([[1.0, 0.5, 3.0], [-1.0, 3.0, 1.0]])",
+          "outs = [torch.zeros(3), torch.zeros(2, dtype=torch.float64), torch.zeros(4), torch.zeros(5, dtype=torch.int32), "
+          "torch.zeros(3, dtype=torch.bool), torch.zeros(3, dtype=torch.int64)]"]
+         + outcomes(["torch.dot(a, a.reshape(3, 1), out=outs[0])", "torch.vdot(a, a, out=outs[1])",
+                     "torch.dot(a, a, out=outs[2])", "torch.mean(m, 1, out=outs[3])", "torch.mean(m, out=outs[4])",
+                     "torch.mean(m.half(), 0, True, out=outs[5])",
+                     "torch.cat([m, a], out=torch.zeros(1, dtype=torch.bool))"])
+         + ["shapes = [(tuple(o.shape), o.tolist()) for o in outs]"],
+         ["out", "shapes"]),
 ]

@@ -124,6 +124,31 @@ def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None):
     return out
 
 
+def out_before_kernel(fname, dtype, shape, out, common=None, same=False):
+    """What a TensorIterator op does to ``out=`` before its kernel refuses a dtype (``"gcd_cpu" not
+    implemented for 'Float'``): the check of out's dtype against the result's ``dtype`` (``same``:
+    check_all_same_dtype's "Found dtype"), then out's resize to ``shape`` (with the warning, twice
+    where a temporary takes the cast), so the caller's error comes after both, out resized."""
+    if out is None:
+        return
+    import numpy as np
+
+    from ..tensor import Tensor
+
+    like = Tensor._make(np.empty(tuple(shape), dtype.numpy))
+    if out.dtype is not dtype:
+        if same:
+            from ..tensor import _scalar_name
+            raise RuntimeError(f"Found dtype {_scalar_name(out.dtype)} but expected {_scalar_name(dtype)}")
+        _check_out_dtype(fname, like, out)
+    if out.shape != like.shape:
+        if out._data.size:
+            warn_resized(out.shape, like.shape)
+            if fname in _TEMPORARY_OUT and out.dtype is not (common or dtype):
+                warn_resized(out.shape, like.shape)
+        _resize_out(out, like._data)
+
+
 def _resize_out(out, like):
     """ATen's resize_output, then the meta function's restride: ``out`` keeps its storage (resize_:
     from its offset on; grown past the storage's end as agrad's resize_ grows, a new buffer that starts

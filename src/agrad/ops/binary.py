@@ -85,6 +85,8 @@ def hypot(input, other, *, out=None):
     ts, arrs = operands(input, other, "hypot")
     if not arrs[0].dtype.kind == "f":
         check_shapes(arrs)
+        from ._outs import out_before_kernel
+        out_before_kernel("hypot", _result_type(input, other), np.broadcast_shapes(*(np.shape(a) for a in arrs)), out)
         _not_implemented_for("hypot", _result_type(input, other))
     return finish_out("hypot", _hypot.apply(ts, arrs, {}), out)
 
@@ -233,7 +235,7 @@ def _(ctx, t_self, t_end, t_weight):
     return out
 
 
-def _lerp_kernel_dtype(input, kernel, *others, dtype=None):
+def _lerp_kernel_dtype(input, kernel, *others, dtype=None, out=None):
     """TensorIterator's shapes (the operands broadcast in turn), then the kernel's dtype (``dtype``:
     the common one, where a 0-d weight took part in the promotion)."""
     shape = input._data.shape
@@ -244,6 +246,9 @@ def _lerp_kernel_dtype(input, kernel, *others, dtype=None):
             raise RuntimeError(_mismatch_message(shape, t._data.shape)) from None
     d = input.dtype if dtype is None else dtype
     if not d.is_floating_point:
+        if out is not None:  # (out's check and resize come before the kernel)
+            from ._outs import out_before_kernel
+            out_before_kernel("lerp", d, shape, out, same=kernel == "lerp_kernel_tensor")
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(d)}\'')
 
 
@@ -266,11 +271,11 @@ def lerp(input, end, weight, *, out=None):
         check_broadcast(*arrays)
         if out is not None and out.dtype is not (d or input.dtype):  # (check_all_same_dtype, then the kernel)
             raise RuntimeError(f"Found dtype {_scalar_name(out.dtype)} but expected {_scalar_name(d or input.dtype)}")
-        _lerp_kernel_dtype(input, "lerp_kernel_tensor", end, weight, dtype=d)
+        _lerp_kernel_dtype(input, "lerp_kernel_tensor", end, weight, dtype=d, out=out)
         return finish_out("lerp", _lerp1.apply((input, end, weight), arrays, {}), out)
     check_operand(weight, "lerp")
     check_broadcast(input._data, end._data)
-    _lerp_kernel_dtype(input, "lerp_kernel_scalar", end)
+    _lerp_kernel_dtype(input, "lerp_kernel_scalar", end, out=out)
     return finish_out("lerp", _lerp0.apply((input, end), (input._data, end._data), {"weight": weight}), out, cast=True)
 
 
@@ -605,6 +610,8 @@ def addcmul(input, tensor1, tensor2, *, value=1, out=None):
     """input + value * tensor1 * tensor2."""
     d, arrs = _ternary_arrays("addcmul", (input, tensor1, tensor2))
     if d is dtypes.bool_:
+        from ._outs import out_before_kernel
+        out_before_kernel("addcmul", d, np.broadcast_shapes(*(np.shape(a) for a in arrs)), out)
         raise NotImplementedError('"addcmul_cpu_out" not implemented for \'Bool\'')
     value = _kernel_value(value, d)
     return finish_out("addcmul", _addcmul.apply((input, tensor1, tensor2), arrs, {"value": value}), out)

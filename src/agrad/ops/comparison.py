@@ -191,6 +191,9 @@ def _bitwise(np_fn, name, sym):
         except ValueError:
             raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
         if arrs[0].dtype.kind == "f":  # named by the promoted type (half ^ float: 'Float')
+            from ._outs import out_before_kernel
+            out_before_kernel(name, dtypes.from_numpy(arrs[0].dtype),
+                              np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1])), out)
             raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_scalar(dtypes.from_numpy(arrs[0].dtype))}\'')
         return finish_out(name, Tensor._make(_broadcasting(np_fn, arrs)), out)
 
@@ -246,7 +249,9 @@ def bitwise_not(input, *, out=None):
     from ._outs import same_dtype_out
 
     same_dtype_out("bitwise_not", input, out)
-    if input.dtype.is_floating_point:  # (``~x`` is refused before, agrad.ops.operators)
+    if input.dtype.is_floating_point:
+        from ._outs import out_before_kernel
+        out_before_kernel("bitwise_not", input.dtype, input.shape, out)  # (``~x`` is refused before, agrad.ops.operators)
         raise NotImplementedError(f'"bitwise_not_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
     return finish_out("bitwise_not", Tensor._make(_unary_layout(np.invert(input._data), input._data)), out)
 
@@ -288,6 +293,10 @@ def _shift(name, kernel, left):
 
     def fn(input, other, *, out=None):
         arrs = arrays(input, other)
+        if out is not None and np.result_type(arrs[0]).kind not in "iu":
+            from ._outs import out_before_kernel
+            out_before_kernel(name, dtypes.from_numpy(np.result_type(arrs[0])),
+                              np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1])), out)
         return finish_out(name, Tensor._make(result(arrs, np.result_type(arrs[0]))), out)
 
     def fn_(self, other):

@@ -74,7 +74,7 @@ def angle(input, *, out=None):
 
 # nextafter / ldexp -------------------------------------------------------------------------------
 
-def _binary_floats(name, input, other, kernel_name, allow_int, out=None):
+def _binary_floats(name, input, other, kernel_name, allow_int, out=None, written=None):
     """The two tensors of a binary op promoted to their result dtype (ints to the default float for
     ``allow_int``), with the parser's Tensor check and the dispatch's error for other dtypes;
     ``out``: the tensor written (ldexp's out= or self), whose dtype the result must cast to, checked
@@ -87,6 +87,9 @@ def _binary_floats(name, input, other, kernel_name, allow_int, out=None):
     if not d.is_floating_point:
         if not allow_int:
             _shapes_first(input, other)  # (TensorIterator's shapes before the kernel's dispatch)
+            if written is not None:  # (out='s check and resize too)
+                from ._outs import out_before_kernel
+                out_before_kernel(name, d, np.broadcast_shapes(input.shape, other.shape), written)
             raise NotImplementedError(f"\"{kernel_name}\" not implemented for '{_scalar_name(d)}'")
         d = dtypes.get_default_dtype()
     if out is not None:
@@ -127,7 +130,7 @@ def _(ctx, grad):
 def nextafter(input, other, *, out=None):
     """The next float after ``input`` towards ``other``, elementwise."""
     from ._op import finish_out
-    d = _binary_floats("nextafter", input, other, "nextafter_cpu", False)
+    d = _binary_floats("nextafter", input, other, "nextafter_cpu", False, written=out)
     return finish_out("nextafter", _nextafter.apply((input, other), (input._data, other._data), {"dtype": d.numpy}), out)
 
 

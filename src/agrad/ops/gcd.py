@@ -52,6 +52,9 @@ def _binary(name, kernel, position):
         except ValueError:
             raise RuntimeError(_mismatch_message(np.shape(arrs[0]), np.shape(arrs[1]))) from None
         if arrs[0].dtype.kind in "fb":
+            from ._outs import out_before_kernel
+            out_before_kernel(name, dtypes.from_numpy(arrs[0].dtype),
+                              np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1])), out)
             raise NotImplementedError(f'"{name}_cpu" not implemented for \'{_scalar(dtypes.from_numpy(arrs[0].dtype))}\'')
         return finish_out(name, Tensor._make(np.asarray(_broadcasting(kernel, arrs))), out)
 

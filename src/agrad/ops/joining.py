@@ -17,9 +17,9 @@ from .. import dtypes
 from .._dense import dense
 from .._limits import check_numel, check_shape
 from ..autograd.grad_mode import _state as _grad_state
-from ..tensor import Tensor, _scalar_name, _wrap_dim
+from ..tensor import Tensor, _can_cast, _scalar_name, _wrap_dim
 from ._layout import c_order, cat_memory_format, dense_order, in_memory_format, laid_out_like, torch_strides
-from ._op import Op, export, finish_out, method, with_out
+from ._op import Op, export, finish_out, method, with_out, write_outs
 from .indexing import _FULL, _slice
 from .scatter_gather import _as_views, _is_int
 from .views import _fmt, _sizes, _view, reshape
@@ -69,7 +69,6 @@ def _check_list(tensors, name):
 
 
 @export("cat", "concat", "concatenate")
-@with_out("cat", "cast")
 def cat(tensors, dim=0, *, out=None):
     tensors = _check_list(tensors, "cat")
     for i, t in enumerate(tensors):  # (ATen's first check, before the dim and the shapes)
@@ -79,6 +78,8 @@ def cat(tensors, dim=0, *, out=None):
     # PyTorch skips 1-D empty tensors in cat
     ref = next((t for t in tensors if t._data.shape != (0,)), tensors[0])
     axis = _wrap_dim(dim, ref.ndim) if ref._data.shape != (0,) else 0  # (all skipped: no dim to check)
+    if out is not None and not _can_cast(d, out.dtype):  # (cat's meta: the out dtype before the shapes)
+        raise TypeError(f"torch.cat(): input types can't be cast to the desired output type {_scalar_name(out.dtype)}")
     for i, t in enumerate(tensors):
         if t._data.shape == (0,) and ref._data.shape != (0,):
             continue
@@ -91,7 +92,8 @@ def cat(tensors, dim=0, *, out=None):
                     f"Sizes of tensors must match except in dimension {axis}. Expected size "
                     f"{ref._data.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in the list.")
     arrays = [t._data.astype(d.numpy, copy=False) for t in tensors]
-    return _cat.apply(tuple(tensors), arrays, {"dim": axis})
+    result = _cat.apply(tuple(tensors), arrays, {"dim": axis})
+    return result if out is None else write_outs("cat", result, out, "cast")
 
 
 def _stack_fwd(ctx, *arrays, dim):

@@ -209,6 +209,8 @@ def _(ctx, grad):
 
 @export(method=True)
 def dot(input, tensor, *, out=None):
+    if out is not None:
+        return _dot_out("dot", dot, input, tensor, out)
     if input.ndim != 1 or tensor.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {input.ndim}D and {tensor.ndim}D tensors")
@@ -220,6 +222,24 @@ def dot(input, tensor, *, out=None):
             f"elements, but got {n} and {k} elements respectively")
     _no_bool(input, "dot")
     return finish_out("dot", _dot(input, tensor), out)
+
+
+def _dot_out(fname, fn, input, other, out):
+    """dot_out/vdot_out: out is resized to 0-d first (resize_output, with its warning), its dtype
+    must be the first input's, then the product's own checks run and it is filled in."""
+    from ..autograd import grad_mode
+    from ._outs import _resize_out, warn_resized
+
+    if grad_mode._state["enabled"] and any(isinstance(t, Tensor) and t._requires_grad for t in (input, other, out)):
+        raise RuntimeError(f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    if out.shape != ():
+        if out._data.size:
+            warn_resized(out.shape, ())
+        _resize_out(out, np.empty((), out._data.dtype))
+    if out.dtype is not input.dtype:
+        raise RuntimeError(f"result dtype {_scalar_name(out.dtype)} does not match input dtype {_scalar_name(input.dtype)}")
+    return finish_out(fname, fn(input, other), out)
 
 
 _vdot = Op("VdotBackward0", _dot_fwd, inputs=("self", "other"),  # real tensors: ATen's vdot calls at::dot
@@ -236,6 +256,8 @@ def _(ctx, grad):
 @export(method=True)
 def vdot(input, other, *, out=None):
     """The dot product of two 1-D tensors, the first conjugated (real tensors: dot)."""
+    if out is not None:
+        return _dot_out("vdot", vdot, input, other, out)
     if input.ndim != 1 or other.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")

@@ -105,6 +105,8 @@ def mean(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
         raise RuntimeError(
             "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
             f"dtype. Got: {_scalar_name(input.dtype)}")
+    if out is not None and dtype is None and not (out.dtype.is_floating_point or out.dtype.is_complex):
+        _integer_out(input, dim, keepdim, out)
     if dim is _NO_DIM:
         _no_dim_keepdim("mean", keepdim)
         op, dim, keepdim = _mean0, None, False
@@ -119,6 +121,20 @@ def mean(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
     if dtype is not None and dtype is not input.dtype:
         attrs["dtype"] = dtype.numpy
     return finish_out("mean", op.apply((input,), (input._data,), attrs), out)
+
+
+def _integer_out(input, dim, keepdim, out):
+    """mean into an integer or bool ``out=``: mean.dtype_out refuses it outright; with a dim, mean_out
+    sums into out (sum_out in out's dtype, the input cast first: resized, with its warning) and then
+    its ``div_`` by the count refuses the Float quotient."""
+    from ..tensor import _scalar_name
+
+    if dim is _NO_DIM:
+        raise RuntimeError(f"mean.dtype_out(): input types can't be cast to the desired output type "
+                           f"{_scalar_name(out.dtype)}")
+    from .reductions import sum as _sum
+    _sum(input, dim, bool(keepdim) if keepdim is not _NO_KEEPDIM else False, out=out)
+    raise RuntimeError(f"result type Float can't be cast to the desired output type {_scalar_name(out.dtype)}")
 
 
 # nanmean ---------------------------------------------------------------------

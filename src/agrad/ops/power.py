@@ -149,6 +149,8 @@ def pow(input, exponent, *, out=None):
         if arrs[0].dtype.kind in "biu":
             check_shapes(arrs)  # (before the kernel's dtype and its integer checks)
         if arrs[0].dtype == np.bool_:
+            from ._outs import out_before_kernel
+            out_before_kernel("pow", dtypes.bool_, np.broadcast_shapes(*(np.shape(a) for a in arrs)), out)
             raise NotImplementedError('"pow" not implemented for \'Bool\'')
         if arrs[0].dtype.kind in "iu" and (arrs[1] < 0).any():  # integer ** integer tensor
             return finish_out("pow", Tensor._make(iterator_layout(_int_pow(*arrs), arrs)), out)

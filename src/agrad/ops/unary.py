@@ -89,6 +89,9 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
             if out is not None and fname in _SAME_DTYPE:
                 same_dtype_out(fname, input, out)
             if no_bool is not None and arr.dtype == np.bool_:
+                if out is not None:
+                    from ._outs import out_before_kernel
+                    out_before_kernel(fname, input.dtype, input.shape, out, same=fname in _SAME_DTYPE)
                 raise no_bool[0](no_bool[1])
             if float_out and arr.dtype.kind in "biu":
                 arr = cast(arr, dtypes.get_default_dtype().numpy)
