@@ -117,4 +117,13 @@ CASES = [
           "h2 = torch.histogram(x, torch.tensor([-2., -0.5, 0., 0.3, 2.]), weight=w, density=True).hist",
           "h3 = torch.histogramdd(torch.stack([x, w], 1)[:700], [3, 4], weight=w[:700], density=True).hist"],
          ["h1.tolist()", "h2.tolist()", "h3.tolist()"]),
+    case("sdpa-flash-double-backward-any-output",  # (raises-only-torch, own run 40400000) the flash path's backward
+         # node has no derivative: a second backward through dk or dv alone (dq unused) raises PyTorch's error too
+         ["q = torch.tensor([[[[-1.75], [-0.75]], [[1.25], [-3.0]]]], dtype=torch.float64, requires_grad=True)",
+          "k = torch.tensor([[[[0.75], [1.25], [0.25]], [[0.0], [0.0], [1.5]]]], dtype=torch.float64, requires_grad=True)",
+          "v = torch.tensor([[[[-0.5], [1.0], [2.5]], [[0.0], [2.25], [1.75]]]], dtype=torch.float64, requires_grad=True)",
+          "r = F.scaled_dot_product_attention(q, k, v, attn_mask=torch.zeros(2, 3, dtype=torch.float64), scale=0.5)",
+          "dk, dv = torch.autograd.grad(r.sum(), [k, v], create_graph=True)"]
+         + outcomes(["dk.pow(2).sum().backward()", "dv.sum().backward()", "dk.grad_fn.name()"]),
+         ["out"]),
 ]

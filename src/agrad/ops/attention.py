@@ -370,7 +370,7 @@ _flash.jvp_name = "_scaled_dot_product_flash_attention_for_cpu"
 _flash_backward = Op("torch::autograd::NotImplemented",
                      lambda ctx, *arrays, g, q, k, v, out, lse, mask, scale, groups, causal: _flash_backward_fwd(
                          ctx, g, q, k, v, out, lse, mask, scale, groups, causal), inputs=(), outputs=3, internal=True,
-                     jvp="unsupported")
+                     jvp="unsupported", multi_grad=True)  # (a gradient of any of dq, dk, dv reaches the error)
 _flash_backward.jvp_name = "aten::_scaled_dot_product_flash_attention_for_cpu_backward"
 
 
