@@ -34,4 +34,14 @@ CASES = [
           "hexes(torch.nn.functional.linear(a, w[:3, :9], w[:3, 9]))", "hexes(torch.bmm(b3[:, :5], b3.transpose(1, 2)))",
           "hexes(torch.cov(a))", "hexes(torch.corrcoef(x))", "hexes(a[:, :7] @ w[:4, :7].t())",
           "hexes(torch.randn(4, 29, generator=g) @ torch.randn(5, 30, generator=g)[:, :29].t())"]),
+    case("dgemv-lanes",  # (the same probe, n = 1) MKL's float64 dgemv of a row-major A: rows four at a time
+         # over 2 lanes after a head of (k - 1) % 2 + 1 products; the m % 4 last rows over 4, 2 or 8 lanes after
+         # 2 products (a strided x: 8 each), as mm with one column, mv, matmul by a vector and F.linear to one
+         [_HEX, "g = torch.Generator().manual_seed(41)",
+          "a = torch.randn(7, 27, generator=g, dtype=torch.float64)",
+          "w = torch.randn(27, 3, generator=g, dtype=torch.float64)",
+          "b = torch.randn(1, generator=g, dtype=torch.float64)"],
+         ["hexes(a @ w[:, :1])", "hexes(torch.mv(a, w[:, 0].contiguous()))", "hexes(a[:5, :26] @ w[:26, 1])",
+          "hexes(torch.nn.functional.linear(a[:6], w[:, 2].contiguous()[None], b))",
+          "hexes(torch.addmm(b, a[:, :12], w[:12, 0].contiguous()[:, None]))", "hexes(a[:3, :18] @ w[:18, :1])"]),
 ]

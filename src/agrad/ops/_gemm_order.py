@@ -382,6 +382,57 @@ def _dlanes(p, lanes):
     return total
 
 
+def _dlanes_from(p, h, lanes, count):
+    """float64 sums of rows of products: the first h in order, the start of lane 0 of ``lanes`` lanes over the
+    next ``count`` (lane l sums k = h + l mod lanes), the lanes added as _dlanes' (4: (l0 + l2) + (l1 + l3)),
+    then the rest one by one; no whole block of lanes: a sequential sum."""
+    rows, k = p.shape
+    if count < lanes:
+        return np.cumsum(p, axis=1)[:, -1]
+    blocks = p[:, h:h + count].reshape(rows, count // lanes, lanes).copy()
+    blocks[:, 0, 0] = np.cumsum(p[:, :h], axis=1)[:, -1] + blocks[:, 0, 0]
+    acc = np.cumsum(blocks, axis=1)[:, -1]
+    if lanes == 2:
+        total = acc[:, 0] + acc[:, 1]
+    elif lanes == 4:
+        total = (acc[:, 0] + acc[:, 2]) + (acc[:, 1] + acc[:, 3])
+    else:
+        total = ((acc[:, 0] + acc[:, 2]) + (acc[:, 4] + acc[:, 6])) + ((acc[:, 1] + acc[:, 3]) + (acc[:, 5] + acc[:, 7]))
+    for j in range(h + count, k):
+        total = total + p[:, j]
+    return total + 0.0  # (the lanes start from +0.0: a sum of -0.0 products is +0.0, before beta * y)
+
+
+#: dgemv's kernels for the m % 4 last rows, of a contiguous x (a strided one: 8 lanes each)
+_DGEMV_TAIL = {0: (), 1: (8,), 2: (4, 2), 3: (4, 2, 8)}
+
+
+def dgemv_lanes(a, v):
+    """MKL's dgemv of a row-major float64 a (m >= 2; session 40, FPRev-probed): rows four at a time, the first
+    2 products in order (1 where a's first element's offset and its row stride differ in parity: a contiguous
+    a of odd k), the start of lane 0 of 2 lanes over the next even count, lane 0 + lane 1, the last one
+    after; each of
+    the m % 4 last rows the first 2 products in order, the start of lane 0 of 4, 2 or 8 lanes (_DGEMV_TAIL;
+    a strided x: 8 each, the second's head that of the main rows) over the next 8 ((k - 2) // 8) products,
+    then the rest one by one; None where not found."""
+    m, k = a.shape
+    p = a * v[None, :]
+    q = m - m % 4
+    out = np.empty(m, np.float64)
+    # (the main rows' head: 2 where a's first element and its row stride, in elements, have the same parity;
+    # numpy's buffers and PyTorch's storages are both 16-byte aligned, so the same for the same offset)
+    head = 2 if (a.ctypes.data // a.itemsize + a.strides[0] // a.itemsize) % 2 == 0 else 1
+    if q:
+        out[:q] = _dlanes_from(p[:q], head, 2, 2 * ((k - head) // 2))
+    strided = v.strides[0] != v.itemsize and k > 1
+    if strided and (a.ctypes.data // a.itemsize) % 2:  # (a strided x and a's first element off a 16-byte
+        return None  # boundary: not found)
+    for i, lanes in enumerate((8,) * (m % 4) if strided else _DGEMV_TAIL[m % 4]):
+        h = head if strided and i == 1 else 2  # (a strided x's second row: the main rows' head)
+        out[q + i] = _dlanes_from(p[q + i:q + i + 1], h, lanes, 8 * ((k - h) // 8))[0]
+    return out
+
+
 def dtransposed_lanes(a, b):
     """MKL's dgemm of a row-major float64 a (m >= 2) and a transposed b, n from 2 to 11 (FPRev-probed,
     session 40): the first 4 (n // 4) columns of C in 2 lanes, the rest in 8 (_dlanes); a row of a off a
@@ -407,7 +458,7 @@ def dtransposed_lanes(a, b):
             out[rows, :q4] = _dlanes(prods[:, :, :q4], 2)
         if q4 < n:
             out[rows, q4:] = _dlanes(prods[:, :, q4:], 8)
-    return out
+    return out + 0.0  # (its sums start from +0.0, also the short ones: a sum of -0.0 products is +0.0, before C)
 
 
 def _scaled(x, alpha):
@@ -426,6 +477,12 @@ def _mkl_product(a, b, c=None, batched=False, alpha=None, c_off=0):
     cost = m * k * n
     if a.dtype == np.float64:  # (dgemm: n from 2 to 11 only; b row-major: sequential, as sgemm's, 2-double
         tb = _transposed(b) if n > 1 else True  # vectors, a beta * C starts the sums; b transposed: dlanes)
+        if n == 1 and m > 1 and alpha is None and cost <= SEQ_CAP and not _transposed(a) \
+                and a.strides[1] == a.itemsize and a.strides[0] >= k * a.itemsize:
+            r = dgemv_lanes(a, b[:, 0])
+            if r is None:
+                return None
+            return r[:, None] if c is None else r[:, None] + c
         if n < 2 or n > 11 or alpha is not None or cost > SEQ_CAP:
             return None
         if tb:

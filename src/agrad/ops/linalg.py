@@ -148,8 +148,10 @@ def mm(input, mat2, *, out=None):
 
 
 def _mv_fwd(ctx, a, v):
-    """A float32 mv is MKL's sgemv in its order of additions (ops/_gemm_order.py)."""
-    if a.dtype == np.float32 == v.dtype and type(a) is np.ndarray and type(v) is np.ndarray and a.shape[0]:
+    """A float32 mv is MKL's sgemv in its order of additions (ops/_gemm_order.py), a float64 one of two rows or
+    more its dgemv."""
+    if (a.dtype == v.dtype and (a.dtype == np.float32 or a.dtype == np.float64 and a.shape[0] > 1)
+            and type(a) is np.ndarray and type(v) is np.ndarray and a.shape[0]):
         r = mkl_gemv(a, v)
         if r is not None:
             return _plus_zero(r)
