@@ -734,8 +734,9 @@ def _wrap_dim_no_scalar(dim, ndim):
 
 
 def _dim_int(dim):
-    """A dim given as other than an int: a float (or float tensor) is the parser's error (the wrapper's)."""
-    if isinstance(dim, float) or isinstance(dim, Tensor) and dim.dtype.is_floating_point:
+    """A dim given as other than an int: a float (or float tensor) or a str is the parser's error (the
+    wrapper's). (A bool tensor, numpy's bool stay: an int list's elements, which come here too, take them.)"""
+    if isinstance(dim, (float, str)) or isinstance(dim, Tensor) and dim.dtype.is_floating_point:
         raise TypeError(f"dim {dim!r} is not an int")
     return int(dim)
 

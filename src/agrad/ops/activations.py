@@ -165,6 +165,9 @@ def _hardtanh_op(input, min_val, max_val):
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     if min_val > max_val:  # (F.hardtanh's check in Python: F.hardtanh_, the C++ op, clamps to max_val)
         raise ValueError("min_val cannot be greater than max_val")
+    if type(min_val) is not float or type(max_val) is not float:  # (then torch._C._nn.hardtanh(input, min, max))
+        passed_on("hardtanh_" if inplace else "hardtanh", (("min_val", "Number", 2, min_val),
+                                                           ("max_val", "Number", 3, max_val)))
     if inplace:
         return hardtanh_(input, min_val, max_val)
     if isinstance(input, Tensor) and input.dtype.name == "bool":
@@ -371,6 +374,8 @@ def _(ctx, grad):
 
 @export(functional=True, torch=False)
 def leaky_relu(input, negative_slope=0.01, inplace=False):
+    if type(negative_slope) is not float:  # (torch._C._nn.leaky_relu(input, negative_slope))
+        passed_on("leaky_relu_" if inplace else "leaky_relu", (("negative_slope", "Number", 2, negative_slope),))
     if inplace:  # (the kernel's dtype after the in-place checks)
         return _in_place(lambda x: _leaky_(_floating(x, "leaky_relu_cpu"), negative_slope=negative_slope), input)
     check_floating(input, "leaky_relu_cpu")
@@ -707,6 +712,8 @@ def _(ctx, grad):
 def glu(input, dim=-1):
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
+    if type(dim) is not int:  # (torch._C._nn.glu(input, dim))
+        passed_on("glu", (("dim", "int", 2, dim),))
     d = _wrap_dim(dim, input.ndim)
     if input.shape[d] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {input.shape[d]}")

@@ -494,7 +494,10 @@ def torch_embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, s
 @export(functional=True, torch=False)
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input / max(||input||_p, eps) along ``dim``, as torch.nn.functional.normalize writes it."""
-    denom = clamp_min(vector_norm(input, p, dim, keepdim=True), eps).expand_as(input)
+    norm = vector_norm(input, p, dim, keepdim=True)
+    if type(eps) is not float:  # (input.norm(p, dim, keepdim=True).clamp_min(eps): its parse)
+        _raise_parser_error("method.clamp_min", (input, eps), {})
+    denom = clamp_min(norm, eps).expand_as(input)
     if out is not None:
         from .pointwise import div
         return div(input, denom, out=out)

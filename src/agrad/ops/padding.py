@@ -14,6 +14,7 @@ from .. import dtypes
 from .._limits import check_shape
 from ..tensor import Tensor
 from ._layout import in_input_format, in_memory_format, laid_out_like, suggested_format
+from ._argcheck import passed_on
 from ._op import Op, export
 
 # ---------------------------------------------------------------------------
@@ -149,6 +150,8 @@ def pad(input, pad, mode="constant", value=None):
     for i in range(len(pad) // 2):
         out_shape[input.ndim - 1 - i] += pad[2 * i] + pad[2 * i + 1]
     check_shape([max(s, 0) for s in out_shape])
+    if value is not None and type(value) is not float:  # (torch._C._nn.pad(input, pad, mode, value))
+        passed_on("pad", (("value", "float", 4, value),))
     if mode == "constant":
         return constant_pad_nd(input, pad, 0.0 if value is None else float(value))  # (F.pad's value: a float?)
     if value is not None and value != 0:

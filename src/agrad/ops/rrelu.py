@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import dtypes
 from ._layout import c_order
+from ._argcheck import passed_on
 from ._op import Op, export, inplace as _inplace
 from .activations import _backward_op, check_in_place_slope
 from .nn import check_floating
@@ -125,6 +126,8 @@ def _rrelu(input, lower, upper, training, inplace, generator=None):
 @export(functional=True, torch=False)
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, inplace=False):
     """Leaky relu with a slope drawn from U(lower, upper) per element (their mean when not training)."""
+    passed_on("rrelu_" if inplace else "rrelu", (("lower", "Number", 2, lower), ("upper", "Number", 3, upper),
+                                                 ("training", "bool", 4, training)))  # (torch.rrelu's call)
     return _rrelu(input, lower, upper, training, inplace)
 
 

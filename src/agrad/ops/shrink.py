@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
+from ._argcheck import passed_on
 from ._op import Op, export
 from ._vector_loop import unary_lanes
 from .activations import _backward_op, _elementwise, _in_place, _opmath, _scalar, _scalar_tail
@@ -117,6 +118,8 @@ def _threshold_call(input, threshold, value, inplace):
 @export(functional=True, torch=False)
 def threshold(input, threshold, value, inplace=False):
     """``input`` where it is greater than ``threshold``, else ``value``."""
+    passed_on("threshold_" if inplace else "threshold", (("threshold", "Number", 2, threshold),
+                                                         ("value", "Number", 3, value)))  # (_VF.threshold's call)
     return _threshold_call(input, threshold, value, inplace)
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from ..tensor import Tensor, _wrap_dim
 from . import _glibc_float, _sleef, _vec_math
 from ._layout import c_order
+from ._argcheck import passed_on
 from ._op import Op, export
 from .nn import check_floating
 
@@ -24,6 +25,8 @@ def _softmax_dim(input, dim, name, stacklevel):
             f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
             "as an argument.", UserWarning, stacklevel=stacklevel)
         dim = 0 if input.ndim in (0, 1, 3) else 1
+    elif type(dim) is not int:  # (nn.functional's input.softmax(dim): its parse; softmin's too)
+        passed_on("log_softmax" if name == "log_softmax" else "softmax", (("dim", "int", 1, dim),))
     return _wrap_dim(dim, input.ndim)
 
 

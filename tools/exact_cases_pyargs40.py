@@ -1,0 +1,36 @@
+"""Regression cases of helper pyargs40 (session 40, issue 10): arguments PyTorch's argument parser refuses
+(or takes) for a Number / float / int / bool parameter, compared with PyTorch 2.13."""
+
+from __future__ import annotations
+
+from exact_case_form import case, outcomes
+
+#: the argument kinds: a 0-d tensor, a one-element 1-d tensor, one that requires grad, a bool tensor,
+#: numpy's bool, numpy's float, a str
+KINDS = ("torch.tensor(0.5)", "torch.tensor([0.5])", "torch.tensor(0.5, requires_grad=True)", "torch.tensor(True)",
+         "np.bool_(True)", "np.float64(0.5)", "'a'")
+SETUP = ["x = torch.tensor([[-1.0, 2.0], [0.5, -0.25]])", "import numpy as np"]
+
+
+def calls(*forms):
+    return [form.format(v=v) for form in forms for v in KINDS]
+
+
+CASES = [
+    case("python-level-number-args",  # nn.functional's Python functions pass their numbers on to ATen by
+         # position (leaky_relu's negative_slope, hardtanh's bounds, threshold's, rrelu's, pad's value,
+         # cdist's p): its parser refuses a one-element 1-d tensor, one that requires grad, a str
+         SETUP + outcomes(calls("F.leaky_relu(x, {v})", "F.hardtanh(x, min_val={v})", "F.hardtanh(x, -2.0, {v})",
+                                "F.threshold(x, {v}, 2.0)", "F.threshold(x, 0.0, {v})", "F.rrelu(x, lower={v})",
+                                "F.rrelu(x.clone(), 0.1, {v}, False, True)", "F.pad(x, (1, 1), value={v})",
+                                "torch.cdist(x, x, p={v})", "F.normalize(x, eps={v})",
+                                "F.leaky_relu(x.clone(), {v}, True)")),
+         ["out"]),
+    case("python-level-dim-args",  # F.glu / F.softmax / F.log_softmax / F.softmin pass dim on (input.softmax(dim)):
+         # an int, or a 0-d integral tensor, only (and ATen's ops a str dim: the parser's text)
+         SETUP + outcomes(calls("F.glu(x, dim={v})", "F.softmax(x, dim={v})", "F.log_softmax(x, {v})",
+                                "F.softmin(x, {v})")
+                          + ["F.softmax(x, True)", "F.glu(x, True)", "F.softmax(x, torch.tensor(0))",
+                             "F.softmax(x, np.int64(-1))", "x.cumsum('a')", "torch.transpose(x, 'a', 1)"]),
+         ["out"]),
+]
