@@ -42,3 +42,10 @@ CASES += [
           "pz, tz = torch.geqrf(z)"],
          ["p.tolist()", "t.tolist()", "pz", "tz"]),
 ]
+
+CASES += [
+    case("orgqr-float64-larf-order",  # dorg2r's larf as ormqr's: the rows past the first in order, the first last
+         ["a = torch.tensor([[-3.0, -2.5], [-1.0, -0.5], [0.75, -0.25], [-1.5, -2.25]], dtype=torch.float64)",
+          "p, t = torch.geqrf(a)", "h = torch.linalg.householder_product(p, t)", "q, r = torch.linalg.qr(a)"],
+         ["h.tolist()", "q.tolist()"]),
+]
