@@ -104,4 +104,14 @@ CASES = [
           "x4 = (torch.arange(32.) / 9 - 1.7).reshape(2, 4, 4).requires_grad_()",
           "g4, = torch.autograd.grad(torch.logit(x4.mT, float('nan')).sum(), x4)"],
          ["x2.grad", "g3", "g4"]),
+    case("add-sub-alpha-fused",  # add / sub / rsub with an alpha, float32 and float64: PyTorch's kernel is
+         # fma(other, alpha, self), rounded once (the vector code's fmadd, the scalar loop contracted), not
+         # alpha * other rounded and then added
+         ["a = torch.tensor([0.6870, -2.1580, 1.3071, 0.4476, -3.0127, 2.2253, 0.1, -0.77])",
+          "b = torch.tensor([-1.1330, 0.6413, -0.2851, 1.9932, 0.5514, -0.0707, 2.3, 1.17])",
+          "a64 = a.double() * 1.1", "b64 = b.double() / 3"],
+         ["torch.add(a, b, alpha=0.7).tolist()", "torch.sub(a, b, alpha=-1.3).tolist()",
+          "torch.rsub(a, b, alpha=0.3).tolist()", "a.clone().add_(b, alpha=0.1).tolist()",
+          "torch.add(a64, b64, alpha=0.7).tolist()", "torch.sub(a64.t(), b64, alpha=1.9).tolist()",
+          "a64.clone().sub_(b64, alpha=0.3).tolist()", "torch.rsub(a64, b64, alpha=-2.1).tolist()"]),
 ]

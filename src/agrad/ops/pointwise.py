@@ -239,7 +239,7 @@ def _add_fwd(ctx, a, b, alpha=1):
         return _scalar_math(np.add, a, b)
     if getattr(a, "dtype", None) == _F16:
         return _half_alpha(a, b, alpha)
-    return np.add(a, _times_alpha(b, a, alpha))
+    return _alpha_fma(a, b, alpha) if _fma_operands(a, b) else np.add(a, _times_alpha(b, a, alpha))
 
 
 def _sub_fwd(ctx, a, b, alpha=1):
@@ -247,7 +247,27 @@ def _sub_fwd(ctx, a, b, alpha=1):
         return _scalar_math(np.subtract, a, b)
     if getattr(a, "dtype", None) == _F16:
         return _half_alpha(a, b, -alpha)  # (sub: add's kernel with -alpha)
-    return np.subtract(a, _times_alpha(b, a, alpha))
+    return _alpha_fma(a, b, -alpha) if _fma_operands(a, b) else np.subtract(a, _times_alpha(b, a, alpha))
+
+
+def _fma_operands(a, b):
+    """Whether add's kernel with an alpha runs as one fused multiply-add here: two plain float32 or
+    float64 arrays of one dtype (a ZeroTensor's rules, another dtype, a number: the two steps)."""
+    return type(a) is _ndarray and type(b) is _ndarray and a.dtype == b.dtype and a.dtype in (_F32, _F64)
+
+
+def _alpha_fma(a, b, alpha):
+    """``a + alpha * b`` as add's kernel computes it for float and double: fma(b, alpha, a), rounded once
+    (the vector code's fmadd; the scalar loop's contracted to one), alpha in the operands' type."""
+    from ._vec_math import fma
+    al = np.asarray(alpha, a.dtype)
+    with np.errstate(all="ignore"):
+        out = np.asarray(fma(b, al, a), a.dtype)
+        if a.dtype == _F64:  # (the emulation's product overflows where the exact sum does not: halves, exactly)
+            bad = np.isinf(out) & np.isfinite(a) & np.isfinite(b)
+            if bad.any():
+                out = np.where(bad, np.asarray(fma(b / 2, al, a / 2), a.dtype) * 2, out)
+    return out
 
 
 def _half_alpha(a, b, alpha):
@@ -487,7 +507,8 @@ def _scalar_overload(op, ts, arrs):
     return None
 
 
-_rsub = Op("RsubBackward1", lambda ctx, a, b, alpha=1: np.subtract(b, a if alpha == 1 else _times_alpha(a, b, alpha)),
+_rsub = Op("RsubBackward1", lambda ctx, a, b, alpha=1: np.subtract(b, a) if alpha == 1 else _alpha_fma(b, a, -alpha)
+           if _fma_operands(b, a) else np.subtract(b, _times_alpha(a, b, alpha)),
            inputs=("self", "other"), jvp="linear", pointwise=True, defaults={"alpha": 1})
 
 
