@@ -153,3 +153,21 @@ def test_rnn_weight_lists_reach_nothing_more(use):
               timeout=20).error
     assert err is not None, f"not blocked: {use!r}"
     assert "Traceback" not in err.render(), err.render()
+
+
+def test_linalg_error_type_is_pytorchs(run_ok):
+    """torch.linalg.LinAlgError (printed torch._C._LinAlgError, as PyTorch's): ``type(e)`` of a caught one
+    is that class, the one the script can name."""
+    res = run_ok("import torch\ntry:\n    torch.linalg.cholesky(-torch.eye(2))\nexcept Exception as e:\n"
+                 "    print(type(e).__name__, type(e) is torch.linalg.LinAlgError, isinstance(e, RuntimeError))\n")
+    assert res.stdout == "_LinAlgError True True\n"
+
+
+@pytest.mark.parametrize("use", ["type(e).__mro__", "type(e).__base__", "type(e).__bases__", "type(e).__subclasses__",
+                                 "type(e).__init__.__globals__", "type(e).__module__", "type(e).__dict__"])
+def test_linalg_error_class_dunders_stay_blocked(use):
+    code = ("import torch\ntry:\n    torch.linalg.cholesky(-torch.eye(2))\nexcept Exception as err:\n    e = err\n"
+            f"print({use})\n")
+    err = run(Source("attack.py", code), timeout=20).error
+    assert err is not None, f"not blocked: {use!r}"
+    assert "Traceback" not in err.render(), err.render()

@@ -32,7 +32,12 @@ from .views import _view
 INF = float("inf")
 
 
-class _LinAlgError(RuntimeError):
+class _EngineRuntimeError(RuntimeError):
+    """A base in agrad's own module, which admits its subclasses printed under torch's names to
+    scripts (``type(e)`` of a caught one), as typeinfo's _Info admits torch.finfo."""
+
+
+class _LinAlgError(_EngineRuntimeError):
     """PyTorch's ``torch.linalg.LinAlgError`` (``torch._C._LinAlgError``)."""
 
 
