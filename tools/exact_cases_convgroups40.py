@@ -71,4 +71,12 @@ CASES = [
          [f"x = {_grid((2, 2, 4, 4))}", f"x[0, 1, 0, 0] = {_INF}", f"w = {_grid((2, 1, 3, 3))}",
           f"w[0, 0, 2, 2] = -{_INF}"],
          "F.conv_transpose2d(x, w, padding=1, groups=2)"),
+    # (value:logit, own run 40400000) eps > 0.5 puts lo above hi: the scalar loop's x < lo ? lo : (x > hi ? hi : x)
+    # and the vector code's clamp, min(hi, max(lo, x)) = hi, differ; a non-dense input's vector lanes take the latter
+    case("logit-eps-above-half-vector-clamp",
+         ["x = (torch.arange(96, dtype=torch.float64).reshape(3, 4, 8) % 11 - 5) * 0.3", "x[0, 0, 0] = float('nan')",
+          "xf = x.float()"],
+         ["torch.special.logit(x[::2], 1.0).tolist()", "torch.special.logit(x[::2], 0.7).tolist()",
+          "torch.logit(xf[::2], 0.75).tolist()", "torch.logit(x[:, :, ::2], 1.0).tolist()",
+          "torch.logit(x, 1.0).tolist()"]),
 ]

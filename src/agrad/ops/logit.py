@@ -48,6 +48,8 @@ def _logit_fwd(ctx, a, eps):
         else:  # PyTorch's kernel: x < lo ? lo : (x > hi ? hi : x), also when eps > 0.5 makes lo > hi
             lo, hi = bounds
             x = np.where(a < lo, lo, np.where(a > hi, hi, a))
+            if lo > hi and a.size > 1 and not dense(a) and (lanes := unary_lanes(a)) is not False:
+                x = np.where(lanes, np.minimum(hi, np.maximum(lo, a)), x)  # (the vector code's clamp: hi)
         q = x / (1 - x)
         dtype = a.dtype
         r = np.log(q) if dtype is _F64_DTYPE else _log(q)
