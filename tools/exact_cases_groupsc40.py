@@ -135,4 +135,12 @@ CASES = [
                      "torch.cat([m, a], out=torch.zeros(1, dtype=torch.bool))"])
          + ["shapes = [(tuple(o.shape), o.tolist()) for o in outs]"],
          ["out", "shapes"]),
+    case("var-std-out-resized-before-the-cast-check",  # var/std's meta resizes out= (resize_reduction)
+         # before the iterator refuses its dtype; outer (mul_out) casts through a temporary: two warnings
+         ["import warnings", "m = torch.tensor([[2.0, -0.5, 3.0], [1.0, 0.5, 0.0]])",
+          "o1 = torch.zeros(5, dtype=torch.uint8)", "o2 = torch.zeros(2, 3, dtype=torch.int64)"]
+         + outcomes(["torch.var(m, 0, out=o1)", "torch.std(m, 1, keepdim=True, out=o2)"])
+         + ["with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always')\n"
+            "    torch.outer(torch.tensor([1, 2]), torch.tensor([3, 4]), out=torch.zeros(5))\n    n = len(w)"],
+         ["out", "o1.shape", "o2.shape", "n"]),
 ]

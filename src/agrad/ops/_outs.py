@@ -90,8 +90,10 @@ _TEMPORARY_OUT = frozenset("""
     fmax fmin fmod gcd ge gt hypot i0 igamma igammac lcm ldexp le lgamma log log10 log1p log2 logaddexp
     logaddexp2 lt maximum minimum mul ne nextafter polygamma pow rad2deg reciprocal remainder rsqrt sigmoid
     sin sinc sinh special_entr special_i0e special_i1 special_log_ndtr special_ndtri special_xlog1py
-    special_zeta sqrt square sub tan tanh true_divide xlogy
+    special_zeta sqrt square sub tan tanh true_divide xlogy outer ger
 """.split())
+#: reductions whose meta function resizes ``out`` (resize_reduction) before the iterator checks its dtype
+_RESIZED_BEFORE_CHECK = frozenset({"var", "std"})
 
 
 def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None):
@@ -110,6 +112,10 @@ def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None):
             "but one of the arguments requires grad."
         )
     if out._data.dtype != result._data.dtype and fname not in _OUT_GIVES_DTYPE:
+        if fname in _RESIZED_BEFORE_CHECK and out.shape != result.shape:
+            if out._data.size:
+                warn_resized(out.shape, result.shape)
+            _resize_out(out, result._data)
         _check_out_dtype(None if cast else fname, result, out)
     if out.shape != result.shape:
         if out._data.size and not (quiet_resize or fname == "narrow_copy"):
