@@ -126,4 +126,13 @@ CASES = [
           "dk, dv = torch.autograd.grad(r.sum(), [k, v], create_graph=True)"]
          + outcomes(["dk.pow(2).sum().backward()", "dv.sum().backward()", "dk.grad_fn.name()"]),
          ["out"]),
+    case("index-select-empty-self",  # (error-type:index_select, own run 40410000) an empty self of 2+ dims checks
+         # its indices as ATen's check_indexarray_range (no negative index), after its own dim-size check
+         ["e = torch.ones(2, 0)"]
+         + outcomes(["e.index_select(0, torch.tensor([-1, 1]))", "e.index_select(0, torch.tensor([2]))",
+                     "e.index_select(0, torch.tensor([1, 0])).shape", "e.index_select(1, torch.tensor([0]))",
+                     "torch.ones(2, 0, 3).index_select(2, torch.tensor([3]))",
+                     "torch.ones(0).index_select(0, torch.tensor([0]))",
+                     "torch.ones(2, 3).index_select(0, torch.tensor([-1]))"]),
+         ["out"]),
 ]

@@ -107,9 +107,11 @@ def index_select(input, dim, index, *, out=None):
     size = input._data.shape[d] if input.ndim else 1
     if input.ndim == 0 and idx.size != 1:  # (before the bounds): the one index must be 0, a copy of the input
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
+    if input.ndim > 1 and idx.size and input._data.size == 0 and size == 0:  # (ATen's empty-self check)
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     bad = idx[(idx < 0) | (idx >= size)]
     if bad.size:
-        if d == 1:
+        if d == 1 or input.ndim > 1 and input._data.size == 0:  # (check_indexarray_range: dim 1, or an empty self)
             raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(bad[0])} axis_dim={size}")
         raise IndexError("index out of range in self")
     if input.ndim:
