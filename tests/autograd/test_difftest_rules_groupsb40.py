@@ -124,3 +124,41 @@ def test_lstsq_exact_fit_covers_residual_noise_only():
     off["vars"]["r"]["items"][1]["data"] = off["vars"]["r"]["items"][1]["data"] * np.float32(1 + 1e-4)
     assert difftest.compare_statement(want_l[2], off) is not None
     assert not covered(loose, want_l, off)
+
+
+_SVD = ["x5 = ((torch.tensor([[2.25]], dtype=torch.float32) + 4 * torch.eye(1))).requires_grad_()",
+        "x6, x7 = torch.linalg.lu_factor(x5)",
+        "x12 = (torch.tensor([[[[0.75, 1.5, 0.25, 3.0, 3.0], [-2.25, 0.25, -2.25, -0.5, 1.75], [0.0, -2.5, 1.75, -2.25, "
+        "0.0]], [[2.5, 2.25, float('-inf'), -2.0, 1.0], [-3.0, 0.0, -1.5, 0.0, 0.0], [2.75, -1.0, -1.75, 3.0, 0.25]], "
+        "[[0.0, 3.0, 0.0, 2.75, -1.75], [1.0, 0.25, 0.75, 0.0, -3.0], [1.0, 0.75, -0.25, -2.0, 2.75]], [[2.0, -2.5, -1.5, "
+        "-2.5, 2.75], [-0.5, float('nan'), 3.0, 2.25, 0.0], [-2.25, 0.0, 0.5, float('-inf'), 0.5]], [[-0.25, 0.0, -2.75, "
+        "0.0, 3.0], [0.75, -0.25, -1.0, -1.0, 0.25], [-2.75, -0.75, float('-inf'), 1.75, -0.25]]]], "
+        "dtype=torch.float32)).requires_grad_()",
+        "r15 = x7 / x12",
+        "r17 = torch.linalg.svd(r15)"]
+
+
+@pytest.mark.torch
+def test_svd_inf_nan_covers_gesdd_giving_up_on_an_earlier_batch_element():
+    """linalg.svd of a batch whose element 0 holds an inf (1 / 0) and element 3 a NaN (run dt40b): MKL's gesdd
+    gives up on element 0 (error code 2), agrad reports element 3's non-finite values: svd-inf-nan. Not when
+    element 0 holds no inf, nor when agrad's error names an element before PyTorch's."""
+    torch = pytest.importorskip("torch")
+    import agrad
+    import difftest_rules
+
+    found = difftest.diff_program(_SVD)
+    assert found is not None and found[0] == "documented:svd-inf-nan:svd", found
+    want, got = difftest.run_program(torch, _SVD), difftest.run_program(agrad, _SVD)
+    assert difftest.compare_statement(want[4], got[4])[0] == "error-text"
+
+    def covered(want, got_i):
+        return difftest_rules._gesdd_gave_up_first(_SVD, want, 4, want[4], got_i)
+    assert covered(want, got[4])
+    finite = copy.deepcopy(want)
+    data = finite[3]["vars"]["r15"]["data"]
+    data[0, 0] = np.where(np.isinf(data[0, 0]), 1.0, data[0, 0])
+    assert not covered(finite, got[4])
+    earlier = copy.deepcopy(got[4])
+    earlier["error"] = (earlier["error"][0], earlier["error"][1].replace("(Batch element 3)", "(Batch element 0)"))
+    assert not covered(want, earlier)
