@@ -44,4 +44,22 @@ CASES = [
          ["hexes(a @ w[:, :1])", "hexes(torch.mv(a, w[:, 0].contiguous()))", "hexes(a[:5, :26] @ w[:26, 1])",
           "hexes(torch.nn.functional.linear(a[:6], w[:, 2].contiguous()[None], b))",
           "hexes(torch.addmm(b, a[:, :12], w[:12, 0].contiguous()[:, None]))", "hexes(a[:3, :18] @ w[:18, :1])"]),
+    case("pooling-backward-in-input-format",  # (stride:grad, run 39912000) a 2-d pooling's backward (max, avg,
+         # adaptive avg; the 1-d ones through them) allocates grad_input in its input's suggested memory format: a
+         # 1-d pooling of a transposed input unsqueezes it to a channels-last 4-d one; the double backward's zeros
+         # for self stay C-ordered (the codegen's at::zeros(self_sym_sizes) for zeros_like(self))
+         ["x1 = torch.tensor([[[-1.25, -0.25], [0.0, 0.0], [-2.5, -2.0]], [[0.75, -3.0], [2.25, 2.5], [-0.5, -0.75]],"
+          " [[float('inf'), 0.0], [-1.25, -1.25], [1.0, -2.25]]], dtype=torch.float64, requires_grad=True)",
+          "r3 = F.lp_pool1d(x1.mT, float('inf'), 1)",
+          "gs6 = torch.autograd.grad(r3.sum(), [x1], create_graph=True, allow_unused=True)",
+          "x2 = torch.arange(96.0, dtype=torch.float64).view(2, 3, 4, 4).contiguous(memory_format=torch.channels_last)",
+          "x2.requires_grad_()",
+          "out = []",
+          "for f in (lambda t: F.avg_pool2d(t, 2), lambda t: F.max_pool2d(t, 2), lambda t: F.adaptive_avg_pool2d(t, 3),"
+          " lambda t: F.avg_pool1d(t[:, :, 0].mT, 1), lambda t: F.max_pool1d(t[:, :, 0].mT, 2)):\n"
+          "    y = f(x2)\n"
+          "    g, = torch.autograd.grad((y * y).sum(), [x2], create_graph=True)\n"
+          "    gg, = torch.autograd.grad((g * g).sum(), [x2])\n"
+          "    out.append((g.stride(), gg.stride(), g.sum().item(), gg.sum().item()))"],
+         ["gs6[0].stride()", "gs6", "out"]),
 ]

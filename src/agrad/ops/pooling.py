@@ -118,6 +118,12 @@ def _scatter_fwd(ctx, g, x, indices, size):
     return out.reshape(lead + tuple(size)).astype(g.dtype, copy=False)
 
 
+def _in_self_format(backward):
+    """A pooling backward's forward (grad_output, self, ...): its grad_input laid out in self's suggested memory
+    format, as ATen allocates it (a channels-last input, e.g. a 1-d pooling's unsqueezed transposed input)."""
+    return in_input_format(backward, formats=lambda arrays: suggested_format(arrays[1]))
+
+
 def _max_pool_op(n, name="MaxPool{n}DWithIndices", forward=_max_pool_fwd, scatter=_scatter_fwd, zeros_c_order=False):
     """The op of a max pooling with indices (``name``'s node, ``forward``'s values and indices) and
     its backward op, whose own derivative gathers the gradient back (adaptive max pooling's
@@ -128,7 +134,8 @@ def _max_pool_op(n, name="MaxPool{n}DWithIndices", forward=_max_pool_fwd, scatte
             output_names=("result0", "result1"))
     # max_pool2d_with_indices_backward(grad_output, self, ...): self only for its shape (zero derivative)
     # (it saves indices, which a backward frees: a second one through it fails, as PyTorch's)
-    back = Op(f"{name}BackwardBackward0", scatter, inputs=("grad_output", "self"), internal=True, jvp="linear",
+    back = Op(f"{name}BackwardBackward0", scatter if zeros_c_order else _in_self_format(scatter),
+              inputs=("grad_output", "self"), internal=True, jvp="linear",
               keeps={"indices": "indices"})
 
     @op.derivative
@@ -142,7 +149,8 @@ def _max_pool_op(n, name="MaxPool{n}DWithIndices", forward=_max_pool_fwd, scatte
         gg = flat.gather(-1, idx).reshape(ctx._input_meta[0][0]) if ctx.needs(0) else None
         if not ctx.needs(1):
             return gg, None
-        return gg, (zeros(tuple(grad.shape), dtype=grad.dtype) if zeros_c_order else zeros_like(grad))
+        return gg, zeros(tuple(grad.shape), dtype=grad.dtype)  # (self's zeros C-ordered whatever its layout: the
+        # codegen's at::zeros(self_sym_sizes, self_options) for zeros_like(self))
 
     return op
 
@@ -311,8 +319,8 @@ def _avg_pool_backward_fwd(ctx, g, x, kernel, stride, pads, nblocks, divisor):
 def _avg_pool_op(n):
     op = Op(f"AvgPool{n}DBackward0", in_input_format(_avg_pool_fwd), saves=("self",), jvp="linear")
     # avg_pool2d_backward(grad_output, self, ...): self only for its shape (zero derivative)
-    back = Op(f"AvgPool{n}DBackwardBackward0", _avg_pool_backward_fwd, inputs=("grad_output", "self"),
-              internal=True, jvp="linear")
+    back = Op(f"AvgPool{n}DBackwardBackward0", _in_self_format(_avg_pool_backward_fwd) if n == 2 else
+              _avg_pool_backward_fwd, inputs=("grad_output", "self"), internal=True, jvp="linear")
 
     @op.derivative
     def _(ctx, grad):
@@ -323,7 +331,7 @@ def _avg_pool_op(n):
     def _(ctx, grad):
         gg = op(grad, kernel=ctx.kernel, stride=ctx.stride, pads=ctx.pads, nblocks=ctx.nblocks,
                 divisor=ctx.divisor) if ctx.needs(0) else None
-        return gg, (zeros_like(grad) if ctx.needs(1) else None)
+        return gg, (zeros(tuple(grad.shape), dtype=grad.dtype) if ctx.needs(1) else None)  # (C-ordered)
 
     return op
 
@@ -457,7 +465,8 @@ def _adaptive_op(sp):
     op = Op(name, in_input_format(lambda ctx, x, windows: _adaptive_avg_np(x, windows)), saves=("self",),
             jvp="linear")
     back = Op(name.replace("Backward0", "BackwardBackward0"),
-              lambda ctx, g, x, windows: _adaptive_avg_backward_np(g, x.shape[-sp:], windows, sp),
+              (_in_self_format if sp == 2 else lambda f: f)(
+                  lambda ctx, g, x, windows: _adaptive_avg_backward_np(g, x.shape[-sp:], windows, sp)),
               inputs=("grad_output", "self"), internal=True, jvp="linear")
 
     @op.derivative
@@ -466,7 +475,7 @@ def _adaptive_op(sp):
 
     @back.derivative
     def _(ctx, grad):
-        return op(grad, windows=ctx.windows), zeros_like(grad) if ctx.needs(1) else None
+        return op(grad, windows=ctx.windows), zeros(tuple(grad.shape), dtype=grad.dtype) if ctx.needs(1) else None
 
     return op
 
