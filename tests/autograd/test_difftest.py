@@ -8,6 +8,8 @@ The long run is ``python tools/difftest.py --n 20000``.
 
 from __future__ import annotations
 
+import math
+
 import sys
 from pathlib import Path
 
@@ -355,6 +357,14 @@ def test_float32_gelu_given_to_onednn_is_documented():
     far = _tensor_obs(r=[[-0.0081, -0.10032341629266739]])
     assert difftest.documented(*difftest.compare_statement(want, far)[:1], program[1], want, far,
                                (program, [state, want], 1)) is None
+    # (dt40c) an inf beside it: equal infs, whose difference is NaN, are equal
+    inf = ["x = torch.tensor([-3.0, float('inf')], requires_grad=True)", "r = F.gelu(x)"]
+    want, got = _tensor_obs(r=[-0.004049867391586304, math.inf]), _tensor_obs(r=[-0.0040496885776519775, math.inf])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, inf[1], want, got, (inf, [state, want], 1)) == "gelu-onednn"
+    far = _tensor_obs(r=[-0.0040496885776519775, -math.inf])
+    assert difftest.documented(*difftest.compare_statement(want, far)[:1], inf[1], want, far,
+                               (inf, [state, want], 1)) is None
 
 
 @pytest.mark.torch
