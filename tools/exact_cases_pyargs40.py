@@ -34,3 +34,13 @@ CASES = [
                              "F.softmax(x, np.int64(-1))", "x.cumsum('a')", "torch.transpose(x, 'a', 1)"]),
          ["out"]),
 ]
+CASES += [
+    case("aten-number-args",  # ATen's Number / float parameters (agrad/ops/_scalar_params_table.py): a one-element
+         # 1-d tensor, one that requires grad, a str refused; a 0-d tensor passed on as its item() (a bool
+         # tensor's alpha is a bool: add's error), numpy's bool as a double (pdist takes both, add's alpha too)
+         SETUP + outcomes(calls("F.softplus(x, beta={v})", "F.hardshrink(x, {v})", "torch.add(x, x, alpha={v})",
+                                "x.sub(x, alpha={v})", "F.pdist(x, p={v})", "F.cosine_similarity(x, x, eps={v})",
+                                "torch.renorm(x, {v}, 0, 1.0)", "x.renorm(2, 0, maxnorm={v})",
+                                "torch.full((2,), {v})", "torch.rrelu(x, {v})", "x.lerp(x * 2, {v})")),
+         ["out"]),
+]

@@ -147,9 +147,11 @@ def type_name(value) -> str:
     return "NoneType" if value is None else type(value).__name__
 
 
-def checked(fn, checks, key=None):
+def checked(fn, checks, key=None, scalars=None):
     """``fn`` with its tensor arguments checked first: ``checks`` as in the table; a failure
-    of ``fn`` is PyTorch's parser error where its signatures refuse the call (``key``)."""
+    of ``fn`` is PyTorch's parser error where its signatures refuse the call (``key``); ``scalars``: its
+    Number / float parameters (:func:`_scalar_params`)."""
+    at, by_name = _scalar_params(key, scalars)
     if len(checks) == 1 and checks[0][2] == "tensor":
         index, name, _, message, _ = checks[0]
 
@@ -180,6 +182,16 @@ def checked(fn, checks, key=None):
                 raise wrong_type(message, value)
             if kwargs and "out" in kwargs:
                 _out_first(key, args, kwargs)
+            for i, _ in at:
+                if len(args) > i and type(args[i]) not in _NUMBERS:
+                    args, kwargs = _plain(key, args, kwargs, at, by_name)
+                    break
+            else:
+                if kwargs and by_name:
+                    for k in kwargs:
+                        if k in by_name and type(kwargs[k]) not in _NUMBERS:
+                            args, kwargs = _plain(key, args, kwargs, at, by_name)
+                            break
             try:
                 return fn(*args, **kwargs)
             except Unbatched:
@@ -208,6 +220,16 @@ def checked(fn, checks, key=None):
             raise
         if kwargs and "out" in kwargs:
             _out_first(key, args, kwargs)
+        for i, _ in at:
+            if len(args) > i and type(args[i]) not in _NUMBERS:
+                args, kwargs = _plain(key, args, kwargs, at, by_name)
+                break
+        else:
+            if kwargs and by_name:
+                for k in kwargs:
+                    if k in by_name and type(kwargs[k]) not in _NUMBERS:
+                        args, kwargs = _plain(key, args, kwargs, at, by_name)
+                        break
         try:
             return fn(*args, **kwargs)
         except Unbatched:
@@ -231,12 +253,24 @@ BATCHABLE = frozenset("""
 """.split())
 
 
-def batchable(fn, key=None):
-    """``fn`` handing its call to vmap's batching when an argument is a batched tensor (no type check)."""
+def batchable(fn, key=None, scalars=None):
+    """``fn`` handing its call to vmap's batching when an argument is a batched tensor (no type check);
+    ``scalars``: its Number / float parameters (:func:`_scalar_params`)."""
+    at, by_name = _scalar_params(key, scalars)
 
     def free(*args, **kwargs):
         if kwargs and "out" in kwargs:
             _out_first(key, args, kwargs)
+        for i, _ in at:
+            if len(args) > i and type(args[i]) not in _NUMBERS:
+                args, kwargs = _plain(key, args, kwargs, at, by_name)
+                break
+        else:
+            if kwargs and by_name:
+                for k in kwargs:
+                    if k in by_name and type(kwargs[k]) not in _NUMBERS:
+                        args, kwargs = _plain(key, args, kwargs, at, by_name)
+                        break
         try:
             return fn(*args, **kwargs)
         except Unbatched:
@@ -250,13 +284,25 @@ def batchable(fn, key=None):
     return _like(free, fn)
 
 
-def parsed(fn, key):
+def parsed(fn, key, scalars=None):
     """``fn`` whose failure is PyTorch's parser error where its signatures refuse the call
-    (agrad/ops/_pyargs.py: only asked once ``fn`` has raised, so a call that works pays a ``try``)."""
+    (agrad/ops/_pyargs.py: only asked once ``fn`` has raised, so a call that works pays a ``try``);
+    ``scalars``: its Number / float parameters (:func:`_scalar_params`)."""
+    at, by_name = _scalar_params(key, scalars)
 
     def call(*args, **kwargs):
         if kwargs and "out" in kwargs:
             _out_first(key, args, kwargs)
+        for i, _ in at:
+            if len(args) > i and type(args[i]) not in _NUMBERS:
+                args, kwargs = _plain(key, args, kwargs, at, by_name)
+                break
+        else:
+            if kwargs and by_name:
+                for k in kwargs:
+                    if k in by_name and type(kwargs[k]) not in _NUMBERS:
+                        args, kwargs = _plain(key, args, kwargs, at, by_name)
+                        break
         try:
             return fn(*args, **kwargs)
         except Exception:
@@ -308,6 +354,47 @@ def parsed_if_not_bool(fn, key, positions, names):
         return fn(*args, **kwargs)
 
     return _like(call, fn)
+
+
+#: the types that pass a ``Number`` / ``float`` parameter without a parse
+_NUMBERS = (float, int)
+
+
+def _scalar_params(key, found):
+    """(positions, {keyword: type}) of the ``Number`` / ``float`` parameters of ``key`` (``found``: its entry of
+    agrad/ops/_scalar_params_table.py, or None): a call that gives one of them anything but an int or a float
+    is parsed before it runs (PyTorch's parser refuses a one-element 1-d tensor, one that requires grad, a
+    str), and what the parser takes reaches the function as the parser makes it (:func:`_plain`)."""
+    if found is None:
+        return (), {}
+    shift = key.startswith("method.")
+    return tuple((i + shift, t) for i, t, _ in found[0]), {n: t for n, t, _ in found[1]}
+
+
+def _plain(key, args, kwargs, at, by_name):
+    """The call parsed (PyTorch's TypeError where it refuses it), its numbers as the parser converts them."""
+    _raise_parser_error(key, args, kwargs)
+    args = list(args)
+    for i, t in at:
+        if len(args) > i:
+            args[i] = _converted(args[i], t)
+    kwargs = {k: _converted(v, by_name[k]) if k in by_name else v for k, v in kwargs.items()}
+    return tuple(args), kwargs
+
+
+def _converted(value, type_name):
+    """A Number's or float's value as the parser passes it on: a tensor's item() (a float's as a float),
+    numpy's bool as a double (a Scalar of it is no bool), other numpy scalars as Python's."""
+    import numpy as np
+
+    if isinstance(value, Tensor):
+        value = value.item()
+        return float(value) if type_name == "float" else value
+    if isinstance(value, np.bool_):
+        return float(value)
+    if isinstance(value, np.generic):
+        return float(value) if type_name == "float" else value.item()
+    return value
 
 
 def parsed_first(fn, key, fewer_than=None, unless_sequence=False, keyword=None):
@@ -477,6 +564,7 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict, spec
     ({"FUNCTIONS": names, "METHODS": ..., "FUNCTIONAL": ..., "LINALG": ..., "SPECIAL": ...}),
     just those entries (the names an op family registered when it loaded: agrad/ops/_families.py)."""
     tables = {"torch": functions, "F": functional, "linalg": linalg, "special": special, "method": methods}
+    from ._scalar_params_table import TABLE as scalars
     if only is None:
         chosen = {form: list(dict.keys(names)) for form, names in tables.items()}
     else:
@@ -490,13 +578,13 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict, spec
             UNCHECKED[key] = fn
             checks = TABLE.get(key)
             if checks:
-                names[name] = checked(fn, checks, key)
+                names[name] = checked(fn, checks, key, scalars.get(key))
             elif isinstance(fn, type) or not callable(fn):
                 continue
             elif getattr(fn, "__name__", None) in BATCHABLE:
-                names[name] = batchable(fn, key)
+                names[name] = batchable(fn, key, scalars.get(key))
             else:
-                names[name] = parsed(fn, key)
+                names[name] = parsed(fn, key, scalars.get(key))
     for name in chosen["method"]:
         if name.startswith("__"):
             continue  # operators: Python's protocol (NotImplemented), not PyTorch's parser
@@ -504,9 +592,9 @@ def install(functions: dict, methods: dict, functional: dict, linalg: dict, spec
         key = f"method.{name}"
         checks = TABLE.get(key)
         if checks:  # positions count after self, as PyTorch counts them
-            methods[name] = checked(fn, tuple((i + 1, *rest) for i, *rest in checks), key)
+            methods[name] = checked(fn, tuple((i + 1, *rest) for i, *rest in checks), key, scalars.get(key))
         else:
-            methods[name] = parsed(fn, key)
+            methods[name] = parsed(fn, key, scalars.get(key))
     chosen = {form: set(v) for form, v in chosen.items()}
     for key in _PARSED_KEYS:
         form, name = key.split(".", 1)
