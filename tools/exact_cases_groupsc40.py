@@ -143,4 +143,11 @@ CASES = [
          + ["with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always')\n"
             "    torch.outer(torch.tensor([1, 2]), torch.tensor([3, 4]), out=torch.zeros(5))\n    n = len(w)"],
          ["out", "o1.shape", "o2.shape", "n"]),
+    case("unary-result-of-shared-elements-layout",  # (stride:relu, run 39818000) a one-input op on a tensor
+         # whose dims tie in stride (x.unfold(0, 3, 1)): TensorIterator's sort puts the smaller tied dim
+         # inside, numpy's "K" order the other; also through casts (int exp, to(), logical_not, isnan)
+         ["x = torch.arange(48).reshape(4, 3, 4)", "r = x.unfold(0, 3, 1)", "f = r.float()"],
+         ["torch.relu(r).stride()", "torch.exp(r).stride()", "r.to(torch.float64).stride()",
+          "torch.logical_not(f).stride()", "torch.isnan(f).stride()", "torch.abs(f).stride()",
+          "(r.bool() * 2).stride()", "torch.relu(r.transpose(1, 3)).stride()"]),
 ]

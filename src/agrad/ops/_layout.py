@@ -432,6 +432,10 @@ def cast(a, dtype):
             out = empty_like(a, dtype)  # "K" order strides the dims of one element its own way)
             out[...] = a
             return out
+        if not a.flags.c_contiguous and a.ndim > 1:
+            from ._overlap_loop import tied_strides
+            if tied_strides(a):  # (shared elements: TensorIterator's sort of the tied dims, not numpy's)
+                return iterator_layout(a.astype(dtype), (a,))
     return a.astype(dtype)
 
 

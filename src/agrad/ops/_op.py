@@ -24,7 +24,7 @@ from ..autograd.node_attrs import add_torch_saved
 from ..tensor import Tensor
 from ._families import LazyList, LazyTable
 from ._layout import _partial_overlap, c_order, iterator_layout, laid_out_like
-from ._overlap_loop import hidden_overlap as _hidden_overlap
+from ._overlap_loop import hidden_overlap as _hidden_overlap, tied_strides as _tied_strides
 from ._outs import _C_TYPE, finish_out, with_out, write_outs  # noqa: F401 (imported from here by the op families)
 from ._shortcuts import Shortcuts, _not_differentiable, _record_two, _Scratch, inplace_self
 
@@ -431,7 +431,8 @@ class Op(Shortcuts):
         if type(out) is np.ndarray and out.ndim > 1 and (
                 len(arrays) > 1 and self.iterated
                 or len(arrays) == 1 and self._one_iterated and type(a := arrays[0]) is np.ndarray
-                and (0 in a.strides or not a.flags.c_contiguous and (out.flags.c_contiguous or 1 in a.shape)
+                and (0 in a.strides or not a.flags.c_contiguous and (out.flags.c_contiguous or 1 in a.shape
+                                                                         or _tied_strides(a))
                      or self.number and 1 in a.shape)):
             # (a kernel that built its result from fresh arrays, np.full or np.where's, wrote it in C order)
             out = iterator_layout(out, (*arrays, 0) if self.number else arrays)  # (the first decides)

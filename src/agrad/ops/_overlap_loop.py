@@ -42,6 +42,13 @@ DRAWN = frozenset({"uniform_", "normal_", "random_", "exponential_", "cauchy_", 
 COPIED = frozenset({"mvlgamma_"})
 
 
+def tied_strides(a) -> bool:
+    """Whether two dims of more than one element of ``a`` have one stride (elements shared: numpy's "K"
+    order breaks the tie otherwise than TensorIterator's sort, which puts the smaller dim inside)."""
+    strides = [s for s, n in zip(a.strides, a.shape) if n > 1]
+    return len(set(strides)) < len(strides)
+
+
 def in_sequence(self, fn, args, kwargs, name="", write=None):
     """``self._write(fn(self, ...))`` as PyTorch's loop makes it over a ``self`` of shared elements
     (``write``: the op's own writer of the final values, else ``self._write``)."""

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _can_cast, _has_internal_overlap, _scalar_name
-from ._overlap_loop import hidden_overlap as _hidden_overlap
+from ._overlap_loop import hidden_overlap as _hidden_overlap, tied_strides as _tied_strides
 from ._layout import cast, empty_like, iterator_layout, laid_out_like
 from ._op import Op, export, finish_out, inplace, method
 from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop
@@ -112,7 +112,8 @@ def _broadcasting(np_fn, arrs):
 def _unary_layout(r, a):
     """A one-input kernel's result laid out as TensorIterator lays it out: numpy's "K" order
     puts a broadcast (stride-0) dim of ``a`` innermost where TensorIterator's sort leaves it."""
-    if type(r) is np.ndarray and r.ndim > 1 and (0 in a.strides or 1 in a.shape and not a.flags.c_contiguous):
+    if type(r) is np.ndarray and r.ndim > 1 and (0 in a.strides or not a.flags.c_contiguous and (
+            1 in a.shape or _tied_strides(a))):
         return iterator_layout(r, (a,))  # (dims of one element: TensorIterator's fast set-up keeps a's strides)
     return r
 
