@@ -114,4 +114,12 @@ CASES = [
           "torch.rsub(a, b, alpha=0.3).tolist()", "a.clone().add_(b, alpha=0.1).tolist()",
           "torch.add(a64, b64, alpha=0.7).tolist()", "torch.sub(a64.t(), b64, alpha=1.9).tolist()",
           "a64.clone().sub_(b64, alpha=0.3).tolist()", "torch.rsub(a64, b64, alpha=-2.1).tolist()"]),
+    case("add-sub-alpha-number",  # add / sub / rsub with an alpha and a number or 0-d tensor other (TensorIterator's
+         # CPU scalar): the vector loop's fmadd, the compiled tail's first element fused, then SSE-wide groups adding
+         # the product made once, the rest fused; a strided self fused throughout; rsub fused
+         ["a = torch.linspace(-3.1, 2.9, 37)", "a64 = torch.linspace(-2.3, 3.7, 23, dtype=torch.float64)"],
+         ["torch.add(a, 2.3, alpha=0.7).tolist()", "torch.sub(a, -0.37, alpha=-1.3).tolist()",
+          "torch.add(a[::2], 1.7, alpha=0.1).tolist()", "torch.add(a, torch.tensor(2.3), alpha=0.7).tolist()",
+          "torch.rsub(a, 2.3, alpha=0.7).tolist()", "torch.add(a64, 2.3, alpha=0.7).tolist()",
+          "a64.clone().sub_(3, alpha=0.7).tolist()", "torch.rsub(a64, -0.37, alpha=0.1).tolist()"]),
 ]

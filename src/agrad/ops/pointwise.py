@@ -23,6 +23,7 @@ from ..tensor import Tensor, _scalar_name
 from . import factories
 from ..autograd import grad_mode as _mode
 from .._zero import materialized
+from ._alpha import _alpha_fma, _alpha_number, _fma_operands, _number_operand, rsub_alpha
 from ._layout import cast, iterator_layout
 from ._op import Op, export, finish_out, method, node_name, zeros_like_grad
 
@@ -239,7 +240,9 @@ def _add_fwd(ctx, a, b, alpha=1):
         return _scalar_math(np.add, a, b)
     if getattr(a, "dtype", None) == _F16:
         return _half_alpha(a, b, alpha)
-    return _alpha_fma(a, b, alpha) if _fma_operands(a, b) else np.add(a, _times_alpha(b, a, alpha))
+    if _fma_operands(a, b):
+        return _alpha_fma(a, b, alpha)
+    return _alpha_number(a, b, alpha) if _number_operand(a, b) else np.add(a, _times_alpha(b, a, alpha))
 
 
 def _sub_fwd(ctx, a, b, alpha=1):
@@ -247,27 +250,9 @@ def _sub_fwd(ctx, a, b, alpha=1):
         return _scalar_math(np.subtract, a, b)
     if getattr(a, "dtype", None) == _F16:
         return _half_alpha(a, b, -alpha)  # (sub: add's kernel with -alpha)
-    return _alpha_fma(a, b, -alpha) if _fma_operands(a, b) else np.subtract(a, _times_alpha(b, a, alpha))
-
-
-def _fma_operands(a, b):
-    """Whether add's kernel with an alpha runs as one fused multiply-add here: two plain float32 or
-    float64 arrays of one dtype (a ZeroTensor's rules, another dtype, a number: the two steps)."""
-    return type(a) is _ndarray and type(b) is _ndarray and a.dtype == b.dtype and a.dtype in (_F32, _F64)
-
-
-def _alpha_fma(a, b, alpha):
-    """``a + alpha * b`` as add's kernel computes it for float and double: fma(b, alpha, a), rounded once
-    (the vector code's fmadd; the scalar loop's contracted to one), alpha in the operands' type."""
-    from ._vec_math import fma
-    al = np.asarray(alpha, a.dtype)
-    with np.errstate(all="ignore"):
-        out = np.asarray(fma(b, al, a), a.dtype)
-        if a.dtype == _F64:  # (the emulation's product overflows where the exact sum does not: halves, exactly)
-            bad = np.isinf(out) & np.isfinite(a) & np.isfinite(b)
-            if bad.any():
-                out = np.where(bad, np.asarray(fma(b / 2, al, a / 2), a.dtype) * 2, out)
-    return out
+    if _fma_operands(a, b):
+        return _alpha_fma(a, b, -alpha)
+    return _alpha_number(a, b, -alpha) if _number_operand(a, b) else np.subtract(a, _times_alpha(b, a, alpha))
 
 
 def _half_alpha(a, b, alpha):
@@ -285,6 +270,12 @@ def _half_alpha(a, b, alpha):
                        lambda x, y: np.add(x, np.multiply(y, al), dtype=np.float32),
                        (np.broadcast_to(a, shape), np.broadcast_to(b, shape)), np.float32)
         return out.astype(_F16)
+
+
+def _rsub_alpha(a, b, alpha):
+    """rsub's ``b - alpha * a``: one fused multiply-add for float32/float64 (agrad/ops/_alpha.py)."""
+    out = rsub_alpha(a, b, alpha)
+    return np.subtract(b, _times_alpha(a, b, alpha)) if out is None else out
 
 
 def _times_alpha(b, a, alpha):
@@ -507,8 +498,7 @@ def _scalar_overload(op, ts, arrs):
     return None
 
 
-_rsub = Op("RsubBackward1", lambda ctx, a, b, alpha=1: np.subtract(b, a) if alpha == 1 else _alpha_fma(b, a, -alpha)
-           if _fma_operands(b, a) else np.subtract(b, _times_alpha(a, b, alpha)),
+_rsub = Op("RsubBackward1", lambda ctx, a, b, alpha=1: np.subtract(b, a) if alpha == 1 else _rsub_alpha(a, b, alpha),
            inputs=("self", "other"), jvp="linear", pointwise=True, defaults={"alpha": 1})
 
 
