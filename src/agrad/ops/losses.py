@@ -698,7 +698,7 @@ def _margin_ranking(input1, input2, target, margin, reduction):
     z = -target * diff
     if not z.dtype.is_floating_point:  # + the double margin promotes integers (no graph: they need no grad)
         z = Tensor._make(z._data.astype(dtypes.get_default_dtype().numpy))
-    out = clamp_min(add_scalar(z, float(margin)), 0)
+    out = add_scalar(z, float(margin)).clamp_min_(0)  # (ATen's clamp_min_ in place: the output's version 1)
     return apply_reduction(out, reduction)
 
 
