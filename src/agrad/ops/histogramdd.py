@@ -25,7 +25,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, is_recording
 from ._return_types import return_type
-from .statistics import _bin_of, _c_name, _fmt, threaded_sums
+from .statistics import _bin_of, _c_name, _fmt, check_edges, threaded_sums
 
 HistogramddResult = return_type("histogramdd", ("hist", "bin_edges"))
 _GRAIN = 200  # HISTOGRAM_GRAIN_SIZE
@@ -61,16 +61,7 @@ def _check_inputs(x, bins, weight):
         raise RuntimeError(f"torch.histogramdd: expected {n} sequences of bin edges for a {n}-dimensional histogram "
                            f"but got {len(bins)}")
     for dim, b in enumerate(bins):
-        if b.dtype is not x.dtype:
-            raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
-                               f"input with dtype {_c_name(x.dtype)} and bins for dimension {dim} with dtype "
-                               f"{_c_name(b.dtype)}")
-        if b.ndim != 1:
-            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got "
-                               f"{b.ndim} dimensions in the bins tensor for dimension {dim}")
-        if b.numel() == 0:
-            raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements "
-                               f"in the bins tensor for dimension {dim}")
+        check_edges(x.dtype, b, dim)
     if weight is not None:
         if weight.dtype is not x.dtype:
             raise RuntimeError("torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should "

@@ -235,16 +235,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
 
     flat = input.reshape(input.numel(), 1)
     if isinstance(bins, Tensor):
-        if input.dtype is not bins.dtype:
-            raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
-                               f"input with dtype {_c_name(input.dtype)} and bins for dimension 0 with dtype "
-                               f"{_c_name(bins.dtype)}")
-        if bins.ndim != 1:
-            raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got "
-                               f"{bins.ndim} dimensions in the bins tensor for dimension 0")
-        if bins.numel() == 0:
-            raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements "
-                               "in the bins tensor for dimension 0")
+        check_edges(input.dtype, bins, 0)
         _check_weight(flat, input, weight)
         _check_bins(bins.numel() - 1)
         edges = bins._data.copy()
@@ -284,6 +275,20 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
         r, e = _histogram_node.apply(tuple(grads), [t._data for t in grads], {"value": (hist, edges)})
         return HistogramResult(r, e)
     return HistogramResult(Tensor._make(hist), Tensor._make(edges))
+
+
+def check_edges(input_dtype, b, dim):
+    """histogramdd_check_inputs on the bin edges of dimension ``dim`` (torch.histogram's too)."""
+    if b.dtype is not input_dtype:
+        raise RuntimeError("torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+                           f"input with dtype {_c_name(input_dtype)} and bins for dimension {dim} with dtype "
+                           f"{_c_name(b.dtype)}")
+    if b.ndim != 1:
+        raise RuntimeError("torch.histogramdd: bins tensor should have one dimension, but got "
+                           f"{b.ndim} dimensions in the bins tensor for dimension {dim}")
+    if b.numel() == 0:
+        raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements "
+                           f"in the bins tensor for dimension {dim}")
 
 
 def _c_name(dtype):
