@@ -44,3 +44,15 @@ CASES += [
                                 "torch.full((2,), {v})", "torch.rrelu(x, {v})", "x.lerp(x * 2, {v})")),
          ["out"]),
 ]
+CASES += [
+    case("python-level-norm-and-margin-args",  # F.layer_norm / group_norm / batch_norm / instance_norm / rms_norm /
+         # triplet_margin_loss / multi_margin_loss pass their floats (and group_norm's num_groups) on to ATen
+         SETUP + ["x4 = torch.arange(16.).reshape(1, 1, 4, 4) / 10", "t = torch.tensor([0, 1])"] +
+         outcomes(calls("F.layer_norm(x, (2,), eps={v})", "F.group_norm(x4, {v})", "F.group_norm(x4, 1, eps={v})",
+                        "F.batch_norm(x, None, None, training=True, momentum={v})",
+                        "F.batch_norm(x, None, None, training=True, eps={v})", "F.instance_norm(x4, eps={v})",
+                        "F.rms_norm(x, (2,), eps={v})", "F.triplet_margin_loss(x, x, x, margin={v})",
+                        "F.triplet_margin_loss(x, x, x, p={v})", "F.triplet_margin_loss(x, x, x, eps={v})",
+                        "F.multi_margin_loss(x, t, margin={v})") + ["F.group_norm(x4, True)"]),
+         ["out"]),
+]

@@ -15,7 +15,6 @@ multilabel_margin_loss.
 
 from __future__ import annotations
 
-import numbers
 
 import numpy as np
 
@@ -23,6 +22,7 @@ from ..autograd.graph import save_extra
 from ..tensor import Tensor, _scalar_name
 from ._layout import c_order
 from ._not_implemented import not_implemented
+from ._argcheck import passed_on
 from ._op import Op, export, keep_tensor
 from .nn import check_not_differentiable, reduction_arg
 from .pointwise import neg
@@ -232,8 +232,8 @@ def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=
     if weight is not None and weight.dim() != 1:
         raise ValueError("weight must be one-dimensional")
     _tensor_args("multi_margin_loss", input, target)
-    if not isinstance(margin, (numbers.Number, Tensor)):
-        raise TypeError(f"multi_margin_loss(): argument 'margin' (position 4) must be Number, not {type(margin).__name__}")
+    if type(margin) is not float:  # (torch._C._nn.multi_margin_loss(input, target, p, margin, weight, reduction))
+        passed_on("multi_margin_loss", (("margin", "Number", 4, margin),))
     check_not_differentiable(weight, "weight", "multi_margin_loss")
     nframe, dim = _frames(input)
     if not _valid(input):

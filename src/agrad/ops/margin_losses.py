@@ -9,7 +9,7 @@ with ``d`` = ``pairwise_distance`` (NormBackward1 nodes); ``swap`` takes the
 from __future__ import annotations
 
 from ..tensor import Tensor
-from ._argcheck import _raise_parser_error
+from ._argcheck import _NUMBERS, _raise_parser_error
 from ._op import export
 from .activations import logsigmoid
 from .nn import add_scalar, apply_reduction, aten_reduction, pairwise_distance, reduction_arg
@@ -38,6 +38,9 @@ def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-6, s
     reduction = reduction_arg(reduction, size_average, reduce)
     if margin <= 0:
         raise ValueError(f"margin must be greater than 0, got {margin}")
+    if type(margin) not in _NUMBERS or type(p) not in _NUMBERS or type(eps) not in _NUMBERS:  # (its parse)
+        enum = {"none": 0, "mean": 1, "sum": 2}.get(reduction, reduction)
+        _raise_parser_error("torch.triplet_margin_loss", (anchor, positive, negative, margin, p, eps, swap, enum), {})
     try:
         return _triplet_margin(anchor, positive, negative, margin, p, eps, swap, reduction)
     except Exception:  # (F's calls torch.triplet_margin_loss: its parser's TypeError first)

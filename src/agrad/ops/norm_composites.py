@@ -50,6 +50,8 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     """Root mean square layer normalisation over the trailing ``normalized_shape`` dims."""
     if not isinstance(normalized_shape, (list, tuple)) or not all(isinstance(n, int) for n in normalized_shape):
         _raise_parser_error("torch.rms_norm", (input, normalized_shape, weight, eps), {})
+    if eps is not None and type(eps) is not float:  # (its parse: a tensor that requires grad)
+        _raise_parser_error("torch.rms_norm", (input, normalized_shape, weight, eps), {})
     try:
         return _rms_norm(input, normalized_shape, weight, eps)
     except Exception:  # (F.rms_norm calls torch.rms_norm: its parser's TypeError, F's too)

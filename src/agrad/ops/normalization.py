@@ -20,7 +20,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from . import _vec_math
-from ._argcheck import _raise_parser_error
+from ._argcheck import _NUMBERS, _raise_parser_error
 from ..autograd import graph
 from ..autograd.graph import save_extra
 from ._batch_norm_backward import batch_norm_backward
@@ -268,6 +268,9 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     elif eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    if type(momentum) not in _NUMBERS or type(eps) not in _NUMBERS:  # (torch.batch_norm's parse: a 1-d tensor)
+        _raise_parser_error("torch.batch_norm", (input, weight, bias, running_mean, running_var, training, momentum,
+                                                 eps, True), {})
     try:
         return _batch_norm_impl(input, weight, bias, running_mean, running_var, training, momentum, eps)
     except Exception:  # torch.batch_norm's parser refuses first (its order of the arguments)
@@ -322,6 +325,9 @@ def instance_norm(input, running_mean=None, running_var=None, weight=None, bias=
         if math.prod(input.shape[2:]) == 1:
             raise ValueError(f"Expected more than 1 spatial element when training, got input size "
                              f"torch.Size({list(input.shape)})")
+    if type(momentum) not in _NUMBERS or type(eps) not in _NUMBERS:  # (torch.instance_norm's parse)
+        _raise_parser_error("torch.instance_norm", (input, weight, bias, running_mean, running_var, use_input_stats,
+                                                    momentum, eps, True), {})
     try:
         return _instance_norm_impl(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)
     except Exception:  # torch.instance_norm's parser refuses first (its order of the arguments)
@@ -441,6 +447,10 @@ def _group_norm_impl(input, num_groups, weight, bias, eps):
 @export(functional=True, torch=False)
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
     """Normalise each group of channels of each sample (one NativeGroupNormBackward0 node)."""
+    if type(num_groups) is not int or type(eps) not in _NUMBERS:  # (F's size check, then torch.group_norm's parse)
+        if input.ndim >= 2:
+            input.shape[0] * input.shape[1] // num_groups
+        _raise_parser_error("torch.group_norm", (input, num_groups, weight, bias, eps, True), {})
     if input.ndim >= 2 and isinstance(num_groups, int):
         # (F.group_norm's _verify_batch_size of [N * C // G, G, *spatial]: its words and that list)
         size = [input.shape[0] * input.shape[1] // num_groups, num_groups, *input.shape[2:]]
@@ -713,6 +723,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """Normalise over the trailing ``normalized_shape`` dims (one NativeLayerNormBackward0 node)."""
     if isinstance(normalized_shape, numbers.Integral):
         raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int")
+    if type(eps) not in _NUMBERS:  # (torch.layer_norm's parse)
+        _raise_parser_error("torch.layer_norm", (input, normalized_shape, weight, bias, eps, True), {})
     return _layer_norm_impl(input, normalized_shape, weight, bias, eps)
 
 
