@@ -150,4 +150,11 @@ CASES = [
          ["torch.relu(r).stride()", "torch.exp(r).stride()", "r.to(torch.float64).stride()",
           "torch.logical_not(f).stride()", "torch.isnan(f).stride()", "torch.abs(f).stride()",
           "(r.bool() * 2).stride()", "torch.relu(r.transpose(1, 3)).stride()"]),
+    case("heaviside-inplace-dtype-check-before-overlap",  # (error-text:heaviside_, run 39821000) heaviside's
+         # meta check of the dtypes comes before TensorIterator's overlap check of an expanded self
+         ["x1 = torch.tensor([-2, 3, -1], dtype=torch.int32)"] + outcomes([
+             "x1.expand(2, 3).heaviside_(torch.tensor([[2.75, 1.5, 1.75], [-1.0, 2.5, 1.75]]))",
+             "x1.expand(2, 3).heaviside_(torch.tensor([[2, 1, 1], [1, 2, 1]], dtype=torch.int32))",
+             "x1.expand(2, 3).heaviside_(torch.tensor(1.5))"]),
+         ["out"]),
 ]

@@ -522,7 +522,13 @@ def heaviside(input, values, *, out=None):
     return finish_out("heaviside", not_implemented(value, (input, values), aten), out)
 
 
-method("heaviside_")(inplace(heaviside, partial=True))
+def _heaviside_first(self, values=None, *args, **kwargs):
+    """heaviside's meta check of the dtypes, before TensorIterator's overlap check of self."""
+    if isinstance(values, Tensor) and values.dtype is not self.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
+method("heaviside_")(inplace(heaviside, partial=True, first=_heaviside_first))
 
 
 # ---------------------------------------------------------------------------
