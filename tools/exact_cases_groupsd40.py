@@ -62,4 +62,13 @@ CASES = [
           "    gg, = torch.autograd.grad((g * g).sum(), [x2])\n"
           "    out.append((g.stride(), gg.stride(), g.sum().item(), gg.sum().item()))"],
          ["gs6[0].stride()", "gs6", "out"]),
+    case("setitem-ellipsis-slices-index-last-dims",  # (raises-only-agrad:backward, run 39915000) x[..., :n, :n] = v
+         # of a 4-d x whose first dims are of size 1 or 2: the slices after the Ellipsis index the last dims, so it
+         # does not select all of x (agrad wrote every element: a silent wrong result, and matrix_exp's backward of
+         # a 4-d input, which builds its block matrix so, refused the expand)
+         ["m1 = torch.zeros(1, 1, 4, 4)", "m1[..., :2, :2] = 5.", "m2 = torch.zeros(2, 4)", "m2[..., :2] = torch.ones(1)",
+          "m3 = torch.zeros(3, 2, 2)", "m3[:, ..., :5] = 2.", "m4 = torch.zeros(2, 3, 4)", "m4[:, :2, ...] = 3.",
+          "x4 = torch.tensor([[[[0.5, 0.0], [0.25, -0.5]], [[0.0, 1.0], [0.0, 0.0]]]], requires_grad=True)",
+          "r11 = torch.linalg.matrix_exp(x4)", "r11.backward(gradient=torch.ones(1, 2, 2, 2, dtype=torch.float64))"],
+         ["m1", "m2", "m3", "m4", "x4.grad.shape", "x4.grad.dtype"]),
 ]

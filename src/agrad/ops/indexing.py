@@ -434,11 +434,12 @@ def _selects_all(index, shape) -> bool:
     if sum(item is Ellipsis for item in items) > 1:
         return False
     slices = [item for item in items if item is not Ellipsis]
-    if len(slices) > len(shape) or any(type(item) is not slice for item in slices):
-        return False
+    if len(slices) > len(shape) or any(type(item) is not slice for item in slices): return False  # noqa: E701
+    cut = next((i for i, item in enumerate(items) if item is Ellipsis), len(items))  # (after it: the last dims)
+    dims = list(shape[:cut]) + list(shape[len(shape) - (len(items) - cut - 1):]) if cut < len(items) else list(shape)
     # PyTorch's applySlice skips a slice from 0 (not -size) to the end or past it, step 1
     return all(item.start in (None, 0) and item.step in (None, 1) and (item.stop is None or
-               isinstance(item.stop, numbers.Integral) and item.stop >= size) for item, size in zip(slices, shape))
+               isinstance(item.stop, numbers.Integral) and item.stop >= size) for item, size in zip(slices, dims))
 
 
 def _setitem_value(value, shape):
