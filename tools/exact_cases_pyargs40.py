@@ -56,3 +56,12 @@ CASES += [
                         "F.multi_margin_loss(x, t, margin={v})") + ["F.group_norm(x4, True)"]),
          ["out"]),
 ]
+CASES += [
+    case("aten-int-args",  # ATen's int parameters (agrad/ops/_scalar_params_table.py): an int or a 0-d integral
+         # tensor; a bool, numpy's bool, a float tensor refused with the parser's text
+         SETUP + ["x4 = torch.arange(16.).reshape(1, 1, 4, 4) / 10", "ti = torch.tensor(1)", "ni = np.int64(1)"] +
+         outcomes(calls("x.diag({v})", "torch.cat([x, x], {v})", "F.pixel_shuffle(x4, {v})", "x.tril({v})")
+                  + [f"{f}({v})" for f in ("x.diag", "x.tril", "torch.cat([x, x], dim=0) if 0 else torch.stack")
+                     for v in ("True", "ti", "ni")][:6] + ["torch.cat([x, x], True)", "torch.cat([x, x], ti)"]),
+         ["out"]),
+]

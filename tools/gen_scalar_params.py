@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from agrad.ops import _pyargs  # noqa: E402
 
 OUT = ROOT / "src" / "agrad" / "ops" / "_scalar_params_table.py"
-SCALARS = ("Number", "float")
+SCALARS = ("Number", "float", "int")
 
 
 def build() -> dict:

@@ -182,14 +182,14 @@ def checked(fn, checks, key=None, scalars=None):
                 raise wrong_type(message, value)
             if kwargs and "out" in kwargs:
                 _out_first(key, args, kwargs)
-            for i, _ in at:
-                if len(args) > i and type(args[i]) not in _NUMBERS:
+            for i, ok, _ in at:
+                if len(args) > i and type(args[i]) not in ok:
                     args, kwargs = _plain(key, args, kwargs, at, by_name)
                     break
             else:
                 if kwargs and by_name:
                     for k in kwargs:
-                        if k in by_name and type(kwargs[k]) not in _NUMBERS:
+                        if k in by_name and type(kwargs[k]) not in by_name[k][0]:
                             args, kwargs = _plain(key, args, kwargs, at, by_name)
                             break
             try:
@@ -220,14 +220,14 @@ def checked(fn, checks, key=None, scalars=None):
             raise
         if kwargs and "out" in kwargs:
             _out_first(key, args, kwargs)
-        for i, _ in at:
-            if len(args) > i and type(args[i]) not in _NUMBERS:
+        for i, ok, _ in at:
+            if len(args) > i and type(args[i]) not in ok:
                 args, kwargs = _plain(key, args, kwargs, at, by_name)
                 break
         else:
             if kwargs and by_name:
                 for k in kwargs:
-                    if k in by_name and type(kwargs[k]) not in _NUMBERS:
+                    if k in by_name and type(kwargs[k]) not in by_name[k][0]:
                         args, kwargs = _plain(key, args, kwargs, at, by_name)
                         break
         try:
@@ -261,14 +261,14 @@ def batchable(fn, key=None, scalars=None):
     def free(*args, **kwargs):
         if kwargs and "out" in kwargs:
             _out_first(key, args, kwargs)
-        for i, _ in at:
-            if len(args) > i and type(args[i]) not in _NUMBERS:
+        for i, ok, _ in at:
+            if len(args) > i and type(args[i]) not in ok:
                 args, kwargs = _plain(key, args, kwargs, at, by_name)
                 break
         else:
             if kwargs and by_name:
                 for k in kwargs:
-                    if k in by_name and type(kwargs[k]) not in _NUMBERS:
+                    if k in by_name and type(kwargs[k]) not in by_name[k][0]:
                         args, kwargs = _plain(key, args, kwargs, at, by_name)
                         break
         try:
@@ -293,14 +293,14 @@ def parsed(fn, key, scalars=None):
     def call(*args, **kwargs):
         if kwargs and "out" in kwargs:
             _out_first(key, args, kwargs)
-        for i, _ in at:
-            if len(args) > i and type(args[i]) not in _NUMBERS:
+        for i, ok, _ in at:
+            if len(args) > i and type(args[i]) not in ok:
                 args, kwargs = _plain(key, args, kwargs, at, by_name)
                 break
         else:
             if kwargs and by_name:
                 for k in kwargs:
-                    if k in by_name and type(kwargs[k]) not in _NUMBERS:
+                    if k in by_name and type(kwargs[k]) not in by_name[k][0]:
                         args, kwargs = _plain(key, args, kwargs, at, by_name)
                         break
         try:
@@ -368,17 +368,24 @@ def _scalar_params(key, found):
     if found is None:
         return (), {}
     shift = key.startswith("method.")
-    return tuple((i + shift, t) for i, t, _ in found[0]), {n: t for n, t, _ in found[1]}
+    return (tuple((i + shift, _PLAIN_TYPES[t, none], t) for i, t, none in found[0]),
+            {n: (_PLAIN_TYPES[t, none], t) for n, t, none in found[1]})
+
+
+#: the types that pass a parameter without a parse, by (type, takes None)
+_PLAIN_TYPES = {("Number", False): (float, int), ("float", False): (float, int), ("int", False): (int,),
+                ("Number", True): (float, int, type(None)), ("float", True): (float, int, type(None)),
+                ("int", True): (int, type(None))}
 
 
 def _plain(key, args, kwargs, at, by_name):
     """The call parsed (PyTorch's TypeError where it refuses it), its numbers as the parser converts them."""
     _raise_parser_error(key, args, kwargs)
     args = list(args)
-    for i, t in at:
+    for i, _, t in at:
         if len(args) > i:
             args[i] = _converted(args[i], t)
-    kwargs = {k: _converted(v, by_name[k]) if k in by_name else v for k, v in kwargs.items()}
+    kwargs = {k: _converted(v, by_name[k][1]) if k in by_name else v for k, v in kwargs.items()}
     return tuple(args), kwargs
 
 
