@@ -155,6 +155,9 @@ CASES = [
          ["x1 = torch.tensor([-2, 3, -1], dtype=torch.int32)"] + outcomes([
              "x1.expand(2, 3).heaviside_(torch.tensor([[2.75, 1.5, 1.75], [-1.0, 2.5, 1.75]]))",
              "x1.expand(2, 3).heaviside_(torch.tensor([[2, 1, 1], [1, 2, 1]], dtype=torch.int32))",
-             "x1.expand(2, 3).heaviside_(torch.tensor(1.5))"]),
+             "x1.expand(2, 3).heaviside_(torch.tensor(1.5))",
+             "x1.float().expand(2, 3).lerp_(torch.ones(2, 3, dtype=torch.float64), 0.5)",
+             "x1.float().expand(2, 3).lerp_(torch.ones(2, 3), torch.ones(2, 3, dtype=torch.float64))",
+             "x1.float().expand(2, 3).lerp_(torch.ones(2, 3), torch.tensor(0.5, dtype=torch.float64))"]),
          ["out"]),
 ]

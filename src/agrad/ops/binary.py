@@ -279,7 +279,17 @@ def lerp(input, end, weight, *, out=None):
     return finish_out("lerp", _lerp0.apply((input, end), (input._data, end._data), {"weight": weight}), out, cast=True)
 
 
-method("lerp_")(inplace(lerp, partial=True))
+def _lerp_first(self, end=None, weight=None, *args, **kwargs):
+    """lerp's meta checks of end's and weight's dtypes, before TensorIterator's overlap check of self."""
+    if isinstance(end, Tensor) and end.dtype is not self.dtype:
+        raise RuntimeError(
+            f"expected dtype {_C_NAMES[self.dtype.name]} for `end` but got dtype {_C_NAMES[end.dtype.name]}")
+    if isinstance(weight, Tensor) and weight.dtype is not self.dtype and weight.ndim:
+        raise RuntimeError(
+            f"expected dtype {_C_NAMES[self.dtype.name]} for `weight` but got dtype {_C_NAMES[weight.dtype.name]}")
+
+
+method("lerp_")(inplace(lerp, partial=True, first=_lerp_first))
 
 
 # copysign: |self| with the sign of other
