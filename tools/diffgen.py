@@ -115,6 +115,8 @@ NEVER_FOR: dict[str, dict[str, str]] = {
     "Tensor.set_": {p: "set_(source, storage_offset, size, stride) views a storage, which programs do not make; "
                        "drawn as set_() and set_(tensor)" for p in ("storage_offset", "size", "stride")},
     "linear_cross_entropy": {"options": "chunking options of PyTorch's fused kernel (no effect on the values)"},
+    "histogramdd": {p: "its range (2 floats a dimension) and weight (the input's leading shape) want draws of their own; "
+                       "tested by tools/exact_cases_surface40.py's histogramdd cases" for p in ("range", "weight")},
 }
 PRIMARY = {"input", "self", "A", "x", "a", "x1", "tensor", "input1", "ndarray", "anchor", "logits"}
 SECOND = {"other", "input2", "x2", "b", "B", "tensor1", "tensor2", "mat2", "vec", "vec2", "mat1", "mat",

@@ -125,6 +125,7 @@ TABLE = {
     'torch.hamming_window': ((1,), ('periodic', 'pin_memory', 'requires_grad')),
     'torch.hann_window': ((1,), ('periodic', 'pin_memory', 'requires_grad')),
     'torch.histogram': ((), ('density',)),
+    'torch.histogramdd': ((4,), ('density',)),
     'torch.index_put': ((3,), ('accumulate',)),
     'torch.index_put_': ((3,), ('accumulate',)),
     'torch.index_reduce': ((), ('include_self',)),
