@@ -160,4 +160,11 @@ CASES = [
              "x1.float().expand(2, 3).lerp_(torch.ones(2, 3), torch.ones(2, 3, dtype=torch.float64))",
              "x1.float().expand(2, 3).lerp_(torch.ones(2, 3), torch.tensor(0.5, dtype=torch.float64))"]),
          ["out"]),
+    case("full-like-memory-format-before-the-fill",  # (error-text:full_like, run 39824000) full_like is
+         # empty_like (its memory_format checks) then fill_ (the value's conversion)
+         ["x = torch.tensor([[1, 1], [2, 2]], dtype=torch.int32)"] + outcomes([
+             "torch.full_like(x, float('inf'), memory_format=torch.channels_last)",
+             "torch.full_like(x, 2 ** 40, memory_format=torch.channels_last_3d)",
+             "torch.full_like(x, float('inf'))"]),
+         ["out"]),
 ]

@@ -623,6 +623,8 @@ empty_like = _like(0, "empty_like")
 @export()
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     d = input.dtype if dtype is None else dtypes.lookup(dtype)
+    if memory_format is not None:  # (full_like is empty_like, whose format checks come first, then fill_)
+        _filled_like(input, 0, d, memory_format)
     # (fill_'s checked conversion: PyTorch's overflow error, an unsigned type wraps -1 round)
     return _finish(_filled_like(input, dtypes.checked_scalar(fill_value, d.numpy), d, memory_format), requires_grad,
                    device)
