@@ -48,3 +48,12 @@ CASES += [
                    "torch.detach_copy(w).requires_grad", "w % 3", "(w * 2).grad_fn"]),
          ["r", "r.requires_grad", "y", "y.grad_fn.name()", "y._version", "out"]),
 ]
+CASES += [
+    case("sdpa-scale-keyword-only",  # (dt40d raises-only-torch:scaled_dot_product_attention) scale and enable_gqa
+         # are keyword-only: a seventh positional argument is the parser's TypeError
+         ["q = torch.ones(1, 2, 3)"] +
+         outcomes(["F.scaled_dot_product_attention(q, q, q, None, 0.0, False, 0.5)",
+                   "F.scaled_dot_product_attention(q, q, q, None, 0.0, False, 0.5, True)",
+                   "F.scaled_dot_product_attention(q, q, q, None, 0.0, False, scale=0.5).shape"]),
+         ["out"]),
+]

@@ -413,7 +413,7 @@ def _name(t):
 
 
 @export(functional=True, torch=False)
-def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, *, scale=None,
                                  enable_gqa=False):
     """softmax(query @ key^T * scale + mask) @ value, on PyTorch's flash or math path."""
     _check(query, key, value, attn_mask, is_causal, enable_gqa)
