@@ -57,3 +57,11 @@ CASES += [
                    "F.scaled_dot_product_attention(q, q, q, None, 0.0, False, scale=0.5).shape"]),
          ["out"]),
 ]
+CASES += [
+    case("logical-inplace-partial-overlap-first",  # (dt40c error-text:logical_and_) TensorIterator's partial-overlap
+         # check of an in-place logical op comes before the broadcast shape check, as for add_
+         ["x1 = torch.tensor([[[-2.75, 2.75, 1.0, 0.0]]], requires_grad=True)", "v2 = x1.transpose(0, -1)",
+          "y = torch.tensor([[1.0, 0.0], [0.0, 2.0]])"] +
+         outcomes(["v2.logical_and_(x1)", "v2.logical_or_(x1)", "y.t().logical_xor_(y)", "y[0].logical_and_(y[1])"]),
+         ["out", "y"]),
+]

@@ -15,7 +15,7 @@ from .. import dtypes
 from ..tensor import Tensor, _can_cast, _has_internal_overlap, _scalar_name
 from ._overlap_loop import hidden_overlap as _hidden_overlap, tied_strides as _tied_strides
 from ._layout import cast, empty_like, iterator_layout, laid_out_like
-from ._op import Op, export, finish_out, inplace, method
+from ._op import Op, _check_partial_overlap, export, finish_out, inplace, method
 from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop
 from .pointwise import _mismatch_message, _require_tensor, binary, operands
 from .selection import _scalar, where
@@ -155,6 +155,7 @@ def _logical_inplace(fn, name):
             raise RuntimeError(
                 "unsupported operation: more than one element of the written-to tensor refers to a single "
                 "memory location. Please clone() the tensor before performing the operation.")
+        _check_partial_overlap(input, args, {})  # (then an argument sharing some of its memory)
         if _hidden_overlap(data):  # (shared elements without a stride of 0: PyTorch's loop, element by element)
             from ._overlap_loop import in_sequence
             in_sequence(input, fn, args, {}, name, input._write_data)
