@@ -53,12 +53,17 @@ def explained(lines, i, got_obs, want_i, got_i, op_of, lapack_ops, compare_desc,
         w = want_i["vars"][k]
         if _storage(w):
             continue  # (a tensor's bytes, untyped_storage(): their repr is compared after the replay)
-        if w["kind"] != "tensor" or not isinstance(w["data"], np.ndarray):
+        if not (_tensor(w) or _tensors(w)):  # (a tensor, or the tuple of them autograd.grad returns)
             return False
 
     def neutral(w, g):  # only the values may differ
         if _storage(w) and _storage(g):
             return w, dict(g, repr=w["repr"])
+        if _tensors(w) and g["kind"] == "seq" and len(g["items"]) == len(w["items"]):
+            pairs = [(a, b) if a["kind"] == b["kind"] == "py" else neutral(a, b) for a, b in zip(w["items"], g["items"])]
+            if any(p is None for p in pairs):
+                return None
+            return w, dict(g, items=[b for _, b in pairs], repr=w["repr"])
         if w["kind"] != "tensor" or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
             return None
         return w, dict(g, data=w["data"], repr=w["repr"])
@@ -76,13 +81,37 @@ def explained(lines, i, got_obs, want_i, got_i, op_of, lapack_ops, compare_desc,
             if not isinstance(out, torch.UntypedStorage) or _ADDRESS.sub("", repr(out)) != got_i["vars"][k]["repr"]:
                 return False
             continue
+        mine, agrads = want_i["vars"][k], got_i["vars"][k]
+        if _tensors(mine):  # (each tensor of the tuple replayed as agrad's)
+            if not isinstance(out, (tuple, list)) or len(out) != len(mine["items"]):
+                return False
+            for j, (item, o, a) in enumerate(zip(mine["items"], out, agrads["items"])):
+                if item["kind"] == "py":
+                    if o is not None or a["kind"] != "py":
+                        return False
+                elif not isinstance(o, torch.Tensor) or compare_desc(
+                        dict(item, data=o.detach().numpy()), dict(item, data=a["data"]), f"{k}[{j}]") is not None:
+                    return False
+            continue
         if not isinstance(out, torch.Tensor):
             return False
-        mine = want_i["vars"][k]
         theirs = dict(mine, data=out.detach().numpy())
-        if compare_desc(theirs, dict(mine, data=got_i["vars"][k]["data"]), k) is not None:
+        if compare_desc(theirs, dict(mine, data=agrads["data"]), k) is not None:
             return False
     return True
+
+
+def _tensor(d) -> bool:
+    import numpy as np
+
+    return d["kind"] == "tensor" and isinstance(d["data"], np.ndarray)
+
+
+def _tensors(d) -> bool:
+    """A tuple of tensors (and Nones: autograd.grad's unused inputs), as autograd.grad returns."""
+    return d["kind"] == "seq" and bool(d["items"]) and all(
+        _tensor(it) or (it["kind"] == "py" and it["value"] is None) for it in d["items"]) \
+        and any(_tensor(it) for it in d["items"])
 
 
 def explained_gradient(lines, i, got_obs, want_i, got_i, op_of, vml_ops, compare_desc, kinds=("tensor",)) -> bool:

@@ -1,0 +1,43 @@
+"""The differential tester's rules extended by session 40's lead: ``vml-downstream`` for the tuple of
+gradients ``torch.autograd.grad`` returns (docs/semantics.md)."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import difftest  # noqa: E402
+
+
+@pytest.mark.torch
+def test_vml_downstream_explains_the_gradients_autograd_grad_returns():
+    """atan's VML ulp at -1.5 (0.98279369 against the correctly rounded 0.98279375), magnified by the
+    in-place log1p's gradient 1 / (1 + atan(x)) (17.882526 against 17.882587, run dt40c): PyTorch's
+    replay with agrad's atan result gives agrad's returned gradients, so vml-downstream; a gradient off
+    on its own, or no VML op before it, is not covered."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    lines = ["x1 = torch.tensor([[1.25, -2.5, 0.5], [-3.0, 0.5, 1.0], [-1.5, -3.0, 0.0]], requires_grad=True)",
+             "r10 = torch.arctan(x1)", "r11 = torch.log1p_(r10)",
+             "gs14 = torch.autograd.grad(r11.sum(), [x1], create_graph=True, allow_unused=True)"]
+    found = difftest.diff_program(lines)
+    assert found is not None and found[0] == "documented:vml-downstream:grad", found
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+
+    def explained(lines, got_i):
+        return difftest.difftest_lapack.explained(lines, 3, got, want[3], got_i, difftest.op_of,
+                                                  difftest.difftest_lapack.VML_OPS, difftest.compare_desc,
+                                                  difftest._agree_once, True)
+    assert explained(lines, got[3])
+    own = copy.deepcopy(got[3])
+    item = own["vars"]["gs14"]["items"][0]
+    item["data"] = item["data"] * np.float32(1 + 1e-4)
+    assert not explained(lines, own)
+    assert not explained([lines[0], "r10 = x1 * 0.75", lines[2], lines[3]], got[3])
