@@ -716,6 +716,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if (aspect == "numeric" and op in difftest_vmlsqrt.LOG_OPS and program is not None
             and difftest_vmlsqrt.rounded_log_explains(program[0], program[2], stmt, want, got, _agree_once)):
         return "vml-log-inside"
+    if (aspect in ("value", "numeric") and op in difftest_vmlsqrt.SLOGDET_OPS and program is not None
+            and difftest_vmlsqrt.rounded_log_slogdet_explains(program[0], program[2], stmt, want, got, _agree_once)):
+        return "vml-log-inside"
     if (aspect in ("value", "numeric", "repr") and op in difftest_convpad.CONV_OPS and program is not None
             and difftest_convpad.padding_free_explains(program[0], program[2], stmt, want, got, _agree_once)):
         return "onednn-grouped-padding"

@@ -41,3 +41,32 @@ def test_vml_downstream_explains_the_gradients_autograd_grad_returns():
     item["data"] = item["data"] * np.float32(1 + 1e-4)
     assert not explained(lines, own)
     assert not explained([lines[0], "r10 = x1 * 0.75", lines[2], lines[3]], got[3])
+
+
+@pytest.mark.torch
+def test_vml_log_inside_slogdet():
+    """PyTorch's slogdet sums VML's log of the LU diagonal of A^T (docs/semantics.md, vml-log-inside): a
+    det-1 float32 matrix's logabsdet is 5.96e-8 in PyTorch, 2.98e-8 (the correctly rounded logs' sum) in
+    agrad (run dt40c); covered when the replay with a correctly rounded log gives agrad's value bit for
+    bit, not for a logabsdet off on its own or another op."""
+    torch = pytest.importorskip("torch")
+    import agrad
+    import difftest_vmlsqrt
+
+    lines = ["x2 = torch.tensor([[1.0, 1.5], [-0.5, 0.25]], dtype=torch.float32)", "r6 = torch.linalg.slogdet(x2)"]
+    found = difftest.diff_program(lines)
+    assert found is not None and found[0] == "documented:vml-log-inside:slogdet", found
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+
+    def explained(lines, got_i):
+        return difftest_vmlsqrt.rounded_log_slogdet_explains(lines, 1, lines[1], want[1], got_i, difftest._agree_once)
+    assert explained(lines, got[1])
+    own = copy.deepcopy(got[1])
+    item = own["vars"]["r6"]["items"][1]
+    item["data"] = item["data"] * np.float32(2)
+    assert not explained(lines, own)
+    logdet = [lines[0], "r6 = torch.logdet(x2)"]
+    found = difftest.diff_program(logdet)
+    assert found is not None and found[0] == "documented:vml-log-inside:logdet", found
+    det = [lines[0], "r6 = torch.linalg.det(x2) * 1.5"]  # (not one of the ops: no replay asked)
+    assert difftest.diff_program(det) is None
