@@ -204,7 +204,8 @@ def _as_torch(torch, desc, old):
     items = [_as_torch(torch, d, o) for d, o in zip(desc["items"], old)]
     if any(x is None for x in items):
         return None
-    return type(old)(*items) if hasattr(old, "_fields") or type(old).__module__.startswith("torch") else type(old)(items)
+    # (a namedtuple takes its fields one by one; torch.return_types' structseqs, tuples and lists a sequence)
+    return type(old)(*items) if hasattr(old, "_fields") else type(old)(items)
 
 
 def zero_gradient_noise(lines, want, i, w_obs, g_obs, op_of, lapack_ops, agrees_but_where) -> bool:
