@@ -65,3 +65,15 @@ CASES += [
          outcomes(["v2.logical_and_(x1)", "v2.logical_or_(x1)", "y.t().logical_xor_(y)", "y[0].logical_and_(y[1])"]),
          ["out", "y"]),
 ]
+CASES += [
+    case("own-checks-before-output-overlap",  # (dt40e error-text:celu_, error-text:addmv_, error-type:histogramdd)
+         # celu_'s 1 / alpha and addmv's dims come before the written tensor's internal-overlap error; the
+         # Python-level histogramdd's [bins] * input.size(-1) of a 0-d input is an IndexError
+         ["x2 = torch.tensor([False, False])", "v3 = x2.expand(2, 2)", "i = torch.tensor([1]).expand(2, 1)"] +
+         outcomes(["torch.celu_(i, alpha=-0.0)", "torch.celu_(i, alpha=1.0)", "F.celu(i.float(), alpha=0.0)",
+                   "v3[...].addmv_(x2, v3, alpha=0.5)", "v3.addmv_(v3, x2)",
+                   "torch.histogramdd(torch.tensor(0, dtype=torch.uint8), 1, (1.0, 1.0))",
+                   "torch.histogramdd(torch.tensor(0.), [1])",
+                   "torch.histogramdd(torch.tensor([0.5]), (torch.tensor([0., 1.]),))"]),
+         ["out"]),
+]

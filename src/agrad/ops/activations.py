@@ -117,9 +117,10 @@ def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None,
     return op
 
 
-def _in_place(fn, input, *args, overlap="error"):
-    """``fn(input, *args)`` written into ``input`` (PyTorch's ``op_``)."""
-    return inplace(fn, overlap)(input, *args)
+def _in_place(fn, input, *args, overlap="error", first=None):
+    """``fn(input, *args)`` written into ``input`` (PyTorch's ``op_``); ``first``: the op's own check
+    that comes before TensorIterator's overlap errors (see ``inplace``)."""
+    return inplace(fn, overlap, first=first)(input, *args)
 
 
 # ---------------------------------------------------------------------------
@@ -306,7 +307,8 @@ def selu_(input):
 def celu(input, alpha=1.0, inplace=False):
     passed_on("celu_" if inplace else "celu", (("alpha", "Number", 2, alpha),))
     if inplace:  # the in-place checks (a leaf that requires grad ...) come before the op's own
-        return _in_place(lambda x: _elu_call(_celu_, "elu_cpu", x, alpha, 1.0, _celu_scale(alpha)), input)
+        return _in_place(lambda x: _elu_call(_celu_, "elu_cpu", x, alpha, 1.0, _celu_scale(alpha)), input,
+                         first=lambda x: _celu_scale(alpha))  # (its 1 / alpha, before elu_'s overlap check)
     return _elu_call(_celu, "elu_cpu", input, alpha, 1.0, _celu_scale(alpha))
 
 

@@ -55,7 +55,7 @@ def _recorded(values, tensors, aten):
 def _check_inputs(x, bins, weight):
     """histogramdd_check_inputs (bins: D arrays-or-tensors of edges, their dtypes)."""
     if x.ndim < 2:
-        raise RuntimeError(f"torch.histogramdd: input tensor should have at least 2 dimensions, but got {x.ndim}")
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
     n = x.shape[-1]
     if len(bins) != n:
         raise RuntimeError(f"torch.histogramdd: expected {n} sequences of bin edges for a {n}-dimensional histogram "
@@ -158,7 +158,9 @@ def histogramdd(input, bins, range=None, weight=None, density=False):
     """The D-dimensional histogram of the rows of ``input`` (see the module)."""
     n = _int_bins(bins)
     if n is not None or (isinstance(bins, (list, tuple)) and all(_int_bins(b) is not None for b in bins)):
-        counts = [n] * (input.shape[-1] if input.ndim else 0) if n is not None else [_int_bins(b) for b in bins]
+        if n is not None and input.ndim == 0:  # (torch.histogramdd's [bins] * input.size(-1))
+            raise IndexError("Dimension specified as -1 but tensor has no dimensions")
+        counts = [n] * input.shape[-1] if n is not None else [_int_bins(b) for b in bins]
         for c in counts:
             if c + 1 < 0:
                 raise RuntimeError("number of steps must be non-negative")

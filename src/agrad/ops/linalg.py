@@ -714,10 +714,11 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     return finish_out("addbmm", result, out, quiet_resize=True)  # (addbmm_out resizes with resize_as_)
 
 
-def _shape_checked_inplace(fn, errors, text, partial=False):
+def _shape_checked_inplace(fn, errors, text, partial=False, first=None):
     """``fn``'s in-place form, whose errors that say ``self`` does not take the result's shape (agrad's
-    broadcast ones, starting with one of ``errors``) are PyTorch's: ``text(self, *args)``."""
-    method_ = inplace(fn, partial=partial)
+    broadcast ones, starting with one of ``errors``) are PyTorch's: ``text(self, *args)``; ``first``: the
+    structured kernel's own checks, before the overlap errors of its output (see ``inplace``)."""
+    method_ = inplace(fn, partial=partial, first=first)
 
     def call(self, *args, **kwargs):
         try:
@@ -741,9 +742,15 @@ def _bad_inplace(self, *mats):
 
 method("addmm_")(_shape_checked_inplace(addmm, ("output with shape", "The expanded size", "expand("), _bad_inplace))
 method("baddbmm_")(_shape_checked_inplace(baddbmm, ("output with shape",), _bad_inplace))
+def _addmv_dims(self, mat=None, vec=None, **_):
+    """addmv's meta check of the dims, before its output's overlap check."""
+    if isinstance(mat, Tensor) and isinstance(vec, Tensor) and not (mat.ndim == 2 and vec.ndim == 1 and self.ndim <= 1):
+        raise RuntimeError(f"vector + matrix @ vector expected, got {self.ndim}, {mat.ndim}, {vec.ndim}")
+
+
 method("addmv_")(_shape_checked_inplace(addmv, ("output with shape",), lambda self, mat, *_: (
     f"Bad in-place call: input tensor size {list(self.shape)} and output tensor size {list(mat.shape[:1])} should "
-    "match")))
+    "match"), first=_addmv_dims))
 _addbmm_same_shape = inplace(addbmm)
 
 
