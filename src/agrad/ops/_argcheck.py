@@ -180,18 +180,8 @@ def checked(fn, checks, key=None, scalars=None):
                     _legacy_warning(fn, args, kwargs)
                 _raise_parser_error(key, args, kwargs)  # PyTorch's own parse, where it has one
                 raise wrong_type(message, value)
-            if kwargs and "out" in kwargs:
-                _out_first(key, args, kwargs)
-            for i, ok, _ in at:
-                if len(args) > i and type(args[i]) not in ok:
-                    args, kwargs = _plain(key, args, kwargs, at, by_name)
-                    break
-            else:
-                if kwargs and by_name:
-                    for k in kwargs:
-                        if k in by_name and type(kwargs[k]) not in by_name[k][0]:
-                            args, kwargs = _plain(key, args, kwargs, at, by_name)
-                            break
+            if kwargs or at:  # (out= and the scalar parameters as ATen's parser takes them)
+                args, kwargs = _prepared(key, args, kwargs, at, by_name)
             try:
                 return fn(*args, **kwargs)
             except Unbatched:
@@ -218,18 +208,8 @@ def checked(fn, checks, key=None, scalars=None):
                 _legacy_warning(fn, args, kwargs)
             _raise_parser_error(key, args, kwargs)  # PyTorch's own parse, where it has one
             raise
-        if kwargs and "out" in kwargs:
-            _out_first(key, args, kwargs)
-        for i, ok, _ in at:
-            if len(args) > i and type(args[i]) not in ok:
-                args, kwargs = _plain(key, args, kwargs, at, by_name)
-                break
-        else:
-            if kwargs and by_name:
-                for k in kwargs:
-                    if k in by_name and type(kwargs[k]) not in by_name[k][0]:
-                        args, kwargs = _plain(key, args, kwargs, at, by_name)
-                        break
+        if kwargs or at:  # (out= and the scalar parameters as ATen's parser takes them)
+            args, kwargs = _prepared(key, args, kwargs, at, by_name)
         try:
             return fn(*args, **kwargs)
         except Unbatched:
@@ -259,18 +239,8 @@ def batchable(fn, key=None, scalars=None):
     at, by_name = _scalar_params(key, scalars)
 
     def free(*args, **kwargs):
-        if kwargs and "out" in kwargs:
-            _out_first(key, args, kwargs)
-        for i, ok, _ in at:
-            if len(args) > i and type(args[i]) not in ok:
-                args, kwargs = _plain(key, args, kwargs, at, by_name)
-                break
-        else:
-            if kwargs and by_name:
-                for k in kwargs:
-                    if k in by_name and type(kwargs[k]) not in by_name[k][0]:
-                        args, kwargs = _plain(key, args, kwargs, at, by_name)
-                        break
+        if kwargs or at:  # (out= and the scalar parameters as ATen's parser takes them)
+            args, kwargs = _prepared(key, args, kwargs, at, by_name)
         try:
             return fn(*args, **kwargs)
         except Unbatched:
@@ -291,18 +261,8 @@ def parsed(fn, key, scalars=None):
     at, by_name = _scalar_params(key, scalars)
 
     def call(*args, **kwargs):
-        if kwargs and "out" in kwargs:
-            _out_first(key, args, kwargs)
-        for i, ok, _ in at:
-            if len(args) > i and type(args[i]) not in ok:
-                args, kwargs = _plain(key, args, kwargs, at, by_name)
-                break
-        else:
-            if kwargs and by_name:
-                for k in kwargs:
-                    if k in by_name and type(kwargs[k]) not in by_name[k][0]:
-                        args, kwargs = _plain(key, args, kwargs, at, by_name)
-                        break
+        if kwargs or at:  # (out= and the scalar parameters as ATen's parser takes them)
+            args, kwargs = _prepared(key, args, kwargs, at, by_name)
         try:
             return fn(*args, **kwargs)
         except Exception:
@@ -376,6 +336,22 @@ def _scalar_params(key, found):
 _PLAIN_TYPES = {("Number", False): (float, int), ("float", False): (float, int), ("int", False): (int,),
                 ("Number", True): (float, int, type(None)), ("float", True): (float, int, type(None)),
                 ("int", True): (int, type(None))}
+
+
+def _prepared(key, args, kwargs, at, by_name):
+    """A call's arguments as ATen's parser hands them on: a call giving out= parsed first (:func:`_out_first`);
+    scalar parameters (``at`` by position, ``by_name`` by keyword) that are not plain numbers parsed and
+    converted (:func:`_plain`); otherwise the call's own."""
+    if kwargs and "out" in kwargs:
+        _out_first(key, args, kwargs)
+    for i, ok, _ in at:
+        if len(args) > i and type(args[i]) not in ok:
+            return _plain(key, args, kwargs, at, by_name)
+    if kwargs and by_name:
+        for k in kwargs:
+            if k in by_name and type(kwargs[k]) not in by_name[k][0]:
+                return _plain(key, args, kwargs, at, by_name)
+    return args, kwargs
 
 
 def _plain(key, args, kwargs, at, by_name):
