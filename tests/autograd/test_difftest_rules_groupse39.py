@@ -65,7 +65,10 @@ def test_resize_view_growth_covers_a_write_through_the_base_only():
     import agrad
 
     found = difftest.diff_program(_GROW)
-    assert found is not None and found[0] == "documented:resize-view-growth:view", found
+    # The two elements the resize adds are uninitialised memory in PyTorch: when they happen not to be what
+    # agrad's resize gives, the resize statement itself (index 2) differs first, under its own rule.
+    assert found is not None and found[:2] in (("documented:resize-view-growth:view", 3),
+                                               ("documented:resize-uninitialised:resize_as_", 2)), found
     want, got = difftest.run_program(torch, _GROW), difftest.run_program(agrad, _GROW)
 
     def fires(lines, got_i, got_obs=got):
