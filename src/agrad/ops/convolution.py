@@ -18,7 +18,6 @@ Geometry is kept per spatial dim: kernel ``k``, dilation ``d``, padding
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -28,6 +27,7 @@ from .._cpp_print import cpp_type_name
 from ..autograd import grad_mode
 from ..tensor import _can_cast, _scalar_name
 from . import _conv_groups, _conv_order, _vec_math
+from ._conv_checks import _check, check_backend, check_empty_view, ntuple
 from ._conv_order import _unpadded_products
 from ._conv_layout import backward_format, in_conv_format
 from ._layout import c_order
@@ -36,19 +36,6 @@ from ._op import Op, export
 # ---------------------------------------------------------------------------
 # geometry and the numpy kernels
 # ---------------------------------------------------------------------------
-
-
-def ntuple(v, n, name="argument"):
-    """``2`` -> ``(2, 2)``; a list or tuple of one -> repeated; of n -> as is."""
-    if isinstance(v, numbers.Integral) and not isinstance(v, bool):
-        return (int(v),) * n
-    v = tuple(int(x) for x in v)
-    if len(v) == 1:
-        return v * n
-    if len(v) != n:
-        raise RuntimeError(f"expected {name} to be a single integer value or a list of {n} values to match "
-                           f"the convolution dimensions, but got {name}={list(v)}")
-    return v
 
 
 def blocks(size, k, d, pads, s):
@@ -446,6 +433,7 @@ def _(ctx, grads):
 
 def _conv_of(x, w, geo):
     """at::convolution without bias inside a formula: one ConvolutionBackward0."""
+    check_backend(x)
     return _convolution.apply((x, w, None), (x._data, w._data, None), geo)
 
 
@@ -502,89 +490,6 @@ def _double_backward(ggI, ggW, ggb, gO, x, w, geo):
 # checks and public functions
 # ---------------------------------------------------------------------------
 
-def _check(fname, input, weight, bias, sp, groups, transposed, params):
-    """conv{1,2,3}d's checks, then _convolution's and its check_shape_forward's, in their order; the
-    geometry ``params`` ((name, value), ...) expanded to the weight's spatial dims."""
-    if not transposed and bias is not None and bias.dtype is not input.dtype and not isinstance(
-            dict(params)["padding"], str):  # conv{1,2,3}d's first check (not their padding-string overloads')
-        raise RuntimeError(f"Input type ({_cname(input)}) and bias type ({_cname(bias)}) should be the same")
-    if input.ndim not in (sp + 1, sp + 2):
-        raise RuntimeError(
-            f"Expected {sp + 1}D (unbatched) or {sp + 2}D (batched) input to {fname}, but got input of size: "
-            f"{list(input.shape)}")
-    given = dict(params)
-    if given["padding"] == "same":  # (_convolution_same's checks, then _convolution's again)
-        _check_same(input, weight, sp, groups, given["stride"], given["dilation"])
-    elif isinstance(given["padding"], str) and given["padding"] != "valid":
-        raise RuntimeError(f"Invalid padding string: '{given['padding']}'")
-    if weight.ndim < 3:
-        raise RuntimeError("weight should have at least three dimensions")
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
-    # (the parser gives an int as sp copies; _convolution expands a list of one to the weight's spatial dims)
-    geo = {name: value if isinstance(value, str) else
-           ntuple([value] * sp if isinstance(value, numbers.Integral) else value, weight.ndim - 2, name)
-           for name, value in params}
-    if any(p < 0 for p in geo.get("padding", ()) if not isinstance(geo["padding"], str)):
-        raise RuntimeError("negative padding is not supported")
-    if any(p < 0 for p in geo.get("output_padding", ())):
-        raise RuntimeError("negative output_padding is not supported")
-    if any(s <= 0 for s in geo["stride"]):
-        raise RuntimeError("non-positive stride is not supported")
-    if any(d < 0 for d in geo["dilation"]):
-        raise RuntimeError("dilation should be greater than zero")
-    if weight.ndim != sp + 2:
-        raise RuntimeError(
-            f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight {list(weight.shape)}, but got "
-            f"{input.ndim}-dimensional input of size {list(input.shape)} instead")
-    shape = list(input.shape) if input.ndim == sp + 2 else [1] + list(input.shape)
-    c = shape[1]
-    if given["padding"] == "same":  # (an odd total padding: _convolution_same pads the input first, texts show it)
-        tot = [d * (kk - 1) for d, kk in zip(geo["dilation"], weight.shape[2:])]
-        shape = shape[:2] + [n + t % 2 for n, t in zip(shape[2:], tot)]
-    if weight.shape[0] < groups:
-        raise RuntimeError(f"Given groups={groups}, expected weight to be at least {groups} at dimension 0, but got "
-                           f"weight of size {list(weight.shape)} instead")
-    if weight.shape[0] % groups:
-        raise RuntimeError("Given groups=%d, expected weight to be divisible by %d at dimension 0, but got "
-                           "weight of size [%s] instead" % (groups, groups, list(weight.shape)))
-    if not transposed:
-        if c != weight.shape[1] * groups:
-            raise RuntimeError(
-                f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{shape} to have "
-                f"{weight.shape[1] * groups} channels, but got {c} channels instead")
-        out_c = weight.shape[0]
-    else:
-        if c != weight.shape[0]:
-            raise RuntimeError(
-                f"Given transposed=1, weight of size {list(weight.shape)}, expected input{shape} to have "
-                f"{weight.shape[0]} channels, but got {c} channels instead")
-        out_c = weight.shape[1] * groups
-    if bias is not None and (bias.ndim != 1 or bias.shape[0] != out_c):
-        raise RuntimeError(
-            f"Given {'transposed=1, ' if transposed else ''}weight of size {list(weight.shape)}, expected bias to be "
-            f"1-dimensional with {out_c} elements, "
-            f"but got bias of size {list(bias.shape)} instead")
-    return geo
-
-
-def _check_same(input, weight, sp, groups, stride, dilation):
-    if weight.ndim < 3:
-        raise RuntimeError("weight should have at least three dimensions")
-    if groups <= 0:
-        raise RuntimeError("non-positive groups is not supported")
-    if weight.ndim != sp + 2:  # (against the batched input)
-        raise RuntimeError(f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight"
-                           f"{list(weight.shape)}, but got {sp + 2}-dimensional input of size "
-                           f"{list(input.shape) if input.ndim == sp + 2 else [1] + list(input.shape)} instead")
-    stride, dilation = ([v] if isinstance(v, numbers.Integral) else list(v) for v in (stride, dilation))
-    for name, values in (("stride", stride), ("dilation", dilation)):
-        if len(values) not in (1, sp):
-            raise RuntimeError(f"{name} cannot broadcast to {sp} dimensions")
-    if any(s != 1 for s in stride):
-        raise RuntimeError("padding='same' is not supported for strided convolutions")
-
-
 #: the CPU kernel each convolution runs (transposed, spatial dims) and the dtypes it is built for (None: all
 #: but bool)
 _KERNELS = {(False, 1): ("slow_conv2d_cpu", None), (False, 2): ("slow_conv2d_cpu", None),
@@ -613,6 +518,7 @@ def _check_kernel(x, weight, bias, sp, attrs):
     dtype, then read the weight (and add the transposed convolution's bias in place) as that type."""
     transposed = attrs["transposed"]
     empty = x.shape[0] == 0 or x.shape[1] == 0
+    check_backend(x)
     if empty:
         out = _empty_dtype(x.dtype, weight.dtype)
     elif _uses_mkldnn(x.dtype is dtypes.float32, x.shape, weight.shape, attrs["stride"], attrs["dilation"], transposed,
@@ -641,6 +547,8 @@ def _check_kernel(x, weight, bias, sp, attrs):
         if not _can_cast(d, out):
             raise RuntimeError(f"result type {_scalar_name(d)} can't be cast to the desired output type "
                                f"{_scalar_name(out)}")
+    if empty:
+        check_empty_view(x, weight, attrs)
 
 
 def _uses_mkldnn(float32, x_shape, w_shape, stride, dilation, transposed, output_padding, groups):
@@ -685,12 +593,6 @@ def _check_geometry(x, weight, sp, attrs, sizes=True):
         raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, as_2d(x.shape[2:], 1)))}). "
                            f"Calculated output size per channel: ({' x '.join(map(str, as_2d(size, 1)))}). "
                            "Output size is too small")
-
-
-def _cname(t):
-    """The C++ type name (caffe2::TypeMeta::name) of a dtype."""
-    return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-            "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}.get(t.dtype.name, t.dtype.name)
 
 
 def _conv(fname, sp, input, weight, bias, stride, padding, dilation, groups):
