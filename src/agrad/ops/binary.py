@@ -123,12 +123,19 @@ def _fmod1(ctx, grad):
 def fmod(input, other, *, out=None):
     if isinstance(other, Tensor):
         ts, arrs = operands(input, other, "fmod")
-        _no_bool_kernel(arrs, "fmod")
+        _no_bool_kernel(arrs, "fmod", out, "fmod")
+        if out is not None:
+            check_int_zero_division(arrs, out, "fmod", np.fmod)
         return finish_out("fmod", _fmod1.apply(ts, arrs, {}), out)
     check_operand(other, "fmod")
     d = _result_type(input, other)
     if d is dtypes.bool_:
+        if out is not None:
+            from .division import out_until_zero
+            out_until_zero("fmod", (promote(input._data, d.numpy), factories.wrap(other, d)._data), out)
         _not_implemented_for("fmod", d)
+    if out is not None:
+        check_int_zero_division((promote(input._data, d.numpy), factories.wrap(other, d)._data), out, "fmod", np.fmod)
     return finish_out("fmod", _fmod0.apply((input,), (promote(input._data, d.numpy),),
                                            {"other": other}), out)
 
@@ -465,6 +472,8 @@ def logaddexp(input, other, *, out=None):
     ts, arrs = operands(input, other, "logaddexp")
     if arrs[0].dtype.kind != "f":
         check_shapes(arrs)
+        from ._outs import out_before_kernel
+        out_before_kernel("logaddexp", _result_type(input, other), np.broadcast_shapes(*(np.shape(a) for a in arrs)), out)
         _not_implemented_for("logaddexp", _result_type(input, other))
     return finish_out("logaddexp", _logaddexp0.apply(ts, arrs, {}), out)
 
@@ -476,6 +485,8 @@ def logaddexp2(input, other, *, out=None):
     ts, arrs = operands(input, other, "logaddexp2")
     if arrs[0].dtype.kind != "f":
         check_shapes(arrs)
+        from ._outs import out_before_kernel
+        out_before_kernel("logaddexp2", _result_type(input, other), np.broadcast_shapes(*(np.shape(a) for a in arrs)), out)
         _not_implemented_for("logaddexp2", _result_type(input, other))
     return finish_out("logaddexp2", _logaddexp2.apply(ts, arrs, {}), out)
 

@@ -116,8 +116,15 @@ def _cumulative(op, fname, np_fn):
         _require_dim(fname, dim)
         _check_int_dim(fname, dim)
         axis = _wrap_dim(dim, input.ndim)
+        if out is not None and dtype is not None and dtypes.lookup(dtype) is not out.dtype:  # (the meta's check)
+            from ._outs import _C_TYPE
+            raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[dtypes.lookup(dtype).name]}, but got "
+                               f"{_C_TYPE[out.dtype.name]} instead")
         d = _acc_dtype(input, out.dtype if dtype is None and out is not None else dtype)  # (out's dtype is the scan's)
         if d is dtypes.bool_ and input.ndim and input.numel():  # (the kernel is skipped for these)
+            if out is not None:  # (resized first)
+                from ._outs import out_before_kernel
+                out_before_kernel(fname, d, input.shape, out)
             raise NotImplementedError(f'"{fname}_out_cpu" not implemented for \'Bool\'')
         return finish_out(fname, op.apply((input,), (input._data,), {"axis": axis, "dtype": d.numpy,
                                                                      "np_fn": np_fn}), out)

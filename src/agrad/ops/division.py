@@ -16,10 +16,10 @@ from .pointwise import _float_array, _no_bool_kernel, broadcast_error, check_int
 
 @export(method=True)
 def floor_divide(input, other, *, out=None):
-    return finish_out("floor_divide", _floor_divide(input, other, "aten::floor_divide"), out)
+    return finish_out("floor_divide", _floor_divide(input, other, "aten::floor_divide", out), out)
 
 
-def _floor_divide(input, other, aten):
+def _floor_divide(input, other, aten, out=None):
     from ._not_implemented import not_implemented
 
     ts, arrs = operands(input, other, "floor_divide")
@@ -27,8 +27,8 @@ def _floor_divide(input, other, aten):
         np.broadcast_shapes(np.shape(arrs[0]), np.shape(arrs[1]))
     except ValueError:
         raise broadcast_error(arrs) from None
-    _no_bool_kernel(arrs, "div_floor")
-    check_int_zero_division(arrs)  # integers only: a float // 0 is inf or nan
+    _no_bool_kernel(arrs, "div_floor", out, "floor_divide")
+    check_int_zero_division(arrs, out, "floor_divide", np.floor_divide)  # integers only: a float // 0 is inf or nan
     with np.errstate(all="ignore"):
         return not_implemented(iterator_layout(np.floor_divide(*arrs), arrs), ts, aten)
 
@@ -73,12 +73,47 @@ def _written_before_zero(input, other, kernel):
 floor_divide_ = in_order_until_zero(_floor_divide_in_place, np.floor_divide)
 
 
+def out_until_zero(fname, arrs, out, kernel=None):
+    """An integer division into ``out=`` that meets a zero divisor: TensorIterator has checked and
+    resized ``out`` (the structured ops' temporary for a cast warns a second time; floor_divide's,
+    not structured, warns once and leaves ``out`` as it was), and an ``out`` of the common dtype holds
+    ``kernel``'s results up to the first zero divisor in the iterator's walk (``out`` among its
+    operands: a column-major ``out`` is walked column by column) when the error comes."""
+    from .. import dtypes
+    from ._outs import _check_out_dtype, _resize_out, warn_resized
+
+    a, b = np.asarray(arrs[0]), np.asarray(arrs[1])
+    shape = np.broadcast_shapes(a.shape, b.shape)
+    d = dtypes.from_numpy(a.dtype)
+    like = iterator_layout(np.empty(shape, a.dtype), (a, b))
+    if out.dtype is not d:
+        _check_out_dtype(fname, Tensor._make(like), out)
+    if tuple(out.shape) != shape:
+        if out._data.size:
+            warn_resized(out.shape, shape)
+            if out.dtype is not d and fname != "floor_divide":
+                warn_resized(out.shape, shape)  # (the temporary's resize)
+        if fname == "floor_divide" and out.dtype is not d:
+            return  # (not structured: only the temporary was resized)
+        _resize_out(out, like)
+    o = out._data
+    if kernel is None or out.dtype is not d or type(o) is not np.ndarray or not o.flags.writeable:
+        return  # (``kernel`` None: the kernel refuses the dtype, a bool's)
+    order = iteration_order(shape, (o, a, b))
+    at = np.broadcast_to(a, shape).transpose(order).reshape(-1)
+    bt = np.broadcast_to(b, shape).transpose(order).reshape(-1)
+    k = int(np.argmax(bt == 0))
+    if k:
+        ot = o.transpose(order)
+        ot[np.unravel_index(np.arange(k), ot.shape)] = kernel(at[:k], bt[:k])
+
+
 @export(method=True)
 def remainder(input, other, *, out=None):
     """Python's modulus (the result takes the divisor's sign)."""
     ts, arrs = operands(input, other, "remainder")
-    _no_bool_kernel(arrs, "remainder")
-    check_int_zero_division(arrs)
+    _no_bool_kernel(arrs, "remainder", out, "remainder")
+    check_int_zero_division(arrs, out, "remainder", np.mod)
     if not isinstance(other, Tensor):  # tensor % number: one input
         return finish_out("remainder", _remainder0.apply((ts[0],), (arrs[0],), {"other": arrs[1]}), out)
     return finish_out("remainder", _remainder1.apply(ts, arrs, {}), out)

@@ -92,6 +92,11 @@ def mean(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
     if dim is _NO_DIM and keepdim is _NO_KEEPDIM and dtype is None and out is None \
             and input._data.dtype in _FLOAT32_64:  # mean(x) of a float tensor: no checks to make
         return _mean0.apply_single(input, {"axes": _ALL_DIMS[input._data.ndim], "keepdim": False})
+    if out is not None and dim is _NO_DIM:  # (mean.dtype_out's own check first, then mean_out's)
+        from ..tensor import _can_cast
+        if not _can_cast(input.dtype, out.dtype):
+            raise RuntimeError(f"mean.dtype_out(): input types can't be cast to the desired output type "
+                               f"{_scalar_name(out.dtype)}")
     if dtype is not None:
         if not (dtype.is_floating_point or dtype.is_complex):
             raise RuntimeError(

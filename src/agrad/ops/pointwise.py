@@ -635,8 +635,8 @@ def _div_call(input, other, rounding_mode, out, plain):
             if rounding_mode not in ("floor", "trunc"):
                 raise RuntimeError(
                     f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{rounding_mode}'")
-            _no_bool_kernel(arrs, "div_" + rounding_mode)
-            check_int_zero_division(arrs)
+            _no_bool_kernel(arrs, "div_" + rounding_mode, out, "div")
+            check_int_zero_division(arrs, out, "div", fn)
         return finish_out("div", _div_mode.apply(ts, _materialised(arrs), {"fn": fn}), out)
     d = _result_type(input, other)
     if not d.is_floating_point:
@@ -663,15 +663,18 @@ def true_divide(input, other, *, out=None):
     return div(input, other, out=out)
 
 
-def check_int_zero_division(arrs):
+def check_int_zero_division(arrs, out=None, fname=None, kernel=None):
     """The integer division kernels' ZeroDivisionError: a zero divisor of some element of the
-    result (an empty result divides nothing)."""
+    result (an empty result divides nothing); ``out=``: written up to it (division.out_until_zero)."""
     a, b = np.asarray(arrs[0]), np.asarray(arrs[1])
     try:  # (the shapes are checked first)
         shape = np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
         raise broadcast_error((a, b)) from None
     if a.dtype.kind in "iu" and (b == 0).any() and 0 not in shape:
+        if out is not None:
+            from .division import out_until_zero
+            out_until_zero(fname, arrs, out, kernel)
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -762,10 +765,13 @@ def _float_operands(a, b, fname):
     return operands(a, b, fname, dtype=d)
 
 
-def _no_bool_kernel(arrs, kernel):
-    """PyTorch's integer division kernels have no bool version (a bool // a bool)."""
+def _no_bool_kernel(arrs, kernel, out=None, fname=None):
+    """PyTorch's integer division kernels have no bool version (a bool // a bool); ``out`` resized first."""
     if np.asarray(arrs[0]).dtype == np.bool_:
         check_shapes(arrs)
+        if out is not None:
+            from .division import out_until_zero
+            out_until_zero(fname, arrs, out)
         _not_implemented_for(kernel, dtypes.bool_)
 
 

@@ -192,10 +192,9 @@ def _nansum_out_dtype(input, dtype, out):
         raise RuntimeError("nansum(): functions with out=... arguments don't support automatic differentiation, "
                            "but one of the arguments requires grad.")
     if not input.dtype.is_floating_point:
-        return
+        return False
     if dtype is None:
-        if not out.dtype.is_floating_point:
-            raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{_scalar_name(out.dtype)}'")
+        return not out.dtype.is_floating_point  # (True: the kernel refuses it, after out's resize: nansum's)
     elif dtype is not out.dtype:
         if dtype.is_floating_point:
             raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got {_scalar_name(out.dtype)} "
@@ -206,12 +205,19 @@ def _nansum_out_dtype(input, dtype, out):
 
 @export(method=True)
 def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
-    if out is not None:
-        _nansum_out_dtype(input, dtype, out)
-    d = _acc_dtype(input, out.dtype if dtype is None and out is not None else dtype)  # (out's dtype is the sum's)
+    refused = out is not None and _nansum_out_dtype(input, dtype, out)
+    d = input.dtype if refused else _acc_dtype(input, out.dtype if dtype is None and out is not None else dtype)
     if isinstance(dim, (list, tuple)) and len(dim) == 0:  # (an empty dim list reduces every dim, as sum's)
         dim = None
     axes = dims(dim, input.ndim)
+    if refused:  # (a float input into an integer out: the kernel has none; an empty one is zero_()'d)
+        from ._outs import out_before_kernel
+        zeros = nansum(input.detach(), dim, keepdim)._data * 0
+        if input.numel():
+            out_before_kernel("nansum", out.dtype, zeros.shape, out)
+            from ..tensor import _scalar_name
+            raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{_scalar_name(out.dtype)}'")
+        return finish_out("nansum", Tensor._make(zeros.astype(out.dtype.numpy)), out)
     return finish_out("nansum", _nansum.apply((input,), (input._data,), {  # all dims kept for dim=None
         "axes": axes, "keepdim": keepdim, "dtype": d.numpy, "full": dim is None}), out)
 

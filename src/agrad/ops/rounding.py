@@ -10,11 +10,11 @@ import builtins
 
 import numpy as np
 
-from .. import _zero
+from .. import _zero, dtypes
 from ..autograd import graph
 from ..tensor import Tensor
 from ._op import Op, export, finish_out, inplace, method
-from ._outs import same_dtype_out
+from ._outs import out_before_kernel, same_dtype_out
 from .comparison import isfinite
 from .pointwise import _not_implemented_for, _zeros_like
 from .unary import _sign, unary
@@ -33,7 +33,8 @@ def _rounding(np_fn, fname, aliases=()):
         return _zeros_like(grad)
 
     derivative.__name__ = fname
-    api = unary(kernel, saves=(), float_out=False, exports=(fname,) + aliases)(derivative)
+    api = unary(kernel, saves=(), float_out=False, exports=(fname,) + aliases,  # (no_bool: out resized first)
+                no_bool=(NotImplementedError, f'"{fname}_vml_cpu" not implemented for \'Bool\''))(derivative)
     for alias in aliases:
         method(alias)(api)
         method(alias + "_")(inplace(api, name=alias))
@@ -68,6 +69,8 @@ def _round_decimals(a, decimals):
 def round(input, *, decimals=None, out=None):
     """Round half to even; with ``decimals``, to that many decimal places."""
     same_dtype_out("round", input, out)
+    if out is not None and input.dtype is dtypes.bool_:  # (out resized before the kernel's refusal)
+        out_before_kernel("round", input.dtype, input.shape, out)
     if decimals is None:
         return finish_out("round", _round0(input), out)
     if type(decimals) is not int:
@@ -91,6 +94,7 @@ _frac.derivative(lambda ctx, grad: grad)
 def frac(input, *, out=None):
     same_dtype_out("frac", input, out)
     if not input.dtype.is_floating_point:
+        out_before_kernel("frac", input.dtype, input.shape, out)
         _not_implemented_for("frac", input.dtype)
     return finish_out("frac", _frac(input), out)
 

@@ -511,6 +511,9 @@ def _igamma_call(op, fname, input, other, out):
     _require_tensor(fname, other)
     ts, arrs = operands(input, other, fname)
     check_shapes(arrs)
+    if out is not None and arrs[0].dtype.kind != "f":  # (out checked and resized before the kernel's refusal)
+        from ._outs import out_before_kernel
+        out_before_kernel(fname, dtypes._BY_NP[arrs[0].dtype], np.broadcast_shapes(*(np.shape(a) for a in arrs)), out)
     return finish_out(fname, op.apply(ts, arrs, {}), out)
 
 

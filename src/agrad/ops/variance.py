@@ -225,9 +225,30 @@ def _(ctx, grads):
     return _pair_sum(None if grads[0] is None else _std_backward(grads[0], x, ctx.result, ctx), grads[1], x, ctx)
 
 
+def _out_resized_first(fname, input, axes, keep, out):
+    """std_var_out's make_reduction resizes ``out`` (with its warning) before the kernel warns of the
+    degrees of freedom; a float16 input over every dim into a float or double ``out`` then meets
+    std_var_all_cpu (taken for out's common dtype), which has no Half kernel."""
+    from ..autograd import grad_mode
+    from ._outs import _resize_out, warn_resized
+
+    if grad_mode._state["enabled"] and (input._requires_grad or out._requires_grad):
+        return  # (autograd's refusal of out= comes first: finish_out's)
+    shape = tuple(1 if i in axes else s for i, s in enumerate(input.shape) if keep or i not in axes)
+    if tuple(out.shape) != shape:
+        if out._data.size:
+            warn_resized(out.shape, shape)
+        _resize_out(out, np.empty(shape, out.dtype.numpy))
+    if (out.dtype in (dtypes.float32, dtypes.float64) and input.dtype is dtypes.float16
+            and len(axes) == input.ndim and input.numel()):
+        raise RuntimeError("std_var_all: Unsupported dtype Half")
+
+
 def _var_family(op, fname):
     def fn(input, dim=_NO_DIM, unbiased=_NO_UNBIASED, keepdim=_NO_KEEPDIM, *, correction=None, out=None):
         axes, full, n, corr, keep = _var_args(fname, input, dim, unbiased, keepdim, correction)
+        if out is not None and fname in ("var", "std"):
+            _out_resized_first(fname, input, axes, keep, out)
         if out is not None and out.dtype.is_floating_point and out.dtype is not input.dtype and (
                 len(axes) < input.ndim or out.dtype is dtypes.float16):
             # std_var_out reduces in out's dtype, the input cast first (but for a reduction over

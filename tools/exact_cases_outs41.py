@@ -1,0 +1,62 @@
+"""Regression cases of helper "outs41" (session 41): out= arguments and scalar/list parameters that
+sessions 40's helpers left (out resized before a kernel's refusal, partial writes before an integer
+ZeroDivisionError, check orders; numpy scalars as Python numbers, int-list parameters).
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+Every out= that an error leaves resized shrinks (or keeps its size): a grown one would hold PyTorch's
+uninitialised memory.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case, outcomes
+
+CASES = [
+    case("out-resized-before-the-kernel-refuses-a-dtype",  # TensorIterator (and the reductions' meta functions)
+         # check and resize out= before the kernel refuses the dtype: agrad raised first, out untouched
+         ["b = torch.tensor([[True, False, True], [False, True, True]])", "i = torch.tensor([3, 1, 2])",
+          "f = torch.tensor([[1.5, 2.0, 0.5], [3.0, 0.0, 1.5]])",
+          "o1 = torch.arange(9)", "o2 = torch.ones(8, dtype=torch.bool)", "o3 = torch.arange(7.)",
+          "o4 = torch.arange(7, dtype=torch.int32)", "o5 = torch.arange(8, dtype=torch.uint8)",
+          "o6 = torch.arange(7, dtype=torch.uint8)", "o7 = torch.arange(7)", "o8 = torch.arange(7)",
+          "o9 = torch.ones(7, dtype=torch.bool)", "o10 = torch.arange(7)", "o11 = torch.arange(7.)",
+          "o12 = torch.arange(7, dtype=torch.int32)"] + outcomes([
+              "torch.logaddexp(b, i, out=o1)", "torch.logaddexp2(b, b, out=o2)", "torch.igamma(b, i, out=o3)",
+              "torch.igammac(b, i, out=torch.zeros(3, dtype=torch.bool))", "torch.frac(i.int(), out=o4)",
+              "torch.fmod(b, b, out=o5)", "torch.floor_divide(b, b, out=o6)", "torch.remainder(b, b, out=o7)",
+              "torch.div(b, b, rounding_mode='floor', out=o8)", "torch.floor(b, out=o9)",
+              "torch.nansum(f, 0, out=o10)", "torch.cumsum(b, 1, out=o11)", "torch.cumprod(f, 0, out=o12)",
+              "torch.round(b, out=torch.ones(7, dtype=torch.bool))"]),
+         ["out", "o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o9", "o10", "o11", "o12"]),
+    case("out-checks-before-the-kernel",  # cumsum's meta refuses a dtype= other than out's before anything;
+         # mean() over all dims (mean.dtype_out) checks that the input casts into out before mean_out's own
+         # checks; var/std of float16 over every dim into a float/double out: std_var_all has no Half kernel
+         # (out resized first); nansum of an empty float input into an integer out: zeros, no kernel
+         ["f = torch.tensor([[1.5, 2.0, 0.5], [3.0, 0.0, 1.5]])", "o1 = torch.arange(7.)", "o2 = torch.arange(7.)",
+          "o3 = torch.arange(7)"] + outcomes([
+              "torch.cumsum(f, 0, dtype=torch.float64, out=torch.zeros(7))",
+              "torch.cumprod(f, 0, dtype=torch.bool, out=torch.zeros(7, dtype=torch.int64))",
+              "torch.mean(f.long(), out=torch.zeros(2, dtype=torch.bool))",
+              "torch.mean(f, dtype=torch.float64, out=torch.zeros(2, dtype=torch.int64))",
+              "torch.mean(f, dtype=torch.int64, out=torch.zeros(2, dtype=torch.int32))",
+              "torch.var(f.half(), out=o1)", "torch.std(f.half(), (0, 1), keepdim=True, out=o2)",
+              "torch.std(f.half(), 0, out=torch.zeros(3, dtype=torch.float64))",
+              "torch.nansum(torch.ones(0, 3), 0, out=o3)", "torch.nansum(torch.ones(2, 0), out=o3)"]),
+         ["out", "o1", "o2", "o3"]),
+    case("integer-division-out-written-up-to-the-zero",  # an integer fmod/remainder/floor_divide/div(floor)
+         # into out= writes the results before the first zero divisor in TensorIterator's walk (a
+         # column-major out is walked column by column), after out's resize; a cast into another dtype goes
+         # through a temporary (out left as it was, but resized by the structured ops)
+         ["a = torch.tensor([[7, -8, 9], [10, 11, -12]])", "b = torch.tensor([[2, 3, 0], [4, 0, 5]])",
+          "c = torch.tensor([[2], [0]])",
+          "o1 = torch.arange(100, 106).reshape(2, 3)", "o2 = torch.arange(100, 106).reshape(3, 2).t()",
+          "o3 = torch.arange(100, 109)", "o4 = torch.arange(100, 109).reshape(9, 1)",
+          "o5 = torch.arange(100, 106).reshape(3, 2).t()", "o6 = torch.arange(100, 108, dtype=torch.int32)",
+          "o7 = torch.arange(100, 108, dtype=torch.int32)", "o8 = torch.arange(100, 106)",
+          "o9 = torch.arange(100, 107)"] + outcomes([
+              "torch.fmod(a, b, out=o1)", "torch.remainder(a, b, out=o2)", "torch.floor_divide(a, c, out=o3)",
+              "torch.div(a, b, rounding_mode='trunc', out=o4)", "torch.div(a, c, rounding_mode='floor', out=o5)",
+              "torch.remainder(a, b, out=o6)", "torch.floor_divide(a, b, out=o7)", "torch.fmod(a, 0, out=o8)",
+              "torch.remainder(a, torch.tensor(0), out=o9)"]),
+         ["out", "o1", "o2", "o2.stride()", "o3", "o4", "o5", "o6", "o7", "o8", "o9"]),
+]
