@@ -42,7 +42,7 @@ def storage_of(t):
 def _empty_offset(a, flat):
     """An empty view's offset (numpy may give it any address: clamped to the storage)."""
     d = (_address_of(a) - _address_of(flat)) // max(a.itemsize, 1) if flat.size else 0
-    return min(max(d, 0), flat.size)
+    return min(max(d, 0), flat.nbytes // max(a.itemsize, 1))  # (in ``a``'s elements: a view(dtype)'s too)
 
 
 # made-up addresses, one per live buffer ------------------------------------------------------
@@ -82,7 +82,7 @@ def storage_offset(input):
 def data_ptr(input):
     flat, offset = storage_of(input)
     base = _storage_address(flat)
-    return base + offset * flat.itemsize if base else 0
+    return base + offset * input._data.itemsize if base else 0  # (offset: in the tensor's elements, view(dtype)'s too)
 
 
 method("const_data_ptr")(data_ptr)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
 from ..tensor import Tensor, _wrap_dim
 from ._not_implemented import not_implemented
 from ._op import OPS, Op, export, with_out
@@ -62,7 +63,12 @@ def _copy_of(input, view, key=None):
 
 @export()
 @with_out("view_copy")
-def view_copy(input, size):
+def view_copy(input, size=None, dtype=None):
+    if (dtype is None) == (size is None) or isinstance(size, dtypes.dtype) and dtype is not None:
+        raise TypeError("view_copy() takes a dtype or a size")  # (the parser's "invalid combination")
+    if dtype is not None or isinstance(size, dtypes.dtype):
+        from ._view_dtype import view_copy_dtype
+        return view_copy_dtype(input, size if dtype is None else dtype)
     if isinstance(size, int) or not isinstance(size, (tuple, list)) and not hasattr(size, "__len__"):
         raise TypeError("view_copy(): argument 'size' must be tuple of ints")
     return _copy_of(input, input.contiguous().view(size) if not input.is_contiguous() else input.view(size))

@@ -121,11 +121,14 @@ def _viewable(a, shape):
 
 
 @method("view")
-def view(input, *shape):
-    if not shape:  # neither view(dtype) nor view(size): the parser's "invalid combination"
+def view(input, *shape, dtype=None):
+    if dtype is not None and not shape:  # view(dtype=...): the bytes read as another dtype
+        shape = (dtype,)
+    elif not shape or dtype is not None:  # neither view(dtype) nor view(size): the parser's "invalid combination"
         raise TypeError("view() takes a dtype or a size")
     if len(shape) == 1 and isinstance(shape[0], dtypes.dtype):
-        raise RuntimeError("agrad does not support reinterpreting a tensor's bytes as another dtype")
+        from ._view_dtype import view_dtype
+        return view_dtype(input, shape[0])
     shape = _infer_shape(_sizes(shape), input.numel())
     v = _viewable(input._data, shape)
     if v is None:

@@ -1,0 +1,46 @@
+"""Regression cases of helper "bits41" (session 41): ``Tensor.view(dtype)`` and the NaN bits of the
+clamp/maximum/minimum family.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case, outcomes
+
+CASES = [
+    case("view-dtype-same-and-other-sizes",  # Tensor.view(dtype): the bytes read as another dtype; a
+         # smaller element scales the last dim up, a larger one down (with the strides and the offset)
+         ["x = torch.tensor([[1.5, -2.0, 3.0, 0.25], [0.0, -0.0, 65504.0, 1e-3]])",
+          "a = x.view(torch.int32)", "b = x.view(dtype=torch.float16)", "c = x.view(torch.float64)",
+          "d = x[1:].view(torch.uint8)", "e = x.t().view(torch.int32)", "f = x[:, 2:].view(torch.int64)",
+          "g = torch.tensor([True, False, True, True]).view(torch.int8)",
+          "h = torch.arange(8, dtype=torch.int16).view(torch.float64)",
+          "k = torch.tensor([1, 0, 1], dtype=torch.uint8).view(torch.bool)",
+          "m = torch.view_copy(x.t(), torch.int32)"],
+         ["a", "b", "c", "d", "e", "f", "g", "h", "k", "m",
+          "(b.shape, b.stride(), c.shape, c.stride(), d.storage_offset(), e.stride(), f.stride(), f.storage_offset())",
+          "(m.stride(), m.storage_offset())"]),
+    case("view-dtype-errors",  # ATen's checks in ATen's order, and the parser's for a dtype with a size
+         ["x = torch.arange(12.).view(3, 4)"] + outcomes([
+             "torch.tensor(1.).view(torch.int16)", "x[:, :3].view(torch.float64)", "x.view(-1)[1:5].view(torch.float64)",
+             "x.t().view(torch.float16)", "x.t().view(torch.float64)", "x[:, 1:3].view(torch.float64)",
+             "x.view(4, 3)[:, :2].view(torch.float64)", "x.view(torch.int16, 3)", "x.view(dtype=torch.int16, size=3)",
+             "x.view(4, dtype=torch.int16)", "x.view(dtype=None)", "x.view('float')", "x.view()",
+             "torch.view_copy(x, dtype=torch.int32, size=(12,))", "x.view(4, 3).view(torch.float32).shape",
+             "torch.tensor(2.).expand(3).view(torch.float16)", "torch.empty(4, 0).view(torch.float64)"]),
+         ["out"]),
+    case("view-dtype-shares-storage-not-autograd",  # not differentiable: no grad_fn, no _base, never requires
+         # grad; the version counter is the input's, so a write through it is seen by saved tensors
+         ["x = torch.tensor([1.5, -2.0, 3.0, 0.25], requires_grad=True)", "v = x.view(torch.int32)",
+          "s = (v.requires_grad, v.grad_fn, v._base, v.is_leaf, x.view(torch.float32).requires_grad)",
+          "v.add_(1)", "ver = (x._version, v._version)",
+          "y = x.exp()", "y.view(torch.int32).zero_()",
+          "try:\n    y.sum().backward()\nexcept RuntimeError as ex:\n    err = str(ex)[:80]",
+          "z = torch.zeros(4)", "w = z.view(torch.int32)", "w[1] = 1065353216", "u = w[2:]", "u.fill_(1073741824)",
+          "p = (u._base is w, u.data_ptr() - z.data_ptr(), z.view(torch.int16)[3:].data_ptr() - z.data_ptr())",
+          "e = torch.arange(8.)[7:7].view(torch.int16).storage_offset()",
+          "with torch.inference_mode():\n    i = torch.ones(2)\n    iv = i.view(torch.int32)",
+          "inf = (iv.is_inference(), i.view(torch.int16).is_inference(), i.view(torch.int16)._version)"],
+         ["s", "x", "ver", "err", "z", "p", "e", "inf"]),
+]
