@@ -10,8 +10,8 @@ What a program draws from: every public function and method of the op table
 (``agrad.ops``: torch.*, Tensor methods, F.*, torch.linalg.*) with arguments
 and keyword arguments chosen by parameter name; Python operators and their
 in-place forms; 0-d, empty, non-contiguous (transposed, strided, expanded)
-inputs of float32/float64/float16/int64/int32/uint8/bool dtypes; in-place ops
-and item assignment on views; hooks and ``retain_grad``; ``backward`` with and
+inputs of float32/float64/float16/int64/int32/uint8/bool dtypes; out= tensors
+(tools/diffgen_out.py); in-place ops and item assignment on views; hooks and ``retain_grad``; ``backward`` with and
 without ``gradient=``, ``create_graph`` and ``autograd.grad`` second derivatives.
 """
 
@@ -23,6 +23,7 @@ import os
 import random
 import warnings
 
+import diffgen_out
 from diffgen_recipes import RECIPES, special_arg
 
 FRACTIONAL = {"fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
@@ -89,7 +90,8 @@ RANDOM = {
 SEEDED_SHARE = 0.1
 #: Parameters never passed (defaults only), with the reason.
 NEVER = {
-    "out": "an out= tensor is resized and written in place: a contract of its own, tested in the golden cases",
+    "out": "PyTorch's Tensor methods take no out= (a TypeError); the torch/F/linalg/special forms draw it "
+           "(tools/diffgen_out.py)",
     "device": "the one device there is",
     "layout": "strided is the only layout",
     "generator": "programs use the global generator (seeded programs)",
@@ -115,8 +117,6 @@ NEVER_FOR: dict[str, dict[str, str]] = {
     "Tensor.set_": {p: "set_(source, storage_offset, size, stride) views a storage, which programs do not make; "
                        "drawn as set_() and set_(tensor)" for p in ("storage_offset", "size", "stride")},
     "linear_cross_entropy": {"options": "chunking options of PyTorch's fused kernel (no effect on the values)"},
-    "histogramdd": {p: "its range (2 floats a dimension) and weight (the input's leading shape) want draws of their own; "
-                       "tested by tools/exact_cases_surface40.py's histogramdd cases" for p in ("range", "weight")},
 }
 PRIMARY = {"input", "self", "A", "x", "a", "x1", "tensor", "input1", "ndarray", "anchor", "logits"}
 SECOND = {"other", "input2", "x2", "b", "B", "tensor1", "tensor2", "mat2", "vec", "vec2", "mat1", "mat",
@@ -241,6 +241,8 @@ class Generator:
         self.ns = {"torch": self.torch, "F": self.torch.nn.functional}
         self.lines: list[str] = []
         self.count = 0
+        # (calls of a function that takes out= passing one; a focused run may ask for more)
+        self.out_share = float(os.environ.get("DIFFGEN_OUT_SHARE", diffgen_out.OUT_SHARE))
         # decided by a stream of its own, so that the programs of unseeded seeds stay as they were
         self.seeded = random.Random(seed * 7919 + 1).random() < (0.5 if _focused_random() else SEEDED_SHARE)
         self.table = _TABLE_CACHE.get(None) or _TABLE_CACHE.setdefault(None, op_table())
@@ -651,6 +653,9 @@ class Generator:
         callee = {"torch": f"torch.{name}", "F": f"F.{name}", "linalg": f"torch.linalg.{name}",
                   "special": f"torch.special.{name}",
                   "method": f"{pvar}.{name}"}[form]
+        if self.out_share and diffgen_out.takes_out(name, form, sig) and rng.random() < self.out_share \
+                and diffgen_out.draw(self, callee, call_args):
+            return self.last_ran
         if form == "method" and rng.random() < 0.1 and primary.dim() >= 1:  # through a view
             callee = f"{pvar}[{rng.choice(['0', ':1', '...', '::2'])}].{name}"
         self.try_add(f"{self.fresh('r')} = {callee}({call_args})")

@@ -130,12 +130,23 @@ def norm(gen, name):
 
 
 def interpolate(gen, name):
+    """Images of float (mostly) or uint8 (a quarter: PyTorch's own uint8 kernels of nearest, bilinear and
+    bicubic, antialiased or not, now and then channels_last) or another integer dtype (its error)."""
     rng = gen.rng
     d = rng.choice([1, 2, 3]) if name in ("interpolate", "upsample") else 2
-    x = tensor(gen, [rng.randint(1, 2), rng.randint(1, 2)] + _spatial(gen, d, 1, 4))
+    shape = [rng.randint(1, 2), rng.randint(1, 2)] + _spatial(gen, d, 1, 4)
     modes = {1: ["nearest", "linear", "area", "nearest-exact"], 2: ["nearest", "bilinear", "bicubic", "area",
                                                                      "nearest-exact"],
              3: ["nearest", "trilinear", "area", "nearest-exact"]}[d]
+    r = rng.random()
+    if r < 0.25:  # (values over the whole byte range: n * 29 wraps modulo 256)
+        layout = ".contiguous(memory_format=torch.channels_last)" if d == 2 and rng.random() < 0.25 else ""
+        x = tensor(gen, shape, "uint8", 0.0, "({}.abs() * 29 + 3)" + layout)
+        modes = [m for m in modes if m != "area"] + (["bilinear", "bicubic"] if d == 2 else [])
+    elif r < 0.28:
+        x = tensor(gen, shape, rng.choice(["int64", "int32", "int8"]), 0.0)
+    else:
+        x = tensor(gen, shape)
     mode = rng.choice(modes)
     out = {"@primary": x, "mode": repr(mode)}
     if rng.random() < 0.5:
@@ -146,7 +157,7 @@ def interpolate(gen, name):
     out["@omit"] = ["scale_factor" if "size" in out else "size"]
     if mode in ("linear", "bilinear", "bicubic", "trilinear"):
         out["align_corners"] = repr(rng.random() < 0.5)
-        out["antialias"] = repr(rng.random() < 0.3 and mode in ("bilinear", "bicubic"))
+        out["antialias"] = repr(rng.random() < 0.4 and mode in ("bilinear", "bicubic"))
     else:
         out["@omit"] += ["align_corners", "antialias"]
     if "scale_factor" in out:
@@ -659,6 +670,31 @@ def linear_ce(gen, name):  # F.linear_cross_entropy: input (N, D) @ linear_weigh
             "label_smoothing": repr(rng.choice([0.0, 0.1])), "reduction": repr(rng.choice(["mean", "sum", "none"]))}
 
 
+def histogramdd(gen, name):
+    """torch.histogramdd: points (..., D); bins an int, D ints or D increasing edge tensors; range= two
+    floats a dimension (now and then an empty or a wrong count), weight= the points' leading shape."""
+    rng = gen.rng
+    d = rng.randint(1, 3)
+    lead = [rng.randint(0, 5)] if rng.random() < 0.8 else [rng.randint(1, 2), rng.randint(1, 3)]
+    dtype = rng.choice(FLOAT)
+    x = tensor(gen, lead + [d], dtype, 0.2)
+    r = rng.random()
+    if r < 0.4:
+        bins = str(rng.randint(1, 4))
+    elif r < 0.7:
+        bins = repr([rng.randint(1, 4) for _ in range(d)])
+    else:
+        edges = [tensor(gen, [rng.randint(1, 4)], dtype, 0.0, "(({}.abs() + 0.25).cumsum(0) - 1.5)") for _ in range(d)]
+        bins = f"[{', '.join(e for e in edges if e)}]"
+    pairs = []
+    for _ in range(d if rng.random() < 0.9 else d + 1):
+        lo = rng.choice([-2.0, -1.0, 0.0, 0.5])
+        pairs += [lo, lo + rng.choice([0.5, 1.0, 3.0, 3.0, 0.0])]
+    weight = tensor(gen, lead, rng.choice([dtype] * 4 + ["int64"]), 0.0, "{}.abs()" if rng.random() < 0.5 else None)
+    return {"@primary": x, "bins": bins, "range": repr(pairs if rng.random() < 0.5 else tuple(pairs)),
+            "weight": weight, "density": repr(rng.random() < 0.5), "@required": ["bins"]}
+
+
 def special_arg(gen, pname: str, t, cur: str) -> str | None:
     """Arguments whose values depend on the function (``cur``) more than on their name."""
     rng = gen.rng
@@ -772,7 +808,7 @@ for _names, _recipe in (
         (["addmm", "addmm_", "addbmm", "addbmm_", "baddbmm", "baddbmm_", "addmv", "addmv_", "addr", "addr_"], products),
         (["cholesky", "cholesky_ex", "cholesky_inverse", "cholesky_solve", "eigh", "eigvalsh", "ldl_factor",
           "ldl_factor_ex"], spd),
-        (["slice_scatter"], slices), (["to"], to),
+        (["slice_scatter"], slices), (["to"], to), (["histogramdd"], histogramdd),
         (["fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
           "fractional_max_pool3d_with_indices"], fractional),
         (["ctc_loss"], ctc), (["conv_tbc"], conv_tbc), (["linear_cross_entropy"], linear_ce)):

@@ -97,9 +97,28 @@ def run_program(mod, lines: list[str]) -> list[dict]:
             except Exception as e:  # noqa: BLE001 - compared, not handled
                 error = (type(e).__name__, norm_error(str(e)))
             snapshot = {name: describe(mod, v) for name, v in sorted(ns.items()) if name not in HIDDEN and not name.startswith("__")}
+            identities(mod, ns, snapshot)
         warned = [(w.category.__name__, norm_warning(w.message)) for w in caught]
         observations.append({"error": error, "warnings": warned, "vars": snapshot})
     return observations
+
+
+def identities(mod, ns: dict, snapshot: dict) -> None:
+    """Marks each tensor (a variable, or an item of a tuple variable) that is the very object of an
+    earlier variable (by name) with ``same_as``: what ``r = torch.add(a, b, out=o)`` returns is ``o``
+    itself, as an in-place method returns its tensor, and writing one then writes the other."""
+    first = {}
+    for name in snapshot:
+        v = ns[name]
+        if isinstance(v, mod.Tensor):
+            seen = first.setdefault(id(v), name)
+            if seen != name:
+                snapshot[name]["same_as"] = seen
+    for name, desc in snapshot.items():
+        if desc["kind"] == "seq":
+            for item, v in zip(desc["items"], ns[name]):
+                if item["kind"] == "tensor" and id(v) in first:
+                    item["same_as"] = first[id(v)]
 
 
 def describe(mod, v, depth: int = 0):

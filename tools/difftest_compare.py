@@ -3,7 +3,8 @@
 What counts as the same (tools/difftest.py's docstring): float rounding within 2 ulp elementwise, else
 1e-6 relative to the tensor's largest magnitude in float32 (1e-14 float64, 1e-3 float16); ``numeric`` for
 larger float differences up to 1e-3 relative; everything else (dtype, shape, layout, repr, graph, grads,
-errors, warnings) exactly.
+errors, warnings) exactly, and which variables are one and the same tensor object (``same_as``: an out=
+call returns its out tensor, an in-place method its input).
 """
 
 from __future__ import annotations
@@ -93,6 +94,8 @@ def compare_desc(want, got, path: str) -> tuple[str, str] | None:
                 found = compare_desc(wg, gg, path + ".grad")
                 if found:
                     return ("grad-" + found[0] if not found[0].startswith("grad") else found[0]), found[1]
+        if want.get("same_as") != got.get("same_as"):  # (out=: the result is the out tensor itself)
+            return "identity", f"{path} is {want.get('same_as')} vs {got.get('same_as')}"
         if not isinstance(wd, str) and wd.dtype.kind == "f" and not np.array_equal(wd, gd, equal_nan=True):
             return None  # values differ by rounding: the printed digits may too
         if want["repr"] != got["repr"]:

@@ -34,6 +34,7 @@ for extra in (ROOT / "src", ROOT / "tools"):
         sys.path.insert(0, str(extra))
 
 import diffgen  # noqa: E402
+import diffgen_out  # noqa: E402
 
 #: docs/ops.md's prefix -> the generator's form
 FORMS = {"torch": "torch", "Tensor": "method", "F": "F", "linalg": "linalg", "special": "special"}
@@ -68,26 +69,34 @@ def optional_params(sig, form: str) -> list[str]:
 
 
 def probe(row, trials: int, seed: int = 0) -> dict:
-    """Up to ``trials`` calls of one row: how many PyTorch ran, and the optional parameters they passed."""
+    """Up to ``trials`` calls of one row: how many PyTorch ran, and the optional parameters they passed;
+    then, for a function that takes out= (tools/diffgen_out.py), up to ``trials`` calls that pass one."""
     name, form, sig = row
     wanted = set(optional_params(sig, form))
     ran, passed, tried = 0, set(), 0
-    for i in range(trials):
-        gen = diffgen.Generator(seed + i, steps=0)
-        for _ in range(gen.rng.randint(1, 3)):
-            gen.new_input()
-        tried += 1
-        if gen.call(row):
-            ran += 1
-            passed.update(gen.last_params)
-        if ran and wanted <= passed:
+    for share, enough in ((0.0, wanted - {"out"}), (1.0, {"out"})):
+        if share and (not ran or "out" not in wanted):
             break
+        for i in range(trials):
+            gen = diffgen.Generator(seed + i, steps=0)
+            gen.out_share = share
+            for _ in range(gen.rng.randint(1, 3)):
+                gen.new_input()
+            tried += 1
+            if gen.call(row):
+                ran += 1
+                passed.update(gen.last_params)
+            if ran and enough <= passed:
+                break
     return {"tried": tried, "ran": ran, "passed": passed, "optional": wanted}
 
 
 def never_reason(prefix: str, name: str, param: str) -> str | None:
+    """Why ``param`` of ``prefix.name`` is never passed (None: it should be). out= is drawn for every form
+    but the Tensor methods' (tools/diffgen_out.py), unless NEVER_FOR names the function."""
     return diffgen.NEVER_FOR.get(f"{prefix}.{name}", {}).get(param) or diffgen.NEVER_FOR.get(name, {}).get(
-        param) or diffgen.NEVER.get(param)
+        param) or (diffgen.NEVER.get(param) if param != "out" or prefix == "Tensor" else
+                   diffgen_out.never_reason(name))
 
 
 def measure(trials: int = 40, seed: int = 0, progress: bool = False, only=None) -> dict:

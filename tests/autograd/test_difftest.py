@@ -912,3 +912,22 @@ def test_sinc_cos_last_bit_in_a_gradient_is_documented():
                "gs12 = torch.autograd.grad(r6.sum(), [x5], create_graph=True, allow_unused=True)"]
     found = difftest.diff_program(program)
     assert found is not None and found[0] == "documented:vml-sinc-gradient:grad", found
+
+
+@pytest.mark.torch
+def test_the_result_of_an_out_call_must_be_the_out_tensor_itself():
+    """difftest's ``same_as``: ``r = torch.add(a, 1, out=o)`` binds ``o`` itself (so do the items of a tuple
+    result); a library returning a copy with the same values differs as ``identity``."""
+    import copy
+
+    import torch
+
+    lines = ["o = torch.zeros(2)", "r = torch.add(torch.ones(2), 1, out=o)",
+             "v, i = torch.zeros(0), torch.zeros(0, dtype=torch.int64)", "s = torch.sort(o, out=(v, i))"]
+    want = difftest.run_program(torch, lines)
+    assert want[1]["vars"]["r"]["same_as"] == "o" and "same_as" not in want[1]["vars"]["o"]
+    assert [item.get("same_as") for item in want[3]["vars"]["s"]["items"]] == ["i", "v"][::-1]
+    got = copy.deepcopy(want)
+    del got[1]["vars"]["r"]["same_as"]
+    assert difftest.compare_statement(want[1], got[1])[0] == "identity"
+    assert difftest.compare_statement(want[1], want[1]) is None
