@@ -380,17 +380,20 @@ def _lstsq_loose(loose, w_obs: dict, g_obs: dict) -> bool:
 
 
 _PINV_A = re.compile(r"\bpinv(?:erse)?\(\s*([A-Za-z_]\w*)\s*[,)]")
-_PINV_METHOD = re.compile(r"\b([A-Za-z_]\w*)((?:\[[-0-9:, ]*\])*)\.pinverse\(")
+_PINV_METHOD = re.compile(r"\b([A-Za-z_]\w*)((?:\[[-0-9:, .]*\])*)\.pinverse\(")
 _SLICE_ITEM = re.compile(r"^\s*(-?\d+)?\s*(?::\s*(-?\d+)?\s*(?::\s*(-?\d+)?\s*)?)?$")
 
 
 def _basic_index(text: str):
-    """The basic index of ``[...]`` subscripts written with ints and slices (``[::2]``, ``[1:, 0]``), as a
-    list of tuples to apply in turn, or None."""
+    """The basic index of ``[...]`` subscripts written with ints, slices and an Ellipsis (``[::2]``,
+    ``[1:, 0]``, ``[...]``), as a list of tuples to apply in turn, or None."""
     out = []
     for group in re.findall(r"\[([^\]]*)\]", text):
         items = []
         for part in group.split(","):
+            if part.strip() == "...":
+                items.append(Ellipsis)
+                continue
             found = _SLICE_ITEM.match(part)
             if not found or not part.strip():
                 return None
