@@ -59,4 +59,25 @@ CASES = [
               "torch.remainder(a, b, out=o6)", "torch.floor_divide(a, b, out=o7)", "torch.fmod(a, 0, out=o8)",
               "torch.remainder(a, torch.tensor(0), out=o9)"]),
          ["out", "o1", "o2", "o2.stride()", "o3", "o4", "o5", "o6", "o7", "o8", "o9"]),
+    case("matrix-products-out-checks-in-aten-order",  # mm/bmm/addmm/addmv/baddbmm's meta: out's dtype
+         # (mm's self's, bmm's batch2's) before the kernel's dtype checks, out resized before them and
+         # before the bool kernel's refusal; matmul hands out to dot/mv/mm/bmm (mv: addmv with out as self
+         # when it has one dim and n or 1 elements); addbmm resizes out, copies self (cast) into it, then
+         # each batch's addmm_ checks out's dtype; addr casts into out as TensorIterator does
+         ["f = torch.tensor([[1., 2., 0.5], [3., 0., 1.5]])", "g = torch.tensor([[1., 2.], [0.5, 3.], [0., 1.5]])",
+          "b = (f > 1)", "o1 = torch.arange(7.)", "o2 = torch.ones(7, dtype=torch.bool)", "o3 = torch.arange(9.)",
+          "o4 = torch.arange(7.)", "o5 = torch.arange(7).double()", "o6 = torch.arange(7.)", "o7 = torch.arange(9.)",
+          "o8 = torch.zeros(2, 2, 2).transpose(0, 2)", "o9 = torch.arange(7)", "o10 = torch.arange(7)"] + outcomes([
+              "torch.mm(f.long(), g, out=torch.zeros(2, 2))", "torch.mm(f, g.long(), out=o1)",
+              "torch.mm(b, g > 1, out=o2)", "torch.bmm(f[None].long(), g[None], out=torch.zeros(2, 2, 2))",
+              "torch.bmm(f[None], g[None].long(), out=o3)", "torch.addmm(f, f, g, out=o4)",
+              "torch.addmm(f[:, :2].half(), f.half(), g.half(), out=torch.zeros(2, 2))",
+              "torch.mv(f, g[:, 0].double(), out=o5)", "torch.addmv(b[:, 0], b, b[0], out=torch.ones(7, dtype=torch.bool))",
+              "torch.baddbmm(f[None, :, :2], f[None], g[None].long(), out=torch.zeros(1, 2, 2))",
+              "torch.matmul(f[0], g, out=o6)", "torch.matmul(f.long(), g[:, 0].long(), out=torch.zeros(3))",
+              "torch.matmul(f.expand(2, 2, 3), g, out=o7)", "torch.matmul(f.expand(2, 2, 3).contiguous(), g, out=o8)",
+              "torch.matmul(b[None], b.t()[None], out=torch.zeros(1, 2, 2, dtype=torch.bool))",
+              "torch.addbmm(f[:, :2].long(), f[None], g[None], out=o9)", "torch.addbmm(g[:2], f[None], g[None], out=o10)",
+              "torch.addr(f[:2, :2] > 1, b[0, :2], b[1, :2], out=torch.zeros(2, 2))"]),
+         ["out", "o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o8.stride()", "o9", "o10"]),
 ]

@@ -16,7 +16,7 @@ _OUT_GIVES_DTYPE = frozenset({"sum", "prod", "nansum", "cumsum", "cumprod", "ara
 _OUT_SAME_FOUND = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "round", "trunc", "fix",
                              "frac", "sign", "sgn", "bitwise_not", "clamp", "clip", "clamp_min", "clamp_max"})
 #: ... or the kernel's own "Expected out tensor to have dtype" (checkSameType-like)
-_OUT_SAME_EXPECTED = frozenset({"mm", "matmul", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm", "addr",
+_OUT_SAME_EXPECTED = frozenset({"mm", "matmul", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm",
                                 "gather", "diag", "tril", "triu", "linalg_cross", "linalg_vector_norm",
                                 "linalg_matrix_norm", "cross"})
 
@@ -153,6 +153,30 @@ def out_before_kernel(fname, dtype, shape, out, common=None, same=False):
             if fname in _TEMPORARY_OUT and out.dtype is not (common or dtype):
                 warn_resized(out.shape, like.shape)
         _resize_out(out, like._data)
+
+
+def matrix_out(fname, inputs, dtype, shape, out):
+    """The structured matrix products' meta functions (mm, bmm, addmm, addmv, baddbmm, mv's addmv):
+    autograd's refusal of ``out=``, then out's dtype must be ``dtype`` (the operand whose options the
+    meta function gives the result: mm's self, bmm's batch2, ...), then out is resized (resize_output,
+    with its warning) -- all before the kernel's own checks of the inputs' dtypes and its refusal of bool."""
+    if out is None:
+        return
+    import numpy as np
+
+    from ..autograd import grad_mode
+
+    if grad_mode._state["enabled"] and any(t is not None and t._requires_grad for t in (*inputs, out)):
+        raise RuntimeError(f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    if out.dtype is not dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[dtype.name]}, but got "
+                           f"{_C_TYPE[out.dtype.name]} instead")
+    shape = tuple(shape)
+    if tuple(out.shape) != shape:
+        if out._data.size:
+            warn_resized(out.shape, shape)
+        _resize_out(out, np.empty(shape, dtype.numpy))
 
 
 def _resize_out(out, like):

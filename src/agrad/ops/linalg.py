@@ -12,6 +12,7 @@ from .._limits import check_numel, check_shape
 from .._zero import any_zero, zeros
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
+from ._outs import matrix_out
 from ._gemm_order import (DDOT_MAX, baddbmm_f32, baddbmm_one_term, bmm_product, ddot_lanes, dgemm_zero_signs, dot_lanes,
                           gemv_one_column, mkl_addmv, mkl_gemv, mkl_product, sdot_aligned)
 from .views import _unsafe_view, squeeze_inplace_dim
@@ -141,6 +142,7 @@ def mm(input, mat2, *, out=None):
     (n, m), (k, p) = input._data.shape, mat2._data.shape
     if m != k:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {k}x{p})")
+    matrix_out("mm", (input, mat2), input.dtype, (n, p), out)  # (mm's meta: out's dtype is self's)
     _same_dtype(input, mat2, "mm")
     _no_bool(input, "addmm_impl_cpu_", n, m, p)
     check_shape((n, p))
@@ -178,7 +180,9 @@ def mv(input, vec, *, out=None):
     n, m = input._data.shape
     if m != vec._data.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{m}), vec ({vec._data.shape[0]})")
-    _addmv_dtypes(vec, input, vec)  # mv is addmv_ into a result of vec's dtype
+    # mv_out is addmv_out with self an out of at most one dim and n or 1 elements, else a new vector of vec's dtype
+    _addmv_dtypes(out if out is not None and out.ndim <= 1 and out.numel() in (n, 1) else vec, input, vec)
+    matrix_out("mv", (input, vec), vec.dtype, (n,), out)
     _no_bool(input, "addmv_impl_cpu", n, m)
     return finish_out("mv", _mv(input, vec), out)
 
@@ -306,6 +310,7 @@ def bmm(input, mat2, *, out=None):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
             f"[{mat2._data.shape[0]}, {mat2._data.shape[1]}].")
+    matrix_out("bmm", (input, mat2), mat2.dtype, (b, n, mat2._data.shape[2]), out)  # (the meta: batch2's dtype)
     _no_bool(input, "bmm", b, n, m, mat2._data.shape[2])  # (the kernel's dispatch on self's dtype comes first)
     if input.dtype is not mat2.dtype and not (b and n and m and mat2._data.shape[2]):
         # nothing to multiply: the kernel only zeroes its result (of mat2's dtype), no dtype check
@@ -333,6 +338,9 @@ def matmul(input, other, *, out=None):
     if d1 == 0 or d2 == 0:
         raise RuntimeError(
             f"both arguments to matmul need to be at least 1D, but they are {d1}D and {d2}D")
+    if out is not None:  # (out handed to the product matmul dispatches to)
+        from ._matmul_out import matmul_out
+        return matmul_out(input, other, out)
     if d1 == 1 and d2 == 1:
         r = dot(input, other)
     elif d1 == 2 and d2 == 1:
@@ -551,6 +559,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
     if m != k:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({n}x{m} and {k}x{p})")
     _same_dtype(mat1, mat2, "addmm")
+    matrix_out("addmm", (input, mat1, mat2), mat1.dtype, (n, p), out)
     _check_expand(input, (n, p))
     _no_bool(input, "addmm_impl_cpu_", n, m, p)
     result = _addmm.apply((input, mat1, mat2), (input._data, mat1._data, mat2._data), {"beta": beta, "alpha": alpha})
@@ -599,6 +608,7 @@ def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
     if m != vec._data.shape[0] or not (size == n or size == 1):
         raise RuntimeError(f"size mismatch, got input ({size}), mat ({n}x{m}), vec ({vec._data.shape[0]})")
     _addmv_dtypes(input, mat, vec)
+    matrix_out("addmv", (input, mat, vec), vec.dtype, (n,), out)
     _no_bool(input, "addmv_impl_cpu", n, m)
     result = _addmv.apply((input, mat, vec), (input._data, mat._data, vec._data), {"beta": beta, "alpha": alpha})
     return finish_out("addmv", result, out)
@@ -644,6 +654,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
         raise RuntimeError(
             f"Expected size for first two dimensions of batch2 tensor to be: [{b}, {m}] but got: "
             f"[{batch2._data.shape[0]}, {batch2._data.shape[1]}].")
+    matrix_out("baddbmm", (input, batch1, batch2), batch2.dtype, (b, n, batch2._data.shape[2]), out)
     _no_bool(input, "baddbmm", b, n, m, batch2._data.shape[2])  # (the dispatch on self's dtype first)
     _bmm_dtypes(batch1, batch2)
     result = _baddbmm.apply((input, batch1, batch2), (input._data, batch1._data, batch2._data),
@@ -702,7 +713,10 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     (_, n, m), (_, k, p) = batch1._data.shape, batch2._data.shape
     if m != k:
         raise RuntimeError(f"Incompatible matrix sizes for bmm ({n}x{m} and {k}x{p})")
-    if batch1._data.shape[0]:  # each batch is an addmm_ into a result of self's dtype
+    if out is not None:  # (addbmm_impl_ into out: resized and written before its checks)
+        from ._matmul_out import addbmm_out_prepared
+        input = addbmm_out_prepared(input, batch1, batch2, beta, out)
+    elif batch1._data.shape[0]:  # each batch is an addmm_ into a result of self's dtype
         for a, b, names in ((input, batch2, "self and mat2"), (batch1, batch2, "mat1 and mat2")):
             if a.dtype is not b.dtype:
                 raise RuntimeError(f"{names} must have the same dtype, but got {_scalar_name(a.dtype)} and "
