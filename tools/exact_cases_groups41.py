@@ -31,4 +31,21 @@ CASES = [
            "g1 = torch.autograd.grad(r.sum(), [w], create_graph=True)",
            "try:\n    g1[0].sum().backward()\n    err2 = None\nexcept RuntimeError as e:\n    err2 = str(e)"],
          ["out", "tuple(r10.shape)", "gs[0]", "err", "tuple(r.shape)", "err2"]),
+    case("setitem-expanded-last-write-stays",  # (value:setitem, dt41a) ``q[[0, 0]] = v`` into an expanded tensor
+         # (elements sharing memory) with the write recorded: index_put's kernel writes every indexed element in
+         # turn, C order, and the last write to a memory location stays even when it is the old value (agrad wrote
+         # only the elements the result changed)
+         ["x2 = torch.tensor([[[-2.75], [-2.0], [1.25]], [[0.0], [0.0], [-1.75]]], dtype=torch.float16, "
+          "requires_grad=True)",
+          "gs7 = torch.autograd.grad(x2.sum(), [x2], create_graph=True, materialize_grads=True)",
+          "q8 = gs7[0]",
+          "q8[[0, 0]] = torch.tensor([[[1.75], [-1.75], [0.5]], [[-1.25], [-2.5], [1.0]]], dtype=torch.float16, "
+          "requires_grad=True)",
+          "leaf = torch.ones(3, requires_grad=True)",
+          "x = (leaf * 1).expand(2, 3)",
+          "x[[1, 0]] = torch.tensor([[1.0, 2, 3], [4, 1, 6]])",
+          "leaf2 = torch.ones(3, 1, requires_grad=True)",
+          "y = (leaf2 * 1).expand(3, 2)",
+          "y[:, [1, 0]] = torch.tensor([[1.0, 2], [4, 5], [7, 1]], requires_grad=True)"],
+         ["gs7[0]", "x", "y", "y.grad_fn.name()"]),
 ]

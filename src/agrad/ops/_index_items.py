@@ -217,3 +217,13 @@ def view_rewrite(index, shape):
     if not viewed or not any(isinstance(r, (Tensor, list, np.ndarray)) for r in rest):
         return None
     return tuple(basic), tuple(rest)
+
+
+def _uint8_masked_fill(index, value):
+    """masked_fill_'s refusal of a uint8 mask that index_put_ hands it (one mask of one or more dims, the
+    only tensor index, one value; index_put_'s own call: a 0-d one too)."""
+    items = index if isinstance(index, (tuple, list)) else (index,)
+    tensors = [i for i in items if isinstance(i, Tensor)]
+    if len(tensors) == 1 and tensors[0]._data.dtype == np.uint8 and (tensors[0].ndim or type(index) is list) and \
+            (not isinstance(value, Tensor) or value.numel() == 1):
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")

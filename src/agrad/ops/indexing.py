@@ -19,7 +19,7 @@ from . import _written_before
 from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
                       overlaps, setitem_value_strides, sliced_zero_strides, torch_strides)
 from ._index_items import (_FULL, _as_index_array, _check_int, _check_mask_dims, _index_put_checked, _int_tensors,
-                           _normalise, _ranges_as_lists, uint8_mask, view_rewrite)
+                           _normalise, _ranges_as_lists, _uint8_masked_fill, uint8_mask, view_rewrite)
 from ._op import Op, export, inplace, inplace_self, method
 from ._shortcuts import _not_differentiable
 from .views import _fmt, _view, unsqueeze
@@ -604,16 +604,6 @@ def setitem(self, index, value):
     return _written_before.assigned(_assign, self, index, value, True)  # (a bad index: what came before)
 
 
-def _uint8_masked_fill(index, value):
-    """masked_fill_'s refusal of a uint8 mask that index_put_ hands it (one mask of one or more dims, the
-    only tensor index, one value; index_put_'s own call: a 0-d one too)."""
-    items = index if isinstance(index, (tuple, list)) else (index,)
-    tensors = [i for i in items if isinstance(i, Tensor)]
-    if len(tensors) == 1 and tensors[0]._data.dtype == np.uint8 and (tensors[0].ndim or type(index) is list) and \
-            (not isinstance(value, Tensor) or value.numel() == 1):
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
-
-
 def _assign(self, index, value, strip):
     """``self[index] = value``; ``strip``: as setitem, whose value loses its leading dims of one
     first (a view); index_put_ writes the value as it is, broadcast to the indexed shape."""
@@ -738,6 +728,10 @@ def _assign(self, index, value, strip):
         finally:
             inplace_self[0] = None
         self._write(result)
+    if advanced and type(self._data) is np.ndarray and 0 in self._data.strides and _has_internal_overlap(self._data):
+        # (index_put's kernel writes each indexed element in turn, C order: where elements share memory (an
+        # expanded self) the last write stays, though it be the old value; the result above wrote the changes)
+        self._data[np_index] = checked
 
 
 method("__setitem__")(setitem)
