@@ -35,9 +35,10 @@ def not_implemented(value, tensors, aten: str) -> Tensor:
 
 def recorded_out(fname: str, result: Tensor, input: Tensor, out: Tensor, dtype_error) -> Tensor:
     """``result`` (computed without a graph) written into ``out=`` as the out overloads PyTorch's
-    autograd does not know (``softmax.int_out``, ``conj_physical.out``) write it: an ``out`` that
-    requires grad is refused under the aten name, then ``dtype_error(result, out)`` (an exception,
-    or None when out's dtype will do); an ``input`` that requires grad leaves ``out`` with a
+    autograd does not know (``softmax.int_out``, ``conj_physical.out``, ``floor_divide.out``,
+    ``heaviside.out``: autograd's not-implemented fallback) write it: an ``out`` that requires grad is
+    refused under the aten name, then ``dtype_error(result, out)`` (an exception, or None when out's
+    dtype will do); an ``input`` (or one of a tuple of inputs) that requires grad leaves ``out`` with a
     NotImplemented node (through CopySlices when ``out`` is a view), whose backward raises."""
     from ..autograd import grad_mode
     from ._op import finish_out, inplace
@@ -49,14 +50,15 @@ def recorded_out(fname: str, result: Tensor, input: Tensor, out: Tensor, dtype_e
     error = dtype_error(result, out) if result.dtype is not out.dtype else None
     if error is not None:
         raise error
-    if not (enabled and input._requires_grad):
+    inputs = input if isinstance(input, tuple) else (input,)
+    if not (enabled and any(isinstance(x, Tensor) and x._requires_grad for x in inputs)):
         return finish_out(fname, result, out)
     if out.shape != result.shape:
         finish_out(fname, result, out)  # (resized first, as resize_output does)
     value = result._data
 
-    def write(o, x):
-        return not_implemented(value, (x,), f"aten::{fname}")
+    def write(o, *xs):
+        return not_implemented(value, xs, f"aten::{fname}")
 
     write.__name__ = fname
-    return inplace(write, overlap="allow")(out, input)
+    return inplace(write, overlap="allow")(out, *inputs)

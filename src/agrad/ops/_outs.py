@@ -53,6 +53,17 @@ def _check_out_dtype(fname, result, out):
                            f"{_scalar_name(o)}")
 
 
+def cast_error(fname):
+    """``_check_out_dtype``'s refusal as a value: a function of (result, out) giving the exception (or None)."""
+    def check(result, out):
+        try:
+            _check_out_dtype(fname, result, out)
+        except RuntimeError as e:
+            return e
+        return None
+    return check
+
+
 def same_dtype_out(fname, input, out):
     """A unary op that keeps its dtype (TensorIterator's check_all_same_dtype): an ``out=`` of another
     dtype is refused as the iterator is built, before the kernel's own refusal of the dtype
@@ -220,6 +231,12 @@ def _out_dtype_error(fname, check, i, result, out):
     rd, od = result.dtype, out.dtype
     if check is None or rd is od:
         return None
+    if check == "can_cast":  # (max/min of all elements: max_unary_out's TORCH_CHECK)
+        if _can_cast(rd, od):
+            return None
+        return RuntimeError("Expected canCast( typeMetaToScalarType(self.dtype()), typeMetaToScalarType(out.dtype())) "
+                            "to be true, but got false.  (Could this error message be improved?  If so, please "
+                            "report an enhancement request to PyTorch.)")
     if check == "cast":
         if _can_cast(rd, od):
             return None
@@ -242,7 +259,12 @@ def write_outs(fname, result, out, check="exact"):
         raise TypeError(f"{fname}(): argument 'out' must be tuple of Tensors of length {len(results)}")
     from ..autograd import grad_mode
 
-    if grad_mode._state["enabled"] and any(r._requires_grad or o._requires_grad for r, o in zip(results, outs)):
+    enabled = grad_mode._state["enabled"]
+    fallback = fname in FALLBACK_OUTS
+    if enabled and fallback and any(o._requires_grad for o in outs):
+        raise RuntimeError(f"aten::{fname}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    if enabled and not fallback and any(r._requires_grad or o._requires_grad for r, o in zip(results, outs)):
         raise RuntimeError(
             f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
             "but one of the arguments requires grad.")
@@ -251,8 +273,33 @@ def write_outs(fname, result, out, check="exact"):
         if error is not None:
             raise error
     for r, o in zip(results, outs):
-        finish_out(fname, r, o)
+        if fallback and enabled and r._requires_grad:
+            _take_history(fname, r, o)
+        else:
+            finish_out(fname, r, o)
+    if type(result) is tuple:
+        return outs
     return _out_type(type(result))(*outs) if isinstance(result, tuple) else outs[0]
+
+
+#: out overloads autograd's not-implemented fallback runs (no derivative): an input that requires grad is
+#: no refusal, the out takes the result's NotImplemented node (only an out that requires grad is refused)
+FALLBACK_OUTS = frozenset({"linalg_ldl_factor_ex", "linalg_ldl_factor", "linalg_ldl_solve"})
+
+
+def _take_history(fname, result, out):
+    """``out`` written in place with ``result``'s value and its (NotImplemented) node, resized first."""
+    from ..tensor import Tensor
+    from ._op import inplace
+
+    if out.shape != result.shape:
+        finish_out(fname, Tensor._make(result._data), out)
+
+    def write(o, r):
+        return r
+
+    write.__name__ = fname
+    inplace(write, overlap="allow")(out, result)
 
 
 def _out_type(cls):

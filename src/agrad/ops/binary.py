@@ -540,7 +540,11 @@ def heaviside(input, values, *, out=None):
     except ValueError:
         raise broadcast_error(arrays) from None
     aten = "aten::heaviside_" if input is inplace_self[0] else "aten::heaviside"  # (heaviside_ names itself)
-    return finish_out("heaviside", not_implemented(value, (input, values), aten), out)
+    if out is None:
+        return not_implemented(value, (input, values), aten)
+    from ._not_implemented import recorded_out  # (autograd's fallback: a NotImplemented node on out)
+    from ._outs import cast_error
+    return recorded_out("heaviside", Tensor._make(value), (input, values), out, cast_error("heaviside"))
 
 
 def _heaviside_first(self, values=None, *args, **kwargs):

@@ -26,6 +26,9 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None
     d = dtypes.result_type(elements, test_elements)
     if any(t.dtype is dtypes.bool_ if isinstance(t, Tensor) else isinstance(t, bool) for t in (elements, test_elements)):
         raise RuntimeError("Unsupported input type encountered for isin(): Bool")
+    if out is not None and out.dtype is not dtypes.bool_:  # (the meta function's bool output)
+        from ._outs import _C_TYPE
+        raise RuntimeError(f"Expected out tensor to have dtype bool, but got {_C_TYPE[out.dtype.name]} instead")
     a = elements._data if isinstance(elements, Tensor) else np.asarray(elements)
     b = test_elements._data if isinstance(test_elements, Tensor) else np.asarray(test_elements)
     result = np.isin(a.astype(d.numpy, copy=False), b.astype(d.numpy, copy=False), invert=bool(invert))

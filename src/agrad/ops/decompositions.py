@@ -372,12 +372,12 @@ def _eigh_impl(A, UPLO, who, vectors=True):
     return _eigh(A, uplo=UPLO, vectors=vectors)
 
 
-@with_out("linalg_eigh")
+@with_out("_linalg_eigh")  # (its out= runs _linalg_eigh.eigenvalues: autograd names that)
 def _linalg_eigh(A, UPLO="L", *, out=None):
     return EighResult(*_eigh_impl(A, UPLO, "linalg.eigh"))
 
 
-@with_out("linalg_eigvalsh")
+@with_out("_linalg_eigh")
 def _linalg_eigvalsh(A, UPLO="L", *, out=None):
     # PyTorch's messages name linalg.eigh; it computes the eigenvectors only for a gradient
     return _eigh_impl(A, UPLO, "linalg.eigh", vectors=_needs_grad(A))[0]

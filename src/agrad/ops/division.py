@@ -16,7 +16,17 @@ from .pointwise import _float_array, _no_bool_kernel, broadcast_error, check_int
 
 @export(method=True)
 def floor_divide(input, other, *, out=None):
-    return finish_out("floor_divide", _floor_divide(input, other, "aten::floor_divide", out), out)
+    """``out=``: autograd's not-implemented fallback (no refusal for an input that requires grad: a
+    NotImplemented node on ``out``; not_implemented.recorded_out)."""
+    if out is None:
+        return _floor_divide(input, other, "aten::floor_divide")
+    from ..autograd import grad_mode
+    from ._not_implemented import recorded_out
+    from ._outs import cast_error
+
+    with grad_mode.no_grad():
+        result = _floor_divide(input, other, "aten::floor_divide", out)
+    return recorded_out("floor_divide", result, (input, other), out, cast_error("floor_divide"))
 
 
 def _floor_divide(input, other, aten, out=None):

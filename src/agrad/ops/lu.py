@@ -221,9 +221,15 @@ def lu(A, pivot=True, get_infos=False, out=None):
     warn_once(_LU_DEPRECATED, UserWarning, stacklevel=2)
     passed_on("_lu_with_info", (("pivot", "bool", None, pivot),))
     LU, piv, info = _lu_factor_ex_impl(A, pivot, None)
-    if out is not None:
-        from ._op import write_outs
-        return write_outs("_lu_with_info", (LU, piv, info) if get_infos else (LU, piv), out, "exact")
+    if out is not None:  # (torch.functional's: the out sequence itself, each resize_as_ then copy_)
+        if len(out) - (1 if get_infos else 0) != 2:
+            raise TypeError(f"expected tuple of {2 + int(bool(get_infos))} elements but got {len(out)}")
+        if not isinstance(out, (tuple, list)):
+            raise TypeError(f"argument 'out' must be tuple of Tensors, not {type(out).__name__}")
+        result = (LU, piv, info)
+        for i in range(len(out)):
+            out[i].resize_as_(result[i]).copy_(result[i])
+        return out
     return LuWithInfoResult(LU, piv, info) if get_infos else (LU, piv)
 
 

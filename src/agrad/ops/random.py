@@ -634,6 +634,8 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
                            f"{_scalar(input.dtype)}")
+    if out is not None and out.dtype is not dtypes.int64:  # (multinomial_out's check, before the count's)
+        raise RuntimeError(f"multinomial expects Long tensor out, got: {_scalar(out.dtype)}")
     n = int(num_samples)
     if n <= 0:
         raise RuntimeError("cannot sample n_sample <= 0 samples")

@@ -333,6 +333,7 @@ def _extreme(name, full, by_dim, np_fn, arg_fn, binary):
         if dim is None:
             _no_dim_keepdim(name, keepdim)
             result = full.apply((input,), (input._data,), {"np_fn": np_fn, "fname": name})
+            return result if out is None else write_outs(name, result, out, "can_cast")
         else:
             d = _wrap_dim(dim, input.ndim)
             vals, idx = by_dim.apply((input,), (input._data,),
