@@ -721,6 +721,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if aspect in ("value", "numeric", "repr") and op == "new" and difftest_uninit.uninitialised_only(
             stmt, want, got, _agree_once):
         return "uninitialised"
+    if aspect == "repr" and op == "untyped_storage" and program is not None and difftest_uninit.loss_storage_only(
+            *program, got):
+        return "uninitialised"  # (a reduced loss's storage past its element: malloc's chunk in PyTorch)
     if aspect == "repr" and op.rstrip("_") in difftest_lapack.VML_OPS and difftest_storage.vml_bytes_only(
             stmt, want, got):
         return "vml-storage-bytes"  # (a storage's bytes that a VML op rewrote: its last bits, printed raw)

@@ -136,3 +136,36 @@ def view_growth(lines, i, want, got, compare_desc, agree_once) -> bool:
         if agree_once(want[i], got[i], neutral):
             return True
     return False
+
+
+#: the losses whose reduced (0-d) result ATen's structured kernel allocates at the broadcast shape (the meta
+#: function's build_borrowing_binary_op, uninitialised), then resize_({}): only element 0 is written
+REDUCED_LOSS_OPS = {"mse_loss", "smooth_l1_loss"}
+_STORAGE_OF = re.compile(r"^\s*(\w+)\s*=\s*(\w+)\.untyped_storage\(\)\s*$")
+_ITEMSIZE = {"torch.float16": 2, "torch.float32": 4, "torch.float64": 8}
+
+
+def loss_storage_only(lines: list[str], want: list[dict], i: int, got: dict) -> bool:
+    """``s = r.untyped_storage()`` of a reduced loss ``r`` (mse_loss, smooth_l1_loss, 0-d in PyTorch's state)
+    whose storage bytes agree in number and in the first element's and differ only past it (PyTorch's are
+    whatever malloc's chunk held: uninitialised), every other variable alike."""
+    found = _STORAGE_OF.match(lines[i].strip().splitlines()[-1])
+    if not found:
+        return False
+    name, source = found.groups()
+    from difftest_compare import compare_desc, op_of
+    made = [j for j in range(i) if re.match(rf"^\s*{source}\s*=", lines[j])]
+    if not made or op_of(lines[made[-1]]) not in REDUCED_LOSS_OPS:
+        return False
+    w_vars, g_vars = want[i]["vars"], got["vars"]
+    tensor = w_vars.get(source)
+    if not tensor or tensor.get("kind") != "tensor" or tensor["shape"] != [] or tensor["dtype"] not in _ITEMSIZE:
+        return False
+    if set(w_vars) != set(g_vars) or any(compare_desc(w_vars[k], g_vars[k], k) is not None for k in w_vars if k != name):
+        return False
+    w, g = w_vars.get(name), g_vars.get(name)
+    if not w or not g or w.get("kind") != "other" or g.get("kind") != "other":
+        return False
+    wl, gl = w["repr"].splitlines(), g["repr"].splitlines()
+    n = _ITEMSIZE[tensor["dtype"]]
+    return len(wl) == len(gl) > n + 1 and wl[-1] == gl[-1] and "UntypedStorage" in wl[-1] and wl[:n] == gl[:n]

@@ -48,4 +48,15 @@ CASES = [
           "y = (leaf2 * 1).expand(3, 2)",
           "y[:, [1, 0]] = torch.tensor([[1.0, 2], [4, 5], [7, 1]], requires_grad=True)"],
          ["gs7[0]", "x", "y", "y.grad_fn.name()"]),
+    case("reduced-loss-storage-bytes",  # (repr:untyped_storage, dt41a) soft_margin_loss and binary_cross_entropy
+         # reduce into the unreduced loss's own tensor: its storage keeps the loss past element 0 (in the input's
+         # memory order, weights applied); agrad's held np.empty's bytes there
+         ["a = torch.tensor([[0.25, 0.5, 0.75], [0.125, 0.625, 0.875]])",
+          "t = torch.tensor([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])",
+          "s1 = F.soft_margin_loss(a, t * 2 - 1).untyped_storage()",
+          "s2 = F.binary_cross_entropy(a.t(), t.t(), weight=torch.tensor([0.5, 2.0]), reduction='sum')"
+          ".untyped_storage()",
+          "s3 = F.binary_cross_entropy(a.double(), t.double()).untyped_storage()",
+          "s4 = F.soft_margin_loss(a.t(), t.t(), reduction='sum').untyped_storage()"],
+         ["list(s1)", "list(s2)", "list(s3)", "list(s4)"]),
 ]

@@ -61,3 +61,41 @@ def test_svd_inf_nan_gradient_rule_is_narrow():
     no_nan = _obs(x=[[1.0, inf, 2.0]], g=[[0.0, -1.0, 0.0]])
     aspect, _ = difftest.compare_statement(no_nan, got)
     assert difftest.documented(aspect, lines[2], no_nan, got, (lines, [state, state, no_nan], 2)) is None
+
+
+def _storage(floats):
+    raw = np.array(floats, np.float32).view(np.uint8)
+    return {"kind": "other", "repr": "".join(f" {b}\n" for b in raw)
+            + f"[torch.storage.UntypedStorage(device=cpu) of size {raw.size}]"}
+
+
+def test_uninitialised_covers_a_reduced_mse_or_smooth_l1_loss_storage():
+    """``r.untyped_storage()`` of a reduced smooth_l1_loss / mse_loss (run dt41a): ATen's meta function
+    allocates the output at the broadcast shape (uninitialised) and resizes it to 0-d, so its storage past
+    element 0 is whatever malloc's chunk held. Covered when only those bytes differ; not the first element,
+    another variable, a storage of another size, nor soft_margin_loss's (its storage holds the unreduced
+    loss, which agrad keeps)."""
+    lines = ["x = torch.tensor([0.5, 1.5, -2.0])", "r = F.smooth_l1_loss(x, torch.zeros(3), reduction='sum')",
+             "s = r.untyped_storage()"]
+    loss = {"kind": "tensor", "dtype": "torch.float32", "shape": [], "data": np.array(3.0, np.float32),
+            "requires_grad": False, "is_leaf": True, "repr": "tensor(3.)", "graph": None}
+    x = _obs(x=[0.5, 1.5, -2.0])["vars"]["x"]
+
+    def obs(storage, **more):
+        return {"error": None, "warnings": [], "vars": {"x": x, "r": loss, "s": storage, **more}}
+    want, got = obs(_storage([3.0, 1e-30, 7.5])), obs(_storage([3.0, 1.125, 2.5]))
+    before = {"error": None, "warnings": [], "vars": {"x": x, "r": loss}}
+    aspect, _ = difftest.compare_statement(want, got)
+    assert aspect == "repr"
+    assert difftest.documented(aspect, lines[2], want, got, (lines, [before, before, want], 2)) == "uninitialised"
+    mse = [lines[0], "r = F.mse_loss(x, torch.zeros(3))", lines[2]]
+    assert difftest.documented(aspect, lines[2], want, got, (mse, [before, before, want], 2)) == "uninitialised"
+    soft = [lines[0], "r = F.soft_margin_loss(x, torch.ones(3))", lines[2]]
+    assert difftest.documented(aspect, lines[2], want, got, (soft, [before, before, want], 2)) is None
+    first = obs(_storage([2.0, 1.125, 2.5]))
+    assert difftest.documented(aspect, lines[2], want, first, (lines, [before, before, want], 2)) is None
+    shorter = obs(_storage([3.0, 1.125]))
+    assert difftest.documented(aspect, lines[2], want, shorter, (lines, [before, before, want], 2)) is None
+    other = obs(_storage([3.0, 1.125, 2.5]), y=x)
+    want_y = obs(_storage([3.0, 1e-30, 7.5]), y=_obs(y=[1.0, 1.5, -2.0])["vars"]["y"])
+    assert difftest.documented(aspect, lines[2], want_y, other, (lines, [before, before, want_y], 2)) is None

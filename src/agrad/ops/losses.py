@@ -90,10 +90,11 @@ _mse = Op("MseLossBackward0", lambda ctx, a, t, reduction: _reduced_in_place((a 
           inputs=("self", "target"), saves=("self", "target"), iterated=True)
 
 
-def _reduced_in_place(loss, reduction, dtype):
-    """reduce_array, a reduced loss in a storage of the unreduced loss's elements (nn.in_loss_storage)."""
+def _reduced_in_place(loss, reduction, dtype, kept=None):
+    """reduce_array, a reduced loss in a storage of the unreduced loss's elements (nn.in_loss_storage; ``kept``:
+    the unreduced loss that storage holds past element 0, laid out)."""
     out = reduce_array(loss, reduction, dtype)
-    return out if reduction == "none" else in_loss_storage(out, loss.size)
+    return out if reduction == "none" else in_loss_storage(out, loss.size, kept)
 
 
 def _norm(a, reduction, scale):
@@ -350,7 +351,8 @@ def _bce_np(ctx, x, t, weight, reduction):
     if weight is not None:
         loss = loss * weight
     # (binary_cross_entropy_cpu writes into empty_like(self): the input's layout)
-    return _reduced_in_place(laid_out_like(x, loss) if reduction == "none" else loss, reduction, x.dtype)
+    laid = laid_out_like(x, loss)
+    return _reduced_in_place(laid if reduction == "none" else loss, reduction, x.dtype, laid.astype(x.dtype, copy=False))
 
 
 _bce = Op("BinaryCrossEntropyBackward0", _bce_np, inputs=("self", "target"), saves=("self", "target"))

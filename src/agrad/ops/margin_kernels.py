@@ -57,7 +57,7 @@ def _long_target(target):
 
 def _soft_margin_fwd(ctx, x, target, reduction):
     out = _t(x).neg().mul_(_t(target)).exp_().log1p_()
-    count = out._data.size
+    count, loss = out._data.size, out._data
     if reduction == "mean":
         out = out.mean()
     elif reduction == "sum":
@@ -65,7 +65,7 @@ def _soft_margin_fwd(ctx, x, target, reduction):
     else:
         return out._data
     from .nn import in_loss_storage
-    return in_loss_storage(out._data, count)  # (reduced into the loss tensor: its storage keeps them all)
+    return in_loss_storage(out._data, count, loss)  # (reduced into the loss tensor: its storage keeps them all)
 
 
 _soft_margin = Op("SoftMarginLossBackward0", _soft_margin_fwd, saves=("self",), keeps={"target": "target"})

@@ -111,12 +111,16 @@ def apply_reduction(loss, reduction):
     return loss
 
 
-def in_loss_storage(total, count):
+def in_loss_storage(total, count, loss=None):
     """A reduced loss (0-d) as ATen's mse/smooth_l1/soft_margin/binary_cross_entropy return it: reduced into
-    the unreduced loss's tensor, whose storage keeps its ``count`` elements (one at least)."""
+    the unreduced loss's tensor, whose storage keeps its ``count`` elements (one at least): soft_margin's and
+    binary_cross_entropy's the unreduced ``loss`` (in memory order) past element 0, mse's and smooth_l1's
+    uninitialised (their meta function allocates the output, the kernel writes the loss elsewhere)."""
     if not isinstance(total, (np.ndarray, np.generic)):  # (lazy data stays lazy)
         return total
     buffer = np.empty(max(count, 1), total.dtype)
+    if loss is not None and type(loss) is np.ndarray and loss.size == count:
+        buffer[:count] = np.ravel(loss, order="K")
     buffer[0] = total
     return buffer[:1].reshape(())
 
