@@ -219,9 +219,10 @@ def _conv_fwd(ctx, x, w, b, stride, padding, dilation, transposed, output_paddin
         if wg.shape[-1] == 1 and not mkldnn:
             # (a reduction of one term: the slow kernel's gemm gives the product itself, -0.0 kept, unless
             # there is one output channel per group or one output position, and no bias: a matrix-vector
-            # product whose sum starts at +0.0 (with a bias, at the bias); oneDNN's accumulator starts at +0.0)
+            # product whose sum starts at +0.0 (with a bias, at the bias); the same for a dilated one, whose
+            # kernel (slow_conv_dilated) adds the gemm to a zeroed output; oneDNN's accumulator starts at +0.0)
             out = (wg * cols).reshape(n, w.shape[0], *o)
-            if (wg.shape[1] == 1 or cols.shape[-1] == 1) and b is None:
+            if (wg.shape[1] == 1 or cols.shape[-1] == 1 or any(v != 1 for v in dilation)) and b is None:
                 out = out + 0.0
         elif mkldnn and any(padding) and _direct_kernel(x.shape, w.shape, groups, padding, fwd=(
                 stride, dilation, _conv_groups.plain(x, w))) and not np.isfinite(w).all():
