@@ -15,3 +15,17 @@ CASES = [
           "r4 = torch.conv2d(x[None], w[None].transpose(0, 1).reshape(4, 2, 1, 1)[:, :1], dilation=(2, 1), groups=2)"],
          ["r1", "r2", "r3", "r4"]),
 ]
+CASES += [
+    case("hardtanh-limits-before-overlap",  # (dt41a error-text:hardtanh_) hardtanh_'s unsigned-limits check comes
+         # before TensorIterator's internal-overlap error of an expanded tensor
+         ["x1 = torch.tensor([9, 1, 1], dtype=torch.uint8)", "v2 = x1.expand(2, 3)"] +
+         outcomes(["F.hardtanh_(v2)", "F.hardtanh(v2, inplace=True)", "F.hardtanh_(v2, 0.0, 6.0)", "F.relu6(v2, True)"]),
+         ["out"]),
+    case("huge-int-unpacked-before-overlap",  # the parser unpacks a Python int given for a Scalar (int64, then
+         # uint64) before the op runs: past both, its OverflowError comes before an in-place overlap error
+         ["x = torch.tensor([9.0, 1.0, 1.0])", "v = x.expand(2, 3)"] +
+         outcomes(["v.clamp_(-2**70)", "v.add_(2**64)", "v.mul_(-2**64)", "v.clamp_min_(2**70)", "v.lerp_(x, 2**70)",
+                   "v.pow_(2**70)", "F.hardtanh_(v, -2**70, 1.0)", "F.leaky_relu_(v, -2**70)", "v.cumsum_(2**70)",
+                   "v.addcmul_(x, x, value=2**70)", "v.clamp_(max=2**64 - 1)", "F.elu(x, 2**70)", "x.cumsum(2**63)"]),
+         ["out"]),
+]

@@ -135,6 +135,8 @@ def passed_on(fname: str, params: tuple) -> None:
     passes them, and the first that PyTorch's parser refuses is its TypeError."""
     for name, type_name, position, value in params:
         if type(value) in _PLAIN[type_name]:
+            if type(value) is int and type_name in ("int", "Number", "float"):
+                _unpack(value, type_name)
             continue
         from ._pyargs import check, tp_name
 
@@ -346,12 +348,42 @@ def _prepared(key, args, kwargs, at, by_name):
         _out_first(key, args, kwargs)
     for i, ok, _ in at:
         if len(args) > i and type(args[i]) not in ok:
-            return _plain(key, args, kwargs, at, by_name)
+            return _unpacked(_plain(key, args, kwargs, at, by_name), at, by_name)
     if kwargs and by_name:
         for k in kwargs:
             if k in by_name and type(kwargs[k]) not in by_name[k][0]:
-                return _plain(key, args, kwargs, at, by_name)
-    return args, kwargs
+                return _unpacked(_plain(key, args, kwargs, at, by_name), at, by_name)
+    return _unpacked((args, kwargs), at, by_name)
+
+
+_LONG, _ULONG = 2 ** 63, 2 ** 64
+
+
+def _unpacked(call, at, by_name):
+    """``call`` once the parser's unpacking of its Python ints has passed: an ``int`` parameter takes an
+    int64, a ``Number`` one an int64 or, past it, a uint64, a ``float`` one what a double holds (before the
+    op's own checks, so before an in-place op's overlap error)."""
+    args, kwargs = call
+    for i, _, t in at:
+        if len(args) > i and type(args[i]) is int:
+            _unpack(args[i], t)
+    if kwargs and by_name:
+        for k, v in kwargs.items():
+            if type(v) is int and k in by_name:
+                _unpack(v, by_name[k][1])
+    return call
+
+
+def _unpack(value, type_name):
+    if type_name == "int":
+        if not -_LONG <= value < _LONG:
+            raise ValueError("Overflow when unpacking long long")
+    elif type_name == "Number":
+        if not -_LONG <= value < _ULONG:
+            from .pointwise import unpack_overflow
+            unpack_overflow(value)
+    else:
+        float(value)  # (Python's OverflowError past a double)
 
 
 def _plain(key, args, kwargs, at, by_name):

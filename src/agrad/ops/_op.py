@@ -546,6 +546,15 @@ def keep_tensor(result, op, name, tensor):
     return result
 
 
+def _unpacked_first(args, kwargs):
+    """The parser's unpacking of a Python int given for a Scalar, which comes before an op's overlap
+    errors: past int64 it is read as a uint64 (PyTorch's OverflowError for what neither holds)."""
+    for v in (*args, *kwargs.values()):
+        if type(v) is int and not -2 ** 63 <= v < 2 ** 64:
+            from .pointwise import unpack_overflow
+            unpack_overflow(v)
+
+
 def inplace(fn, overlap="error", name=None, partial=False, first=None, checks=None):
     """The in-place form of ``fn(self, *args)``: same maths, written into ``self``.
 
@@ -578,8 +587,10 @@ def inplace(fn, overlap="error", name=None, partial=False, first=None, checks=No
             if checks is not None:
                 checks(self, *args, **kwargs)
         except RuntimeError as e:
-            if first is not None and str(e).startswith("unsupported operation"):
-                first(self, *args, **kwargs)
+            if str(e).startswith("unsupported operation"):
+                _unpacked_first(args, kwargs)
+                if first is not None:
+                    first(self, *args, **kwargs)
             raise
         try:
             if recorded and self._base is not None:

@@ -153,11 +153,17 @@ _hardtanh.derivative(
     lambda ctx, grad: _hardtanh_backward(grad, ctx.self, min_val=ctx.min_val, max_val=ctx.max_val))
 
 
-def _hardtanh_op(input, min_val, max_val):
+def _hardtanh_limits(input, min_val, max_val):
+    """hardtanh's own checks of its limits (before TensorIterator's, so before an in-place overlap error)."""
     if input._data.dtype.kind in "iu":  # integral: the limits become int64 first (toLong, checked)
         min_val, max_val = (int(dtypes.checked_scalar(v, np.dtype(np.int64))) for v in (min_val, max_val))
     if input.dtype.name == "uint8" and (min_val < 0 or max_val < 0):
         raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    return min_val, max_val
+
+
+def _hardtanh_op(input, min_val, max_val):
+    min_val, max_val = _hardtanh_limits(input, min_val, max_val)
     d = input._data.dtype  # (then clamp's conversion of the limits)
     return _hardtanh(input, min_val=dtypes.kernel_scalar(min_val, d), max_val=dtypes.kernel_scalar(max_val, d))
 
@@ -180,7 +186,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
 def hardtanh_(input, min_val=-1.0, max_val=1.0):
     if isinstance(input, Tensor) and input.dtype.name == "bool":
         raise RuntimeError("Bool inputs not supported for hardtanh")
-    return _in_place(_hardtanh_op, input, min_val, max_val)
+    return _in_place(_hardtanh_op, input, min_val, max_val, first=_hardtanh_limits)
 
 
 @export(functional=True, torch=False)
