@@ -29,3 +29,23 @@ CASES += [
                    "v.addcmul_(x, x, value=2**70)", "v.clamp_(max=2**64 - 1)", "F.elu(x, 2**70)", "x.cumsum(2**63)"]),
          ["out"]),
 ]
+CASES += [
+    case("unrecorded-inplace-on-integer-view",  # (dt41a raises-only-agrad:gcd_) an in-place op that records nothing
+         # (gcd_ of an integer view that requires grad) leaves the base's history; the view takes a new node from it
+         ["x1 = torch.tensor([[[3]], [[2]], [[6]]], dtype=torch.uint8)", "v2 = x1[::2]",
+          "x4 = torch.tensor([-1.75], dtype=torch.float16, requires_grad=True)", "r6 = v2.less_equal_(x4)",
+          "f0 = x1.grad_fn", "r7 = torch.gcd_(r6, torch.tensor([6], dtype=torch.uint8))",
+          "same = x1.grad_fn is f0", "edge = r7.grad_fn.next_functions[0][0] is f0",
+          "r8 = r6.bitwise_and_(torch.tensor([3], dtype=torch.uint8))"],
+         ["r7", "x1", "same", "edge", "r8"]),
+    case("layer-norm-double-backward-bias-without-weight",  # (dt41a raises-only-torch:pow) layer_norm without a
+         # weight: ATen's double backward adds an undefined expanded ggB to ggO when both the input's and the bias's
+         # gradients flow back, and fails; either alone works
+         ["x = torch.tensor([[2.5, -1.0, 0.5], [1.5, 0.0, -2.0]], requires_grad=True)",
+          "b = torch.tensor([0.5, 0.25, -1.0], requires_grad=True)",
+          "r = F.layer_norm(x, (3,), bias=b)", "w = torch.tensor([1.0, 2.0, 3.0])",
+          "gx, gb = torch.autograd.grad((r * w).sum(), [x, b], create_graph=True)",
+          "gx.pow(2).sum().backward(retain_graph=True)", "a = x.grad.clone()"] +
+         outcomes(["(gx.pow(2).sum() + gb.pow(2).sum()).backward()"]),
+         ["a", "out"]),
+]

@@ -325,6 +325,9 @@ def inplace_through_view(view, fn, args, kwargs):
     view._write_data(result)  # through the numpy view: the base's data changes too
     if _dual._ACTIVE[0]:
         _dual.write_tangent(view, result)
+    if inner is None:  # (the op records nothing, gcd_ of an integer view: the base keeps its history; the
+        regenerate_view(view)  # view, whose version moved, takes a new node from it, as PyTorch's on access)
+        return view
     node, idx = _copy_slices(base_edge, base, inner, view)
     _rebase(base, node)
     for hook in graph.record_hooks:  # call: ("view", base's edge and value before, inner node, index)

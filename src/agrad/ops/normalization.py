@@ -688,8 +688,12 @@ def _(ctx, grads):
     if ggG is not None and affine:
         term = ggG_e * x_mu * s12
         ggO = term if ggO is None else ggO + term
-    if ggB is not None and affine:
-        ggO = ggB_e if ggO is None else ggO + ggB_e
+    if ggB is not None:  # (without a weight ATen's expanded ggB stays undefined: ggO.add(undefined) fails)
+        if not affine and ggO is not None:
+            raise RuntimeError("Expected a proper Tensor but got None (or an undefined Tensor in C++) for "
+                               "argument #1 'other'")
+        if affine:
+            ggO = ggB_e if ggO is None else ggO + ggB_e
     if ggO is not None:
         ggO = ggO.expand(M, N).reshape(shape)
     return ggO, gI, None, None, gG, None
