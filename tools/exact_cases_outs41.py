@@ -80,4 +80,34 @@ CASES = [
               "torch.addbmm(f[:, :2].long(), f[None], g[None], out=o9)", "torch.addbmm(g[:2], f[None], g[None], out=o10)",
               "torch.addr(f[:2, :2] > 1, b[0, :2], b[1, :2], out=torch.zeros(2, 2))"]),
          ["out", "o1", "o2", "o3", "o4", "o5", "o6", "o7", "o8", "o8.stride()", "o9", "o10"]),
+    case("stack-out-resized-before-cat-checks",  # stack_out below the last dim resizes out (resize_output,
+         # with its warning) before its cat into a view of out refuses the cast; at the last dim, cat's check
+         # comes first; the dim is wrapped before the sizes are compared
+         ["a = torch.tensor([[1.5, 2.0, 0.5], [3.0, 0.0, 1.5]])", "o1 = torch.arange(13, dtype=torch.uint8)",
+          "o2 = torch.arange(13)", "o3 = torch.arange(13, dtype=torch.int32)"] + outcomes([
+              "torch.stack([a, a], 0, out=o1)", "torch.stack([a, a.long()], 1, out=o2)",
+              "torch.stack([a, a], 2, out=o3)", "torch.stack([a, a[0]], 5)",
+              "torch.stack([a, a], -1, out=torch.zeros(2, 2, 2).transpose(0, 2))"]),
+         ["out", "o1", "o2", "o3"]),
+    case("functional-builtins-take-out",  # F.gelu/softplus/softshrink/hardshrink/logsigmoid/linear/avg_pool2d/
+         # avg_pool3d are PyTorch's C functions with an out overload (agrad's took none); F.sigmoid/F.tanh are
+         # Python functions of input alone (agrad's were torch's, which take out); F.gelu of a contiguous
+         # float32 input into an out that is not contiguous leaves out as it was (oneDNN writes a copy)
+         ["x = torch.tensor([[-1.0, 0.5, 2.0], [1.0, 0.25, -3.0]])", "o1 = torch.zeros(7)",
+          "o2 = torch.zeros(3, 2).t()", "o3 = torch.zeros(7, dtype=torch.int64)", "o4 = torch.arange(7.)",
+          "o5 = torch.zeros(3, 2).t()", "o6 = torch.zeros(7)", "o7 = torch.zeros(7)", "o8 = torch.zeros(7)",
+          "o9 = torch.zeros(2, 2, 2)", "o10 = torch.zeros(2, 2, 2)"] + outcomes([
+              "F.gelu(x, out=o1)", "F.gelu(x, out=o2)", "F.gelu(x.double(), out=torch.zeros(2, 3))",
+              "F.gelu(x.long(), out=o3)", "F.gelu(x, approximate='x', out=o4)", "F.gelu(x, approximate='tanh', out=o5)",
+              "F.softplus(x, 2, out=o6)", "F.softshrink(x, -1.0, out=torch.zeros(2, 3, dtype=torch.float64))",
+              "F.softshrink(x, 0.5, out=torch.zeros(0, dtype=torch.float64))", "F.hardshrink(x, out=o7)",
+              "torch.hardshrink(x, 0.5, out=torch.zeros(2, 3))", "x.hardshrink(out=torch.zeros(2, 3))",
+              "F.logsigmoid(x, out=torch.zeros(7, dtype=torch.float64))", "F.logsigmoid(x, out=o8)",
+              "F.linear(x, torch.ones(2, 3), torch.ones(2), out=torch.zeros(2, 2, dtype=torch.float64))",
+              "F.linear(x[None], torch.ones(2, 3), torch.ones(2), out=o9)",
+              "F.linear(x.requires_grad_(False)[None], torch.ones(2, 3), out=torch.zeros(1, 2, 2, dtype=torch.float64))",
+              "F.avg_pool2d(x[None], 1, out=torch.zeros(1, 2, 3, dtype=torch.float64))",
+              "F.avg_pool3d(x[None, None], 1, out=o10)", "F.sigmoid(x, out=torch.zeros(2, 3))",
+              "F.tanh(x, out=torch.zeros(2, 3))", "F.sigmoid(x)", "F.tanh(input=x)"]),
+         ["out", "o1", "o2", "o3", "o4", "o5", "o5.stride()", "o6", "o7", "o8", "o9", "o10"]),
 ]

@@ -13,6 +13,23 @@ for _name in _TOP_LEVEL:
 globals().update(dict.items(_FUNCTIONAL))  # (the loaded op families'; the others: __getattr__)
 
 
+def _input_only(name):
+    """F.sigmoid / F.tanh: PyTorch's Python functions of ``input`` alone (``input.sigmoid()``): no out=."""
+    fn = _FUNCTIONS[name]
+
+    def call(input):
+        return fn(input)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = fn.__doc__
+    return call
+
+
+for _name in ("sigmoid", "tanh"):
+    if dict.__contains__(_FUNCTIONS, _name) and _name not in _FUNCTIONAL:
+        globals()[_name] = _input_only(_name)
+
+
 def __getattr__(name):
     # composites written over the ops, loaded on first use
     if name == "multi_head_attention_forward":
@@ -22,7 +39,7 @@ def __getattr__(name):
         value = globals()[name] = _FUNCTIONAL[name]
         return value
     if name in _TOP_LEVEL and name in _FUNCTIONS:
-        value = globals()[name] = _FUNCTIONS[name]
+        value = globals()[name] = _input_only(name) if name in ("sigmoid", "tanh") else _FUNCTIONS[name]
         return value
     raise AttributeError(f"module 'torch.nn.functional' has no attribute '{name}'")
 

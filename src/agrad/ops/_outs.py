@@ -190,6 +190,25 @@ def matrix_out(fname, inputs, dtype, shape, out):
         _resize_out(out, np.empty(shape, dtype.numpy))
 
 
+def unary_into(fname, input, out, compute, written=True):
+    """A structured unary op into ``out=`` (F.gelu, softplus, softshrink, hardshrink): autograd's refusal,
+    check_all_same_dtype's "Found dtype", out resized to the input's shape (warning; the input's layout),
+    then the op's own checks and kernel (``compute()``) and the write (``written`` False: the kernel
+    wrote elsewhere, F.gelu's oneDNN path into an out that is not contiguous)."""
+    from ..autograd import grad_mode
+
+    if grad_mode._state["enabled"] and (input._requires_grad or out._requires_grad):
+        raise RuntimeError(f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    same_dtype_out(fname, input, out)
+    if tuple(out.shape) != tuple(input.shape):
+        if out._data.size:
+            warn_resized(out.shape, input.shape)
+        _resize_out(out, input._data)
+    result = compute(out) if not written else compute()
+    return out if not written else finish_out(fname, result, out)
+
+
 def _resize_out(out, like):
     """ATen's resize_output, then the meta function's restride: ``out`` keeps its storage (resize_:
     from its offset on; grown past the storage's end as agrad's resize_ grows, a new buffer that starts

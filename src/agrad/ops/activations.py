@@ -578,7 +578,10 @@ _softplus.derivative(
 
 
 @export(functional=True, torch=False)
-def softplus(input, beta=1.0, threshold=20.0):
+def softplus(input, beta=1.0, threshold=20.0, *, out=None):
+    if out is not None:
+        from ._outs import unary_into
+        return unary_into("softplus", input, out, lambda: softplus(input, beta, threshold))
     check_floating(input, "softplus_cpu")
     return _softplus(input, beta=beta, threshold=threshold)
 
@@ -636,7 +639,16 @@ _logsigmoid.derivative(lambda ctx, grad: _logsigmoid_backward(grad, ctx.self))
 
 
 @export(functional=True, torch=False)
-def logsigmoid(input):
+def logsigmoid(input, *, out=None):
+    if out is not None:  # (log_sigmoid_forward_out: out resized quietly, the kernel's dtype, then out's)
+        from ._outs import _resize_out, finish_out as _finish
+        if tuple(out.shape) != tuple(input.shape):
+            _resize_out(out, np.empty(input.shape, out._data.dtype))
+        check_floating(input, "log_sigmoid_cpu")
+        if out.dtype is not input.dtype:
+            from ..tensor import _scalar_name
+            raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found {_scalar_name(out.dtype)}")
+        return _finish("log_sigmoid", logsigmoid(input), out)
     check_floating(input, "log_sigmoid_cpu")
     return _logsigmoid(input)
 

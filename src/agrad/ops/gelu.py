@@ -227,7 +227,16 @@ def _(ctx, grad):
 
 
 @export(functional=True, torch=False)
-def gelu(input, *, approximate="none"):
+def gelu(input, *, approximate="none", out=None):
+    if out is not None:  # (checked and resized before the approximate's check)
+        from ._outs import unary_into
+
+        def oneDNN(out):  # (a contiguous float32 input: oneDNN's gelu writes a dense copy of an out that is not)
+            return gelu(input, approximate=approximate)
+        dense = out.is_contiguous() if tuple(out.shape) == tuple(input.shape) else True
+        onednn = approximate == "none" and input.dtype.name == "float32" and input.is_contiguous() and not dense
+        return unary_into("gelu", input, out, oneDNN if onednn else (lambda: gelu(input, approximate=approximate)),
+                          written=not onednn)
     if approximate not in ("none", "tanh"):
         raise RuntimeError(f"approximate argument must be either none or tanh.")
     check_floating(input, "GeluKernelImpl")

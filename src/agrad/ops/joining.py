@@ -120,19 +120,29 @@ def _(ctx, grad):
 
 
 @export()
-@with_out("stack", "cast")
 def stack(tensors, dim=0, *, out=None):
     tensors = _check_list(tensors, "stack")
+    if out is not None and _grad_state["enabled"] and any(t._requires_grad for t in (*tensors, out)):
+        raise RuntimeError("stack(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
     first = tensors[0]._data.shape
+    axis = _wrap_dim(dim, len(first) + 1)  # (stack's first check)
     for i, t in enumerate(tensors):
         if t._data.shape != first:
             raise RuntimeError(
                 f"stack expects each tensor to be equal size, but got {list(first)} at entry 0 and "
                 f"{list(t._data.shape)} at entry {i}")
+    if out is not None and axis < len(first):  # (stack_out resizes out before its cat into a view of it)
+        from ._outs import _resize_out, warn_resized
+        shape = first[:axis] + (len(tensors),) + first[axis:]
+        if tuple(out.shape) != shape:
+            if out._data.size:
+                warn_resized(out.shape, shape)
+            _resize_out(out, np.empty(shape, out._data.dtype))
     d = dtypes.result_type(*tensors)
-    axis = _wrap_dim(dim, len(first) + 1)
     arrays = [t._data.astype(d.numpy, copy=False) for t in tensors]
-    return _stack.apply(tuple(tensors), arrays, {"dim": axis})
+    result = _stack.apply(tuple(tensors), arrays, {"dim": axis})
+    return result if out is None else write_outs("stack", result, out, "cast")
 
 
 @export()

@@ -192,8 +192,18 @@ def _contiguous(t):
 
 
 @export(functional=True, torch=False)
-def linear(input, weight, bias=None):
+def linear(input, weight, bias=None, *, out=None):
     """y = input @ weight.T + bias, dispatched as ATen's ``linear`` does."""
+    if out is not None:  # (linear_out: addmm_out for a 2-D input with a bias, else matmul_out then add_)
+        from ..autograd import grad_mode
+        if grad_mode._state["enabled"] and any(t is not None and t._requires_grad for t in (input, weight, bias, out)):
+            raise RuntimeError("linear(): functions with out=... arguments don't support automatic differentiation, "
+                               "but one of the arguments requires grad.")
+        from . import linalg
+        if input.ndim == 2 and bias is not None:
+            return linalg.addmm(bias, input, weight.t(), out=out)
+        linalg.matmul(input, weight.t(), out=out)
+        return out if bias is None else out.add_(bias)
     if not input.ndim or not weight.ndim:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {input.ndim}D and "
                            f"{weight.ndim}D")

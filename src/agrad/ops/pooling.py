@@ -372,18 +372,29 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 @export(functional=True, torch=False)
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):
+               divisor_override=None, *, out=None):
     """Mean over sliding windows of the last two dims (AvgPool2DBackward0)."""
-    return _avg_pool("avg_pool2d", 2, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                     divisor_override)
+    result = _avg_pool("avg_pool2d", 2, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override)
+    return result if out is None else _pooled_into("avg_pool2d", input, result, out)
 
 
 @export(functional=True, torch=False)
 def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
-               divisor_override=None):
+               divisor_override=None, *, out=None):
     """Mean over sliding windows of the last three dims (AvgPool3DBackward0)."""
-    return _avg_pool("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
-                     divisor_override)
+    result = _avg_pool("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                       divisor_override)
+    return result if out is None else _pooled_into("avg_pool3d", input, result, out)
+
+
+def _pooled_into(fname, input, result, out):
+    """The structured pools' meta into out=: out's dtype the input's ("Expected out tensor to have dtype"),
+    out resized (with its warning), then written."""
+    from ._op import finish_out
+    from ._outs import matrix_out
+    matrix_out(fname, (input,), input.dtype, result.shape, out)
+    return finish_out(fname, result, out)
 
 
 # ---------------------------------------------------------------------------

@@ -63,17 +63,23 @@ _hardshrink.derivative(lambda ctx, grad: _hardshrink_backward(grad, ctx.self, la
 
 
 @export(functional=True, torch=False)
-def softshrink(input, lambd=0.5):
+def softshrink(input, lambd=0.5, *, out=None):
     check_floating(input, "softshrink_check")
     limit = float(np.finfo(input._data.dtype).max)
     if not 0 <= lambd <= limit:  # (NaN and inf too)
         raise RuntimeError(f"lambda must be in range [0, {limit:g}] for input dtype {_scalar_name(input.dtype)}, "
                            f"but found {lambd:g}")
+    if out is not None:
+        from ._outs import unary_into
+        return unary_into("softshrink", input, out, lambda: _softshrink(input, lambd=lambd))
     return _softshrink(input, lambd=lambd)
 
 
 @export(method=True, functional=True)
-def hardshrink(input, lambd=0.5):
+def hardshrink(input, lambd=0.5, *, out=None):
+    if out is not None:
+        from ._outs import unary_into
+        return unary_into("hardshrink", input, out, lambda: hardshrink(input, lambd))
     check_floating(input, "hardshrink_cpu")
     return _hardshrink(input, lambd=lambd)
 
