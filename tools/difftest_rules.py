@@ -744,6 +744,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if aspect in ("value", "numeric", "repr") and op in ("resize_", "resize_as_") and difftest_uninit.grown_only(
             want, got, _agree_once):
         return "resize-uninitialised"
+    if aspect in ("value", "numeric", "repr") and "out" in stmt and difftest_uninit.out_grown_only(
+            stmt, want, got, _agree_once):
+        return "out-uninitialised"
     if aspect in ("raises-only-agrad", "shape") and op == "resize_" and _negative_size(aspect, stmt, want, got):
         return "resize-negative-size"
     if aspect in ("value", "numeric") and op == "lstsq" and program is not None and _lstsq_pivots(*program, want, got):

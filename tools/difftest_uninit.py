@@ -62,24 +62,54 @@ def grown_only(want: dict, got: dict, agree_once) -> bool:
     tensor of one dtype and shape on both sides whose elements (in C order) agree up to some point
     and are all zeros in agrad from there on (the old storage's elements, then the new ones); a tuple
     (``gs = torch.autograd.grad(...)``, then ``gs[0].resize_as_(t)``) when its items are."""
+    def neutral(w, g):
+        return (g, g) if _grown(w, g) else None
+    return agree_once(want, got, neutral)
+
+
+def _grown(w, g) -> bool:
+    """Two descriptions of one tensor (or tuple of them) whose elements in C order agree up to some
+    point and are all zeros in agrad from there on."""
     import numpy as np
 
-    def grown(w, g):
-        if w["kind"] == "seq" and g["kind"] == "seq" and len(w["items"]) == len(g["items"]):
-            # (a tuple holding the tensor, autograd.grad's result: each item the same, or grown as below)
-            return all(_same(wi, gi) or grown(wi, gi) for wi, gi in zip(w["items"], g["items"]))
-        if w["kind"] != "tensor" or g["kind"] != "tensor" or w["dtype"] != g["dtype"] or w["shape"] != g["shape"]:
-            return False
-        if isinstance(w["data"], str) or isinstance(g["data"], str):
-            return False
-        a, b = np.asarray(w["data"]).reshape(-1), np.asarray(g["data"]).reshape(-1)
-        if a.shape != b.shape:
-            return False
-        differ = np.flatnonzero(~((a == b) | (a != a) & (b != b)))
-        return bool(differ.size) and not (b[differ[0]:] != 0).any()
+    if w["kind"] == "seq" and g["kind"] == "seq" and len(w["items"]) == len(g["items"]):
+        # (a tuple holding the tensor, autograd.grad's result: each item the same, or grown as below)
+        return all(_same(wi, gi) or _grown(wi, gi) for wi, gi in zip(w["items"], g["items"]))
+    if w["kind"] != "tensor" or g["kind"] != "tensor" or w["dtype"] != g["dtype"] or w["shape"] != g["shape"]:
+        return False
+    if isinstance(w["data"], str) or isinstance(g["data"], str):
+        return False
+    a, b = np.asarray(w["data"]).reshape(-1), np.asarray(g["data"]).reshape(-1)
+    if a.shape != b.shape:
+        return False
+    differ = np.flatnonzero(~((a == b) | (a != a) & (b != b)))
+    return bool(differ.size) and not (b[differ[0]:] != 0).any()
+
+
+#: a call's ``out=`` argument: one name or a tuple of names
+_OUT_ARG = re.compile(r"\bout\s*=\s*(\w+|\(\s*\w+(?:\s*,\s*\w+)*\s*,?\s*\))")
+
+
+def out_grown_only(stmt: str, want: dict, got: dict, agree_once) -> bool:
+    """``out-uninitialised``: a statement whose call resizes its ``out=`` tensor past its storage (ATen's
+    resize_output grows the storage as ``resize_`` does: the new elements are whatever memory held),
+    whether the call then succeeds or raises (an ``out`` resized before the kernel refuses a dtype). True
+    when every variable that differs is one of the ``out=`` names, or the name the statement assigns
+    (the call returns ``out``), and is grown as ``grown_only``'s are."""
+    last = stmt.strip().splitlines()[-1]
+    found = _OUT_ARG.search(last)
+    if not found:
+        return False
+    names = set(re.findall(r"\w+", found.group(1)))
+    assigned = re.match(r"^\s*(\w+)\s*=(?!=)", last)
+    if assigned:
+        names.add(assigned.group(1))
+    mine = [want["vars"][n] for n in names if n in want["vars"]]
 
     def neutral(w, g):
-        return (g, g) if grown(w, g) else None
+        if not any(w is m for m in mine):
+            return None
+        return (g, g) if _grown(w, g) else None
     return agree_once(want, got, neutral)
 
 
