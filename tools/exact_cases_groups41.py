@@ -59,4 +59,41 @@ CASES = [
           "s3 = F.binary_cross_entropy(a.double(), t.double()).untyped_storage()",
           "s4 = F.soft_margin_loss(a.t(), t.t(), reduction='sum').untyped_storage()"],
          ["list(s1)", "list(s2)", "list(s3)", "list(s4)"]),
+    case("stack-family-out-is-cat-out",  # (error-type:row_stack, run 41410000) vstack/row_stack/dstack/column_stack/
+         # hstack with out= are cat_out: its TypeError for an out dtype the inputs cannot be cast to (before the
+         # shapes), and autograd's refusal naming cat (before every check of the kernel)
+         ["x = torch.tensor([0.5, 1.0], requires_grad=True)", "y = torch.tensor([0.5, 1.0], dtype=torch.float64)"]
+         + outcomes(["torch.row_stack([y, y * 2], out=torch.zeros(3, 2, dtype=torch.int32))",
+                     "torch.vstack([y, torch.ones(3)], out=torch.zeros(0, dtype=torch.int64))",
+                     "torch.dstack([y, y], out=torch.zeros(0, dtype=torch.int32))",
+                     "torch.column_stack([y, y], out=torch.zeros(0, dtype=torch.int32))",
+                     "torch.hstack([y, y], out=torch.zeros(0, dtype=torch.int32))",
+                     "torch.vstack([x, x], out=torch.zeros(2, 2))",
+                     "torch.cat([x, torch.ones(2, 2)], out=torch.zeros(0, dtype=torch.int64))",
+                     "torch.dstack([y, y], out=torch.zeros(0, dtype=torch.float64)).shape"]),
+         ["out"]),
+    case("nanmean-out-dtype",  # (raises-only-torch:nanmean, run 41410000) nanmean_out is nansum_out(out, dtype) over
+         # the count: a dtype that is not out's is make_reduction's error (after the count's dim check and nansum's
+         # autograd refusal); an integer input is nanmean_out's own text
+         ["x = torch.tensor([[2.25, 0.0, -1.0, 0.5], [2.75, 2.0, -3.0, -1.0]], dtype=torch.float64)",
+          "w = torch.tensor([[2.25, float('nan')], [1.0, 2.0]], requires_grad=True)"]
+         + outcomes(["torch.nanmean(x, dtype=torch.float32, out=x)", "x.shape",
+                     "torch.nanmean(x, 1, dtype=torch.float64, out=torch.zeros(()))",
+                     "torch.nanmean(x, out=torch.zeros(()))",
+                     "torch.nanmean(w, dtype=torch.float64, out=torch.zeros(()))",
+                     "torch.nanmean(w, 3, dtype=torch.float64, out=torch.zeros(()))",
+                     "torch.nanmean(torch.ones(2, dtype=torch.int32), out=torch.zeros(()))"]),
+         ["out"]),
+    case("addbmm-out-keeps-strides",  # (value:addbmm, run 41410000) addbmm_out's result.resize_as_(self) sets sizes
+         # only: an out of the product's shape keeps its strides (a strided view writes its own elements); an
+         # overlapping one is addmm_'s refusal when there are batches (beta 0: no copy_ first)
+         ["b5 = torch.tensor([[-2.5, -0.5, 0.5, 9.0], [0.0, 1.5, -1.0, 1.5], [0.0, -2.75, -2.75, 2.75]])",
+          "o6 = b5.view(2, 6)[..., ::2].mT",
+          "r7 = torch.addbmm(torch.tensor([[1.75, -3.0], [0.25, 1.0], [0.0, 2.5]]), "
+          "torch.tensor([[[2.0], [0.25], [2.75]], [[-1.5], [3.0], [2.75]]]), "
+          "torch.tensor([[[0.25, 2.75]], [[1.75, -2.75]]]), alpha=-1.5, out=o6)",
+          "e = torch.ones(1, 2).expand(3, 2)"]
+         + outcomes(["torch.addbmm(torch.ones(3, 2), torch.ones(2, 3, 1), torch.ones(2, 1, 2), beta=0, out=e)",
+                     "torch.addbmm(torch.ones(3, 2), torch.ones(0, 3, 1), torch.ones(0, 1, 2), beta=0, out=e).stride()"]),
+         ["b5", "r7.stride()", "out"]),
 ]

@@ -109,7 +109,7 @@ def addbmm_out_prepared(input, batch1, batch2, beta, out):
     must have the same dtype") and whose kernel refuses a bool out.  Returns self as the product is to
     read it: in out's dtype."""
     from ..autograd import grad_mode
-    from ..tensor import _scalar_name
+    from ..tensor import _has_internal_overlap, _scalar_name
     from ._outs import _resize_out
     from .linalg import _no_bool
 
@@ -118,7 +118,7 @@ def addbmm_out_prepared(input, batch1, batch2, beta, out):
                            "but one of the arguments requires grad.")
     (b, n, m), p = batch1._data.shape, batch2._data.shape[2]
     expanded = input.expand(n, p)
-    if tuple(out.shape) != (n, p) or not out._data.flags.c_contiguous:
+    if tuple(out.shape) != (n, p):  # (resize_as_: sizes only, an out of the shape keeps its strides)
         _resize_out(out, np.empty((n, p), out._data.dtype))
     if beta != 0:
         out.copy_(expanded)
@@ -127,5 +127,8 @@ def addbmm_out_prepared(input, batch1, batch2, beta, out):
             if a.dtype is not c.dtype:
                 raise RuntimeError(f"{names} must have the same dtype, but got {_scalar_name(a.dtype)} and "
                                    f"{_scalar_name(c.dtype)}")
+        if 0 in out._data.strides and _has_internal_overlap(out._data):  # (addmm_'s output, after its meta's checks)
+            raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
+                               "single memory location. Please clone() the tensor before performing the operation.")
     _no_bool(out, "addmm_impl_cpu_", b, n, m, p)
     return input if input.dtype is out.dtype else input.to(out.dtype)

@@ -19,7 +19,7 @@ from .._limits import check_numel, check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _can_cast, _scalar_name, _wrap_dim
 from ._layout import c_order, cat_memory_format, dense_order, in_memory_format, laid_out_like, torch_strides
-from ._op import Op, export, finish_out, method, with_out, write_outs
+from ._op import Op, export, method, with_out, write_outs
 from .indexing import _FULL, _slice
 from .scatter_gather import _as_views, _is_int
 from .views import _fmt, _sizes, _view, reshape
@@ -71,6 +71,9 @@ def _check_list(tensors, name):
 @export("cat", "concat", "concatenate")
 def cat(tensors, dim=0, *, out=None):
     tensors = _check_list(tensors, "cat")
+    if out is not None and _grad_state["enabled"] and any(t._requires_grad for t in (*tensors, out)):
+        raise RuntimeError("cat(): functions with out=... arguments don't support automatic differentiation, but one "
+                           "of the arguments requires grad.")  # (autograd's, before the kernel's checks)
     for i, t in enumerate(tensors):  # (ATen's first check, before the dim and the shapes)
         if t.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
@@ -146,11 +149,10 @@ def stack(tensors, dim=0, *, out=None):
 
 
 @export()
-@with_out("hstack", "cast")
 def hstack(tensors, *, out=None):
     tensors = _check_list(tensors, "hstack")
     tensors = [t if t.ndim else atleast_1d(t) for t in tensors]  # ATen's atleast_1d first
-    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1, out=out)  # (hstack_out: cat_out, its checks and texts)
 
 
 # repeat / tile ------------------------------------------------------------------------------
@@ -664,7 +666,7 @@ def column_stack(tensors, *, out=None):
     if not tensors:
         raise RuntimeError("column_stack expects a non-empty TensorList")
     cols = [reshape(t, (t.numel(), 1)) if t.ndim <= 1 else t for t in tensors]
-    return finish_out("column_stack", cat(cols, 1), out)
+    return cat(cols, 1, out=out)  # (column_stack_out: cat_out, its checks and texts)
 
 
 @export()
@@ -674,7 +676,7 @@ def dstack(tensors, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("dstack expects a non-empty TensorList")
-    return finish_out("dstack", cat(list(atleast_3d(tensors)), 2), out)
+    return cat(list(atleast_3d(tensors)), 2, out=out)  # (dstack_out: cat_out)
 
 
 @export("row_stack", "vstack")
@@ -685,4 +687,4 @@ def row_stack(tensors, *, out=None):
     tensors = list(tensors)
     if not tensors:
         raise RuntimeError("vstack expects a non-empty TensorList")
-    return finish_out("row_stack", cat(list(atleast_2d(tensors)), 0), out)
+    return cat(list(atleast_2d(tensors)), 0, out=out)  # (vstack_out: cat_out)

@@ -12,6 +12,7 @@ import numpy as np
 from .. import _arrays
 from .._cascade import as_float, cascade_sum
 from .._zero import ZeroArray
+from ..autograd import grad_mode
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out
 from .reductions import (_ALL_DIMS, _FLOAT32_64, _NO_DIM, _NO_KEEPDIM, _add_reduce, _contiguous,
@@ -148,15 +149,22 @@ def _integer_out(input, dim, keepdim, out):
 def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     """ATen's composite: nansum(input, dim, keepdim, dtype) / (number of non-NaN elements), the
     count an int64 sum of ``isnan(input).logical_not_()`` (DivBackward0 over NansumBackward0)."""
-    if not input.dtype.is_floating_point:
-        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype but got "
-                           + _scalar_name(input.dtype))
+    if not input.dtype.is_floating_point:  # (nanmean_out's own check, before the composite's)
+        raise RuntimeError("nanmean(): integral types and 'Bool' are not supported for nanmean, even for empty tensors."
+                           if out is not None else "nanmean(): expected input to have floating point or complex "
+                           "dtype but got " + _scalar_name(input.dtype))
     if dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError("nanmean(): could not infer output dtype. Optional dtype must be either a floating "
                            f"point or complex dtype. Got: {_scalar_name(dtype)}")
     count = input.detach().isnan().logical_not().sum(dim, keepdim)
     if out is None:
         return nansum(input, dim, keepdim, dtype=dtype).div(count)
-    # nansum_out(out, ...).div_(count): the sum in out's dtype
+    # nansum_out(out, ...).div_(count): the sum in out's dtype, which a given dtype must be (make_reduction's check)
+    if grad_mode._state["enabled"] and (input._requires_grad or out._requires_grad):
+        raise RuntimeError("nansum(): functions with out=... arguments don't support automatic differentiation, but "
+                           "one of the arguments requires grad.")  # (nansum_out's autograd kernel, first)
+    if dtype is not None and dtype is not out.dtype:
+        raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got {_scalar_name(out.dtype)} and "
+                           f"{_scalar_name(dtype)}.")
     total = nansum(input, dim, keepdim, dtype=out.dtype if dtype is None else dtype)
     return finish_out("nansum", total.div(count), out)
