@@ -547,7 +547,11 @@ def _plus(a, b):
     arrives first gives the other as it is (the ufunc's ``z + t``)."""
     if type(b) is ZeroArray and type(a) is not ZeroArray:
         return np.add(a, materialized(b))
-    return a + b
+    out = a + b
+    if type(out) is _ndarray and out.ndim > 1 and type(a) is _ndarray and a.strides != getattr(b, "strides", None):
+        from ..ops._layout import iterator_layout  # (laid out as ATen's old.add_(var) / old + var: old first)
+        out = iterator_layout(out, (a, b))
+    return out
 
 
 def _plus_tensors(a, b):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _vec_math
+from ._layout import in_memory_format, suggested_format
 from ._op import Op
 from .nn import const
 
@@ -138,8 +139,9 @@ def _kernel(ctx, dy, x, w, _save_mean, _save_invstd, mean, invstd, running_mean,
             else:
                 dx = dy * invstd.reshape(shape) * wv.reshape(shape)
             gw, gb = (dot * invstd).astype(dt), total
-    return (np.asarray(dx, out_dt) if mask[0] else np.zeros(x.shape, out_dt), np.asarray(gw, out_dt),
-            np.asarray(gb, out_dt))
+    # (grad_input: empty_like(input, input.suggest_memory_format()), channels-last for such an input)
+    dx = in_memory_format(np.asarray(dx, out_dt), suggested_format(x)) if mask[0] else np.zeros(x.shape, out_dt)
+    return dx, np.asarray(gw, out_dt), np.asarray(gb, out_dt)
 
 
 # PyTorch's native_batch_norm_backward: one node under create_graph, edges (grad_out, input,

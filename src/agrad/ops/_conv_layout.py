@@ -56,6 +56,12 @@ def in_conv_format(forward):
     return conv
 
 
+def _on_onednn(x, w, geo):
+    from .convolution import _uses_mkldnn
+    return _uses_mkldnn(x.dtype == np.float32, x.shape, w.shape, geo["stride"], geo["dilation"], geo["transposed"],
+                        geo["output_padding"], geo["groups"])
+
+
 def backward_format(forward):
     """convolution_backward's input and weight gradients in the backend's memory format, as the forward's
     result."""
@@ -64,8 +70,11 @@ def backward_format(forward):
         fmt = _conv_format(x, w, geo)
         for i in (0, 1):
             if mask[i] and type(out[i]) is np.ndarray and out[i].ndim == x.ndim:
-                if i == 1 and fmt in ("channels_last", "channels_last_3d") and _fits(out[1], fmt):
-                    continue  # (the weight's gradient already in that order but for dims of one: kept so)
+                if i == 1 and fmt in ("channels_last", "channels_last_3d") and _fits(out[1], fmt) \
+                        and not _on_onednn(x, w, geo):
+                    # (the slow kernels' weight gradient, already in that order but for dims of one, kept so;
+                    # oneDNN's is allocated channels-last: c10's strides for those dims too)
+                    continue
                 out[i] = _in_format(out[i], fmt)
         return tuple(out)
 

@@ -19,6 +19,7 @@ import numpy as np
 from .. import dtypes
 from .._warn_once import warn_once
 from ._argcheck import _raise_parser_error
+from ._layout import suggested_format
 from ._op import _C_TYPE, export
 from .nn import add_scalar, check_floating
 
@@ -63,7 +64,8 @@ def _rms_norm(input, normalized_shape, weight, eps):
     ns = _check_rms_norm(input, normalized_shape, weight)
     d = input.dtype
     check_floating(input, "rms_norm")
-    if weight is not None and weight.dtype != d:
+    channels_last = suggested_format(input._data) is not None  # (rms_norm_symint: the composite, before the warning)
+    if weight is not None and weight.dtype != d and not channels_last:
         warn_once(f"Mismatch dtype between input and weight: input dtype = {_C_TYPE[d.name]}, weight dtype = "
                   f"{_C_TYPE[weight.dtype.name]}, Cannot dispatch to fused implementation.")  # (int32: 'int')
     opmath = dtypes.float32 if d == dtypes.float16 else d
@@ -77,7 +79,8 @@ def _rms_norm(input, normalized_shape, weight, eps):
     out = x * scale
     if weight is not None:
         out = out * weight
-    out = out.contiguous()  # (a strided input's result: CloneBackward0)
+    if not channels_last:  # (a strided input's result: CloneBackward0; a channels-last one's stays as it is)
+        out = out.contiguous()
     return out.to(d) if out.dtype != d else out
 
 

@@ -115,7 +115,10 @@ def _pad_op_pair(kind, n):
     name = {"reflect": "ReflectionPad", "replicate": "ReplicationPad"}[kind] + f"{n}D"
     fwd = Op(f"{name}Backward0", in_input_format(_gather_pad_fwd), saves=("self",), jvp="linear")  # (PyTorch's saves self)
     # <pad>_backward(grad_output, self, padding): self is an input (an edge; its gradient zeros_like(self))
-    back = Op(f"{name}BackwardBackward0", lambda ctx, g, x, maps, shape: _scatter_pad_fwd(ctx, g, maps, shape),
+    # (its grad_input is zeros_like(self, self.suggest_memory_format()): channels-last for such a self)
+    back = Op(f"{name}BackwardBackward0",
+              in_input_format(lambda ctx, g, x, maps, shape: _scatter_pad_fwd(ctx, g, maps, shape),
+                              formats=lambda arrays: suggested_format(arrays[1])),
               inputs=("grad_output", "self"), internal=True, jvp="linear")
 
     @fwd.derivative

@@ -24,7 +24,7 @@ from . import factories
 from ..autograd import grad_mode as _mode
 from .._zero import materialized
 from ._alpha import _alpha_fma, _alpha_number, _fma_operands, _number_operand, rsub_alpha
-from ._layout import cast, iterator_layout
+from ._layout import cast, empty_like, iterator_layout
 from ._op import Op, export, finish_out, method, node_name, zeros_like_grad
 
 
@@ -746,7 +746,13 @@ def _binary_quiet(np_fn, a, b):
 
 
 def _zeros_like(t):
-    return Tensor._make(np.zeros(t.shape, t.dtype.numpy))
+    """A formula's ``zeros_like(t)`` (preserve_format: laid out like t, as empty_like lays it out)."""
+    data = t._data
+    if type(data) is not np.ndarray or data.ndim < 2 or data.flags.c_contiguous and 1 not in data.shape:
+        return Tensor._make(np.zeros(t.shape, t.dtype.numpy))
+    out = empty_like(data, t.dtype.numpy)
+    out[...] = 0
+    return Tensor._make(out)
 
 
 def _require_tensor(fname, value, argname="other", position=2):

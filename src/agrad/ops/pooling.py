@@ -118,19 +118,29 @@ def _scatter_fwd(ctx, g, x, indices, size):
     return out.reshape(lead + tuple(size)).astype(g.dtype, copy=False)
 
 
+def _c_format(arrays):
+    """No memory format: C order, whatever the input's layout (the 3-d average and adaptive pools' outputs,
+    ``at::empty`` of their sizes)."""
+    return None
+
+
 def _in_self_format(backward):
     """A pooling backward's forward (grad_output, self, ...): its grad_input laid out in self's suggested memory
     format, as ATen allocates it (a channels-last input, e.g. a 1-d pooling's unsqueezed transposed input)."""
     return in_input_format(backward, formats=lambda arrays: suggested_format(arrays[1]))
 
 
-def _max_pool_op(n, name="MaxPool{n}DWithIndices", forward=_max_pool_fwd, scatter=_scatter_fwd, zeros_c_order=False):
+def _max_pool_op(n, name="MaxPool{n}DWithIndices", forward=_max_pool_fwd, scatter=_scatter_fwd, zeros_c_order=False,
+                 input_format=True):
     """The op of a max pooling with indices (``name``'s node, ``forward``'s values and indices) and
     its backward op, whose own derivative gathers the gradient back (adaptive max pooling's
-    scatters into the input's memory format and gives self C-ordered zeros)."""
+    scatters into the input's memory format and gives self C-ordered zeros). ``input_format``: the
+    values and indices laid out in the input's suggested memory format (else C order, and the
+    gradient too: adaptive_max_pool3d's kernels)."""
     name = name.format(n=n)
     # (it saves the indices it returns, result1: a change in place to them fails the backward, as PyTorch's)
-    op = Op(f"{name}Backward0", in_input_format(forward), outputs=1, saves=("self", "result1"),
+    op = Op(f"{name}Backward0", in_input_format(forward, **({} if input_format else {"formats": _c_format})),
+            outputs=1, saves=("self", "result1"),
             output_names=("result0", "result1"))
     # max_pool2d_with_indices_backward(grad_output, self, ...): self only for its shape (zero derivative)
     # (it saves indices, which a backward frees: a second one through it fails, as PyTorch's)
@@ -317,7 +327,10 @@ def _avg_pool_backward_fwd(ctx, g, x, kernel, stride, pads, nblocks, divisor):
 
 
 def _avg_pool_op(n):
-    op = Op(f"AvgPool{n}DBackward0", in_input_format(_avg_pool_fwd), saves=("self",), jvp="linear")
+    # (avg_pool3d's output is C-ordered whatever the input's layout: its meta function's set_output_raw_strided
+    # with no strides; avg_pool2d's follows a channels-last input)
+    op = Op(f"AvgPool{n}DBackward0", in_input_format(_avg_pool_fwd, **({} if n == 2 else {"formats": _c_format})),
+            saves=("self",), jvp="linear")
     # avg_pool2d_backward(grad_output, self, ...): self only for its shape (zero derivative)
     back = Op(f"AvgPool{n}DBackwardBackward0", _in_self_format(_avg_pool_backward_fwd) if n == 2 else
               _avg_pool_backward_fwd, inputs=("grad_output", "self"), internal=True, jvp="linear")
@@ -473,8 +486,9 @@ def _adaptive_op(sp):
     """AdaptiveAvgPool{sp}DBackward0; its backward ``_adaptive_avg_pool{sp}d_backward(grad, self)`` (self
     for its shape only, zero derivative) is linear, its derivative the forward op on the gradient."""
     name = f"AdaptiveAvgPool{sp}DBackward0"
-    op = Op(name, in_input_format(lambda ctx, x, windows: _adaptive_avg_np(x, windows)), saves=("self",),
-            jvp="linear")
+    # (adaptive_avg_pool3d's output is C-ordered whatever the input's layout: the CPU template's resize_)
+    op = Op(name, in_input_format(lambda ctx, x, windows: _adaptive_avg_np(x, windows),
+                                  **({} if sp == 2 else {"formats": _c_format})), saves=("self",), jvp="linear")
     back = Op(name.replace("Backward0", "BackwardBackward0"),
               (_in_self_format if sp == 2 else lambda f: f)(
                   lambda ctx, g, x, windows: _adaptive_avg_backward_np(g, x.shape[-sp:], windows, sp)),
@@ -512,7 +526,11 @@ def _adaptive_avg(fname, sp, input, output_size):
         raise RuntimeError(f"{fname}: elements of output_size must be greater than or equal to 0 but received "
                            f"{{{received}}}")
     if all(v == 1 for v in output_size):
-        return input.mean(tuple(range(-1, -sp - 1, -1)), keepdim=True)
+        out = input.mean(tuple(range(-1, -sp - 1, -1)), keepdim=True)
+        if suggested_format(input._data) is not None:  # (a channels-last input: ATen restrides the mean in place,
+            n, c = input.shape[:2]  # as_strided_ to channels-last strides: AsStridedBackward1, version 1)
+            out.as_strided_((n, c) + (1,) * sp, (c, 1) + (c,) * sp)
+        return out
     ndim = input.ndim
     if sp == 2 and ndim not in (3, 4):
         raise RuntimeError(f"{fname}(): Expected 3D or 4D tensor, but got {list(input.shape)}")

@@ -107,9 +107,10 @@ def _adaptive_max_fwd(ctx, x, output_size):
 _scatter_into_input_format = in_input_format(_scatter_fwd, formats=lambda arrays: suggested_format(arrays[1]))
 
 
-# (self's zeros C-ordered whatever the gradient's layout, as PyTorch gives them)
-_ADAPTIVE_MAX = {n: _max_pool_op(n, "AdaptiveMaxPool{n}D", _adaptive_max_fwd, _scatter_into_input_format, True)
-                 for n in (2, 3)}
+# (self's zeros C-ordered whatever the gradient's layout, as PyTorch gives them; adaptive_max_pool3d's values,
+# indices and gradient C-ordered whatever the input's layout)
+_ADAPTIVE_MAX = {2: _max_pool_op(2, "AdaptiveMaxPool{n}D", _adaptive_max_fwd, _scatter_into_input_format, True),
+                 3: _max_pool_op(3, "AdaptiveMaxPool{n}D", _adaptive_max_fwd, _scatter_fwd, True, input_format=False)}
 
 
 def _adaptive_max(sp, input, output_size, kernel_name):

@@ -51,8 +51,8 @@ _pow0 = Op("PowBackward0", _pow_scalar_fwd, saves=("self",), jvp="element_wise")
 @_pow0.derivative
 def _(ctx, grad):
     e = ctx.exponent
-    if e == 0:  # pow_backward: zeros_like(self), whatever the gradient (NaN included)
-        return _zeros_like(ctx.self)
+    if e == 0:  # pow_backward: zeros_like(self, LEGACY_CONTIGUOUS_MEMORY_FORMAT), whatever the gradient (NaN included)
+        return Tensor._make(np.zeros(ctx.self.shape, ctx.self.dtype.numpy))
     return grad * (e * ctx.self.pow(e - 1))  # pow_backward: grad * (exponent * self.pow(exponent - 1))
 
 

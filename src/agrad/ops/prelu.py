@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor, _scalar_name
+from ._layout import iterator_layout
 from ._op import Op, export, zeros_like_grad
 from .nn import check_floating
 from .selection import where
@@ -23,8 +24,10 @@ _prelu = Op("PreluKernelBackward0", _prelu_fwd, inputs=("self", "weight"), saves
 def _prelu_backward_fwd(ctx, g, x, w):
     """The CPU kernel: the input's gradient and the (broadcast) weight's, of the input's shape."""
     pos = x > 0
-    return (np.where(pos, g, w * g).astype(x.dtype, copy=False),
-            np.where(pos, x.dtype.type(0), x * g).astype(x.dtype, copy=False))
+    # (both outputs of one TensorIterator over self, the broadcast weight and grad_out: laid out as it lays them)
+    operands = (x, w, g)
+    return (iterator_layout(np.where(pos, g, w * g).astype(x.dtype, copy=False), operands),
+            iterator_layout(np.where(pos, x.dtype.type(0), x * g).astype(x.dtype, copy=False), operands))
 
 
 _prelu_backward = Op("PreluKernelBackwardBackward0", _prelu_backward_fwd, inputs=("grad_output", "self", "weight"),
