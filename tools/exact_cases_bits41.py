@@ -43,4 +43,26 @@ CASES = [
           "with torch.inference_mode():\n    i = torch.ones(2)\n    iv = i.view(torch.int32)",
           "inf = (iv.is_inference(), i.view(torch.int16).is_inference(), i.view(torch.int16)._version)"],
          ["s", "x", "ver", "err", "z", "p", "e", "inf"]),
+    case("extremum-nan-bits-vector-and-tail",  # (repr:untyped_storage, dt40c) AVX2's max/min code ORs its NaN
+         # mask in: a NaN made in the vector lanes has every bit set; the scalar tail gives quiet_NaN() (clamp
+         # with both tensor bounds: self's own NaN); float64's blocks are 8, float16's 32; a strided operand runs
+         # the scalar loop throughout; fmax/fmin quiet a signaling NaN and give the second of two NaNs
+         ["x1 = torch.tensor([[[1.25, 1.5, -2.25, 1.75]], [[0.0, 1.25, -1.5, -3.0]], [[-3.0, -3.0, 0.0, 1.5]], "
+          "[[2.5, -1.5, 0.0, 0.25]]])",
+          "m1 = torch.tensor([[[2.75, -1.0, 2.5, 1.0]], [[1.0, -2.75, 1.5, 0.5]], [[float('nan'), 2.0, 0.5, 0.0]], "
+          "[[-0.5, -2.5, -3.0, 0.25]]])",
+          "r1 = torch.clamp_min(x1, m1)", "s1 = list(r1.untyped_storage())[32:36]",
+          "a = torch.arange(20.)", "a[0] = a[17] = float('nan')", "b = torch.zeros(20)", "b[5] = b[19] = -float('nan')",
+          "bits = [torch.maximum(a, b).view(torch.int32), torch.minimum(b, a).view(torch.int32),"
+          " torch.clamp_max(a, b).view(torch.int32), torch.clamp(a, min=b).view(torch.int32),"
+          " torch.clamp(a, b, b + 1).view(torch.int32), torch.clamp(a, -b, b).view(torch.int32),"
+          " torch.max(a.double(), b.double()).view(torch.int64), torch.maximum(a.half(), b.half()).view(torch.int16),"
+          " torch.maximum(a[::2], b[::2]).view(torch.int32), torch.maximum(torch.cat([a, a]), b.repeat(2)).view(torch.int32)]",
+          "c = a.clone()", "c.clamp_min_(b)", "inplace = c.view(torch.int32)",
+          "z = torch.tensor([0.0] * 20)", "nz = torch.tensor([-0.0] * 20)",
+          "ties = [torch.maximum(z, nz).view(torch.int32), torch.minimum(nz, z).view(torch.int32)]",
+          "s = torch.tensor([2139095041, 2143289344, 2143289349, -8388606] * 5, dtype=torch.int32).view(torch.float32)",
+          "f = torch.tensor([5.0, float('nan')] * 10)",
+          "fm = [torch.fmax(s, f).view(torch.int32), torch.fmin(f, s).view(torch.int32), torch.fmax(s, s.flip(0)).view(torch.int32)]"],
+         ["s1", "bits", "inplace", "ties", "fm"]),
 ]

@@ -244,20 +244,6 @@ def _row_lanes(n, row, block, loop_shape, back, shape):
     return (f - begin) < length - length % block
 
 
-def take_on_vector_ties(r: np.ndarray, other: np.ndarray, rows) -> np.ndarray:
-    """``r`` (a fresh result laid out as ``rows`` says) with ``other``'s value where the vector
-    code runs and ``r`` equals it: AVX2's min/max give their second operand on a tie of zeros."""
-    n, cut, order = rows
-    if not (r.flags.c_contiguous if order == "C" else r.flags.f_contiguous):
-        return r
-    flat = r if order == "C" else r.T
-    rv = flat.reshape(-1, n)[:, :cut]
-    ov = np.broadcast_to(other, r.shape)
-    ov = (ov if order == "C" else ov.T).reshape(-1, n)[:, :cut]
-    np.copyto(rv, ov, where=rv == ov)
-    return r
-
-
 def keep_self(np_fn):
     """np_fn (np.fmax, np.fmin, ...) giving ``a`` on a tie (-0.0 and 0.0), as PyTorch's kernels do
     (numpy gives either operand, depending on the dtype)."""
@@ -273,13 +259,81 @@ def keep_self(np_fn):
 
 def tie_by_loop(np_fn):
     """np.maximum / np.minimum as PyTorch's kernels give a tie of zeros: ``a`` in the scalar loop,
-    ``b`` in the vector code (AVX2's max/min return their second operand), as vector_rows says."""
+    ``b`` in the vector code (AVX2's max/min return their second operand), as loop_lanes says;
+    and their NaNs' bits (vector_nans)."""
     keep_self_fn = keep_self(np_fn)
 
     def kernel(a, b):
         r = keep_self_fn(a, b)
-        rows = vector_rows(r.shape, (a, b)) if r.dtype.kind == "f" else None
-        return r if rows is None else take_on_vector_ties(r, b, rows)
+        if r.dtype.kind != "f":
+            return r
+        zeros = (r == 0) & (b == 0)  # (a tie that shows: two zeros, one of them negative)
+        if zeros.any():
+            lanes = loop_lanes([np.asarray(a), np.asarray(b)])
+            if lanes is not False:
+                r = np.where(zeros & lanes, b, r).astype(r.dtype, copy=False)
+        return vector_nans(r, (a, b))
+
+    return kernel
+
+
+_INTS = {2: np.int16, 4: np.int32, 8: np.int64}
+
+
+def vector_nans(r: np.ndarray, arrays, scalar_nans=None) -> np.ndarray:
+    """``r`` (a fresh float result of maximum / minimum / clamp with tensor bounds over ``arrays``) with
+    the bits of PyTorch's NaNs: AVX2's max/min kernels OR their unordered-compare mask into the result,
+    so a NaN the vector code makes has every bit set (float16's too: its kernel runs in float32 and
+    converts back), while the scalar loop returns quiet_NaN() (positive, canonical) or, where given,
+    ``scalar_nans()`` (an array broadcasting to ``r``'s shape: clamp's own NaN operand). Which code: loop_lanes."""
+    nan = r != r
+    if not nan.any():
+        return r
+    r = np.array(r, copy=True) if not (isinstance(r, np.ndarray) and r.flags.writeable and r.ndim) else r
+    nan = np.asarray(nan)
+    lanes = loop_lanes([np.asarray(a) for a in arrays])
+    vector = nan if lanes is True else nan & lanes if lanes is not False else np.zeros(nan.shape, bool)
+    scalar = nan & ~vector
+    if scalar.any():
+        r[scalar] = np.nan if scalar_nans is None else np.broadcast_to(scalar_nans(), r.shape)[scalar]
+    if vector.any():
+        r.view(_INTS[r.itemsize])[vector] = -1
+    return r
+
+
+_QUIET = {4: np.int32(0x00400000), 8: np.int64(0x0008000000000000)}
+
+
+def fmax_nans(np_fn):
+    """np.fmax / np.fmin (ties keep ``a``) with PyTorch's NaNs (std::fmax, and its AVX2 kernel alike): a
+    quiet NaN gives the other operand, a signaling one (the quiet bit clear) itself made quiet, two NaNs
+    the second made quiet. Float16 runs in float32, where its signaling NaNs arrive quiet."""
+    keep_self_fn = keep_self(np_fn)
+
+    def kernel(a, b):
+        r = keep_self_fn(a, b)
+        if r.dtype.kind != "f":
+            return r
+        a_nan, b_nan = np.isnan(a), np.isnan(b)
+        if not (a_nan.any() or b_nan.any()):
+            return r
+        shape = r.shape
+        a, b = np.broadcast_to(a, shape), np.broadcast_to(b, shape)
+        a_nan, b_nan = np.broadcast_to(a_nan, shape), np.broadcast_to(b_nan, shape)
+        r = np.array(r, copy=True).reshape(shape)
+        ints = _INTS[r.itemsize]
+        both = a_nan & b_nan
+        if r.itemsize == 2:  # (the second NaN, through float32 and back: quiet)
+            r[both] = b[both].astype(np.float32).astype(np.float16)
+            return r
+        quiet = _QUIET[r.itemsize]
+        a_bits, b_bits = a.view(ints), b.view(ints)
+        a_sig = a_nan & ~b_nan & ((a_bits & quiet) == 0)
+        b_sig = b_nan & ~a_nan & ((b_bits & quiet) == 0)
+        out = r.view(ints)
+        out[both | b_sig] = (b_bits | quiet)[both | b_sig]
+        out[a_sig] = (a_bits | quiet)[a_sig]
+        return r
 
     return kernel
 

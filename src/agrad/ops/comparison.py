@@ -16,7 +16,7 @@ from ..tensor import Tensor, _can_cast, _has_internal_overlap, _scalar_name
 from ._overlap_loop import hidden_overlap as _hidden_overlap, tied_strides as _tied_strides
 from ._layout import cast, empty_like, iterator_layout, laid_out_like
 from ._op import Op, _check_partial_overlap, export, finish_out, inplace, method
-from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop
+from ._vector_loop import fmax_nans as _fmax_nans, keep_self as _keep_self, tie_by_loop as _tie_by_loop
 from .pointwise import _mismatch_message, _require_tensor, binary, operands
 from .selection import _scalar, where
 
@@ -463,14 +463,14 @@ def minimum(input, other, *, out=None):
     return finish_out("minimum", _minimum.apply(ts, arrs, {}), out)
 
 
-@binary(_keep_self(np.fmax), "fmax", saves=("self", "other"))
+@binary(_fmax_nans(np.fmax), "fmax", saves=("self", "other"))
 def _fmax(ctx, grad):
     a, b = ctx.self, ctx.other
     take_a = (a >= b) | isnan(b)
     return grad.masked_fill(take_a.logical_not(), 0), grad.masked_fill(take_a, 0)
 
 
-@binary(_keep_self(np.fmin), "fmin", saves=("self", "other"))
+@binary(_fmax_nans(np.fmin), "fmin", saves=("self", "other"))
 def _fmin(ctx, grad):
     a, b = ctx.self, ctx.other
     take_a = (a <= b) | isnan(b)

@@ -15,7 +15,7 @@ from ..autograd.inference import check_kept
 from ..tensor import Tensor, _can_cast, _scalar_name
 from ._layout import c_order, iterator_layout, promote
 from ._op import Op, export, finish_out, inplace, method, node_name
-from ._vector_loop import keep_self as _keep_self, tie_by_loop as _tie_by_loop, vector_rows
+from ._vector_loop import keep_self as _keep_self, loop_lanes, tie_by_loop as _tie_by_loop, vector_nans
 from .pointwise import (_C_NAMES, _mismatch_message, _result_type, broadcast_all_error, broadcast_error,
                         check_operand, operands)
 
@@ -58,15 +58,15 @@ def _clamp_tensors(a, lo, hi, bounds):
     if bounds == "max":
         return _tie_by_loop(np.minimum)(a, hi)
     r = _keep_self(np.minimum)(_keep_self(np.maximum)(a, lo), hi)  # the scalar loop: std::min(std::max(a, lo), hi)
-    rows = vector_rows(r.shape, (a, lo, hi)) if r.dtype.kind == "f" else None
-    if rows is not None:  # the vector code: its max and min give the bound on a tie of zeros
-        vec = np.maximum(a, lo)
-        vec = np.minimum(np.where(vec == lo, lo, vec), hi)
-        vec = np.where(vec == hi, hi, vec)
-        n, cut, order = rows
-        if r.flags.c_contiguous if order == "C" else r.flags.f_contiguous:
-            rv = (r if order == "C" else r.T).reshape(-1, n)[:, :cut]
-            rv[...] = (vec if order == "C" else vec.T).reshape(-1, n)[:, :cut]
+    if r.dtype.kind == "f" and (r == 0).any():  # the vector code: its max and min give the bound on a tie of zeros
+        lanes = loop_lanes([a, lo, hi])
+        if lanes is not False:
+            vec = np.maximum(a, lo)
+            vec = np.minimum(np.where(vec == lo, lo, vec), hi)
+            vec = np.where(vec == hi, hi, vec)
+            r = np.where(lanes, vec, r).astype(r.dtype, copy=False)
+    if r.dtype.kind == "f":  # (the scalar loop: quiet_NaN() for a NaN bound, else std::max/min keep a's NaN)
+        r = vector_nans(r, (a, lo, hi), lambda: np.where((lo != lo) | (hi != hi), np.array(np.nan, r.dtype), a))
     return r
 
 
