@@ -9,7 +9,8 @@ result tensor an out of
 - no elements (resized without a warning) or another shape (resized with PyTorch's deprecation warning);
 - another dtype (a cast where the op allows it, else PyTorch's "can't be cast" error);
 - a non-contiguous view of a variable of its own (written through, or restrided when resized);
-- one of the call's own inputs (an alias: ``torch.add(x, y, out=x)``, or an overlap error).
+- one of the call's own inputs of the result's shape and dtype (an alias: ``torch.add(x, y, out=x)``, or
+  an overlap error).
 
 A call whose inputs require grad runs under ``torch.no_grad()`` most of the time (out= refuses autograd
 otherwise, which the rest still tests). The result is bound to a variable most of the time: the tester
@@ -71,8 +72,9 @@ def _one(gen, t, inputs: list[str]) -> str | None:
     rng = gen.rng
     shape, dtype = tuple(t.shape), str(t.dtype).split(".")[-1]
     kind = rng.random()
-    if kind < 0.1 and inputs:  # one of the call's inputs
-        return rng.choice(inputs)
+    fits = [v for v in inputs if tuple(gen.ns[v].shape) == shape and gen.ns[v].dtype == t.dtype]
+    if kind < 0.1 and fits:  # one of the call's inputs, of the result's shape and dtype (no resize: PyTorch
+        return rng.choice(fits)  # resizes an input under its kernel, which then reads it as each kernel does)
     if kind < 0.25:
         expr = f"torch.zeros(0, dtype=torch.{dtype})"
     elif kind < 0.35:
