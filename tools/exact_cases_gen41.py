@@ -50,4 +50,56 @@ CASES = [
           "          lambda: torch.linalg.eigvalsh(x, out=torch.zeros(0))):\n"
           "    try:\n        f()\n    except RuntimeError as e:\n        errs.append(str(e))"],
          ["errs"]),
+    case("out-overlapping-an-input",  # (generator's out= of one of the inputs) ATen's assert_no_overlap(out, x):
+         # index_select, gather, take_along_dim, take, masked_select, cross, nonzero, kron, cat and its
+         # composites refuse an out that is one of their inputs; scatter/index_* refuse one that is the
+         # src/source/index (out=self is their copy of self, allowed); elementwise ops and sort allow it
+         ["x = torch.tensor([[1.5, -2., 4.], [3., 0.5, -1.], [2.5, 7., -3.]])",
+          "y = torch.tensor([[0.5, 1., 2.], [-1., 0.25, 3.], [1., -2., 0.5]])",
+          "i = torch.tensor([[2, 1, 0], [0, 1, 1], [1, 0, 2]])", "v = torch.tensor([1.5, -2., 4.])",
+          "k = torch.tensor([2, 0, 1])", "errs = []",
+          "for f in (lambda: torch.index_select(x, 0, k, out=x), lambda: torch.index_select(k, 0, k, out=k),\n"
+          "          lambda: torch.gather(i, 1, i, out=i), lambda: torch.take_along_dim(x, i, 1, out=x),\n"
+          "          lambda: torch.take(v, k, out=v), lambda: torch.masked_select(v, v > 0, out=v),\n"
+          "          lambda: torch.cross(x, y, dim=0, out=x), lambda: torch.linalg.cross(x, y, out=y),\n"
+          "          lambda: torch.scatter(x, 0, i, y, out=y), lambda: torch.scatter_add(x, 0, i, y, out=y),\n"
+          "          lambda: torch.scatter_reduce(x, 0, i, y, 'sum', out=y), lambda: torch.index_add(x, 0, k, y, out=y),\n"
+          "          lambda: torch.index_copy(x, 1, k, y, out=y), lambda: torch.index_reduce(x, 0, k, y, 'prod', out=y),\n"
+          "          lambda: torch.nonzero(k, out=k), lambda: torch.kron(x[:1, :1], x, out=x),\n"
+          "          lambda: torch.cat([v], out=v), lambda: torch.stack([v], out=v[None]), lambda: torch.hstack([v], out=v),\n"
+          "          lambda: torch.vstack([x], out=x), lambda: torch.column_stack([v], out=v[:, None])):\n"
+          "    try:\n        f()\n        errs.append(None)\n    except RuntimeError as e:\n        errs.append(str(e)[:40])",
+          "r1 = torch.scatter(x, 0, i, y, out=x)", "r2 = torch.index_add(y, 0, k, x, out=y)",
+          "r3 = torch.add(x, y, out=x)", "r4 = torch.sort(v, out=(v, k))", "r5 = torch.cumsum(y, 1, out=y)"],
+         ["errs", "x", "y", "v", "k"]),
+    case("out-frexp-dtypes",  # frexp_out: the mantissa out of the input's dtype, the exponent out int32
+         ["x = torch.tensor([1.5, 2.])", "errs = []",
+          "for o in ((torch.zeros(0, dtype=torch.float64), torch.zeros(0, dtype=torch.int32)),\n"
+          "          (torch.zeros(0), torch.zeros(0, dtype=torch.int64))):\n"
+          "    try:\n        torch.frexp(x, out=o)\n    except RuntimeError as e:\n        errs.append(str(e))",
+          "r = torch.frexp(x.half(), out=(torch.zeros(0, dtype=torch.float16), torch.zeros(1, dtype=torch.int32)))"],
+         ["errs", "r"]),
+    case("out-tensordot-inner-copy",  # (raises-only-agrad:tensordot, run 40500000) tensordot_out (inner's too):
+         # the result computed, out's dtype checked, resize_output, then out.copy_(result): recorded
+         # (CopyBackwards; CopySlices through a view), no refusal of inputs that require grad
+         ["x1 = torch.tensor([-1.75, -2.0], requires_grad=True)", "v2 = x1.expand(2, 2)",
+          "o1 = torch.zeros(2, 2)", "r1 = torch.tensordot(v2, v2, 1, out=o1)",
+          "b2 = torch.zeros(2, 4)", "r2 = torch.tensordot(v2, v2, 1, out=b2[..., 1::2])",
+          "o3 = torch.zeros(3)", "r3 = torch.inner(v2, v2, out=o3)", "errs = []",
+          "for f in (lambda: torch.inner(v2, v2, out=torch.zeros(2, 2, dtype=torch.float64)),\n"
+          "          lambda: torch.inner(x1[0], v2, out=torch.zeros(2, 2))):\n"
+          "    try:\n        f()\n    except RuntimeError as e:\n        errs.append(str(e))",
+          "n = [t.grad_fn.name() for t in (o1, b2, o3)]"],
+         ["o1", "b2", "o3", "n", "errs"]),
+    case("out-nonzero-0d-frexp-layout-narrow",  # (shape:nonzero, stride:frexp, error-type:narrow; run 40500000)
+         # nonzero of a 0-d input writes its (1, 0) / (0, 0) result into out=; frexp's out resized takes the
+         # layout of the other out where that one keeps its shape (TensorIterator's order: outputs first);
+         # narrow checks the length before it wraps the dim
+         ["o1 = torch.zeros(0, dtype=torch.int64)", "r1 = torch.nonzero(torch.tensor(-1), out=o1)",
+          "o2 = torch.zeros(3, dtype=torch.int64)", "r2 = torch.nonzero(torch.tensor(0), out=o2)",
+          "x = torch.tensor([[-1.25, -2.5, -0.25], [-0.75, 1.0, 0.75], [-2.0, 1.0, 2.25]])",
+          "m = torch.zeros(0)", "e = torch.zeros(3, 6, dtype=torch.int32).view(3, 6)[..., ::2].mT",
+          "r3 = torch.frexp(x, out=(m, e))", "s = (m.stride(), e.stride())",
+          "try:\n    x.narrow(2, 0, -1)\nexcept RuntimeError as ex:\n    err = str(ex)"],
+         ["o1", "o2", "m", "e", "s", "err"]),
 ]

@@ -107,12 +107,28 @@ _TEMPORARY_OUT = frozenset("""
 _RESIZED_BEFORE_CHECK = frozenset({"var", "std"})
 
 
-def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None):
+_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def no_overlap(out, *inputs):
+    """ATen's assert_no_overlap(out, input) for each input (a tensor, or a list of them): an out that
+    shares memory with one (the very tensor too) is refused (index_select, gather, cat, cross, ...)."""
+    from ..tensor import Tensor
+
+    for a in inputs:
+        for t in (a if isinstance(a, (list, tuple)) else (a,)):
+            if isinstance(t, Tensor) and _layout.overlaps(out._data, t._data):
+                raise RuntimeError(_OVERLAP)
+
+
+def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None, inputs=()):
     """Write ``result`` into ``out=`` (in place), with PyTorch's checks.  ``quiet_resize``: the
     kernel resizes ``out`` itself (factories, samplers, narrow_copy): no resize_output warning.
     ``common``: the dtype the op computes in where it is not the result's (a comparison's operands'
     dtype); ``cast``: True for a TensorIterator op that casts into ``out`` (:data:`_TEMPORARY_OUT`'s
-    rule and check) under a name that does not always (clamp with tensor bounds)."""
+    rule and check) under a name that does not always (clamp with tensor bounds). ``inputs``: those
+    ``out`` must not share memory with (:func:`no_overlap`)."""
     if out is None:
         return result
     from ..autograd import grad_mode
@@ -122,6 +138,8 @@ def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None):
             f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
             "but one of the arguments requires grad."
         )
+    if inputs:
+        no_overlap(out, *inputs)
     if out._data.dtype != result._data.dtype and fname not in _OUT_GIVES_DTYPE:
         if fname in _RESIZED_BEFORE_CHECK and out.shape != result.shape:
             if out._data.size:
@@ -138,6 +156,23 @@ def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None):
     out._vc[0] += 1
     for obs in graph.version_observers:
         obs(out)
+    return out
+
+
+def copied_out(result, out, dtype_error=None):
+    """A composite's out= (tensordot_out): the result computed as without out, out's dtype checked
+    (``dtype_error(result, out)``: the exception), ATen's resize_output (contiguous, with its warning),
+    then ``out.copy_(result)``, which autograd records (CopyBackwards; CopySlices for a view): no refusal
+    of an input that requires grad."""
+    import numpy as np
+
+    if dtype_error is not None and result.dtype is not out.dtype:
+        raise dtype_error(result, out)
+    if out.shape != result.shape:
+        if out._data.size:
+            warn_resized(out.shape, result.shape)
+        _resize_out(out, np.empty(result.shape, out._data.dtype))
+    out.copy_(result)
     return out
 
 
@@ -267,7 +302,7 @@ def _out_dtype_error(fname, check, i, result, out):
     return RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[rd.name]}, but got {_C_TYPE[od.name]} instead")
 
 
-def write_outs(fname, result, out, check="exact"):
+def write_outs(fname, result, out, check="exact", inputs=()):
     """Write ``result`` (a tensor, or a tuple of them such as torch.return_types.sort) into the
     tensors of ``out=`` and return them as PyTorch does: ``out`` itself, or the same return type
     holding the ``out`` tensors.  Autograd's refusal comes first, then the dtype checks, then the
@@ -287,6 +322,8 @@ def write_outs(fname, result, out, check="exact"):
         raise RuntimeError(
             f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
             "but one of the arguments requires grad.")
+    for o in outs if inputs else ():
+        no_overlap(o, *inputs)
     for i, (r, o) in enumerate(zip(results, outs)):
         error = _out_dtype_error(fname, check, i, r, o)
         if error is not None:
@@ -331,15 +368,19 @@ def _out_type(cls):
     return CLASSES.get(name) or return_type(name, cls._fields)
 
 
-def with_out(fname, check="exact"):
+def with_out(fname, check="exact", apart=0):
     """Give ``fn`` PyTorch's ``out=`` keyword: the result is computed as without it, then written
-    into ``out`` by ``write_outs`` (with ``check``'s dtype rule)."""
+    into ``out`` by ``write_outs`` (with ``check``'s dtype rule); ``apart``: the positional arguments
+    (how many leading ones, or their positions) ``out`` must not share memory with (:func:`no_overlap`)."""
     import functools
 
     def wrap(fn):
         @functools.wraps(fn)
         def with_out_(*args, out=None, **kwargs):
             result = fn(*args, **kwargs)
-            return result if out is None else write_outs(fname, result, out, check)
+            if out is None:
+                return result
+            at = range(apart) if isinstance(apart, int) else apart
+            return write_outs(fname, result, out, check, tuple(args[i] for i in at if i < len(args)))
         return with_out_
     return wrap

@@ -12,23 +12,29 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._layout import reorder_dimensions, torch_strides, view_strides, with_strides
 from ._op import export, finish_out, with_out
+from ._outs import copied_out
 from .reductions import dims as _reduction_dims
 from .views import _unsafe_view
 from .linalg import bmm, dot, mm
 
 
+def _tensordot_dtype(result, out):
+    return RuntimeError(f"tensordot: Expected the output tensor to have dtype {_scalar_name(result.dtype)}, but got an "
+                        f"output tensor with dtype {_scalar_name(out.dtype)}")
+
+
 @export(method=True)
-@with_out("inner", lambda i, result, out: RuntimeError(  # (inner is tensordot's out)
-    f"tensordot: Expected the output tensor to have dtype {_scalar_name(result.dtype)}, but got an output tensor "
-    f"with dtype {_scalar_name(out.dtype)}"))
 def inner(input, other, *, out=None):
-    """Sum over the last dims: a product with a 0-d tensor, else tensordot over the last dims."""
+    """Sum over the last dims: a product with a 0-d tensor, else tensordot over the last dims (whose out=
+    is inner's: tensordot_out's copy into it)."""
     if input.ndim == 0 or other.ndim == 0:
-        return input * other
+        from .pointwise import mul
+        return mul(input, other, out=out)  # (inner_out's mul_out)
     if input.shape[-1] != other.shape[-1]:
         raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
                            f"{list(input.shape)} and {list(other.shape)}")
-    return tensordot(input, other, ([-1], [-1]))  # PyTorch's: permute, reshape, mm (or dot)
+    return tensordot(input, other, ([-1], [-1]), out=out)  # PyTorch's: permute, reshape, mm (or dot)
+
 
 
 # einsum (ATen's algorithm: align operands, then contract pairwise with bmm) ------------------
@@ -375,7 +381,8 @@ def tensordot(a, b, dims=2, out=None):
             result = dot(t1.flatten(), t2.flatten())
         else:
             result = (t1.squeeze() * t2.squeeze()).sum(dtype=t1.dtype)
-    return finish_out("tensordot", result.reshape(rsizes), out)
+    result = result.reshape(rsizes)
+    return result if out is None else copied_out(result, out, _tensordot_dtype)
 
 
 def _product_strides(shape, operands):
@@ -416,4 +423,5 @@ def kron(input, other, *, out=None):
         _unsafe_view.apply((other,), (other._data,), {"shape": tuple(b_shape)})
     if p_strides is not None and type(result._data) is np.ndarray:  # (its fresh product, as TensorIterator lays it)
         result._data = with_strides(result._data, p_strides)
-    return finish_out("kron", _unsafe_view.apply((result,), (result._data,), {"shape": tuple(r_shape)}), out)
+    return finish_out("kron", _unsafe_view.apply((result,), (result._data,), {"shape": tuple(r_shape)}), out,
+                      inputs=(input, other))

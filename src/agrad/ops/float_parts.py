@@ -36,13 +36,32 @@ def _(ctx, grads):
     return grads / Tensor._make(ctx.exponent).exp2()
 
 
+def _grad_check_first(mantissa, out):
+    """autograd's refusal of out= comes before frexp_out's own checks."""
+    from ..autograd import grad_mode
+    if grad_mode._state["enabled"] and any(t._requires_grad for t in (mantissa, *out)):
+        raise RuntimeError("frexp(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+
+
 @export(method=True)
 def frexp(input, *, out=None):
     if not input.dtype.is_floating_point:
         raise RuntimeError("torch.frexp() only supports floating-point dtypes")
     mantissa, exponent = _frexp.apply((input,), (input._data,), {})
     if out is not None:
-        from ._op import finish_out
+        from ._op import _C_TYPE, finish_out
+        if out[0].dtype is not input.dtype:  # (frexp_out's checks, after autograd's)
+            _grad_check_first(mantissa, out)
+            raise RuntimeError(f"torch.frexp() expects mantissa to have dtype {_C_TYPE[input.dtype.name]} but got "
+                               f"{_C_TYPE[out[0].dtype.name]}")
+        if out[1].dtype is not dtypes.int32:
+            _grad_check_first(mantissa, out)
+            raise RuntimeError(f"torch.frexp() expects exponent to have int dtype but got {_C_TYPE[out[1].dtype.name]}")
+        defined = tuple(o._data for o in out if o.shape == mantissa.shape)  # (outs resized decide nothing)
+        if defined and mantissa.ndim > 1:  # (TensorIterator's order: the outputs it keeps, then the input)
+            mantissa._data = iterator_layout(mantissa._data, defined + (input._data,))
+            exponent._data = iterator_layout(exponent._data, defined + (input._data,))
         mantissa = finish_out("frexp", mantissa, out[0])
         exponent = finish_out("frexp", exponent, out[1])
         return FrexpOutResult(mantissa, exponent)

@@ -96,7 +96,7 @@ def cat(tensors, dim=0, *, out=None):
                     f"{ref._data.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in the list.")
     arrays = [t._data.astype(d.numpy, copy=False) for t in tensors]
     result = _cat.apply(tuple(tensors), arrays, {"dim": axis})
-    return result if out is None else write_outs("cat", result, out, "cast")
+    return result if out is None else write_outs("cat", result, out, "cast", (tensors,))
 
 
 def _stack_fwd(ctx, *arrays, dim):
@@ -145,7 +145,7 @@ def stack(tensors, dim=0, *, out=None):
     d = dtypes.result_type(*tensors)
     arrays = [t._data.astype(d.numpy, copy=False) for t in tensors]
     result = _stack.apply(tuple(tensors), arrays, {"dim": axis})
-    return result if out is None else write_outs("stack", result, out, "cast")
+    return result if out is None else write_outs("stack", result, out, "cast", (tensors,))
 
 
 @export()

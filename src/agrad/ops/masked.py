@@ -73,7 +73,8 @@ def _broadcast_or_raise(a, b):
 def masked_select(input, mask, *, out=None):
     _check_mask(mask, "masked_select")
     _broadcast_or_raise(mask._data.shape, input._data.shape)
-    return finish_out("masked_select", _masked_select.apply((input,), (input._data,), {"mask": mask._data}), out)
+    return finish_out("masked_select", _masked_select.apply((input,), (input._data,), {"mask": mask._data}), out,
+                      inputs=(input, mask))
 
 
 def _masked_scatter_fwd(ctx, a, src, mask, written=None):
@@ -234,7 +235,7 @@ def _(ctx, grad):
 
 
 @export(method=True)
-@with_out("take", None)
+@with_out("take", None, apart=1)
 def take(input, index, *, out=None):
     if index.dtype is not dtypes.int64:
         raise RuntimeError(f"take(): Expected a long tensor for index, but got {_scalar_name(index.dtype)}")
@@ -252,7 +253,7 @@ def take(input, index, *, out=None):
 @export(method=True)
 def take_along_dim(input, indices, dim=None, *, out=None):
     if dim is None:
-        return finish_out("take_along_dim", gather(input.view(-1), 0, indices.view(-1)), out)
+        return finish_out("take_along_dim", gather(input.view(-1), 0, indices.view(-1)), out, inputs=(input,))
     if input.ndim != indices.ndim:
         raise RuntimeError(
             "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
@@ -272,4 +273,4 @@ def take_along_dim(input, indices, dim=None, *, out=None):
         raise RuntimeError("ZeroDivisionError")
     if size:  # PyTorch 2.13 takes any index along ``dim`` modulo its size ([1, 5, 9] at -2 or 4 is 5)
         indices = Tensor._make(np.mod(indices._data, size))
-    return finish_out("take_along_dim", gather(input.expand(sshape), d, indices.expand(ishape)), out)
+    return finish_out("take_along_dim", gather(input.expand(sshape), d, indices.expand(ishape)), out, inputs=(input,))

@@ -296,7 +296,7 @@ def _linalg_cross(input, other, *, dim=-1, out=None):
     if other.dtype is not input.dtype:
         raise RuntimeError(f"expected scalar type {_scalar_name(input.dtype)} but found {_scalar_name(other.dtype)}")
     arrays = (input._data, other._data)
-    return finish_out("linalg_cross", _cross.apply((input, other), arrays, {"dim": d}), out)
+    return finish_out("linalg_cross", _cross.apply((input, other), arrays, {"dim": d}), out, inputs=(input, other))
 
 
 export("cross", linalg=True, torch=False)(_linalg_cross)

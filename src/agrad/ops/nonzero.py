@@ -16,10 +16,10 @@ def nonzero(input, *, out=None, as_tuple=False):
         if a.ndim == 0:
             return (Tensor._make(np.nonzero(np.atleast_1d(a))[0].astype(np.int64)),)
         return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(a))
-    if a.ndim == 0:
-        return Tensor._make(np.zeros((1 if a else 0, 0), np.int64))
+    if a.ndim == 0:  # (out= too: nonzero_out resizes it to (1, 0) or (0, 0))
+        return finish_out("nonzero", Tensor._make(np.zeros((1 if a else 0, 0), np.int64)), out, inputs=(input,))
     # (n, ndim) laid out column by column (strides (1, n)), as PyTorch's nonzero writes it
-    return finish_out("nonzero", Tensor._make(np.array(np.nonzero(a), np.int64).T), out)
+    return finish_out("nonzero", Tensor._make(np.array(np.nonzero(a), np.int64).T), out, inputs=(input,))
 
 
 @export(method=True)

@@ -117,7 +117,7 @@ def index_select(input, dim, index, *, out=None):
     if input.ndim:
         check_shape(input._data.shape[:d] + (idx.size,) + input._data.shape[d + 1:])
     return finish_out("index_select", keep_tensor(_index_select.apply((input,), (input._data,), {"dim": d, "idx": idx}),
-                                                  _index_select, "index", index), out)
+                                                  _index_select, "index", index), out, inputs=(input, index))
 
 
 def _index_add_fwd(ctx, a, src, dim, idx, alpha):
@@ -241,7 +241,7 @@ def index_add(input, dim, index, source, *, alpha=1, out=None):
     src = source._data
     result = keep_tensor(_index_add.apply((input, source), (input._data, src), {"dim": d, "idx": idx, "alpha": alpha}),
                          _index_add, "index", index)
-    return finish_out("index_add", result, out)
+    return finish_out("index_add", result, out, inputs=(index, source))
 
 
 def _src_shape(input, d, idx):
@@ -284,7 +284,7 @@ def _source_grad(grad, dim, idx, src_shape):
 
 
 @export(method=True)
-@with_out("index_copy")
+@with_out("index_copy", apart=(2, 3))
 def index_copy(input, dim, index, source, *, out=None):
     d = _wrap_dim(dim, input.ndim) if isinstance(index, Tensor) else None  # (the dim before the index)
     _check_vector_index(index, "index_copy")
@@ -396,7 +396,7 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     idx = _check_bounds(idx, size, d)
     result = keep_tensor(_gather.apply((input,), (input._data,), {"dim": d, "idx": idx, "shape": idx.shape}),
                          _gather, "index", index)
-    return finish_out("gather", result, out)
+    return finish_out("gather", result, out, inputs=(input,))
 
 
 def _scatter_fwd(ctx, a, *src, dim, idx, value=None, reduce=None):
@@ -530,7 +530,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
         op = _scatter1 if reduce is None else _scatter_reduce
         result = keep_tensor(op.apply((input,), (input._data,), {"dim": d, "idx": idx, "value": src, "reduce": reduce}),
                              op, "index", index)
-    return finish_out("scatter", result, out)
+    return finish_out("scatter", result, out, inputs=(index, src))
 
 
 @export(method=True)
@@ -538,7 +538,7 @@ def scatter_add(input, dim, index, src, *, out=None):
     d, idx = _scatter_prepare(input, dim, index, src, "scatter_add", add=True)
     result = keep_tensor(_scatter_add.apply((input, src), (input._data, src._data), {"dim": d, "idx": idx}),
                          _scatter_add, "index", index)
-    return finish_out("scatter_add", result, out)
+    return finish_out("scatter_add", result, out, inputs=(index, src))
 
 
 def no_overlap_inplace(fn, name=None, checks=None):

@@ -179,7 +179,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
     result = keep_tensor(_scatter_reduce.apply((input, src), (input._data, src._data),
                                                {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)}),
                          _scatter_reduce, "index", index)
-    return finish_out("scatter_reduce", result, out)
+    return finish_out("scatter_reduce", result, out, inputs=(index, src))
 
 
 method("scatter_reduce_")(no_overlap_inplace(scatter_reduce))
@@ -318,7 +318,7 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
     result = keep_tensor(_index_reduce.apply((input, source), (input._data, source._data),
                                              {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)}),
                          _index_reduce, "index", index)
-    return finish_out("index_reduce", result, out)
+    return finish_out("index_reduce", result, out, inputs=(index, source))
 
 
 def _reduce_named_first(self, dim, index, source, reduce, *args, **kwargs):

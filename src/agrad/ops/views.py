@@ -744,10 +744,10 @@ def narrow(input, dim, start, length):
         length = int(length)
     if input.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:  # (before the dim's wrap, as ATen's narrow_symint)
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = _wrap_dim(dim, input.ndim)
     size = input._data.shape[d]
-    if length < 0:
-        raise RuntimeError("narrow(): length must be non-negative.")
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if start < 0:
