@@ -49,3 +49,11 @@ CASES += [
          outcomes(["(gx.pow(2).sum() + gb.pow(2).sum()).backward()"]),
          ["a", "out"]),
 ]
+CASES += [
+    case("dist-inf-norm-of-empty-difference",  # (dt41b error-type:dist) dist is the vector norm of the broadcast
+         # difference: an empty one has no inf / -inf / negative norm (PyTorch's RuntimeError, not numpy's ValueError)
+         ["x1 = torch.tensor([[-2], [1], [0]], dtype=torch.int64)", "e = torch.randperm(0, dtype=torch.float64)"] +
+         outcomes(["torch.dist(x1, e, float('inf'))", "torch.dist(e, x1, -float('inf'))", "torch.dist(e, e, -1)",
+                   "torch.dist(e, e, 0)", "torch.dist(x1, e, 2)", "torch.dist(x1.float(), e, 1.5)"]),
+         ["out"]),
+]

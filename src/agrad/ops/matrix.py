@@ -540,9 +540,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
         axes = _axes(dim, x.ndim)
     if x.numel() == 0 and (ord < 0 or math.isinf(ord)):
         if every:
-            raise RuntimeError(
-                f"linalg.vector_norm cannot compute the {float(ord):g} norm on an empty tensor because the operation "
-                "does not have an identity")
+            _no_identity(ord)
         for given in [dim] if isinstance(dim, numbers.Integral) else dim:
             if x.shape[given] == 0:  # (the dim as given, and PyTorch's missing space)
                 raise RuntimeError(f"linalg.vector_norm cannot compute the {float(ord):g} norm on the dimension "
@@ -550,6 +548,11 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     result = _vector_norm.apply((x,), (x._data,), {"ord": ord, "axes": axes, "keepdim": bool(keepdim),
                                                    "dtype": d.numpy, "every": every})
     return finish_out("linalg_vector_norm", result, out)
+
+
+def _no_identity(ord):
+    raise RuntimeError(f"linalg.vector_norm cannot compute the {float(ord):g} norm on an empty tensor because the "
+                       "operation does not have an identity")
 
 
 @export(method=True)
@@ -641,6 +644,9 @@ def dist(input, other, p=2):
     if not arrs[0].dtype.kind == "f":
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
                            f"{_scalar_name(dtypes.from_numpy(arrs[0].dtype))} instead.")
+    if (0 in np.broadcast_shapes(arrs[0].shape, arrs[1].shape) and isinstance(p, numbers.Number)
+            and (p < 0 or math.isinf(p))):
+        _no_identity(p)  # (norm of the empty difference)
     return _dist.apply(ts, arrs, {"p": p})
 
 
