@@ -110,4 +110,25 @@ CASES = [
               "F.avg_pool3d(x[None, None], 1, out=o10)", "F.sigmoid(x, out=torch.zeros(2, 3))",
               "F.tanh(x, out=torch.zeros(2, 3))", "F.sigmoid(x)", "F.tanh(input=x)"]),
          ["out", "o1", "o2", "o3", "o4", "o5", "o5.stride()", "o6", "o7", "o8", "o9", "o10"]),
+    case("numpy-scalars-are-python-numbers",  # PyTorch's parser reads a numpy integer as an int and a numpy
+         # float or bool as a double (no dtype carried): agrad took np.int64 for a float (an int tensor times
+         # it gave float32) and pow's exponent as a float64 array; arange/full of np.float32 or np.bool_ are
+         # float; torch.tensor([...]) promotes each numpy scalar's own dtype with the rest (promoteTypes);
+         # an integer tensor refuses a numpy bool or float32 leaf, setitem refuses np.float32/np.bool_
+         ["import numpy as np", "x = torch.tensor([[-1.0, 2.0], [0.5, 0.25]])", "xi = torch.tensor([[1, 2], [3, 4]])",
+          "xb = torch.tensor([True, False])", "t1 = xi.clone()", "t1[0] = np.int32(7)", "t2 = x.clone()",
+          "t2[1] = np.float64(2.5)", "def assign(t, v):\n    t[0] = v\n    return t"] + outcomes([
+              "xi * np.int64(2)", "np.int32(2) * xi", "xb.int() - np.uint8(1)", "xb * np.bool_(True)", "x.pow(np.int64(2))",
+              "xi.pow(np.int32(2))", "xi ** np.uint8(2)", "torch.pow(np.int64(2), xi)", "torch.where(xb, np.int64(2), 0)",
+              "xi.clamp(max=np.int64(2))", "F.lp_pool2d(x[None, None], np.int64(2), 2)", "F.lp_pool1d(x[None], np.float64(2), 2)",
+              "torch.arange(np.float32(1.5))", "torch.arange(np.bool_(True))", "torch.arange(0, np.float16(2.5))",
+              "torch.full((2,), np.bool_(True))", "x.polygamma(np.int64(1))", "(x.abs() + 2).mvlgamma(np.int64(2))",
+              "torch.tensor([np.float64(1.5), 1])", "torch.tensor([np.float16(1.5), 1])", "torch.tensor([np.int32(1), 2.5])",
+              "torch.tensor([np.uint8(3), True])", "torch.tensor([np.bool_(True), 1])", "torch.tensor([np.float32(1.5)], dtype=torch.int64)",
+              "torch.tensor([np.bool_(True)], dtype=torch.bool)", "torch.tensor([torch.tensor(1.5, dtype=torch.float64), 1.0])",
+              "torch.tensor([np.float32(2.5)], dtype=torch.float64)",
+              "t1.index_fill(0, torch.tensor([1]), np.int64(5))",
+              "x[np.float64(1.0)]", "x[np.float32(1)]", "x[1.5]", "assign(x.clone(), np.float32(1.5))",
+              "assign(xi.clone(), np.bool_(True))", "assign(xi.clone(), np.int64(9))", "assign(x.clone(), np.float64(9.5))"]),
+         ["out", "t1", "t2"]),
 ]

@@ -160,9 +160,20 @@ def scalar_dtype(value) -> dtype:
     """The dtype a wrapped Python number takes on its own."""
     if isinstance(value, bool):
         return bool_
-    if isinstance(value, int):
+    if isinstance(value, (int, np.integer)):  # (a numpy integer is an int to PyTorch's parser; its bool, a float)
         return int64
     return _default_float
+
+
+def python_number(value):
+    """A numpy scalar as PyTorch's parser reads a Scalar: an integer as an int, a float or a bool as a
+    float (a double: ``x.pow(np.int64(2))`` is ``x.pow(2)``, ``np.bool_(True)`` is 1.0); anything else as is."""
+    if isinstance(value, np.generic):
+        if isinstance(value, np.integer):
+            return int(value)
+        if isinstance(value, (np.floating, np.bool_)):
+            return float(value)
+    return value
 
 
 def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:

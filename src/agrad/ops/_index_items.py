@@ -36,7 +36,10 @@ def _as_index_array(item, size_hint=None):
                 raise IndexError(_BAD_INDEX) from None
         elif not (isinstance(item, (np.ndarray, np.integer, np.bool_))
                   or _is_agrad_array(item)):
-            raise IndexError(_BAD_INDEX)
+            if isinstance(item, str):  # (a sequence to PyTorch's indexing: torch.tensor's refusal of its data)
+                raise TypeError("new(): invalid data type 'str'")
+            from ._pyargs import tp_name
+            raise IndexError(f"{_BAD_INDEX} (got {tp_name(item)})")
         arr = np.asarray(item)
         if arr.dtype == object:
             raise IndexError(_BAD_INDEX)

@@ -71,29 +71,33 @@ def _infer_dtype(data):
         return data.dtype
     if isinstance(data, (np.floating, np.integer, np.bool_)):
         return dtypes.from_numpy(np.asarray(data).dtype)
-    kinds = set()
+    # infer_scalar_type: each leaf's own type (a tensor's, an array's or a numpy scalar's dtype; bool, int64 or
+    # the default float for Python's), promoted over the sequence with promoteTypes
+    found = None
     stack = [data]
     while stack:
         x = stack.pop()
         if isinstance(x, Tensor):
-            kinds.add(x.dtype._kind)
+            d = x.dtype
         elif isinstance(x, (list, tuple)):
             stack.extend(x)
+            continue
         elif isinstance(x, np.ndarray) or is_agrad_array(x):
-            kinds.add(dtypes.from_numpy(np.asarray(x).dtype)._kind)
+            d = dtypes.from_numpy(np.asarray(x).dtype)
         elif isinstance(x, (bool, np.bool_)):
-            kinds.add(0)
+            d = dtypes.bool_
+        elif isinstance(x, (np.integer, np.floating)):
+            d = dtypes.from_numpy(np.asarray(x).dtype)
         elif isinstance(x, numbers.Integral):
-            kinds.add(1)
+            d = dtypes.int64
         elif isinstance(x, numbers.Real):
-            kinds.add(2)
+            d = dtypes.get_default_dtype()
         elif isinstance(x, str):  # (a str inside the data: PyTorch reads it as one more dimension)
             raise ValueError("too many dimensions 'str'")
         else:
             raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
-    if 2 in kinds or not kinds:
-        return dtypes.get_default_dtype()
-    return dtypes.int64 if 1 in kinds else dtypes.bool_
+        found = d if found is None else dtypes.promote_types(found, d)
+    return dtypes.get_default_dtype() if found is None else found
 
 
 def _to_array(data, dtype):
@@ -112,7 +116,7 @@ def _to_array(data, dtype):
         dtypes.from_numpy(data.dtype)  # PyTorch's error for object, string, void arrays
         return data.astype(dtype.numpy, copy=True)
     if isinstance(data, (list, tuple)):
-        if _check_nested(data):
+        if _check_nested(data, dtype):
             data = _tensor_leaves(data, dtype)
     else:
         _check_leaf(data)
@@ -165,9 +169,11 @@ def _tensor_leaves(data, dtype):
     return out
 
 
-def _check_nested(data):
+def _check_nested(data, dtype=None):
     """Count the elements of nested lists (the size limit) and check every leaf;
-    whether a tensor is among them."""
+    whether a tensor is among them. ``dtype``: the tensor's, into which an integer or bool one takes a
+    numpy bool or a numpy float that is not a Python float (float32, float16) through ``__index__``:
+    PyTorch's TypeError."""
     stack = [data]
     count = 0
     tensors = False
@@ -180,6 +186,10 @@ def _check_nested(data):
         else:
             _check_leaf(x)
             tensors = tensors or isinstance(x, Tensor)
+            if dtype is not None and isinstance(x, np.generic) and not dtype.is_floating_point and (
+                    type(x) is np.bool_ and dtype is not dtypes.bool_
+                    or isinstance(x, np.floating) and not isinstance(x, float)):
+                raise TypeError(f"'numpy.{type(x).__name__}' object cannot be interpreted as an integer")
     return tensors
 
 
@@ -425,7 +435,8 @@ def _number(x):
 
 
 def _is_float(x):
-    return isinstance(x, float) or (isinstance(x, Tensor) and x.dtype.is_floating_point)
+    # (a numpy float, and a numpy bool, are doubles to PyTorch's parser)
+    return isinstance(x, (float, np.floating, np.bool_)) or (isinstance(x, Tensor) and x.dtype.is_floating_point)
 
 
 def _acc(x, d):

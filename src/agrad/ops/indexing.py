@@ -609,7 +609,8 @@ def _assign(self, index, value, strip):
     first (a view); index_put_ writes the value as it is, broadcast to the indexed shape."""
     if type(index) is range or type(index) is tuple:
         index = _ranges_as_lists(index)
-    if not isinstance(value, (Tensor, numbers.Number, np.number, np.bool_)):
+    if not isinstance(value, (Tensor, bool, int, float, complex, np.integer)):  # (valueToTensor's: a numpy
+        # integer is a long, numpy's float64 a float; its bool, float32, float16 and complex64 are refused)
         from ._pyargs import tp_name
         from ..autograd.graph import _LEGACY_TYPE
 

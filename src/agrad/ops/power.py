@@ -132,6 +132,8 @@ def _(ctx, grad):
 
 @export(method=True)
 def pow(input, exponent, *, out=None):
+    if isinstance(exponent, np.generic) or isinstance(input, np.generic):  # (the parser's Python numbers)
+        input, exponent = (dtypes.python_number(v) for v in (input, exponent))
     for x in (input, exponent):
         if type(x) is int and not -2 ** 63 <= x < 2 ** 64:
             from .pointwise import unpack_overflow
