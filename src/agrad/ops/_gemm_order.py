@@ -635,9 +635,10 @@ def baddbmm_one_term(s, a, b, beta, alpha):
     return np.asarray(r + s * a.dtype.type(beta), a.dtype)
 
 
-def bmm_product(a, b):
+def bmm_product(a, b, c_off=0):
     """A batch of float32 or float64 products as PyTorch's bmm makes them: below 400 multiply-adds a matrix
-    its own loop (a sequential sum from zero per element), else MKL's sgemm/dgemm per matrix; None: numpy's."""
+    its own loop (a sequential sum from zero per element), else MKL's sgemm/dgemm per matrix; None: numpy's.
+    ``c_off``: the result's offset in its storage, in elements (a bmm_out into a slice of a buffer)."""
     nb, m, k = a.shape
     n = b.shape[2]
     if not (nb and m and n):
@@ -651,7 +652,7 @@ def bmm_product(a, b):
         return None
     out = []
     for i in range(nb):
-        r = mkl_product(a[i], b[i], batched=nb > 1, c_off=i * m * n)
+        r = mkl_product(a[i], b[i], batched=nb > 1, c_off=c_off + i * m * n)
         if r is None:
             return None
         out.append(r)

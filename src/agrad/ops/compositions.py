@@ -86,18 +86,15 @@ def _gradient_checks(input, spacing_size, dims, edge_order):
                            f"and a dim argument of length {len(dims)}.")
     if edge_order not in (1, 2):
         raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
-    from ..tensor import _wrap_dim
-    if input.ndim == 0 and dims:  # (maybe_wrap_dim without wrap_scalar)
-        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
-    wrapped = [_wrap_dim(d, input.ndim) for d in (dims if dims is not None else range(input.ndim))]
-    if dims is not None:
-        seen = set()
-        for d in wrapped:
-            if d in seen:
-                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-            seen.add(d)
-    for d in wrapped:
-        if input.shape[d] < edge_order + 1:
+    from ..tensor import _wrap_dim, _wrap_dim_no_scalar
+    wrapped = []
+    for d in (dims if dims is not None else range(input.ndim)):  # (dim_list_to_bitset: wrap, then the repeat)
+        d = _wrap_dim(d, input.ndim)
+        if d in wrapped:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        wrapped.append(d)
+    for d in (dims if dims is not None else range(input.ndim)):  # (self.size(dim) of each dim as given)
+        if input.shape[_wrap_dim_no_scalar(d, input.ndim)] < edge_order + 1:
             raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
     return wrapped
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..tensor import Tensor
 from . import _vec_math
+from ._gemm_order import bmm_product
 from ._layout import c_order, iterator_layout
 from ._op import FUNCTIONS, LINALG, Op, export, with_out
 from .decompositions import _floating, _square
@@ -69,15 +70,27 @@ def _combination(mats, coeffs):
     return out
 
 
+def _mm(x, y, slot=0):
+    """x @ y of two batches of matrices as ATen's _matmul_impl makes it into ``As.select(0, slot)`` of mexp's
+    buffer (bmm_out: its own loop below 400 multiply-adds a matrix, else MKL's gemm per matrix, whose
+    order of additions can depend on where the rows of the result fall; numpy's BLAS where not known)."""
+    x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
+    if x.dtype.char in "fd" and y.dtype == x.dtype and x.shape[-1] > 1:
+        r = bmm_product(x, y, slot * x.shape[0] * x.shape[1] * y.shape[2])
+        if r is not None:
+            return r + x.dtype.type(0)
+    return x @ y
+
+
 def _powers(a, k):
-    """The first k of I, A, A^2, A^3, A^6 (ATen's _fill_matrix_powers)."""
+    """The first k of I, A, A^2, A^3, A^6 (ATen's _fill_matrix_powers, each in its slot of the buffer)."""
     out = [np.broadcast_to(np.eye(a.shape[-1], dtype=a.dtype), a.shape).copy(), a]
     if k > 2:
-        out.append(a @ a)
+        out.append(_mm(a, a, 2))
     if k > 3:
-        out.append(a @ out[2])
+        out.append(_mm(a, out[2], 3))
     if k > 4:
-        out.append(out[3] @ out[3])
+        out.append(_mm(out[3], out[3], 4))
     return out[:k]
 
 
@@ -93,36 +106,39 @@ def _taylor2(a):
 
 def _taylor4(a):
     eye, a1, a2 = _powers(a, 3)
-    tail = a2 @ _combination([eye, a1, a2], (1 / 2.0, 1 / 6.0, 1 / 24.0))
+    tail = _mm(a2, _combination([eye, a1, a2], (1 / 2.0, 1 / 6.0, 1 / 24.0)), 3)
     return _combination([eye, a1, a2, tail], (1.0, 1.0, 0.0, 1.0))
 
 
 def _taylor8(a):
-    f = a.dtype.type  # the constants are computed in the dtype, as ATen's constexpr scalar_t ones
-    sqrt_177 = f(0.1330413469565007072504e+2)
-    x3 = f(2.) / f(3.)
-    x1, x2 = x3 * ((f(1.) + sqrt_177) / f(88.)), x3 * ((f(1.) + sqrt_177) / f(352.))
-    x4 = (f(-271.) + f(29.) * sqrt_177) / (f(315.) * x3)
-    x5 = (f(-11.) + f(11.) * sqrt_177) / (f(1260.) * x3)
-    x6 = (f(-99.) + f(11.) * sqrt_177) / (f(5040.) * x3)
-    x7 = (f(89.) - sqrt_177) / (f(5040.) * x3)
-    y2 = (f(857.) - f(58.) * sqrt_177) / f(630.)
+    # ATen's constexpr scalar_t constants: sqrt_177 and x3 rounded to the dtype, each expression of them
+    # evaluated in double (its literals are doubles), then rounded to the dtype
+    f = a.dtype.type
+    sqrt_177 = float(f(0.1330413469565007072504e+2))
+    x3 = float(f(2. / 3.))
+    x1, x2 = f(x3 * ((1. + sqrt_177) / 88.)), f(x3 * ((1. + sqrt_177) / 352.))
+    x4 = f((-271. + 29. * sqrt_177) / (315. * x3))
+    x5 = f((-11. + 11. * sqrt_177) / (1260. * x3))
+    x6 = f((-99. + 11. * sqrt_177) / (5040. * x3))
+    x7 = f((89. - sqrt_177) / (5040. * x3))
+    y2 = f((857. - 58. * sqrt_177) / 630.)
+    x3 = f(x3)
     eye, a1, a2 = _powers(a, 3)
-    a4 = a2 @ _combination([a1, a2], (x1, x2))
-    a8 = _combination([a2, a4], (x3, 1.0)) @ _combination([eye, a1, a2, a4], (x4, x5, x6, x7))
+    a4 = _mm(a2, _combination([a1, a2], (x1, x2)), 3)
+    a8 = _mm(_combination([a2, a4], (x3, 1.0)), _combination([eye, a1, a2, a4], (x4, x5, x6, x7)), 4)
     return _combination([eye, a1, a2, a4, a8], (1.0, 1.0, y2, 0.0, 1.0))
 
 
 def _taylor12(a):
     b = [_combination(_powers(a, 4), row) for row in _B12]
-    b[2] = b[2] + b[3] @ b[3]
-    return b[0] + (b[1] + b[2]) @ b[2]
+    b[2] = b[2] + _mm(b[3], b[3])
+    return b[0] + _mm(b[1] + b[2], b[2])
 
 
 def _taylor18(a):
     b = [_combination(_powers(a, 5), row) for row in _B18]
-    b[3] = b[3] + b[0] @ b[4]
-    return b[1] + (b[2] + b[3]) @ b[3]
+    b[3] = b[3] + _mm(b[0], b[4])
+    return b[1] + _mm(b[2] + b[3], b[3])
 
 
 def _expm_np(a):
@@ -153,9 +169,15 @@ def _expm_np(a):
         if pick.any():
             s = np.maximum(0, np.ceil(np.log2(norm[pick] / dt.type(thetas[5])))).astype(np.int64)
             scaled = _taylor18(flat[pick] / (2.0 ** s).astype(dt)[:, None, None])
-            for i, steps in enumerate(s):
-                for _ in range(int(steps)):
-                    scaled[i] = scaled[i] @ scaled[i]
+            # (the squarings as ATen's: the matrices sorted by s, stably, the batch of those not done yet
+            # squared at once (matmul_out into a new tensor), each step dropping the ones done)
+            order = np.argsort(s, kind="stable")
+            acc, done = scaled[order], 0
+            for step in range(int(s.max()) if len(s) else 0):
+                while done < len(order) and s[order[done]] <= step:
+                    done += 1
+                acc[done:] = _mm(acc[done:], acc[done:])
+            scaled[order] = acc
             out[pick] = scaled
     return out.reshape(a.shape)
 

@@ -1,0 +1,32 @@
+"""Regression cases of helper "runs41" (session 41): groups of its own difftest runs (seeds 40600000 on).
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case, outcomes
+
+
+CASES = [
+    case("gradient-dim-checks-of-a-0d-input",  # (error-text:gradient, run 40615000) pre_check_gradient wraps
+         # the dims as dim_list_to_bitset does (a 0-d tensor takes -1 and 0; a repeat is refused as it comes),
+         # then reads self.size(dim) of each dim as given, which a 0-d tensor has none of
+         ["x = torch.tensor(-2.0, requires_grad=True)", "y = torch.tensor([[1., 2., 4.]])"]
+         + outcomes(["torch.gradient(x, spacing=0.5, dim=1, edge_order=1)", "torch.gradient(x, dim=-2)",
+                     "torch.gradient(x, dim=0)", "torch.gradient(x, dim=-1)", "torch.gradient(x, dim=[0, -1])",
+                     "torch.gradient(x, dim=[0, 2])", "torch.gradient(y, dim=[0, 0, 5])",
+                     "torch.gradient(y, dim=[1, -1])", "torch.gradient(y, dim=[1, 3])", "torch.gradient(y, dim=0)",
+                     "torch.gradient(y, edge_order=2)", "torch.gradient(x)"]),
+         ["out"]),
+    case("matrix-exp-products-in-bmm-order",  # (grad-numeric:backward, run 40615000) mexp's products are
+         # _matmul_impl's bmm_out into its buffer's slots: its own loop below 400 multiply-adds, MKL's sgemm
+         # (where the result's rows fall) above; the squarings batched by s; T8's constants rounded from double
+         ["x2 = torch.tensor([[3.0, 3.0, -0.25, -0.25], [-1.0, 1.0, 0.5, 1.75], [-0.5, -3.0, 1.0, 0.0], "
+          "[-1.75, 1.0, 1.0, 3.0]], requires_grad=True)",
+          "r3 = torch.matrix_exp(x2)", "r4 = r3[::2].rad2deg_()", "r4.sum().backward()",
+          "a = (torch.arange(64.).reshape(8, 8) % 5 - 2) * 0.01", "t8 = torch.linalg.matrix_exp(a)",
+          "b = torch.stack([(torch.arange(36.).reshape(6, 6) % 7 - 3) * s for s in (0.5, 3.0, 0.02, 3.0)])",
+          "tb = torch.linalg.matrix_exp(b)"],
+         ["r3.tolist()", "x2.grad.tolist()", "t8.tolist()", "tb.tolist()"]),
+]
