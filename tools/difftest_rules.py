@@ -12,7 +12,6 @@ import re
 import numpy as np
 
 import difftest_blas
-import difftest_convpad
 import difftest_empty
 import difftest_gelu
 import difftest_gridsample
@@ -735,9 +734,6 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if (aspect in ("value", "numeric") and op in difftest_vmlsqrt.SLOGDET_OPS and program is not None
             and difftest_vmlsqrt.rounded_log_slogdet_explains(program[0], program[2], stmt, want, got, _agree_once)):
         return "vml-log-inside"
-    if (aspect in ("value", "numeric", "repr") and op in difftest_convpad.CONV_OPS and program is not None
-            and difftest_convpad.padding_free_explains(program[0], program[2], stmt, want, got, _agree_once)):
-        return "onednn-grouped-padding"
     if (aspect == "numeric" and op in difftest_vmlsqrt.ROOT_OPS and program is not None
             and difftest_vmlsqrt.rounded_root_explains(program[0], program[2], stmt, want, got, _agree_once)):
         return "vml-sqrt-inside"

@@ -90,4 +90,21 @@ CASES = [
           "    return torch.autograd.grad(F.conv2d(x, w, groups=groups).sum(), w)[0].stride()"],
          ["[wgrad(d, s, g) for d in (torch.float32, torch.float64) for s, g in (((6, 1, 3, 3), 3), ((4, 3, 1, 1), 1),"
           " ((4, 3, 3, 1), 1))]"]),
+    case("onednn-channels-last-grouped-conv-skips-padding",  # (issue 10, convgroups40's left) a channels-last
+         # float32 grouped or depthwise convolution runs oneDNN's nhwc kernels (brg_conv_fwd, brdgmm_dw; a dilated
+         # depthwise one jit_dw or jit:avx2 where they take it, else gemm): none reads the padding, so an inf
+         # weight over padded positions gives inf or a number there, not NaN; the gradients' NaN patterns were
+         # already oneDNN's (the documented rule onednn-grouped-padding is gone)
+         ["F = torch.nn.functional",
+          "x = (torch.arange(96.).reshape(2, 4, 3, 4) % 1.3).contiguous(memory_format=torch.channels_last)"
+          ".requires_grad_()",
+          "w = torch.ones(4, 2, 2, 3)", "w[1, 0, 0, 0] = float('inf')", "w.requires_grad_()",
+          "wd = torch.ones(4, 1, 3, 3)", "wd[2, 0, 1, 2] = float('inf')",
+          "x3 = torch.ones(1, 2, 3, 3, 3).contiguous(memory_format=torch.channels_last_3d)",
+          "w3 = torch.ones(2, 1, 2, 2, 2)", "w3[0, 0, 0, 0, 0] = float('inf')",
+          "r = F.conv2d(x, w, padding=1, groups=2)", "rd = F.conv2d(x.detach(), wd, padding=(1, 2), groups=4)",
+          "r3 = F.conv3d(x3, w3, padding=1, groups=2)",
+          "gx, gw = torch.autograd.grad(r, [x, w], torch.ones(r.shape))"],
+         ["r.isnan().sum()", "r[0, 1]", "rd.isnan().sum()", "rd[1, 2]", "r3.isnan().sum()", "r3[0, 0, 0]",
+          "(gx.isnan().sum(), gw.isnan().sum())"]),
 ]

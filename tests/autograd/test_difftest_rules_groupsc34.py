@@ -13,7 +13,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 import difftest  # noqa: E402
-import difftest_convpad  # noqa: E402
 import difftest_vmlsqrt  # noqa: E402
 
 
@@ -60,30 +59,25 @@ def test_the_rules_composite_with_a_rounded_root_is_agrads_loss():
 
 
 @pytest.mark.torch
-def test_grouped_conv_padding_free_in_onednn_is_documented_only_where_its_kernel_explains_it():
-    """A channels-last float32 depthwise/grouped convolution that oneDNN runs with a direct kernel never
-    reads the padding: an inf weight gives inf there in PyTorch and NaN in agrad (whose sum reads the padded
-    zeros, as oneDNN's gemm kernel does); an agrad value off elsewhere, an ungrouped convolution, or a plain
-    layout (agrad follows oneDNN's kernel there, _conv_groups: no difference left) is not covered."""
+def test_grouped_conv_padding_free_in_onednn_agrees_in_every_layout():
+    """A float32 depthwise/grouped convolution that oneDNN runs with a direct kernel never reads the padding:
+    an inf weight gives inf there, not NaN. agrad names oneDNN's kernel for plain layouts (_conv_groups) and
+    channels-last ones (forward_direct_channels_last: brg_conv_fwd, brdgmm_dw, jit_dw, jit:avx2, gemm), so
+    neither differs any more (the channels-last one was the documented rule onednn-grouped-padding)."""
     torch = pytest.importorskip("torch")
     import agrad
 
     plain = ["x = torch.ones(3, 16, 4, 4)", "w = torch.ones(16, 1, 3, 3)", "w[0, 0, 0, 0] = float('inf')",
              "r = F.conv2d(x, w, padding=2, dilation=(1, 2), groups=16)"]
-    want, got = difftest.run_program(torch, plain), difftest.run_program(agrad, plain)
-    assert difftest.compare_statement(want[3], got[3]) is None
-    assert difftest_convpad.padding_free_explains(plain, 3, plain[3], want[3], got[3], lambda *a: True) is False
-    lines = ["x = torch.ones(3, 16, 4, 4).contiguous(memory_format=torch.channels_last)"] + plain[1:]
-    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
-    aspect, _ = difftest.compare_statement(want[3], got[3])
-    assert aspect == "value"
-    program = (lines, want, 3)
-    assert difftest.documented(aspect, lines[3], want[3], got[3], program) == "onednn-grouped-padding"
-    own = copy.deepcopy(got[3])
-    own["vars"]["r"]["data"][0, 1, 0, 0] += 1
-    assert difftest.documented(*difftest.compare_statement(want[3], own)[:1], lines[3], want[3], own, program) is None
-    ungrouped = lines[:3] + ["r = F.conv2d(x[:, :1], w[:1], padding=2, dilation=(1, 2))"]
-    assert difftest.documented(aspect, ungrouped[3], want[3], got[3], (ungrouped, want, 3)) is None
+    for first in (plain[0], plain[0] + ".contiguous(memory_format=torch.channels_last)",
+                  "x = torch.ones(3, 4, 4, 4, 4).contiguous(memory_format=torch.channels_last_3d)"):
+        lines = [first] + plain[1:]
+        if "3d" in first:
+            lines[1:] = ["w = torch.ones(8, 2, 2, 2, 2)", "w[0, 0, 0, 0, 0] = float('inf')",
+                         "r = F.conv3d(x, w, padding=1, groups=2)"]
+        want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+        assert difftest.compare_statement(want[3], got[3]) is None, first
+        assert np.isinf(want[3]["vars"]["r"]["data"]).any() and not np.isnan(want[3]["vars"]["r"]["data"]).all()
 
 
 @pytest.mark.torch

@@ -257,7 +257,8 @@ def _direct_kernel(x_shape, w_shape, groups, padding, stride=None, dilation=None
     stride, dilation, plain layouts) by _conv_groups. The weight gradient (``stride``, ``dilation`` given):
     1-D and 2-D, stride, dilation 1 (a grouped one's: _conv_groups.grads)."""
     if groups != 1:
-        return fwd is not None and fwd[2] and _conv_groups.forward_direct(x_shape, w_shape, groups, fwd[0], padding, fwd[1])
+        return fwd is not None and (_conv_groups.forward_direct if fwd[2] else _conv_groups.forward_direct_channels_last)(
+            x_shape, w_shape, groups, fwd[0], padding, fwd[1])
     if x_shape[0] < 2 or not all(p < k for p, k in zip(padding, w_shape[2:])):
         return False
     return stride is None or (len(x_shape) <= 4 and all(v == 1 for v in stride) and all(v == 1 for v in dilation))
