@@ -96,4 +96,37 @@ CASES = [
          + outcomes(["torch.addbmm(torch.ones(3, 2), torch.ones(2, 3, 1), torch.ones(2, 1, 2), beta=0, out=e)",
                      "torch.addbmm(torch.ones(3, 2), torch.ones(0, 3, 1), torch.ones(0, 1, 2), beta=0, out=e).stride()"]),
          ["b5", "r7.stride()", "out"]),
+    case("out-of-non-differentiable-ops",  # (raises-only-agrad:legendre_polynomial_p, run 41420000) ops without a
+         # derivative (comparisons, logical ops, argmax, the special polynomials and Bessel functions, histc) have
+         # no autograd check in their out= overloads: an out that requires grad is written as it is
+         ["x1 = torch.tensor(-2.25, requires_grad=True)",
+          "r2 = torch.special.legendre_polynomial_p(x1, 0, out=x1)",
+          "o = torch.zeros(2, requires_grad=True)", "r3 = torch.eq(torch.tensor([0.5, 1.0]), 0.5, out=o)",
+          "o2 = torch.zeros(2, requires_grad=True)", "r4 = torch.special.bessel_j0(torch.tensor([0.25, 1.5]), out=o2)",
+          "o3 = torch.zeros(2, requires_grad=True)"]
+         + outcomes(["torch.argmax(torch.tensor([0.25, 1.5]), out=o3)", "torch.sin(torch.ones(2), out=o3)",
+                     "torch.floor(torch.ones(2), out=o3)"]),
+         ["r2", "x1.requires_grad", "x1.grad_fn", "r3", "r4", "out"]),
+    case("special-ndtr-out-copies",  # (raises-only-agrad:ndtr, run 41420000) special_ndtr_out is composite: the
+         # result computed, its cast checked, out resized, then out.copy_(result): a CopyBackwards on out, copy_'s
+         # refusal of a leaf that requires grad, no out= refusal
+         ["x2 = torch.tensor([[1.25, -2.0]], requires_grad=True)", "o7 = torch.tensor([[-2.5, 1.5]])",
+          "r8 = torch.special.ndtr(x2, out=o7)", "r8.sum().backward()"]
+         + outcomes(["torch.special.ndtr(x2, out=torch.zeros(2, dtype=torch.int64))",
+                     "torch.special.ndtr(x2, out=torch.zeros(2, requires_grad=True))",
+                     "torch.special.ndtr(x2.detach(), out=torch.zeros(0, dtype=torch.float64))"]),
+         ["r8", "o7.grad_fn.name()", "x2.grad", "out"]),
+    case("scatter-family-out-structured",  # (error-text:scatter_reduce, run 41420000) scatter, scatter_add and
+         # scatter_reduce out=: the meta refuses an out that overlaps itself, the index or src, then one of another
+         # dtype than self's ("Expected out tensor to have dtype ..."), and resizes it before the kernel's index check
+         ["x7 = torch.tensor([[[0.25], [2.25]]])", "idx = torch.tensor([[[0], [0]]])",
+          "x11 = torch.tensor([[[-3.0], [0.75]]])", "i2 = idx.clone()", "s2 = x11.clone()",
+          "o = torch.zeros(4)"]
+         + outcomes(["torch.scatter_reduce(x7, 2, i2, x11, 'prod', include_self=False, out=i2)",
+                     "torch.scatter_reduce(x7, 2, idx, x11, 'sum', out=torch.zeros(1, 2, 1, dtype=torch.float64))",
+                     "torch.scatter(x7, 2, idx, s2, out=s2)",
+                     "torch.scatter_add(x7, 2, idx, x11, out=torch.zeros(1).expand(1, 2, 1))",
+                     "torch.scatter(x7, 2, idx, 1.5, out=torch.zeros(2, dtype=torch.int64))",
+                     "torch.scatter_add(x7, 2, torch.tensor([[[5], [0]]]), x11, out=o)", "o.shape"]),
+         ["out"]),
 ]

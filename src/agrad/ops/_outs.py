@@ -103,6 +103,19 @@ _TEMPORARY_OUT = frozenset("""
     sin sinc sinh special_entr special_i0e special_i1 special_log_ndtr special_ndtri special_xlog1py
     special_zeta sqrt square sub tan tanh true_divide xlogy outer ger
 """.split())
+#: ops without a derivative (derivatives.yaml: none, or output_differentiability False): their out= overloads
+#: have no autograd check, an ``out`` that requires grad is written as it is (no grad_fn, still requiring grad)
+NO_GRAD_OUTS = frozenset(("eq ne lt le gt ge logical_and logical_or logical_xor logical_not argmax argmin "
+                          "isneginf isposinf signbit histc special_airy_ai special_bessel_j0 special_bessel_j1 "
+                          "special_bessel_y0 special_bessel_y1 special_modified_bessel_i0 special_modified_bessel_i1 "
+                          "special_modified_bessel_k0 special_modified_bessel_k1 special_scaled_modified_bessel_k0 "
+                          "special_scaled_modified_bessel_k1 special_spherical_bessel_j0 "
+                          "special_chebyshev_polynomial_t special_chebyshev_polynomial_u special_chebyshev_polynomial_v "
+                          "special_chebyshev_polynomial_w special_shifted_chebyshev_polynomial_t "
+                          "special_shifted_chebyshev_polynomial_u special_shifted_chebyshev_polynomial_v "
+                          "special_shifted_chebyshev_polynomial_w special_hermite_polynomial_h "
+                          "special_hermite_polynomial_he special_laguerre_polynomial_l special_legendre_polynomial_p"
+                          ).split())
 #: reductions whose meta function resizes ``out`` (resize_reduction) before the iterator checks its dtype
 _RESIZED_BEFORE_CHECK = frozenset({"var", "std"})
 
@@ -133,7 +146,7 @@ def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None, i
         return result
     from ..autograd import grad_mode
 
-    if grad_mode._state["enabled"] and (result._requires_grad or out._requires_grad):
+    if grad_mode._state["enabled"] and (result._requires_grad or out._requires_grad and fname not in NO_GRAD_OUTS):
         raise RuntimeError(
             f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
             "but one of the arguments requires grad."
@@ -318,7 +331,8 @@ def write_outs(fname, result, out, check="exact", inputs=()):
     if enabled and fallback and any(o._requires_grad for o in outs):
         raise RuntimeError(f"aten::{fname}(): functions with out=... arguments don't support automatic "
                            "differentiation, but one of the arguments requires grad.")
-    if enabled and not fallback and any(r._requires_grad or o._requires_grad for r, o in zip(results, outs)):
+    if enabled and not fallback and any(r._requires_grad or o._requires_grad and fname not in NO_GRAD_OUTS
+                                        for r, o in zip(results, outs)):
         raise RuntimeError(
             f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
             "but one of the arguments requires grad.")

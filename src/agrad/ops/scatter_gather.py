@@ -508,10 +508,41 @@ def _scatter_prepare(input, dim, index, src, who, add=False):
     return d, idx
 
 
+def scatter_out_checks(fname, input, dim, index, src, out):
+    """The structured scatter kernels' ``out=``: autograd's refusal, the meta's checks of index and src,
+    then out's: no internal overlap, none with index or src, then its dtype (exactly self's) and its resize."""
+    if out is None:
+        return
+    if _grad_state["enabled"] and any(isinstance(t, Tensor) and t._requires_grad for t in (input, src, out)):
+        raise RuntimeError(f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    _scatter_meta(input, dim, index, src, fname)
+    from ..tensor import _has_internal_overlap
+    from ._outs import _C_TYPE
+    if out._data.ndim and 0 in out._data.strides and _has_internal_overlap(out._data):
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
+    for a in (index, src):
+        if isinstance(a, Tensor) and (a is out or (a._base is not None or out._base is not None)
+                                      and overlaps(out._data, a._data)):
+            raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
+                               "refer to a single memory location. Please clone() the tensor before performing the "
+                               "operation.")
+    if out.dtype is not input.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[input.dtype.name]}, but got "
+                           f"{_C_TYPE[out.dtype.name]} instead")
+    if tuple(out.shape) != tuple(input.shape):  # (set_output: resized before the kernel checks the index)
+        from ._outs import _resize_out, warn_resized
+        if out._data.size:
+            warn_resized(out.shape, input.shape)
+        _resize_out(out, np.empty(input._data.shape, out._data.dtype))
+
+
 @export(method=True)
 def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
     if src is None:
         src = value
+    scatter_out_checks("scatter", input, dim, index, src, out)
     d, idx = _scatter_prepare(input, dim, index, src, "scatter")
     if reduce is not None and reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
@@ -535,6 +566,8 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
 
 @export(method=True)
 def scatter_add(input, dim, index, src, *, out=None):
+    if isinstance(src, Tensor):  # (else the parser's TypeError, below)
+        scatter_out_checks("scatter_add", input, dim, index, src, out)
     d, idx = _scatter_prepare(input, dim, index, src, "scatter_add", add=True)
     result = keep_tensor(_scatter_add.apply((input, src), (input._data, src._data), {"dim": d, "idx": idx}),
                          _scatter_add, "index", index)

@@ -25,7 +25,7 @@ from ..tensor import Tensor
 from . import _written_before
 from ._op import Op, export, finish_out, inplace, keep_tensor, method
 from .scatter_gather import (_along, _expandable, _fmt, _scatter_meta, _scatter_prepare, gather, no_overlap_inplace,
-                             scatter, scatter_add)
+                             scatter, scatter_add, scatter_out_checks)
 
 _REDUCES = ("sum", "prod", "mean", "amax", "amin")
 
@@ -159,6 +159,7 @@ def _(ctx, grad):
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):
     if reduce not in _REDUCES:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    scatter_out_checks("scatter_reduce", input, dim, index, src, out)
     if index.dtype not in (dtypes.int64, dtypes.int32) and index.numel():
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if reduce == "mean" and input.dtype is dtypes.bool_:  # the mean kernel before its loop's index bounds (nothing

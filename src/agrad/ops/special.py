@@ -331,7 +331,21 @@ def ndtr(input, *, out=None):
     from .unary import erf
 
     x = input if input.dtype.is_floating_point else input.to(dtypes.get_default_dtype())
-    return finish_out("special_ndtr", mul_scalar(add_scalar(erf(mul_scalar(x, 0.7071067811865476)), 1), 0.5), out)
+    result = mul_scalar(add_scalar(erf(mul_scalar(x, 0.7071067811865476)), 1), 0.5)
+    if out is None:
+        return result
+    # special_ndtr_out: the result computed, its cast into out checked, out resized (resize_output), then
+    # out.copy_(result): copy_'s in-place checks and its CopyBackwards, no refusal of out= itself
+    from ..tensor import _can_cast, _scalar_name
+    from ._outs import _resize_out, warn_resized
+    if not _can_cast(result.dtype, out.dtype):
+        raise RuntimeError(f"result type {_scalar_name(result.dtype)} can't be cast to the desired output type "
+                           f"{_scalar_name(out.dtype)}")
+    if tuple(out.shape) != tuple(result.shape):
+        if out._data.size:
+            warn_resized(out.shape, result.shape)
+        _resize_out(out, result._data)
+    return out.copy_(result)
 
 
 # ---------------------------------------------------------------------------
