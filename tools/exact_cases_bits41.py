@@ -65,4 +65,16 @@ CASES = [
           "f = torch.tensor([5.0, float('nan')] * 10)",
           "fm = [torch.fmax(s, f).view(torch.int32), torch.fmin(f, s).view(torch.int32), torch.fmax(s, s.flip(0)).view(torch.int32)]"],
          ["s1", "bits", "inplace", "ties", "fm"]),
+    case("float16-conversion-nan-bits",  # float16 to float32 of a dense tensor: blocks of 8 make a NaN quiet,
+         # the elements after the last whole block give 0x7fffffff; not dense: quiet; to float64: quiet; to
+         # float16: the quiet bit set (numpy kept a signaling NaN signaling); type promotion converts alike
+         ["h = torch.tensor([-1, 32257, -512, 31745] * 5, dtype=torch.int16).view(torch.float16)",
+          "a = h.float().view(torch.int32)", "b = h[::2].float().view(torch.int32)", "c = h.double().view(torch.int64)",
+          "d = (h * torch.ones(20)).view(torch.int32)", "e = h.view(4, 5).t().float().view(torch.int32)",
+          "f = torch.tensor([2139095041, -8388606, 2143289345], dtype=torch.int32).view(torch.float32).half().view(torch.int16)",
+          "g = torch.tensor([9218868437227405313], dtype=torch.int64).view(torch.float64).half().view(torch.int16)",
+          "k = torch.zeros(20)", "k.copy_(h)", "k = k.view(torch.int32)",
+          "m = torch.zeros(3, dtype=torch.float16)", "m[...] = torch.tensor([2139095041, -8388606, 2143289345], "
+          "dtype=torch.int32).view(torch.float32)", "m = m.view(torch.int16)"],
+         ["a", "b", "c", "d", "e", "f", "g", "k", "m"]),
 ]

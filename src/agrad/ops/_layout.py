@@ -417,7 +417,17 @@ def cast(a, dtype):
     """``a.astype(dtype)``, laid out as PyTorch lays out a converted tensor (``to``'s
     preserve_format, and TensorIterator's casts of its operands): like ``a``, a broadcast
     (stride-0) dim deciding nothing.  numpy's "K" order would put such a dim innermost:
-    ``x.expand(2, 4).double()`` would not be contiguous."""
+    ``x.expand(2, 4).double()`` would not be contiguous.  NaNs to and from float16: PyTorch's bits
+    (_vector_loop.cast_nans)."""
+    out = _cast(a, dtype)
+    if out.dtype.kind == "f" and a.dtype.kind == "f" and type(out) is np.ndarray and (
+            out.itemsize == 2 or a.dtype.itemsize == 2):
+        from ._vector_loop import cast_nans
+        out = cast_nans(out, a)
+    return out
+
+
+def _cast(a, dtype):
     if type(a) is np.ndarray and (a.size > 1 or a.ndim > 1 and a.size):
         if 1 in a.shape and _dense(a):
             # a dense tensor's copy gets its very strides (empty_strided), those of its dims of size 1

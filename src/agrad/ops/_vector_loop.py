@@ -17,6 +17,7 @@ import math
 
 import numpy as np
 
+from .._dense import dense
 from ._vec_math import GRAIN_SIZE as _ONE_RANGE  # (a loop of this many elements or fewer is one range)
 
 #: bytes in a block of two AVX2 vectors
@@ -94,7 +95,7 @@ def unexpanded(a: np.ndarray) -> np.ndarray:
     return a[tuple(slice(0, 1) if st == 0 else slice(None) for st in a.strides)]
 
 
-def unary_lanes(a: np.ndarray):
+def unary_lanes(a: np.ndarray, block=None):
     """Where PyTorch's loop over ``a`` alone (a unary op's input; its output is new) runs the
     vector code: True for every element, False for none, else a bool array of ``a``'s shape.
 
@@ -106,7 +107,7 @@ def unary_lanes(a: np.ndarray):
     or repeats one value (stride 0) along it, else the scalar loop throughout. Over GRAIN_SIZE
     elements, at::parallel_for's ranges split the loop, each range's pieces of rows starting
     their own blocks."""
-    block = BLOCK_BYTES // a.itemsize
+    block = block or BLOCK_BYTES // a.itemsize  # (``block``: a loop's own, copy's conversions of float16)
     n = a.size
     if n < block:
         return False
@@ -399,3 +400,46 @@ def _sleef_fmod_overflows(a, b):
         rde = np.where(rde == 0, rde, (rde.view(itype) - itype(1)).view(dtype))
         nu0 = np.where(nu == 0, nu, (nu.view(itype) - itype(1)).view(dtype))
         return np.isinf(nu0 * rde) & (nu >= de) & (de != 0) & np.isfinite(a)
+
+
+#: float16's bits that make a NaN quiet, and the shift from float32's / float64's mantissa to float16's
+_HALF_QUIET = np.int16(0x7e00)
+_TO_HALF_SHIFT = {4: 13, 8: 42}
+
+
+def cast_nans(out: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """``out`` (``a.astype(...)``, a fresh array of ``a``'s shape) with the NaN bits of PyTorch's conversions
+    to and from float16 (float32 and float64 between them convert as numpy does):
+    float16 to float32 of a dense tensor converts in blocks of 8 (Vectorized<float>), each NaN made quiet, and
+    element by element after the last whole block (in memory order), where every NaN becomes 0x7fffffff (of a
+    tensor that is not dense, every NaN is made quiet);
+    float16 to float64 makes each NaN quiet; float32 / float64 to float16 keep the sign and the mantissa's top
+    ten bits with the quiet bit set (numpy keeps a signaling NaN signaling). Which elements: unary_lanes."""
+    src, dst = a.dtype, out.dtype
+    if src.kind != "f" or dst.kind != "f" or src == dst or 2 not in (src.itemsize, dst.itemsize) or a.size == 0:
+        return out
+    nan = np.isnan(a)
+    if not nan.any():
+        return out
+    if not out.flags.writeable:
+        out = out.copy()
+    bits = out.view(_INTS[dst.itemsize])
+    if dst.itemsize == 2:
+        ints = a.view(_INTS[src.itemsize]) if a.ndim else a.reshape(1).view(_INTS[src.itemsize]).reshape(())
+        shift = _TO_HALF_SHIFT[src.itemsize]
+        sign = np.where(ints < 0, np.int16(-0x8000), np.int16(0))
+        mantissa = ((ints >> shift) & 0x3FF).astype(np.int16)
+        np.copyto(bits, sign | _HALF_QUIET | mantissa, where=nan)
+        return out
+    quiet = _QUIET[dst.itemsize]
+    if dst.itemsize == 8:
+        np.copyto(bits, bits | quiet, where=nan)
+        return out
+    if type(a) is not np.ndarray or not dense(a):  # (not dense: converted as the vector code does, every element)
+        np.copyto(bits, bits | quiet, where=nan)
+        return out
+    lanes = unary_lanes(a, block=8)
+    vector = nan if lanes is True else nan & lanes if lanes is not False else np.zeros(nan.shape, bool)
+    np.copyto(bits, bits | quiet, where=vector)
+    np.copyto(bits, np.int32(0x7FFFFFFF), where=nan & ~vector)
+    return out

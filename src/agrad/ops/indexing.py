@@ -17,7 +17,7 @@ from ..autograd import _dual as _forward_ad, graph, view_errors
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
 from . import _written_before
 from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
-                      overlaps, setitem_value_strides, sliced_zero_strides, torch_strides)
+                      overlaps, promote, setitem_value_strides, sliced_zero_strides, torch_strides)
 from ._index_items import (_FULL, _as_index_array, _check_int, _check_mask_dims, _index_put_checked, _int_tensors,
                            _normalise, _ranges_as_lists, _uint8_masked_fill, uint8_mask, view_rewrite)
 from ._op import Op, export, inplace, inplace_self, method
@@ -663,7 +663,7 @@ def _assign(self, index, value, strip):
     target_shape = getitem(self.detach(), index)._data.shape
     if isinstance(value, Tensor):
         v = value
-        varr = value._data.astype(self._data.dtype, copy=False)
+        varr = promote(value._data, self._data.dtype)  # (NaNs to and from float16: PyTorch's bits)
     else:
         v = None
         varr = number
@@ -672,7 +672,7 @@ def _assign(self, index, value, strip):
     if v is not None and v.ndim and (advanced or varr.shape != target_shape):
         if strip or basic:
             v = _setitem_value(v, target_shape if basic else None)
-            checked = varr = v._data.astype(self._data.dtype, copy=False)
+            checked = varr = promote(v._data, self._data.dtype)
         elif varr.ndim > len(target_shape) and _masked_fill_dispatch(index, value):
             checked = varr.reshape(())  # (masked_fill_ takes the one value, whatever its shape)
     try:

@@ -718,9 +718,9 @@ def copy_(input, src, non_blocking=False):
         from ..autograd import grad_mode
 
         with grad_mode.no_grad():  # not recorded: its history stays (copy_'s requires_grad &= isDifferentiableType)
-            return inplace(lambda s, v: _copy.apply((s, v), (s._data, v._data.astype(s._data.dtype, copy=False)), {}),
+            return inplace(lambda s, v: _copy.apply((s, v), (s._data, _layout.promote(v._data, s._data.dtype)), {}),
                            overlap="allow" if same else "error", partial=not same)(input, src)
-    return inplace(lambda s, v: _copy.apply((s, v), (s._data, v._data.astype(s._data.dtype, copy=False)), {}),
+    return inplace(lambda s, v: _copy.apply((s, v), (s._data, _layout.promote(v._data, s._data.dtype)), {}),
                    overlap="allow" if same else "error", partial=not same)(  # (TensorIterator's overlap checks)
         input, src)
 
