@@ -29,4 +29,14 @@ CASES = [
           "b = torch.stack([(torch.arange(36.).reshape(6, 6) % 7 - 3) * s for s in (0.5, 3.0, 0.02, 3.0)])",
           "tb = torch.linalg.matrix_exp(b)"],
          ["r3.tolist()", "x2.grad.tolist()", "t8.tolist()", "tb.tolist()"]),
+    case("logsigmoid-hardsigmoid-backward-layouts",  # (stride:grad, run 40615000) log_sigmoid_backward_cpu
+         # writes into empty_like(grad_output) (a sum's expanded gradient: C order in the view's shape, so the
+         # transposed leaf's gradient has strides (1, 4, 16)); hardsigmoid_backward is TensorIterator's binary op
+         ["x1 = (torch.arange(32.).reshape(4, 4, 2) / 4 - 3).requires_grad_()", "v2 = x1.transpose(0, -1)",
+          "g1, = torch.autograd.grad(F.logsigmoid(v2).sum(), [x1], create_graph=True)",
+          "g2, = torch.autograd.grad(F.logsigmoid(v2).sum(), [x1])",
+          "g3, = torch.autograd.grad(F.logsigmoid(x1), [x1], torch.ones(2, 4, 4).transpose(0, -1))",
+          "g4, = torch.autograd.grad(F.hardsigmoid(v2).sum(), [x1])",
+          "g5, = torch.autograd.grad(F.hardsigmoid(x1), [x1], torch.ones(2, 4, 4).transpose(0, -1))"],
+         ["g1.stride()", "g2.stride()", "g3.stride()", "g4.stride()", "g5.stride()", "g1", "g5"]),
 ]

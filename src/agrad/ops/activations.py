@@ -25,7 +25,7 @@ from ._activation_kernels import (_elu_backward_np as _elu_backward_kernel, _elu
                                  _mish_backward_np, _mish_np, _silu_backward_np, _silu_np, _softplus64,
                                  _softplus_backward_np as _softplus_backward_kernel, _vector_blocks, hardtanh_backward)
 from ._not_implemented import not_implemented
-from ._layout import iterator_layout
+from ._layout import iterator_layout, laid_out_like
 from ._argcheck import passed_on
 from ._op import METHODS, Op, export, inplace
 from ._vector_loop import loop_lanes
@@ -486,7 +486,8 @@ def _hardsigmoid_backward_np(g, x):
     # PyTorch's kernel multiplies by one_sixth = 1.0f / 6.0f, a float32 constant in every dtype
     # (a float64 gradient is 0.1666666716337204, not 1/6), in float opmath for half types
     wide = g.astype(np.float32) if g.dtype.itemsize < 4 else g
-    return np.where((x > -3) & (x < 3), wide * np.float32(1.0 / 6.0), 0).astype(g.dtype, copy=False)
+    out = np.where((x > -3) & (x < 3), wide * np.float32(1.0 / 6.0), 0).astype(g.dtype, copy=False)
+    return iterator_layout(out, (g, x)) if out.ndim > 1 else out  # (TensorIterator's binary op over them)
 
 
 @_hardsigmoid.derivative
@@ -633,8 +634,10 @@ def _logsigmoid_double_backward(ctx, grad):
     return grad * ctx.grad_output * (z - 1) * z
 
 
+# (log_sigmoid_backward_cpu writes into empty_like(grad_output), not a TensorIterator output of its own)
 _logsigmoid_backward = _backward_op("LogSigmoidBackwardBackward0", _logsigmoid_backward_np,
-                                    d_self=_logsigmoid_double_backward)
+                                    d_self=_logsigmoid_double_backward,
+                                    layout=lambda out, g, x: laid_out_like(g, out))
 _logsigmoid.derivative(lambda ctx, grad: _logsigmoid_backward(grad, ctx.self))
 
 
