@@ -131,4 +131,21 @@ CASES = [
               "x[np.float64(1.0)]", "x[np.float32(1)]", "x[1.5]", "assign(x.clone(), np.float32(1.5))",
               "assign(xi.clone(), np.bool_(True))", "assign(xi.clone(), np.int64(9))", "assign(x.clone(), np.float64(9.5))"]),
          ["out", "t1", "t2"]),
+    case("int-list-parameters-as-the-parser-takes-them",  # F.unfold/F.fold pass _pair(v) to im2col/col2im, whose
+         # parser reads the first element of each int list (a bool, str, float or float tensor refused) and
+         # whose template checks the lengths, then kernel/dilation/padding/stride; the adaptive pools'
+         # _list_with_default result goes to the parser too; a one-element integral or bool tensor is an int
+         # to avg_pool2d/max_pool2d (agrad iterated it), a two-element tensor or a float in a list is refused
+         ["import numpy as np", "x4 = torch.arange(32.).reshape(1, 2, 4, 4) / 10", "cols = F.unfold(x4, 2)"] + outcomes([
+              "F.unfold(x4, torch.tensor(2))", "F.unfold(x4, torch.tensor([0.5]))", "F.unfold(x4, 'ab')",
+              "F.unfold(x4, np.bool_(True))", "F.unfold(x4, np.float64(2))", "F.unfold(x4, True)", "F.unfold(x4, np.int64(2))",
+              "F.unfold(x4, [2])", "F.unfold(x4, 2, stride=[1, 1, 1])", "F.unfold(x4, 0, dilation=0)",
+              "F.unfold(x4, 2, padding=-1, stride=0)", "F.unfold(x4, 2, stride=torch.tensor([2, 1]))",
+              "F.fold(cols, [4], 2)", "F.fold(cols, 4, 2, padding=-1, stride=0)", "F.fold(cols, 4, [2, 1.5])",
+              "F.adaptive_avg_pool2d(x4, torch.tensor([0.5]))", "F.adaptive_avg_pool2d(x4, 'a')",
+              "F.adaptive_avg_pool2d(x4, True)", "F.adaptive_max_pool2d(x4, [2, 1.5])", "F.adaptive_avg_pool3d(x4[None], ['a'])",
+              "F.adaptive_avg_pool2d(x4, [None, 2])", "F.avg_pool2d(x4, torch.tensor(2))", "F.avg_pool2d(x4, torch.tensor(True))",
+              "F.max_pool2d(x4, torch.tensor(1))", "F.avg_pool2d(x4, torch.tensor([2, 1]))", "F.avg_pool2d(x4, [2, 1.5])",
+              "F.conv2d(x4, torch.ones(1, 2, 1, 1), stride=[2, 1.5])", "F.avg_pool2d(x4, [2, True])"]),
+         ["out"]),
 ]

@@ -6,12 +6,28 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
+
+def _index_like(x, first) -> bool:
+    """An element of an int list as PyTorch's parser takes it (the first one) or converts it (the rest: a bool
+    too): an int or numpy integer, a one-element integral or bool tensor."""
+    if isinstance(x, (bool, np.bool_)):
+        return not first
+    if type(x).__name__ == "Tensor":
+        return x.numel() == 1 and x.dtype._kind <= 1
+    return isinstance(x, (int, np.integer))
+
 
 def ntuple(v, n, name="argument"):
     """``2`` -> ``(2, 2)``; a list or tuple of one -> repeated; of n -> as is."""
     if isinstance(v, numbers.Integral) and not isinstance(v, bool):
         return (int(v),) * n
-    v = tuple(int(x) for x in v)
+    if type(v).__name__ == "Tensor" and v.numel() == 1 and v.dtype._kind <= 1:  # (the parser's one-element
+        return (int(v.item()),) * n                                                # integral or bool tensor)
+    if not isinstance(v, (list, tuple)) or not all(_index_like(x, i == 0) for i, x in enumerate(v)):
+        raise TypeError(f"{name} must be an int list")  # (the caller's parser names it: PyTorch's TypeError)
+    v = tuple(int(x.item()) if type(x).__name__ == "Tensor" else int(x) for x in v)
     if len(v) == 1:
         return v * n
     if len(v) != n:

@@ -400,9 +400,9 @@ def signature_error(name: str, text: str, args: tuple, kwargs: dict, flags=((), 
     """PyTorch's TypeError text for calling the one-signature function ``name`` (whose printed
     signature is ``text``, for one the generated table cannot describe) with these arguments, or None
     (``flags`` as :func:`_from_text`'s). A bool tensor for a SymInt is the conversion's RuntimeError."""
-    sig = _PARSED.get(text)
+    sig = _PARSED.get((name, text))
     if sig is None:
-        sig = _PARSED[text] = _from_text(name, text, flags)
+        sig = _PARSED[name, text] = _from_text(name, text, flags)
     try:
         _parse(sig, args, kwargs, True, strict_kwargs=True)
     except (_Mismatch, _Unpack) as e:

@@ -25,7 +25,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from .. import dtypes
 from .._cpp_print import cpp_type_name
 from ..autograd import grad_mode
-from ..tensor import _can_cast, _scalar_name
+from ..tensor import Tensor, _can_cast, _scalar_name
 from . import _conv_groups, _conv_order, _vec_math
 from ._conv_checks import _check, check_backend, check_empty_view, ntuple
 from ._conv_order import _unpadded_products
@@ -138,10 +138,59 @@ def _unfold_args(kernel_size, dilation, padding, stride):
         ntuple(padding, 2, "padding"), ntuple(stride, 2, "stride")
 
 
+def _py_pair(v):
+    """torch.nn.modules.utils._pair: an iterable as a tuple (a 0-d tensor's iteration refused), else (v, v)."""
+    if isinstance(v, Tensor):
+        if not v.ndim:
+            raise TypeError("iteration over a 0-d tensor")
+        return tuple(v)
+    return tuple(v) if isinstance(v, (list, tuple, str)) else (v, v)
+
+
+def _parsed_pairs(name, text, input, *values):
+    """F.unfold/F.fold's torch._C._nn call: each int-list argument as _pair makes it, parsed by its signature."""
+    pairs = tuple(_py_pair(v) for v in values)
+    from ._pyargs import signature_error
+    message = signature_error(name, text, (input,) + pairs, {})
+    if message is not None:
+        raise TypeError(message)
+    names = ("output_size",) * (len(values) == 5) + ("kernel_size", "dilation", "padding", "stride")
+    for pname, v in zip(names, pairs):  # (the template's first checks)
+        if len(v) != 2:
+            raise RuntimeError(f"It is expected {pname} equals to 2, but got size {len(v)}")
+    return pairs
+
+
+def _positive(order, k, d, p, s):
+    """im2col_shape_check's / col2im_shape_check's checks of the parameters, in their order."""
+    checks = {"k": (k[0] > 0 and k[1] > 0, f"kernel size should be greater than zero, but got kernel_height: {k[0]} "
+                                           f"kernel_width: {k[1]}"),
+              "d": (d[0] > 0 and d[1] > 0, f"dilation should be greater than zero, but got dilation_height: {d[0]} "
+                                           f"dilation_width: {d[1]}"),
+              "p": (p[0] >= 0 and p[1] >= 0, f"padding should be non-negative, but got pad_height: {p[0]} "
+                                             f"pad_width: {p[1]}"),
+              "s": (s[0] > 0 and s[1] > 0, f"stride should be greater than zero, but got stride_height: {s[0]} "
+                                           f"stride_width: {s[1]}")}
+    for key in order:
+        ok, message = checks[key]
+        if not ok:
+            raise RuntimeError(message)
+
+
+_IM2COL = "(Tensor input, tuple of ints kernel_size, tuple of ints dilation, tuple of ints padding, tuple of ints stride)"
+_COL2IM = ("(Tensor input, tuple of ints output_size, tuple of ints kernel_size, tuple of ints dilation, "
+           "tuple of ints padding, tuple of ints stride)")
+
+
 @export(functional=True, torch=False)
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """Sliding local blocks of a (N, C, H, W) input as columns (N, C*kh*kw, L)."""
+    if not all(type(v) is int for v in (kernel_size, dilation, padding, stride)):
+        kernel_size, dilation, padding, stride = _parsed_pairs("im2col", _IM2COL, input, kernel_size, dilation,
+                                                               padding, stride)
     k, d, p, s = _unfold_args(kernel_size, dilation, padding, stride)
+    if not (input.ndim < 2 and input._requires_grad and grad_mode._state["enabled"]):
+        _positive("kdps", k, d, p, s)
     if input.ndim < 2:  # (im2col's node reads self.size(-2) when it is recorded; the kernel, size(1))
         recorded = input._requires_grad and grad_mode._state["enabled"]
         dim = -2 if recorded else 1
@@ -170,7 +219,10 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
 @export(functional=True, torch=False)
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """Sum columns (N, C*kh*kw, L) back into a (N, C, H, W) image: the adjoint of unfold."""
+    output_size, kernel_size, dilation, padding, stride = _parsed_pairs(
+        "col2im", _COL2IM, input, output_size, kernel_size, dilation, padding, stride)
     k, d, p, s = _unfold_args(kernel_size, dilation, padding, stride)
+    _positive("ksdp", k, d, p, s)
     size = ntuple(output_size, 2, "output_size")
     if input.ndim not in (2, 3) or any(n == 0 for n in input.shape[1:]):
         raise RuntimeError(

@@ -41,7 +41,7 @@ def pool_size(n, k, pad, s, d, ceil_mode):
 
 def _pool_args(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mode):
     k = ntuple(kernel_size, sp, "kernel_size")
-    s = k if stride is None or (not isinstance(stride, int) and len(stride) == 0) else ntuple(stride, sp, "stride")
+    s = k if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else ntuple(stride, sp, "stride")
     p = ntuple(padding, sp, "padding")
     d = ntuple(dilation, sp, "dilation")
     wrong_dims = input.ndim not in (sp + 1, sp + 2)
@@ -512,12 +512,11 @@ def _adaptive_avg(fname, sp, input, output_size):
     """adaptive_avg_pool{sp}d_symint: the size checks, 1 x 1 as a mean (before any check of the input), then
     the CPU template's: 2-D checks the rank, then the last two dims, and an empty output skips the kernel (and its
     dtype dispatch); 3-D checks every non-batch dim, then the rank, and always dispatches."""
+    from .pooling_composites import _with_default  # (F's _list_with_default, then ATen's parse)
+
+    output_size = _with_default(output_size, tuple(input.shape), fname, input)
     if isinstance(output_size, int):
         output_size = (output_size,) * sp
-    else:  # F's _list_with_default
-        from .pooling_composites import _with_default
-
-        output_size = _with_default(output_size, tuple(input.shape))
     output_size = tuple(int(v) for v in output_size)
     if len(output_size) != sp:
         raise RuntimeError(f"{fname}: output_size must be {sp}")

@@ -134,13 +134,21 @@ def _adaptive_max(sp, input, output_size, kernel_name):
     return _ADAPTIVE_MAX[sp](input, output_size=size)
 
 
-def _with_default(output_size, shape):
-    """F's _list_with_default: None entries take the input's size."""
+def _with_default(output_size, shape, aten=None, input=None):
+    """F's _list_with_default: None entries take the input's size; ``aten``: the torch._C._nn function the
+    result goes to, whose parser takes it as an int list (a bool, a str or a float tensor refused)."""
     if isinstance(output_size, int):
-        return output_size
-    if len(shape) <= len(output_size):
-        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
-    return [v if v is not None else d for v, d in zip(output_size, shape[len(shape) - len(output_size):])]
+        size = output_size
+    else:
+        if len(shape) <= len(output_size):
+            raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+        size = [v if v is not None else d for v, d in zip(output_size, shape[len(shape) - len(output_size):])]
+    if aten is not None and not (type(size) is int or type(size) is list and all(type(v) is int for v in size)):
+        from ._pyargs import signature_error
+        message = signature_error(aten, "(Tensor input, tuple of ints output_size)", (input, size), {})
+        if message is not None:
+            raise TypeError(message)
+    return size
 
 
 def _adaptive_max1d(input, output_size):
@@ -162,7 +170,9 @@ def _adaptive_max1d(input, output_size):
 
 
 def _ntuple_size(output_size, sp):
-    return (output_size,) * sp if isinstance(output_size, int) else tuple(output_size)
+    if isinstance(output_size, int):
+        return (output_size,) * sp
+    return tuple(int(v.item()) if type(v).__name__ == "Tensor" else v for v in output_size)
 
 
 @export(functional=True, torch=False)
@@ -191,7 +201,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
 
 @export(functional=True, torch=False)
 def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
-    size = _ntuple_size(_with_default(output_size, tuple(input.shape)), 2)
+    size = _ntuple_size(_with_default(output_size, tuple(input.shape), "adaptive_max_pool2d", input), 2)
     return _adaptive_max(2, input, size, "adaptive_max_pool2d")
 
 
@@ -204,5 +214,5 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
 
 @export(functional=True, torch=False)
 def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
-    size = _ntuple_size(_with_default(output_size, tuple(input.shape)), 3)
+    size = _ntuple_size(_with_default(output_size, tuple(input.shape), "adaptive_max_pool3d", input), 3)
     return _adaptive_max(3, input, size, "adaptive_max_pool3d_cpu")
