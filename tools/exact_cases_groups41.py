@@ -129,4 +129,15 @@ CASES = [
                      "torch.scatter(x7, 2, idx, 1.5, out=torch.zeros(2, dtype=torch.int64))",
                      "torch.scatter_add(x7, 2, torch.tensor([[[5], [0]]]), x11, out=o)", "o.shape"]),
          ["out"]),
+    case("mode-kthvalue-outs-keepdim-resize",  # (warning:mode, run 41430000) mode's and kthvalue's outs are
+         # resized to the keepdim shape (unsqueezed at dim first: mode's always, kthvalue's when one dim short),
+         # the warning shows those shapes; mode checks both dtypes first, kthvalue resizes values before its
+         # indices' dtype error
+         ["x = torch.tensor([[-1.5, -1.5, -3.0], [2.0, 1.0, 1.0]])", "o1 = torch.zeros(3)",
+          "o2 = torch.zeros(5, dtype=torch.int64)", "r = torch.mode(x, out=(o1, o2))",
+          "p1 = torch.zeros(2, 2)", "p2 = torch.zeros(2, dtype=torch.int64)", "r2 = torch.kthvalue(x, 2, out=(p1, p2))",
+          "q1 = torch.zeros(3)"]
+         + outcomes(["torch.mode(x, out=(torch.zeros(3), torch.zeros(3)))",
+                     "torch.kthvalue(x, 2, keepdim=True, out=(q1, torch.zeros(3)))", "q1.shape"]),
+         ["r", "r2", "out"]),
 ]

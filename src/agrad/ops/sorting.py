@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from .. import dtypes
+from ..autograd import graph
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from ._layout import c_order, laid_out_like
 from ._argcheck import passed_on
@@ -33,16 +34,15 @@ ModeResult = _return_type("mode")
 # pairs; how they order tied values is part of the result, so they are reproduced here.
 
 def _kthvalue_dtype(i, result, out):
-    return RuntimeError("output values must be of same type as input") if i == 0 else None
+    return RuntimeError("output values must be of same type as input" if i == 0 else
+                        "output indices must be of scalar type Long")
 
 
 def _mode_dtype(i, result, out):
     from ..tensor import _scalar_name
 
-    if i == 0:
-        return RuntimeError(f"expected scalar type '{_scalar_name(result.dtype)}' but got "
-                            f"'{_scalar_name(out.dtype)}' for values output")
-    return None
+    return RuntimeError(f"expected scalar type '{_scalar_name(result.dtype)}' but got "
+                        f"'{_scalar_name(out.dtype)}' for {'values' if i == 0 else 'indices'} output")
 
 
 def _median_dtype(i, result, out):
@@ -542,7 +542,6 @@ _kthvalue.derivative(_select_back)
 
 
 @export(method=True)
-@with_out("kthvalue", _kthvalue_dtype)
 def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     """The k-th smallest element along ``dim``: (values, indices)."""
     _check_int_dim("kthvalue", dim)
@@ -551,10 +550,39 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     size = input.shape[d] if input.ndim else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    _resize_keepdim_outs(input, d, keepdim, out, False)
     if input.dtype is dtypes.bool_ and input.ndim:  # (a 0-d input is its own k-th value)
         raise NotImplementedError('"kthvalue_cpu" not implemented for \'Bool\'')
     vals, idx = _kthvalue.apply((input,), (input._data,), {"k": int(k), "dim": d, "keepdim": bool(keepdim)})
-    return KthvalueResult(vals, idx)
+    result = KthvalueResult(vals, idx)
+    return result if out is None else write_outs("kthvalue", result, out, _kthvalue_dtype)
+
+
+def _resize_keepdim_outs(input, d, keepdim, out, mode):
+    """_reduction_with_indices_allocate_or_resize_output (kthvalue's; ``mode``: its kernel's, which checks
+    both dtypes first and unsqueezes always): each out, its dtype right, is unsqueezed at ``d`` when not
+    keepdim (kthvalue's: when it has one dim less than the input) and resized to the keepdim shape, whose
+    warning shows those shapes; the final squeeze_ leaves the reduced shape. (A wrong dtype and autograd's
+    refusal: write_outs' errors, after the outs before it were resized.)"""
+    if out is None or not input.ndim or not isinstance(out, (tuple, list)) or len(out) != 2 or (
+            graph.is_recording((input, *out))):
+        return
+    from ._outs import _resize_out, warn_resized
+    kept = list(input.shape)
+    kept[d] = 1
+    wanted = (input.dtype, dtypes.int64)
+    if mode and any(not isinstance(o, Tensor) or o.dtype is not w for o, w in zip(out, wanted)):
+        return
+    for o, dtype in zip(out, wanted):
+        if not isinstance(o, Tensor) or o.dtype is not dtype:
+            return
+        shape = list(o.shape)
+        if not keepdim and (mode or len(shape) == input.ndim - 1):
+            shape.insert(d, 1)
+        if shape != kept:
+            if o._data.size:
+                warn_resized(shape, kept)
+            _resize_out(o, np.empty(kept if keepdim else kept[:d] + kept[d + 1:], o._data.dtype))
 
 
 def _mode_fwd(ctx, a, dim, keepdim):
@@ -590,14 +618,15 @@ _mode.derivative(_select_back)
 
 
 @export(method=True)
-@with_out("mode", _mode_dtype)
 def mode(input, dim=-1, keepdim=False, *, out=None):
     """The most frequent value along ``dim`` (the smallest on ties) and its index: (values, indices)."""
     _check_int_dim("mode", dim)
     d = _wrap_dim(dim, input.ndim)
     _check_nonempty_dim("mode", input._data, d)
+    _resize_keepdim_outs(input, d, keepdim, out, True)
     vals, idx = _mode.apply((input,), (input._data,), {"dim": d, "keepdim": bool(keepdim)})
-    return ModeResult(vals, idx)
+    result = ModeResult(vals, idx)
+    return result if out is None else write_outs("mode", result, out, _mode_dtype)
 
 
 # ---------------------------------------------------------------------------
