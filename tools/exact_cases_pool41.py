@@ -107,4 +107,25 @@ CASES = [
           "gx, gw = torch.autograd.grad(r, [x, w], torch.ones(r.shape))"],
          ["r.isnan().sum()", "r[0, 1]", "rd.isnan().sum()", "rd[1, 2]", "r3.isnan().sum()", "r3[0, 0, 0]",
           "(gx.isnan().sum(), gw.isnan().sum())"]),
+    case("batch-norm-strided-and-channels-last-kernels",  # (issue 10) batch_norm of an input that is neither C- nor
+         # channels-last-contiguous takes ATen's non-contiguous path (at::mean; per channel a serial double sum of
+         # (x - mean)^2 in TensorIterator's order; ((x - mean) * invstd) * w + b), its backward also for a
+         # contiguous input whose output gradient is not (an expanded one: at::sum, a serial double dot product,
+         # (go - sum / n - (x - mean) * k) * invstd * w); a channels-last(-3d) input the channels-last kernels
+         # (the stats over rows of channels, out = fma(x, alpha, beta)); agrad's float64 formula before
+         [_HEX, _F, "torch.manual_seed(3)", "a = torch.randn(3, 4, 5, 6)",
+          "w = torch.randn(4, requires_grad=True)", "b = torch.randn(4, requires_grad=True)",
+          "rm, rv = torch.zeros(4), torch.ones(4)",
+          "xs = [a.transpose(2, 3).requires_grad_(), a[:, :, :, ::2].requires_grad_(),"
+          " a.contiguous(memory_format=torch.channels_last).requires_grad_(),"
+          " a[:1].expand(3, 4, 5, 6).requires_grad_(),"
+          " torch.randn(2, 4, 3, 2, 5).contiguous(memory_format=torch.channels_last_3d).requires_grad_()]",
+          "ys = [F.batch_norm(x, rm, rv, w, b, training=True) for x in xs]",
+          "gs = [torch.autograd.grad(y.sum(), [x, w]) for x, y in zip(xs, ys)]",
+          "c = a.requires_grad_()", "yc = F.batch_norm(c, None, None, w, None, training=True)",
+          "gc = torch.autograd.grad(yc.sum(), [c, w])",
+          "ye = F.batch_norm(xs[0], rm, rv, w, b, training=False)",
+          "ge = torch.autograd.grad(ye, [xs[0], w], torch.randn(3, 4, 6, 5))"],
+         ["[hexes(y) for y in ys]", "[[hexes(t) for t in g] for g in gs]", "[hexes(t) for t in gc]",
+          "(hexes(rm), hexes(rv))", "(hexes(ye), [hexes(t) for t in ge])"]),
 ]

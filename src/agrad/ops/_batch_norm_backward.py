@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _vec_math
+from . import _batch_norm_strided as _bn_strided, _vec_math
 from ._layout import in_memory_format, suggested_format
 from ._op import Op
 from .nn import const
@@ -89,7 +89,26 @@ def _channels_last_sums(x2, dy2, mean):
 def _kernel(ctx, dy, x, w, _save_mean, _save_invstd, mean, invstd, running_mean, running_var, training, eps, mask):
     """(d input, d weight, d bias) of native_batch_norm_backward on arrays."""
     out_dt = x.dtype
-    vector = x.flags.c_contiguous and np.asarray(dy).flags.c_contiguous
+    dy = np.asarray(dy)
+    if out_dt in (np.float32, np.float64) and dy.dtype == out_dt and (w is None or w.dtype == out_dt) and not (
+            _bn_strided.contiguous(x) and _bn_strided.contiguous(dy) and suggested_format(x) == suggested_format(dy)):
+        # (ATen's non-contiguous path: the input or the output gradient neither C- nor channels-last-contiguous,
+        # or the two in different formats)
+        c = x.shape[1]
+        if training:
+            mean, invstd = mean.astype(out_dt), invstd.astype(out_dt)
+        else:
+            mean = running_mean.astype(out_dt)
+            invstd = (1 / np.sqrt(running_var.astype(np.float64) + eps)).astype(out_dt)
+        from ..tensor import Tensor
+        axes = (0,) + tuple(range(2, x.ndim))
+        gi, gw, gb = _bn_strided.backward(dy, x, np.ones(c, out_dt) if w is None else w, mean, invstd, training,
+                                          Tensor._make(dy).sum(axes)._data)
+        gi = in_memory_format(gi, suggested_format(x)) if mask[0] else np.zeros(x.shape, out_dt)
+        return gi, gw, gb
+    vector = x.flags.c_contiguous and dy.flags.c_contiguous
+    last = not vector and _bn_strided.contiguous(x) and _bn_strided.contiguous(dy) and x.ndim > 2 and \
+        suggested_format(x) is not None and suggested_format(x) == suggested_format(dy)  # (channels-last kernel)
     dt = out_dt if out_dt in (np.float32, np.float64) else np.dtype(np.float32)  # float16: in float
     x = x.astype(dt, copy=False)
     t = dt.type
@@ -116,15 +135,17 @@ def _kernel(ctx, dy, x, w, _save_mean, _save_invstd, mean, invstd, running_mean,
             else:
                 dx = dy * invstd.reshape(shape) * wv.reshape(shape)
             gw, gb = (dot * invstd).astype(dt), total.astype(dt)
-        elif vector:
-            x2, dy2 = x.reshape(x.shape[0], c), dy.reshape(x.shape[0], c)
+        elif vector or last:
+            x2, dy2 = (_bn_strided.channels_last_rows(x), _bn_strided.channels_last_rows(dy)) if last else (
+                x.reshape(x.shape[0], c), dy.reshape(x.shape[0], c))
             total, dot = _channels_last_sums(x2, dy2, mean)
             if training:
                 k = dot * invstd * invstd / t(n)
                 dx = (dy2 - total / t(n) - (x2 - mean) * k) * invstd * wv
             else:
                 dx = dy2 * invstd * wv
-            dx = dx.reshape(x.shape)
+            dx = dx.reshape(x.shape) if not last else np.moveaxis(
+                dx.reshape((x.shape[0],) + x.shape[2:] + (c,)), -1, 1)
             gw, gb = dot * invstd, total
         else:
             axes = (0,) + tuple(range(2, x.ndim))

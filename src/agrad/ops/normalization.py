@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
-from . import _vec_math
+from . import _batch_norm_strided as _bn_strided, _vec_math
 from ._argcheck import _NUMBERS, _raise_parser_error
 from ..autograd import graph
 from ..autograd.graph import save_extra
@@ -92,6 +92,8 @@ def _batch_norm_kernel(ctx, x, w, b, running_mean, running_var, training, moment
     with np.errstate(all="ignore"):
         if training and x.size == x.shape[0] * c:  # one element per image: the channels-last reduction
             mean, var_sum = _collect_stats_channels_last(x.reshape(x.shape[0], c))
+        elif training and not x.flags.c_contiguous:  # a channels-last input: its rows of channels
+            mean, var_sum = _collect_stats_channels_last(_bn_strided.channels_last_rows(x))
         elif training:  # (sums in double, one element after the other)
             mean = (np.cumsum(rows, axis=1, dtype=np.float64)[:, -1] / n).astype(dt)
             dev = rows - mean[:, None]
@@ -155,9 +157,17 @@ def _collect_stats_channels_last(x):
 
 
 def _batch_norm_fwd(ctx, x, w, b, running_mean, running_var, training, momentum, eps):
-    if x.dtype in (np.float32, np.float64) and x.flags.c_contiguous and x.ndim >= 2 and 0 < x.size < _vec_math.GRAIN_SIZE and \
+    if x.dtype in (np.float32, np.float64) and x.ndim >= 2 and 0 < x.size < _vec_math.GRAIN_SIZE and \
             all(t is None or t.dtype == x.dtype for t in (w, b)):
-        return _batch_norm_kernel(ctx, x, w, b, running_mean, running_var, training, momentum, eps)
+        if x.flags.c_contiguous or _bn_strided.contiguous(x):  # (C order, or the channels-last kernels)
+            return _batch_norm_kernel(ctx, x, w, b, running_mean, running_var, training, momentum, eps)
+        if not _bn_strided.contiguous(x) and all(t is None or t.dtype == x.dtype for t in (running_mean, running_var)):
+            # (ATen's non-contiguous path)
+            axes = (0,) + tuple(range(2, x.ndim))
+            out, ctx.save_mean, ctx.save_invstd = _bn_strided.forward(
+                x, w, b, running_mean, running_var, training, momentum, eps,
+                lambda a: Tensor._make(a).mean(axes)._data)
+            return out
     axes = (0,) + tuple(range(2, x.ndim))
     shape = (1, -1) + (1,) * (x.ndim - 2)
     xd = x.astype(np.float64)
