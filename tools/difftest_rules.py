@@ -54,7 +54,7 @@ def _signs_only(want: dict, got: dict, program=None) -> bool:
     bare_w, bare_g = ({k: _strip_signs(v) for k, v in obs["vars"].items()} for obs in (want, got))
     if all(compare_desc(bare_w[k], bare_g[k], k) is None for k in want["vars"]):
         return True
-    return program is not None and _conditioned_rounding(dict(want, vars=bare_w), dict(got, vars=bare_g), program, False)
+    return program is not None and _conditioned_rounding(dict(want, vars=bare_w), dict(got, vars=bare_g), program, None)
 
 
 #: SVDs whose zero signs (of S, U, V) MKL's gesdd sets by its own arithmetic (docs/semantics.md, svd-zero-signs)
@@ -115,6 +115,12 @@ def _holds_nan(w, g):
     matrix with an inf, all of whose singular values are NaN, which MKL's gesdd gives as its NaN
     arithmetic makes them (NaN in some rows or columns, a signed permutation in the others)."""
     return np.full(w.shape, np.isnan(w).any())
+
+
+def _nan_mask(op):
+    """Where an SVD of an inf excuses agrad's values: the singular vectors' (``svd``) every matrix that holds a
+    NaN in PyTorch's; another op's NaN elements."""
+    return _matrix_holds_nan if op == "svd" else (lambda w, g: np.isnan(w))
 
 
 def _matrix_holds_nan(w, g):
@@ -288,11 +294,11 @@ def _condition_of(lines: list[str], want: list[dict], i: int):
     return None if kappa is None else (kappa, power)
 
 
-def _conditioned_rounding(want: dict, got: dict, program, nan_too: bool) -> bool:
+def _conditioned_rounding(want: dict, got: dict, program, nan_too) -> bool:
     """True when every variable of the statement agrees once agrad's values are taken as
     PyTorch's wherever they are within 4 max(m, n) kappa^p eps of the tensor's largest
-    magnitude (kappa, p from _condition_of; eps of the dtype), or, with ``nan_too``, in a matrix that
-    holds a NaN in PyTorch's (an SVD of an inf, svd-inf-nan: :func:`_matrix_holds_nan`)."""
+    magnitude (kappa, p from _condition_of; eps of the dtype), or where ``nan_too`` (a mask function, or
+    None) excuses them: an SVD of an inf's NaNs (svd-inf-nan, :func:`_nan_mask`)."""
     found = _condition_of(*program)
     if found is None:
         return False
@@ -305,7 +311,7 @@ def _conditioned_rounding(want: dict, got: dict, program, nan_too: bool) -> bool
         finite = np.isfinite(w)
         scale = np.abs(w[finite]).max(initial=0.0)
         near = np.abs(w - g) <= 4 * size * kappa ** power * np.finfo(w.dtype).eps * scale
-        return (near & finite & np.isfinite(g)) | (_matrix_holds_nan(w, g) if nan_too else False)
+        return (near & finite & np.isfinite(g)) | (nan_too(w, g) if nan_too else False)
     return _agrees_but_where(want, got, allowed)
 
 
@@ -665,7 +671,7 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "svd-zero-signs"
     if aspect in ("value", "numeric") and op == "cond" and _agrees_but_where(want, got, _singular_cond):
         return "cond-singular"
-    if (aspect in _VALUE_ASPECTS and program is not None and _agrees_but_where(want, got, _matrix_holds_nan)
+    if (aspect in _VALUE_ASPECTS and program is not None and _agrees_but_where(want, got, _nan_mask(op))
             and _svd_of_inf(*program)):
         return "svd-inf-nan"
     if (aspect in _VALUE_ASPECTS and program is not None and (op in ("backward", "grad") or _A_BACKWARD.search(stmt))
@@ -790,6 +796,6 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
             return "grid-sample-double-backward-zero-signs"
     if program is not None and (aspect in ("numeric", "grad-numeric") or (
             aspect in _VALUE_ASPECTS and _svd_of_inf(*program))) and _conditioned_rounding(
-            want, got, program, _svd_of_inf(*program)):
+            want, got, program, _nan_mask(op) if _svd_of_inf(*program) else None):
         return "lapack-conditioning"
     return None
