@@ -102,4 +102,31 @@ CASES = [
           "r3 = torch.frexp(x, out=(m, e))", "s = (m.stride(), e.stride())",
           "try:\n    x.narrow(2, 0, -1)\nexcept RuntimeError as ex:\n    err = str(ex)"],
          ["o1", "o2", "m", "e", "s", "err"]),
+    case("out-autograd-refusal-order-and-names",  # (probe of 245 out= functions with a grad input) autograd's
+         # refusal comes before the kernel's checks (a dim out of range, an index dtype, a shape) for the
+         # structured ops, and names the op whose out= refuses (a composite's: inv -> linalg_inv_ex, ...)
+         ["x = torch.tensor([[0.5, 0.75], [0.25, 0.6]], requires_grad=True)", "errs = []",
+          "for f in (lambda: torch.cumsum(x, 5, out=torch.zeros(2, 2)), lambda: torch.sum(x, 7, out=torch.zeros(2)),\n"
+          "          lambda: torch.take(x, x, out=torch.zeros(2, 2)), lambda: torch.mv(x, x, out=torch.zeros(2)),\n"
+          "          lambda: torch.clamp(x, out=torch.zeros(2, 2)), lambda: torch.bmm(x, x, out=torch.zeros(2, 2)),\n"
+          "          lambda: torch.logsumexp(x, 4, out=torch.zeros(2)), lambda: torch.linalg.inv(x, out=torch.zeros(2, 2)),\n"
+          "          lambda: torch.linalg.det(x, out=torch.zeros(())), lambda: torch.diff(x, out=torch.zeros(2, 1)),\n"
+          "          lambda: torch.square(x, out=torch.zeros(2, 2)), lambda: torch.msort(x, out=torch.zeros(2, 2)),\n"
+          "          lambda: torch.linalg.svdvals(x, out=torch.zeros(2))):\n"
+          "    try:\n        f()\n    except RuntimeError as e:\n        errs.append(str(e)[:40])"],
+         ["errs"]),
+    case("out-polynomial-ger-svd",  # (raises-only-agrad:chebyshev_polynomial_w, warning:ger, stride:svd; run
+         # 40503000) the special polynomials have no derivative: their out= is written as it is, one that
+         # requires grad too; ger's out= warns of its deprecation (every call; ger itself does not);
+         # torch.svd(compute_uv=False, out=) resizes and zeroes its V out C-ordered
+         ["x = torch.tensor([[0.5, -2.75], [0.25, 1.]], requires_grad=True)", "r = x * 1",
+          "p = torch.special.chebyshev_polynomial_w(r, 3, out=r)", "g = (r.requires_grad, r.grad_fn.name())",
+          "import warnings",
+          "with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always')\n"
+          "    a = torch.tensor([1., 2.])\n    q = torch.ger(a, a)\n    q2 = torch.ger(a, a, out=torch.zeros(2, 2))\n"
+          "    q3 = torch.ger(a, a, out=torch.zeros(2, 2))\n    n = [str(m.message)[:60] for m in w]",
+          "y = torch.tensor([[[1.75, -2.5], [-2.5, 1.75]], [[-0.25, 3.0], [0.0, 1.5]]])",
+          "o = (torch.zeros(0), torch.zeros(2, 2), torch.zeros(0))", "s = torch.svd(y, compute_uv=False, out=o)",
+          "st = [t.stride() for t in o]"],
+         ["p", "g", "n", "q2", "st", "o"]),
 ]

@@ -514,10 +514,19 @@ def _raise_parser_error(key, args, kwargs) -> None:
         raise TypeError(message) from None
 
 
+#: out= overloads autograd refuses (an input or out that requires grad) before any check of the kernel's
+#: (a dim out of range, a shape, an index dtype): the function -> the op named
+_EARLY_OUT_GRAD = {"torch.bmm": "bmm", "torch.clamp": "clamp", "torch.clip": "clamp", "linalg.cross": "linalg_cross",
+                   "torch.cumprod": "cumprod", "torch.cumsum": "cumsum", "torch.logcumsumexp": "logcumsumexp",
+                   "torch.logsumexp": "logsumexp", "special.logsumexp": "logsumexp",
+                   "torch.masked_select": "masked_select", "torch.mv": "mv", "torch.prod": "prod", "torch.sum": "sum",
+                   "torch.take": "take"}
+
+
 def _out_first(key, args, kwargs) -> None:
     """A call giving ``out=``, parsed before it runs: agrad's functions share their ``out`` with the
     Tensor methods (which take none in PyTorch) and with the signatures that have none
-    (``sum(input)`` without a dim, ``relu``)."""
+    (``sum(input)`` without a dim, ``relu``); then autograd's refusal where it comes first."""
     _raise_parser_error(key, args, kwargs)
     if key is not None:
         from ._pyargs import unexpected_out
@@ -525,6 +534,23 @@ def _out_first(key, args, kwargs) -> None:
         message = unexpected_out(key)
         if message is not None:
             raise TypeError(message) from None
+        name = _EARLY_OUT_GRAD.get(key)
+        if name is not None and _grads(args, kwargs):
+            raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                               "but one of the arguments requires grad.")
+
+
+def _grads(args, kwargs) -> bool:
+    """Whether grad mode is on and a tensor among the arguments (or in a sequence of them) requires grad."""
+    from ..autograd import grad_mode
+
+    if not grad_mode._state["enabled"]:
+        return False
+    for a in (*args, *kwargs.values()):
+        for t in (a if isinstance(a, (list, tuple)) else (a,)):
+            if isinstance(t, Tensor) and t._requires_grad:
+                return True
+    return False
 
 
 def check_argument(check, args, kwargs) -> None:

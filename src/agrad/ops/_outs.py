@@ -135,6 +135,14 @@ def no_overlap(out, *inputs):
                 raise RuntimeError(_OVERLAP)
 
 
+#: the op whose out= overload autograd refuses, where it is not the op's own: the composites' (inv is
+#: linalg_inv_ex's out, diff sub's, kron mul's, square pow's, ...)
+_GRAD_NAME = {"linalg_cholesky": "linalg_cholesky_ex", "linalg_det": "_linalg_det", "linalg_inv": "linalg_inv_ex",
+              "diff": "sub", "kron": "mul", "matrix_power": "matmul", "msort": "sort",
+              "linalg_solve": "_linalg_solve_ex", "square": "pow", "linalg_svdvals": "_linalg_svd",
+              "linalg_vecdot": "sum"}
+
+
 def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None, inputs=()):
     """Write ``result`` into ``out=`` (in place), with PyTorch's checks.  ``quiet_resize``: the
     kernel resizes ``out`` itself (factories, samplers, narrow_copy): no resize_output warning.
@@ -148,8 +156,8 @@ def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None, i
 
     if grad_mode._state["enabled"] and (result._requires_grad or out._requires_grad and fname not in NO_GRAD_OUTS):
         raise RuntimeError(
-            f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
-            "but one of the arguments requires grad."
+            f"{_GRAD_NAME.get(fname, fname)}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad."
         )
     if inputs:
         no_overlap(out, *inputs)
@@ -334,8 +342,8 @@ def write_outs(fname, result, out, check="exact", inputs=()):
     if enabled and not fallback and any(r._requires_grad or o._requires_grad and fname not in NO_GRAD_OUTS
                                         for r, o in zip(results, outs)):
         raise RuntimeError(
-            f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
-            "but one of the arguments requires grad.")
+            f"{_GRAD_NAME.get(fname, fname)}(): functions with out=... arguments don't support automatic "
+            "differentiation, but one of the arguments requires grad.")
     for o in outs if inputs else ():
         no_overlap(o, *inputs)
     for i, (r, o) in enumerate(zip(results, outs)):

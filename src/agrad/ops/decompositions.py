@@ -21,7 +21,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._lapack import column_major, geqr2, householder_qr, matrices, syevd_info, vector_svd
 from .linalg_triangular import solve_triangular_op
-from ._op import FUNCTIONS, LINALG, Op, export, with_out
+from ._op import FUNCTIONS, LINALG, Op, export, with_out, write_outs
 from ._return_types import return_type as _return_type
 from .nn import const
 
@@ -582,9 +582,14 @@ export("svdvals", linalg=True, torch=False)(svdvals)
 
 
 @export("svd", method=True)
-@with_out("svd")
 def svd(input, some=True, compute_uv=True, *, out=None):
-    """torch.svd: (U, S, V) with V = Vh^T; without compute_uv, U and V are zeros."""
+    """torch.svd: (U, S, V) with V = Vh^T; without compute_uv, U and V are zeros (svd_out: resize_output
+    and zero_ of the outs, so V C-ordered there)."""
+    result = _torch_svd(input, some, compute_uv, out is not None)
+    return result if out is None else write_outs("svd", result, out)
+
+
+def _torch_svd(input, some, compute_uv, into_out):
     if input.ndim < 2:
         raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {input.ndim} dimensions "
                            "instead")
@@ -593,6 +598,6 @@ def svd(input, some=True, compute_uv=True, *, out=None):
         m, n = input.shape[-2:]
         d = input._data.dtype
         # (V is Vh^T of a C-ordered zero Vh, as PyTorch's: transposed strides)
-        return TorchSvdResult(Tensor._make(np.zeros(input.shape[:-2] + (m, m), d)), S,
-                              Tensor._make(np.zeros(input.shape[:-2] + (n, n), d)).mT)
+        V = Tensor._make(np.zeros(input.shape[:-2] + (n, n), d))
+        return TorchSvdResult(Tensor._make(np.zeros(input.shape[:-2] + (m, m), d)), S, V if into_out else V.mT)
     return TorchSvdResult(U, S, Vh.mT)

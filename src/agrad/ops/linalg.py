@@ -440,13 +440,23 @@ def _scaled(t, s):
 
 # outer / ger ----------------------------------------------------------------------------
 
-@export("outer", "ger", method=True)
+@export("outer", method=True)
 def outer(input, vec2, *, out=None):
     if input.ndim != 1:
         raise RuntimeError(f"outer: Expected 1-D argument self, but got {input.ndim}-D")
     if vec2.ndim != 1:
         raise RuntimeError(f"outer: Expected 1-D argument vec2, but got {vec2.ndim}-D")
     return finish_out("outer", input.reshape(input._data.shape[0], 1) * vec2, out)
+
+
+@export("ger", method=True)
+def ger(input, vec2, *, out=None):
+    """outer; its out= (ger_out) warns of the deprecation (TORCH_WARN: every call), ger itself does not."""
+    if out is not None:
+        import warnings
+        warnings.warn("torch.ger is deprecated and will be removed in a future PyTorch release. Use torch.outer "
+                      "instead.", UserWarning, stacklevel=2)
+    return outer(input, vec2, out=out)
 
 
 def _vecdot(x, y, *, dim=-1, out=None):
