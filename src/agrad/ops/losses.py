@@ -20,7 +20,7 @@ from .. import dtypes
 from .._zero import ZeroArray, materialized
 from ..autograd import graph
 from ..tensor import Tensor, _can_cast, _scalar_name
-from . import _vec_math
+from . import _glibc_float, _vec_math
 from ._layout import c_order, laid_out_like
 from ._op import Op, export
 from .activations import _logsigmoid_np, logsigmoid
@@ -347,7 +347,9 @@ def _bce_np(ctx, x, t, weight, reduction):
         first_t = np.argmax(np.broadcast_to(bad_t, bad_x.shape).ravel()) if bad_t.any() else bad_x.size
         raise RuntimeError(f"all elements of {'input' if first_x <= first_t else 'target'} should be between 0 and 1")
     with np.errstate(divide="ignore"):
-        loss = (t - 1) * np.maximum(np.log1p(-x), -100) - t * np.maximum(np.log(x), -100)
+        # (the kernel's scalar loop: glibc's logf and log1pf for float32; numpy's float32 log is not)
+        logs = (_glibc_float.log1pf(-x), _glibc_float.logf(x)) if x.dtype == np.float32 else (np.log1p(-x), np.log(x))
+        loss = (t - 1) * np.maximum(logs[0], x.dtype.type(-100)) - t * np.maximum(logs[1], x.dtype.type(-100))
     if weight is not None:
         loss = loss * weight
     # (binary_cross_entropy_cpu writes into empty_like(self): the input's layout)
