@@ -148,4 +148,15 @@ CASES = [
               "F.max_pool2d(x4, torch.tensor(1))", "F.avg_pool2d(x4, torch.tensor([2, 1]))", "F.avg_pool2d(x4, [2, 1.5])",
               "F.conv2d(x4, torch.ones(1, 2, 1, 1), stride=[2, 1.5])", "F.avg_pool2d(x4, [2, True])"]),
          ["out"]),
+    case("pool-parameter-checks-in-aten-order",  # the 2-D/3-D pools' meta: each int list of one or n ints (their
+         # own texts), then pooling_output_shape's stride-zero and pad checks (C's division: kernel -1 passes
+         # the half check), then pool2d/3d_shape_check's kernel/stride/dilation > 0
+         ["x4 = torch.arange(32.).reshape(1, 2, 4, 4)", "x5 = x4[None]"] + outcomes([
+              "F.avg_pool2d(x4, [2, 2, 2])", "F.avg_pool2d(x4, 2, [])", "F.avg_pool2d(x4, 2, [1, 1, 1])",
+              "F.max_pool2d(x4, 2, padding=[0, 0, 0])", "F.max_pool2d(x4, 2, dilation=[1, 1, 1])",
+              "F.avg_pool3d(x5, [2, 2])", "F.avg_pool3d(x5, 2, [1, 1])", "F.max_pool3d(x5, [2, 2])",
+              "F.avg_pool2d(x4, -1)", "F.avg_pool2d(x4, 0)", "F.max_pool2d(x4, 2, -1)", "F.max_pool2d(x4, 2, 0)",
+              "F.max_pool2d(x4, 2, dilation=0)", "F.avg_pool2d(x4, 2, padding=-1)", "F.avg_pool3d(x5, [2, -1, 2], 1)",
+              "F.max_pool3d(x5, 2, dilation=0)", "F.max_pool3d(x5, 2, -1)"]),
+         ["out"]),
 ]

@@ -39,12 +39,50 @@ def pool_size(n, k, pad, s, d, ceil_mode):
     return out
 
 
+_SIZES = {2: "two", 3: "three"}
+
+
+def _list_sizes(fname, sp, kernel_size, stride, padding, dilation):
+    """The 2-D/3-D pools' meta functions' first checks: each int list of one or ``sp`` ints (stride: or none)."""
+    either = "" if fname == "avg_pool3d" else "either "
+    for pname, v in (("kernel_size", kernel_size), ("stride", stride), ("padding", padding), ("dilation", dilation)):
+        if not isinstance(v, (list, tuple)) or len(v) in (1, sp) or pname == "stride" and not v:
+            continue
+        if pname == "dilation":
+            raise RuntimeError(f"{fname}: dilation must be either a single int, or a tuple of {_SIZES[sp]} ints")
+        omitted = "omitted, " if pname == "stride" else ""
+        raise RuntimeError(f"{fname}: {pname} must {either}be {omitted}a single int, or a tuple of {_SIZES[sp]} ints")
+
+
+def _positive(sp, k, s, d):
+    """pool2d_shape_check's / pool3d_shape_check's checks of the parameters."""
+    dims = "HW" if sp == 2 else "THW"
+    for vals, text, prefix in ((k, "kernel size", "k"), (s, "stride", "d"), (d, "dilation", "dilation")):
+        if any(v <= 0 for v in vals):
+            got = " ".join(f"{prefix}{a}: {v}" for a, v in zip(dims, vals))
+            raise RuntimeError(f"{text} should be greater than zero, but got {got}")
+
+
 def _pool_args(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mode):
+    checked = sp in (2, 3) and fname in ("avg_pool2d", "max_pool2d", "avg_pool3d", "max_pool3d")
+    if checked:
+        _list_sizes(fname, sp, kernel_size, stride, padding, dilation)
     k = ntuple(kernel_size, sp, "kernel_size")
     s = k if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else ntuple(stride, sp, "stride")
     p = ntuple(padding, sp, "padding")
     d = ntuple(dilation, sp, "dilation")
     wrong_dims = input.ndim not in (sp + 1, sp + 2)
+    if checked and not (wrong_dims and fname.startswith("max")):  # (pooling_output_shape's, then the shape check's)
+        for kk, pp, ss, dd in zip(k, p, s, d):
+            if ss == 0:
+                raise RuntimeError("stride should not be zero")
+            if pp < 0:
+                raise RuntimeError(f"pad must be non-negative, but got pad: {pp}")
+            half = abs(dd * (kk - 1) + 1) // 2 * (1 if dd * (kk - 1) + 1 >= 0 else -1)  # (C's division)
+            if pp > half:
+                raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={pp}, "
+                                   f"kernel_size={kk} and dilation={dd}")
+        _positive(sp, k, s, d)
     if wrong_dims or any(n == 0 for n in input.shape[-sp - 1:]):
         if sp == 2 and (not wrong_dims or fname.startswith("avg")):  # (pool2d_shape_check: a 0 batch is fine)
             raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, "
