@@ -128,4 +128,17 @@ CASES = [
           "ge = torch.autograd.grad(ye, [xs[0], w], torch.randn(3, 4, 6, 5))"],
          ["[hexes(y) for y in ys]", "[[hexes(t) for t in g] for g in gs]", "[hexes(t) for t in gc]",
           "(hexes(rm), hexes(rv))", "(hexes(ye), [hexes(t) for t in ge])"]),
+    case("pooling-backward-sums-in-output-order",  # (issue 10's probe) a pooling backward adds each input's terms one
+         # output after the other: max pooling's grad_input[index] += grad in the gradient's type (float32: bincount's
+         # double sums rounded once before), average pooling's in increasing output order (col2im added them
+         # kernel offset first to last: decreasing outputs)
+         [_HEX, _F, "torch.manual_seed(5)",
+          "x = torch.randn(2, 3, 6, 7, requires_grad=True)", "x5 = torch.randn(1, 2, 5, 6, 5, requires_grad=True)",
+          "xd = torch.randn(2, 3, 6, 7, dtype=torch.float64, requires_grad=True)",
+          "outs = [F.max_pool2d(x, 3, 1, 1), F.avg_pool2d(x, 3, 1, 1), F.avg_pool2d(xd, 3, 1, 1, ceil_mode=True,"
+          " count_include_pad=False), F.max_pool3d(x5, 3, 1, 1), F.avg_pool3d(x5, 3, 1), F.adaptive_max_pool2d(x, (5, 6)),"
+          " F.avg_pool1d(xd[0], 4, 1, 2)]",
+          "grads = [torch.autograd.grad(o, x5 if o.dim() == 5 else xd if o.dtype == torch.float64 else x,"
+          " torch.randn(o.shape, dtype=o.dtype))[0] for o in outs]"],
+         ["[hexes(g) for g in grads]"]),
 ]

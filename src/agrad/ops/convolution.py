@@ -70,15 +70,18 @@ def im2col_np(x, k, d, pads, s, o):
     return win.transpose(perm).reshape(n, c * math.prod(k), math.prod(o))
 
 
-def col2im_np(cols, size, k, d, pads, s, o):
-    """(N, C*K, L) -> (N, C, *S): each window added back where it came from."""
+def col2im_np(cols, size, k, d, pads, s, o, outputs_in_order=False):
+    """(N, C*K, L) -> (N, C, *S): each window added back where it came from (``outputs_in_order``: each input's
+    terms added in the order of the outputs they come from, as a pooling backward's loop over its outputs adds
+    them: the kernel offsets last to first)."""
     n = cols.shape[0]
     sp = len(k)
     c = cols.shape[1] // math.prod(k)
     full = [max(size[i] + pads[i][0] + pads[i][1], (o[i] - 1) * s[i] + d[i] * (k[i] - 1) + 1) for i in range(sp)]
     out = np.zeros((n, c, *full), cols.dtype)
     cols = cols.reshape(n, c, *k, *o)
-    for off in np.ndindex(*k):  # a loop over kernel offsets, each a strided block add
+    offsets = list(np.ndindex(*k))
+    for off in offsets[::-1] if outputs_in_order else offsets:  # a loop over kernel offsets, each a strided block add
         dst = (slice(None), slice(None)) + tuple(
             slice(off[i] * d[i], off[i] * d[i] + (o[i] - 1) * s[i] + 1, s[i]) for i in range(sp))
         out[dst] += cols[(slice(None), slice(None)) + off]

@@ -152,6 +152,10 @@ def _scatter_fwd(ctx, g, x, indices, size):
     rows = math.prod(lead)
     n = math.prod(size)
     flat = (indices.reshape(rows, math.prod(indices.shape[len(lead):])) + np.arange(rows)[:, None] * n).ravel()
+    if g.dtype != np.float64:  # (ATen's grad_input[index] += grad, one output after the other, in the gradient's type:
+        out = np.zeros(rows * n, g.dtype)  # bincount's double sums round once)
+        np.add.at(out, flat, g.reshape(-1))
+        return out.reshape(lead + tuple(size))
     out = np.bincount(flat, weights=g.reshape(-1), minlength=rows * n)
     return out.reshape(lead + tuple(size)).astype(g.dtype, copy=False)
 
@@ -360,7 +364,7 @@ def _avg_pool_backward_fwd(ctx, g, x, kernel, stride, pads, nblocks, divisor):
     batch = math.prod(lead)
     g = (g / divisor).astype(g.dtype, copy=False).reshape(batch, 1, math.prod(nblocks))
     cols = np.broadcast_to(g, (batch, math.prod(kernel), g.shape[-1]))
-    out = col2im_np(cols, x.shape[-n:], kernel, (1,) * n, pads, stride, nblocks)
+    out = col2im_np(cols, x.shape[-n:], kernel, (1,) * n, pads, stride, nblocks, outputs_in_order=True)
     return out.reshape(x.shape)
 
 
