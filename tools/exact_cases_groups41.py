@@ -140,4 +140,18 @@ CASES = [
          + outcomes(["torch.mode(x, out=(torch.zeros(3), torch.zeros(3)))",
                      "torch.kthvalue(x, 2, keepdim=True, out=(q1, torch.zeros(3)))", "q1.shape"]),
          ["r", "r2", "out"]),
+    case("composite-outs-norm-power-histogram",  # (run 41440000: stride:ndtr, stride:matrix_power,
+         # raises-only-agrad:norm, raises-only-agrad:histogram) linalg.norm / matrix_norm out= are composites
+         # (dtype check, resize_output, out.copy_: CopyBackwards); a resized out is contiguous (ndtr,
+         # matrix_power of -1); histogram's out= is autograd's not-implemented fallback (NotImplemented nodes)
+         ["x = torch.tensor([[1.0, 2.0], [3.0, 4.5]], requires_grad=True)", "o = torch.zeros(0)",
+          "r = torch.linalg.norm(x, out=o)", "o2 = torch.zeros(0)", "r2 = torch.linalg.matrix_norm(x, 'nuc', out=o2)",
+          "o3 = torch.zeros(0)", "r3 = torch.special.ndtr(torch.ones(3, 2).t(), out=o3)",
+          "m = torch.tensor([[-1.0, -0.0, 3.0], [3.0, 0.0, -1.75], [2.5, 2.0, 0.0]], dtype=torch.float64)",
+          "o4 = torch.zeros(0, dtype=torch.float64)", "r4 = torch.linalg.matrix_power(m, -1, out=o4)",
+          "h = torch.histogram(x.detach().flatten(), 3, weight=x.flatten(), out=(torch.zeros(0), torch.zeros(0)))"]
+         + outcomes(["torch.linalg.norm(x, out=torch.zeros(0, dtype=torch.float64))",
+                     "torch.linalg.matrix_norm(x, out=torch.zeros(1, requires_grad=True))",
+                     "torch.linalg.vector_norm(x, out=torch.zeros(0))"]),
+         ["r", "r2", "r3.stride()", "r4.stride()", "r4", "h.hist", "h.bin_edges.grad_fn.name()", "out"]),
 ]

@@ -370,10 +370,33 @@ def _matrix_norm_impl(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, 
     return finish_out("linalg_matrix_norm", result, out)
 
 
-export("matrix_norm", linalg=True, torch=False)(_matrix_norm_impl)
+def _composite_norm_out(name, result, out):
+    """linalg_norm_out / linalg_matrix_norm_out: the norm computed, out's dtype checked against it, out
+    resized (resize_output: contiguous, its warning), then out.copy_(result) (CopyBackwards on out, copy_'s
+    refusal of a leaf that requires grad; no refusal of out= itself)."""
+    if out is None:
+        return result
+    if result.dtype is not out.dtype:
+        raise RuntimeError(f"{name} expected out tensor dtype {_scalar_name(result.dtype)} but got: "
+                           f"{_scalar_name(out.dtype)}")
+    if tuple(out.shape) != tuple(result.shape):
+        from ._outs import _resize_out, warn_resized
+        if out._data.size:
+            warn_resized(out.shape, result.shape)
+        _resize_out(out, np.empty(result._data.shape, out._data.dtype))
+    return out.copy_(result)
+
+
+@export("matrix_norm", linalg=True, torch=False)
+def _linalg_matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    return _composite_norm_out("linalg.matrix_norm", _matrix_norm_impl(A, ord, dim, keepdim, dtype=dtype), out)
 
 
 def _linalg_norm(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
+    return _composite_norm_out("linalg.norm", _linalg_norm_impl(A, ord, dim, keepdim, dtype=dtype), out)
+
+
+def _linalg_norm_impl(A, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
     ord = _number(ord)
     if isinstance(ord, Tensor):  # (the wrapper's parse words it: no signature takes it)
         raise TypeError("linalg.norm: ord must be a number or a string")

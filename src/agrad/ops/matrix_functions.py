@@ -13,7 +13,7 @@ from ..tensor import Tensor
 from . import _vec_math
 from ._gemm_order import bmm_product
 from ._layout import c_order, iterator_layout
-from ._op import FUNCTIONS, LINALG, Op, export, with_out
+from ._op import FUNCTIONS, LINALG, Op, export, with_out, write_outs
 from .decompositions import _floating, _square
 from .nn import const
 
@@ -231,9 +231,18 @@ def _contiguous_clone(a):
 
 
 @export("matrix_power", method=True)
-@with_out("matrix_power", _matrix_power_dtype)
 def matrix_power(input, n, *, out=None):
-    """A^n by repeated squaring, as ATen builds it (n = 0: a copy of the identity; n < 0: of the inverse)."""
+    """A^n by repeated squaring, as ATen builds it (n = 0: a copy of the identity; n < 0: of the inverse);
+    an ``out`` of another shape is resized contiguous (resize_output), whatever the result's layout."""
+    result = _matrix_power(input, n)
+    if out is None:
+        return result
+    if tuple(out.shape) != tuple(result.shape):
+        result = result.contiguous()
+    return write_outs("matrix_power", result, out, _matrix_power_dtype)
+
+
+def _matrix_power(input, n):
     _square(input, "linalg.matrix_power")
     if not isinstance(n, numbers.Integral):
         raise TypeError(f"matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}")

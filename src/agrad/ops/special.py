@@ -344,7 +344,7 @@ def ndtr(input, *, out=None):
     if tuple(out.shape) != tuple(result.shape):
         if out._data.size:
             warn_resized(out.shape, result.shape)
-        _resize_out(out, result._data)
+        _resize_out(out, np.empty(result._data.shape, out._data.dtype))  # (resize_output: contiguous)
     return out.copy_(result)
 
 
