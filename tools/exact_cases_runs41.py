@@ -39,4 +39,15 @@ CASES = [
           "g4, = torch.autograd.grad(F.hardsigmoid(v2).sum(), [x1])",
           "g5, = torch.autograd.grad(F.hardsigmoid(x1), [x1], torch.ones(2, 4, 4).transpose(0, -1))"],
          ["g1.stride()", "g2.stride()", "g3.stride()", "g4.stride()", "g5.stride()", "g1", "g5"]),
+    case("float-power-out-grad-name-quantile-out-resize",  # (error-text:float_power, warning:quantile, run
+         # 40633000/40636000) float_power's out= is pow_out's (its autograd refusal names pow()); quantile_out
+         # resizes out with resize_output's warning before computing, then copies
+         ["x = torch.tensor([[0.0, -1.25], [3.0, -1.25]], requires_grad=True)"]
+         + outcomes(["torch.float_power(x, torch.tensor([[-2.0, 1.5], [-1.75, 2.75]]), out=torch.zeros(2, 2, "
+                     "dtype=torch.float64))", "torch.float_power(x, 2, out=torch.zeros(2, 2, dtype=torch.float64))",
+                     "torch.float_power(2.5, x, out=torch.zeros(2, 2, dtype=torch.float64))",
+                     "torch.float_power(x, 2, out=torch.zeros(2, 2))"])
+         + ["y = torch.tensor([-1.75, 0.5, 2.0])", "o = torch.tensor([1.5, 0.0])", "r = torch.quantile(y, 0.3, out=o)",
+            "o2 = torch.zeros(3)", "r2 = torch.nanquantile(y, torch.tensor([0.2, 0.9]), out=o2)"],
+         ["out", "r", "o.shape", "r2", "o2.shape"]),
 ]

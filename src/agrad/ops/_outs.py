@@ -140,7 +140,7 @@ def no_overlap(out, *inputs):
 _GRAD_NAME = {"linalg_cholesky": "linalg_cholesky_ex", "linalg_det": "_linalg_det", "linalg_inv": "linalg_inv_ex",
               "diff": "sub", "kron": "mul", "matrix_power": "matmul", "msort": "sort",
               "linalg_solve": "_linalg_solve_ex", "square": "pow", "linalg_svdvals": "_linalg_svd",
-              "linalg_vecdot": "sum"}
+              "linalg_vecdot": "sum", "float_power": "pow"}
 
 
 def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None, inputs=()):

@@ -114,8 +114,11 @@ def _quantile(name, input, q, dim, keepdim, interpolation, out, ignore_nan):
     shape = _out_shape(input, q, dim, keepdim, wrapped)
     if out is None:
         return _compute(input, q, dim, wrapped, shape, interpolation, ignore_nan)
-    if list(out.shape) != shape:  # (resize_output: C order; then out.copy_, recorded as CopyBackwards)
-        out._data = np.empty(shape, out._data.dtype)
+    if list(out.shape) != shape:  # (resize_output, with its warning, before the q range check; then out.copy_,
+        from ._outs import _resize_out, warn_resized  # recorded as CopyBackwards)
+        if out._data.size:
+            warn_resized(out.shape, shape)
+        _resize_out(out, np.empty(shape, out._data.dtype))
     return out.copy_(_compute(input, q, dim, wrapped, shape, interpolation, ignore_nan))
 
 
