@@ -157,6 +157,11 @@ CASES = [
               "F.avg_pool3d(x5, [2, 2])", "F.avg_pool3d(x5, 2, [1, 1])", "F.max_pool3d(x5, [2, 2])",
               "F.avg_pool2d(x4, -1)", "F.avg_pool2d(x4, 0)", "F.max_pool2d(x4, 2, -1)", "F.max_pool2d(x4, 2, 0)",
               "F.max_pool2d(x4, 2, dilation=0)", "F.avg_pool2d(x4, 2, padding=-1)", "F.avg_pool3d(x5, [2, -1, 2], 1)",
-              "F.max_pool3d(x5, 2, dilation=0)", "F.max_pool3d(x5, 2, -1)"]),
+              "F.max_pool3d(x5, 2, dilation=0)", "F.max_pool3d(x5, 2, -1)",
+              "F.max_pool1d(x4[0], [2, 2])", "F.max_pool1d(x4[0], 2, [1, 1])", "F.max_pool1d(x4[0], -1)",
+              "F.max_pool1d(x4[0], 2, padding=5)", "F.max_pool1d(x4[0], 2, 0)", "F.max_pool1d(x4[0], 2, dilation=0)",
+              "F.max_pool1d(x4[0], [2, 2], return_indices=True)", "F.max_pool1d(x4[0], 2, 0, return_indices=True)",
+              "F.avg_pool1d(x4[0], [2, 2])", "F.avg_pool1d(x4[0], 2, [1, 1])", "F.avg_pool1d(x4[0], 2, 1, [0, 0])",
+              "F.avg_pool1d(x4[0], -1)"]),
          ["out"]),
 ]

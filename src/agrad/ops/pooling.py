@@ -244,6 +244,38 @@ def _max_pool(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mod
     return (values, indices) if return_indices else values
 
 
+def _check1d(fname, **lists):
+    """ATen's check1d: an int list of one int (an empty stride is the kernel's)."""
+    for pname, v in lists.items():
+        if isinstance(v, (list, tuple)) and len(v) != 1 and not (pname == "stride" and not v):
+            raise RuntimeError(f"{fname}() argument '{pname}' should contain one int (got {len(v)})")
+
+
+def _check_max_pool1d(kernel_size, stride, padding, dilation):
+    """max_pool1d's own 1-D kernel's checks (no grad): the list sizes, then the values."""
+    size = lambda v: len(v) if isinstance(v, (list, tuple)) else 1
+    for pname, v, what in (("kernel_size", kernel_size, "an int, list of ints or tuple of ints"),
+                           ("stride", stride, "None, an int, list of ints, or tuple of ints"),
+                           ("padding", padding, "an int, list of ints, or tuple of ints"),
+                           ("dilation", dilation, "an int, list of ints or tuple of ints")):
+        if v is not None and size(v) != 1 and not (pname == "stride" and size(v) == 0):
+            raise RuntimeError(f"max_pool1d() {pname} must be {what} of size 1 but got size {size(v)}")
+    k = ntuple(kernel_size, 1)[0]
+    s = k if stride is None or size(stride) == 0 else ntuple(stride, 1)[0]
+    p, d = ntuple(padding, 1)[0], ntuple(dilation, 1)[0]
+    if k <= 0:
+        raise RuntimeError(f"max_pool1d() kernel_size must be greater than zero, but got {k}")
+    if s <= 0:
+        raise RuntimeError(f"max_pool1d() stride must be greater than zero, but got {s}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but got padding={p} and "
+                           f"kernel_size={k}")
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+
+
 def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
     parse_as_aten("max_pool1d_with_indices" if return_indices else "max_pool1d",
                   (input, kernel_size, () if stride is None else stride, padding, dilation, ceil_mode))
@@ -253,9 +285,12 @@ def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return
                                "'self' (while checking arguments for max_pool1d)")
         raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
                            f"input, but got:{list(input.shape)}")
-    one = lambda v, default=None: v if v is None else (ntuple(v, 1)[0], default if default is not None else 1)
+    if return_indices:  # (max_pool1d_with_indices' check1d; max_pool1d checks first, with grad or without)
+        _check1d("max_pool1d", kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation)
+    else:
+        _check_max_pool1d(kernel_size, stride, padding, dilation)
     k = (1, ntuple(kernel_size, 1)[0])
-    s = None if stride is None or (not isinstance(stride, int) and len(stride) == 0) else (1, ntuple(stride, 1)[0])
+    s = None if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else (1, ntuple(stride, 1)[0])
     if not input.dtype.is_floating_point and not return_indices:  # (no grad: ATen's own 1-D kernel, floats only)
         from ..tensor import _scalar_name
         raise NotImplementedError(f"\"max_pool1d_impl\" not implemented for '{_scalar_name(input.dtype)}'")
@@ -419,7 +454,8 @@ def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     if input.ndim not in (2, 3):
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
                            f"'self' (while checking arguments for avg_pool1d)")
-    s = None if stride is None or (not isinstance(stride, int) and len(stride) == 0) else (1, ntuple(stride, 1)[0])
+    _check1d("avg_pool1d", kernel_size=kernel_size, stride=stride, padding=padding)
+    s = None if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else (1, ntuple(stride, 1)[0])
     out = _avg_pool("avg_pool2d", 2, input.unsqueeze(-2), (1, ntuple(kernel_size, 1)[0]), s,
                     (0, ntuple(padding, 1)[0]), ceil_mode, count_include_pad, None)
     return out.squeeze(-2)
