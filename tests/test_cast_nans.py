@@ -1,7 +1,7 @@
 """NaN bits of conversions to and from float16 (agrad/ops/_vector_loop.py cast_nans, through _layout.cast: to(),
 .float()/.half(), type promotion, copy_, setitem) against a live PyTorch: float16 to float32 of a dense tensor in
 blocks of 8 (NaNs made quiet) and 0x7fffffff after the last whole block; not dense: quiet throughout; float16 to
-float64 quiet; float32/float64 to float16 the quiet bit set (numpy keeps a signaling NaN signaling)."""
+float64 quiet; float32/float64 to float16 the quiet bit set (numpy keeps a signaling NaN signaling); cat's inputs alike."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def _trace(mod, seed, n):
         shape = [rng.choice([1, 2, 3, 5, 7, 8, 9, 16, 17, 33]) for _ in range(rng.randint(0, 3))]
         a = layout(make(d1, shape))
         b = make(d2, shape)
-        op = rng.choice(["to", "type_as", "copy_", "setitem", "mul"])
+        op = rng.choice(["to", "type_as", "copy_", "setitem", "mul", "cat"])
         if op == "to":
             r = a.to(getattr(mod, d2))
         elif op == "type_as":
@@ -59,6 +59,8 @@ def _trace(mod, seed, n):
         elif op == "setitem":
             r = b
             r[...] = a
+        elif op == "cat":  # (cat's copy of each input into the result: a dense input converts alike)
+            r = mod.cat([b.reshape(-1), a.contiguous().reshape(-1)])
         else:  # (type promotion: the operand converted first)
             r = a * mod.ones(shape, dtype=getattr(mod, d2))
         out.append((op, d1, d2, shape, r.contiguous().view(getattr(mod, INTS[str(r.dtype)[6:]])).tolist()))

@@ -19,6 +19,7 @@ from .._limits import check_numel, check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _can_cast, _scalar_name, _wrap_dim
 from ._layout import c_order, cat_memory_format, dense_order, in_memory_format, laid_out_like, torch_strides
+from ._vector_loop import cast_nans
 from ._op import Op, export, method, with_out, write_outs
 from .indexing import _FULL, _slice
 from .scatter_gather import _as_views, _is_int
@@ -94,7 +95,7 @@ def cat(tensors, dim=0, *, out=None):
                 raise RuntimeError(
                     f"Sizes of tensors must match except in dimension {axis}. Expected size "
                     f"{ref._data.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in the list.")
-    arrays = [t._data.astype(d.numpy, copy=False) for t in tensors]
+    arrays = [cast_nans(t._data.astype(d.numpy, copy=False), t._data) for t in tensors]  # (float16's NaN bits)
     result = _cat.apply(tuple(tensors), arrays, {"dim": axis})
     return result if out is None else write_outs("cat", result, out, "cast", (tensors,))
 
@@ -143,7 +144,7 @@ def stack(tensors, dim=0, *, out=None):
                 warn_resized(out.shape, shape)
             _resize_out(out, np.empty(shape, out._data.dtype))
     d = dtypes.result_type(*tensors)
-    arrays = [t._data.astype(d.numpy, copy=False) for t in tensors]
+    arrays = [cast_nans(t._data.astype(d.numpy, copy=False), t._data) for t in tensors]  # (float16's NaN bits)
     result = _stack.apply(tuple(tensors), arrays, {"dim": axis})
     return result if out is None else write_outs("stack", result, out, "cast", (tensors,))
 
