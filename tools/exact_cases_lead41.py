@@ -57,3 +57,15 @@ CASES += [
                    "torch.dist(e, e, 0)", "torch.dist(x1, e, 2)", "torch.dist(x1.float(), e, 1.5)"]),
          ["out"]),
 ]
+CASES += [
+    case("unfold-backward-writes-disjoint-windows",  # (dt41c repr:grad) unfold_backward writes the gradient of
+         # windows that do not overlap (step >= size), so a -0.0 stays; overlapping ones are summed from zeros
+         ["a = torch.zeros(6, requires_grad=True)",
+          "g1 = torch.autograd.grad(a.unfold(0, 2, 2), a, torch.full((3, 2), -0.0))[0]",
+          "g2 = torch.autograd.grad(a.unfold(0, 2, 4), a, torch.full((2, 2), -0.0))[0]",
+          "g3 = torch.autograd.grad(a.unfold(0, 2, 1), a, torch.full((5, 2), -0.0))[0]",
+          "x1 = torch.tensor([[[0.25, -2.25, -0.25, -0.5], [-2.25, 0.0, -2.25, -0.5]]], requires_grad=True)",
+          "r4 = torch.unfold_copy(torch.reshape(x1[:, 1:], (2, 2)), 1, 2, 2)", "r10 = r4.absolute_()",
+          "r10[[0, 0]] = 0.001", "gs = torch.autograd.grad(r4.sum(), [x1], create_graph=True)"],
+         ["g1", "g2", "g3", "gs"]),
+]

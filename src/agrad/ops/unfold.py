@@ -3,7 +3,7 @@ along a dimension, as a view (the window count replaces the dimension, the windo
 last dimension: strides ``stride * step`` and ``stride``), node ``UnfoldBackward0``.
 
 Its backward, ``unfold_backward``, adds each window's gradient into zeros of the input's
-shape in window order, as ATen's kernel sums an element's windows (``UnfoldBackwardBackward0``:
+shape in window order, as ATen's kernel sums an element's windows (windows that do not overlap: written) (``UnfoldBackwardBackward0``:
 its own derivative unfolds the gradient again). Not ``F.unfold`` (im2col, in ``nn``).
 """
 
@@ -41,8 +41,12 @@ def _unfold_backward_fwd(ctx, g, shape, dim, size, step):
     n = wins.shape[-2]
     # each element takes its windows' gradients in window order (ATen's loop): offsets from the
     # last to the first visit an element's windows from the first to the last
+    # (windows that do not overlap, step >= size: each element is written once, not added, -0.0 kept)
     for j in range(size - 1, -1, -1):
-        lanes[..., j: j + (n - 1) * step + 1: step] += wins[..., :, j]
+        if step >= size:
+            lanes[..., j: j + (n - 1) * step + 1: step] = wins[..., :, j]
+        else:
+            lanes[..., j: j + (n - 1) * step + 1: step] += wins[..., :, j]
     return out
 
 
