@@ -129,4 +129,18 @@ CASES = [
           "o = (torch.zeros(0), torch.zeros(2, 2), torch.zeros(0))", "s = torch.svd(y, compute_uv=False, out=o)",
           "st = [t.stride() for t in o]"],
          ["p", "g", "n", "q2", "st", "o"]),
+    case("out-norm-composites-copy",  # (probe of out= with a grad input) linalg.norm, linalg.matrix_norm (and
+         # nuclear_norm through it) and chain_matmul of one matrix write out= by a recorded copy_ of the result
+         # (CopyBackwards, no refusal); the norms' out must have the result's dtype
+         ["x = torch.tensor([[0.5, 0.75], [0.25, 0.6]], requires_grad=True)",
+          "o1 = torch.zeros(())", "r1 = torch.linalg.norm(x, out=o1)",
+          "o2 = torch.zeros(2)", "r2 = torch.linalg.norm(x, dim=1, out=o2)",
+          "o3 = torch.zeros(3)", "r3 = torch.linalg.matrix_norm(x, 2, out=o3)",
+          "o4 = torch.zeros(())", "r4 = torch.nuclear_norm(x, out=o4)",
+          "o5 = torch.zeros(2, 2)", "r5 = torch.chain_matmul(x, out=o5)",
+          "n = [t.grad_fn.name() for t in (o1, o2, o3, o4, o5)]", "errs = []",
+          "for f in (lambda: torch.linalg.norm(x[0], out=torch.zeros((), dtype=torch.int64)),\n"
+          "          lambda: torch.linalg.matrix_norm(x, out=torch.zeros((), dtype=torch.float64))):\n"
+          "    try:\n        f()\n    except RuntimeError as e:\n        errs.append(str(e))"],
+         ["o1", "o2", "o3", "o4", "o5", "n", "errs"]),
 ]

@@ -366,5 +366,8 @@ def chain_matmul(*matrices, out=None):
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
     if len(matrices) == 1:
-        return finish_out("chain_matmul", matrices[0].clone(), out)
+        if out is None:
+            return matrices[0].clone()
+        from ._outs import copied_out
+        return copied_out(matrices[0], out)  # (chain_matmul_out: resize_output, then copy_)
     return finish_out("chain_matmul", multi_dot(list(matrices)), out)
