@@ -154,4 +154,16 @@ CASES = [
                      "torch.linalg.matrix_norm(x, out=torch.zeros(1, requires_grad=True))",
                      "torch.linalg.vector_norm(x, out=torch.zeros(0))"]),
          ["r", "r2", "r3.stride()", "r4.stride()", "r4", "h.hist", "h.bin_edges.grad_fn.name()", "out"]),
+    case("matrix-power-out-recorded",  # (raises-only-agrad:matrix_power, run 41450000) linalg_matrix_power_impl into
+         # out of an input that requires grad: out resized first, then copy_ (n 0, 1, a power of two: CopyBackwards
+         # on out, none for the identity) or linalg_inv_out / matmul_out (their refusal of out=)
+         ["m = torch.tensor([[-2.0, -2.5], [1.25, 1.0]], requires_grad=True)",
+          "o0, o1, o4 = torch.zeros(2), torch.zeros(2, 2), torch.zeros(2, 2, dtype=torch.float64)",
+          "r0 = torch.linalg.matrix_power(m, 0, out=o0)", "r1 = torch.linalg.matrix_power(m, 1, out=o1)",
+          "r4 = torch.linalg.matrix_power(m, 4, out=o4)"]
+         + outcomes(["torch.linalg.matrix_power(m, -1, out=torch.zeros(2, 2))",
+                     "torch.linalg.matrix_power(m, 3, out=torch.zeros(2, 2))",
+                     "torch.linalg.matrix_power(m, 6, out=torch.zeros(2, 2))",
+                     "torch.linalg.matrix_power(m, 2, out=torch.zeros(2, 2, dtype=torch.int64))"]),
+         ["r0", "r1", "r4", "out"]),
 ]

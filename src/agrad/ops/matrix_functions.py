@@ -239,7 +239,31 @@ def matrix_power(input, n, *, out=None):
         return result
     if tuple(out.shape) != tuple(result.shape):
         result = result.contiguous()
+    if result._requires_grad:  # (recorded: which op writes out decides)
+        return _matrix_power_recorded_out(input, n, result, out)
     return write_outs("matrix_power", result, out, _matrix_power_dtype)
+
+
+def _matrix_power_recorded_out(input, n, result, out):
+    """linalg_matrix_power_impl into ``out`` of an input that requires grad: out's dtype checked and out resized
+    (contiguous) first, then the op that writes it: copy_ of the identity (n = 0), of the input (n = 1), of the
+    last power of a power of two (a CopyBackwards on out), or linalg_inv_out / matmul_out (their autograd
+    refusal of out=)."""
+    error = _matrix_power_dtype(0, result, out)
+    if error is not None:
+        raise error
+    if tuple(out.shape) != tuple(input.shape):
+        from ._outs import _resize_out, warn_resized
+        if out._data.size:
+            warn_resized(out.shape, input.shape)
+        _resize_out(out, np.empty(input._data.shape, out._data.dtype))
+    m = abs(n)
+    if n == -1 or m in (2, 3) or (m > 3 and m & (m - 1)):
+        raise RuntimeError(f"{'linalg_inv_ex' if n == -1 else 'matmul'}(): functions with out=... arguments don't "
+                           "support automatic differentiation, but one of the arguments requires grad.")
+    if n == 0:
+        return out.copy_(Tensor._make(np.broadcast_to(np.eye(input.shape[-1], dtype=input._data.dtype), input.shape)))
+    return out.copy_(input if n == 1 else result)
 
 
 def _matrix_power(input, n):
