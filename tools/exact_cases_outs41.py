@@ -164,4 +164,9 @@ CASES = [
               "F.avg_pool1d(x4[0], [2, 2])", "F.avg_pool1d(x4[0], 2, [1, 1])", "F.avg_pool1d(x4[0], 2, 1, [0, 0])",
               "F.avg_pool1d(x4[0], -1)"]),
          ["out"]),
+    case("tensor-with-dims-is-no-number",  # arange/range's Number parameters take a 0-d tensor, not a tensor with
+         # dimensions of one element (agrad took its item()): the parser's TypeError
+         [] + outcomes(["torch.arange(torch.tensor([0.5]), 3)", "torch.arange(torch.tensor(0.5), 3)",
+                        "torch.arange(0, torch.tensor([[3]]))", "torch.range(0, torch.tensor([3]))"]),
+         ["out"]),
 ]

@@ -426,6 +426,8 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
 
 def _number(x):
     if isinstance(x, Tensor):
+        if x.ndim:  # (a Number is a 0-d tensor to the parser: the caller's parse gives PyTorch's TypeError)
+            raise TypeError("a tensor with dimensions is no Number")
         return x.item()
     if isinstance(x, (bool, np.bool_)):
         return int(x)
