@@ -50,4 +50,13 @@ CASES = [
          + ["y = torch.tensor([-1.75, 0.5, 2.0])", "o = torch.tensor([1.5, 0.0])", "r = torch.quantile(y, 0.3, out=o)",
             "o2 = torch.zeros(3)", "r2 = torch.nanquantile(y, torch.tensor([0.2, 0.9]), out=o2)"],
          ["out", "r", "o.shape", "r2", "o2.shape"]),
+    case("max-pool1d-checks-before-the-kernel",  # (error-type:max_pool1d, run 40642000) ATen's max_pool1d runs
+         # check_max_pool1d (its own texts, the output size) before its float-only kernel refuses an integer input
+         ["x = torch.tensor([[0, 4, 4]])", "y = torch.ones(2, 5)"]
+         + outcomes(["torch.max_pool1d(x.t(), 2)", "torch.max_pool1d(x, 4)", "torch.max_pool1d(x, 2)",
+                     "torch.max_pool1d(y, 0)", "torch.max_pool1d(y, 2, 0)", "torch.max_pool1d(y, 4, 1, 3)",
+                     "torch.max_pool1d(y, 2, 1, 0, 0)", "torch.max_pool1d(y, 2, 1, 0, [1, 1])",
+                     "torch.max_pool1d(y, 2, 1, [0, 0])", "torch.max_pool1d(y, 6, 6, 3, 1, True)",
+                     "torch.max_pool1d(y.requires_grad_(), 3, 1, -1)"]),
+         ["out"]),
 ]

@@ -274,6 +274,17 @@ def _check_max_pool1d(kernel_size, stride, padding, dilation):
                            f"kernel_size={k}")
     if d <= 0:
         raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    return k, s, p, d
+
+
+def _max_pool1d_size(input, k, s, p, d, ceil_mode):
+    """check_max_pool1d's last check: pooling_output_shape of the last dim (before the kernel's dtype)."""
+    n = input.shape[-1]
+    ow = (n + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (ow - 1) * s >= n + p:
+        ow -= 1
+    if ow <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {ow}")
 
 
 def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
@@ -288,7 +299,7 @@ def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return
     if return_indices:  # (max_pool1d_with_indices' check1d; max_pool1d checks first, with grad or without)
         _check1d("max_pool1d", kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation)
     else:
-        _check_max_pool1d(kernel_size, stride, padding, dilation)
+        _max_pool1d_size(input, *_check_max_pool1d(kernel_size, stride, padding, dilation), ceil_mode)
     k = (1, ntuple(kernel_size, 1)[0])
     s = None if stride is None or (isinstance(stride, (list, tuple)) and len(stride) == 0) else (1, ntuple(stride, 1)[0])
     if not input.dtype.is_floating_point and not return_indices:  # (no grad: ATen's own 1-D kernel, floats only)
