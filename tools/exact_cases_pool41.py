@@ -141,4 +141,12 @@ CASES = [
           "grads = [torch.autograd.grad(o, x5 if o.dim() == 5 else xd if o.dtype == torch.float64 else x,"
           " torch.randn(o.shape, dtype=o.dtype))[0] for o in outs]"],
          ["[hexes(g) for g in grads]"]),
+    case("max-pool1d-empty-dims-own-check",  # (own run 41413000, error-text:max_pool1d) max_pool1d (without
+         # indices) checks first that no dim but a 3-d input's batch is empty, with its own text, before the
+         # with-indices path that an input requiring grad takes
+         ["F = torch.nn.functional"]
+         + ["out = []"] + [f"try:\n    out.append(tuple(F.max_pool1d(torch.zeros({shp}, requires_grad={rg}), 2).shape))\n"
+                           f"except RuntimeError as e:\n    out.append(str(e))"
+                           for shp in ((4, 0), (0, 3), (0, 3, 5), (2, 0, 5), (2, 3, 0)) for rg in (False, True)],
+         ["out"]),
 ]

@@ -290,12 +290,14 @@ def _max_pool1d_size(input, k, s, p, d, ceil_mode):
 def _max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices):
     parse_as_aten("max_pool1d_with_indices" if return_indices else "max_pool1d",
                   (input, kernel_size, () if stride is None else stride, padding, dilation, ceil_mode))
-    if input.ndim not in (2, 3):
+    shape = input.shape
+    if input.ndim not in (2, 3) or not return_indices and 0 in shape[-2 if input.ndim == 3 else 0:]:
+        # (max_pool1d's own check: an empty dim but a 3-d input's batch is refused too)
         if return_indices:  # (max_pool1d_with_indices' own dimension check)
             raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.ndim}-dimensional tensor for argument #1 "
                                "'self' (while checking arguments for max_pool1d)")
         raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
-                           f"input, but got:{list(input.shape)}")
+                           f"input, but got:{list(shape)}")
     if return_indices:  # (max_pool1d_with_indices' check1d; max_pool1d checks first, with grad or without)
         _check1d("max_pool1d", kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation)
     else:
