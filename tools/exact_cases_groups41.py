@@ -166,4 +166,13 @@ CASES = [
                      "torch.linalg.matrix_power(m, 6, out=torch.zeros(2, 2))",
                      "torch.linalg.matrix_power(m, 2, out=torch.zeros(2, 2, dtype=torch.int64))"]),
          ["r0", "r1", "r4", "out"]),
+    case("iterator-out-internal-overlap-first",  # (dt41c error-text:i0, raises-only-torch:bessel_j0) a TensorIterator
+         # op's out= that overlaps itself (an expanded tensor) is refused first (compute_mem_overlaps), before the
+         # dtype and shape checks
+         ["v = torch.tensor([1, 9], dtype=torch.uint8).expand(2, 2)",
+          "w = torch.tensor([1.0, 1.0], dtype=torch.float64).expand(2, 2)"]
+         + outcomes(["torch.special.i0(v, out=v)", "torch.special.bessel_j0(w, out=w)",
+                     "torch.sin(w, out=torch.zeros(1).expand(3))", "torch.special.erfcx(w, out=w)",
+                     "torch.abs(w, out=w)", "torch.special.hermite_polynomial_he(w, 1, out=w)"]),
+         ["out"]),
 ]

@@ -143,6 +143,15 @@ _GRAD_NAME = {"linalg_cholesky": "linalg_cholesky_ex", "linalg_det": "_linalg_de
               "linalg_vecdot": "sum", "float_power": "pow"}
 
 
+#: other TensorIterator ops whose ``out`` is checked for internal overlap first (compute_mem_overlaps)
+_ITERATOR_OUTS = frozenset({"special_erfcx", "special_i1e"})
+
+
+def _has_overlap(a):
+    from ..tensor import _has_internal_overlap
+    return _has_internal_overlap(a)
+
+
 def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None, inputs=()):
     """Write ``result`` into ``out=`` (in place), with PyTorch's checks.  ``quiet_resize``: the
     kernel resizes ``out`` itself (factories, samplers, narrow_copy): no resize_output warning.
@@ -161,6 +170,12 @@ def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None, i
         )
     if inputs:
         no_overlap(out, *inputs)
+    if (fname in _TEMPORARY_OUT or fname in _OUT_SAME_FOUND or fname in _ITERATOR_OUTS
+            or fname in NO_GRAD_OUTS and fname.startswith("special_")) \
+            and out._data.ndim and 0 in out._data.strides and _has_overlap(out._data):
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
+        # (TensorIterator's compute_mem_overlaps: before the shapes and the dtypes)
     if out._data.dtype != result._data.dtype and fname not in _OUT_GIVES_DTYPE:
         if fname in _RESIZED_BEFORE_CHECK and out.shape != result.shape:
             if out._data.size:
