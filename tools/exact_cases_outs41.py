@@ -167,6 +167,9 @@ CASES = [
     case("tensor-with-dims-is-no-number",  # arange/range's Number parameters take a 0-d tensor, not a tensor with
          # dimensions of one element (agrad took its item()): the parser's TypeError
          [] + outcomes(["torch.arange(torch.tensor([0.5]), 3)", "torch.arange(torch.tensor(0.5), 3)",
-                        "torch.arange(0, torch.tensor([[3]]))", "torch.range(0, torch.tensor([3]))"]),
+                        "torch.arange(0, torch.tensor([[3]]))", "torch.range(0, torch.tensor([3]))",
+                        "torch.arange(torch.tensor(2., requires_grad=True))",
+                        "torch.linspace(0, torch.tensor(2., requires_grad=True), 3)",
+                        "torch.arange(0, 3, torch.tensor(2., requires_grad=True))"]),
          ["out"]),
 ]

@@ -424,9 +424,11 @@ def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_g
 
 # ranges: PyTorch's own formulas (agrad.ops._range_math) ------------------------------
 
-def _number(x):
+def _number(x, tensor_ok=False):
+    """A Number parameter's value; ``tensor_ok``: linspace/logspace, whose Tensor overloads take any 0-d tensor."""
     if isinstance(x, Tensor):
-        if x.ndim:  # (a Number is a 0-d tensor to the parser: the caller's parse gives PyTorch's TypeError)
+        if x.ndim or x._requires_grad and not tensor_ok:  # (a Number is a 0-d tensor that needs no grad to the parser: the caller's
+            # parse gives PyTorch's TypeError)
             raise TypeError("a tensor with dimensions is no Number")
         return x.item()
     if isinstance(x, (bool, np.bool_)):
@@ -549,7 +551,7 @@ def range_(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
 
 
 def _steps(steps):
-    steps = _number(steps)
+    steps = _number(steps, True)
     if isinstance(steps, bool) or not isinstance(steps, numbers.Integral):
         raise TypeError(f"linspace(): argument 'steps' (position 3) must be int, not {type(steps).__name__}")
     if steps < 0:
@@ -580,7 +582,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
     _zero_dim_ends("linspace", start, end)
     steps = _steps(steps)
     d = _range_dtype(dtype, out, (1.0,), "linspace", steps > 1)
-    start, end = _number(start), _number(end)
+    start, end = _number(start, True), _number(end, True)
     if steps <= 1:
         data = np.full(steps, start).astype(d.numpy) if d.is_floating_point else \
             np.full(steps, int(start), np.int64).astype(d.numpy)
@@ -596,7 +598,7 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
     _zero_dim_ends("logspace", start, end)
     steps = _steps(steps)
     d = _range_dtype(dtype, out, (1.0,), "logspace", steps > 1)
-    start, end = _number(start), _number(end)
+    start, end = _number(start, True), _number(end, True)
     if steps <= 1:
         data = np.full(steps, np.power(float(base), float(start))).astype(d.numpy)
     else:
