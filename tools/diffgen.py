@@ -608,7 +608,7 @@ class Generator:
                 continue
             if p.kind is p.VAR_POSITIONAL:
                 if p.name in ("size", "shape", "sizes", "dims"):
-                    gen = self.arg(p.name, primary, p.kind)
+                    gen = recipe.get("@shape") or self.arg(p.name, primary, p.kind)
                     # (torch.reshape(x, (2, 3)), torch.flip(x, (0,)): PyTorch's functions take one tuple)
                     args.append(gen if form == "torch" and p.name != "size" else gen[1:-1].rstrip(","))
                 elif p.name in ("tensors", "operands", "matrices"):

@@ -695,6 +695,21 @@ def histogramdd(gen, name):
             "weight": weight, "density": repr(rng.random() < 0.5), "@required": ["bins"]}
 
 
+def view_dtype(gen, name):
+    """Tensor.view(dtype) / torch.view_copy(x, dtype) two times in five (a reinterpretation of the bytes: a
+    wider dtype wants a last dim it divides, stride 1; a narrower one multiplies it); else the sizes."""
+    rng = gen.rng
+    if rng.random() < 0.6:
+        return {}
+    dt = "torch." + rng.choice(["int32", "int32", "float32", "int16", "uint8", "int8", "float64", "int64", "float16",
+                                "bool"])
+    if name == "view_copy":
+        return {"dtype": dt, "@required": ["dtype"], "@omit": ["size"]}
+    if rng.random() < 0.2:
+        return {"dtype": dt, "@only": "dtype"}  # (x.view(dtype=torch.int32))
+    return {"@shape": f"({dt},)"}
+
+
 def special_arg(gen, pname: str, t, cur: str) -> str | None:
     """Arguments whose values depend on the function (``cur``) more than on their name."""
     rng = gen.rng
@@ -809,6 +824,7 @@ for _names, _recipe in (
         (["cholesky", "cholesky_ex", "cholesky_inverse", "cholesky_solve", "eigh", "eigvalsh", "ldl_factor",
           "ldl_factor_ex"], spd),
         (["slice_scatter"], slices), (["to"], to), (["histogramdd"], histogramdd),
+        (["view", "view_copy"], view_dtype),
         (["fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
           "fractional_max_pool3d_with_indices"], fractional),
         (["ctc_loss"], ctc), (["conv_tbc"], conv_tbc), (["linear_cross_entropy"], linear_ce)):

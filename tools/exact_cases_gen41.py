@@ -143,4 +143,11 @@ CASES = [
           "          lambda: torch.linalg.matrix_norm(x, out=torch.zeros((), dtype=torch.float64))):\n"
           "    try:\n        f()\n    except RuntimeError as e:\n        errs.append(str(e))"],
          ["o1", "o2", "o3", "o4", "o5", "n", "errs"]),
+    case("out-matrix-power-0-1-cast",  # (raises-only-agrad:matrix_power, run 40509000) linalg.matrix_power with
+         # n 0 or 1 writes out= by copy_ (of the identity / the input): any dtype the result can be cast to
+         ["x = torch.tensor([[1.5, 2.], [0.5, 1.]])", "r0 = torch.linalg.matrix_power(x, 0, out=torch.zeros(1, dtype=torch.float64))",
+          "r1 = torch.linalg.matrix_power(x, 1, out=torch.zeros(2, 2, dtype=torch.float16))", "errs = []",
+          "for n in (0, 1, 2):\n    try:\n        torch.linalg.matrix_power(x, n, out=torch.zeros(1, dtype=torch.int64))\n"
+          "    except RuntimeError as e:\n        errs.append(str(e))"],
+         ["r0", "r1", "errs"]),
 ]

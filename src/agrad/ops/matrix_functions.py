@@ -13,7 +13,7 @@ from ..tensor import Tensor
 from . import _vec_math
 from ._gemm_order import bmm_product
 from ._layout import c_order, iterator_layout
-from ._op import FUNCTIONS, LINALG, Op, export, with_out, write_outs
+from ._op import FUNCTIONS, LINALG, Op, export, finish_out, with_out, write_outs
 from .decompositions import _floating, _square
 from .nn import const
 
@@ -241,6 +241,11 @@ def matrix_power(input, n, *, out=None):
         result = result.contiguous()
     if result._requires_grad:  # (recorded: which op writes out decides)
         return _matrix_power_recorded_out(input, n, result, out)
+    if n in (0, 1) and result.dtype is not out.dtype:  # (out.copy_(a) / of the identity: any castable dtype)
+        error = _matrix_power_dtype(0, result, out)
+        if error is not None:
+            raise error
+        return finish_out("matrix_power", result, out)
     return write_outs("matrix_power", result, out, _matrix_power_dtype)
 
 
@@ -377,7 +382,6 @@ _CHAIN_MATMUL = ("torch.chain_matmul is deprecated and will be removed in a futu
 @export()
 def chain_matmul(*matrices, out=None):
     """The product of matrices (deprecated: torch.linalg.multi_dot; ATen's chain_matmul)."""
-    from ._op import finish_out
     from .._warn_once import warn_once
 
     from .combinatorics import _tensors
