@@ -59,4 +59,16 @@ CASES = [
                      "torch.max_pool1d(y, 2, 1, [0, 0])", "torch.max_pool1d(y, 6, 6, 3, 1, True)",
                      "torch.max_pool1d(y.requires_grad_(), 3, 1, -1)"]),
          ["out"]),
+    case("linalg-pinv-out-overloads",  # (raises-only-agrad:pinv, run 40648000) float tolerances or rcond: the
+         # composite overload (computed, resized, out.copy_: CopyBackwards); None/tensor tolerances: autograd refuses;
+         # checkLinalgCompatibleDtype's text for an out it cannot cast into
+         ["x = torch.tensor([[1.0, 2.0], [0.5, 3.0]], requires_grad=True)", "o1 = torch.zeros(3)",
+          "r1 = torch.linalg.pinv(x, rtol=0.1, out=o1)", "o2 = torch.zeros(2, 2)", "r2 = torch.linalg.pinv(x, 0.1, out=o2)",
+          "g = r1.grad_fn.name(), r2.grad_fn.name(), o1.shape, o1._version"]
+         + outcomes(["torch.linalg.pinv(x, out=torch.zeros(2, 2))",
+                     "torch.linalg.pinv(x, rtol=torch.tensor(0.1), out=torch.zeros(2, 2))",
+                     "torch.linalg.pinv(x, 0.1, out=torch.zeros(2, 2, dtype=torch.int32))",
+                     "torch.linalg.pinv(x.detach(), out=torch.zeros(2, 2, dtype=torch.int32))",
+                     "torch.linalg.pinv(x.detach(), atol=0.5, out=torch.zeros(2, 2, dtype=torch.float64)).dtype"]),
+         ["g", "r1", "out"]),
 ]

@@ -96,7 +96,6 @@ class _NoRcond:
 _NO_RCOND = _NoRcond()
 
 
-@with_out("linalg_pinv", None)
 def _linalg_pinv(input, rcond=_NO_RCOND, hermitian=False, *, atol=None, rtol=None, out=None):
     """PyTorch's four overloads: (input, *, atol, rtol, hermitian), Tensor or float tolerances, and
     (input, rcond, hermitian): rcond takes no atol or rtol beside it, and is no optional (None)."""
@@ -124,7 +123,36 @@ def _linalg_pinv(input, rcond=_NO_RCOND, hermitian=False, *, atol=None, rtol=Non
     return _pinv(A, atol=_tol_value(atol), rtol=_tol_value(rtol), hermitian=bool(hermitian))
 
 
-export("pinv", linalg=True, torch=False)(_linalg_pinv)
+def linalg_pinv(input, rcond=_NO_RCOND, hermitian=False, *, atol=None, rtol=None, out=None):
+    """linalg.pinv's out=: checkLinalgCompatibleDtype first, then the result computed, resize_output and a copy.
+    The overload of float tolerances or of rcond is a composite in PyTorch (out.copy_, recorded as
+    CopyBackwards: no refusal of an input that requires grad); the tensor one (tolerances None or tensors)
+    is refused by autograd first."""
+    if out is None:
+        return _linalg_pinv(input, rcond, hermitian, atol=atol, rtol=rtol)
+    from ..autograd import grad_mode
+    from ..tensor import _can_cast
+    from ._outs import _resize_out, finish_out, warn_resized
+
+    composite = rcond is not _NO_RCOND or any(v is not None and not isinstance(v, Tensor) for v in (atol, rtol))
+    if not composite and grad_mode._state["enabled"] and any(
+            isinstance(t, Tensor) and t._requires_grad for t in (input, atol, rtol, out)):
+        raise RuntimeError("linalg_pinv(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    if isinstance(input, Tensor) and not _can_cast(input.dtype, out.dtype):
+        raise RuntimeError(f"linalg.pinv: Expected result to be safely castable from {_scalar_name(input.dtype)} "
+                           f"dtype, but got result with dtype {_scalar_name(out.dtype)}")
+    result = _linalg_pinv(input, rcond, hermitian, atol=atol, rtol=rtol)
+    if not composite:
+        return finish_out("linalg_pinv", result, out)
+    if out.shape != result.shape:
+        if out._data.size:
+            warn_resized(out.shape, result.shape)
+        _resize_out(out, np.empty(result.shape, out._data.dtype))
+    return out.copy_(result)
+
+
+export("pinv", linalg=True, torch=False)(linalg_pinv)
 
 
 @export("pinverse", method=True)
