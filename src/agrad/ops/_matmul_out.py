@@ -51,23 +51,9 @@ def matmul_out(input, other, out):
         if not _aliases(reshaped, out):
             out.copy_(reshaped)  # (out's shape, not reshaped's: a broadcast error where they differ, as ATen's)
         return out
-    n = input.shape[-2] if d1 > 1 else 1
-    m1, p = input.shape[-1], other.shape[-1] if d2 > 1 else 1
-    m2 = other.shape[-2] if d2 > 1 else other.shape[0]
-    batch1, batch2 = tuple(input.shape[:max(d1 - 2, 0)]), tuple(other.shape[:max(d2 - 2, 0)])
-    try:
-        batch = tuple(np.broadcast_shapes(batch1, batch2))
-    except ValueError:
-        from .pointwise import _mismatch_message
-        raise RuntimeError(_mismatch_message(batch1, batch2)) from None
-    size = int(np.prod(batch))
-    left = input.expand(batch + (n, m1)).reshape(size, n, m1)
-    if d2 == 1:
-        right = other.expand(batch + (m2,)).reshape(size, m2).unsqueeze(2)
-    else:
-        right = other.expand(batch + (m2, p)).reshape(size, m2, p)
-    resized(batch + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ()))
-    reshaped = out.reshape(size, n, p)
+    left, right, shape = linalg.batched_operands(input, other)
+    resized(shape)
+    reshaped = out.reshape(left.shape[0], left.shape[1], right.shape[2])
     linalg.bmm(left, right, out=reshaped)
     if d2 == 1:
         reshaped = reshaped.squeeze(-1)

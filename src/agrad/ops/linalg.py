@@ -394,6 +394,17 @@ def _batched(a, b):
             return matmul(a.squeeze(0), b)
         if batch2[0] == 1 and b.requires_grad:
             return matmul(a, b.squeeze(0))
+    left, right, shape = batched_operands(a, b)
+    prod = bmm(left, right)
+    return _unsafe(prod.squeeze(-1) if d2 == 1 else prod, shape)
+
+
+def batched_operands(a, b):
+    """matmul's batched case as ATen's _matmul_impl folds it: ``a`` and ``b`` expanded to the broadcast batch
+    and reshaped to (size, n, m) and (size, m, p) (``b`` a vector: a (size, m, 1) column), and the result's
+    shape."""
+    d1, d2 = a.ndim, b.ndim
+    batch1, batch2 = tuple(a._data.shape[:max(d1 - 2, 0)]), tuple(b._data.shape[:max(d2 - 2, 0)])
     n = a._data.shape[-2] if d1 > 1 else 1
     m1 = a._data.shape[-1]
     m2 = b._data.shape[-2] if d2 > 1 else b._data.shape[0]
@@ -409,9 +420,7 @@ def _batched(a, b):
         right = b.expand(batch + (m2,)).reshape(size, m2).unsqueeze(2)
     else:
         right = b.expand(batch + (m2, p)).reshape(size, m2, p)
-    shape = batch + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ())
-    prod = bmm(left, right)
-    return _unsafe(prod.squeeze(-1) if d2 == 1 else prod, shape)
+    return left, right, batch + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ())
 
 
 # (Tensor.__matmul__ is operators.py's, which calls matmul: an eager family's)
