@@ -69,3 +69,12 @@ CASES += [
           "r10[[0, 0]] = 0.001", "gs = torch.autograd.grad(r4.sum(), [x1], create_graph=True)"],
          ["g1", "g2", "g3", "gs"]),
 ]
+CASES += [
+    case("nan-to-num-integral-out-c-ordered",  # (dt41d stride:nan_to_num) an integral (or bool) input: ATen resizes
+         # the out C-ordered and copies, where a float one takes TensorIterator's layout of the input
+         ["x1 = torch.tensor([[-1.75, -2.0], [1.5, -1.0]], dtype=torch.float64)", "v2 = x1.mT",
+          "a = torch.nan_to_num(v2 >= 0, posinf=1.0, out=torch.zeros(0, dtype=torch.bool)).stride()",
+          "b = torch.nan_to_num((v2 >= 0).int(), out=torch.zeros(0, dtype=torch.int32)).stride()",
+          "c = torch.nan_to_num(v2, out=torch.zeros(0, dtype=torch.float64)).stride()"],
+         ["a", "b", "c"]),
+]

@@ -140,8 +140,10 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
         from ..tensor import _scalar_name
         raise RuntimeError(f"nan_to_num: dtype of out: {_scalar_name(out.dtype)} should be same as input: "
                            f"{_scalar_name(input.dtype)}")
-    return finish_out("nan_to_num", _nan_to_num.apply(
-        (input,), (input._data,), {"nan": nan, "posinf": posinf, "neginf": neginf}), out)
+    result = _nan_to_num.apply((input,), (input._data,), {"nan": nan, "posinf": posinf, "neginf": neginf})
+    if out is not None and not input.dtype.is_floating_point:
+        result = result.contiguous()  # (an integral input: resize_output(out, sizes), C-ordered, then copy_)
+    return finish_out("nan_to_num", result, out)
 
 
 def _float_arg(value):
