@@ -78,3 +78,14 @@ CASES += [
           "c = torch.nan_to_num(v2, out=torch.zeros(0, dtype=torch.float64)).stride()"],
          ["a", "b", "c"]),
 ]
+CASES += [
+    case("out-grad-refusal-names",  # (dt41d error-text:take_along_dim, error-text:svd) the out= refusal names the op
+         # the composite calls: take_along_dim's gather, linalg.svd's and torch.svd's _linalg_svd
+         ["x = torch.tensor([-3.0], dtype=torch.float64, requires_grad=True)",
+          "m = torch.tensor([[2.0]], requires_grad=True)"] +
+         outcomes(["torch.take_along_dim(x, torch.tensor([0]), out=x)",
+                   "torch.take_along_dim(x, torch.tensor([0]), 0, out=torch.zeros(1, dtype=torch.float64))",
+                   "torch.linalg.svd(m, out=(torch.zeros(0), torch.tensor([-3.0]), torch.tensor([[2.25]])))",
+                   "torch.svd(m, out=(torch.zeros(0), torch.tensor([-3.0]), torch.tensor([[2.25]])))"]),
+         ["out"]),
+]

@@ -140,7 +140,8 @@ def no_overlap(out, *inputs):
 _GRAD_NAME = {"linalg_cholesky": "linalg_cholesky_ex", "linalg_det": "_linalg_det", "linalg_inv": "linalg_inv_ex",
               "diff": "sub", "kron": "mul", "matrix_power": "matmul", "msort": "sort",
               "linalg_solve": "_linalg_solve_ex", "square": "pow", "linalg_svdvals": "_linalg_svd",
-              "linalg_vecdot": "sum", "float_power": "pow"}
+              "linalg_vecdot": "sum", "float_power": "pow", "take_along_dim": "gather", "linalg_svd": "_linalg_svd",
+              "svd": "_linalg_svd"}
 
 
 #: other TensorIterator ops whose ``out`` is checked for internal overlap first (compute_mem_overlaps)
