@@ -89,3 +89,13 @@ CASES += [
                    "torch.svd(m, out=(torch.zeros(0), torch.tensor([-3.0]), torch.tensor([[2.25]])))"]),
          ["out"]),
 ]
+CASES += [
+    case("cond-out-is-a-recorded-copy",  # (dt41d raises-only-agrad:cond) linalg.cond(out=) is ATen's composite:
+         # out's dtype checked first, then resize_output and a recorded out.copy_ (CopyBackwards, no refusal)
+         ["A = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)",
+          "r1 = torch.linalg.cond(A, out=torch.zeros(0))", "r2 = torch.linalg.cond(A, 1, out=torch.zeros(0, dtype=torch.float64))",
+          "r3 = torch.linalg.cond(A, 'fro', out=torch.zeros(2, 2)[:, 0])"] +
+         outcomes(["torch.linalg.cond(A, out=torch.zeros(0, dtype=torch.int32))",
+                   "torch.linalg.cond(torch.ones(3), 2, out=torch.zeros(0, dtype=torch.int32))"]),
+         ["r1", "r2", "r3", "out"]),
+]

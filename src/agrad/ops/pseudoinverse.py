@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
+from ..tensor import Tensor, _can_cast, _scalar_name, _wrap_dim_no_scalar
 from ._lapack import matrices
 from ._op import FUNCTIONS, LINALG, Op, export, with_out
 from .decompositions import (_floating, _kernel_dtype, _matrix, _needs_grad, _square, eigh_arrays, svd_arrays,
@@ -131,7 +131,6 @@ def linalg_pinv(input, rcond=_NO_RCOND, hermitian=False, *, atol=None, rtol=None
     if out is None:
         return _linalg_pinv(input, rcond, hermitian, atol=atol, rtol=rtol)
     from ..autograd import grad_mode
-    from ..tensor import _can_cast
     from ._outs import _resize_out, finish_out, warn_resized
 
     composite = rcond is not _NO_RCOND or any(v is not None and not isinstance(v, Tensor) for v in (atol, rtol))
@@ -239,8 +238,20 @@ def svd_matrix_norm(A, ord, d0, d1, keepdim):
     return result
 
 
-@with_out("linalg_cond", None)
 def cond(A, p=None, *, out=None):
+    """torch.linalg.cond; with ``out=`` ATen's composite linalg_cond_out: out's dtype checked against A's
+    first, the condition number computed as without out, then resize_output and ``out.copy_``, which
+    autograd records (CopyBackwards: an A that requires grad is not refused)."""
+    if out is None:
+        return _cond(A, p)
+    if isinstance(A, Tensor) and not _can_cast(A.dtype, out.dtype):
+        raise RuntimeError(f"linalg.cond: Expected result to be safely castable from {_scalar_name(A.dtype)} "
+                           f"dtype, but got result with dtype {_scalar_name(out.dtype)}")
+    from ._outs import copied_out
+    return copied_out(_cond(A, p), out)
+
+
+def _cond(A, p=None):
     """The condition number: s_max / s_min for p in (None, 2, -2), else norm(A) * norm(A^-1).
     PyTorch's order of checks: a number ord is checked before the shape, a string after it; an
     empty input is zeros before any dtype check; then the dtype checks of svd or inv."""
