@@ -99,3 +99,14 @@ CASES += [
                    "torch.linalg.cond(torch.ones(3), 2, out=torch.zeros(0, dtype=torch.int32))"]),
          ["r1", "r2", "r3", "out"]),
 ]
+CASES += [
+    case("tuple-out-index-dtype",  # (dt41d shape:max) a structured op's values out is resized before its indices
+         # out's dtype error; median's and cummax's own texts for the indices
+         ["x = torch.tensor([[-2.5, -1.75], [1.0, 2.5]])", "v = torch.zeros(0)", "s = torch.zeros(0)",
+          "i = torch.tensor([[0], [1]], dtype=torch.int32)"] +
+         outcomes(["torch.max(x, -1, True, out=(v, i))", "torch.sort(x, -1, out=(s, i))",
+                   "torch.median(x, -1, out=(torch.zeros(0), torch.zeros(0, dtype=torch.int32)))",
+                   "torch.cummax(x, -1, out=(torch.zeros(0), torch.zeros(0, dtype=torch.int32)))"]) +
+         ["vs = v.shape", "ss = s.shape"],
+         ["out", "vs", "ss"]),
+]

@@ -339,6 +339,10 @@ def _out_dtype_error(fname, check, i, result, out):
     return RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[rd.name]}, but got {_C_TYPE[od.name]} instead")
 
 
+#: tuple outs a structured meta function resizes one by one: those before a later out's dtype error are resized
+_RESIZED_BEFORE_LATER_CHECK = frozenset({"max", "min", "sort", "topk", "aminmax"})
+
+
 def write_outs(fname, result, out, check="exact", inputs=()):
     """Write ``result`` (a tensor, or a tuple of them such as torch.return_types.sort) into the
     tensors of ``out=`` and return them as PyTorch does: ``out`` itself, or the same return type
@@ -365,6 +369,13 @@ def write_outs(fname, result, out, check="exact", inputs=()):
     for i, (r, o) in enumerate(zip(results, outs)):
         error = _out_dtype_error(fname, check, i, r, o)
         if error is not None:
+            if fname in _RESIZED_BEFORE_LATER_CHECK:  # (the structured meta sets the outputs in turn)
+                import numpy as np
+                for r0, o0 in zip(results[:i], outs[:i]):
+                    if o0.shape != r0.shape:
+                        if o0._data.size:
+                            warn_resized(o0.shape, r0.shape)
+                        _resize_out(o0, np.empty(r0.shape, o0._data.dtype))
             raise error
     for r, o in zip(results, outs):
         if fallback and enabled and r._requires_grad:

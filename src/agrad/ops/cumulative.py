@@ -209,9 +209,7 @@ _cummin.derivative(_cummaxmin_back)
 def _cummaxmin_dtype(i, result, out):
     from ..tensor import _scalar_name
 
-    if i == 0:
-        return RuntimeError(f"expected scalar_type {_scalar_name(result.dtype)} but found {_scalar_name(out.dtype)}")
-    return None
+    return RuntimeError(f"expected scalar_type {_scalar_name(result.dtype)} but found {_scalar_name(out.dtype)}")
 
 
 def _cummaxmin(op, fname, is_max, result_type):

@@ -46,14 +46,15 @@ def _mode_dtype(i, result, out):
 
 
 def _median_dtype(i, result, out):
+    names = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+             "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "bfloat16": "BFloat16"}
     if i == 0:
-        names = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-                 "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool", "bfloat16": "BFloat16"}
         return RuntimeError(
             "Expected tensor for 'values' to have the same type as tensor for argument #2 'self'; but type "
             f"torch.{names[out.dtype.name]}Tensor does not equal torch.{names[result.dtype.name]}Tensor "
             "(while checking arguments for median)")
-    return None
+    return RuntimeError(f"Expected tensor for argument #1 'indices' to have scalar type Long; but got "
+                        f"torch.{names[out.dtype.name]}Tensor instead (while checking arguments for median)")
 
 
 def _lg(n):
