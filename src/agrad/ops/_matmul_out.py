@@ -34,7 +34,7 @@ def matmul_out(input, other, out):
                 warn_resized(out.shape, shape)
             _resize_out(out, np.empty(shape, out._data.dtype))
 
-    if _folds(input, other):
+    if linalg._should_fold(input, other, has_out=True):
         transpose = d2 > d1
         t1 = other.mT if transpose else input
         t2 = (input.t() if d1 == 2 else input) if transpose else other
@@ -60,21 +60,6 @@ def matmul_out(input, other, out):
     if not _aliases(reshaped, out):
         out.copy_(reshaped.view_as(out))
     return out
-
-
-def _folds(a, b):
-    """should_fold with an out: requires_grad plays no part (a call that needs grad was refused)."""
-    larger = a.ndim >= b.ndim
-    t1 = a if larger else b.mT
-    small = b if larger else a
-    if not (t1.ndim >= 3 and small.ndim <= 2):
-        return False
-    if a.ndim == 2:
-        return False
-    if t1.numel() == 0:
-        return True
-    shape, strides = t1._data.shape, t1._data.strides
-    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(t1.ndim - 2))
 
 
 def _aliases(view, out) -> bool:

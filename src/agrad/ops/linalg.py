@@ -356,14 +356,15 @@ def matmul(input, other, *, out=None):
     return finish_out("matmul", r, out)
 
 
-def _should_fold(a, b):
-    """PyTorch's rule for computing a batched product as one mm/mv on folded rows."""
+def _should_fold(a, b, has_out=False):
+    """PyTorch's rule for computing a batched product as one mm/mv on folded rows (with an out=, the
+    second operand's requires_grad plays no part)."""
     larger = a.ndim >= b.ndim
     t1 = a if larger else b.mT
     small = b if larger else a
     if not (t1.ndim >= 3 and small.ndim <= 2):
         return False
-    if small.requires_grad:
+    if small.requires_grad and not has_out:
         return True
     if a.ndim == 2:
         return False
