@@ -84,18 +84,24 @@ def _jit_dw_weights(size, k, stride, padding, dilation):
     return not (t > 1 and t % sh) and not (b > 1 and b % sh)
 
 
-def forward_direct(x_shape, w_shape, groups, stride, padding, dilation):
-    """Whether oneDNN's forward kernel for this grouped float32 convolution (input ``x_shape``, weight
-    ``w_shape`` (OC, C / groups, *k)) never reads the padding."""
+def forward_kernel(x_shape, w_shape, groups, stride, padding, dilation):
+    """oneDNN's (AVX2) forward kernel for this grouped float32 convolution in plain layouts (input ``x_shape``,
+    weight ``w_shape`` (OC, C / groups, *k)): 'brdgmm_dw', 'jit_dw', 'jit' (jit:avx2) or 'gemm' (x64:gemm:jit)."""
     cpg, opg, sp = w_shape[1], w_shape[0] // groups, len(x_shape) - 2
     if cpg == 1 and opg == 1:
         if sp == 3:
-            return all(d == 1 for d in dilation)
-        return _jit_dw(*_as_2d(x_shape[2:], w_shape[2:], stride, padding, dilation))
+            return "brdgmm_dw" if all(d == 1 for d in dilation) else "gemm"
+        return "jit_dw" if _jit_dw(*_as_2d(x_shape[2:], w_shape[2:], stride, padding, dilation)) else "gemm"
     if opg % 8 or not (x_shape[1] < 8 or cpg % 8 == 0):
-        return False
-    return direct_kernel((x_shape[0], cpg) + tuple(x_shape[2:]), (opg, cpg) + tuple(w_shape[2:]), stride, padding,
-                         dilation)
+        return "gemm"
+    return "jit" if direct_kernel((x_shape[0], cpg) + tuple(x_shape[2:]), (opg, cpg) + tuple(w_shape[2:]), stride,
+                                  padding, dilation) else "gemm"
+
+
+def forward_direct(x_shape, w_shape, groups, stride, padding, dilation):
+    """Whether oneDNN's forward kernel for this grouped float32 convolution (input ``x_shape``, weight
+    ``w_shape`` (OC, C / groups, *k)) never reads the padding."""
+    return forward_kernel(x_shape, w_shape, groups, stride, padding, dilation) != "gemm"
 
 
 def forward_direct_channels_last(x_shape, w_shape, groups, stride, padding, dilation):

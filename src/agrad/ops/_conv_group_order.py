@@ -1,0 +1,106 @@
+"""oneDNN's order of additions in PyTorch's grouped float32 convolution forward (AVX2, plain layouts).
+
+A float32 convolution with ``groups > 1`` runs on oneDNN (ConvParams::use_mkldnn), whose kernel is
+_conv_groups.forward_kernel's (verified with ONEDNN_VERBOSE, ONEDNN_MAX_CPU_ISA=AVX2: 2,100 random grouped
+shapes). Each keeps one float32 accumulator per output element, updated by fused multiply-adds over the
+group's input channels ``c`` and kernel taps ``t`` (the im2col row ``r = c * K + t``):
+
+- ``jit_dw`` (depthwise 1-D/2-D): from the bias (+0.0 without one), the taps in order, those in the padding
+  skipped (their zeros never read: a -0.0 bias stays where every other product is -0.0);
+- ``jit`` (jit:avx2, 8k output channels a group): from the bias, per block of 8 input channels the taps in
+  order, each tap's channels in order (_conv_order.forward's chain for each group), the padding skipped;
+- ``gemm`` (x64:gemm:jit: im2col, then sgemm): from +0.0, the rows ``r`` in order, the padding's zeros
+  multiplied like any other (so inf * 0 is NaN), then the bias added (a float32 add);
+- ``brdgmm_dw`` (depthwise 3-D, undilated): from +0.0, the taps in order, the padding skipped, then the bias
+  added.
+
+Emulated exactly as _conv_order does (each float32 product exact in float64, one rounding per step), within
+_conv_order.fits' cost. docs/semantics.md, "Grouped float32 convolutions on oneDNN".
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._conv_groups import forward_kernel
+from ._conv_order import IC_BLOCK, _fma_into, fits
+
+
+def _row_order(kernel, cpg, k):
+    """The order in which a kernel's chain visits the im2col rows (c * K + t) of a group."""
+    if kernel != "jit":
+        return range(cpg * k)
+    return [c * k + t for c0 in range(0, cpg, IC_BLOCK) for t in range(k) for c in range(c0, min(cpg, c0 + IC_BLOCK))]
+
+
+def forward(x, w, b, cols, stride, padding, dilation, groups):
+    """The grouped convolution's (N, OC, L) float32 output, bias included, in oneDNN's order (``cols``
+    im2col's (N, C * K, L)), or None where not emulated (too costly)."""
+    n, c = x.shape[:2]
+    oc, cpg, k = w.shape[0], w.shape[1], math.prod(w.shape[2:])
+    length = cols.shape[-1]
+    if not fits(cpg * k, n * oc * length):
+        return None
+    kernel = forward_kernel(x.shape, w.shape, groups, stride, padding, dilation)
+    opg = oc // groups
+    cg = cols.reshape(n, groups, 1, cpg * k, length)
+    wg = w.reshape(1, groups, opg, cpg * k, 1).astype(np.float64)
+    skip = None
+    if kernel != "gemm" and any(padding):
+        from .convolution import _valid_cols
+        pads = tuple((p, p) for p in padding)
+        skip = ~_valid_cols(x[:1], w.shape[2:], dilation, pads, stride, _out_size(x, w, stride, padding, dilation))
+        skip = skip.reshape(1, groups, 1, cpg * k, length)
+    if kernel == "gemm" and length == 1 and opg > 1:  # (one output channel a group: the chain below, measured)
+        out = _gemv_t(wg[..., 0] * cg[..., 0])
+        return (out if b is None else out + b.reshape(1, groups, opg)).reshape(n, oc, 1)
+    shape = (n, groups, opg, length)
+    acc = np.zeros(shape, np.float32)
+    if b is not None and kernel in ("jit", "jit_dw"):
+        acc[...] = b.reshape(1, groups, opg, 1)  # (a copy: 0.0 + -0.0 would lose the bias's sign)
+    p, s, low = np.empty(shape), np.empty(shape), np.empty(shape, np.int64)
+    with np.errstate(invalid="ignore"):
+        for r in _row_order(kernel, cpg, k):
+            np.multiply(wg[..., r, :], cg[..., r, :], out=p)
+            if skip is not None:
+                np.copyto(p, -0.0, where=skip[..., r, :])
+            _fma_into(acc, p, s, low)
+    if b is not None and kernel not in ("jit", "jit_dw"):
+        acc = acc + b.reshape(1, groups, opg, 1)
+    return acc.reshape(n, oc, length)
+
+
+def _reduce8(acc):
+    """The gemv kernel's horizontal sum of 8 float32 lanes (vhaddps, vperm2f128 + vaddps, vhaddps)."""
+    a = [acc[..., i] for i in range(8)]
+    return ((a[0] + a[1]) + (a[4] + a[5])) + ((a[2] + a[3]) + (a[6] + a[7]))
+
+
+def _gemv_t(p):
+    """oneDNN's (AVX2) sgemv of a transposed matrix (jit_avx_gemv_t_f32_kern), which its gemm takes for one
+    output position (M == 1): the dot products of the exact float64 products ``p`` (..., K), in float32: the
+    blocks of 16 terms into 8 lanes by fused multiply-adds (term k to lane k % 8), the lanes summed pairwise
+    into y (from +0.0); then each remainder block of 8, 4, 2 and 1 terms alone, its lanes summed and added."""
+    k = p.shape[-1]
+    y = np.zeros(p.shape[:-1], np.float32)
+    main = k - k % 16
+    if main:
+        acc = np.zeros(p.shape[:-1] + (8,), np.float32)
+        s, low = np.empty(acc.shape), np.empty(acc.shape, np.int64)
+        for k0 in range(0, main, 8):
+            _fma_into(acc, np.ascontiguousarray(p[..., k0:k0 + 8]), s, low)
+        y = y + _reduce8(acc)
+    k0 = main
+    for ux in (8, 4, 2, 1):
+        if k % 16 & ux:
+            acc = np.zeros(p.shape[:-1] + (8,), np.float32)
+            acc[..., :ux] = p[..., k0:k0 + ux]
+            y = y + _reduce8(acc)
+            k0 += ux
+    return y
+
+
+def _out_size(x, w, stride, padding, dilation):
+    return tuple((i + 2 * p - (kk - 1) * d - 1) // s + 1
+                 for i, p, kk, d, s in zip(x.shape[2:], padding, w.shape[2:], dilation, stride))

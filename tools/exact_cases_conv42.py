@@ -1,0 +1,46 @@
+"""Regression cases of helper "conv42" (session 42, issue 10): oneDNN's order of additions in grouped float32
+convolutions (src/agrad/ops/_conv_group_order.py), channels-last grouped convolution gradients and group_norm of
+channels-last inputs.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case
+
+_HEX = "def hexes(t):\n    return [v.hex() for v in t.detach().flatten().tolist()]"
+_F = "F = torch.nn.functional"
+
+
+def _vals(name, n, shape, mul, zeros=False):
+    """A float32 tensor of ``n`` values in ``shape``: a deterministic spread (with ``zeros``: every third a
+    signed zero)."""
+    expr = f"((torch.arange({n}.) * {mul}) % 2.3 - 1.1)"
+    if zeros:
+        expr = f"torch.where(torch.arange({n}) % 3 == 0, torch.where(torch.arange({n}) % 2 == 0, 0.0, -0.0), {expr})"
+    return f"{name} = {expr}.reshape{shape}"
+
+
+CASES = [
+    case("onednn-grouped-conv-forward-order",  # (issue 10) a grouped float32 convolution's forward in the order
+         # of oneDNN's kernel: jit_dw (depthwise 1-D/2-D: from the bias, the taps in order, the padding skipped,
+         # so a -0.0 bias stays -0.0 where every product is -0.0), brdgmm_dw (depthwise 3-D: from +0.0, the
+         # bias added after), jit:avx2 (8 output channels a group: per block of 8 input channels, the taps,
+         # the channels), x64:gemm:jit (one output channel a group: a chain over the im2col rows from
+         # +0.0, then the bias; its sgemv for one output position: 8 lanes)
+         [_F, _HEX,
+          _vals("x1", 24, "(2, 4, 3)", 0.61, True), _vals("w1", 8, "(4, 1, 2)", 0.83, True),
+          "b1 = torch.tensor([-0.0, 1.5, -0.0, -0.0])",
+          _vals("x2", 72, "(2, 4, 3, 3)", 0.47, True), _vals("w2", 16, "(4, 1, 2, 2)", 0.71, True),
+          _vals("x3", 96, "(2, 2, 3, 4, 2)", 0.53), _vals("w3", 16, "(2, 1, 2, 2, 2)", 0.91),
+          _vals("xj", 64, "(2, 4, 8)", 0.57), _vals("wj", 96, "(16, 2, 3)", 0.67),
+          _vals("xg", 108, "(2, 6, 9)", 0.59), _vals("wg", 18, "(2, 3, 3)", 0.79),
+          "bg = torch.tensor([0.5, -0.0])",
+          _vals("xv", 36, "(2, 18, 1)", 0.43), _vals("wv", 72, "(4, 9, 2)", 0.97),
+          "outs = [F.conv1d(x1, w1, b1, padding=1, groups=4), F.conv2d(x2, w2, torch.full((4,), -0.0), padding=1,"
+          " groups=4), F.conv3d(x3, w3, torch.tensor([0.25, -0.0]), padding=1, groups=2),"
+          " F.conv1d(xj, wj, torch.full((16,), -0.0), padding=1, groups=2), F.conv1d(xg, wg, bg, groups=2),"
+          " F.conv1d(xv, wv, None, padding=1, stride=2, groups=2)]"],
+         ["[hexes(o) for o in outs]"]),
+]
