@@ -141,7 +141,8 @@ _GRAD_NAME = {"linalg_cholesky": "linalg_cholesky_ex", "linalg_det": "_linalg_de
               "diff": "sub", "kron": "mul", "matrix_power": "matmul", "msort": "sort",
               "linalg_solve": "_linalg_solve_ex", "square": "pow", "linalg_svdvals": "_linalg_svd",
               "linalg_vecdot": "sum", "float_power": "pow", "take_along_dim": "gather", "linalg_svd": "_linalg_svd",
-              "svd": "_linalg_svd"}
+              "svd": "_linalg_svd", "linalg_lu_factor": "linalg_lu_factor_ex", "linalg_slogdet": "_linalg_slogdet",
+              "linalg_solve_ex": "_linalg_solve_ex", "log_sigmoid": "log_sigmoid_forward", "linalg_multi_dot": "mm"}
 
 
 #: other TensorIterator ops whose ``out`` is checked for internal overlap first (compute_mem_overlaps)
@@ -390,15 +391,45 @@ def write_outs(fname, result, out, check="exact", inputs=()):
 #: out overloads autograd's not-implemented fallback runs (no derivative): an input that requires grad is
 #: no refusal, the out takes the result's NotImplemented node (only an out that requires grad is refused)
 FALLBACK_OUTS = frozenset({"linalg_ldl_factor_ex", "linalg_ldl_factor", "linalg_ldl_solve", "histogram"})
+#: ... and the out overloads ATen generates for the view ops' copies (``view_copy.out``, ...) and for
+#: diag_embed (torch.diag's of a vector): their functional forms have derivatives, these have none
+FALLBACK_COPIES = frozenset("""
+    view_copy permute_copy transpose_copy t_copy unsqueeze_copy squeeze_copy select_copy slice_copy
+    diagonal_copy expand_copy alias_copy detach_copy unfold_copy as_strided_copy diag_embed""".split())
+FALLBACK_OUTS |= FALLBACK_COPIES
+
+
+def fallback_out(fname, fn, args, kwargs, out):
+    """``fn(*args, **kwargs)`` into ``out=`` as autograd's not-implemented fallback runs an out overload:
+    computed without a graph, then (an input requiring grad) a NotImplemented node for ``aten::fname``."""
+    from ..autograd import grad_mode
+    from ..tensor import Tensor
+    from ._not_implemented import not_implemented
+
+    if not grad_mode._state["enabled"]:
+        return write_outs(fname, fn(*args, **kwargs), out)
+    if out._requires_grad:  # (refused before the kernel runs)
+        raise RuntimeError(f"aten::{fname}(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    with grad_mode.no_grad():
+        result = fn(*args, **kwargs)
+    tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+    return write_outs(fname, not_implemented(result._data, tensors, f"aten::{fname}"), out)
 
 
 def _take_history(fname, result, out):
-    """``out`` written in place with ``result``'s value and its (NotImplemented) node, resized first."""
+    """``out`` written in place with ``result``'s value and its (NotImplemented) node, resized first.
+    Autograd's fallback rebases every out onto output 0 of its node (rebase_history's edge
+    ``{grad_fn, 0}``), whose metadata is the first out's: histogram's bin_edges point at output 0."""
     from ..tensor import Tensor
     from ._op import inplace
 
     if out.shape != result.shape:
         finish_out(fname, Tensor._make(result._data), out)
+    if result._output_nr:
+        first = Tensor._make(result._data, True)
+        first._grad_fn = result._grad_fn
+        result = first
 
     def write(o, r):
         return r
@@ -426,6 +457,8 @@ def with_out(fname, check="exact", apart=0):
     def wrap(fn):
         @functools.wraps(fn)
         def with_out_(*args, out=None, **kwargs):
+            if out is not None and fname in FALLBACK_COPIES:
+                return fallback_out(fname, fn, args, kwargs, out)
             result = fn(*args, **kwargs)
             if out is None:
                 return result

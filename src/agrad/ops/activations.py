@@ -643,8 +643,11 @@ _logsigmoid.derivative(lambda ctx, grad: _logsigmoid_backward(grad, ctx.self))
 
 @export(functional=True, torch=False)
 def logsigmoid(input, *, out=None):
-    if out is not None:  # (log_sigmoid_forward_out: out resized quietly, the kernel's dtype, then out's)
-        from ._outs import _resize_out, finish_out as _finish
+    if out is not None:  # (log_sigmoid_forward_out: autograd's refusal, out resized quietly, the kernel's
+        from ._outs import _resize_out, finish_out as _finish  # dtype, then out's)
+        from ..autograd import grad_mode
+        if grad_mode._state["enabled"] and (input._requires_grad or out._requires_grad):
+            _finish("log_sigmoid", input, out)  # (raises the refusal)
         if tuple(out.shape) != tuple(input.shape):
             _resize_out(out, np.empty(input.shape, out._data.dtype))
         check_floating(input, "log_sigmoid_cpu")

@@ -193,15 +193,27 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     return _diag_embed.apply((input,), (input._data,), {"offset": int(offset), "dim1": d1, "dim2": d2})
 
 
+def _diag(input, diagonal):
+    if input.ndim == 1:
+        return diag_embed(input, diagonal, 0, 1)
+    return _diagonal_copy.apply((input,), (input._data,), {"offset": int(diagonal), "dim1": 0, "dim2": 1})
+
+
 @export(method=True)
 def diag(input, diagonal=0, *, out=None):
-    if input.ndim == 1:
-        result = diag_embed(input, diagonal, 0, 1)
-    elif input.ndim == 2:
-        result = _diagonal_copy.apply((input,), (input._data,), {"offset": int(diagonal), "dim1": 0, "dim2": 1})
-    else:
+    """ATen's composite diag: a vector's diag_embed, a matrix's diagonal_copy; into ``out=``, a vector's
+    result type must cast to out's first, then those ops' out overloads (autograd's fallback) run."""
+    if input.ndim not in (1, 2):
         raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
-    return finish_out("diag", result, out)
+    if out is None:
+        return _diag(input, diagonal)
+    from ..tensor import _can_cast
+    from ._outs import fallback_out
+
+    if input.ndim == 1 and not _can_cast(input.dtype, out.dtype):
+        raise RuntimeError(f"diag: result type {_scalar_name(input.dtype)} can't be cast to the desired out= type "
+                           f"{_scalar_name(out.dtype)}")
+    return fallback_out("diag_embed" if input.ndim == 1 else "diagonal_copy", _diag, (input, diagonal), {}, out)
 
 
 def _triangle(name, np_fn):

@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
-from ._op import Op, export, is_recording as _is_recording, with_out
+from ._op import Op, export, is_recording as _is_recording
 from ._return_types import return_type as _return_type
 
 def _histogram_dtype(i, result, out):
@@ -25,7 +25,8 @@ def _histogram_dtype(i, result, out):
 
     which = ("hist", "bin_edges")[i]
     return RuntimeError(f"torch.histogram: input tensor and {which} tensor should have the same dtype, but got "
-                        f"input {_C_TYPE[result.dtype.name]} and {which} {_C_TYPE[out.dtype.name]}")
+                        f"input {_C_TYPE[result.dtype.name]} and {which} {_C_TYPE[out.dtype.name]}"
+                        + (" for dimension 0" if i else ""))
 
 
 _DOF = ("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
@@ -227,22 +228,26 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
 
 
 @export(method=True)
-@with_out("histogram", _histogram_dtype)
 def histogram(input, bins=100, *, range=None, weight=None, density=False, out=None):
     """The histogram of the input's elements: ``bins`` equal bins over ``range`` (or the data's), or
-    the bins between the given edges; the bins' weights summed, or a density."""
+    the bins between the given edges; the bins' weights summed, or a density.  ATen's order of checks:
+    for edges given, the edges' and the weight's (histogramdd_check_inputs) before the outs'
+    (histogramdd_prepare_out: their dtypes, the bin count, then the outs resized); for a bin count,
+    the outs' first, then the outer edges', then the weight's."""
     from .factories import linspace
+    from ._op import write_outs
 
+    outs = _histogram_outs(out)
     flat = input.reshape(input.numel(), 1)
     if isinstance(bins, Tensor):
         check_edges(input.dtype, bins, 0)
         _check_weight(flat, input, weight)
-        _check_bins(bins.numel() - 1)
+        _prepare_outs(input.dtype, bins.numel() - 1, outs)
         edges = bins._data.copy()
         search, local = True, False
     else:
         bins = int(bins)
-        _check_bins(bins)
+        _prepare_outs(input.dtype, bins, outs)
         lo, hi = 0.0, 1.0
         if range is not None:
             if len(range) != 2:
@@ -273,8 +278,44 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
     grads = [t for t in (input, weight) if t is not None and t._requires_grad]
     if grads and _is_recording(grads):
         r, e = _histogram_node.apply(tuple(grads), [t._data for t in grads], {"value": (hist, edges)})
-        return HistogramResult(r, e)
-    return HistogramResult(Tensor._make(hist), Tensor._make(edges))
+        result = HistogramResult(r, e)
+    else:
+        result = HistogramResult(Tensor._make(hist), Tensor._make(edges))
+    return result if outs is None else write_outs("histogram", result, outs)
+
+
+def _histogram_outs(out):
+    """``out=``'s two tensors (the argument parser's length check), and autograd's fallback refusing
+    one that requires grad before the kernel runs."""
+    if out is None:
+        return None
+    from ..autograd import grad_mode
+
+    outs = tuple(out)
+    if len(outs) != 2:
+        raise TypeError("histogram(): argument 'out' must be tuple of Tensors of length 2")
+    if grad_mode._state["enabled"] and any(o._requires_grad for o in outs):
+        raise RuntimeError("aten::histogram(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    return outs
+
+
+def _prepare_outs(dtype, bins, outs):
+    """histogramdd_prepare_out: hist's dtype, bin_edges' dtype, the bin count, then bin_edges and hist
+    resized (resize_output, with its warning); without outs the bin count only."""
+    if outs is not None:
+        from ._outs import _resize_out, warn_resized
+
+        for i, o in enumerate(outs[:2]):
+            if o.dtype is not dtype:
+                raise _histogram_dtype(i, Tensor._make(np.empty(0, dtype.numpy)), o)
+    _check_bins(bins)
+    if outs is not None:
+        for o, shape in ((outs[1], (bins + 1,)), (outs[0], (bins,))):
+            if o.shape != shape:
+                if o._data.size:
+                    warn_resized(o.shape, shape)
+                _resize_out(o, np.empty(shape, o._data.dtype))
 
 
 def check_edges(input_dtype, b, dim):

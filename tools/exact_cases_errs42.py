@@ -1,0 +1,73 @@
+"""Regression cases of helper "errs42" (session 42): leftover groups of the lead's run dt41e.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case
+
+
+def _err(i, stmt):
+    return f"try:\n    {stmt}\nexcept Exception as e:\n    err{i} = type(e).__name__ + ': ' + str(e)"
+
+
+CASES = [
+    case("diag-out-cast-check-then-fallback",  # (error-text:diag, dt41e) torch.diag of a vector into out=:
+         # the result type must cast to out's first ("diag: result type ..."), then diag_embed's out overload
+         # runs (autograd's fallback: an input that requires grad gives out a NotImplemented node); a matrix's
+         # is diagonal_copy's
+         ["x1 = torch.tensor([9, 8, 7], dtype=torch.uint8)", "o1 = torch.zeros(0, dtype=torch.bool)",
+          _err(1, "torch.diag(x1, out=o1)"),
+          "o2 = torch.zeros(0, dtype=torch.int64)", _err(2, "torch.diag(x1, out=o2)"),
+          _err(3, "torch.diag(x1.reshape(3, 1).expand(3, 3), out=o1)"),
+          "x4 = torch.tensor([1.5, -2.0], requires_grad=True)", "o4 = torch.zeros(0)",
+          "r4 = torch.diag(x4, out=o4)", "n4 = type(o4.grad_fn).__name__",
+          _err(5, "o4.sum().backward()"),
+          "o6 = torch.zeros(0, requires_grad=True)", _err(6, "torch.diag(x4, out=o6)"),
+          "x7 = torch.ones(2, 2, requires_grad=True)", "o7 = torch.zeros(0)", "torch.diag(x7, out=o7)",
+          _err(7, "o7.sum().backward()")],
+         ["err1", "err2", "err3", "o4", "n4", "err5", "err6", "o7", "err7"]),
+    case("view-copy-outs-autograd-fallback",  # (found probing diag's family) the view ops' copies into
+         # out= (view_copy.out, ...) are ATen-generated overloads with no autograd kernel: an input that
+         # requires grad is not refused, out takes a NotImplemented node; an out that requires grad is
+         # refused as aten::NAME
+         ["x1 = torch.ones(2, 3, requires_grad=True)", "o1 = torch.zeros(0)",
+          "torch.transpose_copy(x1, 0, 1, out=o1)", "n1 = type(o1.grad_fn).__name__",
+          _err(1, "o1.sum().backward()"),
+          "o2 = torch.zeros(0, requires_grad=True)", _err(2, "torch.view_copy(x1, [6], out=o2)"),
+          "o3 = torch.zeros(0, dtype=torch.float64)", _err(3, "torch.select_copy(x1, 0, 1, out=o3)"),
+          "b4 = torch.zeros(2, 6)", "torch.view_copy(x1, [6], out=b4[1])", "n4 = type(b4.grad_fn).__name__",
+          "o5 = torch.zeros(0)", _err(5, "torch.narrow_copy(x1, 0, 0, 1, out=o5)")],
+         ["n1", "err1", "err2", "err3", "b4", "n4", "err5"]),
+    case("histogram-outs-checks-order",  # (error-text:histogram, dt41e) histogramdd_prepare_out's
+         # texts (bin_edges' names its dimension) and ATen's order: for a bin count the outs' dtypes come
+         # before the input's dtype and the range; for edges given, the edges' and weight's checks first
+         ["x1 = torch.tensor([1.0, 0.0, 2.0], dtype=torch.float64)",
+          "o1 = (torch.zeros(0, dtype=torch.float64), torch.zeros(0, dtype=torch.int32))",
+          _err(1, "torch.histogram(x1, 1, out=o1)"),
+          "x2 = torch.tensor([1, 0, 2])",
+          "o2 = (torch.zeros(0, dtype=torch.float64), torch.zeros(0, dtype=torch.float64))",
+          _err(2, "torch.histogram(x2, 3, out=o2)"),
+          "o3 = (torch.zeros(0, dtype=torch.int64), torch.zeros(0, dtype=torch.int64))",
+          _err(3, "torch.histogram(x2, 3, range=(0, 1), out=o3)"), "s3 = [tuple(t.shape) for t in o3]",
+          "o4 = (torch.zeros(0, dtype=torch.float32), torch.zeros(0, dtype=torch.float64))",
+          _err(4, "torch.histogram(x1, torch.tensor([0.0, 1.0]), weight=torch.ones(3), out=o4)")],
+         ["err1", "err2", "err3", "s3", "err4"]),
+    case("histogram-out-bin-edges-rebased-on-output-0",  # (raises-only-torch:backward, dt41e) autograd's
+         # fallback rebases each out onto output 0 of its NotImplemented node: bin_edges' backward reaches it
+         ["x1 = torch.tensor([1.0, 2.0], requires_grad=True)", "h1 = torch.zeros(0)", "e1 = torch.zeros(0)",
+          "torch.histogram(x1, 3, out=(h1, e1))", "nr = (h1.output_nr, e1.output_nr)",
+          "same = h1.grad_fn is e1.grad_fn", _err(1, "h1.sum().backward()")],
+         ["nr", "same", "err1"]),
+    case("out-refusal-names-of-composites",  # (error-text:logsigmoid, dt41e) the out overload autograd
+         # refuses is the composite's inner one: log_sigmoid_forward, linalg_lu_factor_ex, _linalg_slogdet,
+         # _linalg_solve_ex, multi_dot's last mm (log_sigmoid's before out is resized)
+         ["x1 = torch.tensor([[2.0, 1.0], [1.0, 3.0]], requires_grad=True)",
+          "o1 = torch.zeros(3)", _err(1, "F.logsigmoid(x1, out=o1)"), "s1 = o1.shape",
+          _err(2, "torch.linalg.lu_factor(x1, out=(torch.zeros(0), torch.zeros(0, dtype=torch.int32)))"),
+          _err(3, "torch.linalg.slogdet(x1, out=(torch.zeros(0), torch.zeros(0)))"),
+          _err(4, "torch.linalg.solve_ex(x1, x1, out=(torch.zeros(0), torch.zeros(0, dtype=torch.int32)))"),
+          _err(5, "torch.linalg.multi_dot([x1, x1, x1], out=torch.zeros(0))")],
+         ["err1", "s1", "err2", "err3", "err4", "err5"]),
+]
