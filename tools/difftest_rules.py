@@ -21,7 +21,6 @@ import difftest_median
 import difftest_nansign
 import difftest_noise
 import difftest_storage
-import difftest_stride0
 import difftest_svdrot
 import difftest_unpack
 import difftest_uninit
@@ -793,15 +792,6 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
             and difftest_noise.sign_of_lapack_noise(program, want, got, op_of, CONDITIONED_OPS, _condition_of,
                                                     _agrees_but_where)):
         return "lapack-conditioning"
-    if aspect == "stride" and program is not None and difftest_stride0.operand_of_size1_stride0(
-            program[0], program[2], op == "kron"):
-        return "size1-stride0"
-    if aspect == "raises-only-agrad" and op == "setitem" and program is not None and \
-            difftest_stride0.setitem_refused_for_stride0(program[0], program[2], got):
-        return "size1-stride0"  # (copy_'s early exit for the same elements: PyTorch's strides 0 alike)
-    if aspect == "raises-only-torch" and op == "setitem" and program is not None and \
-            difftest_stride0.setitem_refused_by_torch_for_stride0(program[0], program[2], want):
-        return "size1-stride0"  # (not the same elements for PyTorch: its stride 0 against another)
     if (aspect in ("grad_fn", "repr", "grad-repr") and (op in ("grad", "backward") or _A_BACKWARD.search(stmt))
             and program is not None and difftest_gridsample.after_double_backward(program[0], program[2])):
         if aspect == "grad_fn" and difftest_gridsample.composed_graph_only(want, got, _agree_once):

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._dense import insertion_sort
+from ._dense import flipped, insertion_sort
 
 #: PyTorch reduces inputs of this many elements or more on several threads
 GRAIN_SIZE = 32768
@@ -142,7 +142,7 @@ def _general(a, axes, keepdims, ignore_nan, threaded=False):
     """Any reduction TensorIterator runs on one thread: its two innermost dims in one of
     cascade_sum's four loops (vectorized or scalar, inner or outer), the other dims one step
     at a time, each result added into the zero-filled output in order."""
-    if any(s < 0 for s in a.strides):  # (PyTorch has no negative strides: flip copies)
+    if flipped(a):  # (PyTorch has no negative strides: flip copies)
         a = np.ascontiguousarray(a)
     half = a.dtype == np.float16
     dims = _layout(a, axes)

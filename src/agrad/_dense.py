@@ -19,6 +19,17 @@ def dense(a) -> bool:
     return True
 
 
+def zero_strided(a) -> bool:
+    """``a`` has a dim of stride 0: numpy's 0, or the ZERO1 (a negative stride) of a dim of one element
+    that PyTorch strides 0 (ops/_layout.py)."""
+    return any(s <= 0 for s in a.strides)
+
+
+def flipped(a) -> bool:
+    """``a`` has a negative stride along a dim of more than one element (PyTorch has none: flip copies)."""
+    return any(s < 0 and n > 1 for s, n in zip(a.strides, a.shape))
+
+
 def insertion_sort(items: list, should_swap) -> list:
     """``items`` sorted in place as ATen sorts dimensions (TensorIterator's reorder_dimensions,
     Tensor.dim_order): each item moves towards the front while ``should_swap(earlier, item)``

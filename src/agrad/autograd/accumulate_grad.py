@@ -12,7 +12,7 @@ import numpy as np
 
 from .._arrays import LAZY
 from .._zero import ZeroArray
-from .._dense import dense as _dense
+from .._dense import dense as _dense, zero_strided
 
 #: Lazy gradients of (numpy) leaves made by the running pass; computed together at its end.
 _lazy_grads: list = []
@@ -87,7 +87,7 @@ def _stealable(data, like, seeds):
         return _takes(data, like, seeds)
     if type(data) is not np.ndarray or type(like) is not np.ndarray:  # lazy data, a ZeroTensor: as it is
         return True
-    if data.flags.c_contiguous and like.flags.c_contiguous and 0 not in data.strides:
+    if data.flags.c_contiguous and like.flags.c_contiguous and not zero_strided(data):
         return True  # (the common case, answered without the loop)
     return _obeys_layout(data, like)
 
@@ -115,8 +115,9 @@ def _obeys_layout(grad, like):
     else row-major contiguous."""
     if type(like) is not np.ndarray or not _dense(like):
         return grad.flags.c_contiguous
-    for n, gs, vs in zip(grad.shape, grad.strides, like.strides):
-        if gs != vs if n != 1 else gs == 0:
+    from ..ops._layout import torch_strides  # (a dim of one element: PyTorch's stride, ZERO1 read as 0)
+    for n, gs, vs, ts in zip(grad.shape, grad.strides, like.strides, torch_strides(grad)):
+        if gs != vs if n != 1 else ts == 0:
             return False
     return True
 

@@ -14,6 +14,7 @@ import heapq
 
 import numpy as np
 
+from .._dense import zero_strided
 from . import _dual, grad_mode, graph
 from .anomaly_mode import _anomaly, nan_message
 from ._detached import DETACHES as _DETACHES
@@ -333,7 +334,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                         if type(in_grads) is not tuple:
                             in_grads = node._raw_fallback(g) if in_grads is NotImplemented else (in_grads,)
                         if g.base is not None and g.ndim > 1 and not g.flags.c_contiguous \
-                                and 0 not in g.strides and node._grad_first:
+                                and not zero_strided(g) and node._grad_first:
                             in_grads = _like_grad(in_grads, g)
                         if len(in_grads) != len(nexts):  # (every edge counts down below, with or without one)
                             in_grads = (in_grads + (None,) * len(nexts))[:len(nexts)]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._dense import dense as _dense, insertion_sort
+from .._dense import dense as _dense, insertion_sort, zero_strided as _zero_strided
 
 
 def iterator_layout(out, arrays):
@@ -109,6 +109,7 @@ def with_strides(out, strides):
     have = torch_strides(out)
     if have == want:
         return out
+    want = numpy_strides(out.shape, want)
     if all(h == w for n, h, w in zip(out.shape, have, want) if n != 1) and out.flags.writeable:
         # (only the dims of one element differ: the same memory, restrided; a kernel's fresh result
         # is its own buffer, in C or Fortran order)
@@ -189,7 +190,7 @@ def like_layout(a, values):
 def empty_like(a, dtype=None):
     """An uninitialised array of ``a``'s shape laid out like ``a`` (PyTorch's empty_like)."""
     dtype = a.dtype if dtype is None else dtype
-    if type(a) is np.ndarray and a.ndim > 1 and 1 in a.shape and a.size and _dense(a):
+    if type(a) is np.ndarray and a.ndim and 1 in a.shape and a.size and _dense(a):
         # empty_strided with a dense tensor's very strides, those of its dims of one element too
         return with_strides(np.empty(a.shape, dtype), [s // a.itemsize for s in torch_strides(a)])
     order = dense_order(a)
@@ -234,13 +235,13 @@ def reshaped(a, shape):
     if want is None:
         return out
     want = tuple([s * step for s in want])
-    if torch_strides(out) == want:
+    if reads_as(out, want):
         return out
     found = storage_of(out)
     if found is None:
         return out
     flat, offset = found
-    view = np.ndarray(out.shape, out.dtype, flat, offset * step, want)
+    view = np.ndarray(out.shape, out.dtype, flat, offset * step, numpy_strides(out.shape, want))
     if not out.flags.writeable:  # (a broadcast array's view stays read-only)
         view.flags.writeable = False
     return view
@@ -283,7 +284,7 @@ def empty_slice(out, a, dim, start):
     if found is None:
         return out
     flat, own = found
-    offset = own + start * (a.strides[dim] // max(a.itemsize, 1))
+    offset = own + start * (torch_strides(a)[dim] // max(a.itemsize, 1))
     if offset > flat.size or offset < 0:  # (PyTorch's may lie past the storage's end: numpy's cannot)
         return out
     return np.ndarray(out.shape, out.dtype, buffer=flat, offset=offset * a.itemsize, strides=out.strides)
@@ -438,7 +439,7 @@ def _cast(a, dtype):
             out = np.ndarray(a.shape, dtype, np.empty(a.size, dtype), 0, strides)
             out[...] = a
             return out
-        if 0 in a.strides or 1 in a.shape and not a.flags.c_contiguous:  # (infer_dense_strides; numpy's
+        if _zero_strided(a) or 1 in a.shape and not a.flags.c_contiguous:  # (infer_dense_strides; numpy's
             out = empty_like(a, dtype)  # "K" order strides the dims of one element its own way)
             out[...] = a
             return out
@@ -488,17 +489,63 @@ def overlaps(a, b) -> bool:
     return a0 < b0 + b.nbytes and b0 < a0 + a.nbytes
 
 
+# numpy's byte stride of a dim of one element that PyTorch strides 0 (a 0-d tensor expanded, a dim of one
+# element sliced out of an expanded dim, as_strided's 0): numpy's own 0 there is read as unsqueeze's stride
+# (None in an index, broadcast_to), so PyTorch's 0 is written as this stride, which no access ever uses
+ZERO1 = -1
+
+
 def torch_strides(a) -> tuple:
     """numpy's strides as PyTorch's would be: a dim of size 1 that numpy added with stride 0 (None in an
-    index, broadcast_to) has PyTorch's unsqueeze / expand stride, the next dim's size times its stride."""
+    index, broadcast_to) has PyTorch's unsqueeze / expand stride, the next dim's size times its stride;
+    one of stride :data:`ZERO1` (any negative stride of a dim of one element) has PyTorch's 0."""
     strides = a.strides
-    if 0 not in strides:
+    if 0 not in strides and (not strides or min(strides) > 0):
         return strides
     out = list(strides)
+    shape = a.shape
     for d in range(a.ndim - 1, -1, -1):
-        if a.shape[d] == 1 and out[d] == 0:
-            out[d] = a.itemsize if d == a.ndim - 1 else a.shape[d + 1] * out[d + 1]
+        if shape[d] == 1:
+            if out[d] < 0:
+                out[d] = 0
+            elif out[d] == 0:
+                out[d] = a.itemsize if d == a.ndim - 1 else shape[d + 1] * out[d + 1]
     return tuple(out)
+
+
+def numpy_strides(shape, strides) -> tuple:
+    """PyTorch's byte ``strides`` of an array of ``shape`` as numpy's (a 0 of a dim of one element: ZERO1)."""
+    return tuple([ZERO1 if s == 0 and n == 1 else s for n, s in zip(shape, strides)])
+
+
+def reads_as(a, want) -> bool:
+    """``a``'s strides read as PyTorch's byte strides ``want``, a 0 of a dim of one element as ZERO1 (a
+    numpy 0 there, read as unsqueeze's stride, would read otherwise after a permute)."""
+    return torch_strides(a) == want and all(s < 0 for n, s, w in zip(a.shape, a.strides, want) if n == 1 and w == 0)
+
+
+def settle_strides(out, want):
+    """``out`` (a numpy view) restrided so that :func:`torch_strides` reads PyTorch's byte strides ``want``
+    in its dims of one element (the others are numpy's already); ``out`` itself when it reads so."""
+    if not isinstance(out, np.ndarray) or not out.size:
+        return out
+    want = tuple(want)
+    if reads_as(out, want):
+        return out
+    strides = tuple([(ZERO1 if w == 0 else w) if n == 1 else s for n, s, w in zip(out.shape, out.strides, want)])
+    return np.lib.stride_tricks.as_strided(out, out.shape, strides, writeable=out.flags.writeable, subok=True)
+
+
+def sliced(a, index):
+    """``a[index]`` (full slices, then one along the last dim it names), at PyTorch's storage offset when
+    empty, and with its stride of the sliced dim, the input's times the step: 0 for a dim of one element
+    sliced from an expanded dim."""
+    d = len(index) - 1
+    out = empty_slice(a[index], a, d, index[-1].start)
+    if type(a) is np.ndarray and out.size and out.shape[d] == 1:
+        have = torch_strides(a)
+        out = settle_strides(out, have[:d] + (have[d] * (index[-1].step or 1),) + have[d + 1:])
+    return out
 
 
 def sliced_zero_strides(a, np_index):

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dense import flipped
 from ._layout import reorder_dimensions, torch_strides
 
 GRAIN_SIZE = 32768  # at::internal::GRAIN_SIZE: larger reductions are split between threads
@@ -35,7 +36,7 @@ def pick_zeros(r, a, axes, keepdim, is_max):
     """``r`` (amin or amax of ``a`` over ``axes``) with the signed zeros PyTorch returns."""
     if r.dtype.kind != "f" or r.dtype.itemsize not in (2, 4, 8) or type(a) is not np.ndarray:
         return r
-    if not 0 < a.size < GRAIN_SIZE or min(a.strides, default=0) < 0 or r.all() or not axes:
+    if not 0 < a.size < GRAIN_SIZE or flipped(a) or r.all() or not axes:
         return r
     picked = _replay(a, set(axes), is_max)
     out_shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape))

@@ -189,7 +189,7 @@ def _as_unpacked(x):
         return x  # (converted to channels-last, or not unpacked, or read where it lies)
     strides = (x.strides[0], x.strides[1], st[3], st[3])
     extent = _storage_extent(x)
-    if extent is None or min(strides) < 0:
+    if extent is None or min(strides) < 0 < min(x.shape) - 1:
         return x
     last = extent[0] + (n - 1) * strides[0] + (c - 1) * strides[1] + (h - 1) * strides[2]
     if last >= extent[1]:

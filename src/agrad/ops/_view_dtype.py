@@ -21,7 +21,7 @@ import numpy as np
 
 from ..autograd import inference
 from ..tensor import _SCALAR_NAMES, Tensor
-from ._layout import storage_of
+from ._layout import numpy_strides, storage_of
 
 
 def _message(input, dtype, what):
@@ -81,7 +81,7 @@ def _reinterpreted(input, dtype):
         high = offset + sum(max(0, (n - 1) * s) for n, s in zip(sizes, strides)) + 1
         if low < 0 or high * nbytes > flat.size:
             raise RuntimeError("agrad: view(dtype) would read past the tensor's storage")
-    out = np.ndarray(tuple(sizes), nd, buffer=flat, offset=offset * nbytes, strides=tuple(s * nbytes for s in strides))
+    out = np.ndarray(tuple(sizes), nd, buffer=flat, offset=offset * nbytes, strides=numpy_strides(sizes, [s * nbytes for s in strides]))
     if not a.flags.writeable:
         out.flags.writeable = False
     return out

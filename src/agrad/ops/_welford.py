@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dense import flipped
 from .._cascade import GRAIN_SIZE, _layout, cascade_sum
 
 
@@ -31,7 +32,7 @@ _LONG = 1 << 18
 def _slices(a, axes):
     """``a``'s elements as (outputs, slice) in TensorIterator's order: the rows in the
     output's row-major order, each row's elements in the order the kernel reads them."""
-    if any(s < 0 for s in a.strides):  # (PyTorch has no negative strides: flip copies)
+    if flipped(a):  # (PyTorch has no negative strides: flip copies)
         a = np.ascontiguousarray(a)
     if a.size == 1:
         return a.reshape(1, 1)
@@ -132,7 +133,7 @@ def all_moments(a):
     if total is None:
         total = np.add.reduce(a, axis=None)
     mean = np.float64(a.dtype.type(total) / a.dtype.type(a.size))
-    if any(s < 0 for s in a.strides):
+    if flipped(a):
         a = np.ascontiguousarray(a)
     dims = _layout(a, axes) if a.size > 1 else []
     if not dims:
@@ -158,7 +159,7 @@ def _threaded_all(a, axes):
     from .._cascade import _rows
     from ..settings import get_num_threads
 
-    if any(s < 0 for s in a.strides) or a.size > _THREADED_MAX * 4:
+    if flipped(a) or a.size > _THREADED_MAX * 4:
         return None
     dims = _layout(a, axes)
     if len(dims) != 1:

@@ -151,7 +151,7 @@ def _lerp_kernel(a, b, w):
     ``end - diff * (1 - w)``: the same value, but at w = 1 its zero product is +0 (-0 in the vector
     code): ``lerp(1.25, -0.0, 1.0)`` is 0.0 there, -0.0 in the vector code (_vector_loop's lanes)."""
     d = a.dtype
-    operands = [x if not x.size or any(x.strides) else x.reshape(-1)[:1].reshape((1,) * x.ndim)  # (one value)
+    operands = [x if not x.size or any(s > 0 for s in x.strides) else x.reshape(-1)[:1].reshape((1,) * x.ndim)  # (one value)
                 for x in (a, b, w) if type(x) is np.ndarray]
     m = np.dtype(np.float32) if d == np.float16 else d
     a, b, w = a.astype(m, copy=False), b.astype(m, copy=False), np.asarray(w, m)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dense import zero_strided
 from .. import dtypes
 from ..tensor import Tensor, _can_cast, _has_internal_overlap, _scalar_name
 from ._overlap_loop import hidden_overlap as _hidden_overlap, tied_strides as _tied_strides
@@ -112,7 +113,7 @@ def _broadcasting(np_fn, arrs):
 def _unary_layout(r, a):
     """A one-input kernel's result laid out as TensorIterator lays it out: numpy's "K" order
     puts a broadcast (stride-0) dim of ``a`` innermost where TensorIterator's sort leaves it."""
-    if type(r) is np.ndarray and r.ndim > 1 and (0 in a.strides or not a.flags.c_contiguous and (
+    if type(r) is np.ndarray and r.ndim > 1 and (zero_strided(a) or not a.flags.c_contiguous and (
             1 in a.shape or _tied_strides(a))):
         return iterator_layout(r, (a,))  # (dims of one element: TensorIterator's fast set-up keeps a's strides)
     return r

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from .._dense import zero_strided
 from .. import dtypes
 from ..autograd import graph
 from ..tensor import Tensor
@@ -21,7 +22,7 @@ FrexpOutResult = return_type("frexp_out", ("mantissa", "exponent"))
 
 def _frexp_fwd(ctx, a):
     mantissa, exponent = np.frexp(a)
-    if mantissa.ndim > 1 and 0 in a.strides:  # (TensorIterator's layout: numpy's put a stride-0 dim innermost)
+    if mantissa.ndim > 1 and zero_strided(a):  # (TensorIterator's layout: numpy's put a stride-0 dim innermost)
         mantissa, exponent = iterator_layout(mantissa, (a,)), iterator_layout(exponent, (a,))
     ctx.exponent = exponent.astype(np.int32)
     return mantissa, ctx.exponent

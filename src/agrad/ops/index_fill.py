@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dense import zero_strided
 from .. import dtypes
 from ..tensor import Tensor, _wrap_dim
 from ._layout import storage_of
@@ -58,7 +59,7 @@ def _restrided_storage_check(input, d, count):
     a = input._data
     item = a.itemsize
     # (an empty view's own strides, which stride() shows as contiguous: the clone keeps them)
-    strides = [s // item for s in a.strides] if type(a) is np.ndarray and a.ndim and 0 not in a.strides \
+    strides = [s // item for s in a.strides] if type(a) is np.ndarray and a.ndim and not zero_strided(a) \
         else list(input.stride()) or [1]
     sizes[d], strides[d] = count, 0
     storage, offset = 0, 0

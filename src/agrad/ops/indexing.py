@@ -16,8 +16,8 @@ from .._limits import check_numel
 from ..autograd import _dual as _forward_ad, graph, view_errors
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
 from . import _written_before
-from ._layout import (_partial_overlap, dense_order, empty_like, empty_slice, in_order, iterator_layout,
-                      overlaps, promote, setitem_value_strides, sliced_zero_strides, torch_strides)
+from ._layout import (_partial_overlap, dense_order, empty_like, in_order, iterator_layout,
+                      overlaps, promote, setitem_value_strides, sliced, sliced_zero_strides, torch_strides)
 from ._index_items import (_FULL, _as_index_array, _check_int, _check_mask_dims, _index_put_checked, _int_tensors,
                            _normalise, _ranges_as_lists, _uint8_masked_fill, uint8_mask, view_rewrite)
 from ._op import Op, export, inplace, inplace_self, method
@@ -118,8 +118,7 @@ def _select_fwd(ctx, a, index):
 
 
 _select = Op("SelectBackward0", _select_fwd, jvp="linear")
-_slice = Op("SliceBackward0", lambda ctx, a, index: empty_slice(a[index], a, len(index) - 1, index[-1].start),
-            jvp="linear")
+_slice = Op("SliceBackward0", lambda ctx, a, index: sliced(a, index), jvp="linear")
 
 
 def _index_fwd(ctx, a, index):
@@ -627,12 +626,12 @@ def _assign(self, index, value, strip):
         elif value.ndim and value.shape != self.shape:
             from_0d = all(n == 1 for n in value.shape)
             value = _setitem_value(value, self.shape)
-            if from_0d and self.ndim and self._data.size == 1 and \
+            if from_0d and self.ndim and self._data.size == 1 and any(torch_strides(self._data)) and \
                     value._data.__array_interface__["data"][0] == self._data.__array_interface__["data"][0]:
                 # its one element, expanded from 0-d with strides 0 against self's own: a partial overlap
                 self._check_inplace(graph._state["enabled"] and (self._requires_grad or value._requires_grad))
                 raise RuntimeError(_OVERLAP)
-            if from_0d and _has_internal_overlap(self._data) and any(self._data.strides):
+            if from_0d and _has_internal_overlap(self._data) and any(torch_strides(self._data)):
                 # (``v[:] = b`` of ``v = b.expand(2, 1)``: strides 0 only against v's: copy_ refuses v's overlap)
                 self._check_inplace(graph._state["enabled"] and (self._requires_grad or value._requires_grad))
         (fill_ if value.ndim == 0 and self.ndim else copy_)(self, value)  # (copy_to: copy_ for equal shapes)

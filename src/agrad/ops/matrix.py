@@ -15,12 +15,12 @@ import numpy as np
 
 from .._warn_once import warn_once
 from .. import dtypes
-from .._dense import dense
+from .._dense import dense, flipped
 from .._limits import check_shape
 from .._zero import any_zero, materialized, zeros
 from ..tensor import Tensor, _scalar_name, _wrap_dim
 from . import _vec_math
-from ._layout import c_order, reorder_dimensions, torch_strides
+from ._layout import c_order, numpy_strides, reorder_dimensions, torch_strides
 from ._op import FUNCTIONS, LINALG, Op, export, finish_out, inplace, method
 from ._reduce_ties import _dims as _reduce_dims
 from ..autograd.graph import should_compute_output
@@ -120,9 +120,10 @@ def _diag_view(a, offset, d1, d2):
     else:
         b = b[..., -offset:, :]
         length = max(min(n1 + offset, n2), 0)
+    have = torch_strides(b)
+    shape = b.shape[:-2] + (length,)
     return np.lib.stride_tricks.as_strided(  # (subok: a ZeroTensor's diagonal is one, as its other views)
-        b, b.shape[:-2] + (length,), b.strides[:-2] + (b.strides[-2] + b.strides[-1],),
-        writeable=a.flags.writeable, subok=True)
+        b, shape, numpy_strides(shape, have[:-2] + (have[-2] + have[-1],)), writeable=a.flags.writeable, subok=True)
 
 
 def _diagonal_fwd(ctx, a, offset, dim1, dim2):
@@ -445,7 +446,7 @@ def _norm2(x, layout, axes, keepdim):
     (binary_kernel_reduce with NormTwoOps).  (``lastdim``: whether the row path may run: the input's
     dtype is the result's, float32 or float64.)"""
     if type(layout) is not np.ndarray or not layout.ndim or not 0 < layout.size < _vec_math.GRAIN_SIZE \
-            or min(layout.strides) < 0:
+            or flipped(layout):
         return None
     axes = set(axes)
     dims = _reduce_dims(layout, axes)  # (coalesced, fastest first: size, input stride, output stride)

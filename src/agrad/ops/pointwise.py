@@ -387,7 +387,7 @@ def _laid(out, *arrays):
     first = arrays[0]
     strides = getattr(first, "strides", None)
     if 1 not in out.shape and (out.strides == strides or type(first) is not _ndarray or first.flags.c_contiguous
-                               or 0 in strides):
+                               or min(strides) <= 0):
         return out
     return iterator_layout(out, arrays)
 

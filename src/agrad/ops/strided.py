@@ -20,7 +20,7 @@ from .._warn_once import warn_once
 from .._zero import view_of
 from ..tensor import Tensor
 from ..autograd import graph
-from ._layout import storage_of, strided_copy
+from ._layout import numpy_strides, storage_of, strided_copy
 from ._op import Op, export
 from .factories import _check_options, _dtype_or_default, _finish, as_tensor, tensor
 
@@ -51,7 +51,7 @@ def _strided_view(input, size, stride, storage_offset):
                            f"{a.itemsize} requiring a storage size of {need * a.itemsize} are out of bounds for "
                            f"storage of size {flat.size * a.itemsize}")
     base = flat[offset:] if offset < flat.size else flat[:0]
-    view = np.lib.stride_tricks.as_strided(base, tuple(size), tuple(s * a.itemsize for s in stride),
+    view = np.lib.stride_tricks.as_strided(base, tuple(size), numpy_strides(size, [s * a.itemsize for s in stride]),
                                            writeable=a.flags.writeable) if need else np.empty(size, a.dtype)
     positions = offset + sum(np.arange(n).reshape((-1,) + (1,) * (len(size) - 1 - d)) * s
                              for d, (n, s) in enumerate(zip(size, stride))) if size else np.asarray(offset)
@@ -159,7 +159,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     d = _dtype_or_default(dtype)
     need = 0 if 0 in size else sum((n - 1) * s for n, s in zip(size, stride)) + 1
     buffer = np.zeros(need, d.numpy)
-    data = np.lib.stride_tricks.as_strided(buffer, tuple(size), tuple(s * buffer.itemsize for s in stride)) \
+    data = np.lib.stride_tricks.as_strided(buffer, tuple(size), numpy_strides(size, [s * buffer.itemsize for s in stride])) \
         if need else np.zeros(size, d.numpy)
     return _finish(data, requires_grad, device)
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from .._zero import view_of
 from ..tensor import _wrap_dim
+from ._layout import numpy_strides, torch_strides
 from ._op import Op, method
 from .views import _view
 
@@ -23,7 +24,8 @@ def _windows(a, dim, size, step):
         return a.reshape(1)[:size]
     n = (a.shape[dim] - size) // step + 1
     shape = a.shape[:dim] + (n,) + a.shape[dim + 1:] + (size,)
-    strides = a.strides[:dim] + (a.strides[dim] * step,) + a.strides[dim + 1:] + (a.strides[dim],)
+    have = torch_strides(a)
+    strides = numpy_strides(shape, have[:dim] + (have[dim] * step,) + have[dim + 1:] + (have[dim],))
     return view_of(a, np.lib.stride_tricks.as_strided(a, shape, strides, writeable=a.flags.writeable))
 
 

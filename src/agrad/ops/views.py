@@ -415,10 +415,12 @@ def _unsqueeze_fwd(ctx, a, dim):
     stride, one element at the end), which numpy picks otherwise for a non-contiguous input."""
     out = np.expand_dims(a, dim)
     if type(a) is np.ndarray:
-        step = a.shape[dim] * a.strides[dim] if dim < a.ndim else a.itemsize
+        have = _layout.torch_strides(a)
+        step = a.shape[dim] * have[dim] if dim < a.ndim else a.itemsize
         # (the other dims keep the input's strides: numpy's expand_dims reshapes, which may give
-        # a dim of size 1 another one, and suggest_memory_format reads them)
-        strides = a.strides[:dim] + (step,) + a.strides[dim:]
+        # a dim of size 1 another one, and suggest_memory_format reads them; a new dim of stride 0
+        # keeps it through a permute: ZERO1)
+        strides = a.strides[:dim] + (_layout.ZERO1 if step == 0 else step,) + a.strides[dim:]
         if out.strides != strides:
             out = np.lib.stride_tricks.as_strided(out, out.shape, strides, writeable=out.flags.writeable)
     return out
@@ -490,7 +492,7 @@ def expand_array(a, shape):
     strides = [0] * n
     if have:
         lead = n - len(have)
-        a_strides = a.strides
+        a_strides = _layout.torch_strides(a)
         inner = a.itemsize
         for i in range(n - 1, -1, -1):
             s = shape[i]
@@ -500,7 +502,7 @@ def expand_array(a, shape):
                 stride = inner if s == 1 else 0
             strides[i] = stride
             inner = s * stride
-    return np.lib.stride_tricks.as_strided(a, shape, strides)
+    return np.lib.stride_tricks.as_strided(a, shape, _layout.numpy_strides(shape, strides))
 
 
 _expand = Op("ExpandBackward0", _expand_fwd, jvp="linear")
@@ -612,7 +614,7 @@ def _clone_fwd(ctx, a, contiguous=False, fmt=None):
     in the memory format ``fmt`` ("channels_last(_3d)", ops/memory_format.py)."""
     if fmt is not None and type(a) is np.ndarray:
         return _layout.in_order(a.copy(), [0, *range(2, a.ndim), 1]) if a.ndim > 2 else a.copy()
-    if contiguous or type(a) is not np.ndarray or a.ndim < 2 or a.flags.c_contiguous and 1 not in a.shape:
+    if contiguous or type(a) is not np.ndarray or a.ndim < 2 and a.shape != (1,) or a.flags.c_contiguous and 1 not in a.shape:
         return a.copy()
     out = _layout.empty_like(a)
     out[...] = a

@@ -1,0 +1,43 @@
+"""Regression cases of helper "strides42" (session 42): dims of one element that PyTorch strides 0.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case, outcomes
+
+
+CASES = [
+    case("size1-stride0-producers",  # a 0-d tensor expanded, a size-1 slice of an expanded dim, as_strided's
+         # and empty_strided's 0, a sum's gradient: stride 0 in the dim of one element, kept through
+         # permute / unsqueeze / view / clone, and read by view(dtype)'s stride check
+         ["x = torch.tensor(1.)", "z = torch.arange(4.).expand(3, 4)",
+          "w = torch.ones(1, 3, 1, requires_grad=True)", "g, = torch.autograd.grad(w.sum(), w)",
+          "a = torch.arange(8.).as_strided((1, 1, 2), (0, 0, 1))",
+          "e = torch.empty_strided((2, 1), (1, 0))",
+          "strides = [t.stride() for t in (x.expand(2, 3, 1), x.expand(1), z[1:2], z[1:2].t(), z[1:2].unsqueeze(2),"
+          " z[1:2].view(1, 2, 2), z[1:2].clone(), x.expand(3, 1).t(), x.expand(3, 1).permute(1, 0).unsqueeze(0),"
+          " g, g.permute(2, 1, 0), a, a.permute(2, 0, 1), e, e.t(), z.narrow(0, 1, 1), z[1:2].unfold(0, 1, 1),"
+          " x.expand(2, 3).reshape(1, 1, 6)[0], z.unsqueeze(0).diagonal(0, 0, 1))]",
+          *outcomes(["z[1:2].view(torch.float16).stride()", "x.expand(2, 1).view(torch.int8).stride()",
+                     "a.view(torch.float64).stride()", "g.view(torch.int16)"])],
+         ["strides", "out"]),
+    case("size1-stride0-layouts",  # those strides in TensorIterator's sort of a result's dims and in clone
+         ["a = torch.tensor([[1], [2], [3], [4]], dtype=torch.int32)",
+          "b = torch.tensor([1.5, 2.5]).reshape(2, 1, 1).expand(2, 3, 1)[:, :1].permute(1, 2, 0)", "r = a % b",
+          "c = torch.tensor(2.).expand(1, 1)", "s = c + c", "u = c.clone()", "v = torch.empty_like(c)",
+          "k = torch.kron(torch.tensor([[1.0, 2.0]]), torch.tensor([[1, 3]], dtype=torch.int32).t().expand(2, 2, 1))"],
+         ["b.stride()", "r.stride()", "s.stride()", "u.stride()", "v.stride()", "k.stride()", "r"]),
+    case("size1-stride0-setitem",  # copy_'s early exit for the very same elements laid out alike (PyTorch's
+         # strides 0 on both sides), and its overlap refusal where only one side has them
+         ["x1 = torch.tensor([2.25], requires_grad=True)",
+          "q9 = torch.autograd.grad(x1.sum(), [x1], create_graph=True)[0]",
+          "b = torch.tensor([-3])", "vb = b.expand(2, 1, 2)", "b2 = torch.tensor([[4]])", "vb2 = b2.expand(2, 1)[:1]",
+          *outcomes(["q9.__setitem__(None, q9)",
+                     "vb.__setitem__((Ellipsis, 0), b.reshape(-1)[:1])",
+                     "vb2.__setitem__((slice(None), slice(None)), b2[:1])"]),
+          "x = torch.tensor(4.)", "v = x.expand(1, 1)", "v[:] = x.reshape(1, 1)[0]",
+          "p = torch.tensor(4.)", "t = p.expand(2, 1)[:1]", "t[...] = p.reshape(1)"],
+         ["out", "v", "t", "q9.stride()", "vb", "vb2"]),
+]
