@@ -70,4 +70,19 @@ CASES = [
           _err(4, "torch.linalg.solve_ex(x1, x1, out=(torch.zeros(0), torch.zeros(0, dtype=torch.int32)))"),
           _err(5, "torch.linalg.multi_dot([x1, x1, x1], out=torch.zeros(0))")],
          ["err1", "s1", "err2", "err3", "err4", "err5"]),
+    case("svd-outs-meta-order",  # (shape:svd, dt41e) torch.svd(out=) transposes V in place, runs
+         # linalg_svd's out overload into (U, S, V) (its meta: U, then Vh, then S, each checked and resized
+         # column-major in turn) and transposes V back; without compute_uv, U's and V's dtypes come first
+         ["x = torch.tensor([[[1.75, 0.0, -0.75, 2.5], [3.0, -2.0, 0.0, 0.0]]] * 3)",
+          "o1 = (torch.zeros(0), torch.zeros(0, dtype=torch.int64), torch.zeros(2, 2, dtype=torch.uint8))",
+          _err(1, "torch.svd(x, True, out=o1)"), "s1 = [(tuple(t.shape), t.stride()) for t in o1]",
+          "o2 = (torch.zeros(0), torch.zeros(2, 2, dtype=torch.float64), torch.zeros(0))",
+          _err(2, "torch.svd(x, out=o2)"), "s2 = [(tuple(t.shape), t.stride()) for t in o2]",
+          "o3 = (torch.zeros(0), torch.zeros(0, dtype=torch.float64), torch.zeros(0, dtype=torch.uint8))",
+          _err(3, "torch.svd(x, compute_uv=False, out=o3)"),
+          "o4 = (torch.zeros(0), torch.zeros(0), torch.zeros(0, dtype=torch.float64))",
+          _err(4, "torch.linalg.svd(x, out=o4)"), "s4 = [(tuple(t.shape), t.stride()) for t in o4]",
+          "o5 = (torch.zeros(0), torch.zeros(0), torch.zeros(0))", "r5 = torch.svd(x, out=o5)",
+          "s5 = [(tuple(t.shape), t.stride()) for t in o5]", "o6 = torch.zeros(0)", "torch.linalg.svdvals(x, out=o6)"],
+         ["err1", "s1", "err2", "s2", "err3", "err4", "s4", "s5", "type(r5).__name__", "o6"]),
 ]

@@ -566,15 +566,62 @@ def _svd_impl(A, full_matrices, who, values=False):
     return _svd(A, full_matrices=bool(full_matrices), signed_zeros=not values or _needs_grad(A))
 
 
-@with_out("linalg_svd")
 def _linalg_svd(A, full_matrices=True, *, driver=None, out=None):
-    return SvdResult(*_svd_impl(A, full_matrices, "linalg.svd"))
+    if out is None:
+        return SvdResult(*_svd_impl(A, full_matrices, "linalg.svd"))
+    outs = _refused_outs("_linalg_svd", (A,), out, 3)
+    _matrix(A, "linalg.svd")
+    _kernel_dtype(A, "linalg_svd_cpu")
+    _svd_meta(A, full_matrices, outs)
+    return write_outs("linalg_svd", SvdResult(*_svd_impl(A, full_matrices, "linalg.svd")), outs)
 
 
-@with_out("linalg_svdvals")
+def _refused_outs(name, inputs, out, n):
+    """``out``'s ``n`` tensors (the parser's length check), then autograd's refusal of the out overload
+    ``name`` (before the op's own checks)."""
+    from ..autograd import grad_mode
+
+    outs = tuple(out)
+    if len(outs) != n:
+        raise TypeError(f"{name.lstrip('_')}(): argument 'out' must be tuple of Tensors of length {n}")
+    if grad_mode._state["enabled"] and any(t._requires_grad for t in (*inputs, *outs)):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    return outs
+
+
+def _svd_meta(A, full_matrices, outs):
+    """_linalg_svd's meta function into out=: U, then Vh, then S, each checked against A's dtype and
+    resized (resize_output, LAPACK's column-major layout for U and Vh) in turn, before the kernel."""
+    from ._outs import _C_TYPE, _resize_out, warn_resized
+
+    U, S, Vh = outs
+    m, n = A.shape[-2:]
+    k, batch = min(m, n), tuple(A.shape[:-2])
+    shapes = (batch + (m, m if full_matrices else k), batch + (n if full_matrices else k, n), batch + (k,))
+    for o, shape in zip((U, Vh, S), shapes):
+        if o is None:  # (svdvals': no vectors)
+            continue
+        if o.dtype is not A.dtype:
+            raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[A.dtype.name]}, but got "
+                               f"{_C_TYPE[o.dtype.name]} instead")
+        if tuple(o.shape) != shape:
+            if o._data.size:
+                warn_resized(o.shape, shape)
+            like = np.empty(shape, o._data.dtype)
+            _resize_out(o, like if o is S else column_major(like))
+
+
 def svdvals(A, *, driver=None, out=None):
-    """The singular values, descending (the S of one LinalgSvdBackward0 node)."""
-    return _svd_impl(A, False, "linalg.svd", values=True)[1]  # (PyTorch names svd in its errors)
+    """The singular values, descending (the S of one LinalgSvdBackward0 node); into out=, as
+    :func:`_linalg_svd`'s (PyTorch names svd in its errors)."""
+    if out is not None:
+        _refused_outs("_linalg_svd", (A,), (out,), 1)
+        _matrix(A, "linalg.svd")
+        _kernel_dtype(A, "linalg_svd_cpu")
+        _svd_meta(A, False, (None, out, None))
+        return write_outs("linalg_svdvals", _svd_impl(A, False, "linalg.svd", values=True)[1], out)
+    return _svd_impl(A, False, "linalg.svd", values=True)[1]
 
 
 export("svd", linalg=True, torch=False)(_linalg_svd)
@@ -583,10 +630,41 @@ export("svdvals", linalg=True, torch=False)(svdvals)
 
 @export("svd", method=True)
 def svd(input, some=True, compute_uv=True, *, out=None):
-    """torch.svd: (U, S, V) with V = Vh^T; without compute_uv, U and V are zeros (svd_out: resize_output
-    and zero_ of the outs, so V C-ordered there)."""
-    result = _torch_svd(input, some, compute_uv, out is not None)
-    return result if out is None else write_outs("svd", result, out)
+    """torch.svd: (U, S, V) with V = Vh^T; without compute_uv, U and V are zeros.  Into out= (ATen's
+    svd_out): V transposed in place, linalg_svd's out overload into (U, S, V), V transposed back; without
+    compute_uv, U's and V's dtypes checked, svdvals into S, then U and V resized and zeroed (C-ordered)."""
+    if out is None:
+        return _torch_svd(input, some, compute_uv, False)
+    from ._outs import _out_type, _resize_out, warn_resized
+
+    U, S, V = _outs3(out)
+    if compute_uv:
+        if V.ndim >= 2:  # (a vector V is left as it is)
+            V.transpose_(-2, -1)
+        _linalg_svd(input, not some, out=(U, S, V))
+        V.transpose_(-2, -1)
+    else:
+        for o in (U, V):
+            if o.dtype is not input.dtype:
+                raise RuntimeError(f"torch.svd: Expected out tensor to have dtype {_scalar_name(input.dtype)} but "
+                                   f"got {_scalar_name(o.dtype)} instead")
+        svdvals(input, out=S)
+        m, n = input.shape[-2:]
+        for o, k in ((U, m), (V, n)):
+            shape = tuple(input.shape[:-2]) + (k, k)
+            if tuple(o.shape) != shape:
+                if o._data.size:
+                    warn_resized(o.shape, shape)
+                _resize_out(o, np.empty(shape, o._data.dtype))
+            o.zero_()
+    return _out_type(TorchSvdResult)(U, S, V)
+
+
+def _outs3(out):
+    outs = tuple(out)
+    if len(outs) != 3:
+        raise TypeError("svd(): argument 'out' must be tuple of Tensors of length 3")
+    return outs
 
 
 def _torch_svd(input, some, compute_uv, into_out):
