@@ -43,4 +43,27 @@ CASES = [
           " F.conv1d(xj, wj, torch.full((16,), -0.0), padding=1, groups=2), F.conv1d(xg, wg, bg, groups=2),"
           " F.conv1d(xv, wv, None, padding=1, stride=2, groups=2)]"],
          ["[hexes(o) for o in outs]"]),
+    case("group-norm-channels-last-kernels",  # (issue 10) group_norm of a channels-last(-3d) input runs ATen's
+         # channels-last kernels: column moments in K-lane vectors (fewer than 1024 positions) or per-thread row
+         # sums (1024 or more), y = fma(x, scale, bias); the backward's per-block sums (fewer than 2048 positions)
+         # or per-thread row sums; the input gradient laid out channels-last
+         [_F, _HEX,
+          "x = ((torch.arange(240.) * 0.37) % 2.3 - 1.1).reshape(2, 12, 5, 2).contiguous("
+          "memory_format=torch.channels_last).requires_grad_()",
+          "w = (torch.arange(12.) * 0.3 - 1.7).requires_grad_()", "b = (torch.arange(12.) * -0.2 + 0.5).requires_grad_()",
+          "y = F.group_norm(x, 3, w, b)", "dy = ((torch.arange(240.) * 0.53) % 1.9 - 0.7).reshape(2, 12, 5, 2)",
+          "gx, gw, gb = torch.autograd.grad(y, (x, w, b), dy)",
+          "x3 = ((torch.arange(2 * 9 * 3 * 4 * 3.) * 0.41) % 2.1 - 1.0).reshape(2, 9, 3, 4, 3).double().contiguous("
+          "memory_format=torch.channels_last_3d).requires_grad_()",
+          "y3 = F.group_norm(x3, 3)", "g3, = torch.autograd.grad(y3, x3, torch.ones_like(y3) * 0.5 + x3.detach())",
+          "xl = ((torch.arange(2 * 4 * 36 * 32.) * 0.29) % 2.7 - 1.3).reshape(2, 4, 36, 32).contiguous("
+          "memory_format=torch.channels_last).requires_grad_()",
+          "wl = (torch.arange(4.) * 0.7 + 0.2).requires_grad_()",
+          "yl = F.group_norm(xl, 2, wl)", "gl = torch.autograd.grad(yl, (xl, wl), xl.detach() * 0.25 - 0.1)",
+          "xh = ((torch.arange(8 * 48 * 48.) * 0.31) % 2.2 - 1.0).reshape(1, 8, 48, 48).contiguous("
+          "memory_format=torch.channels_last).requires_grad_()",
+          "yh = F.group_norm(xh, 4)", "gh, = torch.autograd.grad(yh, xh, xh.detach() * -0.5 + 0.3)"],
+         ["hexes(y)", "(y.stride(), gx.stride(), g3.stride(), gh.stride())", "hexes(gx)", "hexes(gw)", "hexes(gb)",
+          "hexes(y3)", "hexes(g3)", "hexes(yl)[::7]", "hexes(gl[0])[::7]", "hexes(gl[1])", "hexes(yh)[::11]",
+          "hexes(gh)[::11]"]),
 ]

@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
-from . import _batch_norm_strided as _bn_strided, _vec_math
+from . import _batch_norm_strided as _bn_strided, _group_norm_channels_last as _gn_channels_last, _vec_math
 from ._argcheck import _NUMBERS, _raise_parser_error
 from ..autograd import graph
 from ..autograd.graph import save_extra
@@ -359,8 +359,10 @@ def torch_instance_norm(input, weight, bias, running_mean, running_var, use_inpu
 def _group_norm_fwd(ctx, x, w, b, groups, eps):
     n, c = x.shape[:2]
     hw = math.prod(x.shape[2:])
-    if suggested_format(x) is None and x.dtype in (np.float32, np.float64) and n * c * hw:
-        return _group_norm_kernel(x, w, b, groups, eps)
+    if x.dtype in (np.float32, np.float64) and n * c * hw:
+        if suggested_format(x) is None:
+            return _group_norm_kernel(x, w, b, groups, eps)
+        return _gn_channels_last.forward(x, w, b, groups, eps)  # (its channels-last kernel)
     shape = (1, -1) + (1,) * (x.ndim - 2)
     xd = x.astype(np.float64).reshape(n, groups, (c // groups) * hw)  # (no -1: an empty batch)
     if xd.shape[-1] == 0:  # groups of no element: numpy's mean would warn (the result is empty anyway)
@@ -418,8 +420,13 @@ def _(ctx, grads):
         return group_norm_backward(grad, dmean, drstd, x, ctx.result1, ctx.result2, w, ctx.groups, ctx.eps, mask)
     if w is None and mask[2]:  # (the CPU kernel's dbeta reads the undefined weight's device)
         raise RuntimeError("tensor does not have a device")
-    if x.dtype in (dtypes.float32, dtypes.float64) and grad.dtype is x.dtype and type(x._data) is np.ndarray \
-            and type(grad._data) is np.ndarray:  # (ATen's CPU kernel's steps)
+    kernel = x.dtype in (dtypes.float32, dtypes.float64) and grad.dtype is x.dtype and type(x._data) is np.ndarray \
+        and type(grad._data) is np.ndarray  # (ATen's CPU kernel's steps)
+    if kernel and suggested_format(x._data) is not None and x.numel() and (arrays := _gn_channels_last.grads(
+            grad._data, x._data, ctx.result1._data, ctx.result2._data, None if w is None else w._data, ctx.groups,
+            mask)) is not None:
+        return tuple(None if a is None else const(a) for a in arrays)
+    if kernel:
         arrays = group_norm_kernel_grads(grad._data, x._data, ctx.result1._data, ctx.result2._data,
                                          None if w is None else w._data, ctx.groups, mask)
         return tuple(None if a is None else const(a) for a in arrays)
