@@ -40,4 +40,22 @@ CASES = [
           "x = torch.tensor(4.)", "v = x.expand(1, 1)", "v[:] = x.reshape(1, 1)[0]",
           "p = torch.tensor(4.)", "t = p.expand(2, 1)[:1]", "t[...] = p.reshape(1)"],
          ["out", "v", "t", "q9.stride()", "vb", "vb2"]),
+    case("resized-output-checked-against-its-node",  # a tensor resized by out= (or .data =, set_) after its node
+         # recorded it: the engine checks each gradient against the node's record (validate_outputs), the
+         # consumer's name and the output's index in the text, before the producer reads its saved tensors
+         ["import warnings", "warnings.simplefilter('ignore')",
+          "x = torch.ones(3, 3, requires_grad=True)", "y = x.exp()",
+          "with torch.no_grad():\n    torch.sum(torch.ones(2, 2), (0, 1), out=y)", "s = y.sum()",
+          "y2 = x * 2", "w2 = y2 * 1", "with torch.no_grad():\n    torch.add(torch.ones(3), 1, out=y2)",
+          "y3 = x * 2", "with torch.no_grad():\n    torch.add(torch.ones(2, 2), 1, out=y3)",
+          "y4 = x * 2", "y4.data = torch.ones(2)",
+          "y5 = x * 2", "with torch.no_grad():\n    y5.set_(torch.ones(2))",
+          "x6 = torch.ones(3, requires_grad=True)", "y6 = x6 * 2",
+          "with torch.no_grad():\n    torch.add(torch.ones(2, 3), 1, out=y6)",
+          *outcomes(["s.backward()", "(y2.sum() + w2.sum()).backward()", "(y2.sum() + y2[0].sum()).backward()",
+                     "y2.exp().sum().backward()", "torch.autograd.grad(y3, x, torch.ones(2, 2))",
+                     "torch.autograd.grad([x * 3, y3], x, [torch.ones(3, 3), torch.ones(2, 2)])",
+                     "y4.sum().backward()", "y5.sum().backward()", "(y6 * 3).sum().backward()",
+                     "y6.backward(torch.ones(2, 3))"])],
+         ["out", "x.grad", "x6.grad"]),
 ]

@@ -429,6 +429,9 @@ class Tensor:
         if not isinstance(value, Tensor):
             raise TypeError("data must be a Tensor")
         self._data = value._data
+        if self._grad_fn is not None:  # (its node keeps the shape it recorded: autograd._resized)
+            from .autograd import _resized
+            _resized.note(self)
 
     def _own(self):
         """This tensor if nothing else holds its array, else a copy (for .grad)."""

@@ -15,7 +15,7 @@ import heapq
 import numpy as np
 
 from .._dense import zero_strided
-from . import _dual, grad_mode, graph
+from . import _dual, _resized, grad_mode, graph
 from .anomaly_mode import _anomaly, nan_message
 from ._detached import DETACHES as _DETACHES
 from .graph import _KEPT, AccumulateGrad, SavedNumber, SavedTensor, edge
@@ -234,6 +234,9 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
     raw = ARRAY_FORMULAS and not create_graph and not (observers or apply_observers or check_nan or KEPT) \
         and _dual._LEVEL[0] is None  # inside a dual level, formulas on tensors carry the tangents
 
+    stale = _resized.NODES or None  # (nodes whose output was resized: their records checked, _resized.py)
+    if stale is not None:
+        grad_roots = _resized.roots(roots, grad_roots)
     buffers = {}
     heap = []
     # the node to run next when it is the only one ready (a chain): it skips the heap; ``carried``
@@ -364,7 +367,8 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                     # _route_arrays and the scheduling below, inlined and in one loop (one Python
                     # frame less for every node of the pass): a gradient that is the only one its
                     # node gets, and that node runs next, is handed over without a buffer
-                    for g, (nxt, idx), meta in zip(in_grads, nexts, node._input_meta):
+                    metas = node._input_meta if stale is None else _resized.metas(node, in_grads, nexts)
+                    for g, (nxt, idx), meta in zip(in_grads, nexts, metas):
                         if nxt is None:
                             continue
                         left = deps[nxt] - 1
@@ -477,7 +481,7 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
 def _route_arrays(node, nexts, in_grads, buffers):
     """Each input's gradient (an array, or None) into the buffer of the node it flows to,
     summed to the input's shape and cast to its dtype; added to what is there."""
-    for g, (nxt, idx), meta in zip(in_grads, nexts, node._input_meta):
+    for g, (nxt, idx), meta in zip(in_grads, nexts, _resized.metas_of(node, in_grads, nexts)):
         if g is None or nxt is None:
             continue
         npd = meta[1].numpy
@@ -498,7 +502,7 @@ def _route(node, nexts, in_grads, buffers):
     validates all of a node's outputs before accumulating them (the recorded order of a
     ``create_graph`` graph)."""
     fitted = []
-    for g, nxt_idx, meta in zip(in_grads, nexts, node._input_meta):
+    for g, nxt_idx, meta in zip(in_grads, nexts, _resized.metas_of(node, in_grads, nexts)):
         if g is None or nxt_idx[0] is None:
             continue
         data = g._data

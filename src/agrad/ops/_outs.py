@@ -285,7 +285,15 @@ def unary_into(fname, input, out, compute, written=True):
 def _resize_out(out, like):
     """ATen's resize_output, then the meta function's restride: ``out`` keeps its storage (resize_:
     from its offset on; grown past the storage's end as agrad's resize_ grows, a new buffer that starts
-    with the old bytes) and takes the result's layout, TensorIterator's or the kernel's, over it."""
+    with the old bytes) and takes the result's layout, TensorIterator's or the kernel's, over it.  (A
+    node that made ``out`` keeps the shape it recorded: the engine checks gradients against it.)"""
+    from ..autograd import _resized
+
+    _resize_into(out, like)
+    _resized.note(out)
+
+
+def _resize_into(out, like):
     import numpy as np
 
     from .storage import storage_of

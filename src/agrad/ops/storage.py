@@ -307,7 +307,9 @@ set_.__signature__ = inspect.signature(_set_forms)  # (the parameters of PyTorch
 
 
 def _replace_data(input, data):
+    from ..autograd import _resized
     input._data = data
+    _resized.note(input)  # (a node that made it keeps the shape it recorded: the engine checks against it)
     input._vc[0] += 1
     for obs in graph.version_observers:
         obs(input)
