@@ -85,4 +85,25 @@ CASES = [
           "o5 = (torch.zeros(0), torch.zeros(0), torch.zeros(0))", "r5 = torch.svd(x, out=o5)",
           "s5 = [(tuple(t.shape), t.stride()) for t in o5]", "o6 = torch.zeros(0)", "torch.linalg.svdvals(x, out=o6)"],
          ["err1", "s1", "err2", "s2", "err3", "err4", "s4", "s5", "type(r5).__name__", "o6"]),
+    case("huge-int-scalar-parsed-first",  # (note41) a Python int past int64 given for a Scalar: the parser's
+         # OverflowError (past uint64) comes before float_power_'s dtype check, sub's bool check, pow_'s
+         # negative-power check, clamp's bounds and an in-place op's leaf check; one in uint64's range beside a
+         # bool tensor is a UInt64 Scalar whose promotion PyTorch refuses (pow's meta: its toLong())
+         ["x = torch.ones(2)", "b = torch.ones(2, dtype=torch.bool)", "i = torch.ones(2, dtype=torch.int64)",
+          "leaf = torch.ones(2, requires_grad=True)",
+          _err(1, "x.float_power_(2 ** 70)"), _err(2, "x.float_power(-2 ** 70)"), _err(3, "b.sub(2 ** 70)"),
+          _err(4, "i.pow_(-2 ** 70)"), _err(5, "x.clamp_(2 ** 70)"), _err(6, "leaf.mul_(2 ** 70)"),
+          _err(7, "x.fmod_(2 ** 64)"), _err(8, "b.add_(2 ** 63)"), _err(9, "b.remainder(2 ** 63)"),
+          _err(10, "b.pow(2 ** 63)"), "r11 = i.add(2 ** 63 + 5)"],
+         ["err1", "err2", "err3", "err4", "err5", "err6", "err7", "err8", "err9", "err10", "r11"]),
+    case("inplace-clone-of-non-float-self-first",  # (runs41's renorm_ group) renorm_, abs_, square_, cumprod_,
+         # nan_to_num_, mvlgamma_ of a bool/long tensor that requires grad (lt_ with an other that requires
+         # grad makes one): VariableType's self.clone() refuses its dtype before the op's own checks
+         ["t = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)",
+          "def made(dt):\n    r = torch.zeros(3, dtype=dt)\n    r.lt_(t)\n    return r",
+          _err(1, "made(torch.bool).renorm_(2, 0, 1.0)"), _err(2, "made(torch.bool).abs_()"),
+          _err(3, "made(torch.bool).square_()"), _err(4, "made(torch.bool).cumprod_(0)"),
+          _err(5, "made(torch.int64).nan_to_num_()"), _err(6, "made(torch.bool).mvlgamma_(1)"),
+          _err(7, "made(torch.int64).renorm_(2, 0, 1.0)"), "r8 = torch.zeros(3, dtype=torch.int64).nan_to_num_()"],
+         ["err1", "err2", "err3", "err4", "err5", "err6", "err7", "r8"]),
 ]

@@ -196,6 +196,7 @@ def result_type(*operands) -> dtype:
     higher category (bool < integer < floating).
     """
     dim = zero = wrapped = None
+    unsigned = False
     for op in operands:
         if op is None:
             continue
@@ -208,4 +209,12 @@ def result_type(*operands) -> dtype:
         else:
             d = scalar_dtype(op)
             wrapped = d if wrapped is None else promote_types(wrapped, d)
+            if type(op) is int and _LONG <= op < _ULONG:  # (the parser's uint64 Scalar)
+                unsigned = True
+    if unsigned and _combine(dim, zero) is bool_:
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, attempted to promote Bool "
+                           "and UInt64")
     return _combine(dim, _combine(zero, wrapped))
+
+
+_LONG, _ULONG = 2 ** 63, 2 ** 64

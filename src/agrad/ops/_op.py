@@ -583,13 +583,15 @@ def inplace(fn, overlap="error", name=None, partial=False, first=None, checks=No
         recorded = graph._state["enabled"] and (self._requires_grad or _any_requires_grad(args, kwargs))
         try:
             self._check_inplace(recorded, overlap)
+            if recorded and self._requires_grad and name in CLONES_SELF and self._data.dtype.kind != "f":
+                _not_differentiable(self._data.dtype)  # (VariableType's self.clone(), before the kernel's checks)
             if partial and partial != "shapes":  # ("shapes": TensorIterator's shape errors, no overlap check)
                 _check_partial_overlap(self, args, kwargs)
             if checks is not None:
                 checks(self, *args, **kwargs)
         except RuntimeError as e:
+            _unpacked_first(args, kwargs)  # (the parser's, before autograd's checks and the overlap errors)
             if str(e).startswith("unsupported operation"):
-                _unpacked_first(args, kwargs)
                 if first is not None:
                     first(self, *args, **kwargs)
             raise
@@ -619,6 +621,12 @@ def inplace(fn, overlap="error", name=None, partial=False, first=None, checks=No
     method_.__name__ = method_.__qualname__ = name
     method_.__doc__ = f"In-place version of :meth:`{fn.__name__}`."
     return method_
+
+
+#: in-place ops whose formula reads self as it was: PyTorch's VariableType saves self.clone() before the
+#: kernel runs, which refuses a self that requires grad but is no float ("Autograd not support dtype")
+#: ahead of the op's own checks (the others' refusal comes from the recording, as agrad's does)
+CLONES_SELF = frozenset({"renorm_", "abs_", "absolute_", "square_", "cumprod_", "nan_to_num_", "mvlgamma_"})
 
 
 #: errors of a TensorIterator op's kernel or of checks made after its shapes (add's alpha)

@@ -16,7 +16,7 @@ from .._zero import materialized
 from . import _glibc_float, _sleef, _vec_math, _vector_loop, factories
 from ..tensor import Tensor, _scalar_name
 from ._layout import cast, iterator_layout, promote
-from ._op import Op, export, finish_out, inplace, inplace_self, method
+from ._op import Op, _unpacked_first, export, finish_out, inplace, inplace_self, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
                         _not_implemented_for, _require_tensor, _zeros_like, binary, broadcast_error, check_int_zero_division,
                         check_operand, check_sub, check_shapes, operands)
@@ -128,6 +128,7 @@ def fmod(input, other, *, out=None):
             check_int_zero_division(arrs, out, "fmod", np.fmod)
         return finish_out("fmod", _fmod1.apply(ts, arrs, {}), out)
     check_operand(other, "fmod")
+    _unpacked_first((other,), {})
     d = _result_type(input, other)
     if d is dtypes.bool_:
         if out is not None:
@@ -495,6 +496,7 @@ def logaddexp2(input, other, *, out=None):
 def float_power(input, exponent, *, out=None):
     """pow in double precision: both operands are cast to float64 first."""
     f64 = dtypes.float64
+    _unpacked_first((input, exponent), {})
     if not isinstance(input, Tensor):
         check_operand(input, "float_power")
     if out is not None and out.dtype is not f64:  # (float_power_out's first check)
@@ -513,6 +515,7 @@ def float_power(input, exponent, *, out=None):
 
 
 def _float_power_(self, exponent):
+    _unpacked_first((exponent,), {})
     if self.dtype is not dtypes.float64:
         raise RuntimeError(f"the base given to float_power_ has dtype {_scalar_name(self.dtype)} but the "
                            "operation's result requires dtype Double")

@@ -11,7 +11,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._not_implemented import not_implemented
-from ._op import FUNCTIONS, METHODS, inplace, method
+from ._op import FUNCTIONS, METHODS, _unpacked_first, inplace, method
 from ._shortcuts import ONE32, ONE64
 from .factories import is_agrad_array as _is_agrad_array
 from .comparison import (bitwise_and, bitwise_left_shift, bitwise_left_shift_, bitwise_not, bitwise_or,
@@ -229,7 +229,11 @@ def _checked_first(method_, check):
 
     def call(self, *args, **kwargs):
         if not self._requires_grad:
-            check(self, *args)
+            try:
+                check(self, *args)
+            except RuntimeError:
+                _unpacked_first(args, kwargs)  # (the parser's unpacking comes first)
+                raise
         return method_(self, *args, **kwargs)
 
     call.__name__ = call.__qualname__ = method_.__name__

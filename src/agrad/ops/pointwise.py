@@ -559,6 +559,8 @@ def sub_in_place(input, other, *, alpha=1):
 
 
 def _sub_call(input, other, alpha, out, plain):
+    if type(other) is int and not -_LONG <= other < _ULONG:  # (the parser's, before sub's own check)
+        unpack_overflow(other)
     check_sub(input, other)
     ts, arrs = operands(input, other, "sub")
     if plain:

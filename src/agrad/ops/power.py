@@ -158,6 +158,8 @@ def pow(input, exponent, *, out=None):
             return finish_out("pow", Tensor._make(iterator_layout(_int_pow(*arrs), arrs)), out)
         return finish_out("pow", _pow1.apply(ts, arrs, {}), out)
     check_operand(exponent, "pow")
+    if type(exponent) is int and exponent >= 2 ** 63 and input.dtype._kind < 2:  # (the meta's exp.toLong())
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
     d = _result_type(input, exponent)
     if d._kind == 1 and exponent < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")

@@ -167,6 +167,9 @@ def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
         return _nan_to_num_(self, nan, posinf, neginf)
     for value in (nan, posinf, neginf):
         _float_arg(value)
+    from ..autograd import grad_mode
+    if grad_mode._state["enabled"] and self._requires_grad:  # (inplace's checks, then its self.clone())
+        return _nan_to_num_(self, nan, posinf, neginf)
     # PyTorch copies an integral tensor onto itself (result.copy_(self)): nothing written, an expanded one
     # too, and its version counter moves (a tensor saved for a backward is then "modified by an inplace
     # operation")

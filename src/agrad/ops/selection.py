@@ -14,7 +14,7 @@ from .._limits import check_broadcast, check_shape
 from ..autograd.inference import check_kept
 from ..tensor import Tensor, _can_cast, _scalar_name
 from ._layout import c_order, iterator_layout, promote
-from ._op import Op, export, finish_out, inplace, method, node_name
+from ._op import Op, _unpacked_first, export, finish_out, inplace, method, node_name
 from ._vector_loop import keep_self as _keep_self, loop_lanes, tie_by_loop as _tie_by_loop, vector_nans
 from .pointwise import (_C_NAMES, _mismatch_message, _result_type, broadcast_all_error, broadcast_error,
                         check_operand, operands)
@@ -84,6 +84,8 @@ def _(ctx, grad):
 
 @export("clamp", "clip", method=True)
 def clamp(input, min=None, max=None, *, out=None):
+    if type(min) is int or type(max) is int:
+        _unpacked_first((min, max), {})
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) != isinstance(max, Tensor) and min is not None and max is not None:
