@@ -36,29 +36,30 @@ def not_implemented(value, tensors, aten: str) -> Tensor:
 def recorded_out(fname: str, result: Tensor, input: Tensor, out: Tensor, dtype_error) -> Tensor:
     """``result`` (computed without a graph) written into ``out=`` as the out overloads PyTorch's
     autograd does not know (``softmax.int_out``, ``conj_physical.out``, ``floor_divide.out``,
-    ``heaviside.out``: autograd's not-implemented fallback) write it: an ``out`` that requires grad is
-    refused under the aten name, then ``dtype_error(result, out)`` (an exception, or None when out's
+    ``heaviside.out``: autograd's not-implemented fallback) write it: when anything requires grad, an ``out`` that autograd's in-place check refuses (a leaf that
+    requires grad, its view, a view made under no_grad) is refused under the aten name (others are
+    written, a mutated input of the node), then ``dtype_error(result, out)`` (an exception, or None when out's
     dtype will do); an ``input`` (or one of a tuple of inputs) that requires grad leaves ``out`` with a
     NotImplemented node (through CopySlices when ``out`` is a view), whose backward raises."""
-    from ..autograd import grad_mode
     from ._op import finish_out, inplace
+    from ._outs import fallback_refusal
 
-    enabled = grad_mode._state["enabled"]
-    if enabled and out._requires_grad:
-        raise RuntimeError(f"aten::{fname}(): functions with out=... arguments don't support automatic "
-                           "differentiation, but one of the arguments requires grad.")
+    inputs = input if isinstance(input, tuple) else (input,)
+    recorded = fallback_refusal(fname, inputs, (out,))
     error = dtype_error(result, out) if result.dtype is not out.dtype else None
     if error is not None:
         raise error
-    inputs = input if isinstance(input, tuple) else (input,)
-    if not (enabled and any(isinstance(x, Tensor) and x._requires_grad for x in inputs)):
+    if not recorded:
         return finish_out(fname, result, out)
-    if out.shape != result.shape:
-        finish_out(fname, result, out)  # (resized first, as resize_output does)
+    if out.shape != result.shape:  # (resized first, as resize_output does)
+        from ._outs import _resize_out, warn_resized
+        if out._data.size:
+            warn_resized(out.shape, result.shape)
+        _resize_out(out, result._data)
     value = result._data
 
-    def write(o, *xs):
-        return not_implemented(value, xs, f"aten::{fname}")
+    def write(o, *xs):  # (the node's inputs: the op's tensors in the schema's order, out last)
+        return not_implemented(value, (*xs, o), f"aten::{fname}")
 
     write.__name__ = fname
     return inplace(write, overlap="allow")(out, *inputs)

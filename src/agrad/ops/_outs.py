@@ -18,7 +18,7 @@ _OUT_SAME_FOUND = frozenset({"abs", "absolute", "neg", "negative", "floor", "cei
 #: ... or the kernel's own "Expected out tensor to have dtype" (checkSameType-like)
 _OUT_SAME_EXPECTED = frozenset({"mm", "matmul", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm",
                                 "gather", "diag", "tril", "triu", "linalg_cross", "linalg_vector_norm",
-                                "linalg_matrix_norm", "cross"})
+                                "linalg_matrix_norm", "cross", "frobenius_norm"})
 
 
 def _check_out_dtype(fname, result, out):
@@ -142,7 +142,8 @@ _GRAD_NAME = {"linalg_cholesky": "linalg_cholesky_ex", "linalg_det": "_linalg_de
               "linalg_solve": "_linalg_solve_ex", "square": "pow", "linalg_svdvals": "_linalg_svd",
               "linalg_vecdot": "sum", "float_power": "pow", "take_along_dim": "gather", "linalg_svd": "_linalg_svd",
               "svd": "_linalg_svd", "linalg_lu_factor": "linalg_lu_factor_ex", "linalg_slogdet": "_linalg_slogdet",
-              "linalg_solve_ex": "_linalg_solve_ex", "log_sigmoid": "log_sigmoid_forward", "linalg_multi_dot": "mm"}
+              "linalg_solve_ex": "_linalg_solve_ex", "log_sigmoid": "log_sigmoid_forward", "linalg_multi_dot": "mm",
+              "outer": "mul", "linalg_ldl_factor": "linalg_ldl_factor_ex"}
 
 
 #: other TensorIterator ops whose ``out`` is checked for internal overlap first (compute_mem_overlaps)
@@ -352,11 +353,12 @@ def _out_dtype_error(fname, check, i, result, out):
 _RESIZED_BEFORE_LATER_CHECK = frozenset({"max", "min", "sort", "topk", "aminmax"})
 
 
-def write_outs(fname, result, out, check="exact", inputs=()):
+def write_outs(fname, result, out, check="exact", inputs=(), contiguous=False):
     """Write ``result`` (a tensor, or a tuple of them such as torch.return_types.sort) into the
     tensors of ``out=`` and return them as PyTorch does: ``out`` itself, or the same return type
     holding the ``out`` tensors.  Autograd's refusal comes first, then the dtype checks, then the
-    writes (each resized as ``finish_out`` does)."""
+    writes (each resized as ``finish_out`` does; ``contiguous``: C-ordered, as a kernel that computes
+    the result apart and then does resize_output and copy_)."""
     results = tuple(result) if isinstance(result, tuple) else (result,)
     outs = tuple(out) if isinstance(result, tuple) else (out,)
     if len(outs) != len(results):
@@ -365,9 +367,8 @@ def write_outs(fname, result, out, check="exact", inputs=()):
 
     enabled = grad_mode._state["enabled"]
     fallback = fname in FALLBACK_OUTS
-    if enabled and fallback and any(o._requires_grad for o in outs):
-        raise RuntimeError(f"aten::{fname}(): functions with out=... arguments don't support automatic "
-                           "differentiation, but one of the arguments requires grad.")
+    if fallback:
+        enabled = fallback_refusal(fname, results, outs)
     if enabled and not fallback and any(r._requires_grad or o._requires_grad and fname not in NO_GRAD_OUTS
                                         for r, o in zip(results, outs)):
         raise RuntimeError(
@@ -387,6 +388,16 @@ def write_outs(fname, result, out, check="exact", inputs=()):
                         _resize_out(o0, np.empty(r0.shape, o0._data.dtype))
             raise error
     for r, o in zip(results, outs):
+        if fallback and enabled and not r._requires_grad and r.dtype.is_floating_point:
+            # (outs with a history, no input requiring grad: the node's inputs are those outs, and every
+            # floating out takes it)
+            from ._not_implemented import not_implemented
+            r = not_implemented(r._data, [o for o in outs if o._requires_grad], f"aten::{fname}")
+        if contiguous and o.shape != r.shape:
+            import numpy as np
+            if o._data.size:
+                warn_resized(o.shape, r.shape)
+            _resize_out(o, np.empty(r.shape, o._data.dtype))
         if fallback and enabled and r._requires_grad:
             _take_history(fname, r, o)
         else:
@@ -397,7 +408,7 @@ def write_outs(fname, result, out, check="exact", inputs=()):
 
 
 #: out overloads autograd's not-implemented fallback runs (no derivative): an input that requires grad is
-#: no refusal, the out takes the result's NotImplemented node (only an out that requires grad is refused)
+#: no refusal, the out takes the result's NotImplemented node (:func:`fallback_refusal` for the outs)
 FALLBACK_OUTS = frozenset({"linalg_ldl_factor_ex", "linalg_ldl_factor", "linalg_ldl_solve", "histogram"})
 #: ... and the out overloads ATen generates for the view ops' copies (``view_copy.out``, ...) and for
 #: diag_embed (torch.diag's of a vector): their functional forms have derivatives, these have none
@@ -414,15 +425,31 @@ def fallback_out(fname, fn, args, kwargs, out):
     from ..tensor import Tensor
     from ._not_implemented import not_implemented
 
-    if not grad_mode._state["enabled"]:
+    tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+    if not fallback_refusal(fname, tensors, (out,)):  # (an out refused before the kernel runs)
         return write_outs(fname, fn(*args, **kwargs), out)
-    if out._requires_grad:  # (refused before the kernel runs)
-        raise RuntimeError(f"aten::{fname}(): functions with out=... arguments don't support automatic "
-                           "differentiation, but one of the arguments requires grad.")
     with grad_mode.no_grad():
         result = fn(*args, **kwargs)
-    tensors = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
-    return write_outs(fname, not_implemented(result._data, tensors, f"aten::{fname}"), out)
+    return write_outs(fname, not_implemented(result._data, (*tensors, out), f"aten::{fname}"), out)
+
+
+def fallback_refusal(fname, tensors, outs):
+    """Autograd's not-implemented fallback before an out= kernel: when grad mode is on and a tensor
+    among ``tensors`` (the inputs, or results that carry their history) or ``outs`` requires grad,
+    an out that its in-place check refuses (a leaf that requires grad, a view of one, a view made
+    under no_grad) raises the out= text under the aten name.  Returns whether the call is recorded."""
+    from ..autograd import grad_mode
+    from ..tensor import Tensor
+
+    recorded = grad_mode._state["enabled"] and any(
+        isinstance(t, Tensor) and t._requires_grad for t in (*tensors, *outs))
+    for o in outs if recorded else ():
+        try:
+            o._check_inplace(True, overlap="allow")
+        except RuntimeError:
+            raise RuntimeError(f"aten::{_GRAD_NAME.get(fname, fname)}(): functions with out=... arguments don't "
+                               "support automatic differentiation, but one of the arguments requires grad.") from None
+    return recorded
 
 
 def _take_history(fname, result, out):
@@ -433,7 +460,9 @@ def _take_history(fname, result, out):
     from ._op import inplace
 
     if out.shape != result.shape:
-        finish_out(fname, Tensor._make(result._data), out)
+        if out._data.size:
+            warn_resized(out.shape, result.shape)
+        _resize_out(out, result._data)
     if result._output_nr:
         first = Tensor._make(result._data, True)
         first._grad_fn = result._grad_fn

@@ -63,7 +63,9 @@ def conj_physical(input, *, out=None):
     if out is None:
         return input
     from ._not_implemented import recorded_out
-    return recorded_out("conj_physical", Tensor._make(input._data.copy()), input, out, _found_dtype)
+    from ._layout import iterator_layout
+    result = Tensor._make(iterator_layout(input._data.copy(), [input._data]))  # (TensorIterator's unary layout)
+    return recorded_out("conj_physical", result, input, out, _found_dtype)
 
 
 @export(method=True)

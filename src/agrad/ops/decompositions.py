@@ -192,9 +192,14 @@ export("cholesky", linalg=True, torch=False)(_linalg_cholesky)
 
 
 @export("cholesky", method=True)
-@with_out("cholesky", None)
 def cholesky(input, upper=False, *, out=None):
-    """torch.cholesky (deprecated in favour of torch.linalg.cholesky), with PyTorch's warning."""
+    """torch.cholesky (deprecated in favour of torch.linalg.cholesky), with PyTorch's warning; its
+    out= (cholesky_out): the result computed apart, then resize_output (C-ordered) and copy_."""
+    result = _cholesky_deprecated(input, upper)
+    return result if out is None else write_outs("cholesky", result, out, None, contiguous=True)
+
+
+def _cholesky_deprecated(input, upper):
     warn_once(
         "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future PyTorch "
         "release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\n"

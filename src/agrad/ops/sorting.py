@@ -584,6 +584,8 @@ def _resize_keepdim_outs(input, d, keepdim, out, mode):
             if o._data.size:
                 warn_resized(shape, kept)
             _resize_out(o, np.empty(kept if keepdim else kept[:d] + kept[d + 1:], o._data.dtype))
+        elif not keepdim and o.ndim == input.ndim:  # (the kernel's squeeze_ of an out of the kept shape)
+            o._data = np.squeeze(o._data, d)
 
 
 def _mode_fwd(ctx, a, dim, keepdim):

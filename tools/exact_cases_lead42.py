@@ -1,0 +1,60 @@
+"""Golden cases of the lead's fixes in session 42 (each names the differential run's group)."""
+from __future__ import annotations
+
+from exact_case_form import GRAPH, case, outcomes
+
+CASES = [
+    case("kthvalue-out-of-kept-shape-squeezed",  # (dt42a warning:kthvalue) an out of the keepdim shape is resized
+         # to it (no change, no warning) and squeezed by the kernel; one with a dim less is unsqueezed first
+         ["x = torch.tensor([[[1]], [[-3]]], dtype=torch.int32)",
+          "o1 = torch.tensor([[1, -1], [-1, -3]], dtype=torch.int32)[..., ::2]",
+          "o2 = torch.tensor([[[-1]], [[2]]])",
+          "r = torch.kthvalue(x, 1, out=(o1, o2))", "s = (o1.shape, o1.stride(), o2.shape, o2.stride())"],
+         ["r", "s"]),
+    case("frobenius-norm-out-dtype",  # (dt42a error-text:frobenius_norm) at::norm_out's structured check
+         ["x = torch.tensor([-2.5, -1.0])"] +
+         outcomes([f"torch.frobenius_norm(x, -1, out=torch.tensor(-2, dtype=torch.{d}))"
+                   for d in ("int32", "float64", "float16", "bool")]),
+         ["out"]),
+    case("outer-out-refusal-names-mul",  # (dt42a error-text:ger) outer's out= is mul_out's
+         ["x = torch.tensor([1.75, 0.75, -2.25], requires_grad=True)", "y = torch.tensor([-0.5, 1.0, 2.75])"] +
+         outcomes(["torch.outer(x, y, out=torch.zeros(3, 3))", "torch.ger(x, y, out=torch.zeros(3, 3))",
+                   "torch.outer(y, y, out=x)"]),
+         ["out"]),
+    case("fallback-out-with-history",  # (dt42a raises-only-agrad:conj_physical) autograd's not-implemented
+         # fallback refuses an out only where its in-place check would (a leaf that requires grad, its view, a view
+         # made under no_grad); an out with a history is written and takes a NotImplemented node whose inputs are
+         # the op's tensors that require grad, out last
+         [GRAPH, "x = torch.tensor([1.25, -1.75], requires_grad=True)",
+          "b = x * 2", "r1 = torch.conj_physical(b, out=b)", "g1 = graph(b.grad_fn)",
+          "c = x * 2", "r2 = torch.heaviside(x, c, out=c)", "g2 = graph(c.grad_fn)",
+          "d = x * 2", "r3 = torch.floor_divide(torch.ones(2), 2, out=d[:1])", "g3 = graph(d.grad_fn)",
+          "e = x * 2", "with torch.no_grad():\n    v = e[1:]"] +
+         outcomes(["torch.conj_physical(torch.ones(2), out=x)", "torch.softmax(torch.ones(2), 0, out=x[:])",
+                   "torch.heaviside(x[:1], e[:1], out=v)"]),
+         ["r1", "g1", "r2", "g2", "r3", "g3", "d", "out"]),
+    case("conj-physical-out-layout",  # (dt42a stride:conj_physical) a resized out is laid out as TensorIterator
+         # lays out the input's copy
+         ["x = torch.arange(24.).reshape(2, 3, 4)", "out = []",
+          "for v in (x.transpose(0, -1), x[:, ::2], x.permute(1, 2, 0)[:, ::2]):\n"
+          "    o = torch.zeros(0)\n    torch.conj_physical(v, out=o)\n    out.append((o.shape, o.stride()))"],
+         ["out"]),
+    case("cholesky-out-contiguous",  # (dt42a stride:cholesky) torch.cholesky's out= is the result resized into
+         # C-ordered (resize_output) and copied; linalg.cholesky's keeps LAPACK's column-major layout
+         ["a = torch.tensor([[[6.0, 0.0], [0.0, 2.5625]]])", "out = []",
+          "for up in (False, True):\n"
+          "    for o in (torch.zeros(0), torch.zeros(2, 2), torch.zeros(4, 4)[::2, ::2], torch.zeros(1, 2, 2).mT):\n"
+          "        torch.cholesky(a, up, out=o)\n        p = torch.zeros(0)\n"
+          "        torch.linalg.cholesky(a, upper=up, out=p)\n        out.append((o.stride(), p.stride(), o))"],
+         ["out"]),
+    case("fallback-out-refusal-histogram-ldl",  # the same rule for histogram's and ldl_factor's outs (ldl_factor's
+         # refusal names ldl_factor_ex, the composite's inner op); an out with a history and no input requiring grad
+         # takes a NotImplemented node of its own
+         ["w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)", "x = torch.tensor([1.25, -1.75, 0.5])",
+          "a = torch.tensor([[2.0, 1.0], [1.0, 3.0]], requires_grad=True)",
+          "h = w * 2", "r = torch.histogram(x, 2, out=(h, torch.zeros(4)))", "n = type(h.grad_fn).__name__"] +
+         outcomes(["torch.histogram(x, 2, out=(w[:], torch.zeros(2)))",
+                   "torch.linalg.ldl_factor(a.detach(), out=(a[:], torch.zeros(2, dtype=torch.int32)))",
+                   "torch.linalg.ldl_factor(a, out=(torch.zeros(2, 2, requires_grad=True), torch.zeros(2, dtype=torch.int32)))"]),
+         ["r", "n", "out"]),
+]
