@@ -237,7 +237,7 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
     from .factories import linspace
     from ._op import write_outs
 
-    outs = _histogram_outs(out)
+    outs = _histogram_outs(out, (input, bins, weight))
     flat = input.reshape(input.numel(), 1)
     if isinstance(bins, Tensor):
         check_edges(input.dtype, bins, 0)
@@ -284,19 +284,17 @@ def histogram(input, bins=100, *, range=None, weight=None, density=False, out=No
     return result if outs is None else write_outs("histogram", result, outs)
 
 
-def _histogram_outs(out):
+def _histogram_outs(out, tensors):
     """``out=``'s two tensors (the argument parser's length check), and autograd's fallback refusing
-    one that requires grad before the kernel runs."""
+    one before the kernel runs (``tensors``: the inputs, :func:`_outs.fallback_refusal`)."""
     if out is None:
         return None
-    from ..autograd import grad_mode
+    from ._outs import fallback_refusal
 
     outs = tuple(out)
     if len(outs) != 2:
         raise TypeError("histogram(): argument 'out' must be tuple of Tensors of length 2")
-    if grad_mode._state["enabled"] and any(o._requires_grad for o in outs):
-        raise RuntimeError("aten::histogram(): functions with out=... arguments don't support automatic "
-                           "differentiation, but one of the arguments requires grad.")
+    fallback_refusal("histogram", tensors, outs)
     return outs
 
 
