@@ -106,4 +106,17 @@ CASES = [
           _err(5, "made(torch.int64).nan_to_num_()"), _err(6, "made(torch.bool).mvlgamma_(1)"),
           _err(7, "made(torch.int64).renorm_(2, 0, 1.0)"), "r8 = torch.zeros(3, dtype=torch.int64).nan_to_num_()"],
          ["err1", "err2", "err3", "err4", "err5", "err6", "err7", "r8"]),
+    case("interpolate-tensor-scale-factor-parser",  # (outs41's note) F.interpolate hands its scale factors
+         # to the upsample op as given: a tensor first in them is the op's parser error (its overload list,
+         # per mode and rank); area and recompute_scale_factor compute the size in Python instead
+         ["x1 = torch.ones(1, 2, 4)", "x2 = torch.ones(1, 2, 4, 4)",
+          _err(1, "F.interpolate(x1, scale_factor=torch.tensor(2.0))"),
+          _err(2, "F.interpolate(x2, scale_factor=[torch.tensor(2.0), 2.0], mode='bilinear')"),
+          _err(3, "F.interpolate(x2, scale_factor=(torch.tensor(2.0), 2), mode='bicubic', antialias=True)"),
+          _err(4, "F.interpolate(x1, scale_factor=(torch.tensor(2.0),), mode='nearest-exact')"),
+          "r5 = F.interpolate(x1, scale_factor=torch.tensor(2.0), mode='area')",
+          "r6 = F.interpolate(x2, scale_factor=[2.0, torch.tensor(2)])",
+          "r7 = F.interpolate(x1, scale_factor=torch.tensor(2.0), mode='linear', recompute_scale_factor=True)",
+          _err(8, "F.interpolate(x2, scale_factor=torch.tensor([2.0, 2.0]), mode='area')")],
+         ["err1", "err2", "err3", "err4", "r5.shape", "r6.shape", "r7", "err8"]),
 ]

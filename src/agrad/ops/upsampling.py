@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from ..tensor import _scalar_name
+from ..tensor import Tensor, _scalar_name
 from ._layout import in_input_format
 from . import _upsample_kernels as _kernels
 from . import _upsample_uint8 as _uint8
@@ -203,6 +203,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if antialias and not (mode in ("bilinear", "bicubic") and input.ndim == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a "
                          "4-D tensor as input")
+    if size is None and mode != "area" and not recompute_scale_factor:
+        _tensor_scales(scale_factor, mode, n, antialias)
     spatial = tuple(input.shape[2:])
     if size is not None:
         out_size = tuple(int(s) for s in _per_dim(size, spatial, "size"))
@@ -239,6 +241,33 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                                  input.is_contiguous(memory_format=channels_last))
     return _op(mode, n)(input, mode=mode, size=out_size, in_size=spatial, scales=scales,
                         align_corners=bool(align_corners))
+
+
+def _tensor_scales(scale_factor, mode, n, antialias):
+    """The parser's refusal of the scale factors F.interpolate hands the upsample op as given (a list of
+    the one factor, or the list or tuple itself), where the first is a tensor: its "tuple of floats"
+    takes a Python number only (the first element alone is checked)."""
+    listed = scale_factor if isinstance(scale_factor, (list, tuple)) else [scale_factor] * n
+    if not listed or not isinstance(listed[0], Tensor):
+        return
+    if antialias:
+        name = f"_upsample_{mode}2d_aa"
+    elif mode == "nearest-exact":
+        name = f"_upsample_nearest_exact{n}d"
+    else:
+        name = f"upsample_{mode}{n}d"
+    corners = ", bool" if mode not in ("nearest", "nearest-exact") else ""
+    kind, (left, right) = ("tuple", "()") if isinstance(listed, tuple) else ("list", "[]")
+    items = ", ".join("Tensor" if isinstance(v, Tensor) else type(v).__name__ for v in listed)
+    if kind == "tuple" and len(listed) == 1:
+        items += ","  # (a Python tuple's repr)
+    scales = ", ".join(f"float scales{d} = None" for d in {1: ("",), 2: ("_h", "_w"), 3: ("_d", "_h", "_w")}[n])
+    raise TypeError(
+        f"{name}() received an invalid combination of arguments - got (Tensor, NoneType{corners}, {kind}), but expected "
+        f"one of:\n * (Tensor input, tuple of ints output_size{corners and ', bool align_corners'}, tuple of floats "
+        f"scale_factors)\n      didn't match because some of the arguments have invalid types: (Tensor, !NoneType!"
+        f"{corners}, !{kind} of {left}{items}{right}!)\n * (Tensor input, tuple of ints output_size"
+        f"{corners and ', bool align_corners'}, {scales}, *, Tensor out = None)\n")
 
 
 @export(functional=True, torch=False)
