@@ -66,4 +66,16 @@ CASES = [
          ["hexes(y)", "(y.stride(), gx.stride(), g3.stride(), gh.stride())", "hexes(gx)", "hexes(gw)", "hexes(gb)",
           "hexes(y3)", "hexes(g3)", "hexes(yl)[::7]", "hexes(gl[0])[::7]", "hexes(gl[1])", "hexes(yh)[::11]",
           "hexes(gh)[::11]"]),
+    case("onednn-gemm-conv-bias-gradient-rows",  # (issue 10) the bias gradient of a float32 convolution whose
+         # backward-weights kernel is oneDNN's x64:gemm:jit (grouped, plain layouts): per output channel from +0.0,
+         # each output row's sum (in order from its first element) added in turn
+         [_F, _HEX,
+          _vals("xb", 2 * 6 * 2 * 23, "(2, 6, 2, 23)", 0.61), _vals("wb", 6 * 2, "(6, 2, 1, 1)", 0.77),
+          "bb = torch.zeros(6, requires_grad=True)", "yb = F.conv2d(xb, wb, bb, groups=3)",
+          "gob = ((torch.arange(2 * 6 * 2 * 23.) * 0.377) % 1.3 - 0.6).reshape(2, 6, 2, 23)",
+          "gbb, = torch.autograd.grad(yb, bb, gob)",
+          _vals("x1", 3 * 4 * 13, "(3, 4, 13)", 0.59), _vals("w1", 4 * 2 * 3, "(4, 2, 3)", 0.83),
+          "b1 = torch.zeros(4, requires_grad=True)", "y1 = F.conv1d(x1, w1, b1, padding=2, groups=2)",
+          "g1, = torch.autograd.grad(y1, b1, ((torch.arange(3 * 4 * 15.) * 0.29) % 1.7 - 0.8).reshape(3, 4, 15))"],
+         ["hexes(gbb)", "gbb.stride()", "hexes(g1)"]),
 ]

@@ -104,3 +104,25 @@ def _gemv_t(p):
 def _out_size(x, w, stride, padding, dilation):
     return tuple((i + 2 * p - (kk - 1) * d - 1) // s + 1
                  for i, p, kk, d, s in zip(x.shape[2:], padding, w.shape[2:], dilation, stride))
+
+
+def gemm_bias_grad(g, x_shape, w_shape, geo, plain):
+    """The bias gradient where oneDNN's backward-weights kernel is x64:gemm:jit (gemm_convolution_bwd_weights_t):
+    per output channel from +0.0, each output row's (sample, depth, height) sum over its width added in turn, a
+    row summed in order from its first element (the compiler's code for its omp simd reduction, measured: rows
+    under 128 elements). None where another kernel runs (or a longer row), by the grouped and ungrouped
+    predicates of _conv_groups / _conv_order, and for channels-last layouts (its nhwc loop sums otherwise: not
+    emulated)."""
+    from ._conv_groups import weights_direct
+    from ._conv_order import bwd_weights_direct
+    grp, st, pad, dil = geo["groups"], geo["stride"], geo["padding"], geo["dilation"]
+    k, o = tuple(w_shape[2:]), tuple(g.shape[2:])
+    if geo["transposed"] or g.dtype != np.float32 or not g.size or g.shape[-1] >= 128:
+        return None
+    if not plain or (weights_direct(x_shape, w_shape, grp, st, pad, dil) if grp > 1
+                     else bwd_weights_direct(x_shape, o, k, st, pad, dil) or all(v == 1 for v in k)):
+        return None
+    n, oc = g.shape[:2]
+    rows = np.cumsum(g.reshape(n, oc, -1, g.shape[-1]), axis=-1, dtype=np.float32)[..., -1]  # (N, OC, R)
+    seq = np.concatenate([np.zeros((1, oc), np.float32), rows.transpose(0, 2, 1).reshape(-1, oc)])
+    return np.ascontiguousarray(np.cumsum(seq, axis=0, dtype=np.float32)[-1])

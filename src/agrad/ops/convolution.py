@@ -26,7 +26,7 @@ from .. import dtypes
 from .._cpp_print import cpp_type_name
 from ..autograd import grad_mode
 from ..tensor import Tensor, _can_cast, _scalar_name
-from . import _conv_groups, _conv_order, _vec_math
+from . import _conv_group_order, _conv_groups, _conv_order, _vec_math
 from ._conv_checks import _check, check_backend, check_empty_view, ntuple
 from ._conv_order import _unpadded_products
 from ._conv_layout import backward_format, in_conv_format
@@ -474,6 +474,9 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
         out[0] = _unpadded_products(w.reshape(1, 1, w.shape[0], -1), cols, valid, 2).reshape(x.shape).astype(
             g.dtype, copy=False)
     out = _conv_groups.grads(g, x, w, geo, mask, out) if grp > 1 and mk and _conv_groups.plain(x, w) else out
+    if mask[2] and mk and (b := _conv_group_order.gemm_bias_grad(g, x.shape, w.shape, geo, _conv_groups.plain(x, w))) \
+            is not None:  # (oneDNN's gemm kernel's bias gradient)
+        out[2] = b
     return tuple(out)
 
 
