@@ -423,5 +423,9 @@ def kron(input, other, *, out=None):
         _unsafe_view.apply((other,), (other._data,), {"shape": tuple(b_shape)})
     if p_strides is not None and type(result._data) is np.ndarray:  # (its fresh product, as TensorIterator lays it)
         result._data = with_strides(result._data, p_strides)
+    # (mul_out's assert_no_partial_overlap: an operand that is out itself, of the result's shape, is a full
+    # overlap, which TensorIterator allows; its elements are read before they are written)
+    from ._out_alias import is_input
+    apart = tuple(t for t in (input, other) if not (is_input(out, t) and tuple(t.shape) == tuple(r_shape)))
     return finish_out("kron", _unsafe_view.apply((result,), (result._data,), {"shape": tuple(r_shape)}), out,
-                      inputs=(input, other))
+                      inputs=apart)

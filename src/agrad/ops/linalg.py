@@ -12,6 +12,7 @@ from .._limits import check_numel, check_shape
 from .._zero import any_zero, zeros
 from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
+from ._out_alias import product_into
 from ._outs import matrix_out
 from ._gemm_order import (DDOT_MAX, baddbmm_f32, baddbmm_one_term, bmm_product, ddot_lanes, dgemm_zero_signs, dot_lanes,
                           gemv_one_column, mkl_addmv, mkl_gemv, mkl_product, sdot_aligned)
@@ -146,7 +147,7 @@ def mm(input, mat2, *, out=None):
     _same_dtype(input, mat2, "mm")
     _no_bool(input, "addmm_impl_cpu_", n, m, p)
     check_shape((n, p))
-    return finish_out("mm", _mm(input, mat2), out)
+    return finish_out("mm", product_into("mm", (input, mat2), _mm(input, mat2), out), out)
 
 
 def _mv_fwd(ctx, a, v):
@@ -184,7 +185,7 @@ def mv(input, vec, *, out=None):
     _addmv_dtypes(out if out is not None and out.ndim <= 1 and out.numel() in (n, 1) else vec, input, vec)
     matrix_out("mv", (input, vec), vec.dtype, (n,), out)
     _no_bool(input, "addmv_impl_cpu", n, m)
-    return finish_out("mv", _mv(input, vec), out)
+    return finish_out("mv", product_into("mv", (input, vec), _mv(input, vec), out), out)
 
 
 def _dot_fwd(ctx, a, b):
@@ -317,7 +318,7 @@ def bmm(input, mat2, *, out=None):
         return finish_out("bmm", _bmm.apply((input, mat2), (input._data.astype(mat2._data.dtype), mat2._data), {}), out)
     _bmm_dtypes(input, mat2)
     check_shape((b, n, mat2._data.shape[2]))
-    return finish_out("bmm", _bmm(input, mat2), out)
+    return finish_out("bmm", product_into("bmm", (input, mat2), _bmm(input, mat2), out), out)
 
 
 def _bmm_dtypes(batch1, batch2):
@@ -679,7 +680,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     _bmm_dtypes(batch1, batch2)
     result = _baddbmm.apply((input, batch1, batch2), (input._data, batch1._data, batch2._data),
                             {"beta": beta, "alpha": alpha})
-    return finish_out("baddbmm", result, out)
+    return finish_out("baddbmm", product_into("baddbmm", (batch1, batch2), result, out, input, beta, alpha), out)
 
 
 def _addbmm_fwd(ctx, s, a, b, beta, alpha):

@@ -237,6 +237,8 @@ def matrix_power(input, n, *, out=None):
     result = _matrix_power(input, n)
     if out is None:
         return result
+    from ._out_alias import power_into
+    result = power_into(input, n, result, out)
     if tuple(out.shape) != tuple(result.shape):
         result = result.contiguous()
     if result._requires_grad:  # (recorded: which op writes out decides)
@@ -350,14 +352,16 @@ def multi_dot(tensors, *, out=None):
             raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {list(tensors[i - 1].shape)} and "
                                f"{list(tensors[i].shape)} cannot be multiplied")
     mm = FUNCTIONS["mm"]
+    from ._out_alias import product_into  # (the last mm_out into out: an operand that is out reads zeros)
     if n == 2:
-        result = mm(mats[0], mats[1])
+        result = product_into("mm", tuple(mats), mm(mats[0], mats[1]), out)
     elif n == 3:
         a, b, c, d = mats[0].shape[0], mats[1].shape[0], mats[2].shape[0], mats[2].shape[1]
         if a * c * (b + d) <= b * d * (a + c):  # a tie multiplies (AB)C, as ATen does
-            result = mm(mm(mats[0], mats[1]), mats[2])
+            pair = (mm(mats[0], mats[1]), mats[2])
         else:
-            result = mm(mats[0], mm(mats[1], mats[2]))
+            pair = (mats[0], mm(mats[1], mats[2]))
+        result = product_into("mm", pair, mm(*pair), out)
     else:
         split = _chain_order([m.shape for m in mats])
 
@@ -368,6 +372,7 @@ def multi_dot(tensors, *, out=None):
     return result.view(tuple(out_shape))
 
 
+multi_dot.__wrapped__.sees_out = True
 export("multi_dot", linalg=True, torch=False)(multi_dot)
 
 

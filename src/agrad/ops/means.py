@@ -15,6 +15,7 @@ from .._zero import ZeroArray
 from ..autograd import grad_mode
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out
+from ._out_alias import reduced_into_input
 from .reductions import (_ALL_DIMS, _FLOAT32_64, _NO_DIM, _NO_KEEPDIM, _add_reduce, _contiguous,
                          _expand_back_array, _no_dim_keepdim, dims, expand_back, nansum)
 
@@ -126,7 +127,8 @@ def mean(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
         dtype = out.dtype  # (mean.out reduces in out's dtype, the input cast first)
     if dtype is not None and dtype is not input.dtype:
         attrs["dtype"] = dtype.numpy
-    return finish_out("mean", op.apply((input,), (input._data,), attrs), out)
+    result = reduced_into_input("mean", input, op.apply((input,), (input._data,), attrs), out)
+    return finish_out("mean", result, out)
 
 
 def _integer_out(input, dim, keepdim, out):
@@ -167,4 +169,6 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
         raise RuntimeError(f"nansum: provided dtype must match dtype of result. Got {_scalar_name(out.dtype)} and "
                            f"{_scalar_name(dtype)}.")
     total = nansum(input, dim, keepdim, dtype=out.dtype if dtype is None else dtype)
+    total = reduced_into_input("nansum", input, total, out, None if dim is None else list(dim)
+                               if isinstance(dim, (list, tuple)) else [dim])
     return finish_out("nansum", total.div(count), out)

@@ -94,6 +94,9 @@ def _pool_args(fname, sp, input, kernel_size, stride, padding, dilation, ceil_mo
                 f"pad should be at most half of effective kernel size, but got pad={pp}, kernel_size={kk} and "
                 f"dilation={dd}")
     size = tuple(input.shape[-sp:])
+    if fname == "avg_pool3d" and any(n < kk for n, kk in zip(size, k)):  # (pool3d_shape_check's check_input_size)
+        raise RuntimeError(f"input image (T: {size[0]} H: {size[1]} W: {size[2]}) smaller than kernel size "
+                           f"(kT: {k[0]} kH: {k[1]} kW: {k[2]})")
     o = tuple(pool_size(n, kk, pp, ss, dd, ceil_mode) for n, kk, pp, ss, dd in zip(size, k, p, s, d))
     if any(n < 1 for n in o):
         c = input.shape[-sp - 1]
@@ -480,7 +483,8 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     """Mean over sliding windows of the last two dims (AvgPool2DBackward0)."""
     result = _avg_pool("avg_pool2d", 2, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                        divisor_override)
-    return result if out is None else _pooled_into("avg_pool2d", input, result, out)
+    return result if out is None else _pooled_into("avg_pool2d", input, result, out, kernel_size, stride, padding,
+                                                   ceil_mode, count_include_pad, divisor_override)
 
 
 @export(functional=True, torch=False)
@@ -489,15 +493,26 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     """Mean over sliding windows of the last three dims (AvgPool3DBackward0)."""
     result = _avg_pool("avg_pool3d", 3, input, kernel_size, stride, padding, ceil_mode, count_include_pad,
                        divisor_override)
-    return result if out is None else _pooled_into("avg_pool3d", input, result, out)
+    return result if out is None else _pooled_into("avg_pool3d", input, result, out, kernel_size, stride, padding,
+                                                   ceil_mode, count_include_pad, divisor_override)
 
 
-def _pooled_into(fname, input, result, out):
+def _pooled_into(fname, input, result, out, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                 divisor_override):
     """The structured pools' meta into out=: out's dtype the input's ("Expected out tensor to have dtype"),
-    out resized (with its warning), then written."""
+    out resized (with its warning), then written as the kernel writes it (_out_alias.pooled_into)."""
     from ._op import finish_out
+    from ._out_alias import pooled_into
     from ._outs import matrix_out
+    sp = 3 if fname == "avg_pool3d" else 2
+    k, s, pads, _, _ = _pool_args(fname, sp, input, kernel_size, stride, padding, 1, ceil_mode)
     matrix_out(fname, (input,), input.dtype, result.shape, out)
+    if pooled_into(fname, input, result, out, k, s, pads, count_include_pad, divisor_override):
+        out._vc[0] += 1
+        from ..autograd import graph
+        for obs in graph.version_observers:
+            obs(out)
+        return out
     return finish_out(fname, result, out)
 
 

@@ -616,11 +616,16 @@ def _normal_out(g, mean, std, mt, st, out):
     if not d.is_floating_point and int(np.prod(shape, dtype=np.int64)):
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{_scalar(d)}\'')
     template = out._data if tuple(out.shape) == shape else np.empty(shape, d.numpy)
+    from ._out_alias import is_input
+    # (out drawn into first, then ``mul_(std).add_(mean)`` in place: a mean or std that is out reads the draws)
     if not st:
-        vals = (_normal_fill(template, g, 0.0, float(std)) + mean._data).astype(d.numpy, copy=False)
+        noise = _normal_fill(template, g, 0.0, float(std))
+        vals = (noise + (noise if is_input(out, mean) else mean._data)).astype(d.numpy, copy=False)
     else:
-        vals = (_normal_fill(template, g, 0.0, 1.0) * std._data).astype(d.numpy, copy=False)
-        vals = (vals + (mean._data if mt else np.array(mean, d.numpy))).astype(d.numpy, copy=False)
+        noise = _normal_fill(template, g, 0.0, 1.0)
+        vals = (noise * (noise if is_input(out, std) else std._data)).astype(d.numpy, copy=False)
+        vals = (vals + (vals if mt and is_input(out, mean) else mean._data if mt else np.array(mean, d.numpy))
+                ).astype(d.numpy, copy=False)
     return finish_out("normal", Tensor._make(np.asarray(vals)), out)
 
 

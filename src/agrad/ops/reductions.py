@@ -18,6 +18,7 @@ from ..tensor import Tensor, _wrap_dim
 from .._cascade import cascade_sum
 from ._layout import c_order
 from ._op import Op, export, finish_out, with_out, write_outs
+from ._out_alias import reduced_into_input
 from ._return_types import return_type
 from .selection import masked_fill
 from .views import expand_array
@@ -139,6 +140,13 @@ class _NoKeepdim:
 _NO_KEEPDIM = _NoKeepdim()
 
 
+def _given(dim):
+    """The reduced dims as given (None: all of them)."""
+    if dim is None or dim is _NO_DIM or isinstance(dim, (list, tuple)) and not dim:
+        return None
+    return list(dim) if isinstance(dim, (list, tuple)) else [dim]
+
+
 def _no_dim_keepdim(fname, keepdim):
     if keepdim is not _NO_KEEPDIM:  # the parser layer (_argcheck) answers with PyTorch's TypeError
         raise TypeError(f"{fname}(): keepdim given without dim")
@@ -155,8 +163,8 @@ def sum(input, dim=_NO_DIM, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
         if isinstance(dim, (list, tuple)) and len(dim) == 0:
             dim = None
     axes = dims(dim, input.ndim)
-    return finish_out("sum", op.apply((input,), (input._data,),
-                                       {"axes": axes, "keepdim": keepdim, "dtype": d.numpy}), out)
+    result = op.apply((input,), (input._data,), {"axes": axes, "keepdim": keepdim, "dtype": d.numpy})
+    return finish_out("sum", reduced_into_input("sum", input, result, out, _given(dim)), out)
 
 
 def _nansum_fwd(ctx, a, axes, keepdim, dtype, full):
@@ -218,8 +226,9 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
             from ..tensor import _scalar_name
             raise NotImplementedError(f"\"nansum_cpu\" not implemented for '{_scalar_name(out.dtype)}'")
         return finish_out("nansum", Tensor._make(zeros.astype(out.dtype.numpy)), out)
-    return finish_out("nansum", _nansum.apply((input,), (input._data,), {  # all dims kept for dim=None
-        "axes": axes, "keepdim": keepdim, "dtype": d.numpy, "full": dim is None}), out)
+    result = _nansum.apply((input,), (input._data,), {  # all dims kept for dim=None
+        "axes": axes, "keepdim": keepdim, "dtype": d.numpy, "full": dim is None})
+    return finish_out("nansum", reduced_into_input("nansum", input, result, out, _given(dim)), out)
 
 
 # max / min ---------------------------------------------------------------------
@@ -628,16 +637,16 @@ def prod(input, dim=None, keepdim=_NO_KEEPDIM, *, dtype=None, out=None):
     d = _acc_dtype(input, out.dtype if dtype is None and out is not None else dtype)  # (out's dtype is the product's)
     if dim is None:
         _no_dim_keepdim("prod", keepdim)
-        return finish_out("prod", _prod0.apply((input,), (input._data,),
-                                                {"axis": None, "keepdim": False, "dtype": d.numpy}), out)
+        result = _prod0.apply((input,), (input._data,), {"axis": None, "keepdim": False, "dtype": d.numpy})
+        return finish_out("prod", reduced_into_input("prod", input, result, out), out)
     if isinstance(dim, (list, tuple)):
         raise TypeError(
             "prod() received an invalid combination of arguments - got (Tensor, tuple), but expected one of:\n"
             " * (Tensor input, *, torch.dtype dtype = None)\n"
             " * (Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)\n")
     axis = _wrap_dim(dim, input.ndim)
-    return finish_out("prod", _prod1.apply((input,), (input._data,),
-                                            {"axis": axis, "keepdim": bool(keepdim), "dtype": d.numpy}), out)
+    result = _prod1.apply((input,), (input._data,), {"axis": axis, "keepdim": bool(keepdim), "dtype": d.numpy})
+    return finish_out("prod", reduced_into_input("prod", input, result, out, [dim]), out)
 
 
 # ---------------------------------------------------------------------------
@@ -693,9 +702,9 @@ def _amax_family(op, fname, np_fn):
                 if input.ndim and input._data.shape[int(g) % input.ndim] == 0:
                     raise IndexError(f"{fname}(): Expected reduction dim {int(g)} to have non-zero size.")
         given = [] if dim is None else list(dim) if isinstance(dim, (list, tuple)) else [dim]
-        return finish_out(fname, op.apply((input,), (input._data,),
-                                          {"axes": axes, "keepdim": bool(keepdim), "np_fn": np_fn,
-                                           "dims_given": [int(d) for d in given]}), out)
+        result = op.apply((input,), (input._data,), {"axes": axes, "keepdim": bool(keepdim), "np_fn": np_fn,
+                                                     "dims_given": [int(d) for d in given]})
+        return finish_out(fname, reduced_into_input(fname, input, result, out, given or None), out)
 
     fn.__name__ = fname
     fn.__doc__ = f"{fname} over ``dim`` (all dims by default); equal extremes share the gradient."

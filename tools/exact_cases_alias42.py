@@ -1,0 +1,77 @@
+"""Regression cases of helper "alias42" (session 42, issue 10): ``out=`` that is one of the op's own inputs.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case
+
+
+CASES = [
+    case("out-alias-reductions-identity",  # (value:sum/amin/amax/prod/nanmean, dt41c, probe_out_alias) the
+         # reduction's out is its input: the kernel fills out with the identity, then reads its own element
+         ["x1 = torch.tensor([[-1.5], [2.0], [0.5]])", "torch.sum(x1, 1, keepdim=True, out=x1)",
+          "x2 = torch.tensor(-0.5)", "torch.amin(x2, out=x2)",
+          "x3 = torch.tensor([[3], [-2]])", "torch.amax(x3, keepdim=True, dim=1, out=x3)",
+          "x4 = torch.tensor([[3], [-2]], dtype=torch.int32)", "torch.amin(x4, 1, True, out=x4)",
+          "x5 = torch.tensor([[3], [-2]])", "torch.amin(x5, 1, True, out=x5)",
+          "x6 = torch.tensor([-3])", "torch.prod(x6, 0, True, out=x6)",
+          "x7 = torch.tensor([[float('nan')], [2.0]])", "torch.nanmean(x7, 1, True, out=x7)",
+          "x8 = torch.tensor([[float('nan')], [2.0]], dtype=torch.float64)", "torch.nansum(x8, 1, True, out=x8)",
+          "x9 = torch.tensor([[1.0, 2.0], [3.0, 4.0]])", "torch.mean(x9, (0, 1), True, out=x9)",
+          "x10 = torch.tensor([[True], [False]])", "torch.amax(x10, 1, True, out=x10)"],
+         ["x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10"]),
+    case("out-alias-reductions-resized",  # the input resized to the result's shape with out (one tensor)
+         ["x1 = torch.arange(12.).reshape(3, 4)", "torch.sum(x1, 1, keepdim=True, out=x1)",
+          "x2 = torch.arange(12).reshape(3, 4)", "torch.amin(x2, 1, keepdim=True, out=x2)",
+          "x3 = torch.arange(12.).reshape(3, 4)", "torch.amax(x3, 0, out=x3)"],
+         ["x1", "x2", "x3"]),
+    case("out-alias-avg-pool",  # (value:avg_pool2d/avg_pool3d, dt41e) each output zeroed, then its window read
+         ["x1 = torch.tensor([[[0.0]], [[2.5]]], dtype=torch.float64)", "F.avg_pool2d(x1, 1, 1, out=x1)",
+          "x2 = torch.arange(12.).reshape(3, 2, 2) - 5", "F.avg_pool2d(x2, 1, out=x2)",
+          "x3 = torch.arange(24.).reshape(1, 2, 3, 4) - 5", "x3 = x3.contiguous(memory_format=torch.channels_last)",
+          "F.avg_pool2d(x3, 1, divisor_override=2, out=x3)",
+          "x4 = torch.arange(54.).reshape(1, 2, 3, 3, 3) - 5", "F.avg_pool3d(x4, 3, 1, 1, out=x4)",
+          "x6 = torch.zeros(1, 1, 2, 2, 2)", "F.avg_pool3d(x6, 3, 1, 1, out=x6)",
+          "x5 = torch.arange(24).reshape(2, 3, 4) - 5", "F.avg_pool2d(x5, 1, out=x5)"],
+         ["x1", "x2", "x3", "x4", "x5", "x6"]),
+    case("avg-pool3d-strided-out-packed",  # (value:avg_pool3d, dt41e/dt41c) avg_pool3d writes from out's data
+         # pointer on in C order whatever its strides
+         ["x1 = torch.arange(40.).reshape(1, 1, 4, 5, 2)", "b1 = torch.zeros(1, 1, 2, 3, 2)",
+          "F.avg_pool3d(x1, 2, ceil_mode=True, out=b1.view(1, 1, 2, 1, 6)[..., ::2].mT)",
+          "x2 = torch.arange(240.).reshape(1, 2, 4, 5, 6) % 7", "b2 = torch.zeros(1, 2, 2, 3, 6)",
+          "F.avg_pool3d(x2, 2, ceil_mode=True, out=b2[..., 1::2])",
+          "x3 = torch.arange(240.).reshape(1, 2, 3, 5, 8).transpose(-1, -2) % 7",
+          "F.avg_pool3d(x3, 3, 1, padding=1, out=x3)"],
+         ["b1", "b2", "x3"]),
+    case("out-alias-normal",  # (value:normal) out drawn into, then mul_(std).add_(mean): a mean or std that
+         # is out reads the draws
+         ["torch.manual_seed(3)", "m1 = torch.arange(6.).reshape(2, 3)", "torch.normal(m1, 1.5, out=m1)",
+          "m2 = torch.arange(6.).reshape(2, 3)", "torch.normal(m2, m2.abs() + 1, out=m2)",
+          "s3 = torch.arange(6.).reshape(2, 3)", "torch.normal(2.0, s3, out=s3)",
+          "s4 = torch.arange(6.).reshape(2, 3)", "torch.normal(s4, s4, out=s4)"],
+         ["m1", "m2", "s3", "s4"]),
+    case("out-alias-kron-full-overlap",  # (raises-only-agrad:kron) an operand that is out, of the result's
+         # shape, is a full overlap: mul_out allows it
+         ["x1 = torch.arange(6).reshape(2, 3)", "torch.kron(x1, torch.tensor(-3), out=x1)",
+          "x2 = torch.arange(6.).reshape(3, 2).T", "torch.kron(torch.tensor([[2.]]), x2, out=x2)"],
+         ["x1", "x2"]),
+    case("out-alias-matrix-products",  # (value:mm/matmul/bmm/baddbmm/multi_dot/matrix_power) BLAS's zeroed
+         # out read back as an operand; ATen's own bmm loop reading what it wrote
+         ["a1 = torch.tensor([[1., 2.], [3., float('inf')]])", "torch.mm(a1, torch.ones(2, 2), out=a1)",
+          "a2 = torch.tensor([[1., -2.], [3., 0.5]], dtype=torch.float64)", "v2 = torch.tensor([0.5, -1.5], dtype=torch.float64)",
+          "torch.mv(a2, v2, out=v2)",
+          "a3 = torch.tensor([[1., -2.], [3., 0.5]])", "torch.matmul(torch.ones(2, 2), a3, out=a3)",
+          "A4 = torch.arange(8.).reshape(2, 2, 2) - 3", "B4 = torch.arange(8.).reshape(2, 2, 2) % 3 - 1",
+          "torch.bmm(A4, B4, out=A4)",
+          "A5 = torch.arange(18.).reshape(2, 3, 3) - 7", "B5 = torch.arange(18.).reshape(2, 3, 3) % 4 - 1",
+          "S5 = torch.arange(18.).reshape(2, 3, 3) % 5 - 2", "torch.baddbmm(S5, A5, B5, beta=0.5, alpha=2, out=B5)",
+          "A6 = torch.arange(8).reshape(2, 2, 2) - 3", "B6 = torch.arange(8).reshape(2, 2, 2) % 3 - 1",
+          "torch.baddbmm(B6, A6, B6, beta=0, out=A6)",
+          "a7 = torch.tensor([[1., 2.], [3., 4.]])", "torch.linalg.multi_dot([a7, torch.ones(2, 2)], out=a7)",
+          "a8 = torch.tensor([[1., 2.], [3., 4.]])", "torch.matrix_power(a8, 3, out=a8)",
+          "a9 = torch.tensor([[1., 2.], [3., 4.]])", "torch.matrix_power(a9, 5, out=a9)",
+          "a10 = torch.tensor([[1., 2.], [3., 4.]])", "torch.matrix_power(a10, 4, out=a10)"],
+         ["a1", "v2", "a3", "A4", "B5", "A6", "a7", "a8", "a9", "a10"]),
+]
