@@ -1,0 +1,51 @@
+"""The differential tester's rules touched by session 42's lead: ``lapack-conditioning`` for the
+reflectors geqrf computes past the rank of a numerically rank-deficient matrix (run dt42a value:geqrf)."""
+
+from __future__ import annotations
+
+import copy
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import difftest  # noqa: E402
+
+_RANK2 = ["x3 = torch.tensor([[[[-1.25, 0.75, -2.25, 2.5], [1.75, -3.0, 0.75, 1.75]]], [[[3.0, 0.25, 0.5, -2.0], "
+          "[-2.25, 2.75, 3.0, 2.75]]]], dtype=torch.float32)",
+          "r4 = F.upsample_bilinear(x3, scale_factor=3)", "r9 = torch.geqrf(r4)"]
+_FULL = ["a = torch.tensor([[2.0, -1.0, 0.5], [0.25, 3.0, -1.5], [1.0, 0.5, 2.5], [-0.75, 1.25, 0.0]])",
+         "r = torch.geqrf(a)"]
+
+
+def _off(obs, name, where, by):
+    off = copy.deepcopy(obs)
+    item = off["vars"][name]["items"][0]
+    item["data"] = item["data"].copy()
+    item["data"][where] += by
+    return off
+
+
+@pytest.mark.torch
+def test_geqrf_past_the_rank_is_documented_only_for_a_rank_deficient_input():
+    """A 6 x 12 bilinear upsampling of 2 rows (rank 2): MKL's and agrad's reflectors past column 2 are each
+    rounding noise made orthogonal, far apart; lapack-conditioning takes them (kappa ~ 1e8). The same change in
+    a well-conditioned 4 x 3 matrix's reflectors still counts."""
+    pytest.importorskip("torch")
+    import agrad
+    import torch
+
+    want, got = difftest.run_program(torch, _RANK2), difftest.run_program(agrad, _RANK2)
+    program = (_RANK2, want, 2)
+    moved = _off(got[2], "r9", (0, 0, 5, 4), 1.0)  # (whatever agrad's noise is: one trailing reflector far off)
+    aspect, _ = difftest.compare_statement(want[2], moved)
+    assert aspect == "value"
+    assert difftest.documented(aspect, _RANK2[2], want[2], moved, program) == "lapack-conditioning"
+    want, got = difftest.run_program(torch, _FULL), difftest.run_program(agrad, _FULL)
+    assert difftest.compare_statement(want[1], got[1]) is None
+    off = _off(got[1], "r", (3, 2), 0.5)
+    aspect, _ = difftest.compare_statement(want[1], off)
+    assert aspect == "value"
+    assert difftest.documented(aspect, _FULL[1], want[1], off, (_FULL, want, 1)) is None
