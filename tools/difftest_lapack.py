@@ -15,7 +15,9 @@ import warnings
 #: the correctly rounded value agrad gives; docs/semantics.md, "Last bits of PyTorch's vector maths"):
 #: the rule ``vml-downstream`` re-runs the program with agrad's results of them as above
 VML_OPS = {"erf", "erfc", "exp", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "asin", "acos", "atan",
-           "arcsin", "arccos", "arctan", "sqrt"}
+           "arcsin", "arccos", "arctan", "sqrt",
+           # (their composite's root: pow(x, 1 / 2) is at::sqrt, VML's, for norm_type 2)
+           "lp_pool1d", "lp_pool2d", "lp_pool3d"}
 
 #: ops that take a float32/float64 ``log`` from MKL VML inside (gumbel_softmax's -log(exponential_()) noise)
 VML_INSIDE_OPS = {"gumbel_softmax"}
