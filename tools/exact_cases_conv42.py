@@ -7,7 +7,7 @@ Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "s
 
 from __future__ import annotations
 
-from exact_case_form import case
+from exact_case_form import case, outcomes
 
 _HEX = "def hexes(t):\n    return [v.hex() for v in t.detach().flatten().tolist()]"
 _F = "F = torch.nn.functional"
@@ -78,4 +78,21 @@ CASES = [
           "b1 = torch.zeros(4, requires_grad=True)", "y1 = F.conv1d(x1, w1, b1, padding=2, groups=2)",
           "g1, = torch.autograd.grad(y1, b1, ((torch.arange(3 * 4 * 15.) * 0.29) % 1.7 - 0.8).reshape(3, 4, 15))"],
          ["hexes(gbb)", "gbb.stride()", "hexes(g1)"]),
+    case("softshrink-out-strided-scalar-loop",  # (own run 41800000, repr:softshrink) softshrink into an existing
+         # out= whose strides are not the input's: TensorIterator's rows follow out, a strided row runs the scalar
+         # loop throughout (x * 0: -0.0 for a negative input inside the band; the vector code gives +0.0)
+         ["F = torch.nn.functional",
+          "x = torch.tensor([[2.75, -0.25, 0.5], [3.0, 0.25, -1.0], [2.25, -0.5, -2.5], [3.25, -0.5, 2.0]], "
+          "dtype=torch.float64)",
+          "b = torch.zeros(4, 6, dtype=torch.float64)", "o = b.view(3, 8)[..., ::2].mT", "F.softshrink(x, out=o)",
+          "c = torch.zeros(4, 3, dtype=torch.float64)", "F.softshrink(x, out=c)",
+          "t = torch.zeros(3, 4).mT", "F.softshrink(x.float(), 0.3, out=t)"],
+         ["[v.hex() for v in b.flatten().tolist()]", "[v.hex() for v in c.flatten().tolist()]",
+          "[v.hex() for v in t.flatten().tolist()]"]),
+    case("nonzero-as-tuple-refuses-out",  # (own run 41800000, raises-only-torch:nonzero) torch.nonzero's binding
+         # refuses out= with as_tuple=True before the op, whatever out is
+         outcomes(["torch.nonzero(torch.tensor(0.25, requires_grad=True), as_tuple=True, out=torch.tensor([-4]))",
+                   "torch.nonzero(torch.tensor([1., 0.]), out=torch.tensor([1.5]), as_tuple=True)",
+                   "torch.nonzero(torch.tensor([1., 0.]), as_tuple=True, out=None)"]),
+         ["out"]),
 ]

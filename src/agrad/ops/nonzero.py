@@ -13,6 +13,8 @@ from ._op import export, finish_out
 def nonzero(input, *, out=None, as_tuple=False):
     a = input._data
     if as_tuple:
+        if out is not None:  # (torch.nonzero's own binding, before the op)
+            raise RuntimeError("nonzero does not support the out kwarg when as_tuple is True")
         if a.ndim == 0:
             return (Tensor._make(np.nonzero(np.atleast_1d(a))[0].astype(np.int64)),)
         return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(a))

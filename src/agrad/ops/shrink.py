@@ -12,7 +12,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._argcheck import passed_on
 from ._op import Op, export
-from ._vector_loop import unary_lanes
+from ._vector_loop import loop_lanes, unary_lanes
 from .activations import _backward_op, _elementwise, _in_place, _opmath, _scalar, _scalar_tail
 from .nn import check_floating
 from .unary import _threshold_backward
@@ -21,7 +21,7 @@ from .unary import _threshold_backward
 # softshrink, hardshrink, threshold
 # ---------------------------------------------------------------------------
 
-def _softshrink_np(a, lambd):
+def _softshrink_np(a, lambd, into=None):
     x = _opmath(a)
     lam = _scalar(x, lambd)
     # zero inside [-lambd, lambd]; a NaN input stays NaN, as PyTorch's kernel gives
@@ -29,13 +29,14 @@ def _softshrink_np(a, lambd):
     # of each row of the input's dtype, 32 for float16: _vector_loop.unary_lanes) x * 0: -0.0 for a
     # negative input
     out = np.where((x >= -lam) & (x <= lam), x * 0, np.where(x > lam, x - lam, x + lam)).astype(a.dtype, copy=False)
-    lanes = unary_lanes(a)
+    # (into an existing ``out=``: TensorIterator's loop over it and the input, whose strides decide the rows)
+    lanes = unary_lanes(a) if into is None else loop_lanes([into, a])
     if lanes is not False:  # (a result outside the band is never -0.0)
         np.add(out, out.dtype.type(0), out=out, where=lanes)  # (out: a fresh array)
     return out
 
 
-_softshrink = Op("SoftshrinkBackward0", lambda ctx, a, lambd: _softshrink_np(a, lambd), saves=("self",),
+_softshrink = Op("SoftshrinkBackward0", lambda ctx, a, lambd, into=None: _softshrink_np(a, lambd, into), saves=("self",),
                  jvp="element_wise")
 def _hardshrink_np(ctx, a, lambd):
     # (the kernel compares in the input's type, lambd rounded to it: float16 too, no float opmath)
@@ -71,7 +72,7 @@ def softshrink(input, lambd=0.5, *, out=None):
                            f"but found {lambd:g}")
     if out is not None:
         from ._outs import unary_into
-        return unary_into("softshrink", input, out, lambda: _softshrink(input, lambd=lambd))
+        return unary_into("softshrink", input, out, lambda: _softshrink(input, lambd=lambd, into=out._data))
     return _softshrink(input, lambd=lambd)
 
 
