@@ -58,4 +58,20 @@ CASES = [
                      "y4.sum().backward()", "y5.sum().backward()", "(y6 * 3).sum().backward()",
                      "y6.backward(torch.ones(2, 3))"])],
          ["out", "x.grad", "x6.grad"]),
+    case("grad-results-are-no-grad-views",  # torch.autograd.grad without create_graph hands out the tensor the last
+         # formula made: a view made in no_grad mode where that formula makes one (sum's expand, a view's reshape,
+         # transpose, unsqueeze, a sum_to dropping leading dims), so an in-place op on it with an operand that
+         # requires grad is refused; not where the formula makes a new tensor (mean, mul, a slice's)
+         ["x = torch.ones(2, 3, requires_grad=True)", "w = torch.ones(2, 3, requires_grad=True)",
+          "v = torch.ones(6)", "x1 = torch.ones(3, requires_grad=True)", "y1 = torch.ones(2, 3)",
+          "gs = [torch.autograd.grad(f(), x)[0] for f in (lambda: x.sum(), lambda: x.view(6).sum(), lambda: x.mean(),"
+          " lambda: x.t().exp().sum(), lambda: (x * 2).sum(), lambda: x.unsqueeze(0).sum(), lambda: x[0].sum(),"
+          " lambda: x.sum(1, keepdim=True).sum(), lambda: x.expand(2, 2, 3).sum(), lambda: (x.t() + 1).sum())]",
+          "bases = [None if g._base is None else (tuple(g._base.shape), g._base.tolist()) for g in gs]",
+          *outcomes(["[g.mul_(w) is g for g in gs[:1]]", "gs[2].mul_(w).grad_fn.name()", "gs[3].mul_(w)",
+                     "gs[4].add_(w).grad_fn.name()"]),
+          "out1 = out",
+          "g5, = torch.autograd.grad(x.view(6), x, v)", "g6, = torch.autograd.grad((x1 * y1).sum(), x1)",
+          *outcomes(["g5._base is v", "g6._base.shape", "g6.mul_(x1)", "g6.mul_(2)", "g5.stride()"])],
+         ["bases", "out1", "out", "[g.stride() for g in gs]"]),
 ]

@@ -15,7 +15,7 @@ import heapq
 import numpy as np
 
 from .._dense import zero_strided
-from . import _dual, _resized, grad_mode, graph
+from . import _dual, _grad_views, _resized, grad_mode, graph
 from .anomaly_mode import _anomaly, nan_message
 from ._detached import DETACHES as _DETACHES
 from .graph import _KEPT, AccumulateGrad, SavedNumber, SavedTensor, edge
@@ -770,20 +770,11 @@ def _grad_impl(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_
                 "Set allow_unused=True if this is the desired behavior."
             )
         if g is not None and not create_graph:
-            g = _detached(g)
+            g = _grad_views._detached(g)
         result.append(g)
+    if not create_graph and any(g is not None for g in result):  # (PyTorch's formulas' views: _grad_views)
+        result = _grad_views.as_views(result, capture, _collect([n for n, _ in roots])[1], roots, grad_outputs)
     return result
-
-
-def _detached(g):
-    """``g`` without history; inside a dual level it keeps its tangent (a gradient taken of a dual
-    tensor has one in PyTorch with or without create_graph; detach() alone would drop it)."""
-    d = g.detach()
-    if _dual._LEVEL[0] is not None:
-        t = _dual.tangent_of(g)
-        if t is not None:
-            _dual.set_tangent(d, t.detach())
-    return d
 
 
 _Tensor = None  # agrad.tensor imports this module: the class is looked up once, on first use

@@ -21,7 +21,7 @@ from ._op import Op, export, finish_out, with_out, write_outs
 from ._out_alias import reduced_into_input
 from ._return_types import return_type
 from .selection import masked_fill
-from .views import expand_array
+from .views import _unsqueeze_fwd, expand_array
 
 #: The (values, indices) pairs of max(dim) and min(dim): torch.return_types.max / .min
 MinMax = {"max": return_type("max"), "min": return_type("min")}
@@ -56,7 +56,7 @@ def _expand_back_array(g, shape, axes, keepdim):
     """:func:`expand_back` on an array."""
     if not keepdim and shape:
         for a in sorted(axes):
-            g = np.expand_dims(g, a)
+            g = _unsqueeze_fwd(None, g, a)  # (unsqueeze's strides: a dim of one element of stride 0 kept)
     return _broadcast(g, shape)
 
 
