@@ -119,4 +119,16 @@ CASES = [
           "r7 = F.interpolate(x1, scale_factor=torch.tensor(2.0), mode='linear', recompute_scale_factor=True)",
           _err(8, "F.interpolate(x2, scale_factor=torch.tensor([2.0, 2.0]), mode='area')")],
          ["err1", "err2", "err3", "err4", "r5.shape", "r6.shape", "r7", "err8"]),
+    case("out-refusal-before-op-checks",  # (found probing the logsigmoid group) an out overload with a
+         # derivative (or a composite handing out= on first) refuses an argument that requires grad in its
+         # VariableType, before the op's own checks (dims, shapes, index dtypes, k, modes)
+         ["x = torch.ones(2, 3, requires_grad=True)", "z = torch.zeros(0)", "i = torch.zeros(0, dtype=torch.int64)",
+          _err(1, "torch.sort(x, 5, out=(z, i))"), _err(2, "torch.topk(x, 5, out=(z, i))"),
+          _err(3, "torch.index_select(x, 0, torch.tensor([0.]), out=z)"), _err(4, "torch.mm(x, x, out=z)"),
+          _err(5, "torch.linalg.cholesky(x, out=z)"), _err(6, "torch.linalg.qr(x, mode='x', out=(z, z))"),
+          _err(7, "torch.max(x, torch.ones(2, 2), out=z)"), _err(8, "torch.max(x, 5, out=(z, i))"),
+          _err(9, "torch.pow(x, torch.ones(2, 2), out=z)"), _err(10, "torch.mean(x, 5, out=z)"),
+          _err(11, "torch.diag(torch.ones(2, 2, 2), out=z)"), _err(12, "torch.linalg.det(x, out=z)"),
+          "with torch.no_grad():\n    r13 = torch.mm(x, x.t(), out=torch.zeros(0))"],
+         ["err1", "err2", "err3", "err4", "err5", "err6", "err7", "err8", "err9", "err10", "err11", "err12", "r13"]),
 ]

@@ -520,7 +520,35 @@ _EARLY_OUT_GRAD = {"torch.bmm": "bmm", "torch.clamp": "clamp", "torch.clip": "cl
                    "torch.cumprod": "cumprod", "torch.cumsum": "cumsum", "torch.logcumsumexp": "logcumsumexp",
                    "torch.logsumexp": "logsumexp", "special.logsumexp": "logsumexp",
                    "torch.masked_select": "masked_select", "torch.mv": "mv", "torch.prod": "prod", "torch.sum": "sum",
-                   "torch.take": "take"}
+                   "torch.take": "take",
+                   # (natives with a derivative, and composites that hand out= on before checking anything:
+                   # their out overload's VariableType refuses first; the meta's and kernel's checks follow)
+                   "torch.sort": "sort", "torch.msort": "sort", "torch.topk": "topk", "torch.aminmax": "aminmax",
+                   "torch.kthvalue": "kthvalue", "torch.mode": "mode", "torch.median": "median",
+                   "torch.nanmedian": "nanmedian", "torch.cummax": "cummax", "torch.cummin": "cummin",
+                   "torch.var": "var", "torch.std": "std", "torch.mean": "mean", "torch.amax": "amax",
+                   "torch.amin": "amin", "torch.index_select": "index_select", "torch.gather": "gather",
+                   "torch.index_add": "index_add", "torch.index_copy": "index_copy", "torch.narrow_copy": "narrow_copy",
+                   "torch.mm": "mm", "torch.addmm": "addmm", "torch.baddbmm": "baddbmm", "torch.addbmm": "addbmm",
+                   "torch.addmv": "addmv", "torch.addr": "addr", "torch.renorm": "renorm", "torch.lerp": "lerp",
+                   "torch.tril": "tril", "torch.triu": "triu", "torch.nan_to_num": "nan_to_num",
+                   "torch.logaddexp": "logaddexp", "torch.xlogy": "xlogy", "torch.hypot": "hypot", "torch.fmod": "fmod",
+                   "torch.atan2": "atan2", "torch.mvlgamma": "mvlgamma", "torch.polygamma": "polygamma",
+                   "torch.geqrf": "geqrf", "torch.ormqr": "ormqr", "torch.lu_unpack": "lu_unpack",
+                   "torch.cholesky": "cholesky", "torch.cholesky_solve": "cholesky_solve",
+                   "torch.cholesky_inverse": "cholesky_inverse", "torch.triangular_solve": "triangular_solve",
+                   "torch.slogdet": "_linalg_slogdet", "linalg.householder_product": "linalg_householder_product",
+                   "linalg.lu_factor": "linalg_lu_factor_ex", "linalg.lu_factor_ex": "linalg_lu_factor_ex",
+                   "linalg.lu": "linalg_lu", "linalg.lu_solve": "linalg_lu_solve",
+                   "linalg.cholesky": "linalg_cholesky_ex", "linalg.cholesky_ex": "linalg_cholesky_ex",
+                   "linalg.qr": "linalg_qr", "linalg.eigh": "_linalg_eigh", "linalg.eigvalsh": "_linalg_eigh",
+                   "linalg.slogdet": "_linalg_slogdet", "linalg.inv_ex": "linalg_inv_ex", "linalg.inv": "linalg_inv_ex",
+                   "linalg.solve_ex": "_linalg_solve_ex", "linalg.solve": "_linalg_solve_ex", "linalg.det": "_linalg_det",
+                   "linalg.solve_triangular": "linalg_solve_triangular",
+                   "torch.pow": "pow", "torch.ldexp": "ldexp", "torch.where": "where", "torch.max": "max",
+                   "torch.min": "min"}
+#: ... whose overload with a second tensor refuses under another name
+_EARLY_OUT_GRAD_BINARY = {"torch.max": "maximum", "torch.min": "minimum"}
 
 
 def _out_first(key, args, kwargs) -> None:
@@ -535,6 +563,8 @@ def _out_first(key, args, kwargs) -> None:
         if message is not None:
             raise TypeError(message) from None
         name = _EARLY_OUT_GRAD.get(key)
+        if key in _EARLY_OUT_GRAD_BINARY and len(args) > 1 and isinstance(args[1], Tensor):
+            name = _EARLY_OUT_GRAD_BINARY[key]
         if name is not None and _grads(args, kwargs):
             raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
                                "but one of the arguments requires grad.")

@@ -204,8 +204,8 @@ def _diag(input, diagonal):
 def diag(input, diagonal=0, *, out=None):
     """ATen's composite diag: a vector's diag_embed, a matrix's diagonal_copy; into ``out=``, a vector's
     result type must cast to out's first, then those ops' out overloads (autograd's fallback) run."""
-    if input.ndim not in (1, 2):
-        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {input.ndim}D")
+    if input.ndim not in (1, 2):  # (diag_out's text has no prefix)
+        raise RuntimeError(f"{'diag(): ' if out is None else ''}Supports 1D or 2D tensors. Got {input.ndim}D")
     if out is None:
         return _diag(input, diagonal)
     from ..tensor import _can_cast
