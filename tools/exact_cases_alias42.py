@@ -74,4 +74,18 @@ CASES = [
           "a9 = torch.tensor([[1., 2.], [3., 4.]])", "torch.matrix_power(a9, 5, out=a9)",
           "a10 = torch.tensor([[1., 2.], [3., 4.]])", "torch.matrix_power(a10, 4, out=a10)"],
          ["a1", "v2", "a3", "A4", "B5", "A6", "a7", "a8", "a9", "a10"]),
+    case("out-internal-overlap-iterator",  # (raises-only-torch:logit, dt42a) TensorIterator's check of an out
+         # whose elements share memory (an expanded input as out), before its dtype checks; the cumulative
+         # kernels' after out's resize (an out of another shape is a new one); logcumsumexp's dtype check first
+         ["x1 = torch.tensor([0.25, 0.5, 0.75]).expand(2, 3)",
+          "try:\n    torch.logit(x1, eps=0.1, out=x1)\nexcept RuntimeError as e:\n    e1 = str(e)[:50]",
+          "o2 = torch.zeros(1, dtype=torch.int64).expand(2, 3)",
+          "try:\n    torch.angle(torch.rand(2, 3), out=o2)\nexcept RuntimeError as e:\n    e2 = str(e)[:50]",
+          "try:\n    torch.bitwise_not(torch.rand(2, 3), out=torch.zeros(3).expand(2, 3))\nexcept RuntimeError as e:\n    e3 = str(e)[:50]",
+          "try:\n    torch.logical_xor(torch.rand(2, 3), torch.rand(3), out=torch.zeros(3).expand(2, 3))\nexcept RuntimeError as e:\n    e4 = str(e)[:50]",
+          "try:\n    torch.cumsum(torch.ones(2, 3), 0, out=torch.zeros(3, dtype=torch.int64).expand(2, 3))\nexcept RuntimeError as e:\n    e5 = str(e)[:50]",
+          "o6 = torch.zeros(3).expand(3, 3)", "torch.cumprod(torch.ones(2, 3) * 2, 0, out=o6)",
+          "try:\n    torch.logcumsumexp(torch.ones(2, 3), 0, out=torch.zeros(3, dtype=torch.float64).expand(2, 3))\nexcept RuntimeError as e:\n    e7 = str(e)[:50]",
+          "try:\n    torch.nan_to_num(torch.rand(2, 3), out=torch.zeros(3).expand(2, 3))\nexcept RuntimeError as e:\n    e8 = str(e)[:50]"],
+         ["e1", "e2", "e3", "e4", "e5", "o6", "e7", "e8"]),
 ]

@@ -67,7 +67,10 @@ def cast_error(fname):
 def same_dtype_out(fname, input, out):
     """A unary op that keeps its dtype (TensorIterator's check_all_same_dtype): an ``out=`` of another
     dtype is refused as the iterator is built, before the kernel's own refusal of the dtype
-    (``frac`` of an integer tensor, ``abs`` of a bool one)."""
+    (``frac`` of an integer tensor, ``abs`` of a bool one); the iterator's check of out's internal overlap
+    comes before."""
+    if out is not None:
+        iterator_overlap(out)
     if out is not None and out.dtype is not input.dtype:
         from ..tensor import _scalar_name
 
@@ -147,7 +150,18 @@ _GRAD_NAME = {"linalg_cholesky": "linalg_cholesky_ex", "linalg_det": "_linalg_de
 
 
 #: other TensorIterator ops whose ``out`` is checked for internal overlap first (compute_mem_overlaps)
-_ITERATOR_OUTS = frozenset({"special_erfcx", "special_i1e"})
+_ITERATOR_OUTS = frozenset({"special_erfcx", "special_i1e", "angle", "logit", "nan_to_num", "floor_divide", "logical_and",
+                            "logical_or", "logical_xor", "heaviside"})
+#: ... after out's resize (the cumulative kernels' iterator): an out of another shape is a new one, no refusal
+_RESIZED_ITERATOR_OUTS = frozenset({"cumsum", "cumprod", "logcumsumexp"})
+
+
+def iterator_overlap(out):
+    """TensorIterator's compute_mem_overlaps of ``out`` (before the shapes and the dtypes): an out whose
+    elements share memory (a stride 0) is refused."""
+    if out._data.ndim and 0 in out._data.strides and _has_overlap(out._data):
+        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
+                           "memory location. Please clone() the tensor before performing the operation.")
 
 
 def _has_overlap(a):
@@ -173,12 +187,10 @@ def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None, i
         )
     if inputs:
         no_overlap(out, *inputs)
-    if (fname in _TEMPORARY_OUT or fname in _OUT_SAME_FOUND or fname in _ITERATOR_OUTS
-            or fname in NO_GRAD_OUTS and fname.startswith("special_")) \
-            and out._data.ndim and 0 in out._data.strides and _has_overlap(out._data):
-        raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
-                           "memory location. Please clone() the tensor before performing the operation.")
-        # (TensorIterator's compute_mem_overlaps: before the shapes and the dtypes)
+    if fname in _TEMPORARY_OUT or fname in _OUT_SAME_FOUND or fname in _ITERATOR_OUTS \
+            or fname in NO_GRAD_OUTS and fname.startswith("special_") \
+            or fname in _RESIZED_ITERATOR_OUTS and out.shape == result.shape:
+        iterator_overlap(out)
     if out._data.dtype != result._data.dtype and fname not in _OUT_GIVES_DTYPE:
         if fname in _RESIZED_BEFORE_CHECK and out.shape != result.shape:
             if out._data.size:

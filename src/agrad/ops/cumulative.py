@@ -301,6 +301,8 @@ def logcumsumexp(input, dim=_REQUIRED, *, out=None):
     axis = _wrap_dim(dim, input.ndim)  # (the dim is checked before the dtype)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for \'{_scalar_name(input.dtype)}\'')
+    if out is not None and out.dtype is not input.dtype:  # (logcumsumexp_out's check_scalar_type, first)
+        raise RuntimeError(f"expected scalar_type {_scalar_name(input.dtype)} but found {_scalar_name(out.dtype)}")
     return finish_out("logcumsumexp", _logcumsumexp.apply((input,), (input._data,), {"axis": axis}), out)
 
 
