@@ -95,4 +95,16 @@ CASES = [
                    "torch.nonzero(torch.tensor([1., 0.]), out=torch.tensor([1.5]), as_tuple=True)",
                    "torch.nonzero(torch.tensor([1., 0.]), as_tuple=True, out=None)"]),
          ["out"]),
+    case("onednn-channels-last-dilated-depthwise-jit-dw",  # (issue 10) a dilated depthwise 2-D float32
+         # convolution of a channels-last input runs oneDNN's jit_dw (its nhwc dispatch): the chain from the bias
+         # over the taps, the padding skipped, as the plain layout's
+         [_F, _HEX,
+          _vals("xc", 2 * 4 * 5 * 6, "(2, 4, 5, 6)", 0.61, True),
+          "xc = xc.contiguous(memory_format=torch.channels_last)",
+          _vals("wc", 4 * 9, "(4, 1, 3, 3)", 0.73, True),
+          "yc = F.conv2d(xc, wc, torch.tensor([-0.0, 0.5, -0.0, -1.25]), padding=2, dilation=2, groups=4)",
+          _vals("xf", 1 * 3 * 6 * 7, "(1, 3, 6, 7)", 0.57),
+          "xf = xf.contiguous(memory_format=torch.channels_last)", _vals("wf", 3 * 6, "(3, 1, 2, 3)", 0.91),
+          "yf = F.conv2d(xf, wf, None, padding=(1, 2), dilation=(2, 1), groups=3)"],
+         ["hexes(yc)", "yc.stride()", "hexes(yf)"]),
 ]

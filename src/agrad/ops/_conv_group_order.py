@@ -34,15 +34,22 @@ def _row_order(kernel, cpg, k):
     return [c * k + t for c0 in range(0, cpg, IC_BLOCK) for t in range(k) for c in range(c0, min(cpg, c0 + IC_BLOCK))]
 
 
-def forward(x, w, b, cols, stride, padding, dilation, groups):
+def forward(x, w, b, cols, stride, padding, dilation, groups, plain=True):
     """The grouped convolution's (N, OC, L) float32 output, bias included, in oneDNN's order (``cols``
-    im2col's (N, C * K, L)), or None where not emulated (too costly)."""
+    im2col's (N, C * K, L)), or None where not emulated (too costly; a channels-last input or weight but for
+    a dilated depthwise 2-D one that its nhwc dispatch gives jit_dw, the same chain)."""
     n, c = x.shape[:2]
     oc, cpg, k = w.shape[0], w.shape[1], math.prod(w.shape[2:])
     length = cols.shape[-1]
     if not fits(cpg * k, n * oc * length):
         return None
-    kernel = forward_kernel(x.shape, w.shape, groups, stride, padding, dilation)
+    if plain:
+        kernel = forward_kernel(x.shape, w.shape, groups, stride, padding, dilation)
+    elif (cpg == 1 and oc == groups and x.ndim == 4 and any(d != 1 for d in dilation) and w.ndim == 4
+          and forward_kernel(x.shape, w.shape, groups, stride, padding, dilation) == "jit_dw"):
+        kernel = "jit_dw"
+    else:
+        return None
     opg = oc // groups
     cg = cols.reshape(n, groups, 1, cpg * k, length)
     wg = w.reshape(1, groups, opg, cpg * k, 1).astype(np.float64)

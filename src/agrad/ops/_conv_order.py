@@ -153,9 +153,9 @@ def forward(x, w, b, cols, stride, padding, dilation, mkldnn, groups):
     jit_1x1 sums chunks of 128 input channels (its reduce blocking), each from +0.0 (the first from
     the bias), and adds them; channels-last input or weight keep numpy's matmul."""
     n, c, k = x.shape[0], x.shape[1], math.prod(w.shape[2:])
-    if mkldnn and groups > 1 and _plain(x, w):
+    if mkldnn and groups > 1 and x.dtype == w.dtype == np.float32:
         from . import _conv_group_order
-        return _conv_group_order.forward(x, w, b, cols, stride, padding, dilation, groups)
+        return _conv_group_order.forward(x, w, b, cols, stride, padding, dilation, groups, _plain(x, w))
     if not (mkldnn and groups == 1 and _plain(x, w) and direct_kernel(x.shape, w.shape, stride, padding, dilation)
             and fits(c * k, n * w.shape[0] * cols.shape[-1])):
         return None
