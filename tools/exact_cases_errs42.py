@@ -131,4 +131,12 @@ CASES = [
           _err(11, "torch.diag(torch.ones(2, 2, 2), out=z)"), _err(12, "torch.linalg.det(x, out=z)"),
           "with torch.no_grad():\n    r13 = torch.mm(x, x.t(), out=torch.zeros(0))"],
          ["err1", "err2", "err3", "err4", "err5", "err6", "err7", "err8", "err9", "err10", "err11", "err12", "r13"]),
+    case("mode-out-unsqueezed-where-it-can",  # (warning:mode, own run 41600000) mode's kernel unsqueezes
+         # each out at dim (not keepdim) wherever dim is a place of its dims, then resizes it to the kept shape:
+         # a 0-d out and a reduced dim past its rank are resized as they are (the warning's shape)
+         ["x = torch.ones(2, 3)", "x3 = torch.ones(2, 3, 4)",
+          "o1, i1 = torch.zeros(1), torch.tensor(0)", "torch.mode(x, 1, out=(o1, i1))",
+          "o2, i2 = torch.zeros(5), torch.zeros(0, dtype=torch.int64)", "torch.mode(x3, 2, out=(o2, i2))",
+          "o3, i3 = torch.zeros(()), torch.zeros(0, dtype=torch.int64)", "torch.mode(x, 0, out=(o3, i3))"],
+         ["o1.shape", "i1.shape", "o2.shape", "o3.shape"]),
 ]

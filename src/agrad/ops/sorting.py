@@ -561,7 +561,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
 
 def _resize_keepdim_outs(input, d, keepdim, out, mode):
     """_reduction_with_indices_allocate_or_resize_output (kthvalue's; ``mode``: its kernel's, which checks
-    both dtypes first and unsqueezes always): each out, its dtype right, is unsqueezed at ``d`` when not
+    both dtypes first and unsqueezes wherever ``d`` is a place of the out's dims): each out, its dtype right, is unsqueezed at ``d`` when not
     keepdim (kthvalue's: when it has one dim less than the input) and resized to the keepdim shape, whose
     warning shows those shapes; the final squeeze_ leaves the reduced shape. (A wrong dtype and autograd's
     refusal: write_outs' errors, after the outs before it were resized.)"""
@@ -578,7 +578,7 @@ def _resize_keepdim_outs(input, d, keepdim, out, mode):
         if not isinstance(o, Tensor) or o.dtype is not dtype:
             return
         shape = list(o.shape)
-        if not keepdim and (mode or len(shape) == input.ndim - 1):
+        if not keepdim and (d <= len(shape) if mode else len(shape) == input.ndim - 1):  # (mode's: where it can)
             shape.insert(d, 1)
         if shape != kept:
             if o._data.size:
