@@ -101,7 +101,8 @@ def _svd_of_inf(lines: list[str], want: list[dict], i: int) -> bool:
         if op_of(lines[j]) not in SVD_OPS or (j < i and op_of(lines[i]) not in ("backward", "grad")):
             continue
         before = want[j - 1]["vars"] if j else {}
-        for name in set(re.findall(r"\b[A-Za-z_]\w*\b", lines[j])):
+        outs = set(re.findall(r"\b[A-Za-z_]\w*\b", " ".join(_OUT_ARG.findall(lines[j]))))
+        for name in set(re.findall(r"\b[A-Za-z_]\w*\b", lines[j])) - outs:  # (an out='s old value is not read)
             d = before.get(name)
             if d and d["kind"] == "tensor" and isinstance(d["data"], np.ndarray) and d["data"].dtype.kind == "f" \
                     and np.isinf(d["data"]).any():
@@ -233,6 +234,9 @@ CONDITIONED_OPS = {"pinv", "pinverse", "svd", "svdvals", "lstsq", "det", "slogde
 RANK_REVEALING_OPS = {"geqrf"}
 
 
+_OUT_ARG = re.compile(r"\bout=(\([^)]*\)|[A-Za-z_]\w*)")
+
+
 _A_BACKWARD = re.compile(r"\.backward\(|\bautograd\.grad\(")
 
 
@@ -293,7 +297,8 @@ def _condition_of(lines: list[str], want: list[dict], i: int):
             k = _result_condition(lines[j], want[j])  # no longer orthogonal: its own condition counts)
             if k is not None:
                 kappa = k if kappa is None else max(kappa, k)
-        for name in set(re.findall(r"\b[A-Za-z_]\w*\b", lines[j])):
+        outs = set(re.findall(r"\b[A-Za-z_]\w*\b", " ".join(_OUT_ARG.findall(lines[j]))))
+        for name in set(re.findall(r"\b[A-Za-z_]\w*\b", lines[j])) - outs:  # (an out='s old value is not read)
             d = before.get(name)
             if not d or d["kind"] != "tensor" or not isinstance(d["data"], np.ndarray) or d["data"].ndim < 2 \
                     or d["data"].dtype.kind != "f" or 0 in d["data"].shape:
@@ -322,10 +327,17 @@ def _conditioned_rounding(want: dict, got: dict, program, nan_too) -> bool:
     size = max([max(d["data"].shape[-2:]) for d in (states[i - 1]["vars"] if i else {}).values()
                 if d["kind"] == "tensor" and isinstance(d["data"], np.ndarray) and d["data"].ndim >= 2] or [1])
 
+    before = states[i - 1]["vars"] if i else {}
+    named = set(re.findall(r"\b[A-Za-z_]\w*\b", lines[i]))
+    # (the op computes in its inputs' dtype: a float32 result written into a float64 out= keeps float32's eps)
+    computed = max([np.finfo(d["data"].dtype).eps for k, d in before.items() if k in named and d["kind"] == "tensor"
+                    and isinstance(d["data"], np.ndarray) and d["data"].dtype.kind == "f"] or [0.0])
+
     def allowed(w, g):
         finite = np.isfinite(w)
         scale = np.abs(w[finite]).max(initial=0.0)
-        near = np.abs(w - g) <= 4 * size * kappa ** power * np.finfo(w.dtype).eps * scale
+        eps = max(np.finfo(w.dtype).eps, computed)
+        near = np.abs(w - g) <= 4 * size * kappa ** power * eps * scale
         return (near & finite & np.isfinite(g)) | (nan_too(w, g) if nan_too else False)
     return _agrees_but_where(want, got, allowed)
 

@@ -14,14 +14,16 @@ import warnings
 _GIVEN: set = set()
 
 
-def warn_once(message: str, category=UserWarning, stacklevel: int = 2) -> None:
-    """``warnings.warn`` the first time ``message`` fires in this process; nothing later."""
-    if message in _GIVEN:
+def warn_once(message: str, category=UserWarning, stacklevel: int = 2, key: str | None = None) -> None:
+    """``warnings.warn`` the first time ``message`` fires in this process; nothing later.  ``key``: the
+    call site where two of PyTorch's TORCH_WARN_ONCE give one text (by default the text itself)."""
+    key = message if key is None else key
+    if key in _GIVEN:
         from .settings import is_warn_always_enabled
 
         if not is_warn_always_enabled():
             return
-    _GIVEN.add(message)
+    _GIVEN.add(key)
     warnings.warn(message, category, stacklevel=stacklevel + 1)
 
 

@@ -73,3 +73,32 @@ def test_lp_pool_root_is_vml_downstream():
     aspect, _ = difftest.compare_statement(want[2], off)
     assert aspect == "numeric"
     assert difftest.documented(aspect, _LP[2], want[2], off, (_LP, want, 2)) is None
+
+
+_CHOL = ["x11 = torch.tensor([[2.5, -1.5, -2.75], [1.0, 1.25, -2.5], [-2.25, -2.5, -1.0]], dtype=torch.float32)",
+         "x12 = (x11 @ x11.mT + 3 * torch.eye(3, dtype=torch.float32)).requires_grad_()",
+         "o13 = torch.zeros(3, 3, dtype=torch.float64)",
+         "with torch.no_grad():\n    r14 = torch.cholesky(x12, out=o13)"]
+
+
+@pytest.mark.torch
+def test_float32_lapack_result_in_a_float64_out_keeps_float32_rounding():
+    """torch.cholesky of a float32 matrix into a float64 out= (run dt42b numeric:cholesky): spotrf's float32
+    rounding seen in float64 is lapack-conditioning's, its bound taken with float32's eps; 1e-2 off is not."""
+    pytest.importorskip("torch")
+    import agrad
+    import torch
+
+    want, got = difftest.run_program(torch, _CHOL), difftest.run_program(agrad, _CHOL)
+    program = (_CHOL, want, 3)
+    moved = copy.deepcopy(got[3])
+    for k in ("r14", "o13"):
+        moved["vars"][k]["data"] = moved["vars"][k]["data"].copy()
+        moved["vars"][k]["data"][2, 0] = want[3]["vars"][k]["data"][2, 0] + 1.5e-8  # (an ulp of float32 there)
+    aspect, _ = difftest.compare_statement(want[3], moved)
+    assert aspect == "numeric"
+    assert difftest.documented(aspect, _CHOL[3], want[3], moved, program) == "lapack-conditioning"
+    for k in ("r14", "o13"):
+        moved["vars"][k]["data"][2, 0] = want[3]["vars"][k]["data"][2, 0] * (1 + 1e-2)
+    aspect, _ = difftest.compare_statement(want[3], moved)
+    assert difftest.documented(aspect, _CHOL[3], want[3], moved, program) is None

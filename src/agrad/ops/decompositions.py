@@ -195,17 +195,21 @@ export("cholesky", linalg=True, torch=False)(_linalg_cholesky)
 def cholesky(input, upper=False, *, out=None):
     """torch.cholesky (deprecated in favour of torch.linalg.cholesky), with PyTorch's warning; its
     out= (cholesky_out): the result computed apart, then resize_output (C-ordered) and copy_."""
+    if out is not None:  # (cholesky_out's own TORCH_WARN_ONCE, before at::cholesky's)
+        warn_once(_CHOLESKY_DEPRECATED, UserWarning, stacklevel=2, key="cholesky_out")
     result = _cholesky_deprecated(input, upper)
     return result if out is None else write_outs("cholesky", result, out, None, contiguous=True)
 
 
+_CHOLESKY_DEPRECATED = (
+    "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future PyTorch "
+    "release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\n"
+    "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
+    "This transform will produce equivalent results for all valid (symmetric positive definite) inputs.")
+
+
 def _cholesky_deprecated(input, upper):
-    warn_once(
-        "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future PyTorch "
-        "release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\nand\n"
-        "U = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
-        "This transform will produce equivalent results for all valid (symmetric positive definite) inputs.",
-        UserWarning, stacklevel=2)
+    warn_once(_CHOLESKY_DEPRECATED, UserWarning, stacklevel=3)
     if input.numel() == 0 and not (input.ndim >= 2 and input.shape[-1] == input.shape[-2]
                                    and input.dtype.is_floating_point):
         # an empty input is returned as it is, before any check (a float one through the node)
