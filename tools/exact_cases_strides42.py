@@ -74,4 +74,16 @@ CASES = [
           "g5, = torch.autograd.grad(x.view(6), x, v)", "g6, = torch.autograd.grad((x1 * y1).sum(), x1)",
           *outcomes(["g5._base is v", "g6._base.shape", "g6.mul_(x1)", "g6.mul_(2)", "g5.stride()"])],
          ["bases", "out1", "out", "[g.stride() for g in gs]"]),
+    case("resized-leaf-takes-its-gradient-in-its-new-shape",  # a leaf resized after use (.data =, out=): AccumulateGrad
+         # copies the first gradient into the leaf's new layout (copy_'s broadcast or its size error), adds a later one
+         ["import warnings", "warnings.simplefilter('ignore')",
+          "x1 = torch.ones(3, 3, requires_grad=True)", "y1 = x1 * 2", "x1.data = torch.ones(2)",
+          "x2 = torch.ones(3, requires_grad=True)", "y2 = x2 * 2", "x2.data = torch.ones(2, 3)",
+          "x3 = torch.ones(3, 3, requires_grad=True)", "y3 = x3 * 2",
+          "with torch.no_grad():\n    torch.add(torch.ones(2, 2), 1, out=x3)",
+          "x4 = torch.ones(3, requires_grad=True)", "y4 = x4 * 2", "z4 = x4 * 3", "x4.data = torch.ones(2, 3)",
+          "x4.grad = torch.zeros(2, 3)",
+          *outcomes(["y1.sum().backward()", "y2.sum().backward()", "y3.sum().backward()", "z4.sum().backward()",
+                     "torch.autograd.grad(y2.sum(), x2)"])],
+         ["out", "x1.grad", "x2.grad", "x4.grad"]),
 ]

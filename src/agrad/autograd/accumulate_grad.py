@@ -42,6 +42,8 @@ def _accumulate(node, grad, create_graph, seeds=(), pending=None):
     if var is None:
         return
     data = grad._data
+    if data.shape != var._data.shape and type(data) is np.ndarray and type(var._data) is np.ndarray:
+        return _into_resized(var, data, create_graph)
     if pending and var._grad is None and not create_graph and id(data) not in seeds and _held(pending, data):
         seeds[id(data)] = True  # (copied, as a gradient the caller holds; the last taker takes it)
         try:
@@ -54,6 +56,30 @@ def _accumulate(node, grad, create_graph, seeds=(), pending=None):
         _lazy_grads.append(var._grad)  # a parameter's gradient: computed when the pass ends
 
 
+def _into_resized(var, data, create_graph):
+    """A leaf resized in place since it was used (``x.data = ...``, ``out=``): PyTorch's AccumulateGrad copies
+    its first gradient into the leaf's new layout (clone_obey_contract: copy_'s broadcast, or its size error;
+    a leaf that is not dense: a contiguous clone of the gradient, of its own shape), adds a later one into
+    the ``.grad`` (``variable_grad += new_grad``, out of place under create_graph)."""
+    from ..ops._layout import empty_like
+    from . import grad_mode
+    g = _make(data)
+    was = grad_mode._state["enabled"]
+    grad_mode._state["enabled"] = bool(create_graph)
+    try:
+        if var._grad is None:
+            if not _dense(var._data):
+                var._grad = _make(np.ascontiguousarray(data).copy())
+            else:
+                var._grad = _make(empty_like(var._data)).copy_(g)
+        elif create_graph:
+            var._grad = var._grad + g
+        else:
+            var._grad.add_(g)
+    finally:
+        grad_mode._state["enabled"] = was
+
+
 def _accumulate_array(node, data, seeds, pending=None):
     """:func:`_accumulate` in a pass that records nothing, where the gradient arrives as an
     array: the first ``.grad`` takes it when :func:`_takes` says PyTorch would, else a copy;
@@ -61,6 +87,8 @@ def _accumulate_array(node, data, seeds, pending=None):
     var = node.variable
     if var is None:
         return
+    if data.shape != var._data.shape and type(data) is np.ndarray and type(var._data) is np.ndarray:
+        return _into_resized(var, data, False)
     old = var._grad
     if old is not None:
         old._add_inplace_raw(data)
