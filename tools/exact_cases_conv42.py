@@ -107,4 +107,19 @@ CASES = [
           "xf = xf.contiguous(memory_format=torch.channels_last)", _vals("wf", 3 * 6, "(3, 1, 2, 3)", 0.91),
           "yf = F.conv2d(xf, wf, None, padding=(1, 2), dilation=(2, 1), groups=3)"],
          ["hexes(yc)", "yc.stride()", "hexes(yf)"]),
+    case("onednn-gemm-grouped-conv-forward-sgemm-kernels",  # (issue 10) a grouped float32 convolution on oneDNN's
+         # x64:gemm:jit: per thread piece of an image (balance211 over samples, groups and positions) one sgemm,
+         # whose no-copy kernels (jit_avx_gemm_f32) sum 16-row blocks of 4-6 columns in one fused chain, 3 columns
+         # or 8-row blocks in two (even and odd terms), 1-2 columns in two unfused ones, an odd K's last term
+         # after; one position: its sgemv's 8 lanes; then the bias
+         [_F, _HEX,
+          _vals("xa", 2 * 6 * 20, "(2, 6, 20)", 0.61), _vals("wa", 18 * 3 * 3, "(18, 3, 3)", 0.79),
+          "ya = F.conv1d(xa, wa, torch.arange(18.) * 0.1 - 0.8, padding=1, groups=2)",
+          _vals("xb", 2 * 4 * 12, "(2, 4, 12)", 0.53), _vals("wb", 16 * 2 * 3, "(16, 2, 3)", 0.87),
+          "yb = F.conv1d(xb, wb, None, groups=2)",
+          _vals("xc", 1 * 3 * 9, "(1, 3, 9)", 0.47), _vals("wc", 27 * 1 * 2, "(27, 1, 2)", 0.91),
+          "yc = F.conv1d(xc, wc, None, padding=1, stride=1, dilation=2, groups=3)",
+          _vals("xd", 2 * 6 * 3 * 3, "(2, 6, 3, 3)", 0.57), _vals("wd", 12 * 3 * 2 * 2, "(12, 3, 2, 2)", 0.73),
+          "yd = F.conv2d(xd, wd, None, padding=1, stride=2, groups=2)"],
+         ["hexes(ya)", "hexes(yb)", "hexes(yc)", "hexes(yd)"]),
 ]

@@ -24,6 +24,7 @@ import math
 import numpy as np
 
 from ._conv_groups import forward_kernel
+from . import _vec_math
 from ._conv_order import IC_BLOCK, _fma_into, fits
 
 
@@ -59,10 +60,10 @@ def forward(x, w, b, cols, stride, padding, dilation, groups, plain=True):
         pads = tuple((p, p) for p in padding)
         skip = ~_valid_cols(x[:1], w.shape[2:], dilation, pads, stride, _out_size(x, w, stride, padding, dilation))
         skip = skip.reshape(1, groups, 1, cpg * k, length)
-    if kernel == "gemm" and length == 1 and opg > 1:  # (one output channel a group: the chain below, measured)
-        out = _gemv_t(wg[..., 0] * cg[..., 0])
-        return (out if b is None else out + b.reshape(1, groups, opg)).reshape(n, oc, 1)
     shape = (n, groups, opg, length)
+    if kernel == "gemm" and opg > 1:  # (one output channel a group: the chain below, measured)
+        out = _sgemm(wg, cg, shape, cpg * k, _out_size(x, w, stride, padding, dilation)[0] if x.ndim == 5 else 1)
+        return (out if b is None else out + b.reshape(1, groups, opg, 1)).reshape(n, oc, length)
     acc = np.zeros(shape, np.float32)
     if b is not None and kernel in ("jit", "jit_dw"):
         acc[...] = b.reshape(1, groups, opg, 1)  # (a copy: 0.0 + -0.0 would lose the bias's sign)
@@ -76,6 +77,92 @@ def forward(x, w, b, cols, stride, padding, dilation, groups, plain=True):
     if b is not None and kernel not in ("jit", "jit_dw"):
         acc = acc + b.reshape(1, groups, opg, 1)
     return acc.reshape(n, oc, length)
+
+
+def _balance211(n, team, ithr):
+    """oneDNN's balance211: thread ``ithr``'s [start, end) of ``n`` items (the first ones one more)."""
+    n1 = -(-n // team)
+    n2 = n1 - 1
+    t1 = n - n2 * team
+    start = ithr * n1 if ithr <= t1 else t1 * n1 + (ithr - t1) * n2
+    return start, start + (n1 if ithr < t1 else n2)
+
+
+def _chunks(n, groups, length, planes):
+    """(N, G, L) the length of the sgemm call (its M) each output position is in, and the position's row in it:
+    gemm_convolution_fwd_t splits the (sample, group, [depth,] position) work evenly over the threads (balance211;
+    3-D convolutions by whole depth planes of ``length // planes`` positions), each thread one sgemm per image (or
+    plane) piece it holds."""
+    threads = _vec_math.THREADS
+    per = length // planes
+    work = n * groups * (planes if planes > 1 else length)
+    unit = per if planes > 1 else 1
+    m = np.zeros(n * groups * length, np.int64)
+    row = np.zeros(n * groups * length, np.int64)
+    for t in range(threads):
+        a, b = _balance211(work, threads, t)
+        a, b = a * unit, b * unit
+        pos = a
+        while pos < b:  # (a piece ends at its image's (or plane's) end or the thread's)
+            end = min(b, (pos // per + 1) * per)
+            m[pos:end] = end - pos
+            row[pos:end] = np.arange(end - pos)
+            pos = end
+    return m.reshape(n, groups, length), row.reshape(n, groups, length)
+
+
+def _sgemm_modes(opg, m, row):
+    """Per output channel (opg) and position (``m`` its sgemm's M, ``row`` its row there: (N, G, L) each), which
+    of jit_avx_gemm_f32's (AVX2, no-copy) kernels sums it: 0 one fused chain (16-row blocks, 4 to 6 columns),
+    1 two fused chains over the even and the odd terms (16 rows, 3 columns; 8-row blocks, 3 to 6), 2 two chains
+    of rounded products added (1 or 2 columns); the two chains are added before an odd K's last term, which
+    goes on the sum (innerkernel1). Rows go in blocks of 16, a remainder above 8 as a masked 16, else as an 8;
+    columns (output channels) in blocks of 6, then the remainder's kernel. (N, G, opg, L)."""
+    rows16 = (row < m - m % 16) | (m % 16 > 8)
+    cols = np.full(opg, 6)
+    cols[opg - opg % 6:] = opg % 6
+    cols = cols[None, None, :, None]
+    rows16 = rows16[:, :, None, :]
+    return np.where(rows16, np.where(cols >= 4, 0, np.where(cols == 3, 1, 2)), np.where(cols >= 3, 1, 2))
+
+
+def _sgemm(wg, cg, shape, kk, planes):
+    """oneDNN's sgemm (jit_avx_gemm_f32, the no-copy kernels its driver takes for these small products) of
+    each group: C (positions x output channels) = im2col^T weight^T, in float32 from +0.0, each element's
+    terms in the order _sgemm_modes names; a call of one position (M == 1) its sgemv (_gemv_t)."""
+    m, row = _chunks(shape[0], shape[1], shape[3], planes)
+    mode = np.broadcast_to(_sgemm_modes(shape[2], m, row), shape)
+    one = np.zeros(shape, np.float32)
+    even = np.zeros(shape, np.float32)
+    odd = np.zeros(shape, np.float32)
+    even2 = np.zeros(shape, np.float32)
+    odd2 = np.zeros(shape, np.float32)
+    p, s, low = np.empty(shape), np.empty(shape), np.empty(shape, np.int64)
+    paired = kk - kk % 2  # (an odd K's last term: innerkernel1, after the two chains are added)
+    with np.errstate(invalid="ignore"):
+        for r in range(kk):
+            np.multiply(wg[..., r, :], cg[..., r, :], out=p)
+            _fma_into(one, p, s, low)
+            if r == paired:
+                even, even2 = even + odd, even2 + odd2
+                odd = odd2 = None
+                _fma_into(even, p, s, low)
+                even2 = even2 + p.astype(np.float32)
+            elif r % 2 == 0:
+                _fma_into(even, p, s, low)
+                even2 = even2 + p.astype(np.float32)
+            else:
+                _fma_into(odd, p, s, low)
+                odd2 = odd2 + p.astype(np.float32)
+        if odd is not None:
+            even, even2 = even + odd, even2 + odd2
+        out = np.where(mode == 0, one, np.where(mode == 1, even, even2))
+        single = np.broadcast_to((m == 1)[:, :, None, :], shape)
+        if single.any():
+            ni, gi, oi, li = np.nonzero(single)
+            p1 = wg[0, gi, oi, :, 0] * cg[ni, gi, 0, :, li]
+            out[ni, gi, oi, li] = _gemv_t(p1)
+        return out
 
 
 def _reduce8(acc):
