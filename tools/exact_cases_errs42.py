@@ -139,4 +139,15 @@ CASES = [
           "o2, i2 = torch.zeros(5), torch.zeros(0, dtype=torch.int64)", "torch.mode(x3, 2, out=(o2, i2))",
           "o3, i3 = torch.zeros(()), torch.zeros(0, dtype=torch.int64)", "torch.mode(x, 0, out=(o3, i3))"],
          ["o1.shape", "i1.shape", "o2.shape", "o3.shape"]),
+    case("lu-factor-non-square-reciprocal-and-outs",  # (raises-only-agrad:lu_factor, dt41e) MKL's getrf
+         # scales a column by the pivot's reciprocal in every matrix that is not square (the division of the
+         # last element below the pivot is the square kernels' only): the 2 x 3 matrix's U[1,1] is 2.2e-16,
+         # not zero, and lu_factor does not raise; the outs' meta sets LU (column-major) before the pivots' check
+         ["x = torch.tensor([[-2.25, -2.25, 0.5], [1.75, 1.75, 0.75]], dtype=torch.float64)",
+          "lu, piv = torch.linalg.lu_factor(x)", "bits = lu.view(torch.int64)",
+          "o = (torch.zeros(0, dtype=torch.float64), torch.zeros(0, dtype=torch.int64))",
+          _err(1, "torch.linalg.lu_factor(x.expand(2, 2, 3), out=o)"), "s1 = [(tuple(t.shape), t.stride()) for t in o]",
+          "p = (torch.zeros(0), torch.zeros(0, dtype=torch.float64), torch.zeros(0))",
+          _err(2, "torch.linalg.lu(x.float(), out=p)"), "s2 = [(tuple(t.shape), t.stride()) for t in p]"],
+         ["bits", "piv", "err1", "s1", "err2", "s2"]),
 ]

@@ -48,8 +48,8 @@ def idamax(absx):
 def getrf(a):
     """(LU, pivots, info) of each matrix of ``a`` (any batch shape): pivots 1-based as LAPACK's,
     info the first zero pivot (1-based) or 0.  The column is scaled by the pivot's reciprocal, but
-    for a matrix up to 4 x 4 one element below the pivot is divided by it, as MKL's kernels do (bit
-    for bit on the checked square cases, 2 x 2 to 7 x 7)."""
+    for a square matrix up to 4 x 4 one element below the pivot is divided by it, as MKL's kernels do
+    (bit for bit on the checked square cases, 2 x 2 to 7 x 7, and on every m x n up to 6 x 6 apart)."""
     shape = a.shape
     lu = np.array(a, copy=True).reshape((int(np.prod(shape[:-2])),) + shape[-2:])
     b, m, n = lu.shape
@@ -57,7 +57,7 @@ def getrf(a):
     piv = np.zeros((b, k), np.int32)
     info = np.zeros(b, np.int64)
     rows = np.arange(b)
-    small = m <= 4 and n <= 4
+    small = m == n and m <= 4  # (a matrix that is not square: the reciprocal throughout)
     with np.errstate(all="ignore"):
         for j in range(k):
             p = j + idamax(np.abs(lu[:, j:, j]))

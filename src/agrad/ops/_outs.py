@@ -363,6 +363,7 @@ def _out_dtype_error(fname, check, i, result, out):
 
 #: tuple outs a structured meta function resizes one by one: those before a later out's dtype error are resized
 _RESIZED_BEFORE_LATER_CHECK = frozenset({"max", "min", "sort", "topk", "aminmax"})
+_RESIZED_LIKE_RESULT = frozenset({"linalg_lu_factor", "linalg_lu_factor_ex", "linalg_lu"})
 
 
 def write_outs(fname, result, out, check="exact", inputs=(), contiguous=False):
@@ -391,13 +392,14 @@ def write_outs(fname, result, out, check="exact", inputs=(), contiguous=False):
     for i, (r, o) in enumerate(zip(results, outs)):
         error = _out_dtype_error(fname, check, i, r, o)
         if error is not None:
-            if fname in _RESIZED_BEFORE_LATER_CHECK:  # (the structured meta sets the outputs in turn)
-                import numpy as np
+            if fname in _RESIZED_BEFORE_LATER_CHECK or fname in _RESIZED_LIKE_RESULT:  # (the structured meta
+                import numpy as np  # sets the outputs in turn; the LU factorizations' with their strides)
                 for r0, o0 in zip(results[:i], outs[:i]):
                     if o0.shape != r0.shape:
                         if o0._data.size:
                             warn_resized(o0.shape, r0.shape)
-                        _resize_out(o0, np.empty(r0.shape, o0._data.dtype))
+                        like = r0._data if fname in _RESIZED_LIKE_RESULT else np.empty(r0.shape, o0._data.dtype)
+                        _resize_out(o0, like)
             raise error
     for r, o in zip(results, outs):
         if fallback and enabled and not r._requires_grad and r.dtype.is_floating_point:
