@@ -20,6 +20,7 @@ import difftest_lstsqfit
 import difftest_median
 import difftest_nansign
 import difftest_noise
+import difftest_outalias
 import difftest_storage
 import difftest_svdrot
 import difftest_unpack
@@ -789,6 +790,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if aspect in ("value", "numeric", "repr") and "out" in stmt and difftest_uninit.out_grown_only(
             stmt, want, got, _agree_once):
         return "out-uninitialised"
+    if aspect in ("value", "numeric", "repr") and op in difftest_outalias.ALIAS_OPS and "out" in stmt \
+            and difftest_outalias.aliased_operand(stmt, want, got, _agree_once):
+        return "out-aliases-operand"
     if aspect in ("raises-only-agrad", "shape") and op == "resize_" and _negative_size(aspect, stmt, want, got):
         return "resize-negative-size"
     if aspect in ("value", "numeric") and op == "lstsq" and program is not None and _lstsq_pivots(*program, want, got):

@@ -88,4 +88,21 @@ CASES = [
           "try:\n    torch.logcumsumexp(torch.ones(2, 3), 0, out=torch.zeros(3, dtype=torch.float64).expand(2, 3))\nexcept RuntimeError as e:\n    e7 = str(e)[:50]",
           "try:\n    torch.nan_to_num(torch.rand(2, 3), out=torch.zeros(3).expand(2, 3))\nexcept RuntimeError as e:\n    e8 = str(e)[:50]"],
          ["e1", "e2", "e3", "e4", "e5", "o6", "e7", "e8"]),
+    case("kthvalue-values-unsqueezed-before-indices-refused",  # (shape:kthvalue, dt41e) the values out is
+         # unsqueezed and resized to the kept shape before the indices' dtype is refused: it stays so
+         ["x1 = torch.tensor([-0.25]).expand(2, 1)", "o1 = torch.tensor([-0.75, -2.75])",
+          "i1 = torch.tensor([2.5, 2.25], dtype=torch.float16)",
+          "try:\n    torch.kthvalue(x1, 1, out=(o1, i1))\nexcept RuntimeError as e:\n    e1 = str(e)",
+          "o2 = torch.zeros(6)[::3]", "i2 = torch.tensor([2, 2], dtype=torch.int32)",
+          "try:\n    torch.kthvalue(torch.rand(2, 3), 1, out=(o2, i2))\nexcept RuntimeError as e:\n    e2 = str(e)",
+          "s2 = o2.stride()", "o3 = torch.zeros(5)",
+          "try:\n    torch.kthvalue(torch.rand(2, 3), 1, out=(o3, i2))\nexcept RuntimeError as e:\n    e3 = str(e)"],
+         ["o1.shape", "e1", "o2.shape", "s2", "e2", "o3.shape", "e3"]),
+    case("sort-one-tensor-for-both-outs",  # (value:sort, dt41d) values copied in, indices filled over them,
+         # the pairs sorted in place: the sorted positions
+         ["x1 = torch.tensor([[1, 2, -3], [2, -3, 3], [3, -1, -2]])", "v1 = x1.mT", "r1 = torch.sort(v1, out=(v1, v1))",
+          "x2 = torch.tensor([[1, 2, -3], [2, -3, 3], [3, -1, -2], [0, 0, 1]])",
+          "r2 = torch.sort(x2, 0, descending=True, out=(x2, x2))",
+          "x3 = torch.tensor([[1, 2, -3], [2, -3, 3]])", "r3 = torch.sort(x3, 1, out=(x3, torch.zeros(0, dtype=torch.int64)))"],
+         ["x1", "r1", "x2", "r2", "x3", "r3"]),
 ]

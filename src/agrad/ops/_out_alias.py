@@ -295,3 +295,18 @@ def power_into(input, n, result, out):
         with np.errstate(all="ignore"):
             return _zeroed_product(result, zero, np.linalg.matrix_power(a, n - 1))
     return result
+
+
+def sorted_into_one(input, d, descending, out):
+    """sort(out=(v, v)), one int64 tensor for the values and the indices: sort_out copies the input into the
+    values, fills the indices 0, 1, ... along ``d`` over them, then sorts the pairs in place, so both hold
+    the sorted positions (None: not that case)."""
+    from ..tensor import Tensor
+
+    if not (isinstance(out, (tuple, list)) and len(out) == 2 and all(isinstance(o, Tensor) for o in out)
+            and is_input(out[0], out[1]) and input.dtype.name == "int64" and input.ndim):
+        return None
+    n = input.shape[d]
+    pos = np.arange(n)[::-1] if descending else np.arange(n)
+    return Tensor._make(np.ascontiguousarray(np.broadcast_to(
+        pos.reshape([n if i == d else 1 for i in range(input.ndim)]), input.shape)))

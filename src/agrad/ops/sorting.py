@@ -295,7 +295,14 @@ def sort(input, dim=-1, descending=False, *, stable=_UNSET, out=None):
     op = _sort if stable is _UNSET else _sort_stable
     values, indices = op.apply((input,), (input._data,), {"dim": d, "descending": bool(descending),
                                                           "stable": bool(stable) and stable is not _UNSET})
+    if out is not None:
+        from ._out_alias import sorted_into_one
+        one = sorted_into_one(input, d, descending, out)
+        values, indices = (one, one) if one is not None else (values, indices)
     return SortResult(values, indices)
+
+
+sort.__wrapped__.sees_out = True
 
 
 @export(method=True)
@@ -574,17 +581,24 @@ def _resize_keepdim_outs(input, d, keepdim, out, mode):
     wanted = (input.dtype, dtypes.int64)
     if mode and any(not isinstance(o, Tensor) or o.dtype is not w for o, w in zip(out, wanted)):
         return
+    # (an out of the wrong dtype stops it: those before stay unsqueezed, of the kept shape, as it left them)
+    stopped = any(not isinstance(o, Tensor) or o.dtype is not w for o, w in zip(out, wanted))
     for o, dtype in zip(out, wanted):
         if not isinstance(o, Tensor) or o.dtype is not dtype:
             return
         shape = list(o.shape)
         if not keepdim and (d <= len(shape) if mode else len(shape) == input.ndim - 1):  # (mode's: where it can)
             shape.insert(d, 1)
+            if stopped and type(o._data) is np.ndarray:  # (unsqueeze_'s stride: the next dim's extent, else 1)
+                a = o._data
+                at = a.shape[d] * a.strides[d] if d < a.ndim else a.itemsize
+                o._data = np.lib.stride_tricks.as_strided(a, a.shape[:d] + (1,) + a.shape[d:],
+                                                          a.strides[:d] + (at,) + a.strides[d:])
         if shape != kept:
             if o._data.size:
                 warn_resized(shape, kept)
-            _resize_out(o, np.empty(kept if keepdim else kept[:d] + kept[d + 1:], o._data.dtype))
-        elif not keepdim and o.ndim == input.ndim:  # (the kernel's squeeze_ of an out of the kept shape)
+            _resize_out(o, np.empty(kept if keepdim or stopped else kept[:d] + kept[d + 1:], o._data.dtype))
+        elif not keepdim and o.ndim == input.ndim and not stopped:  # (the kernel's squeeze_ of an out of the kept shape)
             o._data = np.squeeze(o._data, d)
 
 

@@ -1,0 +1,47 @@
+"""The differential tester's rule ``out-aliases-operand`` (session 42, alias42): ``out=`` that is one of the
+call's own operands of an op whose reads of it are MKL's (addmm, addmv, linear, baddbmm, lu_solve, qr, svd)
+or a race between threads (avg_pool2d). Observations written by hand."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import difftest  # noqa: E402
+
+
+def _obs(**tensors):
+    return {"error": None, "warnings": [], "vars": {name: {
+        "kind": "tensor", "dtype": "torch.float32", "shape": list(np.shape(a)), "data": np.array(a, np.float32),
+        "requires_grad": False, "is_leaf": True, "repr": repr(a), "graph": None} for name, a in tensors.items()}}
+
+
+def _rule(stmt, want, got):
+    found = difftest.compare_statement(want, got)
+    return None if found is None else difftest.documented(found[0], stmt, want, got)
+
+
+S, M = [[1.0, 2.0], [3.0, 4.0]], [[0.5, -1.0], [2.0, 1.5]]
+TORCH, AGRAD = [[-0.875, 2.625], [1.0, 4.0]], [[1.875, -4.9375], [7.0, 2.0]]
+
+
+def test_blas_operand_as_out_is_documented():
+    want, got = _obs(s=S, m=M, x=TORCH, r=TORCH), _obs(s=S, m=M, x=AGRAD, r=AGRAD)
+    assert _rule("r = torch.addmm(s, m, x, out=x)", want, got) == "out-aliases-operand"
+    assert _rule("with torch.no_grad():\n    torch.linalg.lu_solve(x, p, s, adjoint=True, out=x)",
+                 _obs(s=S, x=TORCH), _obs(s=S, x=AGRAD)) == "out-aliases-operand"
+    assert _rule("r = F.avg_pool2d(x, 2, 1, out=x)", want, got) == "out-aliases-operand"
+
+
+def test_nearby_differences_are_not():
+    want, got = _obs(s=S, m=M, x=TORCH, r=TORCH), _obs(s=S, m=M, x=AGRAD, r=AGRAD)
+    assert _rule("r = torch.addmm(s, m, o, out=x)", want, got) is None  # (out not an operand)
+    assert _rule("r = torch.mm(m, x, out=x)", want, got) is None  # (agrad reproduces mm's)
+    assert _rule("r = torch.addmm(s, m, x)", want, got) is None  # (no out)
+    other = _obs(s=S, m=AGRAD, x=AGRAD, r=AGRAD)  # (another variable differs too)
+    assert _rule("r = torch.addmm(s, m, x, out=x)", want, other) is None
+    assert _rule("r = torch.addmm(s, mx, m, out=x)", want, got) is None  # (a name containing it)
