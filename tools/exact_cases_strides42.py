@@ -19,7 +19,8 @@ CASES = [
           "strides = [t.stride() for t in (x.expand(2, 3, 1), x.expand(1), z[1:2], z[1:2].t(), z[1:2].unsqueeze(2),"
           " z[1:2].view(1, 2, 2), z[1:2].clone(), x.expand(3, 1).t(), x.expand(3, 1).permute(1, 0).unsqueeze(0),"
           " g, g.permute(2, 1, 0), a, a.permute(2, 0, 1), e, e.t(), z.narrow(0, 1, 1), z[1:2].unfold(0, 1, 1),"
-          " x.expand(2, 3).reshape(1, 1, 6)[0], z.unsqueeze(0).diagonal(0, 0, 1))]",
+          " x.expand(2, 3).reshape(1, 1, 6)[0], z.unsqueeze(0).diagonal(0, 0, 1), z.split(1)[1], z.chunk(3)[2],"
+          " torch.tensor_split(z, 3)[0], z.split([2, 1])[1])]",
           *outcomes(["z[1:2].view(torch.float16).stride()", "x.expand(2, 1).view(torch.int8).stride()",
                      "a.view(torch.float64).stride()", "g.view(torch.int16)"])],
          ["strides", "out"]),

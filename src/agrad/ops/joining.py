@@ -18,7 +18,7 @@ from .._dense import dense
 from .._limits import check_numel, check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _can_cast, _scalar_name, _wrap_dim
-from ._layout import c_order, cat_memory_format, dense_order, in_memory_format, laid_out_like, torch_strides
+from ._layout import c_order, cat_memory_format, dense_order, in_memory_format, laid_out_like, sliced, torch_strides
 from ._vector_loop import cast_nans
 from ._op import Op, export, method, with_out, write_outs
 from .indexing import _FULL, _slice
@@ -345,7 +345,7 @@ def roll(input, shifts, dims=None):
 def _split_fwd(ctx, a, dim, sizes):
     out, start = [], 0
     for n in sizes:
-        out.append(a[(_FULL,) * dim + (slice(start, start + n),)])
+        out.append(sliced(a, (_FULL,) * dim + (slice(start, start + n),)))  # (narrow's: a stride 0 kept)
         start += n
     return tuple(out)
 
