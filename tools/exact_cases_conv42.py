@@ -122,4 +122,20 @@ CASES = [
           _vals("xd", 2 * 6 * 3 * 3, "(2, 6, 3, 3)", 0.57), _vals("wd", 12 * 3 * 2 * 2, "(12, 3, 2, 2)", 0.73),
           "yd = F.conv2d(xd, wd, None, padding=1, stride=2, groups=2)"],
          ["hexes(ya)", "hexes(yb)", "hexes(yc)", "hexes(yd)"]),
+    case("setitem-bool-mask-value-checked-convert",  # (own run 41806000, raises-only-torch:setitem) a bool-mask
+         # setitem (also after int indices) or masked_fill_ with a one-element tensor value is masked_fill_ of
+         # value.item(): c10's checked_convert refuses a value out of the destination's range (no dtype match
+         # needed); a valid one is written converted
+         outcomes(["torch.tensor([3], dtype=torch.uint8).__setitem__(torch.tensor([True]), "
+                   "torch.tensor(-0.75, requires_grad=True))",
+                   "torch.tensor([3], dtype=torch.int8).__setitem__(torch.tensor([True]), torch.tensor(-200.))",
+                   "torch.tensor([3], dtype=torch.uint8).masked_fill_(torch.tensor([True]), torch.tensor(float('nan')))",
+                   "torch.tensor([3.], dtype=torch.float16).__setitem__(torch.tensor([True]), torch.tensor(1e6))",
+                   "torch.tensor([[3, 1]], dtype=torch.int16).__setitem__((0, torch.tensor([True, False])), "
+                   "torch.tensor(70000.))",
+                   "torch.tensor([[3, 1]], dtype=torch.uint8).__setitem__(torch.tensor([[True, False]]), "
+                   "torch.tensor([-0.75]))"])
+         + ["x = torch.tensor([[3, 1]], dtype=torch.int16)", "x[0, x[0] > 2] = torch.tensor(7.9, dtype=torch.float64)",
+            "y = torch.tensor([3, 1], dtype=torch.uint8)", "y[y > 2] = torch.tensor(-1)"],
+         ["out", "x", "y"]),
 ]

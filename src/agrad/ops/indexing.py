@@ -683,10 +683,14 @@ def _assign(self, index, value, strip):
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(varr.shape)} cannot be broadcast to indexing result "
             f"of shape {list(target_shape)}") from None
-    if advanced and v is not None and value.dtype is not self.dtype and not _masked_fill_form(index, value):
+    masked = v is not None and advanced and (_masked_fill_form(index, value) or strip and _masked_fill_dispatch(
+        index, value))  # (setitem's masked_fill_ (index_put_'s too, after int indices): value.item(), no dtype match)
+    if advanced and v is not None and value.dtype is not self.dtype and not masked:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{_scalar_name(self.dtype)} for the destination and {_scalar_name(value.dtype)} for the source.")
+    if masked:  # (masked_fill_'s value.item(), converted by c10's checked_convert)
+        dtypes.checked_scalar(value._data.reshape(-1)[0].item(), self._data.dtype)
     if v is not None and not self.dtype.is_floating_point and v._requires_grad and basic and (
             value.ndim or not target_shape):
         v = v.detach()  # (copy_ into an integer: nothing; index_put_ and copy_to's fill_ record into any dtype)

@@ -282,7 +282,9 @@ def _scalar(d):
 _masked_fill0 = Op("MaskedFillBackward0",
                    lambda ctx, a, mask, fill: c_order(np.where(mask, dtypes.checked_scalar(fill, a.dtype), a)),
                    jvp="element_wise", keeps={"mask": "mask"}, contiguous=True)
-_masked_fill1 = Op("MaskedFillBackward1", lambda ctx, a, v, mask: c_order(np.where(mask, v.astype(a.dtype), a)),
+# (a 0-d tensor value: ATen's value.item(), converted by the kernel as a Scalar: c10's checked_convert)
+_masked_fill1 = Op("MaskedFillBackward1",
+                   lambda ctx, a, v, mask: c_order(np.where(mask, dtypes.checked_scalar(v.item(), a.dtype), a)),
                    inputs=("self", "value"), keeps={"mask": "mask"})
 
 
