@@ -272,12 +272,14 @@ def cos_inside_gradient(lines, i, w_obs, g_obs, op_of, agrees_but_where) -> bool
 
 
 #: ops whose backward formula takes PyTorch's log kernel (MKL VML's vsLn/vdLn, not correctly rounded) of the
-#: incoming gradient: logcumsumexp's log|grad|, whose positive and negative parts' exp then cancel
-LOG_INSIDE_GRADIENT_OPS = {"logcumsumexp"}
+#: incoming gradient: logcumsumexp's log|grad|, whose positive and negative parts' exp then cancel; and
+#: igamma/igammac's gradient of ``other``, exp((self - 1) * log(other) - other - lgamma(self)), VML's log and exp
+LOG_INSIDE_GRADIENT_OPS = {"logcumsumexp", "igamma", "igamma_", "igammac", "igammac_", "gammainc", "gammaincc"}
 
 
 def log_inside_gradient(lines, i, w_obs, g_obs, op_of, agrees_but_where) -> bool:
-    """``vml-log-gradient``: a ``backward``/``grad`` after ``logcumsumexp``, every gradient that differs within
+    """``vml-log-gradient``: a ``backward``/``grad`` after ``logcumsumexp`` or an incomplete gamma (igamma,
+    igammac, in place too; special.gammainc/gammaincc), every gradient that differs within
     1000 ulps (of its dtype's 1.0: 1.2e-4 float32, 2.2e-13 float64) of its largest finite magnitude."""
     import numpy as np
 

@@ -1,0 +1,55 @@
+"""The differential tester's rule ``vml-log-gradient`` (tools/difftest_lapack.py) for session 42's errs42: the
+incomplete gamma functions' gradient of ``other`` takes PyTorch's log and exp kernels (MKL VML's)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import difftest  # noqa: E402
+
+
+def _tensor_obs(**tensors):
+    return {"error": None, "warnings": [], "vars": {name: {
+        "kind": "tensor", "dtype": "torch.float32", "shape": list(np.shape(a)), "data": np.array(a, np.float32),
+        "requires_grad": False, "is_leaf": True, "repr": repr(a), "graph": None} for name, a in tensors.items()}}
+
+
+def _documented(lines, want, got):
+    return difftest.difftest_lapack.log_inside_gradient(lines, len(lines) - 1, want, got, difftest.op_of,
+                                                        difftest._agrees_but_where)
+
+
+def test_igamma_gradient_last_bits_are_documented_only_nearby():
+    """VML's float32 log(0.75) is -0.28768206, the correctly rounded -0.28768209: igamma's gradient of other,
+    grad * exp((self - 1) * log(other) - other - lgamma(self)), is then -0.019878328 in PyTorch and
+    -0.019878298 in agrad (run dt41e). Documented within 1000 ulps of the largest finite magnitude; not
+    further, not without an incomplete gamma, not for a statement that takes no gradient."""
+    lines = ["x2 = torch.tensor([[-1.5, 1.75, 0.75], [-1.75, 0.75, -2.5]], requires_grad=True)",
+             "g3 = torch.tensor([[1.0, 0.0, -1.25], [0.25, -0.25, 0.0]])", "r9 = g3.igamma_(x2)",
+             "r9.sum().backward()"]
+    nan, inf = float("nan"), float("inf")
+    want = _tensor_obs(g=[[nan, nan, -0.0198783278465271], [nan, inf, nan]])
+    got = _tensor_obs(g=[[nan, nan, -0.019878298044204712], [nan, inf, nan]])
+    far = _tensor_obs(g=[[nan, nan, -0.0199], [nan, inf, nan]])
+    assert _documented(lines, want, got)
+    assert not _documented(lines, want, far)
+    assert not _documented([*lines[:2], "r9 = g3.xlogy_(x2)", lines[3]], want, got)
+    assert not _documented(lines[:3] + ["r10 = r9 * 2"], want, got)
+
+
+@pytest.mark.torch
+def test_the_groups_igamma_backward_is_documented():
+    pytest.importorskip("torch")
+    program = ["x2 = torch.tensor([[-1.5, 1.75, 0.75], [-1.75, 0.75, -2.5]], dtype=torch.float32, requires_grad=True)",
+               "g3 = torch.tensor([[1.0, 0.0, -1.25], [0.25, -0.25, 0.0]], dtype=torch.float32)",
+               "x2.backward(gradient=g3)", "x2.sum().backward()", "r9 = g3.igamma_(x2)",
+               "x11 = torch.tensor([False, False, True], dtype=torch.bool)", "v12 = x11.expand(2, 3)",
+               "g3[None].div_(v12)", "r13 = r9.t()", "r13.sum().backward()"]
+    found = difftest.diff_program(program)
+    assert found is not None and found[0].startswith("documented:vml-log-gradient:"), found
