@@ -57,4 +57,33 @@ CASES = [
                    "torch.linalg.ldl_factor(a.detach(), out=(a[:], torch.zeros(2, dtype=torch.int32)))",
                    "torch.linalg.ldl_factor(a, out=(torch.zeros(2, 2, requires_grad=True), torch.zeros(2, dtype=torch.int32)))"]),
          ["r", "n", "out"]),
+    case("rounding-out-refuses-autograd-first",  # (dt42b error-text:ceil) check_all_same_dtype's "Found dtype"
+         # comes after autograd's refusal of an input that requires grad
+         ["x = torch.tensor([0.5, 2.25], dtype=torch.float64, requires_grad=True)", "r = x[0] * 1"] +
+         outcomes([f"torch.{f}(r, out=torch.tensor(0.25, dtype=torch.float16))"
+                   for f in ("ceil", "floor", "trunc", "round", "frac", "abs", "neg", "sign")] +
+                  ["torch.ceil(r.detach(), out=torch.tensor(0.25, dtype=torch.float16))"]),
+         ["out"]),
+    case("linspace-tensor-end-out-fallback",  # (dt42b requires_grad:linspace) the Tensor overloads' out= runs
+         # autograd's not-implemented fallback: an end that requires grad leaves out with a NotImplemented node,
+         # out resized without a warning, one of as many elements keeping its shape
+         [GRAPH, "t = torch.tensor(-1.25, dtype=torch.float64, requires_grad=True)", "o1 = torch.zeros(0)",
+          "r1 = torch.linspace(3, t, 4, out=o1)", "g1 = graph(o1.grad_fn)", "o2 = torch.zeros(2, 2)",
+          "r2 = torch.logspace(t, t, 4, out=o2)", "g2 = graph(o2.grad_fn)", "o3 = torch.zeros(3)",
+          "r3 = torch.linspace(t.detach(), 2, 4, out=o3)"] +
+         outcomes(["torch.linspace(3, t, 4, out=torch.zeros(3, requires_grad=True))"]),
+         ["r1", "g1", "r2", "g2", "r3", "out"]),
+    case("cat-serial-kernel-size-one-strides",  # (dt42b value:column_stack) cat_out's serial kernel into a
+         # contiguous out whose stride at the dim is not its layout's: numel // (size * stride) blocks of
+         # size * stride elements, so a (1, 1) out of strides (2, 2) along dim 1 is not written at all
+         ["out = []",
+          "for shape, strides, dim in (((1, 1), (2, 2), 1), ((1, 1), (2, 2), 0), ((3, 1), (1, 2), 1), ((4, 1), (1, 3), 1), "
+          "((1, 1, 2), (1, 5, 1), 1), ((2, 1, 3), (3, 7, 1), 1), ((2, 2), (2, 1), 1)):\n"
+          "    x = torch.arange(1., 1 + torch.Size(shape).numel()).reshape(shape)\n"
+          "    base = torch.zeros(16)\n    o = base.as_strided(shape, strides)\n"
+          "    torch.cat([x], dim, out=o)\n    out.append((base, o._version))",
+          "b = torch.tensor([[0.0, -1.0]])", "o5 = b.view(1, 2)[..., ::2].mT",
+          "r = torch.column_stack([torch.tensor([0.5])], out=o5)",
+          "i = torch.zeros(16, dtype=torch.int64)", "ri = torch.cat([torch.ones(1, 1, dtype=torch.int64)], 1, out=i.as_strided((1, 1), (2, 2)))"],
+         ["out", "r", "b", "i"]),
 ]

@@ -68,8 +68,13 @@ def same_dtype_out(fname, input, out):
     """A unary op that keeps its dtype (TensorIterator's check_all_same_dtype): an ``out=`` of another
     dtype is refused as the iterator is built, before the kernel's own refusal of the dtype
     (``frac`` of an integer tensor, ``abs`` of a bool one); the iterator's check of out's internal overlap
-    comes before."""
+    comes before, and autograd's refusal before both."""
     if out is not None:
+        from ..autograd import grad_mode
+
+        if grad_mode._state["enabled"] and (input._requires_grad or out._requires_grad and fname not in NO_GRAD_OUTS):
+            raise RuntimeError(f"{_GRAD_NAME.get(fname, fname)}(): functions with out=... arguments don't support "
+                               "automatic differentiation, but one of the arguments requires grad.")
         iterator_overlap(out)
     if out is not None and out.dtype is not input.dtype:
         from ..tensor import _scalar_name
@@ -281,12 +286,7 @@ def unary_into(fname, input, out, compute, written=True):
     check_all_same_dtype's "Found dtype", out resized to the input's shape (warning; the input's layout),
     then the op's own checks and kernel (``compute()``) and the write (``written`` False: the kernel
     wrote elsewhere, F.gelu's oneDNN path into an out that is not contiguous)."""
-    from ..autograd import grad_mode
-
-    if grad_mode._state["enabled"] and (input._requires_grad or out._requires_grad):
-        raise RuntimeError(f"{fname}(): functions with out=... arguments don't support automatic differentiation, "
-                           "but one of the arguments requires grad.")
-    same_dtype_out(fname, input, out)
+    same_dtype_out(fname, input, out)  # (autograd's refusal first)
     if tuple(out.shape) != tuple(input.shape):
         if out._data.size:
             warn_resized(out.shape, input.shape)

@@ -483,7 +483,9 @@ def _range_dtype(dtype, out, args, what, kernel=True):
     return d
 
 
-def _range_result(data, requires_grad, device, out, fname, layout, pin_memory):
+def _range_result(data, requires_grad, device, out, fname, layout, pin_memory, ends=()):
+    """``ends``: linspace's/logspace's start and end; their Tensor overloads' out= runs autograd's
+    not-implemented fallback (an end that requires grad leaves out with a NotImplemented node)."""
     _check_options(layout, pin_memory)
     t = _finish(data, requires_grad, device)
     if out is None:
@@ -498,6 +500,15 @@ def _range_result(data, requires_grad, device, out, fname, layout, pin_memory):
         # (RangeFactories.cpp resizes only an out of another numel: one of as many elements keeps its
         # shape and strides and takes the values in its logical order)
         t = Tensor._make(t._data.reshape(out.shape))
+    tensors = [e for e in ends if isinstance(e, Tensor)]
+    if tensors:
+        from ._not_implemented import recorded_out
+        from ._outs import _resize_out, fallback_refusal
+
+        if fallback_refusal(fname, tensors, (out,)):
+            if out.shape != t.shape:  # (resized by the kernel: no warning)
+                _resize_out(out, t._data)
+            return recorded_out(fname, t, tuple(tensors), out, lambda result, out: None)
     return finish_out(fname, t, out, quiet_resize=True)
 
 
@@ -580,6 +591,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
              pin_memory=False):
     """``steps`` values from start to end inclusive, with PyTorch's own arithmetic."""
     _zero_dim_ends("linspace", start, end)
+    ends = (start, end)
     steps = _steps(steps)
     d = _range_dtype(dtype, out, (1.0,), "linspace", steps > 1)
     start, end = _number(start, True), _number(end, True)
@@ -588,7 +600,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
             np.full(steps, int(start), np.int64).astype(d.numpy)
     else:
         data = _range_math.linspace_values(_cast_scalar(start, d), _cast_scalar(end, d), steps, d)
-    return _range_result(data, requires_grad, device, out, "linspace", layout, pin_memory)
+    return _range_result(data, requires_grad, device, out, "linspace", layout, pin_memory, ends)
 
 
 @export()
@@ -596,6 +608,7 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
              requires_grad=False, pin_memory=False):
     """``steps`` powers of ``base`` with exponents from start to end, PyTorch's arithmetic."""
     _zero_dim_ends("logspace", start, end)
+    ends = (start, end)
     steps = _steps(steps)
     d = _range_dtype(dtype, out, (1.0,), "logspace", steps > 1)
     start, end = _number(start, True), _number(end, True)
@@ -603,7 +616,7 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=None,
         data = np.full(steps, np.power(float(base), float(start))).astype(d.numpy)
     else:
         data = _range_math.logspace_values(_cast_scalar(start, d), _cast_scalar(end, d), steps, base, d)
-    return _range_result(data, requires_grad, device, out, "logspace", layout, pin_memory)
+    return _range_result(data, requires_grad, device, out, "logspace", layout, pin_memory, ends)
 
 
 def _filled_like(input, value, d, memory_format=None):

@@ -8,6 +8,7 @@ as PyTorch builds them, so the graph shows the same nodes.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -97,7 +98,50 @@ def cat(tensors, dim=0, *, out=None):
                     f"{ref._data.shape[k]} but got size {t._data.shape[k]} for tensor number {i} in the list.")
     arrays = [cast_nans(t._data.astype(d.numpy, copy=False), t._data) for t in tensors]  # (float16's NaN bits)
     result = _cat.apply(tuple(tensors), arrays, {"dim": axis})
-    return result if out is None else write_outs("cat", result, out, "cast", (tensors,))
+    if out is None:
+        return result
+    if _serial_kernel(tensors, axis, out, result) and _serial_write(out, tensors, axis):
+        return out
+    return write_outs("cat", result, out, "cast", (tensors,))
+
+
+def _serial_kernel(tensors, axis, out, result) -> bool:
+    """Whether cat_out runs ATen's cat_serial_kernel into ``out`` the way it matters: a floating dtype
+    throughout, fewer than GRAIN_SIZE elements, inputs and out contiguous (as PyTorch counts it: dims of
+    one element have any stride), a dim past the first, and an out of the result's shape whose stride at
+    ``axis`` is not the one its layout implies (the kernel's arithmetic takes that stride as the inner
+    block, so such an out is written in part or not at all)."""
+    if not (axis > 0 and out.dtype.is_floating_point and out.shape == result.shape and 0 < out.numel() < 32768
+            and all(t.dtype is out.dtype for t in tensors) and out.is_contiguous()
+            and all(t.is_contiguous() for t in tensors if t.numel())):
+        return False
+    return out.stride(axis) != math.prod(out.shape[axis + 1:])
+
+
+def _serial_write(out, tensors, axis):
+    """cat_serial_kernel_impl: ``outer`` = numel / (size * stride) at ``axis`` (integer division), each
+    input's block ``size(axis) * stride(axis)`` elements of its own memory, copied in turn into out's
+    memory from its first element on."""
+    from ..autograd import graph
+    from ._layout import storage_of
+    from ._outs import no_overlap
+
+    found = storage_of(out._data)
+    if found is None:
+        return False
+    no_overlap(out, *tensors)
+    flat, offset = found
+    stride = out.stride(axis)
+    outer = out.numel() // (out.shape[axis] * stride)
+    blocks = [(np.ravel(t._data), t.shape[axis] * stride) for t in tensors if t.numel()]
+    for i in range(outer):
+        for values, inner in blocks:
+            flat[offset:offset + inner] = values[i * inner:(i + 1) * inner]
+            offset += inner
+    out._vc[0] += 1
+    for obs in graph.version_observers:
+        obs(out)
+    return True
 
 
 def _stack_fwd(ctx, *arrays, dim):
