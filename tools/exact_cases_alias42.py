@@ -105,4 +105,20 @@ CASES = [
           "r2 = torch.sort(x2, 0, descending=True, out=(x2, x2))",
           "x3 = torch.tensor([[1, 2, -3], [2, -3, 3]])", "r3 = torch.sort(x3, 1, out=(x3, torch.zeros(0, dtype=torch.int64)))"],
          ["x1", "r1", "x2", "r2", "x3", "r3"]),
+    case("out-internal-overlap-no-overlap-ops",  # (raises-only-torch:vstack/index_add, probe_out_alias) an out
+         # whose elements share memory: cat/stack/vstack, index_add, index_copy, gather refuse it first
+         # (assert_no_internal_overlap), after a resize (a new one: no refusal) and, index_add/gather, their
+         # dtype check (index_add's "Expected out tensor to have dtype")
+         ["x1 = torch.tensor([True, False, False]).expand(2, 3)",
+          "try:\n    torch.vstack([x1], out=x1)\nexcept RuntimeError as e:\n    e1 = str(e)[:50]",
+          "o2 = torch.zeros(3, dtype=torch.float64).expand(2, 3)",
+          "try:\n    torch.cat([torch.ones(1, 3), torch.ones(1, 3)], out=o2)\nexcept RuntimeError as e:\n    e2 = str(e)[:50]",
+          "o3 = torch.zeros(3).expand(4, 3)", "torch.stack([torch.ones(3), torch.ones(3)], out=o3)",
+          "v4 = torch.zeros(4).expand(2, 4)",
+          "try:\n    torch.index_add(v4, 1, torch.tensor([0, 1, 0]), torch.ones(2, 3), alpha=-1, out=v4)\nexcept RuntimeError as e:\n    e4 = str(e)[:50]",
+          "o5 = torch.zeros(4, dtype=torch.int64).expand(2, 4)",
+          "try:\n    torch.index_add(torch.ones(2, 4), 1, torch.tensor([0, 1, 0]), torch.ones(2, 3), out=o5)\nexcept RuntimeError as e:\n    e5 = str(e)",
+          "o6 = torch.zeros(4).expand(2, 4)",
+          "try:\n    torch.gather(torch.ones(2, 4), 1, torch.tensor([[0, 1, 1, 0], [1, 3, 0, 0]]), out=o6)\nexcept RuntimeError as e:\n    e6 = str(e)[:50]"],
+         ["e1", "e2", "o3", "e4", "e5", "e6"]),
 ]

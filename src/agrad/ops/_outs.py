@@ -16,7 +16,7 @@ _OUT_GIVES_DTYPE = frozenset({"sum", "prod", "nansum", "cumsum", "cumprod", "ara
 _OUT_SAME_FOUND = frozenset({"abs", "absolute", "neg", "negative", "floor", "ceil", "round", "trunc", "fix",
                              "frac", "sign", "sgn", "bitwise_not", "clamp", "clip", "clamp_min", "clamp_max"})
 #: ... or the kernel's own "Expected out tensor to have dtype" (checkSameType-like)
-_OUT_SAME_EXPECTED = frozenset({"mm", "matmul", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm",
+_OUT_SAME_EXPECTED = frozenset({"mm", "matmul", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm", "index_add",
                                 "gather", "diag", "tril", "triu", "linalg_cross", "linalg_vector_norm",
                                 "linalg_matrix_norm", "cross", "frobenius_norm"})
 
@@ -191,6 +191,8 @@ def finish_out(fname, result, out, quiet_resize=False, common=None, cast=None, i
             "differentiation, but one of the arguments requires grad."
         )
     if inputs:
+        if out.dtype is result.dtype and out.shape == result.shape:  # (assert_no_internal_overlap(out) first;
+            iterator_overlap(out)  # another dtype: its check first; another shape: resized first, a new one)
         no_overlap(out, *inputs)
     if fname in _TEMPORARY_OUT or fname in _OUT_SAME_FOUND or fname in _ITERATOR_OUTS \
             or fname in NO_GRAD_OUTS and fname.startswith("special_") \
@@ -387,7 +389,9 @@ def write_outs(fname, result, out, check="exact", inputs=(), contiguous=False):
         raise RuntimeError(
             f"{_GRAD_NAME.get(fname, fname)}(): functions with out=... arguments don't support automatic "
             "differentiation, but one of the arguments requires grad.")
-    for o in outs if inputs else ():
+    for r, o in zip(results, outs) if inputs else ():
+        if o.shape == r.shape:  # (assert_no_internal_overlap(out) first; another shape: resized first, a new one)
+            iterator_overlap(o)
         no_overlap(o, *inputs)
     for i, (r, o) in enumerate(zip(results, outs)):
         error = _out_dtype_error(fname, check, i, r, o)
