@@ -127,7 +127,7 @@ def as_views(result, capture, nodes, roots, grad_outputs):
     out = list(result)
     nodes = _feeders(nodes)
     for i, g in enumerate(result):
-        if g is None or type(g._data) is not np.ndarray or g._base is not None:
+        if g is None or type(g._data) is not np.ndarray or g._base is not None or g._data.base is None:
             continue
         fed = _feeder(nodes, capture[i])
         if fed is None:

@@ -772,7 +772,8 @@ def _grad_impl(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_
         if g is not None and not create_graph:
             g = _grad_views._detached(g)
         result.append(g)
-    if not create_graph and any(g is not None for g in result):  # (PyTorch's formulas' views: _grad_views)
+    if not create_graph and any(g is not None and getattr(g._data, "base", None) is not None for g in result):
+        # (PyTorch's formulas' views, _grad_views: a numpy view at least)
         result = _grad_views.as_views(result, capture, _collect([n for n, _ in roots])[1], roots, grad_outputs)
     return result
 
