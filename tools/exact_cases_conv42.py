@@ -134,7 +134,13 @@ CASES = [
                    "torch.tensor([[3, 1]], dtype=torch.int16).__setitem__((0, torch.tensor([True, False])), "
                    "torch.tensor(70000.))",
                    "torch.tensor([[3, 1]], dtype=torch.uint8).__setitem__(torch.tensor([[True, False]]), "
-                   "torch.tensor([-0.75]))"])
+                   "torch.tensor([-0.75]))",
+                   "torch.tensor([3, 1], dtype=torch.uint8).index_put_((torch.tensor([True, False]),), torch.tensor(-0.75))",
+                   "torch.index_put(torch.tensor([3, 1], dtype=torch.uint8), (torch.tensor([True, False]),), "
+                   "torch.tensor(-0.75))",
+                   "torch.index_put(torch.tensor([3, 1], dtype=torch.int16), (torch.tensor([True, False]),), "
+                   "torch.tensor(7.9))",
+                   "torch.tensor([3., 1.]).index_put_((torch.tensor([True, False]),), torch.tensor(5), accumulate=True)"])
          + ["x = torch.tensor([[3, 1]], dtype=torch.int16)", "x[0, x[0] > 2] = torch.tensor(7.9, dtype=torch.float64)",
             "y = torch.tensor([3, 1], dtype=torch.uint8)", "y[y > 2] = torch.tensor(-1)"],
          ["out", "x", "y"]),

@@ -683,8 +683,9 @@ def _assign(self, index, value, strip):
         raise RuntimeError(
             f"shape mismatch: value tensor of shape {list(varr.shape)} cannot be broadcast to indexing result "
             f"of shape {list(target_shape)}") from None
-    masked = v is not None and advanced and (_masked_fill_form(index, value) or strip and _masked_fill_dispatch(
-        index, value))  # (setitem's masked_fill_ (index_put_'s too, after int indices): value.item(), no dtype match)
+    masked = v is not None and advanced and (_masked_fill_form(index, value) or strip is not None and
+                                             _masked_fill_dispatch(index, value))  # (setitem's, index_put_'s
+    # masked_fill_ (not accumulating: ``strip`` None): value.item(), no dtype match)
     if advanced and v is not None and value.dtype is not self.dtype and not masked:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
@@ -781,7 +782,7 @@ def index_put_(input, indices, values, accumulate=False):
 
 
 def _index_put_accumulate(input, index, values, accumulate, shared):
-    _written_before.assigned(_assign, input.detach().clone(), index, values.detach(), False, into=input)  # (on a copy)
+    _written_before.assigned(_assign, input.detach().clone(), index, values.detach(), None, into=input)  # (on a copy)
     return _keep_indices(_index_put.apply((input, values), (input._data, np.asarray(values._data)), {
         "index": _to_numpy_index(index, input.ndim), "torch_index": index, "accumulate": True, "shared": shared}),
         _index_put, index)
