@@ -150,4 +150,11 @@ CASES = [
           "p = (torch.zeros(0), torch.zeros(0, dtype=torch.float64), torch.zeros(0))",
           _err(2, "torch.linalg.lu(x.float(), out=p)"), "s2 = [(tuple(t.shape), t.stride()) for t in p]"],
          ["bits", "piv", "err1", "s1", "err2", "s2"]),
+    case("linspace-integral-ends-checked",  # (error-type:histogram, own run 41606000) linspace/logspace of an
+         # integral dtype take their ends through the checked Scalar conversion: outside the dtype PyTorch
+         # refuses them (histogram of a uint8 input over range=(-2, 2) too); uint8's negative ints wrap round
+         [_err(1, "torch.linspace(-2.0, 2.0, 5, dtype=torch.uint8)"), _err(2, "torch.logspace(0, 300, 3, dtype=torch.int8)"),
+          _err(3, "torch.histogram(torch.tensor([4, 3, 9], dtype=torch.uint8), range=(-2.0, 2.0))"),
+          "r4 = torch.linspace(-1, 2, 3, dtype=torch.uint8)", "r5 = torch.linspace(0.5, 2.5, 3, dtype=torch.int16)"],
+         ["err1", "err2", "err3", "r4", "r5"]),
 ]

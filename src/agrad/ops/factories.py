@@ -572,10 +572,11 @@ def _steps(steps):
 
 
 def _cast_scalar(x, d):
-    """Scalar.to<scalar_t>()."""
+    """Scalar.to<scalar_t>(), checked (c10's checked_convert: an end outside an integral dtype is refused,
+    an unsigned one's negative integer wraps round)."""
     if d.is_floating_point:
         return np.array(x, d.numpy)[()]
-    return int(x)
+    return int(dtypes.checked_scalar(x, d.numpy))
 
 
 def _zero_dim_ends(fname, start, end):
