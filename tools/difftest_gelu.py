@@ -33,20 +33,24 @@ def gelu_to_onednn(lines: list[str], i: int) -> bool:
 
 
 def within_onednn_erf(stmt: str, want: dict, got: dict, agree_once) -> bool:
-    """True when the one variable that differs is the float32 tensor the statement assigns, its
-    elements within 1e-6 of each other (relative past 1): oneDNN's erf (Abramowitz and Stegun's,
-    1.5e-7 absolute, or a minimax polynomial) times x / 2 (difftest's ``_agree_once`` passed in)."""
+    """True when the one variable that differs is the float32 tensor the statement assigns (and the
+    ``out=`` tensor it names, the same tensor), its elements within 1e-6 of each other (relative past
+    1): oneDNN's erf (Abramowitz and Stegun's, 1.5e-7 absolute, or a minimax polynomial) times x / 2
+    (difftest's ``_agree_once`` passed in)."""
     import re
 
     import numpy as np
 
-    target = re.match(r"^\s*(\w+)\s*=", stmt.strip().splitlines()[-1])
-    mine = want["vars"].get(target.group(1)) if target else None
-    if not mine or mine["kind"] != "tensor" or mine["dtype"] != "torch.float32":
+    last = stmt.strip().splitlines()[-1]
+    target = re.match(r"^\s*(\w+)\s*=", last)
+    names = ([target.group(1)] if target else []) + re.findall(r"\bout=(\w+)", last)
+    mine = [want["vars"][n] for n in names if n in want["vars"]]
+    if not mine or any(m["kind"] != "tensor" or m["dtype"] != "torch.float32" for m in mine):
         return False
 
     def neutral(w, g):
-        if w is not mine or g["kind"] != "tensor" or g["dtype"] != w["dtype"] or g["shape"] != w["shape"]:
+        if not any(w is m for m in mine) or g["kind"] != "tensor" or g["dtype"] != w["dtype"] \
+                or g["shape"] != w["shape"]:
             return None
         a, b = np.asarray(w["data"], np.float64), np.asarray(g["data"], np.float64)
         with np.errstate(invalid="ignore"):  # (an inf equals the same inf only)

@@ -365,6 +365,17 @@ def test_float32_gelu_given_to_onednn_is_documented():
     far = _tensor_obs(r=[-0.0040496885776519775, -math.inf])
     assert difftest.documented(*difftest.compare_statement(want, far)[:1], inf[1], want, far,
                                (inf, [state, want], 1)) is None
+    # (dt 41706000) an out= tensor, the same tensor as the result, differs with it; not another tensor
+    out = ["x = torch.tensor([-3.0, 0.0], requires_grad=True)", "o = torch.zeros(0)",
+           "with torch.no_grad():\n    r = F.gelu(x, out=o)"]
+    want = _tensor_obs(r=[-0.004049867391586304, 0.0], o=[-0.004049867391586304, 0.0])
+    got = _tensor_obs(r=[-0.0040496885776519775, 0.0], o=[-0.0040496885776519775, 0.0])
+    aspect, _ = difftest.compare_statement(want, got)
+    assert difftest.documented(aspect, out[2], want, got, (out, [state, state, want], 2)) == "gelu-onednn"
+    other = _tensor_obs(r=[-0.0040496885776519775, 0.0], o=[-0.0040496885776519775, 0.0], p=[1.0])
+    want_p = _tensor_obs(r=[-0.004049867391586304, 0.0], o=[-0.004049867391586304, 0.0], p=[2.0])
+    assert difftest.documented(*difftest.compare_statement(want_p, other)[:1], out[2], want_p, other,
+                               (out, [state, state, want_p], 2)) is None
 
 
 @pytest.mark.torch
