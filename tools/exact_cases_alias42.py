@@ -121,4 +121,12 @@ CASES = [
           "o6 = torch.zeros(4).expand(2, 4)",
           "try:\n    torch.gather(torch.ones(2, 4), 1, torch.tensor([[0, 1, 1, 0], [1, 3, 0, 0]]), out=o6)\nexcept RuntimeError as e:\n    e6 = str(e)[:50]"],
          ["e1", "e2", "o3", "e4", "e5", "e6"]),
+    case("out-alias-batched-matrix-power",  # (value:matrix_power, dt42b) a batch's matmul_out is bmm: ATen's
+         # own small loop reads what it wrote (a larger one: BLAS's zeroed result)
+         ["x1 = torch.tensor([[[-3.0, -2.75], [0.5, 0.75]], [[2.25, -1.5], [2.75, 0.0]]])",
+          "torch.linalg.matrix_power(x1, 2, out=x1)",
+          "x2 = torch.arange(16.).reshape(2, 2, 2, 2) / 4 - 1", "torch.linalg.matrix_power(x2, 3, out=x2)",
+          "x3 = torch.arange(18.).reshape(2, 3, 3) - 7", "torch.linalg.matrix_power(x3, 5, out=x3)",
+          "x4 = torch.arange(64.).reshape(1, 8, 8) / 8 - 1", "torch.linalg.matrix_power(x4, 2, out=x4)"],
+         ["x1", "x2", "x3", "x4"]),
 ]

@@ -282,8 +282,11 @@ def power_into(input, n, result, out):
     """linalg.matrix_power(A, n, out=A) of a float32/float64 matrix: its last product is matmul_out(out, ...)
     with A itself an operand for n = 2 (A @ A), 3 (matmul(A, A) @ A) and 2^k + 1 (A @ A^(2^k): the binary
     decomposition's first factor is A), which BLAS reads zeroed (see :func:`product_into`)."""
-    if not is_input(out, input) or input.ndim != 2 or result.dtype is not out.dtype \
-            or result._data.dtype not in (np.float32, np.float64) or type(input._data) is not np.ndarray:
+    if not is_input(out, input) or input.ndim < 2 or result.dtype is not out.dtype or type(input._data) is not np.ndarray:
+        return result
+    if input.ndim > 2:
+        return _batched_power_into(input, n, result, out)
+    if result._data.dtype not in (np.float32, np.float64):
         return result
     a = input._data
     zero = np.zeros_like(a)
@@ -310,3 +313,22 @@ def sorted_into_one(input, d, descending, out):
     pos = np.arange(n)[::-1] if descending else np.arange(n)
     return Tensor._make(np.ascontiguousarray(np.broadcast_to(
         pos.reshape([n if i == d else 1 for i in range(input.ndim)]), input.shape)))
+
+
+def _batched_power_into(input, n, result, out):
+    """matrix_power of a batch into itself: matmul_out's bmm (the batch dims folded, a view of contiguous
+    memory) with the input an operand: n = 2 (A @ A), 3 (matmul(A, A) @ A), 2^k + 1 (A @ A^(2^k)), see
+    :func:`product_into` (the temporary products here numpy's: their last bits may differ)."""
+    from ..tensor import Tensor
+
+    a = input._data
+    odd = n >= 5 and n % 2 and (n - 1) & (n - 2) == 0
+    if not (n in (2, 3) or odd) or not a.flags.c_contiguous or not a.size:
+        return result
+    k = a.shape[-1]
+    flat = Tensor._make(a.reshape(-1, k, k))
+    with np.errstate(all="ignore"):
+        pair = (flat, flat) if n == 2 else (Tensor._make(np.matmul(a, a).reshape(-1, k, k)), flat) if n == 3 else \
+            (flat, Tensor._make(np.linalg.matrix_power(a, n - 1).reshape(-1, k, k)))
+    done = product_into("bmm", pair, Tensor._make(result._data.reshape(-1, k, k)), flat)
+    return Tensor._make(done._data.reshape(result.shape))
