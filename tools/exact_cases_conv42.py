@@ -144,4 +144,13 @@ CASES = [
          + ["x = torch.tensor([[3, 1]], dtype=torch.int16)", "x[0, x[0] > 2] = torch.tensor(7.9, dtype=torch.float64)",
             "y = torch.tensor([3, 1], dtype=torch.uint8)", "y[y > 2] = torch.tensor(-1)"],
          ["out", "x", "y"]),
+    case("onednn-gemm-ungrouped-conv-forward-sgemm-kernels",  # (issue 10) an ungrouped float32 convolution that
+         # oneDNN's direct kernels refuse (padding past the kernel's reach, a wide kernel's unroll) runs x64:gemm:jit:
+         # the same sgemm kernels and thread pieces as a grouped one's
+         [_F, _HEX,
+          _vals("xe", 2 * 5 * 11, "(2, 5, 11)", 0.61), _vals("we", 9 * 5 * 2, "(9, 5, 2)", 0.79),
+          "ye = F.conv1d(xe, we, torch.arange(9.) * 0.3 - 1.1, padding=2)",
+          _vals("xf", 3 * 4 * 5 * 4, "(3, 4, 5, 4)", 0.53), _vals("wf", 7 * 4 * 3 * 2, "(7, 4, 3, 2)", 0.87),
+          "yf = F.conv2d(xf, wf, None, padding=(3, 2), dilation=(1, 2))"],
+         ["hexes(ye)", "hexes(yf)"]),
 ]

@@ -35,7 +35,7 @@ def _row_order(kernel, cpg, k):
     return [c * k + t for c0 in range(0, cpg, IC_BLOCK) for t in range(k) for c in range(c0, min(cpg, c0 + IC_BLOCK))]
 
 
-def forward(x, w, b, cols, stride, padding, dilation, groups, plain=True):
+def forward(x, w, b, cols, stride, padding, dilation, groups, plain=True, kernel=None):
     """The grouped convolution's (N, OC, L) float32 output, bias included, in oneDNN's order (``cols``
     im2col's (N, C * K, L)), or None where not emulated (too costly; a channels-last input or weight but for
     a dilated depthwise 2-D one that its nhwc dispatch gives jit_dw, the same chain)."""
@@ -44,7 +44,9 @@ def forward(x, w, b, cols, stride, padding, dilation, groups, plain=True):
     length = cols.shape[-1]
     if not fits(cpg * k, n * oc * length):
         return None
-    if plain:
+    if kernel is not None:  # (an ungrouped one's gemm: _conv_order.forward's)
+        pass
+    elif plain:
         kernel = forward_kernel(x.shape, w.shape, groups, stride, padding, dilation)
     elif (cpg == 1 and oc == groups and x.ndim == 4 and any(d != 1 for d in dilation) and w.ndim == 4
           and forward_kernel(x.shape, w.shape, groups, stride, padding, dilation) == "jit_dw"):

@@ -156,6 +156,9 @@ def forward(x, w, b, cols, stride, padding, dilation, mkldnn, groups):
     if mkldnn and groups > 1 and x.dtype == w.dtype == np.float32:
         from . import _conv_group_order
         return _conv_group_order.forward(x, w, b, cols, stride, padding, dilation, groups, _plain(x, w))
+    if mkldnn and groups == 1 and _plain(x, w) and not direct_kernel(x.shape, w.shape, stride, padding, dilation):
+        from . import _conv_group_order  # (oneDNN's gemm:jit, as a grouped one's)
+        return _conv_group_order.forward(x, w, b, cols, stride, padding, dilation, 1, kernel="gemm")
     if not (mkldnn and groups == 1 and _plain(x, w) and direct_kernel(x.shape, w.shape, stride, padding, dilation)
             and fits(c * k, n * w.shape[0] * cols.shape[-1])):
         return None
