@@ -481,16 +481,20 @@ def _take_history(fname, result, out):
         if out._data.size:
             warn_resized(out.shape, result.shape)
         _resize_out(out, result._data)
+    first_output = None
     if result._output_nr:
         first = Tensor._make(result._data, True)
         first._grad_fn = result._grad_fn
-        result = first
+        result = first_output = first
 
     def write(o, r):
         return r
 
     write.__name__ = fname
     inplace(write, overlap="allow")(out, result)
+    if first_output is not None:  # (its shape is not output 0's: the engine checks gradients against output 0's)
+        from ..autograd import _resized
+        _resized.note(out)
 
 
 def _out_type(cls):
