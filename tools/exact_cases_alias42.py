@@ -129,4 +129,16 @@ CASES = [
           "x3 = torch.arange(18.).reshape(2, 3, 3) - 7", "torch.linalg.matrix_power(x3, 5, out=x3)",
           "x4 = torch.arange(64.).reshape(1, 8, 8) / 8 - 1", "torch.linalg.matrix_power(x4, 2, out=x4)"],
          ["x1", "x2", "x3", "x4"]),
+    case("tensorinv-tensorsolve-out-copied",  # (stride:tensorinv, own run 41500000) ATen's composites: out's
+         # dtype checked first, resize_output C-ordered, out.copy_ recorded (CopyBackwards, no refusal)
+         ["x1 = torch.tensor([[[1.25, -0.75]], [[-3.0, 2.0]], [[0.25, 3.0]], [[-2.0, 0.0]]])[::2].rsqrt()",
+          "o1 = torch.zeros(0)", "torch.linalg.tensorinv(x1, 1, out=o1)", "s1 = o1.stride()",
+          "y2 = (torch.arange(16.).reshape(4, 4).sin() + 3 * torch.eye(4)).reshape(4, 2, 2).requires_grad_()",
+          "o2 = torch.zeros(0)", "r2 = torch.linalg.tensorinv(y2, 1, out=o2)",
+          "try:\n    torch.linalg.tensorinv(y2.detach(), 0, out=torch.zeros(0, dtype=torch.int64))\n"
+          "except RuntimeError as e:\n    e3 = str(e)",
+          "A4 = (torch.arange(36.).reshape(6, 6).sin() + 4 * torch.eye(6)).reshape(6, 2, 3).requires_grad_()",
+          "o4 = torch.zeros(3, 2).T", "r4 = torch.linalg.tensorsolve(A4, torch.arange(6.).cos(), out=o4)",
+          "s4 = o4.stride()"],
+         ["o1", "s1", "o2", "e3", "o4", "s4"]),
 ]

@@ -38,7 +38,16 @@ def linalg_vander(x, *, N=None):
 
 @export("tensorinv", linalg=True, torch=False)
 def linalg_tensorinv(A, ind=2, *, out=None):
-    """The inverse of A taken as a matrix of its first ``ind`` dims by the rest, shaped back."""
+    """The inverse of A taken as a matrix of its first ``ind`` dims by the rest, shaped back. With ``out=``,
+    ATen's composite: out's dtype checked first, then resize_output and ``out.copy_`` (C-ordered; recorded
+    by autograd: CopyBackwards, no refusal of an A that requires grad)."""
+    if out is not None:
+        from ..tensor import _can_cast, _scalar_name
+        from ._outs import copied_out
+        if not _can_cast(A.dtype, out.dtype):
+            raise RuntimeError(f"tensorinv: Expected result to be safely castable from {_scalar_name(A.dtype)} dtype, "
+                               f"but got result with dtype {_scalar_name(out.dtype)}")
+        return copied_out(linalg_tensorinv(A, ind), out)
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
     if ind > A.ndim:
@@ -53,12 +62,20 @@ def linalg_tensorinv(A, ind=2, *, out=None):
         from .matrix import _LinAlgError
         raise _LinAlgError(f"inv: The diagonal element {int(info._data)} is zero, the inversion could not be "
                            "completed because the input matrix is singular.")
-    return finish_out("linalg_tensorinv", result.reshape(tuple(end + start)), out)
+    return result.reshape(tuple(end + start))
 
 
 @export("tensorsolve", linalg=True, torch=False)
 def linalg_tensorsolve(A, B, dims=None, *, out=None):
-    """X with tensordot(A, X, X.ndim) = B: A (its ``dims`` moved last) as a square matrix, B flattened."""
+    """X with tensordot(A, X, X.ndim) = B: A (its ``dims`` moved last) as a square matrix, B flattened.
+    With ``out=``, ATen's composite, as tensorinv's."""
+    if out is not None:
+        from ..tensor import _can_cast, _scalar_name
+        from ._outs import copied_out
+        if not _can_cast(A.dtype, out.dtype):
+            raise RuntimeError(f"tensorsolve: Expected result to be safely castable from {_scalar_name(A.dtype)} "
+                               f"dtype, but got result with dtype {_scalar_name(out.dtype)}")
+        return copied_out(linalg_tensorsolve(A, B, dims), out)
     nd = A.ndim
     A_ = A
     if dims is not None:
@@ -72,7 +89,7 @@ def linalg_tensorsolve(A, B, dims=None, *, out=None):
         raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
                            f"prod(self.shape[:other.ndim]), but got {p_res} != {p_b}")
     result = LINALG["solve"](A_.reshape((p_res, p_res)), B.flatten())
-    return finish_out("linalg_tensorsolve", result.reshape(tuple(shape)), out)
+    return result.reshape(tuple(shape))
 
 
 _NUCLEAR = ("at::nuclear_norm is deprecated and it is just left for JIT compatibility. It will be removed in a future "
