@@ -87,4 +87,13 @@ CASES = [
           *outcomes(["y1.sum().backward()", "y2.sum().backward()", "y3.sum().backward()", "z4.sum().backward()",
                      "torch.autograd.grad(y2.sum(), x2)"])],
          ["out", "x1.grad", "x2.grad", "x4.grad"]),
+    case("copy-slices-value-gradient-is-a-clone",  # (value:backward, own run 41709000) x[0] = v: CopySlices hands
+         # copy_'s backward a clone of the gradient's slice, so a leaf v takes no view of the caller's gradient=, and
+         # a later accumulation into v.grad leaves that gradient alone
+         ["x3 = torch.tensor(-0.75, requires_grad=True)", "x6 = torch.tensor([0.75, 0.0, 1.0], requires_grad=True)",
+          "r7 = x6 * 1", "r7[0] = x3", "g8 = torch.tensor([-2.5, 0.0, 2.25])", "r7.backward(gradient=g8)",
+          "base = x3.grad._base", "(x3 + 1).backward()",
+          "x9 = torch.tensor([1.0, 2.0], requires_grad=True)", "r9 = torch.zeros(3, 2) * 1", "r9[1] = x9",
+          "g9 = torch.ones(3, 2)", "r9.backward(g9)", "x9.grad.add_(1)"],
+         ["g8", "x3.grad", "base", "g9", "x9.grad"]),
 ]

@@ -363,7 +363,8 @@ def _(ctx, grad):
     if not graph._state["enabled"]:
         g_self, g_src = _put_backward(ctx, grad)
         g_self._data = in_order(g_self._data, ctx.self_order)
-        return g_self, g_src
+        # (the value's: PyTorch's grad_slice.clone(), no view of the caller's gradient= that a leaf would take)
+        return g_self, None if g_src is None else Tensor._make(np.array(g_src._data, order="C"))
     # create_graph: PyTorch's CopySlices steps around copy_'s backward, each recorded: the
     # gradient copied into a new tensor, its slice (as_strided) cloned for the value, zeros
     # copied into the slice for the tensor written to
