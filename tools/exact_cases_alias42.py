@@ -141,4 +141,16 @@ CASES = [
           "o4 = torch.zeros(3, 2).T", "r4 = torch.linalg.tensorsolve(A4, torch.arange(6.).cos(), out=o4)",
           "s4 = o4.stride()"],
          ["o1", "s1", "o2", "e3", "o4", "s4"]),
+    case("nll-loss-backward-node-saves-target-weight",  # (raises-only-torch:backward, own run 41500000)
+         # nll_loss_backward's node (a create_graph gradient's) saves target and weight: freed by a backward
+         # through it, a second one is PyTorch's error
+         ["x1 = torch.tensor([[[0.5], [0.0], [-0.75]], [[-1.75], [2.0], [-0.25]]], requires_grad=True)",
+          "t1 = torch.tensor([[2], [0]])", "w1 = torch.tensor([0.0, 2.25, 0.75])",
+          "g1, = torch.autograd.grad(F.nll_loss(x1, t1, w1), [x1], create_graph=True)",
+          "g1.pow(2).sum().backward()", "a1 = x1.grad.clone()",
+          "try:\n    g1.backward(gradient=torch.ones(2, 3, 1))\nexcept RuntimeError as e:\n    e1 = str(e)[:60]",
+          "x2 = torch.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], requires_grad=True)",
+          "g2, = torch.autograd.grad(F.nll_loss(x2, torch.tensor([2, 0])), [x2], create_graph=True)",
+          "(g2 * g2).sum().backward(retain_graph=True)", "(g2 * g2).sum().backward()", "t2 = g2.grad_fn._saved_target"],
+         ["a1", "e1", "x2.grad", "t2"]),
 ]

@@ -102,8 +102,10 @@ def _nll_backward_op(name):
     @op.derivative
     def _(ctx, grad):
         forward = _nll if op is _nll_bw else _nll2d
+        target, weight = ctx.target, ctx.weight  # (the saved tensors: freed after a backward, PyTorch's error)
         g_out = forward.apply((grad,), (grad._data,), {
-            "target": ctx.target, "weight": ctx.weight, "reduction": ctx.reduction,
+            "target": target._data.astype(np.int64, copy=False) if type(target) is Tensor else target,
+            "weight": weight._data if type(weight) is Tensor else weight, "reduction": ctx.reduction,
             "ignore_index": ctx.ignore_index}) if ctx.needs(0) else None
         return g_out, Tensor._make(np.zeros_like(grad._data)) if ctx.needs(1) else None
 
@@ -112,7 +114,13 @@ def _nll_backward_op(name):
 
 def _nll_derivative(ctx, grad):
     op = _nll_bw if ctx._op is _nll else _nll2d_bw
-    return op.apply((grad, ctx.self), (grad._data, ctx.self._data), _nll_attrs(ctx))
+    out = op.apply((grad, ctx.self), (grad._data, ctx.self._data), _nll_attrs(ctx))
+    fn = out._grad_fn
+    if fn is not None and type(fn) is op.node:  # (nll_loss_backward's node saves target and weight, as PyTorch's)
+        for name in ("target", "weight"):
+            saved = getattr(ctx, name)
+            save_extra(fn, name, saved if type(saved) is Tensor else None)
+    return out
 
 
 def _nll_derivative_raw(ctx, g):
