@@ -153,4 +153,18 @@ CASES = [
           _vals("xf", 3 * 4 * 5 * 4, "(3, 4, 5, 4)", 0.53), _vals("wf", 7 * 4 * 3 * 2, "(7, 4, 3, 2)", 0.87),
           "yf = F.conv2d(xf, wf, None, padding=(3, 2), dilation=(1, 2))"],
          ["hexes(ye)", "hexes(yf)"]),
+    case("onednn-gemm-grouped-conv-weight-gradient",  # (issue 10) the weight gradient of a grouped float32
+         # convolution whose backward-weights kernel is x64:gemm:jit: per group, per sample (and depth plane) one
+         # sgemm over its positions added onto the last (the no-copy kernels' orders; one output channel a group,
+         # or one row: the sgemv, its blocks added onto C one by one)
+         [_F, _HEX,
+          _vals("xg", 3 * 6 * 4 * 5, "(3, 6, 4, 5)", 0.61), "xg.requires_grad_()",
+          _vals("wg", 18 * 3 * 1 * 2, "(18, 3, 1, 2)", 0.79), "wg.requires_grad_()",
+          "yg = F.conv2d(xg, wg, None, padding=1, groups=2)",
+          "gwg, = torch.autograd.grad(yg, wg, ((torch.arange(float(yg.numel())) * 0.377) % 1.3 - 0.6).reshape(yg.shape))",
+          _vals("xh", 2 * 6 * 9, "(2, 6, 9)", 0.53), "xh.requires_grad_()",
+          _vals("wh", 2 * 3 * 2, "(2, 3, 2)", 0.87), "wh.requires_grad_()",
+          "yh = F.conv1d(xh, wh, None, padding=2, groups=2)",
+          "gwh, = torch.autograd.grad(yh, wh, ((torch.arange(float(yh.numel())) * 0.29) % 1.7 - 0.8).reshape(yh.shape))"],
+         ["hexes(gwg)", "hexes(gwh)"]),
 ]

@@ -128,11 +128,17 @@ def _sgemm_modes(opg, m, row):
     return np.where(rows16, np.where(cols >= 4, 0, np.where(cols == 3, 1, 2)), np.where(cols >= 3, 1, 2))
 
 
-def _sgemm(wg, cg, shape, kk, planes):
+def _sgemm(wg, cg, shape, kk, planes, gemv_cols=False, c0=None):
     """oneDNN's sgemm (jit_avx_gemm_f32, the no-copy kernels its driver takes for these small products) of
     each group: C (positions x output channels) = im2col^T weight^T, in float32 from +0.0, each element's
-    terms in the order _sgemm_modes names; a call of one position (M == 1) its sgemv (_gemv_t)."""
-    m, row = _chunks(shape[0], shape[1], shape[3], planes)
+    terms in the order _sgemm_modes names; a call of one position (M == 1) its sgemv (_gemv_t), also one of
+    one column where ``gemv_cols`` (a transposed A: the weight gradient's). ``planes`` None: one call for
+    all the rows (no thread pieces); ``c0``: the C its sums go onto (beta 1), else from +0.0."""
+    if planes is None:
+        m = np.full(shape[:2] + shape[3:], shape[3])
+        row = np.broadcast_to(np.arange(shape[3]), m.shape)
+    else:
+        m, row = _chunks(shape[0], shape[1], shape[3], planes)
     mode = np.broadcast_to(_sgemm_modes(shape[2], m, row), shape)
     one = np.zeros(shape, np.float32)
     even = np.zeros(shape, np.float32)
@@ -159,11 +165,13 @@ def _sgemm(wg, cg, shape, kk, planes):
         if odd is not None:
             even, even2 = even + odd, even2 + odd2
         out = np.where(mode == 0, one, np.where(mode == 1, even, even2))
-        single = np.broadcast_to((m == 1)[:, :, None, :], shape)
+        if c0 is not None:  # (beta 1: the kernels add their sums to C)
+            out = c0 + out
+        single = np.broadcast_to((m == 1)[:, :, None, :] | (gemv_cols and shape[2] == 1), shape)
         if single.any():
             ni, gi, oi, li = np.nonzero(single)
             p1 = wg[0, gi, oi, :, 0] * cg[ni, gi, 0, :, li]
-            out[ni, gi, oi, li] = _gemv_t(p1)
+            out[ni, gi, oi, li] = _gemv_t(p1, None if c0 is None else c0[ni, gi, oi, li])
         return out
 
 
@@ -173,13 +181,13 @@ def _reduce8(acc):
     return ((a[0] + a[1]) + (a[4] + a[5])) + ((a[2] + a[3]) + (a[6] + a[7]))
 
 
-def _gemv_t(p):
+def _gemv_t(p, y0=None):
     """oneDNN's (AVX2) sgemv of a transposed matrix (jit_avx_gemv_t_f32_kern), which its gemm takes for one
     output position (M == 1): the dot products of the exact float64 products ``p`` (..., K), in float32: the
     blocks of 16 terms into 8 lanes by fused multiply-adds (term k to lane k % 8), the lanes summed pairwise
     into y (from +0.0); then each remainder block of 8, 4, 2 and 1 terms alone, its lanes summed and added."""
     k = p.shape[-1]
-    y = np.zeros(p.shape[:-1], np.float32)
+    y = np.zeros(p.shape[:-1], np.float32) if y0 is None else np.asarray(y0, np.float32)  # (y: beta's C)
     main = k - k % 16
     if main:
         acc = np.zeros(p.shape[:-1] + (8,), np.float32)
@@ -222,3 +230,31 @@ def gemm_bias_grad(g, x_shape, w_shape, geo, plain):
     rows = np.cumsum(g.reshape(n, oc, -1, g.shape[-1]), axis=-1, dtype=np.float32)[..., -1]  # (N, OC, R)
     seq = np.concatenate([np.zeros((1, oc), np.float32), rows.transpose(0, 2, 1).reshape(-1, oc)])
     return np.ascontiguousarray(np.cumsum(seq, axis=0, dtype=np.float32)[-1])
+
+
+def weight_grad(go, x, w, geo):
+    """The weight gradient of a grouped float32 convolution whose backward-weights kernel is x64:gemm:jit
+    (gemm_convolution_bwd_weights_t, plain layouts; the groups split over the threads, no reduction): per
+    group, per sample and depth plane in order, one sgemm of the plane's output gradient and the input's
+    im2col over its positions (the first written, the later ones added: C + acc), or None."""
+    from ._conv_groups import weights_direct
+    from .convolution import im2col_np
+    grp, st, pad, dil = geo["groups"], geo["stride"], geo["padding"], geo["dilation"]
+    if (geo["transposed"] or grp < 2 or go.dtype != np.float32 or x.dtype != np.float32
+            or weights_direct(x.shape, w.shape, grp, st, pad, dil) or not go.size):
+        return None
+    n, opg, cpg, k = x.shape[0], w.shape[0] // grp, w.shape[1], tuple(w.shape[2:])
+    o = tuple(go.shape[2:])
+    planes = o[0] if x.ndim == 5 else 1
+    rows, pos = cpg * math.prod(k), math.prod(o) // planes
+    if n * planes * pos > 1024 or n * planes * pos * grp * opg * rows > (1 << 20):
+        return None
+    cols = im2col_np(x, k, dil, tuple((p, p) for p in pad), st, o).reshape(n, grp, rows, planes, pos)
+    gg = go.reshape(n, grp, opg, planes, pos)
+    out = None
+    for i in range(n):
+        for d in range(planes):
+            a = gg[i, :, :, d, :].astype(np.float64)[None, :, :, :, None]
+            b = cols[i, :, :, d, :].transpose(0, 2, 1)[None, :, None, :, :]
+            out = _sgemm(a, b, (1, grp, opg, rows), pos, None, gemv_cols=True, c0=out)
+    return out.reshape(w.shape)

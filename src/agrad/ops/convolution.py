@@ -474,6 +474,9 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
         out[0] = _unpadded_products(w.reshape(1, 1, w.shape[0], -1), cols, valid, 2).reshape(x.shape).astype(
             g.dtype, copy=False)
     out = _conv_groups.grads(g, x, w, geo, mask, out) if grp > 1 and mk and _conv_groups.plain(x, w) else out
+    if mask[1] and mk and grp > 1 and _conv_groups.plain(x, w) and (
+            gw := _conv_group_order.weight_grad(g, x, w, geo)) is not None:  # (oneDNN's gemm kernel's)
+        out[1] = gw
     if mask[2] and mk and (b := _conv_group_order.gemm_bias_grad(g, x.shape, w.shape, geo, _conv_groups.plain(x, w))) \
             is not None:  # (oneDNN's gemm kernel's bias gradient)
         out[2] = b
