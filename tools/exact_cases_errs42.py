@@ -135,12 +135,14 @@ CASES = [
          ["err1", "err2", "err3", "err4", "err5", "err6", "err7", "err8", "err9", "err10", "err11", "err12", "r13"]),
     case("mode-out-unsqueezed-where-it-can",  # (warning:mode, own run 41600000) mode's kernel unsqueezes
          # each out at dim (not keepdim) wherever dim is a place of its dims, then resizes it to the kept shape:
-         # a 0-d out and a reduced dim past its rank are resized as they are (the warning's shape)
+         # a 0-d out and a reduced dim past its rank are resized as they are (the warning's shape); a 0-d
+         # input's outs are resize_({})'d quietly (its trivial case, own run 41609000)
          ["x = torch.ones(2, 3)", "x3 = torch.ones(2, 3, 4)",
           "o1, i1 = torch.zeros(1), torch.tensor(0)", "torch.mode(x, 1, out=(o1, i1))",
           "o2, i2 = torch.zeros(5), torch.zeros(0, dtype=torch.int64)", "torch.mode(x3, 2, out=(o2, i2))",
-          "o3, i3 = torch.zeros(()), torch.zeros(0, dtype=torch.int64)", "torch.mode(x, 0, out=(o3, i3))"],
-         ["o1.shape", "i1.shape", "o2.shape", "o3.shape"]),
+          "o3, i3 = torch.zeros(()), torch.zeros(0, dtype=torch.int64)", "torch.mode(x, 0, out=(o3, i3))",
+          "o4, i4 = torch.zeros(2), torch.zeros(3, dtype=torch.int64)", "torch.mode(torch.tensor(-3.), out=(o4, i4))"],
+         ["o1.shape", "i1.shape", "o2.shape", "o3.shape", "o4", "i4"]),
     case("lu-factor-non-square-reciprocal-and-outs",  # (raises-only-agrad:lu_factor, dt41e) MKL's getrf
          # scales a column by the pivot's reciprocal in every matrix that is not square (the division of the
          # last element below the pivot is the square kernels' only): the 2 x 3 matrix's U[1,1] is 2.2e-16,

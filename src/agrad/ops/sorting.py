@@ -641,6 +641,12 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     d = _wrap_dim(dim, input.ndim)
     _check_nonempty_dim("mode", input._data, d)
     _resize_keepdim_outs(input, d, keepdim, out, True)
+    if not input.ndim and isinstance(out, (tuple, list)) and len(out) == 2 and all(
+            isinstance(o, Tensor) and o.dtype is w for o, w in zip(out, (input.dtype, dtypes.int64))):
+        from ._outs import _resize_out  # (a 0-d input's trivial case: resize_({}) of both outs, quietly)
+        for o in out:
+            if o.ndim:
+                _resize_out(o, np.empty((), o._data.dtype))
     vals, idx = _mode.apply((input,), (input._data,), {"dim": d, "keepdim": bool(keepdim)})
     result = ModeResult(vals, idx)
     return result if out is None else write_outs("mode", result, out, _mode_dtype)
