@@ -567,17 +567,17 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
 
 
 def _resize_keepdim_outs(input, d, keepdim, out, mode):
-    """_reduction_with_indices_allocate_or_resize_output (kthvalue's; ``mode``: its kernel's, which checks
-    both dtypes first and unsqueezes wherever ``d`` is a place of the out's dims): each out, its dtype right, is unsqueezed at ``d`` when not
-    keepdim (kthvalue's: when it has one dim less than the input) and resized to the keepdim shape, whose
+    """_reduction_with_indices_allocate_or_resize_output (kthvalue's; ``mode``: its kernel's, which checks both
+    dtypes first and unsqueezes wherever ``d`` is a place of the out's dims): each out, its dtype right, is
+    unsqueezed at ``d`` when not keepdim (kthvalue's: when it has one dim less than the input) and resized to the keepdim shape, whose
     warning shows those shapes; the final squeeze_ leaves the reduced shape. (A wrong dtype and autograd's
     refusal: write_outs' errors, after the outs before it were resized.)"""
-    if out is None or not input.ndim or not isinstance(out, (tuple, list)) or len(out) != 2 or (
+    if out is None or not (input.ndim or mode) or not isinstance(out, (tuple, list)) or len(out) != 2 or (
             graph.is_recording((input, *out))):
-        return
+        return  # (mode of a 0-d input, its trivial case: resize_({}) of both outs, quietly)
     from ._outs import _resize_out, warn_resized
     kept = list(input.shape)
-    kept[d] = 1
+    kept[d:d + 1] = [1][:input.ndim]
     wanted = (input.dtype, dtypes.int64)
     if mode and any(not isinstance(o, Tensor) or o.dtype is not w for o, w in zip(out, wanted)):
         return
@@ -587,6 +587,9 @@ def _resize_keepdim_outs(input, d, keepdim, out, mode):
         if not isinstance(o, Tensor) or o.dtype is not dtype:
             return
         shape = list(o.shape)
+        if not input.ndim:
+            _resize_out(o, np.empty((), o._data.dtype))
+            continue
         if not keepdim and (d <= len(shape) if mode else len(shape) == input.ndim - 1):  # (mode's: where it can)
             shape.insert(d, 1)
             if stopped and type(o._data) is np.ndarray:  # (unsqueeze_'s stride: the next dim's extent, else 1)
@@ -641,12 +644,6 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
     d = _wrap_dim(dim, input.ndim)
     _check_nonempty_dim("mode", input._data, d)
     _resize_keepdim_outs(input, d, keepdim, out, True)
-    if not input.ndim and isinstance(out, (tuple, list)) and len(out) == 2 and all(
-            isinstance(o, Tensor) and o.dtype is w for o, w in zip(out, (input.dtype, dtypes.int64))):
-        from ._outs import _resize_out  # (a 0-d input's trivial case: resize_({}) of both outs, quietly)
-        for o in out:
-            if o.ndim:
-                _resize_out(o, np.empty((), o._data.dtype))
     vals, idx = _mode.apply((input,), (input._data,), {"dim": d, "keepdim": bool(keepdim)})
     result = ModeResult(vals, idx)
     return result if out is None else write_outs("mode", result, out, _mode_dtype)
