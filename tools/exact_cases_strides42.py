@@ -96,4 +96,12 @@ CASES = [
           "x9 = torch.tensor([1.0, 2.0], requires_grad=True)", "r9 = torch.zeros(3, 2) * 1", "r9[1] = x9",
           "g9 = torch.ones(3, 2)", "r9.backward(g9)", "x9.grad.add_(1)"],
          ["g8", "x3.grad", "base", "g9", "x9.grad"]),
+    case("normal-std-nan-refused",  # (raises-only-torch:normal, own run 41712000) ATen checks std.min() >= 0: the
+         # min of a std holding a NaN is NaN, refused; an inf or -0.0 passes
+         ["torch.manual_seed(0)",
+          *outcomes(["torch.normal(torch.zeros(2, dtype=torch.float64), torch.tensor([float('nan'), 1.0], dtype=torch.float64))",
+                     "torch.normal(0.0, torch.tensor([float('nan')])).shape",
+                     "torch.normal(torch.zeros(2), torch.tensor([1.0, float('inf')])).shape",
+                     "torch.normal(torch.zeros(2), torch.tensor([-0.0, 1.0])).shape"])],
+         ["out"]),
 ]

@@ -568,7 +568,7 @@ def normal(mean=None, std=_STD_OMITTED, size=None, *, generator=None, out=None, 
             return _new(_normal_fill(a, g, mean, std), requires_grad, device, out, "normal")
         data = normal_values(g, n, d, mean, std)
         return _new(data.reshape(shape), requires_grad, device, out, "normal")
-    if st and std.numel() and (std._data < 0).any():
+    if st and std.numel() and not (std._data >= 0).all():  # (ATen's std.min().ge(0): a NaN's min is NaN)
         raise RuntimeError("normal expects all elements of std >= 0.0")
     if mt and not st:
         _check_std(float(std))
