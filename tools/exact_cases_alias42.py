@@ -20,8 +20,11 @@ CASES = [
           "x7 = torch.tensor([[float('nan')], [2.0]])", "torch.nanmean(x7, 1, True, out=x7)",
           "x8 = torch.tensor([[float('nan')], [2.0]], dtype=torch.float64)", "torch.nansum(x8, 1, True, out=x8)",
           "x9 = torch.tensor([[1.0, 2.0], [3.0, 4.0]])", "torch.mean(x9, (0, 1), True, out=x9)",
-          "x10 = torch.tensor([[True], [False]])", "torch.amax(x10, 1, True, out=x10)"],
-         ["x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10"]),
+          "x10 = torch.tensor([[True], [False]])", "torch.amax(x10, 1, True, out=x10)",
+          "x11 = torch.tensor([[True], [False]])", "torch.any(x11, -1, True, out=x11)",
+          "x12 = torch.tensor([[1], [0]], dtype=torch.uint8)", "torch.all(x12, 1, True, out=x12)",
+          "x13 = torch.tensor(True)", "torch.any(x13, out=x13)"],
+         ["x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13"]),
     case("out-alias-reductions-resized",  # the input resized to the result's shape with out (one tensor)
          ["x1 = torch.arange(12.).reshape(3, 4)", "torch.sum(x1, 1, keepdim=True, out=x1)",
           "x2 = torch.arange(12).reshape(3, 4)", "torch.amin(x2, 1, keepdim=True, out=x2)",

@@ -6,8 +6,8 @@ PyTorch's kernel leaves instead, op family by op family.
 - Reductions (:func:`reduced_into_input`): the meta function resizes ``out`` -- the input too, one
   tensor -- to the result's shape; the reduction then runs over that input, every reduced dim now of one
   element, and its kernel fills the output with the reduction's identity before it accumulates the
-  input's elements into it: each one reads its own element, already the identity. So sum, nansum, mean
-  give 0, prod 1, amax the dtype's lowest (-inf), amin its highest -- except amin of int64, whose kernel
+  input's elements into it: each one reads its own element, already the identity. So sum, nansum, mean,
+  any give 0, prod, all 1, amax the dtype's lowest (-inf), amin its highest -- except amin of int64, whose kernel
   reads first (its value stays); nanmean's count of non-NaN elements is taken before (0 / 0: NaN).
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 #: the identity each reduction's kernel fills its output with: a number, or "lowest"/"highest" of the dtype
-_IDENTITY = {"sum": 0, "nansum": 0, "mean": 0, "prod": 1, "amax": "lowest", "amin": "highest"}
+_IDENTITY = {"sum": 0, "nansum": 0, "mean": 0, "prod": 1, "amax": "lowest", "amin": "highest", "any": 0, "all": 1}
 
 
 def is_input(out, input) -> bool:

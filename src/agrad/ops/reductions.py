@@ -391,8 +391,10 @@ def _logical_out(fname, fn, input, dim, keepdim, out):
         # (the legacy uint8 result: TensorIterator reduces in out's dtype, the input cast to uint8 first,
         # so 0.5 is 0; out-of-range values follow ``to``'s conversion, PyTorch's vector loop's)
         input = input.detach().to(dtypes.uint8)
-    result = _logical_reduction(fn, input, dim, keepdim)
-    return write_outs(fname, Tensor._make(result._data.astype(out._data.dtype, copy=False)), out)
+    result = Tensor._make(_logical_reduction(fn, input, dim, keepdim)._data.astype(out._data.dtype, copy=False))
+    if dim is not None:  # (all elements: another kernel, which reads first)
+        result = reduced_into_input(fname, input, result, out, _given(dim))
+    return write_outs(fname, result, out)
 
 
 @export(method=True)
