@@ -86,4 +86,14 @@ CASES = [
           "r = torch.column_stack([torch.tensor([0.5])], out=o5)",
           "i = torch.zeros(16, dtype=torch.int64)", "ri = torch.cat([torch.ones(1, 1, dtype=torch.int64)], 1, out=i.as_strided((1, 1), (2, 2)))"],
          ["out", "r", "b", "i"]),
+    case("as-strided-scatter-backward-offset",  # (dt42b raises-only-agrad:backward) as_strided_scatter of a view at
+         # an offset, storage_offset None: the backward reads the contiguous gradient from its first element
+         # (offset 0), for src's gradient and the place of self's
+         ["x = torch.arange(12., dtype=torch.float64).reshape(2, 6).requires_grad_()", "out = []",
+          "for v, size, stride, off in ((x[:, 1:], (2,), (2,), None), (x[1:], (2,), (2,), 1), ((x * 1)[1:], (3,), (1,), None)):\n"
+          "    src = torch.ones(size, dtype=torch.float64, requires_grad=True)\n"
+          "    r = torch.as_strided_scatter(v, src, size, stride, off)\n"
+          "    r.backward(torch.arange(r.numel(), dtype=torch.float64).reshape(r.shape) + 1)\n"
+          "    out.append((r, x.grad.clone(), src.grad))\n    x.grad = None"],
+         ["out"]),
 ]

@@ -132,7 +132,9 @@ def as_strided_scatter(input, src, size, stride, storage_offset=None):
     if view.size > 1 and any(int(st) == 0 and n > 1 for n, st in zip(view.shape, stride)):  # (slice.copy_(src))
         raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
                            "memory location. Please clone() the tensor before performing the operation.")
-    idx = positions if grads else None  # (read in the gradient as if it were the storage, as ATen's)
+    # (read in the gradient as if it were the storage, as ATen's: the contiguous gradient's offset is 0, so
+    # a view at self's own offset, storage_offset None, is read from the gradient's first element on)
+    idx = positions - (input.storage_offset() if storage_offset is None else 0) if grads else None
     arrays = (input._data, src._data if src.dtype is input.dtype else src._data.astype(input._data.dtype))
     return _as_strided_scatter.apply((input, src), arrays, {"size": tuple(size), "stride": tuple(stride),
                                                            "storage_offset": storage_offset, "idx": idx})
