@@ -161,10 +161,13 @@ CASES = [
           _vals("xg", 3 * 6 * 4 * 5, "(3, 6, 4, 5)", 0.61), "xg.requires_grad_()",
           _vals("wg", 18 * 3 * 1 * 2, "(18, 3, 1, 2)", 0.79), "wg.requires_grad_()",
           "yg = F.conv2d(xg, wg, None, padding=1, groups=2)",
-          "gwg, = torch.autograd.grad(yg, wg, ((torch.arange(float(yg.numel())) * 0.377) % 1.3 - 0.6).reshape(yg.shape))",
+          "gwg, = torch.autograd.grad(yg, wg, ((torch.arange(float(yg.numel())) * 0.377) % 1.3 - 0.6).reshape(yg.shape), retain_graph=True)",
           _vals("xh", 2 * 6 * 9, "(2, 6, 9)", 0.53), "xh.requires_grad_()",
           _vals("wh", 2 * 3 * 2, "(2, 3, 2)", 0.87), "wh.requires_grad_()",
           "yh = F.conv1d(xh, wh, None, padding=2, groups=2)",
-          "gwh, = torch.autograd.grad(yh, wh, ((torch.arange(float(yh.numel())) * 0.29) % 1.7 - 0.8).reshape(yh.shape))"],
-         ["hexes(gwg)", "hexes(gwh)"]),
+          "gwh, = torch.autograd.grad(yh, wh, ((torch.arange(float(yh.numel())) * 0.29) % 1.7 - 0.8).reshape(yh.shape), retain_graph=True)",
+          # (the input gradient on its gemm: per sample and group one sgemm, then col2im's taps in order)
+          "gxg, = torch.autograd.grad(yg, xg, ((torch.arange(float(yg.numel())) * 0.41) % 1.9 - 0.9).reshape(yg.shape))",
+          "gxh, = torch.autograd.grad(yh, xh, ((torch.arange(float(yh.numel())) * 0.33) % 1.1 - 0.5).reshape(yh.shape))"],
+         ["hexes(gwg)", "hexes(gwh)", "hexes(gxg)", "hexes(gxh)"]),
 ]

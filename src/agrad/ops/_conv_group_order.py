@@ -128,7 +128,7 @@ def _sgemm_modes(opg, m, row):
     return np.where(rows16, np.where(cols >= 4, 0, np.where(cols == 3, 1, 2)), np.where(cols >= 3, 1, 2))
 
 
-def _sgemm(wg, cg, shape, kk, planes, gemv_cols=False, c0=None):
+def _sgemm(wg, cg, shape, kk, planes, gemv_cols=False, c0=None, gemv=True):
     """oneDNN's sgemm (jit_avx_gemm_f32, the no-copy kernels its driver takes for these small products) of
     each group: C (positions x output channels) = im2col^T weight^T, in float32 from +0.0, each element's
     terms in the order _sgemm_modes names; a call of one position (M == 1) its sgemv (_gemv_t), also one of
@@ -167,7 +167,7 @@ def _sgemm(wg, cg, shape, kk, planes, gemv_cols=False, c0=None):
         out = np.where(mode == 0, one, np.where(mode == 1, even, even2))
         if c0 is not None:  # (beta 1: the kernels add their sums to C)
             out = c0 + out
-        single = np.broadcast_to((m == 1)[:, :, None, :] | (gemv_cols and shape[2] == 1), shape)
+        single = np.broadcast_to(((m == 1) & gemv)[:, :, None, :] | (gemv_cols and shape[2] == 1), shape)
         if single.any():
             ni, gi, oi, li = np.nonzero(single)
             p1 = wg[0, gi, oi, :, 0] * cg[ni, gi, 0, :, li]
@@ -258,3 +258,26 @@ def weight_grad(go, x, w, geo):
             b = cols[i, :, :, d, :].transpose(0, 2, 1)[None, :, None, :, :]
             out = _sgemm(a, b, (1, grp, opg, rows), pos, None, gemv_cols=True, c0=out)
     return out.reshape(w.shape)
+
+
+def input_grad(go, x, w, geo):
+    """The input gradient of a grouped 1-D/2-D float32 convolution whose backward-data kernel is x64:gemm:jit
+    (taken here where the forward's is and no strided brgemm kernel: more than 8 output channels a group with a
+    stride; not depthwise): per sample and group one sgemm (positions x input columns, K the group's output
+    channels; no sgemv: neither operand is transposed the way it needs), then col2im's taps in order, or None."""
+    from .convolution import col2im_np
+    grp, st, pad, dil = geo["groups"], geo["stride"], geo["padding"], geo["dilation"]
+    cpg, opg = w.shape[1], w.shape[0] // grp
+    if (geo["transposed"] or grp < 2 or go.dtype != np.float32 or x.dtype != np.float32 or x.ndim > 4
+            or cpg == opg == 1 or opg > 8 and any(v != 1 for v in st) or not go.size
+            or forward_kernel(x.shape, w.shape, grp, st, pad, dil) != "gemm"):
+        return None
+    n, k = x.shape[0], tuple(w.shape[2:])
+    o = tuple(go.shape[2:])
+    rows, cols = math.prod(o), cpg * math.prod(k)
+    if not fits(opg, n * grp * rows * cols):
+        return None
+    wg = w.reshape(1, grp, opg, cols).transpose(0, 1, 3, 2)[..., None].astype(np.float64)
+    cg = go.reshape(n, grp, 1, opg, rows)
+    c = _sgemm(wg, cg, (n, grp, cols, rows), opg, None, gemv=False)
+    return col2im_np(c.reshape(n, grp * cols, rows), x.shape[2:], k, dil, tuple((p, p) for p in pad), st, o)

@@ -474,6 +474,9 @@ def _conv_backward_fwd(ctx, g, x, w, mask, bias_sizes, **geo):
         out[0] = _unpadded_products(w.reshape(1, 1, w.shape[0], -1), cols, valid, 2).reshape(x.shape).astype(
             g.dtype, copy=False)
     out = _conv_groups.grads(g, x, w, geo, mask, out) if grp > 1 and mk and _conv_groups.plain(x, w) else out
+    if mask[0] and mk and grp > 1 and _conv_groups.plain(x, w) and np.isfinite(w).all() and (
+            gx := _conv_group_order.input_grad(g, x, w, geo)) is not None:
+        out[0] = gx
     if mask[1] and mk and grp > 1 and _conv_groups.plain(x, w) and (
             gw := _conv_group_order.weight_grad(g, x, w, geo)) is not None:  # (oneDNN's gemm kernel's)
         out[1] = gw
