@@ -31,6 +31,16 @@ def target_of(stmt: str) -> str | None:
     return found.group(1) if found else None
 
 
+#: a statement's last line handing its result to one tensor as ``out=name`` (the call's last argument)
+_OUT_TARGET = re.compile(r"\bout\s*=\s*([A-Za-z_]\w*)\s*\)\s*$")
+
+
+def out_target_of(stmt: str) -> str | None:
+    """The tensor a statement without an assignment writes its result into (``f(x, out=o4)``), or None."""
+    found = _OUT_TARGET.search(stmt.strip().splitlines()[-1])
+    return found.group(1) if found else None
+
+
 def _base(op: str) -> str:
     """An op's name without the in-place underscore (``atan_`` is VML's ``atan``)."""
     return op[:-1] if op.endswith("_") and not op.endswith("__") else op
@@ -304,7 +314,7 @@ def _replacements(lines, i, got_obs, op_of, ops, kinds) -> dict | None:
     value is missing or not of ``kinds``."""
     replaced = {}
     for j in range(i):
-        name = target_of(lines[j])
+        name = target_of(lines[j]) or out_target_of(lines[j])
         if name and _base(op_of(lines[j])) in ops and got_obs[j]["error"] is None:
             value = got_obs[j]["vars"].get(name)
             if value is None or value["kind"] not in kinds:

@@ -53,3 +53,28 @@ def test_the_groups_igamma_backward_is_documented():
                "g3[None].div_(v12)", "r13 = r9.t()", "r13.sum().backward()"]
     found = difftest.diff_program(program)
     assert found is not None and found[0].startswith("documented:vml-log-gradient:"), found
+
+
+def test_an_out_target_is_the_lapack_statements_result():
+    """A LAPACK statement that assigns nothing but writes one ``out=`` tensor: that tensor is its result, which
+    ``lapack-downstream``'s replay puts in place; a tuple of outs or an out not last is no such target."""
+    target = difftest.difftest_lapack.out_target_of
+    assert target("with torch.no_grad():\n    torch.linalg.eigvalsh(x3, out=o4)") == "o4"
+    assert target("torch.linalg.svdvals(x, out = o2 )") == "o2"
+    assert target("torch.linalg.eigh(x3, out=(o4, o5))") is None
+    assert target("torch.linalg.eigvalsh(x3, out=o4, UPLO='U')") is None
+    assert target("r = torch.linalg.eigvalsh(x3)") is None
+
+
+@pytest.mark.torch
+def test_an_exp2_of_a_float32_eigvalsh_out_is_lapack_downstream():
+    """Own run 41609000: float32 eigvalsh into out= (ssyevd's last bits: 1309434.75 against 1309436.5 after
+    exp2_), replayed with agrad's eigenvalues written into the out: documented."""
+    pytest.importorskip("torch")
+    program = ["x2 = torch.tensor([[[1.25, -0.5, 0.25], [-1.75, -1.5, -2.5], [-2.75, -1.0, 0.0]], [[3.0, -1.0, 1.75], "
+               "[0.5, -0.5, 2.5], [1.75, 0.5, -1.0]]], dtype=torch.float32)",
+               "x3 = (x2 @ x2.mT + 3 * torch.eye(3, dtype=torch.float32)).requires_grad_()",
+               "o4 = torch.tensor([[2.5, -1.5, -2.0], [3.0, 0.0, 0.0]], dtype=torch.float32)",
+               "with torch.no_grad():\n    torch.linalg.eigvalsh(x3, out=o4)", "r7 = o4.exp2_()"]
+    found = difftest.diff_program(program)
+    assert found is not None and found[0] == "documented:lapack-downstream:exp2_", found
