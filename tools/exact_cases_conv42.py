@@ -170,4 +170,13 @@ CASES = [
           "gxg, = torch.autograd.grad(yg, xg, ((torch.arange(float(yg.numel())) * 0.41) % 1.9 - 0.9).reshape(yg.shape))",
           "gxh, = torch.autograd.grad(yh, xh, ((torch.arange(float(yh.numel())) * 0.33) % 1.1 - 0.5).reshape(yh.shape))"],
          ["hexes(gwg)", "hexes(gwh)", "hexes(gxg)", "hexes(gxh)"]),
+    case("take-along-dim-out-dtype-is-gathers",  # (own run 41818000, raises-only-torch:take_along_dim)
+         # take_along_dim(out=) is gather_out: out of another dtype refused ("Expected out tensor to have dtype")
+         ["x1 = torch.tensor([[[-2], [4], [1], [0]]])"]
+         + outcomes(["torch.take_along_dim(x1, torch.tensor([2]), out=torch.tensor([-1.0], dtype=torch.float16))",
+                     "torch.take_along_dim(x1, torch.tensor([[[0], [1]]]), dim=1, out=torch.tensor([-1.0]))",
+                     "torch.take_along_dim(x1.float(), torch.tensor([[[0], [1]]]), dim=1, "
+                     "out=torch.tensor([-1.0], dtype=torch.float64))",
+                     "torch.take_along_dim(x1.float(), torch.tensor([2]), out=torch.zeros(0))"]),
+         ["out"]),
 ]

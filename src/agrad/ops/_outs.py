@@ -17,7 +17,7 @@ _OUT_SAME_FOUND = frozenset({"abs", "absolute", "neg", "negative", "floor", "cei
                              "frac", "sign", "sgn", "bitwise_not", "clamp", "clip", "clamp_min", "clamp_max"})
 #: ... or the kernel's own "Expected out tensor to have dtype" (checkSameType-like)
 _OUT_SAME_EXPECTED = frozenset({"mm", "matmul", "bmm", "mv", "addmm", "addmv", "baddbmm", "addbmm", "index_add",
-                                "gather", "diag", "tril", "triu", "linalg_cross", "linalg_vector_norm",
+                                "gather", "take_along_dim", "diag", "tril", "triu", "linalg_cross", "linalg_vector_norm",
                                 "linalg_matrix_norm", "cross", "frobenius_norm"})
 
 
