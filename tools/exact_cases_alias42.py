@@ -156,4 +156,12 @@ CASES = [
           "g2, = torch.autograd.grad(F.nll_loss(x2, torch.tensor([2, 0])), [x2], create_graph=True)",
           "(g2 * g2).sum().backward(retain_graph=True)", "(g2 * g2).sum().backward()", "t2 = g2.grad_fn._saved_target"],
          ["a1", "e1", "x2.grad", "t2"]),
+    case("index-reduce-out-dtype",  # (raises-only-torch:index_reduce, own run 41506000) the meta's check of
+         # out's dtype, after self/source's and the shapes', before the kernel (and its beta warning)
+         ["x1 = torch.tensor([-3.0, -2.25, -1.75])",
+          "try:\n    torch.index_reduce(x1, 0, torch.tensor([0]), torch.tensor([-0.75]), 'prod', "
+          "out=torch.zeros(3, dtype=torch.float64))\nexcept RuntimeError as e:\n    e1 = str(e)",
+          "try:\n    torch.index_reduce(x1, 0, torch.tensor([0]), torch.tensor([-0.75]).double(), 'amax', "
+          "out=torch.zeros(0, dtype=torch.float64))\nexcept RuntimeError as e:\n    e2 = str(e)"],
+         ["e1", "e2"]),
 ]

@@ -294,6 +294,10 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
             [s for k, s in enumerate(source.shape) if k != d]:
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
                            f"Got self.shape = {list(input.shape)} source.shape = {list(source.shape)}")
+    if out is not None and out.dtype is not input.dtype:  # (the meta's set_output: before the kernel and its warning)
+        from ._outs import _C_TYPE
+        raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[input.dtype.name]}, but got "
+                           f"{_C_TYPE[out.dtype.name]} instead")
     size = input.shape[d] if input.ndim else 1
     idx = index._data.reshape(-1).astype(np.int64)
     warn_once("index_reduce() is in beta and the API may change at any time.")  # (the kernel's: after the checks)
