@@ -96,4 +96,16 @@ CASES = [
           "    r.backward(torch.arange(r.numel(), dtype=torch.float64).reshape(r.shape) + 1)\n"
           "    out.append((r, x.grad.clone(), src.grad))\n    x.grad = None"],
          ["out"]),
+    case("qr-outs-resized-in-turn",  # (dt42b shape:qr) linalg_qr's meta sets Q (resized, column-major) before
+         # R's dtype is refused; torch.qr(out=) is linalg_qr_out
+         ["x = torch.tensor([[1.5, -2.5, -2.25], [0.5, 1.0, 2.0], [3.0, 0.25, -1.0], [1.0, 1.0, 0.0]])", "out = []",
+          "for mode in ('reduced', 'complete', 'r'):\n"
+          "    for a, b in ((torch.zeros(0), torch.zeros(0, dtype=torch.int64)), (torch.zeros(5), torch.zeros(0, dtype=torch.float64)), "
+          "(torch.zeros(0, dtype=torch.float64), torch.zeros(2)), (torch.zeros(2, 3)[:, ::2], torch.zeros(0, dtype=torch.int32))):\n"
+          "        try:\n            torch.linalg.qr(x, mode, out=(a, b))\n"
+          "        except RuntimeError as e:\n            out.append(str(e))\n"
+          "        out.append((a.shape, a.stride(), b.shape, b.stride()))",
+          "a, b = torch.zeros(1), torch.zeros(1, dtype=torch.bool)"] + outcomes(["torch.qr(x, out=(a, b))"]) +
+         ["s = (a.shape, a.stride(), b.shape)"],
+         ["out", "s"]),
 ]

@@ -365,7 +365,7 @@ def _out_dtype_error(fname, check, i, result, out):
 
 #: tuple outs a structured meta function resizes one by one: those before a later out's dtype error are resized
 _RESIZED_BEFORE_LATER_CHECK = frozenset({"max", "min", "sort", "topk", "aminmax"})
-_RESIZED_LIKE_RESULT = frozenset({"linalg_lu_factor", "linalg_lu_factor_ex", "linalg_lu"})
+_RESIZED_LIKE_RESULT = frozenset({"linalg_lu_factor", "linalg_lu_factor_ex", "linalg_lu", "linalg_qr", "qr"})
 
 
 def write_outs(fname, result, out, check="exact", inputs=(), contiguous=False):
