@@ -161,4 +161,10 @@ CASES = [
           _err(3, "torch.histogram(torch.tensor([4, 3, 9], dtype=torch.uint8), range=(-2.0, 2.0))"),
           "r4 = torch.linspace(-1, 2, 3, dtype=torch.uint8)", "r5 = torch.linspace(0.5, 2.5, 3, dtype=torch.int16)"],
          ["err1", "err2", "err3", "r4", "r5"]),
+    case("factory-dtype-must-match-out",  # (raises-only-torch:linspace, own run 41612000) a factory given both
+         # dtype= and out=: its Python binding refuses a dtype that is not out's, before anything else
+         ["o = torch.tensor([3])", _err(1, "torch.linspace(2, torch.tensor(1.25), 1, dtype=torch.bool, out=o)"),
+          _err(2, "torch.arange(3, dtype=torch.float32, out=o)"), _err(3, "torch.zeros(2, dtype=torch.bool, out=o)"),
+          _err(4, "torch.randn(2, dtype=torch.float32, out=o)"), "r5 = torch.ones(2, dtype=torch.int64, out=o)"],
+         ["err1", "err2", "err3", "err4", "r5"]),
 ]

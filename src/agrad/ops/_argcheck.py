@@ -562,12 +562,30 @@ def _out_first(key, args, kwargs) -> None:
         message = unexpected_out(key)
         if message is not None:
             raise TypeError(message) from None
+        if key in _FACTORY_OUTS and kwargs.get("dtype") is not None:
+            _check_out_type_matches(kwargs["dtype"], kwargs.get("out"))
         name = _EARLY_OUT_GRAD.get(key)
         if key in _EARLY_OUT_GRAD_BINARY and len(args) > 1 and isinstance(args[1], Tensor):
             name = _EARLY_OUT_GRAD_BINARY[key]
         if name is not None and _grads(args, kwargs):
             raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
                                "but one of the arguments requires grad.")
+
+
+#: the factories whose Python binding checks a dtype= given beside out= (check_out_type_matches)
+_FACTORY_OUTS = frozenset({"torch.arange", "torch.range", "torch.linspace", "torch.logspace", "torch.zeros",
+                           "torch.ones", "torch.full", "torch.empty", "torch.eye", "torch.rand", "torch.randn",
+                           "torch.randint", "torch.randperm"})
+
+
+def _check_out_type_matches(dtype, out) -> None:
+    """The binding's refusal of a dtype= that is not out's own, before the op runs."""
+    from .. import dtypes
+    from ..tensor import _scalar_name
+
+    if isinstance(out, Tensor) and isinstance(dtype, dtypes.dtype) and dtype is not out.dtype:
+        raise RuntimeError(f"dtype {_scalar_name(dtype)} does not match dtype of out parameter "
+                           f"({_scalar_name(out.dtype)})")
 
 
 def _grads(args, kwargs) -> bool:

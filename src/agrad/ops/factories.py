@@ -516,6 +516,9 @@ def _range_result(data, requires_grad, device, out, fname, layout, pin_memory, e
 def arange(start=0, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False,
            pin_memory=False):
     """Values from start to end (exclusive) by step, with PyTorch's own arithmetic."""
+    if out is not None and dtype is not None:
+        from ._argcheck import _check_out_type_matches
+        _check_out_type_matches(dtype, out)
     if end is None:
         start, end = 0, start
     d = _range_dtype(dtype, out, (start, end, step), "arange")
