@@ -164,4 +164,10 @@ CASES = [
           "try:\n    torch.index_reduce(x1, 0, torch.tensor([0]), torch.tensor([-0.75]).double(), 'amax', "
           "out=torch.zeros(0, dtype=torch.float64))\nexcept RuntimeError as e:\n    e2 = str(e)"],
          ["e1", "e2"]),
+    case("out-alias-integer-mv",  # an integer mv into its vector (row-major matrix): ATen's own gemv, a dot
+         # per row in turn, reading the vector as the earlier rows left it
+         ["a1 = torch.arange(16, dtype=torch.int32).reshape(4, 4) % 5 - 2",
+          "v1 = torch.tensor([1, -2, 3, 1], dtype=torch.int32)", "torch.mv(a1, v1, out=v1)",
+          "a2 = torch.arange(9).reshape(3, 3) - 4", "v2 = torch.tensor([1, -2, 3])", "torch.mv(a2, v2, out=v2)"],
+         ["v1", "v2"]),
 ]

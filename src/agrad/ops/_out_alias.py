@@ -222,6 +222,7 @@ def product_into(fname, operands, result, out, self=None, beta=1, alpha=1):
     """The product ``result`` as PyTorch leaves it when ``out`` is one of its matrix ``operands`` (mm, mv:
     (mat1, mat2) / (mat, vec); bmm, baddbmm: (batch1, batch2)); else ``result`` as it is.
 
+    (an integer mv of a row-major matrix: ATen's own gemv, a dot per row in turn reading the vector as written)
     float32 and float64 mm and mv hand BLAS a zeroed result (gemm/gemv with beta 0 zeroes C first), so an operand that is out
     reads zeros (a 1 x 1 x 1 float64 product, a plain multiplication, reads first). bmm and baddbmm of
     fewer than 400 multiply-adds per batch run ATen's own loop (baddbmm_cpu_kernel): baddbmm's out takes
@@ -241,6 +242,12 @@ def product_into(fname, operands, result, out, self=None, beta=1, alpha=1):
                 and hit[0] and not hit[1]:
             return result
         return _zeroed_product(result, *(np.zeros_like(a) if h else a for a, h in zip(arrays, hit)))
+    if fname == "mv" and result._data.dtype.kind in "iu" and hit[1] and not hit[0] and arrays[0].flags.c_contiguous:
+        # (ATen's own gemv for integers, a row-major matrix: y[i] = dot(row i, x) in turn, x read as written)
+        v = np.array(out._data)
+        for i in range(v.shape[0]):
+            v[i] = np.sum(arrays[0][i] * v, dtype=v.dtype)
+        return Tensor._make(v)
     if fname not in ("bmm", "baddbmm") or _macs(arrays) >= 400:
         return result
     r = np.array(np.broadcast_to(self._data, result.shape), result._data.dtype) if fname == "baddbmm" and beta != 0 \
