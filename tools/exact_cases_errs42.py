@@ -167,4 +167,14 @@ CASES = [
           _err(2, "torch.arange(3, dtype=torch.float32, out=o)"), _err(3, "torch.zeros(2, dtype=torch.bool, out=o)"),
           _err(4, "torch.randn(2, dtype=torch.float32, out=o)"), "r5 = torch.ones(2, dtype=torch.int64, out=o)"],
          ["err1", "err2", "err3", "err4", "r5"]),
+    case("cond-singular-batch-inverse-recorded",  # (grad_fn:cond, own run 41618000) linalg.cond with a norm
+         # order takes linalg_inv_ex of the whole batch (recorded) and masks a singular matrix's inverse with inf
+         # in place (MaskedFillBackward0), so its graph holds the inverse path and a backward refuses the
+         # modified saved tensor
+         ["x = torch.tensor([[[0.0]], [[1.0]], [[2.25]], [[-2.75]]], dtype=torch.float64, requires_grad=True)",
+          "r = torch.linalg.cond(x, p=float('inf'))", "names = []",
+          "todo = [r.grad_fn]\nwhile todo:\n    f = todo.pop(0)\n    if f is not None:\n"
+          "        names.append(f.name())\n        todo.extend(n for n, _ in f.next_functions)",
+          _err(1, "r.sum().backward()")],
+         ["r", "names", "err1"]),
 ]

@@ -288,11 +288,8 @@ def _cond(A, p=None):
     singular = np.array([bool(np.isfinite(m).all()) and np.linalg.matrix_rank(m) < m.shape[-1]
                          for m in matrices(a)])
     singular = singular.reshape(a.shape[:-2])
-    if singular.any():
-        safe = Tensor._make(np.where(singular[..., None, None], np.eye(a.shape[-1], dtype=a.dtype), a))
-        inverse = LINALG["inv"](A if not singular.any() else safe)
-    else:
-        inverse = LINALG["inv"](A)
+    # (ATen's linalg_inv_ex of the whole batch, recorded: a singular matrix's garbage is masked below)
+    inverse = LINALG["inv_ex"](A)[0] if singular.any() else LINALG["inv"](A)
     # in place, as ATen does: the inverse saved by its own node changes, so a backward
     # through this path raises PyTorch's error for a modified saved tensor
     inverse.masked_fill_(const(np.broadcast_to(singular[..., None, None], a.shape)), math.inf)
