@@ -108,4 +108,40 @@ CASES = [
           "a, b = torch.zeros(1), torch.zeros(1, dtype=torch.bool)"] + outcomes(["torch.qr(x, out=(a, b))"]) +
          ["s = (a.shape, a.stride(), b.shape)"],
          ["out", "s"]),
+    case("round-decimals-half-in-float",  # (dt42c value:round) round_decimals' kernel computes float16 in float32
+         ["x = torch.tensor([968.0, 0.0100021, 65504.0, -1.2345, 12345.678, 2.5], dtype=torch.float16)",
+          "out = [x.round(decimals=d) for d in (-5, -2, 0, 2, 3, 5)]"],
+         ["out"]),
+    case("factory-dtype-against-out",  # (dt42c raises-only-torch:rand) the binding's check_out_type_matches, first
+         [] + outcomes(["torch.rand(1, 2, dtype=torch.float16, out=torch.zeros(2, dtype=torch.uint8))",
+                        "torch.randn(2, dtype=torch.float64, out=torch.zeros(2))",
+                        "torch.zeros(2, dtype=torch.float64, out=torch.zeros(2))",
+                        "torch.ones(2, dtype=torch.int64, out=torch.zeros(2))",
+                        "torch.full((2,), 1.0, dtype=torch.float64, out=torch.zeros(2))",
+                        "torch.empty(2, dtype=torch.float64, out=torch.zeros(2)).shape",
+                        "torch.randint(3, (2,), dtype=torch.float64, out=torch.zeros(2))",
+                        "torch.randperm(3, dtype=torch.float64, out=torch.zeros(3))",
+                        "torch.arange(3, dtype=torch.float64, out=torch.zeros(3))",
+                        "torch.eye(2, dtype=torch.float64, out=torch.zeros(2, 2))",
+                        "torch.linspace(0, 1, 3, dtype=torch.float64, out=torch.zeros(3))",
+                        "torch.logspace(0, 1, 3, dtype=torch.float64, out=torch.zeros(3))",
+                        "torch.normal(0., 1., (2,), dtype=torch.float64, out=torch.zeros(2))",
+                        "torch.zeros(2, -1, dtype=torch.float64, out=torch.zeros(2))",
+                        "torch.arange(3, dtype=torch.float32, out=torch.zeros(3))"]),
+         ["out"]),
+    case("histc-out-dtype-first",  # (dt42c error-text:histc) histogram_histc_out checks out's dtype first; an
+         # integer input's out is resized before the kernel refuses it
+         ["x = torch.tensor([[-2.75, 2.5], [1.0, 1.75]], dtype=torch.float64)"] +
+         outcomes(["torch.histc(x, max=2.0, out=torch.zeros(3, dtype=torch.int32))",
+                   "torch.histc(x, bins=-1, out=torch.zeros(3, dtype=torch.int32))",
+                   "torch.histc(x.half(), out=torch.zeros(3))", "torch.histc(x.float(), out=torch.zeros(3, dtype=torch.float64))"])
+         + ["o = torch.zeros(3, dtype=torch.int32)"] + [o.replace("out = []", "out2 = []").replace("out.append", "out2.append")
+                                                      for o in outcomes(["torch.histc(x.int(), out=o)"])] + ["s = o.shape"],
+         ["out", "out2", "s"]),
+    case("lu-factor-backward-checks-pivots",  # (dt42c error-type:backward) lu_factor's backward unpacks its saved
+         # pivots with lu_unpack's range check (apply_ changes them without a version bump)
+         ["a = (torch.tensor([[-1.25, -1.5, 0.0], [0.0, -1.0, 2.75], [-2.75, -1.0, 1.25]], dtype=torch.float64) "
+          "+ 4 * torch.eye(3)).requires_grad_()", "lu, piv = torch.linalg.lu_factor(a)", "r = piv.apply_(lambda v: v * 2)"] +
+         outcomes(["lu.sum().backward()"]),
+         ["out"]),
 ]

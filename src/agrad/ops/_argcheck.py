@@ -575,7 +575,7 @@ def _out_first(key, args, kwargs) -> None:
 #: the factories whose Python binding checks a dtype= given beside out= (check_out_type_matches)
 _FACTORY_OUTS = frozenset({"torch.arange", "torch.range", "torch.linspace", "torch.logspace", "torch.zeros",
                            "torch.ones", "torch.full", "torch.empty", "torch.eye", "torch.rand", "torch.randn",
-                           "torch.randint", "torch.randperm"})
+                           "torch.randint", "torch.randperm", "torch.normal"})
 
 
 def _check_out_type_matches(dtype, out) -> None:

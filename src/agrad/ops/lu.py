@@ -82,8 +82,17 @@ def _(ctx, grad):
     LU = ctx.LU
     m, n = LU.shape[-2:]
     k = min(m, n)
-    P, L, U = lu_unpack(LU, _array(ctx.pivots))
+    pivots = _array(ctx.pivots)
+    _check_pivots(pivots, m)  # (the saved pivots, changed in place without a version bump by apply_)
+    P, L, U = lu_unpack(LU, pivots)
     return lu_backward(grad.narrow(-1, 0, k), grad.narrow(-2, 0, k), P, L, U)
+
+
+def _check_pivots(piv, m):
+    """lu_unpack's check of the pivots it permutes by."""
+    if piv.size and (piv.min() < 1 or piv.max() > m):
+        raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive."
+                           "Did you properly pass the result of lu_factor?")
 
 
 def lu_backward(gL, gU, P, L, U):
@@ -430,9 +439,8 @@ def _torch_lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     empty = lambda: Tensor._make(np.zeros((0,), dt))  # noqa: E731
     piv = LU_pivots._data
     m = LU_data.shape[-2]
-    if unpack_pivots and piv.size and (piv.min() < 1 or piv.max() > m):
-        raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive."
-                           "Did you properly pass the result of lu_factor?")
+    if unpack_pivots:
+        _check_pivots(piv, m)
     L, U = _lu_unpack.apply((LU_data,), (LU_data._data,), {"pivots": piv, "unpack_data": bool(unpack_data)})
     P = Tensor._make(permutation_np(piv, m, dt)) if unpack_pivots else empty()
     return LuUnpackResult(P, L, U)

@@ -58,11 +58,15 @@ _round1.derivative(lambda ctx, grad: _zeros_like(grad))
 
 
 def _round_decimals(a, decimals):
-    ten = np.asarray(10.0 ** builtins.abs(decimals), a.dtype)  # abs is an op here
+    """round_decimals_kernel: in the dtype's opmath (float32 for float16/bfloat16), by 10 ** |decimals|
+    computed in double and cast to it."""
+    op = np.float32 if a.dtype.itemsize < 4 else a.dtype
+    ten = np.asarray(10.0 ** builtins.abs(decimals), op)  # abs is an op here
+    x = a.astype(op, copy=False)
     with np.errstate(all="ignore"):
         if decimals < 0:
-            return (np.rint(a / ten) * ten).astype(a.dtype, copy=False)
-        return (np.rint(a * ten) / ten).astype(a.dtype, copy=False)
+            return (np.rint(x / ten) * ten).astype(a.dtype, copy=False)
+        return (np.rint(x * ten) / ten).astype(a.dtype, copy=False)
 
 
 @export(method=True)

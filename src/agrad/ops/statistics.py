@@ -208,7 +208,11 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
     smallest and largest element when they are equal)."""
     from .factories import linspace
     from ._op import finish_out
+    from ._outs import _C_TYPE
 
+    if out is not None and out.dtype is not input.dtype:  # (histogram_histc_out's first check)
+        raise RuntimeError(f"torch.histogram: input tensor and hist tensor should have the same dtype, but got input "
+                           f"{_C_TYPE[input.dtype.name]} and hist {_C_TYPE[out.dtype.name]}")
     bins = int(bins)
     _check_bins(bins)
     lo, hi = float(min), float(max)
@@ -222,6 +226,11 @@ def histc(input, bins=100, min=0, max=0, *, out=None):
         raise RuntimeError("torch.histc: max must be larger than min")
     edges = linspace(lo, hi, bins + 1, dtype=input.dtype)._data
     if input.dtype not in (dtypes.float32, dtypes.float64, dtypes.float16):
+        if out is not None and tuple(out.shape) != (bins,):  # (histogramdd_prepare_out resized it first)
+            from ._outs import _resize_out, warn_resized
+            if out.numel():
+                warn_resized(out.shape, (bins,))
+            _resize_out(out, np.empty(bins, out._data.dtype))
         raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{_scalar_name(input.dtype)}'")
     hist = _histogram_kernel(input._data.reshape(-1), edges, None, False, False)
     return finish_out("histc", Tensor._make(hist), out)
