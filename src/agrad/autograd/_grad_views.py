@@ -62,17 +62,9 @@ def _feeders(nodes):
 
 
 def _ancestors(a):
-    """The arrays ``a`` is a numpy view of, nearest first (through as_strided's wrapper too)."""
-    out = []
-    while True:
-        b = a.base
-        if isinstance(b, np.ndarray):
-            a = b
-        elif b is not None and isinstance(getattr(b, "base", None), np.ndarray):
-            a = b.base
-        else:
-            return out
-        out.append(a)
+    """The arrays ``a`` is a numpy view of, nearest first (ops._layout.view_ancestors)."""
+    from ..ops._layout import view_ancestors
+    return view_ancestors(a)
 
 
 def _kind(node, k):

@@ -247,9 +247,10 @@ def reshaped(a, shape):
     return view
 
 
-def storage_root(a):
-    """The array at the start of ``a``'s chain of views (through numpy's as_strided wrapper,
-    whose ``base`` is a DummyArray holding the array it views)."""
+def view_ancestors(a) -> list:
+    """The arrays ``a`` is a numpy view of, nearest first (through numpy's as_strided wrapper, whose
+    ``base`` is a DummyArray holding the array it views)."""
+    out = []
     while True:
         b = a.base
         if isinstance(b, np.ndarray):
@@ -257,7 +258,14 @@ def storage_root(a):
         elif b is not None and isinstance(getattr(b, "base", None), np.ndarray):
             a = b.base
         else:
-            return a
+            return out
+        out.append(a)
+
+
+def storage_root(a):
+    """The array at the start of ``a``'s chain of views."""
+    chain = view_ancestors(a)
+    return chain[-1] if chain else a
 
 
 def storage_of(a):
