@@ -144,4 +144,15 @@ CASES = [
           "+ 4 * torch.eye(3)).requires_grad_()", "lu, piv = torch.linalg.lu_factor(a)", "r = piv.apply_(lambda v: v * 2)"] +
          outcomes(["lu.sum().backward()"]),
          ["out"]),
+    case("vecdot-out-dtype-histogramdd-no-dims-alpha-after-broadcast",  # (dt42d's three groups) vecdot's own out
+         # dtype text; histogramdd of rows with no dimension: a 0-d empty sum and no edges; add/sub/rsub's float alpha
+         # for integral tensors refused after the operands' broadcast
+         ["x = torch.tensor([[1.5, 2.0], [3.0, -1.0]])", "u = torch.arange(24, dtype=torch.uint8).reshape(4, 2, 3)",
+          "e = torch.zeros(0, dtype=torch.int32)", "y = torch.tensor([[[-2.25, -0.5], [-0.5, 0.0]]], requires_grad=True)"] +
+         outcomes(["torch.linalg.vecdot(x, x, out=torch.zeros(2, dtype=torch.uint8))",
+                   "torch.linalg.vecdot(x, x, out=torch.zeros(2, dtype=torch.float64))",
+                   "torch.rsub(e, u[::2], alpha=3.0)", "torch.rsub(u, e, alpha=3.0)", "torch.sub(u, e, alpha=3.0)",
+                   "torch.add(u, e, alpha=3.0)", "torch.rsub(u, 2, alpha=3.0)",
+                   "torch.histogramdd(torch.unfold_copy(y, 0, 0, 1), 1)", "torch.histogramdd(torch.zeros(3, 0), 1)"]),
+         ["out"]),
 ]

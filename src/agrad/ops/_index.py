@@ -211,14 +211,14 @@ FAMILIES = {
     'linalg': {
         'FUNCTIONS': 'addbmm addmm addmv baddbmm bmm dot ger matmul mm mv outer vdot',
         'METHODS': 'addbmm addbmm_ addmm addmm_ addmv addmv_ baddbmm baddbmm_ bmm dot ger matmul mm mv outer vdot',
-        'LINALG': 'matmul vecdot',
+        'LINALG': 'matmul',
         'OPS': 'AddbmmBackward0 AddmmBackward0 AddmvBackward0 BaddbmmBackward0 BmmBackward0 DotBackward0 '
             'MmBackward0 MvBackward0 VdotBackward0',
     },
     'linalg_composites': {
         'FUNCTIONS': 'eig frobenius_norm lstsq matrix_rank nuclear_norm solve symeig',
         'METHODS': 'eig lstsq solve symeig',
-        'LINALG': 'tensorinv tensorsolve vander',
+        'LINALG': 'tensorinv tensorsolve vander vecdot',
     },
     'linalg_ex': {
         'LINALG': 'cholesky_ex inv_ex solve_ex',

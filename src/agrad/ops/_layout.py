@@ -247,6 +247,14 @@ def reshaped(a, shape):
     return view
 
 
+def broadcasts(arrays) -> bool:
+    """Whether the shapes of ``arrays`` (or numbers) broadcast together."""
+    try:
+        return np.broadcast_shapes(*(np.shape(a) for a in arrays)) is not None
+    except ValueError:
+        return False
+
+
 def view_ancestors(a) -> list:
     """The arrays ``a`` is a numpy view of, nearest first (through numpy's as_strided wrapper, whose
     ``base`` is a DummyArray holding the array it views)."""

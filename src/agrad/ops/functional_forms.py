@@ -126,7 +126,7 @@ def rsub(input, other, *positional, alpha=1):
     ts, arrs = operands(input, other, "rsub")
     arrs = _materialised(arrs)  # (no ZeroTensor kernel: 0 - t is +0.0 for t = 0)
     if type(alpha) is not int:
-        _check_alpha(arrs, alpha)
+        _check_alpha(arrs, alpha, swapped=True)
     attrs = {"alpha": alpha} if alpha != 1 or type(alpha) is bool else {}
     if isinstance(other, Tensor):
         return _rsub0.apply(ts, arrs, attrs)

@@ -164,6 +164,9 @@ def histogramdd(input, bins, range=None, weight=None, density=False):
         for c in counts:
             if c + 1 < 0:
                 raise RuntimeError("number of steps must be non-negative")
+        if not counts and input.ndim and input.shape[-1] == 0:  # (no dimension: a 0-d empty sum, no edges)
+            h, = _recorded([np.zeros((), input._data.dtype)], (input, weight), "aten::_histogramdd_from_bin_cts")
+            return HistogramddResult(h, ())
         edges_t = _bin_edges(input, counts, range)
         edges = _recorded([e._data for e in edges_t], (input, weight), "aten::_histogramdd_bin_edges")
         again = [e._data for e in _bin_edges(input, counts, range)]

@@ -225,3 +225,25 @@ def _solve_method(self, other):
 
 for _name, _fn in (("lstsq", _lstsq_method), ("eig", _eig_method), ("symeig", _symeig_method), ("solve", _solve_method)):
     _tensor_method(_name, _fn)
+
+
+# linalg.vecdot ------------------------------------------------------------------------------
+
+def _vecdot(x, y, *, dim=-1, out=None):
+    """torch.linalg.vecdot: (x * y).sum(dim) (real tensors: no conjugation)."""
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(
+            f"linalg.vecdot: Expected a floating point or complex tensor as input. Got {_scalar_name(x.dtype)}")
+    if x.dtype is not y.dtype:
+        raise RuntimeError(
+            f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type {_scalar_name(x.dtype)} "
+            f"and y of type {_scalar_name(y.dtype)} instead")
+    if out is not None and out.dtype is not x.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected out of dtype{_scalar_name(x.dtype)} but found "
+                           f"{_scalar_name(out.dtype)}")
+    if x.ndim == 1 and y.ndim == 1:  # PyTorch's linalg_vecdot: at::vdot for two vectors (dim unread)
+        return finish_out("linalg_vecdot", FUNCTIONS["vdot"](x, y), out)
+    return finish_out("linalg_vecdot", (x * y).sum(dim), out)
+
+
+export("vecdot", linalg=True, torch=False)(_vecdot)

@@ -24,7 +24,7 @@ from . import factories
 from ..autograd import grad_mode as _mode
 from .._zero import materialized
 from ._alpha import _alpha_fma, _alpha_number, _fma_operands, _number_operand, rsub_alpha
-from ._layout import cast, empty_like, iterator_layout
+from ._layout import broadcasts, cast, empty_like, iterator_layout
 from ._op import Op, export, finish_out, method, node_name, zeros_like_grad
 
 
@@ -286,11 +286,13 @@ def _times_alpha(b, a, alpha):
     return np.multiply(b, bool(alpha) if d == np.bool_ else alpha, dtype=d)
 
 
-def _check_alpha(arrs, alpha):
+def _check_alpha(arrs, alpha, swapped=False):  # (after the operands' broadcast; swapped: rsub's, other first)
     if type(alpha) is int and not -_LONG <= alpha < _ULONG:
         unpack_overflow(alpha)
     kind = np.asarray(arrs[0]).dtype.kind
     if kind in "iub" and isinstance(alpha, float):
+        if not broadcasts(arrs):
+            raise broadcast_error(arrs[::-1] if swapped else arrs)
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
     if kind != "b" and isinstance(alpha, (bool, np.bool_)):
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
