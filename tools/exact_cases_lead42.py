@@ -155,4 +155,14 @@ CASES = [
                    "torch.add(u, e, alpha=3.0)", "torch.rsub(u, 2, alpha=3.0)",
                    "torch.histogramdd(torch.unfold_copy(y, 0, 0, 1), 1)", "torch.histogramdd(torch.zeros(3, 0), 1)"]),
          ["out"]),
+    case("unary-out-layout-decides-vector-lanes",  # (dt42c numeric:exp_) an existing out= of its own layout is
+         # one of TensorIterator's operands: a stepped or transposed out runs the scalar loop (libm's sinhf: an ulp
+         # from Sleef's vector sinhf at 4), a contiguous one the vector code
+         ["x = torch.full((16,), -4.)", "out = []",
+          "for o in (torch.zeros(32)[::2], torch.zeros(16), torch.zeros(2, 8).t().t()):\n"
+          "    torch.sinh(x, out=o)\n    out.append([float(v).hex() for v in o.tolist()])",
+          "o = torch.zeros(8, 4).t()", "r = torch.cosh(torch.full((4, 8), 3.), out=o)",
+          "i = torch.zeros(4, 4, 6)[..., ::2]", "ri = torch.sinh(torch.full((4, 4, 3), -4, dtype=torch.int64), out=i)",
+          "h = ([float(v).hex() for v in o.flatten().tolist()], [float(v).hex() for v in i.flatten().tolist()])"],
+         ["out", "h"]),
 ]

@@ -22,6 +22,8 @@ from ._vec_math import GRAIN_SIZE as _ONE_RANGE  # (a loop of this many elements
 
 #: bytes in a block of two AVX2 vectors
 BLOCK_BYTES = 64
+#: the ``out=`` array a unary op writes into, while it runs (unary.py): its layout takes part in the loop
+OUT_OPERAND = [None]
 
 
 def vector_rows(shape: tuple, arrays) -> tuple[int, int, str] | None:
@@ -107,6 +109,9 @@ def unary_lanes(a: np.ndarray, block=None):
     or repeats one value (stride 0) along it, else the scalar loop throughout. Over GRAIN_SIZE
     elements, at::parallel_for's ranges split the loop, each range's pieces of rows starting
     their own blocks."""
+    out = OUT_OPERAND[0]
+    if out is not None and out.shape == a.shape and out.dtype == a.dtype and out.strides != a.strides:
+        return loop_lanes([out, a])  # (an out= of its own layout: TensorIterator's operands, out first)
     block = block or BLOCK_BYTES // a.itemsize  # (``block``: a loop's own, copy's conversions of float16)
     n = a.size
     if n < block:

@@ -22,6 +22,7 @@ from ._layout import cast, iterator_layout
 from ._unary_first import checked_first as _checked_first
 from ._op import OPS, Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from ._outs import _OUT_SAME_FOUND as _SAME_DTYPE, same_dtype_out
+from . import _vector_loop
 from ._vector_loop import by_lanes, unary_lanes
 from .comparison import isfinite
 from .pointwise import _float_array, _not_implemented_for, _quiet, _zeros_like, weak
@@ -95,8 +96,14 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
                 raise no_bool[0](no_bool[1])
             if float_out and arr.dtype.kind in "biu":
                 arr = cast(arr, dtypes.get_default_dtype().numpy)
-            result = apply_one(input, (arr,))
-            return result if out is None else finish_out(fname, result, out)
+            if out is None or type(out._data) is not np.ndarray or out.shape != input.shape:
+                return finish_out(fname, apply_one(input, (arr,)), out)
+            _vector_loop.OUT_OPERAND[0] = out._data  # (an existing out's layout decides the vector lanes too)
+            try:
+                result = apply_one(input, (arr,))
+            finally:
+                _vector_loop.OUT_OPERAND[0] = None
+            return finish_out(fname, result, out)
 
         api.__name__ = fname
         api.__doc__ = f"Elementwise {fname} (node {op.name})."
