@@ -36,14 +36,16 @@ def median_of_stride0(lines: list[str], i: int) -> bool:
 
 
 def only_target_differs(stmt: str, want: dict, got: dict, compare_desc, agree_once) -> bool:
-    """True when the variable the statement assigns differs and no other one does (difftest's
-    ``compare_desc`` and ``_agree_once`` passed in)."""
-    target = re.match(r"^\s*(\w+)\s*=", stmt.strip().splitlines()[-1])
+    """True when the variable the statement assigns (and its ``out=`` tensors, which hold the same
+    result) differs and no other one does (difftest's ``compare_desc`` and ``_agree_once`` passed in)."""
+    last = stmt.strip().splitlines()[-1]
+    target = re.match(r"^\s*(\w+)\s*=", last)
     if not target:
         return False
-    mine = want["vars"].get(target.group(1))
+    outs = re.findall(r"\w+", " ".join(re.findall(r"\bout=(\([^)]*\)|\w+)", last)))
+    mine = [want["vars"].get(name) for name in [target.group(1), *outs]]
 
     def neutral(w, g):
         found = compare_desc(w, g, "")
-        return (w, w) if w is mine and found and found[0] in ("value", "numeric", "repr") else None
+        return (w, w) if any(w is m for m in mine) and found and found[0] in ("value", "numeric", "repr") else None
     return agree_once(want, got, neutral)
