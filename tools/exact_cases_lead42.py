@@ -165,4 +165,17 @@ CASES = [
           "i = torch.zeros(4, 4, 6)[..., ::2]", "ri = torch.sinh(torch.full((4, 4, 3), -4, dtype=torch.int64), out=i)",
           "h = ([float(v).hex() for v in o.flatten().tolist()], [float(v).hex() for v in i.flatten().tolist()])"],
          ["out", "h"]),
+    case("linear-bias-added-in-place-scatter-half-no-partial",  # (dt42e raises-only-torch:linear, value:scatter_)
+         # F.linear's unfused path is matmul then add_(bias): the output's dtype refuses a float bias, its
+         # version counts the add; float16's scatter kernels leave self as it was at a bad index (other dtypes
+         # keep the writes before it)
+         ["w = torch.tensor([[1.5, -2.0, 0.5], [0.25, 1.0, -1.0]], requires_grad=True)",
+          "b = torch.tensor([0.5, -0.25], requires_grad=True)",
+          "r1 = F.linear(torch.ones(2, 4, 3)[:, ::2], w, b)", "v1 = r1._version",
+          "idx = torch.tensor([[2, 1, 0], [0, 5, 1], [1, 1, 1]])", "h = torch.zeros(3, 3, dtype=torch.float16)",
+          "f = torch.zeros(3, 3)"] +
+         outcomes(["F.linear(torch.tensor([0, 1, 2]), torch.tensor([4, 2, 2]), torch.tensor(1.0, requires_grad=True))",
+                   "h.scatter_(0, idx, 2.0)", "h.scatter_add_(0, idx, torch.ones(3, 3, dtype=torch.float16))",
+                   "f.scatter_(0, idx, 2.0)"]) + ["s = (h, f)"],
+         ["r1", "v1", "out", "s"]),
 ]
