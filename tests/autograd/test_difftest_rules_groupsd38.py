@@ -1,5 +1,7 @@
-"""The differential tester's rule of session 38's groupsd38: ``vml-log-gradient`` (tools/difftest_lapack.py),
-logcumsumexp's backward taking PyTorch's log kernel (MKL VML's, not correctly rounded) of the gradient."""
+"""The differential tester's rule ``vml-log-gradient`` (tools/difftest_lapack.py): logcumsumexp's backward taking
+PyTorch's log kernel (MKL VML's, not correctly rounded) of the gradient (session 38's groupsd38), the incomplete
+gamma functions' gradient of ``other`` taking its log and exp kernels (session 42's errs42); and
+``lapack-downstream`` for a statement that writes a LAPACK result only into ``out=`` (errs42)."""
 
 from __future__ import annotations
 
@@ -52,3 +54,58 @@ def test_the_runs_logcumsumexp_double_backward_is_documented():
                "sum(g.pow(2).sum() for g in gs12 if g is not None).backward()"]
     found = difftest.diff_program(program)
     assert found is not None and found[0] == "documented:vml-log-gradient:pow", found
+
+
+def test_igamma_gradient_last_bits_are_documented_only_nearby():
+    """VML's float32 log(0.75) is -0.28768206, the correctly rounded -0.28768209: igamma's gradient of other,
+    grad * exp((self - 1) * log(other) - other - lgamma(self)), is then -0.019878328 in PyTorch and
+    -0.019878298 in agrad (run dt41e). Documented within 1000 ulps of the largest finite magnitude; not
+    further, not without an incomplete gamma, not for a statement that takes no gradient."""
+    lines = ["x2 = torch.tensor([[-1.5, 1.75, 0.75], [-1.75, 0.75, -2.5]], requires_grad=True)",
+             "g3 = torch.tensor([[1.0, 0.0, -1.25], [0.25, -0.25, 0.0]])", "r9 = g3.igamma_(x2)",
+             "r9.sum().backward()"]
+    nan, inf = float("nan"), float("inf")
+    want = _tensor_obs(g=[[nan, nan, -0.0198783278465271], [nan, inf, nan]])
+    got = _tensor_obs(g=[[nan, nan, -0.019878298044204712], [nan, inf, nan]])
+    far = _tensor_obs(g=[[nan, nan, -0.0199], [nan, inf, nan]])
+    assert _documented(lines, want, got)
+    assert not _documented(lines, want, far)
+    assert not _documented([*lines[:2], "r9 = g3.xlogy_(x2)", lines[3]], want, got)
+    assert not _documented(lines[:3] + ["r10 = r9 * 2"], want, got)
+
+
+@pytest.mark.torch
+def test_the_groups_igamma_backward_is_documented():
+    pytest.importorskip("torch")
+    program = ["x2 = torch.tensor([[-1.5, 1.75, 0.75], [-1.75, 0.75, -2.5]], dtype=torch.float32, requires_grad=True)",
+               "g3 = torch.tensor([[1.0, 0.0, -1.25], [0.25, -0.25, 0.0]], dtype=torch.float32)",
+               "x2.backward(gradient=g3)", "x2.sum().backward()", "r9 = g3.igamma_(x2)",
+               "x11 = torch.tensor([False, False, True], dtype=torch.bool)", "v12 = x11.expand(2, 3)",
+               "g3[None].div_(v12)", "r13 = r9.t()", "r13.sum().backward()"]
+    found = difftest.diff_program(program)
+    assert found is not None and found[0].startswith("documented:vml-log-gradient:"), found
+
+
+def test_an_out_target_is_the_lapack_statements_result():
+    """A LAPACK statement that assigns nothing but writes one ``out=`` tensor: that tensor is its result, which
+    ``lapack-downstream``'s replay puts in place; a tuple of outs or an out not last is no such target."""
+    target = difftest.difftest_lapack.out_target_of
+    assert target("with torch.no_grad():\n    torch.linalg.eigvalsh(x3, out=o4)") == "o4"
+    assert target("torch.linalg.svdvals(x, out = o2 )") == "o2"
+    assert target("torch.linalg.eigh(x3, out=(o4, o5))") is None
+    assert target("torch.linalg.eigvalsh(x3, out=o4, UPLO='U')") is None
+    assert target("r = torch.linalg.eigvalsh(x3)") is None
+
+
+@pytest.mark.torch
+def test_an_exp2_of_a_float32_eigvalsh_out_is_lapack_downstream():
+    """Own run 41609000: float32 eigvalsh into out= (ssyevd's last bits: 1309434.75 against 1309436.5 after
+    exp2_), replayed with agrad's eigenvalues written into the out: documented."""
+    pytest.importorskip("torch")
+    program = ["x2 = torch.tensor([[[1.25, -0.5, 0.25], [-1.75, -1.5, -2.5], [-2.75, -1.0, 0.0]], [[3.0, -1.0, 1.75], "
+               "[0.5, -0.5, 2.5], [1.75, 0.5, -1.0]]], dtype=torch.float32)",
+               "x3 = (x2 @ x2.mT + 3 * torch.eye(3, dtype=torch.float32)).requires_grad_()",
+               "o4 = torch.tensor([[2.5, -1.5, -2.0], [3.0, 0.0, 0.0]], dtype=torch.float32)",
+               "with torch.no_grad():\n    torch.linalg.eigvalsh(x3, out=o4)", "r7 = o4.exp2_()"]
+    found = difftest.diff_program(program)
+    assert found is not None and found[0] == "documented:lapack-downstream:exp2_", found
