@@ -96,7 +96,9 @@ def unary(np_fn, *, saves=("self",), name=None, float_out=True, method_name=True
                 raise no_bool[0](no_bool[1])
             if float_out and arr.dtype.kind in "biu":
                 arr = cast(arr, dtypes.get_default_dtype().numpy)
-            if out is None or type(out._data) is not np.ndarray or out.shape != input.shape:
+            if out is None:
+                return apply_one(input, (arr,))
+            if type(out._data) is not np.ndarray or out.shape != input.shape:
                 return finish_out(fname, apply_one(input, (arr,)), out)
             _vector_loop.OUT_OPERAND[0] = out._data  # (an existing out's layout decides the vector lanes too)
             try:
