@@ -45,3 +45,14 @@ def test_nearby_differences_are_not():
     other = _obs(s=S, m=AGRAD, x=AGRAD, r=AGRAD)  # (another variable differs too)
     assert _rule("r = torch.addmm(s, m, x, out=x)", want, other) is None
     assert _rule("r = torch.addmm(s, mx, m, out=x)", want, got) is None  # (a name containing it)
+
+
+def test_linear_is_documented_with_a_bias_only():
+    # (session 43, alias43) linear without a bias is matmul_out, mm's zeroed BLAS result, which agrad gives
+    want, got = _obs(s=S, m=M, x=TORCH), _obs(s=S, m=M, x=AGRAD)
+    assert _rule("F.linear(x, m, s, out=x)", want, got) == "out-aliases-operand"
+    assert _rule("F.linear(x, torch.ones(2, 2), bias=s, out=x)", want, got) == "out-aliases-operand"
+    assert _rule("F.linear(x, m, out=x)", want, got) is None
+    assert _rule("F.linear(x, torch.tensor([[2.0, 1.0], [0.0, 1.0]]), out=x)", want, got) is None
+    assert _rule("F.linear(x, m, None, out=x)", want, got) is None
+    assert _rule("F.linear(x, m, bias=None, out=x)", want, got) is None

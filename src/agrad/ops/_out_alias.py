@@ -224,7 +224,7 @@ def product_into(fname, operands, result, out, self=None, beta=1, alpha=1):
 
     (an integer mv of a row-major matrix: ATen's own gemv, a dot per row in turn reading the vector as written)
     float32 and float64 mm and mv hand BLAS a zeroed result (gemm/gemv with beta 0 zeroes C first), so an operand that is out
-    reads zeros (a 1 x 1 x 1 float64 product, a plain multiplication, reads first). bmm and baddbmm of
+    reads zeros (every size, 1 x 1 x 1 too; F.linear without a bias and matmul go through mm/mv). bmm and baddbmm of
     fewer than 400 multiply-adds per batch run ATen's own loop (baddbmm_cpu_kernel): baddbmm's out takes
     ``self`` first, then each element is the sum over k of batch1[i, k] * batch2[k, j] in the op's opmath
     type, read from memory as the earlier elements left it, written ``beta * r + alpha * sum`` (bmm: the
@@ -238,9 +238,6 @@ def product_into(fname, operands, result, out, self=None, beta=1, alpha=1):
     blas = result._data.dtype in (np.float32, np.float64)  # (other dtypes: ATen's own gemm loops)
     if blas and (fname in ("mm", "mv") or fname in ("bmm", "baddbmm") and _macs(arrays) >= 400
                  and (fname == "bmm" or beta == 0)):
-        if fname == "mm" and result._data.size == 1 and arrays[0].shape[1] == 1 and result.dtype.name == "float64" \
-                and hit[0] and not hit[1]:
-            return result
         return _zeroed_product(result, *(np.zeros_like(a) if h else a for a, h in zip(arrays, hit)))
     if fname == "mv" and result._data.dtype.kind in "iu" and hit[1] and not hit[0] and arrays[0].flags.c_contiguous:
         # (ATen's own gemv for integers, a row-major matrix: y[i] = dot(row i, x) in turn, x read as written)

@@ -175,14 +175,18 @@ def _(ctx, grad):
 def mv(input, vec, *, out=None):
     if input.ndim == 0:  # (ATen sizes its result by input.size(0) first)
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    # mv_out is addmv_out with self an out of at most one dim and n or 1 elements, else a new vector of vec's dtype
+    kept = out is not None and out.ndim <= 1 and out.numel() in (input.shape[0], 1)
     if input.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(
-            f"vector + matrix @ vector expected, got 1, {input.ndim}, {vec.ndim}")
+            f"vector + matrix @ vector expected, got {out.ndim if kept else 1}, {input.ndim}, {vec.ndim}")
     n, m = input._data.shape
     if m != vec._data.shape[0]:
-        raise RuntimeError(f"size mismatch, got input ({n}), mat ({n}x{m}), vec ({vec._data.shape[0]})")
-    # mv_out is addmv_out with self an out of at most one dim and n or 1 elements, else a new vector of vec's dtype
-    _addmv_dtypes(out if out is not None and out.ndim <= 1 and out.numel() in (n, 1) else vec, input, vec)
+        if kept and not out.ndim:  # (addmv's message reads self.size(0) of that 0-dim self)
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise RuntimeError(f"size mismatch, got input ({out.shape[0] if kept else n}), mat ({n}x{m}), "
+                           f"vec ({vec._data.shape[0]})")
+    _addmv_dtypes(out if kept else vec, input, vec)
     matrix_out("mv", (input, vec), vec.dtype, (n,), out)
     _no_bool(input, "addmv_impl_cpu", n, m)
     return finish_out("mv", product_into("mv", (input, vec), _mv(input, vec), out), out)

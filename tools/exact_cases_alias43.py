@@ -1,0 +1,29 @@
+"""Regression cases of helper "alias43" (session 43): ``out=`` that is one of the op's own inputs, and
+out= checks of the matrix products.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case
+
+
+CASES = [
+    case("out-alias-1x1-product-zeroed",  # (value:linear, dt42e) a 1 x 1 x 1 float64 product into its own
+         # operand reads BLAS's zeroed out as every other size does (F.linear without a bias is matmul_out)
+         ["o1 = torch.tensor([[-2.25]], dtype=torch.float64)", "F.linear(o1, torch.tensor([[2.0]], dtype=torch.float64), out=o1)",
+          "o2 = torch.tensor([[-1.5]], dtype=torch.float64)", "torch.mm(o2, torch.tensor([[2.0]], dtype=torch.float64), out=o2)",
+          "o3 = torch.tensor([-1.5], dtype=torch.float64)", "torch.matmul(o3, torch.tensor([[3.0]], dtype=torch.float64), out=o3)",
+          "o4 = torch.tensor([[0.5, 1.0], [2.0, -1.0]], dtype=torch.float64).reshape(1, 2, 2).expand(2, 2, 2).contiguous()",
+          "F.linear(o4, torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64), out=o4)"],
+         ["o1", "o2", "o3", "o4"]),
+    case("mv-out-kept-as-addmv-self",  # mv_out hands addmv an out of <= 1 dim and n or 1 elements as its
+         # self: addmv's checks name its dims and size (a 0-dim one: size(0)'s IndexError)
+         ["def f(o, m, v):\n    try:\n        torch.mv(m, v, out=o)\n    except Exception as e:\n        return type(e).__name__ + ': ' + str(e)",
+          "e1 = f(torch.zeros(1), torch.ones(2, 3), torch.ones(2))",
+          "e2 = f(torch.zeros(()), torch.ones(2, 3), torch.ones(2))",
+          "e3 = f(torch.zeros(()), torch.ones(2, 3), torch.ones(2, 2))",
+          "e4 = f(torch.zeros(5), torch.ones(2, 3), torch.ones(2))"],
+         ["e1", "e2", "e3", "e4"]),
+]
