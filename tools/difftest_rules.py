@@ -21,6 +21,7 @@ import difftest_median
 import difftest_nansign
 import difftest_noise
 import difftest_outalias
+import difftest_svdout
 import difftest_storage
 import difftest_svdrot
 import difftest_unpack
@@ -181,27 +182,31 @@ def _null_space_dropped(want: dict, got: dict) -> bool:
     """True when an svd's results agree with PyTorch's once signs are dropped and so are the
     singular vectors of the singular values at or below max(m, n) eps s_max (PyTorch's S): a basis
     of the null space that LAPACK's rounding picks."""
-    def strip(w, g):
-        if w["kind"] != "seq" or w["type"] not in ("torch.return_types.svd", "torch.return_types.linalg_svd") \
-                or len(w["items"]) != 3 or any(i["kind"] != "tensor" or not isinstance(i["data"], np.ndarray)
-                                               for i in w["items"] + g["items"]):
-            return None
-        u, s, v = (i["data"] for i in w["items"])
-        m, n = u.shape[-2], v.shape[-1] if w["type"].endswith("linalg_svd") else v.shape[-2]
-        with np.errstate(all="ignore"):
-            tol = max(m, n) * np.finfo(s.dtype).eps * s.max(axis=-1, initial=0)
-        rank = np.sum(s > tol[..., None], axis=-1)[..., None]
-
-        def keep(d, axis):
-            data = np.abs(d["data"])
-            inside = np.arange(data.shape[axis]) < rank
-            return dict(d, data=np.where(inside[..., None, :] if axis == -1 else inside[..., :, None], data, 0),
-                        repr="", graph=None, grad=None)
-        v_axis = -2 if w["type"].endswith("linalg_svd") else -1
-        return [dict(d, items=[keep(d["items"][0], -1), dict(d["items"][1], repr="", graph=None, grad=None),
-                               keep(d["items"][2], v_axis)], repr="") for d in (w, g)]
-    return _agree_once(want, got, lambda w, g: strip(w, g) if w["kind"] == "seq" and g["kind"] == "seq"
+    return _agree_once(want, got, lambda w, g: _svd_strip(w, g) if w["kind"] == "seq" and g["kind"] == "seq"
                        and len(g["items"]) == 3 else None)
+
+
+def _svd_strip(w, g):
+    """(PyTorch's, agrad's) svd triple with signs dropped and the null space's vectors zeroed (see above)."""
+    kind = w.get("type", "").removesuffix("_out")  # (with out=: svd_out, linalg_svd_out)
+    if w["kind"] != "seq" or kind not in ("torch.return_types.svd", "torch.return_types.linalg_svd") \
+            or len(w["items"]) != 3 or any(i["kind"] != "tensor" or not isinstance(i["data"], np.ndarray)
+                                           for i in w["items"] + g["items"]):
+        return None
+    u, s, v = (i["data"] for i in w["items"])
+    m, n = u.shape[-2], v.shape[-1] if kind.endswith("linalg_svd") else v.shape[-2]
+    with np.errstate(all="ignore"):
+        tol = max(m, n) * np.finfo(s.dtype).eps * s.max(axis=-1, initial=0)
+    rank = np.sum(s > tol[..., None], axis=-1)[..., None]
+
+    def keep(d, axis):
+        data = np.abs(d["data"])
+        inside = np.arange(data.shape[axis]) < rank
+        return dict(d, data=np.where(inside[..., None, :] if axis == -1 else inside[..., :, None], data, 0),
+                    repr="", graph=None, grad=None)
+    v_axis = -2 if kind.endswith("linalg_svd") else -1
+    return [dict(d, items=[keep(d["items"][0], -1), dict(d["items"][1], repr="", graph=None, grad=None),
+                           keep(d["items"][2], v_axis)], repr="") for d in (w, g)]
 
 
 def _agree_once(want: dict, got: dict, neutral) -> bool:
@@ -694,6 +699,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "lapack-signs"
     if aspect in ("value", "numeric") and op == "svd" and _null_space_dropped(want, got):
         return "svd-null-space"
+    if aspect in ("value", "numeric") and op == "svd" and program is not None and "out" in stmt \
+            and difftest_svdout.outs_null_space_dropped(*program[::2], want, got, _svd_strip, compare_desc):
+        return "svd-null-space"  # (out=(U, S, V): the outs, and a base's elements that are theirs)
     if aspect in ("value", "numeric", "repr") and op == "svd" and _agree_once(
             want, got, lambda w, g: (lambda pair: pair and (_strip_signs(pair[0]), _strip_signs(pair[1])))(
                 difftest_svdrot.rotated(w, g))):

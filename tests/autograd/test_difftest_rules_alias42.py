@@ -56,3 +56,29 @@ def test_linear_is_documented_with_a_bias_only():
     assert _rule("F.linear(x, torch.tensor([[2.0, 1.0], [0.0, 1.0]]), out=x)", want, got) is None
     assert _rule("F.linear(x, m, None, out=x)", want, got) is None
     assert _rule("F.linear(x, m, bias=None, out=x)", want, got) is None
+
+
+def _svd_out_case(b_got=None, s_got=None):
+    """torch.svd(a, out=(u, s, v)) of a matrix with an inf (S NaN: every vector is the null space's), v a
+    strided view of b: PyTorch's values, agrad's with another permutation (or the given b, s)."""
+    lines = ["a = torch.tensor([[float('inf'), 1.], [0., 1.]])", "b = torch.full((2, 4), 9.)", "u = torch.zeros(2, 2)",
+             "s = torch.zeros(2)", "v = b[:, ::2]", "r = torch.svd(a, out=(u, s, v))"]
+    nan, A = float("nan"), [[float("inf"), 1.0], [0.0, 1.0]]
+    eye, swap = [[1.0, 0.0], [0.0, 1.0]], [[0.0, -1.0], [1.0, 0.0]]
+    want = _obs(a=A, b=[[1.0, 9.0, 0.0, 9.0], [0.0, 9.0, 1.0, 9.0]], u=eye, s=[nan, nan], v=eye)
+    got = _obs(a=A, b=b_got or [[0.0, 9.0, -1.0, 9.0], [1.0, 9.0, 0.0, 9.0]], u=swap, s=s_got or [nan, nan], v=swap)
+    for obs in (want, got):
+        items = [dict(obs["vars"][n]) for n in ("u", "s", "v")]
+        obs["vars"]["r"] = {"kind": "seq", "type": "torch.return_types.svd_out", "items": items, "repr": ""}
+    found = difftest.compare_statement(want, got)
+    return None if found is None else difftest.documented(found[0], lines[-1], want, got, (lines, [want] * 6, 5))
+
+
+def test_svd_out_view_base_is_null_space():
+    # (dt42a value:svd, alias43) the base of an out= view differs only where the view's stripped values do
+    assert _svd_out_case() == "svd-null-space"
+
+
+def test_svd_out_view_base_elsewhere_is_not():
+    assert _svd_out_case(b_got=[[0.0, 8.0, -1.0, 9.0], [1.0, 9.0, 0.0, 9.0]]) is None  # (an element not v's)
+    assert _svd_out_case(s_got=[2.0, 1.0]) is None  # (the singular values differ)
