@@ -15,6 +15,8 @@ import numpy as np
 _ndarray = np.ndarray
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
+_F16 = np.dtype(np.float16)
+_max = np.maximum.reduce
 _GRAIN = 32768
 
 
@@ -78,3 +80,89 @@ def rsub_alpha(a, b, alpha):
     if not _fma_operands(b, a):
         return None
     return _alpha_fma(b, a, -alpha)
+
+
+_QUIET = {_F32: (np.dtype(np.int32), np.int32(0x00400000)), _F64: (np.dtype(np.int64), np.int64(1 << 51))}
+
+
+def nan_of_other(out, a, b):
+    """``out``, add's ``a + alpha * b`` (sub's, rsub's as add's) as numpy made it, with PyTorch's NaN where
+    both operands are NaN: its float32/float64 kernel (AVX2) gives ``b``'s there, quieted, its sign and
+    payload kept (the product with alpha passes it on), in every lane of the vector and the scalar loops,
+    broadcast, strided and CPU-scalar operands alike; numpy's loops mostly give ``a``'s.  The check costs
+    a number's self-comparison, or one pass over a float32/float64 ``out`` for a NaN (:func:`_quiet`);
+    ``out`` is returned as it is unless both operands have a NaN at one place."""
+    t = type(b)
+    if t is float:
+        if b == b:
+            return out
+    elif t is int or t is bool:
+        return out
+    d = out.dtype
+    if d is not _F32 and d is not _F64 or _quiet(out):
+        return out
+    return _other_nan(out, a, b)
+
+
+def _quiet(out):
+    """Whether the float32/float64 ``out`` has no NaN: one element read as a Python float, a few
+    hundred by their sum of squares (NaN only where an element is; BLAS's dot, one thread), more
+    by their maximum (which a NaN makes NaN)."""
+    n = out.size
+    if n == 1:
+        v = out.item()
+    elif n <= 1024:
+        flat = out.ravel("K")  # (numpy's result: dense in some order, a view)
+        v = flat.dot(flat)
+    else:
+        v = _max(out, axis=None)
+    return v == v
+
+
+def _other_nan(out, a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind != "f" or b.dtype.kind != "f":
+        return out
+    both = np.isnan(a) & np.isnan(b)
+    if not both.any():
+        return out
+    if type(out) is not _ndarray:  # (numpy's scalar for two 0-d operands)
+        out = np.array(out)
+    it, quiet = _QUIET[out.dtype]
+    np.copyto(out.view(it), b.astype(out.dtype, copy=False).view(it) | quiet, where=both)
+    return out
+
+
+def other_nan_kernel(kernel, np_fn):
+    """``kernel`` (add's or sub's without attributes) followed by :func:`nan_of_other`; its ``ufunc``
+    (what runs on two float32 or two float64 arrays: Op.ufunc) ``np_fn`` followed by it, and
+    ``numbers`` ``np_fn`` alone, for such an array and a number that is no NaN (no place where both
+    operands are NaN: nothing to check)."""
+
+    def checked(a, b):
+        return nan_of_other(kernel(a, b), a, b)
+
+    def arrays(a, b):  # (the dtype is known: float32 or float64)
+        out = np_fn(a, b)
+        return out if _quiet(out) else _other_nan(out, a, b)
+
+    checked.ufunc = arrays
+    checked.numbers = np_fn
+    return checked
+
+
+def half_alpha(a, b, alpha):
+    """add's float16 kernel, ``a + alpha * b`` with alpha (and a scalar ``b``) rounded to float16: the
+    vector code's one fused multiply-add in float, rounded once; the scalar loop's float16
+    arithmetic (the product rounded, then the sum)."""
+    from ._vec_math import _fma32
+    from ._vector_loop import binary_lanes, by_lanes, unexpanded
+    with np.errstate(over="ignore", invalid="ignore"):
+        b = np.asarray(b, _F16) if not isinstance(b, np.ndarray) or b.dtype != _F16 else b
+        al = np.float16(alpha)
+        shape = np.broadcast_shapes(a.shape, b.shape)
+        lanes = binary_lanes(shape, (unexpanded(np.asarray(a)), unexpanded(b))) if isinstance(a, np.ndarray) else None
+        out = by_lanes(lanes, lambda x, y: _fma32(y.astype(np.float32), np.float32(al), x.astype(np.float32)),
+                       lambda x, y: np.add(x, np.multiply(y, al), dtype=np.float32),
+                       (np.broadcast_to(a, shape), np.broadcast_to(b, shape)), np.float32)
+        return out.astype(_F16)

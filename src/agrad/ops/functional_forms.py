@@ -17,6 +17,7 @@ import numpy as np
 from .. import dtypes
 from ..tensor import Tensor
 from . import _layout
+from ._alpha import nan_of_other
 from ._layout import iterator_layout
 from ._op import FUNCTIONS, Op, export, inplace, zeros_like_grad
 from .pointwise import _alpha_fma, _check_alpha, _fma_operands, _materialised, _rsub, _times_alpha, broadcast_error, check_sub, operands
@@ -94,8 +95,8 @@ def fill(input, value):
 def _rsub_fwd(ctx, a, b, alpha=1):
     # (ATen's rsub is sub(other, input): ``other`` is TensorIterator's first operand, its layout decides)
     if alpha != 1 and _fma_operands(b, a):  # (sub's kernel: fma(self, -alpha, other))
-        return iterator_layout(_alpha_fma(b, a, -alpha), (b, a))
-    return iterator_layout(np.subtract(b, a if alpha == 1 else _times_alpha(a, b, alpha)), (b, a))
+        return nan_of_other(iterator_layout(_alpha_fma(b, a, -alpha), (b, a)), b, a)
+    return nan_of_other(iterator_layout(np.subtract(b, a if alpha == 1 else _times_alpha(a, b, alpha)), (b, a)), b, a)
 
 
 _rsub0 = Op("RsubBackward0", _rsub_fwd, inputs=("self", "other"), jvp="linear", defaults={"alpha": 1},

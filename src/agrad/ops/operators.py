@@ -143,6 +143,7 @@ def _arithmetic(fn, op, is_mul):
     floats, IEEE doubles as the ufunc's, stored into a fresh array (a ufunc call costs more)."""
     general = _not_implemented_for_others(fn)
     ufunc = op.ufunc
+    numbers = getattr(op.kernel, "numbers", ufunc)  # (add's: np.add, without ufunc's NaN check)
     apply_one = op.apply_one  # (the op's own copy, bound once: an instance's attribute is a slow read)
     apply_two = op.apply_two
 
@@ -173,11 +174,19 @@ def _arithmetic(fn, op, is_mul):
                         return apply_one(self, (a, other), None, None, res, ONE64)
                     one = ONE64
                 c = _WEAK64.get(other)
-                return apply_one(self, (a, other), ufunc, c if c is not None else _weak_new(other, d), None, one)
+                if c is None:
+                    if other != other:  # (NaN: the op's kernel, add's which NaN)
+                        return general(self, other)
+                    c = _weak_new(other, d)
+                return apply_one(self, (a, other), numbers, c, None, one)
             if d is _F32:
                 one = ONE32 if a.shape == _ONE and type(a) is _ndarray else None
                 c = _WEAK32.get(other)
-                return apply_one(self, (a, other), ufunc, c if c is not None else _weak_new(other, d), None, one)
+                if c is None:
+                    if other != other:
+                        return general(self, other)
+                    c = _weak_new(other, d)
+                return apply_one(self, (a, other), numbers, c, None, one)
         return general(self, other)
 
     return method_

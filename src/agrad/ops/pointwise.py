@@ -23,7 +23,8 @@ from ..tensor import Tensor, _scalar_name
 from . import factories
 from ..autograd import grad_mode as _mode
 from .._zero import materialized
-from ._alpha import _alpha_fma, _alpha_number, _fma_operands, _number_operand, rsub_alpha
+from ._alpha import _alpha_fma, _alpha_number, _fma_operands, _number_operand, half_alpha, nan_of_other, other_nan_kernel, \
+    rsub_alpha
 from ._layout import broadcasts, cast, empty_like, iterator_layout
 from ._op import Op, export, finish_out, method, node_name, zeros_like_grad
 
@@ -236,40 +237,21 @@ def binary(np_fn, name, *, saves=(), saves_for=None, overload=0, jvp="element_wi
 
 
 def _add_fwd(ctx, a, b, alpha=1):
-    if alpha == 1:
-        return _scalar_math(np.add, a, b)
+    return nan_of_other(_scalar_math(np.add, a, b) if alpha == 1 else _add_alpha(a, b, alpha), a, b)
+
+
+def _sub_fwd(ctx, a, b, alpha=1):  # (sub: add's kernel with -alpha)
+    return nan_of_other(_scalar_math(np.subtract, a, b) if alpha == 1 else _add_alpha(a, b, -alpha, True), a, b)
+
+
+def _add_alpha(a, b, alpha, sub=False):
     if getattr(a, "dtype", None) == _F16:
-        return _half_alpha(a, b, alpha)
+        return half_alpha(a, b, alpha)
     if _fma_operands(a, b):
         return _alpha_fma(a, b, alpha)
-    return _alpha_number(a, b, alpha) if _number_operand(a, b) else np.add(a, _times_alpha(b, a, alpha))
-
-
-def _sub_fwd(ctx, a, b, alpha=1):
-    if alpha == 1:
-        return _scalar_math(np.subtract, a, b)
-    if getattr(a, "dtype", None) == _F16:
-        return _half_alpha(a, b, -alpha)  # (sub: add's kernel with -alpha)
-    if _fma_operands(a, b):
-        return _alpha_fma(a, b, -alpha)
-    return _alpha_number(a, b, -alpha) if _number_operand(a, b) else np.subtract(a, _times_alpha(b, a, alpha))
-
-
-def _half_alpha(a, b, alpha):
-    """add's float16 kernel, ``a + alpha * b`` with alpha (and a scalar ``b``) rounded to float16: the
-    vector code's one fused multiply-add in float, rounded once; the scalar loop's float16
-    arithmetic (the product rounded, then the sum)."""
-    from ._vec_math import _fma32
-    from ._vector_loop import binary_lanes, by_lanes, unexpanded
-    with np.errstate(over="ignore", invalid="ignore"):
-        b = np.asarray(b, _F16) if not isinstance(b, np.ndarray) or b.dtype != _F16 else b
-        al = np.float16(alpha)
-        shape = np.broadcast_shapes(a.shape, b.shape)
-        lanes = binary_lanes(shape, (unexpanded(np.asarray(a)), unexpanded(b))) if isinstance(a, np.ndarray) else None
-        out = by_lanes(lanes, lambda x, y: _fma32(y.astype(np.float32), np.float32(al), x.astype(np.float32)),
-                       lambda x, y: np.add(x, np.multiply(y, al), dtype=np.float32),
-                       (np.broadcast_to(a, shape), np.broadcast_to(b, shape)), np.float32)
-        return out.astype(_F16)
+    if _number_operand(a, b):
+        return _alpha_number(a, b, alpha)
+    return (np.subtract if sub else np.add)(a, _times_alpha(b, a, -alpha if sub else alpha))
 
 
 def _rsub_alpha(a, b, alpha):
@@ -300,9 +282,9 @@ def _check_alpha(arrs, alpha, swapped=False):  # (after the operands' broadcast;
 
 # (a call without attributes has alpha 1: the kernel is _add_fwd's, without its ctx)
 _add = Op("AddBackward0", _add_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear",
-          defaults={"alpha": 1}, pointwise=True, kernel=_scalar_kernel(np.add))
+          defaults={"alpha": 1}, pointwise=True, kernel=other_nan_kernel(_scalar_kernel(np.add), np.add))
 _sub = Op("SubBackward0", _sub_fwd, inputs=("self", "other"), value_error=broadcast_error, jvp="linear",
-          defaults={"alpha": 1}, pointwise=True, kernel=_scalar_kernel(np.subtract))
+          defaults={"alpha": 1}, pointwise=True, kernel=other_nan_kernel(_scalar_kernel(np.subtract), np.subtract))
 
 
 @_add.derivative
@@ -484,10 +466,12 @@ _div_scalar = Op("DivBackward1", lambda ctx, a, other: _scalar_math(np.true_divi
 # (``other`` a number again: the 0-d array a formula's ``g / n`` keeps would make the next order's
 # division a DivBackward0 by a tensor; PyTorch's ``grad / other`` divides by the Scalar again)
 _div_scalar.derivative(lambda ctx, grad: grad / (ctx.other.item() if type(ctx.other) is np.ndarray else ctx.other))
-_add_scalar = Op("AddBackward1", lambda ctx, a, other: _scalar_math(np.add, a, other), internal=True,
+_add_scalar = Op("AddBackward1", lambda ctx, a, other: nan_of_other(_scalar_math(np.add, a, other), a, other),
+                 internal=True,
                  pointwise=True, number=True, jvp="element_wise")
 _add_scalar.derivative(lambda ctx, grad: grad)
-_sub_scalar = Op("SubBackward1", lambda ctx, a, other: _scalar_math(np.subtract, a, other), internal=True,
+_sub_scalar = Op("SubBackward1", lambda ctx, a, other: nan_of_other(_scalar_math(np.subtract, a, other), a, other),
+                 internal=True,
                  pointwise=True, number=True, jvp="element_wise")
 _sub_scalar.derivative(lambda ctx, grad: grad)
 _formula_state = _mode._state
@@ -500,7 +484,8 @@ def _scalar_overload(op, ts, arrs):
     return None
 
 
-_rsub = Op("RsubBackward1", lambda ctx, a, b, alpha=1: np.subtract(b, a) if alpha == 1 else _rsub_alpha(a, b, alpha),
+_rsub = Op("RsubBackward1", lambda ctx, a, b, alpha=1: nan_of_other(  # (sub(other, self): self's NaN where both are)
+    np.subtract(b, a) if alpha == 1 else _rsub_alpha(a, b, alpha), b, a),
            inputs=("self", "other"), jvp="linear", pointwise=True, defaults={"alpha": 1})
 
 

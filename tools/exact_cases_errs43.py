@@ -1,0 +1,31 @@
+"""Regression cases of helper "errs43" (session 43).
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case
+
+# float32 NaNs of distinct payloads and signs (the last two signaling), as int32 bits
+_NANS32 = "[0x7fc00001, -0x3ffffe, 0x7f800003, -0x7ffffc, 0x7fc00005, -0x400000, 0x7f800007, 0x7fc00008, 1065353216]"
+_NANS32B = "[-0x3ffff0, 0x7fc00011, -0x7fffee, 0x7f800013, 0x7fc00014, 0x7fc00000, -0x3fffea, 0x7f800017, 0x7fc00018]"
+
+CASES = [
+    case("add-sub-nan-of-other",  # (errs42's lane table) PyTorch's float32/float64 add and sub kernels give
+         # other's NaN, quieted, where both operands are NaN (sub: add's with -alpha, the NaN's sign kept),
+         # in every lane: contiguous, strided, broadcast, 0-d, numbers, alpha, in place, out=, rsub, mixed
+         # dtypes; numpy gave self's
+         [f"a = torch.tensor({_NANS32} * 3, dtype=torch.int32).view(torch.float32)",
+          f"b = torch.tensor({_NANS32B} * 3, dtype=torch.int32).view(torch.float32)",
+          "bits = lambda t: t.view(torch.int32 if t.dtype == torch.float32 else torch.int64).tolist()",
+          "r1 = bits(a + b)", "r2 = bits(a - b)", "r3 = bits(torch.add(a, b, alpha=2))",
+          "r4 = bits(torch.sub(a, b, alpha=-3))", "r5 = bits(a.clone().add_(b))", "r6 = bits(a.clone().sub_(b))",
+          "o = torch.empty(0)", "torch.sub(a, b, out=o)", "r7 = bits(o)",
+          "r8 = bits(a[:26:2] + b[1::2])", "r9 = bits(a + b[2])", "r10 = bits(a[1] - b)",
+          "r11 = bits(a - b[:1].expand(27))", "r12 = bits(a + float('nan'))", "r13 = bits(a - -float('nan'))",
+          "r14 = bits(torch.rsub(a, b))", "r15 = bits(torch.rsub(a, b, alpha=2))", "r16 = bits(float('nan') - a)",
+          "r17 = bits(a.double() + b)", "r18 = bits(a + b.double())", "r19 = bits(a[3] + b[1])",
+          "r20 = bits(a.reshape(3, 9).t() + b.reshape(9, 3))"],
+         [f"r{i}" for i in range(1, 21)]),
+]
