@@ -5,7 +5,7 @@ Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "s
 
 from __future__ import annotations
 
-from exact_case_form import case
+from exact_case_form import GRAPH, case
 
 # float32 NaNs of distinct payloads and signs (the last two signaling), as int32 bits
 _NANS32 = "[0x7fc00001, -0x3ffffe, 0x7f800003, -0x7ffffc, 0x7fc00005, -0x400000, 0x7f800007, 0x7fc00008, 1065353216]"
@@ -28,4 +28,13 @@ CASES = [
           "r17 = bits(a.double() + b)", "r18 = bits(a + b.double())", "r19 = bits(a[3] + b[1])",
           "r20 = bits(a.reshape(3, 9).t() + b.reshape(9, 3))"],
          [f"r{i}" for i in range(1, 21)]),
+    case("cond-nuc-svdvals-composite",  # (errs42's run 41618000) linalg.cond(A, 'nuc') is ATen's
+         # svdvals(A).sum(-1) * svdvals(A).reciprocal().sum(-1): no inverse, no nan_to_num (a zero matrix: nan),
+         # the graph MulBackward0(SumBackward1(LinalgSvdBackward0), SumBackward1(ReciprocalBackward0))
+         [GRAPH, "A = torch.tensor([[[2., 0.], [0., 4.]], [[0., 0.], [0., 0.]]], requires_grad=True)",
+          "r = torch.linalg.cond(A, 'nuc')", "g = graph(r.grad_fn)", "r[0].backward()",
+          "B = torch.diag(torch.tensor([3., -1., 2.], dtype=torch.float64)).requires_grad_()",
+          "r2 = torch.linalg.cond(B, p='nuc')", "r2.backward()",
+          "o = torch.empty(0, dtype=torch.float64)", "torch.linalg.cond(B.detach(), 'nuc', out=o)"],
+         ["r", "g", "A.grad", "r2", "B.grad", "o"]),
 ]

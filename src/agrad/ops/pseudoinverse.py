@@ -276,9 +276,11 @@ def _cond(A, p=None):
     if not isinstance(p, str):
         shown = (f"{p:f}" if math.isfinite(p) else str(p)) if isinstance(p, float) else str(int(p))
         _square(A, f"linalg.cond(ord={shown})")
-    if p == "nuc":  # (PyTorch's nuc goes through svdvals)
+    if p == "nuc":  # (ATen's composite: the singular values alone, no inverse and no nan_to_num)
         _floating(A, "linalg.svd")
         _kernel_dtype(A, "linalg_svd_cpu")
+        s = svdvals(A)
+        return s.sum(-1) * s.reciprocal().sum(-1)
     _floating(A, "linalg.inv")
     if A.dtype is dtypes.float16:
         raise RuntimeError("linalg.inv: Low precision dtypes not supported. Got Half")
