@@ -11,6 +11,8 @@ import re
 
 #: the ops (as difftest_compare.op_of names them) whose reads of an aliased operand are MKL's or a race
 ALIAS_OPS = frozenset({"addmm", "addmv", "linear", "baddbmm", "addbmm", "lu_solve", "qr", "svd", "avg_pool2d"})
+#: int64 products whose PyTorch kernel past an 8-long contraction reads what its earlier blocks wrote
+INT64_BLOCKED_OPS = frozenset({"mm", "matmul"})
 _OUT_ARG = re.compile(r"\bout\s*=\s*(\w+|\(\s*\w+(?:\s*,\s*\w+)*\s*,?\s*\))")
 
 
@@ -28,6 +30,16 @@ def _has_bias(args: str) -> bool:
     parts = [x for x in parts + [cur.strip()] if x]
     bias = [x.split("=", 1)[1].strip() for x in parts if re.match(r"bias\s*=", x)] or parts[2:3]
     return bool(bias) and bias[0] != "None"
+
+
+def int64_blocked(stmt: str, want: dict) -> bool:
+    """True when the statement's ``out=`` is a 2-dim int64 tensor with a dim past 8 (in PyTorch's state after
+    it): int64 mm's own kernel, whose blocks past an 8-long contraction read an operand that is out as
+    earlier blocks wrote it (session 43, not replayed; shorter contractions read first, as agrad does)."""
+    found = _OUT_ARG.search(stmt.strip().splitlines()[-1])
+    d = want["vars"].get(found.group(1)) if found and found.group(1).isidentifier() else None
+    return bool(d) and d.get("kind") == "tensor" and d["dtype"] == "torch.int64" and len(d["shape"]) == 2 \
+        and max(d["shape"]) > 8
 
 
 def aliased_operand(stmt: str, want: dict, got: dict, agree_once) -> bool:

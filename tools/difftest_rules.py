@@ -798,7 +798,8 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if aspect in ("value", "numeric", "repr") and "out" in stmt and difftest_uninit.out_grown_only(
             stmt, want, got, _agree_once):
         return "out-uninitialised"
-    if aspect in ("value", "numeric", "repr") and op in difftest_outalias.ALIAS_OPS and "out" in stmt \
+    if aspect in ("value", "numeric", "repr") and "out" in stmt and (op in difftest_outalias.ALIAS_OPS or (
+            op in difftest_outalias.INT64_BLOCKED_OPS and difftest_outalias.int64_blocked(stmt, want))) \
             and difftest_outalias.aliased_operand(stmt, want, got, _agree_once):
         return "out-aliases-operand"
     if aspect in ("raises-only-agrad", "shape") and op == "resize_" and _negative_size(aspect, stmt, want, got):

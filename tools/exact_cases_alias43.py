@@ -27,3 +27,16 @@ CASES = [
           "e4 = f(torch.zeros(5), torch.ones(2, 3), torch.ones(2))"],
          ["e1", "e2", "e3", "e4"]),
 ]
+CASES += [
+    case("out-alias-int-products-aten-loops",  # (alias42 left) integer mm/mv into an operand: ATen's own
+         # gemm/gemv loops (gemm_core_'s notrans zeroes C first, transa reads row by row as written; gemv 'n'
+         # of a column-major matrix reads x[j] after earlier columns wrote it); int64 mm reads first (k <= 8)
+         ["a1 = torch.tensor([[1, -2], [3, 4]], dtype=torch.int32)", "torch.mm(a1, torch.tensor([[2, 1], [0, -1]], dtype=torch.int32), out=a1)",
+          "a2 = torch.tensor([[1, -2, 3]], dtype=torch.int16)", "torch.mm(a2, torch.arange(9, dtype=torch.int16).reshape(3, 3).t(), out=a2)",
+          "b3 = torch.tensor([[1], [2], [-1]], dtype=torch.uint8)", "torch.mm(torch.arange(9, dtype=torch.uint8).reshape(3, 3), b3, out=b3)",
+          "a4 = torch.tensor([[1, -2], [3, 4]])", "torch.mm(a4, torch.tensor([[2, 1], [0, -1]]), out=a4)",
+          "v5 = torch.tensor([1, -2, 3])", "torch.mv(torch.arange(9).reshape(3, 3).t(), v5, out=v5)",
+          "v6 = torch.tensor([1, -2, 3], dtype=torch.int32)", "torch.mv(torch.arange(9, dtype=torch.int32).reshape(3, 3), v6, out=v6)",
+          "v7 = torch.tensor([2, -1, 3, 5])[::2]", "torch.mv(torch.arange(8).reshape(2, 4)[:, ::2], v7, out=v7)"],
+         ["a1", "a2", "b3", "a4", "v5", "v6", "v7"]),
+]

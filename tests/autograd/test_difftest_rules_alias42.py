@@ -82,3 +82,25 @@ def test_svd_out_view_base_is_null_space():
 def test_svd_out_view_base_elsewhere_is_not():
     assert _svd_out_case(b_got=[[0.0, 8.0, -1.0, 9.0], [1.0, 9.0, 0.0, 9.0]]) is None  # (an element not v's)
     assert _svd_out_case(s_got=[2.0, 1.0]) is None  # (the singular values differ)
+
+
+def _int_obs(dtype, **tensors):
+    obs = _obs(**tensors)
+    for name, a in tensors.items():
+        obs["vars"][name].update(dtype=dtype, data=np.array(a, np.int64 if dtype == "torch.int64" else np.int32))
+    return obs
+
+
+def test_int64_mm_past_8_is_documented_only_there():
+    # (alias43) int64 mm's own kernel: blocks past an 8-long contraction read an out that is an operand
+    big_w, big_g = np.arange(100).reshape(10, 10), np.arange(100).reshape(10, 10) + 1
+    m = np.ones((10, 10))
+    assert _rule("torch.mm(a, m, out=a)", _int_obs("torch.int64", a=big_w, m=m),
+                 _int_obs("torch.int64", a=big_g, m=m)) == "out-aliases-operand"
+    assert _rule("torch.mm(a, m, out=a)", _int_obs("torch.int32", a=big_w, m=m),
+                 _int_obs("torch.int32", a=big_g, m=m)) is None  # (int32: ATen's loops, replayed)
+    small_w, small_g, m8 = big_w[:8, :8], big_g[:8, :8], np.ones((8, 8))
+    assert _rule("torch.mm(a, m, out=a)", _int_obs("torch.int64", a=small_w, m=m8),
+                 _int_obs("torch.int64", a=small_g, m=m8)) is None  # (reads first: agrad's)
+    assert _rule("torch.mm(o, m, out=a)", _int_obs("torch.int64", a=big_w, m=m, o=m),
+                 _int_obs("torch.int64", a=big_g, m=m, o=m)) is None  # (out not an operand)

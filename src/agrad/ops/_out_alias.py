@@ -218,11 +218,14 @@ def _replay(w, r, kernel, stride, pads, count_include_pad, divisor_override, cl)
 
 # matrix products -------------------------------------------------------------------------------------------
 
+#: above this many multiply-adds an integer product into its operand is not replayed
+_LOOP_LIMIT = 100_000
+
 def product_into(fname, operands, result, out, self=None, beta=1, alpha=1):
     """The product ``result`` as PyTorch leaves it when ``out`` is one of its matrix ``operands`` (mm, mv:
     (mat1, mat2) / (mat, vec); bmm, baddbmm: (batch1, batch2)); else ``result`` as it is.
 
-    (an integer mv of a row-major matrix: ATen's own gemv, a dot per row in turn reading the vector as written)
+    (integer mm and mv: ATen's own gemm/gemv loops, replayed in ``_out_alias_int``)
     float32 and float64 mm and mv hand BLAS a zeroed result (gemm/gemv with beta 0 zeroes C first), so an operand that is out
     reads zeros (every size, 1 x 1 x 1 too; F.linear without a bias and matmul go through mm/mv). bmm and baddbmm of
     fewer than 400 multiply-adds per batch run ATen's own loop (baddbmm_cpu_kernel): baddbmm's out takes
@@ -239,12 +242,11 @@ def product_into(fname, operands, result, out, self=None, beta=1, alpha=1):
     if blas and (fname in ("mm", "mv") or fname in ("bmm", "baddbmm") and _macs(arrays) >= 400
                  and (fname == "bmm" or beta == 0)):
         return _zeroed_product(result, *(np.zeros_like(a) if h else a for a, h in zip(arrays, hit)))
-    if fname == "mv" and result._data.dtype.kind in "iu" and hit[1] and not hit[0] and arrays[0].flags.c_contiguous:
-        # (ATen's own gemv for integers, a row-major matrix: y[i] = dot(row i, x) in turn, x read as written)
-        v = np.array(out._data)
-        for i in range(v.shape[0]):
-            v[i] = np.sum(arrays[0][i] * v, dtype=v.dtype)
-        return Tensor._make(v)
+    if result._data.dtype.kind in "iu" and fname in ("mm", "mv") and result.numel() * arrays[0].shape[-1] <= _LOOP_LIMIT:
+        from ._out_alias_int import int_gemm_into, int_gemv_into
+        done = int_gemm_into(out._data, *arrays, hit) if fname == "mm" else \
+            int_gemv_into(out._data, *arrays) if hit[1] and not hit[0] else None
+        return result if done is None else Tensor._make(done)
     if fname not in ("bmm", "baddbmm") or _macs(arrays) >= 400:
         return result
     r = np.array(np.broadcast_to(self._data, result.shape), result._data.dtype) if fname == "baddbmm" and beta != 0 \
