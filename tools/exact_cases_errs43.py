@@ -37,4 +37,16 @@ CASES = [
           "r2 = torch.linalg.cond(B, p='nuc')", "r2.backward()",
           "o = torch.empty(0, dtype=torch.float64)", "torch.linalg.cond(B.detach(), 'nuc', out=o)"],
          ["r", "g", "A.grad", "r2", "B.grad", "o"]),
+    case("set-on-integral-self-requiring-grad",  # (errs42's left item) set_ of a bool or integer tensor that
+         # requires grad (lt_ of a tensor requiring grad made it so): VariableType records set_'s NotImplemented
+         # node on any dtype (no "Autograd not support dtype"); a view of it is still refused (CopySlices)
+         ["t = torch.tensor([0.5, -1.0, 2.0, 3.0], requires_grad=True)",
+          "b = torch.zeros(4, dtype=torch.bool)", "b.lt_(t)", "b.set_(torch.ones(3, dtype=torch.bool))",
+          "n1 = (type(b.grad_fn).__name__, b.requires_grad, b._version, [type(f).__name__ for f, _ in b.grad_fn.next_functions])",
+          "i = torch.zeros(4, dtype=torch.int64)", "i.lt_(t)", "i.set_()", "n2 = (type(i.grad_fn).__name__, i.tolist())",
+          "j = torch.zeros(4, dtype=torch.int32)", "j.lt_(t)", "j.set_(torch.ones(4, dtype=torch.int32).untyped_storage(), 1, (2,), (1,))",
+          "n3 = (type(j.grad_fn).__name__, j.tolist())",
+          "k = torch.zeros(4, dtype=torch.bool)", "k.lt_(t)",
+          "try:\n    k[1:3].set_(torch.ones(2, dtype=torch.bool))\nexcept Exception as e:\n    err4 = str(e)"],
+         ["b", "n1", "n2", "n3", "err4"]),
 ]

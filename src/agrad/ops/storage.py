@@ -22,6 +22,7 @@ from ..autograd.graph import _INF
 from ..tensor import LEAF_INPLACE_MESSAGE, Tensor
 from ._layout import storage_of as _array_storage, storage_root as _root
 from ._op import Op, method
+from ._shortcuts import inplace_self
 
 
 
@@ -284,10 +285,18 @@ def _set_forms(input, source=None, storage_offset=None, size=None, stride=None):
         data = _from_storage(input, source, storage_offset or 0, size, stride)
     grads = isinstance(source, Tensor) and source._requires_grad
     if enabled and (input._requires_grad or grads):
-        if isinstance(source, Tensor):
-            out = _set.apply((input, source), (input._data, source._data), {"value": data})
-        else:  # (set_() and set_(storage): self its one input)
-            out = _set_alone.apply((input,), (input._data,), {"value": data})
+        # (VariableType's set_ records its NotImplemented node on any dtype: a bool or integer self that
+        # requires grad takes it too, as an in-place op's recording does)
+        before = inplace_self[0]
+        if input._data.dtype.kind != "f":
+            inplace_self[0] = input
+        try:
+            if isinstance(source, Tensor):
+                out = _set.apply((input, source), (input._data, source._data), {"value": data})
+            else:  # (set_() and set_(storage): self its one input)
+                out = _set_alone.apply((input,), (input._data,), {"value": data})
+        finally:
+            inplace_self[0] = before
         out.grad_fn._seq = _INF
         if input._base is not None:  # a view: its base's history takes the op (CopySlices)
             _replace_data(input, data)
