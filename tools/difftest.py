@@ -171,12 +171,10 @@ def describe_tensor(mod, t, depth: int) -> dict:
 
 
 def _layout(t):
-    """The layout as it decides where elements lie: ``stride()`` of the dims of more than one
-    element (a dim of one element may have any stride; an empty tensor has no layout)."""
+    """The layout: ``stride()`` of the dims of other than one element (a dim of one element may have
+    any stride; an empty tensor's strides are PyTorch's too: agrad carries them, _layout.carried)."""
     try:
-        if t.numel() == 0:
-            return []
-        return [s if n > 1 else None for n, s in zip(t.shape, t.stride())]
+        return [s if n != 1 else None for n, s in zip(t.shape, t.stride())]
     except Exception as e:  # noqa: BLE001
         return f"<{type(e).__name__}>"
 

@@ -126,6 +126,12 @@ class Tensor:
             if type(data) is not _ZeroArray:  # (a ZeroTensor's zeros: agrad._zero)
                 data = np.asarray(data)
         t = _new_object(cls)
+        size = data.size
+        if size > 100_000:
+            check_numel(size)
+        elif not size and data.ndim:  # (an empty array carries PyTorch's strides: _layout.carried)
+            from .ops._layout import carried
+            data = carried(data)
         t._data = data
         t._requires_grad = requires_grad
         t._grad_fn = None
@@ -137,8 +143,6 @@ class Tensor:
         t._retains = False
         if _mode["inference"]:  # an inference tensor (autograd.inference)
             t._vc = _InfVersion((0,))
-        if data.size > 100_000:
-            check_numel(data.size)
         return t
 
     @classmethod
@@ -719,10 +723,10 @@ def _scalar_name(d) -> str:
 
 
 def _element_strides(data) -> tuple:
-    if (type(data) is np.ndarray or type(data) is _ZeroArray) and (data.size or data.ndim and 0 not in data.strides):
-        from .ops._layout import torch_strides  # (a ZeroTensor has its strides; an empty array that carries
-        return tuple(s // data.itemsize for s in torch_strides(data))  # strides, a slice or a LAPACK result, too)
-    strides, step = [], 1  # lazy and empty arrays: contiguous, as PyTorch makes an empty result
+    if type(data) is np.ndarray or type(data) is _ZeroArray:
+        from .ops._layout import torch_strides  # (a ZeroTensor has its strides; an empty array carries them)
+        return tuple(s // data.itemsize for s in torch_strides(data))
+    strides, step = [], 1  # lazy arrays: contiguous
     for n in reversed(data.shape):
         strides.append(step)
         step *= max(n, 1)

@@ -36,12 +36,15 @@ def iterator_layout(out, arrays):
     else:
         # C-ordered inputs without dims of one element (whose strides take part in the sort
         # even when the input is contiguous): numpy's result is C-ordered, as TensorIterator's
-        return out
+        if out.size:
+            return out
     ndim = out.ndim
     if ndim < 2:
         return out
+    if not out.size:
+        return _empty_iterator_layout(out, arrays)
     shape = out.shape
-    if all(type(a) is np.ndarray and a.shape == shape for a in arrays) and 0 not in shape:
+    if all(type(a) is np.ndarray and a.shape == shape for a in arrays):
         # TensorIterator's fast set-up: operands of one shape (no Python number, no 0-d tensor)
         strides = _fast_setup_strides(shape, arrays)
         if strides is not None:
@@ -58,6 +61,17 @@ def iterator_layout(out, arrays):
     fresh = np.empty([shape[d] for d in slowest_first], out.dtype).transpose(np.argsort(slowest_first))
     fresh[...] = out
     return fresh
+
+
+def _empty_iterator_layout(out, arrays):
+    """An empty ``out`` with the strides TensorIterator gives it: contiguous from its fast set-up (operands
+    of one shape: every empty tensor is contiguous), else compatible_stride over its order of the dims
+    (the product of the faster dims' sizes, a 0 among them too) unless that order is C order."""
+    shape = out.shape
+    order = None if all(type(a) is np.ndarray and a.shape == shape for a in arrays) else iteration_order(shape, arrays)
+    if order is None or order == list(range(out.ndim)):
+        return with_empty_strides(out, contiguous_strides(shape, out.itemsize))
+    return with_empty_strides(out, ordered_strides(shape, order, out.itemsize))
 
 
 def _fast_setup_strides(shape, arrays):
@@ -190,6 +204,9 @@ def like_layout(a, values):
 def empty_like(a, dtype=None):
     """An uninitialised array of ``a``'s shape laid out like ``a`` (PyTorch's empty_like)."""
     dtype = a.dtype if dtype is None else dtype
+    if type(a) is np.ndarray and a.ndim and not a.size:  # (every empty tensor is dense: its very strides)
+        step = np.dtype(dtype).itemsize
+        return with_empty_strides(np.empty(a.shape, dtype), [s // a.itemsize * step for s in torch_strides(a)])
     if type(a) is np.ndarray and a.ndim and 1 in a.shape and a.size and _dense(a):
         # empty_strided with a dense tensor's very strides, those of its dims of one element too
         return with_strides(np.empty(a.shape, dtype), [s // a.itemsize for s in torch_strides(a)])
@@ -322,8 +339,9 @@ def strided_copy(a):
 
 def c_order(a):
     """``a`` in C order (a copy unless it is): a result PyTorch's kernel writes contiguous
-    whatever its input's layout (softmax, tril, cross, cumsum, ...)."""
-    if type(a) is not np.ndarray or a.flags.c_contiguous and (1 not in a.shape or a.size == 0 or _c_strides(a)):
+    whatever its input's layout (softmax, tril, cross, cumsum, ...); an empty one a new array (numpy's
+    flag calls every empty array C-ordered, whatever PyTorch strides it carries)."""
+    if type(a) is not np.ndarray or a.flags.c_contiguous and a.size and (1 not in a.shape or _c_strides(a)):
         return a
     return a.copy(order="C")
 
@@ -343,8 +361,10 @@ def laid_out_like(src, out):
     """``out`` (of ``src``'s shape) laid out like ``src`` as empty_like lays it out (a dense ``src``'s
     very strides, those of dims of one element too): a result PyTorch allocates like its input
     (sort's values and indices, flip)."""
-    if type(out) is not np.ndarray or type(src) is not np.ndarray or out.ndim < 2:
+    if type(out) is not np.ndarray or type(src) is not np.ndarray or out.ndim < 2 and out.size:
         return out
+    if not out.size:  # (every empty tensor is dense: its very strides)
+        return empty_like(src, out.dtype) if out.ndim else out
     if 1 in src.shape and src.size and _dense(src):
         return with_strides(out, [s // src.itemsize for s in torch_strides(src)])
     order = dense_order(src)
@@ -445,6 +465,8 @@ def cast(a, dtype):
 
 
 def _cast(a, dtype):
+    if type(a) is np.ndarray and not a.size and a.ndim:  # (every empty tensor is dense: its very strides)
+        return empty_like(a, dtype)
     if type(a) is np.ndarray and (a.size > 1 or a.ndim > 1 and a.size):
         if 1 in a.shape and _dense(a):
             # a dense tensor's copy gets its very strides (empty_strided), those of its dims of size 1
@@ -472,6 +494,8 @@ def in_order(out, order):
     gradient, laid out as the base was)."""
     if order is None:
         return c_order(out)
+    if not out.size:
+        return with_empty_strides(out.copy(), ordered_strides(out.shape, order, out.itemsize))
     fresh = np.empty([out.shape[d] for d in order], out.dtype).transpose(np.argsort(order))
     if fresh.strides == out.strides:
         return out
@@ -520,6 +544,8 @@ def torch_strides(a) -> tuple:
         return strides
     out = list(strides)
     shape = a.shape
+    if not a.size:
+        return _empty_strides(shape, out, a.itemsize)
     for d in range(a.ndim - 1, -1, -1):
         if shape[d] == 1:
             if out[d] < 0:
@@ -529,8 +555,66 @@ def torch_strides(a) -> tuple:
     return tuple(out)
 
 
+def _empty_strides(shape, out, itemsize) -> tuple:
+    """PyTorch's byte strides of an empty array whose numpy strides are ``out``. An empty array carries
+    PyTorch's strides in its numpy strides (numpy never reads them): a negative one is PyTorch's 0, a 0
+    of a dim of one element unsqueeze's stride. numpy's own fresh empty array (a 0 stride on a dim
+    of another size) is contiguous, as PyTorch makes an empty result: strides over max(size, 1)."""
+    if any(s == 0 and n != 1 for n, s in zip(shape, out)):
+        return contiguous_strides(shape, itemsize)
+    for d in range(len(shape) - 1, -1, -1):
+        if out[d] < 0:
+            out[d] = 0
+        elif out[d] == 0:
+            out[d] = itemsize if d == len(shape) - 1 else shape[d + 1] * out[d + 1]
+    return tuple(out)
+
+
+def ordered_strides(shape, order, itemsize) -> tuple:
+    """The byte strides of a dense layout with the dims slowest first in ``order``, each the product of
+    the faster dims' sizes (a 0 among them too, as c10's channels-last strides and TensorIterator's
+    compatible_stride compute them)."""
+    out = [0] * len(shape)
+    step = itemsize
+    for d in reversed(order):
+        out[d] = step
+        step *= shape[d]
+    return tuple(out)
+
+
+def contiguous_strides(shape, itemsize) -> tuple:
+    """PyTorch's contiguous byte strides of ``shape`` (a dim of 0 elements counts as one)."""
+    out, step = [], itemsize
+    for n in reversed(shape):
+        out.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(out))
+
+
+def carried(a):
+    """An empty array with PyTorch's strides written into its numpy strides (0 as :data:`ZERO1`), so
+    that numpy's view arithmetic (transpose, an index, a reshape) gives a view PyTorch's strides;
+    ``a`` itself when it carries them or isn't empty."""
+    if a.size or type(a) is not np.ndarray or not a.ndim:
+        return a
+    return with_empty_strides(a, torch_strides(a))
+
+
+def with_empty_strides(a, strides):
+    """The empty array ``a`` (else ``a`` itself) with PyTorch's byte ``strides``."""
+    if a.size or type(a) is not np.ndarray or not a.ndim:
+        return a
+    want = tuple([s or ZERO1 for s in strides])
+    if a.strides == want:
+        return a
+    return np.lib.stride_tricks.as_strided(a, a.shape, want, writeable=a.flags.writeable)
+
+
 def numpy_strides(shape, strides) -> tuple:
-    """PyTorch's byte ``strides`` of an array of ``shape`` as numpy's (a 0 of a dim of one element: ZERO1)."""
+    """PyTorch's byte ``strides`` of an array of ``shape`` as numpy's (a 0 of a dim of one element, or of
+    any dim of an empty array: ZERO1)."""
+    if 0 in shape:
+        return tuple([s or ZERO1 for s in strides])
     return tuple([ZERO1 if s == 0 and n == 1 else s for n, s in zip(shape, strides)])
 
 
@@ -558,6 +642,9 @@ def sliced(a, index):
     sliced from an expanded dim."""
     d = len(index) - 1
     out = empty_slice(a[index], a, d, index[-1].start)
+    if type(a) is np.ndarray and type(out) is np.ndarray and not out.size:  # (numpy's empty slice keeps the stride)
+        have = torch_strides(a)
+        return with_empty_strides(out, have[:d] + (have[d] * (index[-1].step or 1),) + have[d + 1:])
     if type(a) is np.ndarray and out.size and out.shape[d] == 1:
         have = torch_strides(a)
         out = settle_strides(out, have[:d] + (have[d] * (index[-1].step or 1),) + have[d + 1:])

@@ -631,7 +631,8 @@ def _filled_like(input, value, d, memory_format=None):
     if fmt is not None:
         return laid_out(np.full(input.shape, value, d.numpy), fmt)
     a = input._data
-    if type(a) is not np.ndarray or a.ndim < 2 and a.shape != (1,) or a.flags.c_contiguous and 1 not in a.shape:
+    if type(a) is not np.ndarray or a.size and (a.ndim < 2 and a.shape != (1,) or a.flags.c_contiguous
+                                                and 1 not in a.shape):
         return np.full(input.shape, value, d.numpy)
     out = _layout.empty_like(a, d.numpy)
     out.fill(value)

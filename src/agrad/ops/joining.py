@@ -19,7 +19,7 @@ from .._dense import dense
 from .._limits import check_numel, check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..tensor import Tensor, _can_cast, _scalar_name, _wrap_dim
-from ._layout import c_order, cat_memory_format, dense_order, in_memory_format, laid_out_like, sliced, torch_strides
+from ._layout import c_order, cat_memory_format, dense_order, empty_like, in_memory_format, laid_out_like, sliced, torch_strides
 from ._vector_loop import cast_nans
 from ._op import Op, export, method, with_out, write_outs
 from .indexing import _FULL, _slice
@@ -348,9 +348,12 @@ def flipud(input):
     return flip(input, 0)
 
 
-def _roll_fwd(ctx, a, shifts, dims):
+def _roll_fwd(ctx, a, shifts, dims, empty=False):
     """ATen's roll: a flattened roll (C order) without dims, else one dim at a time, each the cat of
-    two narrows of the previous result (so laid out as cat lays them out)."""
+    two narrows of the previous result (so laid out as cat lays them out); an empty tensor with dims
+    (``empty``): clone(preserve_format)."""
+    if empty:
+        return empty_like(a)
     if not dims:
         return np.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
     for shift, d in zip(shifts, dims):
@@ -379,7 +382,7 @@ def roll(input, shifts, dims=None):
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     if input._data.size == 0:  # (ATen's roll returns an empty input before it reads the dims)
-        return _roll.apply((input,), (input._data,), {"shifts": shifts, "dims": ()})
+        return _roll.apply((input,), (input._data,), {"shifts": shifts, "dims": dims, "empty": True})
     if input.ndim == 0:  # (maybe_wrap_dim without wrap_scalar: the dim as given)
         raise IndexError(f"Dimension specified as {int(dims[0])} but tensor has no dimensions")
     dims = tuple(_wrap_dim(d, input.ndim) for d in dims)

@@ -113,6 +113,9 @@ def trace(input):
 def _diag_view(a, offset, d1, d2):
     """A writeable numpy view of the diagonal of ``a`` over dims (d1, d2), appended as the last dim."""
     b = np.moveaxis(a, (d1, d2), (-2, -1))
+    d1, d2 = d1 % a.ndim, d2 % a.ndim  # (PyTorch's strides of the input's dims, read in its own order)
+    have = torch_strides(a)
+    have = tuple([have[d] for d in range(a.ndim) if d != d1 and d != d2]) + (have[d1], have[d2])
     n1, n2 = b.shape[-2:]
     if offset >= 0:
         b = b[..., :, offset:]
@@ -120,7 +123,6 @@ def _diag_view(a, offset, d1, d2):
     else:
         b = b[..., -offset:, :]
         length = max(min(n1 + offset, n2), 0)
-    have = torch_strides(b)
     shape = b.shape[:-2] + (length,)
     return np.lib.stride_tricks.as_strided(  # (subok: a ZeroTensor's diagonal is one, as its other views)
         b, shape, numpy_strides(shape, have[:-2] + (have[-2] + have[-1],)), writeable=a.flags.writeable, subok=True)

@@ -31,7 +31,7 @@ def _mean_fwd(ctx, a, axes, keepdim, dtype=None):
     ctx.n = n
     if n == 0:  # nan, without numpy's "Mean of empty slice" warning
         with np.errstate(all="ignore"):
-            return np.true_divide(np.sum(a, axis=axes, keepdims=keepdim), a.dtype.type(0))
+            return _contiguous(np.true_divide(np.sum(a, axis=axes, keepdims=keepdim), a.dtype.type(0)))
     if type(a) is np.ndarray and a.dtype.kind == "f":
         # PyTorch's steps (a sum, then a division by the count), without np.mean's Python
         # layer; float16 is taken to float first (mean_out), summed and divided there, rounded once

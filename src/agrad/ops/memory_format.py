@@ -91,6 +91,8 @@ def laid_out(values, fmt):
     fresh = np.empty([values.shape[d] for d in dims], values.dtype).transpose(np.argsort(dims)) \
         if dims is not None else np.empty(values.shape, values.dtype)
     fresh[...] = values
+    if not fresh.size and dims is not None:  # (c10's channels-last strides: products of the sizes, 0 too)
+        return _layout.with_empty_strides(fresh, _layout.ordered_strides(fresh.shape, dims, fresh.itemsize))
     return fresh
 
 
@@ -100,7 +102,8 @@ def drawn_in(values, shape, fmt):
     dims = order(shape, fmt)
     if dims is None:
         return values.reshape(shape)
-    return values.reshape([shape[d] for d in dims]).transpose(np.argsort(dims))
+    out = values.reshape([shape[d] for d in dims]).transpose(np.argsort(dims))
+    return out if out.size else _layout.with_empty_strides(out, _layout.ordered_strides(shape, dims, out.itemsize))
 
 
 def explicit(fmt, fname):

@@ -737,7 +737,7 @@ def _binary_quiet(np_fn, a, b):
 def _zeros_like(t):
     """A formula's ``zeros_like(t)`` (preserve_format: laid out like t, as empty_like lays it out)."""
     data = t._data
-    if type(data) is not np.ndarray or data.ndim < 2 or data.flags.c_contiguous and 1 not in data.shape:
+    if type(data) is not np.ndarray or data.size and (data.ndim < 2 or data.flags.c_contiguous and 1 not in data.shape):
         return Tensor._make(np.zeros(t.shape, t.dtype.numpy))
     out = empty_like(data, t.dtype.numpy)
     out[...] = 0

@@ -46,7 +46,7 @@ def _(ctx, grad):
         mask = x >= ctx.min
     if ctx.max is not None:
         m = x <= ctx.max
-        mask = m if mask is None else mask & m
+        mask = m if mask is None else mask.logical_and_(m)  # (in place, as clamp_backward: mask's layout kept)
     return where(mask, grad, 0.0)  # clamp_backward selects (no -0.0 or nan * 0 from a product)
 
 

@@ -81,6 +81,8 @@ def storage_offset(input):
 
 @method("data_ptr")
 def data_ptr(input):
+    if not input._data.size:  # (c10's data() of an empty tensor: nullptr)
+        return 0
     flat, offset = storage_of(input)
     base = _storage_address(flat)
     return base + offset * input._data.itemsize if base else 0  # (offset: in the tensor's elements, view(dtype)'s too)

@@ -52,7 +52,7 @@ def _strided_view(input, size, stride, storage_offset):
                            f"storage of size {flat.size * a.itemsize}")
     base = flat[offset:] if offset < flat.size else flat[:0]
     view = np.lib.stride_tricks.as_strided(base, tuple(size), numpy_strides(size, [s * a.itemsize for s in stride]),
-                                           writeable=a.flags.writeable) if need else np.empty(size, a.dtype)
+                                           writeable=a.flags.writeable)  # (empty too: it carries its strides)
     positions = offset + sum(np.arange(n).reshape((-1,) + (1,) * (len(size) - 1 - d)) * s
                              for d, (n, s) in enumerate(zip(size, stride))) if size else np.asarray(offset)
     return view, np.asarray(positions, np.int64), flat, own
@@ -161,8 +161,7 @@ def empty_strided(size, stride, *, dtype=None, layout=None, device=None, require
     d = _dtype_or_default(dtype)
     need = 0 if 0 in size else sum((n - 1) * s for n, s in zip(size, stride)) + 1
     buffer = np.zeros(need, d.numpy)
-    data = np.lib.stride_tricks.as_strided(buffer, tuple(size), numpy_strides(size, [s * buffer.itemsize for s in stride])) \
-        if need else np.zeros(size, d.numpy)
+    data = np.lib.stride_tricks.as_strided(buffer, tuple(size), numpy_strides(size, [s * buffer.itemsize for s in stride]))
     return _finish(data, requires_grad, device)
 
 

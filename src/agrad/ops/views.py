@@ -23,6 +23,8 @@ from ._op import Op, export, method, zeros_like_grad
 
 
 def _view(op, input, array, attrs):
+    if not array.size:  # (an empty array with PyTorch's strides in numpy's, which numpy's view arithmetic keeps)
+        array = _layout.carried(array)
     out = op.apply((input,), (array,), attrs)
     out._make_view_of(input)  # views share data and the version counter
     return out
@@ -187,7 +189,7 @@ def ravel(input):
 
 _t = Op("TBackward0", lambda ctx, a: a.T, jvp="linear")
 _t.derivative(lambda ctx, grad: grad.t())
-_t.raw_derivative(lambda ctx, g: g.T)
+_t.raw_derivative(lambda ctx, g: _layout.carried(g).T)  # (an empty gradient's strides turned too)
 
 
 @export(method=True)
@@ -203,7 +205,7 @@ def _swap(ctx, a, dim0, dim1):
 
 _transpose = Op("TransposeBackward0", _swap, jvp="linear")
 _transpose.derivative(lambda ctx, grad: grad.transpose(ctx.dim0, ctx.dim1))
-_transpose.raw_derivative(lambda ctx, g: _swap(None, g, ctx.dim0, ctx.dim1))
+_transpose.raw_derivative(lambda ctx, g: _swap(None, _layout.carried(g), ctx.dim0, ctx.dim1))
 
 
 @export(method=True)  # (swapaxes, swapdims: aliases.py)
@@ -250,7 +252,7 @@ def transpose_(input, dim0, dim1):
 
 _permute = Op("PermuteBackward0", lambda ctx, a, dims: np.transpose(a, dims), jvp="linear")
 _permute.derivative(lambda ctx, grad: grad.permute(tuple(np.argsort(ctx.dims))))
-_permute.raw_derivative(lambda ctx, g: np.transpose(g, tuple(np.argsort(ctx.dims))))
+_permute.raw_derivative(lambda ctx, g: np.transpose(_layout.carried(g), tuple(np.argsort(ctx.dims))))
 
 
 @export(method=True)
@@ -413,6 +415,8 @@ def squeeze_inplace_dim(input, dim):
 def _unsqueeze_fwd(ctx, a, dim):
     """np.expand_dims, with PyTorch's stride for the new dim (the next dim's size times its
     stride, one element at the end), which numpy picks otherwise for a non-contiguous input."""
+    if type(a) is np.ndarray and not a.size:  # (a raw gradient too: its strides PyTorch's)
+        a = _layout.carried(a)
     out = np.expand_dims(a, dim)
     if type(a) is np.ndarray:
         have = _layout.torch_strides(a)
@@ -614,7 +618,8 @@ def _clone_fwd(ctx, a, contiguous=False, fmt=None):
     in the memory format ``fmt`` ("channels_last(_3d)", ops/memory_format.py)."""
     if fmt is not None and type(a) is np.ndarray:
         return _layout.in_order(a.copy(), [0, *range(2, a.ndim), 1]) if a.ndim > 2 else a.copy()
-    if contiguous or type(a) is not np.ndarray or a.ndim < 2 and a.shape != (1,) or a.flags.c_contiguous and 1 not in a.shape:
+    if contiguous or type(a) is not np.ndarray or a.size and (a.ndim < 2 and a.shape != (1,) or a.flags.c_contiguous
+                                                             and 1 not in a.shape):
         return a.copy()
     out = _layout.empty_like(a)
     out[...] = a

@@ -1,0 +1,48 @@
+"""Regression cases of helper "strides43" (session 43): the strides of empty tensors.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case
+
+
+CASES = [
+    case("empty-strides-views",  # views of empty tensors keep PyTorch's stride arithmetic: a slice's step,
+         # a transpose, expand's 0, unsqueeze's size times stride (0 before a dim of 0), diagonal's sum,
+         # as_strided / empty_strided as given; view / reshape to another shape: contiguous over max(size, 1)
+         ["x = torch.zeros(0, 3)", "y = torch.empty(3, 0, 4)", "z = torch.zeros(0, 4)[::2, ::2]",
+          "e = torch.empty_strided((2, 0), (0, 5))",
+          "strides = [t.stride() for t in (x, x[::2], x[:, ::2], x.t(), x.expand(2, 0, 3), x[None], x[:, None],"
+          " x.unsqueeze(0), y.permute(2, 0, 1), y.transpose(0, 2)[::3], y[1:1], y[:, :, 1::2], y.select(2, 1),"
+          " y.narrow(2, 1, 2), y.diagonal(0, 0, 2), y.unfold(2, 2, 1), y.view(0, 6), y.reshape(4, 0, 3),"
+          " y.movedim(0, -1), y.mT, z, z.t(), z.flatten(), e, e.t(), x.as_strided((0, 2), (7, 3)),"
+          " torch.arange(6.).reshape(2, 3).t()[:, :0], torch.zeros(2, 3).expand(4, 2, 3)[:, :0])]"],
+         ["strides"]),
+    case("empty-strides-results",  # results made like an empty tensor keep its very strides (every empty
+         # tensor is dense): clone, empty_like, zeros_like, contiguous (itself), a cast, flip, roll, sort;
+         # TensorIterator's output follows its order of the dims (products of the sizes, 0 too), contiguous
+         # from its fast set-up; channels-last strides are products of the sizes too
+         ["x = torch.zeros(2, 3).t()[:, :0]", "y = torch.empty(3, 0, 4).transpose(0, 2)",
+          "c = torch.zeros(2, 2, 0, 3).contiguous(memory_format=torch.channels_last)",
+          "strides = [t.stride() for t in (x.clone(), torch.empty_like(x), torch.zeros_like(y), y.contiguous(),"
+          " y.double(), y.flip(0), y.roll(1, 0), y.sort(0)[0], x + 1, y * 2, y + y, y.exp(), x >= 0,"
+          " torch.where(x > 0, x, 0.), c, c + 1, c.clone(), torch.zeros(0, 2).t() + 1)]",
+          "flags = [(t.is_contiguous(), t.is_contiguous(memory_format=torch.channels_last)) for t in"
+          " (torch.zeros(0, 1, 3, 1), torch.zeros(3, 0)[:, None, :, None], c, y)]"],
+         ["strides", "flags"]),
+    case("empty-strides-identity",  # data_ptr is 0 for every empty tensor; is_set_to compares the strides
+         ["x1 = torch.zeros(0, dtype=torch.float64).requires_grad_()", "a = torch.arange(6.)",
+          "x = torch.zeros(0, 3)",
+          "r = [x1[::2].is_set_to(x1), x1[:].is_set_to(x1), x.is_set_to(x.t().t()), x.is_set_to(x[::2]),"
+          " a[2:2].data_ptr(), x.data_ptr(), x.t().data_ptr()]"],
+         ["r"]),
+    case("empty-strides-gradients",  # the gradients of empty leaves: expand's 0 kept through roll (a clone
+         # that keeps the layout), a transpose's turned back, clamp's mask laid out like the input
+         ["x = torch.empty(3, 0, 4).requires_grad_()", "w = torch.zeros(2, 3).t()[:, :0].requires_grad_()",
+          "g1, = torch.autograd.grad(x.roll(1, 1).sum(), x)",
+          "g2, = torch.autograd.grad((x.transpose(0, -1) * 2).sum(), x)",
+          "g3, = torch.autograd.grad(w.clamp(0, 1).sum(), w)", "g4, = torch.autograd.grad(x.sum(), x)"],
+         ["[g.stride() for g in (g1, g2, g3, g4)]"]),
+]
