@@ -40,3 +40,17 @@ CASES += [
           "v7 = torch.tensor([2, -1, 3, 5])[::2]", "torch.mv(torch.arange(8).reshape(2, 4)[:, ::2], v7, out=v7)"],
          ["a1", "a2", "b3", "a4", "v5", "v6", "v7"]),
 ]
+CASES += [
+    case("fallback-node-edges-inputs-then-outs",  # (alias42 left) autograd's not-implemented fallback: one
+         # NotImplemented node whose edges are every tensor argument that requires grad -- the inputs, then
+         # the outs with their histories -- and every floating result takes it
+         ["def edges(t):\n    return [n and n.name() for n, _ in t.grad_fn.next_functions]",
+          "x1 = torch.tensor([1., 2., 3., 2.5], requires_grad=True)", "h1 = torch.ones(3, requires_grad=True) * 2",
+          "b1 = torch.ones(4, requires_grad=True) * 3", "r1 = torch.histogram(x1, 3, out=(h1, b1))",
+          "h2 = torch.ones(3, requires_grad=True) * 2", "r2 = torch.histogram(torch.tensor([1., 2., 3.]), 3, out=(h2, torch.zeros(4)))",
+          "A3 = torch.tensor([[4., 1.], [1., 3.]], requires_grad=True)", "L3 = torch.ones(2, 2, requires_grad=True) * 1",
+          "r3 = torch.linalg.ldl_factor(A3, out=(L3, torch.zeros(2, dtype=torch.int32)))",
+          "o4 = torch.ones(3, 2, requires_grad=True) * 2", "r4 = torch.t_copy(torch.ones(2, 3, requires_grad=True), out=o4)",
+          "e1, e1b, e2, e2b, e3, e4 = edges(h1), edges(b1), edges(h2), edges(r2[1]), edges(L3), edges(o4)"],
+         ["e1", "e1b", "e2", "e2b", "e3", "e4", "h1.grad_fn is b1.grad_fn", "r2[1].grad_fn is h2.grad_fn"]),
+]

@@ -405,12 +405,9 @@ def write_outs(fname, result, out, check="exact", inputs=(), contiguous=False):
                         like = r0._data if fname in _RESIZED_LIKE_RESULT else np.empty(r0.shape, o0._data.dtype)
                         _resize_out(o0, like)
             raise error
+    if fallback and enabled:
+        results = _fallback_node(fname, results, outs)
     for r, o in zip(results, outs):
-        if fallback and enabled and not r._requires_grad and r.dtype.is_floating_point:
-            # (outs with a history, no input requiring grad: the node's inputs are those outs, and every
-            # floating out takes it)
-            from ._not_implemented import not_implemented
-            r = not_implemented(r._data, [o for o in outs if o._requires_grad], f"aten::{fname}")
         if contiguous and o.shape != r.shape:
             import numpy as np
             if o._data.size:
@@ -448,7 +445,7 @@ def fallback_out(fname, fn, args, kwargs, out):
         return write_outs(fname, fn(*args, **kwargs), out)
     with grad_mode.no_grad():
         result = fn(*args, **kwargs)
-    return write_outs(fname, not_implemented(result._data, (*tensors, out), f"aten::{fname}"), out)
+    return write_outs(fname, not_implemented(result._data, tensors, f"aten::{fname}"), out)  # (out: write_outs)
 
 
 def fallback_refusal(fname, tensors, outs):
@@ -468,6 +465,40 @@ def fallback_refusal(fname, tensors, outs):
             raise RuntimeError(f"aten::{_GRAD_NAME.get(fname, fname)}(): functions with out=... arguments don't "
                                "support automatic differentiation, but one of the arguments requires grad.") from None
     return recorded
+
+
+def _fallback_node(fname, results, outs):
+    """The results of autograd's not-implemented fallback: one NotImplemented node whose edges are every
+    tensor argument that requires grad, in the schema's order -- the inputs (the results' own node's
+    edges), then the outs (their histories before the call) -- which every floating result takes."""
+    from ..autograd.graph import _link_inputs
+    from ..tensor import Tensor
+    from ._not_implemented import not_implemented
+
+    extra = [o for o in outs if o._requires_grad]
+    node = next((r._grad_fn for r in results if r._requires_grad and r._grad_fn is not None), None)
+    if node is not None:
+        if extra:
+            class _Edges:
+                pass
+            more = _Edges()
+            _link_inputs(more, extra)
+            node.next_functions = tuple(node.next_functions) + more.next_functions
+            node._input_meta = tuple(node._input_meta) + more._input_meta
+        return results
+    floats = [i for i, r in enumerate(results) if r.dtype.is_floating_point or r.dtype.is_complex]
+    if not extra or not floats:
+        return results
+    first = not_implemented(results[floats[0]]._data, extra, f"aten::{fname}")
+    made = list(results)
+    for k, i in enumerate(floats):
+        if k == 0:
+            made[i] = first
+            continue
+        t = Tensor._make(results[i]._data, True)
+        t._grad_fn, t._output_nr = first._grad_fn, k  # (rebased onto output 0 by _take_history)
+        made[i] = t
+    return tuple(made)
 
 
 def _take_history(fname, result, out):
