@@ -5,7 +5,7 @@ Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "s
 
 from __future__ import annotations
 
-from exact_case_form import case
+from exact_case_form import case, outcomes
 
 
 CASES = [
@@ -45,4 +45,16 @@ CASES = [
           "g2, = torch.autograd.grad((x.transpose(0, -1) * 2).sum(), x)",
           "g3, = torch.autograd.grad(w.clamp(0, 1).sum(), w)", "g4, = torch.autograd.grad(x.sum(), x)"],
          ["[g.stride() for g in (g1, g2, g3, g4)]"]),
+    case("index-result-layout",  # x[tensor]: TensorIterator over the input restrided (stride 0 in the indexed
+         # dims, one element too) and the indices viewed by reshape_indexer (computeStride's strides)
+         ["x = torch.arange(6.).reshape(3, 1, 2).transpose(0, -1)", "y = torch.arange(24.).reshape(2, 3, 4).permute(2, 0, 1)",
+          "strides = [t.stride() for t in (x[torch.tensor([0])], x[torch.tensor([0])] + 1, y[:, torch.tensor([1])],"
+          " y[torch.tensor([[0], [1]]), :, torch.tensor([0, 2])], x[:, :, torch.tensor([0]).expand(3)])]"],
+         ["strides"]),
+    case("index-shape-mismatch-text",  # make_info's words, with the indices' shapes (a mask's as its nonzero's)
+         ["x = torch.arange(24.).reshape(2, 3, 4)",
+          *outcomes(["x[torch.tensor([0, 1]), torch.tensor([0, 1, 2])]",
+                     "x[torch.tensor([[True, False, True], [False, False, True]]), torch.tensor([0, 1])]",
+                     "x[True, torch.tensor([0, 1]), torch.tensor([0, 1, 2])]"])],
+         ["out"]),
 ]

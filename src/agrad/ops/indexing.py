@@ -16,13 +16,13 @@ from .._limits import check_numel
 from ..autograd import _dual as _forward_ad, graph, view_errors
 from ..tensor import Size, Tensor, _has_internal_overlap, _scalar_name, _wrap_dim
 from . import _written_before
-from ._layout import (_partial_overlap, dense_order, empty_like, in_order, iterator_layout,
-                      overlaps, promote, setitem_value_strides, sliced, sliced_zero_strides, torch_strides)
+from ._layout import (_partial_overlap, dense_order, empty_like, in_order, iterator_layout, numpy_strides,
+                      overlaps, promote, reshaped, setitem_value_strides, sliced, sliced_zero_strides, torch_strides)
 from ._index_items import (_FULL, _as_index_array, _check_int, _check_mask_dims, _index_put_checked, _int_tensors,
                            _normalise, _ranges_as_lists, _uint8_masked_fill, uint8_mask, view_rewrite)
 from ._op import Op, export, inplace, inplace_self, method
 from ._shortcuts import _not_differentiable
-from .views import _fmt, _view, unsqueeze
+from .views import _fmt, _view, expand_array, unsqueeze
 
 _fw_active = _forward_ad._ACTIVE
 
@@ -139,10 +139,10 @@ def _index_layout(out, a, index):
         dims = indexed + [d for d in dims if d not in indexed]
         indexed = list(range(len(indexed)))
     before, after = indexed[0], a.ndim - indexed[-1] - 1
-    src_strides = [a.strides[d] for d in dims]
-    src = np.lib.stride_tricks.as_strided(
-        a, out.shape, src_strides[:before] + [0] * len(shape) + src_strides[before + len(indexed):], writeable=False)
-    views = [np.broadcast_to(i, shape).reshape((1,) * before + shape + (1,) * after) for i in arrays]
+    src_strides = [torch_strides(a)[d] for d in dims]  # (restride_src's 0 of a dim of one element too: ZERO1)
+    src = np.lib.stride_tricks.as_strided(a, out.shape, numpy_strides(
+        out.shape, src_strides[:before] + [0] * len(shape) + src_strides[before + len(indexed):]), writeable=False)
+    views = [reshaped(expand_array(i, shape), (1,) * before + shape + (1,) * after) for i in arrays]  # (reshape_indexer)
     return iterator_layout(out, [src, *views])
 
 
@@ -249,11 +249,8 @@ def getitem(self, index):
                 dim += 1
     if advanced:
         idx = tuple(advanced.get(d, _FULL) for d in range(max(advanced) + 1))
-        _check_advanced_size(result._data.shape, advanced)
-        try:
-            result = _keep_indices(_index.apply((result,), (result._data,), {"index": idx}), _index, index)
-        except IndexError as e:
-            raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together ({e})") from None
+        _check_advanced_size(result._data.shape, advanced)  # (and make_info's error for indices that don't broadcast)
+        result = _keep_indices(_index.apply((result,), (result._data,), {"index": idx}), _index, index)
     elif result is self:
         result = alias(self)
     return result
@@ -264,8 +261,9 @@ def _check_advanced_size(shape, advanced):
     broadcast of the index arrays times the dimensions they leave alone."""
     try:
         n = Size(np.broadcast_shapes(*(a.shape for a in advanced.values()))).numel()
-    except ValueError:
-        return  # numpy's shape-mismatch error follows
+    except ValueError:  # (make_info's words: the indices after expandTensors, a mask's as its nonzero's)
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                         + ", ".join(str(list(a.shape)) for a in advanced.values())) from None
     for d, s in enumerate(shape):
         if d not in advanced:
             n *= s
