@@ -427,5 +427,8 @@ def kron(input, other, *, out=None):
     # overlap, which TensorIterator allows; its elements are read before they are written)
     from ._out_alias import is_input
     apart = tuple(t for t in (input, other) if not (is_input(out, t) and tuple(t.shape) == tuple(r_shape)))
-    return finish_out("kron", _unsafe_view.apply((result,), (result._data,), {"shape": tuple(r_shape)}), out,
-                      inputs=apart)
+    result = finish_out("kron", _unsafe_view.apply((result,), (result._data,), {"shape": tuple(r_shape)}), out,
+                        inputs=apart)
+    if out is not None:
+        out._vc[0] -= 1  # (mul_out writes an _unsafe_view of out, whose version counter is its own: out's stays)
+    return result

@@ -323,10 +323,11 @@ def _diff_compatible(input, other, dim):
 
 
 @export(method=True)
-@with_out("diff", None)
 def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
     """n times ``narrow(a, dim, 1, len - 1) - narrow(a, dim, 0, len - 1)`` (logical_xor for bool: SubBackward0
-    over two SliceBackward0), after cat(prepend, input, append); n = 0 is zeros_like(input).copy_(input)."""
+    over two SliceBackward0), after cat(prepend, input, append); n = 0 is zeros_like(input).copy_(input),
+    or with out= (diff_out's own path, prepend and append unread): out resized to input's shape, its dtype
+    checked, then ``out.copy_(input)`` (copy_'s checks and its CopyBackwards: no refusal of out=)."""
     if input.ndim < 1:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
@@ -334,8 +335,23 @@ def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
     _diff_compatible(input, prepend, dim)
     _diff_compatible(input, append, dim)
     if n == 0:
-        from .factories import zeros_like
-        return zeros_like(input).copy_(input)
+        if out is None:
+            from .factories import zeros_like
+            return zeros_like(input).copy_(input)
+        from ._outs import _resize_out, warn_resized
+        if tuple(out.shape) != tuple(input.shape):
+            if out._data.size:
+                warn_resized(out.shape, input.shape)
+            _resize_out(out, np.empty(input._data.shape, out._data.dtype))  # (resize_output: contiguous)
+            out._vc[0] += 1  # (this resize counts in out's version, as ndtr's or a kernel's does not)
+        if out.dtype is not input.dtype:
+            raise RuntimeError(f"expected scalar_type {_scalar_name(input.dtype)} but found {_scalar_name(out.dtype)}")
+        return out.copy_(input)
+    return _diff_n(input, n, dim, prepend, append, out=out)
+
+
+@with_out("diff", None)
+def _diff_n(input, n, dim, prepend, append):
     a = input
     if prepend is not None or append is not None:
         from .joining import cat

@@ -171,4 +171,6 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     total = nansum(input, dim, keepdim, dtype=out.dtype if dtype is None else dtype)
     total = reduced_into_input("nansum", input, total, out, None if dim is None else list(dim)
                                if isinstance(dim, (list, tuple)) else [dim])
-    return finish_out("nansum", total.div(count), out)
+    finish_out("nansum", total.div(count), out)
+    out._vc[0] += 1  # (nansum_out, then its div_: two writes in out's version)
+    return out

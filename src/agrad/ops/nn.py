@@ -580,6 +580,9 @@ def _scalar_fwd(np_fn):
             a = a.astype(dtypes.get_default_dtype().numpy)  # an integer tensor and a float: PyTorch's promotion
         # (TensorIterator's layout: the number an operand, so no fast set-up; a's strides sorted, those of
         # its dims of one element too)
+        if a.dtype == np.float16:  # (the kernels' float math with the number read as float: mul, div)
+            from .pointwise import _scalar_math
+            return iterator_layout(np.asarray(_scalar_math(np_fn, a, other)), (a, 0))
         return iterator_layout(np.asarray(np_fn(a, a.dtype.type(other))), (a, 0))
 
     return fwd

@@ -75,7 +75,9 @@ def _view_of(t, kind, args):
     if kind == "diagonal":
         return t.diagonal(*args)
     dim, start, end, step = args
-    return t[(slice(None),) * dim + (slice(start, end, step),)]
+    from .indexing import _slice, _view
+    # (at::slice: a SliceBackward0 over all of it too, where ``t[:]`` would be an alias)
+    return _view(_slice, t, t._data, {"index": (slice(None),) * dim + (slice(start, end, step),)})
 
 
 def _scatter(kind, input, src, args):

@@ -330,8 +330,9 @@ def ndtr(input, *, out=None):
     from .nn import add_scalar, mul_scalar
     from .unary import erf
 
-    x = input if input.dtype.is_floating_point else input.to(dtypes.get_default_dtype())
-    result = mul_scalar(add_scalar(erf(mul_scalar(x, 0.7071067811865476)), 1), 0.5)
+    # (an integral input is promoted by the first multiplication, no cast node: a comparison's result
+    # that requires grad keeps its GtBackward1 as the Mul's edge)
+    result = mul_scalar(add_scalar(erf(mul_scalar(input, 0.7071067811865476)), 1), 0.5)
     if out is None:
         return result
     # special_ndtr_out: the result computed, its cast into out checked, out resized (resize_output), then

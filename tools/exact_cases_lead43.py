@@ -1,0 +1,46 @@
+"""Golden cases of the lead's fixes in session 43 (each names the differential run's group)."""
+from __future__ import annotations
+
+from exact_case_form import GRAPH, case, outcomes
+
+CASES = [
+    case("ndtr-of-integral-input-no-cast-node",  # (dt43a grad_fn:ndtr) special_ndtr's first mul promotes an
+         # integral input: a comparison's result that requires grad keeps GtBackward1 as MulBackward1's edge
+         [GRAPH, "a = torch.tensor([1.5, -2.0, 0.25], requires_grad=True)",
+          "b = torch.tensor([True, False, True]).greater_(a)", "r = torch.special.ndtr(b)",
+          "g = graph(r.grad_fn)",
+          "v = [torch.special.ndtr(torch.tensor([0, 1, 3, -2]).to(d)) for d in (torch.bool, torch.uint8, torch.int64)]"],
+         ["r", "g", "v"]),
+    case("float16-scalar-product-in-float-backward",  # (dt43a grad-numeric:backward) a formula's float16
+         # gradient times a number is the kernel's float math with the number read as float (ldexp's ln 2)
+         ["x1 = torch.tensor([-0.5, -2.5, -1.5], dtype=torch.float16, requires_grad=True)",
+          "x2 = torch.tensor(2.0, requires_grad=True)", "x1.ldexp(x2).sum().backward()",
+          "a = torch.tensor([0.37, -1.3, 2.9], dtype=torch.float16, requires_grad=True)",
+          "b = torch.tensor([1.1, 0.61], dtype=torch.float16, requires_grad=True)",
+          "torch.addr(torch.ones(2, 3, dtype=torch.float16), b, a, alpha=0.37, beta=0.61).sum().backward()"],
+         ["x1.grad", "x2.grad", "a.grad", "b.grad"]),
+    case("diff-n0-out-copies-input",  # (dt43a raises-only-agrad:diff) diff_out's n = 0: out resized (in its
+         # version), its dtype checked, then out.copy_(input): CopyBackwards, prepend and append unread
+         [GRAPH, "x = torch.tensor([[1.75, -2.25, 0.0]], requires_grad=True)",
+          "o1 = torch.zeros(1, 3)", "r1 = torch.diff(x, n=0, append=torch.ones(1, 2, requires_grad=True), out=o1)",
+          "g = graph(r1.grad_fn)", "o2 = torch.zeros(0)", "r2 = torch.diff(x.detach(), n=0, out=o2)",
+          "s = (o1._version, o2._version, o2.shape, r1 is o1)"] +
+         outcomes(["torch.diff(x, n=0, out=torch.zeros(1, 3, requires_grad=True))",
+                   "torch.diff(x, n=0, out=torch.zeros(2, 2, dtype=torch.float64))",
+                   "torch.diff(x, n=1, out=torch.zeros(1, 2))",
+                   "torch.diff(torch.tensor([[1, 2, 3]]), n=0, out=torch.zeros(1, 3))"]),
+         ["r1", "g", "r2", "s", "out"]),
+    case("out-versions-of-composites",  # (found beside dt43a's diff) kron_out writes an _unsafe_view of out
+         # (its own version counter: out's stays); nanmean_out is nansum_out then div_ (two writes)
+         ["a = torch.tensor([[1., 2.]])", "o = torch.zeros(1, 4)", "v = o[:, 1:]", "torch.kron(a, a, out=o)",
+          "s1 = (o._version, v._version)", "m = torch.zeros(0)",
+          "torch.nanmean(torch.tensor([[1., float('nan')], [2., 3.]]), 1, out=m)", "s2 = (m, m._version)"],
+         ["o", "s1", "s2"]),
+    case("slice-scatter-src-gradient-is-a-slice",  # (dt43a grad_fn:backward) slice_scatter's src gradient is
+         # grad.slice(...): a SliceBackward0 over the whole dim too (x[:] would be an alias)
+         [GRAPH, "x = torch.tensor([-0.75, -0.25, 2.25, 0.75], requires_grad=True)",
+          "y = torch.tensor([2.0, 2.0, 3.0, 2.25], requires_grad=True)",
+          "r = x.slice_scatter(y, dim=0, step=1).exp_()", "r.sum().backward(create_graph=True)",
+          "g = graph(y.grad.grad_fn)"],
+         ["x.grad", "y.grad", "g"]),
+]
