@@ -19,7 +19,7 @@ from .saved_hooks import (_HOOKS_DISABLED, _PACK_HOOKS, disable_saved_tensors_ho
                           save_on_cpu, saved_tensors_hooks)
 from ._detached import DETACHES as _DETACHES, check as _check_detached, detached as _detached
 from ._dual import _LEVEL as _DUAL_LEVEL
-from .node_attrs import NodeAPI, pack_order as _pack_order
+from .node_attrs import NodeAPI, pack_order as _pack_order, unpack_key as _unpack_key
 from ..dtypes import _BY_NP, dtype as _DTYPE
 from .inference import SEEN as _INFERENCE_SEEN, check_saved as _check_inference
 
@@ -53,6 +53,7 @@ class SavedTensor:
     # No __slots__: what most saved tensors never set keeps its class default, and an
     # instance stores only what it set (CPython keeps those values inline, no dict object).
     is_output = False
+    late = False  # a kept output that is not differentiable (sort's indices): see save_extra
     freed = False
     _output = None  # a weak reference to the saved output, while it lives
     _meta = None  # (shape, dtype): recorded with the node's metadata, or taken when the tensor is let go
@@ -325,12 +326,6 @@ def _alias(t):
 _new = object.__new__
 
 
-def _by_name(slot):
-    """PyTorch's order of unpacking (and checking) a node's saved tensors: its saved inputs by
-    name, then its saved outputs (``a ** b`` with both ``a`` and the result changed names ``a``)."""
-    return slot.is_output, slot.name
-
-
 class Node(NodeAPI):
     """A backward function in the graph (PyTorch's ``torch.autograd.graph.Node``)."""
 
@@ -426,9 +421,10 @@ class Node(NodeAPI):
             if t is None or t._vc[0] != slot.version or _DETACHES[0] and _detached(self, slot):
                 if t is not None:  # a changed or detached tensor (an error): PyTorch unpacks, and checks, by name
                     slot = min((s for s in self._saved.values() if s.tensor is not None and (
-                        s.tensor._vc[0] != s.version or _DETACHES[0] and _detached(self, s))), key=_by_name)
+                        s.tensor._vc[0] != s.version or _DETACHES[0] and _detached(self, s))), key=_unpack_key(self))
                     _check_detached(self, slot)  # (checked before the version)
-                setattr(self, slot.name, slot.unpack(self))
+                value = slot.unpack(self)
+                setattr(self, slot.name, value._data if slot.late else value)
             elif link and slot.is_output:
                 setattr(self, slot.name, slot.unpack(self))
                 linked = True
@@ -665,14 +661,17 @@ def record(node: Node, inputs, outputs, saves=None, call=None) -> None:
             hook(node, inputs, outputs, call)
 
 
-def save_extra(node, name, tensor, after=None):
+def save_extra(node, name, tensor, after=None, output=False):
     """Save ``tensor``, not one of the op's inputs or outputs (lu_solve's pivots, linalg.lu's P), on
     ``node`` as ``name`` (after the saved ``after``, PyTorch's order of unpacking): checked against
-    its version when the formula runs, as the op's own saved tensors are (None: ``_saved_<name>`` is None)."""
+    its version when the formula runs, as the op's own saved tensors are (None: ``_saved_<name>`` is None).
+    ``output``: an output not differentiable, whose array the formula reads (sort's indices; unpacked with the outputs)."""
     if tensor is None:
         node._none_saved = getattr(node, "_none_saved", ()) + (name,)
         return
     slot = SavedTensor.of(tensor, name, False)
+    if output:
+        slot.late = True
     kept = {k: v for k, v in (node._saved or {}).items() if k != name}
     if name in (node._saved or {}):  # (a slot the op kept as an array: the tensor in its place)
         kept = {k: slot if k == name else v for k, v in node._saved.items()}
@@ -683,7 +682,7 @@ def save_extra(node, name, tensor, after=None):
     else:
         kept[name] = slot
     node._saved = kept
-    if not _PACK_HOOKS:
+    if not _PACK_HOOKS and not output:
         setattr(node, name, slot.tensor)
 
 

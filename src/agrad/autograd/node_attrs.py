@@ -167,3 +167,13 @@ def pack_order(node, saves):
     listed = [n for n, _ in saved_names(type(node).__name__) or ()]
     rank = {n: i for i, n in enumerate(listed)}
     return sorted(saves.items(), key=lambda kv: rank.get(kv[0], len(listed)))
+
+
+def unpack_key(node):
+    """PyTorch's order of unpacking (and checking) a node's saved tensors, as a key of its slots: its
+    saved inputs by name, then its saved outputs (``a ** b`` with both ``a`` and the result changed
+    names ``a``), those not differentiable too (lu_factor's pivots after LU, max_pool2d's indices
+    after self, sort's indices)."""
+    op = getattr(type(node), "_op", None)
+    outputs = {n for n, i, _ in op._save_plan if i < 0} if op is not None else ()
+    return lambda slot: (slot.is_output or slot.late or slot.name in outputs, slot.name)

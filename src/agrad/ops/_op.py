@@ -287,7 +287,7 @@ class Op(Shortcuts):
     def __init__(self, name, forward, *, inputs=("self",), saves=(), saves_for=None, outputs=1,
                  multi_grad=False, value_error=None, internal=False, jvp=None, defaults=None, keeps=None,
                  keeps_for=None, pointwise=False, kernel=None, output_names=(), iterated=False, contiguous=False,
-                 number=False):
+                 number=False, kept_outputs=None):
         self.name = name
         self.number = number
         self.pointwise = pointwise
@@ -312,6 +312,9 @@ class Op(Shortcuts):
         # name None: freed with the graph, not shown (getitem's numpy index of slices and arrays)
         self.keeps = tuple((keeps or {}).items())
         self._keeps_for = keeps_for or {}
+        # kept attributes that are outputs too ({"indices": 1}: sort's): PyTorch saves that output, so the
+        # node keeps the output tensor in the slot (a change in place before the backward is its error)
+        self._kept_out = tuple((kept_outputs or {}).items())
         self.internal = internal  # a helper of other ops' formulas, not user-facing
         self.forward = forward
         self.inputs = inputs
@@ -526,6 +529,9 @@ class Op(Shortcuts):
                     continue  # kept only for an input's gradient, and that input does not require grad
                 saves[public or attr] = graph.SavedNumber.of(attrs[attr] if attr in attrs else getattr(ctx, attr), attr)
         graph.record(ctx, tensors, outs, saves, (self, arrays, attrs))
+        for name, k in self._kept_out:
+            if name in ctx._saved:
+                graph.save_extra(ctx, name, results[k], output=True)
         return results
 
     def __repr__(self):

@@ -200,8 +200,10 @@ def _cummaxmin_back(ctx, grad):
 
 
 # cummaxmin_backward(grad, self, indices, dim) saves self (its version is checked)
-_cummax = Op("CummaxBackward0", _cummaxmin_fwd, outputs=1, saves=("self",), keeps={"indices": "indices"})
-_cummin = Op("CumminBackward0", _cummaxmin_fwd, outputs=1, saves=("self",), keeps={"indices": "indices"})
+_cummax = Op("CummaxBackward0", _cummaxmin_fwd, outputs=1, saves=("self",),
+             keeps={"indices": "indices"}, kept_outputs={"indices": 1})
+_cummin = Op("CumminBackward0", _cummaxmin_fwd, outputs=1, saves=("self",),
+             keeps={"indices": "indices"}, kept_outputs={"indices": 1})
 _cummax.derivative(_cummaxmin_back)
 _cummin.derivative(_cummaxmin_back)
 

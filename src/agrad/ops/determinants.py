@@ -149,7 +149,8 @@ def _slogdet_fwd(ctx, a):
     return np.asarray(sign, a.dtype), np.asarray(logabs, a.dtype)
 
 
-_slogdet = Op("LinalgSlogdetBackward0", _slogdet_fwd, inputs=("A",), saves=("A",), outputs=None, multi_grad=True)
+_slogdet = Op("LinalgSlogdetBackward0", _slogdet_fwd, inputs=("A",), saves=("A", "sign"), outputs=None, multi_grad=True,
+              output_names=("sign", "logabsdet"))  # (sign saved: changed in place, PyTorch's error)
 
 
 @_slogdet.derivative

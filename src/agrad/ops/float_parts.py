@@ -28,7 +28,7 @@ def _frexp_fwd(ctx, a):
     return mantissa, ctx.exponent
 
 
-_frexp = Op("FrexpBackward0", _frexp_fwd, outputs=1, keeps={"exponent": None})
+_frexp = Op("FrexpBackward0", _frexp_fwd, outputs=1, keeps={"exponent": "exponent"}, kept_outputs={"exponent": 1})
 
 
 @_frexp.derivative

@@ -226,7 +226,8 @@ def _lstsq_not_finite(a, b, x, rank, driver):
     return x, rank
 
 
-_lstsq = Op("LinalgLstsqBackward0", _lstsq_fwd, inputs=("self", "b"), saves=("self", "b"), outputs=2)
+_lstsq = Op("LinalgLstsqBackward0", _lstsq_fwd, inputs=("self", "b"), saves=("self", "b", "solution"), outputs=2,
+            output_names=("solution",))  # (the solution saved: changed in place, PyTorch's error)
 
 
 @_lstsq.derivative

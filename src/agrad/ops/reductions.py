@@ -328,8 +328,8 @@ def _select_back(ctx, grad):
     return scatter_into(grad, shape, idx, ctx.dim)
 
 
-_max_dim = Op("MaxBackward0", _extreme_dim_fwd, keeps={"indices": "indices"})
-_min_dim = Op("MinBackward0", _extreme_dim_fwd, keeps={"indices": "indices"})
+_max_dim = Op("MaxBackward0", _extreme_dim_fwd, keeps={"indices": "indices"}, kept_outputs={"indices": 1})
+_min_dim = Op("MinBackward0", _extreme_dim_fwd, keeps={"indices": "indices"}, kept_outputs={"indices": 1})
 _max_dim.derivative(_select_back)
 _min_dim.derivative(_select_back)
 
@@ -739,8 +739,8 @@ def _aminmax_fwd(ctx, a, axes, keepdim, by_dim, dims_given=()):
     return lo, hi
 
 
-_aminmax = Op("AminmaxBackward0", _aminmax_fwd, saves=("self",), outputs=None, multi_grad="undefined",
-               contiguous=True)
+_aminmax = Op("AminmaxBackward0", _aminmax_fwd, saves=("self", "min", "max"), outputs=None, multi_grad="undefined",
+               contiguous=True, output_names=("min", "max"))  # (the outputs saved: changed in place, PyTorch's error)
 
 
 @_aminmax.derivative

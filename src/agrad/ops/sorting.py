@@ -280,9 +280,9 @@ def _sort_select_back(ctx, grad):
     return scatter_into(grad, ctx.input_shape, ctx.indices, ctx.dim)
 
 
-_sort = Op("SortBackward0", _sort_fwd, outputs=1, keeps={"indices": "indices"})
+_sort = Op("SortBackward0", _sort_fwd, outputs=1, keeps={"indices": "indices"}, kept_outputs={"indices": 1})
 _sort.derivative(_sort_select_back)
-_sort_stable = Op("SortBackward1", _sort_fwd, outputs=1, keeps={"indices": "indices"})  # sort(*, stable, dim, descending)
+_sort_stable = Op("SortBackward1", _sort_fwd, outputs=1, keeps={"indices": "indices"}, kept_outputs={"indices": 1})
 _sort_stable.derivative(_sort_select_back)
 _UNSET = object()
 
@@ -345,7 +345,7 @@ def _topk_fwd(ctx, a, k, dim, largest, is_sorted):
     return c_order(np.take_along_axis(a, idx, axis=dim)), idx
 
 
-_topk = Op("TopkBackward0", _topk_fwd, outputs=1, keeps={"indices": "indices"})
+_topk = Op("TopkBackward0", _topk_fwd, outputs=1, keeps={"indices": "indices"}, kept_outputs={"indices": 1})
 _topk.derivative(_sort_select_back)
 
 
@@ -433,8 +433,8 @@ def _median_dim_fwd(ctx, a, dim, keepdim, ignore_nan, fname):
     return select_along(ctx, a, np.expand_dims(idx, dim), dim, keepdim)
 
 
-_median1 = Op("MedianBackward1", _median_dim_fwd, outputs=1, keeps={"indices": "indices"}, contiguous=True)
-_nanmedian1 = Op("NanmedianBackward1", _median_dim_fwd, outputs=1, keeps={"indices": "indices"}, contiguous=True)
+_median1, _nanmedian1 = (Op(name, _median_dim_fwd, outputs=1, keeps={"indices": "indices"}, kept_outputs={"indices": 1},
+                            contiguous=True) for name in ("MedianBackward1", "NanmedianBackward1"))
 _median1.derivative(_select_back)
 _nanmedian1.derivative(_select_back)
 
@@ -545,7 +545,7 @@ def _kthvalue_fwd(ctx, a, k, dim, keepdim):
     return select_along(ctx, a, np.expand_dims(idx.reshape(moved.shape[:-1]), dim), dim, keepdim)
 
 
-_kthvalue = Op("KthvalueBackward0", _kthvalue_fwd, outputs=1, keeps={"indices": "indices"})
+_kthvalue = Op("KthvalueBackward0", _kthvalue_fwd, outputs=1, keeps={"indices": "indices"}, kept_outputs={"indices": 1})
 _kthvalue.derivative(_select_back)
 
 
@@ -633,7 +633,7 @@ def _value_less(x, y):
     return x[0] < y[0]
 
 
-_mode = Op("ModeBackward0", _mode_fwd, outputs=1, keeps={"indices": "indices"})
+_mode = Op("ModeBackward0", _mode_fwd, outputs=1, keeps={"indices": "indices"}, kept_outputs={"indices": 1})
 _mode.derivative(_select_back)
 
 

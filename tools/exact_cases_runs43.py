@@ -1,0 +1,59 @@
+"""Regression cases of helper "runs43" (session 43): groups of its own difftest runs (seeds 42200000-42242000).
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case
+
+
+def _stale(name, setup, change, loss="a.sum()"):
+    """``setup`` recorded, ``change`` in place, then a backward of ``loss``: the error text (or "ok")."""
+    return [*setup, change,
+            f"try:\n    {loss}.backward()\n    {name} = 'ok'\nexcept RuntimeError as e:\n    {name} = str(e)[:150]"]
+
+
+_X = "x = torch.tensor([[1., 5., 2.], [3., 0., 4.]], requires_grad=True)"
+
+CASES = [
+    case("saved-integer-output-changed-in-place",  # (error-text:grad, r42215000) PyTorch saves the indices
+         # output of max/min/sort/topk/kthvalue/mode/median/nanmedian(dim)/cummax/cummin (frexp's exponent): changed in place
+         # before the backward, its version error (agrad kept only the array: no error)
+         [*_stale("e1", [_X, "a, b = torch.max(x * 1, 1)"], "b.mul_(1)"),
+          *_stale("e2", [_X, "a, b = torch.sort(x * 1, 1)"], "b.add_(0)"),
+          *_stale("e3", [_X, "a, b = torch.topk(x * 1, 2, 1)"], "b.mul_(1)"),
+          *_stale("e4", [_X, "a, b = torch.kthvalue(x * 1, 2, 1)"], "b.mul_(1)"),
+          *_stale("e5", [_X, "a, b = torch.mode(x * 1, 1)"], "b.mul_(1)"),
+          *_stale("e6", [_X, "a, b = torch.median(x * 1, 1)"], "b.mul_(1)"),
+          *_stale("e7", [_X, "a, b = torch.nanmedian(x * 1, 1)"], "b.mul_(1)"),
+          *_stale("e8", [_X, "a, b = torch.min(x * 1, 1)"], "b.mul_(1)"),
+          *_stale("e9", [_X, "a, b = torch.cummin(x * 1, 1)"], "b.mul_(1)"),
+          # (cummax saves self too: an input is unpacked, and checked, before an output)
+          *_stale("e10", [_X, "y = x * 1", "a, b = torch.cummax(y, 1)"], "y.add_(1); b.mul_(1)"),
+          *_stale("e11", [_X, "a, b = torch.sort(x * 1, dim=1, stable=True)"], "b.mul_(1)"),
+          *_stale("e13", [_X, "a, b = torch.frexp(x * 1)"], "b.mul_(1)"),
+          # (not changed: the gradient as before)
+          *_stale("e12", [_X, "a, b = torch.max(x * 1, 1)"], "c = b * 1")],
+         ["e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8", "e9", "e10", "e11", "e12", "e13", "x.grad"]),
+    case("saved-outputs-unpacked-after-inputs",  # (error-text:grad, r42215000) lu_factor's LU and pivots both
+         # changed: PyTorch checks its saved inputs by name, then its saved outputs by name, the outputs that
+         # are not differentiable among them (LU before pivots; max_pool2d's self before its indices)
+         [*_stale("e1", ["A = (torch.tensor([[-2.75, 2.25], [-3.0, 2.75]]) + 4 * torch.eye(2)).requires_grad_()",
+                         "a, b = torch.linalg.lu_factor(A)"], "a.square_(); b.remainder_(torch.tensor([8, 7]))"),
+          "x4 = torch.tensor([[[[1., 5., 2., 7.], [3., 0., 4., 6.], [2., 8., 1., 3.], [9., 2., 5., 4.]]]], "
+          "requires_grad=True)",
+          *_stale("e2", ["y = x4 * 1", "a, b = F.max_pool2d(y, 2, return_indices=True)"], "y.add_(1); b.mul_(1)"),
+          *_stale("e3", ["y = x4 * 1", "a, b = F.adaptive_max_pool2d(y, 2, return_indices=True)"],
+                  "y.add_(1); b.mul_(1)")],
+         ["e1", "e2", "e3"]),
+    case("saved-float-outputs-changed-in-place",  # (neighbours of the above) aminmax saves min and max,
+         # slogdet its sign, lstsq its solution: changed in place, PyTorch's error names the output
+         [*_stale("e1", [_X, "a, b = torch.aminmax(x * 1, dim=1)"], "b.mul_(1)"),
+          *_stale("e2", [_X, "a, b = torch.aminmax(x * 1, dim=1)"], "a.add_(1); b.mul_(1)"),
+          *_stale("e3", ["A = torch.tensor([[2., 1.], [1., 3.]], requires_grad=True)",
+                         "a, b = torch.linalg.slogdet(A * 1)"], "a.add_(1)", loss="b"),
+          *_stale("e4", ["A = torch.tensor([[1., 5.], [3., 0.], [2., 2.]], requires_grad=True)",
+                         "a = torch.linalg.lstsq(A * 1, torch.ones(3, 1)).solution"], "a.add_(0)")],
+         ["e1", "e2", "e3", "e4"]),
+]
