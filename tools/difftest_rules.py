@@ -620,6 +620,19 @@ def _zero_signs_within(want: dict, got: dict) -> bool:
     return _agree_once(want, got, neutral)
 
 
+def _big_lu(stmt: str, want: dict) -> bool:
+    """Whether the LU the statement assigns (a tensor or a tuple of them: linalg.lu's P, L, U) has a
+    matrix of 17 or more rows or columns, which MKL's getrf factors with its other, blocked kernel."""
+    names = [n.strip() for n in stmt.split("=", 1)[0].split(",")] if "=" in stmt.split("(", 1)[0] else []
+    shapes = []
+    for name in names:
+        v = want.get("vars", {}).get(name)
+        for t in (v.get("items", []) if isinstance(v, dict) and v.get("kind") == "seq" else [v]):
+            if isinstance(t, dict) and t.get("kind") == "tensor" and len(t.get("shape", ())) >= 2:
+                shapes.append(t["shape"])
+    return any(max(shape[-2:]) >= 17 for shape in shapes)
+
+
 def _call_args(stmt: str, name: str) -> list[str] | None:
     """The top-level arguments (as written, stripped) of the first call of ``name`` in ``stmt``."""
     start = stmt.find(name + "(")
@@ -758,6 +771,9 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "potri-zero-signs"  # (MKL's potri, its order of steps not LAPACK's reference)
     if aspect == "repr" and op in ("triangular_solve", "solve_triangular") and _zero_signs_within(want, got):
         return "trsm-zero-signs"  # (MKL's trsm: its blocked order of steps, not the reference substitution)
+    if aspect == "repr" and op in ("lu", "lu_factor", "lu_factor_ex") and _big_lu(stmt, want) \
+            and _zero_signs_within(want, got):
+        return "getrf-zero-signs"  # (MKL's getrf of 17 or more rows or columns: its blocked updates)
     if aspect in ("value", "numeric", "repr") and op == "matrix_exp" and _half_result_only(stmt, want, got):
         return "matrix-exp-half"
     if (aspect in ("value", "numeric", "repr", "grad-value", "grad-numeric", "grad-repr") and op in ("grad", "backward")

@@ -49,4 +49,25 @@ CASES = [
           "k = torch.zeros(4, dtype=torch.bool)", "k.lt_(t)",
           "try:\n    k[1:3].set_(torch.ones(2, dtype=torch.bool))\nexcept Exception as e:\n    err4 = str(e)"],
          ["b", "n1", "n2", "n3", "err4"]),
+    case("getrf-nan-pivot-of-17-or-more",  # (dt42e value:lu) MKL's getrf of a matrix of 17 or more rows or
+         # columns pivots on a column's first NaN, over any magnitude (inf too), every column step; a smaller
+         # matrix's search is the reference's (a NaN never larger, unless in the first place)
+         ["A = torch.eye(17, dtype=torch.float64) * 0.5 + 0.01",
+          "A[:, 0] = torch.tensor([1.0, 3.0, float('inf'), float('nan'), 2.0] * 3 + [1.0, 1.0], dtype=torch.float64)",
+          "A[:3, 5] = 0.5", "A[7, 5] = float('nan')", "A[11, 5] = 9.0",
+          "p1 = torch.linalg.lu_factor_ex(A).pivots", "p2 = torch.linalg.lu(A[:, :3]).P.argmax(0)",
+          "p3 = torch.linalg.lu_factor_ex(A[:16, :16]).pivots", "p4 = torch.linalg.lu_factor_ex(A[:3].float()).pivots"],
+         ["p1", "p2", "p3", "p4"]),
+    case("grid-sample-reflection-minus-inf-grad-sign",  # (strides42's run 41718000, seed 41718994) float32
+         # bilinear grid_sample's vector kernel under reflection keeps the gradient at a NaN place (an infinite
+         # grid coordinate: the clip's mask passes a NaN) with reflect's sign: -inf lies below low, and
+         # one_more_flip (NaN > NaN) is false, so its multiplier is -scale (+inf's and NaN's +scale); W even:
+         # the NaN place's wrapped offsets stay in rows 0 and 1 of the input
+         ["x = torch.arange(12, dtype=torch.float32).reshape(2, 1, 3, 2).sin()",
+          "g = torch.tensor([[[[0.1, -0.2], [0.3, float('-inf')], [0.5, 0.7]]], [[[0.3, 0.25], [-0.9, float('-inf')], "
+          "[0.3, 0.3]]]]).requires_grad_()",
+          "F.grid_sample(x, g, mode='bilinear', padding_mode='reflection', align_corners=True).sum().backward()",
+          "g1 = g.grad.clone()", "g.grad = None",
+          "F.grid_sample(x, g, mode='bilinear', padding_mode='reflection', align_corners=False).sum().backward()"],
+         ["g1", "g.grad"]),
 ]

@@ -38,16 +38,23 @@ def matrices(a):
     return a.reshape((int(np.prod(a.shape[:-2], dtype=np.int64)),) + a.shape[-2:])
 
 
-def idamax(absx):
+def idamax(absx, nan_first=False):
     """BLAS idamax along the last axis of magnitudes: the first largest; a NaN is never larger,
-    and a NaN in the first place stays the pivot."""
-    at = np.argmax(np.where(np.isnan(absx), -1.0, absx), axis=-1)
-    return np.where(np.isnan(absx[..., 0]), 0, at)
+    and a NaN in the first place stays the pivot.  ``nan_first``: MKL's getrf on a matrix with
+    17 or more rows or columns, whose pivot search takes the first NaN of a column wherever it
+    is, over any magnitude, inf too (probed under torch 2.13, float32 and float64, every column
+    step, m x n from 3 x 17 to 40 x 40; 16 x 16 and smaller search as the reference does)."""
+    nan = np.isnan(absx)
+    at = np.argmax(np.where(nan, -1.0, absx), axis=-1)
+    if nan_first:
+        return np.where(nan.any(axis=-1), np.argmax(nan, axis=-1), at)
+    return np.where(nan[..., 0], 0, at)
 
 
 def getrf(a):
     """(LU, pivots, info) of each matrix of ``a`` (any batch shape): pivots 1-based as LAPACK's,
-    info the first zero pivot (1-based) or 0.  The column is scaled by the pivot's reciprocal, but
+    info the first zero pivot (1-based) or 0; a matrix of 17 or more rows or columns pivots on a
+    column's first NaN (:func:`idamax`).  The column is scaled by the pivot's reciprocal, but
     for a square matrix up to 4 x 4 one element below the pivot is divided by it, as MKL's kernels do
     (bit for bit on the checked square cases, 2 x 2 to 7 x 7, and on every m x n up to 6 x 6 apart)."""
     shape = a.shape
@@ -58,9 +65,10 @@ def getrf(a):
     info = np.zeros(b, np.int64)
     rows = np.arange(b)
     small = m == n and m <= 4  # (a matrix that is not square: the reciprocal throughout)
+    big = max(m, n) >= 17  # (MKL's other kernel: a NaN is the pivot, idamax's nan_first)
     with np.errstate(all="ignore"):
         for j in range(k):
-            p = j + idamax(np.abs(lu[:, j:, j]))
+            p = j + idamax(np.abs(lu[:, j:, j]), big)
             piv[:, j] = p + 1
             lu[rows, j], lu[rows, p] = lu[rows, p], lu[rows, j].copy()
             pivot = lu[:, j, j]

@@ -276,9 +276,9 @@ def _grid2d_backward_np(g, x, grid, mode, padding, align_corners, need_input, ne
                 v = [_gather(x[b], yy, xx, ok) for (yy, xx), ok in zip(corners, masks)]
                 if nan_places:
                     _nan_place_reads(v, x, b, nan_places)
-                    for p, _ in nan_places:  # (the clip's gradient: a NaN's bits are not 0's or size - 1's)
-                        mx[p] = mx.dtype.type(W / 2 if not align_corners else (W - 1) / 2) if np.isnan(ix[p]) else mx[p]
-                        my[p] = my.dtype.type(H / 2 if not align_corners else (H - 1) / 2) if np.isnan(iy[p]) else my[p]
+                    for p, _ in nan_places:
+                        mx[p] = _nan_mult(gx[p], W, padding, align_corners) if np.isnan(ix[p]) else mx[p]
+                        my[p] = _nan_mult(gy[p], H, padding, align_corners) if np.isnan(iy[p]) else my[p]
                 gxs = np.zeros(ix.shape, x.dtype)
                 gys = np.zeros(ix.shape, x.dtype)
                 for c in range(C):
@@ -293,6 +293,17 @@ def _grid2d_backward_np(g, x, grid, mode, padding, align_corners, need_input, ne
                 g_grid[b, ..., 0] = (gxs * mx).reshape(Ho, Wo)
                 g_grid[b, ..., 1] = (gys * my).reshape(Ho, Wo)
     return g_in, g_grid
+
+
+def _nan_mult(g, size, padding, align_corners):
+    """The vector kernel's multiplier at a NaN place (an infinite or NaN grid coordinate): the clip's
+    gradient keeps it (a NaN's bits are not 0's or size - 1's), times reflection's sign, which is
+    the coordinate's side of low (``one_more_flip``, NaN > NaN, is false): -inf's is -1."""
+    t = g.dtype.type
+    scale = t((size - 1) / 2) if align_corners else t(size / 2)
+    if padding == 2 and _unnormalize(g, size, align_corners) - t(0 if align_corners else -0.5) < 0:
+        return -scale
+    return scale
 
 
 def _nan_places(shape, itemsize, x_w, y_n):
