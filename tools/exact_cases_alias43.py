@@ -54,3 +54,15 @@ CASES += [
           "e1, e1b, e2, e2b, e3, e4 = edges(h1), edges(b1), edges(h2), edges(r2[1]), edges(L3), edges(o4)"],
          ["e1", "e1b", "e2", "e2b", "e3", "e4", "h1.grad_fn is b1.grad_fn", "r2[1].grad_fn is h2.grad_fn"]),
 ]
+CASES += [
+    case("apply-map-checked-convert",  # (raises-only-torch:map2_, seed 41904773) the function's result stored
+         # by checked_convert: an int past an integer dtype's range refused (an unsigned one lets a negative of
+         # at most its max wrap), a float outside it (NaN, inf too) refused, floating dtypes never
+         ["def f(dt, v):\n    x = torch.zeros(1, dtype=dt)\n    try:\n        x.apply_(lambda a: v)\n    except RuntimeError as e:\n        return str(e)\n    return x.tolist()",
+          "r = [f(torch.uint8, 300), f(torch.uint8, -1), f(torch.uint8, -129), f(torch.uint8, -256), f(torch.int8, -129),"
+          " f(torch.int16, 70000.0), f(torch.int32, 70000.0), f(torch.uint8, -0.5), f(torch.int64, float('nan')),"
+          " f(torch.int64, 2 ** 63 - 1), f(torch.float16, 1e300), f(torch.bool, 3.7)]",
+          "x2 = torch.tensor([4, 7, 5], dtype=torch.uint8)", "v2 = x2.expand(2, 3)",
+          "try:\n    v2.map2_(v2, torch.tensor([[8, 0, 5], [9, 1, 3]], dtype=torch.uint8), lambda a, b, c: a + b * c)\nexcept RuntimeError as e:\n    e2 = str(e)"],
+         ["r", "e2", "x2"]),
+]

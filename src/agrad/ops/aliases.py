@@ -145,10 +145,26 @@ def new(input, *args, device=None, **kwargs):
 # apply_ / map_: a Python function per element ----------------------------------------------
 
 def _store(value, d):
-    """The function's result as PyTorch stores it (a real number: PyFloat_AsDouble's, then the dtype's cast)."""
+    """The function's result as PyTorch stores it (a real number, as a Scalar: an int or bool stays one, anything
+    else PyFloat_AsDouble's), then checked_convert into an integer dtype: a float outside the dtype's range (NaN and
+    infinities too) or an int past it (an unsigned dtype lets a negative int of at most its max wrap) is refused."""
     if isinstance(value, (str, bytes)) or not (hasattr(value, "__float__") or hasattr(value, "__index__")):
         raise TypeError(f"must be real number, not {type(value).__name__}")
-    return np.array(float(value)).astype(d.numpy)
+    kind = np.dtype(d.numpy).kind
+    if kind not in "iu":
+        return np.array(float(value)).astype(d.numpy)
+    info = np.iinfo(d.numpy)
+    if isinstance(value, (bool, np.bool_)) or hasattr(value, "__index__") and not isinstance(value, float):
+        i = int(value)
+        bad = i > info.max or (i < 0 and -i > info.max if kind == "u" else i < info.min)
+        if not bad:
+            return np.array(i % (1 << info.bits)).astype(np.uint64).astype(d.numpy)
+    else:
+        f = float(value)
+        bad = not info.min <= f <= info.max
+        if not bad:
+            return np.array(f).astype(d.numpy)
+    raise RuntimeError(f"value cannot be converted to type {np.dtype(d.numpy).name} without overflow")
 
 
 def _each(input, fn, others=()):
