@@ -57,4 +57,8 @@ CASES = [
                      "x[torch.tensor([[True, False, True], [False, False, True]]), torch.tensor([0, 1])]",
                      "x[True, torch.tensor([0, 1]), torch.tensor([0, 1, 2])]"])],
          ["out"]),
+    case("empty-strides-pad-gradient",  # constant_pad_nd's narrow of an expanded gradient keeps its strides (0)
+         ["x = torch.zeros(3, 0).requires_grad_()", "y = torch.nn.functional.pad(x.cumsum(1), (1, 0))",
+          "g, = torch.autograd.grad(y.sum(), x)"],
+         ["g.stride()"]),
 ]

@@ -13,7 +13,8 @@ import numpy as np
 from .. import dtypes
 from .._limits import check_shape
 from ..tensor import Tensor
-from ._layout import in_input_format, in_memory_format, laid_out_like, suggested_format
+from ._layout import (in_input_format, in_memory_format, laid_out_like, suggested_format, torch_strides,
+                      with_empty_strides)
 from ._argcheck import passed_on
 from ._op import Op, export
 
@@ -33,7 +34,7 @@ def _constant_pad_fwd(ctx, a, pad, value):
     widths = _pad_widths(a.ndim, pad)
     crop = tuple(slice(max(-lo, 0), a.shape[i] - max(-hi, 0)) for i, (lo, hi) in enumerate(widths))
     fmt = suggested_format(a)  # (of the input before it is narrowed)
-    a = a[crop]
+    a = a[crop] if a.size == 0 or type(a) is not np.ndarray else with_empty_strides(a[crop], torch_strides(a))  # (narrow's)
     widths = [(max(lo, 0), max(hi, 0)) for lo, hi in widths]
     if not any(lo or hi for lo, hi in widths):
         # no pad > 0: PyTorch clones the narrowed input (its layout kept), the value unused and unconverted
