@@ -61,4 +61,13 @@ CASES = [
          ["x = torch.zeros(3, 0).requires_grad_()", "y = torch.nn.functional.pad(x.cumsum(1), (1, 0))",
           "g, = torch.autograd.grad(y.sum(), x)"],
          ["g.stride()"]),
+    case("empty-strides-retained-grad-and-deg2rad",  # retain_grad's clone(MemoryFormat::Contiguous) of an empty
+         # gradient (an expand's 0s) is contiguous; deg2rad/rad2deg write into empty_like(self): its strides
+         ["x3 = torch.zeros(3, 1, 4, requires_grad=True)", "v4 = x3[:, 1:]", "v4.retain_grad()", "v4.sum().backward()",
+          "b = torch.zeros(0)[::2]", "c = torch.zeros(0, 3)[:, ::2]"],
+         ["v4.grad.stride()", "[b.deg2rad().stride(), b.rad2deg().stride(), c.deg2rad().stride(), (c * 2).stride()]"]),
+    case("ldexp-float64-self-power-layout",  # _pow2 of a float64 self: full({}, 2.0).pow(other), laid out like other
+         ["x1 = torch.tensor([-1.75, 1.25, -0.25], dtype=torch.float64)",
+          "o = (torch.arange(9.) * 1.3 - 5.1).reshape(3, 3).t()", "r = x1.ldexp(o)", "h = x1.half().ldexp(o.half())"],
+         ["r.stride()", "h.stride()", "r", "h", "x1.float().ldexp(o).stride()"]),
 ]

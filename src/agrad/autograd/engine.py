@@ -636,7 +636,11 @@ def _inspect(node, grads, create_graph, node_hooks=True):
             if t is not None and idx in grads:
                 g = grads[idx] if create_graph else grads[idx].detach()
                 # (PyTorch's retain_grad hook: clone(MemoryFormat::Contiguous) of the first gradient)
-                t._grad = (g.clone() if g.is_contiguous() else g.contiguous()) if t._grad is None else t._grad + g
+                if t._grad is None:
+                    from ..ops.memory_format import contiguous_format
+                    t._grad = g.clone(memory_format=contiguous_format)  # (an empty one: contiguous strides too)
+                else:
+                    t._grad = t._grad + g
     hooks = pre.get(-1) if pre and node_hooks else None
     if hooks:
         for fn in list(hooks.values()):

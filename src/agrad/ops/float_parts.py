@@ -168,6 +168,10 @@ def _ldexp_fwd(ctx, a, b, dtype):
         b = b.astype(np.promote_types(a.dtype, b.dtype))
     with grad_mode.no_grad():
         scale = _pow(2.0, Tensor._make(b))
+        if a.dtype.kind == "f" and a.dtype != np.float32 and b.ndim > 1:
+            # (_pow2 of a float64 / half self: full({}, 2.0, self's dtype).pow(other), a TensorIterator over
+            # other: the power (of pow(2.0, other)'s values) laid out like other)
+            scale = Tensor._make(iterator_layout(scale._data, [np.asarray(2.0, a.dtype), b]))
         if b.ndim == 0 and np.dtype(dtype) == np.float16:
             return (np.asarray(a, np.float32) * scale._data.astype(np.float32)).astype(np.float16)
         x = Tensor._make(np.asarray(a)).to(dtypes.from_numpy(dtype))

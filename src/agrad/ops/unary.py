@@ -18,7 +18,7 @@ from .._zero import ZeroArray
 from ..tensor import Tensor
 from . import _sleef, _tanh32, _tanh64, _vec_math
 from ._erf_math import calerf as _calerf
-from ._layout import cast, iterator_layout
+from ._layout import cast, empty_like, iterator_layout
 from ._unary_first import checked_first as _checked_first
 from ._op import OPS, Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from ._outs import _OUT_SAME_FOUND as _SAME_DTYPE, same_dtype_out
@@ -681,6 +681,8 @@ def _times(c):
     """``a * c`` as PyTorch's mul by a wrapped number: in the opmath type (float16 in float32, the
     number as a float), then rounded to the input's dtype."""
     def kernel(a):
+        if type(a) is np.ndarray and not a.size and a.ndim:  # (deg2rad's empty_like(self), then mul_out: its strides)
+            return empty_like(a)
         work = np.float32 if a.dtype == np.float16 else a.dtype
         return (a.astype(work, copy=False) * np.asarray(c, work)).astype(a.dtype, copy=False)
     return kernel
