@@ -56,4 +56,20 @@ CASES = [
           *_stale("e4", ["A = torch.tensor([[1., 5.], [3., 0.], [2., 2.]], requires_grad=True)",
                          "a = torch.linalg.lstsq(A * 1, torch.ones(3, 1)).solution"], "a.add_(0)")],
          ["e1", "e2", "e3", "e4"]),
+    case("dgemm-alpha-zero-signs",  # (repr:addmm, r42230000) float64 addmm with an alpha: MKL's dgemm scales
+         # the terms as it packs them and sums from C, so a zero's sign is that of (alpha * a) @ b + C's sums, not
+         # alpha times the sum's (-1.5 * +0.0 + -0.0 was -0.0; PyTorch's +0.0); a column-major mat1 with 2 to 11
+         # columns: every element whose products and C are all -0.0 is -0.0
+         ["x6 = torch.tensor([[3.0, 0.5], [0.5, -2.5], [2.25, 2.0]], dtype=torch.float64, requires_grad=True)",
+          "x7 = torch.tensor([[0.25, -2.5, -0.75], [0.5, -0.5, 0.0]], dtype=torch.float64, requires_grad=True)",
+          "x8 = torch.tensor(-0.0, dtype=torch.float64, requires_grad=True)",
+          "r1 = x8.addmm(x6, x7, alpha=-1.5)",
+          "a = torch.tensor([[1.5, -2.5, -0.0], [-0.0, -2.5, 1.5]], dtype=torch.float64)",
+          "b = torch.tensor([[-0.0, 1.5, 0.5], [0.5, -0.0, -0.0], [-2.5, 0.5, -0.0]], dtype=torch.float64)",
+          "s = torch.tensor([[-0.0, -0.0, -0.0], [-0.0, 0.0, -0.0]], dtype=torch.float64)",
+          "r2 = torch.addmm(s, a, b, alpha=2)", "r3 = torch.addmm(s, a, b, alpha=-0.5, beta=2)",
+          "r4 = torch.addmm(s, a.t().contiguous().t(), b)", "r5 = torch.addmm(s, a.t().contiguous().t(), b, alpha=-1)",
+          "r6 = torch.addmm(s, a, b.t().contiguous().t(), alpha=-2)",
+          "r7 = torch.addbmm(s, a.unsqueeze(0), b.unsqueeze(0), alpha=-1.5)"],
+         ["r1", "r2", "r3", "r4", "r5", "r6", "r7"]),
 ]

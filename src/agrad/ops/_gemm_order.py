@@ -528,16 +528,25 @@ def mkl_product(a, b, c=None, batched=False, alpha=None, c_off=0):
     return np.array(r, order="C")
 
 
-def dgemm_zero_signs(r, a, b, c):
+def dgemm_zero_signs(r, a, b, c, alpha=1):
     """numpy's float64 a @ b + c (``r``, C-ordered, written in place) with the zero signs of MKL's dgemm for a
     row-major a and b, where every product of an element and its C are -0.0 (numpy's sum of them starts from
     +0.0: +0.0): -0.0, as MKL's sums start from C, except (measured) for n = 1 (dgemv) the rows of its blocks
     of 4 (all rows from m = 2 on for k >= 10) for k >= 3, and for n >= 12 the elements of its 4 x 12 blocks
-    for an odd k >= 3 (n from 2 to 11: mkl_product's sequential sums)."""
+    for an odd k >= 3 (n from 2 to 11: mkl_product's sequential sums).  An ``alpha`` (``r``: alpha * (a @ b) + c)
+    scales the terms as they are packed: the zeros take the signs of (alpha * a) @ b + c's sums (n >= 2)."""
+    if alpha != 1:
+        if b.shape[1] > 1 and _transposed(b):  # (measured: numpy's alpha * (a @ b) + c signs are closer there)
+            return r
+        a = a * alpha  # (keeps a's layout)
+        signs = dgemm_zero_signs(np.ascontiguousarray(a @ b + c), a, b, c)
+        zero = (r == 0) & (signs == 0)
+        r[zero] = signs[zero]
+        return r
     m, k = a.shape
     n = b.shape[1]
-    if _transposed(a) or (n > 1 and _transposed(b)):
-        return r
+    if _transposed(a) and not 2 <= n <= 11 or n > 1 and _transposed(b):
+        return r  # (a column-major a with n from 2 to 11, b row-major: every such element, measured)
     rows, cols = np.nonzero((r == 0) & np.signbit(c))
     if not rows.size:
         return r

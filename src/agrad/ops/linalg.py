@@ -518,9 +518,9 @@ def _gemm_into_zero(s, a, b, beta, alpha):
     out = _add_scaled(s, _gemm(a, b), beta, alpha)
     if beta == 0 and out.dtype.char in "fd" and not (a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1):
         out = out + 0.0
-    elif (beta != 0 and alpha == 1 and out.dtype == np.float64 == a.dtype == b.dtype and a.shape[1] > 1
-          and type(a) is type(b) is np.ndarray):  # (dgemm's sums from C: its zero signs)
-        out = dgemm_zero_signs(np.array(out), a, b, np.broadcast_to(s * beta if beta != 1 else s, out.shape))
+    elif (beta != 0 and out.dtype == np.float64 == a.dtype == b.dtype and a.shape[1] > 1
+          and type(a) is type(b) is np.ndarray and (alpha == 1 or b.shape[1] > 1)):  # (dgemm's sums from C: its zero signs)
+        out = dgemm_zero_signs(np.array(out), a, b, np.broadcast_to(s * beta if beta != 1 else s, out.shape), alpha)
     return out
 
 
