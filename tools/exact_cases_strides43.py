@@ -70,4 +70,8 @@ CASES = [
          ["x1 = torch.tensor([-1.75, 1.25, -0.25], dtype=torch.float64)",
           "o = (torch.arange(9.) * 1.3 - 5.1).reshape(3, 3).t()", "r = x1.ldexp(o)", "h = x1.half().ldexp(o.half())"],
          ["r.stride()", "h.stride()", "r", "h", "x1.float().ldexp(o).stride()"]),
+    case("empty-strides-mean-gradient",  # mean_backward's division of the expanded gradient: TensorIterator's strides
+         ["x = torch.zeros(1, 0, 1).requires_grad_()", "u = x.mean(0).unflatten(-1, (1, 1)).expand(2, 0, 1, 1)",
+          "g, = torch.autograd.grad(u.sum(), x)"],
+         ["g.stride()"]),
 ]

@@ -16,6 +16,7 @@ from ..autograd import grad_mode
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, finish_out
 from ._out_alias import reduced_into_input
+from ._layout import iterator_layout
 from .reductions import (_ALL_DIMS, _FLOAT32_64, _NO_DIM, _NO_KEEPDIM, _add_reduce, _contiguous,
                          _expand_back_array, _no_dim_keepdim, dims, expand_back, nansum)
 
@@ -85,8 +86,11 @@ def _(ctx, g):
     return out
 
 
-_mean1.raw_derivative(lambda ctx, g: np.true_divide(
-    _expand_back_array(g.view(np.ndarray) if type(g) is ZeroArray else g, ctx.input_shape, ctx.axes, ctx.keepdim), ctx.n))
+@_mean1.raw_derivative
+def _(ctx, g):
+    e = _expand_back_array(g.view(np.ndarray) if type(g) is ZeroArray else g, ctx.input_shape, ctx.axes, ctx.keepdim)
+    out = np.true_divide(e, ctx.n)
+    return out if out.size else iterator_layout(out, [e, ctx.n])  # (an empty one: TensorIterator's strides)
 
 
 @export(method=True)
