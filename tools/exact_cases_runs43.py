@@ -72,4 +72,22 @@ CASES = [
           "r6 = torch.addmm(s, a, b.t().contiguous().t(), alpha=-2)",
           "r7 = torch.addbmm(s, a.unsqueeze(0), b.unsqueeze(0), alpha=-1.5)"],
          ["r1", "r2", "r3", "r4", "r5", "r6", "r7"]),
+    case("slow-conv-transpose-input-grad-one-term",  # (grad-repr:backward, dt43b) a transposed convolution
+         # PyTorch's slow kernels take (3-D with a dilation; float64): the input's gradient is one gemm per sample
+         # of the weight (C_in x C_out * K) and the gradient's columns; of one term (C_out * K = 1) BLAS writes
+         # the plain product, so a zero gradient times a negative weight stays -0.0 (agrad's batched matmul: +0.0)
+         ["x7 = torch.tensor([[[[[-0.5, -1.75], [-3.0, -3.0]]], [[[0.75, 1.5], [-2.5, 1.25]]], [[[-1.5, -2.25], "
+          "[-3.0, 2.5]]], [[[1.25, 0.0], [0.25, -0.75]]]]], requires_grad=True)",
+          "x8 = torch.tensor([[[[[0.25]]]], [[[[2.25]]]], [[[[-0.5]]]], [[[[-2.25]]]]], requires_grad=True)",
+          "r10 = torch.conv_transpose3d(x7, x8, stride=2, dilation=2)",
+          "g16 = torch.tensor([[[[[3.0, 0.0, 0.0], [2.25, -2.25, -2.5], [float('inf'), 1.25, 0.75]]]]])",
+          "r10.backward(gradient=g16)",
+          "a = torch.tensor([[[0.5, -0.0, 2.0], [-1.5, 0.0, 0.5]]], dtype=torch.float64, requires_grad=True)",
+          "w = torch.tensor([[[-2.0]], [[0.5]]], dtype=torch.float64, requires_grad=True)",
+          "y = F.conv_transpose1d(a, w, stride=2)",
+          "y.backward(torch.tensor([[[0.0, 1.0, -0.0, 2.0, 0.0]]], dtype=torch.float64))",
+          "b = torch.tensor([[[[0.5, -0.0], [2.0, 0.0]]] * 2], dtype=torch.float64, requires_grad=True)",
+          "wb = torch.tensor([[[[-2.0]]], [[[0.5]]]], dtype=torch.float64, requires_grad=True)",
+          "yb = F.conv_transpose2d(b, wb, groups=2)", "yb.backward(torch.zeros_like(yb))"],
+         ["x7.grad", "x8.grad", "a.grad", "w.grad", "b.grad", "wb.grad"]),
 ]

@@ -395,7 +395,9 @@ def _conv_grads(grad, x, w, x_shape, w_shape, geo, need, cols2=(im2col, col2im))
         cols = cols.reshape(n, g, cols.shape[1] // g, -1)  # (N, G, Cout/G*K, L_in)
         if need[0]:
             wg = w.reshape(g, w.shape[0] // g, -1)
-            gx = (wg @ cols).reshape(n, -1, *in_size)
+            # (slow_conv_transpose's gemm per sample; of one term, 2 rows and columns or more: the plain product)
+            one = wg.shape[-1] == 1 and wg.shape[1] > 1 and cols.shape[-1] > 1 and cols2[0] is im2col
+            gx = (wg * cols if one and w.dtype in (dtypes.float32, dtypes.float64) else wg @ cols).reshape(n, -1, *in_size)
         if need[1]:
             xg = x.reshape(n, g, x.shape[1] // g, -1)
             gw = (xg @ cols.swapaxes(2, 3)).sum(0).reshape(w_shape)
