@@ -66,3 +66,15 @@ CASES += [
           "try:\n    v2.map2_(v2, torch.tensor([[8, 0, 5], [9, 1, 3]], dtype=torch.uint8), lambda a, b, c: a + b * c)\nexcept RuntimeError as e:\n    e2 = str(e)"],
          ["r", "e2", "x2"]),
 ]
+CASES += [
+    case("inplace-argument-overlap-loop-order",  # (value:pow_, dt43b) an elementwise in-place op reading an
+         # argument that shares self's memory in a layout c10 finds too hard (no error): TensorIterator's loop
+         # reads it as the earlier writes left it -- element by element (basic_loop, the vectorized loop's
+         # tail), in chunks of two AVX2 vectors, a stride-0 operand once per row
+         ["b1 = (torch.arange(8.) * 0.37 - 1.1).reshape(4, 2)", "b1.pow_(b1.view(4, 2)[:, :1])",
+          "b2 = (torch.arange(40.) * 0.37 - 1.1).reshape(2, 20)", "b2.add_(b2.view(2, 20)[:, 3:4])",
+          "b3 = (torch.arange(12, dtype=torch.float64) * 0.37 - 1.1).reshape(3, 4)", "b3.mul_(b3.view(3, 4)[:, ::2].repeat(1, 2))",
+          "b4 = (torch.arange(12, dtype=torch.float64) * 0.37 - 1.1).reshape(2, 6)", "b4.sub_(b4[:, ::2].repeat(1, 2))",
+          "b5 = (torch.arange(16.) * 0.5 - 3).reshape(4, 4)", "b5.atan2_(b5.t())"],
+         ["b1", "b2", "b3", "b4", "b5"]),
+]

@@ -25,7 +25,8 @@ from ..autograd.node_attrs import add_torch_saved
 from ..tensor import Tensor
 from ._families import LazyList, LazyTable
 from ._layout import _partial_overlap, c_order, iterator_layout, laid_out_like
-from ._overlap_loop import hidden_overlap as _hidden_overlap, tied_strides as _tied_strides
+from ._overlap_loop import argument_overlap as _argument_overlap, hidden_overlap as _hidden_overlap, \
+    tied_strides as _tied_strides
 from ._outs import _C_TYPE, finish_out, with_out, write_outs  # noqa: F401 (imported from here by the op families)
 from ._shortcuts import Shortcuts, _not_differentiable, _record_two, _Scratch, inplace_self
 
@@ -606,9 +607,10 @@ def inplace(fn, overlap="error", name=None, partial=False, first=None, checks=No
                 from .inplace_view import inplace_through_view
                 return inplace_through_view(self, fn, args, kwargs)
             if not recorded:
-                if _hidden_overlap(self._data):
+                lead = _argument_overlap(self, args, kwargs) if partial else None
+                if lead is not None or _hidden_overlap(self._data):
                     from ._overlap_loop import in_sequence
-                    return in_sequence(self, fn, args, kwargs, name)
+                    return in_sequence(self, fn, args, kwargs, name, lead=lead or 0)
                 return self._write(fn(self, *args, **kwargs))
             src = inplace_self[0] = self._snapshot()
             try:

@@ -35,6 +35,52 @@ def hidden_overlap(a) -> bool:
     return np.unique(offsets).size < a.size
 
 
+def argument_overlap(self, args, kwargs):
+    """Whether an elementwise (TensorIterator) op writing ``self`` reads an argument that shares memory with
+    it in a layout c10's get_overlap_status finds "too hard" (not both dense: ``b[:].pow_(o)`` with ``o`` a
+    strided view of ``b``), so no error, and PyTorch's loop reads each element of that argument as the writes
+    before it left it: replayed by :func:`in_sequence` where the loop goes element by element -- its inner
+    dim walked by basic_loop (an operand strided there) or shorter than two vectors (all of it the scalar
+    tail of vectorized_loop) or by vectorized_loop's chunks of two vectors, each read before it is written (an
+    operand of stride 0 there read once at the row's start).  None: not such a call; else the ``lead`` of
+    :func:`in_sequence`."""
+    data = self._data
+    if type(data) is not np.ndarray or not 1 < data.size <= LIMIT:
+        return None
+    found = None
+    for a in (*args, *kwargs.values()):
+        if type(a) is Tensor and a is not self and (a._base is not None or self._base is not None):
+            b = a._data
+            if type(b) is np.ndarray and b.dtype == data.dtype and np.may_share_memory(data, b) \
+                    and not (b.shape == data.shape and b.strides == data.strides
+                             and b.__array_interface__["data"][0] == data.__array_interface__["data"][0]) \
+                    and np.shares_memory(data, b):
+                found = b
+    if found is None:
+        return None
+    from ._layout import iteration_order
+
+    operands = [data] + [a._data for a in (*args, *kwargs.values()) if type(a) is Tensor]
+    if any(type(b) is not np.ndarray or b.dtype != data.dtype for b in operands):
+        return None  # (a cast operand is copied first)
+    order = iteration_order(data.shape, operands)
+    if not order:
+        return None
+    inner = order[-1]
+    size = data.itemsize
+
+    def step(b):
+        off = data.ndim - b.ndim
+        return 0 if inner < off or b.shape[inner - off] == 1 else b.strides[inner - off]
+    steps = [step(b) for b in operands]
+    scalars = steps[1:].count(0)
+    if any(st not in (0, size) for st in steps) or steps[0] != size or scalars > 1:
+        return 0  # (basic_loop: element by element)
+    chunk = 2 * (32 // size)  # (vectorized_loop: two AVX2 vectors at a time, then the tail element by element)
+    lead = data.shape[inner] // chunk * chunk
+    return -lead if scalars else lead  # (negative: a scalar operand, loaded once at the row's start)
+
+
 #: samplers: they draw without reading ``self``, the k-th number for the k-th element of the loop
 DRAWN = frozenset({"uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_", "geometric_",
                    "bernoulli_"})
@@ -49,9 +95,11 @@ def tied_strides(a) -> bool:
     return len(set(strides)) < len(strides)
 
 
-def in_sequence(self, fn, args, kwargs, name="", write=None):
+def in_sequence(self, fn, args, kwargs, name="", write=None, lead=0):
     """``self._write(fn(self, ...))`` as PyTorch's loop makes it over a ``self`` of shared elements
-    (``write``: the op's own writer of the final values, else ``self._write``)."""
+    (``write``: the op's own writer of the final values, else ``self._write``).  ``lead``: the elements of each
+    innermost row that vectorized_loop computes in chunks of ``lead``'s chunk size before the scalar tail
+    (:func:`argument_overlap`; negative: all of them from the row's start)."""
     from ._layout import iteration_order
 
     data = self._data
@@ -64,12 +112,18 @@ def in_sequence(self, fn, args, kwargs, name="", write=None):
         from ._layout import dense_order
         laid = dense_order(data)
         drawn = (once if laid is None else once.transpose(laid)).reshape(-1)
+    chunk = 2 * (32 // data.itemsize)
+    held = None
     for k, pos in enumerate(np.ndindex(*[data.shape[d] for d in order])):
         for d, i in zip(order, pos):
             index[d] = i
         at = tuple(index)
         if drawn is not None:
             data[at] = drawn[k]
+        elif lead and pos[-1] < abs(lead):
+            if pos[-1] == 0 or lead > 0 and pos[-1] % chunk == 0:
+                held = fn(self, *args, **kwargs)._data  # (the chunk's -- or the row's -- operands read at once)
+            data[at] = held[at]
         else:
             data[at] = (once if once is not None else fn(self, *args, **kwargs)._data)[at]
     final = Tensor._make(data.copy())
