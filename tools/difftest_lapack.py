@@ -19,7 +19,9 @@ VML_OPS = {"erf", "erfc", "exp", "log", "log2", "log10", "sin", "cos", "tan", "t
            # (their composite's root: pow(x, 1 / 2) is at::sqrt, VML's, for norm_type 2)
            "lp_pool1d", "lp_pool2d", "lp_pool3d",
            # (ATen's windows take cos_ of the points: VML's cos; run 41715000, mode of blackman_window(5))
-           "hann_window", "hamming_window", "blackman_window"}
+           "hann_window", "hamming_window", "blackman_window",
+           # (its exp of the input, or log of the target with full=True: VML's; run dt43b, a tan_ after it)
+           "poisson_nll_loss"}
 
 #: ops that take a float32/float64 ``log`` from MKL VML inside (gumbel_softmax's -log(exponential_()) noise)
 VML_INSIDE_OPS = {"gumbel_softmax"}

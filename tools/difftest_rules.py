@@ -267,6 +267,25 @@ def _reflectors(mats):
     return np.where(read[:, None, None], unit, mats)
 
 
+#: ops (and hermitian=True calls) whose LAPACK kernel reads one triangle of their matrix (syevd's, potrf's)
+_TRIANGLE_OPS = {"eigh", "eigvalsh", "cholesky", "cholesky_ex"}
+_HERMITIAN_OPS = {"pinv", "pinverse", "matrix_rank"}
+
+
+def _read_triangle(line: str, mats):
+    """The symmetric matrices a one-triangle op reads of ``mats`` (lower unless UPLO='U' or upper=True): an
+    inf or NaN in the other triangle is never read, and what is read is conditioned as this matrix is."""
+    op = op_of(line)
+    if op not in _TRIANGLE_OPS and not (op in _HERMITIAN_OPS and re.search(r"hermitian\s*=\s*True", line)):
+        return mats
+    if mats.shape[-1] != mats.shape[-2]:
+        return mats
+    if re.search(r"UPLO\s*=\s*['\"]U|upper\s*=\s*True", line):
+        mats = np.swapaxes(mats, -1, -2)
+    low = np.tril(mats)
+    return low + np.swapaxes(np.tril(mats, -1), -1, -2)
+
+
 def _result_condition(line: str, state: dict):
     """The largest 2-norm condition number of the finite matrices a statement assigns (PyTorch's), or None."""
     found = re.match(r"\s*([A-Za-z_]\w*)\s*=(?!=)", line)
@@ -311,6 +330,7 @@ def _condition_of(lines: list[str], want: list[dict], i: int):
             mats = d["data"].astype(np.float64).reshape((-1,) + d["data"].shape[-2:])
             if op_of(lines[j]) in _REFLECTOR_OPS and name == _first_argument(lines[j]):
                 mats = _reflectors(mats)
+            mats = _read_triangle(lines[j], mats)
             mats = mats[np.isfinite(mats).all(axis=(-2, -1))]
             if len(mats):
                 with np.errstate(all="ignore"):

@@ -43,4 +43,20 @@ CASES = [
           "r = x.slice_scatter(y, dim=0, step=1).exp_()", "r.sum().backward(create_graph=True)",
           "g = graph(y.grad.grad_fn)"],
          ["x.grad", "y.grad", "g"]),
+    case("cdist-two-dtypes",  # (dt43b error-type:cdist) the kernel dispatches on x1's dtype (no Half), then reads
+         # x2 as it; the matmul path (p = 2, more than 25 rows) refuses as its matmul does; empty: x1's dtype
+         ["h, f, d = torch.float16, torch.float32, torch.float64"] +
+         outcomes([f"torch.cdist(torch.ones({s}, dtype={a}), torch.ones({s}, dtype={b}), {p}).dtype"
+                   for s in ("2, 3, 4", "2, 30, 4", "30, 4", "0, 30, 4") for p in ("2.0", "1.0")
+                   for a, b in (("h", "f"), ("f", "h"), ("d", "h"), ("f", "d"))]),
+         ["out"]),
+    case("bmm-two-dtypes-by-path",  # (found beside dt43b's cdist) bmm_out_or_baddbmm_: its own kernel under 400
+         # multiply-adds (batch1's dtype), MKL's gemm for a float/double result over dense batches (the result's),
+         # else an mm (baddbmm: addmm_) per batch
+         ["h, f, d, i = torch.float16, torch.float32, torch.float64, torch.int32"] +
+         outcomes([f"torch.{fn}(torch.zeros(2, {m}, {k}, dtype={a}){sl}, torch.zeros(2, {k}, {m}, dtype={b}))"
+                   .replace("torch.baddbmm(", f"torch.baddbmm(torch.zeros(1, dtype={a}), ")
+                   for fn in ("bmm", "baddbmm") for m, k, sl in ((5, 6, ""), (9, 6, ""), (9, 12, "[:, :, ::2]"))
+                   for a, b in (("h", "f"), ("f", "h"), ("f", "d"), ("i", "f"))]),
+         ["out"]),
 ]

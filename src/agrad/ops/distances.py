@@ -206,8 +206,6 @@ def _check(x1, x2, p):
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_scalar_name(t.dtype)}")
     if not p >= 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    if x1.dtype is not x2.dtype:
-        raise RuntimeError(f"expected scalar type {_scalar_name(x1.dtype)} but found {_scalar_name(x2.dtype)}")
     try:
         return np.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
     except ValueError:
@@ -244,10 +242,26 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     p = float(p)
     batch = _check(x1, x2, p)
     r1, r2 = x1.shape[-2], x2.shape[-2]
-    if (x1.numel() and x2.numel() and r1 and r2 and math.prod(batch) and x1.shape[-1]
-            and p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25)))):
+    euclid = x1.numel() and x2.numel() and p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25)))
+    if x1.dtype is not x2.dtype and x1.numel() and x2.numel():
+        _dtypes_refused(x1, x2, euclid)
+    if euclid:
         return _euclidean_dist(x1, x2, batch)
     return _cdist.apply((x1, x2), (x1._data, x2._data), {"p": p})
+
+
+def _dtypes_refused(x1, x2, euclid):
+    """Operands of two dtypes (none empty): _euclidean_dist's matmul of ``cat([x1 * -2, norms, ones])`` and
+    ``cat([x2, ones, norms]).mT`` refuses them as it would (mm's or bmm's check, by its path); the kernel
+    dispatches on x1's dtype (no Half), then reads x2 as it."""
+    if euclid:
+        from .linalg import matmul
+        c = x1.shape[-1] + 2
+        matmul(Tensor._make(np.zeros(tuple(x1.shape[:-1]) + (c,), x1._data.dtype)),
+               Tensor._make(np.zeros(tuple(x2.shape[:-1]) + (c,), x2._data.dtype)).mT)
+    if x1.dtype is dtypes.float16:
+        raise NotImplementedError("\"cdist\" not implemented for 'Half'")
+    raise RuntimeError(f"expected scalar type {_scalar_name(x1.dtype)} but found {_scalar_name(x2.dtype)}")
 
 
 # ---------------------------------------------------------------------------

@@ -14,19 +14,10 @@ from ..tensor import Tensor, _scalar_name, _wrap_dim_no_scalar
 from ._op import Op, export, finish_out, inplace, method
 from ._out_alias import product_into
 from ._outs import matrix_out
+from ._product_checks import _bmm_dtypes, _c, _same_dtype
 from ._gemm_order import (DDOT_MAX, baddbmm_f32, baddbmm_one_term, bmm_product, ddot_lanes, dgemm_zero_signs, dot_lanes,
                           gemv_one_column, mkl_addmv, mkl_gemv, mkl_product, sdot_aligned)
 from .views import _unsafe_view, squeeze_inplace_dim
-
-
-def _same_dtype(a, b, who):
-    if a.dtype is not b.dtype:
-        if who == "dot":
-            raise RuntimeError(
-                f"dot : expected both vectors to have same dtype, but found {_scalar_name(a.dtype)} and "
-                f"{_scalar_name(b.dtype)}")
-        raise RuntimeError(
-            f"expected m1 and m2 to have the same dtype, but got: {_c(a)} != {_c(b)}")
 
 
 def _recording(inputs) -> bool:
@@ -43,12 +34,6 @@ def _no_bool(t, kernel, *sizes):
     """The CPU kernels take numbers only; mm, mv and bmm return before them for an empty product."""
     if t.dtype.name == "bool" and all(sizes):
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
-
-
-def _c(t):
-    return {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int",
-            "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-            "bool": "bool"}[t.dtype.name]
 
 
 def _dims(t, n, who):
@@ -320,14 +305,9 @@ def bmm(input, mat2, *, out=None):
     if input.dtype is not mat2.dtype and not (b and n and m and mat2._data.shape[2]):
         # nothing to multiply: the kernel only zeroes its result (of mat2's dtype), no dtype check
         return finish_out("bmm", _bmm.apply((input, mat2), (input._data.astype(mat2._data.dtype), mat2._data), {}), out)
-    _bmm_dtypes(input, mat2)
+    _bmm_dtypes(input, mat2, out)
     check_shape((b, n, mat2._data.shape[2]))
     return finish_out("bmm", product_into("bmm", (input, mat2), _bmm(input, mat2), out), out)
-
-
-def _bmm_dtypes(batch1, batch2):
-    if batch1.dtype is not batch2.dtype:  # the CPU kernel's check
-        raise RuntimeError(f"expected scalar type {_scalar_name(batch1.dtype)} but found {_scalar_name(batch2.dtype)}")
 
 
 def _unsafe(t, shape):
@@ -666,7 +646,7 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
             f"[{batch2._data.shape[0]}, {batch2._data.shape[1]}].")
     matrix_out("baddbmm", (input, batch1, batch2), batch2.dtype, (b, n, batch2._data.shape[2]), out)
     _no_bool(input, "baddbmm", b, n, m, batch2._data.shape[2])  # (the dispatch on self's dtype first)
-    _bmm_dtypes(batch1, batch2)
+    _bmm_dtypes(batch1, batch2, out, "addmm")
     result = _baddbmm.apply((input, batch1, batch2), (input._data, batch1._data, batch2._data),
                             {"beta": beta, "alpha": alpha})
     return finish_out("baddbmm", product_into("baddbmm", (batch1, batch2), result, out, input, beta, alpha), out)
