@@ -90,4 +90,20 @@ CASES = [
           "wb = torch.tensor([[[[-2.0]]], [[[0.5]]]], dtype=torch.float64, requires_grad=True)",
           "yb = F.conv_transpose2d(b, wb, groups=2)", "yb.backward(torch.zeros_like(yb))"],
          ["x7.grad", "x8.grad", "a.grad", "w.grad", "b.grad", "wb.grad"]),
+    case("grid-sample-bicubic-reflection-double-grid-grad",  # (grad-numeric:backward, r42233000) bicubic
+         # grid_sample's grid gradient without the input's, float64 reflection padding: that instance of ATen's
+         # kernel computes the coefficients unfused (the others fuse every Horner step); a 1 x 1 image's
+         # gradient is all rounding, so every bit shows
+         ["x11 = torch.tensor([[[[0.25]]], [[[-2.5]]]], dtype=torch.float64)",
+          "x12 = (torch.tensor([[[[-2.75, 2.5], [2.0, 0.0], [0.0, 0.25]], [[-1.25, 0.0], [-3.0, 2.5], [-2.75, 1.0]]], "
+          "[[[2.5, -1.75], [0.25, -2.5], [float('inf'), -1.25]], [[-3.0, 0.0], [-1.75, -3.0], [-0.0, 0.25]]]], "
+          "dtype=torch.float64) / 2.4).requires_grad_()",
+          "F.grid_sample(x11, x12, mode='bicubic', padding_mode='reflection', align_corners=False).sum().backward()",
+          "g1 = x12.grad.tolist()", "x12.grad = None",
+          "x2 = torch.tensor([[[[0.25, 1.5], [2.0, -1.0]]]], dtype=torch.float64)",
+          "F.grid_sample(x2, x12[:1], mode='bicubic', padding_mode='reflection', align_corners=True).sum().backward()",
+          "g2 = x12.grad.tolist()", "x12.grad = None",
+          "F.grid_sample(x2.float(), x12[:1].float(), mode='bicubic', padding_mode='reflection').sum().backward()",
+          "g3 = x12.grad.tolist()"],
+         ["g1", "g2", "g3"]),
 ]

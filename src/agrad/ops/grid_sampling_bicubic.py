@@ -144,8 +144,9 @@ def bicubic_backward(g, x, grid, padding, align_corners, need_input, need_grid):
             ux, uy, ix, iy = _geometry(x[b], gx, gy, align_corners)
             # (the kernel's two instances, with and without the input's gradient, are compiled with
             # different contractions: with it, the forward's coefficients and plain derivative
-            # polynomials; without it, every Horner step fused; measured against PyTorch)
-            fused = _fused(x) and not need_input
+            # polynomials; without it, every Horner step fused, except in double's reflection
+            # instance; measured against PyTorch)
+            fused = _fused(x) and not need_input and not (padding == 2 and x.dtype == np.float64)
             cx, cy = _coefficients(ux - ix, fused), _coefficients(uy - iy, fused)
             cxg, cyg = _coefficients_grad(ux - ix, fused), _coefficients_grad(uy - iy, fused)
             taps = {}
