@@ -193,6 +193,8 @@ def _svd_strip(w, g):
                                            for i in w["items"] + g["items"]):
         return None
     u, s, v = (i["data"] for i in w["items"])
+    if s.dtype.kind != "f":  # (out= tensors of another dtype, which an svd that raised left as they were)
+        return None
     m, n = u.shape[-2], v.shape[-1] if kind.endswith("linalg_svd") else v.shape[-2]
     with np.errstate(all="ignore"):
         tol = max(m, n) * np.finfo(s.dtype).eps * s.max(axis=-1, initial=0)
