@@ -74,4 +74,8 @@ CASES = [
          ["x = torch.zeros(1, 0, 1).requires_grad_()", "u = x.mean(0).unflatten(-1, (1, 1)).expand(2, 0, 1, 1)",
           "g, = torch.autograd.grad(u.sum(), x)"],
          ["g.stride()"]),
+    case("nonzero-empty-result-strides",  # nonzero's (n, ndim) result is column by column, (1, n): (1, 0) for none
+         ["xs = [torch.tensor(0), torch.tensor(3), torch.zeros(3), torch.zeros(0, 2), torch.ones(2, 3)]"],
+         ["[(torch.nonzero(x).stride(), torch.argwhere(x).stride()) for x in xs]",
+          "torch.argwhere(torch.tensor(4) >> torch.tensor(4)).stride()"]),
 ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor
+from ._layout import with_empty_strides
 from ._op import export, finish_out
 
 
@@ -19,9 +20,15 @@ def nonzero(input, *, out=None, as_tuple=False):
             return (Tensor._make(np.nonzero(np.atleast_1d(a))[0].astype(np.int64)),)
         return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(a))
     if a.ndim == 0:  # (out= too: nonzero_out resizes it to (1, 0) or (0, 0))
-        return finish_out("nonzero", Tensor._make(np.zeros((1 if a else 0, 0), np.int64)), out, inputs=(input,))
-    # (n, ndim) laid out column by column (strides (1, n)), as PyTorch's nonzero writes it
-    return finish_out("nonzero", Tensor._make(np.array(np.nonzero(a), np.int64).T), out, inputs=(input,))
+        return finish_out("nonzero", Tensor._make(_by_columns(np.zeros((1 if a else 0, 0), np.int64))), out,
+                          inputs=(input,))
+    return finish_out("nonzero", Tensor._make(_by_columns(np.array(np.nonzero(a), np.int64).T)), out, inputs=(input,))
+
+
+def _by_columns(found):
+    """The (n, ndim) indices laid out column by column (strides (1, n)), as PyTorch's nonzero writes them:
+    an empty result's too ((1, 0) for none found)."""
+    return with_empty_strides(found, (found.itemsize, found.itemsize * found.shape[0]))
 
 
 @export(method=True)
