@@ -21,7 +21,9 @@ VML_OPS = {"erf", "erfc", "exp", "log", "log2", "log10", "sin", "cos", "tan", "t
            # (ATen's windows take cos_ of the points: VML's cos; run 41715000, mode of blackman_window(5))
            "hann_window", "hamming_window", "blackman_window",
            # (its exp of the input, or log of the target with full=True: VML's; run dt43b, a tan_ after it)
-           "poisson_nll_loss"}
+           "poisson_nll_loss",
+           # (logit of a dense tensor: log of x / (1 - x) by vsLn; docs/semantics.md, run 41912000 seed 41913821)
+           "logit"}
 
 #: ops that take a float32/float64 ``log`` from MKL VML inside (gumbel_softmax's -log(exponential_()) noise)
 VML_INSIDE_OPS = {"gumbel_softmax"}
