@@ -106,4 +106,13 @@ CASES = [
           "F.grid_sample(x2.float(), x12[:1].float(), mode='bicubic', padding_mode='reflection').sum().backward()",
           "g3 = x12.grad.tolist()"],
          ["g1", "g2", "g3"]),
+    case("frobenius-norm-out-grad-error-names-norm",  # (error-text:frobenius_norm, r42242000) frobenius_norm's
+         # out= form is ATen's composite over norm_out: with an input (or out) that requires grad, norm()'s error
+         ["import warnings", "warnings.simplefilter('ignore')",
+          "x4 = torch.tensor([[[-3.0, -1.0], [1.25, 1.5]]], dtype=torch.float64, requires_grad=True)",
+          "try:\n    torch.frobenius_norm(x4, -2, keepdim=True, out=torch.zeros(1, dtype=torch.float64))\n"
+          "except RuntimeError as e:\n    e1 = str(e)[:60]",
+          "try:\n    torch.frobenius_norm(x4.detach(), (0, 1), out=torch.zeros(2, dtype=torch.float64, "
+          "requires_grad=True))\nexcept RuntimeError as e:\n    e2 = str(e)[:60]"],
+         ["e1", "e2"]),
 ]
