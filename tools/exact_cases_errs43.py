@@ -70,4 +70,12 @@ CASES = [
           "g1 = g.grad.clone()", "g.grad = None",
           "F.grid_sample(x, g, mode='bilinear', padding_mode='reflection', align_corners=False).sum().backward()"],
          ["g1", "g.grad"]),
+    case("half-add-sub-nan-by-lanes",  # (errs42's lane table) float16 add/sub: where both operands are NaN,
+         # PyTorch's vector lanes (blocks of 32) give other's NaN, its scalar loop (the tail) self's
+         ["a = torch.tensor([0x7e01, -0x1fe, 0x7c03] * 23, dtype=torch.int16).view(torch.float16)",
+          "b = torch.tensor([-0x1ef, 0x7e11, 0x7c13] * 23, dtype=torch.int16).view(torch.float16)",
+          "bits = lambda t: t.view(torch.int16).tolist()",
+          "r1 = bits(a + b)", "r2 = bits(a - b)", "r3 = bits(torch.add(a, b, alpha=3))", "r4 = bits(a.clone().sub_(b))",
+          "r5 = bits(a + float('nan'))", "r6 = bits(a[:40] - b[:1].expand(40))", "r7 = bits(a.reshape(3, 23) + b.reshape(3, 23))"],
+         ["r1", "r2", "r3", "r4", "r5", "r6", "r7"]),
 ]

@@ -99,7 +99,9 @@ def nan_of_other(out, a, b):
     elif t is int or t is bool:
         return out
     d = out.dtype
-    if d is not _F32 and d is not _F64 or _quiet(out):
+    if d is not _F32 and d is not _F64:
+        return _half_nan(out, a, b) if d == _F16 and not _quiet(out) else out
+    if _quiet(out):
         return out
     return _other_nan(out, a, b)
 
@@ -130,6 +132,27 @@ def _other_nan(out, a, b):
         out = np.array(out)
     it, quiet = _QUIET[out.dtype]
     np.copyto(out.view(it), b.astype(out.dtype, copy=False).view(it) | quiet, where=both)
+    return out
+
+
+def _half_nan(out, a, b):
+    """:func:`nan_of_other` for float16: PyTorch's kernel gives ``b``'s NaN (quieted) in its vector
+    lanes and ``a``'s in its scalar loop (the tail of a row, a row that runs no vector code), where
+    both operands are NaN (probed: contiguous, strided, broadcast, numbers, alpha)."""
+    from ._vector_loop import binary_lanes, unexpanded
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind != "f" or b.dtype.kind != "f":
+        return out
+    both = np.isnan(a) & np.isnan(b)
+    if not both.any():
+        return out
+    if type(out) is not _ndarray:
+        out = np.array(out)
+    a16, b16 = a.astype(_F16, copy=False), b.astype(_F16, copy=False)
+    lanes = binary_lanes(out.shape, (unexpanded(a16), unexpanded(b16))) if out.ndim else None
+    quiet = np.int16(0x0200)
+    src = np.where(False if lanes is None else lanes, b16.view(np.int16) | quiet, a16.view(np.int16) | quiet)
+    np.copyto(out.view(np.int16), src, where=both)
     return out
 
 
