@@ -78,4 +78,10 @@ CASES = [
          ["xs = [torch.tensor(0), torch.tensor(3), torch.zeros(3), torch.zeros(0, 2), torch.ones(2, 3)]"],
          ["[(torch.nonzero(x).stride(), torch.argwhere(x).stride()) for x in xs]",
           "torch.argwhere(torch.tensor(4) >> torch.tensor(4)).stride()"]),
+    case("kron-out-resized-before-refusal",  # kron_out: resize_output(out) first, then mul_out refuses an input
+         # that requires grad (out keeps its new shape and version); a resize warns for a non-empty out
+         ["a = torch.tensor([1., 2.]); b = torch.tensor([2.5, -1.5, 0.75], requires_grad=True)",
+          "o = torch.zeros(0)", "o2 = torch.zeros(2)",
+          *outcomes(["torch.kron(a, b, out=o)", "torch.kron(a, b, out=o2)"])],
+         ["out", "(o.shape, o._version, o2.shape, o2._version)"]),
 ]

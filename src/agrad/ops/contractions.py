@@ -419,6 +419,11 @@ def kron(input, other, *, out=None):
     if p_strides is not None and view_strides(p_shape, p_strides, r_shape) is None:
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one dimension "
                            "spans across two contiguous subspaces). Use .reshape(...) instead.")
+    if out is not None and tuple(out.shape) != tuple(r_shape):  # (kron_out: resize_output before mul_out refuses)
+        from ._outs import _resize_out, warn_resized
+        if out._data.size:
+            warn_resized(out.shape, r_shape)
+        _resize_out(out, np.empty(tuple(r_shape), out._data.dtype))
     result = _unsafe_view.apply((input,), (input._data,), {"shape": tuple(a_shape)}) * \
         _unsafe_view.apply((other,), (other._data,), {"shape": tuple(b_shape)})
     if p_strides is not None and type(result._data) is np.ndarray:  # (its fresh product, as TensorIterator lays it)
