@@ -115,4 +115,15 @@ CASES = [
           "try:\n    torch.frobenius_norm(x4.detach(), (0, 1), out=torch.zeros(2, dtype=torch.float64, "
           "requires_grad=True))\nexcept RuntimeError as e:\n    e2 = str(e)[:60]"],
          ["e1", "e2"]),
+    case("vecdot-vectors-out-grad-error-names-vdot",  # (error-text:vecdot, r42245000) linalg.vecdot of two vectors
+         # is vdot_out with out=: an argument that requires grad gives vdot()'s error, before vdot's size check
+         ["x2 = torch.tensor([-2.25, -1.75, 1.75], dtype=torch.float64, requires_grad=True)",
+          "o4 = torch.tensor(0.25, dtype=torch.float64)",
+          "try:\n    torch.linalg.vecdot(x2, torch.tensor([-0.25, -1.25, 0.0], dtype=torch.float64), dim=0, out=o4)\n"
+          "except RuntimeError as e:\n    e1 = str(e)[:60]",
+          "try:\n    torch.linalg.vecdot(x2, torch.ones(1, dtype=torch.float64), out=o4)\n"
+          "except RuntimeError as e:\n    e2 = str(e)[:60]",
+          "try:\n    torch.linalg.vecdot(x2[None], torch.ones(3, dtype=torch.float64), out=o4)\n"
+          "except RuntimeError as e:\n    e3 = str(e)[:60]"],
+         ["e1", "e2", "e3"]),
 ]
