@@ -59,4 +59,26 @@ CASES = [
                    for fn in ("bmm", "baddbmm") for m, k, sl in ((5, 6, ""), (9, 6, ""), (9, 12, "[:, :, ::2]"))
                    for a, b in (("h", "f"), ("f", "h"), ("f", "d"), ("i", "f"))]),
          ["out"]),
+    case("lerp-0d-weight-promotes",  # (dt43c raises-only-agrad:lerp) a 0-d weight takes part in the promotion and
+         # the common dtype is cast into out= safely; a weight with dims must have self's dtype (check_all_same_dtype)
+         ["b = torch.tensor([True, False, True])", "c = torch.tensor([False, True, True])"] +
+         outcomes([f"torch.lerp(b, c, {w}, out=torch.zeros(3, dtype=torch.{o}))"
+                   for w in ("torch.tensor(-2.25)", "torch.tensor(0.5, dtype=torch.float16)", "torch.tensor([0.5, 1.0, 2.0])")
+                   for o in ("float16", "float64", "bool")] +
+                  ["torch.lerp(b, c, torch.tensor(0.5))",
+                   "torch.lerp(torch.ones(2, dtype=torch.float16), torch.zeros(2, dtype=torch.float16), torch.tensor(0.3), "
+                   "out=torch.zeros(2, dtype=torch.uint8))",
+                   "torch.lerp(torch.ones(2), torch.zeros(2), torch.tensor([0.3, 0.6]), out=torch.zeros(2, dtype=torch.float64))"]),
+         ["out"]),
+    case("layer-norm-half-input-float-params-backward",  # (dt43c raises-only-torch:grad) the mixed-type kernel:
+         # stats in float, d input in float math, d weight / d bias float (NativeLayerNormBackwardBackward0, no cast
+         # node); a float bias without a weight runs the half kernel, which refuses the float d bias
+         ["x = torch.tensor([[0.25, 0.75, -1.5]], dtype=torch.float16, requires_grad=True)",
+          "w = torch.tensor([1.25, 3.0, -0.5], requires_grad=True)", "b = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)",
+          "g = torch.tensor([[1., 2., -1.]], dtype=torch.float16)",
+          "y = torch.layer_norm(x, (3,), w, b)", "gs = torch.autograd.grad(y, [x, w, b], g, create_graph=True)",
+          "names = [t.grad_fn.name() for t in gs]",
+          "y2 = torch.layer_norm(x, (3,), bias=b)"] +
+         outcomes(["torch.autograd.grad(y2, [x, b], g)", "torch.autograd.grad(y2, [x], g)"]),
+         ["y", "gs", "names", "out"]),
 ]

@@ -14,7 +14,7 @@ from ..autograd import graph
 from .._limits import check_broadcast
 from .._zero import materialized
 from . import _glibc_float, _sleef, _vec_math, _vector_loop, factories
-from ..tensor import Tensor, _scalar_name
+from ..tensor import Tensor, _can_cast, _scalar_name
 from ._layout import cast, iterator_layout, promote
 from ._op import Op, _unpacked_first, export, finish_out, inplace, inplace_self, method
 from .pointwise import (_C_NAMES, _binary_quiet, _float_operands, _mismatch_message, _no_bool_kernel,
@@ -256,7 +256,7 @@ def _lerp_kernel_dtype(input, kernel, *others, dtype=None, out=None):
     if not d.is_floating_point:
         if out is not None:  # (out's check and resize come before the kernel)
             from ._outs import out_before_kernel
-            out_before_kernel("lerp", d, shape, out, same=kernel == "lerp_kernel_tensor")
+            out_before_kernel("lerp", d, shape, out, same=kernel == "lerp_kernel_tensor" and dtype is None)
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(d)}\'')
 
 
@@ -268,19 +268,22 @@ def lerp(input, end, weight, *, out=None):
             f"expected dtype {_C_NAMES[input.dtype.name]} for `end` but got dtype {_C_NAMES[end.dtype.name]}")
     if isinstance(weight, Tensor):
         arrays, d = (input._data, end._data, weight._data), None
-        if weight.dtype is not input.dtype:
-            if weight.ndim:
-                raise RuntimeError(f"expected dtype {_C_NAMES[input.dtype.name]} for `weight` but got dtype "
-                                   f"{_C_NAMES[weight.dtype.name]}")
-            # a 0-d weight of another dtype takes part in the type promotion (float16 inputs and a
-            # float32 0-d weight give float32 when all are 0-d)
+        if not weight.ndim:
+            # a 0-d weight: the iterator promotes it with the others (float16 inputs and a float32 0-d weight
+            # give float32 when all are 0-d) and casts the common dtype into out, safely
             d = _result_type(input, end, weight)
             arrays = tuple(a if a.dtype == d.numpy else cast(a, d.numpy) for a in arrays)
+        elif weight.dtype is not input.dtype:
+            raise RuntimeError(f"expected dtype {_C_NAMES[input.dtype.name]} for `weight` but got dtype "
+                               f"{_C_NAMES[weight.dtype.name]}")
         check_broadcast(*arrays)
-        if out is not None and out.dtype is not (d or input.dtype):  # (check_all_same_dtype, then the kernel)
-            raise RuntimeError(f"Found dtype {_scalar_name(out.dtype)} but expected {_scalar_name(d or input.dtype)}")
+        if out is not None and d is None and out.dtype is not input.dtype:  # (check_all_same_dtype, then the kernel)
+            raise RuntimeError(f"Found dtype {_scalar_name(out.dtype)} but expected {_scalar_name(input.dtype)}")
+        if out is not None and d is not None and d.is_floating_point and not _can_cast(d, out.dtype):
+            raise RuntimeError(f"result type {_scalar_name(d)} can't be cast to the desired output type "
+                               f"{_scalar_name(out.dtype)}")
         _lerp_kernel_dtype(input, "lerp_kernel_tensor", end, weight, dtype=d, out=out)
-        return finish_out("lerp", _lerp1.apply((input, end, weight), arrays, {}), out)
+        return finish_out("lerp", _lerp1.apply((input, end, weight), arrays, {}), out, cast=d is not None)
     check_operand(weight, "lerp")
     check_broadcast(input._data, end._data)
     _lerp_kernel_dtype(input, "lerp_kernel_scalar", end, out=out)

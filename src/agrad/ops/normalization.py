@@ -517,21 +517,27 @@ _layer_norm = Op("NativeLayerNormBackward0", _layer_norm_fwd, inputs=("input", "
                  saves=("input", "weight", "bias"))
 
 
-def _layer_norm_backward_fwd(ctx, dy, x, mean, rstd, w, b, normalized_shape, mask):
-    """native_layer_norm_backward: (d input, d weight, d bias), ATen's CPU kernel's arithmetic."""
+def _layer_norm_backward_fwd(ctx, dy, x, mean, rstd, w, b, normalized_shape, mask, params=None):
+    """native_layer_norm_backward: (d input, d weight, d bias), ATen's CPU kernel's arithmetic; ``params``:
+    the weight's (else the bias's) dtype, a float one beside a half input being the kernel's mixed type."""
     k = len(normalized_shape)
     out_dtype = x.dtype
     dtype = x.dtype if x.dtype in (np.float32, np.float64) else np.dtype(np.float32)  # (half: the kernel's opmath float)
+    mixed = out_dtype == np.float16 and params == np.float32
+    if mixed and w is None and mask[2]:  # (no gamma: the half kernel, which reads the float dbeta as half)
+        raise RuntimeError("expected scalar type Half but found Float")
+    param_dtype = dtype if mixed else out_dtype
     X, dY = _as_rows(x.astype(dtype, copy=False), k), _as_rows(dy.astype(dtype, copy=False), k)
-    # (mean and rstd as native_layer_norm returns them: in the input's dtype, half too)
-    m, a = mean.reshape(-1).astype(out_dtype).astype(dtype), rstd.reshape(-1).astype(out_dtype).astype(dtype)
+    # (mean and rstd as native_layer_norm returns them: in the input's dtype, half too; the mixed type's in float)
+    stats = dtype if mixed else out_dtype
+    m, a = mean.reshape(-1).astype(stats).astype(dtype), rstd.reshape(-1).astype(stats).astype(dtype)
     T = dtype.type
     n = X.shape[1]
     g = None if w is None else w.reshape(-1).astype(dtype)
     with np.errstate(all="ignore"):
         dx = dw = db = None
         if mask[0]:
-            if dtype == out_dtype:
+            if dtype == out_dtype or mixed:
                 ds = _row_sum(dY * X, g) if g is not None else _row_sum(dY, X)
                 dsum = _row_sum(dY, g)
             else:  # (half: the products rounded before every sum)
@@ -549,11 +555,11 @@ def _layer_norm_backward_fwd(ctx, dy, x, mean, rstd, w, b, normalized_shape, mas
                 dw = _through_thread_buffers(dY * (X * a[:, None] + (-a * m)[:, None]), out_dtype)
             dw = dw.reshape(normalized_shape)
         if mask[2]:
-            db = _through_thread_buffers(dY, out_dtype).reshape(normalized_shape)
+            db = _through_thread_buffers(dY, out_dtype).reshape(normalized_shape)  # (half buffers, mixed too)
     shape = tuple(normalized_shape)
     return (x.copy() if dx is None else dx.astype(out_dtype, copy=False),
-            np.zeros(shape, out_dtype) if dw is None else dw.astype(out_dtype, copy=False),
-            np.zeros(shape, out_dtype) if db is None else db.astype(out_dtype, copy=False))
+            np.zeros(shape, param_dtype) if dw is None else dw.astype(param_dtype, copy=False),
+            np.zeros(shape, param_dtype) if db is None else db.astype(param_dtype, copy=False))
 
 
 #: rows a thread sums with fused multiply-adds as the kernel does (more: unfused, see below)
@@ -608,8 +614,10 @@ def _(ctx, grad):
     x, w, b = ctx.input, ctx.weight, ctx.bias
     mask = (ctx.needs(0), ctx.needs(1), ctx.needs(2))
     arrays = (grad._data, x._data, ctx.mean, ctx.rstd, None if w is None else w._data, None)
+    params = w if w is not None else b
     outs = _layer_norm_backward.apply((grad, x, None, None, w, b), arrays, {  # b: only its edge
-        "normalized_shape": ctx.normalized_shape, "mask": mask})
+        "normalized_shape": ctx.normalized_shape, "mask": mask,
+        "params": None if params is None else params._data.dtype})
     return tuple(o if need else None for o, need in zip(outs, mask))
 
 
