@@ -121,15 +121,22 @@ def _quiet(out):
     return v == v
 
 
-def _other_nan(out, a, b):
+def _both_nan(out, a, b):
+    """(out as an array, a, b as arrays, where both are NaN), or None where no place has two NaNs."""
     a, b = np.asarray(a), np.asarray(b)
     if a.dtype.kind != "f" or b.dtype.kind != "f":
-        return out
+        return None
     both = np.isnan(a) & np.isnan(b)
     if not both.any():
+        return None
+    return (np.array(out) if type(out) is not _ndarray else out), a, b, both  # (numpy's scalar of two 0-d operands)
+
+
+def _other_nan(out, a, b):
+    found = _both_nan(out, a, b)
+    if found is None:
         return out
-    if type(out) is not _ndarray:  # (numpy's scalar for two 0-d operands)
-        out = np.array(out)
+    out, a, b, both = found
     it, quiet = _QUIET[out.dtype]
     np.copyto(out.view(it), b.astype(out.dtype, copy=False).view(it) | quiet, where=both)
     return out
@@ -140,14 +147,10 @@ def _half_nan(out, a, b):
     lanes and ``a``'s in its scalar loop (the tail of a row, a row that runs no vector code), where
     both operands are NaN (probed: contiguous, strided, broadcast, numbers, alpha)."""
     from ._vector_loop import binary_lanes, unexpanded
-    a, b = np.asarray(a), np.asarray(b)
-    if a.dtype.kind != "f" or b.dtype.kind != "f":
+    found = _both_nan(out, a, b)
+    if found is None:
         return out
-    both = np.isnan(a) & np.isnan(b)
-    if not both.any():
-        return out
-    if type(out) is not _ndarray:
-        out = np.array(out)
+    out, a, b, both = found
     a16, b16 = a.astype(_F16, copy=False), b.astype(_F16, copy=False)
     lanes = binary_lanes(out.shape, (unexpanded(a16), unexpanded(b16))) if out.ndim else None
     quiet = np.int16(0x0200)
