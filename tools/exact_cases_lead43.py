@@ -81,4 +81,12 @@ CASES = [
           "y2 = torch.layer_norm(x, (3,), bias=b)"] +
          outcomes(["torch.autograd.grad(y2, [x, b], g)", "torch.autograd.grad(y2, [x], g)"]),
          ["y", "gs", "names", "out"]),
+    case("view-of-a-base-made-overlapping",  # (dt43c value:grad) a view regenerated after its base was as_strided_ to
+         # overlapping elements: as_strided_backward in storage space, the base's share divided by how many read it
+         ["x = torch.arange(8.).requires_grad_()", "r2 = x * 1", "r3 = r2.view(2, 2, 2)",
+          "r2.as_strided_((1, 2), (2, 0), storage_offset=1)",
+          "g1 = torch.autograd.grad(r3.sum(), [x], retain_graph=True)",
+          "y = torch.arange(8.).requires_grad_()", "b = y * 1", "v = b[2:6]", "b.as_strided_((3,), (0,), storage_offset=3)",
+          "g2 = torch.autograd.grad((v * torch.arange(4.)).sum(), [y], create_graph=True)"],
+         ["g1", "g2"]),
 ]

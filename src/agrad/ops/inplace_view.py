@@ -70,6 +70,8 @@ def _(ctx, grad):
     idx = ctx.idx
     if not idx.size:  # (as_strided_backward of a view with no elements: new zeros of the input's, no history)
         return Tensor._make(np.zeros(tuple(ctx.input_shape), grad._data.dtype))
+    if getattr(ctx, "storage", None) is not None and not (graph._state["enabled"] and grad._requires_grad):
+        return _in_storage(grad, ctx.storage)  # (a base whose elements overlap; left: its create_graph graph)
     if graph._state["enabled"]:
         # create_graph: PyTorch's as_strided_backward walks the view's dims from the last: one of size 1
         # is squeezed away (SqueezeBackward1), one of stride 0 summed, keeping it (SumBackward1)
@@ -298,12 +300,46 @@ def _rebase(base, node):
         graph.move_retains_grad(base, old_fn, old_nr)
 
 
+def _storage_positions(view, base):
+    """(the view's, the base's) storage positions of their elements where the base's own elements overlap
+    (an as_strided_ of it with a 0 stride): as_strided_backward's way, in storage space, is then the only
+    one; else None (the view's elements as indices into the base's, :func:`view_index`)."""
+    if not _has_internal_overlap(base._data):
+        return None
+
+    def positions(t):
+        pos = np.full(t._data.shape, t.storage_offset(), np.int64)
+        for k, (n, step) in enumerate(zip(t._data.shape, t.stride())):
+            pos = pos + (np.arange(n, dtype=np.int64) * step).reshape([n if j == k else 1 for j in range(pos.ndim)])
+        return pos
+
+    return positions(view), positions(base)
+
+
+def _in_storage(grad, storage):
+    """as_strided_backward: the view's gradient put in storage space (added where its elements overlap),
+    divided where the base's elements overlap by how many share each place, read at the base's places."""
+    vpos, bpos = storage
+    n = int(max(vpos.max(initial=-1), bpos.max(initial=-1))) + 1
+    flat = np.zeros(n, grad._data.dtype)
+    g = np.asarray(grad._data).reshape(-1)
+    if np.unique(vpos).size == vpos.size:
+        flat[vpos.reshape(-1)] = g
+    else:
+        np.add.at(flat, vpos.reshape(-1), g)
+    count = np.bincount(bpos.reshape(-1), minlength=n)
+    with np.errstate(all="ignore"):
+        flat = flat / count.astype(flat.dtype)
+    return Tensor._make(flat[bpos])
+
+
 def regenerate_view(view):
     """Make ``view``'s gradient flow through its base's current history."""
     base = view._base
     node = _take.node()
     node._seq = next(graph._sequence)  # (OpNode has no __init__ of its own)
     node.idx = view_index(view, base)
+    node.storage = _storage_positions(view, base)
     old_fn, old_nr = view._grad_fn, view._output_nr
     graph.record(node, (base,), (view,))
     if view._retains:
