@@ -47,6 +47,7 @@ class Capture:
         self.current = None
         self.masks = {}  # id(mask tensor) and id(its array) -> (op name, operands, mask)
         self.formula_masks = {}  # node whose formula ran -> the masks it made, in order
+        self._held = []  # the stand-ins for masks an in-place logical op changed
 
     def __call__(self, node, inputs, outputs, call):
         if call is None or node in self.calls:
@@ -80,7 +81,17 @@ class Capture:
         self.current = node
 
     def mask(self, name, operands, result):
-        """ops.comparison.mask_hooks: where a comparison's (or logical op's) mask came from."""
+        """ops.comparison.mask_hooks: where a comparison's (or logical op's) mask came from; an in-place
+        logical op (``mask.logical_and_(m)``, clamp's backward) reads the mask as it was before."""
+        from ..tensor import Tensor
+        if operands and operands[0] is result:
+            before = self.masks.get(id(result))
+            if before is None:
+                return
+            held = Tensor._make(np.asarray(before[2]._data).copy())  # (a stand-in for the mask before, kept alive)
+            self._held.append(held)
+            self.masks[id(held)] = self.masks[id(held._data)] = (before[0], before[1], held)
+            operands = (held,) + tuple(operands[1:])
         entry = (name, operands, result)
         self.masks[id(result)] = entry
         self.masks[id(result._data)] = entry

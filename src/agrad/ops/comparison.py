@@ -163,6 +163,8 @@ def _logical_inplace(fn, name):
             return input
         r = fn(input, *args)
         input._write_data(r)
+        if mask_hooks:  # (the mask input now holds: ``agrad diff`` reads it as the logical op of both)
+            _told(name.rstrip("_"), (input, *args), input)
         return input
 
     fn_.__name__ = fn_.__qualname__ = name
