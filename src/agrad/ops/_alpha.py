@@ -109,7 +109,10 @@ def nan_of_other(out, a, b):
 def _quiet(out):
     """Whether the float32/float64 ``out`` has no NaN: one element read as a Python float, a few
     hundred by their sum of squares (NaN only where an element is; BLAS's dot, one thread), more
-    by their maximum (which a NaN makes NaN)."""
+    by their maximum (which a NaN makes NaN).  A backend's array (dask's, lazy) is not read: its NaNs
+    keep numpy's payloads."""
+    if type(out) is not _ndarray and not isinstance(out, np.generic):
+        return True
     n = out.size
     if n == 1:
         v = out.item()
