@@ -89,4 +89,24 @@ CASES = [
           "y = torch.arange(8.).requires_grad_()", "b = y * 1", "v = b[2:6]", "b.as_strided_((3,), (0,), storage_offset=3)",
           "g2 = torch.autograd.grad((v * torch.arange(4.)).sum(), [y], create_graph=True)"],
          ["g1", "g2"]),
+    case("dt43d-empty-norm-set-lu",  # (dt43d raises-only-torch:pairwise_distance, stride:set_, stride:lu) the norm of
+         # an empty last dim with p < 0 or inf refuses as vector_norm does; set_() of a (0,) tensor keeps its strides
+         # (resize_impl's shortcut); lu_factor of an empty integer matrix is laid out batched column-major
+         ["z = torch.zeros(0, dtype=torch.float64)", "e = torch.zeros(2, 0)",
+          "s1 = torch.zeros(0)[::2].set_().stride()", "s2 = torch.zeros(5)[::2].set_().stride()",
+          "lu = torch.linalg.lu_factor(torch.zeros(0, dtype=torch.uint8).expand(2, 0))",
+          "s3 = (lu[0].shape, lu[0].stride(), lu[1].shape)"] +
+         outcomes([f"torch.pairwise_distance({a}, {a}, {p}, eps=-2.0)" for a in ("z", "e")
+                   for p in ("-2.0", "float('inf')", "0.5")]),
+         ["s1", "s2", "s3", "out"]),
+    case("product-out-elements-sharing-memory",  # (dt43d raises-only-torch:matmul) mm/addmm/addmv/baddbmm refuse a
+         # kept out whose elements share memory (after the grad refusal, the dtype check and a resize); mv and bmm
+         # do not; addr's iterator refuses it first
+         ["A = torch.tensor([[-1.5, 0.0], [1.0, -0.75]])", "o = torch.zeros(1, 1).expand(2, 2)",
+          "d = torch.zeros(1, 1, dtype=torch.float64).expand(2, 2)"] +
+         outcomes(["torch.matmul(A, A, out=o)", "torch.mm(A, A, out=d)", "torch.addmm(A, A, A, out=o)",
+                   "torch.addmv(A[0], A, A[0], out=o[0])", "torch.mv(A, A[0], out=o[0]).tolist()",
+                   "torch.bmm(A[None], A[None], out=o[None]).tolist()",
+                   "torch.baddbmm(A[None], A[None], A[None], out=o[None])", "torch.addr(A, A[0], A[1], out=d)"]),
+         ["out"]),
 ]

@@ -156,7 +156,7 @@ _GRAD_NAME = {"linalg_cholesky": "linalg_cholesky_ex", "linalg_det": "_linalg_de
 
 #: other TensorIterator ops whose ``out`` is checked for internal overlap first (compute_mem_overlaps)
 _ITERATOR_OUTS = frozenset({"special_erfcx", "special_i1e", "angle", "logit", "nan_to_num", "floor_divide", "logical_and",
-                            "logical_or", "logical_xor", "heaviside"})
+                            "logical_or", "logical_xor", "heaviside", "addr"})
 #: ... after out's resize (the cumulative kernels' iterator): an out of another shape is a new one, no refusal
 _RESIZED_ITERATOR_OUTS = frozenset({"cumsum", "cumprod", "logcumsumexp"})
 
@@ -281,6 +281,13 @@ def matrix_out(fname, inputs, dtype, shape, out):
         if out._data.size:
             warn_resized(out.shape, shape)
         _resize_out(out, np.empty(shape, dtype.numpy))
+    elif fname in _OVERLAP_CHECKED_PRODUCTS:
+        iterator_overlap(out)
+
+
+#: the structured products whose kept out is checked for elements sharing memory (mv's addmv and bmm
+#: are not)
+_OVERLAP_CHECKED_PRODUCTS = frozenset({"mm", "addmm", "addmv", "baddbmm"})
 
 
 def unary_into(fname, input, out, compute, written=True):

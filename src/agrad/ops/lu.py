@@ -186,7 +186,8 @@ def _lu_factor_ex_impl(A, pivot, who, size_who="torch.lu_factor"):
     if not A.dtype.is_floating_point:
         if A.numel() == 0:  # an empty matrix never reaches the kernel: nothing to factor, in any dtype
             k = min(A.shape[-2:])
-            return (A.clone(), Tensor._make(np.zeros(A.shape[:-2] + (k,), np.int32)),
+            return (Tensor._make(column_major(np.zeros(A.shape, A._data.dtype))),  # (the meta's batched column-major)
+                    Tensor._make(np.zeros(A.shape[:-2] + (k,), np.int32)),
                     Tensor._make(np.zeros(A.shape[:-2], np.int32)))
         raise NotImplementedError(f'"lu_cpu" not implemented for \'{_scalar_name(A.dtype)}\'')
     if A._data.dtype == np.float16 and A.numel():  # no LAPACK kernel either

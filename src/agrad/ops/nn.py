@@ -554,7 +554,11 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     diff = add_scalar(diff, eps)
     # at::norm(diff, p, output_dim - 1, keepdim): for 0-d inputs a dim too (the 0-d case of vector_norm's)
     axes = _norm_axes(-1, diff.ndim) if diff.ndim else (0,)
-    return _norm1(diff, ord=float(p), axes=axes, keepdim=keepdim, dtype=diff._data.dtype)
+    p = float(p)
+    if diff.ndim and diff.shape[-1] == 0 and (p < 0 or math.isinf(p)):  # (vector_norm's check, its missing space)
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on the dimension {diff.ndim - 1}because "
+                           "this dimension is empty and the operation does not have an identity")
+    return _norm1(diff, ord=p, axes=axes, keepdim=keepdim, dtype=diff._data.dtype)
 
 
 def _norm_axes(dim, ndim):

@@ -275,6 +275,9 @@ def _set_forms(input, source=None, storage_offset=None, size=None, stride=None):
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
     if source is None:
         data = np.empty(0, input._data.dtype)
+        if input._data.shape == (0,):  # (resize_impl's shortcut for the same sizes: its strides stay)
+            from ._layout import torch_strides, with_empty_strides
+            data = with_empty_strides(data, torch_strides(input._data))
     elif isinstance(source, Tensor):
         if source.dtype is not input.dtype:
             raise RuntimeError(f"Could not set tensor of type {_TYPE_META[source.dtype.name]} to a tensor of "
