@@ -109,4 +109,15 @@ CASES = [
                    "torch.bmm(A[None], A[None], out=o[None]).tolist()",
                    "torch.baddbmm(A[None], A[None], A[None], out=o[None])", "torch.addr(A, A[0], A[1], out=d)"]),
          ["out"]),
+    case("dt43e-ldexp-put-std-add",  # (dt43e value:ldexp, error-text:put_, warning:std, raises-only-torch:add_)
+         # ldexp of a float by an integer is the kernel's std::ldexp in double (no 0 * inf, no float32 power);
+         # put_ into an empty tensor; std/var into an integral out: the cast check after the resize, before the
+         # degrees-of-freedom warning; an in-place op over overlapping memory checks the broadcast shape first
+         ["x = torch.tensor([0.0, 1.5, -0.0, float('inf')])", "e = torch.tensor([247, 247, 200, 247], dtype=torch.uint8)",
+          "r1 = (x.ldexp(e), x.double().ldexp(e.long()), x.half().ldexp(e.int()))",
+          "v = torch.tensor([0, 0]).expand(2, 2)",
+          "x1 = torch.tensor([[[3.0, -1.0, 0.0]]])", "o = torch.zeros(5, dtype=torch.int64)"] +
+         outcomes(["torch.zeros(0).put_(torch.tensor([0]), torch.tensor([1.0]))",
+                   "torch.std(x1, dim=1, out=o)", "o.shape", "v[1:].add_(v)"]),
+         ["r1", "out"]),
 ]

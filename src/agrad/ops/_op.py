@@ -610,6 +610,7 @@ def inplace(fn, overlap="error", name=None, partial=False, first=None, checks=No
                 lead = _argument_overlap(self, args, kwargs) if partial else None
                 if lead is not None or _hidden_overlap(self._data):
                     from ._overlap_loop import in_sequence
+                    _broadcast_fits(self, fn, args, kwargs)
                     return in_sequence(self, fn, args, kwargs, name, lead=lead or 0)
                 return self._write(fn(self, *args, **kwargs))
             src = inplace_self[0] = self._snapshot()
@@ -640,6 +641,19 @@ CLONES_SELF = frozenset({"renorm_", "abs_", "absolute_", "square_", "cumprod_", 
 #: errors of a TensorIterator op's kernel or of checks made after its shapes (add's alpha)
 _AFTER_SHAPES = frozenset({"ZeroDivisionError", "For integral input tensors, argument alpha must not be a floating point "
                            "number.", "Boolean alpha only supported for Boolean results."})
+
+
+def _broadcast_fits(self, fn, args, kwargs):
+    """TensorIterator's error for arguments that broadcast beyond the written ``self``, after the op's
+    own checks (addcdiv_'s of an integer division: ``fn`` run whole, only on this error's path)."""
+    shapes = [a.shape for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+    try:
+        shape = np.broadcast_shapes(tuple(self.shape), *shapes)
+    except ValueError:
+        return  # (the op's own mismatch error, from its kernel)
+    if shape != tuple(self.shape):
+        fn(self, *args, **kwargs)
+        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
 
 
 def _output_shape_first(self, args, kwargs, error):

@@ -163,6 +163,10 @@ def _ldexp_fwd(ctx, a, b, dtype):
     # float32 exponent: a float64 power; half self, half exponent: half), as PyTorch 2.13's kernel;
     # a half result times a 0-d power is mul's reduced-float scalar path (the power read as float)
     b = np.asarray(b)
+    if np.asarray(a).dtype.kind == "f" and b.dtype.kind in "iu":
+        # ldexp_kernel: static_cast<float_t>(std::ldexp(double(x), int(exp))), the exponent converted to C's int
+        with np.errstate(all="ignore"):
+            return np.ldexp(np.asarray(a, np.float64), b.astype(np.int64).astype(np.int32)).astype(dtype)
     if (b.ndim == 0 and b.dtype.kind == "f" and a.dtype.kind == "f" and a.dtype != np.float32
             and b.dtype != a.dtype):
         b = b.astype(np.promote_types(a.dtype, b.dtype))

@@ -180,6 +180,8 @@ def put(input, index, source, accumulate=False):
     _put_checks(input, index, source)
     n = input.numel()
     idx = index._data.reshape(-1).astype(np.int64)
+    if n == 0 and idx.size:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
     bad = (idx >= n) | (idx < -n)
     if bad.any():
         count = int(np.flatnonzero(bad)[0])

@@ -239,6 +239,10 @@ def _out_resized_first(fname, input, axes, keep, out):
         if out._data.size:
             warn_resized(out.shape, shape)
         _resize_out(out, np.empty(shape, out.dtype.numpy))
+    if input.dtype.is_floating_point and not out.dtype.is_floating_point:  # (the reduction's cast check)
+        from ..tensor import _scalar_name
+        raise RuntimeError(f"result type {_scalar_name(input.dtype)} can't be cast to the desired output type "
+                           f"{_scalar_name(out.dtype)}")
     if (out.dtype in (dtypes.float32, dtypes.float64) and input.dtype is dtypes.float16
             and len(axes) == input.ndim and input.numel()):
         raise RuntimeError("std_var_all: Unsupported dtype Half")
