@@ -643,17 +643,27 @@ _AFTER_SHAPES = frozenset({"ZeroDivisionError", "For integral input tensors, arg
                            "number.", "Boolean alpha only supported for Boolean results."})
 
 
+def _written_broadcast(self, args, kwargs):
+    """(the tensor arguments' shapes, their broadcast shape with the written ``self``'s, None where they do
+    not broadcast)."""
+    shapes = [a.shape for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+    try:
+        return shapes, np.broadcast_shapes(tuple(self.shape), *shapes)
+    except ValueError:
+        return shapes, None
+
+
+def _outgrown(self, shape):
+    return RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
+
+
 def _broadcast_fits(self, fn, args, kwargs):
     """TensorIterator's error for arguments that broadcast beyond the written ``self``, after the op's
     own checks (addcdiv_'s of an integer division: ``fn`` run whole, only on this error's path)."""
-    shapes = [a.shape for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
-    try:
-        shape = np.broadcast_shapes(tuple(self.shape), *shapes)
-    except ValueError:
-        return  # (the op's own mismatch error, from its kernel)
-    if shape != tuple(self.shape):
+    shape = _written_broadcast(self, args, kwargs)[1]
+    if shape is not None and shape != tuple(self.shape):  # (None: the op's own mismatch error, from its kernel)
         fn(self, *args, **kwargs)
-        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}")
+        raise _outgrown(self, shape)
 
 
 def _output_shape_first(self, args, kwargs, error):
@@ -661,17 +671,14 @@ def _output_shape_first(self, args, kwargs, error):
     before the kernel's dtype and zero-division errors (only asked once the op has failed)."""
     if type(error) is RuntimeError and str(error) not in _AFTER_SHAPES:  # (not NotImplementedError)
         return
-    shapes = [a.shape for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
-    try:
-        shape = np.broadcast_shapes(tuple(self.shape), *shapes)
-    except ValueError:
+    shapes, shape = _written_broadcast(self, args, kwargs)
+    if shape is None:
         if type(error) is NotImplementedError and len(shapes) == 1 and "not implemented for" in str(error):
             from .pointwise import _mismatch_message  # (the kernel's dispatch comes after TensorIterator's shapes)
             raise RuntimeError(_mismatch_message(tuple(self.shape), tuple(shapes[0]))) from None
         return
     if shape != tuple(self.shape):
-        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(shape)}") \
-            from None
+        raise _outgrown(self, shape) from None
     if type(error) is NotImplementedError:  # ... and its cast check before the kernel's dtypes
         from .. import dtypes
         from ..tensor import _can_cast, _scalar_name

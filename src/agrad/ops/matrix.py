@@ -580,12 +580,18 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
         if every:
             _no_identity(ord)
         for given in [dim] if isinstance(dim, numbers.Integral) else dim:
-            if x.shape[given] == 0:  # (the dim as given, and PyTorch's missing space)
-                raise RuntimeError(f"linalg.vector_norm cannot compute the {float(ord):g} norm on the dimension "
-                                   f"{given}because this dimension is empty and the operation does not have an identity")
+            if x.shape[given] == 0:
+                raise empty_dim_refusal(ord, given)
     result = _vector_norm.apply((x,), (x._data,), {"ord": ord, "axes": axes, "keepdim": bool(keepdim),
                                                    "dtype": d.numpy, "every": every})
     return finish_out("linalg_vector_norm", result, out)
+
+
+def empty_dim_refusal(ord, dim):
+    """vector_norm's error for a p < 0 or infinite norm over an empty dim (the dim as given, and PyTorch's
+    missing space)."""
+    return RuntimeError(f"linalg.vector_norm cannot compute the {float(ord):g} norm on the dimension {dim}because "
+                        "this dimension is empty and the operation does not have an identity")
 
 
 def _no_identity(ord):

@@ -30,7 +30,7 @@ from ._argcheck import _raise_parser_error
 from ._layout import c_order, iterator_layout
 from ._op import Op, export, keep_tensor
 from .linalg import addmm
-from .matrix import _vector_norm, _vector_norm_fwd, vector_norm
+from .matrix import _vector_norm, _vector_norm_fwd, empty_dim_refusal, vector_norm
 from .selection import _CPP_NAMES, clamp_min
 
 # ---------------------------------------------------------------------------
@@ -555,9 +555,8 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     # at::norm(diff, p, output_dim - 1, keepdim): for 0-d inputs a dim too (the 0-d case of vector_norm's)
     axes = _norm_axes(-1, diff.ndim) if diff.ndim else (0,)
     p = float(p)
-    if diff.ndim and diff.shape[-1] == 0 and (p < 0 or math.isinf(p)):  # (vector_norm's check, its missing space)
-        raise RuntimeError(f"linalg.vector_norm cannot compute the {p:g} norm on the dimension {diff.ndim - 1}because "
-                           "this dimension is empty and the operation does not have an identity")
+    if diff.ndim and diff.shape[-1] == 0 and (p < 0 or math.isinf(p)):  # (at::norm's vector_norm check)
+        raise empty_dim_refusal(p, diff.ndim - 1)
     return _norm1(diff, ord=p, axes=axes, keepdim=keepdim, dtype=diff._data.dtype)
 
 
