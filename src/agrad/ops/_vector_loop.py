@@ -266,19 +266,21 @@ def keep_self(np_fn):
 def tie_by_loop(np_fn):
     """np.maximum / np.minimum as PyTorch's kernels give a tie of zeros: ``a`` in the scalar loop,
     ``b`` in the vector code (AVX2's max/min return their second operand), as loop_lanes says;
-    and their NaNs' bits (vector_nans)."""
+    and their NaNs' bits (vector_nans). ``layout``: an array of ``a``'s shape laid out as the
+    kernel's output and first input are (an in-place or out= kernel's), where ``a`` is not."""
     keep_self_fn = keep_self(np_fn)
 
-    def kernel(a, b):
+    def kernel(a, b, layout=None):
         r = keep_self_fn(a, b)
         if r.dtype.kind != "f":
             return r
+        operands = (a if layout is None else layout, b)
         zeros = (r == 0) & (b == 0)  # (a tie that shows: two zeros, one of them negative)
         if zeros.any():
-            lanes = loop_lanes([np.asarray(a), np.asarray(b)])
+            lanes = loop_lanes([np.asarray(x) for x in operands])
             if lanes is not False:
                 r = np.where(zeros & lanes, b, r).astype(r.dtype, copy=False)
-        return vector_nans(r, (a, b))
+        return vector_nans(r, operands)
 
     return kernel
 

@@ -24,6 +24,7 @@ from ..autograd.graph import should_compute_output
 from ..tensor import Tensor
 from . import _written_before
 from ._op import Op, export, finish_out, inplace, keep_tensor, method
+from ._vector_loop import tie_by_loop
 from .scatter_gather import (_along, _expandable, _fmt, _scatter_meta, _scatter_prepare, gather, no_overlap_inplace,
                              scatter, scatter_add, scatter_out_checks)
 
@@ -199,7 +200,19 @@ def _expanded(idx, dim, shape):
 
 
 def _index_reduce_fwd(ctx, a, source, dim, idx, reduce, include_self):
-    return _reduce_fwd(ctx, a, source, dim, _expanded(idx, dim, source.shape), reduce, include_self)
+    out = _reduce_fwd(ctx, a, source, dim, _expanded(idx, dim, source.shape), reduce, include_self)
+    if reduce in ("amax", "amin") and out.dtype.kind == "f" and a.ndim > 1 and idx.size and (
+            (out == 0).any() or np.isnan(out).any()):  # (a tie of zeros or a NaN: the slice loop decides their bits)
+        out = a.copy()
+        layout = _RESULT_LAYOUT[0]
+        _reduced_slices(dim, idx, source, reduce, None if include_self else idx,
+                        layout if layout is not None and layout.shape == a.shape else None)(out)
+    return out
+
+
+#: index_reduce's result while it runs in place or into an out= of self's shape: its layout, not the
+#: fresh C-ordered one's, decides which elements each slice's vector code takes
+_RESULT_LAYOUT = [None]
 
 
 _index_reduce = Op("IndexReduceBackward0", _index_reduce_fwd, inputs=("self", "source"),
@@ -248,11 +261,18 @@ def _(ctx, grad):
     return g_self, g_src
 
 
-def _reduced_slices(d, good, source, reduce, filled=None):
+def _reduced_slices(d, good, source, reduce, filled=None, layout=None):
     """index_reduce_'s loop over the index: each good index's slice of ``self`` combined with its
     slice of ``source`` (mean: added, its division comes after the loop); ``filled``, an excluded
-    self's: all its index's slices (negatives from the end) set to the reduction's identity first."""
+    self's: all its index's slices (negatives from the end) set to the reduction's identity first.
+    ``layout``: an array laid out as the result is, where the written array is not."""
     combine = {"prod": np.multiply, "mean": np.add, "amax": np.maximum, "amin": np.minimum}[reduce]
+    if reduce in ("amax", "amin") and source.dtype.kind == "f" and source.ndim > 1:
+        # (self's more dims: each slice a maximum_stub / minimum_stub, whose vector code takes the
+        # source's zero on a tie, its scalar loop self's)
+        combine_in = tie_by_loop(combine)
+    else:
+        combine_in = None
 
     def write(a):
         if not a.size:  # (an empty self: index_fill_ checked no index)
@@ -263,7 +283,11 @@ def _reduced_slices(d, good, source, reduce, filled=None):
             a[()] = _identity(reduce, a.dtype)
         for k, i in enumerate(good):
             part = (slice(None),) * d + (int(i),)
-            a[part] = combine(a[part], source[(slice(None),) * d + (k,)]).astype(a.dtype)
+            if combine_in is None:
+                a[part] = combine(a[part], source[(slice(None),) * d + (k,)]).astype(a.dtype)
+            else:
+                a[part] = combine_in(a[part], source[(slice(None),) * d + (k,)],
+                                     a[part] if layout is None else layout[part]).astype(a.dtype)
     return write
 
 
@@ -320,9 +344,14 @@ def index_reduce(input, dim, index, source, reduce, *, include_self=True, out=No
     if input.dtype is dtypes.bool_ and reduce == "mean" and idx.size:  # (the loop has added every slice in)
         raise _written_before.attach(NotImplementedError('"div_floor_cpu" not implemented for \'Bool\''),
                                      _reduced_slices(d, idx, source._data, reduce))
-    result = keep_tensor(_index_reduce.apply((input, source), (input._data, source._data),
+    if out is not None and type(out._data) is np.ndarray:
+        _RESULT_LAYOUT[0] = out._data
+    try:
+        result = keep_tensor(_index_reduce.apply((input, source), (input._data, source._data),
                                              {"dim": d, "idx": idx, "reduce": reduce, "include_self": bool(include_self)}),
                          _index_reduce, "index", index)
+    finally:
+        _RESULT_LAYOUT[0] = None
     return finish_out("index_reduce", result, out, inputs=(index, source))
 
 
@@ -332,4 +361,16 @@ def _reduce_named_first(self, dim, index, source, reduce, *args, **kwargs):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
 
 
-method("index_reduce_")(inplace(index_reduce, first=_reduce_named_first))
+_index_reduce_ = inplace(index_reduce, first=_reduce_named_first)
+
+
+@method("index_reduce_")
+def index_reduce_(self, *args, **kwargs):
+    _RESULT_LAYOUT[0] = self._data if type(self._data) is np.ndarray else None  # (self is the result)
+    try:
+        return _index_reduce_(self, *args, **kwargs)
+    finally:
+        _RESULT_LAYOUT[0] = None
+
+
+index_reduce_.__doc__ = _index_reduce_.__doc__
