@@ -47,6 +47,20 @@ def out_target_of(stmt: str) -> str | None:
     return found.group(1) if found else None
 
 
+#: a statement's last line handing its results to a tuple of tensors as ``out=(a, b)`` (the call's last argument)
+_OUT_TUPLE = re.compile(r"\bout\s*=\s*\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+)\s*,?\s*\)\s*\)\s*$")
+
+
+def out_targets_of(stmt: str) -> list[str]:
+    """The tensors a statement without an assignment writes its results into: ``[o4]`` for ``out=o4``,
+    ``[o8, o9]`` for ``out=(o8, o9)`` (``linalg.eigh``'s eigenvalues and eigenvectors); [] for none."""
+    one = out_target_of(stmt)
+    if one:
+        return [one]
+    found = _OUT_TUPLE.search(stmt.strip().splitlines()[-1])
+    return re.split(r"\s*,\s*", found.group(1)) if found else []
+
+
 def _base(op: str) -> str:
     """An op's name without the in-place underscore (``atan_`` is VML's ``atan``)."""
     return op[:-1] if op.endswith("_") and not op.endswith("__") else op
@@ -181,8 +195,8 @@ def _storage(desc) -> bool:
 
 
 def _replayed(torch, lines, i, replaced):
-    """PyTorch's namespace after ``lines[:i + 1]``, each statement of ``replaced`` ({index: (name,
-    agrad's description)}) followed by agrad's value put in its target; None when statement ``i``
+    """PyTorch's namespace after ``lines[:i + 1]``, each statement of ``replaced`` ({index: [(name,
+    agrad's description), ...]}) followed by agrad's value put in its target; None when statement ``i``
     raises or a value cannot be put."""
     ns = {"torch": torch, "F": torch.nn.functional}
     torch.manual_seed(0)
@@ -194,8 +208,7 @@ def _replayed(torch, lines, i, replaced):
             except Exception:  # noqa: BLE001 - as in the tester's run
                 if j == i:
                     return None
-            if j in replaced:
-                name, value = replaced[j]
+            for name, value in replaced.get(j, ()):
                 ns[name] = _as_torch(torch, value, ns.get(name))
                 if ns[name] is None:
                     return None
@@ -315,15 +328,17 @@ def sqrt_inside_gradient(lines, i, w_obs, g_obs, op_of, agrees_but_where) -> boo
 
 
 def _replacements(lines, i, got_obs, op_of, ops, kinds) -> dict | None:
-    """{statement index: (target, agrad's description)} of the statements before ``i`` that are one of
-    ``ops`` and raised nothing: what a replay puts in place; None (nothing to replay) when a target's
-    value is missing or not of ``kinds``."""
+    """{statement index: [(target, agrad's description), ...]} of the statements before ``i`` that are one
+    of ``ops`` and raised nothing: what a replay puts in place (the assigned name, or each tensor of
+    ``out=``); None (nothing to replay) when a target's value is missing or not of ``kinds``."""
     replaced = {}
     for j in range(i):
-        name = target_of(lines[j]) or out_target_of(lines[j])
-        if name and _base(op_of(lines[j])) in ops and got_obs[j]["error"] is None:
-            value = got_obs[j]["vars"].get(name)
-            if value is None or value["kind"] not in kinds:
-                return None
-            replaced[j] = (name, value)
+        target = target_of(lines[j])
+        names = [target] if target else out_targets_of(lines[j])
+        if names and _base(op_of(lines[j])) in ops and got_obs[j]["error"] is None:
+            for name in names:
+                value = got_obs[j]["vars"].get(name)
+                if value is None or value["kind"] not in kinds:
+                    return None
+            replaced[j] = [(name, got_obs[j]["vars"][name]) for name in names]
     return replaced

@@ -5,6 +5,7 @@ gamma functions' gradient of ``other`` taking its log and exp kernels (session 4
 
 from __future__ import annotations
 
+import copy
 import sys
 from pathlib import Path
 
@@ -88,13 +89,20 @@ def test_the_groups_igamma_backward_is_documented():
 
 def test_an_out_target_is_the_lapack_statements_result():
     """A LAPACK statement that assigns nothing but writes one ``out=`` tensor: that tensor is its result, which
-    ``lapack-downstream``'s replay puts in place; a tuple of outs or an out not last is no such target."""
+    ``lapack-downstream``'s replay puts in place; a tuple of outs or an out not last is no such target.
+    ``out_targets_of`` also takes a last ``out=(a, b)`` tuple: each tensor is a result (runs44a)."""
     target = difftest.difftest_lapack.out_target_of
     assert target("with torch.no_grad():\n    torch.linalg.eigvalsh(x3, out=o4)") == "o4"
     assert target("torch.linalg.svdvals(x, out = o2 )") == "o2"
     assert target("torch.linalg.eigh(x3, out=(o4, o5))") is None
     assert target("torch.linalg.eigvalsh(x3, out=o4, UPLO='U')") is None
     assert target("r = torch.linalg.eigvalsh(x3)") is None
+    targets = difftest.difftest_lapack.out_targets_of
+    assert targets("torch.linalg.eigh(x7, 'U', out=(o8, o9))") == ["o8", "o9"]
+    assert targets("with torch.no_grad():\n    torch.linalg.eigh(x3, out=( o4 ,o5, ))") == ["o4", "o5"]
+    assert targets("torch.linalg.eigvalsh(x3, out=o4)") == ["o4"]
+    assert targets("torch.linalg.eigh(x3, out=(o4, o5), UPLO='U')") == []
+    assert targets("r = torch.linalg.eigh(x3)") == []
 
 
 @pytest.mark.torch
@@ -109,3 +117,36 @@ def test_an_exp2_of_a_float32_eigvalsh_out_is_lapack_downstream():
                "with torch.no_grad():\n    torch.linalg.eigvalsh(x3, out=o4)", "r7 = o4.exp2_()"]
     found = difftest.diff_program(program)
     assert found is not None and found[0] == "documented:lapack-downstream:exp2_", found
+
+
+_EIGH_OUT = ["x6 = torch.tensor([[-2.0, 2.25], [-0.75, -0.0]], dtype=torch.float32)",
+             "x7 = (x6 @ x6.mT + 2 * torch.eye(2, dtype=torch.float32))",
+             "o8 = torch.tensor([-3.0, float('inf')], dtype=torch.float32)",
+             "o9 = torch.tensor([2.75], dtype=torch.float32)",
+             "torch.linalg.eigh(x7, 'U', out=(o8, o9))",
+             "r10 = o9.float_power(torch.tensor([[-0.25, -2.25], [3.0, 0.0]], dtype=torch.float32, requires_grad=True))"]
+
+
+@pytest.mark.torch
+def test_a_float_power_of_eigh_out_tuple_eigenvectors_is_lapack_downstream():
+    """Own run 42500000 (runs44a): float32 eigh into ``out=(o8, o9)``, ssyevd's eigenvector 0.16883376 in MKL
+    against 0.16883375, an ulp; float_power takes it to float64 (1.5600379932928796 against 1.5600380277148735).
+    PyTorch's replay with agrad's o8 and o9 written in gives agrad's value: lapack-downstream. A float_power off
+    on its own, or the same values without the eigh, is not covered."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    found = difftest.diff_program(_EIGH_OUT)
+    assert found is not None and found[0] == "documented:lapack-downstream:float_power", found
+    want, got = difftest.run_program(torch, _EIGH_OUT), difftest.run_program(agrad, _EIGH_OUT)
+    assert difftest.compare_statement(want[5], got[5])[0] == "numeric"
+
+    def explained(lines, got_i):
+        return difftest.difftest_lapack.explained(lines, 5, got, want[5], got_i, difftest.op_of,
+                                                  difftest.CONDITIONED_OPS, difftest.compare_desc,
+                                                  difftest._agree_once)
+    assert explained(_EIGH_OUT, got[5])
+    own = copy.deepcopy(got[5])
+    own["vars"]["r10"]["data"][1, 0] *= 1 + 1e-7
+    assert not explained(_EIGH_OUT, own)
+    assert not explained(_EIGH_OUT[:4] + ["o8.copy_(torch.linalg.eigvalsh(x7))", _EIGH_OUT[5]], got[5])
