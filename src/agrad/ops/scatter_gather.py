@@ -9,6 +9,8 @@ formulas use agrad tensor ops only, so they are differentiable again.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .._warn_once import warn_once
@@ -17,7 +19,7 @@ from .._limits import check_shape
 from ..autograd.grad_mode import _state as _grad_state
 from ..autograd.graph import should_compute_output
 from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
-from . import _written_before
+from . import _scatter_overlap, _written_before
 from ._layout import c_order, overlaps
 from ._op import Op, export, finish_out, inplace, keep_tensor, method, with_out
 from .indexing import _FULL, embed
@@ -576,11 +578,12 @@ def scatter_add(input, dim, index, src, *, out=None):
     return finish_out("scatter_add", result, out, inputs=(index, src))
 
 
-def no_overlap_inplace(fn, name=None, checks=None):
+def no_overlap_inplace(fn, name=None, checks=None, replay=None):
     """The in-place form of a scatter-like op (scatter_, index_add_, put_, ...): after autograd's checks
     and the written tensor's internal overlap, its meta's assert_no_overlap of each tensor argument
     (index, src) against it, before any other check of theirs but ``checks(self, *args, **kwargs)`` (which
-    come after autograd's and before the overlap checks)."""
+    come after autograd's and before the overlap checks).  ``replay(self, *args, **kwargs)``: self's values
+    when the kernel reads a source sharing its memory in a layout those checks let through (or None)."""
     method_ = inplace(fn, name=name)
 
     def call(self, *args, **kwargs):
@@ -596,11 +599,26 @@ def no_overlap_inplace(fn, name=None, checks=None):
                     raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to "
                                        "tensor refer to a single memory location. Please clone() the tensor before "
                                        "performing the operation.")
+            if replay is not None and (self._base is not None or any(a._base is not None for a in others)):
+                return _replaying(method_, replay, self, args, kwargs)
         return method_(self, *args, **kwargs)
 
     call.__name__ = call.__qualname__ = method_.__name__
     call.__doc__ = method_.__doc__
     return call
+
+
+def _replaying(method_, replay, self, args, kwargs):
+    """``method_(self, ...)``, then self's memory set to ``replay``'s values (computed before it ran)."""
+    from ._scatter_overlap import write_replayed
+    try:
+        with np.errstate(all="ignore"):
+            values = replay(self, *args, **kwargs)
+    except Exception:  # (the op's own checks refuse these arguments: it raises its error)
+        values = None
+    result = method_(self, *args, **kwargs)
+    write_replayed(self, values)
+    return result
 
 
 def _scatter_first(input, dim, index, src=None, *_, value=None, **__):
@@ -611,12 +629,13 @@ def _scatter_add_first(input, dim, index, src, *_, **__):
     _scatter_meta(input, dim, index, src, "scatter_add")
 
 
-method("scatter_")(no_overlap_inplace(scatter, checks=_scatter_first))
-method("scatter_add_")(no_overlap_inplace(scatter_add, checks=_scatter_add_first))
+method("scatter_")(no_overlap_inplace(scatter, checks=_scatter_first, replay=_scatter_overlap.scatter_values))
+method("scatter_add_")(no_overlap_inplace(scatter_add, checks=_scatter_add_first,
+                                          replay=_scatter_overlap.scatter_add_values))
 def _index_add_first(input, dim, index, source, **_):
     _check_vector_index(index, "index_add")
     _index_add_checks(input, _wrap_dim(dim, input.ndim), index, source)
 
 
-method("index_add_")(no_overlap_inplace(index_add, checks=_index_add_first))
-method("index_copy_")(no_overlap_inplace(index_copy))
+method("index_add_")(no_overlap_inplace(index_add, checks=_index_add_first, replay=_scatter_overlap.index_values))
+method("index_copy_")(no_overlap_inplace(index_copy, replay=functools.partial(_scatter_overlap.index_values, kind="copy")))

@@ -17,13 +17,15 @@ then, without include_self, ``input``'s gradient zeroed where ``src`` was scatte
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import dtypes
 from ..autograd.graph import should_compute_output
 from ..tensor import Tensor
-from . import _written_before
-from ._op import Op, export, finish_out, inplace, keep_tensor, method
+from . import _scatter_overlap, _written_before
+from ._op import Op, export, finish_out, keep_tensor, method
 from ._vector_loop import tie_by_loop
 from .scatter_gather import (_along, _expandable, _fmt, _scatter_meta, _scatter_prepare, gather, no_overlap_inplace,
                              scatter, scatter_add, scatter_out_checks)
@@ -184,7 +186,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=Non
     return finish_out("scatter_reduce", result, out, inputs=(index, src))
 
 
-method("scatter_reduce_")(no_overlap_inplace(scatter_reduce))
+method("scatter_reduce_")(no_overlap_inplace(scatter_reduce, replay=_scatter_overlap.scatter_values))
 
 
 # index_reduce ---------------------------------------------------------------------------------------
@@ -361,7 +363,8 @@ def _reduce_named_first(self, dim, index, source, reduce, *args, **kwargs):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
 
 
-_index_reduce_ = inplace(index_reduce, first=_reduce_named_first)
+_index_reduce_ = no_overlap_inplace(index_reduce, checks=_reduce_named_first,
+                                    replay=functools.partial(_scatter_overlap.index_values, kind="reduce"))
 
 
 @method("index_reduce_")
