@@ -59,6 +59,7 @@ import diffgen  # noqa: E402
 import difftest_blas  # noqa: E402
 import difftest_gelu  # noqa: E402
 import difftest_lapack  # noqa: E402
+import difftest_sinc  # noqa: E402
 import difftest_uninit  # noqa: E402
 import difftest_vmlsqrt  # noqa: E402
 from difftest_compare import (  # noqa: E402,F401  (the tests reach them through difftest)
@@ -279,6 +280,9 @@ def diff_program(lines: list[str]):
             if not name and aspect in ("numeric", "grad-numeric") and difftest_lapack.cos_inside_gradient(
                     lines, i, w, g, op_of, _agrees_but_where):
                 name = "vml-sinc-gradient"
+            if not name and aspect in ("numeric", "grad-numeric", "value", "grad-value") and \
+                    difftest_sinc.exact_cos_explains(lines, i, w, g, compare_desc):
+                name = "vml-sinc-gradient"  # (near x = 0, past the bound: the replay with agrad's cos and sin)
             if not name and aspect in ("numeric", "grad-numeric") and difftest_lapack.log_inside_gradient(
                     lines, i, w, g, op_of, _agrees_but_where):
                 name = "vml-log-gradient"

@@ -877,6 +877,45 @@ def test_sinc_cos_last_bit_in_a_gradient_is_documented():
     assert found is not None and found[0] == "documented:vml-sinc-gradient:grad", found
 
 
+_SINC_NEAR_0 = ["x1 = torch.tensor([-2.75], dtype=torch.float32, requires_grad=True)",
+                "r3 = torch.special.gammaln(x1)", "r12 = r3.sinc_()", "r3.sum().backward()"]
+
+
+@pytest.mark.torch
+def test_sinc_gradient_near_0_is_documented_by_the_replay_with_agrads_cos():
+    """Near x = 0 sinc's backward cancels past any fixed bound: sinc_ at gammaln(-2.75) = 0.0044879, VML's
+    cos(x pi) 0.99990064 against the correctly rounded 0.99990058, x1.grad 0.028892089 in PyTorch and
+    0.028920922 in agrad (run 42503000, runs44a). PyTorch's replay with agrad's cos and sin inside sinc's
+    backward gives agrad's gradient: documented. A gradient off on its own, the program without its sinc, or
+    a statement that takes no gradient is not covered."""
+    import copy
+
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    found = difftest.diff_program(_SINC_NEAR_0)
+    assert found is not None and found[0] == "documented:vml-sinc-gradient:backward", found
+    want, got = difftest.run_program(torch, _SINC_NEAR_0), difftest.run_program(agrad, _SINC_NEAR_0)
+    assert difftest.compare_statement(want[3], got[3])[0] == "grad-numeric"
+    assert not difftest.difftest_lapack.cos_inside_gradient(_SINC_NEAR_0, 3, want[3], got[3], difftest.op_of,
+                                                            difftest._agrees_but_where)  # (past the bound)
+
+    def explained(lines, got_i):
+        return difftest.difftest_sinc.exact_cos_explains(lines, 3, want[3], got_i, difftest.compare_desc)
+    assert explained(_SINC_NEAR_0, got[3])
+    own = copy.deepcopy(got[3])
+    own["vars"]["x1"]["grad"]["data"][0] *= np.float32(1 + 1e-4)
+    assert not explained(_SINC_NEAR_0, own)
+    assert not explained([*_SINC_NEAR_0[:2], "r12 = r3.sin_()", _SINC_NEAR_0[3]], got[3])
+    assert not explained([*_SINC_NEAR_0[:3], "r13 = r3 * 2"], got[3])
+    # (autograd.grad's tuple under create_graph, the sinc as a function: its items' reprs the replay's)
+    program = ["x1 = torch.tensor([-1.25, 1.5, 0.5, 2.625], dtype=torch.float32, requires_grad=True)",
+               "r2 = x1.sin() * 0.02", "r3 = torch.sinc(r2)",
+               "gs = torch.autograd.grad(r3.sum(), [x1], create_graph=True)"]
+    found = difftest.diff_program(program)
+    assert found is not None and found[0] == "documented:vml-sinc-gradient:grad", found
+
+
 @pytest.mark.torch
 def test_the_result_of_an_out_call_must_be_the_out_tensor_itself():
     """difftest's ``same_as``: ``r = torch.add(a, 1, out=o)`` binds ``o`` itself (so do the items of a tuple
