@@ -44,3 +44,19 @@ CASES += [
           "r7 = torch.arange(12.).reshape(3, 4)", "r7[:, ::2].scatter_add_(1, torch.tensor([[1, 0, 1]] * 3), r7)"],
          ["r1", "x1.grad", "r2", "r3", "r4", "r5", "r6", "r7"]),
 ]
+CASES += [
+    case("layer-norm-mixed-type-dweight-dbias-float-sum-of-half-buffers",  # (grad-value:layer_norm, dt43) a half
+         # input with float weight and bias: each thread's rows summed into half buffers (a fused
+         # dy * (rstd * x - rstd * mean) added per row), the buffers added in float and kept float
+         ["x = torch.tensor([[0.5, -1.25, 2.0, 0.375, -0.75, 1.5, 0.125, -2.0, 0.625], [1.75, 0.25, -0.5, -1.5, 2.25, "
+          "-0.125, 0.875, -1.0, 0.3125], [-0.875, 1.125, 0.0625, 1.375, -1.625, 0.5625, -0.25, 1.875, -0.4375]], "
+          "dtype=torch.float16, requires_grad=True)",
+          "w = torch.tensor([0.3, -1.1, 0.7, 1.3, -0.4, 0.9, -1.7, 0.2, 1.05], requires_grad=True)",
+          "b = torch.tensor([0.1, 0.2, -0.3, 0.4, -0.5, 0.6, -0.7, 0.8, -0.9], requires_grad=True)",
+          "g = torch.tensor([[0.3, -0.7, 1.1, 0.45, -1.3, 0.2, 0.85, -0.6, 1.7], [-1.2, 0.35, 0.9, -0.15, 0.6, -1.9, "
+          "0.4, 1.25, -0.8], [0.55, 1.45, -0.35, -1.05, 0.15, 0.75, -1.6, 0.05, 0.95]], dtype=torch.float16)",
+          "torch.nn.functional.layer_norm(x, (9,), w, b).backward(g)",
+          "x2 = x.detach()[:1].clone().requires_grad_()", "w2 = w.detach().clone().requires_grad_()",
+          "torch.nn.functional.layer_norm(x2, (9,), w2, b).backward(g[:1])"],
+         ["w.grad", "b.grad", "w2.grad", "w.grad.dtype"]),
+]

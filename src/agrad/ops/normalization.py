@@ -552,10 +552,10 @@ def _layer_norm_backward_fwd(ctx, dy, x, mean, rstd, w, b, normalized_shape, mas
             if dtype == out_dtype:  # each row's dy * (a * x + b) fused into the thread's buffer
                 dw = _through_thread_buffers(dY, out_dtype, _fma(a[:, None], X, (-a * m)[:, None]))
             else:
-                dw = _through_thread_buffers(dY * (X * a[:, None] + (-a * m)[:, None]), out_dtype)
+                dw = _through_thread_buffers(dY, out_dtype, _fma(a[:, None], X, (-a * m)[:, None]), result=param_dtype)
             dw = dw.reshape(normalized_shape)
-        if mask[2]:
-            db = _through_thread_buffers(dY, out_dtype).reshape(normalized_shape)  # (half buffers, mixed too)
+        if mask[2]:  # (half buffers, mixed too)
+            db = _through_thread_buffers(dY, out_dtype, result=param_dtype).reshape(normalized_shape)
     shape = tuple(normalized_shape)
     return (x.copy() if dx is None else dx.astype(out_dtype, copy=False),
             np.zeros(shape, param_dtype) if dw is None else dw.astype(param_dtype, copy=False),
@@ -566,12 +566,14 @@ def _layer_norm_backward_fwd(ctx, dy, x, mean, rstd, w, b, normalized_shape, mas
 _FUSED_ROWS = 256
 
 
-def _through_thread_buffers(terms, dtype, factors=None):
+def _through_thread_buffers(terms, dtype, factors=None, result=None):
     """The sum over rows of ``terms`` (an (M, N) array in the kernel's opmath type; with
     ``factors``, of terms * factors, each product fused into the running sum) as
     LayerNormBackwardKernelImplInternal sums dgamma and dbeta: each intra-op thread adds its
     range of rows into a buffer of the input's dtype (half rounds after every row), then the
-    buffers are added in opmath from zero, in thread order."""
+    buffers are added in opmath from zero, in thread order, and written as ``result`` (the
+    parameters' dtype: float for the mixed type, whose sum of half buffers is not rounded to half;
+    else ``dtype``)."""
     rows, n = terms.shape
     total = np.zeros(n, terms.dtype)
     for begin, end in _vec_math.parallel_chunks(rows, 1):
@@ -587,6 +589,10 @@ def _through_thread_buffers(terms, dtype, factors=None):
                 mid = s.view(np.int64) & _vec_math._MID_MASK
                 buf = (_fma(terms[begin + i], factors[begin + i], buf)
                        if _vec_math._count(mid == _vec_math._MID) else s.astype(dtype))
+        elif factors is not None and terms.dtype != dtype:  # (half buffers: each row's fused sum rounded)
+            buf = np.zeros(n, dtype)
+            for i in range(begin, end):
+                buf = _fma(terms[i], factors[i], buf.astype(terms.dtype)).astype(dtype)
         elif factors is not None:
             buf = np.zeros(n, dtype)
             for i in range(begin, end):
@@ -598,7 +604,7 @@ def _through_thread_buffers(terms, dtype, factors=None):
             for i in range(begin, end):
                 buf = (buf.astype(terms.dtype) + terms[i]).astype(dtype)
         total = total + buf
-    return total.astype(dtype)
+    return total.astype(dtype if result is None else result)
 
 
 # PyTorch's native_layer_norm_backward: one node under create_graph, edges (grad_out, input,
