@@ -162,6 +162,16 @@ def loop_lanes(arrays):
     n = math.prod(shape)
     if n < block:
         return False
+    row, loop_shape, back, steps = _loop_rows(arrays, shape, n, itemsize)
+    if any(step not in (0, itemsize) for step in steps) or steps.count(0) > 1:
+        return False  # the scalar loop throughout
+    return _row_lanes(n, row, block, loop_shape, back, shape)
+
+
+def _loop_rows(arrays, shape, n, itemsize):
+    """``(row, loop_shape, back, steps)`` of TensorIterator's loop over the inputs ``arrays`` broadcast
+    to ``shape`` (``n`` elements, more than one): the row's length, the dims in loop order (slowest
+    first), the permutation that puts them back, and each input's stride (bytes) along the row."""
     dims = [d for d in range(len(shape)) if shape[d] != 1]
     sizes = [shape[d] for d in dims]
     # (an input of the result's shape has its own strides: broadcast_to is a slow call)
@@ -175,20 +185,50 @@ def loop_lanes(arrays):
             break
         expected *= sizes[i]
     if dense:
-        row = n
-    else:
-        from ._layout import reorder_dimensions
-        perm = reorder_dimensions(len(dims), sizes, strides)  # (fastest first)
-        steps = [s[perm[0]] for s in strides]
-        if any(step not in (0, itemsize) for step in steps) or steps.count(0) > 1:
-            return False  # the scalar loop throughout
-        row = sizes[perm[0]]
-        for i in perm[1:]:
-            if any(s[i] != row * step for s, step in zip(strides, steps)):
-                break
-            row *= sizes[i]
-        order = perm[::-1]
-    return _row_lanes(n, row, block, [sizes[i] for i in order], np.argsort(order), shape)
+        return n, [sizes[i] for i in order], np.argsort(order), [itemsize] * len(arrays)
+    from ._layout import reorder_dimensions
+    perm = reorder_dimensions(len(dims), sizes, strides)  # (fastest first)
+    steps = [s[perm[0]] for s in strides]
+    row = sizes[perm[0]]
+    for i in perm[1:]:
+        if any(s[i] != row * step for s, step in zip(strides, steps)):
+            break
+        row *= sizes[i]
+    order = perm[::-1]
+    return row, [sizes[i] for i in order], np.argsort(order), steps
+
+
+def loop_rows(arrays):
+    """``(steps, pos, length)`` of PyTorch's loop over the inputs ``arrays`` (numpy arrays; a fresh result
+    of their broadcast shape), as loop_lanes finds its rows: each input's stride along the row (bytes:
+    the kernel's vector code runs when every one is the itemsize or exactly one is 0), and for each
+    element of the result its place in its piece of a row and that piece's length (arrays of the
+    result's shape; at::parallel_for's ranges cut rows into pieces). One element: the strides along the
+    outermost dim (TensorIterator keeps those as it coalesces dims of size 1); a 0-d result: None."""
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    n = math.prod(shape)
+    if n == 1:
+        zero = np.zeros(shape, np.int64)
+        steps = [a.strides[0] if a.ndim == len(shape) else 0 for a in arrays] if shape else None
+        return steps, zero, zero + 1
+    row, loop_shape, back, steps = _loop_rows(arrays, shape, n, arrays[0].dtype.itemsize)
+    pos, length = _pieces(n, row, loop_shape, back, shape)
+    return steps, pos, length
+
+
+def _pieces(n, row, loop_shape, back, shape):
+    """Each element's place in its piece of a row, and that piece's length (see _row_lanes)."""
+    from ._vec_math import GRAIN_SIZE, parallel_chunks
+    chunks = parallel_chunks(n, GRAIN_SIZE)
+    # f: each element's place in the loop (the output's memory order)
+    f = np.arange(n).reshape(loop_shape).transpose(back).reshape(shape)
+    begin = f // row * row
+    end = begin + row
+    for lo, hi in chunks[1:]:  # (a range's first and last rows are pieces)
+        begin = np.where((f >= lo) & (begin < lo), lo, begin)
+    for lo, hi in chunks[:-1]:
+        end = np.where((f < hi) & (end > hi), hi, end)
+    return f - begin, end - begin
 
 
 def by_lanes(lanes, vec, scalar, arrays, dtype):
@@ -232,22 +272,13 @@ def _row_lanes(n, row, block, loop_shape, back, shape):
     in loop order, slowest first; ``back`` puts them back in the result's order), each row's
     whole blocks of ``block`` elements, rows cut where at::parallel_for's ranges split them."""
     from ._vec_math import GRAIN_SIZE, parallel_chunks
-    chunks = parallel_chunks(n, GRAIN_SIZE)
-    if len(chunks) == 1:
+    if len(parallel_chunks(n, GRAIN_SIZE)) == 1:
         if row % block == 0:
             return True
         if row < block:
             return False
-    # f: each element's place in the loop (the output's memory order)
-    f = np.arange(n).reshape(loop_shape).transpose(back).reshape(shape)
-    begin = f // row * row
-    end = begin + row
-    for lo, hi in chunks[1:]:  # (a range's first and last rows are pieces)
-        begin = np.where((f >= lo) & (begin < lo), lo, begin)
-    for lo, hi in chunks[:-1]:
-        end = np.where((f < hi) & (end > hi), hi, end)
-    length = end - begin
-    return (f - begin) < length - length % block
+    pos, length = _pieces(n, row, loop_shape, back, shape)
+    return pos < length - length % block
 
 
 def keep_self(np_fn):

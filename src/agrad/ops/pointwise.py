@@ -26,6 +26,7 @@ from .._zero import materialized
 from ._alpha import _alpha_fma, _alpha_number, _fma_operands, _number_operand, half_alpha, nan_of_other, other_nan_kernel, \
     rsub_alpha
 from ._layout import broadcasts, cast, empty_like, iterator_layout
+from ._mul_nans import mul_nan_kernel, mul_nans
 from ._op import Op, export, finish_out, method, node_name, zeros_like_grad
 
 
@@ -313,7 +314,7 @@ def _(ctx, g):
     return g, np.negative(g) if alpha == 1 else _scalar_math(np.multiply, np.negative(g), alpha)
 
 
-@binary(_scalar_kernel(np.multiply), "mul", saves=("self", "other"), saves_for={"self": (1,), "other": (0,)})
+@binary(mul_nan_kernel(_scalar_kernel(np.multiply), np.multiply), "mul", saves=("self", "other"), saves_for={"self": (1,), "other": (0,)})
 def _mul(ctx, grad):
     # (PyTorch's generated nodes compute the last input's gradient first: the order the
     # recorded steps run in, and so the order their gradients add up in, under create_graph)
@@ -321,6 +322,7 @@ def _mul(ctx, grad):
     return (_times(grad, ctx.other) if ctx.needs(0) else None), g_other
 
 
+_mul_arrays = _mul.kernel.ufunc  # (np.multiply with PyTorch's NaN of two NaNs: _mul_nans)
 _mul.jvp_order = (1, 0)  # (derivatives.yaml: other_t * self_p + self_t * other_p)
 _mul.own_grad_layout = True  # (its array formula lays out each product as TensorIterator does: _laid)
 
@@ -338,9 +340,9 @@ def _(ctx, g):
                 out = _empty(1)
                 out[0] = g.item() * other
                 return out, None
-            return _laid(_scalar_math(_multiply, g, other), g, other), None  # (the number an operand: no fast set-up)
+            return _laid(mul_nans(_scalar_math(_multiply, g, other), g, other), g, other), None  # (the number an operand: no fast set-up)
         other = _like(other, g, True)
-        return _laid(_scalar_math(_multiply, g, other), g, other), None
+        return _laid(mul_nans(_scalar_math(_multiply, g, other), g, other), g, other), None
     self_ = ctx.self
     needs_self = edges[0][0] is not None
     if type(self_) is Tensor and type(g) is _ndarray:
@@ -349,16 +351,16 @@ def _(ctx, g):
         s, gd = self_._data, g.dtype
         if (gd is _F32 or gd is _F64) and type(s) is _ndarray and s.dtype is gd:
             if not needs_self:
-                return None, _laid(_multiply(g, s), g, s)
+                return None, _laid(_mul_arrays(g, s), g, s)
             other = ctx.other
             if type(other) is Tensor and type(o := other._data) is _ndarray and o.dtype is gd:
-                return _laid(_multiply(g, o), g, o), _laid(_multiply(g, s), g, s)
+                return _laid(_mul_arrays(g, o), g, o), _laid(_mul_arrays(g, s), g, s)
     self_ = _like(self_, g)
-    g_other = _laid(_multiply(g, self_), g, self_)
+    g_other = _laid(_mul_arrays(g, self_), g, self_)
     if not needs_self:  # (other was not kept)
         return None, g_other
     other = _like(ctx.other, g, True)
-    return _laid(_scalar_math(_multiply, g, other), g, other), g_other
+    return _laid(mul_nans(_scalar_math(_multiply, g, other), g, other), g, other), g_other
 
 
 def _laid(out, *arrays):
@@ -458,7 +460,7 @@ def _(ctx, g):
 # Tensor-and-Python-number arithmetic inside backward formulas: PyTorch's formulas
 # are C++, where the number is a Scalar and the Scalar overloads record their own
 # nodes (MulBackward1, DivBackward1, AddBackward1, SubBackward1) with one input.
-_mul_scalar = Op("MulBackward1", lambda ctx, a, other: _scalar_math(np.multiply, a, other), internal=True,
+_mul_scalar = Op("MulBackward1", lambda ctx, a, other: mul_nans(_scalar_math(np.multiply, a, other), a, other), internal=True,
                  pointwise=True, number=True, jvp="linear")
 _mul_scalar.derivative(lambda ctx, grad: grad * ctx.other)
 _div_scalar = Op("DivBackward1", lambda ctx, a, other: _scalar_math(np.true_divide, a, other), internal=True,
