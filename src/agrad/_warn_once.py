@@ -9,12 +9,35 @@ test suite calls it before each test).
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 import warnings
 
 _GIVEN: set = set()
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+_ISSUING = threading.local()
 
 
-def warn_once(message: str, category=UserWarning, stacklevel: int = 2, key: str | None = None) -> None:
+def warn(message, category=UserWarning) -> None:
+    """``warnings.warn`` attributed to the first caller outside agrad, as PyTorch attributes its warnings to the
+    user's line (a C++ warning to the Python line that called in).  :func:`issuing` is true while it warns."""
+    frame, stacklevel = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, stacklevel = frame.f_back, stacklevel + 1
+    _ISSUING.on = True
+    try:
+        warnings.warn(message, category, stacklevel=stacklevel)
+    finally:
+        _ISSUING.on = False
+
+
+def issuing() -> bool:
+    """Whether agrad itself is giving the warning being shown (the script runner keeps every category of these)."""
+    return getattr(_ISSUING, "on", False)
+
+
+def warn_once(message: str, category=UserWarning, key: str | None = None) -> None:
     """``warnings.warn`` the first time ``message`` fires in this process; nothing later.  ``key``: the
     call site where two of PyTorch's TORCH_WARN_ONCE give one text (by default the text itself)."""
     key = message if key is None else key
@@ -24,7 +47,7 @@ def warn_once(message: str, category=UserWarning, stacklevel: int = 2, key: str 
         if not is_warn_always_enabled():
             return
     _GIVEN.add(key)
-    warnings.warn(message, category, stacklevel=stacklevel + 1)
+    warn(message, category)
 
 
 def reset() -> None:

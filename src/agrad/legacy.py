@@ -4,10 +4,10 @@ version string scripts compare against (``torch.__version__``)."""
 
 from __future__ import annotations
 
-import warnings
 
 from . import dtypes
 from .tensor import Tensor
+from ._warn_once import warn as _warn
 
 #: what ``torch.__version__`` reads in a script (agrad's own version is agrad.__version__)
 TORCH_VERSION = "2.13.0"
@@ -75,8 +75,8 @@ class _VariableMeta(_ClosedMeta):
             from .ops._pyargs import tp_name
             raise TypeError(f"Variable data has to be a tensor, but got {tp_name(data)}")
         if volatile:
-            warnings.warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
-                          UserWarning, stacklevel=2)
+            _warn("volatile was removed and now has no effect. Use `with torch.no_grad():` instead.",
+                  UserWarning)
         out = data.detach()
         if requires_grad:
             out._new_requires_grad()

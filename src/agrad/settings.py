@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-import warnings
 
 from .autograd.grad_mode import is_inference_mode_enabled  # noqa: F401  (torch.is_inference_mode_enabled)
+from ._warn_once import warn as _warn
 
 
 def _cores() -> int:
@@ -115,8 +115,8 @@ def set_float32_matmul_precision(precision) -> None:
     if type(precision) is not str:
         raise RuntimeError(f"set_float32_matmul_precision expects a str, but got {type(precision).__name__}")
     if precision not in _PRECISIONS:
-        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
-                      "setFloat32MatmulPrecision call has no effect.", UserWarning, stacklevel=2)
+        _warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current"
+              "setFloat32MatmulPrecision call has no effect.", UserWarning)
         return
     _STATE["matmul_precision"] = precision
 

@@ -8,7 +8,6 @@ each op lives in one place.
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
@@ -22,6 +21,7 @@ from ._zero import ZeroArray as _ZeroArray
 from .autograd import _dual as forward_ad, engine as _engine, grad_mode, inference, view_errors
 from .autograd.graph import RemovableHandle, leaf_node, move_retains_grad, recording_node
 from .autograd.graph import version_observers as _version_observers
+from ._warn_once import warn as _warn
 
 _ndarray = np.ndarray  # (module globals: numpy's module __getattr__ keeps 3.11 from specialising np.X)
 _new_object = object.__new__
@@ -330,7 +330,7 @@ class Tensor:
     @property
     def grad(self):
         if self._grad_fn is not None and not self._retains and self._grad is None:
-            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+            _warn(NON_LEAF_GRAD_WARNING, UserWarning)
         return self._grad
 
     @grad.setter
@@ -486,10 +486,10 @@ class Tensor:
                     "memory location. Please clone() the tensor before performing the operation.")
             if overlap != "allow":
                 what = "tensor[indices] = tensor" if overlap == "index_put_" else "tensor[mask] = scalar"
-                warnings.warn(
+                _warn(
                     f"Use of {overlap} on expanded tensors is deprecated. Please clone() the tensor before "
                     f"performing this operation. This also applies to advanced indexing e.g. {what}",
-                    UserWarning, stacklevel=3)
+                    UserWarning)
         if not data.flags.writeable and self._base is None:
             # a read-only array that no other tensor shares (numpy's broadcast of a
             # gradient, say): PyTorch's tensor would be writable, so own the memory
@@ -715,7 +715,7 @@ def _warn_scalar_conversion() -> None:
         return
     from ._warn_once import warn_once
     warn_once("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
-              "Consider using tensor.detach() first.", UserWarning, stacklevel=3)
+              "Consider using tensor.detach() first.", UserWarning)
 
 
 def _scalar_name(d) -> str:

@@ -11,7 +11,7 @@ column instead.)
 from __future__ import annotations
 
 import functools
-import warnings
+from .._warn_once import warn as _warn
 
 #: read by the engine at the start of each backward pass
 _anomaly = {"enabled": False, "check_nan": True}
@@ -41,7 +41,7 @@ class detect_anomaly:
         self.prev = _anomaly["enabled"]
         self.check_nan = bool(check_nan)
         self.prev_check_nan = _anomaly["check_nan"]
-        warnings.warn(ENABLED_WARNING, UserWarning, stacklevel=2)
+        _warn(ENABLED_WARNING, UserWarning)
 
     def __enter__(self):
         set_anomaly_enabled(True, self.check_nan)

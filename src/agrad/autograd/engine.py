@@ -668,7 +668,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             if not t.requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
         if create_graph:
-            warn_once(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+            warn_once(CREATE_GRAPH_WARNING, UserWarning)
         # Gradients are computed only for `inputs`: route through grad() and accumulate.
         grads = _grad_impl(tensors, inputs, grad_tensors, retain_graph, create_graph, True, roots)
         seeds = dict.fromkeys(map(id, [s._data for s in grad_tensors]), True)
@@ -685,7 +685,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                                     if t._grad is not None and type(t._data) not in LAZY])
         return
     if create_graph:  # TORCH_WARN_ONCE in Engine::execute
-        warn_once(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+        warn_once(CREATE_GRAPH_WARNING, UserWarning)
     _lazy_grads.clear()  # (left by a pass that raised)
     execute(roots, grad_tensors, keep_graph=retain_graph, create_graph=create_graph)
     if _lazy_grads:

@@ -9,9 +9,9 @@ backward passes with one-hot output gradients; compared elementwise with
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
+from .._warn_once import warn as _warn
 
 
 class GradcheckError(RuntimeError):
@@ -108,10 +108,10 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             "requires_grad=True.")
     for idx, x in enumerate(inputs):
         if isinstance(x, Tensor) and x.requires_grad and x.dtype.name != "float64":
-            warnings.warn(
+            _warn(
                 f"Input #{idx} requires gradient and is not a double precision floating point or complex. "
                 "This check will likely fail if all the inputs are not of double precision floating point "
-                "or complex. ", UserWarning, stacklevel=2)
+                "or complex. ", UserWarning)
     out = func(*inputs)
     outs = [o for o in _as_tuple(out) if isinstance(o, Tensor)]
     if not outs:

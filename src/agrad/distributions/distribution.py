@@ -3,10 +3,10 @@ validation, with its ValueError texts, its repr and its shapes)."""
 
 from __future__ import annotations
 
-import warnings
 
 from . import constraints
 from .utils import lazy_property
+from .._warn_once import warn as _warn
 
 __all__ = ["Distribution"]
 
@@ -52,9 +52,9 @@ class Distribution:
                 arg_constraints = self.arg_constraints
             except NotImplementedError:
                 arg_constraints = {}
-                warnings.warn(f"{_class_text(type(self))} does not define `arg_constraints`. "
-                              "Please set `arg_constraints = {}` or initialize the distribution "
-                              "with `validate_args=False` to turn off validation.", stacklevel=2)
+                _warn(f"{_class_text(type(self))} does not define `arg_constraints`. "
+                      "Please set `arg_constraints = {}` or initialize the distribution "
+                      "with `validate_args=False` to turn off validation.")
             for param, constraint in arg_constraints.items():
                 if constraints.is_dependent(constraint):
                     continue  # constraints that cannot be checked
@@ -112,8 +112,7 @@ class Distribution:
         raise NotImplementedError
 
     def sample_n(self, n):
-        warnings.warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.", FutureWarning,
-                      stacklevel=2)
+        _warn("`sample_n(n)` will be deprecated. Use `sample((n,))` instead.", FutureWarning)
         return self.sample(_size((n,)))
 
     def log_prob(self, value):
@@ -157,9 +156,9 @@ class Distribution:
         try:
             support = self.support
         except NotImplementedError:
-            warnings.warn(f"{_class_text(type(self))} does not define `support` to enable "
-                          "sample validation. Please initialize the distribution with "
-                          "`validate_args=False` to turn off validation.", stacklevel=2)
+            _warn(f"{_class_text(type(self))} does not define `support` to enable "
+                  "sample validation. Please initialize the distribution with "
+                  "`validate_args=False` to turn off validation.")
             return
         valid = support.check(value)
         if not bool(valid.all()):

@@ -4,7 +4,6 @@ PyTorch's dispatch, with PyTorch's formulas for the pairs among Normal, Uniform,
 from __future__ import annotations
 
 import math
-import warnings
 from functools import total_ordering
 
 from .bernoulli import Bernoulli
@@ -12,6 +11,7 @@ from .categorical import Categorical
 from .distribution import Distribution, _torch
 from .normal import Normal
 from .uniform import Uniform
+from .._warn_once import warn as _warn
 
 __all__ = ["register_kl", "kl_divergence"]
 
@@ -62,8 +62,8 @@ def _dispatch_kl(type_p, type_q):
     left_fun = _KL_REGISTRY[left_p, left_q]
     right_fun = _KL_REGISTRY[right_p, right_q]
     if left_fun is not right_fun:
-        warnings.warn(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). "
-                      f"Please register_kl({left_p.__name__}, {right_q.__name__})", RuntimeWarning, stacklevel=2)
+        _warn(f"Ambiguous kl_divergence({type_p.__name__}, {type_q.__name__}). "
+              f"Please register_kl({left_p.__name__}, {right_q.__name__})", RuntimeWarning)
     return left_fun
 
 

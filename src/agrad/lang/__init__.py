@@ -72,6 +72,7 @@ import time
 import types
 import warnings as _warnings
 from .errors import Record, ScriptError, ScriptSyntaxError, ScriptWarning, Source
+from .._warn_once import issuing
 
 __all__ = ["Source", "run", "RunResult", "Assignment", "eval_expression", "parse_value", "current_position", "current_span",
            "span_hook",
@@ -195,7 +196,7 @@ class _Job:
     def on_warning(self, message, category, filename, lineno, file=None, line=None):
         try:
             fname = str(filename).replace("\\", "/")
-            from_engine = "/agrad/" in fname and "/agrad/lang/" not in fname
+            from_engine = issuing() or ("/agrad/" in fname and "/agrad/lang/" not in fname)
             if not from_engine and not issubclass(category, UserWarning):
                 return
             stmt = self.interp.cur_stmt

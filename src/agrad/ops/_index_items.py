@@ -12,6 +12,7 @@ from .. import dtypes
 from .._limits import check_numel
 from ..tensor import Tensor
 from .factories import is_agrad_array as _is_agrad_array
+from .._warn_once import warn as _warn
 
 _FULL = slice(None)
 
@@ -134,9 +135,8 @@ def uint8_mask(t):
     """A uint8 index is a mask (its nonzero elements true): a 0-d one as a bool (THPVariable's own), one of
     more dims with expandTensors' deprecation warning."""
     if t.ndim:
-        import warnings
-        warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
-                      UserWarning, stacklevel=4)
+        _warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
+              UserWarning)
     return Tensor._make(t._data != 0)
 
 

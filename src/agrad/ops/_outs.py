@@ -85,19 +85,13 @@ def same_dtype_out(fname, input, out):
 def warn_resized(shape, wanted):
     """ATen's resize_output: an ``out=`` with elements and another shape is resized, with a warning
     (attributed to the first caller outside agrad, as PyTorch's C++ warning is to the Python line)."""
-    import os
-    import sys
-    import warnings
+    from .._warn_once import warn
 
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    frame, stacklevel = sys._getframe(1), 2
-    while frame is not None and frame.f_code.co_filename.startswith(package):
-        frame, stacklevel = frame.f_back, stacklevel + 1
-    warnings.warn(f"An output with one or more elements was resized since it had shape {list(shape)}, which does "
-                  f"not match the required output shape {list(wanted)}. This behavior is deprecated, and in a "
-                  "future PyTorch release outputs will not be resized unless they have zero elements. You can "
-                  "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
-                  UserWarning, stacklevel=stacklevel)
+    warn(f"An output with one or more elements was resized since it had shape {list(shape)}, which does "
+         f"not match the required output shape {list(wanted)}. This behavior is deprecated, and in a "
+         "future PyTorch release outputs will not be resized unless they have zero elements. You can "
+         "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
+         UserWarning)
 
 
 #: structured TensorIterator ops that cast their common dtype into ``out`` (cast_common_dtype_to_outputs):

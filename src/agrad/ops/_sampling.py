@@ -11,6 +11,7 @@ import numpy as np
 from .. import dtypes
 from . import _rng_math as M
 from ._layout import like_layout
+from .._warn_once import warn as _warn
 
 _U64 = np.uint64
 
@@ -232,11 +233,10 @@ def _check_range(low, high, dtype):
                 raise RuntimeError(f"{what} is out of bounds for {ctype}")
         for what, v in (("from", low), ("to - 1", high - 1)):
             if not -(1 << digits) <= v <= 1 << digits:
-                import warnings
-                warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
-                              f"limitations {ctype} can support discrete uniform distribution only within this "
-                              "range. This warning will become an error in version 1.7 release, please fix "
-                              "the code in advance", UserWarning, stacklevel=3)
+                _warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                      f"limitations {ctype} can support discrete uniform distribution only within this "
+                      "range. This warning will become an error in version 1.7 release, please fix "
+                      "the code in advance", UserWarning)
         return low, high
     lo, hi = (0, 1) if name == "bool" else (int(np.iinfo(dtype.numpy).min), int(np.iinfo(dtype.numpy).max))
     if not lo <= low <= hi:

@@ -20,6 +20,7 @@ from ..tensor import Tensor
 from ._op import export, method
 from .factories import legacy_new, strided
 from .views import expand, transpose
+from .._warn_once import warn as _warn
 
 
 @export(method=True)
@@ -123,6 +124,9 @@ def is_same_size(input, other):
 
 @method("is_pinned")
 def is_pinned(input, device=None):
+    if device is not None:
+        _warn("The argument 'device' of Tensor.is_pinned() is deprecated. Please do not pass this argument.",
+              DeprecationWarning)
     return False
 
 

@@ -25,8 +25,7 @@ def _non_contiguous(t, what):
     if not t.is_contiguous():
         warn_once(f"torch.searchsorted(): {what} tensor is non-contiguous, this will lower the performance due "
                   "to extra data copy when converting non-contiguous tensor to contiguous, please use contiguous "
-                  f"{what} tensor if possible. This message will only appear once per program.", UserWarning,
-                  stacklevel=4)
+                  f"{what} tensor if possible. This message will only appear once per program.", UserWarning)
 
 
 def _search(boundaries, values, out_int32, right, side, sorter, out):

@@ -8,6 +8,7 @@ from .. import dtypes
 from ..tensor import Tensor
 from ._layout import cast
 from ._op import Op, method
+from .._warn_once import warn as _warn
 
 
 def _to_copy_fwd(ctx, a, dtype, fmt=None):
@@ -187,9 +188,9 @@ def new_tensor(input, data, *, dtype=None, device=None, requires_grad=False):
     from .factories import tensor
     if isinstance(data, Tensor):  # (torch.tensor's warning, in new_tensor's words)
         import warnings
-        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
-                      "sourceTensor.detach().clone().requires_grad_(True), rather than "
-                      "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=3)
+        _warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+              "sourceTensor.detach().clone().requires_grad_(True), rather than "
+              "tensor.new_tensor(sourceTensor).", UserWarning)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             return tensor(data, dtype=dtype or input.dtype, requires_grad=requires_grad)

@@ -301,7 +301,7 @@ def _(ctx, grads):
 @with_out("triangular_solve")
 def triangular_solve(input, A, upper=True, transpose=False, unitriangular=False):
     bool_args(upper, transpose, unitriangular)
-    warn_once(_TRIANGULAR_SOLVE_DEPRECATED, UserWarning, stacklevel=2)
+    warn_once(_TRIANGULAR_SOLVE_DEPRECATED, UserWarning)
     for t, name in ((input, "b"), (A, "A")):
         if t.ndim < 2:
             raise RuntimeError(f"torch.triangular_solve: Expected {name} to have at least 2 dimensions, but it has "

@@ -711,7 +711,7 @@ def _same_padding(input, k, dilation):
         return input, tuple(left)
     from .._warn_once import warn_once  # (ATen's TORCH_WARN_ONCE: the first time in a process)
     warn_once("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
-              "of the input be created", UserWarning, stacklevel=4)
+              "of the input be created", UserWarning)
     pad_nd = [0] * (2 * sp)
     for i in range(sp):
         delta = right[i] - left[i]

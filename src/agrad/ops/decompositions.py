@@ -196,7 +196,7 @@ def cholesky(input, upper=False, *, out=None):
     """torch.cholesky (deprecated in favour of torch.linalg.cholesky), with PyTorch's warning; its
     out= (cholesky_out): the result computed apart, then resize_output (C-ordered) and copy_."""
     if out is not None:  # (cholesky_out's own TORCH_WARN_ONCE, before at::cholesky's)
-        warn_once(_CHOLESKY_DEPRECATED, UserWarning, stacklevel=2, key="cholesky_out")
+        warn_once(_CHOLESKY_DEPRECATED, UserWarning, key="cholesky_out")
     result = _cholesky_deprecated(input, upper)
     return result if out is None else write_outs("cholesky", result, out, None, contiguous=True)
 
@@ -209,7 +209,7 @@ _CHOLESKY_DEPRECATED = (
 
 
 def _cholesky_deprecated(input, upper):
-    warn_once(_CHOLESKY_DEPRECATED, UserWarning, stacklevel=3)
+    warn_once(_CHOLESKY_DEPRECATED, UserWarning)
     if input.numel() == 0 and not (input.ndim >= 2 and input.shape[-1] == input.shape[-2]
                                    and input.dtype.is_floating_point):
         # an empty input is returned as it is, before any check (a float one through the node)
@@ -322,7 +322,7 @@ def qr(input, some=True, *, out=None):
         "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\n"
         "The boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = torch.qr(A, some)\n"
         "should be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else 'complete')",
-        UserWarning, stacklevel=2)
+        UserWarning)
     return TorchQrResult(*_qr_impl(input, "reduced" if some else "complete", "linalg.qr"))
 
 

@@ -11,7 +11,6 @@ alpha forms then add ``b`` in place (``AddBackward0``).
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
@@ -19,6 +18,7 @@ from ._op import export
 from ._argcheck import passed_on
 from ..tensor import _scalar_name
 from .nn import const
+from .._warn_once import warn as _warn
 
 def _python_p(p):
     """F.dropout*'s own check of p (NaN passes it; ATen's _aten_p refuses it)."""
@@ -140,12 +140,12 @@ def _feature_dropout_nd(input, p, training, inplace, is_batched):
 
 
 def _nd_warning(n, ndim):
-    warnings.warn(
+    _warn(
         f"dropout{n}d: Received a {ndim}-D input to dropout{n}d, which is deprecated and will "
         "result in an error in a future release. To retain the behavior and silence this warning, "
         f"please use dropout instead. Note that dropout{n}d exists to provide channel-wise "
         f"dropout on inputs with {n} spatial dimensions, a channel dimension, and an optional "
-        f"batch dimension (i.e. {n + 1}D or {n + 2}D inputs).", stacklevel=3)
+        f"batch dimension (i.e. {n + 1}D or {n + 2}D inputs).")
 
 
 @export(functional=True, torch=False)
@@ -156,12 +156,12 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     if input.ndim not in (3, 4):
         _nd_warning(2, input.ndim)
     if input.ndim == 3:
-        warnings.warn(
+        _warn(
             "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
             "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel "
             "dim. This behavior will change in a future release to interpret the input as one "
             "without a batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise "
-            "dropout behavior, please switch to using dropout1d instead.", stacklevel=2)
+            "dropout behavior, please switch to using dropout1d instead.")
     return _feature_dropout(input, p, training, inplace)
 
 

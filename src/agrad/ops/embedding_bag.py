@@ -15,7 +15,6 @@ is a NotImplemented node (aten::_embedding_bag_per_sample_weights_backward, no d
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
@@ -26,6 +25,7 @@ from ..tensor import Tensor, _scalar_name
 from ._not_implemented import not_implemented
 from ._op import Op, export
 from ._vec_math import fma
+from .._warn_once import warn as _warn
 
 _MODES = {"sum": 0, "mean": 1, "max": 2}
 
@@ -163,8 +163,8 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
     from ._op import FUNCTIONS
 
     if weight.dtype.name == "int64" and input.is_floating_point():
-        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
-                      "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.", stacklevel=2)
+        _warn("Argument order of nn.functional.embedding_bag was changed. Usage `embedding_bag(weight, "
+              "input, ...)` is deprecated, and should now be `embedding_bag(input, weight, ...)`.")
         weight, input = input, weight
     if per_sample_weights is not None and input.shape != per_sample_weights.shape:
         raise ValueError(f"embedding_bag: If per_sample_weights ({_size(per_sample_weights)}) is not None, then it "

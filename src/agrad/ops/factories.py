@@ -15,6 +15,7 @@ from ..devices import check_default as _check_default_device
 from ..tensor import Tensor, device as _device
 from . import _layout, _range_math
 from ._op import FUNCTIONS, _forward_observers, _inference_seen, _new_tensor, export, finish_out
+from .._warn_once import warn as _warn
 
 _np_array = np.array  # (a module global: numpy's module __getattr__ keeps 3.11 from specialising np.X)
 
@@ -227,12 +228,11 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         t._retains = False
         return t
     if isinstance(data, Tensor):
-        import warnings
 
-        warnings.warn(
+        _warn(
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
             "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
-            UserWarning, stacklevel=2)
+            UserWarning)
     elif isinstance(data, str):
         raise TypeError("new(): invalid data type 'str'")
     elif isinstance(data, (range, _deque)) or (type(data) in (list, tuple) and data
@@ -491,11 +491,10 @@ def _range_result(data, requires_grad, device, out, fname, layout, pin_memory, e
     if out is None:
         return t
     if fname == "arange" and out.numel() not in (0, t.numel()):  # (arange's own check; linspace/logspace/range: none)
-        import warnings
-        warnings.warn(f"The number of elements in the out tensor of shape {list(out.shape)} is {out.numel()} "
-                      f"which does not match the computed number of elements {t.numel()}. Note that this may "
-                      "occur as a result of rounding error. The out tensor will be resized to a tensor of shape "
-                      f"({t.numel()},).", UserWarning, stacklevel=3)
+        _warn(f"The number of elements in the out tensor of shape {list(out.shape)} is {out.numel()} "
+              f"which does not match the computed number of elements {t.numel()}. Note that this may "
+              "occur as a result of rounding error. The out tensor will be resized to a tensor of shape "
+              f"({t.numel()},).", UserWarning)
     if out.numel() == t.numel() and out.shape != t.shape:
         # (RangeFactories.cpp resizes only an out of another numel: one of as many elements keeps its
         # shape and strides and takes the values in its logical order)
@@ -546,10 +545,9 @@ def range_(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     """The deprecated torch.range: end included, default float dtype."""
     if end is None:
         raise TypeError('range() missing 1 required positional arguments: "end"')
-    import warnings
-    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
-                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
-                  "in [start, end).", UserWarning, stacklevel=2)
+    _warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+          "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values "
+          "in [start, end).", UserWarning)
     d = _range_dtype(dtype, out, (start, end, step), "range")
     xstart, xend, xstep = (_acc(_number(v), d) for v in (start, end, step))
     _range_checks(xstart, xend, xstep)

@@ -15,7 +15,6 @@ and sums the grid's gradient over the channels (GridSampler2DBackward0).
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
@@ -23,6 +22,7 @@ from ..autograd.graph import should_compute_output  # (output_mask: the pass's n
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export
 from ._vec_math import fma
+from .._warn_once import warn as _warn
 
 _MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 _PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
@@ -84,7 +84,7 @@ def _(ctx, grad):
 def affine_grid(theta, size, align_corners=None):
     """The sampling grid of a batch of affine maps (N x 2 x 3 or N x 3 x 4) over an output of ``size``."""
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        _warn(_ALIGN_WARNING)
         align_corners = False
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
@@ -102,9 +102,9 @@ def affine_grid(theta, size, align_corners=None):
         raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
                                   f"respectively. Got size {size}.")
     if align_corners and min(spatial) == 1:
-        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
-                      "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
-                      "of affine_grid for details.", stacklevel=2)
+        _warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+              "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
+              "of affine_grid for details.")
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {size}")
     n = int(size[0])
@@ -462,7 +462,7 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
         raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
                          f"'reflection', but got: '{padding_mode}'")
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=2)
+        _warn(_ALIGN_WARNING)
         align_corners = False
     _grid_checks(input, grid, mode)
     if input.ndim == 4:

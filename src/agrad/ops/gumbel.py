@@ -8,16 +8,16 @@ contiguous tensor (PyTorch's CPU stream, as agrad's), then
 
 from __future__ import annotations
 
-import warnings
 
 from ._op import FUNCTIONS, export
+from .._warn_once import warn as _warn
 
 
 @export(functional=True, torch=False)
 def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     """Samples of the Gumbel-softmax distribution over ``dim`` (one-hot with ``hard``)."""
     if eps != 1e-10:
-        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+        _warn("`eps` parameter is deprecated and has no effect.")
     empty, zeros = FUNCTIONS["empty"], FUNCTIONS["zeros"]
     gumbels = -empty(tuple(logits.shape), dtype=logits.dtype).exponential_().log()
     gumbels = (logits + gumbels) / tau

@@ -18,7 +18,6 @@ tensors sharing it see the new memory too, while here they keep the old buffer
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 
@@ -27,6 +26,7 @@ from ..autograd.function import Function
 from ..tensor import LEAF_INPLACE_MESSAGE, Tensor, _wrap_dim
 from ._op import Op, method
 from .views import _sizes, _squeeze4, _squeeze_fwd, _unsqueeze1, _unsqueeze_back
+from .._warn_once import warn as _warn
 
 _squeeze3 = Op("SqueezeBackward3", _squeeze_fwd, jvp="linear")  # squeeze_()
 _squeeze5 = Op("SqueezeBackward5", _squeeze_fwd, jvp="linear")  # squeeze_(dims)
@@ -234,11 +234,11 @@ class Resize(Function):
 
 @method("resize")
 def resize(input, *sizes):
-    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    _warn("non-inplace resize is deprecated", UserWarning)
     return Resize.apply(input, sizes)
 
 
 @method("resize_as")
 def resize_as(input, tensor):
-    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    _warn("non-inplace resize_as is deprecated", UserWarning)
     return Resize.apply(input, tensor.size())

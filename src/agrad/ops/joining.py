@@ -643,7 +643,7 @@ def meshgrid(*tensors, indexing=None):
     tensors, _ = _tensor_list(tensors)
     if indexing is None:
         warn_once("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
-                      UserWarning, stacklevel=2)
+                      UserWarning)
         indexing = "ij"
     if not tensors:
         raise RuntimeError("meshgrid expects a non-empty TensorList")

@@ -18,6 +18,7 @@ from ._product_checks import _bmm_dtypes, _c, _same_dtype
 from ._gemm_order import (DDOT_MAX, baddbmm_f32, baddbmm_one_term, bmm_product, ddot_lanes, dgemm_zero_signs, dot_lanes,
                           gemv_one_column, mkl_addmv, mkl_gemv, mkl_product, sdot_aligned)
 from .views import _unsafe_view, squeeze_inplace_dim
+from .._warn_once import warn as _warn
 
 
 def _recording(inputs) -> bool:
@@ -448,9 +449,8 @@ def outer(input, vec2, *, out=None):
 def ger(input, vec2, *, out=None):
     """outer; its out= (ger_out) warns of the deprecation (TORCH_WARN: every call), ger itself does not."""
     if out is not None:
-        import warnings
-        warnings.warn("torch.ger is deprecated and will be removed in a future PyTorch release. Use torch.outer "
-                      "instead.", UserWarning, stacklevel=2)
+        _warn("torch.ger is deprecated and will be removed in a future PyTorch release. Use torch.outer "
+              "instead.", UserWarning)
     return outer(input, vec2, out=out)
 
 

@@ -113,7 +113,7 @@ def nuclear_norm(input, dim=None, keepdim=False, *, out=None):
     if isinstance(dim, bool):  # nuclear_norm(Tensor self, bool keepdim=False)
         dim, keepdim = None, dim
     _int_dims(dim, keepdim)
-    warn_once(_NUCLEAR, UserWarning, stacklevel=2)
+    warn_once(_NUCLEAR, UserWarning)
     if dim is None:
         dim = (-2, -1)
     elif isinstance(dim, int):
@@ -128,7 +128,7 @@ def frobenius_norm(input, dim, keepdim=False, *, out=None):
     from .reductions import dims as reduction_dims
 
     _int_dims(dim, keepdim)
-    warn_once(_FROBENIUS, UserWarning, stacklevel=2)
+    warn_once(_FROBENIUS, UserWarning)
     dims = [dim] if isinstance(dim, int) else list(dim)
     if len(dims) > 2:
         raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dims)} dimensions instead.")

@@ -12,7 +12,6 @@ PyTorch's chain. ``nll_loss`` and ``cross_entropy`` are in ``cross_entropy.py``.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
@@ -30,6 +29,7 @@ from .nn import (add_scalar, apply_reduction, aten_reduction, broadcast_pair, ch
                  sub_scalar)
 from .pointwise import _mismatch_message, check_sub
 from .selection import clamp_min, masked_fill, where
+from .._warn_once import warn as _warn
 
 _EPSILON = 1e-12
 #: Loss.cpp's ``constexpr float EPSILON = 1e-12`` (cosine_embedding_loss adds it as a Scalar: the float's
@@ -605,11 +605,11 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if size_average is not None or reduce is not None:
         reduction = reduction_arg(reduction, size_average, reduce)
     elif reduction == "mean":
-        warnings.warn(
+        _warn(
             "reduction: 'mean' divides the total loss by both the batch size and the support size."
             "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
             "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
-            UserWarning, stacklevel=2)
+            UserWarning)
     enum = "sum" if reduction == "batchmean" else reduction_arg(reduction)
     # torch.kl_div's parser, after the warning and the reduction's check
     _kl_div_parsed(input, target, ("none", "mean", "sum").index(enum), log_target)

@@ -228,7 +228,7 @@ def lu(A, pivot=True, get_infos=False, out=None):
     (linalg.lu_factor_ex without check_errors); (LU, pivots) or, with ``get_infos``, the named triple."""
     from .._warn_once import warn_once
 
-    warn_once(_LU_DEPRECATED, UserWarning, stacklevel=2)
+    warn_once(_LU_DEPRECATED, UserWarning)
     passed_on("_lu_with_info", (("pivot", "bool", None, pivot),))
     LU, piv, info = _lu_factor_ex_impl(A, pivot, None)
     if out is not None:  # (torch.functional's: the out sequence itself, each resize_as_ then copy_)
@@ -248,7 +248,7 @@ def _tensor_lu(self, pivot=True, get_infos=False):
     """Tensor.lu (torch/_tensor.py's): the same warning and factorisation, a plain tuple either way."""
     from .._warn_once import warn_once
 
-    warn_once(_LU_DEPRECATED, UserWarning, stacklevel=2)
+    warn_once(_LU_DEPRECATED, UserWarning)
     LU, piv, info = _lu_factor_ex_impl(self, pivot, None)
     return (LU, piv, info) if get_infos else (LU, piv)
 
@@ -414,7 +414,7 @@ def lu_solve(input, LU_data, LU_pivots, *, out=None):
     """torch.lu_solve (deprecated, warned once): linalg.lu_solve with its arguments reversed."""
     from .._warn_once import warn_once
 
-    warn_once(_LU_SOLVE_DEPRECATED, UserWarning, stacklevel=2)
+    warn_once(_LU_SOLVE_DEPRECATED, UserWarning)
     return _linalg_lu_solve(LU_data, LU_pivots, input, out=out)
 
 

@@ -18,15 +18,15 @@ from ._op import Op, export, finish_out, inplace, keep_tensor, method, with_out
 from ._layout import empty_like
 from .indexing import embed
 from .scatter_gather import _bool_tensor, _index_array, gather
+from .._warn_once import warn as _warn
 
 def _check_mask(mask, who):
     if mask.dtype is not dtypes.bool_:
         if who == "masked_select":
             raise RuntimeError("masked_select: expected BoolTensor for mask")
         if mask.dtype is dtypes.uint8:  # (masked_scatter_'s deprecation warning, then its error)
-            import warnings
-            warnings.warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
-                          "please use a mask with dtype torch.bool instead.", UserWarning, stacklevel=4)
+            _warn("masked_scatter_ received a mask with dtype torch.uint8, this behavior is now deprecated,"
+                  "please use a mask with dtype torch.bool instead.", UserWarning)
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype "
                            f"{_scalar_name(mask.dtype)}")
 

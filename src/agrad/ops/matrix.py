@@ -323,7 +323,7 @@ def cross(input, other, dim=None, *, out=None):
         warn_once(
             "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly "
             "or simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of "
-            "linalg.cross in a future release.", UserWarning, stacklevel=2)
+            "linalg.cross in a future release.", UserWarning)
         dim = next((i for i, s in enumerate(input._data.shape) if s == 3), None)  # (input's sizes only)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")

@@ -392,7 +392,7 @@ def chain_matmul(*matrices, out=None):
     from .combinatorics import _tensors
 
     _tensors(matrices)  # (the parser's TensorList check, before the warning)
-    warn_once(_CHAIN_MATMUL, UserWarning, stacklevel=2)
+    warn_once(_CHAIN_MATMUL, UserWarning)
     for t in matrices:
         if t.ndim != 2:
             raise RuntimeError(f"Tensor dimension is {t.ndim}, expected 2 instead.")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 
 import numpy as np
 
@@ -32,6 +31,7 @@ from ._op import Op, export, keep_tensor
 from .linalg import addmm
 from .matrix import _vector_norm, _vector_norm_fwd, empty_dim_refusal, vector_norm
 from .selection import _CPP_NAMES, clamp_min
+from .._warn_once import warn as _warn
 
 # ---------------------------------------------------------------------------
 # shared helpers (activation and loss families use them too)
@@ -49,8 +49,7 @@ def reduction_arg(reduction, size_average=None, reduce=None):
         if reduction in REDUCTIONS:
             return reduction
         if reduction == "elementwise_mean":
-            warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
-                          stacklevel=3)
+            _warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.")
             return "mean"
     raise ValueError(f"{reduction} is not a valid value for reduction")
 
@@ -97,8 +96,8 @@ def legacy_reduction(size_average, reduce):
         ret = "sum"
     else:
         ret = "none"
-    warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.",
-                  UserWarning, stacklevel=4)
+    _warn(f"size_average and reduce args will be deprecated, please use reduction='{ret}' instead.",
+          UserWarning)
     return ret
 
 
@@ -156,10 +155,10 @@ def broadcast_pair(a, b):
 
 
 def size_warning(input, target):
-    warnings.warn(
+    _warn(
         f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
         "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
-        UserWarning, stacklevel=3)
+        UserWarning)
 
 
 def check_floating(input, kernel):

@@ -304,7 +304,7 @@ def _alpha_first(fn, name, form):
             from .. import _warn_once
             from ..settings import is_warn_always_enabled
             if is_warn_always_enabled() or not _warn_once._GIVEN & _DEPRECATED_ALPHA:
-                _warn_once.warn_once(text, stacklevel=2)
+                _warn_once.warn_once(text)
             _DEPRECATED_ALPHA.add(text)
             alpha = args[0].item() if type(args[0]) is Tensor else args[0]
             return fn(input, args[1] if len(args) == 2 else kwargs.pop("other"), alpha=alpha, **kwargs)

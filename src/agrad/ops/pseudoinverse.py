@@ -5,7 +5,6 @@ are in ``decompositions``."""
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
@@ -16,6 +15,7 @@ from ._op import FUNCTIONS, LINALG, Op, export, with_out
 from .decompositions import (_floating, _kernel_dtype, _matrix, _needs_grad, _square, eigh_arrays, svd_arrays,
                              svdvals)
 from .nn import const
+from .._warn_once import warn as _warn
 
 
 def _tolerances(a, atol, rtol, s_max):
@@ -193,11 +193,11 @@ def _linalg_matrix_rank(A, tol=_NO_TOL, hermitian=False, *, atol=_NO_TOL, rtol=_
     cut = _tolerances(a, _tol_value(atol), _tol_value(rtol), s.max(-1, initial=0.0))
     rank = np.asarray((s > np.asarray(cut)[..., None]).sum(-1), np.int64)
     if rank.shape != A.shape[:-2] and np.prod(A.shape[:-2]):  # tolerances broadcast the batch: its result resized
-        warnings.warn(f"An output with one or more elements was resized since it had shape {list(A.shape[:-2])}, "
-                      f"which does not match the required output shape {list(rank.shape)}. This behavior is "
-                      "deprecated, and in a future PyTorch release outputs will not be resized unless they have "
-                      "zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
-                      "elements with t.resize_(0).", UserWarning, stacklevel=3)
+        _warn(f"An output with one or more elements was resized since it had shape {list(A.shape[:-2])}, "
+              f"which does not match the required output shape {list(rank.shape)}. This behavior is "
+              "deprecated, and in a future PyTorch release outputs will not be resized unless they have "
+              "zero elements. You can explicitly reuse an out tensor t by resizing it, inplace, to zero "
+              "elements with t.resize_(0).", UserWarning)
     return Tensor._make(rank)
 
 

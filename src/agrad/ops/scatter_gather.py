@@ -554,8 +554,7 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
         if reduce is not None:
             warn_once(
                 "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future "
-                "PyTorch release. Use torch.scatter_reduce instead for more reduction options.", UserWarning,
-                stacklevel=2)
+                "PyTorch release. Use torch.scatter_reduce instead for more reduction options.", UserWarning)
             op = _scatter_reduce
         else:
             op = _scatter0

@@ -238,7 +238,7 @@ def where(condition, input=None, other=None, *, out=None):
         from .._warn_once import warn_once
 
         warn_once("where received a uint8 condition tensor. This behavior is deprecated and will be removed in a future "
-                  "version of PyTorch. Use a boolean condition instead.", UserWarning, stacklevel=3)
+                  "version of PyTorch. Use a boolean condition instead.", UserWarning)
         condition = Tensor._make(condition._data.astype(bool))
     elif condition.dtype is not dtypes.bool_:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {_scalar(condition.dtype)}")

@@ -8,7 +8,6 @@ written with agrad ops (``create_graph=True`` differentiates it again).
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
@@ -18,12 +17,13 @@ from ._layout import c_order
 from ._argcheck import passed_on
 from ._op import Op, export
 from .nn import check_floating
+from .._warn_once import warn as _warn
 
 def _softmax_dim(input, dim, name, stacklevel):
     if dim is None:
-        warnings.warn(
+        _warn(
             f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
-            "as an argument.", UserWarning, stacklevel=stacklevel)
+            "as an argument.", UserWarning)
         dim = 0 if input.ndim in (0, 1, 3) else 1
     elif type(dim) is not int:  # (nn.functional's input.softmax(dim): its parse; softmin's too)
         passed_on("log_softmax" if name == "log_softmax" else "softmax", (("dim", "int", 1, dim),))

@@ -11,7 +11,6 @@ diagonal along rows and columns, clipped to [-1, 1] (``c / c`` for a single vari
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
@@ -19,6 +18,7 @@ from .. import dtypes
 from ..tensor import Tensor, _scalar_name
 from ._op import Op, export, is_recording as _is_recording
 from ._return_types import return_type as _return_type
+from .._warn_once import warn as _warn
 
 def _histogram_dtype(i, result, out):
     from ._op import _C_TYPE
@@ -85,7 +85,7 @@ def cov(input, *, correction=1, fweights=None, aweights=None):
     else:
         norm = w_sum - mul_scalar((w * aweights).sum(), correction) / w_sum
     if bool(norm <= 0):
-        warnings.warn(_DOF, UserWarning, stacklevel=3)
+        _warn(_DOF, UserWarning)
         norm.zero_()
     if n == 1 and (fweights is None) != (aweights is None):
         x.zero_()  # (ATen zeroes the input itself: the weighted mean of one observation is it)

@@ -23,6 +23,7 @@ from ..tensor import LEAF_INPLACE_MESSAGE, Tensor
 from ._layout import storage_of as _array_storage, storage_root as _root
 from ._op import Op, method
 from ._shortcuts import inplace_self
+from .._warn_once import warn as _warn
 
 
 
@@ -415,9 +416,8 @@ def is_shared(input):
 @method("pin_memory")
 def pin_memory(input, device=None):
     if device is not None:
-        import warnings
-        warnings.warn("The argument 'device' of Tensor.pin_memory() is deprecated. Please do not pass this argument.",
-                      DeprecationWarning, stacklevel=2)
+        _warn("The argument 'device' of Tensor.pin_memory() is deprecated. Please do not pass this argument.",
+              DeprecationWarning)
         from ..devices import device as _device
         if _device(device).type == "cpu":
             raise RuntimeError("CPU device type not an accelerator.")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 
 import numpy as np
 
@@ -27,6 +26,7 @@ from . import _upsample_uint8 as _uint8
 from ._op import Op, export
 from .memory_format import _is_contiguous_in, channels_last, channels_last_3d
 from .pooling import _adaptive_avg, adaptive_avg_pool1d
+from .._warn_once import warn as _warn
 
 _DIMS = {3: 1, 4: 2, 5: 3}
 _OPS = {}
@@ -272,22 +272,22 @@ def _tensor_scales(scale_factor, mode, n, antialias):
 
 @export(functional=True, torch=False)
 def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
-    warnings.warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.",
-                  UserWarning, stacklevel=2)
+    _warn("`nn.functional.upsample` is deprecated. Use `nn.functional.interpolate` instead.",
+          UserWarning)
     return interpolate(input, size, scale_factor, mode, align_corners)
 
 
 @export(functional=True, torch=False)
 def upsample_nearest(input, size=None, scale_factor=None):
-    warnings.warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
-                  UserWarning, stacklevel=2)
+    _warn("`nn.functional.upsample_nearest` is deprecated. Use `nn.functional.interpolate` instead.",
+          UserWarning)
     return interpolate(input, size, scale_factor, mode="nearest")
 
 
 @export(functional=True, torch=False)
 def upsample_bilinear(input, size=None, scale_factor=None):
-    warnings.warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
-                  UserWarning, stacklevel=2)
+    _warn("`nn.functional.upsample_bilinear` is deprecated. Use `nn.functional.interpolate` instead.",
+          UserWarning)
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 

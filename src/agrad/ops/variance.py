@@ -21,6 +21,7 @@ from ._layout import c_order
 from ._op import Op, export, finish_out
 from .selection import where
 from .reductions import _NO_KEEPDIM, _axes, _quiet, _unsqueeze_dims
+from .._warn_once import warn as _warn
 
 
 class _Unbiased:
@@ -91,9 +92,9 @@ def _var_fwd(a, axes, correction, keepdim, fname, take_sqrt=False, welford=False
     if a.ndim == 0:
         count = 1
     if (count if a.size else 0) - correction <= 0:  # (ATen: input numel / output numel, 0 for no output)
-        warnings.warn(
+        _warn(
             f"{fname}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor "
-            "(input numel divided by output numel).", UserWarning, stacklevel=5)
+            "(input numel divided by output numel).", UserWarning)
     out_shape = tuple(1 if d in axes else n for d, n in enumerate(a.shape))
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")

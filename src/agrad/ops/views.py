@@ -281,7 +281,7 @@ def _T(self):
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
             "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
             "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.",
-            UserWarning, stacklevel=2)
+            UserWarning)
     return permute(self, tuple(range(self.ndim - 1, -1, -1)))
 
 
@@ -289,7 +289,7 @@ def _mT(self, name="mT"):
     if self.ndim == 0:  # the identity, with PyTorch's once-per-process warning
         warn_once("Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases."
                   if name == "mT" else f"Tensor.{name} is deprecated on 0-D tensors. Consider using x.conj().",
-                  UserWarning, stacklevel=3)
+                  UserWarning)
         return self
     if self.ndim < 2:
         raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. Got {self.ndim}-D tensor.")
@@ -316,7 +316,7 @@ def adjoint(input):
     """The conjugate transpose of the last two dims (real tensors: ``mT``); a 0-d tensor is
     itself, with PyTorch's deprecation warning."""
     if input.ndim == 0:
-        warn_once("adjoint() is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=2)
+        warn_once("adjoint() is deprecated on 0-D tensors. Consider using x.conj().", UserWarning)
         return input
     if input.ndim == 1:
         raise RuntimeError(

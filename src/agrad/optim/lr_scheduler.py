@@ -4,13 +4,13 @@ learning rates follow the same floating-point path)."""
 from __future__ import annotations
 
 import math
-import warnings
 from bisect import bisect_right
 from collections import Counter
 from functools import wraps
 
 from ..tensor import Tensor
 from .optimizer import Optimizer
+from .._warn_once import warn as _warn
 
 __all__ = ["LRScheduler", "LambdaLR", "StepLR", "MultiStepLR", "ExponentialLR",
            "CosineAnnealingLR", "OneCycleLR", "ReduceLROnPlateau"]
@@ -37,8 +37,8 @@ def _set_val(group, key, val):
 
 def _warn_get_lr_called_within_step(scheduler):
     if not scheduler._get_lr_called_within_step:
-        warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
-                      UserWarning, stacklevel=3)
+        _warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
+              UserWarning)
 
 
 class LRScheduler:
@@ -97,17 +97,17 @@ class LRScheduler:
 
     def step(self, epoch=None):
         if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
-            warnings.warn(
+            _warn(
                 "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch "
                 "1.1.0 and later, you should call them in the opposite order: "
                 "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will "
                 "result in PyTorch skipping the first value of the learning rate schedule. See "
                 "more details at "
                 "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
-                UserWarning, stacklevel=2)
+                UserWarning)
         self._step_count += 1
         if epoch is not None:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            _warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self._get_lr_called_within_step = True  # (PyTorch's _enable_get_lr_call: in state_dict too)
         try:
             if epoch is None:
@@ -383,7 +383,7 @@ class ReduceLROnPlateau(LRScheduler):
         if epoch is None:
             epoch = self.last_epoch + 1
         else:
-            warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+            _warn(EPOCH_DEPRECATION_WARNING, UserWarning)
         self.last_epoch = epoch
         if self._is_better(current, self.best):
             self.best = current

@@ -9,7 +9,6 @@ computing in float64 and rounding once."""
 
 from __future__ import annotations
 
-import warnings
 from collections import defaultdict
 from copy import deepcopy
 from itertools import chain
@@ -19,6 +18,7 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd.graph import version_observers
 from ..tensor import Tensor
+from .._warn_once import warn as _warn
 
 __all__ = ["Optimizer", "required"]
 
@@ -166,10 +166,9 @@ class Optimizer:
             param_group.setdefault(name, default)
         params = param_group["params"]
         if len(params) != len({id(p) for p in params}):
-            warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
-                          "future, this will cause an error; see "
-                          "github.com/pytorch/pytorch/issues/40967 for more information",
-                          stacklevel=3)
+            _warn("optimizer contains a parameter group with duplicate parameters; in "
+                  "future, this will cause an error; see "
+                  "github.com/pytorch/pytorch/issues/40967 for more information")
         seen = set()
         for group in self.param_groups:
             seen.update(id(p) for p in group["params"])

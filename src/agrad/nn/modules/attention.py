@@ -12,7 +12,6 @@ composite path (the one PyTorch takes whenever gradients are recorded).
 from __future__ import annotations
 
 import math
-import warnings
 
 from ... import dtypes
 from ...ops import FUNCTIONAL as _F
@@ -22,6 +21,7 @@ from .. import init
 from ..parameter import Parameter
 from .linear import Linear
 from .module import Module
+from ..._warn_once import warn as _warn
 
 __all__ = ["MultiheadAttention", "NonDynamicallyQuantizableLinear", "multi_head_attention_forward"]
 
@@ -46,8 +46,8 @@ def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_
     if mask.dtype != dtypes.bool_ and not is_float:
         raise AssertionError(f"only bool and floating types of {mask_name} are supported")
     if check_other and other_type is not None and mask.dtype != other_type:
-        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use "
-                      "same type for both instead.", stacklevel=3)
+        _warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. Use "
+              "same type for both instead.")
     if not is_float:
         mask = _T["zeros_like"](mask, dtype=target_type).masked_fill_(mask, float("-inf"))
     return mask

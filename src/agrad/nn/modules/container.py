@@ -8,6 +8,7 @@ from collections import OrderedDict
 from ...tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent
+from ..._warn_once import warn as _warn
 
 __all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
@@ -23,10 +24,9 @@ class Container(Module):
     """Deprecated: a Module holding the keyword arguments' modules (PyTorch's FutureWarning)."""
 
     def __init__(self, **kwargs):
-        import warnings
 
-        warnings.warn("`nn.Container` is deprecated. All of its functionality is now implemented in `nn.Module`. "
-                      "Subclass that instead.", FutureWarning, stacklevel=2)
+        _warn("`nn.Container` is deprecated. All of its functionality is now implemented in `nn.Module`. "
+              "Subclass that instead.", FutureWarning)
         super().__init__()
         for key, value in kwargs.items():
             self.add_module(key, value)

@@ -4,13 +4,13 @@ assignment, hooks around ``__call__``, state dicts, and PyTorch's ``repr``."""
 from __future__ import annotations
 
 import itertools
-import warnings
 from collections import OrderedDict, namedtuple
 
 from ...autograd import grad_mode
 from ...autograd.graph import RemovableHandle, _HookDict
 from ...tensor import Tensor
 from ..parameter import Buffer, Parameter, UninitializedBuffer, _plain
+from ..._warn_once import warn as _warn
 
 _BUFFERS = (Buffer, UninitializedBuffer)   # what registers as a buffer when assigned
 
@@ -275,8 +275,8 @@ class Module:
                 result = res
         if bw is not None:
             if not isinstance(result, (Tensor, tuple)):
-                warnings.warn("For backward hooks to be called, module output should be a Tensor "
-                              f"or a tuple of Tensors but received {type(result)}", stacklevel=2)
+                _warn("For backward hooks to be called, module output should be a Tensor "
+                      f"or a tuple of Tensors but received {type(result)}")
             result = bw.setup_output_hook(result)
         return result
 

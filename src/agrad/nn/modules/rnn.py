@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 
 from ... import dtypes
 from ...ops import FUNCTIONAL as _F
@@ -28,6 +27,7 @@ from ...ops.mkldnn_rnn import lstm_cell, mkldnn_rnn_layer
 from .. import init
 from ..parameter import Parameter
 from .module import Module
+from ..._warn_once import warn as _warn
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -118,9 +118,9 @@ class RNNBase(Module):
             raise ValueError("dropout should be a number in range [0, 1] representing the "
                              "probability of an element being zeroed")
         if dropout > 0 and num_layers == 1:
-            warnings.warn("dropout option adds dropout after all but last recurrent layer, so "
-                          "non-zero dropout expects num_layers greater than 1, but got "
-                          f"dropout={dropout} and num_layers={num_layers}", stacklevel=3)
+            _warn("dropout option adds dropout after all but last recurrent layer, so "
+                  "non-zero dropout expects num_layers greater than 1, but got "
+                  f"dropout={dropout} and num_layers={num_layers}")
         for name, value, kind in (("bias", bias, bool), ("batch_first", batch_first, bool),
                                   ("input_size", input_size, int)):
             if not isinstance(value, kind):
@@ -354,8 +354,7 @@ class LSTM(RNNBase):
             output, hy, cy = self._onednn(input, hx)
         else:
             if input.dtype is dtypes.float32 and input.numel() != 0:
-                warn_once("LSTM with projections is not supported with oneDNN. Using default implementation.",
-                          stacklevel=3)
+                warn_once("LSTM with projections is not supported with oneDNN. Using default implementation.")
             hiddens = list(zip(hx[0].unbind(0), hx[1].unbind(0)))
             output, finals = self._run(input, hiddens)
             hy, cy = stack([f[0] for f in finals], 0), stack([f[1] for f in finals], 0)

@@ -6,11 +6,11 @@ constructor checks and reprs."""
 
 from __future__ import annotations
 
-import warnings
 
 from ...ops import FUNCTIONAL as _F
 from .module import Module
 from .normalization import _NormBase
+from ..._warn_once import warn as _warn
 
 __all__ = ["ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d",
            "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
@@ -257,9 +257,9 @@ class _InstanceNorm(_NormBase):
                 raise ValueError(f"expected input's size at dim={feature_dim} to match "
                                  f"num_features ({self.num_features}), but got: "
                                  f"{input.size(feature_dim)}.")
-            warnings.warn(f"input's size at dim={feature_dim} does not match num_features. You "
-                          "can silence this warning by not passing in num_features, which is "
-                          "not used because affine=False", stacklevel=2)
+            _warn(f"input's size at dim={feature_dim} does not match num_features. You "
+                  "can silence this warning by not passing in num_features, which is "
+                  "not used because affine=False")
         if input.dim() == no_batch:
             return self._instance_norm(input.unsqueeze(0)).squeeze(0)
         return self._instance_norm(input)

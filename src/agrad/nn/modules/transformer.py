@@ -12,7 +12,6 @@ the final norm) it writes those zeros too.
 
 from __future__ import annotations
 
-import warnings
 
 from ... import copying
 from ..._warn_once import warn_once
@@ -28,6 +27,7 @@ from .linear import Linear
 from .misc import Dropout
 from .module import Module
 from .normalization import LayerNorm
+from ..._warn_once import warn as _warn
 
 __all__ = ["Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
            "TransformerDecoderLayer"]
@@ -165,8 +165,8 @@ class TransformerEncoder(Module):
         self.mask_check = mask_check
         why = _why_no_nested_tensor(encoder_layer)
         if enable_nested_tensor and why:
-            warnings.warn("enable_nested_tensor is True, but self.use_nested_tensor is False "
-                          f"because {why}", stacklevel=2)
+            _warn("enable_nested_tensor is True, but self.use_nested_tensor is False "
+                  f"because {why}")
             self.use_nested_tensor = False
 
     def _padded_rows(self, src, padding_mask, mask):
@@ -198,7 +198,7 @@ class TransformerEncoder(Module):
         first = self.layers[0]
         padded = self._padded_rows(src, src_key_padding_mask, mask)
         if padded is not None:   # PyTorch makes nested tensors here (TORCH_WARN_ONCE)
-            warn_once(_NESTED_PROTOTYPE, stacklevel=2)
+            warn_once(_NESTED_PROTOTYPE)
             # the layers see each sequence's kept positions only: the others masked out
             src_key_padding_mask = _canonical_mask(padded, "src_key_padding_mask", None, "",
                                                    src.dtype)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import bisect
 import math
-import warnings
 
 from ...tensor import Tensor
+from ..._warn_once import warn as _warn
 
 __all__ = ["Dataset", "TensorDataset", "Subset", "ConcatDataset", "random_split"]
 
@@ -90,8 +90,8 @@ def random_split(dataset, lengths, generator=None):
         lengths = subset_lengths
         for i, length in enumerate(lengths):
             if length == 0:
-                warnings.warn(f"Length of split at index {i} is 0. This might result in an "
-                              "empty dataset.", stacklevel=2)
+                _warn(f"Length of split at index {i} is 0. This might result in an "
+                      "empty dataset.")
     if sum(lengths) != len(dataset):
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
     kw = {} if generator is None else {"generator": generator}
