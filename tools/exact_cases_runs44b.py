@@ -48,4 +48,28 @@ CASES = [
           "bits = lambda t: t.view(torch.int32 if t.dtype == torch.float32 else torch.int64).tolist()",
           "r1 = bits(a.grad)", "r2 = bits(b.grad)", "r3 = bits(x.grad)"],
          ["r1", "r2", "r3"]),
+    case("empty-view-offset-past-storage-end",  # (issue 10) an empty view may lie past its storage's end
+         # (as_strided, set_, slicing and views of such a view): its storage_offset() is PyTorch's, unclamped,
+         # and view(dtype) checks it; as_strided's negative offset: setStrided's own text, after the bounds
+         ["x = torch.arange(6.)", "e = x.as_strided((0, 3), (3, 1), 9)",
+          "r1 = [e.storage_offset(), e[:, 1:].storage_offset(), e[:, 2].storage_offset(), e.t().storage_offset(),"
+          " e.view(torch.int16).storage_offset(), e.reshape(-1).storage_offset(), e.narrow(1, 1, 2).storage_offset(),"
+          " [t.storage_offset() for t in e.unbind(1)], e.view(torch.int16).view(torch.float32).storage_offset(),"
+          " e.as_strided((0,), (1,)).storage_offset(), e.clone().storage_offset()]",
+          "try:\n    e.view(torch.float64)\nexcept RuntimeError as err:\n    r2 = str(err)",
+          "h = x.view(torch.float16).as_strided((0, 4), (4, 1), 14)", "r3 = h.view(torch.float32).storage_offset()",
+          "try:\n    h.view(torch.float64)\nexcept RuntimeError as err:\n    r4 = str(err)",
+          "s = torch.empty(0).set_(x.untyped_storage(), 30, (0, 2))", "r5 = [s.storage_offset(), s.stride()]",
+          "try:\n    x.as_strided((0,), (1,), -1)\nexcept RuntimeError as err:\n    r6 = str(err)",
+          "try:\n    x.as_strided((2,), (1,), -1)\nexcept RuntimeError as err:\n    r7 = str(err)",
+          "r8 = torch.empty(0).as_strided((0,), (1,), 5).storage_offset()"],
+         ["r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "e"]),
+    case("empty-diagonal-and-resize-keep-storage-offset",  # (issue 10, nearby) ATen's diagonal skips the
+         # offset's adjustment when the diagonal is empty; resize_ to an empty shape keeps the storage offset
+         # (past the storage's end too) and does not grow the storage
+         ["r1 = [torch.zeros(0, 3).diagonal(1).storage_offset(), torch.zeros(3, 0).diagonal(-2).storage_offset(),"
+          " torch.zeros(2, 3).diagonal(2).storage_offset(), torch.zeros(2, 3)[1:].diagonal(4).storage_offset()]",
+          "x = torch.arange(6.)", "v = x[3:]", "v.resize_(0, 2)", "w = x.as_strided((0,), (1,), 9)", "w.resize_(0)",
+          "r2 = [v.storage_offset(), v.stride(), w.storage_offset(), x.untyped_storage().nbytes()]"],
+         ["r1", "r2"]),
 ]

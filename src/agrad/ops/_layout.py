@@ -308,6 +308,29 @@ def storage_of(a):
     return flat, offset
 
 
+class _PastEnd:
+    """What an empty view past its buffer's end is made from: the buffer (``base``, so that
+    view_ancestors finds it, as numpy's as_strided wrapper) and the view's array interface."""
+
+    __slots__ = ("base", "__array_interface__")
+
+    def __init__(self, base, interface):
+        self.base = base
+        self.__array_interface__ = interface
+
+
+def view_at(flat, offset, shape, strides, dtype):
+    """A view of the 1-D buffer ``flat`` of ``shape`` and ``strides`` (bytes) in ``dtype``, starting
+    ``offset`` bytes in; an empty one may start past the buffer's end (PyTorch's storage offset of an
+    empty view may lie there; numpy's views cannot: it is made through the array interface, its
+    address ``offset`` bytes past ``flat``'s, and nothing is ever read there)."""
+    if offset <= flat.nbytes:
+        return np.ndarray(shape, dtype, buffer=flat, offset=offset, strides=strides)
+    address, readonly = flat.__array_interface__["data"]
+    return np.asarray(_PastEnd(flat, {"shape": tuple(shape), "strides": tuple(strides), "typestr": np.dtype(dtype).str,
+                                      "data": (address + offset, readonly), "version": 3}))
+
+
 def empty_slice(out, a, dim, start):
     """``out`` (``a[..., start:stop]`` along ``dim``); when empty, at PyTorch's storage offset (the start
     times the stride, where numpy's empty slice starts at the input's first element)."""
@@ -318,9 +341,9 @@ def empty_slice(out, a, dim, start):
         return out
     flat, own = found
     offset = own + start * (torch_strides(a)[dim] // max(a.itemsize, 1))
-    if offset > flat.size or offset < 0:  # (PyTorch's may lie past the storage's end: numpy's cannot)
+    if offset < 0:
         return out
-    return np.ndarray(out.shape, out.dtype, buffer=flat, offset=offset * a.itemsize, strides=out.strides)
+    return view_at(flat.reshape(-1).view(np.uint8), offset * a.itemsize, out.shape, out.strides, out.dtype)
 
 
 def strided_copy(a):

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..autograd import inference
 from ..tensor import _SCALAR_NAMES, Tensor
-from ._layout import numpy_strides, storage_of
+from ._layout import numpy_strides, storage_of, view_at
 
 
 def _message(input, dtype, what):
@@ -74,8 +74,11 @@ def _reinterpreted(input, dtype):
         return a.view(nd)
     flat = found[0].reshape(-1).view(np.uint8)
     nbytes = nd.itemsize
-    if 0 in sizes:
-        offset = min(max(offset, 0), flat.size // nbytes)
+    if 0 in sizes:  # (at its offset, past the storage's end too)
+        out = view_at(flat, offset * nbytes, tuple(sizes), numpy_strides(sizes, [s * nbytes for s in strides]), nd)
+        if not a.flags.writeable:
+            out.flags.writeable = False
+        return out
     else:  # (never past the storage, whatever the strides: a script reads no other memory)
         low = offset + sum(min(0, (n - 1) * s) for n, s in zip(sizes, strides))
         high = offset + sum(max(0, (n - 1) * s) for n, s in zip(sizes, strides)) + 1

@@ -145,6 +145,7 @@ def _resize_sizes(size):
 def _resize_to(input, size, memory_format):
     from .. import _limits
     from .storage import storage_of
+    from ._layout import view_at
 
     if input.requires_grad:
         raise RuntimeError(_GRAD_RESIZE)
@@ -171,8 +172,11 @@ def _resize_to(input, size, memory_format):
             grown[:flat.size] = flat
             flat = grown
         part = flat[offset:offset + n]
-        input._data = part.reshape(size) if dims is None else \
+        out = part.reshape(size) if dims is None else \
             part.reshape([size[d] for d in dims]).transpose(np.argsort(dims))
+        if not n and offset:  # (empty: at its storage offset still, past the storage's end too)
+            out = view_at(flat.reshape(-1).view(np.uint8), offset * data.itemsize, out.shape, out.strides, out.dtype)
+        input._data = out
     if rank_error is not None:
         raise rank_error
     if resized:

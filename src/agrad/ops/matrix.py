@@ -117,12 +117,9 @@ def _diag_view(a, offset, d1, d2):
     have = torch_strides(a)
     have = tuple([have[d] for d in range(a.ndim) if d != d1 and d != d2]) + (have[d1], have[d2])
     n1, n2 = b.shape[-2:]
-    if offset >= 0:
-        b = b[..., :, offset:]
-        length = max(min(n1, n2 - offset), 0)
-    else:
-        b = b[..., -offset:, :]
-        length = max(min(n1 + offset, n2), 0)
+    length = max(min(n1, n2 - offset), 0) if offset >= 0 else max(min(n1 + offset, n2), 0)
+    if length:  # (an empty diagonal keeps the input's storage offset, as ATen's)
+        b = b[..., :, offset:] if offset >= 0 else b[..., -offset:, :]
     shape = b.shape[:-2] + (length,)
     return np.lib.stride_tricks.as_strided(  # (subok: a ZeroTensor's diagonal is one, as its other views)
         b, shape, numpy_strides(shape, have[:-2] + (have[-2] + have[-1],)), writeable=a.flags.writeable, subok=True)

@@ -42,9 +42,9 @@ def storage_of(t):
 
 
 def _empty_offset(a, flat):
-    """An empty view's offset (numpy may give it any address: clamped to the storage)."""
-    d = (_address_of(a) - _address_of(flat)) // max(a.itemsize, 1) if flat.size else 0
-    return min(max(d, 0), flat.nbytes // max(a.itemsize, 1))  # (in ``a``'s elements: a view(dtype)'s too)
+    """An empty view's offset, in ``a``'s elements (a view(dtype)'s too): past the storage's end too
+    (_layout.view_at), never before its start."""
+    return max((_address_of(a) - _address_of(flat)) // max(a.itemsize, 1), 0)
 
 
 # made-up addresses, one per live buffer ------------------------------------------------------

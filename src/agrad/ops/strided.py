@@ -20,7 +20,7 @@ from .._warn_once import warn_once
 from .._zero import view_of
 from ..tensor import Tensor
 from ..autograd import graph
-from ._layout import numpy_strides, storage_of, strided_copy
+from ._layout import numpy_strides, storage_of, strided_copy, view_at
 from ._op import Op, export
 from .factories import _check_options, _dtype_or_default, _finish, as_tensor, tensor
 
@@ -46,13 +46,19 @@ def _strided_view(input, size, stride, storage_offset):
     flat, own = found
     offset = own if storage_offset is None else int(storage_offset)
     need = 0 if 0 in size else offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1
-    if need > flat.size or offset < 0:
+    if need * a.itemsize > flat.nbytes:  # (setStrided: the bounds, then the offset's sign)
         raise RuntimeError(f"setStorage: sizes {size}, strides {stride}, storage offset {offset}, and itemsize "
                            f"{a.itemsize} requiring a storage size of {need * a.itemsize} are out of bounds for "
-                           f"storage of size {flat.size * a.itemsize}")
-    base = flat[offset:] if offset < flat.size else flat[:0]
-    view = np.lib.stride_tricks.as_strided(base, tuple(size), numpy_strides(size, [s * a.itemsize for s in stride]),
-                                           writeable=a.flags.writeable)  # (empty too: it carries its strides)
+                           f"storage of size {flat.nbytes}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    strides = numpy_strides(size, [s * a.itemsize for s in stride])
+    if need:
+        view = np.lib.stride_tricks.as_strided(flat[offset:], tuple(size), strides, writeable=a.flags.writeable)
+    else:  # (empty: it carries its strides, and its offset, past the storage's end too)
+        view = view_at(flat.reshape(-1).view(np.uint8), offset * a.itemsize, size, strides, a.dtype)
+        if not a.flags.writeable:
+            view.flags.writeable = False
     positions = offset + sum(np.arange(n).reshape((-1,) + (1,) * (len(size) - 1 - d)) * s
                              for d, (n, s) in enumerate(zip(size, stride))) if size else np.asarray(offset)
     return view, np.asarray(positions, np.int64), flat, own
