@@ -427,7 +427,14 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
         groups = query.shape[-3] // key.shape[-3]
     if _flash_path(query, key, value, attn_mask, dropout_p, enable_gqa):
         mask = _mask_np(None if attn_mask is None else attn_mask._data, False, L, S, query._data.dtype)
-        return _flash(query, key, value, mask=mask, scale=float(scale), groups=groups, causal=bool(is_causal))
+        out = _flash(query, key, value, mask=mask, scale=float(scale), groups=groups, causal=bool(is_causal))
+        if out._grad_fn is not None and type(out._grad_fn) is _flash.node:
+            # the node saves the mask it is given: a float mask is the caller's tensor (a change in place
+            # before the backward is PyTorch's version error), a bool one its 0 / -inf conversion
+            from ..autograd.graph import save_extra
+            saved = attn_mask if attn_mask is None or attn_mask.dtype is not dtypes.bool_ else Tensor._make(mask)
+            save_extra(out._grad_fn, "attn_mask", saved, after="value")
+        return out
     return _math(query, key, value, attn_mask, dropout_p, is_causal, scale, groups)
 
 
