@@ -10,6 +10,18 @@ of the previous tensor, and the strides of a few results made from the tensor.
     python tools/probe_empty_strides.py torch 0 500 > /tmp/t.txt
     PYTHONPATH=src python tools/probe_empty_strides.py agrad 0 500 > /tmp/a.txt
     diff /tmp/t.txt /tmp/a.txt | grep -c '^>'
+
+``ops`` mode: every public function and method (agrad's op table) called on empty tensors of
+distinctive strides (a step, an expand, a transpose, a permute, channels-last, a dim of one element), with
+no argument or one of a few (a number, the tensor itself twice), plain and with ``out=`` a tensor of one
+element (resized), printing the strides of each result and of the input's gradient (plain and
+``create_graph``): the layouts of results made like the input (empty_like: frexp, the *_like samplers),
+of TensorIterator outputs over numbers (compatible strides), of resized outs and of accumulated gradients.
+Calls only one library accepts are listed apart by ``compare``.
+
+    python tools/probe_empty_strides.py torch ops > /tmp/t.txt
+    PYTHONPATH=src python tools/probe_empty_strides.py agrad ops > /tmp/a.txt
+    python tools/probe_empty_strides.py compare /tmp/t.txt /tmp/a.txt
 """
 
 from __future__ import annotations
@@ -198,7 +210,100 @@ def run(torch, lines, seed):
     return res
 
 
+OP_SOURCES = [
+    "torch.zeros(0)[::2]", "torch.zeros(0).expand(2, 0)", "torch.zeros(2, 1, 1)[:, 1:]", "torch.zeros(0, 3).t()",
+    "torch.zeros(2, 0, 3).permute(2, 0, 1)", "torch.zeros(3, 0)[::2]", "torch.zeros(1, 0).expand(3, 0)",
+    "torch.zeros(0, 1, 3).transpose(0, 2)", "torch.zeros(2, 3, 0, 4).contiguous(memory_format=torch.channels_last)",
+    "torch.zeros(2, 0, 3)[:, :, ::2].transpose(0, 1)",
+]
+OP_ARGS = ["", ", 1", ", 2.5", ", t", ", t, t", ", 0", ", -1", ", 1, 1"]
+OP_SKIP = {"empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "set_rng_state", "manual_seed",
+           "seed", "resize_", "resize_as_", "data_ptr", "untyped_storage", "storage", "set_", "tolist", "numpy",
+           "item"}
+
+
+def _layout_of(v):
+    if hasattr(v, "stride") and hasattr(v, "shape"):
+        try:
+            return f"{tuple(v.shape)}{v.stride()}"
+        except Exception as e:  # noqa: BLE001
+            return type(e).__name__
+    if isinstance(v, (tuple, list)):
+        return "(" + ", ".join(_layout_of(x) for x in v) + ")"
+    return type(v).__name__
+
+
+def op_names():
+    """(name, form) of every public function of agrad's op table (the same list for both libraries)."""
+    from agrad.ops import FUNCTIONAL, FUNCTIONS, LINALG, METHODS, SPECIAL
+    out = []
+    for form, table in (("torch", FUNCTIONS), ("method", METHODS), ("F", FUNCTIONAL), ("special", SPECIAL),
+                        ("linalg", LINALG)):
+        out += [(n, form) for n in sorted(table) if n not in OP_SKIP and not n.startswith("_")]
+    return out
+
+
+def run_ops(torch):
+    import warnings
+    warnings.simplefilter("ignore")
+    prefix = {"torch": "torch.", "F": "F.", "special": "torch.special.", "linalg": "torch.linalg."}
+    for src in OP_SOURCES:
+        for dt in ("torch.float32", "torch.int64"):
+            for name, form in op_names():
+                for extra in OP_ARGS:
+                    for out in ("", ", out=o") if form == "torch" else ("",):
+                        ns = {"torch": torch, "F": torch.nn.functional}
+                        call = (f"t.{name}({extra[2:]}" if form == "method" else f"{prefix[form]}{name}(t{extra}") \
+                            + out + ")"
+                        try:
+                            exec(f"t = {src}.to({dt})\no = torch.tensor([1.0]).to({dt})", ns)
+                            if dt.endswith("float32"):
+                                ns["t"].requires_grad_()
+                            if out:
+                                exec(f"with torch.no_grad():\n    {call}", ns)
+                                r = ns["o"]
+                            else:
+                                r = eval(call, ns)
+                        except Exception:  # noqa: BLE001 - a call the library refuses: not listed
+                            continue
+                        line = f"{src} {dt} {call} -> {_layout_of(r)}"
+                        if not out and getattr(r, "requires_grad", False) and hasattr(r, "sum"):
+                            for create in (False, True):
+                                try:
+                                    r = eval(call, ns) if create else r
+                                    g = torch.autograd.grad(r.sum(), [ns["t"]], create_graph=create,
+                                                            allow_unused=True)[0]
+                                    line += f" | grad{int(create)} {None if g is None else _layout_of(g)}"
+                                except Exception as e:  # noqa: BLE001
+                                    line += f" | grad{int(create)} {type(e).__name__}"
+                        print(line)
+
+
+def compare(torch_file, agrad_file):
+    def load(path):
+        with open(path) as f:
+            return dict(line.rstrip("\n").partition(" -> ")[::2] for line in f)
+    t, a = load(torch_file), load(agrad_file)
+    both = [k for k in t if k in a]
+    differ = [k for k in both if t[k] != a[k]]
+    print(f"calls both run: {len(both)}, layouts differ: {len(differ)}, only torch runs: "
+          f"{sum(k not in a for k in t)}, only agrad runs: {sum(k not in t for k in a)}")
+    for k in differ:
+        print(f"{k}\n   torch {t[k]}\n   agrad {a[k]}")
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "compare":
+        compare(sys.argv[2], sys.argv[3])
+        sys.exit(0)
+    if sys.argv[2] == "ops":
+        if sys.argv[1] == "torch":
+            sys.path.insert(0, "src")  # (the op table's names: agrad's)
+            import torch
+        else:
+            import agrad as torch
+        run_ops(torch)
+        sys.exit(0)
     which, start, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     if which == "torch":
         import torch

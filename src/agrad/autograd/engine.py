@@ -15,7 +15,7 @@ import heapq
 import numpy as np
 
 from .._dense import zero_strided
-from . import _dual, _grad_views, _resized, grad_mode, graph
+from . import _dual, _empty_sum, _grad_views, _resized, grad_mode, graph
 from .anomaly_mode import _anomaly, nan_message
 from ._detached import DETACHES as _DETACHES
 from .graph import _KEPT, AccumulateGrad, SavedNumber, SavedTensor, edge
@@ -553,6 +553,9 @@ def _plus(a, b):
     if type(b) is ZeroArray and type(a) is not ZeroArray:
         return np.add(a, materialized(b))
     out = a + b
+    if type(out) is _ndarray and not out.size and out.ndim and type(a) is _ndarray and a is not b \
+            and _empty_sum.in_place(a, b):
+        return _empty_sum.kept(a)  # (old.add_(var): old's strides)
     if type(out) is _ndarray and out.ndim > 1 and type(a) is _ndarray and a.strides != getattr(b, "strides", None):
         from ..ops._layout import iterator_layout  # (laid out as ATen's old.add_(var) / old + var: old first)
         out = iterator_layout(out, (a, b))

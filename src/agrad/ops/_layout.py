@@ -63,6 +63,15 @@ def iterator_layout(out, arrays):
     return fresh
 
 
+def resized_by_iterator(out, arrays):
+    """An empty result ``out`` of an op that allocates it like its input (empty_like(self): its very strides)
+    as TensorIterator lays out an ``out=`` it resizes over ``arrays`` (the operands it keeps; a number: 0):
+    :func:`_empty_iterator_layout`'s strides; ``out`` itself when it has elements."""
+    if type(out) is not np.ndarray or out.size or not out.ndim:
+        return out
+    return _empty_iterator_layout(out, arrays)
+
+
 def _empty_iterator_layout(out, arrays):
     """An empty ``out`` with the strides TensorIterator gives it: contiguous from its fast set-up (operands
     of one shape: every empty tensor is contiguous), else compatible_stride over its order of the dims
@@ -194,7 +203,9 @@ def dense_order(a):
 def like_layout(a, values):
     """``values`` (one-dimensional, in memory order) as an array of ``a``'s shape laid out
     like ``a``: where PyTorch puts the numbers it draws for a tensor made like ``a``, or
-    for ``a`` itself filled in place."""
+    for ``a`` itself filled in place (an empty ``a``: its very strides, as empty_like keeps them)."""
+    if type(a) is np.ndarray and a.ndim and not a.size:
+        return empty_like(a, values.dtype)
     order = dense_order(a)
     if order is None:
         return values.reshape(a.shape)

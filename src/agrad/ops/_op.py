@@ -191,7 +191,11 @@ def zeros_like_grad(grad):
     """``zeros_like(grad)`` of a formula (sign, fill_, copy_'s self, the samplers): zeros of its
     shape and dtype, recorded nowhere (``grad * 0`` would keep an inf or NaN gradient's NaN and
     record a MulBackward0 under create_graph)."""
-    return Tensor._make(np.zeros_like(grad._data))
+    data = grad._data
+    if not data.size and data.ndim and type(data) is np.ndarray:  # (empty: its very strides, as empty_like)
+        from ._layout import empty_like
+        return Tensor._make(empty_like(data))
+    return Tensor._make(np.zeros_like(data))
 
 
 _make = Tensor._make
@@ -438,7 +442,7 @@ class Op(Shortcuts):
                 or len(arrays) == 1 and self._one_iterated and type(a := arrays[0]) is np.ndarray
                 and (zero_strided(a) or not a.flags.c_contiguous and (out.flags.c_contiguous or 1 in a.shape
                                                                          or _tied_strides(a))
-                     or self.number and 1 in a.shape)):
+                     or self.number and (1 in a.shape or not a.size))):
             # (a kernel that built its result from fresh arrays, np.full or np.where's, wrote it in C order)
             out = iterator_layout(out, (*arrays, 0) if self.number else arrays)  # (the first decides)
         if not recorded:

@@ -293,7 +293,7 @@ def unary_into(fname, input, out, compute, written=True):
     if tuple(out.shape) != tuple(input.shape):
         if out._data.size:
             warn_resized(out.shape, input.shape)
-        _resize_out(out, input._data)
+        _resize_out(out, _layout.resized_by_iterator(input._data, (input._data,)))  # (empty: its fast set-up's)
     result = compute(out) if not written else compute()
     return out if not written else finish_out(fname, result, out)
 
@@ -326,8 +326,8 @@ def _resize_into(out, like):
         grown[:flat.size] = flat
         flat = grown
     part = flat[offset:offset + n]
-    if not n:
-        out._data = part.reshape(laid.shape)
+    if not n:  # (empty: the result's strides carried, _layout.carried)
+        out._data = _layout.with_empty_strides(part.reshape(laid.shape), _layout.torch_strides(laid))
         return
     out._data = np.lib.stride_tricks.as_strided(part, laid.shape, laid.strides)
 
@@ -374,7 +374,8 @@ def write_outs(fname, result, out, check="exact", inputs=(), contiguous=False):
     tensors of ``out=`` and return them as PyTorch does: ``out`` itself, or the same return type
     holding the ``out`` tensors.  Autograd's refusal comes first, then the dtype checks, then the
     writes (each resized as ``finish_out`` does; ``contiguous``: C-ordered, as a kernel that computes
-    the result apart and then does resize_output and copy_)."""
+    the result apart and then does resize_output and copy_; ``"filled"``: so when the out has elements,
+    else the kernel writes into it directly, resized as its result is laid out: cholesky_inverse)."""
     results = tuple(result) if isinstance(result, tuple) else (result,)
     outs = tuple(out) if isinstance(result, tuple) else (out,)
     if len(outs) != len(results):
@@ -409,7 +410,7 @@ def write_outs(fname, result, out, check="exact", inputs=(), contiguous=False):
     if fallback and enabled:
         results = _fallback_node(fname, results, outs)
     for r, o in zip(results, outs):
-        if contiguous and o.shape != r.shape:
+        if contiguous and o.shape != r.shape and (contiguous is True or o._data.size):
             import numpy as np
             if o._data.size:
                 warn_resized(o.shape, r.shape)
@@ -539,10 +540,11 @@ def _out_type(cls):
     return CLASSES.get(name) or return_type(name, cls._fields)
 
 
-def with_out(fname, check="exact", apart=0):
+def with_out(fname, check="exact", apart=0, contiguous=False):
     """Give ``fn`` PyTorch's ``out=`` keyword: the result is computed as without it, then written
-    into ``out`` by ``write_outs`` (with ``check``'s dtype rule); ``apart``: the positional arguments
-    (how many leading ones, or their positions) ``out`` must not share memory with (:func:`no_overlap`)."""
+    into ``out`` by ``write_outs`` (with ``check``'s dtype rule and ``contiguous``'s resize); ``apart``: the
+    positional arguments (how many leading ones, or their positions) ``out`` must not share memory with
+    (:func:`no_overlap`)."""
     import functools
 
     def wrap(fn):
@@ -555,6 +557,7 @@ def with_out(fname, check="exact", apart=0):
             if out is None:
                 return result
             at = range(apart) if isinstance(apart, int) else apart
-            return write_outs(fname, result, out, check, tuple(args[i] for i in at if i < len(args)))
+            return write_outs(fname, result, out, check, tuple(args[i] for i in at if i < len(args)),
+                              contiguous=contiguous)
         return with_out_
     return wrap

@@ -97,7 +97,7 @@ def _backward_op(name, fwd, attrs=(), d_self=None, second="self", nan_tail=None,
         out = np.asarray(fwd(g, x, **kw)).astype(g.dtype, copy=False)
         if nan_tail is not None:
             out = _scalar_tail(out, g, x, lambda g: nan_tail(g, **kw), (x, g) if self_first else (g, x))
-        if layout is not None and out.ndim > 1:
+        if layout is not None and (out.ndim > 1 or not out.size):  # (an empty one: strides of dims of 0 show)
             return layout(out, g, x, **kw)
         return iterator_layout(out, (x, g) if self_first else (g, x)) if out.ndim > 1 else out
 

@@ -90,7 +90,7 @@ def _(ctx, grad):
 
 
 @export("cholesky_solve", method=True)
-@with_out("cholesky_solve")
+@with_out("cholesky_solve", contiguous=True)  # (cholesky_solve_out: the result apart, resize_output, copy_)
 def cholesky_solve(input, input2, upper=False):
     bool_args(upper)
     if input.ndim < 2:
@@ -233,7 +233,7 @@ def _(ctx, grad):
 
 
 @export("cholesky_inverse", method=True)
-@with_out("cholesky_inverse")
+@with_out("cholesky_inverse", contiguous="filled")  # (an out with elements: a temporary, copied)
 def cholesky_inverse(input, upper=False):
     bool_args(upper)
     if input.ndim < 2:

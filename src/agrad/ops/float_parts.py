@@ -12,8 +12,9 @@ from .._dense import zero_strided
 from .. import dtypes
 from ..autograd import graph
 from ..tensor import Tensor
-from ._layout import cast, iterator_layout
+from ._layout import cast, iterator_layout, laid_out_like
 from ._op import Op, export, inplace, method
+from .pointwise import _zeros_like
 from ._return_types import return_type
 
 FrexpResult = return_type("frexp", ("mantissa", "exponent"))
@@ -22,9 +23,11 @@ FrexpOutResult = return_type("frexp_out", ("mantissa", "exponent"))
 
 def _frexp_fwd(ctx, a):
     mantissa, exponent = np.frexp(a)
-    if mantissa.ndim > 1 and zero_strided(a):  # (TensorIterator's layout: numpy's put a stride-0 dim innermost)
+    if not a.size and a.ndim:  # (frexp's outputs are empty_like(self): an empty one's very strides)
+        mantissa, exponent = laid_out_like(a, mantissa), laid_out_like(a, exponent.astype(np.int32))
+    elif mantissa.ndim > 1 and zero_strided(a):  # (TensorIterator's layout: numpy's put a stride-0 dim innermost)
         mantissa, exponent = iterator_layout(mantissa, (a,)), iterator_layout(exponent, (a,))
-    ctx.exponent = exponent.astype(np.int32)
+    ctx.exponent = exponent.astype(np.int32, copy=False)
     return mantissa, ctx.exponent
 
 
@@ -78,7 +81,7 @@ def _angle_fwd(ctx, a):
 # needs it), so a second backward through the node fails; a real input's gradient is
 # zeros_like(self) in self's layout
 _angle = Op("AngleBackward0", _angle_fwd, saves=("self",), iterated=True)
-_angle.derivative(lambda ctx, grad: Tensor._make(np.zeros_like(ctx.self._data)))
+_angle.derivative(lambda ctx, grad: _zeros_like(ctx.self))
 
 
 @export(method=True)

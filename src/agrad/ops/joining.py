@@ -352,8 +352,8 @@ def _roll_fwd(ctx, a, shifts, dims, empty=False):
     """ATen's roll: a flattened roll (C order) without dims, else one dim at a time, each the cat of
     two narrows of the previous result (so laid out as cat lays them out); an empty tensor with dims
     (``empty``): clone(preserve_format)."""
-    if empty:
-        return empty_like(a)
+    if empty or not dims and a.ndim == 1 and not a.size:  # (without dims: of contiguous().view(-1), which is
+        return empty_like(a)  # an empty 1-D input itself, and of a view of another shape: contiguous)
     if not dims:
         return np.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
     for shift, d in zip(shifts, dims):

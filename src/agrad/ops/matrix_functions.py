@@ -241,6 +241,8 @@ def matrix_power(input, n, *, out=None):
     result = power_into(input, n, result, out)
     if tuple(out.shape) != tuple(result.shape):
         result = result.contiguous()
+        if not result._data.size and not result._requires_grad:  # (resize_output's C strides: an empty
+            result = Tensor._make(c_order(result._data))  # tensor's contiguous() is itself)
     if result._requires_grad:  # (recorded: which op writes out decides)
         return _matrix_power_recorded_out(input, n, result, out)
     if n in (0, 1) and result.dtype is not out.dtype:  # (out.copy_(a) / of the identity: any castable dtype)

@@ -24,7 +24,7 @@ import numpy as np
 from .. import _generator
 from ..tensor import Tensor
 from ._lgamma_math import lgamma64
-from ._op import Op, export, zeros_like_grad
+from ._op import Op, export
 from ._sampling import _scalar
 
 _INT64_MIN = -(1 << 63)
@@ -145,7 +145,9 @@ def _poisson_fwd(ctx, rates, g):
 
 
 _poisson = Op("PoissonBackward0", _poisson_fwd, jvp="element_wise", contiguous=True)
-_poisson.derivative(lambda ctx, grad: zeros_like_grad(grad))
+# (derivatives.yaml's zeros_like(self), which autograd's codegen computes from self's sizes and options:
+# at::zeros, contiguous whatever self's and grad's layouts)
+_poisson.derivative(lambda ctx, grad: Tensor._make(np.zeros(grad.shape, grad._data.dtype)))
 
 
 @export()

@@ -530,8 +530,9 @@ def bernoulli(input, p=None, *, generator=None, out=None):
 
 _normal_t = [None] + [Op(f"NormalBackward{i}", (lambda ctx, *arrays, vals: vals), inputs=ins)
                       for i, ins in ((1, ("mean",)), (2, ("std",)), (3, ("mean", "std")))]
-_normal_t[1].derivative(_zero_grad)
-_normal_t[2].derivative(_zero_grad)
+# (derivatives.yaml: at::zeros(mean.sizes(), grad.options()), contiguous whatever grad's layout)
+_normal_t[1].derivative(lambda ctx, grad: _zeros(ctx._input_meta[0]))
+_normal_t[2].derivative(lambda ctx, grad: _zeros(ctx._input_meta[0]))
 _normal_t[3].derivative(lambda ctx, grad: tuple(None if m is None else _zeros(m) for m in ctx._input_meta))
 
 

@@ -14,6 +14,7 @@ from .. import _zero, dtypes
 from ..autograd import graph
 from ..tensor import Tensor
 from ._op import Op, export, finish_out, inplace, method
+from ._layout import c_order, resized_by_iterator
 from ._outs import out_before_kernel, same_dtype_out
 from .comparison import isfinite
 from .pointwise import _not_implemented_for, _zeros_like
@@ -145,8 +146,11 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
         raise RuntimeError(f"nan_to_num: dtype of out: {_scalar_name(out.dtype)} should be same as input: "
                            f"{_scalar_name(input.dtype)}")
     result = _nan_to_num.apply((input,), (input._data,), {"nan": nan, "posinf": posinf, "neginf": neginf})
-    if out is not None and not input.dtype.is_floating_point:
-        result = result.contiguous()  # (an integral input: resize_output(out, sizes), C-ordered, then copy_)
+    if out is not None and tuple(out.shape) != tuple(result.shape):  # (an integral input: resize_output(out,
+        # sizes), C-ordered, then copy_; a float one: TensorIterator's resize, the empty_like(self) of the call
+        # without out not made: an empty out C-ordered too, as its fast set-up lays it out)
+        result._data = c_order(result._data) if not input.dtype.is_floating_point \
+            else resized_by_iterator(result._data, (input._data,))
     return finish_out("nan_to_num", result, out)
 
 

@@ -70,9 +70,15 @@ def _clamp_tensors(a, lo, hi, bounds):
     return r
 
 
-_clamp0 = Op("ClampBackward0", lambda ctx, a, lo, hi, bounds: _clamp_tensors(a, lo, hi, bounds),
-             inputs=("self", "min", "max"),
-             saves=("self", "min", "max"), value_error=broadcast_all_error, jvp="element_wise", iterated=True)
+def _clamp0_fwd(ctx, a, lo, hi, bounds):
+    # (laid out by TensorIterator over the bounds given: a missing one takes no part, so operands of one
+    # shape take its fast set-up)
+    return iterator_layout(_clamp_tensors(a, lo, hi, bounds),
+                           (a, lo) if bounds == "min" else (a, hi) if bounds == "max" else (a, lo, hi))
+
+
+_clamp0 = Op("ClampBackward0", _clamp0_fwd, inputs=("self", "min", "max"),
+             saves=("self", "min", "max"), value_error=broadcast_all_error, jvp="element_wise")
 
 
 @_clamp0.derivative

@@ -130,9 +130,9 @@ def _polynomial(name, kernel, x, n, out):
     if d.numpy not in _KERNEL_TYPES:
         _not_implemented_for(name, d)
     res = kernel(*arrays).reshape(shape)
-    tensors = [a for v, a in zip((x, n), arrays) if isinstance(v, Tensor)]
-    if res.ndim > 1:
-        res = iterator_layout(res, tensors)
+    if res.ndim > 1:  # (a number is a wrapped 0-d operand of TensorIterator's: it decides nothing, but with
+        # operands of two shapes its fast set-up is not taken)
+        res = iterator_layout(res, [a if isinstance(v, Tensor) else 0 for v, a in zip((x, n), arrays)])
     return finish_out(fname, Tensor._make(res), out)
 
 

@@ -18,7 +18,7 @@ from .._zero import ZeroArray
 from ..tensor import Tensor
 from . import _sleef, _tanh32, _tanh64, _vec_math
 from ._erf_math import calerf as _calerf
-from ._layout import cast, empty_like, iterator_layout
+from ._layout import cast, empty_like, iterator_layout, resized_by_iterator
 from ._unary_first import checked_first as _checked_first
 from ._op import OPS, Op, export, finish_out, inplace, method, node_name, zeros_like_grad
 from ._outs import _OUT_SAME_FOUND as _SAME_DTYPE, same_dtype_out
@@ -423,9 +423,11 @@ _180_PI = 57.295779513082320876798154814105170332405472466564
 # unary maths
 # ---------------------------------------------------------------------------
 
-def _unary(np_fn, node=None, *, saves=("self",)):
+def _unary(np_fn, node=None, *, saves=("self",), by_number=False):
     """pointwise.unary for ops whose node name is not the CamelCase of their own
-    (log1p -> Log1PBackward0): torch.<name>, Tensor.<name> and Tensor.<name>_."""
+    (log1p -> Log1PBackward0): torch.<name>, Tensor.<name> and Tensor.<name>_.  ``by_number``: ATen's
+    op is mul_out(self, number) into empty_like(self) (deg2rad): an out= it resizes is laid out by that
+    TensorIterator (an empty one: not the input's strides)."""
 
     def deco(derivative):
         fname = derivative.__name__
@@ -433,7 +435,10 @@ def _unary(np_fn, node=None, *, saves=("self",)):
         op.derivative(derivative)
 
         def api(input, *, out=None):
-            return finish_out(fname, op.apply((input,), (_float_array(input),), {}), out)
+            result = op.apply((input,), (_float_array(input),), {})
+            if by_number and out is not None and tuple(out.shape) != tuple(result.shape):
+                result._data = resized_by_iterator(result._data, (input._data, 0))
+            return finish_out(fname, result, out)
 
         api.__name__ = fname
         api.__doc__ = f"Elementwise {fname} (node {op.name})."
@@ -688,12 +693,12 @@ def _times(c):
     return kernel
 
 
-@_unary(_times(_PI_180), "Deg2RadBackward0", saves=())
+@_unary(_times(_PI_180), "Deg2RadBackward0", saves=(), by_number=True)
 def deg2rad(ctx, grad):
     return grad * _PI_180
 
 
-@_unary(_times(_180_PI), "Rad2DegBackward0", saves=())
+@_unary(_times(_180_PI), "Rad2DegBackward0", saves=(), by_number=True)
 def rad2deg(ctx, grad):
     return grad * _180_PI
 

@@ -1,0 +1,67 @@
+"""Regression cases of helper "strides44" (session 44): the strides of empty results made like their
+input, of TensorIterator outputs over numbers, of resized outs and of accumulated gradients.
+
+Same form as tools/exact_cases.py: ``{"id": group name, "code": [statements], "show": [expressions]}``.
+"""
+
+from __future__ import annotations
+
+from exact_case_form import case
+
+
+CASES = [
+    case("empty-strides-made-like-input",  # results ATen allocates with empty_like(self) keep an empty input's very
+         # strides: frexp's two outputs, the *_like samplers (randn_like of an expand keeps its 0), roll of a
+         # 1-D tensor without dims
+         ["x = torch.zeros(0)[::2]", "v = torch.zeros(0, dtype=torch.float64).expand(2, 0)",
+          "torch.manual_seed(0)",
+          "strides = [t.stride() for t in (*x.frexp(), torch.randn_like(v, dtype=torch.float16), torch.rand_like(v),"
+          " torch.randint_like(v, 3), torch.randn_like(x), torch.bernoulli(v), x.roll(1), torch.zeros(0, 3).t().roll(1))]"],
+         ["strides"]),
+    case("empty-strides-number-operand",  # a number is a 0-d operand of TensorIterator's: operands of two
+         # shapes, so no fast set-up: the output's strides are products of the sizes in its order of the dims
+         ["x = torch.zeros(2, 1, 1)[:, 1:]", "y = torch.zeros(0, 3).t()",
+          "strides = [t.stride() for t in (torch.special.chebyshev_polynomial_v(x, 1), torch.fmod(y, 2),"
+          " y.remainder(1.5), torch.xlogy(y, 2), torch.special.hermite_polynomial_h(y, 2), x.copysign(-1),"
+          " torch.clamp(x, x), torch.clamp(x, None, x))]"],
+         ["strides"]),
+    case("empty-strides-resized-outs",  # an out= TensorIterator resizes takes the strides it computes (the
+         # chebyshev_polynomial_v of dt43e: (0, 1, 0)); ops that allocate like self without out= (nan_to_num,
+         # deg2rad, hardshrink) lay a resized out out as that iterator does; resize_output + copy_ kernels
+         # (cholesky_solve, matrix_power, cholesky_inverse into an out with elements) are C-ordered
+         ["import warnings", "warnings.simplefilter('ignore')",
+          "x = torch.zeros(2, 1, 1)[:, 1:]", "y = torch.zeros(0)[::2]", "z = torch.zeros(0, 3).t()",
+          "m = torch.eye(2).expand(0, 2, 2)", "n = torch.eye(2).expand(2, 2, 2).contiguous()",
+          "outs = [torch.tensor([0.0]) for _ in range(13)]",
+          "with torch.no_grad():\n"
+          "    torch.special.chebyshev_polynomial_v(x, 1, out=outs[0])\n"
+          "    torch.add(x, 1, out=outs[1])\n"
+          "    torch.nan_to_num(y, out=outs[2])\n"
+          "    torch.deg2rad(y, out=outs[3])\n"
+          "    torch.deg2rad(z, out=outs[4])\n"
+          "    torch.hardshrink(z, out=outs[5])\n"
+          "    torch.clamp(x, x, out=outs[6])\n"
+          "    torch.cholesky_solve(n, n, out=outs[7])\n"
+          "    torch.cholesky_inverse(n, out=outs[8])\n"
+          "    torch.matrix_power(m, 1, out=outs[9])\n"
+          "    torch.cholesky_inverse(n, out=outs[10].resize_(0))\n"
+          "    torch.eq(z, 1, out=outs[11])\n"
+          "    torch.msort(y, out=outs[12])",
+          "strides = [o.stride() for o in outs]"],
+         ["strides"]),
+    case("empty-strides-gradients-accumulated",  # gradients of empty inputs: log_sigmoid_backward writes into
+         # empty_like(grad_output) (the seed's expand: 0); zeros_like(grad) keeps grad's strides (sign, fill);
+         # an input's zeros_like(self) of a real angle keeps self's; poisson's and normal's zeros are
+         # contiguous; two gradients of one input: the older one, its storage's own, takes the other in place
+         # (clamp(x, x): (0, 1, 0)), one gradient passed on twice or views of it are added (x - x, x.mT + x.mT)
+         ["x1 = torch.zeros(0).requires_grad_()", "r2 = torch.feature_dropout(x1, 0.0, False)",
+          "gs = torch.autograd.grad(torch.nn.functional.logsigmoid(r2).sum(), [x1, r2], create_graph=True)",
+          "w = torch.zeros(0)[::2].requires_grad_()", "x = torch.zeros(2, 1, 1)[:, 1:].requires_grad_()",
+          "y = torch.zeros(0, 3).t().requires_grad_()",
+          "g = lambda f, t, c=False: torch.autograd.grad(f(t).sum(), t, create_graph=c)[0].stride()",
+          "strides = [t.stride() for t in gs] + [g(torch.sign, w), g(lambda t: torch.fill(t, 1.), w),"
+          " g(torch.angle, w), g(torch.poisson, y), g(torch.normal, y), g(lambda t: torch.clamp(t, t), x),"
+          " g(lambda t: torch.clamp(t, t), x, True), g(lambda t: t - t, x), g(lambda t: t.mT + t.mT, y),"
+          " g(lambda t: torch.pow(t, t), x), g(lambda t: t.roll(1), w)]"],
+         ["strides"]),
+]
