@@ -72,4 +72,24 @@ CASES = [
           "x = torch.arange(6.)", "v = x[3:]", "v.resize_(0, 2)", "w = x.as_strided((0,), (1,), 9)", "w.resize_(0)",
           "r2 = [v.storage_offset(), v.stride(), w.storage_offset(), x.untyped_storage().nbytes()]"],
          ["r1", "r2"]),
+    case("tensor-norm-positional-dtype",  # (raises-only-agrad:norm, run 42600000) Tensor.norm(p, dim, keepdim,
+         # dtype): torch/_tensor.py's signature has no out, a fourth positional argument is the dtype (agrad's
+         # method was torch.norm's, taking it for out= and refusing a tensor that requires grad)
+         ["x = torch.tensor([[3.0, 4.0]], requires_grad=True)",
+          "r1 = x[0].norm(-1.5, -1, False, torch.float64)", "r2 = x.norm('fro', None, True, torch.float64)",
+          "r3 = x.norm(2, 1, False, None)",
+          "try:\n    x.norm(2, 1, False, torch.float64, 5)\nexcept TypeError as e:\n    r4 = str(e)",
+          "try:\n    x.norm(2, 1, out=torch.empty(0))\nexcept TypeError as e:\n    r5 = str(e)",
+          "r1.backward()"],
+         ["r1", "r2", "r3", "r4", "r5", "x.grad"]),
+    case("addcdiv-integer-tensor2-fill-overflow",  # (error-text:backward, run 42600000) tensor1's gradient
+         # grad * (value / tensor2) is C++'s empty_like(tensor2).fill_(value).div_(tensor2): an integer tensor2
+         # refuses a value its dtype cannot hold (fill_'s overflow) before the division's cast
+         ["t = torch.tensor([[3.0, -1.25, 0.0]], requires_grad=True)",
+          "r = []",
+          "for dt, v in ((torch.int64, float('inf')), (torch.int64, 0.5), (torch.uint8, 300), (torch.int32, -1e10),"
+          " (torch.bool, float('nan'))):\n"
+          "    try:\n        torch.addcdiv(torch.zeros(3), t, torch.tensor([1, 2, 4], dtype=dt), value=v).sum().backward()\n"
+          "    except RuntimeError as e:\n        r.append(str(e))"],
+         ["r"]),
 ]

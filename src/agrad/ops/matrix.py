@@ -596,7 +596,7 @@ def _no_identity(ord):
                        "operation does not have an identity")
 
 
-@export(method=True)
+@export()
 def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     """torch.norm: the vector p-norm (``'fro'`` is the 2-norm) over ``dim`` (all by default)."""
     if isinstance(dim, numbers.Integral):
@@ -611,6 +611,15 @@ def norm(input, p="fro", dim=None, keepdim=False, out=None, dtype=None):
     if isinstance(p, bool) or not isinstance(p, numbers.Number):  # (torch.norm passes it on by position)
         raise TypeError(f"linalg_vector_norm(): argument 'ord' (position 2) must be Number, not {type(p).__name__}")
     return vector_norm(input, p, dim, keepdim, dtype=dtype, out=out)
+
+
+@method("norm")
+def _norm_method(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """Tensor.norm (torch/_tensor.py's: no ``out``; a fourth positional argument is the dtype)."""
+    return norm(input, p, dim, keepdim, dtype=dtype)
+
+
+_norm_method.__qualname__ = "Tensor.norm"
 
 
 def _dist_fwd(ctx, a, b, p):

@@ -72,6 +72,7 @@ def _rdiv(self, other):
         return _div.apply((None, ts[0]), (arrs[1], arrs[0]), {})
     if _formula_state["formula"] and not self.dtype.is_floating_point and not self.dtype.is_complex \
             and not isinstance(other, Tensor):  # (addcdiv's value / tensor2): div_ into an integer tensor
+        Tensor._make(np.zeros((), self._data.dtype)).fill_(other)  # (after fill_'s conversion: c10's overflow)
         raise RuntimeError(f"result type {_scalar_name(dtypes.get_default_dtype())} can't be cast to the desired "
                            f"output type {_scalar_name(self.dtype)}")
     # PyTorch computes scalar / x as scalar * x.reciprocal()
