@@ -19,4 +19,17 @@ CASES = [
           "m1[1:].sigmoid_()", "m2.logical_not_()"] +
          outcomes(["r1.sum().backward()", "r2.sum().backward(create_graph=True)"]),
          ["s", "out", "q.grad"]),
+    case("inv-into-its-own-column-major-input",  # (dt44a value:inv) linalg_inv_ex_out fills its result with the
+         # identity and solves in place: a kept out (batched column-major, else a proxy) that is A reads the
+         # identity; a row-major out of more than one column is a proxy (the inverse); out's dtype is checked first
+         ["a = torch.tensor([[[2.5]], [[-0.75]]])", "torch.linalg.inv(a, out=a)",
+          "b = torch.tensor([[3.0, 0.5], [-1.0, 2.0]]).mT.contiguous().mT", "torch.inverse(b, out=b)",
+          "c = torch.tensor([[3.0, 0.5], [-1.0, 2.0]], dtype=torch.float64)", "torch.linalg.inv(c, out=c)",
+          "d = torch.tensor([[[3.0, 0.5], [-1.0, 2.0]], [[1.5, 0.0], [0.25, -2.0]]])",
+          "torch.linalg.inv_ex(d[0], out=(d[1].mT, torch.empty(0, dtype=torch.int32)))"] +
+         outcomes(["torch.linalg.inv(torch.zeros(2, 2), out=torch.empty(2, 2, dtype=torch.float64))",
+                   "torch.inverse(torch.eye(2, requires_grad=True), out=torch.empty(2, 2, dtype=torch.float64))",
+                   "torch.linalg.inv_ex(torch.eye(2), out=(torch.empty(2, 2, dtype=torch.float64), "
+                   "torch.empty(0, dtype=torch.int32)))"]),
+         ["a", "b", "c", "d", "out"]),
 ]

@@ -68,12 +68,17 @@ def _(ctx, grad):
 
 
 @with_out("linalg_inv_ex")
-def _linalg_inv_ex(A, *, check_errors=False):
+def _linalg_inv_ex(A, *, check_errors=False, out=None):
     bool_args(check_errors)
     _require_square(A, "linalg.inv")
     _require_float(A, "linalg.inv")
     _no_half(A, who="linalg.inv")
+    if isinstance(out, (tuple, list)) and len(out) == 2:
+        solvers.inv_out_first(A, out[0])
     return InvExResult(*_inv_ex(A, check=bool(check_errors)))
+
+
+_linalg_inv_ex.__wrapped__.sees_out = True
 
 
 export("inv_ex", linalg=True, torch=False)(_linalg_inv_ex)

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tensor import _scalar_name
+from ..tensor import Tensor, _scalar_name
 from ._lapack import column_major, getrf, getrs
-from ._op import Op, export, finish_out
+from ._op import _C_TYPE, Op, export, finish_out
 from .matrix import _LinAlgError, _no_half, _require_float, _require_square
 
 def _singular_batch(a):
@@ -83,7 +83,37 @@ def _linalg_inv(A, *, out=None):
     _require_square(A, "linalg.inv")
     _require_float(A, "linalg.inv")
     _no_half(A, who="linalg.inv")
+    inv_out_first(A, out)
     return finish_out("linalg_inv", _inv(A), out)
+
+
+def inv_out_first(A, out):
+    """What linalg_inv_ex_out does to ``out`` before it solves: autograd's refusal, the meta's dtype check,
+    then the fill of its result with the identity (it solves A X = result in place).  An ``out`` the
+    structured kernel keeps (A's shape, laid out batched column-major as the meta asks; otherwise a proxy
+    is computed and copied in) is that result: where it shares memory with A, A is read after the fill
+    (``inv(a, out=a)`` of such an ``a`` is the identity)."""
+    from ..autograd import grad_mode
+
+    if not isinstance(out, Tensor):
+        return
+    if grad_mode._state["enabled"] and (A._requires_grad or out._requires_grad):
+        raise RuntimeError("linalg_inv_ex(): functions with out=... arguments don't support automatic "
+                           "differentiation, but one of the arguments requires grad.")
+    if out.dtype is not A.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[A.dtype.name]}, but got "
+                           f"{_C_TYPE[out.dtype.name]} instead")
+    if (out.shape == A.shape and A._data.size and out.stride() == _column_major_strides(A.shape)
+            and np.shares_memory(A._data, out._data)):
+        out._data[...] = np.eye(A.shape[-1], dtype=A._data.dtype)
+
+
+def _column_major_strides(shape):
+    strides, step = [0] * len(shape), 1
+    for d in [len(shape) - 2, len(shape) - 1] + list(range(len(shape) - 3, -1, -1)):
+        strides[d] = step
+        step *= max(shape[d], 1)
+    return tuple(strides)
 
 
 export("inv", linalg=True, torch=False)(_linalg_inv)
