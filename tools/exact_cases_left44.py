@@ -60,3 +60,18 @@ CASES += [
           "torch.nn.functional.layer_norm(x2, (9,), w2, b).backward(g[:1])"],
          ["w.grad", "b.grad", "w2.grad", "w.grad.dtype"]),
 ]
+CASES += [
+    case("half-from-double-rounds-through-float",  # (found with layer_norm's probe) c10::Half is made from a float:
+         # a double (a Python float, a float64 tensor, a 0-d float64 value) rounds to float32 first, then to half --
+         # 0.009059905645078636 is 0x1.29p-7 so, 0x1.28cp-7 rounded once; fill_ and full take a float past half's
+         # range as inf (an integer is checked), masked_fill checks
+         ["x = 0.009059905645078636", "H = torch.float16", "z = torch.zeros(2, dtype=H)",
+          "f64 = torch.tensor([x, -x], dtype=torch.float64)",
+          "def hx(t):\n    return [float(v).hex() for v in t.float().reshape(-1).tolist()]"],
+         ["hx(torch.tensor([x, 1.0], dtype=H))", "hx(torch.tensor(x, dtype=H))", "hx(torch.full((2,), x, dtype=H))",
+          "hx(z.clone().fill_(x))", "hx(f64.half())", "hx(z.clone().copy_(f64))", "hx(z + x)", "hx(x - z)",
+          "hx(torch.where(torch.tensor([True, False]), x, z))", "hx(z.clamp(min=x))", "hx(z.add(torch.ones(2, dtype=H), alpha=x))",
+          "hx(torch.linspace(x, 3.0, 3, dtype=H))", "hx(z.clone().fill_(torch.tensor(x, dtype=torch.float64)))",
+          "hx(torch.tensor([float('nan')], dtype=H).nan_to_num(x))", "hx(z.masked_fill(torch.tensor([True, False]), x))",
+          "hx(torch.full((1,), 1e300, dtype=H))", "hx(torch.zeros(1, dtype=H).fill_(65519.99))", "hx(z.clone().fill_(65504.5))", "(torch.tensor([0.1], dtype=H) == 0.1).tolist()"]),
+]

@@ -132,17 +132,40 @@ def checked_scalar(value, np_dtype):
                 return np_dtype.type(v)
             if kind == "u" and -info.max <= v < 0:
                 return np_dtype.type(v + info.max + 1)
-        elif abs(v) <= np.finfo(np_dtype).max:
-            return np_dtype.type(v)
+        elif abs(v) <= float(np.finfo(np_dtype).max):
+            return np_dtype.type(np.float32(v)) if np_dtype == np.float16 else np_dtype.type(v)
     else:
         f = float(value)
         if kind in "iu":
             info = np.iinfo(np_dtype)
             if info.min <= f <= info.max:  # (NaN is not)
                 return np_dtype.type(int(f))
-        elif not abs(f) > np.finfo(np_dtype).max or f != f or abs(f) == float("inf"):
-            return np_dtype.type(f)
+        elif not abs(f) > float(np.finfo(np_dtype).max) or f != f or abs(f) == float("inf"):  # (compared as
+            # doubles: numpy would round f to the finfo's half first)
+            return np_dtype.type(np.float32(f)) if np_dtype == np.float16 else np_dtype.type(f)
     raise RuntimeError(f"value cannot be converted to type {_C_TYPE[np_dtype.name]} without overflow")
+
+
+def fill_scalar(value, np_dtype, numel):
+    """A number fill_ and full write into ``numel`` elements: :func:`checked_scalar`'s, but one half
+    element (fill_'s scalar_fill) takes any number unchecked, through float32 (past its range: inf),
+    as c10::Half is made from a float."""
+    if numel == 1 and isinstance(value, (int, float)) and not isinstance(value, bool) and np.dtype(np_dtype) == np.float16:
+        with np.errstate(over="ignore"):
+            return np.float16(np.float32(value))
+    return checked_scalar(value, np_dtype)
+
+
+def via_float(a, np_dtype):
+    """``a`` (an array or number) as ``np_dtype``; a half from anything but float32 / float16 through
+    float32 first, as c10::Half is made (its constructor takes a float: a double or an integer
+    rounds twice, where numpy's direct conversion rounds once)."""
+    np_dtype = np.dtype(np_dtype)
+    a = np.asarray(a)
+    if np_dtype == np.float16 and (a.dtype == np.float64 or a.dtype.kind in "iu" and a.dtype.itemsize >= 4):
+        with np.errstate(over="ignore"):
+            a = a.astype(np.float32)
+    return a.astype(np_dtype)
 
 
 def kernel_scalar(value, np_dtype):
@@ -153,7 +176,12 @@ def kernel_scalar(value, np_dtype):
     if value is None or np_dtype == np.float64:
         return value
     v = checked_scalar(value, np_dtype)
-    return int(v) if np_dtype.kind in "iu" else value
+    if np_dtype.kind in "iu":
+        return int(v)
+    if np_dtype == np.float16 and isinstance(value, float):  # (a Half is made from a float: a double rounds twice)
+        with np.errstate(over="ignore"):
+            return float(np.float32(value))
+    return value
 
 
 def scalar_dtype(value) -> dtype:

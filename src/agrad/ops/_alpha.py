@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import dtypes
+
 _ndarray = np.ndarray
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
@@ -187,8 +189,8 @@ def half_alpha(a, b, alpha):
     from ._vec_math import _fma32
     from ._vector_loop import binary_lanes, by_lanes, unexpanded
     with np.errstate(over="ignore", invalid="ignore"):
-        b = np.asarray(b, _F16) if not isinstance(b, np.ndarray) or b.dtype != _F16 else b
-        al = np.float16(alpha)
+        b = dtypes.via_float(b, _F16) if not isinstance(b, np.ndarray) or b.dtype != _F16 else b
+        al = np.float16(np.float32(alpha))  # (c10::Half of a float: a double rounds twice)
         shape = np.broadcast_shapes(a.shape, b.shape)
         lanes = binary_lanes(shape, (unexpanded(np.asarray(a)), unexpanded(b))) if isinstance(a, np.ndarray) else None
         out = by_lanes(lanes, lambda x, y: _fma32(y.astype(np.float32), np.float32(al), x.astype(np.float32)),

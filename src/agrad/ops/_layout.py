@@ -490,6 +490,9 @@ def cast(a, dtype):
     (stride-0) dim deciding nothing.  numpy's "K" order would put such a dim innermost:
     ``x.expand(2, 4).double()`` would not be contiguous.  NaNs to and from float16: PyTorch's bits
     (_vector_loop.cast_nans)."""
+    if type(a) is np.ndarray and _twice_rounded(a, dtype):
+        with np.errstate(over="ignore"):
+            a = _cast(a, np.float32)
     out = _cast(a, dtype)
     if out.dtype.kind == "f" and a.dtype.kind == "f" and type(out) is np.ndarray and (
             out.itemsize == 2 or a.dtype.itemsize == 2):
@@ -520,6 +523,12 @@ def _cast(a, dtype):
             if tied_strides(a):  # (shared elements: TensorIterator's sort of the tied dims, not numpy's)
                 return iterator_layout(a.astype(dtype), (a,))
     return a.astype(dtype)
+
+
+def _twice_rounded(a, dtype) -> bool:
+    """Whether ``a`` (an array) converted to ``dtype`` goes through float32 first: a half from a double or
+    a wide integer (c10::Half is made from a float)."""
+    return np.dtype(dtype) == np.float16 and (a.dtype == np.float64 or a.dtype.kind in "iu" and a.dtype.itemsize >= 4)
 
 
 def in_order(out, order):

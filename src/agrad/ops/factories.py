@@ -111,18 +111,22 @@ def _to_array(data, dtype):
         if type(a) is not np.ndarray:
             return a.astype(dtype.numpy, copy=True)
         out = _layout.empty_like(a, dtype.numpy)
-        out[...] = a
+        out[...] = dtypes.via_float(a, dtype.numpy)
         return out
     if isinstance(data, np.ndarray):
         dtypes.from_numpy(data.dtype)  # PyTorch's error for object, string, void arrays
-        return data.astype(dtype.numpy, copy=True)
+        return dtypes.via_float(data, dtype.numpy) if dtype is dtypes.float16 else data.astype(dtype.numpy, copy=True)
     if isinstance(data, (list, tuple)):
         if _check_nested(data, dtype):
             data = _tensor_leaves(data, dtype)
     else:
         _check_leaf(data)
     try:
-        arr = np.array(data, dtype=dtype.numpy)
+        if dtype is dtypes.float16:  # (each number made a half through float32, as c10::Half is)
+            with np.errstate(over="ignore"):
+                arr = np.array(data, dtype=np.float32).astype(np.float16)
+        else:
+            arr = np.array(data, dtype=dtype.numpy)
     except (ValueError, TypeError) as e:
         raise ValueError(f"expected sequence of equal-length lists or numbers: {e}") from None
     except OverflowError:
@@ -369,7 +373,7 @@ def _sizes(size, kw, fname):
 def _filled(fill, shape, dtype, requires_grad, device, out=None, fname="", layout=None, pin_memory=False):
     _check_options(layout, pin_memory)
     d = out.dtype if out is not None and dtype is None else _dtype_or_default(dtype)
-    t = _finish(np.full(shape, dtypes.checked_scalar(fill, d.numpy)), requires_grad, device)
+    t = _finish(np.full(shape, dtypes.fill_scalar(fill, d.numpy, math.prod(shape))), requires_grad, device)
     return finish_out(fname, t, out, quiet_resize=True) if out is not None else t
 
 
@@ -576,7 +580,7 @@ def _cast_scalar(x, d):
     """Scalar.to<scalar_t>(), checked (c10's checked_convert: an end outside an integral dtype is refused,
     an unsigned one's negative integer wraps round)."""
     if d.is_floating_point:
-        return np.array(x, d.numpy)[()]
+        return dtypes.via_float(x, d.numpy)[()]
     return int(dtypes.checked_scalar(x, d.numpy))
 
 
@@ -657,7 +661,7 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
     if memory_format is not None:  # (full_like is empty_like, whose format checks come first, then fill_)
         _filled_like(input, 0, d, memory_format)
     # (fill_'s checked conversion: PyTorch's overflow error, an unsigned type wraps -1 round)
-    return _finish(_filled_like(input, dtypes.checked_scalar(fill_value, d.numpy), d, memory_format), requires_grad,
+    return _finish(_filled_like(input, dtypes.fill_scalar(fill_value, d.numpy, input.numel()), d, memory_format), requires_grad,
                    device)
 
 
@@ -666,6 +670,9 @@ def wrap(value, dtype) -> Tensor:
     out of the dtype's range wraps around as PyTorch's cast does (``uint8 < -3`` compares
     with 253)."""
     try:
+        if dtype is dtypes.float16 and type(value) is float:  # (c10::Half of a float: a double rounds twice)
+            with np.errstate(over="ignore"):
+                return Tensor._make(np.array(np.float32(value), np.float16))
         return Tensor._make(np.array(value, dtype.numpy))
     except OverflowError:
         if type(value) is not int or dtype.numpy.kind not in "iu":

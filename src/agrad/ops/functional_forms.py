@@ -66,7 +66,7 @@ Tensor.conj_physical_ = inplace(conj_physical, overlap="allow")  # (no kernel ru
 
 # fill -------------------------------------------------------------------------------------
 
-_fill0 = Op("FillBackward0", lambda ctx, a, value: _filled(a, dtypes.checked_scalar(value, a.dtype)),
+_fill0 = Op("FillBackward0", lambda ctx, a, value: _filled(a, dtypes.fill_scalar(value, a.dtype, a.size)),
             jvp="element_wise")
 _fill0.derivative(lambda ctx, grad: zeros_like_grad(grad))
 _fill1 = Op("FillBackward1", lambda ctx, a, v: _filled(a, v), inputs=("self", "value"), jvp="linear")

@@ -491,9 +491,9 @@ def _setitem_number(value, np_dtype):
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) \
             and not -2 ** 63 <= value < 2 ** 63:
         raise ValueError("Overflow when unpacking long long")
-    if np_dtype == np.float16:
+    if np_dtype == np.float16:  # (through float32, as c10::Half is made: a double rounds twice)
         with np.errstate(over="ignore"):
-            return np.asarray(value, np_dtype)
+            return np.asarray(np.asarray(value, np.float32), np_dtype)
     return np.asarray(dtypes.checked_scalar(value, np_dtype))
 
 

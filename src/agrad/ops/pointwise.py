@@ -72,6 +72,8 @@ def operands(a, b, fname="op", dtype=None):
         elif (tb is float or tb is int and -_LONG <= b < _ULONG) and a._data.dtype.kind == "f":
             # numpy treats a Python number as weak, exactly like torch's wrapped
             # numbers with a float tensor: no wrapping, no cast
+            if tb is float and a._data.dtype is _F16 and b == b:  # (c10::Half of a float: a double rounds twice)
+                b = _via32(b)
             return (a, None), (a._data, b)
     check_operand(a, fname)
     check_operand(b, fname)
@@ -91,6 +93,12 @@ def operands(a, b, fname="op", dtype=None):
 
 _F16 = np.dtype(np.float16)
 _F32 = np.dtype(np.float32)
+
+
+def _via32(number):
+    """A Python float as float32 holds it (still a Python float): what a half kernel is given."""
+    with np.errstate(over="ignore"):
+        return float(np.float32(number))
 _F64 = np.dtype(np.float64)
 _ONE = (1,)
 _empty = np.empty
@@ -147,7 +155,7 @@ def _scalar_math(np_fn, a, b):
         if d == _F16 and (type(b) is not np.ndarray or b.ndim == 0 and b.dtype != _F16):
             if np_fn is np.add or np_fn is np.subtract:  # (add's kernel reads the scalar as float16: rounded)
                 with np.errstate(over="ignore"):
-                    return np_fn(a, np.float16(b))
+                    return np_fn(a, np.float16(np.float32(b)))  # (c10::Half of a float: a double rounds twice)
             return np_fn(a, np.float32(b)).astype(_F16)
     return np_fn(a, b)
 

@@ -123,6 +123,9 @@ def _nan_to_num_fwd(ctx, a, nan, posinf, neginf):
     if a.dtype.kind != "f":
         return a.copy(order="K")
     info = np.finfo(a.dtype)
+    if a.dtype == np.float16:  # (static_cast<c10::Half> of a double: through float32)
+        with np.errstate(over="ignore"):
+            nan, posinf, neginf = (None if v is None else float(np.float32(v)) for v in (nan, posinf, neginf))
     return np.nan_to_num(a, nan=nan, posinf=info.max if posinf is None else posinf,
                          neginf=info.min if neginf is None else neginf)
 

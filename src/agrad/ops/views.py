@@ -662,10 +662,11 @@ def _fill_tensor(s, v):  # (the value's rank is checked after autograd's check o
     return _fill3.apply((s, v), (s._data, v._data), {})
 
 
-_fill2 = Op("FillBackward2", lambda ctx, a, value: np.full_like(a, dtypes.checked_scalar(value, a.dtype)),
+_fill2 = Op("FillBackward2", lambda ctx, a, value: np.full_like(a, dtypes.fill_scalar(value, a.dtype, a.size)),
              jvp="element_wise")
 _fill2.derivative(lambda ctx, grad: zeros_like_grad(grad))
-_fill3 = Op("FillBackward3", lambda ctx, a, v: np.full_like(a, v), inputs=("self", "value"), jvp="linear")
+_fill3 = Op("FillBackward3", lambda ctx, a, v: np.full_like(a, dtypes.via_float(v, a.dtype)), inputs=("self", "value"),
+            jvp="linear")  # (a half from a double through float32, as c10::Half is made)
 _fill3.derivative(lambda ctx, grad: (zeros_like_grad(grad), grad.sum()))
 
 def _copy_error(arrays):
