@@ -75,14 +75,16 @@ def direct_kernel(x_shape, w_shape, stride, padding, dilation):
 def bwd_weights_direct(src_shape, out_size, k, stride, padding, dilation):
     """Whether oneDNN's (AVX2) jit backward-weights kernel takes this ungrouped float32 convolution's weight
     gradient (jit_avx2_conv_bwd_weights_kernel_f32::init_conf's checks, ``src_shape`` the convolution's input,
-    ``out_size`` its output's spatial sizes): 1-D or 2-D, undilated, each side's padding below the kernel, a
-    kernel no taller than the input; it never reads the padding. Else ``gemm:jit``, whose im2col has zeros there
-    (an inf times one: NaN)."""
-    if len(src_shape) not in (3, 4) or any(d != 1 for d in dilation) or k[-1] >= 14:
+    ``out_size`` its output's spatial sizes): 1-D, 2-D or 3-D, undilated, each side's padding below the kernel
+    (3-D: none in depth, at either end), a kernel no taller (nor deeper) than the input; it never reads the
+    padding. Else ``gemm:jit``, whose im2col has zeros there (an inf times one: NaN)."""
+    if len(src_shape) not in (3, 4, 5) or any(d != 1 for d in dilation) or k[-1] >= 14:
         return False
     if src_shape[1] == 3 and math.prod(src_shape[2:]) == 1:  # (3 channels of one pixel: measured, gemm:jit)
         return False
-    if len(src_shape) == 4 and k[0] > src_shape[2]:
+    if len(src_shape) >= 4 and k[-2] > src_shape[-2]:
+        return False
+    if len(src_shape) == 5 and (k[0] > src_shape[2] or padding[0] or (out_size[0] - 1) * stride[0] + k[0] > src_shape[2]):
         return False
     return all(p < kk and max(0, (o - 1) * s + kk - i - p) < kk
                for i, o, kk, s, p in zip(src_shape[2:], out_size, k, stride, padding))
