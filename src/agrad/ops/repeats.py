@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from ..tensor import Tensor, _scalar_name, _wrap_dim
+from ..tensor import Tensor, _scalar_name, _wrap_dim, _wrap_dim_no_scalar
 from ._op import export, method
 from .memory_format import contiguous_format
 
@@ -29,10 +29,14 @@ def _indices(repeats, output_size=None):
     r = repeats._data
     if r.size == 0:
         return Tensor._make(np.zeros(0, r.dtype))
+    if output_size is not None:  # (the result's empty({output_size}), then compute_cpu's checks: the size first)
+        total = int(output_size)
+        if total < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {total}: [{total}]")
+        if total != int(r.sum()):
+            raise RuntimeError("allocated size does not match required size")
     if (r < 0).any():
         raise RuntimeError("repeats can not be negative")
-    if output_size is not None and int(output_size) != int(r.sum()):
-        raise RuntimeError("allocated size does not match required size")
     return Tensor._make(np.repeat(np.arange(r.size, dtype=r.dtype), r))
 
 
@@ -58,10 +62,10 @@ def repeat_interleave(input=None, repeats=None, dim=None, *, output_size=None):
     d = _wrap_dim(0 if dim is None else dim, input.ndim)
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
+    y = x.unsqueeze(d + 1)  # (before the output_size check: a 0-d input with a dim raises here)
     size = x.shape[d] * repeats if x.ndim else repeats
     if output_size is not None and int(output_size) != size:
         raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {size} but got {int(output_size)}")
-    y = x.unsqueeze(d + 1)
     shape = list(y.shape)
     shape[d + 1] = repeats
     final = list(x.shape)
@@ -81,15 +85,17 @@ def _repeat_interleave_method(self, repeats=None, dim=None, *, output_size=None)
 
 
 def _by_tensor(input, repeats, dim, output_size):
+    """ATen's repeat_interleave_symint: the repeats' rank first, then input.sym_size(dim) of the dim as given
+    (a 0-d input with a dim: "Dimension specified as 0 but tensor has no dimensions"), named unwrapped in
+    the size message, and index_select along it."""
     x = input if dim is not None else input.flatten()
-    d = 0 if dim is None else _wrap_dim(dim, input.ndim)
-    n = x.shape[d] if x.ndim else 1
-    if repeats.ndim == 0 or (repeats.ndim == 1 and repeats.shape[0] == 1):
-        repeats = repeats.reshape(1).expand(n)
-    elif repeats.ndim == 1:
-        if repeats.shape[0] != n:
-            raise RuntimeError("repeats must have the same size as input along dim, but got "
-                               f"repeats.size(0) = {repeats.shape[0]} and input.size({d}) = {n}")
-    else:
+    dim = 0 if dim is None else int(dim)
+    if repeats.ndim > 1:
         raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
-    return x.index_select(d, _indices(repeats, output_size))
+    n = x.shape[_wrap_dim_no_scalar(dim, x.ndim)]
+    if repeats.ndim == 0 or repeats.shape[0] == 1:
+        repeats = repeats.reshape(1).expand(n)
+    elif repeats.shape[0] != n:
+        raise RuntimeError("repeats must have the same size as input along dim, but got "
+                           f"repeats.size(0) = {repeats.shape[0]} and input.size({dim}) = {n}")
+    return x.index_select(dim, _indices(repeats, output_size))
