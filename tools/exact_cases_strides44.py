@@ -64,4 +64,21 @@ CASES = [
           " g(lambda t: torch.clamp(t, t), x, True), g(lambda t: t - t, x), g(lambda t: t.mT + t.mT, y),"
           " g(lambda t: torch.pow(t, t), x), g(lambda t: t.roll(1), w)]"],
          ["strides"]),
+    case("empty-strides-kernels-empty-paths",  # kernels' own paths for an empty input: torch.cholesky's
+         # empty_like(contiguous), matrix_power's contiguous clone (n = 0, 1), svd's S C-ordered, _cdist_backward's
+         # zeros_like(x1), pixel_unshuffle's self.clone() (the input's shape too: the gradient then fails the
+         # engine's shape check), pixel_shuffle's output in the input's suggested format, ndtr's last mul by a
+         # number over a tensor whose stride-0 dims decide nothing
+         ["import warnings", "warnings.simplefilter('ignore')",
+          "t = torch.zeros(2, 0, 3)[:, :, ::2].transpose(0, 1)", "p = torch.zeros(2, 0, 3).permute(2, 0, 1)",
+          "v = torch.zeros(0).expand(2, 0).requires_grad_()", "x = torch.zeros(2, 1, 1)[:, 1:].requires_grad_()",
+          "u = torch.zeros(1, 4, 0, 2).requires_grad_()",
+          "strides = [r.stride() for r in (torch.cholesky(t), torch.matrix_power(t, 1), torch.matrix_power(t, 0),"
+          " torch.linalg.svd(torch.zeros(2, 3, 0, 4))[1], torch.linalg.svdvals(torch.zeros(2, 0, 4)),"
+          " torch.autograd.grad(torch.cdist(v, v).sum(), v)[0], torch.pixel_unshuffle(p, 1),"
+          " torch.pixel_unshuffle(p, 2), torch.autograd.grad(torch.pixel_shuffle(x, 1).sum(), x)[0],"
+          " torch.special.ndtr(x), torch.autograd.grad(torch.special.ndtr(x).sum(), x)[0])]",
+          "shape = torch.pixel_unshuffle(u, 2).shape",
+          "torch.autograd.grad(torch.pixel_unshuffle(u, 2).sum(), u)"],
+         ["strides", "shape"]),
 ]

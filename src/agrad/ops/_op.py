@@ -440,7 +440,7 @@ class Op(Shortcuts):
         if type(out) is np.ndarray and out.ndim > 1 and (
                 len(arrays) > 1 and self.iterated
                 or len(arrays) == 1 and self._one_iterated and type(a := arrays[0]) is np.ndarray
-                and (zero_strided(a) or not a.flags.c_contiguous and (out.flags.c_contiguous or 1 in a.shape
+                and (a.size and zero_strided(a) or not a.flags.c_contiguous and (out.flags.c_contiguous or 1 in a.shape
                                                                          or _tied_strides(a))
                      or self.number and (1 in a.shape or not a.size))):
             # (a kernel that built its result from fresh arrays, np.full or np.where's, wrote it in C order)

@@ -129,8 +129,8 @@ def _potrf_lower(m):
 
 
 def _cholesky_fwd(ctx, a, upper, who):
-    if a.size == 0 and (a.ndim < 2 or a.shape[-1] != a.shape[-2]):
-        return a.copy()  # torch.cholesky's empty input, returned as it is (through its node)
+    if a.size == 0 and (who == "cholesky" or a.ndim < 2 or a.shape[-1] != a.shape[-2]):
+        return a.copy()  # torch.cholesky's empty input: empty_like(self, contiguous) (through its node)
     if not np.isfinite(a).all():  # LAPACK's steps: a NaN or an inf in the triangle it reads
         flat = matrices(a)
         out = np.empty_like(flat)
@@ -512,7 +512,8 @@ def _bdsqr_order(d):
 
 def _svd_fwd(ctx, a, full_matrices, signed_zeros=True):
     u, s, vh = svd_arrays(a, full_matrices, signed_zeros=signed_zeros)
-    return (column_major(u.astype(a.dtype, copy=False)), np.ascontiguousarray(s, a.dtype),
+    s = np.asarray(s, a.dtype)  # (an empty S: C order, not the strides a slice of numpy's left it)
+    return (column_major(u.astype(a.dtype, copy=False)), np.ascontiguousarray(s) if s.size else s.copy(),
             column_major(vh.astype(a.dtype, copy=False)))
 
 

@@ -21,6 +21,7 @@ from .._zero import materialized
 from ..autograd import grad_mode
 from ..tensor import Tensor, _scalar_name
 from ._argcheck import passed_on
+from ._layout import empty_like
 from ._op import Op, export
 from . import _sleef_pow
 from ._vec_math import GRAIN_SIZE, fma, reduce_all_sum
@@ -141,7 +142,8 @@ def _grad_of(grad, x, y, p, dist):
     g, xa, ya, d = materialized(grad._data), x._data, y._data, dist._data  # (a ZeroTensor: plain zeros)
     shape = np.broadcast_shapes(xa.shape[:-2], ya.shape[:-2])
     if 0 in (xa.shape[-2], ya.shape[-2], xa.shape[-1]) or math.prod(shape) == 0:
-        value = np.zeros(xa.shape, xa.dtype)
+        value = empty_like(xa)  # (at::zeros_like(x1): laid out like x1, an empty one's very strides)
+        value[...] = 0
     else:
         value = _cdist_backward_kernel(g, np.broadcast_to(xa, shape + xa.shape[-2:]),
                                        np.broadcast_to(ya, shape + ya.shape[-2:]), p, d)

@@ -226,7 +226,11 @@ def _matmul(a, b):
 
 
 def _contiguous_clone(a):
-    """a.clone(memory_format=torch.contiguous_format) (CloneBackward0 either way)."""
+    """a.clone(memory_format=torch.contiguous_format) (CloneBackward0 either way; an empty tensor is
+    contiguous whatever its strides, its clone C-ordered)."""
+    if not a._data.size:
+        from .memory_format import contiguous_format
+        return a.clone(memory_format=contiguous_format)
     return a.clone() if a.is_contiguous() else a.contiguous()
 
 

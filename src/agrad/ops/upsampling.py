@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import dtypes
 from ..tensor import Tensor, _scalar_name
-from ._layout import in_input_format
+from ._layout import empty_like, in_input_format
 from . import _upsample_kernels as _kernels
 from . import _upsample_uint8 as _uint8
 from ._op import Op, export
@@ -320,10 +320,32 @@ def _unshuffle_np(a, r):
 
 _pixel_shuffle = Op("PixelShuffleBackward0", in_input_format(lambda ctx, a, factor: _shuffle_np(a, factor)),
                     jvp="linear")
-_pixel_unshuffle = Op("PixelUnshuffleBackward0", in_input_format(lambda ctx, a, factor: _unshuffle_np(a, factor)),
-                      jvp="linear")
-_pixel_shuffle.derivative(lambda ctx, grad: _pixel_unshuffle(grad, factor=ctx.factor))
-_pixel_unshuffle.derivative(lambda ctx, grad: _pixel_shuffle(grad, factor=ctx.factor))
+_unshuffle_laid = in_input_format(lambda ctx, a, factor: _unshuffle_np(a, factor))
+
+
+def _unshuffle_fwd(ctx, a, factor):
+    # (pixel_unshuffle_cpu returns an empty input's self.clone(): its shape and strides, not the shuffled shape)
+    return empty_like(a) if not a.size else _unshuffle_laid(ctx, a, factor)
+
+
+_pixel_unshuffle = Op("PixelUnshuffleBackward0", _unshuffle_fwd, jvp="linear")
+# (derivatives.yaml: pixel_unshuffle(grad, factor) / pixel_shuffle(grad, factor), their shape checks too: the
+# gradient of an empty input's unshuffle has the input's shape, which pixel_shuffle may refuse)
+def _shuffled_grad(fn):
+    def formula(ctx, grad):
+        g = fn(grad, ctx.factor)
+        shape = tuple(ctx._input_meta[0][0])
+        if tuple(g.shape) != shape:  # (the engine's validate_outputs: no shape the input's expands to)
+            from .scatter_gather import _expandable, _fmt
+            if not _expandable(shape, tuple(g.shape)):
+                raise RuntimeError(f"Function {ctx.name()} returned an invalid gradient at index 0 - got "
+                                   f"{_fmt(g.shape)} but expected shape compatible with {_fmt(shape)}")
+        return g
+    return formula
+
+
+_pixel_shuffle.derivative(_shuffled_grad(lambda grad, r: pixel_unshuffle(grad, r)))
+_pixel_unshuffle.derivative(_shuffled_grad(lambda grad, r: pixel_shuffle(grad, r)))
 
 
 @export(functional=True)
