@@ -75,3 +75,18 @@ CASES += [
           "hx(torch.tensor([float('nan')], dtype=H).nan_to_num(x))", "hx(z.masked_fill(torch.tensor([True, False]), x))",
           "hx(torch.full((1,), 1e300, dtype=H))", "hx(torch.zeros(1, dtype=H).fill_(65519.99))", "hx(z.clone().fill_(65504.5))", "(torch.tensor([0.1], dtype=H) == 0.1).tolist()"]),
 ]
+CASES += [
+    case("grid-sample-bicubic-double-backward-wild-taps",  # (grad-value:pow, dt43b) the double backward's
+         # kernel casts a tap's floor to int64: NaN, +-inf or a place past int64 is INT64_MIN, whose tap -1
+         # wraps round to INT64_MAX -- a border clip puts the taps at both ends, reflection at
+         # fmod(2**63, span) + min rounded to the nearest index; the fraction is the place less INT64_MIN
+         ["x = torch.tensor([[[[0.0, -1.5, -1.25, 2.0], [-0.75, -0.5, 1.5, 2.0], [1.0, 0.5, -0.25, 1.25]]]], "
+          "requires_grad=True)",
+          "def dd(pts, pad, ac):\n    x.grad = None\n    g = torch.tensor([[pts]]).requires_grad_()\n"
+          "    r = F.grid_sample(x, g, mode='bicubic', padding_mode=pad, align_corners=ac)\n"
+          "    gs = torch.autograd.grad(r.sum(), [x, g], create_graph=True)\n"
+          "    sum(t.pow(2).sum() for t in gs).backward()\n    return x.grad.isnan().int().tolist(), g.grad.isnan().int().tolist()"],
+         ["dd([[-1.5, float('nan')], [0.2, -0.4]], 'border', False)", "dd([[float('inf'), 0.3], [0.2, -0.4]], 'border', True)",
+          "dd([[0.3, float('-inf')], [0.2, -0.4]], 'reflection', False)", "dd([[float('nan'), 0.3]], 'reflection', True)",
+          "dd([[1e30, -1.7], [0.2, -0.4]], 'zeros', False)", "dd([[0.3, -1e30]], 'border', False)"]),
+]

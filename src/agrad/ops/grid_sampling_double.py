@@ -23,6 +23,7 @@ PyTorch's.
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 
@@ -69,13 +70,43 @@ def _axes_2d(grid, sizes, mode, padding, align_corners):
         else:
             u = _unnormalize(g, size, align_corners)
             f0 = np.floor(u)
-            taps = [_taps(f0 + g.dtype.type(i - 1), size, padding, align_corners) for i in range(4)]
+            taps = [_taps(_int64_tap(f0, i - 1), size, padding, align_corners) for i in range(4)]
+            if padding == 2:
+                taps = _wild_reflected(taps, f0, size, align_corners)
             valid = [((t > -1) & (t < size) if padding == 0 else np.ones(t.shape, bool)) & ~np.isnan(t)
                      for t in taps]
             scale = g.dtype.type((size - 1) / 2) if align_corners else g.dtype.type(size / 2)
-            axes.append(_Axis(taps, valid, u - f0, np.full(g.shape, scale), "cubic", size,
+            with np.errstate(invalid="ignore"):  # (the fraction: the place less the int64 floor, INT64_MIN if wild)
+                frac = np.where(np.abs(f0) < 2.0 ** 63, u - f0, u + g.dtype.type(2.0 ** 63))
+            axes.append(_Axis(taps, valid, frac, np.full(g.shape, scale), "cubic", size,
                               f0 if padding == 0 else None, (-1, 0, 1, 2)))
     return axes
+
+
+def _int64_tap(f0, k):
+    """``floor + k`` as the double backward's kernel makes a tap: the floor cast to int64 first, where a
+    NaN, an infinity or a place past int64's range is INT64_MIN (x86's conversion), whose tap -1 wraps
+    round to INT64_MAX (a border clip takes it to the last place, the other taps to the first)."""
+    t = f0 + f0.dtype.type(k)
+    with np.errstate(invalid="ignore"):
+        wild = ~(np.abs(f0) < 2.0 ** 63)
+    if wild.any():
+        t = np.where(wild, f0.dtype.type(2.0 ** 63 - 1 if k == -1 else -2.0 ** 63 + k), t)
+    return t
+
+
+def _wild_reflected(taps, f0, size, align_corners):
+    """The reflection padding of :func:`_int64_tap`'s wild taps (all +-2**63 as floats), as the scalar
+    reflect_coordinates makes it: fmod(2**63, span) + min (the flips' int overflows to INT_MIN, even),
+    clipped, and the place rounded to the nearest index (half to even: 1.5 is 2)."""
+    with np.errstate(invalid="ignore"):
+        wild = ~(np.abs(f0) < 2.0 ** 63)
+    if not wild.any():
+        return taps
+    low, span = (0.0, size - 1) if align_corners else (-0.5, size)
+    place = 0.0 if span <= 0 else min(max(math.fmod(2.0 ** 63, span) + low, 0.0), size - 1)
+    place = f0.dtype.type(np.rint(place))
+    return [np.where(wild, place, t) for t in taps]
 
 
 def _axes_3d(grid, sizes, mode, padding, align_corners):
