@@ -102,8 +102,8 @@ def _svd_of_inf(lines: list[str], want: list[dict], i: int) -> bool:
         if op_of(lines[j]) not in SVD_OPS or (j < i and op_of(lines[i]) not in ("backward", "grad")):
             continue
         before = want[j - 1]["vars"] if j else {}
-        outs = set(re.findall(r"\b[A-Za-z_]\w*\b", " ".join(_OUT_ARG.findall(lines[j]))))
-        for name in set(re.findall(r"\b[A-Za-z_]\w*\b", lines[j])) - outs:  # (an out='s old value is not read)
+        # (an out='s old value is not read, unless the call also takes it as an input: eigh(x7, out=(o8, x7)))
+        for name in set(re.findall(r"\b[A-Za-z_]\w*\b", _OUT_ARG.sub("", lines[j]))):
             d = before.get(name)
             if d and d["kind"] == "tensor" and isinstance(d["data"], np.ndarray) and d["data"].dtype.kind == "f" \
                     and np.isinf(d["data"]).any():
@@ -323,8 +323,8 @@ def _condition_of(lines: list[str], want: list[dict], i: int):
             k = _result_condition(lines[j], want[j])  # no longer orthogonal: its own condition counts)
             if k is not None:
                 kappa = k if kappa is None else max(kappa, k)
-        outs = set(re.findall(r"\b[A-Za-z_]\w*\b", " ".join(_OUT_ARG.findall(lines[j]))))
-        for name in set(re.findall(r"\b[A-Za-z_]\w*\b", lines[j])) - outs:  # (an out='s old value is not read)
+        # (an out='s old value is not read, unless the call also takes it as an input: eigh(x7, out=(o8, x7)))
+        for name in set(re.findall(r"\b[A-Za-z_]\w*\b", _OUT_ARG.sub("", lines[j]))):
             d = before.get(name)
             if not d or d["kind"] != "tensor" or not isinstance(d["data"], np.ndarray) or d["data"].ndim < 2 \
                     or d["data"].dtype.kind != "f" or 0 in d["data"].shape:

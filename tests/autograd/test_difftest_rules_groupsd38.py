@@ -15,6 +15,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
 import difftest  # noqa: E402
+import difftest_rules  # noqa: E402
 
 
 def _tensor_obs(**tensors):
@@ -150,3 +151,35 @@ def test_a_float_power_of_eigh_out_tuple_eigenvectors_is_lapack_downstream():
     own["vars"]["r10"]["data"][1, 0] *= 1 + 1e-7
     assert not explained(_EIGH_OUT, own)
     assert not explained(_EIGH_OUT[:4] + ["o8.copy_(torch.linalg.eigvalsh(x7))", _EIGH_OUT[5]], got[5])
+
+
+_EIGH_INTO_INPUT = ["x6 = torch.tensor([[[-1.75, 2.0, -2.5], [0.0, -1.25, 0.25], [-1.5, 1.75, -1.0]], [[-0.25, 2.0, -0.25], "
+                    "[-0.0, -1.5, 1.25], [2.25, 3.0, 1.25]]], dtype=torch.float32)",
+                    "x7 = (x6 @ x6.mT + 3 * torch.eye(3, dtype=torch.float32))",
+                    "o8 = torch.tensor([[0.25, float('-inf'), 0.5], [0.25, -1.0, 0.75]], dtype=torch.float32)",
+                    "r9 = torch.linalg.eigh(x7, out=(o8, x7))"]
+
+
+@pytest.mark.torch
+def test_eigh_into_its_own_input_is_conditioned_by_that_input():
+    """The lead's dt44a (runs44a): eigh writing its eigenvectors into its input, ``out=(o8, x7)``. An out='s old
+    value is not read, but x7 is also the matrix eigh reads: its condition (6.9) bounds ssyevd's rounding
+    (-0.38491112 in MKL, -0.38491049 in agrad, as for eigh(x7) without out=). A value off past the bound is
+    not covered."""
+    torch = pytest.importorskip("torch")
+    import agrad
+
+    found = difftest.diff_program(_EIGH_INTO_INPUT)
+    assert found is not None and found[0] == "documented:lapack-signs:eigh", found
+    lines = _EIGH_INTO_INPUT
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    kappa, power = difftest_rules._condition_of(lines, want, 3)
+    assert 6 < kappa < 7 and power == 1
+    aspect = difftest.compare_statement(want[3], got[3])[0]
+    assert aspect == "numeric"
+    assert difftest.documented(aspect, lines[3], want[3], got[3], (lines, want, 3))
+    off = copy.deepcopy(got[3])
+    for name in ("x7",):
+        off["vars"][name]["data"][0, 0, 0] += 1e-3
+    off["vars"]["r9"]["items"][1]["data"][0, 0, 0] += 1e-3
+    assert not difftest.documented(difftest.compare_statement(want[3], off)[0], lines[3], want[3], off, (lines, want, 3))
