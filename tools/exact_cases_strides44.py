@@ -81,4 +81,11 @@ CASES = [
           "shape = torch.pixel_unshuffle(u, 2).shape",
           "torch.autograd.grad(torch.pixel_unshuffle(u, 2).sum(), u)"],
          ["strides", "shape"]),
+    case("ldexp-inplace-other-a-view-of-self",  # ldexp_ is self.mul_(pow(2.0, other)): other (here self's own
+         # transpose) is read into a new tensor before any write, no element-by-element overlap (run 42303000)
+         ["x2 = torch.tensor([[2.0, 1.25], [1.25, 2.0]], dtype=torch.float32)", "v3 = x2.t()",
+          "r4 = torch.sin_(x2)", "r5 = r4.ldexp_(v3)",
+          "y = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.25, -2.0], [1.0, 1.5, 0.0]], dtype=torch.float64)",
+          "y.ldexp_(y.t())"],
+         ["r5.tolist()", "y.tolist()"]),
 ]

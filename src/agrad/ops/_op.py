@@ -26,7 +26,7 @@ from ..tensor import Tensor
 from ._families import LazyList, LazyTable
 from ._layout import _partial_overlap, c_order, iterator_layout, laid_out_like
 from ._overlap_loop import argument_overlap as _argument_overlap, hidden_overlap as _hidden_overlap, \
-    tied_strides as _tied_strides
+    tied_strides as _tied_strides, FRESH_ARGUMENT as _FRESH_ARGUMENT
 from ._outs import _C_TYPE, finish_out, with_out, write_outs  # noqa: F401 (imported from here by the op families)
 from ._shortcuts import Shortcuts, _not_differentiable, _record_two, _Scratch, inplace_self
 
@@ -611,7 +611,7 @@ def inplace(fn, overlap="error", name=None, partial=False, first=None, checks=No
                 from .inplace_view import inplace_through_view
                 return inplace_through_view(self, fn, args, kwargs)
             if not recorded:
-                lead = _argument_overlap(self, args, kwargs) if partial else None
+                lead = _argument_overlap(self, args, kwargs) if partial and name not in _FRESH_ARGUMENT else None
                 if lead is not None or _hidden_overlap(self._data):
                     from ._overlap_loop import in_sequence
                     _broadcast_fits(self, fn, args, kwargs)

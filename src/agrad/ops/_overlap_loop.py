@@ -86,6 +86,9 @@ DRAWN = frozenset({"uniform_", "normal_", "random_", "exponential_", "cauchy_", 
                    "bernoulli_"})
 #: composites that compute from ``self`` first and then ``copy_`` the result in (mvlgamma_)
 COPIED = frozenset({"mvlgamma_"})
+#: composites that read their argument through a new tensor first (ldexp_: self.mul_(pow(2.0, other))): an
+#: argument sharing self's memory is read before any write, no loop replayed
+FRESH_ARGUMENT = frozenset({"ldexp_"})
 
 
 def tied_strides(a) -> bool:
