@@ -341,28 +341,6 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                             in_grads = _like_grad(in_grads, g)
                         if len(in_grads) != len(nexts):  # (every edge counts down below, with or without one)
                             in_grads = (in_grads + (None,) * len(nexts))[:len(nexts)]
-                    if saved is not None and not keep_graph:
-                        # node.release() of an op's node (whose class keeps Node.release), with the
-                        # slots' free() inline for a plain saved tensor and a saved number
-                        for s in saved.values():
-                            t = s.tensor
-                            ts = type(s)
-                            if t is not None and ts is SavedTensor:  # (a slot a pack hook packed holds no tensor)
-                                if s._meta is None:
-                                    data = t._data
-                                    s._meta = (data.shape, data.dtype)
-                                s.tensor = None
-                                s._history = None  # (and the input's history: its nodes may die now)
-                                s.freed = True
-                            elif ts is SavedNumber:
-                                s.tensor = None
-                                s.freed = True
-                            else:
-                                s.free()
-                            try:
-                                delattr(node, s.name)
-                            except AttributeError:
-                                pass
                     grads = g = None
                     # _route_arrays and the scheduling below, inlined and in one loop (one Python
                     # frame less for every node of the pass): a gradient that is the only one its
@@ -403,6 +381,29 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                                     heappush(heap, (-ready._seq, _Tie(ready)))
                                     ready = None
                                 heappush(heap, (-nxt._seq, _Tie(nxt)))
+                    if saved is not None and not keep_graph:  # (after the routing's checks: PyTorch releases
+                        # after validate_outputs, so a failed check keeps them for the next pass)
+                        # node.release() of an op's node (whose class keeps Node.release), with the
+                        # slots' free() inline for a plain saved tensor and a saved number
+                        for s in saved.values():
+                            t = s.tensor
+                            ts = type(s)
+                            if t is not None and ts is SavedTensor:  # (a slot a pack hook packed holds no tensor)
+                                if s._meta is None:
+                                    data = t._data
+                                    s._meta = (data.shape, data.dtype)
+                                s.tensor = None
+                                s._history = None  # (and the input's history: its nodes may die now)
+                                s.freed = True
+                            elif ts is SavedNumber:
+                                s.tensor = None
+                                s.freed = True
+                            else:
+                                s.free()
+                            try:
+                                delattr(node, s.name)
+                            except AttributeError:
+                                pass
                     in_grads = g = None
                     continue
             else:
@@ -447,12 +448,12 @@ def execute(roots, grad_roots, *, keep_graph, create_graph, accumulate=True, cap
                             obs(node, out_grads, in_grads)
                         if check_nan:
                             _check_nan(node, in_grads)
-                    if not keep_graph and node._saved is not None:
-                        node.release()
                     if raw:
                         _route_arrays(node, nexts, [None if g is None else g._data for g in in_grads], buffers)
                     else:
                         _route(node, nexts, in_grads, buffers)
+                    if not keep_graph and node._saved is not None:  # (after validate_outputs' checks: _route's)
+                        node.release()
                     # let go of this node's gradients now, not when the next node has run
                     # (a chain of large arrays would otherwise hold one more at its peak)
                     out_grads = in_grads = g = None
