@@ -90,3 +90,16 @@ CASES += [
           "dd([[0.3, float('-inf')], [0.2, -0.4]], 'reflection', False)", "dd([[float('nan'), 0.3]], 'reflection', True)",
           "dd([[1e30, -1.7], [0.2, -0.4]], 'zeros', False)", "dd([[0.3, -1e30]], 'border', False)"]),
 ]
+CASES += [
+    case("scatter-reduce-overlapping-src-dim-outside",  # (value:scatter_add_ follow-up) dim 0 of a 2-d self, an
+         # index of (5, 2): PyTorch walks dim outside the row (reads src after the earlier steps' writes), the
+         # -inf init of include_self=False read back through the overlap
+         ["vals = [3.0, 1.5, -2.5, -1.25, -1.25, -2.5, 3.0, 1.5, -0.0, 1.5, 2.25, -0.0, 2.25, 3.0, -0.0, -1.25, "
+          "-0.0, 2.25, 0.5, 3.0]", "idx = torch.tensor([[3, 2], [2, 3], [2, 3], [2, 3], [1, 3]])",
+          "r1 = torch.tensor(vals).reshape(4, 5)", "r1[:, ::2].scatter_add_(0, idx, r1.t())",
+          "r2 = torch.tensor(vals).reshape(4, 5)", "r2[:, ::2].scatter_reduce_(0, idx, r2.t(), 'amax', include_self=False)",
+          "r3 = torch.tensor(vals).reshape(4, 5)", "r3[:, ::2].scatter_(0, idx, r3.t())",
+          "r4 = torch.tensor(vals).reshape(5, 4)",
+          "r4[::2].scatter_add_(1, torch.tensor([[3, 2, 1, 1, 0], [2, 3, 0, 1, 1]]), r4.t())"],
+         ["r1", "r2", "r3", "r4"]),
+]
