@@ -88,4 +88,13 @@ CASES = [
           "y = torch.tensor([[0.5, -1.0, 2.0], [3.0, 0.25, -2.0], [1.0, 1.5, 0.0]], dtype=torch.float64)",
           "y.ldexp_(y.t())"],
          ["r5.tolist()", "y.tolist()"]),
+    case("channel-shuffle-empty",  # channel_shuffle_cpu: an empty input's copy keeps its strides; the backward is
+         # channel_shuffle(grad, C / groups) with its checks: no channels gives 0 groups, refused
+         ["p = torch.zeros(2, 0, 3).permute(2, 0, 1).requires_grad_()", "x = torch.zeros(2, 1, 1)[:, 1:].requires_grad_()",
+          "c = torch.zeros(2, 4, 0, 3).contiguous(memory_format=torch.channels_last).requires_grad_()",
+          "strides = [torch.channel_shuffle(p, 1).stride(), torch.channel_shuffle(c, 2).stride(),"
+          " torch.native_channel_shuffle(c, 2).stride(),"
+          " torch.autograd.grad(torch.channel_shuffle(c, 2).sum(), c)[0].stride()]",
+          "torch.autograd.grad(torch.channel_shuffle(x, 1).sum(), x)"],
+         ["strides"]),
 ]

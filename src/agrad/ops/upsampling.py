@@ -391,10 +391,17 @@ def _channel_shuffle_np(a, groups):
     return _fresh(a).reshape(n, c, *rest)
 
 
-_channel_shuffle = Op("ChannelShuffleBackward0",
-                      in_input_format(lambda ctx, a, groups: _channel_shuffle_np(a, groups)), jvp="linear")
-# (its backward is channel_shuffle of the gradient with C / groups groups)
-_channel_shuffle.derivative(lambda ctx, grad: _channel_shuffle(grad, groups=grad.shape[1] // ctx.groups))
+_channel_shuffle_laid = in_input_format(lambda ctx, a, groups: _channel_shuffle_np(a, groups))
+
+
+def _channel_shuffle_fwd(ctx, a, groups):
+    # (channel_shuffle_cpu: an empty input's copy laid out like it, its very strides)
+    return empty_like(a) if not a.size else _channel_shuffle_laid(ctx, a, groups)
+
+
+_channel_shuffle = Op("ChannelShuffleBackward0", _channel_shuffle_fwd, jvp="linear")
+# (its backward is channel_shuffle of the gradient with C / groups groups, its checks too: no channels, 0 groups)
+_channel_shuffle.derivative(lambda ctx, grad: channel_shuffle(grad, grad.shape[1] // ctx.groups))
 
 
 @export(functional=True)
