@@ -103,3 +103,9 @@ CASES += [
           "r4[::2].scatter_add_(1, torch.tensor([[3, 2, 1, 1, 0], [2, 3, 0, 1, 1]]), r4.t())"],
          ["r1", "r2", "r3", "r4"]),
 ]
+CASES += [
+    case("slogdet-small-float32-log-kernel",  # (value:slogdet, run 42406000) the LU's log|pivots| by PyTorch's
+         # float32 log (through double here), not numpy's float32 loop: log 1.25 + log 0.8 is -2**-24
+         ["x = torch.tensor([[-1.25, 0.75], [0.75, -1.25]])"],
+         ["torch.slogdet(x)", "torch.logdet(x)", "torch.linalg.slogdet(x)"]),
+]

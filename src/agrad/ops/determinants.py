@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _vec_math
+
 from ..autograd import grad_mode
 from ..tensor import Tensor
 from ._op import Op, export, finish_out, with_out
@@ -143,8 +145,8 @@ def _slogdet_fwd(ctx, a):
         if not (sign == 0).any():
             return np.asarray(sign, a.dtype), np.asarray(logabs, a.dtype)
     sign, diag = _lu_diag(a)  # a NaN pivot's sign is 0, as PyTorch's sgn gives it
-    with np.errstate(divide="ignore", invalid="ignore"):
-        logabs = np.log(np.abs(diag)).sum(-1)
+    with np.errstate(divide="ignore", invalid="ignore"):  # (PyTorch's log kernel: float32 through double,
+        logabs = _vec_math.via_double(np.log)(np.abs(diag)).sum(-1)  # not numpy's float32 loop, an ulp off)
     sign = sign * np.prod(np.where(np.isnan(diag), 0, np.sign(diag)), axis=-1)
     return np.asarray(sign, a.dtype), np.asarray(logabs, a.dtype)
 
