@@ -102,4 +102,12 @@ CASES = [
          # an integer tensor an in-place comparison made) leaves them, so a second backward fails the same way
          ['x1 = torch.tensor([1, 7], dtype=torch.uint8)', 'r8 = x1.eq_(torch.tensor([1.0, -0.25], dtype=torch.float32, requires_grad=True))', 'r9 = torch.special.i0(x1)', 'g15 = torch.tensor([2.75, 1.0], dtype=torch.float64)', 'try:\n    r9.backward(gradient=g15)\nexcept RuntimeError as e:\n    e1 = str(e)[:60]', 'g16 = torch.tensor([-1.75, 0.0], dtype=torch.float32)', 'try:\n    r9.backward(gradient=g16)\nexcept RuntimeError as e:\n    e2 = str(e)[:60]', 'b = torch.tensor([1, 2])', 'b.ge_(torch.tensor([1., 2.], requires_grad=True))', 'z = torch.special.i0(b) * 1.0', 'try:\n    z.sum().backward()\nexcept RuntimeError as e:\n    e3 = str(e)[:60]', 'try:\n    z.sum().backward()\nexcept RuntimeError as e:\n    e4 = str(e)[:60]'],
          ["e1", "e2", "e3", "e4"]),
+    case("cholesky-out-castable-check",  # (error-text:cholesky, run 42612000) cholesky_out's
+         # checkLinalgCompatibleDtype (from the input's dtype) before at::cholesky's own checks
+         ["x = torch.tensor([[2.0, 0.5], [0.5, 3.0]])", "r = []",
+          "for o in (torch.empty(0, dtype=torch.int64), torch.empty(0, dtype=torch.bool), torch.empty(0, dtype=torch.int32)):\n"
+          "    try:\n        torch.cholesky(x[0] if o.dtype == torch.int32 else x, False, out=o)\n"
+          "    except RuntimeError as e:\n        r.append(str(e))",
+          "o = torch.empty(0, dtype=torch.float64)", "torch.cholesky(x, out=o)"],
+         ["r", "o"]),
 ]

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._warn_once import warn_once
 from .. import dtypes
-from ..tensor import Tensor, _scalar_name
+from ..tensor import Tensor, _can_cast, _scalar_name
 from ._lapack import column_major, geqr2, householder_qr, matrices, syevd_info, vector_svd
 from .linalg_triangular import solve_triangular_op
 from ._op import FUNCTIONS, LINALG, Op, export, with_out, write_outs
@@ -197,6 +197,10 @@ def cholesky(input, upper=False, *, out=None):
     out= (cholesky_out): the result computed apart, then resize_output (C-ordered) and copy_."""
     if out is not None:  # (cholesky_out's own TORCH_WARN_ONCE, before at::cholesky's)
         warn_once(_CHOLESKY_DEPRECATED, UserWarning, key="cholesky_out")
+        if isinstance(input, Tensor) and isinstance(out, Tensor) and not _can_cast(input.dtype, out.dtype):
+            # (checkLinalgCompatibleDtype, before at::cholesky's checks)
+            raise RuntimeError(f"cholesky: Expected result to be safely castable from {_scalar_name(input.dtype)} "
+                               f"dtype, but got result with dtype {_scalar_name(out.dtype)}")
     result = _cholesky_deprecated(input, upper)
     return result if out is None else write_outs("cholesky", result, out, None, contiguous=True)
 
