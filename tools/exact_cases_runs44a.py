@@ -28,4 +28,15 @@ CASES = [
                    "torch.repeat_interleave(torch.tensor(2.5), 2, dim=0, output_size=4)",
                    "torch.repeat_interleave(torch.tensor([2.5]), 2, dim=0, output_size=4)"]),
          ["out"]),
+    case("view-backward-after-base-as-strided-in-place-past-it",  # (raises-only-agrad:backward, run 42542000)
+         # a view of r4 changed in place, then r4.as_strided_ to a geometry past the view's start: the view's
+         # AsStridedBackward0 reads the gradient at the input's storage offset, the view's elements before it
+         # dropped (agrad's scatter indexed -5: IndexError), with and without create_graph
+         ["x3 = torch.tensor([[2.25, 2.75, -0.75], [-2.75, -2.75, -1.75]], requires_grad=True)",
+          "r4 = x3 * 1", "r5 = r4[...].sin_()", "r4.as_strided_((1,), (0,), storage_offset=5)",
+          "r5.sum().backward()",
+          "y3 = torch.tensor([[2.25, 2.75, -0.75], [-2.75, -2.75, -1.75]], requires_grad=True)",
+          "s4 = y3 * 1", "s5 = s4[1:].mul_(2)", "s4.as_strided_((2,), (1,), storage_offset=3)",
+          "g, = torch.autograd.grad(s5.sum(), [y3], create_graph=True)"],
+         ["x3.grad", "g"]),
 ]

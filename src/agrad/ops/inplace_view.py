@@ -86,8 +86,12 @@ def _(ctx, grad):
         shape = tuple(ctx.input_shape)
         n = int(np.prod(shape))
         past = int(idx.max()) + 1 - n if idx.size else 0  # (reads outside the input: dropped at the end)
-        zeros = Tensor._make(np.zeros(shape if past <= 0 else (n + past,), grad._data.dtype))
-        return _take(_replace(zeros, grad, idx=idx), idx=np.arange(n).reshape(shape))
+        lo = min(0, int(idx.min())) if idx.size else 0  # (before it: a base moved by as_strided_ in place)
+        if past <= 0 and not lo:
+            zeros = Tensor._make(np.zeros(shape, grad._data.dtype))
+            return _take(_replace(zeros, grad, idx=idx), idx=np.arange(n).reshape(shape))
+        zeros = Tensor._make(np.zeros((n + max(past, 0) - lo,), grad._data.dtype))
+        return _take(_replace(zeros, grad, idx=idx - lo), idx=np.arange(-lo, n - lo).reshape(shape))
     if graph._state["enabled"]:
         # create_graph, a view whose elements overlap: the gradient index_add_-ed into zeros of the
         # storage (IndexAddBackward0 over its reshape), read back through as_strided
@@ -109,12 +113,15 @@ def _scatter_np(g, shape, idx):
     overlap (a -0.0 stays), added (index_add_) where they do."""
     n = int(np.prod(shape))
     flat = idx.reshape(-1)
-    out = np.zeros(max(n, int(flat.max()) + 1 if flat.size else 0), g.dtype)  # (past n: reads outside the input)
+    # (past n, or before 0 (a base moved past the view by as_strided_ in place): reads outside the input)
+    lo = min(0, int(flat.min())) if flat.size else 0
+    out = np.zeros(max(n, int(flat.max()) + 1 if flat.size else 0) - lo, g.dtype)
+    flat = flat - lo
     if np.unique(flat).size == flat.size:
         out[flat] = g.reshape(-1)
     else:
         np.add.at(out, flat, g.reshape(-1))
-    return out[:n].reshape(shape)
+    return out[-lo:n - lo].reshape(shape)
 
 
 def take(a, idx):
