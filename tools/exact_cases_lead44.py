@@ -1,7 +1,7 @@
 """Golden cases of the lead's fixes in session 44 (each names the differential run's group)."""
 from __future__ import annotations
 
-from exact_case_form import case, outcomes
+from exact_case_form import GRAPH, case, outcomes
 
 CASES = [
     case("sdpa-flash-saves-its-mask",  # (dt44a raises-only-torch:backward) the flash node saves the float mask
@@ -32,4 +32,12 @@ CASES = [
                    "torch.linalg.inv_ex(torch.eye(2), out=(torch.empty(2, 2, dtype=torch.float64), "
                    "torch.empty(0, dtype=torch.int32)))"]),
          ["a", "b", "c", "d", "out"]),
+    case("copy-backwards-casts-before-the-sum",  # (left44's run 42406000 grad_fn:grad) CopyBackwards casts src's
+         # gradient to src's dtype itself; the engine then sums a broadcast src: SumBackward1 over ToCopyBackward0
+         [GRAPH, "s = torch.tensor([[0.3], [-1.7]], dtype=torch.float16, requires_grad=True)",
+          "b = torch.zeros(4, 37)", "b[::2].copy_(s)", "w = torch.linspace(-3.0, 3.0, 74).reshape(2, 37)",
+          "g, = torch.autograd.grad((b[::2] * w).sum(), [s], create_graph=True)", "n = graph(g.grad_fn)",
+          "t = torch.tensor([0.1], dtype=torch.float64, requires_grad=True)", "d = torch.zeros(3, 5)",
+          "d.copy_(t)", "h, = torch.autograd.grad((d * torch.arange(15.0).reshape(3, 5)).sum(), [t])"],
+         ["g", "n", "h"]),
 ]

@@ -687,7 +687,11 @@ _copy.node._name = "torch::autograd::CopyBackwards"
 
 @_copy.derivative
 def _(ctx, grad):
-    return zeros_like_grad(grad), grad  # CopyBackwards: zeros_like(grad) for self
+    # CopyBackwards: zeros_like(grad) for self; src's gradient cast to src's dtype by the node itself
+    # (grad.to(src_options)), so a broadcast src's sum comes after the cast (SumBackward1 over ToCopyBackward0)
+    meta = ctx._input_meta[1]
+    g_src = grad if meta is None or grad._data.dtype == meta[1].numpy else grad.to(meta[1])
+    return zeros_like_grad(grad), g_src
 
 
 def _wrapped_number(value, dest):
