@@ -39,4 +39,10 @@ CASES = [
           "s4 = y3 * 1", "s5 = s4[1:].mul_(2)", "s4.as_strided_((2,), (1,), storage_offset=3)",
           "g, = torch.autograd.grad(s5.sum(), [y3], create_graph=True)"],
          ["x3.grad", "g"]),
+    case("qr-out-grad-refusal-names-linalg-qr",  # (error-text:qr, run 42548000) torch.qr(out=) is qr_out over
+         # linalg_qr_out: the autograd out= refusal names linalg_qr()
+         ["x = torch.ones(2, 2, requires_grad=True)"] + outcomes(
+             ["torch.qr(x, out=(torch.empty(0), torch.empty(0)))",
+              "torch.qr(x, some=False, out=(torch.empty(0), torch.empty(0)))"]),
+         ["out"]),
 ]

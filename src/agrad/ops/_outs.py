@@ -145,7 +145,8 @@ _GRAD_NAME = {"linalg_cholesky": "linalg_cholesky_ex", "linalg_det": "_linalg_de
               "linalg_vecdot": "sum", "float_power": "pow", "take_along_dim": "gather", "linalg_svd": "_linalg_svd",
               "svd": "_linalg_svd", "linalg_lu_factor": "linalg_lu_factor_ex", "linalg_slogdet": "_linalg_slogdet",
               "linalg_solve_ex": "_linalg_solve_ex", "log_sigmoid": "log_sigmoid_forward", "linalg_multi_dot": "mm",
-              "outer": "mul", "linalg_ldl_factor": "linalg_ldl_factor_ex", "frobenius_norm": "norm"}
+              "outer": "mul", "linalg_ldl_factor": "linalg_ldl_factor_ex", "frobenius_norm": "norm",
+              "qr": "linalg_qr"}
 
 
 #: other TensorIterator ops whose ``out`` is checked for internal overlap first (compute_mem_overlaps)
