@@ -63,6 +63,17 @@ SVD_ZERO_SIGN_OPS = {"svd", "svdvals"}
 
 #: ops that run LAPACK's SVD (gesdd) on their input
 SVD_OPS = {"svd", "svdvals", "pinv", "pinverse", "matrix_rank", "cond", "nuclear_norm"}
+#: a norm of a matrix that is an SVD's: the nuclear norm (ord 'nuc' of matrix_norm, linalg.norm, torch.norm) and
+#: matrix_norm's spectral norms (ord 2 and -2)
+_ARG = r"(?:[^,()\[\]]+|\([^()]*\)|\[[^\[\]]*\])+"  # (one argument: its brackets' commas kept inside)
+_SVD_NORM = re.compile(rf"""\b(?:ord|p)\s*=\s*['"]nuc['"]|\b(?:matrix_)?norm\({_ARG},\s*['"]nuc['"]"""
+                       rf"|\bmatrix_norm\({_ARG},\s*(?:ord\s*=\s*)?-?2(?:\.0?)?\s*[,)]")
+
+
+def svd_op_of(stmt: str) -> str:
+    """``op_of(stmt)``, with a norm that takes an SVD (:data:`_SVD_NORM`) named ``nuclear_norm``."""
+    op = op_of(stmt)
+    return "nuclear_norm" if op in ("norm", "matrix_norm") and _SVD_NORM.search(stmt) else op
 
 #: the aspects of a value that differs (of a result, or of a leaf's gradient)
 _VALUE_ASPECTS = {"value", "numeric", "repr", "grad-value", "grad-numeric", "grad-repr"}
@@ -99,7 +110,7 @@ def _svd_of_inf(lines: list[str], want: list[dict], i: int) -> bool:
     (``backward``/``grad``) of a program that took one earlier: a tensor named in that statement
     held an inf in PyTorch's state before it."""
     for j in range(i + 1):
-        if op_of(lines[j]) not in SVD_OPS or (j < i and op_of(lines[i]) not in ("backward", "grad")):
+        if svd_op_of(lines[j]) not in SVD_OPS or (j < i and op_of(lines[i]) not in ("backward", "grad")):
             continue
         before = want[j - 1]["vars"] if j else {}
         # (an out='s old value is not read, unless the call also takes it as an input: eigh(x7, out=(o8, x7)))
@@ -750,11 +761,12 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
     if (aspect in _VALUE_ASPECTS and program is not None and (op in ("backward", "grad") or _A_BACKWARD.search(stmt))
             and _agrees_but_where(want, got, _holds_nan) and _svd_of_inf(*program)):
         return "svd-inf-nan"  # (a gradient through the singular vectors of an inf: MKL's NaN arithmetic)
-    if (aspect == "raises-only-torch" and op in SVD_OPS and program is not None and want["error"][0] == "_LinAlgError"
+    if (aspect == "raises-only-torch" and svd_op_of(stmt) in SVD_OPS and program is not None
+            and want["error"][0] == "_LinAlgError"
             and want["error"][1].startswith("linalg.svd: ") and _GESDD_FAILED in want["error"][1]
             and _svd_of_inf(*program)):
         return "svd-inf-nan"  # (MKL's gesdd gives up on some of them)
-    if (aspect == "error-text" and op in SVD_OPS and program is not None
+    if (aspect == "error-text" and svd_op_of(stmt) in SVD_OPS and program is not None
             and _gesdd_gave_up_first(*program, want, got)):
         return "svd-inf-nan"  # (... before the batch element agrad raises for)
     if (aspect in ("value", "numeric", "repr") and op in difftest_nansign.SIGN_READERS and program is not None

@@ -1,0 +1,53 @@
+"""The differential tester's rules touched by session 44's lead: ``svd-inf-nan`` counts the norms that take an
+SVD (ord 'nuc' of matrix_norm / linalg.norm / torch.norm, matrix_norm's ord 2 and -2) as SVDs (strides44's run
+42312000: the gradient of matrix_norm(x1, 'nuc', (1, 0)) with a -inf)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import difftest  # noqa: E402
+import difftest_rules  # noqa: E402
+
+
+@pytest.mark.parametrize("stmt, svd", [
+    ("r6 = torch.linalg.matrix_norm(x1, 'nuc', (1, 0))", True),
+    ("r = torch.linalg.norm(x[0, :2], 'nuc')", True),
+    ("r = torch.norm(x, p='nuc')", True),
+    ("r = torch.linalg.matrix_norm(x, -2, dim=(0, 1))", True),
+    ("r = torch.linalg.matrix_norm(x, ord=2.0)", True),
+    ("r = torch.linalg.matrix_norm(x)", False),
+    ("r = torch.linalg.matrix_norm(x, 'fro')", False),
+    ("r = torch.linalg.matrix_norm(x, float('inf'))", False),
+    ("r = torch.norm(x, 2)", False),
+    ("r = x.norm(p='fro', dim=(0, 1))", False),
+])
+def test_a_norm_that_takes_an_svd_counts_as_one(stmt, svd):
+    assert (difftest_rules.svd_op_of(stmt) in difftest_rules.SVD_OPS) is svd
+
+
+def _program(ord_):
+    return ["x1 = torch.tensor([[[-0.5, -0.25], [-0.75, -2.0], [float('-inf'), -1.25]]], requires_grad=True)",
+            f"r6 = torch.linalg.matrix_norm(x1, {ord_}, (1, 0))", "r6.sum().backward()"]
+
+
+@pytest.mark.torch
+def test_the_gradient_of_a_nuclear_norm_of_an_inf_is_svd_inf_nan():
+    """MKL's gesdd of the column with the -inf gives NaN singular vectors, so PyTorch's gradient is NaN there
+    and agrad's a signed permutation: documented for ord 'nuc'; not for the Frobenius norm, which takes no SVD."""
+    pytest.importorskip("torch")
+    import agrad
+    import torch
+
+    lines = _program("'nuc'")
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    aspect, _ = difftest.compare_statement(want[2], got[2])
+    assert aspect is not None and aspect.startswith("grad")
+    assert difftest.documented(aspect, lines[2], want[2], got[2], (lines, want, 2)) == "svd-inf-nan"
+    fro = _program("'fro'")
+    assert difftest.documented(aspect, fro[2], want[2], got[2], (fro, want, 2)) is None
