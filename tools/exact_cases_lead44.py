@@ -40,4 +40,11 @@ CASES = [
           "t = torch.tensor([0.1], dtype=torch.float64, requires_grad=True)", "d = torch.zeros(3, 5)",
           "d.copy_(t)", "h, = torch.autograd.grad((d * torch.arange(15.0).reshape(3, 5)).sum(), [t])"],
          ["g", "n", "h"]),
+    case("multilabel-margin-float-target-read-as-int64",  # (runs44a's seed 42548297 error-type) the range check
+         # reads target.min()/max() as item<int64_t>(): a NaN or inf float target is c10's overflow error
+         ["x = torch.tensor([[0.5, -1.0, 2.0]])"] +
+         outcomes([f"F.multilabel_margin_loss(x, torch.tensor([[{v}, 0.0, -1.0]], dtype=torch.{d}))"
+                   for v, d in (("float('nan')", "float32"), ("float('-inf')", "float64"), ("1.5", "float16"),
+                                ("2.5", "float64"))]),
+         ["out"]),
 ]

@@ -330,6 +330,13 @@ def _(ctx, grad):
     return not_implemented(value, (grad, ctx.self), "aten::multilabel_margin_loss_backward")
 
 
+def _int64_item(v):
+    """c10's checked conversion of a number to int64_t (``Tensor::item<int64_t>``)."""
+    if v.dtype.kind == "f" and not -2.0 ** 63 <= float(v) < 2.0 ** 63:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    return int(v)
+
+
 @export(functional=True, torch=False)
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """The multi-label hinge loss: targets are a row's leading class indices (ended by -1)."""
@@ -343,8 +350,8 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     if not ok:
         raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
     if input.numel():
-        t = target._data  # (read as int64: a float target's values truncated)
-        if int(t.min()) < -1 or int(t.max()) >= dim:
+        t = target._data  # (target.min().item<int64_t>(): a float target's values truncated, NaN or inf refused)
+        if _int64_item(t.min()) < -1 or _int64_item(t.max()) >= dim:
             raise RuntimeError("argument #2 'target' is out of range")
     _kernel_dtype(input, "multilabel_margin_loss_forward_out_frame")
     _long_target(target)
