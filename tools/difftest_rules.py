@@ -803,7 +803,8 @@ def documented(aspect: str, stmt: str, want: dict, got: dict, program=None) -> s
         return "lstsq-zero-signs"  # (MKL's gelsy: its trsm's and reflectors' order of steps)
     if aspect == "repr" and op == "cholesky_inverse" and _zero_signs_only(want, got):
         return "potri-zero-signs"  # (MKL's potri, its order of steps not LAPACK's reference)
-    if aspect == "repr" and op in ("triangular_solve", "solve_triangular") and _zero_signs_within(want, got):
+    if aspect == "repr" and op in ("triangular_solve", "solve_triangular", "cholesky_solve") \
+            and _zero_signs_within(want, got):
         return "trsm-zero-signs"  # (MKL's trsm: its blocked order of steps, not the reference substitution)
     if aspect == "repr" and op in ("lu", "lu_factor", "lu_factor_ex") and _big_lu(stmt, want) \
             and _zero_signs_within(want, got):

@@ -4,6 +4,7 @@ SVD (ord 'nuc' of matrix_norm / linalg.norm / torch.norm, matrix_norm's ord 2 an
 
 from __future__ import annotations
 
+import copy
 import sys
 from pathlib import Path
 
@@ -51,3 +52,29 @@ def test_the_gradient_of_a_nuclear_norm_of_an_inf_is_svd_inf_nan():
     assert difftest.documented(aspect, lines[2], want[2], got[2], (lines, want, 2)) == "svd-inf-nan"
     fro = _program("'fro'")
     assert difftest.documented(aspect, fro[2], want[2], got[2], (fro, want, 2)) is None
+
+
+_CHOLESKY_SOLVE = ["x1 = torch.tensor([-1.75, 2.0, -2.0, 0.0], requires_grad=True)", "r4 = x1 * 1", "r4[None].zero_()",
+                   "r6 = r4.ger(torch.tensor([-2.5, 2.5, 0.0, 2.0]))",
+                   "r7 = torch.cholesky_solve(r6, torch.tensor([[-2.5, -2.5, 2.75, 0.75], [0.0, 2.75, float('-inf'), "
+                   "-1.5], [0.25, -2.0, 0.25, -1.0], [-3.0, -1.25, -0.25, 2.75]]))"]
+
+
+@pytest.mark.torch
+def test_cholesky_solve_zero_signs_are_trsm_zero_signs():
+    """potrs is MKL's trsm twice: an all-zero right-hand side keeps B's signs in PyTorch (column 0 -0.), agrad's
+    substitution divides by the pivots (row 0 -0.): trsm-zero-signs (runs44a's seed 42551981); a value that
+    differs is not."""
+    pytest.importorskip("torch")
+    import agrad
+    import torch
+
+    lines = _CHOLESKY_SOLVE
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    aspect, _ = difftest.compare_statement(want[4], got[4])
+    assert aspect == "repr"
+    assert difftest.documented(aspect, lines[4], want[4], got[4], (lines, want, 4)) == "trsm-zero-signs"
+    off = copy.deepcopy(got[4])
+    off["vars"]["r7"]["data"] = off["vars"]["r7"]["data"] + 1
+    aspect, _ = difftest.compare_statement(want[4], off)
+    assert difftest.documented(aspect, lines[4], want[4], off, (lines, want, 4)) is None
