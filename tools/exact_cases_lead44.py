@@ -47,4 +47,13 @@ CASES = [
                    for v, d in (("float('nan')", "float32"), ("float('-inf')", "float64"), ("1.5", "float16"),
                                 ("2.5", "float64"))]),
          ["out"]),
+    case("view-gradient-after-base-as-strided-to-other-strides",  # (runs44a's left: 16 probe lines) a base
+         # as_strided_ in place to a non-contiguous geometry that no longer holds the view's elements: the regenerated
+         # view's as_strided_backward goes through storage space and reads the base at its own positions
+         ["x = torch.tensor([[2.25, 2.75, -0.75], [-2.75, -2.75, -1.75]], dtype=torch.float64, requires_grad=True)",
+          "r = x * 1", "v = r[1:].sin_()", "r.as_strided_((2, 2), (1, 2), 1)", "v.sum().backward()",
+          "y = torch.tensor([[2.25, 2.75, -0.75], [-2.75, -2.75, -1.75]], dtype=torch.float64, requires_grad=True)",
+          "q = y * 1", "w = q[...].mul_(2)", "q.as_strided_((2, 2), (3, 1), 1)",
+          "g, = torch.autograd.grad(w.pow(2).sum(), [y], create_graph=True)", "h, = torch.autograd.grad(g.sum(), [y])"],
+         ["x.grad", "g", "h"]),
 ]

@@ -70,8 +70,12 @@ def _(ctx, grad):
     idx = ctx.idx
     if not idx.size:  # (as_strided_backward of a view with no elements: new zeros of the input's, no history)
         return Tensor._make(np.zeros(tuple(ctx.input_shape), grad._data.dtype))
-    if getattr(ctx, "storage", None) is not None and not (graph._state["enabled"] and grad._requires_grad):
-        return _in_storage(grad, ctx.storage)  # (a base whose elements overlap; left: its create_graph graph)
+    storage = getattr(ctx, "storage", None)
+    if storage is not None and not (graph._state["enabled"] and grad._requires_grad):
+        return _in_storage(grad, storage)  # (a base whose elements overlap; left: its create_graph graph)
+    read = None  # (a base of other strides, its own elements apart: read back at its storage positions)
+    if storage is not None and np.unique(storage[1]).size == storage[1].size:
+        idx, read = storage
     if graph._state["enabled"]:
         # create_graph: PyTorch's as_strided_backward walks the view's dims from the last: one of size 1
         # is squeezed away (SqueezeBackward1), one of stride 0 summed, keeping it (SumBackward1)
@@ -83,6 +87,9 @@ def _(ctx, grad):
     if graph._state["enabled"] and np.unique(idx).size == idx.size:
         # without overlap (what is left): the gradient copied into zeros of the base (CopySlices), read
         # back through as_strided
+        if read is not None:
+            zeros = Tensor._make(np.zeros(int(max(idx.max(), read.max())) + 1, grad._data.dtype))
+            return _take(_replace(zeros, grad, idx=idx), idx=read)
         shape = tuple(ctx.input_shape)
         n = int(np.prod(shape))
         past = int(idx.max()) + 1 - n if idx.size else 0  # (reads outside the input: dropped at the end)
@@ -310,8 +317,9 @@ def _rebase(base, node):
 def _storage_positions(view, base):
     """(the view's, the base's) storage positions of their elements where the base's own elements overlap
     (an as_strided_ of it with a 0 stride): as_strided_backward's way, in storage space, is then the only
-    one; else None (the view's elements as indices into the base's, :func:`view_index`)."""
-    if not _has_internal_overlap(base._data):
+    one; so is it where the base, laid out otherwise than C-contiguous (an as_strided_ in place), no longer
+    holds every element of the view; else None (the view's elements as indices into the base's, :func:`view_index`)."""
+    if not _has_internal_overlap(base._data) and not (not base.is_contiguous() and _outside_base(view, base)):
         return None
 
     def positions(t):
@@ -321,6 +329,14 @@ def _storage_positions(view, base):
         return pos
 
     return positions(view), positions(base)
+
+
+def _outside_base(view, base):
+    try:
+        flat_index(view, base)
+    except RuntimeError:
+        return True
+    return False
 
 
 def _in_storage(grad, storage):
