@@ -56,4 +56,13 @@ CASES = [
           "q = y * 1", "w = q[...].mul_(2)", "q.as_strided_((2, 2), (3, 1), 1)",
           "g, = torch.autograd.grad(w.pow(2).sum(), [y], create_graph=True)", "h, = torch.autograd.grad(g.sum(), [y])"],
          ["x.grad", "g", "h"]),
+    case("vecdot-of-vectors-resizes-out-before-vdot",  # (dt44c shape:vecdot) linalg_vecdot_out of two vectors
+         # resizes out to 0-d (resize_output, its warning) before vdot_out's autograd refusal
+         ["x = torch.tensor([2.75, -0.0, -0.5], dtype=torch.float16, requires_grad=True)", "r = x * 1",
+          "y = torch.tensor([-2.25, -2.0, -1.0], dtype=torch.float16)",
+          "o1 = torch.zeros(0, dtype=torch.float16)", "o2 = torch.zeros(3, dtype=torch.float16)"] +
+         outcomes(["torch.linalg.vecdot(r, y, out=o1)", "torch.linalg.vecdot(r, y, out=o2)",
+                   "torch.linalg.vecdot(r.detach(), y, out=torch.zeros(2, dtype=torch.float32))"]) +
+         ["s = (o1.shape, o2.shape)"],
+         ["out", "s"]),
 ]

@@ -241,8 +241,16 @@ def _vecdot(x, y, *, dim=-1, out=None):
     if out is not None and out.dtype is not x.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected out of dtype{_scalar_name(x.dtype)} but found "
                            f"{_scalar_name(out.dtype)}")
-    if x.ndim == 1 and y.ndim == 1:  # PyTorch's linalg_vecdot: at::vdot for two vectors (dim unread; out=: vdot_out's)
-        return FUNCTIONS["vdot"](x, y) if out is None else FUNCTIONS["vdot"](x, y, out=out)
+    if x.ndim == 1 and y.ndim == 1:  # PyTorch's linalg_vecdot: at::vdot for two vectors (dim unread; out=: resized
+        if out is None:  # to 0-d (resize_output, its warning) before vdot_out's checks)
+            return FUNCTIONS["vdot"](x, y)
+        if out.shape != ():
+            from ._outs import _resize_out, warn_resized
+            import numpy as np
+            if out._data.size:
+                warn_resized(out.shape, ())
+            _resize_out(out, np.empty((), out._data.dtype))
+        return FUNCTIONS["vdot"](x, y, out=out)
     return finish_out("linalg_vecdot", (x * y).sum(dim), out)
 
 
