@@ -242,7 +242,8 @@ def _as_torch(torch, desc, old):
 def zero_gradient_noise(lines, want, i, w_obs, g_obs, op_of, lapack_ops, agrees_but_where) -> bool:
     """``lapack-zero-gradient``: statement ``i`` is a ``backward``/``grad`` of a program that made a
     LAPACK op, and every element that differs is, in PyTorch and in agrad, within 4 max(m, n) eps
-    of the largest finite float magnitude the program holds before it: the rounding noise of a
+    of the largest finite float magnitude the program holds before it or PyTorch's statement gives
+    (its gradients: the terms a zero gradient cancels are of their size): the rounding noise of a
     gradient that is zero in exact arithmetic, whose sign and size LAPACK's last bits decide
     (the double backward of a rank-1 float32 ``svdvals``: -8.4e-8 in PyTorch, 8.4e-8 in agrad)."""
     import numpy as np
@@ -251,8 +252,16 @@ def zero_gradient_noise(lines, want, i, w_obs, g_obs, op_of, lapack_ops, agrees_
     if not _BACKWARD.search(last) or not any(_base(op_of(lines[j])) in lapack_ops for j in range(i)):
         return False
     scale, size = 0.0, 1
-    for d in (want[i - 1]["vars"] if i else {}).values():
-        if d["kind"] != "tensor" or not isinstance(d["data"], np.ndarray) or d["data"].dtype.kind != "f" \
+    held = [*(want[i - 1]["vars"] if i else {}).values(), *w_obs["vars"].values()]
+    while held:
+        d = held.pop()
+        if not isinstance(d, dict):
+            continue
+        if d.get("kind") == "seq":
+            held.extend(d.get("items", ()))
+        if isinstance(d.get("grad"), dict):
+            held.append(d["grad"])
+        if d.get("kind") != "tensor" or not isinstance(d.get("data"), np.ndarray) or d["data"].dtype.kind != "f" \
                 or not d["data"].size:
             continue
         finite = d["data"][np.isfinite(d["data"])]
