@@ -165,17 +165,22 @@ def _half_nan(out, a, b):
 
 
 def other_nan_kernel(kernel, np_fn):
-    """``kernel`` (add's or sub's without attributes) followed by :func:`nan_of_other`; its ``ufunc``
-    (what runs on two float32 or two float64 arrays: Op.ufunc) ``np_fn`` followed by it, and
-    ``numbers`` ``np_fn`` alone, for such an array and a number that is no NaN (no place where both
-    operands are NaN: nothing to check)."""
+    """``kernel`` (add's or sub's without attributes) followed by :func:`nan_of_other`; see :func:`nan_checked`."""
+    return nan_checked(kernel, np_fn, nan_of_other, _other_nan)
+
+
+def nan_checked(kernel, np_fn, fix, pick):
+    """``kernel`` followed by ``fix(out, a, b)`` (PyTorch's NaN where both operands are NaN); its ``ufunc``
+    (what runs on two float32 or two float64 arrays: Op.ufunc) ``np_fn`` followed by ``pick`` where the
+    result has a NaN, and ``numbers`` ``np_fn`` alone, for such an array and a number that is no NaN (no
+    place where both operands are NaN: nothing to check)."""
 
     def checked(a, b):
-        return nan_of_other(kernel(a, b), a, b)
+        return fix(kernel(a, b), a, b)
 
     def arrays(a, b):  # (the dtype is known: float32 or float64)
         out = np_fn(a, b)
-        return out if _quiet(out) else _other_nan(out, a, b)
+        return out if _quiet(out) else pick(out, a, b)
 
     checked.ufunc = arrays
     checked.numbers = np_fn

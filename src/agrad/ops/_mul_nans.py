@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._alpha import _both_nan, _quiet
+from ._alpha import _both_nan, _quiet, nan_checked
 
 _F16 = np.dtype(np.float16)
 _F32 = np.dtype(np.float32)
@@ -54,20 +54,8 @@ def mul_nans(out, a, b):
 
 
 def mul_nan_kernel(kernel, np_fn):
-    """``kernel`` (mul's) followed by :func:`mul_nans`; its ``ufunc`` (two float32 or two float64 arrays:
-    Op.ufunc) ``np_fn`` followed by it, and ``numbers`` ``np_fn`` alone, for such an array and a
-    number that is no NaN."""
-
-    def checked(a, b):
-        return mul_nans(kernel(a, b), a, b)
-
-    def arrays(a, b):
-        out = np_fn(a, b)
-        return out if _quiet(out) else _pick(out, a, b)
-
-    checked.ufunc = arrays
-    checked.numbers = np_fn
-    return checked
+    """``kernel`` (mul's) followed by :func:`mul_nans`; see _alpha.nan_checked."""
+    return nan_checked(kernel, np_fn, mul_nans, _pick)
 
 
 def _pick(out, a, b):

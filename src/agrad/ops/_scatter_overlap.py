@@ -200,17 +200,6 @@ def _mean_divided(values, self, idx, dim, include_self, index_dim_only=False):
     return np.floor_divide(values, count.astype(values.dtype))
 
 
-def _identity(reduce, dtype):
-    if reduce in ("sum", "mean"):
-        return 0
-    if reduce == "prod":
-        return 1
-    if dtype.kind == "f":
-        return -np.inf if reduce == "amax" else np.inf
-    info = np.iinfo(dtype)
-    return info.min if reduce == "amax" else info.max
-
-
 def scatter_values(self, dim, index, src=None, *args, value=None, reduce=None, include_self=True, **_):
     """scatter_ / scatter_add_ (``reduce='add'``) / scatter_reduce_'s replayed values, or None."""
     if value is not None or not shared_source(self, src) or type(index) is not Tensor:
@@ -219,7 +208,7 @@ def scatter_values(self, dim, index, src=None, *args, value=None, reduce=None, i
         reduce = args[0]
     a, idx = self._data, index._data
     d = _wrapped(dim, a.ndim)
-    init = None if include_self else _identity(reduce, a.dtype)
+    init = None if include_self else _reduce_identity(reduce, a.dtype)
     values = scatter_replayed(a, src._data, idx, d, _COMBINE[reduce], init)
     if values is not None and reduce == "mean":
         values = _mean_divided(values, a, idx, d, include_self)
@@ -280,8 +269,13 @@ def index_values(self, dim, index, source, *args, alpha=1, reduce=None, include_
             if reduce in ("amax", "amin") and (old != old or v != v):
                 return np.asarray(np.nan, a.dtype)[()]
             return np.asarray(_COMBINE[reduce](old, v), a.dtype)[()]
-    init = None if kind != "reduce" or include_self else _identity(reduce, a.dtype)
+    init = None if kind != "reduce" or include_self else _reduce_identity(reduce, a.dtype)
     mem_values = slices_replayed(a, source._data, idx, d, step, elementwise, init)
     if kind == "reduce" and reduce == "mean":
         mem_values = _mean_divided(mem_values, a, idx, d, include_self, index_dim_only=True)
     return mem_values
+
+
+def _reduce_identity(reduce, dtype):
+    from .scatter_reduce import _identity  # (scatter_reduce imports this module)
+    return _identity(reduce, dtype)
