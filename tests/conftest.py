@@ -2,7 +2,8 @@
 
 Without torch they are deselected at collection (no wall of ``s``) and the
 terminal summary says how many there were and why.  ``AGRAD_TESTS_WITHOUT_TORCH=1``
-runs the suite as if torch were not installed.
+runs the suite as if torch were not installed.  Where torch is installed, a test not marked ``torch``
+that reaches it fails (:func:`_torch_only_where_marked`), so the suite keeps passing without it.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+import types
 
 import pytest
 
@@ -47,6 +49,32 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_line(
             f"agrad: {n} live comparison{'s' if n != 1 else ''} with PyTorch (marked torch) not run: "
             "torch is not installed (the golden files still check every op)")
+
+
+class _TorchNotMarked(types.ModuleType):
+    """What ``import torch`` gives a test that is not marked ``torch``: any use of it fails the test."""
+
+    def __getattr__(self, name):
+        raise AssertionError("this test uses torch but is not marked @pytest.mark.torch: without PyTorch "
+                             "installed it would fail (mark it, or keep torch out of it)")
+
+
+@pytest.fixture(autouse=True)
+def _torch_only_where_marked(request):
+    """A test not marked ``torch`` must pass without PyTorch: while it runs, ``import torch`` (and
+    ``pytest.importorskip("torch")``) gives a stand-in whose every attribute fails the test."""
+    if request.node.get_closest_marker("torch") is not None:
+        yield
+        return
+    saved = sys.modules.get("torch")
+    sys.modules["torch"] = _TorchNotMarked("torch")
+    try:
+        yield
+    finally:
+        if saved is None:
+            del sys.modules["torch"]
+        else:
+            sys.modules["torch"] = saved
 
 
 @pytest.fixture(autouse=True)

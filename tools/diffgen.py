@@ -589,7 +589,7 @@ class Generator:
             recipe = {k: v for k, v in RECIPES[name](self, name).items() if v is not None}
             pvar = recipe.pop("@primary", pvar)  # (and "@required"/"@omit": parameters always/never passed)
         primary = self.ns[pvar]
-        if form == "method" and name.endswith("_") and primary.requires_grad and primary.is_leaf \
+        if form == "method" and name.endswith("_") and _holds(lambda v: v.requires_grad and v.is_leaf, primary) \
                 and rng.random() < 0.8:  # (mostly on a non-leaf copy: a leaf's in-place change is an error)
             copy = self.fresh("r")
             if self.try_add(f"{copy} = {pvar} * 1", keep_error=0.0):
@@ -690,7 +690,7 @@ class Generator:
         a = rng.choice(pool)
         t = self.ns[a]
         base = a
-        if t.requires_grad and t.is_leaf and rng.random() < 0.8:
+        if _holds(lambda v: v.requires_grad and v.is_leaf, t) and rng.random() < 0.8:
             base = self.fresh("r")
             if not self.try_add(f"{base} = {a} * 1"):
                 return

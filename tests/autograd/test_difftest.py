@@ -64,6 +64,7 @@ def test_op_of_names_the_statement():
     assert difftest.op_of("x1.sum().backward()") == "backward"
 
 
+@pytest.mark.torch
 def test_generator_is_deterministic():
     pytest.importorskip("torch")
     assert difftest.generate(7) == difftest.generate(7)
@@ -780,6 +781,7 @@ def test_a_float64_norm_of_a_vml_cos_is_documented_when_agrads_cos_explains_it()
     assert not documented([lines[0], "r4 = torch.exp2(x2)", lines[2]])
 
 
+@pytest.mark.torch
 def test_a_zero_tensor_is_read_as_itself():
     """The tester reads PyTorch's values through a clone (numpy() would pin the storage), but a
     ZeroTensor's clone is an ordinary tensor: read as itself, its numpy() refuses as agrad's does."""
@@ -821,6 +823,7 @@ def test_gumbel_softmax_zero_gradient_noise_is_documented():
                                                             ops, difftest._agrees_but_where)
 
 
+@pytest.mark.torch
 def test_resize_to_a_negative_size_is_documented():
     """resize_ with a negative size: PyTorch keeps the sizes it refuses (and with a 0 among them makes a
     tensor of negative size); agrad raises and keeps its tensor. Positive sizes, or another error, count."""
@@ -852,6 +855,7 @@ def test_lp_pool_sqrt_last_bit_in_a_gradient_is_documented():
     assert not documented([lines[0], "r = x.exp()", lines[2]], want, got)
 
 
+@pytest.mark.torch
 def test_sinc_cos_last_bit_in_a_gradient_is_documented():
     """sinc's backward takes VML's cos in PyTorch, where x pi cos(x pi) - sin(x pi) cancels
     (docs/semantics.md, vml-sinc-gradient): a later gradient within 1000 ulps of its largest

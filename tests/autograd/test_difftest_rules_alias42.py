@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
@@ -74,11 +75,13 @@ def _svd_out_case(b_got=None, s_got=None):
     return None if found is None else difftest.documented(found[0], lines[-1], want, got, (lines, [want] * 6, 5))
 
 
+@pytest.mark.torch
 def test_svd_out_view_base_is_null_space():
     # (dt42a value:svd, alias43) the base of an out= view differs only where the view's stripped values do
     assert _svd_out_case() == "svd-null-space"
 
 
+@pytest.mark.torch
 def test_svd_out_view_base_elsewhere_is_not():
     assert _svd_out_case(b_got=[[0.0, 8.0, -1.0, 9.0], [1.0, 9.0, 0.0, 9.0]]) is None  # (an element not v's)
     assert _svd_out_case(s_got=[2.0, 1.0]) is None  # (the singular values differ)

@@ -110,3 +110,28 @@ def test_a_zero_double_gradient_is_noise_at_the_scale_of_the_statements_gradient
     assert difftest.difftest_lapack.zero_gradient_noise(lines, want, 5, want[5], got[5], difftest.op_of,
                                                        difftest.CONDITIONED_OPS, difftest._agrees_but_where) \
         or difftest.compare_statement(want[5], got[5])[0] is None
+
+
+_PINVERSE = ["x3 = torch.tensor([[[-3.0, -1.75, 2.0], [-0.5, 0.0, 1.0], [-0.25, 1.25, 0.75]], [[2.75, -2.5, -1.5], "
+             "[-1.75, 1.75, 1.5], [3.0, 2.75, -0.25]], [[-0.75, -1.0, -0.75], [-0.75, -1.0, 3.0], [-1.5, -2.0, -0.25]], "
+             "[[-1.25, 2.5, -0.5], [3.0, -2.5, 2.25], [0.75, -1.25, -2.25]]], requires_grad=True)",
+             "r6 = torch.pinverse(x3)"]
+
+
+@pytest.mark.torch
+def test_pinv_singular_takes_the_other_matrices_within_their_conditioning():
+    """The third matrix is singular (its second column 4/3 of its first): PyTorch's pinverse is 4.7e6 there,
+    agrad's 0.1 (pinv-singular). The second (condition 13) is 2.3e-6 off in float32 (1.2e-6 relative): within
+    lapack-conditioning's bound, so the statement is pinv-singular (run dt44d); 1e-3 off is not."""
+    pytest.importorskip("torch")
+    import agrad
+    import torch
+
+    lines = _PINVERSE
+    want, got = difftest.run_program(torch, lines), difftest.run_program(agrad, lines)
+    aspect, _ = difftest.compare_statement(want[1], got[1])
+    assert aspect is None or difftest.documented(aspect, lines[1], want[1], got[1], (lines, want, 1)) == "pinv-singular"
+    off = copy.deepcopy(got[1])
+    off["vars"]["r6"]["data"][1, 0, 0] += 1e-3
+    aspect, _ = difftest.compare_statement(want[1], off)
+    assert difftest.documented(aspect, lines[1], want[1], off, (lines, want, 1)) is None
