@@ -187,6 +187,7 @@ def test_a_split_of_whole_vector_groups_is_summed_in_one_pass(monkeypatch):
     assert True in taken and False in taken
 
 
+@pytest.mark.torch
 def test_var_mean_and_var_of_one_threaded_slice():
     """var_mean/std_mean into one element over GRAIN_SIZE: each of get_num_threads() threads runs
     Welford over ceil(n / threads) elements, the runs merged with WelfordOps::combine, in order
