@@ -65,4 +65,13 @@ CASES = [
                    "torch.linalg.vecdot(r.detach(), y, out=torch.zeros(2, dtype=torch.float32))"]) +
          ["s = (o1.shape, o2.shape)"],
          ["out", "s"]),
+    case("empty-batch-norm-1d-and-nearest-backward",  # (strides44's probe) batch_norm of an empty 1-D input is
+         # ATen's empty path too (a clone times weight[0]: select's refusal of an empty weight); nearest
+         # interpolation's backward of an empty batch
+         ["x = torch.zeros(0, requires_grad=True)", "w = torch.ones(1, requires_grad=True)",
+          "y = F.batch_norm(x, torch.zeros(1), torch.ones(1), weight=w, bias=w, training=True)", "y.sum().backward()",
+          "z = torch.zeros(0, 2, 3, 3, requires_grad=True)", "F.interpolate(z, size=(4, 5)).sum().backward()",
+          "s = (y.shape, y.grad_fn.name(), x.grad.shape, w.grad, z.grad.shape)"] +
+         outcomes(["F.batch_norm(x, torch.zeros(0), torch.ones(0), weight=torch.ones(0))"]),
+         ["s", "out"]),
 ]

@@ -211,12 +211,12 @@ def _(ctx, grad):
 
 
 def _batch_norm_impl(input, weight, bias, running_mean, running_var, training, momentum, eps):
-    if input.numel() == 0 and input.ndim > 1:  # ATen's _batch_norm_impl_index: a clone, no statistics, no
+    if input.numel() == 0:  # ATen's _batch_norm_impl_index: a clone, no statistics, no
         out = input.clone()                      # check of the other tensors' sizes or of the dtype
-        if weight is not None:
-            out = out * weight[0]
+        if weight is not None:  # (C++'s weight[0]: select's own refusal of an empty weight)
+            out = out * weight.select(0, 0)
         if bias is not None:
-            out = out + bias[0]
+            out = out + bias.select(0, 0)
         return out
     c = input.shape[1] if input.ndim > 1 else 0
     for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),

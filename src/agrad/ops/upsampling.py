@@ -58,7 +58,7 @@ def _add_back(g, idxs, shape):
     for idx, n_in in zip(idxs, shape):  # the flat source of each output position, row-major
         src = src[..., None] * n_in + idx
     acc = np.zeros((math.prod(lead), math.prod(shape)), np.float32 if g.dtype == np.float16 else g.dtype)
-    np.add.at(acc, (slice(None), src.reshape(-1)), g.reshape(acc.shape[0], -1))
+    np.add.at(acc, (slice(None), src.reshape(-1)), g.reshape(acc.shape[0], src.size))
     return acc.reshape(lead + tuple(shape)).astype(g.dtype, copy=False)
 
 
