@@ -74,4 +74,13 @@ CASES = [
           "s = (y.shape, y.grad_fn.name(), x.grad.shape, w.grad, z.grad.shape)"] +
          outcomes(["F.batch_norm(x, torch.zeros(0), torch.ones(0), weight=torch.ones(0))"]),
          ["s", "out"]),
+    case("multi-dot-resizes-out-before-mm",  # (dt44e shape:multi_dot) multi_dot_impl resizes out to the result's
+         # shape (resize_output, its warning) before its mm_out's autograd refusal
+         ["x = torch.tensor([1.5, 3.0, -0.5], requires_grad=True)", "y = torch.tensor([1.25, -2.0, 1.5])",
+          "o1 = torch.zeros(0)", "o2 = torch.zeros(4)", "o3 = torch.zeros(0)"] +
+         outcomes(["torch.linalg.multi_dot([x, y], out=o1)", "torch.linalg.multi_dot([x, torch.ones(3, 2)], out=o2)",
+                   "torch.linalg.multi_dot([x, torch.ones(3, 2), torch.ones(2)], out=o3)",
+                   "torch.linalg.multi_dot([x.detach(), y], out=torch.zeros(2, dtype=torch.float64))"]) +
+         ["s = (o1.shape, o2.shape, o3.shape)"],
+         ["out", "s"]),
 ]

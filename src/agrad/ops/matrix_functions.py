@@ -357,6 +357,13 @@ def multi_dot(tensors, *, out=None):
         if mats[i - 1].shape[-1] != mats[i].shape[0]:
             raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {list(tensors[i - 1].shape)} and "
                                f"{list(tensors[i].shape)} cannot be multiplied")
+    if out is not None and out.dtype is mats[0].dtype and tuple(out.shape) != tuple(out_shape):
+        # multi_dot_impl resizes out to the result's shape (resize_output, its warning) before its mm_out,
+        # whose autograd refusal comes after
+        from ._outs import _resize_out, warn_resized
+        if out._data.size:
+            warn_resized(out.shape, tuple(out_shape))
+        _resize_out(out, np.empty(tuple(out_shape), out._data.dtype))
     mm = FUNCTIONS["mm"]
     from ._out_alias import product_into  # (the last mm_out into out: an operand that is out reads zeros)
     if n == 2:
