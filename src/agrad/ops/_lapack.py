@@ -13,6 +13,17 @@ from __future__ import annotations
 import numpy as np
 
 
+def column_major_strides(shape, rows=None):
+    """The element strides of a batched column-major layout of ``shape`` (rows innermost, then columns,
+    then the batch dims; a size 0 counted as 1, as PyTorch's); ``rows``: the buffer's rows per matrix."""
+    n = len(shape)
+    strides, step = [0] * n, 1
+    for d in [n - 2, n - 1] + list(range(n - 3, -1, -1)):
+        strides[d] = step
+        step *= max(rows if d == n - 2 and rows is not None else shape[d], 1)
+    return tuple(strides)
+
+
 def column_major(a, rows=None):
     """``a`` laid out as PyTorch's LAPACK-backed results are: each matrix column-major (LAPACK's
     layout, strides (1, rows)), batch dims outermost.  With ``rows`` (more than ``a``'s), each matrix
@@ -22,11 +33,8 @@ def column_major(a, rows=None):
         return a
     m = a.shape[-2] if rows is None else max(rows, a.shape[-2])
     if not a.size:  # (no elements: PyTorch's strides all the same, a size 0 counted as 1; numpy's would be 0)
-        strides, step = [0] * a.ndim, a.itemsize
-        for d in [a.ndim - 2, a.ndim - 1] + list(range(a.ndim - 3, -1, -1)):  # (rows innermost, then columns)
-            strides[d] = step
-            step *= max(m if d == a.ndim - 2 else a.shape[d], 1)
-        return np.lib.stride_tricks.as_strided(np.empty(0, a.dtype), a.shape, tuple(strides))
+        strides = tuple(k * a.itemsize for k in column_major_strides(a.shape, m))
+        return np.lib.stride_tricks.as_strided(np.empty(0, a.dtype), a.shape, strides)
     out = np.swapaxes(np.empty(a.shape[:-2] + (a.shape[-1], m), a.dtype), -1, -2)[..., :a.shape[-2], :]
     out[...] = a
     return out

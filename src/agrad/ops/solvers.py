@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..tensor import Tensor, _scalar_name
-from ._lapack import column_major, getrf, getrs
+from ._lapack import column_major, column_major_strides, getrf, getrs
 from ._op import _C_TYPE, Op, export, finish_out
 from .matrix import _LinAlgError, _no_half, _require_float, _require_square
 
@@ -103,17 +103,9 @@ def inv_out_first(A, out):
     if out.dtype is not A.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE[A.dtype.name]}, but got "
                            f"{_C_TYPE[out.dtype.name]} instead")
-    if (out.shape == A.shape and A._data.size and out.stride() == _column_major_strides(A.shape)
+    if (out.shape == A.shape and A._data.size and out.stride() == column_major_strides(A.shape)
             and np.shares_memory(A._data, out._data)):
         out._data[...] = np.eye(A.shape[-1], dtype=A._data.dtype)
-
-
-def _column_major_strides(shape):
-    strides, step = [0] * len(shape), 1
-    for d in [len(shape) - 2, len(shape) - 1] + list(range(len(shape) - 3, -1, -1)):
-        strides[d] = step
-        step *= max(shape[d], 1)
-    return tuple(strides)
 
 
 export("inv", linalg=True, torch=False)(_linalg_inv)
